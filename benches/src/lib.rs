@@ -1,0 +1,1 @@
+//! Generators of large modules for the benches.

@@ -1,0 +1,1 @@
+//! postc-codegen: IR to LLVM through inkwell (filled by the codegen work).

@@ -1,0 +1,747 @@
+//! A function body: struct-of-arrays tables indexed by typed ids.
+//!
+//! An instruction's id *is* its result value (as in Zig's AIR). Parameters
+//! are `param` instructions at the front, outside any block. Every block owns
+//! a contiguous range of instructions, in block order, whose last one is its
+//! terminator. Per instruction the columns hold a one-byte opcode, the result
+//! type, a two-slot `u32` payload (see [`Format`]), the result name and a
+//! packed location: 4 + 1 + 8 bytes of instruction columns, plus 8 for name
+//! and location. Operands that do not fit in two slots live in `extra`.
+
+use crate::dtype::DType;
+use crate::entity::{EntityId, IndexVec};
+use crate::entity_id;
+use crate::loc::{FileId, Loc, SrcLoc, Unpacked};
+use crate::opcode::{Format, Opcode};
+use crate::types::TypeId;
+use smallvec::SmallVec;
+
+entity_id! {
+    /// An instruction, and the value it defines.
+    pub struct ValueId, "v";
+}
+entity_id! {
+    /// A basic block of one function.
+    pub struct BlockId, "block";
+}
+entity_id! {
+    /// A string of a function's name pool (value names, labels, callees).
+    pub struct NameId, "name";
+}
+
+/// The payload slot value meaning "no value" (a void return).
+pub const NO_VALUE: u32 = u32::MAX;
+
+/// A basic block: its label and its instruction range `[start, end)`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BlockData {
+    pub label: NameId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl BlockData {
+    pub fn insts(&self) -> impl DoubleEndedIterator<Item = ValueId> + ExactSizeIterator {
+        (self.start..self.end).map(ValueId::from_u32)
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// The field `getfield`/`setfield` name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Field {
+    Real = 0,
+    Imag = 1,
+}
+
+impl Field {
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Real => "real",
+            Field::Imag => "imag",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Field> {
+        match s {
+            "real" => Some(Field::Real),
+            "imag" => Some(Field::Imag),
+            _ => None,
+        }
+    }
+    pub fn from_u32(x: u32) -> Option<Field> {
+        match x {
+            0 => Some(Field::Real),
+            1 => Some(Field::Imag),
+            _ => None,
+        }
+    }
+}
+
+/// Length-prefixed UTF-8 strings in one byte buffer; a [`NameId`] is the
+/// offset of the length prefix.
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
+pub struct NamePool {
+    bytes: Vec<u8>,
+}
+
+impl NamePool {
+    pub fn push(&mut self, s: &str) -> NameId {
+        let id = NameId::new(self.bytes.len());
+        let mut n = s.len() as u32;
+        loop {
+            let byte = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.bytes.push(byte);
+                break;
+            }
+            self.bytes.push(byte | 0x80);
+        }
+        self.bytes.extend_from_slice(s.as_bytes());
+        id
+    }
+
+    pub fn get(&self, id: NameId) -> &str {
+        let mut i = id.index();
+        let mut n = 0usize;
+        let mut shift = 0;
+        while let Some(&byte) = self.bytes.get(i) {
+            n |= ((byte & 0x7f) as usize) << shift;
+            i += 1;
+            shift += 7;
+            if byte & 0x80 == 0 || shift > 28 {
+                break;
+            }
+        }
+        self.bytes.get(i..i + n).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("")
+    }
+
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn clear(&mut self) {
+        self.bytes.clear()
+    }
+}
+
+/// A list of values stored in `extra`.
+#[derive(Clone, Copy)]
+pub struct ValueList<'a>(pub &'a [u32]);
+
+impl<'a> ValueList<'a> {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn get(&self, i: usize) -> Option<ValueId> {
+        self.0.get(i).map(|&x| ValueId::from_u32(x))
+    }
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = ValueId> + 'a {
+        self.0.iter().map(|&x| ValueId::from_u32(x))
+    }
+}
+
+impl std::fmt::Debug for ValueList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A literal as a `const` instruction holds it. Float bits are those of the
+/// result dtype's width (Float16 in the low 16 bits, Float32 in the low 32),
+/// so every literal, NaN payloads included, re-reads bit-exactly.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Literal<'a> {
+    Bool(bool),
+    /// Any integer dtype; the value, not the bit pattern.
+    Int(i128),
+    Float(u64),
+    Complex(u64, u64),
+    Str(&'a str),
+    Bytes(&'a [u8]),
+}
+
+/// An owned literal (module constants, interpreter results).
+#[derive(Clone, PartialEq, Debug)]
+pub enum ConstValue {
+    Bool(bool),
+    Int(i128),
+    Float(u64),
+    Complex(u64, u64),
+    Str(String),
+    Bytes(Vec<u8>),
+}
+
+impl ConstValue {
+    pub fn as_literal(&self) -> Literal<'_> {
+        match self {
+            ConstValue::Bool(b) => Literal::Bool(*b),
+            ConstValue::Int(i) => Literal::Int(*i),
+            ConstValue::Float(f) => Literal::Float(*f),
+            ConstValue::Complex(r, i) => Literal::Complex(*r, *i),
+            ConstValue::Str(s) => Literal::Str(s),
+            ConstValue::Bytes(b) => Literal::Bytes(b),
+        }
+    }
+}
+
+impl Literal<'_> {
+    pub fn to_owned(&self) -> ConstValue {
+        match *self {
+            Literal::Bool(b) => ConstValue::Bool(b),
+            Literal::Int(i) => ConstValue::Int(i),
+            Literal::Float(f) => ConstValue::Float(f),
+            Literal::Complex(r, i) => ConstValue::Complex(r, i),
+            Literal::Str(s) => ConstValue::Str(s.to_owned()),
+            Literal::Bytes(b) => ConstValue::Bytes(b.to_vec()),
+        }
+    }
+
+    /// Whether this literal can be the value of a `dtype` constant.
+    pub fn fits(&self, dtype: DType) -> bool {
+        match *self {
+            Literal::Bool(_) => dtype == DType::Bool,
+            Literal::Int(i) => dtype.int_range().is_some_and(|(lo, hi)| lo <= i && i <= hi),
+            Literal::Float(bits) => dtype.is_float() && (bits >> (dtype.bits() - 1) >> 1) == 0,
+            Literal::Complex(r, i) => {
+                let w = match dtype {
+                    DType::Complex64 => 32,
+                    DType::Complex128 => 64,
+                    _ => return false,
+                };
+                w == 64 || (r >> w == 0 && i >> w == 0)
+            }
+            Literal::Str(_) => dtype == DType::Str,
+            Literal::Bytes(_) => dtype == DType::Bytes,
+        }
+    }
+}
+
+/// Converts float bits of a dtype's width to an `f64` (exact for every
+/// value; NaN payloads as the hardware widens them).
+pub fn float_bits_to_f64(dtype: DType, bits: u64) -> f64 {
+    match dtype {
+        DType::Float16 => half::f16::from_bits(bits as u16).to_f64(),
+        DType::Float32 | DType::Complex64 => f32::from_bits(bits as u32) as f64,
+        _ => f64::from_bits(bits),
+    }
+}
+
+/// Rounds an `f64` to a float dtype's width and returns its bits.
+pub fn f64_to_float_bits(dtype: DType, x: f64) -> u64 {
+    match dtype {
+        DType::Float16 => half::f16::from_f64(x).to_bits() as u64,
+        DType::Float32 | DType::Complex64 => (x as f32).to_bits() as u64,
+        _ => x.to_bits(),
+    }
+}
+
+/// The decoded view of one instruction: the seed's node types.
+#[derive(Clone, Copy, Debug)]
+pub enum InstData<'a> {
+    Param { index: u32, core: bool },
+    Const(Literal<'a>),
+    /// `BinOpInstr` (and the bitwise extensions).
+    Binary { op: Opcode, left: ValueId, right: ValueId },
+    /// `UnaryOpInstr` (and `inv`).
+    Unary { op: Opcode, operand: ValueId },
+    Cast { operand: ValueId },
+    Load { array: ValueId, offset: ValueId },
+    Store { array: ValueId, offset: ValueId, value: ValueId },
+    Dim { array: ValueId, axis: u32 },
+    Stride { array: ValueId, axis: u32 },
+    Call { callee: &'a str, args: ValueList<'a> },
+    /// `AssignValue` with `declare=True`: the result is the target.
+    Let { value: ValueId },
+    /// `AssignValue` with `declare=False`.
+    Set { target: ValueId, value: ValueId },
+    Select { cond: ValueId, if_true: ValueId, if_false: ValueId },
+    Alloc { length: ValueId },
+    GetField { aggregate: ValueId, field: Field },
+    SetField { aggregate: ValueId, field: Field, value: ValueId },
+    IndexLoad { array: ValueId, indices: ValueList<'a> },
+    IndexStore { array: ValueId, indices: ValueList<'a>, value: ValueId },
+    Return { value: Option<ValueId> },
+    Br { target: BlockId },
+    CondBr { cond: ValueId, if_true: BlockId, if_false: BlockId, weights: Option<(u32, u32)> },
+    Unreachable,
+    /// A payload that does not decode (only reachable through direct
+    /// column edits); the verifier reports it.
+    Malformed,
+}
+
+/// A function body's tables.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    /// Opcode of each instruction.
+    pub tags: IndexVec<ValueId, Opcode>,
+    /// Result type of each instruction; `None` for no result.
+    pub types: IndexVec<ValueId, Option<TypeId>>,
+    /// The two payload slots, used as the opcode's [`Format`] says.
+    pub ops: IndexVec<ValueId, [u32; 2]>,
+    /// Result name of each instruction (`None` for no result).
+    pub names: IndexVec<ValueId, Option<NameId>>,
+    /// Packed source location of each instruction.
+    pub locs: IndexVec<ValueId, Loc>,
+    pub blocks: IndexVec<BlockId, BlockData>,
+    /// Variable-length payloads: a header followed by trailing items.
+    pub extra: Vec<u32>,
+    /// String and bytes literal data.
+    pub bytes: Vec<u8>,
+    /// Value names, block labels and callee names.
+    pub strings: NamePool,
+    /// Locations that do not fit the packed form.
+    pub far_locs: Vec<SrcLoc>,
+    /// Parameters, then core-dimension parameters, are the first
+    /// `num_params + num_core` instructions.
+    pub num_params: u32,
+    pub num_core: u32,
+    /// The file of packed explicit locations.
+    pub src_file: Option<FileId>,
+    /// The `.pir` file of packed implicit locations.
+    pub pir_file: Option<FileId>,
+}
+
+// The hot records stay small: a one-byte tag, a four-byte type, an
+// eight-byte payload, a four-byte name and a four-byte location.
+const _: () = assert!(std::mem::size_of::<Opcode>() == 1);
+const _: () = assert!(std::mem::size_of::<Option<TypeId>>() == 4);
+const _: () = assert!(std::mem::size_of::<[u32; 2]>() == 8);
+const _: () = assert!(std::mem::size_of::<Option<NameId>>() == 4);
+const _: () = assert!(std::mem::size_of::<Loc>() == 4);
+const _: () = assert!(std::mem::size_of::<BlockData>() == 12);
+
+impl Body {
+    pub fn new() -> Body {
+        Body::default()
+    }
+
+    pub fn num_insts(&self) -> usize {
+        self.tags.len()
+    }
+
+    /// All parameters (regular then core-dimension) in order.
+    pub fn all_params(&self) -> impl ExactSizeIterator<Item = ValueId> {
+        (0..self.num_params + self.num_core).map(ValueId::from_u32)
+    }
+    pub fn params(&self) -> impl ExactSizeIterator<Item = ValueId> {
+        (0..self.num_params).map(ValueId::from_u32)
+    }
+    pub fn core_dim_params(&self) -> impl ExactSizeIterator<Item = ValueId> {
+        (self.num_params..self.num_params + self.num_core).map(ValueId::from_u32)
+    }
+
+    pub fn entry(&self) -> Option<BlockId> {
+        (!self.blocks.is_empty()).then(|| BlockId::from_u32(0))
+    }
+
+    #[inline]
+    pub fn opcode(&self, v: ValueId) -> Opcode {
+        self.tags[v]
+    }
+    #[inline]
+    pub fn ty(&self, v: ValueId) -> Option<TypeId> {
+        self.types[v]
+    }
+    pub fn name(&self, v: ValueId) -> Option<&str> {
+        self.names[v].map(|n| self.strings.get(n))
+    }
+    /// The value's name, or `""` when it has none.
+    pub fn name_or_empty(&self, v: ValueId) -> &str {
+        self.name(v).unwrap_or("")
+    }
+    pub fn label(&self, b: BlockId) -> &str {
+        self.strings.get(self.blocks[b].label)
+    }
+
+    /// The terminator of a block, if its last instruction is one.
+    pub fn terminator(&self, b: BlockId) -> Option<ValueId> {
+        let bd = self.blocks[b];
+        (bd.end > bd.start)
+            .then(|| ValueId::from_u32(bd.end - 1))
+            .filter(|v| self.tags[*v].is_terminator())
+    }
+
+    /// The block holding an instruction (binary search over block ranges).
+    pub fn block_of(&self, v: ValueId) -> Option<BlockId> {
+        let i = v.as_u32();
+        let raw = self.blocks.raw();
+        let pos = raw.partition_point(|b| b.end <= i);
+        raw.get(pos).filter(|b| b.start <= i && i < b.end).map(|_| BlockId::new(pos))
+    }
+
+    fn extra_slice(&self, start: u32, len: usize) -> Option<&[u32]> {
+        let s = start as usize;
+        self.extra.get(s..s.checked_add(len)?)
+    }
+
+    fn value_at(&self, start: u32, len: usize) -> Option<ValueList<'_>> {
+        self.extra_slice(start, len).map(ValueList)
+    }
+
+    /// Decodes an instruction into its typed view.
+    pub fn inst(&self, v: ValueId) -> InstData<'_> {
+        self.decode(v).unwrap_or(InstData::Malformed)
+    }
+
+    fn decode(&self, v: ValueId) -> Option<InstData<'_>> {
+        let op = self.tags[v];
+        let [a, b] = self.ops[v];
+        let val = ValueId::from_u32;
+        let ex = |i: u32| self.extra.get(i as usize).copied();
+        Some(match op.format() {
+            Format::Param => InstData::Param { index: a, core: b == 1 },
+            Format::Const => {
+                let dtype = self.types[v].and_then(|t| DType::from_index(t.as_u32()));
+                InstData::Const(self.decode_literal(dtype?, a, b)?)
+            }
+            Format::Binary => InstData::Binary { op, left: val(a), right: val(b) },
+            Format::Unary if op == Opcode::Cast => InstData::Cast { operand: val(a) },
+            Format::Unary => InstData::Unary { op, operand: val(a) },
+            Format::Load => InstData::Load { array: val(a), offset: val(b) },
+            Format::Store => InstData::Store { array: val(a), offset: val(ex(b)?), value: val(ex(b + 1)?) },
+            Format::Axis if op == Opcode::Dim => InstData::Dim { array: val(a), axis: b },
+            Format::Axis => InstData::Stride { array: val(a), axis: b },
+            Format::Call => {
+                let n = ex(b)?;
+                InstData::Call { callee: self.strings.get(NameId::from_u32(a)), args: self.value_at(b + 1, n as usize)? }
+            }
+            Format::Let => InstData::Let { value: val(a) },
+            Format::Set => InstData::Set { target: val(a), value: val(b) },
+            Format::Select => InstData::Select { cond: val(a), if_true: val(ex(b)?), if_false: val(ex(b + 1)?) },
+            Format::Alloc => InstData::Alloc { length: val(a) },
+            Format::GetField => InstData::GetField { aggregate: val(a), field: Field::from_u32(b)? },
+            Format::SetField => {
+                InstData::SetField { aggregate: val(a), field: Field::from_u32(ex(b)?)?, value: val(ex(b + 1)?) }
+            }
+            Format::IndexLoad => {
+                let n = ex(b)?;
+                InstData::IndexLoad { array: val(a), indices: self.value_at(b + 1, n as usize)? }
+            }
+            Format::IndexStore => {
+                let value = val(ex(b)?);
+                let n = ex(b + 1)?;
+                InstData::IndexStore { array: val(a), indices: self.value_at(b + 2, n as usize)?, value }
+            }
+            Format::Return => InstData::Return { value: (a != NO_VALUE).then(|| val(a)) },
+            Format::Br => InstData::Br { target: BlockId::from_u32(a) },
+            Format::CondBr => {
+                let e = self.extra_slice(b, 4)?;
+                InstData::CondBr {
+                    cond: val(a),
+                    if_true: BlockId::from_u32(e[0]),
+                    if_false: BlockId::from_u32(e[1]),
+                    weights: (e[2] != 0 || e[3] != 0).then_some((e[2], e[3])),
+                }
+            }
+            Format::Unreachable => InstData::Unreachable,
+        })
+    }
+
+    fn decode_literal(&self, dtype: DType, a: u32, b: u32) -> Option<Literal<'_>> {
+        let wide = (a as u64) | ((b as u64) << 32);
+        Some(match dtype {
+            DType::Bool => Literal::Bool(a != 0),
+            DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => Literal::Int(wide as i64 as i128),
+            DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => Literal::Int(wide as i128),
+            DType::Float16 | DType::Float32 => Literal::Float(a as u64),
+            DType::Float64 => Literal::Float(wide),
+            DType::Complex64 => {
+                let e = self.extra_slice(a, 2)?;
+                Literal::Complex(e[0] as u64, e[1] as u64)
+            }
+            DType::Complex128 => {
+                let e = self.extra_slice(a, 4)?;
+                Literal::Complex(e[0] as u64 | (e[1] as u64) << 32, e[2] as u64 | (e[3] as u64) << 32)
+            }
+            DType::Str => Literal::Str(
+                self.bytes.get(a as usize..(a as usize).checked_add(b as usize)?).and_then(|s| std::str::from_utf8(s).ok())?,
+            ),
+            DType::Bytes => Literal::Bytes(self.bytes.get(a as usize..(a as usize).checked_add(b as usize)?)?),
+        })
+    }
+
+    /// Encodes a literal's payload for a `dtype` result, appending to
+    /// `extra`/`bytes` as needed.
+    pub fn encode_literal(&mut self, dtype: DType, lit: Literal<'_>) -> [u32; 2] {
+        match lit {
+            Literal::Bool(x) => [x as u32, 0],
+            Literal::Int(i) => {
+                let w = i as u64;
+                [w as u32, (w >> 32) as u32]
+            }
+            Literal::Float(bits) => [bits as u32, (bits >> 32) as u32],
+            Literal::Complex(re, im) => {
+                let at = self.extra.len() as u32;
+                if dtype == DType::Complex64 {
+                    self.extra.extend_from_slice(&[re as u32, im as u32]);
+                } else {
+                    self.extra.extend_from_slice(&[re as u32, (re >> 32) as u32, im as u32, (im >> 32) as u32]);
+                }
+                [at, 0]
+            }
+            Literal::Str(s) => self.push_bytes(s.as_bytes()),
+            Literal::Bytes(b) => self.push_bytes(b),
+        }
+    }
+
+    fn push_bytes(&mut self, b: &[u8]) -> [u32; 2] {
+        let at = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(b);
+        [at, b.len() as u32]
+    }
+
+    /// Decodes a location.
+    pub fn loc(&self, v: ValueId) -> Option<SrcLoc> {
+        self.decode_loc(self.locs[v])
+    }
+
+    pub fn decode_loc(&self, l: Loc) -> Option<SrcLoc> {
+        match l.unpack()? {
+            Unpacked::Inline { line, col, implicit } => {
+                let file = if implicit { self.pir_file } else { self.src_file }?;
+                Some(SrcLoc { file, line, col, implicit })
+            }
+            Unpacked::Far(i) => self.far_locs.get(i).copied(),
+        }
+    }
+
+    /// Packs a location for this body.
+    pub fn encode_loc(&mut self, l: SrcLoc) -> Loc {
+        let slot = if l.implicit { &mut self.pir_file } else { &mut self.src_file };
+        let file = *slot.get_or_insert(l.file);
+        if file == l.file {
+            if let Some(p) = Loc::inline(l.line, l.col, l.implicit) {
+                return p;
+            }
+        }
+        match Loc::far(self.far_locs.len()) {
+            Some(p) => {
+                self.far_locs.push(l);
+                p
+            }
+            None => Loc::NONE,
+        }
+    }
+
+    pub fn set_loc(&mut self, v: ValueId, l: Option<SrcLoc>) {
+        self.locs[v] = match l {
+            Some(l) => self.encode_loc(l),
+            None => Loc::NONE,
+        };
+    }
+
+    /// Calls `f` on every value operand of `v`, in textual order. The
+    /// target of `set`/`setfield` counts as an operand.
+    pub fn for_each_operand(&self, v: ValueId, mut f: impl FnMut(ValueId)) {
+        let [a, b] = self.ops[v];
+        let val = ValueId::from_u32;
+        let ex = |i: u32| self.extra.get(i as usize).copied();
+        match self.tags[v].format() {
+            Format::Param | Format::Const | Format::Br | Format::Unreachable => {}
+            Format::Binary | Format::Load | Format::Set => {
+                f(val(a));
+                f(val(b));
+            }
+            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => f(val(a)),
+            Format::Store | Format::Select => {
+                f(val(a));
+                for x in [ex(b), ex(b + 1)].into_iter().flatten() {
+                    f(val(x));
+                }
+            }
+            Format::SetField => {
+                f(val(a));
+                if let Some(x) = ex(b + 1) {
+                    f(val(x));
+                }
+            }
+            Format::Call => {
+                let n = ex(b).unwrap_or(0) as usize;
+                for x in self.extra.iter().skip(b as usize + 1).take(n) {
+                    f(val(*x));
+                }
+            }
+            Format::IndexLoad => {
+                f(val(a));
+                let n = ex(b).unwrap_or(0) as usize;
+                for x in self.extra.iter().skip(b as usize + 1).take(n) {
+                    f(val(*x));
+                }
+            }
+            Format::IndexStore => {
+                f(val(a));
+                let n = ex(b + 1).unwrap_or(0) as usize;
+                for x in self.extra.iter().skip(b as usize + 2).take(n) {
+                    f(val(*x));
+                }
+                if let Some(x) = ex(b) {
+                    f(val(x));
+                }
+            }
+            Format::Return => {
+                if a != NO_VALUE {
+                    f(val(a))
+                }
+            }
+            Format::CondBr => f(val(a)),
+        }
+    }
+
+    /// The value operands of `v`.
+    pub fn operands(&self, v: ValueId) -> SmallVec<[ValueId; 4]> {
+        let mut out = SmallVec::new();
+        self.for_each_operand(v, |x| out.push(x));
+        out
+    }
+
+    /// Rewrites every value operand of `v` through `f`, in place.
+    pub fn map_operands(&mut self, v: ValueId, mut f: impl FnMut(ValueId) -> ValueId) {
+        let [a, b] = self.ops[v];
+        let m = |f: &mut dyn FnMut(ValueId) -> ValueId, x: u32| f(ValueId::from_u32(x)).as_u32();
+        let extra = &mut self.extra;
+        let mut map_extra = |f: &mut dyn FnMut(ValueId) -> ValueId, range: std::ops::Range<usize>| {
+            if let Some(s) = extra.get_mut(range) {
+                for x in s {
+                    *x = m(f, *x);
+                }
+            }
+        };
+        let (b_us, len_at) = (b as usize, |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize);
+        let new_ops = match self.tags[v].format() {
+            Format::Param | Format::Const | Format::Br | Format::Unreachable => [a, b],
+            Format::Binary | Format::Load | Format::Set => [m(&mut f, a), m(&mut f, b)],
+            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField | Format::CondBr => {
+                [m(&mut f, a), b]
+            }
+            Format::Store | Format::Select => {
+                map_extra(&mut f, b_us..b_us + 2);
+                [m(&mut f, a), b]
+            }
+            Format::SetField => {
+                map_extra(&mut f, b_us + 1..b_us + 2);
+                [m(&mut f, a), b]
+            }
+            Format::Call => {
+                let n = len_at(&self.extra, b_us);
+                let extra = &mut self.extra;
+                if let Some(s) = extra.get_mut(b_us + 1..b_us + 1 + n) {
+                    for x in s {
+                        *x = m(&mut f, *x);
+                    }
+                }
+                [a, b]
+            }
+            Format::IndexLoad => {
+                let n = len_at(&self.extra, b_us);
+                if let Some(s) = self.extra.get_mut(b_us + 1..b_us + 1 + n) {
+                    for x in s {
+                        *x = m(&mut f, *x);
+                    }
+                }
+                [m(&mut f, a), b]
+            }
+            Format::IndexStore => {
+                let n = len_at(&self.extra, b_us + 1);
+                if let Some(x) = self.extra.get_mut(b_us) {
+                    *x = m(&mut f, *x);
+                }
+                if let Some(s) = self.extra.get_mut(b_us + 2..b_us + 2 + n) {
+                    for x in s {
+                        *x = m(&mut f, *x);
+                    }
+                }
+                [m(&mut f, a), b]
+            }
+            Format::Return => [if a == NO_VALUE { a } else { m(&mut f, a) }, b],
+        };
+        self.ops[v] = new_ops;
+    }
+
+    /// The successor blocks of a terminator instruction.
+    pub fn successors_of_inst(&self, v: ValueId) -> SmallVec<[BlockId; 2]> {
+        match self.inst(v) {
+            InstData::Br { target } => smallvec::smallvec![target],
+            InstData::CondBr { if_true, if_false, .. } => smallvec::smallvec![if_true, if_false],
+            _ => SmallVec::new(),
+        }
+    }
+
+    /// The successors of a block (none when it lacks a terminator).
+    pub fn successors(&self, b: BlockId) -> SmallVec<[BlockId; 2]> {
+        self.terminator(b).map(|t| self.successors_of_inst(t)).unwrap_or_default()
+    }
+
+    /// Rewrites the block operands of a terminator through `f`.
+    pub fn map_block_operands(&mut self, v: ValueId, mut f: impl FnMut(BlockId) -> BlockId) {
+        let [a, b] = self.ops[v];
+        match self.tags[v].format() {
+            Format::Br => self.ops[v][0] = f(BlockId::from_u32(a)).as_u32(),
+            Format::CondBr => {
+                if let Some(s) = self.extra.get_mut(b as usize..b as usize + 2) {
+                    for x in s {
+                        *x = f(BlockId::from_u32(*x)).as_u32();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Bytes held by the instruction columns alone, and by the whole body
+    /// (names, locations, pools, blocks), counting used lengths.
+    pub fn memory_bytes(&self) -> (usize, usize) {
+        let n = self.tags.len();
+        let columns = n * (1 + 4 + 8);
+        let all = columns
+            + n * (4 + 4)
+            + self.blocks.len() * std::mem::size_of::<BlockData>()
+            + self.extra.len() * 4
+            + self.bytes.len()
+            + self.strings.byte_len()
+            + self.far_locs.len() * std::mem::size_of::<SrcLoc>();
+        (columns, all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_pool_round_trips() {
+        let mut p = NamePool::default();
+        let long = "x".repeat(300);
+        let a = p.push("i");
+        let b = p.push(&long);
+        let c = p.push("");
+        assert_eq!(p.get(a), "i");
+        assert_eq!(p.get(b), long);
+        assert_eq!(p.get(c), "");
+    }
+
+    #[test]
+    fn literal_fits() {
+        assert!(Literal::Int(255).fits(DType::UInt8));
+        assert!(!Literal::Int(256).fits(DType::UInt8));
+        assert!(!Literal::Int(-1).fits(DType::UInt64));
+        assert!(Literal::Int(u64::MAX as i128).fits(DType::UInt64));
+        assert!(Literal::Float(0xffff).fits(DType::Float16));
+        assert!(!Literal::Float(0x1_0000).fits(DType::Float16));
+        assert!(Literal::Float(u64::MAX).fits(DType::Float64));
+    }
+
+    #[test]
+    fn float_bits_convert() {
+        assert_eq!(float_bits_to_f64(DType::Float16, f64_to_float_bits(DType::Float16, 1.5)), 1.5);
+        assert_eq!(float_bits_to_f64(DType::Float32, f64_to_float_bits(DType::Float32, 0.1)), 0.1f32 as f64);
+    }
+}

@@ -1,0 +1,197 @@
+//! The postyp dtypes: every scalar and element type a POST value can have.
+
+use std::fmt;
+
+/// A dtype. The discriminant is also the [`crate::TypeId`] of the scalar
+/// type, so passes can name `Int64` without touching the interner.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[repr(u8)]
+pub enum DType {
+    Bool = 0,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Float16,
+    Float32,
+    Float64,
+    Complex64,
+    Complex128,
+    Str,
+    Bytes,
+}
+
+/// The broad family a dtype belongs to; operand rules are stated per family.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DTypeKind {
+    Bool,
+    SignedInt,
+    UnsignedInt,
+    Float,
+    Complex,
+    Str,
+    Bytes,
+}
+
+impl DType {
+    pub const ALL: [DType; 16] = [
+        DType::Bool,
+        DType::Int8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::UInt16,
+        DType::UInt32,
+        DType::UInt64,
+        DType::Float16,
+        DType::Float32,
+        DType::Float64,
+        DType::Complex64,
+        DType::Complex128,
+        DType::Str,
+        DType::Bytes,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::Int8 => "Int8",
+            DType::Int16 => "Int16",
+            DType::Int32 => "Int32",
+            DType::Int64 => "Int64",
+            DType::UInt8 => "UInt8",
+            DType::UInt16 => "UInt16",
+            DType::UInt32 => "UInt32",
+            DType::UInt64 => "UInt64",
+            DType::Float16 => "Float16",
+            DType::Float32 => "Float32",
+            DType::Float64 => "Float64",
+            DType::Complex64 => "Complex64",
+            DType::Complex128 => "Complex128",
+            DType::Str => "Str",
+            DType::Bytes => "Bytes",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DType> {
+        DType::ALL.iter().copied().find(|d| d.name() == name)
+    }
+
+    pub fn from_index(i: u32) -> Option<DType> {
+        DType::ALL.get(i as usize).copied()
+    }
+
+    pub fn kind(self) -> DTypeKind {
+        use DType::*;
+        match self {
+            Bool => DTypeKind::Bool,
+            Int8 | Int16 | Int32 | Int64 => DTypeKind::SignedInt,
+            UInt8 | UInt16 | UInt32 | UInt64 => DTypeKind::UnsignedInt,
+            Float16 | Float32 | Float64 => DTypeKind::Float,
+            Complex64 | Complex128 => DTypeKind::Complex,
+            Str => DTypeKind::Str,
+            Bytes => DTypeKind::Bytes,
+        }
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(self.kind(), DTypeKind::SignedInt | DTypeKind::UnsignedInt)
+    }
+    pub fn is_signed_int(self) -> bool {
+        self.kind() == DTypeKind::SignedInt
+    }
+    pub fn is_unsigned_int(self) -> bool {
+        self.kind() == DTypeKind::UnsignedInt
+    }
+    pub fn is_float(self) -> bool {
+        self.kind() == DTypeKind::Float
+    }
+    pub fn is_complex(self) -> bool {
+        self.kind() == DTypeKind::Complex
+    }
+    /// Bool, integers, floats and complex: what a numeric cast accepts.
+    pub fn is_numeric(self) -> bool {
+        !matches!(self.kind(), DTypeKind::Str | DTypeKind::Bytes)
+    }
+    /// Str and Bytes: `{ptr, i64}` fat pointers.
+    pub fn is_text(self) -> bool {
+        matches!(self.kind(), DTypeKind::Str | DTypeKind::Bytes)
+    }
+
+    /// Width in bits of one element (`Str`/`Bytes`: the fat pointer).
+    pub fn bits(self) -> u32 {
+        use DType::*;
+        match self {
+            Bool | Int8 | UInt8 => 8,
+            Int16 | UInt16 | Float16 => 16,
+            Int32 | UInt32 | Float32 => 32,
+            Int64 | UInt64 | Float64 | Complex64 => 64,
+            Complex128 | Str | Bytes => 128,
+        }
+    }
+
+    /// Size in bytes of one array element.
+    pub fn size_bytes(self) -> u32 {
+        self.bits() / 8
+    }
+
+    /// The real dtype of a complex dtype's parts.
+    pub fn complex_part(self) -> Option<DType> {
+        match self {
+            DType::Complex64 => Some(DType::Float32),
+            DType::Complex128 => Some(DType::Float64),
+            _ => None,
+        }
+    }
+
+    /// Smallest and largest value of an integer dtype, as `i128`.
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        use DType::*;
+        Some(match self {
+            Int8 => (i8::MIN as i128, i8::MAX as i128),
+            Int16 => (i16::MIN as i128, i16::MAX as i128),
+            Int32 => (i32::MIN as i128, i32::MAX as i128),
+            Int64 => (i64::MIN as i128, i64::MAX as i128),
+            UInt8 => (0, u8::MAX as i128),
+            UInt16 => (0, u16::MAX as i128),
+            UInt32 => (0, u32::MAX as i128),
+            UInt64 => (0, u64::MAX as i128),
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_index_is_discriminant() {
+        for (i, d) in DType::ALL.iter().enumerate() {
+            assert_eq!(DType::from_name(d.name()), Some(*d));
+            assert_eq!(*d as usize, i);
+            assert_eq!(DType::from_index(i as u32), Some(*d));
+        }
+        assert_eq!(DType::from_name("Float128"), None);
+    }
+
+    #[test]
+    fn families() {
+        assert!(DType::UInt16.is_unsigned_int() && DType::UInt16.is_int());
+        assert!(!DType::Bool.is_int());
+        assert_eq!(DType::Complex64.complex_part(), Some(DType::Float32));
+        assert_eq!(DType::Int8.int_range(), Some((-128, 127)));
+        assert_eq!(DType::Float16.size_bytes(), 2);
+    }
+}

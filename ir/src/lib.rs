@@ -1,0 +1,27 @@
+//! postc-ir: the POST intermediate representation.
+//!
+//! The IR is stored as data-oriented tables indexed by typed `u32` ids (see
+//! [`body`]); the text format (`.pir`) is printed by [`print`] and read by
+//! [`parse`]; [`verify`] checks a module and [`interp`] runs it.
+
+pub mod entity;
+pub mod dtype;
+pub mod types;
+pub mod loc;
+pub mod opcode;
+pub mod body;
+pub mod ufunc;
+pub mod module;
+pub mod builder;
+pub mod diag;
+
+pub use body::{BlockData, BlockId, Body, ConstValue, Field, InstData, Literal, NameId, ValueId, ValueList};
+pub use builder::FunctionBuilder;
+pub use diag::{Diagnostic, Pos, SourceMap};
+pub use dtype::{DType, DTypeKind};
+pub use entity::{EntityId, IndexVec};
+pub use loc::{FileId, FileTable, Loc, SrcLoc};
+pub use module::{Constant, FuncAttrs, FuncId, Function, ImportedName, Module, ModuleId, Program};
+pub use opcode::{BinOp, Format, Opcode, UnaryOp};
+pub use types::{Layout, Shape, TypeData, TypeId, TypeTable};
+pub use ufunc::UFuncSignature;
