@@ -247,31 +247,93 @@ pub fn f64_to_float_bits(dtype: DType, x: f64) -> u64 {
 /// The decoded view of one instruction: the seed's node types.
 #[derive(Clone, Copy, Debug)]
 pub enum InstData<'a> {
-    Param { index: u32, core: bool },
+    Param {
+        index: u32,
+        core: bool,
+    },
     Const(Literal<'a>),
     /// `BinOpInstr` (and the bitwise extensions).
-    Binary { op: Opcode, left: ValueId, right: ValueId },
+    Binary {
+        op: Opcode,
+        left: ValueId,
+        right: ValueId,
+    },
     /// `UnaryOpInstr` (and `inv`).
-    Unary { op: Opcode, operand: ValueId },
-    Cast { operand: ValueId },
-    Load { array: ValueId, offset: ValueId },
-    Store { array: ValueId, offset: ValueId, value: ValueId },
-    Dim { array: ValueId, axis: u32 },
-    Stride { array: ValueId, axis: u32 },
-    Call { callee: &'a str, args: ValueList<'a> },
+    Unary {
+        op: Opcode,
+        operand: ValueId,
+    },
+    Cast {
+        operand: ValueId,
+    },
+    Load {
+        array: ValueId,
+        offset: ValueId,
+    },
+    Store {
+        array: ValueId,
+        offset: ValueId,
+        value: ValueId,
+    },
+    Dim {
+        array: ValueId,
+        axis: u32,
+    },
+    Stride {
+        array: ValueId,
+        axis: u32,
+    },
+    Call {
+        callee: &'a str,
+        args: ValueList<'a>,
+    },
     /// `AssignValue` with `declare=True`: the result is the target.
-    Let { value: ValueId },
+    Let {
+        value: ValueId,
+    },
     /// `AssignValue` with `declare=False`.
-    Set { target: ValueId, value: ValueId },
-    Select { cond: ValueId, if_true: ValueId, if_false: ValueId },
-    Alloc { length: ValueId },
-    GetField { aggregate: ValueId, field: Field },
-    SetField { aggregate: ValueId, field: Field, value: ValueId },
-    IndexLoad { array: ValueId, indices: ValueList<'a> },
-    IndexStore { array: ValueId, indices: ValueList<'a>, value: ValueId },
-    Return { value: Option<ValueId> },
-    Br { target: BlockId },
-    CondBr { cond: ValueId, if_true: BlockId, if_false: BlockId, weights: Option<(u32, u32)> },
+    Set {
+        target: ValueId,
+        value: ValueId,
+    },
+    Select {
+        cond: ValueId,
+        if_true: ValueId,
+        if_false: ValueId,
+    },
+    Alloc {
+        length: ValueId,
+    },
+    GetField {
+        aggregate: ValueId,
+        field: Field,
+    },
+    SetField {
+        aggregate: ValueId,
+        field: Field,
+        value: ValueId,
+    },
+    IndexLoad {
+        array: ValueId,
+        indices: ValueList<'a>,
+    },
+    IndexStore {
+        array: ValueId,
+        indices: ValueList<'a>,
+        value: ValueId,
+    },
+    Return {
+        value: Option<ValueId>,
+    },
+    Br {
+        target: BlockId,
+    },
+    CondBr {
+        cond: ValueId,
+        if_true: BlockId,
+        if_false: BlockId,
+        weights: Option<(u32, u32)>,
+    },
     Unreachable,
     /// A payload that does not decode (only reachable through direct
     /// column edits); the verifier reports it.
@@ -365,9 +427,7 @@ impl Body {
     /// The terminator of a block, if its last instruction is one.
     pub fn terminator(&self, b: BlockId) -> Option<ValueId> {
         let bd = self.blocks[b];
-        (bd.end > bd.start)
-            .then(|| ValueId::from_u32(bd.end - 1))
-            .filter(|v| self.tags[*v].is_terminator())
+        (bd.end > bd.start).then(|| ValueId::from_u32(bd.end - 1)).filter(|v| self.tags[*v].is_terminator())
     }
 
     /// The block holding an instruction (binary search over block ranges).
@@ -412,7 +472,10 @@ impl Body {
             Format::Axis => InstData::Stride { array: val(a), axis: b },
             Format::Call => {
                 let n = ex(b)?;
-                InstData::Call { callee: self.strings.get(NameId::from_u32(a)), args: self.value_at(b + 1, n as usize)? }
+                InstData::Call {
+                    callee: self.strings.get(NameId::from_u32(a)),
+                    args: self.value_at(b + 1, n as usize)?,
+                }
             }
             Format::Let => InstData::Let { value: val(a) },
             Format::Set => InstData::Set { target: val(a), value: val(b) },
@@ -463,7 +526,9 @@ impl Body {
                 Literal::Complex(e[0] as u64 | (e[1] as u64) << 32, e[2] as u64 | (e[3] as u64) << 32)
             }
             DType::Str => Literal::Str(
-                self.bytes.get(a as usize..(a as usize).checked_add(b as usize)?).and_then(|s| std::str::from_utf8(s).ok())?,
+                self.bytes
+                    .get(a as usize..(a as usize).checked_add(b as usize)?)
+                    .and_then(|s| std::str::from_utf8(s).ok())?,
             ),
             DType::Bytes => Literal::Bytes(self.bytes.get(a as usize..(a as usize).checked_add(b as usize)?)?),
         })

@@ -207,7 +207,13 @@ impl FunctionBuilder {
     pub fn br(&mut self, target: BlockId) -> ValueId {
         self.push(Opcode::Br, None, [target.as_u32(), 0], None)
     }
-    pub fn condbr(&mut self, cond: ValueId, if_true: BlockId, if_false: BlockId, weights: Option<(u32, u32)>) -> ValueId {
+    pub fn condbr(
+        &mut self,
+        cond: ValueId,
+        if_true: BlockId,
+        if_false: BlockId,
+        weights: Option<(u32, u32)>,
+    ) -> ValueId {
         let (wt, wf) = weights.unwrap_or((0, 0));
         let e = self.extra(&[if_true.as_u32(), if_false.as_u32(), wt, wf]);
         self.push(Opcode::CondBr, None, [cond.as_u32(), e], None)

@@ -4,16 +4,22 @@
 //! [`body`]); the text format (`.pir`) is printed by [`print`] and read by
 //! [`parse`]; [`verify`] checks a module and [`interp`] runs it.
 
-pub mod entity;
-pub mod dtype;
-pub mod types;
-pub mod loc;
-pub mod opcode;
 pub mod body;
-pub mod ufunc;
-pub mod module;
 pub mod builder;
+pub mod cfg;
 pub mod diag;
+pub mod dtype;
+pub mod entity;
+pub mod interp;
+pub mod loc;
+pub mod module;
+pub mod opcode;
+pub mod parse;
+pub mod print;
+pub mod resolve;
+pub mod types;
+pub mod ufunc;
+pub mod verify;
 
 pub use body::{BlockData, BlockId, Body, ConstValue, Field, InstData, Literal, NameId, ValueId, ValueList};
 pub use builder::FunctionBuilder;

@@ -1,5 +1,6 @@
 //! Functions, ufuncs, modules and programs (modules compiled together).
 
+use crate::body::ConstValue;
 use crate::body::{Body, ValueId};
 use crate::dtype::DType;
 use crate::entity::IndexVec;
@@ -7,7 +8,6 @@ use crate::entity_id;
 use crate::loc::{FileTable, SrcLoc};
 use crate::types::{Shape, TypeData, TypeId, TypeTable};
 use crate::ufunc::UFuncSignature;
-use crate::body::ConstValue;
 use indexmap::{IndexMap, IndexSet};
 use std::collections::HashMap;
 use std::fmt;
