@@ -366,6 +366,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// A program of one module.
+    pub fn from_module(m: Module) -> Program {
+        let mut p = Program::default();
+        p.modules.push(m);
+        p
+    }
+
     pub fn get_module(&self, name: &str) -> Option<ModuleId> {
         self.modules.iter_enumerated().find(|(_, m)| m.name == name).map(|(id, _)| id)
     }
