@@ -11,6 +11,7 @@ pub mod diag;
 pub mod dtype;
 pub mod entity;
 pub mod gen;
+pub mod builtins;
 pub mod interp;
 pub mod loc;
 pub mod module;

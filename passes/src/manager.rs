@@ -122,7 +122,7 @@ impl PassManager {
     /// Runs the pipeline over a module.
     pub fn run(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
         let start = Instant::now();
-        let body = || self.run_steps(m, options, run);
+        let mut body = || self.run_steps(m, options, run);
         let mut report = match run.threads {
             Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
                 Ok(pool) => pool.install(body),

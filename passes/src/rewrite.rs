@@ -298,3 +298,27 @@ mod tests {
         );
     }
 }
+
+/// Fresh value names that collide with no name of a function.
+pub struct NameGen {
+    taken: std::collections::HashSet<String>,
+}
+
+impl NameGen {
+    pub fn new(body: &Body) -> NameGen {
+        let taken = body.tags.ids().filter_map(|v| body.name(v)).map(str::to_owned).collect();
+        NameGen { taken }
+    }
+
+    /// `base` if free, else `base.1`, `base.2`, ...
+    pub fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_owned();
+        let mut k = 0u32;
+        while self.taken.contains(&name) {
+            k += 1;
+            name = format!("{base}.{k}");
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+}
