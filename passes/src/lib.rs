@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod manager;
+pub mod insert_checks;
 pub mod rewrite;
 pub mod stride_lower;
 
@@ -80,5 +81,8 @@ pub enum Pass {
 
 /// Every pass, with a constructor.
 pub fn registry() -> Vec<(&'static PassInfo, fn() -> Pass)> {
-    vec![(&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower)))]
+    vec![
+        (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
+        (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
+    ]
 }

@@ -146,6 +146,12 @@ impl<'a> Rewriter<'a> {
         ValueId::new(self.value_pos.len() - 1)
     }
 
+    /// Interns a callee name in the new body's pool; the result goes in a
+    /// `call`'s first payload slot.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        self.new.strings.push(name).as_u32()
+    }
+
     /// Emits a constant.
     pub fn emit_const(&mut self, ty: TypeId, lit: Literal<'_>, name: &str, loc: Option<SrcLoc>) -> ValueId {
         let dtype = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
@@ -307,6 +313,12 @@ pub struct NameGen {
 impl NameGen {
     pub fn new(body: &Body) -> NameGen {
         let taken = body.tags.ids().filter_map(|v| body.name(v)).map(str::to_owned).collect();
+        NameGen { taken }
+    }
+
+    /// Fresh block labels of a function.
+    pub fn labels(body: &Body) -> NameGen {
+        let taken = body.blocks.ids().map(|b| body.label(b).to_owned()).collect();
         NameGen { taken }
     }
 
