@@ -10,6 +10,7 @@ pub mod cfg;
 pub mod diag;
 pub mod dtype;
 pub mod entity;
+pub mod gen;
 pub mod interp;
 pub mod loc;
 pub mod module;

@@ -1,1 +1,3 @@
-//! postc-passes: the pass manager and every IR-to-IR pass (filled by the pass-manager work).
+//! postc-passes: the pass manager and every IR-to-IR pass.
+
+pub mod rewrite;
