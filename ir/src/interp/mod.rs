@@ -11,6 +11,7 @@
 mod intrinsics;
 mod libm;
 mod ops;
+mod ufunc;
 mod value;
 
 pub use intrinsics::is_known as is_known_intrinsic;

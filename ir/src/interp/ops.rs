@@ -21,7 +21,11 @@ pub(crate) fn panic<T>(message: impl Into<String>) -> R<T> {
 }
 
 pub(crate) fn unsupported<T>(message: impl Into<String>) -> R<T> {
-    Err(Fault { kind: TrapKind::Unsupported, message: message.into() })
+    Err(unsupported_fault(message))
+}
+
+pub(crate) fn unsupported_fault(message: impl Into<String>) -> Fault {
+    Fault { kind: TrapKind::Unsupported, message: message.into() }
 }
 
 /// Decodes a `const` literal of `dtype`.
