@@ -156,7 +156,11 @@ fn check_arg(ty: &TypeData, name: &str, v: Value) -> R<Value> {
                 }
             }
             if a.strides.len() != a.shape.len() {
-                return unsupported(format!("argument %{name}: array has {} strides for {} axes", a.strides.len(), a.ndim()));
+                return unsupported(format!(
+                    "argument %{name}: array has {} strides for {} axes",
+                    a.strides.len(),
+                    a.ndim()
+                ));
             }
             Ok(Value::Array(a))
         }
@@ -310,9 +314,7 @@ impl<'p> Interpreter<'p> {
     fn reg<'a>(fr: &'a Frame<'p>, v: ValueId) -> R<&'a Value> {
         match fr.regs.get(v.index()) {
             Some(Some(x)) => Ok(x),
-            Some(None) => {
-                unsupported(format!("%{} is used before it is defined", fr.func.body.name_or_empty(v)))
-            }
+            Some(None) => unsupported(format!("%{} is used before it is defined", fr.func.body.name_or_empty(v))),
             None => unsupported(format!("operand {v:?} does not exist")),
         }
     }
@@ -320,7 +322,9 @@ impl<'p> Interpreter<'p> {
     fn array<'a>(fr: &'a Frame<'p>, v: ValueId) -> R<&'a Array> {
         match Self::reg(fr, v)? {
             Value::Array(a) => Ok(a),
-            other => unsupported(format!("%{} is a {} value, not an array", fr.func.body.name_or_empty(v), other.dtype())),
+            other => {
+                unsupported(format!("%{} is a {} value, not an array", fr.func.body.name_or_empty(v), other.dtype()))
+            }
         }
     }
 
@@ -332,7 +336,10 @@ impl<'p> Interpreter<'p> {
         if let Some(fuel) = &mut self.fuel_left {
             if *fuel == 0 {
                 let total = self.options.fuel.unwrap_or(0);
-                return Err(Fault { kind: TrapKind::OutOfFuel, message: format!("ran out of fuel after {total} instructions") });
+                return Err(Fault {
+                    kind: TrapKind::OutOfFuel,
+                    message: format!("ran out of fuel after {total} instructions"),
+                });
             }
             *fuel -= 1;
         }
@@ -346,7 +353,9 @@ impl<'p> Interpreter<'p> {
         };
         let result: Value = match body.inst(v) {
             InstData::Param { .. } => return unsupported("a parameter inside a block"),
-            InstData::Malformed => return unsupported(format!("malformed `{}` instruction", body.opcode(v).mnemonic())),
+            InstData::Malformed => {
+                return unsupported(format!("malformed `{}` instruction", body.opcode(v).mnemonic()))
+            }
             InstData::Const(lit) => ops::literal(rd()?, lit)?,
             InstData::Binary { op, left, right } => {
                 ops::binary(op, rd()?, Self::reg(fr, left)?, Self::reg(fr, right)?, checks)?
@@ -509,9 +518,7 @@ fn element_offset(a: &Array, idx: &[i128]) -> R<i128> {
     let mut off = 0i128;
     for (axis, (&i, (&n, &s))) in idx.iter().zip(a.shape.iter().zip(&a.strides)).enumerate() {
         if i < 0 || i >= n as i128 {
-            return ops::panic(format!(
-                "index out of bounds: index {i} is out of range for axis {axis} with size {n}"
-            ));
+            return ops::panic(format!("index out of bounds: index {i} is out of range for axis {axis} with size {n}"));
         }
         off += i * s as i128;
     }

@@ -112,9 +112,9 @@ impl PartialEq for Value {
     }
 }
 
-/// Python's `repr` of a float held in `dtype`: the shortest digits that read
-/// back to the same value of that dtype; fixed notation for decimal
-/// exponents in `[-4, 16)`, else `1e+100` style. `add_dot0` appends `.0` to
+/// Python's `repr` of a float held in `dtype` (NumPy's `str` for `Float16`
+/// and `Float32`): the shortest digits that read back to the same value of
+/// that dtype, in positional or `1e+100` notation. `add_dot0` appends `.0` to
 /// integral values (`float.__repr__`; complex parts omit it).
 pub(crate) fn float_repr(x: f64, dtype: DType, add_dot0: bool) -> String {
     if x.is_nan() {
@@ -152,7 +152,15 @@ pub(crate) fn float_repr(x: f64, dtype: DType, add_dot0: bool) -> String {
     if neg {
         s.push('-');
     }
-    if (-4..16).contains(&exp) {
+    // Python's rule for Float64; NumPy's scalar printing for the narrow
+    // floats: positional when 1e-4 <= |x| < 10**precision (3 digits for
+    // Float16, 6 for Float32), compared in the dtype's own value.
+    let positional = match dtype {
+        DType::Float16 => x == 0.0 || (1e-4..1e3).contains(&x.abs()),
+        DType::Float32 | DType::Complex64 => x == 0.0 || (1e-4..1e6).contains(&x.abs()),
+        _ => (-4..16).contains(&exp),
+    };
+    if positional {
         if exp >= 0 {
             let int_len = exp as usize + 1;
             if digits.len() <= int_len {
