@@ -10,6 +10,8 @@ pub mod cfg;
 pub mod diag;
 pub mod dtype;
 pub mod entity;
+pub mod gen;
+pub mod builtins;
 pub mod interp;
 pub mod loc;
 pub mod module;
