@@ -18,6 +18,7 @@ pub use intrinsics::is_known as is_known_intrinsic;
 pub use value::{Array, Value};
 
 use crate::body::{InstData, ValueId};
+use crate::builtins::{self, Builtin};
 use crate::dtype::DType;
 use crate::entity::EntityId;
 use crate::module::{FuncId, Function, Module, ModuleId, Program};
@@ -96,6 +97,7 @@ struct Frame<'p> {
 enum Callee<'p> {
     Func(ModuleId, FuncId),
     Intrinsic(&'p str),
+    Builtin(Builtin),
 }
 
 /// What executing one instruction did.
@@ -196,6 +198,9 @@ impl<'p> Interpreter<'p> {
             if let Some(fid) = m.get_function(&name) {
                 return Ok(Callee::Func(mid, fid));
             }
+            if let Some(b) = Builtin::from_name(&name) {
+                return Ok(Callee::Builtin(b));
+            }
             if let Some(target) = m.function_aliases.get(&name) {
                 name = target.clone();
                 continue;
@@ -261,6 +266,7 @@ impl<'p> Interpreter<'p> {
         match self.resolve(module, func).map_err(|f| to_trap(f, None))? {
             Callee::Func(mid, fid) => self.exec(mid, fid, args.to_vec()),
             Callee::Intrinsic(sym) => intrinsics::call(sym, args, None).map(Some).map_err(|f| to_trap(f, None)),
+            Callee::Builtin(b) => builtin(b, args).map_err(|f| to_trap(f, None)),
         }
     }
 
@@ -406,6 +412,13 @@ impl<'p> Interpreter<'p> {
                 let vals: Vec<Value> = args.iter().map(|a| Self::reg(fr, a).cloned()).collect::<R<_>>()?;
                 match self.resolve(fr.mid, callee)? {
                     Callee::Func(m, f) => return Ok(Step::Call(m, f, vals)),
+                    Callee::Builtin(b) => match builtin(b, &vals)? {
+                        Some(r) if rty.is_some() => r,
+                        _ => {
+                            fr.pc += 1;
+                            return Ok(Step::Next);
+                        }
+                    },
                     Callee::Intrinsic(sym) => {
                         let r = intrinsics::call(sym, &vals, rty.map(|t| t.dtype))?;
                         if rty.is_none() {
@@ -494,6 +507,31 @@ impl<'p> Interpreter<'p> {
                 Ok(())
             }
             None => unsupported(format!("branch to a missing block {target:?}")),
+        }
+    }
+}
+
+/// Runs a `postc.` built-in: `postc.panic` traps with its rendered
+/// message; `postc.ovf.<op>` says whether the operation overflows.
+fn builtin(b: Builtin, args: &[Value]) -> R<Option<Value>> {
+    match b {
+        Builtin::Panic => {
+            let Some(Value::Str(msg)) = args.first() else {
+                return unsupported("`postc.panic` takes a Str message first");
+            };
+            let nums: Vec<i128> = args[1..].iter().map(|a| int_of(a, "a `postc.panic` argument")).collect::<R<_>>()?;
+            ops::panic(builtins::render_panic(msg, &nums))
+        }
+        Builtin::Overflows(op) => {
+            if args.len() != op.arity() {
+                return unsupported(format!("`{}` takes {} arguments", op.name(), op.arity()));
+            }
+            let a = int_of(&args[0], "an overflow-check operand")?;
+            let b = match args.get(1) {
+                Some(x) => int_of(x, "an overflow-check operand")?,
+                None => 0,
+            };
+            Ok(Some(Value::Bool(builtins::overflows(op, args[0].dtype(), a, b))))
         }
     }
 }
