@@ -6,8 +6,8 @@
 use crate::body::{Body, InstData, Literal, ValueId};
 use crate::dtype::DType;
 use crate::entity::EntityId;
-use crate::module::{FuncId, Function, Module};
 use crate::loc::FileTable;
+use crate::module::{FuncId, Function, Module};
 use crate::types::{TypeId, TypeTable};
 
 /// Prints a whole module.

@@ -498,6 +498,13 @@ impl<'p> Verifier<'p> {
         std::mem::take(&mut self.diags)
     }
 
+    /// Verifies the module's declarations only (exports, aliases, imports).
+    pub fn verify_module_decls(&mut self) -> Vec<Diagnostic> {
+        self.diags.clear();
+        self.check_module_decls();
+        std::mem::take(&mut self.diags)
+    }
+
     #[inline]
     fn full(&self) -> bool {
         self.diags.len() >= MAX_ERRORS

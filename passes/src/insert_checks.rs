@@ -9,7 +9,7 @@
 //! - overflow of integer `add sub mul neg abs pow` (option
 //!   `overflow_checks`, on at -O0), through the `postc.ovf.*` built-ins.
 
-use crate::analysis::{AnalysisSet, Analyses};
+use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};

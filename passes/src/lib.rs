@@ -5,12 +5,12 @@
 //! them.
 
 pub mod analysis;
-pub mod manager;
 pub mod insert_checks;
+pub mod manager;
 pub mod rewrite;
 pub mod stride_lower;
 
-use analysis::{AnalysisSet, Analyses};
+use analysis::{Analyses, AnalysisSet};
 use manager::FuncCx;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{Function, Module};

@@ -252,7 +252,6 @@ impl<'a> Rewriter<'a> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 //! the others are read once per array and axis — in the entry block for a
 //! parameter, right after the definition for any other array.
 
-use crate::analysis::{AnalysisSet, Analyses};
+use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
@@ -65,7 +65,10 @@ impl FunctionPass for StrideLower {
         let mut rw = Rewriter::new(&old);
         let nparams = old.num_params + old.num_core;
         let mut strides: HashMap<(ValueId, u32), ValueId> = HashMap::new();
-        let emit_strides_of = |rw: &mut Rewriter<'_>, names: &mut NameGen, strides: &mut HashMap<_, _>, arr: ValueId| {
+        let emit_strides_of = |rw: &mut Rewriter<'_>,
+                               names: &mut NameGen,
+                               strides: &mut HashMap<_, _>,
+                               arr: ValueId| {
             let Some(t) = old.types[arr].and_then(|t| cx.types.try_get(t)) else { return };
             for &(a, axis) in needed.iter().filter(|(a, _)| *a == arr) {
                 let base = format!("{}.s{axis}", old.name_or_empty(a));
@@ -90,13 +93,21 @@ impl FunctionPass for StrideLower {
                         let off = offset(&mut rw, &mut names, &old, &strides, array, indices.iter(), v);
                         let ty = old.types[v];
                         let name = old.name(v).map(str::to_owned);
-                        let nv = rw.emit(Opcode::Load, ty, [array.as_u32(), off.as_u32()], &[], name.as_deref(), old.loc(v));
+                        let nv =
+                            rw.emit(Opcode::Load, ty, [array.as_u32(), off.as_u32()], &[], name.as_deref(), old.loc(v));
                         rw.drop_inst(v);
                         rw.replace_uses(v, nv);
                     }
                     InstData::IndexStore { array, indices, value } => {
                         let off = offset(&mut rw, &mut names, &old, &strides, array, indices.iter(), v);
-                        rw.emit(Opcode::Store, None, [array.as_u32(), 0], &[off.as_u32(), value.as_u32()], None, old.loc(v));
+                        rw.emit(
+                            Opcode::Store,
+                            None,
+                            [array.as_u32(), 0],
+                            &[off.as_u32(), value.as_u32()],
+                            None,
+                            old.loc(v),
+                        );
                         rw.drop_inst(v);
                     }
                     _ => {
