@@ -132,15 +132,16 @@ def source(prog):
     return _sources[prog]
 
 
-def loc(prog, snippet, after=None):
-    """Location of the instruction whose line contains `snippet` (the first
-    such line after a line containing `after`): its `!loc` if it has one,
-    else its own 1-based line and column in the .pir file."""
+def loc(prog, snippet, after=None, exact=False):
+    """Location of the instruction whose line contains `snippet` (is it,
+    with `exact`; the first such line after a line containing `after`): its
+    `!loc` if it has one, else its own 1-based line and column in the .pir
+    file."""
     lines = source(prog)
     start = 0
     if after is not None:
         start = next(i for i, l in enumerate(lines) if after in l)
-    hits = [i for i in range(start, len(lines)) if snippet in lines[i]]
+    hits = [i for i in range(start, len(lines)) if (lines[i].strip() == snippet if exact else snippet in lines[i])]
     if not hits:
         raise KeyError(f"{prog}: no line contains {snippet!r}")
     i = hits[0]
@@ -1204,7 +1205,7 @@ def _panics():
 
     def isqrt(m, x):
         if x[1] < 0:
-            raise Panic("entered unreachable code", loc(P, "unreachable", after="func checked_sqrt_floor"))
+            raise Panic("entered unreachable code", loc(P, "unreachable", after="func checked_sqrt_floor", exact=True))
         return ("Int64", math.isqrt(x[1]))
 
     for x in [17, 0, 1, 99, -1]:
