@@ -6,10 +6,12 @@
 
 pub mod body;
 pub mod builder;
+pub mod builtins;
 pub mod cfg;
 pub mod diag;
 pub mod dtype;
 pub mod entity;
+pub mod gen;
 pub mod interp;
 pub mod loc;
 pub mod module;

@@ -191,6 +191,11 @@ impl TypeTable {
         &self.set[id.index()]
     }
 
+    /// The data of a type, or `None` for an id this table never gave out.
+    pub fn try_get(&self, id: TypeId) -> Option<&TypeData> {
+        self.set.get_index(id.index())
+    }
+
     #[inline]
     pub fn dtype(&self, id: TypeId) -> DType {
         self.set[id.index()].dtype
