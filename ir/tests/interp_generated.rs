@@ -9,7 +9,7 @@ use postc_ir::{DType, Program};
 
 fn arg(dtype: DType, seed: u64) -> Value {
     match dtype {
-        DType::Bool => Value::Bool(seed % 2 == 0),
+        DType::Bool => Value::Bool(seed & 1 == 0),
         d if d.is_int() => {
             let (lo, hi) = d.int_range().unwrap();
             Value::Int(d, [0, 1, 3, lo, hi, -1i128.max(lo)][seed as usize % 6].clamp(lo, hi))

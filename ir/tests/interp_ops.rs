@@ -1,6 +1,9 @@
 //! Operator, cast and display semantics of the reference interpreter,
 //! checked against what Python / NumPy give.
 
+// Expected values are Python's printed results, not approximations of constants.
+#![allow(clippy::approx_constant)]
+
 use postc_ir::interp::{InterpOptions, Interpreter, Trap, TrapKind, Value};
 use postc_ir::{DType, FunctionBuilder, Module, Opcode, Program, SrcLoc, TypeId};
 
