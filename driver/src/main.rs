@@ -57,7 +57,7 @@ fn report(sources: &SourceMap, diags: &[Diagnostic]) {
 }
 
 fn check(files: &[PathBuf], include: Vec<PathBuf>) -> ExitCode {
-    let mut loader = postc_ir::resolve::Loader::new(include);
+    let mut loader = postc_ir::resolve::Loader::with_include_dirs(include);
     let program = match loader.load(files) {
         Ok(p) => p,
         Err(diags) => {

@@ -18,10 +18,10 @@ use crate::cfg::{Cfg, DomTree};
 use crate::diag::{Diagnostic, Pos, MAX_ERRORS};
 use crate::dtype::DType;
 use crate::entity::EntityId;
-use crate::loc::SrcLoc;
+use crate::loc::{FileTable, SrcLoc};
 use crate::module::{FuncAttrs, FuncId, Function, ImportedName, Module, ModuleId, Program};
 use crate::opcode::{Format, Opcode};
-use crate::types::{Shape, TypeData, TypeId};
+use crate::types::{Shape, TypeData, TypeId, TypeTable};
 use crate::BlockId;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
@@ -38,6 +38,13 @@ pub fn verify_module(m: &Module) -> Vec<Diagnostic> {
 /// pass). Returns at most [`MAX_ERRORS`] diagnostics.
 pub fn verify_function(m: &Module, f: FuncId) -> Vec<Diagnostic> {
     Verifier::new(m).verify_function(f)
+}
+
+/// Verifies a function held apart from its module, as function passes hold
+/// it: `types` and `files` are its module's. Calls are not checked (their
+/// callees need the module). Returns at most [`MAX_ERRORS`] diagnostics.
+pub fn verify_function_in(types: &TypeTable, files: &FileTable, f: &Function) -> Vec<Diagnostic> {
+    Verifier::detached(types, files).verify(f)
 }
 
 /// Verifies every module of a program, plus what crosses modules: each
@@ -359,7 +366,12 @@ const NONE: u32 = u32::MAX;
 /// and reuses its CFG, dominator tree and scratch buffers across functions,
 /// so a pass manager can keep one per module and per thread.
 pub struct Verifier<'p> {
-    m: &'p Module,
+    /// The module, when the verifier was made for one (else calls are not
+    /// resolved).
+    m: Option<&'p Module>,
+    types: &'p TypeTable,
+    files: &'p FileTable,
+    module_loc: Option<SrcLoc>,
     funcs: FxMap<&'p str, FuncId>,
     callees: FxMap<&'p str, Callee<'p>>,
     /// Module-level errors of declarations (aliases, post imports), found
@@ -464,7 +476,10 @@ impl<'p> Verifier<'p> {
             callees.insert(name, callee);
         }
         Verifier {
-            m,
+            m: Some(m),
+            types: &m.types,
+            files: &m.files,
+            module_loc: m.decl_locs.module,
             funcs,
             callees,
             decl_errors,
@@ -476,24 +491,46 @@ impl<'p> Verifier<'p> {
         }
     }
 
+    /// A verifier of functions detached from their module (as function
+    /// passes hold them): everything but calls is checked, since callees
+    /// cannot be resolved without the module.
+    pub fn detached(types: &'p TypeTable, files: &'p FileTable) -> Verifier<'p> {
+        Verifier {
+            m: None,
+            types,
+            files,
+            module_loc: None,
+            funcs: FxMap::default(),
+            callees: FxMap::default(),
+            decl_errors: Vec::new(),
+            cfg: Cfg::new(),
+            dom: DomTree::new(),
+            inst_block: Vec::new(),
+            names: FxSet::default(),
+            diags: Vec::new(),
+        }
+    }
+
     /// Verifies the whole module: declarations, then every function.
     pub fn verify_module(&mut self) -> Vec<Diagnostic> {
         self.diags.clear();
-        self.check_module_decls();
-        for fid in self.m.functions.ids() {
-            if self.full() {
-                break;
+        if let Some(m) = self.m {
+            self.check_module_decls(m);
+            for f in m.functions.iter() {
+                if self.full() {
+                    break;
+                }
+                self.check_function(f);
             }
-            self.check_function(fid);
         }
         std::mem::take(&mut self.diags)
     }
 
-    /// Verifies one function.
+    /// Verifies one function of the module.
     pub fn verify_function(&mut self, f: FuncId) -> Vec<Diagnostic> {
         self.diags.clear();
-        if f.index() < self.m.functions.len() {
-            self.check_function(f);
+        if let Some(func) = self.m.and_then(|m| m.functions.get(f)) {
+            self.check_function(func);
         }
         std::mem::take(&mut self.diags)
     }
@@ -501,7 +538,17 @@ impl<'p> Verifier<'p> {
     /// Verifies the module's declarations only (exports, aliases, imports).
     pub fn verify_module_decls(&mut self) -> Vec<Diagnostic> {
         self.diags.clear();
-        self.check_module_decls();
+        if let Some(m) = self.m {
+            self.check_module_decls(m);
+        }
+        std::mem::take(&mut self.diags)
+    }
+
+    /// Verifies a function that uses this verifier's type table (for a
+    /// detached verifier, calls are not checked).
+    pub fn verify(&mut self, f: &'p Function) -> Vec<Diagnostic> {
+        self.diags.clear();
+        self.check_function(f);
         std::mem::take(&mut self.diags)
     }
 
@@ -517,29 +564,29 @@ impl<'p> Verifier<'p> {
     }
 
     fn pos(&self, l: Option<SrcLoc>) -> Option<Pos> {
-        l.map(|l| Pos::from_loc(&self.m.files, l))
+        l.map(|l| Pos::from_loc(self.files, l))
     }
 
     fn module_err(&mut self, msg: String, l: Option<SrcLoc>) {
-        let pos = self.pos(l.or(self.m.decl_locs.module));
+        let pos = self.pos(l.or(self.module_loc));
         self.push(Diagnostic::error(msg, pos));
     }
 
     fn func_err(&mut self, x: Fx<'p>, msg: String) {
-        let pos = self.pos(x.f.loc.or(self.m.decl_locs.module));
+        let pos = self.pos(x.f.loc.or(self.module_loc));
         self.push(Diagnostic::error(msg, pos));
     }
 
     fn inst_err(&mut self, x: Fx<'p>, v: ValueId, msg: String) {
         let l = if v.index() < x.body.locs.len() { x.body.loc(v) } else { None };
-        let pos = self.pos(l.or(x.f.loc).or(self.m.decl_locs.module));
+        let pos = self.pos(l.or(x.f.loc).or(self.module_loc));
         self.push(Diagnostic::error(msg, pos));
     }
 
     #[inline]
     fn tdata(&self, t: Option<TypeId>) -> Option<&'p TypeData> {
-        let m: &'p Module = self.m;
-        t.filter(|t| t.index() < m.types.len()).map(|t| m.types.get(t))
+        let types: &'p TypeTable = self.types;
+        t.filter(|t| t.index() < types.len()).map(|t| types.get(t))
     }
 
     #[inline]
@@ -557,8 +604,7 @@ impl<'p> Verifier<'p> {
 
     // -- module ------------------------------------------------------------
 
-    fn check_module_decls(&mut self) {
-        let m = self.m;
+    fn check_module_decls(&mut self, m: &'p Module) {
         let errs = std::mem::take(&mut self.decl_errors);
         for d in &errs {
             self.push(d.clone());
@@ -593,9 +639,7 @@ impl<'p> Verifier<'p> {
 
     // -- function ------------------------------------------------------------
 
-    fn check_function(&mut self, fid: FuncId) {
-        let m: &'p Module = self.m;
-        let f: &'p Function = &m.functions[fid];
+    fn check_function(&mut self, f: &'p Function) {
         let body = &f.body;
         let n = body.tags.len();
         let np = body.num_params as usize + body.num_core as usize;
@@ -736,7 +780,7 @@ impl<'p> Verifier<'p> {
                     self.inst_err(x, v, format!("{} cannot have a result", Self::desc(x, v)));
                     return true;
                 }
-                if t.index() >= self.m.types.len() {
+                if t.index() >= self.types.len() {
                     self.inst_err(x, v, format!("{} has an invalid type", Self::desc(x, v)));
                 }
                 match body.name(v) {
@@ -1221,6 +1265,9 @@ impl<'p> Verifier<'p> {
         args: crate::ValueList<'p>,
         rt: Option<&'p TypeData>,
     ) {
+        if self.m.is_none() {
+            return;
+        }
         let Some(&c) = self.callees.get(callee) else {
             self.inst_err(x, v, format!("call to unknown function `{callee}`"));
             return;

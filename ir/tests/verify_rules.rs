@@ -1334,3 +1334,22 @@ fn errors_are_located_and_capped() {
     assert_eq!(d[2].pos.as_ref().unwrap().line, 11);
     assert_eq!(d[2].message, "`add` %t1: not defined on Bool");
 }
+
+#[test]
+fn detached_functions_verify_without_their_module() {
+    let m = module_with(|_, f| {
+        let e = f.create_block("entry");
+        f.switch_to(e);
+        f.call("anything", &[], None, "");
+        let one = f.int(I64, 1, "one");
+        f.binary(Opcode::Add, BOOL, one, one, "r");
+        f.ret(None);
+    });
+    let f = &m.functions[FuncId::from_u32(0)];
+    let d: Vec<String> = verify::verify_function_in(&m.types, &m.files, f).into_iter().map(|d| d.message).collect();
+    assert_eq!(d, one("`add` %r: result type is Bool, expected Int64"));
+    assert_eq!(
+        messages(&m),
+        vec!["call to unknown function `anything`", "`add` %r: result type is Bool, expected Int64"]
+    );
+}

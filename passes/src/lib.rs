@@ -5,9 +5,13 @@
 //! them.
 
 pub mod analysis;
+pub mod cold_outline;
+pub mod dce;
 pub mod insert_checks;
 pub mod manager;
 pub mod rewrite;
+pub mod select_fold;
+pub mod simplify_cfg;
 pub mod stride_lower;
 
 use analysis::{Analyses, AnalysisSet};
@@ -84,5 +88,9 @@ pub fn registry() -> Vec<(&'static PassInfo, fn() -> Pass)> {
     vec![
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
+        (&select_fold::INFO, || Pass::Function(Box::new(select_fold::SelectFold))),
+        (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
+        (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),
+        (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
     ]
 }

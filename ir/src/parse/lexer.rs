@@ -280,7 +280,7 @@ impl<'a> Cur<'a> {
             return Err(perr(format!("expected {what}, found {}", show(self.slice(at, end))), at, end - at));
         }
         if over || v > max {
-            return Err(perr(format!("{what} {} is too large", show(self.slice(at, self.i))), at, self.i - at));
+            return Err(perr(format!("{} is too large for {what}", show(self.slice(at, self.i))), at, self.i - at));
         }
         Ok(v)
     }
@@ -299,7 +299,7 @@ impl<'a> Cur<'a> {
         if neg {
             Ok((v as i64).wrapping_neg())
         } else if v == 1 << 63 {
-            Err(perr(format!("{what} {} is too large", show(self.slice(at, self.i))), at, self.i - at))
+            Err(perr(format!("{} is too large for {what}", show(self.slice(at, self.i))), at, self.i - at))
         } else {
             Ok(v as i64)
         }
