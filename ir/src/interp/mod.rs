@@ -15,7 +15,7 @@ mod ufunc;
 mod value;
 
 pub use intrinsics::is_known as is_known_intrinsic;
-pub use value::{Array, Value};
+pub use value::{f16_from_f64, Array, Value};
 
 use crate::body::{InstData, ValueId};
 use crate::builtins::{self, Builtin};

@@ -64,10 +64,35 @@ impl Value {
     }
 }
 
+/// Rounds an `f64` to the nearest `Float16` (ties to even), in one step.
+/// (`half::f16::from_f64` may round through `f32` first, which rounds
+/// twice: 1 + 2^-11 + 2^-40 must give 1 + 2^-10, not 1.)
+pub fn f16_from_f64(x: f64) -> half::f16 {
+    if x.is_nan() {
+        return half::f16::from_f64(x);
+    }
+    let a = x.abs();
+    if a >= 65520.0 {
+        // At or beyond the midpoint between the largest finite value and
+        // the next power of two: infinity.
+        return half::f16::from_f64(f64::INFINITY.copysign(x));
+    }
+    let ulp = if a >= 2f64.powi(-14) {
+        let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        2f64.powi(e - 10)
+    } else {
+        2f64.powi(-24)
+    };
+    // Scaling by powers of two is exact, so this rounds exactly once; the
+    // result is representable in Float16 and converts exactly.
+    let r = (a / ulp).round_ties_even() * ulp;
+    half::f16::from_f64(r.copysign(x))
+}
+
 /// Rounds an `f64` to a float (or complex part) dtype's precision.
 pub(crate) fn round_float(dtype: DType, x: f64) -> f64 {
     match dtype {
-        DType::Float16 => half::f16::from_f64(x).to_f64(),
+        DType::Float16 => f16_from_f64(x).to_f64(),
         DType::Float32 | DType::Complex64 => x as f32 as f64,
         _ => x,
     }
@@ -126,11 +151,11 @@ pub(crate) fn float_repr(x: f64, dtype: DType, add_dot0: bool) -> String {
     let sci = match dtype {
         DType::Float32 | DType::Complex64 => format!("{:e}", x as f32),
         DType::Float16 => {
-            let h = half::f16::from_f64(x);
+            let h = f16_from_f64(x);
             let mut out = format!("{:e}", x);
             for p in 0..8 {
                 let s = format!("{:.*e}", p, x);
-                if s.parse::<f64>().map(half::f16::from_f64) == Ok(h) {
+                if s.parse::<f64>().map(f16_from_f64) == Ok(h) {
                     out = s;
                     break;
                 }
@@ -342,7 +367,7 @@ pub(crate) fn write_elem(dtype: DType, bytes: &mut [u8], v: &Value) -> Option<()
     let raw: u128 = match (dtype, v) {
         (DType::Bool, Value::Bool(b)) => *b as u128,
         (d, Value::Int(vd, x)) if d.is_int() && *vd == d => *x as u128,
-        (DType::Float16, Value::Float(DType::Float16, x)) => half::f16::from_f64(*x).to_bits() as u128,
+        (DType::Float16, Value::Float(DType::Float16, x)) => f16_from_f64(*x).to_bits() as u128,
         (DType::Float32, Value::Float(DType::Float32, x)) => (*x as f32).to_bits() as u128,
         (DType::Float64, Value::Float(DType::Float64, x)) => x.to_bits() as u128,
         (DType::Complex64, Value::Complex(DType::Complex64, re, im)) => {
