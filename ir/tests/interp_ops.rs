@@ -1,6 +1,9 @@
 //! Operator, cast and display semantics of the reference interpreter,
 //! checked against what Python / NumPy give.
 
+// Expected values are Python's printed results, not approximations of constants.
+#![allow(clippy::approx_constant)]
+
 use postc_ir::interp::{InterpOptions, Interpreter, Trap, TrapKind, Value};
 use postc_ir::{DType, FunctionBuilder, Module, Opcode, Program, SrcLoc, TypeId};
 
@@ -409,4 +412,19 @@ fn arguments_must_have_the_parameter_dtype() {
     let err = run(m.clone(), &[], false).unwrap_err();
     assert_eq!(err.message, "`f` takes 1 arguments, got 0");
     assert_eq!(run(m, &[i64v(4)], false).unwrap(), Some(i64v(4)));
+}
+
+#[test]
+fn float16_rounds_once() {
+    let h = |x: f64| Value::Float(Float16, x);
+    // 1 + 2^-11 + 2^-40 is just above the midpoint of 1 and 1 + 2^-10.
+    assert_eq!(cast(Float16, f(1.0 + 2f64.powi(-11) + 2f64.powi(-40))), h(1.0009765625));
+    assert_eq!(cast(Float16, f(1.0 + 2f64.powi(-11))), h(1.0));
+    assert_eq!(cast(Float16, f(1.0 + 3.0 * 2f64.powi(-11))), h(1.001953125));
+    assert_eq!(cast(Float16, f(65519.99)), h(65504.0));
+    assert_eq!(cast(Float16, f(-65520.0)), h(f64::NEG_INFINITY));
+    assert_eq!(cast(Float16, f(2f64.powi(-25))), h(0.0));
+    assert_eq!(cast(Float16, f(2f64.powi(-25) + 2f64.powi(-60))), h(2f64.powi(-24)));
+    assert_eq!(cast(Float16, f(-1e-30)), h(-0.0));
+    assert_eq!(cast(Float16, f(3.0 * 2f64.powi(-25))), h(2f64.powi(-23)));
 }

@@ -2,6 +2,9 @@
 //! arrays and views, calls, traps and their locations, fuel, recursion,
 //! intrinsics and built-ins.
 
+// Expected values are Python's printed results, not approximations of constants.
+#![allow(clippy::approx_constant)]
+
 use postc_ir::interp::{Array, InterpOptions, Interpreter, Trap, TrapKind, Value};
 use postc_ir::parse::parse_str;
 use postc_ir::verify::verify_program;

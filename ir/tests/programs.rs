@@ -408,8 +408,10 @@ fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
             }
             "panic" => {
                 let msg = one("panic")?;
-                let body = msg.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(|| err("bad message".into()))?;
-                let message = String::from_utf8(unescape(body, false).map_err(err)?).map_err(|_| err("bad message".into()))?;
+                let body =
+                    msg.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(|| err("bad message".into()))?;
+                let message =
+                    String::from_utf8(unescape(body, false).map_err(err)?).map_err(|_| err("bad message".into()))?;
                 if rest.get(1).map(String::as_str) != Some("at") {
                     return Err(err("panic needs `at FILE:LINE:COL`".into()));
                 }
@@ -465,9 +467,7 @@ fn float_close(dtype: DType, got: f64, want: f64, tol: Tol, scale: f64) -> bool 
     }
     match tol {
         Tol::Exact => false,
-        Tol::Ulps(n) => {
-            got.is_finite() && want.is_finite() && ordinal(dtype, got).abs_diff(ordinal(dtype, want)) <= n
-        }
+        Tol::Ulps(n) => got.is_finite() && want.is_finite() && ordinal(dtype, got).abs_diff(ordinal(dtype, want)) <= n,
         Tol::Rel(r) => got.is_finite() && want.is_finite() && (got - want).abs() <= r * scale,
     }
 }
@@ -570,7 +570,10 @@ fn run_case(program: &Program, case: &Case, checked: bool) -> Result<(), String>
         }
         (Ret::Array { dtype, shape, values }, Ok(Some(Value::Array(a)))) => {
             if a.dtype != *dtype || &a.shape != shape {
-                return Err(format!("returned a {}[] of shape {:?}, expected {dtype}[] of shape {shape:?}", a.dtype, a.shape));
+                return Err(format!(
+                    "returned a {}[] of shape {:?}, expected {dtype}[] of shape {shape:?}",
+                    a.dtype, a.shape
+                ));
             }
             compare_list("returned array", &a.to_values(), values, tol)?;
         }
@@ -650,18 +653,17 @@ fn programs_match_the_oracle() {
         failures.extend(f);
         total += runs;
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {total} program runs failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {total} program runs failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn corpus_covers_every_opcode_and_dtype() {
     let files = program_files();
-    assert!(files.len() >= MIN_PROGRAMS, "only {} programs in tests/programs, expected at least {MIN_PROGRAMS}", files.len());
+    assert!(
+        files.len() >= MIN_PROGRAMS,
+        "only {} programs in tests/programs, expected at least {MIN_PROGRAMS}",
+        files.len()
+    );
     let mut opcodes = BTreeSet::new();
     let mut dtypes = BTreeSet::new();
     for path in &files {
@@ -693,10 +695,8 @@ fn every_program_has_expected_results() {
 /// must be what `oracle.py` writes now.
 #[test]
 fn expected_files_are_up_to_date() {
-    let have_numpy = std::process::Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let have_numpy =
+        std::process::Command::new("python3").args(["-c", "import numpy"]).output().is_ok_and(|o| o.status.success());
     if !have_numpy {
         eprintln!("python3 with numpy not found; not checking that the .expected files are fresh");
         return;

@@ -5,7 +5,6 @@
 //! the result dtype once; a symbol with an `f` suffix (`sqrtf`) names the
 //! same function.
 
-use super::libm;
 use super::ops::{cast, unsupported, R};
 use super::value::Value;
 use crate::dtype::DType;

@@ -227,7 +227,7 @@ pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
 fn int_to_float(to: DType, x: i128) -> f64 {
     match to {
         DType::Float32 | DType::Complex64 => x as f32 as f64,
-        DType::Float16 => half::f16::from_f32(x as f32).to_f64(),
+        DType::Float16 => crate::body::f16_from_f64(x as f64).to_f64(),
         _ => x as f64,
     }
 }
