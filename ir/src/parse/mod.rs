@@ -784,6 +784,7 @@ impl<'a> Parser<'a> {
                         *s = id;
                     }
                 }
+                None if self.diags.len() >= MAX_ERRORS => {}
                 None if fx.label => {
                     let msg = format!("branch to undefined label {}", show(fx.name));
                     self.error_at(fx.line, fx.off, fx.name.len(), msg);
@@ -1010,7 +1011,7 @@ impl<'a> Parser<'a> {
                 Self::comma(c)?;
                 let x = self.operand(c, Slot::Extra(xb))?;
                 Self::comma(c)?;
-                let y = self.operand(c, Slot::Extra(xb + 1))?;
+                let y = self.operand(c, Slot::Extra(xb.saturating_add(1)))?;
                 self.scratch.extend_from_slice(&[x, y]);
                 ops[1] = xb;
             }
@@ -1055,7 +1056,7 @@ impl<'a> Parser<'a> {
                     ops[1] = field as u32;
                 } else {
                     Self::comma(c)?;
-                    let v = self.operand(c, Slot::Extra(xb + 1))?;
+                    let v = self.operand(c, Slot::Extra(xb.saturating_add(1)))?;
                     self.scratch.extend_from_slice(&[field as u32, v]);
                     ops[1] = xb;
                 }
@@ -1100,7 +1101,7 @@ impl<'a> Parser<'a> {
                 Self::comma(c)?;
                 let t = self.label_ref(c, Slot::Extra(xb))?;
                 Self::comma(c)?;
-                let f = self.label_ref(c, Slot::Extra(xb + 1))?;
+                let f = self.label_ref(c, Slot::Extra(xb.saturating_add(1)))?;
                 self.scratch.extend_from_slice(&[t, f, 0, 0]);
                 ops[1] = xb;
             }
