@@ -6,38 +6,50 @@
 use crate::body::{Body, InstData, Literal, ValueId};
 use crate::dtype::DType;
 use crate::entity::EntityId;
+use crate::loc::FileTable;
 use crate::module::{FuncId, Function, Module};
-use crate::types::TypeId;
+use crate::types::{TypeId, TypeTable};
 
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
     let mut p = Printer::new(m);
     p.out.reserve(m.num_insts() * 32 + 256);
     p.header();
-    for f in m.functions.ids() {
+    for f in m.functions.iter() {
         p.out.push('\n');
         p.function(f);
     }
     p.out
 }
 
-/// Prints one function.
+/// Prints one function of a module.
 pub fn print_function(m: &Module, f: FuncId) -> String {
-    let mut p = Printer::new(m);
+    print_function_with(&m.types, &m.files, &m.functions[f])
+}
+
+/// Prints a function given its module's type and file tables (a pass
+/// manager holds these while the module's functions are borrowed apart).
+pub fn print_function_with(types: &TypeTable, files: &FileTable, f: &Function) -> String {
+    let mut p = Printer { m: None, types, files, out: String::new(), type_names: type_names(types) };
     p.function(f);
     p.out
 }
 
+fn type_names(types: &TypeTable) -> Vec<String> {
+    types.iter().map(|(_, t)| t.to_string()).collect()
+}
+
 struct Printer<'m> {
-    m: &'m Module,
+    m: Option<&'m Module>,
+    types: &'m TypeTable,
+    files: &'m FileTable,
     out: String,
     type_names: Vec<String>,
 }
 
 impl<'m> Printer<'m> {
     fn new(m: &'m Module) -> Printer<'m> {
-        let type_names = m.types.iter().map(|(_, t)| t.to_string()).collect();
-        Printer { m, out: String::new(), type_names }
+        Printer { m: Some(m), types: &m.types, files: &m.files, out: String::new(), type_names: type_names(&m.types) }
     }
 
     fn ty(&mut self, t: TypeId) {
@@ -48,7 +60,7 @@ impl<'m> Printer<'m> {
     }
 
     fn header(&mut self) {
-        let m = self.m;
+        let Some(m) = self.m else { return };
         self.out.push_str("module ");
         self.out.push_str(&m.name);
         self.out.push('\n');
@@ -78,7 +90,7 @@ impl<'m> Printer<'m> {
             self.out.push_str(": ");
             self.ty(c.ty);
             self.out.push_str(" = ");
-            let dtype = m.types.try_get(c.ty).map_or(DType::Int64, |t| t.dtype);
+            let dtype = self.types.try_get(c.ty).map_or(DType::Int64, |t| t.dtype);
             literal(&mut self.out, dtype, c.value.as_literal());
             self.out.push('\n');
         }
@@ -142,8 +154,7 @@ impl<'m> Printer<'m> {
         }
     }
 
-    fn function(&mut self, id: FuncId) {
-        let f: &Function = &self.m.functions[id];
+    fn function(&mut self, f: &Function) {
         let b = &f.body;
         self.out.push_str(if f.is_ufunc() { "ufunc " } else { "func " });
         self.out.push_str(&f.name);
@@ -332,7 +343,7 @@ impl<'m> Printer<'m> {
         }
         if let Some(l) = b.loc(v).filter(|l| !l.implicit) {
             self.out.push_str(" !loc ");
-            string_literal(&mut self.out, self.m.files.path(l.file));
+            string_literal(&mut self.out, self.files.path(l.file));
             self.out.push(':');
             self.out.push_str(itoa::Buffer::new().format(l.line));
             self.out.push(':');
@@ -375,7 +386,7 @@ pub fn float_literal(out: &mut String, dtype: DType, bits: u64) {
             for p in 0..8 {
                 let s = format!("{x:.p$e}");
                 if let Ok(y) = s.parse::<f64>() {
-                    if half::f16::from_f64(y).to_bits() as u64 == bits {
+                    if crate::body::f16_from_f64(y).to_bits() as u64 == bits {
                         out.push_str(&format!("{y:?}"));
                         return;
                     }
@@ -470,7 +481,7 @@ mod tests {
         assert_eq!(lit(DType::Float64, Literal::Float(1.5f64.to_bits())), "1.5");
         assert_eq!(lit(DType::Float64, Literal::Float((-0.0f64).to_bits())), "-0.0");
         assert_eq!(lit(DType::Float32, Literal::Float(0.1f32.to_bits() as u64)), "0.1");
-        assert_eq!(lit(DType::Float16, Literal::Float(half::f16::from_f64(0.1).to_bits() as u64)), "0.1");
+        assert_eq!(lit(DType::Float16, Literal::Float(crate::body::f16_from_f64(0.1).to_bits() as u64)), "0.1");
         assert_eq!(lit(DType::Float64, Literal::Float(f64::NAN.to_bits())), "nan");
         assert_eq!(lit(DType::Float32, Literal::Float(0x7fa0_0001)), "nan:0x7fa00001");
         assert_eq!(lit(DType::Float64, Literal::Float(f64::NEG_INFINITY.to_bits())), "-inf");
@@ -494,7 +505,7 @@ mod tests {
                 "-inf" => f64::NEG_INFINITY,
                 _ => s.parse::<f64>().unwrap(),
             };
-            assert_eq!(half::f16::from_f64(back).to_bits(), bits, "{s}");
+            assert_eq!(crate::body::f16_from_f64(back).to_bits(), bits, "{s}");
         }
     }
 

@@ -562,7 +562,7 @@ impl<'a> Cur<'a> {
         let malformed = || perr(format!("malformed float literal {}", show(text)), at, text.len());
         let bits = match fd {
             DType::Float32 => text.parse::<f32>().map_err(|_| malformed())?.to_bits() as u64,
-            DType::Float16 => half::f16::from_f64(text.parse::<f64>().map_err(|_| malformed())?).to_bits() as u64,
+            DType::Float16 => crate::body::f16_from_f64(text.parse::<f64>().map_err(|_| malformed())?).to_bits() as u64,
             _ => text.parse::<f64>().map_err(|_| malformed())?.to_bits(),
         };
         if bits & !sign == inf {

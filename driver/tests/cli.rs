@@ -1,0 +1,100 @@
+//! The command line: `check` accepts every shipped program, `fmt` prints
+//! the canonical form, reads standard input and reports non-canonical files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn driver() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_postc-driver"));
+    c.current_dir(root());
+    c
+}
+
+fn pir_files(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "pir")).collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn check_accepts_every_program_and_example() {
+    let mut files = pir_files("tests/programs");
+    files.extend(pir_files("examples"));
+    assert!(files.len() >= 16, "found {} files", files.len());
+    for f in files {
+        let out = driver().arg("check").arg(&f).output().unwrap();
+        assert!(out.status.success(), "{}: {}", f.display(), String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{}: {}", f.display(), String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn fmt_reads_stdin_and_prints_a_fixed_point() {
+    let src = std::fs::read_to_string(root().join("examples/saxpy.pir")).unwrap();
+    let run = |input: &str| {
+        let mut child = driver().args(["fmt", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let once = run(&src);
+    assert!(once.starts_with("module saxpy\nexport saxpy\n"), "{once}");
+    assert!(!once.contains(';'), "comments are not part of the canonical form");
+    assert_eq!(run(&once), once);
+}
+
+#[test]
+fn fmt_check_and_write() {
+    let dir = std::env::temp_dir().join(format!("postc-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a.pir");
+    std::fs::write(&file, "module a\nfunc f() {\nentry:\n    return   ; done\n}\n").unwrap();
+    let out = driver().args(["fmt", "--check"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not in canonical form"));
+    assert!(driver().args(["fmt", "-w"]).arg(&file).status().unwrap().success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "module a\n\nfunc f() {\nentry:\n  return\n}\n");
+    assert!(driver().args(["fmt", "--check"]).arg(&file).status().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_resolves_imports_beside_the_file_and_under_include_dirs() {
+    let dir = std::env::temp_dir().join(format!("postc-imports-{}", std::process::id()));
+    let lib = dir.join("lib/linalg");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(
+        lib.join("core.pir"),
+        "module linalg.core\n\nfunc twice(%x: Float64) -> Float64 {\nentry:\n  %y: Float64 = add %x, %x\n  return %y\n}\n",
+    )
+    .unwrap();
+    let main = dir.join("main.pir");
+    std::fs::write(
+        &main,
+        "module main\nimport post linalg.core: twice as dbl\n\nfunc f(%x: Float64) -> Float64 {\nentry:\n  %y: Float64 = call dbl(%x)\n  return %y\n}\n",
+    )
+    .unwrap();
+    let out = driver().arg("check").arg(&main).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "without -I the import is missing");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot find module `linalg.core`"));
+    let out = driver().arg("check").arg(&main).arg("-I").arg(dir.join("lib")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unreadable_file_is_a_diagnostic_not_a_panic() {
+    let out = driver().args(["check", "does/not/exist.pir"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
+}

@@ -1,0 +1,112 @@
+//! Analyses of one function, computed on demand and cached by the pass
+//! manager until a pass that changed the function does not keep them.
+
+use postc_ir::body::{Body, ValueId};
+use postc_ir::cfg::{Cfg, DomTree};
+use postc_ir::EntityId;
+
+/// A set of analyses, as a pass declares what it needs and keeps.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct AnalysisSet(u8);
+
+impl AnalysisSet {
+    pub const NONE: AnalysisSet = AnalysisSet(0);
+    pub const CFG: AnalysisSet = AnalysisSet(1);
+    pub const DOMINATORS: AnalysisSet = AnalysisSet(2 | 1);
+    pub const USES: AnalysisSet = AnalysisSet(4);
+    pub const ALL: AnalysisSet = AnalysisSet(7);
+
+    pub const fn union(self, o: AnalysisSet) -> AnalysisSet {
+        AnalysisSet(self.0 | o.0)
+    }
+    pub fn contains(self, o: AnalysisSet) -> bool {
+        self.0 & o.0 == o.0
+    }
+}
+
+/// How many times each value is read (a `set` target counts as a read).
+#[derive(Clone, Debug, Default)]
+pub struct UseCounts {
+    counts: Vec<u32>,
+}
+
+impl UseCounts {
+    pub fn compute(body: &Body) -> UseCounts {
+        let mut counts = vec![0u32; body.num_insts()];
+        for b in body.blocks.iter() {
+            for v in b.insts() {
+                if v.index() < body.num_insts() {
+                    body.for_each_operand(v, |x| {
+                        if let Some(c) = counts.get_mut(x.index()) {
+                            *c += 1;
+                        }
+                    });
+                }
+            }
+        }
+        UseCounts { counts }
+    }
+    pub fn as_slice(&self) -> &[u32] {
+        &self.counts
+    }
+    pub fn get(&self, v: ValueId) -> u32 {
+        self.counts.get(v.index()).copied().unwrap_or(0)
+    }
+}
+
+/// The analysis cache of one function.
+#[derive(Default)]
+pub struct Analyses {
+    cfg: Option<Cfg>,
+    dom: Option<DomTree>,
+    uses: Option<UseCounts>,
+}
+
+impl Analyses {
+    /// Computes what `needs` asks for and is not cached.
+    pub fn prepare(&mut self, needs: AnalysisSet, body: &Body) {
+        if needs.contains(AnalysisSet::CFG) && self.cfg.is_none() {
+            self.cfg = Some(Cfg::compute(body));
+        }
+        if needs.contains(AnalysisSet::DOMINATORS) && self.dom.is_none() {
+            let cfg = self.cfg.get_or_insert_with(|| Cfg::compute(body));
+            self.dom = Some(DomTree::compute(cfg));
+        }
+        if needs.contains(AnalysisSet::USES) && self.uses.is_none() {
+            self.uses = Some(UseCounts::compute(body));
+        }
+    }
+
+    /// Drops every cached analysis not in `keep`.
+    pub fn invalidate_except(&mut self, keep: AnalysisSet) {
+        if !keep.contains(AnalysisSet::CFG) {
+            self.cfg = None;
+            self.dom = None;
+        }
+        if !keep.contains(AnalysisSet::DOMINATORS) {
+            self.dom = None;
+        }
+        if !keep.contains(AnalysisSet::USES) {
+            self.uses = None;
+        }
+    }
+
+    pub fn cfg(&mut self, body: &Body) -> &Cfg {
+        self.cfg.get_or_insert_with(|| Cfg::compute(body))
+    }
+    pub fn dom(&mut self, body: &Body) -> &DomTree {
+        self.prepare(AnalysisSet::DOMINATORS, body);
+        self.dom.get_or_insert_with(|| DomTree::compute(&Cfg::compute(body)))
+    }
+    pub fn uses(&mut self, body: &Body) -> &UseCounts {
+        self.uses.get_or_insert_with(|| UseCounts::compute(body))
+    }
+    /// The CFG and dominator tree together.
+    pub fn cfg_and_dom(&mut self, body: &Body) -> (&Cfg, &DomTree) {
+        self.prepare(AnalysisSet::DOMINATORS, body);
+        match (&self.cfg, &self.dom) {
+            (Some(c), Some(d)) => (c, d),
+            _ => unreachable!("prepare computed both"),
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! The pass manager: text pipelines, analyses cached per function, function
+//! passes grouped and run together on each function with functions in
+//! parallel, verify-after-each, print-after, per-pass timing and a bisect
+//! limit. Results are byte-identical whatever the thread count: every
+//! function is transformed independently and reports are merged in
+//! function order.
+
+use crate::analysis::Analyses;
+use crate::{registry, Pass, PassInfo, PassOptions};
+use postc_ir::diag::Diagnostic;
+use postc_ir::{FileTable, Function, Module, TypeTable};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// What a pass application may read of the module while functions are
+/// transformed in parallel.
+pub struct FuncCx<'a> {
+    pub types: &'a TypeTable,
+    pub files: &'a FileTable,
+    pub options: &'a PassOptions,
+    pub module_name: &'a str,
+}
+
+/// Options of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Verify each function after every pass that changed it, and the
+    /// module after every module pass.
+    pub verify_each: bool,
+    /// Print each function after this pass runs on it.
+    pub print_after: Option<String>,
+    /// Collect the time spent in each pass.
+    pub time_passes: bool,
+    /// Run only the first N pass applications (a pass on one function, or
+    /// one module pass, is one application).
+    pub bisect_limit: Option<u64>,
+    /// Worker threads (default: rayon's).
+    pub threads: Option<usize>,
+}
+
+/// What a run produced besides the module.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// `--print-after` dumps, in pipeline then function order.
+    pub dumps: Vec<String>,
+    /// Seconds per pipeline step: (pass name, seconds summed over threads).
+    pub timings: Vec<(&'static str, f64)>,
+    /// Wall time of the whole run.
+    pub wall_seconds: f64,
+    /// Pass applications counted (run or skipped by the bisect limit).
+    pub applications: u64,
+    /// With a bisect limit: the last application that ran.
+    pub last_application: Option<String>,
+}
+
+enum Step {
+    Functions(Vec<Box<dyn crate::FunctionPass>>),
+    Module(Box<dyn crate::ModulePass>),
+}
+
+/// A pipeline ready to run.
+pub struct PassManager {
+    steps: Vec<Step>,
+    names: Vec<&'static str>,
+}
+
+/// A pipeline that did not parse: a diagnostic naming the bad element.
+pub fn parse_pipeline(text: &str) -> Result<PassManager, Vec<Diagnostic>> {
+    let reg = registry();
+    let mut steps: Vec<Step> = Vec::new();
+    let mut names = Vec::new();
+    let mut errors = Vec::new();
+    if text.trim().is_empty() {
+        return Err(vec![Diagnostic::error("empty pass pipeline", None)]);
+    }
+    for (i, raw) in text.split(',').enumerate() {
+        let name = raw.trim();
+        if name.is_empty() {
+            errors.push(Diagnostic::error(format!("empty pass name at position {} of pipeline `{text}`", i + 1), None));
+            continue;
+        }
+        let Some((info, make)) = reg.iter().find(|(info, _)| info.name == name) else {
+            let known: Vec<&str> = reg.iter().map(|(i, _)| i.name).collect();
+            errors.push(
+                Diagnostic::error(format!("unknown pass `{name}` in pipeline `{text}`"), None)
+                    .with_note(format!("available passes: {}", known.join(", "))),
+            );
+            continue;
+        };
+        names.push(info.name);
+        match make() {
+            Pass::Function(p) => match steps.last_mut() {
+                Some(Step::Functions(group)) => group.push(p),
+                _ => steps.push(Step::Functions(vec![p])),
+            },
+            Pass::Module(p) => steps.push(Step::Module(p)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(PassManager { steps, names })
+    } else {
+        Err(errors)
+    }
+}
+
+/// The default pipeline of an optimisation level (0–3).
+pub fn default_pipeline(level: u8) -> &'static str {
+    match level {
+        0 => "insert-checks,stride-lower,verify,cold-outline",
+        1 => "insert-checks,stride-lower,const-fold,simplify-cfg,dce,cold-outline",
+        _ => "insert-checks,stride-lower,const-fold,select-fold,simplify-cfg,dce,const-fold,select-fold,simplify-cfg,dce,cold-outline",
+    }
+}
+
+impl PassManager {
+    /// The pass names, in pipeline order.
+    pub fn pass_names(&self) -> &[&'static str] {
+        &self.names
+    }
+
+    /// Runs the pipeline over a module.
+    pub fn run(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
+        let start = Instant::now();
+        let mut body = || self.run_steps(m, options, run);
+        let mut report = match run.threads {
+            Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
+                Ok(pool) => pool.install(body),
+                Err(e) => return Err(vec![Diagnostic::error(format!("cannot start {n} worker threads: {e}"), None)]),
+            },
+            None => body(),
+        }?;
+        report.wall_seconds = start.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    fn run_steps(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
+        let mut report = RunReport::default();
+        let nanos: Vec<AtomicU64> = self.names.iter().map(|_| AtomicU64::new(0)).collect();
+        // Applications are numbered pass by pass, functions in order within
+        // a function pass, whatever the grouping: the bisect limit means the
+        // same thing with and without --verify-each or threads.
+        let mut app_base: u64 = 0;
+        let mut pass_index = 0usize;
+        let limit = run.bisect_limit.unwrap_or(u64::MAX);
+        for step in &self.steps {
+            match step {
+                Step::Module(p) => {
+                    let info = p.info();
+                    if app_base < limit {
+                        let t = Instant::now();
+                        p.run(m, options)?;
+                        nanos[pass_index].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                        report.last_application = Some(format!("({app_base}) {} on module {}", info.name, m.name));
+                        if run.verify_each {
+                            verify_after(m, info.name)?;
+                        }
+                        if run.print_after.as_deref() == Some(info.name) {
+                            report.dumps.push(format!(
+                                "; *** IR after {} ***\n{}",
+                                info.name,
+                                postc_ir::print::print_module(m)
+                            ));
+                        }
+                    }
+                    app_base += 1;
+                    pass_index += 1;
+                }
+                Step::Functions(group) => {
+                    // With --verify-each the group runs one pass at a time so
+                    // the module can be verified between passes.
+                    let chunk = if run.verify_each { 1 } else { group.len() };
+                    for sub in group.chunks(chunk) {
+                        let nfuncs = m.functions.len() as u64;
+                        let cx = FuncCx { types: &m.types, files: &m.files, options, module_name: &m.name };
+                        let sub_nanos = &nanos[pass_index..pass_index + sub.len()];
+                        let outcomes: Vec<FuncOutcome> = m
+                            .functions
+                            .raw_mut()
+                            .par_iter_mut()
+                            .enumerate()
+                            .map(|(fi, f)| run_group(sub, &cx, f, app_base, nfuncs, fi as u64, limit, run, sub_nanos))
+                            .collect();
+                        for o in outcomes {
+                            report.dumps.extend(o.dumps);
+                            if o.last.is_some() {
+                                report.last_application = o.last;
+                            }
+                        }
+                        if run.verify_each {
+                            verify_after(m, sub[0].info().name)?;
+                        }
+                        app_base += nfuncs * sub.len() as u64;
+                        pass_index += sub.len();
+                    }
+                }
+            }
+        }
+        report.applications = app_base;
+        if run.time_passes {
+            report.timings =
+                self.names.iter().zip(&nanos).map(|(n, t)| (*n, t.load(Ordering::Relaxed) as f64 * 1e-9)).collect();
+        }
+        Ok(report)
+    }
+}
+
+#[derive(Default)]
+struct FuncOutcome {
+    dumps: Vec<String>,
+    last: Option<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_group(
+    group: &[Box<dyn crate::FunctionPass>],
+    cx: &FuncCx<'_>,
+    f: &mut Function,
+    app_base: u64,
+    nfuncs: u64,
+    fi: u64,
+    limit: u64,
+    run: &RunOptions,
+    nanos: &[AtomicU64],
+) -> FuncOutcome {
+    let mut out = FuncOutcome::default();
+    let mut analyses = Analyses::default();
+    for (pi, pass) in group.iter().enumerate() {
+        let app = app_base + pi as u64 * nfuncs + fi;
+        if app >= limit {
+            break;
+        }
+        let info = pass.info();
+        let t = Instant::now();
+        analyses.prepare(info.needs, &f.body);
+        let changed = pass.run(cx, f, &mut analyses);
+        if changed {
+            analyses.invalidate_except(info.keeps);
+        }
+        if run.time_passes {
+            nanos[pi].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        }
+        if run.bisect_limit.is_some() {
+            out.last = Some(format!("({app}) {} on function {}", info.name, f.name));
+        }
+        if run.print_after.as_deref() == Some(info.name) {
+            out.dumps.push(format!(
+                "; *** IR after {} on {} ***\n{}",
+                info.name,
+                f.name,
+                postc_ir::print::print_function_with(cx.types, cx.files, f)
+            ));
+        }
+    }
+    out
+}
+
+/// Verifies every function (in parallel, one verifier per worker).
+fn verify_after(m: &Module, pass: &str) -> Result<(), Vec<Diagnostic>> {
+    let mut errors: Vec<Diagnostic> = postc_ir::verify::Verifier::new(m).verify_module_decls();
+    let per_function: Vec<Vec<Diagnostic>> = m
+        .functions
+        .ids()
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map_init(|| postc_ir::verify::Verifier::new(m), |v, &f| v.verify_function(f))
+        .collect();
+    errors.extend(per_function.into_iter().flatten());
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into_iter().map(|d| d.with_note(format!("after pass `{pass}`"))).collect())
+    }
+}
+
+/// Formats timings like clang's `-ftime-report`.
+pub fn format_timings(report: &RunReport) -> String {
+    let total: f64 = report.timings.iter().map(|(_, s)| s).sum();
+    let mut out = String::new();
+    out.push_str("===-------------------------------------------------------------------------===\n");
+    out.push_str("                          Pass execution timing report\n");
+    out.push_str("===-------------------------------------------------------------------------===\n");
+    out.push_str(&format!(
+        "  Total Execution Time: {total:.4} seconds (summed over threads), {:.4} wall\n\n",
+        report.wall_seconds
+    ));
+    out.push_str("   ---Time (sum)---  --Percent--  --Name--\n");
+    let mut rows: Vec<_> = report.timings.iter().collect();
+    rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+    for (name, s) in rows {
+        let pct = if total > 0.0 { 100.0 * s / total } else { 0.0 };
+        out.push_str(&format!("   {s:>12.4}s      {pct:>5.1}%   {name}\n"));
+    }
+    out.push_str(&format!("   {total:>12.4}s      100.0%   Total\n"));
+    out
+}
+
+/// Pass information for `postc-driver passes`.
+pub fn describe_passes() -> Vec<&'static PassInfo> {
+    registry().into_iter().map(|(i, _)| i).collect()
+}

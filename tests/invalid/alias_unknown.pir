@@ -1,0 +1,7 @@
+module m
+alias g = nothere
+
+func f() {
+entry:
+  return
+}

@@ -1,0 +1,7 @@
+module m
+
+func f(%n: Int64) {
+entry:
+  %a: Float64 = alloc %n
+  return
+}

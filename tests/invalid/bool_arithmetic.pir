@@ -1,0 +1,7 @@
+module m
+
+func f(%a: Bool) -> Bool {
+entry:
+  %x: Bool = add %a, %a
+  return %x
+}

@@ -1,0 +1,7 @@
+module m
+
+func f() {
+entry:
+  %x: Int32 = const true
+  return
+}

@@ -1,0 +1,7 @@
+module m
+
+func f() {
+entry:
+  call nothere()
+  return
+}

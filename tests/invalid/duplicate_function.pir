@@ -1,0 +1,11 @@
+module m
+
+func f() {
+entry:
+  return
+}
+
+func f() {
+entry:
+  return
+}

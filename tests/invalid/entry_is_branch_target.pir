@@ -1,0 +1,6 @@
+module m
+
+func f() {
+entry:
+  br entry
+}

@@ -1,0 +1,7 @@
+module m
+export nothere
+
+func f() {
+entry:
+  return
+}

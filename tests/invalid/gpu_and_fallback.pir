@@ -1,0 +1,6 @@
+module m
+
+func f() gpu gpu(fallback) {
+entry:
+  return
+}

@@ -1,0 +1,7 @@
+module m
+
+func f() {
+  %x: Int64 = const 1
+entry:
+  return
+}

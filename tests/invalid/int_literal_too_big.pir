@@ -1,0 +1,7 @@
+module m
+
+func f() {
+entry:
+  %x: UInt8 = const 300
+  return
+}

@@ -1,0 +1,7 @@
+module m
+
+func f() {
+entry:
+  %s: Str = const "ÿþ"
+  return
+}

@@ -1,0 +1,7 @@
+module m
+
+func f(%a: Int64) {
+entry:
+  let %x: Int32 = %a
+  return
+}

@@ -1,0 +1,7 @@
+module m
+import post nothere.mod: f
+
+func g() {
+entry:
+  return
+}

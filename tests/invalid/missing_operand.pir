@@ -1,0 +1,7 @@
+module m
+
+func f(%a: Int64) -> Int64 {
+entry:
+  %x: Int64 = add %a
+  return %x
+}

@@ -1,0 +1,6 @@
+module m
+
+func f() -> Int64 {
+entry:
+  return
+}

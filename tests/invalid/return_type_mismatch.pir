@@ -1,0 +1,6 @@
+module m
+
+func f(%a: Int32) -> Int64 {
+entry:
+  return %a
+}

@@ -1,0 +1,6 @@
+module m
+
+func f() {
+entry:
+  return extra stuff here
+}

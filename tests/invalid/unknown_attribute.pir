@@ -1,0 +1,6 @@
+module m
+
+func f() hot {
+entry:
+  return
+}

@@ -1,0 +1,6 @@
+module m
+
+func f(%a: Int65) {
+entry:
+  return
+}
