@@ -284,3 +284,15 @@ fn rendering_points_at_the_token() {
     assert!(out.contains("t.pir:4:15"), "{out}");
     assert!(out.contains("^^"), "{out}");
 }
+
+#[test]
+fn many_undefined_uses_stop_at_the_limit() {
+    let mut src = String::from("module t\nfunc f() {\nentry:\n");
+    for i in 0..50_000 {
+        src.push_str(&format!("  %v{i}: Int64 = add %u{i}, %w{i}\n"));
+    }
+    src.push_str("  return\n}\n");
+    let e = errs(&src);
+    assert_eq!(e.len(), postc_ir::diag::MAX_ERRORS);
+    assert_eq!(e[0], "4:20: use of undefined value `%u0`");
+}

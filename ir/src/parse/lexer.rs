@@ -37,19 +37,55 @@ pub(crate) fn show(s: &str) -> String {
     format!("`{}...`", s.get(..end).unwrap_or(""))
 }
 
+const C_START: u8 = 1;
+const C_IDENT: u8 = 2;
+const C_VALUE: u8 = 4;
+const C_ALNUM: u8 = 8;
+
+/// Character classes of every byte, one table lookup per byte.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let alnum = b.is_ascii_alphanumeric();
+        let mut k = 0;
+        if b.is_ascii_alphabetic() || b == b'_' {
+            k |= C_START;
+        }
+        if alnum || b == b'_' || b == b'.' {
+            k |= C_IDENT | C_VALUE;
+        }
+        if b == b'$' {
+            k |= C_VALUE;
+        }
+        if alnum {
+            k |= C_ALNUM;
+        }
+        t[c] = k;
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 pub(crate) fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
+    CLASS[c as usize] & C_START != 0
 }
 
 #[inline]
 pub(crate) fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
+    CLASS[c as usize] & C_IDENT != 0
 }
 
 #[inline]
 fn is_value_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'$'
+    CLASS[c as usize] & C_VALUE != 0
+}
+
+#[inline]
+fn is_alnum(c: u8) -> bool {
+    CLASS[c as usize] & C_ALNUM != 0
 }
 
 /// Characters that end a "word" quoted in messages.
@@ -58,26 +94,61 @@ fn ends_word(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r' | b',' | b';' | b'(' | b')' | b'[' | b']' | b'{' | b'}')
 }
 
+/// Up to 16 bytes packed into a `u128` (little-endian, zero-padded): a
+/// short word compared in one instruction. `None` for longer words.
+#[inline]
+pub(crate) fn pack16(b: &[u8]) -> Option<u128> {
+    if b.len() > 16 {
+        return None;
+    }
+    let mut w = [0u8; 16];
+    w[..b.len()].copy_from_slice(b);
+    Some(u128::from_le_bytes(w))
+}
+
+const fn pack_const(b: &[u8]) -> u128 {
+    let mut w = 0u128;
+    let mut i = 0;
+    while i < b.len() {
+        w |= (b[i] as u128) << (8 * i);
+        i += 1;
+    }
+    w
+}
+
+/// The dtype names by dtype index (checked against [`DType::name`] in the tests).
+const DTYPE_NAMES: [&[u8]; 16] = [
+    b"Bool",
+    b"Int8",
+    b"Int16",
+    b"Int32",
+    b"Int64",
+    b"UInt8",
+    b"UInt16",
+    b"UInt32",
+    b"UInt64",
+    b"Float16",
+    b"Float32",
+    b"Float64",
+    b"Complex64",
+    b"Complex128",
+    b"Str",
+    b"Bytes",
+];
+
+const DTYPE_KEYS: [u128; 16] = {
+    let mut keys = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        keys[i] = pack_const(DTYPE_NAMES[i]);
+        i += 1;
+    }
+    keys
+};
+
 pub(crate) fn dtype_from_bytes(b: &[u8]) -> Option<DType> {
-    Some(match b {
-        b"Bool" => DType::Bool,
-        b"Int8" => DType::Int8,
-        b"Int16" => DType::Int16,
-        b"Int32" => DType::Int32,
-        b"Int64" => DType::Int64,
-        b"UInt8" => DType::UInt8,
-        b"UInt16" => DType::UInt16,
-        b"UInt32" => DType::UInt32,
-        b"UInt64" => DType::UInt64,
-        b"Float16" => DType::Float16,
-        b"Float32" => DType::Float32,
-        b"Float64" => DType::Float64,
-        b"Complex64" => DType::Complex64,
-        b"Complex128" => DType::Complex128,
-        b"Str" => DType::Str,
-        b"Bytes" => DType::Bytes,
-        _ => return None,
-    })
+    let key = pack16(b)?;
+    DTYPE_KEYS.iter().position(|&k| k == key).and_then(|i| DType::from_index(i as u32))
 }
 
 /// Bits of a float dtype's width: (sign bit, exponent mask, mantissa mask,
@@ -213,11 +284,12 @@ impl<'a> Cur<'a> {
         if !self.peek().is_some_and(is_ident_start) {
             return None;
         }
-        self.i += 1;
-        while self.peek().is_some_and(is_ident_char) {
-            self.i += 1;
+        let mut j = start + 1;
+        while j < self.b.len() && is_ident_char(self.b[j]) {
+            j += 1;
         }
-        Some(self.slice(start, self.i))
+        self.i = j;
+        Some(self.slice(start, j))
     }
 
     /// Skips spaces and reads an identifier, with its offset.
@@ -247,11 +319,12 @@ impl<'a> Cur<'a> {
         if self.peek() != Some(b'%') {
             return Err(self.expected("a value name (`%name`)"));
         }
-        self.i += 1;
-        let start = self.i;
-        while self.peek().is_some_and(is_value_char) {
-            self.i += 1;
+        let start = at + 1;
+        let mut j = start;
+        while j < self.b.len() && is_value_char(self.b[j]) {
+            j += 1;
         }
+        self.i = j;
         if self.i == start {
             self.i = at;
             return Err(self.expected("a value name (`%name`)"));
@@ -312,7 +385,7 @@ impl<'a> Cur<'a> {
         let start = self.i;
         let out = self.eat(b'&');
         let ds = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+        while self.i < self.b.len() && is_alnum(self.b[self.i]) {
             self.i += 1;
         }
         if self.i == ds {
@@ -632,6 +705,16 @@ impl<'a> Cur<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dtype_names_match_the_dtype_table() {
+        for d in DType::ALL {
+            assert_eq!(DTYPE_NAMES[d as usize], d.name().as_bytes());
+            assert_eq!(dtype_from_bytes(d.name().as_bytes()), Some(d));
+        }
+        assert_eq!(dtype_from_bytes(b"Int"), None);
+        assert_eq!(dtype_from_bytes(b"Complex128Complex128"), None);
+    }
 
     #[test]
     fn idents_and_values() {

@@ -28,7 +28,7 @@ use crate::opcode::{Format, Opcode};
 use crate::types::TypeId;
 use crate::ufunc::UFuncSignature;
 use crate::ValueId;
-use lexer::{perr, show, Cur, PErr, R};
+use lexer::{pack16, perr, show, Cur, PErr, R};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 
@@ -52,6 +52,29 @@ pub fn parse_module(path: &str, src: &[u8]) -> Result<Module, Vec<Diagnostic>> {
 /// Parses a module from `.pir` text already known to be UTF-8.
 pub fn parse_str(path: &str, src: &str) -> Result<Module, Vec<Diagnostic>> {
     Parser::new(path, src).run()
+}
+
+/// The offset of the first `\n` at or after `from`, or the length: eight
+/// bytes at a time.
+fn find_newline(b: &[u8], from: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w) ^ NL;
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'\n' {
+        i += 1;
+    }
+    i
 }
 
 fn clamp_u32(x: usize) -> u32 {
@@ -182,7 +205,8 @@ struct Parser<'a> {
     buf: Vec<u8>,
     loc_buf: Vec<u8>,
     loc_file: Option<(Vec<u8>, FileId)>,
-    opcodes: NameMap<'static, Opcode>,
+    /// Mnemonics packed by [`pack16`], sorted, for binary search.
+    opcodes: Vec<(u128, Opcode)>,
 }
 
 impl<'a> Parser<'a> {
@@ -190,10 +214,9 @@ impl<'a> Parser<'a> {
         let hash = NameHash::random();
         let mut m = Module::new("");
         let file = m.files.intern(path);
-        let mut opcodes = HashMap::with_capacity_and_hasher(Opcode::ALL.len() * 2, hash);
-        for &op in Opcode::ALL {
-            opcodes.insert(op.mnemonic(), op);
-        }
+        let mut opcodes: Vec<(u128, Opcode)> =
+            Opcode::ALL.iter().filter_map(|&op| Some((pack16(op.mnemonic().as_bytes())?, op))).collect();
+        opcodes.sort_unstable_by_key(|e| e.0);
         Parser {
             src,
             path,
@@ -226,10 +249,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let start = self.next;
-        let end = match bytes[start..].iter().position(|&b| b == b'\n') {
-            Some(k) => start + k,
-            None => bytes.len(),
-        };
+        let end = find_newline(bytes, start);
         self.next = end + 1;
         self.line_start = start;
         self.line = self.line.saturating_add(1);
@@ -764,6 +784,7 @@ impl<'a> Parser<'a> {
                         *s = id;
                     }
                 }
+                None if self.diags.len() >= MAX_ERRORS => {}
                 None if fx.label => {
                     let msg = format!("branch to undefined label {}", show(fx.name));
                     self.error_at(fx.line, fx.off, fx.name.len(), msg);
@@ -931,7 +952,12 @@ impl<'a> Parser<'a> {
             b.push(Opcode::Set, None, [t, v], None);
             return Ok(());
         }
-        let Some(&op) = self.opcodes.get(op_word) else {
+        let found = pack16(op_word.as_bytes())
+            .and_then(|k| self.opcodes.binary_search_by_key(&k, |e| e.0).ok())
+            .and_then(|i| self.opcodes.get(i))
+            .map(|e| e.1)
+            .filter(|op| op.mnemonic() == op_word);
+        let Some(op) = found else {
             return Err(perr(format!("unknown opcode {}", show(op_word)), op_at, op_word.len()));
         };
         let fmt = op.format();
@@ -985,7 +1011,7 @@ impl<'a> Parser<'a> {
                 Self::comma(c)?;
                 let x = self.operand(c, Slot::Extra(xb))?;
                 Self::comma(c)?;
-                let y = self.operand(c, Slot::Extra(xb + 1))?;
+                let y = self.operand(c, Slot::Extra(xb.saturating_add(1)))?;
                 self.scratch.extend_from_slice(&[x, y]);
                 ops[1] = xb;
             }
@@ -1030,7 +1056,7 @@ impl<'a> Parser<'a> {
                     ops[1] = field as u32;
                 } else {
                     Self::comma(c)?;
-                    let v = self.operand(c, Slot::Extra(xb + 1))?;
+                    let v = self.operand(c, Slot::Extra(xb.saturating_add(1)))?;
                     self.scratch.extend_from_slice(&[field as u32, v]);
                     ops[1] = xb;
                 }
@@ -1075,7 +1101,7 @@ impl<'a> Parser<'a> {
                 Self::comma(c)?;
                 let t = self.label_ref(c, Slot::Extra(xb))?;
                 Self::comma(c)?;
-                let f = self.label_ref(c, Slot::Extra(xb + 1))?;
+                let f = self.label_ref(c, Slot::Extra(xb.saturating_add(1)))?;
                 self.scratch.extend_from_slice(&[t, f, 0, 0]);
                 ops[1] = xb;
             }
