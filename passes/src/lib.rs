@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod cold_outline;
+pub mod const_fold;
 pub mod dce;
 pub mod insert_checks;
 pub mod manager;
@@ -88,6 +89,7 @@ pub fn registry() -> Vec<(&'static PassInfo, fn() -> Pass)> {
     vec![
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
+        (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&select_fold::INFO, || Pass::Function(Box::new(select_fold::SelectFold))),
         (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),

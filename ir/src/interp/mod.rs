@@ -11,6 +11,7 @@
 mod intrinsics;
 mod ops;
 mod ufunc;
+pub mod fold;
 mod value;
 
 pub use crate::body::f16_from_f64;
