@@ -57,7 +57,7 @@ fn report(sources: &SourceMap, diags: &[Diagnostic]) {
 }
 
 fn check(files: &[PathBuf], include: Vec<PathBuf>) -> ExitCode {
-    let mut loader = postc_ir::resolve::Loader::new(include);
+    let mut loader = postc_ir::resolve::Loader::with_include_dirs(include);
     let program = match loader.load(files) {
         Ok(p) => p,
         Err(diags) => {
@@ -77,11 +77,8 @@ fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
     let stdin = file.as_os_str() == "-";
     let path = if stdin { "<stdin>".to_owned() } else { file.display().to_string() };
     let mut bytes = Vec::new();
-    let read = if stdin {
-        std::io::stdin().read_to_end(&mut bytes).map(drop)
-    } else {
-        std::fs::read(file).map(|b| bytes = b)
-    };
+    let read =
+        if stdin { std::io::stdin().read_to_end(&mut bytes).map(drop) } else { std::fs::read(file).map(|b| bytes = b) };
     if let Err(e) = read {
         eprintln!("error: cannot read {path}: {e}");
         return ExitCode::FAILURE;

@@ -49,7 +49,9 @@ fn every_invalid_file_is_rejected_with_its_diagnostic() {
         }
         match std::fs::read_to_string(&expected_path) {
             Ok(expected) if expected == stderr => {}
-            Ok(expected) => failures.push(format!("{name}: diagnostics differ\n--- expected\n{expected}--- got\n{stderr}")),
+            Ok(expected) => {
+                failures.push(format!("{name}: diagnostics differ\n--- expected\n{expected}--- got\n{stderr}"))
+            }
             Err(_) => failures.push(format!("{name}: missing {}", expected_path.display())),
         }
     }

@@ -235,10 +235,45 @@ pub fn float_bits_to_f64(dtype: DType, bits: u64) -> f64 {
     }
 }
 
+/// Rounds an `f64` to the nearest Float16 (ties to even), in one rounding
+/// step: going through `f32` first can round twice and be off by one ulp.
+pub fn f16_from_f64(x: f64) -> half::f16 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 48) & 0x8000) as u16;
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let man = bits & 0x000f_ffff_ffff_ffff;
+    if exp == 0x7ff {
+        // Infinity, or NaN keeping its top payload bits, made quiet.
+        let nan = if man == 0 { 0 } else { 0x0200 | (man >> 42) as u16 };
+        return half::f16::from_bits(sign | 0x7c00 | nan);
+    }
+    if exp == 0 {
+        return half::f16::from_bits(sign); // f64 subnormals are far below f16's range
+    }
+    let e = exp - 1023;
+    if e >= 16 {
+        return half::f16::from_bits(sign | 0x7c00);
+    }
+    let m = (1u64 << 52) | man;
+    let shift = if e >= -14 { 42 } else { (28 - e) as u32 };
+    if shift >= 64 {
+        return half::f16::from_bits(sign);
+    }
+    let mut r = m >> shift;
+    let rem = m & ((1u64 << shift) - 1);
+    let halfway = 1u64 << (shift - 1);
+    if rem > halfway || (rem == halfway && r & 1 == 1) {
+        r += 1;
+    }
+    // A carry out of the mantissa moves into the exponent by itself.
+    let mag = if e >= -14 { (((e + 15) as u64) << 10) + (r - 1024) } else { r };
+    half::f16::from_bits(sign | mag as u16)
+}
+
 /// Rounds an `f64` to a float dtype's width and returns its bits.
 pub fn f64_to_float_bits(dtype: DType, x: f64) -> u64 {
     match dtype {
-        DType::Float16 => half::f16::from_f64(x).to_bits() as u64,
+        DType::Float16 => f16_from_f64(x).to_bits() as u64,
         DType::Float32 | DType::Complex64 => (x as f32).to_bits() as u64,
         _ => x.to_bits(),
     }
@@ -802,6 +837,38 @@ mod tests {
         assert!(Literal::Float(0xffff).fits(DType::Float16));
         assert!(!Literal::Float(0x1_0000).fits(DType::Float16));
         assert!(Literal::Float(u64::MAX).fits(DType::Float64));
+    }
+
+    #[test]
+    fn f16_rounding_is_single_step() {
+        // 1 + 2^-11 + 2^-40: just above the halfway point between 1 and its
+        // successor; rounding through f32 first lands on the tie and goes to 1.
+        let x = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(f16_from_f64(x).to_bits(), 0x3c01);
+        assert_eq!(f16_from_f64(1.0 + 2f64.powi(-11)).to_bits(), 0x3c00);
+        assert_eq!(f16_from_f64(65520.0).to_bits(), 0x7c00);
+        assert_eq!(f16_from_f64(65519.99).to_bits(), 0x7bff);
+        assert_eq!(f16_from_f64(2f64.powi(-25)).to_bits(), 0);
+        assert_eq!(f16_from_f64(2f64.powi(-25) * 1.5).to_bits(), 1);
+        assert_eq!(f16_from_f64(-0.0).to_bits(), 0x8000);
+        assert!(f16_from_f64(f64::NAN).is_nan());
+        // Every f32 converts exactly as the hardware's single rounding from f32.
+        let mut x: u32 = 1;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let f = f32::from_bits(x);
+            if !f.is_nan() {
+                assert_eq!(f16_from_f64(f as f64), half::f16::from_f32(f), "{f:e}");
+            }
+        }
+        for bits in 0..=u16::MAX {
+            let h = half::f16::from_bits(bits);
+            if !h.is_nan() {
+                assert_eq!(f16_from_f64(h.to_f64()).to_bits(), bits);
+            }
+        }
     }
 
     #[test]

@@ -122,7 +122,8 @@ impl FunctionBuilder {
         v
     }
 
-    fn extra(&mut self, items: &[u32]) -> u32 {
+    /// Appends items to the `extra` pool; returns the index of the first.
+    pub fn extra(&mut self, items: &[u32]) -> u32 {
         let at = self.func.body.extra.len() as u32;
         self.func.body.extra.extend_from_slice(items);
         at

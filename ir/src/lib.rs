@@ -6,6 +6,7 @@
 
 pub mod body;
 pub mod builder;
+pub mod builtins;
 pub mod cfg;
 pub mod diag;
 pub mod dtype;

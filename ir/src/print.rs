@@ -6,8 +6,8 @@
 use crate::body::{Body, InstData, Literal, ValueId};
 use crate::dtype::DType;
 use crate::entity::EntityId;
-use crate::module::{FuncId, Function, Module};
 use crate::loc::FileTable;
+use crate::module::{FuncId, Function, Module};
 use crate::types::{TypeId, TypeTable};
 
 /// Prints a whole module.
@@ -386,7 +386,7 @@ pub fn float_literal(out: &mut String, dtype: DType, bits: u64) {
             for p in 0..8 {
                 let s = format!("{x:.p$e}");
                 if let Ok(y) = s.parse::<f64>() {
-                    if half::f16::from_f64(y).to_bits() as u64 == bits {
+                    if crate::body::f16_from_f64(y).to_bits() as u64 == bits {
                         out.push_str(&format!("{y:?}"));
                         return;
                     }
@@ -481,7 +481,7 @@ mod tests {
         assert_eq!(lit(DType::Float64, Literal::Float(1.5f64.to_bits())), "1.5");
         assert_eq!(lit(DType::Float64, Literal::Float((-0.0f64).to_bits())), "-0.0");
         assert_eq!(lit(DType::Float32, Literal::Float(0.1f32.to_bits() as u64)), "0.1");
-        assert_eq!(lit(DType::Float16, Literal::Float(half::f16::from_f64(0.1).to_bits() as u64)), "0.1");
+        assert_eq!(lit(DType::Float16, Literal::Float(crate::body::f16_from_f64(0.1).to_bits() as u64)), "0.1");
         assert_eq!(lit(DType::Float64, Literal::Float(f64::NAN.to_bits())), "nan");
         assert_eq!(lit(DType::Float32, Literal::Float(0x7fa0_0001)), "nan:0x7fa00001");
         assert_eq!(lit(DType::Float64, Literal::Float(f64::NEG_INFINITY.to_bits())), "-inf");
@@ -505,7 +505,7 @@ mod tests {
                 "-inf" => f64::NEG_INFINITY,
                 _ => s.parse::<f64>().unwrap(),
             };
-            assert_eq!(half::f16::from_f64(back).to_bits(), bits, "{s}");
+            assert_eq!(crate::body::f16_from_f64(back).to_bits(), bits, "{s}");
         }
     }
 

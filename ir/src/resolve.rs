@@ -1,1 +1,211 @@
-//! (in progress)
+//! Module resolution, like Python's imports: loads the `.pir` files named
+//! on the command line, then every module they depend on (`import post
+//! a.b: ...`, `depends a.b`), found as `a/b.pir` beside the importing file
+//! or under an include directory, each module once (cycles are fine).
+
+use crate::diag::{Diagnostic, Pos, SourceMap};
+use crate::loc::SrcLoc;
+use crate::module::{Module, Program};
+use crate::parse::parse_module;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Loads modules and their dependencies into a [`Program`].
+#[derive(Default)]
+pub struct Loader {
+    /// The text of every file read, for rendering diagnostics.
+    pub sources: SourceMap,
+    /// Searched in order after the importing file's directory (`-I DIR`).
+    pub include_dirs: Vec<PathBuf>,
+}
+
+/// A module loaded so far, with the file it came from.
+struct Loaded {
+    module: Module,
+    path: PathBuf,
+}
+
+impl Loader {
+    pub fn new() -> Loader {
+        Loader::default()
+    }
+
+    pub fn with_include_dirs(include_dirs: Vec<PathBuf>) -> Loader {
+        Loader { include_dirs, ..Loader::default() }
+    }
+
+    /// The file `a/b.pir` of module `a.b`, relative to a search directory.
+    pub fn module_file(name: &str) -> PathBuf {
+        let mut p = PathBuf::new();
+        let mut segs = name.split('.').peekable();
+        while let Some(seg) = segs.next() {
+            if segs.peek().is_some() {
+                p.push(seg);
+            } else {
+                p.push(format!("{seg}.pir"));
+            }
+        }
+        p
+    }
+
+    /// Reads and parses one file; its text goes to `sources`.
+    fn read(&mut self, path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Module> {
+        let shown = path.display().to_string();
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(Diagnostic::error(format!("cannot read `{shown}`: {e}"), None));
+                return None;
+            }
+        };
+        self.sources.add(&shown, &String::from_utf8_lossy(&bytes));
+        match parse_module(&shown, &bytes) {
+            Ok(m) => Some(m),
+            Err(d) => {
+                diags.extend(d);
+                None
+            }
+        }
+    }
+
+    /// Where a module is looked for when `importer` depends on it.
+    pub fn candidates(&self, importer: &Path, name: &str) -> Vec<PathBuf> {
+        let rel = Loader::module_file(name);
+        let beside = importer.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut out = vec![beside.join(&rel)];
+        for dir in &self.include_dirs {
+            let p = dir.join(&rel);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Loads `files` and every module they depend on, transitively; links
+    /// the dependencies. Modules appear in the program in load order: the
+    /// named files first, then dependencies breadth-first.
+    pub fn load(&mut self, files: &[PathBuf]) -> Result<Program, Vec<Diagnostic>> {
+        let mut diags = Vec::new();
+        let mut loaded: Vec<Loaded> = Vec::new();
+        // Module name → index in `loaded`; `None`: known unavailable
+        // (failed to parse or not found), not to be searched again.
+        let mut by_name: HashMap<String, Option<usize>> = HashMap::new();
+        let mut by_path: HashMap<PathBuf, Option<usize>> = HashMap::new();
+
+        for path in files {
+            let key = canonical(path);
+            if by_path.contains_key(&key) {
+                continue;
+            }
+            let m = self.read(path, &mut diags);
+            let idx = m.map(|module| {
+                loaded.push(Loaded { module, path: path.clone() });
+                loaded.len() - 1
+            });
+            by_path.insert(key, idx);
+            let Some(i) = idx else { continue };
+            let name = loaded[i].module.name.clone();
+            match by_name.get(&name) {
+                Some(Some(first)) => {
+                    let first = loaded[*first].path.display().to_string();
+                    let m = &loaded[i].module;
+                    diags.push(
+                        Diagnostic::error(
+                            format!("duplicate module `{name}`"),
+                            decl_pos(m, m.decl_locs.module, "module".len()),
+                        )
+                        .with_note(format!("module `{name}` is also defined in `{first}`")),
+                    );
+                }
+                _ => {
+                    by_name.insert(name, Some(i));
+                }
+            }
+        }
+
+        let mut next = 0;
+        while next < loaded.len() {
+            let importer = next;
+            next += 1;
+            let deps: Vec<String> = loaded[importer].module.dependencies.iter().cloned().collect();
+            for dep in deps {
+                if by_name.contains_key(&dep) {
+                    continue;
+                }
+                let imp = &loaded[importer];
+                let at = decl_pos(&imp.module, imp.module.decl_locs.dependencies.get(&dep).copied(), dep.len());
+                let tried = self.candidates(&imp.path, &dep);
+                let Some(found) = tried.iter().find(|p| p.is_file()).cloned() else {
+                    let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+                    diags.push(
+                        Diagnostic::error(format!("cannot find module `{dep}`"), at)
+                            .with_note(format!("looked for: {}", list.join(", "))),
+                    );
+                    by_name.insert(dep, None);
+                    continue;
+                };
+                let key = canonical(&found);
+                let idx = match by_path.get(&key) {
+                    Some(idx) => *idx,
+                    None => {
+                        let m = self.read(&found, &mut diags);
+                        let idx = m.map(|module| {
+                            loaded.push(Loaded { module, path: found.clone() });
+                            loaded.len() - 1
+                        });
+                        by_path.insert(key, idx);
+                        idx
+                    }
+                };
+                if let Some(i) = idx {
+                    let m = &loaded[i].module;
+                    if m.name != dep {
+                        let importer_at = at.map(|p| format!(" at {p}")).unwrap_or_default();
+                        diags.push(
+                            Diagnostic::error(
+                                format!(
+                                    "`{}` declares module `{}`, but it was imported as `{dep}`",
+                                    found.display(),
+                                    m.name
+                                ),
+                                decl_pos(m, m.decl_locs.module, "module".len()),
+                            )
+                            .with_note(format!("imported as `{dep}`{importer_at}")),
+                        );
+                        by_name.insert(dep, None);
+                        continue;
+                    }
+                }
+                by_name.insert(dep, idx);
+            }
+        }
+
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let mut program = Program::default();
+        for l in loaded {
+            program.modules.push(l.module);
+        }
+        let missing = program.link_dependencies();
+        for (id, dep) in missing {
+            let m = &program.modules[id];
+            let at = decl_pos(m, m.decl_locs.dependencies.get(&dep).copied(), dep.len());
+            diags.push(Diagnostic::error(format!("cannot find module `{dep}`"), at));
+        }
+        if diags.is_empty() {
+            Ok(program)
+        } else {
+            Err(diags)
+        }
+    }
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+fn decl_pos(m: &Module, l: Option<SrcLoc>, len: usize) -> Option<Pos> {
+    l.map(|l| Pos::new(m.files.path(l.file), l.line, l.col, u32::try_from(len).unwrap_or(1)))
+}

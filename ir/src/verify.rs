@@ -544,6 +544,15 @@ impl<'p> Verifier<'p> {
         std::mem::take(&mut self.diags)
     }
 
+    /// Verifies the module's declarations only (exports, aliases, imports).
+    pub fn verify_module_decls(&mut self) -> Vec<Diagnostic> {
+        self.diags.clear();
+        if let Some(m) = self.m {
+            self.check_module_decls(m);
+        }
+        std::mem::take(&mut self.diags)
+    }
+
     /// Verifies a function that uses this verifier's type table (for a
     /// detached verifier, calls are not checked).
     pub fn verify(&mut self, f: &'p Function) -> Vec<Diagnostic> {

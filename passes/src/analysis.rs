@@ -46,6 +46,9 @@ impl UseCounts {
         }
         UseCounts { counts }
     }
+    pub fn as_slice(&self) -> &[u32] {
+        &self.counts
+    }
     pub fn get(&self, v: ValueId) -> u32 {
         self.counts.get(v.index()).copied().unwrap_or(0)
     }

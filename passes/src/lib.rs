@@ -1,3 +1,96 @@
 //! postc-passes: the pass manager and every IR-to-IR pass.
+//!
+//! A pass declares its name, a one-line description, its scope and the
+//! analyses it needs and keeps; [`manager`] parses text pipelines and runs
+//! them.
 
+pub mod analysis;
+pub mod cold_outline;
+pub mod dce;
+pub mod insert_checks;
+pub mod manager;
 pub mod rewrite;
+pub mod select_fold;
+pub mod simplify_cfg;
+pub mod stride_lower;
+
+use analysis::{Analyses, AnalysisSet};
+use manager::FuncCx;
+use postc_ir::diag::Diagnostic;
+use postc_ir::{Function, Module};
+
+pub use manager::{default_pipeline, parse_pipeline, PassManager, RunOptions, RunReport};
+
+/// Whether a pass transforms one function at a time or the whole module.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scope {
+    Function,
+    Module,
+}
+
+/// What a pass declares about itself.
+#[derive(Debug)]
+pub struct PassInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub scope: Scope,
+    /// Analyses computed before the pass runs.
+    pub needs: AnalysisSet,
+    /// Analyses still valid after the pass changed the function.
+    pub keeps: AnalysisSet,
+}
+
+/// Options that change what passes do.
+#[derive(Clone, Debug)]
+pub struct PassOptions {
+    /// Bounds checks on `index.load` / `index.store`.
+    pub bounds_checks: bool,
+    /// Division and modulo by zero checks.
+    pub div_checks: bool,
+    /// Integer overflow checks on add/sub/mul/neg/abs/pow.
+    pub overflow_checks: bool,
+    pub opt_level: u8,
+}
+
+impl PassOptions {
+    /// The defaults of an optimisation level: overflow checks at -O0 only.
+    pub fn for_level(opt_level: u8) -> PassOptions {
+        PassOptions { bounds_checks: true, div_checks: true, overflow_checks: opt_level == 0, opt_level }
+    }
+}
+
+impl Default for PassOptions {
+    fn default() -> Self {
+        PassOptions::for_level(2)
+    }
+}
+
+/// A pass over one function.
+pub trait FunctionPass: Send + Sync {
+    fn info(&self) -> &'static PassInfo;
+    /// Transforms the function; returns whether anything changed.
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool;
+}
+
+/// A pass over the whole module.
+pub trait ModulePass: Send + Sync {
+    fn info(&self) -> &'static PassInfo;
+    fn run(&self, module: &mut Module, options: &PassOptions) -> Result<bool, Vec<Diagnostic>>;
+}
+
+pub enum Pass {
+    Function(Box<dyn FunctionPass>),
+    Module(Box<dyn ModulePass>),
+}
+
+/// Every pass, with a constructor.
+pub fn registry() -> Vec<(&'static PassInfo, fn() -> Pass)> {
+    vec![
+        (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
+        (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
+        (&select_fold::INFO, || Pass::Function(Box::new(select_fold::SelectFold))),
+        (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
+        (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),
+        (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
+    ]
+}

@@ -122,7 +122,7 @@ impl PassManager {
     /// Runs the pipeline over a module.
     pub fn run(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
         let start = Instant::now();
-        let body = || self.run_steps(m, options, run);
+        let mut body = || self.run_steps(m, options, run);
         let mut report = match run.threads {
             Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
                 Ok(pool) => pool.install(body),
@@ -137,6 +137,9 @@ impl PassManager {
     fn run_steps(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
         let mut report = RunReport::default();
         let nanos: Vec<AtomicU64> = self.names.iter().map(|_| AtomicU64::new(0)).collect();
+        // Applications are numbered pass by pass, functions in order within
+        // a function pass, whatever the grouping: the bisect limit means the
+        // same thing with and without --verify-each or threads.
         let mut app_base: u64 = 0;
         let mut pass_index = 0usize;
         let limit = run.bisect_limit.unwrap_or(u64::MAX);
@@ -164,30 +167,32 @@ impl PassManager {
                     pass_index += 1;
                 }
                 Step::Functions(group) => {
-                    let nfuncs = m.functions.len() as u64;
-                    let glen = group.len() as u64;
-                    let cx = FuncCx { types: &m.types, files: &m.files, options, module_name: &m.name };
-                    let group_nanos = &nanos[pass_index..pass_index + group.len()];
-                    let outcomes: Vec<FuncOutcome> = m
-                        .functions
-                        .raw_mut()
-                        .par_iter_mut()
-                        .enumerate()
-                        .map(|(fi, f)| {
-                            run_group(group, &cx, f, app_base + fi as u64 * glen, limit, run, group_nanos)
-                        })
-                        .collect();
-                    for o in outcomes {
-                        if !o.errors.is_empty() {
-                            return Err(o.errors);
+                    // With --verify-each the group runs one pass at a time so
+                    // the module can be verified between passes.
+                    let chunk = if run.verify_each { 1 } else { group.len() };
+                    for sub in group.chunks(chunk) {
+                        let nfuncs = m.functions.len() as u64;
+                        let cx = FuncCx { types: &m.types, files: &m.files, options, module_name: &m.name };
+                        let sub_nanos = &nanos[pass_index..pass_index + sub.len()];
+                        let outcomes: Vec<FuncOutcome> = m
+                            .functions
+                            .raw_mut()
+                            .par_iter_mut()
+                            .enumerate()
+                            .map(|(fi, f)| run_group(sub, &cx, f, app_base, nfuncs, fi as u64, limit, run, sub_nanos))
+                            .collect();
+                        for o in outcomes {
+                            report.dumps.extend(o.dumps);
+                            if o.last.is_some() {
+                                report.last_application = o.last;
+                            }
                         }
-                        report.dumps.extend(o.dumps);
-                        if o.last.is_some() {
-                            report.last_application = o.last;
+                        if run.verify_each {
+                            verify_after(m, sub[0].info().name)?;
                         }
+                        app_base += nfuncs * sub.len() as u64;
+                        pass_index += sub.len();
                     }
-                    app_base += nfuncs * glen;
-                    pass_index += group.len();
                 }
             }
         }
@@ -203,15 +208,17 @@ impl PassManager {
 #[derive(Default)]
 struct FuncOutcome {
     dumps: Vec<String>,
-    errors: Vec<Diagnostic>,
     last: Option<String>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_group(
     group: &[Box<dyn crate::FunctionPass>],
     cx: &FuncCx<'_>,
     f: &mut Function,
-    first_app: u64,
+    app_base: u64,
+    nfuncs: u64,
+    fi: u64,
     limit: u64,
     run: &RunOptions,
     nanos: &[AtomicU64],
@@ -219,7 +226,7 @@ fn run_group(
     let mut out = FuncOutcome::default();
     let mut analyses = Analyses::default();
     for (pi, pass) in group.iter().enumerate() {
-        let app = first_app + pi as u64;
+        let app = app_base + pi as u64 * nfuncs + fi;
         if app >= limit {
             break;
         }
@@ -236,16 +243,6 @@ fn run_group(
         if run.bisect_limit.is_some() {
             out.last = Some(format!("({app}) {} on function {}", info.name, f.name));
         }
-        if run.verify_each && changed {
-            let errors = postc_ir::verify::verify_function_in(cx.types, cx.files, f);
-            if !errors.is_empty() {
-                out.errors = errors
-                    .into_iter()
-                    .map(|d| d.with_note(format!("after pass `{}` on function `{}`", info.name, f.name)))
-                    .collect();
-                return out;
-            }
-        }
         if run.print_after.as_deref() == Some(info.name) {
             out.dumps.push(format!(
                 "; *** IR after {} on {} ***\n{}",
@@ -258,8 +255,17 @@ fn run_group(
     out
 }
 
+/// Verifies every function (in parallel, one verifier per worker).
 fn verify_after(m: &Module, pass: &str) -> Result<(), Vec<Diagnostic>> {
-    let errors = postc_ir::verify::verify_module(m);
+    let mut errors: Vec<Diagnostic> = postc_ir::verify::Verifier::new(m).verify_module_decls();
+    let per_function: Vec<Vec<Diagnostic>> = m
+        .functions
+        .ids()
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map_init(|| postc_ir::verify::Verifier::new(m), |v, &f| v.verify_function(f))
+        .collect();
+    errors.extend(per_function.into_iter().flatten());
     if errors.is_empty() {
         Ok(())
     } else {
@@ -274,7 +280,10 @@ pub fn format_timings(report: &RunReport) -> String {
     out.push_str("===-------------------------------------------------------------------------===\n");
     out.push_str("                          Pass execution timing report\n");
     out.push_str("===-------------------------------------------------------------------------===\n");
-    out.push_str(&format!("  Total Execution Time: {total:.4} seconds (summed over threads), {:.4} wall\n\n", report.wall_seconds));
+    out.push_str(&format!(
+        "  Total Execution Time: {total:.4} seconds (summed over threads), {:.4} wall\n\n",
+        report.wall_seconds
+    ));
     out.push_str("   ---Time (sum)---  --Percent--  --Name--\n");
     let mut rows: Vec<_> = report.timings.iter().collect();
     rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));

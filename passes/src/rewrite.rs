@@ -146,6 +146,12 @@ impl<'a> Rewriter<'a> {
         ValueId::new(self.value_pos.len() - 1)
     }
 
+    /// Interns a callee name in the new body's pool; the result goes in a
+    /// `call`'s first payload slot.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        self.new.strings.push(name).as_u32()
+    }
+
     /// Emits a constant.
     pub fn emit_const(&mut self, ty: TypeId, lit: Literal<'_>, name: &str, loc: Option<SrcLoc>) -> ValueId {
         let dtype = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
@@ -246,7 +252,6 @@ impl<'a> Rewriter<'a> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +301,35 @@ mod tests {
             "module t\n\nfunc f(%x: Int64) -> Int64 {\nentry:\n  br cont\ncont:\n  %two: Int64 = const 2\n  \
              %d: Int64 = mul %x, %two\n  return %d\n}\n"
         );
+    }
+}
+
+/// Fresh value names that collide with no name of a function.
+pub struct NameGen {
+    taken: std::collections::HashSet<String>,
+}
+
+impl NameGen {
+    pub fn new(body: &Body) -> NameGen {
+        let taken = body.tags.ids().filter_map(|v| body.name(v)).map(str::to_owned).collect();
+        NameGen { taken }
+    }
+
+    /// Fresh block labels of a function.
+    pub fn labels(body: &Body) -> NameGen {
+        let taken = body.blocks.ids().map(|b| body.label(b).to_owned()).collect();
+        NameGen { taken }
+    }
+
+    /// `base` if free, else `base.1`, `base.2`, ...
+    pub fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_owned();
+        let mut k = 0u32;
+        while self.taken.contains(&name) {
+            k += 1;
+            name = format!("{base}.{k}");
+        }
+        self.taken.insert(name.clone());
+        name
     }
 }

@@ -1,0 +1,608 @@
+//! The reference interpreter: the oracle every pass and backend is compared
+//! with. It favours clarity and exactness over speed.
+//!
+//! Semantics are DESIGN §3: integers are exact `i128`s wrapped to their
+//! dtype (overflow traps with [`InterpOptions::overflow_checks`]), floats
+//! are IEEE with `Float16`/`Float32` rounded after every operation, `//`
+//! and `%` follow Python, arrays are strided views over shared buffers.
+//! POST calls run on an explicit frame stack, so deep recursion never
+//! overflows the Rust stack.
+
+mod intrinsics;
+mod libm;
+mod ops;
+mod ufunc;
+mod value;
+
+pub use intrinsics::is_known as is_known_intrinsic;
+pub use value::{Array, Value};
+
+use crate::body::{InstData, ValueId};
+use crate::builtins::{self, Builtin};
+use crate::dtype::DType;
+use crate::entity::EntityId;
+use crate::module::{FuncId, Function, Module, ModuleId, Program};
+use crate::types::{Shape, TypeData};
+use crate::Field;
+use ops::{unsupported, Fault, R};
+use std::fmt;
+
+/// How the interpreter runs.
+#[derive(Clone, Debug, Default)]
+pub struct InterpOptions {
+    /// Trap `integer overflow` on `add sub mul neg abs pow` (the -O0
+    /// semantics); off: wrap (-O1 and up).
+    pub overflow_checks: bool,
+    /// Instructions one top-level call may execute; `None`: no limit.
+    pub fuel: Option<u64>,
+}
+
+/// Why a run stopped early.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TrapKind {
+    /// A runtime panic the compiled code raises too (bounds, division by
+    /// zero, overflow, unreachable, recursion limit).
+    Panic,
+    /// The fuel ran out.
+    OutOfFuel,
+    /// The program does something the interpreter cannot run (a boundary
+    /// call, a malformed instruction, an argument of the wrong type).
+    Unsupported,
+}
+
+/// A trap: its kind, message and the location of the instruction that
+/// raised it (file, line, column).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Trap {
+    pub kind: TrapKind,
+    pub message: String,
+    pub loc: Option<(String, u32, u32)>,
+}
+
+impl fmt::Display for Trap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            TrapKind::Panic => "panic",
+            TrapKind::OutOfFuel => "out of fuel",
+            TrapKind::Unsupported => "unsupported",
+        };
+        write!(f, "{what}: {}", self.message)?;
+        if let Some((file, line, col)) = &self.loc {
+            write!(f, " at {file}:{line}:{col}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Trap {}
+
+/// Frames beyond this many trap `recursion limit exceeded`.
+pub const MAX_FRAMES: usize = 10_000;
+/// The largest single `alloc` the interpreter performs, in bytes.
+pub const MAX_ALLOC_BYTES: usize = 1 << 30;
+
+/// One activation of a POST function.
+struct Frame<'p> {
+    module: &'p Module,
+    mid: ModuleId,
+    func: &'p Function,
+    regs: Vec<Option<Value>>,
+    /// The instruction to execute next.
+    pc: u32,
+    /// The end of the current block's range.
+    end: u32,
+}
+
+/// What a call instruction names.
+enum Callee<'p> {
+    Func(ModuleId, FuncId),
+    Intrinsic(&'p str),
+    Builtin(Builtin),
+}
+
+/// What executing one instruction did.
+enum Step {
+    Next,
+    Call(ModuleId, FuncId, Vec<Value>),
+    Return(Option<Value>),
+}
+
+/// Runs functions of a [`Program`].
+pub struct Interpreter<'p> {
+    program: &'p Program,
+    options: InterpOptions,
+    fuel_left: Option<u64>,
+}
+
+fn type_of<'p>(m: &'p Module, f: &Function, v: ValueId) -> Option<&'p TypeData> {
+    f.body.ty(v).filter(|t| t.index() < m.types.len()).map(|t| m.types.get(t))
+}
+
+/// Checks that an argument fits a parameter's type; rounds floats.
+fn check_arg(ty: &TypeData, name: &str, v: Value) -> R<Value> {
+    let what = if ty.is_array { format!("{}[]", ty.dtype) } else { ty.dtype.to_string() };
+    let got = match &v {
+        Value::Array(a) => format!("a {}[] array", a.dtype),
+        v => format!("a {} value", v.dtype()),
+    };
+    if v.dtype() != ty.dtype || v.is_array() != ty.is_array {
+        return unsupported(format!("argument %{name} must be {what}, got {got}"));
+    }
+    match v {
+        Value::Int(d, x) => {
+            let (lo, hi) = d.int_range().unwrap_or((0, 0));
+            if x < lo || x > hi {
+                return unsupported(format!("argument %{name}: {x} is out of range for {d}"));
+            }
+            Ok(Value::Int(d, x))
+        }
+        Value::Float(d, x) => Ok(Value::float(d, x)),
+        Value::Complex(d, re, im) => Ok(Value::complex(d, re, im)),
+        Value::Array(a) => {
+            if let Shape::Dims(dims) = &ty.shape {
+                if dims.len() != a.ndim() {
+                    return unsupported(format!(
+                        "argument %{name} must have {} dimensions, got shape {:?}",
+                        dims.len(),
+                        a.shape
+                    ));
+                }
+                for (axis, (d, n)) in dims.iter().zip(&a.shape).enumerate() {
+                    if d.is_some_and(|d| d != *n as u64) {
+                        return unsupported(format!(
+                            "argument %{name} must have size {} on axis {axis}, got shape {:?}",
+                            d.unwrap_or(0),
+                            a.shape
+                        ));
+                    }
+                }
+            }
+            if a.strides.len() != a.shape.len() {
+                return unsupported(format!(
+                    "argument %{name}: array has {} strides for {} axes",
+                    a.strides.len(),
+                    a.ndim()
+                ));
+            }
+            Ok(Value::Array(a))
+        }
+        v => Ok(v),
+    }
+}
+
+fn int_of(v: &Value, what: &str) -> R<i128> {
+    match v {
+        Value::Int(_, x) => Ok(*x),
+        v => unsupported(format!("{what} must be an integer, got {}", v.dtype())),
+    }
+}
+
+impl<'p> Interpreter<'p> {
+    pub fn new(program: &'p Program, options: InterpOptions) -> Self {
+        Interpreter { program, options, fuel_left: None }
+    }
+
+    fn module(&self, mid: ModuleId) -> R<&'p Module> {
+        match self.program.modules.get(mid) {
+            Some(m) => Ok(m),
+            None => unsupported(format!("no module {mid:?} in the program")),
+        }
+    }
+
+    /// Resolves a callee name in a module: its functions, aliases, post
+    /// imports (into other modules of the program) and intrinsic imports.
+    fn resolve(&self, mid: ModuleId, name: &str) -> R<Callee<'p>> {
+        let (mut mid, mut name) = (mid, name.to_owned());
+        for _ in 0..64 {
+            let m = self.module(mid)?;
+            if let Some(fid) = m.get_function(&name) {
+                return Ok(Callee::Func(mid, fid));
+            }
+            if let Some(b) = Builtin::from_name(&name) {
+                return Ok(Callee::Builtin(b));
+            }
+            if let Some(target) = m.function_aliases.get(&name) {
+                name = target.clone();
+                continue;
+            }
+            if let Some(imp) = m.post_imports.get(&name) {
+                mid = match self.program.get_module(&imp.module_name) {
+                    Some(id) => id,
+                    None => {
+                        return unsupported(format!(
+                            "`{name}` is imported from module `{}`, which is not part of the program",
+                            imp.module_name
+                        ))
+                    }
+                };
+                name = imp.source_name.clone();
+                continue;
+            }
+            if let Some(sym) = m.intrinsic_imports.get(&name) {
+                return Ok(Callee::Intrinsic(sym.as_str()));
+            }
+            if let Some(imp) = m.boundary_imports.get(&name) {
+                return unsupported(format!(
+                    "call to boundary import `{name}` (`{}` of module `{}`) cannot be run",
+                    imp.source_name, imp.module_name
+                ));
+            }
+            return unsupported(format!("call to unknown function `{name}` in module `{}`", m.name));
+        }
+        unsupported(format!("alias or import cycle resolving `{name}`"))
+    }
+
+    fn new_frame(&self, mid: ModuleId, fid: FuncId, args: Vec<Value>) -> R<Frame<'p>> {
+        let module = self.module(mid)?;
+        let func = &module.functions[fid];
+        let body = &func.body;
+        let nparams = (body.num_params + body.num_core) as usize;
+        if args.len() != nparams {
+            return unsupported(format!("`{}` takes {nparams} arguments, got {}", func.name, args.len()));
+        }
+        let mut regs: Vec<Option<Value>> = vec![None; body.num_insts()];
+        for (p, arg) in body.all_params().zip(args) {
+            let Some(ty) = type_of(module, func, p) else {
+                return unsupported(format!("parameter %{} of `{}` has no type", body.name_or_empty(p), func.name));
+            };
+            regs[p.index()] = Some(check_arg(ty, body.name_or_empty(p), arg)?);
+        }
+        let Some(entry) = body.entry() else {
+            return unsupported(format!("`{}` has no body", func.name));
+        };
+        let b = body.blocks[entry];
+        Ok(Frame { module, mid, func, regs, pc: b.start, end: b.end })
+    }
+
+    fn reset_fuel(&mut self) {
+        self.fuel_left = self.options.fuel;
+    }
+
+    /// Calls `func` of `module` (a function, or an alias of one) with
+    /// `args`, one per parameter and then one per core-dimension parameter.
+    /// Arrays are shared: writes to output arrays are visible to the caller.
+    pub fn call(&mut self, module: ModuleId, func: &str, args: &[Value]) -> Result<Option<Value>, Trap> {
+        self.reset_fuel();
+        match self.resolve(module, func).map_err(|f| to_trap(f, None))? {
+            Callee::Func(mid, fid) => self.exec(mid, fid, args.to_vec()),
+            Callee::Intrinsic(sym) => intrinsics::call(sym, args, None).map(Some).map_err(|f| to_trap(f, None)),
+            Callee::Builtin(b) => builtin(b, args).map_err(|f| to_trap(f, None)),
+        }
+    }
+
+    /// Runs a function to completion on an explicit frame stack.
+    fn exec(&mut self, mid: ModuleId, fid: FuncId, args: Vec<Value>) -> Result<Option<Value>, Trap> {
+        let first = self.new_frame(mid, fid, args).map_err(|f| to_trap(f, None))?;
+        let mut stack: Vec<Frame<'p>> = vec![first];
+        loop {
+            let top = stack.last_mut().expect("a frame is running");
+            let step = self.step(top);
+            let pushed = match step {
+                Ok(Step::Next) => Ok(()),
+                Ok(Step::Call(cm, cf, args)) => {
+                    if stack.len() >= MAX_FRAMES {
+                        ops::panic("recursion limit exceeded")
+                    } else {
+                        self.new_frame(cm, cf, args).map(|fr| stack.push(fr))
+                    }
+                }
+                Ok(Step::Return(v)) => {
+                    let done = stack.pop().expect("a frame is running");
+                    let Some(caller) = stack.last_mut() else {
+                        return Ok(v);
+                    };
+                    let call = ValueId::from_u32(caller.pc);
+                    let wants = caller.func.body.ty(call).is_some();
+                    match (wants, v) {
+                        (true, Some(v)) => {
+                            caller.regs[call.index()] = Some(v);
+                            caller.pc += 1;
+                            Ok(())
+                        }
+                        (true, None) => {
+                            unsupported(format!("`{}` returned no value but its caller expects one", done.func.name))
+                        }
+                        (false, _) => {
+                            caller.pc += 1;
+                            Ok(())
+                        }
+                    }
+                }
+                Err(f) => Err(f),
+            };
+            if let Err(f) = pushed {
+                let top = stack.last().expect("a frame is running");
+                return Err(to_trap(f, Some(top)));
+            }
+        }
+    }
+
+    fn reg<'a>(fr: &'a Frame<'p>, v: ValueId) -> R<&'a Value> {
+        match fr.regs.get(v.index()) {
+            Some(Some(x)) => Ok(x),
+            Some(None) => unsupported(format!("%{} is used before it is defined", fr.func.body.name_or_empty(v))),
+            None => unsupported(format!("operand {v:?} does not exist")),
+        }
+    }
+
+    fn array<'a>(fr: &'a Frame<'p>, v: ValueId) -> R<&'a Array> {
+        match Self::reg(fr, v)? {
+            Value::Array(a) => Ok(a),
+            other => {
+                unsupported(format!("%{} is a {} value, not an array", fr.func.body.name_or_empty(v), other.dtype()))
+            }
+        }
+    }
+
+    /// Executes the instruction at the frame's `pc`.
+    fn step(&mut self, fr: &mut Frame<'p>) -> R<Step> {
+        if fr.pc >= fr.end {
+            return unsupported(format!("a block of `{}` has no terminator", fr.func.name));
+        }
+        if let Some(fuel) = &mut self.fuel_left {
+            if *fuel == 0 {
+                let total = self.options.fuel.unwrap_or(0);
+                return Err(Fault {
+                    kind: TrapKind::OutOfFuel,
+                    message: format!("ran out of fuel after {total} instructions"),
+                });
+            }
+            *fuel -= 1;
+        }
+        let v = ValueId::from_u32(fr.pc);
+        let body = &fr.func.body;
+        let checks = self.options.overflow_checks;
+        let rty = type_of(fr.module, fr.func, v);
+        let rd = || match rty {
+            Some(t) => Ok(t.dtype),
+            None => unsupported(format!("`{}` has no result type", body.opcode(v).mnemonic())),
+        };
+        let result: Value = match body.inst(v) {
+            InstData::Param { .. } => return unsupported("a parameter inside a block"),
+            InstData::Malformed => {
+                return unsupported(format!("malformed `{}` instruction", body.opcode(v).mnemonic()))
+            }
+            InstData::Const(lit) => ops::literal(rd()?, lit)?,
+            InstData::Binary { op, left, right } => {
+                ops::binary(op, rd()?, Self::reg(fr, left)?, Self::reg(fr, right)?, checks)?
+            }
+            InstData::Unary { op, operand } => ops::unary(op, rd()?, Self::reg(fr, operand)?, checks)?,
+            InstData::Cast { operand } => ops::cast(rd()?, Self::reg(fr, operand)?)?,
+            InstData::Load { array, offset } => {
+                let a = Self::array(fr, array)?;
+                let off = int_of(Self::reg(fr, offset)?, "a byte offset")?;
+                load(a, off, rd()?)?
+            }
+            InstData::Store { array, offset, value } => {
+                let a = Self::array(fr, array)?;
+                let off = int_of(Self::reg(fr, offset)?, "a byte offset")?;
+                store(a, off, Self::reg(fr, value)?)?;
+                fr.pc += 1;
+                return Ok(Step::Next);
+            }
+            InstData::Dim { array, axis } => {
+                let a = Self::array(fr, array)?;
+                match a.shape.get(axis as usize) {
+                    Some(&n) => Value::i64(n as i64),
+                    None => return unsupported(format!("`dim` axis {axis} of a {}-dimensional array", a.ndim())),
+                }
+            }
+            InstData::Stride { array, axis } => {
+                let a = Self::array(fr, array)?;
+                match a.strides.get(axis as usize) {
+                    Some(&s) => Value::i64(s as i64),
+                    None => return unsupported(format!("`stride` axis {axis} of a {}-dimensional array", a.ndim())),
+                }
+            }
+            InstData::IndexLoad { array, indices } => {
+                let a = Self::array(fr, array)?;
+                let idx: Vec<i128> = indices.iter().map(|i| int_of(Self::reg(fr, i)?, "an index")).collect::<R<_>>()?;
+                let off = element_offset(a, &idx)?;
+                load(a, off, rd()?)?
+            }
+            InstData::IndexStore { array, indices, value } => {
+                let a = Self::array(fr, array)?;
+                let idx: Vec<i128> = indices.iter().map(|i| int_of(Self::reg(fr, i)?, "an index")).collect::<R<_>>()?;
+                let off = element_offset(a, &idx)?;
+                store(a, off, Self::reg(fr, value)?)?;
+                fr.pc += 1;
+                return Ok(Step::Next);
+            }
+            InstData::Call { callee, args } => {
+                let vals: Vec<Value> = args.iter().map(|a| Self::reg(fr, a).cloned()).collect::<R<_>>()?;
+                match self.resolve(fr.mid, callee)? {
+                    Callee::Func(m, f) => return Ok(Step::Call(m, f, vals)),
+                    Callee::Builtin(b) => match builtin(b, &vals)? {
+                        Some(r) if rty.is_some() => r,
+                        _ => {
+                            fr.pc += 1;
+                            return Ok(Step::Next);
+                        }
+                    },
+                    Callee::Intrinsic(sym) => {
+                        let r = intrinsics::call(sym, &vals, rty.map(|t| t.dtype))?;
+                        if rty.is_none() {
+                            fr.pc += 1;
+                            return Ok(Step::Next);
+                        }
+                        r
+                    }
+                }
+            }
+            InstData::Let { value } => Self::reg(fr, value)?.clone(),
+            InstData::Set { target, value } => {
+                let x = Self::reg(fr, value)?.clone();
+                match fr.regs.get_mut(target.index()) {
+                    Some(slot) => *slot = Some(x),
+                    None => return unsupported(format!("`set` target {target:?} does not exist")),
+                }
+                fr.pc += 1;
+                return Ok(Step::Next);
+            }
+            InstData::Select { cond, if_true, if_false } => match Self::reg(fr, cond)? {
+                Value::Bool(c) => Self::reg(fr, if *c { if_true } else { if_false })?.clone(),
+                other => return unsupported(format!("`select` condition must be Bool, got {}", other.dtype())),
+            },
+            InstData::Alloc { length } => {
+                let n = int_of(Self::reg(fr, length)?, "an allocation length")?;
+                alloc(rd()?, n)?
+            }
+            InstData::GetField { aggregate, field } => match Self::reg(fr, aggregate)? {
+                Value::Complex(d, re, im) => {
+                    let part = d.complex_part().unwrap_or(DType::Float64);
+                    Value::Float(part, if field == Field::Real { *re } else { *im })
+                }
+                other => return unsupported(format!("`getfield {}` on {}", field.name(), other.dtype())),
+            },
+            InstData::SetField { aggregate, field, value } => {
+                let x = Self::reg(fr, value)?.clone();
+                let part = |d: DType| ops::cast(d.complex_part().unwrap_or(DType::Float64), &x);
+                let slot = fr.regs.get_mut(aggregate.index()).and_then(Option::as_mut);
+                match slot {
+                    Some(Value::Complex(d, re, im)) => {
+                        let Value::Float(_, p) = part(*d)? else {
+                            return unsupported("`setfield` value must be a real number");
+                        };
+                        *(if field == Field::Real { re } else { im }) = p;
+                    }
+                    _ => return unsupported(format!("`setfield {}` target is not a complex local", field.name())),
+                }
+                fr.pc += 1;
+                return Ok(Step::Next);
+            }
+            InstData::Return { value } => {
+                let r = match value {
+                    Some(x) => Some(Self::reg(fr, x)?.clone()),
+                    None => None,
+                };
+                if fr.func.ret.is_some() && r.is_none() {
+                    return unsupported(format!("`{}` returns without a value", fr.func.name));
+                }
+                return Ok(Step::Return(r));
+            }
+            InstData::Br { target } => {
+                self.jump(fr, target)?;
+                return Ok(Step::Next);
+            }
+            InstData::CondBr { cond, if_true, if_false, .. } => {
+                let c = match Self::reg(fr, cond)? {
+                    Value::Bool(c) => *c,
+                    other => return unsupported(format!("`condbr` condition must be Bool, got {}", other.dtype())),
+                };
+                self.jump(fr, if c { if_true } else { if_false })?;
+                return Ok(Step::Next);
+            }
+            InstData::Unreachable => return ops::panic("entered unreachable code"),
+        };
+        fr.regs[v.index()] = Some(result);
+        fr.pc += 1;
+        Ok(Step::Next)
+    }
+
+    fn jump(&self, fr: &mut Frame<'p>, target: crate::BlockId) -> R<()> {
+        match fr.func.body.blocks.get(target) {
+            Some(b) => {
+                fr.pc = b.start;
+                fr.end = b.end;
+                Ok(())
+            }
+            None => unsupported(format!("branch to a missing block {target:?}")),
+        }
+    }
+}
+
+/// Runs a `postc.` built-in: `postc.panic` traps with its rendered
+/// message; `postc.ovf.<op>` says whether the operation overflows.
+fn builtin(b: Builtin, args: &[Value]) -> R<Option<Value>> {
+    match b {
+        Builtin::Panic => {
+            let Some(Value::Str(msg)) = args.first() else {
+                return unsupported("`postc.panic` takes a Str message first");
+            };
+            let nums: Vec<i128> = args[1..].iter().map(|a| int_of(a, "a `postc.panic` argument")).collect::<R<_>>()?;
+            ops::panic(builtins::render_panic(msg, &nums))
+        }
+        Builtin::Overflows(op) => {
+            if args.len() != op.arity() {
+                return unsupported(format!("`{}` takes {} arguments", op.name(), op.arity()));
+            }
+            let a = int_of(&args[0], "an overflow-check operand")?;
+            let b = match args.get(1) {
+                Some(x) => int_of(x, "an overflow-check operand")?,
+                None => 0,
+            };
+            Ok(Some(Value::Bool(builtins::overflows(op, args[0].dtype(), a, b))))
+        }
+    }
+}
+
+fn to_trap(f: Fault, frame: Option<&Frame<'_>>) -> Trap {
+    let loc = frame.and_then(|fr| {
+        let v = ValueId::from_u32(fr.pc);
+        if v.index() >= fr.func.body.num_insts() {
+            return None;
+        }
+        fr.func.body.loc(v).map(|l| (fr.module.files.path(l.file).to_owned(), l.line, l.col))
+    });
+    Trap { kind: f.kind, message: f.message, loc }
+}
+
+/// The byte offset of element `idx` of `a`, each index checked against its
+/// axis.
+fn element_offset(a: &Array, idx: &[i128]) -> R<i128> {
+    if idx.len() != a.ndim() {
+        return unsupported(format!("{} indices for a {}-dimensional array", idx.len(), a.ndim()));
+    }
+    let mut off = 0i128;
+    for (axis, (&i, (&n, &s))) in idx.iter().zip(a.shape.iter().zip(&a.strides)).enumerate() {
+        if i < 0 || i >= n as i128 {
+            return ops::panic(format!("index out of bounds: index {i} is out of range for axis {axis} with size {n}"));
+        }
+        off += i * s as i128;
+    }
+    Ok(off)
+}
+
+/// The buffer position of a byte offset from the view origin, checked.
+fn position(a: &Array, off: i128, size: usize) -> R<usize> {
+    let pos = a.offset as i128 + off;
+    if pos < 0 || pos + size as i128 > a.buf.borrow().len() as i128 {
+        return ops::panic("out-of-bounds memory access");
+    }
+    Ok(pos as usize)
+}
+
+fn load(a: &Array, off: i128, rd: DType) -> R<Value> {
+    if a.dtype.is_text() {
+        return unsupported(format!("arrays of {} cannot be loaded from", a.dtype));
+    }
+    let pos = position(a, off, a.dtype.size_bytes() as usize)?;
+    let v = value::read_elem(a.dtype, &a.buf.borrow()[pos..]).expect("element in range");
+    if rd != a.dtype {
+        return unsupported(format!("a {} load from a {}[] array", rd, a.dtype));
+    }
+    Ok(v)
+}
+
+fn store(a: &Array, off: i128, v: &Value) -> R<()> {
+    if a.dtype.is_text() {
+        return unsupported(format!("arrays of {} cannot be stored to", a.dtype));
+    }
+    if v.dtype() != a.dtype || v.is_array() {
+        return unsupported(format!("a {} value stored into a {}[] array", v.dtype(), a.dtype));
+    }
+    let pos = position(a, off, a.dtype.size_bytes() as usize)?;
+    value::write_elem(a.dtype, &mut a.buf.borrow_mut()[pos..], v).expect("element in range");
+    Ok(())
+}
+
+fn alloc(dtype: DType, n: i128) -> R<Value> {
+    if n < 0 {
+        return ops::panic("negative allocation length");
+    }
+    let bytes = n.checked_mul(dtype.size_bytes() as i128).filter(|b| *b <= MAX_ALLOC_BYTES as i128);
+    if bytes.is_none() {
+        return unsupported(format!("allocation of {n} {dtype} elements exceeds the interpreter's limit"));
+    }
+    Ok(Value::Array(Array::zeros(dtype, &[n as usize], false)))
+}

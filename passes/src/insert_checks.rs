@@ -1,0 +1,192 @@
+//! `insert-checks`: makes every runtime error explicit. Before each checked
+//! instruction it computes whether the operation is valid and branches
+//! (weighted 2000:1) to a block that calls `postc.panic` with the message
+//! and the instruction's location, then `unreachable`:
+//!
+//! - bounds of `index.load` / `index.store` (option `bounds_checks`);
+//! - integer `fdiv` / `mod` by zero, negative `pow` exponents and negative
+//!   shift counts (option `div_checks`);
+//! - overflow of integer `add sub mul neg abs pow` (option
+//!   `overflow_checks`, on at -O0), through the `postc.ovf.*` built-ins.
+
+use crate::analysis::{Analyses, AnalysisSet};
+use crate::manager::FuncCx;
+use crate::rewrite::{NameGen, Rewriter};
+use crate::{FunctionPass, PassInfo, Scope};
+use postc_ir::body::{InstData, Literal, ValueId};
+use postc_ir::builtins::{OvfOp, PANIC};
+use postc_ir::{DType, Function, Opcode, SrcLoc, TypeId};
+
+pub struct InsertChecks;
+
+pub static INFO: PassInfo = PassInfo {
+    name: "insert-checks",
+    description: "insert bounds, division-by-zero and (at -O0) overflow checks that panic with their location",
+    scope: Scope::Function,
+    needs: AnalysisSet::NONE,
+    keeps: AnalysisSet::NONE,
+};
+
+/// The weights of a guard: the valid edge is 2000 times likelier.
+pub const GUARD_WEIGHTS: (u32, u32) = (2000, 1);
+
+/// The message of a failed bounds check; `{}` are the index and the size.
+pub fn bounds_message(axis: usize) -> String {
+    format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}")
+}
+
+struct Check<'a> {
+    rw: Rewriter<'a>,
+    names: NameGen,
+    labels: NameGen,
+}
+
+impl Check<'_> {
+    fn value(&mut self, op: Opcode, ty: TypeId, ops: [u32; 2], base: &str, loc: Option<SrcLoc>) -> ValueId {
+        let n = self.names.fresh(base);
+        self.rw.emit(op, Some(ty), ops, &[], Some(&n), loc)
+    }
+
+    fn int_const(&mut self, ty: TypeId, x: i128, base: &str) -> ValueId {
+        let n = self.names.fresh(base);
+        self.rw.emit_const(ty, Literal::Int(x), &n, None)
+    }
+
+    /// Branches on `ok`; the failing side panics with `msg` and `args`.
+    fn guard(&mut self, ok: ValueId, msg: &str, args: &[ValueId], loc: Option<SrcLoc>) {
+        let (pass, fail) = (self.rw.new_block(), self.rw.new_block());
+        let (wt, wf) = GUARD_WEIGHTS;
+        self.rw.emit(Opcode::CondBr, None, [ok.as_u32(), 0], &[pass.as_u32(), fail.as_u32(), wt, wf], None, loc);
+        let fail_label = self.labels.fresh("panic");
+        self.rw.begin_block(fail, &fail_label);
+        let mname = self.names.fresh("msg");
+        let m = self.rw.emit_const(TypeId::STR, Literal::Str(msg), &mname, loc);
+        let mut items = vec![1 + args.len() as u32, m.as_u32()];
+        items.extend(args.iter().map(|a| a.as_u32()));
+        let callee = self.rw.intern(PANIC);
+        self.rw.emit(Opcode::Call, None, [callee, 0], &items, None, loc);
+        self.rw.emit(Opcode::Unreachable, None, [0, 0], &[], None, loc);
+        let cont = self.labels.fresh("ok");
+        self.rw.begin_block(pass, &cont);
+    }
+
+    fn widen(&mut self, v: ValueId, from: Option<TypeId>, base: &str, loc: Option<SrcLoc>) -> ValueId {
+        if from == Some(TypeId::INT64) {
+            v
+        } else {
+            self.value(Opcode::Cast, TypeId::INT64, [v.as_u32(), 0], base, loc)
+        }
+    }
+}
+
+impl FunctionPass for InsertChecks {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, _: &mut Analyses) -> bool {
+        let opts = cx.options;
+        let old = std::mem::take(&mut func.body);
+        let body = &old;
+        let dtype_of = |v: ValueId| body.types.get(v).copied().flatten().map(|t| cx.types.dtype(t));
+        let needs = |v: ValueId| -> bool {
+            match body.inst(v) {
+                InstData::IndexLoad { .. } | InstData::IndexStore { .. } => opts.bounds_checks,
+                InstData::Binary { op: Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr, .. } => {
+                    opts.div_checks && dtype_of(v).is_some_and(DType::is_int)
+                }
+                InstData::Binary { op: Opcode::Pow, .. } => {
+                    dtype_of(v).is_some_and(|d| d.is_int() && (opts.overflow_checks || opts.div_checks))
+                }
+                InstData::Binary { op: Opcode::Add | Opcode::Sub | Opcode::Mul, .. }
+                | InstData::Unary { op: Opcode::Neg | Opcode::Abs, .. } => {
+                    opts.overflow_checks && dtype_of(v).is_some_and(DType::is_int)
+                }
+                _ => false,
+            }
+        };
+        if !body.tags.ids().any(needs) {
+            func.body = old;
+            return false;
+        }
+        let mut c = Check { rw: Rewriter::new(&old), names: NameGen::new(&old), labels: NameGen::labels(&old) };
+        for b in old.blocks.ids() {
+            c.rw.begin_old_block(b);
+            for v in old.blocks[b].insts() {
+                if needs(v) {
+                    insert(&mut c, &old, cx, v);
+                }
+                c.rw.copy(v);
+            }
+        }
+        func.body = c.rw.finish();
+        true
+    }
+}
+
+fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) {
+    let loc = old.loc(v);
+    let ty = old.types[v];
+    let opts = cx.options;
+    match old.inst(v) {
+        InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } => {
+            for (axis, idx) in indices.iter().enumerate() {
+                let n = c.value(Opcode::Dim, TypeId::INT64, [array.as_u32(), axis as u32], "n", loc);
+                let i = c.widen(idx, old.types[idx], "i", loc);
+                // One unsigned compare covers both `i < 0` and `i >= n`.
+                let u64t = TypeId::scalar(DType::UInt64);
+                let iu = c.value(Opcode::Cast, u64t, [i.as_u32(), 0], "iu", loc);
+                let nu = c.value(Opcode::Cast, u64t, [n.as_u32(), 0], "nu", loc);
+                let ok = c.value(Opcode::Lt, TypeId::BOOL, [iu.as_u32(), nu.as_u32()], "inbounds", loc);
+                c.guard(ok, &bounds_message(axis), &[i, n], loc);
+            }
+        }
+        InstData::Binary { op, left, right } => {
+            let t = ty.unwrap_or(TypeId::INT64);
+            let signed = cx.types.dtype(t).is_signed_int();
+            let zero = |c: &mut Check<'_>| c.int_const(t, 0, "zero");
+            match op {
+                Opcode::FDiv | Opcode::Mod => {
+                    let z = zero(c);
+                    let ok = c.value(Opcode::Ne, TypeId::BOOL, [right.as_u32(), z.as_u32()], "nonzero", loc);
+                    let msg = if op == Opcode::FDiv { "division by zero" } else { "modulo by zero" };
+                    c.guard(ok, msg, &[], loc);
+                }
+                Opcode::Shl | Opcode::Shr if signed => {
+                    let z = zero(c);
+                    let ok = c.value(Opcode::Ge, TypeId::BOOL, [right.as_u32(), z.as_u32()], "count.ok", loc);
+                    c.guard(ok, "negative shift count", &[], loc);
+                }
+                Opcode::Pow => {
+                    if signed && opts.div_checks {
+                        let z = zero(c);
+                        let ok = c.value(Opcode::Ge, TypeId::BOOL, [right.as_u32(), z.as_u32()], "exp.ok", loc);
+                        c.guard(ok, "negative exponent", &[], loc);
+                    }
+                    if opts.overflow_checks {
+                        overflow(c, OvfOp::Pow, &[left, right], loc);
+                    }
+                }
+                Opcode::Add => overflow(c, OvfOp::Add, &[left, right], loc),
+                Opcode::Sub => overflow(c, OvfOp::Sub, &[left, right], loc),
+                Opcode::Mul => overflow(c, OvfOp::Mul, &[left, right], loc),
+                _ => {}
+            }
+        }
+        InstData::Unary { op, operand } => {
+            let o = if op == Opcode::Neg { OvfOp::Neg } else { OvfOp::Abs };
+            overflow(c, o, &[operand], loc);
+        }
+        _ => {}
+    }
+}
+
+fn overflow(c: &mut Check<'_>, op: OvfOp, args: &[ValueId], loc: Option<SrcLoc>) {
+    let callee = c.rw.intern(op.name());
+    let mut items = vec![args.len() as u32];
+    items.extend(args.iter().map(|a| a.as_u32()));
+    let n = c.names.fresh("ovf");
+    let ovf = c.rw.emit(Opcode::Call, Some(TypeId::BOOL), [callee, 0], &items, Some(&n), loc);
+    let ok = c.value(Opcode::Not, TypeId::BOOL, [ovf.as_u32(), 0], "no.ovf", loc);
+    c.guard(ok, "integer overflow", &[], loc);
+}
