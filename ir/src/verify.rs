@@ -23,8 +23,7 @@ use crate::module::{FuncAttrs, FuncId, Function, ImportedName, Module, ModuleId,
 use crate::opcode::{Format, Opcode};
 use crate::types::{Shape, TypeData, TypeId, TypeTable};
 use crate::BlockId;
-use smallvec::SmallVec;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -106,7 +105,46 @@ impl Hasher for FxHasher {
 
 type FxBuild = BuildHasherDefault<FxHasher>;
 type FxMap<K, V> = HashMap<K, V, FxBuild>;
-type FxSet<K> = HashSet<K, FxBuild>;
+
+/// The result names of one function, for the uniqueness check: an
+/// open-addressing table of instruction ids keyed by the name's FxHash,
+/// reused across functions.
+#[derive(Default)]
+struct NameSet {
+    slots: Vec<u32>,
+    mask: usize,
+    /// The multiplicative hash keeps its information in the high bits.
+    shift: u32,
+}
+
+impl NameSet {
+    fn reset(&mut self, n: usize) {
+        let cap = (n * 2).next_power_of_two().max(16);
+        self.slots.clear();
+        self.slots.resize(cap, NONE);
+        self.mask = cap - 1;
+        self.shift = 64 - cap.trailing_zeros();
+    }
+
+    /// Adds the name `nm` of `v`; false when another value has it already.
+    #[inline]
+    fn insert(&mut self, body: &Body, v: ValueId, nm: &str) -> bool {
+        let mut h = FxHasher::default();
+        h.write(nm.as_bytes());
+        let mut i = (h.finish() >> self.shift) as usize & self.mask;
+        loop {
+            let s = self.slots[i];
+            if s == NONE {
+                self.slots[i] = v.as_u32();
+                return true;
+            }
+            if body.name(ValueId::from_u32(s)) == Some(nm) {
+                return false;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------
 // Callee resolution.
@@ -203,13 +241,15 @@ fn resolve<'p>(
 // ---------------------------------------------------------------------------
 // Message helpers.
 
-/// `` `add` %x `` or `` `store` ``: an instruction in a message.
-struct Desc<'a>(Opcode, Option<&'a str>);
+/// `` `add` %x `` or `` `store` ``: an instruction in a message (its name
+/// is decoded only when the message is written).
+#[derive(Clone, Copy)]
+struct Desc<'a>(&'a Body, ValueId);
 
 impl fmt::Display for Desc<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`", self.0.mnemonic())?;
-        if let Some(n) = self.1 {
+        write!(f, "`{}`", self.0.tags[self.1].mnemonic())?;
+        if let Some(n) = self.0.name(self.1) {
             write!(f, " %{n}")?;
         }
         Ok(())
@@ -217,13 +257,14 @@ impl fmt::Display for Desc<'_> {
 }
 
 /// `%x`, or for an unnamed value `` `store` (instruction 7) ``.
-struct VName<'a>(Opcode, Option<&'a str>, u32);
+#[derive(Clone, Copy)]
+struct VName<'a>(&'a Body, ValueId);
 
 impl fmt::Display for VName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.1 {
+        match self.0.name(self.1) {
             Some(n) => write!(f, "%{n}"),
-            None => write!(f, "`{}` (instruction {})", self.0.mnemonic(), self.2),
+            None => write!(f, "`{}` (instruction {})", self.0.tags[self.1].mnemonic(), self.1.as_u32()),
         }
     }
 }
@@ -277,84 +318,52 @@ fn int_scalar(t: &TypeData) -> bool {
 // ---------------------------------------------------------------------------
 // Raw payload slots.
 
-/// The value and block slots of an instruction's payload, read without
-/// decoding; `ok` is false when the `extra` pool does not hold the payload.
-struct Slots {
-    vals: SmallVec<[u32; 6]>,
-    blocks: [u32; 2],
-    nblocks: usize,
-    ok: bool,
-}
-
-fn raw_slots(body: &Body, v: ValueId) -> Slots {
+/// Visits the value slots (`val`) and block slots (`block`) of an
+/// instruction's payload without decoding it; returns false when the
+/// `extra` pool does not hold the payload.
+#[inline]
+fn raw_slots(body: &Body, v: ValueId, mut val: impl FnMut(u32), mut block: impl FnMut(u32)) -> bool {
     let [a, b] = body.ops[v];
-    let mut s = Slots { vals: SmallVec::new(), blocks: [0; 2], nblocks: 0, ok: true };
     let ex = |i: usize| body.extra.get(i).copied();
     let exs = |i: usize, n: usize| body.extra.get(i..i.checked_add(n)?);
     let b = b as usize;
+    let mut list = |l: Option<&[u32]>| match l {
+        Some(l) => {
+            for &x in l {
+                val(x);
+            }
+            true
+        }
+        None => false,
+    };
     match body.tags[v].format() {
-        Format::Param | Format::Const | Format::Unreachable => {}
+        Format::Param | Format::Const | Format::Unreachable => true,
         Format::Br => {
-            s.blocks[0] = a;
-            s.nblocks = 1;
+            block(a);
+            true
         }
-        Format::Binary | Format::Load | Format::Set => s.vals.extend([a, b as u32]),
-        Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => s.vals.push(a),
-        Format::Store | Format::Select => {
-            s.vals.push(a);
-            match exs(b, 2) {
-                Some(e) => s.vals.extend_from_slice(e),
-                None => s.ok = false,
-            }
-        }
-        Format::SetField => {
-            s.vals.push(a);
-            match exs(b, 2) {
-                Some(e) => s.vals.push(e[1]),
-                None => s.ok = false,
-            }
-        }
-        Format::Call => {
-            s.ok = a != u32::MAX;
-            match ex(b).and_then(|n| exs(b + 1, n as usize)) {
-                Some(args) => s.vals.extend_from_slice(args),
-                None => s.ok = false,
-            }
-        }
-        Format::IndexLoad => {
-            s.vals.push(a);
-            match ex(b).and_then(|n| exs(b + 1, n as usize)) {
-                Some(idx) => s.vals.extend_from_slice(idx),
-                None => s.ok = false,
-            }
-        }
+        Format::Binary | Format::Load | Format::Set => list(Some(&[a, b as u32])),
+        Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => list(Some(&[a])),
+        Format::Store | Format::Select => list(Some(&[a])) && list(exs(b, 2)),
+        Format::SetField => list(Some(&[a])) && list(exs(b, 2).map(|e| &e[1..])),
+        Format::Call => a != u32::MAX && list(ex(b).and_then(|n| exs(b + 1, n as usize))),
+        Format::IndexLoad => list(Some(&[a])) && list(ex(b).and_then(|n| exs(b + 1, n as usize))),
         Format::IndexStore => {
-            s.vals.push(a);
-            match (ex(b), ex(b + 1).and_then(|n| exs(b + 2, n as usize))) {
-                (Some(val), Some(idx)) => {
-                    s.vals.extend_from_slice(idx);
-                    s.vals.push(val);
-                }
-                _ => s.ok = false,
-            }
+            list(Some(&[a])) && list(ex(b + 1).and_then(|n| exs(b + 2, n as usize))) && list(exs(b, 1))
         }
-        Format::Return => {
-            if a != NO_VALUE {
-                s.vals.push(a)
-            }
-        }
+        Format::Return => a == NO_VALUE || list(Some(&[a])),
         Format::CondBr => {
-            s.vals.push(a);
+            let ok = list(Some(&[a]));
             match exs(b, 4) {
                 Some(e) => {
-                    s.blocks = [e[0], e[1]];
-                    s.nblocks = 2;
+                    block(e[0]);
+                    block(e[1]);
+                    ok
                 }
-                None => s.ok = false,
+                None => false,
             }
         }
     }
-    s
 }
 
 const NONE: u32 = u32::MAX;
@@ -380,7 +389,7 @@ pub struct Verifier<'p> {
     cfg: Cfg,
     dom: DomTree,
     inst_block: Vec<u32>,
-    names: FxSet<&'p str>,
+    names: NameSet,
     diags: Vec<Diagnostic>,
 }
 
@@ -486,7 +495,7 @@ impl<'p> Verifier<'p> {
             cfg: Cfg::new(),
             dom: DomTree::new(),
             inst_block: Vec::new(),
-            names: FxSet::default(),
+            names: NameSet::default(),
             diags: Vec::new(),
         }
     }
@@ -506,7 +515,7 @@ impl<'p> Verifier<'p> {
             cfg: Cfg::new(),
             dom: DomTree::new(),
             inst_block: Vec::new(),
-            names: FxSet::default(),
+            names: NameSet::default(),
             diags: Vec::new(),
         }
     }
@@ -595,11 +604,11 @@ impl<'p> Verifier<'p> {
     }
 
     fn desc(x: Fx<'p>, v: ValueId) -> Desc<'p> {
-        Desc(x.body.tags[v], x.body.name(v))
+        Desc(x.body, v)
     }
 
     fn vname(x: Fx<'p>, v: ValueId) -> VName<'p> {
-        VName(x.body.tags[v], x.body.name(v), v.as_u32())
+        VName(x.body, v)
     }
 
     // -- module ------------------------------------------------------------
@@ -666,8 +675,7 @@ impl<'p> Verifier<'p> {
             return;
         }
 
-        self.names.clear();
-        self.names.reserve(n);
+        self.names.reset(n);
 
         // Parameters.
         for i in 0..np {
@@ -786,7 +794,7 @@ impl<'p> Verifier<'p> {
                 match body.name(v) {
                     None => self.inst_err(x, v, format!("{} has no result name", Self::desc(x, v))),
                     Some(nm) => {
-                        if !self.names.insert(nm) {
+                        if !self.names.insert(body, v, nm) {
                             self.inst_err(x, v, format!("duplicate value name %{nm}"));
                         }
                     }
@@ -952,13 +960,20 @@ impl<'p> Verifier<'p> {
                 }
             }
         }
-        let slots = raw_slots(body, v);
         let mut ok = true;
-        for &raw in &slots.vals {
-            ok &= self.check_operand(x, v, raw, at);
-        }
+        let mut targets = [0u32; 2];
+        let mut nt = 0;
+        let payload_ok = raw_slots(
+            body,
+            v,
+            |raw| ok &= self.check_operand(x, v, raw, at),
+            |t| {
+                targets[nt] = t;
+                nt += 1;
+            },
+        );
         let nb = body.blocks.len();
-        for &t in &slots.blocks[..slots.nblocks] {
+        for &t in &targets[..nt] {
             if t as usize >= nb {
                 self.inst_err(x, v, format!("{} targets unknown block {t}", Self::desc(x, v)));
                 ok = false;
@@ -967,7 +982,7 @@ impl<'p> Verifier<'p> {
                 self.inst_err(x, v, format!("{} targets the entry block `{l}`", Self::desc(x, v)));
             }
         }
-        if !slots.ok {
+        if !payload_ok {
             self.inst_err(x, v, format!("malformed {} instruction", Self::desc(x, v)));
             return;
         }
