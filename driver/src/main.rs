@@ -2,6 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use postc_ir::diag::{Diagnostic, SourceMap};
+use postc_ir::interp::{InterpOptions, Interpreter, Value};
+use postc_ir::{DType, Program};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +26,58 @@ enum Command {
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
     },
+    /// Run a pass pipeline over a module and print the result.
+    Opt {
+        /// The module to optimise (its imports are loaded and checked too).
+        file: PathBuf,
+        /// A pipeline such as `insert-checks,stride-lower,select-fold,dce,cold-outline`.
+        #[arg(long, conflicts_with = "opt_level")]
+        passes: Option<String>,
+        /// Optimisation level 0-3 (its default pipeline and check settings).
+        #[arg(short = 'O', value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=3))]
+        opt_level: Option<u8>,
+        /// Write the result here instead of standard output.
+        #[arg(short = 'o', value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Worker threads for function passes.
+        #[arg(short = 'j', value_name = "N")]
+        jobs: Option<usize>,
+        /// Print the time spent in each pass to standard error.
+        #[arg(long)]
+        time_passes: bool,
+        /// Print each function after this pass to standard error.
+        #[arg(long, value_name = "PASS")]
+        print_after: Option<String>,
+        /// Verify the module after every pass.
+        #[arg(long)]
+        verify_each: bool,
+        /// Run only the first N pass applications (to find a miscompiling pass).
+        #[arg(long, value_name = "N")]
+        bisect_limit: Option<u64>,
+        /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off.
+        #[arg(short = 'C', value_name = "OPT=VALUE")]
+        codegen: Vec<String>,
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+    },
+    /// List every pass with its description.
+    Passes,
+    /// Run a function in the reference interpreter with scalar arguments and
+    /// print its result as Python would.
+    Run {
+        file: PathBuf,
+        /// The function to call.
+        #[arg(long)]
+        entry: String,
+        /// Panic on integer overflow (the -O0 semantics) instead of wrapping.
+        #[arg(long)]
+        overflow_checks: bool,
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+        /// Arguments, one per parameter, in Python syntax (`3`, `-1.5`, `True`, `1+2j`).
+        #[arg(last = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Print a module in canonical form.
     Fmt {
         /// A `.pir` file, or `-` for standard input.
@@ -42,6 +96,238 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files, include } => check(&files, include),
         Command::Fmt { file, check, write } => fmt(&file, check, write),
+        Command::Opt {
+            file,
+            passes,
+            opt_level,
+            output,
+            jobs,
+            time_passes,
+            print_after,
+            verify_each,
+            bisect_limit,
+            codegen,
+            include,
+        } => {
+            let run = postc_passes::RunOptions { verify_each, print_after, time_passes, bisect_limit, threads: jobs };
+            opt(&file, passes, opt_level, output, &codegen, include, run)
+        }
+        Command::Passes => {
+            let infos = postc_passes::manager::describe_passes();
+            let width = infos.iter().map(|i| i.name.len()).max().unwrap_or(0);
+            for i in infos {
+                let scope = match i.scope {
+                    postc_passes::Scope::Function => "function",
+                    postc_passes::Scope::Module => "module",
+                };
+                println!("{:width$}  {scope:8}  {}", i.name, i.description);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Run { file, entry, overflow_checks, include, args } => {
+            run(&file, &entry, overflow_checks, include, &args)
+        }
+    }
+}
+
+/// Loads and verifies a program; diagnostics are reported on failure.
+fn load_checked(files: &[PathBuf], include: Vec<PathBuf>) -> Result<(postc_ir::resolve::Loader, Program), ExitCode> {
+    let mut loader = postc_ir::resolve::Loader::with_include_dirs(include);
+    let program = match loader.load(files) {
+        Ok(p) => p,
+        Err(diags) => {
+            report(&loader.sources, &diags);
+            return Err(ExitCode::FAILURE);
+        }
+    };
+    let diags = postc_ir::verify::verify_program(&program);
+    if !diags.is_empty() {
+        report(&loader.sources, &diags);
+        return Err(ExitCode::FAILURE);
+    }
+    Ok((loader, program))
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
+/// Applies `-C key=value` options.
+fn apply_codegen_options(opts: &mut postc_passes::PassOptions, codegen: &[String]) -> Result<(), String> {
+    for c in codegen {
+        let (key, value) = c.split_once('=').ok_or_else(|| format!("`-C {c}`: expected OPT=VALUE"))?;
+        let on = match value {
+            "on" | "yes" | "true" => true,
+            "off" | "no" | "false" => false,
+            _ => return Err(format!("`-C {c}`: expected `on` or `off`")),
+        };
+        match key {
+            "overflow-checks" => opts.overflow_checks = on,
+            "bounds-checks" => opts.bounds_checks = on,
+            "div-checks" => opts.div_checks = on,
+            _ => return Err(format!("unknown option `-C {key}` (known: overflow-checks, bounds-checks, div-checks)")),
+        }
+    }
+    Ok(())
+}
+
+fn opt(
+    file: &PathBuf,
+    passes: Option<String>,
+    opt_level: Option<u8>,
+    output: Option<PathBuf>,
+    codegen: &[String],
+    include: Vec<PathBuf>,
+    run: postc_passes::RunOptions,
+) -> ExitCode {
+    let level = opt_level.unwrap_or(2);
+    let mut options = postc_passes::PassOptions::for_level(level);
+    if let Err(e) = apply_codegen_options(&mut options, codegen) {
+        return usage_error(&e);
+    }
+    let pipeline_text = passes.unwrap_or_else(|| postc_passes::default_pipeline(level).to_owned());
+    let manager = match postc_passes::parse_pipeline(&pipeline_text) {
+        Ok(m) => m,
+        Err(diags) => {
+            report(&SourceMap::new(), &diags);
+            return ExitCode::from(2);
+        }
+    };
+    let (loader, mut program) = match load_checked(std::slice::from_ref(file), include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let Some(module) = program.modules.iter_mut().next() else {
+        return usage_error("no module to optimise");
+    };
+    let report_out = match manager.run(module, &options, &run) {
+        Ok(r) => r,
+        Err(diags) => {
+            report(&loader.sources, &diags);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut err = std::io::stderr().lock();
+    for d in &report_out.dumps {
+        let _ = err.write_all(d.as_bytes());
+    }
+    if let Some(last) = &report_out.last_application {
+        if run.bisect_limit.is_some() {
+            let _ = writeln!(err, "bisect: {} applications; last run: {last}", report_out.applications);
+        }
+    }
+    if run.time_passes {
+        let _ = err.write_all(postc_passes::manager::format_timings(&report_out).as_bytes());
+    }
+    let text = postc_ir::print::print_module(module);
+    match output {
+        Some(path) => {
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Parses a command-line argument as a value of `dtype`, in Python syntax.
+fn parse_arg(text: &str, dtype: DType) -> Option<Value> {
+    let t = text.trim();
+    let float = |s: &str| -> Option<f64> {
+        match s {
+            "inf" | "+inf" => Some(f64::INFINITY),
+            "-inf" => Some(f64::NEG_INFINITY),
+            "nan" | "+nan" | "-nan" => Some(f64::NAN),
+            _ => s.parse::<f64>().ok(),
+        }
+    };
+    Some(match dtype {
+        DType::Bool => Value::Bool(match t {
+            "True" | "true" | "1" => true,
+            "False" | "false" | "0" => false,
+            _ => return None,
+        }),
+        d if d.is_int() => {
+            let x: i128 = t.replace('_', "").parse().ok()?;
+            let (lo, hi) = d.int_range()?;
+            if x < lo || x > hi {
+                return None;
+            }
+            Value::Int(d, x)
+        }
+        d if d.is_float() => Value::float(d, float(t)?),
+        d if d.is_complex() => {
+            let s = t.trim_start_matches('(').trim_end_matches(')');
+            let (re, im) = match s.strip_suffix('j') {
+                None => (float(s)?, 0.0),
+                Some(body) => {
+                    // Split at the last sign that does not follow an exponent marker.
+                    let bytes = body.as_bytes();
+                    let split = (1..bytes.len())
+                        .rev()
+                        .find(|&i| (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E'));
+                    match split {
+                        Some(i) => (float(&body[..i])?, float(&body[i..])?),
+                        None => (0.0, if body.is_empty() { 1.0 } else { float(body)? }),
+                    }
+                }
+            };
+            Value::complex(d, re, im)
+        }
+        DType::Str => Value::Str(text.to_owned()),
+        DType::Bytes => Value::Bytes(text.as_bytes().to_vec()),
+        _ => return None,
+    })
+}
+
+fn run(file: &PathBuf, entry: &str, overflow_checks: bool, include: Vec<PathBuf>, args: &[String]) -> ExitCode {
+    let (_, program) = match load_checked(std::slice::from_ref(file), include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mid = postc_ir::ModuleId::from_u32(0);
+    let m = &program.modules[mid];
+    let Some(fid) = m.get_function(entry) else {
+        return usage_error(&format!("module `{}` has no function `{entry}`", m.name));
+    };
+    let f = &m.functions[fid];
+    let params: Vec<_> = f.body.all_params().collect();
+    if params.len() != args.len() {
+        return usage_error(&format!("`{entry}` takes {} argument(s), {} given", params.len(), args.len()));
+    }
+    let mut values = Vec::with_capacity(args.len());
+    for (p, a) in params.iter().zip(args) {
+        let Some(t) = f.body.ty(*p).map(|t| m.types.get(t)) else {
+            return usage_error("malformed parameter");
+        };
+        let name = f.body.name_or_empty(*p);
+        if t.is_array {
+            return usage_error(&format!("parameter %{name} is an array ({t}); `run` takes scalar arguments only"));
+        }
+        match parse_arg(a, t.dtype) {
+            Some(v) => values.push(v),
+            None => return usage_error(&format!("argument `{a}` is not a valid {} for parameter %{name}", t.dtype)),
+        }
+    }
+    let mut interp = Interpreter::new(&program, InterpOptions { overflow_checks, fuel: None });
+    match interp.call(mid, entry, &values) {
+        Ok(Some(v)) => {
+            println!("{v}");
+            ExitCode::SUCCESS
+        }
+        Ok(None) => {
+            println!("None");
+            ExitCode::SUCCESS
+        }
+        Err(trap) => {
+            eprintln!("{trap}");
+            ExitCode::from(101)
+        }
     }
 }
 
@@ -57,20 +343,10 @@ fn report(sources: &SourceMap, diags: &[Diagnostic]) {
 }
 
 fn check(files: &[PathBuf], include: Vec<PathBuf>) -> ExitCode {
-    let mut loader = postc_ir::resolve::Loader::with_include_dirs(include);
-    let program = match loader.load(files) {
-        Ok(p) => p,
-        Err(diags) => {
-            report(&loader.sources, &diags);
-            return ExitCode::FAILURE;
-        }
-    };
-    let diags = postc_ir::verify::verify_program(&program);
-    if !diags.is_empty() {
-        report(&loader.sources, &diags);
-        return ExitCode::FAILURE;
+    match load_checked(files, include) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(code) => code,
     }
-    ExitCode::SUCCESS
 }
 
 fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {

@@ -146,7 +146,7 @@ fn make_thunk(
     let params: Vec<ValueId> = arg_types.iter().enumerate().map(|(i, t)| b.param(&format!("a{i}"), *t)).collect();
     let entry = b.create_block("entry");
     b.switch_to(entry);
-    b.set_loc(loc);
+    b.set_loc(crate::rewrite::explicit(loc));
     let mut call_args = Vec::with_capacity(params.len() + 1);
     if !runtime_message {
         let text = key.message.as_deref().unwrap_or("");

@@ -6,7 +6,7 @@
 //! checks of constants. Results that depend on a libm (`pow` on floats,
 //! complex division, magnitude, intrinsic calls) are not folded.
 
-use crate::analysis::{AnalysisSet, Analyses};
+use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::Rewriter;
 use crate::stride_lower::static_stride;
@@ -35,7 +35,8 @@ impl FunctionPass for ConstFold {
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let body = &func.body;
         let n = body.num_insts();
-        let dtype = |v: ValueId| body.types.get(v).copied().flatten().and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
+        let dtype =
+            |v: ValueId| body.types.get(v).copied().flatten().and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
         let mut known: Vec<Option<Value>> = vec![None; n];
         for v in body.tags.ids() {
             if let (InstData::Const(lit), Some(d)) = (body.inst(v), dtype(v)) {
@@ -72,7 +73,9 @@ impl FunctionPass for ConstFold {
                     InstData::Dim { array, axis } => {
                         let t = body.types[array].and_then(|t| cx.types.try_get(t));
                         match t.map(|t| &t.shape) {
-                            Some(Shape::Dims(d)) => d.get(axis as usize).copied().flatten().map(|x| Value::i64(x as i64)),
+                            Some(Shape::Dims(d)) => {
+                                d.get(axis as usize).copied().flatten().map(|x| Value::i64(x as i64))
+                            }
                             _ => None,
                         }
                     }

@@ -14,6 +14,11 @@ use postc_ir::{DType, EntityId, SrcLoc, TypeId};
 
 const DROPPED: u32 = u32::MAX;
 
+/// The same location, printed: see [`Rewriter::emit`].
+pub fn explicit(loc: Option<SrcLoc>) -> Option<SrcLoc> {
+    loc.map(|l| SrcLoc { implicit: false, ..l })
+}
+
 pub struct Rewriter<'a> {
     old: &'a Body,
     new: Body,
@@ -121,7 +126,10 @@ impl<'a> Rewriter<'a> {
         }
     }
 
-    /// Emits a new instruction into the current block; `ops` holds operand
+    /// Emits a new instruction into the current block. Its location, if
+    /// any, becomes explicit: an implicit location is a position in the text
+    /// the *old* instruction was read from, which a synthesized instruction
+    /// does not have once printed. `ops` holds operand
     /// ids in the extended space, laid out as the opcode's format says
     /// (`extra` items, if any, are passed in `extra` and appended).
     pub fn emit(
@@ -140,7 +148,7 @@ impl<'a> Rewriter<'a> {
             self.new.extra.extend_from_slice(extra);
             [ops[0], at]
         };
-        let pos = self.push_inst(op, ty, ops, name, loc);
+        let pos = self.push_inst(op, ty, ops, name, explicit(loc));
         self.value_pos.push(pos);
         self.replaced.push(self.value_pos.len() as u32 - 1);
         ValueId::new(self.value_pos.len() - 1)
@@ -156,7 +164,7 @@ impl<'a> Rewriter<'a> {
     pub fn emit_const(&mut self, ty: TypeId, lit: Literal<'_>, name: &str, loc: Option<SrcLoc>) -> ValueId {
         let dtype = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
         let ops = self.new.encode_literal(dtype, lit);
-        let pos = self.push_inst(Opcode::Const, Some(ty), ops, Some(name), loc);
+        let pos = self.push_inst(Opcode::Const, Some(ty), ops, Some(name), explicit(loc));
         self.value_pos.push(pos);
         self.replaced.push(self.value_pos.len() as u32 - 1);
         ValueId::new(self.value_pos.len() - 1)

@@ -8,10 +8,10 @@
 //! POST calls run on an explicit frame stack, so deep recursion never
 //! overflows the Rust stack.
 
+pub mod fold;
 mod intrinsics;
 mod ops;
 mod ufunc;
-pub mod fold;
 mod value;
 
 pub use crate::body::f16_from_f64;
