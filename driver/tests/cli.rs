@@ -98,3 +98,79 @@ fn unreadable_file_is_a_diagnostic_not_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
 }
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("postc-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{name}.pir"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const KERNELS: &str = "module k\n\nfunc f(%a: Int64, %b: Int64) -> Int64 {\nentry:\n  %q: Int64 = fdiv %a, %b !loc \"k.py\":3:7\n  return %q\n}\n\n\
+func g(%x: Float64, %z: Complex128) -> Complex128 {\nentry:\n  %c: Complex128 = cast %x\n  %r: Complex128 = mul %c, %z\n  return %r\n}\n\n\
+func h(%a: Float64[]Shape[4], %i: Int64) -> Float64 {\nentry:\n  %v: Float64 = index.load %a[%i]\n  return %v\n}\n";
+
+#[test]
+fn run_prints_results_as_python_and_panics_with_location() {
+    let f = write_temp("run", KERNELS);
+    let out = driver().arg("run").arg(&f).args(["--entry", "f", "--", "-7", "2"]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "-4\n");
+    let out = driver().arg("run").arg(&f).args(["--entry", "g", "--", "2.5", "1-2j"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "(2.5-5j)\n");
+    let out = driver().arg("run").arg(&f).args(["--entry", "f", "--", "7", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(101));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "panic: division by zero at k.py:3:7\n");
+    let out = driver().arg("run").arg(&f).args(["--entry", "f", "--", "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("takes 2 argument(s), 1 given"));
+    let out = driver().arg("run").arg(&f).args(["--entry", "h", "--", "1", "2"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is an array"));
+}
+
+#[test]
+fn passes_lists_every_pass() {
+    let out = driver().arg("passes").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for p in ["insert-checks", "stride-lower", "select-fold", "cold-outline", "const-fold", "simplify-cfg", "dce"] {
+        assert!(text.lines().any(|l| l.starts_with(p)), "{p} missing:\n{text}");
+    }
+}
+
+#[test]
+fn opt_runs_pipelines_and_reports() {
+    let f = write_temp("opt", KERNELS);
+    // -O2: the result parses, verifies, and has no logical indexing left.
+    let outfile = f.with_extension("opt.pir");
+    let out = driver().arg("opt").arg("-O2").arg(&f).arg("-o").arg(&outfile).arg("--time-passes").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&outfile).unwrap();
+    assert!(!text.contains("index.load"), "{text}");
+    assert!(text.contains("func postc.cold.panic.0("), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Pass execution timing report"));
+    let out = driver().arg("check").arg(&outfile).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // --print-after dumps the named pass's output.
+    let out = driver()
+        .arg("opt")
+        .arg(&f)
+        .args(["--passes", "insert-checks,stride-lower", "--print-after", "insert-checks"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("IR after insert-checks on h") && err.contains("index.load"), "{err}");
+    // A bisect limit of zero changes nothing.
+    let out = driver().arg("opt").arg(&f).args(["-O2", "--bisect-limit", "0"]).output().unwrap();
+    let unchanged = driver().arg("fmt").arg(&f).output().unwrap();
+    assert_eq!(out.stdout, unchanged.stdout);
+    // Bad pipelines and options are diagnostics with exit status 2.
+    let out = driver().arg("opt").arg(&f).args(["--passes", "dce,nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown pass `nope`"));
+    let out = driver().arg("opt").arg(&f).args(["-C", "fast-math=on"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = driver().arg("opt").arg(&f).arg("-O7").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

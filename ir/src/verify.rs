@@ -1280,6 +1280,29 @@ impl<'p> Verifier<'p> {
         args: crate::ValueList<'p>,
         rt: Option<&'p TypeData>,
     ) {
+        if let Some(b) = crate::builtins::Builtin::from_name(callee) {
+            let mut dtypes = Vec::with_capacity(args.len());
+            for a in args.iter() {
+                match self.vty(x, a) {
+                    Some(t) if !t.is_array => dtypes.push(t.dtype),
+                    Some(t) => {
+                        let msg = format!(
+                            "call to built-in `{callee}`: argument {} must be a scalar, got {t}",
+                            Self::vname(x, a)
+                        );
+                        self.inst_err(x, v, msg);
+                        return;
+                    }
+                    None => return,
+                }
+            }
+            if rt.is_some_and(|r| r.is_array) {
+                self.inst_err(x, v, format!("call to built-in `{callee}` cannot have an array result"));
+            } else if let Err(msg) = b.check(&dtypes, rt.map(|r| r.dtype)) {
+                self.inst_err(x, v, msg);
+            }
+            return;
+        }
         if self.m.is_none() {
             return;
         }
