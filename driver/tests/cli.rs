@@ -134,7 +134,9 @@ fn run_prints_results_as_python_and_panics_with_location() {
 fn passes_lists_every_pass() {
     let out = driver().arg("passes").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    for p in ["insert-checks", "stride-lower", "select-fold", "cold-outline", "const-fold", "simplify-cfg", "dce"] {
+    for p in
+        ["insert-checks", "stride-lower", "select-fold", "cold-outline", "const-fold", "simplify-cfg", "dce", "verify"]
+    {
         assert!(text.lines().any(|l| l.starts_with(p)), "{p} missing:\n{text}");
     }
 }
@@ -142,6 +144,11 @@ fn passes_lists_every_pass() {
 #[test]
 fn opt_runs_pipelines_and_reports() {
     let f = write_temp("opt", KERNELS);
+    // Every level's default pipeline runs.
+    for level in ["-O0", "-O1", "-O2", "-O3"] {
+        let out = driver().arg("opt").arg(level).arg(&f).arg("--verify-each").output().unwrap();
+        assert!(out.status.success(), "{level}: {}", String::from_utf8_lossy(&out.stderr));
+    }
     // -O2: the result parses, verifies, and has no logical indexing left.
     let outfile = f.with_extension("opt.pir");
     let out = driver().arg("opt").arg("-O2").arg(&f).arg("-o").arg(&outfile).arg("--time-passes").output().unwrap();
