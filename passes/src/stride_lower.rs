@@ -22,7 +22,10 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::CFG,
 };
 
-/// The byte stride of `axis` when the type alone fixes it.
+/// The byte stride of `axis` when the type alone fixes it: explicit
+/// `Strides`, or C / Fortran order with a static shape. With a dynamic
+/// dimension anywhere the array may be any view (the interpreter and the
+/// ABI take the caller's strides), so no stride is assumed.
 pub fn static_stride(t: &TypeData, axis: usize) -> Option<i64> {
     let elem = t.dtype.size_bytes() as i64;
     let dims = match &t.shape {
@@ -30,6 +33,9 @@ pub fn static_stride(t: &TypeData, axis: usize) -> Option<i64> {
         Shape::Any => return None,
     };
     if axis >= dims.len() {
+        return None;
+    }
+    if !matches!(t.layout, Layout::Strides(_)) && dims.iter().any(Option::is_none) {
         return None;
     }
     match &t.layout {

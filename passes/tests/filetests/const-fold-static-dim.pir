@@ -1,6 +1,7 @@
 ; pipeline: const-fold
-; `dim` of a static axis and `stride` fixed by the type fold; a dynamic
-; axis or stride does not.
+; `dim` of a static axis and `stride` fixed by the type (a static shape and
+; its layout) fold; a dynamic axis does not, nor any stride of an array
+; whose shape has a dynamic dimension.
 module cfd
 
 func f(%a: Float32[]Shape[3, ?], %b: Float64[]Shape[2, 5]FOrder) -> Int64 {

@@ -1,8 +1,9 @@
 ; pipeline: stride-lower
-; A dynamic dimension leaves strides unknown: C order knows only its last
-; axis (the element size), Fortran order its first; the others are read with
-; `stride` once per array and axis, hoisted to the entry block, and shared by
-; every access in every block.
+; A dynamic dimension leaves the strides of a C- or Fortran-order array
+; unknown (the caller may pass any view, e.g. x[::3]: the interpreter and
+; the ABI take its strides), even the element-size one; each is read with
+; `stride` once per array and axis, hoisted to the entry block, and shared
+; by every access in every block.
 module sld
 
 func f(%c: Float64[]Shape[?, ?], %f: Int32[]Shape[?, 3]FOrder, %n: Int64) -> Float64 {
