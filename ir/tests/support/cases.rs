@@ -380,7 +380,6 @@ pub(crate) fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
-
 pub(crate) fn build_args(case: &Case) -> (Vec<Value>, Vec<Option<Array>>) {
     let mut vals = Vec::new();
     let mut arrays = Vec::new();
@@ -400,4 +399,3 @@ pub(crate) fn build_args(case: &Case) -> (Vec<Value>, Vec<Option<Array>>) {
     }
     (vals, arrays)
 }
-
