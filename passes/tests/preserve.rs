@@ -246,3 +246,49 @@ fn generated_modules_keep_their_results() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
     assert!(modules >= 190 && compared > 2000, "{modules} modules, {compared} comparisons");
 }
+
+/// Regression: stride-lower read the stride of an array once, before a
+/// `set` made the local (or the parameter) another view.
+#[test]
+fn reassigned_arrays_keep_their_strides() {
+    let text = "module letarr
+
+func f(%a: Float64[]Shape[?], %b: Float64[]Shape[?], %c: Bool) -> Float64 {
+entry:
+  let %x: Float64[]Shape[?] = %a
+  condbr %c, sw, go
+sw:
+  set %x = %b
+  br go
+go:
+  %one: Int64 = const 1
+  %v: Float64 = index.load %x[%one]
+  return %v
+}
+
+func g(%a: Float64[]Shape[?], %b: Float64[]Shape[?]) -> Float64 {
+entry:
+  set %a = %b
+  %one: Int64 = const 1
+  %v: Float64 = index.load %a[%one]
+  return %v
+}
+";
+    let m = postc_ir::parse::parse_module("letarr.pir", text.as_bytes()).unwrap();
+    let mk = |stride: isize| {
+        let vals: Vec<Value> = (0..6).map(|i| Value::f64(i as f64)).collect();
+        Value::Array(Array::from_values(DType::Float64, &[6], &vals).view(vec![3], vec![stride], 0))
+    };
+    let before = Program::from_module(m.clone());
+    for (pipeline, options) in configurations() {
+        let after = Program::from_module(transform(&m, &pipeline, &options).unwrap());
+        for c in [true, false] {
+            let args = || vec![mk(8), mk(16), Value::Bool(c)];
+            let x = call(&before, "f", false, &args(), false, 1000);
+            assert_eq!(x, call(&after, "f", false, &args(), false, 1000), "f after `{pipeline}`");
+        }
+        let args = || vec![mk(8), mk(16)];
+        let x = call(&before, "g", false, &args(), false, 1000);
+        assert_eq!(x, call(&after, "g", false, &args(), false, 1000), "g after `{pipeline}`");
+    }
+}
