@@ -292,3 +292,71 @@ entry:
         assert_eq!(x, call(&after, "g", false, &args(), false, 1000), "g after `{pipeline}`");
     }
 }
+
+/// Regression: select-fold replaced a select by a `let` local (or a
+/// parameter that `set` assigns) it read, so a later read of the select's
+/// result saw the local's later value.
+#[test]
+fn selects_of_mutable_locals_keep_the_value_they_read() {
+    let text = "module sel
+
+func same_arms(%c: Bool, %x: Int64, %y: Int64) -> Int64 {
+entry:
+  let %l: Int64 = %x
+  %s: Int64 = select %c, %l, %l
+  set %l = %y
+  %r: Int64 = add %s, %l
+  return %r
+}
+
+func const_cond(%x: Int64, %y: Int64) -> Int64 {
+entry:
+  %t: Bool = const true
+  %s: Int64 = select %t, %x, %y
+  set %x = %y
+  %r: Int64 = sub %s, %x
+  return %r
+}
+
+func bool_arms(%c: Bool, %d: Bool) -> Bool {
+entry:
+  %t: Bool = const true
+  %f: Bool = const false
+  let %l: Bool = %c
+  %s: Bool = select %l, %t, %f
+  %n: Bool = select %l, %f, %t
+  set %l = %d
+  %r: Bool = and %s, %l
+  %q: Bool = or %n, %r
+  return %q
+}
+
+func nested(%c: Bool, %d: Bool, %a: Int64, %b: Int64) -> Int64 {
+entry:
+  let %k: Bool = %c
+  %i: Int64 = select %k, %a, %b
+  set %k = %d
+  %o: Int64 = select %k, %i, %b
+  return %o
+}
+";
+    let m = postc_ir::parse::parse_module("sel.pir", text.as_bytes()).unwrap();
+    let before = Program::from_module(m.clone());
+    for (pipeline, options) in configurations() {
+        let after = Program::from_module(transform(&m, &pipeline, &options).unwrap());
+        let b = Value::Bool;
+        let cases: Vec<(&str, Vec<Value>)> = vec![
+            ("same_arms", vec![b(true), Value::i64(3), Value::i64(10)]),
+            ("const_cond", vec![Value::i64(3), Value::i64(10)]),
+            ("bool_arms", vec![b(true), b(false)]),
+            ("bool_arms", vec![b(false), b(true)]),
+            ("nested", vec![b(true), b(false), Value::i64(1), Value::i64(2)]),
+            ("nested", vec![b(false), b(true), Value::i64(1), Value::i64(2)]),
+        ];
+        for (name, args) in cases {
+            let x = call(&before, name, false, &args, false, 1000);
+            let y = call(&after, name, false, &args, false, 1000);
+            assert_eq!(x, y, "{name}{args:?} after `{pipeline}`");
+        }
+    }
+}
