@@ -25,6 +25,10 @@ fn main() {
     let text = postc_ir::print::print_module(&m);
     let insts = m.num_insts() as f64;
     let mb = text.len() as f64 / 1e6;
+    if only == "dump" {
+        std::fs::write("/tmp/large.pir", &text).unwrap();
+        return;
+    }
     if on("print") {
         let t = best(rounds, || postc_ir::print::print_module(&m));
         println!("print  {:8.1} MB/s", mb / t);
