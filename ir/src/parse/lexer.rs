@@ -101,9 +101,11 @@ pub(crate) fn pack16(b: &[u8]) -> Option<u128> {
     if b.len() > 16 {
         return None;
     }
-    let mut w = [0u8; 16];
-    w[..b.len()].copy_from_slice(b);
-    Some(u128::from_le_bytes(w))
+    let mut w = 0u128;
+    for (i, &c) in b.iter().enumerate() {
+        w |= (c as u128) << (8 * i);
+    }
+    Some(w)
 }
 
 const fn pack_const(b: &[u8]) -> u128 {
