@@ -16,13 +16,24 @@ mod tests {
         let b = cx.create_builder();
         b.position_at_end(cx.append_basic_block(f, "entry"));
         let s = b
-            .build_int_add(f.get_nth_param(0).unwrap().into_int_value(), f.get_nth_param(1).unwrap().into_int_value(), "s")
+            .build_int_add(
+                f.get_nth_param(0).unwrap().into_int_value(),
+                f.get_nth_param(1).unwrap().into_int_value(),
+                "s",
+            )
             .unwrap();
         b.build_return(Some(&s)).unwrap();
         let triple = TargetMachine::get_default_triple();
         let t = Target::from_triple(&triple).unwrap();
         let tm = t
-            .create_target_machine(&triple, "generic", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
+            .create_target_machine(
+                &triple,
+                "generic",
+                "",
+                OptimizationLevel::Default,
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
             .unwrap();
         let obj = tm.write_to_memory_buffer(&m, FileType::Object).unwrap();
         assert!(obj.as_slice().len() > 100);

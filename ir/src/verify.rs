@@ -1242,10 +1242,11 @@ impl<'p> Verifier<'p> {
                             let t = ti[vt[a as usize] as usize];
                             !t.array && t.dtype.is_numeric()
                         };
-                        args.iter().all(numeric) && (rt == NONE || {
-                            let r = ti[rt as usize];
-                            !r.array && r.dtype.is_float()
-                        })
+                        args.iter().all(numeric)
+                            && (rt == NONE || {
+                                let r = ti[rt as usize];
+                                !r.array && r.dtype.is_float()
+                            })
                     }
                     Some(Callee::Func(cm, cf)) if std::ptr::eq(*cm, m) => {
                         let g = &cm.functions[*cf];

@@ -1,6 +1,8 @@
 //! Quick best-of-N timings of print, parse, verify and the dominator tree
 //! on the standard 10^6-instruction module (for A/B runs of two builds,
-//! back to back, on a noisy machine). `ir-speed [ROUNDS]`.
+//! back to back, on a noisy machine).
+//! `ir-speed [ROUNDS] [print|parse|verify|cfg]`, or `ir-speed 1 dump FILE` to
+//! write the module's text.
 
 use postc_benches::million_instruction_module;
 use postc_ir::cfg::{Cfg, DomTree};
@@ -26,7 +28,14 @@ fn main() {
     let insts = m.num_insts() as f64;
     let mb = text.len() as f64 / 1e6;
     if only == "dump" {
-        std::fs::write("/tmp/large.pir", &text).unwrap();
+        let Some(path) = std::env::args().nth(3) else {
+            eprintln!("usage: ir-speed 1 dump FILE");
+            std::process::exit(2);
+        };
+        if let Err(e) = std::fs::write(&path, &text) {
+            eprintln!("cannot write {path}: {e}");
+            std::process::exit(1);
+        }
         return;
     }
     if on("print") {
