@@ -1406,9 +1406,8 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             InstData::Unreachable => {
                 // After a call that never returns nothing more is needed;
                 // anywhere else reaching it is a located panic.
-                let prev = ValueId::from_u32(v.as_u32().wrapping_sub(1));
                 let after_noreturn = v.as_u32() > 0
-                    && match body.inst(prev) {
+                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
                         InstData::Call { callee, .. } => {
                             callee == postc_ir::builtins::PANIC
                                 || callee.starts_with(postc_passes::cold_outline::THUNK_PREFIX)
