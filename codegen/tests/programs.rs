@@ -369,13 +369,6 @@ fn check_case(lib: &libloading::Library, m: &Module, case: &Case) -> Result<(), 
     Ok(())
 }
 
-/// Cases whose -O2 result differs because of a postc pass, not codegen:
-/// `const-fold` folds `stride` of a `Float32[]Shape[?]` (COrder by type) to
-/// the element size, while the case passes a strided view (the interpreter
-/// reads the view's real stride). Listed so the rest stays checked; each
-/// is reported on every run.
-const KNOWN_PASS_ISSUES: &[(&str, &str, OptLevel)] = &[("horner", "horner32_strided", OptLevel::O2)];
-
 fn level_name(l: OptLevel) -> &'static str {
     match l {
         OptLevel::O0 => "O0",
@@ -469,11 +462,7 @@ fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usi
                 _ => check_case(&lib, &m, case),
             };
             if let Err(e) = r {
-                if KNOWN_PASS_ISSUES.iter().any(|(p, c, l)| *p == name && *c == case.name && *l == level) {
-                    eprintln!("known pass issue, not counted: {what}: {e}");
-                } else {
-                    failures.push(format!("{what}: {e}"));
-                }
+                failures.push(format!("{what}: {e}"));
             }
         }
     }
