@@ -327,7 +327,9 @@ impl<'p> Emitter<'p> {
         name
     }
 
-    fn use_runtime(&mut self) {
+    /// Includes the runtime (arena, DLPack headers) in the module text even
+    /// when no body uses it (the ufunc wrappers do).
+    pub fn use_runtime(&mut self) {
         self.uses_runtime = true;
     }
 

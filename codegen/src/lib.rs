@@ -170,12 +170,20 @@ pub struct Lowered {
     pub exported: Vec<String>,
     /// Instructions of the program (for the default unit count).
     pub insts: usize,
+    /// The LLVM signature (symbol, ABI) of every function: after
+    /// [`build_unit`] parsed the text, `module.get_function(&sig.symbol)`
+    /// is the function's `FunctionValue`.
+    pub sigs: std::collections::HashMap<(postc_ir::ModuleId, postc_ir::FuncId), emit::FnSig>,
 }
 
 /// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
 pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     let mut e = emit::Emitter::new(program);
     e.declare_all();
+    if program.modules.iter().any(|m| m.ufuncs().next().is_some()) {
+        // The ufunc wrappers allocate through the runtime.
+        e.use_runtime();
+    }
     let text = e.emit_all();
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
@@ -190,7 +198,7 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
         }
     }
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
-    Ok(Lowered { text, aliases: e.aliases, exported, insts })
+    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs })
 }
 
 static INIT: Once = Once::new();
@@ -231,7 +239,7 @@ pub fn target_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Dia
 /// Parses the lowered text into `cx`, links the `--link-ir` files, sets up
 /// the unit (functions outside `owned` become `available_externally`) and
 /// verifies it.
-fn build_unit<'c>(
+pub fn build_unit<'c>(
     cx: &'c Context,
     low: &Lowered,
     options: &CodegenOptions,
