@@ -127,6 +127,11 @@ impl NamePool {
         self.bytes.get(i..i + n).unwrap_or(&[])
     }
 
+    /// Copies a string of another pool (already valid UTF-8) into this one.
+    pub fn push_from(&mut self, other: &NamePool, id: NameId) -> NameId {
+        self.push_bytes(other.get_bytes(id))
+    }
+
     /// Appends a string given as bytes the caller knows to be UTF-8.
     pub(crate) fn push_bytes(&mut self, s: &[u8]) -> NameId {
         let id = NameId::new(self.bytes.len());
@@ -142,6 +147,11 @@ impl NamePool {
         }
         self.bytes.extend_from_slice(s);
         id
+    }
+
+    /// The pool's raw bytes (length prefixes and strings).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     pub fn byte_len(&self) -> usize {

@@ -54,6 +54,21 @@ impl FunctionPass for ConstFold {
                 if v.index() >= n || known[v.index()].is_some() {
                     continue;
                 }
+                // Only instructions with an operand that is itself constant can fold
+                // (dim and stride of a static type have no constant operand).
+                let candidate = match body.tags[v] {
+                    Opcode::Dim | Opcode::Stride => true,
+                    Opcode::Const | Opcode::Param | Opcode::Let => false,
+                    op if op.is_terminator() => false,
+                    _ => {
+                        let mut any_known = false;
+                        body.for_each_operand(v, |x| any_known |= known.get(x.index()).is_some_and(|o| o.is_some()));
+                        any_known
+                    }
+                };
+                if !candidate {
+                    continue;
+                }
                 let k = |x: ValueId| known.get(x.index()).and_then(|o| o.as_ref());
                 let Some(rd) = dtype(v) else { continue };
                 let result = match body.inst(v) {

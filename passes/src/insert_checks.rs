@@ -90,6 +90,24 @@ impl FunctionPass for InsertChecks {
         let body = &old;
         let dtype_of = |v: ValueId| body.types.get(v).copied().flatten().map(|t| cx.types.dtype(t));
         let needs = |v: ValueId| -> bool {
+            // The opcode alone rules out most instructions without decoding them.
+            if !matches!(
+                body.tags[v],
+                Opcode::IndexLoad
+                    | Opcode::IndexStore
+                    | Opcode::FDiv
+                    | Opcode::Mod
+                    | Opcode::Shl
+                    | Opcode::Shr
+                    | Opcode::Pow
+                    | Opcode::Add
+                    | Opcode::Sub
+                    | Opcode::Mul
+                    | Opcode::Neg
+                    | Opcode::Abs
+            ) {
+                return false;
+            }
             match body.inst(v) {
                 InstData::IndexLoad { .. } | InstData::IndexStore { .. } => opts.bounds_checks,
                 InstData::Binary { op: Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr, .. } => {

@@ -8,7 +8,7 @@
 //! blocks created by the pass — and [`Rewriter::finish`] maps every operand
 //! to its final position in one sweep.
 
-use postc_ir::body::{BlockData, BlockId, Body, InstData, Literal, NameId, ValueId};
+use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, ValueId};
 use postc_ir::opcode::{Format, Opcode};
 use postc_ir::{DType, EntityId, SrcLoc, TypeId};
 
@@ -40,6 +40,8 @@ impl<'a> Rewriter<'a> {
         new.num_core = old.num_core;
         new.pir_file = old.pir_file;
         new.src_file = old.src_file;
+        // Copied instructions keep their packed locations as they are.
+        new.far_locs = old.far_locs.clone();
         let mut rw = Rewriter {
             old,
             new,
@@ -105,11 +107,15 @@ impl<'a> Rewriter<'a> {
     /// Copies an old instruction unchanged (operands still old ids).
     pub fn copy(&mut self, v: ValueId) -> ValueId {
         let old = self.old;
-        let name = old.name(v);
-        let loc = old.loc(v);
         let ops = self.copy_payload(v);
-        let pos = self.push_inst(old.tags[v], old.types[v], ops, name, loc);
-        self.value_pos[v.index()] = pos;
+        let name = old.names[v].map(|n| self.new.strings.push_from(&old.strings, n));
+        let b = &mut self.new;
+        let pos = b.tags.push(old.tags[v]);
+        b.types.push(old.types[v]);
+        b.ops.push(ops);
+        b.names.push(name);
+        b.locs.push(old.locs[v]);
+        self.value_pos[v.index()] = pos.as_u32();
         v
     }
 
@@ -197,27 +203,33 @@ impl<'a> Rewriter<'a> {
         let old = self.old;
         let [a, b] = old.ops[v];
         let count_at = |k: u32| old.extra.get(k as usize).copied().unwrap_or(0) as usize;
-        let mut copy_extra = |len: usize| -> u32 {
+        let mut copy_extra = |at: u32, len: usize| -> u32 {
             let pos = self.new.extra.len() as u32;
-            if let Some(items) = old.extra.get(b as usize..b as usize + len) {
+            if let Some(items) = old.extra.get(at as usize..at as usize + len) {
                 self.new.extra.extend_from_slice(items);
             }
             pos
         };
         match old.tags[v].format() {
-            Format::Store | Format::Select | Format::SetField => [a, copy_extra(2)],
-            Format::IndexLoad => [a, copy_extra(1 + count_at(b))],
-            Format::IndexStore => [a, copy_extra(2 + count_at(b + 1))],
-            Format::CondBr => [a, copy_extra(4)],
+            Format::Store | Format::Select | Format::SetField => [a, copy_extra(b, 2)],
+            Format::IndexLoad => [a, copy_extra(b, 1 + count_at(b))],
+            Format::IndexStore => [a, copy_extra(b, 2 + count_at(b + 1))],
+            Format::CondBr => [a, copy_extra(b, 4)],
             Format::Call => {
-                let e = copy_extra(1 + count_at(b));
-                let callee = self.new.strings.push(old.strings.get(NameId::from_u32(a)));
+                let e = copy_extra(b, 1 + count_at(b));
+                let callee = self.new.strings.push_from(&old.strings, NameId::from_u32(a));
                 [callee.as_u32(), e]
             }
-            Format::Const => match old.inst(v) {
-                InstData::Const(lit) => {
-                    let dtype = old.types[v].and_then(|t| DType::from_index(t.as_u32())).unwrap_or(DType::Int64);
-                    self.new.encode_literal(dtype, lit)
+            Format::Const => match old.types[v].and_then(|t| DType::from_index(t.as_u32())) {
+                // Only literals with pool data need copying; the rest is the payload.
+                Some(DType::Complex64) => [copy_extra(a, 2), b],
+                Some(DType::Complex128) => [copy_extra(a, 4), b],
+                Some(DType::Str | DType::Bytes) => {
+                    let at = self.new.bytes.len() as u32;
+                    if let Some(data) = old.bytes.get(a as usize..(a as usize).saturating_add(b as usize)) {
+                        self.new.bytes.extend_from_slice(data);
+                    }
+                    [at, b]
                 }
                 _ => [a, b],
             },
@@ -312,32 +324,45 @@ mod tests {
     }
 }
 
-/// Fresh value names that collide with no name of a function.
+/// Fresh value names and labels that collide with no name of a function:
+/// `BASE$N`, with `N` above every number that follows a `$` anywhere in the
+/// function's name pool. An existing name either does not end in `$digits`
+/// or ends in a smaller number, so no lookup is needed per name.
 pub struct NameGen {
-    taken: std::collections::HashSet<String>,
+    next: u64,
 }
 
 impl NameGen {
     pub fn new(body: &Body) -> NameGen {
-        let taken = body.tags.ids().filter_map(|v| body.name(v)).map(str::to_owned).collect();
-        NameGen { taken }
-    }
-
-    /// Fresh block labels of a function.
-    pub fn labels(body: &Body) -> NameGen {
-        let taken = body.blocks.ids().map(|b| body.label(b).to_owned()).collect();
-        NameGen { taken }
-    }
-
-    /// `base` if free, else `base.1`, `base.2`, ...
-    pub fn fresh(&mut self, base: &str) -> String {
-        let mut name = base.to_owned();
-        let mut k = 0u32;
-        while self.taken.contains(&name) {
-            k += 1;
-            name = format!("{base}.{k}");
+        let bytes = body.strings.as_bytes();
+        let mut next = 0u64;
+        let mut i = 0;
+        while let Some(p) = bytes[i..].iter().position(|&b| b == b'$') {
+            let mut j = i + p + 1;
+            let mut n = 0u64;
+            while j < bytes.len() && bytes[j].is_ascii_digit() && n < u64::MAX / 20 {
+                n = n * 10 + (bytes[j] - b'0') as u64;
+                j += 1;
+            }
+            next = next.max(n + 1);
+            i = j.max(i + p + 1);
         }
-        self.taken.insert(name.clone());
-        name
+        NameGen { next }
+    }
+
+    /// Fresh block labels of a function (labels share the name pool).
+    pub fn labels(body: &Body) -> NameGen {
+        NameGen::new(body)
+    }
+
+    /// `base$N` for the next `N`.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let n = self.next;
+        self.next += 1;
+        let mut s = String::with_capacity(base.len() + 8);
+        s.push_str(base);
+        s.push('$');
+        s.push_str(&n.to_string());
+        s
     }
 }

@@ -111,7 +111,7 @@ fn fold_one(body: &Body, mutable: &[bool], cond: ValueId, t: ValueId, f: ValueId
 fn fold_selects(func: &mut Function) -> bool {
     let body = &func.body;
     let mutable = mutable_values(body);
-    let any = body.tags.ids().any(|v| match body.inst(v) {
+    let any = body.tags.ids().filter(|v| body.tags[*v] == Opcode::Select).any(|v| match body.inst(v) {
         InstData::Select { cond, if_true, if_false } => fold_one(body, &mutable, cond, if_true, if_false).is_some(),
         _ => false,
     });

@@ -57,7 +57,7 @@ static CLASS: [u8; 256] = {
             k |= C_IDENT | C_VALUE;
         }
         if b == b'$' {
-            k |= C_VALUE;
+            k |= C_IDENT | C_VALUE;
         }
         if alnum {
             k |= C_ALNUM;
