@@ -1,5 +1,7 @@
 //! postc-codegen: IR to LLVM through inkwell.
 
+mod ufunc;
+
 #[cfg(test)]
 mod tests {
     use inkwell::context::Context;
