@@ -24,6 +24,7 @@
 
 #![allow(dead_code)] // until the backend pipeline calls `emit_all`
 
+use inkwell::attributes::AttributeLoc;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
@@ -448,7 +449,8 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let cx = self.cx;
         let p = self.ptr;
         let fty = cx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into()], false);
-        let f = self.llmod.add_function(&loop_symbol(&plan.name), fty, None);
+        let sym = loop_symbol(body.get_name().to_str().unwrap_or(&plan.name));
+        let f = self.llmod.add_function(&sym, fty, None);
         for (k, n) in ["args", "dimensions", "steps", "data"].iter().enumerate() {
             f.get_nth_param(k as u32).unwrap().set_name(n);
         }
@@ -556,6 +558,16 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                 return;
             }
             let r = this.b.build_call(body, &call, "").unwrap();
+            // The callee's extension attributes (zeroext Bool, signext Int8,
+            // ...) are part of its C ABI: the call site carries them too.
+            for k in 0..ptypes.len() as u32 {
+                for a in body.attributes(AttributeLoc::Param(k)) {
+                    r.add_attribute(AttributeLoc::Param(k), a);
+                }
+            }
+            for a in body.attributes(AttributeLoc::Return) {
+                r.add_attribute(AttributeLoc::Return, a);
+            }
             if let (Some((i, dst)), false) = (out_ptr, through_pointer) {
                 let Some(v) = r.try_as_basic_value().basic() else {
                     err = Some(format!("ufunc `{}`: the body returns no value", plan.name));
@@ -586,7 +598,9 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let (p, i64t, i32t) = (self.ptr, self.i64t, cx.i32_type());
         let nops = plan.nops;
         let params: Vec<BasicMetadataTypeEnum> = vec![p.into(); nops];
-        let f = self.llmod.add_function(&dl_symbol(&plan.name), cx.void_type().fn_type(&params, false), None);
+        let lp_name = lp.get_name().to_str().unwrap_or("").to_owned();
+        let sym = dl_symbol(lp_name.strip_suffix("_loop").unwrap_or(&plan.name));
+        let f = self.llmod.add_function(&sym, cx.void_type().fn_type(&params, false), None);
         self.b.position_at_end(cx.append_basic_block(f, "entry"));
         let maxd = MAX_LOOP_DIMS;
 
@@ -878,7 +892,7 @@ ufunc cscale(%a: Complex128, %s: Float64) -> Complex128 "(),()->()" {
 entry:
   return %a
 }
-ufunc isneg(%a: Int32) -> Bool "()->()" {
+ufunc isneg(%a: Int16) -> Bool "()->()" {
 entry:
   %z: Bool = const false
   return %z
@@ -972,11 +986,14 @@ entry:
             b.build_store(dst, b.build_float_mul(v, s, "").unwrap()).unwrap();
         }
         b.build_return(None).unwrap();
-        // _Bool isneg(int32_t a)
-        let f = md.add_function("isneg", cx.bool_type().fn_type(&[cx.i32_type().into()], false), None);
+        // _Bool isneg(int16_t a), with the C ABI's extension attributes
+        let f = md.add_function("isneg", cx.bool_type().fn_type(&[cx.i16_type().into()], false), None);
+        let ext = |n: &str| cx.create_enum_attribute(inkwell::attributes::Attribute::get_named_enum_kind_id(n), 0);
+        f.add_attribute(AttributeLoc::Param(0), ext("signext"));
+        f.add_attribute(AttributeLoc::Return, ext("zeroext"));
         b.position_at_end(cx.append_basic_block(f, "entry"));
         let a = f.get_nth_param(0).unwrap().into_int_value();
-        let r = b.build_int_compare(IntPredicate::SLT, a, cx.i32_type().const_zero(), "").unwrap();
+        let r = b.build_int_compare(IntPredicate::SLT, a, cx.i16_type().const_zero(), "").unwrap();
         b.build_return(Some(&r)).unwrap();
     }
 
@@ -1120,10 +1137,10 @@ int main(int argc, char **argv) {
   cscale_dl(&tzc, &tsc, &tzr);
   CHECK(zr[0] == 2 + 4 * I && zr[1] == -6 + 1 * I);
   /* Bool results are bytes 0/1. */
-  int32_t iv[4] = {-1, 0, 5, -7};
+  int16_t iv[4] = {-1, 0, 5, -7};
   _Bool bv[4];
   int64_t s4[1] = {4};
-  DLTensor ti = T(iv, 1, s4, NULL, POSTC_DTYPE_INT32);
+  DLTensor ti = T(iv, 1, s4, NULL, POSTC_DTYPE_INT16);
   DLTensor tb = T(bv, 1, s4, NULL, POSTC_DTYPE_BOOL);
   isneg_dl(&ti, &tb);
   CHECK(bv[0] == 1 && bv[1] == 0 && bv[2] == 0 && bv[3] == 1);
