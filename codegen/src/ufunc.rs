@@ -32,7 +32,7 @@ use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, StructType};
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
-use postc_ir::{DType, Function, Module as IrModule};
+use postc_ir::{DType, Function, Layout, Module as IrModule, Shape, TypeData};
 
 /// The most loop dimensions `NAME_dl` accepts (NumPy's `NPY_MAXDIMS`).
 pub(crate) const MAX_LOOP_DIMS: u64 = 64;
@@ -98,6 +98,22 @@ fn element_type<'ctx>(cx: &'ctx Context, d: DType) -> BasicTypeEnum<'ctx> {
     }
 }
 
+/// The byte stride of `axis` that a view type fixes (its layout with its
+/// static dimensions); the body reads the other strides from the tensor.
+fn fixed_stride(t: &TypeData, axis: usize) -> Option<i64> {
+    let elem = t.dtype.size_bytes() as i64;
+    let Shape::Dims(dims) = &t.shape else { return None };
+    if axis >= dims.len() {
+        return None;
+    }
+    let prod = |ds: &[Option<u64>]| ds.iter().try_fold(elem, |acc, d| acc.checked_mul(i64::try_from((*d)?).ok()?));
+    match &t.layout {
+        Layout::Strides(s) => s.get(axis).copied(),
+        Layout::COrder => prod(&dims[axis + 1..]),
+        Layout::FOrder => prod(&dims[..axis]),
+    }
+}
+
 /// How the body receives one operand.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Pass {
@@ -127,6 +143,8 @@ pub(crate) struct Plan {
     pub core_params: Vec<usize>,
     /// `" at FILE:LINE:COL"` of the ufunc's declaration, or empty.
     pub at: String,
+    /// The parameter type of each operand passed as a view.
+    types: Vec<Option<TypeData>>,
 }
 
 impl Plan {
@@ -174,15 +192,18 @@ impl Plan {
         }
         let mut dtypes = Vec::with_capacity(nops);
         let mut pass = Vec::with_capacity(nops);
+        let mut types = Vec::with_capacity(nops);
         for p in f.params() {
             let t = f.body.ty(p).ok_or_else(|| format!("ufunc `{}`: a parameter has no type", f.name))?;
             let td = m.types.get(t);
             dtypes.push(td.dtype);
             pass.push(if td.is_array { Pass::View } else { Pass::Scalar });
+            types.push(td.is_array.then(|| td.clone()));
         }
         if returns {
             dtypes.push(m.types.dtype(f.ret.expect("returns")));
             pass.push(Pass::Returned);
+            types.push(None);
         }
         for (i, p) in pass.iter().enumerate() {
             if *p != Pass::View && !core[i].is_empty() {
@@ -196,7 +217,7 @@ impl Plan {
             Some(l) => format!(" at {}:{}:{}", m.files.path(l.file), l.line, l.col),
             None => String::new(),
         };
-        Ok(Plan { name: f.name.clone(), nin, nops, dtypes, pass, core, dims, core_params, at })
+        Ok(Plan { name: f.name.clone(), nin, nops, dtypes, pass, core, dims, core_params, at, types })
     }
 
     /// Sum of the core ranks of operands before `i`: where operand `i`'s core
@@ -257,6 +278,21 @@ pub(crate) fn emit_all<'ctx>(
     Ok(())
 }
 
+/// An array operand of `NAME_loop`: its view tensor and, when its strides
+/// do not suit the body, the scratch copy.
+#[derive(Clone)]
+struct View<'ctx> {
+    tensor: PointerValue<'ctx>,
+    /// Whether elements go through `scratch` (loop-invariant).
+    copy: IntValue<'ctx>,
+    scratch: PointerValue<'ctx>,
+    sizes: Vec<IntValue<'ctx>>,
+    /// Byte strides of the operand's core axes, and of the scratch copy.
+    src_bytes: Vec<IntValue<'ctx>>,
+    scratch_bytes: Vec<IntValue<'ctx>>,
+    output: bool,
+}
+
 struct Gen<'a, 'ctx> {
     cx: &'ctx Context,
     llmod: &'a Module<'ctx>,
@@ -315,6 +351,53 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
 
     fn field_ptr(&self, t: PointerValue<'ctx>, idx: u32) -> PointerValue<'ctx> {
         self.b.build_struct_gep(self.dlt, t, idx, "").unwrap()
+    }
+
+    /// A libc function, declared once.
+    fn libc(&self, name: &str, ty: inkwell::types::FunctionType<'ctx>) -> FunctionValue<'ctx> {
+        self.llmod.get_function(name).unwrap_or_else(|| self.llmod.add_function(name, ty, Some(Linkage::External)))
+    }
+
+    /// When `v.copy` holds, copies the core block of `v` from `src` to `dst`,
+    /// element by element, with the given byte strides.
+    fn copy_if(
+        &self,
+        v: &View<'ctx>,
+        src: PointerValue<'ctx>,
+        dst: PointerValue<'ctx>,
+        src_bytes: &[IntValue<'ctx>],
+        dst_bytes: &[IntValue<'ctx>],
+        d: DType,
+    ) {
+        let yes = self.block("copy");
+        let done = self.block("copy.done");
+        self.b.build_conditional_branch(v.copy, yes, done).unwrap();
+        self.b.position_at_end(yes);
+        let ty = element_type(self.cx, d);
+        fn nest<'ctx>(
+            g: &Gen<'_, 'ctx>,
+            a: usize,
+            v: &View<'ctx>,
+            s: PointerValue<'ctx>,
+            t: PointerValue<'ctx>,
+            sb: &[IntValue<'ctx>],
+            tb: &[IntValue<'ctx>],
+            ty: BasicTypeEnum<'ctx>,
+        ) {
+            if a == v.sizes.len() {
+                let x = g.b.build_load(ty, s, "").unwrap();
+                g.b.build_store(t, x).unwrap();
+                return;
+            }
+            g.for_range(g.c(0), v.sizes[a], |k| {
+                let s2 = g.byte_gep(s, g.b.build_int_mul(k, sb[a], "").unwrap());
+                let t2 = g.byte_gep(t, g.b.build_int_mul(k, tb[a], "").unwrap());
+                nest(g, a + 1, v, s2, t2, sb, tb, ty);
+            });
+        }
+        nest(self, 0, v, src, dst, src_bytes, dst_bytes, ty);
+        self.b.build_unconditional_branch(done).unwrap();
+        self.b.position_at_end(done);
     }
 
     /// The cold helper every failed check calls: writes the message to
@@ -469,31 +552,91 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             outer.push(self.load_i64(steps, self.c(i as u64)));
         }
         // One view tensor per array operand; only `data` changes per index.
-        let mut views: Vec<Option<PointerValue>> = vec![None; plan.nops];
+        // When the operand's core strides differ from those the body's
+        // parameter type fixes, each element goes through a compact scratch
+        // copy in the type's order (copied back for outputs).
+        let malloc = self.libc("malloc", p.fn_type(&[self.i64t.into()], false));
+        let free = self.libc("free", cx.void_type().fn_type(&[p.into()], false));
+        let mut views: Vec<Option<View>> = vec![None; plan.nops];
         for i in 0..plan.nops {
             if plan.pass[i] != Pass::View {
                 continue;
             }
-            let nd = plan.core[i].len() as u64;
+            let td = plan.types[i].as_ref().expect("a view's type");
+            let nd = plan.core[i].len();
             let view = self.b.build_alloca(self.dlt, "view").unwrap();
-            let shape = self.alloca_array(self.i64t, nd, "view.shape");
-            let strides = self.alloca_array(self.i64t, nd, "view.strides");
+            let shape = self.alloca_array(self.i64t, nd as u64, "view.shape");
+            let strides = self.alloca_array(self.i64t, nd as u64, "view.strides");
             let size = plan.dtypes[i].size_bytes() as u64;
-            for (a, &d) in plan.core[i].iter().enumerate() {
-                self.store_i64(shape, self.c(a as u64), sizes[d]);
+            let core_sizes: Vec<IntValue> = plan.core[i].iter().map(|&d| sizes[d]).collect();
+            let mut bytes = Vec::with_capacity(nd);
+            let mut copy = self.cx.bool_type().const_zero();
+            for a in 0..nd {
+                self.store_i64(shape, self.c(a as u64), core_sizes[a]);
                 let st = self.load_i64(steps, self.c((plan.core_step_base(i) + a) as u64));
-                let el = if size > 1 {
-                    let rem = self.b.build_int_signed_rem(st, self.c(size), "").unwrap();
-                    let bad = self.b.build_int_compare(IntPredicate::NE, rem, self.c(0), "").unwrap();
-                    self.fail_if(bad, &format!("a core stride of operand {i} is not a multiple of its element size"));
-                    self.b.build_int_exact_signed_div(st, self.c(size), "").unwrap()
-                } else {
-                    st
-                };
-                self.store_i64(strides, self.c(a as u64), el);
+                if let Some(fx) = fixed_stride(td, a) {
+                    let ne = self.b.build_int_compare(IntPredicate::NE, st, self.c(fx as u64), "").unwrap();
+                    copy = self.b.build_or(copy, ne, "").unwrap();
+                }
+                bytes.push(st);
             }
+            // Compact strides (elements) in the type's order.
+            let mut compact = vec![self.c(1); nd];
+            match td.layout {
+                Layout::FOrder => {
+                    for a in 1..nd {
+                        compact[a] = self.b.build_int_mul(compact[a - 1], core_sizes[a - 1], "").unwrap();
+                    }
+                }
+                _ => {
+                    for a in (0..nd.saturating_sub(1)).rev() {
+                        compact[a] = self.b.build_int_mul(compact[a + 1], core_sizes[a + 1], "").unwrap();
+                    }
+                }
+            }
+            if matches!(td.layout, Layout::Strides(_)) {
+                self.fail_if(copy, &format!("operand {i} does not have the strides its parameter type declares"));
+                copy = self.cx.bool_type().const_zero();
+            }
+            let mut elems = Vec::with_capacity(nd);
+            for a in 0..nd {
+                let el = if size > 1 {
+                    let rem = self.b.build_int_signed_rem(bytes[a], self.c(size), "").unwrap();
+                    let bad = self.b.build_int_compare(IntPredicate::NE, rem, self.c(0), "").unwrap();
+                    let not_copied = self.b.build_not(copy, "").unwrap();
+                    let bad = self.b.build_and(bad, not_copied, "").unwrap();
+                    self.fail_if(bad, &format!("a core stride of operand {i} is not a multiple of its element size"));
+                    self.b.build_int_signed_div(bytes[a], self.c(size), "").unwrap()
+                } else {
+                    bytes[a]
+                };
+                let el = self.b.build_select(copy, compact[a], el, "").unwrap().into_int_value();
+                self.store_i64(strides, self.c(a as u64), el);
+                elems.push(el);
+            }
+            let count = core_sizes.iter().fold(self.c(1), |acc, n| self.b.build_int_mul(acc, *n, "").unwrap());
+            let nbytes = self.b.build_int_mul(count, self.c(size), "").unwrap();
+            let nbytes = self.b.build_select(copy, nbytes, self.c(0), "").unwrap().into_int_value();
+            let scratch = self
+                .b
+                .build_call(malloc, &[nbytes.into()], "scratch")
+                .unwrap()
+                .try_as_basic_value()
+                .basic()
+                .expect("malloc result")
+                .into_pointer_value();
+            let compact_bytes: Vec<IntValue> =
+                compact.iter().map(|c| self.b.build_int_mul(*c, self.c(size), "").unwrap()).collect();
             self.init_view(view, i, shape, strides);
-            views[i] = Some(view);
+            views[i] = Some(View {
+                tensor: view,
+                copy,
+                scratch,
+                sizes: core_sizes,
+                src_bytes: bytes,
+                scratch_bytes: compact_bytes,
+                output: td.is_output,
+            });
         }
         let core_args: Vec<IntValue> = plan.core_params.iter().map(|&d| sizes[d]).collect();
 
@@ -514,9 +657,11 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             for i in 0..plan.nops {
                 match plan.pass[i] {
                     Pass::View => {
-                        let view = views[i].unwrap();
-                        this.b.build_store(this.field_ptr(view, field::DATA), elem[i]).unwrap();
-                        call.push(view.into());
+                        let v = views[i].as_ref().unwrap();
+                        this.copy_if(v, elem[i], v.scratch, &v.src_bytes, &v.scratch_bytes, plan.dtypes[i]);
+                        let data = this.b.build_select(v.copy, v.scratch, elem[i], "").unwrap();
+                        this.b.build_store(this.field_ptr(v.tensor, field::DATA), data).unwrap();
+                        call.push(v.tensor.into());
                         pi += 1;
                     }
                     Pass::Scalar => {
@@ -582,7 +727,15 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                 };
                 this.b.build_store(dst, v).unwrap();
             }
+            for (i, v) in views.iter().enumerate() {
+                if let Some(v) = v.as_ref().filter(|v| v.output) {
+                    this.copy_if(v, v.scratch, elem[i], &v.scratch_bytes, &v.src_bytes, plan.dtypes[i]);
+                }
+            }
         });
+        for v in views.iter().flatten() {
+            self.b.build_call(free, &[v.scratch.into()], "").unwrap();
+        }
         if let Some(e) = err {
             unsafe { f.delete() };
             return Err(e);
@@ -892,6 +1045,10 @@ ufunc cscale(%a: Complex128, %s: Float64) -> Complex128 "(),()->()" {
 entry:
   return %a
 }
+ufunc twice(%a: Float64[]Shape[?], %b: &Float64[]Shape[?]) "(n)->(n)" core(%n: Int64) {
+entry:
+  return
+}
 ufunc isneg(%a: Int16) -> Bool "()->()" {
 entry:
   %z: Bool = const false
@@ -986,6 +1143,38 @@ entry:
             b.build_store(dst, b.build_float_mul(v, s, "").unwrap()).unwrap();
         }
         b.build_return(None).unwrap();
+        // void twice(DLTensor *a, DLTensor *b, int64_t n): b[i] = 2 a[i],
+        // reading both as contiguous, as a compiled body of these COrder
+        // parameter types does.
+        let f = md.add_function("twice", cx.void_type().fn_type(&[p.into(), p.into(), i64t.into()], false), None);
+        let entry = cx.append_basic_block(f, "entry");
+        let head = cx.append_basic_block(f, "head");
+        let body = cx.append_basic_block(f, "body");
+        let done = cx.append_basic_block(f, "done");
+        b.position_at_end(entry);
+        let data = |t: PointerValue<'ctx>| {
+            b.build_load(p, b.build_struct_gep(dlt, t, 0, "").unwrap(), "").unwrap().into_pointer_value()
+        };
+        let da = data(f.get_nth_param(0).unwrap().into_pointer_value());
+        let db = data(f.get_nth_param(1).unwrap().into_pointer_value());
+        let n = f.get_nth_param(2).unwrap().into_int_value();
+        b.build_unconditional_branch(head).unwrap();
+        b.position_at_end(head);
+        let i = b.build_phi(i64t, "i").unwrap();
+        i.add_incoming(&[(&i64t.const_zero(), entry)]);
+        let iv = i.as_basic_value().into_int_value();
+        let more = b.build_int_compare(IntPredicate::SLT, iv, n, "").unwrap();
+        b.build_conditional_branch(more, body, done).unwrap();
+        b.position_at_end(body);
+        let ea = unsafe { b.build_gep(f64t, da, &[iv], "").unwrap() };
+        let eb = unsafe { b.build_gep(f64t, db, &[iv], "").unwrap() };
+        let va = b.build_load(f64t, ea, "").unwrap().into_float_value();
+        b.build_store(eb, b.build_float_add(va, va, "").unwrap()).unwrap();
+        let i2 = b.build_int_add(iv, i64t.const_int(1, false), "").unwrap();
+        i.add_incoming(&[(&i2, body)]);
+        b.build_unconditional_branch(head).unwrap();
+        b.position_at_end(done);
+        b.build_return(None).unwrap();
         // _Bool isneg(int16_t a), with the C ABI's extension attributes
         let f = md.add_function("isneg", cx.bool_type().fn_type(&[cx.i16_type().into()], false), None);
         let ext = |n: &str| cx.create_enum_attribute(inkwell::attributes::Attribute::get_named_enum_kind_id(n), 0);
@@ -1002,7 +1191,7 @@ entry:
         let cx = Context::create();
         let md = cx.create_module("uf");
         bodies(&cx, &md);
-        for name in ["axpy", "rowdot", "cscale", "isneg"] {
+        for name in ["axpy", "rowdot", "cscale", "twice", "isneg"] {
             let f = &m.functions[m.get_function(name).unwrap()];
             emit_entry_points(&cx, &md, &m, f, md.get_function(name).unwrap()).unwrap();
         }
@@ -1073,6 +1262,7 @@ void rowdot_loop(char **, const intptr_t *, const intptr_t *, void *);
 void rowdot_dl(DLTensor *, DLTensor *, DLTensor *);
 void cscale_dl(DLTensor *, DLTensor *, DLTensor *);
 void isneg_dl(DLTensor *, DLTensor *);
+void twice_dl(DLTensor *, DLTensor *);
 static DLTensor T(void *data, int nd, int64_t *shape, int64_t *strides, DLDataType dt) {
   DLTensor t = {data, {kDLCPU, 0}, nd, dt, shape, strides, 0};
   return t;
@@ -1126,6 +1316,22 @@ int main(int argc, char **argv) {
   DLTensor tr = T(res, 2, s22, NULL, POSTC_DTYPE_FLOAT64);
   rowdot_dl(&tc, &tv, &tr);
   for (int i = 0; i < 4; i++) CHECK(res[i] == cube[3 * i] + 10 * cube[3 * i + 1] + 100 * cube[3 * i + 2]);
+  /* A strided vector operand goes through a compact copy. */
+  double v2[6] = {1, -1, 10, -1, 100, -1};
+  int64_t st2[1] = {2};
+  DLTensor tv2 = T(v2, 1, s3, st2, POSTC_DTYPE_FLOAT64);
+  double res2[4];
+  DLTensor tr2 = T(res2, 2, s22, NULL, POSTC_DTYPE_FLOAT64);
+  rowdot_dl(&tc, &tv2, &tr2);
+  for (int i = 0; i < 4; i++) CHECK(res2[i] == res[i]);
+  /* (n)->(n) over the columns of a 3x2 C array (core stride 2) into the
+   * rows of a transposed output: copied in, and the output copied back. */
+  double src[6] = {1, 2, 3, 4, 5, 6}, dst[6] = {0};
+  int64_t s2x3[2] = {2, 3}, stc[2] = {1, 2}, str[2] = {1, 2};
+  DLTensor tsrc = T(src, 2, s2x3, stc, POSTC_DTYPE_FLOAT64); /* src.T */
+  DLTensor tdst = T(dst, 2, s2x3, str, POSTC_DTYPE_FLOAT64); /* dst.T, F order */
+  twice_dl(&tsrc, &tdst);
+  for (int i = 0; i < 6; i++) CHECK(dst[i] == 2 * src[i]);
   /* complex by pointer through the loop, written through the out pointer. */
   double _Complex z[2] = {1 + 2 * I, -3 + 0.5 * I}, zr[2];
   double sc = 2;
