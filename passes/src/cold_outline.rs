@@ -59,6 +59,7 @@ impl ModulePass for ColdOutline {
                 continue;
             }
             let mut consts = Vec::new();
+            let panic_blocks: Vec<BlockId> = sites.iter().map(|s| s.block).collect();
             for site in sites {
                 if site.message.is_some() {
                     if let InstData::Call { args, .. } = m.functions[fid].body.inst(site.call) {
@@ -86,7 +87,7 @@ impl ModulePass for ColdOutline {
                         name
                     }
                 };
-                redirect(m, fid, &site, &name);
+                redirect(m, fid, &site, &name, &panic_blocks);
                 changed = true;
             }
             drop_dead_messages(&mut m.functions[fid], &consts);
@@ -160,7 +161,7 @@ fn make_thunk(
 
 /// Replaces the panic call of a site by a call of the thunk, drops the
 /// message constant when nothing else reads it, and weights the branch.
-fn redirect(m: &mut Module, fid: postc_ir::FuncId, site: &Site, thunk: &str) {
+fn redirect(m: &mut Module, fid: postc_ir::FuncId, site: &Site, thunk: &str, panic_blocks: &[BlockId]) {
     let body = &mut m.functions[fid].body;
     // The call keeps its slot: rewrite its callee and argument list in place.
     let callee = body.strings.push(thunk);
@@ -168,16 +169,17 @@ fn redirect(m: &mut Module, fid: postc_ir::FuncId, site: &Site, thunk: &str) {
     body.extra.push(site.args.len() as u32);
     body.extra.extend(site.args.iter().map(|a| a.as_u32()));
     body.ops[site.call] = [callee.as_u32(), at];
-    // Weight every conditional branch into the panic block toward the other edge.
+    // Weight every conditional branch into the panic block toward the other
+    // edge, unless that edge panics too (neither is then the likely one).
     let (wt, wf) = GUARD_WEIGHTS;
     for b in body.blocks.ids() {
         let Some(t) = body.terminator(b) else { continue };
         if let InstData::CondBr { if_true, if_false, weights: None, .. } = body.inst(t) {
             let e = body.ops[t][1] as usize;
             if let Some(w) = body.extra.get_mut(e + 2..e + 4) {
-                if if_false == site.block && if_true != site.block {
+                if if_false == site.block && !panic_blocks.contains(&if_true) {
                     w.copy_from_slice(&[wt, wf]);
-                } else if if_true == site.block && if_false != site.block {
+                } else if if_true == site.block && !panic_blocks.contains(&if_false) {
                     w.copy_from_slice(&[wf, wt]);
                 }
             }

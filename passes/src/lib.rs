@@ -14,7 +14,7 @@ pub mod rewrite;
 pub mod select_fold;
 pub mod simplify_cfg;
 pub mod stride_lower;
-pub mod verify_pass;
+pub mod verify;
 
 use analysis::{Analyses, AnalysisSet};
 use manager::FuncCx;
@@ -95,6 +95,6 @@ pub fn registry() -> Vec<(&'static PassInfo, fn() -> Pass)> {
         (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),
         (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
-        (&verify_pass::INFO, || Pass::Module(Box::new(verify_pass::Verify))),
+        (&verify::INFO, || Pass::Module(Box::new(verify::Verify))),
     ]
 }

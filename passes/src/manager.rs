@@ -181,11 +181,17 @@ impl PassManager {
                             .enumerate()
                             .map(|(fi, f)| run_group(sub, &cx, f, app_base, nfuncs, fi as u64, limit, run, sub_nanos))
                             .collect();
+                        // The last application is the highest-numbered one
+                        // that ran, whichever function it was on.
+                        let mut last: Option<(u64, String)> = None;
                         for o in outcomes {
                             report.dumps.extend(o.dumps);
-                            if o.last.is_some() {
-                                report.last_application = o.last;
+                            if o.last.as_ref().map(|l| l.0) > last.as_ref().map(|l| l.0) {
+                                last = o.last;
                             }
+                        }
+                        if let Some((_, text)) = last {
+                            report.last_application = Some(text);
                         }
                         if run.verify_each {
                             verify_after(m, sub[0].info().name)?;
@@ -208,7 +214,8 @@ impl PassManager {
 #[derive(Default)]
 struct FuncOutcome {
     dumps: Vec<String>,
-    last: Option<String>,
+    /// The number and description of the last application that ran.
+    last: Option<(u64, String)>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -241,7 +248,7 @@ fn run_group(
             nanos[pi].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
         }
         if run.bisect_limit.is_some() {
-            out.last = Some(format!("({app}) {} on function {}", info.name, f.name));
+            out.last = Some((app, format!("({app}) {} on function {}", info.name, f.name)));
         }
         if run.print_after.as_deref() == Some(info.name) {
             out.dumps.push(format!(

@@ -56,21 +56,47 @@ enum Fold {
     Arms(ValueId, ValueId),
 }
 
-fn fold_one(body: &Body, cond: ValueId, t: ValueId, f: ValueId) -> Option<Fold> {
+/// The values whose reads can differ from place to place: `let` locals and
+/// whatever `set` assigns (locals and parameters). A select that read one
+/// cannot be replaced by it, since later uses of the select would read the
+/// local's later value.
+fn mutable_values(body: &Body) -> Vec<bool> {
+    let mut out = vec![false; body.num_insts()];
+    for v in body.tags.ids() {
+        let m = match body.inst(v) {
+            InstData::Let { .. } => Some(v),
+            InstData::Set { target, .. } => Some(target),
+            _ => None,
+        };
+        if let Some(slot) = m.and_then(|m| out.get_mut(m.index())) {
+            *slot = true;
+        }
+    }
+    out
+}
+
+fn fold_one(body: &Body, mutable: &[bool], cond: ValueId, t: ValueId, f: ValueId) -> Option<Fold> {
+    let fixed = |v: ValueId| !mutable.get(v.index()).copied().unwrap_or(false);
     if let Some(c) = bool_const(body, cond) {
-        return Some(Fold::To(if c { t } else { f }));
+        let x = if c { t } else { f };
+        return fixed(x).then_some(Fold::To(x));
     }
     if t == f {
-        return Some(Fold::To(t));
+        return fixed(t).then_some(Fold::To(t));
     }
     match (bool_const(body, t), bool_const(body, f)) {
-        (Some(true), Some(false)) => return Some(Fold::To(cond)),
+        (Some(true), Some(false)) => return fixed(cond).then_some(Fold::To(cond)),
         (Some(false), Some(true)) => return Some(Fold::Not(cond)),
         _ => {}
     }
+    // The inner select read its condition and arm where it stands: only
+    // values no `set` can change in between may be read here instead.
+    if !fixed(cond) {
+        return None;
+    }
     let same_cond_arm = |x: ValueId, take_true: bool| match body.inst(x) {
         InstData::Select { cond: c2, if_true, if_false } if c2 == cond => {
-            Some(if take_true { if_true } else { if_false })
+            Some(if take_true { if_true } else { if_false }).filter(|a| fixed(*a))
         }
         _ => None,
     };
@@ -84,8 +110,9 @@ fn fold_one(body: &Body, cond: ValueId, t: ValueId, f: ValueId) -> Option<Fold> 
 
 fn fold_selects(func: &mut Function) -> bool {
     let body = &func.body;
+    let mutable = mutable_values(body);
     let any = body.tags.ids().any(|v| match body.inst(v) {
-        InstData::Select { cond, if_true, if_false } => fold_one(body, cond, if_true, if_false).is_some(),
+        InstData::Select { cond, if_true, if_false } => fold_one(body, &mutable, cond, if_true, if_false).is_some(),
         _ => false,
     });
     if !any {
@@ -101,7 +128,7 @@ fn fold_selects(func: &mut Function) -> bool {
                 rw.copy(v);
                 continue;
             };
-            match fold_one(&old, cond, if_true, if_false) {
+            match fold_one(&old, &mutable, cond, if_true, if_false) {
                 Some(Fold::To(x)) => {
                     rw.drop_inst(v);
                     rw.replace_uses(v, x);

@@ -2,7 +2,8 @@
 //! `load` / `store` (the seed: "backends never need to know an element's
 //! size"). Strides that the layout and a static shape fix become constants;
 //! the others are read once per array and axis — in the entry block for a
-//! parameter, right after the definition for any other array.
+//! parameter, right after the definition for any other array — except for
+//! an array that `set` reassigns, whose strides are read at each access.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -22,7 +23,10 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::CFG,
 };
 
-/// The byte stride of `axis` when the type alone fixes it.
+/// The byte stride of `axis` when the type alone fixes it: explicit
+/// `Strides`, or C / Fortran order with a static shape. With a dynamic
+/// dimension anywhere the array may be any view (the interpreter and the
+/// ABI take the caller's strides), so no stride is assumed.
 pub fn static_stride(t: &TypeData, axis: usize) -> Option<i64> {
     let elem = t.dtype.size_bytes() as i64;
     let dims = match &t.shape {
@@ -30,6 +34,9 @@ pub fn static_stride(t: &TypeData, axis: usize) -> Option<i64> {
         Shape::Any => return None,
     };
     if axis >= dims.len() {
+        return None;
+    }
+    if !matches!(t.layout, Layout::Strides(_)) && dims.iter().any(Option::is_none) {
         return None;
     }
     match &t.layout {
@@ -60,6 +67,17 @@ impl FunctionPass for StrideLower {
         if needed.is_empty() {
             return false;
         }
+        // Arrays that `set` reassigns (a `let` local or a parameter) may be
+        // another view by the time of an access: their dynamic strides are
+        // read at each access instead of once.
+        let reassigned: Vec<ValueId> = body
+            .tags
+            .ids()
+            .filter_map(|v| match body.inst(v) {
+                InstData::Set { target, .. } => Some(target),
+                _ => None,
+            })
+            .collect();
         let mut names = NameGen::new(body);
         let old = std::mem::take(&mut func.body);
         let mut rw = Rewriter::new(&old);
@@ -71,9 +89,13 @@ impl FunctionPass for StrideLower {
                                arr: ValueId| {
             let Some(t) = old.types[arr].and_then(|t| cx.types.try_get(t)) else { return };
             for &(a, axis) in needed.iter().filter(|(a, _)| *a == arr) {
+                let fixed = static_stride(t, axis as usize);
+                if fixed.is_none() && reassigned.contains(&a) {
+                    continue;
+                }
                 let base = format!("{}.s{axis}", old.name_or_empty(a));
                 let name = names.fresh(&base);
-                let v = match static_stride(t, axis as usize) {
+                let v = match fixed {
                     Some(s) => rw.emit_const(TypeId::INT64, Literal::Int(s as i128), &name, None),
                     None => rw.emit(Opcode::Stride, Some(TypeId::INT64), [a.as_u32(), axis], &[], Some(&name), None),
                 };
@@ -148,7 +170,13 @@ fn offset(
                 rw.emit(Opcode::Cast, Some(TypeId::INT64), [idx.as_u32(), 0], &[], Some(&n), loc)
             }
         };
-        let stride = strides.get(&(array, axis as u32)).copied().unwrap_or(idx);
+        let stride = match strides.get(&(array, axis as u32)) {
+            Some(&s) => s,
+            None => {
+                let n = names.fresh(&format!("{}.s{axis}", old.name_or_empty(array)));
+                rw.emit(Opcode::Stride, Some(TypeId::INT64), [array.as_u32(), axis as u32], &[], Some(&n), loc)
+            }
+        };
         let n = names.fresh(&base);
         let term = rw.emit(Opcode::Mul, Some(TypeId::INT64), [idx.as_u32(), stride.as_u32()], &[], Some(&n), loc);
         acc = Some(match acc {

@@ -1,5 +1,6 @@
-//! `verify`: checks the module; a broken module stops the pipeline with the
-//! verifier's diagnostics.
+//! `verify`: checks the whole module with the IR verifier and stops the
+//! pipeline with its diagnostics when anything is wrong. It never changes
+//! the module.
 
 use crate::analysis::AnalysisSet;
 use crate::{ModulePass, PassInfo, PassOptions, Scope};
@@ -10,7 +11,7 @@ pub struct Verify;
 
 pub static INFO: PassInfo = PassInfo {
     name: "verify",
-    description: "check the module and stop the pipeline if it is malformed",
+    description: "check the module with the IR verifier; stop with its diagnostics on an error",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::ALL,
@@ -21,8 +22,8 @@ impl ModulePass for Verify {
         &INFO
     }
 
-    fn run(&self, module: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
-        let errors = postc_ir::verify::verify_module(module);
+    fn run(&self, m: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+        let errors = postc_ir::verify::verify_module(m);
         if errors.is_empty() {
             Ok(false)
         } else {
