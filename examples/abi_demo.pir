@@ -4,7 +4,7 @@
 module abi_demo
 import intrinsic sqrt = sqrt
 alias l2 = norm
-export mix, cmul, greet, bcat, total, total_f, every_other_sum, scale, norm, l2, cumsum, get, axpy, rowdot, matmul
+export mix, hadd, cmul, cscale64, greet, bcat, total, total_f, every_other_sum, scale, norm, l2, cumsum, get, axpy, rowdot, matmul
 
 ; Scalars of several widths and signedness; Bool in, Float64 out.
 func mix(%flag: Bool, %i: Int16, %u: UInt8, %x: Float32) -> Float64 {
@@ -19,10 +19,24 @@ entry:
   return %r
 }
 
+; Float16 is C's _Float16.
+func hadd(%a: Float16, %b: Float16) -> Float16 {
+entry:
+  %r: Float16 = add %a, %b
+  return %r
+}
+
 ; Complex numbers travel by pointer; the result through a trailing pointer.
 func cmul(%a: Complex128, %b: Complex128) -> Complex128 {
 entry:
   %r: Complex128 = mul %a, %b
+  return %r
+}
+
+func cscale64(%a: Complex64, %f: Float32) -> Complex64 {
+entry:
+  %fc: Complex64 = cast %f
+  %r: Complex64 = mul %a, %fc
   return %r
 }
 
