@@ -1,8 +1,9 @@
-//! Throughput of the IR's printer, parser and verifier on a generated
-//! module of at least 10^6 instructions (one core).
+//! Throughput of the IR's printer, parser, verifier and dominator tree on a
+//! generated module of at least 10^6 instructions (one core).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use postc_benches::million_instruction_module;
+use postc_ir::cfg::{Cfg, DomTree};
 use std::time::Duration;
 
 fn ir(c: &mut Criterion) {
@@ -21,6 +22,18 @@ fn ir(c: &mut Criterion) {
 
     g.throughput(Throughput::Elements(insts));
     g.bench_function("verify", |b| b.iter(|| postc_ir::verify::verify_module(&m).len()));
+    g.bench_function("cfg", |b| {
+        let (mut cfg, mut dom) = (Cfg::new(), DomTree::new());
+        b.iter(|| {
+            let mut n = 0usize;
+            for f in m.functions.iter() {
+                cfg.recompute(&f.body);
+                dom.recompute(&cfg);
+                n += cfg.num_reachable();
+            }
+            n
+        })
+    });
     g.finish();
 }
 

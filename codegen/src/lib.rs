@@ -1,32 +1,455 @@
-//! postc-codegen: IR to LLVM through inkwell.
+//! postc-codegen: POST IR to native code through LLVM (inkwell).
+//!
+//! [`compile`] runs, in this order: the postc pass pipeline of the level on a
+//! clone of every module; the verifier; lowering of every module to one
+//! LLVM module (every function declared first, then the bodies, then the
+//! helpers and runtime they use; see [`emit`]); per codegen unit, parsing
+//! that module into the unit's own `Context`, linking `--link-ir` files,
+//! verifying, LLVM's `default<O{n}>` pipeline on the target machine, and
+//! emission. `Float16` is LLVM `half`: on x86-64 the backend calls
+//! `__extendhfsf2`/`__truncsfhf2`/`__truncdfhf2` from libgcc, which `cc`
+//! links.
+
+pub mod emit;
+pub mod helpers;
+pub mod runtime;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module as LlModule};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
+use postc_ir::diag::Diagnostic;
+use postc_ir::Program;
+use std::path::PathBuf;
+use std::sync::Once;
+use std::time::Instant;
+
+/// An optimisation level.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum OptLevel {
+    O0,
+    O1,
+    #[default]
+    O2,
+    O3,
+}
+
+impl OptLevel {
+    pub fn from_u8(x: u8) -> Result<OptLevel, String> {
+        Ok(match x {
+            0 => OptLevel::O0,
+            1 => OptLevel::O1,
+            2 => OptLevel::O2,
+            3 => OptLevel::O3,
+            _ => return Err(format!("invalid optimisation level {x}: expected 0, 1, 2 or 3")),
+        })
+    }
+    pub fn as_u8(self) -> u8 {
+        self as u8
+    }
+    fn llvm(self) -> OptimizationLevel {
+        match self {
+            OptLevel::O0 => OptimizationLevel::None,
+            OptLevel::O1 => OptimizationLevel::Less,
+            OptLevel::O2 => OptimizationLevel::Default,
+            OptLevel::O3 => OptimizationLevel::Aggressive,
+        }
+    }
+}
+
+/// What [`emit`] produces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EmitKind {
+    Object,
+    Assembly,
+    LlvmIr,
+    Bitcode,
+}
+
+/// Code generation options.
+#[derive(Clone, Debug, Default)]
+pub struct CodegenOptions {
+    pub opt: OptLevel,
+    /// A target triple; the host's by default.
+    pub target: Option<String>,
+    /// A CPU name; the host's by default (`generic` for another triple).
+    pub cpu: Option<String>,
+    /// Integer overflow checks; by default on at -O0 only.
+    pub overflow_checks: Option<bool>,
+    pub bounds_checks: bool,
+    pub div_checks: bool,
+    /// LLVM IR files (`.ll`) linked into the module, their symbols internal.
+    pub link_ir: Vec<PathBuf>,
+    /// Codegen units; by default 1 below [`UNIT_THRESHOLD`] instructions,
+    /// else the number of cores.
+    pub units: Option<usize>,
+    /// Print the time of each phase to standard error.
+    pub time_passes: bool,
+}
+
+impl CodegenOptions {
+    /// The defaults of a level: bounds and division checks on, overflow
+    /// checks as the level says.
+    pub fn for_level(opt: OptLevel) -> CodegenOptions {
+        CodegenOptions { opt, bounds_checks: true, div_checks: true, ..Default::default() }
+    }
+
+    fn pass_options(&self) -> postc_passes::PassOptions {
+        let mut p = postc_passes::PassOptions::for_level(self.opt.as_u8());
+        p.bounds_checks = self.bounds_checks;
+        p.div_checks = self.div_checks;
+        if let Some(o) = self.overflow_checks {
+            p.overflow_checks = o;
+        }
+        p
+    }
+}
+
+/// Modules with fewer instructions than this compile as one unit by default.
+pub const UNIT_THRESHOLD: usize = 5000;
+
+/// Object bytes for the host (or `options.target`).
+pub fn compile(program: &Program, options: &CodegenOptions) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    emit(program, options, EmitKind::Object)
+}
+
+/// The LLVM IR text after the `-O` pipeline.
+pub fn compile_to_ir(program: &Program, options: &CodegenOptions) -> Result<String, Vec<Diagnostic>> {
+    emit(program, options, EmitKind::LlvmIr).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+fn internal(msg: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(format!("internal code generation error: {}", msg.into()), None)]
+}
+
+struct Timer {
+    on: bool,
+    lines: Vec<(String, f64)>,
+}
+
+impl Timer {
+    fn time<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let r = f();
+        if self.on {
+            self.lines.push((what.to_owned(), t.elapsed().as_secs_f64()));
+        }
+        r
+    }
+}
+
+/// The postc pass pipeline of the level, on a clone of every module, then
+/// the verifier.
+pub fn prepare(program: &Program, options: &CodegenOptions) -> Result<Program, Vec<Diagnostic>> {
+    let mut p = program.clone();
+    let popts = options.pass_options();
+    let pm = postc_passes::parse_pipeline(postc_passes::default_pipeline(options.opt.as_u8()))?;
+    let run = postc_passes::RunOptions { time_passes: options.time_passes, ..Default::default() };
+    for m in p.modules.iter_mut() {
+        let report = pm.run(m, &popts, &run)?;
+        if options.time_passes {
+            eprint!("{}", postc_passes::manager::format_timings(&report));
+        }
+    }
+    let diags = postc_ir::verify::verify_program(&p);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(p)
+}
+
+/// The lowered program: the LLVM module text and what the units need.
+pub struct Lowered {
+    /// The module text without aliases.
+    pub text: String,
+    /// (alias symbol, target symbol, signature).
+    pub aliases: Vec<(String, String, emit::FnSig)>,
+    /// Exported function symbols, in declaration order (the unit split).
+    pub exported: Vec<String>,
+    /// Instructions of the program (for the default unit count).
+    pub insts: usize,
+    /// The LLVM signature (symbol, ABI) of every function: after
+    /// [`build_unit`] parsed the text, `module.get_function(&sig.symbol)`
+    /// is the function's `FunctionValue`.
+    pub sigs: std::collections::HashMap<(postc_ir::ModuleId, postc_ir::FuncId), emit::FnSig>,
+}
+
+/// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
+pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
+    let mut e = emit::Emitter::new(program);
+    e.declare_all();
+    if program.modules.iter().any(|m| m.ufuncs().next().is_some()) {
+        // The ufunc wrappers allocate through the runtime.
+        e.use_runtime();
+    }
+    let text = e.emit_all();
+    if !e.diags.is_empty() {
+        return Err(std::mem::take(&mut e.diags));
+    }
+    let mut exported = Vec::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            let s = &e.sigs[&(mid, fid)];
+            if s.exported {
+                exported.push(s.symbol.clone());
+            }
+        }
+    }
+    let insts = program.modules.iter().map(|m| m.num_insts()).sum();
+    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs })
+}
+
+static INIT: Once = Once::new();
+
+fn init_targets() {
+    INIT.call_once(|| {
+        Target::initialize_all(&InitializationConfig::default());
+    });
+}
+
+/// The target machine of the options.
+pub fn target_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
+    init_targets();
+    let (triple, cpu, features) = match &options.target {
+        Some(t) => (TargetTriple::create(t), options.cpu.clone().unwrap_or_else(|| "generic".into()), String::new()),
+        None => {
+            let host_cpu = TargetMachine::get_host_cpu_name().to_string();
+            let (cpu, features) = match &options.cpu {
+                Some(c) if c != &host_cpu => (c.clone(), String::new()),
+                _ => (host_cpu, TargetMachine::get_host_cpu_features().to_string()),
+            };
+            (TargetMachine::get_default_triple(), cpu, features)
+        }
+    };
+    let target = Target::from_triple(&triple).map_err(|e| {
+        vec![Diagnostic::error(format!("unknown target `{}`: {e}", triple.as_str().to_string_lossy()), None)]
+    })?;
+    target
+        .create_target_machine(&triple, &cpu, &features, options.opt.llvm(), RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| {
+            vec![Diagnostic::error(
+                format!("cannot create a target machine for `{}` (cpu `{cpu}`)", triple.as_str().to_string_lossy()),
+                None,
+            )]
+        })
+}
+
+/// Parses the lowered text into `cx`, links the `--link-ir` files, sets up
+/// the unit (functions outside `owned` become `available_externally`) and
+/// verifies it.
+pub fn build_unit<'c>(
+    cx: &'c Context,
+    low: &Lowered,
+    options: &CodegenOptions,
+    tm: &TargetMachine,
+    owned: Option<&[String]>,
+) -> Result<LlModule<'c>, Vec<Diagnostic>> {
+    let keep = |s: &str| owned.is_none_or(|o| o.iter().any(|x| x == s));
+    let mut text = low.text.clone();
+    text.push_str(&emit::alias_lines(&low.aliases, keep));
+    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc");
+    let module = cx.create_module_from_ir(buf).map_err(|e| {
+        if std::env::var_os("POSTC_DUMP_LL").is_some() {
+            let _ = std::fs::write("postc-failed.ll", &text);
+        }
+        internal(format!("LLVM rejected the generated module: {}", e.to_string()))
+    })?;
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    // Externally provided LLVM IR: optimised at -O2, linked, made internal.
+    for path in &options.link_ir {
+        let display = path.display().to_string();
+        let buf = MemoryBuffer::create_from_file(path)
+            .map_err(|e| vec![Diagnostic::error(format!("cannot read `{display}`: {e}"), None)])?;
+        let lm = cx
+            .create_module_from_ir(buf)
+            .map_err(|e| vec![Diagnostic::error(format!("`{display}` is not valid LLVM IR: {e}"), None)])?;
+        lm.set_triple(&tm.get_triple());
+        lm.set_data_layout(&tm.get_target_data().get_data_layout());
+        lm.run_passes("default<O2>", tm, PassBuilderOptions::create())
+            .map_err(|e| vec![Diagnostic::error(format!("optimising `{display}`: {e}"), None)])?;
+        let defined: Vec<String> = lm
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0)
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .collect();
+        module.link_in_module(lm).map_err(|e| vec![Diagnostic::error(format!("linking `{display}`: {e}"), None)])?;
+        for name in defined {
+            if low.exported.iter().any(|s| s == &name) {
+                continue;
+            }
+            if let Some(f) = module.get_function(&name) {
+                if f.count_basic_blocks() > 0 {
+                    f.set_linkage(Linkage::Internal);
+                }
+            }
+        }
+    }
+    if owned.is_some() {
+        for s in &low.exported {
+            if !keep(s) {
+                if let Some(f) = module.get_function(s) {
+                    f.set_linkage(Linkage::AvailableExternally);
+                }
+            }
+        }
+    }
+    module.verify().map_err(|e| internal(format!("the LLVM module does not verify: {}", e.to_string())))?;
+    Ok(module)
+}
+
+/// Runs the `-O` pipeline and emits one unit.
+fn finish_unit(
+    module: &LlModule<'_>,
+    tm: &TargetMachine,
+    opt: OptLevel,
+    kind: EmitKind,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let pipeline = format!("default<O{}>", opt.as_u8());
+    module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| internal(e.to_string()))?;
+    Ok(match kind {
+        EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
+        EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
+        EmitKind::Object | EmitKind::Assembly => {
+            let ft = if kind == EmitKind::Object { FileType::Object } else { FileType::Assembly };
+            tm.write_to_memory_buffer(module, ft).map_err(|e| internal(e.to_string()))?.as_slice().to_vec()
+        }
+    })
+}
+
+/// The number of codegen units for a program of `insts` instructions.
+pub fn default_units(insts: usize) -> usize {
+    if insts < UNIT_THRESHOLD {
+        1
+    } else {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    }
+}
+
+/// Compiles a program and emits `kind`.
+///
+/// With more than one codegen unit (objects only; the other kinds are
+/// always one unit) the exported functions are split into contiguous
+/// chunks; each unit parses the whole module in its own `Context` on its own
+/// thread, keeps the other chunks as `available_externally` definitions (so
+/// every function is optimised, and inlines its callees, exactly as in a
+/// single unit) and emits its chunk; the objects are combined by `ld -r`.
+pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
+    let prepared = timer.time("postc passes", || prepare(program, options))?;
+    let low = timer.time("lowering", || lower(&prepared))?;
+    let units = options.units.unwrap_or_else(|| default_units(low.insts)).max(1);
+    let units = if kind == EmitKind::Object { units.min(low.exported.len().max(1)) } else { 1 };
+    let out = if units <= 1 {
+        let tm = target_machine(options)?;
+        let cx = Context::create();
+        let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, &tm, None))?;
+        timer.time("llvm optimise + emit", || finish_unit(&module, &tm, options.opt, kind))?
+    } else {
+        let chunks = split(&low.exported, units);
+        let results: Vec<Result<Vec<u8>, Vec<Diagnostic>>> = timer.time("llvm units", || {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = chunks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, chunk)| {
+                        let low = &low;
+                        s.spawn(move || {
+                            let tm = target_machine(options)?;
+                            let cx = Context::create();
+                            // Aliases and the runtime go with the first unit only
+                            // when their target is there; the runtime is
+                            // linkonce_odr and may appear in every unit.
+                            let _ = i;
+                            let module = build_unit(&cx, low, options, &tm, Some(chunk))?;
+                            finish_unit(&module, &tm, options.opt, kind)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err(internal("a codegen unit panicked"))))
+                    .collect()
+            })
+        });
+        let mut objects = Vec::new();
+        for r in results {
+            objects.push(r?);
+        }
+        timer.time("ld -r", || link_objects(&objects))?
+    };
+    if timer.on {
+        for (what, secs) in &timer.lines {
+            eprintln!("{:>10.3} ms  {what}", secs * 1000.0);
+        }
+    }
+    Ok(out)
+}
+
+/// Contiguous chunks of `items`, `n` of them (the first ones larger).
+pub fn split(items: &[String], n: usize) -> Vec<Vec<String>> {
+    let n = n.max(1).min(items.len().max(1));
+    let (q, r) = (items.len() / n, items.len() % n);
+    let mut out = Vec::new();
+    let mut at = 0;
+    for i in 0..n {
+        let len = q + usize::from(i < r);
+        out.push(items[at..at + len].to_vec());
+        at += len;
+    }
+    out
+}
+
+/// Combines objects into one relocatable object with `ld -r`.
+fn link_objects(objects: &[Vec<u8>]) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let dir = tempfile::tempdir().map_err(|e| internal(format!("temporary directory: {e}")))?;
+    let mut args = vec!["-r".to_owned(), "-o".to_owned(), dir.path().join("all.o").display().to_string()];
+    for (i, o) in objects.iter().enumerate() {
+        let p = dir.path().join(format!("unit{i}.o"));
+        std::fs::write(&p, o).map_err(|e| internal(format!("writing {}: {e}", p.display())))?;
+        args.push(p.display().to_string());
+    }
+    let st = std::process::Command::new("ld")
+        .args(&args)
+        .status()
+        .map_err(|e| vec![Diagnostic::error(format!("cannot run `ld -r` to combine codegen units: {e}"), None)])?;
+    if !st.success() {
+        return Err(vec![Diagnostic::error(format!("`ld -r` failed ({st}) combining codegen units"), None)]);
+    }
+    std::fs::read(dir.path().join("all.o")).map_err(|e| internal(format!("reading the combined object: {e}")))
+}
 
 mod ufunc;
 
 #[cfg(test)]
 mod tests {
-    use inkwell::context::Context;
-    use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
-    use inkwell::OptimizationLevel;
+    use super::*;
 
     #[test]
-    fn llvm_emits_an_object() {
-        Target::initialize_native(&InitializationConfig::default()).unwrap();
-        let cx = Context::create();
-        let m = cx.create_module("smoke");
-        let i64t = cx.i64_type();
-        let f = m.add_function("add", i64t.fn_type(&[i64t.into(), i64t.into()], false), None);
-        let b = cx.create_builder();
-        b.position_at_end(cx.append_basic_block(f, "entry"));
-        let s = b
-            .build_int_add(f.get_nth_param(0).unwrap().into_int_value(), f.get_nth_param(1).unwrap().into_int_value(), "s")
-            .unwrap();
-        b.build_return(Some(&s)).unwrap();
-        let triple = TargetMachine::get_default_triple();
-        let t = Target::from_triple(&triple).unwrap();
-        let tm = t
-            .create_target_machine(&triple, "generic", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
-            .unwrap();
-        let obj = tm.write_to_memory_buffer(&m, FileType::Object).unwrap();
-        assert!(obj.as_slice().len() > 100);
+    fn opt_level_from_u8() {
+        assert_eq!(OptLevel::from_u8(0), Ok(OptLevel::O0));
+        assert_eq!(OptLevel::from_u8(3), Ok(OptLevel::O3));
+        let e = OptLevel::from_u8(4).unwrap_err();
+        assert!(e.contains("invalid optimisation level 4"), "{e}");
+    }
+
+    #[test]
+    fn split_is_contiguous() {
+        let items: Vec<String> = (0..7).map(|i| i.to_string()).collect();
+        let c = split(&items, 3);
+        assert_eq!(c.iter().map(|c| c.len()).collect::<Vec<_>>(), vec![3, 2, 2]);
+        assert_eq!(c.concat(), items);
+        assert_eq!(split(&items[..1], 4).len(), 1);
+    }
+
+    #[test]
+    fn panic_format_renders_placeholders() {
+        assert_eq!(
+            emit::panic_format("index {} of {} at 100%", 2, Some("k.py:1:2")),
+            "panic: index %lld of %lld at 100%% at k.py:1:2\n"
+        );
+        assert_eq!(emit::panic_format("x {}", 0, None), "panic: x {}\n");
     }
 }

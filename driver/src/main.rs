@@ -78,6 +78,43 @@ enum Command {
         #[arg(last = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Compile modules to an object, assembly, LLVM IR, bitcode, a shared
+    /// library or an executable.
+    Compile {
+        /// `.pir` files; files named together resolve each other's imports
+        /// and compile into one output.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The output file (default: from the first file's stem).
+        #[arg(short = 'o', value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// What to write.
+        #[arg(long, value_enum, default_value = "obj")]
+        emit: EmitArg,
+        /// Optimisation level 0-3.
+        #[arg(short = 'O', value_name = "LEVEL", default_value = "2")]
+        opt_level: u8,
+        /// Target triple (default: the host).
+        #[arg(long, value_name = "TRIPLE")]
+        target: Option<String>,
+        /// Target CPU (default: the host's; `generic` with --target).
+        #[arg(long, value_name = "CPU")]
+        cpu: Option<String>,
+        /// Codegen units (default: 1 for small programs, else the core count).
+        #[arg(short = 'j', value_name = "N")]
+        jobs: Option<usize>,
+        /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off.
+        #[arg(short = 'C', value_name = "OPT=VALUE")]
+        codegen: Vec<String>,
+        /// LLVM IR (`.ll`) to link in; its functions become internal.
+        #[arg(long = "link-ir", value_name = "FILE")]
+        link_ir: Vec<PathBuf>,
+        /// Print the time of each phase to standard error.
+        #[arg(long)]
+        time_passes: bool,
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+    },
     /// Print a module in canonical form.
     Fmt {
         /// A `.pir` file, or `-` for standard input.
@@ -91,9 +128,36 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum EmitArg {
+    Obj,
+    Asm,
+    #[value(name = "llvm-ir")]
+    LlvmIr,
+    Bc,
+    Shared,
+    Exe,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Compile {
+            files,
+            output,
+            emit,
+            opt_level,
+            target,
+            cpu,
+            jobs,
+            codegen,
+            link_ir,
+            time_passes,
+            include,
+        } => {
+            let args = CompileArgs { output, emit, opt_level, target, cpu, jobs, codegen, link_ir, time_passes };
+            compile(&files, include, args)
+        }
         Command::Check { files, include } => check(&files, include),
         Command::Fmt { file, check, write } => fmt(&file, check, write),
         Command::Opt {
@@ -231,6 +295,140 @@ fn opt(
         None => {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
         }
+    }
+    ExitCode::SUCCESS
+}
+
+struct CompileArgs {
+    output: Option<PathBuf>,
+    emit: EmitArg,
+    opt_level: u8,
+    target: Option<String>,
+    cpu: Option<String>,
+    jobs: Option<usize>,
+    codegen: Vec<String>,
+    link_ir: Vec<PathBuf>,
+    time_passes: bool,
+}
+
+fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
+    use postc_codegen::{CodegenOptions, EmitKind, OptLevel};
+    let level = match OptLevel::from_u8(a.opt_level) {
+        Ok(l) => l,
+        Err(e) => return usage_error(&e),
+    };
+    let mut popts = postc_passes::PassOptions::for_level(a.opt_level);
+    if let Err(e) = apply_codegen_options(&mut popts, &a.codegen) {
+        return usage_error(&e);
+    }
+    if a.jobs == Some(0) {
+        return usage_error("`-j 0`: expected at least one codegen unit");
+    }
+    let options = CodegenOptions {
+        opt: level,
+        target: a.target.clone(),
+        cpu: a.cpu.clone(),
+        overflow_checks: Some(popts.overflow_checks),
+        bounds_checks: popts.bounds_checks,
+        div_checks: popts.div_checks,
+        link_ir: a.link_ir.clone(),
+        units: a.jobs,
+        time_passes: a.time_passes,
+    };
+    let (loader, program) = match load_checked(files, include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let stem = files[0].file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let default_name = match a.emit {
+        EmitArg::Obj => format!("{stem}.o"),
+        EmitArg::Asm => format!("{stem}.s"),
+        EmitArg::LlvmIr => format!("{stem}.ll"),
+        EmitArg::Bc => format!("{stem}.bc"),
+        EmitArg::Shared => format!("lib{stem}.so"),
+        EmitArg::Exe => stem.clone(),
+    };
+    let out_path = a.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
+    if a.emit == EmitArg::Exe {
+        let m = &program.modules[postc_ir::ModuleId::from_u32(0)];
+        let main = program.modules.iter().find_map(|m| m.get_function("main").map(|f| (m, f)));
+        let Some((mm, fid)) = main else {
+            return usage_error(&format!("`--emit exe` needs a function `main` (module `{}` has none)", m.name));
+        };
+        let f = &mm.functions[fid];
+        let ret = f.return_dtype(&mm.types);
+        if f.body.all_params().len() != 0
+            || !(ret.is_none() || ret == Some(DType::Int64))
+            || f.ret.is_some_and(|t| mm.types.is_array(t))
+            || !mm.is_exported("main")
+        {
+            return usage_error("`main` must be exported, take no parameters and return Int64 or nothing");
+        }
+    }
+    let kind = match a.emit {
+        EmitArg::Asm => EmitKind::Assembly,
+        EmitArg::LlvmIr => EmitKind::LlvmIr,
+        EmitArg::Bc => EmitKind::Bitcode,
+        _ => EmitKind::Object,
+    };
+    let bytes = match postc_codegen::emit(&program, &options, kind) {
+        Ok(b) => b,
+        Err(diags) => {
+            report(&loader.sources, &diags);
+            return ExitCode::FAILURE;
+        }
+    };
+    if matches!(a.emit, EmitArg::Shared | EmitArg::Exe) {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => return usage_error(&format!("cannot create a temporary directory: {e}")),
+        };
+        let obj = dir.path().join(format!("{stem}.o"));
+        if let Err(e) = std::fs::write(&obj, &bytes) {
+            eprintln!("error: cannot write {}: {e}", obj.display());
+            return ExitCode::FAILURE;
+        }
+        let mut cc = std::process::Command::new("cc");
+        if a.emit == EmitArg::Shared {
+            cc.arg("-shared");
+        } else {
+            // The C entry point calls the program's `main` and exits with
+            // its result (0 for a void `main`).
+            let stub = dir.path().join("postc_start.c");
+            let text = "extern long long __real_main(void);\nint __wrap_main(void) { return (int)__real_main(); }\n";
+            let void_main = program
+                .modules
+                .iter()
+                .find_map(|m| m.get_function("main").map(|f| m.functions[f].ret.is_none()))
+                .unwrap_or(false);
+            let text = if void_main {
+                "extern void __real_main(void);\nint __wrap_main(void) { __real_main(); return 0; }\n"
+            } else {
+                text
+            };
+            if let Err(e) = std::fs::write(&stub, text) {
+                eprintln!("error: cannot write {}: {e}", stub.display());
+                return ExitCode::FAILURE;
+            }
+            cc.arg(&stub).arg("-Wl,--wrap=main");
+        }
+        cc.arg("-o").arg(&out_path).arg(&obj).arg("-lm");
+        match cc.status() {
+            Ok(st) if st.success() => {}
+            Ok(st) => {
+                eprintln!("error: `cc` failed ({st}) linking {}", out_path.display());
+                return ExitCode::FAILURE;
+            }
+            Err(e) => {
+                eprintln!("error: cannot run `cc`: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Err(e) = std::fs::write(&out_path, &bytes) {
+        eprintln!("error: cannot write {}: {e}", out_path.display());
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }

@@ -91,6 +91,44 @@ pub struct NamePool {
 
 impl NamePool {
     pub fn push(&mut self, s: &str) -> NameId {
+        self.push_bytes(s.as_bytes())
+    }
+
+    pub fn get(&self, id: NameId) -> &str {
+        std::str::from_utf8(self.get_bytes(id)).unwrap_or("")
+    }
+
+    /// The bytes of a string, without checking that they are UTF-8 (every
+    /// string pushed is); empty for an id this pool never gave out.
+    #[inline]
+    pub fn get_bytes(&self, id: NameId) -> &[u8] {
+        let i = id.index();
+        // One-byte length prefix: names shorter than 128 bytes.
+        if let Some(&n) = self.bytes.get(i) {
+            if n < 0x80 {
+                return self.bytes.get(i + 1..i + 1 + n as usize).unwrap_or(&[]);
+            }
+        }
+        self.get_bytes_long(i)
+    }
+
+    #[cold]
+    fn get_bytes_long(&self, mut i: usize) -> &[u8] {
+        let mut n = 0usize;
+        let mut shift = 0;
+        while let Some(&byte) = self.bytes.get(i) {
+            n |= ((byte & 0x7f) as usize) << shift;
+            i += 1;
+            shift += 7;
+            if byte & 0x80 == 0 || shift > 28 {
+                break;
+            }
+        }
+        self.bytes.get(i..i + n).unwrap_or(&[])
+    }
+
+    /// Appends a string given as bytes the caller knows to be UTF-8.
+    pub(crate) fn push_bytes(&mut self, s: &[u8]) -> NameId {
         let id = NameId::new(self.bytes.len());
         let mut n = s.len() as u32;
         loop {
@@ -102,23 +140,8 @@ impl NamePool {
             }
             self.bytes.push(byte | 0x80);
         }
-        self.bytes.extend_from_slice(s.as_bytes());
+        self.bytes.extend_from_slice(s);
         id
-    }
-
-    pub fn get(&self, id: NameId) -> &str {
-        let mut i = id.index();
-        let mut n = 0usize;
-        let mut shift = 0;
-        while let Some(&byte) = self.bytes.get(i) {
-            n |= ((byte & 0x7f) as usize) << shift;
-            i += 1;
-            shift += 7;
-            if byte & 0x80 == 0 || shift > 28 {
-                break;
-            }
-        }
-        self.bytes.get(i..i + n).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("")
     }
 
     pub fn byte_len(&self) -> usize {
@@ -450,6 +473,11 @@ impl Body {
     }
     pub fn name(&self, v: ValueId) -> Option<&str> {
         self.names[v].map(|n| self.strings.get(n))
+    }
+    /// The bytes of the value's name (UTF-8, not re-validated).
+    #[inline]
+    pub fn name_bytes(&self, v: ValueId) -> Option<&[u8]> {
+        self.names[v].map(|n| self.strings.get_bytes(n))
     }
     /// The value's name, or `""` when it has none.
     pub fn name_or_empty(&self, v: ValueId) -> &str {

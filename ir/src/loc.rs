@@ -1,7 +1,7 @@
 //! Source locations: a four-byte column per instruction.
 //!
-//! Most locations sit in one file per function, below line 2^20 and column
-//! 2^10, and pack into the `u32` itself. The rest go to a small side table of
+//! Most locations sit in one file per function, below line 2^21 and column
+//! 2^9, and pack into the `u32` itself. The rest go to a small side table of
 //! the function. A location is *implicit* when it is only the instruction's
 //! own position in the `.pir` text it was parsed from: diagnostics use it,
 //! but the printer omits it and module equality ignores it.
@@ -32,8 +32,8 @@ pub struct Loc(pub(crate) u32);
 
 const FAR: u32 = 1 << 31;
 const IMPLICIT: u32 = 1 << 30;
-const LINE_BITS: u32 = 20;
-const COL_BITS: u32 = 10;
+const LINE_BITS: u32 = 21;
+const COL_BITS: u32 = 9;
 const COL_MASK: u32 = (1 << COL_BITS) - 1;
 const LINE_MASK: u32 = (1 << LINE_BITS) - 1;
 
@@ -115,15 +115,15 @@ mod tests {
 
     #[test]
     fn inline_packing_round_trips() {
-        let l = Loc::inline(1_000_000, 1023, true).unwrap();
+        let l = Loc::inline(2_000_000, 511, true).unwrap();
         match l.unpack() {
             Some(Unpacked::Inline { line, col, implicit }) => {
-                assert_eq!((line, col, implicit), (1_000_000, 1023, true))
+                assert_eq!((line, col, implicit), (2_000_000, 511, true))
             }
             _ => panic!("expected inline"),
         }
-        assert!(Loc::inline(1 << 20, 1, false).is_none());
-        assert!(Loc::inline(5, 1024, false).is_none());
+        assert!(Loc::inline(1 << 21, 1, false).is_none());
+        assert!(Loc::inline(5, 512, false).is_none());
         assert!(Loc::inline(0, 1, false).is_none());
         assert!(matches!(Loc::far(7).unwrap().unpack(), Some(Unpacked::Far(7))));
         assert_eq!(std::mem::size_of::<Loc>(), 4);

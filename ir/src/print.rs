@@ -1,25 +1,28 @@
 //! The `.pir` printer: the canonical text form of a module.
 //!
-//! Output is written straight into one `String`; type spellings are
-//! rendered once per module. Floats print so they re-read bit-exactly.
+//! Output is written straight into one byte buffer (every piece is UTF-8,
+//! names are copied as the pool holds them, without re-validation) and
+//! checked once at the end; type spellings are rendered once per module.
+//! Floats print so they re-read bit-exactly.
 
 use crate::body::{Body, InstData, Literal, ValueId};
 use crate::dtype::DType;
 use crate::entity::EntityId;
-use crate::loc::FileTable;
+use crate::loc::{FileTable, Unpacked};
 use crate::module::{FuncId, Function, Module};
 use crate::types::{TypeId, TypeTable};
+use std::io::Write;
 
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
     let mut p = Printer::new(m);
-    p.out.reserve(m.num_insts() * 32 + 256);
+    p.out.reserve(m.num_insts() * 40 + 256);
     p.header();
     for f in m.functions.iter() {
-        p.out.push('\n');
+        p.out.push(b'\n');
         p.function(f);
     }
-    p.out
+    into_string(p.out)
 }
 
 /// Prints one function of a module.
@@ -30,9 +33,17 @@ pub fn print_function(m: &Module, f: FuncId) -> String {
 /// Prints a function given its module's type and file tables (a pass
 /// manager holds these while the module's functions are borrowed apart).
 pub fn print_function_with(types: &TypeTable, files: &FileTable, f: &Function) -> String {
-    let mut p = Printer { m: None, types, files, out: String::new(), type_names: type_names(types) };
+    let mut p = Printer { m: None, types, files, out: Vec::new(), type_names: type_names(types) };
     p.function(f);
-    p.out
+    into_string(p.out)
+}
+
+/// Every piece written is UTF-8, so this never loses anything.
+fn into_string(out: Vec<u8>) -> String {
+    match String::from_utf8(out) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
 }
 
 fn type_names(types: &TypeTable) -> Vec<String> {
@@ -43,311 +54,333 @@ struct Printer<'m> {
     m: Option<&'m Module>,
     types: &'m TypeTable,
     files: &'m FileTable,
-    out: String,
+    out: Vec<u8>,
     type_names: Vec<String>,
 }
 
 impl<'m> Printer<'m> {
     fn new(m: &'m Module) -> Printer<'m> {
-        Printer { m: Some(m), types: &m.types, files: &m.files, out: String::new(), type_names: type_names(&m.types) }
+        Printer { m: Some(m), types: &m.types, files: &m.files, out: Vec::new(), type_names: type_names(&m.types) }
     }
 
+    #[inline]
+    fn s(&mut self, s: &str) {
+        self.out.extend_from_slice(s.as_bytes());
+    }
+
+    #[inline]
+    fn c(&mut self, c: u8) {
+        self.out.push(c);
+    }
+
+    #[inline]
     fn ty(&mut self, t: TypeId) {
         match self.type_names.get(t.index()) {
-            Some(s) => self.out.push_str(s),
-            None => self.out.push_str("<bad type>"),
+            Some(s) => self.out.extend_from_slice(s.as_bytes()),
+            None => self.out.extend_from_slice(b"<bad type>"),
         }
     }
 
     fn header(&mut self) {
         let Some(m) = self.m else { return };
-        self.out.push_str("module ");
-        self.out.push_str(&m.name);
-        self.out.push('\n');
+        self.s("module ");
+        self.s(&m.name);
+        self.c(b'\n');
         for imp in m.post_imports.values() {
             self.import_line("post", imp);
         }
         for (local, sym) in &m.intrinsic_imports {
-            self.out.push_str("import intrinsic ");
-            self.out.push_str(local);
-            self.out.push_str(" = ");
-            self.out.push_str(sym);
-            self.out.push('\n');
+            self.s("import intrinsic ");
+            self.s(local);
+            self.s(" = ");
+            self.s(sym);
+            self.c(b'\n');
         }
         for imp in m.boundary_imports.values() {
             self.import_line("boundary", imp);
         }
         for dep in &m.dependencies {
             if !m.post_imports.values().any(|i| &i.module_name == dep) {
-                self.out.push_str("depends ");
-                self.out.push_str(dep);
-                self.out.push('\n');
+                self.s("depends ");
+                self.s(dep);
+                self.c(b'\n');
             }
         }
         for (name, c) in &m.constants {
-            self.out.push_str("const ");
-            self.out.push_str(name);
-            self.out.push_str(": ");
+            self.s("const ");
+            self.s(name);
+            self.s(": ");
             self.ty(c.ty);
-            self.out.push_str(" = ");
+            self.s(" = ");
             let dtype = self.types.try_get(c.ty).map_or(DType::Int64, |t| t.dtype);
-            literal(&mut self.out, dtype, c.value.as_literal());
-            self.out.push('\n');
+            literal_bytes(&mut self.out, dtype, c.value.as_literal());
+            self.c(b'\n');
         }
         for (alias, target) in &m.function_aliases {
-            self.out.push_str("alias ");
-            self.out.push_str(alias);
-            self.out.push_str(" = ");
-            self.out.push_str(target);
-            self.out.push('\n');
+            self.s("alias ");
+            self.s(alias);
+            self.s(" = ");
+            self.s(target);
+            self.c(b'\n');
         }
         if let Some(all) = &m.export_all {
-            self.out.push_str("export");
+            self.s("export");
             for (i, n) in all.iter().enumerate() {
-                self.out.push_str(if i == 0 { " " } else { ", " });
-                self.out.push_str(n);
+                self.s(if i == 0 { " " } else { ", " });
+                self.s(n);
             }
-            self.out.push('\n');
+            self.c(b'\n');
         }
     }
 
     fn import_line(&mut self, kind: &str, imp: &crate::module::ImportedName) {
-        self.out.push_str("import ");
-        self.out.push_str(kind);
-        self.out.push(' ');
-        self.out.push_str(&imp.module_name);
-        self.out.push_str(": ");
-        self.out.push_str(&imp.source_name);
+        self.s("import ");
+        self.s(kind);
+        self.c(b' ');
+        self.s(&imp.module_name);
+        self.s(": ");
+        self.s(&imp.source_name);
         if imp.local_name != imp.source_name {
-            self.out.push_str(" as ");
-            self.out.push_str(&imp.local_name);
+            self.s(" as ");
+            self.s(&imp.local_name);
         }
-        self.out.push('\n');
+        self.c(b'\n');
     }
 
+    #[inline]
     fn value(&mut self, b: &Body, v: ValueId) {
-        self.out.push('%');
+        self.out.push(b'%');
         match b.names.get(v).copied().flatten() {
-            Some(n) => self.out.push_str(b.strings.get(n)),
-            None => self.out.push_str("<invalid>"),
+            Some(n) => self.out.extend_from_slice(b.strings.get_bytes(n)),
+            None => self.out.extend_from_slice(b"<invalid>"),
         }
     }
 
     fn params(&mut self, b: &Body, vs: impl Iterator<Item = ValueId>) {
         for (i, v) in vs.enumerate() {
             if i > 0 {
-                self.out.push_str(", ");
+                self.s(", ");
             }
             self.value(b, v);
-            self.out.push_str(": ");
+            self.s(": ");
             match b.types[v] {
                 Some(t) => self.ty(t),
-                None => self.out.push_str("<no type>"),
+                None => self.s("<no type>"),
             }
         }
     }
 
+    #[inline]
     fn label(&mut self, b: &Body, blk: crate::BlockId) {
         match b.blocks.get(blk) {
-            Some(d) => self.out.push_str(b.strings.get(d.label)),
-            None => self.out.push_str("<invalid block>"),
+            Some(d) => self.out.extend_from_slice(b.strings.get_bytes(d.label)),
+            None => self.out.extend_from_slice(b"<invalid block>"),
         }
     }
 
     fn function(&mut self, f: &Function) {
         let b = &f.body;
-        self.out.push_str(if f.is_ufunc() { "ufunc " } else { "func " });
-        self.out.push_str(&f.name);
-        self.out.push('(');
+        self.out.reserve(b.num_insts() * 40 + 64);
+        self.s(if f.is_ufunc() { "ufunc " } else { "func " });
+        self.s(&f.name);
+        self.c(b'(');
         self.params(b, b.params());
-        self.out.push(')');
+        self.c(b')');
         if let Some(t) = f.ret {
-            self.out.push_str(" -> ");
+            self.s(" -> ");
             self.ty(t);
         }
         if let Some(sig) = &f.ufunc_sig {
-            self.out.push_str(" \"");
-            self.out.push_str(&sig.to_string());
-            self.out.push('"');
+            self.s(" \"");
+            self.s(&sig.to_string());
+            self.c(b'"');
             if b.num_core > 0 {
-                self.out.push_str(" core(");
+                self.s(" core(");
                 self.params(b, b.core_dim_params());
-                self.out.push(')');
+                self.c(b')');
             }
         }
         if !f.attrs.is_empty() {
-            self.out.push(' ');
-            self.out.push_str(&f.attrs.to_string());
+            self.c(b' ');
+            self.s(&f.attrs.to_string());
         }
-        self.out.push_str(" {\n");
+        self.s(" {\n");
         if let Some(doc) = &f.doc {
-            self.out.push_str("  doc ");
-            string_literal(&mut self.out, doc);
-            self.out.push('\n');
+            self.s("  doc ");
+            string_literal_bytes(&mut self.out, doc);
+            self.c(b'\n');
         }
         for (blk, data) in b.blocks.iter_enumerated() {
             self.label(b, blk);
-            self.out.push_str(":\n");
+            self.s(":\n");
             for v in data.insts() {
                 if v.index() >= b.num_insts() {
                     break;
                 }
-                self.out.push_str("  ");
+                self.s("  ");
                 self.inst(b, v);
-                self.out.push('\n');
+                self.c(b'\n');
             }
         }
-        self.out.push_str("}\n");
+        self.s("}\n");
+    }
+
+    fn itoa(&mut self, x: u32) {
+        self.out.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
     }
 
     fn inst(&mut self, b: &Body, v: ValueId) {
         let data = b.inst(v);
-        let has_result = !matches!(data, InstData::Let { .. }) && b.types[v].is_some();
-        if has_result {
-            self.value(b, v);
-            self.out.push_str(": ");
-            if let Some(t) = b.types[v] {
-                self.ty(t);
-            }
-            self.out.push_str(" = ");
-        }
+        let ty = b.types[v];
         let op = b.tags[v];
+        if let (Some(t), false) = (ty, matches!(data, InstData::Let { .. })) {
+            self.value(b, v);
+            self.s(": ");
+            self.ty(t);
+            self.s(" = ");
+        }
         match data {
-            InstData::Param { .. } => self.out.push_str("param"),
+            InstData::Param { .. } => self.s("param"),
             InstData::Const(lit) => {
-                self.out.push_str("const ");
-                let dtype = b.types[v].and_then(|t| DType::from_index(t.as_u32())).unwrap_or(DType::Int64);
-                literal(&mut self.out, dtype, lit);
+                self.s("const ");
+                let dtype = ty.and_then(|t| DType::from_index(t.as_u32())).unwrap_or(DType::Int64);
+                match lit {
+                    Literal::Int(i) => self.out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes()),
+                    _ => literal_bytes(&mut self.out, dtype, lit),
+                }
             }
             InstData::Binary { left, right, .. } | InstData::Load { array: left, offset: right } => {
-                self.out.push_str(op.mnemonic());
-                self.out.push(' ');
+                self.s(op.mnemonic());
+                self.c(b' ');
                 self.value(b, left);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.value(b, right);
             }
             InstData::Unary { operand, .. } | InstData::Cast { operand } | InstData::Alloc { length: operand } => {
-                self.out.push_str(op.mnemonic());
-                self.out.push(' ');
+                self.s(op.mnemonic());
+                self.c(b' ');
                 self.value(b, operand);
             }
             InstData::Store { array, offset, value } => {
-                self.out.push_str("store ");
+                self.s("store ");
                 self.value(b, array);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.value(b, offset);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.value(b, value);
             }
             InstData::Dim { array, axis } | InstData::Stride { array, axis } => {
-                self.out.push_str(op.mnemonic());
-                self.out.push(' ');
+                self.s(op.mnemonic());
+                self.c(b' ');
                 self.value(b, array);
-                self.out.push_str(", ");
-                self.out.push_str(itoa::Buffer::new().format(axis));
+                self.s(", ");
+                self.itoa(axis);
             }
             InstData::Call { callee, args } => {
-                self.out.push_str("call ");
-                self.out.push_str(callee);
-                self.out.push('(');
+                self.s("call ");
+                self.s(callee);
+                self.c(b'(');
                 for (i, a) in args.iter().enumerate() {
                     if i > 0 {
-                        self.out.push_str(", ");
+                        self.s(", ");
                     }
                     self.value(b, a);
                 }
-                self.out.push(')');
+                self.c(b')');
             }
             InstData::Let { value } => {
-                self.out.push_str("let ");
+                self.s("let ");
                 self.value(b, v);
-                self.out.push_str(": ");
-                if let Some(t) = b.types[v] {
+                self.s(": ");
+                if let Some(t) = ty {
                     self.ty(t);
                 }
-                self.out.push_str(" = ");
+                self.s(" = ");
                 self.value(b, value);
             }
             InstData::Set { target, value } => {
-                self.out.push_str("set ");
+                self.s("set ");
                 self.value(b, target);
-                self.out.push_str(" = ");
+                self.s(" = ");
                 self.value(b, value);
             }
             InstData::Select { cond, if_true, if_false } => {
-                self.out.push_str("select ");
+                self.s("select ");
                 self.value(b, cond);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.value(b, if_true);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.value(b, if_false);
             }
             InstData::GetField { aggregate, field } => {
-                self.out.push_str("getfield ");
+                self.s("getfield ");
                 self.value(b, aggregate);
-                self.out.push_str(", ");
-                self.out.push_str(field.name());
+                self.s(", ");
+                self.s(field.name());
             }
             InstData::SetField { aggregate, field, value } => {
-                self.out.push_str("setfield ");
+                self.s("setfield ");
                 self.value(b, aggregate);
-                self.out.push_str(", ");
-                self.out.push_str(field.name());
-                self.out.push_str(", ");
+                self.s(", ");
+                self.s(field.name());
+                self.s(", ");
                 self.value(b, value);
             }
             InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } => {
-                self.out.push_str(op.mnemonic());
-                self.out.push(' ');
+                self.s(op.mnemonic());
+                self.c(b' ');
                 self.value(b, array);
-                self.out.push('[');
+                self.c(b'[');
                 for (i, x) in indices.iter().enumerate() {
                     if i > 0 {
-                        self.out.push_str(", ");
+                        self.s(", ");
                     }
                     self.value(b, x);
                 }
-                self.out.push(']');
+                self.c(b']');
                 if let InstData::IndexStore { value, .. } = data {
-                    self.out.push_str(", ");
+                    self.s(", ");
                     self.value(b, value);
                 }
             }
             InstData::Return { value } => {
-                self.out.push_str("return");
+                self.s("return");
                 if let Some(x) = value {
-                    self.out.push(' ');
+                    self.c(b' ');
                     self.value(b, x);
                 }
             }
             InstData::Br { target } => {
-                self.out.push_str("br ");
+                self.s("br ");
                 self.label(b, target);
             }
             InstData::CondBr { cond, if_true, if_false, weights } => {
-                self.out.push_str("condbr ");
+                self.s("condbr ");
                 self.value(b, cond);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.label(b, if_true);
-                self.out.push_str(", ");
+                self.s(", ");
                 self.label(b, if_false);
                 if let Some((t, f)) = weights {
-                    self.out.push_str(" !weights ");
-                    self.out.push_str(itoa::Buffer::new().format(t));
-                    self.out.push(':');
-                    self.out.push_str(itoa::Buffer::new().format(f));
+                    self.s(" !weights ");
+                    self.itoa(t);
+                    self.c(b':');
+                    self.itoa(f);
                 }
             }
-            InstData::Unreachable => self.out.push_str("unreachable"),
-            InstData::Malformed => self.out.push_str("<malformed>"),
+            InstData::Unreachable => self.s("unreachable"),
+            InstData::Malformed => self.s("<malformed>"),
         }
-        if let Some(l) = b.loc(v).filter(|l| !l.implicit) {
-            self.out.push_str(" !loc ");
-            string_literal(&mut self.out, self.files.path(l.file));
-            self.out.push(':');
-            self.out.push_str(itoa::Buffer::new().format(l.line));
-            self.out.push(':');
-            self.out.push_str(itoa::Buffer::new().format(l.col));
+        // Most locations are none or implicit: nothing to print.
+        if !matches!(b.locs[v].unpack(), None | Some(Unpacked::Inline { implicit: true, .. })) {
+            if let Some(l) = b.loc(v).filter(|l| !l.implicit) {
+                self.s(" !loc ");
+                string_literal_bytes(&mut self.out, self.files.path(l.file));
+                self.c(b':');
+                self.itoa(l.line);
+                self.c(b':');
+                self.itoa(l.col);
+            }
         }
     }
 }
@@ -361,106 +394,125 @@ fn canonical_nan(dtype: DType) -> u64 {
     }
 }
 
+/// Runs a byte-buffer writer on a `String`.
+fn into_str(out: &mut String, f: impl FnOnce(&mut Vec<u8>)) {
+    let mut buf = Vec::new();
+    f(&mut buf);
+    out.push_str(&String::from_utf8_lossy(&buf));
+}
+
 /// Appends a float of `dtype`'s width given by its bits, so that parsing
 /// it back (f64 → rounded to the width; Float32 parsed directly) gives the
 /// same bits.
 pub fn float_literal(out: &mut String, dtype: DType, bits: u64) {
+    into_str(out, |b| float_literal_bytes(b, dtype, bits))
+}
+
+fn float_literal_bytes(out: &mut Vec<u8>, dtype: DType, bits: u64) {
     let x = crate::body::float_bits_to_f64(dtype, bits);
     if x.is_nan() {
         if bits == canonical_nan(dtype) {
-            out.push_str("nan");
+            out.extend_from_slice(b"nan");
         } else {
-            out.push_str("nan:0x");
-            out.push_str(&format!("{bits:x}"));
+            let _ = write!(out, "nan:0x{bits:x}");
         }
         return;
     }
     if x.is_infinite() {
-        out.push_str(if x < 0.0 { "-inf" } else { "inf" });
+        out.extend_from_slice(if x < 0.0 { b"-inf" } else { b"inf" });
         return;
     }
-    match dtype {
-        DType::Float32 | DType::Complex64 => out.push_str(&format!("{:?}", f32::from_bits(bits as u32))),
+    let _ = match dtype {
+        DType::Float32 | DType::Complex64 => write!(out, "{:?}", f32::from_bits(bits as u32)),
         DType::Float16 => {
             // The shortest decimal that reads back to the same half.
             for p in 0..8 {
                 let s = format!("{x:.p$e}");
                 if let Ok(y) = s.parse::<f64>() {
                     if crate::body::f16_from_f64(y).to_bits() as u64 == bits {
-                        out.push_str(&format!("{y:?}"));
+                        let _ = write!(out, "{y:?}");
                         return;
                     }
                 }
             }
-            out.push_str(&format!("{x:?}"));
+            write!(out, "{x:?}")
         }
-        _ => out.push_str(&format!("{x:?}")),
-    }
+        _ => write!(out, "{x:?}"),
+    };
 }
 
 /// Appends a literal of a `dtype` constant.
 pub fn literal(out: &mut String, dtype: DType, lit: Literal<'_>) {
+    into_str(out, |b| literal_bytes(b, dtype, lit))
+}
+
+fn literal_bytes(out: &mut Vec<u8>, dtype: DType, lit: Literal<'_>) {
     match lit {
-        Literal::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Literal::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
-        Literal::Float(bits) => float_literal(out, dtype, bits),
+        Literal::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Literal::Int(i) => out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes()),
+        Literal::Float(bits) => float_literal_bytes(out, dtype, bits),
         Literal::Complex(re, im) => {
             let part = dtype.complex_part().unwrap_or(DType::Float64);
             let sign_bit = if part == DType::Float32 { 1u64 << 31 } else { 1u64 << 63 };
             let im_nan = crate::body::float_bits_to_f64(part, im).is_nan();
-            out.push('(');
-            float_literal(out, part, re);
+            out.push(b'(');
+            float_literal_bytes(out, part, re);
             if im & sign_bit != 0 && !im_nan {
-                out.push('-');
-                float_literal(out, part, im & !sign_bit);
+                out.push(b'-');
+                float_literal_bytes(out, part, im & !sign_bit);
             } else {
-                out.push('+');
-                float_literal(out, part, im);
+                out.push(b'+');
+                float_literal_bytes(out, part, im);
             }
-            out.push_str("j)");
+            out.extend_from_slice(b"j)");
         }
-        Literal::Str(s) => string_literal(out, s),
+        Literal::Str(s) => string_literal_bytes(out, s),
         Literal::Bytes(b) => {
-            out.push_str("b\"");
+            out.extend_from_slice(b"b\"");
             for &c in b {
                 escape_byte(out, c);
             }
-            out.push('"');
+            out.push(b'"');
         }
     }
 }
 
-fn escape_byte(out: &mut String, c: u8) {
+fn escape_byte(out: &mut Vec<u8>, c: u8) {
     match c {
-        b'\\' => out.push_str("\\\\"),
-        b'"' => out.push_str("\\\""),
-        b'\n' => out.push_str("\\n"),
-        b'\t' => out.push_str("\\t"),
-        b'\r' => out.push_str("\\r"),
-        0 => out.push_str("\\0"),
-        0x20..=0x7e => out.push(c as char),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        0 => out.extend_from_slice(b"\\0"),
+        0x20..=0x7e => out.push(c),
         _ => {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\x");
-            out.push(HEX[(c >> 4) as usize] as char);
-            out.push(HEX[(c & 15) as usize] as char);
+            out.extend_from_slice(b"\\x");
+            out.push(HEX[(c >> 4) as usize]);
+            out.push(HEX[(c & 15) as usize]);
         }
     }
 }
 
 /// Appends a quoted, escaped string literal.
 pub fn string_literal(out: &mut String, s: &str) {
-    out.push('"');
+    into_str(out, |b| string_literal_bytes(b, s))
+}
+
+fn string_literal_bytes(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
     for ch in s.chars() {
         if ch.is_ascii() {
             escape_byte(out, ch as u8);
         } else if ch.is_control() {
-            out.push_str(&format!("\\u{{{:x}}}", ch as u32));
+            let _ = write!(out, "\\u{{{:x}}}", ch as u32);
         } else {
-            out.push(ch);
+            let mut tmp = [0u8; 4];
+            out.extend_from_slice(ch.encode_utf8(&mut tmp).as_bytes());
         }
     }
-    out.push('"');
+    out.push(b'"');
 }
 
 #[cfg(test)]

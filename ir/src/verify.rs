@@ -13,7 +13,7 @@
 //! module declaration. Names are in backticks, values as `%name`, types as
 //! the text format prints them.
 
-use crate::body::{Body, InstData, ValueId, NO_VALUE};
+use crate::body::{Body, InstData, Literal, ValueId, NO_VALUE};
 use crate::cfg::{Cfg, DomTree};
 use crate::diag::{Diagnostic, Pos, MAX_ERRORS};
 use crate::dtype::DType;
@@ -107,38 +107,78 @@ type FxBuild = BuildHasherDefault<FxHasher>;
 type FxMap<K, V> = HashMap<K, V, FxBuild>;
 
 /// The result names of one function, for the uniqueness check: an
-/// open-addressing table of instruction ids keyed by the name's FxHash,
-/// reused across functions.
+/// open-addressing table of instruction ids keyed by a hash of the name's
+/// bytes, reused across functions. A slot holds the high half of the hash
+/// and the instruction id, so most probes compare no bytes.
 #[derive(Default)]
 struct NameSet {
-    slots: Vec<u32>,
+    slots: Vec<u64>,
     mask: usize,
     /// The multiplicative hash keeps its information in the high bits.
     shift: u32,
+}
+
+const EMPTY_SLOT: u64 = u64::MAX;
+
+/// A hash of a short byte string: the first and last words (overlapping
+/// for short strings), the words between, and the length; no copies.
+#[inline]
+fn name_hash(b: &[u8]) -> u64 {
+    #[inline(always)]
+    fn fold(a: u64, b: u64) -> u64 {
+        let r = (a as u128).wrapping_mul(b as u128);
+        (r as u64) ^ ((r >> 64) as u64)
+    }
+    #[inline(always)]
+    fn word(b: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4], b[at + 5], b[at + 6], b[at + 7]])
+    }
+    const K0: u64 = 0xa076_1d64_78bd_642f;
+    const K1: u64 = 0xe703_7ed1_a0b4_28db;
+    let n = b.len();
+    let (lo, hi) = if n >= 8 {
+        (word(b, 0), word(b, n - 8))
+    } else if n >= 4 {
+        let w = |at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as u64;
+        (w(0), w(n - 4))
+    } else if n > 0 {
+        ((b[0] as u64) | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16, 0)
+    } else {
+        (0, 0)
+    };
+    let mut h = K0 ^ n as u64;
+    if n > 16 {
+        let mut at = 8;
+        while at + 8 <= n - 8 {
+            h = fold(h ^ word(b, at), K1);
+            at += 8;
+        }
+    }
+    fold(lo ^ K1, hi ^ h)
 }
 
 impl NameSet {
     fn reset(&mut self, n: usize) {
         let cap = (n * 2).next_power_of_two().max(16);
         self.slots.clear();
-        self.slots.resize(cap, NONE);
+        self.slots.resize(cap, EMPTY_SLOT);
         self.mask = cap - 1;
         self.shift = 64 - cap.trailing_zeros();
     }
 
     /// Adds the name `nm` of `v`; false when another value has it already.
     #[inline]
-    fn insert(&mut self, body: &Body, v: ValueId, nm: &str) -> bool {
-        let mut h = FxHasher::default();
-        h.write(nm.as_bytes());
-        let mut i = (h.finish() >> self.shift) as usize & self.mask;
+    fn insert(&mut self, body: &Body, v: ValueId, nm: &[u8]) -> bool {
+        let h = name_hash(nm);
+        let tag = h & 0xffff_ffff_0000_0000;
+        let mut i = (h >> self.shift) as usize & self.mask;
         loop {
             let s = self.slots[i];
-            if s == NONE {
-                self.slots[i] = v.as_u32();
+            if s == EMPTY_SLOT {
+                self.slots[i] = tag | v.as_u32() as u64;
                 return true;
             }
-            if body.name(ValueId::from_u32(s)) == Some(nm) {
+            if s & 0xffff_ffff_0000_0000 == tag && body.name_bytes(ValueId::from_u32(s as u32)) == Some(nm) {
                 return false;
             }
             i = (i + 1) & self.mask;
@@ -382,7 +422,7 @@ pub struct Verifier<'p> {
     files: &'p FileTable,
     module_loc: Option<SrcLoc>,
     funcs: FxMap<&'p str, FuncId>,
-    callees: FxMap<&'p str, Callee<'p>>,
+    callees: FxMap<&'p [u8], Callee<'p>>,
     /// Module-level errors of declarations (aliases, post imports), found
     /// while resolving names.
     decl_errors: Vec<Diagnostic>,
@@ -391,6 +431,80 @@ pub struct Verifier<'p> {
     inst_block: Vec<u32>,
     names: NameSet,
     diags: Vec<Diagnostic>,
+    /// What the fast path needs of each type of the table, by id.
+    tinfo: Vec<TInfo>,
+    /// Per instruction of the current function: its result type id when
+    /// it is a usable operand (a result type of the table on an
+    /// instruction that may have a result), else `NONE`.
+    vt: Vec<u32>,
+}
+
+/// A type as the fast path of the checks sees it.
+#[derive(Clone, Copy)]
+struct TInfo {
+    dtype: DType,
+    array: bool,
+    /// Number of axes; `NONE` when the shape does not fix it.
+    ndim: u32,
+    /// The id of the same type without the output flag, when interned,
+    /// else its own: two types are [`same_type`] iff these agree.
+    canon: u32,
+}
+
+fn type_infos(types: &TypeTable) -> Vec<TInfo> {
+    types
+        .iter()
+        .map(|(id, t)| TInfo {
+            dtype: t.dtype,
+            array: t.is_array,
+            ndim: t.ndim().map_or(NONE, |n| u32::try_from(n).unwrap_or(NONE)),
+            canon: if t.is_output { types.lookup(&t.without_output()).unwrap_or(id) } else { id }.as_u32(),
+        })
+        .collect()
+}
+
+/// What a binary opcode accepts for operands of dtype `l`.
+enum BinRule {
+    /// Defined, with this result dtype.
+    Ok(DType),
+    /// Integer `div`: the result must be a float.
+    IntDiv,
+    NotDefined,
+}
+
+fn binary_rule(op: Opcode, l: DType) -> BinRule {
+    let (int, float, cplx) = (l.is_int(), l.is_float(), l.is_complex());
+    let (allowed, want) = match op {
+        Opcode::Add => (int || float || cplx || l.is_text(), l),
+        Opcode::Sub | Opcode::Mul | Opcode::Pow => (int || float || cplx, l),
+        Opcode::Div if int => return BinRule::IntDiv,
+        Opcode::Div => (float || cplx, l),
+        Opcode::FDiv | Opcode::Mod => (int || float, l),
+        Opcode::Eq | Opcode::Ne => (true, DType::Bool),
+        Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => (!cplx, DType::Bool),
+        Opcode::And | Opcode::Or => (l == DType::Bool, DType::Bool),
+        Opcode::BAnd | Opcode::BOr | Opcode::BXor => (int || l == DType::Bool, l),
+        Opcode::Shl | Opcode::Shr => (int, l),
+        _ => (false, l),
+    };
+    if allowed {
+        BinRule::Ok(want)
+    } else {
+        BinRule::NotDefined
+    }
+}
+
+/// The result dtype of a unary opcode on dtype `a`; `None` when it is not
+/// defined on `a`.
+fn unary_rule(op: Opcode, a: DType) -> Option<DType> {
+    let (allowed, want) = match op {
+        Opcode::Neg => (a.is_int() || a.is_float() || a.is_complex(), a),
+        Opcode::Not => (a == DType::Bool, a),
+        Opcode::Abs => (a.is_int() || a.is_float() || a.is_complex(), a.complex_part().unwrap_or(a)),
+        Opcode::Inv => (a.is_int(), a),
+        _ => (false, a),
+    };
+    allowed.then_some(want)
 }
 
 /// The state of the function being checked.
@@ -433,7 +547,7 @@ impl<'p> Verifier<'p> {
             .chain(m.boundary_imports.keys().map(String::as_str))
             .chain(m.post_imports.keys().map(String::as_str));
         for name in names {
-            if callees.contains_key(name) {
+            if callees.contains_key(name.as_bytes()) {
                 continue;
             }
             let callee = match resolve(m, &funcs, name, prog, 0) {
@@ -482,8 +596,9 @@ impl<'p> Verifier<'p> {
                     Callee::Broken
                 }
             };
-            callees.insert(name, callee);
+            callees.insert(name.as_bytes(), callee);
         }
+        let types = &m.types;
         Verifier {
             m: Some(m),
             types: &m.types,
@@ -497,6 +612,8 @@ impl<'p> Verifier<'p> {
             inst_block: Vec::new(),
             names: NameSet::default(),
             diags: Vec::new(),
+            tinfo: type_infos(types),
+            vt: Vec::new(),
         }
     }
 
@@ -517,6 +634,8 @@ impl<'p> Verifier<'p> {
             inst_block: Vec::new(),
             names: NameSet::default(),
             diags: Vec::new(),
+            tinfo: type_infos(types),
+            vt: Vec::new(),
         }
     }
 
@@ -691,7 +810,7 @@ impl<'p> Verifier<'p> {
                 let what = if core { "core-dimension parameter" } else { "parameter" };
                 self.inst_err(x, v, format!("{} is not {what} {want} of function `{name}`", Self::vname(x, v)));
             }
-            self.check_result(x, v);
+            self.check_result(x, v, None);
         }
         if let Some(sig) = &f.ufunc_sig {
             self.check_ufunc(x, sig);
@@ -750,6 +869,12 @@ impl<'p> Verifier<'p> {
         for (b, bd) in body.blocks.iter_enumerated() {
             self.inst_block[bd.start as usize..bd.end as usize].fill(b.as_u32());
         }
+        let ntypes = self.tinfo.len();
+        self.vt.clear();
+        self.vt.extend(body.types.iter().zip(body.tags.iter()).map(|(t, op)| match t {
+            Some(t) if t.index() < ntypes && op.format().has_result() => t.as_u32(),
+            _ => NONE,
+        }));
 
         for (b, bd) in body.blocks.iter_enumerated() {
             let reachable = self.cfg.is_reachable(b);
@@ -779,7 +904,7 @@ impl<'p> Verifier<'p> {
 
     /// The result type and name of an instruction; false when the result
     /// type is missing where the format needs one.
-    fn check_result(&mut self, x: Fx<'p>, v: ValueId) -> bool {
+    fn check_result(&mut self, x: Fx<'p>, v: ValueId, inserted: Option<bool>) -> bool {
         let body = x.body;
         let op = body.tags[v];
         match body.types[v] {
@@ -794,7 +919,11 @@ impl<'p> Verifier<'p> {
                 match body.name(v) {
                     None => self.inst_err(x, v, format!("{} has no result name", Self::desc(x, v))),
                     Some(nm) => {
-                        if !self.names.insert(body, v, nm) {
+                        let fresh = match inserted {
+                            Some(f) => f,
+                            None => self.names.insert(body, v, nm.as_bytes()),
+                        };
+                        if !fresh {
                             self.inst_err(x, v, format!("duplicate value name %{nm}"));
                         }
                     }
@@ -950,7 +1079,220 @@ impl<'p> Verifier<'p> {
             self.inst_err(x, v, format!("{} is a `param` after the parameter list", Self::vname(x, v)));
             return;
         }
-        let typed = self.check_result(x, v);
+        // The name goes into the set once, whichever path checks the rest.
+        let inserted = match (body.types[v], body.names[v]) {
+            (Some(_), Some(n)) if op.format().has_result() => {
+                Some(self.names.insert(body, v, body.strings.get_bytes(n)))
+            }
+            _ => None,
+        };
+        if inserted != Some(false) {
+            if let Some((b, reachable)) = at {
+                if self.fast_inst(x, v, b.as_u32(), reachable) {
+                    return;
+                }
+            }
+        }
+        self.check_inst_slow(x, v, at, inserted);
+    }
+
+    /// Every check of [`Verifier::check_inst`] on the common instructions
+    /// of a structured body, on flat tables: true only when the instruction
+    /// passes them all (false may also mean "not handled here"; the full
+    /// checks then run and report).
+    #[inline]
+    fn fast_inst(&self, x: Fx<'p>, v: ValueId, blk: u32, reachable: bool) -> bool {
+        let body = x.body;
+        let i = v.as_u32();
+        let op = body.tags[v];
+        let fmt = op.format();
+        let [p, q] = body.ops[v];
+        let ti = &self.tinfo[..];
+        let vt = &self.vt[..];
+        let np = x.np as u32;
+        // The result: a known type and a name exactly when the format has one.
+        let rt = match body.types[v] {
+            Some(t) => {
+                let t = t.as_u32();
+                if !fmt.has_result() || t as usize >= ti.len() || body.names[v].is_none() {
+                    return false;
+                }
+                t
+            }
+            None if fmt.has_result() && op != Opcode::Call => return false,
+            None => NONE,
+        };
+        // An operand: in range, with a result, dominated by its definition.
+        let opnd = |raw: u32| -> Option<TInfo> {
+            let t = *vt.get(raw as usize)?;
+            if t == NONE {
+                return None;
+            }
+            if reachable && raw >= np {
+                let db = self.inst_block[raw as usize];
+                if db == blk {
+                    if raw >= i {
+                        return None;
+                    }
+                } else if db == NONE || !self.dom.dominates(BlockId::from_u32(db), BlockId::from_u32(blk)) {
+                    return None;
+                }
+            }
+            Some(ti[t as usize])
+        };
+        macro_rules! o {
+            ($raw:expr) => {
+                match opnd($raw) {
+                    Some(t) => t,
+                    None => return false,
+                }
+            };
+        }
+        let ex = &body.extra[..];
+        let nb = body.blocks.len() as u32;
+        let target_ok = |t: u32| t < nb && t != 0;
+        let scalar = |t: TInfo, d: DType| !t.array && t.dtype == d;
+        match fmt {
+            Format::Const => {
+                let r = ti[rt as usize];
+                if r.array || rt as usize >= DType::ALL.len() {
+                    return false;
+                }
+                // The payload as `Body::inst` decodes it, for the dtypes
+                // whose literal lives in the two slots.
+                let wide = (p as u64) | ((q as u64) << 32);
+                match r.dtype {
+                    DType::Bool | DType::Int64 | DType::UInt64 | DType::Float64 => true,
+                    DType::Int8 | DType::Int16 | DType::Int32 => Literal::Int(wide as i64 as i128).fits(r.dtype),
+                    DType::UInt8 | DType::UInt16 | DType::UInt32 => Literal::Int(wide as i128).fits(r.dtype),
+                    DType::Float16 | DType::Float32 => Literal::Float(p as u64).fits(r.dtype),
+                    _ => matches!(body.inst(v), InstData::Const(lit) if lit.fits(r.dtype)),
+                }
+            }
+            Format::Binary => {
+                let (l, r2, r) = (o!(p), o!(q), ti[rt as usize]);
+                if l.array || r2.array || r.array || l.dtype != r2.dtype {
+                    return false;
+                }
+                match binary_rule(op, l.dtype) {
+                    BinRule::Ok(want) => r.dtype == want,
+                    BinRule::IntDiv => r.dtype.is_float(),
+                    BinRule::NotDefined => false,
+                }
+            }
+            Format::Unary => {
+                let (a, r) = (o!(p), ti[rt as usize]);
+                if a.array || r.array {
+                    return false;
+                }
+                if op == Opcode::Cast {
+                    a.dtype.is_numeric() && r.dtype.is_numeric()
+                } else {
+                    unary_rule(op, a.dtype) == Some(r.dtype)
+                }
+            }
+            Format::Let => o!(p).canon == ti[rt as usize].canon,
+            Format::Set => {
+                let (tt, t) = (o!(p), o!(q));
+                matches!(body.tags[ValueId::from_u32(p)], Opcode::Let | Opcode::Param) && t.canon == tt.canon
+            }
+            Format::Select => {
+                let Some(e) = ex.get(q as usize..(q as usize).saturating_add(2)) else { return false };
+                let (c, a, b) = (o!(p), o!(e[0]), o!(e[1]));
+                scalar(c, DType::Bool) && a.canon == b.canon && ti[rt as usize].canon == a.canon
+            }
+            Format::Axis => {
+                let (at, r) = (o!(p), ti[rt as usize]);
+                at.array && (at.ndim == NONE || q < at.ndim) && scalar(r, DType::Int64)
+            }
+            Format::IndexLoad | Format::IndexStore => {
+                let head = if fmt == Format::IndexLoad { 1 } else { 2 };
+                let q = q as usize;
+                let Some(&n) = ex.get(q + head - 1) else { return false };
+                let Some(idx) = ex.get(q + head..(q + head).saturating_add(n as usize)) else { return false };
+                let at = o!(p);
+                if !at.array || (at.ndim != NONE && n != at.ndim) {
+                    return false;
+                }
+                for &k in idx {
+                    let t = o!(k);
+                    if t.array || !t.dtype.is_int() {
+                        return false;
+                    }
+                }
+                let val = if fmt == Format::IndexLoad { ti[rt as usize] } else { o!(ex[q]) };
+                scalar(val, at.dtype)
+            }
+            Format::Call => {
+                let q = q as usize;
+                let Some(&n) = ex.get(q) else { return false };
+                let Some(args) = ex.get(q + 1..(q + 1).saturating_add(n as usize)) else { return false };
+                if p == u32::MAX {
+                    return false;
+                }
+                for &a in args {
+                    o!(a);
+                }
+                let Some(m) = self.m else { return true };
+                let name = body.strings.get_bytes(crate::NameId::from_u32(p));
+                match self.callees.get(name) {
+                    Some(Callee::Post | Callee::Broken) => true,
+                    Some(Callee::Intrinsic) => {
+                        let numeric = |&a: &u32| {
+                            let t = ti[vt[a as usize] as usize];
+                            !t.array && t.dtype.is_numeric()
+                        };
+                        args.iter().all(numeric)
+                            && (rt == NONE || {
+                                let r = ti[rt as usize];
+                                !r.array && r.dtype.is_float()
+                            })
+                    }
+                    Some(Callee::Func(cm, cf)) if std::ptr::eq(*cm, m) => {
+                        let g = &cm.functions[*cf];
+                        let gb = &g.body;
+                        let gnp = (gb.num_params as usize + gb.num_core as usize).min(gb.types.len());
+                        if args.len() != gnp {
+                            return false;
+                        }
+                        let canon = |t: Option<TypeId>| t.and_then(|t| ti.get(t.index())).map(|t| t.canon);
+                        for (k, &a) in args.iter().enumerate() {
+                            let at = ti[vt[a as usize] as usize].canon;
+                            if canon(gb.types[ValueId::new(k)]) != Some(at) {
+                                return false;
+                            }
+                        }
+                        match (rt, g.ret) {
+                            (NONE, None) => true,
+                            (NONE, Some(_)) => false,
+                            (r, gr) => gr.is_some() && canon(gr) == Some(ti[r as usize].canon),
+                        }
+                    }
+                    _ => false,
+                }
+            }
+            Format::Return => {
+                if p == NO_VALUE {
+                    x.f.ret.is_none()
+                } else {
+                    let t = o!(p);
+                    x.f.ret.and_then(|r| ti.get(r.index())).is_some_and(|r| r.canon == t.canon)
+                }
+            }
+            Format::Br => target_ok(p),
+            Format::CondBr => {
+                let Some(e) = ex.get(q as usize..(q as usize).saturating_add(4)) else { return false };
+                scalar(o!(p), DType::Bool) && target_ok(e[0]) && target_ok(e[1])
+            }
+            Format::Unreachable => true,
+            _ => false,
+        }
+    }
+
+    fn check_inst_slow(&mut self, x: Fx<'p>, v: ValueId, at: Option<(BlockId, bool)>, inserted: Option<bool>) {
+        let body = x.body;
+        let op = body.tags[v];
+        let typed = self.check_result(x, v, inserted);
         // A literal's payload decodes by its scalar result type.
         if op == Opcode::Const {
             if let Some(t) = self.vty(x, v) {
@@ -1074,48 +1416,23 @@ impl<'p> Verifier<'p> {
                     err!("{d}: operand types {l} and {r2} differ");
                     return;
                 }
-                let (int, float, cplx) = (l.is_int(), l.is_float(), l.is_complex());
-                let (allowed, want) = match op {
-                    Opcode::Add => (int || float || cplx || l.is_text(), l),
-                    Opcode::Sub | Opcode::Mul | Opcode::Pow => (int || float || cplx, l),
-                    Opcode::Div => {
-                        if int {
-                            if !r.is_float() {
-                                err!("{d}: integer operands need a float result, got {r}");
-                            }
-                            return;
+                match binary_rule(op, l) {
+                    BinRule::IntDiv => {
+                        if !r.is_float() {
+                            err!("{d}: integer operands need a float result, got {r}");
                         }
-                        (float || cplx, l)
                     }
-                    Opcode::FDiv | Opcode::Mod => (int || float, l),
-                    Opcode::Eq | Opcode::Ne => (true, DType::Bool),
-                    Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => (!cplx, DType::Bool),
-                    Opcode::And | Opcode::Or => (l == DType::Bool, DType::Bool),
-                    Opcode::BAnd | Opcode::BOr | Opcode::BXor => (int || l == DType::Bool, l),
-                    Opcode::Shl | Opcode::Shr => (int, l),
-                    _ => (false, l),
-                };
-                if !allowed {
-                    err!("{d}: not defined on {l}");
-                    return;
+                    BinRule::NotDefined => err!("{d}: not defined on {l}"),
+                    BinRule::Ok(want) => expect_result!(r, want),
                 }
-                expect_result!(r, want);
             }
             InstData::Unary { op, operand } => {
                 let a = scalar!(operand);
                 let r = scalar_result!();
-                let (allowed, want) = match op {
-                    Opcode::Neg => (a.is_int() || a.is_float() || a.is_complex(), a),
-                    Opcode::Not => (a == DType::Bool, a),
-                    Opcode::Abs => (a.is_int() || a.is_float() || a.is_complex(), a.complex_part().unwrap_or(a)),
-                    Opcode::Inv => (a.is_int(), a),
-                    _ => (false, a),
-                };
-                if !allowed {
-                    err!("{d}: not defined on {a}");
-                    return;
+                match unary_rule(op, a) {
+                    None => err!("{d}: not defined on {a}"),
+                    Some(want) => expect_result!(r, want),
                 }
-                expect_result!(r, want);
             }
             InstData::Cast { operand } => {
                 let a = ty!(operand);
@@ -1306,7 +1623,7 @@ impl<'p> Verifier<'p> {
         if self.m.is_none() {
             return;
         }
-        let Some(&c) = self.callees.get(callee) else {
+        let Some(&c) = self.callees.get(callee.as_bytes()) else {
             self.inst_err(x, v, format!("call to unknown function `{callee}`"));
             return;
         };

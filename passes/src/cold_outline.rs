@@ -43,8 +43,15 @@ impl ModulePass for ColdOutline {
     }
 
     fn run(&self, m: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+        // Thunks already present (from an earlier run) are reused, never
+        // outlined again: their keys come from the panic call they make.
         let mut thunks: HashMap<Key, String> = HashMap::new();
-        // Thunks already present (a second run) are reused, never outlined again.
+        for f in m.functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)) {
+            if let Some(site) = panic_sites(&f.body).into_iter().next() {
+                let loc = f.body.loc(site.call).map(|l| (m.files.path(l.file).to_owned(), l.line, l.col));
+                thunks.insert(Key { message: site.message, loc, nargs: site.args.len() }, f.name.clone());
+            }
+        }
         let mut next = m.functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)).count();
         let mut new_funcs = Vec::new();
         let mut changed = false;

@@ -101,9 +101,11 @@ pub(crate) fn pack16(b: &[u8]) -> Option<u128> {
     if b.len() > 16 {
         return None;
     }
-    let mut w = [0u8; 16];
-    w[..b.len()].copy_from_slice(b);
-    Some(u128::from_le_bytes(w))
+    let mut w = 0u128;
+    for (i, &c) in b.iter().enumerate() {
+        w |= (c as u128) << (8 * i);
+    }
+    Some(w)
 }
 
 const fn pack_const(b: &[u8]) -> u128 {
@@ -146,9 +148,34 @@ const DTYPE_KEYS: [u128; 16] = {
     keys
 };
 
+/// Multiplier that sends the first eight bytes of every dtype name to a
+/// distinct slot of [`DTYPE_SLOTS`] (checked in the tests).
+const DTYPE_MUL: u64 = 0xbb96_8a43_7d5c_8dfd;
+
+#[inline]
+const fn dtype_slot(key: u128) -> usize {
+    ((key as u64).wrapping_mul(DTYPE_MUL) >> 59) as usize
+}
+
+/// Dtype index + 1 by slot (0: no dtype).
+const DTYPE_SLOTS: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[dtype_slot(DTYPE_KEYS[i])] = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
 pub(crate) fn dtype_from_bytes(b: &[u8]) -> Option<DType> {
     let key = pack16(b)?;
-    DTYPE_KEYS.iter().position(|&k| k == key).and_then(|i| DType::from_index(i as u32))
+    let i = DTYPE_SLOTS[dtype_slot(key)].checked_sub(1)? as usize;
+    if DTYPE_KEYS[i] == key {
+        DType::from_index(i as u32)
+    } else {
+        None
+    }
 }
 
 /// Bits of a float dtype's width: (sign bit, exponent mask, mantissa mask,
@@ -712,6 +739,10 @@ mod tests {
             assert_eq!(DTYPE_NAMES[d as usize], d.name().as_bytes());
             assert_eq!(dtype_from_bytes(d.name().as_bytes()), Some(d));
         }
+        let mut slots: Vec<usize> = DTYPE_KEYS.iter().map(|&k| dtype_slot(k)).collect();
+        slots.sort_unstable();
+        slots.dedup();
+        assert_eq!(slots.len(), 16, "dtype slots collide");
         assert_eq!(dtype_from_bytes(b"Int"), None);
         assert_eq!(dtype_from_bytes(b"Complex128Complex128"), None);
     }

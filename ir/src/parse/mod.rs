@@ -96,18 +96,31 @@ impl NameHasher {
 }
 
 impl Hasher for NameHasher {
+    /// Whole words, then the last (possibly overlapping) word or the tail
+    /// read in at most two loads, and the length: no copies.
     #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
+    fn write(&mut self, b: &[u8]) {
+        #[inline(always)]
+        fn word(b: &[u8], at: usize) -> u64 {
+            u64::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4], b[at + 5], b[at + 6], b[at + 7]])
         }
-        let rest = chunks.remainder();
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+        let n = b.len();
+        let tail = if n >= 8 {
+            let mut at = 0;
+            while at + 8 < n {
+                self.add(word(b, at));
+                at += 8;
+            }
+            word(b, n - 8)
+        } else if n >= 4 {
+            let w = |at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as u64;
+            w(0) | (w(n - 4) << 32)
+        } else if n > 0 {
+            (b[0] as u64) | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16
+        } else {
+            0
+        };
+        self.add(tail ^ ((n as u64) << 56));
     }
     #[inline]
     fn write_u8(&mut self, i: u8) {

@@ -1,0 +1,1536 @@
+//! Lowering of a (pass-processed) program to the text of one LLVM module.
+//!
+//! Every function of every module is declared first (symbols, linkage,
+//! ABI), then the bodies are written, then the helpers and runtime pieces
+//! they used, then the declarations of external symbols and the metadata.
+//! The text is parsed by LLVM into the context of each codegen unit.
+
+use crate::helpers::{self, Helper};
+use crate::runtime;
+use postc_ir::body::{float_bits_to_f64, InstData, Literal};
+use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{
+    BlockId, DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, Program, SrcLoc, ValueId,
+};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+
+/// How a function appears in the LLVM module.
+#[derive(Clone, Debug)]
+pub struct FnSig {
+    /// The LLVM symbol.
+    pub symbol: String,
+    /// Exported (external linkage) or module-private.
+    pub exported: bool,
+    /// LLVM return type text (`void` for none or a complex result).
+    pub ret: String,
+    /// LLVM parameter types, the complex out-pointer last when present.
+    pub params: Vec<String>,
+    /// Parameter attributes (`zeroext`, `signext`, ...), per parameter.
+    pub param_attrs: Vec<&'static str>,
+    pub ret_attr: &'static str,
+    /// The result is a complex number returned through a trailing pointer.
+    pub complex_out: bool,
+    /// The result is an array (`DLManagedTensor*`).
+    pub array_ret: bool,
+}
+
+/// The LLVM value type of a scalar dtype.
+pub fn llty(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "i1",
+        DType::Int8 | DType::UInt8 => "i8",
+        DType::Int16 | DType::UInt16 => "i16",
+        DType::Int32 | DType::UInt32 => "i32",
+        DType::Int64 | DType::UInt64 => "i64",
+        DType::Float16 => "half",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+        DType::Complex64 => "{ float, float }",
+        DType::Complex128 => "{ double, double }",
+        DType::Str | DType::Bytes => "{ ptr, i64 }",
+    }
+}
+
+/// The in-memory type of an array element.
+pub fn memty(d: DType) -> &'static str {
+    if d == DType::Bool {
+        "i8"
+    } else {
+        llty(d)
+    }
+}
+
+fn part(d: DType) -> DType {
+    d.complex_part().unwrap_or(d)
+}
+
+fn ext_attr(d: DType) -> &'static str {
+    match d {
+        DType::Bool | DType::UInt8 | DType::UInt16 => "zeroext",
+        DType::Int8 | DType::Int16 => "signext",
+        _ => "",
+    }
+}
+
+/// A float literal of a float dtype, in LLVM's text form.
+pub fn float_lit(d: DType, bits: u64) -> String {
+    match d {
+        DType::Float16 => format!("0xH{:04X}", bits as u16),
+        DType::Float32 | DType::Complex64 => {
+            let f = f32::from_bits(bits as u32);
+            let dbits = if f.is_nan() {
+                let b = bits as u32;
+                ((b as u64 >> 31) << 63) | (0x7ffu64 << 52) | (((b & 0x7f_ffff) as u64) << 29)
+            } else {
+                (f as f64).to_bits()
+            };
+            format!("0x{dbits:016X}")
+        }
+        _ => format!("0x{bits:016X}"),
+    }
+}
+
+fn f64_lit(d: DType, x: f64) -> String {
+    match d {
+        DType::Float16 => float_lit(d, postc_ir::body::f16_from_f64(x).to_bits() as u64),
+        DType::Float32 | DType::Complex64 => float_lit(d, (x as f32).to_bits() as u64),
+        _ => float_lit(d, x.to_bits()),
+    }
+}
+
+fn escape_bytes(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() + 4);
+    for &c in b {
+        if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' {
+            s.push(c as char);
+        } else {
+            let _ = write!(s, "\\{c:02X}");
+        }
+    }
+    s
+}
+
+/// The printf format of a panic message: `{}` becomes `%lld` (as many as
+/// there are arguments), `%` is doubled.
+pub fn panic_format(msg: &str, nargs: usize, loc: Option<&str>) -> String {
+    let mut out = String::from("panic: ");
+    let mut rest = msg;
+    let mut left = nargs;
+    while let Some(i) = rest.find("{}") {
+        out.push_str(&rest[..i].replace('%', "%%"));
+        if left > 0 {
+            out.push_str("%lld");
+            left -= 1;
+        } else {
+            out.push_str("{}");
+        }
+        rest = &rest[i + 2..];
+    }
+    out.push_str(&rest.replace('%', "%%"));
+    if let Some(l) = loc {
+        out.push_str(" at ");
+        out.push_str(&l.replace('%', "%%"));
+    }
+    out.push('\n');
+    out
+}
+
+/// The signature of a function.
+pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> FnSig {
+    let mut params = Vec::new();
+    let mut param_attrs = Vec::new();
+    for p in f.body.all_params() {
+        let t = f.body.ty(p).map(|t| m.types.get(t));
+        match t {
+            Some(t) if t.is_array => {
+                params.push("ptr".to_owned());
+                param_attrs.push("");
+            }
+            Some(t) if t.dtype.is_complex() => {
+                params.push("ptr".to_owned());
+                param_attrs.push("");
+            }
+            Some(t) => {
+                params.push(llty(t.dtype).to_owned());
+                param_attrs.push(ext_attr(t.dtype));
+            }
+            None => {
+                params.push("i64".to_owned());
+                param_attrs.push("");
+            }
+        }
+    }
+    let (mut ret, mut ret_attr, mut complex_out, mut array_ret) = ("void".to_owned(), "", false, false);
+    if let Some(t) = f.ret.map(|t| m.types.get(t)) {
+        if t.is_array {
+            ret = "ptr".into();
+            array_ret = true;
+        } else if t.dtype.is_complex() {
+            complex_out = true;
+            params.push("ptr".into());
+            param_attrs.push("");
+        } else {
+            ret = llty(t.dtype).into();
+            ret_attr = ext_attr(t.dtype);
+        }
+    }
+    FnSig { symbol, exported, ret, params, param_attrs, ret_attr, complex_out, array_ret }
+}
+
+/// Where a call goes.
+enum Target<'p> {
+    Func(ModuleId, FuncId),
+    Builtin(Builtin),
+    Intrinsic(&'p str),
+}
+
+/// The whole program's lowering state.
+pub struct Emitter<'p> {
+    pub program: &'p Program,
+    pub sigs: HashMap<(ModuleId, FuncId), FnSig>,
+    /// Symbols of the module's aliases: (alias symbol, target symbol, exported).
+    pub aliases: Vec<(String, String, FnSig)>,
+    decls: BTreeMap<String, String>,
+    helpers: BTreeMap<String, String>,
+    globals: String,
+    nstr: usize,
+    meta: Vec<String>,
+    weights: HashMap<(u32, u32), usize>,
+    thunks: HashMap<(String, Option<String>), String>,
+    thunk_text: String,
+    uses_runtime: bool,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'p> Emitter<'p> {
+    pub fn new(program: &'p Program) -> Emitter<'p> {
+        Emitter {
+            program,
+            sigs: HashMap::new(),
+            aliases: Vec::new(),
+            decls: BTreeMap::new(),
+            helpers: BTreeMap::new(),
+            globals: String::new(),
+            nstr: 0,
+            meta: Vec::new(),
+            weights: HashMap::new(),
+            thunks: HashMap::new(),
+            thunk_text: String::new(),
+            uses_runtime: false,
+            diags: Vec::new(),
+        }
+    }
+
+    /// Declares every function of every module: symbols and signatures.
+    pub fn declare_all(&mut self) {
+        let mut taken: HashMap<String, String> = HashMap::new();
+        for (mid, m) in self.program.modules.iter_enumerated() {
+            for (fid, f) in m.functions.iter_enumerated() {
+                let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !m.is_exported(&f.name);
+                let symbol = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
+                if let Some(prev) = taken.insert(symbol.clone(), m.name.clone()) {
+                    self.diags.push(Diagnostic::error(
+                        format!("symbol `{symbol}` is exported by both module `{prev}` and module `{}`", m.name),
+                        f.loc.map(|l| Pos::from_loc(&m.files, l)),
+                    ));
+                }
+                let sig = signature(m, f, symbol, !private);
+                self.sigs.insert((mid, fid), sig);
+            }
+            for (alias, target) in &m.function_aliases {
+                let Some(fid) = m.get_function(target) else {
+                    let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
+                    self.diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
+                    continue;
+                };
+                if !m.is_exported(alias) && m.export_all.is_some() {
+                    continue;
+                }
+                let sig = self.sigs[&(mid, fid)].clone();
+                if taken.insert(alias.clone(), m.name.clone()).is_some() {
+                    self.diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), None));
+                    continue;
+                }
+                self.aliases.push((alias.clone(), sig.symbol.clone(), sig));
+            }
+        }
+    }
+
+    fn decl(&mut self, name: &str, line: impl Into<String>) {
+        if !self.decls.contains_key(name) {
+            self.decls.insert(name.to_owned(), line.into());
+        }
+    }
+
+    fn helper(&mut self, h: Helper) -> String {
+        for (n, l) in &h.needs {
+            self.decl(n, l.clone());
+        }
+        let name = h.name.clone();
+        self.helpers.entry(h.name).or_insert(h.text);
+        name
+    }
+
+    /// A private constant holding `bytes` and a NUL; returns its name.
+    fn cstring(&mut self, bytes: &[u8]) -> String {
+        let name = format!("@.str.{}", self.nstr);
+        self.nstr += 1;
+        let _ = writeln!(
+            self.globals,
+            "{name} = private unnamed_addr constant [{} x i8] c\"{}\\00\", align 1",
+            bytes.len() + 1,
+            escape_bytes(bytes)
+        );
+        name
+    }
+
+    fn weights_md(&mut self, w: (u32, u32)) -> String {
+        let n = match self.weights.get(&w) {
+            Some(n) => *n,
+            None => {
+                let n = self.meta.len();
+                self.meta.push(format!("!{{!\"branch_weights\", i32 {}, i32 {}}}", w.0, w.1));
+                self.weights.insert(w, n);
+                n
+            }
+        };
+        format!("!{n}")
+    }
+
+    fn printf_decls(&mut self) {
+        for (n, l) in runtime::LIBC_DECLS {
+            if *n == "dprintf" || *n == "abort" {
+                self.decl(n, *l);
+            }
+        }
+    }
+
+    /// A cold panic function made by codegen (for `unreachable`, a negative
+    /// allocation length, ...): deduplicated by message and location.
+    fn codegen_thunk(&mut self, msg: &str, loc: Option<String>) -> String {
+        let key = (msg.to_owned(), loc.clone());
+        if let Some(n) = self.thunks.get(&key) {
+            return n.clone();
+        }
+        let name = format!("@\"postc.cg.panic.{}\"", self.thunks.len());
+        let fmt = panic_format(msg, 0, loc.as_deref());
+        let g = self.cstring(fmt.as_bytes());
+        self.printf_decls();
+        let _ = write!(
+            self.thunk_text,
+            "define private void {name}() cold minsize noinline noreturn nounwind {{\n  \
+             %1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr {g})\n  call void @abort()\n  unreachable\n}}\n\n"
+        );
+        self.thunks.insert(key, name.clone());
+        name
+    }
+
+    /// Includes the runtime (arena, DLPack headers) in the module text even
+    /// when no body uses it (the ufunc wrappers do).
+    pub fn use_runtime(&mut self) {
+        self.uses_runtime = true;
+    }
+
+    /// Lowers every body; returns the module text.
+    pub fn emit_all(&mut self) -> String {
+        let mut bodies = String::new();
+        for (mid, m) in self.program.modules.iter_enumerated() {
+            for (fid, f) in m.functions.iter_enumerated() {
+                let sig = self.sigs[&(mid, fid)].clone();
+                let mut fe = FnEmit::new(self, mid, m, f, &sig);
+                match fe.run() {
+                    Ok(text) => bodies.push_str(&text),
+                    Err(d) => self.diags.push(*d),
+                }
+            }
+        }
+        let mut out = String::new();
+        out.push_str("; postc\n\n");
+        out.push_str(&self.globals);
+        out.push('\n');
+        out.push_str(&bodies);
+        out.push_str(&self.thunk_text);
+        for t in self.helpers.values() {
+            out.push_str(t);
+            out.push('\n');
+        }
+        if self.uses_runtime {
+            for (n, l) in runtime::LIBC_DECLS.iter().chain(runtime::RUNTIME_DECLS) {
+                self.decls.entry(n.to_string()).or_insert_with(|| l.to_string());
+            }
+            out.push_str(runtime::ir_text());
+        }
+        // Declarations of symbols this text does not define.
+        for (_, l) in &self.decls {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out.push('\n');
+        for (i, md) in self.meta.iter().enumerate() {
+            let _ = writeln!(out, "!{i} = {md}");
+        }
+        out
+    }
+}
+
+/// The alias definitions whose target symbol `keep` accepts.
+pub fn alias_lines(aliases: &[(String, String, FnSig)], keep: impl Fn(&str) -> bool) -> String {
+    let mut out = String::new();
+    for (alias, target, sig) in aliases {
+        if keep(target) {
+            let _ = writeln!(out, "@\"{alias}\" = protected alias {}, ptr @\"{target}\"", fn_type(sig));
+        }
+    }
+    out
+}
+
+fn fn_type(sig: &FnSig) -> String {
+    format!("{} ({})", sig.ret, sig.params.join(", "))
+}
+
+/// Lowers one function.
+struct FnEmit<'e, 'p> {
+    e: &'e mut Emitter<'p>,
+    mid: ModuleId,
+    m: &'p Module,
+    f: &'p Function,
+    sig: &'e FnSig,
+    out: String,
+    tmp: u32,
+    /// `let` locals and assigned parameters: value → alloca name.
+    slots: HashMap<ValueId, String>,
+    /// Parameters passed as complex pointers, loaded at entry.
+    mark: Option<String>,
+    labels: HashMap<BlockId, String>,
+    /// The operand text of each defined value.
+    vals: HashMap<ValueId, String>,
+    func_loc: Option<Pos>,
+}
+
+type R<T> = Result<T, Box<Diagnostic>>;
+
+impl<'e, 'p> FnEmit<'e, 'p> {
+    fn new(e: &'e mut Emitter<'p>, mid: ModuleId, m: &'p Module, f: &'p Function, sig: &'e FnSig) -> Self {
+        FnEmit {
+            e,
+            mid,
+            m,
+            f,
+            sig,
+            out: String::new(),
+            tmp: 0,
+            slots: HashMap::new(),
+            mark: None,
+            labels: HashMap::new(),
+            vals: HashMap::new(),
+            func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
+        }
+    }
+
+    fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
+        let pos = v.and_then(|v| self.f.body.loc(v)).map(|l| Pos::from_loc(&self.m.files, l)).or(self.func_loc.clone());
+        Err(Box::new(Diagnostic::error(format!("in function `{}`: {msg}", self.f.name), pos)))
+    }
+
+    fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%t{}", self.tmp)
+    }
+
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.out.push_str("  ");
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
+    }
+
+    /// `%x = <rhs>`; returns `%x`.
+    fn def(&mut self, rhs: impl AsRef<str>) -> String {
+        let t = self.t();
+        let l = format!("{t} = {}", rhs.as_ref());
+        self.line(l);
+        t
+    }
+
+    fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
+        self.f.body.ty(v).map(|t| self.m.types.get(t))
+    }
+
+    fn dt(&self, v: ValueId) -> DType {
+        self.tyd(v).map(|t| t.dtype).unwrap_or(DType::Int64)
+    }
+
+    fn is_array(&self, v: ValueId) -> bool {
+        self.tyd(v).is_some_and(|t| t.is_array)
+    }
+
+    fn vty(&self, v: ValueId) -> &'static str {
+        if self.is_array(v) {
+            "ptr"
+        } else {
+            llty(self.dt(v))
+        }
+    }
+
+    /// The operand text of a value (loads a local's current value).
+    fn val(&mut self, v: ValueId) -> String {
+        if let Some(slot) = self.slots.get(&v).cloned() {
+            let ty = self.vty(v);
+            return self.def(format!("load {ty}, ptr {slot}"));
+        }
+        self.vals.get(&v).cloned().unwrap_or_else(|| "poison".to_owned())
+    }
+
+    fn loc_text(&self, v: ValueId) -> Option<String> {
+        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+    }
+
+    fn run(&mut self) -> R<String> {
+        let body = &self.f.body;
+        let sig = self.sig;
+        if body.blocks.is_empty() {
+            return self.err(None, "function has no body".into());
+        }
+        // Variables: `let` results and `set`/`setfield` targets.
+        let mut vars: Vec<ValueId> = Vec::new();
+        let mut seen = HashSet::new();
+        for v in body.tags.ids() {
+            match body.inst(v) {
+                InstData::Let { .. } => {
+                    if seen.insert(v) {
+                        vars.push(v)
+                    }
+                }
+                InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
+                    if seen.insert(target) {
+                        vars.push(target)
+                    }
+                }
+                _ => {}
+            }
+        }
+        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let calls_array_fn = body
+            .tags
+            .ids()
+            .any(|v| matches!(body.inst(v), InstData::Call { .. }) && self.is_array(v) && body.ty(v).is_some());
+        let needs_mark = has_alloc || calls_array_fn || sig.array_ret;
+        // Header.
+        let linkage = if sig.exported { "protected " } else { "private " };
+        let mut ps = Vec::new();
+        for (i, (t, a)) in sig.params.iter().zip(&sig.param_attrs).enumerate() {
+            let a = if a.is_empty() { String::new() } else { format!("{a} ") };
+            ps.push(format!("{t} {a}%p{i}"));
+        }
+        let mut attrs = vec!["nounwind"];
+        let fa = self.f.attrs;
+        let is_thunk = self.f.name.starts_with(postc_passes::cold_outline::THUNK_PREFIX);
+        if fa.contains(FuncAttrs::COLD) || is_thunk {
+            attrs.push("cold");
+        }
+        if is_thunk {
+            attrs.push("minsize");
+        }
+        if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
+            attrs.push("noinline");
+        }
+        let returns = body.tags.iter().any(|o| *o == Opcode::Return);
+        if (fa.contains(FuncAttrs::NORETURN) || is_thunk) && !returns {
+            attrs.push("noreturn");
+        }
+        let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
+        let head =
+            format!("define {linkage}{ra}{} @\"{}\"({}) {} {{\n", sig.ret, sig.symbol, ps.join(", "), attrs.join(" "));
+        self.out.push_str(&head);
+        self.out.push_str("alloca:\n");
+        // Parameters.
+        let params: Vec<ValueId> = body.all_params().collect();
+        for (i, p) in params.iter().enumerate() {
+            let d = self.dt(*p);
+            if !self.is_array(*p) && d.is_complex() {
+                self.set(*p, format!("load {}, ptr %p{i}", llty(d)));
+            } else {
+                self.alias(*p, format!("%p{i}"));
+            }
+        }
+        for v in &vars {
+            let slot = format!("%s{}", v.as_u32());
+            let ty = self.vty(*v);
+            self.line(format!("{slot} = alloca {ty}"));
+            self.slots.insert(*v, slot);
+        }
+        for p in &params {
+            if let Some(slot) = self.slots.get(p).cloned() {
+                let ty = self.vty(*p);
+                let x = self.vals[p].clone();
+                self.line(format!("store {ty} {x}, ptr {slot}"));
+            }
+        }
+        if needs_mark {
+            self.e.use_runtime();
+            self.line(format!("%mark = call ptr @{}()", runtime::ARENA_MARK));
+            self.mark = Some("%mark".into());
+        }
+        // Blocks in reverse postorder, so definitions come before uses.
+        let order = rpo(body);
+        for b in body.blocks.ids() {
+            self.labels.insert(b, format!("b{}", b.as_u32()));
+        }
+        let entry = BlockId::from_u32(0);
+        self.line(format!("br label %{}", self.labels[&entry]));
+        let reach: HashSet<BlockId> = order.iter().copied().collect();
+        for &b in &order {
+            let l = self.labels[&b].clone();
+            let _ = writeln!(self.out, "{l}:");
+            for v in body.blocks[b].insts() {
+                self.inst(v)?;
+            }
+        }
+        for b in body.blocks.ids() {
+            if !reach.contains(&b) {
+                let l = self.labels[&b].clone();
+                let _ = writeln!(self.out, "{l}:\n  unreachable");
+            }
+        }
+        self.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// Defines `v` as the result of `rhs`.
+    fn set(&mut self, v: ValueId, rhs: impl AsRef<str>) {
+        let l = format!("%v{} = {}", v.as_u32(), rhs.as_ref());
+        self.line(l);
+        self.vals.insert(v, format!("%v{}", v.as_u32()));
+    }
+
+    /// Defines `v` as an existing operand (an SSA name or a constant).
+    fn alias(&mut self, v: ValueId, x: String) {
+        self.vals.insert(v, x);
+    }
+
+    /// Converts a scalar `x` of dtype `from` to dtype `to` (DESIGN §3 casts).
+    fn convert(&mut self, x: &str, from: DType, to: DType) -> String {
+        if from == to {
+            return x.to_owned();
+        }
+        let (tf, tt) = (llty(from), llty(to));
+        if from.is_complex() {
+            let re = self.def(format!("extractvalue {tf} {x}, 0"));
+            if to.is_complex() {
+                let im = self.def(format!("extractvalue {tf} {x}, 1"));
+                let r2 = self.convert(&re, part(from), part(to));
+                let i2 = self.convert(&im, part(from), part(to));
+                return self.pack(to, &r2, &i2);
+            }
+            if to == DType::Bool {
+                let im = self.def(format!("extractvalue {tf} {x}, 1"));
+                let a = self.def(format!("fcmp une {} {re}, 0.0", llty(part(from))));
+                let b = self.def(format!("fcmp une {} {im}, 0.0", llty(part(from))));
+                return self.def(format!("or i1 {a}, {b}"));
+            }
+            return self.convert(&re, part(from), to);
+        }
+        if to.is_complex() {
+            let re = self.convert(x, from, part(to));
+            let zero = f64_lit(part(to), 0.0);
+            return self.pack(to, &re, &zero);
+        }
+        if to == DType::Bool {
+            return if from.is_float() {
+                self.def(format!("fcmp une {tf} {x}, 0.0"))
+            } else {
+                self.def(format!("icmp ne {tf} {x}, 0"))
+            };
+        }
+        let from_int = from.is_int() || from == DType::Bool;
+        let from_signed = from.is_signed_int();
+        if to.is_int() {
+            if from_int {
+                let (fb, tb) = (if from == DType::Bool { 1 } else { from.bits() }, to.bits());
+                return if fb == tb {
+                    x.to_owned()
+                } else if fb > tb {
+                    self.def(format!("trunc {tf} {x} to {tt}"))
+                } else if from_signed {
+                    self.def(format!("sext {tf} {x} to {tt}"))
+                } else {
+                    self.def(format!("zext {tf} {x} to {tt}"))
+                };
+            }
+            let s = if to.is_signed_int() { "fptosi" } else { "fptoui" };
+            let fs = float_suffix(from);
+            let name = format!("llvm.{s}.sat.{tt}.{fs}");
+            self.e.decl(&name, format!("declare {tt} @{name}({tf})"));
+            return self.def(format!("call {tt} @{name}({tf} {x})"));
+        }
+        // to float
+        if from_int {
+            let op = if from_signed { "sitofp" } else { "uitofp" };
+            return self.def(format!("{op} {tf} {x} to {tt}"));
+        }
+        if from.bits() < to.bits() {
+            self.def(format!("fpext {tf} {x} to {tt}"))
+        } else {
+            self.def(format!("fptrunc {tf} {x} to {tt}"))
+        }
+    }
+
+    fn pack(&mut self, d: DType, re: &str, im: &str) -> String {
+        let t = llty(d);
+        let p = llty(part(d));
+        let a = self.def(format!("insertvalue {t} undef, {p} {re}, 0"));
+        self.def(format!("insertvalue {t} {a}, {p} {im}, 1"))
+    }
+
+    fn unpack(&mut self, d: DType, x: &str) -> (String, String) {
+        let t = llty(d);
+        (self.def(format!("extractvalue {t} {x}, 0")), self.def(format!("extractvalue {t} {x}, 1")))
+    }
+
+    fn intrinsic1(&mut self, name: &str, ty: &str, x: &str) -> String {
+        let full = format!("llvm.{name}.{}", float_suffix_t(ty));
+        self.e.decl(&full, format!("declare {ty} @{full}({ty})"));
+        self.def(format!("call {ty} @{full}({ty} {x})"))
+    }
+
+    fn libm2(&mut self, name: &str, a: &str, b: &str) -> String {
+        self.e.decl(name, format!("declare double @{name}(double, double) nounwind"));
+        self.def(format!("call double @{name}(double {a}, double {b})"))
+    }
+
+    fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        let od = self.dt(l);
+        let rd = self.dt(v);
+        let (a, b) = (self.val(l), self.val(r));
+        let t = llty(od);
+        let res: String = if od.is_text() {
+            self.e.use_runtime();
+            match op {
+                Opcode::Add => self.def(format!("call {t} @{}({t} {a}, {t} {b})", runtime::STR_CONCAT)),
+                Opcode::Eq => self.def(format!("call i1 @{}({t} {a}, {t} {b})", runtime::STR_EQ)),
+                Opcode::Ne => {
+                    let e = self.def(format!("call i1 @{}({t} {a}, {t} {b})", runtime::STR_EQ));
+                    self.def(format!("xor i1 {e}, true"))
+                }
+                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    let c = self.def(format!("call i32 @{}({t} {a}, {t} {b})", runtime::STR_CMP));
+                    let p = match op {
+                        Opcode::Lt => "slt",
+                        Opcode::Le => "sle",
+                        Opcode::Gt => "sgt",
+                        _ => "sge",
+                    };
+                    self.def(format!("icmp {p} i32 {c}, 0"))
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else if od.is_int() || od == DType::Bool {
+            let signed = od.is_signed_int();
+            let bits = if od == DType::Bool { 1 } else { od.bits() };
+            match op {
+                Opcode::Add => self.def(format!("add {t} {a}, {b}")),
+                Opcode::Sub => self.def(format!("sub {t} {a}, {b}")),
+                Opcode::Mul => self.def(format!("mul {t} {a}, {b}")),
+                Opcode::Div => {
+                    let x = self.convert(&a, od, rd);
+                    let y = self.convert(&b, od, rd);
+                    self.def(format!("fdiv {} {x}, {y}", llty(rd)))
+                }
+                Opcode::FDiv | Opcode::Mod => {
+                    let h = self.e.helper(helpers::floor_divmod(bits, signed, op == Opcode::FDiv));
+                    self.def(format!("call {t} @\"{h}\"({t} {a}, {t} {b})"))
+                }
+                Opcode::Pow => {
+                    let h = self.e.helper(helpers::int_pow(bits, signed));
+                    self.def(format!("call {t} @\"{h}\"({t} {a}, {t} {b})"))
+                }
+                Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    let p = match (op, signed) {
+                        (Opcode::Eq, _) => "eq",
+                        (Opcode::Ne, _) => "ne",
+                        (Opcode::Lt, true) => "slt",
+                        (Opcode::Lt, false) => "ult",
+                        (Opcode::Le, true) => "sle",
+                        (Opcode::Le, false) => "ule",
+                        (Opcode::Gt, true) => "sgt",
+                        (Opcode::Gt, false) => "ugt",
+                        (_, true) => "sge",
+                        (_, false) => "uge",
+                    };
+                    self.def(format!("icmp {p} {t} {a}, {b}"))
+                }
+                Opcode::And | Opcode::BAnd => self.def(format!("and {t} {a}, {b}")),
+                Opcode::Or | Opcode::BOr => self.def(format!("or {t} {a}, {b}")),
+                Opcode::BXor => self.def(format!("xor {t} {a}, {b}")),
+                Opcode::Shl | Opcode::Shr => {
+                    // A count of the width or more (or negative) never
+                    // reaches the shift: 0, or the sign fill for `shr`.
+                    let big = self.def(format!("icmp uge {t} {b}, {bits}"));
+                    let arith = op == Opcode::Shr && signed;
+                    let safe_count = if arith { format!("{}", bits - 1) } else { "0".into() };
+                    let c = self.def(format!("select i1 {big}, {t} {safe_count}, {t} {b}"));
+                    let ins = match (op, arith) {
+                        (Opcode::Shl, _) => "shl",
+                        (_, true) => "ashr",
+                        _ => "lshr",
+                    };
+                    let s = self.def(format!("{ins} {t} {a}, {c}"));
+                    if arith {
+                        s
+                    } else {
+                        self.def(format!("select i1 {big}, {t} 0, {t} {s}"))
+                    }
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else if od.is_float() {
+            match op {
+                Opcode::Add => self.def(format!("fadd {t} {a}, {b}")),
+                Opcode::Sub => self.def(format!("fsub {t} {a}, {b}")),
+                Opcode::Mul => self.def(format!("fmul {t} {a}, {b}")),
+                Opcode::Div => self.def(format!("fdiv {t} {a}, {b}")),
+                Opcode::FDiv | Opcode::Mod => {
+                    let h = self.e.helper(helpers::float_divmod());
+                    let x = self.convert(&a, od, DType::Float64);
+                    let y = self.convert(&b, od, DType::Float64);
+                    let pair = self.def(format!("call {{ double, double }} @\"{h}\"(double {x}, double {y})"));
+                    let idx = if op == Opcode::FDiv { 0 } else { 1 };
+                    let r = self.def(format!("extractvalue {{ double, double }} {pair}, {idx}"));
+                    self.convert(&r, DType::Float64, od)
+                }
+                Opcode::Pow => {
+                    let x = self.convert(&a, od, DType::Float64);
+                    let y = self.convert(&b, od, DType::Float64);
+                    self.e.decl("llvm.pow.f64", "declare double @llvm.pow.f64(double, double)");
+                    let r = self.def(format!("call double @llvm.pow.f64(double {x}, double {y})"));
+                    self.convert(&r, DType::Float64, od)
+                }
+                Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    let p = match op {
+                        Opcode::Eq => "oeq",
+                        Opcode::Ne => "une",
+                        Opcode::Lt => "olt",
+                        Opcode::Le => "ole",
+                        Opcode::Gt => "ogt",
+                        _ => "oge",
+                    };
+                    self.def(format!("fcmp {p} {t} {a}, {b}"))
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else {
+            // Complex: Complex64 products, quotients and powers are computed
+            // in double and rounded once, as the interpreter does.
+            let pd = part(od);
+            let pt = llty(pd);
+            let (ar, ai) = self.unpack(od, &a);
+            let (br, bi) = self.unpack(od, &b);
+            match op {
+                Opcode::Add | Opcode::Sub => {
+                    let ins = if op == Opcode::Add { "fadd" } else { "fsub" };
+                    let re = self.def(format!("{ins} {pt} {ar}, {br}"));
+                    let im = self.def(format!("{ins} {pt} {ai}, {bi}"));
+                    self.pack(od, &re, &im)
+                }
+                Opcode::Eq | Opcode::Ne => {
+                    let x = self.def(format!("fcmp oeq {pt} {ar}, {br}"));
+                    let y = self.def(format!("fcmp oeq {pt} {ai}, {bi}"));
+                    let e = self.def(format!("and i1 {x}, {y}"));
+                    if op == Opcode::Eq {
+                        e
+                    } else {
+                        self.def(format!("xor i1 {e}, true"))
+                    }
+                }
+                Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                    let w = DType::Float64;
+                    let (ar, ai, br, bi) = (
+                        self.convert(&ar, pd, w),
+                        self.convert(&ai, pd, w),
+                        self.convert(&br, pd, w),
+                        self.convert(&bi, pd, w),
+                    );
+                    let (re, im) = match op {
+                        Opcode::Mul => {
+                            let p1 = self.def(format!("fmul double {ar}, {br}"));
+                            let p2 = self.def(format!("fmul double {ai}, {bi}"));
+                            let re = self.def(format!("fsub double {p1}, {p2}"));
+                            let p3 = self.def(format!("fmul double {ar}, {bi}"));
+                            let p4 = self.def(format!("fmul double {ai}, {br}"));
+                            let im = self.def(format!("fadd double {p3}, {p4}"));
+                            (re, im)
+                        }
+                        _ => {
+                            if op == Opcode::Pow {
+                                // 0 ** (negative or complex) panics.
+                                let z1 = self.def(format!("fcmp oeq double {ar}, 0.0"));
+                                let z2 = self.def(format!("fcmp oeq double {ai}, 0.0"));
+                                let az = self.def(format!("and i1 {z1}, {z2}"));
+                                let c1 = self.def(format!("fcmp une double {bi}, 0.0"));
+                                let c2 = self.def(format!("fcmp olt double {br}, 0.0"));
+                                let bb = self.def(format!("or i1 {c1}, {c2}"));
+                                let e1 = self.def(format!("fcmp oeq double {br}, 0.0"));
+                                let e2 = self.def(format!("fcmp oeq double {bi}, 0.0"));
+                                let bz = self.def(format!("and i1 {e1}, {e2}"));
+                                let nbz = self.def(format!("xor i1 {bz}, true"));
+                                let bad0 = self.def(format!("and i1 {az}, {bb}"));
+                                let bad = self.def(format!("and i1 {bad0}, {nbz}"));
+                                self.guard_panic(v, &bad, "zero to a negative or complex power");
+                                self.e.helper(helpers::complex_div());
+                            }
+                            let h = if op == Opcode::Div {
+                                self.e.helper(helpers::complex_div())
+                            } else {
+                                self.e.helper(helpers::complex_pow())
+                            };
+                            let pair = self.def(format!(
+                                "call {{ double, double }} @\"{h}\"(double {ar}, double {ai}, double {br}, double {bi})"
+                            ));
+                            self.unpack(DType::Complex128, &pair)
+                        }
+                    };
+                    let re = self.convert(&re, w, pd);
+                    let im = self.convert(&im, w, pd);
+                    self.pack(od, &re, &im)
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        };
+        self.alias(v, res);
+        Ok(())
+    }
+
+    /// Branches to a codegen-made panic when `bad` holds.
+    fn guard_panic(&mut self, v: ValueId, bad: &str, msg: &str) {
+        let loc = self.loc_text(v);
+        let thunk = self.e.codegen_thunk(msg, loc);
+        let md = self.e.weights_md((1, 2000));
+        self.tmp += 1;
+        let (fail, ok) = (format!("g{}.fail", self.tmp), format!("g{}.ok", self.tmp));
+        self.line(format!("br i1 {bad}, label %{fail}, label %{ok}, !prof {md}"));
+        let _ = writeln!(self.out, "{fail}:");
+        self.line(format!("call void {thunk}()"));
+        self.line("unreachable");
+        let _ = writeln!(self.out, "{ok}:");
+    }
+
+    fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        let d = self.dt(x);
+        let rd = self.dt(v);
+        let t = llty(d);
+        let a = self.val(x);
+        let res = match op {
+            Opcode::Not => self.def(format!("xor i1 {a}, true")),
+            Opcode::Inv if d == DType::Bool => self.def(format!("xor i1 {a}, true")),
+            Opcode::Inv => self.def(format!("xor {t} {a}, -1")),
+            Opcode::Neg if d.is_int() => self.def(format!("sub {t} 0, {a}")),
+            Opcode::Neg if d.is_float() => self.def(format!("fneg {t} {a}")),
+            Opcode::Neg if d.is_complex() => {
+                let (re, im) = self.unpack(d, &a);
+                let pt = llty(part(d));
+                let r2 = self.def(format!("fneg {pt} {re}"));
+                let i2 = self.def(format!("fneg {pt} {im}"));
+                self.pack(d, &r2, &i2)
+            }
+            Opcode::Abs if d.is_signed_int() => {
+                let n = self.def(format!("icmp slt {t} {a}, 0"));
+                let m = self.def(format!("sub {t} 0, {a}"));
+                self.def(format!("select i1 {n}, {t} {m}, {t} {a}"))
+            }
+            Opcode::Abs if d.is_int() => a,
+            Opcode::Abs if d.is_float() => self.intrinsic1("fabs", t, &a),
+            Opcode::Abs if d.is_complex() => {
+                let (re, im) = self.unpack(d, &a);
+                let pd = part(d);
+                let re = self.convert(&re, pd, DType::Float64);
+                let im = self.convert(&im, pd, DType::Float64);
+                let h = self.libm2("hypot", &re, &im);
+                self.convert(&h, DType::Float64, rd)
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        };
+        self.alias(v, res);
+        Ok(())
+    }
+
+    fn data_addr(&mut self, arr: &str, off: &str) -> String {
+        let data = self.def(format!("load ptr, ptr {arr}"));
+        let bop = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::BYTE_OFFSET));
+        let bo = self.def(format!("load i64, ptr {bop}"));
+        let a1 = self.def(format!("getelementptr i8, ptr {data}, i64 {bo}"));
+        self.def(format!("getelementptr i8, ptr {a1}, i64 {off}"))
+    }
+
+    fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
+        if let Some(b) = Builtin::from_name(callee) {
+            return Some(Target::Builtin(b));
+        }
+        let m = self.m;
+        if let Some(fid) = m.get_function(callee) {
+            return Some(Target::Func(self.mid, fid));
+        }
+        if let Some(target) = m.function_aliases.get(callee) {
+            if let Some(fid) = m.get_function(target) {
+                return Some(Target::Func(self.mid, fid));
+            }
+        }
+        if let Some(sym) = m.intrinsic_imports.get(callee) {
+            return Some(Target::Intrinsic(sym.as_str()));
+        }
+        if let Some(imp) = m.post_imports.get(callee) {
+            let p = self.e.program;
+            let other = p.get_module(&imp.module_name)?;
+            let om = &p.modules[other];
+            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
+            return om.get_function(name).map(|fid| Target::Func(other, fid));
+        }
+        None
+    }
+
+    fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {
+        let Some(target) = self.resolve(callee) else {
+            if let Some(imp) = self.m.boundary_imports.get(callee) {
+                return self.err(
+                    Some(v),
+                    format!(
+                        "call to `{callee}`, a boundary import of `{}.{}`, cannot be compiled (boundary functions run in Python)",
+                        imp.module_name, imp.source_name
+                    ),
+                );
+            }
+            return self.err(Some(v), format!("call to unknown function `{callee}`"));
+        };
+        let has_result = self.f.body.ty(v).is_some();
+        match target {
+            Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Overflows(op)) => {
+                let d = self.dt(args[0]);
+                let t = llty(d);
+                let s = if d.is_signed_int() { "s" } else { "u" };
+                let a = self.val(args[0]);
+                let r = match op {
+                    OvfOp::Add | OvfOp::Sub | OvfOp::Mul => {
+                        let b = self.val(args[1]);
+                        let n = match op {
+                            OvfOp::Add => "add",
+                            OvfOp::Sub => "sub",
+                            _ => "mul",
+                        };
+                        let name = format!("llvm.{s}{n}.with.overflow.{t}");
+                        self.e.decl(&name, format!("declare {{ {t}, i1 }} @{name}({t}, {t})"));
+                        let p = self.def(format!("call {{ {t}, i1 }} @{name}({t} {a}, {t} {b})"));
+                        self.def(format!("extractvalue {{ {t}, i1 }} {p}, 1"))
+                    }
+                    OvfOp::Neg => {
+                        if d.is_signed_int() {
+                            let name = format!("llvm.ssub.with.overflow.{t}");
+                            self.e.decl(&name, format!("declare {{ {t}, i1 }} @{name}({t}, {t})"));
+                            let p = self.def(format!("call {{ {t}, i1 }} @{name}({t} 0, {t} {a})"));
+                            self.def(format!("extractvalue {{ {t}, i1 }} {p}, 1"))
+                        } else {
+                            self.def(format!("icmp ne {t} {a}, 0"))
+                        }
+                    }
+                    OvfOp::Abs => {
+                        if d.is_signed_int() {
+                            let min = -(1i128 << (d.bits() - 1));
+                            self.def(format!("icmp eq {t} {a}, {min}"))
+                        } else {
+                            "false".to_owned()
+                        }
+                    }
+                    OvfOp::Pow => {
+                        let b = self.val(args[1]);
+                        let h = self.e.helper(helpers::int_pow_overflows(d.bits(), d.is_signed_int()));
+                        self.def(format!("call i1 @\"{h}\"({t} {a}, {t} {b})"))
+                    }
+                };
+                self.alias(v, r);
+                Ok(())
+            }
+            Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
+            Target::Func(mid, fid) => {
+                let sig = self.e.sigs[&(mid, fid)].clone();
+                let callee_f = &self.e.program.modules[mid].functions[fid];
+                let cm = &self.e.program.modules[mid];
+                let mut parts = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let pty = &sig.params[i];
+                    let attr = sig.param_attrs[i];
+                    let pv = callee_f.body.all_params().nth(i);
+                    let p_is_complex = pv
+                        .and_then(|p| callee_f.body.ty(p))
+                        .map(|t| cm.types.get(t))
+                        .is_some_and(|t| !t.is_array && t.dtype.is_complex());
+                    let x = self.val(*a);
+                    let x = if p_is_complex {
+                        let d = self.dt(*a);
+                        let tmp = self.def(format!("alloca {}", llty(d)));
+                        self.line(format!("store {} {x}, ptr {tmp}", llty(d)));
+                        tmp
+                    } else {
+                        x
+                    };
+                    let attr = if attr.is_empty() { String::new() } else { format!("{attr} ") };
+                    parts.push(format!("{pty} {attr}{x}"));
+                }
+                let out = if sig.complex_out {
+                    let d = callee_f.return_dtype(&cm.types).unwrap_or(DType::Complex128);
+                    let tmp = self.def(format!("alloca {}", llty(d)));
+                    parts.push(format!("ptr {tmp}"));
+                    Some((tmp, d))
+                } else {
+                    None
+                };
+                let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
+                let call = format!("call {ra}{} @\"{}\"({})", sig.ret, sig.symbol, parts.join(", "));
+                if let Some((tmp, d)) = out {
+                    self.line(call);
+                    if has_result {
+                        self.set(v, format!("load {}, ptr {tmp}", llty(d)));
+                    }
+                } else if sig.ret == "void" {
+                    self.line(call);
+                } else if has_result {
+                    self.set(v, call);
+                    if sig.array_ret {
+                        self.e.use_runtime();
+                        self.line(format!("call void @{}(ptr %v{})", runtime::ARENA_ADOPT, v.as_u32()));
+                    }
+                } else {
+                    let r = self.def(call);
+                    if sig.array_ret {
+                        self.e.use_runtime();
+                        self.line(format!("call void @{}(ptr {r})", runtime::ARENA_ADOPT));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
+        const LLVM1: &[&str] =
+            &["sqrt", "sin", "cos", "exp", "exp2", "log", "log2", "log10", "fabs", "floor", "ceil", "trunc", "round"];
+        const LLVM2: &[&str] = &["pow", "copysign"];
+        let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
+        let (base, f32_symbol) = match intrinsic_base(sym) {
+            Some(x) => x,
+            None => (sym, false),
+        };
+        let known = intrinsic_base(sym).is_some();
+        if !known {
+            // An external symbol (e.g. from --link-ir): arguments as they are.
+            let mut parts = Vec::new();
+            let mut tys = Vec::new();
+            for a in args {
+                let t = if self.is_array(*a) { "ptr" } else { llty(self.dt(*a)) };
+                let x = self.val(*a);
+                parts.push(format!("{t} {x}"));
+                tys.push(t);
+            }
+            let rt = rd.map(llty).unwrap_or("void");
+            self.e.decl(sym, format!("declare {rt} @\"{sym}\"({})", tys.join(", ")));
+            let call = format!("call {rt} @\"{sym}\"({})", parts.join(", "));
+            if rd.is_some() {
+                self.set(v, call);
+            } else {
+                self.line(call);
+            }
+            return Ok(());
+        }
+        let all_f32 = args.iter().all(|a| self.dt(*a) == DType::Float32) && rd == Some(DType::Float32);
+        let w = if all_f32 || f32_symbol { DType::Float32 } else { DType::Float64 };
+        let wt = llty(w);
+        let mut xs = Vec::new();
+        for a in args {
+            let d = self.dt(*a);
+            let x = self.val(*a);
+            xs.push(self.convert(&x, d, w));
+        }
+        let list = xs.iter().map(|x| format!("{wt} {x}")).collect::<Vec<_>>().join(", ");
+        let tys = vec![wt; xs.len()].join(", ");
+        let name = if LLVM1.contains(&base) || LLVM2.contains(&base) || base == "fma" {
+            format!("llvm.{base}.{}", float_suffix(w))
+        } else if w == DType::Float32 {
+            format!("{base}f")
+        } else {
+            base.to_owned()
+        };
+        let attrs = if name.starts_with("llvm.") { "" } else { " nounwind" };
+        self.e.decl(&name, format!("declare {wt} @\"{name}\"({tys}){attrs}"));
+        let r = self.def(format!("call {wt} @\"{name}\"({list})"));
+        if let Some(rd) = rd {
+            let r = self.convert(&r, w, rd);
+            self.alias(v, r);
+        }
+        Ok(())
+    }
+
+    fn panic_call(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let body = &self.f.body;
+        let loc = self.loc_text(v);
+        self.e.printf_decls();
+        let msg = args.first().copied();
+        let lit = msg.and_then(|m| match body.inst(m) {
+            InstData::Const(Literal::Str(s)) if !self.slots.contains_key(&m) => Some(s),
+            _ => None,
+        });
+        let mut parts = Vec::new();
+        match lit {
+            Some(s) => {
+                let fmt = panic_format(s, args.len() - 1, loc.as_deref());
+                let g = self.e.cstring(fmt.as_bytes());
+                parts.push(format!("ptr {g}"));
+            }
+            None => {
+                // A message known at run time: printed as it is.
+                let mut fmt = String::from("panic: %.*s");
+                for _ in 1..args.len() {
+                    fmt.push_str(" %lld");
+                }
+                if let Some(l) = &loc {
+                    fmt.push_str(" at ");
+                    fmt.push_str(&l.replace('%', "%%"));
+                }
+                fmt.push('\n');
+                let g = self.e.cstring(fmt.as_bytes());
+                let s = match msg {
+                    Some(m) => self.val(m),
+                    None => "zeroinitializer".into(),
+                };
+                let p = self.def(format!("extractvalue {{ ptr, i64 }} {s}, 0"));
+                let n = self.def(format!("extractvalue {{ ptr, i64 }} {s}, 1"));
+                let n32 = self.def(format!("trunc i64 {n} to i32"));
+                parts.push(format!("ptr {g}"));
+                parts.push(format!("i32 {n32}"));
+                parts.push(format!("ptr {p}"));
+            }
+        }
+        for a in args.iter().skip(1) {
+            let x = self.val(*a);
+            parts.push(format!("i64 {x}"));
+        }
+        self.def(format!("call i32 (i32, ptr, ...) @dprintf(i32 2, {})", parts.join(", ")));
+        self.line("call void @abort()");
+        Ok(())
+    }
+
+    fn ret_value(&mut self, value: Option<ValueId>) {
+        let sig = self.sig;
+        match value {
+            Some(x) if sig.complex_out => {
+                let d = self.dt(x);
+                let a = self.val(x);
+                let outp = format!("%p{}", sig.params.len() - 1);
+                self.line(format!("store {} {a}, ptr {outp}", llty(d)));
+                self.release();
+                self.line("ret void");
+            }
+            Some(x) if sig.array_ret => {
+                let a = self.val(x);
+                let mark = self.mark.clone().unwrap_or_else(|| "null".into());
+                let r = self.def(format!("call ptr @{}(ptr {mark}, ptr {a})", runtime::ARENA_EXPORT));
+                self.line(format!("ret ptr {r}"));
+            }
+            Some(x) if sig.ret != "void" => {
+                let a = self.val(x);
+                self.release();
+                self.line(format!("ret {} {a}", sig.ret));
+            }
+            _ => {
+                self.release();
+                self.line("ret void");
+            }
+        }
+    }
+
+    fn release(&mut self) {
+        if let Some(m) = self.mark.clone() {
+            self.line(format!("call void @{}(ptr {m})", runtime::ARENA_RELEASE));
+        }
+    }
+
+    fn inst(&mut self, v: ValueId) -> R<()> {
+        let body = &self.f.body;
+        let inst = body.inst(v);
+        match inst {
+            InstData::Param { .. } => {}
+            InstData::Const(lit) => {
+                let d = self.dt(v);
+                let text = match lit {
+                    Literal::Bool(b) => format!("{b}"),
+                    Literal::Int(i) => {
+                        // The bit pattern as a signed number of the width.
+                        let bits = d.bits();
+                        let w = if bits >= 128 { i } else { (i << (128 - bits)) >> (128 - bits) };
+                        format!("{w}")
+                    }
+                    Literal::Float(bits) => float_lit(d, bits),
+                    Literal::Complex(re, im) => {
+                        let p = part(d);
+                        format!("{{ {} {}, {} {} }}", llty(p), float_lit(p, re), llty(p), float_lit(p, im))
+                    }
+                    Literal::Str(s) => {
+                        let g = self.e.cstring(s.as_bytes());
+                        format!("{{ ptr {g}, i64 {} }}", s.len())
+                    }
+                    Literal::Bytes(b) => {
+                        let g = self.e.cstring(b);
+                        format!("{{ ptr {g}, i64 {} }}", b.len())
+                    }
+                };
+                self.alias(v, text);
+            }
+            InstData::Binary { op, left, right } => self.binary(v, op, left, right)?,
+            InstData::Unary { op, operand } => self.unary(v, op, operand)?,
+            InstData::Cast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                let x = self.val(operand);
+                let r = self.convert(&x, from, to);
+                self.alias(v, r);
+            }
+            InstData::Load { array, offset } => {
+                let d = self.dt(v);
+                let arr = self.val(array);
+                let off = self.val(offset);
+                let addr = self.data_addr(&arr, &off);
+                if d == DType::Bool {
+                    let b = self.def(format!("load i8, ptr {addr}, align 1"));
+                    self.set(v, format!("icmp ne i8 {b}, 0"));
+                } else {
+                    self.set(v, format!("load {}, ptr {addr}, align 1", llty(d)));
+                }
+            }
+            InstData::Store { array, offset, value } => {
+                let d = self.dt(value);
+                let arr = self.val(array);
+                let off = self.val(offset);
+                let x = self.val(value);
+                let addr = self.data_addr(&arr, &off);
+                if d == DType::Bool {
+                    let b = self.def(format!("zext i1 {x} to i8"));
+                    self.line(format!("store i8 {b}, ptr {addr}, align 1"));
+                } else {
+                    self.line(format!("store {} {x}, ptr {addr}, align 1", llty(d)));
+                }
+            }
+            InstData::Dim { array, axis } => {
+                let arr = self.val(array);
+                let sp = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::SHAPE));
+                let shape = self.def(format!("load ptr, ptr {sp}"));
+                let e = self.def(format!("getelementptr i64, ptr {shape}, i64 {axis}"));
+                self.set(v, format!("load i64, ptr {e}"));
+            }
+            InstData::Stride { array, axis } => {
+                let d = self.dt(array);
+                let arr = self.val(array);
+                self.e.use_runtime();
+                self.set(v, format!("call i64 @{}(ptr {arr}, i64 {axis}, i64 {})", runtime::STRIDE, d.size_bytes()));
+            }
+            InstData::Call { callee, args } => {
+                let args: Vec<ValueId> = args.iter().collect();
+                self.call(v, callee, args)?;
+            }
+            InstData::Let { value } => {
+                let x = self.val(value);
+                let ty = self.vty(v);
+                let slot = self.slots[&v].clone();
+                self.line(format!("store {ty} {x}, ptr {slot}"));
+            }
+            InstData::Set { target, value } => {
+                let x = self.val(value);
+                let ty = self.vty(target);
+                let slot = self.slots[&target].clone();
+                self.line(format!("store {ty} {x}, ptr {slot}"));
+            }
+            InstData::Select { cond, if_true, if_false } => {
+                let c = self.val(cond);
+                let a = self.val(if_true);
+                let b = self.val(if_false);
+                let ty = self.vty(v);
+                self.set(v, format!("select i1 {c}, {ty} {a}, {ty} {b}"));
+            }
+            InstData::Alloc { length } => {
+                let d = self.dt(v);
+                let Some((code, bits)) = runtime::dl_dtype(d) else {
+                    return self.err(Some(v), format!("cannot allocate an array of {d}"));
+                };
+                let n = self.val(length);
+                let neg = self.def(format!("icmp slt i64 {n}, 0"));
+                self.guard_panic(v, &neg, "negative allocation length");
+                self.e.use_runtime();
+                self.set(
+                    v,
+                    format!(
+                        "call ptr @{}(i64 {n}, i8 {code}, i8 {}, i64 {})",
+                        runtime::ALLOC_ARRAY,
+                        bits as i8,
+                        d.size_bytes()
+                    ),
+                );
+            }
+            InstData::GetField { aggregate, field } => {
+                let d = self.dt(aggregate);
+                let x = self.val(aggregate);
+                self.set(v, format!("extractvalue {} {x}, {}", llty(d), field as u32));
+            }
+            InstData::SetField { aggregate, field, value } => {
+                let d = self.dt(aggregate);
+                let slot = self.slots[&aggregate].clone();
+                let cur = self.def(format!("load {}, ptr {slot}", llty(d)));
+                let x = self.val(value);
+                let n = self.def(format!("insertvalue {} {cur}, {} {x}, {}", llty(d), llty(part(d)), field as u32));
+                self.line(format!("store {} {n}, ptr {slot}", llty(d)));
+            }
+            InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
+                return self.err(
+                    Some(v),
+                    "`index.load`/`index.store` reached code generation (the `stride-lower` pass must run first)"
+                        .into(),
+                );
+            }
+            InstData::Return { value } => self.ret_value(value),
+            InstData::Br { target } => {
+                let l = self.labels[&target].clone();
+                self.line(format!("br label %{l}"));
+            }
+            InstData::CondBr { cond, if_true, if_false, weights } => {
+                let c = self.val(cond);
+                let (a, b) = (self.labels[&if_true].clone(), self.labels[&if_false].clone());
+                let md = match weights {
+                    Some(w) => format!(", !prof {}", self.e.weights_md(w)),
+                    None => String::new(),
+                };
+                self.line(format!("br i1 {c}, label %{a}, label %{b}{md}"));
+            }
+            InstData::Unreachable => {
+                // After a call that never returns nothing more is needed;
+                // anywhere else reaching it is a located panic.
+                let after_noreturn = v.as_u32() > 0
+                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
+                        InstData::Call { callee, .. } => {
+                            callee == postc_ir::builtins::PANIC
+                                || callee.starts_with(postc_passes::cold_outline::THUNK_PREFIX)
+                        }
+                        _ => false,
+                    };
+                if !after_noreturn {
+                    let loc = self.loc_text(v);
+                    let thunk = self.e.codegen_thunk("entered unreachable code", loc);
+                    self.line(format!("call void {thunk}()"));
+                }
+                self.line("unreachable");
+            }
+            InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+        }
+        Ok(())
+    }
+}
+
+fn float_suffix(d: DType) -> &'static str {
+    match d {
+        DType::Float16 => "f16",
+        DType::Float32 => "f32",
+        _ => "f64",
+    }
+}
+
+fn float_suffix_t(t: &str) -> &'static str {
+    match t {
+        "half" => "f16",
+        "float" => "f32",
+        _ => "f64",
+    }
+}
+
+/// The math functions an intrinsic import may name (as the interpreter
+/// knows them), without the `f` suffix.
+const MATH: &[&str] = &[
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "fabs",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "rint",
+    "nearbyint",
+    "cbrt",
+    "erf",
+    "erfc",
+    "lgamma",
+    "tgamma",
+    "atan2",
+    "pow",
+    "fmod",
+    "hypot",
+    "copysign",
+    "fmin",
+    "fmax",
+    "fdim",
+    "fma",
+];
+
+/// The base name of a math symbol and whether it named the `float` variant.
+fn intrinsic_base(sym: &str) -> Option<(&str, bool)> {
+    if MATH.contains(&sym) {
+        return Some((sym, false));
+    }
+    let b = sym.strip_suffix('f')?;
+    MATH.contains(&b).then_some((b, true))
+}
+
+/// Reverse postorder of the blocks reachable from the entry.
+fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
+    let n = body.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let entry = BlockId::from_u32(0);
+    let mut stack: Vec<(BlockId, usize)> = vec![(entry, 0)];
+    seen[0] = true;
+    while let Some((b, i)) = stack.pop() {
+        let succ = body.successors(b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[i];
+            if s.index() < n && !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}
+
+#[allow(dead_code)]
+fn lit_f64(d: DType, bits: u64) -> f64 {
+    float_bits_to_f64(d, bits)
+}
+
+#[allow(dead_code)]
+fn loc_of(m: &Module, l: SrcLoc) -> String {
+    format!("{}:{}:{}", m.files.path(l.file), l.line, l.col)
+}

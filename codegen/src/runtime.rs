@@ -1,0 +1,375 @@
+//! The runtime that compiled code links into itself: a per-thread arena of
+//! allocations (arrays from `alloc`, returned arrays), DLPack headers, string
+//! helpers. Everything is LLVM IR text, `linkonce_odr hidden`, emitted into
+//! each module that uses it, on top of libc `malloc`/`calloc`/`free`.
+//!
+//! Arena blocks are `calloc`ed with a 16-byte header whose first word links
+//! to the previous block of the thread's arena (`null` at the bottom). An
+//! array block holds, after the header, a `DLManagedTensor` (64 bytes), the
+//! one-element shape (8 bytes, then 8 of padding) and the data, 16-byte
+//! aligned:
+//!
+//! ```text
+//! block: [prev ptr | pad] [DLManagedTensor] [shape[0] | pad] [data ...]
+//!         0               16                80               96
+//! ```
+//!
+//! Protocol of a function that allocates (or returns an array):
+//! `%m = call ptr @postc_rt_arena_mark()` on entry; on return
+//! `call void @postc_rt_arena_release(ptr %m)`, or, when the function returns
+//! an array `%a`, `%r = call ptr @postc_rt_arena_export(ptr %m, ptr %a)`,
+//! which detaches `%a`'s block from the arena (or wraps a foreign `DLTensor`
+//! in a fresh header that shares its data) and releases everything else.
+//! The result is a `DLManagedTensor*` whose `deleter` frees it. A caller
+//! that receives an array from a compiled function puts it back into its own
+//! arena with `postc_rt_arena_adopt`.
+
+/// `ptr @postc_rt_arena_mark()`: the current top of the thread's arena.
+pub const ARENA_MARK: &str = "postc_rt_arena_mark";
+/// `void @postc_rt_arena_release(ptr mark)`: frees every block allocated
+/// after `mark`.
+pub const ARENA_RELEASE: &str = "postc_rt_arena_release";
+/// `ptr @postc_rt_arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
+/// owned by the arena.
+pub const ARENA_ALLOC: &str = "postc_rt_arena_alloc";
+/// `ptr @postc_rt_alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
+/// fresh zeroed 1-D array in the arena; the result points at its
+/// `DLManagedTensor`, whose first field is the `DLTensor`. A negative `n`
+/// counts as 0 (callers check it first).
+pub const ALLOC_ARRAY: &str = "postc_rt_alloc_array";
+/// `ptr @postc_rt_arena_export(ptr mark, ptr tensor)`: see the module docs.
+pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
+/// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
+/// this runtime joins the thread's arena (freed at the next release).
+pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
+/// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
+/// `DLManagedTensor` the runtime hands out.
+pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
+/// `i64 @postc_rt_stride(ptr tensor, i64 axis, i64 elsize)`: the byte
+/// stride of an axis (compact row-major when `strides` is null).
+pub const STRIDE: &str = "postc_rt_stride";
+/// `i1 @postc_rt_str_eq({ptr, i64}, {ptr, i64})`.
+pub const STR_EQ: &str = "postc_rt_str_eq";
+/// `i32 @postc_rt_str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
+pub const STR_CMP: &str = "postc_rt_str_cmp";
+/// `{ptr, i64} @postc_rt_str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
+/// NUL-terminated concatenation (never freed).
+pub const STR_CONCAT: &str = "postc_rt_str_concat";
+
+/// Byte offsets of the `DLTensor` fields.
+pub mod dltensor {
+    pub const DATA: u64 = 0;
+    pub const DEVICE: u64 = 8;
+    pub const NDIM: u64 = 16;
+    pub const DTYPE: u64 = 20;
+    pub const SHAPE: u64 = 24;
+    pub const STRIDES: u64 = 32;
+    pub const BYTE_OFFSET: u64 = 40;
+    /// `sizeof(DLTensor)`.
+    pub const SIZE: u64 = 48;
+    /// `DLManagedTensor`: `manager_ctx` and `deleter` follow the tensor.
+    pub const MANAGER_CTX: u64 = 48;
+    pub const DELETER: u64 = 56;
+    pub const MANAGED_SIZE: u64 = 64;
+    /// The LLVM type of a `DLTensor`.
+    pub const LLVM_TYPE: &str = "{ ptr, { i32, i32 }, i32, { i8, i8, i16 }, ptr, ptr, i64 }";
+    /// The LLVM type of a `DLManagedTensor`.
+    pub const LLVM_MANAGED_TYPE: &str = "{ { ptr, { i32, i32 }, i32, { i8, i8, i16 }, ptr, ptr, i64 }, ptr, ptr }";
+}
+
+/// The DLPack type code and bits of a dtype (`kDLInt` 0, `kDLUInt` 1,
+/// `kDLFloat` 2, `kDLComplex` 5, `kDLBool` 6).
+pub fn dl_dtype(d: postc_ir::DType) -> Option<(u8, u8)> {
+    use postc_ir::DType::*;
+    Some(match d {
+        Bool => (6, 8),
+        Int8 | Int16 | Int32 | Int64 => (0, d.bits() as u8),
+        UInt8 | UInt16 | UInt32 | UInt64 => (1, d.bits() as u8),
+        Float16 | Float32 | Float64 => (2, d.bits() as u8),
+        Complex64 => (5, 64),
+        Complex128 => (5, 128),
+        Str | Bytes => return None,
+    })
+}
+
+/// The libc declarations the runtime needs (emit once per module).
+pub const LIBC_DECLS: &[(&str, &str)] = &[
+    ("malloc", "declare noalias ptr @malloc(i64)"),
+    ("calloc", "declare noalias ptr @calloc(i64, i64)"),
+    ("free", "declare void @free(ptr)"),
+    ("memcpy", "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)"),
+    ("memcmp", "declare i32 @memcmp(ptr, ptr, i64)"),
+    ("abort", "declare void @abort() noreturn nounwind"),
+    ("dprintf", "declare i32 @dprintf(i32, ptr, ...)"),
+];
+
+/// The runtime's definitions, as LLVM IR text (needs [`LIBC_DECLS`]).
+pub fn ir_text() -> &'static str {
+    RUNTIME_IR
+}
+
+const RUNTIME_IR: &str = r#"
+@postc_rt_arena_top = linkonce_odr hidden thread_local global ptr null
+@postc_rt_oom_msg = linkonce_odr hidden unnamed_addr constant [27 x i8] c"panic: out of memory (%s)\0A\00"
+@postc_rt_oom_what = linkonce_odr hidden unnamed_addr constant [6 x i8] c"arena\00"
+
+define linkonce_odr hidden void @postc_rt_oom() cold noinline noreturn nounwind {
+  %1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @postc_rt_oom_msg, ptr @postc_rt_oom_what)
+  call void @abort()
+  unreachable
+}
+
+define linkonce_odr hidden ptr @postc_rt_arena_mark() nounwind {
+  %t = load ptr, ptr @postc_rt_arena_top
+  ret ptr %t
+}
+
+define linkonce_odr hidden void @postc_rt_arena_release(ptr %mark) nounwind {
+entry:
+  br label %loop
+loop:
+  %t = load ptr, ptr @postc_rt_arena_top
+  %at = icmp eq ptr %t, %mark
+  %nul = icmp eq ptr %t, null
+  %stop = or i1 %at, %nul
+  br i1 %stop, label %done, label %pop
+pop:
+  %prev = load ptr, ptr %t
+  store ptr %prev, ptr @postc_rt_arena_top
+  call void @free(ptr %t)
+  br label %loop
+done:
+  ret void
+}
+
+define linkonce_odr hidden ptr @postc_rt_arena_alloc(i64 %bytes) nounwind {
+  %big = icmp ugt i64 %bytes, 9223372036854775000
+  br i1 %big, label %oom, label %go
+go:
+  %n = add i64 %bytes, 16
+  %b = call ptr @calloc(i64 1, i64 %n)
+  %nul = icmp eq ptr %b, null
+  br i1 %nul, label %oom, label %ok
+ok:
+  %t = load ptr, ptr @postc_rt_arena_top
+  store ptr %t, ptr %b
+  store ptr %b, ptr @postc_rt_arena_top
+  %p = getelementptr i8, ptr %b, i64 16
+  ret ptr %p
+oom:
+  call void @postc_rt_oom()
+  unreachable
+}
+
+define linkonce_odr hidden void @postc_rt_managed_deleter(ptr %m) nounwind {
+  %nul = icmp eq ptr %m, null
+  br i1 %nul, label %done, label %free
+free:
+  %b = getelementptr i8, ptr %m, i64 -16
+  call void @free(ptr %b)
+  br label %done
+done:
+  ret void
+}
+
+define linkonce_odr hidden ptr @postc_rt_alloc_array(i64 %n0, i8 %code, i8 %bits, i64 %elsize) nounwind {
+  %neg = icmp slt i64 %n0, 0
+  %n = select i1 %neg, i64 0, i64 %n0
+  %mul = call { i64, i1 } @llvm.umul.with.overflow.i64(i64 %n, i64 %elsize)
+  %bytes = extractvalue { i64, i1 } %mul, 0
+  %ovf = extractvalue { i64, i1 } %mul, 1
+  br i1 %ovf, label %oom, label %go
+go:
+  %total = add i64 %bytes, 80
+  %p = call ptr @postc_rt_arena_alloc(i64 %total)
+  %shape = getelementptr i8, ptr %p, i64 64
+  %data = getelementptr i8, ptr %p, i64 80
+  store ptr %data, ptr %p
+  %dev = getelementptr i8, ptr %p, i64 8
+  store i32 1, ptr %dev
+  %ndim = getelementptr i8, ptr %p, i64 16
+  store i32 1, ptr %ndim
+  %dcode = getelementptr i8, ptr %p, i64 20
+  store i8 %code, ptr %dcode
+  %dbits = getelementptr i8, ptr %p, i64 21
+  store i8 %bits, ptr %dbits
+  %dlanes = getelementptr i8, ptr %p, i64 22
+  store i16 1, ptr %dlanes
+  %shp = getelementptr i8, ptr %p, i64 24
+  store ptr %shape, ptr %shp
+  store i64 %n, ptr %shape
+  %del = getelementptr i8, ptr %p, i64 56
+  store ptr @postc_rt_managed_deleter, ptr %del
+  ret ptr %p
+oom:
+  call void @postc_rt_oom()
+  unreachable
+}
+
+define linkonce_odr hidden void @postc_rt_arena_adopt(ptr %m) nounwind {
+  %nul = icmp eq ptr %m, null
+  br i1 %nul, label %done, label %go
+go:
+  %b = getelementptr i8, ptr %m, i64 -16
+  %t = load ptr, ptr @postc_rt_arena_top
+  store ptr %t, ptr %b
+  store ptr %b, ptr @postc_rt_arena_top
+  br label %done
+done:
+  ret void
+}
+
+define linkonce_odr hidden ptr @postc_rt_arena_export(ptr %mark, ptr %tensor) nounwind {
+entry:
+  br label %search
+search:
+  %link = phi ptr [ @postc_rt_arena_top, %entry ], [ %b, %next ]
+  %b = load ptr, ptr %link
+  %at = icmp eq ptr %b, %mark
+  %nul = icmp eq ptr %b, null
+  %stop = or i1 %at, %nul
+  br i1 %stop, label %wrap, label %test
+test:
+  %payload = getelementptr i8, ptr %b, i64 16
+  %hit = icmp eq ptr %payload, %tensor
+  br i1 %hit, label %unlink, label %next
+next:
+  br label %search
+unlink:
+  %prev = load ptr, ptr %b
+  store ptr %prev, ptr %link
+  store ptr null, ptr %b
+  call void @postc_rt_arena_release(ptr %mark)
+  ret ptr %tensor
+wrap:
+  %ndim32 = getelementptr i8, ptr %tensor, i64 16
+  %ndim.i = load i32, ptr %ndim32
+  %ndim = sext i32 %ndim.i to i64
+  %ndneg = icmp slt i64 %ndim, 0
+  %nd = select i1 %ndneg, i64 0, i64 %ndim
+  %arr = mul i64 %nd, 16
+  %size = add i64 %arr, 96
+  %blk = call ptr @calloc(i64 1, i64 %size)
+  %bnul = icmp eq ptr %blk, null
+  br i1 %bnul, label %oom, label %fill
+fill:
+  %p = getelementptr i8, ptr %blk, i64 16
+  call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %tensor, i64 48, i1 false)
+  %nshape = getelementptr i8, ptr %p, i64 64
+  %shbytes = mul i64 %nd, 8
+  %nstrides = getelementptr i8, ptr %nshape, i64 %shbytes
+  %oshape.p = getelementptr i8, ptr %tensor, i64 24
+  %oshape = load ptr, ptr %oshape.p
+  call void @llvm.memcpy.p0.p0.i64(ptr %nshape, ptr %oshape, i64 %shbytes, i1 false)
+  %shp = getelementptr i8, ptr %p, i64 24
+  store ptr %nshape, ptr %shp
+  %ostr.p = getelementptr i8, ptr %tensor, i64 32
+  %ostr = load ptr, ptr %ostr.p
+  %snul = icmp eq ptr %ostr, null
+  br i1 %snul, label %finish, label %cpstrides
+cpstrides:
+  call void @llvm.memcpy.p0.p0.i64(ptr %nstrides, ptr %ostr, i64 %shbytes, i1 false)
+  %strp = getelementptr i8, ptr %p, i64 32
+  store ptr %nstrides, ptr %strp
+  br label %finish
+finish:
+  %del = getelementptr i8, ptr %p, i64 56
+  store ptr @postc_rt_managed_deleter, ptr %del
+  call void @postc_rt_arena_release(ptr %mark)
+  ret ptr %p
+oom:
+  call void @postc_rt_oom()
+  unreachable
+}
+
+define linkonce_odr hidden i64 @postc_rt_stride(ptr %t, i64 %axis, i64 %elsize) nounwind {
+entry:
+  %sp = getelementptr i8, ptr %t, i64 32
+  %strides = load ptr, ptr %sp
+  %nul = icmp eq ptr %strides, null
+  br i1 %nul, label %compact, label %given
+given:
+  %e = getelementptr i64, ptr %strides, i64 %axis
+  %s = load i64, ptr %e
+  %b = mul i64 %s, %elsize
+  ret i64 %b
+compact:
+  %ndp = getelementptr i8, ptr %t, i64 16
+  %nd32 = load i32, ptr %ndp
+  %nd = sext i32 %nd32 to i64
+  %shp = getelementptr i8, ptr %t, i64 24
+  %shape = load ptr, ptr %shp
+  %k0 = add i64 %axis, 1
+  br label %loop
+loop:
+  %k = phi i64 [ %k0, %compact ], [ %k1, %body ]
+  %acc = phi i64 [ %elsize, %compact ], [ %acc1, %body ]
+  %more = icmp slt i64 %k, %nd
+  br i1 %more, label %body, label %done
+body:
+  %de = getelementptr i64, ptr %shape, i64 %k
+  %d = load i64, ptr %de
+  %acc1 = mul i64 %acc, %d
+  %k1 = add i64 %k, 1
+  br label %loop
+done:
+  ret i64 %acc
+}
+
+define linkonce_odr hidden i1 @postc_rt_str_eq({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
+  %ap = extractvalue { ptr, i64 } %a, 0
+  %an = extractvalue { ptr, i64 } %a, 1
+  %bp = extractvalue { ptr, i64 } %b, 0
+  %bn = extractvalue { ptr, i64 } %b, 1
+  %same = icmp eq i64 %an, %bn
+  %n = select i1 %same, i64 %an, i64 0
+  %c = call i32 @memcmp(ptr %ap, ptr %bp, i64 %n)
+  %z = icmp eq i32 %c, 0
+  %r = and i1 %same, %z
+  ret i1 %r
+}
+
+define linkonce_odr hidden i32 @postc_rt_str_cmp({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
+  %ap = extractvalue { ptr, i64 } %a, 0
+  %an = extractvalue { ptr, i64 } %a, 1
+  %bp = extractvalue { ptr, i64 } %b, 0
+  %bn = extractvalue { ptr, i64 } %b, 1
+  %alt = icmp ult i64 %an, %bn
+  %n = select i1 %alt, i64 %an, i64 %bn
+  %c = call i32 @memcmp(ptr %ap, ptr %bp, i64 %n)
+  %cz = icmp eq i32 %c, 0
+  %agt = icmp ugt i64 %an, %bn
+  %l1 = select i1 %agt, i32 1, i32 0
+  %l = select i1 %alt, i32 -1, i32 %l1
+  %r = select i1 %cz, i32 %l, i32 %c
+  ret i32 %r
+}
+
+define linkonce_odr hidden { ptr, i64 } @postc_rt_str_concat({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
+  %ap = extractvalue { ptr, i64 } %a, 0
+  %an = extractvalue { ptr, i64 } %a, 1
+  %bp = extractvalue { ptr, i64 } %b, 0
+  %bn = extractvalue { ptr, i64 } %b, 1
+  %n = add i64 %an, %bn
+  %n1 = add i64 %n, 1
+  %p = call ptr @malloc(i64 %n1)
+  %nul = icmp eq ptr %p, null
+  br i1 %nul, label %oom, label %go
+go:
+  call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %ap, i64 %an, i1 false)
+  %q = getelementptr i8, ptr %p, i64 %an
+  call void @llvm.memcpy.p0.p0.i64(ptr %q, ptr %bp, i64 %bn, i1 false)
+  %e = getelementptr i8, ptr %p, i64 %n
+  store i8 0, ptr %e
+  %r0 = insertvalue { ptr, i64 } undef, ptr %p, 0
+  %r = insertvalue { ptr, i64 } %r0, i64 %n, 1
+  ret { ptr, i64 } %r
+oom:
+  call void @postc_rt_oom()
+  unreachable
+}
+"#;
+
+/// Extra declarations the runtime text uses beyond [`LIBC_DECLS`].
+pub const RUNTIME_DECLS: &[(&str, &str)] =
+    &[("llvm.umul.with.overflow.i64", "declare { i64, i1 } @llvm.umul.with.overflow.i64(i64, i64)")];

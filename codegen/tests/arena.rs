@@ -1,0 +1,151 @@
+//! Arrays from `alloc`: returned to a C caller as a `DLManagedTensor*` with a
+//! working deleter, passed between compiled functions (the callee's array
+//! joins the caller's arena), and `--link-ir` functions called through an
+//! intrinsic import.
+
+use postc_codegen::{CodegenOptions, OptLevel};
+use std::ffi::c_void;
+
+#[repr(C)]
+struct DLTensor {
+    data: *mut c_void,
+    device: [i32; 2],
+    ndim: i32,
+    dtype: [u8; 4],
+    shape: *mut i64,
+    strides: *mut i64,
+    byte_offset: u64,
+}
+
+#[repr(C)]
+struct DLManagedTensor {
+    dl_tensor: DLTensor,
+    manager_ctx: *mut c_void,
+    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
+}
+
+const SRC: &str = "module arena
+import intrinsic twice = ext_twice
+
+func make(%n: Int64) -> Float64[] {
+entry:
+  %a: Float64[] = alloc %n
+  %z: Int64 = const 0
+  %one: Int64 = const 1
+  %eight: Int64 = const 8
+  let %i: Int64 = %z
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %off: Int64 = mul %i, %eight
+  %f: Float64 = cast %i
+  %g: Float64 = call twice(%f)
+  store %a, %off, %g
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  return %a
+}
+
+func total(%n: Int64) -> Float64 {
+entry:
+  %a: Float64[] = call make(%n)
+  %scratch: Float64[] = alloc %n
+  %z: Int64 = const 0
+  %one: Int64 = const 1
+  %eight: Int64 = const 8
+  %fz: Float64 = const 0.0
+  let %i: Int64 = %z
+  let %s: Float64 = %fz
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %off: Int64 = mul %i, %eight
+  %x: Float64 = load %a, %off
+  store %scratch, %off, %x
+  %s2: Float64 = add %s, %x
+  set %s = %s2
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  return %s
+}
+
+func same(%a: Float64[]) -> Float64[] {
+entry:
+  return %a
+}
+";
+
+const LL: &str = "define double @ext_twice(double %x) {\n  %r = fmul double %x, 2.0\n  ret double %r\n}\n";
+
+#[test]
+fn arrays_cross_the_abi_and_the_arena_frees_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let ll = dir.path().join("ext.ll");
+    std::fs::write(&ll, LL).unwrap();
+    let m = postc_ir::parse::parse_module("arena.pir", SRC.as_bytes()).unwrap();
+    assert!(postc_ir::verify::verify_module(&m).is_empty());
+    let program = postc_ir::Program::from_module(m);
+    for level in [OptLevel::O0, OptLevel::O2] {
+        let mut opts = CodegenOptions::for_level(level);
+        opts.link_ir = vec![ll.clone()];
+        let obj = postc_codegen::compile(&program, &opts).unwrap();
+        let o = dir.path().join(format!("arena{}.o", level.as_u8()));
+        std::fs::write(&o, obj).unwrap();
+        let so = dir.path().join(format!("libarena{}.so", level.as_u8()));
+        let st =
+            std::process::Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(&o).arg("-lm").status().unwrap();
+        assert!(st.success());
+        // The linked-in function is internal: not exported.
+        let nm = std::process::Command::new("nm").arg("-D").arg("--defined-only").arg(&so).output().unwrap();
+        assert!(!String::from_utf8_lossy(&nm.stdout).contains("ext_twice"));
+        unsafe {
+            let lib = libloading::Library::new(&so).unwrap();
+            let make: libloading::Symbol<unsafe extern "C" fn(i64) -> *mut DLManagedTensor> = lib.get(b"make").unwrap();
+            let total: libloading::Symbol<unsafe extern "C" fn(i64) -> f64> = lib.get(b"total").unwrap();
+            let same: libloading::Symbol<unsafe extern "C" fn(*mut DLTensor) -> *mut DLManagedTensor> =
+                lib.get(b"same").unwrap();
+            for n in [0i64, 1, 5, 1000] {
+                let t = make(n);
+                assert!(!t.is_null());
+                let d = &(*t).dl_tensor;
+                assert_eq!((d.ndim, *d.shape, d.dtype, d.device[0]), (1, n, [2, 64, 1, 0], 1));
+                let data = std::slice::from_raw_parts(d.data as *const f64, n as usize);
+                assert!(data.iter().enumerate().all(|(i, x)| *x == 2.0 * i as f64));
+                ((*t).deleter.unwrap())(t);
+                assert_eq!(total(n), (n * (n - 1)) as f64);
+            }
+            // Many calls: the arena releases what each call allocated.
+            for _ in 0..20_000 {
+                assert_eq!(total(64), 4032.0);
+            }
+            // A parameter returned as an array: a fresh header sharing the data.
+            let mut buf = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
+            let mut shape = [2i64, 3];
+            let mut strides = [3i64, 1];
+            let mut t = DLTensor {
+                data: buf.as_mut_ptr() as *mut c_void,
+                device: [1, 0],
+                ndim: 2,
+                dtype: [2, 64, 1, 0],
+                shape: shape.as_mut_ptr(),
+                strides: strides.as_mut_ptr(),
+                byte_offset: 8,
+            };
+            let r = same(&mut t);
+            assert_ne!(r as *mut DLTensor, &mut t as *mut DLTensor);
+            let rd = &(*r).dl_tensor;
+            assert_eq!((rd.data, rd.ndim, rd.byte_offset), (t.data, 2, 8));
+            assert_eq!(std::slice::from_raw_parts(rd.shape, 2), &[2, 3]);
+            assert_eq!(std::slice::from_raw_parts(rd.strides, 2), &[3, 1]);
+            ((*r).deleter.unwrap())(r);
+        }
+    }
+}

@@ -1,0 +1,485 @@
+//! Every program of `tests/programs/` compiled at -O0 and -O2 into a shared
+//! library (with a C file of uniform `void postc_call_F(void **args, void
+//! *ret)` trampolines, so a C compiler checks the ABI), loaded with
+//! `libloading`, and every `call` case of its `.expected` file run through
+//! the C ABI: -O0 runs the `checked` cases, -O2 the `wrap` ones. Results
+//! are compared with the expected values (which the reference interpreter
+//! is checked against here too); panicking cases run in a child process
+//! that must die of SIGABRT printing exactly `panic: MSG at FILE:LINE:COL`.
+
+#![allow(dead_code, unused_imports)]
+
+include!(concat!(env!("OUT_DIR"), "/expected_format.rs"));
+
+use postc_codegen::{CodegenOptions, OptLevel};
+use std::ffi::c_void;
+use std::os::unix::process::ExitStatusExt;
+
+#[repr(C)]
+struct DLTensor {
+    data: *mut c_void,
+    device_type: i32,
+    device_id: i32,
+    ndim: i32,
+    code: u8,
+    bits: u8,
+    lanes: u16,
+    shape: *mut i64,
+    strides: *mut i64,
+    byte_offset: u64,
+}
+
+#[repr(C)]
+struct DLManagedTensor {
+    dl_tensor: DLTensor,
+    manager_ctx: *mut c_void,
+    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
+}
+
+type Trampoline = unsafe extern "C" fn(*mut *mut c_void, *mut c_void);
+
+fn c_type(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "_Bool",
+        DType::Int8 => "int8_t",
+        DType::Int16 => "int16_t",
+        DType::Int32 => "int32_t",
+        DType::Int64 => "int64_t",
+        DType::UInt8 => "uint8_t",
+        DType::UInt16 => "uint16_t",
+        DType::UInt32 => "uint32_t",
+        DType::UInt64 => "uint64_t",
+        DType::Float16 => "_Float16",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+        DType::Complex64 => "postc_c64",
+        DType::Complex128 => "postc_c128",
+        DType::Str | DType::Bytes => "postc_str",
+    }
+}
+
+/// C trampolines for every function of the module.
+fn trampolines(m: &Module) -> String {
+    let mut c = String::from(
+        "#include <stdint.h>\n#include <stdbool.h>\n\
+         typedef struct { float re, im; } postc_c64;\ntypedef struct { double re, im; } postc_c128;\n\
+         typedef struct { const char *ptr; int64_t len; } postc_str;\n",
+    );
+    for f in m.functions.iter() {
+        if f.name.starts_with("postc.") || f.is_ufunc() {
+            continue;
+        }
+        let mut protos = Vec::new();
+        let mut args = Vec::new();
+        for (i, p) in f.body.all_params().enumerate() {
+            let t = m.types.get(f.body.ty(p).unwrap());
+            if t.is_array {
+                protos.push("void *".to_owned());
+                args.push(format!("*(void **)a[{i}]"));
+            } else if t.dtype.is_complex() {
+                protos.push(format!("{} *", c_type(t.dtype)));
+                args.push(format!("({} *)a[{i}]", c_type(t.dtype)));
+            } else {
+                protos.push(c_type(t.dtype).to_owned());
+                args.push(format!("*({} *)a[{i}]", c_type(t.dtype)));
+            }
+        }
+        let ret = f.ret.map(|t| m.types.get(t));
+        let (rt, call) = match ret {
+            None => ("void".to_owned(), format!("{}({});", f.name, args.join(", "))),
+            Some(t) if t.is_array => ("void *".to_owned(), format!("*(void **)r = {}({});", f.name, args.join(", "))),
+            Some(t) if t.dtype.is_complex() => {
+                protos.push(format!("{} *", c_type(t.dtype)));
+                args.push(format!("({} *)r", c_type(t.dtype)));
+                ("void".to_owned(), format!("{}({});", f.name, args.join(", ")))
+            }
+            Some(t) => {
+                let ct = c_type(t.dtype);
+                (ct.to_owned(), format!("*({ct} *)r = {}({});", f.name, args.join(", ")))
+            }
+        };
+        let _ = writeln!(c, "{rt} {}({});", f.name, if protos.is_empty() { "void".into() } else { protos.join(", ") });
+        let _ = writeln!(c, "void postc_call_{}(void **a, void *r) {{ (void)a; (void)r; {call} }}", f.name);
+    }
+    c
+}
+
+/// Compiles a module into a shared library in `dir`.
+fn build_library(m: &Module, level: OptLevel, dir: &Path) -> Result<PathBuf, String> {
+    let program = Program::from_module(m.clone());
+    let obj = postc_codegen::compile(&program, &CodegenOptions::for_level(level))
+        .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
+    let o = dir.join(format!("{}.o", m.name));
+    std::fs::write(&o, obj).map_err(|e| e.to_string())?;
+    let c = dir.join(format!("{}_calls.c", m.name));
+    std::fs::write(&c, trampolines(m)).map_err(|e| e.to_string())?;
+    let so = dir.join(format!("lib{}.so", m.name));
+    let out = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-O1", "-o"])
+        .arg(&so)
+        .arg(&o)
+        .arg(&c)
+        .arg("-lm")
+        .output()
+        .map_err(|e| format!("cannot run cc: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("cc failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(so)
+}
+
+fn encode(v: &Value, d: DType, out: &mut Vec<u8>) {
+    match v {
+        Value::Bool(b) => out.push(*b as u8),
+        Value::Int(_, x) => out.extend_from_slice(&(*x as u128).to_le_bytes()[..d.size_bytes() as usize]),
+        Value::Float(_, x) => match d {
+            DType::Float16 => out.extend_from_slice(&postc_ir::body::f16_from_f64(*x).to_bits().to_le_bytes()),
+            DType::Float32 => out.extend_from_slice(&(*x as f32).to_le_bytes()),
+            _ => out.extend_from_slice(&x.to_le_bytes()),
+        },
+        Value::Complex(_, re, im) => {
+            let p = d.complex_part().unwrap();
+            encode(&Value::Float(p, *re), p, out);
+            encode(&Value::Float(p, *im), p, out);
+        }
+        _ => panic!("cannot encode {v:?}"),
+    }
+}
+
+fn decode(b: &[u8], d: DType) -> Value {
+    let n = d.size_bytes() as usize;
+    let mut w = [0u8; 16];
+    w[..n].copy_from_slice(&b[..n]);
+    let raw = u128::from_le_bytes(w);
+    match d {
+        DType::Bool => Value::Bool(b[0] != 0),
+        DType::Float16 => Value::Float(d, half::f16::from_bits(raw as u16).to_f64()),
+        DType::Float32 => Value::Float(d, f32::from_bits(raw as u32) as f64),
+        DType::Float64 => Value::Float(d, f64::from_bits(raw as u64)),
+        DType::Complex64 => {
+            Value::Complex(d, f32::from_bits(raw as u32) as f64, f32::from_bits((raw >> 32) as u32) as f64)
+        }
+        DType::Complex128 => Value::Complex(d, f64::from_bits(raw as u64), f64::from_bits((raw >> 64) as u64)),
+        d if d.is_signed_int() => {
+            let bits = d.bits();
+            Value::Int(d, ((raw as i128) << (128 - bits)) >> (128 - bits))
+        }
+        d => Value::Int(d, (raw & ((1u128 << d.bits()) - 1)) as i128),
+    }
+}
+
+/// Elements of a strided view in logical C order.
+unsafe fn read_view(base: *const u8, d: DType, shape: &[usize], strides: &[isize], offset: isize) -> Vec<Value> {
+    let n: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut idx = vec![0usize; shape.len()];
+    let es = d.size_bytes() as usize;
+    for _ in 0..n {
+        let pos = offset + idx.iter().zip(strides).map(|(i, s)| *i as isize * s).sum::<isize>();
+        let b = std::slice::from_raw_parts(base.offset(pos), es);
+        out.push(decode(b, d));
+        for ax in (0..shape.len()).rev() {
+            idx[ax] += 1;
+            if idx[ax] < shape[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+    out
+}
+
+/// The memory behind one call's arguments.
+struct Frame {
+    scalars: Vec<Box<[u64; 4]>>,
+    buffers: Vec<Vec<u128>>,
+    tensors: Vec<Box<DLTensor>>,
+    shapes: Vec<Vec<i64>>,
+    texts: Vec<Vec<u8>>,
+    ptrs: Vec<*mut c_void>,
+    /// Argument index → (buffer index, array argument).
+    arrays: Vec<Option<(usize, ArrayArg)>>,
+}
+
+fn frame(case: &Case) -> Frame {
+    let mut f = Frame {
+        scalars: vec![],
+        buffers: vec![],
+        tensors: vec![],
+        shapes: vec![],
+        texts: vec![],
+        ptrs: vec![],
+        arrays: vec![],
+    };
+    for a in &case.args {
+        match a {
+            Arg::Scalar(v) => {
+                let mut slot = Box::new([0u64; 4]);
+                let p = slot.as_mut_ptr() as *mut u8;
+                match v {
+                    Value::Str(_) | Value::Bytes(_) => {
+                        let mut bytes = match v {
+                            Value::Str(s) => s.as_bytes().to_vec(),
+                            Value::Bytes(b) => b.clone(),
+                            _ => unreachable!(),
+                        };
+                        let len = bytes.len() as u64;
+                        bytes.push(0);
+                        slot[0] = bytes.as_ptr() as u64;
+                        slot[1] = len;
+                        f.texts.push(bytes);
+                    }
+                    v => {
+                        let mut b = Vec::new();
+                        encode(v, v.dtype(), &mut b);
+                        unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), p, b.len()) };
+                    }
+                }
+                f.ptrs.push(p as *mut c_void);
+                f.scalars.push(slot);
+                f.arrays.push(None);
+            }
+            Arg::Array(a) => {
+                let es = a.dtype.size_bytes() as usize;
+                let mut bytes = Vec::new();
+                for v in &a.buf {
+                    encode(v, a.dtype, &mut bytes);
+                }
+                let mut buf = vec![0u128; bytes.len().div_ceil(16) + 1];
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.as_mut_ptr() as *mut u8, bytes.len()) };
+                let mut shape: Vec<i64> = a.shape.iter().map(|x| *x as i64).collect();
+                shape.extend(a.strides.iter().map(|s| (*s / es as isize) as i64));
+                let nd = a.shape.len();
+                let (code, bits) = postc_codegen::runtime::dl_dtype(a.dtype).unwrap();
+                let mut t = Box::new(DLTensor {
+                    data: buf.as_mut_ptr() as *mut c_void,
+                    device_type: 1,
+                    device_id: 0,
+                    ndim: nd as i32,
+                    code,
+                    bits,
+                    lanes: 1,
+                    shape: shape.as_mut_ptr(),
+                    strides: unsafe { shape.as_mut_ptr().add(nd) },
+                    byte_offset: a.offset as u64,
+                });
+                let mut slot = Box::new([0u64; 4]);
+                slot[0] = (&mut *t) as *mut DLTensor as u64;
+                f.ptrs.push(slot.as_mut_ptr() as *mut c_void);
+                f.scalars.push(slot);
+                f.arrays.push(Some((f.buffers.len(), a.clone())));
+                f.buffers.push(buf);
+                f.shapes.push(shape);
+                f.tensors.push(t);
+            }
+        }
+    }
+    f
+}
+
+fn ret_dtype(m: &Module, func: &str) -> Option<(DType, bool)> {
+    let f = &m.functions[m.get_function(func)?];
+    f.ret.map(|t| {
+        let t = m.types.get(t);
+        (t.dtype, t.is_array)
+    })
+}
+
+/// Calls a case's function through the library; returns the result.
+unsafe fn call_case(
+    lib: &libloading::Library,
+    m: &Module,
+    case: &Case,
+    f: &mut Frame,
+) -> Result<Option<Value>, String> {
+    let sym = format!("postc_call_{}", case.func);
+    let tramp: libloading::Symbol<Trampoline> = lib.get(sym.as_bytes()).map_err(|e| format!("{sym}: {e}"))?;
+    let mut ret = [0u64; 4];
+    tramp(f.ptrs.as_mut_ptr(), ret.as_mut_ptr() as *mut c_void);
+    let rb = std::slice::from_raw_parts(ret.as_ptr() as *const u8, 32);
+    Ok(match ret_dtype(m, &case.func) {
+        None => None,
+        Some((d, true)) => {
+            let mt = ret[0] as *mut DLManagedTensor;
+            if mt.is_null() {
+                return Err("returned a null array".into());
+            }
+            let t = &(*mt).dl_tensor;
+            let nd = t.ndim as usize;
+            let shape: Vec<usize> = (0..nd).map(|i| *t.shape.add(i) as usize).collect();
+            let es = d.size_bytes() as isize;
+            let strides: Vec<isize> = if t.strides.is_null() {
+                let mut s = vec![es; nd];
+                for i in (0..nd.saturating_sub(1)).rev() {
+                    s[i] = s[i + 1] * shape[i + 1] as isize;
+                }
+                s
+            } else {
+                (0..nd).map(|i| *t.strides.add(i) as isize * es).collect()
+            };
+            let values = read_view(t.data as *const u8, d, &shape, &strides, t.byte_offset as isize);
+            let arr = postc_ir::interp::Array::from_values(d, &shape, &values);
+            if let Some(del) = (*mt).deleter {
+                del(mt);
+            }
+            Some(Value::Array(arr))
+        }
+        Some((d, false)) if d.is_text() => {
+            let p = ret[0] as *const u8;
+            let n = ret[1] as usize;
+            let b = std::slice::from_raw_parts(p, n).to_vec();
+            Some(if d == DType::Str { Value::Str(String::from_utf8_lossy(&b).into_owned()) } else { Value::Bytes(b) })
+        }
+        Some((d, false)) => Some(decode(rb, d)),
+    })
+}
+
+fn check_case(lib: &libloading::Library, m: &Module, case: &Case) -> Result<(), String> {
+    let mut f = frame(case);
+    let got = unsafe { call_case(lib, m, case, &mut f)? };
+    let tol = case.tol;
+    match (case.ret.as_ref().unwrap(), got) {
+        (Ret::Void, None) => {}
+        (Ret::Scalar(w), Some(g)) => {
+            if !values_match(&g, w, tol) {
+                return Err(format!("returned {}, expected {}", show(&g), show(w)));
+            }
+        }
+        (Ret::Array { dtype, shape, values }, Some(Value::Array(a))) => {
+            if a.dtype != *dtype || &a.shape != shape {
+                return Err(format!("returned {}[] of shape {:?}, expected {dtype}[] {shape:?}", a.dtype, a.shape));
+            }
+            compare_list("returned array", &a.to_values(), values, tol)?;
+        }
+        (want, got) => return Err(format!("returned {got:?}, expected {want:?}")),
+    }
+    for (idx, want) in &case.outs {
+        let (bi, a) = f.arrays[*idx].as_ref().unwrap();
+        let vals = unsafe {
+            read_view(f.buffers[*bi].as_ptr() as *const u8, a.dtype, &a.shape, &a.strides, a.offset as isize)
+        };
+        compare_list(&format!("argument {idx}"), &vals, want, tol)?;
+    }
+    for (idx, want) in &case.bufs {
+        let (bi, a) = f.arrays[*idx].as_ref().unwrap();
+        let es = a.dtype.size_bytes() as isize;
+        let vals = unsafe { read_view(f.buffers[*bi].as_ptr() as *const u8, a.dtype, &[a.buf.len()], &[es], 0) };
+        compare_list(&format!("buffer of argument {idx}"), &vals, want, tol)?;
+    }
+    Ok(())
+}
+
+fn level_name(l: OptLevel) -> &'static str {
+    match l {
+        OptLevel::O0 => "O0",
+        OptLevel::O1 => "O1",
+        OptLevel::O2 => "O2",
+        OptLevel::O3 => "O3",
+    }
+}
+
+/// Runs a panicking case in a child process; checks SIGABRT and stderr.
+fn check_panic_case(so: &Path, pir: &Path, case: &Case, message: &str, loc: &(String, u32, u32)) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(exe)
+        .args(["--exact", "child_runner", "--nocapture", "--test-threads=1"])
+        .env("POSTC_CHILD_LIB", so)
+        .env("POSTC_CHILD_PIR", pir)
+        .env("POSTC_CHILD_CASE", &case.name)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let want = format!("panic: {message} at {}:{}:{}\n", loc.0, loc.1, loc.2);
+    if out.status.signal() != Some(6) {
+        return Err(format!("child ended with {:?}, expected SIGABRT; stderr {stderr:?}", out.status));
+    }
+    if stderr != want {
+        return Err(format!("stderr {stderr:?}, expected {want:?}"));
+    }
+    Ok(())
+}
+
+/// The child side of [`check_panic_case`] (does nothing in a normal run).
+#[test]
+fn child_runner() {
+    let (Some(lib), Some(pir), Some(name)) = (
+        std::env::var_os("POSTC_CHILD_LIB"),
+        std::env::var_os("POSTC_CHILD_PIR"),
+        std::env::var("POSTC_CHILD_CASE").ok(),
+    ) else {
+        return;
+    };
+    let pir = PathBuf::from(pir);
+    let m = load(&pir).unwrap();
+    let expected = std::fs::read_to_string(pir.with_extension("expected")).unwrap();
+    let cases = parse_expected(&expected).unwrap();
+    let case = cases.iter().find(|c| c.name == name).unwrap();
+    let lib = unsafe { libloading::Library::new(lib).unwrap() };
+    let mut f = frame(case);
+    let _ = unsafe { call_case(&lib, &m, case, &mut f) };
+    std::process::exit(0);
+}
+
+fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usize, usize)) {
+    let name = stem(path);
+    let m = match load(path) {
+        Ok(m) => m,
+        Err(e) => return failures.push(e),
+    };
+    let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
+    let cases = match parse_expected(&expected) {
+        Ok(c) => c,
+        Err(e) => return failures.push(format!("{name}.expected: {e}")),
+    };
+    let program = Program::from_module(m.clone());
+    let dir = tempfile::tempdir().unwrap();
+    for (level, checked) in [(OptLevel::O0, true), (OptLevel::O2, false)] {
+        let ldir = dir.path().join(level_name(level));
+        std::fs::create_dir_all(&ldir).unwrap();
+        let so = match build_library(&m, level, &ldir) {
+            Ok(so) => so,
+            Err(e) => {
+                failures.push(format!("{name} -{}: {e}", level_name(level)));
+                continue;
+            }
+        };
+        let lib = unsafe { libloading::Library::new(&so).unwrap() };
+        for case in &cases {
+            if case.ufunc || !(if checked { case.checked } else { case.wrap }) {
+                continue;
+            }
+            let what = format!("{name} -{}: case {} ({})", level_name(level), case.name, case.func);
+            // The reference interpreter agrees with the expected values.
+            if let Err(e) = run_case(&program, case, checked) {
+                failures.push(format!("{what}: interpreter: {e}"));
+            }
+            counts.0 += 1;
+            let r = match case.ret.as_ref().unwrap() {
+                Ret::Panic { message, loc } => {
+                    counts.1 += 1;
+                    check_panic_case(&so, path, case, message, loc)
+                }
+                _ => check_case(&lib, &m, case),
+            };
+            if let Err(e) = r {
+                failures.push(format!("{what}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn programs_run_natively() {
+    let mut failures = Vec::new();
+    let mut counts = (0, 0);
+    let only = std::env::var("POSTC_PROGRAM").ok();
+    for path in program_files() {
+        if only.as_ref().is_some_and(|o| *o != stem(&path)) {
+            continue;
+        }
+        run_program_native(&path, &mut failures, &mut counts);
+    }
+    eprintln!("{} native case runs ({} panicking, in child processes)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 300, "too few cases ran: {}", counts.0);
+}

@@ -1,0 +1,272 @@
+//! `postc-driver compile`: every `--emit` kind writes what it says, default
+//! output names, executables exit with `main`'s result, each runtime panic
+//! kind aborts with its exact message and location, several files compile
+//! into one output, codegen units do not change the result, and compile
+//! errors are located diagnostics.
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn driver() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_postc-driver"))
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn run_ok(c: &mut Command) -> std::process::Output {
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{c:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+const PROG: &str = "module prog
+
+func twice(%x: Int64) -> Int64 {
+entry:
+  %two: Int64 = const 2
+  %r: Int64 = mul %x, %two
+  return %r
+}
+
+func main() -> Int64 {
+entry:
+  %a: Int64 = const 21
+  %r: Int64 = call twice(%a)
+  return %r
+}
+";
+
+#[test]
+fn emit_kinds_produce_what_they_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "prog.pir", PROG);
+    for (kind, name) in [("obj", "prog.o"), ("asm", "prog.s"), ("llvm-ir", "prog.ll"), ("bc", "prog.bc")] {
+        run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", kind]).arg(&src));
+        let bytes = std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match kind {
+            "obj" => assert_eq!(&bytes[..4], b"\x7fELF"),
+            "asm" => assert!(String::from_utf8_lossy(&bytes).contains(".text")),
+            "llvm-ir" => assert!(String::from_utf8_lossy(&bytes).contains("define")),
+            _ => assert_eq!(&bytes[..4], b"BC\xC0\xDE"),
+        }
+    }
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "shared"]).arg(&src));
+    let so = std::fs::read(dir.path().join("libprog.so")).unwrap();
+    assert_eq!(&so[..4], b"\x7fELF");
+    let out = run_ok(Command::new("nm").args(["-D", "--defined-only"]).arg(dir.path().join("libprog.so")));
+    let syms = String::from_utf8_lossy(&out.stdout);
+    assert!(syms.contains(" T twice") && syms.contains(" T main"), "{syms}");
+    // The runtime stays hidden.
+    assert!(!syms.contains("postc_rt"), "{syms}");
+}
+
+#[test]
+fn executables_exit_with_mains_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "prog.pir", PROG);
+    for level in ["-O0", "-O1", "-O2", "-O3"] {
+        run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "exe", level]).arg(&src));
+        let st = Command::new(dir.path().join("prog")).status().unwrap();
+        assert_eq!(st.code(), Some(42), "{level}");
+    }
+    let void = write(dir.path(), "v.pir", "module v\n\nfunc main() {\nentry:\n  return\n}\n");
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "exe"]).arg(&void));
+    assert_eq!(Command::new(dir.path().join("v")).status().unwrap().code(), Some(0));
+    let nomain = write(dir.path(), "n.pir", "module n\n\nfunc f() {\nentry:\n  return\n}\n");
+    let out = driver().current_dir(dir.path()).args(["compile", "--emit", "exe"]).arg(&nomain).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a function `main`"));
+}
+
+#[test]
+fn bad_levels_and_options_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "prog.pir", PROG);
+    let out = driver().current_dir(dir.path()).args(["compile", "-O4"]).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid optimisation level 4"));
+    let out = driver().current_dir(dir.path()).args(["compile", "-C", "frob=on"]).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// A one-function program whose `main` panics; `body` is the entry block.
+fn panic_program(body: &str) -> String {
+    format!("module p\n\nfunc main() -> Int64 {{\nentry:\n{body}}}\n")
+}
+
+fn expect_panic(dir: &Path, name: &str, text: &str, flags: &[&str], want: &str) {
+    let src = write(dir, &format!("{name}.pir"), text);
+    let exe = dir.join(name);
+    run_ok(driver().args(["compile", "--emit", "exe", "-o"]).arg(&exe).args(flags).arg(&src));
+    let out = Command::new(&exe).output().unwrap();
+    assert_eq!(out.status.signal(), Some(6), "{name}: {:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let want = want.replace("FILE", &src.display().to_string());
+    assert_eq!(stderr, format!("{want}\n"), "{name}");
+}
+
+#[test]
+fn every_panic_kind_aborts_with_its_message_and_location() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bounds = "module p\n\nfunc get(%a: Float64[]Shape[?], %i: Int64) -> Float64 {\nentry:\n  %v: Float64 = index.load %a[%i] !loc \"k.py\":3:7\n  return %v\n}\n\nfunc main() -> Int64 {\nentry:\n  %n: Int64 = const 3\n  %a: Float64[] = alloc %n\n  %i: Int64 = const 5\n  %v: Float64 = call get(%a, %i)\n  %r: Int64 = cast %v\n  return %r\n}\n";
+    expect_panic(
+        d,
+        "bounds",
+        bounds,
+        &["-O2"],
+        "panic: index out of bounds: index 5 is out of range for axis 0 with size 3 at k.py:3:7",
+    );
+    let div = panic_program(
+        "  %a: Int64 = const 7\n  %z: Int64 = const 0\n  %r: Int64 = fdiv %a, %z !loc \"k.py\":4:9\n  return %r\n",
+    );
+    expect_panic(d, "div", &div, &["-O2"], "panic: division by zero at k.py:4:9");
+    let modulo = panic_program("  %a: Int64 = const 7\n  %z: Int64 = const 0\n  %r: Int64 = mod %a, %z\n  return %r\n");
+    expect_panic(d, "modulo", &modulo, &["-O1"], "panic: modulo by zero at FILE:7:3");
+    let ovf = panic_program(
+        "  %a: Int64 = const 9223372036854775807\n  %one: Int64 = const 1\n  %r: Int64 = add %a, %one !loc \"k.py\":5:1\n  return %r\n",
+    );
+    expect_panic(d, "overflow", &ovf, &["-O0"], "panic: integer overflow at k.py:5:1");
+    expect_panic(
+        d,
+        "overflow_forced",
+        &ovf,
+        &["-O2", "-C", "overflow-checks=on"],
+        "panic: integer overflow at k.py:5:1",
+    );
+    let shift = panic_program(
+        "  %a: Int64 = const 7\n  %c: Int64 = const -1\n  %r: Int64 = shl %a, %c !loc \"k.py\":6:2\n  return %r\n",
+    );
+    expect_panic(d, "shift", &shift, &["-O2"], "panic: negative shift count at k.py:6:2");
+    let exp = panic_program(
+        "  %a: Int64 = const 7\n  %c: Int64 = const -2\n  %r: Int64 = pow %a, %c !loc \"k.py\":7:3\n  return %r\n",
+    );
+    expect_panic(d, "exponent", &exp, &["-O2"], "panic: negative exponent at k.py:7:3");
+    let explicit = panic_program(
+        "  %m: Str = const \"bad value {} (limit {}, 100%)\"\n  %a: Int64 = const -4\n  %b: Int64 = const 10\n  call postc.panic(%m, %a, %b) !loc \"k.py\":8:4\n  unreachable\n",
+    );
+    expect_panic(d, "explicit", &explicit, &["-O0"], "panic: bad value -4 (limit 10, 100%) at k.py:8:4");
+    let unreachable = panic_program("  unreachable !loc \"k.py\":9:5\n");
+    expect_panic(d, "unreach", &unreachable, &["-O2"], "panic: entered unreachable code at k.py:9:5");
+}
+
+#[test]
+fn overflow_wraps_from_o1() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = panic_program(
+        "  %a: Int8 = const 127\n  %one: Int8 = const 1\n  %r: Int8 = add %a, %one\n  %w: Int64 = cast %r\n  %k: Int64 = const 200\n  %x: Int64 = add %w, %k\n  return %x\n",
+    );
+    let src = write(dir.path(), "w.pir", &text);
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "exe", "-O1"]).arg(&src));
+    assert_eq!(Command::new(dir.path().join("w")).status().unwrap().code(), Some(72));
+}
+
+#[test]
+fn several_files_compile_into_one_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = write(
+        dir.path(),
+        "mathlib.pir",
+        "module mathlib\nalias triple3 = triple\nexport triple, triple3\n\nfunc triple(%x: Int64) -> Int64 {\nentry:\n  %k: Int64 = const 3\n  %r: Int64 = mul %x, %k\n  return %r\n}\n\nfunc hidden(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n",
+    );
+    let app = write(
+        dir.path(),
+        "app.pir",
+        "module app\nimport post mathlib: triple\n\nfunc main() -> Int64 {\nentry:\n  %a: Int64 = const 5\n  %r: Int64 = call triple(%a)\n  return %r\n}\n",
+    );
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "exe"]).arg(&app).arg(&lib));
+    assert_eq!(Command::new(dir.path().join("app")).status().unwrap().code(), Some(15));
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "obj", "-O0"]).arg(&app).arg(&lib));
+    let out = run_ok(Command::new("nm").arg("--defined-only").arg(dir.path().join("app.o")));
+    let syms = String::from_utf8_lossy(&out.stdout);
+    assert!(syms.contains(" T triple\n") && syms.contains(" T triple3\n") && syms.contains(" T main\n"), "{syms}");
+    assert!(!syms.contains(" T hidden") && !syms.contains(" T mathlib.hidden"), "{syms}");
+}
+
+#[test]
+fn boundary_calls_are_located_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "b.pir",
+        "module b\nimport boundary numpy: asarray\n\nfunc f(%x: Int64) -> Int64 {\nentry:\n  %r: Int64 = call asarray(%x) !loc \"k.py\":2:5\n  return %r\n}\n",
+    );
+    let out = driver().current_dir(dir.path()).args(["compile"]).arg(&src).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        panic!("a boundary call compiled: {stderr}");
+    }
+    assert!(stderr.contains("k.py:2:5") && stderr.contains("boundary import"), "{stderr}");
+}
+
+/// The disassembly of each global function of an object, with addresses
+/// removed and the alignment padding after it (which depends on what the
+/// linker placed next) dropped.
+fn function_code(obj: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
+    let nm = run_ok(Command::new("nm").arg("--defined-only").arg(obj));
+    let globals: std::collections::HashSet<String> = String::from_utf8_lossy(&nm.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().collect::<Vec<_>>().get(1..3).map(|x| (x[0] == "T", x[1].to_owned())))
+        .filter_map(|(t, n)| t.then_some(n))
+        .collect();
+    let dump = run_ok(Command::new("objdump").args(["-d", "--no-show-raw-insn"]).arg(obj));
+    let mut out = std::collections::BTreeMap::new();
+    let mut cur: Option<String> = None;
+    for line in String::from_utf8_lossy(&dump.stdout).lines() {
+        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, n)| n.to_owned()) {
+            cur = globals.contains(&name).then_some(name.clone());
+            if cur.is_some() {
+                out.insert(name, Vec::new());
+            }
+            continue;
+        }
+        let Some(c) = &cur else { continue };
+        let Some((_, insn)) = line.split_once(":\t") else { continue };
+        if insn.contains("nop") || insn.trim() == "xchg   %ax,%ax" {
+            continue;
+        }
+        // Branch targets print as `ADDR <fn+OFF>`: keep the symbolic part.
+        let insn: String = insn
+            .split(' ')
+            .filter(|w| {
+                !(w.len() > 0 && w.chars().all(|ch| ch.is_ascii_hexdigit()) && insn.contains(&format!("{w} <")))
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        out.get_mut(c).unwrap().push(insn);
+    }
+    out
+}
+
+#[test]
+fn codegen_units_do_not_change_the_result() {
+    // Objects differ only in layout (the order of functions, private copies
+    // of helpers in each unit): every exported function's code is the
+    // same, and so is the optimised LLVM IR.
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for prog in ["collatz", "floordiv", "hashing", "bits", "complex", "stats", "strings"] {
+        let src = root.join(format!("tests/programs/{prog}.pir"));
+        let mut seen = Vec::new();
+        for j in ["1", "4"] {
+            let o = dir.path().join(format!("{prog}-{j}.o"));
+            run_ok(driver().args(["compile", "-O2", "-j", j, "-o"]).arg(&o).arg(&src));
+            seen.push(function_code(&o));
+            let ll = dir.path().join(format!("{prog}-{j}.ll"));
+            run_ok(driver().args(["compile", "--emit", "llvm-ir", "-O2", "-j", j, "-o"]).arg(&ll).arg(&src));
+        }
+        assert!(!seen[0].is_empty());
+        assert_eq!(seen[0].keys().collect::<Vec<_>>(), seen[1].keys().collect::<Vec<_>>(), "{prog}");
+        for (name, code) in &seen[0] {
+            assert_eq!(code, &seen[1][name], "{prog}: `{name}` differs between -j1 and -j4");
+        }
+        let a = std::fs::read(dir.path().join(format!("{prog}-1.ll"))).unwrap();
+        let b = std::fs::read(dir.path().join(format!("{prog}-4.ll"))).unwrap();
+        assert_eq!(a, b, "{prog}: llvm-ir differs");
+    }
+}
