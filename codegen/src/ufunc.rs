@@ -22,8 +22,6 @@
 //! receives the loaded element; a returned output is stored, or, for a void
 //! body with one more trailing pointer parameter, written through it.
 
-#![allow(dead_code)] // until the backend pipeline calls `emit_all`
-
 use inkwell::attributes::AttributeLoc;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
@@ -32,7 +30,9 @@ use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, StructType};
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
-use postc_ir::{DType, Function, Layout, Module as IrModule, Shape, TypeData};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{DType, FuncId, Function, Layout, Module as IrModule, ModuleId, Program, Shape, TypeData};
+use std::collections::{HashMap, HashSet};
 
 /// The most loop dimensions `NAME_dl` accepts (NumPy's `NPY_MAXDIMS`).
 pub(crate) const MAX_LOOP_DIMS: u64 = 64;
@@ -127,8 +127,10 @@ enum Pass {
 
 /// What the entry points need to know about a ufunc, computed from the IR.
 #[derive(Clone, Debug)]
-pub(crate) struct Plan {
+pub struct Plan {
     pub name: String,
+    /// The body's symbol; the entry points are `SYMBOL_loop`, `SYMBOL_dl`.
+    pub symbol: String,
     pub nin: usize,
     pub nops: usize,
     /// Element dtype of each operand (inputs, then outputs).
@@ -148,7 +150,7 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(crate) fn new(m: &IrModule, f: &Function) -> Result<Plan, String> {
+    pub fn new(m: &IrModule, f: &Function) -> Result<Plan, String> {
         let sig = f.ufunc_sig.as_ref().ok_or_else(|| format!("`{}` is not a ufunc", f.name))?;
         let (nin, nout) = (sig.inputs.len(), sig.outputs.len());
         let nops = nin + nout;
@@ -217,7 +219,8 @@ impl Plan {
             Some(l) => format!(" at {}:{}:{}", m.files.path(l.file), l.line, l.col),
             None => String::new(),
         };
-        Ok(Plan { name: f.name.clone(), nin, nops, dtypes, pass, core, dims, core_params, at, types })
+        let symbol = f.name.clone();
+        Ok(Plan { name: f.name.clone(), symbol, nin, nops, dtypes, pass, core, dims, core_params, at, types })
     }
 
     /// Sum of the core ranks of operands before `i`: where operand `i`'s core
@@ -239,17 +242,72 @@ pub fn dl_symbol(name: &str) -> String {
     format!("{name}_dl")
 }
 
-/// Emits `NAME_loop` and `NAME_dl` for the ufunc `f` whose C-ABI body is
-/// `body`, into `llmod`. The entry points take the body's linkage.
+/// The plans of the exported ufuncs of a program, with their symbols from
+/// the lowering's signatures. An entry point whose symbol another exported
+/// function or alias already has is an error.
+pub fn plans(
+    program: &Program,
+    sigs: &HashMap<(ModuleId, FuncId), crate::emit::FnSig>,
+    aliases: &[(String, String, crate::emit::FnSig)],
+) -> Result<Vec<Plan>, Vec<Diagnostic>> {
+    let taken: HashSet<&str> =
+        sigs.values().filter(|s| s.exported).map(|s| s.symbol.as_str()).chain(aliases.iter().map(|a| a.0.as_str())).collect();
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.ufuncs() {
+            let Some(sig) = sigs.get(&(mid, fid)).filter(|s| s.exported) else { continue };
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            match Plan::new(m, f) {
+                Ok(mut p) => {
+                    p.symbol = sig.symbol.clone();
+                    for e in [loop_symbol(&p.symbol), dl_symbol(&p.symbol)] {
+                        if taken.contains(e.as_str()) {
+                            diags.push(Diagnostic::error(
+                                format!("ufunc `{}`: its entry point `{e}` has the name of another exported function", f.name),
+                                at.clone(),
+                            ));
+                        }
+                    }
+                    out.push(p);
+                }
+                Err(e) => diags.push(Diagnostic::error(e, at)),
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Emits the entry points of every planned ufunc whose body `owned` says
+/// this codegen unit defines.
+pub(crate) fn emit_unit<'ctx>(
+    cx: &'ctx Context,
+    llmod: &Module<'ctx>,
+    plans: &[Plan],
+    owned: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    for plan in plans.iter().filter(|p| owned(&p.symbol)) {
+        let body = llmod
+            .get_function(&plan.symbol)
+            .ok_or_else(|| format!("ufunc `{}` has no function `{}` in the module", plan.name, plan.symbol))?;
+        emit_entry_points(cx, llmod, plan, body)?;
+    }
+    Ok(())
+}
+
+/// Emits `SYMBOL_loop` and `SYMBOL_dl` for the ufunc of `plan` whose C-ABI
+/// body is `body`, into `llmod`. The entry points take the body's linkage.
 pub(crate) fn emit_entry_points<'ctx>(
     cx: &'ctx Context,
     llmod: &Module<'ctx>,
-    m: &IrModule,
-    f: &Function,
+    plan: &Plan,
     body: FunctionValue<'ctx>,
 ) -> Result<(FunctionValue<'ctx>, FunctionValue<'ctx>), String> {
-    let plan = Plan::new(m, f)?;
-    let g = Gen::new(cx, llmod, &plan);
+    let g = Gen::new(cx, llmod, plan);
     let lp = g.emit_loop(body)?;
     let dl = g.emit_dl(lp)?;
     let linkage = body.get_linkage();
@@ -258,24 +316,6 @@ pub(crate) fn emit_entry_points<'ctx>(
         dl.set_linkage(linkage);
     }
     Ok((lp, dl))
-}
-
-/// Emits the entry points of every ufunc of `m` whose body `lookup` finds in
-/// `llmod` (by default the function named as the ufunc).
-pub(crate) fn emit_all<'ctx>(
-    cx: &'ctx Context,
-    llmod: &Module<'ctx>,
-    m: &IrModule,
-    lookup: impl Fn(&Function) -> Option<FunctionValue<'ctx>>,
-) -> Result<(), String> {
-    for (_, f) in m.ufuncs() {
-        if f.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
-            continue;
-        }
-        let body = lookup(f).ok_or_else(|| format!("ufunc `{}` has no compiled body", f.name))?;
-        emit_entry_points(cx, llmod, m, f, body)?;
-    }
-    Ok(())
 }
 
 /// An array operand of `NAME_loop`: its view tensor and, when its strides
@@ -532,7 +572,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let cx = self.cx;
         let p = self.ptr;
         let fty = cx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into()], false);
-        let sym = loop_symbol(body.get_name().to_str().unwrap_or(&plan.name));
+        let sym = loop_symbol(&plan.symbol);
         let f = self.llmod.add_function(&sym, fty, None);
         for (k, n) in ["args", "dimensions", "steps", "data"].iter().enumerate() {
             f.get_nth_param(k as u32).unwrap().set_name(n);
@@ -751,8 +791,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let (p, i64t, i32t) = (self.ptr, self.i64t, cx.i32_type());
         let nops = plan.nops;
         let params: Vec<BasicMetadataTypeEnum> = vec![p.into(); nops];
-        let lp_name = lp.get_name().to_str().unwrap_or("").to_owned();
-        let sym = dl_symbol(lp_name.strip_suffix("_loop").unwrap_or(&plan.name));
+        let sym = dl_symbol(&plan.symbol);
         let f = self.llmod.add_function(&sym, cx.void_type().fn_type(&params, false), None);
         self.b.position_at_end(cx.append_basic_block(f, "entry"));
         let maxd = MAX_LOOP_DIMS;
@@ -1192,8 +1231,8 @@ entry:
         let md = cx.create_module("uf");
         bodies(&cx, &md);
         for name in ["axpy", "rowdot", "cscale", "twice", "isneg"] {
-            let f = &m.functions[m.get_function(name).unwrap()];
-            emit_entry_points(&cx, &md, &m, f, md.get_function(name).unwrap()).unwrap();
+            let plan = Plan::new(&m, &m.functions[m.get_function(name).unwrap()]).unwrap();
+            emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap()).unwrap();
         }
         md.verify().unwrap_or_else(|e| panic!("{}\n{}", e.to_string(), md.print_to_string().to_string()));
         Target::initialize_native(&InitializationConfig::default()).unwrap();
