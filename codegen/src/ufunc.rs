@@ -250,8 +250,12 @@ pub fn plans(
     sigs: &HashMap<(ModuleId, FuncId), crate::emit::FnSig>,
     aliases: &[(String, String, crate::emit::FnSig)],
 ) -> Result<Vec<Plan>, Vec<Diagnostic>> {
-    let taken: HashSet<&str> =
-        sigs.values().filter(|s| s.exported).map(|s| s.symbol.as_str()).chain(aliases.iter().map(|a| a.0.as_str())).collect();
+    let taken: HashSet<&str> = sigs
+        .values()
+        .filter(|s| s.exported)
+        .map(|s| s.symbol.as_str())
+        .chain(aliases.iter().map(|a| a.0.as_str()))
+        .collect();
     let mut out = Vec::new();
     let mut diags = Vec::new();
     for (mid, m) in program.modules.iter_enumerated() {
@@ -264,7 +268,10 @@ pub fn plans(
                     for e in [loop_symbol(&p.symbol), dl_symbol(&p.symbol)] {
                         if taken.contains(e.as_str()) {
                             diags.push(Diagnostic::error(
-                                format!("ufunc `{}`: its entry point `{e}` has the name of another exported function", f.name),
+                                format!(
+                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
+                                    f.name
+                                ),
                                 at.clone(),
                             ));
                         }
@@ -414,6 +421,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         self.b.build_conditional_branch(v.copy, yes, done).unwrap();
         self.b.position_at_end(yes);
         let ty = element_type(self.cx, d);
+        #[allow(clippy::too_many_arguments)]
         fn nest<'ctx>(
             g: &Gen<'_, 'ctx>,
             a: usize,
@@ -494,9 +502,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let s = self.b.build_global_string_ptr(&msg, "postc.ufunc.msg").unwrap();
         s.set_linkage(Linkage::Private);
         s.set_unnamed_addr(true);
-        self.b
-            .build_call(self.fail_fn(), &[s.as_pointer_value().into(), self.c(msg.len() as u64).into()], "")
-            .unwrap();
+        self.b.build_call(self.fail_fn(), &[s.as_pointer_value().into(), self.c(msg.len() as u64).into()], "").unwrap();
         self.b.build_unreachable().unwrap();
         self.b.position_at_end(ok);
     }
@@ -547,10 +553,8 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let (code, bits) = dlpack_dtype(self.plan.dtypes[i]);
         let dev = self.field_ptr(view, field::DEVICE);
         let dev_t = cx.struct_type(&[cx.i32_type().into(), cx.i32_type().into()], false);
-        let dev_v = dev_t.const_named_struct(&[
-            cx.i32_type().const_int(1, false).into(),
-            cx.i32_type().const_zero().into(),
-        ]);
+        let dev_v =
+            dev_t.const_named_struct(&[cx.i32_type().const_int(1, false).into(), cx.i32_type().const_zero().into()]);
         self.b.build_store(dev, dev_v).unwrap();
         let nd = cx.i32_type().const_int(self.plan.core[i].len() as u64, false);
         self.b.build_store(self.field_ptr(view, field::NDIM), nd).unwrap();
@@ -598,6 +602,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let malloc = self.libc("malloc", p.fn_type(&[self.i64t.into()], false));
         let free = self.libc("free", cx.void_type().fn_type(&[p.into()], false));
         let mut views: Vec<Option<View>> = vec![None; plan.nops];
+        #[allow(clippy::needless_range_loop)] // `i` indexes the plan's parallel arrays
         for i in 0..plan.nops {
             if plan.pass[i] != Pass::View {
                 continue;
@@ -611,6 +616,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             let core_sizes: Vec<IntValue> = plan.core[i].iter().map(|&d| sizes[d]).collect();
             let mut bytes = Vec::with_capacity(nd);
             let mut copy = self.cx.bool_type().const_zero();
+            #[allow(clippy::needless_range_loop)] // `a` indexes four parallel arrays
             for a in 0..nd {
                 self.store_i64(shape, self.c(a as u64), core_sizes[a]);
                 let st = self.load_i64(steps, self.c((plan.core_step_base(i) + a) as u64));
@@ -847,10 +853,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             let lnd = self.b.build_int_sub(nd, self.c(cnd), "").unwrap();
             let few = self.b.build_int_compare(IntPredicate::SLT, lnd, self.c(0), "").unwrap();
             let sig_dims = plan.core[i].iter().map(|&d| plan.dims[d].0.as_str()).collect::<Vec<_>>().join(",");
-            self.fail_if(
-                few,
-                &format!("{role} operand {i} has fewer dimensions than its core signature ({sig_dims})"),
-            );
+            self.fail_if(few, &format!("{role} operand {i} has fewer dimensions than its core signature ({sig_dims})"));
             let many = self.b.build_int_compare(IntPredicate::SGT, lnd, self.c(maxd), "").unwrap();
             self.fail_if(many, &format!("{role} operand {i} has more than {maxd} loop dimensions"));
             let data = self.b.build_load(p, self.field_ptr(t, field::DATA), "data").unwrap().into_pointer_value();
@@ -957,7 +960,9 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                     let bad = self.b.build_int_compare(IntPredicate::NE, n, want, "").unwrap();
                     self.fail_if(
                         bad,
-                        &format!("core dimension `{dname}` of operand {i} does not match its size in an earlier operand"),
+                        &format!(
+                            "core dimension `{dname}` of operand {i} does not match its size in an earlier operand"
+                        ),
                     );
                 }
                 if !seen[d] {
@@ -1004,9 +1009,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             let pt = self.byte_gep(op.base, o);
             self.b.build_store(self.at(p, args, self.c(i as u64)), pt).unwrap();
         }
-        self.b
-            .build_call(lp, &[args.into(), dimsarr.into(), steps.into(), p.const_null().into()], "")
-            .unwrap();
+        self.b.build_call(lp, &[args.into(), dimsarr.into(), steps.into(), p.const_null().into()], "").unwrap();
         let outer = self.b.build_int_sub(inner_ax, self.c(1), "").unwrap();
         let inc = self.block("next");
         let run_end = self.b.get_insert_block().unwrap();
@@ -1239,7 +1242,14 @@ entry:
         let triple = TargetMachine::get_default_triple();
         let tm = Target::from_triple(&triple)
             .unwrap()
-            .create_target_machine(&triple, "generic", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
+            .create_target_machine(
+                &triple,
+                "generic",
+                "",
+                OptimizationLevel::Default,
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
             .unwrap();
         md.set_triple(&triple);
         md.set_data_layout(&tm.get_target_data().get_data_layout());
@@ -1274,7 +1284,12 @@ entry:
         };
         assert!(st.success());
         let out = std::process::Command::new(&exe).output().unwrap();
-        assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         for (arg, msg) in [
             ("bcast", "panic: ufunc axpy: operands could not be broadcast together at uf.pir:2:1\n"),
             ("dtype", "panic: ufunc axpy: input operand 1 is not a Float64 tensor at uf.pir:2:1\n"),

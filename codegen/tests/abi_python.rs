@@ -72,12 +72,8 @@ fn python_ctypes_numpy_at_o0_and_o2() {
     let dir = tmpdir("abi-python");
     for level in [0u8, 2] {
         let lib = demo_library(&dir, level);
-        let out = Command::new("python3")
-            .current_dir(root())
-            .arg("tests/python/test_abi.py")
-            .arg(&lib)
-            .output()
-            .unwrap();
+        let out =
+            Command::new("python3").current_dir(root()).arg("tests/python/test_abi.py").arg(&lib).output().unwrap();
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success(), "tests/python/test_abi.py failed at -O{level}:\n{text}");
         assert!(text.contains("all checks passed"), "{text}");
