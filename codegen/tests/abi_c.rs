@@ -99,6 +99,58 @@ fn c_caller_at_o0_and_o2() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// With several codegen units each entry point is emitted once, in the
+/// unit that owns the ufunc's body.
+#[test]
+fn entry_points_across_codegen_units() {
+    if !have_cc() {
+        eprintln!("skipped: no C compiler `cc`");
+        return;
+    }
+    let dir = tmpdir("abi-units");
+    let lib = dir.join("libabi_demo_j3.so");
+    let out = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "-O2", "-j", "3", "--emit", "shared", "examples/abi_demo.pir", "-o"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let exe = build_c(&dir, "caller", CALLER, &lib);
+    let out = Command::new(&exe).output().unwrap();
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An entry point whose name another exported function has is a
+/// diagnostic, not a duplicate symbol.
+#[test]
+fn entry_point_name_collision_is_an_error() {
+    let dir = tmpdir("abi-collide");
+    let src = dir.join("collide.pir");
+    std::fs::write(
+        &src,
+        "module collide\n\
+         ufunc twice(%x: Float64) -> Float64 \"()->()\" {\nentry:\n  %r: Float64 = add %x, %x\n  return %r\n}\n\
+         func twice_dl(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(driver())
+        .args(["compile", "--emit", "obj"])
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("c.o"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("ufunc `twice`: its entry point `twice_dl` has the name of another exported function"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The C example of docs/abi.md prints the output block that follows it.
 #[test]
 fn docs_c_example() {
