@@ -4,7 +4,7 @@
 module abi_demo
 import intrinsic sqrt = sqrt
 alias l2 = norm
-export mix, hadd, cmul, cscale64, greet, bcat, total, total_f, every_other_sum, scale, norm, l2, cumsum, get, axpy, rowdot, matmul
+export mix, hadd, cmul, cscale64, greet, bcat, total, total_f, every_other_sum, scale, norm, l2, cumsum, get, axpy, rowdot, matmul, cross
 
 ; Scalars of several widths and signedness; Bool in, Float64 out.
 func mix(%flag: Bool, %i: Int16, %u: UInt8, %x: Float32) -> Float64 {
@@ -325,6 +325,34 @@ rownext:
   set %i = %i2
   br rows
 done:
+  return
+}
+
+; Static core shape: the body has the strides of Float64[]Shape[3] built
+; in, so the entry points copy operands that are laid out otherwise.
+ufunc cross(%a: Float64[]Shape[3], %b: Float64[]Shape[3], %c: &Float64[]Shape[3]) "(3),(3)->(3)" {
+entry:
+  %i0: Int64 = const 0
+  %i1: Int64 = const 1
+  %i2: Int64 = const 2
+  %a0: Float64 = index.load %a[%i0]
+  %a1: Float64 = index.load %a[%i1]
+  %a2: Float64 = index.load %a[%i2]
+  %b0: Float64 = index.load %b[%i0]
+  %b1: Float64 = index.load %b[%i1]
+  %b2: Float64 = index.load %b[%i2]
+  %p0: Float64 = mul %a1, %b2
+  %q0: Float64 = mul %a2, %b1
+  %c0: Float64 = sub %p0, %q0
+  %p1: Float64 = mul %a2, %b0
+  %q1: Float64 = mul %a0, %b2
+  %c1: Float64 = sub %p1, %q1
+  %p2: Float64 = mul %a0, %b1
+  %q2: Float64 = mul %a1, %b0
+  %c2: Float64 = sub %p2, %q2
+  index.store %c[%i0], %c0
+  index.store %c[%i1], %c1
+  index.store %c[%i2], %c2
   return
 }
 

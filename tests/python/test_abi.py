@@ -230,8 +230,7 @@ def main(path):
         f = lib.cumsum
         f.argtypes = [P]
         f.restype = C.POINTER(DLManagedTensor)
-        x = rng.standard_normal(12)[::3]  # not a COrder tensor: copy first
-        x = np.ascontiguousarray(x)
+        x = rng.standard_normal(12)[::3]  # a step-sliced view
         m = f(Tensor(x).ptr)
         t = m.contents.dl_tensor
         assert t.ndim == 1 and t.shape[0] == len(x), (t.ndim, t.shape[0])
@@ -269,7 +268,7 @@ def main(path):
         f.argtypes = [P, P, P]
         f.restype = None
         a = rng.standard_normal((2, 5, 7))
-        v = rng.standard_normal(14)[::2]  # strided core axis: copied for the body
+        v = rng.standard_normal(14)[::2]  # a strided core axis
         out = np.empty((2, 5))
         f(Tensor(a).ptr, Tensor(v).ptr, Tensor(out).ptr)
         np.testing.assert_allclose(out, a @ v, rtol=1e-13)
@@ -309,6 +308,28 @@ def main(path):
         np.testing.assert_allclose(out, A @ B, rtol=1e-13)
 
     check("matmul_dl: broadcast stacks, Fortran-ordered operand", matmul_dl)
+
+    def cross():
+        f = lib.cross_dl
+        f.argtypes = [P, P, P]
+        f.restype = None
+        a = rng.standard_normal((3, 5)).T  # rows of a transposed array: core stride 5 elements
+        b = rng.standard_normal(3)
+        out = np.empty((3, 5)).T  # a non-contiguous output, copied back
+        f(Tensor(a).ptr, Tensor(b).ptr, Tensor(out).ptr)
+        np.testing.assert_allclose(out, np.cross(a, b), rtol=1e-13)
+        g = lib.cross_loop
+        g.argtypes = [C.POINTER(C.c_char_p), C.POINTER(C.c_ssize_t), C.POINTER(C.c_ssize_t), C.c_void_p]
+        g.restype = None
+        out2 = np.empty((5, 3))
+        ops = (a, np.broadcast_to(b, (5, 3)), out2)
+        args = (C.c_char_p * 3)(*[C.cast(o.ctypes.data, C.c_char_p) for o in ops])
+        dims = (C.c_ssize_t * 2)(5, 3)
+        steps = (C.c_ssize_t * 6)(*[o.strides[0] for o in ops], *[o.strides[1] for o in ops])
+        g(args, dims, steps, None)
+        np.testing.assert_allclose(out2, np.cross(a, b), rtol=1e-13)
+
+    check("cross (3),(3)->(3): static core shape, strided operands copied", cross)
 
     # --- panics ---------------------------------------------------------------
     def panics():
