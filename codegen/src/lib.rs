@@ -13,6 +13,7 @@
 pub mod emit;
 pub mod helpers;
 pub mod runtime;
+pub mod ufunc;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -174,6 +175,9 @@ pub struct Lowered {
     /// [`build_unit`] parsed the text, `module.get_function(&sig.symbol)`
     /// is the function's `FunctionValue`.
     pub sigs: std::collections::HashMap<(postc_ir::ModuleId, postc_ir::FuncId), emit::FnSig>,
+    /// The exported ufuncs, whose `NAME_loop` / `NAME_dl` entry points
+    /// [`ufunc`] adds to the unit that defines their body.
+    pub ufuncs: Vec<ufunc::Plan>,
 }
 
 /// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
@@ -198,7 +202,8 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
         }
     }
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
-    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs })
+    let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
+    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs })
 }
 
 static INIT: Once = Once::new();
@@ -287,6 +292,7 @@ pub fn build_unit<'c>(
             }
         }
     }
+    ufunc::emit_unit(cx, &module, &low.ufuncs, keep).map_err(internal)?;
     if owned.is_some() {
         for s in &low.exported {
             if !keep(s) {
