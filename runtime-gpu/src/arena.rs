@@ -143,8 +143,7 @@ pub extern "C" fn postc_gpu_arena_restore(mark: u64, stream: Handle) {
     let n = (mark >> 32) as usize;
     let me = thread::current().id();
     let mut a = lock();
-    let empty = a.top == 0 && a.spills.is_empty();
-    if a.owner != Some(me) && !(empty && top == 0 && n == 0) {
+    if a.owner.is_some_and(|o| o != me) {
         drop(a);
         fatal("postc_gpu_arena_restore: the device arena is held by another thread (restore a mark on the thread that took it)")
     }

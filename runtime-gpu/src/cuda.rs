@@ -126,9 +126,8 @@ impl Backend for Cuda {
         let mut options = [CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_OPTIMIZATION_LEVEL];
         let mut values: [*mut c_void; 3] =
             [log.as_mut_ptr().cast(), log.len() as *mut c_void, opt_level.clamp(0, 4) as usize as *mut c_void];
-        let status = unsafe {
-            (self.api.module_load_data_ex)(&mut m, data, 3, options.as_mut_ptr(), values.as_mut_ptr())
-        };
+        let status =
+            unsafe { (self.api.module_load_data_ex)(&mut m, data, 3, options.as_mut_ptr(), values.as_mut_ptr()) };
         if status != 0 {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             if end > 0 {

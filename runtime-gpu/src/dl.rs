@@ -57,8 +57,9 @@ impl Library {
 
     /// Like [`Library::symbol`], with the message a missing symbol loads with.
     pub fn require(&self, symbol: &CStr) -> Result<*mut c_void, String> {
-        self.symbol(symbol)
-            .ok_or_else(|| format!("GPU runtime: cannot load {} (missing symbol {})", self.name, symbol.to_string_lossy()))
+        self.symbol(symbol).ok_or_else(|| {
+            format!("GPU runtime: cannot load {} (missing symbol {})", self.name, symbol.to_string_lossy())
+        })
     }
 }
 

@@ -29,7 +29,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 
 pub use abi::*;
-pub use arena::{arena_usage, postc_gpu_arena_alloc, ArenaUsage, postc_gpu_arena_mark, postc_gpu_arena_restore, ARENA_ALIGN, ARENA_CHUNK};
+pub use arena::{
+    arena_usage, postc_gpu_arena_alloc, postc_gpu_arena_mark, postc_gpu_arena_restore, ArenaUsage, ARENA_ALIGN,
+    ARENA_CHUNK,
+};
 use backend::{Backend, DResult, Failure};
 
 /// `POSTC_GPU_RUNTIME`: `cuda`, `hip` or `auto` (the default: CUDA first).
