@@ -844,3 +844,62 @@ fn static_library_does_not_link_the_driver() {
         assert!(defined.lines().any(|l| l.ends_with(&format!(" T {sym}"))), "{sym} is not defined");
     }
 }
+
+/// A C program linked against `libpostc_runtime_gpu.a` (and only the system
+/// libraries rustc names for it) runs against the fake driver, and without
+/// one reports no GPU.
+#[test]
+fn a_c_program_links_the_static_library() {
+    let exe = std::env::current_exe().unwrap();
+    let lib = exe.parent().unwrap().parent().unwrap().join("libpostc_runtime_gpu.a");
+    let dir = scratch_dir();
+    let src = dir.join("use_static.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+int __postc_gpu_usable(void);
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *);
+void *mgpuMemAlloc(uint64_t, void *, bool);
+void mgpuMemFree(void *, void *);
+void mgpuMemcpy(void *, void *, size_t, void *);
+void mgpuMemset32(void *, unsigned, size_t, void *);
+int main(void) {
+    int usable = __postc_gpu_usable();
+    printf("usable=%d\n", usable);
+    fflush(stdout);
+    void *s = mgpuStreamCreate();
+    void *d = mgpuMemAlloc(16, s, false);
+    unsigned out[4];
+    mgpuMemset32(d, 7, 4, s);
+    mgpuMemcpy(out, d, sizeof out, s);
+    mgpuStreamSynchronize(s);
+    mgpuMemFree(d, s);
+    printf("%u %u %u %u\n", out[0], out[1], out[2], out[3]);
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let bin = dir.join(format!("use_static-{}", std::process::id()));
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .arg(&src)
+        .arg(&lib)
+        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc", "-o"])
+        .arg(&bin)
+        .status()
+        .unwrap();
+    assert!(status.success(), "linking against {} failed", lib.display());
+
+    let out = Command::new(&bin).env(ENV_DRIVER_PATH, fake_driver()).env_remove(ENV_RUNTIME).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "usable=1\n7 7 7 7\n");
+
+    let out = Command::new(&bin).env(ENV_DRIVER_PATH, "/nonexistent").output().unwrap();
+    expect_abort(&out, "panic: GPU runtime: cannot load /nonexistent (");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "usable=0\n");
+    let _ = std::fs::remove_file(&bin);
+}
