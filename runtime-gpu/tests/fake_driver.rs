@@ -789,12 +789,27 @@ fn the_default_library_names_are_tried_without_an_override() {
 
 /// `libpostc_runtime_gpu.a` must not need the driver at link time: no
 /// undefined `cu*` or `hip*` symbol, and every ABI function defined.
+/// Builds the static library (a test build makes only the rlib) and
+/// returns its path, beside the test binary's profile directory.
+fn static_library() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    let target_dir = profile_dir.parent().unwrap();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "postc-runtime-gpu"])
+        .env("CARGO_TARGET_DIR", target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building the static library failed");
+    let lib = profile_dir.join("libpostc_runtime_gpu.a");
+    assert!(lib.exists(), "{} was not built", lib.display());
+    lib
+}
+
 #[test]
 fn static_library_does_not_link_the_driver() {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let lib = dir.join("libpostc_runtime_gpu.a");
-    assert!(lib.exists(), "{} was not built", lib.display());
+    let lib = static_library();
     let nm = |args: &[&str]| -> Option<String> {
         let out = Command::new("nm").args(args).arg(&lib).output().ok()?;
         assert!(out.status.success(), "nm failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -850,8 +865,7 @@ fn static_library_does_not_link_the_driver() {
 /// one reports no GPU.
 #[test]
 fn a_c_program_links_the_static_library() {
-    let exe = std::env::current_exe().unwrap();
-    let lib = exe.parent().unwrap().parent().unwrap().join("libpostc_runtime_gpu.a");
+    let lib = static_library();
     let dir = scratch_dir();
     let src = dir.join("use_static.c");
     std::fs::write(
