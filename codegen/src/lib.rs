@@ -11,6 +11,7 @@
 //! links.
 
 pub mod emit;
+pub mod gpu; // GPU code generation (hook)
 pub mod helpers;
 pub mod runtime;
 pub mod ufunc;
@@ -88,6 +89,8 @@ pub struct CodegenOptions {
     pub units: Option<usize>,
     /// Print the time of each phase to standard error.
     pub time_passes: bool,
+    /// GPU code generation (see [`gpu`]).
+    pub gpu: gpu::GpuOptions,
 }
 
 impl CodegenOptions {
@@ -178,6 +181,8 @@ pub struct Lowered {
     /// The exported ufuncs, whose `NAME_loop` / `NAME_dl` entry points
     /// [`ufunc`] adds to the unit that defines their body.
     pub ufuncs: Vec<ufunc::Plan>,
+    /// The gpu functions (see [`gpu`]).
+    pub gpu: gpu::GpuPlan,
 }
 
 /// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
@@ -203,12 +208,13 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     }
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
-    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs })
+    let gpu = gpu::plan(program, &e.sigs); // GPU hook
+    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs, gpu })
 }
 
 static INIT: Once = Once::new();
 
-fn init_targets() {
+pub(crate) fn init_targets() {
     INIT.call_once(|| {
         Target::initialize_all(&InitializationConfig::default());
     });
@@ -293,6 +299,7 @@ pub fn build_unit<'c>(
         }
     }
     ufunc::emit_unit(cx, &module, &low.ufuncs, keep).map_err(internal)?;
+    gpu::emit_host_unit(cx, &module, low, options)?; // GPU hook
     if owned.is_some() {
         for s in &low.exported {
             if !keep(s) {
@@ -348,6 +355,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let low = timer.time("lowering", || lower(&prepared))?;
     let units = options.units.unwrap_or_else(|| default_units(low.insts)).max(1);
     let units = if kind == EmitKind::Object { units.min(low.exported.len().max(1)) } else { 1 };
+    let units = if low.gpu.is_empty() { units } else { 1 }; // GPU hook: one unit embeds the PTX
     let out = if units <= 1 {
         let tm = target_machine(options)?;
         let cx = Context::create();

@@ -114,6 +114,12 @@ enum Command {
         time_passes: bool,
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
+        /// GPU code for `gpu` functions: nvptx (default), amdgpu or off (host only).
+        #[arg(long, value_enum, default_value = "nvptx")]
+        gpu: GpuArg,
+        /// GPU architecture (default sm_90; with `--emit ptx`, `--cpu` sets it too).
+        #[arg(long = "gpu-arch", value_name = "ARCH")]
+        gpu_arch: Option<String>,
     },
     /// Print a module in canonical form.
     Fmt {
@@ -137,6 +143,15 @@ enum EmitArg {
     Bc,
     Shared,
     Exe,
+    /// The PTX of the program's gpu functions.
+    Ptx,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum GpuArg {
+    Nvptx,
+    Amdgpu,
+    Off,
 }
 
 fn main() -> ExitCode {
@@ -154,8 +169,11 @@ fn main() -> ExitCode {
             link_ir,
             time_passes,
             include,
+            gpu,
+            gpu_arch,
         } => {
-            let args = CompileArgs { output, emit, opt_level, target, cpu, jobs, codegen, link_ir, time_passes };
+            let args =
+                CompileArgs { output, emit, opt_level, target, cpu, jobs, codegen, link_ir, time_passes, gpu, gpu_arch };
             compile(&files, include, args)
         }
         Command::Check { files, include } => check(&files, include),
@@ -309,6 +327,8 @@ struct CompileArgs {
     codegen: Vec<String>,
     link_ir: Vec<PathBuf>,
     time_passes: bool,
+    gpu: GpuArg,
+    gpu_arch: Option<String>,
 }
 
 fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
@@ -324,10 +344,17 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
     if a.jobs == Some(0) {
         return usage_error("`-j 0`: expected at least one codegen unit");
     }
+    let gpu_mode = match a.gpu {
+        GpuArg::Nvptx => postc_codegen::gpu::GpuMode::Nvptx,
+        GpuArg::Amdgpu => postc_codegen::gpu::GpuMode::Amdgpu,
+        GpuArg::Off => postc_codegen::gpu::GpuMode::Off,
+    };
+    let gpu_arch = if a.emit == EmitArg::Ptx { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
     let options = CodegenOptions {
+        gpu: postc_codegen::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
         opt: level,
         target: a.target.clone(),
-        cpu: a.cpu.clone(),
+        cpu: if a.emit == EmitArg::Ptx { None } else { a.cpu.clone() },
         overflow_checks: Some(popts.overflow_checks),
         bounds_checks: popts.bounds_checks,
         div_checks: popts.div_checks,
@@ -347,6 +374,7 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
         EmitArg::Bc => format!("{stem}.bc"),
         EmitArg::Shared => format!("lib{stem}.so"),
         EmitArg::Exe => stem.clone(),
+        EmitArg::Ptx => format!("{stem}.ptx"),
     };
     let out_path = a.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
     if a.emit == EmitArg::Exe {
@@ -364,6 +392,21 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
         {
             return usage_error("`main` must be exported, take no parameters and return Int64 or nothing");
         }
+    }
+    if a.emit == EmitArg::Ptx {
+        return match postc_codegen::gpu::emit_ptx(&program, &options) {
+            Ok(ptx) => match std::fs::write(&out_path, ptx) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", out_path.display());
+                    ExitCode::FAILURE
+                }
+            },
+            Err(diags) => {
+                report(&loader.sources, &diags);
+                ExitCode::FAILURE
+            }
+        };
     }
     let kind = match a.emit {
         EmitArg::Asm => EmitKind::Assembly,
@@ -413,6 +456,15 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
             cc.arg(&stub).arg("-Wl,--wrap=main");
         }
         cc.arg("-o").arg(&out_path).arg(&obj).arg("-lm");
+        if gpu_mode != postc_codegen::gpu::GpuMode::Off && postc_codegen::gpu::has_gpu(&program) {
+            // GPU code: link the GPU runtime and the libraries it needs.
+            match gpu_runtime_lib() {
+                Ok(lib) => {
+                    cc.arg(lib).args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]);
+                }
+                Err(e) => return usage_error(&e),
+            }
+        }
         match cc.status() {
             Ok(st) if st.success() => {}
             Ok(st) => {
@@ -583,4 +635,34 @@ fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
     }
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     ExitCode::SUCCESS
+}
+
+/// `libpostc_runtime_gpu.a`: `POSTC_GPU_RUNTIME_LIB`, else beside the driver
+/// executable (the cargo target directory's profile directory) or one level
+/// up (when the driver runs from `deps/`).
+fn gpu_runtime_lib() -> Result<PathBuf, String> {
+    const NAME: &str = "libpostc_runtime_gpu.a";
+    if let Some(p) = std::env::var_os("POSTC_GPU_RUNTIME_LIB") {
+        let p = PathBuf::from(p);
+        return if p.is_file() { Ok(p) } else { Err(format!("POSTC_GPU_RUNTIME_LIB: {} does not exist", p.display())) };
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the driver executable: {e}"))?;
+    let mut dirs = Vec::new();
+    if let Some(d) = exe.parent() {
+        dirs.push(d.to_path_buf());
+        if let Some(up) = d.parent() {
+            dirs.push(up.to_path_buf());
+        }
+    }
+    for d in &dirs {
+        let p = d.join(NAME);
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(format!(
+        "the program has gpu functions but {NAME} was not found beside {}: build it with \
+         `cargo build -p postc-runtime-gpu` (same profile), set POSTC_GPU_RUNTIME_LIB, or compile with `--gpu off`",
+        exe.display()
+    ))
 }
