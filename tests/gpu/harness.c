@@ -1,0 +1,278 @@
+/*
+ * Calls the gpu ufuncs of tests/gpu/NAME.pir compiled to shared libraries and
+ * compares every result with the ufunc's host body, bit for bit.
+ *
+ *   harness SCENARIO LIBRARY [FAKE_DRIVER]
+ *
+ * With FAKE_DRIVER (the fake driver library that POSTC_GPU_DRIVER_PATH also
+ * names), each kernel launch runs a host emulation registered with
+ * fake_register_kernel: it reads the launch's parameters (device pointers,
+ * element strides, the length) and calls the ufunc's host body, found in the
+ * library by its symbol. Without it the real driver runs the kernels.
+ * Prints "HARNESS OK" at the end of a scenario that passed.
+ *
+ * Scenarios: saxpy, intmix, fallback (LIBRARY built from the file of that
+ * name), bench N (saxpy.pir: host and GPU times for N elements).
+ */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void (*loop_fn)(char **, const intptr_t *, const intptr_t *, void *);
+typedef void (*kernel_fn)(const unsigned[3], const unsigned[3], unsigned, void **);
+
+static void *lib;
+static long (*counter)(const char *);
+static unsigned (*last_launch)(int);
+static int failures;
+
+static void *sym(const char *name) {
+    void *p = dlsym(lib, name);
+    if (!p) {
+        fprintf(stderr, "harness: no symbol %s\n", name);
+        exit(2);
+    }
+    return p;
+}
+
+#define CHECK(cond, ...)                                                                                  \
+    do {                                                                                                 \
+        if (!(cond)) {                                                                                   \
+            fprintf(stderr, "harness: check failed: " __VA_ARGS__);                                      \
+            fprintf(stderr, "\n");                                                                       \
+            failures++;                                                                                  \
+        }                                                                                                \
+    } while (0)
+
+/* Host bodies of the kernels, for the emulations. */
+static float (*saxpy_host)(float, float, float);
+static double (*daxpy_host)(double, double, double);
+static int32_t (*mix_host)(int32_t, int32_t);
+static _Bool (*below_host)(int64_t, int64_t);
+static double (*hypot2_host)(double, double);
+
+#define P(T, i) (*(T **)params[i])
+#define S(i) (*(int64_t *)params[i])
+
+/* Each emulation runs every index as the grid-stride loop would, over all
+ * the threads of the launch. */
+
+static void k_saxpy(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    int64_t n = S(8), threads = (int64_t)g[0] * b[0];
+    for (int64_t t = 0; t < threads; t++)
+        for (int64_t i = t; i < n; i += threads)
+            P(float, 6)[i * S(7)] = saxpy_host(P(float, 0)[i * S(1)], P(float, 2)[i * S(3)], P(float, 4)[i * S(5)]);
+}
+static void k_daxpy(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    int64_t n = S(8), threads = (int64_t)g[0] * b[0];
+    for (int64_t t = 0; t < threads; t++)
+        for (int64_t i = t; i < n; i += threads)
+            P(double, 6)[i * S(7)] =
+                daxpy_host(P(double, 0)[i * S(1)], P(double, 2)[i * S(3)], P(double, 4)[i * S(5)]);
+}
+static void k_mix(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    int64_t n = S(6), threads = (int64_t)g[0] * b[0];
+    for (int64_t t = 0; t < threads; t++)
+        for (int64_t i = t; i < n; i += threads)
+            P(int32_t, 4)[i * S(5)] = mix_host(P(int32_t, 0)[i * S(1)], P(int32_t, 2)[i * S(3)]);
+}
+static void k_below(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    int64_t n = S(6), threads = (int64_t)g[0] * b[0];
+    for (int64_t t = 0; t < threads; t++)
+        for (int64_t i = t; i < n; i += threads)
+            P(uint8_t, 4)[i * S(5)] = below_host(P(int64_t, 0)[i * S(1)], P(int64_t, 2)[i * S(3)]);
+}
+static void k_hypot2(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    int64_t n = S(6), threads = (int64_t)g[0] * b[0];
+    for (int64_t t = 0; t < threads; t++)
+        for (int64_t i = t; i < n; i += threads)
+            P(double, 4)[i * S(5)] = hypot2_host(P(double, 0)[i * S(1)], P(double, 2)[i * S(3)]);
+}
+
+static void register_kernel(void *fake, const char *name, kernel_fn fn) {
+    void (*reg)(const char *, kernel_fn) = (void (*)(const char *, kernel_fn))dlsym(fake, "fake_register_kernel");
+    if (!reg) {
+        fprintf(stderr, "harness: the fake driver has no fake_register_kernel\n");
+        exit(2);
+    }
+    reg(name, fn);
+}
+
+static long launches(void) { return counter ? counter("launches") : -1; }
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* saxpy over strided operands: x every other element, y reversed. */
+static void scenario_saxpy(void) {
+    enum { N = 1000 };
+    static float a[1], x[2 * N], y[N], out[N], want[N];
+    a[0] = 2.5f;
+    for (int i = 0; i < 2 * N; i++) x[i] = (float)i * 0.37f - 11.0f;
+    for (int i = 0; i < N; i++) y[i] = 1.0f / (float)(i + 1);
+    for (int i = 0; i < N; i++) want[i] = saxpy_host(a[0], x[2 * i], y[N - 1 - i]);
+    char *args[4] = {(char *)a, (char *)x, (char *)&y[N - 1], (char *)out};
+    intptr_t dims[1] = {N};
+    intptr_t steps[4] = {0, 2 * sizeof(float), -(intptr_t)sizeof(float), sizeof(float)};
+    long before = launches();
+    ((loop_fn)sym("saxpy_loop"))(args, dims, steps, NULL);
+    CHECK(counter == NULL || launches() == before + 1, "saxpy_loop launched %ld kernels", launches() - before);
+    CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_loop differs from the host body");
+    if (last_launch) CHECK(last_launch(3) == 256 && last_launch(0) == (N + 255) / 256, "saxpy launch grid %u block %u", last_launch(0), last_launch(3));
+
+    /* daxpy with an output with gaps: every third element; the others keep their values. */
+    static double da[N], dx[N], dy[N], dout[3 * N], dwant[3 * N];
+    for (int i = 0; i < N; i++) {
+        da[i] = 0.5 + i;
+        dx[i] = sin(i);
+        dy[i] = cos(i);
+    }
+    for (int i = 0; i < 3 * N; i++) dout[i] = dwant[i] = -1.0 - i;
+    for (int i = 0; i < N; i++) dwant[3 * i] = daxpy_host(da[i], dx[i], dy[i]);
+    char *dargs[4] = {(char *)da, (char *)dx, (char *)dy, (char *)dout};
+    intptr_t dsteps[4] = {8, 8, 8, 24};
+    ((loop_fn)sym("daxpy_loop"))(dargs, dims, dsteps, NULL);
+    CHECK(memcmp(dout, dwant, sizeof dout) == 0, "daxpy_loop differs from the host body");
+
+    /* No iterations: no launch. */
+    intptr_t zero[1] = {0};
+    before = launches();
+    ((loop_fn)sym("daxpy_loop"))(dargs, zero, dsteps, NULL);
+    CHECK(counter == NULL || launches() == before, "an empty loop launched a kernel");
+    if (counter) CHECK(counter("live") <= 1, "%ld device allocations are live after the calls (the arena chunk only)", counter("live"));
+}
+
+static void scenario_intmix(void) {
+    enum { N = 777 };
+    static int32_t x[N], y[N], out[N], want[N];
+    static int64_t p[N], q[N];
+    static uint8_t b[N], bwant[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (int32_t)(i * 2654435761u);
+        y[i] = i - 300;
+        p[i] = (int64_t)i * i - 5000;
+        q[i] = 100000 - (int64_t)i * 97;
+    }
+    for (int i = 0; i < N; i++) {
+        want[i] = mix_host(x[i], y[i]);
+        bwant[i] = below_host(p[i], q[i]);
+    }
+    char *args[3] = {(char *)x, (char *)y, (char *)out};
+    intptr_t dims[1] = {N};
+    intptr_t steps[3] = {4, 4, 4};
+    ((loop_fn)sym("mix_loop"))(args, dims, steps, NULL);
+    CHECK(memcmp(out, want, sizeof out) == 0, "mix_loop differs from the host body");
+    char *bargs[3] = {(char *)p, (char *)q, (char *)b};
+    intptr_t bsteps[3] = {8, 8, 1};
+    ((loop_fn)sym("below_loop"))(bargs, dims, bsteps, NULL);
+    CHECK(memcmp(b, bwant, sizeof b) == 0, "below_loop differs from the host body");
+}
+
+static void scenario_fallback(int expect_gpu) {
+    enum { N = 300 };
+    static double x[N], y[N], out[N], want[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i * 0.25;
+        y[i] = 3.0 - i;
+        want[i] = hypot2_host(x[i], y[i]);
+    }
+    char *args[3] = {(char *)x, (char *)y, (char *)out};
+    intptr_t dims[1] = {N};
+    intptr_t steps[3] = {8, 8, 8};
+    long before = launches();
+    ((loop_fn)sym("hypot2_loop"))(args, dims, steps, NULL);
+    if (counter) CHECK(launches() == before + (expect_gpu ? 1 : 0), "hypot2_loop launched %ld kernels", launches() - before);
+    CHECK(memcmp(out, want, sizeof out) == 0, "hypot2_loop differs from the host body");
+    int (*usable)(void) = (int (*)(void))sym("__postc_gpu_usable");
+    CHECK(usable() == expect_gpu, "__postc_gpu_usable() is %d", usable());
+}
+
+static void scenario_bench(long n) {
+    float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *o1 = malloc(n * sizeof(float)),
+          *o2 = malloc(n * sizeof(float));
+    float a = 1.5f;
+    for (long i = 0; i < n; i++) {
+        x[i] = (float)(i % 1000) * 0.001f;
+        y[i] = (float)(i % 77);
+    }
+    char *args[4] = {(char *)&a, (char *)x, (char *)y, (char *)o1};
+    intptr_t dims[1] = {n};
+    intptr_t steps[4] = {0, 4, 4, 4};
+    loop_fn host = (loop_fn)sym("saxpy_loop.host"), gpu = (loop_fn)sym("saxpy_loop.gpu");
+    gpu(args, dims, steps, NULL); /* warm-up: module, context, arena */
+    double t0 = now();
+    host(args, dims, steps, NULL);
+    double t1 = now();
+    args[3] = (char *)o2;
+    gpu(args, dims, steps, NULL);
+    double t2 = now();
+    CHECK(memcmp(o1, o2, n * sizeof(float)) == 0, "saxpy on the GPU differs from the host");
+    printf("saxpy n=%ld: host %.3f ms, gpu (staging included) %.3f ms\n", n, (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: harness SCENARIO LIBRARY [FAKE_DRIVER]\n");
+        return 2;
+    }
+    const char *scenario = argv[1];
+    void *fake = NULL;
+    if (argc > 3 && strcmp(argv[3], "-") != 0) {
+        fake = dlopen(argv[3], RTLD_NOW | RTLD_GLOBAL);
+        if (!fake) {
+            fprintf(stderr, "harness: %s\n", dlerror());
+            return 2;
+        }
+        counter = (long (*)(const char *))dlsym(fake, "fake_counter");
+        last_launch = (unsigned (*)(int))dlsym(fake, "fake_last_launch");
+    }
+    /* Loading the library runs its constructor, which loads the PTX. */
+    lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        fprintf(stderr, "harness: %s\n", dlerror());
+        return 2;
+    }
+    fprintf(stderr, "harness: loaded %s\n", argv[2]);
+    if (!strcmp(scenario, "saxpy") || !strcmp(scenario, "bench")) {
+        saxpy_host = (float (*)(float, float, float))sym("saxpy");
+        daxpy_host = (double (*)(double, double, double))sym("daxpy");
+        if (fake) {
+            register_kernel(fake, "__postc_kernel_saxpy", k_saxpy);
+            register_kernel(fake, "__postc_kernel_daxpy", k_daxpy);
+        }
+        if (!strcmp(scenario, "bench"))
+            scenario_bench(argc > 4 ? atol(argv[4]) : 1L << 24);
+        else
+            scenario_saxpy();
+    } else if (!strcmp(scenario, "intmix")) {
+        mix_host = (int32_t (*)(int32_t, int32_t))sym("mix");
+        below_host = (_Bool (*)(int64_t, int64_t))sym("below");
+        if (fake) {
+            register_kernel(fake, "__postc_kernel_mix", k_mix);
+            register_kernel(fake, "__postc_kernel_below", k_below);
+        }
+        scenario_intmix();
+    } else if (!strcmp(scenario, "fallback") || !strcmp(scenario, "fallback-host")) {
+        hypot2_host = (double (*)(double, double))sym("hypot2");
+        if (fake) register_kernel(fake, "__postc_kernel_hypot2", k_hypot2);
+        scenario_fallback(strcmp(scenario, "fallback") == 0);
+    } else {
+        fprintf(stderr, "harness: unknown scenario %s\n", scenario);
+        return 2;
+    }
+    if (failures) return 1;
+    printf("HARNESS OK\n");
+    return 0;
+}
