@@ -160,7 +160,7 @@ static void scenario_intmix(void) {
     static int64_t p[N], q[N];
     static uint8_t b[N], bwant[N];
     for (int i = 0; i < N; i++) {
-        x[i] = (int32_t)(i * 2654435761u);
+        x[i] = i * 13 - 5000;
         y[i] = i - 300;
         p[i] = (int64_t)i * i - 5000;
         q[i] = 100000 - (int64_t)i * 97;

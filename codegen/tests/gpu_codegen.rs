@@ -1,0 +1,283 @@
+//! GPU code generation without a GPU.
+//!
+//! - Every `tests/gpu/*.pir` program compiles to PTX at -O0 and -O2, and
+//!   `ptxas --gpu-name sm_90` (from the PyPI package `nvidia-cuda-nvcc-cu12`)
+//!   accepts it; without ptxas that check prints that it skips.
+//! - End to end: each program is built by `postc-driver compile --emit
+//!   shared` (which links `libpostc_runtime_gpu.a`) and called by
+//!   `tests/gpu/harness.c` with `POSTC_GPU_DRIVER_PATH` naming the fake
+//!   driver of `runtime-gpu/tests/fake/`, whose kernel launches run the
+//!   ufuncs' host bodies; the results must equal the host bodies' bit for
+//!   bit. A `gpu(fallback)` ufunc without a driver takes its host body; a
+//!   bare `gpu` ufunc without one aborts at load.
+
+use postc_codegen::{gpu, CodegenOptions, OptLevel};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/gpu"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pir"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 3, "tests/gpu holds {} programs", v.len());
+    v
+}
+
+fn load(path: &Path) -> postc_ir::Program {
+    let mut loader = postc_ir::resolve::Loader::with_include_dirs(Vec::new());
+    match loader.load(&[path.to_path_buf()]) {
+        Ok(p) => p,
+        Err(d) => panic!("{}: {d:?}", path.display()),
+    }
+}
+
+fn ptx(path: &Path, level: OptLevel) -> String {
+    let program = load(path);
+    let options = CodegenOptions::for_level(level);
+    gpu::emit_ptx(&program, &options).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()))
+}
+
+/// `ptxas` from `nvidia-cuda-nvcc-cu12`, or `ptxas` on the PATH.
+fn ptxas() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"])
+        .output()
+        .ok()?;
+    if out.status.success() {
+        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("bin/ptxas");
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    Command::new("ptxas").arg("--version").output().ok().filter(|o| o.status.success()).map(|_| "ptxas".into())
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("postc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn kernels_are_ptx_entries_with_the_ptx_kernel_convention() {
+    for p in programs() {
+        let text = ptx(&p, OptLevel::O2);
+        assert!(text.contains(".target sm_90"), "{}:\n{text}", p.display());
+        let program = load(&p);
+        for m in program.modules.iter() {
+            for f in m.functions.iter().filter(|f| f.attrs.is_gpu()) {
+                let entry = format!(".visible .entry __postc_kernel_{}(", f.name);
+                assert!(text.contains(&entry), "{}: no `{entry}` in\n{text}", p.display());
+            }
+        }
+        // The grid-stride loop reads all four special registers.
+        for r in ["%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x"] {
+            assert!(text.contains(r), "{}: no {r}", p.display());
+        }
+    }
+}
+
+#[test]
+fn gpu_arch_is_an_option() {
+    let program = load(&root().join("tests/gpu/saxpy.pir"));
+    let mut options = CodegenOptions::for_level(OptLevel::O2);
+    options.gpu.arch = Some("sm_80".into());
+    let text = gpu::emit_ptx(&program, &options).unwrap();
+    assert!(text.contains(".target sm_80"), "{text}");
+    options.gpu.arch = Some("gfx90a".into());
+    let e = gpu::emit_ptx(&program, &options).unwrap_err();
+    assert!(format!("{e:?}").contains("unknown GPU architecture `gfx90a`"), "{e:?}");
+}
+
+#[test]
+fn unsupported_gpu_functions_are_diagnosed() {
+    let dir = tmpdir("gpu-unsupported");
+    let src = dir.join("g.pir");
+    std::fs::write(
+        &src,
+        "module g\n\nfunc f(%x: Float64) -> Float64 gpu {\nentry:\n  return %x\n}\n",
+    )
+    .unwrap();
+    let program = load(&src);
+    let e = gpu::emit_ptx(&program, &CodegenOptions::for_level(OptLevel::O2)).unwrap_err();
+    assert!(format!("{e:?}").contains("gpu function `f`: only elementwise ufuncs"), "{e:?}");
+    // `--gpu off` compiles it for the host.
+    let mut options = CodegenOptions::for_level(OptLevel::O2);
+    options.gpu.mode = gpu::GpuMode::Off;
+    postc_codegen::compile(&program, &options).unwrap();
+}
+
+#[test]
+fn ptxas_accepts_every_gpu_program() {
+    let Some(ptxas) = ptxas() else {
+        eprintln!("skipping: no ptxas (pip install nvidia-cuda-nvcc-cu12)");
+        return;
+    };
+    let dir = tmpdir("gpu-ptxas");
+    for p in programs() {
+        for level in [OptLevel::O0, OptLevel::O2] {
+            let text = ptx(&p, level);
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let file = dir.join(format!("{stem}.O{}.ptx", level.as_u8()));
+            std::fs::write(&file, &text).unwrap();
+            let out = Command::new(&ptxas)
+                .args(["--gpu-name", "sm_90", "-o"])
+                .arg(file.with_extension("cubin"))
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "ptxas rejected {} (-O{}):\n{}",
+                p.display(),
+                level.as_u8(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// End to end, with the fake driver
+
+/// Builds `postc-driver` and `libpostc_runtime_gpu.a` (other packages)
+/// into this build's target directory; returns the driver.
+fn driver() -> &'static Path {
+    static DRIVER: OnceLock<PathBuf> = OnceLock::new();
+    DRIVER.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+        let target_dir = profile_dir.parent().unwrap();
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "-q", "-p", "postc-driver", "-p", "postc-runtime-gpu"])
+            .env("CARGO_TARGET_DIR", target_dir)
+            .current_dir(root());
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().expect("cargo").success(), "building postc-driver / postc-runtime-gpu failed");
+        assert!(profile_dir.join("libpostc_runtime_gpu.a").is_file());
+        profile_dir.join("postc-driver")
+    })
+}
+
+fn cc(args: &[&str], out: &Path) {
+    let o = Command::new("cc").args(args).arg("-o").arg(out).output().expect("cc");
+    assert!(o.status.success(), "cc {args:?} failed:\n{}", String::from_utf8_lossy(&o.stderr));
+}
+
+struct Fixture {
+    dir: PathBuf,
+    harness: PathBuf,
+    fake: PathBuf,
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let dir = tmpdir("gpu-e2e");
+        let fake = dir.join("libfakegpu.so");
+        let src = root().join("runtime-gpu/tests/fake/fake_driver.c");
+        cc(&["-shared", "-fPIC", "-O1", src.to_str().unwrap(), "-lpthread"], &fake);
+        let harness = dir.join("harness");
+        cc(&["-O1", root().join("tests/gpu/harness.c").to_str().unwrap(), "-ldl", "-lm"], &harness);
+        Fixture { dir, harness, fake }
+    })
+}
+
+fn library(name: &str, level: u8) -> PathBuf {
+    let f = fixture();
+    let lib = f.dir.join(format!("lib{name}.O{level}.so"));
+    let out = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", &format!("-O{level}"), "--emit", "shared", &format!("tests/gpu/{name}.pir"), "-o"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "postc-driver compile failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    lib
+}
+
+fn harness(scenario: &str, lib: &Path, driver_path: &Path, fake: bool) -> Output {
+    let f = fixture();
+    let mut cmd = Command::new(&f.harness);
+    cmd.arg(scenario).arg(lib);
+    if fake {
+        cmd.arg(&f.fake);
+    }
+    cmd.env("POSTC_GPU_DRIVER_PATH", driver_path).env_remove("POSTC_GPU_RUNTIME");
+    cmd.output().unwrap()
+}
+
+fn assert_ok(o: &Output, what: &str) {
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("HARNESS OK"),
+        "{what}: {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn gpu_ufuncs_run_through_the_fake_driver() {
+    let fake = fixture().fake.clone();
+    for level in [0, 2] {
+        for name in ["saxpy", "intmix", "fallback"] {
+            let lib = library(name, level);
+            assert_ok(&harness(name, &lib, &fake, true), &format!("{name} -O{level}"));
+        }
+    }
+}
+
+#[test]
+fn gpu_fallback_takes_the_host_body_without_a_driver() {
+    let lib = library("fallback", 2);
+    assert_ok(&harness("fallback-host", &lib, Path::new("/nonexistent"), false), "fallback without a driver");
+}
+
+#[test]
+fn bare_gpu_ufunc_aborts_at_load_without_a_driver() {
+    let lib = library("saxpy", 2);
+    let o = harness("saxpy", &lib, Path::new("/nonexistent"), false);
+    assert_eq!(o.status.signal(), Some(6), "{o:?}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("panic: no usable GPU for gpu function saxpy\n"), "{stderr}");
+    assert!(!stderr.contains("harness: loaded"), "the library loaded:\n{stderr}");
+}
+
+#[test]
+fn ptx_and_off_modes_in_the_driver() {
+    let f = fixture();
+    let out = f.dir.join("saxpy.ptx");
+    let o = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--emit", "ptx", "--cpu", "sm_80", "tests/gpu/saxpy.pir", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(".target sm_80") && text.contains(".entry __postc_kernel_saxpy("), "{text}");
+    // `--gpu off`: a host-only library, no GPU runtime.
+    let lib = f.dir.join("libsaxpy_off.so");
+    let o = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--gpu", "off", "--emit", "shared", "tests/gpu/saxpy.pir", "-o"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let nm = Command::new("nm").arg("-D").arg(&lib).output().unwrap();
+    let syms = String::from_utf8_lossy(&nm.stdout);
+    assert!(syms.contains(" saxpy_loop") && !syms.contains("mgpuLaunchKernel"), "{syms}");
+}
