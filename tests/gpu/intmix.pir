@@ -1,5 +1,5 @@
-; Integer mixing on the GPU: multiply, add, shifts, xor, signed division
-; (floor division; its checks trap on the device).
+; Integer mixing on the GPU: multiply, add, shifts, xor, floor division
+; (its checks trap on the device), and a Bool result.
 module intmix
 
 ufunc mix(%x: Int32, %y: Int32) -> Int32 "(),()->()" gpu {
