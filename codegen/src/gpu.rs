@@ -113,7 +113,10 @@ pub fn plan(program: &Program, sigs: &HashMap<(ModuleId, FuncId), FnSig>) -> Gpu
             let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
             let sig = &sigs[&(mid, fid)];
             let unsupported = |why: &str| {
-                Diagnostic::error(format!("gpu function `{}`: {why} (not supported on the GPU yet)", f.name), at.clone())
+                Diagnostic::error(
+                    format!("gpu function `{}`: {why} (not supported on the GPU yet)", f.name),
+                    at.clone(),
+                )
             };
             let Some(usig) = f.ufunc_sig.as_ref() else {
                 out.unsupported.push(unsupported("only elementwise ufuncs are compiled for the GPU"));
@@ -228,14 +231,55 @@ declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n";
 
 /// LLVM intrinsics the NVPTX backend lowers without a library.
 const DEVICE_INTRINSICS: &[&str] = &[
-    "llvm.nvvm.", "llvm.sqrt.", "llvm.fabs.", "llvm.fma.", "llvm.fmuladd.", "llvm.minnum.", "llvm.maxnum.",
-    "llvm.minimum.", "llvm.maximum.", "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.", "llvm.rint.",
-    "llvm.nearbyint.", "llvm.roundeven.", "llvm.abs.", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.",
-    "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.bswap.", "llvm.bitreverse.", "llvm.fshl.", "llvm.fshr.",
-    "llvm.sadd.with.overflow.", "llvm.uadd.with.overflow.", "llvm.ssub.with.overflow.", "llvm.usub.with.overflow.",
-    "llvm.smul.with.overflow.", "llvm.umul.with.overflow.", "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.",
-    "llvm.usub.sat.", "llvm.expect.", "llvm.assume", "llvm.lifetime.", "llvm.memcpy.", "llvm.memset.",
-    "llvm.memmove.", "llvm.trap", "llvm.fptosi.sat.", "llvm.fptoui.sat.", "llvm.is.fpclass.", "llvm.experimental.",
+    "llvm.nvvm.",
+    "llvm.sqrt.",
+    "llvm.fabs.",
+    "llvm.fma.",
+    "llvm.fmuladd.",
+    "llvm.minnum.",
+    "llvm.maxnum.",
+    "llvm.minimum.",
+    "llvm.maximum.",
+    "llvm.copysign.",
+    "llvm.floor.",
+    "llvm.ceil.",
+    "llvm.trunc.",
+    "llvm.rint.",
+    "llvm.nearbyint.",
+    "llvm.roundeven.",
+    "llvm.abs.",
+    "llvm.smin.",
+    "llvm.smax.",
+    "llvm.umin.",
+    "llvm.umax.",
+    "llvm.ctpop.",
+    "llvm.ctlz.",
+    "llvm.cttz.",
+    "llvm.bswap.",
+    "llvm.bitreverse.",
+    "llvm.fshl.",
+    "llvm.fshr.",
+    "llvm.sadd.with.overflow.",
+    "llvm.uadd.with.overflow.",
+    "llvm.ssub.with.overflow.",
+    "llvm.usub.with.overflow.",
+    "llvm.smul.with.overflow.",
+    "llvm.umul.with.overflow.",
+    "llvm.sadd.sat.",
+    "llvm.uadd.sat.",
+    "llvm.ssub.sat.",
+    "llvm.usub.sat.",
+    "llvm.expect.",
+    "llvm.assume",
+    "llvm.lifetime.",
+    "llvm.memcpy.",
+    "llvm.memset.",
+    "llvm.memmove.",
+    "llvm.trap",
+    "llvm.fptosi.sat.",
+    "llvm.fptoui.sat.",
+    "llvm.is.fpclass.",
+    "llvm.experimental.",
 ];
 
 /// The NVPTX target machine of the options.
@@ -295,9 +339,7 @@ pub fn compile_ptx(low: &Lowered, options: &CodegenOptions) -> Result<String, Ve
     let what = low.gpu.ufuncs.iter().map(|u| format!("`{}`", u.name)).collect::<Vec<_>>().join(", ");
     for g in m.get_globals() {
         if g.is_thread_local() {
-            return Err(err(format!(
-                "gpu ufunc {what}: allocates arrays, which is not supported on the GPU yet"
-            )));
+            return Err(err(format!("gpu ufunc {what}: allocates arrays, which is not supported on the GPU yet")));
         }
     }
     let mut dead_calls = Vec::new();
@@ -348,9 +390,7 @@ pub fn compile_ptx(low: &Lowered, options: &CodegenOptions) -> Result<String, Ve
     m.verify().map_err(|e| err(format!("internal code generation error: the device module does not verify: {e}")))?;
     let pipeline = format!("default<O{}>", options.opt.as_u8());
     m.run_passes(&pipeline, &tm, popts()).map_err(|e| err(format!("internal code generation error: {e}")))?;
-    let ptx = tm
-        .write_to_memory_buffer(&m, FileType::Assembly)
-        .map_err(|e| err(format!("emitting PTX: {e}")))?;
+    let ptx = tm.write_to_memory_buffer(&m, FileType::Assembly).map_err(|e| err(format!("emitting PTX: {e}")))?;
     Ok(String::from_utf8_lossy(ptx.as_slice()).into_owned())
 }
 
@@ -416,7 +456,8 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
         let _ = writeln!(t, "  %pslot{j} = alloca ptr, align 8\n  %sslot{j} = alloca i64, align 8");
     }
     t.push_str("  %n = load i64, ptr %dims\n  %nz = icmp sgt i64 %n, 0\n  br i1 %nz, label %go, label %out\ngo:\n");
-    let _ = writeln!(t, "  %f = load ptr, ptr {fnvar}\n  %mark = call i64 @postc_gpu_arena_mark()\n  %nm1 = sub i64 %n, 1");
+    let _ =
+        writeln!(t, "  %f = load ptr, ptr {fnvar}\n  %mark = call i64 @postc_gpu_arena_mark()\n  %nm1 = sub i64 %n, 1");
     for (j, d) in u.dtypes.iter().enumerate() {
         let e = elsize(*d);
         let _ = writeln!(

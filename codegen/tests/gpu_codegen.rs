@@ -102,11 +102,7 @@ fn gpu_arch_is_an_option() {
 fn unsupported_gpu_functions_are_diagnosed() {
     let dir = tmpdir("gpu-unsupported");
     let src = dir.join("g.pir");
-    std::fs::write(
-        &src,
-        "module g\n\nfunc f(%x: Float64) -> Float64 gpu {\nentry:\n  return %x\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&src, "module g\n\nfunc f(%x: Float64) -> Float64 gpu {\nentry:\n  return %x\n}\n").unwrap();
     let program = load(&src);
     let e = gpu::emit_ptx(&program, &CodegenOptions::for_level(OptLevel::O2)).unwrap_err();
     assert!(format!("{e:?}").contains("gpu function `f`: only elementwise ufuncs"), "{e:?}");

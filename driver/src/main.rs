@@ -172,8 +172,19 @@ fn main() -> ExitCode {
             gpu,
             gpu_arch,
         } => {
-            let args =
-                CompileArgs { output, emit, opt_level, target, cpu, jobs, codegen, link_ir, time_passes, gpu, gpu_arch };
+            let args = CompileArgs {
+                output,
+                emit,
+                opt_level,
+                target,
+                cpu,
+                jobs,
+                codegen,
+                link_ir,
+                time_passes,
+                gpu,
+                gpu_arch,
+            };
             compile(&files, include, args)
         }
         Command::Check { files, include } => check(&files, include),
