@@ -145,8 +145,10 @@ pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> Fn
         let t = f.body.ty(p).map(|t| m.types.get(t));
         match t {
             Some(t) if t.is_array => {
+                // A `DLTensor *`: its header loads may be hoisted out of
+                // conditionally executed code.
                 params.push("ptr".to_owned());
-                param_attrs.push("");
+                param_attrs.push("noundef nonnull align 8 dereferenceable(48)");
             }
             Some(t) if t.dtype.is_complex() => {
                 params.push("ptr".to_owned());
@@ -201,6 +203,8 @@ pub struct Emitter<'p> {
     thunks: HashMap<(String, Option<String>), String>,
     thunk_text: String,
     uses_runtime: bool,
+    /// Metadata numbers of the TBAA access tags (header, data), once made.
+    tbaa: Option<(usize, usize)>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -219,6 +223,7 @@ impl<'p> Emitter<'p> {
             thunks: HashMap::new(),
             thunk_text: String::new(),
             uses_runtime: false,
+            tbaa: None,
             diags: Vec::new(),
         }
     }
@@ -297,6 +302,32 @@ impl<'p> Emitter<'p> {
             }
         };
         format!("!{n}")
+    }
+
+    /// The TBAA access tags `(header, data)`: a `DLTensor` header (and its
+    /// shape and strides arrays) and array elements never alias, so loads of
+    /// `data`, `byte_offset`, `shape[k]` and `strides[k]` stay loop
+    /// invariant across stores to elements (docs/abi.md §3).
+    fn tbaa_tags(&mut self) -> (String, String) {
+        let (h, d) = match self.tbaa {
+            Some(t) => t,
+            None => {
+                let root = self.meta.len();
+                self.meta.push("!{!\"postc tbaa\"}".into());
+                let mut tag = |name: &str| {
+                    let ty = self.meta.len();
+                    self.meta.push(format!("!{{!\"{name}\", !{root}, i64 0}}"));
+                    let t = self.meta.len();
+                    self.meta.push(format!("!{{!{ty}, !{ty}, i64 0}}"));
+                    t
+                };
+                let h = tag("postc.dltensor");
+                let d = tag("postc.data");
+                self.tbaa = Some((h, d));
+                (h, d)
+            }
+        };
+        (format!("!tbaa !{h}"), format!("!tbaa !{d}"))
     }
 
     fn printf_decls(&mut self) {
@@ -406,6 +437,12 @@ struct FnEmit<'e, 'p> {
     labels: HashMap<BlockId, String>,
     /// The operand text of each defined value.
     vals: HashMap<ValueId, String>,
+    /// Byte offsets that are multiples of an element size, as element
+    /// indices: value → (element size, index operand). Strides from
+    /// `stride` and the products and sums of `stride-lower` built on them,
+    /// so that element addresses are `getelementptr <elem>` with an element
+    /// index (what LLVM's loop-access analysis versions on a unit stride).
+    elem: HashMap<ValueId, (u32, String)>,
     func_loc: Option<Pos>,
 }
 
@@ -425,6 +462,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             mark: None,
             labels: HashMap::new(),
             vals: HashMap::new(),
+            elem: HashMap::new(),
             func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
         }
     }
@@ -954,12 +992,111 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         Ok(())
     }
 
-    fn data_addr(&mut self, arr: &str, off: &str) -> String {
-        let data = self.def(format!("load ptr, ptr {arr}"));
+    /// The address of the element at byte offset `off` (the value `off_v`)
+    /// of an array of `d`.
+    fn data_addr(&mut self, arr: &str, off: &str, off_v: ValueId, d: DType) -> String {
+        let (h, _) = self.e.tbaa_tags();
+        let data = self.def(format!("load ptr, ptr {arr}, {h}"));
         let bop = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::BYTE_OFFSET));
-        let bo = self.def(format!("load i64, ptr {bop}"));
+        let bo = self.def(format!("load i64, ptr {bop}, {h}"));
         let a1 = self.def(format!("getelementptr i8, ptr {data}, i64 {bo}"));
-        self.def(format!("getelementptr i8, ptr {a1}, i64 {off}"))
+        match self.elem.get(&off_v) {
+            Some((size, idx)) if *size == d.size_bytes() && !self.slots.contains_key(&off_v) => {
+                let idx = idx.clone();
+                self.def(format!("getelementptr {}, ptr {a1}, i64 {idx}", memty(d)))
+            }
+            _ => self.def(format!("getelementptr i8, ptr {a1}, i64 {off}")),
+        }
+    }
+
+    /// Records the element-index form of an integer `mul`, `add` or `sub`
+    /// whose operands have one (see `FnEmit::elem`): `x * stride`,
+    /// `a + b`, `a - b`, with constants that are multiples of the size.
+    fn elem_form(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) {
+        // (An operand that is a variable is read here, never re-read later:
+        // its value may change between here and a use.)
+        if self.dt(v) != DType::Int64 {
+            return;
+        }
+        let konst = |me: &Self, x: ValueId| -> Option<i64> {
+            match me.f.body.inst(x) {
+                InstData::Const(Literal::Int(i)) => i64::try_from(i).ok(),
+                _ => None,
+            }
+        };
+        let form = |me: &Self, x: ValueId, size: u32| -> Option<String> {
+            if let Some((s, t)) = me.elem.get(&x) {
+                return (*s == size && !me.slots.contains_key(&x)).then(|| t.clone());
+            }
+            let c = konst(me, x)?;
+            (c % size as i64 == 0).then(|| (c / size as i64).to_string())
+        };
+        let r_form = match op {
+            Opcode::Mul => {
+                // One side is a stride (or a multiple of one); the other is
+                // any value, loaded here if it is a variable.
+                let (s, other) = match (self.elem.get(&l), self.elem.get(&r)) {
+                    (Some(_), _) if !self.slots.contains_key(&l) => (l, r),
+                    (_, Some(_)) if !self.slots.contains_key(&r) => (r, l),
+                    _ => return,
+                };
+                let (size, t) = self.elem[&s].clone();
+                let x = self.val(other);
+                Some((size, self.def(format!("mul i64 {x}, {t}"))))
+            }
+            Opcode::Add | Opcode::Sub => {
+                let size = match (self.elem.get(&l), self.elem.get(&r)) {
+                    (Some((s, _)), _) | (None, Some((s, _))) => *s,
+                    _ => return,
+                };
+                match (form(self, l, size), form(self, r, size)) {
+                    (Some(a), Some(b)) => {
+                        let o = if op == Opcode::Add { "add" } else { "sub" };
+                        Some((size, self.def(format!("{o} i64 {a}, {b}"))))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(f) = r_form {
+            self.elem.insert(v, f);
+        }
+    }
+
+    /// The byte stride of `axis` of an array of rank `ndim` and element
+    /// size `size`, without a call: `strides[axis] * size`, or for a
+    /// compact tensor (`strides == NULL`) the product of the later
+    /// extents times `size` (the rank is trusted, docs/abi.md §3).
+    /// Returns (element stride, byte stride).
+    fn inline_stride(&mut self, arr: &str, axis: usize, ndim: usize, size: u32) -> (String, String) {
+        let (h, _) = self.e.tbaa_tags();
+        let sp = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::STRIDES));
+        let strides = self.def(format!("load ptr, ptr {sp}, {h}"));
+        let nul = self.def(format!("icmp eq ptr {strides}, null"));
+        let n = self.tmp + 1;
+        let (given, compact, join) = (format!("st{n}.given"), format!("st{n}.compact"), format!("st{n}.join"));
+        self.line(format!("br i1 {nul}, label %{compact}, label %{given}"));
+        let _ = writeln!(self.out, "{given}:");
+        let e = self.def(format!("getelementptr i64, ptr {strides}, i64 {axis}"));
+        let g = self.def(format!("load i64, ptr {e}, {h}"));
+        self.line(format!("br label %{join}"));
+        let _ = writeln!(self.out, "{compact}:");
+        let mut c = "1".to_owned();
+        if axis + 1 < ndim {
+            let shp = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::SHAPE));
+            let shape = self.def(format!("load ptr, ptr {shp}, {h}"));
+            for k in axis + 1..ndim {
+                let e = self.def(format!("getelementptr i64, ptr {shape}, i64 {k}"));
+                let d = self.def(format!("load i64, ptr {e}, {h}"));
+                c = if c == "1" { d } else { self.def(format!("mul i64 {c}, {d}")) };
+            }
+        }
+        self.line(format!("br label %{join}"));
+        let _ = writeln!(self.out, "{join}:");
+        let se = self.def(format!("phi i64 [ {g}, %{given} ], [ {c}, %{compact} ]"));
+        let sb = self.def(format!("mul i64 {se}, {size}"));
+        (se, sb)
     }
 
     fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
@@ -1283,7 +1420,12 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 };
                 self.alias(v, text);
             }
-            InstData::Binary { op, left, right } => self.binary(v, op, left, right)?,
+            InstData::Binary { op, left, right } => {
+                self.binary(v, op, left, right)?;
+                if matches!(op, Opcode::Mul | Opcode::Add | Opcode::Sub) {
+                    self.elem_form(v, op, left, right);
+                }
+            }
             InstData::Unary { op, operand } => self.unary(v, op, operand)?,
             InstData::Cast { operand } => {
                 let (from, to) = (self.dt(operand), self.dt(v));
@@ -1295,12 +1437,13 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 let d = self.dt(v);
                 let arr = self.val(array);
                 let off = self.val(offset);
-                let addr = self.data_addr(&arr, &off);
+                let addr = self.data_addr(&arr, &off, offset, d);
+                let (_, t) = self.e.tbaa_tags();
                 if d == DType::Bool {
-                    let b = self.def(format!("load i8, ptr {addr}, align 1"));
+                    let b = self.def(format!("load i8, ptr {addr}, align 1, {t}"));
                     self.set(v, format!("icmp ne i8 {b}, 0"));
                 } else {
-                    self.set(v, format!("load {}, ptr {addr}, align 1", llty(d)));
+                    self.set(v, format!("load {}, ptr {addr}, align 1, {t}", llty(d)));
                 }
             }
             InstData::Store { array, offset, value } => {
@@ -1308,26 +1451,40 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 let arr = self.val(array);
                 let off = self.val(offset);
                 let x = self.val(value);
-                let addr = self.data_addr(&arr, &off);
+                let addr = self.data_addr(&arr, &off, offset, d);
+                let (_, t) = self.e.tbaa_tags();
                 if d == DType::Bool {
                     let b = self.def(format!("zext i1 {x} to i8"));
-                    self.line(format!("store i8 {b}, ptr {addr}, align 1"));
+                    self.line(format!("store i8 {b}, ptr {addr}, align 1, {t}"));
                 } else {
-                    self.line(format!("store {} {x}, ptr {addr}, align 1", llty(d)));
+                    self.line(format!("store {} {x}, ptr {addr}, align 1, {t}", llty(d)));
                 }
             }
             InstData::Dim { array, axis } => {
                 let arr = self.val(array);
+                let (h, _) = self.e.tbaa_tags();
                 let sp = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::SHAPE));
-                let shape = self.def(format!("load ptr, ptr {sp}"));
+                let shape = self.def(format!("load ptr, ptr {sp}, {h}"));
                 let e = self.def(format!("getelementptr i64, ptr {shape}, i64 {axis}"));
-                self.set(v, format!("load i64, ptr {e}"));
+                self.set(v, format!("load i64, ptr {e}, {h}"));
             }
             InstData::Stride { array, axis } => {
                 let d = self.dt(array);
                 let arr = self.val(array);
-                self.e.use_runtime();
-                self.set(v, format!("call i64 @{}(ptr {arr}, i64 {axis}, i64 {})", runtime::STRIDE, d.size_bytes()));
+                match self.tyd(array).and_then(|t| t.ndim()) {
+                    Some(ndim) if (axis as usize) < ndim => {
+                        let (se, sb) = self.inline_stride(&arr, axis as usize, ndim, d.size_bytes());
+                        self.alias(v, sb);
+                        self.elem.insert(v, (d.size_bytes(), se));
+                    }
+                    _ => {
+                        self.e.use_runtime();
+                        self.set(
+                            v,
+                            format!("call i64 @{}(ptr {arr}, i64 {axis}, i64 {})", runtime::STRIDE, d.size_bytes()),
+                        );
+                    }
+                }
             }
             InstData::Call { callee, args } => {
                 let args: Vec<ValueId> = args.iter().collect();

@@ -789,6 +789,13 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let params: Vec<BasicMetadataTypeEnum> = vec![p.into(); nops];
         let sym = dl_symbol(&plan.symbol);
         let f = self.llmod.add_function(&sym, cx.void_type().fn_type(&params, false), None);
+        // The checks and the broadcasting driver run once per call and per
+        // outer index; the work is in `NAME_loop`, optimised for speed.
+        // Optimising the driver for size keeps its compile time down.
+        for a in ["optsize", "minsize"] {
+            let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(a);
+            f.add_attribute(AttributeLoc::Function, cx.create_enum_attribute(kind, 0));
+        }
         self.b.position_at_end(cx.append_basic_block(f, "entry"));
         let maxd = MAX_LOOP_DIMS;
 
