@@ -128,8 +128,36 @@ impl NamePool {
     }
 
     /// Copies a string of another pool (already valid UTF-8) into this one.
+    #[inline]
     pub fn push_from(&mut self, other: &NamePool, id: NameId) -> NameId {
+        let i = id.index();
+        // A short string is its one-byte prefix and its bytes: copy both at once.
+        if let Some(&n) = other.bytes.get(i) {
+            if n < 0x80 {
+                if let Some(s) = other.bytes.get(i..i + 1 + n as usize) {
+                    let at = NameId::new(self.bytes.len());
+                    self.bytes.extend_from_slice(s);
+                    return at;
+                }
+            }
+        }
         self.push_bytes(other.get_bytes(id))
+    }
+
+    /// Appends the concatenation of `parts` (each valid UTF-8) as one string.
+    pub fn push_concat(&mut self, parts: &[&[u8]]) -> NameId {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        if len >= 0x80 {
+            let joined: Vec<u8> = parts.concat();
+            return self.push_bytes(&joined);
+        }
+        let id = NameId::new(self.bytes.len());
+        self.bytes.reserve(len + 1);
+        self.bytes.push(len as u8);
+        for p in parts {
+            self.bytes.extend_from_slice(p);
+        }
+        id
     }
 
     /// Appends a string given as bytes the caller knows to be UTF-8.
@@ -160,6 +188,22 @@ impl NamePool {
 
     pub fn clear(&mut self) {
         self.bytes.clear()
+    }
+
+    /// Reserves room for `additional` more bytes (an empty pool short of
+    /// room takes a fresh buffer instead of growing, with nothing to copy).
+    pub fn reserve(&mut self, additional: usize) {
+        if self.bytes.is_empty() && self.bytes.capacity() < additional {
+            self.bytes = Vec::with_capacity(additional);
+        } else {
+            self.bytes.reserve(additional)
+        }
+    }
+
+    /// Appends bytes copied from another pool: whole strings, length
+    /// prefixes included, so ids into them shift by a constant.
+    pub fn extend_raw(&mut self, strings: &[u8]) {
+        self.bytes.extend_from_slice(strings)
     }
 }
 
@@ -452,6 +496,24 @@ const _: () = assert!(std::mem::size_of::<BlockData>() == 12);
 impl Body {
     pub fn new() -> Body {
         Body::default()
+    }
+
+    /// Empties every table, keeping the allocations for reuse.
+    pub fn clear(&mut self) {
+        self.tags.clear();
+        self.types.clear();
+        self.ops.clear();
+        self.names.clear();
+        self.locs.clear();
+        self.blocks.clear();
+        self.extra.clear();
+        self.bytes.clear();
+        self.strings.clear();
+        self.far_locs.clear();
+        self.num_params = 0;
+        self.num_core = 0;
+        self.src_file = None;
+        self.pir_file = None;
     }
 
     pub fn num_insts(&self) -> usize {

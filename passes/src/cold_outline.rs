@@ -214,4 +214,5 @@ fn drop_dead_messages(func: &mut postc_ir::Function, consts: &[ValueId]) {
         }
     }
     func.body = rw.finish();
+    crate::rewrite::recycle(old);
 }

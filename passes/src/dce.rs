@@ -9,7 +9,9 @@ use crate::manager::FuncCx;
 use crate::rewrite::Rewriter;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, InstData, ValueId};
+use postc_ir::opcode::Format;
 use postc_ir::{EntityId, Function, Opcode, TypeTable};
+use std::cell::RefCell;
 
 pub struct Dce;
 
@@ -24,6 +26,13 @@ pub static INFO: PassInfo = PassInfo {
 /// Whether removing `v` (when its result is unused) cannot change what the
 /// program does.
 pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks: bool) -> bool {
+    // Only these formats can decode to a removable instruction.
+    if !matches!(
+        body.tags[v].format(),
+        Format::Const | Format::Unary | Format::Binary | Format::Axis | Format::Select | Format::GetField | Format::Let
+    ) {
+        return false;
+    }
     let int_result = || body.types[v].is_some_and(|t| types.try_get(t).is_some_and(|d| d.dtype.is_int()));
     match body.inst(v) {
         InstData::Const(_)
@@ -49,45 +58,78 @@ impl FunctionPass for Dce {
     }
 
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        let body = &func.body;
-        let n = body.num_insts();
-        let first = (body.num_params + body.num_core) as usize;
-        let mut uses: Vec<u32> = analyses.uses(body).as_slice().to_vec();
-        uses.resize(n, 0);
-        let mut dead = vec![false; n];
-        let mut work: Vec<ValueId> = (first..n).map(ValueId::new).filter(|v| uses[v.index()] == 0).collect();
-        let mut any = false;
-        while let Some(v) = work.pop() {
-            if dead[v.index()] || uses[v.index()] != 0 || !is_removable(body, cx.types, v, cx.options.overflow_checks) {
-                continue;
-            }
-            dead[v.index()] = true;
-            any = true;
-            body.for_each_operand(v, |x| {
-                if let Some(u) = uses.get_mut(x.index()) {
-                    *u = u.saturating_sub(1);
-                    if *u == 0 && x.index() >= first {
-                        work.push(x);
-                    }
-                }
-            });
-        }
-        if !any {
-            return false;
-        }
-        let old = std::mem::take(&mut func.body);
-        let mut rw = Rewriter::new(&old);
-        for b in old.blocks.ids() {
-            rw.begin_old_block(b);
-            for v in old.blocks[b].insts() {
-                if dead[v.index()] {
-                    rw.drop_inst(v);
-                } else {
-                    rw.copy(v);
-                }
-            }
-        }
-        func.body = rw.finish();
-        true
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let Scratch { uses, dead, work } = &mut *s;
+            run(cx, func, analyses, uses, dead, work)
+        })
     }
+}
+
+#[derive(Default)]
+struct Scratch {
+    uses: Vec<u32>,
+    dead: Vec<bool>,
+    work: Vec<ValueId>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+fn run(
+    cx: &FuncCx<'_>,
+    func: &mut Function,
+    analyses: &mut Analyses,
+    uses: &mut Vec<u32>,
+    dead: &mut Vec<bool>,
+    work: &mut Vec<ValueId>,
+) -> bool {
+    let body = &func.body;
+    let n = body.num_insts();
+    let first = (body.num_params + body.num_core) as usize;
+    uses.clear();
+    uses.extend_from_slice(analyses.uses(body).as_slice());
+    uses.resize(n, 0);
+    dead.clear();
+    dead.resize(n, false);
+    work.clear();
+    work.extend((first..n).filter(|&i| uses[i] == 0).map(ValueId::new));
+    let mut any = false;
+    while let Some(v) = work.pop() {
+        if dead[v.index()] || uses[v.index()] != 0 || !is_removable(body, cx.types, v, cx.options.overflow_checks) {
+            continue;
+        }
+        dead[v.index()] = true;
+        any = true;
+        body.for_each_operand(v, |x| {
+            if let Some(u) = uses.get_mut(x.index()) {
+                *u = u.saturating_sub(1);
+                if *u == 0 && x.index() >= first {
+                    work.push(x);
+                }
+            }
+        });
+    }
+    if !any {
+        return false;
+    }
+    let old = std::mem::take(&mut func.body);
+    let mut rw = Rewriter::new(&old);
+    for b in old.blocks.ids() {
+        rw.begin_old_block(b);
+        let d = old.blocks[b];
+        let mut run_start = d.start;
+        for i in d.start..d.end {
+            if dead[i as usize] {
+                rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(i));
+                rw.drop_inst(ValueId::from_u32(i));
+                run_start = i + 1;
+            }
+        }
+        rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
+    }
+    func.body = rw.finish();
+    crate::rewrite::recycle(old);
+    true
 }

@@ -16,6 +16,7 @@ use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::{OvfOp, PANIC};
 use postc_ir::{DType, Function, Opcode, SrcLoc, TypeId};
+use smallvec::SmallVec;
 
 pub struct InsertChecks;
 
@@ -44,12 +45,12 @@ struct Check<'a> {
 impl Check<'_> {
     fn value(&mut self, op: Opcode, ty: TypeId, ops: [u32; 2], base: &str, loc: Option<SrcLoc>) -> ValueId {
         let n = self.names.fresh(base);
-        self.rw.emit(op, Some(ty), ops, &[], Some(&n), loc)
+        self.rw.emit(op, Some(ty), ops, &[], Some(n), loc)
     }
 
     fn int_const(&mut self, ty: TypeId, x: i128, base: &str) -> ValueId {
         let n = self.names.fresh(base);
-        self.rw.emit_const(ty, Literal::Int(x), &n, None)
+        self.rw.emit_const(ty, Literal::Int(x), n, None)
     }
 
     /// Branches on `ok`; the failing side panics with `msg` and `args`.
@@ -58,16 +59,17 @@ impl Check<'_> {
         let (wt, wf) = GUARD_WEIGHTS;
         self.rw.emit(Opcode::CondBr, None, [ok.as_u32(), 0], &[pass.as_u32(), fail.as_u32(), wt, wf], None, loc);
         let fail_label = self.labels.fresh("panic");
-        self.rw.begin_block(fail, &fail_label);
+        self.rw.begin_block(fail, fail_label);
         let mname = self.names.fresh("msg");
-        let m = self.rw.emit_const(TypeId::STR, Literal::Str(msg), &mname, loc);
-        let mut items = vec![1 + args.len() as u32, m.as_u32()];
+        let m = self.rw.emit_const(TypeId::STR, Literal::Str(msg), mname, loc);
+        let mut items: SmallVec<[u32; 8]> = SmallVec::new();
+        items.extend([1 + args.len() as u32, m.as_u32()]);
         items.extend(args.iter().map(|a| a.as_u32()));
         let callee = self.rw.intern(PANIC);
         self.rw.emit(Opcode::Call, None, [callee, 0], &items, None, loc);
         self.rw.emit(Opcode::Unreachable, None, [0, 0], &[], None, loc);
         let cont = self.labels.fresh("ok");
-        self.rw.begin_block(pass, &cont);
+        self.rw.begin_block(pass, cont);
     }
 
     fn widen(&mut self, v: ValueId, from: Option<TypeId>, base: &str, loc: Option<SrcLoc>) -> ValueId {
@@ -127,17 +129,25 @@ impl FunctionPass for InsertChecks {
             func.body = old;
             return false;
         }
-        let mut c = Check { rw: Rewriter::new(&old), names: NameGen::new(&old), labels: NameGen::labels(&old) };
+        let names = NameGen::new(&old);
+        let labels = names.same_start();
+        let mut c = Check { rw: Rewriter::new(&old), names, labels };
         for b in old.blocks.ids() {
             c.rw.begin_old_block(b);
-            for v in old.blocks[b].insts() {
+            let d = old.blocks[b];
+            let mut run_start = d.start;
+            for i in d.start..d.end {
+                let v = ValueId::from_u32(i);
                 if needs(v) {
+                    c.rw.copy_range(ValueId::from_u32(run_start), v);
+                    run_start = i;
                     insert(&mut c, &old, cx, v);
                 }
-                c.rw.copy(v);
             }
+            c.rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
         }
         func.body = c.rw.finish();
+        crate::rewrite::recycle(old);
         true
     }
 }
@@ -201,10 +211,11 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
 
 fn overflow(c: &mut Check<'_>, op: OvfOp, args: &[ValueId], loc: Option<SrcLoc>) {
     let callee = c.rw.intern(op.name());
-    let mut items = vec![args.len() as u32];
+    let mut items: SmallVec<[u32; 8]> = SmallVec::new();
+    items.push(args.len() as u32);
     items.extend(args.iter().map(|a| a.as_u32()));
     let n = c.names.fresh("ovf");
-    let ovf = c.rw.emit(Opcode::Call, Some(TypeId::BOOL), [callee, 0], &items, Some(&n), loc);
+    let ovf = c.rw.emit(Opcode::Call, Some(TypeId::BOOL), [callee, 0], &items, Some(n), loc);
     let ok = c.value(Opcode::Not, TypeId::BOOL, [ovf.as_u32(), 0], "no.ovf", loc);
     c.guard(ok, "integer overflow", &[], loc);
 }

@@ -8,15 +8,75 @@
 //! blocks created by the pass — and [`Rewriter::finish`] maps every operand
 //! to its final position in one sweep.
 
-use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, ValueId};
+use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, ValueId, NO_VALUE};
 use postc_ir::opcode::{Format, Opcode};
 use postc_ir::{DType, EntityId, SrcLoc, TypeId};
+use std::cell::RefCell;
 
 const DROPPED: u32 = u32::MAX;
+/// `replaced[x]` of a value that was not replaced.
+const KEPT: u32 = u32::MAX;
 
 /// The same location, printed: see [`Rewriter::emit`].
 pub fn explicit(loc: Option<SrcLoc>) -> Option<SrcLoc> {
     loc.map(|l| SrcLoc { implicit: false, ..l })
+}
+
+/// Per-thread buffers of rebuilds: spare bodies whose tables are cleared,
+/// not freed, and the rewriter's id maps.
+#[derive(Default)]
+struct Spares {
+    bodies: Vec<Body>,
+    maps: Vec<Maps>,
+}
+
+#[derive(Default)]
+struct Maps {
+    value_pos: Vec<u32>,
+    replaced: Vec<u32>,
+    block_pos: Vec<u32>,
+    fin: Vec<u32>,
+}
+
+thread_local! {
+    static SPARES: RefCell<Spares> = RefCell::new(Spares::default());
+}
+
+/// An empty body, reusing the tables of one given back with [`recycle`].
+pub fn take_body() -> Body {
+    SPARES.with(|s| s.borrow_mut().bodies.pop()).unwrap_or_default()
+}
+
+/// Gives a body that is no longer needed back to this thread's spares.
+pub fn recycle(mut body: Body) {
+    body.clear();
+    SPARES.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.bodies.len() < 2 {
+            s.bodies.push(body);
+        }
+    });
+}
+
+/// Makes room for `cap` items in an empty vector: a larger one is allocated
+/// afresh rather than grown, since there is nothing to copy.
+fn fresh_capacity<T>(v: &mut Vec<T>, cap: usize) {
+    if v.capacity() < cap {
+        *v = Vec::with_capacity(cap);
+    }
+}
+
+fn take_maps() -> Maps {
+    SPARES.with(|s| s.borrow_mut().maps.pop()).unwrap_or_default()
+}
+
+fn give_maps(m: Maps) {
+    SPARES.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.maps.len() < 2 {
+            s.maps.push(m);
+        }
+    });
 }
 
 pub struct Rewriter<'a> {
@@ -24,10 +84,12 @@ pub struct Rewriter<'a> {
     new: Body,
     /// Extended value id → position in the new body (`DROPPED` if none).
     value_pos: Vec<u32>,
-    /// Extended value id → extended value it was replaced by (itself if not).
+    /// Extended value id → extended value it was replaced by (`KEPT` if not).
     replaced: Vec<u32>,
     /// Extended block id → new block index (`DROPPED` before it is begun).
     block_pos: Vec<u32>,
+    /// Scratch of [`Rewriter::finish`]: extended value id → final position.
+    fin: Vec<u32>,
     current: Option<u32>,
 }
 
@@ -35,24 +97,32 @@ impl<'a> Rewriter<'a> {
     /// Starts a rebuild of `old`; its parameters are copied at once.
     pub fn new(old: &'a Body) -> Rewriter<'a> {
         let n = old.num_insts();
-        let mut new = Body::new();
+        let mut new = take_body();
         new.num_params = old.num_params;
         new.num_core = old.num_core;
         new.pir_file = old.pir_file;
         new.src_file = old.src_file;
         // Copied instructions keep their packed locations as they are.
-        new.far_locs = old.far_locs.clone();
-        let mut rw = Rewriter {
-            old,
-            new,
-            value_pos: vec![DROPPED; n],
-            replaced: (0..n as u32).collect(),
-            block_pos: vec![DROPPED; old.blocks.len()],
-            current: None,
-        };
-        for p in old.all_params() {
-            rw.copy(p);
-        }
+        new.far_locs.extend_from_slice(&old.far_locs);
+        let room = |k: usize| k + k / 4 + 16;
+        fresh_capacity(new.tags.raw_mut(), room(n));
+        fresh_capacity(new.types.raw_mut(), room(n));
+        fresh_capacity(new.ops.raw_mut(), room(n));
+        fresh_capacity(new.names.raw_mut(), room(n));
+        fresh_capacity(new.locs.raw_mut(), room(n));
+        new.strings.reserve(room(old.strings.byte_len()));
+        fresh_capacity(&mut new.extra, room(old.extra.len()));
+        fresh_capacity(new.blocks.raw_mut(), room(old.blocks.len()));
+        let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
+        value_pos.clear();
+        value_pos.resize(n, DROPPED);
+        replaced.clear();
+        replaced.resize(n, KEPT);
+        block_pos.clear();
+        block_pos.resize(old.blocks.len(), DROPPED);
+        let mut rw = Rewriter { old, new, value_pos, replaced, block_pos, fin, current: None };
+        let np = (old.num_params + old.num_core).min(n as u32);
+        rw.copy_range(ValueId::from_u32(0), ValueId::from_u32(np));
         rw
     }
 
@@ -68,8 +138,9 @@ impl<'a> Rewriter<'a> {
     /// Begins the copy of an old block: a new block with the same label,
     /// which every branch to the old block will target.
     pub fn begin_old_block(&mut self, b: BlockId) {
-        let label = self.old.label(b).to_owned();
-        let idx = self.push_block(&label);
+        self.close_block();
+        let label = self.new.strings.push_from(&self.old.strings, self.old.blocks[b].label);
+        let idx = self.push_block_named(label);
         self.block_pos[b.index()] = idx;
         self.current = Some(idx);
     }
@@ -83,16 +154,16 @@ impl<'a> Rewriter<'a> {
 
     /// Starts laying out a block declared by [`Rewriter::new_block`].
     pub fn begin_block(&mut self, b: BlockId, label: &str) {
-        let idx = self.push_block(label);
+        self.close_block();
+        let label = self.new.strings.push(label);
+        let idx = self.push_block_named(label);
         if let Some(slot) = self.block_pos.get_mut(b.index()) {
             *slot = idx;
         }
         self.current = Some(idx);
     }
 
-    fn push_block(&mut self, label: &str) -> u32 {
-        self.close_block();
-        let label = self.new.strings.push(label);
+    fn push_block_named(&mut self, label: NameId) -> u32 {
         let start = self.new.num_insts() as u32;
         self.new.blocks.push(BlockData { label, start, end: start }).as_u32()
     }
@@ -105,10 +176,14 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Copies an old instruction unchanged (operands still old ids).
+    #[inline]
     pub fn copy(&mut self, v: ValueId) -> ValueId {
         let old = self.old;
         let ops = self.copy_payload(v);
-        let name = old.names[v].map(|n| self.new.strings.push_from(&old.strings, n));
+        let name = match old.names[v] {
+            Some(n) => Some(self.new.strings.push_from(&old.strings, n)),
+            None => None,
+        };
         let b = &mut self.new;
         let pos = b.tags.push(old.tags[v]);
         b.types.push(old.types[v]);
@@ -117,6 +192,89 @@ impl<'a> Rewriter<'a> {
         b.locs.push(old.locs[v]);
         self.value_pos[v.index()] = pos.as_u32();
         v
+    }
+
+    /// Copies the old instructions `[start, end)` unchanged, as
+    /// [`Rewriter::copy`] of each in turn would.
+    pub fn copy_range(&mut self, start: ValueId, end: ValueId) {
+        let old = self.old;
+        let (s, e) = (start.index(), end.index().min(old.num_insts()));
+        if s >= e {
+            return;
+        }
+        let at = self.new.num_insts();
+        let tags = &old.tags.raw()[s..e];
+        self.new.tags.raw_mut().extend_from_slice(tags);
+        self.new.types.raw_mut().extend_from_slice(&old.types.raw()[s..e]);
+        self.new.locs.raw_mut().extend_from_slice(&old.locs.raw()[s..e]);
+        self.new.ops.raw_mut().extend_from_slice(&old.ops.raw()[s..e]);
+        for (k, slot) in self.value_pos[s..e].iter_mut().enumerate() {
+            *slot = (at + k) as u32;
+        }
+        // Only payloads with items in `extra` or the pools need re-encoding.
+        for (k, tag) in tags.iter().enumerate() {
+            let patch = match tag.format() {
+                Format::Store
+                | Format::Select
+                | Format::SetField
+                | Format::IndexLoad
+                | Format::IndexStore
+                | Format::CondBr
+                | Format::Call => true,
+                Format::Const => matches!(
+                    old.types.raw()[s + k].and_then(|t| DType::from_index(t.as_u32())),
+                    Some(DType::Complex64 | DType::Complex128 | DType::Str | DType::Bytes)
+                ),
+                _ => false,
+            };
+            if patch {
+                let ops = self.copy_payload(ValueId::new(s + k));
+                self.new.ops.raw_mut()[at + k] = ops;
+            }
+        }
+        self.copy_names(&old.names.raw()[s..e]);
+    }
+
+    /// Copies a run of names into the new pool: strings that lie back to
+    /// back in the old pool are copied together.
+    fn copy_names(&mut self, names: &[Option<NameId>]) {
+        let src = self.old.strings.as_bytes();
+        let out = self.new.names.raw_mut();
+        out.reserve(names.len());
+        // The old pool's span being gathered, and where it lands in the new pool.
+        let (mut span_start, mut span_end) = (0usize, 0usize);
+        let pool = &mut self.new.strings;
+        let mut base = pool.byte_len();
+        for n in names {
+            let Some(id) = *n else {
+                out.push(None);
+                continue;
+            };
+            let i = id.index();
+            match src.get(i) {
+                Some(&len) if len < 0x80 && i + 1 + len as usize <= src.len() => {
+                    if i != span_end || span_start == span_end {
+                        if span_start != span_end {
+                            pool.extend_raw(&src[span_start..span_end]);
+                        }
+                        base = pool.byte_len();
+                        span_start = i;
+                    }
+                    span_end = i + 1 + len as usize;
+                    out.push(Some(NameId::new(base + (i - span_start))));
+                }
+                _ => {
+                    if span_start != span_end {
+                        pool.extend_raw(&src[span_start..span_end]);
+                    }
+                    span_start = span_end;
+                    out.push(Some(pool.push_from(&self.old.strings, id)));
+                }
+            }
+        }
+        if span_start != span_end {
+            pool.extend_raw(&src[span_start..span_end]);
+        }
     }
 
     /// Drops an old instruction; its uses must be redirected with
@@ -147,6 +305,20 @@ impl<'a> Rewriter<'a> {
         name: Option<&str>,
         loc: Option<SrcLoc>,
     ) -> ValueId {
+        let name = name.map(|n| self.new.strings.push(n));
+        self.emit_with_name(op, ty, ops, extra, name, loc)
+    }
+
+    /// [`Rewriter::emit`] with the name already in the new body's pool.
+    pub fn emit_with_name(
+        &mut self,
+        op: Opcode,
+        ty: Option<TypeId>,
+        ops: [u32; 2],
+        extra: &[u32],
+        name: Option<NameId>,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
         let ops = if extra.is_empty() {
             ops
         } else {
@@ -155,8 +327,12 @@ impl<'a> Rewriter<'a> {
             [ops[0], at]
         };
         let pos = self.push_inst(op, ty, ops, name, explicit(loc));
+        self.push_ext(pos)
+    }
+
+    fn push_ext(&mut self, pos: u32) -> ValueId {
         self.value_pos.push(pos);
-        self.replaced.push(self.value_pos.len() as u32 - 1);
+        self.replaced.push(KEPT);
         ValueId::new(self.value_pos.len() - 1)
     }
 
@@ -166,14 +342,46 @@ impl<'a> Rewriter<'a> {
         self.new.strings.push(name).as_u32()
     }
 
+    /// Interns a name in the new body's pool.
+    pub fn intern_name(&mut self, name: &str) -> NameId {
+        self.new.strings.push(name)
+    }
+
+    /// Copies the name of an old value into the new body's pool.
+    pub fn copy_name(&mut self, v: ValueId) -> Option<NameId> {
+        self.old.names[v].map(|n| self.new.strings.push_from(&self.old.strings, n))
+    }
+
+    /// Interns `base$N` for the next `N` of `names`.
+    pub fn fresh_name(&mut self, names: &mut NameGen, base: &[&[u8]]) -> NameId {
+        let mut digits = itoa::Buffer::new();
+        let d = digits.format(names.take()).as_bytes();
+        let mut parts: [&[u8]; 6] = [&[]; 6];
+        let k = base.len().min(4);
+        parts[..k].copy_from_slice(&base[..k]);
+        parts[k] = b"$";
+        parts[k + 1] = d;
+        self.new.strings.push_concat(&parts[..k + 2])
+    }
+
     /// Emits a constant.
     pub fn emit_const(&mut self, ty: TypeId, lit: Literal<'_>, name: &str, loc: Option<SrcLoc>) -> ValueId {
+        let name = self.new.strings.push(name);
+        self.emit_const_with_name(ty, lit, Some(name), loc)
+    }
+
+    /// [`Rewriter::emit_const`] with the name already in the new body's pool.
+    pub fn emit_const_with_name(
+        &mut self,
+        ty: TypeId,
+        lit: Literal<'_>,
+        name: Option<NameId>,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
         let dtype = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
         let ops = self.new.encode_literal(dtype, lit);
-        let pos = self.push_inst(Opcode::Const, Some(ty), ops, Some(name), explicit(loc));
-        self.value_pos.push(pos);
-        self.replaced.push(self.value_pos.len() as u32 - 1);
-        ValueId::new(self.value_pos.len() - 1)
+        let pos = self.push_inst(Opcode::Const, Some(ty), ops, name, explicit(loc));
+        self.push_ext(pos)
     }
 
     fn push_inst(
@@ -181,10 +389,9 @@ impl<'a> Rewriter<'a> {
         op: Opcode,
         ty: Option<TypeId>,
         ops: [u32; 2],
-        name: Option<&str>,
+        name: Option<NameId>,
         loc: Option<SrcLoc>,
     ) -> u32 {
-        let name = name.map(|n| self.new.strings.push(n));
         let loc = match loc {
             Some(l) => self.new.encode_loc(l),
             None => postc_ir::Loc::NONE,
@@ -199,14 +406,16 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Re-encodes an old instruction's payload into the new pools.
+    #[inline]
     fn copy_payload(&mut self, v: ValueId) -> [u32; 2] {
         let old = self.old;
         let [a, b] = old.ops[v];
         let count_at = |k: u32| old.extra.get(k as usize).copied().unwrap_or(0) as usize;
+        let new_extra = &mut self.new.extra;
         let mut copy_extra = |at: u32, len: usize| -> u32 {
-            let pos = self.new.extra.len() as u32;
+            let pos = new_extra.len() as u32;
             if let Some(items) = old.extra.get(at as usize..at as usize + len) {
-                self.new.extra.extend_from_slice(items);
+                new_extra.extend_from_slice(items);
             }
             pos
         };
@@ -241,34 +450,94 @@ impl<'a> Rewriter<'a> {
     /// branch target from extended ids to final positions.
     pub fn finish(mut self) -> Body {
         self.close_block();
-        let resolve = |mut x: u32, replaced: &[u32], value_pos: &[u32]| -> u32 {
-            // Follow replacement chains (acyclic by construction; bounded anyway).
-            for _ in 0..replaced.len().min(64) {
-                match replaced.get(x as usize) {
-                    Some(&r) if r != x => x = r,
-                    _ => break,
+        // Final position of every extended id, replacement chains followed
+        // (acyclic by construction; bounded anyway). A use of a dropped value
+        // with no replacement stays visibly broken for the verifier instead
+        // of aliasing another value.
+        const BROKEN: u32 = u32::MAX - 1;
+        let (replaced, value_pos) = (&self.replaced, &self.value_pos);
+        let fin = &mut self.fin;
+        fin.clear();
+        let hops = replaced.len().min(64);
+        fin.extend(replaced.iter().zip(value_pos).enumerate().map(|(i, (&r, &p))| {
+            let p = if r == KEPT {
+                p
+            } else {
+                let mut x = i as u32;
+                for _ in 0..hops {
+                    match replaced.get(x as usize) {
+                        Some(&r) if r != KEPT && r != x => x = r,
+                        _ => break,
+                    }
+                }
+                value_pos.get(x as usize).copied().unwrap_or(DROPPED)
+            };
+            if p == DROPPED {
+                BROKEN
+            } else {
+                p
+            }
+        }));
+        let fin: &[u32] = fin;
+        let map = |x: u32| fin.get(x as usize).copied().unwrap_or(BROKEN);
+        let block_pos = &self.block_pos;
+        let bmap = |b: u32| block_pos.get(b as usize).copied().filter(|&p| p != DROPPED).unwrap_or(BROKEN);
+        let body = &mut self.new;
+        let extra = &mut body.extra;
+        let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
+            if let Some(s) = extra.get_mut(r) {
+                for x in s {
+                    *x = map(*x);
                 }
             }
-            value_pos.get(x as usize).copied().unwrap_or(DROPPED)
         };
-        let (replaced, value_pos, block_pos) = (&self.replaced, &self.value_pos, &self.block_pos);
-        let body = &mut self.new;
-        for v in body.tags.ids() {
-            body.map_operands(v, |x| {
-                let p = resolve(x.as_u32(), replaced, value_pos);
-                // A use of a dropped value with no replacement stays visibly
-                // broken for the verifier instead of aliasing another value.
-                if p == DROPPED {
-                    ValueId::from_u32(u32::MAX - 1)
-                } else {
-                    ValueId::from_u32(p)
+        let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
+        for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
+            let [a, b] = *ops;
+            let bu = b as usize;
+            *ops = match tag.format() {
+                Format::Param | Format::Const | Format::Unreachable => continue,
+                Format::Binary | Format::Load | Format::Set => [map(a), map(b)],
+                Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => [map(a), b],
+                Format::Store | Format::Select => {
+                    map_extra(extra, bu..bu + 2);
+                    [map(a), b]
                 }
-            });
-            body.map_block_operands(v, |b| {
-                BlockId::from_u32(block_pos.get(b.index()).copied().filter(|&p| p != DROPPED).unwrap_or(u32::MAX - 1))
-            });
+                Format::SetField => {
+                    map_extra(extra, bu + 1..bu + 2);
+                    [map(a), b]
+                }
+                Format::Call => {
+                    let n = len_at(extra, bu);
+                    map_extra(extra, bu + 1..bu + 1 + n);
+                    [a, b]
+                }
+                Format::IndexLoad => {
+                    let n = len_at(extra, bu);
+                    map_extra(extra, bu + 1..bu + 1 + n);
+                    [map(a), b]
+                }
+                Format::IndexStore => {
+                    let n = len_at(extra, bu + 1);
+                    map_extra(extra, bu..bu + 1);
+                    map_extra(extra, bu + 2..bu + 2 + n);
+                    [map(a), b]
+                }
+                Format::Return => [if a == NO_VALUE { a } else { map(a) }, b],
+                Format::Br => [bmap(a), b],
+                Format::CondBr => {
+                    if let Some(s) = extra.get_mut(bu..bu + 2) {
+                        for x in s {
+                            *x = bmap(*x);
+                        }
+                    }
+                    [map(a), b]
+                }
+            };
         }
-        self.new
+        let Rewriter { new, value_pos, replaced, block_pos, fin, .. } = self;
+        give_maps(Maps { value_pos, replaced, block_pos, fin });
+        new
     }
 }
 
@@ -330,6 +599,7 @@ mod tests {
 /// or ends in a smaller number, so no lookup is needed per name.
 pub struct NameGen {
     next: u64,
+    buf: String,
 }
 
 impl NameGen {
@@ -347,7 +617,7 @@ impl NameGen {
             next = next.max(n + 1);
             i = j.max(i + p + 1);
         }
-        NameGen { next }
+        NameGen { next, buf: String::new() }
     }
 
     /// Fresh block labels of a function (labels share the name pool).
@@ -355,14 +625,25 @@ impl NameGen {
         NameGen::new(body)
     }
 
-    /// `base$N` for the next `N`.
-    pub fn fresh(&mut self, base: &str) -> String {
+    /// A second generator continuing from the same number.
+    pub fn same_start(&self) -> NameGen {
+        NameGen { next: self.next, buf: String::new() }
+    }
+
+    /// The next `N`, taken.
+    pub fn take(&mut self) -> u64 {
         let n = self.next;
         self.next += 1;
-        let mut s = String::with_capacity(base.len() + 8);
-        s.push_str(base);
-        s.push('$');
-        s.push_str(&n.to_string());
-        s
+        n
+    }
+
+    /// `base$N` for the next `N`.
+    pub fn fresh(&mut self, base: &str) -> &str {
+        let n = self.take();
+        self.buf.clear();
+        self.buf.push_str(base);
+        self.buf.push('$');
+        self.buf.push_str(itoa::Buffer::new().format(n));
+        &self.buf
     }
 }

@@ -36,8 +36,8 @@ impl FunctionPass for SelectFold {
         &INFO
     }
 
-    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, _: &mut Analyses) -> bool {
-        let converted = if_convert(cx, func);
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
+        let converted = if_convert(cx, func, analyses);
         let folded = fold_selects(func);
         converted | folded
     }
@@ -60,19 +60,24 @@ enum Fold {
 /// whatever `set` assigns (locals and parameters). A select that read one
 /// cannot be replaced by it, since later uses of the select would read the
 /// local's later value.
-fn mutable_values(body: &Body) -> Vec<bool> {
-    let mut out = vec![false; body.num_insts()];
-    for v in body.tags.ids() {
-        let m = match body.inst(v) {
-            InstData::Let { .. } => Some(v),
-            InstData::Set { target, .. } => Some(target),
-            _ => None,
+fn mutable_values(body: &Body, out: &mut Vec<bool>) {
+    out.clear();
+    out.resize(body.num_insts(), false);
+    // `let` declares its result; `set` assigns its first operand.
+    for (i, (tag, ops)) in body.tags.raw().iter().zip(body.ops.raw()).enumerate() {
+        let m = match tag {
+            Opcode::Let => i,
+            Opcode::Set => ops[0] as usize,
+            _ => continue,
         };
-        if let Some(slot) = m.and_then(|m| out.get_mut(m.index())) {
+        if let Some(slot) = out.get_mut(m) {
             *slot = true;
         }
     }
-    out
+}
+
+thread_local! {
+    static MUTABLE: std::cell::RefCell<Vec<bool>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn fold_one(body: &Body, mutable: &[bool], cond: ValueId, t: ValueId, f: ValueId) -> Option<Fold> {
@@ -109,12 +114,25 @@ fn fold_one(body: &Body, mutable: &[bool], cond: ValueId, t: ValueId, f: ValueId
 }
 
 fn fold_selects(func: &mut Function) -> bool {
+    if !func.body.tags.raw().contains(&Opcode::Select) {
+        return false;
+    }
+    MUTABLE.with(|m| {
+        let mut mutable = m.borrow_mut();
+        mutable_values(&func.body, &mut mutable);
+        fold_selects_with(func, &mutable)
+    })
+}
+
+fn fold_selects_with(func: &mut Function, mutable: &[bool]) -> bool {
     let body = &func.body;
-    let mutable = mutable_values(body);
-    let any = body.tags.ids().filter(|v| body.tags[*v] == Opcode::Select).any(|v| match body.inst(v) {
-        InstData::Select { cond, if_true, if_false } => fold_one(body, &mutable, cond, if_true, if_false).is_some(),
-        _ => false,
-    });
+    let select_fold = |body: &Body, v: ValueId| match body.inst(v) {
+        InstData::Select { cond, if_true, if_false } => fold_one(body, mutable, cond, if_true, if_false),
+        _ => None,
+    };
+    let tags = body.tags.raw();
+    let any =
+        (0..tags.len()).filter(|&i| tags[i] == Opcode::Select).any(|i| select_fold(body, ValueId::new(i)).is_some());
     if !any {
         return false;
     }
@@ -123,42 +141,48 @@ fn fold_selects(func: &mut Function) -> bool {
     let mut rw = Rewriter::new(&old);
     for b in old.blocks.ids() {
         rw.begin_old_block(b);
-        for v in old.blocks[b].insts() {
-            let InstData::Select { cond, if_true, if_false } = old.inst(v) else {
-                rw.copy(v);
+        let d = old.blocks[b];
+        let mut run_start = d.start;
+        for i in d.start..d.end {
+            let v = ValueId::from_u32(i);
+            if old.tags[v] != Opcode::Select {
                 continue;
-            };
-            match fold_one(&old, &mutable, cond, if_true, if_false) {
-                Some(Fold::To(x)) => {
+            }
+            let InstData::Select { cond, .. } = old.inst(v) else { continue };
+            let Some(fold) = select_fold(&old, v) else { continue };
+            rw.copy_range(ValueId::from_u32(run_start), v);
+            run_start = i + 1;
+            match fold {
+                Fold::To(x) => {
                     rw.drop_inst(v);
                     rw.replace_uses(v, x);
                 }
-                Some(Fold::Not(c)) => {
-                    let n = names.fresh(&format!("{}.not", old.name_or_empty(v)));
-                    let nv = rw.emit(Opcode::Not, old.types[v], [c.as_u32(), 0], &[], Some(&n), old.loc(v));
+                Fold::Not(c) => {
+                    let base = old.name_bytes(v).unwrap_or(b"");
+                    let n = rw.fresh_name(&mut names, &[base, b".not"]);
+                    let nv = rw.emit_with_name(Opcode::Not, old.types[v], [c.as_u32(), 0], &[], Some(n), old.loc(v));
                     rw.drop_inst(v);
                     rw.replace_uses(v, nv);
                 }
-                Some(Fold::Arms(t, f)) => {
-                    let name = old.name(v).map(str::to_owned);
-                    let nv = rw.emit(
+                Fold::Arms(t, f) => {
+                    let name = rw.copy_name(v);
+                    let nv = rw.emit_with_name(
                         Opcode::Select,
                         old.types[v],
                         [cond.as_u32(), 0],
                         &[t.as_u32(), f.as_u32()],
-                        name.as_deref(),
+                        name,
                         old.loc(v),
                     );
                     rw.drop_inst(v);
                     rw.replace_uses(v, nv);
                 }
-                None => {
-                    rw.copy(v);
-                }
             }
         }
+        rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
     }
     func.body = rw.finish();
+    crate::rewrite::recycle(old);
     true
 }
 
@@ -218,21 +242,56 @@ fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option
     Some(sets)
 }
 
-fn find_diamonds(cx: &FuncCx<'_>, body: &Body) -> Vec<(Diamond, Vec<(ValueId, ValueId, ValueId)>)> {
-    let cfg = Cfg::compute(body);
-    let single_pred = |b: BlockId, p: BlockId| cfg.preds(b).len() == 1 && cfg.preds(b).all(|x| x == p);
-    let mut out: Vec<(Diamond, Vec<(ValueId, ValueId, ValueId)>)> = Vec::new();
-    let mut used = vec![false; body.blocks.len()];
+/// A diamond with its selects: (local, value if true, value if false).
+type Converted = (Diamond, Vec<(ValueId, ValueId, ValueId)>);
+
+fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<Converted> {
+    let mut out: Vec<Converted> = Vec::new();
+    let nblocks = body.blocks.len();
+    // The graph is only needed once a branch has the shape of a diamond.
+    let mut cfg: Option<&Cfg> = None;
+    let mut analyses = Some(analyses);
+    let mut used: Vec<bool> = Vec::new();
     for head in body.blocks.ids() {
-        let Some(t) = body.terminator(head) else { continue };
-        let InstData::CondBr { cond, if_true, if_false, .. } = body.inst(t) else { continue };
-        if if_true == if_false || if_true == head || if_false == head || !cfg.is_reachable(head) {
+        let d = body.blocks[head];
+        if d.end <= d.start || body.tags[ValueId::from_u32(d.end - 1)] != Opcode::CondBr {
             continue;
         }
-        let join_of = |arm: BlockId| match body.terminator(arm).map(|t| body.inst(t)) {
-            Some(InstData::Br { target }) => Some(target),
-            _ => None,
+        let Some(t) = body.terminator(head) else { continue };
+        let InstData::CondBr { cond, if_true, if_false, .. } = body.inst(t) else { continue };
+        if if_true == if_false || if_true == head || if_false == head {
+            continue;
+        }
+        let join_of = |arm: BlockId| {
+            if arm.index() >= nblocks {
+                return None;
+            }
+            let d = body.blocks[arm];
+            if d.end <= d.start || body.tags[ValueId::from_u32(d.end - 1)] != Opcode::Br {
+                return None;
+            }
+            match body.terminator(arm).map(|t| body.inst(t)) {
+                Some(InstData::Br { target }) => Some(target),
+                _ => None,
+            }
         };
+        let (jt, jf) = (join_of(if_true), join_of(if_false));
+        if !((jt.is_some() && jt == jf) || jt == Some(if_false) || jf == Some(if_true)) {
+            continue;
+        }
+        let cfg = match cfg {
+            Some(c) => c,
+            None => {
+                let c: &Cfg = analyses.take().map(|a| a.cfg(body)).unwrap_or_else(|| unreachable!());
+                used = vec![false; nblocks];
+                cfg = Some(c);
+                c
+            }
+        };
+        if !cfg.is_reachable(head) {
+            continue;
+        }
+        let single_pred = |b: BlockId, p: BlockId| cfg.preds(b).len() == 1 && cfg.preds(b).all(|x| x == p);
         // Diamond: both arms join at J; triangle: one arm is J itself.
         let (arms, join) = if join_of(if_true).is_some() && join_of(if_true) == join_of(if_false) {
             ([Some(if_true), Some(if_false)], join_of(if_true))
@@ -282,8 +341,8 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body) -> Vec<(Diamond, Vec<(ValueId, Va
     out
 }
 
-fn if_convert(cx: &FuncCx<'_>, func: &mut Function) -> bool {
-    let diamonds = find_diamonds(cx, &func.body);
+fn if_convert(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
+    let diamonds = find_diamonds(cx, &func.body, analyses);
     if diamonds.is_empty() {
         return false;
     }
@@ -291,9 +350,13 @@ fn if_convert(cx: &FuncCx<'_>, func: &mut Function) -> bool {
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
     let mut arm_of = vec![false; old.blocks.len()];
-    for (d, _) in &diamonds {
+    let mut head_of = vec![u32::MAX; old.blocks.len()];
+    for (k, (d, _)) in diamonds.iter().enumerate() {
         for a in d.arms.iter().flatten() {
             arm_of[a.index()] = true;
+        }
+        if head_of[d.head.index()] == u32::MAX {
+            head_of[d.head.index()] = k as u32;
         }
     }
     for b in old.blocks.ids() {
@@ -308,12 +371,18 @@ fn if_convert(cx: &FuncCx<'_>, func: &mut Function) -> bool {
             continue;
         }
         rw.begin_old_block(b);
-        let found = diamonds.iter().find(|(d, _)| d.head == b);
+        let found = diamonds.get(head_of[b.index()] as usize);
+        let Some((d, selects)) = found else {
+            let bd = old.blocks[b];
+            rw.copy_range(ValueId::from_u32(bd.start), ValueId::from_u32(bd.end));
+            continue;
+        };
+        let term = old.terminator(b);
         for v in old.blocks[b].insts() {
-            let Some((d, selects)) = found.filter(|_| Some(v) == old.terminator(b)) else {
+            if Some(v) != term {
                 rw.copy(v);
                 continue;
-            };
+            }
             let loc = old.loc(v);
             // Speculate the arms' pure instructions (the same ids: uses keep working).
             for arm in d.arms.iter().flatten() {
@@ -326,9 +395,15 @@ fn if_convert(cx: &FuncCx<'_>, func: &mut Function) -> bool {
             }
             for &(local, t, f) in selects {
                 let ty = old.types[local].unwrap_or(TypeId::INT64);
-                let n = names.fresh(&format!("{}.sel", old.name_or_empty(local)));
-                let s =
-                    rw.emit(Opcode::Select, Some(ty), [d.cond.as_u32(), 0], &[t.as_u32(), f.as_u32()], Some(&n), loc);
+                let n = rw.fresh_name(&mut names, &[old.name_bytes(local).unwrap_or(b""), b".sel"]);
+                let s = rw.emit_with_name(
+                    Opcode::Select,
+                    Some(ty),
+                    [d.cond.as_u32(), 0],
+                    &[t.as_u32(), f.as_u32()],
+                    Some(n),
+                    loc,
+                );
                 rw.emit(Opcode::Set, None, [local.as_u32(), s.as_u32()], &[], None, loc);
             }
             rw.emit(Opcode::Br, None, [d.join.as_u32(), 0], &[], None, loc);
@@ -336,5 +411,6 @@ fn if_convert(cx: &FuncCx<'_>, func: &mut Function) -> bool {
         }
     }
     func.body = rw.finish();
+    crate::rewrite::recycle(old);
     true
 }

@@ -10,7 +10,8 @@ use crate::rewrite::Rewriter;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body, InstData, Literal};
 use postc_ir::cfg::Cfg;
-use postc_ir::{EntityId, Function, Opcode};
+use postc_ir::{EntityId, Function, Opcode, ValueId};
+use std::cell::RefCell;
 
 pub struct SimplifyCfg;
 
@@ -31,56 +32,86 @@ impl FunctionPass for SimplifyCfg {
         let mut changed = false;
         // Each round only removes edges or blocks, so a handful suffices;
         // the bound keeps malformed bodies from looping.
-        for _ in 0..8 {
-            let a = fold_branches(&mut func.body);
-            let b = rebuild(func);
-            changed |= a | b;
-            if !(a | b) {
-                break;
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let Scratch { forward, cfg, fate } = &mut *s;
+            for _ in 0..8 {
+                let a = fold_branches(&mut func.body, forward);
+                let b = rebuild(func, cfg, fate);
+                changed |= a | b;
+                if !(a | b) {
+                    break;
+                }
             }
-        }
+        });
         changed
     }
 }
 
+#[derive(Default)]
+struct Scratch {
+    forward: Vec<u32>,
+    cfg: Cfg,
+    /// Per block: 0 removed (unreachable), 1 kept, 2 absorbed into its predecessor.
+    fate: Vec<u8>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The target of a block made of a single `br`, if that is all it holds.
+#[inline]
+fn forwarding_target(body: &Body, b: usize) -> Option<u32> {
+    let d = body.blocks.raw()[b];
+    if d.len() != 1 || body.tags.raw().get(d.start as usize) != Some(&Opcode::Br) {
+        return None;
+    }
+    Some(body.ops.raw()[d.start as usize][0])
+}
+
 /// Rewrites terminators in place: constant or same-target `condbr` → `br`,
 /// and targets that are empty forwarding blocks → their final target.
-fn fold_branches(body: &mut Body) -> bool {
+fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
     let nblocks = body.blocks.len();
     // Where a branch to each block ends up after skipping forwarders.
-    let forward: Vec<u32> = (0..nblocks as u32)
-        .map(|b| {
-            let mut cur = b;
-            for _ in 0..nblocks {
-                let bid = BlockId::from_u32(cur);
-                let d = body.blocks[bid];
-                match (d.len() == 1).then(|| body.inst(postc_ir::ValueId::from_u32(d.start))) {
-                    Some(InstData::Br { target })
-                        if target.index() < nblocks && target != bid && target.index() != 0 =>
-                    {
-                        cur = target.as_u32()
-                    }
-                    _ => break,
-                }
+    forward.clear();
+    let mut any_forward = false;
+    forward.extend((0..nblocks as u32).map(|b| {
+        let mut cur = b;
+        for _ in 0..nblocks {
+            match forwarding_target(body, cur as usize) {
+                Some(target) if (target as usize) < nblocks && target != cur && target != 0 => cur = target,
+                _ => break,
             }
-            cur
-        })
-        .collect();
+        }
+        any_forward |= cur != b;
+        cur
+    }));
     let mut changed = false;
-    for b in body.blocks.ids() {
-        let Some(t) = body.terminator(b) else { continue };
+    for b in 0..nblocks {
+        let d = body.blocks.raw()[b];
+        if d.end <= d.start {
+            continue;
+        }
+        let t = ValueId::from_u32(d.end - 1);
         let fwd = |x: BlockId| BlockId::from_u32(forward.get(x.index()).copied().unwrap_or(x.as_u32()));
-        match body.inst(t) {
-            InstData::Br { target } => {
+        match body.tags[t] {
+            Opcode::Br if any_forward => {
+                let target = BlockId::from_u32(body.ops[t][0]);
                 if fwd(target) != target {
                     body.ops[t][0] = fwd(target).as_u32();
                     changed = true;
                 }
             }
-            InstData::CondBr { cond, if_true, if_false, .. } => {
+            Opcode::CondBr => {
+                let InstData::CondBr { cond, if_true, if_false, .. } = body.inst(t) else { continue };
                 let (tt, ff) = (fwd(if_true), fwd(if_false));
-                let constant = match body.inst(cond) {
-                    InstData::Const(Literal::Bool(c)) => Some(c),
+                let constant = match body.tags.get(cond) {
+                    Some(Opcode::Const) => match body.inst(cond) {
+                        InstData::Const(Literal::Bool(c)) => Some(c),
+                        _ => None,
+                    },
                     _ => None,
                 };
                 let target = match constant {
@@ -94,7 +125,7 @@ fn fold_branches(body: &mut Body) -> bool {
                     body.ops[t] = [target.as_u32(), 0];
                     changed = true;
                 } else if (tt, ff) != (if_true, if_false) {
-                    body.map_block_operands(t, |x| fwd(x));
+                    body.map_block_operands(t, fwd);
                     changed = true;
                 }
             }
@@ -105,36 +136,39 @@ fn fold_branches(body: &mut Body) -> bool {
 }
 
 /// Drops unreachable blocks and merges single-predecessor successors.
-fn rebuild(func: &mut Function) -> bool {
+fn rebuild(func: &mut Function, cfg: &mut Cfg, fate: &mut Vec<u8>) -> bool {
     let body = &func.body;
     let nblocks = body.blocks.len();
     if nblocks == 0 {
         return false;
     }
-    let cfg = Cfg::compute(body);
-    let reachable: Vec<bool> = (0..nblocks).map(|b| cfg.is_reachable(BlockId::new(b))).collect();
-    // `merge_into_pred[b]`: b is entered only by a plain branch from its
-    // single predecessor, which b then follows in the same block.
-    let mut absorbed = vec![false; nblocks];
+    cfg.recompute(body);
+    fate.clear();
+    fate.extend((0..nblocks).map(|b| u8::from(cfg.is_reachable(BlockId::new(b)))));
+    let mut any = fate.contains(&0);
+    // An absorbed block is entered only by a plain branch from its single
+    // predecessor, which it then follows in the same block.
     for b in 1..nblocks {
-        let bid = BlockId::new(b);
-        if !reachable[b] {
+        if fate[b] == 0 {
             continue;
         }
-        let preds: Vec<BlockId> = cfg.preds(bid).filter(|p| reachable[p.index()]).collect();
-        if let [p] = preds.as_slice() {
-            if *p != bid && body.terminator(*p).is_some_and(|t| body.tags[t] == Opcode::Br) {
-                absorbed[b] = true;
+        let bid = BlockId::new(b);
+        let mut preds = cfg.preds_raw(bid).iter().filter(|&&p| fate[p as usize] != 0);
+        if let (Some(&p), None) = (preds.next(), preds.next()) {
+            let pd = body.blocks.raw()[p as usize];
+            if p as usize != b && pd.end > pd.start && body.tags.raw()[pd.end as usize - 1] == Opcode::Br {
+                fate[b] = 2;
+                any = true;
             }
         }
     }
-    if reachable.iter().all(|r| *r) && !absorbed.iter().any(|a| *a) {
+    if !any {
         return false;
     }
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
     for b in old.blocks.ids() {
-        if !reachable[b.index()] || absorbed[b.index()] {
+        if fate[b.index()] != 1 {
             continue;
         }
         rw.begin_old_block(b);
@@ -142,23 +176,29 @@ fn rebuild(func: &mut Function) -> bool {
         // Copy `cur`; while its branch goes to an absorbed block, continue
         // with that block's instructions in the same new block.
         for _ in 0..nblocks {
+            let d = old.blocks[cur];
             let mut next = None;
-            for v in old.blocks[cur].insts() {
-                if let InstData::Br { target } = old.inst(v) {
-                    if absorbed.get(target.index()).copied().unwrap_or(false) && target != cur {
-                        rw.drop_inst(v);
+            let mut end = d.end;
+            if d.end > d.start {
+                let t = ValueId::from_u32(d.end - 1);
+                if old.tags[t] == Opcode::Br {
+                    let target = BlockId::from_u32(old.ops[t][0]);
+                    if fate.get(target.index()).copied() == Some(2) && target != cur {
+                        end = d.end - 1;
                         next = Some(target);
-                        continue;
                     }
                 }
-                rw.copy(v);
             }
-            match next {
-                Some(t) => cur = t,
-                None => break,
+            rw.copy_range(ValueId::from_u32(d.start), ValueId::from_u32(end));
+            if let Some(t) = next {
+                rw.drop_inst(ValueId::from_u32(end));
+                cur = t;
+            } else {
+                break;
             }
         }
     }
     func.body = rw.finish();
+    crate::rewrite::recycle(old);
     true
 }

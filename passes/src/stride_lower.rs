@@ -11,7 +11,6 @@ use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::{EntityId, Function, Layout, Opcode, Shape, TypeData, TypeId};
-use std::collections::HashMap;
 
 pub struct StrideLower;
 
@@ -53,10 +52,16 @@ impl FunctionPass for StrideLower {
 
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, _: &mut Analyses) -> bool {
         let body = &func.body;
+        let tags = body.tags.raw();
         // Which (array, axis) pairs need a stride, and where arrays are defined.
         let mut needed: Vec<(ValueId, u32)> = Vec::new();
-        for v in body.tags.ids() {
-            if let InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } = body.inst(v) {
+        for (i, tag) in tags.iter().enumerate() {
+            if !matches!(tag, Opcode::IndexLoad | Opcode::IndexStore) {
+                continue;
+            }
+            if let InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } =
+                body.inst(ValueId::new(i))
+            {
                 for axis in 0..indices.len() as u32 {
                     if !needed.contains(&(array, axis)) {
                         needed.push((array, axis));
@@ -70,38 +75,50 @@ impl FunctionPass for StrideLower {
         // Arrays that `set` reassigns (a `let` local or a parameter) may be
         // another view by the time of an access: their dynamic strides are
         // read at each access instead of once.
-        let reassigned: Vec<ValueId> = body
-            .tags
-            .ids()
-            .filter_map(|v| match body.inst(v) {
-                InstData::Set { target, .. } => Some(target),
-                _ => None,
-            })
+        let reassigned: Vec<ValueId> = tags
+            .iter()
+            .zip(body.ops.raw())
+            .filter(|(t, _)| **t == Opcode::Set)
+            .map(|(_, ops)| ValueId::from_u32(ops[0]))
             .collect();
         let mut names = NameGen::new(body);
         let old = std::mem::take(&mut func.body);
         let mut rw = Rewriter::new(&old);
         let nparams = old.num_params + old.num_core;
-        let mut strides: HashMap<(ValueId, u32), ValueId> = HashMap::new();
-        let emit_strides_of = |rw: &mut Rewriter<'_>,
-                               names: &mut NameGen,
-                               strides: &mut HashMap<_, _>,
-                               arr: ValueId| {
-            let Some(t) = old.types[arr].and_then(|t| cx.types.try_get(t)) else { return };
-            for &(a, axis) in needed.iter().filter(|(a, _)| *a == arr) {
-                let fixed = static_stride(t, axis as usize);
-                if fixed.is_none() && reassigned.contains(&a) {
-                    continue;
+        // Arrays defined in the body whose strides are read, in id order.
+        let mut defined: Vec<u32> = needed.iter().map(|(a, _)| a.as_u32()).filter(|&a| a >= nparams).collect();
+        defined.sort_unstable();
+        defined.dedup();
+        let mut next_def = 0usize;
+        let mut strides: Vec<((ValueId, u32), ValueId)> = Vec::new();
+        let emit_strides_of =
+            |rw: &mut Rewriter<'_>, names: &mut NameGen, strides: &mut Vec<((ValueId, u32), ValueId)>, arr: ValueId| {
+                let Some(t) = old.types[arr].and_then(|t| cx.types.try_get(t)) else { return };
+                for &(a, axis) in needed.iter().filter(|(a, _)| *a == arr) {
+                    let fixed = static_stride(t, axis as usize);
+                    if fixed.is_none() && reassigned.contains(&a) {
+                        continue;
+                    }
+                    let mut digits = itoa::Buffer::new();
+                    let base: [&[u8]; 3] = [old.name_bytes(a).unwrap_or(b""), b".s", digits.format(axis).as_bytes()];
+                    let name = rw.fresh_name(names, &base);
+                    let v = match fixed {
+                        Some(s) => rw.emit_const_with_name(TypeId::INT64, Literal::Int(s as i128), Some(name), None),
+                        None => rw.emit_with_name(
+                            Opcode::Stride,
+                            Some(TypeId::INT64),
+                            [a.as_u32(), axis],
+                            &[],
+                            Some(name),
+                            None,
+                        ),
+                    };
+                    match strides.iter_mut().find(|(k, _)| *k == (a, axis)) {
+                        Some(slot) => slot.1 = v,
+                        None => strides.push(((a, axis), v)),
+                    }
                 }
-                let base = format!("{}.s{axis}", old.name_or_empty(a));
-                let name = names.fresh(&base);
-                let v = match fixed {
-                    Some(s) => rw.emit_const(TypeId::INT64, Literal::Int(s as i128), &name, None),
-                    None => rw.emit(Opcode::Stride, Some(TypeId::INT64), [a.as_u32(), axis], &[], Some(&name), None),
-                };
-                strides.insert((a, axis), v);
-            }
-        };
+            };
         for b in old.blocks.ids() {
             rw.begin_old_block(b);
             if b.index() == 0 {
@@ -109,18 +126,39 @@ impl FunctionPass for StrideLower {
                     emit_strides_of(&mut rw, &mut names, &mut strides, ValueId::from_u32(p));
                 }
             }
-            for v in old.blocks[b].insts() {
+            let d = old.blocks[b];
+            let mut run_start = d.start;
+            for i in d.start..d.end {
+                let v = ValueId::from_u32(i);
+                match old.tags[v] {
+                    Opcode::IndexLoad | Opcode::IndexStore => {}
+                    _ => {
+                        while next_def < defined.len() && defined[next_def] < i {
+                            next_def += 1;
+                        }
+                        if defined.get(next_def) == Some(&i) && old.types[v].is_some_and(|t| cx.types.is_array(t)) {
+                            rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(i + 1));
+                            run_start = i + 1;
+                            emit_strides_of(&mut rw, &mut names, &mut strides, v);
+                        }
+                        continue;
+                    }
+                }
                 match old.inst(v) {
                     InstData::IndexLoad { array, indices } => {
+                        rw.copy_range(ValueId::from_u32(run_start), v);
+                        run_start = i + 1;
                         let off = offset(&mut rw, &mut names, &old, &strides, array, indices.iter(), v);
                         let ty = old.types[v];
-                        let name = old.name(v).map(str::to_owned);
+                        let name = rw.copy_name(v);
                         let nv =
-                            rw.emit(Opcode::Load, ty, [array.as_u32(), off.as_u32()], &[], name.as_deref(), old.loc(v));
+                            rw.emit_with_name(Opcode::Load, ty, [array.as_u32(), off.as_u32()], &[], name, old.loc(v));
                         rw.drop_inst(v);
                         rw.replace_uses(v, nv);
                     }
                     InstData::IndexStore { array, indices, value } => {
+                        rw.copy_range(ValueId::from_u32(run_start), v);
+                        run_start = i + 1;
                         let off = offset(&mut rw, &mut names, &old, &strides, array, indices.iter(), v);
                         rw.emit(
                             Opcode::Store,
@@ -133,15 +171,16 @@ impl FunctionPass for StrideLower {
                         rw.drop_inst(v);
                     }
                     _ => {
-                        rw.copy(v);
-                        if v.as_u32() >= nparams && old.types[v].is_some_and(|t| cx.types.is_array(t)) {
-                            emit_strides_of(&mut rw, &mut names, &mut strides, v);
-                        }
+                        // A malformed index instruction is copied as it is.
+                        rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(i + 1));
+                        run_start = i + 1;
                     }
                 }
             }
+            rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
         }
         func.body = rw.finish();
+        crate::rewrite::recycle(old);
         true
     }
 }
@@ -151,47 +190,50 @@ fn offset(
     rw: &mut Rewriter<'_>,
     names: &mut NameGen,
     old: &postc_ir::Body,
-    strides: &HashMap<(ValueId, u32), ValueId>,
+    strides: &[((ValueId, u32), ValueId)],
     array: ValueId,
     indices: impl Iterator<Item = ValueId>,
     at: ValueId,
 ) -> ValueId {
     let loc = old.loc(at);
-    let base = match old.name(at) {
-        Some(n) => format!("{n}.off"),
-        None => format!("{}.off", old.name_or_empty(array)),
+    let base: &[u8] = match old.name_bytes(at) {
+        Some(n) => n,
+        None => old.name_bytes(array).unwrap_or(b""),
     };
     let mut acc: Option<ValueId> = None;
     for (axis, idx) in indices.enumerate() {
+        let mut digits = itoa::Buffer::new();
+        let axis_digits = digits.format(axis).as_bytes();
         let idx = match old.types[idx] {
             Some(t) if t == TypeId::INT64 => idx,
             _ => {
-                let n = names.fresh(&format!("{base}.i{axis}"));
-                rw.emit(Opcode::Cast, Some(TypeId::INT64), [idx.as_u32(), 0], &[], Some(&n), loc)
+                let n = rw.fresh_name(names, &[base, b".off.i", axis_digits]);
+                rw.emit_with_name(Opcode::Cast, Some(TypeId::INT64), [idx.as_u32(), 0], &[], Some(n), loc)
             }
         };
-        let stride = match strides.get(&(array, axis as u32)) {
-            Some(&s) => s,
+        let stride = match strides.iter().find(|(k, _)| *k == (array, axis as u32)) {
+            Some(&(_, s)) => s,
             None => {
-                let n = names.fresh(&format!("{}.s{axis}", old.name_or_empty(array)));
-                rw.emit(Opcode::Stride, Some(TypeId::INT64), [array.as_u32(), axis as u32], &[], Some(&n), loc)
+                let n = rw.fresh_name(names, &[old.name_bytes(array).unwrap_or(b""), b".s", axis_digits]);
+                rw.emit_with_name(Opcode::Stride, Some(TypeId::INT64), [array.as_u32(), axis as u32], &[], Some(n), loc)
             }
         };
-        let n = names.fresh(&base);
-        let term = rw.emit(Opcode::Mul, Some(TypeId::INT64), [idx.as_u32(), stride.as_u32()], &[], Some(&n), loc);
+        let n = rw.fresh_name(names, &[base, b".off"]);
+        let term =
+            rw.emit_with_name(Opcode::Mul, Some(TypeId::INT64), [idx.as_u32(), stride.as_u32()], &[], Some(n), loc);
         acc = Some(match acc {
             None => term,
             Some(prev) => {
-                let n = names.fresh(&base);
-                rw.emit(Opcode::Add, Some(TypeId::INT64), [prev.as_u32(), term.as_u32()], &[], Some(&n), loc)
+                let n = rw.fresh_name(names, &[base, b".off"]);
+                rw.emit_with_name(Opcode::Add, Some(TypeId::INT64), [prev.as_u32(), term.as_u32()], &[], Some(n), loc)
             }
         });
     }
     match acc {
         Some(a) => a,
         None => {
-            let n = names.fresh(&base);
-            rw.emit_const(TypeId::INT64, Literal::Int(0), &n, loc)
+            let n = rw.fresh_name(names, &[base, b".off"]);
+            rw.emit_const_with_name(TypeId::INT64, Literal::Int(0), Some(n), loc)
         }
     }
 }
