@@ -79,12 +79,12 @@ pub(crate) fn is_ident_char(c: u8) -> bool {
 }
 
 #[inline]
-fn is_value_char(c: u8) -> bool {
+pub(crate) fn is_value_char(c: u8) -> bool {
     CLASS[c as usize] & C_VALUE != 0
 }
 
 #[inline]
-fn is_alnum(c: u8) -> bool {
+pub(crate) fn is_alnum(c: u8) -> bool {
     CLASS[c as usize] & C_ALNUM != 0
 }
 
