@@ -29,7 +29,7 @@ use crate::types::TypeId;
 use crate::ufunc::UFuncSignature;
 use crate::ValueId;
 use lexer::{
-    dtype_from_bytes, is_alnum, is_ident_char, is_ident_start, is_value_char, pack16, perr, show, Cur, PErr, R,
+    dtype_from_key, is_alnum, is_ident_char, is_ident_start, is_value_char, pack16, pack_in, perr, show, Cur, PErr, R,
 };
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
@@ -191,6 +191,57 @@ enum PendingConst {
     Bytes,
 }
 
+/// The mnemonics' [`pack16`] keys in a collision-free table: the
+/// multiplier and, by slot, the opcode number + 1 (0: none).
+struct OpTable {
+    mul: u64,
+    slots: [u8; 1024],
+    keys: Vec<u128>,
+}
+
+fn op_slot(key: u128, mul: u64) -> usize {
+    (((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(mul) >> 54) as usize
+}
+
+fn op_table() -> &'static OpTable {
+    static T: std::sync::OnceLock<OpTable> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let keys: Vec<u128> = Opcode::ALL.iter().filter_map(|op| pack16(op.mnemonic().as_bytes())).collect();
+        let mut mul = 0x9e37_79b9_7f4a_7c15u64;
+        loop {
+            let mut slots = [0u8; 1024];
+            let mut ok = keys.len() == Opcode::ALL.len();
+            for (i, &k) in keys.iter().enumerate() {
+                let s = &mut slots[op_slot(k, mul)];
+                if *s != 0 {
+                    ok = false;
+                    break;
+                }
+                *s = i as u8 + 1;
+            }
+            if ok {
+                return OpTable { mul, slots, keys };
+            }
+            mul ^= mul << 13;
+            mul ^= mul >> 7;
+            mul ^= mul << 17;
+            mul |= 1;
+        }
+    })
+}
+
+/// The opcode whose mnemonic packs to `key`.
+#[inline]
+fn opcode_of_key(key: u128) -> Option<Opcode> {
+    let t = op_table();
+    let i = t.slots[op_slot(key, t.mul)].checked_sub(1)?;
+    if *t.keys.get(i as usize)? == key {
+        Opcode::from_u8(i)
+    } else {
+        None
+    }
+}
+
 /// The cursor of [`Parser::fast_line`]: exact tokens only.
 struct Fast<'a> {
     s: &'a [u8],
@@ -230,6 +281,14 @@ impl<'a> Fast<'a> {
         self.i = j;
         self.line.get(start..j)
     }
+    /// An identifier and its [`pack16`] key (`None` past 16 bytes).
+    #[inline]
+    fn ident_key(&mut self) -> Option<(&'a str, Option<u128>)> {
+        let start = self.i;
+        let w = self.ident()?;
+        Some((w, pack_in(self.s, start, w.len())))
+    }
+
     /// `%name`: the name and the offset of the `%`.
     #[inline]
     fn value(&mut self) -> Option<(&'a str, usize)> {
@@ -258,7 +317,7 @@ impl<'a> Fast<'a> {
         while j < self.s.len() && is_alnum(self.s[j]) {
             j += 1;
         }
-        let d = dtype_from_bytes(&self.s[ds..j])?;
+        let d = dtype_from_key(pack_in(self.s, ds, j - ds)?)?;
         self.i = j;
         if !self.lit(b" = ") {
             return None;
@@ -966,8 +1025,8 @@ impl<'a> Parser<'a> {
         let Some(&first) = s.get(start) else { return false };
         if first != b'%' {
             // `let`, `set` and the instructions without a result.
-            let Some(word) = f.ident() else { return false };
-            let Some(op) = self.opcode(word) else { return false };
+            let Some((word, key)) = f.ident_key() else { return false };
+            let Some(op) = key.and_then(opcode_of_key) else { return false };
             if word == "let" {
                 if !f.sp() {
                     return false;
@@ -1067,8 +1126,7 @@ impl<'a> Parser<'a> {
         // `%name: TYPE = op ...`
         let Some((name, at)) = f.value() else { return false };
         let Some(ty) = f.scalar_type_eq() else { return false };
-        let Some(word) = f.ident() else { return false };
-        let Some(op) = self.opcode(word) else { return false };
+        let Some(op) = f.ident_key().and_then(|(_, k)| k).and_then(opcode_of_key) else { return false };
         let fmt = op.format();
         if fmt == Format::Call {
             return self.fast_call(b, &mut f, start, Some((name, at, ty)));
@@ -1672,6 +1730,15 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn opcode_keys_resolve() {
+        for &op in Opcode::ALL {
+            assert_eq!(opcode_of_key(pack16(op.mnemonic().as_bytes()).unwrap()), Some(op));
+        }
+        assert_eq!(opcode_of_key(pack16(b"ad").unwrap()), None);
+        assert_eq!(opcode_of_key(pack16(b"index.loadx").unwrap()), None);
     }
 
     /// The fast line path changes nothing: the same functions (columns,
