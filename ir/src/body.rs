@@ -127,6 +127,25 @@ impl NamePool {
         self.bytes.get(i..i + n).unwrap_or(&[])
     }
 
+    /// Appends the bytes of a string to `out`, exactly as
+    /// [`NamePool::get_bytes`] gives them: a short string is copied as one
+    /// fixed 16-byte block, then the buffer is cut back to its length.
+    #[inline]
+    pub fn append_to(&self, id: NameId, out: &mut Vec<u8>) {
+        let i = id.index();
+        if let Some(w) = self.bytes.get(i..i.wrapping_add(17)) {
+            let n = w[0] as usize;
+            if n <= 16 {
+                let mut chunk = [0u8; 16];
+                chunk.copy_from_slice(&w[1..17]);
+                out.extend_from_slice(&chunk);
+                out.truncate(out.len() - 16 + n);
+                return;
+            }
+        }
+        out.extend_from_slice(self.get_bytes(id));
+    }
+
     /// Copies a string of another pool (already valid UTF-8) into this one.
     #[inline]
     pub fn push_from(&mut self, other: &NamePool, id: NameId) -> NameId {
@@ -184,6 +203,11 @@ impl NamePool {
 
     pub fn byte_len(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// Reserves room for `n` more bytes.
+    pub fn reserve(&mut self, n: usize) {
+        self.bytes.reserve(n)
     }
 
     pub fn clear(&mut self) {

@@ -25,6 +25,19 @@ impl FunctionBuilder {
         FunctionBuilder { func: Function::new(name), inst_block: Vec::new(), current: None, loc: None, in_order: true }
     }
 
+    /// Reserves room for `n` more instructions in every column (and `n`
+    /// bytes of names), so that appending them does not reallocate.
+    pub fn reserve(&mut self, n: usize) {
+        let b = &mut self.func.body;
+        b.tags.raw_mut().reserve(n);
+        b.types.raw_mut().reserve(n);
+        b.ops.raw_mut().reserve(n);
+        b.names.raw_mut().reserve(n);
+        b.locs.raw_mut().reserve(n);
+        b.strings.reserve(n * 5);
+        self.inst_block.reserve(n);
+    }
+
     pub fn function(&self) -> &Function {
         &self.func
     }

@@ -10,6 +10,7 @@ use crate::dtype::DType;
 use crate::entity::EntityId;
 use crate::loc::{FileTable, Unpacked};
 use crate::module::{FuncId, Function, Module};
+use crate::opcode::{Format, Opcode};
 use crate::types::{TypeId, TypeTable};
 use std::io::Write;
 
@@ -33,7 +34,7 @@ pub fn print_function(m: &Module, f: FuncId) -> String {
 /// Prints a function given its module's type and file tables (a pass
 /// manager holds these while the module's functions are borrowed apart).
 pub fn print_function_with(types: &TypeTable, files: &FileTable, f: &Function) -> String {
-    let mut p = Printer { m: None, types, files, out: Vec::new(), type_names: type_names(types) };
+    let mut p = Printer::with_tables(None, types, files);
     p.function(f);
     into_string(p.out)
 }
@@ -56,11 +57,20 @@ struct Printer<'m> {
     files: &'m FileTable,
     out: Vec<u8>,
     type_names: Vec<String>,
+    /// The type spellings of at most 16 bytes, zero-padded, with their
+    /// lengths (0: use `type_names`).
+    short_types: Vec<([u8; 16], u8)>,
 }
 
 impl<'m> Printer<'m> {
     fn new(m: &'m Module) -> Printer<'m> {
-        Printer { m: Some(m), types: &m.types, files: &m.files, out: Vec::new(), type_names: type_names(&m.types) }
+        Printer::with_tables(Some(m), &m.types, &m.files)
+    }
+
+    fn with_tables(m: Option<&'m Module>, types: &'m TypeTable, files: &'m FileTable) -> Printer<'m> {
+        let type_names = type_names(types);
+        let short_types = type_names.iter().map(|s| pad16(s.as_bytes())).collect();
+        Printer { m, types, files, out: Vec::new(), type_names, short_types }
     }
 
     #[inline]
@@ -75,6 +85,12 @@ impl<'m> Printer<'m> {
 
     #[inline]
     fn ty(&mut self, t: TypeId) {
+        if let Some(&(w, n)) = self.short_types.get(t.index()) {
+            if n != 0 {
+                put16(&mut self.out, &w, n as usize);
+                return;
+            }
+        }
         match self.type_names.get(t.index()) {
             Some(s) => self.out.extend_from_slice(s.as_bytes()),
             None => self.out.extend_from_slice(b"<bad type>"),
@@ -151,7 +167,7 @@ impl<'m> Printer<'m> {
     fn value(&mut self, b: &Body, v: ValueId) {
         self.out.push(b'%');
         match b.names.get(v).copied().flatten() {
-            Some(n) => self.out.extend_from_slice(b.strings.get_bytes(n)),
+            Some(n) => b.strings.append_to(n, &mut self.out),
             None => self.out.extend_from_slice(b"<invalid>"),
         }
     }
@@ -173,7 +189,7 @@ impl<'m> Printer<'m> {
     #[inline]
     fn label(&mut self, b: &Body, blk: crate::BlockId) {
         match b.blocks.get(blk) {
-            Some(d) => self.out.extend_from_slice(b.strings.get_bytes(d.label)),
+            Some(d) => b.strings.append_to(d.label, &mut self.out),
             None => self.out.extend_from_slice(b"<invalid block>"),
         }
     }
@@ -229,7 +245,221 @@ impl<'m> Printer<'m> {
         self.out.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
     }
 
+    /// One instruction: straight from its format and raw payload; any
+    /// payload the fast path does not handle is printed by
+    /// [`Printer::inst_decoded`] instead (the same text).
+    #[inline]
     fn inst(&mut self, b: &Body, v: ValueId) {
+        let mark = self.out.len();
+        if !self.inst_raw(b, v) {
+            self.out.truncate(mark);
+            self.inst_decoded(b, v);
+        }
+    }
+
+    /// `%name` of a raw value slot (`<invalid>` out of range or unnamed).
+    #[inline]
+    fn raw_value(&mut self, b: &Body, x: u32) {
+        self.out.push(b'%');
+        match b.names.raw().get(x as usize).copied().flatten() {
+            Some(n) => b.strings.append_to(n, &mut self.out),
+            None => self.out.extend_from_slice(b"<invalid>"),
+        }
+    }
+
+    #[inline]
+    fn raw_label(&mut self, b: &Body, x: u32) {
+        match b.blocks.raw().get(x as usize) {
+            Some(d) => b.strings.append_to(d.label, &mut self.out),
+            None => self.out.extend_from_slice(b"<invalid block>"),
+        }
+    }
+
+    /// A comma-separated list of raw value slots.
+    #[inline]
+    fn raw_values(&mut self, b: &Body, xs: &[u32]) {
+        for (i, &x) in xs.iter().enumerate() {
+            if i > 0 {
+                self.out.extend_from_slice(b", ");
+            }
+            self.raw_value(b, x);
+        }
+    }
+
+    /// The fast path of [`Printer::inst`]; false (with anything written
+    /// left for the caller to cut) when the payload needs the decoded path.
+    #[inline]
+    fn inst_raw(&mut self, b: &Body, v: ValueId) -> bool {
+        let i = v.index();
+        let (Some(&op), Some(&ty), Some(&[p, q])) = (b.tags.raw().get(i), b.types.raw().get(i), b.ops.raw().get(i))
+        else {
+            return false;
+        };
+        let fmt = op.format();
+        let ex = &b.extra[..];
+        let exs = |at: u32, n: usize| ex.get(at as usize..(at as usize).checked_add(n)?);
+        if let (Some(t), false) = (ty, fmt == Format::Let) {
+            self.value(b, v);
+            self.out.extend_from_slice(b": ");
+            self.ty(t);
+            self.out.extend_from_slice(b" = ");
+        }
+        let (mw, mn) = MNEMONICS[op as usize];
+        match fmt {
+            Format::Param => return false,
+            Format::Const => {
+                let Some(dtype) = ty.and_then(|t| DType::from_index(t.as_u32())) else { return false };
+                self.out.extend_from_slice(b"const ");
+                let wide = (p as u64) | ((q as u64) << 32);
+                match dtype {
+                    DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
+                        self.out.extend_from_slice(itoa::Buffer::new().format(wide as i64).as_bytes())
+                    }
+                    DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => {
+                        self.out.extend_from_slice(itoa::Buffer::new().format(wide).as_bytes())
+                    }
+                    DType::Bool => self.out.extend_from_slice(if p != 0 { b"true" } else { b"false" }),
+                    DType::Float16 | DType::Float32 => float_literal_bytes(&mut self.out, dtype, p as u64),
+                    DType::Float64 => float_literal_bytes(&mut self.out, dtype, wide),
+                    _ => return false,
+                }
+            }
+            Format::Binary | Format::Load => {
+                put16(&mut self.out, &mw, mn);
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b", ");
+                self.raw_value(b, q);
+            }
+            Format::Unary | Format::Alloc => {
+                put16(&mut self.out, &mw, mn);
+                self.raw_value(b, p);
+            }
+            Format::Store | Format::Select => {
+                let Some(&[x, y]) = exs(q, 2) else { return false };
+                put16(&mut self.out, &mw, mn);
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b", ");
+                self.raw_value(b, x);
+                self.out.extend_from_slice(b", ");
+                self.raw_value(b, y);
+            }
+            Format::Axis => {
+                put16(&mut self.out, &mw, mn);
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b", ");
+                self.itoa(q);
+            }
+            Format::Call => {
+                let Some(&[n]) = exs(q, 1) else { return false };
+                let Some(args) = exs(q.wrapping_add(1), n as usize) else { return false };
+                if p == u32::MAX {
+                    return false;
+                }
+                self.out.extend_from_slice(b"call ");
+                self.s(b.strings.get(crate::NameId::from_u32(p)));
+                self.c(b'(');
+                self.raw_values(b, args);
+                self.c(b')');
+            }
+            Format::Let => {
+                self.out.extend_from_slice(b"let ");
+                self.value(b, v);
+                self.out.extend_from_slice(b": ");
+                if let Some(t) = ty {
+                    self.ty(t);
+                }
+                self.out.extend_from_slice(b" = ");
+                self.raw_value(b, p);
+            }
+            Format::Set => {
+                self.out.extend_from_slice(b"set ");
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b" = ");
+                self.raw_value(b, q);
+            }
+            Format::GetField => {
+                let Some(field) = crate::body::Field::from_u32(q) else { return false };
+                self.out.extend_from_slice(b"getfield ");
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b", ");
+                self.s(field.name());
+            }
+            Format::SetField => {
+                let Some(&[f, x]) = exs(q, 2) else { return false };
+                let Some(field) = crate::body::Field::from_u32(f) else { return false };
+                self.out.extend_from_slice(b"setfield ");
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b", ");
+                self.s(field.name());
+                self.out.extend_from_slice(b", ");
+                self.raw_value(b, x);
+            }
+            Format::IndexLoad | Format::IndexStore => {
+                let head = if fmt == Format::IndexLoad { 1 } else { 2 };
+                let Some(&[n]) = exs(q.wrapping_add(head - 1), 1) else { return false };
+                let Some(idx) = exs(q.wrapping_add(head), n as usize) else { return false };
+                put16(&mut self.out, &mw, mn);
+                self.raw_value(b, p);
+                self.c(b'[');
+                self.raw_values(b, idx);
+                self.c(b']');
+                if fmt == Format::IndexStore {
+                    let Some(&[x]) = exs(q, 1) else { return false };
+                    self.out.extend_from_slice(b", ");
+                    self.raw_value(b, x);
+                }
+            }
+            Format::Return => {
+                self.out.extend_from_slice(b"return");
+                if p != crate::body::NO_VALUE {
+                    self.c(b' ');
+                    self.raw_value(b, p);
+                }
+            }
+            Format::Br => {
+                self.out.extend_from_slice(b"br ");
+                self.raw_label(b, p);
+            }
+            Format::CondBr => {
+                let Some(&[t, f, wt, wf]) = exs(q, 4) else { return false };
+                self.out.extend_from_slice(b"condbr ");
+                self.raw_value(b, p);
+                self.out.extend_from_slice(b", ");
+                self.raw_label(b, t);
+                self.out.extend_from_slice(b", ");
+                self.raw_label(b, f);
+                if wt != 0 || wf != 0 {
+                    self.out.extend_from_slice(b" !weights ");
+                    self.itoa(wt);
+                    self.c(b':');
+                    self.itoa(wf);
+                }
+            }
+            Format::Unreachable => self.out.extend_from_slice(b"unreachable"),
+        }
+        self.loc_note(b, v);
+        true
+    }
+
+    /// ` !loc "FILE":LINE:COL` for an explicit location.
+    #[inline]
+    fn loc_note(&mut self, b: &Body, v: ValueId) {
+        // Most locations are none or implicit: nothing to print.
+        if !matches!(b.locs[v].unpack(), None | Some(Unpacked::Inline { implicit: true, .. })) {
+            if let Some(l) = b.loc(v).filter(|l| !l.implicit) {
+                self.s(" !loc ");
+                string_literal_bytes(&mut self.out, self.files.path(l.file));
+                self.c(b':');
+                self.itoa(l.line);
+                self.c(b':');
+                self.itoa(l.col);
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn inst_decoded(&mut self, b: &Body, v: ValueId) {
         let data = b.inst(v);
         let ty = b.types[v];
         let op = b.tags[v];
@@ -371,19 +601,49 @@ impl<'m> Printer<'m> {
             InstData::Unreachable => self.s("unreachable"),
             InstData::Malformed => self.s("<malformed>"),
         }
-        // Most locations are none or implicit: nothing to print.
-        if !matches!(b.locs[v].unpack(), None | Some(Unpacked::Inline { implicit: true, .. })) {
-            if let Some(l) = b.loc(v).filter(|l| !l.implicit) {
-                self.s(" !loc ");
-                string_literal_bytes(&mut self.out, self.files.path(l.file));
-                self.c(b':');
-                self.itoa(l.line);
-                self.c(b':');
-                self.itoa(l.col);
-            }
-        }
+        self.loc_note(b, v);
     }
 }
+
+/// Up to 16 bytes, zero-padded, and their length (0 for longer or empty).
+const fn pad16(b: &[u8]) -> ([u8; 16], u8) {
+    let mut w = [0u8; 16];
+    if b.len() > 16 {
+        return (w, 0);
+    }
+    let mut i = 0;
+    while i < b.len() {
+        w[i] = b[i];
+        i += 1;
+    }
+    (w, b.len() as u8)
+}
+
+/// Appends the first `n` bytes of `w` (one fixed-size copy, then a cut).
+#[inline(always)]
+fn put16(out: &mut Vec<u8>, w: &[u8; 16], n: usize) {
+    out.extend_from_slice(w);
+    out.truncate(out.len() - 16 + n.min(16));
+}
+
+/// Each opcode's mnemonic and a space, padded (by opcode number).
+const MNEMONICS: [([u8; 16], usize); Opcode::ALL.len()] = {
+    let mut t = [([0u8; 16], 0usize); Opcode::ALL.len()];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let m = Opcode::ALL[i].mnemonic().as_bytes();
+        let mut w = [0u8; 16];
+        let mut k = 0;
+        while k < m.len() && k < 15 {
+            w[k] = m[k];
+            k += 1;
+        }
+        w[k] = b' ';
+        t[i] = (w, k + 1);
+        i += 1;
+    }
+    t
+};
 
 /// The canonical quiet NaN of each float width; others print their bits.
 fn canonical_nan(dtype: DType) -> u64 {
@@ -565,6 +825,80 @@ mod tests {
     fn strings_and_bytes_escape() {
         assert_eq!(lit(DType::Str, Literal::Str("a\"b\\\n\té")), "\"a\\\"b\\\\\\n\\té\"");
         assert_eq!(lit(DType::Bytes, Literal::Bytes(&[0, 255, b'a'])), "b\"\\0\\xffa\"");
+    }
+
+    /// Every `.pir` file of the repository that parses.
+    fn repo_modules() -> Vec<Module> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut stack = vec![root.join("tests"), root.join("examples")];
+        let mut out = Vec::new();
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else { continue };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "pir") {
+                    if let Ok(m) = crate::parse::parse_module("t.pir", &std::fs::read(&p).unwrap()) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The raw-payload path prints exactly what the decoded path prints,
+    /// on sound bodies and on bodies with scrambled payloads.
+    #[test]
+    fn raw_and_decoded_paths_agree() {
+        let mut mods: Vec<Module> = (0..12).map(|s| crate::gen::large_module(4, 150, s)).collect();
+        mods.extend(repo_modules());
+        assert!(mods.len() > 12);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for round in 0..2 {
+            for m in &mods {
+                let mut m = m.clone();
+                if round == 1 {
+                    for f in m.functions.iter_mut() {
+                        let b = &mut f.body;
+                        let n = b.num_insts() as u64;
+                        for o in b.ops.iter_mut() {
+                            // Stay below u32::MAX: the decoded view panics on it.
+                            if rnd() % 4 == 0 {
+                                o[(rnd() % 2) as usize] = (rnd() % (n + 8)) as u32;
+                            }
+                        }
+                        for x in b.extra.iter_mut() {
+                            if rnd() % 4 == 0 {
+                                *x = (rnd() % (n + 8)) as u32;
+                            }
+                        }
+                    }
+                }
+                let mut p = Printer::new(&m);
+                for f in m.functions.iter() {
+                    for v in f.body.tags.ids() {
+                        p.out.clear();
+                        if !p.inst_raw(&f.body, v) {
+                            continue;
+                        }
+                        let fast = std::mem::take(&mut p.out);
+                        p.inst_decoded(&f.body, v);
+                        assert_eq!(String::from_utf8_lossy(&fast), String::from_utf8_lossy(&p.out));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

@@ -408,6 +408,43 @@ fn raw_slots(body: &Body, v: ValueId, mut val: impl FnMut(u32), mut block: impl 
 
 const NONE: u32 = u32::MAX;
 
+/// Each opcode's format and flags, by opcode number: one load instead of
+/// a branch per question on the hot paths.
+#[derive(Clone, Copy)]
+struct OpInfo {
+    format: Format,
+    has_result: bool,
+    terminator: bool,
+}
+
+const OP_INFO: [OpInfo; Opcode::ALL.len()] = {
+    let mut t = [OpInfo { format: Format::Param, has_result: false, terminator: false }; Opcode::ALL.len()];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let f = Opcode::ALL[i].format();
+        let has_result = !matches!(
+            f,
+            Format::Store
+                | Format::Set
+                | Format::SetField
+                | Format::IndexStore
+                | Format::Return
+                | Format::Br
+                | Format::CondBr
+                | Format::Unreachable
+        );
+        let terminator = matches!(f, Format::Return | Format::Br | Format::CondBr | Format::Unreachable);
+        t[i] = OpInfo { format: f, has_result, terminator };
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn op_info(op: Opcode) -> OpInfo {
+    OP_INFO[op as usize]
+}
+
 // ---------------------------------------------------------------------------
 // The verifier.
 
@@ -428,15 +465,22 @@ pub struct Verifier<'p> {
     decl_errors: Vec<Diagnostic>,
     cfg: Cfg,
     dom: DomTree,
-    inst_block: Vec<u32>,
     names: NameSet,
     diags: Vec<Diagnostic>,
     /// What the fast path needs of each type of the table, by id.
     tinfo: Vec<TInfo>,
-    /// Per instruction of the current function: its result type id when
-    /// it is a usable operand (a result type of the table on an
-    /// instruction that may have a result), else `NONE`.
-    vt: Vec<u32>,
+    /// Per instruction of the current function: what the fast path reads
+    /// of it as an operand.
+    defs: Vec<Def>,
+}
+
+/// An instruction as an operand: its result type id when it is a usable
+/// operand (a result type of the table on an instruction that may have a
+/// result), else `NONE`; and its block (`NONE` outside every block).
+#[derive(Clone, Copy)]
+struct Def {
+    ty: u32,
+    blk: u32,
 }
 
 /// A type as the fast path of the checks sees it.
@@ -609,11 +653,10 @@ impl<'p> Verifier<'p> {
             decl_errors,
             cfg: Cfg::new(),
             dom: DomTree::new(),
-            inst_block: Vec::new(),
             names: NameSet::default(),
             diags: Vec::new(),
             tinfo: type_infos(types),
-            vt: Vec::new(),
+            defs: Vec::new(),
         }
     }
 
@@ -631,11 +674,10 @@ impl<'p> Verifier<'p> {
             decl_errors: Vec::new(),
             cfg: Cfg::new(),
             dom: DomTree::new(),
-            inst_block: Vec::new(),
             names: NameSet::default(),
             diags: Vec::new(),
             tinfo: type_infos(types),
-            vt: Vec::new(),
+            defs: Vec::new(),
         }
     }
 
@@ -864,42 +906,80 @@ impl<'p> Verifier<'p> {
 
         self.cfg.recompute(body);
         self.dom.recompute(&self.cfg);
-        self.inst_block.clear();
-        self.inst_block.resize(n, NONE);
-        for (b, bd) in body.blocks.iter_enumerated() {
-            self.inst_block[bd.start as usize..bd.end as usize].fill(b.as_u32());
-        }
         let ntypes = self.tinfo.len();
-        self.vt.clear();
-        self.vt.extend(body.types.iter().zip(body.tags.iter()).map(|(t, op)| match t {
-            Some(t) if t.index() < ntypes && op.format().has_result() => t.as_u32(),
-            _ => NONE,
+        self.defs.clear();
+        self.defs.extend(body.types.iter().zip(body.tags.iter()).map(|(t, op)| Def {
+            ty: match t {
+                Some(t) if t.index() < ntypes && op_info(*op).has_result => t.as_u32(),
+                _ => NONE,
+            },
+            blk: NONE,
         }));
+        for (b, bd) in body.blocks.iter_enumerated() {
+            for d in &mut self.defs[bd.start as usize..bd.end as usize] {
+                d.blk = b.as_u32();
+            }
+        }
 
+        if self.full() {
+            return;
+        }
+        let (tags, types, names) = (body.tags.raw(), body.types.raw(), body.names.raw());
         for (b, bd) in body.blocks.iter_enumerated() {
             let reachable = self.cfg.is_reachable(b);
+            let blk = b.as_u32();
             for i in bd.start..bd.end {
+                let v = ValueId::from_u32(i);
+                let op = tags[i as usize];
+                let info = op_info(op);
+                // The common case: a terminator exactly at the end, no
+                // `param`, a fresh name and every check of the fast path.
+                if info.terminator == (i + 1 == bd.end) && op != Opcode::Param {
+                    let inserted = match (types[i as usize], names[i as usize]) {
+                        (Some(_), Some(nm)) if info.has_result => {
+                            Some(self.names.insert(body, v, body.strings.get_bytes(nm)))
+                        }
+                        _ => None,
+                    };
+                    if inserted == Some(true) || inserted.is_none() {
+                        if self.fast_inst(x, v, blk, reachable) {
+                            continue;
+                        }
+                    }
+                    self.check_inst_slow(x, v, Some((b, reachable)), inserted);
+                } else {
+                    self.check_in_block(x, b, v, reachable);
+                }
                 if self.full() {
                     return;
                 }
-                let v = ValueId::from_u32(i);
-                let op = body.tags[v];
-                let last = i + 1 == bd.end;
-                if op.is_terminator() && !last {
-                    let l = body.label(b);
-                    self.inst_err(x, v, format!("terminator `{}` before the end of block `{l}`", op.mnemonic()));
-                } else if !op.is_terminator() && last {
-                    let l = body.label(b);
-                    self.inst_err(x, v, format!("block `{l}` does not end in a terminator"));
-                }
-                if op == Opcode::Param {
-                    let l = body.label(b);
-                    self.inst_err(x, v, format!("{} is a `param` inside block `{l}`", Self::vname(x, v)));
-                    continue;
-                }
-                self.check_inst(x, v, Some((b, reachable)));
             }
         }
+    }
+
+    /// The checks of an instruction of a block that the fast loop of
+    /// [`Verifier::check_function`] does not take.
+    #[cold]
+    #[inline(never)]
+    fn check_in_block(&mut self, x: Fx<'p>, b: BlockId, v: ValueId, reachable: bool) {
+        let body = x.body;
+        let bd = body.blocks[b];
+        let i = v.as_u32();
+        let op = body.tags[v];
+        let last = i + 1 == bd.end;
+        if op.is_terminator() && !last {
+            let l = body.label(b);
+            self.inst_err(x, v, format!("terminator `{}` before the end of block `{l}`", op.mnemonic()));
+        } else if !op.is_terminator() && last {
+            let l = body.label(b);
+            self.inst_err(x, v, format!("block `{l}` does not end in a terminator"));
+        }
+        if op == Opcode::Param {
+            let l = body.label(b);
+            self.inst_err(x, v, format!("{} is a `param` inside block `{l}`", Self::vname(x, v)));
+            return;
+        }
+        self.check_inst(x, v, Some((b, reachable)));
     }
 
     /// The result type and name of an instruction; false when the result
@@ -1054,7 +1134,7 @@ impl<'p> Verifier<'p> {
         }
         if let Some((b, true)) = at {
             if raw as usize >= x.np {
-                let db = self.inst_block[raw as usize];
+                let db = self.defs[raw as usize].blk;
                 if db == NONE || !self.dom.def_dominates_use(BlockId::from_u32(db), d, b, v) {
                     self.inst_err(
                         x,
@@ -1105,31 +1185,31 @@ impl<'p> Verifier<'p> {
         let body = x.body;
         let i = v.as_u32();
         let op = body.tags[v];
-        let fmt = op.format();
+        let info = op_info(op);
+        let fmt = info.format;
         let [p, q] = body.ops[v];
         let ti = &self.tinfo[..];
-        let vt = &self.vt[..];
+        let defs = &self.defs[..];
         let np = x.np as u32;
         // The result: a known type and a name exactly when the format has one.
         let rt = match body.types[v] {
             Some(t) => {
                 let t = t.as_u32();
-                if !fmt.has_result() || t as usize >= ti.len() || body.names[v].is_none() {
+                if !info.has_result || t as usize >= ti.len() || body.names[v].is_none() {
                     return false;
                 }
                 t
             }
-            None if fmt.has_result() && op != Opcode::Call => return false,
+            None if info.has_result && op != Opcode::Call => return false,
             None => NONE,
         };
         // An operand: in range, with a result, dominated by its definition.
         let opnd = |raw: u32| -> Option<TInfo> {
-            let t = *vt.get(raw as usize)?;
+            let Def { ty: t, blk: db } = *defs.get(raw as usize)?;
             if t == NONE {
                 return None;
             }
             if reachable && raw >= np {
-                let db = self.inst_block[raw as usize];
                 if db == blk {
                     if raw >= i {
                         return None;
@@ -1239,7 +1319,7 @@ impl<'p> Verifier<'p> {
                     Some(Callee::Post | Callee::Broken) => true,
                     Some(Callee::Intrinsic) => {
                         let numeric = |&a: &u32| {
-                            let t = ti[vt[a as usize] as usize];
+                            let t = ti[defs[a as usize].ty as usize];
                             !t.array && t.dtype.is_numeric()
                         };
                         args.iter().all(numeric)
@@ -1257,7 +1337,7 @@ impl<'p> Verifier<'p> {
                         }
                         let canon = |t: Option<TypeId>| t.and_then(|t| ti.get(t.index())).map(|t| t.canon);
                         for (k, &a) in args.iter().enumerate() {
-                            let at = ti[vt[a as usize] as usize].canon;
+                            let at = ti[defs[a as usize].ty as usize].canon;
                             if canon(gb.types[ValueId::new(k)]) != Some(at) {
                                 return false;
                             }
@@ -1289,6 +1369,8 @@ impl<'p> Verifier<'p> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn check_inst_slow(&mut self, x: Fx<'p>, v: ValueId, at: Option<(BlockId, bool)>, inserted: Option<bool>) {
         let body = x.body;
         let op = body.tags[v];
@@ -1705,6 +1787,21 @@ impl<'p> Verifier<'p> {
                     (None, None) => {}
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn op_info_matches_the_opcode_table() {
+        for &op in Opcode::ALL {
+            let i = op_info(op);
+            assert_eq!(i.format, op.format());
+            assert_eq!(i.has_result, op.format().has_result());
+            assert_eq!(i.terminator, op.is_terminator());
         }
     }
 }

@@ -79,12 +79,12 @@ pub(crate) fn is_ident_char(c: u8) -> bool {
 }
 
 #[inline]
-fn is_value_char(c: u8) -> bool {
+pub(crate) fn is_value_char(c: u8) -> bool {
     CLASS[c as usize] & C_VALUE != 0
 }
 
 #[inline]
-fn is_alnum(c: u8) -> bool {
+pub(crate) fn is_alnum(c: u8) -> bool {
     CLASS[c as usize] & C_ALNUM != 0
 }
 
@@ -106,6 +106,32 @@ pub(crate) fn pack16(b: &[u8]) -> Option<u128> {
         w |= (c as u128) << (8 * i);
     }
     Some(w)
+}
+
+/// `pack16(&s[a..a + n])`, in one load when `s` has 16 bytes from `a`.
+#[inline]
+pub(crate) fn pack_in(s: &[u8], a: usize, n: usize) -> Option<u128> {
+    if n > 16 {
+        return None;
+    }
+    match s.get(a..a.wrapping_add(16)).and_then(|w| <[u8; 16]>::try_from(w).ok()) {
+        Some(w) => {
+            let mask = if n == 16 { !0u128 } else { (1u128 << (8 * n)) - 1 };
+            Some(u128::from_le_bytes(w) & mask)
+        }
+        None => pack16(s.get(a..a.checked_add(n)?)?),
+    }
+}
+
+/// The dtype of a word packed by [`pack16`].
+#[inline]
+pub(crate) fn dtype_from_key(key: u128) -> Option<DType> {
+    let i = DTYPE_SLOTS[dtype_slot(key)].checked_sub(1)? as usize;
+    if DTYPE_KEYS[i] == key {
+        DType::from_index(i as u32)
+    } else {
+        None
+    }
 }
 
 const fn pack_const(b: &[u8]) -> u128 {
@@ -745,6 +771,17 @@ mod tests {
         assert_eq!(slots.len(), 16, "dtype slots collide");
         assert_eq!(dtype_from_bytes(b"Int"), None);
         assert_eq!(dtype_from_bytes(b"Complex128Complex128"), None);
+    }
+
+    #[test]
+    fn pack_in_matches_pack16() {
+        let s = b"Float64 = add %x, %y and some more text";
+        for a in 0..s.len() {
+            for n in 0..=17 {
+                let want = s.get(a..a + n).and_then(pack16);
+                assert_eq!(pack_in(s, a, n), want, "{a} {n}");
+            }
+        }
     }
 
     #[test]
