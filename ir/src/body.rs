@@ -205,11 +205,6 @@ impl NamePool {
         self.bytes.len()
     }
 
-    /// Reserves room for `n` more bytes.
-    pub fn reserve(&mut self, n: usize) {
-        self.bytes.reserve(n)
-    }
-
     pub fn clear(&mut self) {
         self.bytes.clear()
     }
