@@ -2,38 +2,11 @@
 //! include/postc.h and linked with `examples/abi_demo.pir` built by
 //! `postc-driver compile --emit shared`, and the C example of docs/abi.md.
 
+mod support;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-/// The driver of this build (built here: it is another package).
-fn driver() -> &'static Path {
-    static DRIVER: OnceLock<PathBuf> = OnceLock::new();
-    DRIVER.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-q", "-p", "postc-driver"]).env("CARGO_TARGET_DIR", target_dir).current_dir(root());
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        let st = cmd.status().expect("cargo");
-        assert!(st.success(), "building postc-driver failed");
-        profile_dir.join("postc-driver")
-    })
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("postc-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use support::{driver, root, tmpdir};
 
 /// `examples/abi_demo.pir` as a shared library at -O`level`.
 fn demo_library(dir: &Path, level: u8) -> PathBuf {

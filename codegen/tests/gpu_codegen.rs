@@ -11,15 +11,13 @@
 //!   bit. A `gpu(fallback)` ufunc without a driver takes its host body; a
 //!   bare `gpu` ufunc without one aborts at load.
 
+mod support;
 use postc_codegen::{gpu, CodegenOptions, OptLevel};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
+use support::{driver, root, tmpdir};
 
 fn programs() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/gpu"))
@@ -59,12 +57,6 @@ fn ptxas() -> Option<PathBuf> {
         }
     }
     Command::new("ptxas").arg("--version").output().ok().filter(|o| o.status.success()).map(|_| "ptxas".into())
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("postc-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 #[test]
@@ -144,27 +136,6 @@ fn ptxas_accepts_every_gpu_program() {
 
 // ---------------------------------------------------------------------------
 // End to end, with the fake driver
-
-/// Builds `postc-driver` and `libpostc_runtime_gpu.a` (other packages)
-/// into this build's target directory; returns the driver.
-fn driver() -> &'static Path {
-    static DRIVER: OnceLock<PathBuf> = OnceLock::new();
-    DRIVER.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-q", "-p", "postc-driver", "-p", "postc-runtime-gpu"])
-            .env("CARGO_TARGET_DIR", target_dir)
-            .current_dir(root());
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().expect("cargo").success(), "building postc-driver / postc-runtime-gpu failed");
-        assert!(profile_dir.join("libpostc_runtime_gpu.a").is_file());
-        profile_dir.join("postc-driver")
-    })
-}
 
 fn cc(args: &[&str], out: &Path) {
     let o = Command::new("cc").args(args).arg("-o").arg(out).output().expect("cc");

@@ -1,12 +1,9 @@
 //! The README's C and Python examples, run verbatim against the shared
 //! library the README's main command builds from `examples/saxpy.pir`.
 
-use std::path::{Path, PathBuf};
+mod support;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use support::{driver, root, tmpdir};
 
 /// The body of the first fenced block of `lang` in the README.
 fn block(readme: &str, lang: &str) -> String {
@@ -16,22 +13,10 @@ fn block(readme: &str, lang: &str) -> String {
     readme[start..end].to_owned()
 }
 
-fn driver() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "postc-driver"])
-        .current_dir(root())
-        .status()
-        .expect("cargo runs");
-    assert!(status.success());
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
-    target.join("debug/postc-driver")
-}
-
 #[test]
 fn readme_examples_call_the_compiled_library() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let dir = std::env::temp_dir().join(format!("postc-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmpdir("readme");
     let lib = dir.join("libsaxpy.so");
     let out = Command::new(driver())
         .args(["compile", "-O2", "--emit", "shared", "examples/saxpy.pir", "-o"])
