@@ -395,6 +395,14 @@ impl DomTree {
         }
     }
 
+    /// The pre-order number of `b` in the tree and the largest pre-order
+    /// number of its subtree: `a` dominates `b` iff `b`'s number lies in
+    /// `a`'s range. `[u32::MAX; 2]` for an unreachable or unknown block.
+    #[inline]
+    pub fn preorder_range(&self, b: BlockId) -> [u32; 2] {
+        self.range.get(b.index()).copied().unwrap_or([NONE, NONE])
+    }
+
     /// Whether `a` dominates `b` and differs from it.
     #[inline]
     pub fn strictly_dominates(&self, a: BlockId, b: BlockId) -> bool {
