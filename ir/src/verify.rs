@@ -916,11 +916,11 @@ impl<'p> Verifier<'p> {
         self.defs.resize(n, Def { ty: NONE, blk: NONE, lo: NONE, hi: NONE });
         let (tys, ops) = (body.types.raw(), body.tags.raw());
         for ((d, t), op) in self.defs.iter_mut().zip(tys).zip(ops) {
-            if let Some(t) = t {
-                if t.index() < ntypes && op_info(*op).has_result {
-                    d.ty = t.as_u32();
-                }
-            }
+            // Without branches: which instructions have results is not
+            // predictable.
+            let t = t.map_or(NONE, |t| t.as_u32());
+            let usable = ((t as usize) < ntypes) & op_info(*op).has_result;
+            d.ty = if usable { t } else { NONE };
         }
         for (b, bd) in body.blocks.iter_enumerated() {
             let [lo, hi] = self.dom.preorder_range(b);
@@ -1225,12 +1225,12 @@ impl<'p> Verifier<'p> {
                 }
                 if reachable && raw >= np {
                     // Pre-order numbers of reachable blocks are distinct, so
-                    // equal numbers mean the same block.
-                    if lo == upre {
-                        if raw >= i {
-                            return false;
-                        }
-                    } else if !(lo < upre && upre <= hi) {
+                    // equal numbers mean the same block. Evaluated without
+                    // branches: same-block and cross-block uses interleave
+                    // unpredictably.
+                    let same = (lo == upre) & (raw < i);
+                    let below = (lo < upre) & (upre <= hi);
+                    if !(same | below) {
                         return false;
                     }
                 }
