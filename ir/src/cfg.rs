@@ -83,7 +83,10 @@ impl Cfg {
         for bd in body.blocks.iter() {
             if bd.end > bd.start && bd.end as usize <= ninsts {
                 let n = raw_successors(body, ValueId::from_u32(bd.end - 1), nblocks, &mut buf);
-                self.succs.extend_from_slice(&buf[..n]);
+                // At most two edges: pushed one by one, not copied.
+                for &t in &buf[..n] {
+                    self.succs.push(t);
+                }
             }
             self.succ_start.push(self.succs.len() as u32);
         }
