@@ -83,7 +83,10 @@ impl Cfg {
         for bd in body.blocks.iter() {
             if bd.end > bd.start && bd.end as usize <= ninsts {
                 let n = raw_successors(body, ValueId::from_u32(bd.end - 1), nblocks, &mut buf);
-                self.succs.extend_from_slice(&buf[..n]);
+                // At most two edges: pushed one by one, not copied.
+                for &t in &buf[..n] {
+                    self.succs.push(t);
+                }
             }
             self.succ_start.push(self.succs.len() as u32);
         }
@@ -393,6 +396,14 @@ impl DomTree {
             (Some(ra), Some(rb)) => ra[0] != NONE && ra[0] <= rb[0] && rb[0] <= ra[1],
             _ => false,
         }
+    }
+
+    /// The pre-order number of `b` in the tree and the largest pre-order
+    /// number of its subtree: `a` dominates `b` iff `b`'s number lies in
+    /// `a`'s range. `[u32::MAX; 2]` for an unreachable or unknown block.
+    #[inline]
+    pub fn preorder_range(&self, b: BlockId) -> [u32; 2] {
+        self.range.get(b.index()).copied().unwrap_or([NONE, NONE])
     }
 
     /// Whether `a` dominates `b` and differs from it.

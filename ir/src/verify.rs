@@ -122,7 +122,7 @@ const EMPTY_SLOT: u64 = u64::MAX;
 
 /// A hash of a short byte string: the first and last words (overlapping
 /// for short strings), the words between, and the length; no copies.
-#[inline]
+#[inline(always)]
 fn name_hash(b: &[u8]) -> u64 {
     #[inline(always)]
     fn fold(a: u64, b: u64) -> u64 {
@@ -139,8 +139,8 @@ fn name_hash(b: &[u8]) -> u64 {
     let (lo, hi) = if n >= 8 {
         (word(b, 0), word(b, n - 8))
     } else if n >= 4 {
-        let w = |at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as u64;
-        (w(0), w(n - 4))
+        let (x, y) = (&b[..4], &b[n - 4..]);
+        (u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as u64, u32::from_le_bytes([y[0], y[1], y[2], y[3]]) as u64)
     } else if n > 0 {
         ((b[0] as u64) | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16, 0)
     } else {
@@ -167,7 +167,7 @@ impl NameSet {
     }
 
     /// Adds the name `nm` of `v`; false when another value has it already.
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, body: &Body, v: ValueId, nm: &[u8]) -> bool {
         let h = name_hash(nm);
         let tag = h & 0xffff_ffff_0000_0000;
@@ -481,6 +481,11 @@ pub struct Verifier<'p> {
 struct Def {
     ty: u32,
     blk: u32,
+    /// The dominator-tree pre-order range of the block (`NONE` when
+    /// unreachable or outside every block): the definition's block
+    /// dominates a block iff that block's pre-order number lies in it.
+    lo: u32,
+    hi: u32,
 }
 
 /// A type as the fast path of the checks sees it.
@@ -908,16 +913,22 @@ impl<'p> Verifier<'p> {
         self.dom.recompute(&self.cfg);
         let ntypes = self.tinfo.len();
         self.defs.clear();
-        self.defs.extend(body.types.iter().zip(body.tags.iter()).map(|(t, op)| Def {
-            ty: match t {
-                Some(t) if t.index() < ntypes && op_info(*op).has_result => t.as_u32(),
-                _ => NONE,
-            },
-            blk: NONE,
-        }));
+        self.defs.resize(n, Def { ty: NONE, blk: NONE, lo: NONE, hi: NONE });
+        let (tys, ops) = (body.types.raw(), body.tags.raw());
+        for ((d, t), op) in self.defs.iter_mut().zip(tys).zip(ops) {
+            // Without branches: which instructions have results is not
+            // predictable.
+            let t = t.map_or(NONE, |t| t.as_u32());
+            let usable = ((t as usize) < ntypes) & op_info(*op).has_result;
+            d.ty = if usable { t } else { NONE };
+        }
         for (b, bd) in body.blocks.iter_enumerated() {
+            let [lo, hi] = self.dom.preorder_range(b);
+            let blk = b.as_u32();
             for d in &mut self.defs[bd.start as usize..bd.end as usize] {
-                d.blk = b.as_u32();
+                d.blk = blk;
+                d.lo = lo;
+                d.hi = hi;
             }
         }
 
@@ -1180,8 +1191,9 @@ impl<'p> Verifier<'p> {
     /// of a structured body, on flat tables: true only when the instruction
     /// passes them all (false may also mean "not handled here"; the full
     /// checks then run and report).
-    #[inline]
+    #[inline(always)]
     fn fast_inst(&self, x: Fx<'p>, v: ValueId, blk: u32, reachable: bool) -> bool {
+        let upre = self.dom.preorder_range(BlockId::from_u32(blk))[0];
         let body = x.body;
         let i = v.as_u32();
         let op = body.tags[v];
@@ -1204,29 +1216,26 @@ impl<'p> Verifier<'p> {
             None => NONE,
         };
         // An operand: in range, with a result, dominated by its definition.
-        let opnd = |raw: u32| -> Option<TInfo> {
-            let Def { ty: t, blk: db } = *defs.get(raw as usize)?;
-            if t == NONE {
-                return None;
-            }
-            if reachable && raw >= np {
-                if db == blk {
-                    if raw >= i {
-                        return None;
-                    }
-                } else if db == NONE || !self.dom.dominates(BlockId::from_u32(db), BlockId::from_u32(blk)) {
-                    return None;
-                }
-            }
-            Some(ti[t as usize])
-        };
         macro_rules! o {
-            ($raw:expr) => {
-                match opnd($raw) {
-                    Some(t) => t,
-                    None => return false,
+            ($raw:expr) => {{
+                let raw: u32 = $raw;
+                let Some(&Def { ty: t, lo, hi, .. }) = defs.get(raw as usize) else { return false };
+                if t == NONE {
+                    return false;
                 }
-            };
+                if reachable && raw >= np {
+                    // Pre-order numbers of reachable blocks are distinct, so
+                    // equal numbers mean the same block. Evaluated without
+                    // branches: same-block and cross-block uses interleave
+                    // unpredictably.
+                    let same = (lo == upre) & (raw < i);
+                    let below = (lo < upre) & (upre <= hi);
+                    if !(same | below) {
+                        return false;
+                    }
+                }
+                ti[t as usize]
+            }};
         }
         let ex = &body.extra[..];
         let nb = body.blocks.len() as u32;
