@@ -5,22 +5,8 @@
 //! `python3` or NumPy is missing.
 
 mod support;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{driver, root, tmpdir};
-
-/// `examples/abi_demo.pir` as a shared library at -O`level`.
-fn demo_library(dir: &Path, level: u8) -> PathBuf {
-    let lib = dir.join(format!("libabi_demo_O{level}.so"));
-    let out = Command::new(driver())
-        .current_dir(root())
-        .args(["compile", &format!("-O{level}"), "--emit", "shared", "examples/abi_demo.pir", "-o"])
-        .arg(&lib)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "postc-driver compile failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    lib
-}
+use support::{demo_library, doc_example, root, tmpdir};
 
 /// Whether `python3` with NumPy is available.
 fn have_numpy() -> bool {
@@ -61,7 +47,7 @@ fn docs_python_example() {
         return;
     }
     let doc = std::fs::read_to_string(root().join("docs/abi.md")).unwrap();
-    let (code, want) = example(&doc, "```python\n# example: docs/abi.md");
+    let (code, want) = doc_example(&doc, "```python\n# example: docs/abi.md");
     let dir = tmpdir("abi-doc-python");
     let lib = demo_library(&dir, 2);
     let script = dir.join("example.py");
@@ -70,16 +56,4 @@ fn docs_python_example() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The fenced block starting with `start`, and the ```text block after it.
-fn example(doc: &str, start: &str) -> (String, String) {
-    let at = doc.find(start).unwrap_or_else(|| panic!("docs/abi.md has no block starting {start:?}"));
-    let body = &doc[at + start.find('\n').unwrap() + 1..];
-    let end = body.find("\n```\n").unwrap();
-    let code = body[..end + 1].to_string();
-    let rest = &body[end + 5..];
-    let t = rest.find("```text\n").expect("an output block") + 8;
-    let out_end = rest[t..].find("```\n").unwrap();
-    (code, rest[t..t + out_end].to_string())
 }

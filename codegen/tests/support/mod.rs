@@ -39,3 +39,29 @@ pub fn driver() -> &'static Path {
         profile_dir.join("postc-driver")
     })
 }
+
+/// `examples/abi_demo.pir` as a shared library at -O`level`.
+pub fn demo_library(dir: &Path, level: u8) -> PathBuf {
+    let lib = dir.join(format!("libabi_demo_O{level}.so"));
+    let out = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", &format!("-O{level}"), "--emit", "shared", "examples/abi_demo.pir", "-o"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "postc-driver compile failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    lib
+}
+
+/// The fenced block of docs/abi.md starting with `start`, and the ```text
+/// block after it (the output the example prints).
+pub fn doc_example(doc: &str, start: &str) -> (String, String) {
+    let at = doc.find(start).unwrap_or_else(|| panic!("docs/abi.md has no block starting {start:?}"));
+    let body = &doc[at + start.find('\n').unwrap() + 1..];
+    let end = body.find("\n```\n").unwrap();
+    let code = body[..end + 1].to_string();
+    let rest = &body[end + 5..];
+    let t = rest.find("```text\n").expect("an output block") + 8;
+    let out_end = rest[t..].find("```\n").unwrap();
+    (code, rest[t..t + out_end].to_string())
+}
