@@ -84,8 +84,9 @@ pub struct CodegenOptions {
     pub div_checks: bool,
     /// LLVM IR files (`.ll`) linked into the module, their symbols internal.
     pub link_ir: Vec<PathBuf>,
-    /// Codegen units; by default 1 below [`UNIT_THRESHOLD`] instructions,
-    /// else the number of cores.
+    /// Threads that compile the codegen units (`-j`); by default the
+    /// number of cores. The partition into units depends only on the
+    /// program ([`default_units`]), so the output is the same for any value.
     pub units: Option<usize>,
     /// Print the time of each phase to standard error.
     pub time_passes: bool,
@@ -332,14 +333,22 @@ fn finish_unit(
     })
 }
 
-/// The number of codegen units for a program of `insts` instructions.
+/// The number of codegen units for a program of `insts` instructions: one
+/// below [`UNIT_THRESHOLD`], else one per threshold's worth, from 2 to
+/// [`MAX_UNITS`]. It depends on the program alone (not on the threads), so
+/// objects are byte-identical for any `-j`. Every unit optimises the whole
+/// module (the others' functions as `available_externally`, for inlining),
+/// so more units cost more in all: the cap keeps that bounded.
 pub fn default_units(insts: usize) -> usize {
     if insts < UNIT_THRESHOLD {
         1
     } else {
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        (insts / UNIT_THRESHOLD).clamp(2, MAX_UNITS)
     }
 }
+
+/// The most codegen units a program is split into.
+pub const MAX_UNITS: usize = 4;
 
 /// Compiles a program and emits `kind`.
 ///
@@ -353,8 +362,9 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
     let prepared = timer.time("postc passes", || prepare(program, options))?;
     let low = timer.time("lowering", || lower(&prepared))?;
-    let units = options.units.unwrap_or_else(|| default_units(low.insts)).max(1);
-    let units = if kind == EmitKind::Object { units.min(low.exported.len().max(1)) } else { 1 };
+    let threads =
+        options.units.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let units = if kind == EmitKind::Object { default_units(low.insts).min(low.exported.len().max(1)) } else { 1 };
     let units = if low.gpu.is_empty() { units } else { 1 }; // GPU hook: one unit embeds the PTX
     let out = if units <= 1 {
         let tm = target_machine(options)?;
@@ -363,30 +373,35 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         timer.time("llvm optimise + emit", || finish_unit(&module, &tm, options.opt, kind))?
     } else {
         let chunks = split(&low.exported, units);
+        // `threads` workers take the units in turn; each result keeps its
+        // unit's place, so the combined object does not depend on them.
         let results: Vec<Result<Vec<u8>, Vec<Diagnostic>>> = timer.time("llvm units", || {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let slots: Vec<std::sync::Mutex<Option<Result<Vec<u8>, Vec<Diagnostic>>>>> =
+                chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
             std::thread::scope(|s| {
-                let handles: Vec<_> = chunks
-                    .iter()
-                    .enumerate()
-                    .map(|(i, chunk)| {
-                        let low = &low;
-                        s.spawn(move || {
-                            let tm = target_machine(options)?;
+                for _ in 0..threads.min(chunks.len()) {
+                    let (low, chunks, next, slots) = (&low, &chunks, &next, &slots);
+                    s.spawn(move || loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(chunk) = chunks.get(i) else { break };
+                        let r = target_machine(options).and_then(|tm| {
                             let cx = Context::create();
-                            // Aliases and the runtime go with the first unit only
-                            // when their target is there; the runtime is
-                            // linkonce_odr and may appear in every unit.
-                            let _ = i;
                             let module = build_unit(&cx, low, options, &tm, Some(chunk))?;
                             finish_unit(&module, &tm, options.opt, kind)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err(internal("a codegen unit panicked"))))
-                    .collect()
-            })
+                        });
+                        if let Ok(mut slot) = slots[i].lock() {
+                            *slot = Some(r);
+                        }
+                    });
+                }
+            });
+            slots
+                .into_iter()
+                .map(|m| {
+                    m.into_inner().ok().flatten().unwrap_or_else(|| Err(internal("a codegen unit did not finish")))
+                })
+                .collect()
         });
         let mut objects = Vec::new();
         for r in results {

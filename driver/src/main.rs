@@ -100,7 +100,8 @@ enum Command {
         /// Target CPU (default: the host's; `generic` with --target).
         #[arg(long, value_name = "CPU")]
         cpu: Option<String>,
-        /// Codegen units (default: 1 for small programs, else the core count).
+        /// Threads compiling the codegen units (default: the core count); the
+        /// split into units depends on the program only, so -j never changes the output.
         #[arg(short = 'j', value_name = "N")]
         jobs: Option<usize>,
         /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off.
