@@ -95,18 +95,10 @@ impl Analyses {
         self.cfg.get_or_insert_with(|| Cfg::compute(body))
     }
     pub fn dom(&mut self, body: &Body) -> &DomTree {
-        self.prepare(AnalysisSet::DOMINATORS, body);
-        self.dom.get_or_insert_with(|| DomTree::compute(&Cfg::compute(body)))
+        let cfg = self.cfg.get_or_insert_with(|| Cfg::compute(body));
+        self.dom.get_or_insert_with(|| DomTree::compute(cfg))
     }
     pub fn uses(&mut self, body: &Body) -> &UseCounts {
         self.uses.get_or_insert_with(|| UseCounts::compute(body))
-    }
-    /// The CFG and dominator tree together.
-    pub fn cfg_and_dom(&mut self, body: &Body) -> (&Cfg, &DomTree) {
-        self.prepare(AnalysisSet::DOMINATORS, body);
-        match (&self.cfg, &self.dom) {
-            (Some(c), Some(d)) => (c, d),
-            _ => unreachable!("prepare computed both"),
-        }
     }
 }
