@@ -209,7 +209,7 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     }
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
-    let gpu = gpu::plan(program, &e.sigs); // GPU hook
+    let gpu = gpu::plan(program, &e.sigs, &ufuncs); // GPU hook
     Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs, gpu })
 }
 

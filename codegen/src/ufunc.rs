@@ -215,12 +215,17 @@ impl Plan {
 
     /// Sum of the core ranks of operands before `i`: where operand `i`'s core
     /// steps start after the `nops` outer steps.
-    fn core_step_base(&self, i: usize) -> usize {
+    pub fn core_step_base(&self, i: usize) -> usize {
         self.nops + self.core[..i].iter().map(Vec::len).sum::<usize>()
     }
 
-    fn num_steps(&self) -> usize {
+    pub fn num_steps(&self) -> usize {
         self.core_step_base(self.nops)
+    }
+
+    /// Whether operand `i` is the body's returned result (written whole).
+    pub fn is_returned(&self, i: usize) -> bool {
+        self.pass[i] == Pass::Returned
     }
 }
 
@@ -652,8 +657,14 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             }
             let count = core_sizes.iter().fold(self.c(1), |acc, n| self.b.build_int_mul(acc, *n, "").unwrap());
             let nbytes = self.b.build_int_mul(count, self.c(size), "").unwrap();
-            let nbytes = self.b.build_select(copy, nbytes, self.c(0), "").unwrap().into_int_value();
-            let scratch = self
+            // Only a copied operand allocates (a device build runs this per
+            // thread, where `malloc` is slow).
+            let before = self.b.get_insert_block().unwrap();
+            let alloc = self.block("scratch.alloc");
+            let have = self.block("scratch.done");
+            self.b.build_conditional_branch(copy, alloc, have).unwrap();
+            self.b.position_at_end(alloc);
+            let fresh = self
                 .b
                 .build_call(malloc, &[nbytes.into()], "scratch")
                 .unwrap()
@@ -661,6 +672,11 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                 .basic()
                 .expect("malloc result")
                 .into_pointer_value();
+            self.b.build_unconditional_branch(have).unwrap();
+            self.b.position_at_end(have);
+            let phi = self.b.build_phi(p, "scratch").unwrap();
+            phi.add_incoming(&[(&fresh, alloc), (&p.const_null(), before)]);
+            let scratch = phi.as_basic_value().into_pointer_value();
             let compact_bytes: Vec<IntValue> =
                 compact.iter().map(|c| self.b.build_int_mul(*c, self.c(size), "").unwrap()).collect();
             self.init_view(view, i, shape, strides);

@@ -82,4 +82,8 @@ pub trait Backend: Send + Sync {
     fn memcpy(&self, dst: DevicePtr, src: DevicePtr, bytes: usize, stream: Handle) -> DResult<()>;
     fn memset32(&self, dst: DevicePtr, value: u32, count: usize, stream: Handle) -> DResult<()>;
     fn memset16(&self, dst: DevicePtr, value: u16, count: usize, stream: Handle) -> DResult<()>;
+    /// Whether kernels can use `ptr` as it is: memory the driver allocated
+    /// on the device (or managed memory). Any failure of the query means
+    /// ordinary host memory.
+    fn is_device_ptr(&self, ptr: DevicePtr) -> bool;
 }

@@ -15,6 +15,8 @@ const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
 const CU_JIT_OPTIMIZATION_LEVEL: c_int = 7;
 const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
+const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_int = 2;
+const CU_MEMORYTYPE_DEVICE: c_uint = 2;
 /// Dynamic shared memory a kernel may use without opting in.
 const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
 
@@ -50,6 +52,7 @@ driver_api! {
         memcpy_async = "cuMemcpyAsync": fn(DevicePtr, DevicePtr, usize, Handle) -> c_int;
         memset_d32_async = "cuMemsetD32Async": fn(DevicePtr, c_uint, usize, Handle) -> c_int;
         memset_d16_async = "cuMemsetD16Async": fn(DevicePtr, u16, usize, Handle) -> c_int;
+        pointer_get_attribute = "cuPointerGetAttribute": fn(*mut c_void, c_int, DevicePtr) -> c_int;
     }
 }
 
@@ -246,5 +249,14 @@ impl Backend for Cuda {
 
     fn memset16(&self, dst: DevicePtr, value: u16, count: usize, stream: Handle) -> DResult<()> {
         check("cuMemsetD16Async", unsafe { (self.api.memset_d16_async)(dst, value, count, stream) })
+    }
+
+    fn is_device_ptr(&self, ptr: DevicePtr) -> bool {
+        let mut kind: c_uint = 0;
+        // SAFETY: the attribute is an `unsigned int` (CUmemorytype).
+        let status = unsafe {
+            (self.api.pointer_get_attribute)((&mut kind as *mut c_uint).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr)
+        };
+        status == 0 && kind == CU_MEMORYTYPE_DEVICE
     }
 }

@@ -11,6 +11,9 @@ pub const DEFAULT_LIBRARY: &str = "libamdhip64.so";
 const HIP_EVENT_DISABLE_TIMING: c_uint = 2;
 const HIP_MEM_ATTACH_GLOBAL: c_uint = 1;
 const HIP_MEMCPY_DEFAULT: c_int = 4;
+/// `HIP_POINTER_ATTRIBUTE_DEVICE_POINTER`: the device address of an
+/// allocation HIP knows (its memory-type enum changed between releases).
+const HIP_POINTER_ATTRIBUTE_DEVICE_POINTER: c_int = 3;
 
 driver_api! {
     pub struct Api {
@@ -39,6 +42,7 @@ driver_api! {
         memcpy_async = "hipMemcpyAsync": fn(*mut c_void, *const c_void, usize, c_int, Handle) -> c_int;
         memset_d32_async = "hipMemsetD32Async": fn(*mut c_void, c_int, usize, Handle) -> c_int;
         memset_d16_async = "hipMemsetD16Async": fn(*mut c_void, u16, usize, Handle) -> c_int;
+        pointer_get_attribute = "hipPointerGetAttribute": fn(*mut c_void, c_int, *mut c_void) -> c_int;
     }
 }
 
@@ -205,5 +209,18 @@ impl Backend for Hip {
 
     fn memset16(&self, dst: DevicePtr, value: u16, count: usize, stream: Handle) -> DResult<()> {
         check("hipMemsetD16Async", unsafe { (self.api.memset_d16_async)(dst as *mut c_void, value, count, stream) })
+    }
+
+    fn is_device_ptr(&self, ptr: DevicePtr) -> bool {
+        let mut dev: *mut c_void = ptr::null_mut();
+        // SAFETY: the attribute is a `void *`.
+        let status = unsafe {
+            (self.api.pointer_get_attribute)(
+                (&mut dev as *mut *mut c_void).cast(),
+                HIP_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                ptr as *mut c_void,
+            )
+        };
+        status == 0 && dev as DevicePtr == ptr
     }
 }

@@ -33,7 +33,7 @@ pub use arena::{
     arena_usage, postc_gpu_arena_alloc, postc_gpu_arena_mark, postc_gpu_arena_restore, ArenaUsage, ARENA_ALIGN,
     ARENA_CHUNK,
 };
-use backend::{Backend, DResult, Failure};
+use backend::{Backend, DResult, DevicePtr, Failure};
 
 /// `POSTC_GPU_RUNTIME`: `cuda`, `hip` or `auto` (the default: CUDA first).
 pub const ENV_RUNTIME: &str = "POSTC_GPU_RUNTIME";
@@ -179,6 +179,17 @@ pub extern "C" fn __postc_gpu_usable() -> c_int {
             }
         }
         Err(_) => 0,
+    }
+}
+
+/// 1 when kernels can use `ptr` in place (device or managed memory of the
+/// opened driver), else 0; 0 without a usable driver. Staging wrappers ask
+/// before copying an operand.
+#[no_mangle]
+pub extern "C" fn postc_gpu_is_device_ptr(ptr: *const c_void) -> c_int {
+    match runtime_state() {
+        Ok(_) if !ptr.is_null() => c_int::from(rt().is_device_ptr(ptr as DevicePtr)),
+        _ => 0,
     }
 }
 

@@ -11,8 +11,9 @@
  * library by its symbol. Without it the real driver runs the kernels.
  * Prints "HARNESS OK" at the end of a scenario that passed.
  *
- * Scenarios: saxpy, intmix, fallback (LIBRARY built from the file of that
- * name), bench N (saxpy.pir: host and GPU times for N elements).
+ * Scenarios: saxpy, intmix, fallback, gufunc (LIBRARY built from the file
+ * of that name), device (saxpy.pir, operands already in device memory),
+ * bench N (saxpy.pir: host and GPU times for N elements).
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -48,55 +49,51 @@ static void *sym(const char *name) {
         }                                                                                                \
     } while (0)
 
-/* Host bodies of the kernels, for the emulations. */
+/* Host bodies of the kernels, for the expected values. */
 static float (*saxpy_host)(float, float, float);
 static double (*daxpy_host)(double, double, double);
 static int32_t (*mix_host)(int32_t, int32_t);
 static _Bool (*below_host)(int64_t, int64_t);
 static double (*hypot2_host)(double, double);
 
-#define P(T, i) (*(T **)params[i])
-#define S(i) (*(int64_t *)params[i])
+/* A ufunc kernel's parameters are a base pointer per operand, every step
+ * of NAME_loop, then every dimension, the loop length first. The
+ * emulation runs every index as the grid-stride loop would, over all the
+ * threads of the launch, each through the host's NAME_loop.host with a
+ * loop length of one: what the device's copy of NAME_loop does. */
+#define MAXP 32
+static void emulate(const char *symbol, int nops, int nsteps, int ndims, const unsigned g[3], const unsigned b[3],
+                    void **params) {
+    char loop_name[128];
+    snprintf(loop_name, sizeof loop_name, "%s_loop.host", symbol);
+    loop_fn host = (loop_fn)sym(loop_name);
+    char *base[MAXP];
+    intptr_t steps[MAXP], dims[MAXP];
+    for (int j = 0; j < nops; j++) base[j] = *(char **)params[j];
+    for (int k = 0; k < nsteps; k++) steps[k] = *(int64_t *)params[nops + k];
+    for (int k = 0; k < ndims; k++) dims[k] = *(int64_t *)params[nops + nsteps + k];
+    int64_t n = dims[0], threads = (int64_t)g[0] * b[0];
+    dims[0] = 1;
+    for (int64_t t = 0; t < threads; t++)
+        for (int64_t i = t; i < n; i += threads) {
+            char *args[MAXP];
+            for (int j = 0; j < nops; j++) args[j] = base[j] + i * steps[j];
+            host(args, dims, steps, NULL);
+        }
+}
 
-/* Each emulation runs every index as the grid-stride loop would, over all
- * the threads of the launch. */
-
-static void k_saxpy(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
-    (void)smem;
-    int64_t n = S(8), threads = (int64_t)g[0] * b[0];
-    for (int64_t t = 0; t < threads; t++)
-        for (int64_t i = t; i < n; i += threads)
-            P(float, 6)[i * S(7)] = saxpy_host(P(float, 0)[i * S(1)], P(float, 2)[i * S(3)], P(float, 4)[i * S(5)]);
-}
-static void k_daxpy(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
-    (void)smem;
-    int64_t n = S(8), threads = (int64_t)g[0] * b[0];
-    for (int64_t t = 0; t < threads; t++)
-        for (int64_t i = t; i < n; i += threads)
-            P(double, 6)[i * S(7)] =
-                daxpy_host(P(double, 0)[i * S(1)], P(double, 2)[i * S(3)], P(double, 4)[i * S(5)]);
-}
-static void k_mix(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
-    (void)smem;
-    int64_t n = S(6), threads = (int64_t)g[0] * b[0];
-    for (int64_t t = 0; t < threads; t++)
-        for (int64_t i = t; i < n; i += threads)
-            P(int32_t, 4)[i * S(5)] = mix_host(P(int32_t, 0)[i * S(1)], P(int32_t, 2)[i * S(3)]);
-}
-static void k_below(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
-    (void)smem;
-    int64_t n = S(6), threads = (int64_t)g[0] * b[0];
-    for (int64_t t = 0; t < threads; t++)
-        for (int64_t i = t; i < n; i += threads)
-            P(uint8_t, 4)[i * S(5)] = below_host(P(int64_t, 0)[i * S(1)], P(int64_t, 2)[i * S(3)]);
-}
-static void k_hypot2(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
-    (void)smem;
-    int64_t n = S(6), threads = (int64_t)g[0] * b[0];
-    for (int64_t t = 0; t < threads; t++)
-        for (int64_t i = t; i < n; i += threads)
-            P(double, 4)[i * S(5)] = hypot2_host(P(double, 0)[i * S(1)], P(double, 2)[i * S(3)]);
-}
+#define EMULATION(name, nops, nsteps, ndims)                                                         \
+    static void k_##name(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) { \
+        (void)smem;                                                                                \
+        emulate(#name, nops, nsteps, ndims, g, b, params);                                         \
+    }
+EMULATION(saxpy, 4, 4, 1)
+EMULATION(daxpy, 4, 4, 1)
+EMULATION(mix, 3, 3, 1)
+EMULATION(below, 3, 3, 1)
+EMULATION(hypot2, 3, 3, 1)
+EMULATION(matmul, 3, 9, 4)
+EMULATION(rowsum, 2, 3, 2)
 
 static void register_kernel(void *fake, const char *name, kernel_fn fn) {
     void (*reg)(const char *, kernel_fn) = (void (*)(const char *, kernel_fn))dlsym(fake, "fake_register_kernel");
@@ -199,6 +196,90 @@ static void scenario_fallback(int expect_gpu) {
     CHECK(usable() == expect_gpu, "__postc_gpu_usable() is %d", usable());
 }
 
+/* matmul over a batch, with b stored transposed (its core axes strided),
+ * and rowsum over the rows of a Fortran-order matrix. Compared with plain C
+ * loops that accumulate in the same order, and with the host loops. */
+static void scenario_gufunc(void) {
+    enum { B = 3, M = 5, K = 7, N = 6 };
+    static double a[B][M][K], bt[B][N][K], c[B][M][N], want[B][M][N], host_c[B][M][N];
+    for (int q = 0; q < B; q++)
+        for (int i = 0; i < M; i++)
+            for (int p = 0; p < K; p++) a[q][i][p] = (q + 1) * 0.5 + i * 0.25 - p * 0.125;
+    for (int q = 0; q < B; q++)
+        for (int j = 0; j < N; j++)
+            for (int p = 0; p < K; p++) bt[q][j][p] = 1.0 / (1 + q + j + p);
+    for (int q = 0; q < B; q++)
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double acc = 0.0;
+                for (int p = 0; p < K; p++) acc = acc + a[q][i][p] * bt[q][j][p];
+                want[q][i][j] = acc;
+            }
+    char *args[3] = {(char *)a, (char *)bt, (char *)c};
+    intptr_t dims[4] = {B, M, K, N};
+    intptr_t steps[9] = {sizeof a[0], sizeof bt[0], sizeof c[0], K * 8, 8, 8, K * 8, N * 8, 8};
+    long before = launches();
+    ((loop_fn)sym("matmul_loop"))(args, dims, steps, NULL);
+    CHECK(counter == NULL || launches() == before + 1, "matmul_loop launched %ld kernels", launches() - before);
+    CHECK(memcmp(c, want, sizeof c) == 0, "matmul_loop differs from the C loops");
+    char *hargs[3] = {(char *)a, (char *)bt, (char *)host_c};
+    ((loop_fn)sym("matmul_loop.host"))(hargs, dims, steps, NULL);
+    CHECK(memcmp(c, host_c, sizeof c) == 0, "matmul_loop differs from matmul_loop.host");
+
+    enum { R = 37, C = 29 };
+    static float f[C][R], sums[R], fwant[R];
+    for (int j = 0; j < C; j++)
+        for (int i = 0; i < R; i++) f[j][i] = (float)(i * 3 - j) / 7.0f;
+    for (int i = 0; i < R; i++) {
+        float acc = 0.0f;
+        for (int j = 0; j < C; j++) acc = acc + f[j][i];
+        fwant[i] = acc;
+    }
+    char *rargs[2] = {(char *)f, (char *)sums};
+    intptr_t rdims[2] = {R, C};
+    intptr_t rsteps[3] = {4, 4, R * 4};
+    ((loop_fn)sym("rowsum_loop"))(rargs, rdims, rsteps, NULL);
+    CHECK(memcmp(sums, fwant, sizeof sums) == 0, "rowsum_loop differs from the C loop");
+}
+
+/* Operands already in device memory are used in place: no copies. */
+static void scenario_device(void *drv) {
+    enum { N = 513 };
+    int (*mem_alloc)(uint64_t *, size_t) = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
+    int (*mem_free)(uint64_t) = (int (*)(uint64_t))dlsym(drv, "cuMemFree_v2");
+    int (*copy)(uint64_t, uint64_t, size_t, void *) = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
+    int (*sync)(void *) = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
+    if (!mem_alloc || !mem_free || !copy || !sync) {
+        fprintf(stderr, "harness: the driver lacks the memory entry points\n");
+        exit(2);
+    }
+    static float a[1] = {-1.5f}, x[N], y[N], out[N], want[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i * 0.5f;
+        y[i] = 100.0f - i;
+        want[i] = saxpy_host(a[0], x[i], y[i]);
+    }
+    uint64_t dx, dy, dout;
+    CHECK(mem_alloc(&dx, sizeof x) == 0 && mem_alloc(&dy, sizeof y) == 0 && mem_alloc(&dout, sizeof out) == 0,
+          "cuMemAlloc_v2 failed");
+    copy(dx, (uint64_t)(uintptr_t)x, sizeof x, NULL);
+    copy(dy, (uint64_t)(uintptr_t)y, sizeof y, NULL);
+    sync(NULL);
+    /* a stays in host memory: staged; x, y and out are used in place. */
+    char *args[4] = {(char *)a, (char *)(uintptr_t)dx, (char *)(uintptr_t)dy, (char *)(uintptr_t)dout};
+    intptr_t dims[1] = {N};
+    intptr_t steps[4] = {0, 4, 4, 4};
+    long copies = counter ? counter("copies") : 0;
+    ((loop_fn)sym("saxpy_loop"))(args, dims, steps, NULL);
+    if (counter) CHECK(counter("copies") == copies + 1, "%ld copies for one host operand", counter("copies") - copies);
+    copy((uint64_t)(uintptr_t)out, dout, sizeof out, NULL);
+    sync(NULL);
+    CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_loop on device operands differs from the host body");
+    mem_free(dx);
+    mem_free(dy);
+    mem_free(dout);
+}
+
 static void scenario_bench(long n) {
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *o1 = malloc(n * sizeof(float)),
           *o2 = malloc(n * sizeof(float));
@@ -256,6 +337,21 @@ int main(int argc, char **argv) {
             scenario_bench(argc > 4 ? atol(argv[4]) : 1L << 24);
         else
             scenario_saxpy();
+    } else if (!strcmp(scenario, "device")) {
+        saxpy_host = (float (*)(float, float, float))sym("saxpy");
+        if (fake) register_kernel(fake, "__postc_kernel_saxpy", k_saxpy);
+        void *drv = fake ? fake : dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+        if (!drv) {
+            fprintf(stderr, "harness: %s\n", dlerror());
+            return 2;
+        }
+        scenario_device(drv);
+    } else if (!strcmp(scenario, "gufunc")) {
+        if (fake) {
+            register_kernel(fake, "__postc_kernel_matmul", k_matmul);
+            register_kernel(fake, "__postc_kernel_rowsum", k_rowsum);
+        }
+        scenario_gufunc();
     } else if (!strcmp(scenario, "intmix")) {
         mix_host = (int32_t (*)(int32_t, int32_t))sym("mix");
         below_host = (_Bool (*)(int64_t, int64_t))sym("below");

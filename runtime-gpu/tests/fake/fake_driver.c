@@ -120,7 +120,7 @@ static struct {
 static int call_count;
 
 static long c_allocs, c_frees, c_syncs, c_ctx_sets, c_retains, c_launches, c_managed, c_jit_opt = -1, c_func_smem,
-    c_inits, c_set_device;
+    c_inits, c_set_device, c_copies;
 static unsigned last_launch[7];
 
 long fake_counter(const char *name) {
@@ -138,6 +138,7 @@ long fake_counter(const char *name) {
     else if (!strcmp(name, "func_smem")) v = c_func_smem;
     else if (!strcmp(name, "inits")) v = c_inits;
     else if (!strcmp(name, "set_device")) v = c_set_device;
+    else if (!strcmp(name, "copies")) v = c_copies;
     pthread_mutex_unlock(&lock);
     return v;
 }
@@ -289,6 +290,9 @@ static int do_memcpy(const char *name, void *dst, const void *src, size_t bytes)
     READY();
     if (bytes && (!dst || !src)) return E_INVALID_VALUE;
     memmove(dst, src, bytes);
+    pthread_mutex_lock(&lock);
+    c_copies++;
+    pthread_mutex_unlock(&lock);
     return OK;
 }
 
@@ -308,6 +312,19 @@ static int do_memset16(const char *name, void *dst, uint16_t value, size_t count
     uint16_t *d = dst;
     for (size_t i = 0; i < count; i++) d[i] = value;
     return OK;
+}
+
+/* Whether p lies inside a live allocation: fake device memory. */
+static int do_is_device(const char *name, const void *p) {
+    if (injected(name, 0)) return 0;
+    pthread_mutex_lock(&lock);
+    int found = 0;
+    for (size_t i = 0; i < allocation_count; i++) {
+        const char *b = allocations[i].ptr;
+        if ((const char *)p >= b && (const char *)p < b + allocations[i].size) found = 1;
+    }
+    pthread_mutex_unlock(&lock);
+    return found;
 }
 
 /* ---- modules and launches -------------------------------------------- */
@@ -583,6 +600,13 @@ int cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, void *stream
     if (!valid_stream(stream)) return E_INVALID_HANDLE;
     return do_memset32("cuMemsetD32Async", (void *)(uintptr_t)dst, value, count);
 }
+int cuPointerGetAttribute(void *data, int attribute, CUdeviceptr p) {
+    READY();
+    if (attribute != 2) return E_INVALID_VALUE; /* CU_POINTER_ATTRIBUTE_MEMORY_TYPE */
+    if (!do_is_device("cuPointerGetAttribute", (void *)(uintptr_t)p)) return E_INVALID_VALUE;
+    *(unsigned *)data = 2; /* CU_MEMORYTYPE_DEVICE */
+    return OK;
+}
 int cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, void *stream) {
     if (!valid_stream(stream)) return E_INVALID_HANDLE;
     return do_memset16("cuMemsetD16Async", (void *)(uintptr_t)dst, value, count);
@@ -647,6 +671,13 @@ int hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *str
 int hipMemsetD32Async(void *dst, int value, size_t count, void *stream) {
     if (!valid_stream(stream)) return E_INVALID_HANDLE;
     return do_memset32("hipMemsetD32Async", dst, (uint32_t)value, count);
+}
+int hipPointerGetAttribute(void *data, int attribute, void *p) {
+    READY();
+    if (attribute != 3) return E_INVALID_VALUE; /* HIP_POINTER_ATTRIBUTE_DEVICE_POINTER */
+    if (!do_is_device("hipPointerGetAttribute", p)) return E_INVALID_VALUE;
+    *(void **)data = p;
+    return OK;
 }
 int hipMemsetD16Async(void *dst, unsigned short value, size_t count, void *stream) {
     if (!valid_stream(stream)) return E_INVALID_HANDLE;

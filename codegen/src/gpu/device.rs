@@ -1,0 +1,286 @@
+//! The device module: the host lowering parsed for the GPU triple, the
+//! ufuncs' `SYMBOL_loop` emitted into it, and one kernel per gpu ufunc.
+
+use super::{err, GpuUfunc, DEFAULT_ARCH, NVPTX_TRIPLE};
+use crate::{CodegenOptions, Lowered};
+use inkwell::context::Context;
+use inkwell::intrinsics::Intrinsic;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module as LlModule};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::values::{BasicValue as _, InstructionOpcode};
+use inkwell::GlobalVisibility;
+use postc_ir::diag::Diagnostic;
+use std::fmt::Write as _;
+
+/// Compiled device code, embedded in the host object.
+#[derive(Clone, Debug)]
+pub enum DeviceCode {
+    /// PTX text (NUL-terminated when embedded).
+    Ptx(String),
+}
+
+impl DeviceCode {
+    /// The bytes the host embeds and passes to `mgpuModuleLoad`.
+    pub fn image(&self) -> Vec<u8> {
+        match self {
+            DeviceCode::Ptx(t) => {
+                let mut b = t.as_bytes().to_vec();
+                b.push(0);
+                b
+            }
+        }
+    }
+}
+
+/// The kernel of one gpu ufunc, as LLVM IR text: thread `t` of `T` runs
+/// the iterations `t, t + T, ...` of the loop, each as a call to the
+/// device's `SYMBOL_loop` with a loop length of one.
+fn kernel_text(u: &GpuUfunc) -> String {
+    let plan = &u.plan;
+    let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
+    let mut t = String::new();
+    let mut params: Vec<String> = (0..nops).map(|j| format!("ptr %p{j}")).collect();
+    params.extend((0..nsteps).map(|k| format!("i64 %s{k}")));
+    params.extend((0..ndims).map(|k| format!("i64 %d{k}")));
+    let _ = writeln!(t, "define ptx_kernel void @\"{}\"({}) {{\nentry:", u.kernel, params.join(", "));
+    let _ = writeln!(
+        t,
+        "  %args = alloca [{nops} x ptr], align 8\n  %steps = alloca [{nsteps} x i64], align 8\n  \
+         %dims = alloca [{ndims} x i64], align 8"
+    );
+    for k in 0..nsteps {
+        let _ = writeln!(
+            t,
+            "  %sp{k} = getelementptr [{nsteps} x i64], ptr %steps, i64 0, i64 {k}\n  store i64 %s{k}, ptr %sp{k}"
+        );
+    }
+    for k in 0..ndims {
+        let v = if k == 0 { "1".to_string() } else { format!("%d{k}") };
+        let _ = writeln!(
+            t,
+            "  %dp{k} = getelementptr [{ndims} x i64], ptr %dims, i64 0, i64 {k}\n  store i64 {v}, ptr %dp{k}"
+        );
+    }
+    t.push_str(NVPTX_INDEX);
+    t.push_str(
+        "  br label %head\nhead:\n  %i = phi i64 [ %start, %entry ], [ %next, %body ]\n  %more = icmp slt i64 %i, %d0\n  \
+         br i1 %more, label %body, label %done\nbody:\n",
+    );
+    for j in 0..nops {
+        let _ = writeln!(
+            t,
+            "  %o{j} = mul i64 %i, %s{j}\n  %a{j} = getelementptr i8, ptr %p{j}, i64 %o{j}\n  \
+             %ap{j} = getelementptr [{nops} x ptr], ptr %args, i64 0, i64 {j}\n  store ptr %a{j}, ptr %ap{j}"
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  call void @\"{}\"(ptr %args, ptr %dims, ptr %steps, ptr null)\n  %next = add i64 %i, %stride\n  \
+         br label %head\ndone:\n  ret void\n}}\n",
+        crate::ufunc::loop_symbol(&u.symbol)
+    );
+    let _ = writeln!(t, "declare void @\"{}\"(ptr, ptr, ptr, ptr)", crate::ufunc::loop_symbol(&u.symbol));
+    t
+}
+
+/// `%start` (this thread's first index) and `%stride` (threads in the grid).
+const NVPTX_INDEX: &str = "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n  \
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n  \
+  %nctaid = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n  %tid64 = zext i32 %tid to i64\n  \
+  %ntid64 = zext i32 %ntid to i64\n  %ctaid64 = zext i32 %ctaid to i64\n  %nctaid64 = zext i32 %nctaid to i64\n  \
+  %base = mul i64 %ctaid64, %ntid64\n  %start = add i64 %base, %tid64\n  %stride = mul i64 %nctaid64, %ntid64\n";
+
+const NVVM_DECLS: &str = "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n\
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n\
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n\
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n";
+
+/// LLVM intrinsics the GPU backends lower without a library.
+const DEVICE_INTRINSICS: &[&str] = &[
+    "llvm.nvvm.",
+    "llvm.sqrt.",
+    "llvm.fabs.",
+    "llvm.fma.",
+    "llvm.fmuladd.",
+    "llvm.minnum.",
+    "llvm.maxnum.",
+    "llvm.minimum.",
+    "llvm.maximum.",
+    "llvm.copysign.",
+    "llvm.floor.",
+    "llvm.ceil.",
+    "llvm.trunc.",
+    "llvm.rint.",
+    "llvm.nearbyint.",
+    "llvm.roundeven.",
+    "llvm.abs.",
+    "llvm.smin.",
+    "llvm.smax.",
+    "llvm.umin.",
+    "llvm.umax.",
+    "llvm.ctpop.",
+    "llvm.ctlz.",
+    "llvm.cttz.",
+    "llvm.bswap.",
+    "llvm.bitreverse.",
+    "llvm.fshl.",
+    "llvm.fshr.",
+    "llvm.sadd.with.overflow.",
+    "llvm.uadd.with.overflow.",
+    "llvm.ssub.with.overflow.",
+    "llvm.usub.with.overflow.",
+    "llvm.smul.with.overflow.",
+    "llvm.umul.with.overflow.",
+    "llvm.sadd.sat.",
+    "llvm.uadd.sat.",
+    "llvm.ssub.sat.",
+    "llvm.usub.sat.",
+    "llvm.expect.",
+    "llvm.assume",
+    "llvm.lifetime.",
+    "llvm.memcpy.",
+    "llvm.memset.",
+    "llvm.memmove.",
+    "llvm.trap",
+    "llvm.fptosi.sat.",
+    "llvm.fptoui.sat.",
+    "llvm.is.fpclass.",
+    "llvm.experimental.",
+];
+
+/// C library functions the CUDA driver provides to device code.
+const NVPTX_LIBC: &[&str] = &["malloc", "free"];
+
+/// Calls whose result nothing uses and which only report: the device has
+/// no standard error, so a panic's message is dropped and its trap stays.
+const DROPPED_CALLS: &[&[u8]] = &[b"dprintf", b"write", b"fflush"];
+
+/// The NVPTX target machine of the options.
+pub fn nvptx_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
+    crate::init_targets();
+    let triple = TargetTriple::create(NVPTX_TRIPLE);
+    let target = Target::from_triple(&triple)
+        .map_err(|e| err(format!("the NVPTX target is not available in this LLVM: {e}")))?;
+    let arch = options.gpu.arch.clone().unwrap_or_else(|| DEFAULT_ARCH.into());
+    if !arch.starts_with("sm_") {
+        return Err(err(format!("unknown GPU architecture `{arch}`: expected sm_NN")));
+    }
+    target
+        .create_target_machine(&triple, &arch, "", options.opt.llvm(), RelocMode::Default, CodeModel::Default)
+        .ok_or_else(|| err(format!("cannot create an NVPTX target machine for `{arch}`")))
+}
+
+fn internal(e: impl std::fmt::Display) -> Vec<Diagnostic> {
+    err(format!("internal code generation error: {e}"))
+}
+
+/// Compiles the device code of a lowered program's gpu functions.
+pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
+    let tm = nvptx_machine(options)?;
+    let cx = Context::create();
+    let buf = MemoryBuffer::create_from_memory_range_copy(low.text.as_bytes(), "postc.gpu");
+    let m = cx.create_module_from_ir(buf).map_err(|e| internal(format!("LLVM rejected the device module: {e}")))?;
+    for u in &low.gpu.ufuncs {
+        let body = m
+            .get_function(&u.symbol)
+            .ok_or_else(|| internal(format!("no body `{}` in the device module", u.symbol)))?;
+        crate::ufunc::emit_entry_points(&cx, &m, &u.plan, body).map_err(internal)?;
+    }
+    let mut kernels = String::new();
+    for u in &low.gpu.ufuncs {
+        kernels.push_str(&kernel_text(u));
+    }
+    kernels.push_str(NVVM_DECLS);
+    let kbuf = MemoryBuffer::create_from_memory_range_copy(kernels.as_bytes(), "postc.gpu.kernels");
+    let km = cx.create_module_from_ir(kbuf).map_err(|e| internal(format!("LLVM rejected the kernels: {e}")))?;
+    m.link_in_module(km).map_err(|e| internal(format!("linking the kernels: {e}")))?;
+    m.set_triple(&tm.get_triple());
+    m.set_data_layout(&tm.get_target_data().get_data_layout());
+    let names: Vec<&str> = low.gpu.ufuncs.iter().map(|u| u.kernel.as_str()).collect();
+    let what = low.gpu.ufuncs.iter().map(|u| format!("`{}`", u.name)).collect::<Vec<_>>().join(", ");
+    prune(&cx, &m, &tm, &names, &what)?;
+    m.verify().map_err(|e| internal(format!("the device module does not verify: {e}")))?;
+    let pipeline = format!("default<O{}>", options.opt.as_u8());
+    m.run_passes(&pipeline, &tm, PassBuilderOptions::create()).map_err(internal)?;
+    let ptx = tm.write_to_memory_buffer(&m, FileType::Assembly).map_err(|e| err(format!("emitting PTX: {e}")))?;
+    Ok(DeviceCode::Ptx(String::from_utf8_lossy(ptx.as_slice()).into_owned()))
+}
+
+/// Keeps only what the kernels reach, turns `abort` into a trap, drops
+/// message output, and rejects calls the device cannot make.
+fn prune<'c>(
+    cx: &'c Context,
+    m: &LlModule<'c>,
+    tm: &TargetMachine,
+    kernels: &[&str],
+    what: &str,
+) -> Result<(), Vec<Diagnostic>> {
+    for f in m.get_functions() {
+        let name = f.get_name().to_string_lossy().into_owned();
+        if f.count_basic_blocks() > 0 && !kernels.contains(&name.as_str()) {
+            f.as_global_value().set_visibility(GlobalVisibility::Default);
+            f.set_linkage(Linkage::Internal);
+        }
+    }
+    for g in m.get_globals() {
+        if g.get_initializer().is_some() {
+            g.set_visibility(GlobalVisibility::Default);
+            g.set_linkage(Linkage::Internal);
+        }
+    }
+    m.run_passes("globaldce", tm, PassBuilderOptions::create()).map_err(internal)?;
+    for g in m.get_globals() {
+        if g.is_thread_local() {
+            return Err(err(format!("gpu function {what}: allocates arrays, which is not supported on the GPU")));
+        }
+    }
+    let mut dead_calls = Vec::new();
+    for f in m.get_functions() {
+        for bb in f.get_basic_blocks() {
+            for i in bb.get_instructions() {
+                if i.get_opcode() == InstructionOpcode::Call && i.get_first_use().is_none() {
+                    let n = i.get_num_operands();
+                    if let Some(inkwell::values::Operand::Value(callee)) = i.get_operand(n - 1) {
+                        if DROPPED_CALLS.contains(&callee.get_name().to_bytes()) {
+                            dead_calls.push(i);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for i in dead_calls {
+        i.erase_from_basic_block();
+    }
+    for f in m.get_functions() {
+        if f.count_basic_blocks() > 0 {
+            continue;
+        }
+        let name = f.get_name().to_string_lossy().into_owned();
+        let used = f.as_global_value().as_pointer_value().get_first_use().is_some();
+        if name == "abort" && used {
+            let b = cx.create_builder();
+            let bb = cx.append_basic_block(f, "entry");
+            b.position_at_end(bb);
+            let trap = Intrinsic::find("llvm.trap")
+                .and_then(|t| t.get_declaration(m, &[]))
+                .ok_or_else(|| internal("no llvm.trap"))?;
+            b.build_call(trap, &[], "").map_err(internal)?;
+            b.build_unreachable().map_err(internal)?;
+            f.set_linkage(Linkage::Internal);
+        } else if !used {
+            unsafe { f.delete() };
+        } else if name.starts_with("llvm.") {
+            if !DEVICE_INTRINSICS.iter().any(|p| name.starts_with(p)) {
+                return Err(err(format!(
+                    "gpu function {what}: uses `{name}`, which has no GPU implementation (libdevice is not linked)"
+                )));
+            }
+        } else if !NVPTX_LIBC.contains(&name.as_str()) {
+            return Err(err(format!("gpu function {what}: calls `{name}`, which does not exist on the GPU")));
+        }
+    }
+    Ok(())
+}

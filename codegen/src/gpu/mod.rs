@@ -1,0 +1,218 @@
+//! GPU code generation (DESIGN §7).
+//!
+//! Every `gpu` / `gpu(fallback)` ufunc — elementwise or generalized — is
+//! compiled twice: the host entry points as usual, and a kernel
+//! `__postc_kernel_SYMBOL` that runs one iteration of the ufunc's loop per
+//! thread in a grid-stride loop. The kernel calls a device copy of
+//! `SYMBOL_loop` (the same NumPy inner loop the host has) once per index, so
+//! core dimensions, strided views and scratch copies behave exactly as on
+//! the host. [`device`] builds the device module; [`host`] the staging
+//! wrappers and the loader.
+//!
+//! The device module is the host lowering parsed for the GPU triple: the
+//! kernels call the ufunc bodies, everything else is made internal and
+//! dropped by `globaldce`. A panic on the device (`abort`) is a trap; its
+//! message is not printed.
+
+mod device;
+mod host;
+
+pub use device::{compile_device, nvptx_machine, DeviceCode};
+
+use crate::emit::FnSig;
+use crate::ufunc::Plan;
+use crate::{CodegenOptions, Lowered};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module as LlModule;
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{DType, FuncId, ModuleId, Program};
+use std::collections::HashMap;
+
+/// Which GPU code a build makes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum GpuMode {
+    /// NVIDIA, through the NVPTX backend (the default).
+    #[default]
+    Nvptx,
+    /// AMD, through the AMDGPU backend.
+    Amdgpu,
+    /// No GPU code: `gpu` functions are compiled for the host only.
+    Off,
+}
+
+/// GPU options of a build.
+#[derive(Clone, Debug, Default)]
+pub struct GpuOptions {
+    pub mode: GpuMode,
+    /// The GPU architecture (`sm_90` / `gfx90a` by default).
+    pub arch: Option<String>,
+}
+
+/// The NVPTX triple.
+pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
+/// The default NVIDIA architecture.
+pub const DEFAULT_ARCH: &str = "sm_90";
+/// Threads per block of a ufunc launch.
+pub const BLOCK: u64 = 256;
+/// The most blocks of a ufunc launch (the grid-stride loop covers the rest).
+pub const MAX_GRID: u64 = 65535;
+
+/// One gpu ufunc.
+#[derive(Clone, Debug)]
+pub struct GpuUfunc {
+    pub name: String,
+    /// The body's symbol; the entry points are `SYMBOL_loop` and `SYMBOL_dl`.
+    pub symbol: String,
+    /// The kernel's name in the device code.
+    pub kernel: String,
+    pub plan: Plan,
+    pub fallback: bool,
+}
+
+impl GpuUfunc {
+    /// Kernel parameters: a base pointer per operand, every step of
+    /// `SYMBOL_loop`, then every dimension (the loop length first).
+    pub fn num_kernel_params(&self) -> usize {
+        self.plan.nops + self.plan.num_steps() + 1 + self.plan.dims.len()
+    }
+}
+
+/// The GPU part of a lowered program.
+#[derive(Clone, Debug, Default)]
+pub struct GpuPlan {
+    pub ufuncs: Vec<GpuUfunc>,
+    /// `gpu` functions this backend cannot compile for the GPU; errors
+    /// unless the build's GPU mode is `off`.
+    pub unsupported: Vec<Diagnostic>,
+}
+
+impl GpuPlan {
+    pub fn is_empty(&self) -> bool {
+        self.ufuncs.is_empty() && self.unsupported.is_empty()
+    }
+}
+
+/// Whether a program has GPU functions.
+pub fn has_gpu(program: &Program) -> bool {
+    program.modules.iter().any(|m| m.functions.iter().any(|f| f.attrs.is_gpu()))
+}
+
+/// Dtypes a kernel can load and store: complex numbers travel by host
+/// pointer and strings point into host memory.
+fn supported_dtype(d: DType) -> bool {
+    !(d.is_complex() || matches!(d, DType::Str | DType::Bytes))
+}
+
+/// Finds the gpu functions of a lowered program.
+pub fn plan(program: &Program, sigs: &HashMap<(ModuleId, FuncId), FnSig>, ufuncs: &[Plan]) -> GpuPlan {
+    let mut out = GpuPlan::default();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            if !f.attrs.is_gpu() {
+                continue;
+            }
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            let sig = &sigs[&(mid, fid)];
+            let unsupported = |why: String| {
+                Diagnostic::error(format!("gpu function `{}`: {why} (not supported on the GPU)", f.name), at.clone())
+            };
+            if f.ufunc_sig.is_none() {
+                out.unsupported.push(unsupported("only ufuncs are compiled for the GPU".into()));
+                continue;
+            }
+            if !sig.exported {
+                out.unsupported.push(unsupported("a gpu ufunc must be exported".into()));
+                continue;
+            }
+            let Some(plan) = ufuncs.iter().find(|p| p.symbol == sig.symbol) else {
+                out.unsupported.push(unsupported("the ufunc has no entry points".into()));
+                continue;
+            };
+            if let Some(d) = plan.dtypes.iter().find(|d| !supported_dtype(**d)) {
+                out.unsupported.push(unsupported(format!("{d} operands")));
+                continue;
+            }
+            out.ufuncs.push(GpuUfunc {
+                name: f.name.clone(),
+                symbol: sig.symbol.clone(),
+                kernel: format!("__postc_kernel_{}", sig.symbol.replace('.', "_")),
+                plan: plan.clone(),
+                fallback: f.attrs.contains(postc_ir::FuncAttrs::GPU_FALLBACK),
+            });
+        }
+    }
+    out
+}
+
+pub(crate) fn err(msg: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(msg.into(), None)]
+}
+
+/// Checks the mode and the plan: `Ok(false)` when the build makes no GPU
+/// code.
+fn active(low: &Lowered, options: &CodegenOptions) -> Result<bool, Vec<Diagnostic>> {
+    match options.gpu.mode {
+        GpuMode::Off => return Ok(false),
+        GpuMode::Amdgpu if !low.gpu.is_empty() => {
+            return Err(err("`--gpu amdgpu`: AMD GPU code generation is not implemented yet"))
+        }
+        _ => {}
+    }
+    if !low.gpu.unsupported.is_empty() {
+        return Err(low.gpu.unsupported.clone());
+    }
+    Ok(!low.gpu.ufuncs.is_empty())
+}
+
+/// `--emit ptx`: the PTX of a program's gpu functions.
+pub fn emit_ptx(program: &Program, options: &CodegenOptions) -> Result<String, Vec<Diagnostic>> {
+    let prepared = crate::prepare(program, options)?;
+    let low = crate::lower(&prepared)?;
+    if options.gpu.mode == GpuMode::Off {
+        return Err(err("`--emit ptx` with `--gpu off`"));
+    }
+    if !active(&low, options)? {
+        return Err(err("the program has no gpu function"));
+    }
+    match compile_device(&low, options)? {
+        DeviceCode::Ptx(text) => Ok(text),
+    }
+}
+
+/// The hook of [`crate::build_unit`]: compiles the device code and adds the
+/// host side to `module` (after the ufunc entry points exist).
+pub fn emit_host_unit<'c>(
+    cx: &'c Context,
+    module: &LlModule<'c>,
+    low: &Lowered,
+    options: &CodegenOptions,
+) -> Result<(), Vec<Diagnostic>> {
+    if !active(low, options)? {
+        return Ok(());
+    }
+    let code = compile_device(low, options)?;
+    for u in &low.gpu.ufuncs {
+        let name = crate::ufunc::loop_symbol(&u.symbol);
+        let f = module
+            .get_function(&name)
+            .ok_or_else(|| err(format!("internal code generation error: no `{name}` for gpu ufunc `{}`", u.name)))?;
+        f.as_global_value().set_name(&format!("{name}.host"));
+        let decl = module.add_function(&name, f.get_type(), None);
+        f.replace_all_uses_with(decl);
+    }
+    let text = host::host_text(low, &code);
+    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu.host");
+    let hm = cx.create_module_from_ir(buf).map_err(|e| {
+        if std::env::var_os("POSTC_DUMP_LL").is_some() {
+            let _ = std::fs::write("postc-gpu-failed.ll", &text);
+        }
+        err(format!("internal code generation error: LLVM rejected the GPU host module: {e}"))
+    })?;
+    hm.set_triple(&module.get_triple());
+    hm.set_data_layout(&module.get_data_layout());
+    module
+        .link_in_module(hm)
+        .map_err(|e| err(format!("internal code generation error: linking the GPU host code: {e}")))?;
+    Ok(())
+}
