@@ -1141,6 +1141,15 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         let has_result = self.f.body.ty(v).is_some();
         match target {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Gpu(reg, axis)) => {
+                // Defined per target: special registers on a device, the
+                // emulated launch's coordinates on the host (see `gpu`).
+                let name = postc_ir::builtins::gpu_builtin_name(reg, axis);
+                self.e.decl(&name, format!("declare i64 @\"{name}\"()"));
+                let r = self.def(format!("call i64 @\"{name}\"()"));
+                self.alias(v, r);
+                Ok(())
+            }
             Target::Builtin(Builtin::Overflows(op)) => {
                 let d = self.dt(args[0]);
                 let t = llty(d);

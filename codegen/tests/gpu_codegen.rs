@@ -65,14 +65,22 @@ fn kernels_are_ptx_entries_with_the_ptx_kernel_convention() {
         let text = ptx(&p, OptLevel::O2);
         assert!(text.contains(".target sm_90"), "{}:\n{text}", p.display());
         let program = load(&p);
+        let mut ufuncs = false;
         for m in program.modules.iter() {
-            for f in m.functions.iter().filter(|f| f.attrs.is_gpu()) {
+            for f in m.functions.iter().filter(|f| f.attrs.is_device()) {
                 let entry = format!(".visible .entry __postc_kernel_{}(", f.name);
                 assert!(text.contains(&entry), "{}: no `{entry}` in\n{text}", p.display());
+                ufuncs |= f.ufunc_sig.is_some();
             }
         }
-        // The grid-stride loop reads all four special registers.
-        for r in ["%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x"] {
+        // A ufunc's grid-stride loop reads all four special registers; the
+        // kernel functions of kernels.pir read what their built-ins name.
+        let registers: &[&str] = if ufuncs {
+            &["%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x"]
+        } else {
+            &["%tid.x", "%tid.y", "%ctaid.x", "%ctaid.y", "%ntid.x", "%ntid.y"]
+        };
+        for r in registers {
             assert!(text.contains(r), "{}: no {r}", p.display());
         }
     }
@@ -94,10 +102,10 @@ fn gpu_arch_is_an_option() {
 fn unsupported_gpu_functions_are_diagnosed() {
     let dir = tmpdir("gpu-unsupported");
     let src = dir.join("g.pir");
-    std::fs::write(&src, "module g\n\nfunc f(%x: Float64) -> Float64 gpu {\nentry:\n  return %x\n}\n").unwrap();
+    std::fs::write(&src, "module g\n\nfunc f(%x: Complex128) -> Complex128 gpu {\nentry:\n  return %x\n}\n").unwrap();
     let program = load(&src);
     let e = gpu::emit_ptx(&program, &CodegenOptions::for_level(OptLevel::O2)).unwrap_err();
-    assert!(format!("{e:?}").contains("gpu function `f`: only ufuncs"), "{e:?}");
+    assert!(format!("{e:?}").contains("gpu function `f`: a Complex128 result (not supported on the GPU)"), "{e:?}");
     // `--gpu off` compiles it for the host.
     let mut options = CodegenOptions::for_level(OptLevel::O2);
     options.gpu.mode = gpu::GpuMode::Off;
@@ -162,12 +170,17 @@ fn fixture() -> &'static Fixture {
 }
 
 fn library(name: &str, level: u8) -> PathBuf {
+    library_with(name, level, &[])
+}
+
+fn library_with(name: &str, level: u8, flags: &[&str]) -> PathBuf {
     let f = fixture();
-    let lib = f.dir.join(format!("lib{name}.O{level}.so"));
+    let lib = f.dir.join(format!("lib{name}.O{level}{}.so", flags.concat()));
     let out = Command::new(driver())
         .current_dir(root())
         .args(["compile", &format!("-O{level}"), "--emit", "shared", &format!("tests/gpu/{name}.pir"), "-o"])
         .arg(&lib)
+        .args(flags)
         .output()
         .unwrap();
     assert!(out.status.success(), "postc-driver compile failed:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -175,11 +188,20 @@ fn library(name: &str, level: u8) -> PathBuf {
 }
 
 fn harness(scenario: &str, lib: &Path, driver_path: &Path, fake: bool) -> Output {
+    harness_with(scenario, lib, driver_path, fake, None)
+}
+
+fn harness_with(scenario: &str, lib: &Path, driver_path: &Path, fake: bool, extra: Option<&Path>) -> Output {
     let f = fixture();
     let mut cmd = Command::new(&f.harness);
     cmd.arg(scenario).arg(lib);
     if fake {
         cmd.arg(&f.fake);
+    } else {
+        cmd.arg("-");
+    }
+    if let Some(x) = extra {
+        cmd.arg(x);
     }
     cmd.env("POSTC_GPU_DRIVER_PATH", driver_path).env_remove("POSTC_GPU_RUNTIME");
     cmd.output().unwrap()
@@ -210,6 +232,29 @@ fn gpu_ufuncs_run_through_the_fake_driver() {
             assert_ok(&harness(scenario, &lib, &fake, true), &format!("{scenario} -O{level}"));
         }
     }
+}
+
+/// Kernel functions and a plain gpu function: the GPU build (through the
+/// fake driver, whose launches run the `--gpu off` build's emulation) and
+/// the host build itself both agree with plain C loops in the harness.
+#[test]
+fn kernel_functions_run_through_the_fake_driver() {
+    let fake = fixture().fake.clone();
+    for level in [0, 2] {
+        let lib = library("kernels", level);
+        let off = library_with("kernels", level, &["--gpu", "off"]);
+        assert_ok(&harness_with("kernels", &lib, &fake, true, Some(&off)), &format!("kernels -O{level}"));
+    }
+}
+
+#[test]
+fn kernel_functions_abort_at_load_without_a_driver() {
+    let lib = library("kernels", 2);
+    let off = library_with("kernels", 2, &["--gpu", "off"]);
+    let o = harness_with("kernels", &lib, Path::new("/nonexistent"), false, Some(&off));
+    assert_eq!(o.status.signal(), Some(6), "{o:?}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("panic: no usable GPU for gpu function sumsq\n"), "{stderr}");
 }
 
 #[test]

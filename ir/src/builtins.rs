@@ -20,6 +20,85 @@ pub enum Builtin {
     /// `postc.ovf.<op>(a, b: T) -> Bool`: whether `a op b` overflows the
     /// integer dtype `T` (for `pow`, `b` is the exponent, non-negative).
     Overflows(OvfOp),
+    /// `postc.gpu.<register>.<axis>() -> Int64`: the launch coordinates of
+    /// the running thread, as CUDA's `threadIdx`, `blockIdx`, `blockDim`
+    /// and `gridDim`. Only `kernel` functions may call them.
+    Gpu(GpuReg, Axis),
+}
+
+/// A thread-coordinate register of a kernel launch.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GpuReg {
+    ThreadIdx,
+    BlockIdx,
+    BlockDim,
+    GridDim,
+}
+
+/// An axis of a launch grid or block.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl GpuReg {
+    pub const ALL: [GpuReg; 4] = [GpuReg::ThreadIdx, GpuReg::BlockIdx, GpuReg::BlockDim, GpuReg::GridDim];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuReg::ThreadIdx => "thread_idx",
+            GpuReg::BlockIdx => "block_idx",
+            GpuReg::BlockDim => "block_dim",
+            GpuReg::GridDim => "grid_dim",
+        }
+    }
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::X => "x",
+            Axis::Y => "y",
+            Axis::Z => "z",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The prefix of the thread-coordinate built-ins.
+pub const GPU_PREFIX: &str = "postc.gpu.";
+
+/// The name of a thread-coordinate built-in: `postc.gpu.thread_idx.x`.
+pub fn gpu_builtin_name(reg: GpuReg, axis: Axis) -> String {
+    format!("{GPU_PREFIX}{}.{}", reg.name(), axis.name())
+}
+
+/// The coordinates of one thread of a launch, per register and axis.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ThreadCoords {
+    pub thread_idx: [u32; 3],
+    pub block_idx: [u32; 3],
+    pub block_dim: [u32; 3],
+    pub grid_dim: [u32; 3],
+}
+
+impl ThreadCoords {
+    pub fn get(&self, reg: GpuReg, axis: Axis) -> u32 {
+        let r = match reg {
+            GpuReg::ThreadIdx => &self.thread_idx,
+            GpuReg::BlockIdx => &self.block_idx,
+            GpuReg::BlockDim => &self.block_dim,
+            GpuReg::GridDim => &self.grid_dim,
+        };
+        r[axis.index()]
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -61,6 +140,12 @@ impl Builtin {
         if name == PANIC {
             return Some(Builtin::Panic);
         }
+        if let Some(rest) = name.strip_prefix(GPU_PREFIX) {
+            let (reg, axis) = rest.split_once('.')?;
+            let reg = GpuReg::ALL.into_iter().find(|r| r.name() == reg)?;
+            let axis = Axis::ALL.into_iter().find(|a| a.name() == axis)?;
+            return Some(Builtin::Gpu(reg, axis));
+        }
         OvfOp::ALL.iter().find(|o| o.name() == name).map(|o| Builtin::Overflows(*o))
     }
 
@@ -89,6 +174,16 @@ impl Builtin {
                 }
                 if ret != Some(DType::Bool) {
                     return Err(format!("`{}` returns Bool", op.name()));
+                }
+                Ok(())
+            }
+            Builtin::Gpu(reg, axis) => {
+                let name = gpu_builtin_name(reg, axis);
+                if !args.is_empty() {
+                    return Err(format!("`{name}` takes no arguments"));
+                }
+                if ret != Some(DType::Int64) {
+                    return Err(format!("`{name}` returns Int64"));
                 }
                 Ok(())
             }
@@ -170,6 +265,19 @@ mod tests {
         assert!(Builtin::Panic.check(&[DType::Int64], None).is_err());
         assert!(Builtin::Overflows(OvfOp::Add).check(&[DType::Int8, DType::Int8], Some(DType::Bool)).is_ok());
         assert!(Builtin::Overflows(OvfOp::Add).check(&[DType::Int8, DType::Int16], Some(DType::Bool)).is_err());
+        let tid = Builtin::from_name("postc.gpu.thread_idx.y");
+        assert_eq!(tid, Some(Builtin::Gpu(GpuReg::ThreadIdx, Axis::Y)));
+        assert_eq!(Builtin::from_name("postc.gpu.grid_dim.z"), Some(Builtin::Gpu(GpuReg::GridDim, Axis::Z)));
+        assert_eq!(Builtin::from_name("postc.gpu.thread_idx.w"), None);
+        assert_eq!(Builtin::from_name("postc.gpu.lane.x"), None);
+        assert!(tid.unwrap().check(&[], Some(DType::Int64)).is_ok());
+        assert!(tid.unwrap().check(&[], Some(DType::Int32)).is_err());
+        assert!(tid.unwrap().check(&[DType::Int64], Some(DType::Int64)).is_err());
+        for reg in GpuReg::ALL {
+            for axis in Axis::ALL {
+                assert_eq!(Builtin::from_name(&gpu_builtin_name(reg, axis)), Some(Builtin::Gpu(reg, axis)));
+            }
+        }
     }
 
     #[test]

@@ -68,9 +68,15 @@ impl FuncAttrs {
     pub fn from_name(s: &str) -> Option<FuncAttrs> {
         FuncAttrs::NAMED.iter().find(|(_, n)| *n == s).map(|(a, _)| *a)
     }
-    /// Whether the function has a device body (`gpu` or `gpu(fallback)`).
+    /// Whether the function is compiled for the GPU as a `gpu` or
+    /// `gpu(fallback)` function or ufunc.
     pub fn is_gpu(self) -> bool {
         self.contains(FuncAttrs::GPU) || self.contains(FuncAttrs::GPU_FALLBACK)
+    }
+    /// Whether the function has a device body: `gpu`, `gpu(fallback)` or
+    /// `kernel`.
+    pub fn is_device(self) -> bool {
+        self.is_gpu() || self.contains(FuncAttrs::KERNEL)
     }
 }
 

@@ -827,6 +827,20 @@ impl<'p> Verifier<'p> {
         if f.attrs.contains(FuncAttrs::GPU) && f.attrs.contains(FuncAttrs::GPU_FALLBACK) {
             self.func_err(x, format!("function `{name}` cannot be both `gpu` and `gpu(fallback)`"));
         }
+        if f.attrs.contains(FuncAttrs::KERNEL) {
+            if f.attrs.contains(FuncAttrs::GPU_FALLBACK) {
+                self.func_err(
+                    x,
+                    format!("`kernel` function `{name}` has no host body to fall back on: drop `gpu(fallback)`"),
+                );
+            }
+            if f.ufunc_sig.is_some() {
+                self.func_err(
+                    x,
+                    format!("ufunc `{name}` cannot be a `kernel`: a gpu ufunc gets its kernel from its loop"),
+                );
+            }
+        }
         if let Some(rt) = f.ret {
             match self.tdata(Some(rt)) {
                 None => self.func_err(x, format!("function `{name}` has an invalid return type")),
@@ -1339,6 +1353,9 @@ impl<'p> Verifier<'p> {
                     }
                     Some(Callee::Func(cm, cf)) if std::ptr::eq(*cm, m) => {
                         let g = &cm.functions[*cf];
+                        if g.attrs.contains(FuncAttrs::KERNEL) {
+                            return false;
+                        }
                         let gb = &g.body;
                         let gnp = (gb.num_params as usize + gb.num_core as usize).min(gb.types.len());
                         if args.len() != gnp {
@@ -1708,6 +1725,12 @@ impl<'p> Verifier<'p> {
                 self.inst_err(x, v, format!("call to built-in `{callee}` cannot have an array result"));
             } else if let Err(msg) = b.check(&dtypes, rt.map(|r| r.dtype)) {
                 self.inst_err(x, v, msg);
+            } else if matches!(b, crate::builtins::Builtin::Gpu(..)) && !x.f.attrs.contains(FuncAttrs::KERNEL) {
+                let msg = format!(
+                    "`{callee}` is only available in `kernel` functions; `{}` is not one (pass the index as a parameter)",
+                    x.f.name
+                );
+                self.inst_err(x, v, msg);
             }
             return;
         }
@@ -1749,6 +1772,14 @@ impl<'p> Verifier<'p> {
             }
             Callee::Func(cm, cf) => {
                 let g = &cm.functions[cf];
+                if g.attrs.contains(FuncAttrs::KERNEL) {
+                    let msg = format!(
+                        "`{callee}` is a `kernel` function: it is launched from the host through its entry point, \
+                         not called"
+                    );
+                    self.inst_err(x, v, msg);
+                    return;
+                }
                 let gb = &g.body;
                 let ctype = |t: Option<TypeId>| t.filter(|t| t.index() < cm.types.len()).map(|t| cm.types.get(t));
                 let np = (gb.num_params as usize + gb.num_core as usize).min(gb.types.len());

@@ -21,6 +21,7 @@ mod backend;
 mod cuda;
 mod dl;
 mod hip;
+mod stage;
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -34,6 +35,7 @@ pub use arena::{
     ARENA_CHUNK,
 };
 use backend::{Backend, DResult, DevicePtr, Failure};
+pub use stage::{postc_gpu_stage_tensor, postc_gpu_unstage_tensor, DLTensor, Staged};
 
 /// `POSTC_GPU_RUNTIME`: `cuda`, `hip` or `auto` (the default: CUDA first).
 pub const ENV_RUNTIME: &str = "POSTC_GPU_RUNTIME";

@@ -13,6 +13,7 @@
  *
  * Scenarios: saxpy, intmix, fallback, gufunc (LIBRARY built from the file
  * of that name), device (saxpy.pir, operands already in device memory),
+ * kernels OFF_LIBRARY (kernels.pir; OFF_LIBRARY is its --gpu off build),
  * bench N (saxpy.pir: host and GPU times for N elements).
  */
 #include <dlfcn.h>
@@ -31,14 +32,15 @@ static long (*counter)(const char *);
 static unsigned (*last_launch)(int);
 static int failures;
 
-static void *sym(const char *name) {
-    void *p = dlsym(lib, name);
+static void *sym_in(void *from, const char *name) {
+    void *p = dlsym(from, name);
     if (!p) {
         fprintf(stderr, "harness: no symbol %s\n", name);
         exit(2);
     }
     return p;
 }
+static void *sym(const char *name) { return sym_in(lib, name); }
 
 #define CHECK(cond, ...)                                                                                  \
     do {                                                                                                 \
@@ -280,6 +282,123 @@ static void scenario_device(void *drv) {
     mem_free(dout);
 }
 
+/* ---- kernel functions ------------------------------------------------ */
+
+typedef struct {
+    void *data;
+    int32_t device_type, device_id, ndim;
+    uint8_t code, bits;
+    uint16_t lanes;
+    int64_t *shape, *strides;
+    uint64_t byte_offset;
+} DLTensor;
+typedef struct {
+    uint32_t grid[3], block[3];
+} postc_launch;
+
+static DLTensor tensor(void *data, int ndim, int64_t *shape, int64_t *strides, uint8_t code, uint8_t bits) {
+    DLTensor t = {data, 1, 0, ndim, code, bits, 1, shape, strides, 0};
+    return t;
+}
+
+/* The host builds (`--gpu off`): their kernel functions emulate a launch. */
+static void *off;
+typedef void (*scale_fn)(const postc_launch *, DLTensor *, DLTensor *, double);
+typedef void (*transpose_fn)(const postc_launch *, DLTensor *, DLTensor *, _Bool);
+typedef float (*sumsq_fn)(DLTensor *);
+
+static postc_launch config(const unsigned g[3], const unsigned b[3]) {
+    postc_launch c = {{g[0], g[1], g[2]}, {b[0], b[1], b[2]}};
+    return c;
+}
+static void k_scale(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    postc_launch c = config(g, b);
+    ((scale_fn)dlsym(off, "scale"))(&c, *(DLTensor **)params[0], *(DLTensor **)params[1], *(double *)params[2]);
+}
+static void k_transpose(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    postc_launch c = config(g, b);
+    ((transpose_fn)dlsym(off, "transpose"))(&c, *(DLTensor **)params[0], *(DLTensor **)params[1],
+                                           *(uint8_t *)params[2] != 0);
+}
+static void k_sumsq(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)g, (void)b, (void)smem;
+    **(float **)params[1] = ((sumsq_fn)dlsym(off, "sumsq"))(*(DLTensor **)params[0]);
+}
+
+/* Runs the kernels of `from` (the GPU build, or the host build) on host
+ * tensors and compares with plain C. */
+static void kernels_on(void *from, const char *what) {
+    enum { N = 1000, R = 7, C = 9, S = 300 };
+    static double x[2 * N], out[N], want[N];
+    for (int i = 0; i < 2 * N; i++) x[i] = i * 0.75 - 100.0;
+    for (int i = 0; i < N; i++) {
+        out[i] = -1.0;
+        want[i] = 2.5 * x[2 * i + 1] + (double)i;
+    }
+    /* x every other element from the second: strides 2 and a byte offset. */
+    int64_t xshape[1] = {N}, xstrides[1] = {2}, oshape[1] = {N};
+    DLTensor tx = tensor(x, 1, xshape, xstrides, 2, 64), tout = tensor(out, 1, oshape, NULL, 2, 64);
+    tx.byte_offset = sizeof(double);
+    postc_launch c = {{(N + 127) / 128, 1, 1}, {128, 1, 1}};
+    ((scale_fn)sym_in(from, "scale"))(&c, &tx, &tout, 2.5);
+    CHECK(memcmp(out, want, sizeof out) == 0, "%s: scale differs from C", what);
+
+    static int32_t a[R][C], t[C][R], twant[C][R];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) {
+            a[i][j] = i * 100 + j;
+            twant[j][i] = -a[i][j];
+        }
+    memset(t, 0, sizeof t);
+    int64_t ashape[2] = {R, C}, tshape[2] = {C, R};
+    DLTensor ta = tensor(a, 2, ashape, NULL, 0, 32), tt = tensor(t, 2, tshape, NULL, 0, 32);
+    postc_launch c2 = {{(C + 3) / 4, (R + 2) / 3, 1}, {4, 3, 1}};
+    ((transpose_fn)sym_in(from, "transpose"))(&c2, &ta, &tt, 1);
+    CHECK(memcmp(t, twant, sizeof t) == 0, "%s: transpose differs from C", what);
+
+    static float v[S];
+    float swant = 0.0f;
+    for (int i = 0; i < S; i++) {
+        v[i] = (float)(i % 17) * 0.5f - 3.0f;
+        swant = swant + v[i] * v[i];
+    }
+    int64_t vshape[1] = {S};
+    DLTensor tv = tensor(v, 1, vshape, NULL, 2, 32);
+    float got = ((sumsq_fn)sym_in(from, "sumsq"))(&tv);
+    CHECK(got == swant, "%s: sumsq is %.9g, C gives %.9g", what, got, swant);
+}
+
+/* Tensors already on the device (kDLCUDA) are used in place: only their
+ * descriptors are copied. */
+static void kernels_on_device(void *drv) {
+    enum { N = 300 };
+    int (*mem_alloc)(uint64_t *, size_t) = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
+    int (*copy)(uint64_t, uint64_t, size_t, void *) = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
+    int (*sync)(void *) = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
+    static double x[N], out[N], want[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = 1.0 / (i + 1);
+        want[i] = -2.0 * x[i] + (double)i;
+    }
+    uint64_t dx, dout;
+    CHECK(mem_alloc(&dx, sizeof x) == 0 && mem_alloc(&dout, sizeof out) == 0, "cuMemAlloc_v2 failed");
+    copy(dx, (uint64_t)(uintptr_t)x, sizeof x, NULL);
+    sync(NULL);
+    int64_t shape[1] = {N};
+    DLTensor tx = tensor((void *)(uintptr_t)dx, 1, shape, NULL, 2, 64);
+    DLTensor tout = tensor((void *)(uintptr_t)dout, 1, shape, NULL, 2, 64);
+    tx.device_type = tout.device_type = 2; /* kDLCUDA */
+    postc_launch c = {{3, 1, 1}, {128, 1, 1}};
+    long copies = counter ? counter("copies") : 0;
+    ((scale_fn)sym("scale"))(&c, &tx, &tout, -2.0);
+    if (counter) CHECK(counter("copies") == copies + 2, "%ld copies for two device tensors", counter("copies") - copies);
+    copy((uint64_t)(uintptr_t)out, dout, sizeof out, NULL);
+    sync(NULL);
+    CHECK(memcmp(out, want, sizeof out) == 0, "scale on device tensors differs from C");
+}
+
 static void scenario_bench(long n) {
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *o1 = malloc(n * sizeof(float)),
           *o2 = malloc(n * sizeof(float));
@@ -305,7 +424,7 @@ static void scenario_bench(long n) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: harness SCENARIO LIBRARY [FAKE_DRIVER]\n");
+        fprintf(stderr, "usage: harness SCENARIO LIBRARY [FAKE_DRIVER|-] [ARG]\n");
         return 2;
     }
     const char *scenario = argv[1];
@@ -346,6 +465,25 @@ int main(int argc, char **argv) {
             return 2;
         }
         scenario_device(drv);
+    } else if (!strcmp(scenario, "kernels")) {
+        /* argv[4]: the same program built with --gpu off. */
+        off = argc > 4 ? dlopen(argv[4], RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (!off) {
+            fprintf(stderr, "harness: kernels needs the --gpu off build: %s\n", argc > 4 ? dlerror() : "missing");
+            return 2;
+        }
+        if (fake) {
+            register_kernel(fake, "__postc_kernel_scale", k_scale);
+            register_kernel(fake, "__postc_kernel_transpose", k_transpose);
+            register_kernel(fake, "__postc_kernel_sumsq", k_sumsq);
+        }
+        kernels_on(off, "host build");
+        long before = launches();
+        kernels_on(lib, "GPU build");
+        CHECK(counter == NULL || launches() == before + 3, "the GPU build launched %ld kernels", launches() - before);
+        void *drv = fake ? fake : dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+        if (drv) kernels_on_device(drv);
+        if (counter) CHECK(counter("live") <= 3, "%ld device allocations are live", counter("live"));
     } else if (!strcmp(scenario, "gufunc")) {
         if (fake) {
             register_kernel(fake, "__postc_kernel_matmul", k_matmul);

@@ -1,7 +1,8 @@
 //! The device module: the host lowering parsed for the GPU triple, the
 //! ufuncs' `SYMBOL_loop` emitted into it, and one kernel per gpu ufunc.
 
-use super::{err, GpuUfunc, DEFAULT_ARCH, NVPTX_TRIPLE};
+use super::{err, FunctionKind, GpuFunction, GpuUfunc, DEFAULT_ARCH, NVPTX_TRIPLE};
+use crate::emit::{llty, memty};
 use crate::{CodegenOptions, Lowered};
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
@@ -11,7 +12,9 @@ use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, RelocMode, Target, TargetMachine, TargetTriple};
 use inkwell::values::{BasicValue as _, InstructionOpcode};
 use inkwell::GlobalVisibility;
+use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg};
 use postc_ir::diag::Diagnostic;
+use postc_ir::DType;
 use std::fmt::Write as _;
 
 /// Compiled device code, embedded in the host object.
@@ -82,6 +85,77 @@ fn kernel_text(u: &GpuUfunc) -> String {
         crate::ufunc::loop_symbol(&u.symbol)
     );
     let _ = writeln!(t, "declare void @\"{}\"(ptr, ptr, ptr, ptr)", crate::ufunc::loop_symbol(&u.symbol));
+    t
+}
+
+/// The kernel of a `kernel` function (its parameters, a Bool as a byte)
+/// or of a plain `gpu` function (the same, then a pointer the result is
+/// stored to; launched on one thread).
+fn function_kernel_text(g: &GpuFunction) -> String {
+    let mut params: Vec<String> = g
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| if p.tensor { format!("ptr %a{k}") } else { format!("{} %a{k}", memty(p.dtype)) })
+        .collect();
+    if g.ret.is_some() {
+        params.push("ptr %ret".into());
+    }
+    let mut t = String::new();
+    let _ = writeln!(t, "define ptx_kernel void @\"{}\"({}) {{\nentry:", g.kernel, params.join(", "));
+    let mut args = Vec::new();
+    for (k, p) in g.params.iter().enumerate() {
+        let v = if !p.tensor && p.dtype == DType::Bool {
+            let _ = writeln!(t, "  %v{k} = trunc i8 %a{k} to i1");
+            format!("%v{k}")
+        } else {
+            format!("%a{k}")
+        };
+        args.push(format!("{} {} {v}", g.sig.params[k], g.sig.param_attrs[k]));
+    }
+    let call = format!("@\"{}\"({})", g.symbol, args.join(", "));
+    match g.ret {
+        None => {
+            let _ = writeln!(t, "  call void {call}");
+        }
+        Some(d) => {
+            let _ = writeln!(t, "  %r = call {} {} {call}", g.sig.ret_attr, llty(d));
+            if d == DType::Bool {
+                t.push_str("  %rm = zext i1 %r to i8\n  store i8 %rm, ptr %ret\n");
+            } else {
+                let _ = writeln!(t, "  store {} %r, ptr %ret", llty(d));
+            }
+        }
+    }
+    t.push_str("  ret void\n}\n");
+    let _ = writeln!(t, "declare {} {} @\"{}\"({})", g.sig.ret_attr, g.sig.ret, g.symbol, g.sig.params.join(", "));
+    debug_assert!(g.kind == FunctionKind::Kernel || g.kind == FunctionKind::Single);
+    t
+}
+
+/// The coordinate built-ins on NVPTX: the special registers.
+fn nvptx_coords_text() -> String {
+    let mut t = String::new();
+    for reg in GpuReg::ALL {
+        let sreg = match reg {
+            GpuReg::ThreadIdx => "tid",
+            GpuReg::BlockIdx => "ctaid",
+            GpuReg::BlockDim => "ntid",
+            GpuReg::GridDim => "nctaid",
+        };
+        for axis in Axis::ALL {
+            let a = axis.name();
+            let _ = writeln!(
+                t,
+                "define linkonce_odr i64 @\"{}\"() {{\n  %r = call i32 @llvm.nvvm.read.ptx.sreg.{sreg}.{a}()\n  \
+                 %z = zext i32 %r to i64\n  ret i64 %z\n}}",
+                gpu_builtin_name(reg, axis)
+            );
+            if axis != Axis::X {
+                let _ = writeln!(t, "declare i32 @llvm.nvvm.read.ptx.sreg.{sreg}.{a}()");
+            }
+        }
+    }
     t
 }
 
@@ -192,14 +266,26 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
     for u in &low.gpu.ufuncs {
         kernels.push_str(&kernel_text(u));
     }
+    for g in &low.gpu.functions {
+        kernels.push_str(&function_kernel_text(g));
+    }
     kernels.push_str(NVVM_DECLS);
+    kernels.push_str(&nvptx_coords_text());
     let kbuf = MemoryBuffer::create_from_memory_range_copy(kernels.as_bytes(), "postc.gpu.kernels");
     let km = cx.create_module_from_ir(kbuf).map_err(|e| internal(format!("LLVM rejected the kernels: {e}")))?;
     m.link_in_module(km).map_err(|e| internal(format!("linking the kernels: {e}")))?;
     m.set_triple(&tm.get_triple());
     m.set_data_layout(&tm.get_target_data().get_data_layout());
-    let names: Vec<&str> = low.gpu.ufuncs.iter().map(|u| u.kernel.as_str()).collect();
-    let what = low.gpu.ufuncs.iter().map(|u| format!("`{}`", u.name)).collect::<Vec<_>>().join(", ");
+    let names = low.gpu.kernel_names();
+    let what = low
+        .gpu
+        .ufuncs
+        .iter()
+        .map(|u| &u.name)
+        .chain(low.gpu.functions.iter().map(|g| &g.name))
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     prune(&cx, &m, &tm, &names, &what)?;
     m.verify().map_err(|e| internal(format!("the device module does not verify: {e}")))?;
     let pipeline = format!("default<O{}>", options.opt.as_u8());

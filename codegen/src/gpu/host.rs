@@ -2,10 +2,142 @@
 //! constructor that loads it, and per gpu ufunc the staging wrapper
 //! `SYMBOL_loop.gpu` and the dispatcher `SYMBOL_loop`.
 
-use super::{DeviceCode, GpuUfunc, BLOCK, MAX_GRID};
+use super::{DeviceCode, FunctionKind, GpuFunction, GpuUfunc, BLOCK, MAX_GRID};
+use crate::emit::{llty, memty};
 use crate::Lowered;
+use inkwell::module::Module as LlModule;
+use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg};
 use postc_ir::DType;
 use std::fmt::Write as _;
+
+/// The coordinates of the emulated launch's running thread, in the order
+/// of [`GpuReg::ALL`] then [`Axis::ALL`].
+const COORDS: &str = "@\"postc.gpu.coords\"";
+
+/// Whether `module` calls a `postc.gpu.*` coordinate built-in.
+pub(super) fn uses_coords(module: &LlModule<'_>) -> bool {
+    GpuReg::ALL.iter().any(|r| Axis::ALL.iter().any(|a| module.get_function(&gpu_builtin_name(*r, *a)).is_some()))
+}
+
+/// The host's coordinate built-ins: they read the emulated launch's
+/// coordinates (all zero outside one).
+pub(super) fn coords_text() -> String {
+    let mut t = format!("{COORDS} = internal thread_local global [12 x i64] zeroinitializer\n");
+    for (r, reg) in GpuReg::ALL.iter().enumerate() {
+        for (a, axis) in Axis::ALL.iter().enumerate() {
+            let k = 3 * r + a;
+            let _ = writeln!(
+                t,
+                "define linkonce_odr i64 @\"{}\"() {{\n  %p = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {k}\n  \
+                 %v = load i64, ptr %p\n  ret i64 %v\n}}",
+                gpu_builtin_name(*reg, *axis)
+            );
+        }
+    }
+    t
+}
+
+/// The C parameter list of a gpu function's body, with names `%a0`, ...
+fn c_params(g: &GpuFunction) -> Vec<String> {
+    g.sig.params.iter().zip(&g.sig.param_attrs).enumerate().map(|(k, (t, a))| format!("{t} {a} %a{k}")).collect()
+}
+
+fn c_args(g: &GpuFunction) -> String {
+    c_params(g).join(", ")
+}
+
+/// `ptr %cfg` then the body's parameters.
+fn launch_params(g: &GpuFunction) -> String {
+    std::iter::once("ptr %cfg".to_string()).chain(c_params(g)).collect::<Vec<_>>().join(", ")
+}
+
+fn linkage(g: &GpuFunction) -> &'static str {
+    if g.sig.exported {
+        ""
+    } else {
+        "internal "
+    }
+}
+
+/// Loads the six launch dimensions of a `postc_launch` (`grid[3]` then
+/// `block[3]`, unsigned 32-bit) into `%g0`..`%g5`, panicking on a NULL
+/// configuration.
+fn launch_config(t: &mut String, g: &GpuFunction) {
+    let msg = format!("panic: kernel function {}: the launch configuration is NULL\n", g.name);
+    let _ = writeln!(
+        t,
+        "  %nocfg = icmp eq ptr %cfg, null\n  br i1 %nocfg, label %bad, label %cfgok\nbad:\n  \
+         %fl = call i32 @fflush(ptr null)\n  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @\"{}.nocfg\")\n  \
+         call void @abort()\n  unreachable\ncfgok:",
+        g.symbol
+    );
+    for i in 0..6 {
+        let _ = writeln!(
+            t,
+            "  %gp{i} = getelementptr i32, ptr %cfg, i64 {i}\n  %g{i}.32 = load i32, ptr %gp{i}\n  %g{i} = zext i32 %g{i}.32 to i64"
+        );
+    }
+    let _ = writeln!(
+        t,
+        "@@GLOBAL@@@\"{}.nocfg\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
+        g.symbol,
+        msg.len() + 1,
+        bytes_lit(msg.as_bytes())
+    );
+}
+
+/// Moves the `@@GLOBAL@@` lines of a function's text before it.
+fn hoist_globals(t: String) -> String {
+    let (globals, body): (Vec<&str>, Vec<&str>) = t.lines().partition(|l| l.starts_with("@@GLOBAL@@"));
+    let mut out = String::new();
+    for g in globals {
+        out.push_str(&g["@@GLOBAL@@".len()..]);
+        out.push('\n');
+    }
+    for l in body {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// `void SYMBOL(const postc_launch *cfg, ...)` without GPU code: runs
+/// every thread of the launch on the calling thread, one after another
+/// (blocks in order, x fastest), each a call to the body with the
+/// coordinates set, as the interpreter's `launch` does.
+pub(super) fn emulation_text(g: &GpuFunction) -> String {
+    let s = &g.symbol;
+    let mut t = String::new();
+    let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
+    launch_config(&mut t, g);
+    let _ = writeln!(
+        t,
+        "  %blk01 = mul i64 %g3, %g4\n  %threads = mul i64 %blk01, %g5\n  %grd01 = mul i64 %g0, %g1\n  \
+         %blocks = mul i64 %grd01, %g2\n  %total = mul i64 %blocks, %threads\n  br label %head\n\
+         head:\n  %i = phi i64 [ 0, %cfgok ], [ %next, %body ]\n  %more = icmp ult i64 %i, %total\n  \
+         br i1 %more, label %body, label %done\nbody:\n  %t = urem i64 %i, %threads\n  %b = udiv i64 %i, %threads\n  \
+         %tx = urem i64 %t, %g3\n  %t1 = udiv i64 %t, %g3\n  %ty = urem i64 %t1, %g4\n  %tz = udiv i64 %t, %blk01\n  \
+         %bx = urem i64 %b, %g0\n  %b1 = udiv i64 %b, %g0\n  %by = urem i64 %b1, %g1\n  %bz = udiv i64 %b, %grd01"
+    );
+    let vals = ["%tx", "%ty", "%tz", "%bx", "%by", "%bz", "%g3", "%g4", "%g5", "%g0", "%g1", "%g2"];
+    for (k, v) in vals.iter().enumerate() {
+        let _ =
+            writeln!(t, "  %c{k} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {k}\n  store i64 {v}, ptr %c{k}");
+    }
+    let args: Vec<String> =
+        g.sig.params.iter().zip(&g.sig.param_attrs).enumerate().map(|(k, (t, a))| format!("{t} {a} %a{k}")).collect();
+    let _ = writeln!(
+        t,
+        "  call void @\"{s}.host\"({})\n  %next = add i64 %i, 1\n  br label %head\ndone:\n  ret void\n}}",
+        args.join(", ")
+    );
+    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params.join(", "));
+    hoist_globals(t)
+}
+
+/// What the emulations call (the GPU host text declares them too).
+pub(super) const EMULATION_DECLS: &str =
+    "declare i32 @fflush(ptr)\ndeclare i32 @dprintf(i32, ptr, ...)\ndeclare void @abort() noreturn nounwind\n";
 
 fn bytes_lit(b: &[u8]) -> String {
     let mut s = String::with_capacity(b.len() + 8);
@@ -29,6 +161,8 @@ declare void @mgpuMemcpy(ptr, ptr, i64, ptr)
 declare i64 @postc_gpu_arena_mark()
 declare ptr @postc_gpu_arena_alloc(i64, ptr)
 declare void @postc_gpu_arena_restore(i64, ptr)
+declare ptr @postc_gpu_stage_tensor(ptr, ptr)
+declare void @postc_gpu_unstage_tensor(ptr)
 declare i32 @fflush(ptr)
 declare i32 @dprintf(i32, ptr, ...)
 declare void @abort() noreturn nounwind
@@ -184,6 +318,129 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
     t
 }
 
+/// Stages a gpu function's arguments into `%slot{k}` (allocas made by
+/// the caller of this in the entry block), after `%mark`.
+fn stage_args(t: &mut String, g: &GpuFunction) {
+    for (k, p) in g.params.iter().enumerate() {
+        if p.tensor {
+            let _ = writeln!(
+                t,
+                "  %dt{k} = call ptr @postc_gpu_stage_tensor(ptr %a{k}, ptr %rec{k})\n  store ptr %dt{k}, ptr %slot{k}"
+            );
+        } else if p.dtype == DType::Bool {
+            let _ = writeln!(t, "  %z{k} = zext i1 %a{k} to i8\n  store i8 %z{k}, ptr %slot{k}");
+        } else {
+            let _ = writeln!(t, "  store {} %a{k}, ptr %slot{k}", llty(p.dtype));
+        }
+    }
+}
+
+fn arg_allocas(t: &mut String, g: &GpuFunction, np: usize) {
+    let _ = writeln!(t, "  %params = alloca [{np} x ptr], align 8");
+    for (k, p) in g.params.iter().enumerate() {
+        if p.tensor {
+            let _ = writeln!(t, "  %rec{k} = alloca [5 x i64], align 8\n  %slot{k} = alloca ptr, align 8");
+        } else {
+            let _ = writeln!(t, "  %slot{k} = alloca {}, align 8", memty(p.dtype));
+        }
+        let _ = writeln!(
+            t,
+            "  %pp{k} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {k}\n  store ptr %slot{k}, ptr %pp{k}"
+        );
+    }
+}
+
+fn unstage_outputs(t: &mut String, g: &GpuFunction) {
+    for (k, p) in g.params.iter().enumerate() {
+        if p.tensor && p.output {
+            let _ = writeln!(t, "  call void @postc_gpu_unstage_tensor(ptr %rec{k})");
+        }
+    }
+}
+
+/// The launcher of a `kernel` function: `void SYMBOL(const postc_launch
+/// *cfg, ...)` stages the arrays, launches over the configuration's grid and
+/// copies the `&` arrays back.
+fn kernel_launcher(g: &GpuFunction, fnvar: &str) -> String {
+    let s = &g.symbol;
+    let np = g.params.len();
+    let mut t = String::new();
+    let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
+    arg_allocas(&mut t, g, np);
+    launch_config(&mut t, g);
+    t.push_str("  %mark = call i64 @postc_gpu_arena_mark()\n");
+    stage_args(&mut t, g);
+    let _ = writeln!(
+        t,
+        "  %f = load ptr, ptr {fnvar}\n  call void @mgpuLaunchKernel(ptr %f, i64 %g0, i64 %g1, i64 %g2, i64 %g3, i64 %g4, i64 %g5, \
+         i32 0, ptr null, ptr %params, ptr null, i64 {np})"
+    );
+    unstage_outputs(&mut t, g);
+    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr null)\n  ret void\n}\n");
+    hoist_globals(t)
+}
+
+/// A plain `gpu` function: `SYMBOL.gpu` runs the body on one device thread
+/// (the result comes back through an 8-byte device slot); `SYMBOL` calls
+/// it, or asks `__postc_gpu_usable` first for `gpu(fallback)`.
+fn single_launcher(g: &GpuFunction, fnvar: &str) -> String {
+    let s = &g.symbol;
+    let np = g.params.len() + usize::from(g.ret.is_some());
+    let (ret, rattr) = (&g.sig.ret, g.sig.ret_attr);
+    let mut t = String::new();
+    let _ = writeln!(t, "define internal {rattr} {ret} @\"{s}.gpu\"({}) {{\nentry:", c_args(g));
+    arg_allocas(&mut t, g, np);
+    t.push_str(
+        "  %rslot = alloca ptr, align 8\n  %hret = alloca i64, align 8\n  %mark = call i64 @postc_gpu_arena_mark()\n",
+    );
+    stage_args(&mut t, g);
+    if g.ret.is_some() {
+        let k = g.params.len();
+        let _ = writeln!(
+            t,
+            "  %rdev = call ptr @postc_gpu_arena_alloc(i64 8, ptr null)\n  store ptr %rdev, ptr %rslot\n  \
+             %pp{k} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {k}\n  store ptr %rslot, ptr %pp{k}"
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  %f = load ptr, ptr {fnvar}\n  call void @mgpuLaunchKernel(ptr %f, i64 1, i64 1, i64 1, i64 1, i64 1, i64 1, \
+         i32 0, ptr null, ptr %params, ptr null, i64 {np})"
+    );
+    if g.ret.is_some() {
+        t.push_str("  call void @mgpuMemcpy(ptr %hret, ptr %rdev, i64 8, ptr null)\n");
+    }
+    unstage_outputs(&mut t, g);
+    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr null)\n");
+    match g.ret {
+        None => t.push_str("  ret void\n}\n"),
+        Some(DType::Bool) => t.push_str("  %rb = load i8, ptr %hret\n  %r = trunc i8 %rb to i1\n  ret i1 %r\n}\n"),
+        Some(d) => {
+            let _ = writeln!(t, "  %r = load {0}, ptr %hret\n  ret {0} %r\n}}", llty(d));
+        }
+    }
+    let args = c_args(g);
+    let _ = writeln!(t, "declare {rattr} {ret} @\"{s}.host\"({})", g.sig.params.join(", "));
+    let _ = writeln!(t, "define {}{rattr} {ret} @\"{s}\"({args}) {{\nentry:", linkage(g));
+    let (call, tail) = if g.ret.is_some() {
+        (format!("%r = call {rattr} {ret}"), format!("ret {ret} %r"))
+    } else {
+        ("call void".to_string(), "ret void".to_string())
+    };
+    if g.fallback {
+        let _ = writeln!(
+            t,
+            "  %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %gpu, label %host\n\
+             gpu:\n  {call} @\"{s}.gpu\"({args})\n  {tail}\nhost:\n  {} @\"{s}.host\"({args})\n  {}\n}}",
+            call.replace("%r ", "%rh "),
+            tail.replace("%r", "%rh")
+        );
+    } else {
+        let _ = writeln!(t, "  {call} @\"{s}.gpu\"({args})\n  {tail}\n}}");
+    }
+    t
+}
+
 /// The host side of the gpu ufuncs: device image, constructor, wrappers.
 pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
     let us = &low.gpu.ufuncs;
@@ -196,18 +453,28 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
         bytes_lit(&image)
     );
     t.push_str("@\"postc.gpu.module\" = internal global ptr null, align 8\n");
-    for (i, u) in us.iter().enumerate() {
+    let kernels = low.gpu.kernel_names();
+    for (i, k) in kernels.iter().enumerate() {
         let _ = writeln!(t, "@\"postc.gpu.fn.{i}\" = internal global ptr null, align 8");
         let _ = writeln!(
             t,
             "@\"postc.gpu.name.{i}\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
-            u.kernel.len() + 1,
-            bytes_lit(u.kernel.as_bytes())
+            k.len() + 1,
+            bytes_lit(k.as_bytes())
         );
     }
-    let bare = us.iter().find(|u| !u.fallback);
-    if let Some(u) = bare {
-        let msg = format!("panic: no usable GPU for gpu function {}\n", u.name);
+    let fs = &low.gpu.functions;
+    // Without a GPU, a program whose GPU code has no host body to fall back
+    // on stops at load, naming `gpu` (or `kernel` when only kernels lack one).
+    let bare = us
+        .iter()
+        .filter(|u| !u.fallback)
+        .map(|u| ("gpu", &u.name))
+        .chain(fs.iter().filter(|g| g.kind == FunctionKind::Single && !g.fallback).map(|g| ("gpu", &g.name)))
+        .chain(fs.iter().filter(|g| g.kind == FunctionKind::Kernel).map(|g| ("kernel", &g.name)))
+        .next();
+    if let Some((what, name)) = bare {
+        let msg = format!("panic: no usable GPU for {what} function {name}\n");
         let _ = writeln!(
             t,
             "@\"postc.gpu.nogpu\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
@@ -237,7 +504,7 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
         "load:\n  %m = call ptr @mgpuModuleLoad(ptr @\"postc.gpu.image\", i64 {})\n  store ptr %m, ptr @\"postc.gpu.module\"",
         image.len()
     );
-    for i in 0..us.len() {
+    for i in 0..kernels.len() {
         let _ = writeln!(
             t,
             "  %f{i} = call ptr @mgpuModuleGetFunction(ptr %m, ptr @\"postc.gpu.name.{i}\")\n  store ptr %f{i}, ptr @\"postc.gpu.fn.{i}\""
@@ -259,6 +526,13 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
         } else {
             let _ = writeln!(t, "  call void @\"{s}_loop.gpu\"(ptr %a, ptr %d, ptr %st, ptr %x)\n  ret void\n}}\n");
         }
+    }
+    for (i, g) in fs.iter().enumerate() {
+        let fnvar = format!("@\"postc.gpu.fn.{}\"", us.len() + i);
+        t.push_str(&match g.kind {
+            FunctionKind::Kernel => kernel_launcher(g, &fnvar),
+            FunctionKind::Single => single_launcher(g, &fnvar),
+        });
     }
     t
 }

@@ -78,10 +78,46 @@ impl GpuUfunc {
     }
 }
 
+/// How a function (not a ufunc) runs on the GPU.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FunctionKind {
+    /// A `kernel` function: launched over a grid the caller chooses; its
+    /// threads read their coordinates through the `postc.gpu.*` built-ins.
+    Kernel,
+    /// A plain `gpu` function: one device thread runs the body.
+    Single,
+}
+
+/// One parameter of a gpu function.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct GpuParam {
+    pub dtype: DType,
+    /// An array, passed as a `DLTensor *` and staged.
+    pub tensor: bool,
+    /// A `&` array: copied back after the kernel.
+    pub output: bool,
+}
+
+/// One `kernel` or plain `gpu` function.
+#[derive(Clone, Debug)]
+pub struct GpuFunction {
+    pub name: String,
+    pub symbol: String,
+    /// The kernel's name in the device code.
+    pub kernel: String,
+    pub kind: FunctionKind,
+    pub params: Vec<GpuParam>,
+    pub ret: Option<DType>,
+    /// The body's C ABI.
+    pub sig: FnSig,
+    pub fallback: bool,
+}
+
 /// The GPU part of a lowered program.
 #[derive(Clone, Debug, Default)]
 pub struct GpuPlan {
     pub ufuncs: Vec<GpuUfunc>,
+    pub functions: Vec<GpuFunction>,
     /// `gpu` functions this backend cannot compile for the GPU; errors
     /// unless the build's GPU mode is `off`.
     pub unsupported: Vec<Diagnostic>,
@@ -89,13 +125,19 @@ pub struct GpuPlan {
 
 impl GpuPlan {
     pub fn is_empty(&self) -> bool {
-        self.ufuncs.is_empty() && self.unsupported.is_empty()
+        self.ufuncs.is_empty() && self.functions.is_empty() && self.unsupported.is_empty()
+    }
+
+    /// Every kernel's name, in the order of the loader's handles: the
+    /// ufuncs', then the functions'.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.ufuncs.iter().map(|u| u.kernel.as_str()).chain(self.functions.iter().map(|f| f.kernel.as_str())).collect()
     }
 }
 
-/// Whether a program has GPU functions.
+/// Whether a program has GPU functions (`gpu`, `gpu(fallback)`, `kernel`).
 pub fn has_gpu(program: &Program) -> bool {
-    program.modules.iter().any(|m| m.functions.iter().any(|f| f.attrs.is_gpu()))
+    program.modules.iter().any(|m| m.functions.iter().any(|f| f.attrs.is_device()))
 }
 
 /// Dtypes a kernel can load and store: complex numbers travel by host
@@ -109,16 +151,52 @@ pub fn plan(program: &Program, sigs: &HashMap<(ModuleId, FuncId), FnSig>, ufuncs
     let mut out = GpuPlan::default();
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, f) in m.functions.iter_enumerated() {
-            if !f.attrs.is_gpu() {
+            if !f.attrs.is_device() {
                 continue;
             }
             let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
             let sig = &sigs[&(mid, fid)];
+            let kernel = f.attrs.contains(postc_ir::FuncAttrs::KERNEL);
+            let what = if kernel { "kernel" } else { "gpu" };
             let unsupported = |why: String| {
-                Diagnostic::error(format!("gpu function `{}`: {why} (not supported on the GPU)", f.name), at.clone())
+                Diagnostic::error(format!("{what} function `{}`: {why} (not supported on the GPU)", f.name), at.clone())
             };
             if f.ufunc_sig.is_none() {
-                out.unsupported.push(unsupported("only ufuncs are compiled for the GPU".into()));
+                let mut params = Vec::new();
+                let mut bad = None;
+                for p in f.params() {
+                    let Some(td) = f.body.ty(p).map(|t| m.types.get(t)) else { continue };
+                    if !supported_dtype(td.dtype) {
+                        bad = Some(format!("{} parameters", td.dtype));
+                    }
+                    params.push(GpuParam { dtype: td.dtype, tensor: td.is_array, output: td.is_output });
+                }
+                let ret = f.ret.map(|t| m.types.get(t));
+                if let Some(t) = ret {
+                    if t.is_array {
+                        bad = Some("an array result (return it through a `&` parameter)".into());
+                    } else if !supported_dtype(t.dtype) {
+                        bad = Some(format!("a {} result", t.dtype));
+                    }
+                }
+                if let Some(why) = bad {
+                    out.unsupported.push(unsupported(why));
+                    continue;
+                }
+                if sig.params.len() != params.len() || sig.complex_out || sig.array_ret {
+                    out.unsupported.push(unsupported("its C signature".into()));
+                    continue;
+                }
+                out.functions.push(GpuFunction {
+                    name: f.name.clone(),
+                    symbol: sig.symbol.clone(),
+                    kernel: format!("__postc_kernel_{}", sig.symbol.replace('.', "_")),
+                    kind: if kernel { FunctionKind::Kernel } else { FunctionKind::Single },
+                    params,
+                    ret: ret.map(|t| t.dtype),
+                    sig: sig.clone(),
+                    fallback: f.attrs.contains(postc_ir::FuncAttrs::GPU_FALLBACK),
+                });
                 continue;
             }
             if !sig.exported {
@@ -162,7 +240,7 @@ fn active(low: &Lowered, options: &CodegenOptions) -> Result<bool, Vec<Diagnosti
     if !low.gpu.unsupported.is_empty() {
         return Err(low.gpu.unsupported.clone());
     }
-    Ok(!low.gpu.ufuncs.is_empty())
+    Ok(!low.gpu.ufuncs.is_empty() || !low.gpu.functions.is_empty())
 }
 
 /// `--emit ptx`: the PTX of a program's gpu functions.
@@ -188,10 +266,42 @@ pub fn emit_host_unit<'c>(
     low: &Lowered,
     options: &CodegenOptions,
 ) -> Result<(), Vec<Diagnostic>> {
-    if !active(low, options)? {
-        return Ok(());
+    let on = active(low, options)?;
+    let mut text = String::new();
+    if host::uses_coords(module) || !low.gpu.functions.is_empty() {
+        text.push_str(&host::coords_text());
+    }
+    // Kernel functions keep their body as `SYMBOL.host`; `SYMBOL` becomes
+    // the launcher (or, without GPU code, the host emulation of a launch).
+    for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
+        let f = module.get_function(&g.symbol).ok_or_else(|| {
+            err(format!("internal code generation error: no `{}` for kernel function `{}`", g.symbol, g.name))
+        })?;
+        f.as_global_value().set_name(&format!("{}.host", g.symbol));
+    }
+    if !on {
+        let mut any = false;
+        for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
+            text.push_str(&host::emulation_text(g));
+            any = true;
+        }
+        if any {
+            text.push_str(host::EMULATION_DECLS);
+        }
+        if !text.is_empty() {
+            link_text(cx, module, &text)?;
+        }
+        return internalize_kernel_bodies(module, low);
     }
     let code = compile_device(low, options)?;
+    for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Single) {
+        let f = module.get_function(&g.symbol).ok_or_else(|| {
+            err(format!("internal code generation error: no `{}` for gpu function `{}`", g.symbol, g.name))
+        })?;
+        f.as_global_value().set_name(&format!("{}.host", g.symbol));
+        let decl = module.add_function(&g.symbol, f.get_type(), None);
+        f.replace_all_uses_with(decl);
+    }
     for u in &low.gpu.ufuncs {
         let name = crate::ufunc::loop_symbol(&u.symbol);
         let f = module
@@ -201,11 +311,29 @@ pub fn emit_host_unit<'c>(
         let decl = module.add_function(&name, f.get_type(), None);
         f.replace_all_uses_with(decl);
     }
-    let text = host::host_text(low, &code);
+    text.push_str(&host::host_text(low, &code));
+    link_text(cx, module, &text)?;
+    internalize_kernel_bodies(module, low)
+}
+
+/// A kernel function's host body is only the emulation's: internal once
+/// the emulation (linked by name) calls it.
+fn internalize_kernel_bodies(module: &LlModule<'_>, low: &Lowered) -> Result<(), Vec<Diagnostic>> {
+    for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
+        if let Some(f) = module.get_function(&format!("{}.host", g.symbol)) {
+            f.set_linkage(inkwell::module::Linkage::Internal);
+        }
+    }
+    Ok(())
+}
+
+/// Parses `text` as a module of `module`'s target and links it in; its
+/// `postc.gpu.*` functions become internal.
+fn link_text<'c>(cx: &'c Context, module: &LlModule<'c>, text: &str) -> Result<(), Vec<Diagnostic>> {
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu.host");
     let hm = cx.create_module_from_ir(buf).map_err(|e| {
         if std::env::var_os("POSTC_DUMP_LL").is_some() {
-            let _ = std::fs::write("postc-gpu-failed.ll", &text);
+            let _ = std::fs::write("postc-gpu-failed.ll", text);
         }
         err(format!("internal code generation error: LLVM rejected the GPU host module: {e}"))
     })?;
@@ -214,5 +342,11 @@ pub fn emit_host_unit<'c>(
     module
         .link_in_module(hm)
         .map_err(|e| err(format!("internal code generation error: linking the GPU host code: {e}")))?;
+    for f in module.get_functions() {
+        if f.count_basic_blocks() > 0 && f.get_name().to_bytes().starts_with(postc_ir::builtins::GPU_PREFIX.as_bytes())
+        {
+            f.set_linkage(inkwell::module::Linkage::Internal);
+        }
+    }
     Ok(())
 }

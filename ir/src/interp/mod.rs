@@ -113,6 +113,8 @@ pub struct Interpreter<'p> {
     program: &'p Program,
     options: InterpOptions,
     fuel_left: Option<u64>,
+    /// The running thread's coordinates inside [`Interpreter::launch`].
+    coords: Option<builtins::ThreadCoords>,
 }
 
 fn type_of<'p>(m: &'p Module, f: &Function, v: ValueId) -> Option<&'p TypeData> {
@@ -180,7 +182,7 @@ fn int_of(v: &Value, what: &str) -> R<i128> {
 
 impl<'p> Interpreter<'p> {
     pub fn new(program: &'p Program, options: InterpOptions) -> Self {
-        Interpreter { program, options, fuel_left: None }
+        Interpreter { program, options, fuel_left: None, coords: None }
     }
 
     fn module(&self, mid: ModuleId) -> R<&'p Module> {
@@ -267,8 +269,59 @@ impl<'p> Interpreter<'p> {
         match self.resolve(module, func).map_err(|f| to_trap(f, None))? {
             Callee::Func(mid, fid) => self.exec(mid, fid, args.to_vec()),
             Callee::Intrinsic(sym) => intrinsics::call(sym, args, None).map(Some).map_err(|f| to_trap(f, None)),
-            Callee::Builtin(b) => builtin(b, args).map_err(|f| to_trap(f, None)),
+            Callee::Builtin(b) => builtin(b, args, self.coords).map_err(|f| to_trap(f, None)),
         }
+    }
+
+    /// Runs the `kernel` function `func` of `module` once per thread of a
+    /// launch of `grid` blocks of `block` threads, one thread after another
+    /// (blocks in order, threads in order within a block, x fastest), as a
+    /// GPU would when no two threads touch the same element. Arrays are
+    /// shared by every thread and with the caller. The fuel covers the whole
+    /// launch; the first trap ends it.
+    pub fn launch(
+        &mut self,
+        module: ModuleId,
+        func: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &[Value],
+    ) -> Result<(), Trap> {
+        let fail = |m: String| Trap { kind: TrapKind::Unsupported, message: m, loc: None };
+        let (mid, fid) = match self.resolve(module, func).map_err(|f| to_trap(f, None))? {
+            Callee::Func(m, f) => (m, f),
+            _ => return Err(fail(format!("`{func}` is not a function of the program"))),
+        };
+        let f = &self.program.modules[mid].functions[fid];
+        if !f.attrs.contains(crate::FuncAttrs::KERNEL) {
+            return Err(fail(format!("`{func}` is not a `kernel` function")));
+        }
+        if grid.iter().chain(&block).any(|d| *d == 0) {
+            return Err(fail(format!("launch of `{func}` with an empty grid {grid:?} or block {block:?}")));
+        }
+        self.reset_fuel();
+        let mut c = builtins::ThreadCoords { grid_dim: grid, block_dim: block, ..Default::default() };
+        let result = (|| {
+            for bz in 0..grid[2] {
+                for by in 0..grid[1] {
+                    for bx in 0..grid[0] {
+                        c.block_idx = [bx, by, bz];
+                        for tz in 0..block[2] {
+                            for ty in 0..block[1] {
+                                for tx in 0..block[0] {
+                                    c.thread_idx = [tx, ty, tz];
+                                    self.coords = Some(c);
+                                    self.exec(mid, fid, args.to_vec())?;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.coords = None;
+        result
     }
 
     /// Runs a function to completion on an explicit frame stack.
@@ -413,7 +466,7 @@ impl<'p> Interpreter<'p> {
                 let vals: Vec<Value> = args.iter().map(|a| Self::reg(fr, a).cloned()).collect::<R<_>>()?;
                 match self.resolve(fr.mid, callee)? {
                     Callee::Func(m, f) => return Ok(Step::Call(m, f, vals)),
-                    Callee::Builtin(b) => match builtin(b, &vals)? {
+                    Callee::Builtin(b) => match builtin(b, &vals, self.coords)? {
                         Some(r) if rty.is_some() => r,
                         _ => {
                             fr.pc += 1;
@@ -514,8 +567,15 @@ impl<'p> Interpreter<'p> {
 
 /// Runs a `postc.` built-in: `postc.panic` traps with its rendered
 /// message; `postc.ovf.<op>` says whether the operation overflows.
-fn builtin(b: Builtin, args: &[Value]) -> R<Option<Value>> {
+fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>) -> R<Option<Value>> {
     match b {
+        Builtin::Gpu(reg, axis) => match coords {
+            Some(c) => Ok(Some(Value::Int(crate::DType::Int64, c.get(reg, axis) as i128))),
+            None => unsupported(format!(
+                "`{}` outside a kernel launch (run the kernel with `launch`)",
+                builtins::gpu_builtin_name(reg, axis)
+            )),
+        },
         Builtin::Panic => {
             let Some(Value::Str(msg)) = args.first() else {
                 return unsupported("`postc.panic` takes a Str message first");
