@@ -299,7 +299,8 @@ pub fn build_unit<'c>(
             }
         }
     }
-    ufunc::emit_unit(cx, &module, &low.ufuncs, keep).map_err(internal)?;
+    let plans = gpu::host_plans(low, options)?; // GPU hook: `NAME_dl` of gpu ufuncs takes device tensors
+    ufunc::emit_unit(cx, &module, &plans, keep).map_err(internal)?;
     gpu::emit_host_unit(cx, &module, low, options)?; // GPU hook
     if owned.is_some() {
         for s in &low.exported {

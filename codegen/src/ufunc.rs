@@ -41,6 +41,10 @@ pub(crate) const MAX_LOOP_DIMS: u64 = 64;
 /// kDLCUDAHost, kDLROCMHost.
 const HOST_DEVICES: [u64; 3] = [1, 3, 11];
 
+/// DLPack device types a gpu ufunc's `NAME_dl` also accepts: kDLCUDA,
+/// kDLROCM, kDLCUDAManaged (its staging wrapper uses them in place).
+const GPU_DEVICES: [u64; 3] = [2, 10, 13];
+
 /// The LLVM type of DLPack's `DLTensor`:
 /// `{ ptr data, {i32, i32} device, i32 ndim, {i8, i8, i16} dtype,
 ///    ptr shape, ptr strides, i64 byte_offset }` (48 bytes on 64-bit hosts).
@@ -137,6 +141,9 @@ pub struct Plan {
     pub at: String,
     /// The parameter type of each operand passed as a view.
     types: Vec<Option<TypeData>>,
+    /// Whether `NAME_dl` accepts tensors in GPU memory (a gpu ufunc in a
+    /// build with GPU code).
+    pub device_operands: bool,
 }
 
 impl Plan {
@@ -210,7 +217,20 @@ impl Plan {
             None => String::new(),
         };
         let symbol = f.name.clone();
-        Ok(Plan { name: f.name.clone(), symbol, nin, nops, dtypes, pass, core, dims, core_params, at, types })
+        Ok(Plan {
+            name: f.name.clone(),
+            symbol,
+            nin,
+            nops,
+            dtypes,
+            pass,
+            core,
+            dims,
+            core_params,
+            at,
+            types,
+            device_operands: false,
+        })
     }
 
     /// Sum of the core ranks of operands before `i`: where operand `i`'s core
@@ -838,7 +858,8 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             let dev_p = self.field_ptr(t, field::DEVICE);
             let dev = self.b.build_load(i32t, dev_p, "device").unwrap().into_int_value();
             let mut host: Option<IntValue> = None;
-            for d in HOST_DEVICES {
+            let gpu: &[u64] = if plan.device_operands { &GPU_DEVICES } else { &[] };
+            for &d in HOST_DEVICES.iter().chain(gpu) {
                 let is = self.b.build_int_compare(IntPredicate::EQ, dev, i32t.const_int(d, false), "").unwrap();
                 host = Some(match host {
                     None => is,
@@ -846,7 +867,8 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                 });
             }
             let not_host = self.b.build_not(host.expect("host kinds"), "").unwrap();
-            self.fail_if(not_host, &format!("{role} operand {i} is not in host memory"));
+            let place = if plan.device_operands { "host or GPU memory" } else { "host memory" };
+            self.fail_if(not_host, &format!("{role} operand {i} is not in {place}"));
             let (code, bits) = dlpack_dtype(plan.dtypes[i]);
             let dt_p = self.field_ptr(t, field::DTYPE);
             let dt_t = cx.struct_type(&[cx.i8_type().into(), cx.i8_type().into(), cx.i16_type().into()], false);

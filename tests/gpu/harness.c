@@ -399,6 +399,39 @@ static void kernels_on_device(void *drv) {
     CHECK(memcmp(out, want, sizeof out) == 0, "scale on device tensors differs from C");
 }
 
+/* NAME_dl of a gpu ufunc takes tensors in device memory (kDLCUDA) and
+ * uses them in place, next to a host scalar tensor. */
+static void device_dl(void *drv) {
+    enum { N = 260 };
+    int (*mem_alloc)(uint64_t *, size_t) = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
+    int (*copy)(uint64_t, uint64_t, size_t, void *) = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
+    int (*sync)(void *) = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
+    static float a = 0.25f, x[N], y[N], out[N], want[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = (float)(N - i);
+        want[i] = saxpy_host(a, x[i], y[i]);
+    }
+    uint64_t dx, dy, dout;
+    CHECK(mem_alloc(&dx, sizeof x) == 0 && mem_alloc(&dy, sizeof y) == 0 && mem_alloc(&dout, sizeof out) == 0,
+          "cuMemAlloc_v2 failed");
+    copy(dx, (uint64_t)(uintptr_t)x, sizeof x, NULL);
+    copy(dy, (uint64_t)(uintptr_t)y, sizeof y, NULL);
+    sync(NULL);
+    int64_t shape[1] = {N};
+    DLTensor ta = tensor(&a, 0, NULL, NULL, 2, 32);
+    DLTensor tx = tensor((void *)(uintptr_t)dx, 1, shape, NULL, 2, 32);
+    DLTensor ty = tensor((void *)(uintptr_t)dy, 1, shape, NULL, 2, 32);
+    DLTensor tout = tensor((void *)(uintptr_t)dout, 1, shape, NULL, 2, 32);
+    tx.device_type = ty.device_type = tout.device_type = 2; /* kDLCUDA */
+    long copies = counter ? counter("copies") : 0;
+    ((void (*)(DLTensor *, DLTensor *, DLTensor *, DLTensor *))sym("saxpy_dl"))(&ta, &tx, &ty, &tout);
+    if (counter) CHECK(counter("copies") == copies + 1, "%ld copies for one host operand", counter("copies") - copies);
+    copy((uint64_t)(uintptr_t)out, dout, sizeof out, NULL);
+    sync(NULL);
+    CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_dl on device tensors differs from the host body");
+}
+
 static void scenario_bench(long n) {
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *o1 = malloc(n * sizeof(float)),
           *o2 = malloc(n * sizeof(float));
@@ -465,6 +498,7 @@ int main(int argc, char **argv) {
             return 2;
         }
         scenario_device(drv);
+        device_dl(drv);
     } else if (!strcmp(scenario, "kernels")) {
         /* argv[4]: the same program built with --gpu off. */
         off = argc > 4 ? dlopen(argv[4], RTLD_NOW | RTLD_LOCAL) : NULL;

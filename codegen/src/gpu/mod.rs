@@ -243,6 +243,22 @@ fn active(low: &Lowered, options: &CodegenOptions) -> Result<bool, Vec<Diagnosti
     Ok(!low.gpu.ufuncs.is_empty() || !low.gpu.functions.is_empty())
 }
 
+/// The ufunc plans for the host entry points: in a build with GPU code,
+/// a gpu ufunc's `NAME_dl` accepts tensors in GPU memory.
+pub fn host_plans<'a>(
+    low: &'a Lowered,
+    options: &CodegenOptions,
+) -> Result<std::borrow::Cow<'a, [Plan]>, Vec<Diagnostic>> {
+    if !active(low, options)? || low.gpu.ufuncs.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(&low.ufuncs));
+    }
+    let mut plans = low.ufuncs.clone();
+    for p in &mut plans {
+        p.device_operands = low.gpu.ufuncs.iter().any(|u| u.symbol == p.symbol);
+    }
+    Ok(std::borrow::Cow::Owned(plans))
+}
+
 /// `--emit ptx`: the PTX of a program's gpu functions.
 pub fn emit_ptx(program: &Program, options: &CodegenOptions) -> Result<String, Vec<Diagnostic>> {
     let prepared = crate::prepare(program, options)?;
