@@ -19,11 +19,24 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use support::{driver, root, tmpdir};
 
+/// Whether libdevice (for math.pir) can be found; says so when not.
+fn libdevice() -> bool {
+    match gpu::find_libdevice() {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("skipping math.pir: {e}");
+            false
+        }
+    }
+}
+
 fn programs() -> Vec<PathBuf> {
+    let with_math = libdevice();
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/gpu"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pir"))
+        .filter(|p| with_math || !p.ends_with("math.pir"))
         .collect();
     v.sort();
     assert!(v.len() >= 3, "tests/gpu holds {} programs", v.len());
@@ -255,6 +268,32 @@ fn kernel_functions_abort_at_load_without_a_driver() {
     assert_eq!(o.status.signal(), Some(6), "{o:?}");
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("panic: no usable GPU for gpu function sumsq\n"), "{stderr}");
+}
+
+#[test]
+fn math_links_libdevice() {
+    if !libdevice() {
+        return;
+    }
+    let text = ptx(&root().join("tests/gpu/math.pir"), OptLevel::O2);
+    // libdevice's own helpers are in the PTX; no math call is left external.
+    assert!(text.contains("__internal_accurate_pow"), "no libdevice pow in\n{text}");
+    assert!(!text.contains(".extern"), "an external call is left in\n{text}");
+    // A libdevice that cannot be found is a diagnostic naming the call.
+    let o = Command::new(driver())
+        .current_dir(root())
+        .env("POSTC_LIBDEVICE", "/nonexistent/libdevice.10.bc")
+        .args(["compile", "--emit", "ptx", "tests/gpu/math.pir", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "which needs libdevice: POSTC_LIBDEVICE names `/nonexistent/libdevice.10.bc`, which is not a file"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

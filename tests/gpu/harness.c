@@ -11,7 +11,7 @@
  * library by its symbol. Without it the real driver runs the kernels.
  * Prints "HARNESS OK" at the end of a scenario that passed.
  *
- * Scenarios: saxpy, intmix, fallback, gufunc (LIBRARY built from the file
+ * Scenarios: saxpy, intmix, fallback, gufunc, math (LIBRARY built from the file
  * of that name), device (saxpy.pir, operands already in device memory),
  * kernels OFF_LIBRARY (kernels.pir; OFF_LIBRARY is its --gpu off build),
  * bench N (saxpy.pir: host and GPU times for N elements).
@@ -96,6 +96,8 @@ EMULATION(below, 3, 3, 1)
 EMULATION(hypot2, 3, 3, 1)
 EMULATION(matmul, 3, 9, 4)
 EMULATION(rowsum, 2, 3, 2)
+EMULATION(wave, 3, 3, 1)
+EMULATION(soft, 2, 2, 1)
 
 static void register_kernel(void *fake, const char *name, kernel_fn fn) {
     void (*reg)(const char *, kernel_fn) = (void (*)(const char *, kernel_fn))dlsym(fake, "fake_register_kernel");
@@ -280,6 +282,38 @@ static void scenario_device(void *drv) {
     mem_free(dx);
     mem_free(dy);
     mem_free(dout);
+}
+
+/* libdevice's math against the host's libm: within a few units in the
+ * last place (a real GPU's libdevice and glibc may round differently). */
+static int close_to(double got, double want, double rel) {
+    return got == want || fabs(got - want) <= rel * fmax(fabs(want), 1e-300);
+}
+
+static void scenario_math(void) {
+    enum { N = 500 };
+    static double x[N], y[N], out[N], want[N];
+    static float fx[N], fout[N], fwant[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (i - 250) * 0.013;
+        y[i] = (i % 37) * 0.05 - 0.9;
+        fx[i] = (float)(i % 100) * 0.01f;
+    }
+    char *args[3] = {(char *)x, (char *)y, (char *)want};
+    intptr_t dims[1] = {N};
+    intptr_t steps[3] = {8, 8, 8};
+    ((loop_fn)sym("wave_loop.host"))(args, dims, steps, NULL);
+    args[2] = (char *)out;
+    long before = launches();
+    ((loop_fn)sym("wave_loop"))(args, dims, steps, NULL);
+    CHECK(counter == NULL || launches() == before + 1, "wave_loop launched %ld kernels", launches() - before);
+    for (int i = 0; i < N; i++) CHECK(close_to(out[i], want[i], 1e-13), "wave(%g, %g) = %.17g, host %.17g", x[i], y[i], out[i], want[i]);
+    char *fargs[2] = {(char *)fx, (char *)fwant};
+    intptr_t fsteps[2] = {4, 4};
+    ((loop_fn)sym("soft_loop.host"))(fargs, dims, fsteps, NULL);
+    fargs[1] = (char *)fout;
+    ((loop_fn)sym("soft_loop"))(fargs, dims, fsteps, NULL);
+    for (int i = 0; i < N; i++) CHECK(close_to(fout[i], fwant[i], 1e-5), "soft(%g) = %.9g, host %.9g", fx[i], fout[i], fwant[i]);
 }
 
 /* ---- kernel functions ------------------------------------------------ */
@@ -518,6 +552,12 @@ int main(int argc, char **argv) {
         void *drv = fake ? fake : dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
         if (drv) kernels_on_device(drv);
         if (counter) CHECK(counter("live") <= 3, "%ld device allocations are live", counter("live"));
+    } else if (!strcmp(scenario, "math")) {
+        if (fake) {
+            register_kernel(fake, "__postc_kernel_wave", k_wave);
+            register_kernel(fake, "__postc_kernel_soft", k_soft);
+        }
+        scenario_math();
     } else if (!strcmp(scenario, "gufunc")) {
         if (fake) {
             register_kernel(fake, "__postc_kernel_matmul", k_matmul);

@@ -250,6 +250,136 @@ fn internal(e: impl std::fmt::Display) -> Vec<Diagnostic> {
     err(format!("internal code generation error: {e}"))
 }
 
+/// Math the NVPTX backend cannot lower itself, by LLVM intrinsic base
+/// name; each has a libdevice function `__nv_NAME` (`__nv_NAMEf` for
+/// Float32).
+const LIBDEVICE_INTRINSICS: &[&str] = &["sin", "cos", "exp", "exp2", "log", "log2", "log10", "pow", "round"];
+
+/// C math functions a lowering calls by name (the intrinsic imports LLVM
+/// has no intrinsic for), without the `f` suffix.
+const LIBDEVICE_LIBM: &[&str] = &[
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "expm1",
+    "log1p",
+    "cbrt",
+    "erf",
+    "erfc",
+    "lgamma",
+    "tgamma",
+    "atan2",
+    "fmod",
+    "hypot",
+    "fmin",
+    "fmax",
+    "fdim",
+    "rint",
+    "nearbyint",
+    "round",
+];
+
+/// The libdevice function for a math call the device module makes.
+fn libdevice_name(name: &str) -> Option<String> {
+    if let Some(rest) = name.strip_prefix("llvm.") {
+        let (base, ty) = rest.rsplit_once('.')?;
+        let suffix = match ty {
+            "f64" => "",
+            "f32" => "f",
+            _ => return None,
+        };
+        return LIBDEVICE_INTRINSICS.contains(&base).then(|| format!("__nv_{base}{suffix}"));
+    }
+    if LIBDEVICE_LIBM.contains(&name) {
+        return Some(format!("__nv_{name}"));
+    }
+    let base = name.strip_suffix('f')?;
+    LIBDEVICE_LIBM.contains(&base).then(|| format!("__nv_{name}"))
+}
+
+/// `POSTC_LIBDEVICE`: the libdevice bitcode to link instead of searching.
+pub const ENV_LIBDEVICE: &str = "POSTC_LIBDEVICE";
+
+/// Finds `libdevice.10.bc`: `POSTC_LIBDEVICE`, then a CUDA toolkit
+/// (`CUDA_HOME`, `CUDA_PATH`, `/usr/local/cuda`, `/opt/cuda`), then the
+/// PyPI package `nvidia-cuda-nvcc-cu12` of `python3`.
+pub fn find_libdevice() -> Result<std::path::PathBuf, String> {
+    use std::path::PathBuf;
+    if let Some(p) = std::env::var_os(ENV_LIBDEVICE) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("{ENV_LIBDEVICE} names `{}`, which is not a file", p.display()))
+        };
+    }
+    let rel = "nvvm/libdevice/libdevice.10.bc";
+    let mut roots: Vec<PathBuf> =
+        ["CUDA_HOME", "CUDA_PATH"].iter().filter_map(std::env::var_os).map(PathBuf::from).collect();
+    roots.extend(["/usr/local/cuda", "/opt/cuda"].map(PathBuf::from));
+    if let Some(p) = roots.iter().map(|r| r.join(rel)).find(|p| p.is_file()) {
+        return Ok(p);
+    }
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"])
+        .output();
+    if let Some(o) = out.ok().filter(|o| o.status.success()) {
+        let p = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join(rel);
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(format!(
+        "no libdevice.10.bc found (set {ENV_LIBDEVICE}, install the CUDA toolkit, or `pip install nvidia-cuda-nvcc-cu12`)"
+    ))
+}
+
+/// Points the device module's math calls at libdevice and links the
+/// bitcode in (its functions become internal with the rest).
+fn link_libdevice<'c>(
+    cx: &'c Context,
+    m: &LlModule<'c>,
+    tm: &TargetMachine,
+    what: &str,
+) -> Result<(), Vec<Diagnostic>> {
+    let mut wanted = Vec::new();
+    for f in m.get_functions() {
+        if f.count_basic_blocks() > 0 || f.as_global_value().as_pointer_value().get_first_use().is_none() {
+            continue;
+        }
+        let name = f.get_name().to_string_lossy().into_owned();
+        if let Some(nv) = libdevice_name(&name) {
+            wanted.push((f, name, nv));
+        }
+    }
+    let Some((_, first, _)) = wanted.first() else { return Ok(()) };
+    let path = find_libdevice()
+        .map_err(|e| err(format!("gpu function {what}: uses `{first}`, which needs libdevice: {e}")))?;
+    for (f, name, nv) in &wanted {
+        let decl = m.get_function(nv).unwrap_or_else(|| m.add_function(nv, f.get_type(), None));
+        f.replace_all_uses_with(decl);
+        if !name.starts_with("llvm.") {
+            unsafe { f.delete() };
+        }
+    }
+    let lib = LlModule::parse_bitcode_from_path(&path, cx)
+        .map_err(|e| err(format!("cannot read libdevice `{}`: {e}", path.display())))?;
+    lib.set_triple(&tm.get_triple());
+    lib.set_data_layout(&tm.get_target_data().get_data_layout());
+    m.link_in_module(lib).map_err(|e| internal(format!("linking libdevice: {e}")))?;
+    // libdevice asks `__nvvm_reflect("__CUDA_FTZ")`: answered here (no
+    // flush-to-zero, like the host) so that nothing calls it.
+    m.run_passes("nvvm-reflect", tm, PassBuilderOptions::create()).map_err(internal)?;
+    Ok(())
+}
+
 /// Compiles the device code of a lowered program's gpu functions.
 pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
     let tm = nvptx_machine(options)?;
@@ -286,6 +416,7 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ");
+    link_libdevice(&cx, &m, &tm, &what)?;
     prune(&cx, &m, &tm, &names, &what)?;
     m.verify().map_err(|e| internal(format!("the device module does not verify: {e}")))?;
     let pipeline = format!("default<O{}>", options.opt.as_u8());
@@ -360,9 +491,7 @@ fn prune<'c>(
             unsafe { f.delete() };
         } else if name.starts_with("llvm.") {
             if !DEVICE_INTRINSICS.iter().any(|p| name.starts_with(p)) {
-                return Err(err(format!(
-                    "gpu function {what}: uses `{name}`, which has no GPU implementation (libdevice is not linked)"
-                )));
+                return Err(err(format!("gpu function {what}: uses `{name}`, which has no GPU implementation")));
             }
         } else if !NVPTX_LIBC.contains(&name.as_str()) {
             return Err(err(format!("gpu function {what}: calls `{name}`, which does not exist on the GPU")));

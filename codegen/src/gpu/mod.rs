@@ -17,7 +17,7 @@
 mod device;
 mod host;
 
-pub use device::{compile_device, nvptx_machine, DeviceCode};
+pub use device::{compile_device, find_libdevice, nvptx_machine, DeviceCode, ENV_LIBDEVICE};
 
 use crate::emit::FnSig;
 use crate::ufunc::Plan;
