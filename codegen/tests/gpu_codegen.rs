@@ -270,6 +270,81 @@ fn kernel_functions_abort_at_load_without_a_driver() {
     assert!(stderr.contains("panic: no usable GPU for gpu function sumsq\n"), "{stderr}");
 }
 
+/// `llvm-readelf` from LLVM 22 or the PATH.
+fn readelf() -> PathBuf {
+    let llvm = PathBuf::from("/usr/lib/llvm-22/bin/llvm-readelf");
+    if llvm.is_file() {
+        llvm
+    } else {
+        "llvm-readelf".into()
+    }
+}
+
+/// Every GPU program but math.pir (libdevice is NVIDIA's) compiles to an
+/// AMDGPU code object at -O0 and -O2: an ELF for EM_AMDGPU with the chosen
+/// architecture and one kernel descriptor (`NAME.kd`) per gpu function.
+#[test]
+fn amdgpu_code_objects_pass_llvm_readelf() {
+    let dir = tmpdir("gpu-hsaco");
+    for p in programs().into_iter().filter(|p| !p.ends_with("math.pir")) {
+        let program = load(&p);
+        for (level, arch) in [(OptLevel::O0, "gfx90a"), (OptLevel::O2, "gfx942")] {
+            let mut options = CodegenOptions::for_level(level);
+            options.gpu.mode = gpu::GpuMode::Amdgpu;
+            options.gpu.arch = Some(arch.into());
+            let bytes = gpu::emit_code_object(&program, &options).unwrap_or_else(|d| panic!("{}: {d:?}", p.display()));
+            let file = dir.join(format!("{}.{arch}.hsaco", p.file_stem().unwrap().to_string_lossy()));
+            std::fs::write(&file, &bytes).unwrap();
+            let out = Command::new(readelf()).args(["-h", "-s", "--notes"]).arg(&file).output().expect("llvm-readelf");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+            assert!(text.contains("EM_AMDGPU"), "{}:\n{text}", file.display());
+            assert!(text.contains(&format!("amdgcn-amd-amdhsa--{arch}")), "{}: no {arch} in\n{text}", file.display());
+            for m in program.modules.iter() {
+                for f in m.functions.iter().filter(|f| f.attrs.is_device()) {
+                    let kd = format!("__postc_kernel_{}.kd", f.name);
+                    assert!(text.contains(&kd), "{}: no {kd} in\n{text}", file.display());
+                }
+            }
+        }
+    }
+    // The ROCm device libraries are not linked: math is a diagnostic.
+    let mut options = CodegenOptions::for_level(OptLevel::O2);
+    options.gpu.mode = gpu::GpuMode::Amdgpu;
+    let e = gpu::emit_code_object(&load(&root().join("tests/gpu/math.pir")), &options).unwrap_err();
+    assert!(format!("{e:?}").contains("the ROCm device libraries are not linked"), "{e:?}");
+    options.gpu.arch = Some("sm_90".into());
+    let e = gpu::emit_code_object(&load(&root().join("tests/gpu/saxpy.pir")), &options).unwrap_err();
+    assert!(format!("{e:?}").contains("unknown GPU architecture `sm_90`: expected gfxNNN"), "{e:?}");
+}
+
+/// The same harness scenarios with AMDGPU builds, through the fake
+/// driver's HIP entry points (the constructor selects HIP).
+#[test]
+fn amdgpu_builds_run_through_the_fake_driver() {
+    let fake = fixture().fake.clone();
+    for (scenario, name) in [("saxpy", "saxpy"), ("gufunc", "gufunc"), ("fallback", "fallback"), ("device", "saxpy")] {
+        let lib = library_with(name, 2, &["--gpu", "amdgpu"]);
+        assert_ok(&harness(scenario, &lib, &fake, true), &format!("{scenario} amdgpu"));
+    }
+    let lib = library_with("kernels", 2, &["--gpu", "amdgpu"]);
+    let off = library_with("kernels", 2, &["--gpu", "off"]);
+    assert_ok(&harness_with("kernels", &lib, &fake, true, Some(&off)), "kernels amdgpu");
+    // The code object goes to HIP: a failure injected there names it.
+    let lib = library_with("saxpy", 2, &["--gpu", "amdgpu"]);
+    let o = Command::new(&fixture().harness)
+        .arg("saxpy")
+        .arg(&lib)
+        .arg(&fake)
+        .env("POSTC_GPU_DRIVER_PATH", &fake)
+        .env_remove("POSTC_GPU_RUNTIME")
+        .env("FAKE_GPU_FAIL", "hipModuleLoadData")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("panic: hipModuleLoadData failed"), "{stderr}");
+}
+
 #[test]
 fn math_links_libdevice() {
     if !libdevice() {

@@ -118,7 +118,7 @@ enum Command {
         /// GPU code for `gpu` functions: nvptx (default), amdgpu or off (host only).
         #[arg(long, value_enum, default_value = "nvptx")]
         gpu: GpuArg,
-        /// GPU architecture (default sm_90; with `--emit ptx`, `--cpu` sets it too).
+        /// GPU architecture (default sm_90, or gfx90a for amdgpu; with `--emit ptx|hsaco`, `--cpu` sets it too).
         #[arg(long = "gpu-arch", value_name = "ARCH")]
         gpu_arch: Option<String>,
     },
@@ -146,6 +146,8 @@ enum EmitArg {
     Exe,
     /// The PTX of the program's gpu functions.
     Ptx,
+    /// The AMDGPU code object of the program's gpu functions (implies `--gpu amdgpu`).
+    Hsaco,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -356,17 +358,19 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
     if a.jobs == Some(0) {
         return usage_error("`-j 0`: expected at least one codegen unit");
     }
+    let device_only = matches!(a.emit, EmitArg::Ptx | EmitArg::Hsaco);
     let gpu_mode = match a.gpu {
+        _ if a.emit == EmitArg::Hsaco => postc_codegen::gpu::GpuMode::Amdgpu,
         GpuArg::Nvptx => postc_codegen::gpu::GpuMode::Nvptx,
         GpuArg::Amdgpu => postc_codegen::gpu::GpuMode::Amdgpu,
         GpuArg::Off => postc_codegen::gpu::GpuMode::Off,
     };
-    let gpu_arch = if a.emit == EmitArg::Ptx { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
+    let gpu_arch = if device_only { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
     let options = CodegenOptions {
         gpu: postc_codegen::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
         opt: level,
         target: a.target.clone(),
-        cpu: if a.emit == EmitArg::Ptx { None } else { a.cpu.clone() },
+        cpu: if device_only { None } else { a.cpu.clone() },
         overflow_checks: Some(popts.overflow_checks),
         bounds_checks: popts.bounds_checks,
         div_checks: popts.div_checks,
@@ -387,6 +391,7 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
         EmitArg::Shared => format!("lib{stem}.so"),
         EmitArg::Exe => stem.clone(),
         EmitArg::Ptx => format!("{stem}.ptx"),
+        EmitArg::Hsaco => format!("{stem}.hsaco"),
     };
     let out_path = a.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
     if a.emit == EmitArg::Exe {
@@ -405,9 +410,14 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
             return usage_error("`main` must be exported, take no parameters and return Int64 or nothing");
         }
     }
-    if a.emit == EmitArg::Ptx {
-        return match postc_codegen::gpu::emit_ptx(&program, &options) {
-            Ok(ptx) => match std::fs::write(&out_path, ptx) {
+    if device_only {
+        let code = if a.emit == EmitArg::Ptx {
+            postc_codegen::gpu::emit_ptx(&program, &options).map(String::into_bytes)
+        } else {
+            postc_codegen::gpu::emit_code_object(&program, &options)
+        };
+        return match code {
+            Ok(bytes) => match std::fs::write(&out_path, bytes) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: cannot write {}: {e}", out_path.display());

@@ -22,6 +22,8 @@ use std::fmt::Write as _;
 pub enum DeviceCode {
     /// PTX text (NUL-terminated when embedded).
     Ptx(String),
+    /// An AMDGPU code object (an ELF shared object, as `ld.lld` links it).
+    CodeObject(Vec<u8>),
 }
 
 impl DeviceCode {
@@ -33,6 +35,40 @@ impl DeviceCode {
                 b.push(0);
                 b
             }
+            DeviceCode::CodeObject(b) => b.clone(),
+        }
+    }
+
+    /// The runtime `__postc_gpu_select_runtime` asks for: 1 CUDA, 2 HIP.
+    pub fn runtime_kind(&self) -> u32 {
+        match self {
+            DeviceCode::Ptx(_) => 1,
+            DeviceCode::CodeObject(_) => 2,
+        }
+    }
+}
+
+/// The device target of a build.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Arch {
+    Nvptx,
+    Amdgpu,
+}
+
+impl Arch {
+    /// The calling convention of a kernel.
+    fn kernel_cc(self) -> &'static str {
+        match self {
+            Arch::Nvptx => "ptx_kernel",
+            Arch::Amdgpu => "amdgpu_kernel",
+        }
+    }
+
+    /// `%start` and `%stride` of a grid-stride loop over the x axis.
+    fn index(self) -> &'static str {
+        match self {
+            Arch::Nvptx => NVPTX_INDEX,
+            Arch::Amdgpu => AMDGPU_INDEX,
         }
     }
 }
@@ -40,14 +76,14 @@ impl DeviceCode {
 /// The kernel of one gpu ufunc, as LLVM IR text: thread `t` of `T` runs
 /// the iterations `t, t + T, ...` of the loop, each as a call to the
 /// device's `SYMBOL_loop` with a loop length of one.
-fn kernel_text(u: &GpuUfunc) -> String {
+fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
     let plan = &u.plan;
     let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
     let mut t = String::new();
     let mut params: Vec<String> = (0..nops).map(|j| format!("ptr %p{j}")).collect();
     params.extend((0..nsteps).map(|k| format!("i64 %s{k}")));
     params.extend((0..ndims).map(|k| format!("i64 %d{k}")));
-    let _ = writeln!(t, "define ptx_kernel void @\"{}\"({}) {{\nentry:", u.kernel, params.join(", "));
+    let _ = writeln!(t, "define {} void @\"{}\"({}) {{\nentry:", arch.kernel_cc(), u.kernel, params.join(", "));
     let _ = writeln!(
         t,
         "  %args = alloca [{nops} x ptr], align 8\n  %steps = alloca [{nsteps} x i64], align 8\n  \
@@ -66,7 +102,7 @@ fn kernel_text(u: &GpuUfunc) -> String {
             "  %dp{k} = getelementptr [{ndims} x i64], ptr %dims, i64 0, i64 {k}\n  store i64 {v}, ptr %dp{k}"
         );
     }
-    t.push_str(NVPTX_INDEX);
+    t.push_str(arch.index());
     t.push_str(
         "  br label %head\nhead:\n  %i = phi i64 [ %start, %entry ], [ %next, %body ]\n  %more = icmp slt i64 %i, %d0\n  \
          br i1 %more, label %body, label %done\nbody:\n",
@@ -91,7 +127,7 @@ fn kernel_text(u: &GpuUfunc) -> String {
 /// The kernel of a `kernel` function (its parameters, a Bool as a byte)
 /// or of a plain `gpu` function (the same, then a pointer the result is
 /// stored to; launched on one thread).
-fn function_kernel_text(g: &GpuFunction) -> String {
+fn function_kernel_text(g: &GpuFunction, arch: Arch) -> String {
     let mut params: Vec<String> = g
         .params
         .iter()
@@ -102,7 +138,7 @@ fn function_kernel_text(g: &GpuFunction) -> String {
         params.push("ptr %ret".into());
     }
     let mut t = String::new();
-    let _ = writeln!(t, "define ptx_kernel void @\"{}\"({}) {{\nentry:", g.kernel, params.join(", "));
+    let _ = writeln!(t, "define {} void @\"{}\"({}) {{\nentry:", arch.kernel_cc(), g.kernel, params.join(", "));
     let mut args = Vec::new();
     for (k, p) in g.params.iter().enumerate() {
         let v = if !p.tensor && p.dtype == DType::Bool {
@@ -166,6 +202,66 @@ const NVPTX_INDEX: &str = "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n 
   %ntid64 = zext i32 %ntid to i64\n  %ctaid64 = zext i32 %ctaid to i64\n  %nctaid64 = zext i32 %nctaid to i64\n  \
   %base = mul i64 %ctaid64, %ntid64\n  %start = add i64 %base, %tid64\n  %stride = mul i64 %nctaid64, %ntid64\n";
 
+/// The same from AMDGPU's work-item and work-group ids and the dispatch
+/// packet (work-group size at byte 4, grid size in work-items at 12).
+const AMDGPU_INDEX: &str = "  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  \
+  %ctaid = call i32 @llvm.amdgcn.workgroup.id.x()\n  %dp = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n  \
+  %wgp = getelementptr i8, ptr addrspace(4) %dp, i64 4\n  %wg16 = load i16, ptr addrspace(4) %wgp, align 4\n  \
+  %ntid = zext i16 %wg16 to i32\n  %gsp = getelementptr i8, ptr addrspace(4) %dp, i64 12\n  \
+  %gs = load i32, ptr addrspace(4) %gsp, align 4\n  %nctaid = udiv i32 %gs, %ntid\n  %tid64 = zext i32 %tid to i64\n  \
+  %ntid64 = zext i32 %ntid to i64\n  %ctaid64 = zext i32 %ctaid to i64\n  %nctaid64 = zext i32 %nctaid to i64\n  \
+  %base = mul i64 %ctaid64, %ntid64\n  %start = add i64 %base, %tid64\n  %stride = mul i64 %nctaid64, %ntid64\n";
+
+const AMDGPU_DECLS: &str = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workitem.id.y()\n\
+declare i32 @llvm.amdgcn.workitem.id.z()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n\
+declare i32 @llvm.amdgcn.workgroup.id.y()\ndeclare i32 @llvm.amdgcn.workgroup.id.z()\n\
+declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n";
+
+/// The coordinate built-ins on AMDGPU: work-item and work-group ids, and
+/// the dispatch packet's work-group size (bytes 4, 6, 8) and grid size in
+/// work-items (bytes 12, 16, 20).
+fn amdgpu_coords_text() -> String {
+    let mut t = String::new();
+    for reg in GpuReg::ALL {
+        for axis in Axis::ALL {
+            let (a, i) = (axis.name(), axis.index() as u64);
+            let body = match reg {
+                GpuReg::ThreadIdx => {
+                    format!("  %r = call i32 @llvm.amdgcn.workitem.id.{a}()\n  %z = zext i32 %r to i64\n")
+                }
+                GpuReg::BlockIdx => {
+                    format!("  %r = call i32 @llvm.amdgcn.workgroup.id.{a}()\n  %z = zext i32 %r to i64\n")
+                }
+                GpuReg::BlockDim | GpuReg::GridDim => {
+                    let mut b = format!(
+                        "  %dp = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n  \
+                         %wp = getelementptr i8, ptr addrspace(4) %dp, i64 {}\n  %w16 = load i16, ptr addrspace(4) %wp, align 2\n  \
+                         %w = zext i16 %w16 to i64\n",
+                        4 + 2 * i
+                    );
+                    if reg == GpuReg::BlockDim {
+                        b.push_str("  %z = add i64 %w, 0\n");
+                    } else {
+                        let _ = write!(
+                            b,
+                            "  %gp = getelementptr i8, ptr addrspace(4) %dp, i64 {}\n  %g32 = load i32, ptr addrspace(4) %gp, align 4\n  \
+                             %g = zext i32 %g32 to i64\n  %z = udiv i64 %g, %w\n",
+                            12 + 4 * i
+                        );
+                    }
+                    b
+                }
+            };
+            let _ = writeln!(
+                t,
+                "define linkonce_odr i64 @\"{}\"() {{\n{body}  ret i64 %z\n}}",
+                gpu_builtin_name(reg, axis)
+            );
+        }
+    }
+    t
+}
+
 const NVVM_DECLS: &str = "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n\
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n\
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n\
@@ -174,6 +270,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n";
 /// LLVM intrinsics the GPU backends lower without a library.
 const DEVICE_INTRINSICS: &[&str] = &[
     "llvm.nvvm.",
+    "llvm.amdgcn.",
     "llvm.sqrt.",
     "llvm.fabs.",
     "llvm.fma.",
@@ -230,6 +327,96 @@ const NVPTX_LIBC: &[&str] = &["malloc", "free"];
 /// Calls whose result nothing uses and which only report: the device has
 /// no standard error, so a panic's message is dropped and its trap stays.
 const DROPPED_CALLS: &[&[u8]] = &[b"dprintf", b"write", b"fflush"];
+
+/// The AMDGPU triple.
+pub const AMDGPU_TRIPLE: &str = "amdgcn-amd-amdhsa";
+/// The default AMD architecture (CDNA 2, MI200).
+pub const DEFAULT_AMD_ARCH: &str = "gfx90a";
+
+/// The AMDGPU target machine of the options.
+fn amdgpu_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
+    crate::init_targets();
+    let triple = TargetTriple::create(AMDGPU_TRIPLE);
+    let target = Target::from_triple(&triple)
+        .map_err(|e| err(format!("the AMDGPU target is not available in this LLVM: {e}")))?;
+    let arch = options.gpu.arch.clone().unwrap_or_else(|| DEFAULT_AMD_ARCH.into());
+    if !arch.starts_with("gfx") {
+        return Err(err(format!("unknown GPU architecture `{arch}`: expected gfxNNN")));
+    }
+    target
+        .create_target_machine(&triple, &arch, "", options.opt.llvm(), RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| err(format!("cannot create an AMDGPU target machine for `{arch}`")))
+}
+
+/// Allocas in the private address space (5), where AMDGPU wants them; the
+/// lowering makes them in the generic one. Each becomes a private alloca
+/// cast to a generic pointer.
+fn private_allocas(cx: &Context, m: &LlModule<'_>) -> Result<(), Vec<Diagnostic>> {
+    let b = cx.create_builder();
+    let generic = cx.ptr_type(inkwell::AddressSpace::default());
+    for f in m.get_functions() {
+        for bb in f.get_basic_blocks() {
+            let allocas: Vec<_> = bb
+                .get_instructions()
+                .filter(|i| {
+                    i.get_opcode() == InstructionOpcode::Alloca
+                        && i.get_type().into_pointer_type().get_address_space() == inkwell::AddressSpace::default()
+                })
+                .collect();
+            for old in allocas {
+                let ty = old.get_allocated_type().map_err(internal)?;
+                b.position_before(&old);
+                let count = match old.get_operand(0) {
+                    Some(inkwell::values::Operand::Value(v)) => v.into_int_value(),
+                    _ => return Err(internal("an alloca without a size")),
+                };
+                let new = b.build_array_alloca(ty, count, "").map_err(internal)?;
+                if let (Ok(a), Some(i)) = (old.get_alignment(), new.as_instruction()) {
+                    if a > 0 {
+                        i.set_alignment(a).map_err(internal)?;
+                    }
+                }
+                let cast = b.build_address_space_cast(new, generic, "").map_err(internal)?;
+                let cast = cast.as_instruction().ok_or_else(|| internal("an address-space cast folded away"))?;
+                old.replace_all_uses_with(&cast);
+                old.erase_from_basic_block();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `ld.lld`: `POSTC_LD_LLD`, then `ld.lld`, `ld.lld-22` on the PATH, then
+/// LLVM 22's own.
+fn ld_lld() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("POSTC_LD_LLD") {
+        return p.into();
+    }
+    for name in ["ld.lld", "ld.lld-22"] {
+        if std::process::Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success()) {
+            return name.into();
+        }
+    }
+    "/usr/lib/llvm-22/bin/ld.lld".into()
+}
+
+/// Links an AMDGPU object into a code object with `ld.lld -shared`.
+fn link_code_object(object: &[u8]) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let dir = tempfile::tempdir().map_err(|e| err(format!("temporary directory: {e}")))?;
+    let (o, out) = (dir.path().join("kernels.o"), dir.path().join("kernels.hsaco"));
+    std::fs::write(&o, object).map_err(|e| err(format!("writing {}: {e}", o.display())))?;
+    let lld = ld_lld();
+    let run = std::process::Command::new(&lld).arg("-shared").arg("-o").arg(&out).arg(&o).output();
+    match run {
+        Ok(r) if r.status.success() => std::fs::read(&out).map_err(|e| err(format!("reading {}: {e}", out.display()))),
+        Ok(r) => Err(err(format!(
+            "`{}` failed linking the AMDGPU code object: {}",
+            lld.display(),
+            String::from_utf8_lossy(&r.stderr).trim()
+        ))),
+        Err(e) => Err(err(format!("cannot run `{}` (needed for AMDGPU code objects): {e}", lld.display()))),
+    }
+}
 
 /// The NVPTX target machine of the options.
 pub fn nvptx_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
@@ -382,7 +569,10 @@ fn link_libdevice<'c>(
 
 /// Compiles the device code of a lowered program's gpu functions.
 pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
-    let tm = nvptx_machine(options)?;
+    let (arch, tm) = match options.gpu.mode {
+        super::GpuMode::Amdgpu => (Arch::Amdgpu, amdgpu_machine(options)?),
+        _ => (Arch::Nvptx, nvptx_machine(options)?),
+    };
     let cx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(low.text.as_bytes(), "postc.gpu");
     let m = cx.create_module_from_ir(buf).map_err(|e| internal(format!("LLVM rejected the device module: {e}")))?;
@@ -394,13 +584,21 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
     }
     let mut kernels = String::new();
     for u in &low.gpu.ufuncs {
-        kernels.push_str(&kernel_text(u));
+        kernels.push_str(&kernel_text(u, arch));
     }
     for g in &low.gpu.functions {
-        kernels.push_str(&function_kernel_text(g));
+        kernels.push_str(&function_kernel_text(g, arch));
     }
-    kernels.push_str(NVVM_DECLS);
-    kernels.push_str(&nvptx_coords_text());
+    match arch {
+        Arch::Nvptx => {
+            kernels.push_str(NVVM_DECLS);
+            kernels.push_str(&nvptx_coords_text());
+        }
+        Arch::Amdgpu => {
+            kernels.push_str(AMDGPU_DECLS);
+            kernels.push_str(&amdgpu_coords_text());
+        }
+    }
     let kbuf = MemoryBuffer::create_from_memory_range_copy(kernels.as_bytes(), "postc.gpu.kernels");
     let km = cx.create_module_from_ir(kbuf).map_err(|e| internal(format!("LLVM rejected the kernels: {e}")))?;
     m.link_in_module(km).map_err(|e| internal(format!("linking the kernels: {e}")))?;
@@ -416,13 +614,36 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    link_libdevice(&cx, &m, &tm, &what)?;
-    prune(&cx, &m, &tm, &names, &what)?;
+    match arch {
+        Arch::Nvptx => link_libdevice(&cx, &m, &tm, &what)?,
+        Arch::Amdgpu => private_allocas(&cx, &m)?,
+    }
+    prune(&cx, &m, &tm, &names, &what, arch)?;
     m.verify().map_err(|e| internal(format!("the device module does not verify: {e}")))?;
     let pipeline = format!("default<O{}>", options.opt.as_u8());
     m.run_passes(&pipeline, &tm, PassBuilderOptions::create()).map_err(internal)?;
-    let ptx = tm.write_to_memory_buffer(&m, FileType::Assembly).map_err(|e| err(format!("emitting PTX: {e}")))?;
-    Ok(DeviceCode::Ptx(String::from_utf8_lossy(ptx.as_slice()).into_owned()))
+    match arch {
+        Arch::Nvptx => {
+            let ptx =
+                tm.write_to_memory_buffer(&m, FileType::Assembly).map_err(|e| err(format!("emitting PTX: {e}")))?;
+            Ok(DeviceCode::Ptx(String::from_utf8_lossy(ptx.as_slice()).into_owned()))
+        }
+        Arch::Amdgpu => {
+            let obj = tm
+                .write_to_memory_buffer(&m, FileType::Object)
+                .map_err(|e| err(format!("emitting the AMDGPU object: {e}")))?;
+            Ok(DeviceCode::CodeObject(link_code_object(obj.as_slice())?))
+        }
+    }
+}
+
+/// Why AMDGPU lacks a math function NVPTX gets from libdevice.
+fn amd_math(arch: Arch, name: &str) -> &'static str {
+    if arch == Arch::Amdgpu && libdevice_name(name).is_some() {
+        " (on AMDGPU: the ROCm device libraries are not linked)"
+    } else {
+        ""
+    }
 }
 
 /// Keeps only what the kernels reach, turns `abort` into a trap, drops
@@ -433,6 +654,7 @@ fn prune<'c>(
     tm: &TargetMachine,
     kernels: &[&str],
     what: &str,
+    arch: Arch,
 ) -> Result<(), Vec<Diagnostic>> {
     for f in m.get_functions() {
         let name = f.get_name().to_string_lossy().into_owned();
@@ -477,7 +699,17 @@ fn prune<'c>(
         }
         let name = f.get_name().to_string_lossy().into_owned();
         let used = f.as_global_value().as_pointer_value().get_first_use().is_some();
-        if name == "abort" && used {
+        // `malloc` (a gufunc operand's scratch copy, when its strides do
+        // not fit its type) has no AMDGPU implementation: a trap there.
+        let trap = name == "abort" || (arch == Arch::Amdgpu && name == "malloc");
+        if arch == Arch::Amdgpu && name == "free" && used {
+            // Only ever given the null pointers of the branches that did
+            // not allocate.
+            let b = cx.create_builder();
+            b.position_at_end(cx.append_basic_block(f, "entry"));
+            b.build_return(None).map_err(internal)?;
+            f.set_linkage(Linkage::Internal);
+        } else if trap && used {
             let b = cx.create_builder();
             let bb = cx.append_basic_block(f, "entry");
             b.position_at_end(bb);
@@ -491,10 +723,16 @@ fn prune<'c>(
             unsafe { f.delete() };
         } else if name.starts_with("llvm.") {
             if !DEVICE_INTRINSICS.iter().any(|p| name.starts_with(p)) {
-                return Err(err(format!("gpu function {what}: uses `{name}`, which has no GPU implementation")));
+                return Err(err(format!(
+                    "gpu function {what}: uses `{name}`, which has no GPU implementation{}",
+                    amd_math(arch, &name)
+                )));
             }
-        } else if !NVPTX_LIBC.contains(&name.as_str()) {
-            return Err(err(format!("gpu function {what}: calls `{name}`, which does not exist on the GPU")));
+        } else if arch == Arch::Amdgpu || !NVPTX_LIBC.contains(&name.as_str()) {
+            return Err(err(format!(
+                "gpu function {what}: calls `{name}`, which does not exist on the GPU{}",
+                amd_math(arch, &name)
+            )));
         }
     }
     Ok(())

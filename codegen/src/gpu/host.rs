@@ -487,9 +487,11 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
     );
     t.push_str(HOST_DECLS);
     // The constructor.
-    t.push_str(
-        "\ndefine internal void @\"postc.gpu.init\"() {\nentry:\n  call void @__postc_gpu_select_runtime(i32 1)\n  \
+    let _ = write!(
+        t,
+        "\ndefine internal void @\"postc.gpu.init\"() {{\nentry:\n  call void @__postc_gpu_select_runtime(i32 {})\n  \
          %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %load, label %none\nnone:\n",
+        code.runtime_kind()
     );
     if bare.is_some() {
         t.push_str(

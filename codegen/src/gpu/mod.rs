@@ -17,7 +17,9 @@
 mod device;
 mod host;
 
-pub use device::{compile_device, find_libdevice, nvptx_machine, DeviceCode, ENV_LIBDEVICE};
+pub use device::{
+    compile_device, find_libdevice, nvptx_machine, DeviceCode, AMDGPU_TRIPLE, DEFAULT_AMD_ARCH, ENV_LIBDEVICE,
+};
 
 use crate::emit::FnSig;
 use crate::ufunc::Plan;
@@ -45,7 +47,8 @@ pub enum GpuMode {
 #[derive(Clone, Debug, Default)]
 pub struct GpuOptions {
     pub mode: GpuMode,
-    /// The GPU architecture (`sm_90` / `gfx90a` by default).
+    /// The GPU architecture (`sm_90` for NVPTX, `gfx90a` for AMDGPU by
+    /// default).
     pub arch: Option<String>,
 }
 
@@ -230,12 +233,8 @@ pub(crate) fn err(msg: impl Into<String>) -> Vec<Diagnostic> {
 /// Checks the mode and the plan: `Ok(false)` when the build makes no GPU
 /// code.
 fn active(low: &Lowered, options: &CodegenOptions) -> Result<bool, Vec<Diagnostic>> {
-    match options.gpu.mode {
-        GpuMode::Off => return Ok(false),
-        GpuMode::Amdgpu if !low.gpu.is_empty() => {
-            return Err(err("`--gpu amdgpu`: AMD GPU code generation is not implemented yet"))
-        }
-        _ => {}
+    if options.gpu.mode == GpuMode::Off {
+        return Ok(false);
     }
     if !low.gpu.unsupported.is_empty() {
         return Err(low.gpu.unsupported.clone());
@@ -259,18 +258,38 @@ pub fn host_plans<'a>(
     Ok(std::borrow::Cow::Owned(plans))
 }
 
-/// `--emit ptx`: the PTX of a program's gpu functions.
-pub fn emit_ptx(program: &Program, options: &CodegenOptions) -> Result<String, Vec<Diagnostic>> {
+/// The device code of a program's gpu functions, for the options' GPU.
+pub fn emit_device(program: &Program, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
     let prepared = crate::prepare(program, options)?;
     let low = crate::lower(&prepared)?;
     if options.gpu.mode == GpuMode::Off {
-        return Err(err("`--emit ptx` with `--gpu off`"));
+        return Err(err("no device code with `--gpu off`"));
     }
     if !active(&low, options)? {
         return Err(err("the program has no gpu function"));
     }
-    match compile_device(&low, options)? {
+    compile_device(&low, options)
+}
+
+/// `--emit ptx`: the PTX of a program's gpu functions.
+pub fn emit_ptx(program: &Program, options: &CodegenOptions) -> Result<String, Vec<Diagnostic>> {
+    if options.gpu.mode != GpuMode::Nvptx {
+        return Err(err("PTX is NVIDIA's: `--emit ptx` needs `--gpu nvptx`"));
+    }
+    match emit_device(program, options)? {
         DeviceCode::Ptx(text) => Ok(text),
+        DeviceCode::CodeObject(_) => Err(err("internal code generation error: an AMDGPU code object for NVPTX")),
+    }
+}
+
+/// `--emit hsaco`: the AMDGPU code object of a program's gpu functions.
+pub fn emit_code_object(program: &Program, options: &CodegenOptions) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    if options.gpu.mode != GpuMode::Amdgpu {
+        return Err(err("a code object is AMD's: `--emit hsaco` needs `--gpu amdgpu`"));
+    }
+    match emit_device(program, options)? {
+        DeviceCode::CodeObject(bytes) => Ok(bytes),
+        DeviceCode::Ptx(_) => Err(err("internal code generation error: PTX for AMDGPU")),
     }
 }
 

@@ -334,11 +334,45 @@ static int is_name_char(char c) {
            c == '.';
 }
 
+/* An AMDGPU code object (ELF64): its kernels are the symbols NAME.kd, found
+ * as strings in the image, whose size the ELF header gives (the section
+ * headers come last). */
+static int load_code_object(void **out, const unsigned char *image) {
+    uint64_t shoff;
+    uint16_t shentsize, shnum;
+    memcpy(&shoff, image + 0x28, 8);
+    memcpy(&shentsize, image + 0x3A, 2);
+    memcpy(&shnum, image + 0x3C, 2);
+    size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+    if (image[4] != 2 || size < 64 || size > (1u << 30)) return E_INVALID_IMAGE;
+    struct module *m = calloc(1, sizeof *m);
+    m->magic = MODULE_MAGIC;
+    for (size_t i = 1; i + 4 <= size; i++) {
+        if (memcmp(image + i, ".kd", 4) != 0) continue; /* ".kd" and its NUL */
+        size_t start = i;
+        while (start > 0 && image[start - 1] != 0 && is_name_char((char)image[start - 1])) start--;
+        if (start == i || image[start - 1] != 0 || m->count == MAX_ENTRIES) continue;
+        size_t len = i - start < MAX_NAME - 1 ? i - start : MAX_NAME - 1;
+        int seen = 0;
+        for (int k = 0; k < m->count; k++)
+            if (strlen(m->functions[k].name) == len && !memcmp(m->functions[k].name, image + start, len)) seen = 1;
+        if (seen) continue;
+        struct function *f = &m->functions[m->count++];
+        f->magic = FUNCTION_MAGIC;
+        memcpy(f->name, image + start, len);
+        f->name[len] = 0;
+    }
+    *out = m;
+    return OK;
+}
+
 static int do_module_load(const char *name, void **out, const void *image) {
     INJECT(name, E_INVALID_IMAGE);
     READY();
     const char *text = image;
-    if (!text || (!strstr(text, ".version") && !strstr(text, ".entry"))) return E_INVALID_IMAGE;
+    if (!text) return E_INVALID_IMAGE;
+    if (!memcmp(text, "\x7f" "ELF", 4)) return load_code_object(out, image);
+    if (!strstr(text, ".version") && !strstr(text, ".entry")) return E_INVALID_IMAGE;
     struct module *m = calloc(1, sizeof *m);
     m->magic = MODULE_MAGIC;
     for (const char *p = strstr(text, ".entry"); p; p = strstr(p, ".entry")) {
