@@ -14,7 +14,8 @@
  * Scenarios: saxpy, intmix, fallback, gufunc, math (LIBRARY built from the file
  * of that name), device (saxpy.pir, operands already in device memory),
  * kernels OFF_LIBRARY (kernels.pir; OFF_LIBRARY is its --gpu off build),
- * bench N (saxpy.pir: host and GPU times for N elements).
+ * bench N (saxpy.pir: host and GPU times for N elements), bench-matmul N B
+ * (gufunc.pir: host and GPU times of B products of N x N matrices).
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -466,6 +467,31 @@ static void device_dl(void *drv) {
     CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_dl on device tensors differs from the host body");
 }
 
+/* Host and GPU times of the matmul gufunc over a batch of n x n matrices. */
+static void scenario_bench_matmul(long n, long batch) {
+    double *a = malloc(batch * n * n * sizeof(double)), *b = malloc(batch * n * n * sizeof(double)),
+           *c1 = malloc(batch * n * n * sizeof(double)), *c2 = malloc(batch * n * n * sizeof(double));
+    for (long i = 0; i < batch * n * n; i++) {
+        a[i] = (double)(i % 101) * 0.01;
+        b[i] = (double)(i % 37) * 0.02 - 0.3;
+    }
+    char *args[3] = {(char *)a, (char *)b, (char *)c1};
+    intptr_t dims[4] = {batch, n, n, n};
+    intptr_t row = n * sizeof(double);
+    intptr_t steps[9] = {n * row, n * row, n * row, row, 8, row, 8, row, 8};
+    loop_fn host = (loop_fn)sym("matmul_loop.host"), gpu = (loop_fn)sym("matmul_loop.gpu");
+    gpu(args, dims, steps, NULL); /* warm-up */
+    double t0 = now();
+    host(args, dims, steps, NULL);
+    double t1 = now();
+    args[2] = (char *)c2;
+    gpu(args, dims, steps, NULL);
+    double t2 = now();
+    CHECK(memcmp(c1, c2, batch * n * n * sizeof(double)) == 0, "matmul on the GPU differs from the host");
+    printf("matmul %ld x (%ld x %ld): host %.3f ms, gpu (staging included) %.3f ms\n", batch, n, n, (t1 - t0) * 1e3,
+           (t2 - t1) * 1e3);
+}
+
 static void scenario_bench(long n) {
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *o1 = malloc(n * sizeof(float)),
           *o2 = malloc(n * sizeof(float));
@@ -552,6 +578,10 @@ int main(int argc, char **argv) {
         void *drv = fake ? fake : dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
         if (drv) kernels_on_device(drv);
         if (counter) CHECK(counter("live") <= 3, "%ld device allocations are live", counter("live"));
+    } else if (!strcmp(scenario, "bench-matmul")) {
+        if (fake) register_kernel(fake, "__postc_kernel_matmul", k_matmul);
+        long n = argc > 4 ? atol(argv[4]) : 128;
+        scenario_bench_matmul(n, argc > 5 ? atol(argv[5]) : 256);
     } else if (!strcmp(scenario, "math")) {
         if (fake) {
             register_kernel(fake, "__postc_kernel_wave", k_wave);
