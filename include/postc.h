@@ -9,6 +9,7 @@
  *     so a tensor from NumPy, PyTorch, CuPy or JAX is passed without a copy;
  *   - postc_str, the {pointer, length} value of POST's Str and Bytes;
  *   - postc_gufunc_loop, the type of a ufunc's NAME_loop entry point
+ *   - postc_launch, the launch configuration of a kernel function
  *     (NumPy's generalized-ufunc inner loop).
  *
  * When dlpack.h has been included first, its definitions are used and the
@@ -123,6 +124,13 @@ typedef postc_str postc_bytes;
  *               core dimensions
  *   data        unused (NULL) */
 typedef void (*postc_gufunc_loop)(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
+
+/* The launch configuration a `kernel` function's entry point takes first:
+ * grid[] blocks of block[] threads, x fastest (docs/abi.md, section 10). */
+typedef struct {
+    uint32_t grid[3];
+    uint32_t block[3];
+} postc_launch;
 
 /* DLDataType values of the POST dtypes. */
 #define POSTC_DTYPE_BOOL ((DLDataType){kDLBool, 8, 1})
