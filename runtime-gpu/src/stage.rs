@@ -141,8 +141,12 @@ pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut St
         image[header + 8 * a..header + 8 * a + 8].copy_from_slice(&shape[a].to_ne_bytes());
         image[header + 8 * (nd + a)..header + 8 * (nd + a) + 8].copy_from_slice(&strides[a].to_ne_bytes());
     }
-    // A copy from pageable memory has read `image` when it returns.
+    // CUDA has read pageable memory when the copy returns; HIP does not
+    // promise it, so `image` (freed on return) is waited for there.
     ok(b, b.memcpy(block as DevicePtr, image.as_ptr() as DevicePtr, size, std::ptr::null_mut()));
+    if b.vendor() == "HIP" {
+        ok(b, b.stream_synchronize(std::ptr::null_mut()));
+    }
     *rec = Staged { tensor: block as *mut c_void, host, device, bytes, in_place: u64::from(in_place) };
     block as *mut c_void
 }
