@@ -1658,7 +1658,7 @@ const MATH: &[&str] = &[
 ];
 
 /// The base name of a math symbol and whether it named the `float` variant.
-fn intrinsic_base(sym: &str) -> Option<(&str, bool)> {
+pub(crate) fn intrinsic_base(sym: &str) -> Option<(&str, bool)> {
     if MATH.contains(&sym) {
         return Some((sym, false));
     }

@@ -247,29 +247,52 @@ static void scenario_gufunc(void) {
     CHECK(memcmp(sums, fwant, sizeof sums) == 0, "rowsum_loop differs from the C loop");
 }
 
-/* Operands already in device memory are used in place: no copies. */
-static void scenario_device(void *drv) {
-    enum { N = 513 };
-    int (*mem_alloc)(uint64_t *, size_t) = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
-    int (*mem_free)(uint64_t) = (int (*)(uint64_t))dlsym(drv, "cuMemFree_v2");
-    int (*copy)(uint64_t, uint64_t, size_t, void *) = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
-    int (*sync)(void *) = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
-    if (!mem_alloc || !mem_free || !copy || !sync) {
+/* Device memory through the driver's own entry points (the fake driver's
+ * or libcuda's): allocations, copies in either direction. */
+static struct {
+    int (*alloc)(uint64_t *, size_t);
+    int (*copy)(uint64_t, uint64_t, size_t, void *);
+    int (*sync)(void *);
+    int (*free)(uint64_t);
+} dev;
+
+static void device_api(void *drv) {
+    dev.alloc = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
+    dev.copy = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
+    dev.sync = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
+    dev.free = (int (*)(uint64_t))dlsym(drv, "cuMemFree_v2");
+    if (!dev.alloc || !dev.copy || !dev.sync || !dev.free) {
         fprintf(stderr, "harness: the driver lacks the memory entry points\n");
         exit(2);
     }
+}
+
+/* A device buffer of `bytes`, holding a copy of `src` when it is not NULL. */
+static uint64_t to_device(const void *src, size_t bytes) {
+    uint64_t d = 0;
+    CHECK(dev.alloc(&d, bytes) == 0, "cuMemAlloc_v2 failed");
+    if (src) {
+        dev.copy(d, (uint64_t)(uintptr_t)src, bytes, NULL);
+        dev.sync(NULL);
+    }
+    return d;
+}
+
+static void from_device(void *dst, uint64_t src, size_t bytes) {
+    dev.copy((uint64_t)(uintptr_t)dst, src, bytes, NULL);
+    dev.sync(NULL);
+}
+
+/* Operands already in device memory are used in place: no copies. */
+static void scenario_device(void) {
+    enum { N = 513 };
     static float a[1] = {-1.5f}, x[N], y[N], out[N], want[N];
     for (int i = 0; i < N; i++) {
         x[i] = i * 0.5f;
         y[i] = 100.0f - i;
         want[i] = saxpy_host(a[0], x[i], y[i]);
     }
-    uint64_t dx, dy, dout;
-    CHECK(mem_alloc(&dx, sizeof x) == 0 && mem_alloc(&dy, sizeof y) == 0 && mem_alloc(&dout, sizeof out) == 0,
-          "cuMemAlloc_v2 failed");
-    copy(dx, (uint64_t)(uintptr_t)x, sizeof x, NULL);
-    copy(dy, (uint64_t)(uintptr_t)y, sizeof y, NULL);
-    sync(NULL);
+    uint64_t dx = to_device(x, sizeof x), dy = to_device(y, sizeof y), dout = to_device(NULL, sizeof out);
     /* a stays in host memory: staged; x, y and out are used in place. */
     char *args[4] = {(char *)a, (char *)(uintptr_t)dx, (char *)(uintptr_t)dy, (char *)(uintptr_t)dout};
     intptr_t dims[1] = {N};
@@ -277,12 +300,11 @@ static void scenario_device(void *drv) {
     long copies = counter ? counter("copies") : 0;
     ((loop_fn)sym("saxpy_loop"))(args, dims, steps, NULL);
     if (counter) CHECK(counter("copies") == copies + 1, "%ld copies for one host operand", counter("copies") - copies);
-    copy((uint64_t)(uintptr_t)out, dout, sizeof out, NULL);
-    sync(NULL);
+    from_device(out, dout, sizeof out);
     CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_loop on device operands differs from the host body");
-    mem_free(dx);
-    mem_free(dy);
-    mem_free(dout);
+    dev.free(dx);
+    dev.free(dy);
+    dev.free(dout);
 }
 
 /* libdevice's math against the host's libm: within a few units in the
@@ -407,20 +429,14 @@ static void kernels_on(void *from, const char *what) {
 
 /* Tensors already on the device (kDLCUDA) are used in place: only their
  * descriptors are copied. */
-static void kernels_on_device(void *drv) {
+static void kernels_on_device(void) {
     enum { N = 300 };
-    int (*mem_alloc)(uint64_t *, size_t) = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
-    int (*copy)(uint64_t, uint64_t, size_t, void *) = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
-    int (*sync)(void *) = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
     static double x[N], out[N], want[N];
     for (int i = 0; i < N; i++) {
         x[i] = 1.0 / (i + 1);
         want[i] = -2.0 * x[i] + (double)i;
     }
-    uint64_t dx, dout;
-    CHECK(mem_alloc(&dx, sizeof x) == 0 && mem_alloc(&dout, sizeof out) == 0, "cuMemAlloc_v2 failed");
-    copy(dx, (uint64_t)(uintptr_t)x, sizeof x, NULL);
-    sync(NULL);
+    uint64_t dx = to_device(x, sizeof x), dout = to_device(NULL, sizeof out);
     int64_t shape[1] = {N};
     DLTensor tx = tensor((void *)(uintptr_t)dx, 1, shape, NULL, 2, 64);
     DLTensor tout = tensor((void *)(uintptr_t)dout, 1, shape, NULL, 2, 64);
@@ -429,30 +445,23 @@ static void kernels_on_device(void *drv) {
     long copies = counter ? counter("copies") : 0;
     ((scale_fn)sym("scale"))(&c, &tx, &tout, -2.0);
     if (counter) CHECK(counter("copies") == copies + 2, "%ld copies for two device tensors", counter("copies") - copies);
-    copy((uint64_t)(uintptr_t)out, dout, sizeof out, NULL);
-    sync(NULL);
+    from_device(out, dout, sizeof out);
     CHECK(memcmp(out, want, sizeof out) == 0, "scale on device tensors differs from C");
+    dev.free(dx);
+    dev.free(dout);
 }
 
 /* NAME_dl of a gpu ufunc takes tensors in device memory (kDLCUDA) and
  * uses them in place, next to a host scalar tensor. */
-static void device_dl(void *drv) {
+static void device_dl(void) {
     enum { N = 260 };
-    int (*mem_alloc)(uint64_t *, size_t) = (int (*)(uint64_t *, size_t))dlsym(drv, "cuMemAlloc_v2");
-    int (*copy)(uint64_t, uint64_t, size_t, void *) = (int (*)(uint64_t, uint64_t, size_t, void *))dlsym(drv, "cuMemcpyAsync");
-    int (*sync)(void *) = (int (*)(void *))dlsym(drv, "cuStreamSynchronize");
     static float a = 0.25f, x[N], y[N], out[N], want[N];
     for (int i = 0; i < N; i++) {
         x[i] = (float)i;
         y[i] = (float)(N - i);
         want[i] = saxpy_host(a, x[i], y[i]);
     }
-    uint64_t dx, dy, dout;
-    CHECK(mem_alloc(&dx, sizeof x) == 0 && mem_alloc(&dy, sizeof y) == 0 && mem_alloc(&dout, sizeof out) == 0,
-          "cuMemAlloc_v2 failed");
-    copy(dx, (uint64_t)(uintptr_t)x, sizeof x, NULL);
-    copy(dy, (uint64_t)(uintptr_t)y, sizeof y, NULL);
-    sync(NULL);
+    uint64_t dx = to_device(x, sizeof x), dy = to_device(y, sizeof y), dout = to_device(NULL, sizeof out);
     int64_t shape[1] = {N};
     DLTensor ta = tensor(&a, 0, NULL, NULL, 2, 32);
     DLTensor tx = tensor((void *)(uintptr_t)dx, 1, shape, NULL, 2, 32);
@@ -462,9 +471,11 @@ static void device_dl(void *drv) {
     long copies = counter ? counter("copies") : 0;
     ((void (*)(DLTensor *, DLTensor *, DLTensor *, DLTensor *))sym("saxpy_dl"))(&ta, &tx, &ty, &tout);
     if (counter) CHECK(counter("copies") == copies + 1, "%ld copies for one host operand", counter("copies") - copies);
-    copy((uint64_t)(uintptr_t)out, dout, sizeof out, NULL);
-    sync(NULL);
+    from_device(out, dout, sizeof out);
     CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_dl on device tensors differs from the host body");
+    dev.free(dx);
+    dev.free(dy);
+    dev.free(dout);
 }
 
 /* Host and GPU times of the matmul gufunc over a batch of n x n matrices. */
@@ -557,8 +568,9 @@ int main(int argc, char **argv) {
             fprintf(stderr, "harness: %s\n", dlerror());
             return 2;
         }
-        scenario_device(drv);
-        device_dl(drv);
+        device_api(drv);
+        scenario_device();
+        device_dl();
     } else if (!strcmp(scenario, "kernels")) {
         /* argv[4]: the same program built with --gpu off. */
         off = argc > 4 ? dlopen(argv[4], RTLD_NOW | RTLD_LOCAL) : NULL;
@@ -576,8 +588,11 @@ int main(int argc, char **argv) {
         kernels_on(lib, "GPU build");
         CHECK(counter == NULL || launches() == before + 3, "the GPU build launched %ld kernels", launches() - before);
         void *drv = fake ? fake : dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-        if (drv) kernels_on_device(drv);
-        if (counter) CHECK(counter("live") <= 3, "%ld device allocations are live", counter("live"));
+        if (drv) {
+            device_api(drv);
+            kernels_on_device();
+        }
+        if (counter) CHECK(counter("live") <= 1, "%ld device allocations are live (the arena chunk only)", counter("live"));
     } else if (!strcmp(scenario, "bench-matmul")) {
         if (fake) register_kernel(fake, "__postc_kernel_matmul", k_matmul);
         long n = argc > 4 ? atol(argv[4]) : 128;

@@ -442,37 +442,6 @@ fn internal(e: impl std::fmt::Display) -> Vec<Diagnostic> {
 /// Float32).
 const LIBDEVICE_INTRINSICS: &[&str] = &["sin", "cos", "exp", "exp2", "log", "log2", "log10", "pow", "round"];
 
-/// C math functions a lowering calls by name (the intrinsic imports LLVM
-/// has no intrinsic for), without the `f` suffix.
-const LIBDEVICE_LIBM: &[&str] = &[
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "expm1",
-    "log1p",
-    "cbrt",
-    "erf",
-    "erfc",
-    "lgamma",
-    "tgamma",
-    "atan2",
-    "fmod",
-    "hypot",
-    "fmin",
-    "fmax",
-    "fdim",
-    "rint",
-    "nearbyint",
-    "round",
-];
-
 /// The libdevice function for a math call the device module makes.
 fn libdevice_name(name: &str) -> Option<String> {
     if let Some(rest) = name.strip_prefix("llvm.") {
@@ -484,11 +453,9 @@ fn libdevice_name(name: &str) -> Option<String> {
         };
         return LIBDEVICE_INTRINSICS.contains(&base).then(|| format!("__nv_{base}{suffix}"));
     }
-    if LIBDEVICE_LIBM.contains(&name) {
-        return Some(format!("__nv_{name}"));
-    }
-    let base = name.strip_suffix('f')?;
-    LIBDEVICE_LIBM.contains(&base).then(|| format!("__nv_{name}"))
+    // A C math function the lowering calls by name (`tan`, `atan2f`, ...):
+    // libdevice has each, with the same `f` convention.
+    crate::emit::intrinsic_base(name).map(|_| format!("__nv_{name}"))
 }
 
 /// `POSTC_LIBDEVICE`: the libdevice bitcode to link instead of searching.
