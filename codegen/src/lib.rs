@@ -15,7 +15,7 @@ pub mod gpu; // GPU code generation (hook)
 pub mod helpers;
 pub mod runtime;
 pub mod ufunc;
-
+pub mod ufunc_dl;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
