@@ -373,7 +373,18 @@ fn finish_unit(
     opt: OptLevel,
     kind: EmitKind,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let pipeline = format!("default<O{}>", opt.as_u8());
+    // At -O2 and -O3, a bounds check against another array's extent (`y[i]`
+    // in a loop to `len(x)`) would stay in the loop: LLVM's inductive
+    // range-check elimination splits such a loop into a check-free main
+    // loop over the iterations known to be in bounds and a checked rest that
+    // panics at the same element as before. It needs SSA values, rotated
+    // loops and the extents hoisted, hence the three passes before it.
+    let pipeline = match opt {
+        OptLevel::O2 | OptLevel::O3 => {
+            format!("function(sroa,loop-mssa(loop-rotate,licm),irce),default<O{}>", opt.as_u8())
+        }
+        _ => format!("default<O{}>", opt.as_u8()),
+    };
     module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| internal(e.to_string()))?;
     Ok(match kind {
         EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),

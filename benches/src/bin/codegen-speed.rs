@@ -11,6 +11,9 @@ use postc_ir::Program;
 use std::path::Path;
 use std::time::Instant;
 
+/// What `postc_codegen` runs at -O2.
+const PIPELINE: &str = "function(sroa,loop-mssa(loop-rotate,licm),irce),default<O2>";
+
 fn best<T>(rounds: usize, mut f: impl FnMut() -> T) -> f64 {
     let mut best = f64::INFINITY;
     for _ in 0..rounds {
@@ -66,7 +69,7 @@ fn main() {
             let cx = Context::create();
             let module = build_unit(&cx, &low, &options, &tm, None).expect("builds");
             let t = Instant::now();
-            module.run_passes("default<O2>", &tm, PassBuilderOptions::create()).expect("optimises");
+            module.run_passes(PIPELINE, &tm, PassBuilderOptions::create()).expect("optimises");
             t_opt = t_opt.min(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
             let obj = tm.write_to_memory_buffer(&module, FileType::Object).expect("emits");
@@ -99,7 +102,7 @@ fn ll(file: &str, rounds: usize, options: &CodegenOptions) {
         let module = cx.create_module_from_ir(buf).expect("parses");
         tp = tp.min(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
-        module.run_passes("default<O2>", &tm, PassBuilderOptions::create()).expect("optimises");
+        module.run_passes(PIPELINE, &tm, PassBuilderOptions::create()).expect("optimises");
         to = to.min(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
         let obj = tm.write_to_memory_buffer(&module, FileType::Object).expect("emits");
