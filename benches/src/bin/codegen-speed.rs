@@ -26,14 +26,11 @@ fn best<T>(rounds: usize, mut f: impl FnMut() -> T) -> f64 {
 
 fn main() {
     let mut args = std::env::args().skip(1).peekable();
-    let rounds: usize = args
-        .peek()
-        .and_then(|s| s.parse().ok())
-        .map(|r| {
-            args.next();
-            r
-        })
-        .unwrap_or(30);
+    let rounds: Option<usize> = args.peek().and_then(|s| s.parse().ok());
+    if rounds.is_some() {
+        args.next();
+    }
+    let rounds = rounds.unwrap_or(30);
     let mut files: Vec<String> = args.collect();
     if files.is_empty() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
