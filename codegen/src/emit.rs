@@ -202,7 +202,8 @@ pub struct Emitter<'p> {
     weights: HashMap<(u32, u32), usize>,
     thunks: HashMap<(String, Option<String>), String>,
     thunk_text: String,
-    uses_runtime: bool,
+    /// The runtime parts the code uses.
+    runtime_parts: Vec<runtime::Part>,
     /// Metadata numbers of the TBAA access tags (header, data), once made.
     tbaa: Option<(usize, usize)>,
     pub diags: Vec<Diagnostic>,
@@ -222,7 +223,7 @@ impl<'p> Emitter<'p> {
             weights: HashMap::new(),
             thunks: HashMap::new(),
             thunk_text: String::new(),
-            uses_runtime: false,
+            runtime_parts: Vec::new(),
             tbaa: None,
             diags: Vec::new(),
         }
@@ -358,10 +359,19 @@ impl<'p> Emitter<'p> {
         name
     }
 
-    /// Includes the runtime (arena, DLPack headers) in the module text even
-    /// when no body uses it (the ufunc wrappers do).
+    /// Includes the whole runtime in the module text even when no body
+    /// uses it.
     pub fn use_runtime(&mut self) {
-        self.uses_runtime = true;
+        for p in runtime::Part::ALL {
+            self.use_runtime_part(p);
+        }
+    }
+
+    /// Includes one part of the runtime in the module text.
+    pub fn use_runtime_part(&mut self, p: runtime::Part) {
+        if !self.runtime_parts.contains(&p) {
+            self.runtime_parts.push(p);
+        }
     }
 
     /// Lowers every body; returns the module text.
@@ -387,11 +397,11 @@ impl<'p> Emitter<'p> {
             out.push_str(t);
             out.push('\n');
         }
-        if self.uses_runtime {
+        if !self.runtime_parts.is_empty() {
             for (n, l) in runtime::LIBC_DECLS.iter().chain(runtime::RUNTIME_DECLS) {
                 self.decls.entry(n.to_string()).or_insert_with(|| l.to_string());
             }
-            out.push_str(runtime::ir_text());
+            out.push_str(&runtime::parts_text(&self.runtime_parts));
         }
         // Declarations of symbols this text does not define.
         for (_, l) in &self.decls {
@@ -606,7 +616,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             }
         }
         if needs_mark {
-            self.e.use_runtime();
+            self.e.use_runtime_part(runtime::Part::Arena);
             self.line(format!("%mark = call ptr @{}()", runtime::ARENA_MARK));
             self.mark = Some("%mark".into());
         }
@@ -743,7 +753,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         let (a, b) = (self.val(l), self.val(r));
         let t = llty(od);
         let res: String = if od.is_text() {
-            self.e.use_runtime();
+            self.e.use_runtime_part(runtime::Part::Str);
             match op {
                 Opcode::Add => self.def(format!("call {t} @{}({t} {a}, {t} {b})", runtime::STR_CONCAT)),
                 Opcode::Eq => self.def(format!("call i1 @{}({t} {a}, {t} {b})", runtime::STR_EQ)),
@@ -1241,13 +1251,13 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 } else if has_result {
                     self.set(v, call);
                     if sig.array_ret {
-                        self.e.use_runtime();
+                        self.e.use_runtime_part(runtime::Part::Arena);
                         self.line(format!("call void @{}(ptr %v{})", runtime::ARENA_ADOPT, v.as_u32()));
                     }
                 } else {
                     let r = self.def(call);
                     if sig.array_ret {
-                        self.e.use_runtime();
+                        self.e.use_runtime_part(runtime::Part::Arena);
                         self.line(format!("call void @{}(ptr {r})", runtime::ARENA_ADOPT));
                     }
                 }
@@ -1377,6 +1387,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             Some(x) if sig.array_ret => {
                 let a = self.val(x);
                 let mark = self.mark.clone().unwrap_or_else(|| "null".into());
+                self.e.use_runtime_part(runtime::Part::Arena);
                 let r = self.def(format!("call ptr @{}(ptr {mark}, ptr {a})", runtime::ARENA_EXPORT));
                 self.line(format!("ret ptr {r}"));
             }
@@ -1487,7 +1498,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                         self.elem.insert(v, (d.size_bytes(), se));
                     }
                     _ => {
-                        self.e.use_runtime();
+                        self.e.use_runtime_part(runtime::Part::Stride);
                         self.set(
                             v,
                             format!("call i64 @{}(ptr {arr}, i64 {axis}, i64 {})", runtime::STRIDE, d.size_bytes()),
@@ -1526,7 +1537,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 let n = self.val(length);
                 let neg = self.def(format!("icmp slt i64 {n}, 0"));
                 self.guard_panic(v, &neg, "negative allocation length");
-                self.e.use_runtime();
+                self.e.use_runtime_part(runtime::Part::Arena);
                 self.set(
                     v,
                     format!(

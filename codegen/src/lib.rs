@@ -15,6 +15,7 @@ pub mod gpu; // GPU code generation (hook)
 pub mod helpers;
 pub mod runtime;
 pub mod ufunc;
+pub mod ufunc_dl;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -25,7 +26,7 @@ use inkwell::OptimizationLevel;
 use postc_ir::diag::Diagnostic;
 use postc_ir::Program;
 use std::path::PathBuf;
-use std::sync::Once;
+use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
 /// An optimisation level.
@@ -190,10 +191,6 @@ pub struct Lowered {
 pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     let mut e = emit::Emitter::new(program);
     e.declare_all();
-    if program.modules.iter().any(|m| m.ufuncs().next().is_some()) {
-        // The ufunc wrappers allocate through the runtime.
-        e.use_runtime();
-    }
     let text = e.emit_all();
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
@@ -221,31 +218,86 @@ pub(crate) fn init_targets() {
     });
 }
 
-/// The target machine of the options.
-pub fn target_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
-    init_targets();
+/// What a target machine is made from: triple, CPU, features, level.
+type TmKey = (String, String, String, u8);
+
+fn tm_key(options: &CodegenOptions) -> TmKey {
+    // The host's CPU and its feature string do not change while the process
+    // runs; asking LLVM for them costs more than the lookup.
+    static HOST: OnceLock<(String, String, String)> = OnceLock::new();
+    let host = HOST.get_or_init(|| {
+        (
+            TargetMachine::get_default_triple().as_str().to_string_lossy().into_owned(),
+            TargetMachine::get_host_cpu_name().to_string(),
+            TargetMachine::get_host_cpu_features().to_string(),
+        )
+    });
     let (triple, cpu, features) = match &options.target {
-        Some(t) => (TargetTriple::create(t), options.cpu.clone().unwrap_or_else(|| "generic".into()), String::new()),
-        None => {
-            let host_cpu = TargetMachine::get_host_cpu_name().to_string();
-            let (cpu, features) = match &options.cpu {
-                Some(c) if c != &host_cpu => (c.clone(), String::new()),
-                _ => (host_cpu, TargetMachine::get_host_cpu_features().to_string()),
-            };
-            (TargetMachine::get_default_triple(), cpu, features)
-        }
+        Some(t) => (t.clone(), options.cpu.clone().unwrap_or_else(|| "generic".into()), String::new()),
+        None => match &options.cpu {
+            Some(c) if c != &host.1 => (host.0.clone(), c.clone(), String::new()),
+            _ => host.clone(),
+        },
     };
+    (triple, cpu, features, options.opt.as_u8())
+}
+
+fn create_target_machine(key: &TmKey, opt: OptLevel) -> Result<TargetMachine, Vec<Diagnostic>> {
+    init_targets();
+    let (triple, cpu, features, _) = key;
+    let triple = TargetTriple::create(triple);
     let target = Target::from_triple(&triple).map_err(|e| {
         vec![Diagnostic::error(format!("unknown target `{}`: {e}", triple.as_str().to_string_lossy()), None)]
     })?;
-    target
-        .create_target_machine(&triple, &cpu, &features, options.opt.llvm(), RelocMode::PIC, CodeModel::Default)
-        .ok_or_else(|| {
+    target.create_target_machine(&triple, cpu, features, opt.llvm(), RelocMode::PIC, CodeModel::Default).ok_or_else(
+        || {
             vec![Diagnostic::error(
                 format!("cannot create a target machine for `{}` (cpu `{cpu}`)", triple.as_str().to_string_lossy()),
                 None,
             )]
-        })
+        },
+    )
+}
+
+/// The target machine of the options.
+pub fn target_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
+    create_target_machine(&tm_key(options), options.opt)
+}
+
+/// A target machine owned by the pool (used by one thread at a time).
+struct PooledTm(TargetMachine);
+// SAFETY: an LLVM `TargetMachine` may move between threads; the pool hands
+// each one to a single user at a time, so it is never used concurrently.
+unsafe impl Send for PooledTm {}
+
+/// Idle target machines, kept for the next compile of the process (making
+/// one costs about as much as compiling a small function).
+static TM_POOL: Mutex<Vec<(TmKey, PooledTm)>> = Mutex::new(Vec::new());
+/// The most idle target machines kept.
+const TM_POOL_MAX: usize = 16;
+
+/// Runs `f` with a target machine of the options: an idle one from the
+/// process's pool, or a new one, returned to the pool afterwards.
+pub fn with_target_machine<R>(
+    options: &CodegenOptions,
+    f: impl FnOnce(&TargetMachine) -> Result<R, Vec<Diagnostic>>,
+) -> Result<R, Vec<Diagnostic>> {
+    let key = tm_key(options);
+    let idle = TM_POOL.lock().ok().and_then(|mut pool| {
+        let at = pool.iter().position(|(k, _)| *k == key)?;
+        Some(pool.swap_remove(at).1)
+    });
+    let tm = match idle {
+        Some(tm) => tm,
+        None => PooledTm(create_target_machine(&key, options.opt)?),
+    };
+    let r = f(&tm.0);
+    if let Ok(mut pool) = TM_POOL.lock() {
+        if pool.len() < TM_POOL_MAX {
+            pool.push((key, tm));
+        }
+    }
+    r
 }
 
 /// Parses the lowered text into `cx`, links the `--link-ir` files, sets up
@@ -322,7 +374,18 @@ fn finish_unit(
     opt: OptLevel,
     kind: EmitKind,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let pipeline = format!("default<O{}>", opt.as_u8());
+    // At -O2 and -O3, a bounds check against another array's extent (`y[i]`
+    // in a loop to `len(x)`) would stay in the loop: LLVM's inductive
+    // range-check elimination splits such a loop into a check-free main
+    // loop over the iterations known to be in bounds and a checked rest that
+    // panics at the same element as before. It needs SSA values, rotated
+    // loops and the extents hoisted, hence the three passes before it.
+    let pipeline = match opt {
+        OptLevel::O2 | OptLevel::O3 => {
+            format!("function(sroa,loop-mssa(loop-rotate,licm),irce),default<O{}>", opt.as_u8())
+        }
+        _ => format!("default<O{}>", opt.as_u8()),
+    };
     module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| internal(e.to_string()))?;
     Ok(match kind {
         EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
@@ -368,10 +431,12 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let units = if kind == EmitKind::Object { default_units(low.insts).min(low.exported.len().max(1)) } else { 1 };
     let units = if low.gpu.is_empty() { units } else { 1 }; // GPU hook: one unit embeds the PTX
     let out = if units <= 1 {
-        let tm = target_machine(options)?;
-        let cx = Context::create();
-        let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, &tm, None))?;
-        timer.time("llvm optimise + emit", || finish_unit(&module, &tm, options.opt, kind))?
+        let timer = &mut timer;
+        with_target_machine(options, |tm| {
+            let cx = Context::create();
+            let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None))?;
+            timer.time("llvm optimise + emit", || finish_unit(&module, tm, options.opt, kind))
+        })?
     } else {
         let chunks = split(&low.exported, units);
         // `threads` workers take the units in turn; each result keeps its
@@ -386,10 +451,10 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
                     s.spawn(move || loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(chunk) = chunks.get(i) else { break };
-                        let r = target_machine(options).and_then(|tm| {
+                        let r = with_target_machine(options, |tm| {
                             let cx = Context::create();
-                            let module = build_unit(&cx, low, options, &tm, Some(chunk))?;
-                            finish_unit(&module, &tm, options.opt, kind)
+                            let module = build_unit(&cx, low, options, tm, Some(chunk))?;
+                            finish_unit(&module, tm, options.opt, kind)
                         });
                         if let Ok(mut slot) = slots[i].lock() {
                             *slot = Some(r);

@@ -103,13 +103,48 @@ pub const LIBC_DECLS: &[(&str, &str)] = &[
     ("dprintf", "declare i32 @dprintf(i32, ptr, ...)"),
 ];
 
-/// The runtime's definitions, as LLVM IR text (needs [`LIBC_DECLS`]).
-pub fn ir_text() -> &'static str {
-    RUNTIME_IR
+/// The independent parts of the runtime: a module includes only those its
+/// code uses, since every definition costs compile time.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    /// The arena, array allocation and DLPack export/adoption.
+    Arena,
+    /// [`STRIDE`].
+    Stride,
+    /// The string helpers.
+    Str,
 }
 
-const RUNTIME_IR: &str = r#"
-@postc_rt_arena_top = linkonce_odr hidden thread_local global ptr null
+impl Part {
+    pub const ALL: [Part; 3] = [Part::Arena, Part::Stride, Part::Str];
+}
+
+/// The definitions of the given parts, as LLVM IR text (needs
+/// [`LIBC_DECLS`] and [`RUNTIME_DECLS`]).
+pub fn parts_text(parts: &[Part]) -> String {
+    let mut out = String::new();
+    if parts.iter().any(|p| matches!(p, Part::Arena | Part::Str)) {
+        out.push_str(OOM_IR);
+    }
+    for p in Part::ALL {
+        if parts.contains(&p) {
+            out.push_str(match p {
+                Part::Arena => ARENA_IR,
+                Part::Stride => STRIDE_IR,
+                Part::Str => STR_IR,
+            });
+        }
+    }
+    out
+}
+
+/// The whole runtime, as LLVM IR text (needs [`LIBC_DECLS`] and
+/// [`RUNTIME_DECLS`]).
+pub fn ir_text() -> String {
+    parts_text(&Part::ALL)
+}
+
+const OOM_IR: &str = r#"
 @postc_rt_oom_msg = linkonce_odr hidden unnamed_addr constant [27 x i8] c"panic: out of memory (%s)\0A\00"
 @postc_rt_oom_what = linkonce_odr hidden unnamed_addr constant [6 x i8] c"arena\00"
 
@@ -118,6 +153,10 @@ define linkonce_odr hidden void @postc_rt_oom() cold noinline noreturn nounwind 
   call void @abort()
   unreachable
 }
+"#;
+
+const ARENA_IR: &str = r#"
+@postc_rt_arena_top = linkonce_odr hidden thread_local global ptr null
 
 define linkonce_odr hidden ptr @postc_rt_arena_mark() nounwind {
   %t = load ptr, ptr @postc_rt_arena_top
@@ -282,7 +321,12 @@ oom:
   unreachable
 }
 
-define linkonce_odr hidden i64 @postc_rt_stride(ptr %t, i64 %axis, i64 %elsize) nounwind {
+"#;
+
+// Out of line and small: it runs once per array on entry, and inlined, its
+// loop over the axes would be vectorised at every call site.
+const STRIDE_IR: &str = r#"
+define linkonce_odr hidden i64 @postc_rt_stride(ptr %t, i64 %axis, i64 %elsize) noinline nounwind optsize minsize {
 entry:
   %sp = getelementptr i8, ptr %t, i64 32
   %strides = load ptr, ptr %sp
@@ -316,6 +360,9 @@ done:
   ret i64 %acc
 }
 
+"#;
+
+const STR_IR: &str = r#"
 define linkonce_odr hidden i1 @postc_rt_str_eq({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
   %ap = extractvalue { ptr, i64 } %a, 0
   %an = extractvalue { ptr, i64 } %a, 1

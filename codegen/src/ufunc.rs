@@ -14,7 +14,9 @@
 //!   all as tensors. Checks device, dtype and rank, broadcasts the loop
 //!   dimensions NumPy-style (right-aligned, size 1 stretches), checks the
 //!   core sizes and the outputs' shape, and calls `NAME_loop` once per index
-//!   of every loop axis but the innermost.
+//!   of every loop axis but the innermost: a stub that hands the operands and
+//!   the ufunc's descriptor to the driver shared by all ufuncs
+//!   ([`crate::ufunc_dl`]).
 //!
 //! Both reach the body through its C ABI (the one a C caller sees), which is
 //! read back from the body's LLVM function type: a scalar parameter that is
@@ -28,7 +30,7 @@ use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, StructType};
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{DType, FuncId, Function, Layout, Module as IrModule, ModuleId, Program, TypeData};
@@ -36,14 +38,6 @@ use std::collections::{HashMap, HashSet};
 
 /// The most loop dimensions `NAME_dl` accepts (NumPy's `NPY_MAXDIMS`).
 pub(crate) const MAX_LOOP_DIMS: u64 = 64;
-
-/// DLPack `DLDeviceType` values of host memory `NAME_dl` accepts: kDLCPU,
-/// kDLCUDAHost, kDLROCMHost.
-const HOST_DEVICES: [u64; 3] = [1, 3, 11];
-
-/// DLPack device types a gpu ufunc's `NAME_dl` also accepts: kDLCUDA,
-/// kDLROCM, kDLCUDAManaged (its staging wrapper uses them in place).
-const GPU_DEVICES: [u64; 3] = [2, 10, 13];
 
 /// The LLVM type of DLPack's `DLTensor`:
 /// `{ ptr data, {i32, i32} device, i32 ndim, {i8, i8, i16} dtype,
@@ -332,6 +326,7 @@ pub(crate) fn emit_entry_points<'ctx>(
     let g = Gen::new(cx, llmod, plan);
     let lp = g.emit_loop(body)?;
     let dl = g.emit_dl(lp)?;
+    link_driver(cx, llmod)?;
     let linkage = body.get_linkage();
     if matches!(linkage, Linkage::Private | Linkage::Internal) {
         lp.set_linkage(linkage);
@@ -677,14 +672,13 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             }
             let count = core_sizes.iter().fold(self.c(1), |acc, n| self.b.build_int_mul(acc, *n, "").unwrap());
             let nbytes = self.b.build_int_mul(count, self.c(size), "").unwrap();
-            // Only a copied operand allocates (a device build runs this per
-            // thread, where `malloc` is slow).
-            let before = self.b.get_insert_block().unwrap();
+            // Only a copied operand allocates (a call per `NAME_loop` call).
+            let pre = self.b.get_insert_block().unwrap();
             let alloc = self.block("scratch.alloc");
             let have = self.block("scratch.done");
             self.b.build_conditional_branch(copy, alloc, have).unwrap();
             self.b.position_at_end(alloc);
-            let fresh = self
+            let m = self
                 .b
                 .build_call(malloc, &[nbytes.into()], "scratch")
                 .unwrap()
@@ -695,7 +689,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             self.b.build_unconditional_branch(have).unwrap();
             self.b.position_at_end(have);
             let phi = self.b.build_phi(p, "scratch").unwrap();
-            phi.add_incoming(&[(&fresh, alloc), (&p.const_null(), before)]);
+            phi.add_incoming(&[(&m, alloc), (&p.const_null(), pre)]);
             let scratch = phi.as_basic_value().into_pointer_value();
             let compact_bytes: Vec<IntValue> =
                 compact.iter().map(|c| self.b.build_int_mul(*c, self.c(size), "").unwrap()).collect();
@@ -806,7 +800,13 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             }
         });
         for v in views.iter().flatten() {
+            let release = self.block("scratch.free");
+            let done = self.block("scratch.freed");
+            self.b.build_conditional_branch(v.copy, release, done).unwrap();
+            self.b.position_at_end(release);
             self.b.build_call(free, &[v.scratch.into()], "").unwrap();
+            self.b.build_unconditional_branch(done).unwrap();
+            self.b.position_at_end(done);
         }
         if let Some(e) = err {
             unsafe { f.delete() };
@@ -816,280 +816,142 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         Ok(f)
     }
 
-    /// `void NAME_dl(DLTensor *op0, ..., DLTensor *opN)`
+    /// A private NUL-terminated string constant.
+    fn cstring(&self, text: &str, name: &str) -> PointerValue<'ctx> {
+        let v = self.cx.const_string(text.as_bytes(), true);
+        let g = self.llmod.add_global(v.get_type(), None, name);
+        g.set_initializer(&v);
+        g.set_constant(true);
+        g.set_linkage(Linkage::Private);
+        g.set_unnamed_addr(true);
+        g.as_pointer_value()
+    }
+
+    /// A private constant global of `v`.
+    fn constant(&self, v: impl BasicValue<'ctx>, name: &str) -> PointerValue<'ctx> {
+        let v = v.as_basic_value_enum();
+        let g = self.llmod.add_global(v.get_type(), None, name);
+        g.set_initializer(&v);
+        g.set_constant(true);
+        g.set_linkage(Linkage::Private);
+        g.set_unnamed_addr(true);
+        g.as_pointer_value()
+    }
+
+    /// The ufunc's descriptor for the broadcasting driver (layout in
+    /// [`crate::ufunc_dl`]).
+    fn descriptor(&self) -> PointerValue<'ctx> {
+        let plan = self.plan;
+        let (cx, p, i64t) = (self.cx, self.ptr, self.i64t);
+        let op_t = cx.struct_type(
+            &[i64t.into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), p.into(), p.into(), p.into()],
+            false,
+        );
+        let dim_t = cx.struct_type(&[i64t.into(), i64t.into(), p.into()], false);
+        let mut ops = Vec::with_capacity(plan.nops);
+        for i in 0..plan.nops {
+            let (code, bits) = dlpack_dtype(plan.dtypes[i]);
+            let core = &plan.core[i];
+            let core_p = if core.is_empty() {
+                p.const_null()
+            } else {
+                let vals: Vec<IntValue> = core.iter().map(|&d| self.c(d as u64)).collect();
+                self.constant(i64t.const_array(&vals), "postc.ufunc.core")
+            };
+            let sig = core.iter().map(|&d| plan.dims[d].0.as_str()).collect::<Vec<_>>().join(",");
+            ops.push(op_t.const_named_struct(&[
+                self.c(code as u64).into(),
+                self.c(bits as u64).into(),
+                self.c(plan.dtypes[i].size_bytes() as u64).into(),
+                self.c(core.len() as u64).into(),
+                self.c(plan.core_step_base(i) as u64).into(),
+                core_p.into(),
+                self.cstring(&plan.dtypes[i].to_string(), "postc.ufunc.dtype").into(),
+                self.cstring(&sig, "postc.ufunc.sig").into(),
+            ]));
+        }
+        let dims: Vec<_> = plan
+            .dims
+            .iter()
+            .map(|(name, fixed)| {
+                dim_t.const_named_struct(&[
+                    self.c(fixed.is_some() as u64).into(),
+                    self.c(fixed.unwrap_or(0)).into(),
+                    self.cstring(name, "postc.ufunc.dim").into(),
+                ])
+            })
+            .collect();
+        let ops_p = self.constant(op_t.const_array(&ops), "postc.ufunc.ops");
+        let dims_p =
+            if dims.is_empty() { p.const_null() } else { self.constant(dim_t.const_array(&dims), "postc.ufunc.dims") };
+        let maxcore = plan.core.iter().map(Vec::len).max().unwrap_or(0) as u64;
+        let desc = cx.const_struct(
+            &[
+                self.c(plan.nin as u64).into(),
+                self.c(plan.nops as u64).into(),
+                self.c(plan.dims.len() as u64).into(),
+                self.c(plan.num_steps() as u64).into(),
+                self.c(MAX_LOOP_DIMS + maxcore).into(),
+                self.cstring(&plan.name, "postc.ufunc.name").into(),
+                self.cstring(&plan.at, "postc.ufunc.at").into(),
+                ops_p.into(),
+                dims_p.into(),
+                self.c(plan.device_operands as u64).into(),
+            ],
+            false,
+        );
+        self.constant(desc, "postc.ufunc.desc")
+    }
+
+    /// `void NAME_dl(DLTensor *op0, ..., DLTensor *opN)`: the operands in an
+    /// array, handed to the shared driver with the ufunc's descriptor.
     fn emit_dl(&self, lp: FunctionValue<'ctx>) -> Result<FunctionValue<'ctx>, String> {
         let plan = self.plan;
         let cx = self.cx;
-        let (p, i64t, i32t) = (self.ptr, self.i64t, cx.i32_type());
-        let nops = plan.nops;
-        let params: Vec<BasicMetadataTypeEnum> = vec![p.into(); nops];
-        let sym = dl_symbol(&plan.symbol);
-        let f = self.llmod.add_function(&sym, cx.void_type().fn_type(&params, false), None);
-        // The checks and the broadcasting driver run once per call and per
-        // outer index; the work is in `NAME_loop`, optimised for speed.
-        // Optimising the driver for size keeps its compile time down.
-        for a in ["optsize", "minsize"] {
-            let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(a);
-            f.add_attribute(AttributeLoc::Function, cx.create_enum_attribute(kind, 0));
-        }
+        let p = self.ptr;
+        let driver = driver_decl(cx, self.llmod);
+        let params: Vec<BasicMetadataTypeEnum> = vec![p.into(); plan.nops];
+        let f = self.llmod.add_function(&dl_symbol(&plan.symbol), cx.void_type().fn_type(&params, false), None);
         self.b.position_at_end(cx.append_basic_block(f, "entry"));
-        let maxd = MAX_LOOP_DIMS;
-
-        let args = self.alloca_array(p, nops as u64, "args");
-        let dimsarr = self.alloca_array(i64t, 1 + plan.dims.len() as u64, "dimensions");
-        let steps = self.alloca_array(i64t, plan.num_steps() as u64, "steps");
-        let lshape = self.alloca_array(i64t, maxd, "loop.shape");
-        let lstr = self.alloca_array(i64t, maxd * nops as u64, "loop.strides");
-        let idx = self.alloca_array(i64t, maxd, "index");
-        let off = self.alloca_array(i64t, nops as u64, "offset");
-
-        struct Op<'ctx> {
-            base: PointerValue<'ctx>,
-            shape: PointerValue<'ctx>,
-            estr: PointerValue<'ctx>,
-            lnd: IntValue<'ctx>,
-        }
-        let mut ops: Vec<Op> = Vec::with_capacity(nops);
-        for i in 0..nops {
+        let ops = self.alloca_array(p, plan.nops as u64, "ops");
+        for i in 0..plan.nops {
             let t = f.get_nth_param(i as u32).unwrap().into_pointer_value();
             t.set_name(&format!("op{i}"));
-            let role = if i < plan.nin { "input" } else { "output" };
-            let cnd = plan.core[i].len() as u64;
-            let dev_p = self.field_ptr(t, field::DEVICE);
-            let dev = self.b.build_load(i32t, dev_p, "device").unwrap().into_int_value();
-            let mut host: Option<IntValue> = None;
-            let gpu: &[u64] = if plan.device_operands { &GPU_DEVICES } else { &[] };
-            for &d in HOST_DEVICES.iter().chain(gpu) {
-                let is = self.b.build_int_compare(IntPredicate::EQ, dev, i32t.const_int(d, false), "").unwrap();
-                host = Some(match host {
-                    None => is,
-                    Some(h) => self.b.build_or(h, is, "").unwrap(),
-                });
-            }
-            let not_host = self.b.build_not(host.expect("host kinds"), "").unwrap();
-            let place = if plan.device_operands { "host or GPU memory" } else { "host memory" };
-            self.fail_if(not_host, &format!("{role} operand {i} is not in {place}"));
-            let (code, bits) = dlpack_dtype(plan.dtypes[i]);
-            let dt_p = self.field_ptr(t, field::DTYPE);
-            let dt_t = cx.struct_type(&[cx.i8_type().into(), cx.i8_type().into(), cx.i16_type().into()], false);
-            let lanes_p = self.b.build_struct_gep(dt_t, dt_p, 2, "").unwrap();
-            let bits_p = self.b.build_struct_gep(dt_t, dt_p, 1, "").unwrap();
-            let code_v = self.b.build_load(cx.i8_type(), dt_p, "").unwrap().into_int_value();
-            let bits_v = self.b.build_load(cx.i8_type(), bits_p, "").unwrap().into_int_value();
-            let lanes_v = self.b.build_load(cx.i16_type(), lanes_p, "").unwrap().into_int_value();
-            let ne = |v: IntValue<'ctx>, w: u64| {
-                self.b.build_int_compare(IntPredicate::NE, v, v.get_type().const_int(w, false), "").unwrap()
-            };
-            let bad = self.b.build_or(ne(code_v, code as u64), ne(bits_v, bits as u64), "").unwrap();
-            let bad = self.b.build_or(bad, ne(lanes_v, 1), "").unwrap();
-            self.fail_if(bad, &format!("{role} operand {i} is not a {} tensor", plan.dtypes[i]));
-            let nd32 = self.b.build_load(i32t, self.field_ptr(t, field::NDIM), "ndim").unwrap().into_int_value();
-            let nd = self.b.build_int_s_extend(nd32, i64t, "").unwrap();
-            let lnd = self.b.build_int_sub(nd, self.c(cnd), "").unwrap();
-            let few = self.b.build_int_compare(IntPredicate::SLT, lnd, self.c(0), "").unwrap();
-            let sig_dims = plan.core[i].iter().map(|&d| plan.dims[d].0.as_str()).collect::<Vec<_>>().join(",");
-            self.fail_if(few, &format!("{role} operand {i} has fewer dimensions than its core signature ({sig_dims})"));
-            let many = self.b.build_int_compare(IntPredicate::SGT, lnd, self.c(maxd), "").unwrap();
-            self.fail_if(many, &format!("{role} operand {i} has more than {maxd} loop dimensions"));
-            let data = self.b.build_load(p, self.field_ptr(t, field::DATA), "data").unwrap().into_pointer_value();
-            let bo = self.b.build_load(i64t, self.field_ptr(t, field::BYTE_OFFSET), "").unwrap().into_int_value();
-            let base = self.byte_gep(data, bo);
-            let shape = self.b.build_load(p, self.field_ptr(t, field::SHAPE), "shape").unwrap().into_pointer_value();
-            let strides =
-                self.b.build_load(p, self.field_ptr(t, field::STRIDES), "strides").unwrap().into_pointer_value();
-            // Element strides of every axis: given, or compact row-major.
-            let estr = self.alloca_array(i64t, maxd + cnd, "elem.strides");
-            let given = self.block("strides.given");
-            let compact = self.block("strides.compact");
-            let done = self.block("strides.done");
-            let null = self.b.build_is_null(strides, "").unwrap();
-            self.b.build_conditional_branch(null, compact, given).unwrap();
-            self.b.position_at_end(given);
-            self.for_range(self.c(0), nd, |a| {
-                let s = self.load_i64(strides, a);
-                self.store_i64(estr, a, s);
-            });
-            self.b.build_unconditional_branch(done).unwrap();
-            self.b.position_at_end(compact);
-            let acc = self.b.build_alloca(i64t, "acc").unwrap();
-            self.b.build_store(acc, self.c(1)).unwrap();
-            self.for_range(self.c(0), nd, |r| {
-                let last = self.b.build_int_sub(nd, self.c(1), "").unwrap();
-                let a = self.b.build_int_sub(last, r, "").unwrap();
-                let cur = self.b.build_load(i64t, acc, "").unwrap().into_int_value();
-                self.store_i64(estr, a, cur);
-                let ext = self.load_i64(shape, a);
-                let next = self.b.build_int_mul(cur, ext, "").unwrap();
-                self.b.build_store(acc, next).unwrap();
-            });
-            self.b.build_unconditional_branch(done).unwrap();
-            self.b.position_at_end(done);
-            ops.push(Op { base, shape, estr, lnd });
+            self.b.build_store(self.at(p, ops, self.c(i as u64)), t).unwrap();
         }
-
-        // Loop rank: the largest operand loop rank.
-        let mut l = self.c(0);
-        for op in &ops {
-            let gt = self.b.build_int_compare(IntPredicate::SGT, op.lnd, l, "").unwrap();
-            l = self.b.build_select(gt, op.lnd, l, "").unwrap().into_int_value();
-        }
-        self.for_range(self.c(0), self.c(maxd), |a| self.store_i64(lshape, a, self.c(1)));
-        self.for_range(self.c(0), self.c(maxd * nops as u64), |a| self.store_i64(lstr, a, self.c(0)));
-
-        // Broadcast the loop dimensions, right-aligned.
-        for op in &ops {
-            let lead = self.b.build_int_sub(l, op.lnd, "").unwrap();
-            self.for_range(self.c(0), op.lnd, |j| {
-                let ax = self.b.build_int_add(lead, j, "").unwrap();
-                let n = self.load_i64(op.shape, j);
-                let cur = self.load_i64(lshape, ax);
-                let cur_one = self.b.build_int_compare(IntPredicate::EQ, cur, self.c(1), "").unwrap();
-                let n_one = self.b.build_int_compare(IntPredicate::EQ, n, self.c(1), "").unwrap();
-                let same = self.b.build_int_compare(IntPredicate::EQ, n, cur, "").unwrap();
-                let ok = self.b.build_or(cur_one, n_one, "").unwrap();
-                let ok = self.b.build_or(ok, same, "").unwrap();
-                let bad = self.b.build_not(ok, "").unwrap();
-                self.fail_if(bad, "operands could not be broadcast together");
-                let new = self.b.build_select(cur_one, n, cur, "").unwrap().into_int_value();
-                self.store_i64(lshape, ax, new);
-            });
-        }
-        // Outputs have the broadcast loop shape exactly.
-        for (i, op) in ops.iter().enumerate().skip(plan.nin) {
-            let what = format!("output operand {i} does not have the broadcast loop shape");
-            let bad = self.b.build_int_compare(IntPredicate::NE, op.lnd, l, "").unwrap();
-            self.fail_if(bad, &what);
-            self.for_range(self.c(0), l, |j| {
-                let n = self.load_i64(op.shape, j);
-                let want = self.load_i64(lshape, j);
-                let bad = self.b.build_int_compare(IntPredicate::NE, n, want, "").unwrap();
-                self.fail_if(bad, &what);
-            });
-        }
-        // Loop byte strides (0 along a stretched axis) and core sizes/steps.
-        let mut seen = vec![false; plan.dims.len()];
-        for (i, op) in ops.iter().enumerate() {
-            let size = self.c(plan.dtypes[i].size_bytes() as u64);
-            let lead = self.b.build_int_sub(l, op.lnd, "").unwrap();
-            let row = self.c(i as u64 * maxd);
-            self.for_range(self.c(0), op.lnd, |j| {
-                let ax = self.b.build_int_add(lead, j, "").unwrap();
-                let n = self.load_i64(op.shape, j);
-                let s = self.load_i64(op.estr, j);
-                let s = self.b.build_int_mul(s, size, "").unwrap();
-                let one = self.b.build_int_compare(IntPredicate::EQ, n, self.c(1), "").unwrap();
-                let s = self.b.build_select(one, self.c(0), s, "").unwrap().into_int_value();
-                let k = self.b.build_int_add(row, ax, "").unwrap();
-                self.store_i64(lstr, k, s);
-            });
-            for (a, &d) in plan.core[i].iter().enumerate() {
-                let axis = self.b.build_int_add(op.lnd, self.c(a as u64), "").unwrap();
-                let n = self.load_i64(op.shape, axis);
-                let (dname, fixed) = &plan.dims[d];
-                let slot = self.c(1 + d as u64);
-                if let Some(fx) = fixed {
-                    let bad = self.b.build_int_compare(IntPredicate::NE, n, self.c(*fx), "").unwrap();
-                    self.fail_if(bad, &format!("operand {i} has a size other than {fx} for core dimension {a}"));
-                } else if seen[d] {
-                    let want = self.load_i64(dimsarr, slot);
-                    let bad = self.b.build_int_compare(IntPredicate::NE, n, want, "").unwrap();
-                    self.fail_if(
-                        bad,
-                        &format!(
-                            "core dimension `{dname}` of operand {i} does not match its size in an earlier operand"
-                        ),
-                    );
-                }
-                if !seen[d] {
-                    self.store_i64(dimsarr, slot, n);
-                    seen[d] = true;
-                }
-                let s = self.load_i64(op.estr, axis);
-                let s = self.b.build_int_mul(s, size, "").unwrap();
-                self.store_i64(steps, self.c((plan.core_step_base(i) + a) as u64), s);
-            }
-        }
-        // The innermost loop axis goes to NAME_loop; an empty loop shape is
-        // one iteration.
-        let has_loop = self.b.build_int_compare(IntPredicate::SGT, l, self.c(0), "").unwrap();
-        let lm1 = self.b.build_int_sub(l, self.c(1), "").unwrap();
-        let inner_ax = self.b.build_select(has_loop, lm1, self.c(0), "").unwrap().into_int_value();
-        let inner = self.load_i64(lshape, inner_ax);
-        self.store_i64(dimsarr, self.c(0), inner);
-        for i in 0..nops {
-            let k = self.b.build_int_add(self.c(i as u64 * maxd), inner_ax, "").unwrap();
-            let s = self.load_i64(lstr, k);
-            self.store_i64(steps, self.c(i as u64), s);
-            self.store_i64(off, self.c(i as u64), self.c(0));
-        }
-        // Nothing to do when any loop axis is empty.
-        let total = self.b.build_alloca(i64t, "total").unwrap();
-        self.b.build_store(total, self.c(1)).unwrap();
-        self.for_range(self.c(0), l, |a| {
-            let t = self.b.build_load(i64t, total, "").unwrap().into_int_value();
-            let n = self.load_i64(lshape, a);
-            self.b.build_store(total, self.b.build_int_mul(t, n, "").unwrap()).unwrap();
-            self.store_i64(idx, a, self.c(0));
-        });
-        let t = self.b.build_load(i64t, total, "").unwrap().into_int_value();
-        let empty = self.b.build_int_compare(IntPredicate::EQ, t, self.c(0), "").unwrap();
-        let run = self.block("run");
-        let exit = self.block("exit");
-        self.b.build_conditional_branch(empty, exit, run).unwrap();
-
-        // run: one NAME_loop call per outer index, then the odometer.
-        self.b.position_at_end(run);
-        for (i, op) in ops.iter().enumerate() {
-            let o = self.load_i64(off, self.c(i as u64));
-            let pt = self.byte_gep(op.base, o);
-            self.b.build_store(self.at(p, args, self.c(i as u64)), pt).unwrap();
-        }
-        self.b.build_call(lp, &[args.into(), dimsarr.into(), steps.into(), p.const_null().into()], "").unwrap();
-        let outer = self.b.build_int_sub(inner_ax, self.c(1), "").unwrap();
-        let inc = self.block("next");
-        let run_end = self.b.get_insert_block().unwrap();
-        self.b.build_unconditional_branch(inc).unwrap();
-        self.b.position_at_end(inc);
-        let ax_phi = self.b.build_phi(i64t, "axis").unwrap();
-        ax_phi.add_incoming(&[(&outer, run_end)]);
-        let ax = ax_phi.as_basic_value().into_int_value();
-        let finished = self.b.build_int_compare(IntPredicate::SLT, ax, self.c(0), "").unwrap();
-        let step = self.block("step");
-        self.b.build_conditional_branch(finished, exit, step).unwrap();
-        self.b.position_at_end(step);
-        let v = self.load_i64(idx, ax);
-        let v1 = self.b.build_int_add(v, self.c(1), "").unwrap();
-        let n = self.load_i64(lshape, ax);
-        let within = self.b.build_int_compare(IntPredicate::SLT, v1, n, "").unwrap();
-        let advance = self.block("advance");
-        let carry = self.block("carry");
-        self.b.build_conditional_branch(within, advance, carry).unwrap();
-        self.b.position_at_end(advance);
-        self.store_i64(idx, ax, v1);
-        for i in 0..nops {
-            let k = self.b.build_int_add(self.c(i as u64 * maxd), ax, "").unwrap();
-            let s = self.load_i64(lstr, k);
-            let o = self.load_i64(off, self.c(i as u64));
-            self.store_i64(off, self.c(i as u64), self.b.build_int_add(o, s, "").unwrap());
-        }
-        self.b.build_unconditional_branch(run).unwrap();
-        self.b.position_at_end(carry);
-        self.store_i64(idx, ax, self.c(0));
-        for i in 0..nops {
-            let k = self.b.build_int_add(self.c(i as u64 * maxd), ax, "").unwrap();
-            let s = self.load_i64(lstr, k);
-            let back = self.b.build_int_mul(s, v, "").unwrap();
-            let o = self.load_i64(off, self.c(i as u64));
-            self.store_i64(off, self.c(i as u64), self.b.build_int_sub(o, back, "").unwrap());
-        }
-        let prev = self.b.build_int_sub(ax, self.c(1), "").unwrap();
-        let carry_end = self.b.get_insert_block().unwrap();
-        self.b.build_unconditional_branch(inc).unwrap();
-        ax_phi.add_incoming(&[(&prev, carry_end)]);
-        self.b.position_at_end(exit);
+        let desc = self.descriptor();
+        let lp = lp.as_global_value().as_pointer_value();
+        self.b.build_call(driver, &[desc.into(), ops.into(), lp.into()], "").unwrap();
         self.b.build_return(None).unwrap();
         Ok(f)
     }
+}
+
+/// The declaration of the broadcasting driver of `NAME_dl` in `llmod`.
+fn driver_decl<'ctx>(cx: &'ctx Context, llmod: &Module<'ctx>) -> FunctionValue<'ctx> {
+    llmod.get_function(crate::ufunc_dl::DRIVER).unwrap_or_else(|| {
+        let p = cx.ptr_type(AddressSpace::default());
+        llmod.add_function(
+            crate::ufunc_dl::DRIVER,
+            cx.void_type().fn_type(&[p.into(), p.into(), p.into()], false),
+            None,
+        )
+    })
+}
+
+/// Links the driver's definition into `llmod` once a `NAME_dl` calls it (the
+/// linker copies a `linkonce_odr` definition only where it is used).
+fn link_driver<'ctx>(cx: &'ctx Context, llmod: &Module<'ctx>) -> Result<(), String> {
+    match llmod.get_function(crate::ufunc_dl::DRIVER) {
+        Some(f) if f.count_basic_blocks() == 0 => {}
+        _ => return Ok(()),
+    }
+    let text = crate::ufunc_dl::ir_text();
+    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.ufunc.dl");
+    let dm = cx.create_module_from_ir(buf).map_err(|e| format!("the ufunc driver does not parse: {e}"))?;
+    dm.set_triple(&llmod.get_triple());
+    dm.set_data_layout(&llmod.get_data_layout());
+    llmod.link_in_module(dm).map_err(|e| format!("linking the ufunc driver: {e}"))
 }
 
 #[cfg(test)]

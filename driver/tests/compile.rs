@@ -289,3 +289,85 @@ fn codegen_units_do_not_change_the_result() {
         assert_eq!(a, b, "{prog}: llvm-ir differs");
     }
 }
+
+/// A loop to `len(x)` that stores into `y[i]`, shorter than `x`: at -O2 and
+/// -O3 the bounds check of `y[i]` leaves the loop for the iterations known
+/// to be in bounds, and the program must still write every element before
+/// the failing one and then panic at exactly that one.
+#[test]
+fn range_checks_against_another_extent_panic_at_the_same_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = "module p
+
+func fill(%x: Float64[]Shape[?], %y: &Float64[]Shape[?]) {
+entry:
+  %n: Int64 = dim %x, 0
+  %z: Int64 = const 0
+  %one: Int64 = const 1
+  let %i: Int64 = %z
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %v: Float64 = index.load %x[%i]
+  %f: Float64 = cast %i
+  %w: Float64 = add %v, %f
+  index.store %y[%i], %w !loc \"k.py\":12:5
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  return
+}
+
+func total(%y: Float64[]Shape[?]) -> Float64 {
+entry:
+  %n: Int64 = dim %y, 0
+  %z: Int64 = const 0
+  %one: Int64 = const 1
+  %fz: Float64 = const 0.0
+  let %acc: Float64 = %fz
+  let %i: Int64 = %z
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %v: Float64 = index.load %y[%i]
+  %a2: Float64 = add %acc, %v
+  set %acc = %a2
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  return %acc
+}
+
+func main() -> Int64 {
+entry:
+  %nx: Int64 = const NX
+  %ny: Int64 = const 7
+  %x: Float64[] = alloc %nx
+  %y: Float64[] = alloc %ny
+  call fill(%x, %y)
+  %t: Float64 = call total(%y)
+  %r: Int64 = cast %t
+  return %r
+}
+";
+    for level in ["-O2", "-O3"] {
+        // In bounds: y[i] = i for i < 7, so main returns 0+1+...+6 = 21.
+        let ok = write(dir.path(), "ok.pir", &prog.replace("NX", "7"));
+        let exe = dir.path().join("ok");
+        run_ok(driver().args(["compile", "--emit", "exe", level, "-o"]).arg(&exe).arg(&ok));
+        assert_eq!(Command::new(&exe).status().unwrap().code(), Some(21), "{level}");
+        expect_panic(
+            dir.path(),
+            "short",
+            &prog.replace("NX", "12"),
+            &[level],
+            "panic: index out of bounds: index 7 is out of range for axis 0 with size 7 at k.py:12:5",
+        );
+    }
+}
