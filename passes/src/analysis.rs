@@ -32,19 +32,36 @@ pub struct UseCounts {
 
 impl UseCounts {
     pub fn compute(body: &Body) -> UseCounts {
-        let mut counts = vec![0u32; body.num_insts()];
+        let mut counts = Vec::new();
+        Self::compute_into(body, &mut counts);
+        UseCounts { counts }
+    }
+
+    /// [`UseCounts::compute`] into a reused buffer.
+    pub fn compute_into(body: &Body, counts: &mut Vec<u32>) {
+        use crate::rewrite::{SLOTS, SLOTS_AB, SLOTS_NONE, SLOTS_OTHER};
+        let n = body.num_insts();
+        counts.clear();
+        // A last slot absorbs ids out of range, so the common formats count
+        // their operands without a branch.
+        counts.resize(n + 1, 0);
+        let (tags, ops) = (body.tags.raw(), body.ops.raw());
         for b in body.blocks.iter() {
-            for v in b.insts() {
-                if v.index() < body.num_insts() {
-                    body.for_each_operand(v, |x| {
-                        if let Some(c) = counts.get_mut(x.index()) {
-                            *c += 1;
-                        }
-                    });
+            let (s, e) = (b.start as usize, (b.end as usize).min(n));
+            if s >= e {
+                continue;
+            }
+            for (i, (tag, &[x, y])) in tags[s..e].iter().zip(&ops[s..e]).enumerate() {
+                let slots = SLOTS[*tag as usize];
+                if slots == SLOTS_OTHER {
+                    body.for_each_operand(ValueId::new(s + i), |x| counts[x.index().min(n)] += 1);
+                    continue;
                 }
+                counts[(x as usize).min(n)] += (slots != SLOTS_NONE) as u32;
+                counts[(y as usize).min(n)] += (slots == SLOTS_AB) as u32;
             }
         }
-        UseCounts { counts }
+        counts.truncate(n);
     }
     pub fn as_slice(&self) -> &[u32] {
         &self.counts

@@ -79,6 +79,55 @@ fn give_maps(m: Maps) {
     });
 }
 
+/// How an opcode's payload slots hold values, for sweeps that only read or
+/// rewrite operands: neither slot, the first, or both are value ids;
+/// anything else (`extra` items, blocks, void returns) is [`SLOTS_OTHER`]
+/// and goes through the opcode's format. One load instead of a `match` per
+/// instruction keeps those sweeps free of hard-to-predict branches.
+pub(crate) const SLOTS_NONE: u8 = 0;
+pub(crate) const SLOTS_A: u8 = 1;
+pub(crate) const SLOTS_AB: u8 = 2;
+pub(crate) const SLOTS_OTHER: u8 = 3;
+
+pub(crate) static SLOTS: [u8; 256] = {
+    let mut t = [SLOTS_OTHER; 256];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let op = Opcode::ALL[i];
+        t[op as usize] = match op.format() {
+            Format::Param | Format::Const | Format::Unreachable => SLOTS_NONE,
+            Format::Binary | Format::Load | Format::Set => SLOTS_AB,
+            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => SLOTS_A,
+            _ => SLOTS_OTHER,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Which opcodes keep payload items in `extra` or the pools (a copy must
+/// re-encode them): 1 always, 2 for a constant only with some dtypes.
+static PATCH: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let op = Opcode::ALL[i];
+        t[op as usize] = match op.format() {
+            Format::Store
+            | Format::Select
+            | Format::SetField
+            | Format::IndexLoad
+            | Format::IndexStore
+            | Format::CondBr
+            | Format::Call => 1,
+            Format::Const => 2,
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+};
+
 pub struct Rewriter<'a> {
     old: &'a Body,
     new: Body,
@@ -91,6 +140,9 @@ pub struct Rewriter<'a> {
     /// Scratch of [`Rewriter::finish`]: extended value id → final position.
     fin: Vec<u32>,
     current: Option<u32>,
+    /// Old instructions `[pending.0, pending.1)` copied but not yet written:
+    /// consecutive copies (a block after block) are written as one run.
+    pending: (u32, u32),
 }
 
 impl<'a> Rewriter<'a> {
@@ -120,7 +172,7 @@ impl<'a> Rewriter<'a> {
         replaced.resize(n, KEPT);
         block_pos.clear();
         block_pos.resize(old.blocks.len(), DROPPED);
-        let mut rw = Rewriter { old, new, value_pos, replaced, block_pos, fin, current: None };
+        let mut rw = Rewriter { old, new, value_pos, replaced, block_pos, fin, current: None, pending: (0, 0) };
         let np = (old.num_params + old.num_core).min(n as u32);
         rw.copy_range(ValueId::from_u32(0), ValueId::from_u32(np));
         rw
@@ -131,8 +183,15 @@ impl<'a> Rewriter<'a> {
     }
 
     /// The body being built (ids in it are final positions, not extended ids).
-    pub fn new_body(&self) -> &Body {
+    pub fn new_body(&mut self) -> &Body {
+        self.flush();
         &self.new
+    }
+
+    /// The position the next instruction will take in the new body.
+    #[inline]
+    fn len(&self) -> u32 {
+        self.new.num_insts() as u32 + (self.pending.1 - self.pending.0)
     }
 
     /// Begins the copy of an old block: a new block with the same label,
@@ -164,13 +223,13 @@ impl<'a> Rewriter<'a> {
     }
 
     fn push_block_named(&mut self, label: NameId) -> u32 {
-        let start = self.new.num_insts() as u32;
+        let start = self.len();
         self.new.blocks.push(BlockData { label, start, end: start }).as_u32()
     }
 
     fn close_block(&mut self) {
         if let Some(c) = self.current.take() {
-            let end = self.new.num_insts() as u32;
+            let end = self.len();
             self.new.blocks[BlockId::from_u32(c)].end = end;
         }
     }
@@ -178,6 +237,7 @@ impl<'a> Rewriter<'a> {
     /// Copies an old instruction unchanged (operands still old ids).
     #[inline]
     pub fn copy(&mut self, v: ValueId) -> ValueId {
+        self.flush();
         let old = self.old;
         let ops = self.copy_payload(v);
         let name = match old.names[v] {
@@ -197,35 +257,45 @@ impl<'a> Rewriter<'a> {
     /// Copies the old instructions `[start, end)` unchanged, as
     /// [`Rewriter::copy`] of each in turn would.
     pub fn copy_range(&mut self, start: ValueId, end: ValueId) {
-        let old = self.old;
-        let (s, e) = (start.index(), end.index().min(old.num_insts()));
+        let (s, e) = (start.index(), end.index().min(self.old.num_insts()));
         if s >= e {
             return;
         }
+        let at = self.len() as usize;
+        for (k, slot) in self.value_pos[s..e].iter_mut().enumerate() {
+            *slot = (at + k) as u32;
+        }
+        let (ps, pe) = self.pending;
+        if ps == pe || pe as usize != s {
+            self.flush();
+            self.pending.0 = s as u32;
+        }
+        self.pending.1 = e as u32;
+    }
+
+    /// Writes the pending copied run into the new body's tables.
+    fn flush(&mut self) {
+        let (s, e) = (self.pending.0 as usize, self.pending.1 as usize);
+        if s >= e {
+            return;
+        }
+        self.pending = (0, 0);
+        let old = self.old;
         let at = self.new.num_insts();
         let tags = &old.tags.raw()[s..e];
         self.new.tags.raw_mut().extend_from_slice(tags);
         self.new.types.raw_mut().extend_from_slice(&old.types.raw()[s..e]);
         self.new.locs.raw_mut().extend_from_slice(&old.locs.raw()[s..e]);
         self.new.ops.raw_mut().extend_from_slice(&old.ops.raw()[s..e]);
-        for (k, slot) in self.value_pos[s..e].iter_mut().enumerate() {
-            *slot = (at + k) as u32;
-        }
         // Only payloads with items in `extra` or the pools need re-encoding.
         for (k, tag) in tags.iter().enumerate() {
-            let patch = match tag.format() {
-                Format::Store
-                | Format::Select
-                | Format::SetField
-                | Format::IndexLoad
-                | Format::IndexStore
-                | Format::CondBr
-                | Format::Call => true,
-                Format::Const => matches!(
+            let patch = match PATCH[*tag as usize] {
+                0 => false,
+                1 => true,
+                _ => matches!(
                     old.types.raw()[s + k].and_then(|t| DType::from_index(t.as_u32())),
                     Some(DType::Complex64 | DType::Complex128 | DType::Str | DType::Bytes)
                 ),
-                _ => false,
             };
             if patch {
                 let ops = self.copy_payload(ValueId::new(s + k));
@@ -392,6 +462,7 @@ impl<'a> Rewriter<'a> {
         name: Option<NameId>,
         loc: Option<SrcLoc>,
     ) -> u32 {
+        self.flush();
         let loc = match loc {
             Some(l) => self.new.encode_loc(l),
             None => postc_ir::Loc::NONE,
@@ -449,6 +520,7 @@ impl<'a> Rewriter<'a> {
     /// Finishes the body: closes the last block and maps every operand and
     /// branch target from extended ids to final positions.
     pub fn finish(mut self) -> Body {
+        self.flush();
         self.close_block();
         // Final position of every extended id, replacement chains followed
         // (acyclic by construction; bounded anyway). A use of a dropped value
@@ -478,8 +550,12 @@ impl<'a> Rewriter<'a> {
                 p
             }
         }));
+        // A last slot stands for every id out of range, so the common
+        // formats map their slots without a branch.
+        fin.push(BROKEN);
         let fin: &[u32] = fin;
-        let map = |x: u32| fin.get(x as usize).copied().unwrap_or(BROKEN);
+        let top = fin.len() - 1;
+        let map = |x: u32| fin[(x as usize).min(top)];
         let block_pos = &self.block_pos;
         let bmap = |b: u32| block_pos.get(b as usize).copied().filter(|&p| p != DROPPED).unwrap_or(BROKEN);
         let body = &mut self.new;
@@ -494,11 +570,14 @@ impl<'a> Rewriter<'a> {
         let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
         for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
             let [a, b] = *ops;
+            let slots = SLOTS[*tag as usize];
+            if slots != SLOTS_OTHER {
+                let (ma, mb) = (map(a), map(b));
+                *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
+                continue;
+            }
             let bu = b as usize;
             *ops = match tag.format() {
-                Format::Param | Format::Const | Format::Unreachable => continue,
-                Format::Binary | Format::Load | Format::Set => [map(a), map(b)],
-                Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => [map(a), b],
                 Format::Store | Format::Select => {
                     map_extra(extra, bu..bu + 2);
                     [map(a), b]
@@ -533,6 +612,7 @@ impl<'a> Rewriter<'a> {
                     }
                     [map(a), b]
                 }
+                _ => [a, b],
             };
         }
         let Rewriter { new, value_pos, replaced, block_pos, fin, .. } = self;
@@ -594,9 +674,11 @@ mod tests {
 }
 
 /// Fresh value names and labels that collide with no name of a function:
-/// `BASE$N`, with `N` above every number that follows a `$` anywhere in the
-/// function's name pool. An existing name either does not end in `$digits`
-/// or ends in a smaller number, so no lookup is needed per name.
+/// `BASE$N`, with `N` above every number that follows a `$` in any string
+/// of the function's name pool. An existing name either does not end in
+/// `$digits` or ends in a smaller number, so no lookup is needed per name.
+/// The pool is read string by string, so the result depends on the strings
+/// it holds, not on their order (rebuilds lay the pool out as they go).
 pub struct NameGen {
     next: u64,
     buf: String,
@@ -606,16 +688,35 @@ impl NameGen {
     pub fn new(body: &Body) -> NameGen {
         let bytes = body.strings.as_bytes();
         let mut next = 0u64;
-        let mut i = 0;
-        while let Some(p) = bytes[i..].iter().position(|&b| b == b'$') {
-            let mut j = i + p + 1;
-            let mut n = 0u64;
-            while j < bytes.len() && bytes[j].is_ascii_digit() && n < u64::MAX / 20 {
-                n = n * 10 + (bytes[j] - b'0') as u64;
-                j += 1;
+        // Most pools hold no `$` at all: one fast scan settles them.
+        if !bytes.contains(&b'$') {
+            return NameGen { next, buf: String::new() };
+        }
+        let mut i = 0usize;
+        while i < bytes.len() {
+            // The length prefix: seven bits a byte, as `NamePool` writes it.
+            let (mut n, mut shift) = (0usize, 0u32);
+            while let Some(&byte) = bytes.get(i) {
+                n |= ((byte & 0x7f) as usize) << shift;
+                i += 1;
+                shift += 7;
+                if byte & 0x80 == 0 || shift > 28 {
+                    break;
+                }
             }
-            next = next.max(n + 1);
-            i = j.max(i + p + 1);
+            let s = bytes.get(i..i.saturating_add(n).min(bytes.len())).unwrap_or(&[]);
+            i = i.saturating_add(n);
+            let mut k = 0;
+            while let Some(p) = s[k..].iter().position(|&b| b == b'$') {
+                let mut j = k + p + 1;
+                let mut x = 0u64;
+                while j < s.len() && s[j].is_ascii_digit() && x < u64::MAX / 20 {
+                    x = x * 10 + (s[j] - b'0') as u64;
+                    j += 1;
+                }
+                next = next.max(x + 1);
+                k = j;
+            }
         }
         NameGen { next, buf: String::new() }
     }
