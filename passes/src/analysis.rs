@@ -14,7 +14,9 @@ impl AnalysisSet {
     pub const CFG: AnalysisSet = AnalysisSet(1);
     pub const DOMINATORS: AnalysisSet = AnalysisSet(2 | 1);
     pub const USES: AnalysisSet = AnalysisSet(4);
-    pub const ALL: AnalysisSet = AnalysisSet(7);
+    /// Where fresh `$N` names start (see [`crate::rewrite::NameGen`]).
+    pub const NAMES: AnalysisSet = AnalysisSet(8);
+    pub const ALL: AnalysisSet = AnalysisSet(15);
 
     pub const fn union(self, o: AnalysisSet) -> AnalysisSet {
         AnalysisSet(self.0 | o.0)
@@ -77,6 +79,9 @@ pub struct Analyses {
     cfg: Option<Cfg>,
     dom: Option<DomTree>,
     uses: Option<UseCounts>,
+    /// The first free `N` of fresh `BASE$N` names: a pass that adds names
+    /// knows the next one without reading the name pool again.
+    names: Option<u64>,
 }
 
 impl Analyses {
@@ -106,6 +111,9 @@ impl Analyses {
         if !keep.contains(AnalysisSet::USES) {
             self.uses = None;
         }
+        if !keep.contains(AnalysisSet::NAMES) {
+            self.names = None;
+        }
     }
 
     pub fn cfg(&mut self, body: &Body) -> &Cfg {
@@ -115,6 +123,22 @@ impl Analyses {
         let cfg = self.cfg.get_or_insert_with(|| Cfg::compute(body));
         self.dom.get_or_insert_with(|| DomTree::compute(cfg))
     }
+    /// The first `N` that [`crate::rewrite::NameGen::new`] would give.
+    pub fn name_start(&mut self, body: &Body) -> u64 {
+        *self.names.get_or_insert_with(|| crate::rewrite::NameGen::new(body).peek())
+    }
+
+    /// [`Analyses::name_start`] if known, without computing it.
+    pub fn known_name_start(&self) -> Option<u64> {
+        self.names
+    }
+
+    /// Records the first free `N` of the body as a pass left it (`None`:
+    /// unknown), for a pass that keeps [`AnalysisSet::NAMES`].
+    pub fn set_name_start(&mut self, next: Option<u64>) {
+        self.names = next;
+    }
+
     pub fn uses(&mut self, body: &Body) -> &UseCounts {
         self.uses.get_or_insert_with(|| UseCounts::compute(body))
     }

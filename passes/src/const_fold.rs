@@ -28,7 +28,9 @@ pub static INFO: PassInfo = PassInfo {
     description: "evaluate instructions on constants with the interpreter's semantics; never folds a panic away",
     scope: Scope::Function,
     needs: AnalysisSet::CFG,
-    keeps: AnalysisSet::CFG,
+    // Folding renames nothing and drops no name (an unnamed result is
+    // named `c`).
+    keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
 
 impl FunctionPass for ConstFold {
@@ -39,14 +41,15 @@ impl FunctionPass for ConstFold {
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let Scratch { known, fast, slow, args } = &mut *s;
+            let Scratch { known, fast, slow, args, folded } = &mut *s;
             known.clear();
             fast.clear();
             slow.clear();
-            let mut st = State { known, fast, slow };
+            folded.clear();
+            let mut st = State { known, fast, slow, folded };
             let any = evaluate(cx, &func.body, analyses, &mut st, args);
             if any {
-                write_back(&mut func.body, &st);
+                write_back(&mut func.body, &mut st);
             }
             any
         })
@@ -59,6 +62,8 @@ impl FunctionPass for ConstFold {
 const UNKNOWN: u32 = u32::MAX;
 const NO_LITERAL: u32 = u32::MAX - 1;
 const SLOW: u32 = 1 << 31;
+/// What the name of every `postc.ovf.*` built-in starts with.
+const OVF_PREFIX: &[u8] = b"postc.ovf.";
 
 #[derive(Default)]
 struct Scratch {
@@ -66,6 +71,7 @@ struct Scratch {
     fast: Vec<Scalar>,
     slow: Vec<Value>,
     args: Vec<Value>,
+    folded: Vec<u32>,
 }
 
 thread_local! {
@@ -78,6 +84,8 @@ struct State<'s> {
     fast: &'s mut Vec<Scalar>,
     /// Complex, Str and Bytes values, through the interpreter.
     slow: &'s mut Vec<Value>,
+    /// The instructions that got a value.
+    folded: &'s mut Vec<u32>,
 }
 
 /// A known value: a scalar, or an interpreter value.
@@ -263,6 +271,10 @@ fn evaluate(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses, st: &mut Stat
                     continue;
                 }
                 Format::Call => {
+                    // Only the overflow built-ins fold: look at the callee's name first.
+                    if !body.strings.get_bytes(postc_ir::NameId::from_u32(a)).starts_with(OVF_PREFIX) {
+                        continue;
+                    }
                     let InstData::Call { callee, args: list } = body.inst(ValueId::new(i)) else { continue };
                     let Some(Builtin::Overflows(ovf)) = Builtin::from_name(callee) else { continue };
                     args.clear();
@@ -292,6 +304,7 @@ fn record(st: &mut State<'_>, i: usize, r: Option<Scalar>, rd: DType) -> bool {
     match r {
         Some(r) if r.dtype() == rd => {
             st.known[i] = st.push_fast(r);
+            st.folded.push(i as u32);
             true
         }
         _ => false,
@@ -303,6 +316,7 @@ fn record_value(st: &mut State<'_>, i: usize, r: Option<Value>, rd: DType) -> bo
     match r {
         Some(r) if !r.is_array() && r.dtype() == rd => {
             st.known[i] = st.push_value(r);
+            st.folded.push(i as u32);
             true
         }
         _ => false,
@@ -313,38 +327,37 @@ fn record_value(st: &mut State<'_>, i: usize, r: Option<Value>, rd: DType) -> bo
 /// keeps its id, name and type, so no use needs rewriting and nothing
 /// moves. Its location becomes explicit, as for any synthesized
 /// instruction (see [`crate::rewrite::Rewriter::emit`]).
-fn write_back(body: &mut Body, st: &State<'_>) {
-    let n = body.num_insts();
-    for bi in 0..body.blocks.len() {
-        let d = body.blocks.raw()[bi];
-        for i in d.start as usize..(d.end as usize).min(n) {
-            let k = st.known[i];
-            if k >= NO_LITERAL || body.tags.raw()[i] == Opcode::Const {
-                continue;
-            }
-            let v = ValueId::new(i);
-            let Some(ty) = body.types[v] else { continue };
-            let lit = if k & SLOW != 0 {
-                match st.slow.get((k & !SLOW) as usize).and_then(value_literal) {
-                    Some(l) => l,
-                    None => continue,
-                }
-            } else {
-                match st.fast.get(k as usize) {
-                    Some(s) => s.literal().to_owned(),
-                    None => continue,
-                }
-            };
-            let dt = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
-            let payload = body.encode_literal(dt, lit.as_literal());
-            body.tags[v] = Opcode::Const;
-            body.ops[v] = payload;
-            if body.names[v].is_none() {
-                body.names[v] = Some(body.strings.push("c"));
-            }
-            let loc = crate::rewrite::explicit(body.loc(v));
-            body.set_loc(v, loc);
+fn write_back(body: &mut Body, st: &mut State<'_>) {
+    // In layout order, as a rebuild would meet them.
+    st.folded.sort_unstable();
+    for &i in st.folded.iter() {
+        let i = i as usize;
+        let k = st.known[i];
+        if k >= NO_LITERAL || body.tags.raw()[i] == Opcode::Const {
+            continue;
         }
+        let v = ValueId::new(i);
+        let Some(ty) = body.types[v] else { continue };
+        let lit = if k & SLOW != 0 {
+            match st.slow.get((k & !SLOW) as usize).and_then(value_literal) {
+                Some(l) => l,
+                None => continue,
+            }
+        } else {
+            match st.fast.get(k as usize) {
+                Some(s) => s.literal().to_owned(),
+                None => continue,
+            }
+        };
+        let dt = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
+        let payload = body.encode_literal(dt, lit.as_literal());
+        body.tags[v] = Opcode::Const;
+        body.ops[v] = payload;
+        if body.names[v].is_none() {
+            body.names[v] = Some(body.strings.push("c"));
+        }
+        let loc = crate::rewrite::explicit(body.loc(v));
+        body.set_loc(v, loc);
     }
 }
 
@@ -355,5 +368,18 @@ fn libm_dependent(op: Opcode, rd: DType) -> bool {
         Opcode::Pow => !rd.is_int(),
         Opcode::Div => rd.is_complex(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use postc_ir::builtins::OvfOp;
+
+    #[test]
+    fn every_overflow_builtin_has_the_prefix() {
+        for op in OvfOp::ALL {
+            assert!(op.name().as_bytes().starts_with(OVF_PREFIX), "{}", op.name());
+        }
     }
 }

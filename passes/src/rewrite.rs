@@ -827,6 +827,17 @@ impl NameGen {
         NameGen { next, buf: String::new() }
     }
 
+    /// A generator whose first `N` is `next` (as [`NameGen::new`] of a
+    /// body whose pool gives that).
+    pub fn starting_at(next: u64) -> NameGen {
+        NameGen { next, buf: String::new() }
+    }
+
+    /// The next `N`, not taken.
+    pub fn peek(&self) -> u64 {
+        self.next
+    }
+
     /// Fresh block labels of a function (labels share the name pool).
     pub fn labels(body: &Body) -> NameGen {
         NameGen::new(body)

@@ -25,7 +25,7 @@ pub static INFO: PassInfo = PassInfo {
     description: "fold selects on constants, equal arms and boolean identities; if-convert pure diamonds",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NONE,
+    keeps: AnalysisSet::NAMES,
 };
 
 /// At most this many instructions are speculated from each arm.
@@ -50,7 +50,7 @@ impl FunctionPass for SelectFold {
         MUTABLE.with(|m| {
             let mut mutable = m.borrow_mut();
             mutable_values(&func.body, &mut mutable);
-            rebuild(func, &diamonds, &mutable)
+            rebuild(func, &diamonds, &mutable, analyses)
         })
     }
 }
@@ -285,14 +285,19 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<C
 /// then the `not`s of folding, which start after all of them.
 struct Names {
     start: Option<u64>,
+    /// The start if the analyses know it.
+    known: Option<u64>,
     selects: u64,
     total_selects: u64,
     nots: u64,
+    /// One past the largest number of a fresh name that was interned.
+    used: u64,
 }
 
 impl Names {
     fn start(&mut self, body: &Body) -> u64 {
-        *self.start.get_or_insert_with(|| NameGen::new(body).take())
+        let known = self.known;
+        *self.start.get_or_insert_with(|| known.unwrap_or_else(|| NameGen::new(body).peek()))
     }
     fn next_select(&mut self, body: &Body) -> u64 {
         let n = self.start(body) + self.selects;
@@ -317,7 +322,7 @@ fn numbered(out: &mut Vec<u8>, base: &[&[u8]], n: u64) {
 }
 
 /// The rebuild of [`SelectFold::run`]; returns whether anything changed.
-fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> bool {
+fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analyses: &mut Analyses) -> bool {
     let body = &func.body;
     let fold_at = |v: ValueId| match body.inst(v) {
         InstData::Select { cond, if_true, if_false } => fold_one(body, mutable, cond, if_true, if_false),
@@ -338,7 +343,10 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
         _ => None,
     };
     let total_selects = diamonds.iter().map(|(_, s)| s.len() as u64).sum();
-    let mut names = Names { start: None, selects: 0, total_selects, nots: 0 };
+    let mut names =
+        Names { start: None, known: analyses.known_name_start(), selects: 0, total_selects, nots: 0, used: 0 };
+    // Whether a named instruction goes (its name may hold the largest number).
+    let mut dropped_named = false;
     let mut buf: Vec<u8> = Vec::new();
     let mut rw = Rewriter::new(body);
     let mut arm_of = vec![false; body.blocks.len()];
@@ -366,6 +374,7 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
             Fold::To(x) => x,
             Fold::Not(c) => {
                 let n = names.next_not(body);
+                names.used = names.used.max(n + 1);
                 numbered(buf, &[name, b".not"], n);
                 let n = rw.intern_name(std::str::from_utf8(buf).unwrap_or(""));
                 rw.emit_with_name(Opcode::Not, ty, [c.as_u32(), 0], &[], Some(n), loc)
@@ -377,7 +386,12 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
         }
     };
     // Copies old instructions `[s, e)`, folding their selects.
-    let copy_folding = |rw: &mut Rewriter<'_>, names: &mut Names, buf: &mut Vec<u8>, s: u32, e: u32| {
+    let copy_folding = |rw: &mut Rewriter<'_>,
+                        names: &mut Names,
+                        buf: &mut Vec<u8>,
+                        dropped_named: &mut bool,
+                        s: u32,
+                        e: u32| {
         let mut run_start = s;
         for i in s..e {
             let v = ValueId::from_u32(i);
@@ -389,6 +403,7 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
             rw.copy_range(ValueId::from_u32(run_start), v);
             run_start = i + 1;
             let name = body.name_bytes(v).unwrap_or(b"");
+            *dropped_named |= !matches!(fold, Fold::Arms(..)) && body.names[v].is_some();
             let to = apply(rw, names, buf, fold, name, body.types[v], cond, body.loc(v));
             rw.drop_inst(v);
             rw.replace_uses(v, to);
@@ -409,11 +424,11 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
         }
         let bd = body.blocks[b];
         let Some((d, selects)) = diamonds.get(head_of[b.index()] as usize) else {
-            copy_folding(&mut rw, &mut names, &mut buf, bd.start, bd.end);
+            copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, bd.start, bd.end);
             continue;
         };
         let Some(term) = body.terminator(b) else { continue };
-        copy_folding(&mut rw, &mut names, &mut buf, bd.start, term.as_u32());
+        copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, bd.start, term.as_u32());
         let loc = body.loc(term);
         // Speculate the arms' pure instructions (the same ids: uses keep working).
         for arm in d.arms.iter().flatten() {
@@ -422,19 +437,26 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
             let mut run_start = ad.start;
             for x in ad.start..end {
                 if body.tags[ValueId::from_u32(x)] == Opcode::Set {
-                    copy_folding(&mut rw, &mut names, &mut buf, run_start, x);
+                    dropped_named |= body.names[ValueId::from_u32(x)].is_some();
+                    copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, run_start, x);
                     run_start = x + 1;
                 }
             }
-            copy_folding(&mut rw, &mut names, &mut buf, run_start, end);
+            copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, run_start, end);
         }
         for &(local, t, f) in selects {
             let ty = Some(body.types[local].unwrap_or(TypeId::INT64));
             let n = names.next_select(body);
             numbered(&mut sel_name, &[body.name_bytes(local).unwrap_or(b""), b".sel"], n);
             let s = match fold_one(body, mutable, d.cond, t, f) {
-                Some(fold) => apply(&mut rw, &mut names, &mut buf, fold, &sel_name, ty, d.cond, loc),
+                Some(fold) => {
+                    if matches!(fold, Fold::Arms(..)) {
+                        names.used = names.used.max(n + 1);
+                    }
+                    apply(&mut rw, &mut names, &mut buf, fold, &sel_name, ty, d.cond, loc)
+                }
                 None => {
+                    names.used = names.used.max(n + 1);
                     let name = rw.intern_name(std::str::from_utf8(&sel_name).unwrap_or(""));
                     rw.emit_with_name(Opcode::Select, ty, [d.cond.as_u32(), 0], &[t.as_u32(), f.as_u32()], Some(name), loc)
                 }
@@ -442,9 +464,14 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool]) -> boo
             rw.emit(Opcode::Set, None, [local.as_u32(), s.as_u32()], &[], None, loc);
         }
         rw.emit(Opcode::Br, None, [d.join.as_u32(), 0], &[], None, loc);
+        dropped_named |= body.names[term].is_some();
         rw.drop_inst(term);
     }
     func.body = rw.finish();
+    // The new names' numbers start above every old one; a dropped name may
+    // have held the largest, and then the start is read again when needed.
+    let start = names.start.or(names.known);
+    analyses.set_name_start(if dropped_named { None } else { start.map(|s| s.max(names.used)) });
     crate::rewrite::recycle(old);
     true
 }

@@ -95,11 +95,14 @@ impl Scalar {
         let wide = (a as u64) | ((b as u64) << 32);
         Some(match dtype {
             DType::Bool => Scalar::Bool(a != 0),
+            // Wrapped to the dtype's width (as `wrap_int`), on 64 bits.
             DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
-                Scalar::Int(dtype, wrap_int(dtype, wide as i64 as i128))
+                let shift = 64 - dtype.bits();
+                Scalar::Int(dtype, (((wide << shift) as i64) >> shift) as i128)
             }
             DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => {
-                Scalar::Int(dtype, wrap_int(dtype, wide as i128))
+                let shift = 64 - dtype.bits();
+                Scalar::Int(dtype, ((wide << shift) >> shift) as i128)
             }
             DType::Float16 | DType::Float32 => Scalar::Float(dtype, float_bits_to_f64(dtype, a as u64)),
             DType::Float64 => Scalar::Float(dtype, f64::from_bits(wide)),
@@ -463,6 +466,16 @@ mod tests {
             let s = Scalar::from_payload(d, payload).unwrap();
             assert_eq!(s.to_value(), literal_value(d, lit.as_literal()).unwrap(), "{v:?}");
             assert_eq!(s.literal(), lit.as_literal());
+        }
+        // Payloads wider than the dtype wrap as the interpreter wraps them.
+        for d in [DType::Int8, DType::Int16, DType::Int32, DType::UInt8, DType::UInt16, DType::UInt32] {
+            for w in [0x1ffu64, 0x8000_0000_0000_0080, u64::MAX, 0x1_0000_ffff, 0x7f, 0x80] {
+                let payload = [w as u32, (w >> 32) as u32];
+                let s = Scalar::from_payload(d, payload).unwrap();
+                // What decoding the payload gives: the 64-bit pattern, sign-extended or not.
+                let lit = Literal::Int(if d.is_signed_int() { w as i64 as i128 } else { w as i128 });
+                assert_eq!(s.to_value(), literal_value(d, lit).unwrap(), "{d} {w:#x}");
+            }
         }
     }
 }
