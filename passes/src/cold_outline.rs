@@ -124,7 +124,8 @@ impl ModulePass for ColdOutline {
         let mut thunks = Thunks::default();
         for f in functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)) {
             if let Some(site) = panic_sites(&f.body).into_iter().next() {
-                let k = KeyRef { message: site.message(&f.body), loc: loc_key(&f.body, site.call), nargs: site.args.len() };
+                let k =
+                    KeyRef { message: site.message(&f.body), loc: loc_key(&f.body, site.call), nargs: site.args.len() };
                 // As a map insert: a later thunk with the same key wins.
                 match thunks.find(k) {
                     Some(i) => thunks.names[i as usize] = f.name.clone(),

@@ -257,9 +257,11 @@ fn evaluate(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses, st: &mut Stat
                     let t = body.types.raw().get(a as usize).copied().flatten().and_then(|t| cx.types.try_get(t));
                     let r = match (op, t) {
                         (Opcode::Dim, Some(t)) => match &t.shape {
-                            Shape::Dims(d) => {
-                                d.get(b as usize).copied().flatten().map(|x| Scalar::Int(DType::Int64, x as i64 as i128))
-                            }
+                            Shape::Dims(d) => d
+                                .get(b as usize)
+                                .copied()
+                                .flatten()
+                                .map(|x| Scalar::Int(DType::Int64, x as i64 as i128)),
                             _ => None,
                         },
                         (Opcode::Stride, Some(t)) => {

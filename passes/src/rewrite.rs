@@ -193,7 +193,17 @@ impl<'a> Rewriter<'a> {
         replaced.clear();
         block_pos.clear();
         block_pos.resize(old.blocks.len(), DROPPED);
-        let mut rw = Rewriter { old, new, value_pos, replaced, block_pos, fin, current: None, pending: (0, 0), patch: Vec::new() };
+        let mut rw = Rewriter {
+            old,
+            new,
+            value_pos,
+            replaced,
+            block_pos,
+            fin,
+            current: None,
+            pending: (0, 0),
+            patch: Vec::new(),
+        };
         let np = (old.num_params + old.num_core).min(n as u32);
         rw.copy_range(ValueId::from_u32(0), ValueId::from_u32(np));
         rw

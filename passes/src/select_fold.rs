@@ -330,8 +330,7 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analys
     };
     if diamonds.is_empty() {
         let tags = body.tags.raw();
-        let any =
-            (0..tags.len()).filter(|&i| tags[i] == Opcode::Select).any(|i| fold_at(ValueId::new(i)).is_some());
+        let any = (0..tags.len()).filter(|&i| tags[i] == Opcode::Select).any(|i| fold_at(ValueId::new(i)).is_some());
         if !any {
             return false;
         }
@@ -386,30 +385,26 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analys
         }
     };
     // Copies old instructions `[s, e)`, folding their selects.
-    let copy_folding = |rw: &mut Rewriter<'_>,
-                        names: &mut Names,
-                        buf: &mut Vec<u8>,
-                        dropped_named: &mut bool,
-                        s: u32,
-                        e: u32| {
-        let mut run_start = s;
-        for i in s..e {
-            let v = ValueId::from_u32(i);
-            if body.tags[v] != Opcode::Select {
-                continue;
+    let copy_folding =
+        |rw: &mut Rewriter<'_>, names: &mut Names, buf: &mut Vec<u8>, dropped_named: &mut bool, s: u32, e: u32| {
+            let mut run_start = s;
+            for i in s..e {
+                let v = ValueId::from_u32(i);
+                if body.tags[v] != Opcode::Select {
+                    continue;
+                }
+                let InstData::Select { cond, .. } = body.inst(v) else { continue };
+                let Some(fold) = fold_at(v) else { continue };
+                rw.copy_range(ValueId::from_u32(run_start), v);
+                run_start = i + 1;
+                let name = body.name_bytes(v).unwrap_or(b"");
+                *dropped_named |= !matches!(fold, Fold::Arms(..)) && body.names[v].is_some();
+                let to = apply(rw, names, buf, fold, name, body.types[v], cond, body.loc(v));
+                rw.drop_inst(v);
+                rw.replace_uses(v, to);
             }
-            let InstData::Select { cond, .. } = body.inst(v) else { continue };
-            let Some(fold) = fold_at(v) else { continue };
-            rw.copy_range(ValueId::from_u32(run_start), v);
-            run_start = i + 1;
-            let name = body.name_bytes(v).unwrap_or(b"");
-            *dropped_named |= !matches!(fold, Fold::Arms(..)) && body.names[v].is_some();
-            let to = apply(rw, names, buf, fold, name, body.types[v], cond, body.loc(v));
-            rw.drop_inst(v);
-            rw.replace_uses(v, to);
-        }
-        rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(e));
-    };
+            rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(e));
+        };
     let mut sel_name: Vec<u8> = Vec::new();
     for b in body.blocks.ids() {
         rw.begin_old_block(b);
@@ -458,7 +453,14 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analys
                 None => {
                     names.used = names.used.max(n + 1);
                     let name = rw.intern_name(std::str::from_utf8(&sel_name).unwrap_or(""));
-                    rw.emit_with_name(Opcode::Select, ty, [d.cond.as_u32(), 0], &[t.as_u32(), f.as_u32()], Some(name), loc)
+                    rw.emit_with_name(
+                        Opcode::Select,
+                        ty,
+                        [d.cond.as_u32(), 0],
+                        &[t.as_u32(), f.as_u32()],
+                        Some(name),
+                        loc,
+                    )
                 }
             };
             rw.emit(Opcode::Set, None, [local.as_u32(), s.as_u32()], &[], None, loc);
