@@ -14,7 +14,9 @@ impl AnalysisSet {
     pub const CFG: AnalysisSet = AnalysisSet(1);
     pub const DOMINATORS: AnalysisSet = AnalysisSet(2 | 1);
     pub const USES: AnalysisSet = AnalysisSet(4);
-    pub const ALL: AnalysisSet = AnalysisSet(7);
+    /// Where fresh `$N` names start (see [`crate::rewrite::NameGen`]).
+    pub const NAMES: AnalysisSet = AnalysisSet(8);
+    pub const ALL: AnalysisSet = AnalysisSet(15);
 
     pub const fn union(self, o: AnalysisSet) -> AnalysisSet {
         AnalysisSet(self.0 | o.0)
@@ -32,19 +34,36 @@ pub struct UseCounts {
 
 impl UseCounts {
     pub fn compute(body: &Body) -> UseCounts {
-        let mut counts = vec![0u32; body.num_insts()];
+        let mut counts = Vec::new();
+        Self::compute_into(body, &mut counts);
+        UseCounts { counts }
+    }
+
+    /// [`UseCounts::compute`] into a reused buffer.
+    pub fn compute_into(body: &Body, counts: &mut Vec<u32>) {
+        use crate::rewrite::{SLOTS, SLOTS_AB, SLOTS_NONE, SLOTS_OTHER};
+        let n = body.num_insts();
+        counts.clear();
+        // A last slot absorbs ids out of range, so the common formats count
+        // their operands without a branch.
+        counts.resize(n + 1, 0);
+        let (tags, ops) = (body.tags.raw(), body.ops.raw());
         for b in body.blocks.iter() {
-            for v in b.insts() {
-                if v.index() < body.num_insts() {
-                    body.for_each_operand(v, |x| {
-                        if let Some(c) = counts.get_mut(x.index()) {
-                            *c += 1;
-                        }
-                    });
+            let (s, e) = (b.start as usize, (b.end as usize).min(n));
+            if s >= e {
+                continue;
+            }
+            for (i, (tag, &[x, y])) in tags[s..e].iter().zip(&ops[s..e]).enumerate() {
+                let slots = SLOTS[*tag as usize];
+                if slots == SLOTS_OTHER {
+                    body.for_each_operand(ValueId::new(s + i), |x| counts[x.index().min(n)] += 1);
+                    continue;
                 }
+                counts[(x as usize).min(n)] += (slots != SLOTS_NONE) as u32;
+                counts[(y as usize).min(n)] += (slots == SLOTS_AB) as u32;
             }
         }
-        UseCounts { counts }
+        counts.truncate(n);
     }
     pub fn as_slice(&self) -> &[u32] {
         &self.counts
@@ -60,6 +79,9 @@ pub struct Analyses {
     cfg: Option<Cfg>,
     dom: Option<DomTree>,
     uses: Option<UseCounts>,
+    /// The first free `N` of fresh `BASE$N` names: a pass that adds names
+    /// knows the next one without reading the name pool again.
+    names: Option<u64>,
 }
 
 impl Analyses {
@@ -89,6 +111,9 @@ impl Analyses {
         if !keep.contains(AnalysisSet::USES) {
             self.uses = None;
         }
+        if !keep.contains(AnalysisSet::NAMES) {
+            self.names = None;
+        }
     }
 
     pub fn cfg(&mut self, body: &Body) -> &Cfg {
@@ -98,6 +123,22 @@ impl Analyses {
         let cfg = self.cfg.get_or_insert_with(|| Cfg::compute(body));
         self.dom.get_or_insert_with(|| DomTree::compute(cfg))
     }
+    /// The first `N` that [`crate::rewrite::NameGen::new`] would give.
+    pub fn name_start(&mut self, body: &Body) -> u64 {
+        *self.names.get_or_insert_with(|| crate::rewrite::NameGen::new(body).peek())
+    }
+
+    /// [`Analyses::name_start`] if known, without computing it.
+    pub fn known_name_start(&self) -> Option<u64> {
+        self.names
+    }
+
+    /// Records the first free `N` of the body as a pass left it (`None`:
+    /// unknown), for a pass that keeps [`AnalysisSet::NAMES`].
+    pub fn set_name_start(&mut self, next: Option<u64>) {
+        self.names = next;
+    }
+
     pub fn uses(&mut self, body: &Body) -> &UseCounts {
         self.uses.get_or_insert_with(|| UseCounts::compute(body))
     }

@@ -12,7 +12,9 @@ use crate::{ModulePass, PassInfo, PassOptions, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::PANIC;
 use postc_ir::diag::Diagnostic;
-use postc_ir::{BlockId, EntityId, FuncAttrs, FunctionBuilder, Module, SrcLoc, TypeId};
+use postc_ir::{BlockId, EntityId, FuncAttrs, FunctionBuilder, Module, Opcode, SrcLoc, TypeId};
+use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::collections::HashMap;
 
 pub struct ColdOutline;
@@ -37,68 +39,139 @@ struct Key {
     nargs: usize,
 }
 
+/// A [`Key`] borrowed from a body and the file table: looked up without
+/// allocating, owned only for a new thunk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct KeyRef<'a> {
+    message: Option<&'a str>,
+    loc: Option<(&'a str, u32, u32)>,
+    nargs: usize,
+}
+
+impl KeyRef<'_> {
+    fn owned(self) -> Key {
+        Key {
+            message: self.message.map(str::to_owned),
+            loc: self.loc.map(|(p, l, c)| (p.to_owned(), l, c)),
+            nargs: self.nargs,
+        }
+    }
+    fn matches(self, k: &Key) -> bool {
+        self.message == k.message.as_deref()
+            && self.loc == k.loc.as_ref().map(|(p, l, c)| (p.as_str(), *l, *c))
+            && self.nargs == k.nargs
+    }
+    /// A hash that depends on the key alone (FNV-1a over its parts).
+    fn hash(self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes {
+                h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        match self.message {
+            Some(m) => {
+                eat(&[1]);
+                eat(m.as_bytes());
+            }
+            None => eat(&[0]),
+        }
+        if let Some((p, l, c)) = self.loc {
+            eat(p.as_bytes());
+            eat(&l.to_le_bytes());
+            eat(&c.to_le_bytes());
+        }
+        eat(&(self.nargs as u64).to_le_bytes());
+        h
+    }
+}
+
+/// The thunks of the module, found by key.
+#[derive(Default)]
+struct Thunks {
+    names: Vec<String>,
+    keys: Vec<Key>,
+    by_hash: HashMap<u64, Vec<u32>>,
+}
+
+impl Thunks {
+    fn find(&self, k: KeyRef<'_>) -> Option<u32> {
+        let c = self.by_hash.get(&k.hash())?;
+        c.iter().copied().find(|&i| k.matches(&self.keys[i as usize]))
+    }
+    fn insert(&mut self, k: KeyRef<'_>, name: String) -> u32 {
+        let i = self.names.len() as u32;
+        self.by_hash.entry(k.hash()).or_default().push(i);
+        self.keys.push(k.owned());
+        self.names.push(name);
+        i
+    }
+}
+
 impl ModulePass for ColdOutline {
     fn info(&self) -> &'static PassInfo {
         &INFO
     }
 
+    /// Finding the panic paths and rewriting them run on the functions in
+    /// parallel; only numbering the thunks, in function order, is serial,
+    /// so the result does not depend on the thread count.
     fn run(&self, m: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+        let Module { functions, files, .. } = m;
+        let loc_key = |body: &postc_ir::Body, v: ValueId| body.loc(v).map(|l| (files.path(l.file), l.line, l.col));
         // Thunks already present (from an earlier run) are reused, never
         // outlined again: their keys come from the panic call they make.
-        let mut thunks: HashMap<Key, String> = HashMap::new();
-        for f in m.functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)) {
+        let mut thunks = Thunks::default();
+        for f in functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)) {
             if let Some(site) = panic_sites(&f.body).into_iter().next() {
-                let loc = f.body.loc(site.call).map(|l| (m.files.path(l.file).to_owned(), l.line, l.col));
-                thunks.insert(Key { message: site.message, loc, nargs: site.args.len() }, f.name.clone());
-            }
-        }
-        let mut next = m.functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)).count();
-        let mut new_funcs = Vec::new();
-        let mut changed = false;
-        let nfuncs = m.functions.len();
-        for fi in 0..nfuncs {
-            let fid = postc_ir::FuncId::new(fi);
-            if m.functions[fid].name.starts_with(THUNK_PREFIX) {
-                continue;
-            }
-            let sites = panic_sites(&m.functions[fid].body);
-            if sites.is_empty() {
-                continue;
-            }
-            let mut consts = Vec::new();
-            let panic_blocks: Vec<BlockId> = sites.iter().map(|s| s.block).collect();
-            for site in sites {
-                if site.message.is_some() {
-                    if let InstData::Call { args, .. } = m.functions[fid].body.inst(site.call) {
-                        consts.extend(args.get(0));
+                let k =
+                    KeyRef { message: site.message(&f.body), loc: loc_key(&f.body, site.call), nargs: site.args.len() };
+                // As a map insert: a later thunk with the same key wins.
+                match thunks.find(k) {
+                    Some(i) => thunks.names[i as usize] = f.name.clone(),
+                    None => {
+                        thunks.insert(k, f.name.clone());
                     }
                 }
-                let body = &m.functions[fid].body;
-                let loc = body.loc(site.call).map(|l| (m.files.path(l.file).to_owned(), l.line, l.col));
-                let key = Key { message: site.message.clone(), loc, nargs: site.args.len() };
-                let name = match thunks.get(&key) {
-                    Some(n) => n.clone(),
+            }
+        }
+        let mut next = functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)).count();
+        let sites: Vec<Vec<Site>> = functions
+            .raw()
+            .par_iter()
+            .map(|f| if f.name.starts_with(THUNK_PREFIX) { Vec::new() } else { panic_sites(&f.body) })
+            .collect();
+        // The thunk of every site, numbered in function then site order.
+        let mut new_funcs = Vec::new();
+        let mut chosen: Vec<Vec<u32>> = Vec::with_capacity(sites.len());
+        for (f, fsites) in functions.raw().iter().zip(&sites) {
+            let body = &f.body;
+            let mut c = Vec::with_capacity(fsites.len());
+            for site in fsites {
+                let message = site.message(body);
+                let k = KeyRef { message, loc: loc_key(body, site.call), nargs: site.args.len() };
+                let t = match thunks.find(k) {
+                    Some(t) => t,
                     None => {
                         let name = format!("{THUNK_PREFIX}{next}");
                         next += 1;
                         let arg_types: Vec<TypeId> =
                             site.args.iter().map(|a| body.types[*a].unwrap_or(TypeId::INT64)).collect();
-                        new_funcs.push(make_thunk(
-                            &name,
-                            &key,
-                            &arg_types,
-                            site.message.is_none(),
-                            body.loc(site.call),
-                        ));
-                        thunks.insert(key, name.clone());
-                        name
+                        new_funcs.push(make_thunk(&name, message, &arg_types, message.is_none(), body.loc(site.call)));
+                        thunks.insert(k, name)
                     }
                 };
-                redirect(m, fid, &site, &name, &panic_blocks);
-                changed = true;
+                c.push(t);
             }
-            drop_dead_messages(&mut m.functions[fid], &consts);
+            chosen.push(c);
         }
+        let changed = sites.iter().any(|s| !s.is_empty());
+        let names = &thunks.names;
+        functions.raw_mut().par_iter_mut().zip(&sites).zip(&chosen).for_each(|((f, fsites), c)| {
+            if !fsites.is_empty() {
+                redirect(f, fsites, c, names);
+            }
+        });
         for f in new_funcs {
             m.add_function(f);
         }
@@ -109,22 +182,32 @@ impl ModulePass for ColdOutline {
 struct Site {
     block: BlockId,
     call: ValueId,
-    /// The constant message, or `None` when it is computed at run time.
-    message: Option<String>,
+    /// The message constant, or `None` when the message is computed at run
+    /// time.
+    message: Option<ValueId>,
     /// Arguments of the thunk: the runtime message first if any, then the
     /// message arguments.
-    args: Vec<ValueId>,
+    args: SmallVec<[ValueId; 4]>,
+}
+
+impl Site {
+    fn message<'b>(&self, body: &'b postc_ir::Body) -> Option<&'b str> {
+        match body.inst(self.message?) {
+            InstData::Const(Literal::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 fn panic_sites(body: &postc_ir::Body) -> Vec<Site> {
     let mut out = Vec::new();
-    for b in body.blocks.ids() {
-        let d = body.blocks[b];
-        if d.len() < 2 {
+    let tags = body.tags.raw();
+    for (bi, d) in body.blocks.raw().iter().enumerate() {
+        if d.len() < 2 || tags.get(d.end as usize - 1) != Some(&Opcode::Unreachable) {
             continue;
         }
-        let (call, term) = (ValueId::from_u32(d.end - 2), ValueId::from_u32(d.end - 1));
-        if !matches!(body.inst(term), InstData::Unreachable) {
+        let call = ValueId::from_u32(d.end - 2);
+        if tags.get(call.index()) != Some(&Opcode::Call) {
             continue;
         }
         let InstData::Call { callee, args } = body.inst(call) else { continue };
@@ -132,19 +215,16 @@ fn panic_sites(body: &postc_ir::Body) -> Vec<Site> {
             continue;
         }
         let msg = args.get(0).unwrap_or(call);
-        let message = match body.inst(msg) {
-            InstData::Const(Literal::Str(s)) => Some(s.to_owned()),
-            _ => None,
-        };
+        let message = matches!(body.inst(msg), InstData::Const(Literal::Str(_))).then_some(msg);
         let skip = usize::from(message.is_some());
-        out.push(Site { block: b, call, message, args: args.iter().skip(skip).collect() });
+        out.push(Site { block: BlockId::new(bi), call, message, args: args.iter().skip(skip).collect() });
     }
     out
 }
 
 fn make_thunk(
     name: &str,
-    key: &Key,
+    message: Option<&str>,
     arg_types: &[TypeId],
     runtime_message: bool,
     loc: Option<SrcLoc>,
@@ -157,7 +237,7 @@ fn make_thunk(
     b.set_loc(crate::rewrite::explicit(loc));
     let mut call_args = Vec::with_capacity(params.len() + 1);
     if !runtime_message {
-        let text = key.message.as_deref().unwrap_or("");
+        let text = message.unwrap_or("");
         call_args.push(b.const_(TypeId::STR, Literal::Str(text), "msg"));
     }
     call_args.extend(params.iter().copied());
@@ -166,53 +246,86 @@ fn make_thunk(
     b.finish()
 }
 
-/// Replaces the panic call of a site by a call of the thunk, drops the
-/// message constant when nothing else reads it, and weights the branch.
-fn redirect(m: &mut Module, fid: postc_ir::FuncId, site: &Site, thunk: &str, panic_blocks: &[BlockId]) {
-    let body = &mut m.functions[fid].body;
-    // The call keeps its slot: rewrite its callee and argument list in place.
-    let callee = body.strings.push(thunk);
-    let at = body.extra.len() as u32;
-    body.extra.push(site.args.len() as u32);
-    body.extra.extend(site.args.iter().map(|a| a.as_u32()));
-    body.ops[site.call] = [callee.as_u32(), at];
-    // Weight every conditional branch into the panic block toward the other
+/// Replaces the panic call of every site by a call of its thunk, weights
+/// the branches into the panic blocks, and drops the message constants
+/// that only the panic calls read.
+fn redirect(f: &mut postc_ir::Function, sites: &[Site], thunk: &[u32], names: &[String]) {
+    let body = &mut f.body;
+    for (site, &t) in sites.iter().zip(thunk) {
+        // The call keeps its slot: rewrite its callee and argument list in place.
+        let callee = body.strings.push(names.get(t as usize).map_or("", String::as_str));
+        let at = body.extra.len() as u32;
+        body.extra.push(site.args.len() as u32);
+        body.extra.extend(site.args.iter().map(|a| a.as_u32()));
+        body.ops[site.call] = [callee.as_u32(), at];
+    }
+    // Weight every conditional branch into a panic block toward the other
     // edge, unless that edge panics too (neither is then the likely one).
+    let mut panics = vec![false; body.blocks.len()];
+    for s in sites {
+        panics[s.block.index()] = true;
+    }
+    let is_panic = |b: u32| panics.get(b as usize).copied().unwrap_or(false);
     let (wt, wf) = GUARD_WEIGHTS;
-    for b in body.blocks.ids() {
-        let Some(t) = body.terminator(b) else { continue };
-        if let InstData::CondBr { if_true, if_false, weights: None, .. } = body.inst(t) {
-            let e = body.ops[t][1] as usize;
-            if let Some(w) = body.extra.get_mut(e + 2..e + 4) {
-                if if_false == site.block && !panic_blocks.contains(&if_true) {
-                    w.copy_from_slice(&[wt, wf]);
-                } else if if_true == site.block && !panic_blocks.contains(&if_false) {
-                    w.copy_from_slice(&[wf, wt]);
-                }
-            }
+    for d in body.blocks.raw() {
+        let t = d.end.wrapping_sub(1) as usize;
+        if d.end <= d.start || body.tags.raw().get(t) != Some(&Opcode::CondBr) {
+            continue;
+        }
+        let e = body.ops.raw()[t][1] as usize;
+        let Some(w) = body.extra.get_mut(e..e.saturating_add(4)) else { continue };
+        if w[2] != 0 || w[3] != 0 {
+            continue;
+        }
+        let (if_true, if_false) = (w[0], w[1]);
+        if is_panic(if_false) && !is_panic(if_true) {
+            w[2..4].copy_from_slice(&[wt, wf]);
+        } else if is_panic(if_true) && !is_panic(if_false) {
+            w[2..4].copy_from_slice(&[wf, wt]);
         }
     }
+    drop_dead_messages(f, sites);
 }
 
 /// Drops the message constants that only the redirected panic calls read.
-fn drop_dead_messages(func: &mut postc_ir::Function, consts: &[ValueId]) {
-    let uses = crate::analysis::UseCounts::compute(&func.body);
-    let dead: Vec<ValueId> = consts.iter().copied().filter(|c| uses.get(*c) == 0).collect();
-    if dead.is_empty() {
-        return;
-    }
-    let old = std::mem::take(&mut func.body);
-    let mut rw = crate::rewrite::Rewriter::new(&old);
-    for b in old.blocks.ids() {
-        rw.begin_old_block(b);
-        for v in old.blocks[b].insts() {
-            if dead.contains(&v) {
-                rw.drop_inst(v);
-            } else {
-                rw.copy(v);
+fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
+    DEAD.with(|d| {
+        let mut d = d.borrow_mut();
+        let (uses, dead) = &mut *d;
+        crate::analysis::UseCounts::compute_into(&func.body, uses);
+        dead.clear();
+        dead.resize(func.body.num_insts(), false);
+        let mut any = false;
+        for c in sites.iter().filter_map(|s| s.message) {
+            if uses.get(c.index()) == Some(&0) {
+                dead[c.index()] = true;
+                any = true;
             }
         }
-    }
-    func.body = rw.finish();
-    crate::rewrite::recycle(old);
+        if !any {
+            return;
+        }
+        let old = std::mem::take(&mut func.body);
+        let mut rw = crate::rewrite::Rewriter::new(&old);
+        for b in old.blocks.ids() {
+            rw.begin_old_block(b);
+            let bd = old.blocks[b];
+            let mut run_start = bd.start;
+            for i in bd.start..bd.end {
+                if dead.get(i as usize) == Some(&true) {
+                    rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(i));
+                    rw.drop_inst(ValueId::from_u32(i));
+                    run_start = i + 1;
+                }
+            }
+            rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(bd.end));
+        }
+        func.body = rw.finish();
+        crate::rewrite::recycle(old);
+    })
+}
+
+thread_local! {
+    /// Use counts and the dead-constant set of [`drop_dead_messages`].
+    static DEAD: std::cell::RefCell<(Vec<u32>, Vec<bool>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }

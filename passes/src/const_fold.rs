@@ -8,13 +8,16 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::Rewriter;
 use crate::stride_lower::static_stride;
 use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{InstData, ValueId};
+use postc_ir::body::{Body, InstData, ValueId};
 use postc_ir::builtins::Builtin;
-use postc_ir::interp::fold::{fold_binary, fold_cast, fold_overflow, fold_unary, literal_value, value_literal};
+use postc_ir::interp::fold::{
+    binary_scalar, cast_scalar, fold_binary, fold_cast, fold_overflow, fold_unary, literal_value, unary_scalar,
+    value_literal, Fast, Scalar,
+};
 use postc_ir::interp::Value;
+use postc_ir::opcode::Format;
 use postc_ir::{DType, EntityId, Function, Opcode, Shape};
 use std::cell::RefCell;
 
@@ -25,7 +28,9 @@ pub static INFO: PassInfo = PassInfo {
     description: "evaluate instructions on constants with the interpreter's semantics; never folds a panic away",
     scope: Scope::Function,
     needs: AnalysisSet::CFG,
-    keeps: AnalysisSet::CFG,
+    // Folding renames nothing and drops no name (an unnamed result is
+    // named `c`).
+    keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
 
 impl FunctionPass for ConstFold {
@@ -36,189 +41,326 @@ impl FunctionPass for ConstFold {
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let Scratch { known, vals } = &mut *s;
-            run(cx, func, analyses, known, vals)
+            let Scratch { known, fast, slow, args, folded } = &mut *s;
+            known.clear();
+            fast.clear();
+            slow.clear();
+            folded.clear();
+            let mut st = State { known, fast, slow, folded };
+            let any = evaluate(cx, &func.body, analyses, &mut st, args);
+            if any {
+                write_back(&mut func.body, &mut st);
+            }
+            any
         })
     }
 }
 
-/// `known[v]`: not evaluated yet, a constant whose literal has no value, or
-/// the index of `v`'s value in the side table.
+/// `known[v]`: not evaluated yet, a constant whose literal has no value,
+/// the index of `v`'s value among the scalars, or (with [`SLOW`] set) among
+/// the interpreter values.
 const UNKNOWN: u32 = u32::MAX;
 const NO_LITERAL: u32 = u32::MAX - 1;
+const SLOW: u32 = 1 << 31;
+/// What the name of every `postc.ovf.*` built-in starts with.
+const OVF_PREFIX: &[u8] = b"postc.ovf.";
 
 #[derive(Default)]
 struct Scratch {
     known: Vec<u32>,
-    vals: Vec<Value>,
+    fast: Vec<Scalar>,
+    slow: Vec<Value>,
+    args: Vec<Value>,
+    folded: Vec<u32>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-fn run(
-    cx: &FuncCx<'_>,
-    func: &mut Function,
-    analyses: &mut Analyses,
-    known: &mut Vec<u32>,
-    vals: &mut Vec<Value>,
-) -> bool {
-    let body = &func.body;
-    let n = body.num_insts();
-    let dtype = |v: ValueId| body.types.get(v).copied().flatten().and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
-    known.clear();
-    known.resize(n, UNKNOWN);
-    vals.clear();
-    let tags = body.tags.raw();
-    // The value of a constant is computed when an instruction first reads it.
-    let value_of = |x: ValueId, known: &mut Vec<u32>, vals: &mut Vec<Value>| -> Option<usize> {
-        let k = *known.get(x.index())?;
-        match k {
-            NO_LITERAL => None,
-            UNKNOWN if tags[x.index()] == Opcode::Const => {
-                let lit = match (body.inst(x), dtype(x)) {
-                    (InstData::Const(lit), Some(d)) => literal_value(d, lit),
-                    _ => None,
-                };
-                match lit {
-                    Some(val) => {
-                        known[x.index()] = vals.len() as u32;
-                        vals.push(val);
-                        Some(vals.len() - 1)
-                    }
-                    None => {
-                        known[x.index()] = NO_LITERAL;
-                        None
-                    }
-                }
-            }
-            UNKNOWN => None,
-            i => Some(i as usize),
+struct State<'s> {
+    known: &'s mut Vec<u32>,
+    /// Bool, integer and float values, folded from the payloads directly.
+    fast: &'s mut Vec<Scalar>,
+    /// Complex, Str and Bytes values, through the interpreter.
+    slow: &'s mut Vec<Value>,
+    /// The instructions that got a value.
+    folded: &'s mut Vec<u32>,
+}
+
+/// A known value: a scalar, or an interpreter value.
+#[derive(Clone, Copy)]
+enum Known<'v> {
+    Fast(Scalar),
+    Slow(&'v Value),
+}
+
+impl Known<'_> {
+    fn value(self) -> Value {
+        match self {
+            Known::Fast(s) => s.to_value(),
+            Known::Slow(v) => v.clone(),
         }
-    };
+    }
+}
+
+impl State<'_> {
+    /// Where the value of `x` is, if known; a constant's is computed when
+    /// an instruction first reads it.
+    #[inline]
+    fn index(&mut self, body: &Body, x: u32) -> Option<u32> {
+        let k = *self.known.get(x as usize)?;
+        let k = if k == UNKNOWN { self.literal(body, x)? } else { k };
+        (k != NO_LITERAL).then_some(k)
+    }
+
+    #[inline]
+    fn fast_at(&self, k: u32) -> Option<Scalar> {
+        if k & SLOW != 0 {
+            return None;
+        }
+        self.fast.get(k as usize).copied()
+    }
+
+    fn at(&self, k: u32) -> Option<Known<'_>> {
+        if k & SLOW != 0 {
+            self.slow.get((k & !SLOW) as usize).map(Known::Slow)
+        } else {
+            self.fast.get(k as usize).copied().map(Known::Fast)
+        }
+    }
+
+    fn value_at(&self, k: u32) -> Option<Value> {
+        self.at(k).map(Known::value)
+    }
+
+    #[cold]
+    fn literal_slow(&mut self, body: &Body, x: u32) -> u32 {
+        let v = ValueId::from_u32(x);
+        let val = match (body.inst(v), body.types[v].and_then(|t| DType::from_index(t.as_u32()))) {
+            (InstData::Const(lit), Some(d)) => literal_value(d, lit),
+            _ => None,
+        };
+        match val {
+            Some(val) => self.push_value(val),
+            None => NO_LITERAL,
+        }
+    }
+
+    fn literal(&mut self, body: &Body, x: u32) -> Option<u32> {
+        if body.tags.raw()[x as usize] != Opcode::Const {
+            return None;
+        }
+        let v = ValueId::from_u32(x);
+        let k = match body.types[v].and_then(|t| DType::from_index(t.as_u32())) {
+            Some(d) => match Scalar::from_payload(d, body.ops[v]) {
+                Some(s) => self.push_fast(s),
+                None => self.literal_slow(body, x),
+            },
+            None => NO_LITERAL,
+        };
+        self.known[x as usize] = k;
+        Some(k)
+    }
+
+    fn push_fast(&mut self, s: Scalar) -> u32 {
+        self.fast.push(s);
+        (self.fast.len() - 1) as u32
+    }
+
+    fn push_value(&mut self, v: Value) -> u32 {
+        match Scalar::from_value(&v) {
+            Some(s) => self.push_fast(s),
+            None => {
+                self.slow.push(v);
+                (self.slow.len() - 1) as u32 | SLOW
+            }
+        }
+    }
+}
+
+/// Evaluates every instruction it can, in reverse post-order (operands are
+/// seen before the instructions their blocks dominate); returns whether
+/// any instruction other than a constant got a value.
+fn evaluate(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+    let n = body.num_insts();
+    st.known.resize(n, UNKNOWN);
+    let (tags, ops) = (body.tags.raw(), body.ops.raw());
     let checks = cx.options.overflow_checks;
+    let dtype = |v: usize| body.types.raw()[v].and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
     let mut any = false;
-    // Reverse post-order: operands are seen before the instructions
-    // their blocks dominate.
     let cfg = analyses.cfg(body);
     for &b in cfg.rpo_raw() {
         let d = body.blocks[postc_ir::BlockId::from_u32(b)];
         for i in d.start as usize..(d.end as usize).min(n) {
-            let v = ValueId::new(i);
-            // Only instructions with an operand that is itself constant can fold
-            // (dim and stride of a static type have no constant operand).
-            let candidate = match tags[i] {
-                Opcode::Dim | Opcode::Stride => true,
-                Opcode::Const | Opcode::Param | Opcode::Let => false,
-                op if op.is_terminator() => false,
-                _ => {
-                    if known[i] != UNKNOWN {
+            let [a, b] = ops[i];
+            let op = tags[i];
+            let result: Option<Value> = match op.format() {
+                Format::Binary => {
+                    let (Some(x), Some(y)) = (st.index(body, a), st.index(body, b)) else { continue };
+                    let Some(rd) = dtype(i) else { continue };
+                    if libm_dependent(op, rd) {
                         continue;
                     }
-                    let mut any_known = false;
-                    body.for_each_operand(v, |x| {
-                        any_known |= known.get(x.index()).is_some_and(|&k| k != UNKNOWN && k != NO_LITERAL)
-                            || tags.get(x.index()) == Some(&Opcode::Const)
-                    });
-                    any_known
-                }
-            };
-            if !candidate || known[i] != UNKNOWN {
-                continue;
-            }
-            let Some(rd) = dtype(v) else { continue };
-            macro_rules! k {
-                ($x:expr) => {
-                    value_of($x, known, vals)
-                };
-            }
-            let result = match body.inst(v) {
-                InstData::Binary { op, left, right } => match (k!(left), k!(right)) {
-                    (Some(a), Some(b)) if !libm_dependent(op, rd) => fold_binary(op, rd, &vals[a], &vals[b], checks),
-                    _ => None,
-                },
-                InstData::Unary { op, operand } => match k!(operand) {
-                    Some(a) if !(op == Opcode::Abs && vals[a].dtype().is_complex()) => {
-                        fold_unary(op, rd, &vals[a], checks)
+                    if let (Some(x), Some(y)) = (st.fast_at(x), st.fast_at(y)) {
+                        if let Fast::Done(r) = binary_scalar(op, rd, x, y, checks) {
+                            any |= record(st, i, r, rd);
+                            continue;
+                        }
                     }
-                    _ => None,
-                },
-                InstData::Cast { operand } => k!(operand).and_then(|a| fold_cast(rd, &vals[a])),
-                InstData::Select { cond, if_true, if_false } => {
-                    let c = k!(cond).and_then(|c| match vals[c] {
-                        Value::Bool(b) => Some(b),
+                    let (Some(x), Some(y)) = (st.value_at(x), st.value_at(y)) else { continue };
+                    fold_binary(op, rd, &x, &y, checks)
+                }
+                Format::Unary => {
+                    let Some(x) = st.index(body, a) else { continue };
+                    let Some(rd) = dtype(i) else { continue };
+                    if let Some(s) = st.fast_at(x) {
+                        let r = match op {
+                            Opcode::Cast => match cast_scalar(rd, s) {
+                                Fast::Done(r) => r,
+                                Fast::Slow => {
+                                    let r = fold_cast(rd, &s.to_value());
+                                    any |= record_value(st, i, r, rd);
+                                    continue;
+                                }
+                            },
+                            _ => unary_scalar(op, s, checks),
+                        };
+                        any |= record(st, i, r, rd);
+                        continue;
+                    }
+                    let Some(x) = st.value_at(x) else { continue };
+                    match op {
+                        Opcode::Cast => fold_cast(rd, &x),
+                        Opcode::Abs if x.dtype().is_complex() => None,
+                        _ => fold_unary(op, rd, &x, checks),
+                    }
+                }
+                Format::Select => {
+                    let (Some(&t), Some(&f)) = (body.extra.get(b as usize), body.extra.get(b as usize + 1)) else {
+                        continue;
+                    };
+                    let c = match st.index(body, a).and_then(|k| st.fast_at(k)) {
+                        Some(Scalar::Bool(c)) => c,
+                        _ => continue,
+                    };
+                    let Some(rd) = dtype(i) else { continue };
+                    let Some(k) = st.index(body, if c { t } else { f }) else { continue };
+                    if let Some(s) = st.fast_at(k) {
+                        any |= record(st, i, Some(s), rd);
+                        continue;
+                    }
+                    st.value_at(k)
+                }
+                Format::Axis => {
+                    let Some(rd) = dtype(i) else { continue };
+                    let t = body.types.raw().get(a as usize).copied().flatten().and_then(|t| cx.types.try_get(t));
+                    let r = match (op, t) {
+                        (Opcode::Dim, Some(t)) => match &t.shape {
+                            Shape::Dims(d) => d
+                                .get(b as usize)
+                                .copied()
+                                .flatten()
+                                .map(|x| Scalar::Int(DType::Int64, x as i64 as i128)),
+                            _ => None,
+                        },
+                        (Opcode::Stride, Some(t)) => {
+                            static_stride(t, b as usize).map(|x| Scalar::Int(DType::Int64, x as i128))
+                        }
                         _ => None,
-                    });
-                    match c {
-                        Some(c) => k!(if c { if_true } else { if_false }).map(|x| vals[x].clone()),
-                        None => None,
-                    }
+                    };
+                    any |= record(st, i, r, rd);
+                    continue;
                 }
-                InstData::Dim { array, axis } => {
-                    let t = body.types[array].and_then(|t| cx.types.try_get(t));
-                    match t.map(|t| &t.shape) {
-                        Some(Shape::Dims(d)) => d.get(axis as usize).copied().flatten().map(|x| Value::i64(x as i64)),
-                        _ => None,
+                Format::Call => {
+                    // Only the overflow built-ins fold: look at the callee's name first.
+                    if !body.strings.get_bytes(postc_ir::NameId::from_u32(a)).starts_with(OVF_PREFIX) {
+                        continue;
                     }
+                    let InstData::Call { callee, args: list } = body.inst(ValueId::new(i)) else { continue };
+                    let Some(Builtin::Overflows(ovf)) = Builtin::from_name(callee) else { continue };
+                    args.clear();
+                    for x in list.iter() {
+                        match st.index(body, x.as_u32()).and_then(|k| st.value_at(k)) {
+                            Some(v) => args.push(v),
+                            None => break,
+                        }
+                    }
+                    if args.len() != list.len() {
+                        continue;
+                    }
+                    fold_overflow(ovf, args)
                 }
-                InstData::Stride { array, axis } => body.types[array]
-                    .and_then(|t| cx.types.try_get(t))
-                    .and_then(|t| static_stride(t, axis as usize))
-                    .map(Value::i64),
-                InstData::Call { callee, args } => match Builtin::from_name(callee) {
-                    Some(Builtin::Overflows(op)) => {
-                        let idx: Option<Vec<usize>> = args.iter().map(|a| k!(a)).collect();
-                        idx.and_then(|idx| {
-                            let vals: Vec<Value> = idx.iter().map(|&i| vals[i].clone()).collect();
-                            fold_overflow(op, &vals)
-                        })
-                    }
-                    _ => None,
-                },
-                _ => None,
+                _ => continue,
             };
-            if let Some(r) = result.filter(|r| !r.is_array() && r.dtype() == rd) {
-                known[i] = vals.len() as u32;
-                vals.push(r);
-                any = true;
-            }
+            let Some(rd) = dtype(i) else { continue };
+            any |= record_value(st, i, result, rd);
         }
     }
-    if !any {
-        return false;
-    }
-    // Folded: a known value on anything but a constant.
-    let old = std::mem::take(&mut func.body);
-    let folded = |i: usize| old.tags.raw()[i] != Opcode::Const && known[i] < NO_LITERAL;
-    let mut rw = Rewriter::new(&old);
-    for b in old.blocks.ids() {
-        rw.begin_old_block(b);
-        let d = old.blocks[b];
-        let mut run_start = d.start;
-        for i in d.start..d.end {
-            let v = ValueId::from_u32(i);
-            if !folded(i as usize) {
-                continue;
-            }
-            let lit = value_literal(&vals[known[i as usize] as usize]);
-            if let (Some(lit), Some(ty)) = (lit, old.types[v]) {
-                rw.copy_range(ValueId::from_u32(run_start), v);
-                run_start = i + 1;
-                let name = match rw.copy_name(v) {
-                    Some(n) => n,
-                    None => rw.intern_name("c"),
-                };
-                let c = rw.emit_const_with_name(ty, lit.as_literal(), Some(name), old.loc(v));
-                rw.drop_inst(v);
-                rw.replace_uses(v, c);
-            }
+    any
+}
+
+/// Records the value of instruction `i` if it is a scalar of `rd`.
+#[inline]
+fn record(st: &mut State<'_>, i: usize, r: Option<Scalar>, rd: DType) -> bool {
+    match r {
+        Some(r) if r.dtype() == rd => {
+            st.known[i] = st.push_fast(r);
+            st.folded.push(i as u32);
+            true
         }
-        rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
+        _ => false,
     }
-    func.body = rw.finish();
-    crate::rewrite::recycle(old);
-    true
+}
+
+/// Records the value of instruction `i` if it is a non-array value of `rd`.
+fn record_value(st: &mut State<'_>, i: usize, r: Option<Value>, rd: DType) -> bool {
+    match r {
+        Some(r) if !r.is_array() && r.dtype() == rd => {
+            st.known[i] = st.push_value(r);
+            st.folded.push(i as u32);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Turns every folded instruction into a constant where it stands: it
+/// keeps its id, name and type, so no use needs rewriting and nothing
+/// moves. Its location becomes explicit, as for any synthesized
+/// instruction (see [`crate::rewrite::Rewriter::emit`]).
+fn write_back(body: &mut Body, st: &mut State<'_>) {
+    // In layout order, as a rebuild would meet them.
+    st.folded.sort_unstable();
+    for &i in st.folded.iter() {
+        let i = i as usize;
+        let k = st.known[i];
+        if k >= NO_LITERAL || body.tags.raw()[i] == Opcode::Const {
+            continue;
+        }
+        let v = ValueId::new(i);
+        let Some(ty) = body.types[v] else { continue };
+        let lit = if k & SLOW != 0 {
+            match st.slow.get((k & !SLOW) as usize).and_then(value_literal) {
+                Some(l) => l,
+                None => continue,
+            }
+        } else {
+            match st.fast.get(k as usize) {
+                Some(s) => s.literal().to_owned(),
+                None => continue,
+            }
+        };
+        let dt = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
+        let payload = body.encode_literal(dt, lit.as_literal());
+        body.tags[v] = Opcode::Const;
+        body.ops[v] = payload;
+        if body.names[v].is_none() {
+            body.names[v] = Some(body.strings.push("c"));
+        }
+        let loc = crate::rewrite::explicit(body.loc(v));
+        body.set_loc(v, loc);
+    }
 }
 
 /// Whether the folded result would depend on the host's libm rather than
@@ -228,5 +370,18 @@ fn libm_dependent(op: Opcode, rd: DType) -> bool {
         Opcode::Pow => !rd.is_int(),
         Opcode::Div => rd.is_complex(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use postc_ir::builtins::OvfOp;
+
+    #[test]
+    fn every_overflow_builtin_has_the_prefix() {
+        for op in OvfOp::ALL {
+            assert!(op.name().as_bytes().starts_with(OVF_PREFIX), "{}", op.name());
+        }
     }
 }

@@ -34,6 +34,22 @@ pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks:
         return false;
     }
     let int_result = || body.types[v].is_some_and(|t| types.try_get(t).is_some_and(|d| d.dtype.is_int()));
+    // Binary, unary, axis and let payloads always decode: decide from the
+    // opcode without decoding (the match below, for those formats).
+    let op = body.tags[v];
+    match op.format() {
+        Format::Binary => {
+            return match op {
+                Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow => !int_result(),
+                Opcode::Add | Opcode::Sub | Opcode::Mul => !(overflow_checks && int_result()),
+                _ => true,
+            }
+        }
+        Format::Unary if op == Opcode::Cast => return true,
+        Format::Unary => return !(overflow_checks && matches!(op, Opcode::Neg | Opcode::Abs) && int_result()),
+        Format::Axis | Format::Let => return true,
+        _ => {}
+    }
     match body.inst(v) {
         InstData::Const(_)
         | InstData::Cast { .. }

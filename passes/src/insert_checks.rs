@@ -25,7 +25,32 @@ pub static INFO: PassInfo = PassInfo {
     description: "insert bounds, division-by-zero and (at -O0) overflow checks that panic with their location",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NONE,
+    keeps: AnalysisSet::NAMES,
+};
+
+/// The opcodes that may need a check.
+static CHECKED: [bool; 256] = {
+    let mut t = [false; 256];
+    let ops = [
+        Opcode::IndexLoad,
+        Opcode::IndexStore,
+        Opcode::FDiv,
+        Opcode::Mod,
+        Opcode::Shl,
+        Opcode::Shr,
+        Opcode::Pow,
+        Opcode::Add,
+        Opcode::Sub,
+        Opcode::Mul,
+        Opcode::Neg,
+        Opcode::Abs,
+    ];
+    let mut i = 0;
+    while i < ops.len() {
+        t[ops[i] as usize] = true;
+        i += 1;
+    }
+    t
 };
 
 /// The weights of a guard: the valid edge is 2000 times likelier.
@@ -86,28 +111,14 @@ impl FunctionPass for InsertChecks {
         &INFO
     }
 
-    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, _: &mut Analyses) -> bool {
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let opts = cx.options;
         let old = std::mem::take(&mut func.body);
         let body = &old;
         let dtype_of = |v: ValueId| body.types.get(v).copied().flatten().map(|t| cx.types.dtype(t));
         let needs = |v: ValueId| -> bool {
             // The opcode alone rules out most instructions without decoding them.
-            if !matches!(
-                body.tags[v],
-                Opcode::IndexLoad
-                    | Opcode::IndexStore
-                    | Opcode::FDiv
-                    | Opcode::Mod
-                    | Opcode::Shl
-                    | Opcode::Shr
-                    | Opcode::Pow
-                    | Opcode::Add
-                    | Opcode::Sub
-                    | Opcode::Mul
-                    | Opcode::Neg
-                    | Opcode::Abs
-            ) {
+            if !CHECKED[body.tags[v] as usize] {
                 return false;
             }
             match body.inst(v) {
@@ -129,7 +140,10 @@ impl FunctionPass for InsertChecks {
             func.body = old;
             return false;
         }
-        let names = NameGen::new(&old);
+        // Nothing is dropped, and every new name is `BASE$N` with a plain
+        // base: the first free number afterwards is the larger of the two
+        // counters'.
+        let names = NameGen::starting_at(analyses.name_start(&old));
         let labels = names.same_start();
         let mut c = Check { rw: Rewriter::new(&old), names, labels };
         for b in old.blocks.ids() {
@@ -147,6 +161,7 @@ impl FunctionPass for InsertChecks {
             c.rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
         }
         func.body = c.rw.finish();
+        analyses.set_name_start(Some(c.names.peek().max(c.labels.peek())));
         crate::rewrite::recycle(old);
         true
     }

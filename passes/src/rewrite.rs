@@ -13,7 +13,10 @@ use postc_ir::opcode::{Format, Opcode};
 use postc_ir::{DType, EntityId, SrcLoc, TypeId};
 use std::cell::RefCell;
 
-const DROPPED: u32 = u32::MAX;
+/// The position of a value that is not in the new body. It is also what a
+/// use of it becomes (a visibly broken id for the verifier, never
+/// `NO_VALUE`), so final positions need no second table.
+const DROPPED: u32 = u32::MAX - 1;
 /// `replaced[x]` of a value that was not replaced.
 const KEPT: u32 = u32::MAX;
 
@@ -79,6 +82,69 @@ fn give_maps(m: Maps) {
     });
 }
 
+/// How an opcode's payload slots hold values, for sweeps that only read or
+/// rewrite operands: neither slot, the first, or both are value ids;
+/// anything else (`extra` items, blocks, void returns) is [`SLOTS_OTHER`]
+/// and goes through the opcode's format. One load instead of a `match` per
+/// instruction keeps those sweeps free of hard-to-predict branches.
+pub(crate) const SLOTS_NONE: u8 = 0;
+pub(crate) const SLOTS_A: u8 = 1;
+pub(crate) const SLOTS_AB: u8 = 2;
+pub(crate) const SLOTS_OTHER: u8 = 3;
+
+pub(crate) static SLOTS: [u8; 256] = {
+    let mut t = [SLOTS_OTHER; 256];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let op = Opcode::ALL[i];
+        t[op as usize] = match op.format() {
+            Format::Param | Format::Const | Format::Unreachable => SLOTS_NONE,
+            Format::Binary | Format::Load | Format::Set => SLOTS_AB,
+            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => SLOTS_A,
+            _ => SLOTS_OTHER,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Per scalar type id: whether a constant of it keeps its literal in
+/// `extra` or the byte pool.
+static POOLED: [bool; 16] = {
+    let mut t = [false; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = matches!(DType::ALL[i], DType::Complex64 | DType::Complex128 | DType::Str | DType::Bytes);
+        i += 1;
+    }
+    t
+};
+
+/// Which opcodes keep payload items in `extra` or the pools (a copy must
+/// re-encode them): 1 always, 2 for a constant only with some dtypes.
+static PATCH: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let op = Opcode::ALL[i];
+        t[op as usize] = match op.format() {
+            Format::Store
+            | Format::Select
+            | Format::SetField
+            | Format::IndexLoad
+            | Format::IndexStore
+            | Format::CondBr
+            | Format::Call => 1,
+            Format::Const => 2,
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+};
+
+pub static REBUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static REBUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 pub struct Rewriter<'a> {
     old: &'a Body,
     new: Body,
@@ -91,12 +157,19 @@ pub struct Rewriter<'a> {
     /// Scratch of [`Rewriter::finish`]: extended value id → final position.
     fin: Vec<u32>,
     current: Option<u32>,
+    /// Old instructions `[pending.0, pending.1)` copied but not yet written:
+    /// consecutive copies (a block after block) are written as one run.
+    pending: (u32, u32),
+    /// Scratch of [`Rewriter::flush`]: instructions whose payload is re-encoded.
+    patch: Vec<u32>,
 }
 
 impl<'a> Rewriter<'a> {
     /// Starts a rebuild of `old`; its parameters are copied at once.
     pub fn new(old: &'a Body) -> Rewriter<'a> {
         let n = old.num_insts();
+        REBUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        REBUILT.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
         let mut new = take_body();
         new.num_params = old.num_params;
         new.num_core = old.num_core;
@@ -116,11 +189,21 @@ impl<'a> Rewriter<'a> {
         let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
         value_pos.clear();
         value_pos.resize(n, DROPPED);
+        // Sized on the first replacement: most rebuilds make none.
         replaced.clear();
-        replaced.resize(n, KEPT);
         block_pos.clear();
         block_pos.resize(old.blocks.len(), DROPPED);
-        let mut rw = Rewriter { old, new, value_pos, replaced, block_pos, fin, current: None };
+        let mut rw = Rewriter {
+            old,
+            new,
+            value_pos,
+            replaced,
+            block_pos,
+            fin,
+            current: None,
+            pending: (0, 0),
+            patch: Vec::new(),
+        };
         let np = (old.num_params + old.num_core).min(n as u32);
         rw.copy_range(ValueId::from_u32(0), ValueId::from_u32(np));
         rw
@@ -131,8 +214,15 @@ impl<'a> Rewriter<'a> {
     }
 
     /// The body being built (ids in it are final positions, not extended ids).
-    pub fn new_body(&self) -> &Body {
+    pub fn new_body(&mut self) -> &Body {
+        self.flush();
         &self.new
+    }
+
+    /// The position the next instruction will take in the new body.
+    #[inline]
+    fn len(&self) -> u32 {
+        self.new.num_insts() as u32 + (self.pending.1 - self.pending.0)
     }
 
     /// Begins the copy of an old block: a new block with the same label,
@@ -164,13 +254,13 @@ impl<'a> Rewriter<'a> {
     }
 
     fn push_block_named(&mut self, label: NameId) -> u32 {
-        let start = self.new.num_insts() as u32;
+        let start = self.len();
         self.new.blocks.push(BlockData { label, start, end: start }).as_u32()
     }
 
     fn close_block(&mut self) {
         if let Some(c) = self.current.take() {
-            let end = self.new.num_insts() as u32;
+            let end = self.len();
             self.new.blocks[BlockId::from_u32(c)].end = end;
         }
     }
@@ -178,6 +268,7 @@ impl<'a> Rewriter<'a> {
     /// Copies an old instruction unchanged (operands still old ids).
     #[inline]
     pub fn copy(&mut self, v: ValueId) -> ValueId {
+        self.flush();
         let old = self.old;
         let ops = self.copy_payload(v);
         let name = match old.names[v] {
@@ -197,41 +288,55 @@ impl<'a> Rewriter<'a> {
     /// Copies the old instructions `[start, end)` unchanged, as
     /// [`Rewriter::copy`] of each in turn would.
     pub fn copy_range(&mut self, start: ValueId, end: ValueId) {
-        let old = self.old;
-        let (s, e) = (start.index(), end.index().min(old.num_insts()));
+        let (s, e) = (start.index(), end.index().min(self.old.num_insts()));
         if s >= e {
             return;
         }
+        let at = self.len() as usize;
+        for (k, slot) in self.value_pos[s..e].iter_mut().enumerate() {
+            *slot = (at + k) as u32;
+        }
+        let (ps, pe) = self.pending;
+        if ps == pe || pe as usize != s {
+            self.flush();
+            self.pending.0 = s as u32;
+        }
+        self.pending.1 = e as u32;
+    }
+
+    /// Writes the pending copied run into the new body's tables.
+    fn flush(&mut self) {
+        let (s, e) = (self.pending.0 as usize, self.pending.1 as usize);
+        if s >= e {
+            return;
+        }
+        self.pending = (0, 0);
+        let old = self.old;
         let at = self.new.num_insts();
         let tags = &old.tags.raw()[s..e];
         self.new.tags.raw_mut().extend_from_slice(tags);
         self.new.types.raw_mut().extend_from_slice(&old.types.raw()[s..e]);
         self.new.locs.raw_mut().extend_from_slice(&old.locs.raw()[s..e]);
         self.new.ops.raw_mut().extend_from_slice(&old.ops.raw()[s..e]);
-        for (k, slot) in self.value_pos[s..e].iter_mut().enumerate() {
-            *slot = (at + k) as u32;
+        // Only payloads with items in `extra` or the pools need re-encoding:
+        // gather those first without a branch per instruction.
+        let types = &old.types.raw()[s..e];
+        let mut patch = std::mem::take(&mut self.patch);
+        patch.clear();
+        patch.resize(e - s, 0);
+        let mut count = 0usize;
+        for (k, (tag, ty)) in tags.iter().zip(types).enumerate() {
+            let t = ty.map_or(u32::MAX, |t| t.as_u32());
+            let p = PATCH[*tag as usize];
+            patch[count] = k as u32;
+            count += (p == 1 || (p == 2 && POOLED.get(t as usize).copied().unwrap_or(false))) as usize;
         }
-        // Only payloads with items in `extra` or the pools need re-encoding.
-        for (k, tag) in tags.iter().enumerate() {
-            let patch = match tag.format() {
-                Format::Store
-                | Format::Select
-                | Format::SetField
-                | Format::IndexLoad
-                | Format::IndexStore
-                | Format::CondBr
-                | Format::Call => true,
-                Format::Const => matches!(
-                    old.types.raw()[s + k].and_then(|t| DType::from_index(t.as_u32())),
-                    Some(DType::Complex64 | DType::Complex128 | DType::Str | DType::Bytes)
-                ),
-                _ => false,
-            };
-            if patch {
-                let ops = self.copy_payload(ValueId::new(s + k));
-                self.new.ops.raw_mut()[at + k] = ops;
-            }
+        for &k in &patch[..count] {
+            let k = k as usize;
+            let ops = self.copy_payload(ValueId::new(s + k));
+            self.new.ops.raw_mut()[at + k] = ops;
         }
+        self.patch = patch;
         self.copy_names(&old.names.raw()[s..e]);
     }
 
@@ -261,7 +366,7 @@ impl<'a> Rewriter<'a> {
                         span_start = i;
                     }
                     span_end = i + 1 + len as usize;
-                    out.push(Some(NameId::new(base + (i - span_start))));
+                    out.push(Some(NameId::from_u32((base + (i - span_start)) as u32)));
                 }
                 _ => {
                     if span_start != span_end {
@@ -285,6 +390,9 @@ impl<'a> Rewriter<'a> {
 
     /// Every use of `v` (an extended id) reads `with` instead.
     pub fn replace_uses(&mut self, v: ValueId, with: ValueId) {
+        if self.replaced.is_empty() {
+            self.replaced.resize(self.value_pos.len(), KEPT);
+        }
         if let Some(slot) = self.replaced.get_mut(v.index()) {
             *slot = with.as_u32();
         }
@@ -332,7 +440,9 @@ impl<'a> Rewriter<'a> {
 
     fn push_ext(&mut self, pos: u32) -> ValueId {
         self.value_pos.push(pos);
-        self.replaced.push(KEPT);
+        if !self.replaced.is_empty() {
+            self.replaced.push(KEPT);
+        }
         ValueId::new(self.value_pos.len() - 1)
     }
 
@@ -392,6 +502,7 @@ impl<'a> Rewriter<'a> {
         name: Option<NameId>,
         loc: Option<SrcLoc>,
     ) -> u32 {
+        self.flush();
         let loc = match loc {
             Some(l) => self.new.encode_loc(l),
             None => postc_ir::Loc::NONE,
@@ -449,37 +560,40 @@ impl<'a> Rewriter<'a> {
     /// Finishes the body: closes the last block and maps every operand and
     /// branch target from extended ids to final positions.
     pub fn finish(mut self) -> Body {
+        self.flush();
         self.close_block();
-        // Final position of every extended id, replacement chains followed
-        // (acyclic by construction; bounded anyway). A use of a dropped value
-        // with no replacement stays visibly broken for the verifier instead
-        // of aliasing another value.
-        const BROKEN: u32 = u32::MAX - 1;
-        let (replaced, value_pos) = (&self.replaced, &self.value_pos);
+        // Final position of every extended id: its position, or for a
+        // replaced value that of the end of its replacement chain (acyclic
+        // by construction; bounded anyway). A use of a dropped value with no
+        // replacement stays visibly broken for the verifier instead of
+        // aliasing another value.
+        const BROKEN: u32 = DROPPED;
+        let (replaced, value_pos) = (&self.replaced, &mut self.value_pos);
         let fin = &mut self.fin;
         fin.clear();
         let hops = replaced.len().min(64);
-        fin.extend(replaced.iter().zip(value_pos).enumerate().map(|(i, (&r, &p))| {
-            let p = if r == KEPT {
-                p
-            } else {
-                let mut x = i as u32;
-                for _ in 0..hops {
-                    match replaced.get(x as usize) {
-                        Some(&r) if r != KEPT && r != x => x = r,
-                        _ => break,
-                    }
-                }
-                value_pos.get(x as usize).copied().unwrap_or(DROPPED)
-            };
-            if p == DROPPED {
-                BROKEN
-            } else {
-                p
+        for (i, &r) in replaced.iter().enumerate() {
+            if r == KEPT {
+                continue;
             }
-        }));
-        let fin: &[u32] = fin;
-        let map = |x: u32| fin.get(x as usize).copied().unwrap_or(BROKEN);
+            let mut x = i as u32;
+            for _ in 0..hops {
+                match replaced.get(x as usize) {
+                    Some(&r) if r != KEPT && r != x => x = r,
+                    _ => break,
+                }
+            }
+            fin.extend([i as u32, value_pos.get(x as usize).copied().unwrap_or(BROKEN)]);
+        }
+        for p in fin.chunks_exact(2) {
+            value_pos[p[0] as usize] = p[1];
+        }
+        // A last slot stands for every id out of range, so the common
+        // formats map their slots without a branch.
+        value_pos.push(BROKEN);
+        let fin: &[u32] = value_pos;
+        let top = fin.len() - 1;
+        let map = |x: u32| fin[(x as usize).min(top)];
         let block_pos = &self.block_pos;
         let bmap = |b: u32| block_pos.get(b as usize).copied().filter(|&p| p != DROPPED).unwrap_or(BROKEN);
         let body = &mut self.new;
@@ -494,11 +608,14 @@ impl<'a> Rewriter<'a> {
         let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
         for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
             let [a, b] = *ops;
+            let slots = SLOTS[*tag as usize];
+            if slots != SLOTS_OTHER {
+                let (ma, mb) = (map(a), map(b));
+                *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
+                continue;
+            }
             let bu = b as usize;
             *ops = match tag.format() {
-                Format::Param | Format::Const | Format::Unreachable => continue,
-                Format::Binary | Format::Load | Format::Set => [map(a), map(b)],
-                Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => [map(a), b],
                 Format::Store | Format::Select => {
                     map_extra(extra, bu..bu + 2);
                     [map(a), b]
@@ -533,6 +650,7 @@ impl<'a> Rewriter<'a> {
                     }
                     [map(a), b]
                 }
+                _ => [a, b],
             };
         }
         let Rewriter { new, value_pos, replaced, block_pos, fin, .. } = self;
@@ -545,6 +663,41 @@ impl<'a> Rewriter<'a> {
 mod tests {
     use super::*;
     use postc_ir::builder::FunctionBuilder;
+
+    /// The numbers after `$` in each string, read string by string.
+    fn reference_next(strings: &[String]) -> u64 {
+        let mut next = 0u64;
+        for s in strings {
+            let b = s.as_bytes();
+            for (k, _) in b.iter().enumerate().filter(|(_, &c)| c == b'$') {
+                let digits: String = b[k + 1..].iter().take_while(|c| c.is_ascii_digit()).map(|&c| c as char).collect();
+                next = next.max(digits.parse::<u64>().map_or(0, |x| x) + 1);
+            }
+        }
+        next
+    }
+
+    #[test]
+    fn name_gen_reads_whole_strings_only() {
+        let long_digits = format!("{}", "7".repeat(36));
+        let cases: Vec<Vec<String>> = vec![
+            vec!["a".into(), "b$3".into(), "c".into()],
+            // A string of length 36 has `$` as its length prefix.
+            vec!["x".repeat(36), "9".into()],
+            vec![long_digits.clone()],
+            // Digits end with the string even when the next length is a digit.
+            vec!["a$1".into(), "5".repeat(50), "$".into()],
+            vec!["p$12.q$7$".into(), "y".repeat(300), "z$99999".into()],
+            vec!["$$$".into(), "$0".into(), "v$4.sel$2".into()],
+        ];
+        for strings in cases {
+            let mut body = Body::new();
+            for s in &strings {
+                body.strings.push(s);
+            }
+            assert_eq!(NameGen::new(&body).next, reference_next(&strings), "{strings:?}");
+        }
+    }
     use postc_ir::print::print_module;
     use postc_ir::Module;
 
@@ -594,30 +747,105 @@ mod tests {
 }
 
 /// Fresh value names and labels that collide with no name of a function:
-/// `BASE$N`, with `N` above every number that follows a `$` anywhere in the
-/// function's name pool. An existing name either does not end in `$digits`
-/// or ends in a smaller number, so no lookup is needed per name.
+/// `BASE$N`, with `N` above every number that follows a `$` in any string
+/// of the function's name pool. An existing name either does not end in
+/// `$digits` or ends in a smaller number, so no lookup is needed per name.
+/// The pool is read string by string, so the result depends on the strings
+/// it holds, not on their order (rebuilds lay the pool out as they go).
 pub struct NameGen {
     next: u64,
     buf: String,
+}
+
+/// The length of the pool string whose prefix starts at `i`, and where its
+/// bytes start (the prefix is seven bits a byte, as `NamePool` writes it).
+#[inline]
+fn string_at(bytes: &[u8], mut i: usize) -> (usize, usize) {
+    if let Some(&n) = bytes.get(i) {
+        if n < 0x80 {
+            return (n as usize, i + 1);
+        }
+    }
+    let (mut n, mut shift) = (0usize, 0u32);
+    while let Some(&byte) = bytes.get(i) {
+        n |= ((byte & 0x7f) as usize) << shift;
+        i += 1;
+        shift += 7;
+        if byte & 0x80 == 0 || shift > 28 {
+            break;
+        }
+    }
+    (n, i)
+}
+
+/// The first position in `[from, end)` holding `needle`, eight bytes at a
+/// time (words may read past `end` within `bytes`; those bytes are masked).
+#[inline]
+fn find_byte(bytes: &[u8], from: usize, end: usize, needle: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let pattern = LO * needle as u64;
+    let end = end.min(bytes.len());
+    let mut i = from;
+    while i < end {
+        let Some(chunk) = bytes.get(i..i + 8) else {
+            return bytes[i..end].iter().position(|&b| b == needle).map(|k| i + k);
+        };
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w) ^ pattern;
+        // The lowest flagged byte is exact (borrows only run upwards).
+        let mut found = x.wrapping_sub(LO) & !x & HI;
+        if end - i < 8 {
+            found &= (1u64 << (8 * (end - i))) - 1;
+        }
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    None
 }
 
 impl NameGen {
     pub fn new(body: &Body) -> NameGen {
         let bytes = body.strings.as_bytes();
         let mut next = 0u64;
-        let mut i = 0;
-        while let Some(p) = bytes[i..].iter().position(|&b| b == b'$') {
-            let mut j = i + p + 1;
-            let mut n = 0u64;
-            while j < bytes.len() && bytes[j].is_ascii_digit() && n < u64::MAX / 20 {
-                n = n * 10 + (bytes[j] - b'0') as u64;
-                j += 1;
+        // Most pools before insert-checks hold no `$` at all.
+        if !bytes.contains(&b'$') {
+            return NameGen { next, buf: String::new() };
+        }
+        // String by string (length prefix, bytes): a `$` that is a length
+        // prefix is no `$`, and digits stop at the end of the string.
+        let mut i = 0usize;
+        while i < bytes.len() {
+            let (len, at) = string_at(bytes, i);
+            let end = at.saturating_add(len).min(bytes.len());
+            let mut from = at;
+            while let Some(p) = find_byte(bytes, from, end, b'$') {
+                let mut j = p + 1;
+                let mut x = 0u64;
+                while j < end && bytes[j].is_ascii_digit() && x < u64::MAX / 20 {
+                    x = x * 10 + (bytes[j] - b'0') as u64;
+                    j += 1;
+                }
+                next = next.max(x + 1);
+                from = j;
             }
-            next = next.max(n + 1);
-            i = j.max(i + p + 1);
+            i = end.max(i + 1);
         }
         NameGen { next, buf: String::new() }
+    }
+
+    /// A generator whose first `N` is `next` (as [`NameGen::new`] of a
+    /// body whose pool gives that).
+    pub fn starting_at(next: u64) -> NameGen {
+        NameGen { next, buf: String::new() }
+    }
+
+    /// The next `N`, not taken.
+    pub fn peek(&self) -> u64 {
+        self.next
     }
 
     /// Fresh block labels of a function (labels share the name pool).

@@ -25,7 +25,7 @@ pub static INFO: PassInfo = PassInfo {
     description: "fold selects on constants, equal arms and boolean identities; if-convert pure diamonds",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NONE,
+    keeps: AnalysisSet::NAMES,
 };
 
 /// At most this many instructions are speculated from each arm.
@@ -36,10 +36,22 @@ impl FunctionPass for SelectFold {
         &INFO
     }
 
+    /// If-conversion, then select folding on its result, in one rebuild:
+    /// the folds are decided on the body before conversion, which has the
+    /// same constants, selects and mutable locals (conversion only moves
+    /// instructions, drops the arms' `set`s and adds one select and `set`
+    /// per converted local, which nothing else reads).
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        let converted = if_convert(cx, func, analyses);
-        let folded = fold_selects(func);
-        converted | folded
+        let diamonds = find_diamonds(cx, &func.body, analyses);
+        let has_select = !diamonds.is_empty() || func.body.tags.raw().contains(&Opcode::Select);
+        if !has_select {
+            return false;
+        }
+        MUTABLE.with(|m| {
+            let mut mutable = m.borrow_mut();
+            mutable_values(&func.body, &mut mutable);
+            rebuild(func, &diamonds, &mutable, analyses)
+        })
     }
 }
 
@@ -111,79 +123,6 @@ fn fold_one(body: &Body, mutable: &[bool], cond: ValueId, t: ValueId, f: ValueId
         return Some(Fold::Arms(nt.unwrap_or(t), nf.unwrap_or(f)));
     }
     None
-}
-
-fn fold_selects(func: &mut Function) -> bool {
-    if !func.body.tags.raw().contains(&Opcode::Select) {
-        return false;
-    }
-    MUTABLE.with(|m| {
-        let mut mutable = m.borrow_mut();
-        mutable_values(&func.body, &mut mutable);
-        fold_selects_with(func, &mutable)
-    })
-}
-
-fn fold_selects_with(func: &mut Function, mutable: &[bool]) -> bool {
-    let body = &func.body;
-    let select_fold = |body: &Body, v: ValueId| match body.inst(v) {
-        InstData::Select { cond, if_true, if_false } => fold_one(body, mutable, cond, if_true, if_false),
-        _ => None,
-    };
-    let tags = body.tags.raw();
-    let any =
-        (0..tags.len()).filter(|&i| tags[i] == Opcode::Select).any(|i| select_fold(body, ValueId::new(i)).is_some());
-    if !any {
-        return false;
-    }
-    let mut names = NameGen::new(body);
-    let old = std::mem::take(&mut func.body);
-    let mut rw = Rewriter::new(&old);
-    for b in old.blocks.ids() {
-        rw.begin_old_block(b);
-        let d = old.blocks[b];
-        let mut run_start = d.start;
-        for i in d.start..d.end {
-            let v = ValueId::from_u32(i);
-            if old.tags[v] != Opcode::Select {
-                continue;
-            }
-            let InstData::Select { cond, .. } = old.inst(v) else { continue };
-            let Some(fold) = select_fold(&old, v) else { continue };
-            rw.copy_range(ValueId::from_u32(run_start), v);
-            run_start = i + 1;
-            match fold {
-                Fold::To(x) => {
-                    rw.drop_inst(v);
-                    rw.replace_uses(v, x);
-                }
-                Fold::Not(c) => {
-                    let base = old.name_bytes(v).unwrap_or(b"");
-                    let n = rw.fresh_name(&mut names, &[base, b".not"]);
-                    let nv = rw.emit_with_name(Opcode::Not, old.types[v], [c.as_u32(), 0], &[], Some(n), old.loc(v));
-                    rw.drop_inst(v);
-                    rw.replace_uses(v, nv);
-                }
-                Fold::Arms(t, f) => {
-                    let name = rw.copy_name(v);
-                    let nv = rw.emit_with_name(
-                        Opcode::Select,
-                        old.types[v],
-                        [cond.as_u32(), 0],
-                        &[t.as_u32(), f.as_u32()],
-                        name,
-                        old.loc(v),
-                    );
-                    rw.drop_inst(v);
-                    rw.replace_uses(v, nv);
-                }
-            }
-        }
-        rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
-    }
-    func.body = rw.finish();
-    crate::rewrite::recycle(old);
-    true
 }
 
 /// One convertible branch: the head block, its arms (true, false; `None`
@@ -341,16 +280,76 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<C
     out
 }
 
-fn if_convert(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-    let diamonds = find_diamonds(cx, &func.body, analyses);
-    if diamonds.is_empty() {
-        return false;
+/// Numbers of fresh names, taken as if conversion and folding ran one
+/// after the other: the converted selects' names first, in layout order,
+/// then the `not`s of folding, which start after all of them.
+struct Names {
+    start: Option<u64>,
+    /// The start if the analyses know it.
+    known: Option<u64>,
+    selects: u64,
+    total_selects: u64,
+    nots: u64,
+    /// One past the largest number of a fresh name that was interned.
+    used: u64,
+}
+
+impl Names {
+    fn start(&mut self, body: &Body) -> u64 {
+        let known = self.known;
+        *self.start.get_or_insert_with(|| known.unwrap_or_else(|| NameGen::new(body).peek()))
     }
-    let mut names = NameGen::new(&func.body);
+    fn next_select(&mut self, body: &Body) -> u64 {
+        let n = self.start(body) + self.selects;
+        self.selects += 1;
+        n
+    }
+    fn next_not(&mut self, body: &Body) -> u64 {
+        let n = self.start(body) + self.total_selects + self.nots;
+        self.nots += 1;
+        n
+    }
+}
+
+/// Writes `base$n` into `out`.
+fn numbered(out: &mut Vec<u8>, base: &[&[u8]], n: u64) {
+    out.clear();
+    for p in base {
+        out.extend_from_slice(p);
+    }
+    out.push(b'$');
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// The rebuild of [`SelectFold::run`]; returns whether anything changed.
+fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analyses: &mut Analyses) -> bool {
+    let body = &func.body;
+    let fold_at = |v: ValueId| match body.inst(v) {
+        InstData::Select { cond, if_true, if_false } => fold_one(body, mutable, cond, if_true, if_false),
+        _ => None,
+    };
+    if diamonds.is_empty() {
+        let tags = body.tags.raw();
+        let any = (0..tags.len()).filter(|&i| tags[i] == Opcode::Select).any(|i| fold_at(ValueId::new(i)).is_some());
+        if !any {
+            return false;
+        }
+    }
     let old = std::mem::take(&mut func.body);
-    let mut rw = Rewriter::new(&old);
-    let mut arm_of = vec![false; old.blocks.len()];
-    let mut head_of = vec![u32::MAX; old.blocks.len()];
+    let body = &old;
+    let fold_at = |v: ValueId| match body.inst(v) {
+        InstData::Select { cond, if_true, if_false } => fold_one(body, mutable, cond, if_true, if_false),
+        _ => None,
+    };
+    let total_selects = diamonds.iter().map(|(_, s)| s.len() as u64).sum();
+    let mut names =
+        Names { start: None, known: analyses.known_name_start(), selects: 0, total_selects, nots: 0, used: 0 };
+    // Whether a named instruction goes (its name may hold the largest number).
+    let mut dropped_named = false;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut rw = Rewriter::new(body);
+    let mut arm_of = vec![false; body.blocks.len()];
+    let mut head_of = vec![u32::MAX; body.blocks.len()];
     for (k, (d, _)) in diamonds.iter().enumerate() {
         for a in d.arms.iter().flatten() {
             arm_of[a.index()] = true;
@@ -359,58 +358,122 @@ fn if_convert(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> 
             head_of[d.head.index()] = k as u32;
         }
     }
-    for b in old.blocks.ids() {
+    // Applies a fold to select `v` (old or new: `name` is its name) and
+    // returns what its uses read instead.
+    let apply = |rw: &mut Rewriter<'_>,
+                 names: &mut Names,
+                 buf: &mut Vec<u8>,
+                 fold: Fold,
+                 name: &[u8],
+                 ty: Option<TypeId>,
+                 cond: ValueId,
+                 loc: Option<postc_ir::SrcLoc>|
+     -> ValueId {
+        match fold {
+            Fold::To(x) => x,
+            Fold::Not(c) => {
+                let n = names.next_not(body);
+                names.used = names.used.max(n + 1);
+                numbered(buf, &[name, b".not"], n);
+                let n = rw.intern_name(std::str::from_utf8(buf).unwrap_or(""));
+                rw.emit_with_name(Opcode::Not, ty, [c.as_u32(), 0], &[], Some(n), loc)
+            }
+            Fold::Arms(t, f) => {
+                let n = rw.intern_name(std::str::from_utf8(name).unwrap_or(""));
+                rw.emit_with_name(Opcode::Select, ty, [cond.as_u32(), 0], &[t.as_u32(), f.as_u32()], Some(n), loc)
+            }
+        }
+    };
+    // Copies old instructions `[s, e)`, folding their selects.
+    let copy_folding =
+        |rw: &mut Rewriter<'_>, names: &mut Names, buf: &mut Vec<u8>, dropped_named: &mut bool, s: u32, e: u32| {
+            let mut run_start = s;
+            for i in s..e {
+                let v = ValueId::from_u32(i);
+                if body.tags[v] != Opcode::Select {
+                    continue;
+                }
+                let InstData::Select { cond, .. } = body.inst(v) else { continue };
+                let Some(fold) = fold_at(v) else { continue };
+                rw.copy_range(ValueId::from_u32(run_start), v);
+                run_start = i + 1;
+                let name = body.name_bytes(v).unwrap_or(b"");
+                *dropped_named |= !matches!(fold, Fold::Arms(..)) && body.names[v].is_some();
+                let to = apply(rw, names, buf, fold, name, body.types[v], cond, body.loc(v));
+                rw.drop_inst(v);
+                rw.replace_uses(v, to);
+            }
+            rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(e));
+        };
+    let mut sel_name: Vec<u8> = Vec::new();
+    for b in body.blocks.ids() {
+        rw.begin_old_block(b);
         if arm_of[b.index()] {
             // Its instructions moved into the head (copied there, so left
             // alone here); the block keeps its branch and is now unreachable
             // for simplify-cfg to drop.
-            rw.begin_old_block(b);
-            if let Some(t) = old.terminator(b) {
+            if let Some(t) = body.terminator(b) {
                 rw.copy(t);
             }
             continue;
         }
-        rw.begin_old_block(b);
-        let found = diamonds.get(head_of[b.index()] as usize);
-        let Some((d, selects)) = found else {
-            let bd = old.blocks[b];
-            rw.copy_range(ValueId::from_u32(bd.start), ValueId::from_u32(bd.end));
+        let bd = body.blocks[b];
+        let Some((d, selects)) = diamonds.get(head_of[b.index()] as usize) else {
+            copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, bd.start, bd.end);
             continue;
         };
-        let term = old.terminator(b);
-        for v in old.blocks[b].insts() {
-            if Some(v) != term {
-                rw.copy(v);
-                continue;
-            }
-            let loc = old.loc(v);
-            // Speculate the arms' pure instructions (the same ids: uses keep working).
-            for arm in d.arms.iter().flatten() {
-                let term = old.terminator(*arm);
-                for x in old.blocks[*arm].insts() {
-                    if Some(x) != term && !matches!(old.inst(x), InstData::Set { .. }) {
-                        rw.copy(x);
-                    }
+        let Some(term) = body.terminator(b) else { continue };
+        copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, bd.start, term.as_u32());
+        let loc = body.loc(term);
+        // Speculate the arms' pure instructions (the same ids: uses keep working).
+        for arm in d.arms.iter().flatten() {
+            let ad = body.blocks[*arm];
+            let end = body.terminator(*arm).map_or(ad.end, |t| t.as_u32());
+            let mut run_start = ad.start;
+            for x in ad.start..end {
+                if body.tags[ValueId::from_u32(x)] == Opcode::Set {
+                    dropped_named |= body.names[ValueId::from_u32(x)].is_some();
+                    copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, run_start, x);
+                    run_start = x + 1;
                 }
             }
-            for &(local, t, f) in selects {
-                let ty = old.types[local].unwrap_or(TypeId::INT64);
-                let n = rw.fresh_name(&mut names, &[old.name_bytes(local).unwrap_or(b""), b".sel"]);
-                let s = rw.emit_with_name(
-                    Opcode::Select,
-                    Some(ty),
-                    [d.cond.as_u32(), 0],
-                    &[t.as_u32(), f.as_u32()],
-                    Some(n),
-                    loc,
-                );
-                rw.emit(Opcode::Set, None, [local.as_u32(), s.as_u32()], &[], None, loc);
-            }
-            rw.emit(Opcode::Br, None, [d.join.as_u32(), 0], &[], None, loc);
-            rw.drop_inst(v);
+            copy_folding(&mut rw, &mut names, &mut buf, &mut dropped_named, run_start, end);
         }
+        for &(local, t, f) in selects {
+            let ty = Some(body.types[local].unwrap_or(TypeId::INT64));
+            let n = names.next_select(body);
+            numbered(&mut sel_name, &[body.name_bytes(local).unwrap_or(b""), b".sel"], n);
+            let s = match fold_one(body, mutable, d.cond, t, f) {
+                Some(fold) => {
+                    if matches!(fold, Fold::Arms(..)) {
+                        names.used = names.used.max(n + 1);
+                    }
+                    apply(&mut rw, &mut names, &mut buf, fold, &sel_name, ty, d.cond, loc)
+                }
+                None => {
+                    names.used = names.used.max(n + 1);
+                    let name = rw.intern_name(std::str::from_utf8(&sel_name).unwrap_or(""));
+                    rw.emit_with_name(
+                        Opcode::Select,
+                        ty,
+                        [d.cond.as_u32(), 0],
+                        &[t.as_u32(), f.as_u32()],
+                        Some(name),
+                        loc,
+                    )
+                }
+            };
+            rw.emit(Opcode::Set, None, [local.as_u32(), s.as_u32()], &[], None, loc);
+        }
+        rw.emit(Opcode::Br, None, [d.join.as_u32(), 0], &[], None, loc);
+        dropped_named |= body.names[term].is_some();
+        rw.drop_inst(term);
     }
     func.body = rw.finish();
+    // The new names' numbers start above every old one; a dropped name may
+    // have held the largest, and then the start is read again when needed.
+    let start = names.start.or(names.known);
+    analyses.set_name_start(if dropped_named { None } else { start.map(|s| s.max(names.used)) });
     crate::rewrite::recycle(old);
     true
 }

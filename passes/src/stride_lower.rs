@@ -19,7 +19,7 @@ pub static INFO: PassInfo = PassInfo {
     description: "lower logical index.load/index.store to stride-scaled byte offsets",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::CFG,
+    keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
 
 /// The byte stride of `axis` when the type alone fixes it: explicit
@@ -50,7 +50,7 @@ impl FunctionPass for StrideLower {
         &INFO
     }
 
-    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, _: &mut Analyses) -> bool {
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let body = &func.body;
         let tags = body.tags.raw();
         // Which (array, axis) pairs need a stride, and where arrays are defined.
@@ -81,7 +81,11 @@ impl FunctionPass for StrideLower {
             .filter(|(t, _)| **t == Opcode::Set)
             .map(|(_, ops)| ValueId::from_u32(ops[0]))
             .collect();
-        let mut names = NameGen::new(body);
+        // Every new name is `BASE$N` where BASE is an old name or plain text
+        // followed by `.`-led suffixes, and only nameless or renamed
+        // instructions are dropped: the first free number afterwards is the
+        // counter's.
+        let mut names = NameGen::starting_at(analyses.name_start(body));
         let old = std::mem::take(&mut func.body);
         let mut rw = Rewriter::new(&old);
         let nparams = old.num_params + old.num_core;
@@ -180,6 +184,7 @@ impl FunctionPass for StrideLower {
             rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
         }
         func.body = rw.finish();
+        analyses.set_name_start(Some(names.peek()));
         crate::rewrite::recycle(old);
         true
     }

@@ -63,7 +63,7 @@ fn int_result(dtype: DType, exact: Option<i128>, wrapped: i128, checks: bool) ->
     Ok(Value::Int(dtype, wrap_int(dtype, wrapped)))
 }
 
-fn int_pow(base: i128, mut exp: i128) -> (Option<i128>, i128) {
+pub(crate) fn int_pow(base: i128, mut exp: i128) -> (Option<i128>, i128) {
     let (mut exact, mut wrapped) = (Some(1i128), 1i128);
     let (mut b_exact, mut b_wrapped) = (Some(base), base);
     while exp > 0 {
@@ -224,7 +224,7 @@ pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
 }
 
 /// Integer to float, rounded once to nearest (ties to even).
-fn int_to_float(to: DType, x: i128) -> f64 {
+pub(crate) fn int_to_float(to: DType, x: i128) -> f64 {
     match to {
         DType::Float32 | DType::Complex64 => x as f32 as f64,
         DType::Float16 => crate::body::f16_from_f64(x as f64).to_f64(),
