@@ -6,8 +6,9 @@
  *   harness [--reps N] NAME=LIB.so [NAME=LIB.so ...]
  *
  * Prints one line per kernel and library: `KERNEL NAME SECONDS`, the best
- * of N repetitions (default 5) after one warm-up call, and exits 1 when
- * the libraries' results disagree.
+ * of N repetitions (default 5) after one checked call, the libraries taking
+ * turns within each repetition, and exits 1 when the libraries' results
+ * disagree.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "postc.h"
@@ -101,6 +102,11 @@ int main(int argc, char **argv) {
   DLTensor ts2 = tensor(s2, 2, sh_s2, st_s2, POSTC_DTYPE_FLOAT64);
   ts2.byte_offset = sizeof(double) * S2_COLS;
 
+  /* Results first: every library must agree with the first. */
+  saxpy_fn saxpy[8];
+  dot_fn dot[8];
+  matmul_fn matmul[8];
+  sum2d_fn sum2d[8];
   double dot_first = 0, sum_first = 0;
   for (int l = 0; l < nlib; l++) {
     void *lib = dlopen(paths[l], RTLD_NOW | RTLD_LOCAL);
@@ -108,48 +114,28 @@ int main(int argc, char **argv) {
       fprintf(stderr, "harness: %s\n", dlerror());
       return 2;
     }
-    saxpy_fn saxpy = (saxpy_fn)need(lib, paths[l], "saxpy");
-    dot_fn dot = (dot_fn)need(lib, paths[l], "dot");
-    matmul_fn matmul = (matmul_fn)need(lib, paths[l], "matmul");
-    sum2d_fn sum2d = (sum2d_fn)need(lib, paths[l], "sum2d");
-    double best, t;
+    saxpy[l] = (saxpy_fn)need(lib, paths[l], "saxpy");
+    dot[l] = (dot_fn)need(lib, paths[l], "dot");
+    matmul[l] = (matmul_fn)need(lib, paths[l], "matmul");
+    sum2d[l] = (sum2d_fn)need(lib, paths[l], "sum2d");
 
-    /* saxpy: checked after one call on fresh y, then timed. */
     for (int64_t i = 0; i < SAXPY_N; i++) y32[i] = (float)(i % 7);
-    saxpy(2.5f, &tx32, &ty32);
+    saxpy[l](2.5f, &tx32, &ty32);
     if (l == 0)
       memcpy(y32_first, y32, sizeof(float) * SAXPY_N);
     else if (memcmp(y32_first, y32, sizeof(float) * SAXPY_N)) {
       fprintf(stderr, "harness: saxpy of %s differs from %s\n", names[l], names[0]);
       status = 1;
     }
-    best = INFINITY;
-    for (int r = 0; r < reps; r++) {
-      t = now();
-      saxpy(1e-6f, &tx32, &ty32);
-      t = now() - t;
-      best = t < best ? t : best;
-    }
-    printf("saxpy %s %.6f\n", names[l], best);
-
-    double d = dot(&txd, &tyd);
+    double d = dot[l](&txd, &tyd);
     if (l == 0)
       dot_first = d;
     else if (!close_enough(d, dot_first)) {
       fprintf(stderr, "harness: dot of %s = %.17g, %s = %.17g\n", names[l], d, names[0], dot_first);
       status = 1;
     }
-    best = INFINITY;
-    for (int r = 0; r < reps; r++) {
-      t = now();
-      d += dot(&txd, &tyd);
-      t = now() - t;
-      best = t < best ? t : best;
-    }
-    printf("dot %s %.6f\n", names[l], best);
-
     memset(mc, 0, sizeof(double) * MM_N * MM_N);
-    matmul(&ta, &tb, &tc);
+    matmul[l](&ta, &tb, &tc);
     if (l == 0)
       memcpy(mc_first, mc, sizeof(double) * MM_N * MM_N);
     else
@@ -159,31 +145,47 @@ int main(int argc, char **argv) {
           status = 1;
           break;
         }
-    best = INFINITY;
-    for (int r = 0; r < reps; r++) {
-      t = now();
-      matmul(&ta, &tb, &tc);
-      t = now() - t;
-      best = t < best ? t : best;
-    }
-    printf("matmul %s %.6f\n", names[l], best);
-
-    double s = sum2d(&ts2);
+    double s = sum2d[l](&ts2);
     if (l == 0)
       sum_first = s;
     else if (!close_enough(s, sum_first)) {
       fprintf(stderr, "harness: sum2d of %s = %.17g, %s = %.17g\n", names[l], s, names[0], sum_first);
       status = 1;
     }
-    best = INFINITY;
-    for (int r = 0; r < reps; r++) {
-      t = now();
-      s += sum2d(&ts2);
-      t = now() - t;
-      best = t < best ? t : best;
-    }
-    printf("sum2d %s %.6f\n", names[l], best);
-    fflush(stdout);
   }
+
+  /* Then the times, the libraries taking turns within each repetition so
+   * that a slow stretch of a shared machine falls on all of them. */
+  double best[4][8];
+  for (int k = 0; k < 4; k++)
+    for (int l = 0; l < nlib; l++) best[k][l] = INFINITY;
+  volatile double sink = 0;
+  for (int r = 0; r < reps; r++) {
+    for (int l = 0; l < nlib; l++) {
+      double t = now();
+      saxpy[l](1e-6f, &tx32, &ty32);
+      t = now() - t;
+      best[0][l] = t < best[0][l] ? t : best[0][l];
+
+      t = now();
+      sink += dot[l](&txd, &tyd);
+      t = now() - t;
+      best[1][l] = t < best[1][l] ? t : best[1][l];
+
+      t = now();
+      matmul[l](&ta, &tb, &tc);
+      t = now() - t;
+      best[2][l] = t < best[2][l] ? t : best[2][l];
+
+      t = now();
+      sink += sum2d[l](&ts2);
+      t = now() - t;
+      best[3][l] = t < best[3][l] ? t : best[3][l];
+    }
+  }
+  const char *kernels[4] = {"saxpy", "dot", "matmul", "sum2d"};
+  for (int l = 0; l < nlib; l++)
+    for (int k = 0; k < 4; k++) printf("%s %s %.6f\n", kernels[k], names[l], best[k][l]);
+  fflush(stdout);
   return status;
 }
