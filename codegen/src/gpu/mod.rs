@@ -313,6 +313,12 @@ pub fn emit_host_unit<'c>(
             err(format!("internal code generation error: no `{}` for kernel function `{}`", g.symbol, g.name))
         })?;
         f.as_global_value().set_name(&format!("{}.host", g.symbol));
+        // An alias of the kernel names the entry point, not the body.
+        let ptr = module.get_context().ptr_type(inkwell::AddressSpace::default());
+        let mut params = vec![ptr.into()];
+        params.extend(f.get_type().get_param_types());
+        let entry = module.add_function(&g.symbol, module.get_context().void_type().fn_type(&params, false), None);
+        f.replace_all_uses_with(entry);
     }
     if !on {
         let mut any = false;
