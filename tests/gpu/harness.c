@@ -583,6 +583,8 @@ int main(int argc, char **argv) {
             register_kernel(fake, "__postc_kernel_transpose", k_transpose);
             register_kernel(fake, "__postc_kernel_sumsq", k_sumsq);
         }
+        CHECK(sym_in(lib, "scale_again") == sym_in(lib, "scale"), "the alias scale_again is not the entry point scale");
+        CHECK(sym_in(off, "scale_again") == sym_in(off, "scale"), "the alias scale_again is not scale in the host build");
         kernels_on(off, "host build");
         long before = launches();
         kernels_on(lib, "GPU build");
