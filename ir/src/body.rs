@@ -224,6 +224,31 @@ impl NamePool {
     pub fn extend_raw(&mut self, strings: &[u8]) {
         self.bytes.extend_from_slice(strings)
     }
+
+    /// Overwrites every `$` of a string with `_`: for a string that nothing
+    /// reads any more, so that it no longer looks like a numbered name
+    /// `BASE$N` to a scan of the pool.
+    pub fn blank_dollars(&mut self, id: NameId) {
+        let i = id.index();
+        let (n, at) = match self.bytes.get(i) {
+            Some(&n) if n < 0x80 => (n as usize, i + 1),
+            _ => {
+                let len = self.get_bytes(id).len();
+                let mut at = i;
+                while self.bytes.get(at).is_some_and(|&b| b & 0x80 != 0) {
+                    at += 1;
+                }
+                (len, at + 1)
+            }
+        };
+        if let Some(s) = self.bytes.get_mut(at..at.saturating_add(n)) {
+            for b in s {
+                if *b == b'$' {
+                    *b = b'_';
+                }
+            }
+        }
+    }
 }
 
 /// A list of values stored in `extra`.
