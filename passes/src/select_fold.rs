@@ -25,7 +25,9 @@ pub static INFO: PassInfo = PassInfo {
     description: "fold selects on constants, equal arms and boolean identities; if-convert pure diamonds",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NAMES,
+    // Folding selects leaves the blocks and branches as they are; a pass
+    // that converts a diamond drops the graph itself.
+    keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
 
 /// At most this many instructions are speculated from each arm.
@@ -43,6 +45,9 @@ impl FunctionPass for SelectFold {
     /// per converted local, which nothing else reads).
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let diamonds = find_diamonds(cx, &func.body, analyses);
+        if !diamonds.is_empty() {
+            analyses.invalidate_cfg();
+        }
         let has_select = !diamonds.is_empty() || func.body.tags.raw().contains(&Opcode::Select);
         if !has_select {
             return false;
