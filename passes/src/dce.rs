@@ -130,6 +130,14 @@ fn run(
     if !any {
         return false;
     }
+    if !compact_in_place(&mut func.body, dead, uses) {
+        rebuild(func, dead);
+    }
+    true
+}
+
+/// Removes the dead instructions by rebuilding the body.
+fn rebuild(func: &mut Function, dead: &[bool]) {
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
     for b in old.blocks.ids() {
@@ -147,5 +155,83 @@ fn run(
     }
     func.body = rw.finish();
     crate::rewrite::recycle(old);
+}
+
+/// Removes the dead instructions (and any outside every block) in place,
+/// with the same result as [`rebuild`]: the columns close up in one sweep
+/// and every operand is renumbered in a second. The pools stay as they are;
+/// a name only a removed instruction used loses its `$` (see
+/// [`crate::rewrite::NameGen`]). Returns false, changing nothing, when the
+/// blocks do not lie in order one after another past the parameters.
+fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool {
+    const GONE: u32 = u32::MAX - 1;
+    let n = body.num_insts();
+    let first = ((body.num_params + body.num_core) as usize).min(n);
+    let mut at = first;
+    for bi in 0..=body.blocks.len() {
+        let (start, end) = match body.blocks.raw().get(bi) {
+            Some(d) => (d.start as usize, d.end as usize),
+            None => (n, n),
+        };
+        if start < at || end < start || end > n {
+            return false;
+        }
+        // Instructions between blocks are in no block: removed too.
+        for i in at..start {
+            blank_name(body, i);
+        }
+        at = end;
+    }
+    pos.clear();
+    pos.resize(n + 1, GONE);
+    for (i, p) in pos[..first].iter_mut().enumerate() {
+        *p = i as u32;
+    }
+    let mut w = first;
+    let nblocks = body.blocks.len();
+    for bi in 0..nblocks {
+        let d = body.blocks.raw()[bi];
+        let start = w as u32;
+        for i in d.start as usize..d.end as usize {
+            if dead[i] {
+                // Not yet overwritten: moves so far went below `i`.
+                blank_name(body, i);
+                continue;
+            }
+            pos[i] = w as u32;
+            if w != i {
+                body.tags.raw_mut()[w] = body.tags.raw()[i];
+                body.types.raw_mut()[w] = body.types.raw()[i];
+                body.ops.raw_mut()[w] = body.ops.raw()[i];
+                body.names.raw_mut()[w] = body.names.raw()[i];
+                body.locs.raw_mut()[w] = body.locs.raw()[i];
+            }
+            w += 1;
+        }
+        let bd = &mut body.blocks.raw_mut()[bi];
+        bd.start = start;
+        bd.end = w as u32;
+    }
+    body.tags.truncate(w);
+    body.types.truncate(w);
+    body.ops.truncate(w);
+    body.names.truncate(w);
+    body.locs.truncate(w);
+    crate::rewrite::map_operands_in_place(body, pos, nblocks);
     true
+}
+
+/// Takes the `$` out of the name of instruction `i`, which is going.
+fn blank_name(body: &mut Body, i: usize) {
+    let mut blank = |id: postc_ir::NameId| {
+        if body.strings.get_bytes(id).contains(&b'$') {
+            body.strings.blank_dollars(id);
+        }
+    };
+    if let Some(name) = body.names.raw()[i] {
+        blank(name);
+    }
+    if body.tags.raw()[i] == Opcode::Call {
+        blank(postc_ir::NameId::from_u32(body.ops.raw()[i][0]));
+    }
 }

@@ -662,6 +662,73 @@ mod tests {
     }
 }
 
+/// Renumbers every value operand of `body` through `pos` (old position →
+/// new; its last entry stands for every id out of range) and maps block
+/// operands past `nblocks` to a broken id, as [`Rewriter::finish`] does, in
+/// place: for a pass that removed instructions without moving blocks.
+pub(crate) fn map_operands_in_place(body: &mut Body, pos: &[u32], nblocks: usize) {
+    const BROKEN: u32 = DROPPED;
+    let top = pos.len() - 1;
+    let map = |x: u32| pos[(x as usize).min(top)];
+    let bmap = |b: u32| if (b as usize) < nblocks { b } else { BROKEN };
+    let extra = &mut body.extra;
+    let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
+        if let Some(s) = extra.get_mut(r) {
+            for x in s {
+                *x = map(*x);
+            }
+        }
+    };
+    let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
+    for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
+        let [a, b] = *ops;
+        let slots = SLOTS[*tag as usize];
+        if slots != SLOTS_OTHER {
+            let (ma, mb) = (map(a), map(b));
+            *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
+            continue;
+        }
+        let bu = b as usize;
+        *ops = match tag.format() {
+            Format::Store | Format::Select => {
+                map_extra(extra, bu..bu + 2);
+                [map(a), b]
+            }
+            Format::SetField => {
+                map_extra(extra, bu + 1..bu + 2);
+                [map(a), b]
+            }
+            Format::Call => {
+                let n = len_at(extra, bu);
+                map_extra(extra, bu + 1..bu + 1 + n);
+                [a, b]
+            }
+            Format::IndexLoad => {
+                let n = len_at(extra, bu);
+                map_extra(extra, bu + 1..bu + 1 + n);
+                [map(a), b]
+            }
+            Format::IndexStore => {
+                let n = len_at(extra, bu + 1);
+                map_extra(extra, bu..bu + 1);
+                map_extra(extra, bu + 2..bu + 2 + n);
+                [map(a), b]
+            }
+            Format::Return => [if a == NO_VALUE { a } else { map(a) }, b],
+            Format::Br => [bmap(a), b],
+            Format::CondBr => {
+                if let Some(s) = extra.get_mut(bu..bu + 2) {
+                    for x in s {
+                        *x = bmap(*x);
+                    }
+                }
+                [map(a), b]
+            }
+            _ => [a, b],
+        };
+    }
+}
+
 /// Fresh value names and labels that collide with no name of a function:
 /// `BASE$N`, with `N` above every number that follows a `$` in any string
 /// of the function's name pool. An existing name either does not end in
