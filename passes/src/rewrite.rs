@@ -156,6 +156,7 @@ impl<'a> Rewriter<'a> {
         new.strings.extend_raw(old.strings.as_bytes());
         fresh_capacity(&mut new.extra, room(old.extra.len()));
         new.extra.extend_from_slice(&old.extra);
+        fresh_capacity(&mut new.bytes, room(old.bytes.len()));
         new.bytes.extend_from_slice(&old.bytes);
         fresh_capacity(new.blocks.raw_mut(), room(old.blocks.len()));
         let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
@@ -217,6 +218,16 @@ impl<'a> Rewriter<'a> {
     pub fn begin_block(&mut self, b: BlockId, label: &str) {
         self.close_block();
         let label = self.new.strings.push(label);
+        let idx = self.push_block_named(label);
+        if let Some(slot) = self.block_pos.get_mut(b.index()) {
+            *slot = idx;
+        }
+        self.current = Some(idx);
+    }
+
+    /// [`Rewriter::begin_block`] with the label already in the new pool.
+    pub fn begin_block_named(&mut self, b: BlockId, label: NameId) {
+        self.close_block();
         let idx = self.push_block_named(label);
         if let Some(slot) = self.block_pos.get_mut(b.index()) {
             *slot = idx;
