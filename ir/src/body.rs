@@ -526,6 +526,10 @@ pub struct Body {
     pub src_file: Option<FileId>,
     /// The `.pir` file of packed implicit locations.
     pub pir_file: Option<FileId>,
+    /// Bytes of `strings`, `extra` and `bytes` that no instruction or block
+    /// uses any more (a pass that removes instructions may leave their
+    /// payloads behind, and compact the pools once these are many).
+    pub dead_pool_bytes: usize,
 }
 
 // The hot records stay small: a one-byte tag, a four-byte type, an
@@ -558,6 +562,7 @@ impl Body {
         self.num_core = 0;
         self.src_file = None;
         self.pir_file = None;
+        self.dead_pool_bytes = 0;
     }
 
     pub fn num_insts(&self) -> usize {
@@ -937,6 +942,28 @@ impl Body {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Where the payload of `v` keeps items in `extra` and data in `bytes`
+    /// (empty ranges for none; not checked against the pools' lengths).
+    pub fn payload_ranges(&self, v: ValueId) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let [a, b] = self.ops[v];
+        let (a, b) = (a as usize, b as usize);
+        let count_at = |k: usize| self.extra.get(k).copied().unwrap_or(0) as usize;
+        let none = 0..0;
+        match self.tags[v].format() {
+            Format::Store | Format::Select | Format::SetField => (b..b + 2, none),
+            Format::IndexLoad | Format::Call => (b..b + 1 + count_at(b), none),
+            Format::IndexStore => (b..b + 2 + count_at(b + 1), none),
+            Format::CondBr => (b..b + 4, none),
+            Format::Const => match self.types[v].and_then(|t| DType::from_index(t.as_u32())) {
+                Some(DType::Complex64) => (a..a + 2, none),
+                Some(DType::Complex128) => (a..a + 4, none),
+                Some(DType::Str | DType::Bytes) => (none.clone(), a..a.saturating_add(b)),
+                _ => (none.clone(), none),
+            },
+            _ => (none.clone(), none),
         }
     }
 

@@ -178,7 +178,7 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
         }
         // Instructions between blocks are in no block: removed too.
         for i in at..start {
-            blank_name(body, i);
+            body.dead_pool_bytes += forget(body, i);
         }
         at = end;
     }
@@ -195,7 +195,7 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
         for i in d.start as usize..d.end as usize {
             if dead[i] {
                 // Not yet overwritten: moves so far went below `i`.
-                blank_name(body, i);
+                body.dead_pool_bytes += forget(body, i);
                 continue;
             }
             pos[i] = w as u32;
@@ -218,20 +218,38 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
     body.names.truncate(w);
     body.locs.truncate(w);
     crate::rewrite::map_operands_in_place(body, pos, nblocks);
+    crate::rewrite::compact_pools_if_sparse(body);
     true
 }
 
-/// Takes the `$` out of the name of instruction `i`, which is going.
-fn blank_name(body: &mut Body, i: usize) {
-    let mut blank = |id: postc_ir::NameId| {
-        if body.strings.get_bytes(id).contains(&b'$') {
-            body.strings.blank_dollars(id);
+/// Forgets the strings and payload of instruction `i`, which is going
+/// (see [`crate::rewrite::forget_inst`]); returns the pool bytes they held.
+fn forget(body: &mut Body, i: usize) -> usize {
+    // The pool is only written where a `$` is blanked: read a copy of the
+    // few bytes needed first.
+    let v = ValueId::new(i);
+    let mut pool = std::mem::take(&mut body.strings);
+    let dead = {
+        let view: &Body = body;
+        let mut dead = 0;
+        if let Some(name) = view.names[v] {
+            dead += forget_in(&mut pool, name);
         }
+        if view.tags[v] == Opcode::Call {
+            dead += forget_in(&mut pool, postc_ir::NameId::from_u32(view.ops[v][0]));
+        }
+        let (e, b) = view.payload_ranges(v);
+        dead + 4 * e.len() + b.len()
     };
-    if let Some(name) = body.names.raw()[i] {
-        blank(name);
+    body.strings = pool;
+    dead
+}
+
+fn forget_in(pool: &mut postc_ir::body::NamePool, id: postc_ir::NameId) -> usize {
+    let s = pool.get_bytes(id);
+    let len = s.len() + 1;
+    if s.contains(&b'$') {
+        pool.blank_dollars(id);
     }
-    if body.tags.raw()[i] == Opcode::Call {
-        blank(postc_ir::NameId::from_u32(body.ops.raw()[i][0]));
-    }
+    len
 }

@@ -441,33 +441,20 @@ impl<'a> Rewriter<'a> {
     fn blank_unused_names(&mut self) {
         let old = self.old;
         let n = old.num_insts();
-        let pool = &mut self.new.strings;
         let copied_dropped = &self.copied_dropped;
+        let mut dead = old.dead_pool_bytes;
         for (i, &p) in self.value_pos[..n].iter().enumerate() {
             if p != DROPPED || copied_dropped.contains(&(i as u32)) {
                 continue;
             }
-            let v = ValueId::new(i);
-            if let Some(name) = old.names[v] {
-                if old.strings.get_bytes(name).contains(&b'$') {
-                    pool.blank_dollars(name);
-                }
-            }
-            if old.tags[v] == Opcode::Call {
-                let callee = NameId::from_u32(old.ops[v][0]);
-                if old.strings.get_bytes(callee).contains(&b'$') {
-                    pool.blank_dollars(callee);
-                }
-            }
+            dead += forget_inst(&mut self.new.strings, old, ValueId::new(i));
         }
         for (b, &p) in self.block_pos[..old.blocks.len()].iter().enumerate() {
             if p == DROPPED {
-                let label = old.blocks[BlockId::new(b)].label;
-                if old.strings.get_bytes(label).contains(&b'$') {
-                    pool.blank_dollars(label);
-                }
+                dead += forget_name(&mut self.new.strings, old, old.blocks[BlockId::new(b)].label);
             }
         }
+        self.new.dead_pool_bytes = dead;
     }
 
     /// Finishes the body: closes the last block and maps every operand and
@@ -580,8 +567,9 @@ impl<'a> Rewriter<'a> {
                 _ => [a, b],
             };
         }
-        let Rewriter { new, value_pos, replaced, block_pos, fin, .. } = self;
+        let Rewriter { mut new, value_pos, replaced, block_pos, fin, .. } = self;
         give_maps(Maps { value_pos, replaced, block_pos, fin });
+        compact_pools_if_sparse(&mut new);
         new
     }
 }
@@ -671,6 +659,89 @@ mod tests {
              %d: Int64 = mul %x, %two\n  return %d\n}\n"
         );
     }
+}
+
+/// Takes the `$` out of a string of `pool` that nothing uses any more, so
+/// that it no longer counts for fresh names (see [`NameGen`]); `names` is
+/// the pool as it was (the same strings at the same places). Returns the
+/// bytes it held.
+pub(crate) fn forget_name(pool: &mut postc_ir::body::NamePool, names: &Body, id: NameId) -> usize {
+    let s = names.strings.get_bytes(id);
+    if s.contains(&b'$') {
+        pool.blank_dollars(id);
+    }
+    s.len() + 1
+}
+
+/// Forgets the name, callee and payload of an instruction that is gone
+/// (see [`forget_name`]); returns the pool bytes they held.
+pub(crate) fn forget_inst(pool: &mut postc_ir::body::NamePool, old: &Body, v: ValueId) -> usize {
+    let mut dead = 0;
+    if let Some(name) = old.names[v] {
+        dead += forget_name(pool, old, name);
+    }
+    if old.tags[v] == Opcode::Call {
+        dead += forget_name(pool, old, NameId::from_u32(old.ops[v][0]));
+    }
+    let (e, b) = old.payload_ranges(v);
+    dead + 4 * e.len() + b.len()
+}
+
+/// Lays out the pools afresh with only what the instructions and blocks
+/// use, once most of what they hold is unused.
+pub(crate) fn compact_pools_if_sparse(body: &mut Body) {
+    let total = body.strings.byte_len() + 4 * body.extra.len() + body.bytes.len();
+    if body.dead_pool_bytes * 2 <= total {
+        return;
+    }
+    let mut fresh = take_body();
+    let (strings, extra, bytes) = (&mut fresh.strings, &mut fresh.extra, &mut fresh.bytes);
+    strings.reserve(body.strings.byte_len() / 2);
+    extra.reserve(body.extra.len() / 2);
+    let copy_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| -> u32 {
+        let at = extra.len() as u32;
+        if let Some(items) = body.extra.get(r) {
+            extra.extend_from_slice(items);
+        }
+        at
+    };
+    for i in 0..body.num_insts() {
+        let v = ValueId::new(i);
+        if let Some(id) = body.names[v] {
+            body.names[v] = Some(strings.push_from(&body.strings, id));
+        }
+        let [a, b] = body.ops[v];
+        let (er, br) = body.payload_ranges(v);
+        let ops = match body.tags[v].format() {
+            Format::Store | Format::Select | Format::SetField | Format::IndexLoad | Format::IndexStore | Format::CondBr => {
+                [a, copy_extra(extra, er)]
+            }
+            Format::Call => {
+                let e = copy_extra(extra, er);
+                [strings.push_from(&body.strings, NameId::from_u32(a)).as_u32(), e]
+            }
+            Format::Const if !er.is_empty() => [copy_extra(extra, er), b],
+            Format::Const
+                if matches!(body.types[v].and_then(|t| DType::from_index(t.as_u32())), Some(DType::Str | DType::Bytes)) =>
+            {
+                let at = bytes.len() as u32;
+                if let Some(data) = body.bytes.get(br) {
+                    bytes.extend_from_slice(data);
+                }
+                [at, b]
+            }
+            _ => [a, b],
+        };
+        body.ops[v] = ops;
+    }
+    for d in body.blocks.raw_mut() {
+        d.label = strings.push_from(&body.strings, d.label);
+    }
+    std::mem::swap(&mut body.strings, &mut fresh.strings);
+    std::mem::swap(&mut body.extra, &mut fresh.extra);
+    std::mem::swap(&mut body.bytes, &mut fresh.bytes);
+    body.dead_pool_bytes = 0;
+    recycle(fresh);
 }
 
 /// Renumbers every value operand of `body` through `pos` (old position →
