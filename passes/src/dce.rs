@@ -182,6 +182,10 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
         }
         at = end;
     }
+    // With more instructions gone than kept, the pools are laid out afresh
+    // at the end instead of going through what is gone.
+    let gone = dead[first..n].iter().filter(|&&d| d).count();
+    let relayout = 2 * gone > n - first;
     pos.clear();
     pos.resize(n + 1, GONE);
     for (i, p) in pos[..first].iter_mut().enumerate() {
@@ -195,7 +199,9 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
         for i in d.start as usize..d.end as usize {
             if dead[i] {
                 // Not yet overwritten: moves so far went below `i`.
-                body.dead_pool_bytes += forget(body, i);
+                if !relayout {
+                    body.dead_pool_bytes += forget(body, i);
+                }
                 continue;
             }
             pos[i] = w as u32;
@@ -218,7 +224,11 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
     body.names.truncate(w);
     body.locs.truncate(w);
     crate::rewrite::map_operands_in_place(body, pos, nblocks);
-    crate::rewrite::compact_pools_if_sparse(body);
+    if relayout {
+        crate::rewrite::compact_pools(body);
+    } else {
+        crate::rewrite::compact_pools_if_sparse(body);
+    }
     true
 }
 

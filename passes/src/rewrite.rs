@@ -462,7 +462,15 @@ impl<'a> Rewriter<'a> {
     pub fn finish(mut self) -> Body {
         self.flush();
         self.close_block();
-        self.blank_unused_names();
+        // With more instructions gone than kept, the pools are laid out
+        // afresh at the end (at a cost bounded by what is kept) instead of
+        // going through what is gone.
+        let n = self.old.num_insts();
+        let kept = self.value_pos[..n].iter().filter(|&&p| p != DROPPED).count();
+        let relayout = n - kept > kept;
+        if !relayout {
+            self.blank_unused_names();
+        }
         // Final position of every extended id: its position, or for a
         // replaced value that of the end of its replacement chain (acyclic
         // by construction; bounded anyway). A use of a dropped value with no
@@ -569,7 +577,11 @@ impl<'a> Rewriter<'a> {
         }
         let Rewriter { mut new, value_pos, replaced, block_pos, fin, .. } = self;
         give_maps(Maps { value_pos, replaced, block_pos, fin });
-        compact_pools_if_sparse(&mut new);
+        if relayout {
+            compact_pools(&mut new);
+        } else {
+            compact_pools_if_sparse(&mut new);
+        }
         new
     }
 }
@@ -691,9 +703,13 @@ pub(crate) fn forget_inst(pool: &mut postc_ir::body::NamePool, old: &Body, v: Va
 /// use, once most of what they hold is unused.
 pub(crate) fn compact_pools_if_sparse(body: &mut Body) {
     let total = body.strings.byte_len() + 4 * body.extra.len() + body.bytes.len();
-    if body.dead_pool_bytes * 2 <= total {
-        return;
+    if body.dead_pool_bytes * 2 > total {
+        compact_pools(body);
     }
+}
+
+/// Lays out the pools afresh with only what the instructions and blocks use.
+pub(crate) fn compact_pools(body: &mut Body) {
     let mut fresh = take_body();
     let (strings, extra, bytes) = (&mut fresh.strings, &mut fresh.extra, &mut fresh.bytes);
     strings.reserve(body.strings.byte_len() / 2);
