@@ -187,6 +187,11 @@ impl Analyses {
         self.names = next;
     }
 
+    /// The use counts if cached, without computing them.
+    pub fn known_uses(&self) -> Option<&UseCounts> {
+        self.uses.as_ref()
+    }
+
     pub fn uses(&mut self, body: &Body) -> &UseCounts {
         self.uses.get_or_insert_with(|| UseCounts::compute(body))
     }

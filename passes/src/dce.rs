@@ -19,7 +19,9 @@ pub static INFO: PassInfo = PassInfo {
     name: "dce",
     description: "remove instructions whose results are unused and that have no effect",
     scope: Scope::Function,
-    needs: AnalysisSet::USES,
+    // Use counts are computed straight into a reused buffer (they are
+    // consumed as the removal cascades).
+    needs: AnalysisSet::NONE,
     keeps: AnalysisSet::CFG,
 };
 
@@ -104,9 +106,14 @@ fn run(
     let body = &func.body;
     let n = body.num_insts();
     let first = (body.num_params + body.num_core) as usize;
-    uses.clear();
-    uses.extend_from_slice(analyses.uses(body).as_slice());
-    uses.resize(n, 0);
+    match analyses.known_uses() {
+        Some(u) => {
+            uses.clear();
+            uses.extend_from_slice(u.as_slice());
+            uses.resize(n, 0);
+        }
+        None => crate::analysis::UseCounts::compute_into(body, uses),
+    }
     dead.clear();
     dead.resize(n, false);
     work.clear();
