@@ -17,6 +17,7 @@ use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body, InstData, Literal, ValueId};
 use postc_ir::cfg::Cfg;
 use postc_ir::{EntityId, Function, Opcode, TypeId};
+use smallvec::SmallVec;
 
 pub struct SelectFold;
 
@@ -141,7 +142,10 @@ struct Diamond {
 
 /// The `let` locals an arm assigns, with the value of the last `set`; `None`
 /// if the arm cannot be speculated.
-fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option<Vec<(ValueId, ValueId)>> {
+/// The locals an arm assigns, with their values (few: arms are short).
+type Sets = SmallVec<[(ValueId, ValueId); 4]>;
+
+fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option<Sets> {
     let d = body.blocks[arm];
     if d.len() > MAX_ARM + 1 {
         return None;
@@ -150,7 +154,7 @@ fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option
     if !matches!(body.inst(term), InstData::Br { target } if target == join) {
         return None;
     }
-    let mut sets: Vec<(ValueId, ValueId)> = Vec::new();
+    let mut sets: Sets = SmallVec::new();
     for v in d.insts() {
         if v == term {
             break;
@@ -187,7 +191,7 @@ fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option
 }
 
 /// A diamond with its selects: (local, value if true, value if false).
-type Converted = (Diamond, Vec<(ValueId, ValueId, ValueId)>);
+type Converted = (Diamond, SmallVec<[(ValueId, ValueId, ValueId); 2]>);
 
 fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<Converted> {
     let mut out: Vec<Converted> = Vec::new();
@@ -253,7 +257,7 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<C
         if used[head.index()] {
             continue;
         }
-        let mut sets = [Vec::new(), Vec::new()];
+        let mut sets: [Sets; 2] = [SmallVec::new(), SmallVec::new()];
         let mut ok = true;
         for (k, arm) in arms.iter().enumerate() {
             if let Some(a) = arm {
@@ -268,7 +272,7 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<C
         }
         // One select per local: (local, value if true, value if false); an
         // arm that leaves a local alone contributes its current value.
-        let mut locals: Vec<ValueId> = Vec::new();
+        let mut locals: SmallVec<[ValueId; 4]> = SmallVec::new();
         for (l, _) in sets[0].iter().chain(&sets[1]) {
             if !locals.contains(l) {
                 locals.push(*l);
