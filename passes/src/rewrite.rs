@@ -729,16 +729,22 @@ pub(crate) fn compact_pools(body: &mut Body) {
         let [a, b] = body.ops[v];
         let (er, br) = body.payload_ranges(v);
         let ops = match body.tags[v].format() {
-            Format::Store | Format::Select | Format::SetField | Format::IndexLoad | Format::IndexStore | Format::CondBr => {
-                [a, copy_extra(extra, er)]
-            }
+            Format::Store
+            | Format::Select
+            | Format::SetField
+            | Format::IndexLoad
+            | Format::IndexStore
+            | Format::CondBr => [a, copy_extra(extra, er)],
             Format::Call => {
                 let e = copy_extra(extra, er);
                 [strings.push_from(&body.strings, NameId::from_u32(a)).as_u32(), e]
             }
             Format::Const if !er.is_empty() => [copy_extra(extra, er), b],
             Format::Const
-                if matches!(body.types[v].and_then(|t| DType::from_index(t.as_u32())), Some(DType::Str | DType::Bytes)) =>
+                if matches!(
+                    body.types[v].and_then(|t| DType::from_index(t.as_u32())),
+                    Some(DType::Str | DType::Bytes)
+                ) =>
             {
                 let at = bytes.len() as u32;
                 if let Some(data) = body.bytes.get(br) {
