@@ -224,6 +224,31 @@ impl NamePool {
     pub fn extend_raw(&mut self, strings: &[u8]) {
         self.bytes.extend_from_slice(strings)
     }
+
+    /// Overwrites every `$` of a string with `_`: for a string that nothing
+    /// reads any more, so that it no longer looks like a numbered name
+    /// `BASE$N` to a scan of the pool.
+    pub fn blank_dollars(&mut self, id: NameId) {
+        let i = id.index();
+        let (n, at) = match self.bytes.get(i) {
+            Some(&n) if n < 0x80 => (n as usize, i + 1),
+            _ => {
+                let len = self.get_bytes(id).len();
+                let mut at = i;
+                while self.bytes.get(at).is_some_and(|&b| b & 0x80 != 0) {
+                    at += 1;
+                }
+                (len, at + 1)
+            }
+        };
+        if let Some(s) = self.bytes.get_mut(at..at.saturating_add(n)) {
+            for b in s {
+                if *b == b'$' {
+                    *b = b'_';
+                }
+            }
+        }
+    }
 }
 
 /// A list of values stored in `extra`.
@@ -501,6 +526,10 @@ pub struct Body {
     pub src_file: Option<FileId>,
     /// The `.pir` file of packed implicit locations.
     pub pir_file: Option<FileId>,
+    /// Bytes of `strings`, `extra` and `bytes` that no instruction or block
+    /// uses any more (a pass that removes instructions may leave their
+    /// payloads behind, and compact the pools once these are many).
+    pub dead_pool_bytes: usize,
 }
 
 // The hot records stay small: a one-byte tag, a four-byte type, an
@@ -533,6 +562,7 @@ impl Body {
         self.num_core = 0;
         self.src_file = None;
         self.pir_file = None;
+        self.dead_pool_bytes = 0;
     }
 
     pub fn num_insts(&self) -> usize {
@@ -912,6 +942,28 @@ impl Body {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Where the payload of `v` keeps items in `extra` and data in `bytes`
+    /// (empty ranges for none; not checked against the pools' lengths).
+    pub fn payload_ranges(&self, v: ValueId) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let [a, b] = self.ops[v];
+        let (a, b) = (a as usize, b as usize);
+        let count_at = |k: usize| self.extra.get(k).copied().unwrap_or(0) as usize;
+        let none = 0..0;
+        match self.tags[v].format() {
+            Format::Store | Format::Select | Format::SetField => (b..b + 2, none),
+            Format::IndexLoad | Format::Call => (b..b + 1 + count_at(b), none),
+            Format::IndexStore => (b..b + 2 + count_at(b + 1), none),
+            Format::CondBr => (b..b + 4, none),
+            Format::Const => match self.types[v].and_then(|t| DType::from_index(t.as_u32())) {
+                Some(DType::Complex64) => (a..a + 2, none),
+                Some(DType::Complex128) => (a..a + 4, none),
+                Some(DType::Str | DType::Bytes) => (none.clone(), a..a.saturating_add(b)),
+                _ => (none.clone(), none),
+            },
+            _ => (none.clone(), none),
         }
     }
 

@@ -73,6 +73,28 @@ impl UseCounts {
     }
 }
 
+thread_local! {
+    /// Graphs whose buffers are reused by the next function on this thread.
+    static SPARE_CFGS: std::cell::RefCell<Vec<Cfg>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The graph of `body`, in the buffers of a spare one if there is one.
+fn pooled_cfg(body: &Body) -> Cfg {
+    let mut cfg = SPARE_CFGS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
+    cfg.recompute(body);
+    cfg
+}
+
+/// Gives a graph's buffers back for reuse on this thread.
+pub(crate) fn recycle_cfg(cfg: Cfg) {
+    SPARE_CFGS.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < 2 {
+            s.push(cfg);
+        }
+    });
+}
+
 /// The analysis cache of one function.
 #[derive(Default)]
 pub struct Analyses {
@@ -88,10 +110,10 @@ impl Analyses {
     /// Computes what `needs` asks for and is not cached.
     pub fn prepare(&mut self, needs: AnalysisSet, body: &Body) {
         if needs.contains(AnalysisSet::CFG) && self.cfg.is_none() {
-            self.cfg = Some(Cfg::compute(body));
+            self.cfg = Some(pooled_cfg(body));
         }
         if needs.contains(AnalysisSet::DOMINATORS) && self.dom.is_none() {
-            let cfg = self.cfg.get_or_insert_with(|| Cfg::compute(body));
+            let cfg = self.cfg.get_or_insert_with(|| pooled_cfg(body));
             self.dom = Some(DomTree::compute(cfg));
         }
         if needs.contains(AnalysisSet::USES) && self.uses.is_none() {
@@ -102,8 +124,7 @@ impl Analyses {
     /// Drops every cached analysis not in `keep`.
     pub fn invalidate_except(&mut self, keep: AnalysisSet) {
         if !keep.contains(AnalysisSet::CFG) {
-            self.cfg = None;
-            self.dom = None;
+            self.invalidate_cfg();
         }
         if !keep.contains(AnalysisSet::DOMINATORS) {
             self.dom = None;
@@ -117,10 +138,37 @@ impl Analyses {
     }
 
     pub fn cfg(&mut self, body: &Body) -> &Cfg {
-        self.cfg.get_or_insert_with(|| Cfg::compute(body))
+        self.cfg.get_or_insert_with(|| pooled_cfg(body))
     }
+
+    /// Takes the cached graph out, if there is one (dominators go with it).
+    pub fn take_cfg(&mut self) -> Option<Cfg> {
+        self.dom = None;
+        self.cfg.take()
+    }
+
+    /// A spare graph to compute into (its contents are stale).
+    pub fn spare_cfg(&mut self) -> Cfg {
+        SPARE_CFGS.with(|s| s.borrow_mut().pop()).unwrap_or_default()
+    }
+
+    /// Caches `cfg` as the graph of the body as it now is.
+    pub fn set_cfg(&mut self, cfg: Cfg) {
+        self.invalidate_cfg();
+        self.cfg = Some(cfg);
+    }
+
+    /// Drops the graph and the dominators, for a pass that keeps
+    /// [`AnalysisSet::CFG`] but changed the control flow this time.
+    pub fn invalidate_cfg(&mut self) {
+        self.dom = None;
+        if let Some(cfg) = self.cfg.take() {
+            recycle_cfg(cfg);
+        }
+    }
+
     pub fn dom(&mut self, body: &Body) -> &DomTree {
-        let cfg = self.cfg.get_or_insert_with(|| Cfg::compute(body));
+        let cfg = self.cfg.get_or_insert_with(|| pooled_cfg(body));
         self.dom.get_or_insert_with(|| DomTree::compute(cfg))
     }
     /// The first `N` that [`crate::rewrite::NameGen::new`] would give.
@@ -139,7 +187,20 @@ impl Analyses {
         self.names = next;
     }
 
+    /// The use counts if cached, without computing them.
+    pub fn known_uses(&self) -> Option<&UseCounts> {
+        self.uses.as_ref()
+    }
+
     pub fn uses(&mut self, body: &Body) -> &UseCounts {
         self.uses.get_or_insert_with(|| UseCounts::compute(body))
+    }
+}
+
+impl Drop for Analyses {
+    fn drop(&mut self) {
+        if let Some(cfg) = self.cfg.take() {
+            recycle_cfg(cfg);
+        }
     }
 }

@@ -19,7 +19,9 @@ pub static INFO: PassInfo = PassInfo {
     name: "dce",
     description: "remove instructions whose results are unused and that have no effect",
     scope: Scope::Function,
-    needs: AnalysisSet::USES,
+    // Use counts are computed straight into a reused buffer (they are
+    // consumed as the removal cascades).
+    needs: AnalysisSet::NONE,
     keeps: AnalysisSet::CFG,
 };
 
@@ -104,9 +106,14 @@ fn run(
     let body = &func.body;
     let n = body.num_insts();
     let first = (body.num_params + body.num_core) as usize;
-    uses.clear();
-    uses.extend_from_slice(analyses.uses(body).as_slice());
-    uses.resize(n, 0);
+    match analyses.known_uses() {
+        Some(u) => {
+            uses.clear();
+            uses.extend_from_slice(u.as_slice());
+            uses.resize(n, 0);
+        }
+        None => crate::analysis::UseCounts::compute_into(body, uses),
+    }
     dead.clear();
     dead.resize(n, false);
     work.clear();
@@ -130,6 +137,14 @@ fn run(
     if !any {
         return false;
     }
+    if !compact_in_place(&mut func.body, dead, uses) {
+        rebuild(func, dead);
+    }
+    true
+}
+
+/// Removes the dead instructions by rebuilding the body.
+fn rebuild(func: &mut Function, dead: &[bool]) {
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
     for b in old.blocks.ids() {
@@ -147,5 +162,111 @@ fn run(
     }
     func.body = rw.finish();
     crate::rewrite::recycle(old);
+}
+
+/// Removes the dead instructions (and any outside every block) in place,
+/// with the same result as [`rebuild`]: the columns close up in one sweep
+/// and every operand is renumbered in a second. The pools stay as they are;
+/// a name only a removed instruction used loses its `$` (see
+/// [`crate::rewrite::NameGen`]). Returns false, changing nothing, when the
+/// blocks do not lie in order one after another past the parameters.
+fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool {
+    const GONE: u32 = u32::MAX - 1;
+    let n = body.num_insts();
+    let first = ((body.num_params + body.num_core) as usize).min(n);
+    let mut at = first;
+    for bi in 0..=body.blocks.len() {
+        let (start, end) = match body.blocks.raw().get(bi) {
+            Some(d) => (d.start as usize, d.end as usize),
+            None => (n, n),
+        };
+        if start < at || end < start || end > n {
+            return false;
+        }
+        // Instructions between blocks are in no block: removed too.
+        for i in at..start {
+            body.dead_pool_bytes += forget(body, i);
+        }
+        at = end;
+    }
+    // With more instructions gone than kept, the pools are laid out afresh
+    // at the end instead of going through what is gone.
+    let gone = dead[first..n].iter().filter(|&&d| d).count();
+    let relayout = 2 * gone > n - first;
+    pos.clear();
+    pos.resize(n + 1, GONE);
+    for (i, p) in pos[..first].iter_mut().enumerate() {
+        *p = i as u32;
+    }
+    let mut w = first;
+    let nblocks = body.blocks.len();
+    for bi in 0..nblocks {
+        let d = body.blocks.raw()[bi];
+        let start = w as u32;
+        for i in d.start as usize..d.end as usize {
+            if dead[i] {
+                // Not yet overwritten: moves so far went below `i`.
+                if !relayout {
+                    body.dead_pool_bytes += forget(body, i);
+                }
+                continue;
+            }
+            pos[i] = w as u32;
+            if w != i {
+                body.tags.raw_mut()[w] = body.tags.raw()[i];
+                body.types.raw_mut()[w] = body.types.raw()[i];
+                body.ops.raw_mut()[w] = body.ops.raw()[i];
+                body.names.raw_mut()[w] = body.names.raw()[i];
+                body.locs.raw_mut()[w] = body.locs.raw()[i];
+            }
+            w += 1;
+        }
+        let bd = &mut body.blocks.raw_mut()[bi];
+        bd.start = start;
+        bd.end = w as u32;
+    }
+    body.tags.truncate(w);
+    body.types.truncate(w);
+    body.ops.truncate(w);
+    body.names.truncate(w);
+    body.locs.truncate(w);
+    crate::rewrite::map_operands_in_place(body, pos, nblocks);
+    if relayout {
+        crate::rewrite::compact_pools(body);
+    } else {
+        crate::rewrite::compact_pools_if_sparse(body);
+    }
     true
+}
+
+/// Forgets the strings and payload of instruction `i`, which is going
+/// (see [`crate::rewrite::forget_inst`]); returns the pool bytes they held.
+fn forget(body: &mut Body, i: usize) -> usize {
+    // The pool is only written where a `$` is blanked: read a copy of the
+    // few bytes needed first.
+    let v = ValueId::new(i);
+    let mut pool = std::mem::take(&mut body.strings);
+    let dead = {
+        let view: &Body = body;
+        let mut dead = 0;
+        if let Some(name) = view.names[v] {
+            dead += forget_in(&mut pool, name);
+        }
+        if view.tags[v] == Opcode::Call {
+            dead += forget_in(&mut pool, postc_ir::NameId::from_u32(view.ops[v][0]));
+        }
+        let (e, b) = view.payload_ranges(v);
+        dead + 4 * e.len() + b.len()
+    };
+    body.strings = pool;
+    dead
+}
+
+fn forget_in(pool: &mut postc_ir::body::NamePool, id: postc_ir::NameId) -> usize {
+    let s = pool.get_bytes(id);
+    let len = s.len() + 1;
+    if s.contains(&b'$') {
+        pool.blank_dollars(id);
+    }
+    len
 }

@@ -65,17 +65,30 @@ struct Check<'a> {
     rw: Rewriter<'a>,
     names: NameGen,
     labels: NameGen,
+    /// `postc.panic` in the new body's pool, once interned.
+    panic: Option<u32>,
+    /// The bounds messages of the axes so far.
+    bounds: Vec<String>,
 }
 
 impl Check<'_> {
     fn value(&mut self, op: Opcode, ty: TypeId, ops: [u32; 2], base: &str, loc: Option<SrcLoc>) -> ValueId {
-        let n = self.names.fresh(base);
-        self.rw.emit(op, Some(ty), ops, &[], Some(n), loc)
+        let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
+        self.rw.emit_with_name(op, Some(ty), ops, &[], Some(n), loc)
     }
 
     fn int_const(&mut self, ty: TypeId, x: i128, base: &str) -> ValueId {
-        let n = self.names.fresh(base);
-        self.rw.emit_const(ty, Literal::Int(x), n, None)
+        let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
+        self.rw.emit_const_with_name(ty, Literal::Int(x), Some(n), None)
+    }
+
+    /// The bounds message of `axis`.
+    fn bounds_message(&mut self, axis: usize) -> String {
+        while self.bounds.len() <= axis {
+            let a = self.bounds.len();
+            self.bounds.push(bounds_message(a));
+        }
+        std::mem::take(&mut self.bounds[axis])
     }
 
     /// Branches on `ok`; the failing side panics with `msg` and `args`.
@@ -83,18 +96,22 @@ impl Check<'_> {
         let (pass, fail) = (self.rw.new_block(), self.rw.new_block());
         let (wt, wf) = GUARD_WEIGHTS;
         self.rw.emit(Opcode::CondBr, None, [ok.as_u32(), 0], &[pass.as_u32(), fail.as_u32(), wt, wf], None, loc);
-        let fail_label = self.labels.fresh("panic");
-        self.rw.begin_block(fail, fail_label);
-        let mname = self.names.fresh("msg");
-        let m = self.rw.emit_const(TypeId::STR, Literal::Str(msg), mname, loc);
+        let fail_label = self.rw.fresh_name(&mut self.labels, &[b"panic"]);
+        self.rw.begin_block_named(fail, fail_label);
+        let mname = self.rw.fresh_name(&mut self.names, &[b"msg"]);
+        let m = self.rw.emit_const_with_name(TypeId::STR, Literal::Str(msg), Some(mname), loc);
         let mut items: SmallVec<[u32; 8]> = SmallVec::new();
         items.extend([1 + args.len() as u32, m.as_u32()]);
         items.extend(args.iter().map(|a| a.as_u32()));
-        let callee = self.rw.intern(PANIC);
-        self.rw.emit(Opcode::Call, None, [callee, 0], &items, None, loc);
-        self.rw.emit(Opcode::Unreachable, None, [0, 0], &[], None, loc);
-        let cont = self.labels.fresh("ok");
-        self.rw.begin_block(pass, cont);
+        // One copy of the callee's name serves every call.
+        let callee = match self.panic {
+            Some(c) => c,
+            None => *self.panic.insert(self.rw.intern(PANIC)),
+        };
+        self.rw.emit_with_name(Opcode::Call, None, [callee, 0], &items, None, loc);
+        self.rw.emit_with_name(Opcode::Unreachable, None, [0, 0], &[], None, loc);
+        let cont = self.rw.fresh_name(&mut self.labels, &[b"ok"]);
+        self.rw.begin_block_named(pass, cont);
     }
 
     fn widen(&mut self, v: ValueId, from: Option<TypeId>, base: &str, loc: Option<SrcLoc>) -> ValueId {
@@ -145,7 +162,7 @@ impl FunctionPass for InsertChecks {
         // counters'.
         let names = NameGen::starting_at(analyses.name_start(&old));
         let labels = names.same_start();
-        let mut c = Check { rw: Rewriter::new(&old), names, labels };
+        let mut c = Check { rw: Rewriter::new(&old), names, labels, panic: None, bounds: Vec::new() };
         for b in old.blocks.ids() {
             c.rw.begin_old_block(b);
             let d = old.blocks[b];
@@ -181,7 +198,9 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
                 let iu = c.value(Opcode::Cast, u64t, [i.as_u32(), 0], "iu", loc);
                 let nu = c.value(Opcode::Cast, u64t, [n.as_u32(), 0], "nu", loc);
                 let ok = c.value(Opcode::Lt, TypeId::BOOL, [iu.as_u32(), nu.as_u32()], "inbounds", loc);
-                c.guard(ok, &bounds_message(axis), &[i, n], loc);
+                let msg = c.bounds_message(axis);
+                c.guard(ok, &msg, &[i, n], loc);
+                c.bounds[axis] = msg;
             }
         }
         InstData::Binary { op, left, right } => {
@@ -229,8 +248,8 @@ fn overflow(c: &mut Check<'_>, op: OvfOp, args: &[ValueId], loc: Option<SrcLoc>)
     let mut items: SmallVec<[u32; 8]> = SmallVec::new();
     items.push(args.len() as u32);
     items.extend(args.iter().map(|a| a.as_u32()));
-    let n = c.names.fresh("ovf");
-    let ovf = c.rw.emit(Opcode::Call, Some(TypeId::BOOL), [callee, 0], &items, Some(n), loc);
+    let n = c.rw.fresh_name(&mut c.names, &[b"ovf"]);
+    let ovf = c.rw.emit_with_name(Opcode::Call, Some(TypeId::BOOL), [callee, 0], &items, Some(n), loc);
     let ok = c.value(Opcode::Not, TypeId::BOOL, [ovf.as_u32(), 0], "no.ovf", loc);
     c.guard(ok, "integer overflow", &[], loc);
 }

@@ -108,41 +108,6 @@ pub(crate) static SLOTS: [u8; 256] = {
     t
 };
 
-/// Per scalar type id: whether a constant of it keeps its literal in
-/// `extra` or the byte pool.
-static POOLED: [bool; 16] = {
-    let mut t = [false; 16];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = matches!(DType::ALL[i], DType::Complex64 | DType::Complex128 | DType::Str | DType::Bytes);
-        i += 1;
-    }
-    t
-};
-
-/// Which opcodes keep payload items in `extra` or the pools (a copy must
-/// re-encode them): 1 always, 2 for a constant only with some dtypes.
-static PATCH: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < Opcode::ALL.len() {
-        let op = Opcode::ALL[i];
-        t[op as usize] = match op.format() {
-            Format::Store
-            | Format::Select
-            | Format::SetField
-            | Format::IndexLoad
-            | Format::IndexStore
-            | Format::CondBr
-            | Format::Call => 1,
-            Format::Const => 2,
-            _ => 0,
-        };
-        i += 1;
-    }
-    t
-};
-
 pub static REBUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 pub static REBUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 pub struct Rewriter<'a> {
@@ -160,8 +125,9 @@ pub struct Rewriter<'a> {
     /// Old instructions `[pending.0, pending.1)` copied but not yet written:
     /// consecutive copies (a block after block) are written as one run.
     pending: (u32, u32),
-    /// Scratch of [`Rewriter::flush`]: instructions whose payload is re-encoded.
-    patch: Vec<u32>,
+    /// Old instructions dropped after they were copied: still in the new
+    /// body, so their names stay readable.
+    copied_dropped: Vec<u32>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -183,8 +149,15 @@ impl<'a> Rewriter<'a> {
         fresh_capacity(new.ops.raw_mut(), room(n));
         fresh_capacity(new.names.raw_mut(), room(n));
         fresh_capacity(new.locs.raw_mut(), room(n));
+        // The pools are copied whole, so copied instructions keep their
+        // payloads and names as they are; what only dropped instructions
+        // used stays behind, unread (see `Rewriter::finish`).
         new.strings.reserve(room(old.strings.byte_len()));
+        new.strings.extend_raw(old.strings.as_bytes());
         fresh_capacity(&mut new.extra, room(old.extra.len()));
+        new.extra.extend_from_slice(&old.extra);
+        fresh_capacity(&mut new.bytes, room(old.bytes.len()));
+        new.bytes.extend_from_slice(&old.bytes);
         fresh_capacity(new.blocks.raw_mut(), room(old.blocks.len()));
         let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
         value_pos.clear();
@@ -202,7 +175,7 @@ impl<'a> Rewriter<'a> {
             fin,
             current: None,
             pending: (0, 0),
-            patch: Vec::new(),
+            copied_dropped: Vec::new(),
         };
         let np = (old.num_params + old.num_core).min(n as u32);
         rw.copy_range(ValueId::from_u32(0), ValueId::from_u32(np));
@@ -229,8 +202,7 @@ impl<'a> Rewriter<'a> {
     /// which every branch to the old block will target.
     pub fn begin_old_block(&mut self, b: BlockId) {
         self.close_block();
-        let label = self.new.strings.push_from(&self.old.strings, self.old.blocks[b].label);
-        let idx = self.push_block_named(label);
+        let idx = self.push_block_named(self.old.blocks[b].label);
         self.block_pos[b.index()] = idx;
         self.current = Some(idx);
     }
@@ -246,6 +218,16 @@ impl<'a> Rewriter<'a> {
     pub fn begin_block(&mut self, b: BlockId, label: &str) {
         self.close_block();
         let label = self.new.strings.push(label);
+        let idx = self.push_block_named(label);
+        if let Some(slot) = self.block_pos.get_mut(b.index()) {
+            *slot = idx;
+        }
+        self.current = Some(idx);
+    }
+
+    /// [`Rewriter::begin_block`] with the label already in the new pool.
+    pub fn begin_block_named(&mut self, b: BlockId, label: NameId) {
+        self.close_block();
         let idx = self.push_block_named(label);
         if let Some(slot) = self.block_pos.get_mut(b.index()) {
             *slot = idx;
@@ -270,16 +252,11 @@ impl<'a> Rewriter<'a> {
     pub fn copy(&mut self, v: ValueId) -> ValueId {
         self.flush();
         let old = self.old;
-        let ops = self.copy_payload(v);
-        let name = match old.names[v] {
-            Some(n) => Some(self.new.strings.push_from(&old.strings, n)),
-            None => None,
-        };
         let b = &mut self.new;
         let pos = b.tags.push(old.tags[v]);
         b.types.push(old.types[v]);
-        b.ops.push(ops);
-        b.names.push(name);
+        b.ops.push(old.ops[v]);
+        b.names.push(old.names[v]);
         b.locs.push(old.locs[v]);
         self.value_pos[v.index()] = pos.as_u32();
         v
@@ -312,80 +289,21 @@ impl<'a> Rewriter<'a> {
         }
         self.pending = (0, 0);
         let old = self.old;
-        let at = self.new.num_insts();
-        let tags = &old.tags.raw()[s..e];
-        self.new.tags.raw_mut().extend_from_slice(tags);
+        self.new.tags.raw_mut().extend_from_slice(&old.tags.raw()[s..e]);
         self.new.types.raw_mut().extend_from_slice(&old.types.raw()[s..e]);
         self.new.locs.raw_mut().extend_from_slice(&old.locs.raw()[s..e]);
         self.new.ops.raw_mut().extend_from_slice(&old.ops.raw()[s..e]);
-        // Only payloads with items in `extra` or the pools need re-encoding:
-        // gather those first without a branch per instruction.
-        let types = &old.types.raw()[s..e];
-        let mut patch = std::mem::take(&mut self.patch);
-        patch.clear();
-        patch.resize(e - s, 0);
-        let mut count = 0usize;
-        for (k, (tag, ty)) in tags.iter().zip(types).enumerate() {
-            let t = ty.map_or(u32::MAX, |t| t.as_u32());
-            let p = PATCH[*tag as usize];
-            patch[count] = k as u32;
-            count += (p == 1 || (p == 2 && POOLED.get(t as usize).copied().unwrap_or(false))) as usize;
-        }
-        for &k in &patch[..count] {
-            let k = k as usize;
-            let ops = self.copy_payload(ValueId::new(s + k));
-            self.new.ops.raw_mut()[at + k] = ops;
-        }
-        self.patch = patch;
-        self.copy_names(&old.names.raw()[s..e]);
-    }
-
-    /// Copies a run of names into the new pool: strings that lie back to
-    /// back in the old pool are copied together.
-    fn copy_names(&mut self, names: &[Option<NameId>]) {
-        let src = self.old.strings.as_bytes();
-        let out = self.new.names.raw_mut();
-        out.reserve(names.len());
-        // The old pool's span being gathered, and where it lands in the new pool.
-        let (mut span_start, mut span_end) = (0usize, 0usize);
-        let pool = &mut self.new.strings;
-        let mut base = pool.byte_len();
-        for n in names {
-            let Some(id) = *n else {
-                out.push(None);
-                continue;
-            };
-            let i = id.index();
-            match src.get(i) {
-                Some(&len) if len < 0x80 && i + 1 + len as usize <= src.len() => {
-                    if i != span_end || span_start == span_end {
-                        if span_start != span_end {
-                            pool.extend_raw(&src[span_start..span_end]);
-                        }
-                        base = pool.byte_len();
-                        span_start = i;
-                    }
-                    span_end = i + 1 + len as usize;
-                    out.push(Some(NameId::from_u32((base + (i - span_start)) as u32)));
-                }
-                _ => {
-                    if span_start != span_end {
-                        pool.extend_raw(&src[span_start..span_end]);
-                    }
-                    span_start = span_end;
-                    out.push(Some(pool.push_from(&self.old.strings, id)));
-                }
-            }
-        }
-        if span_start != span_end {
-            pool.extend_raw(&src[span_start..span_end]);
-        }
+        self.new.names.raw_mut().extend_from_slice(&old.names.raw()[s..e]);
     }
 
     /// Drops an old instruction; its uses must be redirected with
     /// [`Rewriter::replace_uses`] unless it has none.
     pub fn drop_inst(&mut self, v: ValueId) {
-        self.value_pos[v.index()] = DROPPED;
+        let slot = &mut self.value_pos[v.index()];
+        if *slot != DROPPED && v.index() < self.old.num_insts() {
+            self.copied_dropped.push(v.as_u32());
+        }
+        *slot = DROPPED;
     }
 
     /// Every use of `v` (an extended id) reads `with` instead.
@@ -516,45 +434,27 @@ impl<'a> Rewriter<'a> {
         v.as_u32()
     }
 
-    /// Re-encodes an old instruction's payload into the new pools.
-    #[inline]
-    fn copy_payload(&mut self, v: ValueId) -> [u32; 2] {
+    /// The new pool holds every string of the old one: those of old
+    /// instructions and blocks that are not in the new body are left unread,
+    /// and lose their `$`, so that fresh names (see [`NameGen`]) are
+    /// numbered as if the pool held only the strings the body uses.
+    fn blank_unused_names(&mut self) {
         let old = self.old;
-        let [a, b] = old.ops[v];
-        let count_at = |k: u32| old.extra.get(k as usize).copied().unwrap_or(0) as usize;
-        let new_extra = &mut self.new.extra;
-        let mut copy_extra = |at: u32, len: usize| -> u32 {
-            let pos = new_extra.len() as u32;
-            if let Some(items) = old.extra.get(at as usize..at as usize + len) {
-                new_extra.extend_from_slice(items);
+        let n = old.num_insts();
+        let copied_dropped = &self.copied_dropped;
+        let mut dead = old.dead_pool_bytes;
+        for (i, &p) in self.value_pos[..n].iter().enumerate() {
+            if p != DROPPED || copied_dropped.contains(&(i as u32)) {
+                continue;
             }
-            pos
-        };
-        match old.tags[v].format() {
-            Format::Store | Format::Select | Format::SetField => [a, copy_extra(b, 2)],
-            Format::IndexLoad => [a, copy_extra(b, 1 + count_at(b))],
-            Format::IndexStore => [a, copy_extra(b, 2 + count_at(b + 1))],
-            Format::CondBr => [a, copy_extra(b, 4)],
-            Format::Call => {
-                let e = copy_extra(b, 1 + count_at(b));
-                let callee = self.new.strings.push_from(&old.strings, NameId::from_u32(a));
-                [callee.as_u32(), e]
-            }
-            Format::Const => match old.types[v].and_then(|t| DType::from_index(t.as_u32())) {
-                // Only literals with pool data need copying; the rest is the payload.
-                Some(DType::Complex64) => [copy_extra(a, 2), b],
-                Some(DType::Complex128) => [copy_extra(a, 4), b],
-                Some(DType::Str | DType::Bytes) => {
-                    let at = self.new.bytes.len() as u32;
-                    if let Some(data) = old.bytes.get(a as usize..(a as usize).saturating_add(b as usize)) {
-                        self.new.bytes.extend_from_slice(data);
-                    }
-                    [at, b]
-                }
-                _ => [a, b],
-            },
-            _ => [a, b],
+            dead += forget_inst(&mut self.new.strings, old, ValueId::new(i));
         }
+        for (b, &p) in self.block_pos[..old.blocks.len()].iter().enumerate() {
+            if p == DROPPED {
+                dead += forget_name(&mut self.new.strings, old, old.blocks[BlockId::new(b)].label);
+            }
+        }
+        self.new.dead_pool_bytes = dead;
     }
 
     /// Finishes the body: closes the last block and maps every operand and
@@ -562,6 +462,15 @@ impl<'a> Rewriter<'a> {
     pub fn finish(mut self) -> Body {
         self.flush();
         self.close_block();
+        // With more instructions gone than kept, the pools are laid out
+        // afresh at the end (at a cost bounded by what is kept) instead of
+        // going through what is gone.
+        let n = self.old.num_insts();
+        let kept = self.value_pos[..n].iter().filter(|&&p| p != DROPPED).count();
+        let relayout = n - kept > kept;
+        if !relayout {
+            self.blank_unused_names();
+        }
         // Final position of every extended id: its position, or for a
         // replaced value that of the end of its replacement chain (acyclic
         // by construction; bounded anyway). A use of a dropped value with no
@@ -598,10 +507,22 @@ impl<'a> Rewriter<'a> {
         let bmap = |b: u32| block_pos.get(b as usize).copied().filter(|&p| p != DROPPED).unwrap_or(BROKEN);
         let body = &mut self.new;
         let extra = &mut body.extra;
+        // Items of copied instructions are mapped from the old pool (an
+        // instruction copied twice shares them), new ones in place.
+        let old_extra = self.old.extra.as_slice();
         let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
-            if let Some(s) = extra.get_mut(r) {
-                for x in s {
-                    *x = map(*x);
+            if let Some(s) = extra.get_mut(r.clone()) {
+                match old_extra.get(r) {
+                    Some(src) => {
+                        for (x, &y) in s.iter_mut().zip(src) {
+                            *x = map(y);
+                        }
+                    }
+                    None => {
+                        for x in s {
+                            *x = map(*x);
+                        }
+                    }
                 }
             }
         };
@@ -644,8 +565,9 @@ impl<'a> Rewriter<'a> {
                 Format::Br => [bmap(a), b],
                 Format::CondBr => {
                     if let Some(s) = extra.get_mut(bu..bu + 2) {
-                        for x in s {
-                            *x = bmap(*x);
+                        let src = old_extra.get(bu..bu + 2);
+                        for (k, x) in s.iter_mut().enumerate() {
+                            *x = bmap(src.map_or(*x, |src| src[k]));
                         }
                     }
                     [map(a), b]
@@ -653,8 +575,13 @@ impl<'a> Rewriter<'a> {
                 _ => [a, b],
             };
         }
-        let Rewriter { new, value_pos, replaced, block_pos, fin, .. } = self;
+        let Rewriter { mut new, value_pos, replaced, block_pos, fin, .. } = self;
         give_maps(Maps { value_pos, replaced, block_pos, fin });
+        if relayout {
+            compact_pools(&mut new);
+        } else {
+            compact_pools_if_sparse(&mut new);
+        }
         new
     }
 }
@@ -743,6 +670,166 @@ mod tests {
             "module t\n\nfunc f(%x: Int64) -> Int64 {\nentry:\n  br cont\ncont:\n  %two: Int64 = const 2\n  \
              %d: Int64 = mul %x, %two\n  return %d\n}\n"
         );
+    }
+}
+
+/// Takes the `$` out of a string of `pool` that nothing uses any more, so
+/// that it no longer counts for fresh names (see [`NameGen`]); `names` is
+/// the pool as it was (the same strings at the same places). Returns the
+/// bytes it held.
+pub(crate) fn forget_name(pool: &mut postc_ir::body::NamePool, names: &Body, id: NameId) -> usize {
+    let s = names.strings.get_bytes(id);
+    if s.contains(&b'$') {
+        pool.blank_dollars(id);
+    }
+    s.len() + 1
+}
+
+/// Forgets the name, callee and payload of an instruction that is gone
+/// (see [`forget_name`]); returns the pool bytes they held.
+pub(crate) fn forget_inst(pool: &mut postc_ir::body::NamePool, old: &Body, v: ValueId) -> usize {
+    let mut dead = 0;
+    if let Some(name) = old.names[v] {
+        dead += forget_name(pool, old, name);
+    }
+    if old.tags[v] == Opcode::Call {
+        dead += forget_name(pool, old, NameId::from_u32(old.ops[v][0]));
+    }
+    let (e, b) = old.payload_ranges(v);
+    dead + 4 * e.len() + b.len()
+}
+
+/// Lays out the pools afresh with only what the instructions and blocks
+/// use, once most of what they hold is unused.
+pub(crate) fn compact_pools_if_sparse(body: &mut Body) {
+    let total = body.strings.byte_len() + 4 * body.extra.len() + body.bytes.len();
+    if body.dead_pool_bytes * 2 > total {
+        compact_pools(body);
+    }
+}
+
+/// Lays out the pools afresh with only what the instructions and blocks use.
+pub(crate) fn compact_pools(body: &mut Body) {
+    let mut fresh = take_body();
+    let (strings, extra, bytes) = (&mut fresh.strings, &mut fresh.extra, &mut fresh.bytes);
+    strings.reserve(body.strings.byte_len() / 2);
+    extra.reserve(body.extra.len() / 2);
+    let copy_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| -> u32 {
+        let at = extra.len() as u32;
+        if let Some(items) = body.extra.get(r) {
+            extra.extend_from_slice(items);
+        }
+        at
+    };
+    for i in 0..body.num_insts() {
+        let v = ValueId::new(i);
+        if let Some(id) = body.names[v] {
+            body.names[v] = Some(strings.push_from(&body.strings, id));
+        }
+        let [a, b] = body.ops[v];
+        let (er, br) = body.payload_ranges(v);
+        let ops = match body.tags[v].format() {
+            Format::Store
+            | Format::Select
+            | Format::SetField
+            | Format::IndexLoad
+            | Format::IndexStore
+            | Format::CondBr => [a, copy_extra(extra, er)],
+            Format::Call => {
+                let e = copy_extra(extra, er);
+                [strings.push_from(&body.strings, NameId::from_u32(a)).as_u32(), e]
+            }
+            Format::Const if !er.is_empty() => [copy_extra(extra, er), b],
+            Format::Const
+                if matches!(
+                    body.types[v].and_then(|t| DType::from_index(t.as_u32())),
+                    Some(DType::Str | DType::Bytes)
+                ) =>
+            {
+                let at = bytes.len() as u32;
+                if let Some(data) = body.bytes.get(br) {
+                    bytes.extend_from_slice(data);
+                }
+                [at, b]
+            }
+            _ => [a, b],
+        };
+        body.ops[v] = ops;
+    }
+    for d in body.blocks.raw_mut() {
+        d.label = strings.push_from(&body.strings, d.label);
+    }
+    std::mem::swap(&mut body.strings, &mut fresh.strings);
+    std::mem::swap(&mut body.extra, &mut fresh.extra);
+    std::mem::swap(&mut body.bytes, &mut fresh.bytes);
+    body.dead_pool_bytes = 0;
+    recycle(fresh);
+}
+
+/// Renumbers every value operand of `body` through `pos` (old position →
+/// new; its last entry stands for every id out of range) and maps block
+/// operands past `nblocks` to a broken id, as [`Rewriter::finish`] does, in
+/// place: for a pass that removed instructions without moving blocks.
+pub(crate) fn map_operands_in_place(body: &mut Body, pos: &[u32], nblocks: usize) {
+    const BROKEN: u32 = DROPPED;
+    let top = pos.len() - 1;
+    let map = |x: u32| pos[(x as usize).min(top)];
+    let bmap = |b: u32| if (b as usize) < nblocks { b } else { BROKEN };
+    let extra = &mut body.extra;
+    let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
+        if let Some(s) = extra.get_mut(r) {
+            for x in s {
+                *x = map(*x);
+            }
+        }
+    };
+    let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
+    for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
+        let [a, b] = *ops;
+        let slots = SLOTS[*tag as usize];
+        if slots != SLOTS_OTHER {
+            let (ma, mb) = (map(a), map(b));
+            *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
+            continue;
+        }
+        let bu = b as usize;
+        *ops = match tag.format() {
+            Format::Store | Format::Select => {
+                map_extra(extra, bu..bu + 2);
+                [map(a), b]
+            }
+            Format::SetField => {
+                map_extra(extra, bu + 1..bu + 2);
+                [map(a), b]
+            }
+            Format::Call => {
+                let n = len_at(extra, bu);
+                map_extra(extra, bu + 1..bu + 1 + n);
+                [a, b]
+            }
+            Format::IndexLoad => {
+                let n = len_at(extra, bu);
+                map_extra(extra, bu + 1..bu + 1 + n);
+                [map(a), b]
+            }
+            Format::IndexStore => {
+                let n = len_at(extra, bu + 1);
+                map_extra(extra, bu..bu + 1);
+                map_extra(extra, bu + 2..bu + 2 + n);
+                [map(a), b]
+            }
+            Format::Return => [if a == NO_VALUE { a } else { map(a) }, b],
+            Format::Br => [bmap(a), b],
+            Format::CondBr => {
+                if let Some(s) = extra.get_mut(bu..bu + 2) {
+                    for x in s {
+                        *x = bmap(*x);
+                    }
+                }
+                [map(a), b]
+            }
+            _ => [a, b],
+        };
     }
 }
 

@@ -17,6 +17,7 @@ use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body, InstData, Literal, ValueId};
 use postc_ir::cfg::Cfg;
 use postc_ir::{EntityId, Function, Opcode, TypeId};
+use smallvec::SmallVec;
 
 pub struct SelectFold;
 
@@ -25,7 +26,9 @@ pub static INFO: PassInfo = PassInfo {
     description: "fold selects on constants, equal arms and boolean identities; if-convert pure diamonds",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NAMES,
+    // Folding selects leaves the blocks and branches as they are; a pass
+    // that converts a diamond drops the graph itself.
+    keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
 
 /// At most this many instructions are speculated from each arm.
@@ -43,6 +46,9 @@ impl FunctionPass for SelectFold {
     /// per converted local, which nothing else reads).
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let diamonds = find_diamonds(cx, &func.body, analyses);
+        if !diamonds.is_empty() {
+            analyses.invalidate_cfg();
+        }
         let has_select = !diamonds.is_empty() || func.body.tags.raw().contains(&Opcode::Select);
         if !has_select {
             return false;
@@ -136,7 +142,10 @@ struct Diamond {
 
 /// The `let` locals an arm assigns, with the value of the last `set`; `None`
 /// if the arm cannot be speculated.
-fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option<Vec<(ValueId, ValueId)>> {
+/// The locals an arm assigns, with their values (few: arms are short).
+type Sets = SmallVec<[(ValueId, ValueId); 4]>;
+
+fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option<Sets> {
     let d = body.blocks[arm];
     if d.len() > MAX_ARM + 1 {
         return None;
@@ -145,7 +154,7 @@ fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option
     if !matches!(body.inst(term), InstData::Br { target } if target == join) {
         return None;
     }
-    let mut sets: Vec<(ValueId, ValueId)> = Vec::new();
+    let mut sets: Sets = SmallVec::new();
     for v in d.insts() {
         if v == term {
             break;
@@ -182,7 +191,7 @@ fn arm_sets(cx: &FuncCx<'_>, body: &Body, arm: BlockId, join: BlockId) -> Option
 }
 
 /// A diamond with its selects: (local, value if true, value if false).
-type Converted = (Diamond, Vec<(ValueId, ValueId, ValueId)>);
+type Converted = (Diamond, SmallVec<[(ValueId, ValueId, ValueId); 2]>);
 
 fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<Converted> {
     let mut out: Vec<Converted> = Vec::new();
@@ -248,7 +257,7 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<C
         if used[head.index()] {
             continue;
         }
-        let mut sets = [Vec::new(), Vec::new()];
+        let mut sets: [Sets; 2] = [SmallVec::new(), SmallVec::new()];
         let mut ok = true;
         for (k, arm) in arms.iter().enumerate() {
             if let Some(a) = arm {
@@ -263,7 +272,7 @@ fn find_diamonds(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses) -> Vec<C
         }
         // One select per local: (local, value if true, value if false); an
         // arm that leaves a local alone contributes its current value.
-        let mut locals: Vec<ValueId> = Vec::new();
+        let mut locals: SmallVec<[ValueId; 4]> = SmallVec::new();
         for (l, _) in sets[0].iter().chain(&sets[1]) {
             if !locals.contains(l) {
                 locals.push(*l);

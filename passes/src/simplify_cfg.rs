@@ -20,7 +20,8 @@ pub static INFO: PassInfo = PassInfo {
     description: "fold constant branches, skip forwarding blocks, drop unreachable blocks, merge straight-line blocks",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NONE,
+    // The graph of the last round, which changed nothing, is handed on.
+    keeps: AnalysisSet::CFG,
 };
 
 impl FunctionPass for SimplifyCfg {
@@ -28,22 +29,35 @@ impl FunctionPass for SimplifyCfg {
         &INFO
     }
 
-    fn run(&self, _: &FuncCx<'_>, func: &mut Function, _: &mut Analyses) -> bool {
+    fn run(&self, _: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let mut changed = false;
+        // A cached graph is that of the body as it is on entry.
+        let (mut cfg, mut valid) = match analyses.take_cfg() {
+            Some(cfg) => (cfg, true),
+            None => (analyses.spare_cfg(), false),
+        };
         // Each round only removes edges or blocks, so a handful suffices;
         // the bound keeps malformed bodies from looping.
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let Scratch { forward, cfg, fate } = &mut *s;
+            let Scratch { forward, fate } = &mut *s;
             for _ in 0..8 {
                 let a = fold_branches(&mut func.body, forward);
-                let b = rebuild(func, cfg, fate);
+                valid &= !a;
+                let b = rebuild(func, &mut cfg, valid, fate);
+                // The graph is now that of the body before the rebuild.
+                valid = !b;
                 changed |= a | b;
                 if !(a | b) {
                     break;
                 }
             }
         });
+        if valid {
+            analyses.set_cfg(cfg);
+        } else {
+            crate::analysis::recycle_cfg(cfg);
+        }
         changed
     }
 }
@@ -51,7 +65,6 @@ impl FunctionPass for SimplifyCfg {
 #[derive(Default)]
 struct Scratch {
     forward: Vec<u32>,
-    cfg: Cfg,
     /// Per block: 0 removed (unreachable), 1 kept, 2 absorbed into its predecessor.
     fate: Vec<u8>,
 }
@@ -136,13 +149,17 @@ fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
 }
 
 /// Drops unreachable blocks and merges single-predecessor successors.
-fn rebuild(func: &mut Function, cfg: &mut Cfg, fate: &mut Vec<u8>) -> bool {
+/// `cfg` is recomputed unless `valid` says it is that of the body already;
+/// either way it is that of the body as it was before the rebuild.
+fn rebuild(func: &mut Function, cfg: &mut Cfg, valid: bool, fate: &mut Vec<u8>) -> bool {
     let body = &func.body;
     let nblocks = body.blocks.len();
+    if !valid {
+        cfg.recompute(body);
+    }
     if nblocks == 0 {
         return false;
     }
-    cfg.recompute(body);
     fate.clear();
     fate.extend((0..nblocks).map(|b| u8::from(cfg.is_reachable(BlockId::new(b)))));
     let mut any = fate.contains(&0);
