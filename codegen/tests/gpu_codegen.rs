@@ -345,6 +345,34 @@ fn amdgpu_builds_run_through_the_fake_driver() {
     assert!(stderr.contains("panic: hipModuleLoadData failed"), "{stderr}");
 }
 
+/// The strings a PTX module holds as `.b8 NAME[N] = {...}` arrays.
+fn ptx_strings(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.split_once("] = {"))
+        .map(|(_, bytes)| {
+            let b: Vec<u8> =
+                bytes.trim_end_matches("};").split(',').filter_map(|x| x.trim().parse::<u8>().ok()).collect();
+            String::from_utf8_lossy(&b).into_owned()
+        })
+        .collect()
+}
+
+/// A failed check on an NVIDIA device prints its message and location
+/// through `vprintf` before the trap fails the launch.
+#[test]
+fn device_panics_print_through_vprintf() {
+    for level in [OptLevel::O0, OptLevel::O2] {
+        let text = ptx(&root().join("tests/gpu/kernels.pir"), level);
+        assert!(text.contains("vprintf"), "no vprintf in\n{text}");
+        assert!(text.contains("trap;"), "no trap in\n{text}");
+        let strings = ptx_strings(&text);
+        assert!(
+            strings.iter().any(|s| s.starts_with("panic: index") && s.contains("kernels.pir:")),
+            "no located bounds-check message among {strings:?}"
+        );
+    }
+}
+
 #[test]
 fn math_links_libdevice() {
     if !libdevice() {

@@ -322,7 +322,7 @@ const DEVICE_INTRINSICS: &[&str] = &[
 ];
 
 /// C library functions the CUDA driver provides to device code.
-const NVPTX_LIBC: &[&str] = &["malloc", "free"];
+const NVPTX_LIBC: &[&str] = &["malloc", "free", "vprintf"];
 
 /// Calls whose result nothing uses and which only report: the device has
 /// no standard error, so a panic's message is dropped and its trap stays.
@@ -604,6 +604,64 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
     }
 }
 
+/// A panic's message on NVIDIA: the host's `dprintf(2, fmt, args...)`
+/// (or `write(2, msg, len)`) becomes CUDA's device `vprintf(fmt, args)`,
+/// the arguments laid out as a struct, so a failed check prints its
+/// message and location (on the host's standard output, when the launch
+/// ends) before the trap fails the launch.
+fn device_print<'c>(
+    cx: &'c Context,
+    m: &LlModule<'c>,
+    f: inkwell::values::FunctionValue<'c>,
+    call: inkwell::values::InstructionValue<'c>,
+    raw: bool,
+) -> Result<(), Vec<Diagnostic>> {
+    use inkwell::values::{BasicValueEnum, Operand};
+    let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+    let vprintf = m
+        .get_function("vprintf")
+        .unwrap_or_else(|| m.add_function("vprintf", cx.i32_type().fn_type(&[ptr.into(), ptr.into()], false), None));
+    let b = cx.create_builder();
+    b.position_before(&call);
+    let n = call.get_num_operands() - 1;
+    let args: Vec<BasicValueEnum> = (1..n)
+        .filter_map(|k| match call.get_operand(k) {
+            Some(Operand::Value(v)) => Some(v),
+            _ => None,
+        })
+        .collect();
+    // `write(2, msg, len)` prints `len` bytes of `msg`: "%.*s".
+    let (fmt, vals) = if raw {
+        let len = args.get(1).ok_or_else(|| internal("write without a length"))?.into_int_value();
+        let len32 = b.build_int_truncate(len, cx.i32_type(), "").map_err(internal)?;
+        let fmt = b.build_global_string_ptr("%.*s", "postc.gpu.rawfmt").map_err(internal)?;
+        (fmt.as_pointer_value().into(), vec![len32.into(), args[0]])
+    } else {
+        let fmt = *args.first().ok_or_else(|| internal("dprintf without a format"))?;
+        (fmt, args[1..].to_vec())
+    };
+    let buf = if vals.is_empty() {
+        ptr.const_null()
+    } else {
+        let ty = cx.struct_type(&vals.iter().map(|v| v.get_type()).collect::<Vec<_>>(), false);
+        let entry = f.get_first_basic_block().ok_or_else(|| internal("a function without blocks"))?;
+        let at = cx.create_builder();
+        match entry.get_first_instruction() {
+            Some(first) => at.position_before(&first),
+            None => at.position_at_end(entry),
+        }
+        let buf = at.build_alloca(ty, "printf.args").map_err(internal)?;
+        for (k, v) in vals.iter().enumerate() {
+            let slot = b.build_struct_gep(ty, buf, k as u32, "").map_err(internal)?;
+            b.build_store(slot, *v).map_err(internal)?;
+        }
+        buf
+    };
+    b.build_call(vprintf, &[fmt.into(), buf.into()], "").map_err(internal)?;
+    call.erase_from_basic_block();
+    Ok(())
+}
+
 /// Why AMDGPU lacks a math function NVPTX gets from libdevice.
 fn amd_math(arch: Arch, name: &str) -> &'static str {
     if arch == Arch::Amdgpu && libdevice_name(name).is_some() {
@@ -643,19 +701,26 @@ fn prune<'c>(
         }
     }
     let mut dead_calls = Vec::new();
+    let mut printed = Vec::new();
     for f in m.get_functions() {
         for bb in f.get_basic_blocks() {
             for i in bb.get_instructions() {
                 if i.get_opcode() == InstructionOpcode::Call && i.get_first_use().is_none() {
                     let n = i.get_num_operands();
                     if let Some(inkwell::values::Operand::Value(callee)) = i.get_operand(n - 1) {
-                        if DROPPED_CALLS.contains(&callee.get_name().to_bytes()) {
+                        let name = callee.get_name().to_bytes();
+                        if arch == Arch::Nvptx && (name == b"dprintf" || name == b"write") {
+                            printed.push((f, i, name == b"write"));
+                        } else if DROPPED_CALLS.contains(&name) {
                             dead_calls.push(i);
                         }
                     }
                 }
             }
         }
+    }
+    for (f, call, raw) in printed {
+        device_print(cx, m, f, call, raw)?;
     }
     for i in dead_calls {
         i.erase_from_basic_block();
