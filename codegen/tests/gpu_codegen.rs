@@ -440,4 +440,25 @@ fn ptx_and_off_modes_in_the_driver() {
     let nm = Command::new("nm").arg("-D").arg(&lib).output().unwrap();
     let syms = String::from_utf8_lossy(&nm.stdout);
     assert!(syms.contains(" saxpy_loop") && !syms.contains("mgpuLaunchKernel"), "{syms}");
+    // `--emit hsaco`: the AMDGPU code object, `--cpu` naming the GPU.
+    let hsaco = f.dir.join("saxpy.hsaco");
+    let o = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--emit", "hsaco", "--cpu", "gfx942", "tests/gpu/saxpy.pir", "-o"])
+        .arg(&hsaco)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&hsaco).unwrap();
+    assert_eq!(&bytes[..4], b"\x7fELF");
+    let re = Command::new(readelf()).args(["--notes"]).arg(&hsaco).output().unwrap();
+    assert!(String::from_utf8_lossy(&re.stdout).contains("amdgcn-amd-amdhsa--gfx942"), "{re:?}");
+    // PTX is NVIDIA's.
+    let o = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--emit", "ptx", "--gpu", "amdgpu", "tests/gpu/saxpy.pir", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("`--emit ptx` needs `--gpu nvptx`"), "{stderr}");
 }
