@@ -404,7 +404,7 @@ impl<'p> Emitter<'p> {
             out.push_str(&runtime::parts_text(&self.runtime_parts));
         }
         // Declarations of symbols this text does not define.
-        for (_, l) in &self.decls {
+        for l in self.decls.values() {
             out.push_str(l);
             out.push('\n');
         }
@@ -544,18 +544,13 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         let mut vars: Vec<ValueId> = Vec::new();
         let mut seen = HashSet::new();
         for v in body.tags.ids() {
-            match body.inst(v) {
-                InstData::Let { .. } => {
-                    if seen.insert(v) {
-                        vars.push(v)
-                    }
-                }
-                InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
-                    if seen.insert(target) {
-                        vars.push(target)
-                    }
-                }
-                _ => {}
+            let var = match body.inst(v) {
+                InstData::Let { .. } => v,
+                InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => target,
+                _ => continue,
+            };
+            if seen.insert(var) {
+                vars.push(var)
             }
         }
         let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);

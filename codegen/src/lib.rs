@@ -443,8 +443,8 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         // unit's place, so the combined object does not depend on them.
         let results: Vec<Result<Vec<u8>, Vec<Diagnostic>>> = timer.time("llvm units", || {
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let slots: Vec<std::sync::Mutex<Option<Result<Vec<u8>, Vec<Diagnostic>>>>> =
-                chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            type Slot = std::sync::Mutex<Option<Result<Vec<u8>, Vec<Diagnostic>>>>;
+            let slots: Vec<Slot> = chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
             std::thread::scope(|s| {
                 for _ in 0..threads.min(chunks.len()) {
                     let (low, chunks, next, slots) = (&low, &chunks, &next, &slots);

@@ -293,8 +293,8 @@ impl DomTree {
 
         self.idom.clear();
         self.idom.resize(n, NONE);
-        for i in 0..r {
-            self.idom[cfg.rpo[i] as usize] = cfg.rpo[doms[i] as usize];
+        for (&b, &d) in cfg.rpo[..r].iter().zip(&doms[..r]) {
+            self.idom[b as usize] = cfg.rpo[d as usize];
         }
 
         // Children of each block, in RPO order, by counting sort.

@@ -966,10 +966,8 @@ impl<'p> Verifier<'p> {
                         }
                         _ => None,
                     };
-                    if inserted == Some(true) || inserted.is_none() {
-                        if self.fast_inst(x, v, blk, reachable) {
-                            continue;
-                        }
+                    if inserted != Some(false) && self.fast_inst(x, v, blk, reachable) {
+                        continue;
                     }
                     self.check_inst_slow(x, v, Some((b, reachable)), inserted);
                 } else {

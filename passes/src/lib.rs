@@ -85,8 +85,11 @@ pub enum Pass {
     Module(Box<dyn ModulePass>),
 }
 
+/// A pass's description and its constructor.
+pub type Registration = (&'static PassInfo, fn() -> Pass);
+
 /// Every pass, with a constructor.
-pub fn registry() -> Vec<(&'static PassInfo, fn() -> Pass)> {
+pub fn registry() -> Vec<Registration> {
     vec![
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
