@@ -100,7 +100,8 @@ fn f64_lit(d: DType, x: f64) -> String {
     }
 }
 
-fn escape_bytes(b: &[u8]) -> String {
+/// The bytes of an LLVM `c"..."` string literal.
+pub(crate) fn escape_bytes(b: &[u8]) -> String {
     let mut s = String::with_capacity(b.len() + 4);
     for &c in b {
         if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' {

@@ -60,14 +60,7 @@ pub fn ir_text() -> String {
     let mut out = String::new();
     for (name, text) in FORMATS {
         let text = text.replace("MAXD", &crate::ufunc::MAX_LOOP_DIMS.to_string());
-        let mut esc = String::new();
-        for b in text.bytes().chain([0]) {
-            if b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ' {
-                esc.push(b as char);
-            } else {
-                esc.push_str(&format!("\\{b:02X}"));
-            }
-        }
+        let esc = crate::emit::escape_bytes(format!("{text}\0").as_bytes());
         out.push_str(&format!("@{name} = private unnamed_addr constant [{} x i8] c\"{esc}\"\n", text.len() + 1));
     }
     out + &DRIVER_IR

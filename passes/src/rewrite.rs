@@ -505,76 +505,9 @@ impl<'a> Rewriter<'a> {
         let map = |x: u32| fin[(x as usize).min(top)];
         let block_pos = &self.block_pos;
         let bmap = |b: u32| block_pos.get(b as usize).copied().filter(|&p| p != DROPPED).unwrap_or(BROKEN);
-        let body = &mut self.new;
-        let extra = &mut body.extra;
         // Items of copied instructions are mapped from the old pool (an
         // instruction copied twice shares them), new ones in place.
-        let old_extra = self.old.extra.as_slice();
-        let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
-            if let Some(s) = extra.get_mut(r.clone()) {
-                match old_extra.get(r) {
-                    Some(src) => {
-                        for (x, &y) in s.iter_mut().zip(src) {
-                            *x = map(y);
-                        }
-                    }
-                    None => {
-                        for x in s {
-                            *x = map(*x);
-                        }
-                    }
-                }
-            }
-        };
-        let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
-        for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
-            let [a, b] = *ops;
-            let slots = SLOTS[*tag as usize];
-            if slots != SLOTS_OTHER {
-                let (ma, mb) = (map(a), map(b));
-                *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
-                continue;
-            }
-            let bu = b as usize;
-            *ops = match tag.format() {
-                Format::Store | Format::Select => {
-                    map_extra(extra, bu..bu + 2);
-                    [map(a), b]
-                }
-                Format::SetField => {
-                    map_extra(extra, bu + 1..bu + 2);
-                    [map(a), b]
-                }
-                Format::Call => {
-                    let n = len_at(extra, bu);
-                    map_extra(extra, bu + 1..bu + 1 + n);
-                    [a, b]
-                }
-                Format::IndexLoad => {
-                    let n = len_at(extra, bu);
-                    map_extra(extra, bu + 1..bu + 1 + n);
-                    [map(a), b]
-                }
-                Format::IndexStore => {
-                    let n = len_at(extra, bu + 1);
-                    map_extra(extra, bu..bu + 1);
-                    map_extra(extra, bu + 2..bu + 2 + n);
-                    [map(a), b]
-                }
-                Format::Return => [if a == NO_VALUE { a } else { map(a) }, b],
-                Format::Br => [bmap(a), b],
-                Format::CondBr => {
-                    if let Some(s) = extra.get_mut(bu..bu + 2) {
-                        let src = old_extra.get(bu..bu + 2);
-                        for (k, x) in s.iter_mut().enumerate() {
-                            *x = bmap(src.map_or(*x, |src| src[k]));
-                        }
-                    }
-                    [map(a), b]
-                }
-                _ => [a, b],
-            };
-        }
+        remap_operands(&mut self.new, self.old.extra.as_slice(), map, bmap);
         let Rewriter { mut new, value_pos, replaced, block_pos, fin, .. } = self;
         give_maps(Maps { value_pos, replaced, block_pos, fin });
         if relayout {
@@ -775,11 +708,29 @@ pub(crate) fn map_operands_in_place(body: &mut Body, pos: &[u32], nblocks: usize
     let top = pos.len() - 1;
     let map = |x: u32| pos[(x as usize).min(top)];
     let bmap = |b: u32| if (b as usize) < nblocks { b } else { BROKEN };
+    remap_operands(body, &[], map, bmap);
+}
+
+/// Maps every value operand through `map` and every block operand through
+/// `bmap`. Items in `extra` are read from `old_extra` where it covers them
+/// (a rebuild's copied instructions keep the old pool's positions; one
+/// copied twice shares them) and in place elsewhere; an empty `old_extra`
+/// maps in place.
+fn remap_operands(body: &mut Body, old_extra: &[u32], map: impl Fn(u32) -> u32, bmap: impl Fn(u32) -> u32) {
     let extra = &mut body.extra;
     let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
-        if let Some(s) = extra.get_mut(r) {
-            for x in s {
-                *x = map(*x);
+        if let Some(s) = extra.get_mut(r.clone()) {
+            match old_extra.get(r) {
+                Some(src) => {
+                    for (x, &y) in s.iter_mut().zip(src) {
+                        *x = map(y);
+                    }
+                }
+                None => {
+                    for x in s {
+                        *x = map(*x);
+                    }
+                }
             }
         }
     };
@@ -822,8 +773,9 @@ pub(crate) fn map_operands_in_place(body: &mut Body, pos: &[u32], nblocks: usize
             Format::Br => [bmap(a), b],
             Format::CondBr => {
                 if let Some(s) = extra.get_mut(bu..bu + 2) {
-                    for x in s {
-                        *x = bmap(*x);
+                    let src = old_extra.get(bu..bu + 2);
+                    for (k, x) in s.iter_mut().enumerate() {
+                        *x = bmap(src.map_or(*x, |src| src[k]));
                     }
                 }
                 [map(a), b]

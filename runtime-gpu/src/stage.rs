@@ -51,31 +51,42 @@ pub struct Staged {
     pub in_place: u64,
 }
 
+/// The element strides of `t`: its own, or row-major ones when it has
+/// none (saturating, so a shape too large for memory stays too large).
+///
+/// # Safety
+/// `t` is a valid tensor of `ndim` dimensions.
+unsafe fn element_strides(t: &DLTensor, shape: &[i64]) -> Vec<i64> {
+    if !t.strides.is_null() && !shape.is_empty() {
+        return std::slice::from_raw_parts(t.strides, shape.len()).to_vec();
+    }
+    let mut strides = vec![0i64; shape.len()];
+    let mut contiguous = 1i64;
+    for a in (0..shape.len()).rev() {
+        strides[a] = contiguous;
+        contiguous = contiguous.saturating_mul(shape[a]);
+    }
+    strides
+}
+
 /// Lowest and highest byte offsets (relative to the first element) any
 /// element reaches, plus one element: `None` for an empty tensor.
-fn span(t: &DLTensor, what: &str) -> Option<(i64, u64)> {
-    let elsize = (u64::from(t.bits) * u64::from(t.lanes.max(1))).div_ceil(8) as i128;
-    let nd = t.ndim as usize;
-    // SAFETY: the caller passes a valid tensor of `ndim` dimensions.
-    let shape = unsafe { std::slice::from_raw_parts(t.shape, nd) };
-    let strides = if t.strides.is_null() { None } else { Some(unsafe { std::slice::from_raw_parts(t.strides, nd) }) };
+fn span(shape: &[i64], strides: &[i64], elsize: u64, what: &str) -> Option<(i64, u64)> {
     if shape.iter().any(|&n| n < 0) {
         fatal(&format!("{what}: a tensor has a negative size in its shape {shape:?}"));
     }
     if shape.contains(&0) {
         return None;
     }
+    let elsize = elsize as i128;
     let (mut lo, mut hi) = (0i128, 0i128);
-    let mut contiguous = 1i128;
-    for a in (0..nd).rev() {
-        let st = strides.map_or(contiguous, |s| s[a] as i128);
-        let reach = (shape[a] as i128 - 1) * st * elsize;
+    for (&n, &st) in shape.iter().zip(strides) {
+        let reach = (n as i128 - 1) * st as i128 * elsize;
         if reach < 0 {
             lo += reach;
         } else {
             hi += reach;
         }
-        contiguous *= shape[a] as i128;
     }
     let bytes = hi - lo + elsize;
     match (i64::try_from(lo), u64::try_from(bytes)) {
@@ -102,7 +113,12 @@ pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut St
     let in_place = matches!(t.device_type, KDL_CUDA | KDL_CUDA_MANAGED | KDL_ROCM)
         || (t.device_type != KDL_CPU && !t.data.is_null() && b.is_device_ptr(t.data as DevicePtr));
     let nd = t.ndim as usize;
-    let (data, byte_offset, host, device, bytes) = match span(t, WHAT) {
+    // A 0-d tensor may have NULL shape and strides.
+    let shape: &[i64] = if nd == 0 { &[] } else { std::slice::from_raw_parts(t.shape, nd) };
+    let strides = element_strides(t, shape);
+    let elsize = (u64::from(t.bits) * u64::from(t.lanes.max(1))).div_ceil(8);
+    let staged = if in_place { None } else { span(shape, &strides, elsize, WHAT) };
+    let (data, byte_offset, host, device, bytes) = match staged {
         _ if in_place => (t.data, t.byte_offset, std::ptr::null_mut(), 0, 0),
         None => (std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, 0),
         Some((lo, bytes)) => {
@@ -117,13 +133,6 @@ pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut St
     let size = header + 16 * nd;
     let block = postc_gpu_arena_alloc(size as u64, std::ptr::null_mut()) as *mut u8;
     let mut image = vec![0u8; size];
-    let shape = std::slice::from_raw_parts(t.shape, nd);
-    let mut strides = vec![0i64; nd];
-    let mut contiguous = 1i64;
-    for a in (0..nd).rev() {
-        strides[a] = if t.strides.is_null() { contiguous } else { *t.strides.add(a) };
-        contiguous = contiguous.wrapping_mul(shape[a]);
-    }
     let dev = DLTensor {
         data,
         device_type: if b.vendor() == "HIP" { KDL_ROCM } else { KDL_CUDA },

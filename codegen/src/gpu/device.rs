@@ -63,14 +63,6 @@ impl Arch {
             Arch::Amdgpu => "amdgpu_kernel",
         }
     }
-
-    /// `%start` and `%stride` of a grid-stride loop over the x axis.
-    fn index(self) -> &'static str {
-        match self {
-            Arch::Nvptx => NVPTX_INDEX,
-            Arch::Amdgpu => AMDGPU_INDEX,
-        }
-    }
 }
 
 /// The kernel of one gpu ufunc, as LLVM IR text: thread `t` of `T` runs
@@ -102,7 +94,7 @@ fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
             "  %dp{k} = getelementptr [{ndims} x i64], ptr %dims, i64 0, i64 {k}\n  store i64 {v}, ptr %dp{k}"
         );
     }
-    t.push_str(arch.index());
+    t.push_str(GRID_STRIDE);
     t.push_str(
         "  br label %head\nhead:\n  %i = phi i64 [ %start, %entry ], [ %next, %body ]\n  %more = icmp slt i64 %i, %d0\n  \
          br i1 %more, label %body, label %done\nbody:\n",
@@ -187,30 +179,19 @@ fn nvptx_coords_text() -> String {
                  %z = zext i32 %r to i64\n  ret i64 %z\n}}",
                 gpu_builtin_name(reg, axis)
             );
-            if axis != Axis::X {
-                let _ = writeln!(t, "declare i32 @llvm.nvvm.read.ptx.sreg.{sreg}.{a}()");
-            }
+            let _ = writeln!(t, "declare i32 @llvm.nvvm.read.ptx.sreg.{sreg}.{a}()");
         }
     }
     t
 }
 
-/// `%start` (this thread's first index) and `%stride` (threads in the grid).
-const NVPTX_INDEX: &str = "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n  \
-  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n  \
-  %nctaid = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n  %tid64 = zext i32 %tid to i64\n  \
-  %ntid64 = zext i32 %ntid to i64\n  %ctaid64 = zext i32 %ctaid to i64\n  %nctaid64 = zext i32 %nctaid to i64\n  \
-  %base = mul i64 %ctaid64, %ntid64\n  %start = add i64 %base, %tid64\n  %stride = mul i64 %nctaid64, %ntid64\n";
-
-/// The same from AMDGPU's work-item and work-group ids and the dispatch
-/// packet (work-group size at byte 4, grid size in work-items at 12).
-const AMDGPU_INDEX: &str = "  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  \
-  %ctaid = call i32 @llvm.amdgcn.workgroup.id.x()\n  %dp = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n  \
-  %wgp = getelementptr i8, ptr addrspace(4) %dp, i64 4\n  %wg16 = load i16, ptr addrspace(4) %wgp, align 4\n  \
-  %ntid = zext i16 %wg16 to i32\n  %gsp = getelementptr i8, ptr addrspace(4) %dp, i64 12\n  \
-  %gs = load i32, ptr addrspace(4) %gsp, align 4\n  %nctaid = udiv i32 %gs, %ntid\n  %tid64 = zext i32 %tid to i64\n  \
-  %ntid64 = zext i32 %ntid to i64\n  %ctaid64 = zext i32 %ctaid to i64\n  %nctaid64 = zext i32 %nctaid to i64\n  \
-  %base = mul i64 %ctaid64, %ntid64\n  %start = add i64 %base, %tid64\n  %stride = mul i64 %nctaid64, %ntid64\n";
+/// `%start` (this thread's first index) and `%stride` (threads in the
+/// grid) of a grid-stride loop over the x axis, from the coordinate
+/// built-ins each target defines next to the kernels.
+const GRID_STRIDE: &str = "  %tid = call i64 @\"postc.gpu.thread_idx.x\"()\n  \
+  %ntid = call i64 @\"postc.gpu.block_dim.x\"()\n  %ctaid = call i64 @\"postc.gpu.block_idx.x\"()\n  \
+  %nctaid = call i64 @\"postc.gpu.grid_dim.x\"()\n  %base = mul i64 %ctaid, %ntid\n  \
+  %start = add i64 %base, %tid\n  %stride = mul i64 %nctaid, %ntid\n";
 
 const AMDGPU_DECLS: &str = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workitem.id.y()\n\
 declare i32 @llvm.amdgcn.workitem.id.z()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n\
@@ -261,11 +242,6 @@ fn amdgpu_coords_text() -> String {
     }
     t
 }
-
-const NVVM_DECLS: &str = "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n\
-declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n\
-declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n\
-declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n";
 
 /// LLVM intrinsics the GPU backends lower without a library.
 const DEVICE_INTRINSICS: &[&str] = &[
@@ -392,12 +368,19 @@ fn ld_lld() -> std::path::PathBuf {
     if let Some(p) = std::env::var_os("POSTC_LD_LLD") {
         return p.into();
     }
-    for name in ["ld.lld", "ld.lld-22"] {
-        if std::process::Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success()) {
-            return name.into();
-        }
-    }
-    "/usr/lib/llvm-22/bin/ld.lld".into()
+    // Probing the PATH costs a process per name: once per process.
+    static FOUND: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            ["ld.lld", "ld.lld-22"]
+                .into_iter()
+                .find(|name| {
+                    std::process::Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success())
+                })
+                .unwrap_or("/usr/lib/llvm-22/bin/ld.lld")
+                .into()
+        })
+        .clone()
 }
 
 /// Links an AMDGPU object into a code object with `ld.lld -shared`.
@@ -481,14 +464,18 @@ pub fn find_libdevice() -> Result<std::path::PathBuf, String> {
     if let Some(p) = roots.iter().map(|r| r.join(rel)).find(|p| p.is_file()) {
         return Ok(p);
     }
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"])
-        .output();
-    if let Some(o) = out.ok().filter(|o| o.status.success()) {
-        let p = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join(rel);
-        if p.is_file() {
-            return Ok(p);
-        }
+    // Asking python3 costs a process: once per process.
+    static PACKAGE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let package = PACKAGE.get_or_init(|| {
+        let o = std::process::Command::new("python3")
+            .args(["-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())?;
+        Some(PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join(rel)).filter(|p| p.is_file())
+    });
+    if let Some(p) = package {
+        return Ok(p.clone());
     }
     Err(format!(
         "no libdevice.10.bc found (set {ENV_LIBDEVICE}, install the CUDA toolkit, or `pip install nvidia-cuda-nvcc-cu12`)"
@@ -558,7 +545,6 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
     }
     match arch {
         Arch::Nvptx => {
-            kernels.push_str(NVVM_DECLS);
             kernels.push_str(&nvptx_coords_text());
         }
         Arch::Amdgpu => {

@@ -3,7 +3,7 @@
 //! `SYMBOL_loop.gpu` and the dispatcher `SYMBOL_loop`.
 
 use super::{DeviceCode, FunctionKind, GpuFunction, GpuUfunc, BLOCK, MAX_GRID};
-use crate::emit::{llty, memty};
+use crate::emit::{escape_bytes, llty, memty};
 use crate::Lowered;
 use inkwell::module::Module as LlModule;
 use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg};
@@ -61,9 +61,8 @@ fn linkage(g: &GpuFunction) -> &'static str {
 
 /// Loads the six launch dimensions of a `postc_launch` (`grid[3]` then
 /// `block[3]`, unsigned 32-bit) into `%g0`..`%g5`, panicking on a NULL
-/// configuration.
+/// configuration with the message [`nocfg_message`] defines.
 fn launch_config(t: &mut String, g: &GpuFunction) {
-    let msg = format!("panic: kernel function {}: the launch configuration is NULL\n", g.name);
     let _ = writeln!(
         t,
         "  %nocfg = icmp eq ptr %cfg, null\n  br i1 %nocfg, label %bad, label %cfgok\nbad:\n  \
@@ -77,28 +76,18 @@ fn launch_config(t: &mut String, g: &GpuFunction) {
             "  %gp{i} = getelementptr i32, ptr %cfg, i64 {i}\n  %g{i}.32 = load i32, ptr %gp{i}\n  %g{i} = zext i32 %g{i}.32 to i64"
         );
     }
-    let _ = writeln!(
-        t,
-        "@@GLOBAL@@@\"{}.nocfg\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
-        g.symbol,
-        msg.len() + 1,
-        bytes_lit(msg.as_bytes())
-    );
 }
 
-/// Moves the `@@GLOBAL@@` lines of a function's text before it.
-fn hoist_globals(t: String) -> String {
-    let (globals, body): (Vec<&str>, Vec<&str>) = t.lines().partition(|l| l.starts_with("@@GLOBAL@@"));
-    let mut out = String::new();
-    for g in globals {
-        out.push_str(&g["@@GLOBAL@@".len()..]);
-        out.push('\n');
-    }
-    for l in body {
-        out.push_str(l);
-        out.push('\n');
-    }
-    out
+/// The message of a NULL launch configuration (a global may follow the
+/// function that uses it).
+fn nocfg_message(g: &GpuFunction) -> String {
+    let msg = format!("panic: kernel function {}: the launch configuration is NULL\n", g.name);
+    format!(
+        "@\"{}.nocfg\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"\n",
+        g.symbol,
+        msg.len() + 1,
+        escape_bytes(msg.as_bytes())
+    )
 }
 
 /// `void SYMBOL(const postc_launch *cfg, ...)` without GPU code: runs
@@ -124,32 +113,18 @@ pub(super) fn emulation_text(g: &GpuFunction) -> String {
         let _ =
             writeln!(t, "  %c{k} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {k}\n  store i64 {v}, ptr %c{k}");
     }
-    let args: Vec<String> =
-        g.sig.params.iter().zip(&g.sig.param_attrs).enumerate().map(|(k, (t, a))| format!("{t} {a} %a{k}")).collect();
     let _ = writeln!(
         t,
         "  call void @\"{s}.host\"({})\n  %next = add i64 %i, 1\n  br label %head\ndone:\n  ret void\n}}",
-        args.join(", ")
+        c_args(g)
     );
     let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params.join(", "));
-    hoist_globals(t)
+    t + &nocfg_message(g)
 }
 
 /// What the emulations call (the GPU host text declares them too).
 pub(super) const EMULATION_DECLS: &str =
     "declare i32 @fflush(ptr)\ndeclare i32 @dprintf(i32, ptr, ...)\ndeclare void @abort() noreturn nounwind\n";
-
-fn bytes_lit(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len() + 8);
-    for &c in b {
-        if (c.is_ascii_graphic() || c == b' ') && c != b'"' && c != b'\\' {
-            s.push(c as char);
-        } else {
-            let _ = write!(s, "\\{c:02X}");
-        }
-    }
-    s
-}
 
 const HOST_DECLS: &str = "declare i32 @__postc_gpu_usable()
 declare void @__postc_gpu_select_runtime(i32)
@@ -377,7 +352,7 @@ fn kernel_launcher(g: &GpuFunction, fnvar: &str) -> String {
     );
     unstage_outputs(&mut t, g);
     t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr null)\n  ret void\n}\n");
-    hoist_globals(t)
+    t + &nocfg_message(g)
 }
 
 /// A plain `gpu` function: `SYMBOL.gpu` runs the body on one device thread
@@ -450,7 +425,7 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
         t,
         "@\"postc.gpu.image\" = private unnamed_addr constant [{} x i8] c\"{}\", align 8",
         image.len(),
-        bytes_lit(&image)
+        escape_bytes(&image)
     );
     t.push_str("@\"postc.gpu.module\" = internal global ptr null, align 8\n");
     let kernels = low.gpu.kernel_names();
@@ -460,7 +435,7 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
             t,
             "@\"postc.gpu.name.{i}\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
             k.len() + 1,
-            bytes_lit(k.as_bytes())
+            escape_bytes(k.as_bytes())
         );
     }
     let fs = &low.gpu.functions;
@@ -479,7 +454,7 @@ pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
             t,
             "@\"postc.gpu.nogpu\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
             msg.len() + 1,
-            bytes_lit(msg.as_bytes())
+            escape_bytes(msg.as_bytes())
         );
     }
     t.push_str(
