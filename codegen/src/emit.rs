@@ -204,7 +204,8 @@ pub struct Emitter<'p> {
     thunks: HashMap<(String, Option<String>), String>,
     thunk_text: String,
     /// The runtime parts the code uses.
-    runtime_parts: Vec<runtime::Part>,
+    /// The runtime parts the bodies use; the units add their text.
+    pub(crate) runtime_parts: Vec<runtime::Part>,
     /// Metadata numbers of the TBAA access tags (header, data), once made.
     tbaa: Option<(usize, usize)>,
     pub diags: Vec<Diagnostic>,
@@ -402,7 +403,6 @@ impl<'p> Emitter<'p> {
             for (n, l) in runtime::LIBC_DECLS.iter().chain(runtime::RUNTIME_DECLS) {
                 self.decls.entry(n.to_string()).or_insert_with(|| l.to_string());
             }
-            out.push_str(&runtime::parts_text(&self.runtime_parts));
         }
         // Declarations of symbols this text does not define.
         for l in self.decls.values() {

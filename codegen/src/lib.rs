@@ -13,6 +13,7 @@
 pub mod emit;
 pub mod gpu; // GPU code generation (hook)
 pub mod helpers;
+pub mod machine_code;
 pub mod runtime;
 pub mod ufunc;
 pub mod ufunc_dl;
@@ -126,7 +127,7 @@ pub fn compile_to_ir(program: &Program, options: &CodegenOptions) -> Result<Stri
     emit(program, options, EmitKind::LlvmIr).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-fn internal(msg: impl Into<String>) -> Vec<Diagnostic> {
+pub(crate) fn internal(msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::error(format!("internal code generation error: {}", msg.into()), None)]
 }
 
@@ -185,6 +186,9 @@ pub struct Lowered {
     pub ufuncs: Vec<ufunc::Plan>,
     /// The gpu functions (see [`gpu`]).
     pub gpu: gpu::GpuPlan,
+    /// The runtime parts the bodies use (not in `text`: see
+    /// [`runtime::parts_text`]).
+    pub runtime_parts: Vec<runtime::Part>,
 }
 
 /// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
@@ -207,7 +211,7 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
     let gpu = gpu::plan(program, &e.sigs, &ufuncs); // GPU hook
-    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs, gpu })
+    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs, gpu, runtime_parts: e.runtime_parts })
 }
 
 static INIT: Once = Once::new();
@@ -219,9 +223,9 @@ pub(crate) fn init_targets() {
 }
 
 /// What a target machine is made from: triple, CPU, features, level.
-type TmKey = (String, String, String, u8);
+pub(crate) type TmKey = (String, String, String, u8);
 
-fn tm_key(options: &CodegenOptions) -> TmKey {
+pub(crate) fn tm_key(options: &CodegenOptions) -> TmKey {
     // The host's CPU and its feature string do not change while the process
     // runs; asking LLVM for them costs more than the lookup.
     static HOST: OnceLock<(String, String, String)> = OnceLock::new();
@@ -309,9 +313,14 @@ pub fn build_unit<'c>(
     options: &CodegenOptions,
     tm: &TargetMachine,
     owned: Option<&[String]>,
+    kind: EmitKind,
 ) -> Result<LlModule<'c>, Vec<Diagnostic>> {
     let keep = |s: &str| owned.is_none_or(|o| o.iter().any(|x| x == s));
+    // Objects take the module-independent code as machine code compiled
+    // once per process; IR output needs its IR.
+    let mode = machine_code::Mode::of(kind, &tm.get_triple().as_str().to_string_lossy());
     let mut text = low.text.clone();
+    text.push_str(&runtime::parts_text(&low.runtime_parts, mode == machine_code::Mode::MachineCode));
     text.push_str(&emit::alias_lines(&low.aliases, keep));
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc");
     let module = cx.create_module_from_ir(buf).map_err(|e| {
@@ -352,7 +361,7 @@ pub fn build_unit<'c>(
         }
     }
     let plans = gpu::host_plans(low, options)?; // GPU hook: `NAME_dl` of gpu ufuncs takes device tensors
-    ufunc::emit_unit(cx, &module, &plans, keep).map_err(internal)?;
+    ufunc::emit_unit(cx, &module, &plans, keep, mode).map_err(internal)?;
     gpu::emit_host_unit(cx, &module, low, options)?; // GPU hook
     if owned.is_some() {
         for s in &low.exported {
@@ -362,6 +371,9 @@ pub fn build_unit<'c>(
                 }
             }
         }
+    }
+    if mode == machine_code::Mode::MachineCode {
+        machine_code::attach(&module, options)?;
     }
     module.verify().map_err(|e| internal(format!("the LLVM module does not verify: {}", e.to_string())))?;
     Ok(module)
@@ -434,7 +446,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         let timer = &mut timer;
         with_target_machine(options, |tm| {
             let cx = Context::create();
-            let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None))?;
+            let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None, kind))?;
             timer.time("llvm optimise + emit", || finish_unit(&module, tm, options.opt, kind))
         })?
     } else {
@@ -453,7 +465,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
                         let Some(chunk) = chunks.get(i) else { break };
                         let r = with_target_machine(options, |tm| {
                             let cx = Context::create();
-                            let module = build_unit(&cx, low, options, tm, Some(chunk))?;
+                            let module = build_unit(&cx, low, options, tm, Some(chunk), kind)?;
                             finish_unit(&module, tm, options.opt, kind)
                         });
                         if let Ok(mut slot) = slots[i].lock() {

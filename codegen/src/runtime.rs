@@ -120,8 +120,9 @@ impl Part {
 }
 
 /// The definitions of the given parts, as LLVM IR text (needs
-/// [`LIBC_DECLS`] and [`RUNTIME_DECLS`]).
-pub fn parts_text(parts: &[Part]) -> String {
+/// [`LIBC_DECLS`] and [`RUNTIME_DECLS`]); with `machine_code`, those that
+/// objects take as machine code (see [`crate::machine_code`]) are declared.
+pub fn parts_text(parts: &[Part], machine_code: bool) -> String {
     let mut out = String::new();
     if parts.iter().any(|p| matches!(p, Part::Arena | Part::Str)) {
         out.push_str(OOM_IR);
@@ -130,6 +131,7 @@ pub fn parts_text(parts: &[Part]) -> String {
         if parts.contains(&p) {
             out.push_str(match p {
                 Part::Arena => ARENA_IR,
+                Part::Stride if machine_code => STRIDE_DECL,
                 Part::Stride => STRIDE_IR,
                 Part::Str => STR_IR,
             });
@@ -141,7 +143,7 @@ pub fn parts_text(parts: &[Part]) -> String {
 /// The whole runtime, as LLVM IR text (needs [`LIBC_DECLS`] and
 /// [`RUNTIME_DECLS`]).
 pub fn ir_text() -> String {
-    parts_text(&Part::ALL)
+    parts_text(&Part::ALL, false)
 }
 
 const OOM_IR: &str = r#"
@@ -322,6 +324,8 @@ oom:
 }
 
 "#;
+
+const STRIDE_DECL: &str = "declare i64 @postc_rt_stride(ptr, i64, i64) nounwind\n";
 
 // Out of line and small: it runs once per array on entry, and inlined, its
 // loop over the axes would be vectorised at every call site.

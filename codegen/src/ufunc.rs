@@ -24,6 +24,7 @@
 //! receives the loaded element; a returned output is stored, or, for a void
 //! body with one more trailing pointer parameter, written through it.
 
+use crate::machine_code::Mode as CodeMode;
 use inkwell::attributes::AttributeLoc;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
@@ -305,12 +306,13 @@ pub(crate) fn emit_unit<'ctx>(
     llmod: &Module<'ctx>,
     plans: &[Plan],
     owned: impl Fn(&str) -> bool,
+    driver: CodeMode,
 ) -> Result<(), String> {
     for plan in plans.iter().filter(|p| owned(&p.symbol)) {
         let body = llmod
             .get_function(&plan.symbol)
             .ok_or_else(|| format!("ufunc `{}` has no function `{}` in the module", plan.name, plan.symbol))?;
-        emit_entry_points(cx, llmod, plan, body)?;
+        emit_entry_points(cx, llmod, plan, body, driver)?;
     }
     Ok(())
 }
@@ -322,11 +324,14 @@ pub(crate) fn emit_entry_points<'ctx>(
     llmod: &Module<'ctx>,
     plan: &Plan,
     body: FunctionValue<'ctx>,
+    driver: CodeMode,
 ) -> Result<(FunctionValue<'ctx>, FunctionValue<'ctx>), String> {
     let g = Gen::new(cx, llmod, plan);
     let lp = g.emit_loop(body)?;
     let dl = g.emit_dl(lp)?;
-    link_driver(cx, llmod)?;
+    if driver == CodeMode::Ir {
+        link_driver(cx, llmod)?;
+    }
     let linkage = body.get_linkage();
     if matches!(linkage, Linkage::Private | Linkage::Internal) {
         lp.set_linkage(linkage);
@@ -1132,7 +1137,7 @@ entry:
         bodies(&cx, &md);
         for name in ["axpy", "rowdot", "cscale", "twice", "isneg"] {
             let plan = Plan::new(&m, &m.functions[m.get_function(name).unwrap()]).unwrap();
-            emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap()).unwrap();
+            emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap(), CodeMode::Ir).unwrap();
         }
         md.verify().unwrap_or_else(|e| panic!("{}\n{}", e.to_string(), md.print_to_string().to_string()));
         Target::initialize_native(&InitializationConfig::default()).unwrap();

@@ -1,7 +1,8 @@
 //! The broadcasting driver behind every `NAME_dl` (docs/abi.md §6.3).
 //!
-//! One generic function, `postc.ufunc.dl(desc, ops, loop)`, emitted once per
-//! codegen unit that defines a ufunc: it checks the operands against the
+//! One generic function, `postc.ufunc.dl(desc, ops, loop)`, in every codegen
+//! unit that defines a ufunc (objects get its machine code, compiled once
+//! per process and target: see [`crate::machine_code`]): it checks the operands against the
 //! ufunc's descriptor (a constant that [`crate::ufunc`] emits per ufunc),
 //! broadcasts the loop dimensions NumPy-style and calls `NAME_loop` once per
 //! index of every loop axis but the innermost. `NAME_dl` itself only stores
@@ -632,3 +633,28 @@ exit:
 !0 = !{!"branch_weights", i32 2000, i32 1}
 !1 = !{!"branch_weights", i32 1, i32 2000}
 "#;
+
+#[cfg(test)]
+mod tests {
+    use crate::{emit, CodegenOptions, EmitKind, OptLevel};
+
+    #[test]
+    fn objects_take_machine_code_and_ir_output_the_ir() {
+        let src = "module m\nufunc twice(%x: Float64) -> Float64 \"()->()\" {\nentry:\n  \
+                   %y: Float64 = add %x, %x\n  return %y\n}\n";
+        let m = postc_ir::parse::parse_module("m.pir", src.as_bytes()).expect("parses");
+        let program = postc_ir::Program::from_module(m);
+        let options = CodegenOptions::for_level(OptLevel::O2);
+        let ir = String::from_utf8(emit(&program, &options, EmitKind::LlvmIr).expect("IR")).unwrap();
+        assert!(ir.contains("define linkonce_odr hidden void @postc.ufunc.dl("), "{ir}");
+        assert!(!ir.contains("module asm"), "{ir}");
+        let asm = String::from_utf8(emit(&program, &options, EmitKind::Assembly).expect("asm")).unwrap();
+        assert!(asm.contains("postc.ufunc.dl:"), "{asm}");
+        assert!(asm.contains(".Lpostc.dl."), "{asm}");
+        assert!(asm.contains("twice_dl:"), "{asm}");
+        // Compiled once, the same machine code serves every later object.
+        let a = emit(&program, &options, EmitKind::Object).expect("object");
+        let b = emit(&program, &options, EmitKind::Object).expect("object");
+        assert_eq!(a, b);
+    }
+}

@@ -528,13 +528,14 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         _ => (Arch::Nvptx, nvptx_machine(options)?),
     };
     let cx = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(low.text.as_bytes(), "postc.gpu");
+    let text = low.text.clone() + &crate::runtime::parts_text(&low.runtime_parts, false);
+    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu");
     let m = cx.create_module_from_ir(buf).map_err(|e| internal(format!("LLVM rejected the device module: {e}")))?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)
             .ok_or_else(|| internal(format!("no body `{}` in the device module", u.symbol)))?;
-        crate::ufunc::emit_entry_points(&cx, &m, &u.plan, body).map_err(internal)?;
+        crate::ufunc::emit_entry_points(&cx, &m, &u.plan, body, crate::machine_code::Mode::Ir).map_err(internal)?;
     }
     let mut kernels = String::new();
     for u in &low.gpu.ufuncs {
