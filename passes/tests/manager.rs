@@ -129,8 +129,10 @@ fn bisect_limit() {
     let original = print_module(&sample());
     let mut full = sample();
     let total = run(&mut full, pipeline, &RunOptions::default()).applications;
-    // 10 function passes on 2 functions, plus the module pass.
-    assert_eq!(total, 10 * 2 + 1);
+    // The function passes on 2 functions, plus the module pass.
+    let function_passes = pipeline.split(',').count() as u64 - 1;
+    let per_function = function_passes * 2;
+    assert_eq!(total, per_function + 1);
     let full = print_module(&full);
 
     let mut m = sample();
@@ -147,7 +149,7 @@ fn bisect_limit() {
         let r = run(&mut m, pipeline, &RunOptions { bisect_limit: Some(n), ..Default::default() });
         let k = n.min(total) - 1;
         let names: Vec<&str> = pipeline.split(',').collect();
-        let want = if k < 20 {
+        let want = if k < per_function {
             let (pass, func) = (names[(k / 2) as usize], if k % 2 == 0 { "f" } else { "g" });
             format!("({k}) {pass} on function {func}")
         } else {
@@ -162,7 +164,7 @@ fn bisect_limit() {
     // function that application ran on may change.
     for n in 1..=total as usize {
         let k = (n - 1) as u64;
-        if k >= 20 {
+        if k >= per_function {
             continue;
         }
         let target = if k % 2 == 0 { "f" } else { "g" };
