@@ -4,10 +4,8 @@
 //! the same in every module. Compiled with each unit they took more
 //! instruction selection and register allocation time than the rest of a
 //! small module, so an object gets them as module-level assembly instead:
-//! each [`Piece`] is compiled once per process and target (by a `-O0`
-//! target machine: the driver is `optnone`, the stride helper `minsize`,
-//! and both run once per call, not per element), its local labels renamed,
-//! and handed to every unit that calls it, which only declares it. LLVM IR
+//! each [`Piece`] is compiled once per process and target, its local labels
+//! renamed, and handed to every unit that calls it, which only declares it. LLVM IR
 //! and bitcode output, GPU device modules and targets other than ELF still
 //! take the IR definitions.
 
@@ -47,6 +45,16 @@ impl Piece {
         match self {
             Piece::UfuncDriver => crate::ufunc_dl::ir_text(),
             Piece::Stride => crate::runtime::parts_text(&[crate::runtime::Part::Stride], false),
+        }
+    }
+
+    /// The level its machine code is compiled at for a unit of `opt`: the
+    /// driver is `optnone`, and a `-O0` target machine allocates its
+    /// registers several times faster.
+    fn level(self, opt: crate::OptLevel) -> crate::OptLevel {
+        match self {
+            Piece::UfuncDriver => crate::OptLevel::O0,
+            Piece::Stride => opt,
         }
     }
 
@@ -91,16 +99,14 @@ pub fn supported(triple: &str) -> bool {
 /// The piece's machine code for the target of `options`, as module-level
 /// assembly; compiled on first use in the process.
 fn assembly(piece: Piece, options: &CodegenOptions) -> Result<Arc<str>, Vec<Diagnostic>> {
-    type Key = (Piece, String, String, String);
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<str>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<(Piece, crate::TmKey), Arc<str>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    let (triple, cpu, features, _) = crate::tm_key(options);
-    let key = (piece, triple, cpu, features);
+    let at = CodegenOptions { opt: piece.level(options.opt), ..options.clone() };
+    let key = (piece, crate::tm_key(&at));
     if let Some(asm) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(asm);
     }
-    let o0 = CodegenOptions { opt: crate::OptLevel::O0, ..options.clone() };
-    let text = crate::with_target_machine(&o0, |tm| {
+    let text = crate::with_target_machine(&at, |tm| {
         let cx = Context::create();
         let ir = piece.ir();
         let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), piece.symbol());

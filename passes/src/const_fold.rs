@@ -27,7 +27,9 @@ pub static INFO: PassInfo = PassInfo {
     name: "const-fold",
     description: "evaluate instructions on constants with the interpreter's semantics; never folds a panic away",
     scope: Scope::Function,
-    needs: AnalysisSet::CFG,
+    // A graph only when operands come after their readers in the layout
+    // (see [`evaluate`]).
+    needs: AnalysisSet::NONE,
     // Folding renames nothing and drops no name (an unnamed result is
     // named `c`).
     keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
@@ -46,8 +48,18 @@ impl FunctionPass for ConstFold {
             fast.clear();
             slow.clear();
             folded.clear();
-            let mut st = State { known, fast, slow, folded };
-            let any = evaluate(cx, &func.body, analyses, &mut st, args);
+            let mut st = State { known, fast, slow, folded, at: 0, forward: false };
+            let mut any = evaluate(cx, &func.body, None, &mut st, args);
+            if st.forward {
+                // An operand defined further down: again in reverse
+                // post-order, where every definition comes first.
+                st.known.clear();
+                st.fast.clear();
+                st.slow.clear();
+                st.folded.clear();
+                let cfg = analyses.cfg(&func.body);
+                any = evaluate(cx, &func.body, Some(cfg.rpo_raw()), &mut st, args);
+            }
             if any {
                 write_back(&mut func.body, &mut st);
             }
@@ -86,6 +98,10 @@ struct State<'s> {
     slow: &'s mut Vec<Value>,
     /// The instructions that got a value.
     folded: &'s mut Vec<u32>,
+    /// The instruction being evaluated.
+    at: u32,
+    /// Whether an instruction read an operand that was not evaluated yet.
+    forward: bool,
 }
 
 /// A known value: a scalar, or an interpreter value.
@@ -149,6 +165,7 @@ impl State<'_> {
 
     fn literal(&mut self, body: &Body, x: u32) -> Option<u32> {
         if body.tags.raw()[x as usize] != Opcode::Const {
+            self.forward |= x > self.at;
             return None;
         }
         let v = ValueId::from_u32(x);
@@ -179,20 +196,27 @@ impl State<'_> {
     }
 }
 
-/// Evaluates every instruction it can, in reverse post-order (operands are
-/// seen before the instructions their blocks dominate); returns whether
-/// any instruction other than a constant got a value.
-fn evaluate(cx: &FuncCx<'_>, body: &Body, analyses: &mut Analyses, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+/// Evaluates every instruction it can, block by block in `order` (reverse
+/// post-order: operands are seen before the instructions their blocks
+/// dominate), or in layout order, which is as good and needs no graph when
+/// every operand is defined above its readers (`st.forward` says it was
+/// not); returns whether any instruction other than a constant got a value.
+fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Option<&[u32]>, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
     let n = body.num_insts();
     st.known.resize(n, UNKNOWN);
     let (tags, ops) = (body.tags.raw(), body.ops.raw());
     let checks = cx.options.overflow_checks;
     let dtype = |v: usize| body.types.raw()[v].and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
     let mut any = false;
-    let cfg = analyses.cfg(body);
-    for &b in cfg.rpo_raw() {
+    let layout = 0..body.blocks.len() as u32;
+    let blocks: &mut dyn Iterator<Item = u32> = match order {
+        Some(o) => &mut o.iter().copied(),
+        None => &mut layout.into_iter(),
+    };
+    for b in blocks {
         let d = body.blocks[postc_ir::BlockId::from_u32(b)];
         for i in d.start as usize..(d.end as usize).min(n) {
+            st.at = i as u32;
             let [a, b] = ops[i];
             let op = tags[i];
             let result: Option<Value> = match op.format() {

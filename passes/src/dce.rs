@@ -6,9 +6,9 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::Rewriter;
+use crate::rewrite::{Rewriter, SLOTS, SLOTS_A, SLOTS_AB, SLOTS_NONE};
 use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{Body, InstData, ValueId};
+use postc_ir::body::{Body, ValueId};
 use postc_ir::opcode::Format;
 use postc_ir::{EntityId, Function, Opcode, TypeTable};
 use std::cell::RefCell;
@@ -25,48 +25,50 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::CFG,
 };
 
+/// The opcodes whose format can decode to a removable instruction.
+static MAY_BE_REMOVABLE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let op = Opcode::ALL[i];
+        t[op as usize] = matches!(
+            op.format(),
+            Format::Const
+                | Format::Unary
+                | Format::Binary
+                | Format::Axis
+                | Format::Select
+                | Format::GetField
+                | Format::Let
+        );
+        i += 1;
+    }
+    t
+};
+
 /// Whether removing `v` (when its result is unused) cannot change what the
 /// program does.
 pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks: bool) -> bool {
-    // Only these formats can decode to a removable instruction.
-    if !matches!(
-        body.tags[v].format(),
-        Format::Const | Format::Unary | Format::Binary | Format::Axis | Format::Select | Format::GetField | Format::Let
-    ) {
+    let op = body.tags[v];
+    if !MAY_BE_REMOVABLE[op as usize] {
         return false;
     }
     let int_result = || body.types[v].is_some_and(|t| types.try_get(t).is_some_and(|d| d.dtype.is_int()));
-    // Binary, unary, axis and let payloads always decode: decide from the
-    // opcode without decoding (the match below, for those formats).
-    let op = body.tags[v];
+    // Decided from the opcode and the result type alone: no payload is
+    // decoded.
     match op.format() {
-        Format::Binary => {
-            return match op {
-                Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow => !int_result(),
-                Opcode::Add | Opcode::Sub | Opcode::Mul => !(overflow_checks && int_result()),
-                _ => true,
-            }
-        }
-        Format::Unary if op == Opcode::Cast => return true,
-        Format::Unary => return !(overflow_checks && matches!(op, Opcode::Neg | Opcode::Abs) && int_result()),
-        Format::Axis | Format::Let => return true,
-        _ => {}
-    }
-    match body.inst(v) {
-        InstData::Const(_)
-        | InstData::Cast { .. }
-        | InstData::Dim { .. }
-        | InstData::Stride { .. }
-        | InstData::Select { .. }
-        | InstData::GetField { .. }
-        | InstData::Let { .. } => true,
-        InstData::Binary { op, .. } => match op {
+        Format::Binary => match op {
             Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow => !int_result(),
             Opcode::Add | Opcode::Sub | Opcode::Mul => !(overflow_checks && int_result()),
             _ => true,
         },
-        InstData::Unary { op, .. } => !(overflow_checks && matches!(op, Opcode::Neg | Opcode::Abs) && int_result()),
-        _ => false,
+        // Casts saturate; only checked `neg`/`abs` can panic.
+        Format::Unary => {
+            op == Opcode::Cast || !(overflow_checks && matches!(op, Opcode::Neg | Opcode::Abs) && int_result())
+        }
+        // Constants, `dim`/`stride`, `let`, selects and field reads never
+        // have an effect.
+        _ => true,
     }
 }
 
@@ -117,7 +119,8 @@ fn run(
     dead.clear();
     dead.resize(n, false);
     work.clear();
-    work.extend((first..n).filter(|&i| uses[i] == 0).map(ValueId::new));
+    let tags = body.tags.raw();
+    work.extend((first..n).filter(|&i| uses[i] == 0 && MAY_BE_REMOVABLE[tags[i] as usize]).map(ValueId::new));
     let mut any = false;
     while let Some(v) = work.pop() {
         if dead[v.index()] || uses[v.index()] != 0 || !is_removable(body, cx.types, v, cx.options.overflow_checks) {
@@ -125,14 +128,26 @@ fn run(
         }
         dead[v.index()] = true;
         any = true;
-        body.for_each_operand(v, |x| {
+        let mut release = |x: ValueId| {
             if let Some(u) = uses.get_mut(x.index()) {
                 *u = u.saturating_sub(1);
                 if *u == 0 && x.index() >= first {
                     work.push(x);
                 }
             }
-        });
+        };
+        // Most removable instructions read their operands from the payload
+        // slots themselves.
+        let [a, b] = body.ops[v];
+        match SLOTS[tags[v.index()] as usize] {
+            SLOTS_NONE => {}
+            SLOTS_A => release(ValueId::from_u32(a)),
+            SLOTS_AB => {
+                release(ValueId::from_u32(a));
+                release(ValueId::from_u32(b));
+            }
+            _ => body.for_each_operand(v, release),
+        }
     }
     if !any {
         return false;
