@@ -948,23 +948,7 @@ impl Body {
     /// Where the payload of `v` keeps items in `extra` and data in `bytes`
     /// (empty ranges for none; not checked against the pools' lengths).
     pub fn payload_ranges(&self, v: ValueId) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
-        let [a, b] = self.ops[v];
-        let (a, b) = (a as usize, b as usize);
-        let count_at = |k: usize| self.extra.get(k).copied().unwrap_or(0) as usize;
-        let none = 0..0;
-        match self.tags[v].format() {
-            Format::Store | Format::Select | Format::SetField => (b..b + 2, none),
-            Format::IndexLoad | Format::Call => (b..b + 1 + count_at(b), none),
-            Format::IndexStore => (b..b + 2 + count_at(b + 1), none),
-            Format::CondBr => (b..b + 4, none),
-            Format::Const => match self.types[v].and_then(|t| DType::from_index(t.as_u32())) {
-                Some(DType::Complex64) => (a..a + 2, none),
-                Some(DType::Complex128) => (a..a + 4, none),
-                Some(DType::Str | DType::Bytes) => (none.clone(), a..a.saturating_add(b)),
-                _ => (none.clone(), none),
-            },
-            _ => (none.clone(), none),
-        }
+        payload_ranges_in(self.tags[v], self.types[v], self.ops[v], &self.extra)
     }
 
     /// Bytes held by the instruction columns alone, and by the whole body
@@ -980,6 +964,32 @@ impl Body {
             + self.strings.byte_len()
             + self.far_locs.len() * std::mem::size_of::<SrcLoc>();
         (columns, all)
+    }
+}
+
+/// [`Body::payload_ranges`] of an instruction with this tag, type and
+/// payload, its counts read from `extra`.
+pub fn payload_ranges_in(
+    tag: Opcode,
+    ty: Option<TypeId>,
+    [a, b]: [u32; 2],
+    extra: &[u32],
+) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+    let (a, b) = (a as usize, b as usize);
+    let count_at = |k: usize| extra.get(k).copied().unwrap_or(0) as usize;
+    let none = 0..0;
+    match tag.format() {
+        Format::Store | Format::Select | Format::SetField => (b..b + 2, none),
+        Format::IndexLoad | Format::Call => (b..b + 1 + count_at(b), none),
+        Format::IndexStore => (b..b + 2 + count_at(b + 1), none),
+        Format::CondBr => (b..b + 4, none),
+        Format::Const => match ty.and_then(|t| DType::from_index(t.as_u32())) {
+            Some(DType::Complex64) => (a..a + 2, none),
+            Some(DType::Complex128) => (a..a + 4, none),
+            Some(DType::Str | DType::Bytes) => (none.clone(), a..a.saturating_add(b)),
+            _ => (none.clone(), none),
+        },
+        _ => (none.clone(), none),
     }
 }
 

@@ -8,7 +8,7 @@
 //! blocks created by the pass — and [`Rewriter::finish`] maps every operand
 //! to its final position in one sweep.
 
-use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, ValueId, NO_VALUE};
+use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, NamePool, ValueId, NO_VALUE};
 use postc_ir::opcode::{Format, Opcode};
 use postc_ir::{DType, EntityId, SrcLoc, TypeId};
 use std::cell::RefCell;
@@ -128,11 +128,24 @@ pub struct Rewriter<'a> {
     /// Old instructions dropped after they were copied: still in the new
     /// body, so their names stay readable.
     copied_dropped: Vec<u32>,
+    /// Whether the new body holds the old pools yet (see
+    /// [`Rewriter::new_dropping`]).
+    pools: bool,
 }
 
 impl<'a> Rewriter<'a> {
     /// Starts a rebuild of `old`; its parameters are copied at once.
     pub fn new(old: &'a Body) -> Rewriter<'a> {
+        let mut rw = Rewriter::new_dropping(old);
+        rw.ensure_pools();
+        rw
+    }
+
+    /// [`Rewriter::new`] for a rebuild that keeps less than it drops: the
+    /// old pools are not copied up front (only once something new is
+    /// written to them), and [`Rewriter::finish`] lays out fresh ones with
+    /// what the kept instructions use.
+    pub fn new_dropping(old: &'a Body) -> Rewriter<'a> {
         let n = old.num_insts();
         REBUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         REBUILT.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
@@ -149,15 +162,6 @@ impl<'a> Rewriter<'a> {
         fresh_capacity(new.ops.raw_mut(), room(n));
         fresh_capacity(new.names.raw_mut(), room(n));
         fresh_capacity(new.locs.raw_mut(), room(n));
-        // The pools are copied whole, so copied instructions keep their
-        // payloads and names as they are; what only dropped instructions
-        // used stays behind, unread (see `Rewriter::finish`).
-        new.strings.reserve(room(old.strings.byte_len()));
-        new.strings.extend_raw(old.strings.as_bytes());
-        fresh_capacity(&mut new.extra, room(old.extra.len()));
-        new.extra.extend_from_slice(&old.extra);
-        fresh_capacity(&mut new.bytes, room(old.bytes.len()));
-        new.bytes.extend_from_slice(&old.bytes);
         fresh_capacity(new.blocks.raw_mut(), room(old.blocks.len()));
         let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
         value_pos.clear();
@@ -176,6 +180,7 @@ impl<'a> Rewriter<'a> {
             current: None,
             pending: (0, 0),
             copied_dropped: Vec::new(),
+            pools: false,
         };
         let np = (old.num_params + old.num_core).min(n as u32);
         rw.copy_range(ValueId::from_u32(0), ValueId::from_u32(np));
@@ -186,8 +191,28 @@ impl<'a> Rewriter<'a> {
         self.old
     }
 
+    /// Copies the old pools whole into the new body, once: copied
+    /// instructions then keep their payloads and names as they are; what
+    /// only dropped instructions used stays behind, unread (see
+    /// [`Rewriter::finish`]).
+    fn ensure_pools(&mut self) {
+        if self.pools {
+            return;
+        }
+        self.pools = true;
+        let (old, new) = (self.old, &mut self.new);
+        let room = |k: usize| k + k / 4 + 16;
+        new.strings.reserve(room(old.strings.byte_len()));
+        new.strings.extend_raw(old.strings.as_bytes());
+        fresh_capacity(&mut new.extra, room(old.extra.len()));
+        new.extra.extend_from_slice(&old.extra);
+        fresh_capacity(&mut new.bytes, room(old.bytes.len()));
+        new.bytes.extend_from_slice(&old.bytes);
+    }
+
     /// The body being built (ids in it are final positions, not extended ids).
     pub fn new_body(&mut self) -> &Body {
+        self.ensure_pools();
         self.flush();
         &self.new
     }
@@ -216,6 +241,7 @@ impl<'a> Rewriter<'a> {
 
     /// Starts laying out a block declared by [`Rewriter::new_block`].
     pub fn begin_block(&mut self, b: BlockId, label: &str) {
+        self.ensure_pools();
         self.close_block();
         let label = self.new.strings.push(label);
         let idx = self.push_block_named(label);
@@ -227,6 +253,7 @@ impl<'a> Rewriter<'a> {
 
     /// [`Rewriter::begin_block`] with the label already in the new pool.
     pub fn begin_block_named(&mut self, b: BlockId, label: NameId) {
+        self.ensure_pools();
         self.close_block();
         let idx = self.push_block_named(label);
         if let Some(slot) = self.block_pos.get_mut(b.index()) {
@@ -331,6 +358,7 @@ impl<'a> Rewriter<'a> {
         name: Option<&str>,
         loc: Option<SrcLoc>,
     ) -> ValueId {
+        self.ensure_pools();
         let name = name.map(|n| self.new.strings.push(n));
         self.emit_with_name(op, ty, ops, extra, name, loc)
     }
@@ -345,6 +373,7 @@ impl<'a> Rewriter<'a> {
         name: Option<NameId>,
         loc: Option<SrcLoc>,
     ) -> ValueId {
+        self.ensure_pools();
         let ops = if extra.is_empty() {
             ops
         } else {
@@ -367,21 +396,25 @@ impl<'a> Rewriter<'a> {
     /// Interns a callee name in the new body's pool; the result goes in a
     /// `call`'s first payload slot.
     pub fn intern(&mut self, name: &str) -> u32 {
+        self.ensure_pools();
         self.new.strings.push(name).as_u32()
     }
 
     /// Interns a name in the new body's pool.
     pub fn intern_name(&mut self, name: &str) -> NameId {
+        self.ensure_pools();
         self.new.strings.push(name)
     }
 
     /// Copies the name of an old value into the new body's pool.
     pub fn copy_name(&mut self, v: ValueId) -> Option<NameId> {
+        self.ensure_pools();
         self.old.names[v].map(|n| self.new.strings.push_from(&self.old.strings, n))
     }
 
     /// Interns `base$N` for the next `N` of `names`.
     pub fn fresh_name(&mut self, names: &mut NameGen, base: &[&[u8]]) -> NameId {
+        self.ensure_pools();
         let mut digits = itoa::Buffer::new();
         let d = digits.format(names.take()).as_bytes();
         let mut parts: [&[u8]; 6] = [&[]; 6];
@@ -394,6 +427,7 @@ impl<'a> Rewriter<'a> {
 
     /// Emits a constant.
     pub fn emit_const(&mut self, ty: TypeId, lit: Literal<'_>, name: &str, loc: Option<SrcLoc>) -> ValueId {
+        self.ensure_pools();
         let name = self.new.strings.push(name);
         self.emit_const_with_name(ty, lit, Some(name), loc)
     }
@@ -406,6 +440,7 @@ impl<'a> Rewriter<'a> {
         name: Option<NameId>,
         loc: Option<SrcLoc>,
     ) -> ValueId {
+        self.ensure_pools();
         let dtype = DType::from_index(ty.as_u32()).unwrap_or(DType::Int64);
         let ops = self.new.encode_literal(dtype, lit);
         let pos = self.push_inst(Opcode::Const, Some(ty), ops, name, explicit(loc));
@@ -468,7 +503,12 @@ impl<'a> Rewriter<'a> {
         let n = self.old.num_insts();
         let kept = self.value_pos[..n].iter().filter(|&&p| p != DROPPED).count();
         let relayout = n - kept > kept;
-        if !relayout {
+        if !self.pools {
+            // Nothing new was written to the pools: the kept instructions
+            // take fresh ones, read from the old.
+            let old = self.old;
+            compact_pools_from(&mut self.new, &old.strings, &old.extra, &old.bytes);
+        } else if !relayout {
             self.blank_unused_names();
         }
         // Final position of every extended id: its position, or for a
@@ -506,14 +546,18 @@ impl<'a> Rewriter<'a> {
         let block_pos = &self.block_pos;
         let bmap = |b: u32| block_pos.get(b as usize).copied().filter(|&p| p != DROPPED).unwrap_or(BROKEN);
         // Items of copied instructions are mapped from the old pool (an
-        // instruction copied twice shares them), new ones in place.
-        remap_operands(&mut self.new, self.old.extra.as_slice(), map, bmap);
-        let Rewriter { mut new, value_pos, replaced, block_pos, fin, .. } = self;
+        // instruction copied twice shares them), new ones in place; after a
+        // fresh layout, all in place.
+        let old_extra = if self.pools { self.old.extra.as_slice() } else { &[] };
+        remap_operands(&mut self.new, old_extra, map, bmap);
+        let Rewriter { mut new, value_pos, replaced, block_pos, fin, pools, .. } = self;
         give_maps(Maps { value_pos, replaced, block_pos, fin });
-        if relayout {
-            compact_pools(&mut new);
-        } else {
-            compact_pools_if_sparse(&mut new);
+        if pools {
+            if relayout {
+                compact_pools(&mut new);
+            } else {
+                compact_pools_if_sparse(&mut new);
+            }
         }
         new
     }
@@ -643,13 +687,26 @@ pub(crate) fn compact_pools_if_sparse(body: &mut Body) {
 
 /// Lays out the pools afresh with only what the instructions and blocks use.
 pub(crate) fn compact_pools(body: &mut Body) {
+    // The pools move to a spare body (whose empty ones take their place),
+    // so both sets of buffers are kept for reuse.
+    let mut src = take_body();
+    std::mem::swap(&mut src.strings, &mut body.strings);
+    std::mem::swap(&mut src.extra, &mut body.extra);
+    std::mem::swap(&mut src.bytes, &mut body.bytes);
+    compact_pools_from(body, &src.strings, &src.extra, &src.bytes);
+    recycle(src);
+}
+
+/// Gives `body` fresh pools with only what its instructions and blocks use,
+/// read from the given pools (which their names and payloads point into).
+fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_extra: &[u32], src_bytes: &[u8]) {
     let mut fresh = take_body();
     let (strings, extra, bytes) = (&mut fresh.strings, &mut fresh.extra, &mut fresh.bytes);
-    strings.reserve(body.strings.byte_len() / 2);
-    extra.reserve(body.extra.len() / 2);
+    strings.reserve(src_strings.byte_len() / 2);
+    extra.reserve(src_extra.len() / 2);
     let copy_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| -> u32 {
         let at = extra.len() as u32;
-        if let Some(items) = body.extra.get(r) {
+        if let Some(items) = src_extra.get(r) {
             extra.extend_from_slice(items);
         }
         at
@@ -657,11 +714,12 @@ pub(crate) fn compact_pools(body: &mut Body) {
     for i in 0..body.num_insts() {
         let v = ValueId::new(i);
         if let Some(id) = body.names[v] {
-            body.names[v] = Some(strings.push_from(&body.strings, id));
+            body.names[v] = Some(strings.push_from(src_strings, id));
         }
         let [a, b] = body.ops[v];
-        let (er, br) = body.payload_ranges(v);
-        let ops = match body.tags[v].format() {
+        let tag = body.tags[v];
+        let (er, br) = postc_ir::body::payload_ranges_in(tag, body.types[v], [a, b], src_extra);
+        let ops = match tag.format() {
             Format::Store
             | Format::Select
             | Format::SetField
@@ -670,7 +728,7 @@ pub(crate) fn compact_pools(body: &mut Body) {
             | Format::CondBr => [a, copy_extra(extra, er)],
             Format::Call => {
                 let e = copy_extra(extra, er);
-                [strings.push_from(&body.strings, NameId::from_u32(a)).as_u32(), e]
+                [strings.push_from(src_strings, NameId::from_u32(a)).as_u32(), e]
             }
             Format::Const if !er.is_empty() => [copy_extra(extra, er), b],
             Format::Const
@@ -680,7 +738,7 @@ pub(crate) fn compact_pools(body: &mut Body) {
                 ) =>
             {
                 let at = bytes.len() as u32;
-                if let Some(data) = body.bytes.get(br) {
+                if let Some(data) = src_bytes.get(br) {
                     bytes.extend_from_slice(data);
                 }
                 [at, b]
@@ -690,7 +748,7 @@ pub(crate) fn compact_pools(body: &mut Body) {
         body.ops[v] = ops;
     }
     for d in body.blocks.raw_mut() {
-        d.label = strings.push_from(&body.strings, d.label);
+        d.label = strings.push_from(src_strings, d.label);
     }
     std::mem::swap(&mut body.strings, &mut fresh.strings);
     std::mem::swap(&mut body.extra, &mut fresh.extra);

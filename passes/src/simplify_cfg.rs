@@ -183,7 +183,8 @@ fn rebuild(func: &mut Function, cfg: &mut Cfg, valid: bool, fate: &mut Vec<u8>) 
         return false;
     }
     let old = std::mem::take(&mut func.body);
-    let mut rw = Rewriter::new(&old);
+    let kept: usize = old.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != 0).map(|(d, _)| d.len()).sum();
+    let mut rw = if 2 * kept < old.num_insts() { Rewriter::new_dropping(&old) } else { Rewriter::new(&old) };
     for b in old.blocks.ids() {
         if fate[b.index()] != 1 {
             continue;
