@@ -10,7 +10,7 @@ use crate::rewrite::Rewriter;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body, InstData, Literal};
 use postc_ir::cfg::Cfg;
-use postc_ir::{EntityId, Function, Opcode, ValueId};
+use postc_ir::{EntityId, Function, Opcode, TypeId, ValueId};
 use std::cell::RefCell;
 
 pub struct SimplifyCfg;
@@ -118,9 +118,18 @@ fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
                 }
             }
             Opcode::CondBr => {
-                let InstData::CondBr { cond, if_true, if_false, .. } = body.inst(t) else { continue };
+                // The payload read directly: `[cond, at]`, targets at
+                // `extra[at..at + 2]`, weights after them.
+                let [c, at] = body.ops[t];
+                let Some(&[if_true, if_false, _, _]) = body.extra.get(at as usize..at as usize + 4) else { continue };
+                let (if_true, if_false) = (BlockId::from_u32(if_true), BlockId::from_u32(if_false));
                 let (tt, ff) = (fwd(if_true), fwd(if_false));
+                let cond = ValueId::from_u32(c);
                 let constant = match body.tags.get(cond) {
+                    // A Bool constant's payload is `[0 or 1, 0]`.
+                    Some(Opcode::Const) if body.types.get(cond).copied().flatten() == Some(TypeId::BOOL) => {
+                        Some(body.ops[cond][0] != 0)
+                    }
                     Some(Opcode::Const) => match body.inst(cond) {
                         InstData::Const(Literal::Bool(c)) => Some(c),
                         _ => None,
