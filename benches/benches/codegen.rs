@@ -1,5 +1,6 @@
-//! In-process compile time of small modules to an object at -O2: a module
-//! with a ufunc (`tests/programs/dot.pir`) and a plain saxpy kernel.
+//! In-process compile time of small modules to an object at -O2: an
+//! elementwise ufunc (`examples/axpy.pir`), a gufunc and a plain function
+//! (`tests/programs/dot.pir`), and a plain saxpy kernel.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use postc_codegen::{compile, CodegenOptions, OptLevel};
@@ -18,7 +19,7 @@ fn codegen(c: &mut Criterion) {
     let options = CodegenOptions::for_level(OptLevel::O2);
     let mut g = c.benchmark_group("compile-O2");
     g.sample_size(30).measurement_time(Duration::from_secs(6)).warm_up_time(Duration::from_secs(1));
-    for rel in ["tests/programs/dot.pir", "examples/saxpy.pir"] {
+    for rel in ["examples/axpy.pir", "tests/programs/dot.pir", "examples/saxpy.pir"] {
         let program = load(rel);
         let name = Path::new(rel).file_stem().and_then(|s| s.to_str()).unwrap_or(rel).to_owned();
         g.bench_function(name, |b| b.iter(|| compile(&program, &options).expect("compiles").len()));

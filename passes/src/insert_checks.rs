@@ -15,7 +15,7 @@ use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::{OvfOp, PANIC};
-use postc_ir::{DType, Function, Opcode, SrcLoc, TypeId};
+use postc_ir::{DType, EntityId, Function, Opcode, SrcLoc, TypeId};
 use smallvec::SmallVec;
 
 pub struct InsertChecks;
@@ -69,6 +69,8 @@ struct Check<'a> {
     panic: Option<u32>,
     /// The bounds messages of the axes so far.
     bounds: Vec<String>,
+    /// The extents read once in the entry block: (array, axis) → value.
+    extents: Vec<((ValueId, u32), ValueId)>,
 }
 
 impl Check<'_> {
@@ -162,9 +164,22 @@ impl FunctionPass for InsertChecks {
         // counters'.
         let names = NameGen::starting_at(analyses.name_start(&old));
         let labels = names.same_start();
-        let mut c = Check { rw: Rewriter::new(&old), names, labels, panic: None, bounds: Vec::new() };
+        let hoisted = if opts.bounds_checks { hoisted_extents(&old, cx) } else { Vec::new() };
+        let mut c =
+            Check { rw: Rewriter::new(&old), names, labels, panic: None, bounds: Vec::new(), extents: Vec::new() };
         for b in old.blocks.ids() {
             c.rw.begin_old_block(b);
+            if b.index() == 0 {
+                for &(array, axis) in &hoisted {
+                    let mut digits = itoa::Buffer::new();
+                    let base: [&[u8]; 3] =
+                        [old.name_bytes(array).unwrap_or(b""), b".n", digits.format(axis).as_bytes()];
+                    let name = c.rw.fresh_name(&mut c.names, &base);
+                    let ops = [array.as_u32(), axis];
+                    let n = c.rw.emit_with_name(Opcode::Dim, Some(TypeId::INT64), ops, &[], Some(name), None);
+                    c.extents.push(((array, axis), n));
+                }
+            }
             let d = old.blocks[b];
             let mut run_start = d.start;
             for i in d.start..d.end {
@@ -184,6 +199,46 @@ impl FunctionPass for InsertChecks {
     }
 }
 
+/// The extents that bounds checks read from parameters: read once, at the
+/// top of the entry block, rather than before every access (as stride-lower
+/// reads strides), so that every check of an axis compares against one
+/// value and the extents of a loop's arrays are visibly loop-invariant. Only
+/// parameters of a known rank that no `set` reassigns qualify: their shape
+/// cannot change during the call, and reading an extent cannot fail.
+fn hoisted_extents(body: &postc_ir::Body, cx: &FuncCx<'_>) -> Vec<(ValueId, u32)> {
+    let nparams = body.num_params + body.num_core;
+    let tags = body.tags.raw();
+    let mut out: Vec<(ValueId, u32)> = Vec::new();
+    for (i, tag) in tags.iter().enumerate() {
+        if !matches!(tag, Opcode::IndexLoad | Opcode::IndexStore) {
+            continue;
+        }
+        let (InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. }) =
+            body.inst(ValueId::new(i))
+        else {
+            continue;
+        };
+        if array.as_u32() >= nparams {
+            continue;
+        }
+        let rank = match body.types[array].and_then(|t| cx.types.try_get(t)).map(|t| &t.shape) {
+            Some(postc_ir::Shape::Dims(d)) => d.len(),
+            _ => continue,
+        };
+        for axis in 0..indices.len().min(rank) as u32 {
+            if !out.contains(&(array, axis)) {
+                out.push((array, axis));
+            }
+        }
+    }
+    if !out.is_empty() {
+        let reassigned =
+            |a: ValueId| tags.iter().zip(body.ops.raw()).any(|(t, ops)| *t == Opcode::Set && ops[0] == a.as_u32());
+        out.retain(|&(a, _)| !reassigned(a));
+    }
+    out
+}
+
 fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) {
     let loc = old.loc(v);
     let ty = old.types[v];
@@ -191,7 +246,10 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
     match old.inst(v) {
         InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } => {
             for (axis, idx) in indices.iter().enumerate() {
-                let n = c.value(Opcode::Dim, TypeId::INT64, [array.as_u32(), axis as u32], "n", loc);
+                let n = match c.extents.iter().find(|(k, _)| *k == (array, axis as u32)) {
+                    Some(&(_, n)) => n,
+                    None => c.value(Opcode::Dim, TypeId::INT64, [array.as_u32(), axis as u32], "n", loc),
+                };
                 let i = c.widen(idx, old.types[idx], "i", loc);
                 // One unsigned compare covers both `i < 0` and `i >= n`.
                 let u64t = TypeId::scalar(DType::UInt64);

@@ -1,7 +1,7 @@
 //! Where the in-process compile time of small modules goes: best-of-N time
 //! of `postc_codegen::compile` at -O2 and of each of its phases, per file.
-//! `codegen-speed [ROUNDS] [FILE.pir ...]` (default: the two modules of the
-//! `codegen` criterion bench, 30 rounds).
+//! `codegen-speed [ROUNDS] [FILE.pir ...]` (default: `examples/axpy.pir`
+//! and the two modules of the `codegen` criterion bench, 30 rounds).
 
 use inkwell::context::Context;
 use inkwell::passes::PassBuilderOptions;
@@ -34,7 +34,7 @@ fn main() {
     let mut files: Vec<String> = args.collect();
     if files.is_empty() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        files = ["tests/programs/dot.pir", "examples/saxpy.pir"]
+        files = ["examples/axpy.pir", "tests/programs/dot.pir", "examples/saxpy.pir"]
             .iter()
             .map(|f| root.join(f).display().to_string())
             .collect();
