@@ -99,7 +99,8 @@ pub fn supported(triple: &str) -> bool {
 /// The piece's machine code for the target of `options`, as module-level
 /// assembly; compiled on first use in the process.
 fn assembly(piece: Piece, options: &CodegenOptions) -> Result<Arc<str>, Vec<Diagnostic>> {
-    static CACHE: OnceLock<Mutex<HashMap<(Piece, crate::TmKey), Arc<str>>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<(Piece, crate::TmKey), Arc<str>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let at = CodegenOptions { opt: piece.level(options.opt), ..options.clone() };
     let key = (piece, crate::tm_key(&at));
