@@ -652,6 +652,20 @@ mod tests {
         assert!(asm.contains("postc.ufunc.dl:"), "{asm}");
         assert!(asm.contains(".Lpostc.dl."), "{asm}");
         assert!(asm.contains("twice_dl:"), "{asm}");
+        // The system assembler takes the assembly output as it is.
+        if std::process::Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success()) {
+            let dir = tempfile::tempdir().unwrap();
+            let s = dir.path().join("m.s");
+            std::fs::write(&s, &asm).unwrap();
+            let out = std::process::Command::new("cc")
+                .arg("-c")
+                .arg(&s)
+                .arg("-o")
+                .arg(dir.path().join("m.o"))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        }
         // Compiled once, the same machine code serves every later object.
         let a = emit(&program, &options, EmitKind::Object).expect("object");
         let b = emit(&program, &options, EmitKind::Object).expect("object");
