@@ -823,13 +823,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
 
     /// A private NUL-terminated string constant.
     fn cstring(&self, text: &str, name: &str) -> PointerValue<'ctx> {
-        let v = self.cx.const_string(text.as_bytes(), true);
-        let g = self.llmod.add_global(v.get_type(), None, name);
-        g.set_initializer(&v);
-        g.set_constant(true);
-        g.set_linkage(Linkage::Private);
-        g.set_unnamed_addr(true);
-        g.as_pointer_value()
+        self.constant(self.cx.const_string(text.as_bytes(), true), name)
     }
 
     /// A private constant global of `v`.

@@ -305,23 +305,7 @@ fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
         if !any {
             return;
         }
-        let old = std::mem::take(&mut func.body);
-        let mut rw = crate::rewrite::Rewriter::new(&old);
-        for b in old.blocks.ids() {
-            rw.begin_old_block(b);
-            let bd = old.blocks[b];
-            let mut run_start = bd.start;
-            for i in bd.start..bd.end {
-                if dead.get(i as usize) == Some(&true) {
-                    rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(i));
-                    rw.drop_inst(ValueId::from_u32(i));
-                    run_start = i + 1;
-                }
-            }
-            rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(bd.end));
-        }
-        func.body = rw.finish();
-        crate::rewrite::recycle(old);
+        crate::dce::rebuild(func, dead);
     })
 }
 

@@ -158,8 +158,9 @@ fn run(
     true
 }
 
-/// Removes the dead instructions by rebuilding the body.
-fn rebuild(func: &mut Function, dead: &[bool]) {
+/// Removes the dead instructions (`dead[i]`, one flag per instruction) by
+/// rebuilding the body.
+pub(crate) fn rebuild(func: &mut Function, dead: &[bool]) {
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
     for b in old.blocks.ids() {

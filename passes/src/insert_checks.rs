@@ -232,9 +232,8 @@ fn hoisted_extents(body: &postc_ir::Body, cx: &FuncCx<'_>) -> Vec<(ValueId, u32)
         }
     }
     if !out.is_empty() {
-        let reassigned =
-            |a: ValueId| tags.iter().zip(body.ops.raw()).any(|(t, ops)| *t == Opcode::Set && ops[0] == a.as_u32());
-        out.retain(|&(a, _)| !reassigned(a));
+        let reassigned = crate::stride_lower::reassigned(body);
+        out.retain(|(a, _)| !reassigned.contains(a));
     }
     out
 }

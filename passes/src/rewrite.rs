@@ -108,8 +108,6 @@ pub(crate) static SLOTS: [u8; 256] = {
     t
 };
 
-pub static REBUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static REBUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 pub struct Rewriter<'a> {
     old: &'a Body,
     new: Body,
@@ -147,8 +145,6 @@ impl<'a> Rewriter<'a> {
     /// what the kept instructions use.
     pub fn new_dropping(old: &'a Body) -> Rewriter<'a> {
         let n = old.num_insts();
-        REBUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        REBUILT.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
         let mut new = take_body();
         new.num_params = old.num_params;
         new.num_core = old.num_core;

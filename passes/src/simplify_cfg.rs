@@ -8,7 +8,7 @@ use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::Rewriter;
 use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{BlockId, Body, InstData, Literal};
+use postc_ir::body::{BlockId, Body};
 use postc_ir::cfg::Cfg;
 use postc_ir::{EntityId, Function, Opcode, TypeId, ValueId};
 use std::cell::RefCell;
@@ -125,15 +125,11 @@ fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
                 let (if_true, if_false) = (BlockId::from_u32(if_true), BlockId::from_u32(if_false));
                 let (tt, ff) = (fwd(if_true), fwd(if_false));
                 let cond = ValueId::from_u32(c);
+                // A Bool constant's payload is `[0 or 1, 0]`.
                 let constant = match body.tags.get(cond) {
-                    // A Bool constant's payload is `[0 or 1, 0]`.
                     Some(Opcode::Const) if body.types.get(cond).copied().flatten() == Some(TypeId::BOOL) => {
                         Some(body.ops[cond][0] != 0)
                     }
-                    Some(Opcode::Const) => match body.inst(cond) {
-                        InstData::Const(Literal::Bool(c)) => Some(c),
-                        _ => None,
-                    },
                     _ => None,
                 };
                 let target = match constant {

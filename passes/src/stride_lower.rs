@@ -45,6 +45,17 @@ pub fn static_stride(t: &TypeData, axis: usize) -> Option<i64> {
     }
 }
 
+/// The values that a `set` reassigns (`let` locals and parameters): an
+/// array among them may be another view by the time of an access.
+pub(crate) fn reassigned(body: &postc_ir::Body) -> Vec<ValueId> {
+    let tags = body.tags.raw();
+    tags.iter()
+        .zip(body.ops.raw())
+        .filter(|(t, _)| **t == Opcode::Set)
+        .map(|(_, ops)| ValueId::from_u32(ops[0]))
+        .collect()
+}
+
 impl FunctionPass for StrideLower {
     fn info(&self) -> &'static PassInfo {
         &INFO
@@ -75,12 +86,7 @@ impl FunctionPass for StrideLower {
         // Arrays that `set` reassigns (a `let` local or a parameter) may be
         // another view by the time of an access: their dynamic strides are
         // read at each access instead of once.
-        let reassigned: Vec<ValueId> = tags
-            .iter()
-            .zip(body.ops.raw())
-            .filter(|(t, _)| **t == Opcode::Set)
-            .map(|(_, ops)| ValueId::from_u32(ops[0]))
-            .collect();
+        let reassigned = reassigned(body);
         // Every new name is `BASE$N` where BASE is an old name or plain text
         // followed by `.`-led suffixes, and only nameless or renamed
         // instructions are dropped: the first free number afterwards is the

@@ -198,18 +198,7 @@ pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
         (DTypeKind::SignedInt | DTypeKind::UnsignedInt, Value::Bool(b)) => Value::Int(to, *b as i128),
         (DTypeKind::SignedInt | DTypeKind::UnsignedInt, Value::Int(_, x)) => Value::Int(to, wrap_int(to, *x)),
         (DTypeKind::SignedInt | DTypeKind::UnsignedInt, Value::Float(_, x) | Value::Complex(_, x, _)) => {
-            let x = *x;
-            let i = match to {
-                DType::Int8 => x as i8 as i128,
-                DType::Int16 => x as i16 as i128,
-                DType::Int32 => x as i32 as i128,
-                DType::Int64 => x as i64 as i128,
-                DType::UInt8 => x as u8 as i128,
-                DType::UInt16 => x as u16 as i128,
-                DType::UInt32 => x as u32 as i128,
-                _ => x as u64 as i128,
-            };
-            Value::Int(to, i)
+            Value::Int(to, float_to_int(to, *x))
         }
         (DTypeKind::Float, Value::Int(_, x)) => Value::Float(to, int_to_float(to, *x)),
         (DTypeKind::Float, Value::Complex(_, x, _)) => Value::float(to, *x),
@@ -224,6 +213,21 @@ pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
 }
 
 /// Integer to float, rounded once to nearest (ties to even).
+/// A float cast to the integer dtype `to`: saturating, NaN to zero (Rust's
+/// `as`).
+pub(crate) fn float_to_int(to: DType, x: f64) -> i128 {
+    match to {
+        DType::Int8 => x as i8 as i128,
+        DType::Int16 => x as i16 as i128,
+        DType::Int32 => x as i32 as i128,
+        DType::Int64 => x as i64 as i128,
+        DType::UInt8 => x as u8 as i128,
+        DType::UInt16 => x as u16 as i128,
+        DType::UInt32 => x as u32 as i128,
+        _ => x as u64 as i128,
+    }
+}
+
 pub(crate) fn int_to_float(to: DType, x: i128) -> f64 {
     match to {
         DType::Float32 | DType::Complex64 => x as f32 as f64,
