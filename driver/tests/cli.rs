@@ -134,9 +134,17 @@ fn run_prints_results_as_python_and_panics_with_location() {
 fn passes_lists_every_pass() {
     let out = driver().arg("passes").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    for p in
-        ["insert-checks", "stride-lower", "select-fold", "cold-outline", "const-fold", "simplify-cfg", "dce", "verify"]
-    {
+    for p in [
+        "insert-checks",
+        "stride-lower",
+        "select-fold",
+        "cold-outline",
+        "const-fold",
+        "simplify-cfg",
+        "dce",
+        "cleanup",
+        "verify",
+    ] {
         assert!(text.lines().any(|l| l.starts_with(p)), "{p} missing:\n{text}");
     }
 }

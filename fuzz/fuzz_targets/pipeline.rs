@@ -1,5 +1,6 @@
 //! An arbitrary valid module through the -O2 pipeline (verifying after
-//! every pass): the result verifies, and every function, called with
+//! every pass): the result verifies, `cleanup` gives the module that
+//! `const-fold,simplify-cfg,dce` gives, and every function, called with
 //! arguments derived from the input bytes, gives the same result, the same
 //! output arrays or the same panic (message and location) in the
 //! interpreter before and after. A run out of fuel on either side is
@@ -100,6 +101,18 @@ fuzz_target!(|data: &[u8]| {
     }
     let errors = verify_module(&after);
     assert!(errors.is_empty(), "{errors:?}\n{}", print_module(&after));
+    // `cleanup` is the three passes it fuses, exactly.
+    let fused_and_three: Vec<String> = ["cleanup", "const-fold,simplify-cfg,dce"]
+        .iter()
+        .map(|p| {
+            let mut m = before.clone();
+            if let Err(d) = parse_pipeline(p).unwrap().run(&mut m, &options, &run_opts) {
+                panic!("`{p}` failed: {d:?}\n{}", print_module(&before));
+            }
+            print_module(&m)
+        })
+        .collect();
+    assert_eq!(fused_and_three[0], fused_and_three[1], "cleanup differs\n{}", print_module(&before));
     let names: Vec<String> = before.functions.iter().map(|f| f.name.clone()).collect();
     let pb = Program::from_module(before);
     let pa = Program::from_module(after);

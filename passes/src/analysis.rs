@@ -41,6 +41,12 @@ impl UseCounts {
 
     /// [`UseCounts::compute`] into a reused buffer.
     pub fn compute_into(body: &Body, counts: &mut Vec<u32>) {
+        Self::compute_into_blocks(body, counts, |_| true);
+    }
+
+    /// [`UseCounts::compute_into`], counting only the reads in the blocks
+    /// `keep` accepts (by index).
+    pub fn compute_into_blocks(body: &Body, counts: &mut Vec<u32>, keep: impl Fn(usize) -> bool) {
         use crate::rewrite::{SLOTS, SLOTS_AB, SLOTS_NONE, SLOTS_OTHER};
         let n = body.num_insts();
         counts.clear();
@@ -48,9 +54,9 @@ impl UseCounts {
         // their operands without a branch.
         counts.resize(n + 1, 0);
         let (tags, ops) = (body.tags.raw(), body.ops.raw());
-        for b in body.blocks.iter() {
+        for (bi, b) in body.blocks.iter().enumerate() {
             let (s, e) = (b.start as usize, (b.end as usize).min(n));
-            if s >= e {
+            if s >= e || !keep(bi) {
                 continue;
             }
             for (i, (tag, &[x, y])) in tags[s..e].iter().zip(&ops[s..e]).enumerate() {

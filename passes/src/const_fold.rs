@@ -18,7 +18,7 @@ use postc_ir::interp::fold::{
 };
 use postc_ir::interp::Value;
 use postc_ir::opcode::Format;
-use postc_ir::{DType, EntityId, Function, Opcode, Shape};
+use postc_ir::{DType, EntityId, Function, Opcode, Shape, TypeId};
 use std::cell::RefCell;
 
 pub struct ConstFold;
@@ -41,31 +41,57 @@ impl FunctionPass for ConstFold {
     }
 
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            let Scratch { known, fast, slow, args, folded } = &mut *s;
-            known.clear();
-            fast.clear();
-            slow.clear();
-            folded.clear();
-            let mut st = State { known, fast, slow, folded, at: 0, forward: false };
-            let mut any = evaluate(cx, &func.body, None, &mut st, args);
-            if st.forward {
-                // An operand defined further down: again in reverse
-                // post-order, where every definition comes first.
-                st.known.clear();
-                st.fast.clear();
-                st.slow.clear();
-                st.folded.clear();
-                let cfg = analyses.cfg(&func.body);
-                any = evaluate(cx, &func.body, Some(cfg.rpo_raw()), &mut st, args);
-            }
-            if any {
-                write_back(&mut func.body, &mut st);
-            }
-            any
-        })
+        fold(cx, func, analyses, false)
     }
+}
+
+/// Folds `func` as [`ConstFold`] does. With `reachable_only`, only the
+/// blocks that the entry reaches once branches on constants are taken are
+/// evaluated: the others keep their instructions unfolded, so this is for a
+/// caller that drops every block that is unreachable after the branches
+/// are folded (see [`crate::cleanup`]). Returns whether anything changed.
+pub(crate) fn fold(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses, reachable_only: bool) -> bool {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let Scratch { known, fast, slow, args, folded, visited, stack } = &mut *s;
+        let first = (func.body.num_params + func.body.num_core).min(func.body.num_insts() as u32);
+        let mut st = State { known, fast, slow, folded, at: 0, first, walk: false, forward: false };
+        st.reset();
+        let mut any = false;
+        if reachable_only {
+            st.walk = true;
+            any = evaluate(cx, &func.body, Order::Walk { visited, stack }, &mut st, args);
+            st.walk = false;
+        }
+        if !reachable_only || st.forward {
+            // Every block, in layout order.
+            st.reset();
+            any = evaluate(cx, &func.body, Order::Layout, &mut st, args);
+        }
+        if st.forward {
+            // An operand defined further down: again in reverse
+            // post-order, where every definition comes first.
+            st.reset();
+            let cfg = analyses.cfg(&func.body);
+            any = evaluate(cx, &func.body, Order::Rpo(cfg.rpo_raw()), &mut st, args);
+        }
+        if any {
+            write_back(&mut func.body, &mut st);
+        }
+        any
+    })
+}
+
+/// The order in which [`evaluate`] visits blocks.
+enum Order<'a> {
+    /// Every block, in layout order.
+    Layout,
+    /// The reachable blocks, in reverse post-order.
+    Rpo(&'a [u32]),
+    /// The blocks the entry reaches when a branch on a known condition
+    /// goes only the way it will go, depth first: a block comes after
+    /// every block on the path that led to it, so after its dominators.
+    Walk { visited: &'a mut Vec<bool>, stack: &'a mut Vec<u32> },
 }
 
 /// `known[v]`: not evaluated yet, a constant whose literal has no value,
@@ -73,6 +99,8 @@ impl FunctionPass for ConstFold {
 /// the interpreter values.
 const UNKNOWN: u32 = u32::MAX;
 const NO_LITERAL: u32 = u32::MAX - 1;
+/// An instruction that was evaluated and has no known value.
+const NOT_CONST: u32 = u32::MAX - 2;
 const SLOW: u32 = 1 << 31;
 /// What the name of every `postc.ovf.*` built-in starts with.
 const OVF_PREFIX: &[u8] = b"postc.ovf.";
@@ -84,6 +112,8 @@ struct Scratch {
     slow: Vec<Value>,
     args: Vec<Value>,
     folded: Vec<u32>,
+    visited: Vec<bool>,
+    stack: Vec<u32>,
 }
 
 thread_local! {
@@ -100,6 +130,10 @@ struct State<'s> {
     folded: &'s mut Vec<u32>,
     /// The instruction being evaluated.
     at: u32,
+    /// The first instruction after the parameters (and core values).
+    first: u32,
+    /// Whether blocks are visited by [`Order::Walk`].
+    walk: bool,
     /// Whether an instruction read an operand that was not evaluated yet.
     forward: bool,
 }
@@ -121,13 +155,21 @@ impl Known<'_> {
 }
 
 impl State<'_> {
+    fn reset(&mut self) {
+        self.known.clear();
+        self.fast.clear();
+        self.slow.clear();
+        self.folded.clear();
+        self.forward = false;
+    }
+
     /// Where the value of `x` is, if known; a constant's is computed when
     /// an instruction first reads it.
     #[inline]
     fn index(&mut self, body: &Body, x: u32) -> Option<u32> {
         let k = *self.known.get(x as usize)?;
         let k = if k == UNKNOWN { self.literal(body, x)? } else { k };
-        (k != NO_LITERAL).then_some(k)
+        (k < NOT_CONST).then_some(k)
     }
 
     #[inline]
@@ -165,7 +207,10 @@ impl State<'_> {
 
     fn literal(&mut self, body: &Body, x: u32) -> Option<u32> {
         if body.tags.raw()[x as usize] != Opcode::Const {
-            self.forward |= x > self.at;
+            // Not evaluated yet: defined further down the layout, or (on a
+            // walk, where every evaluated instruction is marked) in a block
+            // not visited yet.
+            self.forward |= if self.walk { x >= self.first } else { x > self.at };
             return None;
         }
         let v = ValueId::from_u32(x);
@@ -196,27 +241,94 @@ impl State<'_> {
     }
 }
 
-/// Evaluates every instruction it can, block by block in `order` (reverse
-/// post-order: operands are seen before the instructions their blocks
-/// dominate), or in layout order, which is as good and needs no graph when
+/// Evaluates every instruction it can, block by block in `order`; returns
+/// whether any instruction other than a constant got a value. In layout
+/// order no graph is needed, and it is as good as reverse post-order when
 /// every operand is defined above its readers (`st.forward` says it was
-/// not); returns whether any instruction other than a constant got a value.
-fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Option<&[u32]>, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+/// not).
+fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Order<'_>, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
     let n = body.num_insts();
     st.known.resize(n, UNKNOWN);
+    let nblocks = body.blocks.len();
+    let mut any = false;
+    match order {
+        Order::Layout => {
+            for b in 0..nblocks {
+                any |= evaluate_block(cx, body, b, st, args);
+            }
+        }
+        Order::Rpo(order) => {
+            for &b in order {
+                any |= evaluate_block(cx, body, b as usize, st, args);
+            }
+        }
+        Order::Walk { visited, stack } => {
+            visited.clear();
+            visited.resize(nblocks, false);
+            stack.clear();
+            if nblocks > 0 {
+                visited[0] = true;
+                stack.push(0);
+            }
+            while let Some(b) = stack.pop() {
+                any |= evaluate_block(cx, body, b as usize, st, args);
+                let d = body.blocks.raw()[b as usize];
+                if d.end <= d.start || d.end as usize > n {
+                    continue;
+                }
+                let t = d.end as usize - 1;
+                let [a, at] = body.ops.raw()[t];
+                let mut push = |x: u32| {
+                    if let Some(v) = visited.get_mut(x as usize) {
+                        if !*v {
+                            *v = true;
+                            stack.push(x);
+                        }
+                    }
+                };
+                match body.tags.raw()[t] {
+                    Opcode::Br => push(a),
+                    Opcode::CondBr => {
+                        let Some(&[if_true, if_false]) = body.extra.get(at as usize..at as usize + 2) else { continue };
+                        // Only a Bool constant decides a branch (as
+                        // `simplify-cfg` reads it).
+                        let cond = ValueId::from_u32(a);
+                        let known = match body.types.get(cond).copied().flatten() {
+                            Some(TypeId::BOOL) => st.index(body, a).and_then(|k| st.fast_at(k)),
+                            _ => None,
+                        };
+                        match known {
+                            Some(Scalar::Bool(c)) => push(if c { if_true } else { if_false }),
+                            _ => {
+                                push(if_false);
+                                push(if_true);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    any
+}
+
+/// Evaluates the instructions of block `b`; returns whether any other than
+/// a constant got a value.
+fn evaluate_block(cx: &FuncCx<'_>, body: &Body, b: usize, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+    let n = body.num_insts();
     let (tags, ops) = (body.tags.raw(), body.ops.raw());
     let checks = cx.options.overflow_checks;
     let dtype = |v: usize| body.types.raw()[v].and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
     let mut any = false;
-    let layout = 0..body.blocks.len() as u32;
-    let blocks: &mut dyn Iterator<Item = u32> = match order {
-        Some(o) => &mut o.iter().copied(),
-        None => &mut layout.into_iter(),
-    };
-    for b in blocks {
-        let d = body.blocks[postc_ir::BlockId::from_u32(b)];
+    let Some(&d) = body.blocks.raw().get(b) else { return false };
+    {
         for i in d.start as usize..(d.end as usize).min(n) {
             st.at = i as u32;
+            // A constant is decoded when first read.
+            if tags[i] != Opcode::Const {
+                st.known[i] = NOT_CONST;
+            }
             let [a, b] = ops[i];
             let op = tags[i];
             let result: Option<Value> = match op.format() {

@@ -121,6 +121,29 @@ fn run(
     work.clear();
     let tags = body.tags.raw();
     work.extend((first..n).filter(|&i| uses[i] == 0 && MAY_BE_REMOVABLE[tags[i] as usize]).map(ValueId::new));
+    let any = cascade(body, cx, first, uses, dead, work);
+    if !any {
+        return false;
+    }
+    if !compact_in_place(&mut func.body, dead, uses) {
+        rebuild(func, dead);
+    }
+    true
+}
+
+/// Flags dead (in `dead`) every removable instruction of `work` whose result
+/// is unused, then every operand whose last reader went, and so on; `uses`
+/// are the use counts, consumed as readers go. Returns whether any
+/// instruction was flagged.
+pub(crate) fn cascade(
+    body: &Body,
+    cx: &FuncCx<'_>,
+    first: usize,
+    uses: &mut [u32],
+    dead: &mut [bool],
+    work: &mut Vec<ValueId>,
+) -> bool {
+    let tags = body.tags.raw();
     let mut any = false;
     while let Some(v) = work.pop() {
         if dead[v.index()] || uses[v.index()] != 0 || !is_removable(body, cx.types, v, cx.options.overflow_checks) {
@@ -149,13 +172,14 @@ fn run(
             _ => body.for_each_operand(v, release),
         }
     }
-    if !any {
-        return false;
-    }
-    if !compact_in_place(&mut func.body, dead, uses) {
-        rebuild(func, dead);
-    }
-    true
+    any
+}
+
+/// Whether an instruction with this opcode may be removable (see
+/// [`is_removable`]).
+#[inline]
+pub(crate) fn may_be_removable(op: Opcode) -> bool {
+    MAY_BE_REMOVABLE[op as usize]
 }
 
 /// Removes the dead instructions (`dead[i]`, one flag per instruction) by

@@ -5,6 +5,7 @@
 //! them.
 
 pub mod analysis;
+pub mod cleanup;
 pub mod cold_outline;
 pub mod const_fold;
 pub mod dce;
@@ -94,6 +95,7 @@ pub fn registry() -> Vec<Registration> {
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
+        (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),
         (&select_fold::INFO, || Pass::Function(Box::new(select_fold::SelectFold))),
         (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),

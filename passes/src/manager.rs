@@ -106,18 +106,19 @@ pub fn parse_pipeline(text: &str) -> Result<PassManager, Vec<Diagnostic>> {
 
 /// The default pipeline of an optimisation level (0–3).
 ///
-/// From -O2 a cleanup (`const-fold,simplify-cfg,dce`) runs first: code that
-/// folding shows to be unreachable or unused then never gets checks,
-/// stride reads or if-conversion only to be deleted afterwards. It is
-/// sound before `insert-checks` because none of the three removes an
-/// operation that may panic (`index.load`, integer division, checked
-/// arithmetic), only code that cannot run or whose result is unused.
+/// From -O2 a cleanup (`cleanup`, which is `const-fold,simplify-cfg,dce` in
+/// one sweep) runs first: code that folding shows to be unreachable or
+/// unused then never gets checks, stride reads or if-conversion only to be
+/// deleted afterwards. It is sound before `insert-checks` because none of
+/// the three removes an operation that may panic (`index.load`, integer
+/// division, checked arithmetic), only code that cannot run or whose result
+/// is unused.
 pub fn default_pipeline(level: u8) -> &'static str {
     match level {
         0 => "insert-checks,stride-lower,verify,cold-outline",
         1 => "insert-checks,stride-lower,const-fold,simplify-cfg,dce,cold-outline",
         _ => concat!(
-            "const-fold,simplify-cfg,dce,",
+            "cleanup,",
             "insert-checks,stride-lower,",
             "const-fold,select-fold,simplify-cfg,dce,",
             "const-fold,select-fold,simplify-cfg,dce,",

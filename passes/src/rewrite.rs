@@ -695,7 +695,7 @@ pub(crate) fn compact_pools(body: &mut Body) {
 
 /// Gives `body` fresh pools with only what its instructions and blocks use,
 /// read from the given pools (which their names and payloads point into).
-fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_extra: &[u32], src_bytes: &[u8]) {
+pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_extra: &[u32], src_bytes: &[u8]) {
     let mut fresh = take_body();
     let (strings, extra, bytes) = (&mut fresh.strings, &mut fresh.extra, &mut fresh.bytes);
     strings.reserve(src_strings.byte_len() / 2);
@@ -770,7 +770,7 @@ pub(crate) fn map_operands_in_place(body: &mut Body, pos: &[u32], nblocks: usize
 /// (a rebuild's copied instructions keep the old pool's positions; one
 /// copied twice shares them) and in place elsewhere; an empty `old_extra`
 /// maps in place.
-fn remap_operands(body: &mut Body, old_extra: &[u32], map: impl Fn(u32) -> u32, bmap: impl Fn(u32) -> u32) {
+pub(crate) fn remap_operands(body: &mut Body, old_extra: &[u32], map: impl Fn(u32) -> u32, bmap: impl Fn(u32) -> u32) {
     let extra = &mut body.extra;
     let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
         if let Some(s) = extra.get_mut(r.clone()) {

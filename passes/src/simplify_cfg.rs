@@ -30,36 +30,62 @@ impl FunctionPass for SimplifyCfg {
     }
 
     fn run(&self, _: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        let mut changed = false;
         // A cached graph is that of the body as it is on entry.
-        let (mut cfg, mut valid) = match analyses.take_cfg() {
+        let (cfg, valid) = match analyses.take_cfg() {
             Some(cfg) => (cfg, true),
             None => (analyses.spare_cfg(), false),
         };
-        // Each round only removes edges or blocks, so a handful suffices;
-        // the bound keeps malformed bodies from looping.
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            let Scratch { forward, fate } = &mut *s;
-            for _ in 0..8 {
-                let a = fold_branches(&mut func.body, forward);
-                valid &= !a;
-                let b = rebuild(func, &mut cfg, valid, fate);
-                // The graph is now that of the body before the rebuild.
-                valid = !b;
-                changed |= a | b;
-                if !(a | b) {
-                    break;
-                }
-            }
-        });
-        if valid {
-            analyses.set_cfg(cfg);
-        } else {
-            crate::analysis::recycle_cfg(cfg);
-        }
-        changed
+        rounds(func, analyses, cfg, valid, None)
     }
+}
+
+/// Finishes what [`SimplifyCfg`] does to a body whose branches its first
+/// round has folded already (`folded`: whether that changed anything);
+/// `cfg` is the graph of the body as it is now.
+pub(crate) fn finish_rounds(func: &mut Function, analyses: &mut Analyses, cfg: Cfg, folded: bool) -> bool {
+    rounds(func, analyses, cfg, true, Some(folded))
+}
+
+/// Rounds of branch folding and rebuilding until one changes nothing.
+/// `valid`: whether `cfg` is the graph of the body; `first_fold`: the
+/// outcome of the first round's branch folding, if it was done already.
+fn rounds(
+    func: &mut Function,
+    analyses: &mut Analyses,
+    mut cfg: Cfg,
+    mut valid: bool,
+    first_fold: Option<bool>,
+) -> bool {
+    let mut changed = false;
+    // Each round only removes edges or blocks, so a handful suffices;
+    // the bound keeps malformed bodies from looping.
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let Scratch { forward, fate } = &mut *s;
+        for round in 0..8 {
+            let a = match first_fold {
+                Some(a) if round == 0 => a,
+                _ => {
+                    let a = fold_branches(&mut func.body, forward);
+                    valid &= !a;
+                    a
+                }
+            };
+            let b = rebuild(func, &mut cfg, valid, fate);
+            // The graph is now that of the body before the rebuild.
+            valid = !b;
+            changed |= a | b;
+            if !(a | b) {
+                break;
+            }
+        }
+    });
+    if valid {
+        analyses.set_cfg(cfg);
+    } else {
+        crate::analysis::recycle_cfg(cfg);
+    }
+    changed
 }
 
 #[derive(Default)]
@@ -85,7 +111,7 @@ fn forwarding_target(body: &Body, b: usize) -> Option<u32> {
 
 /// Rewrites terminators in place: constant or same-target `condbr` → `br`,
 /// and targets that are empty forwarding blocks → their final target.
-fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
+pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
     let nblocks = body.blocks.len();
     // Where a branch to each block ends up after skipping forwarders.
     forward.clear();
@@ -157,41 +183,74 @@ fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
 /// `cfg` is recomputed unless `valid` says it is that of the body already;
 /// either way it is that of the body as it was before the rebuild.
 fn rebuild(func: &mut Function, cfg: &mut Cfg, valid: bool, fate: &mut Vec<u8>) -> bool {
-    let body = &func.body;
-    let nblocks = body.blocks.len();
     if !valid {
-        cfg.recompute(body);
+        cfg.recompute(&func.body);
     }
+    if !plan(&func.body, cfg, fate) {
+        return false;
+    }
+    apply(func, fate);
+    true
+}
+
+/// What [`rebuild`] does with each block of `body`, whose graph is `cfg`:
+/// `fate[b]` is [`REMOVED`] (unreachable), [`KEPT`] or [`ABSORBED`] (into
+/// its predecessor). Returns whether any block is not simply kept.
+pub(crate) fn plan(body: &Body, cfg: &Cfg, fate: &mut Vec<u8>) -> bool {
+    let nblocks = body.blocks.len();
+    fate.clear();
     if nblocks == 0 {
         return false;
     }
-    fate.clear();
-    fate.extend((0..nblocks).map(|b| u8::from(cfg.is_reachable(BlockId::new(b)))));
-    let mut any = fate.contains(&0);
+    fate.extend((0..nblocks).map(|b| if cfg.is_reachable(BlockId::new(b)) { KEPT } else { REMOVED }));
+    let mut any = fate.contains(&REMOVED);
     // An absorbed block is entered only by a plain branch from its single
     // predecessor, which it then follows in the same block.
     for b in 1..nblocks {
-        if fate[b] == 0 {
+        if fate[b] == REMOVED {
             continue;
         }
         let bid = BlockId::new(b);
-        let mut preds = cfg.preds_raw(bid).iter().filter(|&&p| fate[p as usize] != 0);
+        let mut preds = cfg.preds_raw(bid).iter().filter(|&&p| fate[p as usize] != REMOVED);
         if let (Some(&p), None) = (preds.next(), preds.next()) {
             let pd = body.blocks.raw()[p as usize];
             if p as usize != b && pd.end > pd.start && body.tags.raw()[pd.end as usize - 1] == Opcode::Br {
-                fate[b] = 2;
+                fate[b] = ABSORBED;
                 any = true;
             }
         }
     }
-    if !any {
-        return false;
+    any
+}
+
+pub(crate) const REMOVED: u8 = 0;
+pub(crate) const KEPT: u8 = 1;
+pub(crate) const ABSORBED: u8 = 2;
+
+/// The block that kept block `b` continues with: the target of its closing
+/// `br` when that block is absorbed.
+#[inline]
+pub(crate) fn absorbed_successor(body: &Body, fate: &[u8], b: BlockId) -> Option<BlockId> {
+    let d = body.blocks[b];
+    if d.end <= d.start {
+        return None;
     }
+    let t = ValueId::from_u32(d.end - 1);
+    if body.tags[t] != Opcode::Br {
+        return None;
+    }
+    let target = BlockId::from_u32(body.ops[t][0]);
+    (fate.get(target.index()).copied() == Some(ABSORBED) && target != b).then_some(target)
+}
+
+/// Rebuilds the body as `fate` says.
+pub(crate) fn apply(func: &mut Function, fate: &[u8]) {
     let old = std::mem::take(&mut func.body);
-    let kept: usize = old.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != 0).map(|(d, _)| d.len()).sum();
+    let nblocks = old.blocks.len();
+    let kept: usize = old.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != REMOVED).map(|(d, _)| d.len()).sum();
     let mut rw = if 2 * kept < old.num_insts() { Rewriter::new_dropping(&old) } else { Rewriter::new(&old) };
     for b in old.blocks.ids() {
-        if fate[b.index()] != 1 {
+        if fate[b.index()] != KEPT {
             continue;
         }
         rw.begin_old_block(b);
@@ -200,28 +259,18 @@ fn rebuild(func: &mut Function, cfg: &mut Cfg, valid: bool, fate: &mut Vec<u8>) 
         // with that block's instructions in the same new block.
         for _ in 0..nblocks {
             let d = old.blocks[cur];
-            let mut next = None;
-            let mut end = d.end;
-            if d.end > d.start {
-                let t = ValueId::from_u32(d.end - 1);
-                if old.tags[t] == Opcode::Br {
-                    let target = BlockId::from_u32(old.ops[t][0]);
-                    if fate.get(target.index()).copied() == Some(2) && target != cur {
-                        end = d.end - 1;
-                        next = Some(target);
-                    }
-                }
-            }
+            let next = absorbed_successor(&old, fate, cur);
+            let end = if next.is_some() { d.end - 1 } else { d.end };
             rw.copy_range(ValueId::from_u32(d.start), ValueId::from_u32(end));
-            if let Some(t) = next {
-                rw.drop_inst(ValueId::from_u32(end));
-                cur = t;
-            } else {
-                break;
+            match next {
+                Some(t) => {
+                    rw.drop_inst(ValueId::from_u32(end));
+                    cur = t;
+                }
+                None => break,
             }
         }
     }
     func.body = rw.finish();
     crate::rewrite::recycle(old);
-    true
 }

@@ -1,0 +1,286 @@
+//! `cleanup`: `const-fold`, `simplify-cfg` and `dce` in one sweep, with
+//! exactly the result of running the three in that order.
+//!
+//! Run in turn over a body that folding mostly deletes, the three copy it
+//! twice: `simplify-cfg` rebuilds it without its unreachable blocks, and
+//! `dce` then compacts the rebuilt body, and each visits what the previous
+//! one is about to drop. Here folding evaluates only the blocks that stay
+//! reachable once branches on constants are taken, `simplify-cfg`'s first
+//! round is planned but not carried out, the dead instructions are found
+//! on the planned body, and one rebuild applies both.
+//!
+//! That equals the three in turn when `simplify-cfg` would stop after its
+//! first round, which [`settles`] decides from the plan. Otherwise (a block
+//! of the rebuilt body would be a lone `br` that a branch skips) the
+//! remaining rounds and `dce` run as they are.
+
+use crate::analysis::{Analyses, AnalysisSet, UseCounts};
+use crate::manager::FuncCx;
+use crate::simplify_cfg::{self, KEPT, REMOVED};
+use crate::{const_fold, dce, FunctionPass, PassInfo, Scope};
+use postc_ir::body::{Body, ValueId};
+use postc_ir::{EntityId, Function, Opcode};
+use std::cell::RefCell;
+
+pub struct Cleanup;
+
+pub static INFO: PassInfo = PassInfo {
+    name: "cleanup",
+    description: "const-fold, simplify-cfg and dce in one sweep, with the result of the three in turn",
+    scope: Scope::Function,
+    needs: AnalysisSet::NONE,
+    keeps: AnalysisSet::NONE,
+};
+
+#[derive(Default)]
+struct Scratch {
+    forward: Vec<u32>,
+    fate: Vec<u8>,
+    uses: Vec<u32>,
+    dead: Vec<bool>,
+    work: Vec<ValueId>,
+    forwarder: Vec<bool>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl FunctionPass for Cleanup {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
+        let folded = const_fold::fold(cx, func, analyses, true);
+        if folded {
+            analyses.invalidate_except(const_fold::INFO.keeps);
+        }
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let Scratch { forward, fate, uses, dead, work, forwarder } = &mut *s;
+            // The first round of simplify-cfg: fold the branches in place,
+            // then plan the rebuild.
+            let branches = simplify_cfg::fold_branches(&mut func.body, forward);
+            let cfg = match analyses.take_cfg() {
+                Some(cfg) if !branches => cfg,
+                other => {
+                    let mut cfg = other.unwrap_or_else(|| analyses.spare_cfg());
+                    cfg.recompute(&func.body);
+                    cfg
+                }
+            };
+            let planned = simplify_cfg::plan(&func.body, &cfg, fate);
+            if (branches || planned) && !settles(&func.body, fate, forwarder) {
+                // A second round would change more: the rest as it is.
+                simplify_cfg::finish_rounds(func, analyses, cfg, branches);
+                analyses.invalidate_except(simplify_cfg::INFO.keeps);
+                dce::Dce.run(cx, func, analyses);
+                return true;
+            }
+            crate::analysis::recycle_cfg(cfg);
+            if !planned {
+                // Nothing to rebuild: dce on the body as it is.
+                return dce::Dce.run(cx, func, analyses) | folded | branches;
+            }
+            // The instructions dce would remove from the rebuilt body: its
+            // reads are those of the blocks it keeps (an absorbed block's
+            // `br` reads nothing).
+            let body = &func.body;
+            let n = body.num_insts();
+            let first = ((body.num_params + body.num_core) as usize).min(n);
+            UseCounts::compute_into_blocks(body, uses, |b| fate[b] != REMOVED);
+            dead.clear();
+            dead.resize(n, false);
+            work.clear();
+            let tags = body.tags.raw();
+            for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != REMOVED) {
+                let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
+                work.extend(
+                    (s..e.max(s)).filter(|&i| uses[i] == 0 && dce::may_be_removable(tags[i])).map(ValueId::new),
+                );
+            }
+            let any_dead = dce::cascade(body, cx, first, uses, dead, work);
+            if any_dead {
+                rebuild(func, fate, dead, uses, forward);
+            } else {
+                simplify_cfg::apply(func, fate);
+            }
+            true
+        })
+    }
+}
+
+/// Whether `simplify-cfg`, having folded the branches of `body` and then
+/// rebuilt it as `fate` says, would change nothing in its next round.
+///
+/// The rebuild leaves no unreachable block, and no block that a plain
+/// branch from its single predecessor enters (each was absorbed, and
+/// absorbing keeps every other block's predecessors), so the next round
+/// can only change a branch: one to a block of the rebuilt body that holds
+/// nothing but a `br` elsewhere. Branches on constants and two-way branches
+/// to one block were all folded already.
+fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bool {
+    let nblocks = body.blocks.len();
+    forwarder.clear();
+    forwarder.resize(nblocks, false);
+    let mut any = false;
+    for b in body.blocks.ids() {
+        if fate[b.index()] != KEPT {
+            continue;
+        }
+        // The instructions of the rebuilt block, absorbed `br`s left out.
+        let mut len = 0usize;
+        let mut cur = b;
+        for _ in 0..nblocks {
+            let next = simplify_cfg::absorbed_successor(body, fate, cur);
+            len += body.blocks[cur].len() - usize::from(next.is_some());
+            match next {
+                Some(t) => cur = t,
+                None => break,
+            }
+        }
+        let d = body.blocks[cur];
+        if len != 1 || d.end <= d.start || body.tags[ValueId::from_u32(d.end - 1)] != Opcode::Br {
+            continue;
+        }
+        let target = body.ops[ValueId::from_u32(d.end - 1)][0] as usize;
+        if target < nblocks && target != b.index() && target != 0 {
+            forwarder[b.index()] = true;
+            any = true;
+        }
+    }
+    if !any {
+        return true;
+    }
+    // Does any branch of the rebuilt body go to such a block? Its branches
+    // are those that end a block it keeps and are not absorbed.
+    let is_forwarder = |t: u32| forwarder.get(t as usize).copied().unwrap_or(false);
+    for b in body.blocks.ids() {
+        let d = body.blocks[b];
+        if fate[b.index()] == REMOVED || d.end <= d.start || simplify_cfg::absorbed_successor(body, fate, b).is_some() {
+            continue;
+        }
+        let t = ValueId::from_u32(d.end - 1);
+        let targets_forwarder = match body.tags[t] {
+            Opcode::Br => is_forwarder(body.ops[t][0]),
+            Opcode::CondBr => {
+                let at = body.ops[t][1] as usize;
+                body.extra.get(at..at + 2).is_some_and(|e| is_forwarder(e[0]) || is_forwarder(e[1]))
+            }
+            _ => false,
+        };
+        if targets_forwarder {
+            return false;
+        }
+    }
+    true
+}
+
+/// Rebuilds the body as `simplify-cfg` would by `fate`, without the
+/// instructions flagged in `dead`: kept blocks in layout order, each followed
+/// by the blocks it absorbs, then fresh pools holding only what is kept.
+/// `pos` and `block_pos` are scratch.
+fn rebuild(func: &mut Function, fate: &[u8], dead: &[bool], pos: &mut Vec<u32>, block_pos: &mut Vec<u32>) {
+    const BROKEN: u32 = u32::MAX - 1;
+    let old = std::mem::take(&mut func.body);
+    let n = old.num_insts();
+    let nblocks = old.blocks.len();
+    let first = ((old.num_params + old.num_core) as usize).min(n);
+    let mut new = crate::rewrite::take_body();
+    new.num_params = old.num_params;
+    new.num_core = old.num_core;
+    new.pir_file = old.pir_file;
+    new.src_file = old.src_file;
+    new.far_locs.extend_from_slice(&old.far_locs);
+    pos.clear();
+    pos.resize(n + 1, BROKEN);
+    block_pos.clear();
+    block_pos.resize(nblocks, BROKEN);
+    let (tags, types, ops, names, locs) =
+        (old.tags.raw(), old.types.raw(), old.ops.raw(), old.names.raw(), old.locs.raw());
+    let mut copy = |new: &mut Body, s: usize, e: usize| {
+        let at = new.num_insts();
+        for (k, p) in pos[s..e].iter_mut().enumerate() {
+            *p = (at + k) as u32;
+        }
+        new.tags.raw_mut().extend_from_slice(&tags[s..e]);
+        new.types.raw_mut().extend_from_slice(&types[s..e]);
+        new.ops.raw_mut().extend_from_slice(&ops[s..e]);
+        new.names.raw_mut().extend_from_slice(&names[s..e]);
+        new.locs.raw_mut().extend_from_slice(&locs[s..e]);
+    };
+    copy(&mut new, 0, first);
+    for b in old.blocks.ids() {
+        if fate[b.index()] != KEPT {
+            continue;
+        }
+        let start = new.num_insts() as u32;
+        block_pos[b.index()] = new.blocks.len() as u32;
+        let mut cur = b;
+        for _ in 0..nblocks {
+            let d = old.blocks[cur];
+            let next = simplify_cfg::absorbed_successor(&old, fate, cur);
+            let (s, e) = ((d.start as usize).min(n), (d.end as usize - usize::from(next.is_some())).min(n));
+            // Runs of instructions that stay, copied whole.
+            let mut i = s;
+            while i < e {
+                while i < e && dead[i] {
+                    i += 1;
+                }
+                let run = i;
+                while i < e && !dead[i] {
+                    i += 1;
+                }
+                if run < i {
+                    copy(&mut new, run, i);
+                }
+            }
+            match next {
+                Some(t) => cur = t,
+                None => break,
+            }
+        }
+        let end = new.num_insts() as u32;
+        new.blocks.push(postc_ir::body::BlockData { label: old.blocks[b].label, start, end });
+    }
+    crate::rewrite::compact_pools_from(&mut new, &old.strings, &old.extra, &old.bytes);
+    let top = pos.len() - 1;
+    let map = |x: u32| pos[(x as usize).min(top)];
+    let bmap = |b: u32| block_pos.get(b as usize).copied().unwrap_or(BROKEN);
+    crate::rewrite::remap_operands(&mut new, &[], map, bmap);
+    func.body = new;
+    crate::rewrite::recycle(old);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use postc_ir::cfg::Cfg;
+
+    /// For each function of `text`: whether `settles` holds after the first
+    /// round's branch folding and plan.
+    fn settles_after_first_round(text: &str) -> Vec<bool> {
+        let m = postc_ir::parse::parse_module("t.pir", text.as_bytes()).expect("parses");
+        m.functions
+            .iter()
+            .map(|f| {
+                let mut body = f.body.clone();
+                simplify_cfg::fold_branches(&mut body, &mut Vec::new());
+                let mut cfg = Cfg::default();
+                cfg.recompute(&body);
+                let mut fate = Vec::new();
+                simplify_cfg::plan(&body, &cfg, &mut fate);
+                settles(&body, &fate, &mut Vec::new())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_branch_left_on_a_forwarder_is_seen() {
+        let text = include_str!("../tests/filetests/cleanup-forwarding-cycle.pir");
+        assert_eq!(settles_after_first_round(text), vec![true, false]);
+        let text = include_str!("../tests/filetests/cleanup-sweep.pir");
+        assert_eq!(settles_after_first_round(text), vec![true]);
+    }
+}
