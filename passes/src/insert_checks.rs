@@ -8,6 +8,10 @@
 //!   shift counts (option `div_checks`);
 //! - overflow of integer `add sub mul neg abs pow` (option
 //!   `overflow_checks`, on at -O0), through the `postc.ovf.*` built-ins.
+//!
+//! A check that the operands' constants settle is not emitted: a constant
+//! index within a static extent, a nonzero constant divisor, a
+//! non-negative constant count or exponent.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -141,13 +145,27 @@ impl FunctionPass for InsertChecks {
                 return false;
             }
             match body.inst(v) {
-                InstData::IndexLoad { .. } | InstData::IndexStore { .. } => opts.bounds_checks,
-                InstData::Binary { op: Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr, .. } => {
-                    opts.div_checks && dtype_of(v).is_some_and(DType::is_int)
+                InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } => {
+                    opts.bounds_checks
+                        && indices.iter().enumerate().any(|(axis, i)| !within_static_extent(body, cx, array, axis, i))
                 }
-                InstData::Binary { op: Opcode::Pow, .. } => {
-                    dtype_of(v).is_some_and(|d| d.is_int() && (opts.overflow_checks || opts.div_checks))
+                InstData::Binary { op: Opcode::FDiv | Opcode::Mod, right, .. } => {
+                    opts.div_checks
+                        && dtype_of(v).is_some_and(DType::is_int)
+                        && const_int(body, right).map_or(true, |x| x == 0)
                 }
+                InstData::Binary { op: Opcode::Shl | Opcode::Shr, right, .. } => {
+                    opts.div_checks
+                        && dtype_of(v).is_some_and(DType::is_signed_int)
+                        && !const_int(body, right).is_some_and(|x| x >= 0)
+                }
+                InstData::Binary { op: Opcode::Pow, right, .. } => dtype_of(v).is_some_and(|d| {
+                    d.is_int()
+                        && (opts.overflow_checks
+                            || (opts.div_checks
+                                && d.is_signed_int()
+                                && !const_int(body, right).is_some_and(|x| x >= 0)))
+                }),
                 InstData::Binary { op: Opcode::Add | Opcode::Sub | Opcode::Mul, .. }
                 | InstData::Unary { op: Opcode::Neg | Opcode::Abs, .. } => {
                     opts.overflow_checks && dtype_of(v).is_some_and(DType::is_int)
@@ -225,9 +243,10 @@ fn hoisted_extents(body: &postc_ir::Body, cx: &FuncCx<'_>) -> Vec<(ValueId, u32)
             Some(postc_ir::Shape::Dims(d)) => d.len(),
             _ => continue,
         };
-        for axis in 0..indices.len().min(rank) as u32 {
-            if !out.contains(&(array, axis)) {
-                out.push((array, axis));
+        for (axis, i) in indices.iter().enumerate().take(rank) {
+            let key = (array, axis as u32);
+            if !out.contains(&key) && !within_static_extent(body, cx, array, axis, i) {
+                out.push(key);
             }
         }
     }
@@ -245,6 +264,9 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
     match old.inst(v) {
         InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } => {
             for (axis, idx) in indices.iter().enumerate() {
+                if within_static_extent(old, cx, array, axis, idx) {
+                    continue;
+                }
                 let n = match c.extents.iter().find(|(k, _)| *k == (array, axis as u32)) {
                     Some(&(_, n)) => n,
                     None => c.value(Opcode::Dim, TypeId::INT64, [array.as_u32(), axis as u32], "n", loc),
@@ -271,13 +293,13 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
                     let msg = if op == Opcode::FDiv { "division by zero" } else { "modulo by zero" };
                     c.guard(ok, msg, &[], loc);
                 }
-                Opcode::Shl | Opcode::Shr if signed => {
+                Opcode::Shl | Opcode::Shr if signed && opts.div_checks => {
                     let z = zero(c);
                     let ok = c.value(Opcode::Ge, TypeId::BOOL, [right.as_u32(), z.as_u32()], "count.ok", loc);
                     c.guard(ok, "negative shift count", &[], loc);
                 }
                 Opcode::Pow => {
-                    if signed && opts.div_checks {
+                    if signed && opts.div_checks && !const_int(old, right).is_some_and(|x| x >= 0) {
                         let z = zero(c);
                         let ok = c.value(Opcode::Ge, TypeId::BOOL, [right.as_u32(), z.as_u32()], "exp.ok", loc);
                         c.guard(ok, "negative exponent", &[], loc);
@@ -298,6 +320,29 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
         }
         _ => {}
     }
+}
+
+/// The value of an integer constant.
+fn const_int(body: &postc_ir::Body, v: ValueId) -> Option<i128> {
+    if body.tags.get(v) != Some(&Opcode::Const) {
+        return None;
+    }
+    let d = body.types[v].and_then(|t| DType::from_index(t.as_u32()))?;
+    match postc_ir::interp::fold::Scalar::from_payload(d, body.ops[v])? {
+        postc_ir::interp::fold::Scalar::Int(_, x) => Some(x),
+        _ => None,
+    }
+}
+
+/// Whether index `i` of `array` on `axis` is a constant within the axis's
+/// static extent, so that its bounds check could never fail.
+fn within_static_extent(body: &postc_ir::Body, cx: &FuncCx<'_>, array: ValueId, axis: usize, i: ValueId) -> bool {
+    let Some(x) = const_int(body, i) else { return false };
+    let extent = match body.types[array].and_then(|t| cx.types.try_get(t)).map(|t| &t.shape) {
+        Some(postc_ir::Shape::Dims(d)) => d.get(axis).copied().flatten(),
+        _ => None,
+    };
+    extent.is_some_and(|n| 0 <= x && x < n as i128)
 }
 
 fn overflow(c: &mut Check<'_>, op: OvfOp, args: &[ValueId], loc: Option<SrcLoc>) {
