@@ -291,7 +291,7 @@ fn redirect(f: &mut postc_ir::Function, sites: &[Site], thunk: &[u32], names: &[
 fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
     DEAD.with(|d| {
         let mut d = d.borrow_mut();
-        let (uses, dead) = &mut *d;
+        let (uses, dead, pos) = &mut *d;
         crate::analysis::UseCounts::compute_into(&func.body, uses);
         dead.clear();
         dead.resize(func.body.num_insts(), false);
@@ -305,11 +305,12 @@ fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
         if !any {
             return;
         }
-        crate::dce::rebuild(func, dead);
+        crate::dce::remove(func, dead, pos);
     })
 }
 
 thread_local! {
-    /// Use counts and the dead-constant set of [`drop_dead_messages`].
-    static DEAD: std::cell::RefCell<(Vec<u32>, Vec<bool>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    /// Use counts, the dead-constant set and scratch of [`drop_dead_messages`].
+    static DEAD: std::cell::RefCell<(Vec<u32>, Vec<bool>, Vec<u32>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }

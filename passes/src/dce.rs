@@ -125,10 +125,17 @@ fn run(
     if !any {
         return false;
     }
-    if !compact_in_place(&mut func.body, dead, uses) {
+    remove(func, dead, uses);
+    true
+}
+
+/// Removes the instructions flagged in `dead` (and any outside every
+/// block): in place when the blocks lie in order, else by a rebuild.
+/// `pos` is scratch.
+pub(crate) fn remove(func: &mut Function, dead: &[bool], pos: &mut Vec<u32>) {
+    if !compact_in_place(&mut func.body, dead, pos) {
         rebuild(func, dead);
     }
-    true
 }
 
 /// Flags dead (in `dead`) every removable instruction of `work` whose result
