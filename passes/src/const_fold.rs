@@ -2,7 +2,9 @@
 //! the reference interpreter's semantics (DESIGN §3: Python floor division,
 //! wrapping, saturating casts), so folding and running never disagree. An
 //! operation that would panic is left in place: a panic is never folded
-//! away. Also folds `dim`/`stride` fixed by a static type and `postc.ovf.*`
+//! away. An integer division or modulo by a constant zero, or a negative
+//! constant shift count or exponent, always panics: its block then ends in
+//! `unreachable`, since nothing after it runs. Also folds `dim`/`stride` fixed by a static type and `postc.ovf.*`
 //! checks of constants. Results that depend on a libm (`pow` on floats,
 //! complex division, magnitude, intrinsic calls) are not folded.
 
@@ -31,7 +33,8 @@ pub static INFO: PassInfo = PassInfo {
     // (see [`evaluate`]).
     needs: AnalysisSet::NONE,
     // Folding renames nothing and drops no name (an unnamed result is
-    // named `c`).
+    // named `c`). A block cut short by a certain panic drops the graph
+    // itself.
     keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
 
@@ -53,9 +56,9 @@ impl FunctionPass for ConstFold {
 pub(crate) fn fold(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses, reachable_only: bool) -> bool {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
-        let Scratch { known, fast, slow, args, folded, visited, stack } = &mut *s;
+        let Scratch { known, fast, slow, args, folded, panics, visited, stack } = &mut *s;
         let first = (func.body.num_params + func.body.num_core).min(func.body.num_insts() as u32);
-        let mut st = State { known, fast, slow, folded, at: 0, first, walk: false, forward: false };
+        let mut st = State { known, fast, slow, folded, panics, at: 0, first, walk: false, forward: false };
         st.reset();
         let mut any = false;
         if reachable_only {
@@ -78,8 +81,50 @@ pub(crate) fn fold(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses
         if any {
             write_back(&mut func.body, &mut st);
         }
+        if !st.panics.is_empty() {
+            end_in_unreachable(&mut func.body, st.panics);
+            analyses.invalidate_cfg();
+            any = true;
+        }
         any
     })
+}
+
+/// Whether a binary instruction of result type `rd` always panics with the
+/// right operand `y` (as the interpreter does): an integer division or
+/// modulo by zero, a negative shift count or integer exponent.
+fn always_panics(op: Opcode, rd: Option<DType>, y: Option<Scalar>) -> bool {
+    let (Some(rd), Some(Scalar::Int(d, y))) = (rd, y) else { return false };
+    if d != rd || !rd.is_int() {
+        return false;
+    }
+    match op {
+        Opcode::FDiv | Opcode::Mod => y == 0,
+        Opcode::Shl | Opcode::Shr | Opcode::Pow => y < 0,
+        _ => false,
+    }
+}
+
+/// Makes each block of `blocks` (which hold an instruction that always
+/// panics) end in `unreachable`: what follows that instruction never runs,
+/// and the blocks the old terminator led to lose an edge.
+fn end_in_unreachable(body: &mut Body, blocks: &mut Vec<u32>) {
+    blocks.sort_unstable();
+    blocks.dedup();
+    for &b in blocks.iter() {
+        let Some(&d) = body.blocks.raw().get(b as usize) else { continue };
+        if d.end <= d.start || d.end as usize > body.num_insts() {
+            continue;
+        }
+        let t = ValueId::from_u32(d.end - 1);
+        if body.tags[t] == Opcode::Unreachable {
+            continue;
+        }
+        body.tags[t] = Opcode::Unreachable;
+        body.types[t] = None;
+        body.ops[t] = [0, 0];
+        body.names[t] = None;
+    }
 }
 
 /// The order in which [`evaluate`] visits blocks.
@@ -112,6 +157,7 @@ struct Scratch {
     slow: Vec<Value>,
     args: Vec<Value>,
     folded: Vec<u32>,
+    panics: Vec<u32>,
     visited: Vec<bool>,
     stack: Vec<u32>,
 }
@@ -128,6 +174,8 @@ struct State<'s> {
     slow: &'s mut Vec<Value>,
     /// The instructions that got a value.
     folded: &'s mut Vec<u32>,
+    /// The blocks with an instruction that always panics.
+    panics: &'s mut Vec<u32>,
     /// The instruction being evaluated.
     at: u32,
     /// The first instruction after the parameters (and core values).
@@ -160,6 +208,7 @@ impl State<'_> {
         self.fast.clear();
         self.slow.clear();
         self.folded.clear();
+        self.panics.clear();
         self.forward = false;
     }
 
@@ -273,7 +322,7 @@ fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Order<'_>, st: &mut State<'_>, 
             while let Some(b) = stack.pop() {
                 any |= evaluate_block(cx, body, b as usize, st, args);
                 let d = body.blocks.raw()[b as usize];
-                if d.end <= d.start || d.end as usize > n {
+                if d.end <= d.start || d.end as usize > n || st.panics.last() == Some(&b) {
                     continue;
                 }
                 let t = d.end as usize - 1;
@@ -315,13 +364,13 @@ fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Order<'_>, st: &mut State<'_>, 
 
 /// Evaluates the instructions of block `b`; returns whether any other than
 /// a constant got a value.
-fn evaluate_block(cx: &FuncCx<'_>, body: &Body, b: usize, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
     let n = body.num_insts();
     let (tags, ops) = (body.tags.raw(), body.ops.raw());
     let checks = cx.options.overflow_checks;
     let dtype = |v: usize| body.types.raw()[v].and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
     let mut any = false;
-    let Some(&d) = body.blocks.raw().get(b) else { return false };
+    let Some(&d) = body.blocks.raw().get(bi) else { return false };
     {
         for i in d.start as usize..(d.end as usize).min(n) {
             st.at = i as u32;
@@ -333,7 +382,13 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, b: usize, st: &mut State<'_>, ar
             let op = tags[i];
             let result: Option<Value> = match op.format() {
                 Format::Binary => {
-                    let (Some(x), Some(y)) = (st.index(body, a), st.index(body, b)) else { continue };
+                    let y = st.index(body, b);
+                    if always_panics(op, dtype(i), y.and_then(|k| st.fast_at(k))) {
+                        // Nothing after it in the block runs.
+                        st.panics.push(bi as u32);
+                        break;
+                    }
+                    let (Some(x), Some(y)) = (st.index(body, a), y) else { continue };
                     let Some(rd) = dtype(i) else { continue };
                     if libm_dependent(op, rd) {
                         continue;
