@@ -101,7 +101,10 @@ impl FunctionPass for Cleanup {
                 );
             }
             let any_dead = dce::cascade(body, cx, first, uses, dead, work);
-            if any_dead {
+            let fate_of = |b: usize| simplify_cfg::block_fate(fate, b);
+            if any_dead && crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, Some(dead)) {
+                // Done in place.
+            } else if any_dead {
                 rebuild(func, fate, dead, uses, forward);
             } else {
                 simplify_cfg::apply(func, fate);

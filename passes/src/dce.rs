@@ -232,7 +232,7 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
         }
         // Instructions between blocks are in no block: removed too.
         for i in at..start {
-            body.dead_pool_bytes += forget(body, i);
+            body.dead_pool_bytes += crate::rewrite::forget_in_place(body, i);
         }
         at = end;
     }
@@ -254,7 +254,7 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
             if dead[i] {
                 // Not yet overwritten: moves so far went below `i`.
                 if !relayout {
-                    body.dead_pool_bytes += forget(body, i);
+                    body.dead_pool_bytes += crate::rewrite::forget_in_place(body, i);
                 }
                 continue;
             }
@@ -284,36 +284,4 @@ fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool 
         crate::rewrite::compact_pools_if_sparse(body);
     }
     true
-}
-
-/// Forgets the strings and payload of instruction `i`, which is going
-/// (see [`crate::rewrite::forget_inst`]); returns the pool bytes they held.
-fn forget(body: &mut Body, i: usize) -> usize {
-    // The pool is only written where a `$` is blanked: read a copy of the
-    // few bytes needed first.
-    let v = ValueId::new(i);
-    let mut pool = std::mem::take(&mut body.strings);
-    let dead = {
-        let view: &Body = body;
-        let mut dead = 0;
-        if let Some(name) = view.names[v] {
-            dead += forget_in(&mut pool, name);
-        }
-        if view.tags[v] == Opcode::Call {
-            dead += forget_in(&mut pool, postc_ir::NameId::from_u32(view.ops[v][0]));
-        }
-        let (e, b) = view.payload_ranges(v);
-        dead + 4 * e.len() + b.len()
-    };
-    body.strings = pool;
-    dead
-}
-
-fn forget_in(pool: &mut postc_ir::body::NamePool, id: postc_ir::NameId) -> usize {
-    let s = pool.get_bytes(id);
-    let len = s.len() + 1;
-    if s.contains(&b'$') {
-        pool.blank_dollars(id);
-    }
-    len
 }

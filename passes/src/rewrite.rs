@@ -672,6 +672,206 @@ pub(crate) fn forget_inst(pool: &mut postc_ir::body::NamePool, old: &Body, v: Va
     dead + 4 * e.len() + b.len()
 }
 
+/// Forgets the strings and payload of instruction `i` of `body`, which is
+/// going (see [`forget_inst`]); returns the pool bytes they held.
+pub(crate) fn forget_in_place(body: &mut Body, i: usize) -> usize {
+    // The pool is only written where a `$` is blanked: read the few bytes
+    // needed from the body with the pool taken out.
+    let v = ValueId::new(i);
+    let mut pool = std::mem::take(&mut body.strings);
+    let dead = {
+        let view: &Body = body;
+        let mut dead = 0;
+        if let Some(name) = view.names[v] {
+            dead += forget_in(&mut pool, name);
+        }
+        if view.tags[v] == Opcode::Call {
+            dead += forget_in(&mut pool, NameId::from_u32(view.ops[v][0]));
+        }
+        let (e, b) = view.payload_ranges(v);
+        dead + 4 * e.len() + b.len()
+    };
+    body.strings = pool;
+    dead
+}
+
+/// Forgets the string `id` of `pool` (see [`forget_name`]); returns the
+/// bytes it held.
+pub(crate) fn forget_in(pool: &mut postc_ir::body::NamePool, id: NameId) -> usize {
+    let s = pool.get_bytes(id);
+    let len = s.len() + 1;
+    if s.contains(&b'$') {
+        pool.blank_dollars(id);
+    }
+    len
+}
+
+/// What [`compact_blocks_in_place`] does with a block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BlockFate {
+    /// Removed with its instructions.
+    Removed,
+    /// Kept, as a new block.
+    Kept,
+    /// Appended to the block before it, whose closing `br` (to it) goes.
+    Appended,
+}
+
+/// Rebuilds `body` in place: blocks as `fate` says, and of the
+/// instructions that stay, those flagged in `dead` (if given) go too, with
+/// the result a [`Rewriter`] copying the same blocks and instructions would
+/// give. Columns close up in one sweep, operands are renumbered in a
+/// second, and the pools keep what stays (those of what goes are forgotten,
+/// or laid out afresh when most of the body goes). Returns false, changing
+/// nothing, when the blocks do not lie in order one after another past the
+/// parameters, or when an appended block does not follow a block whose
+/// closing `br` goes to it.
+pub(crate) fn compact_blocks_in_place(
+    body: &mut Body,
+    fate: impl Fn(usize) -> BlockFate,
+    dead: Option<&[bool]>,
+) -> bool {
+    const GONE: u32 = DROPPED;
+    let n = body.num_insts();
+    let nblocks = body.blocks.len();
+    let first = ((body.num_params + body.num_core) as usize).min(n);
+    // Check the layout first; count what stays.
+    let mut at = first;
+    let mut prev: Option<usize> = None;
+    let mut kept = 0usize;
+    for b in 0..nblocks {
+        let d = body.blocks.raw()[b];
+        let (s, e) = (d.start as usize, d.end as usize);
+        if s < at || e < s || e > n {
+            return false;
+        }
+        at = e;
+        match fate(b) {
+            BlockFate::Removed => continue,
+            BlockFate::Kept => {}
+            BlockFate::Appended => {
+                let Some(p) = prev else { return false };
+                let pd = body.blocks.raw()[p];
+                let t = pd.end as usize;
+                if t <= pd.start as usize
+                    || body.tags.raw()[t - 1] != Opcode::Br
+                    || body.ops.raw()[t - 1][0] != b as u32
+                {
+                    return false;
+                }
+                kept -= 1;
+            }
+        }
+        kept += e - s - dead.map_or(0, |dead| dead[s..e].iter().filter(|&&x| x).count());
+        prev = Some(b);
+    }
+    // With more instructions gone than kept, the pools are laid out afresh
+    // at the end instead of going through what is gone.
+    let relayout = 2 * kept < n - first;
+    let forget_range = |body: &mut Body, s: usize, e: usize| {
+        if !relayout {
+            for i in s..e {
+                body.dead_pool_bytes += forget_in_place(body, i);
+            }
+        }
+    };
+    let mut maps = take_maps();
+    let (pos, block_pos) = (&mut maps.value_pos, &mut maps.block_pos);
+    pos.clear();
+    pos.resize(n + 1, GONE);
+    for (i, p) in pos[..first].iter_mut().enumerate() {
+        *p = i as u32;
+    }
+    block_pos.clear();
+    block_pos.resize(nblocks, GONE);
+    let mut w = first;
+    let mut at = first;
+    let mut nb = 0usize;
+    for b in 0..nblocks {
+        let d = body.blocks.raw()[b];
+        let (s, e) = (d.start as usize, d.end as usize);
+        // Instructions between blocks are in no block: removed too.
+        forget_range(body, at, s);
+        at = e;
+        let f = fate(b);
+        if f == BlockFate::Removed {
+            forget_range(body, s, e);
+            if !relayout {
+                let label = d.label;
+                let mut pool = std::mem::take(&mut body.strings);
+                body.dead_pool_bytes += forget_in(&mut pool, label);
+                body.strings = pool;
+            }
+            continue;
+        }
+        if f == BlockFate::Kept {
+            if nb > 0 {
+                body.blocks.raw_mut()[nb - 1].end = w as u32;
+            }
+            body.blocks.raw_mut()[nb] = postc_ir::body::BlockData { label: d.label, start: w as u32, end: w as u32 };
+            block_pos[b] = nb as u32;
+            nb += 1;
+        } else if !relayout {
+            let mut pool = std::mem::take(&mut body.strings);
+            body.dead_pool_bytes += forget_in(&mut pool, d.label);
+            body.strings = pool;
+        }
+        // The closing `br` of a block whose successor is appended goes.
+        let appended_next =
+            (b + 1..nblocks).find(|&x| fate(x) != BlockFate::Removed).is_some_and(|x| fate(x) == BlockFate::Appended);
+        let end = if appended_next { e - 1 } else { e };
+        if appended_next {
+            forget_range(body, end, e);
+        }
+        let mut i = s;
+        while i < end {
+            let run = i;
+            while i < end && dead.is_some_and(|dead| dead[i]) {
+                i += 1;
+            }
+            forget_range(body, run, i);
+            let run = i;
+            while i < end && !dead.is_some_and(|dead| dead[i]) {
+                i += 1;
+            }
+            if run < i {
+                for (k, p) in pos[run..i].iter_mut().enumerate() {
+                    *p = (w + k) as u32;
+                }
+                if w != run {
+                    body.tags.raw_mut().copy_within(run..i, w);
+                    body.types.raw_mut().copy_within(run..i, w);
+                    body.ops.raw_mut().copy_within(run..i, w);
+                    body.names.raw_mut().copy_within(run..i, w);
+                    body.locs.raw_mut().copy_within(run..i, w);
+                }
+                w += i - run;
+            }
+        }
+    }
+    forget_range(body, at, n);
+    if nb > 0 {
+        body.blocks.raw_mut()[nb - 1].end = w as u32;
+    }
+    body.blocks.raw_mut().truncate(nb);
+    body.tags.truncate(w);
+    body.types.truncate(w);
+    body.ops.truncate(w);
+    body.names.truncate(w);
+    body.locs.truncate(w);
+    let top = pos.len() - 1;
+    let map = |x: u32| pos[(x as usize).min(top)];
+    let bmap = |x: u32| block_pos.get(x as usize).copied().unwrap_or(GONE);
+    remap_operands(body, &[], map, bmap);
+    give_maps(maps);
+    if relayout {
+        compact_pools(body);
+    } else {
+        compact_pools_if_sparse(body);
+    }
+    true
+}
+
 /// Lays out the pools afresh with only what the instructions and blocks
 /// use, once most of what they hold is unused.
 pub(crate) fn compact_pools_if_sparse(body: &mut Body) {

@@ -6,7 +6,7 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::Rewriter;
+use crate::rewrite::{BlockFate, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body};
 use postc_ir::cfg::Cfg;
@@ -243,8 +243,21 @@ pub(crate) fn absorbed_successor(body: &Body, fate: &[u8], b: BlockId) -> Option
     (fate.get(target.index()).copied() == Some(ABSORBED) && target != b).then_some(target)
 }
 
-/// Rebuilds the body as `fate` says.
+/// Fate of a block for [`crate::rewrite::compact_blocks_in_place`].
+pub(crate) fn block_fate(fate: &[u8], b: usize) -> BlockFate {
+    match fate.get(b).copied() {
+        Some(KEPT) => BlockFate::Kept,
+        Some(ABSORBED) => BlockFate::Appended,
+        _ => BlockFate::Removed,
+    }
+}
+
+/// Rebuilds the body as `fate` says: in place when the blocks it keeps
+/// already lie in their new order, else by copying.
 pub(crate) fn apply(func: &mut Function, fate: &[u8]) {
+    if crate::rewrite::compact_blocks_in_place(&mut func.body, |b| block_fate(fate, b), None) {
+        return;
+    }
     let old = std::mem::take(&mut func.body);
     let nblocks = old.blocks.len();
     let kept: usize = old.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != REMOVED).map(|(d, _)| d.len()).sum();
