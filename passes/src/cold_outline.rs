@@ -32,80 +32,81 @@ pub const THUNK_PREFIX: &str = "postc.cold.panic.";
 
 /// What makes two panic paths the same: the message (or `None` when it is
 /// only known at run time), the location and the number of arguments.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Key {
-    message: Option<String>,
-    loc: Option<(String, u32, u32)>,
-    nargs: usize,
-}
-
-/// A [`Key`] borrowed from a body and the file table: looked up without
-/// allocating, owned only for a new thunk.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// Borrowed from the bodies and the file table, which stay unchanged while
+/// thunks are chosen; the hash is computed with the key, on the worker
+/// that found the site.
+#[derive(Clone, Copy)]
 struct KeyRef<'a> {
     message: Option<&'a str>,
     loc: Option<(&'a str, u32, u32)>,
     nargs: usize,
+    hash: u64,
 }
 
-impl KeyRef<'_> {
-    fn owned(self) -> Key {
-        Key {
-            message: self.message.map(str::to_owned),
-            loc: self.loc.map(|(p, l, c)| (p.to_owned(), l, c)),
-            nargs: self.nargs,
-        }
-    }
-    fn matches(self, k: &Key) -> bool {
-        self.message == k.message.as_deref()
-            && self.loc == k.loc.as_ref().map(|(p, l, c)| (p.as_str(), *l, *c))
-            && self.nargs == k.nargs
-    }
-    /// A hash that depends on the key alone (FNV-1a over its parts).
-    fn hash(self) -> u64 {
+impl<'a> KeyRef<'a> {
+    fn new(message: Option<&'a str>, loc: Option<(&'a str, u32, u32)>, nargs: usize) -> KeyRef<'a> {
+        // FNV-1a over the parts: a hash that depends on the key alone.
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         let mut eat = |bytes: &[u8]| {
             for &b in bytes {
                 h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
             }
         };
-        match self.message {
+        match message {
             Some(m) => {
                 eat(&[1]);
                 eat(m.as_bytes());
             }
             None => eat(&[0]),
         }
-        if let Some((p, l, c)) = self.loc {
+        if let Some((p, l, c)) = loc {
             eat(p.as_bytes());
             eat(&l.to_le_bytes());
             eat(&c.to_le_bytes());
         }
-        eat(&(self.nargs as u64).to_le_bytes());
-        h
+        eat(&(nargs as u64).to_le_bytes());
+        KeyRef { message, loc, nargs, hash: h }
+    }
+
+    fn matches(&self, k: &KeyRef<'_>) -> bool {
+        self.hash == k.hash && self.message == k.message && self.loc == k.loc && self.nargs == k.nargs
     }
 }
 
 /// The thunks of the module, found by key.
 #[derive(Default)]
-struct Thunks {
+struct Thunks<'a> {
     names: Vec<String>,
-    keys: Vec<Key>,
+    keys: Vec<KeyRef<'a>>,
     by_hash: HashMap<u64, Vec<u32>>,
 }
 
-impl Thunks {
-    fn find(&self, k: KeyRef<'_>) -> Option<u32> {
-        let c = self.by_hash.get(&k.hash())?;
+impl<'a> Thunks<'a> {
+    fn find(&self, k: &KeyRef<'_>) -> Option<u32> {
+        let c = self.by_hash.get(&k.hash)?;
         c.iter().copied().find(|&i| k.matches(&self.keys[i as usize]))
     }
-    fn insert(&mut self, k: KeyRef<'_>, name: String) -> u32 {
+    fn insert(&mut self, k: KeyRef<'a>, name: String) -> u32 {
         let i = self.names.len() as u32;
-        self.by_hash.entry(k.hash()).or_default().push(i);
-        self.keys.push(k.owned());
+        self.by_hash.entry(k.hash).or_default().push(i);
+        self.keys.push(k);
         self.names.push(name);
         i
     }
+}
+
+/// The key of a panic site of `body`.
+fn site_key<'a>(body: &'a postc_ir::Body, files: &'a postc_ir::FileTable, site: &Site) -> KeyRef<'a> {
+    let loc = body.loc(site.call).map(|l| (files.path(l.file), l.line, l.col));
+    KeyRef::new(site.message(body), loc, site.args.len())
+}
+
+/// A thunk to make: its name, what it panics with and where.
+struct ThunkSpec<'a> {
+    name: String,
+    message: Option<&'a str>,
+    arg_types: SmallVec<[TypeId; 4]>,
+    loc: Option<SrcLoc>,
 }
 
 impl ModulePass for ColdOutline {
@@ -113,61 +114,75 @@ impl ModulePass for ColdOutline {
         &INFO
     }
 
-    /// Finding the panic paths and rewriting them run on the functions in
-    /// parallel; only numbering the thunks, in function order, is serial,
-    /// so the result does not depend on the thread count.
+    /// Finding the panic paths and their keys, making the thunks and
+    /// rewriting the paths run in parallel; only numbering the thunks, in
+    /// function order, is serial, so the result does not depend on the
+    /// thread count.
     fn run(&self, m: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
-        let Module { functions, files, .. } = m;
-        let loc_key = |body: &postc_ir::Body, v: ValueId| body.loc(v).map(|l| (files.path(l.file), l.line, l.col));
-        // Thunks already present (from an earlier run) are reused, never
-        // outlined again: their keys come from the panic call they make.
-        let mut thunks = Thunks::default();
-        for f in functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)) {
-            if let Some(site) = panic_sites(&f.body).into_iter().next() {
-                let k =
-                    KeyRef { message: site.message(&f.body), loc: loc_key(&f.body, site.call), nargs: site.args.len() };
-                // As a map insert: a later thunk with the same key wins.
-                match thunks.find(k) {
-                    Some(i) => thunks.names[i as usize] = f.name.clone(),
-                    None => {
-                        thunks.insert(k, f.name.clone());
+        let (sites, chosen, names, new_funcs) = {
+            let Module { functions, files, .. } = &*m;
+            let key = |body, site: &Site| site_key(body, files, site);
+            // Thunks already present (from an earlier run) are reused, never
+            // outlined again: their keys come from the panic call they make.
+            let mut thunks = Thunks::default();
+            for f in functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)) {
+                if let Some(site) = panic_sites(&f.body).into_iter().next() {
+                    let k = key(&f.body, &site);
+                    // As a map insert: a later thunk with the same key wins.
+                    match thunks.find(&k) {
+                        Some(i) => thunks.names[i as usize] = f.name.clone(),
+                        None => {
+                            thunks.insert(k, f.name.clone());
+                        }
                     }
                 }
             }
-        }
-        let mut next = functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)).count();
-        let sites: Vec<Vec<Site>> = functions
-            .raw()
-            .par_iter()
-            .map(|f| if f.name.starts_with(THUNK_PREFIX) { Vec::new() } else { panic_sites(&f.body) })
-            .collect();
-        // The thunk of every site, numbered in function then site order.
-        let mut new_funcs = Vec::new();
-        let mut chosen: Vec<Vec<u32>> = Vec::with_capacity(sites.len());
-        for (f, fsites) in functions.raw().iter().zip(&sites) {
-            let body = &f.body;
-            let mut c = Vec::with_capacity(fsites.len());
-            for site in fsites {
-                let message = site.message(body);
-                let k = KeyRef { message, loc: loc_key(body, site.call), nargs: site.args.len() };
-                let t = match thunks.find(k) {
-                    Some(t) => t,
-                    None => {
-                        let name = format!("{THUNK_PREFIX}{next}");
-                        next += 1;
-                        let arg_types: Vec<TypeId> =
-                            site.args.iter().map(|a| body.types[*a].unwrap_or(TypeId::INT64)).collect();
-                        new_funcs.push(make_thunk(&name, message, &arg_types, message.is_none(), body.loc(site.call)));
-                        thunks.insert(k, name)
+            let mut next = functions.iter().filter(|f| f.name.starts_with(THUNK_PREFIX)).count();
+            let found: Vec<(Vec<Site>, Vec<KeyRef<'_>>)> = functions
+                .raw()
+                .par_iter()
+                .map(|f| {
+                    if f.name.starts_with(THUNK_PREFIX) {
+                        return (Vec::new(), Vec::new());
                     }
-                };
-                c.push(t);
+                    let sites = panic_sites(&f.body);
+                    let keys = sites.iter().map(|s| key(&f.body, s)).collect();
+                    (sites, keys)
+                })
+                .collect();
+            // The thunk of every site, numbered in function then site order.
+            let mut specs = Vec::new();
+            let mut chosen: Vec<Vec<u32>> = Vec::with_capacity(found.len());
+            for (f, (fsites, fkeys)) in functions.raw().iter().zip(&found) {
+                let body = &f.body;
+                let mut c = Vec::with_capacity(fsites.len());
+                for (site, k) in fsites.iter().zip(fkeys) {
+                    let t = match thunks.find(k) {
+                        Some(t) => t,
+                        None => {
+                            let name = format!("{THUNK_PREFIX}{next}");
+                            next += 1;
+                            specs.push(ThunkSpec {
+                                name: name.clone(),
+                                message: k.message,
+                                arg_types: site.args.iter().map(|a| body.types[*a].unwrap_or(TypeId::INT64)).collect(),
+                                loc: body.loc(site.call),
+                            });
+                            thunks.insert(*k, name)
+                        }
+                    };
+                    c.push(t);
+                }
+                chosen.push(c);
             }
-            chosen.push(c);
-        }
+            let new_funcs: Vec<postc_ir::Function> =
+                specs.par_iter().map(|s| make_thunk(&s.name, s.message, &s.arg_types, s.loc)).collect();
+            let sites: Vec<Vec<Site>> = found.into_iter().map(|(s, _)| s).collect();
+            (sites, chosen, thunks.names, new_funcs)
+        };
         let changed = sites.iter().any(|s| !s.is_empty());
-        let names = &thunks.names;
-        functions.raw_mut().par_iter_mut().zip(&sites).zip(&chosen).for_each(|((f, fsites), c)| {
+        let names = &names;
+        m.functions.raw_mut().par_iter_mut().zip(&sites).zip(&chosen).for_each(|((f, fsites), c)| {
             if !fsites.is_empty() {
                 redirect(f, fsites, c, names);
             }
@@ -222,13 +237,7 @@ fn panic_sites(body: &postc_ir::Body) -> Vec<Site> {
     out
 }
 
-fn make_thunk(
-    name: &str,
-    message: Option<&str>,
-    arg_types: &[TypeId],
-    runtime_message: bool,
-    loc: Option<SrcLoc>,
-) -> postc_ir::Function {
+fn make_thunk(name: &str, message: Option<&str>, arg_types: &[TypeId], loc: Option<SrcLoc>) -> postc_ir::Function {
     let mut b = FunctionBuilder::new(name);
     b.set_attrs(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN);
     let params: Vec<ValueId> = arg_types.iter().enumerate().map(|(i, t)| b.param(&format!("a{i}"), *t)).collect();
@@ -236,8 +245,8 @@ fn make_thunk(
     b.switch_to(entry);
     b.set_loc(crate::rewrite::explicit(loc));
     let mut call_args = Vec::with_capacity(params.len() + 1);
-    if !runtime_message {
-        let text = message.unwrap_or("");
+    // Without a message known at compile time, the first argument is it.
+    if let Some(text) = message {
         call_args.push(b.const_(TypeId::STR, Literal::Str(text), "msg"));
     }
     call_args.extend(params.iter().copied());
