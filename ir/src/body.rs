@@ -150,8 +150,19 @@ impl NamePool {
     #[inline]
     pub fn push_from(&mut self, other: &NamePool, id: NameId) -> NameId {
         let i = id.index();
-        // A short string is its one-byte prefix and its bytes: copy both at once.
+        // A short string is its one-byte prefix and its bytes: copy both at
+        // once, as a fixed sixteen bytes cut back to size where the source
+        // has them (a fixed-size copy is a couple of moves, not a call).
         if let Some(&n) = other.bytes.get(i) {
+            if n < 16 {
+                if let Some(chunk) = other.bytes.get(i..i + 16) {
+                    let at = self.bytes.len();
+                    let chunk: &[u8; 16] = chunk.try_into().unwrap_or(&[0; 16]);
+                    self.bytes.extend_from_slice(chunk);
+                    self.bytes.truncate(at + 1 + n as usize);
+                    return NameId::new(at);
+                }
+            }
             if n < 0x80 {
                 if let Some(s) = other.bytes.get(i..i + 1 + n as usize) {
                     let at = NameId::new(self.bytes.len());
