@@ -102,12 +102,9 @@ impl FunctionPass for Cleanup {
             }
             let any_dead = dce::cascade(body, cx, first, uses, dead, work);
             let fate_of = |b: usize| simplify_cfg::block_fate(fate, b);
-            if any_dead && crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, Some(dead)) {
-                // Done in place.
-            } else if any_dead {
-                rebuild(func, fate, dead, uses, forward);
-            } else {
-                simplify_cfg::apply(func, fate);
+            let dead = any_dead.then_some(dead.as_slice());
+            if !crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, dead) {
+                crate::rewrite::rebuild_blocks(func, fate_of, dead);
             }
             true
         })
@@ -178,82 +175,6 @@ fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bool {
         }
     }
     true
-}
-
-/// Rebuilds the body as `simplify-cfg` would by `fate`, without the
-/// instructions flagged in `dead`: kept blocks in layout order, each followed
-/// by the blocks it absorbs, then fresh pools holding only what is kept.
-/// `pos` and `block_pos` are scratch.
-fn rebuild(func: &mut Function, fate: &[u8], dead: &[bool], pos: &mut Vec<u32>, block_pos: &mut Vec<u32>) {
-    const BROKEN: u32 = u32::MAX - 1;
-    let old = std::mem::take(&mut func.body);
-    let n = old.num_insts();
-    let nblocks = old.blocks.len();
-    let first = ((old.num_params + old.num_core) as usize).min(n);
-    let mut new = crate::rewrite::take_body();
-    new.num_params = old.num_params;
-    new.num_core = old.num_core;
-    new.pir_file = old.pir_file;
-    new.src_file = old.src_file;
-    new.far_locs.extend_from_slice(&old.far_locs);
-    pos.clear();
-    pos.resize(n + 1, BROKEN);
-    block_pos.clear();
-    block_pos.resize(nblocks, BROKEN);
-    let (tags, types, ops, names, locs) =
-        (old.tags.raw(), old.types.raw(), old.ops.raw(), old.names.raw(), old.locs.raw());
-    let mut copy = |new: &mut Body, s: usize, e: usize| {
-        let at = new.num_insts();
-        for (k, p) in pos[s..e].iter_mut().enumerate() {
-            *p = (at + k) as u32;
-        }
-        new.tags.raw_mut().extend_from_slice(&tags[s..e]);
-        new.types.raw_mut().extend_from_slice(&types[s..e]);
-        new.ops.raw_mut().extend_from_slice(&ops[s..e]);
-        new.names.raw_mut().extend_from_slice(&names[s..e]);
-        new.locs.raw_mut().extend_from_slice(&locs[s..e]);
-    };
-    copy(&mut new, 0, first);
-    for b in old.blocks.ids() {
-        if fate[b.index()] != KEPT {
-            continue;
-        }
-        let start = new.num_insts() as u32;
-        block_pos[b.index()] = new.blocks.len() as u32;
-        let mut cur = b;
-        for _ in 0..nblocks {
-            let d = old.blocks[cur];
-            let next = simplify_cfg::absorbed_successor(&old, fate, cur);
-            let (s, e) = ((d.start as usize).min(n), (d.end as usize - usize::from(next.is_some())).min(n));
-            // Runs of instructions that stay, copied whole.
-            let mut i = s;
-            while i < e {
-                while i < e && dead[i] {
-                    i += 1;
-                }
-                let run = i;
-                while i < e && !dead[i] {
-                    i += 1;
-                }
-                if run < i {
-                    copy(&mut new, run, i);
-                }
-            }
-            match next {
-                Some(t) => cur = t,
-                None => break,
-            }
-        }
-        let end = new.num_insts() as u32;
-        new.blocks.push(postc_ir::body::BlockData { label: old.blocks[b].label, start, end });
-    }
-    crate::rewrite::compact_pools_from(&mut new, &old.strings, &old.extra, &old.bytes);
-    let top = pos.len() - 1;
-    let map = |x: u32| pos[(x as usize).min(top)];
-    let bmap = |b: u32| block_pos.get(b as usize).copied().unwrap_or(BROKEN);
-    crate::rewrite::remap_operands(&mut new, &[], map, bmap);
-    func.body = new;
-    crate::rewrite::recycle(old);
 }
 
 #[cfg(test)]

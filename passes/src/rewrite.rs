@@ -10,7 +10,7 @@
 
 use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, NamePool, ValueId, NO_VALUE};
 use postc_ir::opcode::{Format, Opcode};
-use postc_ir::{DType, EntityId, SrcLoc, TypeId};
+use postc_ir::{DType, EntityId, Function, SrcLoc, TypeId};
 use std::cell::RefCell;
 
 /// The position of a value that is not in the new body. It is also what a
@@ -870,6 +870,128 @@ pub(crate) fn compact_blocks_in_place(
         compact_pools_if_sparse(body);
     }
     true
+}
+
+/// Rebuilds `func` as [`compact_blocks_in_place`] would, for any layout:
+/// each kept block in layout order followed by the blocks appended to it
+/// (each is the target of the closing `br` of the one before, which goes),
+/// copied into a fresh body. With most of the body gone, the pools are
+/// laid out afresh; otherwise they move over whole and what went is
+/// forgotten in them.
+pub(crate) fn rebuild_blocks(func: &mut Function, fate: impl Fn(usize) -> BlockFate, dead: Option<&[bool]>) {
+    const GONE: u32 = DROPPED;
+    let mut old = std::mem::take(&mut func.body);
+    let n = old.num_insts();
+    let nblocks = old.blocks.len();
+    let first = ((old.num_params + old.num_core) as usize).min(n);
+    let mut new = take_body();
+    new.num_params = old.num_params;
+    new.num_core = old.num_core;
+    new.pir_file = old.pir_file;
+    new.src_file = old.src_file;
+    std::mem::swap(&mut new.far_locs, &mut old.far_locs);
+    let room = |k: usize| k + k / 4 + 16;
+    fresh_capacity(new.tags.raw_mut(), room(n));
+    fresh_capacity(new.types.raw_mut(), room(n));
+    fresh_capacity(new.ops.raw_mut(), room(n));
+    fresh_capacity(new.names.raw_mut(), room(n));
+    fresh_capacity(new.locs.raw_mut(), room(n));
+    let mut maps = take_maps();
+    let (pos, block_pos) = (&mut maps.value_pos, &mut maps.block_pos);
+    pos.clear();
+    pos.resize(n + 1, GONE);
+    block_pos.clear();
+    block_pos.resize(nblocks, GONE);
+    let (tags, types, ops, names, locs) =
+        (old.tags.raw(), old.types.raw(), old.ops.raw(), old.names.raw(), old.locs.raw());
+    let mut copy = |new: &mut Body, s: usize, e: usize| {
+        let at = new.num_insts();
+        for (k, p) in pos[s..e].iter_mut().enumerate() {
+            *p = (at + k) as u32;
+        }
+        new.tags.raw_mut().extend_from_slice(&tags[s..e]);
+        new.types.raw_mut().extend_from_slice(&types[s..e]);
+        new.ops.raw_mut().extend_from_slice(&ops[s..e]);
+        new.names.raw_mut().extend_from_slice(&names[s..e]);
+        new.locs.raw_mut().extend_from_slice(&locs[s..e]);
+    };
+    copy(&mut new, 0, first);
+    // The block appended to `b`, if any.
+    let appended = |b: usize| -> Option<usize> {
+        let d = old.blocks.raw()[b];
+        let t = (d.end as usize).checked_sub(1).filter(|&t| t >= d.start as usize && t < n)?;
+        let target = ops[t][0] as usize;
+        (tags[t] == Opcode::Br && target != b && target < nblocks && fate(target) == BlockFate::Appended)
+            .then_some(target)
+    };
+    for b in 0..nblocks {
+        if fate(b) != BlockFate::Kept {
+            continue;
+        }
+        let start = new.num_insts() as u32;
+        block_pos[b] = new.blocks.len() as u32;
+        let mut cur = b;
+        for _ in 0..nblocks {
+            let d = old.blocks.raw()[cur];
+            let next = appended(cur);
+            let (s, e) = ((d.start as usize).min(n), (d.end as usize - usize::from(next.is_some())).min(n));
+            match dead {
+                None => copy(&mut new, s, e.max(s)),
+                Some(dead) => {
+                    // Runs of instructions that stay, copied whole.
+                    let mut i = s;
+                    while i < e {
+                        while i < e && dead[i] {
+                            i += 1;
+                        }
+                        let run = i;
+                        while i < e && !dead[i] {
+                            i += 1;
+                        }
+                        if run < i {
+                            copy(&mut new, run, i);
+                        }
+                    }
+                }
+            }
+            match next {
+                Some(t) => cur = t,
+                None => break,
+            }
+        }
+        let end = new.num_insts() as u32;
+        new.blocks.push(BlockData { label: old.blocks.raw()[b].label, start, end });
+    }
+    let kept = new.num_insts() - first;
+    if 2 * kept < n - first {
+        compact_pools_from(&mut new, &old.strings, &old.extra, &old.bytes);
+    } else {
+        // What went is forgotten in the old pools, which then move over.
+        let mut dead_bytes = old.dead_pool_bytes;
+        for i in first..n {
+            if pos[i] == GONE {
+                dead_bytes += forget_in_place(&mut old, i);
+            }
+        }
+        let mut pool = std::mem::take(&mut old.strings);
+        for (b, &p) in block_pos.iter().enumerate() {
+            if p == GONE {
+                dead_bytes += forget_in(&mut pool, old.blocks.raw()[b].label);
+            }
+        }
+        new.strings = pool;
+        std::mem::swap(&mut new.extra, &mut old.extra);
+        std::mem::swap(&mut new.bytes, &mut old.bytes);
+        new.dead_pool_bytes = dead_bytes;
+    }
+    let top = pos.len() - 1;
+    let map = |x: u32| pos[(x as usize).min(top)];
+    let bmap = |x: u32| block_pos.get(x as usize).copied().unwrap_or(GONE);
+    remap_operands(&mut new, &[], map, bmap);
+    give_maps(maps);
+    compact_pools_if_sparse(&mut new);
+    func.body = new;
+    recycle(old);
 }
 
 /// Lays out the pools afresh with only what the instructions and blocks

@@ -6,7 +6,7 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::{BlockFate, Rewriter};
+use crate::rewrite::BlockFate;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body};
 use postc_ir::cfg::Cfg;
@@ -255,35 +255,8 @@ pub(crate) fn block_fate(fate: &[u8], b: usize) -> BlockFate {
 /// Rebuilds the body as `fate` says: in place when the blocks it keeps
 /// already lie in their new order, else by copying.
 pub(crate) fn apply(func: &mut Function, fate: &[u8]) {
-    if crate::rewrite::compact_blocks_in_place(&mut func.body, |b| block_fate(fate, b), None) {
-        return;
+    let fate_of = |b: usize| block_fate(fate, b);
+    if !crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, None) {
+        crate::rewrite::rebuild_blocks(func, fate_of, None);
     }
-    let old = std::mem::take(&mut func.body);
-    let nblocks = old.blocks.len();
-    let kept: usize = old.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != REMOVED).map(|(d, _)| d.len()).sum();
-    let mut rw = if 2 * kept < old.num_insts() { Rewriter::new_dropping(&old) } else { Rewriter::new(&old) };
-    for b in old.blocks.ids() {
-        if fate[b.index()] != KEPT {
-            continue;
-        }
-        rw.begin_old_block(b);
-        let mut cur = b;
-        // Copy `cur`; while its branch goes to an absorbed block, continue
-        // with that block's instructions in the same new block.
-        for _ in 0..nblocks {
-            let d = old.blocks[cur];
-            let next = absorbed_successor(&old, fate, cur);
-            let end = if next.is_some() { d.end - 1 } else { d.end };
-            rw.copy_range(ValueId::from_u32(d.start), ValueId::from_u32(end));
-            match next {
-                Some(t) => {
-                    rw.drop_inst(ValueId::from_u32(end));
-                    cur = t;
-                }
-                None => break,
-            }
-        }
-    }
-    func.body = rw.finish();
-    crate::rewrite::recycle(old);
 }
