@@ -14,8 +14,9 @@
 //! of the rebuilt body would be a lone `br` that a branch skips) the
 //! remaining rounds and `dce` run as they are.
 
-use crate::analysis::{Analyses, AnalysisSet, UseCounts};
+use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
+use crate::rewrite::{SLOTS, SLOTS_A, SLOTS_AB, SLOTS_NONE};
 use crate::simplify_cfg::{self, KEPT, REMOVED};
 use crate::{const_fold, dce, FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, ValueId};
@@ -36,7 +37,6 @@ pub static INFO: PassInfo = PassInfo {
 struct Scratch {
     forward: Vec<u32>,
     fate: Vec<u8>,
-    uses: Vec<u32>,
     dead: Vec<bool>,
     work: Vec<ValueId>,
     forwarder: Vec<bool>,
@@ -58,7 +58,7 @@ impl FunctionPass for Cleanup {
         }
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let Scratch { forward, fate, uses, dead, work, forwarder } = &mut *s;
+            let Scratch { forward, fate, dead, work, forwarder } = &mut *s;
             // The first round of simplify-cfg: fold the branches in place,
             // then plan the rebuild.
             let branches = simplify_cfg::fold_branches(&mut func.body, forward);
@@ -83,26 +83,53 @@ impl FunctionPass for Cleanup {
                 // Nothing to rebuild: dce on the body as it is.
                 return dce::Dce.run(cx, func, analyses) | folded | branches;
             }
-            // The instructions dce would remove from the rebuilt body: its
-            // reads are those of the blocks it keeps (an absorbed block's
-            // `br` reads nothing).
+            // The instructions dce would remove from the rebuilt body: those
+            // no instruction that stays reads, directly or through others.
+            // Marked from the instructions that must stay (not removable)
+            // through their operands; in a verified body removable
+            // instructions form no cycle, so this is what dce's cascade of
+            // use counts leaves. Only the blocks the rebuild keeps count (an
+            // absorbed block's `br` reads nothing).
             let body = &func.body;
             let n = body.num_insts();
             let first = ((body.num_params + body.num_core) as usize).min(n);
-            UseCounts::compute_into_blocks(body, uses, |b| fate[b] != REMOVED);
             dead.clear();
-            dead.resize(n, false);
+            dead.resize(n, true);
+            dead[..first].fill(false);
             work.clear();
             let tags = body.tags.raw();
+            let checks = cx.options.overflow_checks;
             for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != REMOVED) {
                 let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
-                work.extend(
-                    (s..e.max(s)).filter(|&i| uses[i] == 0 && dce::may_be_removable(tags[i])).map(ValueId::new),
-                );
+                for i in s..e.max(s) {
+                    if !dce::may_be_removable(tags[i]) || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
+                        dead[i] = false;
+                        work.push(ValueId::new(i));
+                    }
+                }
             }
-            let any_dead = dce::cascade(body, cx, first, uses, dead, work);
+            while let Some(v) = work.pop() {
+                let mut mark = |x: ValueId| {
+                    if let Some(d) = dead.get_mut(x.index()) {
+                        if *d {
+                            *d = false;
+                            work.push(x);
+                        }
+                    }
+                };
+                let [a, b] = body.ops[v];
+                match SLOTS[tags[v.index()] as usize] {
+                    SLOTS_NONE => {}
+                    SLOTS_A => mark(ValueId::from_u32(a)),
+                    SLOTS_AB => {
+                        mark(ValueId::from_u32(a));
+                        mark(ValueId::from_u32(b));
+                    }
+                    _ => body.for_each_operand(v, mark),
+                }
+            }
             let fate_of = |b: usize| simplify_cfg::block_fate(fate, b);
-            let dead = any_dead.then_some(dead.as_slice());
+            let dead = Some(dead.as_slice());
             if !crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, dead) {
                 crate::rewrite::rebuild_blocks(func, fate_of, dead);
             }
