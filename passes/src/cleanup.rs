@@ -40,6 +40,7 @@ struct Scratch {
     dead: Vec<bool>,
     work: Vec<ValueId>,
     forwarder: Vec<bool>,
+    counts: Vec<(u32, u32)>,
 }
 
 thread_local! {
@@ -58,27 +59,21 @@ impl FunctionPass for Cleanup {
         }
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let Scratch { forward, fate, dead, work, forwarder } = &mut *s;
+            let Scratch { forward, fate, dead, work, forwarder, counts } = &mut *s;
             // The first round of simplify-cfg: fold the branches in place,
             // then plan the rebuild.
             let branches = simplify_cfg::fold_branches(&mut func.body, forward);
-            let cfg = match analyses.take_cfg() {
-                Some(cfg) if !branches => cfg,
-                other => {
-                    let mut cfg = other.unwrap_or_else(|| analyses.spare_cfg());
-                    cfg.recompute(&func.body);
-                    cfg
-                }
-            };
-            let planned = simplify_cfg::plan(&func.body, &cfg, fate);
+            let planned = plan(&func.body, fate, counts);
             if (branches || planned) && !settles(&func.body, fate, forwarder) {
                 // A second round would change more: the rest as it is.
+                let mut cfg = analyses.take_cfg().unwrap_or_else(|| analyses.spare_cfg());
+                cfg.recompute(&func.body);
                 simplify_cfg::finish_rounds(func, analyses, cfg, branches);
                 analyses.invalidate_except(simplify_cfg::INFO.keeps);
                 dce::Dce.run(cx, func, analyses);
                 return true;
             }
-            crate::analysis::recycle_cfg(cfg);
+            analyses.invalidate_cfg();
             if !planned {
                 // Nothing to rebuild: dce on the body as it is.
                 return dce::Dce.run(cx, func, analyses) | folded | branches;
@@ -136,6 +131,79 @@ impl FunctionPass for Cleanup {
             true
         })
     }
+}
+
+/// [`simplify_cfg::plan`] without the graph: the blocks the entry reaches,
+/// and for each the number of branches from reached blocks into it and the
+/// last of them, are all the plan reads. `preds` is scratch.
+fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>) -> bool {
+    let nblocks = body.blocks.len();
+    let n = body.num_insts();
+    fate.clear();
+    if nblocks == 0 {
+        return false;
+    }
+    // The successors of a block, straight from its terminator's payload.
+    let successors = |b: usize| -> [u32; 2] {
+        const NONE: u32 = u32::MAX;
+        let d = body.blocks.raw()[b];
+        if d.end <= d.start || d.end as usize > n {
+            return [NONE; 2];
+        }
+        let t = d.end as usize - 1;
+        let [a, at] = body.ops.raw()[t];
+        let valid = |x: u32| if (x as usize) < nblocks { x } else { NONE };
+        match body.tags.raw()[t] {
+            Opcode::Br => [valid(a), NONE],
+            Opcode::CondBr => match body.extra.get(at as usize..at as usize + 2) {
+                Some(&[x, y]) => [valid(x), valid(y)],
+                _ => [NONE; 2],
+            },
+            _ => [NONE; 2],
+        }
+    };
+    fate.resize(nblocks, REMOVED);
+    fate[0] = KEPT;
+    // `preds` serves first as the stack of the walk, then as the counts.
+    preds.clear();
+    preds.push((0, 0));
+    while let Some((b, _)) = preds.pop() {
+        for t in successors(b as usize) {
+            if let Some(f) = fate.get_mut(t as usize) {
+                if *f == REMOVED {
+                    *f = KEPT;
+                    preds.push((t, 0));
+                }
+            }
+        }
+    }
+    preds.clear();
+    preds.resize(nblocks, (0, 0));
+    for b in 0..nblocks {
+        if fate[b] == REMOVED {
+            continue;
+        }
+        for t in successors(b) {
+            if let Some(p) = preds.get_mut(t as usize) {
+                *p = (p.0 + 1, b as u32);
+            }
+        }
+    }
+    let mut any = fate.contains(&REMOVED);
+    // An absorbed block is entered only by a plain branch from its single
+    // predecessor, which it then follows in the same block.
+    for b in 1..nblocks {
+        let (count, p) = preds[b];
+        if fate[b] == REMOVED || count != 1 || p as usize == b {
+            continue;
+        }
+        let pd = body.blocks.raw()[p as usize];
+        if pd.end > pd.start && body.tags.raw().get(pd.end as usize - 1) == Some(&Opcode::Br) {
+            fate[b] = simplify_cfg::ABSORBED;
+            any = true;
+        }
+    }
+    any
 }
 
 /// Whether `simplify-cfg`, having folded the branches of `body` and then
