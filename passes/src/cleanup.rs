@@ -17,10 +17,10 @@
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::{SLOTS, SLOTS_A, SLOTS_AB, SLOTS_NONE};
-use crate::simplify_cfg::{self, KEPT, REMOVED};
+use crate::simplify_cfg::{self, REMOVED};
 use crate::{const_fold, dce, FunctionPass, PassInfo, Scope};
-use postc_ir::body::{Body, ValueId};
-use postc_ir::{EntityId, Function, Opcode};
+use postc_ir::body::ValueId;
+use postc_ir::{EntityId, Function};
 use std::cell::RefCell;
 
 pub struct Cleanup;
@@ -63,13 +63,15 @@ impl FunctionPass for Cleanup {
             // The first round of simplify-cfg: fold the branches in place,
             // then plan the rebuild.
             let branches = simplify_cfg::fold_branches(&mut func.body, forward);
-            let planned = plan(&func.body, fate, counts);
-            if (branches || planned) && !settles(&func.body, fate, forwarder) {
-                // A second round would change more: the rest as it is.
-                let mut cfg = analyses.take_cfg().unwrap_or_else(|| analyses.spare_cfg());
-                cfg.recompute(&func.body);
-                simplify_cfg::finish_rounds(func, analyses, cfg, branches);
-                analyses.invalidate_except(simplify_cfg::INFO.keeps);
+            let planned = simplify_cfg::plan(&func.body, fate, counts);
+            if (branches || planned) && !simplify_cfg::settles(&func.body, fate, forwarder) {
+                // A second round would change more: the first round's
+                // rebuild, the rest of the rounds and dce as they are.
+                if planned {
+                    simplify_cfg::apply(func, fate);
+                }
+                simplify_cfg::rounds(func, analyses, 7);
+                analyses.invalidate_cfg();
                 dce::Dce.run(cx, func, analyses);
                 return true;
             }
@@ -133,149 +135,9 @@ impl FunctionPass for Cleanup {
     }
 }
 
-/// [`simplify_cfg::plan`] without the graph: the blocks the entry reaches,
-/// and for each the number of branches from reached blocks into it and the
-/// last of them, are all the plan reads. `preds` is scratch.
-fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>) -> bool {
-    let nblocks = body.blocks.len();
-    let n = body.num_insts();
-    fate.clear();
-    if nblocks == 0 {
-        return false;
-    }
-    // The successors of a block, straight from its terminator's payload.
-    let successors = |b: usize| -> [u32; 2] {
-        const NONE: u32 = u32::MAX;
-        let d = body.blocks.raw()[b];
-        if d.end <= d.start || d.end as usize > n {
-            return [NONE; 2];
-        }
-        let t = d.end as usize - 1;
-        let [a, at] = body.ops.raw()[t];
-        let valid = |x: u32| if (x as usize) < nblocks { x } else { NONE };
-        match body.tags.raw()[t] {
-            Opcode::Br => [valid(a), NONE],
-            Opcode::CondBr => match body.extra.get(at as usize..at as usize + 2) {
-                Some(&[x, y]) => [valid(x), valid(y)],
-                _ => [NONE; 2],
-            },
-            _ => [NONE; 2],
-        }
-    };
-    fate.resize(nblocks, REMOVED);
-    fate[0] = KEPT;
-    // `preds` serves first as the stack of the walk, then as the counts.
-    preds.clear();
-    preds.push((0, 0));
-    while let Some((b, _)) = preds.pop() {
-        for t in successors(b as usize) {
-            if let Some(f) = fate.get_mut(t as usize) {
-                if *f == REMOVED {
-                    *f = KEPT;
-                    preds.push((t, 0));
-                }
-            }
-        }
-    }
-    preds.clear();
-    preds.resize(nblocks, (0, 0));
-    for b in 0..nblocks {
-        if fate[b] == REMOVED {
-            continue;
-        }
-        for t in successors(b) {
-            if let Some(p) = preds.get_mut(t as usize) {
-                *p = (p.0 + 1, b as u32);
-            }
-        }
-    }
-    let mut any = fate.contains(&REMOVED);
-    // An absorbed block is entered only by a plain branch from its single
-    // predecessor, which it then follows in the same block.
-    for b in 1..nblocks {
-        let (count, p) = preds[b];
-        if fate[b] == REMOVED || count != 1 || p as usize == b {
-            continue;
-        }
-        let pd = body.blocks.raw()[p as usize];
-        if pd.end > pd.start && body.tags.raw().get(pd.end as usize - 1) == Some(&Opcode::Br) {
-            fate[b] = simplify_cfg::ABSORBED;
-            any = true;
-        }
-    }
-    any
-}
-
-/// Whether `simplify-cfg`, having folded the branches of `body` and then
-/// rebuilt it as `fate` says, would change nothing in its next round.
-///
-/// The rebuild leaves no unreachable block, and no block that a plain
-/// branch from its single predecessor enters (each was absorbed, and
-/// absorbing keeps every other block's predecessors), so the next round
-/// can only change a branch: one to a block of the rebuilt body that holds
-/// nothing but a `br` elsewhere. Branches on constants and two-way branches
-/// to one block were all folded already.
-fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bool {
-    let nblocks = body.blocks.len();
-    forwarder.clear();
-    forwarder.resize(nblocks, false);
-    let mut any = false;
-    for b in body.blocks.ids() {
-        if fate[b.index()] != KEPT {
-            continue;
-        }
-        // The instructions of the rebuilt block, absorbed `br`s left out.
-        let mut len = 0usize;
-        let mut cur = b;
-        for _ in 0..nblocks {
-            let next = simplify_cfg::absorbed_successor(body, fate, cur);
-            len += body.blocks[cur].len() - usize::from(next.is_some());
-            match next {
-                Some(t) => cur = t,
-                None => break,
-            }
-        }
-        let d = body.blocks[cur];
-        if len != 1 || d.end <= d.start || body.tags[ValueId::from_u32(d.end - 1)] != Opcode::Br {
-            continue;
-        }
-        let target = body.ops[ValueId::from_u32(d.end - 1)][0] as usize;
-        if target < nblocks && target != b.index() && target != 0 {
-            forwarder[b.index()] = true;
-            any = true;
-        }
-    }
-    if !any {
-        return true;
-    }
-    // Does any branch of the rebuilt body go to such a block? Its branches
-    // are those that end a block it keeps and are not absorbed.
-    let is_forwarder = |t: u32| forwarder.get(t as usize).copied().unwrap_or(false);
-    for b in body.blocks.ids() {
-        let d = body.blocks[b];
-        if fate[b.index()] == REMOVED || d.end <= d.start || simplify_cfg::absorbed_successor(body, fate, b).is_some() {
-            continue;
-        }
-        let t = ValueId::from_u32(d.end - 1);
-        let targets_forwarder = match body.tags[t] {
-            Opcode::Br => is_forwarder(body.ops[t][0]),
-            Opcode::CondBr => {
-                let at = body.ops[t][1] as usize;
-                body.extra.get(at..at + 2).is_some_and(|e| is_forwarder(e[0]) || is_forwarder(e[1]))
-            }
-            _ => false,
-        };
-        if targets_forwarder {
-            return false;
-        }
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use postc_ir::cfg::Cfg;
 
     /// For each function of `text`: whether `settles` holds after the first
     /// round's branch folding and plan.
@@ -286,11 +148,9 @@ mod tests {
             .map(|f| {
                 let mut body = f.body.clone();
                 simplify_cfg::fold_branches(&mut body, &mut Vec::new());
-                let mut cfg = Cfg::default();
-                cfg.recompute(&body);
                 let mut fate = Vec::new();
-                simplify_cfg::plan(&body, &cfg, &mut fate);
-                settles(&body, &fate, &mut Vec::new())
+                simplify_cfg::plan(&body, &mut fate, &mut Vec::new());
+                simplify_cfg::settles(&body, &fate, &mut Vec::new())
             })
             .collect()
     }

@@ -9,7 +9,6 @@ use crate::manager::FuncCx;
 use crate::rewrite::BlockFate;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body};
-use postc_ir::cfg::Cfg;
 use postc_ir::{EntityId, Function, Opcode, TypeId, ValueId};
 use std::cell::RefCell;
 
@@ -20,7 +19,7 @@ pub static INFO: PassInfo = PassInfo {
     description: "fold constant branches, skip forwarding blocks, drop unreachable blocks, merge straight-line blocks",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
-    // The graph of the last round, which changed nothing, is handed on.
+    // The graph is kept when nothing changed (and dropped otherwise).
     keeps: AnalysisSet::CFG,
 };
 
@@ -30,60 +29,38 @@ impl FunctionPass for SimplifyCfg {
     }
 
     fn run(&self, _: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        // A cached graph is that of the body as it is on entry.
-        let (cfg, valid) = match analyses.take_cfg() {
-            Some(cfg) => (cfg, true),
-            None => (analyses.spare_cfg(), false),
-        };
-        rounds(func, analyses, cfg, valid, None)
+        rounds(func, analyses, 8)
     }
 }
 
-/// Finishes what [`SimplifyCfg`] does to a body whose branches its first
-/// round has folded already (`folded`: whether that changed anything);
-/// `cfg` is the graph of the body as it is now.
-pub(crate) fn finish_rounds(func: &mut Function, analyses: &mut Analyses, cfg: Cfg, folded: bool) -> bool {
-    rounds(func, analyses, cfg, true, Some(folded))
-}
-
-/// Rounds of branch folding and rebuilding until one changes nothing.
-/// `valid`: whether `cfg` is the graph of the body; `first_fold`: the
-/// outcome of the first round's branch folding, if it was done already.
-fn rounds(
-    func: &mut Function,
-    analyses: &mut Analyses,
-    mut cfg: Cfg,
-    mut valid: bool,
-    first_fold: Option<bool>,
-) -> bool {
+/// Rounds of branch folding and rebuilding, at most `max`, until one
+/// changes nothing; a round after which [`settles`] shows the next would
+/// change nothing is the last.
+pub(crate) fn rounds(func: &mut Function, analyses: &mut Analyses, max: usize) -> bool {
     let mut changed = false;
     // Each round only removes edges or blocks, so a handful suffices;
     // the bound keeps malformed bodies from looping.
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
-        let Scratch { forward, fate } = &mut *s;
-        for round in 0..8 {
-            let a = match first_fold {
-                Some(a) if round == 0 => a,
-                _ => {
-                    let a = fold_branches(&mut func.body, forward);
-                    valid &= !a;
-                    a
-                }
-            };
-            let b = rebuild(func, &mut cfg, valid, fate);
-            // The graph is now that of the body before the rebuild.
-            valid = !b;
-            changed |= a | b;
-            if !(a | b) {
+        let Scratch { forward, fate, preds, forwarder } = &mut *s;
+        for _ in 0..max {
+            let folded = fold_branches(&mut func.body, forward);
+            let planned = plan(&func.body, fate, preds);
+            if !(folded | planned) {
+                break;
+            }
+            changed = true;
+            let settled = settles(&func.body, fate, forwarder);
+            if planned {
+                apply(func, fate);
+            }
+            if settled {
                 break;
             }
         }
     });
-    if valid {
-        analyses.set_cfg(cfg);
-    } else {
-        crate::analysis::recycle_cfg(cfg);
+    if changed {
+        analyses.invalidate_cfg();
     }
     changed
 }
@@ -91,8 +68,10 @@ fn rounds(
 #[derive(Default)]
 struct Scratch {
     forward: Vec<u32>,
-    /// Per block: 0 removed (unreachable), 1 kept, 2 absorbed into its predecessor.
+    /// Per block: [`REMOVED`], [`KEPT`] or [`ABSORBED`].
     fate: Vec<u8>,
+    preds: Vec<(u32, u32)>,
+    forwarder: Vec<bool>,
 }
 
 thread_local! {
@@ -179,48 +158,145 @@ pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
     changed
 }
 
-/// Drops unreachable blocks and merges single-predecessor successors.
-/// `cfg` is recomputed unless `valid` says it is that of the body already;
-/// either way it is that of the body as it was before the rebuild.
-fn rebuild(func: &mut Function, cfg: &mut Cfg, valid: bool, fate: &mut Vec<u8>) -> bool {
-    if !valid {
-        cfg.recompute(&func.body);
-    }
-    if !plan(&func.body, cfg, fate) {
-        return false;
-    }
-    apply(func, fate);
-    true
-}
-
-/// What [`rebuild`] does with each block of `body`, whose graph is `cfg`:
-/// `fate[b]` is [`REMOVED`] (unreachable), [`KEPT`] or [`ABSORBED`] (into
-/// its predecessor). Returns whether any block is not simply kept.
-pub(crate) fn plan(body: &Body, cfg: &Cfg, fate: &mut Vec<u8>) -> bool {
+/// What a round does with each block of `body`: `fate[b]` is [`REMOVED`]
+/// (unreachable), [`KEPT`] or [`ABSORBED`] (into its predecessor). No graph
+/// is built: the blocks the entry reaches, and for each the number of
+/// branches from reached blocks into it and the last of them, are all it
+/// takes. `preds` is scratch. Returns whether any block is not simply kept.
+pub(crate) fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>) -> bool {
     let nblocks = body.blocks.len();
+    let n = body.num_insts();
     fate.clear();
     if nblocks == 0 {
         return false;
     }
-    fate.extend((0..nblocks).map(|b| if cfg.is_reachable(BlockId::new(b)) { KEPT } else { REMOVED }));
+    // The successors of a block, straight from its terminator's payload.
+    let successors = |b: usize| -> [u32; 2] {
+        const NONE: u32 = u32::MAX;
+        let d = body.blocks.raw()[b];
+        if d.end <= d.start || d.end as usize > n {
+            return [NONE; 2];
+        }
+        let t = d.end as usize - 1;
+        let [a, at] = body.ops.raw()[t];
+        let valid = |x: u32| if (x as usize) < nblocks { x } else { NONE };
+        match body.tags.raw()[t] {
+            Opcode::Br => [valid(a), NONE],
+            Opcode::CondBr => match body.extra.get(at as usize..at as usize + 2) {
+                Some(&[x, y]) => [valid(x), valid(y)],
+                _ => [NONE; 2],
+            },
+            _ => [NONE; 2],
+        }
+    };
+    fate.resize(nblocks, REMOVED);
+    fate[0] = KEPT;
+    // `preds` serves first as the stack of the walk, then as the counts.
+    preds.clear();
+    preds.push((0, 0));
+    while let Some((b, _)) = preds.pop() {
+        for t in successors(b as usize) {
+            if let Some(f) = fate.get_mut(t as usize) {
+                if *f == REMOVED {
+                    *f = KEPT;
+                    preds.push((t, 0));
+                }
+            }
+        }
+    }
+    preds.clear();
+    preds.resize(nblocks, (0, 0));
+    for b in 0..nblocks {
+        if fate[b] == REMOVED {
+            continue;
+        }
+        for t in successors(b) {
+            if let Some(p) = preds.get_mut(t as usize) {
+                *p = (p.0 + 1, b as u32);
+            }
+        }
+    }
     let mut any = fate.contains(&REMOVED);
     // An absorbed block is entered only by a plain branch from its single
     // predecessor, which it then follows in the same block.
     for b in 1..nblocks {
-        if fate[b] == REMOVED {
+        let (count, p) = preds[b];
+        if fate[b] == REMOVED || count != 1 || p as usize == b {
             continue;
         }
-        let bid = BlockId::new(b);
-        let mut preds = cfg.preds_raw(bid).iter().filter(|&&p| fate[p as usize] != REMOVED);
-        if let (Some(&p), None) = (preds.next(), preds.next()) {
-            let pd = body.blocks.raw()[p as usize];
-            if p as usize != b && pd.end > pd.start && body.tags.raw()[pd.end as usize - 1] == Opcode::Br {
-                fate[b] = ABSORBED;
-                any = true;
-            }
+        let pd = body.blocks.raw()[p as usize];
+        if pd.end > pd.start && body.tags.raw().get(pd.end as usize - 1) == Some(&Opcode::Br) {
+            fate[b] = ABSORBED;
+            any = true;
         }
     }
     any
+}
+
+/// Whether `simplify-cfg`, having folded the branches of `body` and then
+/// rebuilt it as `fate` says, would change nothing in its next round.
+///
+/// The rebuild leaves no unreachable block, and no block that a plain
+/// branch from its single predecessor enters (each was absorbed, and
+/// absorbing keeps every other block's predecessors), so the next round
+/// can only change a branch: one to a block of the rebuilt body that holds
+/// nothing but a `br` elsewhere. Branches on constants and two-way branches
+/// to one block were all folded already.
+pub(crate) fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bool {
+    let nblocks = body.blocks.len();
+    forwarder.clear();
+    forwarder.resize(nblocks, false);
+    let mut any = false;
+    for b in body.blocks.ids() {
+        if fate[b.index()] != KEPT {
+            continue;
+        }
+        // The instructions of the rebuilt block, absorbed `br`s left out.
+        let mut len = 0usize;
+        let mut cur = b;
+        for _ in 0..nblocks {
+            let next = absorbed_successor(body, fate, cur);
+            len += body.blocks[cur].len() - usize::from(next.is_some());
+            match next {
+                Some(t) => cur = t,
+                None => break,
+            }
+        }
+        let d = body.blocks[cur];
+        if len != 1 || d.end <= d.start || body.tags[ValueId::from_u32(d.end - 1)] != Opcode::Br {
+            continue;
+        }
+        let target = body.ops[ValueId::from_u32(d.end - 1)][0] as usize;
+        if target < nblocks && target != b.index() && target != 0 {
+            forwarder[b.index()] = true;
+            any = true;
+        }
+    }
+    if !any {
+        return true;
+    }
+    // Does any branch of the rebuilt body go to such a block? Its branches
+    // are those that end a block it keeps and are not absorbed.
+    let is_forwarder = |t: u32| forwarder.get(t as usize).copied().unwrap_or(false);
+    for b in body.blocks.ids() {
+        let d = body.blocks[b];
+        if fate[b.index()] == REMOVED || d.end <= d.start || absorbed_successor(body, fate, b).is_some() {
+            continue;
+        }
+        let t = ValueId::from_u32(d.end - 1);
+        let targets_forwarder = match body.tags[t] {
+            Opcode::Br => is_forwarder(body.ops[t][0]),
+            Opcode::CondBr => {
+                let at = body.ops[t][1] as usize;
+                body.extra.get(at..at + 2).is_some_and(|e| is_forwarder(e[0]) || is_forwarder(e[1]))
+            }
+            _ => false,
+        };
+        if targets_forwarder {
+            return false;
+        }
+    }
+    true
 }
 
 pub(crate) const REMOVED: u8 = 0;
