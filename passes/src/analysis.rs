@@ -147,6 +147,11 @@ impl Analyses {
         self.cfg.get_or_insert_with(|| pooled_cfg(body))
     }
 
+    /// The cached graph, if there is one, without computing it.
+    pub fn known_cfg(&self) -> Option<&Cfg> {
+        self.cfg.as_ref()
+    }
+
     /// Takes the cached graph out, if there is one (dominators go with it).
     pub fn take_cfg(&mut self) -> Option<Cfg> {
         self.dom = None;

@@ -43,9 +43,14 @@ pub(crate) fn rounds(func: &mut Function, analyses: &mut Analyses, max: usize) -
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         let Scratch { forward, fate, preds, forwarder } = &mut *s;
-        for _ in 0..max {
+        for round in 0..max {
             let folded = fold_branches(&mut func.body, forward);
-            let planned = plan(&func.body, fate, preds);
+            // A graph cached by an earlier pass, still that of the body, is
+            // cheaper to plan from than walking the body.
+            let planned = match analyses.known_cfg() {
+                Some(cfg) if round == 0 && !folded => plan_from_graph(&func.body, cfg, fate),
+                _ => plan(&func.body, fate, preds),
+            };
             if !(folded | planned) {
                 break;
             }
@@ -156,6 +161,31 @@ pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
         }
     }
     changed
+}
+
+/// [`plan`] from the graph of `body`.
+fn plan_from_graph(body: &Body, cfg: &postc_ir::cfg::Cfg, fate: &mut Vec<u8>) -> bool {
+    let nblocks = body.blocks.len();
+    fate.clear();
+    if nblocks == 0 {
+        return false;
+    }
+    fate.extend((0..nblocks).map(|b| if cfg.is_reachable(BlockId::new(b)) { KEPT } else { REMOVED }));
+    let mut any = fate.contains(&REMOVED);
+    for b in 1..nblocks {
+        if fate[b] == REMOVED {
+            continue;
+        }
+        let mut preds = cfg.preds_raw(BlockId::new(b)).iter().filter(|&&p| fate[p as usize] != REMOVED);
+        if let (Some(&p), None) = (preds.next(), preds.next()) {
+            let pd = body.blocks.raw()[p as usize];
+            if p as usize != b && pd.end > pd.start && body.tags.raw().get(pd.end as usize - 1) == Some(&Opcode::Br) {
+                fate[b] = ABSORBED;
+                any = true;
+            }
+        }
+    }
+    any
 }
 
 /// What a round does with each block of `body`: `fate[b]` is [`REMOVED`]
