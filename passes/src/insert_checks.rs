@@ -75,6 +75,8 @@ struct Check<'a> {
     bounds: Vec<String>,
     /// The extents read once in the entry block: (array, axis) → value.
     extents: Vec<((ValueId, u32), ValueId)>,
+    /// The messages emitted so far and their bytes in the new body.
+    messages: Vec<(String, [u32; 2])>,
 }
 
 impl Check<'_> {
@@ -105,7 +107,16 @@ impl Check<'_> {
         let fail_label = self.rw.fresh_name(&mut self.labels, &[b"panic"]);
         self.rw.begin_block_named(fail, fail_label);
         let mname = self.rw.fresh_name(&mut self.names, &[b"msg"]);
-        let m = self.rw.emit_const_with_name(TypeId::STR, Literal::Str(msg), Some(mname), loc);
+        // The function's checks with one message share its bytes.
+        let payload = match self.messages.iter().find(|(m, _)| m == msg) {
+            Some(&(_, p)) => p,
+            None => {
+                let p = self.rw.push_literal_bytes(msg.as_bytes());
+                self.messages.push((msg.to_owned(), p));
+                p
+            }
+        };
+        let m = self.rw.emit_with_name(Opcode::Const, Some(TypeId::STR), payload, &[], Some(mname), loc);
         let mut items: SmallVec<[u32; 8]> = SmallVec::new();
         items.extend([1 + args.len() as u32, m.as_u32()]);
         items.extend(args.iter().map(|a| a.as_u32()));
@@ -183,8 +194,15 @@ impl FunctionPass for InsertChecks {
         let names = NameGen::starting_at(analyses.name_start(&old));
         let labels = names.same_start();
         let hoisted = if opts.bounds_checks { hoisted_extents(&old, cx) } else { Vec::new() };
-        let mut c =
-            Check { rw: Rewriter::new(&old), names, labels, panic: None, bounds: Vec::new(), extents: Vec::new() };
+        let mut c = Check {
+            rw: Rewriter::new(&old),
+            names,
+            labels,
+            panic: None,
+            bounds: Vec::new(),
+            extents: Vec::new(),
+            messages: Vec::new(),
+        };
         for b in old.blocks.ids() {
             c.rw.begin_old_block(b);
             if b.index() == 0 {

@@ -396,6 +396,16 @@ impl<'a> Rewriter<'a> {
         self.new.strings.push(name).as_u32()
     }
 
+    /// Appends `data` to the new body's literal bytes; the result is the
+    /// payload of a `Str` or `Bytes` constant holding it, which several
+    /// constants may share.
+    pub fn push_literal_bytes(&mut self, data: &[u8]) -> [u32; 2] {
+        self.ensure_pools();
+        let at = self.new.bytes.len() as u32;
+        self.new.bytes.extend_from_slice(data);
+        [at, data.len() as u32]
+    }
+
     /// Interns a name in the new body's pool.
     pub fn intern_name(&mut self, name: &str) -> NameId {
         self.ensure_pools();
