@@ -368,7 +368,11 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, a
     let n = body.num_insts();
     let (tags, ops) = (body.tags.raw(), body.ops.raw());
     let checks = cx.options.overflow_checks;
-    let dtype = |v: usize| body.types.raw()[v].and_then(|t| cx.types.try_get(t)).map(|t| t.dtype);
+    // A scalar type's id is its dtype's index (see `TypeId::scalar`).
+    let dtype = |v: usize| {
+        let t = body.types.raw()[v]?;
+        DType::from_index(t.as_u32()).or_else(|| cx.types.try_get(t).map(|t| t.dtype))
+    };
     let mut any = false;
     let Some(&d) = body.blocks.raw().get(bi) else { return false };
     {
@@ -383,12 +387,15 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, a
             let result: Option<Value> = match op.format() {
                 Format::Binary => {
                     let y = st.index(body, b);
-                    if always_panics(op, dtype(i), y.and_then(|k| st.fast_at(k))) {
+                    if matches!(op, Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow)
+                        && always_panics(op, dtype(i), y.and_then(|k| st.fast_at(k)))
+                    {
                         // Nothing after it in the block runs.
                         st.panics.push(bi as u32);
                         break;
                     }
-                    let (Some(x), Some(y)) = (st.index(body, a), y) else { continue };
+                    let Some(y) = y else { continue };
+                    let Some(x) = st.index(body, a) else { continue };
                     let Some(rd) = dtype(i) else { continue };
                     if libm_dependent(op, rd) {
                         continue;
