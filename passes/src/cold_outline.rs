@@ -300,7 +300,7 @@ fn redirect(f: &mut postc_ir::Function, sites: &[Site], thunk: &[u32], names: &[
 fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
     DEAD.with(|d| {
         let mut d = d.borrow_mut();
-        let (uses, dead, pos) = &mut *d;
+        let (uses, dead) = &mut *d;
         crate::analysis::UseCounts::compute_into(&func.body, uses);
         dead.clear();
         dead.resize(func.body.num_insts(), false);
@@ -314,12 +314,11 @@ fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
         if !any {
             return;
         }
-        crate::dce::remove(func, dead, pos);
+        crate::dce::remove(func, dead);
     })
 }
 
 thread_local! {
-    /// Use counts, the dead-constant set and scratch of [`drop_dead_messages`].
-    static DEAD: std::cell::RefCell<(Vec<u32>, Vec<bool>, Vec<u32>)> =
-        const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// Use counts and the dead-constant set of [`drop_dead_messages`].
+    static DEAD: std::cell::RefCell<(Vec<u32>, Vec<bool>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }

@@ -125,15 +125,14 @@ fn run(
     if !any {
         return false;
     }
-    remove(func, dead, uses);
+    remove(func, dead);
     true
 }
 
 /// Removes the instructions flagged in `dead` (and any outside every
 /// block): in place when the blocks lie in order, else by a rebuild.
-/// `pos` is scratch.
-pub(crate) fn remove(func: &mut Function, dead: &[bool], pos: &mut Vec<u32>) {
-    if !compact_in_place(&mut func.body, dead, pos) {
+pub(crate) fn remove(func: &mut Function, dead: &[bool]) {
+    if !compact_in_place(&mut func.body, dead) {
         rebuild(func, dead);
     }
 }
@@ -212,76 +211,10 @@ pub(crate) fn rebuild(func: &mut Function, dead: &[bool]) {
 }
 
 /// Removes the dead instructions (and any outside every block) in place,
-/// with the same result as [`rebuild`]: the columns close up in one sweep
-/// and every operand is renumbered in a second. The pools stay as they are;
-/// a name only a removed instruction used loses its `$` (see
-/// [`crate::rewrite::NameGen`]). Returns false, changing nothing, when the
-/// blocks do not lie in order one after another past the parameters.
-fn compact_in_place(body: &mut Body, dead: &[bool], pos: &mut Vec<u32>) -> bool {
-    const GONE: u32 = u32::MAX - 1;
-    let n = body.num_insts();
-    let first = ((body.num_params + body.num_core) as usize).min(n);
-    let mut at = first;
-    for bi in 0..=body.blocks.len() {
-        let (start, end) = match body.blocks.raw().get(bi) {
-            Some(d) => (d.start as usize, d.end as usize),
-            None => (n, n),
-        };
-        if start < at || end < start || end > n {
-            return false;
-        }
-        // Instructions between blocks are in no block: removed too.
-        for i in at..start {
-            body.dead_pool_bytes += crate::rewrite::forget_in_place(body, i);
-        }
-        at = end;
-    }
-    // With more instructions gone than kept, the pools are laid out afresh
-    // at the end instead of going through what is gone.
-    let gone = dead[first..n].iter().filter(|&&d| d).count();
-    let relayout = 2 * gone > n - first;
-    pos.clear();
-    pos.resize(n + 1, GONE);
-    for (i, p) in pos[..first].iter_mut().enumerate() {
-        *p = i as u32;
-    }
-    let mut w = first;
-    let nblocks = body.blocks.len();
-    for bi in 0..nblocks {
-        let d = body.blocks.raw()[bi];
-        let start = w as u32;
-        for i in d.start as usize..d.end as usize {
-            if dead[i] {
-                // Not yet overwritten: moves so far went below `i`.
-                if !relayout {
-                    body.dead_pool_bytes += crate::rewrite::forget_in_place(body, i);
-                }
-                continue;
-            }
-            pos[i] = w as u32;
-            if w != i {
-                body.tags.raw_mut()[w] = body.tags.raw()[i];
-                body.types.raw_mut()[w] = body.types.raw()[i];
-                body.ops.raw_mut()[w] = body.ops.raw()[i];
-                body.names.raw_mut()[w] = body.names.raw()[i];
-                body.locs.raw_mut()[w] = body.locs.raw()[i];
-            }
-            w += 1;
-        }
-        let bd = &mut body.blocks.raw_mut()[bi];
-        bd.start = start;
-        bd.end = w as u32;
-    }
-    body.tags.truncate(w);
-    body.types.truncate(w);
-    body.ops.truncate(w);
-    body.names.truncate(w);
-    body.locs.truncate(w);
-    crate::rewrite::map_operands_in_place(body, pos, nblocks);
-    if relayout {
-        crate::rewrite::compact_pools(body);
-    } else {
-        crate::rewrite::compact_pools_if_sparse(body);
-    }
-    true
+/// with the same result as [`rebuild`] (see
+/// [`crate::rewrite::compact_blocks_in_place`]). Returns false, changing
+/// nothing, when the blocks do not lie in order one after another past the
+/// parameters.
+fn compact_in_place(body: &mut Body, dead: &[bool]) -> bool {
+    crate::rewrite::compact_blocks_in_place(body, |_| crate::rewrite::BlockFate::Kept, Some(dead))
 }

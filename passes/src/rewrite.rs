@@ -1085,17 +1085,6 @@ pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_ex
     recycle(fresh);
 }
 
-/// Renumbers every value operand of `body` through `pos` (old position →
-/// new; its last entry stands for every id out of range) and maps block
-/// operands past `nblocks` to a broken id, as [`Rewriter::finish`] does, in
-/// place: for a pass that removed instructions without moving blocks.
-pub(crate) fn map_operands_in_place(body: &mut Body, pos: &[u32], nblocks: usize) {
-    const BROKEN: u32 = DROPPED;
-    let top = pos.len() - 1;
-    let map = |x: u32| pos[(x as usize).min(top)];
-    let bmap = |b: u32| if (b as usize) < nblocks { b } else { BROKEN };
-    remap_operands(body, &[], map, bmap);
-}
 
 /// Maps every value operand through `map` and every block operand through
 /// `bmap`. Items in `extra` are read from `old_extra` where it covers them
