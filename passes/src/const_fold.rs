@@ -81,8 +81,7 @@ pub(crate) fn fold(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses
         if any {
             write_back(&mut func.body, &mut st);
         }
-        if !st.panics.is_empty() {
-            end_in_unreachable(&mut func.body, st.panics);
+        if !st.panics.is_empty() && end_in_unreachable(&mut func.body, st.panics) {
             analyses.invalidate_cfg();
             any = true;
         }
@@ -107,10 +106,12 @@ fn always_panics(op: Opcode, rd: Option<DType>, y: Option<Scalar>) -> bool {
 
 /// Makes each block of `blocks` (which hold an instruction that always
 /// panics) end in `unreachable`: what follows that instruction never runs,
-/// and the blocks the old terminator led to lose an edge.
-fn end_in_unreachable(body: &mut Body, blocks: &mut Vec<u32>) {
+/// and the blocks the old terminator led to lose an edge. Returns whether
+/// any block changed.
+fn end_in_unreachable(body: &mut Body, blocks: &mut Vec<u32>) -> bool {
     blocks.sort_unstable();
     blocks.dedup();
+    let mut changed = false;
     for &b in blocks.iter() {
         let Some(&d) = body.blocks.raw().get(b as usize) else { continue };
         if d.end <= d.start || d.end as usize > body.num_insts() {
@@ -124,7 +125,9 @@ fn end_in_unreachable(body: &mut Body, blocks: &mut Vec<u32>) {
         body.types[t] = None;
         body.ops[t] = [0, 0];
         body.names[t] = None;
+        changed = true;
     }
+    changed
 }
 
 /// The order in which [`evaluate`] visits blocks.

@@ -10,6 +10,7 @@ use crate::{registry, Pass, PassInfo, PassOptions};
 use postc_ir::diag::Diagnostic;
 use postc_ir::{FileTable, Function, Module, TypeTable};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -246,6 +247,10 @@ fn run_group(
 ) -> FuncOutcome {
     let mut out = FuncOutcome::default();
     let mut analyses = Analyses::default();
+    // The passes that changed nothing since the function last changed: run
+    // again on the same body, each would change nothing again (passes are
+    // deterministic), so it is not run.
+    let mut settled: SmallVec<[&'static str; 8]> = SmallVec::new();
     for (pi, pass) in group.iter().enumerate() {
         let app = app_base + pi as u64 * nfuncs + fi;
         if app >= limit {
@@ -253,10 +258,14 @@ fn run_group(
         }
         let info = pass.info();
         let t = Instant::now();
-        analyses.prepare(info.needs, &f.body);
-        let changed = pass.run(cx, f, &mut analyses);
-        if changed {
-            analyses.invalidate_except(info.keeps);
+        if !settled.contains(&info.name) {
+            analyses.prepare(info.needs, &f.body);
+            if pass.run(cx, f, &mut analyses) {
+                analyses.invalidate_except(info.keeps);
+                settled.clear();
+            } else {
+                settled.push(info.name);
+            }
         }
         if run.time_passes {
             nanos[pi].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);

@@ -1085,7 +1085,6 @@ pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_ex
     recycle(fresh);
 }
 
-
 /// Maps every value operand through `map` and every block operand through
 /// `bmap`. Items in `extra` are read from `old_extra` where it covers them
 /// (a rebuild's copied instructions keep the old pool's positions; one
