@@ -1,5 +1,6 @@
 //! The pass manager: pipeline diagnostics, --print-after, --time-passes,
-//! the bisect limit, thread-count independence and idempotence.
+//! the bisect limit, thread-count independence, idempotence and the skipping
+//! of settled passes.
 
 use postc_ir::gen::large_module;
 use postc_ir::print::print_module;
