@@ -16,7 +16,6 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::{SLOTS, SLOTS_A, SLOTS_AB, SLOTS_NONE};
 use crate::simplify_cfg::{self, REMOVED};
 use crate::{const_fold, dce, FunctionPass, PassInfo, Scope};
 use postc_ir::body::ValueId;
@@ -106,7 +105,7 @@ impl FunctionPass for Cleanup {
                 }
             }
             while let Some(v) = work.pop() {
-                let mut mark = |x: ValueId| {
+                let mark = |x: ValueId| {
                     if let Some(d) = dead.get_mut(x.index()) {
                         if *d {
                             *d = false;
@@ -114,16 +113,7 @@ impl FunctionPass for Cleanup {
                         }
                     }
                 };
-                let [a, b] = body.ops[v];
-                match SLOTS[tags[v.index()] as usize] {
-                    SLOTS_NONE => {}
-                    SLOTS_A => mark(ValueId::from_u32(a)),
-                    SLOTS_AB => {
-                        mark(ValueId::from_u32(a));
-                        mark(ValueId::from_u32(b));
-                    }
-                    _ => body.for_each_operand(v, mark),
-                }
+                crate::rewrite::for_each_operand_fast(body, v, mark);
             }
             let fate_of = |b: usize| simplify_cfg::block_fate(fate, b);
             let dead = Some(dead.as_slice());

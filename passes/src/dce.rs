@@ -6,7 +6,7 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::{Rewriter, SLOTS, SLOTS_A, SLOTS_AB, SLOTS_NONE};
+use crate::rewrite::Rewriter;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, ValueId};
 use postc_ir::opcode::Format;
@@ -149,7 +149,6 @@ pub(crate) fn cascade(
     dead: &mut [bool],
     work: &mut Vec<ValueId>,
 ) -> bool {
-    let tags = body.tags.raw();
     let mut any = false;
     while let Some(v) = work.pop() {
         if dead[v.index()] || uses[v.index()] != 0 || !is_removable(body, cx.types, v, cx.options.overflow_checks) {
@@ -157,7 +156,7 @@ pub(crate) fn cascade(
         }
         dead[v.index()] = true;
         any = true;
-        let mut release = |x: ValueId| {
+        let release = |x: ValueId| {
             if let Some(u) = uses.get_mut(x.index()) {
                 *u = u.saturating_sub(1);
                 if *u == 0 && x.index() >= first {
@@ -167,16 +166,7 @@ pub(crate) fn cascade(
         };
         // Most removable instructions read their operands from the payload
         // slots themselves.
-        let [a, b] = body.ops[v];
-        match SLOTS[tags[v.index()] as usize] {
-            SLOTS_NONE => {}
-            SLOTS_A => release(ValueId::from_u32(a)),
-            SLOTS_AB => {
-                release(ValueId::from_u32(a));
-                release(ValueId::from_u32(b));
-            }
-            _ => body.for_each_operand(v, release),
-        }
+        crate::rewrite::for_each_operand_fast(body, v, release);
     }
     any
 }

@@ -163,19 +163,17 @@ impl FunctionPass for InsertChecks {
                 InstData::Binary { op: Opcode::FDiv | Opcode::Mod, right, .. } => {
                     opts.div_checks
                         && dtype_of(v).is_some_and(DType::is_int)
-                        && const_int(body, right).map_or(true, |x| x == 0)
+                        && const_int(body, right).is_none_or(|x| x == 0)
                 }
                 InstData::Binary { op: Opcode::Shl | Opcode::Shr, right, .. } => {
                     opts.div_checks
                         && dtype_of(v).is_some_and(DType::is_signed_int)
-                        && !const_int(body, right).is_some_and(|x| x >= 0)
+                        && const_int(body, right).is_none_or(|x| x < 0)
                 }
                 InstData::Binary { op: Opcode::Pow, right, .. } => dtype_of(v).is_some_and(|d| {
                     d.is_int()
                         && (opts.overflow_checks
-                            || (opts.div_checks
-                                && d.is_signed_int()
-                                && !const_int(body, right).is_some_and(|x| x >= 0)))
+                            || (opts.div_checks && d.is_signed_int() && const_int(body, right).is_none_or(|x| x < 0)))
                 }),
                 InstData::Binary { op: Opcode::Add | Opcode::Sub | Opcode::Mul, .. }
                 | InstData::Unary { op: Opcode::Neg | Opcode::Abs, .. } => {
@@ -317,7 +315,7 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
                     c.guard(ok, "negative shift count", &[], loc);
                 }
                 Opcode::Pow => {
-                    if signed && opts.div_checks && !const_int(old, right).is_some_and(|x| x >= 0) {
+                    if signed && opts.div_checks && const_int(old, right).is_none_or(|x| x < 0) {
                         let z = zero(c);
                         let ok = c.value(Opcode::Ge, TypeId::BOOL, [right.as_u32(), z.as_u32()], "exp.ok", loc);
                         c.guard(ok, "negative exponent", &[], loc);

@@ -69,6 +69,41 @@ fn fresh_capacity<T>(v: &mut Vec<T>, cap: usize) {
     }
 }
 
+/// A spare body with `old`'s parameter counts and files, and room for its
+/// instructions and blocks; locations and pools are the caller's.
+fn body_like(old: &Body) -> Body {
+    let n = old.num_insts();
+    let mut new = take_body();
+    new.num_params = old.num_params;
+    new.num_core = old.num_core;
+    new.pir_file = old.pir_file;
+    new.src_file = old.src_file;
+    let room = |k: usize| k + k / 4 + 16;
+    fresh_capacity(new.tags.raw_mut(), room(n));
+    fresh_capacity(new.types.raw_mut(), room(n));
+    fresh_capacity(new.ops.raw_mut(), room(n));
+    fresh_capacity(new.names.raw_mut(), room(n));
+    fresh_capacity(new.locs.raw_mut(), room(n));
+    fresh_capacity(new.blocks.raw_mut(), room(old.blocks.len()));
+    new
+}
+
+/// Calls `f` on every value operand of `v`: straight from the payload slots
+/// for the formats that keep operands there, through the format otherwise.
+#[inline]
+pub(crate) fn for_each_operand_fast(body: &Body, v: ValueId, mut f: impl FnMut(ValueId)) {
+    let [a, b] = body.ops[v];
+    match SLOTS[body.tags[v] as usize] {
+        SLOTS_NONE => {}
+        SLOTS_A => f(ValueId::from_u32(a)),
+        SLOTS_AB => {
+            f(ValueId::from_u32(a));
+            f(ValueId::from_u32(b));
+        }
+        _ => body.for_each_operand(v, f),
+    }
+}
+
 fn take_maps() -> Maps {
     SPARES.with(|s| s.borrow_mut().maps.pop()).unwrap_or_default()
 }
@@ -145,20 +180,9 @@ impl<'a> Rewriter<'a> {
     /// what the kept instructions use.
     pub fn new_dropping(old: &'a Body) -> Rewriter<'a> {
         let n = old.num_insts();
-        let mut new = take_body();
-        new.num_params = old.num_params;
-        new.num_core = old.num_core;
-        new.pir_file = old.pir_file;
-        new.src_file = old.src_file;
+        let mut new = body_like(old);
         // Copied instructions keep their packed locations as they are.
         new.far_locs.extend_from_slice(&old.far_locs);
-        let room = |k: usize| k + k / 4 + 16;
-        fresh_capacity(new.tags.raw_mut(), room(n));
-        fresh_capacity(new.types.raw_mut(), room(n));
-        fresh_capacity(new.ops.raw_mut(), room(n));
-        fresh_capacity(new.names.raw_mut(), room(n));
-        fresh_capacity(new.locs.raw_mut(), room(n));
-        fresh_capacity(new.blocks.raw_mut(), room(old.blocks.len()));
         let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
         value_pos.clear();
         value_pos.resize(n, DROPPED);
@@ -894,18 +918,8 @@ pub(crate) fn rebuild_blocks(func: &mut Function, fate: impl Fn(usize) -> BlockF
     let n = old.num_insts();
     let nblocks = old.blocks.len();
     let first = ((old.num_params + old.num_core) as usize).min(n);
-    let mut new = take_body();
-    new.num_params = old.num_params;
-    new.num_core = old.num_core;
-    new.pir_file = old.pir_file;
-    new.src_file = old.src_file;
+    let mut new = body_like(&old);
     std::mem::swap(&mut new.far_locs, &mut old.far_locs);
-    let room = |k: usize| k + k / 4 + 16;
-    fresh_capacity(new.tags.raw_mut(), room(n));
-    fresh_capacity(new.types.raw_mut(), room(n));
-    fresh_capacity(new.ops.raw_mut(), room(n));
-    fresh_capacity(new.names.raw_mut(), room(n));
-    fresh_capacity(new.locs.raw_mut(), room(n));
     let mut maps = take_maps();
     let (pos, block_pos) = (&mut maps.value_pos, &mut maps.block_pos);
     pos.clear();
