@@ -357,6 +357,20 @@ impl Gen<'_, '_, '_> {
     }
 }
 
+/// `n` pseudo-random bytes from `seed` (xorshift64*), as input for
+/// [`arbitrary_module`] in tests.
+pub fn seeded_bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            (s.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
+        })
+        .collect()
+}
+
 /// A deterministic large module for benches: `functions` functions of about
 /// `insts_per_function` instructions each, from a fixed-seed byte stream.
 pub fn large_module(functions: usize, insts_per_function: usize, seed: u64) -> Module {

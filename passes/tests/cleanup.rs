@@ -5,7 +5,7 @@
 //! -O0 and -O2 options.
 
 use arbitrary::Unstructured;
-use postc_ir::gen::{arbitrary_module, large_module, GenConfig};
+use postc_ir::gen::{arbitrary_module, large_module, seeded_bytes, GenConfig};
 use postc_ir::print::print_module;
 use postc_ir::Module;
 use postc_passes::{parse_pipeline, PassOptions, RunOptions};
@@ -67,25 +67,12 @@ fn cleanup_equals_the_three_passes_on_every_input_file() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Pseudo-random bytes (xorshift64*).
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            (s.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
-
 #[test]
 fn cleanup_equals_the_three_passes_on_generated_modules() {
     let mut failures = Vec::new();
     let mut modules = 0;
     for seed in 0..300u64 {
-        let data = bytes(seed ^ 0xc1ea, 4096);
+        let data = seeded_bytes(seed ^ 0xc1ea, 4096);
         let Ok(m) = arbitrary_module(&mut Unstructured::new(&data), &GenConfig::default()) else { continue };
         modules += 1;
         failures.extend(differences(&m, &format!("seed {seed}")));

@@ -9,7 +9,7 @@ mod cases;
 
 use arbitrary::Unstructured;
 use cases::{build_args, parse_expected, Case};
-use postc_ir::gen::{arbitrary_module, GenConfig};
+use postc_ir::gen::{arbitrary_module, seeded_bytes, GenConfig};
 use postc_ir::interp::{Array, InterpOptions, Interpreter, TrapKind, Value};
 use postc_ir::types::Shape;
 use postc_ir::{DType, Module, ModuleId, Program};
@@ -172,19 +172,6 @@ fn args_for(m: &Module, f: &postc_ir::Function, seed: u64) -> Vec<Value> {
     out
 }
 
-/// Pseudo-random bytes (xorshift64*).
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            (s.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
-
 /// Checks one generated module under every configuration; returns failures.
 pub fn check_generated(m: &Module, seed: u64, configs: &[(String, PassOptions)]) -> (Vec<String>, usize) {
     let mut failures = Vec::new();
@@ -233,7 +220,7 @@ fn generated_modules_keep_their_results() {
     let mut compared = 0;
     let mut modules = 0;
     for seed in 0..200u64 {
-        let data = bytes(seed, 4096);
+        let data = seeded_bytes(seed, 4096);
         let Ok(m) = arbitrary_module(&mut Unstructured::new(&data), &GenConfig::default()) else { continue };
         modules += 1;
         let (f, c) = check_generated(&m, seed, &configs);
