@@ -3,19 +3,11 @@
 //! joins the caller's arena), and `--link-ir` functions called through an
 //! intrinsic import.
 
+mod support;
+
 use postc_codegen::{CodegenOptions, OptLevel};
 use std::ffi::c_void;
-
-#[repr(C)]
-struct DLTensor {
-    data: *mut c_void,
-    device: [i32; 2],
-    ndim: i32,
-    dtype: [u8; 4],
-    shape: *mut i64,
-    strides: *mut i64,
-    byte_offset: u64,
-}
+use support::DLTensor;
 
 #[repr(C)]
 struct DLManagedTensor {

@@ -3,7 +3,7 @@
 
 mod support;
 use std::process::Command;
-use support::{driver, root, tmpdir};
+use support::{root, shared_library, tmpdir, DLTensor};
 
 /// The body of the first fenced block of `lang` in the README.
 fn block(readme: &str, lang: &str) -> String {
@@ -18,13 +18,7 @@ fn readme_examples_call_the_compiled_library() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let dir = tmpdir("readme");
     let lib = dir.join("libsaxpy.so");
-    let out = Command::new(driver())
-        .args(["compile", "-O2", "--emit", "shared", "examples/saxpy.pir", "-o"])
-        .arg(&lib)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    shared_library("examples/saxpy.pir", 2, &lib);
 
     std::fs::write(dir.join("main.c"), block(&readme, "c")).unwrap();
     let exe = dir.join("main");
@@ -62,31 +56,15 @@ fn readme_examples_call_the_compiled_library() {
 fn axpy_example_loop_and_dl() {
     let dir = tmpdir("axpy");
     let lib = dir.join("libaxpy.so");
-    let out = Command::new(driver())
-        .args(["compile", "-O2", "--emit", "shared", "examples/axpy.pir", "-o"])
-        .arg(&lib)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    #[repr(C)]
-    struct DLTensor {
-        data: *mut std::ffi::c_void,
-        device: [i32; 2],
-        ndim: i32,
-        dtype: [u8; 4],
-        shape: *const i64,
-        strides: *const i64,
-        byte_offset: u64,
-    }
+    shared_library("examples/axpy.pir", 2, &lib);
     let f64_t = [2u8, 64, 1, 0];
     let tensor = |data: *mut f64, shape: &[i64], strides: Option<&[i64]>| DLTensor {
         data: data.cast(),
         device: [1, 0],
         ndim: shape.len() as i32,
         dtype: f64_t,
-        shape: shape.as_ptr(),
-        strides: strides.map_or(std::ptr::null(), |s| s.as_ptr()),
+        shape: shape.as_ptr().cast_mut(),
+        strides: strides.map_or(std::ptr::null_mut(), |s| s.as_ptr().cast_mut()),
         byte_offset: 0,
     };
     unsafe {

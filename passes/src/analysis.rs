@@ -41,12 +41,6 @@ impl UseCounts {
 
     /// [`UseCounts::compute`] into a reused buffer.
     pub fn compute_into(body: &Body, counts: &mut Vec<u32>) {
-        Self::compute_into_blocks(body, counts, |_| true);
-    }
-
-    /// [`UseCounts::compute_into`], counting only the reads in the blocks
-    /// `keep` accepts (by index).
-    pub fn compute_into_blocks(body: &Body, counts: &mut Vec<u32>, keep: impl Fn(usize) -> bool) {
         use crate::rewrite::{SLOTS, SLOTS_AB, SLOTS_NONE, SLOTS_OTHER};
         let n = body.num_insts();
         counts.clear();
@@ -54,9 +48,9 @@ impl UseCounts {
         // their operands without a branch.
         counts.resize(n + 1, 0);
         let (tags, ops) = (body.tags.raw(), body.ops.raw());
-        for (bi, b) in body.blocks.iter().enumerate() {
+        for b in body.blocks.iter() {
             let (s, e) = (b.start as usize, (b.end as usize).min(n));
-            if s >= e || !keep(bi) {
+            if s >= e {
                 continue;
             }
             for (i, (tag, &[x, y])) in tags[s..e].iter().zip(&ops[s..e]).enumerate() {
@@ -145,28 +139,6 @@ impl Analyses {
 
     pub fn cfg(&mut self, body: &Body) -> &Cfg {
         self.cfg.get_or_insert_with(|| pooled_cfg(body))
-    }
-
-    /// The cached graph, if there is one, without computing it.
-    pub fn known_cfg(&self) -> Option<&Cfg> {
-        self.cfg.as_ref()
-    }
-
-    /// Takes the cached graph out, if there is one (dominators go with it).
-    pub fn take_cfg(&mut self) -> Option<Cfg> {
-        self.dom = None;
-        self.cfg.take()
-    }
-
-    /// A spare graph to compute into (its contents are stale).
-    pub fn spare_cfg(&mut self) -> Cfg {
-        SPARE_CFGS.with(|s| s.borrow_mut().pop()).unwrap_or_default()
-    }
-
-    /// Caches `cfg` as the graph of the body as it now is.
-    pub fn set_cfg(&mut self, cfg: Cfg) {
-        self.invalidate_cfg();
-        self.cfg = Some(cfg);
     }
 
     /// Drops the graph and the dominators, for a pass that keeps

@@ -16,7 +16,8 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::simplify_cfg::{self, REMOVED};
+use crate::rewrite::BlockFate;
+use crate::simplify_cfg;
 use crate::{const_fold, dce, FunctionPass, PassInfo, Scope};
 use postc_ir::body::ValueId;
 use postc_ir::{EntityId, Function};
@@ -35,11 +36,11 @@ pub static INFO: PassInfo = PassInfo {
 #[derive(Default)]
 struct Scratch {
     forward: Vec<u32>,
-    fate: Vec<u8>,
+    fate: Vec<BlockFate>,
     dead: Vec<bool>,
     work: Vec<ValueId>,
     forwarder: Vec<bool>,
-    counts: Vec<(u32, u32)>,
+    preds: Vec<(u32, u32)>,
 }
 
 thread_local! {
@@ -58,16 +59,16 @@ impl FunctionPass for Cleanup {
         }
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let Scratch { forward, fate, dead, work, forwarder, counts } = &mut *s;
+            let Scratch { forward, fate, dead, work, forwarder, preds } = &mut *s;
             // The first round of simplify-cfg: fold the branches in place,
             // then plan the rebuild.
             let branches = simplify_cfg::fold_branches(&mut func.body, forward);
-            let planned = simplify_cfg::plan(&func.body, fate, counts);
+            let planned = simplify_cfg::plan(&func.body, fate, preds);
             if (branches || planned) && !simplify_cfg::settles(&func.body, fate, forwarder) {
                 // A second round would change more: the first round's
                 // rebuild, the rest of the rounds and dce as they are.
                 if planned {
-                    simplify_cfg::apply(func, fate);
+                    simplify_cfg::apply(func, fate, None);
                 }
                 simplify_cfg::rounds(func, analyses, 7);
                 analyses.invalidate_cfg();
@@ -95,7 +96,7 @@ impl FunctionPass for Cleanup {
             work.clear();
             let tags = body.tags.raw();
             let checks = cx.options.overflow_checks;
-            for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != REMOVED) {
+            for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != BlockFate::Removed) {
                 let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
                 for i in s..e.max(s) {
                     if !dce::may_be_removable(tags[i]) || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
@@ -115,11 +116,7 @@ impl FunctionPass for Cleanup {
                 };
                 crate::rewrite::for_each_operand_fast(body, v, mark);
             }
-            let fate_of = |b: usize| simplify_cfg::block_fate(fate, b);
-            let dead = Some(dead.as_slice());
-            if !crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, dead) {
-                crate::rewrite::rebuild_blocks(func, fate_of, dead);
-            }
+            simplify_cfg::apply(func, fate, Some(dead));
             true
         })
     }

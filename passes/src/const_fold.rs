@@ -4,8 +4,8 @@
 //! operation that would panic is left in place: a panic is never folded
 //! away. An integer division or modulo by a constant zero, or a negative
 //! constant shift count or exponent, always panics: its block then ends in
-//! `unreachable`, since nothing after it runs. Also folds `dim`/`stride` fixed by a static type and `postc.ovf.*`
-//! checks of constants. Results that depend on a libm (`pow` on floats,
+//! `unreachable`, since nothing after it runs. Also folds `dim`/`stride`
+//! fixed by a static type and `postc.ovf.*` checks of constants. Results that depend on a libm (`pow` on floats,
 //! complex division, magnitude, intrinsic calls) are not folded.
 
 use crate::analysis::{Analyses, AnalysisSet};
@@ -378,125 +378,121 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, a
     };
     let mut any = false;
     let Some(&d) = body.blocks.raw().get(bi) else { return false };
-    {
-        for i in d.start as usize..(d.end as usize).min(n) {
-            st.at = i as u32;
-            // A constant is decoded when first read.
-            if tags[i] != Opcode::Const {
-                st.known[i] = NOT_CONST;
-            }
-            let [a, b] = ops[i];
-            let op = tags[i];
-            let result: Option<Value> = match op.format() {
-                Format::Binary => {
-                    let y = st.index(body, b);
-                    if matches!(op, Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow)
-                        && always_panics(op, dtype(i), y.and_then(|k| st.fast_at(k)))
-                    {
-                        // Nothing after it in the block runs.
-                        st.panics.push(bi as u32);
-                        break;
-                    }
-                    let Some(y) = y else { continue };
-                    let Some(x) = st.index(body, a) else { continue };
-                    let Some(rd) = dtype(i) else { continue };
-                    if libm_dependent(op, rd) {
-                        continue;
-                    }
-                    if let (Some(x), Some(y)) = (st.fast_at(x), st.fast_at(y)) {
-                        if let Fast::Done(r) = binary_scalar(op, rd, x, y, checks) {
-                            any |= record(st, i, r, rd);
-                            continue;
-                        }
-                    }
-                    let (Some(x), Some(y)) = (st.value_at(x), st.value_at(y)) else { continue };
-                    fold_binary(op, rd, &x, &y, checks)
+    for i in d.start as usize..(d.end as usize).min(n) {
+        st.at = i as u32;
+        // A constant is decoded when first read.
+        if tags[i] != Opcode::Const {
+            st.known[i] = NOT_CONST;
+        }
+        let [a, b] = ops[i];
+        let op = tags[i];
+        let result: Option<Value> = match op.format() {
+            Format::Binary => {
+                let y = st.index(body, b);
+                if matches!(op, Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow)
+                    && always_panics(op, dtype(i), y.and_then(|k| st.fast_at(k)))
+                {
+                    // Nothing after it in the block runs.
+                    st.panics.push(bi as u32);
+                    break;
                 }
-                Format::Unary => {
-                    let Some(x) = st.index(body, a) else { continue };
-                    let Some(rd) = dtype(i) else { continue };
-                    if let Some(s) = st.fast_at(x) {
-                        let r = match op {
-                            Opcode::Cast => match cast_scalar(rd, s) {
-                                Fast::Done(r) => r,
-                                Fast::Slow => {
-                                    let r = fold_cast(rd, &s.to_value());
-                                    any |= record_value(st, i, r, rd);
-                                    continue;
-                                }
-                            },
-                            _ => unary_scalar(op, s, checks),
-                        };
+                let Some(y) = y else { continue };
+                let Some(x) = st.index(body, a) else { continue };
+                let Some(rd) = dtype(i) else { continue };
+                if libm_dependent(op, rd) {
+                    continue;
+                }
+                if let (Some(x), Some(y)) = (st.fast_at(x), st.fast_at(y)) {
+                    if let Fast::Done(r) = binary_scalar(op, rd, x, y, checks) {
                         any |= record(st, i, r, rd);
                         continue;
                     }
-                    let Some(x) = st.value_at(x) else { continue };
-                    match op {
-                        Opcode::Cast => fold_cast(rd, &x),
-                        Opcode::Abs if x.dtype().is_complex() => None,
-                        _ => fold_unary(op, rd, &x, checks),
-                    }
                 }
-                Format::Select => {
-                    let (Some(&t), Some(&f)) = (body.extra.get(b as usize), body.extra.get(b as usize + 1)) else {
-                        continue;
-                    };
-                    let c = match st.index(body, a).and_then(|k| st.fast_at(k)) {
-                        Some(Scalar::Bool(c)) => c,
-                        _ => continue,
-                    };
-                    let Some(rd) = dtype(i) else { continue };
-                    let Some(k) = st.index(body, if c { t } else { f }) else { continue };
-                    if let Some(s) = st.fast_at(k) {
-                        any |= record(st, i, Some(s), rd);
-                        continue;
-                    }
-                    st.value_at(k)
-                }
-                Format::Axis => {
-                    let Some(rd) = dtype(i) else { continue };
-                    let t = body.types.raw().get(a as usize).copied().flatten().and_then(|t| cx.types.try_get(t));
-                    let r = match (op, t) {
-                        (Opcode::Dim, Some(t)) => match &t.shape {
-                            Shape::Dims(d) => d
-                                .get(b as usize)
-                                .copied()
-                                .flatten()
-                                .map(|x| Scalar::Int(DType::Int64, x as i64 as i128)),
-                            _ => None,
+                let (Some(x), Some(y)) = (st.value_at(x), st.value_at(y)) else { continue };
+                fold_binary(op, rd, &x, &y, checks)
+            }
+            Format::Unary => {
+                let Some(x) = st.index(body, a) else { continue };
+                let Some(rd) = dtype(i) else { continue };
+                if let Some(s) = st.fast_at(x) {
+                    let r = match op {
+                        Opcode::Cast => match cast_scalar(rd, s) {
+                            Fast::Done(r) => r,
+                            Fast::Slow => {
+                                let r = fold_cast(rd, &s.to_value());
+                                any |= record_value(st, i, r, rd);
+                                continue;
+                            }
                         },
-                        (Opcode::Stride, Some(t)) => {
-                            static_stride(t, b as usize).map(|x| Scalar::Int(DType::Int64, x as i128))
-                        }
-                        _ => None,
+                        _ => unary_scalar(op, s, checks),
                     };
                     any |= record(st, i, r, rd);
                     continue;
                 }
-                Format::Call => {
-                    // Only the overflow built-ins fold: look at the callee's name first.
-                    if !body.strings.get_bytes(postc_ir::NameId::from_u32(a)).starts_with(OVF_PREFIX) {
-                        continue;
-                    }
-                    let InstData::Call { callee, args: list } = body.inst(ValueId::new(i)) else { continue };
-                    let Some(Builtin::Overflows(ovf)) = Builtin::from_name(callee) else { continue };
-                    args.clear();
-                    for x in list.iter() {
-                        match st.index(body, x.as_u32()).and_then(|k| st.value_at(k)) {
-                            Some(v) => args.push(v),
-                            None => break,
-                        }
-                    }
-                    if args.len() != list.len() {
-                        continue;
-                    }
-                    fold_overflow(ovf, args)
+                let Some(x) = st.value_at(x) else { continue };
+                match op {
+                    Opcode::Cast => fold_cast(rd, &x),
+                    Opcode::Abs if x.dtype().is_complex() => None,
+                    _ => fold_unary(op, rd, &x, checks),
                 }
-                _ => continue,
-            };
-            let Some(rd) = dtype(i) else { continue };
-            any |= record_value(st, i, result, rd);
-        }
+            }
+            Format::Select => {
+                let (Some(&t), Some(&f)) = (body.extra.get(b as usize), body.extra.get(b as usize + 1)) else {
+                    continue;
+                };
+                let c = match st.index(body, a).and_then(|k| st.fast_at(k)) {
+                    Some(Scalar::Bool(c)) => c,
+                    _ => continue,
+                };
+                let Some(rd) = dtype(i) else { continue };
+                let Some(k) = st.index(body, if c { t } else { f }) else { continue };
+                if let Some(s) = st.fast_at(k) {
+                    any |= record(st, i, Some(s), rd);
+                    continue;
+                }
+                st.value_at(k)
+            }
+            Format::Axis => {
+                let Some(rd) = dtype(i) else { continue };
+                let t = body.types.raw().get(a as usize).copied().flatten().and_then(|t| cx.types.try_get(t));
+                let r = match (op, t) {
+                    (Opcode::Dim, Some(t)) => match &t.shape {
+                        Shape::Dims(d) => {
+                            d.get(b as usize).copied().flatten().map(|x| Scalar::Int(DType::Int64, x as i64 as i128))
+                        }
+                        _ => None,
+                    },
+                    (Opcode::Stride, Some(t)) => {
+                        static_stride(t, b as usize).map(|x| Scalar::Int(DType::Int64, x as i128))
+                    }
+                    _ => None,
+                };
+                any |= record(st, i, r, rd);
+                continue;
+            }
+            Format::Call => {
+                // Only the overflow built-ins fold: look at the callee's name first.
+                if !body.strings.get_bytes(postc_ir::NameId::from_u32(a)).starts_with(OVF_PREFIX) {
+                    continue;
+                }
+                let InstData::Call { callee, args: list } = body.inst(ValueId::new(i)) else { continue };
+                let Some(Builtin::Overflows(ovf)) = Builtin::from_name(callee) else { continue };
+                args.clear();
+                for x in list.iter() {
+                    match st.index(body, x.as_u32()).and_then(|k| st.value_at(k)) {
+                        Some(v) => args.push(v),
+                        None => break,
+                    }
+                }
+                if args.len() != list.len() {
+                    continue;
+                }
+                fold_overflow(ovf, args)
+            }
+            _ => continue,
+        };
+        let Some(rd) = dtype(i) else { continue };
+        any |= record_value(st, i, result, rd);
     }
     any
 }

@@ -141,7 +141,7 @@ pub(crate) fn remove(func: &mut Function, dead: &[bool]) {
 /// is unused, then every operand whose last reader went, and so on; `uses`
 /// are the use counts, consumed as readers go. Returns whether any
 /// instruction was flagged.
-pub(crate) fn cascade(
+fn cascade(
     body: &Body,
     cx: &FuncCx<'_>,
     first: usize,
@@ -180,7 +180,7 @@ pub(crate) fn may_be_removable(op: Opcode) -> bool {
 
 /// Removes the dead instructions (`dead[i]`, one flag per instruction) by
 /// rebuilding the body.
-pub(crate) fn rebuild(func: &mut Function, dead: &[bool]) {
+fn rebuild(func: &mut Function, dead: &[bool]) {
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
     for b in old.blocks.ids() {
@@ -206,5 +206,5 @@ pub(crate) fn rebuild(func: &mut Function, dead: &[bool]) {
 /// nothing, when the blocks do not lie in order one after another past the
 /// parameters.
 fn compact_in_place(body: &mut Body, dead: &[bool]) -> bool {
-    crate::rewrite::compact_blocks_in_place(body, |_| crate::rewrite::BlockFate::Kept, Some(dead))
+    crate::rewrite::compact_blocks_in_place(body, None, Some(dead))
 }

@@ -340,12 +340,8 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
 
 /// The value of an integer constant.
 fn const_int(body: &postc_ir::Body, v: ValueId) -> Option<i128> {
-    if body.tags.get(v) != Some(&Opcode::Const) {
-        return None;
-    }
-    let d = body.types[v].and_then(|t| DType::from_index(t.as_u32()))?;
-    match postc_ir::interp::fold::Scalar::from_payload(d, body.ops[v])? {
-        postc_ir::interp::fold::Scalar::Int(_, x) => Some(x),
+    match body.inst(v) {
+        InstData::Const(Literal::Int(x)) => Some(x),
         _ => None,
     }
 }

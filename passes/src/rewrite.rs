@@ -516,7 +516,7 @@ impl<'a> Rewriter<'a> {
         }
         for (b, &p) in self.block_pos[..old.blocks.len()].iter().enumerate() {
             if p == DROPPED {
-                dead += forget_name(&mut self.new.strings, old, old.blocks[BlockId::new(b)].label);
+                dead += forget_name(&mut self.new.strings, old.blocks[BlockId::new(b)].label);
             }
         }
         self.new.dead_pool_bytes = dead;
@@ -681,57 +681,9 @@ mod tests {
 }
 
 /// Takes the `$` out of a string of `pool` that nothing uses any more, so
-/// that it no longer counts for fresh names (see [`NameGen`]); `names` is
-/// the pool as it was (the same strings at the same places). Returns the
+/// that it no longer counts for fresh names (see [`NameGen`]). Returns the
 /// bytes it held.
-pub(crate) fn forget_name(pool: &mut postc_ir::body::NamePool, names: &Body, id: NameId) -> usize {
-    let s = names.strings.get_bytes(id);
-    if s.contains(&b'$') {
-        pool.blank_dollars(id);
-    }
-    s.len() + 1
-}
-
-/// Forgets the name, callee and payload of an instruction that is gone
-/// (see [`forget_name`]); returns the pool bytes they held.
-pub(crate) fn forget_inst(pool: &mut postc_ir::body::NamePool, old: &Body, v: ValueId) -> usize {
-    let mut dead = 0;
-    if let Some(name) = old.names[v] {
-        dead += forget_name(pool, old, name);
-    }
-    if old.tags[v] == Opcode::Call {
-        dead += forget_name(pool, old, NameId::from_u32(old.ops[v][0]));
-    }
-    let (e, b) = old.payload_ranges(v);
-    dead + 4 * e.len() + b.len()
-}
-
-/// Forgets the strings and payload of instruction `i` of `body`, which is
-/// going (see [`forget_inst`]); returns the pool bytes they held.
-pub(crate) fn forget_in_place(body: &mut Body, i: usize) -> usize {
-    // The pool is only written where a `$` is blanked: read the few bytes
-    // needed from the body with the pool taken out.
-    let v = ValueId::new(i);
-    let mut pool = std::mem::take(&mut body.strings);
-    let dead = {
-        let view: &Body = body;
-        let mut dead = 0;
-        if let Some(name) = view.names[v] {
-            dead += forget_in(&mut pool, name);
-        }
-        if view.tags[v] == Opcode::Call {
-            dead += forget_in(&mut pool, NameId::from_u32(view.ops[v][0]));
-        }
-        let (e, b) = view.payload_ranges(v);
-        dead + 4 * e.len() + b.len()
-    };
-    body.strings = pool;
-    dead
-}
-
-/// Forgets the string `id` of `pool` (see [`forget_name`]); returns the
-/// bytes it held.
-pub(crate) fn forget_in(pool: &mut postc_ir::body::NamePool, id: NameId) -> usize {
+pub(crate) fn forget_name(pool: &mut NamePool, id: NameId) -> usize {
     let s = pool.get_bytes(id);
     let len = s.len() + 1;
     if s.contains(&b'$') {
@@ -740,18 +692,54 @@ pub(crate) fn forget_in(pool: &mut postc_ir::body::NamePool, id: NameId) -> usiz
     len
 }
 
-/// What [`compact_blocks_in_place`] does with a block.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// Forgets the name, callee and payload of an instruction of `old` that is
+/// gone (see [`forget_name`]); `pool` holds `old`'s strings at the same
+/// places. Returns the pool bytes they held.
+pub(crate) fn forget_inst(pool: &mut NamePool, old: &Body, v: ValueId) -> usize {
+    let mut dead = 0;
+    if let Some(name) = old.names[v] {
+        dead += forget_name(pool, name);
+    }
+    if old.tags[v] == Opcode::Call {
+        dead += forget_name(pool, NameId::from_u32(old.ops[v][0]));
+    }
+    let (e, b) = old.payload_ranges(v);
+    dead + 4 * e.len() + b.len()
+}
+
+/// [`forget_inst`] of instruction `i` in `body`'s own pool.
+pub(crate) fn forget_in_place(body: &mut Body, i: usize) -> usize {
+    let mut pool = std::mem::take(&mut body.strings);
+    let dead = forget_inst(&mut pool, body, ValueId::new(i));
+    body.strings = pool;
+    dead
+}
+
+/// What a rebuild ([`compact_blocks_in_place`], [`rebuild_blocks`]) does
+/// with a block.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum BlockFate {
-    /// Removed with its instructions.
+    /// Removed with its instructions (unreachable).
     Removed,
     /// Kept, as a new block.
     Kept,
-    /// Appended to the block before it, whose closing `br` (to it) goes.
+    /// Appended to its single predecessor, whose closing `br` (to it) goes.
     Appended,
 }
 
-/// Rebuilds `body` in place: blocks as `fate` says, and of the
+/// The block appended to block `b` by `fate`: the target of `b`'s closing
+/// `br`, when that block is appended (and is not `b`).
+#[inline]
+pub(crate) fn appended_to(body: &Body, fate: &[BlockFate], b: usize) -> Option<usize> {
+    let d = *body.blocks.raw().get(b)?;
+    let t = (d.end as usize).checked_sub(1).filter(|&t| t >= d.start as usize && t < body.num_insts())?;
+    let target = body.ops.raw()[t][0] as usize;
+    (body.tags.raw()[t] == Opcode::Br && target != b && fate.get(target) == Some(&BlockFate::Appended))
+        .then_some(target)
+}
+
+/// Rebuilds `body` in place: blocks as `fate` says (every block kept
+/// without one), and of the
 /// instructions that stay, those flagged in `dead` (if given) go too, with
 /// the result a [`Rewriter`] copying the same blocks and instructions would
 /// give. Columns close up in one sweep, operands are renumbered in a
@@ -760,11 +748,8 @@ pub(crate) enum BlockFate {
 /// nothing, when the blocks do not lie in order one after another past the
 /// parameters, or when an appended block does not follow a block whose
 /// closing `br` goes to it.
-pub(crate) fn compact_blocks_in_place(
-    body: &mut Body,
-    fate: impl Fn(usize) -> BlockFate,
-    dead: Option<&[bool]>,
-) -> bool {
+pub(crate) fn compact_blocks_in_place(body: &mut Body, fate: Option<&[BlockFate]>, dead: Option<&[bool]>) -> bool {
+    let fate = |b: usize| fate.map_or(BlockFate::Kept, |f| f.get(b).copied().unwrap_or(BlockFate::Removed));
     const GONE: u32 = DROPPED;
     let n = body.num_insts();
     let nblocks = body.blocks.len();
@@ -821,7 +806,7 @@ pub(crate) fn compact_blocks_in_place(
     let mut w = first;
     let mut at = first;
     let mut nb = 0usize;
-    for b in 0..nblocks {
+    for (b, slot) in block_pos.iter_mut().enumerate() {
         let d = body.blocks.raw()[b];
         let (s, e) = (d.start as usize, d.end as usize);
         // Instructions between blocks are in no block: removed too.
@@ -831,10 +816,7 @@ pub(crate) fn compact_blocks_in_place(
         if f == BlockFate::Removed {
             forget_range(body, s, e);
             if !relayout {
-                let label = d.label;
-                let mut pool = std::mem::take(&mut body.strings);
-                body.dead_pool_bytes += forget_in(&mut pool, label);
-                body.strings = pool;
+                body.dead_pool_bytes += forget_name(&mut body.strings, d.label);
             }
             continue;
         }
@@ -843,12 +825,10 @@ pub(crate) fn compact_blocks_in_place(
                 body.blocks.raw_mut()[nb - 1].end = w as u32;
             }
             body.blocks.raw_mut()[nb] = postc_ir::body::BlockData { label: d.label, start: w as u32, end: w as u32 };
-            block_pos[b] = nb as u32;
+            *slot = nb as u32;
             nb += 1;
         } else if !relayout {
-            let mut pool = std::mem::take(&mut body.strings);
-            body.dead_pool_bytes += forget_in(&mut pool, d.label);
-            body.strings = pool;
+            body.dead_pool_bytes += forget_name(&mut body.strings, d.label);
         }
         // The closing `br` of a block whose successor is appended goes.
         let appended_next =
@@ -912,7 +892,7 @@ pub(crate) fn compact_blocks_in_place(
 /// copied into a fresh body. With most of the body gone, the pools are
 /// laid out afresh; otherwise they move over whole and what went is
 /// forgotten in them.
-pub(crate) fn rebuild_blocks(func: &mut Function, fate: impl Fn(usize) -> BlockFate, dead: Option<&[bool]>) {
+pub(crate) fn rebuild_blocks(func: &mut Function, fate: &[BlockFate], dead: Option<&[bool]>) {
     const GONE: u32 = DROPPED;
     let mut old = std::mem::take(&mut func.body);
     let n = old.num_insts();
@@ -940,42 +920,30 @@ pub(crate) fn rebuild_blocks(func: &mut Function, fate: impl Fn(usize) -> BlockF
         new.locs.raw_mut().extend_from_slice(&locs[s..e]);
     };
     copy(&mut new, 0, first);
-    // The block appended to `b`, if any.
-    let appended = |b: usize| -> Option<usize> {
-        let d = old.blocks.raw()[b];
-        let t = (d.end as usize).checked_sub(1).filter(|&t| t >= d.start as usize && t < n)?;
-        let target = ops[t][0] as usize;
-        (tags[t] == Opcode::Br && target != b && target < nblocks && fate(target) == BlockFate::Appended)
-            .then_some(target)
-    };
-    for b in 0..nblocks {
-        if fate(b) != BlockFate::Kept {
+    for (b, slot) in block_pos.iter_mut().enumerate() {
+        if fate.get(b) != Some(&BlockFate::Kept) {
             continue;
         }
         let start = new.num_insts() as u32;
-        block_pos[b] = new.blocks.len() as u32;
+        *slot = new.blocks.len() as u32;
         let mut cur = b;
         for _ in 0..nblocks {
             let d = old.blocks.raw()[cur];
-            let next = appended(cur);
+            let next = appended_to(&old, fate, cur);
             let (s, e) = ((d.start as usize).min(n), (d.end as usize - usize::from(next.is_some())).min(n));
-            match dead {
-                None => copy(&mut new, s, e.max(s)),
-                Some(dead) => {
-                    // Runs of instructions that stay, copied whole.
-                    let mut i = s;
-                    while i < e {
-                        while i < e && dead[i] {
-                            i += 1;
-                        }
-                        let run = i;
-                        while i < e && !dead[i] {
-                            i += 1;
-                        }
-                        if run < i {
-                            copy(&mut new, run, i);
-                        }
-                    }
+            // Runs of instructions that stay, copied whole.
+            let is_dead = |i: usize| dead.is_some_and(|dead| dead[i]);
+            let mut i = s;
+            while i < e {
+                while i < e && is_dead(i) {
+                    i += 1;
+                }
+                let run = i;
+                while i < e && !is_dead(i) {
+                    i += 1;
+                }
+                if run < i {
+                    copy(&mut new, run, i);
                 }
             }
             match next {
@@ -992,15 +960,15 @@ pub(crate) fn rebuild_blocks(func: &mut Function, fate: impl Fn(usize) -> BlockF
     } else {
         // What went is forgotten in the old pools, which then move over.
         let mut dead_bytes = old.dead_pool_bytes;
-        for i in first..n {
-            if pos[i] == GONE {
+        for (i, &p) in pos.iter().enumerate().take(n).skip(first) {
+            if p == GONE {
                 dead_bytes += forget_in_place(&mut old, i);
             }
         }
         let mut pool = std::mem::take(&mut old.strings);
         for (b, &p) in block_pos.iter().enumerate() {
             if p == GONE {
-                dead_bytes += forget_in(&mut pool, old.blocks.raw()[b].label);
+                dead_bytes += forget_name(&mut pool, old.blocks.raw()[b].label);
             }
         }
         new.strings = pool;

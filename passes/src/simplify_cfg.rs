@@ -6,7 +6,7 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::rewrite::BlockFate;
+use crate::rewrite::{appended_to, BlockFate};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body};
 use postc_ir::{EntityId, Function, Opcode, TypeId, ValueId};
@@ -43,21 +43,16 @@ pub(crate) fn rounds(func: &mut Function, analyses: &mut Analyses, max: usize) -
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         let Scratch { forward, fate, preds, forwarder } = &mut *s;
-        for round in 0..max {
+        for _ in 0..max {
             let folded = fold_branches(&mut func.body, forward);
-            // A graph cached by an earlier pass, still that of the body, is
-            // cheaper to plan from than walking the body.
-            let planned = match analyses.known_cfg() {
-                Some(cfg) if round == 0 && !folded => plan_from_graph(&func.body, cfg, fate),
-                _ => plan(&func.body, fate, preds),
-            };
+            let planned = plan(&func.body, fate, preds);
             if !(folded | planned) {
                 break;
             }
             changed = true;
             let settled = settles(&func.body, fate, forwarder);
             if planned {
-                apply(func, fate);
+                apply(func, fate, None);
             }
             if settled {
                 break;
@@ -73,8 +68,7 @@ pub(crate) fn rounds(func: &mut Function, analyses: &mut Analyses, max: usize) -
 #[derive(Default)]
 struct Scratch {
     forward: Vec<u32>,
-    /// Per block: [`REMOVED`], [`KEPT`] or [`ABSORBED`].
-    fate: Vec<u8>,
+    fate: Vec<BlockFate>,
     preds: Vec<(u32, u32)>,
     forwarder: Vec<bool>,
 }
@@ -163,37 +157,11 @@ pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
     changed
 }
 
-/// [`plan`] from the graph of `body`.
-fn plan_from_graph(body: &Body, cfg: &postc_ir::cfg::Cfg, fate: &mut Vec<u8>) -> bool {
-    let nblocks = body.blocks.len();
-    fate.clear();
-    if nblocks == 0 {
-        return false;
-    }
-    fate.extend((0..nblocks).map(|b| if cfg.is_reachable(BlockId::new(b)) { KEPT } else { REMOVED }));
-    let mut any = fate.contains(&REMOVED);
-    for b in 1..nblocks {
-        if fate[b] == REMOVED {
-            continue;
-        }
-        let mut preds = cfg.preds_raw(BlockId::new(b)).iter().filter(|&&p| fate[p as usize] != REMOVED);
-        if let (Some(&p), None) = (preds.next(), preds.next()) {
-            let pd = body.blocks.raw()[p as usize];
-            if p as usize != b && pd.end > pd.start && body.tags.raw().get(pd.end as usize - 1) == Some(&Opcode::Br) {
-                fate[b] = ABSORBED;
-                any = true;
-            }
-        }
-    }
-    any
-}
-
-/// What a round does with each block of `body`: `fate[b]` is [`REMOVED`]
-/// (unreachable), [`KEPT`] or [`ABSORBED`] (into its predecessor). No graph
-/// is built: the blocks the entry reaches, and for each the number of
+/// What a round does with each block of `body`: removes it (unreachable),
+/// keeps it, or appends it to its single predecessor. No graph is built: the blocks the entry reaches, and for each the number of
 /// branches from reached blocks into it and the last of them, are all it
 /// takes. `preds` is scratch. Returns whether any block is not simply kept.
-pub(crate) fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>) -> bool {
+pub(crate) fn plan(body: &Body, fate: &mut Vec<BlockFate>, preds: &mut Vec<(u32, u32)>) -> bool {
     let nblocks = body.blocks.len();
     let n = body.num_insts();
     fate.clear();
@@ -219,16 +187,16 @@ pub(crate) fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>)
             _ => [NONE; 2],
         }
     };
-    fate.resize(nblocks, REMOVED);
-    fate[0] = KEPT;
+    fate.resize(nblocks, BlockFate::Removed);
+    fate[0] = BlockFate::Kept;
     // `preds` serves first as the stack of the walk, then as the counts.
     preds.clear();
     preds.push((0, 0));
     while let Some((b, _)) = preds.pop() {
         for t in successors(b as usize) {
             if let Some(f) = fate.get_mut(t as usize) {
-                if *f == REMOVED {
-                    *f = KEPT;
+                if *f == BlockFate::Removed {
+                    *f = BlockFate::Kept;
                     preds.push((t, 0));
                 }
             }
@@ -236,8 +204,8 @@ pub(crate) fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>)
     }
     preds.clear();
     preds.resize(nblocks, (0, 0));
-    for b in 0..nblocks {
-        if fate[b] == REMOVED {
+    for (b, &f) in fate.iter().enumerate() {
+        if f == BlockFate::Removed {
             continue;
         }
         for t in successors(b) {
@@ -246,17 +214,17 @@ pub(crate) fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>)
             }
         }
     }
-    let mut any = fate.contains(&REMOVED);
+    let mut any = fate.contains(&BlockFate::Removed);
     // An absorbed block is entered only by a plain branch from its single
     // predecessor, which it then follows in the same block.
     for b in 1..nblocks {
         let (count, p) = preds[b];
-        if fate[b] == REMOVED || count != 1 || p as usize == b {
+        if fate[b] == BlockFate::Removed || count != 1 || p as usize == b {
             continue;
         }
         let pd = body.blocks.raw()[p as usize];
         if pd.end > pd.start && body.tags.raw().get(pd.end as usize - 1) == Some(&Opcode::Br) {
-            fate[b] = ABSORBED;
+            fate[b] = BlockFate::Appended;
             any = true;
         }
     }
@@ -272,23 +240,23 @@ pub(crate) fn plan(body: &Body, fate: &mut Vec<u8>, preds: &mut Vec<(u32, u32)>)
 /// can only change a branch: one to a block of the rebuilt body that holds
 /// nothing but a `br` elsewhere. Branches on constants and two-way branches
 /// to one block were all folded already.
-pub(crate) fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bool {
+pub(crate) fn settles(body: &Body, fate: &[BlockFate], forwarder: &mut Vec<bool>) -> bool {
     let nblocks = body.blocks.len();
     forwarder.clear();
     forwarder.resize(nblocks, false);
     let mut any = false;
     for b in body.blocks.ids() {
-        if fate[b.index()] != KEPT {
+        if fate[b.index()] != BlockFate::Kept {
             continue;
         }
         // The instructions of the rebuilt block, absorbed `br`s left out.
         let mut len = 0usize;
         let mut cur = b;
         for _ in 0..nblocks {
-            let next = absorbed_successor(body, fate, cur);
+            let next = appended_to(body, fate, cur.index());
             len += body.blocks[cur].len() - usize::from(next.is_some());
             match next {
-                Some(t) => cur = t,
+                Some(t) => cur = BlockId::new(t),
                 None => break,
             }
         }
@@ -310,7 +278,7 @@ pub(crate) fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bo
     let is_forwarder = |t: u32| forwarder.get(t as usize).copied().unwrap_or(false);
     for b in body.blocks.ids() {
         let d = body.blocks[b];
-        if fate[b.index()] == REMOVED || d.end <= d.start || absorbed_successor(body, fate, b).is_some() {
+        if fate[b.index()] == BlockFate::Removed || d.end <= d.start || appended_to(body, fate, b.index()).is_some() {
             continue;
         }
         let t = ValueId::from_u32(d.end - 1);
@@ -329,40 +297,11 @@ pub(crate) fn settles(body: &Body, fate: &[u8], forwarder: &mut Vec<bool>) -> bo
     true
 }
 
-pub(crate) const REMOVED: u8 = 0;
-pub(crate) const KEPT: u8 = 1;
-pub(crate) const ABSORBED: u8 = 2;
-
-/// The block that kept block `b` continues with: the target of its closing
-/// `br` when that block is absorbed.
-#[inline]
-pub(crate) fn absorbed_successor(body: &Body, fate: &[u8], b: BlockId) -> Option<BlockId> {
-    let d = body.blocks[b];
-    if d.end <= d.start {
-        return None;
-    }
-    let t = ValueId::from_u32(d.end - 1);
-    if body.tags[t] != Opcode::Br {
-        return None;
-    }
-    let target = BlockId::from_u32(body.ops[t][0]);
-    (fate.get(target.index()).copied() == Some(ABSORBED) && target != b).then_some(target)
-}
-
-/// Fate of a block for [`crate::rewrite::compact_blocks_in_place`].
-pub(crate) fn block_fate(fate: &[u8], b: usize) -> BlockFate {
-    match fate.get(b).copied() {
-        Some(KEPT) => BlockFate::Kept,
-        Some(ABSORBED) => BlockFate::Appended,
-        _ => BlockFate::Removed,
-    }
-}
-
-/// Rebuilds the body as `fate` says: in place when the blocks it keeps
-/// already lie in their new order, else by copying.
-pub(crate) fn apply(func: &mut Function, fate: &[u8]) {
-    let fate_of = |b: usize| block_fate(fate, b);
-    if !crate::rewrite::compact_blocks_in_place(&mut func.body, fate_of, None) {
-        crate::rewrite::rebuild_blocks(func, fate_of, None);
+/// Rebuilds the body as `fate` says, leaving out the instructions flagged
+/// in `dead` too, if given: in place when the blocks it keeps already lie
+/// in their new order, else by copying.
+pub(crate) fn apply(func: &mut Function, fate: &[BlockFate], dead: Option<&[bool]>) {
+    if !crate::rewrite::compact_blocks_in_place(&mut func.body, Some(fate), dead) {
+        crate::rewrite::rebuild_blocks(func, fate, dead);
     }
 }

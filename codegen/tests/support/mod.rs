@@ -43,14 +43,32 @@ pub fn driver() -> &'static Path {
 /// `examples/abi_demo.pir` as a shared library at -O`level`.
 pub fn demo_library(dir: &Path, level: u8) -> PathBuf {
     let lib = dir.join(format!("libabi_demo_O{level}.so"));
+    shared_library("examples/abi_demo.pir", level, &lib);
+    lib
+}
+
+/// Compiles `source` (a path from the repository root) at -O`level` into
+/// the shared library `lib`.
+pub fn shared_library(source: &str, level: u8, lib: &Path) {
     let out = Command::new(driver())
         .current_dir(root())
-        .args(["compile", &format!("-O{level}"), "--emit", "shared", "examples/abi_demo.pir", "-o"])
-        .arg(&lib)
+        .args(["compile", &format!("-O{level}"), "--emit", "shared", source, "-o"])
+        .arg(lib)
         .output()
         .unwrap();
     assert!(out.status.success(), "postc-driver compile failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    lib
+}
+
+/// DLPack's `DLTensor`, laid out as `include/postc.h` declares it.
+#[repr(C)]
+pub struct DLTensor {
+    pub data: *mut std::ffi::c_void,
+    pub device: [i32; 2],
+    pub ndim: i32,
+    pub dtype: [u8; 4],
+    pub shape: *mut i64,
+    pub strides: *mut i64,
+    pub byte_offset: u64,
 }
 
 /// The fenced block of docs/abi.md starting with `start`, and the ```text
