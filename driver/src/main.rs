@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "postc-driver", version, about = "The postc compiler for POST IR modules")]
+#[command(name = "postc-driver", version, about = "The postc compiler for POST Python and POST IR modules")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -19,10 +19,10 @@ struct Cli {
 enum Command {
     /// Parse and verify modules (and the modules they import).
     Check {
-        /// `.pir` files; files named together resolve each other's imports.
+        /// `.py` and `.pir` files; files named together resolve each other's imports.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Directories searched for imported modules (`a.b` is `a/b.pir`).
+        /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
     },
@@ -81,8 +81,8 @@ enum Command {
     /// Compile modules to an object, assembly, LLVM IR, bitcode, a shared
     /// library or an executable.
     Compile {
-        /// `.pir` files; files named together resolve each other's imports
-        /// and compile into one output.
+        /// `.py` and `.pir` files; files named together resolve each other's
+        /// imports and compile into one output.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The output file (default: from the first file's stem).
@@ -122,9 +122,20 @@ enum Command {
         #[arg(long = "gpu-arch", value_name = "ARCH")]
         gpu_arch: Option<String>,
     },
-    /// Print a module in canonical form.
+    /// Lower a POST Python file to IR and print it (`.pir` text that `check`
+    /// accepts and `fmt` leaves as it is).
+    Lower {
+        /// The `.py` file (its imports are loaded and checked too).
+        file: PathBuf,
+        /// Write the IR here instead of standard output.
+        #[arg(short = 'o', value_name = "OUT")]
+        output: Option<PathBuf>,
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+    },
+    /// Print a module in canonical form (a `.py` file: the IR it lowers to).
     Fmt {
-        /// A `.pir` file, or `-` for standard input.
+        /// A `.pir` or `.py` file, or `-` for standard input (`.pir` text).
         file: PathBuf,
         /// Exit with status 1 if the file is not in canonical form.
         #[arg(long, conflicts_with = "write")]
@@ -192,6 +203,7 @@ fn main() -> ExitCode {
         }
         Command::Check { files, include } => check(&files, include),
         Command::Fmt { file, check, write } => fmt(&file, check, write),
+        Command::Lower { file, output, include } => lower(&file, output.as_ref(), include),
         Command::Opt {
             file,
             passes,
@@ -228,7 +240,7 @@ fn main() -> ExitCode {
 
 /// Loads and verifies a program; diagnostics are reported on failure.
 fn load_checked(files: &[PathBuf], include: Vec<PathBuf>) -> Result<(postc_ir::resolve::Loader, Program), ExitCode> {
-    let mut loader = postc_ir::resolve::Loader::with_include_dirs(include);
+    let mut loader = postc_frontend::loader(files, include);
     let program = match loader.load(files) {
         Ok(p) => p,
         Err(diags) => {
@@ -621,7 +633,35 @@ fn check(files: &[PathBuf], include: Vec<PathBuf>) -> ExitCode {
     }
 }
 
+/// Prints the IR of a POST Python file (the first module of its program).
+fn lower(file: &PathBuf, output: Option<&PathBuf>, include: Vec<PathBuf>) -> ExitCode {
+    let (_, program) = match load_checked(std::slice::from_ref(file), include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let Some(module) = program.modules.iter().next() else { return ExitCode::FAILURE };
+    let text = postc_ir::print::print_module(module);
+    match output {
+        Some(out) => {
+            if let Err(e) = std::fs::write(out, &text) {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
+    if file.extension().is_some_and(|e| e == postc_frontend::EXTENSION) {
+        if check || write {
+            return usage_error("`fmt --check` and `fmt -w` take `.pir` files; `fmt FILE.py` prints the IR it lowers to");
+        }
+        return lower(file, None, Vec::new());
+    }
     let stdin = file.as_os_str() == "-";
     let path = if stdin { "<stdin>".to_owned() } else { file.display().to_string() };
     let mut bytes = Vec::new();

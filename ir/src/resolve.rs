@@ -1,14 +1,32 @@
-//! Module resolution, like Python's imports: loads the `.pir` files named
-//! on the command line, then every module they depend on (`import post
-//! a.b: ...`, `depends a.b`), found as `a/b.pir` beside the importing file
-//! or under an include directory, each module once (cycles are fine).
+//! Module resolution, like Python's imports: loads the files named on the
+//! command line, then every module they depend on (`import post a.b: ...`,
+//! `depends a.b`), found as `a/b.pir` (or `a/b.py` when a source frontend
+//! is installed) beside the importing file or under an include directory,
+//! each module once (cycles are fine).
 
 use crate::diag::{Diagnostic, Pos, SourceMap};
 use crate::loc::SrcLoc;
-use crate::module::{Module, Program};
+use crate::module::{Module, ModuleId, Program};
 use crate::parse::parse_module;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// A source language read besides `.pir` text (POST Python). Its modules
+/// are loaded in two steps, so that every module's signatures are known
+/// before any body is lowered: [`declare`](SourceFrontend::declare) while
+/// the loader resolves imports, [`define`](SourceFrontend::define) once the
+/// whole program is loaded and linked.
+pub trait SourceFrontend {
+    /// The extension of the files it reads, without the dot (`py`).
+    fn extension(&self) -> &'static str;
+    /// Reads a file into a module holding its imports, constants, aliases,
+    /// exports and the signature of every function, with empty bodies.
+    /// `imported_as` is the dotted name an import found it by; a file named
+    /// on the command line gets its stem.
+    fn declare(&mut self, path: &str, text: &str, imported_as: Option<&str>) -> Result<Module, Vec<Diagnostic>>;
+    /// Lowers the function bodies of a module that `declare` made.
+    fn define(&mut self, program: &mut Program, module: ModuleId) -> Result<(), Vec<Diagnostic>>;
+}
 
 /// Loads modules and their dependencies into a [`Program`].
 #[derive(Default)]
@@ -17,12 +35,16 @@ pub struct Loader {
     pub sources: SourceMap,
     /// Searched in order after the importing file's directory (`-I DIR`).
     pub include_dirs: Vec<PathBuf>,
+    /// Reads the files that are not `.pir`.
+    pub frontend: Option<Box<dyn SourceFrontend>>,
 }
 
 /// A module loaded so far, with the file it came from.
 struct Loaded {
     module: Module,
     path: PathBuf,
+    /// Declared by the source frontend; its bodies are still to lower.
+    declared: bool,
 }
 
 impl Loader {
@@ -32,6 +54,17 @@ impl Loader {
 
     pub fn with_include_dirs(include_dirs: Vec<PathBuf>) -> Loader {
         Loader { include_dirs, ..Loader::default() }
+    }
+
+    /// Installs a frontend for the files that are not `.pir`.
+    pub fn with_frontend(mut self, frontend: Box<dyn SourceFrontend>) -> Loader {
+        self.frontend = Some(frontend);
+        self
+    }
+
+    fn is_frontend_file(&self, path: &Path) -> bool {
+        let ext = path.extension().and_then(|e| e.to_str());
+        matches!((&self.frontend, ext), (Some(f), Some(e)) if f.extension() == e)
     }
 
     /// The file `a/b.pir` of module `a.b`, relative to a search directory.
@@ -48,8 +81,9 @@ impl Loader {
         p
     }
 
-    /// Reads and parses one file; its text goes to `sources`.
-    fn read(&mut self, path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Module> {
+    /// Reads and parses one file (the frontend declares its module); its
+    /// text goes to `sources`.
+    fn read(&mut self, path: &Path, imported_as: Option<&str>, diags: &mut Vec<Diagnostic>) -> Option<Loaded> {
         let shown = path.display().to_string();
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -58,9 +92,15 @@ impl Loader {
                 return None;
             }
         };
-        self.sources.add(&shown, &String::from_utf8_lossy(&bytes));
-        match parse_module(&shown, &bytes) {
-            Ok(m) => Some(m),
+        let text = String::from_utf8_lossy(&bytes);
+        self.sources.add(&shown, &text);
+        let declared = self.is_frontend_file(path);
+        let parsed = match &mut self.frontend {
+            Some(f) if declared => f.declare(&shown, &text, imported_as),
+            _ => parse_module(&shown, &bytes),
+        };
+        match parsed {
+            Ok(module) => Some(Loaded { module, path: path.to_path_buf(), declared }),
             Err(d) => {
                 diags.extend(d);
                 None
@@ -70,13 +110,22 @@ impl Loader {
 
     /// Where a module is looked for when `importer` depends on it.
     pub fn candidates(&self, importer: &Path, name: &str) -> Vec<PathBuf> {
-        let rel = Loader::module_file(name);
+        let pir = Loader::module_file(name);
+        // A source file goes before the `.pir` that may have been lowered
+        // from it beside it.
+        let mut rels = Vec::new();
+        if let Some(f) = &self.frontend {
+            rels.push(pir.with_extension(f.extension()));
+        }
+        rels.push(pir);
         let beside = importer.parent().map(Path::to_path_buf).unwrap_or_default();
-        let mut out = vec![beside.join(&rel)];
-        for dir in &self.include_dirs {
-            let p = dir.join(&rel);
-            if !out.contains(&p) {
-                out.push(p);
+        let mut out = Vec::new();
+        for dir in std::iter::once(&beside).chain(&self.include_dirs) {
+            for rel in &rels {
+                let p = dir.join(rel);
+                if !out.contains(&p) {
+                    out.push(p);
+                }
             }
         }
         out
@@ -98,9 +147,9 @@ impl Loader {
             if by_path.contains_key(&key) {
                 continue;
             }
-            let m = self.read(path, &mut diags);
-            let idx = m.map(|module| {
-                loaded.push(Loaded { module, path: path.clone() });
+            let m = self.read(path, None, &mut diags);
+            let idx = m.map(|l| {
+                loaded.push(l);
                 loaded.len() - 1
             });
             by_path.insert(key, idx);
@@ -149,9 +198,9 @@ impl Loader {
                 let idx = match by_path.get(&key) {
                     Some(idx) => *idx,
                     None => {
-                        let m = self.read(&found, &mut diags);
-                        let idx = m.map(|module| {
-                            loaded.push(Loaded { module, path: found.clone() });
+                        let m = self.read(&found, Some(&dep), &mut diags);
+                        let idx = m.map(|l| {
+                            loaded.push(l);
                             loaded.len() - 1
                         });
                         by_path.insert(key, idx);
@@ -185,14 +234,27 @@ impl Loader {
             return Err(diags);
         }
         let mut program = Program::default();
+        let mut to_define = Vec::new();
         for l in loaded {
-            program.modules.push(l.module);
+            let id = program.modules.push(l.module);
+            if l.declared {
+                to_define.push(id);
+            }
         }
         let missing = program.link_dependencies();
         for (id, dep) in missing {
             let m = &program.modules[id];
             let at = decl_pos(m, m.decl_locs.dependencies.get(&dep).copied(), dep.len());
             diags.push(Diagnostic::error(format!("cannot find module `{dep}`"), at));
+        }
+        if diags.is_empty() {
+            if let Some(f) = &mut self.frontend {
+                for id in to_define {
+                    if let Err(d) = f.define(&mut program, id) {
+                        diags.extend(d);
+                    }
+                }
+            }
         }
         if diags.is_empty() {
             Ok(program)

@@ -65,6 +65,11 @@ pub fn is_known(symbol: &str) -> bool {
     base_name(symbol).is_some()
 }
 
+/// Whether `symbol` names an intrinsic of two arguments (`atan2`, `pow`).
+pub fn is_binary(symbol: &str) -> bool {
+    base_name(symbol).is_some_and(|b| binary_fn(b).is_some())
+}
+
 fn base_name(symbol: &str) -> Option<&str> {
     let known = |s: &str| unary_fn(s).is_some() || binary_fn(s).is_some();
     if known(symbol) {

@@ -15,7 +15,7 @@ mod ufunc;
 mod value;
 
 pub use crate::body::f16_from_f64;
-pub use intrinsics::is_known as is_known_intrinsic;
+pub use intrinsics::{is_binary as is_binary_intrinsic, is_known as is_known_intrinsic};
 pub use value::{Array, Value};
 
 use crate::body::{InstData, ValueId};

@@ -1,0 +1,866 @@
+//! The module level of a POST Python file: imports, constants, aliases,
+//! `__all__`, and the signature of every function (its annotations and
+//! decorators). Bodies are lowered later, in [`crate::lower`], once every
+//! module of the program is declared.
+
+use crate::pytypes::{default_of, kind, Kind, Scalar};
+use crate::source::SourceFile;
+use crate::syntax::{construct_name, Lit};
+use postc_ir::module::DeclLocs;
+use postc_ir::{
+    Constant, DType, Diagnostic, FileId, FuncAttrs, FunctionBuilder, ImportedName, Layout, Module, Shape, TypeData,
+    TypeId, UFuncSignature,
+};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+use std::collections::HashMap;
+
+/// What a module-level name means inside function bodies.
+#[derive(Clone, Debug)]
+pub(crate) enum Global {
+    /// A function of this module, by its index among the declarations.
+    Func(usize),
+    /// A module constant; `dtype` is its annotation (or the literal's
+    /// default) and `strong` whether it was made by calling a dtype.
+    Const { lit: Lit, scalar: Scalar },
+    /// A `postc.math` function: the local name the IR calls and its symbol.
+    Intrinsic { local: String },
+    /// A function of another POST module, called by this local name.
+    PostImport { local: String },
+    /// A name from a CPython module, not callable from compiled code.
+    Boundary { module: String, name: String },
+    /// A CPython module itself (`import numpy as np`).
+    BoundaryModule(String),
+    /// `postc`, `postc.math` or `postyp` bound as a module.
+    Namespace(Namespace),
+    Type(DType),
+    /// `postyp.Out`.
+    Out,
+    Decorator(Deco),
+    /// `postc.empty`.
+    Empty,
+    /// Another name for a function or import (`gammaln = lgamma`).
+    Alias(String),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Namespace {
+    Postc,
+    PostcMath,
+    Postyp,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Deco {
+    Ufunc,
+    Gpu,
+    Kernel,
+    Cold,
+    Noinline,
+    Jit,
+}
+
+/// A function's signature, as declared.
+#[derive(Clone, Debug)]
+pub(crate) struct FuncDecl {
+    pub name: String,
+    /// Index of the `def` among the module's statements.
+    pub stmt: usize,
+    pub params: Vec<(String, TypeId)>,
+    pub core_dims: Vec<String>,
+    pub ret: Option<TypeId>,
+    pub attrs: FuncAttrs,
+    pub ufunc_sig: Option<UFuncSignature>,
+    pub doc: Option<String>,
+}
+
+/// Everything the module level declares.
+pub(crate) struct Declared {
+    pub module: Module,
+    pub globals: HashMap<String, Global>,
+    pub funcs: Vec<FuncDecl>,
+}
+
+/// The libm-compatible functions of `postc.math`, and its constants.
+pub(crate) const MATH_CONSTANTS: [(&str, f64); 5] =
+    [("pi", std::f64::consts::PI), ("e", std::f64::consts::E), ("tau", std::f64::consts::TAU), ("inf", f64::INFINITY), ("nan", f64::NAN)];
+
+fn dtype_named(name: &str) -> Option<DType> {
+    DType::from_name(name)
+}
+
+/// Python's own scalar types, usable as annotations and casts.
+pub(crate) fn python_scalar(name: &str) -> Option<DType> {
+    Some(match name {
+        "bool" => DType::Bool,
+        "int" => DType::Int64,
+        "float" => DType::Float64,
+        "complex" => DType::Complex128,
+        "str" => DType::Str,
+        "bytes" => DType::Bytes,
+        _ => return None,
+    })
+}
+
+pub(crate) struct Declarer<'a> {
+    pub src: &'a SourceFile,
+    pub file: FileId,
+    pub diags: Vec<Diagnostic>,
+    /// Whether a dotted module name is a POST module (a file the loader
+    /// will find), as opposed to a CPython module.
+    pub is_post_module: &'a dyn Fn(&str) -> bool,
+}
+
+impl Declarer<'_> {
+    fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) {
+        self.diags.push(self.src.error(at, msg));
+    }
+
+    pub fn declare(&mut self, name: &str, stmts: &[Stmt]) -> Declared {
+        let mut module = Module::new(name);
+        let file = module.files.intern(&self.src.path);
+        debug_assert_eq!(file, self.file);
+        module.decl_locs = DeclLocs { module: Some(postc_ir::SrcLoc { file, line: 1, col: 1, implicit: false }), ..Default::default() };
+        let mut d = Declared { module, globals: HashMap::new(), funcs: Vec::new() };
+        let mut all: Option<(Vec<(String, ruff_text_size::TextRange)>, ruff_text_size::TextRange)> = None;
+        let mut defined_at: HashMap<String, ruff_text_size::TextRange> = HashMap::new();
+
+        for (i, stmt) in stmts.iter().enumerate() {
+            match stmt {
+                Stmt::Expr(e) if i == 0 && matches!(*e.value, Expr::StringLiteral(_)) => {}
+                Stmt::Import(imp) => self.import(&mut d, imp),
+                Stmt::ImportFrom(imp) => self.import_from(&mut d, imp),
+                Stmt::FunctionDef(f) => {
+                    let fname = f.name.id.to_string();
+                    if let Some(prev) = defined_at.get(&fname) {
+                        let (line, _) = self.src.line_col(prev.start().to_u32());
+                        self.err(&f.name, format!("`{fname}` is defined twice (first on line {line})"));
+                        continue;
+                    }
+                    defined_at.insert(fname.clone(), f.name.range);
+                    if let Some(decl) = self.function(&mut d, f, i) {
+                        d.globals.insert(fname, Global::Func(d.funcs.len()));
+                        d.funcs.push(decl);
+                    }
+                }
+                Stmt::Assign(a) if is_all(&a.targets) => all = self.all(&a.value).map(|v| (v, a.range)),
+                Stmt::AnnAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == "__all__") => {
+                    if let Some(v) = &a.value {
+                        all = self.all(v).map(|v| (v, a.range));
+                    }
+                }
+                Stmt::Assign(a) => {
+                    if a.targets.len() != 1 {
+                        self.err(a, "chained assignment is not supported at module level");
+                        continue;
+                    }
+                    let Expr::Name(target) = &a.targets[0] else {
+                        self.err(&a.targets[0], format!("{} cannot be assigned at module level", construct_name(&a.targets[0])));
+                        continue;
+                    };
+                    self.global_assign(&mut d, target, None, &a.value);
+                }
+                Stmt::AnnAssign(a) => {
+                    let Expr::Name(target) = &*a.target else {
+                        self.err(&*a.target, format!("{} cannot be assigned at module level", construct_name(&a.target)));
+                        continue;
+                    };
+                    match &a.value {
+                        Some(v) => self.global_assign(&mut d, target, Some(&a.annotation), v),
+                        None => self.err(a, format!("module constant `{}` needs a value", target.id)),
+                    }
+                }
+                Stmt::If(s) if is_main_guard(&s.test) => {}
+                other => self.err(
+                    other,
+                    format!(
+                        "{} is not allowed at module level: a POST module holds imports, constants, aliases, `__all__` and functions",
+                        crate::syntax::stmt_name(other)
+                    ),
+                ),
+            }
+        }
+
+        // Aliases resolve once every function is declared.
+        let aliases: Vec<(String, String)> = d
+            .globals
+            .iter()
+            .filter_map(|(k, g)| match g {
+                Global::Alias(t) => Some((k.clone(), t.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut aliases = aliases;
+        aliases.sort();
+        for (alias, target) in aliases {
+            let ok = match d.globals.get(&target) {
+                Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => true,
+                _ => false,
+            };
+            let at = d.module.decl_locs.aliases.get(&alias).copied();
+            if ok {
+                d.module.function_aliases.insert(alias, target);
+            } else if let Some(l) = at {
+                self.diags.push(Diagnostic::error(
+                    format!("`{alias}` aliases `{target}`, which is not a function of this module or an imported function"),
+                    Some(postc_ir::Pos::new(&self.src.path, l.line, l.col, alias.len() as u32)),
+                ));
+            }
+        }
+        // IndexMap order: as declared in the file.
+        d.module.function_aliases.sort_by(|a, _, b, _| {
+            let la = d.module.decl_locs.aliases.get(a).map(|l| (l.line, l.col));
+            let lb = d.module.decl_locs.aliases.get(b).map(|l| (l.line, l.col));
+            la.cmp(&lb)
+        });
+
+        if let Some((names, at)) = all {
+            for (n, r) in &names {
+                let known = matches!(
+                    d.globals.get(n),
+                    Some(Global::Func(_) | Global::Alias(_) | Global::Intrinsic { .. } | Global::PostImport { .. })
+                );
+                if !known {
+                    self.err(r, format!("`__all__` names `{n}`, which is not a function of this module"));
+                }
+                d.module.decl_locs.exports.push(self.src.loc(self.file, r));
+            }
+            let _ = at;
+            d.module.export_all = Some(names.into_iter().map(|(n, _)| n).collect());
+        }
+        d
+    }
+
+    fn bind(&mut self, d: &mut Declared, local: &str, g: Global, at: &impl Ranged) {
+        d.module.decl_locs.imports.insert(local.to_owned(), self.src.loc(self.file, at));
+        d.globals.insert(local.to_owned(), g);
+    }
+
+    fn import(&mut self, d: &mut Declared, imp: &ast::StmtImport) {
+        for alias in &imp.names {
+            let full = alias.name.id.as_str();
+            let bound = alias.asname.as_ref().map(|a| a.id.as_str());
+            match (full, bound) {
+                ("postc.math", Some(b)) => self.bind(d, b, Global::Namespace(Namespace::PostcMath), alias),
+                ("postc" | "postc.math", None) => self.bind(d, "postc", Global::Namespace(Namespace::Postc), alias),
+                ("postc", Some(b)) => self.bind(d, b, Global::Namespace(Namespace::Postc), alias),
+                ("postyp", b) => self.bind(d, b.unwrap_or("postyp"), Global::Namespace(Namespace::Postyp), alias),
+                (m, _) if (self.is_post_module)(m) => {
+                    self.err(alias, format!("`import {m}`: import the functions you call with `from {m} import NAME`"))
+                }
+                (m, b) => {
+                    let local = b.unwrap_or_else(|| m.split('.').next().unwrap_or(m));
+                    // A module binding only: the IR records the names taken
+                    // from CPython modules (`from m import f`).
+                    self.bind(d, local, Global::BoundaryModule(m.to_owned()), alias);
+                }
+            }
+        }
+    }
+
+    fn import_from(&mut self, d: &mut Declared, imp: &ast::StmtImportFrom) {
+        if imp.level > 0 {
+            self.err(imp, "relative imports are not supported: name the module by its full dotted name");
+            return;
+        }
+        let Some(module) = &imp.module else { return };
+        let m = module.id.as_str();
+        for alias in &imp.names {
+            let name = alias.name.id.as_str();
+            if name == "*" {
+                self.err(alias, format!("`from {m} import *` is not supported: import each name"));
+                continue;
+            }
+            let local = alias.asname.as_ref().map_or(name, |a| a.id.as_str()).to_owned();
+            match m {
+                "postyp" => match (dtype_named(name), name) {
+                    (Some(dt), _) => self.bind(d, &local, Global::Type(dt), alias),
+                    (None, "Out") => self.bind(d, &local, Global::Out, alias),
+                    _ => self.err(&alias.name, format!("`postyp` has no type `{name}`")),
+                },
+                "postc" => {
+                    let g = match name {
+                        "ufunc" => Global::Decorator(Deco::Ufunc),
+                        "gpu" => Global::Decorator(Deco::Gpu),
+                        "kernel" => Global::Decorator(Deco::Kernel),
+                        "cold" => Global::Decorator(Deco::Cold),
+                        "noinline" => Global::Decorator(Deco::Noinline),
+                        "jit" => Global::Decorator(Deco::Jit),
+                        "empty" => Global::Empty,
+                        "math" => Global::Namespace(Namespace::PostcMath),
+                        _ => {
+                            self.err(&alias.name, format!("`postc` has no `{name}`"));
+                            continue;
+                        }
+                    };
+                    self.bind(d, &local, g, alias);
+                }
+                "postc.math" => {
+                    if let Some((_, v)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == name) {
+                        self.bind(d, &local, Global::Const { lit: Lit::Float(*v), scalar: Scalar::weak(DType::Float64) }, alias);
+                    } else if postc_ir::interp::is_known_intrinsic(name) && !name.ends_with('f') || name == "erf" {
+                        d.module.intrinsic_imports.insert(local.clone(), name.to_owned());
+                        self.bind(d, &local.clone(), Global::Intrinsic { local }, alias);
+                    } else {
+                        self.err(&alias.name, format!("`postc.math` has no function `{name}`"));
+                    }
+                }
+                m if (self.is_post_module)(m) => {
+                    let at = self.src.loc(self.file, &alias.name);
+                    d.module.decl_locs.dependencies.entry(m.to_owned()).or_insert_with(|| self.src.loc(self.file, module));
+                    d.module.add_post_import(ImportedName {
+                        local_name: local.clone(),
+                        module_name: m.to_owned(),
+                        source_name: name.to_owned(),
+                    });
+                    d.module.decl_locs.imports.insert(local.clone(), at);
+                    d.globals.insert(local.clone(), Global::PostImport { local });
+                }
+                m => {
+                    d.module.boundary_imports.insert(
+                        local.clone(),
+                        ImportedName { local_name: local.clone(), module_name: m.to_owned(), source_name: name.to_owned() },
+                    );
+                    self.bind(d, &local, Global::Boundary { module: m.to_owned(), name: name.to_owned() }, alias);
+                }
+            }
+        }
+    }
+
+    /// `__all__ = ["a", "b"]`: the names and where each is written.
+    fn all(&mut self, value: &Expr) -> Option<Vec<(String, ruff_text_size::TextRange)>> {
+        let elts = match value {
+            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts,
+            other => {
+                self.err(other, "`__all__` must be a list of string literals");
+                return None;
+            }
+        };
+        let mut out = Vec::new();
+        for e in elts {
+            match e {
+                Expr::StringLiteral(s) => out.push((s.value.to_str().to_owned(), s.range)),
+                other => self.err(other, "`__all__` must be a list of string literals"),
+            }
+        }
+        Some(out)
+    }
+
+    /// `NAME = value` or `NAME: T = value` at module level: a constant or,
+    /// when the value names a function, an alias.
+    fn global_assign(&mut self, d: &mut Declared, target: &ast::ExprName, ann: Option<&Expr>, value: &Expr) {
+        let name = target.id.to_string();
+        if let (None, Expr::Name(n)) = (ann, value) {
+            if let Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) =
+                d.globals.get(n.id.as_str())
+            {
+                d.module.decl_locs.aliases.insert(name.clone(), self.src.loc(self.file, target));
+                d.globals.insert(name, Global::Alias(n.id.to_string()));
+                return;
+            }
+        }
+        let Some((lit, mut scalar)) = self.const_value(d, value) else { return };
+        if let Some(ann) = ann {
+            let Some(t) = self.scalar_annotation(d, ann) else { return };
+            match lit.convert(t) {
+                Some(_) if kind(t) >= lit_kind(&lit) || (kind(t) == Kind::Text && lit_kind(&lit) == Kind::Text) => {
+                    scalar = Scalar { dtype: t, weak: scalar.weak };
+                }
+                _ => {
+                    self.err(value, format!("the value of `{name}` does not fit its annotation {}", t.name()));
+                    return;
+                }
+            }
+        }
+        let Some(value_c) = lit.convert(scalar.dtype) else {
+            self.err(value, format!("the value of `{name}` does not fit {}", scalar.dtype.name()));
+            return;
+        };
+        d.module.decl_locs.constants.insert(name.clone(), self.src.loc(self.file, target));
+        d.module.constants.insert(name.clone(), Constant { ty: TypeId::scalar(scalar.dtype), value: value_c });
+        d.globals.insert(name, Global::Const { lit, scalar });
+    }
+
+    /// Folds a constant expression of literals and earlier constants.
+    fn const_value(&mut self, d: &Declared, e: &Expr) -> Option<(Lit, Scalar)> {
+        let r = crate::syntax::fold_const(e, &|n| match d.globals.get(n) {
+            Some(Global::Const { lit, scalar }) => Some((lit.clone(), *scalar)),
+            _ => None,
+        }, &|n| match d.globals.get(n) {
+            Some(Global::Type(t)) => Some(*t),
+            None => python_scalar(n),
+            _ => None,
+        });
+        match r {
+            Ok(v) => Some(v),
+            Err((at, msg)) => {
+                self.diags.push(Diagnostic::error(msg, Some(self.src.pos(at))));
+                None
+            }
+        }
+    }
+
+    fn scalar_annotation(&mut self, d: &Declared, ann: &Expr) -> Option<DType> {
+        match self.annotation(d, ann)? {
+            Annot::Type(t) if !t.is_array => Some(t.dtype),
+            _ => {
+                self.err(ann, "a module constant has a scalar type");
+                None
+            }
+        }
+    }
+
+    /// Reads a type annotation.
+    pub(crate) fn annotation(&mut self, d: &Declared, e: &Expr) -> Option<Annot> {
+        match e {
+            Expr::NoneLiteral(_) => Some(Annot::None),
+            Expr::Name(_) | Expr::Attribute(_) => match self.type_name(d, e) {
+                Some(TypeName::DType(t)) => Some(Annot::Type(TypeData::scalar(t))),
+                Some(TypeName::Out) => {
+                    self.err(e, "`Out` marks an array parameter: write `Out[Float64[:]]`");
+                    None
+                }
+                None => {
+                    self.err(e, format!("unknown type `{}`", crate::syntax::dotted(e).unwrap_or_default()));
+                    None
+                }
+            },
+            Expr::Subscript(s) => match self.type_name(d, &s.value) {
+                Some(TypeName::Out) => match self.annotation(d, &s.slice)? {
+                    Annot::Type(t) if t.is_array => Some(Annot::Type(t.output())),
+                    _ => {
+                        self.err(&*s.slice, "`Out[...]` takes an array type such as `Float64[:]`");
+                        None
+                    }
+                },
+                Some(TypeName::DType(t)) => self.array_type(t, &s.slice).map(Annot::Type),
+                None => {
+                    self.err(&*s.value, format!("unknown type `{}`", crate::syntax::dotted(&s.value).unwrap_or_default()));
+                    None
+                }
+            },
+            Expr::StringLiteral(_) => {
+                self.err(e, "string annotations are not supported: write the type itself");
+                None
+            }
+            other => {
+                self.err(other, format!("{} is not a type", construct_name(other)));
+                None
+            }
+        }
+    }
+
+    fn type_name(&self, d: &Declared, e: &Expr) -> Option<TypeName> {
+        match e {
+            Expr::Name(n) => match d.globals.get(n.id.as_str()) {
+                Some(Global::Type(t)) => Some(TypeName::DType(*t)),
+                Some(Global::Out) => Some(TypeName::Out),
+                Some(_) => None,
+                None => python_scalar(n.id.as_str()).map(TypeName::DType),
+            },
+            Expr::Attribute(a) => match &*a.value {
+                Expr::Name(n) if matches!(d.globals.get(n.id.as_str()), Some(Global::Namespace(Namespace::Postyp))) => {
+                    match a.attr.id.as_str() {
+                        "Out" => Some(TypeName::Out),
+                        t => dtype_named(t).map(TypeName::DType),
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `Float64[:]`, `Float64[:, ::1]`, `Float64[::1, :]`, `Float64[3, 3]`.
+    fn array_type(&mut self, dtype: DType, slice: &Expr) -> Option<TypeData> {
+        let axes: Vec<&Expr> = match slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            e => vec![e],
+        };
+        let mut dims = Vec::new();
+        let mut contiguous = Vec::new();
+        for (i, ax) in axes.iter().enumerate() {
+            match ax {
+                Expr::Slice(s) if s.lower.is_none() && s.upper.is_none() => {
+                    match s.step.as_deref() {
+                        None => {}
+                        Some(Expr::NumberLiteral(n)) if matches!(&n.value, ast::Number::Int(v) if v.as_u64() == Some(1)) => {
+                            contiguous.push(i)
+                        }
+                        Some(other) => {
+                            self.err(other, "an array axis is `:` or `::1` (the contiguous axis)");
+                            return None;
+                        }
+                    }
+                    dims.push(None);
+                }
+                Expr::NumberLiteral(n) => match &n.value {
+                    ast::Number::Int(v) if v.as_u64().is_some() => dims.push(v.as_u64()),
+                    _ => {
+                        self.err(*ax, "a static extent is a non-negative integer");
+                        return None;
+                    }
+                },
+                other => {
+                    self.err(*other, "an array axis is `:`, `::1` or a static extent such as `3`");
+                    return None;
+                }
+            }
+        }
+        let layout = match contiguous.as_slice() {
+            [] => Layout::COrder,
+            [i] if *i + 1 == dims.len() => Layout::COrder,
+            [0] => Layout::FOrder,
+            _ => {
+                self.err(slice, "`::1` marks the contiguous axis: the last (C order) or the first (Fortran order)");
+                return None;
+            }
+        };
+        if dtype.is_text() {
+            self.err(slice, format!("arrays of {} are not supported", dtype.name()));
+            return None;
+        }
+        Some(TypeData::array(dtype, Shape::dims(&dims), layout))
+    }
+
+    /// Declares a function: parameters, return type, decorators, docstring.
+    fn function(&mut self, d: &mut Declared, f: &ast::StmtFunctionDef, stmt: usize) -> Option<FuncDecl> {
+        let name = f.name.id.to_string();
+        let mut ok = true;
+        if f.is_async {
+            self.err(&f.name, "`async def` is not supported");
+            ok = false;
+        }
+        if f.type_params.is_some() {
+            self.err(&f.name, "type parameters are not supported");
+            ok = false;
+        }
+        let p = &f.parameters;
+        if let Some(v) = &p.vararg {
+            self.err(&**v, format!("`*{}` parameters are not supported", v.name.id));
+            ok = false;
+        }
+        if let Some(v) = &p.kwarg {
+            self.err(&**v, format!("`**{}` parameters are not supported", v.name.id));
+            ok = false;
+        }
+        for k in &p.kwonlyargs {
+            self.err(&k.parameter, "keyword-only parameters are not supported");
+            ok = false;
+        }
+        let mut params = Vec::new();
+        for pw in p.posonlyargs.iter().chain(&p.args) {
+            if let Some(def) = &pw.default {
+                self.err(&**def, format!("default values are not supported (parameter `{}`)", pw.parameter.name.id));
+                ok = false;
+            }
+            let pname = pw.parameter.name.id.to_string();
+            match &pw.parameter.annotation {
+                None => {
+                    self.err(&pw.parameter, format!("parameter `{pname}` needs a type annotation"));
+                    ok = false;
+                }
+                Some(a) => match self.annotation(d, a) {
+                    Some(Annot::Type(t)) => params.push((pname, t)),
+                    Some(Annot::None) => {
+                        self.err(&**a, format!("parameter `{pname}` cannot be `None`"));
+                        ok = false;
+                    }
+                    None => ok = false,
+                },
+            }
+        }
+        let ret = match &f.returns {
+            None => None,
+            Some(r) => match self.annotation(d, r) {
+                Some(Annot::None) => None,
+                Some(Annot::Type(t)) => {
+                    if t.is_output {
+                        self.err(&**r, "`Out[...]` marks a parameter, not a return type");
+                        ok = false;
+                    }
+                    Some(t)
+                }
+                None => {
+                    ok = false;
+                    None
+                }
+            },
+        };
+
+        let mut attrs = FuncAttrs::empty();
+        let mut ufunc: Option<(Option<String>, ruff_text_size::TextRange)> = None;
+        for deco in &f.decorator_list {
+            let (callee, args) = match &deco.expression {
+                Expr::Call(c) => (&*c.func, Some(&c.arguments)),
+                e => (e, None),
+            };
+            let which = match global_of(&d.globals, callee) {
+                Some(Global::Decorator(d)) => d,
+                _ => {
+                    self.err(
+                        &deco.expression,
+                        format!(
+                            "unknown decorator `{}`: POST functions take `ufunc`, `gpu`, `kernel`, `cold` and `noinline` from `postc`",
+                            crate::syntax::dotted(callee).unwrap_or_else(|| construct_name(callee).to_owned())
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                }
+            };
+            let args_ok = |s: &mut Self, allowed_kw: &[&str], positional: usize| -> bool {
+                let Some(a) = args else { return true };
+                let mut good = a.args.len() <= positional;
+                if !good {
+                    s.err(a, "too many arguments to the decorator");
+                }
+                for k in &a.keywords {
+                    let kn = k.arg.as_ref().map(|i| i.id.as_str()).unwrap_or("**");
+                    if !allowed_kw.contains(&kn) {
+                        s.err(k, format!("unknown decorator argument `{kn}`"));
+                        good = false;
+                    }
+                }
+                good
+            };
+            match which {
+                Deco::Ufunc => {
+                    if !args_ok(self, &[], 1) {
+                        ok = false;
+                        continue;
+                    }
+                    let sig = match args.and_then(|a| a.args.first()) {
+                        None => None,
+                        Some(Expr::StringLiteral(s)) => Some(s.value.to_str().to_owned()),
+                        Some(other) => {
+                            self.err(other, "a ufunc signature is a string literal such as \"(n),(n)->()\"");
+                            ok = false;
+                            continue;
+                        }
+                    };
+                    ufunc = Some((sig, deco.range));
+                }
+                Deco::Gpu => {
+                    if !args_ok(self, &["fallback"], 0) {
+                        ok = false;
+                        continue;
+                    }
+                    let fallback = args
+                        .and_then(|a| a.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|i| i.id.as_str() == "fallback")))
+                        .map(|k| match &k.value {
+                            Expr::BooleanLiteral(b) => Some(b.value),
+                            _ => None,
+                        });
+                    match fallback {
+                        None | Some(Some(false)) => attrs.insert(FuncAttrs::GPU),
+                        Some(Some(true)) => attrs.insert(FuncAttrs::GPU_FALLBACK),
+                        Some(None) => {
+                            self.err(deco, "`fallback` is `True` or `False`");
+                            ok = false;
+                        }
+                    }
+                }
+                Deco::Kernel | Deco::Cold | Deco::Noinline | Deco::Jit => {
+                    if args.is_some() {
+                        self.err(deco, "this decorator takes no arguments");
+                        ok = false;
+                        continue;
+                    }
+                    match which {
+                        Deco::Kernel => attrs.insert(FuncAttrs::KERNEL),
+                        Deco::Cold => attrs.insert(FuncAttrs::COLD),
+                        Deco::Noinline => attrs.insert(FuncAttrs::NOINLINE),
+                        _ => {}
+                    }
+                }
+            }
+        }
+
+        let mut core_dims = Vec::new();
+        let mut ufunc_sig = None;
+        if let Some((sig, at)) = ufunc {
+            match self.ufunc_signature(&name, sig.as_deref(), &params, ret.as_ref(), at) {
+                Some((s, dims)) => {
+                    core_dims = dims;
+                    ufunc_sig = Some(s);
+                }
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let doc = match f.body.first() {
+            Some(Stmt::Expr(e)) => match &*e.value {
+                Expr::StringLiteral(s) => Some(s.value.to_str().to_owned()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let m = &mut d.module;
+        let params: Vec<(String, TypeId)> = params.into_iter().map(|(n, t)| (n, m.types.intern(t))).collect();
+        let ret = ret.map(|t| m.types.intern(t));
+        // The declaration the loader and other modules see: the signature
+        // with an empty body.
+        let mut b = FunctionBuilder::new(&name);
+        for (pn, t) in &params {
+            b.param(pn, *t);
+        }
+        for c in &core_dims {
+            b.core_param(c, TypeId::INT64);
+        }
+        b.set_return(ret);
+        b.set_attrs(attrs);
+        b.set_ufunc_sig(ufunc_sig.clone());
+        b.set_doc(doc.clone());
+        b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
+        m.add_function(b.finish());
+        Some(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc })
+    }
+
+    fn ufunc_signature(
+        &mut self,
+        name: &str,
+        sig: Option<&str>,
+        params: &[(String, TypeData)],
+        ret: Option<&TypeData>,
+        at: ruff_text_size::TextRange,
+    ) -> Option<(UFuncSignature, Vec<String>)> {
+        let sig = match sig {
+            Some(s) => match UFuncSignature::parse(s) {
+                Ok(sig) => sig,
+                Err(e) => {
+                    self.diags.push(self.src.error(&at, format!("bad ufunc signature {s:?}: {}", e.message)));
+                    return None;
+                }
+            },
+            None => {
+                if let Some((p, _)) = params.iter().find(|(_, t)| t.is_array) {
+                    self.diags.push(self.src.error(
+                        &at,
+                        format!("elementwise ufunc `{name}` takes scalars, but `{p}` is an array: give a signature such as @ufunc(\"(n)->()\")"),
+                    ));
+                    return None;
+                }
+                if ret.is_none_or(|r| r.is_array) {
+                    self.diags.push(self.src.error(&at, format!("elementwise ufunc `{name}` must return a scalar")));
+                    return None;
+                }
+                UFuncSignature { inputs: vec![Vec::new(); params.len()], outputs: vec![Vec::new()] }
+            }
+        };
+        let returns_scalar = ret.is_some_and(|r| !r.is_array);
+        let operands = if returns_scalar { sig.inputs.len() } else { sig.inputs.len() + sig.outputs.len() };
+        let single_scalar_out = sig.outputs.len() == 1 && sig.outputs[0].is_empty();
+        if returns_scalar && !single_scalar_out {
+            self.diags.push(self.src.error(&at, format!("ufunc `{name}` returns a value, so its signature has one output `()`")));
+            return None;
+        }
+        if ret.is_some_and(|r| r.is_array) {
+            self.diags.push(self.src.error(&at, format!("ufunc `{name}` cannot return an array: its outputs are `Out[...]` parameters")));
+            return None;
+        }
+        if params.len() != operands {
+            self.diags.push(self.src.error(
+                &at,
+                format!("ufunc `{name}` has {} parameters, but its signature has {operands} operands", params.len()),
+            ));
+            return None;
+        }
+        for (i, (pname, t)) in params.iter().enumerate() {
+            let core = sig.operand(i).unwrap_or(&[]);
+            let is_out = i >= sig.inputs.len();
+            let nd = t.ndim().unwrap_or(0);
+            let good = if core.is_empty() && !is_out { !t.is_array } else { t.is_array && nd == core.len() };
+            if !good {
+                self.diags.push(self.src.error(
+                    &at,
+                    format!(
+                        "parameter `{pname}` of ufunc `{name}` must be {} for the operand `({})`",
+                        if core.is_empty() && !is_out { "a scalar".to_string() } else { format!("a {}-D array", core.len()) },
+                        core.join(",")
+                    ),
+                ));
+                return None;
+            }
+            if is_out != t.is_output {
+                self.diags.push(self.src.error(
+                    &at,
+                    format!(
+                        "parameter `{pname}` of ufunc `{name}` {}",
+                        if is_out { "is an output operand: mark it `Out[...]`" } else { "is an input operand and cannot be `Out[...]`" }
+                    ),
+                ));
+                return None;
+            }
+        }
+        let dims = sig.core_dims().into_iter().map(str::to_owned).collect();
+        Some((sig, dims))
+    }
+}
+
+/// The global a decorator expression names (`ufunc`, `postc.ufunc`).
+fn global_of(g: &HashMap<String, Global>, e: &Expr) -> Option<Global> {
+    match e {
+        Expr::Name(n) => g.get(n.id.as_str()).cloned(),
+        Expr::Attribute(a) => match &*a.value {
+            Expr::Name(n) if matches!(g.get(n.id.as_str()), Some(Global::Namespace(Namespace::Postc))) => {
+                Some(Global::Decorator(match a.attr.id.as_str() {
+                    "ufunc" => Deco::Ufunc,
+                    "gpu" => Deco::Gpu,
+                    "kernel" => Deco::Kernel,
+                    "cold" => Deco::Cold,
+                    "noinline" => Deco::Noinline,
+                    "jit" => Deco::Jit,
+                    _ => return None,
+                }))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(crate) enum Annot {
+    None,
+    Type(TypeData),
+}
+
+enum TypeName {
+    DType(DType),
+    Out,
+}
+
+fn lit_kind(l: &Lit) -> Kind {
+    match l {
+        Lit::Bool(_) => Kind::Bool,
+        Lit::Int(_) => Kind::Int,
+        Lit::Float(_) => Kind::Float,
+        Lit::Complex(..) => Kind::Complex,
+        Lit::Str(_) | Lit::Bytes(_) => Kind::Text,
+    }
+}
+
+fn is_all(targets: &[Expr]) -> bool {
+    matches!(targets, [Expr::Name(n)] if n.id.as_str() == "__all__")
+}
+
+/// `if __name__ == "__main__":`, code for CPython only.
+fn is_main_guard(test: &Expr) -> bool {
+    match test {
+        Expr::Compare(c) => {
+            matches!(&*c.left, Expr::Name(n) if n.id.as_str() == "__name__")
+                && c.ops.len() == 1
+                && matches!(c.ops[0], ast::CmpOp::Eq)
+                && matches!(&c.comparators[0], Expr::StringLiteral(s) if s.value.to_str() == "__main__")
+        }
+        _ => false,
+    }
+}
+
+#[allow(dead_code)]
+fn default_scalar(l: &Lit) -> DType {
+    default_of(lit_kind(l))
+}

@@ -1,0 +1,226 @@
+//! postc-frontend: POST Python, type-annotated Python over scalars and
+//! NumPy arrays, parsed with ruff's Python parser, type-checked and
+//! lowered to one POST IR [`Module`] per file.
+//!
+//! The frontend plugs into the IR's module loader as a
+//! [`SourceFrontend`]: `.py` files are declared while imports are resolved
+//! (their signatures are then known to every module of the program) and
+//! their bodies lowered once the whole program is loaded, so `.py` and
+//! `.pir` modules import each other freely.
+
+mod declare;
+mod lower;
+mod pytypes;
+mod source;
+mod syntax;
+
+use declare::{Declared, Declarer, Global};
+use lower::ModuleCx;
+use postc_ir::resolve::{Loader, SourceFrontend};
+use postc_ir::{Diagnostic, FileId, Module, ModuleId, Program};
+use ruff_python_ast::{ModModule, Stmt};
+use ruff_python_parser::{parse_unchecked, Mode, ParseOptions, Parsed};
+use source::SourceFile;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The file extension of POST Python sources.
+pub const EXTENSION: &str = "py";
+
+/// A declared file, waiting for its bodies to be lowered.
+struct Unit {
+    src: SourceFile,
+    file: FileId,
+    parsed: Parsed<ModModule>,
+    globals: HashMap<String, Global>,
+    funcs: Vec<declare::FuncDecl>,
+}
+
+/// The POST Python frontend, installed in a [`Loader`].
+pub struct PyFrontend {
+    include_dirs: Vec<PathBuf>,
+    /// Modules named on the command line, by name.
+    named: HashSet<String>,
+    units: HashMap<String, Unit>,
+}
+
+impl PyFrontend {
+    /// A frontend for a program whose files are `files`, with `-I`
+    /// directories `include_dirs`: an import is a POST module when one of
+    /// them is that module or its file lies beside the importer or under an
+    /// include directory; any other import is a CPython module.
+    pub fn new(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> PyFrontend {
+        let named = files.iter().filter_map(|f| module_name_of(f)).collect();
+        PyFrontend { include_dirs, named, units: HashMap::new() }
+    }
+
+    fn is_post_module(&self, importer: &Path, name: &str) -> bool {
+        if self.named.contains(name) {
+            return true;
+        }
+        let pir = Loader::module_file(name);
+        let py = pir.with_extension(EXTENSION);
+        let beside = importer.parent().map(Path::to_path_buf).unwrap_or_default();
+        std::iter::once(&beside).chain(&self.include_dirs).any(|d| d.join(&py).is_file() || d.join(&pir).is_file())
+    }
+}
+
+/// The module name of a file named on the command line: its stem.
+fn module_name_of(path: &Path) -> Option<String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(EXTENSION) => path.file_stem().and_then(|s| s.to_str()).map(str::to_owned),
+        // A `.pir` file names its module inside; the loader reads it.
+        _ => None,
+    }
+}
+
+impl SourceFrontend for PyFrontend {
+    fn extension(&self) -> &'static str {
+        EXTENSION
+    }
+
+    fn declare(&mut self, path: &str, text: &str, imported_as: Option<&str>) -> Result<Module, Vec<Diagnostic>> {
+        let src = SourceFile::new(path, text);
+        let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module)).try_into_module().expect("a module parse");
+        if !parsed.errors().is_empty() {
+            let diags = parsed
+                .errors()
+                .iter()
+                .take(postc_ir::diag::MAX_ERRORS)
+                .map(|e| Diagnostic::error(format!("syntax error: {}", e.error), Some(src.pos(e.location))))
+                .collect();
+            return Err(diags);
+        }
+        let name = match imported_as {
+            Some(n) => n.to_owned(),
+            None => module_name_of(Path::new(path)).unwrap_or_else(|| "main".into()),
+        };
+        let importer = PathBuf::from(path);
+        let is_post = |m: &str| self.is_post_module(&importer, m);
+        let mut file_table = postc_ir::FileTable::default();
+        let file = file_table.intern(path);
+        let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
+        let stmts: &[Stmt] = &parsed.syntax().body;
+        let Declared { module, globals, funcs } = d.declare(&name, stmts);
+        let diags = d.diags;
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let out = module.clone();
+        self.units.insert(name, Unit { src, file, parsed, globals, funcs });
+        Ok(out)
+    }
+
+    fn define(&mut self, program: &mut Program, id: ModuleId) -> Result<(), Vec<Diagnostic>> {
+        let name = program.modules[id].name.clone();
+        let Some(unit) = self.units.remove(&name) else { return Ok(()) };
+        // The module is taken out while its bodies are lowered against the
+        // rest of the program.
+        let mut module = std::mem::replace(&mut program.modules[id], Module::new(""));
+        let post_imports: HashMap<String, (String, String)> = module
+            .post_imports
+            .iter()
+            .map(|(k, v)| (k.clone(), (v.module_name.clone(), v.source_name.clone())))
+            .collect();
+        let mut diags = Vec::new();
+        check_post_imports(program, &module, &unit, &mut diags);
+        let intrinsics: HashMap<String, String> = module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let cx = ModuleCx {
+            src: &unit.src,
+            file: unit.file,
+            globals: &unit.globals,
+            funcs: &unit.funcs,
+            program,
+            post_imports: &post_imports,
+            intrinsics: &intrinsics,
+        };
+        let stmts: &[Stmt] = &unit.parsed.syntax().body;
+        let mut bodies = Vec::new();
+        for decl in &unit.funcs {
+            let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
+            match lower::lower_function(&cx, &mut module.types, decl, def) {
+                Ok(f) => bodies.push(f),
+                Err(d) => diags.extend(d),
+            }
+        }
+        // `postc.math.f(...)` calls name their intrinsic `math.f`.
+        for f in &bodies {
+            for v in f.body.tags.ids() {
+                if let postc_ir::InstData::Call { callee, .. } = f.body.inst(v) {
+                    if let Some(sym) = callee.strip_prefix("math.") {
+                        module.intrinsic_imports.entry(callee.to_owned()).or_insert_with(|| sym.to_owned());
+                    }
+                }
+            }
+        }
+        if diags.is_empty() {
+            for (slot, f) in module.functions.iter_mut().zip(bodies) {
+                *slot = f;
+            }
+            intrinsic_alias_wrappers(&mut module);
+        }
+        program.modules[id] = module;
+        if diags.is_empty() {
+            Ok(())
+        } else {
+            Err(diags)
+        }
+    }
+}
+
+/// An alias of a `postc.math` function (`gammaln = lgamma`) becomes a
+/// function of the module calling it, so that it is exported and called
+/// like any other (an IR alias names a function of the module).
+fn intrinsic_alias_wrappers(module: &mut Module) {
+    let aliases: Vec<(String, String)> = module
+        .function_aliases
+        .iter()
+        .filter_map(|(a, t)| module.intrinsic_imports.get(t).map(|sym| (a.clone(), t.clone(), sym.clone())))
+        .map(|(a, t, _)| (a, t))
+        .collect();
+    for (alias, target) in aliases {
+        let symbol = &module.intrinsic_imports[&target];
+        let arity = if postc_ir::interp::is_binary_intrinsic(symbol) { 2 } else { 1 };
+        let f64t = postc_ir::TypeId::FLOAT64;
+        let mut b = postc_ir::FunctionBuilder::new(&alias);
+        let params: Vec<_> = ["x", "y"][..arity].iter().map(|n| b.param(n, f64t)).collect();
+        b.set_return(Some(f64t));
+        let loc = module.decl_locs.aliases.get(&alias).copied();
+        b.set_func_loc(loc);
+        b.set_loc(loc);
+        let entry = b.create_block("entry");
+        b.switch_to(entry);
+        let r = b.call(&target, &params, Some(f64t), "r");
+        b.ret(Some(r));
+        module.function_aliases.shift_remove(&alias);
+        module.decl_locs.aliases.remove(&alias);
+        module.add_function(b.finish());
+    }
+}
+
+/// Each `from m import f` must name a function (or alias) of `m`.
+fn check_post_imports(program: &Program, module: &Module, unit: &Unit, diags: &mut Vec<Diagnostic>) {
+    for (local, imp) in &module.post_imports {
+        let Some(m) = program.modules.iter().find(|m| m.name == imp.module_name) else { continue };
+        let found = m.functions.iter().any(|f| f.name == imp.source_name) || m.function_aliases.contains_key(&imp.source_name);
+        if !found {
+            let at = module.decl_locs.imports.get(local).map(|l| postc_ir::Pos::new(&unit.src.path, l.line, l.col, imp.source_name.len() as u32));
+            diags.push(Diagnostic::error(format!("module `{}` has no function `{}`", imp.module_name, imp.source_name), at));
+        }
+    }
+}
+
+/// A loader that reads `.pir` and POST Python files alike.
+pub fn loader(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Loader {
+    Loader::with_include_dirs(include_dirs.clone()).with_frontend(Box::new(PyFrontend::new(files, include_dirs)))
+}
+
+/// Lowers one POST Python source (and the modules it imports, found beside
+/// `path`) to a program; for tests and tools.
+pub fn lower_files(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Result<Program, (postc_ir::SourceMap, Vec<Diagnostic>)> {
+    let mut l = loader(files, include_dirs);
+    match l.load(files) {
+        Ok(p) => Ok(p),
+        Err(d) => Err((std::mem::take(&mut l.sources), d)),
+    }
+}
