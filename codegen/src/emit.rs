@@ -11,7 +11,7 @@ use postc_ir::body::{float_bits_to_f64, InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{
-    BlockId, DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, Program, SrcLoc, ValueId,
+    BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, Program, SrcLoc, ValueId,
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -1543,6 +1543,16 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                         d.size_bytes()
                     ),
                 );
+            }
+            InstData::GetField { aggregate, field: Field::Len } => {
+                let d = self.dt(aggregate);
+                let x = self.val(aggregate);
+                if d == DType::Bytes {
+                    self.set(v, format!("extractvalue {} {x}, 1", llty(d)));
+                } else {
+                    let h = self.e.helper(helpers::str_len());
+                    self.set(v, format!("call i64 @\"{h}\"({} {x})", llty(d)));
+                }
             }
             InstData::GetField { aggregate, field } => {
                 let d = self.dt(aggregate);

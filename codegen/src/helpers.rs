@@ -77,6 +77,36 @@ pub fn floor_divmod(bits: u32, signed: bool, div: bool) -> Helper {
     Helper { name, text, needs: vec![] }
 }
 
+/// The length of a Str in code points: its bytes that do not continue a
+/// UTF-8 sequence.
+pub fn str_len() -> Helper {
+    let name = "postc.str.len".to_owned();
+    let text = format!(
+        "define linkonce_odr hidden i64 @\"{name}\"({{ ptr, i64 }} %s) nounwind readonly {{\n\
+         entry:\n\
+         \x20 %p = extractvalue {{ ptr, i64 }} %s, 0\n\
+         \x20 %n = extractvalue {{ ptr, i64 }} %s, 1\n\
+         \x20 br label %loop\n\
+         loop:\n\
+         \x20 %i = phi i64 [ 0, %entry ], [ %i2, %body ]\n\
+         \x20 %c = phi i64 [ 0, %entry ], [ %c2, %body ]\n\
+         \x20 %more = icmp ult i64 %i, %n\n\
+         \x20 br i1 %more, label %body, label %exit\n\
+         body:\n\
+         \x20 %a = getelementptr inbounds i8, ptr %p, i64 %i\n\
+         \x20 %b = load i8, ptr %a\n\
+         \x20 %top = and i8 %b, -64\n\
+         \x20 %cont = icmp eq i8 %top, -128\n\
+         \x20 %one = select i1 %cont, i64 0, i64 1\n\
+         \x20 %c2 = add i64 %c, %one\n\
+         \x20 %i2 = add i64 %i, 1\n\
+         \x20 br label %loop\n\
+         exit:\n\
+         \x20 ret i64 %c\n}}\n"
+    );
+    Helper { name, text, needs: vec![] }
+}
+
 /// Wrapping integer power by squaring; a negative signed exponent gives 1
 /// (the checked pipeline panics before).
 pub fn int_pow(bits: u32, signed: bool) -> Helper {

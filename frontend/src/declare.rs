@@ -683,7 +683,14 @@ impl Declarer<'_> {
         if let Some((sig, at)) = ufunc {
             match self.ufunc_signature(&name, sig.as_deref(), &params, ret.as_ref(), at) {
                 Some((s, dims)) => {
-                    core_dims = dims;
+                    // The core sizes are not Python names; one that a
+                    // parameter or local also uses gets a suffix.
+                    let taken: std::collections::HashSet<String> = params
+                        .iter()
+                        .map(|(n, _)| n.clone())
+                        .chain(crate::lower::assigned_names(&f.body))
+                        .collect();
+                    core_dims = dims.into_iter().map(|d| if taken.contains(&d) { format!("{d}.core") } else { d }).collect();
                     ufunc_sig = Some(s);
                 }
                 None => ok = false,

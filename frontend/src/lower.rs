@@ -150,7 +150,7 @@ pub(crate) fn lower_function(
 }
 
 /// Every name a body assigns (Python's rule for what is local).
-fn assigned_names(body: &[Stmt]) -> Vec<String> {
+pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
     fn target(e: &Expr, out: &mut Vec<String>) {
         if let Expr::Name(n) = e {
             out.push(n.id.to_string());
@@ -540,13 +540,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         return;
                     }
                 }
-                if !self.inferring {
-                    if self.slots.contains_key(name) {
-                        self.err(at, format!("array local `{name}` is bound twice; bind each array once"));
-                        return;
-                    }
-                    self.slots.insert(name.to_owned(), *av);
+                if self.slots.contains_key(name) {
+                    self.err(at, format!("array local `{name}` is bound twice; bind each array once"));
+                    return;
                 }
+                self.slots.insert(name.to_owned(), *av);
             }
             (_, cur) => {
                 let s = v.scalar().expect("a scalar value");
@@ -599,7 +597,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if !self.inferring {
                     let Some(LocalTy::Scalar(t)) = self.locals[name].ty else { return };
                     let Some(x) = self.materialize(&v, t.dtype, value_at) else { return };
-                    let slot = self.slots[name];
+                    let Some(&slot) = self.slots.get(name) else {
+                        self.err(at, format!("internal error: the type of `{name}` was not inferred"));
+                        return;
+                    };
                     self.at(at);
                     self.b.set(slot, x);
                 }
@@ -1811,7 +1812,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
                 let Some(len) = self.materialize(&n, DType::Int64, &args[0]) else { return Val::Err };
-                let ty = TypeData::array(dt, postc_ir::Shape::dims(&[None]), postc_ir::Layout::COrder);
+                // A constant length is a static extent (the array can be
+                // passed where `Float64[3]` is expected).
+                let extent = match &n {
+                    Val::Lit { lit: Lit::Int(i), .. } if *i >= 0 => Some(*i as u64),
+                    _ => None,
+                };
+                let ty = TypeData::array(dt, postc_ir::Shape::dims(&[extent]), postc_ir::Layout::COrder);
                 let tid = self.types.intern(ty.clone());
                 self.at(c);
                 let nm = self.fresh("buf");
@@ -1897,7 +1904,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     if p.is_array {
                         match &v {
                             Val::Arr { v: av, ty } => {
-                                if ty.dtype != p.dtype || (p.ndim().is_some() && ty.ndim() != p.ndim()) {
+                                if !array_fits(ty, p) {
                                     self.err(a, format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name));
                                     bad = true;
                                 } else if p.is_output && !ty.is_output && self.is_param_array(a) {
@@ -1991,6 +1998,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         Val::Lit { lit: Lit::Int(s.chars().count() as i128), s: Scalar::weak(DType::Int64) }
                     }
                     Val::Lit { lit: Lit::Bytes(b), .. } => Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) },
+                    Val::Num { v: x, s, .. } if s.dtype.is_text() => {
+                        self.at(c);
+                        let n = self.fresh("len");
+                        Val::Num { v: self.b.getfield(TypeId::INT64, x, Field::Len, &n), s: Scalar::weak(DType::Int64), nonneg: true }
+                    }
                     Val::Err => Val::Err,
                     other => {
                         let what = other.scalar().map_or("this value", |s| s.dtype.name());
@@ -2162,6 +2174,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => self.err(&args[0], format!("`{name}` takes a number")),
         }
     }
+}
+
+/// Whether an array of type `arg` may be passed for a parameter of type
+/// `param`: the same dtype and number of axes, every static extent of the
+/// parameter matched, and the same layout (a callee may rely on both).
+fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
+    use postc_ir::Shape;
+    if arg.dtype != param.dtype {
+        return false;
+    }
+    let shape_ok = match (&arg.shape, &param.shape) {
+        (_, Shape::Any) => true,
+        (Shape::Any, Shape::Dims(p)) => p.iter().all(Option::is_none),
+        (Shape::Dims(a), Shape::Dims(p)) => a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| y.is_none() || x == y),
+    };
+    shape_ok && arg.layout == param.layout
 }
 
 /// The type a local has when assigned both `a` and `b`.

@@ -57,6 +57,9 @@ impl BlockData {
 pub enum Field {
     Real = 0,
     Imag = 1,
+    /// The length of a Str (in code points, as Python's `len`) or Bytes
+    /// (in bytes); read-only.
+    Len = 2,
 }
 
 impl Field {
@@ -64,12 +67,14 @@ impl Field {
         match self {
             Field::Real => "real",
             Field::Imag => "imag",
+            Field::Len => "len",
         }
     }
     pub fn from_name(s: &str) -> Option<Field> {
         match s {
             "real" => Some(Field::Real),
             "imag" => Some(Field::Imag),
+            "len" => Some(Field::Len),
             _ => None,
         }
     }
@@ -77,6 +82,7 @@ impl Field {
         match x {
             0 => Some(Field::Real),
             1 => Some(Field::Imag),
+            2 => Some(Field::Len),
             _ => None,
         }
     }

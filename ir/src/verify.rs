@@ -13,7 +13,7 @@
 //! module declaration. Names are in backticks, values as `%name`, types as
 //! the text format prints them.
 
-use crate::body::{Body, InstData, Literal, ValueId, NO_VALUE};
+use crate::body::{Body, Field, InstData, Literal, ValueId, NO_VALUE};
 use crate::cfg::{Cfg, DomTree};
 use crate::diag::{Diagnostic, Pos, MAX_ERRORS};
 use crate::dtype::DType;
@@ -1648,6 +1648,17 @@ impl<'p> Verifier<'p> {
                     err!("{d}: result type {r} is not an array");
                 }
             }
+            InstData::GetField { aggregate, field: Field::Len } => {
+                let t = ty!(aggregate);
+                if t.is_array || !t.dtype.is_text() {
+                    err!("{d}: `len` is a field of Str and Bytes, not {t}");
+                    return;
+                }
+                let r = result!();
+                if r.is_array || r.dtype != DType::Int64 {
+                    err!("{d}: result type is {r}, expected Int64");
+                }
+            }
             InstData::GetField { aggregate, .. } => {
                 let t = ty!(aggregate);
                 let Some(part) = t.dtype.complex_part().filter(|_| !t.is_array) else {
@@ -1659,6 +1670,7 @@ impl<'p> Verifier<'p> {
                     err!("{d}: result type is {r}, expected {part}");
                 }
             }
+            InstData::SetField { field: Field::Len, .. } => err!("{d}: `len` is read-only"),
             InstData::SetField { aggregate, value, .. } => {
                 let_or_param(self, aggregate);
                 let t = ty!(aggregate);

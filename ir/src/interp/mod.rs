@@ -502,7 +502,9 @@ impl<'p> Interpreter<'p> {
                 alloc(rd()?, n)?
             }
             InstData::GetField { aggregate, field } => match Self::reg(fr, aggregate)? {
-                Value::Complex(d, re, im) => {
+                Value::Str(s) if field == Field::Len => Value::Int(DType::Int64, s.chars().count() as i128),
+                Value::Bytes(b) if field == Field::Len => Value::Int(DType::Int64, b.len() as i128),
+                Value::Complex(d, re, im) if field != Field::Len => {
                     let part = d.complex_part().unwrap_or(DType::Float64);
                     Value::Float(part, if field == Field::Real { *re } else { *im })
                 }
