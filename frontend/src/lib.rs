@@ -224,3 +224,17 @@ pub fn lower_files(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Result<Prog
         Err(d) => Err((std::mem::take(&mut l.sources), d)),
     }
 }
+
+/// Lowers one POST Python source held in memory (its POST imports are
+/// looked for beside `path`); for the fuzzer and tools that have no files.
+pub fn lower_source(path: &str, text: &str) -> Result<Program, Vec<Diagnostic>> {
+    let mut f = PyFrontend::new(&[PathBuf::from(path)], Vec::new());
+    let module = f.declare(path, text, None)?;
+    let mut program = Program::from_module(module);
+    let missing = program.link_dependencies();
+    if let Some((_, dep)) = missing.first() {
+        return Err(vec![Diagnostic::error(format!("cannot find module `{dep}`"), None)]);
+    }
+    f.define(&mut program, ModuleId::from_u32(0))?;
+    Ok(program)
+}

@@ -345,7 +345,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Some(t) => {
                     let shown = self.types.get(t).to_string();
-                    self.err(&def.name, format!("function `{}` can reach its end without returning a {shown}", decl.name));
+                    self.err(&def.name, format!("function `{}` can reach its end without returning a value (it returns {shown})", decl.name));
                     self.b.unreachable();
                 }
             }
@@ -388,6 +388,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.call(c, true);
                 }
                 Expr::StringLiteral(_) => {}
+                other @ (Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_)) => {
+                    self.err(other, format!("{} is not supported: POST functions are not generators or coroutines", construct_name(other)));
+                }
                 other => {
                     self.err(other, format!("{} has no effect as a statement; only calls stand alone", construct_name(other)));
                 }
@@ -990,6 +993,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         match e {
             Expr::Name(n) => self.name(n),
+            Expr::BinOp(b) if b.op == ast::Operator::MatMult => {
+                self.err(e, "the `@` operator is not supported: write the loops")
+            }
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);
@@ -1337,6 +1343,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn compare(&mut self, c: &ast::ExprCompare) -> Val {
+        for op in c.ops.iter() {
+            match op {
+                ast::CmpOp::Is | ast::CmpOp::IsNot => return self.err(c, "`is` is not supported: compare values with `==`"),
+                ast::CmpOp::In | ast::CmpOp::NotIn => return self.err(c, "`in` is not supported"),
+                _ => {}
+            }
+        }
         let mut lhs = self.expr(&c.left);
         if c.ops.len() == 1 {
             let r = self.expr(&c.comparators[0]);
@@ -1590,7 +1603,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         if let Some(nd) = ty.ndim() {
             if index_exprs.len() != nd {
-                self.err(&*s.slice, format!("{}-D array indexed with {} indices", nd, index_exprs.len()));
+                let n = index_exprs.len();
+                self.err(&*s.slice, format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }));
                 return None;
             }
         }
@@ -1653,7 +1667,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn store(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], v: Val, at: &Expr) {
         let d = arr.1.dtype;
         match v.scalar() {
-            Some(s) if s.dtype.is_text() != d.is_text() || (d.is_text() && s.dtype != d) => {
+            Some(s) if s.dtype.is_text() != d.is_text() || (d.is_text() && s.dtype != d) || (s.dtype.is_complex() && !d.is_complex()) => {
                 self.err(at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
                 return;
             }

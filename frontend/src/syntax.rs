@@ -191,7 +191,8 @@ pub(crate) fn fold_const(
     }
     let not_const = |e: &Expr| Err((e.range(), format!("{} is not a constant: a module constant is built from literals and other constants", construct_name(e))));
     match e {
-        Expr::Name(n) => constant(n.id.as_str()).ok_or_else(|| (n.range, format!("`{}` is not a constant defined above", n.id))),
+        Expr::Name(n) => constant(n.id.as_str())
+            .ok_or_else(|| (n.range, format!("`{}` is not a function, import or constant defined above", n.id))),
         Expr::UnaryOp(u) => {
             let (l, s) = fold_const(&u.operand, constant, dtype)?;
             let r = match (u.op, &l) {
