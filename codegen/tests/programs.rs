@@ -6,6 +6,10 @@
 //! are compared with the expected values (which the reference interpreter
 //! is checked against here too); panicking cases run in a child process
 //! that must die of SIGABRT printing exactly `panic: MSG at FILE:LINE:COL`.
+//!
+//! The POST Python programs of `tests/py/` run the same way, lowered by the
+//! frontend; their `.expected` files come from CPython running the same
+//! source, and every case (ufunc cases too) also runs in the interpreter.
 
 #![allow(dead_code, unused_imports)]
 
@@ -65,7 +69,11 @@ fn trampolines(m: &Module) -> String {
          typedef struct { float re, im; } postc_c64;\ntypedef struct { double re, im; } postc_c128;\n\
          typedef struct { const char *ptr; int64_t len; } postc_str;\n",
     );
-    for f in m.functions.iter() {
+    // Functions by their names, and aliases by theirs.
+    let named = m.functions.iter().map(|f| (f.name.as_str(), f)).chain(
+        m.function_aliases.iter().filter_map(|(a, t)| m.get_function(t).map(|id| (a.as_str(), &m.functions[id]))),
+    );
+    for (name, f) in named {
         if f.name.starts_with("postc.") || f.is_ufunc() {
             continue;
         }
@@ -86,28 +94,53 @@ fn trampolines(m: &Module) -> String {
         }
         let ret = f.ret.map(|t| m.types.get(t));
         let (rt, call) = match ret {
-            None => ("void".to_owned(), format!("{}({});", f.name, args.join(", "))),
-            Some(t) if t.is_array => ("void *".to_owned(), format!("*(void **)r = {}({});", f.name, args.join(", "))),
+            None => ("void".to_owned(), format!("{}({});", name, args.join(", "))),
+            Some(t) if t.is_array => ("void *".to_owned(), format!("*(void **)r = {}({});", name, args.join(", "))),
             Some(t) if t.dtype.is_complex() => {
                 protos.push(format!("{} *", c_type(t.dtype)));
                 args.push(format!("({} *)r", c_type(t.dtype)));
-                ("void".to_owned(), format!("{}({});", f.name, args.join(", ")))
+                ("void".to_owned(), format!("{}({});", name, args.join(", ")))
             }
             Some(t) => {
                 let ct = c_type(t.dtype);
-                (ct.to_owned(), format!("*({ct} *)r = {}({});", f.name, args.join(", ")))
+                (ct.to_owned(), format!("*({ct} *)r = {}({});", name, args.join(", ")))
             }
         };
-        let _ = writeln!(c, "{rt} {}({});", f.name, if protos.is_empty() { "void".into() } else { protos.join(", ") });
-        let _ = writeln!(c, "void postc_call_{}(void **a, void *r) {{ (void)a; (void)r; {call} }}", f.name);
+        let _ = writeln!(c, "{rt} {}({});", name, if protos.is_empty() { "void".into() } else { protos.join(", ") });
+        let _ = writeln!(c, "void postc_call_{}(void **a, void *r) {{ (void)a; (void)r; {call} }}", name);
     }
     c
 }
 
-/// Compiles a module into a shared library in `dir`.
-fn build_library(m: &Module, level: OptLevel, dir: &Path) -> Result<PathBuf, String> {
-    let program = Program::from_module(m.clone());
-    let obj = postc_codegen::compile(&program, &CodegenOptions::for_level(level))
+/// Loads a test program: a `.pir` module, or a POST Python file with the
+/// modules it imports (named relative to the repository root, as its panic
+/// locations are).
+fn load_program(path: &Path) -> Result<Program, String> {
+    if path.extension().is_some_and(|e| e != "py") {
+        return load(path).map(Program::from_module);
+    }
+    let root = repo_root();
+    let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
+    std::env::set_current_dir(&root).map_err(|e| e.to_string())?;
+    let program = postc_frontend::lower_files(std::slice::from_ref(&rel), Vec::new()).map_err(|(sources, diags)| {
+        format!("{} does not lower:\n{}", rel.display(), sources.render(&diags, false))
+    })?;
+    let diags = postc_ir::verify::verify_program(&program);
+    if !diags.is_empty() {
+        let text: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+        return Err(format!("{} lowers to IR that does not verify:\n{}", rel.display(), text.join("\n")));
+    }
+    Ok(program)
+}
+
+/// Compiles a program into a shared library in `dir`, with trampolines for
+/// the functions of its first module.
+fn build_library(program: &Program, level: OptLevel, dir: &Path) -> Result<PathBuf, String> {
+    let m = &program.modules[ModuleId::from_u32(0)];
+    let mut options = CodegenOptions::for_level(level);
+    // `gpu(fallback)` functions run their host body here.
+    options.gpu.mode = postc_codegen::gpu::GpuMode::Off;
+    let obj = postc_codegen::compile(program, &options)
         .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
     let o = dir.join(format!("{}.o", m.name));
     std::fs::write(&o, obj).map_err(|e| e.to_string())?;
@@ -278,7 +311,8 @@ fn frame(case: &Case) -> Frame {
 }
 
 fn ret_dtype(m: &Module, func: &str) -> Option<(DType, bool)> {
-    let f = &m.functions[m.get_function(func)?];
+    let target = m.function_aliases.get(func).map_or(func, String::as_str);
+    let f = &m.functions[m.get_function(target)?];
     f.ret.map(|t| {
         let t = m.types.get(t);
         (t.dtype, t.is_array)
@@ -410,7 +444,8 @@ fn child_runner() {
         return;
     };
     let pir = PathBuf::from(pir);
-    let m = load(&pir).unwrap();
+    let program = load_program(&pir).unwrap();
+    let m = program.modules[ModuleId::from_u32(0)].clone();
     let expected = std::fs::read_to_string(pir.with_extension("expected")).unwrap();
     let cases = parse_expected(&expected).unwrap();
     let case = cases.iter().find(|c| c.name == name).unwrap();
@@ -422,21 +457,34 @@ fn child_runner() {
 
 fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usize, usize)) {
     let name = stem(path);
-    let m = match load(path) {
-        Ok(m) => m,
+    let program = match load_program(path) {
+        Ok(p) => p,
         Err(e) => return failures.push(e),
     };
+    let m = program.modules[ModuleId::from_u32(0)].clone();
     let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
     let cases = match parse_expected(&expected) {
         Ok(c) => c,
         Err(e) => return failures.push(format!("{name}.expected: {e}")),
     };
-    let program = Program::from_module(m.clone());
+    let is_py = path.extension().is_some_and(|e| e == "py");
+    if is_py {
+        // Ufunc cases run in the interpreter only (the native ABI of ufuncs
+        // is tested elsewhere).
+        for case in cases.iter().filter(|c| c.ufunc) {
+            for checked in [true, false].into_iter().filter(|c| if *c { case.checked } else { case.wrap }) {
+                if let Err(e) = run_case(&program, case, checked) {
+                    failures.push(format!("{name}: ufunc case {} ({}): interpreter: {e}", case.name, case.func));
+                }
+                counts.0 += 1;
+            }
+        }
+    }
     let dir = tempfile::tempdir().unwrap();
     for (level, checked) in [(OptLevel::O0, true), (OptLevel::O2, false)] {
         let ldir = dir.path().join(level_name(level));
         std::fs::create_dir_all(&ldir).unwrap();
-        let so = match build_library(&m, level, &ldir) {
+        let so = match build_library(&program, level, &ldir) {
             Ok(so) => so,
             Err(e) => {
                 failures.push(format!("{name} -{}: {e}", level_name(level)));
@@ -482,4 +530,31 @@ fn programs_run_natively() {
     eprintln!("{} native case runs ({} panicking, in child processes)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(counts.0 > 300, "too few cases ran: {}", counts.0);
+}
+
+/// The minimum size of the POST Python corpus.
+const MIN_PY_PROGRAMS: usize = 25;
+
+#[test]
+fn py_programs_run_natively() {
+    let dir = repo_root().join("tests").join("py");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/py exists")
+        .map(|e| e.expect("readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py") && p.with_extension("expected").is_file())
+        .collect();
+    files.sort();
+    assert!(files.len() >= MIN_PY_PROGRAMS, "only {} POST Python programs with expected results", files.len());
+    let mut failures = Vec::new();
+    let mut counts = (0, 0);
+    let only = std::env::var("POSTC_PROGRAM").ok();
+    for path in files {
+        if only.as_ref().is_some_and(|o| *o != stem(&path)) {
+            continue;
+        }
+        run_program_native(&path, &mut failures, &mut counts);
+    }
+    eprintln!("{} POST Python case runs ({} panicking, in child processes)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 200, "too few cases ran: {}", counts.0);
 }

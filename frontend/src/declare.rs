@@ -41,6 +41,8 @@ pub(crate) enum Global {
     Empty,
     /// Another name for a function or import (`gammaln = lgamma`).
     Alias(String),
+    /// A function whose declaration has errors (already reported).
+    Broken,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,6 +74,8 @@ pub(crate) struct FuncDecl {
     pub attrs: FuncAttrs,
     pub ufunc_sig: Option<UFuncSignature>,
     pub doc: Option<String>,
+    /// Parameters whose annotations have errors: their uses stay quiet.
+    pub poisoned: Vec<String>,
 }
 
 /// Everything the module level declares.
@@ -79,6 +83,9 @@ pub(crate) struct Declared {
     pub module: Module,
     pub globals: HashMap<String, Global>,
     pub funcs: Vec<FuncDecl>,
+    /// Functions whose signatures have errors; their bodies are still
+    /// checked, for the diagnostics.
+    pub broken: Vec<FuncDecl>,
 }
 
 /// The libm-compatible functions of `postc.math`, and its constants.
@@ -121,7 +128,7 @@ impl Declarer<'_> {
         let file = module.files.intern(&self.src.path);
         debug_assert_eq!(file, self.file);
         module.decl_locs = DeclLocs { module: Some(postc_ir::SrcLoc { file, line: 1, col: 1, implicit: false }), ..Default::default() };
-        let mut d = Declared { module, globals: HashMap::new(), funcs: Vec::new() };
+        let mut d = Declared { module, globals: HashMap::new(), funcs: Vec::new(), broken: Vec::new() };
         let mut all: Option<(Vec<(String, ruff_text_size::TextRange)>, ruff_text_size::TextRange)> = None;
         let mut defined_at: HashMap<String, ruff_text_size::TextRange> = HashMap::new();
 
@@ -138,9 +145,16 @@ impl Declarer<'_> {
                         continue;
                     }
                     defined_at.insert(fname.clone(), f.name.range);
-                    if let Some(decl) = self.function(&mut d, f, i) {
-                        d.globals.insert(fname, Global::Func(d.funcs.len()));
-                        d.funcs.push(decl);
+                    match self.function(&mut d, f, i) {
+                        Ok(decl) => {
+                            d.globals.insert(fname, Global::Func(d.funcs.len()));
+                            d.funcs.push(decl);
+                        }
+                        // Reported; calls to it stay quiet.
+                        Err(partial) => {
+                            d.globals.insert(fname, Global::Broken);
+                            d.broken.push(partial);
+                        }
                     }
                 }
                 Stmt::Assign(a) if is_all(&a.targets) => all = self.all(&a.value).map(|v| (v, a.range)),
@@ -525,7 +539,9 @@ impl Declarer<'_> {
     }
 
     /// Declares a function: parameters, return type, decorators, docstring.
-    fn function(&mut self, d: &mut Declared, f: &ast::StmtFunctionDef, stmt: usize) -> Option<FuncDecl> {
+    /// Declares a function; on errors, what of its signature could be read,
+    /// to check the body against.
+    fn function(&mut self, d: &mut Declared, f: &ast::StmtFunctionDef, stmt: usize) -> Result<FuncDecl, FuncDecl> {
         let name = f.name.id.to_string();
         let mut ok = true;
         if f.is_async {
@@ -550,6 +566,7 @@ impl Declarer<'_> {
             ok = false;
         }
         let mut params = Vec::new();
+        let mut poisoned = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args) {
             if let Some(def) = &pw.default {
                 self.err(&**def, format!("default values are not supported (parameter `{}`)", pw.parameter.name.id));
@@ -559,15 +576,20 @@ impl Declarer<'_> {
             match &pw.parameter.annotation {
                 None => {
                     self.err(&pw.parameter, format!("parameter `{pname}` needs a type annotation"));
+                    poisoned.push(pname);
                     ok = false;
                 }
                 Some(a) => match self.annotation(d, a) {
                     Some(Annot::Type(t)) => params.push((pname, t)),
                     Some(Annot::None) => {
                         self.err(&**a, format!("parameter `{pname}` cannot be `None`"));
+                        poisoned.push(pname);
                         ok = false;
                     }
-                    None => ok = false,
+                    None => {
+                        poisoned.push(pname);
+                        ok = false;
+                    }
                 },
             }
         }
@@ -697,7 +719,20 @@ impl Declarer<'_> {
             }
         }
         if !ok {
-            return None;
+            let m = &mut d.module;
+            let params = params.into_iter().map(|(n, t)| (n, m.types.intern(t))).collect();
+            let ret = ret.map(|t| m.types.intern(t));
+            return Err(FuncDecl {
+                name,
+                stmt,
+                params,
+                core_dims: Vec::new(),
+                ret,
+                attrs,
+                ufunc_sig: None,
+                doc: None,
+                poisoned,
+            });
         }
         let doc = match f.body.first() {
             Some(Stmt::Expr(e)) => match &*e.value {
@@ -724,7 +759,7 @@ impl Declarer<'_> {
         b.set_doc(doc.clone());
         b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
         m.add_function(b.finish());
-        Some(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc })
+        Ok(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc, poisoned })
     }
 
     fn ufunc_signature(

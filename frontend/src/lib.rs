@@ -34,6 +34,10 @@ struct Unit {
     parsed: Parsed<ModModule>,
     globals: HashMap<String, Global>,
     funcs: Vec<declare::FuncDecl>,
+    broken: Vec<declare::FuncDecl>,
+    /// Errors of the module level, reported with those of the bodies so
+    /// that a file's errors come all at once.
+    declared_errors: Vec<Diagnostic>,
 }
 
 /// The POST Python frontend, installed in a [`Loader`].
@@ -101,14 +105,15 @@ impl SourceFrontend for PyFrontend {
         let file = file_table.intern(path);
         let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
         let stmts: &[Stmt] = &parsed.syntax().body;
-        let Declared { module, globals, funcs } = d.declare(&name, stmts);
-        let diags = d.diags;
-        if !diags.is_empty() {
-            return Err(diags);
-        }
+        let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
+        let declared_errors = d.diags;
         let out = module.clone();
-        self.units.insert(name, Unit { src, file, parsed, globals, funcs });
+        self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, declared_errors });
         Ok(out)
+    }
+
+    fn take_declared_errors(&mut self, module: &Module) -> Vec<Diagnostic> {
+        self.units.get_mut(&module.name).map(|u| std::mem::take(&mut u.declared_errors)).unwrap_or_default()
     }
 
     fn define(&mut self, program: &mut Program, id: ModuleId) -> Result<(), Vec<Diagnostic>> {
@@ -122,7 +127,7 @@ impl SourceFrontend for PyFrontend {
             .iter()
             .map(|(k, v)| (k.clone(), (v.module_name.clone(), v.source_name.clone())))
             .collect();
-        let mut diags = Vec::new();
+        let mut diags = unit.declared_errors.clone();
         check_post_imports(program, &module, &unit, &mut diags);
         let intrinsics: HashMap<String, String> = module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let cx = ModuleCx {
@@ -137,10 +142,20 @@ impl SourceFrontend for PyFrontend {
         let stmts: &[Stmt] = &unit.parsed.syntax().body;
         let mut bodies = Vec::new();
         for decl in &unit.funcs {
+            if diags.len() >= postc_ir::diag::MAX_ERRORS {
+                break;
+            }
             let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
             match lower::lower_function(&cx, &mut module.types, decl, def) {
                 Ok(f) => bodies.push(f),
                 Err(d) => diags.extend(d),
+            }
+        }
+        // The bodies of functions with bad signatures, for their errors.
+        for decl in &unit.broken {
+            let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
+            if let Err(d) = lower::lower_function(&cx, &mut module.types, decl, def) {
+                diags.extend(d);
             }
         }
         // `postc.math.f(...)` calls name their intrinsic `math.f`.

@@ -55,6 +55,9 @@ struct LocalInfo {
     fixed: bool,
     nonneg: bool,
     param: bool,
+    /// A parameter whose annotation has errors, or a nested function's
+    /// name: its uses stay quiet.
+    poisoned: bool,
 }
 
 /// A lowered expression.
@@ -126,10 +129,13 @@ pub(crate) fn lower_function(
     for (name, t) in &decl.params {
         let td = types.get(*t).clone();
         let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals.insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true });
+        locals.insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
+    }
+    for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
+        locals.insert(name.clone(), LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true });
     }
     for name in assigned {
-        locals.entry(name).or_insert(LocalInfo { ty: None, fixed: false, nonneg: true, param: false });
+        locals.entry(name).or_insert(LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false });
     }
     // Inference rounds: the lattice is finite and joins only go up.
     for _ in 0..16 {
@@ -147,6 +153,16 @@ pub(crate) fn lower_function(
     } else {
         Err(fl.diags)
     }
+}
+
+/// The names of functions defined inside a body (reported as unsupported).
+fn nested_defs(body: &[Stmt]) -> Vec<String> {
+    body.iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(f) => Some(f.name.id.to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every name a body assigns (Python's rule for what is local).
@@ -338,6 +354,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let stmts: &[Stmt] = &def.body;
         let skip_doc = matches!(stmts.first(), Some(Stmt::Expr(e)) if matches!(*e.value, Expr::StringLiteral(_)));
         self.stmts(&stmts[skip_doc as usize..]);
+        if self.open && !self.diags.is_empty() {
+            // Errors above may have cut control flow short.
+            self.b.unreachable();
+            self.open = false;
+        }
         if self.open {
             match decl.ret {
                 None => {
@@ -516,6 +537,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(at, format!("cannot assign to `{name}`"));
             return;
         };
+        if info.poisoned {
+            return;
+        }
         if matches!(v, Val::Err) {
             return;
         }
@@ -1017,8 +1041,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn name(&mut self, n: &ast::ExprName) -> Val {
         let name = n.id.as_str();
         if let Some(info) = self.locals.get(name) {
+            if info.poisoned {
+                return Val::Err;
+            }
             let Some(ty) = info.ty.clone() else {
-                if self.inferring {
+                // With errors reported, an untyped local is their echo.
+                if self.inferring || !self.diags.is_empty() {
                     return Val::Err;
                 }
                 return self.err(n, format!("`{name}` is used before it is assigned"));
@@ -1772,7 +1800,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn call(&mut self, c: &ast::ExprCall, statement: bool) -> Val {
         let _ = statement;
+        if let Expr::Name(n) = &*c.func {
+            let quiet = match self.locals.get(n.id.as_str()) {
+                Some(l) => l.poisoned,
+                None => match self.cx.globals.get(n.id.as_str()) {
+                    Some(Global::Broken) => true,
+                    // A missing name of a POST module is reported once, at the import.
+                    Some(Global::PostImport { .. }) => self.target_of(&c.func).is_none(),
+                    _ => false,
+                },
+            };
+            if quiet {
+                for a in c.arguments.args.iter() {
+                    self.expr(a);
+                }
+                return Val::Err;
+            }
+        }
         let Some(target) = self.target_of(&c.func) else {
+            // The arguments may hold errors of their own.
+            for a in c.arguments.args.iter() {
+                self.expr(a);
+            }
             let shown = dotted(&c.func).unwrap_or_else(|| construct_name(&c.func).to_owned());
             if let Expr::Name(n) = &*c.func {
                 if self.locals.contains_key(n.id.as_str()) {

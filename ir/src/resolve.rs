@@ -26,6 +26,11 @@ pub trait SourceFrontend {
     fn declare(&mut self, path: &str, text: &str, imported_as: Option<&str>) -> Result<Module, Vec<Diagnostic>>;
     /// Lowers the function bodies of a module that `declare` made.
     fn define(&mut self, program: &mut Program, module: ModuleId) -> Result<(), Vec<Diagnostic>>;
+    /// The errors `declare` found in a module but left for `define` to
+    /// report, when loading stops before `define` runs.
+    fn take_declared_errors(&mut self, _module: &Module) -> Vec<Diagnostic> {
+        Vec::new()
+    }
 }
 
 /// Loads modules and their dependencies into a [`Program`].
@@ -231,6 +236,11 @@ impl Loader {
         }
 
         if !diags.is_empty() {
+            if let Some(f) = &mut self.frontend {
+                for l in loaded.iter().filter(|l| l.declared) {
+                    diags.extend(f.take_declared_errors(&l.module));
+                }
+            }
             return Err(diags);
         }
         let mut program = Program::default();
@@ -247,12 +257,16 @@ impl Loader {
             let at = decl_pos(m, m.decl_locs.dependencies.get(&dep).copied(), dep.len());
             diags.push(Diagnostic::error(format!("cannot find module `{dep}`"), at));
         }
-        if diags.is_empty() {
+        if !diags.is_empty() {
             if let Some(f) = &mut self.frontend {
-                for id in to_define {
-                    if let Err(d) = f.define(&mut program, id) {
-                        diags.extend(d);
-                    }
+                for id in &to_define {
+                    diags.extend(f.take_declared_errors(&program.modules[*id]));
+                }
+            }
+        } else if let Some(f) = &mut self.frontend {
+            for id in to_define {
+                if let Err(d) = f.define(&mut program, id) {
+                    diags.extend(d);
                 }
             }
         }

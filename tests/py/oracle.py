@@ -1,0 +1,2124 @@
+#!/usr/bin/env python3
+"""Expected results for the POST Python programs in this directory.
+
+POST Python is defined by CPython: every program here imports and runs
+unchanged under CPython with the pure-Python stand-ins of `stubs/`
+(`postyp`, `postc`, `postc.math`) on the path, and the compiled code must
+give the same results. This script runs each program's cases under CPython
+and writes `<program>.expected` (for `geom/vec.py`: `geom/vec.expected`) in
+the format of `tests/programs/README.md`. README.md here lists the
+programs, the rules they follow and where panics are located.
+
+    python3 tests/py/oracle.py          # rewrite the .expected files
+    python3 tests/py/oracle.py --check  # exit 1 if any file is stale
+
+Scalar arguments are NumPy scalars of the parameter's dtype, Str/Bytes are
+str/bytes, arrays are NumPy arrays (some of them strided views). Calls run
+under np.errstate(divide="raise", over="ignore", invalid="ignore",
+under="ignore"). A Python exception becomes a `panic` line: its message
+mapped to POST's and its location the one CPython reports for the failing
+instruction (see README.md). Every case is also re-run twice as a check:
+with over="raise" (an integer overflow in CPython would silently differ
+from POST, which wraps or panics) and with `empty()` filling new arrays
+with garbage (a read before a write would show).
+"""
+
+import ast
+import dis
+import importlib
+import math
+import os
+import re
+import sys
+import zlib
+
+sys.dont_write_bytecode = True  # leave no __pycache__ beside the programs
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STUBS = os.path.join(HERE, "stubs")
+sys.path[:0] = [STUBS, HERE]
+
+import numpy as np  # noqa: E402
+
+import postc  # noqa: E402
+import postyp  # noqa: E402
+from postyp import ArrayType, OutType, dtype_of  # noqa: E402
+
+# The path the compiler is given for a program: panics name it.
+REL = "tests/py/"
+
+INT_RANGES = {
+    "Int8": (-(2**7), 2**7 - 1),
+    "Int16": (-(2**15), 2**15 - 1),
+    "Int32": (-(2**31), 2**31 - 1),
+    "Int64": (-(2**63), 2**63 - 1),
+    "UInt8": (0, 2**8 - 1),
+    "UInt16": (0, 2**16 - 1),
+    "UInt32": (0, 2**32 - 1),
+    "UInt64": (0, 2**64 - 1),
+}
+FLOATS = ("Float16", "Float32", "Float64")
+COMPLEXES = ("Complex64", "Complex128")
+DTYPE_OF_NP = {np.dtype(d.np): d.name for d in postyp.ALL if d.np is not None}
+
+
+class OracleError(Exception):
+    """A case or program that breaks the rules (not a POST panic)."""
+
+
+# ---------------------------------------------------------------------------
+# Values and their text (the format of tests/programs/README.md).
+
+
+def fmt_float(x):
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x.hex()
+
+
+def fmt_str(s):
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\x%02x" % o)
+        elif o < 0x80:
+            out.append(ch)
+        else:
+            out.append("\\u{%x}" % o)
+    out.append('"')
+    return "".join(out)
+
+
+def fmt_bytes(b):
+    out = ['b"']
+    for o in b:
+        ch = chr(o)
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif 0x20 <= o < 0x7F:
+            out.append(ch)
+        else:
+            out.append("\\x%02x" % o)
+    out.append('"')
+    return "".join(out)
+
+
+def same_float(a, b):
+    a, b = float(a), float(b)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+def convert(dt, v, what):
+    """`v` as a value of dtype `dt`, refusing any change of value (and any
+    float or complex NumPy scalar of another dtype: that would mean CPython
+    computed in another precision than POST does)."""
+    if dt == "Bool":
+        if not isinstance(v, (bool, np.bool_)):
+            raise OracleError(f"{what}: expected a Bool, got {type(v).__name__} {v!r}")
+        return bool(v)
+    if dt in INT_RANGES:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise OracleError(f"{what}: expected {dt}, got {type(v).__name__} {v!r}")
+        lo, hi = INT_RANGES[dt]
+        if not lo <= int(v) <= hi:
+            raise OracleError(f"{what}: {v} is out of range for {dt}")
+        return int(v)
+    if dt in FLOATS:
+        np_t = getattr(postyp, dt).np
+        if isinstance(v, np.generic):
+            if type(v) is not np_t:
+                raise OracleError(f"{what}: expected {dt}, got {type(v).__name__} {v!r}")
+        elif isinstance(v, int) and not isinstance(v, bool) and dt == "Float64" and float(v) == v:
+            # A local that POST widens to Float64 can still hold a Python
+            # int in CPython (`x = 1` then `x = x * 0.5` in a loop that
+            # did not run): same value.
+            return float(v)
+        elif not isinstance(v, float) or dt != "Float64":
+            raise OracleError(f"{what}: expected {dt}, got {type(v).__name__} {v!r}")
+        return float(v)
+    if dt in COMPLEXES:
+        np_t = getattr(postyp, dt).np
+        if isinstance(v, np.generic):
+            if type(v) is not np_t:
+                raise OracleError(f"{what}: expected {dt}, got {type(v).__name__} {v!r}")
+        elif not isinstance(v, complex) or dt != "Complex128":
+            raise OracleError(f"{what}: expected {dt}, got {type(v).__name__} {v!r}")
+        return complex(v)
+    if dt == "Str":
+        if not isinstance(v, str):
+            raise OracleError(f"{what}: expected Str, got {type(v).__name__}")
+        return v
+    if dt == "Bytes":
+        if not isinstance(v, bytes):
+            raise OracleError(f"{what}: expected Bytes, got {type(v).__name__}")
+        return v
+    raise OracleError(f"{what}: unknown dtype {dt}")
+
+
+def fmt_scalar(dt, v):
+    if dt == "Bool":
+        return "true" if v else "false"
+    if dt in INT_RANGES:
+        v = int(v)
+        lo, hi = INT_RANGES[dt]
+        assert lo <= v <= hi, (dt, v)
+        return str(v)
+    if dt in FLOATS:
+        x = float(v)
+        assert math.isnan(x) or float(getattr(postyp, dt).np(x)) == x, (dt, v)
+        return fmt_float(x)
+    if dt in COMPLEXES:
+        z = complex(v)
+        part = np.float32 if dt == "Complex64" else np.float64
+        for p in (z.real, z.imag):
+            assert math.isnan(p) or float(part(p)) == p, (dt, v)
+        return fmt_float(z.real) + "," + fmt_float(z.imag)
+    if dt == "Str":
+        return fmt_str(v)
+    if dt == "Bytes":
+        return fmt_bytes(v)
+    raise ValueError(dt)
+
+
+def root_of(a):
+    r = a
+    while isinstance(r.base, np.ndarray):
+        r = r.base
+    assert r.flags.c_contiguous or r.flags.f_contiguous
+    return r
+
+
+def memory_values(r):
+    return list(r.reshape(-1, order="A"))
+
+
+def fmt_array(a):
+    """`DTYPE[] shape=.. strides=.. offset=.. buf=N : values in memory order`."""
+    dt = DTYPE_OF_NP[a.dtype]
+    r = root_of(a)
+    off = a.__array_interface__["data"][0] - r.__array_interface__["data"][0]
+    shape = ",".join(str(d) for d in a.shape)
+    strides = ",".join(str(s) for s in a.strides)
+    vals = " ".join(fmt_scalar(dt, v) for v in memory_values(r))
+    return f"{dt}[] shape={shape} strides={strides} offset={off} buf={r.size} : {vals}".rstrip()
+
+
+def logical_values(dt, a):
+    return " ".join(fmt_scalar(dt, v) for v in np.asarray(a).reshape(-1, order="C"))
+
+
+def copy_view(a):
+    """A fresh buffer equal to a's root, and the same view of it."""
+    r = root_of(a)
+    rc = r.copy(order="A")
+    off = a.__array_interface__["data"][0] - r.__array_interface__["data"][0]
+    flat = rc.reshape(-1, order="A")
+    v = np.lib.stride_tricks.as_strided(flat[off // r.itemsize:], shape=a.shape, strides=a.strides)
+    # as_strided of a view keeps `flat` (and so rc) as its base chain.
+    return rc, v
+
+
+# ---------------------------------------------------------------------------
+# Cases.
+
+
+class Case:
+    def __init__(self, name, func, args, tol=None, allow_over=False):
+        self.name = name
+        self.func = func
+        self.args = list(args)
+        self.tol = tol
+        self.allow_over = allow_over  # float overflow to inf is intended
+
+
+def C(name, func, *args, tol=None, allow_over=False):
+    return Case(name, func, args, tol=tol, allow_over=allow_over)
+
+
+PROGRAMS = {}
+
+
+def program(modname):
+    def deco(fn):
+        PROGRAMS[modname] = fn
+        return fn
+
+    return deco
+
+
+def module_path(modname):
+    return os.path.join(HERE, *modname.split(".")) + ".py"
+
+
+def rel_path(filename):
+    return REL + os.path.relpath(os.path.abspath(filename), HERE).replace(os.sep, "/")
+
+
+def is_program_file(filename):
+    f = os.path.abspath(filename)
+    return f.startswith(HERE + os.sep) and not f.startswith(STUBS + os.sep) and f != os.path.abspath(__file__)
+
+
+def param_types(py):
+    names = list(py.__code__.co_varnames[: py.__code__.co_argcount])
+    ann = py.__annotations__
+    for p in names:
+        if p not in ann:
+            raise OracleError(f"{py.__name__}: parameter {p} has no annotation")
+    return names, [ann[p] for p in names], ann.get("return")
+
+
+def scalar_arg(d, v, what):
+    """A case's scalar value as the argument CPython gets."""
+    if d.kind == "str":
+        if not isinstance(v, str):
+            raise OracleError(f"{what}: Str argument must be a str")
+        return v
+    if d.kind == "bytes":
+        if not isinstance(v, bytes):
+            raise OracleError(f"{what}: Bytes argument must be bytes")
+        return v
+    if d.kind == "b":
+        if not isinstance(v, (bool, np.bool_)):
+            raise OracleError(f"{what}: Bool argument must be a bool")
+        return np.bool_(v)
+    if d.kind in "iu":
+        if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)):
+            raise OracleError(f"{what}: {d.name} argument must be an int")
+        lo, hi = INT_RANGES[d.name]
+        if not lo <= int(v) <= hi:
+            raise OracleError(f"{what}: {v} out of range for {d.name}")
+        return d.np(int(v))
+    if d.kind == "f":
+        r = d.np(v)
+        if not (isinstance(v, np.generic) and type(v) is d.np) and not same_float(float(r), float(v)):
+            raise OracleError(f"{what}: {v!r} is not exactly a {d.name}; round it first")
+        return r
+    if d.kind == "c":
+        r = d.np(v)
+        z = complex(v)
+        exact = same_float(r.real, z.real) and same_float(r.imag, z.imag)
+        if not exact and not (isinstance(v, np.generic) and type(v) is d.np):
+            raise OracleError(f"{what}: {v!r} is not exactly a {d.name}")
+        return r
+    raise OracleError(what)
+
+
+def check_array(a, t, what, ufunc_core=None):
+    if not isinstance(a, np.ndarray):
+        raise OracleError(f"{what}: expected an array")
+    if a.dtype != np.dtype(t.dtype.np):
+        raise OracleError(f"{what}: array dtype {a.dtype} is not {t.dtype.name}")
+    if ufunc_core is None:
+        if a.ndim != t.ndim:
+            raise OracleError(f"{what}: array has {a.ndim} dims, the parameter {t.ndim}")
+        if t.static:
+            if tuple(a.shape) != t.dims:
+                raise OracleError(f"{what}: static shape {t.dims} given {a.shape}")
+            ok = a.flags.f_contiguous if t.layout == "F" else a.flags.c_contiguous
+            if not ok:
+                raise OracleError(f"{what}: a static-shape parameter needs a contiguous {t.layout}-order array")
+    elif a.ndim < ufunc_core:
+        raise OracleError(f"{what}: array has fewer dims than the core")
+
+
+def prepare(case, fn):
+    """(kind, py function, [(text, value passed, out index or None)], ret dtype)."""
+    is_ufunc = isinstance(fn, postc.UFunc)
+    py = fn.py_func if is_ufunc else fn
+    names, types, ret = param_types(py)
+    if len(case.args) != len(names):
+        raise OracleError(f"{case.name}: {py.__name__} takes {len(names)} arguments, case gives {len(case.args)}")
+    cores = (fn.core_in + ([] if fn.returns else fn.core_out)) if is_ufunc else None
+    lines, passed, outputs = [], [], []
+    for i, (p, t, v) in enumerate(zip(names, types, case.args)):
+        what = f"{case.name}: argument {i} ({p})"
+        out = isinstance(t, OutType)
+        if out:
+            t = t.inner
+        d = dtype_of(t)
+        if isinstance(t, ArrayType) or (is_ufunc and isinstance(v, np.ndarray)):
+            core = len(cores[i]) if is_ufunc else None
+            if isinstance(t, ArrayType):
+                check_array(v, t, what, core)
+            else:
+                check_array(v, ArrayType(d, [None] * v.ndim, "C"), what, 0)
+            root, view = copy_view(v)
+            lines.append("arg " + fmt_array(v))
+            passed.append(view)
+            if out:
+                outputs.append((i, root, view))
+        elif d is not None:
+            if out:
+                raise OracleError(f"{what}: Out[] of a scalar")
+            sv = scalar_arg(d, v, what)
+            lines.append(f"arg {d.name} {fmt_scalar(d.name, sv)}")
+            passed.append(sv)
+        else:
+            raise OracleError(f"{what}: unsupported annotation {t!r}")
+    if is_ufunc:
+        rd = fn.ret_dtype.name if fn.returns else None
+    else:
+        rd = None if ret is None else dtype_of(ret)
+        if ret is not None and rd is None:
+            raise OracleError(f"{py.__name__}: unsupported return annotation {ret!r}")
+        rd = None if rd is None else rd.name
+    return ("ufunc" if is_ufunc else "call"), py, lines, passed, outputs, rd
+
+
+# ---------------------------------------------------------------------------
+# Panics: CPython's exception -> POST's message and location.
+
+_sources = {}
+
+
+def source_tree(filename):
+    if filename not in _sources:
+        with open(filename, encoding="ascii") as f:
+            _sources[filename] = ast.parse(f.read(), filename)
+    return _sources[filename]
+
+
+def panic_location(exc):
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        if is_program_file(tb.tb_frame.f_code.co_filename):
+            last = tb
+        tb = tb.tb_next
+    if last is None:
+        raise OracleError(f"exception outside the programs: {exc!r}")
+    code = last.tb_frame.f_code
+    line, _end_line, col, _end_col = list(code.co_positions())[last.tb_lasti // 2]
+    instr = next((ins for ins in dis.get_instructions(code) if ins.offset == last.tb_lasti), None)
+    if isinstance(exc, AssertionError):
+        # CPython 3.11 reports the last comparison of the condition (3.12
+        # and later the statement); POST locates a failed assert at its
+        # `assert` keyword, so take the statement that holds that position.
+        stmt = None
+        for node in ast.walk(source_tree(code.co_filename)):
+            if isinstance(node, ast.Assert) and node.lineno <= line <= node.end_lineno:
+                if stmt is None or node.lineno >= stmt.lineno:
+                    stmt = node
+        if stmt is None:
+            raise OracleError(f"no assert statement at {code.co_filename}:{line}")
+        line, col = stmt.lineno, stmt.col_offset
+    return rel_path(code.co_filename), line, col + 1, instr
+
+
+_BINARY_OP = {2: "//", 15: "//", 6: "%", 19: "%", 11: "/", 24: "/"}
+
+
+def panic_message(exc, instr):
+    if isinstance(exc, IndexError):
+        m = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(exc))
+        if not m:
+            raise OracleError(f"unexpected IndexError: {exc}")
+        i, axis, size = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        j = i + size if i < 0 else i
+        return f"index out of bounds: index {j} is out of range for axis {axis} with size {size}"
+    if isinstance(exc, (ZeroDivisionError, FloatingPointError)):
+        if isinstance(exc, FloatingPointError) and not re.fullmatch(
+            r"divide by zero encountered in scalar (floor_divide|remainder)", str(exc)
+        ):
+            raise OracleError(f"unexpected floating-point error: {exc}")
+        op = _BINARY_OP.get(instr.arg) if instr is not None and instr.opname == "BINARY_OP" else None
+        if op == "//":
+            return "division by zero"
+        if op == "%":
+            return "modulo by zero"
+        raise OracleError(f"division by zero outside // and %: {exc} at {instr}")
+    if isinstance(exc, AssertionError):
+        return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
+    if isinstance(exc, ValueError) and str(exc) == "range() arg 3 must not be zero":
+        return "range() arg 3 must not be zero"
+    raise OracleError(f"unexpected exception {type(exc).__name__}: {exc}")
+
+
+# ---------------------------------------------------------------------------
+# Running a case.
+
+
+class _Garbage:
+    """`empty()` fill for the read-before-write check."""
+
+    def __call__(self, np_type):
+        t = np.dtype(np_type)
+        if t.kind == "f":
+            return np.nan
+        if t.kind == "c":
+            return complex(np.nan, np.nan)
+        if t.kind == "b":
+            return True
+        if t.kind == "u":
+            return np.iinfo(t).max - 3
+        return np.iinfo(t).min + 5
+
+
+def run_case(case, mod, over="ignore", garbage=False):
+    fn = getattr(mod, case.func, None)
+    if fn is None:
+        raise OracleError(f"{case.name}: {mod.__name__} has no function {case.func}")
+    kind, py, arg_lines, passed, outputs, rd = prepare(case, fn)
+    postc._EMPTY_FILL = _Garbage() if garbage else None
+    try:
+        with np.errstate(divide="raise", over=over, invalid="ignore", under="ignore"):
+            ret = fn(*passed)
+        result = ("ok", ret)
+    except OracleError:
+        raise
+    except FloatingPointError as e:
+        if "overflow" in str(e):
+            raise OracleError(f"{case.name}: overflow under over='raise' ({e}); an integer overflow "
+                              "differs from POST, a float one needs allow_over=True")
+        result = ("panic", e)
+    except (IndexError, ZeroDivisionError, AssertionError, ValueError) as e:
+        result = ("panic", e)
+    finally:
+        postc._EMPTY_FILL = None
+    lines = [f"case {case.name}", f"{kind} {case.func}", "mode both"]
+    if case.tol:
+        lines.append(f"tol {case.tol}")
+    lines += arg_lines
+    if result[0] == "panic":
+        exc = result[1]
+        f, line, col, instr = panic_location(exc)
+        lines.append(f"panic {fmt_str(panic_message(exc, instr))} at {f}:{line}:{col}")
+        return lines
+    ret = result[1]
+    what = f"{case.name}: result of {case.func}"
+    if kind == "ufunc" and rd is not None:
+        if not isinstance(ret, np.ndarray):
+            raise OracleError(f"{what}: a ufunc case needs an array result (give an array operand)")
+        shape = ",".join(str(d) for d in ret.shape)
+        lines.append(f"ret {rd}[] shape={shape} : {logical_values(rd, ret)}".rstrip())
+    elif rd is None:
+        if ret is not None:
+            raise OracleError(f"{what}: a void function returned {ret!r}")
+        lines.append("ret void")
+    else:
+        lines.append(f"ret {rd} {fmt_scalar(rd, convert(rd, ret, what))}")
+    for i, root, view in outputs:
+        dt = DTYPE_OF_NP[view.dtype]
+        lines.append(f"out {i} : {logical_values(dt, view)}".rstrip())
+        if view.size != root.size:
+            lines.append(("buf %d : " % i + " ".join(fmt_scalar(dt, v) for v in memory_values(root))).rstrip())
+    return lines
+
+
+def render_program(modname):
+    global rng
+    mod = importlib.import_module(modname)
+    rng = np.random.default_rng(zlib.crc32(modname.encode()))
+    cases = PROGRAMS[modname]()
+    names = set()
+    out = [
+        f"# Expected results for {modname.replace('.', '/')}.py, generated by tests/py/oracle.py; do not edit.",
+        "# Format: tests/programs/README.md.",
+        "",
+    ]
+    for c in cases:
+        if c.name in names:
+            raise OracleError(f"{modname}: duplicate case name {c.name}")
+        names.add(c.name)
+        lines = run_case(c, mod)
+        ref = REFERENCES.get((modname, c.name))
+        if ref is not None and ref not in lines:
+            raise OracleError(f"{c.name}: expected the published {ref!r}")
+        if run_case(c, mod, over="ignore" if c.allow_over else "raise") != lines:
+            raise OracleError(f"{modname}: {c.name} differs with over='raise'")
+        if run_case(c, mod, garbage=True) != lines:
+            raise OracleError(f"{modname}: {c.name} reads an element of an empty() array before writing it")
+        out.append("\n".join(lines))
+        out.append("")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Data helpers.
+
+rng = None  # reseeded from the program's name before its cases are made
+
+
+def f64(*shape, scale=10.0):
+    """Float64 values with three decimals (a view-free C array)."""
+    return np.round(rng.uniform(-scale, scale, size=shape), 3)
+
+
+def f32(*shape, scale=10.0):
+    return rng.uniform(-scale, scale, size=shape).astype(np.float32)
+
+
+def ints(dtype, lo, hi, *shape):
+    return rng.integers(lo, hi, size=shape, endpoint=True).astype(dtype)
+
+
+def arr(values, dtype):
+    return np.array(values, dtype=dtype)
+
+
+def every_other(a):
+    """A view of `a` through a buffer twice as long: stride 2 elements."""
+    base = np.zeros((a.shape[0] * 2,) + a.shape[1:], dtype=a.dtype)
+    base[::2] = a
+    base[1::2] = a[::-1] if a.dtype.kind != "b" else ~a[::-1]
+    return base[::2]
+
+
+def reversed_view(a):
+    """a[::-1] of a fresh copy: a negative stride and a non-zero offset."""
+    return np.ascontiguousarray(a[::-1])[::-1]
+
+
+def fortran(a):
+    return np.asfortranarray(a)
+
+
+def transposed(a):
+    """A transposed view whose logical value is `a`."""
+    return np.ascontiguousarray(a.T).T
+
+
+def bytes_arr(b):
+    return np.frombuffer(b, dtype=np.uint8).copy()
+
+
+def f32v(x):
+    return float(np.float32(x))
+
+
+def f16v(x):
+    return float(np.float16(x))
+
+
+def zeros(n, dtype):
+    return np.zeros(n, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# The programs' cases.
+
+@program("saxpy")
+def _saxpy():
+    cases = []
+    for k, a in enumerate([2.5, -0.1, 0.0]):
+        x = every_other(f32(5))
+        cases.append(C(f"saxpy_{k}", "saxpy", f32v(a), x, f32(5)))
+    cases.append(C("saxpy_empty", "saxpy", f32v(1.5), zeros(0, np.float32), zeros(0, np.float32)))
+    cases.append(C("sscal_reversed", "sscal", f32v(-0.5), reversed_view(f32(6))))
+    cases.append(C("sscal_strided", "sscal", f32v(3.0), every_other(f32(4))))
+    cases.append(C("sasum", "sasum", f32(9)))
+    cases.append(C("sasum_signed_zero", "sasum", arr([-0.0, -1.5, 2.25], np.float32)))
+    cases.append(C("axpy_broadcast", "axpy", 0.1, f64(2, 3), f64(3)))
+    cases.append(C("axpy_column_row", "axpy", f64(3, 1), f64(4), 1.5))
+    cases.append(C("axpy_transposed", "axpy", 2.0, transposed(f64(3, 2)), f64(3, 1)))
+    cases.append(C("half_step", "half_step", f32(4), f32(2, 4)))
+    return cases
+
+
+@program("dot")
+def _dot():
+    a = f64(3, 4)
+    return [
+        C("rowdot_rows", "rowdot", a, f64(4)),
+        C("rowdot_stack", "rowdot", f64(2, 1, 3), f64(4, 3)),
+        C("rowdot_fortran", "rowdot", fortran(f64(3, 5)), f64(5)),
+        C("dot32", "dot32", f32(7), f32(7)),
+        C("dot32_views", "dot32", every_other(f32(6)), reversed_view(f32(6))),
+        C("dot32_empty", "dot32", zeros(0, np.float32), zeros(0, np.float32)),
+        C("dot32_mismatch", "dot32", f32(3), f32(4)),
+        C("norm2_345", "norm2", arr([3.0, 4.0], np.float64)),
+        C("norm2", "norm2", f64(6)),
+        C("norm2_strided", "norm2", every_other(f64(5))),
+        C("norm2_32", "norm2_32", f32(5)),
+        C("idot", "idot", ints(np.int64, -1000, 1000, 8), ints(np.int64, -1000, 1000, 8)),
+        C("idot_reversed", "idot", reversed_view(arr([1, 2, 3, 4], np.int64)), arr([1, 10, 100, 1000], np.int64)),
+    ]
+
+
+@program("matmul")
+def _matmul():
+    a = f64(4, 3)
+    return [
+        C("matmul_stack", "matmul", f64(2, 2, 3), f64(3, 2), zeros((2, 2, 2), np.float64)),
+        C("matmul_broadcast_b", "matmul", f64(2, 3), f64(3, 3, 2), zeros((3, 2, 2), np.float64)),
+        C("matmul_single", "matmul", f64(1, 1), f64(1, 4), zeros((1, 4), np.float64)),
+        C("matmul_f", "matmul_f", fortran(f32(3, 4)), fortran(f32(4, 2)), np.zeros((3, 2), np.float32, order="F")),
+        C("matmul_f_transposed", "matmul_f", transposed(f32(2, 2)), fortran(f32(2, 3)), np.zeros((2, 3), np.float32, order="F")),
+        C("matvec", "matvec", f64(3, 4), f64(4), zeros(3, np.float64)),
+        C("matvec_strided_x", "matvec", f64(2, 3), every_other(f64(3)), every_other(zeros(2, np.float64))),
+        C("trace", "trace", a),
+        C("trace_transposed", "trace", transposed(f64(3, 3))),
+        C("trace_fortran", "trace", fortran(f64(2, 5))),
+        C("transpose_into", "transpose_into", ints(np.int32, -99, 99, 2, 3), zeros((3, 2), np.int32)),
+        C("transpose_into_fortran_out", "transpose_into", ints(np.int32, -9, 9, 3, 2), np.zeros((2, 3), np.int32, order="F")),
+        C("weighted_sum", "weighted_sum", arr([[1, 2, 3], [4, 5, 6]], np.int32)),
+        C("weighted_sum_transposed", "weighted_sum", transposed(arr([[1, 2, 3], [4, 5, 6]], np.int32))),
+        C("weighted_sum_stepped", "weighted_sum", ints(np.int32, -50, 50, 4, 6)[::-1, ::2]),
+    ]
+
+
+@program("collatz")
+def _collatz():
+    cases = [C(f"steps_{n}", "steps", n) for n in (1, 2, 27, 97, 837799)]
+    cases.append(C("longest_1000", "longest", 1000, zeros(2, np.int64)))
+    cases.append(C("longest_10", "longest", 10, zeros(2, np.int64)))
+    cases.append(C("longest_1", "longest", 1, zeros(2, np.int64)))
+    cases += [C(f"peak_u32_{n}", "peak_u32", n) for n in (1, 7, 27, 703)]
+    cases += [C(f"countdown_sum_{n}", "countdown_sum", n) for n in (0, 1, 100)]
+    return cases
+
+
+@program("recursion")
+def _recursion():
+    cases = [C(f"fib_{n}", "fib", n) for n in (0, 1, 2, 10, 20)]
+    cases += [C(f"gcd_{a}_{b}", "gcd", a, b) for a, b in ((12, 18), (-12, 18), (17, 5), (0, 9), (0, 0), (1071, 462), (-48, -18))]
+    cases += [C(f"ugcd_{a}_{b}", "ugcd", a, b) for a, b in ((2**64 - 1, 2**32 - 1), (2**63, 2**40), (48, 18), (0, 5))]
+    cases += [C(f"ackermann_{m}_{n}", "ackermann", m, n) for m, n in ((0, 0), (1, 2), (2, 3), (3, 3))]
+    cases += [C(f"binom_{n}_{k}", "binom", n, k) for n, k in ((5, 2), (10, 5), (12, 0), (16, 8))]
+    cases += [C(f"hanoi_moves_{n}", "hanoi_moves", n) for n in (0, 1, 10, 40)]
+    cases += [C(f"digit_sum_{n}", "digit_sum", n) for n in (0, 9, 12345, -987, 9223372036854775807)]
+    cases += [C(f"is_even_{n}", "is_even", n) for n in (0, 7, 10)]
+    return cases
+
+
+@program("intdiv")
+def _intdiv():
+    cases = []
+    pairs = [(7, 2), (-7, 2), (7, -2), (-7, -2), (0, 5), (6, 3), (-6, 3), (2**63 - 1, -1), (-(2**63), 1), (-(2**63), 2**63 - 1), (5, 9)]
+    for a, b in pairs:
+        cases.append(C(f"floordiv_{a}_{b}", "floordiv", a, b))
+        cases.append(C(f"modulo_{a}_{b}", "modulo", a, b))
+    cases.append(C("floordiv_by_zero", "floordiv", 7, 0))
+    cases.append(C("modulo_by_zero", "modulo", 7, 0))
+    cases.append(C("floordiv_zero_by_zero", "floordiv", 0, 0))
+    cases += [C(f"divmod_check_{a}_{b}", "divmod_check", a, b) for a, b in ((17, 5), (-17, 5), (17, -5), (-17, -5))]
+    cases += [C(f"floordiv8_{a}_{b}", "floordiv8", a, b) for a, b in ((-128, 2), (127, -1), (-7, 3), (100, 7))]
+    cases += [C(f"mod8_{a}_{b}", "mod8", a, b) for a, b in ((-128, 3), (127, -5), (-7, 3), (5, 0))]
+    cases += [C(f"umod_{a}_{b}", "umod", a, b) for a, b in ((4294967295, 10), (7, 9), (7, 0))]
+    cases += [C(f"halve_inplace_{a}_{b}", "halve_inplace", a, b) for a, b in ((9, 2), (-9, 2), (9, 0))]
+    cases += [C(f"mod_inplace_{a}_{b}", "mod_inplace", a, b) for a, b in ((9, 4), (-9, 4), (9, 0))]
+    cases += [C(f"shifted_div_{a}_{b}_{c}", "shifted_div", a, b, c) for a, b, c in ((5, 6, 4), (5, -6, 4), (1, 2, 0))]
+    cases += [C(f"ratio_{a}_{b}", "ratio", a, b) for a, b in ((1, 3), (-7, 2), (2147483647, 2), (0, -5))]
+    cases += [C(f"mean_int_{a}_{b}", "mean_int", a, b) for a, b in ((1, 2), (-3, 0), (2**52, 1))]
+    for x, y in ((7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-0.0, 3.0), (0.1, 0.01), (math.inf, 2.0), (5.0, math.inf), (-5.0, math.inf)):
+        cases.append(C(f"fdiv_float_{x}_{y}", "fdiv_float", x, y))
+        cases.append(C(f"fmod_float_{x}_{y}", "fmod_float", x, y))
+    return cases
+
+
+@program("bits")
+def _bits():
+    cases = [C(f"popcount32_{x}", "popcount32", x) for x in (0, 1, 255, 0x80000000, 0xFFFFFFFF, 0x12345678)]
+    cases += [C(f"popcount64_{x}", "popcount64", x) for x in (0, 2**64 - 1, 0x8000000000000001, 0x0123456789ABCDEF)]
+    cases += [C(f"rev8_{x}", "rev8", x) for x in (0, 1, 0x80, 0xF0, 0b10110010, 255)]
+    cases += [C(f"clz32_{x}", "clz32", x) for x in (0, 1, 0x8000, 0x7FFFFFFF, 0xFFFFFFFF)]
+    cases += [C(f"sar16_{x}_{k}", "sar16", x, k) for x, k in ((-7, 1), (-32768, 15), (32767, 3), (-1, 10), (100, 0))]
+    cases += [C(f"shl32_{x}_{k}", "shl32", x, k) for x, k in ((1, 30), (-1, 31), (3, 4), (-5, 2))]
+    cases += [C(f"inv32_{x}", "inv32", x) for x in (0, -1, 2147483647, -2147483648, 12345)]
+    cases += [C(f"inv8_{x}", "inv8", x) for x in (0, 255, 0x5A)]
+    cases += [C(f"inv16_{x}", "inv16", x) for x in (0, -32768, 77)]
+    cases += [C(f"is_pow2_{x}", "is_pow2", x) for x in (0, 1, 2, 3, 64, 96, 0x80000000)]
+    cases += [C(f"bit_field_{x}_{lo}_{w}", "bit_field", x, lo, w) for x, lo, w in ((0xDEADBEEF, 8, 8), (0xDEADBEEF, 0, 31), (0xFFFFFFFF, 28, 4), (5, 0, 0))]
+    cases += [C(f"swap_nibbles_{x}", "swap_nibbles", x) for x in (0x12, 0xF0, 0)]
+    cases += [C(f"gray_{x}", "gray", x) for x in (0, 1, 2, 3, 255, 2**64 - 1)]
+    cases += [C(f"gray_inverse_{x}", "gray_inverse", x) for x in (0, 1, 3, 2, 128, 2**63)]
+    cases.append(C("xor_fold16", "xor_fold16", arr([0x1234, 0xFFFF, 0x0F0F, 0x8000], np.uint16)))
+    cases.append(C("xor_fold16_strided", "xor_fold16", every_other(arr([1, 2, 4, 8, 16], np.uint16))))
+    cases.append(C("or_all8", "or_all8", arr([1, 2, -128, 16], np.int8)))
+    cases.append(C("or_all8_positive", "or_all8", arr([1, 2, 4], np.int8)))
+    cases += [C(f"mask_low_{x}_{k}", "mask_low", x, k) for x, k in ((-1, 8), (123456789, 12), (-(2**63), 62), (2**63 - 1, 0))]
+    return cases
+
+
+@program("hashing")
+def _hashing():
+    hw = bytes_arr(b"hello world")
+    wiki = bytes_arr(b"Wikipedia")
+    cases = [
+        C("fnv1a32_hello_world", "fnv1a32", hw),
+        C("fnv1a32_empty", "fnv1a32", zeros(0, np.uint8)),
+        C("fnv1a32_a", "fnv1a32", bytes_arr(b"a")),
+        C("fnv1a32_strided", "fnv1a32", every_other(bytes_arr(b"post"))),
+        C("adler32_wikipedia", "adler32", wiki),
+        C("adler32_empty", "adler32", zeros(0, np.uint8)),
+        C("adler32_ff", "adler32", np.full(300, 255, np.uint8)),
+        C("xorshift32_marsaglia", "xorshift32", 2463534242),
+        C("xorshift32_1", "xorshift32", 1),
+        C("xorshift_stream", "xorshift_stream", 2463534242, zeros(5, np.uint64)),
+        C("djb2_hello", "djb2", bytes_arr(b"hello")),
+        C("djb2_long", "djb2", bytes_arr(b"the quick brown fox jumps over the lazy dog")),
+        C("bucket_hello_world_97", "bucket", hw, 97),
+        C("bucket_a_16", "bucket", bytes_arr(b"a"), 16),
+        C("bucket_zero", "bucket", hw, 0),
+    ]
+    # Published reference values.
+    def fnv(b):
+        h = 2166136261
+        for c in b:
+            h = ((h ^ c) * 16777619) % 2**32
+        return h
+
+    assert fnv(b"hello world") == 0xD58B3FA7
+    assert fnv(b"a") == 0xE40C292C
+    return cases
+
+
+@program("strings")
+def _strings():
+    return [
+        C("greet_world", "greet", "World"),
+        C("greet_empty", "greet", ""),
+        C("greet_unicode", "greet", "caf\u00e9 \U0001d11e"),
+        C("join_path", "join_path", "usr", "lib"),
+        C("join_path_empty", "join_path", "", "lib"),
+        C("str_len", "str_len", "numpy"),
+        C("str_len_empty", "str_len", ""),
+        C("same_yes", "same", "abc", "abc"),
+        C("same_no", "same", "abc", "abd"),
+        C("same_prefix", "same", "ab", "abc"),
+        C("differ_yes", "differ", "x", "y"),
+        C("differ_no", "differ", "", ""),
+        C("before_yes", "before", "apple", "banana"),
+        C("before_prefix", "before", "app", "apple"),
+        C("before_equal", "before", "kiwi", "kiwi"),
+        C("before_case", "before", "Zebra", "apple"),
+        C("before_unicode", "before", "z", "\u00e9"),
+        C("smaller", "smaller", "pear", "peach"),
+        C("smaller_equal", "smaller", "fig", "fig"),
+        C("repeat_3", "repeat", "ab", 3),
+        C("repeat_0", "repeat", "ab", 0),
+        C("total_len", "total_len", "post", "-", "python"),
+        C("tag_bytes", "tag_bytes", b"\r\n\x1a\n"),
+        C("tag_bytes_empty", "tag_bytes", b""),
+        C("frame", "frame", b"abc"),
+        C("frame_empty", "frame", b""),
+        C("bytes_len", "bytes_len", b"\x00\xff\x00"),
+        C("bytes_order_lt", "bytes_order", b"abc", b"abd"),
+        C("bytes_order_eq", "bytes_order", b"\x00", b"\x00"),
+        C("bytes_order_gt", "bytes_order", b"\xff", b"\x00\xff"),
+        C("bytes_order_prefix", "bytes_order", b"ab", b"a"),
+        C("has_magic_yes", "has_magic", b"\x89PNG"),
+        C("has_magic_no", "has_magic", b"GIF8"),
+        C("has_magic_short", "has_magic", b"\x89P"),
+    ]
+
+
+@program("complexmath")
+def _complexmath():
+    c64 = lambda re, im: complex(f32v(re), f32v(im))  # noqa: E731
+    return [
+        C("cmul", "cmul", 1.5 + 2j, 0.25 - 4j),
+        C("cmul_i_i", "cmul", 1j, 1j),
+        C("cmul_inf", "cmul", complex(math.inf, 0.0), 1 + 1j),
+        C("cmul64", "cmul64", c64(1.5, 2.0), c64(0.25, -4.0)),
+        # NumPy rounds each Complex64 product term to Float32; postc forms
+        # each part of the product in Float64 and rounds it once, which can
+        # differ in the last place.
+        C("cmul64_rounding", "cmul64", c64(0.1, 0.2), c64(0.3, -0.7), tol="ulps=1"),
+        C("make", "make", 1.25, -3.5),
+        C("make_neg_zero", "make", -0.0, 0.0),
+        C("conj_prod", "conj_prod", 3 + 4j),
+        C("conj_prod_small", "conj_prod", 0.1 + 0.2j),
+        C("parts_swap", "parts_swap", 1.5 - 2.5j),
+        C("mag_345", "mag", 3 + 4j, tol="ulps=4"),
+        C("mag", "mag", -1.1 + 7.3j, tol="ulps=4"),
+        C("mag64", "mag64", c64(0.6, -0.8), tol="ulps=4"),
+        C("poly_eval", "poly_eval", arr([1 + 0j, -2 + 1j, 0.5j], np.complex128), 0.5 - 1j),
+        C("poly_eval_reversed", "poly_eval", reversed_view(arr([1, 2, 3, 4], np.complex128)), 1j),
+        C("sum64", "sum64", (f32(6) + 1j * f32(6)).astype(np.complex64)),
+        C("sum64_strided", "sum64", every_other(arr([1 + 1j, 2 - 2j, 0.5j], np.complex64))),
+        C("mandel_origin", "mandel", 0j, 50),
+        C("mandel_escape", "mandel", 1 + 1j, 50),
+        C("mandel_edge", "mandel", -0.75 + 0.1j, 100),
+        C("mandel_limit0", "mandel", 2 + 2j, 0),
+        C("is_real_yes", "is_real", 2.5 + 0j),
+        C("is_real_no", "is_real", 2.5 + 1e-300j),
+        C("is_real_nan", "is_real", complex(math.nan, 0.0)),
+        C("rotate_0", "rotate", c64(1.5, -2.0), 0),
+        C("rotate_1", "rotate", c64(1.5, -2.0), 1),
+        C("rotate_3", "rotate", c64(1.5, -2.0), 3),
+        C("rotate_minus_1", "rotate", c64(1.0, 0.0), -1),
+        C("widen", "widen", c64(0.1, -0.3)),
+    ]
+
+
+@program("casts")
+def _casts():
+    nan, inf = math.nan, math.inf
+    cases = []
+    for x in (nan, inf, -inf, 127.9, -128.9, 200.0, -0.9, 3.99):
+        cases.append(C(f"f64_to_i8_{x}", "f64_to_i8", x))
+    for x in (nan, -1.5, 65535.5, 70000.0, 1234.9):
+        cases.append(C(f"f64_to_u16_{x}", "f64_to_u16", x))
+    for x in (2147483647.9, -2147483649.0, 1e10, -7.7):
+        cases.append(C(f"f64_to_i32_{x}", "f64_to_i32", x))
+    for x in (9.3e18, -9.3e18, 2.0**62, nan, -inf):
+        cases.append(C(f"f64_to_i64_{x}", "f64_to_i64", x))
+    for x in (1.9e19, -1.0, 2.0**63, 1e300):
+        cases.append(C(f"f64_to_u64_{x}", "f64_to_u64", x))
+    for x in (255.5, 256.0, -0.5, f32v(3.7)):
+        cases.append(C(f"f32_to_u8_{x}", "f32_to_u8", x))
+    for x in (inf, -inf, -32768.0, 1000.5, 65504.0):
+        cases.append(C(f"f16_to_i16_{x}", "f16_to_i16", f16v(x)))
+    for n in (300, -129, 127, -(2**63)):
+        cases.append(C(f"i64_to_i8_{n}", "i64_to_i8", n))
+    for n in (-1, 2**32, 2**32 + 5, -(2**31)):
+        cases.append(C(f"i64_to_u32_{n}", "i64_to_u32", n))
+    for n in (2**64 - 1, 2**63, 5):
+        cases.append(C(f"u64_to_i64_{n}", "u64_to_i64", n))
+    for n in (-1, -128, 5):
+        cases.append(C(f"i8_to_u16_{n}", "i8_to_u16", n))
+    for n in (0, 255):
+        cases.append(C(f"u8_to_i32_{n}", "u8_to_i32", n))
+    for x in (0.0, -0.0, nan, 1e-300, -2.0):
+        cases.append(C(f"to_bool_{x}", "to_bool", x))
+    for n in (0, -3):
+        cases.append(C(f"int_to_bool_{n}", "int_to_bool", n))
+    for b in (True, False):
+        cases.append(C(f"bool_to_int_{b}", "bool_to_int", b))
+    cases.append(C("count_true_tft", "count_true", True, False, True))
+    cases.append(C("count_true_fff", "count_true", False, False, False))
+    for x in (0.1, 65504.0, 65520.0, 1e6, -1e-8, 2.0**-24, 0.333333333):
+        cases.append(C(f"to_f16_{x}", "to_f16", x, allow_over=True))
+    for x in (0.1, 1e40, 1.0000001, -3.4028235677973366e38):
+        cases.append(C(f"to_f32_{x}", "to_f32", x, allow_over=True))
+    for x in (f16v(0.1), f16v(-65504.0), inf):
+        cases.append(C(f"f16_to_f64_{x}", "f16_to_f64", x))
+    for n in (2**53 + 1, -(2**63), 12345):
+        cases.append(C(f"i64_to_f64_{n}", "i64_to_f64", n))
+    for n in (2**64 - 1, 2**24 + 1, 2**63 + 2**39 + 1):
+        cases.append(C(f"u64_to_f32_{n}", "u64_to_f32", n))
+    cases.append(C("real_part", "real_part", -2.5 + 7j))
+    cases.append(C("real_part_nan", "real_part", complex(nan, 1.0)))
+    cases.append(C("narrow_complex", "narrow_complex", 0.1 + 1e40j, allow_over=True))
+    cases.append(C("real_to_complex", "real_to_complex", f32v(-1.25)))
+    for x in (3.99, -3.99, -0.0, 1e15 + 0.5):
+        cases.append(C(f"py_int_{x}", "py_int", x))
+    for n in (7, -(2**62), 2**53 + 1):
+        cases.append(C(f"py_float_{n}", "py_float", n))
+    for x in (2.5, -2.5, 0.49, -0.51, 0.0):
+        cases.append(C(f"round_half_away_{x}", "round_half_away", x))
+    return cases
+
+
+@program("fp_rounding")
+def _fp_rounding():
+    xs = f32(200, scale=1000.0)
+    return [
+        C("harmonic16_10", "harmonic16", 10),
+        C("harmonic16_600", "harmonic16", 600),
+        C("harmonic16_5000", "harmonic16", 5000),
+        C("harmonic32_1000", "harmonic32", 1000),
+        C("tenths16_10", "tenths16", 10),
+        C("tenths16_1000", "tenths16", 1000),
+        C("naive32", "naive32", xs),
+        C("kahan32", "kahan32", xs),
+        C("naive32_cancel", "naive32", arr([1e8, 1.0, -1e8, 1.0], np.float32)),
+        C("kahan32_cancel", "kahan32", arr([1e8, 1.0, -1e8, 1.0], np.float32)),
+        C("kahan32_tenths", "kahan32", np.full(1000, 0.1, np.float32)),
+        C("naive32_tenths", "naive32", np.full(1000, 0.1, np.float32)),
+        C("f16_overflow_3", "f16_overflow", f16v(1.5), 3),
+        C("f16_overflow_20", "f16_overflow", f16v(1.5), 20, allow_over=True),
+        C("neg_zero_0", "neg_zero", 0.0),
+        C("neg_zero_neg", "neg_zero", -0.0),
+        C("neg_zero_nan", "neg_zero", math.nan),
+        C("abs32_neg_zero", "abs32", -0.0),
+        C("abs32_neg_inf", "abs32", -math.inf),
+        C("abs32_nan", "abs32", math.nan),
+        C("abs32", "abs32", f32v(-2.75)),
+        C("midpoint16", "midpoint16", f16v(1.0), f16v(2.0)),
+        C("midpoint16_overflow", "midpoint16", f16v(60000.0), f16v(60000.0), allow_over=True),
+        C("ulp_step_1", "ulp_step", 1.0),
+        C("ulp_step_big", "ulp_step", 2.0**53),
+        C("ulp_step_odd", "ulp_step", 2.0**53 + 2.0),
+    ]
+
+
+@program("stats")
+def _stats():
+    x = f64(9)
+    return [
+        C("mean", "mean", x),
+        C("mean_one", "mean", arr([4.25], np.float64)),
+        C("mean_strided", "mean", every_other(f64(6))),
+        C("variance", "variance", x),
+        C("variance_const", "variance", np.full(5, 2.5)),
+        C("stddev", "stddev", x),
+        C("stddev_known", "stddev", arr([2, 4, 4, 4, 5, 5, 7, 9], np.float64)),
+        C("value_range", "value_range", x),
+        C("value_range_reversed", "value_range", reversed_view(f64(7))),
+        C("argmax", "argmax", x),
+        C("argmax_ties", "argmax", arr([1.0, 3.0, 3.0, -1.0], np.float64)),
+        C("zscore", "zscore", f64(6), zeros(6, np.float64)),
+        C("zscore_strided_out", "zscore", f64(4), every_other(zeros(4, np.float64))),
+        C("median_odd", "median_of_sorted_copy", f64(7)),
+        C("median_even", "median_of_sorted_copy", f64(8)),
+        C("median_one", "median_of_sorted_copy", arr([-1.5], np.float64)),
+        C("moving_sum_3", "moving_sum", f64(8), 3, zeros(8, np.float64)),
+        C("moving_sum_1", "moving_sum", f64(4), 1, zeros(4, np.float64)),
+        C("moving_sum_wide", "moving_sum", f64(4), 10, zeros(4, np.float64)),
+        C("count_above", "count_above", x, 0.0),
+        C("count_above_nan", "count_above", arr([1.0, math.nan, 3.0], np.float64), 0.5),
+    ]
+
+
+@program("stencil")
+def _stencil():
+    return [
+        C("heat_step", "heat_step", fortran(f32(5, 4)), np.zeros((5, 4), np.float32, order="F")),
+        C("heat_step_c_input", "heat_step", f32(4, 4), np.zeros((4, 4), np.float32, order="F")),
+        C("heat_step_1x1", "heat_step", fortran(f32(1, 1)), np.zeros((1, 1), np.float32, order="F")),
+        C("smooth_periodic", "smooth_periodic", f64(6), zeros(6, np.float64)),
+        C("smooth_periodic_two", "smooth_periodic", arr([1.0, 3.0], np.float64), zeros(2, np.float64)),
+        C("smooth_periodic_one", "smooth_periodic", arr([2.0], np.float64), zeros(1, np.float64)),
+        C("smooth_periodic_strided", "smooth_periodic", every_other(f64(5)), reversed_view(zeros(5, np.float64))),
+        C("laplace4", "laplace4", f64(4, 4), zeros((4, 4), np.float64)),
+        C("laplace4_quadratic", "laplace4", np.fromfunction(lambda i, j: i * i + j * j, (4, 4)), zeros((4, 4), np.float64)),
+        C("max_abs_diff", "max_abs_diff", f32(3, 4), f32(3, 4)),
+        C("max_abs_diff_transposed", "max_abs_diff", transposed(f32(2, 3)), f32(2, 3)),
+    ]
+
+
+@program("prefix_sum")
+def _prefix_sum():
+    return [
+        C("inclusive_scan", "inclusive_scan", ints(np.int64, -1000, 1000, 10)),
+        C("inclusive_scan_strided", "inclusive_scan", every_other(ints(np.int64, 0, 9, 5))),
+        C("inclusive_scan_empty", "inclusive_scan", zeros(0, np.int64)),
+        C("exclusive_scan", "exclusive_scan", ints(np.int32, -50, 50, 7), zeros(7, np.int32)),
+        C("exclusive_scan_reversed", "exclusive_scan", reversed_view(arr([1, 2, 3, 4], np.int32)), zeros(4, np.int32)),
+        C("suffix_sum", "suffix_sum", f64(6), zeros(6, np.float64)),
+        C("suffix_sum_empty", "suffix_sum", zeros(0, np.float64), zeros(0, np.float64)),
+        C("running_max", "running_max", ints(np.int16, -30000, 30000, 8), zeros(8, np.int16)),
+        C("every_other_sum_0", "every_other_sum", arr([1, 2, 3, 4, 5, 65535], np.uint16), 0),
+        C("every_other_sum_1", "every_other_sum", arr([1, 2, 3, 4, 5, 65535], np.uint16), 1),
+        C("every_other_sum_past_end", "every_other_sum", arr([1, 2, 3], np.uint16), 5),
+        C("backwards_stride_sum_1", "backwards_stride_sum", arr([1, 10, 100, 1000, 10000], np.int64), 1),
+        C("backwards_stride_sum_2", "backwards_stride_sum", arr([1, 10, 100, 1000, 10000], np.int64), 2),
+        C("backwards_stride_sum_9", "backwards_stride_sum", arr([1, 10, 100, 1000, 10000], np.int64), 9),
+        C("backwards_stride_sum_neg", "backwards_stride_sum", arr([1, 10, 100, 1000, 10000], np.int64), -1),
+        C("backwards_stride_sum_zero", "backwards_stride_sum", arr([1, 10, 100], np.int64), 0),
+        C("difference", "difference", f64(6)),
+        C("difference_strided", "difference", every_other(arr([1.0, 4.0, 9.0, 16.0], np.float64))),
+    ]
+
+
+@program("sorting")
+def _sorting():
+    s = np.sort(f64(10))
+    return [
+        C("insertion_sort", "insertion_sort", f64(9)),
+        C("insertion_sort_strided", "insertion_sort", every_other(f64(5))),
+        C("insertion_sort_sorted", "insertion_sort", np.sort(f64(4))),
+        C("insertion_sort_empty", "insertion_sort", zeros(0, np.float64)),
+        C("bubble_sort", "bubble_sort", ints(np.int32, -100, 100, 8)),
+        C("bubble_sort_sorted", "bubble_sort", arr([1, 2, 3], np.int32)),
+        C("bubble_sort_reversed_view", "bubble_sort", reversed_view(arr([1, 2, 3, 4, 5], np.int32))),
+        C("binary_search_mid", "binary_search", s, float(s[4])),
+        C("binary_search_between", "binary_search", s, float((s[6] + s[7]) / 2)),
+        C("binary_search_low", "binary_search", s, -100.0),
+        C("binary_search_high", "binary_search", s, 100.0),
+        C("binary_search_empty", "binary_search", zeros(0, np.float64), 1.0),
+        C("is_sorted_yes", "is_sorted", arr([-5, 0, 0, 7], np.int32)),
+        C("is_sorted_no", "is_sorted", arr([1, 3, 2], np.int32)),
+        C("is_sorted_empty", "is_sorted", zeros(0, np.int32)),
+        C("inversions", "inversions", ints(np.int32, 0, 20, 10)),
+        C("inversions_reversed", "inversions", arr([5, 4, 3, 2, 1], np.int32)),
+    ]
+
+
+@program("primes")
+def _primes():
+    return [
+        C("sieve_30", "sieve", zeros(30, np.bool_)),
+        C("sieve_2", "sieve", zeros(2, np.bool_)),
+        C("sieve_strided", "sieve", every_other(zeros(12, np.bool_))),
+        C("is_prime_1", "is_prime", 1),
+        C("is_prime_2", "is_prime", 2),
+        C("is_prime_91", "is_prime", 91),
+        C("is_prime_97", "is_prime", 97),
+        C("is_prime_large", "is_prime", 1000000007),
+        C("is_prime_neg", "is_prime", -7),
+        C("nth_prime_1", "nth_prime", 1),
+        C("nth_prime_2", "nth_prime", 2),
+        C("nth_prime_100", "nth_prime", 100),
+        C("prime_count_100", "prime_count", 100),
+        C("prime_count_1000", "prime_count", 1000),
+        C("prime_count_2", "prime_count", 2),
+        C("largest_prime_factor_13195", "largest_prime_factor", 13195),
+        C("largest_prime_factor_97", "largest_prime_factor", 97),
+        C("largest_prime_factor_1024", "largest_prime_factor", 1024),
+    ]
+
+
+@program("polynomial")
+def _polynomial():
+    c = arr([1.5, -2.0, 0.25, 3.0], np.float64)
+    return [
+        C("horner_broadcast", "horner", f64(5, scale=2.0), c),
+        C("horner_stack", "horner", f64(2, 1, scale=2.0), f64(3, 4)),
+        C("horner_scalar_x", "horner", 2.0, f64(2, 3)),
+        C("horner_empty_coeffs", "horner", f64(3), zeros(0, np.float64)),
+        C("horner32", "horner32", f32v(1.5), f32(5)),
+        C("horner32_strided", "horner32", f32v(-0.75), every_other(f32(4))),
+        C("horner32_empty", "horner32", f32v(2.0), zeros(0, np.float32)),
+        C("derivative", "derivative", c, zeros(3, np.float64)),
+        C("derivative_strided_out", "derivative", f64(5), every_other(zeros(4, np.float64))),
+        C("from_roots_123", "from_roots", arr([1.0, 2.0, 3.0], np.float64), zeros(4, np.float64)),
+        C("from_roots", "from_roots", f64(4), zeros(5, np.float64)),
+        C("from_roots_none", "from_roots", zeros(0, np.float64), zeros(1, np.float64)),
+        C("int_poly", "int_poly", 3, arr([1, 0, -2, 5], np.int64)),
+        C("int_poly_neg", "int_poly", -10, arr([7, 1, 1, 1, 1, 1], np.int64)),
+    ]
+
+
+@program("geometry")
+def _geometry():
+    sq_x = arr([0.0, 1.0, 1.0, 0.0], np.float64)
+    sq_y = arr([0.0, 0.0, 1.0, 1.0], np.float64)
+    tri_x = arr([0.0, 4.0, 0.0], np.float64)
+    tri_y = arr([0.0, 0.0, 3.0], np.float64)
+    return [
+        C("circle_area_1", "circle_area", 1.0),
+        C("circle_area_2_5", "circle_area", 2.5),
+        C("area_alias", "area", 0.5),
+        C("ring_area", "ring_area", 3.0, 2.0),
+        C("shoelace_square", "shoelace", sq_x, sq_y),
+        C("shoelace_triangle", "shoelace", tri_x, tri_y),
+        C("shoelace_clockwise", "shoelace", reversed_view(tri_x), reversed_view(tri_y)),
+        C("shoelace_random", "shoelace", f64(6), f64(6)),
+        C("perimeter_triangle", "perimeter", tri_x, tri_y, tol="ulps=4"),
+        C("perimeter_square", "perimeter", sq_x, sq_y, tol="ulps=4"),
+        C("inside_yes", "inside", sq_x, sq_y, 0.5, 0.5),
+        C("inside_no", "inside", sq_x, sq_y, 1.5, 0.5),
+        C("inside_triangle", "inside", tri_x, tri_y, 1.0, 1.0),
+        C("inside_triangle_no", "inside", tri_x, tri_y, 3.0, 2.0),
+        C("in_box_yes", "in_box", 0.5, 0.5, 0.0, 1.0, 0.0, 1.0),
+        C("in_box_edge_low", "in_box", 0.0, 0.0, 0.0, 1.0, 0.0, 1.0),
+        C("in_box_edge_high", "in_box", 1.0, 0.5, 0.0, 1.0, 0.0, 1.0),
+        C("in_box_nan", "in_box", math.nan, 0.5, 0.0, 1.0, 0.0, 1.0),
+        C("clamp_low", "clamp", -5, 0, 10),
+        C("clamp_mid", "clamp", 5, 0, 10),
+        C("clamp_high", "clamp", 50, 0, 10),
+    ]
+
+
+@program("geom.vec")
+def _geom_vec():
+    a = arr([1.0, 2.0, 3.0], np.float64)
+    b = arr([-2.0, 0.5, 4.0], np.float64)
+    return [
+        C("dot3", "dot3", a, b),
+        C("dot3_random", "dot3", f64(3), f64(3)),
+        C("cross3", "cross3", a, b, zeros(3, np.float64)),
+        C("cross3_axes", "cross3", arr([1.0, 0.0, 0.0], np.float64), arr([0.0, 1.0, 0.0], np.float64), zeros(3, np.float64)),
+        C("norm3", "norm3", arr([2.0, 3.0, 6.0], np.float64)),
+        C("norm3_random", "norm3", f64(3)),
+        C("scale3", "scale3", -1.5, a, zeros(3, np.float64)),
+        C("get3", "get3", b, 2),
+        C("get3_neg", "get3", b, -3),
+        C("get3_oob", "get3", b, 3),
+    ]
+
+
+@program("uses_geom")
+def _uses_geom():
+    p = arr([0.0, 0.0, 0.0], np.float64)
+    q = arr([3.0, 0.0, 0.0], np.float64)
+    r = arr([0.0, 4.0, 0.0], np.float64)
+    return [
+        C("triangle_area_right", "triangle_area", p, q, r),
+        C("triangle_area_random", "triangle_area", f64(3), f64(3), f64(3)),
+        C("triangle_area_degenerate", "triangle_area", p, q, arr([6.0, 0.0, 0.0], np.float64)),
+        C("normal", "normal", p, q, r, zeros(3, np.float64)),
+        C("normal_random", "normal", f64(3), f64(3), f64(3), zeros(3, np.float64)),
+        C("angle_right", "angle", q, r, tol="ulps=4"),
+        C("angle_random", "angle", f64(3), f64(3), tol="ulps=4"),
+        C("is_orthogonal_yes", "is_orthogonal", q, r),
+        C("is_orthogonal_no", "is_orthogonal", q, arr([1.0, 1.0, 0.0], np.float64)),
+        C("component_1", "component", arr([7.0, 8.0, 9.0], np.float64), 1),
+        C("component_-1", "component", arr([7.0, 8.0, 9.0], np.float64), -1),
+        C("component_oob", "component", arr([7.0, 8.0, 9.0], np.float64), -4),
+    ]
+
+
+@program("linalg.core")
+def _linalg_core():
+    return [
+        C("dot", "dot", f64(5), f64(5)),
+        C("dot_views", "dot", every_other(f64(3)), reversed_view(f64(3))),
+        C("norm", "norm", arr([1.0, 2.0, 2.0], np.float64)),
+        C("axpy_into", "axpy_into", 0.5, f64(4), f64(4)),
+        C("scale_into", "scale_into", -2.0, every_other(f64(3))),
+        C("copy_into", "copy_into", f64(3), reversed_view(zeros(3, np.float64))),
+    ]
+
+
+@program("uses_linalg")
+def _uses_linalg():
+    spd = arr([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]], np.float64)
+    return [
+        C("project", "project", f64(4), f64(4), zeros(4, np.float64)),
+        C("project_axis", "project", arr([3.0, 4.0], np.float64), arr([0.0, 2.0], np.float64), zeros(2, np.float64)),
+        C("cosine", "cosine", arr([1.0, 0.0], np.float64), arr([1.0, 1.0], np.float64)),
+        C("cosine_random", "cosine", f64(5), f64(5)),
+        C("orthogonalize", "orthogonalize", arr([1.0, 1.0, 0.0], np.float64), arr([1.0, 0.0, 0.0], np.float64), zeros(3, np.float64)),
+        C("orthogonalize_random", "orthogonalize", f64(4), f64(4), zeros(4, np.float64)),
+        C("power_iteration", "power_iteration", spd, arr([1.0, 1.0, 1.0], np.float64)),
+        C("power_iteration_transposed", "power_iteration", transposed(spd), arr([1.0, 0.0, 0.0], np.float64)),
+        C("power_iteration_diag", "power_iteration", np.diag([1.0, 5.0]), arr([0.6, 0.8], np.float64)),
+    ]
+
+
+@program("special")
+def _special():
+    T = "ulps=4"
+    return [
+        C("log_beta_2_3", "log_beta", 2.0, 3.0, tol=T),
+        C("log_beta_half", "log_beta", 0.5, 0.5, tol=T),
+        C("log_binom_10_3", "log_binom", 10, 3, tol=T),
+        C("log_binom_50_25", "log_binom", 50, 25, tol=T),
+        C("binom_f_10_3", "binom_f", 10, 3, tol="rel=1e-13"),
+        C("normal_cdf_0", "normal_cdf", 0.0, tol=T),
+        C("normal_cdf_1_96", "normal_cdf", 1.96, tol=T),
+        C("normal_cdf_-3", "normal_cdf", -3.0, tol=T),
+        C("normal_pdf_0", "normal_pdf", 0.0, tol=T),
+        C("normal_pdf_1", "normal_pdf", 1.0, tol=T),
+        C("erf32_half", "erf32", 0.5, tol=T),
+        C("erf32_neg", "erf32", f32v(-1.3), tol=T),
+        C("gamma_ratio_5_3", "gamma_ratio", 5.0, 3.0, tol=T),
+        C("gamma_ratio_half", "gamma_ratio", 0.5, 1.5, tol=T),
+        C("logistic32_0", "logistic32", 0.0, tol=T),
+        C("logistic32_3", "logistic32", 3.0, tol=T),
+        C("logistic32_-20", "logistic32", -20.0, tol=T),
+        C("entropy_term_0", "entropy_term", 0.0),
+        C("entropy_term_half", "entropy_term", 0.5, tol=T),
+        C("log_sqrt_e2", "log_sqrt", math.e ** 2, tol=T),
+    ]
+
+
+MATH1 = {
+    "sqrt": [0.0, 2.0, 1e-300, 16.0, math.inf],
+    "exp": [0.0, 1.0, -2.5, 700.0],
+    "exp2": [0.5, 10.0, -3.0],
+    "expm1": [1e-10, 1.0, -1.0],
+    "log": [1.0, 2.718281828459045, 1e-300, 0.5],
+    "log2": [8.0, 3.0, 0.1],
+    "log10": [1000.0, 2.0, 1e-5],
+    "log1p": [1e-10, 1.0, -0.5],
+    "sin": [0.0, 0.5, -3.0, 100.0],
+    "cos": [0.0, 0.5, -3.0, 100.0],
+    "tan": [0.0, 0.5, -1.2],
+    "asin": [0.0, 0.5, -1.0],
+    "acos": [1.0, 0.5, -0.3],
+    "atan": [0.0, 1.0, -20.0],
+    "sinh": [0.0, 1.0, -2.0],
+    "cosh": [0.0, 1.0, -2.0],
+    "tanh": [0.0, 0.5, -3.0],
+    "asinh": [0.0, 1.0, -10.0],
+    "acosh": [1.0, 2.0, 100.0],
+    "atanh": [0.0, 0.5, -0.9],
+    "floor": [2.5, -2.5, -0.0, 3.0],
+    "ceil": [2.5, -2.5, -0.5, 3.0],
+    "trunc": [2.7, -2.7, 0.3],
+    "fabs": [-3.5, 0.0, -0.0, -math.inf],
+    "cbrt": [27.0, -8.0, 2.0],
+    "erf": [0.0, 0.5, -2.0],
+    "erfc": [0.0, 0.5, 3.0],
+    "lgamma": [1.0, 0.5, 10.0, 100.0],
+    "tgamma": [1.0, 0.5, 5.0, 10.5],
+}
+EXACT1 = {"sqrt", "floor", "ceil", "trunc", "fabs"}
+MATH2 = {
+    "atan2": [(1.0, 1.0), (-1.0, -1.0), (0.0, -1.0), (3.0, 0.0)],
+    "hypot": [(3.0, 4.0), (1e200, 1e200), (-5.0, 12.0)],
+    "pow": [(2.0, 10.0), (2.0, 0.5), (-8.0, 3.0), (10.0, -2.0), (0.0, 0.0)],
+    "fmod": [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (1.0, 0.1)],
+    "copysign": [(3.0, -0.0), (-3.0, 1.0), (0.0, -1.0)],
+    "fmin": [(1.0, 2.0), (math.nan, 2.0), (2.0, math.nan), (-1.0, -3.0)],
+    "fmax": [(1.0, 2.0), (math.nan, 2.0), (2.0, math.nan), (-1.0, -3.0)],
+}
+EXACT2 = {"fmod", "copysign", "fmin", "fmax"}
+
+
+@program("mathfuncs")
+def _mathfuncs():
+    cases = []
+    for f, xs in MATH1.items():
+        for x in xs:
+            cases.append(C(f"{f}_f64_{x}", f"{f}_f64", x, tol=None if f in EXACT1 else "ulps=4", allow_over=True))
+    for f, xys in MATH2.items():
+        for x, y in xys:
+            cases.append(C(f"{f}_f64_{x}_{y}", f"{f}_f64", x, y, tol=None if f in EXACT2 else "ulps=4"))
+    for f in ["sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "cbrt", "lgamma"]:
+        for x in (0.5, 2.0, f32v(3.3)):
+            cases.append(C(f"{f}_f32_{x}", f"{f}_f32", x, tol=None if f in ("sqrt", "floor") else "ulps=4"))
+    for f in ["atan2", "hypot", "pow", "fmin"]:
+        for x, y in ((0.5, 2.0), (f32v(3.3), f32v(-1.7))):
+            if f == "pow" and x > 3:
+                y = 1.5
+            cases.append(C(f"{f}_f32_{x}_{y}", f"{f}_f32", x, y, tol=None if f == "fmin" else "ulps=4"))
+    cases.append(C("mixed_atan2_f32", "mixed_atan2_f32", f32v(0.7), tol="ulps=4"))
+    cases.append(C("pythagoras", "pythagoras", 0.7, tol="ulps=4"))
+    return cases
+
+
+@program("unsigned")
+def _unsigned():
+    big = 2**64 - 1
+    return [
+        C("u64_less_big", "u64_less", 2**63, big),
+        C("u64_less_no", "u64_less", big, 1),
+        C("u64_less_equal", "u64_less", 5, 5),
+        C("u64_max", "u64_max", 2**63 + 7, 2**63 - 7),
+        C("u64_gcd", "u64_gcd", big, 2**32 - 1),
+        C("u64_gcd_pow2", "u64_gcd", 2**63, 2**62 * 3),
+        C("u64_gcd_zero", "u64_gcd", 0, 12),
+        C("u64_lcm", "u64_lcm", 4, 6),
+        C("u64_lcm_big", "u64_lcm", 2**32, 2**31 * 3),
+        C("u64_lcm_zero", "u64_lcm", 0, 6),
+        C("u64_complement", "u64_complement", 1),
+        C("u64_complement_big", "u64_complement", big),
+        C("sat_add8_sat", "sat_add8", 200, 100),
+        C("sat_add8_fit", "sat_add8", 200, 55),
+        C("sat_add8_zero", "sat_add8", 0, 0),
+        C("u16_sum", "u16_sum", arr([65535, 65535, 65535, 1], np.uint16)),
+        C("u16_sum_strided", "u16_sum", every_other(arr([10, 20, 30], np.uint16))),
+        C("u16_absdiff_ab", "u16_absdiff", 65535, 3),
+        C("u16_absdiff_ba", "u16_absdiff", 3, 65535),
+        C("u32_floor_avg", "u32_floor_avg", 4294967295, 4294967293),
+        C("u32_floor_avg_small", "u32_floor_avg", 3, 6),
+        C("u32_divmod", "u32_divmod", 123456, 1000),
+        C("u32_divmod_zero", "u32_divmod", 5, 0),
+        C("u8_histogram_max", "u8_histogram_max", bytes_arr(b"mississippi")),
+        C("u8_histogram_max_empty", "u8_histogram_max", zeros(0, np.uint8)),
+        C("u8_histogram_max_ff", "u8_histogram_max", arr([255, 0, 255], np.uint8)),
+    ]
+
+
+@program("widths")
+def _widths():
+    return [
+        C("sum8", "sum8", arr([-128, -128, 127, 127, 1], np.int8)),
+        C("sum8_random", "sum8", ints(np.int8, -128, 127, 50)),
+        C("dot16", "dot16", arr([-32768, 32767, 100], np.int16), arr([2, 2, -3], np.int16)),
+        C("dot16_strided", "dot16", every_other(ints(np.int16, -300, 300, 6)), ints(np.int16, -300, 300, 6)),
+        C("clamp8_low", "clamp8", -1000),
+        C("clamp8_high", "clamp8", 1000),
+        C("clamp8_mid", "clamp8", -77),
+        C("mid16", "mid16", 32767, 32765),
+        C("mid16_neg", "mid16", -32768, -1),
+        C("mid16_mixed", "mid16", -3, 0),
+        C("abs32", "abs32", -2147483647),
+        C("abs32_pos", "abs32", 12),
+        C("neg8", "neg8", 127),
+        C("neg8_neg", "neg8", -127),
+        C("scale16", "scale16", -181, 181),
+        C("scale16_small", "scale16", 7, -3),
+        C("saturate16_high", "saturate16", 10**12),
+        C("saturate16_low", "saturate16", -(10**12)),
+        C("saturate16_mid", "saturate16", -1234),
+        C("int8_mean", "int8_mean", arr([-128, 127, 5, 4], np.int8)),
+        C("int8_mean_random", "int8_mean", ints(np.int8, -128, 127, 7)),
+        C("sign_counts", "sign_counts", arr([-1, 0, 5, 7, -2, 0, 0], np.int32)),
+        C("sign_counts_empty", "sign_counts", zeros(0, np.int32)),
+    ]
+
+
+@program("bools")
+def _bools():
+    cases = []
+    for a in (False, True):
+        for b in (False, True):
+            cases.append(C(f"implies_{a}_{b}", "implies", a, b))
+            cases.append(C(f"xor_{a}_{b}", "xor", a, b))
+            for c in (False, True):
+                cases.append(C(f"majority_{a}_{b}_{c}", "majority", a, b, c))
+    x = arr([0.5, -1.0, 2.0, math.nan, 1.0, 0.999], np.float64)
+    cases += [
+        C("count_true", "count_true", arr([True, False, True, True], np.bool_)),
+        C("count_true_strided", "count_true", every_other(arr([True, True, False], np.bool_))),
+        C("range_mask", "range_mask", x, 0.0, 1.0, zeros(6, np.bool_)),
+        C("range_mask_strided_out", "range_mask", x[:3].copy(), -1.0, 2.0, every_other(zeros(3, np.bool_))),
+        C("all_true_yes", "all_true", arr([True, True], np.bool_)),
+        C("all_true_no", "all_true", arr([True, False, True], np.bool_)),
+        C("all_true_empty", "all_true", zeros(0, np.bool_)),
+        C("any_nonzero_yes", "any_nonzero", arr([0, 0, -3, 0], np.int64)),
+        C("any_nonzero_no", "any_nonzero", arr([0, 0], np.int64)),
+        C("is_nan_nan", "is_nan", math.nan),
+        C("is_nan_inf", "is_nan", math.inf),
+        C("truthy_0", "truthy", 0.0),
+        C("truthy_neg0", "truthy", -0.0),
+        C("truthy_nan", "truthy", math.nan),
+        C("truthy_small", "truthy", 5e-324),
+        C("both_positive_yes", "both_positive", 1, 2),
+        C("both_positive_no", "both_positive", 1, -2),
+        C("both_positive_first", "both_positive", 0, 2),
+        C("select_mask", "select_mask", arr([True, False, False, True], np.bool_), f64(4), f64(4), zeros(4, np.float64)),
+    ]
+    return cases
+
+
+@program("control")
+def _control():
+    a = arr([7, 9, 14, 21, 30], np.int64)
+    cases = [C(f"classify_{n}", "classify", n) for n in (-5, 0, 999, 1000)]
+    cases += [C(f"fizzbuzz_code_{n}", "fizzbuzz_code", n) for n in (15, 9, 10, 7, 0, -30)]
+    cases += [
+        C("first_multiple_7", "first_multiple", a, 7),
+        C("first_multiple_3", "first_multiple", a, 3),
+        C("first_multiple_none", "first_multiple", a, 11),
+        C("first_multiple_by_zero", "first_multiple", a, 0),
+        C("sum_skip_negative", "sum_skip_negative", f64(8)),
+        C("pair_sum_index", "pair_sum_index", arr([3, 8, -2, 5, 11], np.int64), 9),
+        C("pair_sum_index_none", "pair_sum_index", arr([1, 2], np.int64), 9),
+        C("noop", "noop", 3),
+        C("noop_neg", "noop", -3),
+        C("countdown_room", "countdown", 3, zeros(5, np.int64)),
+        C("countdown_full", "countdown", 9, zeros(4, np.int64)),
+        C("countdown_zero", "countdown", 0, zeros(2, np.int64)),
+    ]
+    cases += [C(f"steps_of_three_{a}_{b}", "steps_of_three", a, b) for a, b in ((0, 10), (5, 6), (10, 0), (-7, 8))]
+    cases += [C(f"down_from_{a}_{b}", "down_from", a, b) for a, b in ((10, 0), (9, -1), (0, 10), (3, 2))]
+    cases += [C(f"sign_float_{x}", "sign_float", x) for x in (2.5, -0.1, 0.0, math.nan)]
+    cases += [C(f"loop_var_after_{n}", "loop_var_after", n) for n in (0, 3, 100)]
+    cases += [C(f"digits_{n}", "digits", n) for n in (0, 9, 10, 123456789)]
+    return cases
+
+
+@program("panics")
+def _panics():
+    a = arr([1.5, 2.5, 3.5, 4.5], np.float64)
+    m = arr([[-10, -3, 4], [11, 18, 25]], np.int32)
+    return [
+        C("get_2", "get", a, 2),
+        C("get_-1", "get", a, -1),
+        C("get_-4", "get", a, -4),
+        C("get_4", "get", a, 4),
+        C("get_-5", "get", a, -5),
+        C("get_strided_oob", "get", every_other(a), 4),
+        C("get2_1_2", "get2", m, 1, 2),
+        C("get2_-1_-3", "get2", m, -1, -3),
+        C("get2_1_3", "get2", m, 1, 3),
+        C("get2_2_0", "get2", m, 2, 0),
+        C("get2_0_-4", "get2", m, 0, -4),
+        C("get2_-3_9", "get2", m, -3, 9),
+        C("put_1", "put", zeros(3, np.uint8), 1, 7),
+        C("put_-1", "put", zeros(3, np.uint8), -1, 7),
+        C("put_3", "put", zeros(3, np.uint8), 3, 7),
+        C("put_-4", "put", zeros(3, np.uint8), -4, 7),
+        C("add_at_0", "add_at", a, 0, 0.25),
+        C("add_at_9", "add_at", a, 9, 0.25),
+        C("add_at_-9", "add_at", a, -9, 0.25),
+        C("put2_transposed", "put2", transposed(zeros((3, 2), np.int32)), 1, 2, 5),
+        C("put2_oob_axis1", "put2", zeros((2, 3), np.int32), 0, 3, 5),
+        C("put2_oob_axis0", "put2", zeros((2, 3), np.int32), -3, 0, 5),
+        C("idiv_7_0", "idiv", 7, 0),
+        C("idiv_-7_2", "idiv", -7, 2),
+        C("imod_7_0", "imod", 7, 0),
+        C("imod_-7_3", "imod", -7, 3),
+        C("must_be_positive_5", "must_be_positive", 5),
+        C("must_be_positive_0", "must_be_positive", 0),
+        C("must_be_even_4", "must_be_even", 4),
+        C("must_be_even_3", "must_be_even", 3),
+        C("checked_sum_4", "checked_sum", a, 4),
+        C("checked_sum_5", "checked_sum", a, 5),
+        C("stepped_10_3", "stepped", 10, 3),
+        C("stepped_10_-1", "stepped", 10, -1),
+        C("stepped_10_0", "stepped", 10, 0),
+        C("last_of_1", "last_of", a, 1),
+        C("last_of_5", "last_of", a, 5),
+        C("average_bucket_20_3", "average_bucket", 20, 3),
+        C("average_bucket_20_0", "average_bucket", 20, 0),
+        C("average_bucket_20_1", "average_bucket", 20, 1),
+    ]
+
+
+@program("montecarlo")
+def _montecarlo():
+    return [
+        C("lcg_next_1", "lcg_next", 1),
+        C("lcg_next_big", "lcg_next", 2147483646),
+        C("lcg_nth_park_miller", "lcg_nth", 1, 10000),
+        C("lcg_nth_0_steps", "lcg_nth", 42, 0),
+        C("uniforms", "uniforms", 12345, zeros(6, np.float64)),
+        C("uniforms_strided", "uniforms", 7, every_other(zeros(3, np.float64))),
+        C("estimate_pi_1000", "estimate_pi", 2024, 1000),
+        C("estimate_pi_1", "estimate_pi", 1, 1),
+        C("random_walk", "random_walk", 99, 12, zeros(12, np.int64)),
+        C("random_walk_partial", "random_walk", 5, 3, zeros(5, np.int64)),
+    ]
+
+
+@program("integrate")
+def _integrate():
+    xs = np.linspace(0.0, 1.0, 11)
+    y = xs * xs
+    return [
+        C("trapezoid_x2", "trapezoid", y, 0.1),
+        C("trapezoid_two", "trapezoid", arr([1.0, 3.0], np.float64), 2.0),
+        C("trapezoid_strided", "trapezoid", every_other(f64(5)), 0.5),
+        C("simpson_x2", "simpson", y, 0.1),
+        C("simpson_random", "simpson", f64(7), 0.25),
+        C("simpson_even", "simpson", f64(4), 0.25),
+        C("cumtrapz", "cumtrapz", y, 0.1, zeros(11, np.float64)),
+        C("cumtrapz_reversed", "cumtrapz", reversed_view(f64(5)), 1.0, reversed_view(zeros(5, np.float64))),
+        C("poly_integral_0_2", "poly_integral", 0.0, 2.0, 100, tol="ulps=16"),
+        C("poly_integral_neg", "poly_integral", -1.0, 1.0, 7, tol="ulps=16"),
+        C("interp_mid", "interp", 2.5, arr([1.0, 2.0, 3.0, 4.0], np.float64), arr([10.0, 20.0, 40.0, 80.0], np.float64)),
+        C("interp_knot", "interp", 3.0, arr([1.0, 2.0, 3.0, 4.0], np.float64), arr([10.0, 20.0, 40.0, 80.0], np.float64)),
+        C("interp_low", "interp", -1.0, arr([1.0, 2.0], np.float64), arr([5.0, 6.0], np.float64)),
+        C("interp_high", "interp", 9.0, arr([1.0, 2.0], np.float64), arr([5.0, 6.0], np.float64)),
+        C("interp_random", "interp", 0.3, np.sort(f64(8)), f64(8)),
+    ]
+
+
+@program("gpu_kernels")
+def _gpu_kernels():
+    return [
+        C("report_bad_length", "report_bad_length", 5, 3),
+        C("fma_like", "fma_like", f32v(0.1), f32v(3.0), f32v(-0.3)),
+        C("saxpy_gpu", "saxpy_gpu", f32v(2.0), f32(6), f32(6)),
+        C("saxpy_gpu_strided", "saxpy_gpu", f32v(-1.5), every_other(f32(3)), f32(3)),
+        C("saxpy_gpu_mismatch", "saxpy_gpu", f32v(2.0), f32(4), f32(6)),
+        C("scale_rows", "scale_rows", f64(3, 4), f64(3)),
+        C("scale_rows_fortran", "scale_rows", fortran(f64(2, 3)), arr([2.0, -0.5], np.float64)),
+        C("sumsq", "sumsq", f64(10)),
+        C("clip_count", "clip_count", f64(12), -5.0, 5.0),
+    ]
+
+
+@program("conv")
+def _conv():
+    return [
+        C("convolve_valid", "convolve_valid", f64(8), arr([0.25, 0.5, 0.25], np.float64), zeros(6, np.float64)),
+        C("convolve_valid_asym", "convolve_valid", arr([1.0, 2.0, 3.0, 4.0], np.float64), arr([1.0, -1.0], np.float64), zeros(3, np.float64)),
+        C("convolve_valid_strided", "convolve_valid", every_other(f64(6)), reversed_view(f64(2)), zeros(5, np.float64)),
+        C("moving_average_3", "moving_average", f64(7), 3, zeros(7, np.float64)),
+        C("moving_average_1", "moving_average", f64(3), 1, zeros(3, np.float64)),
+        C("box_blur", "box_blur", ints(np.int32, -100, 100, 4, 5), zeros((4, 5), np.float64)),
+        C("box_blur_1x1", "box_blur", arr([[7]], np.int32), zeros((1, 1), np.float64)),
+        C("box_blur_transposed", "box_blur", transposed(ints(np.int32, 0, 9, 3, 2)), np.zeros((3, 2), np.float64, order="F")),
+        C("blur_rows32", "blur_rows32", f32(3, 5), zeros((3, 5), np.float32)),
+        C("blur_rows32_one_col", "blur_rows32", f32(2, 1), zeros((2, 1), np.float32)),
+    ]
+
+
+@program("widening")
+def _widening():
+    return [
+        C("int_then_float_0", "int_then_float", 0),
+        C("int_then_float_5", "int_then_float", 5),
+        C("int_then_float_100", "int_then_float", 100),
+        C("halves_0", "halves", 0),
+        C("halves_3", "halves", 3),
+        C("halves_1100", "halves", 1100),
+        C("bool_then_int_tt", "bool_then_int", True, True),
+        C("bool_then_int_ft", "bool_then_int", False, True),
+        C("float_then_complex", "float_then_complex", 2.5),
+        C("annotated_0", "annotated", 0),
+        C("annotated_7", "annotated", 7),
+        C("annotated32", "annotated32", f32(5)),
+        C("annotated32_all_low", "annotated32", arr([-5.0, -3.0], np.float32)),
+        C("literal_keeps_f32", "literal_keeps_f32", f32v(0.1)),
+        C("literal_keeps_f32_big", "literal_keeps_f32", f32v(1e38)),
+        C("literal_keeps_i32", "literal_keeps_i32", -1000),
+        C("mixed_promotion", "mixed_promotion", 3, f32v(0.1)),
+        C("mixed_promotion_big", "mixed_promotion", 2147483647, f32v(1.5)),
+        C("int32_plus_int64", "int32_plus_int64", -2147483648, 2**40),
+        C("f32_plus_f64", "f32_plus_f64", f32v(0.1), 0.2),
+        C("power_int_3_4", "power_int", 3, 4),
+        # Only exponents where one more squaring than needed still fits:
+        # how `**` squares is the implementation's business.
+        C("power_int_-2_31", "power_int", -2, 31),
+        C("power_int_0_0", "power_int", 0, 0),
+        C("power_int_7_0", "power_int", 7, 0),
+        C("power_float_2_0.5", "power_float", 2.0, 0.5, tol="ulps=4"),
+        C("power_float_neg_int", "power_float", -2.0, 3.0, tol="ulps=4"),
+        C("power_float_1_nan", "power_float", 1.0, math.nan, tol="ulps=4"),
+        C("power_f32", "power_f32", f32v(1.1), tol="ulps=4"),
+        C("int_pow_loop_3_13", "int_pow_loop", 3, 13),
+        C("int_pow_loop_-5_7", "int_pow_loop", -5, 7),
+        C("int_pow_loop_2_0", "int_pow_loop", 2, 0),
+        C("int_pow_loop_10_9", "int_pow_loop", 10, 9),
+    ]
+
+
+@program("newton")
+def _newton():
+    return [
+        C("newton_sqrt_2", "newton_sqrt", 2.0),
+        C("newton_sqrt_1e6", "newton_sqrt", 1e6),
+        C("newton_sqrt_small", "newton_sqrt", 0.0625),
+        C("newton_cbrt_27", "newton_cbrt", 27.0),
+        C("newton_cbrt_2", "newton_cbrt", 2.0),
+        C("newton_cbrt_small", "newton_cbrt", 0.001),
+        C("bisect_cubic", "bisect_cubic", 1.0, 2.0),
+        C("bisect_cubic_wide", "bisect_cubic", 0.0, 10.0),
+        C("cos_fixed_point", "cos_fixed_point", f32v(1.0), 50),
+        C("cos_fixed_point_0", "cos_fixed_point", f32v(0.5), 0),
+        C("iterations_to_converge_2", "iterations_to_converge", 2.0),
+        C("iterations_to_converge_1e10", "iterations_to_converge", 1e10),
+        C("iterations_to_converge_1", "iterations_to_converge", 1.0),
+    ]
+
+
+@program("static_shapes")
+def _static_shapes():
+    return [
+        C("det2", "det2", arr([[3.0, 8.0], [4.0, 6.0]], np.float64)),
+        C("det3", "det3", arr([[6.0, 1.0, 1.0], [4.0, -2.0, 5.0], [2.0, 8.0, 7.0]], np.float64)),
+        C("det3_random", "det3", f64(3, 3)),
+        C("det3_singular", "det3", arr([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], np.float64)),
+        C("matvec3", "matvec3", f64(3, 3), f64(3), zeros(3, np.float64)),
+        C("rotate2_quarter", "rotate2", arr([1.0, 0.0], np.float64), math.pi / 2, zeros(2, np.float64), tol="ulps=4"),
+        C("rotate2", "rotate2", arr([0.6, -0.8], np.float64), 0.3, zeros(2, np.float64), tol="ulps=4"),
+        C("checksum4", "checksum4", arr([1, 2, 3, 4], np.int32)),
+        C("checksum4_extremes", "checksum4", arr([-2147483648, 2147483647, -1, 2147483647], np.int32)),
+        C("trace3_f", "trace3_f", fortran(f64(3, 3))),
+        C("trace3_f_c_order", "trace3_f", f64(4, 4)),
+        C("ndims", "ndims", f64(2, 2), f64(3)),
+    ]
+
+
+@program("histogram")
+def _histogram():
+    x = f64(40)
+    return [
+        C("histogram", "histogram", x, -10.0, 10.0, zeros(5, np.int64)),
+        C("histogram_clipped", "histogram", x, -5.0, 5.0, zeros(4, np.int64)),
+        C("histogram_one_bin", "histogram", f64(3), 0.0, 1.0, zeros(1, np.int64)),
+        C("histogram_strided_counts", "histogram", f64(10), -10.0, 10.0, every_other(zeros(3, np.int64))),
+        C("cumulative", "cumulative", arr([1, 0, 3, 4], np.int64), zeros(4, np.float64)),
+        C("cumulative_strided", "cumulative", every_other(arr([5, 5, 10], np.int64)), zeros(3, np.float64)),
+        C("mode_bin", "mode_bin", arr([1, 7, 3, 7], np.int64)),
+        C("mode_bin_one", "mode_bin", arr([0], np.int64)),
+        C("bin_of32_mid", "bin_of32", f32v(2.6), 0.0, f32v(0.5), 10),
+        C("bin_of32_low", "bin_of32", f32v(-3.0), 0.0, f32v(0.5), 10),
+        C("bin_of32_high", "bin_of32", f32v(30.0), 0.0, f32v(0.5), 10),
+        C("bin_of32_inexact", "bin_of32", f32v(0.3), f32v(0.1), f32v(0.1), 10),
+    ]
+
+
+@program("ufuncs")
+def _ufuncs():
+    z = (f64(2, 3) + 1j * f64(2, 3)).astype(np.complex128)
+    return [
+        C("clip", "clip", f64(2, 4), -2.0, 2.0),
+        C("clip_broadcast_bounds", "clip", f64(5), f64(3, 1, scale=1.0), 5.0),
+        C("clip_nan", "clip", arr([math.nan, 1.0], np.float64), 0.0, 0.5),
+        C("imadd", "imadd", ints(np.int64, -1000, 1000, 3, 1), ints(np.int64, -1000, 1000, 4), 7),
+        C("in_unit_disk", "in_unit_disk", f32(6, scale=1.5), f32(6, scale=1.5)),
+        C("in_unit_disk_grid", "in_unit_disk", arr([[0.0], [0.6], [1.0]], np.float32), arr([0.0, 0.8, 0.1], np.float32)),
+        C("csquare", "csquare", z),
+        C("csquare_transposed", "csquare", transposed(z)),
+        C("gcd16", "gcd16", ints(np.int16, 0, 30000, 6), arr([12], np.int16)),
+        C("gcd16_table", "gcd16", arr([[12], [18], [0]], np.int16), arr([8, 27, 0], np.int16)),
+        C("normalize", "normalize", f64(3, 4), zeros((3, 4), np.float64)),
+        C("normalize_strided_out", "normalize", f64(2, 3), zeros((2, 6), np.float64)[:, ::2]),
+        C("sqdist_pairs", "sqdist", f64(3, 1, 2), f64(4, 2)),
+        C("sqdist_fortran", "sqdist", fortran(f64(4, 3)), f64(3)),
+    ]
+
+
+@program("boundary")
+def _boundary():
+    return [
+        C("fill_linspace", "fill_linspace", 0.0, 1.0, zeros(5, np.float64)),
+        C("fill_linspace_one", "fill_linspace", 2.0, 3.0, zeros(1, np.float64)),
+        C("fill_linspace_strided", "fill_linspace", -1.0, 1.0, every_other(zeros(3, np.float64))),
+        C("count_between", "count_between", f64(20), -5.0, 5.0),
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Published reference values that the cases above must reproduce.
+
+REFERENCES = {
+    ("hashing", "fnv1a32_hello_world"): "ret UInt32 3582672807",  # 0xd58b3fa7
+    ("hashing", "fnv1a32_a"): "ret UInt32 3826002220",  # 0xe40c292c
+    ("hashing", "adler32_wikipedia"): "ret UInt32 300286872",  # 0x11e60398
+    ("hashing", "xorshift32_marsaglia"): "ret UInt64 723471715",  # Marsaglia 2003
+    ("montecarlo", "lcg_nth_park_miller"): "ret Int64 1043618065",  # Park & Miller 1988
+    ("collatz", "steps_837799"): "ret Int64 524",
+    ("fp_rounding", "harmonic16_5000"): "ret Float16 0x1.c580000000000p+2",  # 7.0859375
+    ("primes", "nth_prime_100"): "ret Int64 541",
+    ("primes", "prime_count_1000"): "ret Int64 168",
+}
+
+
+# ---------------------------------------------------------------------------
+# The language subset: every program uses only POST Python's constructs,
+# and together they use all of them.
+
+DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
+DTYPE_NAMES = {d.name for d in postyp.ALL}
+PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
+BUILTINS = {"len", "abs", "min", "max", "range", "int", "float", "complex", "bool"}
+ATTRS = {"shape", "ndim", "real", "imag", "conjugate"}
+BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+          ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+class Lint:
+    def __init__(self):
+        self.features = set()
+        self.errors = []
+
+    def err(self, path, node, msg):
+        self.errors.append(f"{path}:{getattr(node, 'lineno', 0)}: {msg}")
+
+    def program(self, path, modname):
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError:
+            self.errors.append(f"{path}: not ASCII")
+            return
+        tree = ast.parse(text, path)
+        F = self.features
+        body = tree.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            F.add("module docstring")
+            body = body[1:]
+        funcs = {n.name for n in body if isinstance(n, ast.FunctionDef)}
+        funcs |= {n.targets[0].id for n in body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                  and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)}
+        self.imported = set()
+        self.modules = set()
+        for node in body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name == "postc.math" and a.asname is None:
+                        F.add("import postc.math")
+                        self.modules.add("postc")
+                    elif a.name == "numpy" and a.asname == "np":
+                        F.add("import numpy as np")
+                        self.modules.add("np")
+                    else:
+                        self.err(path, node, f"import {a.name}")
+            elif isinstance(node, ast.ImportFrom):
+                if node.level or any(a.name == "*" for a in node.names):
+                    self.err(path, node, "relative or star import")
+                m = node.module
+                if m == "postyp":
+                    F.add("from postyp import")
+                elif m == "postc":
+                    F.add("from postc import")
+                elif m == "postc.math":
+                    F.add("from postc.math import")
+                elif os.path.exists(module_path(m)):
+                    F.add("import of another POST module")
+                    if any(a.asname for a in node.names):
+                        F.add("import of a POST function under another name")
+                else:
+                    self.err(path, node, f"from {m} import: not a POST module")
+                for a in node.names:
+                    self.imported.add(a.asname or a.name)
+            elif isinstance(node, ast.Assign):
+                if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+                    self.err(path, node, "module-level assignment target")
+                    continue
+                name = node.targets[0].id
+                v = node.value
+                if name == "__all__":
+                    F.add("__all__")
+                    if not isinstance(v, ast.List) or not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in v.elts):
+                        self.err(path, node, "__all__ must be a list of strings")
+                    else:
+                        for e in v.elts:
+                            if e.value not in funcs and e.value not in {t.targets[0].id for t in body if isinstance(t, ast.Assign)}:
+                                self.err(path, node, f"__all__ names {e.value}, which is not defined")
+                elif isinstance(v, ast.Name):
+                    F.add("function alias" if v.id in funcs else "alias of an imported function")
+                elif isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant)):
+                    F.add("module constant")
+                else:
+                    self.err(path, node, "module-level assignment of a non-constant")
+            elif isinstance(node, ast.AnnAssign):
+                if isinstance(node.target, ast.Name) and isinstance(node.value, ast.Constant):
+                    F.add("annotated module constant")
+                else:
+                    self.err(path, node, "module-level annotated assignment")
+            elif isinstance(node, ast.FunctionDef):
+                self.function(path, node, funcs)
+            else:
+                self.err(path, node, f"module-level {type(node).__name__}")
+
+    def annotation(self, path, node, what):
+        F = self.features
+        if isinstance(node, ast.Name):
+            if node.id in DTYPE_NAMES:
+                F.add(f"dtype {node.id}")
+            elif node.id in PY_TYPES:
+                F.add(f"annotation {node.id}")
+            else:
+                self.err(path, node, f"{what}: unknown type {node.id}")
+            return
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            if node.value.id == "Out":
+                F.add("Out[...]")
+                return self.annotation(path, node.slice, what)
+            self.annotation(path, node.value, what)
+            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            F.add(f"{len(items)}-D array")
+            for k, it in enumerate(items):
+                if isinstance(it, ast.Constant) and isinstance(it.value, int):
+                    F.add("static-shape array")
+                elif isinstance(it, ast.Slice) and it.lower is None and it.upper is None:
+                    if it.step is not None:
+                        if k == 0 and len(items) > 1:
+                            F.add("F-order array [::1, :]")
+                        elif k == len(items) - 1 and len(items) > 1:
+                            F.add("explicit C-order array [:, ::1]")
+                else:
+                    self.err(path, it, f"{what}: bad array annotation")
+            return
+        if isinstance(node, ast.Constant) and node.value is None:
+            F.add("-> None")
+            return
+        self.err(path, node, f"{what}: bad annotation")
+
+    def function(self, path, fn, funcs):
+        F = self.features
+        for d in fn.decorator_list:
+            if isinstance(d, ast.Name) and d.id in DECORATORS:
+                F.add(f"@{d.id}")
+            elif isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "ufunc" and len(d.args) == 1 and isinstance(d.args[0], ast.Constant):
+                sig = d.args[0].value
+                F.add("@ufunc(signature) with scalar output" if sig.endswith("->()") else "@ufunc(signature) with array output")
+            elif isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "gpu" and not d.args and [k.arg for k in d.keywords] == ["fallback"]:
+                F.add("@gpu(fallback=True)")
+            else:
+                self.err(path, d, "unknown decorator")
+        a = fn.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+            self.err(path, fn, "only plain positional parameters")
+        for p in a.args:
+            if p.annotation is None:
+                self.err(path, p, f"parameter {p.arg} has no annotation")
+            else:
+                self.annotation(path, p.annotation, f"parameter {p.arg}")
+        if fn.returns is not None:
+            self.annotation(path, fn.returns, "return")
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            F.add("function docstring")
+            body = body[1:]
+        self.fn = fn
+        self.funcs = funcs
+        self.loop = 0
+        for s in body:
+            self.stmt(path, s)
+
+    def stmt(self, path, s):
+        F = self.features
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                self.err(path, s, "chained assignment")
+            t = s.targets[0]
+            if isinstance(t, ast.Subscript):
+                self.target(path, t)
+                F.add("indexed store")
+            elif not isinstance(t, ast.Name):
+                self.err(path, s, "assignment target")
+            self.expr(path, s.value)
+        elif isinstance(s, ast.AnnAssign):
+            if not isinstance(s.target, ast.Name) or s.value is None:
+                self.err(path, s, "annotated assignment")
+            F.add("annotated local")
+            self.annotation(path, s.annotation, "local")
+            self.expr(path, s.value)
+        elif isinstance(s, ast.AugAssign):
+            F.add("augmented assignment")
+            if isinstance(s.target, ast.Subscript):
+                F.add("augmented indexed store")
+                self.target(path, s.target)
+            elif not isinstance(s.target, ast.Name):
+                self.err(path, s, "augmented assignment target")
+            self.binop(path, s, s.op)
+            self.expr(path, s.value)
+        elif isinstance(s, ast.If):
+            F.add("if")
+            if len(s.orelse) == 1 and isinstance(s.orelse[0], ast.If):
+                F.add("elif")
+            elif s.orelse:
+                F.add("else")
+            self.cond(path, s.test)
+            for b in s.body + s.orelse:
+                self.stmt(path, b)
+        elif isinstance(s, ast.While):
+            F.add("while")
+            if s.orelse:
+                self.err(path, s, "while ... else")
+            self.cond(path, s.test)
+            self.loop += 1
+            for b in s.body:
+                self.stmt(path, b)
+            self.loop -= 1
+        elif isinstance(s, ast.For):
+            if s.orelse:
+                self.err(path, s, "for ... else")
+            it = s.iter
+            if not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                    and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+                self.err(path, s, "for over something other than range()")
+            else:
+                F.add(f"for over range() with {len(it.args)} argument(s)")
+                if len(it.args) == 3 and isinstance(it.args[2], ast.UnaryOp) and isinstance(it.args[2].op, ast.USub):
+                    F.add("range() with a negative step")
+                for x in it.args:
+                    self.expr(path, x)
+            self.loop += 1
+            for b in s.body:
+                self.stmt(path, b)
+            self.loop -= 1
+        elif isinstance(s, (ast.Break, ast.Continue)):
+            F.add(type(s).__name__.lower())
+            if not self.loop:
+                self.err(path, s, "break/continue outside a loop")
+        elif isinstance(s, ast.Return):
+            F.add("return" if s.value is not None else "bare return")
+            if s.value is not None:
+                self.expr(path, s.value)
+        elif isinstance(s, ast.Pass):
+            F.add("pass")
+        elif isinstance(s, ast.Assert):
+            F.add("assert with a message" if s.msg is not None else "assert without a message")
+            if s.msg is not None and not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
+                self.err(path, s, "assert message must be a string literal")
+            self.cond(path, s.test)
+        elif isinstance(s, ast.Expr):
+            if not isinstance(s.value, ast.Call):
+                self.err(path, s, "expression statement that is not a call")
+            F.add("call as a statement")
+            self.expr(path, s.value)
+        else:
+            self.err(path, s, f"statement {type(s).__name__}")
+
+    def target(self, path, t):
+        if not isinstance(t.value, ast.Name):
+            self.err(path, t, "indexed store into a non-name")
+        self.index(path, t)
+
+    def index(self, path, sub):
+        F = self.features
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if len(idx) > 1:
+            F.add("multi-index a[i, j]")
+        for i in idx:
+            if isinstance(i, ast.Slice):
+                self.err(path, sub, "slicing")
+            if (isinstance(i, ast.UnaryOp) and isinstance(i.op, ast.USub)) or (isinstance(i, ast.BinOp) and isinstance(i.op, ast.Sub)):
+                F.add("index that can be negative")
+            self.expr(path, i)
+
+    def cond(self, path, e):
+        if isinstance(e, (ast.Name, ast.Subscript, ast.BinOp)):
+            self.features.add("condition that may be a number")
+        self.expr(path, e)
+
+    def binop(self, path, node, op):
+        if type(op) not in BINOPS:
+            self.err(path, node, f"operator {type(op).__name__}")
+        else:
+            self.features.add(f"operator {BINOPS[type(op)]}")
+
+    def expr(self, path, e):
+        F = self.features
+        if isinstance(e, ast.BinOp):
+            self.binop(path, e, e.op)
+            self.expr(path, e.left)
+            self.expr(path, e.right)
+        elif isinstance(e, ast.UnaryOp):
+            F.add({ast.USub: "unary -", ast.UAdd: "unary +", ast.Not: "not", ast.Invert: "operator ~"}[type(e.op)])
+            self.expr(path, e.operand)
+        elif isinstance(e, ast.BoolOp):
+            F.add("and" if isinstance(e.op, ast.And) else "or")
+            for v in e.values:
+                self.expr(path, v)
+        elif isinstance(e, ast.Compare):
+            if len(e.ops) > 1:
+                F.add("chained comparison")
+            for op in e.ops:
+                if not isinstance(op, CMPOPS):
+                    self.err(path, e, f"comparison {type(op).__name__}")
+            self.expr(path, e.left)
+            for c in e.comparators:
+                self.expr(path, c)
+        elif isinstance(e, ast.IfExp):
+            F.add("conditional expression")
+            self.cond(path, e.test)
+            self.expr(path, e.body)
+            self.expr(path, e.orelse)
+        elif isinstance(e, ast.Call):
+            if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
+                self.err(path, e, "keyword or starred arguments")
+            f = e.func
+            if isinstance(f, ast.Name):
+                if f.id == self.fn.name:
+                    F.add("recursion")
+                if f.id in BUILTINS:
+                    F.add(f"built-in {f.id}()")
+                elif f.id in DTYPE_NAMES:
+                    F.add("cast by calling a dtype")
+                    F.add(f"cast to {f.id}")
+                elif f.id == "empty":
+                    F.add("empty()")
+                elif f.id not in self.funcs and f.id not in self.imported:
+                    self.err(path, e, f"call of unknown {f.id}")
+            elif isinstance(f, ast.Attribute):
+                if f.attr == "conjugate":
+                    F.add(".conjugate()")
+                    self.expr(path, f.value)
+                elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) and f.value.value.id == "postc" and f.value.attr == "math":
+                    F.add("postc.math.NAME()")
+                else:
+                    self.err(path, e, "call of an attribute")
+            else:
+                self.err(path, e, "call of an expression")
+            for a in e.args:
+                self.expr(path, a)
+        elif isinstance(e, ast.Constant):
+            v = e.value
+            if isinstance(v, bool):
+                F.add("literal bool")
+            elif isinstance(v, str):
+                F.add("literal str")
+            elif isinstance(v, bytes):
+                F.add("literal bytes")
+            elif v is None:
+                self.err(path, e, "None")
+        elif isinstance(e, ast.Name):
+            pass
+        elif isinstance(e, ast.Attribute):
+            if e.attr in ATTRS:
+                F.add(f".{e.attr}")
+                self.expr(path, e.value)
+            else:
+                self.err(path, e, f"attribute .{e.attr}")
+        elif isinstance(e, ast.Subscript):
+            if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+                F.add(".shape[k]")
+                self.expr(path, e.value.value)
+                self.expr(path, e.slice)
+            else:
+                self.expr(path, e.value)
+                self.index(path, e)
+        else:
+            self.err(path, e, f"expression {type(e).__name__}")
+
+
+REQUIRED = [
+    "module docstring", "function docstring", "from postyp import", "from postc import",
+    "from postc.math import", "import postc.math", "postc.math.NAME()", "import numpy as np",
+    "annotated module constant", "module constant", "__all__", "function alias",
+    "alias of an imported function", "import of another POST module",
+    "import of a POST function under another name", "annotated local", "augmented assignment",
+    "indexed store", "augmented indexed store", "multi-index a[i, j]", "if", "elif", "else", "while",
+    "for over range() with 1 argument(s)", "for over range() with 2 argument(s)",
+    "for over range() with 3 argument(s)", "range() with a negative step", "break", "continue",
+    "return", "bare return", "pass", "assert with a message", "assert without a message",
+    "call as a statement", "recursion", "operator /", "operator //", "operator %", "operator **",
+    "operator &", "operator |", "operator ^", "operator <<", "operator >>", "operator ~",
+    "unary -", "chained comparison", "and", "or", "not", "conditional expression",
+    "condition that may be a number", "built-in len()", ".shape[k]", ".ndim", "built-in abs()",
+    "built-in min()", "built-in max()", "built-in int()", "built-in float()", "built-in complex()",
+    "cast by calling a dtype", ".real", ".imag", ".conjugate()", "literal str", "literal bytes",
+    "literal bool", "empty()", "index that can be negative", "1-D array", "2-D array",
+    "static-shape array", "F-order array [::1, :]", "explicit C-order array [:, ::1]", "Out[...]",
+    "-> None", "@ufunc", "@ufunc(signature) with scalar output", "@ufunc(signature) with array output",
+    "@cold", "@noinline", "@gpu(fallback=True)",
+] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
+    f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
+                             "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")
+]
+
+
+def lint_programs():
+    lint = Lint()
+    for m in all_program_modules():
+        lint.program(os.path.relpath(module_path(m)), m)
+    missing = [f for f in REQUIRED if f not in lint.features]
+    return lint.errors, missing
+
+
+# ---------------------------------------------------------------------------
+
+
+def expected_path(modname):
+    return os.path.join(HERE, *modname.split(".")) + ".expected"
+
+
+def all_program_modules():
+    mods = []
+    for dirpath, dirnames, filenames in os.walk(HERE):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("stubs", "__pycache__"))
+        for f in sorted(filenames):
+            if f.endswith(".py") and not (dirpath == HERE and f == "oracle.py"):
+                rel = os.path.relpath(os.path.join(dirpath, f), HERE)
+                mods.append(rel[:-3].replace(os.sep, "."))
+    return mods
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    stale, errors = [], []
+    lint_errors, unused = lint_programs()
+    errors += [f"not POST Python: {e}" for e in lint_errors]
+    if unused:
+        errors.append("constructs no program uses: " + ", ".join(unused))
+    for modname in PROGRAMS:
+        try:
+            text = render_program(modname)
+        except OracleError as e:
+            errors.append(f"{modname}: {e}")
+            continue
+        path = expected_path(modname)
+        if check:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    if f.read() != text:
+                        stale.append(modname)
+            except FileNotFoundError:
+                stale.append(modname)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+    missing = [m for m in all_program_modules() if m not in PROGRAMS]
+    status = 0
+    if errors:
+        print("oracle errors:\n  " + "\n  ".join(errors))
+        status = 1
+    if missing:
+        print("programs without cases:", ", ".join(missing))
+        status = 1
+    if stale:
+        print("stale .expected files:", ", ".join(stale))
+        status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
