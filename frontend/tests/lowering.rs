@@ -86,3 +86,22 @@ fn the_corpus_uses_every_dtype_and_the_statement_kinds() {
     assert!(missing.is_empty(), "dtypes no program uses: {missing:?}");
     assert!(multi_module >= 2, "only {multi_module} multi-module programs");
 }
+
+/// CPython runs every program with the pure-Python stand-ins of `postyp`,
+/// `postc` and `postc.math`, and must give exactly the committed expected
+/// results that the compiled code and the interpreter are checked against.
+#[test]
+fn cpython_gives_the_expected_results() {
+    let root = repo_root();
+    let out = std::process::Command::new("python3")
+        .arg(root.join("tests/py/oracle.py"))
+        .arg("--check")
+        .output()
+        .expect("python3 (with NumPy, from scripts/setup) runs the oracle");
+    assert!(
+        out.status.success(),
+        "tests/py/oracle.py --check failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
