@@ -43,6 +43,9 @@ pub(crate) enum Global {
     Alias(String),
     /// A function whose declaration has errors (already reported).
     Broken,
+    /// `thread_idx`, `block_idx`, `block_dim`, `grid_dim`: a kernel's launch
+    /// coordinates, read as `thread_idx.x`.
+    GpuRegister(postc_ir::builtins::GpuReg),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -302,10 +305,13 @@ impl Declarer<'_> {
                         "jit" => Global::Decorator(Deco::Jit),
                         "empty" => Global::Empty,
                         "math" => Global::Namespace(Namespace::PostcMath),
-                        _ => {
-                            self.err(&alias.name, format!("`postc` has no `{name}`"));
-                            continue;
-                        }
+                        reg => match postc_ir::builtins::GpuReg::ALL.iter().find(|r| r.name() == reg) {
+                            Some(r) => Global::GpuRegister(*r),
+                            None => {
+                                self.err(&alias.name, format!("`postc` has no `{name}`"));
+                                continue;
+                            }
+                        },
                     };
                     self.bind(d, &local, g, alias);
                 }

@@ -1501,6 +1501,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn attribute(&mut self, a: &ast::ExprAttribute) -> Val {
         let attr = a.attr.id.as_str();
+        if let Some(reg) = self.gpu_register(&a.value) {
+            let Some(axis) = postc_ir::builtins::Axis::ALL.iter().find(|x| x.name() == attr) else {
+                return self.err(&a.attr, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
+            };
+            if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
+                return self.err(a, format!("`{}` is read in `@kernel` functions only", reg.name()));
+            }
+            self.at(a);
+            let n = self.fresh(reg.name());
+            let callee = postc_ir::builtins::gpu_builtin_name(reg, *axis);
+            let v = self.b.call(&callee, &[], Some(TypeId::INT64), &n);
+            return Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: true };
+        }
         // `postc.math.pi` and friends.
         if let Some(ns) = self.namespace_of(&a.value) {
             if ns == Namespace::PostcMath {
@@ -1555,6 +1568,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             (_, other) => self.err(&a.attr, format!("no attribute `{other}` on this value in compiled code")),
+        }
+    }
+
+    fn gpu_register(&self, e: &Expr) -> Option<postc_ir::builtins::GpuReg> {
+        match e {
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::GpuRegister(r)) => Some(*r),
+                _ => None,
+            },
+            Expr::Attribute(a) if self.namespace_of(&a.value) == Some(Namespace::Postc) => {
+                postc_ir::builtins::GpuReg::ALL.iter().copied().find(|r| r.name() == a.attr.id.as_str())
+            }
+            _ => None,
         }
     }
 

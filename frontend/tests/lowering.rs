@@ -105,3 +105,47 @@ fn cpython_gives_the_expected_results() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A `@kernel` reading its launch coordinates (`thread_idx.x`, ...) runs
+/// in the interpreter's launch as under CPython's stand-in `launch`.
+#[test]
+fn kernels_read_their_launch_coordinates_as_under_cpython() {
+    use postc_ir::interp::{Array, InterpOptions, Interpreter, Value};
+    let src = r#"
+from postyp import Float64, Int64, Out
+from postc import kernel, thread_idx, block_idx, block_dim
+
+@kernel
+def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
+    i = block_idx.x * block_dim.x + thread_idx.x
+    j = thread_idx.y
+    if i < out.shape[0] and j < out.shape[1]:
+        out[i, j] = scale * i + j
+"#;
+    let root = repo_root();
+    let program = postc_frontend::lower_source("fill.py", src).unwrap_or_else(|d| panic!("{d:?}"));
+    let (rows, cols) = (5usize, 3usize);
+    let out = Array::from_values(postc_ir::DType::Float64, &[rows, cols], &vec![Value::f64(-1.0); rows * cols]);
+    let args = [Value::Array(out.clone()), Value::f64(10.0)];
+    let mut interp = Interpreter::new(&program, InterpOptions { overflow_checks: true, fuel: Some(1_000_000) });
+    interp.launch(ModuleId::from_u32(0), "fill", [2, 1, 1], [4, 3, 1], &args).unwrap();
+    let got: Vec<f64> = out.to_values().iter().map(|v| match v { Value::Float(_, x) => *x, other => panic!("{other:?}") }).collect();
+
+    let dir = std::env::temp_dir().join(format!("postc-kernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("fill.py"), src).unwrap();
+    let script = "import sys, numpy as np\nsys.path[:0] = [sys.argv[1], sys.argv[2]]\nimport fill, postc\n\
+                  a = np.full((5, 3), -1.0)\npostc.launch(fill.fill, (2, 1, 1), (4, 3, 1), a, np.float64(10.0))\n\
+                  print(' '.join(repr(float(x)) for x in a.ravel()))";
+    let py = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(root.join("tests/py/stubs"))
+        .arg(&dir)
+        .output()
+        .expect("python3 runs the stand-in launch");
+    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
+    let want: Vec<f64> = String::from_utf8_lossy(&py.stdout).split_whitespace().map(|x| x.parse().unwrap()).collect();
+    assert_eq!(got, want);
+    assert_eq!(got[3 * 3 + 2], 32.0, "out[3, 2] = 10 * 3 + 2");
+    let _ = std::fs::remove_dir_all(&dir);
+}

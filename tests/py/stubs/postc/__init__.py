@@ -14,7 +14,43 @@ import numpy as np
 
 from postyp import ArrayType, DType, OutType, dtype_of
 
-__all__ = ["ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty"]
+__all__ = [
+    "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
+    "thread_idx", "block_idx", "block_dim", "grid_dim", "launch",
+]
+
+
+class _Coords:
+    """A kernel's launch coordinates on one register (`thread_idx.x`)."""
+
+    def __init__(self):
+        self.x = self.y = self.z = 0
+
+    def set(self, xyz):
+        self.x, self.y, self.z = xyz
+
+
+thread_idx = _Coords()
+block_idx = _Coords()
+block_dim = _Coords()
+grid_dim = _Coords()
+
+
+def launch(fn, grid, block, *args):
+    """Runs a `@kernel` over a grid of blocks, one thread after another
+    (blocks in order, threads in order within a block, x fastest), as the
+    compiled code does on the host."""
+    grid_dim.set(grid)
+    block_dim.set(block)
+    for bz in range(grid[2]):
+        for by in range(grid[1]):
+            for bx in range(grid[0]):
+                block_idx.set((bx, by, bz))
+                for tz in range(block[2]):
+                    for ty in range(block[1]):
+                        for tx in range(block[0]):
+                            thread_idx.set((tx, ty, tz))
+                            fn(*args)
 
 
 def _mark(fn, attr):
