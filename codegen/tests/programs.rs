@@ -11,11 +11,15 @@
 //! frontend; their `.expected` files come from CPython running the same
 //! source, and every case (ufunc cases too) also runs in the interpreter.
 
-#![allow(dead_code, unused_imports)]
-
-include!(concat!(env!("OUT_DIR"), "/expected_format.rs"));
-
 use postc_codegen::{CodegenOptions, OptLevel};
+use postc_ir::interp::Value;
+use postc_ir::{DType, Module, ModuleId, Program};
+use postc_testkit::cases::{parse_expected, Arg, ArrayArg, Case, Ret};
+use postc_testkit::compare::{compare_list, show, values_match};
+use postc_testkit::corpus::{load, program_files, repo_root, stem};
+use postc_testkit::run::run_case;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::ffi::c_void;
 use std::os::unix::process::ExitStatusExt;
 

@@ -4,11 +4,8 @@
 //! on every case of `tests/programs/` and on generated modules. The module
 //! must verify after every pass.
 
-#[path = "../../ir/tests/support/cases.rs"]
-mod cases;
-
 use arbitrary::Unstructured;
-use cases::{build_args, parse_expected, Case};
+use postc_testkit::cases::{build_args, parse_expected, Case};
 use postc_ir::gen::{arbitrary_module, seeded_bytes, GenConfig};
 use postc_ir::interp::{Array, InterpOptions, Interpreter, TrapKind, Value};
 use postc_ir::types::Shape;

@@ -1,8 +1,6 @@
-//! The `.expected` case format of `tests/programs/` (described in
-//! `tests/programs/README.md`): the parser and the argument builder, shared
-//! by every crate's tests that run the corpus (included with `#[path]`).
-
-#![allow(dead_code)]
+//! The `.expected` case format of `tests/programs/` and `tests/py/`
+//! (described in `tests/programs/README.md`): the parser and the argument
+//! builder.
 
 use postc_ir::interp::{Array, Value};
 use postc_ir::DType;
@@ -11,7 +9,7 @@ use postc_ir::DType;
 // The `.expected` format.
 
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub(crate) enum Tol {
+pub enum Tol {
     Exact,
     /// Real floats (and each part of a complex): at most this many units in
     /// the last place of the dtype apart.
@@ -22,23 +20,23 @@ pub(crate) enum Tol {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct ArrayArg {
-    pub(crate) dtype: DType,
-    pub(crate) shape: Vec<usize>,
-    pub(crate) strides: Vec<isize>,
-    pub(crate) offset: usize,
+pub struct ArrayArg {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    pub strides: Vec<isize>,
+    pub offset: usize,
     /// The whole buffer, in memory order.
-    pub(crate) buf: Vec<Value>,
+    pub buf: Vec<Value>,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum Arg {
+pub enum Arg {
     Scalar(Value),
     Array(ArrayArg),
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum Ret {
+pub enum Ret {
     Void,
     Scalar(Value),
     Array { dtype: DType, shape: Vec<usize>, values: Vec<Value> },
@@ -46,25 +44,25 @@ pub(crate) enum Ret {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Case {
-    pub(crate) name: String,
-    pub(crate) line: usize,
-    pub(crate) func: String,
-    pub(crate) ufunc: bool,
-    pub(crate) wrap: bool,
-    pub(crate) checked: bool,
-    pub(crate) tol: Tol,
-    pub(crate) args: Vec<Arg>,
-    pub(crate) ret: Option<Ret>,
+pub struct Case {
+    pub name: String,
+    pub line: usize,
+    pub func: String,
+    pub ufunc: bool,
+    pub wrap: bool,
+    pub checked: bool,
+    pub tol: Tol,
+    pub args: Vec<Arg>,
+    pub ret: Option<Ret>,
     /// Argument index → expected elements in logical C order.
-    pub(crate) outs: Vec<(usize, Vec<Value>)>,
+    pub outs: Vec<(usize, Vec<Value>)>,
     /// Argument index → expected whole buffer in memory order.
-    pub(crate) bufs: Vec<(usize, Vec<Value>)>,
+    pub bufs: Vec<(usize, Vec<Value>)>,
 }
 
 /// Splits a line at whitespace, keeping `"..."` and `b"..."` (with `\"`
 /// escapes) as single tokens.
-pub(crate) fn tokens(line: &str) -> Result<Vec<String>, String> {
+pub fn tokens(line: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let chars: Vec<char> = line.chars().collect();
     let mut i = 0;
@@ -98,7 +96,7 @@ pub(crate) fn tokens(line: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-pub(crate) fn unescape(body: &str, bytes: bool) -> Result<Vec<u8>, String> {
+pub fn unescape(body: &str, bytes: bool) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let mut it = body.chars().peekable();
     while let Some(c) = it.next() {
@@ -138,7 +136,7 @@ pub(crate) fn unescape(body: &str, bytes: bool) -> Result<Vec<u8>, String> {
 }
 
 /// `inf`, `-inf`, `nan` or Python's `float.hex()`: `[-]0xH.HHHp[+-]E`.
-pub(crate) fn parse_float(s: &str) -> Result<f64, String> {
+pub fn parse_float(s: &str) -> Result<f64, String> {
     match s {
         "inf" => return Ok(f64::INFINITY),
         "-inf" => return Ok(f64::NEG_INFINITY),
@@ -180,7 +178,7 @@ pub(crate) fn parse_float(s: &str) -> Result<f64, String> {
     Ok(f64::from_bits(sign | bits))
 }
 
-pub(crate) fn parse_value(dtype: DType, s: &str) -> Result<Value, String> {
+pub fn parse_value(dtype: DType, s: &str) -> Result<Value, String> {
     let bad = || format!("bad {dtype} value {s:?}");
     Ok(match dtype {
         DType::Bool => match s {
@@ -213,7 +211,7 @@ pub(crate) fn parse_value(dtype: DType, s: &str) -> Result<Value, String> {
     })
 }
 
-pub(crate) fn parse_dtype(s: &str) -> Result<(DType, bool), String> {
+pub fn parse_dtype(s: &str) -> Result<(DType, bool), String> {
     let (name, array) = match s.strip_suffix("[]") {
         Some(n) => (n, true),
         None => (s, false),
@@ -221,7 +219,7 @@ pub(crate) fn parse_dtype(s: &str) -> Result<(DType, bool), String> {
     DType::from_name(name).map(|d| (d, array)).ok_or_else(|| format!("unknown dtype {s:?}"))
 }
 
-pub(crate) fn parse_list<T: std::str::FromStr>(s: &str) -> Result<Vec<T>, String> {
+pub fn parse_list<T: std::str::FromStr>(s: &str) -> Result<Vec<T>, String> {
     if s.is_empty() {
         return Ok(Vec::new());
     }
@@ -229,7 +227,7 @@ pub(crate) fn parse_list<T: std::str::FromStr>(s: &str) -> Result<Vec<T>, String
 }
 
 /// `key=value` attributes up to `:`, then the values.
-pub(crate) fn parse_array_tail(dtype: DType, toks: &[String]) -> Result<(Vec<(String, String)>, Vec<Value>), String> {
+pub fn parse_array_tail(dtype: DType, toks: &[String]) -> Result<(Vec<(String, String)>, Vec<Value>), String> {
     let colon = toks.iter().position(|t| t == ":").ok_or("array without `:`")?;
     let mut attrs = Vec::new();
     for t in &toks[..colon] {
@@ -240,11 +238,11 @@ pub(crate) fn parse_array_tail(dtype: DType, toks: &[String]) -> Result<(Vec<(St
     Ok((attrs, values))
 }
 
-pub(crate) fn attr<'a>(attrs: &'a [(String, String)], key: &str) -> Result<&'a str, String> {
+pub fn attr<'a>(attrs: &'a [(String, String)], key: &str) -> Result<&'a str, String> {
     attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).ok_or_else(|| format!("missing {key}="))
 }
 
-pub(crate) fn parse_loc(s: &str) -> Result<(String, u32, u32), String> {
+pub fn parse_loc(s: &str) -> Result<(String, u32, u32), String> {
     let mut parts = s.rsplitn(3, ':');
     let col = parts.next().and_then(|c| c.parse().ok());
     let line = parts.next().and_then(|l| l.parse().ok());
@@ -255,7 +253,7 @@ pub(crate) fn parse_loc(s: &str) -> Result<(String, u32, u32), String> {
     }
 }
 
-pub(crate) fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
+pub fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
     let mut cases: Vec<Case> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let lineno = n + 1;
@@ -380,7 +378,7 @@ pub(crate) fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
-pub(crate) fn build_args(case: &Case) -> (Vec<Value>, Vec<Option<Array>>) {
+pub fn build_args(case: &Case) -> (Vec<Value>, Vec<Option<Array>>) {
     let mut vals = Vec::new();
     let mut arrays = Vec::new();
     for a in &case.args {
