@@ -294,6 +294,20 @@ impl<'p> Emitter<'p> {
         name
     }
 
+    /// A private constant array of `i64`s; returns its name.
+    fn const_i64s(&mut self, xs: &[i64]) -> String {
+        let name = format!("@.i64s.{}", self.nstr);
+        self.nstr += 1;
+        let items: Vec<String> = xs.iter().map(|x| format!("i64 {x}")).collect();
+        let _ = writeln!(
+            self.globals,
+            "{name} = private unnamed_addr constant [{} x i64] [{}], align 8",
+            xs.len(),
+            items.join(", ")
+        );
+        name
+    }
+
     fn weights_md(&mut self, w: (u32, u32)) -> String {
         let n = match self.weights.get(&w) {
             Some(n) => *n,
@@ -555,10 +569,23 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             }
         }
         let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
-        let calls_array_fn = body
-            .tags
-            .ids()
-            .any(|v| matches!(body.inst(v), InstData::Call { .. }) && self.is_array(v) && body.ty(v).is_some());
+        let calls_array_fn = body.tags.ids().any(|v| {
+            matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
+                && self.is_array(v)
+                && body.ty(v).is_some()
+        });
+        // Block-shared arrays (`postc.gpu.shared` calls) and barriers.
+        let mut shared = Vec::new();
+        let mut barrier = false;
+        for v in body.tags.ids() {
+            if let InstData::Call { callee, .. } = body.inst(v) {
+                match Builtin::from_name(callee) {
+                    Some(Builtin::Shared) => shared.push(v),
+                    Some(Builtin::SyncThreads) => barrier = true,
+                    _ => {}
+                }
+            }
+        }
         let needs_mark = has_alloc || calls_array_fn || sig.array_ret;
         // Header.
         let linkage = if sig.exported { "protected " } else { "private " };
@@ -578,6 +605,12 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         }
         if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
             attrs.push("noinline");
+        }
+        if barrier {
+            // A barrier's calls must not become control dependent on more
+            // values (GPU threads that take different paths would wait for
+            // each other forever).
+            attrs.push("convergent");
         }
         let returns = body.tags.iter().any(|o| *o == Opcode::Return);
         if (fa.contains(FuncAttrs::NORETURN) || is_thunk) && !returns {
@@ -610,6 +643,9 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 let x = self.vals[p].clone();
                 self.line(format!("store {ty} {x}, ptr {slot}"));
             }
+        }
+        for v in shared {
+            self.shared_header(v)?;
         }
         if needs_mark {
             self.e.use_runtime_part(runtime::Part::Arena);
@@ -1105,6 +1141,120 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         (se, sb)
     }
 
+    /// The `DLTensor` of the block-shared array that the `postc.gpu.shared`
+    /// call `v` names, built in the entry block: its data is what
+    /// `postc.gpu.shared.SYMBOL.N()` returns (defined per target by the GPU
+    /// code generation), its shape and strides constants of its type.
+    fn shared_header(&mut self, v: ValueId) -> R<()> {
+        let t = match self.tyd(v) {
+            Some(t) => t,
+            None => return self.err(Some(v), "`postc.gpu.shared` without a result type".into()),
+        };
+        let dims: Vec<i64> = match &t.shape {
+            postc_ir::Shape::Dims(d) if d.iter().all(Option::is_some) => {
+                d.iter().map(|n| n.unwrap_or(0) as i64).collect()
+            }
+            _ => return self.err(Some(v), format!("`postc.gpu.shared` needs a static shape, got {t}")),
+        };
+        let Some((code, bits)) = runtime::dl_dtype(t.dtype) else {
+            return self.err(Some(v), format!("`postc.gpu.shared` cannot make an array of {}", t.dtype));
+        };
+        let nd = dims.len();
+        let mut strides = vec![1i64; nd];
+        if t.layout == postc_ir::Layout::FOrder {
+            for a in 1..nd {
+                strides[a] = strides[a - 1] * dims[a - 1];
+            }
+        } else {
+            for a in (0..nd.saturating_sub(1)).rev() {
+                strides[a] = strides[a + 1] * dims[a + 1];
+            }
+        }
+        let shape_g = self.e.const_i64s(&dims);
+        let strides_g = self.e.const_i64s(&strides);
+        let getter = crate::gpu::shared_symbol(&self.sig.symbol, v);
+        self.e.decl(&getter, format!("declare ptr @\"{getter}\"()"));
+        let h = format!("%sh{}", v.as_u32());
+        let ty = runtime::dltensor::LLVM_TYPE;
+        self.line(format!("{h} = alloca {ty}, align 8"));
+        let data = self.def(format!("call ptr @\"{getter}\"()"));
+        let fields = [
+            (runtime::dltensor::DATA, format!("ptr {data}")),
+            (runtime::dltensor::DEVICE, "{ i32, i32 } { i32 1, i32 0 }".to_owned()),
+            (runtime::dltensor::NDIM, format!("i32 {nd}")),
+            (runtime::dltensor::DTYPE, format!("{{ i8, i8, i16 }} {{ i8 {}, i8 {}, i16 1 }}", code as i8, bits as i8)),
+            (runtime::dltensor::SHAPE, format!("ptr {shape_g}")),
+            (runtime::dltensor::STRIDES, format!("ptr {strides_g}")),
+            (runtime::dltensor::BYTE_OFFSET, "i64 0".to_owned()),
+        ];
+        for (off, val) in fields {
+            let at = self.def(format!("getelementptr i8, ptr {h}, i64 {off}"));
+            self.line(format!("store {val}, ptr {at}"));
+        }
+        self.alias(v, h);
+        Ok(())
+    }
+
+    /// Branches to a panic with the bounds message of `axis` (the index and
+    /// the extent as its arguments) when `bad` holds.
+    fn guard_bounds(&mut self, v: ValueId, bad: &str, axis: usize, idx: &str, n: &str) {
+        let loc = self.loc_text(v);
+        let fmt = panic_format(&postc_passes::insert_checks::bounds_message(axis), 2, loc.as_deref());
+        let g = self.e.cstring(fmt.as_bytes());
+        self.e.printf_decls();
+        let md = self.e.weights_md((1, 2000));
+        self.tmp += 1;
+        let (fail, ok) = (format!("g{}.fail", self.tmp), format!("g{}.ok", self.tmp));
+        self.line(format!("br i1 {bad}, label %{fail}, label %{ok}, !prof {md}"));
+        let _ = writeln!(self.out, "{fail}:");
+        self.def(format!("call i32 (i32, ptr, ...) @dprintf(i32 2, ptr {g}, i64 {idx}, i64 {n})"));
+        self.line("call void @abort()");
+        self.line("unreachable");
+        let _ = writeln!(self.out, "{ok}:");
+    }
+
+    /// `postc.gpu.atomic_add(%a, %i..., %x)`: each index checked against
+    /// its extent, then one `atomicrmw` on the element.
+    fn atomic_add(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let (Some(&a), Some(&x)) = (args.first(), args.last()) else {
+            return self.err(Some(v), "`postc.gpu.atomic_add` without its operands".into());
+        };
+        let d = self.dt(a);
+        let nd = args.len().saturating_sub(2);
+        if self.tyd(a).and_then(|t| t.ndim()) != Some(nd) || !postc_ir::builtins::atomic_dtype(d) {
+            return self.err(Some(v), "`postc.gpu.atomic_add` with operands of the wrong types".into());
+        }
+        let arr = self.val(a);
+        let (h, _) = self.e.tbaa_tags();
+        let mut off = "0".to_owned();
+        if nd > 0 {
+            let sp = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::SHAPE));
+            let shape = self.def(format!("load ptr, ptr {sp}, {h}"));
+            for (axis, &i) in args[1..args.len() - 1].iter().enumerate() {
+                let id = self.dt(i);
+                let iv = self.val(i);
+                let i64v = self.convert(&iv, id, DType::Int64);
+                let e = self.def(format!("getelementptr i64, ptr {shape}, i64 {axis}"));
+                let n = self.def(format!("load i64, ptr {e}, {h}"));
+                let bad = self.def(format!("icmp uge i64 {i64v}, {n}"));
+                self.guard_bounds(v, &bad, axis, &i64v, &n);
+                let (_, sb) = self.inline_stride(&arr, axis, nd, d.size_bytes());
+                let term = self.def(format!("mul i64 {i64v}, {sb}"));
+                off = self.def(format!("add i64 {off}, {term}"));
+            }
+        }
+        let data = self.def(format!("load ptr, ptr {arr}, {h}"));
+        let bop = self.def(format!("getelementptr i8, ptr {arr}, i64 {}", runtime::dltensor::BYTE_OFFSET));
+        let bo = self.def(format!("load i64, ptr {bop}, {h}"));
+        let base = self.def(format!("getelementptr i8, ptr {data}, i64 {bo}"));
+        let addr = self.def(format!("getelementptr i8, ptr {base}, i64 {off}"));
+        let xv = self.val(x);
+        let op = if d.is_float() { "fadd" } else { "add" };
+        let old = self.def(format!("atomicrmw {op} ptr {addr}, {} {xv} monotonic, align {}", llty(d), d.size_bytes()));
+        self.alias(v, old);
+        Ok(())
+    }
+
     fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
         if let Some(b) = Builtin::from_name(callee) {
             return Some(Target::Builtin(b));
@@ -1156,6 +1306,15 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 self.alias(v, r);
                 Ok(())
             }
+            // Named by its call site: its header was built in the entry block.
+            Target::Builtin(Builtin::Shared) => Ok(()),
+            Target::Builtin(Builtin::SyncThreads) => {
+                let name = postc_ir::builtins::SYNC_THREADS;
+                self.e.decl(name, format!("declare void @\"{name}\"() convergent nounwind"));
+                self.line(format!("call void @\"{name}\"() convergent"));
+                Ok(())
+            }
+            Target::Builtin(Builtin::AtomicAdd) => self.atomic_add(v, &args),
             Target::Builtin(Builtin::Overflows(op)) => {
                 let d = self.dt(args[0]);
                 let t = llty(d);

@@ -78,23 +78,30 @@ fn kernels_are_ptx_entries_with_the_ptx_kernel_convention() {
         let text = ptx(&p, OptLevel::O2);
         assert!(text.contains(".target sm_90"), "{}:\n{text}", p.display());
         let program = load(&p);
-        let mut ufuncs = false;
+        // A ufunc's grid-stride loop reads all four special registers; a
+        // kernel function reads those its built-ins name.
+        let mut registers: Vec<String> = Vec::new();
         for m in program.modules.iter() {
             for f in m.functions.iter().filter(|f| f.attrs.is_device()) {
                 let entry = format!(".visible .entry __postc_kernel_{}(", f.name);
                 assert!(text.contains(&entry), "{}: no `{entry}` in\n{text}", p.display());
-                ufuncs |= f.ufunc_sig.is_some();
+                if f.ufunc_sig.is_some() {
+                    registers.extend(["%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x"].map(String::from));
+                }
+                for v in f.body.tags.ids() {
+                    let postc_ir::InstData::Call { callee, .. } = f.body.inst(v) else { continue };
+                    if let Some(postc_ir::builtins::Builtin::Gpu(reg, axis)) =
+                        postc_ir::builtins::Builtin::from_name(callee)
+                    {
+                        let sreg = ["tid", "ctaid", "ntid", "nctaid"][reg as usize];
+                        registers.push(format!("%{sreg}.{}", axis.name()));
+                    }
+                }
             }
         }
-        // A ufunc's grid-stride loop reads all four special registers; the
-        // kernel functions of kernels.pir read what their built-ins name.
-        let registers: &[&str] = if ufuncs {
-            &["%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x"]
-        } else {
-            &["%tid.x", "%tid.y", "%ctaid.x", "%ctaid.y", "%ntid.x", "%ntid.y"]
-        };
-        for r in registers {
-            assert!(text.contains(r), "{}: no {r}", p.display());
+        assert!(!registers.is_empty(), "{}: no special register is read", p.display());
+        for r in &registers {
+            assert!(text.contains(r.as_str()), "{}: no {r}", p.display());
         }
     }
 }
@@ -268,6 +275,119 @@ fn kernel_functions_abort_at_load_without_a_driver() {
     assert_eq!(o.status.signal(), Some(6), "{o:?}");
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("panic: no usable GPU for gpu function sumsq\n"), "{stderr}");
+}
+
+/// Kernels whose threads cooperate (coop.pir: a tiled matmul, a block sum,
+/// a histogram): the host build's coroutine emulation, and the GPU builds
+/// for NVIDIA and AMD through the fake driver (whose launches run the host
+/// build), all agree with plain C loops exactly.
+#[test]
+fn cooperating_kernels_run_through_the_fake_driver() {
+    let fake = fixture().fake.clone();
+    for level in [0, 2] {
+        let off = library_with("coop", level, &["--gpu", "off"]);
+        let lib = library("coop", level);
+        assert_ok(&harness_with("coop", &lib, &fake, true, Some(&off)), &format!("coop -O{level}"));
+    }
+    let off = library_with("coop", 2, &["--gpu", "off"]);
+    let lib = library_with("coop", 2, &["--gpu", "amdgpu"]);
+    assert_ok(&harness_with("coop", &lib, &fake, true, Some(&off)), "coop amdgpu");
+}
+
+/// The PTX of coop.pir: one `.shared` array per `postc.gpu.shared` call,
+/// `bar.sync` barriers, atomic adds on global and shared memory.
+#[test]
+fn cooperating_kernels_use_shared_memory_barriers_and_atomics_in_ptx() {
+    for level in [OptLevel::O0, OptLevel::O2] {
+        let text = ptx(&root().join("tests/gpu/coop.pir"), level);
+        let shared: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(".shared .align 16 .b8")).collect();
+        assert_eq!(shared.len(), 4, "{shared:?}");
+        for (kernel, bytes) in [("matmul_tiled", 512), ("block_sum", 512), ("histogram", 64)] {
+            let n = shared.iter().filter(|l| l.contains(kernel) && l.ends_with(&format!("[{bytes}];"))).count();
+            assert_eq!(n, if kernel == "matmul_tiled" { 2 } else { 1 }, "{kernel}: {shared:?}");
+        }
+        assert!(text.contains("bar.sync \t0;"), "no barrier in\n{text}");
+        for op in ["add.f64", "add.u64"] {
+            assert!(text.lines().any(|l| l.contains("atom.") && l.contains(op)), "no atomic {op} in\n{text}");
+        }
+        assert!(text.lines().any(|l| l.contains("atom.") && l.contains(".u32")), "no 32-bit atomic in\n{text}");
+    }
+}
+
+/// The AMDGPU code object of coop.pir: LDS sized per kernel, `s_barrier`,
+/// LDS and global atomics.
+#[test]
+fn cooperating_kernels_use_lds_and_barriers_on_amdgpu() {
+    let dir = tmpdir("gpu-coop-hsaco");
+    let program = load(&root().join("tests/gpu/coop.pir"));
+    for (level, arch) in [(OptLevel::O0, "gfx90a"), (OptLevel::O2, "gfx942")] {
+        let mut options = CodegenOptions::for_level(level);
+        options.gpu.mode = gpu::GpuMode::Amdgpu;
+        options.gpu.arch = Some(arch.into());
+        let bytes = gpu::emit_code_object(&program, &options).unwrap();
+        let file = dir.join(format!("coop.{arch}.hsaco"));
+        std::fs::write(&file, &bytes).unwrap();
+        let notes = Command::new(readelf()).arg("--notes").arg(&file).output().expect("llvm-readelf");
+        let notes = String::from_utf8_lossy(&notes.stdout).into_owned();
+        // The metadata gives each kernel's LDS size before its name.
+        let mut sizes = Vec::new();
+        let mut lds = None;
+        for l in notes.lines().map(str::trim) {
+            if let Some(v) = l.strip_prefix(".group_segment_fixed_size:") {
+                lds = v.trim().parse::<u64>().ok();
+            } else if let Some(name) = l.strip_prefix(".name:").map(str::trim) {
+                if let (Some(k), Some(n)) = (name.strip_prefix("__postc_kernel_"), lds.take()) {
+                    sizes.push((k.to_owned(), n));
+                }
+            }
+        }
+        sizes.sort();
+        let want = [("block_sum", 512), ("histogram", 64), ("matmul_tiled", 1024)].map(|(k, n)| (k.to_owned(), n));
+        assert_eq!(sizes, want, "{arch}:\n{notes}");
+        let objdump = readelf().with_file_name("llvm-objdump");
+        let dis = Command::new(&objdump).arg("-d").arg(&file).output().expect("llvm-objdump");
+        let dis = String::from_utf8_lossy(&dis.stdout);
+        assert!(dis.contains("s_barrier"), "{arch}: no s_barrier");
+        assert!(dis.lines().any(|l| l.contains("ds_add")), "{arch}: no LDS atomic");
+        assert!(dis.lines().any(|l| l.contains("_atomic_")), "{arch}: no global atomic");
+    }
+}
+
+/// In the host emulation, a thread that returns while the others of its
+/// block wait at a barrier is a panic naming both.
+#[test]
+fn a_barrier_some_threads_skip_panics_in_the_host_emulation() {
+    let dir = tmpdir("gpu-diverge");
+    let src = dir.join("diverge.pir");
+    std::fs::write(
+        &src,
+        "module diverge\n\nfunc k() kernel {\nentry:\n  %t: Int64 = call postc.gpu.thread_idx.x()\n  \
+         %b: Int64 = call postc.gpu.block_idx.x()\n  %two: Int64 = const 2\n  %one: Int64 = const 1\n  \
+         %t2: Bool = eq %t, %two\n  %b1: Bool = eq %b, %one\n  %early: Bool = and %t2, %b1\n  \
+         condbr %early, leave, wait\nleave:\n  return\n\
+         wait:\n  call postc.gpu.sync_threads()\n  return\n}\n",
+    )
+    .unwrap();
+    let lib = dir.join("libdiverge.so");
+    let out = Command::new(driver())
+        .args(["compile", "--gpu", "off", "--emit", "shared"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let o = Command::new(&fixture().harness).arg("diverge").arg(&lib).output().unwrap();
+    assert_eq!(o.status.signal(), Some(6), "{o:?}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("harness: one block passed\n"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "panic: kernel function k: thread (2, 0, 0) of block (1, 0, 0) returned while other threads of its block \
+             wait at postc.gpu.sync_threads\n"
+        ),
+        "{stderr}"
+    );
 }
 
 /// `llvm-readelf` from LLVM 22 or the PATH.

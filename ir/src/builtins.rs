@@ -4,6 +4,7 @@
 //! (the cold-outline pass creates them); user code cannot define one.
 
 use crate::dtype::DType;
+use crate::types::{Layout, Shape, TypeData};
 
 /// The reserved prefix of built-in and compiler-made functions.
 pub const PREFIX: &str = "postc.";
@@ -24,6 +25,67 @@ pub enum Builtin {
     /// the running thread, as CUDA's `threadIdx`, `blockIdx`, `blockDim`
     /// and `gridDim`. Only `kernel` functions may call them.
     Gpu(GpuReg, Axis),
+    /// `postc.gpu.shared() -> T[]Shape[d0, ...]`: the block-shared array of
+    /// this call site, its dtype and static shape given by the result type.
+    /// Every thread of a block that reaches the call gets the same array,
+    /// every block its own; its elements are unspecified until written (the
+    /// interpreter and the host emulation start each block with zeros).
+    Shared,
+    /// `postc.gpu.sync_threads()`: waits until every thread of the block has
+    /// reached a barrier; memory writes made before it by any thread of the
+    /// block (shared or global) are visible to all after it. Every thread of
+    /// a block must reach the same number of barriers.
+    SyncThreads,
+    /// `postc.gpu.atomic_add(%a: T[]Shape[...], %i..., %v: T) [-> T]`: adds
+    /// `%v` to the element `%a[%i...]` (one integer index per axis, checked
+    /// against the extents) as one indivisible step and returns the old
+    /// value. `T` is Int32, UInt32, Int64, UInt64, Float32 or Float64;
+    /// integers wrap.
+    AtomicAdd,
+}
+
+/// `postc.gpu.shared`.
+pub const SHARED: &str = "postc.gpu.shared";
+/// `postc.gpu.sync_threads`.
+pub const SYNC_THREADS: &str = "postc.gpu.sync_threads";
+/// `postc.gpu.atomic_add`.
+pub const ATOMIC_ADD: &str = "postc.gpu.atomic_add";
+
+/// The most bytes of block-shared arrays one kernel may declare (what every
+/// NVIDIA GPU gives a block without opting in; AMD GPUs give 64 KiB).
+pub const MAX_SHARED_BYTES: u64 = 48 * 1024;
+
+/// Whether `postc.gpu.atomic_add` takes arrays of `d`.
+pub fn atomic_dtype(d: DType) -> bool {
+    matches!(d, DType::Int32 | DType::UInt32 | DType::Int64 | DType::UInt64 | DType::Float32 | DType::Float64)
+}
+
+/// The size in bytes of the block-shared array of type `t`, when `t` is a
+/// valid result type of `postc.gpu.shared` (else why not).
+pub fn shared_bytes(t: &TypeData) -> Result<u64, String> {
+    if !t.is_array || t.is_output {
+        return Err(format!("`{SHARED}` returns an array (without `&`), not {t}"));
+    }
+    if t.dtype.is_complex() || t.dtype.is_text() {
+        return Err(format!("`{SHARED}` cannot make an array of {}", t.dtype));
+    }
+    if matches!(t.layout, Layout::Strides(_)) {
+        return Err(format!("`{SHARED}` makes C- or Fortran-order arrays, not {t}"));
+    }
+    let Shape::Dims(dims) = &t.shape else {
+        return Err(format!("`{SHARED}` needs a static shape in its result type, got {t}"));
+    };
+    let mut bytes = t.dtype.size_bytes() as u64;
+    for d in dims {
+        match d {
+            Some(n) if *n > 0 => bytes = bytes.saturating_mul(*n),
+            _ => return Err(format!("`{SHARED}` needs a static shape of positive extents, got {t}")),
+        }
+    }
+    if bytes > MAX_SHARED_BYTES {
+        return Err(format!("`{SHARED}`: {t} takes {bytes} bytes, more than the {MAX_SHARED_BYTES} a block may share"));
+    }
+    Ok(bytes)
 }
 
 /// A thread-coordinate register of a kernel launch.
@@ -137,8 +199,12 @@ impl OvfOp {
 
 impl Builtin {
     pub fn from_name(name: &str) -> Option<Builtin> {
-        if name == PANIC {
-            return Some(Builtin::Panic);
+        match name {
+            PANIC => return Some(Builtin::Panic),
+            SHARED => return Some(Builtin::Shared),
+            SYNC_THREADS => return Some(Builtin::SyncThreads),
+            ATOMIC_ADD => return Some(Builtin::AtomicAdd),
+            _ => {}
         }
         if let Some(rest) = name.strip_prefix(GPU_PREFIX) {
             let (reg, axis) = rest.split_once('.')?;
@@ -147,6 +213,87 @@ impl Builtin {
             return Some(Builtin::Gpu(reg, axis));
         }
         OvfOp::ALL.iter().find(|o| o.name() == name).map(|o| Builtin::Overflows(*o))
+    }
+
+    /// The built-in's name.
+    pub fn name(self) -> String {
+        match self {
+            Builtin::Panic => PANIC.into(),
+            Builtin::Overflows(op) => op.name().into(),
+            Builtin::Gpu(reg, axis) => gpu_builtin_name(reg, axis),
+            Builtin::Shared => SHARED.into(),
+            Builtin::SyncThreads => SYNC_THREADS.into(),
+            Builtin::AtomicAdd => ATOMIC_ADD.into(),
+        }
+    }
+
+    /// Whether only `kernel` functions may call it.
+    pub fn kernel_only(self) -> bool {
+        matches!(self, Builtin::Gpu(..) | Builtin::Shared | Builtin::SyncThreads | Builtin::AtomicAdd)
+    }
+
+    /// Whether it takes or returns arrays (see [`Builtin::check_typed`]);
+    /// the others take and return scalars only ([`Builtin::check`]).
+    pub fn takes_arrays(self) -> bool {
+        matches!(self, Builtin::Shared | Builtin::AtomicAdd)
+    }
+
+    /// Checks the argument and result types of a call to a built-in that
+    /// [`Builtin::takes_arrays`], or of one without arguments or result.
+    pub fn check_typed(self, args: &[&TypeData], ret: Option<&TypeData>) -> Result<(), String> {
+        match self {
+            Builtin::Shared => {
+                if !args.is_empty() {
+                    return Err(format!("`{SHARED}` takes no arguments (its result type gives the array)"));
+                }
+                match ret {
+                    None => Err(format!("`{SHARED}` returns the array: give the call a result")),
+                    Some(t) => shared_bytes(t).map(|_| ()),
+                }
+            }
+            Builtin::AtomicAdd => {
+                let (Some(a), Some(v)) = (args.first(), args.last()) else {
+                    return Err(format!("`{ATOMIC_ADD}` takes an array, its indices and a value"));
+                };
+                if !a.is_array || !atomic_dtype(a.dtype) {
+                    return Err(format!(
+                        "`{ATOMIC_ADD}` adds to an array of Int32, UInt32, Int64, UInt64, Float32 or Float64, not {a}"
+                    ));
+                }
+                let Some(nd) = a.ndim() else {
+                    return Err(format!("`{ATOMIC_ADD}`: the type of the array must give its rank, got {a}"));
+                };
+                if args.len() != nd + 2 {
+                    return Err(format!(
+                        "`{ATOMIC_ADD}` on {a} takes {nd} {}, got {}",
+                        if nd == 1 { "index" } else { "indices" },
+                        args.len().saturating_sub(2)
+                    ));
+                }
+                if let Some(i) = args[1..args.len() - 1].iter().find(|i| i.is_array || !i.dtype.is_int()) {
+                    return Err(format!("`{ATOMIC_ADD}`: an index must be an integer scalar, got {i}"));
+                }
+                if v.is_array || v.dtype != a.dtype {
+                    return Err(format!("`{ATOMIC_ADD}`: the value must be {}, got {v}", a.dtype));
+                }
+                match ret {
+                    Some(r) if r.is_array || r.dtype != a.dtype => {
+                        Err(format!("`{ATOMIC_ADD}` returns the old element, {}, not {r}", a.dtype))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            b => {
+                if let Some(t) = args.iter().find(|t| t.is_array) {
+                    return Err(format!("`{}` takes scalars, got {t}", b.name()));
+                }
+                if let Some(r) = ret.filter(|r| r.is_array) {
+                    return Err(format!("`{}` returns a scalar, not {r}", b.name()));
+                }
+                let dtypes: Vec<DType> = args.iter().map(|t| t.dtype).collect();
+                b.check(&dtypes, ret.map(|r| r.dtype))
+            }
+        }
     }
 
     /// Checks argument dtypes (scalars) and the result dtype of a call.
@@ -186,6 +333,18 @@ impl Builtin {
                     return Err(format!("`{name}` returns Int64"));
                 }
                 Ok(())
+            }
+            Builtin::SyncThreads => {
+                if !args.is_empty() {
+                    return Err(format!("`{SYNC_THREADS}` takes no arguments"));
+                }
+                if ret.is_some() {
+                    return Err(format!("`{SYNC_THREADS}` returns nothing"));
+                }
+                Ok(())
+            }
+            Builtin::Shared | Builtin::AtomicAdd => {
+                Err(format!("`{}` takes or returns arrays: check it with its types", self.name()))
             }
         }
     }
@@ -278,6 +437,35 @@ mod tests {
                 assert_eq!(Builtin::from_name(&gpu_builtin_name(reg, axis)), Some(Builtin::Gpu(reg, axis)));
             }
         }
+        for b in [
+            Builtin::Shared,
+            Builtin::SyncThreads,
+            Builtin::AtomicAdd,
+            Builtin::Panic,
+            Builtin::Gpu(GpuReg::GridDim, Axis::Z),
+        ] {
+            assert_eq!(Builtin::from_name(&b.name()), Some(b));
+        }
+        assert_eq!(Builtin::from_name("postc.gpu.shared.x"), None);
+        assert!(
+            Builtin::SyncThreads.kernel_only() && Builtin::AtomicAdd.kernel_only() && !Builtin::Panic.kernel_only()
+        );
+        assert!(Builtin::SyncThreads.check(&[], None).is_ok());
+        assert!(Builtin::SyncThreads.check(&[], Some(DType::Int64)).is_err());
+        // The array built-ins are checked with their types.
+        assert!(Builtin::Shared.check(&[], None).is_err());
+        let shared = TypeData::array(DType::Float32, Shape::dims(&[Some(16), Some(16)]), Layout::COrder);
+        assert_eq!(shared_bytes(&shared), Ok(1024));
+        assert!(Builtin::Shared.check_typed(&[], Some(&shared)).is_ok());
+        let i64t = TypeData::scalar(DType::Int64);
+        let f32t = TypeData::scalar(DType::Float32);
+        assert!(Builtin::AtomicAdd.check_typed(&[&shared, &i64t, &i64t, &f32t], Some(&f32t)).is_ok());
+        assert!(Builtin::AtomicAdd.check_typed(&[&shared, &i64t, &f32t], None).is_err());
+        // The scalar built-ins refuse arrays through `check_typed` too.
+        assert!(Builtin::Overflows(OvfOp::Add)
+            .check_typed(&[&shared, &shared], Some(&TypeData::scalar(DType::Bool)))
+            .is_err());
+        assert!(tid.unwrap().check_typed(&[], Some(&i64t)).is_ok());
     }
 
     #[test]

@@ -472,6 +472,8 @@ pub struct Verifier<'p> {
     /// Per instruction of the current function: what the fast path reads
     /// of it as an operand.
     defs: Vec<Def>,
+    /// Bytes of block-shared arrays the current function declares so far.
+    shared_bytes: u64,
 }
 
 /// An instruction as an operand: its result type id when it is a usable
@@ -662,6 +664,7 @@ impl<'p> Verifier<'p> {
             diags: Vec::new(),
             tinfo: type_infos(types),
             defs: Vec::new(),
+            shared_bytes: 0,
         }
     }
 
@@ -683,6 +686,7 @@ impl<'p> Verifier<'p> {
             diags: Vec::new(),
             tinfo: type_infos(types),
             defs: Vec::new(),
+            shared_bytes: 0,
         }
     }
 
@@ -856,6 +860,7 @@ impl<'p> Verifier<'p> {
         }
 
         self.names.reset(n);
+        self.shared_bytes = 0;
 
         // Parameters.
         for i in 0..np {
@@ -1716,6 +1721,42 @@ impl<'p> Verifier<'p> {
         rt: Option<&'p TypeData>,
     ) {
         if let Some(b) = crate::builtins::Builtin::from_name(callee) {
+            if b.kernel_only() && !x.f.attrs.contains(FuncAttrs::KERNEL) {
+                let hint = if matches!(b, crate::builtins::Builtin::Gpu(..)) {
+                    " (pass the index as a parameter)"
+                } else {
+                    ""
+                };
+                let msg =
+                    format!("`{callee}` is only available in `kernel` functions; `{}` is not one{hint}", x.f.name);
+                self.inst_err(x, v, msg);
+                return;
+            }
+            if b.takes_arrays() {
+                let mut types = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    match self.vty(x, a) {
+                        Some(t) => types.push(t),
+                        None => return,
+                    }
+                }
+                if let Err(msg) = b.check_typed(&types, rt) {
+                    self.inst_err(x, v, msg);
+                } else if b == crate::builtins::Builtin::Shared {
+                    let bytes = rt.and_then(|t| crate::builtins::shared_bytes(t).ok()).unwrap_or(0);
+                    let before = self.shared_bytes;
+                    self.shared_bytes = before.saturating_add(bytes);
+                    let limit = crate::builtins::MAX_SHARED_BYTES;
+                    if before <= limit && self.shared_bytes > limit {
+                        let msg = format!(
+                            "`kernel` function `{}` shares {} bytes among a block's threads, more than {limit}",
+                            x.f.name, self.shared_bytes
+                        );
+                        self.inst_err(x, v, msg);
+                    }
+                }
+                return;
+            }
             let mut dtypes = Vec::with_capacity(args.len());
             for a in args.iter() {
                 match self.vty(x, a) {
@@ -1734,12 +1775,6 @@ impl<'p> Verifier<'p> {
             if rt.is_some_and(|r| r.is_array) {
                 self.inst_err(x, v, format!("call to built-in `{callee}` cannot have an array result"));
             } else if let Err(msg) = b.check(&dtypes, rt.map(|r| r.dtype)) {
-                self.inst_err(x, v, msg);
-            } else if matches!(b, crate::builtins::Builtin::Gpu(..)) && !x.f.attrs.contains(FuncAttrs::KERNEL) {
-                let msg = format!(
-                    "`{callee}` is only available in `kernel` functions; `{}` is not one (pass the index as a parameter)",
-                    x.f.name
-                );
                 self.inst_err(x, v, msg);
             }
             return;

@@ -14,6 +14,7 @@
  * Scenarios: saxpy, intmix, fallback, gufunc, math (LIBRARY built from the file
  * of that name), device (saxpy.pir, operands already in device memory),
  * kernels OFF_LIBRARY (kernels.pir; OFF_LIBRARY is its --gpu off build),
+ * coop OFF_LIBRARY (coop.pir and its --gpu off build),
  * bench N (saxpy.pir: host and GPU times for N elements), bench-matmul N B
  * (gufunc.pir: host and GPU times of B products of N x N matrices).
  */
@@ -427,6 +428,84 @@ static void kernels_on(void *from, const char *what) {
     CHECK(got == swant, "%s: sumsq is %.9g, C gives %.9g", what, got, swant);
 }
 
+/* ---- cooperating kernels (coop.pir) ------------------------------------ */
+
+typedef void (*matmul_tiled_fn)(const postc_launch *, DLTensor *, DLTensor *, DLTensor *);
+typedef void (*block_sum_fn)(const postc_launch *, DLTensor *, DLTensor *);
+typedef void (*histogram_fn)(const postc_launch *, DLTensor *, DLTensor *, DLTensor *);
+
+static void k_matmul_tiled(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    postc_launch c = config(g, b);
+    ((matmul_tiled_fn)dlsym(off, "matmul_tiled"))(&c, *(DLTensor **)params[0], *(DLTensor **)params[1],
+                                                 *(DLTensor **)params[2]);
+}
+static void k_block_sum(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    postc_launch c = config(g, b);
+    ((block_sum_fn)dlsym(off, "block_sum"))(&c, *(DLTensor **)params[0], *(DLTensor **)params[1]);
+}
+static void k_histogram(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    (void)smem;
+    postc_launch c = config(g, b);
+    ((histogram_fn)dlsym(off, "histogram"))(&c, *(DLTensor **)params[0], *(DLTensor **)params[1],
+                                           *(DLTensor **)params[2]);
+}
+
+/* The tiled matmul (b a transposed view), the block sum and the histogram
+ * of `from` against plain C: exactly, since each element of the product sums
+ * in order and the sums and counts are exact. */
+static void coop_on(void *from, const char *what) {
+    enum { M = 21, K = 19, N = 13 };
+    static double a[M][K], bt[N][K], c[M][N], want[M][N];
+    for (int i = 0; i < M; i++)
+        for (int p = 0; p < K; p++) a[i][p] = (double)((i * 7 + p * 3) % 23) * 0.37 - 2.0;
+    for (int j = 0; j < N; j++)
+        for (int p = 0; p < K; p++) bt[j][p] = 1.0 / (1.0 + (j * 5 + p) % 13);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double acc = 0.0;
+            for (int p = 0; p < K; p++) acc = acc + a[i][p] * bt[j][p];
+            want[i][j] = acc;
+            c[i][j] = -1.0;
+        }
+    int64_t ashape[2] = {M, K}, bshape[2] = {K, N}, bstrides[2] = {1, K}, cshape[2] = {M, N};
+    DLTensor ta = tensor(a, 2, ashape, NULL, 2, 64), tb = tensor(bt, 2, bshape, bstrides, 2, 64),
+             tc = tensor(c, 2, cshape, NULL, 2, 64);
+    postc_launch mc = {{(N + 7) / 8, (M + 7) / 8, 1}, {8, 8, 1}};
+    ((matmul_tiled_fn)sym_in(from, "matmul_tiled"))(&mc, &ta, &tb, &tc);
+    CHECK(memcmp(c, want, sizeof c) == 0, "%s: matmul_tiled differs from C", what);
+
+    enum { S = 1000 };
+    static double x[S];
+    double total[1] = {1.5}, swant = 1.5;
+    for (int i = 0; i < S; i++) {
+        x[i] = (double)(i % 7) * 0.25 - 0.5;
+        swant += x[i];
+    }
+    int64_t xshape[1] = {S}, tshape[1] = {1};
+    DLTensor tx = tensor(x, 1, xshape, NULL, 2, 64), tt = tensor(total, 1, tshape, NULL, 2, 64);
+    postc_launch sc = {{(S + 63) / 64, 1, 1}, {64, 1, 1}};
+    ((block_sum_fn)sym_in(from, "block_sum"))(&sc, &tx, &tt);
+    CHECK(total[0] == swant, "%s: block_sum gives %.17g, C %.17g", what, total[0], swant);
+
+    enum { H = 5000 };
+    static int32_t hx[H];
+    int64_t bins[16], bwant[16], old[1] = {-1};
+    for (int b = 0; b < 16; b++) bins[b] = bwant[b] = 1000 * b;
+    for (int i = 0; i < H; i++) {
+        hx[i] = (i * 37) % 101 - 50;
+        bwant[((hx[i] % 16) + 16) % 16]++;
+    }
+    int64_t hshape[1] = {H}, bshape16[1] = {16}, oshape[1] = {1};
+    DLTensor th = tensor(hx, 1, hshape, NULL, 0, 32), tbins = tensor(bins, 1, bshape16, NULL, 0, 64),
+             told = tensor(old, 1, oshape, NULL, 0, 64);
+    postc_launch hc = {{4, 1, 1}, {32, 1, 1}};
+    ((histogram_fn)sym_in(from, "histogram"))(&hc, &th, &tbins, &told);
+    CHECK(memcmp(bins, bwant, sizeof bins) == 0, "%s: histogram differs from C", what);
+    CHECK(old[0] == 0, "%s: the first block found bin 0 at %lld, not 0", what, (long long)old[0]);
+}
+
 /* Tensors already on the device (kDLCUDA) are used in place: only their
  * descriptors are copied. */
 static void kernels_on_device(void) {
@@ -595,6 +674,32 @@ int main(int argc, char **argv) {
             kernels_on_device();
         }
         if (counter) CHECK(counter("live") <= 1, "%ld device allocations are live (the arena chunk only)", counter("live"));
+    } else if (!strcmp(scenario, "coop")) {
+        /* argv[4]: the same program built with --gpu off. */
+        off = argc > 4 ? dlopen(argv[4], RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (!off) {
+            fprintf(stderr, "harness: coop needs the --gpu off build: %s\n", argc > 4 ? dlerror() : "missing");
+            return 2;
+        }
+        if (fake) {
+            register_kernel(fake, "__postc_kernel_matmul_tiled", k_matmul_tiled);
+            register_kernel(fake, "__postc_kernel_block_sum", k_block_sum);
+            register_kernel(fake, "__postc_kernel_histogram", k_histogram);
+        }
+        coop_on(off, "host build");
+        long before = launches();
+        coop_on(lib, "GPU build");
+        CHECK(counter == NULL || launches() == before + 3, "the GPU build launched %ld kernels", launches() - before);
+        if (counter) CHECK(counter("live") <= 1, "%ld device allocations are live (the arena chunk only)", counter("live"));
+    } else if (!strcmp(scenario, "diverge")) {
+        /* A kernel `void k(const postc_launch *)` whose thread 2 of block 1
+         * skips a barrier: fine with one block of three threads, a panic
+         * with two blocks of four. */
+        void (*k)(const postc_launch *) = (void (*)(const postc_launch *))sym("k");
+        postc_launch one = {{1, 1, 1}, {3, 1, 1}}, two = {{2, 1, 1}, {4, 1, 1}};
+        k(&one);
+        fprintf(stderr, "harness: one block passed\n");
+        k(&two);
     } else if (!strcmp(scenario, "bench-matmul")) {
         if (fake) register_kernel(fake, "__postc_kernel_matmul", k_matmul);
         long n = argc > 4 ? atol(argv[4]) : 128;

@@ -185,6 +185,40 @@ fn nvptx_coords_text() -> String {
     t
 }
 
+/// The barrier of a block, and the storage of every block-shared array: a
+/// global in the shared address space (3 on both targets: NVIDIA's shared
+/// memory, AMD's LDS), reached through a generic pointer.
+fn cooperation_text(functions: &[GpuFunction], arch: Arch) -> String {
+    let mut t = String::new();
+    if functions.iter().any(|g| g.barrier) {
+        let name = postc_ir::builtins::SYNC_THREADS;
+        let body = match arch {
+            Arch::Nvptx => "  call void @llvm.nvvm.barrier0()\n".to_owned(),
+            // As HIP's __syncthreads: the work-group's memory operations
+            // before the barrier are visible to every work-item after it.
+            Arch::Amdgpu => "  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier()\n  \
+                             fence syncscope(\"workgroup\") acquire\n"
+                .to_owned(),
+        };
+        let _ = writeln!(t, "define linkonce_odr void @\"{name}\"() convergent nounwind {{\n{body}  ret void\n}}");
+        let _ = writeln!(
+            t,
+            "declare void @llvm.{}() convergent nounwind",
+            if arch == Arch::Nvptx { "nvvm.barrier0" } else { "amdgcn.s.barrier" }
+        );
+    }
+    for s in functions.iter().flat_map(|g| &g.shared) {
+        let _ = writeln!(
+            t,
+            "@\"{0}.mem\" = internal addrspace(3) global [{1} x i8] poison, align 16\n\
+             define linkonce_odr ptr @\"{0}\"() nounwind {{\n  \
+             ret ptr addrspacecast (ptr addrspace(3) @\"{0}.mem\" to ptr)\n}}",
+            s.symbol, s.bytes
+        );
+    }
+    t
+}
+
 /// `%start` (this thread's first index) and `%stride` (threads in the
 /// grid) of a grid-stride loop over the x axis, from the coordinate
 /// built-ins each target defines next to the kernels.
@@ -544,6 +578,7 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
     for g in &low.gpu.functions {
         kernels.push_str(&function_kernel_text(g, arch));
     }
+    kernels.push_str(&cooperation_text(&low.gpu.functions, arch));
     match arch {
         Arch::Nvptx => {
             kernels.push_str(&nvptx_coords_text());

@@ -122,6 +122,367 @@ pub(super) fn emulation_text(g: &GpuFunction) -> String {
     t + &nocfg_message(g)
 }
 
+/// Bytes kept for a `ucontext_t` (968 on x86-64, 4560 on AArch64 glibc).
+const CTX: u64 = 8192;
+/// One emulated thread: its context, its stack, its state (0 ready, 1
+/// waiting at a barrier, 2 returned).
+const THREAD: u64 = CTX + 16;
+/// The stack of an emulated thread (reserved, not committed), its lowest
+/// page a guard.
+const STACK: u64 = 512 << 10;
+
+/// The host side of cooperating kernels (docs/runtime-gpu.md §6).
+///
+/// Without a GPU, the threads of a block that share arrays or wait at
+/// barriers run as coroutines on the calling thread (`ucontext`): in turn,
+/// each up to its next `postc.gpu.sync_threads` or its return, the barrier
+/// releasing them once all wait, so the result is the interpreter's. Block
+/// storage is thread-local, cleared before each block. A coroutine record:
+/// the scheduler's context (`CTX` bytes), then the thread count, the running
+/// thread, the body and its argument, the threads, the record this one
+/// replaced as current, and how many threads have returned.
+pub(super) fn cooperation_text(functions: &[GpuFunction]) -> String {
+    let mut t = String::new();
+    for s in functions.iter().flat_map(|g| &g.shared) {
+        let _ = writeln!(
+            t,
+            "@\"{0}.mem\" = internal thread_local global [{1} x i8] zeroinitializer, align 16\n\
+             define linkonce_odr ptr @\"{0}\"() nounwind {{\n  ret ptr @\"{0}.mem\"\n}}",
+            s.symbol, s.bytes
+        );
+    }
+    if !functions.iter().any(|g| g.cooperates()) {
+        return t;
+    }
+    let (n, cur, body, arg, threads, prev, done) = (CTX, CTX + 8, CTX + 16, CTX + 24, CTX + 32, CTX + 40, CTX + 48);
+    let (stack, state) = (CTX, CTX + 8);
+    let nomem = "panic: cannot map the stacks of %lld emulated GPU threads\n";
+    let _ = write!(
+        t,
+        r#"@"postc.gpu.coop.current" = internal thread_local global ptr null, align 8
+@"postc.gpu.coop.nomem" = private unnamed_addr constant [{nomem_len} x i8] c"{nomem_text}\00"
+
+; The record of the running thread: (coroutine record, thread record).
+define internal ptr @"postc.gpu.coop.thread"(ptr %c) nounwind {{
+  %curp = getelementptr i8, ptr %c, i64 {cur}
+  %i = load i64, ptr %curp
+  %thp = getelementptr i8, ptr %c, i64 {threads}
+  %th = load ptr, ptr %thp
+  %off = mul i64 %i, {THREAD}
+  %t = getelementptr i8, ptr %th, i64 %off
+  ret ptr %t
+}}
+
+define void @"postc.gpu.sync_threads"() nounwind {{
+entry:
+  %c = load ptr, ptr @"postc.gpu.coop.current"
+  %none = icmp eq ptr %c, null
+  br i1 %none, label %out, label %wait
+wait:
+  %t = call ptr @"postc.gpu.coop.thread"(ptr %c)
+  %sp = getelementptr i8, ptr %t, i64 {state}
+  store i64 1, ptr %sp
+  %r = call i32 @swapcontext(ptr %t, ptr %c)
+  br label %out
+out:
+  ret void
+}}
+
+; Where every emulated thread starts; returning resumes the scheduler.
+define internal void @"postc.gpu.coop.entry"() nounwind {{
+  %c = load ptr, ptr @"postc.gpu.coop.current"
+  %fp = getelementptr i8, ptr %c, i64 {body}
+  %f = load ptr, ptr %fp
+  %ap = getelementptr i8, ptr %c, i64 {arg}
+  %a = load ptr, ptr %ap
+  call void %f(ptr %a)
+  %t = call ptr @"postc.gpu.coop.thread"(ptr %c)
+  %sp = getelementptr i8, ptr %t, i64 {state}
+  store i64 2, ptr %sp
+  %dp = getelementptr i8, ptr %c, i64 {done}
+  %d = load i64, ptr %dp
+  %d1 = add i64 %d, 1
+  store i64 %d1, ptr %dp
+  ret void
+}}
+
+define internal ptr @"postc.gpu.coop.new"(i64 %n, ptr %f, ptr %a) nounwind {{
+entry:
+  %c = call ptr @calloc(i64 1, i64 {rec})
+  %th = call ptr @calloc(i64 %n, i64 {THREAD})
+  %cz = icmp eq ptr %c, null
+  %tz = icmp eq ptr %th, null
+  %z = or i1 %cz, %tz
+  br i1 %z, label %fail, label %fill
+fill:
+  %np = getelementptr i8, ptr %c, i64 {n}
+  store i64 %n, ptr %np
+  %fp = getelementptr i8, ptr %c, i64 {body}
+  store ptr %f, ptr %fp
+  %ap = getelementptr i8, ptr %c, i64 {arg}
+  store ptr %a, ptr %ap
+  %thp = getelementptr i8, ptr %c, i64 {threads}
+  store ptr %th, ptr %thp
+  %old = load ptr, ptr @"postc.gpu.coop.current"
+  %pp = getelementptr i8, ptr %c, i64 {prev}
+  store ptr %old, ptr %pp
+  store ptr %c, ptr @"postc.gpu.coop.current"
+  br label %head
+head:
+  %i = phi i64 [ 0, %fill ], [ %i1, %mapped ]
+  %more = icmp ult i64 %i, %n
+  br i1 %more, label %map, label %done
+map:
+  %s = call ptr @mmap(ptr null, i64 {STACK}, i32 3, i32 16418, i32 -1, i64 0)
+  %bad = icmp eq ptr %s, inttoptr (i64 -1 to ptr)
+  br i1 %bad, label %fail, label %mapped
+mapped:
+  %g = call i32 @mprotect(ptr %s, i64 4096, i32 0)
+  %off = mul i64 %i, {THREAD}
+  %t = getelementptr i8, ptr %th, i64 %off
+  %stp = getelementptr i8, ptr %t, i64 {stack}
+  store ptr %s, ptr %stp
+  %i1 = add i64 %i, 1
+  br label %head
+fail:
+  %fl = call i32 @fflush(ptr null)
+  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @"postc.gpu.coop.nomem", i64 %n)
+  call void @abort()
+  unreachable
+done:
+  ret ptr %c
+}}
+
+define internal void @"postc.gpu.coop.free"(ptr %c) nounwind {{
+entry:
+  %np = getelementptr i8, ptr %c, i64 {n}
+  %n = load i64, ptr %np
+  %thp = getelementptr i8, ptr %c, i64 {threads}
+  %th = load ptr, ptr %thp
+  br label %head
+head:
+  %i = phi i64 [ 0, %entry ], [ %i1, %body ]
+  %more = icmp ult i64 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %off = mul i64 %i, {THREAD}
+  %t = getelementptr i8, ptr %th, i64 %off
+  %stp = getelementptr i8, ptr %t, i64 {stack}
+  %s = load ptr, ptr %stp
+  %u = call i32 @munmap(ptr %s, i64 {STACK})
+  %i1 = add i64 %i, 1
+  br label %head
+done:
+  call void @free(ptr %th)
+  %pp = getelementptr i8, ptr %c, i64 {prev}
+  %old = load ptr, ptr %pp
+  store ptr %old, ptr @"postc.gpu.coop.current"
+  call void @free(ptr %c)
+  ret void
+}}
+
+; Runs the threads of one block (its coordinates already set): phases in
+; which every ready thread runs in turn, until all have returned. `msg`
+; reports a thread that returned while others wait at a barrier.
+define internal void @"postc.gpu.coop.block"(ptr %c, ptr %msg, i64 %bx, i64 %by, i64 %bz, i64 %dx, i64 %dy) nounwind {{
+entry:
+  %np = getelementptr i8, ptr %c, i64 {n}
+  %n = load i64, ptr %np
+  %thp = getelementptr i8, ptr %c, i64 {threads}
+  %th = load ptr, ptr %thp
+  %curp = getelementptr i8, ptr %c, i64 {cur}
+  %dp = getelementptr i8, ptr %c, i64 {done}
+  store i64 0, ptr %dp
+  br label %init
+init:
+  %i = phi i64 [ 0, %entry ], [ %i1, %init.body ]
+  %imore = icmp ult i64 %i, %n
+  br i1 %imore, label %init.body, label %phase
+init.body:
+  %ioff = mul i64 %i, {THREAD}
+  %it = getelementptr i8, ptr %th, i64 %ioff
+  %gc = call i32 @getcontext(ptr %it)
+  %link = getelementptr i8, ptr %it, i64 8
+  store ptr %c, ptr %link
+  %istp = getelementptr i8, ptr %it, i64 {stack}
+  %istk = load ptr, ptr %istp
+  %ssp = getelementptr i8, ptr %it, i64 16
+  store ptr %istk, ptr %ssp
+  %ssf = getelementptr i8, ptr %it, i64 24
+  store i32 0, ptr %ssf
+  %sss = getelementptr i8, ptr %it, i64 32
+  store i64 {STACK}, ptr %sss
+  call void (ptr, ptr, i32, ...) @makecontext(ptr %it, ptr @"postc.gpu.coop.entry", i32 0)
+  %isp = getelementptr i8, ptr %it, i64 {state}
+  store i64 0, ptr %isp
+  %i1 = add i64 %i, 1
+  br label %init
+phase:
+  br label %turn
+turn:
+  %j = phi i64 [ 0, %phase ], [ %j1, %next ]
+  %jmore = icmp ult i64 %j, %n
+  br i1 %jmore, label %turn.body, label %phase.end
+turn.body:
+  %joff = mul i64 %j, {THREAD}
+  %jt = getelementptr i8, ptr %th, i64 %joff
+  %jsp = getelementptr i8, ptr %jt, i64 {state}
+  %jst = load i64, ptr %jsp
+  %ready = icmp eq i64 %jst, 0
+  br i1 %ready, label %go, label %next
+go:
+  %tx = urem i64 %j, %dx
+  %q = udiv i64 %j, %dx
+  %ty = urem i64 %q, %dy
+  %tz = udiv i64 %q, %dy
+  store i64 %tx, ptr {COORDS}
+  %cy = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 1
+  store i64 %ty, ptr %cy
+  %cz = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 2
+  store i64 %tz, ptr %cz
+  store i64 %j, ptr %curp
+  %sw = call i32 @swapcontext(ptr %c, ptr %jt)
+  br label %next
+next:
+  %j1 = add i64 %j, 1
+  br label %turn
+phase.end:
+  %d = load i64, ptr %dp
+  %all = icmp eq i64 %d, %n
+  br i1 %all, label %out, label %check
+check:
+  %some = icmp ne i64 %d, 0
+  br i1 %some, label %find, label %release
+release:
+  %k = phi i64 [ 0, %check ], [ %k1, %release.body ]
+  %kmore = icmp ult i64 %k, %n
+  br i1 %kmore, label %release.body, label %phase
+release.body:
+  %koff = mul i64 %k, {THREAD}
+  %kt = getelementptr i8, ptr %th, i64 %koff
+  %ksp = getelementptr i8, ptr %kt, i64 {state}
+  store i64 0, ptr %ksp
+  %k1 = add i64 %k, 1
+  br label %release
+find:
+  %r = phi i64 [ 0, %check ], [ %r1, %find.next ]
+  %roff = mul i64 %r, {THREAD}
+  %rt = getelementptr i8, ptr %th, i64 %roff
+  %rsp = getelementptr i8, ptr %rt, i64 {state}
+  %rst = load i64, ptr %rsp
+  %gone = icmp eq i64 %rst, 2
+  br i1 %gone, label %diverged, label %find.next
+find.next:
+  %r1 = add i64 %r, 1
+  br label %find
+diverged:
+  %rx = urem i64 %r, %dx
+  %rq = udiv i64 %r, %dx
+  %ry = urem i64 %rq, %dy
+  %rz = udiv i64 %rq, %dy
+  %fl = call i32 @fflush(ptr null)
+  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr %msg, i64 %rx, i64 %ry, i64 %rz, i64 %bx, i64 %by, i64 %bz)
+  call void @abort()
+  unreachable
+out:
+  ret void
+}}
+
+declare i32 @getcontext(ptr) returns_twice nounwind
+declare void @makecontext(ptr, ptr, i32, ...) nounwind
+declare i32 @swapcontext(ptr, ptr) nounwind
+declare ptr @mmap(ptr, i64, i32, i32, i32, i64) nounwind
+declare i32 @munmap(ptr, i64) nounwind
+declare i32 @mprotect(ptr, i64, i32) nounwind
+declare ptr @calloc(i64, i64) nounwind
+declare void @free(ptr) nounwind
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+"#,
+        nomem_len = nomem.len() + 1,
+        nomem_text = escape_bytes(nomem.as_bytes()),
+        rec = CTX + 64,
+    );
+    t
+}
+
+/// The host emulation of a cooperating kernel: every block in turn (x
+/// fastest), its storage cleared, its threads as coroutines (see
+/// [`cooperation_text`]).
+pub(super) fn cooperative_emulation_text(g: &GpuFunction) -> String {
+    let s = &g.symbol;
+    let mut t = String::new();
+    let fields = g.sig.params.join(", ");
+    let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
+    let _ = writeln!(t, "  %argbuf = alloca {{ {fields} }}, align 8");
+    launch_config(&mut t, g);
+    for k in 0..g.sig.params.len() {
+        let _ = writeln!(
+            t,
+            "  %ab{k} = getelementptr {{ {fields} }}, ptr %argbuf, i32 0, i32 {k}\n  store {} %a{k}, ptr %ab{k}",
+            g.sig.params[k]
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  %blk01 = mul i64 %g3, %g4\n  %threads = mul i64 %blk01, %g5\n  %grd01 = mul i64 %g0, %g1\n  \
+         %blocks = mul i64 %grd01, %g2\n  %c = call ptr @\"postc.gpu.coop.new\"(i64 %threads, ptr @\"{s}.thread\", ptr %argbuf)"
+    );
+    for (k, v) in ["%g3", "%g4", "%g5", "%g0", "%g1", "%g2"].iter().enumerate() {
+        let _ = writeln!(
+            t,
+            "  %c{0} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {0}\n  store i64 {v}, ptr %c{0}",
+            6 + k
+        );
+    }
+    t.push_str(
+        "  br label %head\nhead:\n  %b = phi i64 [ 0, %cfgok ], [ %bnext, %body ]\n  %more = icmp ult i64 %b, %blocks\n  \
+         br i1 %more, label %body, label %done\nbody:\n  %bx = urem i64 %b, %g0\n  %b1 = udiv i64 %b, %g0\n  \
+         %by = urem i64 %b1, %g1\n  %bz = udiv i64 %b, %grd01\n",
+    );
+    for (k, v) in ["%bx", "%by", "%bz"].iter().enumerate() {
+        let _ = writeln!(
+            t,
+            "  %c{0} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {0}\n  store i64 {v}, ptr %c{0}",
+            3 + k
+        );
+    }
+    for (k, sh) in g.shared.iter().enumerate() {
+        let _ = writeln!(
+            t,
+            "  %sh{k} = call ptr @\"{}\"()\n  call void @llvm.memset.p0.i64(ptr %sh{k}, i8 0, i64 {}, i1 false)",
+            sh.symbol, sh.bytes
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  call void @\"postc.gpu.coop.block\"(ptr %c, ptr @\"{s}.diverged\", i64 %bx, i64 %by, i64 %bz, i64 %g3, i64 %g4)\n  \
+         %bnext = add i64 %b, 1\n  br label %head\ndone:\n  call void @\"postc.gpu.coop.free\"(ptr %c)\n  ret void\n}}"
+    );
+    // Each coroutine's body: the kernel's host body with the launch's arguments.
+    let _ = writeln!(t, "define internal void @\"{s}.thread\"(ptr %argbuf) {{");
+    for k in 0..g.sig.params.len() {
+        let _ = writeln!(
+            t,
+            "  %ab{k} = getelementptr {{ {fields} }}, ptr %argbuf, i32 0, i32 {k}\n  %a{k} = load {}, ptr %ab{k}",
+            g.sig.params[k]
+        );
+    }
+    let _ = writeln!(t, "  call void @\"{s}.host\"({})\n  ret void\n}}", c_args(g));
+    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params.join(", "));
+    let msg = format!(
+        "panic: kernel function {}: thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) returned while other \
+         threads of its block wait at postc.gpu.sync_threads\n",
+        g.name.replace('%', "%%")
+    );
+    let _ = writeln!(
+        t,
+        "@\"{s}.diverged\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
+        msg.len() + 1,
+        escape_bytes(msg.as_bytes())
+    );
+    t + &nocfg_message(g)
+}
+
 /// What the emulations call (the GPU host text declares them too).
 pub(super) const EMULATION_DECLS: &str =
     "declare i32 @fflush(ptr)\ndeclare i32 @dprintf(i32, ptr, ...)\ndeclare void @abort() noreturn nounwind\n";

@@ -114,6 +114,26 @@ pub struct GpuFunction {
     /// The body's C ABI.
     pub sig: FnSig,
     pub fallback: bool,
+    /// The block-shared arrays a `kernel` function declares.
+    pub shared: Vec<SharedArray>,
+    /// Whether a `kernel` function synchronises its blocks.
+    pub barrier: bool,
+}
+
+impl GpuFunction {
+    /// Whether the threads of a block cooperate (shared arrays or
+    /// barriers): the host emulation then runs them as coroutines.
+    pub fn cooperates(&self) -> bool {
+        self.barrier || !self.shared.is_empty()
+    }
+}
+
+/// One block-shared array: a `postc.gpu.shared` call of a kernel.
+#[derive(Clone, Debug)]
+pub struct SharedArray {
+    /// What returns its storage ([`shared_symbol`]).
+    pub symbol: String,
+    pub bytes: u64,
 }
 
 /// The GPU part of a lowered program.
@@ -136,6 +156,14 @@ impl GpuPlan {
     pub fn kernel_names(&self) -> Vec<&str> {
         self.ufuncs.iter().map(|u| u.kernel.as_str()).chain(self.functions.iter().map(|f| f.kernel.as_str())).collect()
     }
+}
+
+/// The function that returns the storage of the block-shared array made by
+/// the `postc.gpu.shared` call `site` of the function `symbol`: defined by
+/// the device code (a global in the shared address space) and by the host
+/// (a thread-local buffer the emulation clears for each block).
+pub fn shared_symbol(symbol: &str, site: postc_ir::ValueId) -> String {
+    format!("{}.{symbol}.{}", postc_ir::builtins::SHARED, site.as_u32())
 }
 
 /// Whether a program has GPU functions (`gpu`, `gpu(fallback)`, `kernel`).
@@ -190,6 +218,23 @@ pub fn plan(program: &Program, sigs: &HashMap<(ModuleId, FuncId), FnSig>, ufuncs
                     out.unsupported.push(unsupported("its C signature".into()));
                     continue;
                 }
+                let mut shared = Vec::new();
+                let mut barrier = false;
+                for v in f.body.tags.ids() {
+                    let postc_ir::InstData::Call { callee, .. } = f.body.inst(v) else { continue };
+                    match postc_ir::builtins::Builtin::from_name(callee) {
+                        Some(postc_ir::builtins::Builtin::Shared) => {
+                            let bytes = f
+                                .body
+                                .ty(v)
+                                .and_then(|t| postc_ir::builtins::shared_bytes(m.types.get(t)).ok())
+                                .unwrap_or(0);
+                            shared.push(SharedArray { symbol: shared_symbol(&sig.symbol, v), bytes });
+                        }
+                        Some(postc_ir::builtins::Builtin::SyncThreads) => barrier = true,
+                        _ => {}
+                    }
+                }
                 out.functions.push(GpuFunction {
                     name: f.name.clone(),
                     symbol: sig.symbol.clone(),
@@ -199,6 +244,8 @@ pub fn plan(program: &Program, sigs: &HashMap<(ModuleId, FuncId), FnSig>, ufuncs
                     ret: ret.map(|t| t.dtype),
                     sig: sig.clone(),
                     fallback: f.attrs.contains(postc_ir::FuncAttrs::GPU_FALLBACK),
+                    shared,
+                    barrier,
                 });
                 continue;
             }
@@ -320,10 +367,17 @@ pub fn emit_host_unit<'c>(
         let entry = module.add_function(&g.symbol, module.get_context().void_type().fn_type(&params, false), None);
         f.replace_all_uses_with(entry);
     }
+    // Block storage and barriers, for the kernels' host bodies and the
+    // emulation.
+    text.push_str(&host::cooperation_text(&low.gpu.functions));
     if !on {
         let mut any = false;
         for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
-            text.push_str(&host::emulation_text(g));
+            if g.cooperates() {
+                text.push_str(&host::cooperative_emulation_text(g));
+            } else {
+                text.push_str(&host::emulation_text(g));
+            }
             any = true;
         }
         if any {

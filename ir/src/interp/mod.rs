@@ -79,6 +79,8 @@ impl std::error::Error for Trap {}
 
 /// Frames beyond this many trap `recursion limit exceeded`.
 pub const MAX_FRAMES: usize = 10_000;
+/// The most threads a block of a launch may have (as on every GPU).
+pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// The largest single `alloc` the interpreter performs, in bytes.
 pub const MAX_ALLOC_BYTES: usize = 1 << 30;
 
@@ -106,6 +108,14 @@ enum Step {
     Next,
     Call(ModuleId, FuncId, Vec<Value>),
     Return(Option<Value>),
+    /// The thread reached `postc.gpu.sync_threads` (its `pc` is past it).
+    Barrier,
+}
+
+/// Where a thread's run stopped.
+enum Ran {
+    Returned(Option<Value>),
+    Barrier,
 }
 
 /// Runs functions of a [`Program`].
@@ -115,6 +125,9 @@ pub struct Interpreter<'p> {
     fuel_left: Option<u64>,
     /// The running thread's coordinates inside [`Interpreter::launch`].
     coords: Option<builtins::ThreadCoords>,
+    /// The running block's shared arrays, by the `postc.gpu.shared` call
+    /// that made each.
+    shared: Vec<(ValueId, Array)>,
 }
 
 fn type_of<'p>(m: &'p Module, f: &Function, v: ValueId) -> Option<&'p TypeData> {
@@ -182,7 +195,7 @@ fn int_of(v: &Value, what: &str) -> R<i128> {
 
 impl<'p> Interpreter<'p> {
     pub fn new(program: &'p Program, options: InterpOptions) -> Self {
-        Interpreter { program, options, fuel_left: None, coords: None }
+        Interpreter { program, options, fuel_left: None, coords: None, shared: Vec::new() }
     }
 
     fn module(&self, mid: ModuleId) -> R<&'p Module> {
@@ -274,11 +287,16 @@ impl<'p> Interpreter<'p> {
     }
 
     /// Runs the `kernel` function `func` of `module` once per thread of a
-    /// launch of `grid` blocks of `block` threads, one thread after another
-    /// (blocks in order, threads in order within a block, x fastest), as a
-    /// GPU would when no two threads touch the same element. Arrays are
-    /// shared by every thread and with the caller. The fuel covers the whole
-    /// launch; the first trap ends it.
+    /// launch of `grid` blocks of `block` threads. Blocks run one after
+    /// another (x fastest); the threads of a block run in turn (x fastest),
+    /// each up to its next `postc.gpu.sync_threads` or its return, and a
+    /// barrier releases them once every thread of the block waits at one,
+    /// so results never depend on timing: the order is that of a GPU whose
+    /// threads run one at a time between barriers. Arrays are shared by every
+    /// thread and with the caller; `postc.gpu.shared` arrays by the threads
+    /// of a block. A thread that returns while others of its block wait at
+    /// a barrier is a panic. The fuel covers the whole launch; the first
+    /// trap ends it.
     pub fn launch(
         &mut self,
         module: ModuleId,
@@ -299,6 +317,12 @@ impl<'p> Interpreter<'p> {
         if grid.iter().chain(&block).any(|d| *d == 0) {
             return Err(fail(format!("launch of `{func}` with an empty grid {grid:?} or block {block:?}")));
         }
+        let threads = block.iter().map(|d| *d as u64).product::<u64>();
+        if threads > MAX_BLOCK_THREADS {
+            return Err(fail(format!(
+                "launch of `{func}` with blocks of {threads} threads: a GPU runs at most {MAX_BLOCK_THREADS}"
+            )));
+        }
         self.reset_fuel();
         let mut c = builtins::ThreadCoords { grid_dim: grid, block_dim: block, ..Default::default() };
         let result = (|| {
@@ -306,33 +330,103 @@ impl<'p> Interpreter<'p> {
                 for by in 0..grid[1] {
                     for bx in 0..grid[0] {
                         c.block_idx = [bx, by, bz];
-                        for tz in 0..block[2] {
-                            for ty in 0..block[1] {
-                                for tx in 0..block[0] {
-                                    c.thread_idx = [tx, ty, tz];
-                                    self.coords = Some(c);
-                                    self.exec(mid, fid, args.to_vec())?;
-                                }
-                            }
-                        }
+                        self.run_block(mid, fid, &f.name, c, args)?;
                     }
                 }
             }
             Ok(())
         })();
         self.coords = None;
+        self.shared.clear();
         result
+    }
+
+    /// Runs the threads of one block (see [`Interpreter::launch`]).
+    fn run_block(
+        &mut self,
+        mid: ModuleId,
+        fid: FuncId,
+        name: &str,
+        mut c: builtins::ThreadCoords,
+        args: &[Value],
+    ) -> Result<(), Trap> {
+        let block = c.block_dim;
+        let coords_of = |t: usize| {
+            let (x, y) = (block[0] as usize, block[1] as usize);
+            [(t % x) as u32, ((t / x) % y) as u32, (t / (x * y)) as u32]
+        };
+        let n = block.iter().map(|d| *d as usize).product::<usize>();
+        self.shared.clear();
+        // Each thread's frames, until it returns; its frame is made when it
+        // first runs.
+        let mut threads: Vec<Option<Vec<Frame<'p>>>> = (0..n).map(|_| Some(Vec::new())).collect();
+        let mut returned: Option<usize> = None;
+        loop {
+            let mut waiting: Option<usize> = None;
+            for (t, slot) in threads.iter_mut().enumerate() {
+                let Some(stack) = slot else { continue };
+                c.thread_idx = coords_of(t);
+                self.coords = Some(c);
+                if stack.is_empty() {
+                    stack.push(self.new_frame(mid, fid, args.to_vec()).map_err(|f| to_trap(f, None))?);
+                }
+                match self.run(stack)? {
+                    Ran::Returned(_) => {
+                        *slot = None;
+                        returned.get_or_insert(t);
+                    }
+                    Ran::Barrier => {
+                        waiting.get_or_insert(t);
+                    }
+                }
+            }
+            let Some(w) = waiting else { return Ok(()) };
+            if let Some(r) = returned {
+                // Located at the barrier the first waiting thread is at.
+                let loc = threads[w].as_ref().and_then(|s| s.last()).and_then(|fr| {
+                    let at = ValueId::from_u32(fr.pc.checked_sub(1)?);
+                    fr.func.body.loc(at).map(|l| (fr.module.files.path(l.file).to_owned(), l.line, l.col))
+                });
+                let [tx, ty, tz] = coords_of(r);
+                let [bx, by, bz] = c.block_idx;
+                return Err(Trap {
+                    kind: TrapKind::Panic,
+                    message: format!(
+                        "kernel function {name}: thread ({tx}, {ty}, {tz}) of block ({bx}, {by}, {bz}) returned while \
+                         other threads of its block wait at postc.gpu.sync_threads"
+                    ),
+                    loc,
+                });
+            }
+        }
     }
 
     /// Runs a function to completion on an explicit frame stack.
     fn exec(&mut self, mid: ModuleId, fid: FuncId, args: Vec<Value>) -> Result<Option<Value>, Trap> {
         let first = self.new_frame(mid, fid, args).map_err(|f| to_trap(f, None))?;
         let mut stack: Vec<Frame<'p>> = vec![first];
+        match self.run(&mut stack)? {
+            Ran::Returned(v) => Ok(v),
+            // Only a launch's threads reach barriers (`builtin_step` says so).
+            Ran::Barrier => Err(Trap {
+                kind: TrapKind::Unsupported,
+                message: "a barrier outside a kernel launch".into(),
+                loc: None,
+            }),
+        }
+    }
+
+    /// Runs a thread's frames until the bottom one returns or the thread
+    /// reaches a barrier (its frames then stay, ready to go on).
+    fn run(&mut self, stack: &mut Vec<Frame<'p>>) -> Result<Ran, Trap> {
         loop {
-            let top = stack.last_mut().expect("a frame is running");
+            let Some(top) = stack.last_mut() else {
+                return Err(Trap { kind: TrapKind::Unsupported, message: "no frame to run".into(), loc: None });
+            };
             let step = self.step(top);
             let pushed = match step {
                 Ok(Step::Next) => Ok(()),
+                Ok(Step::Barrier) => return Ok(Ran::Barrier),
                 Ok(Step::Call(cm, cf, args)) => {
                     if stack.len() >= MAX_FRAMES {
                         ops::panic("recursion limit exceeded")
@@ -343,7 +437,7 @@ impl<'p> Interpreter<'p> {
                 Ok(Step::Return(v)) => {
                     let done = stack.pop().expect("a frame is running");
                     let Some(caller) = stack.last_mut() else {
-                        return Ok(v);
+                        return Ok(Ran::Returned(v));
                     };
                     let call = ValueId::from_u32(caller.pc);
                     let wants = caller.func.body.ty(call).is_some();
@@ -466,6 +560,73 @@ impl<'p> Interpreter<'p> {
                 let vals: Vec<Value> = args.iter().map(|a| Self::reg(fr, a).cloned()).collect::<R<_>>()?;
                 match self.resolve(fr.mid, callee)? {
                     Callee::Func(m, f) => return Ok(Step::Call(m, f, vals)),
+                    Callee::Builtin(Builtin::SyncThreads) => {
+                        if self.coords.is_none() {
+                            return unsupported(format!(
+                                "`{}` outside a kernel launch (run the kernel with `launch`)",
+                                builtins::SYNC_THREADS
+                            ));
+                        }
+                        fr.pc += 1;
+                        return Ok(Step::Barrier);
+                    }
+                    Callee::Builtin(Builtin::Shared) => {
+                        if self.coords.is_none() {
+                            return unsupported(format!(
+                                "`{}` outside a kernel launch (run the kernel with `launch`)",
+                                builtins::SHARED
+                            ));
+                        }
+                        match self.shared.iter().find(|(at, _)| *at == v) {
+                            Some((_, a)) => Value::Array(a.clone()),
+                            None => {
+                                let Some(t) = rty.filter(|t| builtins::shared_bytes(t).is_ok()) else {
+                                    return unsupported(format!("`{}` without a valid array type", builtins::SHARED));
+                                };
+                                let dims: Vec<usize> = match &t.shape {
+                                    Shape::Dims(d) => d.iter().map(|n| n.unwrap_or(0) as usize).collect(),
+                                    Shape::Any => Vec::new(),
+                                };
+                                let fortran = t.layout == crate::types::Layout::FOrder;
+                                let a = Array::zeros(t.dtype, &dims, fortran);
+                                self.shared.push((v, a.clone()));
+                                Value::Array(a)
+                            }
+                        }
+                    }
+                    Callee::Builtin(Builtin::AtomicAdd) => {
+                        if self.coords.is_none() {
+                            return unsupported(format!(
+                                "`{}` outside a kernel launch (run the kernel with `launch`)",
+                                builtins::ATOMIC_ADD
+                            ));
+                        }
+                        let (Some(Value::Array(a)), Some(x)) = (vals.first(), vals.last()) else {
+                            return unsupported(format!(
+                                "`{}` takes an array, indices and a value",
+                                builtins::ATOMIC_ADD
+                            ));
+                        };
+                        let idx: Vec<i128> =
+                            vals[1..vals.len() - 1].iter().map(|i| int_of(i, "an index")).collect::<R<_>>()?;
+                        if x.dtype() != a.dtype || x.is_array() {
+                            return unsupported(format!(
+                                "`{}` of a {} value to a {}[] array",
+                                builtins::ATOMIC_ADD,
+                                x.dtype(),
+                                a.dtype
+                            ));
+                        }
+                        let off = element_offset(a, &idx)?;
+                        let old = load(a, off, a.dtype)?;
+                        let new = ops::binary(crate::Opcode::Add, a.dtype, &old, x, false)?;
+                        store(a, off, &new)?;
+                        if rty.is_none() {
+                            fr.pc += 1;
+                            return Ok(Step::Next);
+                        }
+                        old
+                    }
                     Callee::Builtin(b) => match builtin(b, &vals, self.coords)? {
                         Some(r) if rty.is_some() => r,
                         _ => {
@@ -578,6 +739,9 @@ fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>) -
                 builtins::gpu_builtin_name(reg, axis)
             )),
         },
+        Builtin::Shared | Builtin::SyncThreads | Builtin::AtomicAdd => {
+            unsupported(format!("`{}` outside a kernel launch (run the kernel with `launch`)", b.name()))
+        }
         Builtin::Panic => {
             let Some(Value::Str(msg)) = args.first() else {
                 return unsupported("`postc.panic` takes a Str message first");
