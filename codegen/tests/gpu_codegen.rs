@@ -184,7 +184,7 @@ fn fixture() -> &'static Fixture {
         let src = root().join("runtime-gpu/tests/fake/fake_driver.c");
         cc(&["-shared", "-fPIC", "-O1", src.to_str().unwrap(), "-lpthread"], &fake);
         let harness = dir.join("harness");
-        cc(&["-O1", root().join("tests/gpu/harness.c").to_str().unwrap(), "-ldl", "-lm"], &harness);
+        cc(&["-O1", root().join("tests/gpu/harness.c").to_str().unwrap(), "-ldl", "-lm", "-lpthread"], &harness);
         Fixture { dir, harness, fake }
     })
 }
@@ -251,6 +251,19 @@ fn gpu_ufuncs_run_through_the_fake_driver() {
             let lib = library(name, level);
             assert_ok(&harness(scenario, &lib, &fake, true), &format!("{scenario} -O{level}"));
         }
+    }
+}
+
+/// Two host threads calling a gpu ufunc at once (NVPTX and AMDGPU builds):
+/// each launches and copies on its own stream and stages into its own
+/// arena, both launches run at the same time, and the streams and arenas go
+/// when the threads end.
+#[test]
+fn host_threads_launch_on_their_own_streams() {
+    let fake = fixture().fake.clone();
+    for flags in [&[][..], &["--gpu", "amdgpu"][..]] {
+        let lib = library_with("saxpy", 2, flags);
+        assert_ok(&harness("threads", &lib, &fake, true), &format!("threads {flags:?}"));
     }
 }
 

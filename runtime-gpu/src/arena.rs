@@ -1,19 +1,24 @@
-//! The device arena: the pool arena's rules over a 64 MiB chunk of device
-//! memory. A staging wrapper takes a mark, allocates its device buffers and
-//! restores the mark once it has copied the results back: one release for
-//! the whole call. A buffer that does not fit in what is left of the chunk
-//! spills to the driver's allocator and is freed by the restore that covers
-//! it.
+//! The device arenas: one per stream, each the pool arena's rules over a
+//! 64 MiB chunk of device memory. A staging wrapper takes a mark on its
+//! stream, allocates its device buffers and restores the mark once it has
+//! copied the results back: one release for the whole call. A buffer that
+//! does not fit in what is left of the chunk spills to the driver's
+//! allocator and is freed by the restore that covers it.
 //!
-//! Threads. The state sits behind one mutex, and the chunk belongs to one
-//! thread at a time: the first to mark (or allocate) while the arena is
-//! empty. It stays that thread's until a restore empties the arena again.
-//! Meanwhile a mark taken on another thread is a *foreign* mark: that
-//! thread's allocations under it go straight to the driver's allocator, are
-//! remembered per thread, and are freed by its restore. So marks must nest
-//! per thread (restore on the thread that marked, innermost first, as a
-//! wrapper's entry and exit do), but threads never wait for each other and
-//! never free each other's buffers.
+//! Streams. Each host thread launches on its own stream
+//! ([`crate::postc_gpu_stream`]), so each has its own arena and threads
+//! never contend for one. The arena of a stream goes when its thread ends.
+//!
+//! Threads sharing a stream. The arenas sit behind one mutex, and a
+//! stream's chunk belongs to one thread at a time: the first to mark (or
+//! allocate) on the stream while its arena is empty. It stays that thread's
+//! until a restore empties the arena again. Meanwhile a mark taken on another
+//! thread is a *foreign* mark: that thread's allocations under it go
+//! straight to the driver's allocator, are remembered per thread, and are
+//! freed by its restore. So marks must nest per thread (restore on the
+//! thread that marked, innermost first, as a wrapper's entry and exit do),
+//! but threads never wait for each other and never free each other's
+//! buffers.
 
 use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
@@ -23,7 +28,7 @@ use std::thread::{self, ThreadId};
 use crate::backend::{Backend, DevicePtr, Handle};
 use crate::{fatal, ok, rt};
 
-/// The chunk each device's arena carves buffers from.
+/// The chunk each stream's arena carves buffers from.
 pub const ARENA_CHUNK: u64 = 64 << 20;
 /// Every buffer starts on this boundary (and takes a multiple of it).
 pub const ARENA_ALIGN: u64 = 256;
@@ -35,6 +40,8 @@ const FOREIGN: u64 = 1 << 63;
 const LOW: u64 = 0xffff_ffff;
 
 struct Arena {
+    /// The stream (its handle's address; 0 is the default stream).
+    stream: usize,
     /// The chunk's device address, 0 until first needed.
     base: DevicePtr,
     /// Bytes of the chunk in use.
@@ -44,7 +51,7 @@ struct Arena {
     owner: Option<ThreadId>,
 }
 
-static ARENA: Mutex<Arena> = Mutex::new(Arena { base: 0, top: 0, spills: Vec::new(), owner: None });
+static ARENAS: Mutex<Vec<Arena>> = Mutex::new(Vec::new());
 
 thread_local! {
     /// How many foreign marks this thread has open.
@@ -53,9 +60,22 @@ thread_local! {
     static LOCAL_SPILLS: RefCell<Vec<DevicePtr>> = const { RefCell::new(Vec::new()) };
 }
 
-fn lock() -> MutexGuard<'static, Arena> {
+fn lock() -> MutexGuard<'static, Vec<Arena>> {
     // Nothing unwinds while holding it (failures abort), so poison is moot.
-    ARENA.lock().unwrap_or_else(|e| e.into_inner())
+    ARENAS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The arena of `stream`, made empty when it has none yet.
+fn arena_of(arenas: &mut Vec<Arena>, stream: Handle) -> &mut Arena {
+    let key = stream as usize;
+    let at = match arenas.iter().position(|a| a.stream == key) {
+        Some(i) => i,
+        None => {
+            arenas.push(Arena { stream: key, base: 0, top: 0, spills: Vec::new(), owner: None });
+            arenas.len() - 1
+        }
+    };
+    &mut arenas[at]
 }
 
 fn free_all(b: &dyn Backend, ptrs: impl Iterator<Item = DevicePtr>) {
@@ -64,13 +84,15 @@ fn free_all(b: &dyn Backend, ptrs: impl Iterator<Item = DevicePtr>) {
     }
 }
 
-/// Marks the device arena; pass the value to [`postc_gpu_arena_restore`].
+/// Marks the device arena of `stream`; pass the value to
+/// [`postc_gpu_arena_restore`] with the same stream.
 #[no_mangle]
-pub extern "C" fn postc_gpu_arena_mark() -> u64 {
+pub extern "C" fn postc_gpu_arena_mark(stream: Handle) -> u64 {
     let me = thread::current().id();
     let depth = FOREIGN_DEPTH.get();
     if depth == 0 {
-        let mut a = lock();
+        let mut arenas = lock();
+        let a = arena_of(&mut arenas, stream);
         if a.owner.is_none_or(|o| o == me) {
             a.owner = Some(me);
             return ((a.spills.len() as u64) << 32) | a.top;
@@ -81,16 +103,17 @@ pub extern "C" fn postc_gpu_arena_mark() -> u64 {
     FOREIGN | (depth << 32) | n
 }
 
-/// A device buffer of `size` bytes, 256-byte aligned, valid until the
-/// restore of a mark taken before it. `stream` is the stream the buffer
-/// will be used on (the allocation itself is not stream-ordered).
+/// A device buffer of `size` bytes, 256-byte aligned, from the arena of
+/// `stream` (the stream the buffer will be used on), valid until the
+/// restore of a mark taken before it.
 #[no_mangle]
-pub extern "C" fn postc_gpu_arena_alloc(size: u64, _stream: Handle) -> *mut c_void {
+pub extern "C" fn postc_gpu_arena_alloc(size: u64, stream: Handle) -> *mut c_void {
     let b = rt();
     let rounded = size.max(1).checked_next_multiple_of(ARENA_ALIGN).unwrap_or_else(|| too_big(size));
     if FOREIGN_DEPTH.get() == 0 {
         let me = thread::current().id();
-        let mut a = lock();
+        let mut arenas = lock();
+        let a = arena_of(&mut arenas, stream);
         if a.owner.is_none_or(|o| o == me) {
             a.owner = Some(me);
             if a.base == 0 {
@@ -117,8 +140,8 @@ fn too_big(size: u64) -> ! {
 }
 
 /// Synchronises `stream`, then releases every buffer allocated since `mark`
-/// was taken (on this thread): the chunk's top goes back and spilled
-/// buffers are freed.
+/// was taken (on this thread, on `stream`): the chunk's top goes back and
+/// spilled buffers are freed.
 #[no_mangle]
 pub extern "C" fn postc_gpu_arena_restore(mark: u64, stream: Handle) {
     let b = rt();
@@ -142,9 +165,10 @@ pub extern "C" fn postc_gpu_arena_restore(mark: u64, stream: Handle) {
     let top = mark & LOW;
     let n = (mark >> 32) as usize;
     let me = thread::current().id();
-    let mut a = lock();
+    let mut arenas = lock();
+    let a = arena_of(&mut arenas, stream);
     if a.owner.is_some_and(|o| o != me) {
-        drop(a);
+        drop(arenas);
         fatal("postc_gpu_arena_restore: the device arena is held by another thread (restore a mark on the thread that took it)")
     }
     if top > a.top || n > a.spills.len() {
@@ -153,7 +177,7 @@ pub extern "C" fn postc_gpu_arena_restore(mark: u64, stream: Handle) {
             a.top,
             a.spills.len()
         );
-        drop(a);
+        drop(arenas);
         fatal(&msg)
     }
     let freed = a.spills.split_off(n);
@@ -165,11 +189,29 @@ pub extern "C" fn postc_gpu_arena_restore(mark: u64, stream: Handle) {
     free_all(b, freed.into_iter().rev());
 }
 
-/// The device arena as this thread sees it (for tests and diagnostics).
+/// Forgets the arena of a stream about to be destroyed, freeing its chunk
+/// when nothing is allocated from it (a best effort: errors are ignored).
+pub(crate) fn release_stream(b: &dyn Backend, stream: Handle) {
+    let mut arenas = lock();
+    let Some(at) = arenas.iter().position(|a| a.stream == stream as usize) else { return };
+    let a = &arenas[at];
+    if a.top != 0 || !a.spills.is_empty() {
+        return;
+    }
+    if a.base != 0 {
+        let _ = b.mem_free(a.base);
+    }
+    arenas.swap_remove(at);
+}
+
+/// The device arena of a stream as this thread sees it (for tests and
+/// diagnostics).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArenaUsage {
-    /// Whether the 64 MiB chunk has been allocated.
+    /// Whether the stream's 64 MiB chunk has been allocated.
     pub chunk_allocated: bool,
+    /// The chunk's device address (0 before it is allocated).
+    pub chunk: u64,
     /// Bytes of the chunk in use.
     pub top: u64,
     /// Spilled buffers the owner holds.
@@ -180,14 +222,25 @@ pub struct ArenaUsage {
     pub owned_here: bool,
 }
 
-/// A snapshot of the arena.
-pub fn arena_usage() -> ArenaUsage {
-    let a = lock();
-    ArenaUsage {
-        chunk_allocated: a.base != 0,
-        top: a.top,
-        spilled: a.spills.len(),
-        local_spilled: LOCAL_SPILLS.with_borrow(|v| v.len()),
-        owned_here: a.owner == Some(thread::current().id()),
+/// A snapshot of the arena of `stream` (an empty one when the stream has
+/// none).
+pub fn arena_usage(stream: Handle) -> ArenaUsage {
+    let arenas = lock();
+    let local_spilled = LOCAL_SPILLS.with_borrow(|v| v.len());
+    match arenas.iter().find(|a| a.stream == stream as usize) {
+        Some(a) => ArenaUsage {
+            chunk_allocated: a.base != 0,
+            chunk: a.base,
+            top: a.top,
+            spilled: a.spills.len(),
+            local_spilled,
+            owned_here: a.owner == Some(thread::current().id()),
+        },
+        None => ArenaUsage { chunk_allocated: false, chunk: 0, top: 0, spilled: 0, local_spilled, owned_here: false },
     }
+}
+
+/// How many streams have an arena (for tests).
+pub fn arena_count() -> usize {
+    lock().len()
 }

@@ -31,10 +31,10 @@ use std::sync::OnceLock;
 
 pub use abi::*;
 pub use arena::{
-    arena_usage, postc_gpu_arena_alloc, postc_gpu_arena_mark, postc_gpu_arena_restore, ArenaUsage, ARENA_ALIGN,
-    ARENA_CHUNK,
+    arena_count, arena_usage, postc_gpu_arena_alloc, postc_gpu_arena_mark, postc_gpu_arena_restore, ArenaUsage,
+    ARENA_ALIGN, ARENA_CHUNK,
 };
-use backend::{Backend, DResult, DevicePtr, Failure};
+use backend::{Backend, DResult, DevicePtr, Failure, Handle};
 pub use stage::{postc_gpu_stage_tensor, postc_gpu_unstage_tensor, DLTensor, Staged};
 
 /// `POSTC_GPU_RUNTIME`: `cuda`, `hip` or `auto` (the default: CUDA first).
@@ -59,6 +59,46 @@ static RUNTIME: OnceLock<Result<Box<dyn Backend>, String>> = OnceLock::new();
 thread_local! {
     /// Whether this thread has made the device current.
     static CURRENT: Cell<bool> = const { Cell::new(false) };
+    /// This thread's stream, made on first use.
+    static STREAM: ThreadStream = const { ThreadStream(Cell::new(0)) };
+}
+
+/// A thread's own stream (0 until made); at the thread's end it is
+/// synchronised and destroyed, and its arena freed (best effort: a driver
+/// error then is ignored, nothing can be reported).
+struct ThreadStream(Cell<usize>);
+
+impl Drop for ThreadStream {
+    fn drop(&mut self) {
+        let s = self.0.replace(0) as Handle;
+        if s.is_null() {
+            return;
+        }
+        if let Ok(b) = runtime_state() {
+            if b.stream_synchronize(s).is_ok() {
+                arena::release_stream(&**b, s);
+                let _ = b.stream_destroy(s);
+            }
+        }
+    }
+}
+
+/// The calling thread's stream: every launch, copy and arena of the
+/// staging wrappers and launchers goes on it, so host threads never
+/// serialise on one stream. Made on the thread's first call (non-blocking
+/// on CUDA), destroyed when the thread ends. While a thread ends (after its
+/// stream has gone) it is the default stream, NULL.
+#[no_mangle]
+pub extern "C" fn postc_gpu_stream() -> Handle {
+    let made = STREAM.try_with(|s| {
+        if s.0.get() == 0 {
+            let b = rt();
+            let h = ok(b, b.stream_create());
+            s.0.set(h as usize);
+        }
+        s.0.get() as Handle
+    });
+    made.unwrap_or(std::ptr::null_mut())
 }
 
 /// Prints `panic: <msg>` to standard error and aborts the process.

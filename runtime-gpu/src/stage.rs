@@ -10,7 +10,7 @@
 use std::ffi::c_void;
 
 use crate::arena::postc_gpu_arena_alloc;
-use crate::backend::DevicePtr;
+use crate::backend::{DevicePtr, Handle};
 use crate::{fatal, ok, rt};
 
 /// DLPack's `DLTensor` (dlpack.h, version 0.8 and later).
@@ -37,7 +37,7 @@ const KDL_CUDA_MANAGED: i32 = 13;
 const MAX_NDIM: i32 = 64;
 
 /// What [`postc_gpu_stage_tensor`] did, for [`postc_gpu_unstage_tensor`].
-/// Launchers keep one per array argument (five 64-bit words).
+/// Launchers keep one per array argument (six 64-bit words).
 #[repr(C)]
 pub struct Staged {
     /// The device `DLTensor`.
@@ -49,6 +49,8 @@ pub struct Staged {
     pub bytes: u64,
     /// 1 when the caller's buffer is device memory, used in place.
     pub in_place: u64,
+    /// The stream the copies are ordered on.
+    pub stream: Handle,
 }
 
 /// The element strides of `t`: its own, or row-major ones when it has
@@ -95,12 +97,13 @@ fn span(shape: &[i64], strides: &[i64], elsize: u64, what: &str) -> Option<(i64,
     }
 }
 
-/// Stages `t` for a kernel and returns its device `DLTensor`. Host memory
-/// (`kDLCPU` and pinned host tensors) is copied into the device arena; a
-/// tensor on the device (`kDLCUDA`, `kDLCUDAManaged`, `kDLROCM`, or data the
-/// driver reports as device memory) is used in place.
+/// Stages `t` for a kernel launched on `stream` and returns its device
+/// `DLTensor`. Host memory (`kDLCPU` and pinned host tensors) is copied into
+/// the stream's device arena; a tensor on the device (`kDLCUDA`,
+/// `kDLCUDAManaged`, `kDLROCM`, or data the driver reports as device memory)
+/// is used in place.
 #[no_mangle]
-pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut Staged) -> *mut c_void {
+pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut Staged, stream: Handle) -> *mut c_void {
     const WHAT: &str = "postc_gpu_stage_tensor";
     if t.is_null() || rec.is_null() {
         fatal(&format!("{WHAT}: a tensor argument is NULL"));
@@ -123,15 +126,15 @@ pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut St
         None => (std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, 0),
         Some((lo, bytes)) => {
             let host = (t.data as *mut u8).wrapping_add(t.byte_offset as usize).wrapping_offset(lo as isize);
-            let d = postc_gpu_arena_alloc(bytes, std::ptr::null_mut()) as *mut u8;
-            ok(b, b.memcpy(d as DevicePtr, host as DevicePtr, bytes as usize, std::ptr::null_mut()));
+            let d = postc_gpu_arena_alloc(bytes, stream) as *mut u8;
+            ok(b, b.memcpy(d as DevicePtr, host as DevicePtr, bytes as usize, stream));
             (d.wrapping_offset(-(lo as isize)) as *mut c_void, 0, host, d as DevicePtr, bytes)
         }
     };
     // The device tensor: header, shape, explicit strides, in one block.
     let header = std::mem::size_of::<DLTensor>();
     let size = header + 16 * nd;
-    let block = postc_gpu_arena_alloc(size as u64, std::ptr::null_mut()) as *mut u8;
+    let block = postc_gpu_arena_alloc(size as u64, stream) as *mut u8;
     let mut image = vec![0u8; size];
     let dev = DLTensor {
         data,
@@ -152,17 +155,17 @@ pub unsafe extern "C" fn postc_gpu_stage_tensor(t: *const DLTensor, rec: *mut St
     }
     // CUDA has read pageable memory when the copy returns; HIP does not
     // promise it, so `image` (freed on return) is waited for there.
-    ok(b, b.memcpy(block as DevicePtr, image.as_ptr() as DevicePtr, size, std::ptr::null_mut()));
+    ok(b, b.memcpy(block as DevicePtr, image.as_ptr() as DevicePtr, size, stream));
     if b.vendor() == "HIP" {
-        ok(b, b.stream_synchronize(std::ptr::null_mut()));
+        ok(b, b.stream_synchronize(stream));
     }
-    *rec = Staged { tensor: block as *mut c_void, host, device, bytes, in_place: u64::from(in_place) };
+    *rec = Staged { tensor: block as *mut c_void, host, device, bytes, in_place: u64::from(in_place), stream };
     block as *mut c_void
 }
 
-/// Copies a staged tensor's span back over the caller's buffer (nothing
-/// for a tensor used in place). Launchers call it for `&` (mutable) array
-/// arguments after the kernel.
+/// Copies a staged tensor's span back over the caller's buffer, on the
+/// stream it was staged for (nothing for a tensor used in place). Launchers
+/// call it for `&` (mutable) array arguments after the kernel.
 #[no_mangle]
 pub unsafe extern "C" fn postc_gpu_unstage_tensor(rec: *const Staged) {
     if rec.is_null() {
@@ -171,6 +174,6 @@ pub unsafe extern "C" fn postc_gpu_unstage_tensor(rec: *const Staged) {
     let r = &*rec;
     if r.in_place == 0 && r.bytes > 0 {
         let b = rt();
-        ok(b, b.memcpy(r.host as DevicePtr, r.device, r.bytes as usize, std::ptr::null_mut()));
+        ok(b, b.memcpy(r.host as DevicePtr, r.device, r.bytes as usize, r.stream));
     }
 }

@@ -130,6 +130,8 @@ struct Fake {
     counter: extern "C" fn(*const c_char) -> i64,
     last_launch: extern "C" fn(c_int) -> c_uint,
     register: extern "C" fn(*const c_char, KernelFn),
+    thread_stream: extern "C" fn(*const c_char) -> *mut c_void,
+    allocation_base: extern "C" fn(*const c_void) -> *mut c_void,
 }
 
 impl Fake {
@@ -152,6 +154,12 @@ impl Fake {
                 register: std::mem::transmute::<*mut c_void, extern "C" fn(*const c_char, KernelFn)>(sym(
                     c"fake_register_kernel",
                 )),
+                thread_stream: std::mem::transmute::<*mut c_void, extern "C" fn(*const c_char) -> *mut c_void>(sym(
+                    c"fake_thread_stream",
+                )),
+                allocation_base: std::mem::transmute::<*mut c_void, extern "C" fn(*const c_void) -> *mut c_void>(sym(
+                    c"fake_allocation_base",
+                )),
             }
         }
     }
@@ -163,6 +171,11 @@ impl Fake {
 
     fn launch_config(&self) -> [u32; 7] {
         std::array::from_fn(|i| (self.last_launch)(i as c_int))
+    }
+
+    /// The stream of this thread's latest launch, copy or sync.
+    fn thread_stream(&self, what: &CStr) -> *mut c_void {
+        (self.thread_stream)(what.as_ptr())
     }
 }
 
@@ -219,6 +232,7 @@ fn scenario_entry() {
             "arena" => arena(),
             "arena_threads" => arena_threads(),
             "threads_make_current" => threads_make_current(),
+            "thread_streams" => thread_streams(),
             "usable" => {
                 println!("usable={}", __postc_gpu_usable());
                 println!("vendor={:?}", vendor());
@@ -245,9 +259,9 @@ fn scenario_entry() {
                 mgpuModuleGetFunction(m, c"mul".as_ptr());
             }
             "arena_restore_above" => {
-                let m = postc_gpu_arena_mark();
+                let m = postc_gpu_arena_mark(NULL);
                 postc_gpu_arena_alloc(1000, NULL);
-                let inner = postc_gpu_arena_mark();
+                let inner = postc_gpu_arena_mark(NULL);
                 postc_gpu_arena_restore(m, NULL);
                 postc_gpu_arena_restore(inner, NULL);
             }
@@ -429,20 +443,20 @@ unsafe fn arena() {
     let fake = Fake::open();
     let stream = mgpuStreamCreate();
     let allocs0 = fake.count("allocs");
-    assert!(!arena_usage().chunk_allocated);
+    assert!(!arena_usage(stream).chunk_allocated);
 
-    let m0 = postc_gpu_arena_mark();
+    let m0 = postc_gpu_arena_mark(stream);
     let p1 = postc_gpu_arena_alloc(100, stream) as u64;
     let p2 = postc_gpu_arena_alloc(1, stream) as u64;
     let p3 = postc_gpu_arena_alloc(300, stream) as u64;
     // The chunk is allocated once, lazily; buffers are 256-byte aligned and packed.
     assert_eq!(fake.count("allocs"), allocs0 + 1);
-    assert!(arena_usage().chunk_allocated);
+    assert!(arena_usage(stream).chunk_allocated);
     for p in [p1, p2, p3] {
         assert_eq!(p % ARENA_ALIGN, 0);
     }
     assert_eq!((p2 - p1, p3 - p2), (256, 256));
-    assert_eq!(arena_usage().top, 1024);
+    assert_eq!(arena_usage(stream).top, 1024);
 
     // The buffers are real, disjoint memory.
     mgpuMemset32(p1 as *mut c_void, 1, 25, stream);
@@ -453,9 +467,9 @@ unsafe fn arena() {
     let big = postc_gpu_arena_alloc(ARENA_CHUNK, stream) as u64;
     assert_eq!(big % ARENA_ALIGN, 0);
     assert_eq!(fake.count("allocs"), allocs0 + 2);
-    assert_eq!(arena_usage().spilled, 1);
+    assert_eq!(arena_usage(stream).spilled, 1);
 
-    let m1 = postc_gpu_arena_mark();
+    let m1 = postc_gpu_arena_mark(stream);
     let spill2 = postc_gpu_arena_alloc(70 << 20, stream);
     let small = postc_gpu_arena_alloc(8, stream) as u64;
     assert!(!spill2.is_null());
@@ -467,18 +481,18 @@ unsafe fn arena() {
     postc_gpu_arena_restore(m1, stream);
     assert_eq!(fake.count("frees"), frees + 1);
     assert_eq!(fake.count("syncs"), syncs + 1);
-    assert_eq!(arena_usage().top, 1024);
-    assert_eq!(arena_usage().spilled, 1);
+    assert_eq!(arena_usage(stream).top, 1024);
+    assert_eq!(arena_usage(stream).spilled, 1);
     // The same space is handed out again.
     assert_eq!(postc_gpu_arena_alloc(8, stream) as u64, small);
 
     postc_gpu_arena_restore(m0, stream);
     assert_eq!(fake.count("frees"), frees + 2);
-    let u = arena_usage();
+    let u = arena_usage(stream);
     assert_eq!((u.top, u.spilled, u.owned_here), (0, 0, false));
 
     // Filling the chunk exactly does not spill; one byte more does.
-    let m = postc_gpu_arena_mark();
+    let m = postc_gpu_arena_mark(stream);
     let allocs = fake.count("allocs");
     let whole = postc_gpu_arena_alloc(ARENA_CHUNK - 256, stream) as u64;
     let last = postc_gpu_arena_alloc(256, stream) as u64;
@@ -488,52 +502,52 @@ unsafe fn arena() {
     assert_eq!(fake.count("allocs"), allocs + 1);
     postc_gpu_arena_restore(m, stream);
     assert_eq!(fake.count("live"), 1, "the chunk itself stays allocated, the spill is freed");
-    assert_eq!(arena_usage().top, 0);
+    assert_eq!(arena_usage(stream).top, 0);
     mgpuStreamDestroy(stream);
 }
 
 unsafe fn arena_threads() {
     let fake = Fake::open();
-    let m = postc_gpu_arena_mark();
+    let m = postc_gpu_arena_mark(NULL);
     let mine = postc_gpu_arena_alloc(512, NULL) as u64;
-    assert!(arena_usage().owned_here);
+    assert!(arena_usage(NULL).owned_here);
     let allocs = fake.count("allocs");
 
     // Another thread, while this one holds the chunk: its buffers come from the
     // driver and its restore frees exactly them.
     std::thread::spawn(|| {
         let fake = Fake::open();
-        let outer = postc_gpu_arena_mark();
+        let outer = postc_gpu_arena_mark(NULL);
         assert_ne!(outer & (1 << 63), 0, "a foreign mark");
         let a = postc_gpu_arena_alloc(100, NULL) as u64;
-        let inner = postc_gpu_arena_mark();
+        let inner = postc_gpu_arena_mark(NULL);
         let b = postc_gpu_arena_alloc(100, NULL) as u64;
         assert_eq!((a % ARENA_ALIGN, b % ARENA_ALIGN), (0, 0));
-        let u = arena_usage();
+        let u = arena_usage(NULL);
         assert_eq!((u.owned_here, u.local_spilled, u.top), (false, 2, 512));
         let frees = fake.count("frees");
         postc_gpu_arena_restore(inner, NULL);
         assert_eq!(fake.count("frees"), frees + 1);
         postc_gpu_arena_restore(outer, NULL);
         assert_eq!(fake.count("frees"), frees + 2);
-        assert_eq!(arena_usage().local_spilled, 0);
+        assert_eq!(arena_usage(NULL).local_spilled, 0);
     })
     .join()
     .unwrap();
     assert_eq!(fake.count("allocs"), allocs + 2);
 
     // The chunk was untouched.
-    assert_eq!(arena_usage().top, 512);
+    assert_eq!(arena_usage(NULL).top, 512);
     assert_eq!(postc_gpu_arena_alloc(1, NULL) as u64, mine + 512);
     postc_gpu_arena_restore(m, NULL);
-    assert!(!arena_usage().owned_here);
+    assert!(!arena_usage(NULL).owned_here);
 
     // Released, the chunk goes to whichever thread marks next.
     std::thread::spawn(|| {
-        let m = postc_gpu_arena_mark();
+        let m = postc_gpu_arena_mark(NULL);
         assert_eq!(m & (1 << 63), 0);
         postc_gpu_arena_alloc(1, NULL);
-        assert!(arena_usage().owned_here);
+        assert!(arena_usage(NULL).owned_here);
         postc_gpu_arena_restore(m, NULL);
     })
     .join()
@@ -560,6 +574,95 @@ unsafe fn threads_make_current() {
     }
     assert_eq!(fake.count("retains"), 1, "the primary context is retained once");
     assert_eq!(fake.count("ctx_sets"), 4, "and made current on each of the four threads");
+}
+
+/// Threads inside `rendezvous_kernel` at once, and whether two ever were.
+static INSIDE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static MET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Waits (at most ten seconds) until another launch is inside it too: two
+/// launches from two threads meet here only if neither waits for the other.
+extern "C" fn rendezvous_kernel(_g: *const c_uint, _b: *const c_uint, _smem: c_uint, _params: *mut *mut c_void) {
+    use std::sync::atomic::Ordering::SeqCst;
+    INSIDE.fetch_add(1, SeqCst);
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        if INSIDE.load(SeqCst) >= 2 {
+            MET.store(true, SeqCst);
+            break;
+        }
+        std::thread::yield_now();
+    }
+    // Stay until the other has seen this one too.
+    while INSIDE.load(SeqCst) < 2 && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::yield_now();
+    }
+}
+
+/// What one thread saw: its stream, the streams of its launch and copy,
+/// and its arena's chunk.
+#[derive(Debug)]
+struct Seen {
+    stream: usize,
+    launch: usize,
+    copy: usize,
+    sync: usize,
+    chunk: u64,
+    buffer_chunk: usize,
+}
+
+unsafe fn stage_and_launch(fake: &Fake, f: *mut c_void) -> Seen {
+    let s = postc_gpu_stream();
+    assert!(!s.is_null());
+    assert_eq!(postc_gpu_stream(), s, "a thread keeps its stream");
+    let mark = postc_gpu_arena_mark(s);
+    let mut d = postc_gpu_arena_alloc(4096, s);
+    let host = [7u8; 4096];
+    mgpuMemcpy(d, host.as_ptr() as *mut c_void, 4096, s);
+    let mut params: [*mut c_void; 1] = [(&mut d as *mut *mut c_void).cast()];
+    mgpuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, params.as_mut_ptr(), ptr::null_mut(), 1);
+    let chunk = arena_usage(s).chunk;
+    let buffer_chunk = (fake.allocation_base)(d) as usize;
+    postc_gpu_arena_restore(mark, s);
+    Seen {
+        stream: s as usize,
+        launch: fake.thread_stream(c"launch") as usize,
+        copy: fake.thread_stream(c"copy") as usize,
+        sync: fake.thread_stream(c"sync") as usize,
+        chunk,
+        buffer_chunk,
+    }
+}
+
+/// Two threads launching at the same time: each on its own stream, with its
+/// own arena, neither waiting for the other; their streams and arenas go
+/// when they end.
+unsafe fn thread_streams() {
+    let fake = Fake::open();
+    (fake.register)(c"scale".as_ptr(), rendezvous_kernel);
+    let module = mgpuModuleLoad(PTX.as_ptr().cast(), PTX.to_bytes().len());
+    let f = mgpuModuleGetFunction(module, c"scale".as_ptr()) as usize;
+    let (streams0, live0, arenas0) = (fake.count("streams"), fake.count("live"), arena_count());
+    let seen: Vec<Seen> = (0..2)
+        .map(|_| std::thread::spawn(move || unsafe { stage_and_launch(&Fake::open(), f as *mut c_void) }))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    assert!(MET.load(std::sync::atomic::Ordering::SeqCst), "the two launches never ran at the same time: {seen:?}");
+    for s in &seen {
+        assert_eq!((s.launch, s.copy, s.sync), (s.stream, s.stream, s.stream), "{seen:?}");
+        assert!(s.chunk != 0 && s.buffer_chunk as u64 == s.chunk, "{seen:?}");
+    }
+    assert_ne!(seen[0].stream, seen[1].stream);
+    assert_ne!(seen[0].chunk, seen[1].chunk, "the arenas are per stream");
+    // Both threads have ended: their streams are destroyed, their chunks freed.
+    assert_eq!(fake.count("streams_created"), 2);
+    assert_eq!((fake.count("streams"), fake.count("live"), arena_count()), (streams0, live0, arenas0));
+    // This thread gets a stream of its own in turn.
+    assert!(!postc_gpu_stream().is_null());
+    assert_eq!(fake.count("streams_created"), 3);
+    mgpuModuleUnload(module);
 }
 
 // ---------------------------------------------------------------------------
@@ -603,6 +706,12 @@ fn context_is_retained_once_and_made_current_per_thread() {
 fn arena_mark_restore_alignment_spill() {
     expect_ok(&child("arena", &[]));
     expect_ok(&child("arena", &[(ENV_RUNTIME, "hip")]));
+}
+
+#[test]
+fn each_thread_launches_on_its_own_stream_with_its_own_arena() {
+    expect_ok(&child("thread_streams", &[]));
+    expect_ok(&child("thread_streams", &[(ENV_RUNTIME, "hip")]));
 }
 
 #[test]
@@ -855,6 +964,10 @@ fn static_library_does_not_link_the_driver() {
         "postc_gpu_arena_mark",
         "postc_gpu_arena_alloc",
         "postc_gpu_arena_restore",
+        "postc_gpu_stream",
+        "postc_gpu_stage_tensor",
+        "postc_gpu_unstage_tensor",
+        "postc_gpu_is_device_ptr",
     ] {
         assert!(defined.lines().any(|l| l.ends_with(&format!(" T {sym}"))), "{sym} is not defined");
     }

@@ -69,7 +69,7 @@ fn vector_add_on_the_device() {
             let mut c = vec![0f32; n];
             let bytes = n * 4;
 
-            let mark = postc_gpu_arena_mark();
+            let mark = postc_gpu_arena_mark(stream);
             let mut da = postc_gpu_arena_alloc(bytes as u64, stream);
             let mut db = postc_gpu_arena_alloc(bytes as u64, stream);
             let mut dc = postc_gpu_arena_alloc(bytes as u64, stream);
@@ -94,7 +94,7 @@ fn vector_add_on_the_device() {
                 assert_eq!(c[i], a[i] + b[i], "n = {n}, element {i}");
             }
         }
-        assert_eq!(arena_usage().top, 0);
+        assert_eq!(arena_usage(stream).top, 0);
 
         let event = mgpuEventCreate();
         mgpuEventRecord(event, stream);

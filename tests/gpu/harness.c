@@ -14,12 +14,15 @@
  * Scenarios: saxpy, intmix, fallback, gufunc, math (LIBRARY built from the file
  * of that name), device (saxpy.pir, operands already in device memory),
  * kernels OFF_LIBRARY (kernels.pir; OFF_LIBRARY is its --gpu off build),
- * coop OFF_LIBRARY (coop.pir and its --gpu off build),
+ * coop OFF_LIBRARY (coop.pir and its --gpu off build), threads (saxpy.pir
+ * from two host threads at once),
  * bench N (saxpy.pir: host and GPU times for N elements), bench-matmul N B
  * (gufunc.pir: host and GPU times of B products of N x N matrices).
  */
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,8 @@ typedef void (*kernel_fn)(const unsigned[3], const unsigned[3], unsigned, void *
 static void *lib;
 static long (*counter)(const char *);
 static unsigned (*last_launch)(int);
+static void *(*thread_stream)(const char *);
+static void *(*allocation_base)(const void *);
 static int failures;
 
 static void *sym_in(void *from, const char *name) {
@@ -282,6 +287,74 @@ static uint64_t to_device(const void *src, size_t bytes) {
 static void from_device(void *dst, uint64_t src, size_t bytes) {
     dev.copy((uint64_t)(uintptr_t)dst, src, bytes, NULL);
     dev.sync(NULL);
+}
+
+/* ---- two host threads at once ----------------------------------------- */
+
+static int inside, met;
+static __thread void *t_staged_chunk;
+
+/* saxpy's emulation, entered by two launches at once when neither waits for
+ * the other (at most ten seconds apart). */
+static void k_saxpy_meet(const unsigned g[3], const unsigned b[3], unsigned smem, void **params) {
+    __atomic_add_fetch(&inside, 1, __ATOMIC_SEQ_CST);
+    t_staged_chunk = allocation_base ? allocation_base(*(char **)params[1]) : NULL;
+    double until = now() + 10.0;
+    while (__atomic_load_n(&inside, __ATOMIC_SEQ_CST) < 2 && now() < until) sched_yield();
+    if (__atomic_load_n(&inside, __ATOMIC_SEQ_CST) >= 2) __atomic_store_n(&met, 1, __ATOMIC_SEQ_CST);
+    emulate("saxpy", 4, 4, 1, g, b, params);
+}
+
+struct job {
+    float a[1], x[4096], y[4096], out[4096], want[4096];
+    void *stream, *copy_stream, *chunk;
+    int ok;
+};
+
+static void *saxpy_job(void *arg) {
+    struct job *j = arg;
+    for (int i = 0; i < 4096; i++) {
+        j->x[i] = (float)i * j->a[0];
+        j->y[i] = 1.0f - (float)i;
+        j->want[i] = saxpy_host(j->a[0], j->x[i], j->y[i]);
+    }
+    char *args[4] = {(char *)j->a, (char *)j->x, (char *)j->y, (char *)j->out};
+    intptr_t dims[1] = {4096};
+    intptr_t steps[4] = {0, 4, 4, 4};
+    ((loop_fn)sym("saxpy_loop"))(args, dims, steps, NULL);
+    j->ok = memcmp(j->out, j->want, sizeof j->out) == 0;
+    if (thread_stream) {
+        j->stream = thread_stream("launch");
+        j->copy_stream = thread_stream("copy");
+    }
+    j->chunk = t_staged_chunk;
+    return NULL;
+}
+
+/* Two host threads call a gpu ufunc at once: each launches on its own
+ * stream and stages into its own arena, and neither waits for the other;
+ * their streams go when they end. */
+static void scenario_threads(void) {
+    static struct job jobs[2];
+    pthread_t t[2];
+    long streams = counter ? counter("streams") : 0, live = counter ? counter("live") : 0;
+    for (int k = 0; k < 2; k++) {
+        jobs[k].a[0] = 0.5f + (float)k;
+        pthread_create(&t[k], NULL, saxpy_job, &jobs[k]);
+    }
+    for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
+    for (int k = 0; k < 2; k++) CHECK(jobs[k].ok, "thread %d: saxpy_loop differs from the host body", k);
+    if (!counter) return;
+    CHECK(met, "the two threads' launches never ran at the same time");
+    for (int k = 0; k < 2; k++) {
+        CHECK(jobs[k].stream != NULL && jobs[k].stream == jobs[k].copy_stream,
+              "thread %d launched on %p and copied on %p", k, jobs[k].stream, jobs[k].copy_stream);
+        CHECK(jobs[k].chunk != NULL, "thread %d staged outside the arena", k);
+    }
+    CHECK(jobs[0].stream != jobs[1].stream, "both threads launched on the stream %p", jobs[0].stream);
+    CHECK(jobs[0].chunk != jobs[1].chunk, "both threads staged into one arena chunk");
+    CHECK(counter("streams") == streams, "%ld streams are left after the threads ended", counter("streams") - streams);
+    CHECK(counter("live") == live, "%ld device allocations are left after the threads ended", counter("live") - live);
 }
 
 /* Operands already in device memory are used in place: no copies. */
@@ -620,6 +693,8 @@ int main(int argc, char **argv) {
         }
         counter = (long (*)(const char *))dlsym(fake, "fake_counter");
         last_launch = (unsigned (*)(int))dlsym(fake, "fake_last_launch");
+        thread_stream = (void *(*)(const char *))dlsym(fake, "fake_thread_stream");
+        allocation_base = (void *(*)(const void *))dlsym(fake, "fake_allocation_base");
     }
     /* Loading the library runs its constructor, which loads the PTX. */
     lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
@@ -639,6 +714,10 @@ int main(int argc, char **argv) {
             scenario_bench(argc > 4 ? atol(argv[4]) : 1L << 24);
         else
             scenario_saxpy();
+    } else if (!strcmp(scenario, "threads")) {
+        saxpy_host = (float (*)(float, float, float))sym("saxpy");
+        if (fake) register_kernel(fake, "__postc_kernel_saxpy", k_saxpy_meet);
+        scenario_threads();
     } else if (!strcmp(scenario, "device")) {
         saxpy_host = (float (*)(float, float, float))sym("saxpy");
         if (fake) register_kernel(fake, "__postc_kernel_saxpy", k_saxpy);

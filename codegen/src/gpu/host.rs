@@ -494,10 +494,11 @@ declare ptr @mgpuModuleLoad(ptr, i64)
 declare ptr @mgpuModuleGetFunction(ptr, ptr)
 declare void @mgpuLaunchKernel(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
 declare void @mgpuMemcpy(ptr, ptr, i64, ptr)
-declare i64 @postc_gpu_arena_mark()
+declare ptr @postc_gpu_stream()
+declare i64 @postc_gpu_arena_mark(ptr)
 declare ptr @postc_gpu_arena_alloc(i64, ptr)
 declare void @postc_gpu_arena_restore(i64, ptr)
-declare ptr @postc_gpu_stage_tensor(ptr, ptr)
+declare ptr @postc_gpu_stage_tensor(ptr, ptr, ptr)
 declare void @postc_gpu_unstage_tensor(ptr)
 declare i32 @fflush(ptr)
 declare i32 @dprintf(i32, ptr, ...)
@@ -566,7 +567,8 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
     let _ = writeln!(
         t,
         "  br i1 {acc}, label %host, label %go\nhost:\n  call void @\"{s}_loop.host\"(ptr %args, ptr %dims, ptr %steps, ptr %data)\n  \
-         br label %out\ngo:\n  %f = load ptr, ptr {fnvar}\n  %mark = call i64 @postc_gpu_arena_mark()"
+         br label %out\ngo:\n  %f = load ptr, ptr {fnvar}\n  %stream = call ptr @postc_gpu_stream()\n  \
+         %mark = call i64 @postc_gpu_arena_mark(ptr %stream)"
     );
     for (j, ax) in axes.iter().enumerate() {
         let e = elsize(plan.dtypes[j]);
@@ -593,7 +595,7 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
              %dev{j} = call i32 @postc_gpu_is_device_ptr(ptr %h{j})\n  %indev{j} = icmp ne i32 %dev{j}, 0\n  \
              store ptr %h{j}, ptr %pslot{j}\n  br i1 %indev{j}, label %staged{j}, label %stage{j}\nstage{j}:\n  \
              %w{j} = sub i64 {hi}, {lo}\n  %w{j}e = add i64 %w{j}, {e}\n  %bytes{j} = select i1 {empty}, i64 0, i64 %w{j}e\n  \
-             %hlo{j} = getelementptr i8, ptr %h{j}, i64 {lo}\n  %d{j} = call ptr @postc_gpu_arena_alloc(i64 %bytes{j}, ptr null)\n  \
+             %hlo{j} = getelementptr i8, ptr %h{j}, i64 {lo}\n  %d{j} = call ptr @postc_gpu_arena_alloc(i64 %bytes{j}, ptr %stream)\n  \
              %nlo{j} = sub i64 0, {lo}\n  %db{j} = getelementptr i8, ptr %d{j}, i64 %nlo{j}\n  store ptr %db{j}, ptr %pslot{j}\n  \
              store ptr %hlo{j}, ptr %hslot{j}\n  store ptr %d{j}, ptr %dslot{j}\n  store i64 %bytes{j}, ptr %bslot{j}"
         );
@@ -610,7 +612,7 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
         }
         let _ = writeln!(
             t,
-            "copyin{j}:\n  call void @mgpuMemcpy(ptr %d{j}, ptr %hlo{j}, i64 %bytes{j}, ptr null)\n  br label %staged{j}\nstaged{j}:"
+            "copyin{j}:\n  call void @mgpuMemcpy(ptr %d{j}, ptr %hlo{j}, i64 %bytes{j}, ptr %stream)\n  br label %staged{j}\nstaged{j}:"
         );
     }
     // The kernel's parameters point at the staged bases and straight at the
@@ -639,7 +641,7 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
     let _ = writeln!(
         t,
         "  %nb0 = add i64 %n, {}\n  %nb = udiv i64 %nb0, {BLOCK}\n  %grid = call i64 @llvm.umin.i64(i64 %nb, i64 {MAX_GRID})\n  \
-         call void @mgpuLaunchKernel(ptr %f, i64 %grid, i64 1, i64 1, i64 {BLOCK}, i64 1, i64 1, i32 0, ptr null, ptr %params, ptr null, i64 {np})",
+         call void @mgpuLaunchKernel(ptr %f, i64 %grid, i64 1, i64 1, i64 {BLOCK}, i64 1, i64 1, i32 0, ptr %stream, ptr %params, ptr null, i64 {np})",
         BLOCK - 1
     );
     for j in plan.nin..nops {
@@ -647,10 +649,10 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
             t,
             "  br i1 %indev{j}, label %back{j}.done, label %back{j}\nback{j}:\n  \
              %bh{j} = load ptr, ptr %hslot{j}\n  %bd{j} = load ptr, ptr %dslot{j}\n  %bb{j} = load i64, ptr %bslot{j}\n  \
-             call void @mgpuMemcpy(ptr %bh{j}, ptr %bd{j}, i64 %bb{j}, ptr null)\n  br label %back{j}.done\nback{j}.done:"
+             call void @mgpuMemcpy(ptr %bh{j}, ptr %bd{j}, i64 %bb{j}, ptr %stream)\n  br label %back{j}.done\nback{j}.done:"
         );
     }
-    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr null)\n  br label %out\nout:\n  ret void\n}\n");
+    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n  br label %out\nout:\n  ret void\n}\n");
     t
 }
 
@@ -661,7 +663,8 @@ fn stage_args(t: &mut String, g: &GpuFunction) {
         if p.tensor {
             let _ = writeln!(
                 t,
-                "  %dt{k} = call ptr @postc_gpu_stage_tensor(ptr %a{k}, ptr %rec{k})\n  store ptr %dt{k}, ptr %slot{k}"
+                "  %dt{k} = call ptr @postc_gpu_stage_tensor(ptr %a{k}, ptr %rec{k}, ptr %stream)\n  \
+                 store ptr %dt{k}, ptr %slot{k}"
             );
         } else if p.dtype == DType::Bool {
             let _ = writeln!(t, "  %z{k} = zext i1 %a{k} to i8\n  store i8 %z{k}, ptr %slot{k}");
@@ -675,7 +678,7 @@ fn arg_allocas(t: &mut String, g: &GpuFunction, np: usize) {
     let _ = writeln!(t, "  %params = alloca [{np} x ptr], align 8");
     for (k, p) in g.params.iter().enumerate() {
         if p.tensor {
-            let _ = writeln!(t, "  %rec{k} = alloca [5 x i64], align 8\n  %slot{k} = alloca ptr, align 8");
+            let _ = writeln!(t, "  %rec{k} = alloca [6 x i64], align 8\n  %slot{k} = alloca ptr, align 8");
         } else {
             let _ = writeln!(t, "  %slot{k} = alloca {}, align 8", memty(p.dtype));
         }
@@ -704,15 +707,15 @@ fn kernel_launcher(g: &GpuFunction, fnvar: &str) -> String {
     let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
     arg_allocas(&mut t, g, np);
     launch_config(&mut t, g);
-    t.push_str("  %mark = call i64 @postc_gpu_arena_mark()\n");
+    t.push_str("  %stream = call ptr @postc_gpu_stream()\n  %mark = call i64 @postc_gpu_arena_mark(ptr %stream)\n");
     stage_args(&mut t, g);
     let _ = writeln!(
         t,
         "  %f = load ptr, ptr {fnvar}\n  call void @mgpuLaunchKernel(ptr %f, i64 %g0, i64 %g1, i64 %g2, i64 %g3, i64 %g4, i64 %g5, \
-         i32 0, ptr null, ptr %params, ptr null, i64 {np})"
+         i32 0, ptr %stream, ptr %params, ptr null, i64 {np})"
     );
     unstage_outputs(&mut t, g);
-    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr null)\n  ret void\n}\n");
+    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n  ret void\n}\n");
     t + &nocfg_message(g)
 }
 
@@ -727,27 +730,28 @@ fn single_launcher(g: &GpuFunction, fnvar: &str) -> String {
     let _ = writeln!(t, "define internal {rattr} {ret} @\"{s}.gpu\"({}) {{\nentry:", c_args(g));
     arg_allocas(&mut t, g, np);
     t.push_str(
-        "  %rslot = alloca ptr, align 8\n  %hret = alloca i64, align 8\n  %mark = call i64 @postc_gpu_arena_mark()\n",
+        "  %rslot = alloca ptr, align 8\n  %hret = alloca i64, align 8\n  %stream = call ptr @postc_gpu_stream()\n  \
+         %mark = call i64 @postc_gpu_arena_mark(ptr %stream)\n",
     );
     stage_args(&mut t, g);
     if g.ret.is_some() {
         let k = g.params.len();
         let _ = writeln!(
             t,
-            "  %rdev = call ptr @postc_gpu_arena_alloc(i64 8, ptr null)\n  store ptr %rdev, ptr %rslot\n  \
+            "  %rdev = call ptr @postc_gpu_arena_alloc(i64 8, ptr %stream)\n  store ptr %rdev, ptr %rslot\n  \
              %pp{k} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {k}\n  store ptr %rslot, ptr %pp{k}"
         );
     }
     let _ = writeln!(
         t,
         "  %f = load ptr, ptr {fnvar}\n  call void @mgpuLaunchKernel(ptr %f, i64 1, i64 1, i64 1, i64 1, i64 1, i64 1, \
-         i32 0, ptr null, ptr %params, ptr null, i64 {np})"
+         i32 0, ptr %stream, ptr %params, ptr null, i64 {np})"
     );
     if g.ret.is_some() {
-        t.push_str("  call void @mgpuMemcpy(ptr %hret, ptr %rdev, i64 8, ptr null)\n");
+        t.push_str("  call void @mgpuMemcpy(ptr %hret, ptr %rdev, i64 8, ptr %stream)\n");
     }
     unstage_outputs(&mut t, g);
-    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr null)\n");
+    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n");
     match g.ret {
         None => t.push_str("  ret void\n}\n"),
         Some(DType::Bool) => t.push_str("  %rb = load i8, ptr %hret\n  %r = trunc i8 %rb to i1\n  ret i1 %r\n}\n"),

@@ -15,8 +15,11 @@
  *
  * Observation: fake_counter("allocs" | "frees" | "live" | "syncs" |
  * "ctx_sets" | "retains" | "launches" | "managed" | "jit_opt" |
- * "func_smem" | "inits" | "set_device"), fake_last_launch(i) (grid x, y,
- * z, block x, y, z, shared bytes for i = 0..6).
+ * "func_smem" | "inits" | "set_device" | "streams" | "streams_created"),
+ * fake_last_launch(i) (grid x, y, z, block x, y, z, shared bytes for
+ * i = 0..6), fake_thread_stream("launch" | "copy" | "sync") (the stream of
+ * the calling thread's latest such call; (void *)-1 before any),
+ * fake_allocation_base(p) (the start of the allocation holding p, or NULL).
  *
  * Build: cc -shared -fPIC -o libfakegpu.so fake_driver.c -lpthread
  */
@@ -120,8 +123,10 @@ static struct {
 static int call_count;
 
 static long c_allocs, c_frees, c_syncs, c_ctx_sets, c_retains, c_launches, c_managed, c_jit_opt = -1, c_func_smem,
-    c_inits, c_set_device, c_copies;
+    c_inits, c_set_device, c_copies, c_streams, c_streams_created;
 static unsigned last_launch[7];
+#define NO_STREAM ((void *)-1)
+static __thread void *t_launch_stream = NO_STREAM, *t_copy_stream = NO_STREAM, *t_sync_stream = NO_STREAM;
 
 long fake_counter(const char *name) {
     long v = -1;
@@ -139,8 +144,28 @@ long fake_counter(const char *name) {
     else if (!strcmp(name, "inits")) v = c_inits;
     else if (!strcmp(name, "set_device")) v = c_set_device;
     else if (!strcmp(name, "copies")) v = c_copies;
+    else if (!strcmp(name, "streams")) v = c_streams;
+    else if (!strcmp(name, "streams_created")) v = c_streams_created;
     pthread_mutex_unlock(&lock);
     return v;
+}
+
+void *fake_thread_stream(const char *what) {
+    if (!strcmp(what, "launch")) return t_launch_stream;
+    if (!strcmp(what, "copy")) return t_copy_stream;
+    if (!strcmp(what, "sync")) return t_sync_stream;
+    return NO_STREAM;
+}
+
+void *fake_allocation_base(const void *p) {
+    void *base = NULL;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < allocation_count; i++) {
+        const char *b = allocations[i].ptr;
+        if ((const char *)p >= b && (const char *)p < b + allocations[i].size) base = allocations[i].ptr;
+    }
+    pthread_mutex_unlock(&lock);
+    return base;
 }
 
 unsigned fake_last_launch(int i) {
@@ -285,9 +310,10 @@ static int do_free(const char *name, void *p) {
     return OK;
 }
 
-static int do_memcpy(const char *name, void *dst, const void *src, size_t bytes) {
+static int do_memcpy(const char *name, void *dst, const void *src, size_t bytes, void *stream) {
     INJECT(name, E_INVALID_VALUE);
     READY();
+    t_copy_stream = stream;
     if (bytes && (!dst || !src)) return E_INVALID_VALUE;
     memmove(dst, src, bytes);
     pthread_mutex_lock(&lock);
@@ -434,6 +460,7 @@ static int do_launch(const char *name, void *function, unsigned gx, unsigned gy,
     memcpy(last_launch, cfg, sizeof cfg);
     c_launches++;
     pthread_mutex_unlock(&lock);
+    t_launch_stream = stream;
     if (!fn) return E_LAUNCH_FAILED;
     unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     fn(grid, block, smem, params);
@@ -447,6 +474,10 @@ static int do_stream_create(const char *name, void **out) {
     READY();
     struct stream *s = calloc(1, sizeof *s);
     s->magic = STREAM_MAGIC;
+    pthread_mutex_lock(&lock);
+    c_streams++;
+    c_streams_created++;
+    pthread_mutex_unlock(&lock);
     *out = s;
     return OK;
 }
@@ -462,6 +493,7 @@ static int do_stream_sync(const char *name, void *stream) {
     pthread_mutex_lock(&lock);
     c_syncs++;
     pthread_mutex_unlock(&lock);
+    t_sync_stream = stream;
     return OK;
 }
 
@@ -472,6 +504,9 @@ static int do_stream_destroy(const char *name, void *stream) {
     if (!s || s->magic != STREAM_MAGIC) return E_INVALID_HANDLE;
     s->magic = 0;
     free(s);
+    pthread_mutex_lock(&lock);
+    c_streams--;
+    pthread_mutex_unlock(&lock);
     return OK;
 }
 
@@ -628,7 +663,7 @@ int cuMemAllocManaged(CUdeviceptr *p, size_t size, unsigned flags) {
 int cuMemFree_v2(CUdeviceptr p) { return do_free("cuMemFree_v2", (void *)(uintptr_t)p); }
 int cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream) {
     if (!valid_stream(stream)) return E_INVALID_HANDLE;
-    return do_memcpy("cuMemcpyAsync", (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    return do_memcpy("cuMemcpyAsync", (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, stream);
 }
 int cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, void *stream) {
     if (!valid_stream(stream)) return E_INVALID_HANDLE;
@@ -700,7 +735,7 @@ int hipMallocManaged(void **p, size_t size, unsigned flags) {
 int hipFree(void *p) { return do_free("hipFree", p); }
 int hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *stream) {
     if (kind != 4 /* hipMemcpyDefault */ || !valid_stream(stream)) return E_INVALID_VALUE;
-    return do_memcpy("hipMemcpyAsync", dst, src, bytes);
+    return do_memcpy("hipMemcpyAsync", dst, src, bytes, stream);
 }
 int hipMemsetD32Async(void *dst, int value, size_t count, void *stream) {
     if (!valid_stream(stream)) return E_INVALID_HANDLE;
