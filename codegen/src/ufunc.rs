@@ -139,6 +139,10 @@ pub struct Plan {
     /// Whether `NAME_dl` accepts tensors in GPU memory (a gpu ufunc in a
     /// build with GPU code).
     pub device_operands: bool,
+    /// Whether scratch copies come from `NAME_loop`'s `data` argument
+    /// instead of `malloc` (the device's copy of the loop; see
+    /// [`Plan::scratch_operands`]).
+    pub scratch_from_data: bool,
 }
 
 impl Plan {
@@ -225,7 +229,30 @@ impl Plan {
             at,
             types,
             device_operands: false,
+            scratch_from_data: false,
         })
+    }
+
+    /// The operands passed to the body as views, in order: those that may
+    /// need a scratch copy. With [`Plan::scratch_from_data`], each such
+    /// operand `i` takes [`SCRATCH_ALIGN`]-rounded `count_i * size_i` bytes
+    /// of the buffer `data` points to (`count_i` the product of its core
+    /// extents), one after another, whether it is copied or not.
+    pub fn scratch_operands(&self) -> Vec<usize> {
+        (0..self.nops).filter(|&i| self.pass[i] == Pass::View).collect()
+    }
+
+    /// The core axes of view operand `i` whose stride its parameter type
+    /// fixes, with that stride in bytes: a step different from it makes
+    /// the loop copy the operand (an operand with explicit `Strides` is
+    /// never copied: other steps are an error).
+    pub fn fixed_core_strides(&self, i: usize) -> Vec<(usize, i64)> {
+        match &self.types[i] {
+            Some(td) if !matches!(td.layout, Layout::Strides(_)) => {
+                (0..self.core[i].len()).filter_map(|a| fixed_stride(td, a).map(|s| (a, s))).collect()
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Sum of the core ranks of operands before `i`: where operand `i`'s core
@@ -243,6 +270,9 @@ impl Plan {
         self.pass[i] == Pass::Returned
     }
 }
+
+/// The alignment of each operand's part of a scratch buffer.
+pub const SCRATCH_ALIGN: u64 = 16;
 
 /// The names of the two entry points of ufunc `name`.
 pub fn loop_symbol(name: &str) -> String {
@@ -599,6 +629,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let args = f.get_nth_param(0).unwrap().into_pointer_value();
         let dims = f.get_nth_param(1).unwrap().into_pointer_value();
         let steps = f.get_nth_param(2).unwrap().into_pointer_value();
+        let data = f.get_nth_param(3).unwrap().into_pointer_value();
         self.b.position_at_end(cx.append_basic_block(f, "entry"));
 
         let n = self.load_i64(dims, self.c(0));
@@ -614,8 +645,18 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         // When the operand's core strides differ from those the body's
         // parameter type fixes, each element goes through a compact scratch
         // copy in the type's order (copied back for outputs).
-        let malloc = self.libc("malloc", p.fn_type(&[self.i64t.into()], false));
-        let free = self.libc("free", cx.void_type().fn_type(&[p.into()], false));
+        // (On a device, the copies come from the thread's part of a buffer
+        // the host allocated: `data`.)
+        let from_data = plan.scratch_from_data;
+        let (malloc, free) = if from_data {
+            (None, None)
+        } else {
+            (
+                Some(self.libc("malloc", p.fn_type(&[self.i64t.into()], false))),
+                Some(self.libc("free", cx.void_type().fn_type(&[p.into()], false))),
+            )
+        };
+        let mut scratch_at = self.c(0);
         let mut views: Vec<Option<View>> = vec![None; plan.nops];
         #[allow(clippy::needless_range_loop)] // `i` indexes the plan's parallel arrays
         for i in 0..plan.nops {
@@ -677,25 +718,40 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             }
             let count = core_sizes.iter().fold(self.c(1), |acc, n| self.b.build_int_mul(acc, *n, "").unwrap());
             let nbytes = self.b.build_int_mul(count, self.c(size), "").unwrap();
-            // Only a copied operand allocates (a call per `NAME_loop` call).
-            let pre = self.b.get_insert_block().unwrap();
-            let alloc = self.block("scratch.alloc");
-            let have = self.block("scratch.done");
-            self.b.build_conditional_branch(copy, alloc, have).unwrap();
-            self.b.position_at_end(alloc);
-            let m = self
-                .b
-                .build_call(malloc, &[nbytes.into()], "scratch")
-                .unwrap()
-                .try_as_basic_value()
-                .basic()
-                .expect("malloc result")
-                .into_pointer_value();
-            self.b.build_unconditional_branch(have).unwrap();
-            self.b.position_at_end(have);
-            let phi = self.b.build_phi(p, "scratch").unwrap();
-            phi.add_incoming(&[(&m, alloc), (&p.const_null(), pre)]);
-            let scratch = phi.as_basic_value().into_pointer_value();
+            let scratch = match malloc {
+                None => {
+                    // This operand's part of the thread's scratch buffer.
+                    let part = self.byte_gep(data, scratch_at);
+                    let rounded = self.b.build_int_add(nbytes, self.c(SCRATCH_ALIGN - 1), "").unwrap();
+                    let rounded = self.b.build_and(rounded, self.c(!(SCRATCH_ALIGN - 1)), "").unwrap();
+                    scratch_at = self.b.build_int_add(scratch_at, rounded, "").unwrap();
+                    let none = self.b.build_is_null(data, "").unwrap();
+                    let missing = self.b.build_and(copy, none, "").unwrap();
+                    self.fail_if(missing, &format!("operand {i} needs a scratch copy but the launch has no buffer"));
+                    self.b.build_select(copy, part, p.const_null(), "scratch").unwrap().into_pointer_value()
+                }
+                Some(malloc) => {
+                    // Only a copied operand allocates (a call per `NAME_loop` call).
+                    let pre = self.b.get_insert_block().unwrap();
+                    let alloc = self.block("scratch.alloc");
+                    let have = self.block("scratch.done");
+                    self.b.build_conditional_branch(copy, alloc, have).unwrap();
+                    self.b.position_at_end(alloc);
+                    let m = self
+                        .b
+                        .build_call(malloc, &[nbytes.into()], "scratch")
+                        .unwrap()
+                        .try_as_basic_value()
+                        .basic()
+                        .expect("malloc result")
+                        .into_pointer_value();
+                    self.b.build_unconditional_branch(have).unwrap();
+                    self.b.position_at_end(have);
+                    let phi = self.b.build_phi(p, "scratch").unwrap();
+                    phi.add_incoming(&[(&m, alloc), (&p.const_null(), pre)]);
+                    phi.as_basic_value().into_pointer_value()
+                }
+            };
             let compact_bytes: Vec<IntValue> =
                 compact.iter().map(|c| self.b.build_int_mul(*c, self.c(size), "").unwrap()).collect();
             self.init_view(view, i, shape, strides);
@@ -805,6 +861,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             }
         });
         for v in views.iter().flatten() {
+            let Some(free) = free else { break };
             let release = self.block("scratch.free");
             let done = self.block("scratch.freed");
             self.b.build_conditional_branch(v.copy, release, done).unwrap();
@@ -1133,6 +1190,21 @@ entry:
             let plan = Plan::new(&m, &m.functions[m.get_function(name).unwrap()]).unwrap();
             emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap(), CodeMode::Ir).unwrap();
         }
+        // The device's flavour of `twice_loop`, named `twice.dev_loop`:
+        // scratch copies from `data`, never `malloc`.
+        let mut plan = Plan::new(&m, &m.functions[m.get_function("twice").unwrap()]).unwrap();
+        plan.symbol = "twice.dev".into();
+        plan.scratch_from_data = true;
+        assert_eq!(plan.scratch_operands(), vec![0, 1]);
+        assert_eq!(plan.fixed_core_strides(0), vec![(0, 8)]);
+        let (lp, _) = emit_entry_points(&cx, &md, &plan, md.get_function("twice").unwrap(), CodeMode::Ir).unwrap();
+        for bb in lp.get_basic_blocks() {
+            for i in bb.get_instructions().filter(|i| i.get_opcode() == inkwell::values::InstructionOpcode::Call) {
+                let callee = i.get_operand(i.get_num_operands() - 1).and_then(|o| o.value());
+                let name = callee.map(|c| c.get_name().to_string_lossy().into_owned()).unwrap_or_default();
+                assert!(name != "malloc" && name != "free", "the device loop calls {name}");
+            }
+        }
         md.verify().unwrap_or_else(|e| panic!("{}\n{}", e.to_string(), md.print_to_string().to_string()));
         Target::initialize_native(&InitializationConfig::default()).unwrap();
         let triple = TargetMachine::get_default_triple();
@@ -1192,6 +1264,10 @@ entry:
             ("core", "panic: ufunc rowdot: core dimension `n` of operand 1 does not match its size in an earlier operand at uf.pir:8:1\n"),
             ("outshape", "panic: ufunc axpy: output operand 3 does not have the broadcast loop shape at uf.pir:2:1\n"),
             ("rank", "panic: ufunc rowdot: input operand 0 has fewer dimensions than its core signature (n) at uf.pir:8:1\n"),
+            (
+                "noscratch",
+                "panic: ufunc twice: operand 0 needs a scratch copy but the launch has no buffer at uf.pir:25:1\n",
+            ),
         ] {
             let out = std::process::Command::new(&exe).arg(arg).output().unwrap();
             assert_eq!(String::from_utf8_lossy(&out.stderr), msg, "{arg}");
@@ -1213,6 +1289,7 @@ void rowdot_dl(DLTensor *, DLTensor *, DLTensor *);
 void cscale_dl(DLTensor *, DLTensor *, DLTensor *);
 void isneg_dl(DLTensor *, DLTensor *);
 void twice_dl(DLTensor *, DLTensor *);
+void twice_dev_loop(char **, const intptr_t *, const intptr_t *, void *) __asm__("twice.dev_loop");
 static DLTensor T(void *data, int nd, int64_t *shape, int64_t *strides, DLDataType dt) {
   DLTensor t = {data, {kDLCPU, 0}, nd, dt, shape, strides, 0};
   return t;
@@ -1282,6 +1359,28 @@ int main(int argc, char **argv) {
   DLTensor tdst = T(dst, 2, s2x3, str, POSTC_DTYPE_FLOAT64); /* dst.T, F order */
   twice_dl(&tsrc, &tdst);
   for (int i = 0; i < 6; i++) CHECK(dst[i] == 2 * src[i]);
+  /* The device's loop: the same two columns (core step 16 bytes), copies in
+   * the 2 x 32 bytes of `data` (each operand's 24 rounded to 16), and none
+   * beyond; contiguous operands need no buffer. */
+  {
+    unsigned char scratch[80];
+    memset(scratch, 0xAB, sizeof scratch);
+    double col_out[6] = {0};
+    char *dargs[2] = {(char *)src, (char *)col_out};
+    intptr_t ddims[2] = {2, 3}, dsteps[4] = {8, 8, 16, 16};
+    twice_dev_loop(dargs, ddims, dsteps, scratch);
+    for (int i = 0; i < 6; i++) CHECK(col_out[i] == 2 * src[i]);
+    double last_in[3];
+    memcpy(last_in, scratch, sizeof last_in);
+    CHECK(last_in[0] == 2 && last_in[1] == 4 && last_in[2] == 6);
+    for (int k = 64; k < 80; k++) CHECK(scratch[k] == 0xAB);
+    double rows_out[6] = {0};
+    char *cargs[2] = {(char *)src, (char *)rows_out};
+    intptr_t csteps[4] = {24, 24, 8, 8};
+    twice_dev_loop(cargs, ddims, csteps, NULL);
+    for (int i = 0; i < 6; i++) CHECK(rows_out[i] == 2 * src[i]);
+    if (!strcmp(mode, "noscratch")) twice_dev_loop(dargs, ddims, dsteps, NULL);
+  }
   /* complex by pointer through the loop, written through the out pointer. */
   double _Complex z[2] = {1 + 2 * I, -3 + 0.5 * I}, zr[2];
   double sc = 2;

@@ -307,6 +307,24 @@ fn cooperating_kernels_run_through_the_fake_driver() {
     assert_ok(&harness_with("coop", &lib, &fake, true, Some(&off)), "coop amdgpu");
 }
 
+/// Device code never calls `malloc`: a gufunc operand that needs a scratch
+/// copy (gufunc.pir's `cross` with strided operands) takes it from a buffer
+/// the launch passes as the kernel's last two parameters.
+#[test]
+fn scratch_copies_come_from_the_launch_not_device_malloc() {
+    for p in programs() {
+        for level in [OptLevel::O0, OptLevel::O2] {
+            let text = ptx(&p, level);
+            assert!(!text.contains("malloc"), "{} (-O{}) calls malloc", p.display(), level.as_u8());
+        }
+    }
+    let text = ptx(&root().join("tests/gpu/gufunc.pir"), OptLevel::O2);
+    let entry = text.find(".entry __postc_kernel_cross(").expect("the cross kernel");
+    let params = &text[entry..entry + text[entry..].find(')').unwrap()];
+    // 3 operands, 3 + 3 steps, 2 dimensions, the buffer and its part size.
+    assert_eq!(params.matches(".param").count(), 13, "{params}");
+}
+
 /// The PTX of coop.pir: one `.shared` array per `postc.gpu.shared` call,
 /// `bar.sync` barriers, atomic adds on global and shared memory.
 #[test]

@@ -72,3 +72,33 @@ body:
 done:
   return %acc
 }
+
+; The cross product of 3-vectors. Its parameter types fix the core strides
+; (one Float64 apart), so an operand whose core step differs goes through a
+; scratch copy in the loop: on a GPU, each thread's part of a buffer the
+; launch gets from the arena.
+ufunc cross(%a: Float64[]Shape[3], %b: Float64[]Shape[3], %c: &Float64[]Shape[3]) "(3),(3)->(3)" gpu {
+entry:
+  %i0: Int64 = const 0
+  %i1: Int64 = const 1
+  %i2: Int64 = const 2
+  %a0: Float64 = index.load %a[%i0]
+  %a1: Float64 = index.load %a[%i1]
+  %a2: Float64 = index.load %a[%i2]
+  %b0: Float64 = index.load %b[%i0]
+  %b1: Float64 = index.load %b[%i1]
+  %b2: Float64 = index.load %b[%i2]
+  %p0: Float64 = mul %a1, %b2
+  %q0: Float64 = mul %a2, %b1
+  %c0: Float64 = sub %p0, %q0
+  %p1: Float64 = mul %a2, %b0
+  %q1: Float64 = mul %a0, %b2
+  %c1: Float64 = sub %p1, %q1
+  %p2: Float64 = mul %a0, %b1
+  %q2: Float64 = mul %a1, %b0
+  %c2: Float64 = sub %p2, %q2
+  index.store %c[%i0], %c0
+  index.store %c[%i1], %c1
+  index.store %c[%i2], %c2
+  return
+}

@@ -71,6 +71,13 @@ static double (*hypot2_host)(double, double);
  * threads of the launch, each through the host's NAME_loop.host with a
  * loop length of one: what the device's copy of NAME_loop does. */
 #define MAXP 32
+/* The scratch buffer of the latest launch (its last two parameters), and
+ * whether every buffer seen so far lay inside one device allocation, with
+ * room for a part per thread that runs loop indices. */
+static char *last_scratch;
+static int64_t last_slot;
+static int scratch_in_one_allocation = 1;
+
 static void emulate(const char *symbol, int nops, int nsteps, int ndims, const unsigned g[3], const unsigned b[3],
                     void **params) {
     char loop_name[128];
@@ -82,6 +89,13 @@ static void emulate(const char *symbol, int nops, int nsteps, int ndims, const u
     for (int k = 0; k < nsteps; k++) steps[k] = *(int64_t *)params[nops + k];
     for (int k = 0; k < ndims; k++) dims[k] = *(int64_t *)params[nops + nsteps + k];
     int64_t n = dims[0], threads = (int64_t)g[0] * b[0];
+    last_scratch = *(char **)params[nops + nsteps + ndims];
+    last_slot = *(int64_t *)params[nops + nsteps + ndims + 1];
+    if (last_scratch && allocation_base) {
+        int64_t parts = threads < n ? threads : n;
+        void *at = allocation_base(last_scratch);
+        if (!at || allocation_base(last_scratch + parts * last_slot - 1) != at) scratch_in_one_allocation = 0;
+    }
     dims[0] = 1;
     for (int64_t t = 0; t < threads; t++)
         for (int64_t i = t; i < n; i += threads) {
@@ -105,6 +119,7 @@ EMULATION(matmul, 3, 9, 4)
 EMULATION(rowsum, 2, 3, 2)
 EMULATION(wave, 3, 3, 1)
 EMULATION(soft, 2, 2, 1)
+EMULATION(cross, 3, 6, 2)
 
 static void register_kernel(void *fake, const char *name, kernel_fn fn) {
     void (*reg)(const char *, kernel_fn) = (void (*)(const char *, kernel_fn))dlsym(fake, "fake_register_kernel");
@@ -251,6 +266,39 @@ static void scenario_gufunc(void) {
     intptr_t rsteps[3] = {4, 4, R * 4};
     ((loop_fn)sym("rowsum_loop"))(rargs, rdims, rsteps, NULL);
     CHECK(memcmp(sums, fwant, sizeof sums) == 0, "rowsum_loop differs from the C loop");
+    if (counter) CHECK(last_scratch == NULL && last_slot == 0, "rowsum (no copies) got a scratch buffer");
+
+    /* cross over V vectors: contiguous ones, then columns of 3 x V matrices
+     * (core step V * 8, not the 8 the parameter types fix: scratch copies,
+     * the output's copied back). */
+    enum { V = 700 };
+    static double u[V][3], w[V][3], x3[V][3], xwant[V][3], ut[3][V], wt[3][V], xt[3][V];
+    for (int i = 0; i < V; i++)
+        for (int k = 0; k < 3; k++) {
+            u[i][k] = ut[k][i] = (double)((i * 3 + k) % 17) - 8.0;
+            w[i][k] = wt[k][i] = (double)((i + 5 * k) % 11) * 0.5;
+        }
+    char *xhost[3] = {(char *)u, (char *)w, (char *)xwant};
+    intptr_t xdims[2] = {V, 3};
+    intptr_t xsteps[6] = {24, 24, 24, 8, 8, 8};
+    ((loop_fn)sym("cross_loop.host"))(xhost, xdims, xsteps, NULL);
+    char *xargs[3] = {(char *)u, (char *)w, (char *)x3};
+    ((loop_fn)sym("cross_loop"))(xargs, xdims, xsteps, NULL);
+    CHECK(memcmp(x3, xwant, sizeof x3) == 0, "cross_loop differs from cross_loop.host");
+    if (counter) CHECK(last_scratch == NULL && last_slot == 0, "contiguous cross operands got a scratch buffer");
+    char *targs[3] = {(char *)ut, (char *)wt, (char *)xt};
+    intptr_t tsteps[6] = {8, 8, 8, V * 8, V * 8, V * 8};
+    long live = counter ? counter("live") : 0;
+    ((loop_fn)sym("cross_loop"))(targs, xdims, tsteps, NULL);
+    for (int i = 0; i < V; i++)
+        for (int k = 0; k < 3; k++) CHECK(xt[k][i] == xwant[i][k], "cross of columns %d differs at %d", i, k);
+    if (counter) {
+        /* Three operands of 3 Float64s, each part rounded to 32 bytes. */
+        CHECK(last_scratch != NULL && last_slot == 96, "strided cross operands got scratch %p, %lld bytes per thread",
+              (void *)last_scratch, (long long)last_slot);
+        CHECK(scratch_in_one_allocation, "a scratch buffer does not fit its device allocation");
+        CHECK(counter("live") == live, "the scratch buffer was not released");
+    }
 }
 
 /* Device memory through the driver's own entry points (the fake driver's
@@ -793,6 +841,7 @@ int main(int argc, char **argv) {
         if (fake) {
             register_kernel(fake, "__postc_kernel_matmul", k_matmul);
             register_kernel(fake, "__postc_kernel_rowsum", k_rowsum);
+            register_kernel(fake, "__postc_kernel_cross", k_cross);
         }
         scenario_gufunc();
     } else if (!strcmp(scenario, "intmix")) {

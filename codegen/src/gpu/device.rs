@@ -67,7 +67,10 @@ impl Arch {
 
 /// The kernel of one gpu ufunc, as LLVM IR text: thread `t` of `T` runs
 /// the iterations `t, t + T, ...` of the loop, each as a call to the
-/// device's `SYMBOL_loop` with a loop length of one.
+/// device's `SYMBOL_loop` with a loop length of one. The last two
+/// parameters are the scratch buffer the host allocated for operands that
+/// need a copy (NULL when none does) and the bytes of it each thread takes:
+/// thread `t`'s part is passed as the loop's `data`.
 fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
     let plan = &u.plan;
     let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
@@ -75,6 +78,8 @@ fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
     let mut params: Vec<String> = (0..nops).map(|j| format!("ptr %p{j}")).collect();
     params.extend((0..nsteps).map(|k| format!("i64 %s{k}")));
     params.extend((0..ndims).map(|k| format!("i64 %d{k}")));
+    params.push("ptr %scratch".into());
+    params.push("i64 %slot".into());
     let _ = writeln!(t, "define {} void @\"{}\"({}) {{\nentry:", arch.kernel_cc(), u.kernel, params.join(", "));
     let _ = writeln!(
         t,
@@ -95,6 +100,7 @@ fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
         );
     }
     t.push_str(GRID_STRIDE);
+    t.push_str("  %soff = mul i64 %start, %slot\n  %mine = getelementptr i8, ptr %scratch, i64 %soff\n");
     t.push_str(
         "  br label %head\nhead:\n  %i = phi i64 [ %start, %entry ], [ %next, %body ]\n  %more = icmp slt i64 %i, %d0\n  \
          br i1 %more, label %body, label %done\nbody:\n",
@@ -108,7 +114,7 @@ fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
     }
     let _ = writeln!(
         t,
-        "  call void @\"{}\"(ptr %args, ptr %dims, ptr %steps, ptr null)\n  %next = add i64 %i, %stride\n  \
+        "  call void @\"{}\"(ptr %args, ptr %dims, ptr %steps, ptr %mine)\n  %next = add i64 %i, %stride\n  \
          br label %head\ndone:\n  ret void\n}}\n",
         crate::ufunc::loop_symbol(&u.symbol)
     );
@@ -332,7 +338,7 @@ const DEVICE_INTRINSICS: &[&str] = &[
 ];
 
 /// C library functions the CUDA driver provides to device code.
-const NVPTX_LIBC: &[&str] = &["malloc", "free", "vprintf"];
+const NVPTX_LIBC: &[&str] = &["vprintf"];
 
 /// Calls whose result nothing uses and which only report: the device has
 /// no standard error, so a panic's message is dropped and its trap stays.
@@ -569,7 +575,11 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         let body = m
             .get_function(&u.symbol)
             .ok_or_else(|| internal(format!("no body `{}` in the device module", u.symbol)))?;
-        crate::ufunc::emit_entry_points(&cx, &m, &u.plan, body, crate::machine_code::Mode::Ir).map_err(internal)?;
+        // Scratch copies come from a buffer the host passes: AMDGPU has no
+        // device `malloc`, and NVIDIA's heap is 8 MiB unless enlarged.
+        let mut plan = u.plan.clone();
+        plan.scratch_from_data = true;
+        crate::ufunc::emit_entry_points(&cx, &m, &plan, body, crate::machine_code::Mode::Ir).map_err(internal)?;
     }
     let mut kernels = String::new();
     for u in &low.gpu.ufuncs {
@@ -753,17 +763,8 @@ fn prune<'c>(
         }
         let name = f.get_name().to_string_lossy().into_owned();
         let used = f.as_global_value().as_pointer_value().get_first_use().is_some();
-        // `malloc` (a gufunc operand's scratch copy, when its strides do
-        // not fit its type) has no AMDGPU implementation: a trap there.
-        let trap = name == "abort" || (arch == Arch::Amdgpu && name == "malloc");
-        if arch == Arch::Amdgpu && name == "free" && used {
-            // Only ever given the null pointers of the branches that did
-            // not allocate.
-            let b = cx.create_builder();
-            b.position_at_end(cx.append_basic_block(f, "entry"));
-            b.build_return(None).map_err(internal)?;
-            f.set_linkage(Linkage::Internal);
-        } else if trap && used {
+        let trap = name == "abort";
+        if trap && used {
             let b = cx.create_builder();
             let bb = cx.append_basic_block(f, "entry");
             b.position_at_end(bb);

@@ -506,6 +506,7 @@ declare void @abort() noreturn nounwind
 declare i64 @llvm.smax.i64(i64, i64)
 declare i64 @llvm.smin.i64(i64, i64)
 declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.umax.i64(i64, i64)
 ";
 
 fn elsize(d: DType) -> u64 {
@@ -526,6 +527,7 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "define void @\"{s}_loop.gpu\"(ptr %args, ptr %dims, ptr %steps, ptr %data) {{\nentry:");
     let _ = writeln!(t, "  %params = alloca [{np} x ptr], align 8");
+    t.push_str("  %scrslot = alloca ptr, align 8\n  %slotslot = alloca i64, align 8\n");
     for j in 0..nops {
         let _ = writeln!(
             t,
@@ -640,9 +642,16 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
     }
     let _ = writeln!(
         t,
-        "  %nb0 = add i64 %n, {}\n  %nb = udiv i64 %nb0, {BLOCK}\n  %grid = call i64 @llvm.umin.i64(i64 %nb, i64 {MAX_GRID})\n  \
-         call void @mgpuLaunchKernel(ptr %f, i64 %grid, i64 1, i64 1, i64 {BLOCK}, i64 1, i64 1, i32 0, ptr %stream, ptr %params, ptr null, i64 {np})",
+        "  %nb0 = add i64 %n, {}\n  %nb = udiv i64 %nb0, {BLOCK}\n  %grid0 = call i64 @llvm.umin.i64(i64 %nb, i64 {MAX_GRID})",
         BLOCK - 1
+    );
+    scratch_text(&mut t, u);
+    let (sp, lp) = (np - 2, np - 1);
+    let _ = writeln!(
+        t,
+        "  %pp{sp} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {sp}\n  store ptr %scrslot, ptr %pp{sp}\n  \
+         %pp{lp} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {lp}\n  store ptr %slotslot, ptr %pp{lp}\n  \
+         call void @mgpuLaunchKernel(ptr %f, i64 %grid, i64 1, i64 1, i64 {BLOCK}, i64 1, i64 1, i32 0, ptr %stream, ptr %params, ptr null, i64 {np})"
     );
     for j in plan.nin..nops {
         let _ = writeln!(
@@ -654,6 +663,55 @@ fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
     }
     t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n  br label %out\nout:\n  ret void\n}\n");
     t
+}
+
+/// The most bytes of scratch copies one launch of a ufunc takes (its grid
+/// shrinks to fit when more threads would need more, down to one block).
+pub const SCRATCH_BUDGET: u64 = 64 << 20;
+
+/// The scratch buffer of a launch of `u` (in `%scrslot`, `%slotslot`) and
+/// its grid (`%grid`, from `%grid0`). When a view operand's core steps
+/// differ from those its parameter type fixes, the device's loop copies it
+/// through a buffer: each thread that runs loop indices gets its own part,
+/// of `slot` bytes (each view operand's core extents times its element
+/// size, rounded to 16, as `Plan::scratch_operands` lays them out), all
+/// from the stream's arena. Otherwise the buffer is NULL and takes nothing.
+fn scratch_text(t: &mut String, u: &GpuUfunc) {
+    let plan = &u.plan;
+    let mut need = "false".to_string();
+    let mut slot = "0".to_string();
+    for i in plan.scratch_operands() {
+        for (a, fx) in plan.fixed_core_strides(i) {
+            let k = plan.core_step_base(i) + a;
+            let _ =
+                writeln!(t, "  %sne{i}.{a} = icmp ne i64 %st{k}, {fx}\n  %sneed{i}.{a} = or i1 {need}, %sne{i}.{a}");
+            need = format!("%sneed{i}.{a}");
+        }
+        let mut count = elsize(plan.dtypes[i]).to_string();
+        for d in &plan.core[i] {
+            let _ = writeln!(t, "  %scount{i}.{d} = mul i64 {count}, %dm{}", d + 1);
+            count = format!("%scount{i}.{d}");
+        }
+        let a = crate::ufunc::SCRATCH_ALIGN;
+        let _ = writeln!(
+            t,
+            "  %sround{i}.0 = add i64 {count}, {}\n  %sround{i} = and i64 %sround{i}.0, {}\n  %sslot{i} = add i64 {slot}, %sround{i}",
+            a - 1,
+            !(a - 1) as i64
+        );
+        slot = format!("%sslot{i}");
+    }
+    let _ = writeln!(
+        t,
+        "  br i1 {need}, label %scratch, label %noscratch\nscratch:\n  %slot1 = call i64 @llvm.umax.i64(i64 {slot}, i64 1)\n  \
+         %perblock = mul i64 %slot1, {BLOCK}\n  %gcap0 = udiv i64 {SCRATCH_BUDGET}, %perblock\n  \
+         %gcap = call i64 @llvm.umax.i64(i64 %gcap0, i64 1)\n  %sgrid = call i64 @llvm.umin.i64(i64 %grid0, i64 %gcap)\n  \
+         %sthreads0 = mul i64 %sgrid, {BLOCK}\n  %sthreads = call i64 @llvm.umin.i64(i64 %sthreads0, i64 %n)\n  \
+         %sbytes = mul i64 %sthreads, {slot}\n  %sbuf = call ptr @postc_gpu_arena_alloc(i64 %sbytes, ptr %stream)\n  \
+         store ptr %sbuf, ptr %scrslot\n  store i64 {slot}, ptr %slotslot\n  br label %launch\n\
+         noscratch:\n  store ptr null, ptr %scrslot\n  store i64 0, ptr %slotslot\n  br label %launch\n\
+         launch:\n  %grid = phi i64 [ %sgrid, %scratch ], [ %grid0, %noscratch ]"
+    );
 }
 
 /// Stages a gpu function's arguments into `%slot{k}` (allocas made by

@@ -75,9 +75,10 @@ pub struct GpuUfunc {
 
 impl GpuUfunc {
     /// Kernel parameters: a base pointer per operand, every step of
-    /// `SYMBOL_loop`, then every dimension (the loop length first).
+    /// `SYMBOL_loop`, every dimension (the loop length first), then the
+    /// scratch buffer and the bytes of it per thread.
     pub fn num_kernel_params(&self) -> usize {
-        self.plan.nops + self.plan.num_steps() + 1 + self.plan.dims.len()
+        self.plan.nops + self.plan.num_steps() + 1 + self.plan.dims.len() + 2
     }
 }
 
