@@ -363,47 +363,17 @@ fn int_scalar(t: &TypeData) -> bool {
 /// `extra` pool does not hold the payload.
 #[inline]
 fn raw_slots(body: &Body, v: ValueId, mut val: impl FnMut(u32), mut block: impl FnMut(u32)) -> bool {
-    let [a, b] = body.ops[v];
-    let ex = |i: usize| body.extra.get(i).copied();
-    let exs = |i: usize, n: usize| body.extra.get(i..i.checked_add(n)?);
-    let b = b as usize;
-    let mut list = |l: Option<&[u32]>| match l {
-        Some(l) => {
-            for &x in l {
-                val(x);
-            }
-            true
-        }
-        None => false,
-    };
-    match body.tags[v].format() {
-        Format::Param | Format::Const | Format::Unreachable => true,
-        Format::Br => {
-            block(a);
-            true
-        }
-        Format::Binary | Format::Load | Format::Set => list(Some(&[a, b as u32])),
-        Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => list(Some(&[a])),
-        Format::Store | Format::Select => list(Some(&[a])) && list(exs(b, 2)),
-        Format::SetField => list(Some(&[a])) && list(exs(b, 2).map(|e| &e[1..])),
-        Format::Call => a != u32::MAX && list(ex(b).and_then(|n| exs(b + 1, n as usize))),
-        Format::IndexLoad => list(Some(&[a])) && list(ex(b).and_then(|n| exs(b + 1, n as usize))),
-        Format::IndexStore => {
-            list(Some(&[a])) && list(ex(b + 1).and_then(|n| exs(b + 2, n as usize))) && list(exs(b, 1))
-        }
-        Format::Return => a == NO_VALUE || list(Some(&[a])),
-        Format::CondBr => {
-            let ok = list(Some(&[a]));
-            match exs(b, 4) {
-                Some(e) => {
-                    block(e[0]);
-                    block(e[1]);
-                    ok
-                }
-                None => false,
-            }
-        }
+    let (tag, ops) = (body.tags[v], body.ops[v]);
+    if tag.format().layout().a == crate::opcode::Slot::Name && ops[0] == u32::MAX {
+        return false;
     }
+    let (extra_range, _) = crate::body::payload_ranges_in(tag, body.types[v], ops, &body.extra);
+    if extra_range.end > body.extra.len() || extra_range.start > extra_range.end {
+        return false;
+    }
+    let extra = &body.extra;
+    crate::body::operand_places(tag, ops, extra, |p| val(p.read(ops, extra)), |p| block(p.read(ops, extra)));
+    true
 }
 
 const NONE: u32 = u32::MAX;
@@ -1307,10 +1277,9 @@ impl<'p> Verifier<'p> {
                 at.array && (at.ndim == NONE || q < at.ndim) && scalar(r, DType::Int64)
             }
             Format::IndexLoad | Format::IndexStore => {
-                let head = if fmt == Format::IndexLoad { 1 } else { 2 };
                 let q = q as usize;
-                let Some(&n) = ex.get(q + head - 1) else { return false };
-                let Some(idx) = ex.get(q + head..(q + head).saturating_add(n as usize)) else { return false };
+                let Some(&n) = ex.get(q) else { return false };
+                let Some(idx) = ex.get(q + 1..(q + 1).saturating_add(n as usize)) else { return false };
                 let at = o!(p);
                 if !at.array || (at.ndim != NONE && n != at.ndim) {
                     return false;
@@ -1321,7 +1290,12 @@ impl<'p> Verifier<'p> {
                         return false;
                     }
                 }
-                let val = if fmt == Format::IndexLoad { ti[rt as usize] } else { o!(ex[q]) };
+                let val = if fmt == Format::IndexLoad {
+                    ti[rt as usize]
+                } else {
+                    let Some(&x) = ex.get(q + 1 + n as usize) else { return false };
+                    o!(x)
+                };
                 scalar(val, at.dtype)
             }
             Format::Call => {

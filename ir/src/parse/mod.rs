@@ -1275,9 +1275,8 @@ impl<'a> Parser<'a> {
         if !f.lit(b"[") {
             return false;
         }
-        let head = if op == Opcode::IndexLoad { 1 } else { 2 };
         self.scratch.clear();
-        self.scratch.resize(head, 0);
+        self.scratch.resize(1, 0);
         if !f.lit(b"]") {
             loop {
                 let k = clamp_u32(self.scratch.len());
@@ -1291,13 +1290,14 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.scratch[head - 1] = clamp_u32(self.scratch.len() - head);
+        self.scratch[0] = clamp_u32(self.scratch.len() - 1);
         if op == Opcode::IndexStore {
             if !f.lit(b", ") {
                 return false;
             }
-            let Some(x) = self.fast_operand(f, Slot::Extra(xb)) else { return false };
-            self.scratch[0] = x;
+            let k = clamp_u32(self.scratch.len());
+            let Some(x) = self.fast_operand(f, Slot::Extra(xb.saturating_add(k))) else { return false };
+            self.scratch.push(x);
         }
         if !f.end() {
             return false;
@@ -1605,8 +1605,7 @@ impl<'a> Parser<'a> {
                 if !c.eat(b'[') {
                     return Err(c.expected("`[` and the indices"));
                 }
-                let head = if fmt == Format::IndexLoad { 1 } else { 2 };
-                self.scratch.resize(head, 0);
+                self.scratch.resize(1, 0);
                 c.skip_ws();
                 if !c.eat(b']') {
                     loop {
@@ -1622,10 +1621,12 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
-                self.scratch[head - 1] = clamp_u32(self.scratch.len() - head);
+                self.scratch[0] = clamp_u32(self.scratch.len() - 1);
                 if fmt == Format::IndexStore {
                     Self::comma(c)?;
-                    self.scratch[0] = self.operand(c, Slot::Extra(xb))?;
+                    let k = clamp_u32(self.scratch.len());
+                    let x = self.operand(c, Slot::Extra(xb.saturating_add(k)))?;
+                    self.scratch.push(x);
                 }
                 ops[1] = xb;
             }
