@@ -129,7 +129,8 @@ impl SourceFrontend for PyFrontend {
             .collect();
         let mut diags = unit.declared_errors.clone();
         check_post_imports(program, &module, &unit, &mut diags);
-        let intrinsics: HashMap<String, String> = module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let intrinsics: HashMap<String, String> =
+            module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let cx = ModuleCx {
             src: &unit.src,
             file: unit.file,
@@ -217,10 +218,18 @@ fn intrinsic_alias_wrappers(module: &mut Module) {
 fn check_post_imports(program: &Program, module: &Module, unit: &Unit, diags: &mut Vec<Diagnostic>) {
     for (local, imp) in &module.post_imports {
         let Some(m) = program.modules.iter().find(|m| m.name == imp.module_name) else { continue };
-        let found = m.functions.iter().any(|f| f.name == imp.source_name) || m.function_aliases.contains_key(&imp.source_name);
+        let found =
+            m.functions.iter().any(|f| f.name == imp.source_name) || m.function_aliases.contains_key(&imp.source_name);
         if !found {
-            let at = module.decl_locs.imports.get(local).map(|l| postc_ir::Pos::new(&unit.src.path, l.line, l.col, imp.source_name.len() as u32));
-            diags.push(Diagnostic::error(format!("module `{}` has no function `{}`", imp.module_name, imp.source_name), at));
+            let at = module
+                .decl_locs
+                .imports
+                .get(local)
+                .map(|l| postc_ir::Pos::new(&unit.src.path, l.line, l.col, imp.source_name.len() as u32));
+            diags.push(Diagnostic::error(
+                format!("module `{}` has no function `{}`", imp.module_name, imp.source_name),
+                at,
+            ));
         }
     }
 }
@@ -232,7 +241,10 @@ pub fn loader(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Loader {
 
 /// Lowers one POST Python source (and the modules it imports, found beside
 /// `path`) to a program; for tests and tools.
-pub fn lower_files(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Result<Program, (postc_ir::SourceMap, Vec<Diagnostic>)> {
+pub fn lower_files(
+    files: &[PathBuf],
+    include_dirs: Vec<PathBuf>,
+) -> Result<Program, (postc_ir::SourceMap, Vec<Diagnostic>)> {
     let mut l = loader(files, include_dirs);
     match l.load(files) {
         Ok(p) => Ok(p),

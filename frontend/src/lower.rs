@@ -64,11 +64,21 @@ struct LocalInfo {
 #[derive(Clone, Debug)]
 enum Val {
     /// A scalar in the IR.
-    Num { v: ValueId, s: Scalar, nonneg: bool },
+    Num {
+        v: ValueId,
+        s: Scalar,
+        nonneg: bool,
+    },
     /// An array in the IR.
-    Arr { v: ValueId, ty: TypeData },
+    Arr {
+        v: ValueId,
+        ty: TypeData,
+    },
     /// A literal or constant not yet given a value.
-    Lit { lit: Lit, s: Scalar },
+    Lit {
+        lit: Lit,
+        s: Scalar,
+    },
     Void,
     /// An error was reported (or, while inferring, a type is not known yet).
     Err,
@@ -129,7 +139,8 @@ pub(crate) fn lower_function(
     for (name, t) in &decl.params {
         let td = types.get(*t).clone();
         let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals.insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
+        locals
+            .insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
     }
     for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
         locals.insert(name.clone(), LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true });
@@ -366,7 +377,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Some(t) => {
                     let shown = self.types.get(t).to_string();
-                    self.err(&def.name, format!("function `{}` can reach its end without returning a value (it returns {shown})", decl.name));
+                    self.err(
+                        &def.name,
+                        format!(
+                            "function `{}` can reach its end without returning a value (it returns {shown})",
+                            decl.name
+                        ),
+                    );
                     self.b.unreachable();
                 }
             }
@@ -410,10 +427,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Expr::StringLiteral(_) => {}
                 other @ (Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_)) => {
-                    self.err(other, format!("{} is not supported: POST functions are not generators or coroutines", construct_name(other)));
+                    self.err(
+                        other,
+                        format!(
+                            "{} is not supported: POST functions are not generators or coroutines",
+                            construct_name(other)
+                        ),
+                    );
                 }
                 other => {
-                    self.err(other, format!("{} has no effect as a statement; only calls stand alone", construct_name(other)));
+                    self.err(
+                        other,
+                        format!("{} has no effect as a statement; only calls stand alone", construct_name(other)),
+                    );
                 }
             },
             Stmt::Assign(a) => {
@@ -553,7 +579,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return;
                 }
                 if self.depth > 0 {
-                    self.err(at, format!("array local `{name}` must be bound at the top level of the function, not inside a block"));
+                    self.err(
+                        at,
+                        format!(
+                            "array local `{name}` must be bound at the top level of the function, not inside a block"
+                        ),
+                    );
                     return;
                 }
                 match cur {
@@ -606,7 +637,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             None => {
                                 self.err(
                                     value_at,
-                                    format!("`{name}` is assigned {} here but {} elsewhere", s.dtype.name(), t.dtype.name()),
+                                    format!(
+                                        "`{name}` is assigned {} here but {} elsewhere",
+                                        s.dtype.name(),
+                                        t.dtype.name()
+                                    ),
                                 );
                                 return;
                             }
@@ -804,9 +839,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // The loop variable: a Python int, non-negative when the range says so.
         let var_nonneg = match step_const {
             Some(s) if s > 0 => start.0.nonneg(),
-            Some(_) => {
-                matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg()
-            }
+            Some(_) => matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg(),
             None => start.0.nonneg() && stop.0.nonneg(),
         };
         let range_val_ty = Scalar::weak(DType::Int64);
@@ -879,7 +912,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(v), None) => {
                 let val = self.expr(v);
                 if !matches!(val, Val::Void | Val::Err) {
-                    self.err(&**v, format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name));
+                    self.err(
+                        &**v,
+                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name),
+                    );
                 }
                 self.b.ret(None);
             }
@@ -1152,7 +1188,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(&at, "the `@` operator is not supported: write the loops");
         }
         let Some(p) = promote(ls, rs) else {
-            return self.err(&at, format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()));
+            return self.err(
+                &at,
+                format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()),
+            );
         };
         let k = kind(p.dtype);
         let both_bool = ls.dtype == DType::Bool && rs.dtype == DType::Bool;
@@ -1188,7 +1227,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if k <= Kind::Int {
                     if let Val::Lit { lit: Lit::Int(i), .. } = &r {
                         if *i < 0 {
-                            return self.err(&at, "an integer raised to a negative power: write a float base such as `2.0 ** -1`");
+                            return self.err(
+                                &at,
+                                "an integer raised to a negative power: write a float base such as `2.0 ** -1`",
+                            );
                         }
                     }
                 }
@@ -1214,7 +1256,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             O::MatMult => unreachable!(),
         };
-        let (Some(a), Some(b)) = (self.materialize(&l, operand_dtype, &at), self.materialize(&r, operand_dtype, &at)) else {
+        let (Some(a), Some(b)) = (self.materialize(&l, operand_dtype, &at), self.materialize(&r, operand_dtype, &at))
+        else {
             return Val::Err;
         };
         let _ = operand_dtype;
@@ -1265,7 +1308,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             ast::UnaryOp::Not => {
                 let Some(c) = self.truth(v, &u.operand) else { return Val::Err };
                 let n = self.fresh("not");
-                Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n), s: Scalar::strong(DType::Bool), nonneg: true }
+                Val::Num {
+                    v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n),
+                    s: Scalar::strong(DType::Bool),
+                    nonneg: true,
+                }
             }
             ast::UnaryOp::Invert => {
                 let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
@@ -1361,7 +1408,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return None;
         };
         if p.dtype.is_complex() && !matches!(opcode, Opcode::Eq | Opcode::Ne) {
-            self.err(&at, format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()));
+            self.err(
+                &at,
+                format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()),
+            );
             return None;
         }
         let a = self.materialize(l, p.dtype, &at)?;
@@ -1373,7 +1423,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn compare(&mut self, c: &ast::ExprCompare) -> Val {
         for op in c.ops.iter() {
             match op {
-                ast::CmpOp::Is | ast::CmpOp::IsNot => return self.err(c, "`is` is not supported: compare values with `==`"),
+                ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                    return self.err(c, "`is` is not supported: compare values with `==`")
+                }
                 ast::CmpOp::In | ast::CmpOp::NotIn => return self.err(c, "`in` is not supported"),
                 _ => {}
             }
@@ -1432,9 +1484,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             };
             let Some(p) = promote(ts, fs) else {
-                return self.err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
+                return self
+                    .err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
             };
-            let (Some(a), Some(b)) = (self.materialize(&t, p.dtype, &*i.body), self.materialize(&f, p.dtype, &*i.orelse)) else {
+            let (Some(a), Some(b)) =
+                (self.materialize(&t, p.dtype, &*i.body), self.materialize(&f, p.dtype, &*i.orelse))
+            else {
                 return Val::Err;
             };
             self.at(i);
@@ -1461,7 +1516,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(ts), Some(fs)) => match promote(ts, fs) {
                 Some(p) => Some(p),
                 None => {
-                    self.err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
+                    self.err(
+                        i,
+                        format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
+                    );
                     None
                 }
             },
@@ -1521,7 +1579,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }
             }
-            return self.err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
+            return self
+                .err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
         }
         let v = self.expr(&a.value);
         match (&v, attr) {
@@ -1548,7 +1607,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             (Val::Arr { .. }, "shape") => self.err(a, "`shape` is read one axis at a time: `a.shape[k]`"),
-            (Val::Arr { .. }, other) => self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code")),
+            (Val::Arr { .. }, other) => {
+                self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code"))
+            }
             (_, "real" | "imag") => {
                 let Some(s) = v.scalar() else { return self.err(a, "`real` and `imag` are read from numbers") };
                 if s.dtype.is_text() {
@@ -1561,7 +1622,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         let n = self.fresh(attr);
                         let field = if attr == "real" { Field::Real } else { Field::Imag };
                         let ty = self.scalar_ty(part);
-                        Val::Num { v: self.b.getfield(ty, x, field, &n), s: Scalar { dtype: part, weak: s.weak }, nonneg: false }
+                        Val::Num {
+                            v: self.b.getfield(ty, x, field, &n),
+                            s: Scalar { dtype: part, weak: s.weak },
+                            nonneg: false,
+                        }
                     }
                     None if attr == "real" => v,
                     None => Val::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } },
@@ -1648,7 +1713,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         if store && !ty.is_output && self.is_param_array(&s.value) {
             let name = dotted(&s.value).unwrap_or_default();
-            self.err(&*s.value, format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"));
+            self.err(
+                &*s.value,
+                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
+            );
             return None;
         }
         let index_exprs: Vec<&Expr> = match &*s.slice {
@@ -1658,7 +1726,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(nd) = ty.ndim() {
             if index_exprs.len() != nd {
                 let n = index_exprs.len();
-                self.err(&*s.slice, format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }));
+                self.err(
+                    &*s.slice,
+                    format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }),
+                );
                 return None;
             }
         }
@@ -1721,7 +1792,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn store(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], v: Val, at: &Expr) {
         let d = arr.1.dtype;
         match v.scalar() {
-            Some(s) if s.dtype.is_text() != d.is_text() || (d.is_text() && s.dtype != d) || (s.dtype.is_complex() && !d.is_complex()) => {
+            Some(s)
+                if s.dtype.is_text() != d.is_text()
+                    || (d.is_text() && s.dtype != d)
+                    || (s.dtype.is_complex() && !d.is_complex()) =>
+            {
                 self.err(at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
                 return;
             }
@@ -1794,7 +1869,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     ret: d.ret.map(|t| self.types.get(t).clone()),
                 }))
             }
-            Global::Intrinsic { local } => Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone()))),
+            Global::Intrinsic { local } => {
+                Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone())))
+            }
             Global::PostImport { local } => {
                 let (module, source) = self.cx.post_imports.get(local)?;
                 let m = self.cx.program.modules.iter().find(|m| &m.name == module)?;
@@ -1872,10 +1949,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let args = &c.arguments.args;
         match target {
-            Target::Boundary(what) => self.err(
-                &*c.func,
-                format!("`{what}` is a CPython function and cannot be called from compiled code"),
-            ),
+            Target::Boundary(what) => {
+                self.err(&*c.func, format!("`{what}` is a CPython function and cannot be called from compiled code"))
+            }
             Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),
@@ -1918,7 +1994,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(c, "`conjugate` takes no arguments");
                 }
                 let v = self.expr(&base);
-                let Some(s) = v.scalar() else { return if matches!(v, Val::Err) { Val::Err } else { self.err(&*base, "`conjugate` is a method of numbers") } };
+                let Some(s) = v.scalar() else {
+                    return if matches!(v, Val::Err) {
+                        Val::Err
+                    } else {
+                        self.err(&*base, "`conjugate` is a method of numbers")
+                    };
+                };
                 let Some(part) = s.dtype.complex_part() else {
                     if kind(s.dtype) <= Kind::Float {
                         return v;
@@ -1955,8 +2037,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                 Some(c) => promote(c, s).unwrap_or(s),
                             })
                         }
-                        Some(s) => return self.err(*a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name())),
-                        None => return if matches!(v, Val::Err) { Val::Err } else { self.err(*a, format!("`{symbol}` takes real numbers")) },
+                        Some(s) => {
+                            return self.err(*a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))
+                        }
+                        None => {
+                            return if matches!(v, Val::Err) {
+                                Val::Err
+                            } else {
+                                self.err(*a, format!("`{symbol}` takes real numbers"))
+                            }
+                        }
                     }
                 }
                 let Some(common) = common else { return self.err(c, format!("`{symbol}` takes arguments")) };
@@ -1994,12 +2084,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         match &v {
                             Val::Arr { v: av, ty } => {
                                 if !array_fits(ty, p) {
-                                    self.err(a, format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name));
+                                    self.err(
+                                        a,
+                                        format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name),
+                                    );
                                     bad = true;
                                 } else if p.is_output && !ty.is_output && self.is_param_array(a) {
                                     self.err(
                                         a,
-                                        format!("argument {} of `{}` is written by it, but this array is an input", i + 1, callee.name),
+                                        format!(
+                                            "argument {} of `{}` is written by it, but this array is an input",
+                                            i + 1,
+                                            callee.name
+                                        ),
                                     );
                                     bad = true;
                                 } else {
@@ -2086,11 +2183,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Lit { lit: Lit::Str(s), .. } => {
                         Val::Lit { lit: Lit::Int(s.chars().count() as i128), s: Scalar::weak(DType::Int64) }
                     }
-                    Val::Lit { lit: Lit::Bytes(b), .. } => Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) },
+                    Val::Lit { lit: Lit::Bytes(b), .. } => {
+                        Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) }
+                    }
                     Val::Num { v: x, s, .. } if s.dtype.is_text() => {
                         self.at(c);
                         let n = self.fresh("len");
-                        Val::Num { v: self.b.getfield(TypeId::INT64, x, Field::Len, &n), s: Scalar::weak(DType::Int64), nonneg: true }
+                        Val::Num {
+                            v: self.b.getfield(TypeId::INT64, x, Field::Len, &n),
+                            s: Scalar::weak(DType::Int64),
+                            nonneg: true,
+                        }
                     }
                     Val::Err => Val::Err,
                     other => {
@@ -2113,7 +2216,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.at(c);
                         let n = self.fresh("abs");
                         let ty = self.scalar_ty(rd);
-                        Val::Num { v: self.b.unary(Opcode::Abs, ty, x, &n), s: Scalar { dtype: rd, weak: s.weak }, nonneg: kind(rd) == Kind::Float }
+                        Val::Num {
+                            v: self.b.unary(Opcode::Abs, ty, x, &n),
+                            s: Scalar { dtype: rd, weak: s.weak },
+                            nonneg: kind(rd) == Kind::Float,
+                        }
                     }
                     (_, Some(s)) => self.err(&args[0], format!("`abs` is not defined on {}", s.dtype.name())),
                     _ => {
@@ -2139,13 +2246,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                 None => Some(s),
                                 Some(q) => match promote(q, s) {
                                     Some(r) => Some(r),
-                                    None => return self.err(*a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name())),
+                                    None => {
+                                        return self
+                                            .err(*a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))
+                                    }
                                 },
                             }
                         }
                         Some(s) => return self.err(*a, format!("`{word}` is not defined on {}", s.dtype.name())),
                         None => {
-                            return if matches!(v, Val::Err) { Val::Err } else { self.err(*a, format!("`{word}` takes numbers")) };
+                            return if matches!(v, Val::Err) {
+                                Val::Err
+                            } else {
+                                self.err(*a, format!("`{word}` takes numbers"))
+                            };
                         }
                     }
                 }
@@ -2183,10 +2297,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 match v.scalar() {
                     Some(s) if kind(s.dtype) <= Kind::Float => {}
                     Some(s) => return self.err(a, format!("`complex` takes real parts, not {}", s.dtype.name())),
-                    None => return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`complex` takes numbers") },
+                    None => {
+                        return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`complex` takes numbers") }
+                    }
                 }
             }
-            let (Some(r), Some(i)) = (self.materialize(&re, DType::Float64, &args[0]), self.materialize(&im, DType::Float64, &args[1])) else {
+            let (Some(r), Some(i)) =
+                (self.materialize(&re, DType::Float64, &args[0]), self.materialize(&im, DType::Float64, &args[1]))
+            else {
                 return Val::Err;
             };
             self.at(c);
@@ -2256,7 +2374,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.at(c);
                 let n = self.fresh("cast");
                 let ty = self.scalar_ty(dtype);
-                let nonneg = v.nonneg() && kind(dtype) == Kind::Int && dtype.bits() >= s.dtype.bits() && kind(s.dtype) == Kind::Int;
+                let nonneg = v.nonneg()
+                    && kind(dtype) == Kind::Int
+                    && dtype.bits() >= s.dtype.bits()
+                    && kind(s.dtype) == Kind::Int;
                 Val::Num { v: self.b.cast(ty, x, &n), s: result, nonneg }
             }
             (Val::Arr { .. }, _) => self.err(&args[0], format!("`{name}` converts scalars, not arrays")),
@@ -2276,7 +2397,9 @@ fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
     let shape_ok = match (&arg.shape, &param.shape) {
         (_, Shape::Any) => true,
         (Shape::Any, Shape::Dims(p)) => p.iter().all(Option::is_none),
-        (Shape::Dims(a), Shape::Dims(p)) => a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| y.is_none() || x == y),
+        (Shape::Dims(a), Shape::Dims(p)) => {
+            a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| y.is_none() || x == y)
+        }
     };
     shape_ok && arg.layout == param.layout
 }
@@ -2293,7 +2416,11 @@ fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
 /// so that a conditional expression may evaluate both arms.
 fn is_pure(e: &Expr) -> bool {
     match e {
-        Expr::Name(_) | Expr::NumberLiteral(_) | Expr::BooleanLiteral(_) | Expr::StringLiteral(_) | Expr::BytesLiteral(_) => true,
+        Expr::Name(_)
+        | Expr::NumberLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_) => true,
         Expr::Attribute(a) => matches!(a.attr.id.as_str(), "real" | "imag" | "ndim") && is_pure(&a.value),
         Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::Not | ast::UnaryOp::UAdd) && is_pure(&u.operand),
         Expr::Compare(c) => c.ops.len() == 1 && is_pure(&c.left) && c.comparators.iter().all(is_pure),

@@ -189,7 +189,15 @@ pub(crate) fn fold_const(
         let d = l.default_dtype();
         return Ok((l, Scalar::weak(d)));
     }
-    let not_const = |e: &Expr| Err((e.range(), format!("{} is not a constant: a module constant is built from literals and other constants", construct_name(e))));
+    let not_const = |e: &Expr| {
+        Err((
+            e.range(),
+            format!(
+                "{} is not a constant: a module constant is built from literals and other constants",
+                construct_name(e)
+            ),
+        ))
+    };
     match e {
         Expr::Name(n) => constant(n.id.as_str())
             .ok_or_else(|| (n.range, format!("`{}` is not a function, import or constant defined above", n.id))),
@@ -210,7 +218,8 @@ pub(crate) fn fold_const(
             let (l, ls) = fold_const(&b.left, constant, dtype)?;
             let (r, rs) = fold_const(&b.right, constant, dtype)?;
             let Some(s) = promote(ls, rs) else { return not_const(e) };
-            let v = fold_binop(b.op, &l, &r).ok_or_else(|| (e.range(), "this constant expression cannot be folded".to_string()))?;
+            let v = fold_binop(b.op, &l, &r)
+                .ok_or_else(|| (e.range(), "this constant expression cannot be folded".to_string()))?;
             let s = if matches!(v, Lit::Float(_)) && kind(s.dtype) < Kind::Float {
                 Scalar { dtype: DType::Float64, weak: s.weak }
             } else {

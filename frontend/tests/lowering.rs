@@ -55,7 +55,10 @@ fn every_instruction_is_located_in_the_python_source() {
         for func in m.functions.iter() {
             let in_blocks = func.body.blocks.iter().flat_map(|b| b.start..b.end).map(postc_ir::ValueId::from_u32);
             for v in in_blocks {
-                let loc = func.body.loc(v).unwrap_or_else(|| panic!("{}: {} has an unlocated instruction", f.display(), func.name));
+                let loc = func
+                    .body
+                    .loc(v)
+                    .unwrap_or_else(|| panic!("{}: {} has an unlocated instruction", f.display(), func.name));
                 let path = m.files.path(loc.file);
                 assert!(path.ends_with(".py") && !loc.implicit, "{}: {} located at {path}", f.display(), func.name);
             }
@@ -129,7 +132,14 @@ def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
     let args = [Value::Array(out.clone()), Value::f64(10.0)];
     let mut interp = Interpreter::new(&program, InterpOptions { overflow_checks: true, fuel: Some(1_000_000) });
     interp.launch(ModuleId::from_u32(0), "fill", [2, 1, 1], [4, 3, 1], &args).unwrap();
-    let got: Vec<f64> = out.to_values().iter().map(|v| match v { Value::Float(_, x) => *x, other => panic!("{other:?}") }).collect();
+    let got: Vec<f64> = out
+        .to_values()
+        .iter()
+        .map(|v| match v {
+            Value::Float(_, x) => *x,
+            other => panic!("{other:?}"),
+        })
+        .collect();
 
     let dir = std::env::temp_dir().join(format!("postc-kernel-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

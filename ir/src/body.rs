@@ -417,7 +417,7 @@ pub fn f64_to_float_bits(dtype: DType, x: f64) -> u64 {
     }
 }
 
-/// The decoded view of one instruction: the seed's node types.
+/// The decoded view of one instruction: one variant per node type.
 #[derive(Clone, Copy, Debug)]
 pub enum InstData<'a> {
     Param {

@@ -278,11 +278,11 @@ impl Opcode {
     pub fn is_terminator(self) -> bool {
         self.format().is_terminator()
     }
-    /// The seed's `BinOp` this opcode is, if any.
+    /// The `BinOp` this opcode is, if any.
     pub fn bin_op(self) -> Option<BinOp> {
         BinOp::ALL.iter().copied().find(|b| b.opcode() == self)
     }
-    /// The seed's `UnaryOp` this opcode is, if any.
+    /// The `UnaryOp` this opcode is, if any.
     pub fn unary_op(self) -> Option<UnaryOp> {
         UnaryOp::ALL.iter().copied().find(|u| u.opcode() == self)
     }
@@ -294,7 +294,7 @@ impl Opcode {
     }
 }
 
-/// The seed's `BinOp`: value = the source-level spelling.
+/// A binary operator of POST Python: value = the source-level spelling.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BinOp {
     Add,
@@ -343,7 +343,7 @@ impl BinOp {
         BinOp::Shr,
     ];
 
-    /// The Python spelling (`BinOp.value` in the seed).
+    /// The Python spelling (`BinOp.value`).
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
@@ -399,7 +399,7 @@ impl BinOp {
     }
 }
 
-/// The seed's `UnaryOp`: value = the source-level spelling.
+/// A unary operator of POST Python: value = the source-level spelling.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum UnaryOp {
     Neg,

@@ -10,8 +10,8 @@
 
 use postc_ir::body::{operand_places, BlockData, BlockId, Body, Literal, NameId, NamePool, OperandAt, ValueId};
 use postc_ir::opcode::{Format, Opcode, Slot};
-use smallvec::SmallVec;
 use postc_ir::{DType, EntityId, Function, SrcLoc, TypeId};
+use smallvec::SmallVec;
 use std::cell::RefCell;
 
 /// The position of a value that is not in the new body. It is also what a
