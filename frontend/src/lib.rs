@@ -27,11 +27,46 @@ use std::path::{Path, PathBuf};
 /// The file extension of POST Python sources.
 pub const EXTENSION: &str = "py";
 
+/// A parsed syntax tree. Dropping one recurses as deep as the tree (a sum
+/// of 100,000 terms is 100,000 levels), so a large tree is dropped on a
+/// stack sized for the worst case its source allows.
+struct Tree {
+    parsed: Option<Parsed<ModModule>>,
+    source_len: usize,
+}
+
+impl Tree {
+    fn parse(text: &str) -> Tree {
+        let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module)).try_into_module();
+        Tree { parsed, source_len: text.len() }
+    }
+
+    fn body(&self) -> &[Stmt] {
+        self.parsed.as_ref().map_or(&[], |p| &p.syntax().body)
+    }
+
+    fn errors(&self) -> &[ruff_python_parser::ParseError] {
+        self.parsed.as_ref().map_or(&[], |p| p.errors())
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let Some(parsed) = self.parsed.take() else { return };
+        if self.source_len < 16 * 1024 {
+            drop(parsed);
+        } else {
+            // At most one level of nesting per source byte.
+            stacker::grow((1 << 20) + self.source_len.saturating_mul(512), move || drop(parsed));
+        }
+    }
+}
+
 /// A declared file, waiting for its bodies to be lowered.
 struct Unit {
     src: SourceFile,
     file: FileId,
-    parsed: Parsed<ModModule>,
+    parsed: Tree,
     globals: HashMap<String, Global>,
     funcs: Vec<declare::FuncDecl>,
     broken: Vec<declare::FuncDecl>,
@@ -85,7 +120,7 @@ impl SourceFrontend for PyFrontend {
 
     fn declare(&mut self, path: &str, text: &str, imported_as: Option<&str>) -> Result<Module, Vec<Diagnostic>> {
         let src = SourceFile::new(path, text);
-        let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module)).try_into_module().expect("a module parse");
+        let parsed = Tree::parse(text);
         if !parsed.errors().is_empty() {
             let diags = parsed
                 .errors()
@@ -104,7 +139,7 @@ impl SourceFrontend for PyFrontend {
         let mut file_table = postc_ir::FileTable::default();
         let file = file_table.intern(path);
         let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
-        let stmts: &[Stmt] = &parsed.syntax().body;
+        let stmts: &[Stmt] = parsed.body();
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
         let declared_errors = d.diags;
         let out = module.clone();
@@ -140,7 +175,7 @@ impl SourceFrontend for PyFrontend {
             post_imports: &post_imports,
             intrinsics: &intrinsics,
         };
-        let stmts: &[Stmt] = &unit.parsed.syntax().body;
+        let stmts: &[Stmt] = unit.parsed.body();
         let mut bodies = Vec::new();
         for decl in &unit.funcs {
             if diags.len() >= postc_ir::diag::MAX_ERRORS {

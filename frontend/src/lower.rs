@@ -20,6 +20,10 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{HashMap, HashSet};
 
+/// Stack left before a deeply recursive step grows the stack, and by how much.
+pub(crate) const STACK_RED_ZONE: usize = 128 * 1024;
+pub(crate) const STACK_GROWTH: usize = 4 * 1024 * 1024;
+
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
     /// The name the IR call uses.
@@ -419,6 +423,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) {
         self.at(s);
         match s {
             Stmt::Expr(e) => match &*e.value {
@@ -1041,6 +1049,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     // ---- expressions ------------------------------------------------------
 
     fn expr(&mut self, e: &Expr) -> Val {
+        // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Val {
         if let Some(l) = literal(e) {
             return match l {
                 Ok(lit) => {
@@ -2415,6 +2428,10 @@ fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
 /// Whether evaluating an expression can have no effect and cannot panic,
 /// so that a conditional expression may evaluate both arms.
 fn is_pure(e: &Expr) -> bool {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || is_pure_inner(e))
+}
+
+fn is_pure_inner(e: &Expr) -> bool {
     match e {
         Expr::Name(_)
         | Expr::NumberLiteral(_)

@@ -148,6 +148,11 @@ pub(crate) fn stmt_name(s: &Stmt) -> &'static str {
 
 /// `a.b.c` of a name or attribute chain.
 pub(crate) fn dotted(e: &Expr) -> Option<String> {
+    use crate::lower::{STACK_GROWTH, STACK_RED_ZONE};
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || dotted_inner(e))
+}
+
+fn dotted_inner(e: &Expr) -> Option<String> {
     match e {
         Expr::Name(n) => Some(n.id.to_string()),
         Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr.id)),
@@ -180,6 +185,15 @@ type FoldResult = Result<(Lit, Scalar), (TextRange, String)>;
 /// strong constant). `constant` looks up earlier constants, `dtype` type
 /// names.
 pub(crate) fn fold_const(
+    e: &Expr,
+    constant: &dyn Fn(&str) -> Option<(Lit, Scalar)>,
+    dtype: &dyn Fn(&str) -> Option<DType>,
+) -> FoldResult {
+    use crate::lower::{STACK_GROWTH, STACK_RED_ZONE};
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || fold_const_inner(e, constant, dtype))
+}
+
+fn fold_const_inner(
     e: &Expr,
     constant: &dyn Fn(&str) -> Option<(Lit, Scalar)>,
     dtype: &dyn Fn(&str) -> Option<DType>,

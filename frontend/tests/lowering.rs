@@ -159,3 +159,19 @@ def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
     assert_eq!(got[3 * 3 + 2], 32.0, "out[3, 2] = 10 * 3 + 2");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Deeply nested source (a sum of 100,000 terms, 50,000 unary minuses,
+/// 3,000 parentheses) lowers without exhausting the stack.
+#[test]
+fn deep_expressions_lower() {
+    let header = "from postyp import Int64\ndef f(x: Int64) -> Int64:\n    return ";
+    let texts = [
+        format!("{header}{}\n", vec!["x"; 100_000].join(" + ")),
+        format!("{header}{}x\n", "-".repeat(50_000)),
+        format!("{header}{}x{}\n", "(".repeat(3_000), ")".repeat(3_000)),
+    ];
+    for t in &texts {
+        let program = postc_frontend::lower_source("deep.py", t).unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(postc_ir::verify::verify_program(&program).is_empty());
+    }
+}
