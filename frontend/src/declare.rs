@@ -89,6 +89,8 @@ pub(crate) struct FuncDecl {
     pub doc: Option<String>,
     /// Parameters whose annotations have errors: their uses stay quiet.
     pub poisoned: Vec<String>,
+    /// The return annotation has errors: returns are not checked.
+    pub ret_poisoned: bool,
 }
 
 /// Everything the module level declares.
@@ -639,6 +641,7 @@ impl Declarer<'_> {
                 },
             }
         }
+        let mut ret_poisoned = false;
         let ret = match &f.returns {
             None => None,
             Some(r) => match self.annotation(d, r) {
@@ -652,6 +655,7 @@ impl Declarer<'_> {
                 }
                 None => {
                     ok = false;
+                    ret_poisoned = true;
                     None
                 }
             },
@@ -778,6 +782,7 @@ impl Declarer<'_> {
                 ufunc_sig: None,
                 doc: None,
                 poisoned,
+                ret_poisoned,
             });
         }
         let doc = match f.body.first() {
@@ -805,7 +810,7 @@ impl Declarer<'_> {
         b.set_doc(doc.clone());
         b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
         m.add_function(b.finish());
-        Ok(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc, poisoned })
+        Ok(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc, poisoned, ret_poisoned })
     }
 
     fn ufunc_signature(

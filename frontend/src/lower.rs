@@ -912,6 +912,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {
+        if self.decl.ret_poisoned {
+            if let Some(v) = &r.value {
+                self.expr(v);
+            }
+            self.b.unreachable();
+            self.open = false;
+            return;
+        }
         let ret = self.decl.ret;
         match (&r.value, ret) {
             (None, None) => {
@@ -1214,8 +1222,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ if k == Kind::Text => {
                 return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
             }
-            O::Add | O::Sub | O::Mult if both_bool => {
-                return self.err(&at, format!("`{sym}` on two Bool values: convert them with `int(...)` first"));
+            // NumPy's Bool arithmetic is logical (`+` is or, `*` is and, `-`
+            // is refused); Python's bools add as integers.
+            O::Add | O::Sub | O::Mult if both_bool && p.weak => {
+                let d = DType::Int64;
+                let op = match op {
+                    O::Add => Opcode::Add,
+                    O::Sub => Opcode::Sub,
+                    _ => Opcode::Mul,
+                };
+                (op, d, Scalar::weak(d), false)
+            }
+            O::Add if both_bool => (Opcode::Or, DType::Bool, Scalar::strong(DType::Bool), true),
+            O::Mult if both_bool => (Opcode::And, DType::Bool, Scalar::strong(DType::Bool), true),
+            O::Sub if both_bool => {
+                return self.err(
+                    &at,
+                    "`-` on two Bool values is not defined (as in NumPy): use `^` or convert with `int(...)`",
+                );
             }
             O::Add => (Opcode::Add, p.dtype, p, nonneg),
             O::Mult => (Opcode::Mul, p.dtype, p, nonneg),
@@ -1225,7 +1249,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (Opcode::Div, d, Scalar { dtype: d, weak: p.weak }, false)
             }
             O::FloorDiv | O::Mod => {
-                if k == Kind::Complex || both_bool {
+                if k == Kind::Complex {
                     return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
                 }
                 let op = if op == O::FloorDiv { Opcode::FDiv } else { Opcode::Mod };
@@ -1295,13 +1319,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Lit { lit, s: *s };
             }
         }
-        let Some(s) = v.scalar() else {
+        let Some(mut s) = v.scalar() else {
             if matches!(v, Val::Err) {
                 return Val::Err;
             }
             return self.err(u, "this operand has no scalar value");
         };
         self.at(u);
+        // `-` and `~` of a Python bool are Python ints.
+        let mut v = v;
+        if s.dtype == DType::Bool && s.weak && matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::Invert) {
+            let Some(x) = self.materialize(&v, DType::Int64, u) else { return Val::Err };
+            s = Scalar::weak(DType::Int64);
+            v = Val::Num { v: x, s, nonneg: true };
+        }
         match u.op {
             ast::UnaryOp::UAdd => {
                 if kind(s.dtype) > Kind::Complex || s.dtype == DType::Bool {
@@ -1416,10 +1447,34 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return None;
         };
-        let Some(p) = promote(ls, rs) else {
+        let Some(mut p) = promote(ls, rs) else {
             self.err(&at, format!("cannot compare {} with {}", ls.dtype.name(), rs.dtype.name()));
             return None;
         };
+        // A Python integer outside the other operand's integer dtype is
+        // compared by value, as NumPy does (arithmetic would refuse it).
+        let out_of_range = |v: &Val| match v {
+            Val::Lit { lit: Lit::Int(i), .. } => p.dtype.int_range().is_some_and(|(lo, hi)| *i < lo || *i > hi),
+            _ => false,
+        };
+        if p.dtype.is_int() && (out_of_range(l) || out_of_range(r)) {
+            if p.dtype != DType::UInt64 {
+                p = Scalar::strong(DType::Int64);
+            } else {
+                // An unsigned 64-bit value against a negative literal: the
+                // literal is the smaller whatever the value.
+                let lit_left = matches!(l, Val::Lit { .. });
+                let left_smaller = lit_left;
+                let truth = match opcode {
+                    Opcode::Eq => false,
+                    Opcode::Ne => true,
+                    Opcode::Lt | Opcode::Le => left_smaller,
+                    _ => !left_smaller,
+                };
+                let n = self.fresh("cmp");
+                return Some(self.b.const_(TypeId::BOOL, Literal::Bool(truth), &n));
+            }
+        }
         if p.dtype.is_complex() && !matches!(opcode, Opcode::Eq | Opcode::Ne) {
             self.err(
                 &at,
@@ -1446,8 +1501,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut lhs = self.expr(&c.left);
         if c.ops.len() == 1 {
             let r = self.expr(&c.comparators[0]);
+            // Comparing Python scalars gives a Python bool.
+            let weak = lhs.scalar().is_some_and(|s| s.weak) && r.scalar().is_some_and(|s| s.weak);
             return match self.compare_pair(c.ops[0], &lhs, &r, c.range) {
-                Some(v) => Val::Num { v, s: Scalar::strong(DType::Bool), nonneg: true },
+                Some(v) => Val::Num { v, s: Scalar { dtype: DType::Bool, weak }, nonneg: true },
                 None => Val::Err,
             };
         }
@@ -2222,6 +2279,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.expr(&args[0]);
                 match (&v, v.scalar()) {
                     (Val::Lit { lit: Lit::Int(i), s }, _) => Val::Lit { lit: Lit::Int(i.abs()), s: *s },
+                    // NumPy's absolute value of a Bool is itself.
+                    (_, Some(s)) if s.dtype == DType::Bool => v,
                     (Val::Lit { lit: Lit::Float(x), s }, _) => Val::Lit { lit: Lit::Float(x.abs()), s: *s },
                     (_, Some(s)) if matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) => {
                         let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
