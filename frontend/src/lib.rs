@@ -20,6 +20,7 @@ use postc_ir::resolve::{Loader, SourceFrontend};
 use postc_ir::{Diagnostic, FileId, Module, ModuleId, Program};
 use ruff_python_ast::{ModModule, Stmt};
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions, Parsed};
+use ruff_text_size::Ranged;
 use source::SourceFile;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -47,6 +48,19 @@ impl Tree {
 
     fn errors(&self) -> &[ruff_python_parser::ParseError] {
         self.parsed.as_ref().map_or(&[], |p| p.errors())
+    }
+
+    /// The ranges of every name token (a name that is not ASCII has no
+    /// spelling in the IR's text).
+    fn name_ranges(&self) -> Vec<ruff_text_size::TextRange> {
+        let Some(p) = &self.parsed else { return Vec::new() };
+        let mut out = Vec::new();
+        for t in p.tokens().iter() {
+            if t.kind() == ruff_python_ast::token::TokenKind::Name {
+                out.push(t.range());
+            }
+        }
+        out
     }
 }
 
@@ -129,6 +143,22 @@ impl SourceFrontend for PyFrontend {
                 .map(|e| Diagnostic::error(format!("syntax error: {}", e.error), Some(src.pos(e.location))))
                 .collect();
             return Err(diags);
+        }
+        let bad_names: Vec<Diagnostic> = parsed
+            .name_ranges()
+            .into_iter()
+            .filter(|r| !text[r.start().to_usize()..r.end().to_usize()].is_ascii())
+            .take(postc_ir::diag::MAX_ERRORS)
+            .map(|r| {
+                let name = &text[r.start().to_usize()..r.end().to_usize()];
+                Diagnostic::error(
+                    format!("the name `{name}` is not ASCII: POST names are ASCII letters, digits and `_`"),
+                    Some(src.pos(r)),
+                )
+            })
+            .collect();
+        if !bad_names.is_empty() {
+            return Err(bad_names);
         }
         let name = match imported_as {
             Some(n) => n.to_owned(),
