@@ -689,7 +689,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         self.vals.insert(v, x);
     }
 
-    /// Converts a scalar `x` of dtype `from` to dtype `to` (DESIGN §3 casts).
+    /// Converts a scalar `x` of dtype `from` to dtype `to` (docs/ir-text.md, Semantics).
     fn convert(&mut self, x: &str, from: DType, to: DType) -> String {
         if from == to {
             return x.to_owned();

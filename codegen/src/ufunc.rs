@@ -1,6 +1,6 @@
 //! The NumPy-facing entry points of a ufunc (docs/abi.md, "UFuncs").
 //!
-//! The body `NAME` computes one iteration (DESIGN §3). For every ufunc two
+//! The body `NAME` computes one iteration (docs/ir-text.md, Semantics). For every ufunc two
 //! more functions are emitted here:
 //!
 //! - `void NAME_loop(char **args, const intptr_t *dimensions,

@@ -18,10 +18,10 @@ use postc_testkit::cases::{parse_expected, Arg, ArrayArg, Case, Ret};
 use postc_testkit::compare::{compare_list, show, values_match};
 use postc_testkit::corpus::{load, program_files, repo_root, stem};
 use postc_testkit::run::run_case;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 use std::ffi::c_void;
+use std::fmt::Write as _;
 use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
 
 #[repr(C)]
 struct DLTensor {
@@ -126,9 +126,8 @@ fn load_program(path: &Path) -> Result<Program, String> {
     let root = repo_root();
     let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
     std::env::set_current_dir(&root).map_err(|e| e.to_string())?;
-    let program = postc_frontend::lower_files(std::slice::from_ref(&rel), Vec::new()).map_err(|(sources, diags)| {
-        format!("{} does not lower:\n{}", rel.display(), sources.render(&diags, false))
-    })?;
+    let program = postc_frontend::lower_files(std::slice::from_ref(&rel), Vec::new())
+        .map_err(|(sources, diags)| format!("{} does not lower:\n{}", rel.display(), sources.render(&diags, false)))?;
     let diags = postc_ir::verify::verify_program(&program);
     if !diags.is_empty() {
         let text: Vec<String> = diags.iter().map(|d| d.to_string()).collect();

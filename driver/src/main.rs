@@ -658,7 +658,9 @@ fn lower(file: &PathBuf, output: Option<&PathBuf>, include: Vec<PathBuf>) -> Exi
 fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
     if file.extension().is_some_and(|e| e == postc_frontend::EXTENSION) {
         if check || write {
-            return usage_error("`fmt --check` and `fmt -w` take `.pir` files; `fmt FILE.py` prints the IR it lowers to");
+            return usage_error(
+                "`fmt --check` and `fmt -w` take `.pir` files; `fmt FILE.py` prints the IR it lowers to",
+            );
         }
         return lower(file, None, Vec::new());
     }

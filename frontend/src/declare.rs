@@ -22,13 +22,23 @@ pub(crate) enum Global {
     Func(usize),
     /// A module constant; `dtype` is its annotation (or the literal's
     /// default) and `strong` whether it was made by calling a dtype.
-    Const { lit: Lit, scalar: Scalar },
+    Const {
+        lit: Lit,
+        scalar: Scalar,
+    },
     /// A `postc.math` function: the local name the IR calls and its symbol.
-    Intrinsic { local: String },
+    Intrinsic {
+        local: String,
+    },
     /// A function of another POST module, called by this local name.
-    PostImport { local: String },
+    PostImport {
+        local: String,
+    },
     /// A name from a CPython module, not callable from compiled code.
-    Boundary { module: String, name: String },
+    Boundary {
+        module: String,
+        name: String,
+    },
     /// A CPython module itself (`import numpy as np`).
     BoundaryModule(String),
     /// `postc`, `postc.math` or `postyp` bound as a module.
@@ -79,6 +89,8 @@ pub(crate) struct FuncDecl {
     pub doc: Option<String>,
     /// Parameters whose annotations have errors: their uses stay quiet.
     pub poisoned: Vec<String>,
+    /// The return annotation has errors: returns are not checked.
+    pub ret_poisoned: bool,
 }
 
 /// Everything the module level declares.
@@ -92,8 +104,13 @@ pub(crate) struct Declared {
 }
 
 /// The libm-compatible functions of `postc.math`, and its constants.
-pub(crate) const MATH_CONSTANTS: [(&str, f64); 5] =
-    [("pi", std::f64::consts::PI), ("e", std::f64::consts::E), ("tau", std::f64::consts::TAU), ("inf", f64::INFINITY), ("nan", f64::NAN)];
+pub(crate) const MATH_CONSTANTS: [(&str, f64); 5] = [
+    ("pi", std::f64::consts::PI),
+    ("e", std::f64::consts::E),
+    ("tau", std::f64::consts::TAU),
+    ("inf", f64::INFINITY),
+    ("nan", f64::NAN),
+];
 
 fn dtype_named(name: &str) -> Option<DType> {
     DType::from_name(name)
@@ -130,7 +147,10 @@ impl Declarer<'_> {
         let mut module = Module::new(name);
         let file = module.files.intern(&self.src.path);
         debug_assert_eq!(file, self.file);
-        module.decl_locs = DeclLocs { module: Some(postc_ir::SrcLoc { file, line: 1, col: 1, implicit: false }), ..Default::default() };
+        module.decl_locs = DeclLocs {
+            module: Some(postc_ir::SrcLoc { file, line: 1, col: 1, implicit: false }),
+            ..Default::default()
+        };
         let mut d = Declared { module, globals: HashMap::new(), funcs: Vec::new(), broken: Vec::new() };
         let mut all: Option<(Vec<(String, ruff_text_size::TextRange)>, ruff_text_size::TextRange)> = None;
         let mut defined_at: HashMap<String, ruff_text_size::TextRange> = HashMap::new();
@@ -219,7 +239,9 @@ impl Declarer<'_> {
                 d.module.function_aliases.insert(alias, target);
             } else if let Some(l) = at {
                 self.diags.push(Diagnostic::error(
-                    format!("`{alias}` aliases `{target}`, which is not a function of this module or an imported function"),
+                    format!(
+                        "`{alias}` aliases `{target}`, which is not a function of this module or an imported function"
+                    ),
                     Some(postc_ir::Pos::new(&self.src.path, l.line, l.col, alias.len() as u32)),
                 ));
             }
@@ -317,7 +339,12 @@ impl Declarer<'_> {
                 }
                 "postc.math" => {
                     if let Some((_, v)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == name) {
-                        self.bind(d, &local, Global::Const { lit: Lit::Float(*v), scalar: Scalar::weak(DType::Float64) }, alias);
+                        self.bind(
+                            d,
+                            &local,
+                            Global::Const { lit: Lit::Float(*v), scalar: Scalar::weak(DType::Float64) },
+                            alias,
+                        );
                     } else if postc_ir::interp::is_known_intrinsic(name) && !name.ends_with('f') || name == "erf" {
                         d.module.intrinsic_imports.insert(local.clone(), name.to_owned());
                         self.bind(d, &local.clone(), Global::Intrinsic { local }, alias);
@@ -327,7 +354,11 @@ impl Declarer<'_> {
                 }
                 m if (self.is_post_module)(m) => {
                     let at = self.src.loc(self.file, &alias.name);
-                    d.module.decl_locs.dependencies.entry(m.to_owned()).or_insert_with(|| self.src.loc(self.file, module));
+                    d.module
+                        .decl_locs
+                        .dependencies
+                        .entry(m.to_owned())
+                        .or_insert_with(|| self.src.loc(self.file, module));
                     d.module.add_post_import(ImportedName {
                         local_name: local.clone(),
                         module_name: m.to_owned(),
@@ -339,7 +370,11 @@ impl Declarer<'_> {
                 m => {
                     d.module.boundary_imports.insert(
                         local.clone(),
-                        ImportedName { local_name: local.clone(), module_name: m.to_owned(), source_name: name.to_owned() },
+                        ImportedName {
+                            local_name: local.clone(),
+                            module_name: m.to_owned(),
+                            source_name: name.to_owned(),
+                        },
                     );
                     self.bind(d, &local, Global::Boundary { module: m.to_owned(), name: name.to_owned() }, alias);
                 }
@@ -404,14 +439,18 @@ impl Declarer<'_> {
 
     /// Folds a constant expression of literals and earlier constants.
     fn const_value(&mut self, d: &Declared, e: &Expr) -> Option<(Lit, Scalar)> {
-        let r = crate::syntax::fold_const(e, &|n| match d.globals.get(n) {
-            Some(Global::Const { lit, scalar }) => Some((lit.clone(), *scalar)),
-            _ => None,
-        }, &|n| match d.globals.get(n) {
-            Some(Global::Type(t)) => Some(*t),
-            None => python_scalar(n),
-            _ => None,
-        });
+        let r = crate::syntax::fold_const(
+            e,
+            &|n| match d.globals.get(n) {
+                Some(Global::Const { lit, scalar }) => Some((lit.clone(), *scalar)),
+                _ => None,
+            },
+            &|n| match d.globals.get(n) {
+                Some(Global::Type(t)) => Some(*t),
+                None => python_scalar(n),
+                _ => None,
+            },
+        );
         match r {
             Ok(v) => Some(v),
             Err((at, msg)) => {
@@ -456,7 +495,10 @@ impl Declarer<'_> {
                 },
                 Some(TypeName::DType(t)) => self.array_type(t, &s.slice).map(Annot::Type),
                 None => {
-                    self.err(&*s.value, format!("unknown type `{}`", crate::syntax::dotted(&s.value).unwrap_or_default()));
+                    self.err(
+                        &*s.value,
+                        format!("unknown type `{}`", crate::syntax::dotted(&s.value).unwrap_or_default()),
+                    );
                     None
                 }
             },
@@ -599,6 +641,7 @@ impl Declarer<'_> {
                 },
             }
         }
+        let mut ret_poisoned = false;
         let ret = match &f.returns {
             None => None,
             Some(r) => match self.annotation(d, r) {
@@ -612,6 +655,7 @@ impl Declarer<'_> {
                 }
                 None => {
                     ok = false;
+                    ret_poisoned = true;
                     None
                 }
             },
@@ -676,7 +720,9 @@ impl Declarer<'_> {
                         continue;
                     }
                     let fallback = args
-                        .and_then(|a| a.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|i| i.id.as_str() == "fallback")))
+                        .and_then(|a| {
+                            a.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|i| i.id.as_str() == "fallback"))
+                        })
                         .map(|k| match &k.value {
                             Expr::BooleanLiteral(b) => Some(b.value),
                             _ => None,
@@ -713,12 +759,10 @@ impl Declarer<'_> {
                 Some((s, dims)) => {
                     // The core sizes are not Python names; one that a
                     // parameter or local also uses gets a suffix.
-                    let taken: std::collections::HashSet<String> = params
-                        .iter()
-                        .map(|(n, _)| n.clone())
-                        .chain(crate::lower::assigned_names(&f.body))
-                        .collect();
-                    core_dims = dims.into_iter().map(|d| if taken.contains(&d) { format!("{d}.core") } else { d }).collect();
+                    let taken: std::collections::HashSet<String> =
+                        params.iter().map(|(n, _)| n.clone()).chain(crate::lower::assigned_names(&f.body)).collect();
+                    core_dims =
+                        dims.into_iter().map(|d| if taken.contains(&d) { format!("{d}.core") } else { d }).collect();
                     ufunc_sig = Some(s);
                 }
                 None => ok = false,
@@ -738,6 +782,7 @@ impl Declarer<'_> {
                 ufunc_sig: None,
                 doc: None,
                 poisoned,
+                ret_poisoned,
             });
         }
         let doc = match f.body.first() {
@@ -765,7 +810,7 @@ impl Declarer<'_> {
         b.set_doc(doc.clone());
         b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
         m.add_function(b.finish());
-        Ok(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc, poisoned })
+        Ok(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc, poisoned, ret_poisoned })
     }
 
     fn ufunc_signature(
@@ -803,11 +848,18 @@ impl Declarer<'_> {
         let operands = if returns_scalar { sig.inputs.len() } else { sig.inputs.len() + sig.outputs.len() };
         let single_scalar_out = sig.outputs.len() == 1 && sig.outputs[0].is_empty();
         if returns_scalar && !single_scalar_out {
-            self.diags.push(self.src.error(&at, format!("ufunc `{name}` returns a value, so its signature has one output `()`")));
+            self.diags.push(
+                self.src.error(&at, format!("ufunc `{name}` returns a value, so its signature has one output `()`")),
+            );
             return None;
         }
         if ret.is_some_and(|r| r.is_array) {
-            self.diags.push(self.src.error(&at, format!("ufunc `{name}` cannot return an array: its outputs are `Out[...]` parameters")));
+            self.diags.push(
+                self.src.error(
+                    &at,
+                    format!("ufunc `{name}` cannot return an array: its outputs are `Out[...]` parameters"),
+                ),
+            );
             return None;
         }
         if params.len() != operands {
@@ -827,7 +879,11 @@ impl Declarer<'_> {
                     &at,
                     format!(
                         "parameter `{pname}` of ufunc `{name}` must be {} for the operand `({})`",
-                        if core.is_empty() && !is_out { "a scalar".to_string() } else { format!("a {}-D array", core.len()) },
+                        if core.is_empty() && !is_out {
+                            "a scalar".to_string()
+                        } else {
+                            format!("a {}-D array", core.len())
+                        },
                         core.join(",")
                     ),
                 ));
@@ -838,7 +894,11 @@ impl Declarer<'_> {
                     &at,
                     format!(
                         "parameter `{pname}` of ufunc `{name}` {}",
-                        if is_out { "is an output operand: mark it `Out[...]`" } else { "is an input operand and cannot be `Out[...]`" }
+                        if is_out {
+                            "is an output operand: mark it `Out[...]`"
+                        } else {
+                            "is an input operand and cannot be `Out[...]`"
+                        }
                     ),
                 ));
                 return None;

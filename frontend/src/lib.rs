@@ -20,6 +20,7 @@ use postc_ir::resolve::{Loader, SourceFrontend};
 use postc_ir::{Diagnostic, FileId, Module, ModuleId, Program};
 use ruff_python_ast::{ModModule, Stmt};
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions, Parsed};
+use ruff_text_size::Ranged;
 use source::SourceFile;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,11 +28,59 @@ use std::path::{Path, PathBuf};
 /// The file extension of POST Python sources.
 pub const EXTENSION: &str = "py";
 
+/// A parsed syntax tree. Dropping one recurses as deep as the tree (a sum
+/// of 100,000 terms is 100,000 levels), so a large tree is dropped on a
+/// stack sized for the worst case its source allows.
+struct Tree {
+    parsed: Option<Parsed<ModModule>>,
+    source_len: usize,
+}
+
+impl Tree {
+    fn parse(text: &str) -> Tree {
+        let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module)).try_into_module();
+        Tree { parsed, source_len: text.len() }
+    }
+
+    fn body(&self) -> &[Stmt] {
+        self.parsed.as_ref().map_or(&[], |p| &p.syntax().body)
+    }
+
+    fn errors(&self) -> &[ruff_python_parser::ParseError] {
+        self.parsed.as_ref().map_or(&[], |p| p.errors())
+    }
+
+    /// The ranges of every name token (a name that is not ASCII has no
+    /// spelling in the IR's text).
+    fn name_ranges(&self) -> Vec<ruff_text_size::TextRange> {
+        let Some(p) = &self.parsed else { return Vec::new() };
+        let mut out = Vec::new();
+        for t in p.tokens().iter() {
+            if t.kind() == ruff_python_ast::token::TokenKind::Name {
+                out.push(t.range());
+            }
+        }
+        out
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let Some(parsed) = self.parsed.take() else { return };
+        if self.source_len < 16 * 1024 {
+            drop(parsed);
+        } else {
+            // At most one level of nesting per source byte.
+            stacker::grow((1 << 20) + self.source_len.saturating_mul(512), move || drop(parsed));
+        }
+    }
+}
+
 /// A declared file, waiting for its bodies to be lowered.
 struct Unit {
     src: SourceFile,
     file: FileId,
-    parsed: Parsed<ModModule>,
+    parsed: Tree,
     globals: HashMap<String, Global>,
     funcs: Vec<declare::FuncDecl>,
     broken: Vec<declare::FuncDecl>,
@@ -85,7 +134,7 @@ impl SourceFrontend for PyFrontend {
 
     fn declare(&mut self, path: &str, text: &str, imported_as: Option<&str>) -> Result<Module, Vec<Diagnostic>> {
         let src = SourceFile::new(path, text);
-        let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module)).try_into_module().expect("a module parse");
+        let parsed = Tree::parse(text);
         if !parsed.errors().is_empty() {
             let diags = parsed
                 .errors()
@@ -94,6 +143,22 @@ impl SourceFrontend for PyFrontend {
                 .map(|e| Diagnostic::error(format!("syntax error: {}", e.error), Some(src.pos(e.location))))
                 .collect();
             return Err(diags);
+        }
+        let bad_names: Vec<Diagnostic> = parsed
+            .name_ranges()
+            .into_iter()
+            .filter(|r| !text[r.start().to_usize()..r.end().to_usize()].is_ascii())
+            .take(postc_ir::diag::MAX_ERRORS)
+            .map(|r| {
+                let name = &text[r.start().to_usize()..r.end().to_usize()];
+                Diagnostic::error(
+                    format!("the name `{name}` is not ASCII: POST names are ASCII letters, digits and `_`"),
+                    Some(src.pos(r)),
+                )
+            })
+            .collect();
+        if !bad_names.is_empty() {
+            return Err(bad_names);
         }
         let name = match imported_as {
             Some(n) => n.to_owned(),
@@ -104,7 +169,7 @@ impl SourceFrontend for PyFrontend {
         let mut file_table = postc_ir::FileTable::default();
         let file = file_table.intern(path);
         let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
-        let stmts: &[Stmt] = &parsed.syntax().body;
+        let stmts: &[Stmt] = parsed.body();
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
         let declared_errors = d.diags;
         let out = module.clone();
@@ -129,7 +194,8 @@ impl SourceFrontend for PyFrontend {
             .collect();
         let mut diags = unit.declared_errors.clone();
         check_post_imports(program, &module, &unit, &mut diags);
-        let intrinsics: HashMap<String, String> = module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let intrinsics: HashMap<String, String> =
+            module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let cx = ModuleCx {
             src: &unit.src,
             file: unit.file,
@@ -139,7 +205,7 @@ impl SourceFrontend for PyFrontend {
             post_imports: &post_imports,
             intrinsics: &intrinsics,
         };
-        let stmts: &[Stmt] = &unit.parsed.syntax().body;
+        let stmts: &[Stmt] = unit.parsed.body();
         let mut bodies = Vec::new();
         for decl in &unit.funcs {
             if diags.len() >= postc_ir::diag::MAX_ERRORS {
@@ -217,10 +283,18 @@ fn intrinsic_alias_wrappers(module: &mut Module) {
 fn check_post_imports(program: &Program, module: &Module, unit: &Unit, diags: &mut Vec<Diagnostic>) {
     for (local, imp) in &module.post_imports {
         let Some(m) = program.modules.iter().find(|m| m.name == imp.module_name) else { continue };
-        let found = m.functions.iter().any(|f| f.name == imp.source_name) || m.function_aliases.contains_key(&imp.source_name);
+        let found =
+            m.functions.iter().any(|f| f.name == imp.source_name) || m.function_aliases.contains_key(&imp.source_name);
         if !found {
-            let at = module.decl_locs.imports.get(local).map(|l| postc_ir::Pos::new(&unit.src.path, l.line, l.col, imp.source_name.len() as u32));
-            diags.push(Diagnostic::error(format!("module `{}` has no function `{}`", imp.module_name, imp.source_name), at));
+            let at = module
+                .decl_locs
+                .imports
+                .get(local)
+                .map(|l| postc_ir::Pos::new(&unit.src.path, l.line, l.col, imp.source_name.len() as u32));
+            diags.push(Diagnostic::error(
+                format!("module `{}` has no function `{}`", imp.module_name, imp.source_name),
+                at,
+            ));
         }
     }
 }
@@ -232,7 +306,10 @@ pub fn loader(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Loader {
 
 /// Lowers one POST Python source (and the modules it imports, found beside
 /// `path`) to a program; for tests and tools.
-pub fn lower_files(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Result<Program, (postc_ir::SourceMap, Vec<Diagnostic>)> {
+pub fn lower_files(
+    files: &[PathBuf],
+    include_dirs: Vec<PathBuf>,
+) -> Result<Program, (postc_ir::SourceMap, Vec<Diagnostic>)> {
     let mut l = loader(files, include_dirs);
     match l.load(files) {
         Ok(p) => Ok(p),

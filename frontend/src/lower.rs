@@ -20,6 +20,10 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{HashMap, HashSet};
 
+/// Stack left before a deeply recursive step grows the stack, and by how much.
+pub(crate) const STACK_RED_ZONE: usize = 128 * 1024;
+pub(crate) const STACK_GROWTH: usize = 4 * 1024 * 1024;
+
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
     /// The name the IR call uses.
@@ -64,11 +68,21 @@ struct LocalInfo {
 #[derive(Clone, Debug)]
 enum Val {
     /// A scalar in the IR.
-    Num { v: ValueId, s: Scalar, nonneg: bool },
+    Num {
+        v: ValueId,
+        s: Scalar,
+        nonneg: bool,
+    },
     /// An array in the IR.
-    Arr { v: ValueId, ty: TypeData },
+    Arr {
+        v: ValueId,
+        ty: TypeData,
+    },
     /// A literal or constant not yet given a value.
-    Lit { lit: Lit, s: Scalar },
+    Lit {
+        lit: Lit,
+        s: Scalar,
+    },
     Void,
     /// An error was reported (or, while inferring, a type is not known yet).
     Err,
@@ -129,7 +143,8 @@ pub(crate) fn lower_function(
     for (name, t) in &decl.params {
         let td = types.get(*t).clone();
         let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals.insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
+        locals
+            .insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
     }
     for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
         locals.insert(name.clone(), LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true });
@@ -366,7 +381,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Some(t) => {
                     let shown = self.types.get(t).to_string();
-                    self.err(&def.name, format!("function `{}` can reach its end without returning a value (it returns {shown})", decl.name));
+                    self.err(
+                        &def.name,
+                        format!(
+                            "function `{}` can reach its end without returning a value (it returns {shown})",
+                            decl.name
+                        ),
+                    );
                     self.b.unreachable();
                 }
             }
@@ -402,6 +423,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) {
         self.at(s);
         match s {
             Stmt::Expr(e) => match &*e.value {
@@ -410,10 +435,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Expr::StringLiteral(_) => {}
                 other @ (Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_)) => {
-                    self.err(other, format!("{} is not supported: POST functions are not generators or coroutines", construct_name(other)));
+                    self.err(
+                        other,
+                        format!(
+                            "{} is not supported: POST functions are not generators or coroutines",
+                            construct_name(other)
+                        ),
+                    );
                 }
                 other => {
-                    self.err(other, format!("{} has no effect as a statement; only calls stand alone", construct_name(other)));
+                    self.err(
+                        other,
+                        format!("{} has no effect as a statement; only calls stand alone", construct_name(other)),
+                    );
                 }
             },
             Stmt::Assign(a) => {
@@ -553,7 +587,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return;
                 }
                 if self.depth > 0 {
-                    self.err(at, format!("array local `{name}` must be bound at the top level of the function, not inside a block"));
+                    self.err(
+                        at,
+                        format!(
+                            "array local `{name}` must be bound at the top level of the function, not inside a block"
+                        ),
+                    );
                     return;
                 }
                 match cur {
@@ -606,7 +645,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             None => {
                                 self.err(
                                     value_at,
-                                    format!("`{name}` is assigned {} here but {} elsewhere", s.dtype.name(), t.dtype.name()),
+                                    format!(
+                                        "`{name}` is assigned {} here but {} elsewhere",
+                                        s.dtype.name(),
+                                        t.dtype.name()
+                                    ),
                                 );
                                 return;
                             }
@@ -804,9 +847,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // The loop variable: a Python int, non-negative when the range says so.
         let var_nonneg = match step_const {
             Some(s) if s > 0 => start.0.nonneg(),
-            Some(_) => {
-                matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg()
-            }
+            Some(_) => matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg(),
             None => start.0.nonneg() && stop.0.nonneg(),
         };
         let range_val_ty = Scalar::weak(DType::Int64);
@@ -871,6 +912,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {
+        if self.decl.ret_poisoned {
+            if let Some(v) = &r.value {
+                self.expr(v);
+            }
+            self.b.unreachable();
+            self.open = false;
+            return;
+        }
         let ret = self.decl.ret;
         match (&r.value, ret) {
             (None, None) => {
@@ -879,7 +928,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(v), None) => {
                 let val = self.expr(v);
                 if !matches!(val, Val::Void | Val::Err) {
-                    self.err(&**v, format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name));
+                    self.err(
+                        &**v,
+                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name),
+                    );
                 }
                 self.b.ret(None);
             }
@@ -1005,6 +1057,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     // ---- expressions ------------------------------------------------------
 
     fn expr(&mut self, e: &Expr) -> Val {
+        // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Val {
         if let Some(l) = literal(e) {
             return match l {
                 Ok(lit) => {
@@ -1152,7 +1209,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(&at, "the `@` operator is not supported: write the loops");
         }
         let Some(p) = promote(ls, rs) else {
-            return self.err(&at, format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()));
+            return self.err(
+                &at,
+                format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()),
+            );
         };
         let k = kind(p.dtype);
         let both_bool = ls.dtype == DType::Bool && rs.dtype == DType::Bool;
@@ -1162,8 +1222,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ if k == Kind::Text => {
                 return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
             }
-            O::Add | O::Sub | O::Mult if both_bool => {
-                return self.err(&at, format!("`{sym}` on two Bool values: convert them with `int(...)` first"));
+            // NumPy's Bool arithmetic is logical (`+` is or, `*` is and, `-`
+            // is refused); Python's bools add as integers.
+            O::Add | O::Sub | O::Mult if both_bool && p.weak => {
+                let d = DType::Int64;
+                let op = match op {
+                    O::Add => Opcode::Add,
+                    O::Sub => Opcode::Sub,
+                    _ => Opcode::Mul,
+                };
+                (op, d, Scalar::weak(d), false)
+            }
+            O::Add if both_bool => (Opcode::Or, DType::Bool, Scalar::strong(DType::Bool), true),
+            O::Mult if both_bool => (Opcode::And, DType::Bool, Scalar::strong(DType::Bool), true),
+            O::Sub if both_bool => {
+                return self.err(
+                    &at,
+                    "`-` on two Bool values is not defined (as in NumPy): use `^` or convert with `int(...)`",
+                );
             }
             O::Add => (Opcode::Add, p.dtype, p, nonneg),
             O::Mult => (Opcode::Mul, p.dtype, p, nonneg),
@@ -1173,7 +1249,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (Opcode::Div, d, Scalar { dtype: d, weak: p.weak }, false)
             }
             O::FloorDiv | O::Mod => {
-                if k == Kind::Complex || both_bool {
+                if k == Kind::Complex {
                     return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
                 }
                 let op = if op == O::FloorDiv { Opcode::FDiv } else { Opcode::Mod };
@@ -1188,7 +1264,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if k <= Kind::Int {
                     if let Val::Lit { lit: Lit::Int(i), .. } = &r {
                         if *i < 0 {
-                            return self.err(&at, "an integer raised to a negative power: write a float base such as `2.0 ** -1`");
+                            return self.err(
+                                &at,
+                                "an integer raised to a negative power: write a float base such as `2.0 ** -1`",
+                            );
                         }
                     }
                 }
@@ -1214,7 +1293,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             O::MatMult => unreachable!(),
         };
-        let (Some(a), Some(b)) = (self.materialize(&l, operand_dtype, &at), self.materialize(&r, operand_dtype, &at)) else {
+        let (Some(a), Some(b)) = (self.materialize(&l, operand_dtype, &at), self.materialize(&r, operand_dtype, &at))
+        else {
             return Val::Err;
         };
         let _ = operand_dtype;
@@ -1239,13 +1319,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Lit { lit, s: *s };
             }
         }
-        let Some(s) = v.scalar() else {
+        let Some(mut s) = v.scalar() else {
             if matches!(v, Val::Err) {
                 return Val::Err;
             }
             return self.err(u, "this operand has no scalar value");
         };
         self.at(u);
+        // `-` and `~` of a Python bool are Python ints.
+        let mut v = v;
+        if s.dtype == DType::Bool && s.weak && matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::Invert) {
+            let Some(x) = self.materialize(&v, DType::Int64, u) else { return Val::Err };
+            s = Scalar::weak(DType::Int64);
+            v = Val::Num { v: x, s, nonneg: true };
+        }
         match u.op {
             ast::UnaryOp::UAdd => {
                 if kind(s.dtype) > Kind::Complex || s.dtype == DType::Bool {
@@ -1265,7 +1352,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             ast::UnaryOp::Not => {
                 let Some(c) = self.truth(v, &u.operand) else { return Val::Err };
                 let n = self.fresh("not");
-                Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n), s: Scalar::strong(DType::Bool), nonneg: true }
+                Val::Num {
+                    v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n),
+                    s: Scalar::strong(DType::Bool),
+                    nonneg: true,
+                }
             }
             ast::UnaryOp::Invert => {
                 let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
@@ -1356,12 +1447,39 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return None;
         };
-        let Some(p) = promote(ls, rs) else {
+        let Some(mut p) = promote(ls, rs) else {
             self.err(&at, format!("cannot compare {} with {}", ls.dtype.name(), rs.dtype.name()));
             return None;
         };
+        // A Python integer outside the other operand's integer dtype is
+        // compared by value, as NumPy does (arithmetic would refuse it).
+        let out_of_range = |v: &Val| match v {
+            Val::Lit { lit: Lit::Int(i), .. } => p.dtype.int_range().is_some_and(|(lo, hi)| *i < lo || *i > hi),
+            _ => false,
+        };
+        if p.dtype.is_int() && (out_of_range(l) || out_of_range(r)) {
+            if p.dtype != DType::UInt64 {
+                p = Scalar::strong(DType::Int64);
+            } else {
+                // An unsigned 64-bit value against a negative literal: the
+                // literal is the smaller whatever the value.
+                let lit_left = matches!(l, Val::Lit { .. });
+                let left_smaller = lit_left;
+                let truth = match opcode {
+                    Opcode::Eq => false,
+                    Opcode::Ne => true,
+                    Opcode::Lt | Opcode::Le => left_smaller,
+                    _ => !left_smaller,
+                };
+                let n = self.fresh("cmp");
+                return Some(self.b.const_(TypeId::BOOL, Literal::Bool(truth), &n));
+            }
+        }
         if p.dtype.is_complex() && !matches!(opcode, Opcode::Eq | Opcode::Ne) {
-            self.err(&at, format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()));
+            self.err(
+                &at,
+                format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()),
+            );
             return None;
         }
         let a = self.materialize(l, p.dtype, &at)?;
@@ -1373,7 +1491,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn compare(&mut self, c: &ast::ExprCompare) -> Val {
         for op in c.ops.iter() {
             match op {
-                ast::CmpOp::Is | ast::CmpOp::IsNot => return self.err(c, "`is` is not supported: compare values with `==`"),
+                ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                    return self.err(c, "`is` is not supported: compare values with `==`")
+                }
                 ast::CmpOp::In | ast::CmpOp::NotIn => return self.err(c, "`in` is not supported"),
                 _ => {}
             }
@@ -1381,8 +1501,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut lhs = self.expr(&c.left);
         if c.ops.len() == 1 {
             let r = self.expr(&c.comparators[0]);
+            // Comparing Python scalars gives a Python bool.
+            let weak = lhs.scalar().is_some_and(|s| s.weak) && r.scalar().is_some_and(|s| s.weak);
             return match self.compare_pair(c.ops[0], &lhs, &r, c.range) {
-                Some(v) => Val::Num { v, s: Scalar::strong(DType::Bool), nonneg: true },
+                Some(v) => Val::Num { v, s: Scalar { dtype: DType::Bool, weak }, nonneg: true },
                 None => Val::Err,
             };
         }
@@ -1432,9 +1554,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             };
             let Some(p) = promote(ts, fs) else {
-                return self.err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
+                return self
+                    .err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
             };
-            let (Some(a), Some(b)) = (self.materialize(&t, p.dtype, &*i.body), self.materialize(&f, p.dtype, &*i.orelse)) else {
+            let (Some(a), Some(b)) =
+                (self.materialize(&t, p.dtype, &*i.body), self.materialize(&f, p.dtype, &*i.orelse))
+            else {
                 return Val::Err;
             };
             self.at(i);
@@ -1461,7 +1586,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(ts), Some(fs)) => match promote(ts, fs) {
                 Some(p) => Some(p),
                 None => {
-                    self.err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
+                    self.err(
+                        i,
+                        format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
+                    );
                     None
                 }
             },
@@ -1521,7 +1649,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }
             }
-            return self.err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
+            return self
+                .err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
         }
         let v = self.expr(&a.value);
         match (&v, attr) {
@@ -1548,7 +1677,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             (Val::Arr { .. }, "shape") => self.err(a, "`shape` is read one axis at a time: `a.shape[k]`"),
-            (Val::Arr { .. }, other) => self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code")),
+            (Val::Arr { .. }, other) => {
+                self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code"))
+            }
             (_, "real" | "imag") => {
                 let Some(s) = v.scalar() else { return self.err(a, "`real` and `imag` are read from numbers") };
                 if s.dtype.is_text() {
@@ -1561,7 +1692,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         let n = self.fresh(attr);
                         let field = if attr == "real" { Field::Real } else { Field::Imag };
                         let ty = self.scalar_ty(part);
-                        Val::Num { v: self.b.getfield(ty, x, field, &n), s: Scalar { dtype: part, weak: s.weak }, nonneg: false }
+                        Val::Num {
+                            v: self.b.getfield(ty, x, field, &n),
+                            s: Scalar { dtype: part, weak: s.weak },
+                            nonneg: false,
+                        }
                     }
                     None if attr == "real" => v,
                     None => Val::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } },
@@ -1648,7 +1783,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         if store && !ty.is_output && self.is_param_array(&s.value) {
             let name = dotted(&s.value).unwrap_or_default();
-            self.err(&*s.value, format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"));
+            self.err(
+                &*s.value,
+                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
+            );
             return None;
         }
         let index_exprs: Vec<&Expr> = match &*s.slice {
@@ -1658,7 +1796,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(nd) = ty.ndim() {
             if index_exprs.len() != nd {
                 let n = index_exprs.len();
-                self.err(&*s.slice, format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }));
+                self.err(
+                    &*s.slice,
+                    format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }),
+                );
                 return None;
             }
         }
@@ -1721,7 +1862,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn store(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], v: Val, at: &Expr) {
         let d = arr.1.dtype;
         match v.scalar() {
-            Some(s) if s.dtype.is_text() != d.is_text() || (d.is_text() && s.dtype != d) || (s.dtype.is_complex() && !d.is_complex()) => {
+            Some(s)
+                if s.dtype.is_text() != d.is_text()
+                    || (d.is_text() && s.dtype != d)
+                    || (s.dtype.is_complex() && !d.is_complex()) =>
+            {
                 self.err(at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
                 return;
             }
@@ -1794,7 +1939,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     ret: d.ret.map(|t| self.types.get(t).clone()),
                 }))
             }
-            Global::Intrinsic { local } => Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone()))),
+            Global::Intrinsic { local } => {
+                Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone())))
+            }
             Global::PostImport { local } => {
                 let (module, source) = self.cx.post_imports.get(local)?;
                 let m = self.cx.program.modules.iter().find(|m| &m.name == module)?;
@@ -1872,10 +2019,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let args = &c.arguments.args;
         match target {
-            Target::Boundary(what) => self.err(
-                &*c.func,
-                format!("`{what}` is a CPython function and cannot be called from compiled code"),
-            ),
+            Target::Boundary(what) => {
+                self.err(&*c.func, format!("`{what}` is a CPython function and cannot be called from compiled code"))
+            }
             Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),
@@ -1918,7 +2064,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(c, "`conjugate` takes no arguments");
                 }
                 let v = self.expr(&base);
-                let Some(s) = v.scalar() else { return if matches!(v, Val::Err) { Val::Err } else { self.err(&*base, "`conjugate` is a method of numbers") } };
+                let Some(s) = v.scalar() else {
+                    return if matches!(v, Val::Err) {
+                        Val::Err
+                    } else {
+                        self.err(&*base, "`conjugate` is a method of numbers")
+                    };
+                };
                 let Some(part) = s.dtype.complex_part() else {
                     if kind(s.dtype) <= Kind::Float {
                         return v;
@@ -1955,8 +2107,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                 Some(c) => promote(c, s).unwrap_or(s),
                             })
                         }
-                        Some(s) => return self.err(*a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name())),
-                        None => return if matches!(v, Val::Err) { Val::Err } else { self.err(*a, format!("`{symbol}` takes real numbers")) },
+                        Some(s) => {
+                            return self.err(*a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))
+                        }
+                        None => {
+                            return if matches!(v, Val::Err) {
+                                Val::Err
+                            } else {
+                                self.err(*a, format!("`{symbol}` takes real numbers"))
+                            }
+                        }
                     }
                 }
                 let Some(common) = common else { return self.err(c, format!("`{symbol}` takes arguments")) };
@@ -1994,12 +2154,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         match &v {
                             Val::Arr { v: av, ty } => {
                                 if !array_fits(ty, p) {
-                                    self.err(a, format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name));
+                                    self.err(
+                                        a,
+                                        format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name),
+                                    );
                                     bad = true;
                                 } else if p.is_output && !ty.is_output && self.is_param_array(a) {
                                     self.err(
                                         a,
-                                        format!("argument {} of `{}` is written by it, but this array is an input", i + 1, callee.name),
+                                        format!(
+                                            "argument {} of `{}` is written by it, but this array is an input",
+                                            i + 1,
+                                            callee.name
+                                        ),
                                     );
                                     bad = true;
                                 } else {
@@ -2086,11 +2253,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Lit { lit: Lit::Str(s), .. } => {
                         Val::Lit { lit: Lit::Int(s.chars().count() as i128), s: Scalar::weak(DType::Int64) }
                     }
-                    Val::Lit { lit: Lit::Bytes(b), .. } => Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) },
+                    Val::Lit { lit: Lit::Bytes(b), .. } => {
+                        Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) }
+                    }
                     Val::Num { v: x, s, .. } if s.dtype.is_text() => {
                         self.at(c);
                         let n = self.fresh("len");
-                        Val::Num { v: self.b.getfield(TypeId::INT64, x, Field::Len, &n), s: Scalar::weak(DType::Int64), nonneg: true }
+                        Val::Num {
+                            v: self.b.getfield(TypeId::INT64, x, Field::Len, &n),
+                            s: Scalar::weak(DType::Int64),
+                            nonneg: true,
+                        }
                     }
                     Val::Err => Val::Err,
                     other => {
@@ -2106,6 +2279,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.expr(&args[0]);
                 match (&v, v.scalar()) {
                     (Val::Lit { lit: Lit::Int(i), s }, _) => Val::Lit { lit: Lit::Int(i.abs()), s: *s },
+                    // NumPy's absolute value of a Bool is itself.
+                    (_, Some(s)) if s.dtype == DType::Bool => v,
                     (Val::Lit { lit: Lit::Float(x), s }, _) => Val::Lit { lit: Lit::Float(x.abs()), s: *s },
                     (_, Some(s)) if matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) => {
                         let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
@@ -2113,7 +2288,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.at(c);
                         let n = self.fresh("abs");
                         let ty = self.scalar_ty(rd);
-                        Val::Num { v: self.b.unary(Opcode::Abs, ty, x, &n), s: Scalar { dtype: rd, weak: s.weak }, nonneg: kind(rd) == Kind::Float }
+                        Val::Num {
+                            v: self.b.unary(Opcode::Abs, ty, x, &n),
+                            s: Scalar { dtype: rd, weak: s.weak },
+                            nonneg: kind(rd) == Kind::Float,
+                        }
                     }
                     (_, Some(s)) => self.err(&args[0], format!("`abs` is not defined on {}", s.dtype.name())),
                     _ => {
@@ -2139,13 +2318,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                 None => Some(s),
                                 Some(q) => match promote(q, s) {
                                     Some(r) => Some(r),
-                                    None => return self.err(*a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name())),
+                                    None => {
+                                        return self
+                                            .err(*a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))
+                                    }
                                 },
                             }
                         }
                         Some(s) => return self.err(*a, format!("`{word}` is not defined on {}", s.dtype.name())),
                         None => {
-                            return if matches!(v, Val::Err) { Val::Err } else { self.err(*a, format!("`{word}` takes numbers")) };
+                            return if matches!(v, Val::Err) {
+                                Val::Err
+                            } else {
+                                self.err(*a, format!("`{word}` takes numbers"))
+                            };
                         }
                     }
                 }
@@ -2183,10 +2369,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 match v.scalar() {
                     Some(s) if kind(s.dtype) <= Kind::Float => {}
                     Some(s) => return self.err(a, format!("`complex` takes real parts, not {}", s.dtype.name())),
-                    None => return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`complex` takes numbers") },
+                    None => {
+                        return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`complex` takes numbers") }
+                    }
                 }
             }
-            let (Some(r), Some(i)) = (self.materialize(&re, DType::Float64, &args[0]), self.materialize(&im, DType::Float64, &args[1])) else {
+            let (Some(r), Some(i)) =
+                (self.materialize(&re, DType::Float64, &args[0]), self.materialize(&im, DType::Float64, &args[1]))
+            else {
                 return Val::Err;
             };
             self.at(c);
@@ -2256,7 +2446,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.at(c);
                 let n = self.fresh("cast");
                 let ty = self.scalar_ty(dtype);
-                let nonneg = v.nonneg() && kind(dtype) == Kind::Int && dtype.bits() >= s.dtype.bits() && kind(s.dtype) == Kind::Int;
+                let nonneg = v.nonneg()
+                    && kind(dtype) == Kind::Int
+                    && dtype.bits() >= s.dtype.bits()
+                    && kind(s.dtype) == Kind::Int;
                 Val::Num { v: self.b.cast(ty, x, &n), s: result, nonneg }
             }
             (Val::Arr { .. }, _) => self.err(&args[0], format!("`{name}` converts scalars, not arrays")),
@@ -2276,7 +2469,9 @@ fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
     let shape_ok = match (&arg.shape, &param.shape) {
         (_, Shape::Any) => true,
         (Shape::Any, Shape::Dims(p)) => p.iter().all(Option::is_none),
-        (Shape::Dims(a), Shape::Dims(p)) => a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| y.is_none() || x == y),
+        (Shape::Dims(a), Shape::Dims(p)) => {
+            a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| y.is_none() || x == y)
+        }
     };
     shape_ok && arg.layout == param.layout
 }
@@ -2292,8 +2487,16 @@ fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
 /// Whether evaluating an expression can have no effect and cannot panic,
 /// so that a conditional expression may evaluate both arms.
 fn is_pure(e: &Expr) -> bool {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || is_pure_inner(e))
+}
+
+fn is_pure_inner(e: &Expr) -> bool {
     match e {
-        Expr::Name(_) | Expr::NumberLiteral(_) | Expr::BooleanLiteral(_) | Expr::StringLiteral(_) | Expr::BytesLiteral(_) => true,
+        Expr::Name(_)
+        | Expr::NumberLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_) => true,
         Expr::Attribute(a) => matches!(a.attr.id.as_str(), "real" | "imag" | "ndim") && is_pure(&a.value),
         Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::Not | ast::UnaryOp::UAdd) && is_pure(&u.operand),
         Expr::Compare(c) => c.ops.len() == 1 && is_pure(&c.left) && c.comparators.iter().all(is_pure),

@@ -148,6 +148,11 @@ pub(crate) fn stmt_name(s: &Stmt) -> &'static str {
 
 /// `a.b.c` of a name or attribute chain.
 pub(crate) fn dotted(e: &Expr) -> Option<String> {
+    use crate::lower::{STACK_GROWTH, STACK_RED_ZONE};
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || dotted_inner(e))
+}
+
+fn dotted_inner(e: &Expr) -> Option<String> {
     match e {
         Expr::Name(n) => Some(n.id.to_string()),
         Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr.id)),
@@ -184,12 +189,29 @@ pub(crate) fn fold_const(
     constant: &dyn Fn(&str) -> Option<(Lit, Scalar)>,
     dtype: &dyn Fn(&str) -> Option<DType>,
 ) -> FoldResult {
+    use crate::lower::{STACK_GROWTH, STACK_RED_ZONE};
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || fold_const_inner(e, constant, dtype))
+}
+
+fn fold_const_inner(
+    e: &Expr,
+    constant: &dyn Fn(&str) -> Option<(Lit, Scalar)>,
+    dtype: &dyn Fn(&str) -> Option<DType>,
+) -> FoldResult {
     if let Some(l) = literal(e) {
         let l = l?;
         let d = l.default_dtype();
         return Ok((l, Scalar::weak(d)));
     }
-    let not_const = |e: &Expr| Err((e.range(), format!("{} is not a constant: a module constant is built from literals and other constants", construct_name(e))));
+    let not_const = |e: &Expr| {
+        Err((
+            e.range(),
+            format!(
+                "{} is not a constant: a module constant is built from literals and other constants",
+                construct_name(e)
+            ),
+        ))
+    };
     match e {
         Expr::Name(n) => constant(n.id.as_str())
             .ok_or_else(|| (n.range, format!("`{}` is not a function, import or constant defined above", n.id))),
@@ -210,7 +232,8 @@ pub(crate) fn fold_const(
             let (l, ls) = fold_const(&b.left, constant, dtype)?;
             let (r, rs) = fold_const(&b.right, constant, dtype)?;
             let Some(s) = promote(ls, rs) else { return not_const(e) };
-            let v = fold_binop(b.op, &l, &r).ok_or_else(|| (e.range(), "this constant expression cannot be folded".to_string()))?;
+            let v = fold_binop(b.op, &l, &r)
+                .ok_or_else(|| (e.range(), "this constant expression cannot be folded".to_string()))?;
             let s = if matches!(v, Lit::Float(_)) && kind(s.dtype) < Kind::Float {
                 Scalar { dtype: DType::Float64, weak: s.weak }
             } else {

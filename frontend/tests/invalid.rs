@@ -52,7 +52,9 @@ fn invalid_files_give_their_exact_diagnostics() {
         match std::fs::read_to_string(&expected_path) {
             Ok(want) if want == got => {}
             Ok(want) => failures.push(format!("{}:\n--- expected\n{want}--- got\n{got}", f.display())),
-            Err(_) => failures.push(format!("{}: no {} (run with POSTC_BLESS=1)", f.display(), expected_path.display())),
+            Err(_) => {
+                failures.push(format!("{}: no {} (run with POSTC_BLESS=1)", f.display(), expected_path.display()))
+            }
         }
     }
     assert!(failures.is_empty(), "{} of {} files:\n{}", failures.len(), files.len(), failures.join("\n"));

@@ -55,7 +55,10 @@ fn every_instruction_is_located_in_the_python_source() {
         for func in m.functions.iter() {
             let in_blocks = func.body.blocks.iter().flat_map(|b| b.start..b.end).map(postc_ir::ValueId::from_u32);
             for v in in_blocks {
-                let loc = func.body.loc(v).unwrap_or_else(|| panic!("{}: {} has an unlocated instruction", f.display(), func.name));
+                let loc = func
+                    .body
+                    .loc(v)
+                    .unwrap_or_else(|| panic!("{}: {} has an unlocated instruction", f.display(), func.name));
                 let path = m.files.path(loc.file);
                 assert!(path.ends_with(".py") && !loc.implicit, "{}: {} located at {path}", f.display(), func.name);
             }
@@ -129,7 +132,14 @@ def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
     let args = [Value::Array(out.clone()), Value::f64(10.0)];
     let mut interp = Interpreter::new(&program, InterpOptions { overflow_checks: true, fuel: Some(1_000_000) });
     interp.launch(ModuleId::from_u32(0), "fill", [2, 1, 1], [4, 3, 1], &args).unwrap();
-    let got: Vec<f64> = out.to_values().iter().map(|v| match v { Value::Float(_, x) => *x, other => panic!("{other:?}") }).collect();
+    let got: Vec<f64> = out
+        .to_values()
+        .iter()
+        .map(|v| match v {
+            Value::Float(_, x) => *x,
+            other => panic!("{other:?}"),
+        })
+        .collect();
 
     let dir = std::env::temp_dir().join(format!("postc-kernel-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -148,4 +158,20 @@ def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
     assert_eq!(got, want);
     assert_eq!(got[3 * 3 + 2], 32.0, "out[3, 2] = 10 * 3 + 2");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Deeply nested source (a sum of 100,000 terms, 50,000 unary minuses,
+/// 3,000 parentheses) lowers without exhausting the stack.
+#[test]
+fn deep_expressions_lower() {
+    let header = "from postyp import Int64\ndef f(x: Int64) -> Int64:\n    return ";
+    let texts = [
+        format!("{header}{}\n", vec!["x"; 100_000].join(" + ")),
+        format!("{header}{}x\n", "-".repeat(50_000)),
+        format!("{header}{}x{}\n", "(".repeat(3_000), ")".repeat(3_000)),
+    ];
+    for t in &texts {
+        let program = postc_frontend::lower_source("deep.py", t).unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(postc_ir::verify::verify_program(&program).is_empty());
+    }
 }

@@ -12,7 +12,7 @@ use crate::dtype::DType;
 use crate::entity::{EntityId, IndexVec};
 use crate::entity_id;
 use crate::loc::{FileId, Loc, SrcLoc, Unpacked};
-use crate::opcode::{Format, Opcode};
+use crate::opcode::{Format, Item, Opcode, Slot};
 use crate::types::TypeId;
 use smallvec::SmallVec;
 
@@ -417,7 +417,7 @@ pub fn f64_to_float_bits(dtype: DType, x: f64) -> u64 {
     }
 }
 
-/// The decoded view of one instruction: the seed's node types.
+/// The decoded view of one instruction: one variant per node type.
 #[derive(Clone, Copy, Debug)]
 pub enum InstData<'a> {
     Param {
@@ -691,9 +691,9 @@ impl Body {
                 InstData::IndexLoad { array: val(a), indices: self.value_at(b + 1, n as usize)? }
             }
             Format::IndexStore => {
-                let value = val(ex(b)?);
-                let n = ex(b + 1)?;
-                InstData::IndexStore { array: val(a), indices: self.value_at(b + 2, n as usize)?, value }
+                let n = ex(b)?;
+                let value = val(ex(b.checked_add(1)?.checked_add(n)?)?);
+                InstData::IndexStore { array: val(a), indices: self.value_at(b + 1, n as usize)?, value }
             }
             Format::Return => InstData::Return { value: (a != NO_VALUE).then(|| val(a)) },
             Format::Br => InstData::Br { target: BlockId::from_u32(a) },
@@ -808,58 +808,9 @@ impl Body {
     /// Calls `f` on every value operand of `v`, in textual order. The
     /// target of `set`/`setfield` counts as an operand.
     pub fn for_each_operand(&self, v: ValueId, mut f: impl FnMut(ValueId)) {
-        let [a, b] = self.ops[v];
-        let val = ValueId::from_u32;
-        let ex = |i: u32| self.extra.get(i as usize).copied();
-        match self.tags[v].format() {
-            Format::Param | Format::Const | Format::Br | Format::Unreachable => {}
-            Format::Binary | Format::Load | Format::Set => {
-                f(val(a));
-                f(val(b));
-            }
-            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => f(val(a)),
-            Format::Store | Format::Select => {
-                f(val(a));
-                for x in [ex(b), ex(b + 1)].into_iter().flatten() {
-                    f(val(x));
-                }
-            }
-            Format::SetField => {
-                f(val(a));
-                if let Some(x) = ex(b + 1) {
-                    f(val(x));
-                }
-            }
-            Format::Call => {
-                let n = ex(b).unwrap_or(0) as usize;
-                for x in self.extra.iter().skip(b as usize + 1).take(n) {
-                    f(val(*x));
-                }
-            }
-            Format::IndexLoad => {
-                f(val(a));
-                let n = ex(b).unwrap_or(0) as usize;
-                for x in self.extra.iter().skip(b as usize + 1).take(n) {
-                    f(val(*x));
-                }
-            }
-            Format::IndexStore => {
-                f(val(a));
-                let n = ex(b + 1).unwrap_or(0) as usize;
-                for x in self.extra.iter().skip(b as usize + 2).take(n) {
-                    f(val(*x));
-                }
-                if let Some(x) = ex(b) {
-                    f(val(x));
-                }
-            }
-            Format::Return => {
-                if a != NO_VALUE {
-                    f(val(a))
-                }
-            }
-            Format::CondBr => f(val(a)),
-        }
+        let ops = self.ops[v];
+        let extra = &self.extra;
+        operand_places(self.tags[v], ops, extra, |p| f(ValueId::from_u32(p.read(ops, extra))), |_| {});
     }
 
     /// The value operands of `v`.
@@ -871,65 +822,12 @@ impl Body {
 
     /// Rewrites every value operand of `v` through `f`, in place.
     pub fn map_operands(&mut self, v: ValueId, mut f: impl FnMut(ValueId) -> ValueId) {
-        let [a, b] = self.ops[v];
-        let m = |f: &mut dyn FnMut(ValueId) -> ValueId, x: u32| f(ValueId::from_u32(x)).as_u32();
-        let extra = &mut self.extra;
-        let mut map_extra = |f: &mut dyn FnMut(ValueId) -> ValueId, range: std::ops::Range<usize>| {
-            if let Some(s) = extra.get_mut(range) {
-                for x in s {
-                    *x = m(f, *x);
-                }
-            }
-        };
-        let (b_us, len_at) = (b as usize, |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize);
-        let new_ops = match self.tags[v].format() {
-            Format::Param | Format::Const | Format::Br | Format::Unreachable => [a, b],
-            Format::Binary | Format::Load | Format::Set => [m(&mut f, a), m(&mut f, b)],
-            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField | Format::CondBr => {
-                [m(&mut f, a), b]
-            }
-            Format::Store | Format::Select => {
-                map_extra(&mut f, b_us..b_us + 2);
-                [m(&mut f, a), b]
-            }
-            Format::SetField => {
-                map_extra(&mut f, b_us + 1..b_us + 2);
-                [m(&mut f, a), b]
-            }
-            Format::Call => {
-                let n = len_at(&self.extra, b_us);
-                let extra = &mut self.extra;
-                if let Some(s) = extra.get_mut(b_us + 1..b_us + 1 + n) {
-                    for x in s {
-                        *x = m(&mut f, *x);
-                    }
-                }
-                [a, b]
-            }
-            Format::IndexLoad => {
-                let n = len_at(&self.extra, b_us);
-                if let Some(s) = self.extra.get_mut(b_us + 1..b_us + 1 + n) {
-                    for x in s {
-                        *x = m(&mut f, *x);
-                    }
-                }
-                [m(&mut f, a), b]
-            }
-            Format::IndexStore => {
-                let n = len_at(&self.extra, b_us + 1);
-                if let Some(x) = self.extra.get_mut(b_us) {
-                    *x = m(&mut f, *x);
-                }
-                if let Some(s) = self.extra.get_mut(b_us + 2..b_us + 2 + n) {
-                    for x in s {
-                        *x = m(&mut f, *x);
-                    }
-                }
-                [m(&mut f, a), b]
-            }
-            Format::Return => [if a == NO_VALUE { a } else { m(&mut f, a) }, b],
-        };
-        self.ops[v] = new_ops;
+        let mut places: SmallVec<[OperandAt; 8]> = SmallVec::new();
+        operand_places(self.tags[v], self.ops[v], &self.extra, |p| places.push(p), |_| {});
+        for p in places {
+            let x = p.read(self.ops[v], &self.extra);
+            p.write(&mut self.ops[v], &mut self.extra, f(ValueId::from_u32(x)).as_u32());
+        }
     }
 
     /// The successor blocks of a terminator instruction.
@@ -948,17 +846,11 @@ impl Body {
 
     /// Rewrites the block operands of a terminator through `f`.
     pub fn map_block_operands(&mut self, v: ValueId, mut f: impl FnMut(BlockId) -> BlockId) {
-        let [a, b] = self.ops[v];
-        match self.tags[v].format() {
-            Format::Br => self.ops[v][0] = f(BlockId::from_u32(a)).as_u32(),
-            Format::CondBr => {
-                if let Some(s) = self.extra.get_mut(b as usize..b as usize + 2) {
-                    for x in s {
-                        *x = f(BlockId::from_u32(*x)).as_u32();
-                    }
-                }
-            }
-            _ => {}
+        let mut places: SmallVec<[OperandAt; 2]> = SmallVec::new();
+        operand_places(self.tags[v], self.ops[v], &self.extra, |_| {}, |p| places.push(p));
+        for p in places {
+            let x = p.read(self.ops[v], &self.extra);
+            p.write(&mut self.ops[v], &mut self.extra, f(BlockId::from_u32(x)).as_u32());
         }
     }
 
@@ -993,20 +885,104 @@ pub fn payload_ranges_in(
     extra: &[u32],
 ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let (a, b) = (a as usize, b as usize);
-    let count_at = |k: usize| extra.get(k).copied().unwrap_or(0) as usize;
     let none = 0..0;
-    match tag.format() {
-        Format::Store | Format::Select | Format::SetField => (b..b + 2, none),
-        Format::IndexLoad | Format::Call => (b..b + 1 + count_at(b), none),
-        Format::IndexStore => (b..b + 2 + count_at(b + 1), none),
-        Format::CondBr => (b..b + 4, none),
-        Format::Const => match ty.and_then(|t| DType::from_index(t.as_u32())) {
+    let layout = tag.format().layout();
+    if layout.a == Slot::Literal {
+        return match ty.and_then(|t| DType::from_index(t.as_u32())) {
             Some(DType::Complex64) => (a..a + 2, none),
             Some(DType::Complex128) => (a..a + 4, none),
             Some(DType::Str | DType::Bytes) => (none.clone(), a..a.saturating_add(b)),
             _ => (none.clone(), none),
-        },
-        _ => (none.clone(), none),
+        };
+    }
+    if layout.b != Slot::Extra {
+        return (none.clone(), none);
+    }
+    let mut end = b;
+    for item in layout.extra {
+        end = end.saturating_add(match item {
+            Item::Values => 1 + extra.get(end).copied().unwrap_or(0) as usize,
+            _ => 1,
+        });
+    }
+    (b..end, none)
+}
+
+/// A place in an instruction's payload that holds an operand: a slot of
+/// `[a, b]` or a position in `extra`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OperandAt {
+    A,
+    B,
+    Extra(usize),
+}
+
+impl OperandAt {
+    /// The id at this place (`u32::MAX` past the end of `extra`).
+    pub fn read(self, ops: [u32; 2], extra: &[u32]) -> u32 {
+        match self {
+            OperandAt::A => ops[0],
+            OperandAt::B => ops[1],
+            OperandAt::Extra(k) => extra.get(k).copied().unwrap_or(u32::MAX),
+        }
+    }
+
+    pub fn write(self, ops: &mut [u32; 2], extra: &mut [u32], x: u32) {
+        match self {
+            OperandAt::A => ops[0] = x,
+            OperandAt::B => ops[1] = x,
+            OperandAt::Extra(k) => {
+                if let Some(slot) = extra.get_mut(k) {
+                    *slot = x;
+                }
+            }
+        }
+    }
+}
+
+/// Calls `value` on the place of every value operand of an instruction, in
+/// textual order, and `block` on the place of every block operand, reading
+/// the payload through its format's [`crate::PayloadLayout`]. Places past
+/// the end of `extra` (a malformed payload) are skipped.
+#[inline]
+pub fn operand_places(
+    tag: Opcode,
+    [a, b]: [u32; 2],
+    extra: &[u32],
+    mut value: impl FnMut(OperandAt),
+    mut block: impl FnMut(OperandAt),
+) {
+    let layout = tag.format().layout();
+    match layout.a {
+        Slot::Value => value(OperandAt::A),
+        Slot::OptValue if a != NO_VALUE => value(OperandAt::A),
+        Slot::Block => block(OperandAt::A),
+        _ => {}
+    }
+    match layout.b {
+        Slot::Value => value(OperandAt::B),
+        Slot::OptValue if b != NO_VALUE => value(OperandAt::B),
+        Slot::Block => block(OperandAt::B),
+        Slot::Extra => {
+            let mut k = b as usize;
+            for item in layout.extra {
+                match item {
+                    Item::Value if k < extra.len() => value(OperandAt::Extra(k)),
+                    Item::Block if k < extra.len() => block(OperandAt::Extra(k)),
+                    Item::Values => {
+                        let n = extra.get(k).copied().unwrap_or(0) as usize;
+                        let end = (k + 1).saturating_add(n).min(extra.len());
+                        for j in k + 1..end.max(k + 1) {
+                            value(OperandAt::Extra(j));
+                        }
+                        k = k.saturating_add(n);
+                    }
+                    _ => {}
+                }
+                k = k.saturating_add(1);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -210,8 +210,9 @@ impl FunctionBuilder {
         self.push(Opcode::IndexLoad, Some(ty), [array.as_u32(), e], Some(name))
     }
     pub fn index_store(&mut self, array: ValueId, indices: &[ValueId], value: ValueId) -> ValueId {
-        let mut items = vec![value.as_u32(), indices.len() as u32];
+        let mut items = vec![indices.len() as u32];
         items.extend(indices.iter().map(|i| i.as_u32()));
+        items.push(value.as_u32());
         let e = self.extra(&items);
         self.push(Opcode::IndexStore, None, [array.as_u32(), e], None)
     }

@@ -109,7 +109,7 @@ impl fmt::Display for FuncAttrs {
     }
 }
 
-/// A function, or a ufunc when `ufunc_sig` is set (the seed's `UFunc`
+/// A function, or a ufunc when `ufunc_sig` is set (a `UFunc`
 /// subclass).
 #[derive(Clone, Debug)]
 pub struct Function {
@@ -149,11 +149,11 @@ impl Function {
     pub fn entry(&self) -> Option<crate::BlockId> {
         self.body.entry()
     }
-    /// The seed's `return_dtype`: `None` for void.
+    /// The return dtype: `None` for void.
     pub fn return_dtype(&self, types: &TypeTable) -> Option<DType> {
         self.ret.map(|t| types.dtype(t))
     }
-    /// The seed's `return_shape`.
+    /// The return shape.
     pub fn return_shape<'t>(&self, types: &'t TypeTable) -> &'t Shape {
         static ANY: Shape = Shape::Any;
         self.ret.map(|t| &types.get(t).shape).unwrap_or(&ANY)
@@ -253,7 +253,7 @@ impl Module {
         self.post_imports.insert(imp.local_name.clone(), imp);
     }
 
-    /// Prints a value as the seed's `Value.__repr__`: `%name: &Float64[]Shape[3, 3]`.
+    /// Prints a value as the text format does: `%name: &Float64[]Shape[3, 3]`.
     pub fn value_repr(&self, f: FuncId, v: ValueId) -> String {
         let func = &self.functions[f];
         match func.body.ty(v) {

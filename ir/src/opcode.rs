@@ -45,7 +45,7 @@ pub enum Format {
     SetField,
     /// `a` = array value, `b` = extra index of [n, index values...].
     IndexLoad,
-    /// `a` = array value, `b` = extra index of [stored value, n, index values...].
+    /// `a` = array value, `b` = extra index of [n, index values..., stored value].
     IndexStore,
     /// `a` = returned value or `u32::MAX` for a void return.
     Return,
@@ -58,7 +58,76 @@ pub enum Format {
     Unreachable,
 }
 
+/// What a payload slot holds. Every sweep over operands (visiting,
+/// rewriting, checking, copying an instruction's `extra` run) reads the
+/// payload through [`Format::layout`] rather than a hand-written match.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Slot {
+    /// Nothing.
+    Unused,
+    /// A [`crate::ValueId`].
+    Value,
+    /// A [`crate::ValueId`], or `u32::MAX` for none (a void return).
+    OptValue,
+    /// A [`crate::BlockId`].
+    Block,
+    /// A [`crate::NameId`] of the function's string pool (a callee).
+    Name,
+    /// An immediate number (a position, an axis, a field).
+    Imm,
+    /// Literal bits by the result dtype, with an `extra` or byte-pool run
+    /// for complex and text constants (see [`Format::Const`]).
+    Literal,
+    /// The index in `extra` where the format's [`PayloadLayout::extra`]
+    /// items start.
+    Extra,
+}
+
+/// An item of an instruction's run in the `extra` pool.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Item {
+    Value,
+    Block,
+    Imm,
+    /// A count `n`, then `n` value ids.
+    Values,
+}
+
+/// How a format lays out its payload `[a, b]` and its `extra` run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PayloadLayout {
+    pub a: Slot,
+    pub b: Slot,
+    /// The items at `extra[b..]` when `b` is [`Slot::Extra`], in textual
+    /// order.
+    pub extra: &'static [Item],
+}
+
 impl Format {
+    /// The payload layout: the one description of where each format keeps
+    /// its operands.
+    pub const fn layout(self) -> PayloadLayout {
+        use Item as I;
+        use Slot as S;
+        let (a, b, extra): (Slot, Slot, &'static [Item]) = match self {
+            Format::Param => (S::Imm, S::Imm, &[]),
+            Format::Const => (S::Literal, S::Literal, &[]),
+            Format::Binary | Format::Load | Format::Set => (S::Value, S::Value, &[]),
+            Format::Unary | Format::Let | Format::Alloc => (S::Value, S::Unused, &[]),
+            Format::Axis | Format::GetField => (S::Value, S::Imm, &[]),
+            Format::Store | Format::Select => (S::Value, S::Extra, &[I::Value, I::Value]),
+            Format::SetField => (S::Value, S::Extra, &[I::Imm, I::Value]),
+            Format::Call => (S::Name, S::Extra, &[I::Values]),
+            Format::IndexLoad => (S::Value, S::Extra, &[I::Values]),
+            Format::IndexStore => (S::Value, S::Extra, &[I::Values, I::Value]),
+            Format::Return => (S::OptValue, S::Unused, &[]),
+            Format::Br => (S::Block, S::Unused, &[]),
+            Format::CondBr => (S::Value, S::Extra, &[I::Block, I::Block, I::Imm, I::Imm]),
+            Format::Unreachable => (S::Unused, S::Unused, &[]),
+        };
+        PayloadLayout { a, b, extra }
+    }
+
     /// Whether instructions of this format end a block.
     pub fn is_terminator(self) -> bool {
         matches!(self, Format::Return | Format::Br | Format::CondBr | Format::Unreachable)
@@ -209,11 +278,11 @@ impl Opcode {
     pub fn is_terminator(self) -> bool {
         self.format().is_terminator()
     }
-    /// The seed's `BinOp` this opcode is, if any.
+    /// The `BinOp` this opcode is, if any.
     pub fn bin_op(self) -> Option<BinOp> {
         BinOp::ALL.iter().copied().find(|b| b.opcode() == self)
     }
-    /// The seed's `UnaryOp` this opcode is, if any.
+    /// The `UnaryOp` this opcode is, if any.
     pub fn unary_op(self) -> Option<UnaryOp> {
         UnaryOp::ALL.iter().copied().find(|u| u.opcode() == self)
     }
@@ -225,7 +294,7 @@ impl Opcode {
     }
 }
 
-/// The seed's `BinOp`: value = the source-level spelling.
+/// A binary operator of POST Python: value = the source-level spelling.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BinOp {
     Add,
@@ -274,7 +343,7 @@ impl BinOp {
         BinOp::Shr,
     ];
 
-    /// The Python spelling (`BinOp.value` in the seed).
+    /// The Python spelling (`BinOp.value`).
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
@@ -330,7 +399,7 @@ impl BinOp {
     }
 }
 
-/// The seed's `UnaryOp`: value = the source-level spelling.
+/// A unary operator of POST Python: value = the source-level spelling.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum UnaryOp {
     Neg,

@@ -395,16 +395,15 @@ impl<'m> Printer<'m> {
                 self.raw_value(b, x);
             }
             Format::IndexLoad | Format::IndexStore => {
-                let head = if fmt == Format::IndexLoad { 1 } else { 2 };
-                let Some(&[n]) = exs(q.wrapping_add(head - 1), 1) else { return false };
-                let Some(idx) = exs(q.wrapping_add(head), n as usize) else { return false };
+                let Some(&[n]) = exs(q, 1) else { return false };
+                let Some(idx) = exs(q.wrapping_add(1), n as usize) else { return false };
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
                 self.c(b'[');
                 self.raw_values(b, idx);
                 self.c(b']');
                 if fmt == Format::IndexStore {
-                    let Some(&[x]) = exs(q, 1) else { return false };
+                    let Some(&[x]) = exs(q.wrapping_add(1).wrapping_add(n), 1) else { return false };
                     self.out.extend_from_slice(b", ");
                     self.raw_value(b, x);
                 }

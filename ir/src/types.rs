@@ -100,7 +100,7 @@ impl fmt::Display for Layout {
     }
 }
 
-/// What a value's type says: the seed's `dtype`, `shape`, `layout`,
+/// What a value's type says: the `dtype`, `shape`, `layout`,
 /// `is_array` and `is_output` fields.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct TypeData {
@@ -132,7 +132,7 @@ impl TypeData {
     }
 }
 
-/// Prints exactly as the seed's `Value.__repr__` prints the type part:
+/// Prints as a value's type is written after its name (`%x: &Float64[]Shape[3, 3]`):
 /// `&` for an output, `[]` for an array, shape and layout only when they
 /// differ from `AnyShape` and `COrder`.
 impl fmt::Display for TypeData {

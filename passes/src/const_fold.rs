@@ -1,5 +1,5 @@
 //! `const-fold`: evaluates instructions whose operands are constants, with
-//! the reference interpreter's semantics (DESIGN §3: Python floor division,
+//! the reference interpreter's semantics (docs/ir-text.md, Semantics: Python floor division,
 //! wrapping, saturating casts), so folding and running never disagree. An
 //! operation that would panic is left in place: a panic is never folded
 //! away. An integer division or modulo by a constant zero, or a negative

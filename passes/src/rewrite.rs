@@ -8,9 +8,10 @@
 //! blocks created by the pass — and [`Rewriter::finish`] maps every operand
 //! to its final position in one sweep.
 
-use postc_ir::body::{BlockData, BlockId, Body, Literal, NameId, NamePool, ValueId, NO_VALUE};
-use postc_ir::opcode::{Format, Opcode};
+use postc_ir::body::{operand_places, BlockData, BlockId, Body, Literal, NameId, NamePool, OperandAt, ValueId};
+use postc_ir::opcode::{Format, Opcode, Slot};
 use postc_ir::{DType, EntityId, Function, SrcLoc, TypeId};
+use smallvec::SmallVec;
 use std::cell::RefCell;
 
 /// The position of a value that is not in the new body. It is also what a
@@ -132,10 +133,11 @@ pub(crate) static SLOTS: [u8; 256] = {
     let mut i = 0;
     while i < Opcode::ALL.len() {
         let op = Opcode::ALL[i];
-        t[op as usize] = match op.format() {
-            Format::Param | Format::Const | Format::Unreachable => SLOTS_NONE,
-            Format::Binary | Format::Load | Format::Set => SLOTS_AB,
-            Format::Unary | Format::Let | Format::Alloc | Format::Axis | Format::GetField => SLOTS_A,
+        let l = op.format().layout();
+        t[op as usize] = match (l.a, l.b) {
+            (Slot::Value, Slot::Value) => SLOTS_AB,
+            (Slot::Value, Slot::Unused | Slot::Imm) => SLOTS_A,
+            (Slot::Unused | Slot::Imm | Slot::Literal, Slot::Unused | Slot::Imm | Slot::Literal) => SLOTS_NONE,
             _ => SLOTS_OTHER,
         };
         i += 1;
@@ -1029,17 +1031,13 @@ pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_ex
         let [a, b] = body.ops[v];
         let tag = body.tags[v];
         let (er, br) = postc_ir::body::payload_ranges_in(tag, body.types[v], [a, b], src_extra);
+        let layout = tag.format().layout();
         let ops = match tag.format() {
-            Format::Store
-            | Format::Select
-            | Format::SetField
-            | Format::IndexLoad
-            | Format::IndexStore
-            | Format::CondBr => [a, copy_extra(extra, er)],
             Format::Call => {
                 let e = copy_extra(extra, er);
                 [strings.push_from(src_strings, NameId::from_u32(a)).as_u32(), e]
             }
+            _ if layout.b == Slot::Extra => [a, copy_extra(extra, er)],
             Format::Const if !er.is_empty() => [copy_extra(extra, er), b],
             Format::Const
                 if matches!(
@@ -1074,23 +1072,6 @@ pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_ex
 /// maps in place.
 pub(crate) fn remap_operands(body: &mut Body, old_extra: &[u32], map: impl Fn(u32) -> u32, bmap: impl Fn(u32) -> u32) {
     let extra = &mut body.extra;
-    let map_extra = |extra: &mut Vec<u32>, r: std::ops::Range<usize>| {
-        if let Some(s) = extra.get_mut(r.clone()) {
-            match old_extra.get(r) {
-                Some(src) => {
-                    for (x, &y) in s.iter_mut().zip(src) {
-                        *x = map(y);
-                    }
-                }
-                None => {
-                    for x in s {
-                        *x = map(*x);
-                    }
-                }
-            }
-        }
-    };
-    let len_at = |e: &Vec<u32>, i: usize| e.get(i).copied().unwrap_or(0) as usize;
     for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
         let [a, b] = *ops;
         let slots = SLOTS[*tag as usize];
@@ -1099,45 +1080,20 @@ pub(crate) fn remap_operands(body: &mut Body, old_extra: &[u32], map: impl Fn(u3
             *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
             continue;
         }
-        let bu = b as usize;
-        *ops = match tag.format() {
-            Format::Store | Format::Select => {
-                map_extra(extra, bu..bu + 2);
-                [map(a), b]
-            }
-            Format::SetField => {
-                map_extra(extra, bu + 1..bu + 2);
-                [map(a), b]
-            }
-            Format::Call => {
-                let n = len_at(extra, bu);
-                map_extra(extra, bu + 1..bu + 1 + n);
-                [a, b]
-            }
-            Format::IndexLoad => {
-                let n = len_at(extra, bu);
-                map_extra(extra, bu + 1..bu + 1 + n);
-                [map(a), b]
-            }
-            Format::IndexStore => {
-                let n = len_at(extra, bu + 1);
-                map_extra(extra, bu..bu + 1);
-                map_extra(extra, bu + 2..bu + 2 + n);
-                [map(a), b]
-            }
-            Format::Return => [if a == NO_VALUE { a } else { map(a) }, b],
-            Format::Br => [bmap(a), b],
-            Format::CondBr => {
-                if let Some(s) = extra.get_mut(bu..bu + 2) {
-                    let src = old_extra.get(bu..bu + 2);
-                    for (k, x) in s.iter_mut().enumerate() {
-                        *x = bmap(src.map_or(*x, |src| src[k]));
-                    }
-                }
-                [map(a), b]
-            }
-            _ => [a, b],
-        };
+        let mut values: SmallVec<[OperandAt; 8]> = SmallVec::new();
+        let mut blocks: SmallVec<[OperandAt; 2]> = SmallVec::new();
+        operand_places(*tag, [a, b], extra, |p| values.push(p), |p| blocks.push(p));
+        let mut new = [a, b];
+        let places = values.into_iter().map(|p| (p, false)).chain(blocks.into_iter().map(|p| (p, true)));
+        for (p, is_block) in places {
+            // An `extra` item is read from the old pool where it covers it.
+            let x = match p {
+                OperandAt::Extra(k) => old_extra.get(k).copied().unwrap_or_else(|| p.read([a, b], extra)),
+                _ => p.read([a, b], extra),
+            };
+            p.write(&mut new, extra, if is_block { bmap(x) } else { map(x) });
+        }
+        *ops = new;
     }
 }
 

@@ -1,6 +1,6 @@
 //! `stride-lower`: logical `index.load` / `index.store` become byte-offset
-//! `load` / `store` (the seed: "backends never need to know an element's
-//! size"). Strides that the layout and a static shape fix become constants;
+//! `load` / `store`, so that no backend needs to know an element's size.
+//! Strides that the layout and a static shape fix become constants;
 //! the others are read once per array and axis — in the entry block for a
 //! parameter, right after the definition for any other array — except for
 //! an array that `set` reassigns, whose strides are read at each access.

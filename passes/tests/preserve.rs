@@ -5,12 +5,12 @@
 //! must verify after every pass.
 
 use arbitrary::Unstructured;
-use postc_testkit::cases::{build_args, parse_expected, Case};
 use postc_ir::gen::{arbitrary_module, seeded_bytes, GenConfig};
 use postc_ir::interp::{Array, InterpOptions, Interpreter, TrapKind, Value};
 use postc_ir::types::Shape;
 use postc_ir::{DType, Module, ModuleId, Program};
 use postc_passes::{default_pipeline, parse_pipeline, registry, PassOptions, RunOptions};
+use postc_testkit::cases::{build_args, parse_expected, Case};
 use std::path::{Path, PathBuf};
 
 /// What one call did, comparable across modules.

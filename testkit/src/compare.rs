@@ -71,4 +71,3 @@ pub fn compare_list(what: &str, got: &[Value], want: &[Value], tol: Tol) -> Resu
     }
     Ok(())
 }
-

@@ -79,4 +79,3 @@ pub fn run_case(program: &Program, case: &Case, checked: bool) -> Result<(), Str
     }
     Ok(())
 }
-

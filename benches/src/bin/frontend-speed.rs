@@ -67,7 +67,12 @@ fn main() {
         insts = program.modules.iter().map(|m| m.num_insts()).sum();
     }
     println!("generated module: {lines} lines, {:.2} MB, {insts} IR instructions", mb);
-    println!("postc frontend (parse + check + lower), best of {runs}: {:.1} ms = {:.1} MB/s, {:.0} lines/s", best * 1e3, mb / best, lines as f64 / best);
+    println!(
+        "postc frontend (parse + check + lower), best of {runs}: {:.1} ms = {:.1} MB/s, {:.0} lines/s",
+        best * 1e3,
+        mb / best,
+        lines as f64 / best
+    );
 
     // CPython's compile() of the same text, timed inside one interpreter.
     let script = format!(
@@ -77,7 +82,12 @@ fn main() {
     match std::process::Command::new("python3").args(["-c", &script]).output() {
         Ok(out) if out.status.success() => {
             let py: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(f64::NAN);
-            println!("CPython compile() to bytecode, best of {runs}: {:.1} ms = {:.1} MB/s, {:.0} lines/s", py * 1e3, mb / py, lines as f64 / py);
+            println!(
+                "CPython compile() to bytecode, best of {runs}: {:.1} ms = {:.1} MB/s, {:.0} lines/s",
+                py * 1e3,
+                mb / py,
+                lines as f64 / py
+            );
             println!("postc frontend / CPython compile(): {:.2}x the time", best / py);
         }
         _ => println!("python3 not available: no CPython comparison"),

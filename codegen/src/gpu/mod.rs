@@ -1,4 +1,4 @@
-//! GPU code generation (DESIGN §7).
+//! GPU code generation (docs/runtime-gpu.md).
 //!
 //! Every `gpu` / `gpu(fallback)` ufunc — elementwise or generalized — is
 //! compiled twice: the host entry points as usual, and a kernel

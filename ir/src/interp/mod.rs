@@ -1,7 +1,7 @@
 //! The reference interpreter: the oracle every pass and backend is compared
 //! with. It favours clarity and exactness over speed.
 //!
-//! Semantics are DESIGN §3: integers are exact `i128`s wrapped to their
+//! Semantics are those of docs/ir-text.md: integers are exact `i128`s wrapped to their
 //! dtype (overflow traps with [`InterpOptions::overflow_checks`]), floats
 //! are IEEE with `Float16`/`Float32` rounded after every operation, `//`
 //! and `%` follow Python, arrays are strided views over shared buffers.

@@ -1,5 +1,5 @@
 //! The semantics of the arithmetic, comparison, bitwise and cast
-//! instructions (DESIGN §3), on interpreter values.
+//! instructions (docs/ir-text.md, Semantics), on interpreter values.
 
 use super::value::{round_float, wrap_int, Value};
 use super::TrapKind;
@@ -181,7 +181,7 @@ fn to_f64(v: &Value) -> Option<f64> {
     }
 }
 
-/// `cast`: converts a value to `to` (DESIGN §3). Also used to bring
+/// `cast`: converts a value to `to` (docs/ir-text.md, Semantics). Also used to bring
 /// operands to an arithmetic result's dtype.
 pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
     if v.dtype() == to && !v.is_array() {
