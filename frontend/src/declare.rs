@@ -56,6 +56,32 @@ pub(crate) enum Global {
     /// `thread_idx`, `block_idx`, `block_dim`, `grid_dim`: a kernel's launch
     /// coordinates, read as `thread_idx.x`.
     GpuRegister(postc_ir::builtins::GpuReg),
+    /// `shared`, `sync_threads`, `atomic_add`: what cooperating kernels use.
+    GpuBuiltin(GpuBuiltin),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum GpuBuiltin {
+    Shared,
+    SyncThreads,
+    AtomicAdd,
+}
+
+impl GpuBuiltin {
+    pub fn python_name(self) -> &'static str {
+        match self {
+            GpuBuiltin::Shared => "shared",
+            GpuBuiltin::SyncThreads => "sync_threads",
+            GpuBuiltin::AtomicAdd => "atomic_add",
+        }
+    }
+    pub fn ir_name(self) -> &'static str {
+        match self {
+            GpuBuiltin::Shared => postc_ir::builtins::SHARED,
+            GpuBuiltin::SyncThreads => postc_ir::builtins::SYNC_THREADS,
+            GpuBuiltin::AtomicAdd => postc_ir::builtins::ATOMIC_ADD,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -326,6 +352,9 @@ impl Declarer<'_> {
                         "noinline" => Global::Decorator(Deco::Noinline),
                         "jit" => Global::Decorator(Deco::Jit),
                         "empty" => Global::Empty,
+                        "shared" => Global::GpuBuiltin(GpuBuiltin::Shared),
+                        "sync_threads" => Global::GpuBuiltin(GpuBuiltin::SyncThreads),
+                        "atomic_add" => Global::GpuBuiltin(GpuBuiltin::AtomicAdd),
                         "math" => Global::Namespace(Namespace::PostcMath),
                         reg => match postc_ir::builtins::GpuReg::ALL.iter().find(|r| r.name() == reg) {
                             Some(r) => Global::GpuRegister(*r),

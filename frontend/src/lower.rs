@@ -8,7 +8,7 @@
 //! last round knows every local's type, declares the locals in the entry
 //! block and reports diagnostics.
 
-use crate::declare::{python_scalar, Deco, FuncDecl, Global, Namespace, MATH_CONSTANTS};
+use crate::declare::{python_scalar, Deco, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
 use crate::source::SourceFile;
 use crate::syntax::{construct_name, dotted, literal, stmt_name, Lit};
@@ -243,6 +243,7 @@ fn builtin(name: &str) -> Option<Builtin> {
 
 /// What a callee expression names.
 enum Target {
+    Gpu(GpuBuiltin),
     Func(Callee),
     Intrinsic(String),
     Cast { dtype: DType, weak: bool },
@@ -1959,6 +1960,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Global::Type(t) => Some(Target::Cast { dtype: *t, weak: false }),
             Global::Empty => Some(Target::Empty),
+            Global::GpuBuiltin(g) => Some(Target::Gpu(*g)),
             Global::Alias(t) => {
                 let g = self.cx.globals.get(t)?;
                 if matches!(g, Global::Alias(_)) && t == name {
@@ -2025,6 +2027,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),
+            Target::Gpu(g) => self.gpu_builtin(g, c),
             Target::Cast { dtype, weak } => self.cast_call(dtype, weak, c),
             Target::Empty => {
                 if args.len() != 2 {
@@ -2356,6 +2359,143 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Builtin::Range | Builtin::Print => unreachable!("handled by the caller"),
         }
+    }
+
+    /// `shared(Float32[16, 16])`, `sync_threads()`, `atomic_add(a, i, ..., v)`.
+    fn gpu_builtin(&mut self, g: GpuBuiltin, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let name = g.python_name();
+        if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
+            return self.err(&*c.func, format!("`{name}` is available in `@kernel` functions only"));
+        }
+        match g {
+            GpuBuiltin::SyncThreads => {
+                if !args.is_empty() {
+                    return self.err(c, "`sync_threads` takes no arguments");
+                }
+                self.at(c);
+                self.b.call(g.ir_name(), &[], None, "");
+                Val::Void
+            }
+            GpuBuiltin::Shared => {
+                let [ann] = &args[..] else {
+                    return self
+                        .err(c, "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`");
+                };
+                let Some(ty) = self.static_array_type(ann) else { return Val::Err };
+                if let Err(e) = postc_ir::builtins::shared_bytes(&ty) {
+                    return self.err(ann, e);
+                }
+                let tid = self.types.intern(ty.clone());
+                self.at(c);
+                let n = self.fresh("shared");
+                Val::Arr { v: self.b.call(g.ir_name(), &[], Some(tid), &n), ty }
+            }
+            GpuBuiltin::AtomicAdd => {
+                let Some((first, rest)) = args.split_first() else {
+                    return self.err(c, "`atomic_add` takes an array, one index per axis and a value");
+                };
+                let arr = self.expr(first);
+                let (av, ty) = match arr {
+                    Val::Arr { v, ty } => (v, ty),
+                    Val::Err => return Val::Err,
+                    _ => return self.err(first, "the first argument of `atomic_add` is an array"),
+                };
+                if !postc_ir::builtins::atomic_dtype(ty.dtype) {
+                    return self.err(
+                        first,
+                        format!(
+                            "`atomic_add` takes arrays of Int32, UInt32, Int64, UInt64, Float32 or Float64, not {}",
+                            ty.dtype.name()
+                        ),
+                    );
+                }
+                let nd = ty.ndim().unwrap_or(0);
+                if rest.len() != nd + 1 {
+                    return self.err(
+                        c,
+                        format!(
+                            "`atomic_add` on a {nd}-D array takes {nd} {} and a value",
+                            if nd == 1 { "index" } else { "indices" }
+                        ),
+                    );
+                }
+                let mut ids = vec![av];
+                for ie in &rest[..nd] {
+                    let v = self.expr(ie);
+                    match v.scalar() {
+                        Some(s) if kind(s.dtype) == Kind::Int => {}
+                        _ => {
+                            if !matches!(v, Val::Err) {
+                                self.err(ie, "an index is an integer");
+                            }
+                            return Val::Err;
+                        }
+                    }
+                    let Some(x) = self.materialize(&v, DType::Int64, ie) else { return Val::Err };
+                    ids.push(x);
+                }
+                let value_at = &rest[nd];
+                let v = self.expr(value_at);
+                match v.scalar() {
+                    Some(s) if widens_to(s, ty.dtype) => {}
+                    Some(s) => {
+                        return self.err(
+                            value_at,
+                            format!(
+                                "`atomic_add` adds {} to an array of {} (cast explicitly)",
+                                s.dtype.name(),
+                                ty.dtype.name()
+                            ),
+                        )
+                    }
+                    None => {
+                        return if matches!(v, Val::Err) {
+                            Val::Err
+                        } else {
+                            self.err(value_at, "`atomic_add` adds a number")
+                        }
+                    }
+                }
+                let Some(x) = self.materialize(&v, ty.dtype, value_at) else { return Val::Err };
+                ids.push(x);
+                self.at(c);
+                let n = self.fresh("old");
+                let rt = self.scalar_ty(ty.dtype);
+                Val::Num { v: self.b.call(g.ir_name(), &ids, Some(rt), &n), s: Scalar::strong(ty.dtype), nonneg: false }
+            }
+        }
+    }
+
+    /// `Float32[16, 16]`: an array type with static extents, C order.
+    fn static_array_type(&mut self, e: &Expr) -> Option<TypeData> {
+        let bad = "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`";
+        let Expr::Subscript(s) = e else {
+            self.err(e, bad);
+            return None;
+        };
+        let dtype = match self.target_of(&s.value) {
+            Some(Target::Cast { dtype, .. }) => dtype,
+            _ => {
+                self.err(&*s.value, bad);
+                return None;
+            }
+        };
+        let items: Vec<&Expr> = match &*s.slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            x => vec![x],
+        };
+        let mut dims = Vec::new();
+        for it in items {
+            match literal(it) {
+                Some(Ok(Lit::Int(n))) if n > 0 => dims.push(Some(n as u64)),
+                _ => {
+                    self.err(it, "an extent of a shared array is a positive integer literal");
+                    return None;
+                }
+            }
+        }
+        Some(TypeData::array(dtype, postc_ir::Shape::dims(&dims), postc_ir::Layout::COrder))
     }
 
     fn cast_call(&mut self, dtype: DType, weak: bool, c: &ast::ExprCall) -> Val {

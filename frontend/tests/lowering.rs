@@ -175,3 +175,73 @@ fn deep_expressions_lower() {
         assert!(postc_ir::verify::verify_program(&program).is_empty());
     }
 }
+
+/// A cooperating kernel (a block-shared array, barriers, atomic adds): a
+/// block sum reduced in shared memory, then added atomically into the
+/// total, runs in the interpreter's launch as under CPython's stand-in
+/// (one Python thread per GPU thread, meeting at `sync_threads`).
+#[test]
+fn cooperating_kernels_agree_with_cpython() {
+    use postc_ir::interp::{Array, InterpOptions, Interpreter, Value};
+    let src = r#"
+from postyp import Float64, Int64, Out
+from postc import kernel, thread_idx, block_idx, block_dim, shared, sync_threads, atomic_add
+
+@kernel
+def block_sums(x: Float64[:], total: Out[Float64[:]], counts: Out[Int64[:]]) -> None:
+    buf = shared(Float64[8])
+    t = thread_idx.x
+    i = block_idx.x * block_dim.x + t
+    v = 0.0
+    if i < len(x):
+        v = x[i]
+    buf[t] = v
+    sync_threads()
+    step = 4
+    while step > 0:
+        if t < step:
+            buf[t] = buf[t] + buf[t + step]
+        sync_threads()
+        step = step // 2
+    if t == 0:
+        atomic_add(total, 0, buf[0])
+        atomic_add(counts, block_idx.x, 1)
+"#;
+    let root = repo_root();
+    let program = postc_frontend::lower_source("coop.py", src).unwrap_or_else(|d| panic!("{d:?}"));
+    let n = 21usize;
+    let xs: Vec<Value> = (0..n).map(|k| Value::f64(k as f64 * 0.5 + 1.0)).collect();
+    let x = Array::from_values(postc_ir::DType::Float64, &[n], &xs);
+    let total = Array::from_values(postc_ir::DType::Float64, &[1], &[Value::f64(0.0)]);
+    let counts = Array::from_values(postc_ir::DType::Int64, &[3], &vec![Value::Int(postc_ir::DType::Int64, 0); 3]);
+    let args = [Value::Array(x), Value::Array(total.clone()), Value::Array(counts.clone())];
+    let mut interp = Interpreter::new(&program, InterpOptions { overflow_checks: true, fuel: Some(10_000_000) });
+    interp.launch(ModuleId::from_u32(0), "block_sums", [3, 1, 1], [8, 1, 1], &args).unwrap();
+    let got_total = match total.to_values()[0] {
+        Value::Float(_, x) => x,
+        ref other => panic!("{other:?}"),
+    };
+    let got_counts: Vec<String> = counts.to_values().iter().map(|v| format!("{v:?}")).collect();
+
+    let dir = std::env::temp_dir().join(format!("postc-coop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("coop.py"), src).unwrap();
+    let script = "import sys, numpy as np\nsys.path[:0] = [sys.argv[1], sys.argv[2]]\nimport coop, postc\n\
+                  x = np.arange(21) * 0.5 + 1.0\nt = np.zeros(1)\nc = np.zeros(3, dtype=np.int64)\n\
+                  postc.launch(coop.block_sums, (3, 1, 1), (8, 1, 1), x, t, c)\nprint(repr(float(t[0])), list(map(int, c)))";
+    let py = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(root.join("tests/py/stubs"))
+        .arg(&dir)
+        .output()
+        .expect("python3 runs the stand-in launch");
+    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
+    let out = String::from_utf8_lossy(&py.stdout).to_string();
+    let (want_total, want_counts) = out.trim().split_once(' ').unwrap();
+    assert_eq!(got_total, want_total.parse::<f64>().unwrap(), "{out}");
+    assert_eq!(want_counts, "[1, 1, 1]");
+    assert_eq!(got_counts.len(), 3);
+    let sum: f64 = (0..n).map(|k| k as f64 * 0.5 + 1.0).sum();
+    assert_eq!(got_total, sum);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,6 +9,8 @@ CPython runs are deterministic; POST code must write before it reads).
 """
 
 import re
+import sys
+import threading
 
 import numpy as np
 
@@ -17,17 +19,23 @@ from postyp import ArrayType, DType, OutType, dtype_of
 __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "launch",
+    "shared", "sync_threads", "atomic_add",
 ]
 
 
 class _Coords:
-    """A kernel's launch coordinates on one register (`thread_idx.x`)."""
+    """A kernel's launch coordinates on one register (`thread_idx.x`), per
+    host thread: each emulated GPU thread is a Python thread."""
 
     def __init__(self):
-        self.x = self.y = self.z = 0
+        self._local = threading.local()
 
     def set(self, xyz):
-        self.x, self.y, self.z = xyz
+        self._local.xyz = xyz
+
+    x = property(lambda self: self._local.xyz[0])
+    y = property(lambda self: self._local.xyz[1])
+    z = property(lambda self: self._local.xyz[2])
 
 
 thread_idx = _Coords()
@@ -35,22 +43,72 @@ block_idx = _Coords()
 block_dim = _Coords()
 grid_dim = _Coords()
 
+# The running block: its barrier and its shared arrays by call site.
+_block = threading.local()
+_atomic = threading.Lock()
+
+
+def shared(array_type):
+    """The block-shared array of this call site (`shared(Float32[16, 16])`),
+    zeroed at the start of each block."""
+    frame = sys._getframe(1)
+    key = (frame.f_code, frame.f_lasti)
+    state = _block.state
+    with state["lock"]:
+        if key not in state["shared"]:
+            state["shared"][key] = np.zeros(array_type.dims, dtype=array_type.dtype.np)
+        return state["shared"][key]
+
+
+def sync_threads():
+    """Waits until every thread of the block has reached a barrier."""
+    _block.state["barrier"].wait()
+
+
+def atomic_add(a, *index_and_value):
+    """Adds the value to `a[index]` in one step; returns the old element."""
+    *index, value = index_and_value
+    index = tuple(int(i) for i in index)
+    with _atomic:
+        old = a[index]
+        a[index] = old + a.dtype.type(value)
+        return old
+
 
 def launch(fn, grid, block, *args):
-    """Runs a `@kernel` over a grid of blocks, one thread after another
-    (blocks in order, threads in order within a block, x fastest), as the
-    compiled code does on the host."""
-    grid_dim.set(grid)
-    block_dim.set(block)
+    """Runs a `@kernel` over a grid: blocks one after another, the threads
+    of a block together (Python threads meeting at `sync_threads`)."""
+    n = block[0] * block[1] * block[2]
     for bz in range(grid[2]):
         for by in range(grid[1]):
             for bx in range(grid[0]):
-                block_idx.set((bx, by, bz))
-                for tz in range(block[2]):
-                    for ty in range(block[1]):
-                        for tx in range(block[0]):
-                            thread_idx.set((tx, ty, tz))
-                            fn(*args)
+                state = {"barrier": threading.Barrier(n), "shared": {}, "lock": threading.Lock()}
+                errors = []
+
+                def thread(tx, ty, tz, bx=bx, by=by, bz=bz, state=state, errors=errors):
+                    _block.state = state
+                    grid_dim.set(grid)
+                    block_dim.set(block)
+                    block_idx.set((bx, by, bz))
+                    thread_idx.set((tx, ty, tz))
+                    try:
+                        fn(*args)
+                    except BaseException as e:  # reported after the block
+                        errors.append(e)
+                        state["barrier"].abort()
+
+                threads = [
+                    threading.Thread(target=thread, args=(tx, ty, tz))
+                    for tz in range(block[2])
+                    for ty in range(block[1])
+                    for tx in range(block[0])
+                ]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                if errors:
+                    raise errors[0]
 
 
 def _mark(fn, attr):
