@@ -6,6 +6,7 @@
 //! The text is parsed by LLVM into the context of each codegen unit.
 
 use crate::helpers::{self, Helper};
+use crate::imports::{self, Shield};
 use crate::runtime;
 use postc_ir::body::{float_bits_to_f64, InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
@@ -208,6 +209,8 @@ pub struct Emitter<'p> {
     pub(crate) runtime_parts: Vec<runtime::Part>,
     /// Metadata numbers of the TBAA access tags (header, data), once made.
     tbaa: Option<(usize, usize)>,
+    /// The C library functions that exported names shadow.
+    pub shield: Shield,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -227,6 +230,7 @@ impl<'p> Emitter<'p> {
             thunk_text: String::new(),
             runtime_parts: Vec::new(),
             tbaa: None,
+            shield: Shield::default(),
             diags: Vec::new(),
         }
     }
@@ -234,6 +238,8 @@ impl<'p> Emitter<'p> {
     /// Declares every function of every module: symbols and signatures.
     pub fn declare_all(&mut self) {
         let mut taken: HashMap<String, String> = HashMap::new();
+        // Public symbols and where they are defined.
+        let mut public: Vec<(String, Option<Pos>)> = Vec::new();
         for (mid, m) in self.program.modules.iter_enumerated() {
             for (fid, f) in m.functions.iter_enumerated() {
                 let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !m.is_exported(&f.name);
@@ -243,6 +249,9 @@ impl<'p> Emitter<'p> {
                         format!("symbol `{symbol}` is exported by both module `{prev}` and module `{}`", m.name),
                         f.loc.map(|l| Pos::from_loc(&m.files, l)),
                     ));
+                }
+                if !private {
+                    public.push((symbol.clone(), f.loc.map(|l| Pos::from_loc(&m.files, l))));
                 }
                 let sig = signature(m, f, symbol, !private);
                 self.sigs.insert((mid, fid), sig);
@@ -261,7 +270,38 @@ impl<'p> Emitter<'p> {
                     self.diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), None));
                     continue;
                 }
+                public.push((alias.clone(), m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l))));
                 self.aliases.push((alias.clone(), sig.symbol.clone(), sig));
+            }
+        }
+        self.check_public_names(&public);
+    }
+
+    /// Public symbols: none reserved, and those that name C library
+    /// functions shielded (see [`imports`]).
+    fn check_public_names(&mut self, public: &[(String, Option<Pos>)]) {
+        for (name, at) in public {
+            if imports::reserved(name) {
+                self.diags.push(Diagnostic::error(
+                    format!("`{name}` cannot be exported: the name is reserved for the C implementation"),
+                    at.clone(),
+                ));
+            }
+        }
+        self.shield = Shield::new(public.iter().map(|(n, p)| (n.as_str(), p.clone())));
+        if !self.shield.is_empty() {
+            // The shield reaches the C library through these two.
+            let shadowed = self.shield.names().next().map(|(n, _)| n.to_owned()).unwrap_or_default();
+            for (name, at) in public {
+                if name == "dlopen" || name == "dlsym" {
+                    self.diags.push(Diagnostic::error(
+                        format!(
+                            "`{name}` cannot be exported together with `{shadowed}`: compiled code reaches the \
+                             C library's `{shadowed}` through the C library's `{name}`"
+                        ),
+                        at.clone(),
+                    ));
+                }
             }
         }
     }
@@ -418,10 +458,11 @@ impl<'p> Emitter<'p> {
 }
 
 /// The alias definitions whose target symbol `keep` accepts.
-pub fn alias_lines(aliases: &[(String, String, FnSig)], keep: impl Fn(&str) -> bool) -> String {
+pub fn alias_lines(aliases: &[(String, String, FnSig)], shield: &Shield, keep: impl Fn(&str) -> bool) -> String {
     let mut out = String::new();
     for (alias, target, sig) in aliases {
         if keep(target) {
+            let (alias, target) = (shield.text_symbol(alias), shield.text_symbol(target));
             let _ = writeln!(out, "@\"{alias}\" = protected alias {}, ptr @\"{target}\"", fn_type(sig));
         }
     }
@@ -584,8 +625,8 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             attrs.push("noreturn");
         }
         let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
-        let head =
-            format!("define {linkage}{ra}{} @\"{}\"({}) {} {{\n", sig.ret, sig.symbol, ps.join(", "), attrs.join(" "));
+        let symbol = self.e.shield.text_symbol(&sig.symbol);
+        let head = format!("define {linkage}{ra}{} @\"{symbol}\"({}) {} {{\n", sig.ret, ps.join(", "), attrs.join(" "));
         self.out.push_str(&head);
         self.out.push_str("alloca:\n");
         // Parameters.
@@ -1236,7 +1277,8 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                     None
                 };
                 let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
-                let call = format!("call {ra}{} @\"{}\"({})", sig.ret, sig.symbol, parts.join(", "));
+                let symbol = self.e.shield.text_symbol(&sig.symbol);
+                let call = format!("call {ra}{} @\"{symbol}\"({})", sig.ret, parts.join(", "));
                 if let Some((tmp, d)) = out {
                     self.line(call);
                     if has_result {

@@ -377,6 +377,7 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
         link_ir: a.link_ir.clone(),
         units: a.jobs,
         time_passes: a.time_passes,
+        executable: a.emit == EmitArg::Exe,
     };
     let (loader, program) = match load_checked(files, include) {
         Ok(x) => x,
@@ -477,7 +478,9 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
             }
             cc.arg(&stub).arg("-Wl,--wrap=main");
         }
-        cc.arg("-o").arg(&out_path).arg(&obj).arg("-lm");
+        // libdl: code that shadows a C library function reaches it with
+        // `dlsym` (in the C library itself from glibc 2.34).
+        cc.arg("-o").arg(&out_path).arg(&obj).args(["-lm", "-ldl"]);
         if gpu_mode != postc_codegen::gpu::GpuMode::Off && postc_codegen::gpu::has_gpu(&program) {
             // GPU code: link the GPU runtime and the libraries it needs.
             match gpu_runtime_lib() {
