@@ -267,13 +267,42 @@ pub(crate) fn tm_key(options: &CodegenOptions) -> TmKey {
     (triple, cpu, features, options.opt.as_u8())
 }
 
+extern "C" {
+    /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
+    /// not, -1 for an unknown target.
+    fn postc_cpu_valid(triple: *const std::ffi::c_char, cpu: *const std::ffi::c_char) -> i32;
+}
+
+/// Whether LLVM knows the CPU `cpu` for `triple` (None: the target is
+/// unknown). The targets must be initialised.
+pub fn cpu_known(triple: &str, cpu: &str) -> Option<bool> {
+    let (Ok(t), Ok(c)) = (std::ffi::CString::new(triple), std::ffi::CString::new(cpu)) else { return Some(false) };
+    // SAFETY: both are NUL-terminated strings that outlive the call, which
+    // only reads them.
+    match unsafe { postc_cpu_valid(t.as_ptr(), c.as_ptr()) } {
+        1 => Some(true),
+        0 => Some(false),
+        _ => None,
+    }
+}
+
 fn create_target_machine(key: &TmKey, opt: OptLevel) -> Result<TargetMachine, Vec<Diagnostic>> {
     init_targets();
-    let (triple, cpu, features, _) = key;
-    let triple = TargetTriple::create(triple);
+    let (triple_text, cpu, features, _) = key;
+    let triple = TargetTriple::create(triple_text);
     let target = Target::from_triple(&triple).map_err(|e| {
         vec![Diagnostic::error(format!("unknown target `{}`: {e}", triple.as_str().to_string_lossy()), None)]
     })?;
+    // An unknown CPU would be ignored with a warning, or abort the process
+    // (x86-64) once LLVM compiles for it.
+    if cpu_known(triple_text, cpu) == Some(false) {
+        return Err(vec![Diagnostic::error(
+            format!(
+                "unknown CPU `{cpu}` for target `{triple_text}` (`llc -mtriple={triple_text} -mcpu=help` lists them)"
+            ),
+            None,
+        )]);
+    }
     target.create_target_machine(&triple, cpu, features, opt.llvm(), RelocMode::PIC, CodeModel::Default).ok_or_else(
         || {
             vec![Diagnostic::error(

@@ -113,10 +113,12 @@ pub enum Part {
     Stride,
     /// The string helpers.
     Str,
+    /// The thread's call depth ([`crate::emit::DEPTH`]).
+    Depth,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Arena, Part::Stride, Part::Str];
+    pub const ALL: [Part; 4] = [Part::Arena, Part::Stride, Part::Str, Part::Depth];
 }
 
 /// The definitions of the given parts, as LLVM IR text (needs
@@ -134,6 +136,7 @@ pub fn parts_text(parts: &[Part], machine_code: bool) -> String {
                 Part::Stride if machine_code => STRIDE_DECL,
                 Part::Stride => STRIDE_IR,
                 Part::Str => STR_IR,
+                Part::Depth => DEPTH_IR,
             });
         }
     }
@@ -324,6 +327,8 @@ oom:
 }
 
 "#;
+
+const DEPTH_IR: &str = "\n@postc.rt.depth = linkonce_odr hidden thread_local global i64 0\n";
 
 const STRIDE_DECL: &str = "declare i64 @postc.rt.stride(ptr, i64, i64) nounwind\n";
 
