@@ -6,6 +6,7 @@
 //! The text is parsed by LLVM into the context of each codegen unit.
 
 use crate::helpers::{self, Helper};
+use crate::imports::{self, Shield};
 use crate::runtime;
 use postc_ir::body::{float_bits_to_f64, InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
@@ -208,6 +209,11 @@ pub struct Emitter<'p> {
     pub(crate) runtime_parts: Vec<runtime::Part>,
     /// Metadata numbers of the TBAA access tags (header, data), once made.
     tbaa: Option<(usize, usize)>,
+    /// The C library functions that exported names shadow.
+    pub shield: Shield,
+    /// The functions whose calls count the depth of calls (see
+    /// [`depth_counted`]).
+    depth_counted: HashSet<(ModuleId, FuncId)>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -227,6 +233,8 @@ impl<'p> Emitter<'p> {
             thunk_text: String::new(),
             runtime_parts: Vec::new(),
             tbaa: None,
+            shield: Shield::default(),
+            depth_counted: HashSet::new(),
             diags: Vec::new(),
         }
     }
@@ -234,6 +242,8 @@ impl<'p> Emitter<'p> {
     /// Declares every function of every module: symbols and signatures.
     pub fn declare_all(&mut self) {
         let mut taken: HashMap<String, String> = HashMap::new();
+        // Public symbols and where they are defined.
+        let mut public: Vec<(String, Option<Pos>)> = Vec::new();
         for (mid, m) in self.program.modules.iter_enumerated() {
             for (fid, f) in m.functions.iter_enumerated() {
                 let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !m.is_exported(&f.name);
@@ -243,6 +253,9 @@ impl<'p> Emitter<'p> {
                         format!("symbol `{symbol}` is exported by both module `{prev}` and module `{}`", m.name),
                         f.loc.map(|l| Pos::from_loc(&m.files, l)),
                     ));
+                }
+                if !private {
+                    public.push((symbol.clone(), f.loc.map(|l| Pos::from_loc(&m.files, l))));
                 }
                 let sig = signature(m, f, symbol, !private);
                 self.sigs.insert((mid, fid), sig);
@@ -261,7 +274,39 @@ impl<'p> Emitter<'p> {
                     self.diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), None));
                     continue;
                 }
+                public.push((alias.clone(), m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l))));
                 self.aliases.push((alias.clone(), sig.symbol.clone(), sig));
+            }
+        }
+        self.check_public_names(&public);
+        self.depth_counted = depth_counted(self.program);
+    }
+
+    /// Public symbols: none reserved, and those that name C library
+    /// functions shielded (see [`imports`]).
+    fn check_public_names(&mut self, public: &[(String, Option<Pos>)]) {
+        for (name, at) in public {
+            if imports::reserved(name) {
+                self.diags.push(Diagnostic::error(
+                    format!("`{name}` cannot be exported: the name is reserved for the C implementation"),
+                    at.clone(),
+                ));
+            }
+        }
+        self.shield = Shield::new(public.iter().map(|(n, p)| (n.as_str(), p.clone())));
+        if !self.shield.is_empty() {
+            // The shield reaches the C library through these two.
+            let shadowed = self.shield.names().next().map(|(n, _)| n.to_owned()).unwrap_or_default();
+            for (name, at) in public {
+                if name == "dlopen" || name == "dlsym" {
+                    self.diags.push(Diagnostic::error(
+                        format!(
+                            "`{name}` cannot be exported together with `{shadowed}`: compiled code reaches the \
+                             C library's `{shadowed}` through the C library's `{name}`"
+                        ),
+                        at.clone(),
+                    ));
+                }
             }
         }
     }
@@ -396,7 +441,9 @@ impl<'p> Emitter<'p> {
         for (mid, m) in self.program.modules.iter_enumerated() {
             for (fid, f) in m.functions.iter_enumerated() {
                 let sig = self.sigs[&(mid, fid)].clone();
+                let counts = self.depth_counted.contains(&(mid, fid));
                 let mut fe = FnEmit::new(self, mid, m, f, &sig);
+                fe.counts_depth = counts;
                 match fe.run() {
                     Ok(text) => bodies.push_str(&text),
                     Err(d) => self.diags.push(*d),
@@ -432,10 +479,11 @@ impl<'p> Emitter<'p> {
 }
 
 /// The alias definitions whose target symbol `keep` accepts.
-pub fn alias_lines(aliases: &[(String, String, FnSig)], keep: impl Fn(&str) -> bool) -> String {
+pub fn alias_lines(aliases: &[(String, String, FnSig)], shield: &Shield, keep: impl Fn(&str) -> bool) -> String {
     let mut out = String::new();
     for (alias, target, sig) in aliases {
         if keep(target) {
+            let (alias, target) = (shield.text_symbol(alias), shield.text_symbol(target));
             let _ = writeln!(out, "@\"{alias}\" = protected alias {}, ptr @\"{target}\"", fn_type(sig));
         }
     }
@@ -446,6 +494,156 @@ fn fn_type(sig: &FnSig) -> String {
     format!("{} ({})", sig.ret, sig.params.join(", "))
 }
 
+/// What a call to `callee` in module `mid` calls.
+fn resolve<'p>(program: &'p Program, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
+    if let Some(b) = Builtin::from_name(callee) {
+        return Some(Target::Builtin(b));
+    }
+    let m = &program.modules[mid];
+    if let Some(fid) = m.get_function(callee) {
+        return Some(Target::Func(mid, fid));
+    }
+    if let Some(target) = m.function_aliases.get(callee) {
+        if let Some(fid) = m.get_function(target) {
+            return Some(Target::Func(mid, fid));
+        }
+    }
+    if let Some(sym) = m.intrinsic_imports.get(callee) {
+        return Some(Target::Intrinsic(sym.as_str()));
+    }
+    if let Some(imp) = m.post_imports.get(callee) {
+        let other = program.get_module(&imp.module_name)?;
+        let om = &program.modules[other];
+        let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
+        return om.get_function(name).map(|fid| Target::Func(other, fid));
+    }
+    None
+}
+
+/// The thread's depth of calls between POST functions, kept by the calls
+/// of the functions [`depth_counted`] names.
+pub const DEPTH: &str = "postc.rt.depth";
+
+/// The functions whose calls of POST functions count the depth and panic
+/// `recursion limit exceeded` when a call would make more than
+/// [`postc_ir::interp::MAX_FRAMES`] frames, as the reference interpreter
+/// does: those on a cycle of the call graph, those a cycle calls
+/// (transitively) and those that call one (transitively). While a cycle's
+/// frame is on the stack every frame is one of those, so the count is the
+/// interpreter's; without one the depth is bounded by the longest chain of
+/// calls. Functions that run on the GPU, and what they call, count nothing.
+pub fn depth_counted(program: &Program) -> HashSet<(ModuleId, FuncId)> {
+    let mut ids: Vec<(ModuleId, FuncId)> = Vec::new();
+    let mut index: HashMap<(ModuleId, FuncId), usize> = HashMap::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            index.insert((mid, fid), ids.len());
+            ids.push((mid, fid));
+        }
+    }
+    let n = ids.len();
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, &(mid, fid)) in ids.iter().enumerate() {
+        let body = &program.modules[mid].functions[fid].body;
+        for v in body.tags.ids() {
+            if let InstData::Call { callee, .. } = body.inst(v) {
+                if let Some(Target::Func(cm, cf)) = resolve(program, mid, callee) {
+                    succ[i].push(index[&(cm, cf)]);
+                }
+            }
+        }
+        succ[i].sort_unstable();
+        succ[i].dedup();
+    }
+    let on_cycle = cyclic(&succ);
+    if !on_cycle.iter().any(|&c| c) {
+        return HashSet::new();
+    }
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, ss) in succ.iter().enumerate() {
+        for &j in ss {
+            pred[j].push(i);
+        }
+    }
+    let reach = |edges: &[Vec<usize>], from: &[bool]| -> Vec<bool> {
+        let mut seen = from.to_vec();
+        let mut work: Vec<usize> = (0..n).filter(|&i| from[i]).collect();
+        while let Some(i) = work.pop() {
+            for &j in &edges[i] {
+                if !seen[j] {
+                    seen[j] = true;
+                    work.push(j);
+                }
+            }
+        }
+        seen
+    };
+    let below = reach(&succ, &on_cycle);
+    let above = reach(&pred, &on_cycle);
+    let gpu: Vec<bool> = ids.iter().map(|&(m, f)| program.modules[m].functions[f].attrs.is_gpu()).collect();
+    let device = reach(&succ, &gpu);
+    (0..n).filter(|&i| (below[i] || above[i]) && !device[i]).map(|i| ids[i]).collect()
+}
+
+/// Which nodes of a graph lie on a cycle (Tarjan's strongly connected
+/// components, without recursion).
+fn cyclic(succ: &[Vec<usize>]) -> Vec<bool> {
+    let n = succ.len();
+    const NONE: usize = usize::MAX;
+    let (mut num, mut low) = (vec![NONE; n], vec![0usize; n]);
+    let mut on_stack = vec![false; n];
+    let (mut stack, mut out) = (Vec::new(), vec![false; n]);
+    let mut next = 0usize;
+    for root in 0..n {
+        if num[root] != NONE {
+            continue;
+        }
+        // (node, next successor to visit)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        num[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut k)) = work.last_mut() {
+            if let Some(&w) = succ[v].get(*k) {
+                *k += 1;
+                if num[w] == NONE {
+                    num[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(num[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == num[v] {
+                let mut members = Vec::new();
+                loop {
+                    let w = stack.pop().expect("the component's nodes are on the stack");
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let cycle = members.len() > 1 || succ[v].contains(&v);
+                for w in members {
+                    out[w] = cycle;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Lowers one function.
 struct FnEmit<'e, 'p> {
     e: &'e mut Emitter<'p>,
@@ -453,6 +651,10 @@ struct FnEmit<'e, 'p> {
     m: &'p Module,
     f: &'p Function,
     sig: &'e FnSig,
+    /// Calls of POST functions count the depth (see [`depth_counted`]).
+    counts_depth: bool,
+    /// The `alloca`s of call temporaries, for the entry block.
+    temps: String,
     out: String,
     tmp: u32,
     /// `let` locals and assigned parameters: value → alloca name.
@@ -481,6 +683,8 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             m,
             f,
             sig,
+            counts_depth: false,
+            temps: String::new(),
             out: String::new(),
             tmp: 0,
             slots: HashMap::new(),
@@ -506,6 +710,13 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         self.out.push_str("  ");
         self.out.push_str(s.as_ref());
         self.out.push('\n');
+    }
+
+    /// A call temporary of dtype `d` (an `alloca` of the entry block).
+    fn temp(&mut self, d: DType) -> String {
+        let t = self.t();
+        let _ = writeln!(self.temps, "  {t} = alloca {}", llty(d));
+        t
     }
 
     /// `%x = <rhs>`; returns `%x`.
@@ -617,10 +828,11 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             attrs.push("noreturn");
         }
         let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
-        let head =
-            format!("define {linkage}{ra}{} @\"{}\"({}) {} {{\n", sig.ret, sig.symbol, ps.join(", "), attrs.join(" "));
+        let symbol = self.e.shield.text_symbol(&sig.symbol);
+        let head = format!("define {linkage}{ra}{} @\"{symbol}\"({}) {} {{\n", sig.ret, ps.join(", "), attrs.join(" "));
         self.out.push_str(&head);
         self.out.push_str("alloca:\n");
+        let allocas_at = self.out.len();
         // Parameters.
         let params: Vec<ValueId> = body.all_params().collect();
         for (i, p) in params.iter().enumerate() {
@@ -674,6 +886,10 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             }
         }
         self.out.push_str("}\n\n");
+        // The call temporaries, in the entry block: an `alloca` in a loop
+        // would take more stack at each iteration.
+        let temps = std::mem::take(&mut self.temps);
+        self.out.insert_str(allocas_at, &temps);
         Ok(std::mem::take(&mut self.out))
     }
 
@@ -1256,29 +1472,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
     }
 
     fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
-        if let Some(b) = Builtin::from_name(callee) {
-            return Some(Target::Builtin(b));
-        }
-        let m = self.m;
-        if let Some(fid) = m.get_function(callee) {
-            return Some(Target::Func(self.mid, fid));
-        }
-        if let Some(target) = m.function_aliases.get(callee) {
-            if let Some(fid) = m.get_function(target) {
-                return Some(Target::Func(self.mid, fid));
-            }
-        }
-        if let Some(sym) = m.intrinsic_imports.get(callee) {
-            return Some(Target::Intrinsic(sym.as_str()));
-        }
-        if let Some(imp) = m.post_imports.get(callee) {
-            let p = self.e.program;
-            let other = p.get_module(&imp.module_name)?;
-            let om = &p.modules[other];
-            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
-            return om.get_function(name).map(|fid| Target::Func(other, fid));
-        }
-        None
+        resolve(self.e.program, self.mid, callee)
     }
 
     fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {
@@ -1377,7 +1571,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                     let x = self.val(*a);
                     let x = if p_is_complex {
                         let d = self.dt(*a);
-                        let tmp = self.def(format!("alloca {}", llty(d)));
+                        let tmp = self.temp(d);
                         self.line(format!("store {} {x}, ptr {tmp}", llty(d)));
                         tmp
                     } else {
@@ -1388,14 +1582,17 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 }
                 let out = if sig.complex_out {
                     let d = callee_f.return_dtype(&cm.types).unwrap_or(DType::Complex128);
-                    let tmp = self.def(format!("alloca {}", llty(d)));
+                    let tmp = self.temp(d);
                     parts.push(format!("ptr {tmp}"));
                     Some((tmp, d))
                 } else {
                     None
                 };
                 let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
-                let call = format!("call {ra}{} @\"{}\"({})", sig.ret, sig.symbol, parts.join(", "));
+                let symbol = self.e.shield.text_symbol(&sig.symbol);
+                let call = format!("call {ra}{} @\"{symbol}\"({})", sig.ret, parts.join(", "));
+                let depth = (self.counts_depth && !callee_f.name.starts_with(postc_passes::cold_outline::THUNK_PREFIX))
+                    .then(|| self.enter_call(v));
                 if let Some((tmp, d)) = out {
                     self.line(call);
                     if has_result {
@@ -1416,9 +1613,26 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                         self.line(format!("call void @{}(ptr {r})", runtime::ARENA_ADOPT));
                     }
                 }
+                if let Some(d) = depth {
+                    self.line(format!("store i64 {d}, ptr @{DEPTH}"));
+                }
                 Ok(())
             }
         }
+    }
+
+    /// Before a call that counts the depth: panics `recursion limit
+    /// exceeded` when the caller's frame is the interpreter's last one (the
+    /// outermost frame is the first), else counts the callee's frame.
+    /// Returns the depth to restore after the call.
+    fn enter_call(&mut self, v: ValueId) -> String {
+        self.e.use_runtime_part(runtime::Part::Depth);
+        let d = self.def(format!("load i64, ptr @{DEPTH}"));
+        let deep = self.def(format!("icmp uge i64 {d}, {}", postc_ir::interp::MAX_FRAMES - 1));
+        self.guard_panic(v, &deep, "recursion limit exceeded");
+        let d1 = self.def(format!("add i64 {d}, 1"));
+        self.line(format!("store i64 {d1}, ptr @{DEPTH}"));
+        d
     }
 
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {

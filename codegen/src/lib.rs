@@ -5,7 +5,9 @@
 //! LLVM module (every function declared first, then the bodies, then the
 //! helpers and runtime they use; see [`emit`]); per codegen unit, parsing
 //! that module into the unit's own `Context`, linking `--link-ir` files,
-//! verifying, LLVM's `default<O{n}>` pipeline on the target machine, and
+//! giving exported functions that have the names of C library functions
+//! their names while the unit's own calls still reach the C library (see
+//! [`imports`]), verifying, LLVM's `default<O{n}>` pipeline on the target machine, and
 //! emission. `Float16` is LLVM `half`: on x86-64 the backend calls
 //! `__extendhfsf2`/`__truncsfhf2`/`__truncdfhf2` from libgcc, which `cc`
 //! links.
@@ -13,6 +15,7 @@
 pub mod emit;
 pub mod gpu; // GPU code generation (hook)
 pub mod helpers;
+pub mod imports;
 pub mod machine_code;
 pub mod runtime;
 pub mod ufunc;
@@ -94,6 +97,10 @@ pub struct CodegenOptions {
     pub time_passes: bool,
     /// GPU code generation (see [`gpu`]).
     pub gpu: gpu::GpuOptions,
+    /// The object becomes an executable: exported functions other than
+    /// `main` are hidden, since the dynamic linker would let an
+    /// executable's `malloc` or `write` replace the C library's own.
+    pub executable: bool,
 }
 
 impl CodegenOptions {
@@ -189,6 +196,10 @@ pub struct Lowered {
     /// The runtime parts the bodies use (not in `text`: see
     /// [`runtime::parts_text`]).
     pub runtime_parts: Vec<runtime::Part>,
+    /// The C library functions that exported names shadow: in `text` the
+    /// exported functions of those names have placeholder names until
+    /// [`imports::Shield::publish`].
+    pub shield: imports::Shield,
 }
 
 /// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
@@ -211,7 +222,17 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
     let gpu = gpu::plan(program, &e.sigs, &ufuncs); // GPU hook
-    Ok(Lowered { text, aliases: e.aliases, exported, insts, sigs: e.sigs, ufuncs, gpu, runtime_parts: e.runtime_parts })
+    Ok(Lowered {
+        text,
+        aliases: e.aliases,
+        exported,
+        insts,
+        sigs: e.sigs,
+        ufuncs,
+        gpu,
+        runtime_parts: e.runtime_parts,
+        shield: e.shield,
+    })
 }
 
 static INIT: Once = Once::new();
@@ -246,13 +267,42 @@ pub(crate) fn tm_key(options: &CodegenOptions) -> TmKey {
     (triple, cpu, features, options.opt.as_u8())
 }
 
+extern "C" {
+    /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
+    /// not, -1 for an unknown target.
+    fn postc_cpu_valid(triple: *const std::ffi::c_char, cpu: *const std::ffi::c_char) -> i32;
+}
+
+/// Whether LLVM knows the CPU `cpu` for `triple` (None: the target is
+/// unknown). The targets must be initialised.
+pub fn cpu_known(triple: &str, cpu: &str) -> Option<bool> {
+    let (Ok(t), Ok(c)) = (std::ffi::CString::new(triple), std::ffi::CString::new(cpu)) else { return Some(false) };
+    // SAFETY: both are NUL-terminated strings that outlive the call, which
+    // only reads them.
+    match unsafe { postc_cpu_valid(t.as_ptr(), c.as_ptr()) } {
+        1 => Some(true),
+        0 => Some(false),
+        _ => None,
+    }
+}
+
 fn create_target_machine(key: &TmKey, opt: OptLevel) -> Result<TargetMachine, Vec<Diagnostic>> {
     init_targets();
-    let (triple, cpu, features, _) = key;
-    let triple = TargetTriple::create(triple);
+    let (triple_text, cpu, features, _) = key;
+    let triple = TargetTriple::create(triple_text);
     let target = Target::from_triple(&triple).map_err(|e| {
         vec![Diagnostic::error(format!("unknown target `{}`: {e}", triple.as_str().to_string_lossy()), None)]
     })?;
+    // An unknown CPU would be ignored with a warning, or abort the process
+    // (x86-64) once LLVM compiles for it.
+    if cpu_known(triple_text, cpu) == Some(false) {
+        return Err(vec![Diagnostic::error(
+            format!(
+                "unknown CPU `{cpu}` for target `{triple_text}` (`llc -mtriple={triple_text} -mcpu=help` lists them)"
+            ),
+            None,
+        )]);
+    }
     target.create_target_machine(&triple, cpu, features, opt.llvm(), RelocMode::PIC, CodeModel::Default).ok_or_else(
         || {
             vec![Diagnostic::error(
@@ -318,10 +368,13 @@ pub fn build_unit<'c>(
     let keep = |s: &str| owned.is_none_or(|o| o.iter().any(|x| x == s));
     // Objects take the module-independent code as machine code compiled
     // once per process; IR output needs its IR.
-    let mode = machine_code::Mode::of(kind, &tm.get_triple().as_str().to_string_lossy());
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
+    // Machine code compiled once per process calls the C library by its
+    // own names, which a shielded unit must route (see [`imports`]).
+    let mode = if low.shield.is_empty() { machine_code::Mode::of(kind, &triple) } else { machine_code::Mode::Ir };
     let mut text = low.text.clone();
     text.push_str(&runtime::parts_text(&low.runtime_parts, mode == machine_code::Mode::MachineCode));
-    text.push_str(&emit::alias_lines(&low.aliases, keep));
+    text.push_str(&emit::alias_lines(&low.aliases, &low.shield, keep));
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc");
     let module = cx.create_module_from_ir(buf).map_err(|e| {
         if std::env::var_os("POSTC_DUMP_LL").is_some() {
@@ -361,15 +414,22 @@ pub fn build_unit<'c>(
         }
     }
     let plans = gpu::host_plans(low, options)?; // GPU hook: `NAME_dl` of gpu ufuncs takes device tensors
-    ufunc::emit_unit(cx, &module, &plans, keep, mode).map_err(internal)?;
+    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep, mode).map_err(internal)?;
     gpu::emit_host_unit(cx, &module, low, options)?; // GPU hook
     if owned.is_some() {
         for s in &low.exported {
             if !keep(s) {
-                if let Some(f) = module.get_function(s) {
+                if let Some(f) = module.get_function(&low.shield.text_symbol(s)) {
                     f.set_linkage(Linkage::AvailableExternally);
                 }
             }
+        }
+    }
+    low.shield.publish(&module, &triple)?;
+    if options.executable {
+        let aliases = low.aliases.iter().map(|(a, _, _)| a);
+        for s in low.exported.iter().chain(aliases).filter(|s| *s != "main") {
+            hide(&module, s);
         }
     }
     if mode == machine_code::Mode::MachineCode {
@@ -379,9 +439,29 @@ pub fn build_unit<'c>(
     Ok(module)
 }
 
+/// Gives the function or alias `name` (when the module has one) hidden
+/// visibility.
+fn hide(module: &LlModule<'_>, name: &str) {
+    use inkwell::llvm_sys::core::{LLVMGetNamedGlobalAlias, LLVMSetVisibility};
+    use inkwell::llvm_sys::LLVMVisibility;
+    if let Some(f) = module.get_function(name) {
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        return;
+    }
+    // SAFETY: the module reference is valid for the call, the name pointer
+    // is valid for its length, and the alias (when found) is the module's.
+    unsafe {
+        let a = LLVMGetNamedGlobalAlias(module.as_mut_ptr(), name.as_ptr().cast(), name.len());
+        if !a.is_null() {
+            LLVMSetVisibility(a, LLVMVisibility::LLVMHiddenVisibility);
+        }
+    }
+}
+
 /// Runs the `-O` pipeline and emits one unit.
 fn finish_unit(
     module: &LlModule<'_>,
+    low: &Lowered,
     tm: &TargetMachine,
     opt: OptLevel,
     kind: EmitKind,
@@ -399,6 +479,7 @@ fn finish_unit(
         _ => format!("default<O{}>", opt.as_u8()),
     };
     module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| internal(e.to_string()))?;
+    low.shield.after_optimisation(module, &tm.get_triple().as_str().to_string_lossy())?;
     Ok(match kind {
         EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
         EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
@@ -438,6 +519,19 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
     let prepared = timer.time("postc passes", || prepare(program, options))?;
     let low = timer.time("lowering", || lower(&prepared))?;
+    if !low.gpu.is_empty() && options.gpu.mode != gpu::GpuMode::Off {
+        if let Some((name, at)) = low.shield.names().next() {
+            // The device code and the GPU runtime call the C library by its
+            // own names.
+            return Err(vec![Diagnostic::error(
+                format!(
+                    "a program with gpu functions cannot export `{name}`, the name of a C library function \
+                     (export it under another name, or compile with `--gpu off`)"
+                ),
+                at.cloned(),
+            )]);
+        }
+    }
     let threads =
         options.units.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
     let units = if kind == EmitKind::Object { default_units(low.insts).min(low.exported.len().max(1)) } else { 1 };
@@ -447,7 +541,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         with_target_machine(options, |tm| {
             let cx = Context::create();
             let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None, kind))?;
-            timer.time("llvm optimise + emit", || finish_unit(&module, tm, options.opt, kind))
+            timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
         })?
     } else {
         let chunks = split(&low.exported, units);
@@ -466,7 +560,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
                         let r = with_target_machine(options, |tm| {
                             let cx = Context::create();
                             let module = build_unit(&cx, low, options, tm, Some(chunk), kind)?;
-                            finish_unit(&module, tm, options.opt, kind)
+                            finish_unit(&module, low, tm, options.opt, kind)
                         });
                         if let Ok(mut slot) = slots[i].lock() {
                             *slot = Some(r);

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub enum Piece {
     /// `postc.ufunc.dl` (see [`crate::ufunc_dl`]).
     UfuncDriver,
-    /// `postc_rt_stride` (see [`crate::runtime`]).
+    /// `postc.rt.stride` (see [`crate::runtime`]).
     Stride,
 }
 

@@ -15,46 +15,46 @@
 //! ```
 //!
 //! Protocol of a function that allocates (or returns an array):
-//! `%m = call ptr @postc_rt_arena_mark()` on entry; on return
-//! `call void @postc_rt_arena_release(ptr %m)`, or, when the function returns
-//! an array `%a`, `%r = call ptr @postc_rt_arena_export(ptr %m, ptr %a)`,
+//! `%m = call ptr @postc.rt.arena_mark()` on entry; on return
+//! `call void @postc.rt.arena_release(ptr %m)`, or, when the function returns
+//! an array `%a`, `%r = call ptr @postc.rt.arena_export(ptr %m, ptr %a)`,
 //! which detaches `%a`'s block from the arena (or wraps a foreign `DLTensor`
 //! in a fresh header that shares its data) and releases everything else.
 //! The result is a `DLManagedTensor*` whose `deleter` frees it. A caller
 //! that receives an array from a compiled function puts it back into its own
-//! arena with `postc_rt_arena_adopt`.
+//! arena with `postc.rt.arena_adopt`.
 
-/// `ptr @postc_rt_arena_mark()`: the current top of the thread's arena.
-pub const ARENA_MARK: &str = "postc_rt_arena_mark";
-/// `void @postc_rt_arena_release(ptr mark)`: frees every block allocated
+/// `ptr @postc.rt.arena_mark()`: the current top of the thread's arena.
+pub const ARENA_MARK: &str = "postc.rt.arena_mark";
+/// `void @postc.rt.arena_release(ptr mark)`: frees every block allocated
 /// after `mark`.
-pub const ARENA_RELEASE: &str = "postc_rt_arena_release";
-/// `ptr @postc_rt_arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
+pub const ARENA_RELEASE: &str = "postc.rt.arena_release";
+/// `ptr @postc.rt.arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
 /// owned by the arena.
-pub const ARENA_ALLOC: &str = "postc_rt_arena_alloc";
-/// `ptr @postc_rt_alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
+pub const ARENA_ALLOC: &str = "postc.rt.arena_alloc";
+/// `ptr @postc.rt.alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
 /// fresh zeroed 1-D array in the arena; the result points at its
 /// `DLManagedTensor`, whose first field is the `DLTensor`. A negative `n`
 /// counts as 0 (callers check it first).
-pub const ALLOC_ARRAY: &str = "postc_rt_alloc_array";
-/// `ptr @postc_rt_arena_export(ptr mark, ptr tensor)`: see the module docs.
-pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
-/// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
+pub const ALLOC_ARRAY: &str = "postc.rt.alloc_array";
+/// `ptr @postc.rt.arena_export(ptr mark, ptr tensor)`: see the module docs.
+pub const ARENA_EXPORT: &str = "postc.rt.arena_export";
+/// `void @postc.rt.arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
 /// this runtime joins the thread's arena (freed at the next release).
-pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
-/// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
+pub const ARENA_ADOPT: &str = "postc.rt.arena_adopt";
+/// `void @postc.rt.managed_deleter(ptr managed)`: the deleter of every
 /// `DLManagedTensor` the runtime hands out.
-pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
-/// `i64 @postc_rt_stride(ptr tensor, i64 axis, i64 elsize)`: the byte
+pub const MANAGED_DELETER: &str = "postc.rt.managed_deleter";
+/// `i64 @postc.rt.stride(ptr tensor, i64 axis, i64 elsize)`: the byte
 /// stride of an axis (compact row-major when `strides` is null).
-pub const STRIDE: &str = "postc_rt_stride";
-/// `i1 @postc_rt_str_eq({ptr, i64}, {ptr, i64})`.
-pub const STR_EQ: &str = "postc_rt_str_eq";
-/// `i32 @postc_rt_str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
-pub const STR_CMP: &str = "postc_rt_str_cmp";
-/// `{ptr, i64} @postc_rt_str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
+pub const STRIDE: &str = "postc.rt.stride";
+/// `i1 @postc.rt.str_eq({ptr, i64}, {ptr, i64})`.
+pub const STR_EQ: &str = "postc.rt.str_eq";
+/// `i32 @postc.rt.str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
+pub const STR_CMP: &str = "postc.rt.str_cmp";
+/// `{ptr, i64} @postc.rt.str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
 /// NUL-terminated concatenation (never freed).
-pub const STR_CONCAT: &str = "postc_rt_str_concat";
+pub const STR_CONCAT: &str = "postc.rt.str_concat";
 
 /// Byte offsets of the `DLTensor` fields.
 pub mod dltensor {
@@ -113,10 +113,12 @@ pub enum Part {
     Stride,
     /// The string helpers.
     Str,
+    /// The thread's call depth ([`crate::emit::DEPTH`]).
+    Depth,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Arena, Part::Stride, Part::Str];
+    pub const ALL: [Part; 4] = [Part::Arena, Part::Stride, Part::Str, Part::Depth];
 }
 
 /// The definitions of the given parts, as LLVM IR text (needs
@@ -134,6 +136,7 @@ pub fn parts_text(parts: &[Part], machine_code: bool) -> String {
                 Part::Stride if machine_code => STRIDE_DECL,
                 Part::Stride => STRIDE_IR,
                 Part::Str => STR_IR,
+                Part::Depth => DEPTH_IR,
             });
         }
     }
@@ -147,43 +150,43 @@ pub fn ir_text() -> String {
 }
 
 const OOM_IR: &str = r#"
-@postc_rt_oom_msg = linkonce_odr hidden unnamed_addr constant [27 x i8] c"panic: out of memory (%s)\0A\00"
-@postc_rt_oom_what = linkonce_odr hidden unnamed_addr constant [6 x i8] c"arena\00"
+@postc.rt.oom_msg = linkonce_odr hidden unnamed_addr constant [27 x i8] c"panic: out of memory (%s)\0A\00"
+@postc.rt.oom_what = linkonce_odr hidden unnamed_addr constant [6 x i8] c"arena\00"
 
-define linkonce_odr hidden void @postc_rt_oom() cold noinline noreturn nounwind {
-  %1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @postc_rt_oom_msg, ptr @postc_rt_oom_what)
+define linkonce_odr hidden void @postc.rt.oom() cold noinline noreturn nounwind {
+  %1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @postc.rt.oom_msg, ptr @postc.rt.oom_what)
   call void @abort()
   unreachable
 }
 "#;
 
 const ARENA_IR: &str = r#"
-@postc_rt_arena_top = linkonce_odr hidden thread_local global ptr null
+@postc.rt.arena_top = linkonce_odr hidden thread_local global ptr null
 
-define linkonce_odr hidden ptr @postc_rt_arena_mark() nounwind {
-  %t = load ptr, ptr @postc_rt_arena_top
+define linkonce_odr hidden ptr @postc.rt.arena_mark() nounwind {
+  %t = load ptr, ptr @postc.rt.arena_top
   ret ptr %t
 }
 
-define linkonce_odr hidden void @postc_rt_arena_release(ptr %mark) nounwind {
+define linkonce_odr hidden void @postc.rt.arena_release(ptr %mark) nounwind {
 entry:
   br label %loop
 loop:
-  %t = load ptr, ptr @postc_rt_arena_top
+  %t = load ptr, ptr @postc.rt.arena_top
   %at = icmp eq ptr %t, %mark
   %nul = icmp eq ptr %t, null
   %stop = or i1 %at, %nul
   br i1 %stop, label %done, label %pop
 pop:
   %prev = load ptr, ptr %t
-  store ptr %prev, ptr @postc_rt_arena_top
+  store ptr %prev, ptr @postc.rt.arena_top
   call void @free(ptr %t)
   br label %loop
 done:
   ret void
 }
 
-define linkonce_odr hidden ptr @postc_rt_arena_alloc(i64 %bytes) nounwind {
+define linkonce_odr hidden ptr @postc.rt.arena_alloc(i64 %bytes) nounwind {
   %big = icmp ugt i64 %bytes, 9223372036854775000
   br i1 %big, label %oom, label %go
 go:
@@ -192,17 +195,17 @@ go:
   %nul = icmp eq ptr %b, null
   br i1 %nul, label %oom, label %ok
 ok:
-  %t = load ptr, ptr @postc_rt_arena_top
+  %t = load ptr, ptr @postc.rt.arena_top
   store ptr %t, ptr %b
-  store ptr %b, ptr @postc_rt_arena_top
+  store ptr %b, ptr @postc.rt.arena_top
   %p = getelementptr i8, ptr %b, i64 16
   ret ptr %p
 oom:
-  call void @postc_rt_oom()
+  call void @postc.rt.oom()
   unreachable
 }
 
-define linkonce_odr hidden void @postc_rt_managed_deleter(ptr %m) nounwind {
+define linkonce_odr hidden void @postc.rt.managed_deleter(ptr %m) nounwind {
   %nul = icmp eq ptr %m, null
   br i1 %nul, label %done, label %free
 free:
@@ -213,7 +216,7 @@ done:
   ret void
 }
 
-define linkonce_odr hidden ptr @postc_rt_alloc_array(i64 %n0, i8 %code, i8 %bits, i64 %elsize) nounwind {
+define linkonce_odr hidden ptr @postc.rt.alloc_array(i64 %n0, i8 %code, i8 %bits, i64 %elsize) nounwind {
   %neg = icmp slt i64 %n0, 0
   %n = select i1 %neg, i64 0, i64 %n0
   %mul = call { i64, i1 } @llvm.umul.with.overflow.i64(i64 %n, i64 %elsize)
@@ -222,7 +225,7 @@ define linkonce_odr hidden ptr @postc_rt_alloc_array(i64 %n0, i8 %code, i8 %bits
   br i1 %ovf, label %oom, label %go
 go:
   %total = add i64 %bytes, 80
-  %p = call ptr @postc_rt_arena_alloc(i64 %total)
+  %p = call ptr @postc.rt.arena_alloc(i64 %total)
   %shape = getelementptr i8, ptr %p, i64 64
   %data = getelementptr i8, ptr %p, i64 80
   store ptr %data, ptr %p
@@ -240,31 +243,31 @@ go:
   store ptr %shape, ptr %shp
   store i64 %n, ptr %shape
   %del = getelementptr i8, ptr %p, i64 56
-  store ptr @postc_rt_managed_deleter, ptr %del
+  store ptr @postc.rt.managed_deleter, ptr %del
   ret ptr %p
 oom:
-  call void @postc_rt_oom()
+  call void @postc.rt.oom()
   unreachable
 }
 
-define linkonce_odr hidden void @postc_rt_arena_adopt(ptr %m) nounwind {
+define linkonce_odr hidden void @postc.rt.arena_adopt(ptr %m) nounwind {
   %nul = icmp eq ptr %m, null
   br i1 %nul, label %done, label %go
 go:
   %b = getelementptr i8, ptr %m, i64 -16
-  %t = load ptr, ptr @postc_rt_arena_top
+  %t = load ptr, ptr @postc.rt.arena_top
   store ptr %t, ptr %b
-  store ptr %b, ptr @postc_rt_arena_top
+  store ptr %b, ptr @postc.rt.arena_top
   br label %done
 done:
   ret void
 }
 
-define linkonce_odr hidden ptr @postc_rt_arena_export(ptr %mark, ptr %tensor) nounwind {
+define linkonce_odr hidden ptr @postc.rt.arena_export(ptr %mark, ptr %tensor) nounwind {
 entry:
   br label %search
 search:
-  %link = phi ptr [ @postc_rt_arena_top, %entry ], [ %b, %next ]
+  %link = phi ptr [ @postc.rt.arena_top, %entry ], [ %b, %next ]
   %b = load ptr, ptr %link
   %at = icmp eq ptr %b, %mark
   %nul = icmp eq ptr %b, null
@@ -280,7 +283,7 @@ unlink:
   %prev = load ptr, ptr %b
   store ptr %prev, ptr %link
   store ptr null, ptr %b
-  call void @postc_rt_arena_release(ptr %mark)
+  call void @postc.rt.arena_release(ptr %mark)
   ret ptr %tensor
 wrap:
   %ndim32 = getelementptr i8, ptr %tensor, i64 16
@@ -315,22 +318,24 @@ cpstrides:
   br label %finish
 finish:
   %del = getelementptr i8, ptr %p, i64 56
-  store ptr @postc_rt_managed_deleter, ptr %del
-  call void @postc_rt_arena_release(ptr %mark)
+  store ptr @postc.rt.managed_deleter, ptr %del
+  call void @postc.rt.arena_release(ptr %mark)
   ret ptr %p
 oom:
-  call void @postc_rt_oom()
+  call void @postc.rt.oom()
   unreachable
 }
 
 "#;
 
-const STRIDE_DECL: &str = "declare i64 @postc_rt_stride(ptr, i64, i64) nounwind\n";
+const DEPTH_IR: &str = "\n@postc.rt.depth = linkonce_odr hidden thread_local global i64 0\n";
+
+const STRIDE_DECL: &str = "declare i64 @postc.rt.stride(ptr, i64, i64) nounwind\n";
 
 // Out of line and small: it runs once per array on entry, and inlined, its
 // loop over the axes would be vectorised at every call site.
 const STRIDE_IR: &str = r#"
-define linkonce_odr hidden i64 @postc_rt_stride(ptr %t, i64 %axis, i64 %elsize) noinline nounwind optsize minsize {
+define linkonce_odr hidden i64 @postc.rt.stride(ptr %t, i64 %axis, i64 %elsize) noinline nounwind optsize minsize {
 entry:
   %sp = getelementptr i8, ptr %t, i64 32
   %strides = load ptr, ptr %sp
@@ -367,7 +372,7 @@ done:
 "#;
 
 const STR_IR: &str = r#"
-define linkonce_odr hidden i1 @postc_rt_str_eq({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
+define linkonce_odr hidden i1 @postc.rt.str_eq({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
   %ap = extractvalue { ptr, i64 } %a, 0
   %an = extractvalue { ptr, i64 } %a, 1
   %bp = extractvalue { ptr, i64 } %b, 0
@@ -380,7 +385,7 @@ define linkonce_odr hidden i1 @postc_rt_str_eq({ ptr, i64 } %a, { ptr, i64 } %b)
   ret i1 %r
 }
 
-define linkonce_odr hidden i32 @postc_rt_str_cmp({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
+define linkonce_odr hidden i32 @postc.rt.str_cmp({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
   %ap = extractvalue { ptr, i64 } %a, 0
   %an = extractvalue { ptr, i64 } %a, 1
   %bp = extractvalue { ptr, i64 } %b, 0
@@ -396,7 +401,7 @@ define linkonce_odr hidden i32 @postc_rt_str_cmp({ ptr, i64 } %a, { ptr, i64 } %
   ret i32 %r
 }
 
-define linkonce_odr hidden { ptr, i64 } @postc_rt_str_concat({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
+define linkonce_odr hidden { ptr, i64 } @postc.rt.str_concat({ ptr, i64 } %a, { ptr, i64 } %b) nounwind {
   %ap = extractvalue { ptr, i64 } %a, 0
   %an = extractvalue { ptr, i64 } %a, 1
   %bp = extractvalue { ptr, i64 } %b, 0
@@ -416,7 +421,7 @@ go:
   %r = insertvalue { ptr, i64 } %r0, i64 %n, 1
   ret { ptr, i64 } %r
 oom:
-  call void @postc_rt_oom()
+  call void @postc.rt.oom()
   unreachable
 }
 "#;

@@ -335,12 +335,13 @@ pub(crate) fn emit_unit<'ctx>(
     cx: &'ctx Context,
     llmod: &Module<'ctx>,
     plans: &[Plan],
+    shield: &crate::imports::Shield,
     owned: impl Fn(&str) -> bool,
     driver: CodeMode,
 ) -> Result<(), String> {
     for plan in plans.iter().filter(|p| owned(&p.symbol)) {
         let body = llmod
-            .get_function(&plan.symbol)
+            .get_function(&shield.text_symbol(&plan.symbol))
             .ok_or_else(|| format!("ufunc `{}` has no function `{}` in the module", plan.name, plan.symbol))?;
         emit_entry_points(cx, llmod, plan, body, driver)?;
     }

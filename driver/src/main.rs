@@ -72,6 +72,9 @@ enum Command {
         /// Panic on integer overflow (the -O0 semantics) instead of wrapping.
         #[arg(long)]
         overflow_checks: bool,
+        /// Stop with an `out of fuel` error (exit status 101) after N instructions.
+        #[arg(long, value_name = "N")]
+        fuel: Option<u64>,
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
         /// Arguments, one per parameter, in Python syntax (`3`, `-1.5`, `True`, `1+2j`).
@@ -232,8 +235,8 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Run { file, entry, overflow_checks, include, args } => {
-            run(&file, &entry, overflow_checks, include, &args)
+        Command::Run { file, entry, overflow_checks, fuel, include, args } => {
+            run(&file, &entry, InterpOptions { overflow_checks, fuel }, include, &args)
         }
     }
 }
@@ -254,6 +257,33 @@ fn load_checked(files: &[PathBuf], include: Vec<PathBuf>) -> Result<(postc_ir::r
         return Err(ExitCode::FAILURE);
     }
     Ok((loader, program))
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+/// A usage error when `out` is one of the inputs or a file the loader read
+/// (an imported module): writing it would destroy the source.
+fn refuse_overwriting(
+    out: &std::path::Path,
+    inputs: &[PathBuf],
+    loader: &postc_ir::resolve::Loader,
+) -> Result<(), ExitCode> {
+    let read = loader.sources.paths().map(std::path::Path::new);
+    match inputs.iter().map(PathBuf::as_path).chain(read).find(|p| same_file(out, p)) {
+        Some(p) => Err(usage_error(&format!(
+            "the output `{}` is the input `{}`: refusing to overwrite it",
+            out.display(),
+            p.display()
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn usage_error(msg: &str) -> ExitCode {
@@ -306,6 +336,11 @@ fn opt(
         Ok(x) => x,
         Err(code) => return code,
     };
+    if let Some(out) = &output {
+        if let Err(code) = refuse_overwriting(out, std::slice::from_ref(file), &loader) {
+            return code;
+        }
+    }
     let Some(module) = program.modules.iter_mut().next() else {
         return usage_error("no module to optimise");
     };
@@ -389,6 +424,7 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
         link_ir: a.link_ir.clone(),
         units: a.jobs,
         time_passes: a.time_passes,
+        executable: a.emit == EmitArg::Exe,
     };
     let (loader, program) = match load_checked(files, include) {
         Ok(x) => x,
@@ -406,6 +442,10 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
         EmitArg::Hsaco => format!("{stem}.hsaco"),
     };
     let out_path = a.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
+    let inputs: Vec<PathBuf> = files.iter().chain(&a.link_ir).cloned().collect();
+    if let Err(code) = refuse_overwriting(&out_path, &inputs, &loader) {
+        return code;
+    }
     if a.emit == EmitArg::Exe {
         let m = &program.modules[postc_ir::ModuleId::from_u32(0)];
         let main = program.modules.iter().find_map(|m| m.get_function("main").map(|f| (m, f)));
@@ -489,7 +529,9 @@ fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode
             }
             cc.arg(&stub).arg("-Wl,--wrap=main");
         }
-        cc.arg("-o").arg(&out_path).arg(&obj).arg("-lm");
+        // libdl: code that shadows a C library function reaches it with
+        // `dlsym` (in the C library itself from glibc 2.34).
+        cc.arg("-o").arg(&out_path).arg(&obj).args(["-lm", "-ldl"]);
         if gpu_mode != postc_codegen::gpu::GpuMode::Off && postc_codegen::gpu::has_gpu(&program) {
             // GPU code: link the GPU runtime and the libraries it needs.
             match gpu_runtime_lib() {
@@ -569,7 +611,7 @@ fn parse_arg(text: &str, dtype: DType) -> Option<Value> {
     })
 }
 
-fn run(file: &PathBuf, entry: &str, overflow_checks: bool, include: Vec<PathBuf>, args: &[String]) -> ExitCode {
+fn run(file: &PathBuf, entry: &str, options: InterpOptions, include: Vec<PathBuf>, args: &[String]) -> ExitCode {
     let (_, program) = match load_checked(std::slice::from_ref(file), include) {
         Ok(x) => x,
         Err(code) => return code,
@@ -598,7 +640,7 @@ fn run(file: &PathBuf, entry: &str, overflow_checks: bool, include: Vec<PathBuf>
             None => return usage_error(&format!("argument `{a}` is not a valid {} for parameter %{name}", t.dtype)),
         }
     }
-    let mut interp = Interpreter::new(&program, InterpOptions { overflow_checks, fuel: None });
+    let mut interp = Interpreter::new(&program, options);
     match interp.call(mid, entry, &values) {
         Ok(Some(v)) => {
             println!("{v}");
@@ -665,6 +707,9 @@ fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
         return lower(file, None, Vec::new());
     }
     let stdin = file.as_os_str() == "-";
+    if write && stdin {
+        return usage_error("`fmt -w` rewrites a file in place; standard input is not one");
+    }
     let path = if stdin { "<stdin>".to_owned() } else { file.display().to_string() };
     let mut bytes = Vec::new();
     let read =
@@ -690,7 +735,7 @@ fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    if write && !stdin {
+    if write {
         if let Err(e) = std::fs::write(file, &text) {
             eprintln!("error: cannot write {path}: {e}");
             return ExitCode::FAILURE;

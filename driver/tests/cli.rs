@@ -189,3 +189,132 @@ fn opt_runs_pipelines_and_reports() {
     let out = driver().arg("opt").arg(&f).arg("-O7").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The `$ postc-driver ...` examples of README.md, each with the lines shown
+/// after it (up to the next example or the end of its indented block).
+fn readme_examples() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in readme.lines() {
+        let indented = line.strip_prefix("    ");
+        match indented.map(|l| (l, l.strip_prefix("$ postc-driver "))) {
+            Some((_, Some(cmd))) => {
+                out.extend(current.take());
+                current = Some((cmd.to_owned(), String::new()));
+            }
+            Some((l, None)) if !l.trim().is_empty() => {
+                if let Some((_, want)) = &mut current {
+                    want.push_str(l);
+                    want.push('\n');
+                }
+            }
+            _ => out.extend(current.take()),
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// Every command the README shows runs from the repository root and prints
+/// what the README says it prints (standard output, then standard error);
+/// one that prints a panic exits with status 101.
+#[test]
+fn readme_examples_print_what_they_show() {
+    let examples = readme_examples();
+    assert!(
+        examples.iter().filter(|(c, _)| c.starts_with("run ")).count() >= 2,
+        "README.md shows fewer than two `run` examples: {examples:?}"
+    );
+    for (cmd, want) in &examples {
+        assert!(!cmd.contains(['"', '\'', '`']), "quoted arguments are not supported here: {cmd}");
+        let out = driver().args(cmd.split_whitespace()).output().unwrap();
+        let got = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(&got, want, "`postc-driver {cmd}`");
+        let status = if want.starts_with("panic: ") { Some(101) } else { Some(0) };
+        assert_eq!(out.status.code(), status, "`postc-driver {cmd}`");
+    }
+}
+
+/// `compile` and `opt` refuse an output that is one of their inputs (also
+/// under another spelling, or an imported module), leaving it as it was;
+/// `fmt -w` needs a file.
+#[test]
+fn outputs_never_overwrite_inputs() {
+    let f = write_temp("overwrite", KERNELS);
+    let dir = f.parent().unwrap().to_path_buf();
+    std::fs::write(
+        dir.join("helper.pir"),
+        "module helper\n\nfunc one() -> Int64 {\nentry:\n  %x: Int64 = const 1\n  return %x\n}\n",
+    )
+    .unwrap();
+    let user = dir.join("user.pir");
+    std::fs::write(&user, "module user\nimport post helper: one\n\nfunc two() -> Int64 {\nentry:\n  %a: Int64 = call one()\n  %b: Int64 = add %a, %a\n  return %b\n}\n")
+        .unwrap();
+    let dotted = dir.join(".").join("overwrite.pir");
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["compile".into(), f.clone().into(), "-o".into(), f.clone().into()],
+        vec!["compile".into(), f.clone().into(), "--emit".into(), "shared".into(), "-o".into(), dotted.into()],
+        vec!["opt".into(), "-O2".into(), f.clone().into(), "-o".into(), f.clone().into()],
+        vec!["compile".into(), user.clone().into(), "-o".into(), dir.join("helper.pir").into()],
+    ];
+    for args in &cases {
+        let before: Vec<Vec<u8>> =
+            [&f, &user, &dir.join("helper.pir")].iter().map(|p| std::fs::read(p).unwrap()).collect();
+        let out = driver().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("refusing to overwrite it"), "{args:?}: {stderr}");
+        let after: Vec<Vec<u8>> =
+            [&f, &user, &dir.join("helper.pir")].iter().map(|p| std::fs::read(p).unwrap()).collect();
+        assert_eq!(before, after, "{args:?}");
+    }
+    // Another output is written as usual.
+    let out = driver().args(["opt", "-O2"]).arg(&f).arg("-o").arg(dir.join("opt.pir")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = driver().args(["fmt", "-w", "-"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard input is not one"));
+}
+
+/// `run --fuel N` stops a program that would not end, with status 101.
+#[test]
+fn run_stops_when_the_fuel_is_used_up() {
+    let f = write_temp(
+        "fuel",
+        "module fuel\n\nfunc spin(%n: Int64) -> Int64 {\nentry:\n  br loop\nloop:\n  br loop !loc \"s.py\":2:3\n}\n",
+    );
+    let out = driver().arg("run").arg(&f).args(["--entry", "spin", "--fuel", "1000", "--", "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(101));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "out of fuel: stopped after 1000 instructions at s.py:2:3\n");
+    let k = write_temp("fuel-ok", KERNELS);
+    let out = driver().arg("run").arg(&k).args(["--entry", "f", "--fuel", "5", "--", "-7", "2"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "-4\n");
+}
+
+/// An unknown `--cpu` is a clear error, not an LLVM abort; a known one
+/// compiles.
+#[test]
+fn unknown_cpus_are_errors() {
+    let f = write_temp("cpu", KERNELS);
+    let o = f.with_extension("o");
+    for (target, cpu) in [(None, "nonsense"), (Some("aarch64-linux-gnu"), "nonsense")] {
+        let mut c = driver();
+        c.arg("compile").arg(&f).arg("-o").arg(&o).args(["--cpu", cpu]);
+        if let Some(t) = target {
+            c.args(["--target", t]);
+        }
+        let out = c.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{target:?}: {stderr}");
+        assert!(stderr.starts_with("error: unknown CPU `nonsense` for target `"), "{target:?}: {stderr}");
+        assert!(!stderr.contains("LLVM ERROR") && !stderr.contains("not a recognized processor"), "{stderr}");
+    }
+    for (target, cpu) in [("x86_64-unknown-linux-gnu", "skylake"), ("aarch64-linux-gnu", "neoverse-v2")] {
+        let out = driver().arg("compile").arg(&f).arg("-o").arg(&o).args(["--target", target, "--cpu", cpu]).output();
+        let out = out.unwrap();
+        assert!(out.status.success(), "{target} {cpu}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

@@ -62,7 +62,100 @@ fn emit_kinds_produce_what_they_say() {
     let syms = String::from_utf8_lossy(&out.stdout);
     assert!(syms.contains(" T twice") && syms.contains(" T main"), "{syms}");
     // The runtime stays hidden.
-    assert!(!syms.contains("postc_rt"), "{syms}");
+    assert!(!syms.contains("postc"), "{syms}");
+}
+
+const SHADOW: &str = "module shadow
+export fmod, pow, abort
+
+func fmod(%a: Float64, %b: Float64) -> Float64 {
+entry:
+  %r: Float64 = mod %a, %b
+  return %r
+}
+
+func pow(%a: Float64, %b: Float64) -> Float64 {
+entry:
+  %r: Float64 = pow %a, %b
+  return %r
+}
+
+func abort(%a: Int64, %b: Int64) -> Int64 {
+entry:
+  %r: Int64 = fdiv %a, %b !loc \"shadow.py\":3:4
+  return %r
+}
+";
+
+const SHADOW_CALLER: &str = "#include <stdio.h>
+double fmod(double, double);
+double pow(double, double);
+long long abort(long long, long long);
+int main(int argc, char **argv) {
+    (void)argv;
+    if (argc > 1) return (int)abort(1, 0);
+    printf(\"%g %g %g %lld\\n\", fmod(-7.5, 2.0), pow(2.0, 10.0), pow(2.0, 0.5), abort(-7, 2));
+    return 0;
+}
+";
+
+/// A shared library that exports `fmod`, `pow` and `abort`, linked into a C
+/// program (ahead of the C library, so the program's own calls of those
+/// names reach the library's functions), and an executable that exports
+/// `malloc` and `write`: the compiled code's float `%`, `**`, panics and
+/// string concatenation still reach the C library's functions.
+#[test]
+fn exported_c_library_names_leave_the_runtime_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "shadow.pir", SHADOW);
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "shared"]).arg(&src));
+    let c = write(dir.path(), "caller.c", SHADOW_CALLER);
+    let exe = dir.path().join("caller");
+    run_ok(
+        Command::new("cc")
+            .args(["-fno-builtin", "-w", "-o"])
+            .arg(&exe)
+            .arg(&c)
+            .arg(format!("-L{}", dir.path().display()))
+            .arg(format!("-Wl,-rpath,{}", dir.path().display()))
+            .args(["-lshadow", "-lm"]),
+    );
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0.5 1024 1.41421 -4\n");
+    let out = Command::new(&exe).arg("panic").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "panic: division by zero at shadow.py:3:4\n");
+    assert_eq!(out.status.signal(), Some(6));
+
+    let prog = "module m
+export main, malloc, write
+
+func malloc(%n: Int64) -> Int64 {
+entry:
+  return %n
+}
+
+func write(%n: Int64) -> Int64 {
+entry:
+  return %n
+}
+
+func main() -> Int64 {
+entry:
+  %a: Str = const \"to\"
+  %b: Str = const \"tal\"
+  %c: Str = add %a, %b
+  %want: Str = const \"total\"
+  %same: Bool = eq %c, %want
+  %yes: Int64 = const 42
+  %no: Int64 = const 1
+  %r: Int64 = select %same, %yes, %no
+  return %r
+}
+";
+    let src = write(dir.path(), "m.pir", prog);
+    run_ok(driver().current_dir(dir.path()).args(["compile", "--emit", "exe"]).arg(&src));
+    let st = Command::new(dir.path().join("m")).status().unwrap();
+    assert_eq!(st.code(), Some(42), "{st:?}");
 }
 
 #[test]

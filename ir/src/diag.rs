@@ -99,6 +99,11 @@ impl SourceMap {
         self.ids.insert(path.to_owned(), id);
     }
 
+    /// The paths of the files added, in no particular order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.ids.keys().map(String::as_str)
+    }
+
     /// Byte range of a position in its file, when the file is known and the
     /// position lies inside it.
     fn span(&self, p: &Pos) -> Option<(usize, std::ops::Range<usize>)> {

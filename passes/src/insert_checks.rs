@@ -12,6 +12,13 @@
 //! A check that the operands' constants settle is not emitted: a constant
 //! index within a static extent, a nonzero constant divisor, a
 //! non-negative constant count or exponent.
+//!
+//! With bounds checks, an array parameter whose extents the checks read
+//! (see [`hoisted_extents`]) is also checked once on entry: no extent is
+//! negative and its byte size (the product of the extents and the element
+//! size) fits in an `Int64`. A caller's `DLTensor` can claim anything, and
+//! an extent that is negative as an `Int64` would pass every unsigned
+//! bounds compare.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -63,6 +70,18 @@ pub const GUARD_WEIGHTS: (u32, u32) = (2000, 1);
 /// The message of a failed bounds check; `{}` are the index and the size.
 pub fn bounds_message(axis: usize) -> String {
     format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}")
+}
+
+/// The message of a negative extent of the array parameter `name`; `{}`
+/// is the extent.
+pub fn negative_extent_message(name: &str, axis: usize) -> String {
+    format!("invalid array %{name}: size {{}} of axis {axis} is negative")
+}
+
+/// The message of an array parameter `name` whose byte size overflows an
+/// `Int64` at `axis`; `{}` is the axis's extent.
+pub fn oversized_message(name: &str, axis: usize) -> String {
+    format!("invalid array %{name}: with size {{}} of axis {axis} its byte size overflows Int64")
 }
 
 struct Check<'a> {
@@ -213,6 +232,7 @@ impl FunctionPass for InsertChecks {
                     let n = c.rw.emit_with_name(Opcode::Dim, Some(TypeId::INT64), ops, &[], Some(name), None);
                     c.extents.push(((array, axis), n));
                 }
+                validate_arguments(&mut c, &old, cx, &hoisted);
             }
             let d = old.blocks[b];
             let mut run_start = d.start;
@@ -271,6 +291,53 @@ fn hoisted_extents(body: &postc_ir::Body, cx: &FuncCx<'_>) -> Vec<(ValueId, u32)
         out.retain(|(a, _)| !reassigned.contains(a));
     }
     out
+}
+
+/// Checks, on entry, every array parameter that has hoisted extents: each
+/// extent is non-negative and the byte size fits in an `Int64`.
+fn validate_arguments(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, hoisted: &[(ValueId, u32)]) {
+    let mut arrays: Vec<ValueId> = hoisted.iter().map(|(a, _)| *a).collect();
+    arrays.sort_unstable();
+    arrays.dedup();
+    for array in arrays {
+        let Some(t) = old.types[array].and_then(|t| cx.types.try_get(t)) else { continue };
+        let postc_ir::Shape::Dims(dims) = &t.shape else { continue };
+        let (rank, elsize) = (dims.len(), t.dtype.size_bytes());
+        let loc = old.loc(array);
+        let pname = String::from_utf8_lossy(old.name_bytes(array).unwrap_or(b"")).into_owned();
+        let mut size = c.int_const(TypeId::INT64, elsize as i128, "bytes");
+        let zero = c.int_const(TypeId::INT64, 0, "zero");
+        let mul = c.rw.intern(OvfOp::Mul.name());
+        for axis in 0..rank {
+            let n = match c.extents.iter().find(|(k, _)| *k == (array, axis as u32)) {
+                Some(&(_, n)) => n,
+                None => {
+                    let mut digits = itoa::Buffer::new();
+                    let base: [&[u8]; 3] =
+                        [old.name_bytes(array).unwrap_or(b""), b".n", digits.format(axis).as_bytes()];
+                    let name = c.rw.fresh_name(&mut c.names, &base);
+                    let ops = [array.as_u32(), axis as u32];
+                    c.rw.emit_with_name(Opcode::Dim, Some(TypeId::INT64), ops, &[], Some(name), None)
+                }
+            };
+            let ok = c.value(Opcode::Ge, TypeId::BOOL, [n.as_u32(), zero.as_u32()], "size.ok", loc);
+            c.guard(ok, &negative_extent_message(&pname, axis), &[n], loc);
+            let name = c.rw.fresh_name(&mut c.names, &[b"ovf"]);
+            let ovf = c.rw.emit_with_name(
+                Opcode::Call,
+                Some(TypeId::BOOL),
+                [mul, 0],
+                &[2, size.as_u32(), n.as_u32()],
+                Some(name),
+                loc,
+            );
+            let ok = c.value(Opcode::Not, TypeId::BOOL, [ovf.as_u32(), 0], "fits", loc);
+            c.guard(ok, &oversized_message(&pname, axis), &[n], loc);
+            if axis + 1 < rank {
+                size = c.value(Opcode::Mul, TypeId::INT64, [size.as_u32(), n.as_u32()], "bytes", loc);
+            }
+        }
+    }
 }
 
 fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) {

@@ -66,10 +66,12 @@ impl FunctionPass for StrideLower {
         let tags = body.tags.raw();
         // Which (array, axis) pairs need a stride, and where arrays are defined.
         let mut needed: Vec<(ValueId, u32)> = Vec::new();
+        let mut any = false;
         for (i, tag) in tags.iter().enumerate() {
             if !matches!(tag, Opcode::IndexLoad | Opcode::IndexStore) {
                 continue;
             }
+            any = true;
             if let InstData::IndexLoad { array, indices } | InstData::IndexStore { array, indices, .. } =
                 body.inst(ValueId::new(i))
             {
@@ -80,7 +82,9 @@ impl FunctionPass for StrideLower {
                 }
             }
         }
-        if needed.is_empty() {
+        // (An access to a 0-d array has no index, hence no stride: its
+        // offset is 0.)
+        if !any {
             return false;
         }
         // Arrays that `set` reassigns (a `let` local or a parameter) may be

@@ -492,7 +492,7 @@ impl<'p> Interpreter<'p> {
                 let total = self.options.fuel.unwrap_or(0);
                 return Err(Fault {
                     kind: TrapKind::OutOfFuel,
-                    message: format!("ran out of fuel after {total} instructions"),
+                    message: format!("stopped after {total} instructions"),
                 });
             }
             *fuel -= 1;

@@ -360,6 +360,11 @@ impl<'p> Verifier<'p> {
             self.push(d.clone());
         }
         self.decl_errors = errs;
+        // A module's private functions are `MODULE.NAME` in the object, and
+        // the compiler's own symbols are `postc.*`.
+        if m.name == "postc" || m.name.starts_with(crate::builtins::PREFIX) {
+            self.module_err(format!("module name `{}` is reserved for the compiler", m.name), None);
+        }
         if let Some(all) = &m.export_all {
             for (i, name) in all.iter().enumerate() {
                 if !self.funcs.contains_key(name.as_str()) && !m.function_aliases.contains_key(name) {

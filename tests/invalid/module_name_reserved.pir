@@ -1,0 +1,6 @@
+module postc.rt
+
+func f() {
+entry:
+  return
+}
