@@ -1,0 +1,458 @@
+//! One function per command of the command line.
+
+use crate::cli::{EmitArg, GpuArg};
+use crate::link;
+use crate::{report, usage_error};
+use postc_ir::diag::SourceMap;
+use postc_ir::interp::{InterpOptions, Interpreter, Value};
+use postc_ir::{DType, Program};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Loads and verifies a program; diagnostics are reported on failure.
+fn load_checked(files: &[PathBuf], include: Vec<PathBuf>) -> Result<(postc_ir::resolve::Loader, Program), ExitCode> {
+    let mut loader = postc_frontend::loader(files, include);
+    let program = match loader.load(files) {
+        Ok(p) => p,
+        Err(diags) => {
+            report(&loader.sources, &diags);
+            return Err(ExitCode::FAILURE);
+        }
+    };
+    let diags = postc_ir::verify::verify_program(&program);
+    if !diags.is_empty() {
+        report(&loader.sources, &diags);
+        return Err(ExitCode::FAILURE);
+    }
+    Ok((loader, program))
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+/// A usage error when `out` is one of the inputs or a file the loader read
+/// (an imported module): writing it would destroy the source.
+fn refuse_overwriting(
+    out: &std::path::Path,
+    inputs: &[PathBuf],
+    loader: &postc_ir::resolve::Loader,
+) -> Result<(), ExitCode> {
+    let read = loader.sources.paths().map(std::path::Path::new);
+    match inputs.iter().map(PathBuf::as_path).chain(read).find(|p| same_file(out, p)) {
+        Some(p) => Err(usage_error(&format!(
+            "the output `{}` is the input `{}`: refusing to overwrite it",
+            out.display(),
+            p.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Applies `-C key=value` options.
+fn apply_codegen_options(opts: &mut postc_passes::PassOptions, codegen: &[String]) -> Result<(), String> {
+    for c in codegen {
+        let (key, value) = c.split_once('=').ok_or_else(|| format!("`-C {c}`: expected OPT=VALUE"))?;
+        let on = match value {
+            "on" | "yes" | "true" => true,
+            "off" | "no" | "false" => false,
+            _ => return Err(format!("`-C {c}`: expected `on` or `off`")),
+        };
+        match key {
+            "overflow-checks" => opts.overflow_checks = on,
+            "bounds-checks" => opts.bounds_checks = on,
+            "div-checks" => opts.div_checks = on,
+            _ => return Err(format!("unknown option `-C {key}` (known: overflow-checks, bounds-checks, div-checks)")),
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn opt(
+    file: &PathBuf,
+    passes: Option<String>,
+    opt_level: Option<u8>,
+    output: Option<PathBuf>,
+    codegen: &[String],
+    include: Vec<PathBuf>,
+    run: postc_passes::RunOptions,
+) -> ExitCode {
+    let level = opt_level.unwrap_or(2);
+    let mut options = postc_passes::PassOptions::for_level(level);
+    if let Err(e) = apply_codegen_options(&mut options, codegen) {
+        return usage_error(&e);
+    }
+    let pipeline_text = passes.unwrap_or_else(|| postc_passes::default_pipeline(level).to_owned());
+    let manager = match postc_passes::parse_pipeline(&pipeline_text) {
+        Ok(m) => m,
+        Err(diags) => {
+            report(&SourceMap::new(), &diags);
+            return ExitCode::from(2);
+        }
+    };
+    let (loader, mut program) = match load_checked(std::slice::from_ref(file), include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    if let Some(out) = &output {
+        if let Err(code) = refuse_overwriting(out, std::slice::from_ref(file), &loader) {
+            return code;
+        }
+    }
+    let Some(module) = program.modules.iter_mut().next() else {
+        return usage_error("no module to optimise");
+    };
+    let report_out = match manager.run(module, &options, &run) {
+        Ok(r) => r,
+        Err(diags) => {
+            report(&loader.sources, &diags);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut err = std::io::stderr().lock();
+    for d in &report_out.dumps {
+        let _ = err.write_all(d.as_bytes());
+    }
+    if let Some(last) = &report_out.last_application {
+        if run.bisect_limit.is_some() {
+            let _ = writeln!(err, "bisect: {} applications; last run: {last}", report_out.applications);
+        }
+    }
+    if run.time_passes {
+        let _ = err.write_all(postc_passes::manager::format_timings(&report_out).as_bytes());
+    }
+    let text = postc_ir::print::print_module(module);
+    match output {
+        Some(path) => {
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+pub(crate) struct CompileArgs {
+    pub(crate) output: Option<PathBuf>,
+    pub(crate) emit: EmitArg,
+    pub(crate) opt_level: u8,
+    pub(crate) target: Option<String>,
+    pub(crate) cpu: Option<String>,
+    pub(crate) jobs: Option<usize>,
+    pub(crate) codegen: Vec<String>,
+    pub(crate) link_ir: Vec<PathBuf>,
+    pub(crate) time_passes: bool,
+    pub(crate) gpu: GpuArg,
+    pub(crate) gpu_arch: Option<String>,
+}
+
+pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
+    use postc_codegen::{CodegenOptions, EmitKind, OptLevel};
+    let level = match OptLevel::from_u8(a.opt_level) {
+        Ok(l) => l,
+        Err(e) => return usage_error(&e),
+    };
+    let mut popts = postc_passes::PassOptions::for_level(a.opt_level);
+    if let Err(e) = apply_codegen_options(&mut popts, &a.codegen) {
+        return usage_error(&e);
+    }
+    if a.jobs == Some(0) {
+        return usage_error("`-j 0`: expected at least one codegen unit");
+    }
+    let device_only = matches!(a.emit, EmitArg::Ptx | EmitArg::Hsaco);
+    let gpu_mode = match a.gpu {
+        _ if a.emit == EmitArg::Hsaco => postc_codegen::gpu::GpuMode::Amdgpu,
+        GpuArg::Nvptx => postc_codegen::gpu::GpuMode::Nvptx,
+        GpuArg::Amdgpu => postc_codegen::gpu::GpuMode::Amdgpu,
+        GpuArg::Off => postc_codegen::gpu::GpuMode::Off,
+    };
+    let gpu_arch = if device_only { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
+    let options = CodegenOptions {
+        gpu: postc_codegen::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
+        opt: level,
+        target: a.target.clone(),
+        cpu: if device_only { None } else { a.cpu.clone() },
+        overflow_checks: Some(popts.overflow_checks),
+        bounds_checks: popts.bounds_checks,
+        div_checks: popts.div_checks,
+        link_ir: a.link_ir.clone(),
+        units: a.jobs,
+        time_passes: a.time_passes,
+        executable: a.emit == EmitArg::Exe,
+    };
+    let (loader, program) = match load_checked(files, include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let stem = files[0].file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let default_name = match a.emit {
+        EmitArg::Obj => format!("{stem}.o"),
+        EmitArg::Asm => format!("{stem}.s"),
+        EmitArg::LlvmIr => format!("{stem}.ll"),
+        EmitArg::Bc => format!("{stem}.bc"),
+        EmitArg::Shared => format!("lib{stem}.so"),
+        EmitArg::Exe => stem.clone(),
+        EmitArg::Ptx => format!("{stem}.ptx"),
+        EmitArg::Hsaco => format!("{stem}.hsaco"),
+    };
+    let out_path = a.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
+    let inputs: Vec<PathBuf> = files.iter().chain(&a.link_ir).cloned().collect();
+    if let Err(code) = refuse_overwriting(&out_path, &inputs, &loader) {
+        return code;
+    }
+    if a.emit == EmitArg::Exe {
+        let m = &program.modules[postc_ir::ModuleId::from_u32(0)];
+        let main = program.modules.iter().find_map(|m| m.get_function("main").map(|f| (m, f)));
+        let Some((mm, fid)) = main else {
+            return usage_error(&format!("`--emit exe` needs a function `main` (module `{}` has none)", m.name));
+        };
+        let f = &mm.functions[fid];
+        let ret = f.return_dtype(&mm.types);
+        if f.body.all_params().len() != 0
+            || !(ret.is_none() || ret == Some(DType::Int64))
+            || f.ret.is_some_and(|t| mm.types.is_array(t))
+            || !mm.is_exported("main")
+        {
+            return usage_error("`main` must be exported, take no parameters and return Int64 or nothing");
+        }
+    }
+    if device_only {
+        let code = if a.emit == EmitArg::Ptx {
+            postc_codegen::gpu::emit_ptx(&program, &options).map(String::into_bytes)
+        } else {
+            postc_codegen::gpu::emit_code_object(&program, &options)
+        };
+        return match code {
+            Ok(bytes) => match std::fs::write(&out_path, bytes) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", out_path.display());
+                    ExitCode::FAILURE
+                }
+            },
+            Err(diags) => {
+                report(&loader.sources, &diags);
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let kind = match a.emit {
+        EmitArg::Asm => EmitKind::Assembly,
+        EmitArg::LlvmIr => EmitKind::LlvmIr,
+        EmitArg::Bc => EmitKind::Bitcode,
+        _ => EmitKind::Object,
+    };
+    let bytes = match postc_codegen::emit(&program, &options, kind) {
+        Ok(b) => b,
+        Err(diags) => {
+            report(&loader.sources, &diags);
+            return ExitCode::FAILURE;
+        }
+    };
+    if matches!(a.emit, EmitArg::Shared | EmitArg::Exe) {
+        let output = if a.emit == EmitArg::Shared { link::Output::Shared } else { link::Output::Executable };
+        let gpu = gpu_mode != postc_codegen::gpu::GpuMode::Off && postc_codegen::gpu::has_gpu(&program);
+        return match link::link(&bytes, &stem, &out_path, output, &program, gpu) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Err(e) = std::fs::write(&out_path, &bytes) {
+        eprintln!("error: cannot write {}: {e}", out_path.display());
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// Parses a command-line argument as a value of `dtype`, in Python syntax.
+fn parse_arg(text: &str, dtype: DType) -> Option<Value> {
+    let t = text.trim();
+    let float = |s: &str| -> Option<f64> {
+        match s {
+            "inf" | "+inf" => Some(f64::INFINITY),
+            "-inf" => Some(f64::NEG_INFINITY),
+            "nan" | "+nan" | "-nan" => Some(f64::NAN),
+            _ => s.parse::<f64>().ok(),
+        }
+    };
+    Some(match dtype {
+        DType::Bool => Value::Bool(match t {
+            "True" | "true" | "1" => true,
+            "False" | "false" | "0" => false,
+            _ => return None,
+        }),
+        d if d.is_int() => {
+            let x: i128 = t.replace('_', "").parse().ok()?;
+            let (lo, hi) = d.int_range()?;
+            if x < lo || x > hi {
+                return None;
+            }
+            Value::Int(d, x)
+        }
+        d if d.is_float() => Value::float(d, float(t)?),
+        d if d.is_complex() => {
+            let s = t.trim_start_matches('(').trim_end_matches(')');
+            let (re, im) = match s.strip_suffix('j') {
+                None => (float(s)?, 0.0),
+                Some(body) => {
+                    // Split at the last sign that does not follow an exponent marker.
+                    let bytes = body.as_bytes();
+                    let split = (1..bytes.len())
+                        .rev()
+                        .find(|&i| (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E'));
+                    match split {
+                        Some(i) => (float(&body[..i])?, float(&body[i..])?),
+                        None => (0.0, if body.is_empty() { 1.0 } else { float(body)? }),
+                    }
+                }
+            };
+            Value::complex(d, re, im)
+        }
+        DType::Str => Value::Str(text.to_owned()),
+        DType::Bytes => Value::Bytes(text.as_bytes().to_vec()),
+        _ => return None,
+    })
+}
+
+pub(crate) fn run(
+    file: &PathBuf,
+    entry: &str,
+    options: InterpOptions,
+    include: Vec<PathBuf>,
+    args: &[String],
+) -> ExitCode {
+    let (_, program) = match load_checked(std::slice::from_ref(file), include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mid = postc_ir::ModuleId::from_u32(0);
+    let m = &program.modules[mid];
+    let Some(fid) = m.get_function(entry) else {
+        return usage_error(&format!("module `{}` has no function `{entry}`", m.name));
+    };
+    let f = &m.functions[fid];
+    let params: Vec<_> = f.body.all_params().collect();
+    if params.len() != args.len() {
+        return usage_error(&format!("`{entry}` takes {} argument(s), {} given", params.len(), args.len()));
+    }
+    let mut values = Vec::with_capacity(args.len());
+    for (p, a) in params.iter().zip(args) {
+        let Some(t) = f.body.ty(*p).map(|t| m.types.get(t)) else {
+            return usage_error("malformed parameter");
+        };
+        let name = f.body.name_or_empty(*p);
+        if t.is_array {
+            return usage_error(&format!("parameter %{name} is an array ({t}); `run` takes scalar arguments only"));
+        }
+        match parse_arg(a, t.dtype) {
+            Some(v) => values.push(v),
+            None => return usage_error(&format!("argument `{a}` is not a valid {} for parameter %{name}", t.dtype)),
+        }
+    }
+    let mut interp = Interpreter::new(&program, options);
+    match interp.call(mid, entry, &values) {
+        Ok(Some(v)) => {
+            println!("{v}");
+            ExitCode::SUCCESS
+        }
+        Ok(None) => {
+            println!("None");
+            ExitCode::SUCCESS
+        }
+        Err(trap) => {
+            eprintln!("{trap}");
+            ExitCode::from(101)
+        }
+    }
+}
+
+pub(crate) fn check(files: &[PathBuf], include: Vec<PathBuf>) -> ExitCode {
+    match load_checked(files, include) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
+}
+
+/// Prints the IR of a POST Python file (the first module of its program).
+pub(crate) fn lower(file: &PathBuf, output: Option<&PathBuf>, include: Vec<PathBuf>) -> ExitCode {
+    let (_, program) = match load_checked(std::slice::from_ref(file), include) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let Some(module) = program.modules.iter().next() else { return ExitCode::FAILURE };
+    let text = postc_ir::print::print_module(module);
+    match output {
+        Some(out) => {
+            if let Err(e) = std::fs::write(out, &text) {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+pub(crate) fn fmt(file: &PathBuf, check: bool, write: bool) -> ExitCode {
+    if file.extension().is_some_and(|e| e == postc_frontend::EXTENSION) {
+        if check || write {
+            return usage_error(
+                "`fmt --check` and `fmt -w` take `.pir` files; `fmt FILE.py` prints the IR it lowers to",
+            );
+        }
+        return lower(file, None, Vec::new());
+    }
+    let stdin = file.as_os_str() == "-";
+    if write && stdin {
+        return usage_error("`fmt -w` rewrites a file in place; standard input is not one");
+    }
+    let path = if stdin { "<stdin>".to_owned() } else { file.display().to_string() };
+    let mut bytes = Vec::new();
+    let read =
+        if stdin { std::io::stdin().read_to_end(&mut bytes).map(drop) } else { std::fs::read(file).map(|b| bytes = b) };
+    if let Err(e) = read {
+        eprintln!("error: cannot read {path}: {e}");
+        return ExitCode::FAILURE;
+    }
+    let mut sources = SourceMap::new();
+    sources.add(&path, &String::from_utf8_lossy(&bytes));
+    let module = match postc_ir::parse::parse_module(&path, &bytes) {
+        Ok(m) => m,
+        Err(diags) => {
+            report(&sources, &diags);
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = postc_ir::print::print_module(&module);
+    if check {
+        if text.as_bytes() != bytes.as_slice() {
+            eprintln!("{path}: not in canonical form (run `postc-driver fmt -w {path}`)");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
+    if write {
+        if let Err(e) = std::fs::write(file, &text) {
+            eprintln!("error: cannot write {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    ExitCode::SUCCESS
+}
