@@ -1,0 +1,750 @@
+//! Calls: functions of the program, intrinsics, built-ins, casts and
+//! the GPU built-ins.
+
+use super::*;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Builtin {
+    Len,
+    Abs,
+    Min,
+    Max,
+    Range,
+    Print,
+}
+
+pub(super) fn builtin(name: &str) -> Option<Builtin> {
+    Some(match name {
+        "len" => Builtin::Len,
+        "abs" => Builtin::Abs,
+        "min" => Builtin::Min,
+        "max" => Builtin::Max,
+        "range" => Builtin::Range,
+        "print" => Builtin::Print,
+        _ => return None,
+    })
+}
+
+/// What a callee expression names.
+pub(super) enum Target {
+    Gpu(GpuBuiltin),
+    Func(Callee),
+    Intrinsic(String),
+    Cast { dtype: DType, weak: bool },
+    Builtin(Builtin),
+    Empty,
+    Conjugate(Box<Expr>),
+    Boundary(String),
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    pub(super) fn target_of(&self, f: &Expr) -> Option<Target> {
+        match f {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                if self.locals.contains_key(name) {
+                    return None;
+                }
+                match self.cx.globals.get(name) {
+                    Some(g) => self.global_target(name, g),
+                    None => python_scalar(name)
+                        .map(|dtype| Target::Cast { dtype, weak: true })
+                        .or_else(|| builtin(name).map(Target::Builtin)),
+                }
+            }
+            Expr::Attribute(a) => {
+                let attr = a.attr.id.as_str();
+                if attr == "conjugate" {
+                    return Some(Target::Conjugate(a.value.clone()));
+                }
+                match self.namespace_of(&a.value) {
+                    Some(Namespace::PostcMath) => {
+                        if postc_ir::interp::is_known_intrinsic(attr) {
+                            Some(Target::Intrinsic(attr.to_owned()))
+                        } else {
+                            None
+                        }
+                    }
+                    Some(Namespace::Postyp) => DType::from_name(attr).map(|dtype| Target::Cast { dtype, weak: false }),
+                    Some(Namespace::Postc) => (attr == "empty").then_some(Target::Empty),
+                    None => match &*a.value {
+                        Expr::Name(n) => match self.cx.globals.get(n.id.as_str()) {
+                            Some(Global::BoundaryModule(m)) => Some(Target::Boundary(format!("{m}.{attr}"))),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                }
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn global_target(&self, name: &str, g: &Global) -> Option<Target> {
+        match g {
+            Global::Func(i) => {
+                let d = &self.cx.funcs[*i];
+                // The types live in this module's table.
+                Some(Target::Func(Callee {
+                    name: d.name.clone(),
+                    params: d.params.iter().map(|(_, t)| self.types.get(*t).clone()).collect(),
+                    ret: d.ret.map(|t| self.types.get(t).clone()),
+                }))
+            }
+            Global::Intrinsic { local } => {
+                Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone())))
+            }
+            Global::PostImport { local } => {
+                let (module, source) = self.cx.post_imports.get(local)?;
+                let m = self.cx.program.modules.iter().find(|m| &m.name == module)?;
+                let mut fname = source.clone();
+                for _ in 0..8 {
+                    match m.function_aliases.get(&fname) {
+                        Some(t) => fname = t.clone(),
+                        None => break,
+                    }
+                }
+                let f = m.functions.iter().find(|f| f.name == fname)?;
+                let params = f.params().map(|p| m.types.get(f.body.ty(p).expect("typed param")).clone()).collect();
+                let ret = f.ret.map(|t| m.types.get(t).clone());
+                Some(Target::Func(Callee { name: local.clone(), params, ret }))
+            }
+            Global::Type(t) => Some(Target::Cast { dtype: *t, weak: false }),
+            Global::Empty => Some(Target::Empty),
+            Global::GpuBuiltin(g) => Some(Target::Gpu(*g)),
+            Global::Alias(t) => {
+                let g = self.cx.globals.get(t)?;
+                if matches!(g, Global::Alias(_)) && t == name {
+                    return None;
+                }
+                self.global_target(t, g)
+            }
+            Global::Boundary { module, name } => Some(Target::Boundary(format!("{module}.{name}"))),
+            _ => None,
+        }
+    }
+
+    pub(super) fn call(&mut self, c: &ast::ExprCall, statement: bool) -> Val {
+        let _ = statement;
+        if let Expr::Name(n) = &*c.func {
+            let quiet = match self.locals.get(n.id.as_str()) {
+                Some(l) => l.poisoned,
+                None => match self.cx.globals.get(n.id.as_str()) {
+                    Some(Global::Broken) => true,
+                    // A missing name of a POST module is reported once, at the import.
+                    Some(Global::PostImport { .. }) => self.target_of(&c.func).is_none(),
+                    _ => false,
+                },
+            };
+            if quiet {
+                for a in c.arguments.args.iter() {
+                    self.expr(a);
+                }
+                return Val::Err;
+            }
+        }
+        let Some(target) = self.target_of(&c.func) else {
+            // The arguments may hold errors of their own.
+            for a in c.arguments.args.iter() {
+                self.expr(a);
+            }
+            let shown = dotted(&c.func).unwrap_or_else(|| construct_name(&c.func).to_owned());
+            if let Expr::Name(n) = &*c.func {
+                if self.locals.contains_key(n.id.as_str()) {
+                    return self.err(&*c.func, format!("`{shown}` is a variable, not a function"));
+                }
+                if self.cx.globals.get(n.id.as_str()).is_none() {
+                    return self.err(&*c.func, format!("undefined function `{shown}`"));
+                }
+            }
+            if let Expr::Attribute(a) = &*c.func {
+                if self.namespace_of(&a.value) == Some(Namespace::PostcMath) {
+                    return self.err(&a.attr, format!("`postc.math` has no function `{}`", a.attr.id));
+                }
+            }
+            return self.err(&*c.func, format!("`{shown}` cannot be called from compiled code"));
+        };
+        if let Some(k) = c.arguments.keywords.first() {
+            return self.err(k, "keyword arguments are not supported in compiled code: pass arguments by position");
+        }
+        if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
+            return self.err(s, "`*` arguments are not supported");
+        }
+        let args = &c.arguments.args;
+        match target {
+            Target::Boundary(what) => {
+                self.err(&*c.func, format!("`{what}` is a CPython function and cannot be called from compiled code"))
+            }
+            Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
+            Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
+            Target::Builtin(b) => self.call_builtin(b, c),
+            Target::Gpu(g) => self.gpu_builtin(g, c),
+            Target::Cast { dtype, weak } => self.cast_call(dtype, weak, c),
+            Target::Empty => {
+                if args.len() != 2 {
+                    return self.err(c, "`empty` takes a length and a dtype: `empty(n, Float64)`");
+                }
+                let n = self.expr(&args[0]);
+                let Some(dt) = (match self.target_of(&args[1]) {
+                    Some(Target::Cast { dtype, .. }) if !dtype.is_text() => Some(dtype),
+                    _ => None,
+                }) else {
+                    return self.err(&args[1], "`empty` takes a numeric dtype such as `Float64`");
+                };
+                match n.scalar() {
+                    Some(s) if kind(s.dtype) == Kind::Int => {}
+                    _ => {
+                        if !matches!(n, Val::Err) {
+                            self.err(&args[0], "the length of `empty` is an integer");
+                        }
+                        return Val::Err;
+                    }
+                }
+                let Some(len) = self.materialize(&n, DType::Int64, &args[0]) else { return Val::Err };
+                // A constant length is a static extent (the array can be
+                // passed where `Float64[3]` is expected).
+                let extent = match &n {
+                    Val::Lit { lit: Lit::Int(i), .. } if *i >= 0 => Some(*i as u64),
+                    _ => None,
+                };
+                let ty = TypeData::array(dt, postc_ir::Shape::dims(&[extent]), postc_ir::Layout::COrder);
+                let tid = self.types.intern(ty.clone());
+                self.at(c);
+                let nm = self.fresh("buf");
+                Val::Arr { v: self.b.alloc(tid, len, &nm), ty }
+            }
+            Target::Conjugate(base) => {
+                if !args.is_empty() {
+                    return self.err(c, "`conjugate` takes no arguments");
+                }
+                let v = self.expr(&base);
+                let Some(s) = v.scalar() else {
+                    return if matches!(v, Val::Err) {
+                        Val::Err
+                    } else {
+                        self.err(&*base, "`conjugate` is a method of numbers")
+                    };
+                };
+                let Some(part) = s.dtype.complex_part() else {
+                    if kind(s.dtype) <= Kind::Float {
+                        return v;
+                    }
+                    return self.err(&*base, format!("{} has no `conjugate`", s.dtype.name()));
+                };
+                let Some(x) = self.materialize(&v, s.dtype, &*base) else { return Val::Err };
+                self.at(c);
+                let ty = self.scalar_ty(s.dtype);
+                let pty = self.scalar_ty(part);
+                let n = self.fresh("conj");
+                let t = self.b.let_(ty, x, &n);
+                let n = self.fresh("im");
+                let im = self.b.getfield(pty, x, Field::Imag, &n);
+                let n = self.fresh("neg");
+                let nim = self.b.unary(Opcode::Neg, pty, im, &n);
+                self.b.setfield(t, Field::Imag, nim);
+                let n = self.fresh("conj");
+                let out = self.b.let_(ty, t, &n);
+                Val::Num { v: out, s, nonneg: false }
+            }
+            Target::Intrinsic(symbol) => {
+                let local = self.intrinsic_local(&symbol, &c.func);
+                let mut vals = Vec::new();
+                for a in args.iter() {
+                    vals.push((self.expr(a), a));
+                }
+                let mut common: Option<Scalar> = None;
+                for (v, a) in &vals {
+                    match v.scalar() {
+                        Some(s) if kind(s.dtype) <= Kind::Float => {
+                            common = Some(match common {
+                                None => s,
+                                Some(c) => promote(c, s).unwrap_or(s),
+                            })
+                        }
+                        Some(s) => {
+                            return self.err(*a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))
+                        }
+                        None => {
+                            return if matches!(v, Val::Err) {
+                                Val::Err
+                            } else {
+                                self.err(*a, format!("`{symbol}` takes real numbers"))
+                            }
+                        }
+                    }
+                }
+                let Some(common) = common else { return self.err(c, format!("`{symbol}` takes arguments")) };
+                let d = if kind(common.dtype) == Kind::Float { common.dtype } else { DType::Float64 };
+                let mut ids = Vec::new();
+                for (v, a) in &vals {
+                    let Some(x) = self.materialize(v, d, *a) else { return Val::Err };
+                    ids.push(x);
+                }
+                self.at(c);
+                let n = self.fresh(&symbol);
+                let ty = self.scalar_ty(d);
+                let v = self.b.call(&local, &ids, Some(ty), &n);
+                Val::Num { v, s: Scalar { dtype: d, weak: common.weak }, nonneg: false }
+            }
+            Target::Func(callee) => {
+                if args.len() != callee.params.len() {
+                    return self.err(
+                        c,
+                        format!(
+                            "`{}` takes {} argument{}, but {} {} given",
+                            callee.name,
+                            callee.params.len(),
+                            if callee.params.len() == 1 { "" } else { "s" },
+                            args.len(),
+                            if args.len() == 1 { "was" } else { "were" }
+                        ),
+                    );
+                }
+                let mut ids = Vec::new();
+                let mut bad = false;
+                for (i, (a, p)) in args.iter().zip(&callee.params).enumerate() {
+                    let v = self.expr(a);
+                    if p.is_array {
+                        match &v {
+                            Val::Arr { v: av, ty } => {
+                                if !array_fits(ty, p) {
+                                    self.err(
+                                        a,
+                                        format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name),
+                                    );
+                                    bad = true;
+                                } else if p.is_output && !ty.is_output && self.is_param_array(a) {
+                                    self.err(
+                                        a,
+                                        format!(
+                                            "argument {} of `{}` is written by it, but this array is an input",
+                                            i + 1,
+                                            callee.name
+                                        ),
+                                    );
+                                    bad = true;
+                                } else {
+                                    ids.push(*av);
+                                }
+                            }
+                            Val::Err => bad = true,
+                            _ => {
+                                self.err(a, format!("argument {} of `{}` is an array ({p})", i + 1, callee.name));
+                                bad = true;
+                            }
+                        }
+                        continue;
+                    }
+                    match v.scalar() {
+                        Some(s) if widens_to(s, p.dtype) => match self.materialize(&v, p.dtype, a) {
+                            Some(x) => ids.push(x),
+                            None => bad = true,
+                        },
+                        Some(s) => {
+                            self.err(
+                                a,
+                                format!(
+                                    "argument {} of `{}` is {}, expected {} (cast explicitly)",
+                                    i + 1,
+                                    callee.name,
+                                    s.dtype.name(),
+                                    p.dtype.name()
+                                ),
+                            );
+                            bad = true;
+                        }
+                        None => {
+                            if !matches!(v, Val::Err) {
+                                self.err(a, format!("argument {} of `{}` is a {}", i + 1, callee.name, p.dtype.name()));
+                            }
+                            bad = true;
+                        }
+                    }
+                }
+                if bad {
+                    return Val::Err;
+                }
+                self.at(c);
+                let ret_ty = callee.ret.as_ref().map(|t| self.types.intern(t.clone()));
+                let n = self.fresh("r");
+                let v = self.b.call(&callee.name, &ids, ret_ty, &n);
+                match callee.ret {
+                    None => Val::Void,
+                    Some(t) if t.is_array => Val::Arr { v, ty: t },
+                    Some(t) => Val::Num { v, s: Scalar::strong(t.dtype), nonneg: false },
+                }
+            }
+        }
+    }
+
+    /// The local name an intrinsic is called by: its import, or for
+    /// `postc.math.f(...)` an import this call adds.
+    pub(super) fn intrinsic_local(&mut self, symbol: &str, func: &Expr) -> String {
+        if let Expr::Name(n) = func {
+            return n.id.to_string();
+        }
+        let _ = symbol;
+        format!("math.{symbol}")
+    }
+
+    pub(super) fn call_builtin(&mut self, b: Builtin, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        match b {
+            Builtin::Len => {
+                if args.len() != 1 {
+                    return self.err(c, "`len` takes one argument");
+                }
+                let v = self.expr(&args[0]);
+                match v {
+                    Val::Arr { v: av, ty } => {
+                        if ty.ndim() == Some(0) {
+                            return self.err(&args[0], "`len` of a 0-D array");
+                        }
+                        self.at(c);
+                        let n = self.fresh("len");
+                        Val::Num { v: self.b.dim(av, 0, &n), s: Scalar::weak(DType::Int64), nonneg: true }
+                    }
+                    Val::Lit { lit: Lit::Str(s), .. } => {
+                        Val::Lit { lit: Lit::Int(s.chars().count() as i128), s: Scalar::weak(DType::Int64) }
+                    }
+                    Val::Lit { lit: Lit::Bytes(b), .. } => {
+                        Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) }
+                    }
+                    Val::Num { v: x, s, .. } if s.dtype.is_text() => {
+                        self.at(c);
+                        let n = self.fresh("len");
+                        Val::Num {
+                            v: self.b.getfield(TypeId::INT64, x, Field::Len, &n),
+                            s: Scalar::weak(DType::Int64),
+                            nonneg: true,
+                        }
+                    }
+                    Val::Err => Val::Err,
+                    other => {
+                        let what = other.scalar().map_or("this value", |s| s.dtype.name());
+                        self.err(&args[0], format!("`len` takes an array, not {what}"))
+                    }
+                }
+            }
+            Builtin::Abs => {
+                if args.len() != 1 {
+                    return self.err(c, "`abs` takes one argument");
+                }
+                let v = self.expr(&args[0]);
+                match (&v, v.scalar()) {
+                    (Val::Lit { lit: Lit::Int(i), s }, _) => Val::Lit { lit: Lit::Int(i.abs()), s: *s },
+                    // NumPy's absolute value of a Bool is itself.
+                    (_, Some(s)) if s.dtype == DType::Bool => v,
+                    (Val::Lit { lit: Lit::Float(x), s }, _) => Val::Lit { lit: Lit::Float(x.abs()), s: *s },
+                    (_, Some(s)) if matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) => {
+                        let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
+                        let rd = s.dtype.complex_part().unwrap_or(s.dtype);
+                        self.at(c);
+                        let n = self.fresh("abs");
+                        let ty = self.scalar_ty(rd);
+                        Val::Num {
+                            v: self.b.unary(Opcode::Abs, ty, x, &n),
+                            s: Scalar { dtype: rd, weak: s.weak },
+                            nonneg: kind(rd) == Kind::Float,
+                        }
+                    }
+                    (_, Some(s)) => self.err(&args[0], format!("`abs` is not defined on {}", s.dtype.name())),
+                    _ => {
+                        if matches!(v, Val::Err) {
+                            Val::Err
+                        } else {
+                            self.err(&args[0], "`abs` takes a number")
+                        }
+                    }
+                }
+            }
+            Builtin::Min | Builtin::Max => {
+                let word = if b == Builtin::Min { "min" } else { "max" };
+                if args.len() < 2 {
+                    return self.err(c, format!("`{word}` takes two or more numbers (iterables are not supported)"));
+                }
+                let vals: Vec<(Val, &Expr)> = args.iter().map(|a| (self.expr(a), a)).collect();
+                let mut p: Option<Scalar> = None;
+                for (v, a) in &vals {
+                    match v.scalar() {
+                        Some(s) if kind(s.dtype) <= Kind::Float || s.dtype.is_text() => {
+                            p = match p {
+                                None => Some(s),
+                                Some(q) => match promote(q, s) {
+                                    Some(r) => Some(r),
+                                    None => {
+                                        return self
+                                            .err(*a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))
+                                    }
+                                },
+                            }
+                        }
+                        Some(s) => return self.err(*a, format!("`{word}` is not defined on {}", s.dtype.name())),
+                        None => {
+                            return if matches!(v, Val::Err) {
+                                Val::Err
+                            } else {
+                                self.err(*a, format!("`{word}` takes numbers"))
+                            };
+                        }
+                    }
+                }
+                let p = p.expect("two arguments");
+                // Python keeps the first of equal values: `b < a` replaces.
+                let mut acc = match self.materialize(&vals[0].0, p.dtype, vals[0].1) {
+                    Some(x) => x,
+                    None => return Val::Err,
+                };
+                let mut nonneg = vals[0].0.nonneg();
+                for (v, a) in &vals[1..] {
+                    let Some(x) = self.materialize(v, p.dtype, *a) else { return Val::Err };
+                    self.at(c);
+                    let op = if b == Builtin::Min { Opcode::Lt } else { Opcode::Gt };
+                    let better = self.result(op, DType::Bool, x, acc);
+                    let n = self.fresh(word);
+                    let ty = self.scalar_ty(p.dtype);
+                    acc = self.b.select(ty, better, x, acc, &n);
+                    nonneg = if b == Builtin::Min { nonneg && v.nonneg() } else { nonneg || v.nonneg() };
+                }
+                Val::Num { v: acc, s: p, nonneg }
+            }
+            Builtin::Range | Builtin::Print => unreachable!("handled by the caller"),
+        }
+    }
+
+    /// `shared(Float32[16, 16])`, `sync_threads()`, `atomic_add(a, i, ..., v)`.
+    pub(super) fn gpu_builtin(&mut self, g: GpuBuiltin, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let name = g.python_name();
+        if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
+            return self.err(&*c.func, format!("`{name}` is available in `@kernel` functions only"));
+        }
+        match g {
+            GpuBuiltin::SyncThreads => {
+                if !args.is_empty() {
+                    return self.err(c, "`sync_threads` takes no arguments");
+                }
+                self.at(c);
+                self.b.call(g.ir_name(), &[], None, "");
+                Val::Void
+            }
+            GpuBuiltin::Shared => {
+                let [ann] = &args[..] else {
+                    return self
+                        .err(c, "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`");
+                };
+                let Some(ty) = self.static_array_type(ann) else { return Val::Err };
+                if let Err(e) = postc_ir::builtins::shared_bytes(&ty) {
+                    return self.err(ann, e);
+                }
+                let tid = self.types.intern(ty.clone());
+                self.at(c);
+                let n = self.fresh("shared");
+                Val::Arr { v: self.b.call(g.ir_name(), &[], Some(tid), &n), ty }
+            }
+            GpuBuiltin::AtomicAdd => {
+                let Some((first, rest)) = args.split_first() else {
+                    return self.err(c, "`atomic_add` takes an array, one index per axis and a value");
+                };
+                let arr = self.expr(first);
+                let (av, ty) = match arr {
+                    Val::Arr { v, ty } => (v, ty),
+                    Val::Err => return Val::Err,
+                    _ => return self.err(first, "the first argument of `atomic_add` is an array"),
+                };
+                if !postc_ir::builtins::atomic_dtype(ty.dtype) {
+                    return self.err(
+                        first,
+                        format!(
+                            "`atomic_add` takes arrays of Int32, UInt32, Int64, UInt64, Float32 or Float64, not {}",
+                            ty.dtype.name()
+                        ),
+                    );
+                }
+                let nd = ty.ndim().unwrap_or(0);
+                if rest.len() != nd + 1 {
+                    return self.err(
+                        c,
+                        format!(
+                            "`atomic_add` on a {nd}-D array takes {nd} {} and a value",
+                            if nd == 1 { "index" } else { "indices" }
+                        ),
+                    );
+                }
+                let mut ids = vec![av];
+                for ie in &rest[..nd] {
+                    let v = self.expr(ie);
+                    match v.scalar() {
+                        Some(s) if kind(s.dtype) == Kind::Int => {}
+                        _ => {
+                            if !matches!(v, Val::Err) {
+                                self.err(ie, "an index is an integer");
+                            }
+                            return Val::Err;
+                        }
+                    }
+                    let Some(x) = self.materialize(&v, DType::Int64, ie) else { return Val::Err };
+                    ids.push(x);
+                }
+                let value_at = &rest[nd];
+                let v = self.expr(value_at);
+                match v.scalar() {
+                    Some(s) if widens_to(s, ty.dtype) => {}
+                    Some(s) => {
+                        return self.err(
+                            value_at,
+                            format!(
+                                "`atomic_add` adds {} to an array of {} (cast explicitly)",
+                                s.dtype.name(),
+                                ty.dtype.name()
+                            ),
+                        )
+                    }
+                    None => {
+                        return if matches!(v, Val::Err) {
+                            Val::Err
+                        } else {
+                            self.err(value_at, "`atomic_add` adds a number")
+                        }
+                    }
+                }
+                let Some(x) = self.materialize(&v, ty.dtype, value_at) else { return Val::Err };
+                ids.push(x);
+                self.at(c);
+                let n = self.fresh("old");
+                let rt = self.scalar_ty(ty.dtype);
+                Val::Num { v: self.b.call(g.ir_name(), &ids, Some(rt), &n), s: Scalar::strong(ty.dtype), nonneg: false }
+            }
+        }
+    }
+
+    /// `Float32[16, 16]`: an array type with static extents, C order.
+    pub(super) fn static_array_type(&mut self, e: &Expr) -> Option<TypeData> {
+        let bad = "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`";
+        let Expr::Subscript(s) = e else {
+            self.err(e, bad);
+            return None;
+        };
+        let dtype = match self.target_of(&s.value) {
+            Some(Target::Cast { dtype, .. }) => dtype,
+            _ => {
+                self.err(&*s.value, bad);
+                return None;
+            }
+        };
+        let items: Vec<&Expr> = match &*s.slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            x => vec![x],
+        };
+        let mut dims = Vec::new();
+        for it in items {
+            match literal(it) {
+                Some(Ok(Lit::Int(n))) if n > 0 => dims.push(Some(n as u64)),
+                _ => {
+                    self.err(it, "an extent of a shared array is a positive integer literal");
+                    return None;
+                }
+            }
+        }
+        Some(TypeData::array(dtype, postc_ir::Shape::dims(&dims), postc_ir::Layout::COrder))
+    }
+
+    pub(super) fn cast_call(&mut self, dtype: DType, weak: bool, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let name = dotted(&c.func).unwrap_or_default();
+        if dtype == DType::Complex128 && weak && args.len() == 2 {
+            // complex(re, im)
+            let re = self.expr(&args[0]);
+            let im = self.expr(&args[1]);
+            for (v, a) in [(&re, &args[0]), (&im, &args[1])] {
+                match v.scalar() {
+                    Some(s) if kind(s.dtype) <= Kind::Float => {}
+                    Some(s) => return self.err(a, format!("`complex` takes real parts, not {}", s.dtype.name())),
+                    None => {
+                        return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`complex` takes numbers") }
+                    }
+                }
+            }
+            let (Some(r), Some(i)) =
+                (self.materialize(&re, DType::Float64, &args[0]), self.materialize(&im, DType::Float64, &args[1]))
+            else {
+                return Val::Err;
+            };
+            self.at(c);
+            let n = self.fresh("cplx");
+            let rc = self.b.cast(TypeId::scalar(DType::Complex128), r, &n);
+            let n = self.fresh("cplx");
+            let t = self.b.let_(TypeId::scalar(DType::Complex128), rc, &n);
+            self.b.setfield(t, Field::Imag, i);
+            let n = self.fresh("cplx");
+            let out = self.b.let_(TypeId::scalar(DType::Complex128), t, &n);
+            return Val::Num { v: out, s: Scalar::weak(DType::Complex128), nonneg: false };
+        }
+        if args.len() != 1 {
+            return self.err(c, format!("`{name}` takes one argument"));
+        }
+        let v = self.expr(&args[0]);
+        let result = Scalar { dtype, weak };
+        match (&v, v.scalar()) {
+            (Val::Err, _) => Val::Err,
+            (Val::Lit { lit, .. }, _) => {
+                // A literal converts at compile time; CPython would raise
+                // for a value out of range.
+                let lit = match (lit, kind(dtype)) {
+                    (Lit::Float(x), Kind::Int) => {
+                        if !x.is_finite() {
+                            return self.err(&args[0], format!("{x} cannot be converted to {}", dtype.name()));
+                        }
+                        Lit::Int(x.trunc() as i128)
+                    }
+                    (Lit::Complex(..), k) if k < Kind::Complex => {
+                        return self.err(&args[0], format!("a complex number cannot be converted to {}", dtype.name()));
+                    }
+                    (Lit::Str(_) | Lit::Bytes(_), _) | (_, Kind::Text) => {
+                        return self.err(c, format!("`{name}` of {} is not supported", lit.default_dtype().name()));
+                    }
+                    (l, Kind::Bool) => Lit::Bool(match l {
+                        Lit::Bool(b) => *b,
+                        Lit::Int(i) => *i != 0,
+                        Lit::Float(x) => *x != 0.0,
+                        Lit::Complex(a, b) => *a != 0.0 || *b != 0.0,
+                        _ => false,
+                    }),
+                    (l, _) => l.clone(),
+                };
+                if lit.convert(dtype).is_none() {
+                    return self.err(&args[0], format!("the value is out of range for {}", dtype.name()));
+                }
+                Val::Lit { lit, s: result }
+            }
+            (_, Some(s)) if s.dtype.is_text() || dtype.is_text() => {
+                if s.dtype == dtype {
+                    return v;
+                }
+                self.err(c, format!("`{name}` of {} is not supported", s.dtype.name()))
+            }
+            (_, Some(s)) => {
+                if s.dtype.is_complex() && !dtype.is_complex() && dtype != DType::Bool {
+                    // NumPy drops the imaginary part; Python's int()/float() refuse.
+                    if weak {
+                        return self.err(c, format!("`{name}` of a complex number: take `.real` first"));
+                    }
+                }
+                let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
+                if s.dtype == dtype {
+                    return Val::Num { v: x, s: result, nonneg: v.nonneg() };
+                }
+                self.at(c);
+                let n = self.fresh("cast");
+                let ty = self.scalar_ty(dtype);
+                let nonneg = v.nonneg()
+                    && kind(dtype) == Kind::Int
+                    && dtype.bits() >= s.dtype.bits()
+                    && kind(s.dtype) == Kind::Int;
+                Val::Num { v: self.b.cast(ty, x, &n), s: result, nonneg }
+            }
+            (Val::Arr { .. }, _) => self.err(&args[0], format!("`{name}` converts scalars, not arrays")),
+            _ => self.err(&args[0], format!("`{name}` takes a number")),
+        }
+    }
+}

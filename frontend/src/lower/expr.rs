@@ -1,0 +1,886 @@
+//! Expressions: names, literals, arithmetic with NEP 50 promotion,
+//! comparisons, conditionals, attributes and indexing.
+
+use super::*;
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    pub(super) fn expr(&mut self, e: &Expr) -> Val {
+        // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.expr_inner(e))
+    }
+
+    pub(super) fn expr_inner(&mut self, e: &Expr) -> Val {
+        if let Some(l) = literal(e) {
+            return match l {
+                Ok(lit) => {
+                    let d = lit.default_dtype();
+                    let weak = !d.is_text();
+                    Val::Lit { lit, s: Scalar { dtype: d, weak } }
+                }
+                Err((at, msg)) => self.err(&at, msg),
+            };
+        }
+        match e {
+            Expr::Name(n) => self.name(n),
+            Expr::BinOp(b) if b.op == ast::Operator::MatMult => {
+                self.err(e, "the `@` operator is not supported: write the loops")
+            }
+            Expr::BinOp(b) => {
+                let l = self.expr(&b.left);
+                let r = self.expr(&b.right);
+                self.at(e);
+                self.binop(b.op, l, r, b.range)
+            }
+            Expr::UnaryOp(u) => self.unary(u),
+            Expr::BoolOp(b) => self.bool_op(b),
+            Expr::Compare(c) => self.compare(c),
+            Expr::If(i) => self.ternary(i),
+            Expr::Call(c) => self.call(c, false),
+            Expr::Attribute(a) => self.attribute(a),
+            Expr::Subscript(s) => self.subscript(s),
+            Expr::NoneLiteral(_) => self.err(e, "`None` is not a value in compiled code"),
+            other => self.err(other, format!("{} is not supported in POST Python", construct_name(other))),
+        }
+    }
+
+    pub(super) fn name(&mut self, n: &ast::ExprName) -> Val {
+        let name = n.id.as_str();
+        if let Some(info) = self.locals.get(name) {
+            if info.poisoned {
+                return Val::Err;
+            }
+            let Some(ty) = info.ty.clone() else {
+                // With errors reported, an untyped local is their echo.
+                if self.inferring || !self.diags.is_empty() {
+                    return Val::Err;
+                }
+                return self.err(n, format!("`{name}` is used before it is assigned"));
+            };
+            let nonneg = info.nonneg && !info.param;
+            if self.inferring && !info.param {
+                // Only types matter while inferring; a placeholder value.
+                return match ty {
+                    LocalTy::Scalar(s) => {
+                        let z = self.zero(s.dtype);
+                        Val::Num { v: z, s, nonneg }
+                    }
+                    LocalTy::Array(t) => match self.slots.get(name) {
+                        Some(v) => Val::Arr { v: *v, ty: t },
+                        None => Val::Err,
+                    },
+                };
+            }
+            let Some(&v) = self.slots.get(name) else {
+                return self.err(n, format!("`{name}` is used before it is bound"));
+            };
+            return match ty {
+                LocalTy::Scalar(s) => Val::Num { v, s, nonneg },
+                LocalTy::Array(t) => Val::Arr { v, ty: t },
+            };
+        }
+        match self.cx.globals.get(name) {
+            Some(Global::Const { lit, scalar }) => Val::Lit { lit: lit.clone(), s: *scalar },
+            Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => {
+                self.err(n, format!("function `{name}` is not a value: call it"))
+            }
+            Some(Global::Boundary { module, .. } | Global::BoundaryModule(module)) => {
+                let m = module.clone();
+                self.err(n, format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"))
+            }
+            Some(_) => self.err(n, format!("`{name}` is not a value")),
+            None => self.err(n, format!("undefined name `{name}`")),
+        }
+    }
+
+    /// Converts a value to an IR value of `dtype`.
+    pub(super) fn materialize(&mut self, v: &Val, dtype: DType, at: &impl Ranged) -> Option<ValueId> {
+        match v {
+            Val::Err => None,
+            Val::Void => {
+                self.err(at, "this call returns nothing");
+                None
+            }
+            Val::Arr { .. } => {
+                self.err(at, format!("an array is used where a {} is expected", dtype.name()));
+                None
+            }
+            Val::Lit { lit, .. } => match lit.convert(dtype) {
+                Some(c) => {
+                    let n = self.fresh("c");
+                    let ty = self.scalar_ty(dtype);
+                    self.at(at);
+                    Some(self.b.const_(ty, c.as_literal(), &n))
+                }
+                None => {
+                    let shown = match lit {
+                        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
+                        _ => format!("this constant cannot be converted to {}", dtype.name()),
+                    };
+                    self.err(at, shown);
+                    None
+                }
+            },
+            Val::Num { v, s, .. } => {
+                if s.dtype == dtype {
+                    return Some(*v);
+                }
+                if s.dtype.is_text() || dtype.is_text() {
+                    self.err(at, format!("{} cannot be converted to {}", s.dtype.name(), dtype.name()));
+                    return None;
+                }
+                let n = self.fresh("cast");
+                let ty = self.scalar_ty(dtype);
+                Some(self.b.cast(ty, *v, &n))
+            }
+        }
+    }
+
+    pub(super) fn result(&mut self, op: Opcode, dtype: DType, l: ValueId, r: ValueId) -> ValueId {
+        let n = self.fresh(op.mnemonic());
+        let ty = self.scalar_ty(dtype);
+        self.b.binary(op, ty, l, r, &n)
+    }
+
+    pub(super) fn binop(&mut self, op: ast::Operator, l: Val, r: Val, at: TextRange) -> Val {
+        use ast::Operator as O;
+        let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
+            if matches!(l, Val::Err) || matches!(r, Val::Err) {
+                return Val::Err;
+            }
+            if matches!(l, Val::Arr { .. }) || matches!(r, Val::Arr { .. }) {
+                return self.err(&at, "arithmetic on whole arrays is not supported: loop over the elements");
+            }
+            return self.err(&at, "this operand has no value");
+        };
+        let sym = op.as_str();
+        if op == O::MatMult {
+            return self.err(&at, "the `@` operator is not supported: write the loops");
+        }
+        let Some(p) = promote(ls, rs) else {
+            return self.err(
+                &at,
+                format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()),
+            );
+        };
+        let k = kind(p.dtype);
+        let both_bool = ls.dtype == DType::Bool && rs.dtype == DType::Bool;
+        let nonneg = l.nonneg() && r.nonneg();
+        let (opcode, operand_dtype, result, nonneg) = match op {
+            O::Add if k == Kind::Text => (Opcode::Add, p.dtype, p, false),
+            _ if k == Kind::Text => {
+                return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
+            }
+            // NumPy's Bool arithmetic is logical (`+` is or, `*` is and, `-`
+            // is refused); Python's bools add as integers.
+            O::Add | O::Sub | O::Mult if both_bool && p.weak => {
+                let d = DType::Int64;
+                let op = match op {
+                    O::Add => Opcode::Add,
+                    O::Sub => Opcode::Sub,
+                    _ => Opcode::Mul,
+                };
+                (op, d, Scalar::weak(d), false)
+            }
+            O::Add if both_bool => (Opcode::Or, DType::Bool, Scalar::strong(DType::Bool), true),
+            O::Mult if both_bool => (Opcode::And, DType::Bool, Scalar::strong(DType::Bool), true),
+            O::Sub if both_bool => {
+                return self.err(
+                    &at,
+                    "`-` on two Bool values is not defined (as in NumPy): use `^` or convert with `int(...)`",
+                );
+            }
+            O::Add => (Opcode::Add, p.dtype, p, nonneg),
+            O::Mult => (Opcode::Mul, p.dtype, p, nonneg),
+            O::Sub => (Opcode::Sub, p.dtype, p, false),
+            O::Div => {
+                let d = if k <= Kind::Int { DType::Float64 } else { p.dtype };
+                (Opcode::Div, d, Scalar { dtype: d, weak: p.weak }, false)
+            }
+            O::FloorDiv | O::Mod => {
+                if k == Kind::Complex {
+                    return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
+                }
+                let op = if op == O::FloorDiv { Opcode::FDiv } else { Opcode::Mod };
+                let nn = if op == Opcode::Mod { r.nonneg() } else { nonneg };
+                let d = if k == Kind::Bool { DType::Int8 } else { p.dtype };
+                (op, d, Scalar { dtype: d, weak: p.weak }, nn)
+            }
+            O::Pow => {
+                if both_bool {
+                    return self.err(&at, "`**` on two Bool values: convert them with `int(...)` first");
+                }
+                if k <= Kind::Int {
+                    if let Val::Lit { lit: Lit::Int(i), .. } = &r {
+                        if *i < 0 {
+                            return self.err(
+                                &at,
+                                "an integer raised to a negative power: write a float base such as `2.0 ** -1`",
+                            );
+                        }
+                    }
+                }
+                (Opcode::Pow, p.dtype, p, nonneg)
+            }
+            O::BitAnd | O::BitOr | O::BitXor => {
+                if k > Kind::Int {
+                    return self.err(&at, format!("`{sym}` is defined on integers and Bool, not {}", p.dtype.name()));
+                }
+                let op = match op {
+                    O::BitAnd => Opcode::BAnd,
+                    O::BitOr => Opcode::BOr,
+                    _ => Opcode::BXor,
+                };
+                (op, p.dtype, p, nonneg)
+            }
+            O::LShift | O::RShift => {
+                if k != Kind::Int {
+                    return self.err(&at, format!("`{sym}` is defined on integers, not {}", p.dtype.name()));
+                }
+                let op = if op == O::LShift { Opcode::Shl } else { Opcode::Shr };
+                (op, p.dtype, p, op == Opcode::Shr && l.nonneg())
+            }
+            O::MatMult => unreachable!(),
+        };
+        let (Some(a), Some(b)) = (self.materialize(&l, operand_dtype, &at), self.materialize(&r, operand_dtype, &at))
+        else {
+            return Val::Err;
+        };
+        let _ = operand_dtype;
+        self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
+        let v = self.result(opcode, result.dtype, a, b);
+        Val::Num { v, s: result, nonneg }
+    }
+
+    pub(super) fn unary(&mut self, u: &ast::ExprUnaryOp) -> Val {
+        let v = self.expr(&u.operand);
+        // Literals fold (`-1` stays a literal, so `a[-1]` needs no wrap).
+        if let Val::Lit { lit, s } = &v {
+            let folded = match (u.op, lit) {
+                (ast::UnaryOp::USub, Lit::Int(i)) => Some(Lit::Int(-i)),
+                (ast::UnaryOp::USub, Lit::Float(x)) => Some(Lit::Float(-x)),
+                (ast::UnaryOp::USub, Lit::Complex(a, b)) => Some(Lit::Complex(-a, -b)),
+                (ast::UnaryOp::UAdd, Lit::Int(_) | Lit::Float(_) | Lit::Complex(..)) => Some(lit.clone()),
+                (ast::UnaryOp::Not, Lit::Bool(b)) => Some(Lit::Bool(!b)),
+                _ => None,
+            };
+            if let Some(lit) = folded {
+                return Val::Lit { lit, s: *s };
+            }
+        }
+        let Some(mut s) = v.scalar() else {
+            if matches!(v, Val::Err) {
+                return Val::Err;
+            }
+            return self.err(u, "this operand has no scalar value");
+        };
+        self.at(u);
+        // `-` and `~` of a Python bool are Python ints.
+        let mut v = v;
+        if s.dtype == DType::Bool && s.weak && matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::Invert) {
+            let Some(x) = self.materialize(&v, DType::Int64, u) else { return Val::Err };
+            s = Scalar::weak(DType::Int64);
+            v = Val::Num { v: x, s, nonneg: true };
+        }
+        match u.op {
+            ast::UnaryOp::UAdd => {
+                if kind(s.dtype) > Kind::Complex || s.dtype == DType::Bool {
+                    return self.err(u, format!("unary `+` is not defined on {}", s.dtype.name()));
+                }
+                v
+            }
+            ast::UnaryOp::USub => {
+                if !matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) {
+                    return self.err(u, format!("unary `-` is not defined on {}", s.dtype.name()));
+                }
+                let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
+                let n = self.fresh("neg");
+                let ty = self.scalar_ty(s.dtype);
+                Val::Num { v: self.b.unary(Opcode::Neg, ty, x, &n), s, nonneg: false }
+            }
+            ast::UnaryOp::Not => {
+                let Some(c) = self.truth(v, &u.operand) else { return Val::Err };
+                let n = self.fresh("not");
+                Val::Num {
+                    v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n),
+                    s: Scalar::strong(DType::Bool),
+                    nonneg: true,
+                }
+            }
+            ast::UnaryOp::Invert => {
+                let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
+                let n = self.fresh("inv");
+                match kind(s.dtype) {
+                    Kind::Bool => Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, x, &n), s, nonneg: true },
+                    Kind::Int => {
+                        let ty = self.scalar_ty(s.dtype);
+                        Val::Num { v: self.b.unary(Opcode::Inv, ty, x, &n), s, nonneg: false }
+                    }
+                    _ => self.err(u, format!("`~` is defined on integers, not {}", s.dtype.name())),
+                }
+            }
+        }
+    }
+
+    /// Joins branches that each assign a hidden local, read at `join`.
+    pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp) -> Val {
+        let is_and = matches!(b.op, ast::BoolOp::And);
+        let word = if is_and { "and" } else { "or" };
+        let first = self.expr(&b.values[0]);
+        let Some(x) = self.bool_operand(first, &b.values[0], word) else { return Val::Err };
+        self.at(b);
+        let rn = self.fresh(word);
+        let res = self.b.let_(TypeId::BOOL, x, &rn);
+        let join = self.block(&format!("{word}.end"));
+        for operand in &b.values[1..] {
+            let next = self.block(word);
+            if is_and {
+                self.b.condbr(res, next, join, None);
+            } else {
+                self.b.condbr(res, join, next, None);
+            }
+            self.enter(next);
+            let v = self.expr(operand);
+            let Some(y) = self.bool_operand(v, operand, word) else {
+                self.br(join);
+                self.enter(join);
+                return Val::Err;
+            };
+            self.b.set(res, y);
+        }
+        self.br(join);
+        self.enter(join);
+        Val::Num { v: res, s: Scalar::strong(DType::Bool), nonneg: true }
+    }
+
+    pub(super) fn bool_operand(&mut self, v: Val, e: &Expr, word: &str) -> Option<ValueId> {
+        match v.scalar() {
+            Some(s) if s.dtype == DType::Bool => self.materialize(&v, DType::Bool, e),
+            Some(s) => {
+                self.err(
+                    e,
+                    format!("`{word}` takes Bool operands, not {}: compare explicitly (`x != 0`)", s.dtype.name()),
+                );
+                None
+            }
+            None => {
+                if !matches!(v, Val::Err) {
+                    self.err(e, format!("`{word}` takes Bool operands"));
+                }
+                None
+            }
+        }
+    }
+
+    pub(super) fn compare_pair(&mut self, op: ast::CmpOp, l: &Val, r: &Val, at: TextRange) -> Option<ValueId> {
+        use ast::CmpOp as C;
+        let opcode = match op {
+            C::Eq => Opcode::Eq,
+            C::NotEq => Opcode::Ne,
+            C::Lt => Opcode::Lt,
+            C::LtE => Opcode::Le,
+            C::Gt => Opcode::Gt,
+            C::GtE => Opcode::Ge,
+            C::Is | C::IsNot => {
+                self.err(&at, "`is` is not supported: compare values with `==`");
+                return None;
+            }
+            C::In | C::NotIn => {
+                self.err(&at, "`in` is not supported");
+                return None;
+            }
+        };
+        let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
+            if !matches!(l, Val::Err) && !matches!(r, Val::Err) {
+                self.err(&at, "only scalars can be compared");
+            }
+            return None;
+        };
+        let Some(mut p) = promote(ls, rs) else {
+            self.err(&at, format!("cannot compare {} with {}", ls.dtype.name(), rs.dtype.name()));
+            return None;
+        };
+        // A Python integer outside the other operand's integer dtype is
+        // compared by value, as NumPy does (arithmetic would refuse it).
+        let out_of_range = |v: &Val| match v {
+            Val::Lit { lit: Lit::Int(i), .. } => p.dtype.int_range().is_some_and(|(lo, hi)| *i < lo || *i > hi),
+            _ => false,
+        };
+        if p.dtype.is_int() && (out_of_range(l) || out_of_range(r)) {
+            if p.dtype != DType::UInt64 {
+                p = Scalar::strong(DType::Int64);
+            } else {
+                // An unsigned 64-bit value against a negative literal: the
+                // literal is the smaller whatever the value.
+                let lit_left = matches!(l, Val::Lit { .. });
+                let left_smaller = lit_left;
+                let truth = match opcode {
+                    Opcode::Eq => false,
+                    Opcode::Ne => true,
+                    Opcode::Lt | Opcode::Le => left_smaller,
+                    _ => !left_smaller,
+                };
+                let n = self.fresh("cmp");
+                return Some(self.b.const_(TypeId::BOOL, Literal::Bool(truth), &n));
+            }
+        }
+        if p.dtype.is_complex() && !matches!(opcode, Opcode::Eq | Opcode::Ne) {
+            self.err(
+                &at,
+                format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()),
+            );
+            return None;
+        }
+        let a = self.materialize(l, p.dtype, &at)?;
+        let b = self.materialize(r, p.dtype, &at)?;
+        self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
+        Some(self.result(opcode, DType::Bool, a, b))
+    }
+
+    pub(super) fn compare(&mut self, c: &ast::ExprCompare) -> Val {
+        for op in c.ops.iter() {
+            match op {
+                ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                    return self.err(c, "`is` is not supported: compare values with `==`")
+                }
+                ast::CmpOp::In | ast::CmpOp::NotIn => return self.err(c, "`in` is not supported"),
+                _ => {}
+            }
+        }
+        let mut lhs = self.expr(&c.left);
+        if c.ops.len() == 1 {
+            let r = self.expr(&c.comparators[0]);
+            // Comparing Python scalars gives a Python bool.
+            let weak = lhs.scalar().is_some_and(|s| s.weak) && r.scalar().is_some_and(|s| s.weak);
+            return match self.compare_pair(c.ops[0], &lhs, &r, c.range) {
+                Some(v) => Val::Num { v, s: Scalar { dtype: DType::Bool, weak }, nonneg: true },
+                None => Val::Err,
+            };
+        }
+        // `a < b < c`: `b` once, and `c` only when `a < b`.
+        let join = self.block("cmp.end");
+        let mut res = None;
+        for (i, (op, comp)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
+            let r = self.expr(comp);
+            let Some(v) = self.compare_pair(*op, &lhs, &r, c.range) else {
+                self.br(join);
+                self.enter(join);
+                return Val::Err;
+            };
+            let res_v = match res {
+                None => {
+                    let n = self.fresh("cmp");
+                    let l = self.b.let_(TypeId::BOOL, v, &n);
+                    res = Some(l);
+                    l
+                }
+                Some(l) => {
+                    self.b.set(l, v);
+                    l
+                }
+            };
+            if i + 1 < c.ops.len() {
+                let next = self.block("cmp");
+                self.b.condbr(res_v, next, join, None);
+                self.enter(next);
+            }
+            lhs = r;
+        }
+        self.br(join);
+        self.enter(join);
+        Val::Num { v: res.expect("a comparison"), s: Scalar::strong(DType::Bool), nonneg: true }
+    }
+
+    pub(super) fn ternary(&mut self, i: &ast::ExprIf) -> Val {
+        let Some(c) = self.cond(&i.test) else { return Val::Err };
+        if is_pure(&i.body) && is_pure(&i.orelse) {
+            let t = self.expr(&i.body);
+            let f = self.expr(&i.orelse);
+            let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else {
+                if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
+                    self.err(i, "both arms of a conditional expression must be scalars");
+                }
+                return Val::Err;
+            };
+            let Some(p) = promote(ts, fs) else {
+                return self
+                    .err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
+            };
+            let (Some(a), Some(b)) =
+                (self.materialize(&t, p.dtype, &*i.body), self.materialize(&f, p.dtype, &*i.orelse))
+            else {
+                return Val::Err;
+            };
+            self.at(i);
+            let n = self.fresh("sel");
+            let ty = self.scalar_ty(p.dtype);
+            let nonneg = t.nonneg() && f.nonneg();
+            return Val::Num { v: self.b.select(ty, c, a, b, &n), s: p, nonneg };
+        }
+        // Arms with effects (calls, indexing that may panic) run only when
+        // taken. Their common type is known once both are lowered, so the
+        // branch and the result's `let` go into the block before them last
+        // (the builder appends to any block).
+        let Some(pre) = self.b.current_block() else { return Val::Err };
+        let then_b = self.block("ifx.then");
+        let else_b = self.block("ifx.else");
+        let join = self.block("ifx.end");
+        self.enter(then_b);
+        let t = self.expr(&i.body);
+        let then_end = self.b.current_block();
+        self.enter(else_b);
+        let f = self.expr(&i.orelse);
+        let else_end = self.b.current_block();
+        let common = match (t.scalar(), f.scalar()) {
+            (Some(ts), Some(fs)) => match promote(ts, fs) {
+                Some(p) => Some(p),
+                None => {
+                    self.err(
+                        i,
+                        format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
+                    );
+                    None
+                }
+            },
+            _ => {
+                if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
+                    self.err(i, "both arms of a conditional expression must be scalars");
+                }
+                None
+            }
+        };
+        self.b.switch_to(pre);
+        self.at(i);
+        let res = common.map(|p| {
+            let z = self.zero(p.dtype);
+            let n = self.fresh("ifx");
+            let ty = self.scalar_ty(p.dtype);
+            self.b.let_(ty, z, &n)
+        });
+        self.b.condbr(c, then_b, else_b, None);
+        for (end, v, e) in [(then_end, &t, &*i.body), (else_end, &f, &*i.orelse)] {
+            let Some(end) = end else { continue };
+            self.b.switch_to(end);
+            self.open = true;
+            if let (Some(p), Some(res)) = (common, res) {
+                if let Some(x) = self.materialize(v, p.dtype, e) {
+                    self.b.set(res, x);
+                }
+            }
+            self.br(join);
+        }
+        self.enter(join);
+        match (common, res) {
+            (Some(p), Some(res)) => Val::Num { v: res, s: p, nonneg: t.nonneg() && f.nonneg() },
+            _ => Val::Err,
+        }
+    }
+
+    pub(super) fn attribute(&mut self, a: &ast::ExprAttribute) -> Val {
+        let attr = a.attr.id.as_str();
+        if let Some(reg) = self.gpu_register(&a.value) {
+            let Some(axis) = postc_ir::builtins::Axis::ALL.iter().find(|x| x.name() == attr) else {
+                return self.err(&a.attr, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
+            };
+            if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
+                return self.err(a, format!("`{}` is read in `@kernel` functions only", reg.name()));
+            }
+            self.at(a);
+            let n = self.fresh(reg.name());
+            let callee = postc_ir::builtins::gpu_builtin_name(reg, *axis);
+            let v = self.b.call(&callee, &[], Some(TypeId::INT64), &n);
+            return Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: true };
+        }
+        // `postc.math.pi` and friends.
+        if let Some(ns) = self.namespace_of(&a.value) {
+            if ns == Namespace::PostcMath {
+                if let Some((_, v)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
+                    return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
+                }
+            }
+            return self
+                .err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
+        }
+        let v = self.expr(&a.value);
+        match (&v, attr) {
+            (Val::Err, _) => Val::Err,
+            (Val::Arr { ty, .. }, "ndim") => match ty.ndim() {
+                Some(n) => Val::Lit { lit: Lit::Int(n as i128), s: Scalar::weak(DType::Int64) },
+                None => self.err(a, "the number of axes of this array is not known"),
+            },
+            (Val::Arr { v: av, ty }, "size") => {
+                let Some(n) = ty.ndim() else { return self.err(a, "the number of axes of this array is not known") };
+                self.at(a);
+                let mut acc: Option<ValueId> = None;
+                for axis in 0..n {
+                    let nm = self.fresh("dim");
+                    let d = self.b.dim(*av, axis as u32, &nm);
+                    acc = Some(match acc {
+                        None => d,
+                        Some(p) => self.result(Opcode::Mul, DType::Int64, p, d),
+                    });
+                }
+                match acc {
+                    Some(v) => Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: true },
+                    None => Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) },
+                }
+            }
+            (Val::Arr { .. }, "shape") => self.err(a, "`shape` is read one axis at a time: `a.shape[k]`"),
+            (Val::Arr { .. }, other) => {
+                self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code"))
+            }
+            (_, "real" | "imag") => {
+                let Some(s) = v.scalar() else { return self.err(a, "`real` and `imag` are read from numbers") };
+                if s.dtype.is_text() {
+                    return self.err(&a.attr, format!("{} has no attribute `{attr}`", s.dtype.name()));
+                }
+                match s.dtype.complex_part() {
+                    Some(part) => {
+                        let Some(x) = self.materialize(&v, s.dtype, a) else { return Val::Err };
+                        self.at(a);
+                        let n = self.fresh(attr);
+                        let field = if attr == "real" { Field::Real } else { Field::Imag };
+                        let ty = self.scalar_ty(part);
+                        Val::Num {
+                            v: self.b.getfield(ty, x, field, &n),
+                            s: Scalar { dtype: part, weak: s.weak },
+                            nonneg: false,
+                        }
+                    }
+                    None if attr == "real" => v,
+                    None => Val::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } },
+                }
+            }
+            (_, other) => self.err(&a.attr, format!("no attribute `{other}` on this value in compiled code")),
+        }
+    }
+
+    pub(super) fn gpu_register(&self, e: &Expr) -> Option<postc_ir::builtins::GpuReg> {
+        match e {
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::GpuRegister(r)) => Some(*r),
+                _ => None,
+            },
+            Expr::Attribute(a) if self.namespace_of(&a.value) == Some(Namespace::Postc) => {
+                postc_ir::builtins::GpuReg::ALL.iter().copied().find(|r| r.name() == a.attr.id.as_str())
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn namespace_of(&self, e: &Expr) -> Option<Namespace> {
+        match e {
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::Namespace(ns)) => Some(*ns),
+                _ => None,
+            },
+            Expr::Attribute(a) if a.attr.id.as_str() == "math" => {
+                (self.namespace_of(&a.value) == Some(Namespace::Postc)).then_some(Namespace::PostcMath)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn subscript(&mut self, s: &ast::ExprSubscript) -> Val {
+        // `a.shape[k]`.
+        if let Expr::Attribute(attr) = &*s.value {
+            if attr.attr.id.as_str() == "shape" {
+                let arr = self.expr(&attr.value);
+                let Val::Arr { v, ty } = arr else {
+                    if matches!(arr, Val::Err) {
+                        return Val::Err;
+                    }
+                    return self.err(&*attr.value, "`shape` is an attribute of arrays");
+                };
+                let Some(Ok(Lit::Int(k))) = literal(&s.slice).or_else(|| match &*s.slice {
+                    Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
+                        literal(&u.operand).map(|r| r.map(|l| if let Lit::Int(i) = l { Lit::Int(-i) } else { l }))
+                    }
+                    _ => None,
+                }) else {
+                    return self.err(&*s.slice, "`shape` takes a constant axis such as `a.shape[0]`");
+                };
+                let nd = ty.ndim().unwrap_or(usize::MAX) as i128;
+                let axis = if k < 0 { k + nd } else { k };
+                if axis < 0 || axis >= nd {
+                    return self.err(&*s.slice, format!("axis {k} is out of range for a {nd}-D array"));
+                }
+                self.at(s);
+                let n = self.fresh("dim");
+                return Val::Num { v: self.b.dim(v, axis as u32, &n), s: Scalar::weak(DType::Int64), nonneg: true };
+            }
+        }
+        let Some((arr, idx)) = self.element(s, false) else { return Val::Err };
+        self.load(&arr, &idx, s.range)
+    }
+
+    /// The array and element indices of `a[i, j]`, each index wrapped when it
+    /// may be negative.
+    pub(super) fn element(
+        &mut self,
+        s: &ast::ExprSubscript,
+        store: bool,
+    ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
+        let arr = self.expr(&s.value);
+        let (av, ty) = match arr {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return None,
+            Val::Lit { s: sc, .. } | Val::Num { s: sc, .. } => {
+                self.err(&*s.value, format!("{} is a scalar and cannot be indexed", sc.dtype.name()));
+                return None;
+            }
+            Val::Void => {
+                self.err(&*s.value, "this call returns nothing");
+                return None;
+            }
+        };
+        if store && !ty.is_output && self.is_param_array(&s.value) {
+            let name = dotted(&s.value).unwrap_or_default();
+            self.err(
+                &*s.value,
+                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
+            );
+            return None;
+        }
+        let index_exprs: Vec<&Expr> = match &*s.slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            e => vec![e],
+        };
+        if let Some(nd) = ty.ndim() {
+            if index_exprs.len() != nd {
+                let n = index_exprs.len();
+                self.err(
+                    &*s.slice,
+                    format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }),
+                );
+                return None;
+            }
+        }
+        let mut idx = Vec::new();
+        for (axis, ie) in index_exprs.iter().enumerate() {
+            if let Expr::Slice(_) = ie {
+                self.err(*ie, "slicing is not supported: index one element per axis");
+                return None;
+            }
+            let v = self.expr(ie);
+            let sc = match v.scalar() {
+                Some(sc) if kind(sc.dtype) == Kind::Int => sc,
+                Some(sc) => {
+                    self.err(*ie, format!("an index is an integer, not {}", sc.dtype.name()));
+                    return None;
+                }
+                None => {
+                    if !matches!(v, Val::Err) {
+                        self.err(*ie, "an index is an integer");
+                    }
+                    return None;
+                }
+            };
+            let _ = sc;
+            let nonneg = v.nonneg();
+            let x = self.materialize(&v, DType::Int64, *ie)?;
+            if nonneg {
+                idx.push(x);
+                continue;
+            }
+            // A negative index counts from the end, as in NumPy.
+            self.at(*ie);
+            let dn = self.fresh("dim");
+            let d = self.b.dim(av, axis as u32, &dn);
+            if let Val::Lit { lit: Lit::Int(_), .. } = v {
+                idx.push(self.result(Opcode::Add, DType::Int64, x, d));
+                continue;
+            }
+            let z = self.zero(DType::Int64);
+            let neg = self.result(Opcode::Lt, DType::Bool, x, z);
+            let wrapped = self.result(Opcode::Add, DType::Int64, x, d);
+            let n = self.fresh("idx");
+            idx.push(self.b.select(TypeId::INT64, neg, wrapped, x, &n));
+        }
+        Some(((av, ty), idx))
+    }
+
+    pub(super) fn is_param_array(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Name(n) if self.locals.get(n.id.as_str()).is_some_and(|l| l.param))
+    }
+
+    pub(super) fn load(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], at: TextRange) -> Val {
+        self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
+        let n = self.fresh("el");
+        let ty = self.scalar_ty(arr.1.dtype);
+        let v = self.b.index_load(ty, arr.0, idx, &n);
+        Val::Num { v, s: Scalar::strong(arr.1.dtype), nonneg: false }
+    }
+
+    pub(super) fn store(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], v: Val, at: &Expr) {
+        let d = arr.1.dtype;
+        match v.scalar() {
+            Some(s)
+                if s.dtype.is_text() != d.is_text()
+                    || (d.is_text() && s.dtype != d)
+                    || (s.dtype.is_complex() && !d.is_complex()) =>
+            {
+                self.err(at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
+                return;
+            }
+            Some(_) => {}
+            None => {
+                if !matches!(v, Val::Err) {
+                    self.err(at, "only a scalar can be stored in an array element");
+                }
+                return;
+            }
+        }
+        // Storing converts as NumPy's item assignment does.
+        let Some(x) = self.materialize(&v, d, at) else { return };
+        self.at(at);
+        self.b.index_store(arr.0, idx, x);
+    }
+
+    // ---- calls ------------------------------------------------------------
+}
+
+/// Whether an array of type `arg` may be passed for a parameter of type
+/// `param`: the same dtype and number of axes, every static extent of the
+/// parameter matched, and the same layout (a callee may rely on both).
+pub(super) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
+    use postc_ir::Shape;
+    if arg.dtype != param.dtype {
+        return false;
+    }
+    let shape_ok = match (&arg.shape, &param.shape) {
+        (_, Shape::Any) => true,
+        (Shape::Any, Shape::Dims(p)) => p.iter().all(Option::is_none),
+        (Shape::Dims(a), Shape::Dims(p)) => {
+            a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| y.is_none() || x == y)
+        }
+    };
+    shape_ok && arg.layout == param.layout
+}
+
+/// The type a local has when assigned both `a` and `b`.
+pub(super) fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
+    if a.dtype.is_text() || b.dtype.is_text() {
+        return (a.dtype == b.dtype).then_some(Scalar { dtype: a.dtype, weak: a.weak && b.weak });
+    }
+    promote(a, b).map(|p| Scalar { dtype: if p.weak { default_of(kind(p.dtype)) } else { p.dtype }, ..p })
+}
+
+/// Whether evaluating an expression can have no effect and cannot panic,
+/// so that a conditional expression may evaluate both arms.
+pub(super) fn is_pure(e: &Expr) -> bool {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || is_pure_inner(e))
+}
+
+pub(super) fn is_pure_inner(e: &Expr) -> bool {
+    match e {
+        Expr::Name(_)
+        | Expr::NumberLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_) => true,
+        Expr::Attribute(a) => matches!(a.attr.id.as_str(), "real" | "imag" | "ndim") && is_pure(&a.value),
+        Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::Not | ast::UnaryOp::UAdd) && is_pure(&u.operand),
+        Expr::Compare(c) => c.ops.len() == 1 && is_pure(&c.left) && c.comparators.iter().all(is_pure),
+        _ => false,
+    }
+}

@@ -1,0 +1,1031 @@
+//! Function bodies: type inference of locals and lowering to the IR
+//! builder.
+//!
+//! A body is lowered more than once. The first rounds infer: every
+//! assignment joins its value's type into the local's (along the numeric
+//! tower, NEP 50 for weak values) and whether the local stays
+//! non-negative, until nothing changes; their output is thrown away. The
+//! last round knows every local's type, declares the locals in the entry
+//! block and reports diagnostics.
+
+use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
+use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
+use crate::source::SourceFile;
+use crate::syntax::{construct_name, dotted, literal, stmt_name, Lit};
+use postc_ir::{
+    BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
+    TypeTable, ValueId,
+};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+use std::collections::{HashMap, HashSet};
+
+mod calls;
+mod expr;
+
+use calls::*;
+use expr::*;
+
+/// Stack left before a deeply recursive step grows the stack, and by how much.
+pub(crate) const STACK_RED_ZONE: usize = 128 * 1024;
+pub(crate) const STACK_GROWTH: usize = 4 * 1024 * 1024;
+
+/// The signature of a callable function, wherever it is defined.
+pub(crate) struct Callee {
+    /// The name the IR call uses.
+    pub name: String,
+    pub params: Vec<TypeData>,
+    pub ret: Option<TypeData>,
+}
+
+/// What a body is lowered against.
+pub(crate) struct ModuleCx<'a> {
+    pub src: &'a SourceFile,
+    pub file: FileId,
+    pub globals: &'a HashMap<String, Global>,
+    pub funcs: &'a [FuncDecl],
+    /// The other modules of the program, for post imports.
+    pub program: &'a Program,
+    /// Local name → (module, source name) of every post import.
+    pub post_imports: &'a HashMap<String, (String, String)>,
+    pub intrinsics: &'a HashMap<String, String>,
+}
+
+/// A local's type as inferred so far.
+#[derive(Clone, Debug, PartialEq)]
+enum LocalTy {
+    Scalar(Scalar),
+    Array(TypeData),
+}
+
+#[derive(Clone, Debug)]
+struct LocalInfo {
+    ty: Option<LocalTy>,
+    /// Fixed by an annotation or as a parameter: assignments must not narrow.
+    fixed: bool,
+    nonneg: bool,
+    param: bool,
+    /// A parameter whose annotation has errors, or a nested function's
+    /// name: its uses stay quiet.
+    poisoned: bool,
+}
+
+/// A lowered expression.
+#[derive(Clone, Debug)]
+enum Val {
+    /// A scalar in the IR.
+    Num {
+        v: ValueId,
+        s: Scalar,
+        nonneg: bool,
+    },
+    /// An array in the IR.
+    Arr {
+        v: ValueId,
+        ty: TypeData,
+    },
+    /// A literal or constant not yet given a value.
+    Lit {
+        lit: Lit,
+        s: Scalar,
+    },
+    Void,
+    /// An error was reported (or, while inferring, a type is not known yet).
+    Err,
+}
+
+impl Val {
+    fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Val::Num { s, .. } | Val::Lit { s, .. } => Some(*s),
+            _ => None,
+        }
+    }
+    fn nonneg(&self) -> bool {
+        match self {
+            Val::Num { nonneg, s, .. } => *nonneg || s.dtype.is_unsigned_int(),
+            Val::Lit { lit: Lit::Int(i), .. } => *i >= 0,
+            Val::Lit { lit: Lit::Bool(_), .. } => true,
+            _ => false,
+        }
+    }
+}
+
+struct Loop {
+    /// Where `continue` goes.
+    next: BlockId,
+    exit: BlockId,
+    broken: bool,
+}
+
+pub(crate) struct FnLower<'a, 'c> {
+    cx: &'a ModuleCx<'c>,
+    types: &'a mut TypeTable,
+    decl: &'a FuncDecl,
+    b: FunctionBuilder,
+    locals: HashMap<String, LocalInfo>,
+    /// The IR value of each local: its `let`, parameter or bound array.
+    slots: HashMap<String, ValueId>,
+    inferring: bool,
+    changed: bool,
+    diags: Vec<Diagnostic>,
+    loops: Vec<Loop>,
+    /// Whether the current block can still take instructions.
+    open: bool,
+    /// Depth of nested control flow (0: the function's top level).
+    depth: u32,
+    counter: u32,
+}
+
+/// Lowers one function's body. Returns the function or the diagnostics.
+pub(crate) fn lower_function(
+    cx: &ModuleCx<'_>,
+    types: &mut TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+) -> Result<Function, Vec<Diagnostic>> {
+    let assigned = assigned_names(&def.body);
+    let mut locals: HashMap<String, LocalInfo> = HashMap::new();
+    for (name, t) in &decl.params {
+        let td = types.get(*t).clone();
+        let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
+        locals
+            .insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
+    }
+    for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
+        locals.insert(name.clone(), LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true });
+    }
+    for name in assigned {
+        locals.entry(name).or_insert(LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false });
+    }
+    // Inference rounds: the lattice is finite and joins only go up.
+    for _ in 0..16 {
+        let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
+        fl.body(def);
+        if !fl.changed {
+            break;
+        }
+        locals = fl.locals;
+    }
+    let mut fl = FnLower::new(cx, types, decl, locals, false);
+    fl.body(def);
+    if fl.diags.is_empty() {
+        Ok(fl.b.finish())
+    } else {
+        Err(fl.diags)
+    }
+}
+
+/// The names of functions defined inside a body (reported as unsupported).
+fn nested_defs(body: &[Stmt]) -> Vec<String> {
+    body.iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(f) => Some(f.name.id.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every name a body assigns (Python's rule for what is local).
+pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
+    fn target(e: &Expr, out: &mut Vec<String>) {
+        if let Expr::Name(n) = e {
+            out.push(n.id.to_string());
+        }
+    }
+    fn walk(body: &[Stmt], out: &mut Vec<String>) {
+        for s in body {
+            match s {
+                Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+                Stmt::AnnAssign(a) => target(&a.target, out),
+                Stmt::AugAssign(a) => target(&a.target, out),
+                Stmt::For(f) => {
+                    target(&f.target, out);
+                    walk(&f.body, out);
+                    walk(&f.orelse, out);
+                }
+                Stmt::While(w) => {
+                    walk(&w.body, out);
+                    walk(&w.orelse, out);
+                }
+                Stmt::If(i) => {
+                    walk(&i.body, out);
+                    for c in &i.elif_else_clauses {
+                        walk(&c.body, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, &mut out);
+    let mut seen = HashSet::new();
+    out.retain(|n| seen.insert(n.clone()));
+    out
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    fn new(
+        cx: &'a ModuleCx<'c>,
+        types: &'a mut TypeTable,
+        decl: &'a FuncDecl,
+        locals: HashMap<String, LocalInfo>,
+        inferring: bool,
+    ) -> Self {
+        FnLower {
+            cx,
+            types,
+            decl,
+            b: FunctionBuilder::new(&decl.name),
+            locals,
+            slots: HashMap::new(),
+            inferring,
+            changed: false,
+            diags: Vec::new(),
+            loops: Vec::new(),
+            open: true,
+            depth: 0,
+            counter: 0,
+        }
+    }
+
+    // ---- diagnostics, names, locations ---------------------------------
+
+    fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) -> Val {
+        if !self.inferring {
+            self.diags.push(self.cx.src.error(at, msg));
+        }
+        Val::Err
+    }
+
+    fn at(&mut self, node: &impl Ranged) {
+        let loc = self.cx.src.loc(self.cx.file, node);
+        self.b.set_loc(Some(loc));
+    }
+
+    fn fresh(&mut self, what: &str) -> String {
+        self.counter += 1;
+        format!("{what}.{}", self.counter)
+    }
+
+    fn block(&mut self, what: &str) -> BlockId {
+        let l = self.fresh(what);
+        self.b.create_block(&l)
+    }
+
+    fn scalar_ty(&mut self, d: DType) -> TypeId {
+        TypeId::scalar(d)
+    }
+
+    /// Starts emitting into `b`.
+    fn enter(&mut self, b: BlockId) {
+        self.b.switch_to(b);
+        self.open = true;
+    }
+
+    /// Continues after a terminator: what follows is unreachable code,
+    /// lowered into a block of its own so that it is still checked.
+    fn ensure_open(&mut self) {
+        if !self.open {
+            let dead = self.block("dead");
+            self.enter(dead);
+        }
+    }
+
+    fn br(&mut self, to: BlockId) {
+        if self.open {
+            self.b.br(to);
+            self.open = false;
+        }
+    }
+
+    // ---- the body ---------------------------------------------------------
+
+    fn body(&mut self, def: &ast::StmtFunctionDef) {
+        let decl = self.decl;
+        for (name, t) in &decl.params {
+            let v = self.b.param(name, *t);
+            self.slots.insert(name.clone(), v);
+        }
+        for c in &decl.core_dims {
+            self.b.core_param(c, TypeId::INT64);
+        }
+        self.b.set_return(decl.ret);
+        self.b.set_attrs(decl.attrs);
+        self.b.set_ufunc_sig(decl.ufunc_sig.clone());
+        self.b.set_doc(decl.doc.clone());
+        self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
+        let entry = self.b.create_block("entry");
+        self.enter(entry);
+        self.at(&def.name);
+        if !self.inferring {
+            // Scalar locals live in `let`s declared up front, so that every
+            // use is dominated whatever path assigns them.
+            let mut names: Vec<(String, Scalar)> = self
+                .locals
+                .iter()
+                .filter(|(_, l)| !l.param)
+                .filter_map(|(n, l)| match &l.ty {
+                    Some(LocalTy::Scalar(s)) => Some((n.clone(), *s)),
+                    _ => None,
+                })
+                .collect();
+            names.sort_by(|a, b| a.0.cmp(&b.0));
+            for (n, s) in names {
+                let zero = self.zero(s.dtype);
+                let ty = self.scalar_ty(s.dtype);
+                let v = self.b.let_(ty, zero, &n);
+                self.slots.insert(n, v);
+            }
+        }
+        let stmts: &[Stmt] = &def.body;
+        let skip_doc = matches!(stmts.first(), Some(Stmt::Expr(e)) if matches!(*e.value, Expr::StringLiteral(_)));
+        self.stmts(&stmts[skip_doc as usize..]);
+        if self.open && !self.diags.is_empty() {
+            // Errors above may have cut control flow short.
+            self.b.unreachable();
+            self.open = false;
+        }
+        if self.open {
+            match decl.ret {
+                None => {
+                    self.b.ret(None);
+                }
+                Some(t) => {
+                    let shown = self.types.get(t).to_string();
+                    self.err(
+                        &def.name,
+                        format!(
+                            "function `{}` can reach its end without returning a value (it returns {shown})",
+                            decl.name
+                        ),
+                    );
+                    self.b.unreachable();
+                }
+            }
+            self.open = false;
+        }
+    }
+
+    fn zero(&mut self, d: DType) -> ValueId {
+        let n = self.fresh("zero");
+        let lit = match kind(d) {
+            Kind::Bool => Literal::Bool(false),
+            Kind::Int => Literal::Int(0),
+            Kind::Float => Literal::Float(0),
+            Kind::Complex => Literal::Complex(0, 0),
+            Kind::Text if d == DType::Str => Literal::Str(""),
+            Kind::Text => Literal::Bytes(&[]),
+        };
+        let ty = self.scalar_ty(d);
+        self.b.const_(ty, lit, &n)
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.ensure_open();
+            self.stmt(s);
+        }
+    }
+
+    fn nested(&mut self, stmts: &[Stmt]) {
+        self.depth += 1;
+        self.stmts(stmts);
+        self.depth -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) {
+        self.at(s);
+        match s {
+            Stmt::Expr(e) => match &*e.value {
+                Expr::Call(c) => {
+                    self.call(c, true);
+                }
+                Expr::StringLiteral(_) => {}
+                other @ (Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_)) => {
+                    self.err(
+                        other,
+                        format!(
+                            "{} is not supported: POST functions are not generators or coroutines",
+                            construct_name(other)
+                        ),
+                    );
+                }
+                other => {
+                    self.err(
+                        other,
+                        format!("{} has no effect as a statement; only calls stand alone", construct_name(other)),
+                    );
+                }
+            },
+            Stmt::Assign(a) => {
+                let v = self.expr(&a.value);
+                for t in &a.targets {
+                    self.assign(t, v.clone(), &a.value);
+                }
+            }
+            Stmt::AnnAssign(a) => self.ann_assign(a),
+            Stmt::AugAssign(a) => self.aug_assign(a),
+            Stmt::If(i) => self.if_(&i.test, &i.body, &i.elif_else_clauses),
+            Stmt::While(w) => self.while_(w),
+            Stmt::For(f) => self.for_(f),
+            Stmt::Break(b) => match self.loops.last_mut() {
+                Some(l) => {
+                    l.broken = true;
+                    let exit = l.exit;
+                    self.br(exit);
+                }
+                None => {
+                    self.err(b, "`break` outside a loop");
+                }
+            },
+            Stmt::Continue(c) => match self.loops.last() {
+                Some(l) => {
+                    let next = l.next;
+                    self.br(next);
+                }
+                None => {
+                    self.err(c, "`continue` outside a loop");
+                }
+            },
+            Stmt::Pass(_) => {}
+            Stmt::Return(r) => self.return_(r),
+            Stmt::Assert(a) => self.assert_(a),
+            Stmt::FunctionDef(f) => {
+                self.err(&f.name, "nested functions are not supported: define the function at module level");
+            }
+            Stmt::Global(g) => {
+                self.err(g, "`global` is not supported: module constants are read-only in compiled code");
+            }
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                self.err(s, "imports inside a function are not supported: import at module level");
+            }
+            other => {
+                self.err(other, format!("{} is not supported in POST Python", stmt_name(other)));
+            }
+        }
+    }
+
+    // ---- assignment ---------------------------------------------------------
+
+    fn ann_assign(&mut self, a: &ast::StmtAnnAssign) {
+        let Expr::Name(n) = &*a.target else {
+            self.err(&*a.target, "only a local variable can be annotated");
+            return;
+        };
+        let name = n.id.to_string();
+        let ty = match self.local_annotation(&a.annotation) {
+            Some(t) => t,
+            None => return,
+        };
+        if let Some(info) = self.locals.get_mut(&name) {
+            if info.param {
+                self.err(&*a.target, format!("`{name}` is a parameter; its type is its annotation"));
+                return;
+            }
+            let want = LocalTy::Scalar(Scalar::strong(ty));
+            if info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
+                self.err(&*a.annotation, format!("`{name}` is annotated twice with different types"));
+                return;
+            }
+            if !info.fixed || info.ty.is_none() {
+                info.ty = Some(want);
+                info.fixed = true;
+                self.changed = true;
+            }
+        }
+        if let Some(v) = &a.value {
+            let val = self.expr(v);
+            self.assign(&a.target, val, v);
+        }
+    }
+
+    fn local_annotation(&mut self, e: &Expr) -> Option<DType> {
+        let name = dotted(e)?;
+        let last = name.rsplit('.').next().unwrap_or(&name);
+        let t = match self.cx.globals.get(&name) {
+            Some(Global::Type(t)) => Some(*t),
+            Some(_) => None,
+            None if name.starts_with("postyp.") => DType::from_name(last),
+            None => python_scalar(&name),
+        };
+        if t.is_none() {
+            self.err(e, format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"));
+        }
+        t
+    }
+
+    fn assign(&mut self, target: &Expr, v: Val, value_at: &Expr) {
+        match target {
+            Expr::Name(n) => self.assign_local(n.id.as_str(), v, target, value_at),
+            Expr::Subscript(s) => {
+                let Some((arr, idx)) = self.element(s, true) else { return };
+                self.store(&arr, &idx, v, target);
+            }
+            Expr::Tuple(_) | Expr::List(_) => {
+                self.err(target, "tuple unpacking is not supported: assign each variable on its own line");
+            }
+            Expr::Starred(_) => {
+                self.err(target, "starred assignment is not supported");
+            }
+            other => {
+                self.err(other, format!("cannot assign to {}", construct_name(other)));
+            }
+        }
+    }
+
+    fn assign_local(&mut self, name: &str, v: Val, at: &Expr, value_at: &Expr) {
+        let Some(info) = self.locals.get(name).cloned() else {
+            self.err(at, format!("cannot assign to `{name}`"));
+            return;
+        };
+        if info.poisoned {
+            return;
+        }
+        if matches!(v, Val::Err) {
+            return;
+        }
+        match (&v, &info.ty) {
+            (Val::Void, _) => {
+                self.err(value_at, "this call returns nothing");
+            }
+            (Val::Arr { v: av, ty }, cur) => {
+                if info.param {
+                    self.err(at, format!("cannot rebind the array parameter `{name}`"));
+                    return;
+                }
+                if self.depth > 0 {
+                    self.err(
+                        at,
+                        format!(
+                            "array local `{name}` must be bound at the top level of the function, not inside a block"
+                        ),
+                    );
+                    return;
+                }
+                match cur {
+                    None => {
+                        self.locals.get_mut(name).unwrap().ty = Some(LocalTy::Array(ty.clone()));
+                        self.changed = true;
+                    }
+                    Some(LocalTy::Array(t)) if t == ty => {}
+                    Some(_) => {
+                        self.err(at, format!("`{name}` is bound to values of different types"));
+                        return;
+                    }
+                }
+                if self.slots.contains_key(name) {
+                    self.err(at, format!("array local `{name}` is bound twice; bind each array once"));
+                    return;
+                }
+                self.slots.insert(name.to_owned(), *av);
+            }
+            (_, cur) => {
+                let s = v.scalar().expect("a scalar value");
+                let nonneg = v.nonneg();
+                match cur {
+                    Some(LocalTy::Array(_)) => {
+                        self.err(at, format!("`{name}` holds an array and cannot be assigned a scalar"));
+                        return;
+                    }
+                    Some(LocalTy::Scalar(t)) if info.fixed => {
+                        if !widens_to(s, t.dtype) {
+                            let what = if info.param { "parameter" } else { "local" };
+                            self.err(
+                                value_at,
+                                format!(
+                                    "cannot assign {} to {what} `{name}` of type {}: it would narrow the value (cast explicitly)",
+                                    s.dtype.name(),
+                                    t.dtype.name()
+                                ),
+                            );
+                            return;
+                        }
+                    }
+                    Some(LocalTy::Scalar(t)) => {
+                        let joined = join(*t, s);
+                        match joined {
+                            Some(j) if j != *t => {
+                                self.locals.get_mut(name).unwrap().ty = Some(LocalTy::Scalar(j));
+                                self.changed = true;
+                            }
+                            Some(_) => {}
+                            None => {
+                                self.err(
+                                    value_at,
+                                    format!(
+                                        "`{name}` is assigned {} here but {} elsewhere",
+                                        s.dtype.name(),
+                                        t.dtype.name()
+                                    ),
+                                );
+                                return;
+                            }
+                        }
+                    }
+                    None => {
+                        self.locals.get_mut(name).unwrap().ty = Some(LocalTy::Scalar(s));
+                        self.changed = true;
+                    }
+                }
+                if !nonneg && self.locals[name].nonneg {
+                    self.locals.get_mut(name).unwrap().nonneg = false;
+                    self.changed = true;
+                }
+                if !self.inferring {
+                    let Some(LocalTy::Scalar(t)) = self.locals[name].ty else { return };
+                    let Some(x) = self.materialize(&v, t.dtype, value_at) else { return };
+                    let Some(&slot) = self.slots.get(name) else {
+                        self.err(at, format!("internal error: the type of `{name}` was not inferred"));
+                        return;
+                    };
+                    self.at(at);
+                    self.b.set(slot, x);
+                }
+            }
+        }
+    }
+
+    fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
+        match &*a.target {
+            Expr::Name(n) => {
+                let cur = self.name(n);
+                let rhs = self.expr(&a.value);
+                self.at(a);
+                let r = self.binop(a.op, cur, rhs, a.range);
+                self.assign_local(n.id.as_str(), r, &a.target, &a.value);
+            }
+            Expr::Subscript(s) => {
+                let Some((arr, idx)) = self.element(s, true) else { return };
+                let cur = self.load(&arr, &idx, s.range);
+                let rhs = self.expr(&a.value);
+                self.at(a);
+                let r = self.binop(a.op, cur, rhs, a.range);
+                self.store(&arr, &idx, r, &a.target);
+            }
+            other => {
+                self.err(other, format!("cannot assign to {}", construct_name(other)));
+            }
+        }
+    }
+
+    // ---- control flow -----------------------------------------------------
+
+    fn if_(&mut self, test: &Expr, body: &[Stmt], clauses: &[ast::ElifElseClause]) {
+        let c = self.cond(test);
+        let then_b = self.block("then");
+        let else_b = self.block(if clauses.is_empty() { "endif" } else { "else" });
+        if let Some(c) = c {
+            self.b.condbr(c, then_b, else_b, None);
+        } else {
+            self.b.br(then_b);
+        }
+        self.open = false;
+        self.enter(then_b);
+        self.nested(body);
+        if clauses.is_empty() {
+            self.br(else_b);
+            self.enter(else_b);
+            return;
+        }
+        let then_open = self.open;
+        let join = self.block("endif");
+        self.br(join);
+        self.enter(else_b);
+        let (first, rest) = clauses.split_first().expect("clauses");
+        match &first.test {
+            Some(t) => {
+                self.at(t);
+                self.depth += 1;
+                self.if_(t, &first.body, rest);
+                self.depth -= 1;
+            }
+            None => self.nested(&first.body),
+        }
+        let else_open = self.open;
+        self.br(join);
+        self.enter(join);
+        if !then_open && !else_open {
+            // Both arms left: nothing reaches the join.
+            self.b.unreachable();
+            self.open = false;
+        }
+    }
+
+    fn while_(&mut self, w: &ast::StmtWhile) {
+        if !w.orelse.is_empty() {
+            self.err(&w.orelse[0], "`while ... else` is not supported");
+        }
+        let head = self.block("while");
+        let body = self.block("do");
+        let exit = self.block("endwhile");
+        self.br(head);
+        self.enter(head);
+        self.at(&*w.test);
+        let forever = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
+        if forever {
+            self.b.br(body);
+        } else {
+            match self.cond(&w.test) {
+                Some(c) => self.b.condbr(c, body, exit, None),
+                None => self.b.br(exit),
+            };
+        }
+        self.open = false;
+        self.loops.push(Loop { next: head, exit, broken: false });
+        self.enter(body);
+        self.nested(&w.body);
+        self.br(head);
+        let l = self.loops.pop().expect("loop");
+        self.enter(exit);
+        if forever && !l.broken {
+            self.b.unreachable();
+            self.open = false;
+        }
+    }
+
+    fn for_(&mut self, f: &ast::StmtFor) {
+        if f.is_async {
+            self.err(f, "`async for` is not supported");
+            return;
+        }
+        if !f.orelse.is_empty() {
+            self.err(&f.orelse[0], "`for ... else` is not supported");
+        }
+        let Expr::Name(var) = &*f.target else {
+            self.err(&*f.target, "a `for` loop binds one variable");
+            return;
+        };
+        let Expr::Call(call) = &*f.iter else {
+            self.err(&*f.iter, "a `for` loop runs over `range(...)`");
+            return;
+        };
+        if !matches!(self.target_of(&call.func), Some(Target::Builtin(Builtin::Range))) {
+            self.err(&*f.iter, "a `for` loop runs over `range(...)`");
+            return;
+        }
+        if !call.arguments.keywords.is_empty() {
+            self.err(&call.arguments.keywords[0], "`range` takes no keyword arguments");
+            return;
+        }
+        let args = &call.arguments.args;
+        if args.is_empty() || args.len() > 3 {
+            self.err(call, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
+            return;
+        }
+        let mut vals = Vec::new();
+        for a in args.iter() {
+            let v = self.expr(a);
+            match v.scalar() {
+                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, a)),
+                Some(s) => {
+                    self.err(a, format!("`range` takes integers, not {}", s.dtype.name()));
+                    return;
+                }
+                None => {
+                    if !matches!(v, Val::Err) {
+                        self.err(a, "`range` takes integers");
+                    }
+                    return;
+                }
+            }
+        }
+        let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+        let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
+        let (start, stop, step) = match vals.len() {
+            1 => ((zero, &args[0]), vals.pop().unwrap(), (one, &args[0])),
+            2 => {
+                let stop = vals.pop().unwrap();
+                (vals.pop().unwrap(), stop, (one, &args[0]))
+            }
+            _ => {
+                let step = vals.pop().unwrap();
+                let stop = vals.pop().unwrap();
+                (vals.pop().unwrap(), stop, step)
+            }
+        };
+        let step_const = match &step.0 {
+            Val::Lit { lit: Lit::Int(i), .. } => Some(*i),
+            _ => None,
+        };
+        if step_const == Some(0) {
+            self.err(step.1, "`range` step must not be zero");
+            return;
+        }
+        // The loop variable: a Python int, non-negative when the range says so.
+        let var_nonneg = match step_const {
+            Some(s) if s > 0 => start.0.nonneg(),
+            Some(_) => matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg(),
+            None => start.0.nonneg() && stop.0.nonneg(),
+        };
+        let range_val_ty = Scalar::weak(DType::Int64);
+        self.at(call);
+        let (Some(s0), Some(s1), Some(s2)) = (
+            self.materialize(&start.0, DType::Int64, start.1),
+            self.materialize(&stop.0, DType::Int64, stop.1),
+            self.materialize(&step.0, DType::Int64, step.1),
+        ) else {
+            return;
+        };
+        if step_const.is_none() {
+            self.at(call);
+            let z = self.zero(DType::Int64);
+            let n = self.fresh("step.ok");
+            let ok = self.b.binary(Opcode::Ne, TypeId::BOOL, s2, z, &n);
+            self.panic_unless(ok, "range() arg 3 must not be zero", call);
+        }
+        self.at(call);
+        let kname = self.fresh(&format!("{}.next", var.id));
+        let k = self.b.let_(TypeId::INT64, s0, &kname);
+        let head = self.block("for");
+        let body = self.block("body");
+        let latch = self.block("next");
+        let exit = self.block("endfor");
+        self.br(head);
+        self.enter(head);
+        self.at(call);
+        let cname = self.fresh("more");
+        let more = match step_const {
+            Some(s) if s > 0 => self.b.binary(Opcode::Lt, TypeId::BOOL, k, s1, &cname),
+            Some(_) => self.b.binary(Opcode::Gt, TypeId::BOOL, k, s1, &cname),
+            None => {
+                let z = self.zero(DType::Int64);
+                let up = self.fresh("up");
+                let up = self.b.binary(Opcode::Gt, TypeId::BOOL, s2, z, &up);
+                let lt = self.fresh("lt");
+                let lt = self.b.binary(Opcode::Lt, TypeId::BOOL, k, s1, &lt);
+                let gt = self.fresh("gt");
+                let gt = self.b.binary(Opcode::Gt, TypeId::BOOL, k, s1, &gt);
+                self.b.select(TypeId::BOOL, up, lt, gt, &cname)
+            }
+        };
+        self.b.condbr(more, body, exit, None);
+        self.open = false;
+        self.enter(body);
+        let kv = Val::Num { v: k, s: range_val_ty, nonneg: var_nonneg };
+        self.at(&*f.target);
+        self.assign_local(var.id.as_str(), kv, &f.target, &f.iter);
+        self.loops.push(Loop { next: latch, exit, broken: false });
+        self.nested(&f.body);
+        self.loops.pop();
+        self.br(latch);
+        self.enter(latch);
+        self.at(call);
+        let nn = self.fresh("k");
+        let k2 = self.b.binary(Opcode::Add, TypeId::INT64, k, s2, &nn);
+        self.b.set(k, k2);
+        self.b.br(head);
+        self.open = false;
+        self.enter(exit);
+    }
+
+    fn return_(&mut self, r: &ast::StmtReturn) {
+        if self.decl.ret_poisoned {
+            if let Some(v) = &r.value {
+                self.expr(v);
+            }
+            self.b.unreachable();
+            self.open = false;
+            return;
+        }
+        let ret = self.decl.ret;
+        match (&r.value, ret) {
+            (None, None) => {
+                self.b.ret(None);
+            }
+            (Some(v), None) => {
+                let val = self.expr(v);
+                if !matches!(val, Val::Void | Val::Err) {
+                    self.err(
+                        &**v,
+                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name),
+                    );
+                }
+                self.b.ret(None);
+            }
+            (None, Some(t)) => {
+                let shown = self.types.get(t).to_string();
+                self.err(r, format!("`return` without a value in function `{}` returning {shown}", self.decl.name));
+                self.b.unreachable();
+            }
+            (Some(v), Some(t)) => {
+                let val = self.expr(v);
+                let td = self.types.get(t).clone();
+                let x = if td.is_array {
+                    match val {
+                        Val::Arr { v: av, ty } if ty.dtype == td.dtype && ty.ndim() == td.ndim() => Some(av),
+                        Val::Err => None,
+                        _ => {
+                            self.err(&**v, format!("function `{}` returns {td}", self.decl.name));
+                            None
+                        }
+                    }
+                } else {
+                    match val.scalar() {
+                        Some(s) if widens_to(s, td.dtype) || kind(s.dtype) == kind(td.dtype) => {
+                            self.materialize(&val, td.dtype, &**v)
+                        }
+                        Some(s) => {
+                            self.err(
+                                &**v,
+                                format!(
+                                    "this returns {}, but function `{}` returns {} (cast explicitly)",
+                                    s.dtype.name(),
+                                    self.decl.name,
+                                    td.dtype.name()
+                                ),
+                            );
+                            None
+                        }
+                        None => {
+                            if !matches!(val, Val::Err) {
+                                self.err(&**v, format!("function `{}` returns {td}", self.decl.name));
+                            }
+                            None
+                        }
+                    }
+                };
+                self.at(r);
+                match x {
+                    Some(x) => self.b.ret(Some(x)),
+                    None => self.b.unreachable(),
+                };
+            }
+        }
+        self.open = false;
+    }
+
+    fn assert_(&mut self, a: &ast::StmtAssert) {
+        let msg = match &a.msg {
+            None => "assertion failed".to_owned(),
+            Some(m) => match &**m {
+                Expr::StringLiteral(s) => format!("assertion failed: {}", s.value.to_str()),
+                other => {
+                    self.err(other, "an assert message must be a string literal");
+                    return;
+                }
+            },
+        };
+        if let Some(c) = self.cond(&a.test) {
+            self.panic_unless(c, &msg, a);
+        }
+    }
+
+    /// Branches to a panic with `msg`, located at `at`, unless `ok` holds.
+    fn panic_unless(&mut self, ok: ValueId, msg: &str, at: &impl Ranged) {
+        let fail = self.block("fail");
+        let cont = self.block("ok");
+        self.b.condbr(ok, cont, fail, None);
+        self.enter(fail);
+        self.at(at);
+        let n = self.fresh("msg");
+        let m = self.b.const_(TypeId::STR, Literal::Str(msg), &n);
+        self.b.call(postc_ir::builtins::PANIC, &[m], None, "");
+        self.b.unreachable();
+        self.enter(cont);
+    }
+
+    /// A condition: Bool as it is, a number compared with zero.
+    fn cond(&mut self, e: &Expr) -> Option<ValueId> {
+        let v = self.expr(e);
+        self.truth(v, e)
+    }
+
+    fn truth(&mut self, v: Val, e: &Expr) -> Option<ValueId> {
+        match v.scalar() {
+            Some(s) if kind(s.dtype) <= Kind::Complex => {
+                if s.dtype == DType::Bool {
+                    return self.materialize(&v, DType::Bool, e);
+                }
+                let x = self.materialize(&v, s.dtype, e)?;
+                let z = self.zero(s.dtype);
+                let n = self.fresh("nz");
+                self.at(e);
+                Some(self.b.binary(Opcode::Ne, TypeId::BOOL, x, z, &n))
+            }
+            Some(s) => {
+                self.err(e, format!("{} is not a condition: compare it explicitly", s.dtype.name()));
+                None
+            }
+            None => {
+                match v {
+                    Val::Err => {}
+                    Val::Arr { .. } => {
+                        self.err(e, "an array is not a condition");
+                    }
+                    _ => {
+                        self.err(e, "this is not a condition");
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    // ---- expressions ------------------------------------------------------
+}
