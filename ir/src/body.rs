@@ -807,6 +807,7 @@ impl Body {
 
     /// Calls `f` on every value operand of `v`, in textual order. The
     /// target of `set`/`setfield` counts as an operand.
+    #[inline]
     pub fn for_each_operand(&self, v: ValueId, mut f: impl FnMut(ValueId)) {
         let ops = self.ops[v];
         let extra = &self.extra;
@@ -821,13 +822,11 @@ impl Body {
     }
 
     /// Rewrites every value operand of `v` through `f`, in place.
+    #[inline]
     pub fn map_operands(&mut self, v: ValueId, mut f: impl FnMut(ValueId) -> ValueId) {
-        let mut places: SmallVec<[OperandAt; 8]> = SmallVec::new();
-        operand_places(self.tags[v], self.ops[v], &self.extra, |p| places.push(p), |_| {});
-        for p in places {
-            let x = p.read(self.ops[v], &self.extra);
-            p.write(&mut self.ops[v], &mut self.extra, f(ValueId::from_u32(x)).as_u32());
-        }
+        let tag = self.tags[v];
+        let ops = &mut self.ops[v];
+        map_operand_slots(tag, ops, &mut self.extra, |x| *x = f(ValueId::from_u32(*x)).as_u32(), |_| {});
     }
 
     /// The successor blocks of a terminator instruction.
@@ -846,12 +845,9 @@ impl Body {
 
     /// Rewrites the block operands of a terminator through `f`.
     pub fn map_block_operands(&mut self, v: ValueId, mut f: impl FnMut(BlockId) -> BlockId) {
-        let mut places: SmallVec<[OperandAt; 2]> = SmallVec::new();
-        operand_places(self.tags[v], self.ops[v], &self.extra, |_| {}, |p| places.push(p));
-        for p in places {
-            let x = p.read(self.ops[v], &self.extra);
-            p.write(&mut self.ops[v], &mut self.extra, f(BlockId::from_u32(x)).as_u32());
-        }
+        let tag = self.tags[v];
+        let ops = &mut self.ops[v];
+        map_operand_slots(tag, ops, &mut self.extra, |_| {}, |x| *x = f(BlockId::from_u32(*x)).as_u32());
     }
 
     /// Where the payload of `v` keeps items in `extra` and data in `bytes`
@@ -886,7 +882,7 @@ pub fn payload_ranges_in(
 ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let (a, b) = (a as usize, b as usize);
     let none = 0..0;
-    let layout = tag.format().layout();
+    let layout = tag.layout();
     if layout.a == Slot::Literal {
         return match ty.and_then(|t| DType::from_index(t.as_u32())) {
             Some(DType::Complex64) => (a..a + 2, none),
@@ -952,7 +948,7 @@ pub fn operand_places(
     mut value: impl FnMut(OperandAt),
     mut block: impl FnMut(OperandAt),
 ) {
-    let layout = tag.format().layout();
+    let layout = tag.layout();
     match layout.a {
         Slot::Value => value(OperandAt::A),
         Slot::OptValue if a != NO_VALUE => value(OperandAt::A),
@@ -978,6 +974,59 @@ pub fn operand_places(
                         k = k.saturating_add(n);
                     }
                     _ => {}
+                }
+                k = k.saturating_add(1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Calls `value` on every value operand slot of an instruction (in textual
+/// order) and `block` on every block operand slot, for rewriting in place:
+/// the walk of [`operand_places`] without collecting the places.
+#[inline]
+pub fn map_operand_slots(
+    tag: Opcode,
+    ops: &mut [u32; 2],
+    extra: &mut [u32],
+    mut value: impl FnMut(&mut u32),
+    mut block: impl FnMut(&mut u32),
+) {
+    let layout = tag.layout();
+    match layout.a {
+        Slot::Value => value(&mut ops[0]),
+        Slot::OptValue if ops[0] != NO_VALUE => value(&mut ops[0]),
+        Slot::Block => block(&mut ops[0]),
+        _ => {}
+    }
+    match layout.b {
+        Slot::Value => value(&mut ops[1]),
+        Slot::OptValue if ops[1] != NO_VALUE => value(&mut ops[1]),
+        Slot::Block => block(&mut ops[1]),
+        Slot::Extra => {
+            let mut k = ops[1] as usize;
+            for item in layout.extra {
+                match item {
+                    Item::Value => {
+                        if let Some(x) = extra.get_mut(k) {
+                            value(x);
+                        }
+                    }
+                    Item::Block => {
+                        if let Some(x) = extra.get_mut(k) {
+                            block(x);
+                        }
+                    }
+                    Item::Values => {
+                        let n = extra.get(k).copied().unwrap_or(0) as usize;
+                        let end = (k + 1).saturating_add(n).min(extra.len());
+                        if let Some(xs) = extra.get_mut(k + 1..end.max(k + 1)) {
+                            xs.iter_mut().for_each(&mut value);
+                        }
+                        k = k.saturating_add(n);
+                    }
+                    Item::Imm => {}
                 }
                 k = k.saturating_add(1);
             }

@@ -268,7 +268,26 @@ opcodes! {
     Unreachable = "unreachable", Unreachable;
 }
 
+/// Each opcode's payload layout, by opcode number: one load on the hot
+/// operand walks.
+static LAYOUTS: [PayloadLayout; Opcode::ALL.len()] = {
+    let empty = PayloadLayout { a: Slot::Unused, b: Slot::Unused, extra: &[] };
+    let mut t = [empty; Opcode::ALL.len()];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        t[i] = Opcode::ALL[i].format().layout();
+        i += 1;
+    }
+    t
+};
+
 impl Opcode {
+    /// The payload layout of this opcode's format.
+    #[inline]
+    pub fn layout(self) -> &'static PayloadLayout {
+        &LAYOUTS[self as usize]
+    }
+
     pub fn from_mnemonic(s: &str) -> Option<Opcode> {
         Opcode::ALL.iter().copied().find(|o| o.mnemonic() == s)
     }
