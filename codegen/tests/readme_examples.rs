@@ -1,5 +1,5 @@
 //! The README's C and Python examples, run verbatim against the shared
-//! library the README's main command builds from `examples/saxpy.pir`.
+//! library the README's main command builds from `examples/saxpy.py`.
 
 mod support;
 use std::process::Command;
@@ -18,7 +18,7 @@ fn readme_examples_call_the_compiled_library() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let dir = tmpdir("readme");
     let lib = dir.join("libsaxpy.so");
-    shared_library("examples/saxpy.pir", 2, &lib);
+    shared_library("examples/saxpy.py", 2, &lib);
 
     std::fs::write(dir.join("main.c"), block(&readme, "c")).unwrap();
     let exe = dir.join("main");
@@ -37,11 +37,6 @@ fn readme_examples_call_the_compiled_library() {
     let run = Command::new(&exe).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&run.stdout), "12 24 36 48\n");
 
-    let has_numpy = Command::new("python3").args(["-c", "import numpy"]).status().is_ok_and(|s| s.success());
-    if !has_numpy {
-        eprintln!("skipping the Python example: python3 with NumPy is not available");
-        return;
-    }
     std::fs::write(dir.join("example.py"), block(&readme, "python")).unwrap();
     let run = Command::new("python3").arg(dir.join("example.py")).arg(&lib).output().unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
