@@ -318,3 +318,15 @@ fn unknown_cpus_are_errors() {
         assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// `opt -j N` starts at most one worker thread per function.
+#[test]
+fn opt_threads_are_capped_at_the_function_count() {
+    let f = write_temp("jobs", KERNELS);
+    for (jobs, threads) in [("1", 1), ("2", 2), ("64", 3), ("100000", 3)] {
+        let out = driver().args(["opt", "-O2", "--time-passes", "-j", jobs]).arg(&f).output().unwrap();
+        assert!(out.status.success(), "-j {jobs}: {}", String::from_utf8_lossy(&out.stderr));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("(summed over {threads} threads)")), "-j {jobs}: {stderr}");
+    }
+}
