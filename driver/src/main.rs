@@ -57,6 +57,7 @@ enum Command {
         /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off.
         #[arg(short = 'C', value_name = "OPT=VALUE")]
         codegen: Vec<String>,
+        /// Directories searched for imported modules (`a.b` is `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
     },
@@ -65,6 +66,7 @@ enum Command {
     /// Run a function in the reference interpreter with scalar arguments and
     /// print its result as Python would.
     Run {
+        /// The module (its imports are loaded and checked too).
         file: PathBuf,
         /// The function to call.
         #[arg(long)]
@@ -75,6 +77,7 @@ enum Command {
         /// Stop with an `out of fuel` error (exit status 101) after N instructions.
         #[arg(long, value_name = "N")]
         fuel: Option<u64>,
+        /// Directories searched for imported modules (`a.b` is `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
         /// Arguments, one per parameter, in Python syntax (`3`, `-1.5`, `True`, `1+2j`).
@@ -116,6 +119,7 @@ enum Command {
         /// Print the time of each phase to standard error.
         #[arg(long)]
         time_passes: bool,
+        /// Directories searched for imported modules (`a.b` is `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
         /// GPU code for `gpu` functions: nvptx (default), amdgpu or off (host only).
