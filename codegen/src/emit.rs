@@ -190,9 +190,54 @@ enum Target<'p> {
     Intrinsic(&'p str),
 }
 
+/// Name lookups over a program, each a hash lookup (a module's own lookups
+/// walk its functions or export list).
+pub struct Index<'p> {
+    /// Per module: function name → function.
+    funcs: Vec<HashMap<&'p str, FuncId>>,
+    /// Per module: the exported names, or `None` when every function is.
+    exports: Vec<Option<HashSet<&'p str>>>,
+    /// Module name → module.
+    modules: HashMap<&'p str, ModuleId>,
+}
+
+impl<'p> Index<'p> {
+    pub fn new(program: &'p Program) -> Index<'p> {
+        let funcs = program
+            .modules
+            .iter()
+            .map(|m| m.functions.iter_enumerated().map(|(id, f)| (f.name.as_str(), id)).rev().collect())
+            .collect();
+        let exports = program
+            .modules
+            .iter()
+            .map(|m| m.export_all.as_ref().map(|all| all.iter().map(String::as_str).collect()))
+            .collect();
+        let modules = program.modules.iter_enumerated().map(|(id, m)| (m.name.as_str(), id)).rev().collect();
+        Index { funcs, exports, modules }
+    }
+
+    /// The function `name` of module `mid` (the first of that name).
+    pub fn function(&self, mid: ModuleId, name: &str) -> Option<FuncId> {
+        self.funcs[mid.index()].get(name).copied()
+    }
+
+    /// Whether module `mid` exports `name` (as `Module::is_exported`).
+    pub fn is_exported(&self, mid: ModuleId, name: &str) -> bool {
+        self.exports[mid.index()].as_ref().is_none_or(|e| e.contains(name))
+    }
+
+    /// The module `name` (the first of that name).
+    pub fn module(&self, name: &str) -> Option<ModuleId> {
+        self.modules.get(name).copied()
+    }
+}
+
 /// The whole program's lowering state.
 pub struct Emitter<'p> {
     pub program: &'p Program,
+    /// Name lookups.
+    pub index: Index<'p>,
     pub sigs: HashMap<(ModuleId, FuncId), FnSig>,
     /// Symbols of the module's aliases: (alias symbol, target symbol, exported).
     pub aliases: Vec<(String, String, FnSig)>,
@@ -221,6 +266,7 @@ impl<'p> Emitter<'p> {
     pub fn new(program: &'p Program) -> Emitter<'p> {
         Emitter {
             program,
+            index: Index::new(program),
             sigs: HashMap::new(),
             aliases: Vec::new(),
             decls: BTreeMap::new(),
@@ -246,7 +292,7 @@ impl<'p> Emitter<'p> {
         let mut public: Vec<(String, Option<Pos>)> = Vec::new();
         for (mid, m) in self.program.modules.iter_enumerated() {
             for (fid, f) in m.functions.iter_enumerated() {
-                let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !m.is_exported(&f.name);
+                let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !self.index.is_exported(mid, &f.name);
                 let symbol = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
                 if let Some(prev) = taken.insert(symbol.clone(), m.name.clone()) {
                     self.diags.push(Diagnostic::error(
@@ -261,12 +307,12 @@ impl<'p> Emitter<'p> {
                 self.sigs.insert((mid, fid), sig);
             }
             for (alias, target) in &m.function_aliases {
-                let Some(fid) = m.get_function(target) else {
+                let Some(fid) = self.index.function(mid, target) else {
                     let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
                     self.diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
                     continue;
                 };
-                if !m.is_exported(alias) && m.export_all.is_some() {
+                if !self.index.is_exported(mid, alias) && m.export_all.is_some() {
                     continue;
                 }
                 let sig = self.sigs[&(mid, fid)].clone();
@@ -279,7 +325,7 @@ impl<'p> Emitter<'p> {
             }
         }
         self.check_public_names(&public);
-        self.depth_counted = depth_counted(self.program);
+        self.depth_counted = depth_counted(self.program, &self.index);
     }
 
     /// Public symbols: none reserved, and those that name C library
@@ -495,16 +541,16 @@ fn fn_type(sig: &FnSig) -> String {
 }
 
 /// What a call to `callee` in module `mid` calls.
-fn resolve<'p>(program: &'p Program, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
+fn resolve<'p>(program: &'p Program, index: &Index<'p>, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
     if let Some(b) = Builtin::from_name(callee) {
         return Some(Target::Builtin(b));
     }
     let m = &program.modules[mid];
-    if let Some(fid) = m.get_function(callee) {
+    if let Some(fid) = index.function(mid, callee) {
         return Some(Target::Func(mid, fid));
     }
     if let Some(target) = m.function_aliases.get(callee) {
-        if let Some(fid) = m.get_function(target) {
+        if let Some(fid) = index.function(mid, target) {
             return Some(Target::Func(mid, fid));
         }
     }
@@ -512,10 +558,10 @@ fn resolve<'p>(program: &'p Program, mid: ModuleId, callee: &'p str) -> Option<T
         return Some(Target::Intrinsic(sym.as_str()));
     }
     if let Some(imp) = m.post_imports.get(callee) {
-        let other = program.get_module(&imp.module_name)?;
+        let other = index.module(&imp.module_name)?;
         let om = &program.modules[other];
         let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
-        return om.get_function(name).map(|fid| Target::Func(other, fid));
+        return index.function(other, name).map(|fid| Target::Func(other, fid));
     }
     None
 }
@@ -532,12 +578,12 @@ pub const DEPTH: &str = "postc.rt.depth";
 /// frame is on the stack every frame is one of those, so the count is the
 /// interpreter's; without one the depth is bounded by the longest chain of
 /// calls. Functions that run on the GPU, and what they call, count nothing.
-pub fn depth_counted(program: &Program) -> HashSet<(ModuleId, FuncId)> {
+pub fn depth_counted<'p>(program: &'p Program, index: &Index<'p>) -> HashSet<(ModuleId, FuncId)> {
     let mut ids: Vec<(ModuleId, FuncId)> = Vec::new();
-    let mut index: HashMap<(ModuleId, FuncId), usize> = HashMap::new();
+    let mut slot: HashMap<(ModuleId, FuncId), usize> = HashMap::new();
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, _) in m.functions.iter_enumerated() {
-            index.insert((mid, fid), ids.len());
+            slot.insert((mid, fid), ids.len());
             ids.push((mid, fid));
         }
     }
@@ -547,8 +593,8 @@ pub fn depth_counted(program: &Program) -> HashSet<(ModuleId, FuncId)> {
         let body = &program.modules[mid].functions[fid].body;
         for v in body.tags.ids() {
             if let InstData::Call { callee, .. } = body.inst(v) {
-                if let Some(Target::Func(cm, cf)) = resolve(program, mid, callee) {
-                    succ[i].push(index[&(cm, cf)]);
+                if let Some(Target::Func(cm, cf)) = resolve(program, index, mid, callee) {
+                    succ[i].push(slot[&(cm, cf)]);
                 }
             }
         }
@@ -1472,7 +1518,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
     }
 
     fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
-        resolve(self.e.program, self.mid, callee)
+        resolve(self.e.program, &self.e.index, self.mid, callee)
     }
 
     fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {

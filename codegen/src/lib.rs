@@ -365,7 +365,8 @@ pub fn build_unit<'c>(
     owned: Option<&[String]>,
     kind: EmitKind,
 ) -> Result<LlModule<'c>, Vec<Diagnostic>> {
-    let keep = |s: &str| owned.is_none_or(|o| o.iter().any(|x| x == s));
+    let owned: Option<std::collections::HashSet<&str>> = owned.map(|o| o.iter().map(String::as_str).collect());
+    let keep = |s: &str| owned.as_ref().is_none_or(|o| o.contains(s));
     // Objects take the module-independent code as machine code compiled
     // once per process; IR output needs its IR.
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
@@ -385,6 +386,8 @@ pub fn build_unit<'c>(
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     // Externally provided LLVM IR: optimised at -O2, linked, made internal.
+    let exported: std::collections::HashSet<&str> =
+        if options.link_ir.is_empty() { Default::default() } else { low.exported.iter().map(String::as_str).collect() };
     for path in &options.link_ir {
         let display = path.display().to_string();
         let buf = MemoryBuffer::create_from_file(path)
@@ -403,7 +406,7 @@ pub fn build_unit<'c>(
             .collect();
         module.link_in_module(lm).map_err(|e| vec![Diagnostic::error(format!("linking `{display}`: {e}"), None)])?;
         for name in defined {
-            if low.exported.iter().any(|s| s == &name) {
+            if exported.contains(name.as_str()) {
                 continue;
             }
             if let Some(f) = module.get_function(&name) {

@@ -52,6 +52,7 @@ pub(crate) enum Command {
         /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off.
         #[arg(short = 'C', value_name = "OPT=VALUE")]
         codegen: Vec<String>,
+        /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
     },
@@ -60,6 +61,7 @@ pub(crate) enum Command {
     /// Run a function in the reference interpreter with scalar arguments and
     /// print its result as Python would.
     Run {
+        /// The module (`.py` or `.pir`; its imports are loaded and checked too).
         file: PathBuf,
         /// The function to call.
         #[arg(long)]
@@ -70,6 +72,7 @@ pub(crate) enum Command {
         /// Stop with an `out of fuel` error (exit status 101) after N instructions.
         #[arg(long, value_name = "N")]
         fuel: Option<u64>,
+        /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
         /// Arguments, one per parameter, in Python syntax (`3`, `-1.5`, `True`, `1+2j`).
@@ -111,6 +114,7 @@ pub(crate) enum Command {
         /// Print the time of each phase to standard error.
         #[arg(long)]
         time_passes: bool,
+        /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
         /// GPU code for `gpu` functions: nvptx (default), amdgpu or off (host only).
@@ -128,6 +132,7 @@ pub(crate) enum Command {
         /// Write the IR here instead of standard output.
         #[arg(short = 'o', value_name = "OUT")]
         output: Option<PathBuf>,
+        /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
     },

@@ -1,5 +1,8 @@
 //! The command line: `check` accepts every shipped program, `fmt` prints
-//! the canonical form, reads standard input and reports non-canonical files.
+//! the canonical form, reads standard input and reports non-canonical files;
+//! `run`, `opt` and `compile` behave at their edges (fuel, thread counts,
+//! outputs that are inputs, unknown CPUs); README.md's command examples
+//! print what it shows and its synopsis matches `--help`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -191,34 +194,38 @@ fn opt_runs_pipelines_and_reports() {
 }
 
 /// The `$ postc-driver ...` examples of README.md, each with the lines shown
-/// after it (up to the next example or the end of its indented block).
+/// after it in its indented block, up to the next example (blank lines
+/// inside the output are part of it, trailing ones are not).
 fn readme_examples() -> Vec<(String, String)> {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let mut out: Vec<(String, String)> = Vec::new();
     let mut current: Option<(String, String)> = None;
+    let mut finish = |current: &mut Option<(String, String)>| {
+        if let Some((cmd, want)) = current.take() {
+            let want = want.trim_end_matches('\n').to_owned();
+            out.push((cmd, if want.is_empty() { want } else { want + "\n" }));
+        }
+    };
     for line in readme.lines() {
-        let indented = line.strip_prefix("    ");
-        match indented.map(|l| (l, l.strip_prefix("$ postc-driver "))) {
-            Some((_, Some(cmd))) => {
-                out.extend(current.take());
-                current = Some((cmd.to_owned(), String::new()));
+        if let Some(cmd) = line.strip_prefix("    $ postc-driver ") {
+            finish(&mut current);
+            current = Some((cmd.to_owned(), String::new()));
+        } else if let Some(l) = line.strip_prefix("    ").or(line.is_empty().then_some("")) {
+            if let Some((_, want)) = &mut current {
+                want.push_str(l);
+                want.push('\n');
             }
-            Some((l, None)) if !l.trim().is_empty() => {
-                if let Some((_, want)) = &mut current {
-                    want.push_str(l);
-                    want.push('\n');
-                }
-            }
-            _ => out.extend(current.take()),
+        } else {
+            finish(&mut current);
         }
     }
-    out.extend(current);
+    finish(&mut current);
     out
 }
 
 /// Every command the README shows runs from the repository root and prints
-/// what the README says it prints (standard output, then standard error);
-/// one that prints a panic exits with status 101.
+/// what the README says it prints (standard output, then standard error),
+/// exiting with 101 after a panic, 1 after an error and 0 otherwise.
 #[test]
 fn readme_examples_print_what_they_show() {
     let examples = readme_examples();
@@ -227,12 +234,18 @@ fn readme_examples_print_what_they_show() {
         "README.md shows fewer than two `run` examples: {examples:?}"
     );
     for (cmd, want) in &examples {
-        assert!(!cmd.contains(['"', '\'', '`']), "quoted arguments are not supported here: {cmd}");
+        assert!(!cmd.contains(['"', '\'', '`', '>', '|']), "quoting and redirection are not supported here: {cmd}");
         let out = driver().args(cmd.split_whitespace()).output().unwrap();
         let got = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert_eq!(&got, want, "`postc-driver {cmd}`");
-        let status = if want.starts_with("panic: ") { Some(101) } else { Some(0) };
-        assert_eq!(out.status.code(), status, "`postc-driver {cmd}`");
+        let status = if want.starts_with("panic: ") {
+            101
+        } else if want.starts_with("error: ") {
+            1
+        } else {
+            0
+        };
+        assert_eq!(out.status.code(), Some(status), "`postc-driver {cmd}`");
     }
 }
 
@@ -317,4 +330,140 @@ fn unknown_cpus_are_errors() {
         assert!(out.status.success(), "{target} {cpu}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     }
+}
+
+/// `opt -j N` starts at most one worker thread per function.
+#[test]
+fn opt_threads_are_capped_at_the_function_count() {
+    let f = write_temp("jobs", KERNELS);
+    for (jobs, threads) in [("1", 1), ("2", 2), ("64", 3), ("100000", 3)] {
+        let out = driver().args(["opt", "-O2", "--time-passes", "-j", jobs]).arg(&f).output().unwrap();
+        assert!(out.status.success(), "-j {jobs}: {}", String::from_utf8_lossy(&out.stderr));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("(summed over {threads} threads)")), "-j {jobs}: {stderr}");
+    }
+}
+
+/// The synopsis of README.md's "The command line": subcommand → the flags
+/// it shows (a single-dash flag by its first two characters: `-O0..-O3` is
+/// `-O`), each with the values it lists as `a|b|c`, if any.
+fn readme_synopsis() -> std::collections::BTreeMap<String, Vec<(String, Option<Vec<String>>)>> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let at = readme.find("## The command line\n").expect("README.md has a command-line section");
+    let mut text: std::collections::BTreeMap<String, String> = Default::default();
+    let mut current: Option<String> = None;
+    for line in readme[at..].lines().skip(1).skip_while(|l| l.is_empty()) {
+        let Some(l) = line.strip_prefix("    ") else { break };
+        if let Some(rest) = l.strip_prefix("postc-driver ") {
+            let (sub, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            text.insert(sub.to_owned(), rest.to_owned());
+            current = Some(sub.to_owned());
+        } else if let Some(sub) = &current {
+            let t = text.get_mut(sub).expect("the current subcommand");
+            t.push(' ');
+            t.push_str(l.trim());
+        }
+    }
+    text.into_iter()
+        .map(|(sub, t)| {
+            let cleaned: String = t.chars().map(|c| if "[]()".contains(c) { ' ' } else { c }).collect();
+            let tokens: Vec<&str> = cleaned.split_whitespace().collect();
+            let mut flags = Vec::new();
+            for (i, tok) in tokens.iter().enumerate() {
+                let is_flag =
+                    tok.starts_with('-') && tok.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic() || c == '-');
+                if !is_flag || *tok == "--" {
+                    continue;
+                }
+                let name = if tok.starts_with("--") { tok.to_string() } else { tok[..2].to_owned() };
+                let values = tokens
+                    .get(i + 1)
+                    .filter(|v| v.contains('|') && !v.starts_with('-') && !v.contains('='))
+                    .map(|v| v.split('|').map(str::to_owned).collect());
+                flags.push((name, values));
+            }
+            (sub, flags)
+        })
+        .collect()
+}
+
+/// The options of `postc-driver SUB -h` (but `-h`/`--help`): their names,
+/// and their possible values when clap lists them.
+fn help_options(sub: &str) -> Vec<(Vec<String>, Option<Vec<String>>)> {
+    let out = driver().args([sub, "-h"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let options = text.split("\nOptions:\n").nth(1).expect("an Options section");
+    let mut found = Vec::new();
+    for line in options.lines() {
+        let t = line.trim_start();
+        if !t.starts_with('-') {
+            continue;
+        }
+        let names: Vec<String> = t
+            .split_whitespace()
+            .take_while(|w| w.starts_with('-'))
+            .map(|w| w.trim_end_matches(',').to_owned())
+            .collect();
+        if names.iter().any(|n| n == "--help") {
+            continue;
+        }
+        let values = t
+            .split("[possible values: ")
+            .nth(1)
+            .map(|v| v.split(']').next().unwrap_or("").split(", ").map(str::to_owned).collect::<Vec<_>>());
+        found.push((names, values));
+    }
+    found
+}
+
+/// README.md's synopsis shows every subcommand and every option of
+/// `--help`, only those, and for each option with a fixed set of values
+/// exactly that set.
+#[test]
+fn readme_synopsis_matches_help() {
+    let synopsis = readme_synopsis();
+    let out = driver().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let commands: Vec<&str> = help
+        .split("\nCommands:\n")
+        .nth(1)
+        .expect("a Commands section")
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    let mut shown: Vec<&str> = synopsis.keys().map(String::as_str).collect();
+    let mut listed = commands.clone();
+    shown.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(shown, listed, "the README's subcommands and --help's");
+    let mut problems = Vec::new();
+    for (sub, flags) in &synopsis {
+        let options = help_options(sub);
+        for (flag, values) in flags {
+            let Some((_, possible)) = options.iter().find(|(names, _)| names.contains(flag)) else {
+                problems.push(format!("{sub}: the README shows {flag}, which --help does not list"));
+                continue;
+            };
+            if let (Some(possible), Some(values)) = (possible, values) {
+                let (mut p, mut v) = (possible.clone(), values.clone());
+                p.sort();
+                v.sort();
+                if p != v {
+                    problems.push(format!("{sub}: {flag} takes {possible:?} by --help, {values:?} by the README"));
+                }
+            }
+        }
+        for (names, possible) in &options {
+            let shown: Vec<_> = flags.iter().filter(|(f, _)| names.contains(f)).collect();
+            if shown.is_empty() {
+                problems.push(format!("{sub}: --help lists {}, which the README does not show", names.join(", ")));
+            } else if possible.is_some() && shown.iter().all(|(_, v)| v.is_none()) {
+                problems.push(format!("{sub}: the README does not list the values of {}", names.join(", ")));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "README.md's synopsis and --help differ:\n{}", problems.join("\n"));
 }

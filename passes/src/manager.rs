@@ -36,7 +36,7 @@ pub struct RunOptions {
     /// Run only the first N pass applications (a pass on one function, or
     /// one module pass, is one application).
     pub bisect_limit: Option<u64>,
-    /// Worker threads (default: rayon's).
+    /// Worker threads (default: rayon's), at most one per function.
     pub threads: Option<usize>,
 }
 
@@ -53,6 +53,8 @@ pub struct RunReport {
     pub applications: u64,
     /// With a bisect limit: the last application that ran.
     pub last_application: Option<String>,
+    /// The worker threads the run had.
+    pub threads: usize,
 }
 
 enum Step {
@@ -137,9 +139,14 @@ impl PassManager {
     /// Runs the pipeline over a module.
     pub fn run(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
         let start = Instant::now();
-        let mut body = || self.run_steps(m, options, run);
-        let mut report = match run.threads {
-            Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
+        // More threads than functions would have nothing to do.
+        let threads = run.threads.map(|n| n.clamp(1, m.functions.len().max(1)));
+        let mut body = || {
+            let threads = rayon::current_num_threads();
+            self.run_steps(m, options, run).map(|r| RunReport { threads, ..r })
+        };
+        let mut report = match threads {
+            Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
                 Ok(pool) => pool.install(body),
                 Err(e) => return Err(vec![Diagnostic::error(format!("cannot start {n} worker threads: {e}"), None)]),
             },
@@ -311,8 +318,8 @@ pub fn format_timings(report: &RunReport) -> String {
     out.push_str("                          Pass execution timing report\n");
     out.push_str("===-------------------------------------------------------------------------===\n");
     out.push_str(&format!(
-        "  Total Execution Time: {total:.4} seconds (summed over threads), {:.4} wall\n\n",
-        report.wall_seconds
+        "  Total Execution Time: {total:.4} seconds (summed over {} threads), {:.4} wall\n\n",
+        report.threads, report.wall_seconds
     ));
     out.push_str("   ---Time (sum)---  --Percent--  --Name--\n");
     let mut rows: Vec<_> = report.timings.iter().collect();

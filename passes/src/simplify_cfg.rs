@@ -87,24 +87,54 @@ fn forwarding_target(body: &Body, b: usize) -> Option<u32> {
     Some(body.ops.raw()[d.start as usize][0])
 }
 
+/// Fills `forward` with where a branch to each block ends up after skipping
+/// the empty forwarding blocks (never into the entry block); on a cycle of
+/// forwarders, at the first block of the cycle that the walk meets. Every
+/// block is walked once: a walk stops at a block already resolved, and all
+/// the blocks it passed resolve to the same end. Returns whether any block
+/// forwards.
+fn forward_targets(body: &Body, forward: &mut Vec<u32>) -> bool {
+    const UNSEEN: u32 = u32::MAX;
+    const ON_PATH: u32 = u32::MAX - 1;
+    let nblocks = body.blocks.len();
+    forward.clear();
+    forward.resize(nblocks, UNSEEN);
+    let mut path: Vec<u32> = Vec::new();
+    let mut any = false;
+    for b in 0..nblocks as u32 {
+        if forward[b as usize] != UNSEEN {
+            continue;
+        }
+        path.clear();
+        let mut cur = b;
+        let end = loop {
+            match forward[cur as usize] {
+                UNSEEN => {}
+                // Around a cycle: this block is where it is entered.
+                ON_PATH => break cur,
+                done => break done,
+            }
+            forward[cur as usize] = ON_PATH;
+            path.push(cur);
+            match forwarding_target(body, cur as usize) {
+                Some(target) if (target as usize) < nblocks && target != cur && target != 0 => cur = target,
+                _ => break cur,
+            }
+        };
+        for &p in &path {
+            forward[p as usize] = end;
+            any |= end != p;
+        }
+    }
+    any
+}
+
 /// Rewrites terminators in place: constant or same-target `condbr` → `br`,
 /// and targets that are empty forwarding blocks → their final target.
 pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
     let nblocks = body.blocks.len();
     // Where a branch to each block ends up after skipping forwarders.
-    forward.clear();
-    let mut any_forward = false;
-    forward.extend((0..nblocks as u32).map(|b| {
-        let mut cur = b;
-        for _ in 0..nblocks {
-            match forwarding_target(body, cur as usize) {
-                Some(target) if (target as usize) < nblocks && target != cur && target != 0 => cur = target,
-                _ => break,
-            }
-        }
-        any_forward |= cur != b;
-        cur
-    }));
+    let any_forward = forward_targets(body, forward);
     let mut changed = false;
     for b in 0..nblocks {
         let d = body.blocks.raw()[b];

@@ -41,7 +41,11 @@ impl Hasher for FxHasher {
     }
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        // The product's entropy is in its high bits, and the table picks
+        // buckets by the low ones: without the rotation, names that differ
+        // only past their first few bytes (`f1` ... `f99999`) share a few
+        // hundred buckets and lookups turn quadratic.
+        self.hash.rotate_left(26)
     }
 }
 

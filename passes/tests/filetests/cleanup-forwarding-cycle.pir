@@ -1,12 +1,9 @@
 ; pipeline: cleanup
-; Empty blocks that branch to each other. Forwarding follows such a cycle
-; for as many steps as there are blocks: in f (five blocks) the branch into
-; the cycle ends up on a self-loop; in g (six, so each block of the cycle
-; forwards to itself) the branches stay on blocks that still forward once
-; the unused block is gone, so cleanup cannot tell from its plan that
-; simplify-cfg would stop after one round, and runs the rounds and dce as
-; they are.
-; Both give the output of const-fold,simplify-cfg,dce.
+; Empty blocks that branch to each other. Forwarding into such a cycle
+; stops at the first block of the cycle that the walk meets, which becomes
+; a self-loop; the other blocks of the cycle are left unused. In f the
+; branch into the cycle ends up on it; in g the cycle is entered from two
+; blocks. Both give the output of const-fold,simplify-cfg,dce.
 module cfc
 
 func f(%c: Bool, %x: Int64) -> Int64 {
