@@ -344,10 +344,13 @@ fn opt_threads_are_capped_at_the_function_count() {
     }
 }
 
+/// A flag of the synopsis and the values it lists, if any.
+type Flag = (String, Option<Vec<String>>);
+
 /// The synopsis of README.md's "The command line": subcommand → the flags
 /// it shows (a single-dash flag by its first two characters: `-O0..-O3` is
 /// `-O`), each with the values it lists as `a|b|c`, if any.
-fn readme_synopsis() -> std::collections::BTreeMap<String, Vec<(String, Option<Vec<String>>)>> {
+fn readme_synopsis() -> std::collections::BTreeMap<String, Vec<Flag>> {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let at = readme.find("## The command line\n").expect("README.md has a command-line section");
     let mut text: std::collections::BTreeMap<String, String> = Default::default();
