@@ -1418,9 +1418,10 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             }
             _ => return self.err(Some(v), format!("`postc.gpu.shared` needs a static shape, got {t}")),
         };
-        let Some((code, bits)) = runtime::dl_dtype(t.dtype) else {
+        if t.dtype.is_text() {
             return self.err(Some(v), format!("`postc.gpu.shared` cannot make an array of {}", t.dtype));
-        };
+        }
+        let (code, bits) = crate::abi::dlpack_dtype(t.dtype);
         let nd = dims.len();
         let mut strides = vec![1i64; nd];
         if t.layout == postc_ir::Layout::FOrder {
@@ -1946,9 +1947,10 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             }
             InstData::Alloc { length } => {
                 let d = self.dt(v);
-                let Some((code, bits)) = runtime::dl_dtype(d) else {
+                if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
-                };
+                }
+                let (code, bits) = crate::abi::dlpack_dtype(d);
                 let n = self.val(length);
                 let neg = self.def(format!("icmp slt i64 {n}, 0"));
                 self.guard_panic(v, &neg, "negative allocation length");

@@ -12,6 +12,8 @@
 //! `__extendhfsf2`/`__truncsfhf2`/`__truncdfhf2` from libgcc, which `cc`
 //! links.
 
+pub mod abi;
+pub mod backend;
 pub mod emit;
 pub mod gpu; // GPU code generation (hook)
 pub mod helpers;

@@ -77,21 +77,6 @@ pub mod dltensor {
     pub const LLVM_MANAGED_TYPE: &str = "{ { ptr, { i32, i32 }, i32, { i8, i8, i16 }, ptr, ptr, i64 }, ptr, ptr }";
 }
 
-/// The DLPack type code and bits of a dtype (`kDLInt` 0, `kDLUInt` 1,
-/// `kDLFloat` 2, `kDLComplex` 5, `kDLBool` 6).
-pub fn dl_dtype(d: postc_ir::DType) -> Option<(u8, u8)> {
-    use postc_ir::DType::*;
-    Some(match d {
-        Bool => (6, 8),
-        Int8 | Int16 | Int32 | Int64 => (0, d.bits() as u8),
-        UInt8 | UInt16 | UInt32 | UInt64 => (1, d.bits() as u8),
-        Float16 | Float32 | Float64 => (2, d.bits() as u8),
-        Complex64 => (5, 64),
-        Complex128 => (5, 128),
-        Str | Bytes => return None,
-    })
-}
-
 /// The libc declarations the runtime needs (emit once per module).
 pub const LIBC_DECLS: &[(&str, &str)] = &[
     ("malloc", "declare noalias ptr @malloc(i64)"),

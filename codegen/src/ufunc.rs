@@ -65,20 +65,6 @@ mod field {
     pub const BYTE_OFFSET: u32 = 6;
 }
 
-/// DLPack `(code, bits)` of a dtype. Str and Bytes have no DLPack code: their
-/// arrays hold 128-bit `{ptr, i64}` values, described as opaque handles.
-pub(crate) fn dlpack_dtype(d: DType) -> (u8, u8) {
-    let code = match d {
-        DType::Bool => 6,
-        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => 0,
-        DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => 1,
-        DType::Float16 | DType::Float32 | DType::Float64 => 2,
-        DType::Complex64 | DType::Complex128 => 5,
-        DType::Str | DType::Bytes => 3,
-    };
-    (code, d.bits() as u8)
-}
-
 /// The in-memory LLVM type of one element of a dtype (Bool is a byte).
 fn element_type<'ctx>(cx: &'ctx Context, d: DType) -> BasicTypeEnum<'ctx> {
     match d {
@@ -596,7 +582,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
     /// Fills the constant fields of a view tensor (all but `data`).
     fn init_view(&self, view: PointerValue<'ctx>, i: usize, shape: PointerValue<'ctx>, strides: PointerValue<'ctx>) {
         let cx = self.cx;
-        let (code, bits) = dlpack_dtype(self.plan.dtypes[i]);
+        let (code, bits) = crate::abi::dlpack_dtype(self.plan.dtypes[i]);
         let dev = self.field_ptr(view, field::DEVICE);
         let dev_t = cx.struct_type(&[cx.i32_type().into(), cx.i32_type().into()], false);
         let dev_v =
@@ -907,7 +893,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let dim_t = cx.struct_type(&[i64t.into(), i64t.into(), p.into()], false);
         let mut ops = Vec::with_capacity(plan.nops);
         for i in 0..plan.nops {
-            let (code, bits) = dlpack_dtype(plan.dtypes[i]);
+            let (code, bits) = crate::abi::dlpack_dtype(plan.dtypes[i]);
             let core = &plan.core[i];
             let core_p = if core.is_empty() {
                 p.const_null()

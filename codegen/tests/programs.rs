@@ -286,7 +286,7 @@ fn frame(case: &Case) -> Frame {
                 let mut shape: Vec<i64> = a.shape.iter().map(|x| *x as i64).collect();
                 shape.extend(a.strides.iter().map(|s| (*s / es as isize) as i64));
                 let nd = a.shape.len();
-                let (code, bits) = postc_codegen::runtime::dl_dtype(a.dtype).unwrap();
+                let (code, bits) = postc_codegen::abi::dlpack_dtype(a.dtype);
                 let mut t = Box::new(DLTensor {
                     data: buf.as_mut_ptr() as *mut c_void,
                     device_type: 1,

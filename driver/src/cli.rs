@@ -123,6 +123,9 @@ pub(crate) enum Command {
         /// GPU architecture (default sm_90, or gfx90a for amdgpu; with `--emit ptx|hsaco`, `--cpu` sets it too).
         #[arg(long = "gpu-arch", value_name = "ARCH")]
         gpu_arch: Option<String>,
+        /// The backend that translates the program (`llvm`, the default).
+        #[arg(long, value_name = "NAME", default_value = "llvm")]
+        backend: String,
     },
     /// Lower a POST Python file to IR and print it (`.pir` text that `check`
     /// accepts and `fmt` leaves as it is).

@@ -154,6 +154,7 @@ pub(crate) struct CompileArgs {
     pub(crate) time_passes: bool,
     pub(crate) gpu: GpuArg,
     pub(crate) gpu_arch: Option<String>,
+    pub(crate) backend: String,
 }
 
 pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
@@ -162,6 +163,19 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         Ok(l) => l,
         Err(e) => return usage_error(&e),
     };
+    let backend = match postc_codegen::backend::by_name(&a.backend) {
+        Ok(b) => b,
+        Err(e) => return usage_error(&e),
+    };
+    let kind = match a.emit {
+        EmitArg::Asm => EmitKind::Assembly,
+        EmitArg::LlvmIr => EmitKind::LlvmIr,
+        EmitArg::Bc => EmitKind::Bitcode,
+        _ => EmitKind::Object,
+    };
+    if let Err(e) = postc_codegen::backend::check_kind(backend, kind) {
+        return usage_error(&e);
+    }
     let mut popts = postc_passes::PassOptions::for_level(a.opt_level);
     if let Err(e) = apply_codegen_options(&mut popts, &a.codegen) {
         return usage_error(&e);
@@ -246,13 +260,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
             }
         };
     }
-    let kind = match a.emit {
-        EmitArg::Asm => EmitKind::Assembly,
-        EmitArg::LlvmIr => EmitKind::LlvmIr,
-        EmitArg::Bc => EmitKind::Bitcode,
-        _ => EmitKind::Object,
-    };
-    let bytes = match postc_codegen::emit(&program, &options, kind) {
+    let bytes = match backend.emit(&program, &options, kind) {
         Ok(b) => b,
         Err(diags) => {
             report(&loader.sources, &diags);

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
             include,
             gpu,
             gpu_arch,
+            backend,
         } => {
             let args = CompileArgs {
                 output,
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
                 time_passes,
                 gpu,
                 gpu_arch,
+                backend,
             };
             compile(&files, include, args)
         }

@@ -108,3 +108,23 @@ fn a_bad_file_is_a_located_diagnostic() {
         assert!(err.contains(&format!("{}:4:16", py.display())), "{cmd}: {err}");
     }
 }
+
+/// `--backend` picks the backend by name; an unknown one is a usage error
+/// (status 2) listing the backends.
+#[test]
+fn backend_is_chosen_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let py = write(dir.path(), "k.py", "from postyp import Int64\n\ndef f(x: Int64) -> Int64:\n    return x + 1\n");
+    let out = driver()
+        .arg("compile")
+        .arg(&py)
+        .args(["--backend", "nope", "-o"])
+        .arg(dir.path().join("k.o"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown backend `nope` (backends: llvm)"), "{err}");
+    run_ok(driver().arg("compile").arg(&py).args(["--backend", "llvm", "-o"]).arg(dir.path().join("k.o")));
+    assert!(dir.path().join("k.o").is_file());
+}

@@ -1,0 +1,81 @@
+//! The backend protocol. A backend takes a program and the options, runs
+//! the shared preparation ([`crate::prepare`]: the pass pipeline of the
+//! level and the verifier), and translates the prepared program into one of
+//! the artifacts it supports; what every backend shares (the ABI's dtype
+//! descriptions in [`crate::abi`], the panic messages the passes write,
+//! the pipeline) is decided outside any backend. The command line picks a
+//! backend by name (`--backend`).
+
+use crate::{CodegenOptions, EmitKind};
+use postc_ir::diag::Diagnostic;
+use postc_ir::Program;
+
+pub trait Backend: Sync {
+    /// The name `--backend` takes.
+    fn name(&self) -> &'static str;
+    /// The artifacts it makes.
+    fn emit_kinds(&self) -> &'static [EmitKind];
+    /// Prepares and translates a program into an artifact of `kind` (one
+    /// of [`Backend::emit_kinds`]), or located diagnostics.
+    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>>;
+}
+
+/// The LLVM backend (through inkwell), with GPU code for NVPTX and AMDGPU.
+pub struct Llvm;
+
+impl Backend for Llvm {
+    fn name(&self) -> &'static str {
+        "llvm"
+    }
+    fn emit_kinds(&self) -> &'static [EmitKind] {
+        &[EmitKind::Object, EmitKind::Assembly, EmitKind::LlvmIr, EmitKind::Bitcode]
+    }
+    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        crate::emit(program, options, kind)
+    }
+}
+
+/// Every backend, the default first.
+pub static BACKENDS: &[&dyn Backend] = &[&Llvm];
+
+/// The backend of a name, or a message listing the valid ones.
+pub fn by_name(name: &str) -> Result<&'static dyn Backend, String> {
+    BACKENDS.iter().copied().find(|b| b.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = BACKENDS.iter().map(|b| b.name()).collect();
+        format!("unknown backend `{name}` (backends: {})", names.join(", "))
+    })
+}
+
+impl EmitKind {
+    /// The name `--emit` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EmitKind::Object => "obj",
+            EmitKind::Assembly => "asm",
+            EmitKind::LlvmIr => "llvm-ir",
+            EmitKind::Bitcode => "bc",
+        }
+    }
+}
+
+/// Checks that `backend` makes `kind`, or says which kinds it makes.
+pub fn check_kind(backend: &dyn Backend, kind: EmitKind) -> Result<(), String> {
+    if backend.emit_kinds().contains(&kind) {
+        return Ok(());
+    }
+    let kinds: Vec<&str> = backend.emit_kinds().iter().map(|k| k.name()).collect();
+    Err(format!("the {} backend cannot emit `{}` (it emits: {})", backend.name(), kind.name(), kinds.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backends_are_found_by_name() {
+        assert_eq!(by_name("llvm").unwrap().name(), "llvm");
+        let e = by_name("qbe").err().unwrap();
+        assert!(e.contains("unknown backend `qbe`") && e.contains("llvm"), "{e}");
+        assert!(check_kind(&Llvm, EmitKind::LlvmIr).is_ok());
+    }
+}
