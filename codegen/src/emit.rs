@@ -540,6 +540,14 @@ fn fn_type(sig: &FnSig) -> String {
     format!("{} ({})", sig.ret, sig.params.join(", "))
 }
 
+/// Whether `f` is a panic path that the compiler made (what `cold-outline`
+/// makes: a module-private `cold noinline noreturn` function), known by
+/// its attributes and reserved name.
+fn is_panic_thunk(f: &Function) -> bool {
+    f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
+}
+
 /// What a call to `callee` in module `mid` calls.
 fn resolve<'p>(program: &'p Program, index: &Index<'p>, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
     if let Some(b) = Builtin::from_name(callee) {
@@ -853,7 +861,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         }
         let mut attrs = vec!["nounwind"];
         let fa = self.f.attrs;
-        let is_thunk = self.f.name.starts_with(postc_passes::cold_outline::THUNK_PREFIX);
+        let is_thunk = is_panic_thunk(self.f);
         if fa.contains(FuncAttrs::COLD) || is_thunk {
             attrs.push("cold");
         }
@@ -1638,8 +1646,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 let ra = if sig.ret_attr.is_empty() { String::new() } else { format!("{} ", sig.ret_attr) };
                 let symbol = self.e.shield.text_symbol(&sig.symbol);
                 let call = format!("call {ra}{} @\"{symbol}\"({})", sig.ret, parts.join(", "));
-                let depth = (self.counts_depth && !callee_f.name.starts_with(postc_passes::cold_outline::THUNK_PREFIX))
-                    .then(|| self.enter_call(v));
+                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 if let Some((tmp, d)) = out {
                     self.line(call);
                     if has_result {
@@ -2014,10 +2021,13 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                 // anywhere else reaching it is a located panic.
                 let after_noreturn = v.as_u32() > 0
                     && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => {
-                            callee == postc_ir::builtins::PANIC
-                                || callee.starts_with(postc_passes::cold_outline::THUNK_PREFIX)
-                        }
+                        // The compiler's own panic paths; a user's `noreturn`
+                        // function that returned would reach the panic.
+                        InstData::Call { callee, .. } => match self.resolve(callee) {
+                            Some(Target::Builtin(Builtin::Panic)) => true,
+                            Some(Target::Func(m, f)) => is_panic_thunk(&self.e.program.modules[m].functions[f]),
+                            _ => false,
+                        },
                         _ => false,
                     };
                 if !after_noreturn {

@@ -15,7 +15,7 @@
 pub mod abi;
 pub mod backend;
 pub mod emit;
-pub mod gpu; // GPU code generation (hook)
+pub mod gpu;
 pub mod helpers;
 pub mod imports;
 pub mod machine_code;
@@ -223,7 +223,8 @@ pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
     }
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
-    let gpu = gpu::plan(program, &e.sigs, &ufuncs); // GPU hook
+    // The GPU step of lowering: which functions get device code.
+    let gpu = gpu::plan(program, &e.sigs, &ufuncs);
     Ok(Lowered {
         text,
         aliases: e.aliases,
@@ -418,9 +419,11 @@ pub fn build_unit<'c>(
             }
         }
     }
-    let plans = gpu::host_plans(low, options)?; // GPU hook: `NAME_dl` of gpu ufuncs takes device tensors
+    // The GPU step of a unit: `NAME_dl` of gpu ufuncs takes device tensors,
+    // and the device code is compiled and embedded.
+    let plans = gpu::host_plans(low, options)?;
     ufunc::emit_unit(cx, &module, &plans, &low.shield, keep, mode).map_err(internal)?;
-    gpu::emit_host_unit(cx, &module, low, options)?; // GPU hook
+    gpu::emit_host_unit(cx, &module, low, options)?;
     if owned.is_some() {
         for s in &low.exported {
             if !keep(s) {
@@ -540,7 +543,8 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let threads =
         options.units.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
     let units = if kind == EmitKind::Object { default_units(low.insts).min(low.exported.len().max(1)) } else { 1 };
-    let units = if low.gpu.is_empty() { units } else { 1 }; // GPU hook: one unit embeds the PTX
+    // One unit embeds the device code.
+    let units = if low.gpu.is_empty() { units } else { 1 };
     let out = if units <= 1 {
         let timer = &mut timer;
         with_target_machine(options, |tm| {

@@ -86,7 +86,7 @@ fn element_type<'ctx>(cx: &'ctx Context, d: DType) -> BasicTypeEnum<'ctx> {
 /// The byte stride of `axis` that a view type fixes: the one `stride-lower`
 /// compiled into the body; the body reads the other strides from the tensor.
 fn fixed_stride(t: &TypeData, axis: usize) -> Option<i64> {
-    postc_passes::stride_lower::static_stride(t, axis)
+    t.static_stride(axis)
 }
 
 /// How the body receives one operand.

@@ -130,6 +130,30 @@ impl TypeData {
     pub fn ndim(&self) -> Option<usize> {
         self.shape.ndim()
     }
+
+    /// The byte stride of `axis` when the type alone fixes it: explicit
+    /// `Strides`, or C / Fortran order with a static shape. With a dynamic
+    /// dimension anywhere the array may be any view (the interpreter and
+    /// the ABI take the caller's strides), so no stride is assumed.
+    pub fn static_stride(&self, axis: usize) -> Option<i64> {
+        let elem = self.dtype.size_bytes() as i64;
+        let dims = match &self.shape {
+            Shape::Dims(d) => d,
+            Shape::Any => return None,
+        };
+        if axis >= dims.len() {
+            return None;
+        }
+        if !matches!(self.layout, Layout::Strides(_)) && dims.iter().any(Option::is_none) {
+            return None;
+        }
+        let extents = |ds: &[Dim]| ds.iter().try_fold(elem, |acc, d| acc.checked_mul(i64::try_from((*d)?).ok()?));
+        match &self.layout {
+            Layout::Strides(s) => s.get(axis).copied(),
+            Layout::COrder => extents(&dims[axis + 1..]),
+            Layout::FOrder => extents(&dims[..axis]),
+        }
+    }
 }
 
 /// Prints as a value's type is written after its name (`%x: &Float64[]Shape[3, 3]`):

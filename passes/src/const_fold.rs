@@ -10,7 +10,6 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
-use crate::stride_lower::static_stride;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, InstData, ValueId};
 use postc_ir::builtins::Builtin;
@@ -463,7 +462,7 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, a
                         _ => None,
                     },
                     (Opcode::Stride, Some(t)) => {
-                        static_stride(t, b as usize).map(|x| Scalar::Int(DType::Int64, x as i128))
+                        t.static_stride(b as usize).map(|x| Scalar::Int(DType::Int64, x as i128))
                     }
                     _ => None,
                 };

@@ -10,7 +10,7 @@ use crate::manager::FuncCx;
 use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
-use postc_ir::{EntityId, Function, Layout, Opcode, Shape, TypeData, TypeId};
+use postc_ir::{EntityId, Function, Opcode, TypeId};
 
 pub struct StrideLower;
 
@@ -21,29 +21,6 @@ pub static INFO: PassInfo = PassInfo {
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::CFG.union(AnalysisSet::NAMES),
 };
-
-/// The byte stride of `axis` when the type alone fixes it: explicit
-/// `Strides`, or C / Fortran order with a static shape. With a dynamic
-/// dimension anywhere the array may be any view (the interpreter and the
-/// ABI take the caller's strides), so no stride is assumed.
-pub fn static_stride(t: &TypeData, axis: usize) -> Option<i64> {
-    let elem = t.dtype.size_bytes() as i64;
-    let dims = match &t.shape {
-        Shape::Dims(d) => d,
-        Shape::Any => return None,
-    };
-    if axis >= dims.len() {
-        return None;
-    }
-    if !matches!(t.layout, Layout::Strides(_)) && dims.iter().any(Option::is_none) {
-        return None;
-    }
-    match &t.layout {
-        Layout::Strides(s) => s.get(axis).copied(),
-        Layout::COrder => dims[axis + 1..].iter().try_fold(elem, |acc, d| acc.checked_mul(i64::try_from((*d)?).ok()?)),
-        Layout::FOrder => dims[..axis].iter().try_fold(elem, |acc, d| acc.checked_mul(i64::try_from((*d)?).ok()?)),
-    }
-}
 
 /// The values that a `set` reassigns (`let` locals and parameters): an
 /// array among them may be another view by the time of an access.
@@ -109,7 +86,7 @@ impl FunctionPass for StrideLower {
             |rw: &mut Rewriter<'_>, names: &mut NameGen, strides: &mut Vec<((ValueId, u32), ValueId)>, arr: ValueId| {
                 let Some(t) = old.types[arr].and_then(|t| cx.types.try_get(t)) else { return };
                 for &(a, axis) in needed.iter().filter(|(a, _)| *a == arr) {
-                    let fixed = static_stride(t, axis as usize);
+                    let fixed = t.static_stride(axis as usize);
                     if fixed.is_none() && reassigned.contains(&a) {
                         continue;
                     }

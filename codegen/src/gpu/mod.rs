@@ -341,7 +341,7 @@ pub fn emit_code_object(program: &Program, options: &CodegenOptions) -> Result<V
     }
 }
 
-/// The hook of [`crate::build_unit`]: compiles the device code and adds the
+/// The GPU step of [`crate::build_unit`]: compiles the device code and adds the
 /// host side to `module` (after the ufunc entry points exist).
 pub fn emit_host_unit<'c>(
     cx: &'c Context,
