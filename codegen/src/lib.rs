@@ -85,10 +85,9 @@ pub struct CodegenOptions {
     pub target: Option<String>,
     /// A CPU name; the host's by default (`generic` for another triple).
     pub cpu: Option<String>,
-    /// Integer overflow checks; by default on at -O0 only.
-    pub overflow_checks: Option<bool>,
-    pub bounds_checks: bool,
-    pub div_checks: bool,
+    /// What the postc passes do (the checks that `-C` sets), by default
+    /// what the level says; its level is [`CodegenOptions::opt`]'s.
+    pub passes: postc_passes::PassOptions,
     /// LLVM IR files (`.ll`) linked into the module, their symbols internal.
     pub link_ir: Vec<PathBuf>,
     /// Threads that compile the codegen units (`-j`); by default the
@@ -109,17 +108,11 @@ impl CodegenOptions {
     /// The defaults of a level: bounds and division checks on, overflow
     /// checks as the level says.
     pub fn for_level(opt: OptLevel) -> CodegenOptions {
-        CodegenOptions { opt, bounds_checks: true, div_checks: true, ..Default::default() }
+        CodegenOptions { opt, passes: postc_passes::PassOptions::for_level(opt.as_u8()), ..Default::default() }
     }
 
     fn pass_options(&self) -> postc_passes::PassOptions {
-        let mut p = postc_passes::PassOptions::for_level(self.opt.as_u8());
-        p.bounds_checks = self.bounds_checks;
-        p.div_checks = self.div_checks;
-        if let Some(o) = self.overflow_checks {
-            p.overflow_checks = o;
-        }
-        p
+        postc_passes::PassOptions { opt_level: self.opt.as_u8(), ..self.passes.clone() }
     }
 }
 
