@@ -18,6 +18,7 @@ pub mod emit;
 pub mod gpu;
 pub mod helpers;
 pub mod imports;
+pub mod link;
 pub mod machine_code;
 pub mod runtime;
 pub mod ufunc;
@@ -581,7 +582,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         for r in results {
             objects.push(r?);
         }
-        timer.time("ld -r", || link_objects(&objects))?
+        timer.time("ld -r", || link::combine_objects(&objects))?
     };
     if timer.on {
         for (what, secs) in &timer.lines {
@@ -603,25 +604,6 @@ pub fn split(items: &[String], n: usize) -> Vec<Vec<String>> {
         at += len;
     }
     out
-}
-
-/// Combines objects into one relocatable object with `ld -r`.
-fn link_objects(objects: &[Vec<u8>]) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let dir = tempfile::tempdir().map_err(|e| internal(format!("temporary directory: {e}")))?;
-    let mut args = vec!["-r".to_owned(), "-o".to_owned(), dir.path().join("all.o").display().to_string()];
-    for (i, o) in objects.iter().enumerate() {
-        let p = dir.path().join(format!("unit{i}.o"));
-        std::fs::write(&p, o).map_err(|e| internal(format!("writing {}: {e}", p.display())))?;
-        args.push(p.display().to_string());
-    }
-    let st = std::process::Command::new("ld")
-        .args(&args)
-        .status()
-        .map_err(|e| vec![Diagnostic::error(format!("cannot run `ld -r` to combine codegen units: {e}"), None)])?;
-    if !st.success() {
-        return Err(vec![Diagnostic::error(format!("`ld -r` failed ({st}) combining codegen units"), None)]);
-    }
-    std::fs::read(dir.path().join("all.o")).map_err(|e| internal(format!("reading the combined object: {e}")))
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! One function per command of the command line.
 
 use crate::cli::{EmitArg, GpuArg};
-use crate::link;
 use crate::{report, usage_error};
+use postc_codegen::link;
 use postc_ir::diag::SourceMap;
 use postc_ir::interp::{InterpOptions, Interpreter, Value};
 use postc_ir::{DType, Program};

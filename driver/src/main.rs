@@ -1,10 +1,8 @@
 //! `postc-driver`: the postc command line. `cli` declares the arguments,
-//! `commands` runs each command, `link` turns objects into shared
-//! libraries and executables.
+//! `commands` runs each command (linking is `postc_codegen::link`'s).
 
 mod cli;
 mod commands;
-mod link;
 
 use clap::Parser;
 use cli::{Cli, Command};

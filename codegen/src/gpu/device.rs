@@ -402,45 +402,6 @@ fn private_allocas(cx: &Context, m: &LlModule<'_>) -> Result<(), Vec<Diagnostic>
     Ok(())
 }
 
-/// `ld.lld`: `POSTC_LD_LLD`, then `ld.lld`, `ld.lld-22` on the PATH, then
-/// LLVM 22's own.
-fn ld_lld() -> std::path::PathBuf {
-    if let Some(p) = std::env::var_os("POSTC_LD_LLD") {
-        return p.into();
-    }
-    // Probing the PATH costs a process per name: once per process.
-    static FOUND: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    FOUND
-        .get_or_init(|| {
-            ["ld.lld", "ld.lld-22"]
-                .into_iter()
-                .find(|name| {
-                    std::process::Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success())
-                })
-                .unwrap_or("/usr/lib/llvm-22/bin/ld.lld")
-                .into()
-        })
-        .clone()
-}
-
-/// Links an AMDGPU object into a code object with `ld.lld -shared`.
-fn link_code_object(object: &[u8]) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let dir = tempfile::tempdir().map_err(|e| err(format!("temporary directory: {e}")))?;
-    let (o, out) = (dir.path().join("kernels.o"), dir.path().join("kernels.hsaco"));
-    std::fs::write(&o, object).map_err(|e| err(format!("writing {}: {e}", o.display())))?;
-    let lld = ld_lld();
-    let run = std::process::Command::new(&lld).arg("-shared").arg("-o").arg(&out).arg(&o).output();
-    match run {
-        Ok(r) if r.status.success() => std::fs::read(&out).map_err(|e| err(format!("reading {}: {e}", out.display()))),
-        Ok(r) => Err(err(format!(
-            "`{}` failed linking the AMDGPU code object: {}",
-            lld.display(),
-            String::from_utf8_lossy(&r.stderr).trim()
-        ))),
-        Err(e) => Err(err(format!("cannot run `{}` (needed for AMDGPU code objects): {e}", lld.display()))),
-    }
-}
-
 /// The NVPTX target machine of the options.
 pub fn nvptx_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
     crate::init_targets();
@@ -631,7 +592,7 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
             let obj = tm
                 .write_to_memory_buffer(&m, FileType::Object)
                 .map_err(|e| err(format!("emitting the AMDGPU object: {e}")))?;
-            Ok(DeviceCode::CodeObject(link_code_object(obj.as_slice())?))
+            Ok(DeviceCode::CodeObject(crate::link::amdgpu_code_object(obj.as_slice())?))
         }
     }
 }
