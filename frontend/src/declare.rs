@@ -183,7 +183,11 @@ impl Declarer<'_> {
 
         for (i, stmt) in stmts.iter().enumerate() {
             match stmt {
-                Stmt::Expr(e) if i == 0 && matches!(*e.value, Expr::StringLiteral(_)) => {}
+                Stmt::Expr(e) if i == 0 && matches!(*e.value, Expr::StringLiteral(_)) => {
+                    if let Expr::StringLiteral(s) = &*e.value {
+                        d.module.doc = Some(s.value.to_str().to_owned());
+                    }
+                }
                 Stmt::Import(imp) => self.import(&mut d, imp),
                 Stmt::ImportFrom(imp) => self.import_from(&mut d, imp),
                 Stmt::FunctionDef(f) => {

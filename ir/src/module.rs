@@ -207,6 +207,8 @@ pub struct Module {
     pub function_aliases: IndexMap<String, String>,
     /// Contents of a top-level `__all__`, if present.
     pub export_all: Option<Vec<String>>,
+    /// The module's docstring.
+    pub doc: Option<String>,
     pub decl_locs: DeclLocs,
 }
 
@@ -225,6 +227,7 @@ impl Module {
             constants: IndexMap::new(),
             function_aliases: IndexMap::new(),
             export_all: None,
+            doc: None,
             decl_locs: DeclLocs::default(),
         }
     }
@@ -296,6 +299,7 @@ impl Module {
         field!(dependencies);
         field!(function_aliases);
         field!(export_all);
+        field!(doc);
         if self.constants.len() != other.constants.len() {
             return Some("constant counts differ".into());
         }

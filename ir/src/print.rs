@@ -102,6 +102,11 @@ impl<'m> Printer<'m> {
         self.s("module ");
         self.s(&m.name);
         self.c(b'\n');
+        if let Some(doc) = &m.doc {
+            self.s("doc ");
+            string_literal_bytes(&mut self.out, doc);
+            self.c(b'\n');
+        }
         for imp in m.post_imports.values() {
             self.import_line("post", imp);
         }

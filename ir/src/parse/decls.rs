@@ -21,6 +21,20 @@ impl<'a> Parser<'a> {
     pub(super) fn directive(&mut self, kw: &str, c: &mut Cur<'a>) -> R<()> {
         match kw {
             "import" => self.import(c),
+            "doc" => {
+                c.skip_ws();
+                let at = c.i;
+                if c.peek() != Some(b'"') {
+                    return Err(c.expected("a string literal after `doc`"));
+                }
+                c.string(&mut self.buf, false)?;
+                c.expect_end()?;
+                if self.m.doc.is_some() {
+                    return Err(perr("duplicate module `doc` line", at, 1));
+                }
+                self.m.doc = Some(String::from_utf8_lossy(&self.buf).into_owned());
+                Ok(())
+            }
             "depends" => {
                 let (name, at) = c.module_name()?;
                 c.expect_end()?;

@@ -340,7 +340,7 @@ impl<'a> Parser<'a> {
                     self.function(c, start, kw == "ufunc");
                     Ok(())
                 }
-                Some(kw @ ("import" | "depends" | "const" | "alias" | "export")) => {
+                Some(kw @ ("import" | "depends" | "const" | "alias" | "export" | "doc")) => {
                     self.require_module(start, kw.len());
                     self.directive(kw, &mut c)
                 }
