@@ -1,5 +1,7 @@
 //! What the ABI fixes for every backend, decided once: how array dtypes
-//! are described to DLPack.
+//! are described to DLPack, the layout of a `DLTensor`, the names of a
+//! ufunc's entry points and of the runtime's entry points (whose protocol
+//! `crate::runtime` describes).
 
 use postc_ir::DType;
 
@@ -26,6 +28,68 @@ pub fn dlpack_dtype(d: DType) -> (u8, u8) {
         DType::Str | DType::Bytes => code::OPAQUE_HANDLE,
     };
     (c, d.bits() as u8)
+}
+
+/// The entry point of ufunc `name` that NumPy's generalized-ufunc loop
+/// calls: `void NAME_loop(char **args, const intptr_t *dims, const intptr_t
+/// *steps, void *data)`.
+pub fn loop_symbol(name: &str) -> String {
+    format!("{name}_loop")
+}
+
+/// The entry point of ufunc `name` that broadcasts `DLTensor` operands as
+/// NumPy does.
+pub fn dl_symbol(name: &str) -> String {
+    format!("{name}_dl")
+}
+
+/// `ptr @postc.rt.arena_mark()`: the current top of the thread's arena.
+pub const ARENA_MARK: &str = "postc.rt.arena_mark";
+/// `void @postc.rt.arena_release(ptr mark)`: frees every block allocated
+/// after `mark`.
+pub const ARENA_RELEASE: &str = "postc.rt.arena_release";
+/// `ptr @postc.rt.arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
+/// owned by the arena.
+pub const ARENA_ALLOC: &str = "postc.rt.arena_alloc";
+/// `ptr @postc.rt.alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
+/// fresh zeroed 1-D array in the arena; the result points at its
+/// `DLManagedTensor`, whose first field is the `DLTensor`. A negative `n`
+/// counts as 0 (callers check it first).
+pub const ALLOC_ARRAY: &str = "postc.rt.alloc_array";
+/// `ptr @postc.rt.arena_export(ptr mark, ptr tensor)`: see the module docs.
+pub const ARENA_EXPORT: &str = "postc.rt.arena_export";
+/// `void @postc.rt.arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
+/// this runtime joins the thread's arena (freed at the next release).
+pub const ARENA_ADOPT: &str = "postc.rt.arena_adopt";
+/// `void @postc.rt.managed_deleter(ptr managed)`: the deleter of every
+/// `DLManagedTensor` the runtime hands out.
+pub const MANAGED_DELETER: &str = "postc.rt.managed_deleter";
+/// `i64 @postc.rt.stride(ptr tensor, i64 axis, i64 elsize)`: the byte
+/// stride of an axis (compact row-major when `strides` is null).
+pub const STRIDE: &str = "postc.rt.stride";
+/// `i1 @postc.rt.str_eq({ptr, i64}, {ptr, i64})`.
+pub const STR_EQ: &str = "postc.rt.str_eq";
+/// `i32 @postc.rt.str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
+pub const STR_CMP: &str = "postc.rt.str_cmp";
+/// `{ptr, i64} @postc.rt.str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
+/// NUL-terminated concatenation (never freed).
+pub const STR_CONCAT: &str = "postc.rt.str_concat";
+
+/// Byte offsets of the `DLTensor` fields.
+pub mod dltensor {
+    pub const DATA: u64 = 0;
+    pub const DEVICE: u64 = 8;
+    pub const NDIM: u64 = 16;
+    pub const DTYPE: u64 = 20;
+    pub const SHAPE: u64 = 24;
+    pub const STRIDES: u64 = 32;
+    pub const BYTE_OFFSET: u64 = 40;
+    /// `sizeof(DLTensor)`.
+    pub const SIZE: u64 = 48;
+    /// `DLManagedTensor`: `manager_ctx` and `deleter` follow the tensor.
+    pub const MANAGER_CTX: u64 = 48;
+    pub const DELETER: u64 = 56;
+    pub const MANAGED_SIZE: u64 = 64;
 }
 
 #[cfg(test)]

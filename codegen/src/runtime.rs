@@ -24,53 +24,17 @@
 //! that receives an array from a compiled function puts it back into its own
 //! arena with `postc.rt.arena_adopt`.
 
-/// `ptr @postc.rt.arena_mark()`: the current top of the thread's arena.
-pub const ARENA_MARK: &str = "postc.rt.arena_mark";
-/// `void @postc.rt.arena_release(ptr mark)`: frees every block allocated
-/// after `mark`.
-pub const ARENA_RELEASE: &str = "postc.rt.arena_release";
-/// `ptr @postc.rt.arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
-/// owned by the arena.
-pub const ARENA_ALLOC: &str = "postc.rt.arena_alloc";
-/// `ptr @postc.rt.alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
-/// fresh zeroed 1-D array in the arena; the result points at its
-/// `DLManagedTensor`, whose first field is the `DLTensor`. A negative `n`
-/// counts as 0 (callers check it first).
-pub const ALLOC_ARRAY: &str = "postc.rt.alloc_array";
-/// `ptr @postc.rt.arena_export(ptr mark, ptr tensor)`: see the module docs.
-pub const ARENA_EXPORT: &str = "postc.rt.arena_export";
-/// `void @postc.rt.arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
-/// this runtime joins the thread's arena (freed at the next release).
-pub const ARENA_ADOPT: &str = "postc.rt.arena_adopt";
-/// `void @postc.rt.managed_deleter(ptr managed)`: the deleter of every
-/// `DLManagedTensor` the runtime hands out.
-pub const MANAGED_DELETER: &str = "postc.rt.managed_deleter";
-/// `i64 @postc.rt.stride(ptr tensor, i64 axis, i64 elsize)`: the byte
-/// stride of an axis (compact row-major when `strides` is null).
-pub const STRIDE: &str = "postc.rt.stride";
-/// `i1 @postc.rt.str_eq({ptr, i64}, {ptr, i64})`.
-pub const STR_EQ: &str = "postc.rt.str_eq";
-/// `i32 @postc.rt.str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
-pub const STR_CMP: &str = "postc.rt.str_cmp";
-/// `{ptr, i64} @postc.rt.str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
-/// NUL-terminated concatenation (never freed).
-pub const STR_CONCAT: &str = "postc.rt.str_concat";
+// The runtime's entry points and the `DLTensor` layout are the ABI's,
+// decided in `crate::abi` for every backend; the LLVM types are this
+// backend's.
+pub use crate::abi::{
+    ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, ARENA_RELEASE, MANAGED_DELETER, STRIDE, STR_CMP,
+    STR_CONCAT, STR_EQ,
+};
 
-/// Byte offsets of the `DLTensor` fields.
+/// Byte offsets of the `DLTensor` fields, and its LLVM types.
 pub mod dltensor {
-    pub const DATA: u64 = 0;
-    pub const DEVICE: u64 = 8;
-    pub const NDIM: u64 = 16;
-    pub const DTYPE: u64 = 20;
-    pub const SHAPE: u64 = 24;
-    pub const STRIDES: u64 = 32;
-    pub const BYTE_OFFSET: u64 = 40;
-    /// `sizeof(DLTensor)`.
-    pub const SIZE: u64 = 48;
-    /// `DLManagedTensor`: `manager_ctx` and `deleter` follow the tensor.
-    pub const MANAGER_CTX: u64 = 48;
-    pub const DELETER: u64 = 56;
-    pub const MANAGED_SIZE: u64 = 64;
+    pub use crate::abi::dltensor::*;
     /// The LLVM type of a `DLTensor`.
     pub const LLVM_TYPE: &str = "{ ptr, { i32, i32 }, i32, { i8, i8, i16 }, ptr, ptr, i64 }";
     /// The LLVM type of a `DLManagedTensor`.

@@ -260,13 +260,7 @@ impl Plan {
 /// The alignment of each operand's part of a scratch buffer.
 pub const SCRATCH_ALIGN: u64 = 16;
 
-/// The names of the two entry points of ufunc `name`.
-pub fn loop_symbol(name: &str) -> String {
-    format!("{name}_loop")
-}
-pub fn dl_symbol(name: &str) -> String {
-    format!("{name}_dl")
-}
+pub use crate::abi::{dl_symbol, loop_symbol};
 
 /// The plans of the exported ufuncs of a program, with their symbols from
 /// the lowering's signatures. An entry point whose symbol another exported
