@@ -109,6 +109,22 @@ fn cpython_gives_the_expected_results() {
     );
 }
 
+/// Runs `script` under CPython with the stand-ins and the POST Python
+/// source `src` importable as module `name`; returns what it prints.
+fn run_under_cpython(name: &str, src: &str, script: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("postc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.py")), src).unwrap();
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .env("PYTHONPATH", format!("{}:{}", repo_root().join("tests/py/stubs").display(), dir.display()))
+        .output()
+        .expect("python3 (with NumPy, from scripts/setup) runs the stand-ins");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// A `@kernel` reading its launch coordinates (`thread_idx.x`, ...) runs
 /// in the interpreter's launch as under CPython's stand-in `launch`.
 #[test]
@@ -125,7 +141,6 @@ def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
     if i < out.shape[0] and j < out.shape[1]:
         out[i, j] = scale * i + j
 "#;
-    let root = repo_root();
     let program = postc_frontend::lower_source("fill.py", src).unwrap_or_else(|d| panic!("{d:?}"));
     let (rows, cols) = (5usize, 3usize);
     let out = Array::from_values(postc_ir::DType::Float64, &[rows, cols], &vec![Value::f64(-1.0); rows * cols]);
@@ -141,23 +156,13 @@ def fill(out: Out[Float64[:, :]], scale: Float64) -> None:
         })
         .collect();
 
-    let dir = std::env::temp_dir().join(format!("postc-kernel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("fill.py"), src).unwrap();
-    let script = "import sys, numpy as np\nsys.path[:0] = [sys.argv[1], sys.argv[2]]\nimport fill, postc\n\
-                  a = np.full((5, 3), -1.0)\npostc.launch(fill.fill, (2, 1, 1), (4, 3, 1), a, np.float64(10.0))\n\
+    let script = "import numpy as np\nimport fill, postc\na = np.full((5, 3), -1.0)\n\
+                  postc.launch(fill.fill, (2, 1, 1), (4, 3, 1), a, np.float64(10.0))\n\
                   print(' '.join(repr(float(x)) for x in a.ravel()))";
-    let py = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(root.join("tests/py/stubs"))
-        .arg(&dir)
-        .output()
-        .expect("python3 runs the stand-in launch");
-    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
-    let want: Vec<f64> = String::from_utf8_lossy(&py.stdout).split_whitespace().map(|x| x.parse().unwrap()).collect();
+    let out = run_under_cpython("fill", src, script);
+    let want: Vec<f64> = out.split_whitespace().map(|x| x.parse().unwrap()).collect();
     assert_eq!(got, want);
     assert_eq!(got[3 * 3 + 2], 32.0, "out[3, 2] = 10 * 3 + 2");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Deeply nested source (a sum of 100,000 terms, 50,000 unary minuses,
@@ -207,7 +212,6 @@ def block_sums(x: Float64[:], total: Out[Float64[:]], counts: Out[Int64[:]]) -> 
         atomic_add(total, 0, buf[0])
         atomic_add(counts, block_idx.x, 1)
 "#;
-    let root = repo_root();
     let program = postc_frontend::lower_source("coop.py", src).unwrap_or_else(|d| panic!("{d:?}"));
     let n = 21usize;
     let xs: Vec<Value> = (0..n).map(|k| Value::f64(k as f64 * 0.5 + 1.0)).collect();
@@ -223,25 +227,14 @@ def block_sums(x: Float64[:], total: Out[Float64[:]], counts: Out[Int64[:]]) -> 
     };
     let got_counts: Vec<String> = counts.to_values().iter().map(|v| format!("{v:?}")).collect();
 
-    let dir = std::env::temp_dir().join(format!("postc-coop-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("coop.py"), src).unwrap();
-    let script = "import sys, numpy as np\nsys.path[:0] = [sys.argv[1], sys.argv[2]]\nimport coop, postc\n\
+    let script = "import numpy as np\nimport coop, postc\n\
                   x = np.arange(21) * 0.5 + 1.0\nt = np.zeros(1)\nc = np.zeros(3, dtype=np.int64)\n\
                   postc.launch(coop.block_sums, (3, 1, 1), (8, 1, 1), x, t, c)\nprint(repr(float(t[0])), list(map(int, c)))";
-    let py = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(root.join("tests/py/stubs"))
-        .arg(&dir)
-        .output()
-        .expect("python3 runs the stand-in launch");
-    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
-    let out = String::from_utf8_lossy(&py.stdout).to_string();
+    let out = run_under_cpython("coop", src, script);
     let (want_total, want_counts) = out.trim().split_once(' ').unwrap();
     assert_eq!(got_total, want_total.parse::<f64>().unwrap(), "{out}");
     assert_eq!(want_counts, "[1, 1, 1]");
     assert_eq!(got_counts.len(), 3);
     let sum: f64 = (0..n).map(|k| k as f64 * 0.5 + 1.0).sum();
     assert_eq!(got_total, sum);
-    let _ = std::fs::remove_dir_all(&dir);
 }
