@@ -41,6 +41,9 @@ sys.path[:0] = [STUBS, HERE]
 import numpy as np  # noqa: E402
 
 import postc  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(HERE))
+from expected_text import fmt_bytes, fmt_float, fmt_str  # noqa: E402
 import postyp  # noqa: E402
 from postyp import ArrayType, OutType, dtype_of  # noqa: E402
 
@@ -68,55 +71,6 @@ class OracleError(Exception):
 
 # ---------------------------------------------------------------------------
 # Values and their text (the format of tests/programs/README.md).
-
-
-def fmt_float(x):
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x.hex()
-
-
-def fmt_str(s):
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif o < 0x20 or o == 0x7F:
-            out.append("\\x%02x" % o)
-        elif o < 0x80:
-            out.append(ch)
-        else:
-            out.append("\\u{%x}" % o)
-    out.append('"')
-    return "".join(out)
-
-
-def fmt_bytes(b):
-    out = ['b"']
-    for o in b:
-        ch = chr(o)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif 0x20 <= o < 0x7F:
-            out.append(ch)
-        else:
-            out.append("\\x%02x" % o)
-    out.append('"')
-    return "".join(out)
 
 
 def same_float(a, b):
