@@ -3,6 +3,8 @@ the format), shared by the oracles of tests/programs and tests/py."""
 
 import math
 
+import numpy as np
+
 
 def fmt_float(x):
     x = float(x)
@@ -51,3 +53,17 @@ def fmt_bytes(b):
             out.append("\\x%02x" % o)
     out.append('"')
     return "".join(out)
+
+
+def root_of(a):
+    """The array whose buffer a view looks into."""
+    r = a
+    while isinstance(r.base, np.ndarray):
+        r = r.base
+    assert r.flags.c_contiguous or r.flags.f_contiguous
+    return r
+
+
+def memory_values(r):
+    """A whole buffer's values in memory order."""
+    return list(r.reshape(-1, order="A"))

@@ -3,7 +3,7 @@
 //! decorators). Bodies are lowered later, in [`crate::lower`], once every
 //! module of the program is declared.
 
-use crate::pytypes::{default_of, kind, Kind, Scalar};
+use crate::pytypes::{kind, Scalar};
 use crate::source::SourceFile;
 use crate::syntax::{construct_name, Lit};
 use postc_ir::module::DeclLocs;
@@ -138,10 +138,6 @@ pub(crate) const MATH_CONSTANTS: [(&str, f64); 5] = [
     ("nan", f64::NAN),
 ];
 
-fn dtype_named(name: &str) -> Option<DType> {
-    DType::from_name(name)
-}
-
 /// Python's own scalar types, usable as annotations and casts.
 pub(crate) fn python_scalar(name: &str) -> Option<DType> {
     Some(match name {
@@ -178,7 +174,7 @@ impl Declarer<'_> {
             ..Default::default()
         };
         let mut d = Declared { module, globals: HashMap::new(), funcs: Vec::new(), broken: Vec::new() };
-        let mut all: Option<(Vec<(String, ruff_text_size::TextRange)>, ruff_text_size::TextRange)> = None;
+        let mut all: Option<Vec<(String, ruff_text_size::TextRange)>> = None;
         let mut defined_at: HashMap<String, ruff_text_size::TextRange> = HashMap::new();
 
         for (i, stmt) in stmts.iter().enumerate() {
@@ -210,10 +206,10 @@ impl Declarer<'_> {
                         }
                     }
                 }
-                Stmt::Assign(a) if is_all(&a.targets) => all = self.all(&a.value).map(|v| (v, a.range)),
+                Stmt::Assign(a) if is_all(&a.targets) => all = self.all(&a.value),
                 Stmt::AnnAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == "__all__") => {
                     if let Some(v) = &a.value {
-                        all = self.all(v).map(|v| (v, a.range));
+                        all = self.all(v);
                     }
                 }
                 Stmt::Assign(a) => {
@@ -283,7 +279,7 @@ impl Declarer<'_> {
             la.cmp(&lb)
         });
 
-        if let Some((names, at)) = all {
+        if let Some(names) = all {
             for (n, r) in &names {
                 let known = matches!(
                     d.globals.get(n),
@@ -294,7 +290,6 @@ impl Declarer<'_> {
                 }
                 d.module.decl_locs.exports.push(self.src.loc(self.file, r));
             }
-            let _ = at;
             d.module.export_all = Some(names.into_iter().map(|(n, _)| n).collect());
         }
         d
@@ -342,7 +337,7 @@ impl Declarer<'_> {
             }
             let local = alias.asname.as_ref().map_or(name, |a| a.id.as_str()).to_owned();
             match m {
-                "postyp" => match (dtype_named(name), name) {
+                "postyp" => match (DType::from_name(name), name) {
                     (Some(dt), _) => self.bind(d, &local, Global::Type(dt), alias),
                     (None, "Out") => self.bind(d, &local, Global::Out, alias),
                     _ => self.err(&alias.name, format!("`postyp` has no type `{name}`")),
@@ -452,7 +447,7 @@ impl Declarer<'_> {
         if let Some(ann) = ann {
             let Some(t) = self.scalar_annotation(d, ann) else { return };
             match lit.convert(t) {
-                Some(_) if kind(t) >= lit_kind(&lit) || (kind(t) == Kind::Text && lit_kind(&lit) == Kind::Text) => {
+                Some(_) if kind(t) >= lit.kind() => {
                     scalar = Scalar { dtype: t, weak: scalar.weak };
                 }
                 _ => {
@@ -558,7 +553,7 @@ impl Declarer<'_> {
                 Expr::Name(n) if matches!(d.globals.get(n.id.as_str()), Some(Global::Namespace(Namespace::Postyp))) => {
                     match a.attr.id.as_str() {
                         "Out" => Some(TypeName::Out),
-                        t => dtype_named(t).map(TypeName::DType),
+                        t => DType::from_name(t).map(TypeName::DType),
                     }
                 }
                 _ => None,
@@ -974,16 +969,6 @@ enum TypeName {
     Out,
 }
 
-fn lit_kind(l: &Lit) -> Kind {
-    match l {
-        Lit::Bool(_) => Kind::Bool,
-        Lit::Int(_) => Kind::Int,
-        Lit::Float(_) => Kind::Float,
-        Lit::Complex(..) => Kind::Complex,
-        Lit::Str(_) | Lit::Bytes(_) => Kind::Text,
-    }
-}
-
 fn is_all(targets: &[Expr]) -> bool {
     matches!(targets, [Expr::Name(n)] if n.id.as_str() == "__all__")
 }
@@ -999,9 +984,4 @@ fn is_main_guard(test: &Expr) -> bool {
         }
         _ => false,
     }
-}
-
-#[allow(dead_code)]
-fn default_scalar(l: &Lit) -> DType {
-    default_of(lit_kind(l))
 }

@@ -50,17 +50,14 @@ impl Tree {
         self.parsed.as_ref().map_or(&[], |p| p.errors())
     }
 
-    /// The ranges of every name token (a name that is not ASCII has no
-    /// spelling in the IR's text).
-    fn name_ranges(&self) -> Vec<ruff_text_size::TextRange> {
-        let Some(p) = &self.parsed else { return Vec::new() };
-        let mut out = Vec::new();
-        for t in p.tokens().iter() {
-            if t.kind() == ruff_python_ast::token::TokenKind::Name {
-                out.push(t.range());
-            }
-        }
-        out
+    /// The ranges of the names that are not ASCII (they have no spelling
+    /// in the IR's text).
+    fn non_ascii_names<'t>(&'t self, text: &'t str) -> impl Iterator<Item = ruff_text_size::TextRange> + 't {
+        let tokens = self.parsed.as_ref().map(|p| p.tokens().iter()).into_iter().flatten();
+        tokens
+            .filter(|t| t.kind() == ruff_python_ast::token::TokenKind::Name)
+            .map(|t| t.range())
+            .filter(move |r| !text[r.start().to_usize()..r.end().to_usize()].is_ascii())
     }
 }
 
@@ -145,9 +142,7 @@ impl SourceFrontend for PyFrontend {
             return Err(diags);
         }
         let bad_names: Vec<Diagnostic> = parsed
-            .name_ranges()
-            .into_iter()
-            .filter(|r| !text[r.start().to_usize()..r.end().to_usize()].is_ascii())
+            .non_ascii_names(text)
             .take(postc_ir::diag::MAX_ERRORS)
             .map(|r| {
                 let name = &text[r.start().to_usize()..r.end().to_usize()];
@@ -172,9 +167,8 @@ impl SourceFrontend for PyFrontend {
         let stmts: &[Stmt] = parsed.body();
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
         let declared_errors = d.diags;
-        let out = module.clone();
         self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, declared_errors });
-        Ok(out)
+        Ok(module)
     }
 
     fn take_declared_errors(&mut self, module: &Module) -> Vec<Diagnostic> {
@@ -183,37 +177,34 @@ impl SourceFrontend for PyFrontend {
 
     fn define(&mut self, program: &mut Program, id: ModuleId) -> Result<(), Vec<Diagnostic>> {
         let name = program.modules[id].name.clone();
-        let Some(unit) = self.units.remove(&name) else { return Ok(()) };
+        let Some(mut unit) = self.units.remove(&name) else { return Ok(()) };
         // The module is taken out while its bodies are lowered against the
         // rest of the program.
         let mut module = std::mem::replace(&mut program.modules[id], Module::new(""));
-        let post_imports: HashMap<String, (String, String)> = module
-            .post_imports
-            .iter()
-            .map(|(k, v)| (k.clone(), (v.module_name.clone(), v.source_name.clone())))
-            .collect();
-        let mut diags = unit.declared_errors.clone();
+        let mut diags = std::mem::take(&mut unit.declared_errors);
         check_post_imports(program, &module, &unit, &mut diags);
-        let intrinsics: HashMap<String, String> =
-            module.intrinsic_imports.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let cx = ModuleCx {
             src: &unit.src,
             file: unit.file,
             globals: &unit.globals,
             funcs: &unit.funcs,
             program,
-            post_imports: &post_imports,
-            intrinsics: &intrinsics,
+            post_imports: &module.post_imports,
+            intrinsics: &module.intrinsic_imports,
         };
         let stmts: &[Stmt] = unit.parsed.body();
         let mut bodies = Vec::new();
+        let mut math_imports = std::collections::BTreeSet::new();
         for decl in &unit.funcs {
             if diags.len() >= postc_ir::diag::MAX_ERRORS {
                 break;
             }
             let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
             match lower::lower_function(&cx, &mut module.types, decl, def) {
-                Ok(f) => bodies.push(f),
+                Ok((f, math)) => {
+                    bodies.push(f);
+                    math_imports.extend(math);
+                }
                 Err(d) => diags.extend(d),
             }
         }
@@ -225,14 +216,8 @@ impl SourceFrontend for PyFrontend {
             }
         }
         // `postc.math.f(...)` calls name their intrinsic `math.f`.
-        for f in &bodies {
-            for v in f.body.tags.ids() {
-                if let postc_ir::InstData::Call { callee, .. } = f.body.inst(v) {
-                    if let Some(sym) = callee.strip_prefix("math.") {
-                        module.intrinsic_imports.entry(callee.to_owned()).or_insert_with(|| sym.to_owned());
-                    }
-                }
-            }
+        for sym in math_imports {
+            module.intrinsic_imports.entry(format!("math.{sym}")).or_insert(sym);
         }
         if diags.is_empty() {
             for (slot, f) in module.functions.iter_mut().zip(bodies) {
@@ -256,8 +241,8 @@ fn intrinsic_alias_wrappers(module: &mut Module) {
     let aliases: Vec<(String, String)> = module
         .function_aliases
         .iter()
-        .filter_map(|(a, t)| module.intrinsic_imports.get(t).map(|sym| (a.clone(), t.clone(), sym.clone())))
-        .map(|(a, t, _)| (a, t))
+        .filter(|(_, t)| module.intrinsic_imports.contains_key(*t))
+        .map(|(a, t)| (a.clone(), t.clone()))
         .collect();
     for (alias, target) in aliases {
         let symbol = &module.intrinsic_imports[&target];

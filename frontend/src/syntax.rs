@@ -31,6 +31,11 @@ impl Lit {
         }
     }
 
+    /// The kind of CPython's value of this literal.
+    pub fn kind(&self) -> Kind {
+        kind(self.default_dtype())
+    }
+
     /// The literal as a constant of `dtype`, when it converts: an integer
     /// must fit, a float goes to a float or complex dtype (rounded once),
     /// text only to its own dtype.
@@ -246,7 +251,7 @@ fn fold_const_inner(
             let last = name.rsplit('.').next().unwrap_or(&name);
             let Some(t) = dtype(&name).or_else(|| dtype(last)) else { return not_const(e) };
             let (l, _) = fold_const(&c.arguments.args[0], constant, dtype)?;
-            let conv = l.convert(t).filter(|_| kind(t) >= lit_kind_of(&l));
+            let conv = l.convert(t).filter(|_| kind(t) >= l.kind());
             match conv {
                 Some(_) => {
                     let weak = matches!(name.as_str(), "int" | "float" | "complex" | "bool");
@@ -257,10 +262,6 @@ fn fold_const_inner(
         }
         _ => not_const(e),
     }
-}
-
-fn lit_kind_of(l: &Lit) -> Kind {
-    kind(l.default_dtype())
 }
 
 fn check_fits(at: TextRange, l: Lit, s: Scalar) -> FoldResult {
@@ -306,7 +307,7 @@ fn fold_binop(op: ast::Operator, l: &Lit, r: &Lit) -> Option<Lit> {
             O::Add => Lit::Int(a.checked_add(b)?),
             O::Sub => Lit::Int(a.checked_sub(b)?),
             O::Mult => Lit::Int(a.checked_mul(b)?),
-            O::Div => Lit::Float(a as f64 / b as f64).filter_finite(b != 0)?,
+            O::Div if b != 0 => Lit::Float(a as f64 / b as f64),
             O::FloorDiv if b != 0 => Lit::Int(a.div_euclid(b) - if b < 0 && a.rem_euclid(b) != 0 { 1 } else { 0 }),
             O::Mod if b != 0 => Lit::Int(a - b * (a.div_euclid(b) - if b < 0 && a.rem_euclid(b) != 0 { 1 } else { 0 })),
             O::Pow if b >= 0 => Lit::Int(a.checked_pow(u32::try_from(b).ok()?)?),
@@ -346,14 +347,4 @@ fn fold_binop(op: ast::Operator, l: &Lit, r: &Lit) -> Option<Lit> {
         }
         _ => return None,
     }))
-}
-
-trait FilterFinite: Sized {
-    fn filter_finite(self, ok: bool) -> Option<Self>;
-}
-
-impl FilterFinite for Lit {
-    fn filter_finite(self, ok: bool) -> Option<Lit> {
-        ok.then_some(self)
-    }
 }

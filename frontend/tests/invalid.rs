@@ -3,11 +3,8 @@
 //! caret), and never makes the frontend panic. `POSTC_BLESS=1` rewrites
 //! the `.stderr` files from the current output.
 
+use postc_testkit::corpus::repo_root;
 use std::path::{Path, PathBuf};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the frontend crate sits in the workspace").to_path_buf()
-}
 
 /// What `postc-driver check FILE` prints to standard error.
 fn diagnostics(rel: &Path) -> Option<String> {

@@ -5,11 +5,8 @@
 //! every instruction.
 
 use postc_ir::{ModuleId, Program};
+use postc_testkit::corpus::repo_root;
 use std::path::{Path, PathBuf};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the frontend crate sits in the workspace").to_path_buf()
-}
 
 fn programs() -> Vec<PathBuf> {
     std::env::set_current_dir(repo_root()).unwrap();

@@ -9,12 +9,8 @@
 
 use postc_ir::interp::{InterpOptions, Interpreter, Value};
 use postc_ir::{DType, ModuleId, Opcode};
+use postc_testkit::corpus::repo_root;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the frontend crate sits in the workspace").to_path_buf()
-}
 
 const DTYPES: [&str; 13] = [
     "Bool",

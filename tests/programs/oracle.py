@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from expected_text import fmt_bytes, fmt_float, fmt_str  # noqa: E402
+from expected_text import fmt_bytes, fmt_float, fmt_str, memory_values, root_of  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The path the harness gives the parser; implicit locations name it.
@@ -186,18 +186,6 @@ def fmt_scalar(dt, v):
         assert isinstance(v, bytes)
         return fmt_bytes(v)
     raise ValueError(dt)
-
-
-def root_of(a):
-    r = a
-    while isinstance(r.base, np.ndarray):
-        r = r.base
-    assert r.flags.c_contiguous or r.flags.f_contiguous
-    return r
-
-
-def memory_values(r):
-    return list(r.reshape(-1, order="A"))
 
 
 def fmt_array(a):

@@ -43,23 +43,13 @@ import numpy as np  # noqa: E402
 import postc  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(HERE))
-from expected_text import fmt_bytes, fmt_float, fmt_str  # noqa: E402
+from expected_text import fmt_bytes, fmt_float, fmt_str, memory_values, root_of  # noqa: E402
 import postyp  # noqa: E402
-from postyp import ArrayType, OutType, dtype_of  # noqa: E402
+from postyp import INT_RANGES, ArrayType, OutType, dtype_of  # noqa: E402
 
 # The path the compiler is given for a program: panics name it.
 REL = "tests/py/"
 
-INT_RANGES = {
-    "Int8": (-(2**7), 2**7 - 1),
-    "Int16": (-(2**15), 2**15 - 1),
-    "Int32": (-(2**31), 2**31 - 1),
-    "Int64": (-(2**63), 2**63 - 1),
-    "UInt8": (0, 2**8 - 1),
-    "UInt16": (0, 2**16 - 1),
-    "UInt32": (0, 2**32 - 1),
-    "UInt64": (0, 2**64 - 1),
-}
 FLOATS = ("Float16", "Float32", "Float64")
 COMPLEXES = ("Complex64", "Complex128")
 DTYPE_OF_NP = {np.dtype(d.np): d.name for d in postyp.ALL if d.np is not None}
@@ -150,18 +140,6 @@ def fmt_scalar(dt, v):
     if dt == "Bytes":
         return fmt_bytes(v)
     raise ValueError(dt)
-
-
-def root_of(a):
-    r = a
-    while isinstance(r.base, np.ndarray):
-        r = r.base
-    assert r.flags.c_contiguous or r.flags.f_contiguous
-    return r
-
-
-def memory_values(r):
-    return list(r.reshape(-1, order="A"))
 
 
 def fmt_array(a):

@@ -95,7 +95,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone())))
             }
             Global::PostImport { local } => {
-                let (module, source) = self.cx.post_imports.get(local)?;
+                let imp = self.cx.post_imports.get(local)?;
+                let (module, source) = (&imp.module_name, &imp.source_name);
                 let m = self.cx.program.modules.iter().find(|m| &m.name == module)?;
                 let mut fname = source.clone();
                 for _ in 0..8 {
@@ -124,8 +125,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    pub(super) fn call(&mut self, c: &ast::ExprCall, statement: bool) -> Val {
-        let _ = statement;
+    pub(super) fn call(&mut self, c: &ast::ExprCall) -> Val {
         if let Expr::Name(n) = &*c.func {
             let quiet = match self.locals.get(n.id.as_str()) {
                 Some(l) => l.poisoned,
@@ -233,8 +233,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 let Some(x) = self.materialize(&v, s.dtype, &*base) else { return Val::Err };
                 self.at(c);
-                let ty = self.scalar_ty(s.dtype);
-                let pty = self.scalar_ty(part);
+                let ty = TypeId::scalar(s.dtype);
+                let pty = TypeId::scalar(part);
                 let n = self.fresh("conj");
                 let t = self.b.let_(ty, x, &n);
                 let n = self.fresh("im");
@@ -282,7 +282,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 self.at(c);
                 let n = self.fresh(&symbol);
-                let ty = self.scalar_ty(d);
+                let ty = TypeId::scalar(d);
                 let v = self.b.call(&local, &ids, Some(ty), &n);
                 Val::Num { v, s: Scalar { dtype: d, weak: common.weak }, nonneg: false }
             }
@@ -383,7 +383,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Expr::Name(n) = func {
             return n.id.to_string();
         }
-        let _ = symbol;
+        self.math_imports.insert(symbol.to_owned());
         format!("math.{symbol}")
     }
 
@@ -441,7 +441,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         let rd = s.dtype.complex_part().unwrap_or(s.dtype);
                         self.at(c);
                         let n = self.fresh("abs");
-                        let ty = self.scalar_ty(rd);
+                        let ty = TypeId::scalar(rd);
                         Val::Num {
                             v: self.b.unary(Opcode::Abs, ty, x, &n),
                             s: Scalar { dtype: rd, weak: s.weak },
@@ -502,7 +502,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let op = if b == Builtin::Min { Opcode::Lt } else { Opcode::Gt };
                     let better = self.result(op, DType::Bool, x, acc);
                     let n = self.fresh(word);
-                    let ty = self.scalar_ty(p.dtype);
+                    let ty = TypeId::scalar(p.dtype);
                     acc = self.b.select(ty, better, x, acc, &n);
                     nonneg = if b == Builtin::Min { nonneg && v.nonneg() } else { nonneg || v.nonneg() };
                 }
@@ -612,7 +612,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 ids.push(x);
                 self.at(c);
                 let n = self.fresh("old");
-                let rt = self.scalar_ty(ty.dtype);
+                let rt = TypeId::scalar(ty.dtype);
                 Val::Num { v: self.b.call(g.ir_name(), &ids, Some(rt), &n), s: Scalar::strong(ty.dtype), nonneg: false }
             }
         }
@@ -736,7 +736,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 self.at(c);
                 let n = self.fresh("cast");
-                let ty = self.scalar_ty(dtype);
+                let ty = TypeId::scalar(dtype);
                 let nonneg = v.nonneg()
                     && kind(dtype) == Kind::Int
                     && dtype.bits() >= s.dtype.bits()

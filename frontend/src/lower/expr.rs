@@ -35,7 +35,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::BoolOp(b) => self.bool_op(b),
             Expr::Compare(c) => self.compare(c),
             Expr::If(i) => self.ternary(i),
-            Expr::Call(c) => self.call(c, false),
+            Expr::Call(c) => self.call(c),
             Expr::Attribute(a) => self.attribute(a),
             Expr::Subscript(s) => self.subscript(s),
             Expr::NoneLiteral(_) => self.err(e, "`None` is not a value in compiled code"),
@@ -107,7 +107,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Lit { lit, .. } => match lit.convert(dtype) {
                 Some(c) => {
                     let n = self.fresh("c");
-                    let ty = self.scalar_ty(dtype);
+                    let ty = TypeId::scalar(dtype);
                     self.at(at);
                     Some(self.b.const_(ty, c.as_literal(), &n))
                 }
@@ -129,7 +129,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return None;
                 }
                 let n = self.fresh("cast");
-                let ty = self.scalar_ty(dtype);
+                let ty = TypeId::scalar(dtype);
                 Some(self.b.cast(ty, *v, &n))
             }
         }
@@ -137,7 +137,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn result(&mut self, op: Opcode, dtype: DType, l: ValueId, r: ValueId) -> ValueId {
         let n = self.fresh(op.mnemonic());
-        let ty = self.scalar_ty(dtype);
+        let ty = TypeId::scalar(dtype);
         self.b.binary(op, ty, l, r, &n)
     }
 
@@ -245,7 +245,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         else {
             return Val::Err;
         };
-        let _ = operand_dtype;
         self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
         let v = self.result(opcode, result.dtype, a, b);
         Val::Num { v, s: result, nonneg }
@@ -294,7 +293,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
                 let n = self.fresh("neg");
-                let ty = self.scalar_ty(s.dtype);
+                let ty = TypeId::scalar(s.dtype);
                 Val::Num { v: self.b.unary(Opcode::Neg, ty, x, &n), s, nonneg: false }
             }
             ast::UnaryOp::Not => {
@@ -312,7 +311,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 match kind(s.dtype) {
                     Kind::Bool => Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, x, &n), s, nonneg: true },
                     Kind::Int => {
-                        let ty = self.scalar_ty(s.dtype);
+                        let ty = TypeId::scalar(s.dtype);
                         Val::Num { v: self.b.unary(Opcode::Inv, ty, x, &n), s, nonneg: false }
                     }
                     _ => self.err(u, format!("`~` is defined on integers, not {}", s.dtype.name())),
@@ -512,7 +511,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             };
             self.at(i);
             let n = self.fresh("sel");
-            let ty = self.scalar_ty(p.dtype);
+            let ty = TypeId::scalar(p.dtype);
             let nonneg = t.nonneg() && f.nonneg();
             return Val::Num { v: self.b.select(ty, c, a, b, &n), s: p, nonneg };
         }
@@ -553,7 +552,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let res = common.map(|p| {
             let z = self.zero(p.dtype);
             let n = self.fresh("ifx");
-            let ty = self.scalar_ty(p.dtype);
+            let ty = TypeId::scalar(p.dtype);
             self.b.let_(ty, z, &n)
         });
         self.b.condbr(c, then_b, else_b, None);
@@ -639,7 +638,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.at(a);
                         let n = self.fresh(attr);
                         let field = if attr == "real" { Field::Real } else { Field::Imag };
-                        let ty = self.scalar_ty(part);
+                        let ty = TypeId::scalar(part);
                         Val::Num {
                             v: self.b.getfield(ty, x, field, &n),
                             s: Scalar { dtype: part, weak: s.weak },
@@ -762,8 +761,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return None;
             }
             let v = self.expr(ie);
-            let sc = match v.scalar() {
-                Some(sc) if kind(sc.dtype) == Kind::Int => sc,
+            match v.scalar() {
+                Some(sc) if kind(sc.dtype) == Kind::Int => {}
                 Some(sc) => {
                     self.err(*ie, format!("an index is an integer, not {}", sc.dtype.name()));
                     return None;
@@ -774,8 +773,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                     return None;
                 }
-            };
-            let _ = sc;
+            }
             let nonneg = v.nonneg();
             let x = self.materialize(&v, DType::Int64, *ie)?;
             if nonneg {
@@ -806,7 +804,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn load(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], at: TextRange) -> Val {
         self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
         let n = self.fresh("el");
-        let ty = self.scalar_ty(arr.1.dtype);
+        let ty = TypeId::scalar(arr.1.dtype);
         let v = self.b.index_load(ty, arr.0, idx, &n);
         Val::Num { v, s: Scalar::strong(arr.1.dtype), nonneg: false }
     }

@@ -18,7 +18,7 @@ use postc_ir::{
 };
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod calls;
 mod expr;
@@ -47,8 +47,9 @@ pub(crate) struct ModuleCx<'a> {
     /// The other modules of the program, for post imports.
     pub program: &'a Program,
     /// Local name → (module, source name) of every post import.
-    pub post_imports: &'a HashMap<String, (String, String)>,
-    pub intrinsics: &'a HashMap<String, String>,
+    pub post_imports: &'a indexmap::IndexMap<String, postc_ir::ImportedName>,
+    /// Local name → libm symbol of every intrinsic import.
+    pub intrinsics: &'a indexmap::IndexMap<String, String>,
 }
 
 /// A local's type as inferred so far.
@@ -135,15 +136,19 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Depth of nested control flow (0: the function's top level).
     depth: u32,
     counter: u32,
+    /// The `postc.math` symbols called as `math.f`.
+    math_imports: BTreeSet<String>,
 }
 
-/// Lowers one function's body. Returns the function or the diagnostics.
+/// Lowers one function's body. Returns the function and the `postc.math`
+/// functions it calls through the module (`postc.math.f(...)`, called as
+/// `math.f`), or the diagnostics.
 pub(crate) fn lower_function(
     cx: &ModuleCx<'_>,
     types: &mut TypeTable,
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
-) -> Result<Function, Vec<Diagnostic>> {
+) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
     let assigned = assigned_names(&def.body);
     let mut locals: HashMap<String, LocalInfo> = HashMap::new();
     for (name, t) in &decl.params {
@@ -170,7 +175,7 @@ pub(crate) fn lower_function(
     let mut fl = FnLower::new(cx, types, decl, locals, false);
     fl.body(def);
     if fl.diags.is_empty() {
-        Ok(fl.b.finish())
+        Ok((fl.b.finish(), fl.math_imports))
     } else {
         Err(fl.diags)
     }
@@ -247,6 +252,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             open: true,
             depth: 0,
             counter: 0,
+            math_imports: BTreeSet::new(),
         }
     }
 
@@ -272,10 +278,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn block(&mut self, what: &str) -> BlockId {
         let l = self.fresh(what);
         self.b.create_block(&l)
-    }
-
-    fn scalar_ty(&mut self, d: DType) -> TypeId {
-        TypeId::scalar(d)
     }
 
     /// Starts emitting into `b`.
@@ -334,7 +336,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             names.sort_by(|a, b| a.0.cmp(&b.0));
             for (n, s) in names {
                 let zero = self.zero(s.dtype);
-                let ty = self.scalar_ty(s.dtype);
+                let ty = TypeId::scalar(s.dtype);
                 let v = self.b.let_(ty, zero, &n);
                 self.slots.insert(n, v);
             }
@@ -378,7 +380,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Kind::Text if d == DType::Str => Literal::Str(""),
             Kind::Text => Literal::Bytes(&[]),
         };
-        let ty = self.scalar_ty(d);
+        let ty = TypeId::scalar(d);
         self.b.const_(ty, lit, &n)
     }
 
@@ -404,7 +406,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match s {
             Stmt::Expr(e) => match &*e.value {
                 Expr::Call(c) => {
-                    self.call(c, true);
+                    self.call(c);
                 }
                 Expr::StringLiteral(_) => {}
                 other @ (Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_)) => {

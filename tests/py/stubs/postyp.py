@@ -79,7 +79,7 @@ class _OutMarker:
 
 Out = _OutMarker()
 
-_INT_RANGES = {
+INT_RANGES = {
     "Int8": (-(2**7), 2**7 - 1),
     "Int16": (-(2**15), 2**15 - 1),
     "Int32": (-(2**31), 2**31 - 1),
@@ -167,7 +167,7 @@ class DType:
                 return self.np(np.float64(_round_int_to_f64_exact_or_near(int(x), self.np)))
             return self.np(np.float64(x))
         # integer results
-        lo, hi = _INT_RANGES[self.name]
+        lo, hi = INT_RANGES[self.name]
         if isinstance(x, (bool, np.bool_)):
             return self.np(int(x))
         if isinstance(x, (int, np.integer)):
