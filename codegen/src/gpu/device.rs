@@ -162,7 +162,7 @@ fn function_kernel_text(g: &GpuFunction, arch: Arch) -> String {
         }
     }
     t.push_str("  ret void\n}\n");
-    let _ = writeln!(t, "declare {} {} @\"{}\"({})", g.sig.ret_attr, g.sig.ret, g.symbol, g.sig.params.join(", "));
+    let _ = writeln!(t, "declare {} {} @\"{}\"({})", g.sig.ret_attr, g.sig.ret, g.symbol, g.sig.params_text());
     debug_assert!(g.kind == FunctionKind::Kernel || g.kind == FunctionKind::Single);
     t
 }
@@ -523,15 +523,15 @@ fn link_libdevice<'c>(
 }
 
 /// Compiles the device code of a lowered program's gpu functions.
-pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
+pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
     let (arch, tm) = match options.gpu.mode {
         super::GpuMode::Amdgpu => (Arch::Amdgpu, amdgpu_machine(options)?),
         _ => (Arch::Nvptx, nvptx_machine(options)?),
     };
     let cx = Context::create();
-    let text = low.text.clone() + &crate::runtime::parts_text(&low.runtime_parts, false);
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu");
-    let m = cx.create_module_from_ir(buf).map_err(|e| internal(format!("LLVM rejected the device module: {e}")))?;
+    let m = cx.create_module("postc.gpu");
+    let parts = crate::emit::build_module(&cx, &m, low)?;
+    crate::link_runtime(&cx, &m, &parts, false)?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)
