@@ -71,6 +71,9 @@ impl Helper {
         let f = u.module.add_function(name, ty, Some(Linkage::LinkOnceODR));
         f.as_global_value().set_visibility(GlobalVisibility::Hidden);
         add_flags(&t, f, &["nounwind"]);
+        if self == Helper::StrLen {
+            f.add_attribute(inkwell::attributes::AttributeLoc::Function, read_only(&t));
+        }
         let h = Fb { t, f, b: t.cx.create_builder() };
         match self {
             Helper::FloorDivMod { bits, signed: false, div } => h.unsigned_divmod(bits, div)?,
@@ -88,6 +91,15 @@ impl Helper {
         }
         Ok(f)
     }
+}
+
+/// `memory(read)`: LLVM 22's encoding of memory effects, two bits per
+/// location (argument, inaccessible, errno, other, two target locations),
+/// `01` reading.
+fn read_only<'c>(t: &Types<'c>) -> inkwell::attributes::Attribute {
+    const READ_EVERYWHERE: u64 = 0b01_01_01_01_01_01;
+    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("memory");
+    t.cx.create_enum_attribute(kind, READ_EVERYWHERE)
 }
 
 /// Building one helper function.

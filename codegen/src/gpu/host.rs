@@ -820,21 +820,24 @@ fn single_launcher(g: &GpuFunction, fnvar: &str) -> String {
     let args = c_args(g);
     let _ = writeln!(t, "declare {rattr} {ret} @\"{s}.host\"({})", g.sig.params_text());
     let _ = writeln!(t, "define {}{rattr} {ret} @\"{s}\"({args}) {{\nentry:", linkage(g));
-    let (call, tail) = if g.ret.is_some() {
-        (format!("%r = call {rattr} {ret}"), format!("ret {ret} %r"))
-    } else {
-        ("call void".to_string(), "ret void".to_string())
+    // The call of `callee` and the return of its result, named `r`.
+    let call_and_return = |callee: &str, r: &str| {
+        if g.ret.is_some() {
+            format!("%{r} = call {rattr} {ret} @\"{callee}\"({args})\n  ret {ret} %{r}")
+        } else {
+            format!("call void @\"{callee}\"({args})\n  ret void")
+        }
     };
+    let on_gpu = call_and_return(&format!("{s}.gpu"), "r");
     if g.fallback {
+        let on_host = call_and_return(&format!("{s}.host"), "rh");
         let _ = writeln!(
             t,
             "  %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %gpu, label %host\n\
-             gpu:\n  {call} @\"{s}.gpu\"({args})\n  {tail}\nhost:\n  {} @\"{s}.host\"({args})\n  {}\n}}",
-            call.replace("%r ", "%rh "),
-            tail.replace("%r", "%rh")
+             gpu:\n  {on_gpu}\nhost:\n  {on_host}\n}}"
         );
     } else {
-        let _ = writeln!(t, "  {call} @\"{s}.gpu\"({args})\n  {tail}\n}}");
+        let _ = writeln!(t, "  {on_gpu}\n}}");
     }
     t
 }

@@ -16,6 +16,7 @@
 
 mod device;
 mod host;
+mod kernels;
 
 pub use device::{
     compile_device, find_libdevice, nvptx_machine, DeviceCode, AMDGPU_TRIPLE, DEFAULT_AMD_ARCH, ENV_LIBDEVICE,
