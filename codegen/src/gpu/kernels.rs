@@ -38,6 +38,14 @@ const CONSTANT: u16 = 4;
 
 type R<T> = Result<T, BuilderError>;
 
+/// Names the parameters of `f` (the AMDGPU code object lists a kernel's
+/// argument names).
+fn name_params(f: FunctionValue<'_>, names: &[String]) {
+    for (p, n) in f.get_param_iter().zip(names) {
+        p.set_name(n);
+    }
+}
+
 /// Builds the device's own functions into a module.
 pub(super) struct Kernels<'c, 'm> {
     t: Types<'c>,
@@ -104,6 +112,11 @@ impl<'c, 'm> Kernels<'c, 'm> {
         params.push(ptr.into());
         params.push(i64t.into());
         let f = self.kernel(&u.kernel, &params);
+        let mut names: Vec<String> = (0..nops).map(|j| format!("p{j}")).collect();
+        names.extend((0..nsteps).map(|k| format!("s{k}")));
+        names.extend((0..ndims).map(|k| format!("d{k}")));
+        names.extend(["scratch".to_owned(), "slot".to_owned()]);
+        name_params(f, &names);
         let entry = f.get_first_basic_block().expect("the kernel's entry");
         let b = &self.b;
         let args = b.build_alloca(ptr.array_type(nops as u32), "args")?;
@@ -179,6 +192,9 @@ impl<'c, 'm> Kernels<'c, 'm> {
             params.push(t.ptr.into());
         }
         let f = self.kernel(&g.kernel, &params);
+        let mut names: Vec<String> = (0..g.params.len()).map(|k| format!("a{k}")).collect();
+        names.push("ret".to_owned());
+        name_params(f, &names);
         let b = &self.b;
         let mut args: Vec<BasicMetadataValueEnum> = Vec::new();
         for (k, p) in g.params.iter().enumerate() {
