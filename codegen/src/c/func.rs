@@ -319,7 +319,8 @@ impl<'t, 'p> FnC<'t, 'p> {
             .collect();
         for v in body.tags.ids() {
             if self.is_array(v) && self.used.contains(&v.as_u32()) && !self.vars.contains(&v) && body.ty(v).is_some() {
-                let defines = matches!(body.inst(v), InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. });
+                let defines =
+                    matches!(body.inst(v), InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. });
                 if defines && accessed.contains(&v) {
                     self.bases.insert(v);
                 }
@@ -770,11 +771,8 @@ impl<'t, 'p> FnC<'t, 'p> {
                     let args = format!("(double){ar}, (double){ai}, (double){br}, (double){bi}");
                     let wide = match op {
                         Opcode::Mul => {
-                            let name = self.t.helper(h::Helper {
-                                name: "postc_cmul".into(),
-                                text: CMUL.into(),
-                                libm: &[],
-                            });
+                            let name =
+                                self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
                             format!("{name}({args})")
                         }
                         Opcode::Div => {
@@ -1112,7 +1110,9 @@ fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
 
 fn valid_c_ident(s: &str) -> bool {
     let b = s.as_bytes();
-    !b.is_empty() && (b[0].is_ascii_alphabetic() || b[0] == b'_') && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// The zero of a C type, for declarations.
@@ -1127,7 +1127,11 @@ fn zero(ty: &str) -> &'static str {
 const TEXT_HELPER: &str =
     "POSTC_HELPER postc_str postc_text(const char *ptr, int64_t len) {\n  postc_str s;\n  s.ptr = ptr;\n  s.len = len;\n  return s;\n}\n";
 
-const CMUL: &str = "POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
+/// GCC's vectoriser turns the product into fused multiply-adds whatever
+/// `-ffp-contract` says: not here.
+const CMUL: &str =
+    "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-slp-vectorize\")))\n#endif\n\
+                    POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
                     return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
 
 const CZERO_POW: &str = "/* 0 ** (negative or complex) */\n\
@@ -1156,11 +1160,4 @@ fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
     }
     post.reverse();
     post
-}
-
-/// `NAME_loop` of a ufunc (docs/abi.md, "UFuncs"), and `NAME_dl` through
-/// the runtime's broadcasting driver.
-pub(crate) fn ufunc_entry_points(plan: &crate::ufunc::Plan, sig: &CSig) -> String {
-    let _ = (plan, sig, HashMap::<u8, u8>::new());
-    String::new()
 }

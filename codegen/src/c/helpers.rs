@@ -272,7 +272,10 @@ POSTC_HELPER float _Complex postc_c64(float re, float im) {
 
 /// CPython's complex quotient (`_Py_c_quot`) on doubles.
 pub fn complex_div() -> Helper {
-    let text = r#"POSTC_HELPER double _Complex postc_cdiv(double ar, double ai, double br, double bi) {
+    let text = r#"#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
+POSTC_HELPER double _Complex postc_cdiv(double ar, double ai, double br, double bi) {
   double abr = fabs(br), abi = fabs(bi), ratio, den;
   if (abr >= abi) {
     if (abr == 0.0) return postc_c128(ar / abr, ai / abr);
@@ -294,7 +297,10 @@ pub fn complex_div() -> Helper {
 /// CPython's complex power (`c_pow`, and `c_powi` for integral exponents
 /// up to 100), as `interp::ops::c_pow`; the caller checks the zero base.
 pub fn complex_pow() -> Helper {
-    let text = r#"POSTC_HELPER double _Complex postc_cpow(double ar, double ai, double br, double bi) {
+    let text = r#"#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
+POSTC_HELPER double _Complex postc_cpow(double ar, double ai, double br, double bi) {
   double vabs, len, at, phase, rr = 1.0, ri = 0.0, pr = ar, pi = ai, t;
   uint64_t n, mask;
   if (br == 0.0 && bi == 0.0) return postc_c128(1.0, 0.0);

@@ -143,7 +143,8 @@ pub fn compile_object(
         let a = run(&c, &po, false);
         (a, h.join())
     });
-    for (what, r) in [("the generated C", a), ("the runtime", b.unwrap_or_else(|_| Err(std::io::Error::other("panic"))))]
+    for (what, r) in
+        [("the generated C", a), ("the runtime", b.unwrap_or_else(|_| Err(std::io::Error::other("panic"))))]
     {
         match r {
             Ok(o) if o.status.success() => {}
@@ -214,10 +215,51 @@ pub(crate) fn ident(s: &str) -> String {
 }
 
 const C_KEYWORDS: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern", "float",
-    "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed", "sizeof",
-    "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
-    "asm", "typeof", "alignas", "alignof", "static_assert", "thread_local", "nullptr", "constexpr",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "bool",
+    "true",
+    "false",
+    "asm",
+    "typeof",
+    "alignas",
+    "alignof",
+    "static_assert",
+    "thread_local",
+    "nullptr",
+    "constexpr",
 ];
 
 /// Why an exported name cannot be a symbol of generated C, if it cannot.
@@ -257,9 +299,36 @@ const COMPLEX_H: &[&str] = &[
 /// Names the standard headers of the generated C declare beyond the C
 /// library functions [`crate::imports::is_c_function`] knows.
 const C_HEADER_NAMES: &[&str] = &[
-    "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat",
-    "strncat", "strchr", "strrchr", "strstr", "strtok", "strerror", "strspn", "strcspn", "strpbrk", "strcoll",
-    "strxfrm", "offsetof", "size_t", "ptrdiff_t", "NULL", "creal", "cimag", "crealf", "cimagf",
+    "memcpy",
+    "memmove",
+    "memset",
+    "memcmp",
+    "memchr",
+    "strlen",
+    "strcmp",
+    "strncmp",
+    "strcpy",
+    "strncpy",
+    "strcat",
+    "strncat",
+    "strchr",
+    "strrchr",
+    "strstr",
+    "strtok",
+    "strerror",
+    "strspn",
+    "strcspn",
+    "strpbrk",
+    "strcoll",
+    "strxfrm",
+    "offsetof",
+    "size_t",
+    "ptrdiff_t",
+    "NULL",
+    "creal",
+    "cimag",
+    "crealf",
+    "cimagf",
 ];
 
 /// The C type of a value of an IR type.
@@ -394,8 +463,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
                 continue;
             }
             let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
-            let name =
-                if private { format!("postc_{}_P{}", ident(&m.name), ident(&f.name)) } else { f.name.clone() };
+            let name = if private { format!("postc_{}_P{}", ident(&m.name), ident(&f.name)) } else { f.name.clone() };
             if !private {
                 if let Some(why) = unexportable(&name) {
                     diags.push(Diagnostic::error(
@@ -500,7 +568,15 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
                             ));
                         }
                     }
-                    ufuncs.push_str(&func::ufunc_entry_points(&plan, &sig));
+                    // The NumPy entry points are not written yet: the
+                    // body is exported with its C ABI, and the file says so.
+                    let _ = writeln!(
+                        ufuncs,
+                        "\n/* ufunc {}: the C backend exports its body only; `{}` and `{}` need the LLVM backend. */",
+                        plan.name,
+                        crate::abi::loop_symbol(&plan.symbol),
+                        crate::abi::dl_symbol(&plan.symbol)
+                    );
                 }
                 Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
             }
@@ -513,14 +589,17 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     // file's own.
     let mut exported_protos = String::new();
     let mut private_protos = String::new();
+    // The file's own: with the visibility of exported symbols.
+    let mut c_protos = String::new();
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, f) in m.functions.iter_enumerated() {
             let Some(sig) = p.sigs.get(&(mid, fid)) else { continue };
             if sig.exported {
                 if f.name == "main" {
-                    exported_protos.push_str(MAIN_PRAGMA);
+                    c_protos.push_str(MAIN_PRAGMA);
                 }
                 let _ = writeln!(exported_protos, "{};", sig.prototype(None));
+                let _ = writeln!(c_protos, "POSTC_EXPORT {};", sig.prototype(None));
             } else {
                 let noret = if func::never_returns(f) { "_Noreturn " } else { "" };
                 let _ = writeln!(private_protos, "POSTC_PRIVATE {noret}{};", sig.prototype(None));
@@ -533,21 +612,16 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         let mut a = sig.clone();
         a.name = alias.clone();
         let _ = writeln!(exported_protos, "{};", a.prototype(None));
+        let _ = writeln!(c_protos, "POSTC_EXPORT {};", a.prototype(None));
         let names: Vec<String> = (0..sig.params.len()).map(|i| format!("a{i}")).collect();
         let call = format!("{}({})", sig.name, names.join(", "));
         let body = if sig.ret == "void" { format!("{call};") } else { format!("return {call};") };
-        let _ = writeln!(alias_text, "\n/* alias {alias} = {} */\n{} {{\n  {body}\n}}", sig.name, a.prototype(Some(&names)));
-    }
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, _) in m.ufuncs() {
-            if let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported) {
-                let _ = writeln!(
-                    exported_protos,
-                    "void {}(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);",
-                    crate::abi::loop_symbol(&sig.name)
-                );
-            }
-        }
+        let _ = writeln!(
+            alias_text,
+            "\n/* alias {alias} = {} */\n{} {{\n  {body}\n}}",
+            sig.name,
+            a.prototype(Some(&names))
+        );
     }
     let names: Vec<&str> = program.modules.iter().map(|m| m.name.as_str()).collect();
     let guard = format!("POSTC_{}_H", ident(names.first().copied().unwrap_or("program")).to_ascii_uppercase());
@@ -600,7 +674,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         }
     }
     c.push_str("\n/* Exported functions. */\n");
-    c.push_str(&exported_protos);
+    c.push_str(&c_protos);
     if !private_protos.is_empty() {
         c.push_str("\n/* Module-private functions. */\n");
         c.push_str(&private_protos);

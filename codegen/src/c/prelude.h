@@ -5,12 +5,16 @@
 #define POSTC_HELPER static inline __attribute__((unused))
 #define POSTC_PRIVATE static __attribute__((unused))
 #define POSTC_COLD __attribute__((cold, noinline))
+/* Exported functions: calls from inside the library reach them, never a
+ * function of the same name that another library exports. */
+#define POSTC_EXPORT __attribute__((visibility("protected")))
 #define POSTC_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #define POSTC_LIKELY(c) __builtin_expect(!!(c), 1)
 #else
 #define POSTC_HELPER static inline
 #define POSTC_PRIVATE static
 #define POSTC_COLD
+#define POSTC_EXPORT
 #define POSTC_UNLIKELY(c) (c)
 #define POSTC_LIKELY(c) (c)
 #endif
