@@ -127,7 +127,14 @@ fn library(dir: &Path, level: OptLevel) -> PathBuf {
     let o = dir.join(format!("shadow{}.o", level.as_u8()));
     std::fs::write(&o, obj).unwrap();
     let so = dir.join(format!("libshadow{}.so", level.as_u8()));
-    let st = std::process::Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(&o).args(["-lm", "-ldl"]).status();
+    let st = std::process::Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(&o)
+        .arg(postc_runtime::STATIC_LIB_PATH)
+        .args(["-lm", "-ldl"])
+        .status();
     assert!(st.unwrap().success());
     so
 }
