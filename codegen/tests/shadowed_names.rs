@@ -262,3 +262,15 @@ fn reserved_names_are_refused() {
     assert!(text.contains("`__truncdfhf2` cannot be exported: the name is reserved"), "{text}");
     assert!(text.contains("m.pir:4:1"), "{text}");
 }
+
+/// The runtime library's names are reserved too: an exported
+/// `postc_rt_panic` would clash with the runtime linked into every library.
+#[test]
+fn runtime_names_are_refused() {
+    let src = "module m\nexport postc_rt_panic\n\nfunc postc_rt_panic(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n";
+    let m = postc_ir::parse::parse_module("m.pir", src.as_bytes()).unwrap();
+    let program = postc_ir::Program::from_module(m);
+    let diags = postc_codegen::compile(&program, &CodegenOptions::for_level(OptLevel::O2)).unwrap_err();
+    let text = diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+    assert!(text.contains("`postc_rt_panic` cannot be exported: the name is reserved"), "{text}");
+}
