@@ -16,6 +16,6 @@ fn main() {
     let low = postc_codegen::lower(&prepared).unwrap();
     let tm = postc_codegen::target_machine(&opts).unwrap();
     let cx = inkwell::context::Context::create();
-    let module = postc_codegen::build_unit(&cx, &low, &opts, &tm, None, postc_codegen::EmitKind::LlvmIr).unwrap();
+    let module = postc_codegen::build_unit(&cx, &low, &opts, &tm, None).unwrap();
     print!("{}", module.print_to_string().to_string());
 }

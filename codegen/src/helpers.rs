@@ -96,7 +96,7 @@ impl Helper {
 /// `memory(read)`: LLVM 22's encoding of memory effects, two bits per
 /// location (argument, inaccessible, errno, other, two target locations),
 /// `01` reading.
-fn read_only<'c>(t: &Types<'c>) -> inkwell::attributes::Attribute {
+pub(crate) fn read_only<'c>(t: &Types<'c>) -> inkwell::attributes::Attribute {
     const READ_EVERYWHERE: u64 = 0b01_01_01_01_01_01;
     let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("memory");
     t.cx.create_enum_attribute(kind, READ_EVERYWHERE)

@@ -21,10 +21,8 @@ pub mod gpu;
 pub mod helpers;
 pub mod imports;
 pub mod link;
-pub mod machine_code;
 pub mod runtime;
 pub mod ufunc;
-pub mod ufunc_dl;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -241,30 +239,6 @@ pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
     })
 }
 
-/// Parses the text of the runtime parts `parts` (the runtime is still LLVM
-/// IR text, see [`runtime`]) and links it into `module`.
-pub(crate) fn link_runtime<'c>(
-    cx: &'c Context,
-    module: &LlModule<'c>,
-    parts: &[runtime::Part],
-    machine_code: bool,
-) -> Result<(), Vec<Diagnostic>> {
-    if parts.is_empty() {
-        return Ok(());
-    }
-    let mut text = String::new();
-    for (_, line) in runtime::LIBC_DECLS.iter().chain(runtime::RUNTIME_DECLS) {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text.push_str(&runtime::parts_text(parts, machine_code));
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.rt");
-    let rm = cx.create_module_from_ir(buf).map_err(|e| internal(format!("the runtime does not parse: {e}")))?;
-    rm.set_triple(&module.get_triple());
-    rm.set_data_layout(&module.get_data_layout());
-    module.link_in_module(rm).map_err(|e| internal(format!("linking the runtime: {e}")))
-}
-
 /// Adds the aliases whose target symbol `keep` accepts: protected, of the
 /// target's type.
 fn add_aliases(module: &LlModule<'_>, low: &Lowered<'_>, keep: impl Fn(&str) -> bool) -> Result<(), Vec<Diagnostic>> {
@@ -419,21 +393,14 @@ pub fn build_unit<'c>(
     options: &CodegenOptions,
     tm: &TargetMachine,
     owned: Option<&[String]>,
-    kind: EmitKind,
 ) -> Result<LlModule<'c>, Vec<Diagnostic>> {
     let owned: Option<std::collections::HashSet<&str>> = owned.map(|o| o.iter().map(String::as_str).collect());
     let keep = |s: &str| owned.as_ref().is_none_or(|o| o.contains(s));
-    // Objects take the module-independent code as machine code compiled
-    // once per process; IR output needs its IR.
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
-    // Machine code compiled once per process calls the C library by its
-    // own names, which a shielded unit must route (see [`imports`]).
-    let mode = if low.shield.is_empty() { machine_code::Mode::of(kind, &triple) } else { machine_code::Mode::Ir };
     let module = cx.create_module("postc");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    let parts = emit::build_module(cx, &module, low)?;
-    link_runtime(cx, &module, &parts, mode == machine_code::Mode::MachineCode)?;
+    emit::build_module(cx, &module, low)?;
     add_aliases(&module, low, keep)?;
     // Externally provided LLVM IR: optimised at -O2, linked, made internal.
     let exported: std::collections::HashSet<&str> =
@@ -469,7 +436,7 @@ pub fn build_unit<'c>(
     // The GPU step of a unit: `NAME_dl` of gpu ufuncs takes device tensors,
     // and the device code is compiled and embedded.
     let plans = gpu::host_plans(low, options)?;
-    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep, mode).map_err(internal)?;
+    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep).map_err(internal)?;
     gpu::emit_host_unit(cx, &module, low, options)?;
     if owned.is_some() {
         for s in &low.exported {
@@ -486,9 +453,6 @@ pub fn build_unit<'c>(
         for s in low.exported.iter().chain(aliases).filter(|s| *s != "main") {
             hide(&module, s);
         }
-    }
-    if mode == machine_code::Mode::MachineCode {
-        machine_code::attach(&module, options)?;
     }
     module.verify().map_err(|e| internal(format!("the LLVM module does not verify: {}", e.to_string())))?;
     Ok(module)
@@ -597,7 +561,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         let timer = &mut timer;
         with_target_machine(options, |tm| {
             let cx = Context::create();
-            let module = timer.time("llvm build + link + verify", || build_unit(&cx, &low, options, tm, None, kind))?;
+            let module = timer.time("llvm build + link + verify", || build_unit(&cx, &low, options, tm, None))?;
             timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
         })?
     } else {
@@ -616,7 +580,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
                         let Some(chunk) = chunks.get(i) else { break };
                         let r = with_target_machine(options, |tm| {
                             let cx = Context::create();
-                            let module = build_unit(&cx, low, options, tm, Some(chunk), kind)?;
+                            let module = build_unit(&cx, low, options, tm, Some(chunk))?;
                             finish_unit(&module, low, tm, options.opt, kind)
                         });
                         if let Ok(mut slot) = slots[i].lock() {
@@ -685,8 +649,8 @@ mod tests {
     fn panic_format_renders_placeholders() {
         assert_eq!(
             emit::panic_format("index {} of {} at 100%", 2, Some("k.py:1:2")),
-            "panic: index %lld of %lld at 100%% at k.py:1:2\n"
+            "panic: index %lld of %lld at 100%% at k.py:1:2"
         );
-        assert_eq!(emit::panic_format("x {}", 0, None), "panic: x {}\n");
+        assert_eq!(emit::panic_format("x {}", 0, None), "panic: x {}");
     }
 }

@@ -314,7 +314,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             self.shared_header(v)?;
         }
         if needs_mark {
-            let f = self.u.runtime(runtime::Part::Arena, runtime::ARENA_MARK);
+            let f = self.u.runtime(runtime::ARENA_MARK);
             self.mark = Some(pointer(result(self.b.build_call(f, &[], "mark")?)?)?);
         }
         // Blocks in reverse postorder, so definitions come before uses.
@@ -495,11 +495,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         let res: BasicValueEnum<'c> = if od.is_text() {
             match op {
                 Opcode::Add => {
-                    let f = self.u.runtime(runtime::Part::Str, runtime::STR_CONCAT);
+                    let f = self.u.runtime(runtime::STR_CONCAT);
                     self.call_fn(f, &[a, b])?
                 }
                 Opcode::Eq | Opcode::Ne => {
-                    let f = self.u.runtime(runtime::Part::Str, runtime::STR_EQ);
+                    let f = self.u.runtime(runtime::STR_EQ);
                     let e = int(self.call_fn(f, &[a, b])?)?;
                     if op == Opcode::Eq {
                         e.into()
@@ -508,7 +508,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     }
                 }
                 Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
-                    let f = self.u.runtime(runtime::Part::Str, runtime::STR_CMP);
+                    let f = self.u.runtime(runtime::STR_CMP);
                     let c = int(self.call_fn(f, &[a, b])?)?;
                     let p = match op {
                         Opcode::Lt => IntPredicate::SLT,
@@ -1232,7 +1232,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.vals.insert(v, r);
             }
             if sig.array_ret {
-                let adopt = self.u.runtime(runtime::Part::Arena, runtime::ARENA_ADOPT);
+                let adopt = self.u.runtime(runtime::ARENA_ADOPT);
                 self.b.build_call(adopt, &[r.into()], "")?;
             }
         }
@@ -1329,7 +1329,6 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     fmt.push_str(" at ");
                     fmt.push_str(&l.replace('%', "%%"));
                 }
-                fmt.push('\n');
                 let g = self.u.cstring(fmt.as_bytes());
                 let s = match msg {
                     Some(m) => aggregate(self.val(m)?)?,
@@ -1363,7 +1362,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             Some(x) if sig.array_ret => {
                 let a = self.val(x)?;
                 let mark = self.mark.unwrap_or_else(|| self.u.t.ptr.const_null());
-                let export = self.u.runtime(runtime::Part::Arena, runtime::ARENA_EXPORT);
+                let export = self.u.runtime(runtime::ARENA_EXPORT);
                 let r = self.call_fn(export, &[mark.into(), a])?;
                 self.b.build_return(Some(&r))?;
             }
@@ -1382,7 +1381,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
 
     fn release(&mut self) -> R<()> {
         if let Some(m) = self.mark {
-            let f = self.u.runtime(runtime::Part::Arena, runtime::ARENA_RELEASE);
+            let f = self.u.runtime(runtime::ARENA_RELEASE);
             self.b.build_call(f, &[m.into()], "")?;
         }
         Ok(())
@@ -1482,7 +1481,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                         self.elem.insert(v, (d.size_bytes(), se));
                     }
                     _ => {
-                        let f = self.u.runtime(runtime::Part::Stride, runtime::STRIDE);
+                        let f = self.u.runtime(runtime::STRIDE);
                         let args = [arr.into(), self.i64c(axis as u64).into(), self.i64c(d.size_bytes() as u64).into()];
                         let r = self.call_fn(f, &args)?;
                         self.vals.insert(v, r);
@@ -1518,7 +1517,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let n = self.ival(length)?;
                 let neg = self.b.build_int_compare(IntPredicate::SLT, n, self.i64c(0), "")?;
                 self.guard_panic(v, neg, "negative allocation length")?;
-                let f = self.u.runtime(runtime::Part::Arena, runtime::ALLOC_ARRAY);
+                let f = self.u.runtime(runtime::ALLOC_ARRAY);
                 let t = self.u.t;
                 let args = [
                     n.into(),

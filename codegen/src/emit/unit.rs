@@ -174,8 +174,6 @@ pub(crate) struct Unit<'c, 'm> {
     tbaa: Option<(MetadataValue<'c>, MetadataValue<'c>)>,
     weights: HashMap<(u32, u32), MetadataValue<'c>>,
     thunks: HashMap<(String, Option<String>), FunctionValue<'c>>,
-    /// The runtime parts the bodies use.
-    pub runtime_parts: Vec<runtime::Part>,
 }
 
 impl<'c, 'm> Unit<'c, 'm> {
@@ -189,7 +187,6 @@ impl<'c, 'm> Unit<'c, 'm> {
             tbaa: None,
             weights: HashMap::new(),
             thunks: HashMap::new(),
-            runtime_parts: Vec::new(),
         }
     }
 
@@ -298,19 +295,15 @@ impl<'c, 'm> Unit<'c, 'm> {
         let _ = access.set_metadata(d, self.kind_tbaa);
     }
 
-    /// `i32 dprintf(i32, ptr, ...)`.
-    fn dprintf(&self) -> FunctionValue<'c> {
-        let ty = self.t.i32.fn_type(&[self.t.i32.into(), self.t.ptr.into()], true);
-        self.declare("dprintf", ty, &[])
+    /// `void postc_rt_panic(ptr fmt, ...)`: the runtime's panic (cold,
+    /// never returns).
+    fn panic_fn(&self) -> FunctionValue<'c> {
+        let ty = self.t.cx.void_type().fn_type(&[self.t.ptr.into()], true);
+        self.declare(runtime::PANIC, ty, &["cold", "noreturn", "nounwind"])
     }
 
-    /// `void abort()`.
-    fn abort(&self) -> FunctionValue<'c> {
-        self.declare("abort", self.t.cx.void_type().fn_type(&[], false), &["noreturn", "nounwind"])
-    }
-
-    /// Prints the panic message of the printf format `fmt` and its
-    /// arguments to standard error and aborts; `b` is left after the call
+    /// Panics with the message of the printf format `fmt` and its
+    /// arguments (through the runtime's panic); `b` is left after the call
     /// (the caller ends the block).
     pub fn build_panic(
         &self,
@@ -318,10 +311,9 @@ impl<'c, 'm> Unit<'c, 'm> {
         fmt: PointerValue<'c>,
         args: &[BasicMetadataValueEnum<'c>],
     ) -> Result<(), inkwell::builder::BuilderError> {
-        let mut all: Vec<BasicMetadataValueEnum> = vec![self.t.i32.const_int(2, false).into(), fmt.into()];
+        let mut all: Vec<BasicMetadataValueEnum> = vec![fmt.into()];
         all.extend_from_slice(args);
-        b.build_call(self.dprintf(), &all, "")?;
-        b.build_call(self.abort(), &[], "")?;
+        b.build_call(self.panic_fn(), &all, "")?;
         Ok(())
     }
 
@@ -349,17 +341,20 @@ impl<'c, 'm> Unit<'c, 'm> {
         Ok(f)
     }
 
-    /// A runtime entry point of `part` (whose text the unit links in).
-    pub fn runtime(&mut self, part: runtime::Part, name: &str) -> FunctionValue<'c> {
-        if !self.runtime_parts.contains(&part) {
-            self.runtime_parts.push(part);
+    /// A runtime entry point (the runtime library defines it; all but the
+    /// exported ones are hidden in it, so calls need no PLT).
+    pub fn runtime(&self, name: &str) -> FunctionValue<'c> {
+        if let Some(f) = self.module.get_function(name) {
+            return f;
         }
         let t = &self.t;
         let (ptr, i64, i8) = (t.ptr.into(), t.i64.into(), t.i8.into());
         let text = t.text.into();
+        let void = t.cx.void_type();
         let ty = match name {
             runtime::ARENA_MARK => t.ptr.fn_type(&[], false),
-            runtime::ARENA_RELEASE | runtime::ARENA_ADOPT => t.cx.void_type().fn_type(&[ptr], false),
+            runtime::ARENA_RELEASE | runtime::ARENA_ADOPT => void.fn_type(&[ptr], false),
+            runtime::ARENA_ALLOC => t.ptr.fn_type(&[i64], false),
             runtime::ALLOC_ARRAY => t.ptr.fn_type(&[i64, i8, i8, i64], false),
             runtime::ARENA_EXPORT => t.ptr.fn_type(&[ptr, ptr], false),
             runtime::STRIDE => t.i64.fn_type(&[ptr, i64, i64], false),
@@ -367,19 +362,41 @@ impl<'c, 'm> Unit<'c, 'm> {
             runtime::STR_CMP => t.i32.fn_type(&[text, text], false),
             _ => t.text.fn_type(&[text, text], false),
         };
-        self.declare(name, ty, &["nounwind"])
+        let f = self.declare(name, ty, &["nounwind"]);
+        if !crate::abi::EXPORTED.contains(&name) {
+            f.as_global_value().set_visibility(GlobalVisibility::Hidden);
+        }
+        let zeroext = || t.param_attrs(ParamAttr::ZeroExt);
+        match name {
+            runtime::ALLOC_ARRAY => {
+                for a in zeroext() {
+                    f.add_attribute(AttributeLoc::Param(1), a);
+                    f.add_attribute(AttributeLoc::Param(2), a);
+                }
+            }
+            runtime::STR_EQ => {
+                for a in zeroext() {
+                    f.add_attribute(AttributeLoc::Return, a);
+                }
+            }
+            // Reads the tensor and its shape only.
+            runtime::STRIDE => {
+                add_flags(t, f, &["willreturn"]);
+                f.add_attribute(AttributeLoc::Function, crate::helpers::read_only(t));
+            }
+            _ => {}
+        }
+        f
     }
 
-    /// The thread's call depth ([`super::DEPTH`]).
-    pub fn depth(&mut self) -> PointerValue<'c> {
-        if !self.runtime_parts.contains(&runtime::Part::Depth) {
-            self.runtime_parts.push(runtime::Part::Depth);
-        }
+    /// The thread's call depth ([`super::DEPTH`], in the runtime library).
+    pub fn depth(&self) -> PointerValue<'c> {
         if let Some(g) = self.module.get_global(super::DEPTH) {
             return g.as_pointer_value();
         }
         let g = self.module.add_global(self.t.i64, None, super::DEPTH);
         g.set_thread_local(true);
+        g.set_visibility(GlobalVisibility::Hidden);
         g.as_pointer_value()
     }
 
@@ -394,13 +411,8 @@ impl<'c, 'm> Unit<'c, 'm> {
 }
 
 /// Builds the module of a lowered program into `module`: every function
-/// declared, then every body (see [`super::body`]), each verified. Returns
-/// the runtime parts the bodies use.
-pub fn build_module<'c>(
-    cx: &'c Context,
-    module: &LlModule<'c>,
-    low: &Lowered<'_>,
-) -> Result<Vec<runtime::Part>, Vec<Diagnostic>> {
+/// declared, then every body (see [`super::body`]), each verified.
+pub fn build_module<'c>(cx: &'c Context, module: &LlModule<'c>, low: &Lowered<'_>) -> Result<(), Vec<Diagnostic>> {
     let mut unit = Unit::new(cx, module);
     let mut functions = HashMap::new();
     for (mid, m) in low.program.modules.iter_enumerated() {
@@ -448,5 +460,5 @@ pub fn build_module<'c>(
     if !diags.is_empty() {
         return Err(diags);
     }
-    Ok(unit.runtime_parts)
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use super::kernels::{Arch, Kernels};
 use super::{err, DEFAULT_ARCH, NVPTX_TRIPLE};
 use crate::emit::unit::Types;
+use crate::runtime::{ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK};
 use crate::{CodegenOptions, Lowered};
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
@@ -292,8 +293,7 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
     };
     let cx = Context::create();
     let m = cx.create_module("postc.gpu");
-    let parts = crate::emit::build_module(&cx, &m, low)?;
-    crate::link_runtime(&cx, &m, &parts, false)?;
+    crate::emit::build_module(&cx, &m, low)?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)
@@ -302,7 +302,7 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
         // device `malloc`, and NVIDIA's heap is 8 MiB unless enlarged.
         let mut plan = u.plan.clone();
         plan.scratch_from_data = true;
-        crate::ufunc::emit_entry_points(&cx, &m, &plan, body, crate::machine_code::Mode::Ir).map_err(internal)?;
+        crate::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;
     }
     let kernels = Kernels::new(Types::new(&cx), &m, arch);
     for u in &low.gpu.ufuncs {
@@ -313,6 +313,7 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
     }
     kernels.cooperation(&low.gpu.functions).map_err(internal)?;
     kernels.coordinates().map_err(internal)?;
+    kernels.runtime_stride().map_err(internal)?;
     m.set_triple(&tm.get_triple());
     m.set_data_layout(&tm.get_target_data().get_data_layout());
     let names = low.gpu.kernel_names();
@@ -348,17 +349,29 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
     }
 }
 
-/// A panic's message on NVIDIA: the host's `dprintf(2, fmt, args...)`
-/// (or `write(2, msg, len)`) becomes CUDA's device `vprintf(fmt, args)`,
-/// the arguments laid out as a struct, so a failed check prints its
-/// message and location (on the host's standard output, when the launch
-/// ends) before the trap fails the launch.
+/// A call that prints a message on the host.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Print {
+    /// `dprintf(2, fmt, args...)`.
+    Dprintf,
+    /// `write(2, msg, len)`.
+    Write,
+    /// `postc_rt_panic(fmt, args...)`: the message, then a newline.
+    Panic,
+}
+
+/// A panic's message on NVIDIA: the host's `dprintf(2, fmt, args...)`,
+/// `write(2, msg, len)` or `postc_rt_panic(fmt, args...)` becomes CUDA's
+/// device `vprintf(fmt, args)` before `call`, the arguments laid out as a
+/// struct, so a failed check prints its message and location (on the
+/// host's standard output, when the launch ends) before the trap fails the
+/// launch.
 fn device_print<'c>(
     cx: &'c Context,
     m: &LlModule<'c>,
     f: inkwell::values::FunctionValue<'c>,
     call: inkwell::values::InstructionValue<'c>,
-    raw: bool,
+    kind: Print,
 ) -> Result<(), Vec<Diagnostic>> {
     use inkwell::values::{BasicValueEnum, Operand};
     let ptr = cx.ptr_type(inkwell::AddressSpace::default());
@@ -368,14 +381,15 @@ fn device_print<'c>(
     let b = cx.create_builder();
     b.position_before(&call);
     let n = call.get_num_operands() - 1;
-    let args: Vec<BasicValueEnum> = (1..n)
+    let first = if kind == Print::Panic { 0 } else { 1 };
+    let args: Vec<BasicValueEnum> = (first..n)
         .filter_map(|k| match call.get_operand(k) {
             Some(Operand::Value(v)) => Some(v),
             _ => None,
         })
         .collect();
     // `write(2, msg, len)` prints `len` bytes of `msg`: "%.*s".
-    let (fmt, vals) = if raw {
+    let (fmt, vals) = if kind == Print::Write {
         let len = args.get(1).ok_or_else(|| internal("write without a length"))?.into_int_value();
         let len32 = b.build_int_truncate(len, cx.i32_type(), "").map_err(internal)?;
         let fmt = b.build_global_string_ptr("%.*s", "postc.gpu.rawfmt").map_err(internal)?;
@@ -402,7 +416,10 @@ fn device_print<'c>(
         buf
     };
     b.build_call(vprintf, &[fmt.into(), buf.into()], "").map_err(internal)?;
-    call.erase_from_basic_block();
+    if kind == Print::Panic {
+        let nl = b.build_global_string_ptr("\n", "postc.gpu.newline").map_err(internal)?;
+        b.build_call(vprintf, &[nl.as_pointer_value().into(), ptr.const_null().into()], "").map_err(internal)?;
+    }
     Ok(())
 }
 
@@ -446,6 +463,7 @@ fn prune<'c>(
     }
     let mut dead_calls = Vec::new();
     let mut printed = Vec::new();
+    let mut panics = Vec::new();
     for f in m.get_functions() {
         for bb in f.get_basic_blocks() {
             for i in bb.get_instructions() {
@@ -453,8 +471,10 @@ fn prune<'c>(
                     let n = i.get_num_operands();
                     if let Some(inkwell::values::Operand::Value(callee)) = i.get_operand(n - 1) {
                         let name = callee.get_name().to_bytes();
-                        if arch == Arch::Nvptx && (name == b"dprintf" || name == b"write") {
-                            printed.push((f, i, name == b"write"));
+                        if name == crate::abi::PANIC.as_bytes() {
+                            panics.push((f, i));
+                        } else if arch == Arch::Nvptx && (name == b"dprintf" || name == b"write") {
+                            printed.push((f, i, if name == b"write" { Print::Write } else { Print::Dprintf }));
                         } else if DROPPED_CALLS.contains(&name) {
                             dead_calls.push(i);
                         }
@@ -463,8 +483,24 @@ fn prune<'c>(
             }
         }
     }
-    for (f, call, raw) in printed {
-        device_print(cx, m, f, call, raw)?;
+    for (f, call, kind) in printed {
+        device_print(cx, m, f, call, kind)?;
+        call.erase_from_basic_block();
+    }
+    // A panic prints (on NVIDIA) and traps.
+    if !panics.is_empty() {
+        let trap = Intrinsic::find("llvm.trap")
+            .and_then(|t| t.get_declaration(m, &[]))
+            .ok_or_else(|| internal("no llvm.trap"))?;
+        for (f, call) in panics {
+            if arch == Arch::Nvptx {
+                device_print(cx, m, f, call, Print::Panic)?;
+            }
+            let b = cx.create_builder();
+            b.position_before(&call);
+            b.build_call(trap, &[], "").map_err(internal)?;
+            call.erase_from_basic_block();
+        }
     }
     for i in dead_calls {
         i.erase_from_basic_block();
@@ -488,6 +524,8 @@ fn prune<'c>(
             f.set_linkage(Linkage::Internal);
         } else if !used {
             unsafe { f.delete() };
+        } else if [ARENA_ALLOC, ALLOC_ARRAY, ARENA_EXPORT, ARENA_ADOPT, ARENA_MARK].contains(&name.as_str()) {
+            return Err(err(format!("gpu function {what}: allocates arrays, which is not supported on the GPU")));
         } else if name.starts_with("llvm.") {
             if !DEVICE_INTRINSICS.iter().any(|p| name.starts_with(p)) {
                 return Err(err(format!(

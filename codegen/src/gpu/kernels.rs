@@ -350,6 +350,57 @@ impl<'c, 'm> Kernels<'c, 'm> {
         Ok(())
     }
 
+    /// `postc_rt_stride` for the device, when the module calls it (the
+    /// host's is in the runtime library, see `runtime/src/stride.c`): the
+    /// byte stride of an axis, compact row-major when `strides` is null.
+    pub fn runtime_stride(&self) -> R<()> {
+        let Some(f) = self.m.get_function(crate::runtime::STRIDE).filter(|f| f.count_basic_blocks() == 0) else {
+            return Ok(());
+        };
+        use crate::abi::dltensor::{NDIM, SHAPE, STRIDES};
+        let (t, b) = (&self.t, &self.b);
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Default);
+        f.set_linkage(Linkage::Internal);
+        let (tensor, axis, elsize) = (Self::param_ptr(f, 0), Self::param_int(f, 1), Self::param_int(f, 2));
+        let block = |name: &str| t.cx.append_basic_block(f, name);
+        let (entry, given, compact, lp, body, done) =
+            (block("entry"), block("given"), block("compact"), block("loop"), block("body"), block("done"));
+        // SAFETY (every getelementptr here): within the `DLTensor` header
+        // or its shape and strides arrays, whose rank the caller trusts.
+        let field = |off: u64| unsafe { b.build_gep(t.i8, tensor, &[t.i64.const_int(off, false)], "") };
+        b.position_at_end(entry);
+        let strides = b.build_load(t.ptr, field(STRIDES)?, "strides")?.into_pointer_value();
+        let nul = b.build_is_null(strides, "")?;
+        b.build_conditional_branch(nul, compact, given)?;
+        b.position_at_end(given);
+        let e = unsafe { b.build_gep(t.i64, strides, &[axis], "")? };
+        let s = b.build_load(t.i64, e, "")?.into_int_value();
+        b.build_return(Some(&b.build_int_mul(s, elsize, "")?))?;
+        b.position_at_end(compact);
+        let nd32 = b.build_load(t.i32, field(NDIM)?, "")?.into_int_value();
+        let nd = b.build_int_s_extend(nd32, t.i64, "nd")?;
+        let shape = b.build_load(t.ptr, field(SHAPE)?, "shape")?.into_pointer_value();
+        let k0 = b.build_int_add(axis, t.i64.const_int(1, false), "")?;
+        b.build_unconditional_branch(lp)?;
+        b.position_at_end(lp);
+        let k = b.build_phi(t.i64, "k")?;
+        let acc = b.build_phi(t.i64, "acc")?;
+        let (kv, accv) = (k.as_basic_value().into_int_value(), acc.as_basic_value().into_int_value());
+        let more = b.build_int_compare(IntPredicate::SLT, kv, nd, "")?;
+        b.build_conditional_branch(more, body, done)?;
+        b.position_at_end(body);
+        let de = unsafe { b.build_gep(t.i64, shape, &[kv], "")? };
+        let d = b.build_load(t.i64, de, "")?.into_int_value();
+        let acc1 = b.build_int_mul(accv, d, "")?;
+        let k1 = b.build_int_add(kv, t.i64.const_int(1, false), "")?;
+        b.build_unconditional_branch(lp)?;
+        k.add_incoming(&[(&k0, compact), (&k1, body)]);
+        acc.add_incoming(&[(&elsize, compact), (&acc1, body)]);
+        b.position_at_end(done);
+        b.build_return(Some(&accv))?;
+        Ok(())
+    }
+
     /// A convergent barrier intrinsic's call.
     fn barrier_call(&self, name: &str) -> R<()> {
         let f = self.function(name, self.t.cx.void_type().fn_type(&[], false));
