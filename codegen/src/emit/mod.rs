@@ -384,7 +384,7 @@ fn resolve<'p>(program: &'p Program, index: &Index<'p>, mid: ModuleId, callee: &
 
 /// The thread's depth of calls between POST functions, kept by the calls
 /// of the functions [`depth_counted`] names.
-pub const DEPTH: &str = "postc.rt.depth";
+pub const DEPTH: &str = crate::runtime::DEPTH;
 
 /// The functions whose calls of POST functions count the depth and panic
 /// `recursion limit exceeded` when a call would make more than
