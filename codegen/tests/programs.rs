@@ -155,7 +155,8 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path) -> Result<PathB
         .arg(&so)
         .arg(&o)
         .arg(&c)
-        .arg("-lm")
+        .arg(postc_runtime::STATIC_LIB_PATH)
+        .args(["-lm", "-ldl"])
         .output()
         .map_err(|e| format!("cannot run cc: {e}"))?;
     if !out.status.success() {

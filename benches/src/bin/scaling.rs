@@ -101,13 +101,7 @@ fn main() {
         let lowered = lower(&prepared).expect("lowers");
         llvm[k] = best(rounds, || {
             let cx = Context::create();
-            timed(|| {
-                build_unit(&cx, &lowered, &codegen, &tm, None, EmitKind::Object)
-                    .expect("builds")
-                    .get_functions()
-                    .count()
-            })
-            .1
+            timed(|| build_unit(&cx, &lowered, &codegen, &tm, None).expect("builds").get_functions().count()).1
         });
     }
     report("-O0 pipeline (postc_codegen::prepare)", "functions", nfuncs, prep);
