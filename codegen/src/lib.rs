@@ -19,6 +19,7 @@ pub mod gpu;
 pub mod helpers;
 pub mod imports;
 pub mod link;
+pub mod qbe;
 pub mod runtime;
 pub mod ufunc;
 
@@ -74,6 +75,8 @@ pub enum EmitKind {
     Assembly,
     LlvmIr,
     Bitcode,
+    /// QBE IL text (the qbe backend).
+    Qbe,
 }
 
 /// Code generation options.
@@ -474,6 +477,7 @@ fn finish_unit(
     Ok(match kind {
         EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
         EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
+        EmitKind::Qbe => return Err(internal("the LLVM backend does not emit QBE IL")),
         EmitKind::Object | EmitKind::Assembly => {
             let ft = if kind == EmitKind::Object { FileType::Object } else { FileType::Assembly };
             tm.write_to_memory_buffer(module, ft).map_err(|e| internal(e.to_string()))?.as_slice().to_vec()

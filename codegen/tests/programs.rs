@@ -138,12 +138,13 @@ fn load_program(path: &Path) -> Result<Program, String> {
 
 /// Compiles a program into a shared library in `dir`, with trampolines for
 /// the functions of its first module.
-fn build_library(program: &Program, level: OptLevel, dir: &Path) -> Result<PathBuf, String> {
+fn build_library(program: &Program, level: OptLevel, dir: &Path, backend: &str) -> Result<PathBuf, String> {
     let m = &program.modules[ModuleId::from_u32(0)];
     let mut options = CodegenOptions::for_level(level);
     // `gpu(fallback)` functions run their host body here.
     options.gpu.mode = postc_codegen::gpu::GpuMode::Off;
-    let obj = postc_codegen::compile(program, &options)
+    let obj = postc_codegen::backend::by_name(backend)?
+        .emit(program, &options, postc_codegen::EmitKind::Object)
         .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
     let o = dir.join(format!("{}.o", m.name));
     std::fs::write(&o, obj).map_err(|e| e.to_string())?;
@@ -459,7 +460,7 @@ fn child_runner() {
     std::process::exit(0);
 }
 
-fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usize, usize)) {
+fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usize, usize), backend: &str) {
     let name = stem(path);
     let program = match load_program(path) {
         Ok(p) => p,
@@ -488,7 +489,7 @@ fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usi
     for (level, checked) in [(OptLevel::O0, true), (OptLevel::O2, false)] {
         let ldir = dir.path().join(level_name(level));
         std::fs::create_dir_all(&ldir).unwrap();
-        let so = match build_library(&program, level, &ldir) {
+        let so = match build_library(&program, level, &ldir, backend) {
             Ok(so) => so,
             Err(e) => {
                 failures.push(format!("{name} -{}: {e}", level_name(level)));
@@ -529,7 +530,7 @@ fn programs_run_natively() {
         if only.as_ref().is_some_and(|o| *o != stem(&path)) {
             continue;
         }
-        run_program_native(&path, &mut failures, &mut counts);
+        run_program_native(&path, &mut failures, &mut counts, "llvm");
     }
     eprintln!("{} native case runs ({} panicking, in child processes)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
@@ -556,9 +557,27 @@ fn py_programs_run_natively() {
         if only.as_ref().is_some_and(|o| *o != stem(&path)) {
             continue;
         }
-        run_program_native(&path, &mut failures, &mut counts);
+        run_program_native(&path, &mut failures, &mut counts, "llvm");
     }
     eprintln!("{} POST Python case runs ({} panicking, in child processes)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(counts.0 > 200, "too few cases ran: {}", counts.0);
+}
+
+/// Every program of `tests/programs/` through the QBE backend, at -O0 and
+/// -O2, as [`programs_run_natively`] runs them through LLVM.
+#[test]
+fn programs_run_natively_through_qbe() {
+    let mut failures = Vec::new();
+    let mut counts = (0, 0);
+    let only = std::env::var("POSTC_PROGRAM").ok();
+    for path in program_files() {
+        if only.as_ref().is_some_and(|o| *o != stem(&path)) {
+            continue;
+        }
+        run_program_native(&path, &mut failures, &mut counts, "qbe");
+    }
+    eprintln!("{} native case runs through QBE ({} panicking, in child processes)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 300, "too few cases ran: {}", counts.0);
 }
