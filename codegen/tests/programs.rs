@@ -542,6 +542,16 @@ const MIN_PY_PROGRAMS: usize = 25;
 
 #[test]
 fn py_programs_run_natively() {
+    py_programs_through("llvm");
+}
+
+/// The POST Python programs through the QBE backend.
+#[test]
+fn py_programs_run_natively_through_qbe() {
+    py_programs_through("qbe");
+}
+
+fn py_programs_through(backend: &str) {
     let dir = repo_root().join("tests").join("py");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("tests/py exists")
@@ -557,7 +567,7 @@ fn py_programs_run_natively() {
         if only.as_ref().is_some_and(|o| *o != stem(&path)) {
             continue;
         }
-        run_program_native(&path, &mut failures, &mut counts, "llvm");
+        run_program_native(&path, &mut failures, &mut counts, backend);
     }
     eprintln!("{} POST Python case runs ({} panicking, in child processes)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));

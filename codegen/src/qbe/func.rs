@@ -1115,7 +1115,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     }
                 }
                 if let Some(d) = depth {
-                    self.line(format!("storel {d}, thread $postc_rt_depth"));
+                    let at = self.depth_addr();
+                    self.line(format!("storel {d}, {at}"));
                 }
                 Ok(())
             }
@@ -1126,12 +1127,21 @@ impl<'t, 'p> FnQ<'t, 'p> {
     /// exceeded` when the caller's frame is the interpreter's last one, else
     /// counts the callee's frame. Returns the depth to restore.
     fn enter_call(&mut self, v: ValueId) -> String {
-        let d = self.def('l', "loadl thread $postc_rt_depth");
+        let at = self.depth_addr();
+        let d = self.def('l', format!("loadl {at}"));
         let deep = self.def('w', format!("cugel {d}, {}", postc_ir::interp::MAX_FRAMES - 1));
         self.guard(v, &deep, "recursion limit exceeded");
         let d1 = self.def('l', format!("add {d}, 1"));
-        self.line(format!("storel {d1}, thread $postc_rt_depth"));
+        self.line(format!("storel {d1}, {at}"));
         d
+    }
+
+    /// The address of the thread's call depth, taken once in the start block.
+    fn depth_addr(&mut self) -> String {
+        if !self.start.contains("%depth =l") {
+            let _ = writeln!(self.start, "  %depth =l call ${}()", super::DEPTH_ADDR);
+        }
+        "%depth".to_owned()
     }
 
     /// Whether `a op b` overflows dtype `d` (a `w` 0 or 1).

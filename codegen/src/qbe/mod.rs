@@ -113,12 +113,26 @@ pub fn run_qbe(il: &str) -> Result<(String, String), Vec<Diagnostic>> {
     Ok((String::from_utf8_lossy(&out.stdout).into_owned(), stderr))
 }
 
+/// The function that returns the address of the thread's `postc_rt_depth`.
+pub(crate) const DEPTH_ADDR: &str = "postc_qbe_depth_addr";
+
+/// [`DEPTH_ADDR`] in assembly: QBE reaches thread-local data with the
+/// local-exec model, which a shared library cannot use, so the address
+/// comes from `__tls_get_addr` (the general-dynamic sequence, which the
+/// linker relaxes in an executable).
+const DEPTH_ADDR_ASM: &str = "\n.text\n.p2align 4\n.type postc_qbe_depth_addr, @function\npostc_qbe_depth_addr:\n\
+     \tsubq $8, %rsp\n\t.byte 0x66\n\tleaq postc_rt_depth@tlsgd(%rip), %rdi\n\t.value 0x6666\n\trex64\n\
+     \tcall __tls_get_addr@PLT\n\taddq $8, %rsp\n\tret\n.size postc_qbe_depth_addr, .-postc_qbe_depth_addr\n";
+
 /// QBE's assembly of IL text, every exported function made `protected`:
 /// inside a shared library the program's calls reach its own functions,
 /// never a function of the same name that another library defines (libm's
 /// `cabs` for a program's `cabs`), as with the LLVM backend.
 fn assembly(il: &str) -> Result<String, Vec<Diagnostic>> {
     let (mut asm, _) = run_qbe(il)?;
+    if il.contains(DEPTH_ADDR) {
+        asm.push_str(DEPTH_ADDR_ASM);
+    }
     for line in il.lines() {
         let Some(rest) = line.strip_prefix("export function ") else { continue };
         let Some(at) = rest.find('$') else { continue };
