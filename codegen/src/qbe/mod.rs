@@ -28,6 +28,7 @@
 
 mod func;
 mod helpers;
+mod ufunc;
 
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::{Diagnostic, Pos};
@@ -113,6 +114,9 @@ pub fn run_qbe(il: &str) -> Result<(String, String), Vec<Diagnostic>> {
     Ok((String::from_utf8_lossy(&out.stdout).into_owned(), stderr))
 }
 
+/// The start of the IL comment that declares an exported alias.
+const ALIAS_LINE: &str = "# alias ";
+
 /// The function that returns the address of the thread's `postc_rt_depth`.
 pub(crate) const DEPTH_ADDR: &str = "postc_qbe_depth_addr";
 
@@ -134,6 +138,11 @@ fn assembly(il: &str) -> Result<String, Vec<Diagnostic>> {
         asm.push_str(DEPTH_ADDR_ASM);
     }
     for line in il.lines() {
+        if let Some((alias, target)) = line.strip_prefix(ALIAS_LINE).and_then(|l| l.split_once(" = ")) {
+            let _ =
+                writeln!(asm, ".globl {alias}\n.protected {alias}\n.type {alias}, @function\n.set {alias}, {target}");
+            continue;
+        }
         let Some(rest) = line.strip_prefix("export function ") else { continue };
         let Some(at) = rest.find('$') else { continue };
         let name: String = rest[at + 1..].chars().take_while(|c| *c != '(').collect();
@@ -473,8 +482,37 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.ufuncs() {
+            let Some(sig) = t.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            match crate::ufunc::Plan::new(m, f) {
+                Ok(mut plan) => {
+                    plan.symbol = sig.name.clone();
+                    for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
+                        if taken.contains_key(&e) {
+                            diags.push(Diagnostic::error(
+                                format!(
+                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
+                                    f.name
+                                ),
+                                at.clone(),
+                            ));
+                        }
+                    }
+                    bodies.push_str(&ufunc::entry_points(&mut t, m, f, &plan, &sig));
+                }
+                Err(e) => diags.push(Diagnostic::error(e, at)),
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    // QBE has no aliases: a comment line names each, which the assembly
+    // step makes a symbol at the target's address (see [`assembly`]).
     for (alias, target) in &aliases {
-        bodies.push_str(&alias_function(alias, &t.sigs[target]));
+        let _ = writeln!(bodies, "{ALIAS_LINE}{alias} = {}", t.sigs[target].name);
     }
     let mut out = String::new();
     let _ = writeln!(out, "# QBE IL written by postc's qbe backend");
@@ -485,25 +523,6 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
         out.push_str(text);
     }
     Ok(out)
-}
-
-/// An exported alias: a function that calls its target with its arguments.
-fn alias_function(alias: &str, sig: &Sig) -> String {
-    let params: Vec<String> = sig.params.iter().enumerate().map(|(i, t)| format!("{t} %a{i}")).collect();
-    let args = params.join(", ");
-    let mut s = String::new();
-    let ret = sig.ret.clone().map(|r| format!("{r} ")).unwrap_or_default();
-    let _ = writeln!(s, "export function {ret}${alias}({}) {{\n@start", params.join(", "));
-    match &sig.ret {
-        Some(r) => {
-            let _ = writeln!(s, "  %r ={} call ${}({args})\n  ret %r", func::ret_class(r), sig.name);
-        }
-        None => {
-            let _ = writeln!(s, "  call ${}({args})\n  ret", sig.name);
-        }
-    }
-    s.push_str("}\n\n");
-    s
 }
 
 /// Every exported symbol with where it is defined.
