@@ -114,30 +114,7 @@ pub(crate) fn escape_bytes(b: &[u8]) -> String {
     s
 }
 
-/// The printf format of a panic message for `postc_rt_panic`: `{}` becomes
-/// `%lld` (as many as there are arguments), `%` is doubled; no newline (the
-/// runtime ends the line).
-pub fn panic_format(msg: &str, nargs: usize, loc: Option<&str>) -> String {
-    let mut out = String::from("panic: ");
-    let mut rest = msg;
-    let mut left = nargs;
-    while let Some(i) = rest.find("{}") {
-        out.push_str(&rest[..i].replace('%', "%%"));
-        if left > 0 {
-            out.push_str("%lld");
-            left -= 1;
-        } else {
-            out.push_str("{}");
-        }
-        rest = &rest[i + 2..];
-    }
-    out.push_str(&rest.replace('%', "%%"));
-    if let Some(l) = loc {
-        out.push_str(" at ");
-        out.push_str(&l.replace('%', "%%"));
-    }
-    out
-}
+pub use crate::abi::panic_format;
 
 /// The signature of a function.
 pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> FnSig {

@@ -59,7 +59,7 @@ static void managed_deleter(rt_managed *m) { postc_rt_managed_deleter(m); }
 void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
   uint64_t count = n < 0 ? 0 : (uint64_t)n;
   uint64_t bytes;
-  if (__builtin_mul_overflow(count, (uint64_t)elsize, &bytes)) {
+  if (__builtin_mul_overflow(count, (uint64_t)elsize, &bytes) || bytes > (uint64_t)INT64_MAX - ARRAY_PREFIX) {
     postc_rt_oom();
   }
   rt_managed *m = postc_rt_arena_alloc((int64_t)(bytes + ARRAY_PREFIX));

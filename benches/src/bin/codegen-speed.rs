@@ -6,7 +6,7 @@
 use inkwell::context::Context;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::FileType;
-use postc_codegen::{build_unit, compile, lower, prepare, target_machine, CodegenOptions, EmitKind, OptLevel};
+use postc_codegen::{build_unit, compile, lower, prepare, target_machine, CodegenOptions, OptLevel};
 use postc_ir::Program;
 use std::path::Path;
 use std::time::Instant;

@@ -12,7 +12,7 @@
 //! `scaling [ROUNDS] [BLOCKS] [FUNCTIONS]` (defaults: 3, 1000000, 100000).
 
 use inkwell::context::Context;
-use postc_codegen::{build_unit, lower, prepare, target_machine, CodegenOptions, EmitKind, OptLevel};
+use postc_codegen::{build_unit, lower, prepare, target_machine, CodegenOptions, OptLevel};
 use postc_ir::{Module, Program};
 use postc_passes::{parse_pipeline, PassOptions, RunOptions};
 use std::fmt::Write as _;

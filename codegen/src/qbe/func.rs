@@ -179,7 +179,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
     /// A call of the runtime's panic with a message known when compiling
     /// (its `{}` are the `l` arguments), then `hlt`.
     fn panic_now(&mut self, v: ValueId, msg: &str, args: &[String]) {
-        let fmt = crate::emit::panic_format(msg, args.len(), self.loc_text(v).as_deref());
+        let fmt = crate::abi::panic_format(msg, args.len(), self.loc_text(v).as_deref());
         let s = self.t.string(fmt.as_bytes());
         let mut call = format!("call $postc_rt_panic(l {s}, ...");
         for a in args {
@@ -1290,7 +1290,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
         }
         match lit {
             Some(s) => {
-                let fmt = crate::emit::panic_format(s, rest.len(), self.loc_text(v).as_deref());
+                let fmt = crate::abi::panic_format(s, rest.len(), self.loc_text(v).as_deref());
                 let g = self.t.string(fmt.as_bytes());
                 let mut call = format!("call $postc_rt_panic(l {g}, ...");
                 for a in &rest {
