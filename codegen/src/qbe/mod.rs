@@ -66,8 +66,8 @@ impl crate::backend::Backend for Qbe {
         let il = translate(&prepared)?;
         match kind {
             EmitKind::Qbe => Ok(il.into_bytes()),
-            EmitKind::Assembly => assemble_text(&il),
-            _ => object(&il),
+            EmitKind::Assembly => Ok(assembly(&il, options.executable)?.into_bytes()),
+            _ => object(&il, options.executable),
         }
     }
 }
@@ -131,8 +131,10 @@ const DEPTH_ADDR_ASM: &str = "\n.text\n.p2align 4\n.type postc_qbe_depth_addr, @
 /// QBE's assembly of IL text, every exported function made `protected`:
 /// inside a shared library the program's calls reach its own functions,
 /// never a function of the same name that another library defines (libm's
-/// `cabs` for a program's `cabs`), as with the LLVM backend.
-fn assembly(il: &str) -> Result<String, Vec<Diagnostic>> {
+/// `cabs` for a program's `cabs`), as with the LLVM backend. In an
+/// executable they are hidden but `main`: the dynamic linker would let an
+/// executable's `malloc` or `write` replace the C library's own.
+fn assembly(il: &str, executable: bool) -> Result<String, Vec<Diagnostic>> {
     let (mut asm, _) = run_qbe(il)?;
     if il.contains(DEPTH_ADDR) {
         asm.push_str(DEPTH_ADDR_ASM);
@@ -146,18 +148,15 @@ fn assembly(il: &str) -> Result<String, Vec<Diagnostic>> {
         let Some(rest) = line.strip_prefix("export function ") else { continue };
         let Some(at) = rest.find('$') else { continue };
         let name: String = rest[at + 1..].chars().take_while(|c| *c != '(').collect();
-        let _ = writeln!(asm, ".protected {name}");
+        let vis = if executable && name != "main" { "hidden" } else { "protected" };
+        let _ = writeln!(asm, ".{vis} {name}");
     }
     Ok(asm)
 }
 
-fn assemble_text(il: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    Ok(assembly(il)?.into_bytes())
-}
-
 /// IL text into an object: `qbe`, then the system assembler through `cc -c`.
-fn object(il: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let asm = assembly(il)?;
+fn object(il: &str, executable: bool) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let asm = assembly(il, executable)?;
     let dir = tempfile::tempdir().map_err(|e| crate::internal(format!("temporary directory: {e}")))?;
     let s = dir.path().join("program.s");
     let o = dir.path().join("program.o");
@@ -279,13 +278,8 @@ fn unexportable(name: &str) -> Option<String> {
     if crate::abi::is_runtime_symbol(name) || name.starts_with("postc_qbe_") || name.starts_with("__") {
         return Some("the name belongs to the runtime or the backend's helpers".into());
     }
-    let libc = crate::imports::is_c_function(name) && crate::emit::intrinsic_base(name).is_none();
-    if libc || crate::imports::reserved(name) {
-        return Some(
-            "the code the backend writes calls the C library function of that name \
-             (the LLVM backend can export it)"
-                .into(),
-        );
+    if crate::imports::reserved(name) {
+        return Some("C reserves the name for the implementation".into());
     }
     None
 }

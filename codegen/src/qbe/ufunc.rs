@@ -237,6 +237,8 @@ pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, pl
         g.line(format!("{scratch} =l copy 0"));
         g.line(format!("jnz {copy}, @alloc{k}, @allocated{k}"));
         g.label(&format!("alloc{k}"));
+        t.libc_call("malloc");
+        t.libc_call("free");
         g.line(format!("{scratch} =l call $malloc(l {nbytes})"));
         g.label(&format!("allocated{k}"));
         let compact_bytes: Vec<String> = compact.iter().map(|c| g.def('l', format!("mul {c}, {size}"))).collect();
