@@ -140,13 +140,22 @@ pub(crate) fn internal(msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::error(format!("internal code generation error: {}", msg.into()), None)]
 }
 
-struct Timer {
-    on: bool,
-    lines: Vec<(String, f64)>,
+pub(crate) struct Timer {
+    pub(crate) on: bool,
+    pub(crate) lines: Vec<(String, f64)>,
 }
 
 impl Timer {
-    fn time<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> T {
+    /// Prints each phase's time to standard error when on.
+    pub(crate) fn report(&self) {
+        if self.on {
+            for (what, secs) in &self.lines {
+                eprintln!("{:>10.3} ms  {what}", secs * 1000.0);
+            }
+        }
+    }
+
+    pub(crate) fn time<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> T {
         let t = Instant::now();
         let r = f();
         if self.on {
@@ -583,11 +592,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         }
         timer.time("ld -r", || link::combine_objects(&objects))?
     };
-    if timer.on {
-        for (what, secs) in &timer.lines {
-            eprintln!("{:>10.3} ms  {what}", secs * 1000.0);
-        }
-    }
+    timer.report();
     Ok(out)
 }
 

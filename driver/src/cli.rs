@@ -170,13 +170,13 @@ pub(crate) enum EmitArg {
     Bc,
     Shared,
     Exe,
-    /// QBE IL text (`--backend qbe`).
-    Qbe,
     /// C11 source and its header of exported prototypes (`--backend c`).
     C,
     /// Only the C header of exported prototypes (`--backend c`).
     #[value(name = "c-header")]
     CHeader,
+    /// QBE IL text (`--backend qbe`).
+    Qbe,
     /// The PTX of the program's gpu functions.
     Ptx,
     /// The AMDGPU code object of the program's gpu functions (implies `--gpu amdgpu`).

@@ -62,13 +62,19 @@ impl crate::backend::Backend for Qbe {
                 None,
             )]);
         }
-        let prepared = crate::prepare(program, options)?;
-        let il = translate(&prepared)?;
-        match kind {
+        let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
+        let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
+        let il = timer.time("tables to QBE IL", || translate(&prepared))?;
+        let out = match kind {
             EmitKind::Qbe => Ok(il.into_bytes()),
-            EmitKind::Assembly => Ok(assembly(&il, options.executable)?.into_bytes()),
-            _ => object(&il, options.executable),
-        }
+            EmitKind::Assembly => timer.time("qbe", || assembly(&il, options.executable)).map(String::into_bytes),
+            _ => {
+                let asm = timer.time("qbe", || assembly(&il, options.executable))?;
+                timer.time("assemble (cc -c)", || object(&asm))
+            }
+        };
+        timer.report();
+        out
     }
 }
 
@@ -154,9 +160,8 @@ fn assembly(il: &str, executable: bool) -> Result<String, Vec<Diagnostic>> {
     Ok(asm)
 }
 
-/// IL text into an object: `qbe`, then the system assembler through `cc -c`.
-fn object(il: &str, executable: bool) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let asm = assembly(il, executable)?;
+/// QBE's assembly into an object, through the system assembler (`cc -c`).
+fn object(asm: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let dir = tempfile::tempdir().map_err(|e| crate::internal(format!("temporary directory: {e}")))?;
     let s = dir.path().join("program.s");
     let o = dir.path().join("program.o");
