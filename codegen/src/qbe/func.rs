@@ -74,6 +74,8 @@ struct FnQ<'t, 'p> {
     mark: Option<String>,
     counts_depth: bool,
     func_loc: Option<Pos>,
+    /// Array parameters whose element base is `%baseN`.
+    bases: std::collections::HashSet<ValueId>,
 }
 
 /// Translates function `fid` of module `mid`.
@@ -95,6 +97,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         mark: None,
         counts_depth,
         func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
+        bases: Default::default(),
     };
     fq.run()
 }
@@ -258,6 +261,27 @@ impl<'t, 'p> FnQ<'t, 'p> {
         }
         if self.sig.complex_out.is_some() {
             pdecl.push(format!("l %p{}", params.len()));
+        }
+        // The element base (`data + byte_offset`) of an array parameter that
+        // is never assigned, computed once: QBE does not hoist the loads.
+        let assigned: std::collections::HashSet<ValueId> = body
+            .tags
+            .ids()
+            .filter_map(|v| match body.inst(v) {
+                InstData::Set { target, .. } => Some(target),
+                _ => None,
+            })
+            .collect();
+        for p in &params {
+            if self.is_array(*p) && !assigned.contains(p) {
+                let (vn, n) = (self.val(*p), p.as_u32());
+                let _ = writeln!(
+                    self.start,
+                    "  %data{n} =l loadl {vn}\n  %bo{n}p =l add {vn}, {}\n  %bo{n} =l loadl %bo{n}p\n  %base{n} =l add %data{n}, %bo{n}",
+                    crate::abi::dltensor::BYTE_OFFSET
+                );
+                self.bases.insert(*p);
+            }
         }
         let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
         let calls_array_fn = body.tags.ids().any(|v| {
@@ -682,6 +706,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
     fn elem_addr(&mut self, array: ValueId, offset: ValueId) -> String {
         let a = self.val(array);
         let off = self.val(offset);
+        if self.bases.contains(&array) {
+            return self.def('l', format!("add %base{}, {off}", array.as_u32()));
+        }
         let data = self.def('l', format!("loadl {a}"));
         let bop = self.def('l', format!("add {a}, {}", crate::abi::dltensor::BYTE_OFFSET));
         let bo = self.def('l', format!("loadl {bop}"));
