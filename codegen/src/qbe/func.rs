@@ -1133,11 +1133,13 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         } else if has_result {
                             self.line(format!("{n} ={c} {call}"));
                         } else {
-                            let _ = self.def(c.chars().next().unwrap_or('l'), call);
+                            let r = self.def(c.chars().next().unwrap_or('l'), call);
+                            if sig.array_ret {
+                                self.line(format!("call $postc_rt_arena_adopt(l {r})"));
+                            }
                         }
-                        if sig.array_ret {
-                            let r = if has_result { n.clone() } else { format!("%t{}", self.tmp) };
-                            self.line(format!("call $postc_rt_arena_adopt(l {r})"));
+                        if sig.array_ret && has_result {
+                            self.line(format!("call $postc_rt_arena_adopt(l {n})"));
                         }
                     }
                 }
