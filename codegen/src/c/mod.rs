@@ -568,15 +568,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
                             ));
                         }
                     }
-                    // The NumPy entry points are not written yet: the
-                    // body is exported with its C ABI, and the file says so.
-                    let _ = writeln!(
-                        ufuncs,
-                        "\n/* ufunc {}: the C backend exports its body only; `{}` and `{}` need the LLVM backend. */",
-                        plan.name,
-                        crate::abi::loop_symbol(&plan.symbol),
-                        crate::abi::dl_symbol(&plan.symbol)
-                    );
+                    ufuncs.push_str(&func::ufunc_loop(&plan, &sig, m, f));
                 }
                 Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
             }
@@ -622,6 +614,18 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
             sig.name,
             a.prototype(Some(&names))
         );
+    }
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.ufuncs() {
+            if let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported) {
+                let proto = format!(
+                    "void {}(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);",
+                    crate::abi::loop_symbol(&sig.name)
+                );
+                let _ = writeln!(exported_protos, "{proto}");
+                let _ = writeln!(c_protos, "POSTC_EXPORT {proto}");
+            }
+        }
     }
     let names: Vec<&str> = program.modules.iter().map(|m| m.name.as_str()).collect();
     let guard = format!("POSTC_{}_H", ident(names.first().copied().unwrap_or("program")).to_ascii_uppercase());

@@ -27,6 +27,9 @@ DLManagedTensor *postc_rt_alloc_array(int64_t n, int8_t code, int8_t bits, int64
 DLManagedTensor *postc_rt_arena_export(void *mark, DLTensor *tensor);
 void postc_rt_arena_adopt(DLManagedTensor *managed);
 postc_str postc_rt_str_concat(postc_str a, postc_str b);
+/* The C library's (ufunc scratch copies). */
+void *malloc(size_t size);
+void free(void *ptr);
 
 /* Where element 0 of an array is. */
 POSTC_HELPER char *postc_base(const DLTensor *a) { return (char *)a->data + a->byte_offset; }
