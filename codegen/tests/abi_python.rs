@@ -6,7 +6,7 @@
 
 mod support;
 use std::process::Command;
-use support::{demo_library, doc_example, root, tmpdir};
+use support::{demo_library, demo_library_from, doc_example, root, tmpdir};
 
 /// Whether `python3` with NumPy is available.
 fn have_numpy() -> bool {
@@ -29,12 +29,12 @@ fn python_ctypes_numpy_at_o0_and_o2() {
         return;
     }
     let dir = tmpdir("abi-python");
-    for level in [0u8, 2] {
-        let lib = demo_library(&dir, level);
+    for (backend, level) in support::BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
+        let lib = demo_library_from(&dir, level, backend);
         let out =
             Command::new("python3").current_dir(root()).arg("tests/python/test_abi.py").arg(&lib).output().unwrap();
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "tests/python/test_abi.py failed at -O{level}:\n{text}");
+        assert!(out.status.success(), "tests/python/test_abi.py failed ({backend}, -O{level}):\n{text}");
         assert!(text.contains("all checks passed"), "{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);

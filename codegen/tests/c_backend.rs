@@ -39,7 +39,7 @@ fn emit_c_writes_source_and_header_the_same_for_any_jobs() {
 #[test]
 fn examples_compile_cleanly_with_gcc_and_clang() {
     let dir = tmpdir("c-examples");
-    std::fs::write(dir.join("postc.h"), postc_codegen::c::POSTC_H).unwrap();
+    postc_codegen::c::write_headers(&dir).unwrap();
     for ex in ["examples/abi_demo.pir", "examples/axpy.pir", "examples/saxpy.pir", "examples/saxpy.py"] {
         for level in ["-O0", "-O2"] {
             let c = dir.join("example.c");

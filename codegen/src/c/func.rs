@@ -540,12 +540,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let (code, bits) = crate::abi::dlpack_dtype(d);
                 let n = self.name(length);
                 self.guard(v, &format!("{n} < 0"), "negative allocation length");
-                let e = format!(
-                    "&postc_rt_alloc_array({n}, {}, {}, {})->dl_tensor",
-                    code as i8,
-                    bits as i8,
-                    d.size_bytes()
-                );
+                let e = format!("postc_alloc({n}, {code}, {bits}, {})", d.size_bytes());
                 if self.used.contains(&v.as_u32()) {
                     self.def(v, e);
                 } else {
@@ -627,7 +622,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.stmt(Some(v), s);
             }
             Some(x) if self.sig.array_ret => {
-                let s = format!("return postc_rt_arena_export(postc_mark, {});", self.name(x));
+                let s = format!("return (DLManagedTensor *)postc_rt_arena_export(postc_mark, {});", self.name(x));
                 self.stmt(Some(v), s);
             }
             Some(x) if self.sig.ret != "void" => {
@@ -645,7 +640,7 @@ impl<'t, 'p> FnC<'t, 'p> {
         let t = cty(od);
         let e: String = if od.is_text() {
             match op {
-                Opcode::Add => format!("postc_rt_str_concat({a}, {b})"),
+                Opcode::Add => format!("postc_concat({a}, {b})"),
                 Opcode::Eq => format!("postc_str_eq({a}, {b})"),
                 Opcode::Ne => format!("!postc_str_eq({a}, {b})"),
                 Opcode::Lt => format!("postc_str_cmp({a}, {b}) < 0"),
@@ -928,7 +923,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                     self.def(v, call);
                 }
                 if let Some(d) = depth {
-                    self.stmt(Some(v), format!("postc_depth = {d};"));
+                    self.stmt(Some(v), format!("postc_rt_depth = {d};"));
                 }
                 Ok(())
             }
@@ -939,12 +934,11 @@ impl<'t, 'p> FnC<'t, 'p> {
     /// exceeded` when the caller's frame is the interpreter's last one,
     /// else counts the callee's frame. Returns the depth to restore.
     fn enter_call(&mut self, v: ValueId) -> String {
-        self.t.uses_depth = true;
         let d = self.temp("int64_t");
-        self.stmt(Some(v), format!("{d} = postc_depth;"));
+        self.stmt(Some(v), format!("{d} = postc_rt_depth;"));
         let limit = postc_ir::interp::MAX_FRAMES - 1;
         self.guard(v, &format!("{d} >= {limit}"), "recursion limit exceeded");
-        self.stmt(Some(v), format!("postc_depth = {d} + 1;"));
+        self.stmt(Some(v), format!("postc_rt_depth = {d} + 1;"));
         d
     }
 
@@ -1333,4 +1327,70 @@ pub(crate) fn ufunc_loop(plan: &crate::ufunc::Plan, sig: &CSig, m: &Module, f: &
         plan.name,
         crate::abi::loop_symbol(&plan.symbol)
     )
+}
+
+/// `NAME_dl`: the operands handed, with the ufunc's descriptor, to the
+/// runtime's broadcasting driver (docs/abi.md 6.3), which calls `NAME_loop`.
+pub(crate) fn ufunc_dl(plan: &crate::ufunc::Plan) -> String {
+    let base = format!("postc_ufunc_{}", ident(&plan.name));
+    let mut t = format!("\n/* The DLTensor entry point of ufunc {}: the runtime broadcasts. */\n", plan.name);
+    let mut ops = Vec::new();
+    for i in 0..plan.nops {
+        let (code, bits) = crate::abi::dlpack_dtype(plan.dtypes[i]);
+        let core = &plan.core[i];
+        let core_p = if core.is_empty() {
+            "0".to_owned()
+        } else {
+            let list: Vec<String> = core.iter().map(|d| d.to_string()).collect();
+            let _ = writeln!(t, "static const int64_t {base}_core{i}[] = {{{}}};", list.join(", "));
+            format!("{base}_core{i}")
+        };
+        let sig: Vec<&str> = core.iter().map(|&d| plan.dims[d].0.as_str()).collect();
+        ops.push(format!(
+            "  {{{code}, {bits}, {}, {}, {}, {core_p}, {}, {}}}",
+            plan.dtypes[i].size_bytes(),
+            core.len(),
+            plan.core_step_base(i),
+            c_string(plan.dtypes[i].to_string().as_bytes()),
+            c_string(sig.join(",").as_bytes())
+        ));
+    }
+    let _ = writeln!(t, "static const postc_rt_ufunc_op {base}_ops[] = {{\n{}\n}};", ops.join(",\n"));
+    let dims_p = if plan.dims.is_empty() {
+        "0".to_owned()
+    } else {
+        let dims: Vec<String> = plan
+            .dims
+            .iter()
+            .map(|(name, fixed)| {
+                format!("  {{{}, {}, {}}}", u8::from(fixed.is_some()), fixed.unwrap_or(0), c_string(name.as_bytes()))
+            })
+            .collect();
+        let _ = writeln!(t, "static const postc_rt_ufunc_dim {base}_dims[] = {{\n{}\n}};", dims.join(",\n"));
+        format!("{base}_dims")
+    };
+    let maxcore = plan.core.iter().map(Vec::len).max().unwrap_or(0) as u64;
+    let _ = writeln!(
+        t,
+        "static const postc_rt_ufunc_desc {base}_desc = {{{}, {}, {}, {}, {}, {}, {}, {base}_ops, {dims_p}, 0}};",
+        plan.nin,
+        plan.nops,
+        plan.dims.len(),
+        plan.num_steps(),
+        crate::ufunc::MAX_LOOP_DIMS + maxcore,
+        c_string(plan.name.as_bytes()),
+        c_string(plan.at.as_bytes())
+    );
+    let params: Vec<String> = (0..plan.nops).map(|i| format!("DLTensor *op{i}")).collect();
+    let args: Vec<String> = (0..plan.nops).map(|i| format!("op{i}")).collect();
+    let _ = writeln!(
+        t,
+        "void {}({}) {{\n  void *ops[{}];\n{}  postc_rt_ufunc_dl(&{base}_desc, ops, {});\n}}",
+        crate::abi::dl_symbol(&plan.symbol),
+        params.join(", "),
+        plan.nops,
+        args.iter().enumerate().map(|(i, a)| format!("  ops[{i}] = {a};\n")).collect::<String>(),
+        crate::abi::loop_symbol(&plan.symbol)
+    );
+    t
 }
