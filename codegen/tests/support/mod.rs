@@ -40,30 +40,29 @@ pub fn driver() -> &'static Path {
     })
 }
 
-/// The backends whose shared libraries the ABI tests call, each the other's
-/// drop-in replacement.
-pub const BACKENDS: [&str; 2] = ["llvm", "c"];
+/// The backends whose libraries the ABI tests call (the same tests for each).
+pub const BACKENDS: [&str; 3] = ["llvm", "qbe", "c"];
 
 /// `examples/abi_demo.pir` as a shared library at -O`level`.
 pub fn demo_library(dir: &Path, level: u8) -> PathBuf {
-    demo_library_from(dir, level, "llvm")
+    demo_library_with(dir, level, "llvm")
 }
 
-/// `examples/abi_demo.pir` as a shared library at -O`level` from `backend`.
-pub fn demo_library_from(dir: &Path, level: u8, backend: &str) -> PathBuf {
+/// `examples/abi_demo.pir` as a shared library at -O`level` made by `backend`.
+pub fn demo_library_with(dir: &Path, level: u8, backend: &str) -> PathBuf {
     let lib = dir.join(format!("libabi_demo_{backend}_O{level}.so"));
-    shared_library_from(backend, "examples/abi_demo.pir", level, &lib);
+    shared_library_with("examples/abi_demo.pir", level, &lib, backend);
     lib
 }
 
 /// Compiles `source` (a path from the repository root) at -O`level` into
 /// the shared library `lib`.
 pub fn shared_library(source: &str, level: u8, lib: &Path) {
-    shared_library_from("llvm", source, level, lib)
+    shared_library_with(source, level, lib, "llvm")
 }
 
 /// [`shared_library`] through `backend`.
-pub fn shared_library_from(backend: &str, source: &str, level: u8, lib: &Path) {
+pub fn shared_library_with(source: &str, level: u8, lib: &Path, backend: &str) {
     let out = Command::new(driver())
         .current_dir(root())
         .args(["compile", "--backend", backend, &format!("-O{level}"), "--emit", "shared", source, "-o"])
