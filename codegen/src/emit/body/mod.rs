@@ -3,7 +3,7 @@
 mod arith;
 
 use super::unit::{add_flags, Unit};
-use super::{is_panic_thunk, part, resolve, rpo, FnSig, Target};
+use super::{is_panic_thunk, part, resolve, FnSig, Target};
 use crate::helpers::Helper;
 use crate::runtime;
 use crate::Lowered;
@@ -320,7 +320,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             self.mark = Some(pointer(result(self.b.build_call(f, &[], "mark")?)?)?);
         }
         // Blocks in reverse postorder, so definitions come before uses.
-        let order = rpo(body);
+        let order: Vec<BlockId> = postc_ir::cfg::Cfg::compute(body).rpo().collect();
         for &b in &order {
             let bb = self.u.t.cx.append_basic_block(self.func, "");
             self.blocks.insert(b, bb);
