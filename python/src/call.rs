@@ -13,6 +13,7 @@ use postc_ir::DType;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use smallvec::SmallVec;
 use std::ffi::c_void;
 
 /// A prepared libffi call interface. It is only read after creation.
@@ -72,7 +73,9 @@ pub struct Function {
     pub spec: FuncSpec,
     pub code: usize,
     pub cif: CallInterface,
-    pub runtime: guard::Runtime,
+    /// The library's runtime entry points (`None`: a library without
+    /// them, whose panics abort).
+    pub runtime: Option<guard::Runtime>,
     pub library: String,
 }
 
@@ -84,16 +87,19 @@ struct Slot([u64; 2]);
 
 /// What a call holds on to until it returns.
 struct Prepared<'py> {
-    slots: Vec<Slot>,
+    slots: SmallVec<[Slot; INLINE]>,
     /// Complex values passed by pointer.
-    values: Vec<Slot>,
-    tensors: Vec<DLTensor>,
-    strides: Vec<Vec<i64>>,
+    values: SmallVec<[Slot; 2]>,
+    tensors: SmallVec<[DLTensor; INLINE]>,
+    strides: SmallVec<[SmallVec<[i64; 4]>; INLINE]>,
     /// Which tensor (or DLPack tensor) each array parameter uses.
-    tensor_of: Vec<TensorRef>,
+    tensor_of: SmallVec<[TensorRef; INLINE]>,
     /// Objects whose memory the call reads (DLPack capsules, strings).
-    keep: Vec<Bound<'py, PyAny>>,
+    keep: SmallVec<[Bound<'py, PyAny>; INLINE]>,
 }
+
+/// Parameters held without a heap allocation per call.
+const INLINE: usize = 8;
 
 #[derive(Clone, Copy)]
 enum TensorRef {
@@ -112,7 +118,7 @@ impl Function {
         &self,
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    ) -> PyResult<SmallVec<[Bound<'py, PyAny>; INLINE]>> {
         let n = self.spec.params.len();
         if args.len() > n {
             return Err(PyTypeError::new_err(format!(
@@ -122,7 +128,7 @@ impl Function {
                 args.len()
             )));
         }
-        let mut bound: Vec<Option<Bound<'py, PyAny>>> = args.iter().map(Some).collect();
+        let mut bound: SmallVec<[Option<Bound<'py, PyAny>>; INLINE]> = args.iter().map(Some).collect();
         bound.resize(n, None);
         if let Some(kw) = kwargs {
             for (k, v) in kw.iter() {
@@ -154,12 +160,12 @@ impl Function {
     fn prepare<'py>(&self, py: Python<'py>, args: &[Bound<'py, PyAny>]) -> PyResult<Prepared<'py>> {
         let n = args.len();
         let mut p = Prepared {
-            slots: vec![Slot::default(); n + 1],
-            values: Vec::with_capacity(n),
-            tensors: Vec::with_capacity(n),
-            strides: Vec::with_capacity(n),
-            tensor_of: vec![TensorRef::None; n],
-            keep: Vec::new(),
+            slots: smallvec::smallvec![Slot::default(); n + 1],
+            values: SmallVec::new(),
+            tensors: SmallVec::new(),
+            strides: SmallVec::new(),
+            tensor_of: smallvec::smallvec![TensorRef::None; n],
+            keep: SmallVec::new(),
         };
         for (i, (arg, param)) in args.iter().zip(&self.spec.params).enumerate() {
             let at = || format!("{}: parameter `{}`", self.what(), param.name);
@@ -194,8 +200,12 @@ impl Function {
     ) -> PyResult<Bound<'py, PyAny>> {
         let args = self.bind(args, kwargs)?;
         let mut prep = self.prepare(py, &args)?;
-        // Addresses are taken once every vector has its final length.
+        // Addresses are taken once every vector has its final length and
+        // place.
         let n = args.len();
+        for (t, strides) in prep.tensors.iter_mut().zip(prep.strides.iter_mut()) {
+            t.strides = strides.as_mut_ptr();
+        }
         let mut result_value = Slot::default();
         for i in 0..n {
             let ptr: *mut c_void = match prep.tensor_of[i] {
@@ -211,7 +221,8 @@ impl Function {
             prep.slots[n] = Slot([(&mut result_value as *mut Slot) as u64, 0]);
         }
         let nargs = n + usize::from(complex_out);
-        let mut avalue: Vec<*mut c_void> = prep.slots[..nargs].iter_mut().map(|s| (s as *mut Slot).cast()).collect();
+        let mut avalue: SmallVec<[*mut c_void; INLINE]> =
+            prep.slots[..nargs].iter_mut().map(|s| (s as *mut Slot).cast()).collect();
         let mut rvalue = Slot::default();
         // SAFETY: the interface describes the function's C signature
         // (docs/abi.md); every argument slot holds a value of its type, and
@@ -220,7 +231,8 @@ impl Function {
         // call returns: the Python objects owning them are held by `args`
         // and `prep`.
         let outcome = unsafe {
-            self.runtime.call(
+            guard::call(
+                self.runtime.as_ref(),
                 self.cif.0.as_raw_ptr().cast(),
                 self.code as *const c_void,
                 (&mut rvalue as *mut Slot).cast(),
@@ -339,7 +351,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     let num = if let Ok(b) = obj.cast::<PyBool>() {
         Num::Bool(b.is_true())
     } else if let Ok(i) = obj.cast::<PyInt>() {
-        match i.extract::<i128>() {
+        match i.extract::<i64>().map(i128::from).or_else(|_| i.extract::<i128>()) {
             Ok(v) => Num::Int(v),
             Err(_) => return Err(out_of_range(obj, d, at)),
         }
@@ -602,8 +614,10 @@ fn array<'py>(
                 at()
             )));
         }
+        // One stride array per own tensor; the tensor points at it once
+        // the call's storage stops moving (`Function::__call__`).
         prep.strides.push(bstrides.iter().map(|s| s / elem).collect());
-        let strides = prep.strides.last_mut().map_or(std::ptr::null_mut(), |s| s.as_mut_ptr());
+        let strides = std::ptr::null_mut();
         prep.tensors.push(DLTensor {
             data: data.cast(),
             device: DLDevice { device_type: 1, device_id: 0 },

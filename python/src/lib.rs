@@ -42,6 +42,16 @@ fn symbol(lib: &libloading::os::unix::Library, name: &str) -> Result<usize, Stri
     Ok(s.into_raw() as usize)
 }
 
+/// The runtime entry points of a library (docs/abi.md), when it exports
+/// them.
+fn runtime_of(lib: &libloading::os::unix::Library) -> Option<guard::Runtime> {
+    let set_handler = symbol(lib, "postc_rt_set_panic_handler").ok()?;
+    let mark = symbol(lib, "postc_rt_arena_mark").ok()?;
+    let release = symbol(lib, "postc_rt_arena_release").ok()?;
+    // SAFETY: the runtime's exported entry points.
+    Some(unsafe { guard::Runtime::from_addresses(set_handler, mark, release) })
+}
+
 /// Compiles the POST module at `path` (`.py` or `.pir`) and loads it.
 /// Returns the library's path, whether it came from the cache, and the
 /// exports as (name, callable) pairs.
@@ -62,7 +72,7 @@ fn compile<'py>(
         builder::Error::Io(text) => PyOSError::new_err(text),
     })?;
     let lib = open(&built.library).map_err(PyOSError::new_err)?;
-    let runtime = guard::Runtime::default();
+    let runtime = runtime_of(lib);
     let library = built.library.display().to_string();
     let out = PyList::empty(py);
     for spec in built.exports.functions {
