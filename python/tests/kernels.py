@@ -123,3 +123,11 @@ def steps(n: Int64, step: Int64) -> Int64:
     for i in range(0, n, step):
         c += 1
     return c
+
+
+def scratch_then_get(n: Int64, i: Int64) -> Float64:
+    """A scratch array of n elements from the arena, then element i."""
+    a = empty(n, Float64)
+    for k in range(n):
+        a[k] = Float64(k)
+    return a[i]
