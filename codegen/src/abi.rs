@@ -43,6 +43,32 @@ pub fn dl_symbol(name: &str) -> String {
     format!("{name}_dl")
 }
 
+/// The printf format of a panic message, as the runtime's panic entry
+/// point takes it: `panic: ` and the message, whose `{}` become `%lld` (as
+/// many as there are arguments), `%` doubled, then ` at LOC` when located;
+/// no newline (the runtime ends the line).
+pub fn panic_format(msg: &str, nargs: usize, loc: Option<&str>) -> String {
+    let mut out = String::from("panic: ");
+    let mut rest = msg;
+    let mut left = nargs;
+    while let Some(i) = rest.find("{}") {
+        out.push_str(&rest[..i].replace('%', "%%"));
+        if left > 0 {
+            out.push_str("%lld");
+            left -= 1;
+        } else {
+            out.push_str("{}");
+        }
+        rest = &rest[i + 2..];
+    }
+    out.push_str(&rest.replace('%', "%%"));
+    if let Some(l) = loc {
+        out.push_str(" at ");
+        out.push_str(&l.replace('%', "%%"));
+    }
+    out
+}
+
 /// `ptr @postc.rt.arena_mark()`: the current top of the thread's arena.
 pub const ARENA_MARK: &str = "postc.rt.arena_mark";
 /// `void @postc.rt.arena_release(ptr mark)`: frees every block allocated

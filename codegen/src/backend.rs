@@ -36,7 +36,7 @@ impl Backend for Llvm {
 }
 
 /// Every backend, the default first.
-pub static BACKENDS: &[&dyn Backend] = &[&Llvm];
+pub static BACKENDS: &[&dyn Backend] = &[&Llvm, &crate::c::C];
 
 /// The backend of a name, or a message listing the valid ones.
 pub fn by_name(name: &str) -> Result<&'static dyn Backend, String> {
@@ -54,6 +54,8 @@ impl EmitKind {
             EmitKind::Assembly => "asm",
             EmitKind::LlvmIr => "llvm-ir",
             EmitKind::Bitcode => "bc",
+            EmitKind::C => "c",
+            EmitKind::CHeader => "c-header",
         }
     }
 }

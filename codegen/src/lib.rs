@@ -14,6 +14,7 @@
 
 pub mod abi;
 pub mod backend;
+pub mod c;
 pub mod emit;
 pub mod gpu;
 pub mod helpers;
@@ -76,6 +77,10 @@ pub enum EmitKind {
     Assembly,
     LlvmIr,
     Bitcode,
+    /// C11 source (the C backend).
+    C,
+    /// The C header of what the C source exports.
+    CHeader,
 }
 
 /// Code generation options.
@@ -494,6 +499,7 @@ fn finish_unit(
     Ok(match kind {
         EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
         EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
+        EmitKind::C | EmitKind::CHeader => return Err(internal("the LLVM backend does not emit C")),
         EmitKind::Object | EmitKind::Assembly => {
             let ft = if kind == EmitKind::Object { FileType::Object } else { FileType::Assembly };
             tm.write_to_memory_buffer(module, ft).map_err(|e| internal(e.to_string()))?.as_slice().to_vec()

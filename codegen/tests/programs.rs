@@ -136,31 +136,135 @@ fn load_program(path: &Path) -> Result<Program, String> {
     Ok(program)
 }
 
+/// How a test library is built: by the LLVM backend, or by the C backend
+/// and a C compiler (the generated C checked with `-std=c11 -Wall -Wextra
+/// -pedantic -Werror`), optionally with the undefined-behaviour and address
+/// sanitizers aborting at the first report.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Build {
+    Llvm,
+    C { cc: Compiler, sanitize: bool },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Compiler {
+    Gcc,
+    Clang,
+}
+
+impl Compiler {
+    /// The command: `gcc`, and clang as `clang`, `clang-22` or LLVM 22's own.
+    fn command(self) -> &'static str {
+        static CLANG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        match self {
+            Compiler::Gcc => "gcc",
+            Compiler::Clang => CLANG.get_or_init(|| {
+                ["clang-22", "clang", "/usr/lib/llvm-22/bin/clang"]
+                    .into_iter()
+                    .find(|c| std::process::Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+                    .expect("clang (scripts/setup installs clang-22)")
+                    .to_owned()
+            }),
+        }
+    }
+
+    /// The sanitizer runtime a process that loads a sanitized library
+    /// must preload.
+    fn asan_runtime(self) -> String {
+        let name = match self {
+            Compiler::Gcc => "libasan.so",
+            Compiler::Clang => "libclang_rt.asan-x86_64.so",
+        };
+        let out = std::process::Command::new(self.command()).arg(format!("-print-file-name={name}")).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+}
+
+impl Build {
+    fn name(self) -> String {
+        match self {
+            Build::Llvm => "llvm".into(),
+            Build::C { cc, sanitize } => format!("c/{cc:?}{}", if sanitize { "+sanitizers" } else { "" }),
+        }
+    }
+}
+
+fn run_cc(cmd: &mut std::process::Command) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{cmd:?} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(())
+}
+
 /// Compiles a program into a shared library in `dir`, with trampolines for
 /// the functions of its first module.
-fn build_library(program: &Program, level: OptLevel, dir: &Path) -> Result<PathBuf, String> {
+fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -> Result<PathBuf, String> {
     let m = &program.modules[ModuleId::from_u32(0)];
     let mut options = CodegenOptions::for_level(level);
     // `gpu(fallback)` functions run their host body here.
     options.gpu.mode = postc_codegen::gpu::GpuMode::Off;
-    let obj = postc_codegen::compile(program, &options)
-        .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
-    let o = dir.join(format!("{}.o", m.name));
-    std::fs::write(&o, obj).map_err(|e| e.to_string())?;
     let c = dir.join(format!("{}_calls.c", m.name));
     std::fs::write(&c, trampolines(m)).map_err(|e| e.to_string())?;
     let so = dir.join(format!("lib{}.so", m.name));
-    let out = std::process::Command::new("cc")
-        .args(["-shared", "-fPIC", "-O1", "-o"])
-        .arg(&so)
-        .arg(&o)
-        .arg(&c)
-        .arg("-lm")
-        .output()
-        .map_err(|e| format!("cannot run cc: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("cc failed: {}", String::from_utf8_lossy(&out.stderr)));
+    let Build::C { cc, sanitize } = build else {
+        let obj = postc_codegen::compile(program, &options)
+            .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
+        let o = dir.join(format!("{}.o", m.name));
+        std::fs::write(&o, obj).map_err(|e| e.to_string())?;
+        return run_cc(
+            std::process::Command::new("cc")
+                .args(["-shared", "-fPIC", "-O1", "-o"])
+                .arg(&so)
+                .arg(&o)
+                .arg(&c)
+                .arg("-lm"),
+        )
+        .map(|()| so);
+    };
+    use postc_codegen::backend::Backend;
+    let source = postc_codegen::c::C
+        .emit(program, &options, postc_codegen::EmitKind::C)
+        .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
+    let src = dir.join(format!("{}.c", m.name));
+    std::fs::write(&src, source).map_err(|e| e.to_string())?;
+    postc_codegen::c::write_postc_h(dir).map_err(|e| e.to_string())?;
+    let rt = dir.join("postc_runtime.c");
+    std::fs::write(&rt, postc_codegen::c::RUNTIME_C).map_err(|e| e.to_string())?;
+    let mut flags = postc_codegen::c::c_flags(&options);
+    if sanitize {
+        flags.extend(
+            ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"].map(String::from),
+        );
+        if cc == Compiler::Clang {
+            flags.push("-shared-libsan".into());
+        }
     }
+    let o = dir.join(format!("{}.o", m.name));
+    run_cc(
+        std::process::Command::new(cc.command())
+            .args(["-Wall", "-Wextra", "-pedantic", "-Werror"])
+            .args(&flags)
+            .arg("-I")
+            .arg(dir)
+            .arg("-c")
+            .arg(&src)
+            .arg("-o")
+            .arg(&o),
+    )?;
+    run_cc(
+        std::process::Command::new(cc.command())
+            .args(&flags)
+            .arg("-I")
+            .arg(dir)
+            .arg("-shared")
+            .arg("-o")
+            .arg(&so)
+            .arg(&o)
+            .arg(&rt)
+            .arg(&c)
+            .arg("-lm"),
+    )?;
     Ok(so)
 }
 
@@ -416,15 +520,15 @@ fn level_name(l: OptLevel) -> &'static str {
 }
 
 /// Runs a panicking case in a child process; checks SIGABRT and stderr.
-fn check_panic_case(so: &Path, pir: &Path, case: &Case, message: &str, loc: &(String, u32, u32)) -> Result<(), String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let out = std::process::Command::new(exe)
-        .args(["--exact", "child_runner", "--nocapture", "--test-threads=1"])
-        .env("POSTC_CHILD_LIB", so)
-        .env("POSTC_CHILD_PIR", pir)
-        .env("POSTC_CHILD_CASE", &case.name)
-        .output()
-        .map_err(|e| e.to_string())?;
+fn check_panic_case(
+    so: &Path,
+    pir: &Path,
+    case: &Case,
+    message: &str,
+    loc: &(String, u32, u32),
+    build: Build,
+) -> Result<(), String> {
+    let out = child(so, pir, &case.name, build).output().map_err(|e| e.to_string())?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let want = format!("panic: {message} at {}:{}:{}\n", loc.0, loc.1, loc.2);
     if out.status.signal() != Some(6) {
@@ -434,6 +538,24 @@ fn check_panic_case(so: &Path, pir: &Path, case: &Case, message: &str, loc: &(St
         return Err(format!("stderr {stderr:?}, expected {want:?}"));
     }
     Ok(())
+}
+
+/// A child process of this test binary that runs case `name` (every case
+/// that does not panic, for `*`) of the program at `pir` through `so`.
+fn child(so: &Path, pir: &Path, name: &str, build: Build) -> std::process::Command {
+    let exe = std::env::current_exe().unwrap();
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["--exact", "child_runner", "--nocapture", "--test-threads=1"])
+        .env("POSTC_CHILD_LIB", so)
+        .env("POSTC_CHILD_PIR", pir)
+        .env("POSTC_CHILD_CASE", name);
+    if let Build::C { cc, sanitize: true } = build {
+        // The test binary itself is not instrumented: only the library.
+        cmd.env("LD_PRELOAD", cc.asan_runtime())
+            .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=1:verify_asan_link_order=0")
+            .env("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:print_stacktrace=1");
+    }
+    cmd
 }
 
 /// The child side of [`check_panic_case`] (does nothing in a normal run).
@@ -451,14 +573,32 @@ fn child_runner() {
     let m = program.modules[ModuleId::from_u32(0)].clone();
     let expected = std::fs::read_to_string(pir.with_extension("expected")).unwrap();
     let cases = parse_expected(&expected).unwrap();
-    let case = cases.iter().find(|c| c.name == name).unwrap();
     let lib = unsafe { libloading::Library::new(lib).unwrap() };
+    if name == "*" {
+        let checked = std::env::var("POSTC_CHILD_CHECKED").is_ok();
+        let mut bad = 0;
+        for case in &cases {
+            let runs = !case.ufunc && if checked { case.checked } else { case.wrap };
+            if runs && !matches!(case.ret, Some(Ret::Panic { .. })) {
+                if let Err(e) = check_case(&lib, &m, case) {
+                    eprintln!("case {} ({}): {e}", case.name, case.func);
+                    bad += 1;
+                }
+            }
+        }
+        std::process::exit(if bad == 0 { 0 } else { 1 });
+    }
+    let case = cases.iter().find(|c| c.name == name).unwrap();
     let mut f = frame(case);
     let _ = unsafe { call_case(&lib, &m, case, &mut f) };
     std::process::exit(0);
 }
 
 fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usize, usize)) {
+    run_program(path, Build::Llvm, failures, counts)
+}
+
+fn run_program(path: &Path, build: Build, failures: &mut Vec<String>, counts: &mut (usize, usize)) {
     let name = stem(path);
     let program = match load_program(path) {
         Ok(p) => p,
@@ -471,7 +611,7 @@ fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usi
         Err(e) => return failures.push(format!("{name}.expected: {e}")),
     };
     let is_py = path.extension().is_some_and(|e| e == "py");
-    if is_py {
+    if is_py && build == Build::Llvm {
         // Ufunc cases run in the interpreter only (the native ABI of ufuncs
         // is tested elsewhere).
         for case in cases.iter().filter(|c| c.ufunc) {
@@ -487,30 +627,58 @@ fn run_program_native(path: &Path, failures: &mut Vec<String>, counts: &mut (usi
     for (level, checked) in [(OptLevel::O0, true), (OptLevel::O2, false)] {
         let ldir = dir.path().join(level_name(level));
         std::fs::create_dir_all(&ldir).unwrap();
-        let so = match build_library(&program, level, &ldir) {
+        let so = match build_library(&program, level, &ldir, build) {
             Ok(so) => so,
             Err(e) => {
-                failures.push(format!("{name} -{}: {e}", level_name(level)));
+                failures.push(format!("{name} -{} ({}): {e}", level_name(level), build.name()));
                 continue;
             }
         };
-        let lib = unsafe { libloading::Library::new(&so).unwrap() };
+        if let Build::C { sanitize: true, .. } = build {
+            // Every case that returns, in one instrumented process.
+            let mut cmd = child(&so, path, "*", build);
+            if checked {
+                cmd.env("POSTC_CHILD_CHECKED", "1");
+            }
+            match cmd.output() {
+                Ok(o) if o.status.success() => {}
+                Ok(o) => failures.push(format!(
+                    "{name} -{} ({}): {:?}\n{}",
+                    level_name(level),
+                    build.name(),
+                    o.status,
+                    String::from_utf8_lossy(&o.stderr)
+                )),
+                Err(e) => failures.push(e.to_string()),
+            }
+        }
+        // A sanitized library runs only in a child that preloads the
+        // sanitizers' runtime.
+        let lib = match build {
+            Build::C { sanitize: true, .. } => None,
+            _ => Some(unsafe { libloading::Library::new(&so).unwrap() }),
+        };
         for case in &cases {
             if case.ufunc || !(if checked { case.checked } else { case.wrap }) {
                 continue;
             }
-            let what = format!("{name} -{}: case {} ({})", level_name(level), case.name, case.func);
+            let what = format!("{name} -{} ({}): case {} ({})", level_name(level), build.name(), case.name, case.func);
             // The reference interpreter agrees with the expected values.
-            if let Err(e) = run_case(&program, case, checked) {
-                failures.push(format!("{what}: interpreter: {e}"));
+            if build == Build::Llvm {
+                if let Err(e) = run_case(&program, case, checked) {
+                    failures.push(format!("{what}: interpreter: {e}"));
+                }
             }
             counts.0 += 1;
             let r = match case.ret.as_ref().unwrap() {
                 Ret::Panic { message, loc } => {
                     counts.1 += 1;
-                    check_panic_case(&so, path, case, message, loc)
+                    check_panic_case(&so, path, case, message, loc, build)
                 }
-                _ => check_case(&lib, &m, case),
+                _ => match &lib {
+                    Some(lib) => check_case(lib, &m, case),
+                    None => Ok(()),
+                },
             };
             if let Err(e) = r {
                 failures.push(format!("{what}: {e}"));
@@ -560,4 +728,97 @@ fn py_programs_run_natively() {
     eprintln!("{} POST Python case runs ({} panicking, in child processes)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(counts.0 > 200, "too few cases ran: {}", counts.0);
+}
+
+/// Runs `programs` through `builds`, a program per thread.
+fn run_through(programs: Vec<PathBuf>, builds: &[Build]) -> (Vec<String>, (usize, usize)) {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new((Vec::new(), (0, 0)));
+    let jobs: Vec<(PathBuf, Build)> =
+        programs.iter().flat_map(|p| builds.iter().map(move |b| (p.clone(), *b))).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((path, build)) = jobs.get(i) else { break };
+                let (mut failures, mut counts) = (Vec::new(), (0, 0));
+                run_program(path, *build, &mut failures, &mut counts);
+                let mut r = results.lock().unwrap();
+                r.0.extend(failures);
+                r.1 .0 += counts.0;
+                r.1 .1 += counts.1;
+            });
+        }
+    });
+    let (mut failures, counts) = results.into_inner().unwrap();
+    failures.sort();
+    (failures, counts)
+}
+
+fn py_programs() -> Vec<PathBuf> {
+    let dir = repo_root().join("tests").join("py");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/py exists")
+        .map(|e| e.expect("readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py") && p.with_extension("expected").is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Whether a program has `gpu` or `kernel` functions (not `gpu(fallback)`),
+/// which the C backend refuses with a diagnostic naming the LLVM backend.
+fn has_device_only_code(path: &Path) -> bool {
+    let Ok(program) = load_program(path) else { return false };
+    program.modules.iter().any(|m| {
+        m.functions.iter().any(|f| f.attrs.is_device() && !f.attrs.contains(postc_ir::FuncAttrs::GPU_FALLBACK))
+    })
+}
+
+const C_BUILDS: [Build; 2] =
+    [Build::C { cc: Compiler::Gcc, sanitize: false }, Build::C { cc: Compiler::Clang, sanitize: false }];
+
+/// Every program of tests/programs through the C backend, compiled by gcc
+/// and by clang at -O0 and -O2: the same cases and panics as through LLVM.
+#[test]
+fn programs_run_through_c() {
+    let (failures, counts) = run_through(program_files(), &C_BUILDS);
+    eprintln!("{} C-backend case runs ({} panicking)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 1200, "too few cases ran: {}", counts.0);
+}
+
+/// The POST Python programs through the C backend (those with `gpu` or
+/// `kernel` functions get the diagnostic instead).
+#[test]
+fn py_programs_run_through_c() {
+    let (device, host): (Vec<PathBuf>, Vec<PathBuf>) = py_programs().into_iter().partition(|p| has_device_only_code(p));
+    for p in &device {
+        let program = load_program(p).unwrap();
+        let options = CodegenOptions::for_level(OptLevel::O0);
+        use postc_codegen::backend::Backend;
+        let e = postc_codegen::c::C.emit(&program, &options, postc_codegen::EmitKind::C).err().expect("a diagnostic");
+        let text: Vec<String> = e.iter().map(|d| d.to_string()).collect();
+        assert!(
+            text.iter().any(|t| t.contains("the C backend cannot compile") && t.contains("--backend llvm")),
+            "{text:?}"
+        );
+    }
+    let (failures, counts) = run_through(host, &C_BUILDS);
+    eprintln!("{} C-backend POST Python case runs ({} panicking)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 800, "too few cases ran: {}", counts.0);
+}
+
+/// Every program through the C backend with the undefined-behaviour and
+/// address sanitizers, aborting at the first report.
+#[test]
+fn programs_run_clean_under_sanitizers() {
+    let mut programs = program_files();
+    programs.extend(py_programs().into_iter().filter(|p| !has_device_only_code(p)));
+    let builds = [Build::C { cc: Compiler::Gcc, sanitize: true }, Build::C { cc: Compiler::Clang, sanitize: true }];
+    let (failures, counts) = run_through(programs, &builds);
+    eprintln!("{} sanitized case runs ({} panicking)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

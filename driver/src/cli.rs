@@ -79,7 +79,7 @@ pub(crate) enum Command {
         #[arg(last = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Compile modules to an object, assembly, LLVM IR, bitcode, a shared
+    /// Compile modules to an object, assembly, LLVM IR, bitcode, C, a shared
     /// library or an executable.
     Compile {
         /// `.py` and `.pir` files; files named together resolve each other's
@@ -123,7 +123,8 @@ pub(crate) enum Command {
         /// GPU architecture (default sm_90, or gfx90a for amdgpu; with `--emit ptx|hsaco`, `--cpu` sets it too).
         #[arg(long = "gpu-arch", value_name = "ARCH")]
         gpu_arch: Option<String>,
-        /// The backend that translates the program (`llvm`, the default).
+        /// The backend that translates the program: `llvm` (the default) or `c`
+        /// (C11 through the system C compiler, `CC` or `cc`).
         #[arg(long, value_name = "NAME", default_value = "llvm")]
         backend: String,
     },
@@ -161,6 +162,11 @@ pub(crate) enum EmitArg {
     Bc,
     Shared,
     Exe,
+    /// C11 source and its header of exported prototypes (`--backend c`).
+    C,
+    /// Only the C header of exported prototypes (`--backend c`).
+    #[value(name = "c-header")]
+    CHeader,
     /// The PTX of the program's gpu functions.
     Ptx,
     /// The AMDGPU code object of the program's gpu functions (implies `--gpu amdgpu`).

@@ -171,6 +171,8 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::Asm => EmitKind::Assembly,
         EmitArg::LlvmIr => EmitKind::LlvmIr,
         EmitArg::Bc => EmitKind::Bitcode,
+        EmitArg::C => EmitKind::C,
+        EmitArg::CHeader => EmitKind::CHeader,
         _ => EmitKind::Object,
     };
     if let Err(e) = postc_codegen::backend::check_kind(backend, kind) {
@@ -212,6 +214,8 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::Asm => format!("{stem}.s"),
         EmitArg::LlvmIr => format!("{stem}.ll"),
         EmitArg::Bc => format!("{stem}.bc"),
+        EmitArg::C => format!("{stem}.c"),
+        EmitArg::CHeader => format!("{stem}.h"),
         EmitArg::Shared => format!("lib{stem}.so"),
         EmitArg::Exe => stem.clone(),
         EmitArg::Ptx => format!("{stem}.ptx"),
@@ -279,6 +283,24 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
     if let Err(e) = std::fs::write(&out_path, &bytes) {
         eprintln!("error: cannot write {}: {e}", out_path.display());
         return ExitCode::FAILURE;
+    }
+    if a.emit == EmitArg::C {
+        // The header of the exported prototypes goes beside the source.
+        let h = out_path.with_extension("h");
+        if let Err(code) = refuse_overwriting(&h, &inputs, &loader) {
+            return code;
+        }
+        let header = match backend.emit(&program, &options, EmitKind::CHeader) {
+            Ok(b) => b,
+            Err(diags) => {
+                report(&loader.sources, &diags);
+                return ExitCode::FAILURE;
+            }
+        };
+        if let Err(e) = std::fs::write(&h, header) {
+            eprintln!("error: cannot write {}: {e}", h.display());
+            return ExitCode::FAILURE;
+        }
     }
     ExitCode::SUCCESS
 }

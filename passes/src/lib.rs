@@ -14,6 +14,7 @@ pub mod manager;
 pub mod rewrite;
 pub mod select_fold;
 pub mod simplify_cfg;
+pub mod strength_reduce;
 pub mod stride_lower;
 pub mod verify;
 
@@ -96,6 +97,7 @@ pub fn registry() -> Vec<Registration> {
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),
+        (&strength_reduce::INFO, || Pass::Function(Box::new(strength_reduce::StrengthReduce))),
         (&select_fold::INFO, || Pass::Function(Box::new(select_fold::SelectFold))),
         (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),

@@ -119,11 +119,11 @@ pub fn parse_pipeline(text: &str) -> Result<PassManager, Vec<Diagnostic>> {
 pub fn default_pipeline(level: u8) -> &'static str {
     match level {
         0 => "insert-checks,stride-lower,verify,cold-outline",
-        1 => "insert-checks,stride-lower,const-fold,simplify-cfg,dce,cold-outline",
+        1 => "insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,cold-outline",
         _ => concat!(
             "cleanup,",
             "insert-checks,stride-lower,",
-            "const-fold,select-fold,simplify-cfg,dce,",
+            "const-fold,strength-reduce,select-fold,simplify-cfg,dce,",
             "const-fold,select-fold,simplify-cfg,dce,",
             "cold-outline"
         ),

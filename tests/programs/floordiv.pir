@@ -40,6 +40,44 @@ done:
   return
 }
 
+; Division and modulo by constants: powers of two (a shift and a mask
+; after strength-reduce) and others, signed and unsigned.
+func by_consts(%x: Int64, %u: UInt8, %out: &Int64[]Shape[8]) {
+entry:
+  %two: Int64 = const 2
+  %eight: Int64 = const 8
+  %ten: Int64 = const 10
+  %c128: UInt8 = const 128
+  %c6: UInt8 = const 6
+  %q2: Int64 = fdiv %x, %two
+  %r2: Int64 = mod %x, %two
+  %q8: Int64 = fdiv %x, %eight
+  %r8: Int64 = mod %x, %eight
+  %q10: Int64 = fdiv %x, %ten
+  %r10: Int64 = mod %x, %ten
+  %qu: UInt8 = fdiv %u, %c128
+  %ru: UInt8 = mod %u, %c6
+  %qu64: Int64 = cast %qu
+  %ru64: Int64 = cast %ru
+  %k0: Int64 = const 0
+  %k1: Int64 = const 1
+  %k2: Int64 = const 2
+  %k3: Int64 = const 3
+  %k4: Int64 = const 4
+  %k5: Int64 = const 5
+  %k6: Int64 = const 6
+  %k7: Int64 = const 7
+  index.store %out[%k0], %q2
+  index.store %out[%k1], %r2
+  index.store %out[%k2], %q8
+  index.store %out[%k3], %r8
+  index.store %out[%k4], %q10
+  index.store %out[%k5], %r10
+  index.store %out[%k6], %qu64
+  index.store %out[%k7], %ru64
+  return
+}
+
 func fdiv8(%a: Int8, %b: Int8) -> Int8 {
 entry:
   %q: Int8 = fdiv %a, %b !loc "kernels.py":30:12

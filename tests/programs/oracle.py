@@ -619,6 +619,11 @@ def _floordiv():
     def truediv(m, a, b):
         return ("Float64", float(np.true_divide(np.float64(a[1]), np.float64(b[1]))))
 
+    def by_consts(m, x, u, out):
+        x, u = x[1], u[1]
+        out[:] = [x // 2, x % 2, x // 8, x % 8, x // 10, x % 10, u // 128, u % 6]
+        return None
+
     a = np.array([-I64MAX, -7, -6, -1, 0, 1, 6, 7, I64MAX], dtype=np.int64)
     b = np.array([-3, -2, -1, 1, 2, 3, 5, I64MAX, I64MIN], dtype=np.int64)
     cases = [Case("divmod_table", "divmod_table", [a, b, np.zeros((9, 9), np.int64), np.zeros((9, 9), np.int64)], table, outputs=(2, 3))]
@@ -633,6 +638,8 @@ def _floordiv():
     for k, (x, y) in enumerate(fpairs):
         cases.append(Case(f"fdiv_f_{k}", "fdiv_f", [("Float64", x), ("Float64", y)], fdiv_f))
         cases.append(Case(f"mod_f_{k}", "mod_f", [("Float64", x), ("Float64", y)], mod_f))
+    for k, (x, u) in enumerate([(7, 255), (-7, 127), (-1, 128), (0, 0), (I64MIN, 5), (I64MAX, 200), (-9, 1), (12, 6)]):
+        cases.append(Case(f"by_consts_{k}", "by_consts", [("Int64", x), ("UInt8", u), np.zeros(8, np.int64)], by_consts, outputs=(2,)))
     for x, y in [(7, 2), (-7, 2), (1, 3), (1, 0), (-1, 0), (0, 0), (-(2**31), -1)]:
         cases.append(Case(f"truediv_{x}_{y}", "truediv", [("Int32", x), ("Int32", y)], truediv))
     return cases

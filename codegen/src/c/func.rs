@@ -1,0 +1,1163 @@
+//! One IR function as one C function: every value a local of its C type
+//! declared (zero-initialised) at the top, every block a label, every
+//! instruction a statement.
+
+use super::helpers::{self as h, cty, short, wrap_ty};
+use super::{ident, CSig, Target, Translation};
+use postc_ir::body::{InstData, Literal};
+use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+type R<T> = Result<T, Box<Diagnostic>>;
+
+/// Whether a function never returns (`noreturn`, or a compiler-made panic
+/// path, without a `return`).
+pub(crate) fn never_returns(f: &Function) -> bool {
+    let thunk = f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN);
+    (f.attrs.contains(FuncAttrs::NORETURN) || thunk) && !f.body.tags.iter().any(|o| *o == Opcode::Return)
+}
+
+fn is_panic_thunk(f: &Function) -> bool {
+    f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
+}
+
+/// A C string literal of `bytes`: octal escapes (never extended by the
+/// next character), `?` escaped against trigraphs.
+pub(crate) fn c_string(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() + 2);
+    s.push('"');
+    for &b in bytes {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'?' => s.push_str("\\?"),
+            b' '..=b'~' => s.push(b as char),
+            _ => {
+                let _ = write!(s, "\\{b:03o}");
+            }
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// A C constant expression of a double, exactly (hexadecimal).
+pub(crate) fn f64_text(x: f64) -> String {
+    if x.is_nan() || x.is_infinite() {
+        return format!("postc_f64_bits(0x{:016x}u)", x.to_bits());
+    }
+    let bits = x.to_bits();
+    let sign = if bits >> 63 != 0 { "-" } else { "" };
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let man = bits & 0xf_ffff_ffff_ffff;
+    if exp == 0 && man == 0 {
+        return format!("{sign}0.0");
+    }
+    let (lead, e) = if exp == 0 { (0, -1022) } else { (1, exp - 1023) };
+    format!("{sign}0x{lead}.{man:013x}p{e:+}")
+}
+
+fn f32_text(x: f32) -> String {
+    if x.is_nan() || x.is_infinite() {
+        return format!("postc_f32_bits(0x{:08x}u)", x.to_bits());
+    }
+    let t = f64_text(x as f64);
+    format!("{t}f")
+}
+
+/// A literal of a float dtype's bits, as a C expression of its type.
+fn float_lit(d: DType, bits: u64) -> String {
+    match d {
+        DType::Float16 => format!("POSTC_F16_BITS(0x{:04x}u)", bits as u16),
+        DType::Float32 | DType::Complex64 => f32_text(f32::from_bits(bits as u32)),
+        _ => f64_text(f64::from_bits(bits)),
+    }
+}
+
+/// An integer literal of a dtype.
+fn int_lit(d: DType, i: i128) -> String {
+    match d {
+        DType::Bool => (i != 0).to_string(),
+        DType::Int64 if i == i64::MIN as i128 => "INT64_MIN".into(),
+        DType::Int64 => format!("INT64_C({i})"),
+        DType::UInt64 => format!("UINT64_C({i})"),
+        DType::UInt32 => format!("{i}u"),
+        DType::Int32 if i == i32::MIN as i128 => "INT32_MIN".into(),
+        DType::Int32 => format!("{i}"),
+        _ => format!("({}){i}", cty(d)),
+    }
+}
+
+fn part(d: DType) -> DType {
+    d.complex_part().unwrap_or(d)
+}
+
+/// The statements of one function.
+struct FnC<'t, 'p> {
+    t: &'t mut Translation<'p>,
+    mid: ModuleId,
+    m: &'p Module,
+    f: &'p Function,
+    sig: CSig,
+    used: BTreeSet<u32>,
+    /// Values assigned after their definition (`let` locals, parameters
+    /// that `set` assigns).
+    vars: HashSet<ValueId>,
+    /// Array values whose element base (`a_NAME`) is kept in a local.
+    bases: HashSet<ValueId>,
+    decls: Vec<String>,
+    out: String,
+    tmp: u32,
+    mark: bool,
+    /// The file and line the next physical line of `out` has for the C
+    /// compiler (after a `#line`).
+    line_at: Option<(String, u32)>,
+    func_loc: Option<Pos>,
+    counts_depth: bool,
+}
+
+/// Translates function `fid` of module `mid`.
+pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> R<String> {
+    let program = t.program;
+    let m = &program.modules[mid];
+    let f = &m.functions[fid];
+    let sig = t.sigs[&(mid, fid)].clone();
+    let counts_depth = t.depth_counted.contains(&(mid, fid));
+    let mut fc = FnC {
+        t,
+        mid,
+        m,
+        f,
+        sig,
+        used: live_values(m, f),
+        vars: HashSet::new(),
+        bases: HashSet::new(),
+        decls: Vec::new(),
+        out: String::new(),
+        tmp: 0,
+        mark: false,
+        line_at: None,
+        func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
+        counts_depth,
+    };
+    fc.run()
+}
+
+impl<'t, 'p> FnC<'t, 'p> {
+    fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
+        let pos = v.and_then(|v| self.f.body.loc(v)).map(|l| Pos::from_loc(&self.m.files, l)).or(self.func_loc.clone());
+        Err(Box::new(Diagnostic::error(format!("in function `{}`: {msg}", self.f.name), pos)))
+    }
+
+    fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
+        self.f.body.ty(v).map(|t| self.m.types.get(t))
+    }
+
+    fn dt(&self, v: ValueId) -> DType {
+        self.tyd(v).map(|t| t.dtype).unwrap_or(DType::Int64)
+    }
+
+    fn is_array(&self, v: ValueId) -> bool {
+        self.tyd(v).is_some_and(|t| t.is_array)
+    }
+
+    fn vty(&self, v: ValueId) -> &'static str {
+        self.tyd(v).map(super::value_cty).unwrap_or("int64_t")
+    }
+
+    /// The C name of a value.
+    fn name(&self, v: ValueId) -> String {
+        match self.f.body.name(v) {
+            Some(n) if !n.is_empty() => format!("v_{}", ident(n)),
+            _ => format!("v{}", v.as_u32()),
+        }
+    }
+
+    /// The element base of an array value: its local, or read from the
+    /// tensor (for an array that is assigned).
+    fn base(&self, v: ValueId) -> String {
+        if self.bases.contains(&v) {
+            format!("a_{}", &self.name(v)[2..])
+        } else {
+            format!("postc_base({})", self.name(v))
+        }
+    }
+
+    fn temp(&mut self, ty: &str) -> String {
+        self.tmp += 1;
+        let n = format!("t{}", self.tmp);
+        self.decls.push(format!("{};", super::decl(ty, &format!("{n} = {}", zero(ty)))));
+        n
+    }
+
+    /// Writes a statement, after a `#line` when it is located elsewhere
+    /// than the compiler would count.
+    fn stmt(&mut self, v: Option<ValueId>, s: impl AsRef<str>) {
+        if let Some(l) = v.and_then(|v| self.f.body.loc(v)) {
+            let file = self.m.files.path(l.file).to_owned();
+            if self.line_at.as_ref() != Some(&(file.clone(), l.line)) {
+                let _ = writeln!(self.out, "#line {} {}", l.line, c_string(file.as_bytes()));
+            }
+            self.line_at = Some((file, l.line));
+        }
+        self.out.push_str("  ");
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
+        let lines = s.as_ref().matches('\n').count() as u32 + 1;
+        if let Some((_, n)) = &mut self.line_at {
+            *n += lines;
+        }
+    }
+
+    fn raw_line(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.out.push('\n');
+        if let Some((_, n)) = &mut self.line_at {
+            *n += 1;
+        }
+    }
+
+    /// `NAME = rhs;` when the value is read, else nothing (or the bare
+    /// expression, for what has effects).
+    fn def(&mut self, v: ValueId, rhs: impl AsRef<str>) {
+        if self.used.contains(&v.as_u32()) {
+            let s = format!("{} = {};", self.name(v), rhs.as_ref());
+            self.stmt(Some(v), s);
+            if self.bases.contains(&v) {
+                let b = format!("{} = postc_base({});", self.base(v), self.name(v));
+                self.stmt(Some(v), b);
+            }
+        }
+    }
+
+    fn loc_text(&self, v: ValueId) -> Option<String> {
+        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+    }
+
+    /// `postc_rt_panic("panic: MSG at LOC", args...)` for a message known
+    /// when compiling (`{}` are the arguments, `long long` each).
+    fn panic_text(&self, v: ValueId, msg: &str, args: &[String]) -> String {
+        let fmt = crate::abi::panic_format(msg, args.len(), self.loc_text(v).as_deref());
+        let mut call = format!("postc_rt_panic({}", c_string(fmt.as_bytes()));
+        for a in args {
+            let _ = write!(call, ", (long long){a}");
+        }
+        call.push_str(");");
+        call
+    }
+
+    fn guard(&mut self, v: ValueId, bad: &str, msg: &str) {
+        let p = self.panic_text(v, msg, &[]);
+        self.stmt(Some(v), format!("if (POSTC_UNLIKELY({bad})) {p}"));
+    }
+
+    fn run(&mut self) -> R<String> {
+        let body = &self.f.body;
+        if body.blocks.is_empty() {
+            return self.err(None, "function has no body".into());
+        }
+        for v in body.tags.ids() {
+            match body.inst(v) {
+                InstData::Let { .. } => {
+                    self.vars.insert(v);
+                }
+                InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
+                    self.vars.insert(target);
+                }
+                _ => {}
+            }
+        }
+        let calls_array_fn = body.tags.ids().any(|v| {
+            matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
+                && self.is_array(v)
+        });
+        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        self.mark = has_alloc || calls_array_fn || self.sig.array_ret;
+        // Parameters.
+        let params: Vec<ValueId> = body.all_params().collect();
+        let mut pnames = Vec::new();
+        let mut entry = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let n = self.name(*p);
+            let d = self.dt(*p);
+            if !self.is_array(*p) && d.is_complex() {
+                let pn = format!("p{}", &n[1..]);
+                if self.used.contains(&p.as_u32()) {
+                    entry.push(format!("{n} = *{pn};"));
+                    self.decls.push(format!("{} {n} = {};", cty(d), zero(cty(d))));
+                } else {
+                    entry.push(format!("(void){pn};"));
+                }
+                pnames.push(pn);
+            } else {
+                if !self.used.contains(&p.as_u32()) {
+                    entry.push(format!("(void){n};"));
+                }
+                pnames.push(n);
+            }
+            let _ = i;
+        }
+        if let Some(d) = self.sig.complex_out {
+            let _ = d;
+            pnames.push("ret".to_owned());
+        }
+        // Array values that are never reassigned keep their element base
+        // in a local: stores through `memcpy` could otherwise alias the
+        // tensor header, and the compiler would reload it after each.
+        let accessed: HashSet<ValueId> = body
+            .tags
+            .ids()
+            .filter_map(|v| match body.inst(v) {
+                InstData::Load { array, .. } | InstData::Store { array, .. } => Some(array),
+                _ => None,
+            })
+            .collect();
+        for v in body.tags.ids() {
+            if self.is_array(v) && self.used.contains(&v.as_u32()) && !self.vars.contains(&v) && body.ty(v).is_some() {
+                let defines =
+                    matches!(body.inst(v), InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. });
+                if defines && accessed.contains(&v) {
+                    self.bases.insert(v);
+                }
+            }
+        }
+        // Declarations of every value read, and of `let` locals.
+        for v in body.tags.ids() {
+            let Some(_) = body.ty(v) else { continue };
+            if matches!(body.inst(v), InstData::Param { .. }) {
+                if self.bases.contains(&v) {
+                    let b = self.base(v);
+                    self.decls.push(format!("char *{b} = postc_base({});", self.name(v)));
+                }
+                continue;
+            }
+            if !self.used.contains(&v.as_u32()) {
+                continue;
+            }
+            let ty = self.vty(v);
+            let n = self.name(v);
+            self.decls.push(format!("{};", super::decl(ty, &format!("{n} = {}", zero(ty)))));
+            if self.bases.contains(&v) {
+                let b = self.base(v);
+                self.decls.push(format!("char *{b} = 0;"));
+            }
+        }
+        // Blocks in reverse postorder; labels only where a jump goes.
+        let order = rpo(body);
+        let mut targeted: HashSet<BlockId> = HashSet::new();
+        for &b in &order {
+            targeted.extend(body.successors(b));
+        }
+        let entry_block = BlockId::from_u32(0);
+        if self.mark {
+            self.decls.push("void *postc_mark = postc_rt_arena_mark();".into());
+        }
+        for s in entry {
+            self.stmt(None, s);
+        }
+        for (k, &b) in order.iter().enumerate() {
+            if targeted.contains(&b) || (k > 0 && b != entry_block) {
+                let l = format!("{}:;", self.label(b));
+                self.raw_line(&l);
+            }
+            for v in body.blocks[b].insts() {
+                self.inst(v)?;
+            }
+        }
+        // Assemble: the header, the declarations, the statements.
+        let mut text = String::new();
+        let sig = self.sig.clone();
+        let doc = match &self.f.doc {
+            Some(d) => format!(" {}", d.replace("*/", "* /")),
+            None => String::new(),
+        };
+        let _ = writeln!(text, "\n/* {} {}{doc} */", if self.f.is_ufunc() { "ufunc" } else { "func" }, self.f.name);
+        if let Some(l) = self.f.loc {
+            let _ = writeln!(text, "#line {} {}", l.line, c_string(self.m.files.path(l.file).as_bytes()));
+        }
+        let mut attrs = String::new();
+        if !sig.exported {
+            attrs.push_str("POSTC_PRIVATE ");
+        }
+        if is_panic_thunk(self.f) || self.f.attrs.contains(FuncAttrs::COLD) {
+            attrs.push_str("POSTC_COLD ");
+        }
+        if never_returns(self.f) {
+            attrs.push_str("_Noreturn ");
+        }
+        let _ = writeln!(text, "{attrs}{} {{", sig.prototype(Some(&pnames)));
+        for d in &self.decls {
+            let _ = writeln!(text, "  {d}");
+        }
+        text.push_str(&self.out);
+        text.push_str("}\n");
+        Ok(text)
+    }
+
+    fn label(&self, b: BlockId) -> String {
+        format!("L_{}", ident(self.f.body.label(b)))
+    }
+
+    /// A C expression converting `x` of dtype `from` to dtype `to`
+    /// (docs/ir-text.md, Semantics).
+    fn convert(&mut self, x: &str, from: DType, to: DType) -> String {
+        if from == to {
+            return x.to_owned();
+        }
+        if from.is_complex() {
+            let (re, im) = (format!("postc_re_{}({x})", short(from)), format!("postc_im_{}({x})", short(from)));
+            if to.is_complex() {
+                let (r, i) = (self.convert(&re, part(from), part(to)), self.convert(&im, part(from), part(to)));
+                return format!("postc_{}({r}, {i})", short(to));
+            }
+            if to == DType::Bool {
+                return format!("({re} != 0 || {im} != 0)");
+            }
+            return self.convert(&re, part(from), to);
+        }
+        if to.is_complex() {
+            let re = self.convert(x, from, part(to));
+            let zero = if to == DType::Complex64 { "0.0f" } else { "0.0" };
+            return format!("postc_{}({re}, {zero})", short(to));
+        }
+        let x = if from == DType::Float16 { format!("POSTC_F16_TO_F({x})") } else { x.to_owned() };
+        let from = if from == DType::Float16 { DType::Float32 } else { from };
+        if from == to {
+            return x;
+        }
+        if to == DType::Bool {
+            return format!("({x} != 0)");
+        }
+        if to.is_int() {
+            if from.is_float() {
+                let name = self.t.helper(h::saturate(from, to));
+                return format!("{name}({x})");
+            }
+            return format!("({})({x})", cty(to));
+        }
+        // To a float.
+        match to {
+            DType::Float16 => format!("POSTC_F16_FROM_D((double)({x}))"),
+            _ => format!("({})({x})", cty(to)),
+        }
+    }
+
+    fn inst(&mut self, v: ValueId) -> R<()> {
+        let body = &self.f.body;
+        match body.inst(v) {
+            InstData::Param { .. } => {}
+            InstData::Const(lit) => {
+                let d = self.dt(v);
+                let text = match lit {
+                    Literal::Bool(b) => u8::from(b).to_string(),
+                    Literal::Int(i) => int_lit(d, i),
+                    Literal::Float(bits) => float_lit(d, bits),
+                    Literal::Complex(re, im) => {
+                        let p = part(d);
+                        format!("postc_{}({}, {})", short(d), float_lit(p, re), float_lit(p, im))
+                    }
+                    Literal::Str(s) => format!("postc_text({}, {})", c_string(s.as_bytes()), s.len()),
+                    Literal::Bytes(b) => format!("postc_text({}, {})", c_string(b), b.len()),
+                };
+                if matches!(lit, Literal::Str(_) | Literal::Bytes(_)) {
+                    self.t.helpers.entry("postc_text".into()).or_insert_with(|| TEXT_HELPER.into());
+                }
+                self.def(v, text);
+            }
+            InstData::Binary { op, left, right } => self.binary(v, op, left, right)?,
+            InstData::Unary { op, operand } => self.unary(v, op, operand)?,
+            InstData::Cast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                let x = self.name(operand);
+                let e = self.convert(&x, from, to);
+                self.def(v, e);
+            }
+            InstData::Load { array, offset } => {
+                let d = self.dt(v);
+                let at = format!("{} + {}", self.base(array), self.name(offset));
+                if self.used.contains(&v.as_u32()) {
+                    let n = self.name(v);
+                    let s = if d == DType::Bool {
+                        format!("{n} = *(const unsigned char *)({at}) != 0;")
+                    } else {
+                        format!("memcpy(&{n}, {at}, sizeof {n});")
+                    };
+                    self.stmt(Some(v), s);
+                }
+            }
+            InstData::Store { array, offset, value } => {
+                let d = self.dt(value);
+                let at = format!("{} + {}", self.base(array), self.name(offset));
+                let x = self.name(value);
+                let s = if d == DType::Bool {
+                    format!("*(unsigned char *)({at}) = (unsigned char){x};")
+                } else {
+                    format!("memcpy({at}, &{x}, sizeof {x});")
+                };
+                self.stmt(Some(v), s);
+            }
+            InstData::Dim { array, axis } => {
+                let e = format!("{}->shape[{axis}]", self.name(array));
+                self.def(v, e);
+            }
+            InstData::Stride { array, axis } => {
+                let d = self.dt(array);
+                let a = self.name(array);
+                let ndim = match self.tyd(array).and_then(|t| t.ndim()) {
+                    Some(n) => n.to_string(),
+                    None => format!("{a}->ndim"),
+                };
+                self.def(v, format!("postc_stride({a}, {axis}, {ndim}, {})", d.size_bytes()));
+            }
+            InstData::Call { callee, args } => {
+                let args: Vec<ValueId> = args.iter().collect();
+                self.call(v, callee, args)?;
+            }
+            InstData::Let { value } | InstData::Set { value, .. } => {
+                let target = match body.inst(v) {
+                    InstData::Set { target, .. } => target,
+                    _ => v,
+                };
+                if self.used.contains(&target.as_u32()) {
+                    let s = format!("{} = {};", self.name(target), self.name(value));
+                    self.stmt(Some(v), s);
+                }
+            }
+            InstData::Select { cond, if_true, if_false } => {
+                let e = format!("{} ? {} : {}", self.name(cond), self.name(if_true), self.name(if_false));
+                self.def(v, e);
+            }
+            InstData::Alloc { length } => {
+                let d = self.dt(v);
+                if d.is_text() {
+                    return self.err(Some(v), format!("cannot allocate an array of {d}"));
+                }
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let n = self.name(length);
+                self.guard(v, &format!("{n} < 0"), "negative allocation length");
+                let e = format!(
+                    "&postc_rt_alloc_array({n}, {}, {}, {})->dl_tensor",
+                    code as i8,
+                    bits as i8,
+                    d.size_bytes()
+                );
+                if self.used.contains(&v.as_u32()) {
+                    self.def(v, e);
+                } else {
+                    self.stmt(Some(v), format!("(void){e};"));
+                }
+            }
+            InstData::GetField { aggregate, field } => {
+                let d = self.dt(aggregate);
+                let x = self.name(aggregate);
+                let e = match field {
+                    Field::Len if d == DType::Bytes => format!("{x}.len"),
+                    Field::Len => format!("postc_str_len({x})"),
+                    Field::Real => format!("postc_re_{}({x})", short(d)),
+                    Field::Imag => format!("postc_im_{}({x})", short(d)),
+                };
+                self.def(v, e);
+            }
+            InstData::SetField { aggregate, field, value } if self.used.contains(&aggregate.as_u32()) => {
+                let d = self.dt(aggregate);
+                let (z, x) = (self.name(aggregate), self.name(value));
+                let s = short(d);
+                let e = match field {
+                    Field::Real => format!("{z} = postc_{s}({x}, postc_im_{s}({z}));"),
+                    _ => format!("{z} = postc_{s}(postc_re_{s}({z}), {x});"),
+                };
+                self.stmt(Some(v), e);
+            }
+            InstData::SetField { .. } => {}
+            InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
+                return self.err(
+                    Some(v),
+                    "`index.load`/`index.store` reached code generation (the `stride-lower` pass must run first)"
+                        .into(),
+                );
+            }
+            InstData::Return { value } => self.ret(v, value),
+            InstData::Br { target } => {
+                let l = self.label(target);
+                self.stmt(Some(v), format!("goto {l};"));
+            }
+            InstData::CondBr { cond, if_true, if_false, weights } => {
+                let c = self.name(cond);
+                let c = match weights {
+                    Some((t, f)) if t >= f.saturating_mul(16) => format!("POSTC_LIKELY({c})"),
+                    Some((t, f)) if f >= t.saturating_mul(16) => format!("POSTC_UNLIKELY({c})"),
+                    _ => c,
+                };
+                let (a, b) = (self.label(if_true), self.label(if_false));
+                self.stmt(Some(v), format!("if ({c}) goto {a}; else goto {b};"));
+            }
+            InstData::Unreachable => {
+                // After a panic nothing more is needed; anywhere else
+                // reaching it is a located panic.
+                let after_noreturn = v.as_u32() > 0
+                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
+                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
+                            Some(Target::Builtin(Builtin::Panic)) => true,
+                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                if !after_noreturn {
+                    let p = self.panic_text(v, "entered unreachable code", &[]);
+                    self.stmt(Some(v), p);
+                }
+            }
+            InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+        }
+        Ok(())
+    }
+
+    fn ret(&mut self, v: ValueId, value: Option<ValueId>) {
+        let release = self.mark.then_some("postc_rt_arena_release(postc_mark); ");
+        let release = release.unwrap_or("");
+        match value {
+            Some(x) if self.sig.complex_out.is_some() => {
+                let s = format!("*ret = {}; {release}return;", self.name(x));
+                self.stmt(Some(v), s);
+            }
+            Some(x) if self.sig.array_ret => {
+                let s = format!("return postc_rt_arena_export(postc_mark, {});", self.name(x));
+                self.stmt(Some(v), s);
+            }
+            Some(x) if self.sig.ret != "void" => {
+                let s = format!("{release}return {};", self.name(x));
+                self.stmt(Some(v), s);
+            }
+            _ => self.stmt(Some(v), format!("{release}return;")),
+        }
+    }
+
+    fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        let od = self.dt(l);
+        let rd = self.dt(v);
+        let (a, b) = (self.name(l), self.name(r));
+        let t = cty(od);
+        let e: String = if od.is_text() {
+            match op {
+                Opcode::Add => format!("postc_rt_str_concat({a}, {b})"),
+                Opcode::Eq => format!("postc_str_eq({a}, {b})"),
+                Opcode::Ne => format!("!postc_str_eq({a}, {b})"),
+                Opcode::Lt => format!("postc_str_cmp({a}, {b}) < 0"),
+                Opcode::Le => format!("postc_str_cmp({a}, {b}) <= 0"),
+                Opcode::Gt => format!("postc_str_cmp({a}, {b}) > 0"),
+                Opcode::Ge => format!("postc_str_cmp({a}, {b}) >= 0"),
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else if od == DType::Bool {
+            match op {
+                Opcode::And | Opcode::BAnd => format!("{a} & {b}"),
+                Opcode::Or | Opcode::BOr => format!("{a} | {b}"),
+                Opcode::BXor | Opcode::Ne => format!("{a} != {b}"),
+                Opcode::Eq => format!("{a} == {b}"),
+                Opcode::Lt => format!("{a} < {b}"),
+                Opcode::Le => format!("{a} <= {b}"),
+                Opcode::Gt => format!("{a} > {b}"),
+                Opcode::Ge => format!("{a} >= {b}"),
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else if od.is_int() {
+            let w = wrap_ty(od);
+            let bits = od.bits();
+            match op {
+                Opcode::Add => format!("({t})(({w}){a} + ({w}){b})"),
+                Opcode::Sub => format!("({t})(({w}){a} - ({w}){b})"),
+                Opcode::Mul => format!("({t})(({w}){a} * ({w}){b})"),
+                Opcode::Div => {
+                    let (x, y) = (self.convert(&a, od, rd), self.convert(&b, od, rd));
+                    if rd == DType::Float16 {
+                        format!("POSTC_F16_FROM_F(POSTC_F16_TO_F({x}) / POSTC_F16_TO_F({y}))")
+                    } else {
+                        format!("{x} / {y}")
+                    }
+                }
+                Opcode::FDiv | Opcode::Mod => {
+                    let name = self.t.helper(h::floor_divmod(od, op == Opcode::FDiv));
+                    format!("{name}({a}, {b})")
+                }
+                Opcode::Pow => {
+                    let name = self.t.helper(h::int_pow(od));
+                    format!("{name}({a}, {b})")
+                }
+                Opcode::Eq => format!("{a} == {b}"),
+                Opcode::Ne => format!("{a} != {b}"),
+                Opcode::Lt => format!("{a} < {b}"),
+                Opcode::Le => format!("{a} <= {b}"),
+                Opcode::Gt => format!("{a} > {b}"),
+                Opcode::Ge => format!("{a} >= {b}"),
+                Opcode::BAnd => format!("({t})({a} & {b})"),
+                Opcode::BOr => format!("({t})({a} | {b})"),
+                Opcode::BXor => format!("({t})({a} ^ {b})"),
+                // A count of the width or more (or negative) never reaches
+                // the shift: 0, or the sign fill for a signed `>>`.
+                Opcode::Shl => {
+                    let u = h::unsigned_of(od);
+                    format!("({u}){b} >= {bits} ? 0 : ({t})(({w}){a} << {b})")
+                }
+                Opcode::Shr if od.is_signed_int() => {
+                    let u = h::unsigned_of(od);
+                    format!("({t})({a} >> (({u}){b} >= {bits} ? {} : {b}))", bits - 1)
+                }
+                Opcode::Shr => format!("{b} >= {bits} ? 0 : ({t})({a} >> {b})"),
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else if od.is_float() {
+            let half = od == DType::Float16;
+            let (x, y) = if half {
+                (format!("POSTC_F16_TO_F({a})"), format!("POSTC_F16_TO_F({b})"))
+            } else {
+                (a.clone(), b.clone())
+            };
+            let arith = |sym: &str| {
+                if half {
+                    format!("POSTC_F16_FROM_F({x} {sym} {y})")
+                } else {
+                    format!("{x} {sym} {y}")
+                }
+            };
+            match op {
+                Opcode::Add => arith("+"),
+                Opcode::Sub => arith("-"),
+                Opcode::Mul => arith("*"),
+                Opcode::Div => arith("/"),
+                Opcode::FDiv | Opcode::Mod | Opcode::Pow => {
+                    let (x, y) = (format!("(double){x}"), format!("(double){y}"));
+                    let r = match op {
+                        Opcode::Pow => {
+                            self.t.libm.insert("pow".into(), 2);
+                            format!("pow({x}, {y})")
+                        }
+                        _ => {
+                            let name = self.t.helper(h::float_divmod(op == Opcode::Mod));
+                            format!("{name}({x}, {y})")
+                        }
+                    };
+                    self.convert(&r, DType::Float64, od)
+                }
+                Opcode::Eq => format!("{x} == {y}"),
+                Opcode::Ne => format!("{x} != {y}"),
+                Opcode::Lt => format!("{x} < {y}"),
+                Opcode::Le => format!("{x} <= {y}"),
+                Opcode::Gt => format!("{x} > {y}"),
+                Opcode::Ge => format!("{x} >= {y}"),
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else {
+            // Complex: products, quotients and powers in double, rounded
+            // once, as the interpreter does.
+            let s = short(od);
+            let (ar, ai, br, bi) = (
+                format!("postc_re_{s}({a})"),
+                format!("postc_im_{s}({a})"),
+                format!("postc_re_{s}({b})"),
+                format!("postc_im_{s}({b})"),
+            );
+            match op {
+                Opcode::Add => format!("postc_{s}({ar} + {br}, {ai} + {bi})"),
+                Opcode::Sub => format!("postc_{s}({ar} - {br}, {ai} - {bi})"),
+                Opcode::Eq => format!("{ar} == {br} && {ai} == {bi}"),
+                Opcode::Ne => format!("!({ar} == {br} && {ai} == {bi})"),
+                Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                    let args = format!("(double){ar}, (double){ai}, (double){br}, (double){bi}");
+                    let wide = match op {
+                        Opcode::Mul => {
+                            let name =
+                                self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
+                            format!("{name}({args})")
+                        }
+                        Opcode::Div => {
+                            let name = self.t.helper(h::complex_div());
+                            format!("{name}({args})")
+                        }
+                        _ => {
+                            self.t.helper(h::complex_div());
+                            let name = self.t.helper(h::complex_pow());
+                            let z = self.t.helper(h::Helper {
+                                name: "postc_czero_pow".into(),
+                                text: CZERO_POW.into(),
+                                libm: &[],
+                            });
+                            let p = self.panic_text(v, "zero to a negative or complex power", &[]);
+                            self.stmt(Some(v), format!("if (POSTC_UNLIKELY({z}({args}))) {p}"));
+                            format!("{name}({args})")
+                        }
+                    };
+                    self.convert(&wide, DType::Complex128, od)
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        };
+        self.def(v, e);
+        Ok(())
+    }
+
+    fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        let d = self.dt(x);
+        let rd = self.dt(v);
+        let t = cty(d);
+        let a = self.name(x);
+        let e = match op {
+            Opcode::Not => format!("!{a}"),
+            Opcode::Inv if d == DType::Bool => format!("!{a}"),
+            Opcode::Inv => format!("({t})~{a}"),
+            Opcode::Neg if d.is_int() => format!("({t})(0u - ({}){a})", wrap_ty(d)),
+            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_FROM_F(-POSTC_F16_TO_F({a}))"),
+            Opcode::Neg if d.is_float() => format!("-{a}"),
+            Opcode::Neg if d.is_complex() => {
+                let s = short(d);
+                format!("postc_{s}(-postc_re_{s}({a}), -postc_im_{s}({a}))")
+            }
+            Opcode::Abs if d.is_signed_int() => format!("{a} < 0 ? ({t})(0u - ({}){a}) : {a}", wrap_ty(d)),
+            Opcode::Abs if d.is_int() => a,
+            Opcode::Abs if d == DType::Float16 => {
+                self.t.libm.insert("fabsf".into(), 1);
+                format!("POSTC_F16_FROM_F(fabsf(POSTC_F16_TO_F({a})))")
+            }
+            Opcode::Abs if d == DType::Float32 => {
+                self.t.libm.insert("fabsf".into(), 1);
+                format!("fabsf({a})")
+            }
+            Opcode::Abs if d == DType::Float64 => {
+                self.t.libm.insert("fabs".into(), 1);
+                format!("fabs({a})")
+            }
+            Opcode::Abs if d.is_complex() => {
+                self.t.libm.insert("hypot".into(), 2);
+                let s = short(d);
+                let hy = format!("hypot((double)postc_re_{s}({a}), (double)postc_im_{s}({a}))");
+                self.convert(&hy, DType::Float64, rd)
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        };
+        self.def(v, e);
+        Ok(())
+    }
+
+    fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {
+        let Some(target) = self.t.resolve(self.mid, callee) else {
+            if let Some(imp) = self.m.boundary_imports.get(callee) {
+                return self.err(
+                    Some(v),
+                    format!(
+                        "call to `{callee}`, a boundary import of `{}.{}`, cannot be compiled (boundary functions run in Python)",
+                        imp.module_name, imp.source_name
+                    ),
+                );
+            }
+            return self.err(Some(v), format!("call to unknown function `{callee}`"));
+        };
+        match target {
+            Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Overflows(op)) => {
+                let d = self.dt(args[0]);
+                let a = self.name(args[0]);
+                let e = match op {
+                    OvfOp::Add | OvfOp::Sub | OvfOp::Mul => {
+                        let n = match op {
+                            OvfOp::Add => "add",
+                            OvfOp::Sub => "sub",
+                            _ => "mul",
+                        };
+                        let name = format!("postc_ovf_{n}_{}", short(d));
+                        let t = cty(d);
+                        let text = format!(
+                            "POSTC_HELPER _Bool {name}({t} a, {t} b) {{\n  {t} r;\n  return __builtin_{n}_overflow(a, b, &r);\n}}\n"
+                        );
+                        let name = self.t.helper(h::Helper { name, text, libm: &[] });
+                        format!("{name}({a}, {})", self.name(args[1]))
+                    }
+                    OvfOp::Neg if d.is_signed_int() => format!("{a} == {}", h::int_min(d)),
+                    OvfOp::Neg => format!("{a} != 0"),
+                    OvfOp::Abs if d.is_signed_int() => format!("{a} == {}", h::int_min(d)),
+                    OvfOp::Abs => "0".to_owned(),
+                    OvfOp::Pow => {
+                        let name = self.t.helper(h::int_pow_overflows(d));
+                        format!("{name}({a}, {})", self.name(args[1]))
+                    }
+                };
+                self.def(v, e);
+                Ok(())
+            }
+            Target::Builtin(b) => self.err(
+                Some(v),
+                format!("`{}` runs only in `kernel` functions, which the C backend cannot compile", b.name()),
+            ),
+            Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
+            Target::Func(mid, fid) => {
+                let sig = self.t.sigs.get(&(mid, fid)).cloned();
+                let Some(sig) = sig else {
+                    return self.err(Some(v), format!("call to `{callee}`, a function the C backend cannot compile"));
+                };
+                let callee_f = &self.t.program.modules[mid].functions[fid];
+                let mut parts = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let n = self.name(*a);
+                    if sig.params[i].starts_with("const ") {
+                        parts.push(format!("&{n}"));
+                    } else {
+                        parts.push(n);
+                    }
+                }
+                let has_result = self.f.body.ty(v).is_some() && self.used.contains(&v.as_u32());
+                if let Some(d) = sig.complex_out {
+                    if has_result {
+                        parts.push(format!("&{}", self.name(v)));
+                    } else {
+                        let t = self.temp(cty(d));
+                        parts.push(format!("&{t}"));
+                    }
+                }
+                let call = format!("{}({})", sig.name, parts.join(", "));
+                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
+                if sig.complex_out.is_some() || sig.ret == "void" || !has_result {
+                    let s = if sig.array_ret { format!("(void)postc_adopt({call});") } else { format!("{call};") };
+                    self.stmt(Some(v), s);
+                } else if sig.array_ret {
+                    self.def(v, format!("postc_adopt({call})"));
+                } else {
+                    self.def(v, call);
+                }
+                if let Some(d) = depth {
+                    self.stmt(Some(v), format!("postc_depth = {d};"));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Before a call that counts the depth: panics `recursion limit
+    /// exceeded` when the caller's frame is the interpreter's last one,
+    /// else counts the callee's frame. Returns the depth to restore.
+    fn enter_call(&mut self, v: ValueId) -> String {
+        self.t.uses_depth = true;
+        let d = self.temp("int64_t");
+        self.stmt(Some(v), format!("{d} = postc_depth;"));
+        let limit = postc_ir::interp::MAX_FRAMES - 1;
+        self.guard(v, &format!("{d} >= {limit}"), "recursion limit exceeded");
+        self.stmt(Some(v), format!("postc_depth = {d} + 1;"));
+        d
+    }
+
+    fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
+        let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
+        let Some((base, f32_symbol)) = crate::emit::intrinsic_base(sym) else {
+            // An external symbol: the arguments as they are.
+            let mut tys = Vec::new();
+            let mut parts = Vec::new();
+            for a in args {
+                tys.push(self.vty(*a).to_owned());
+                parts.push(self.name(*a));
+            }
+            let rt = self.f.body.ty(v).map(|t| super::value_cty(self.m.types.get(t))).unwrap_or("void");
+            if !valid_c_ident(sym) {
+                return self.err(Some(v), format!("`import intrinsic` of `{sym}`: not a C identifier"));
+            }
+            let ps = if tys.is_empty() { "void".to_owned() } else { tys.join(", ") };
+            let proto = format!("{rt} {sym}({ps});");
+            if let Some(prev) = self.t.externs.get(sym) {
+                if *prev != proto {
+                    return self.err(
+                        Some(v),
+                        format!("`{sym}` is imported with two different signatures (`{prev}` and `{proto}`)"),
+                    );
+                }
+            }
+            self.t.externs.insert(sym.to_owned(), proto);
+            let call = format!("{sym}({})", parts.join(", "));
+            if rd.is_some() && self.used.contains(&v.as_u32()) {
+                self.def(v, call);
+            } else {
+                self.stmt(Some(v), format!("{call};"));
+            }
+            return Ok(());
+        };
+        let all_f32 = args.iter().all(|a| self.dt(*a) == DType::Float32) && rd == Some(DType::Float32);
+        let w = if all_f32 || f32_symbol { DType::Float32 } else { DType::Float64 };
+        let name = if w == DType::Float32 { format!("{base}f") } else { base.to_owned() };
+        self.t.libm.insert(name.clone(), args.len());
+        let mut xs = Vec::new();
+        for a in args {
+            let d = self.dt(*a);
+            let n = self.name(*a);
+            xs.push(self.convert(&n, d, w));
+        }
+        let call = format!("{name}({})", xs.join(", "));
+        match rd {
+            Some(rd) if self.used.contains(&v.as_u32()) => {
+                let e = self.convert(&call, w, rd);
+                self.def(v, e);
+            }
+            _ => self.stmt(Some(v), format!("(void){call};")),
+        }
+        Ok(())
+    }
+
+    fn panic_call(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let body = &self.f.body;
+        let msg = args.first().copied();
+        let lit = msg.and_then(|m| match body.inst(m) {
+            InstData::Const(Literal::Str(s)) => Some(s),
+            _ => None,
+        });
+        let rest: Vec<String> = args.iter().skip(1).map(|a| self.name(*a)).collect();
+        let s = match lit {
+            Some(s) => self.panic_text(v, s, &rest),
+            None => {
+                // A message known at run time: printed as it is.
+                let mut fmt = String::from("panic: %.*s");
+                for _ in &rest {
+                    fmt.push_str(" %lld");
+                }
+                if let Some(l) = self.loc_text(v) {
+                    fmt.push_str(" at ");
+                    fmt.push_str(&l.replace('%', "%%"));
+                }
+                self.t.helpers.entry("postc_text".into()).or_insert_with(|| TEXT_HELPER.into());
+                let m = msg.map(|m| self.name(m)).unwrap_or_else(|| "postc_text(\"\", 0)".into());
+                let mut call = format!("postc_rt_panic({}, (int){m}.len, {m}.ptr", c_string(fmt.as_bytes()));
+                for a in &rest {
+                    let _ = write!(call, ", (long long){a}");
+                }
+                call.push_str(");");
+                call
+            }
+        };
+        self.stmt(Some(v), s);
+        Ok(())
+    }
+}
+
+/// The values a translation must compute: those that what has an effect
+/// (a store, a call, a jump, a return, an allocation, a complex power's
+/// check) reads, directly or through others, in the reachable blocks; a
+/// `let` local is computed when read, and then so are its assignments.
+fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
+    let body = &f.body;
+    let mut reach = vec![false; body.tags.len()];
+    let mut assigns: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
+    let mut roots = Vec::new();
+    for b in rpo(body) {
+        for v in body.blocks[b].insts() {
+            reach[v.index()] = true;
+            match body.inst(v) {
+                InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
+                    assigns.entry(target).or_default().push(v)
+                }
+                InstData::Store { .. }
+                | InstData::Call { .. }
+                | InstData::Return { .. }
+                | InstData::Br { .. }
+                | InstData::CondBr { .. }
+                | InstData::Unreachable
+                | InstData::Alloc { .. } => roots.push(v),
+                InstData::Binary { op: Opcode::Pow, left, .. } => {
+                    if body.ty(left).is_some_and(|t| m.types.dtype(t).is_complex()) {
+                        roots.push(v)
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut live = BTreeSet::new();
+    let mut work: Vec<ValueId> = Vec::new();
+    // The operands an instruction reads (an assignment's target is not read).
+    let reads = |v: ValueId, out: &mut Vec<ValueId>| match body.inst(v) {
+        InstData::Set { value, .. } => out.push(value),
+        // A literal message is written into the panic's format.
+        InstData::Call { callee: postc_ir::builtins::PANIC, args } => {
+            for (i, a) in args.iter().enumerate() {
+                let literal = i == 0 && matches!(body.inst(a), InstData::Const(Literal::Str(_)));
+                if !literal {
+                    out.push(a);
+                }
+            }
+        }
+        InstData::SetField { aggregate, value, .. } => {
+            out.push(value);
+            out.push(aggregate);
+        }
+        _ => body.for_each_operand(v, |o| out.push(o)),
+    };
+    for r in roots {
+        reads(r, &mut work);
+    }
+    while let Some(x) = work.pop() {
+        if !live.insert(x.as_u32()) {
+            continue;
+        }
+        if x.index() < reach.len() && reach[x.index()] {
+            reads(x, &mut work);
+        }
+        if let Some(sets) = assigns.get(&x) {
+            for s in sets {
+                reads(*s, &mut work);
+            }
+        }
+    }
+    live
+}
+
+fn valid_c_ident(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// The zero of a C type, for declarations.
+fn zero(ty: &str) -> &'static str {
+    if ty == "postc_str" {
+        "{0, 0}"
+    } else {
+        "0"
+    }
+}
+
+const TEXT_HELPER: &str =
+    "POSTC_HELPER postc_str postc_text(const char *ptr, int64_t len) {\n  postc_str s;\n  s.ptr = ptr;\n  s.len = len;\n  return s;\n}\n";
+
+/// GCC's vectoriser turns the product into fused multiply-adds whatever
+/// `-ffp-contract` says: not here.
+const CMUL: &str =
+    "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-slp-vectorize\")))\n#endif\n\
+                    POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
+                    return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
+
+const CZERO_POW: &str = "/* 0 ** (negative or complex) */\n\
+    POSTC_HELPER _Bool postc_czero_pow(double ar, double ai, double br, double bi) {\n  \
+    return ar == 0.0 && ai == 0.0 && (bi != 0.0 || br < 0.0) && !(br == 0.0 && bi == 0.0);\n}\n";
+
+/// Reverse postorder of the blocks reachable from the entry.
+fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
+    let n = body.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(BlockId, usize)> = vec![(BlockId::from_u32(0), 0)];
+    seen[0] = true;
+    while let Some((b, i)) = stack.pop() {
+        let succ = body.successors(b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[i];
+            if s.index() < n && !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}

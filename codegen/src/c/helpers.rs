@@ -1,0 +1,345 @@
+//! The C helpers a translation uses, each written once per file when a body
+//! needs it: integer floor division and modulo, power and its overflow
+//! test (no undefined behaviour for any operands), saturating float→int
+//! conversions, Python's float `//` and `%`, CPython's complex arithmetic,
+//! and the `Float16` and complex basics.
+
+use postc_ir::DType;
+
+/// The C type of a scalar dtype.
+pub fn cty(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "_Bool",
+        DType::Int8 => "int8_t",
+        DType::Int16 => "int16_t",
+        DType::Int32 => "int32_t",
+        DType::Int64 => "int64_t",
+        DType::UInt8 => "uint8_t",
+        DType::UInt16 => "uint16_t",
+        DType::UInt32 => "uint32_t",
+        DType::UInt64 => "uint64_t",
+        DType::Float16 => "postc_f16",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+        DType::Complex64 => "float _Complex",
+        DType::Complex128 => "double _Complex",
+        DType::Str | DType::Bytes => "postc_str",
+    }
+}
+
+/// The short name of a dtype in helper names.
+pub fn short(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "b",
+        DType::Int8 => "i8",
+        DType::Int16 => "i16",
+        DType::Int32 => "i32",
+        DType::Int64 => "i64",
+        DType::UInt8 => "u8",
+        DType::UInt16 => "u16",
+        DType::UInt32 => "u32",
+        DType::UInt64 => "u64",
+        DType::Float16 => "f16",
+        DType::Float32 => "f32",
+        DType::Float64 => "f64",
+        DType::Complex64 => "c64",
+        DType::Complex128 => "c128",
+        DType::Str => "str",
+        DType::Bytes => "bytes",
+    }
+}
+
+/// The unsigned type integer arithmetic of `d` wraps in: at least
+/// `unsigned int`, so that no operand is promoted to a signed `int`.
+pub fn wrap_ty(d: DType) -> &'static str {
+    if d.bits() <= 32 {
+        "uint32_t"
+    } else {
+        "uint64_t"
+    }
+}
+
+/// The unsigned type of the same width.
+pub fn unsigned_of(d: DType) -> &'static str {
+    match d.bits() {
+        8 => "uint8_t",
+        16 => "uint16_t",
+        32 => "uint32_t",
+        _ => "uint64_t",
+    }
+}
+
+/// The smallest value of a signed integer dtype, as a C expression.
+pub fn int_min(d: DType) -> String {
+    match d {
+        DType::Int64 => "INT64_MIN".into(),
+        _ => format!("INT{}_MIN", d.bits()),
+    }
+}
+
+/// A helper: its name, its text and the libm functions it calls.
+pub struct Helper {
+    pub name: String,
+    pub text: String,
+    pub libm: &'static [&'static str],
+}
+
+fn helper(name: String, text: String) -> Helper {
+    Helper { name, text, libm: &[] }
+}
+
+/// Floor division (`div`) or modulo of an integer dtype, Python's: the
+/// remainder takes the divisor's sign; a zero divisor gives 0 (the checks
+/// before panic) and `MIN // -1` wraps.
+pub fn floor_divmod(d: DType, div: bool) -> Helper {
+    let t = cty(d);
+    let name = format!("postc_{}_{}", if div { "floordiv" } else { "floormod" }, short(d));
+    let body = if d.is_unsigned_int() {
+        let op = if div { "/" } else { "%" };
+        format!("  return b == 0 ? 0 : (({t})(a {op} b));\n")
+    } else if div {
+        format!(
+            "  {t} q, r;\n  if (b == 0) return 0;\n  if (b == -1) return ({t})(0u - ({w})a);\n  \
+             q = ({t})(a / b);\n  r = ({t})(a % b);\n  if (r != 0 && (r < 0) != (b < 0)) q = ({t})(q - 1);\n  return q;\n",
+            w = wrap_ty(d)
+        )
+    } else {
+        format!(
+            "  {t} r;\n  if (b == 0 || b == -1) return 0;\n  r = ({t})(a % b);\n  \
+             if (r != 0 && (r < 0) != (b < 0)) r = ({t})(r + b);\n  return r;\n"
+        )
+    };
+    helper(name.clone(), format!("POSTC_HELPER {t} {name}({t} a, {t} b) {{\n{body}}}\n"))
+}
+
+/// Wrapping integer power by squaring; a negative exponent gives 1 (the
+/// checks before panic).
+pub fn int_pow(d: DType) -> Helper {
+    let (t, w) = (cty(d), wrap_ty(d));
+    let name = format!("postc_pow_{}", short(d));
+    let neg = if d.is_signed_int() { "  if (exp < 0) return 1;\n" } else { "" };
+    let text = format!(
+        "POSTC_HELPER {t} {name}({t} base, {t} exp) {{\n  {w} r = 1u, b = ({w})base;\n  {u} e = ({u})exp;\n{neg}\
+         \x20 while (e != 0) {{\n    if (e & 1u) r = ({w})(r * b);\n    e = ({u})(e >> 1);\n    b = ({w})(b * b);\n  }}\n  \
+         return ({t})r;\n}}\n",
+        u = unsigned_of(d)
+    );
+    helper(name, text)
+}
+
+/// Whether `base ** exp` overflows the dtype: each multiplication that
+/// the result uses checked, the base squared only while bits remain, as
+/// the interpreter does.
+pub fn int_pow_overflows(d: DType) -> Helper {
+    let t = cty(d);
+    let name = format!("postc_ovf_pow_{}", short(d));
+    let stop = if d.is_signed_int() { "exp <= 0" } else { "exp == 0" };
+    let text = format!(
+        "POSTC_HELPER _Bool {name}({t} base, {t} exp) {{\n  {t} r = 1, b = base;\n  {u} e = ({u})exp;\n  \
+         if ({stop}) return 0;\n  for (;;) {{\n    if ((e & 1u) && __builtin_mul_overflow(r, b, &r)) return 1;\n    \
+         e = ({u})(e >> 1);\n    if (e == 0) return 0;\n    if (__builtin_mul_overflow(b, b, &b)) return 1;\n  }}\n}}\n",
+        u = unsigned_of(d)
+    );
+    helper(name, text)
+}
+
+/// The float→int conversion that saturates (NaN is 0), from `float` or
+/// `double` (Float16 converts to `float` first).
+pub fn saturate(from: DType, to: DType) -> Helper {
+    let f = if from == DType::Float64 { "double" } else { "float" };
+    let fs = if from == DType::Float64 { "f64" } else { "f32" };
+    let t = cty(to);
+    let name = format!("postc_sat_{fs}_{}", short(to));
+    let sfx = if from == DType::Float64 { "" } else { "f" };
+    let bits = to.bits();
+    let body = if to.is_signed_int() {
+        format!(
+            "  if (x != x) return 0;\n  if (x <= -0x1p{e}{sfx}) return {min};\n  if (x >= 0x1p{e}{sfx}) return INT{bits}_MAX;\n  \
+             return ({t})x;\n",
+            e = bits - 1,
+            min = int_min(to)
+        )
+    } else {
+        format!("  if (!(x > 0)) return 0;\n  if (x >= 0x1p{bits}{sfx}) return UINT{bits}_MAX;\n  return ({t})x;\n")
+    };
+    helper(name.clone(), format!("POSTC_HELPER {t} {name}({f} x) {{\n{body}}}\n"))
+}
+
+/// Python's float `divmod` on doubles (`interp::ops::float_divmod`): the
+/// floor quotient, or the modulo with `mod`; a zero divisor gives `x / 0.0`
+/// and NaN.
+pub fn float_divmod(want_mod: bool) -> Helper {
+    let name = if want_mod { "postc_fmod_f64" } else { "postc_fdiv_f64" }.to_owned();
+    let tail = if want_mod { "  return mod;\n" } else { "  return div != 0.0 ? q : copysign(0.0, x / y);\n" };
+    let text = format!(
+        "POSTC_HELPER double {name}(double x, double y) {{\n  \
+         double mod, div, q;\n  \
+         if (y == 0.0) return {zero};\n  \
+         mod = fmod(x, y);\n  div = (x - mod) / y;\n  \
+         if (mod != 0.0) {{\n    if ((y < 0.0) != (mod < 0.0)) {{\n      mod += y;\n      div -= 1.0;\n    }}\n  }} else {{\n    \
+         mod = copysign(0.0, y);\n  }}\n  \
+         q = floor(div);\n  if (div - q > 0.5) q += 1.0;\n{tail}}}\n",
+        zero = if want_mod { "postc_f64_bits(0x7ff8000000000000u)" } else { "x / y" },
+    );
+    Helper { name, text, libm: &["fmod", "copysign", "floor"] }
+}
+
+/// The `Float16` basics: the type (`_Float16`, or its bits where the
+/// compiler lacks it) and conversions that round once.
+pub const FLOAT16: &str = r#"
+#if defined(__FLT16_MAX__) && !defined(POSTC_NO_FLOAT16)
+__extension__ typedef _Float16 postc_f16;
+#define POSTC_F16_TO_F(x) ((float)(x))
+#define POSTC_F16_FROM_F(x) ((postc_f16)(x))
+#define POSTC_F16_FROM_D(x) ((postc_f16)(x))
+#define POSTC_F16_BITS(b) postc_f16_bits(b)
+POSTC_HELPER postc_f16 postc_f16_bits(uint16_t bits) {
+  postc_f16 x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+#else
+/* No _Float16: the bits in a uint16_t, converted in software (a Float16
+ * argument then travels as an integer, unlike _Float16). */
+typedef uint16_t postc_f16;
+#define POSTC_F16_TO_F(x) postc_f16_to_f(x)
+#define POSTC_F16_FROM_F(x) postc_f16_from_d((double)(x))
+#define POSTC_F16_FROM_D(x) postc_f16_from_d(x)
+#define POSTC_F16_BITS(b) ((postc_f16)(b))
+POSTC_HELPER float postc_f16_to_f(postc_f16 h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+  float x;
+  if (exp == 0x1f) bits = sign | 0x7f800000u | (man << 13);
+  else if (exp != 0) bits = sign | ((exp + 112u) << 23) | (man << 13);
+  else if (man == 0) bits = sign;
+  else {
+    exp = 113;
+    while (!(man & 0x400u)) { man <<= 1; exp--; }
+    bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
+  }
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+/* Rounds a double to the nearest Float16, ties to even, in one step. */
+POSTC_HELPER postc_f16 postc_f16_from_d(double x) {
+  uint64_t bits, man, m, r, rem, halfway;
+  uint16_t sign;
+  int exp, e, shift;
+  memcpy(&bits, &x, sizeof bits);
+  sign = (uint16_t)((bits >> 48) & 0x8000u);
+  exp = (int)((bits >> 52) & 0x7ff);
+  man = bits & 0xfffffffffffffu;
+  if (exp == 0x7ff) return (postc_f16)(sign | 0x7c00u | (man ? 0x200u | (uint16_t)(man >> 42) : 0u));
+  if (exp == 0) return (postc_f16)sign;
+  e = exp - 1023;
+  if (e >= 16) return (postc_f16)(sign | 0x7c00u);
+  m = ((uint64_t)1 << 52) | man;
+  shift = e >= -14 ? 42 : 28 - e;
+  if (shift >= 64) return (postc_f16)sign;
+  r = m >> shift;
+  rem = m & (((uint64_t)1 << shift) - 1);
+  halfway = (uint64_t)1 << (shift - 1);
+  if (rem > halfway || (rem == halfway && (r & 1u))) r++;
+  return (postc_f16)(sign | (uint16_t)(e >= -14 ? ((uint64_t)(e + 15) << 10) + (r - 1024) : r));
+}
+#endif
+"#;
+
+/// The complex basics: parts and construction (a complex is an array of
+/// two reals in memory, C11 6.2.5).
+pub const COMPLEX: &str = r#"
+POSTC_HELPER double postc_re_c128(double _Complex z) { double p[2]; memcpy(p, &z, sizeof p); return p[0]; }
+POSTC_HELPER double postc_im_c128(double _Complex z) { double p[2]; memcpy(p, &z, sizeof p); return p[1]; }
+POSTC_HELPER float postc_re_c64(float _Complex z) { float p[2]; memcpy(p, &z, sizeof p); return p[0]; }
+POSTC_HELPER float postc_im_c64(float _Complex z) { float p[2]; memcpy(p, &z, sizeof p); return p[1]; }
+POSTC_HELPER double _Complex postc_c128(double re, double im) {
+  double _Complex z;
+  double p[2];
+  p[0] = re;
+  p[1] = im;
+  memcpy(&z, p, sizeof z);
+  return z;
+}
+POSTC_HELPER float _Complex postc_c64(float re, float im) {
+  float _Complex z;
+  float p[2];
+  p[0] = re;
+  p[1] = im;
+  memcpy(&z, p, sizeof z);
+  return z;
+}
+"#;
+
+/// CPython's complex quotient (`_Py_c_quot`) on doubles.
+pub fn complex_div() -> Helper {
+    let text = r#"#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
+POSTC_HELPER double _Complex postc_cdiv(double ar, double ai, double br, double bi) {
+  double abr = fabs(br), abi = fabs(bi), ratio, den;
+  if (abr >= abi) {
+    if (abr == 0.0) return postc_c128(ar / abr, ai / abr);
+    ratio = bi / br;
+    den = br + bi * ratio;
+    return postc_c128((ar + ai * ratio) / den, (ai - ar * ratio) / den);
+  }
+  if (abi >= abr) {
+    ratio = br / bi;
+    den = br * ratio + bi;
+    return postc_c128((ar * ratio + ai) / den, (ai * ratio - ar) / den);
+  }
+  return postc_c128(postc_f64_bits(0x7ff8000000000000u), postc_f64_bits(0x7ff8000000000000u));
+}
+"#;
+    Helper { name: "postc_cdiv".into(), text: text.into(), libm: &["fabs"] }
+}
+
+/// CPython's complex power (`c_pow`, and `c_powi` for integral exponents
+/// up to 100), as `interp::ops::c_pow`; the caller checks the zero base.
+pub fn complex_pow() -> Helper {
+    let text = r#"#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
+POSTC_HELPER double _Complex postc_cpow(double ar, double ai, double br, double bi) {
+  double vabs, len, at, phase, rr = 1.0, ri = 0.0, pr = ar, pi = ai, t;
+  uint64_t n, mask;
+  if (br == 0.0 && bi == 0.0) return postc_c128(1.0, 0.0);
+  if (ar == 0.0 && ai == 0.0) return postc_c128(0.0, 0.0);
+  if (bi == 0.0 && br == floor(br) && fabs(br) <= 100.0) {
+    n = (uint64_t)(br < 0 ? -br : br);
+    for (mask = 1; mask != 0 && n >= mask; mask <<= 1) {
+      if (n & mask) {
+        t = rr * pr - ri * pi;
+        ri = rr * pi + ri * pr;
+        rr = t;
+      }
+      t = pr * pr - pi * pi;
+      pi = pr * pi + pi * pr;
+      pr = t;
+    }
+    return br < 0 ? postc_cdiv(1.0, 0.0, rr, ri) : postc_c128(rr, ri);
+  }
+  vabs = hypot(ar, ai);
+  len = pow(vabs, br);
+  at = atan2(ai, ar);
+  phase = at * br;
+  if (bi != 0.0) {
+    len /= exp(at * bi);
+    phase += bi * log(vabs);
+  }
+  return postc_c128(len * cos(phase), len * sin(phase));
+}
+"#;
+    Helper {
+        name: "postc_cpow".into(),
+        text: text.into(),
+        libm: &["floor", "fabs", "hypot", "pow", "atan2", "exp", "log", "cos", "sin"],
+    }
+}
+
+/// The prototype of a libm function of doubles (`f` suffix: floats).
+pub fn libm_prototype(name: &str, arity: usize) -> String {
+    let t = if name.ends_with('f') && !matches!(name, "erf" | "modf") { "float" } else { "double" };
+    let args = vec![t; arity].join(", ");
+    format!("{t} {name}({args});")
+}

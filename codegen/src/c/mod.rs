@@ -1,0 +1,692 @@
+//! The C backend: a prepared program (see [`crate::prepare`]) as one
+//! portable C11 file, and a header with the prototypes of what it exports
+//! (using `include/postc.h`), compiled into objects by the system C
+//! compiler (`CC`, else `cc`).
+//!
+//! Every IR function becomes one C function and every instruction one
+//! statement, the values named after the IR's (`%acc` is `v_acc`, a block
+//! `loop` is the label `L_loop`); the output depends on the program only.
+//! The IR's semantics (docs/ir-text.md) are written out so that no input
+//! reaches undefined behaviour in C: integers wrap through unsigned
+//! arithmetic, the overflow tests are `__builtin_*_overflow`, shifts past
+//! the width, division by zero and `MIN // -1` never reach the C operator,
+//! float→int conversions saturate, array elements are read and written
+//! with `memcpy`. Panics call the runtime's `postc_rt_panic` with the
+//! message the LLVM backend prints, and `#line` directives name the
+//! `.pir`/`.py` line of each located statement.
+
+mod func;
+pub mod helpers;
+
+use crate::{CodegenOptions, EmitKind};
+use postc_ir::builtins::Builtin;
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// `include/postc.h`, which the generated C includes.
+pub const POSTC_H: &str = include_str!("../../../include/postc.h");
+const PRELUDE: &str = include_str!("prelude.h");
+/// The runtime's functions, compiled into every object until the shared
+/// runtime library is linked by [`crate::link`].
+pub const RUNTIME_C: &str = include_str!("runtime.c");
+
+/// The C backend.
+pub struct C;
+
+impl crate::backend::Backend for C {
+    fn name(&self) -> &'static str {
+        "c"
+    }
+    fn emit_kinds(&self) -> &'static [EmitKind] {
+        &[EmitKind::C, EmitKind::CHeader, EmitKind::Object]
+    }
+    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        if let Some(t) = &options.target {
+            return Err(vec![Diagnostic::error(
+                format!(
+                    "the C backend compiles for the host only; `--target {t}` needs the LLVM backend (`--backend llvm`)"
+                ),
+                None,
+            )]);
+        }
+        if !options.link_ir.is_empty() {
+            return Err(vec![Diagnostic::error(
+                "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do".to_owned(),
+                None,
+            )]);
+        }
+        let prepared = crate::prepare(program, options)?;
+        let out = translate(&prepared)?;
+        match kind {
+            EmitKind::C => Ok(out.source.into_bytes()),
+            EmitKind::CHeader => Ok(out.header.into_bytes()),
+            _ => compile_object(&out.source, &out.no_builtin, options),
+        }
+    }
+}
+
+/// A translated program.
+pub struct Output {
+    /// The `.c` file.
+    pub source: String,
+    /// The `.h` file: the prototypes of the exported functions.
+    pub header: String,
+    /// Exported names that compilers know as C library functions (see
+    /// [`shadows_builtin`]): the compile takes `-fno-builtin-NAME` for each.
+    pub no_builtin: Vec<String>,
+}
+
+/// The C compiler: `CC` (a command, possibly with arguments), else `cc`.
+pub fn c_compiler() -> Vec<String> {
+    let cc = std::env::var("CC").ok().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "cc".to_owned());
+    cc.split_whitespace().map(str::to_owned).collect()
+}
+
+/// The flags every compile of generated C takes: IEEE arithmetic as the
+/// IR says (no contraction into fused multiply-adds), position-independent.
+pub fn c_flags(options: &CodegenOptions) -> Vec<String> {
+    let mut f = vec![
+        "-std=c11".to_owned(),
+        format!("-O{}", options.opt.as_u8()),
+        "-fPIC".to_owned(),
+        "-ffp-contract=off".to_owned(),
+        "-fno-math-errno".to_owned(),
+    ];
+    match &options.cpu {
+        Some(cpu) => f.push(format!("-march={cpu}")),
+        None => f.push("-march=native".to_owned()),
+    }
+    f
+}
+
+/// Writes `postc.h` into `dir` (so the generated C compiles anywhere).
+pub fn write_postc_h(dir: &Path) -> std::io::Result<()> {
+    std::fs::write(dir.join("postc.h"), POSTC_H)
+}
+
+fn compile_error(msg: String) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(msg, None)]
+}
+
+/// Compiles C source text into an object with the C compiler, the
+/// runtime's functions included.
+pub fn compile_object(
+    source: &str,
+    no_builtin: &[String],
+    options: &CodegenOptions,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let dir = tempfile::tempdir().map_err(|e| crate::internal(format!("temporary directory: {e}")))?;
+    write_postc_h(dir.path()).map_err(|e| crate::internal(format!("writing postc.h: {e}")))?;
+    let c = dir.path().join("program.c");
+    let rt = dir.path().join("postc_runtime.c");
+    std::fs::write(&c, source).map_err(|e| crate::internal(format!("writing {}: {e}", c.display())))?;
+    std::fs::write(&rt, RUNTIME_C).map_err(|e| crate::internal(format!("writing {}: {e}", rt.display())))?;
+    let cc = c_compiler();
+    let flags = c_flags(options);
+    // The program and the runtime compile at once, each in a process.
+    let run = |src: &PathBuf, obj: &PathBuf, rt: bool| {
+        let mut cmd = std::process::Command::new(&cc[0]);
+        cmd.args(&cc[1..]).args(&flags).arg("-I").arg(dir.path()).arg("-c").arg(src).arg("-o").arg(obj);
+        if rt {
+            cmd.arg("-O2").arg("-fvisibility=hidden");
+        } else {
+            cmd.args(no_builtin.iter().map(|n| format!("-fno-builtin-{n}")));
+        }
+        cmd.output()
+    };
+    let (po, ro) = (dir.path().join("program.o"), dir.path().join("runtime.o"));
+    let (a, b) = std::thread::scope(|s| {
+        let h = s.spawn(|| run(&rt, &ro, true));
+        let a = run(&c, &po, false);
+        (a, h.join())
+    });
+    for (what, r) in
+        [("the generated C", a), ("the runtime", b.unwrap_or_else(|_| Err(std::io::Error::other("panic"))))]
+    {
+        match r {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                return Err(compile_error(format!(
+                    "`{}` failed compiling {what}:\n{}",
+                    cc.join(" "),
+                    String::from_utf8_lossy(&o.stderr).trim_end()
+                )))
+            }
+            Err(e) => return Err(compile_error(format!("cannot run the C compiler `{}`: {e}", cc.join(" ")))),
+        }
+    }
+    let read = |p: &PathBuf| std::fs::read(p).map_err(|e| crate::internal(format!("reading {}: {e}", p.display())));
+    crate::link::combine_objects(&[read(&po)?, read(&ro)?])
+}
+
+/// How a function appears in C.
+#[derive(Clone, Debug)]
+pub(crate) struct CSig {
+    /// The C name (the symbol of an exported function).
+    pub name: String,
+    pub exported: bool,
+    /// The return type (`void` for none or a complex result).
+    pub ret: String,
+    /// Parameter declarations without names, the complex out-pointer last.
+    pub params: Vec<String>,
+    pub complex_out: Option<DType>,
+    pub array_ret: bool,
+}
+
+impl CSig {
+    fn prototype(&self, names: Option<&[String]>) -> String {
+        let ps: Vec<String> = match names {
+            Some(n) => self.params.iter().zip(n).map(|(t, n)| decl(t, n)).collect(),
+            None => self.params.clone(),
+        };
+        let ps = if ps.is_empty() { "void".to_owned() } else { ps.join(", ") };
+        format!("{} {}({ps})", self.ret, self.name)
+    }
+}
+
+/// `T name` (with pointer types written `T *name`).
+pub(crate) fn decl(t: &str, name: &str) -> String {
+    if t.ends_with('*') {
+        format!("{t}{name}")
+    } else {
+        format!("{t} {name}")
+    }
+}
+
+/// An injective spelling of an IR name as a C identifier part: letters and
+/// digits stay, `_` is `__`, `.` is `_d`, `$` is `_s`, anything else `_xHH`.
+pub(crate) fn ident(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for b in s.bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => out.push(b as char),
+            b'_' => out.push_str("__"),
+            b'.' => out.push_str("_d"),
+            b'$' => out.push_str("_s"),
+            _ => {
+                let _ = write!(out, "_x{b:02x}");
+            }
+        }
+    }
+    out
+}
+
+const C_KEYWORDS: &[&str] = &[
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "bool",
+    "true",
+    "false",
+    "asm",
+    "typeof",
+    "alignas",
+    "alignof",
+    "static_assert",
+    "thread_local",
+    "nullptr",
+    "constexpr",
+];
+
+/// Why an exported name cannot be a symbol of generated C, if it cannot.
+fn unexportable(name: &str) -> Option<String> {
+    let b = name.as_bytes();
+    let valid = !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    if !valid {
+        return Some("it is not a C identifier".into());
+    }
+    if C_KEYWORDS.contains(&name) || name.starts_with('_') {
+        return Some("it is a C keyword or reserved identifier".into());
+    }
+    if name.starts_with("postc_") || name.starts_with("DL") || name.starts_with("kDL") {
+        return Some("names starting `postc_`, `DL` or `kDL` belong to postc.h and the runtime".into());
+    }
+    let libc = crate::imports::is_c_function(name) && crate::emit::intrinsic_base(name).is_none();
+    if libc || crate::imports::reserved(name) || C_HEADER_NAMES.contains(&name) {
+        return Some("the generated C and the runtime call the C library function of that name".into());
+    }
+    None
+}
+
+/// Whether an exported name is also a C library function that compilers
+/// know (libm's, `<complex.h>`'s): the C compiler must not treat the
+/// program's function as that one (`-fno-builtin-NAME`).
+pub fn shadows_builtin(name: &str) -> bool {
+    crate::emit::intrinsic_base(name).is_some() || COMPLEX_H.contains(&name.trim_end_matches(['f', 'l']))
+}
+
+const COMPLEX_H: &[&str] = &[
+    "cabs", "cacos", "cacosh", "carg", "casin", "casinh", "catan", "catanh", "ccos", "ccosh", "cexp", "clog", "conj",
+    "cpow", "cproj", "csin", "csinh", "csqrt", "ctan", "ctanh",
+];
+
+/// Names the standard headers of the generated C declare beyond the C
+/// library functions [`crate::imports::is_c_function`] knows.
+const C_HEADER_NAMES: &[&str] = &[
+    "memcpy",
+    "memmove",
+    "memset",
+    "memcmp",
+    "memchr",
+    "strlen",
+    "strcmp",
+    "strncmp",
+    "strcpy",
+    "strncpy",
+    "strcat",
+    "strncat",
+    "strchr",
+    "strrchr",
+    "strstr",
+    "strtok",
+    "strerror",
+    "strspn",
+    "strcspn",
+    "strpbrk",
+    "strcoll",
+    "strxfrm",
+    "offsetof",
+    "size_t",
+    "ptrdiff_t",
+    "NULL",
+    "creal",
+    "cimag",
+    "crealf",
+    "cimagf",
+];
+
+/// The C type of a value of an IR type.
+pub(crate) fn value_cty(t: &postc_ir::TypeData) -> &'static str {
+    if t.is_array {
+        "DLTensor *"
+    } else {
+        helpers::cty(t.dtype)
+    }
+}
+
+fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
+    let mut params = Vec::new();
+    for p in f.body.all_params() {
+        match f.body.ty(p).map(|t| m.types.get(t)) {
+            Some(t) if t.is_array => params.push("DLTensor *".to_owned()),
+            Some(t) if t.dtype.is_complex() => params.push(format!("const {} *", helpers::cty(t.dtype))),
+            Some(t) => params.push(helpers::cty(t.dtype).to_owned()),
+            None => params.push("int64_t".to_owned()),
+        }
+    }
+    let (mut ret, mut complex_out, mut array_ret) = ("void".to_owned(), None, false);
+    if let Some(t) = f.ret.map(|t| m.types.get(t)) {
+        if t.is_array {
+            ret = "DLManagedTensor *".into();
+            array_ret = true;
+        } else if t.dtype.is_complex() {
+            complex_out = Some(t.dtype);
+            params.push(format!("{} *", helpers::cty(t.dtype)));
+        } else {
+            ret = helpers::cty(t.dtype).into();
+        }
+    }
+    CSig { name, exported, ret, params, complex_out, array_ret }
+}
+
+/// Where a call goes.
+pub(crate) enum Target<'p> {
+    Func(ModuleId, FuncId),
+    Builtin(Builtin),
+    Intrinsic(&'p str),
+}
+
+/// The program-wide state of a translation.
+pub(crate) struct Translation<'p> {
+    pub program: &'p Program,
+    pub index: crate::emit::Index<'p>,
+    pub sigs: HashMap<(ModuleId, FuncId), CSig>,
+    /// Helpers by name (the order of the file).
+    pub helpers: BTreeMap<String, String>,
+    /// libm functions called, with their arity.
+    pub libm: BTreeMap<String, usize>,
+    /// Prototypes of external functions (`import intrinsic` of other
+    /// symbols), by name.
+    pub externs: BTreeMap<String, String>,
+    pub uses_f16: bool,
+    pub uses_complex: bool,
+    pub uses_depth: bool,
+    pub depth_counted: HashSet<(ModuleId, FuncId)>,
+}
+
+impl<'p> Translation<'p> {
+    pub fn helper(&mut self, h: helpers::Helper) -> String {
+        for l in h.libm {
+            self.libm.insert((*l).to_owned(), libm_arity(l));
+        }
+        let name = h.name.clone();
+        self.helpers.entry(h.name).or_insert(h.text);
+        name
+    }
+
+    pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
+        if let Some(b) = Builtin::from_name(callee) {
+            return Some(Target::Builtin(b));
+        }
+        let m = &self.program.modules[mid];
+        if let Some(fid) = self.index.function(mid, callee) {
+            return Some(Target::Func(mid, fid));
+        }
+        if let Some(target) = m.function_aliases.get(callee) {
+            if let Some(fid) = self.index.function(mid, target) {
+                return Some(Target::Func(mid, fid));
+            }
+        }
+        if let Some(sym) = m.intrinsic_imports.get(callee) {
+            return Some(Target::Intrinsic(sym.as_str()));
+        }
+        if let Some(imp) = m.post_imports.get(callee) {
+            let other = self.index.module(&imp.module_name)?;
+            let om = &self.program.modules[other];
+            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
+            return self.index.function(other, name).map(|fid| Target::Func(other, fid));
+        }
+        None
+    }
+}
+
+pub(crate) fn libm_arity(name: &str) -> usize {
+    let base = crate::emit::intrinsic_base(name).map(|(b, _)| b).unwrap_or(name);
+    match base {
+        "fma" => 3,
+        "atan2" | "pow" | "fmod" | "hypot" | "copysign" | "fmin" | "fmax" | "fdim" => 2,
+        _ => 1,
+    }
+}
+
+/// The backends that compile `gpu` and `kernel` functions.
+const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+
+/// Translates a prepared program.
+pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let index = crate::emit::Index::new(program);
+    let mut sigs = HashMap::new();
+    let mut taken: HashMap<String, String> = HashMap::new();
+    // (alias, target) pairs, exported.
+    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            let fa = f.attrs;
+            if fa.is_device() && !fa.contains(FuncAttrs::GPU_FALLBACK) {
+                let what = if fa.contains(FuncAttrs::KERNEL) { "a `kernel` function" } else { "a `gpu` function" };
+                diags.push(Diagnostic::error(
+                    format!(
+                        "`{}` is {what}, which the C backend cannot compile (it compiles host code, and \
+                         `gpu(fallback)` functions as their host body): use {GPU_BACKENDS}",
+                        f.name
+                    ),
+                    at,
+                ));
+                continue;
+            }
+            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
+            let name = if private { format!("postc_{}_P{}", ident(&m.name), ident(&f.name)) } else { f.name.clone() };
+            if !private {
+                if let Some(why) = unexportable(&name) {
+                    diags.push(Diagnostic::error(
+                        format!("the C backend cannot export `{name}`: {why} (the LLVM backend can)"),
+                        at.clone(),
+                    ));
+                }
+                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
+                    diags.push(Diagnostic::error(
+                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
+                        at.clone(),
+                    ));
+                }
+            }
+            sigs.insert((mid, fid), signature(m, f, name, !private));
+        }
+        for (alias, target) in &m.function_aliases {
+            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
+            let Some(fid) = index.function(mid, target) else {
+                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
+                continue;
+            };
+            if !index.is_exported(mid, alias) && m.export_all.is_some() {
+                continue;
+            }
+            if let Some(why) = unexportable(alias) {
+                diags.push(Diagnostic::error(
+                    format!("the C backend cannot export `{alias}`: {why} (the LLVM backend can)"),
+                    at.clone(),
+                ));
+            }
+            if taken.insert(alias.clone(), m.name.clone()).is_some() {
+                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
+                continue;
+            }
+            aliases.push((alias.clone(), (mid, fid)));
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut p = Translation {
+        program,
+        depth_counted: crate::emit::depth_counted(program, &index),
+        index,
+        sigs,
+        helpers: BTreeMap::new(),
+        libm: BTreeMap::new(),
+        externs: BTreeMap::new(),
+        uses_f16: false,
+        uses_complex: false,
+        uses_depth: false,
+    };
+    for m in program.modules.iter() {
+        for (_, t) in m.types.iter() {
+            p.uses_f16 |= t.dtype == DType::Float16;
+            p.uses_complex |= t.dtype.is_complex();
+        }
+    }
+    let mut bodies = String::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            if !p.sigs.contains_key(&(mid, fid)) {
+                continue;
+            }
+            match func::translate(&mut p, mid, fid) {
+                Ok(text) => bodies.push_str(&text),
+                Err(d) => diags.push(*d),
+            }
+        }
+    }
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported) else { continue };
+            if p.libm.contains_key(&sig.name) || p.externs.contains_key(&sig.name) {
+                diags.push(Diagnostic::error(
+                    format!(
+                        "the C backend cannot export `{}`: the program calls the C library function of that name \
+                         (the LLVM backend can)",
+                        sig.name
+                    ),
+                    f.loc.map(|l| Pos::from_loc(&m.files, l)),
+                ));
+            }
+        }
+    }
+    let mut ufuncs = String::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.ufuncs() {
+            let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
+            match crate::ufunc::Plan::new(m, f) {
+                Ok(mut plan) => {
+                    plan.symbol = sig.name.clone();
+                    for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
+                        if taken.contains_key(&e) {
+                            diags.push(Diagnostic::error(
+                                format!(
+                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
+                                    f.name
+                                ),
+                                f.loc.map(|l| Pos::from_loc(&m.files, l)),
+                            ));
+                        }
+                    }
+                    // The NumPy entry points are not written yet: the
+                    // body is exported with its C ABI, and the file says so.
+                    let _ = writeln!(
+                        ufuncs,
+                        "\n/* ufunc {}: the C backend exports its body only; `{}` and `{}` need the LLVM backend. */",
+                        plan.name,
+                        crate::abi::loop_symbol(&plan.symbol),
+                        crate::abi::dl_symbol(&plan.symbol)
+                    );
+                }
+                Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    // Exported prototypes, in declaration order: the header's and the
+    // file's own.
+    let mut exported_protos = String::new();
+    let mut private_protos = String::new();
+    // The file's own: with the visibility of exported symbols.
+    let mut c_protos = String::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            let Some(sig) = p.sigs.get(&(mid, fid)) else { continue };
+            if sig.exported {
+                if f.name == "main" {
+                    c_protos.push_str(MAIN_PRAGMA);
+                }
+                let _ = writeln!(exported_protos, "{};", sig.prototype(None));
+                let _ = writeln!(c_protos, "POSTC_EXPORT {};", sig.prototype(None));
+            } else {
+                let noret = if func::never_returns(f) { "_Noreturn " } else { "" };
+                let _ = writeln!(private_protos, "POSTC_PRIVATE {noret}{};", sig.prototype(None));
+            }
+        }
+    }
+    let mut alias_text = String::new();
+    for (alias, target) in &aliases {
+        let sig = &p.sigs[target];
+        let mut a = sig.clone();
+        a.name = alias.clone();
+        let _ = writeln!(exported_protos, "{};", a.prototype(None));
+        let _ = writeln!(c_protos, "POSTC_EXPORT {};", a.prototype(None));
+        let names: Vec<String> = (0..sig.params.len()).map(|i| format!("a{i}")).collect();
+        let call = format!("{}({})", sig.name, names.join(", "));
+        let body = if sig.ret == "void" { format!("{call};") } else { format!("return {call};") };
+        let _ = writeln!(
+            alias_text,
+            "\n/* alias {alias} = {} */\n{} {{\n  {body}\n}}",
+            sig.name,
+            a.prototype(Some(&names))
+        );
+    }
+    let names: Vec<&str> = program.modules.iter().map(|m| m.name.as_str()).collect();
+    let guard = format!("POSTC_{}_H", ident(names.first().copied().unwrap_or("program")).to_ascii_uppercase());
+    let header = format!(
+        "/* The functions that postc compiled from module {} exports (docs/abi.md). */\n\
+         #ifndef {guard}\n#define {guard}\n\n#include \"postc.h\"\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n\
+         {exported_protos}\n#ifdef __cplusplus\n}}\n#endif\n\n#endif\n",
+        names.join(", ")
+    );
+    let mut c = String::new();
+    let _ = writeln!(c, "/* Generated by postc from module {}: C11 (docs/abi.md gives the ABI). */", names.join(", "));
+    c.push_str(PRELUDE);
+    if taken.keys().any(|n| shadows_builtin(n)) {
+        // Exported functions named like C library functions are the
+        // program's own (the declarations differ from the library's).
+        c.push_str(
+            "#if defined(__clang__)\n#pragma clang diagnostic ignored \"-Wincompatible-library-redeclaration\"\n\
+             #elif defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wbuiltin-declaration-mismatch\"\n#endif\n",
+        );
+    }
+    if p.uses_f16 {
+        c.push_str(helpers::FLOAT16);
+    }
+    if p.uses_complex {
+        c.push_str(helpers::COMPLEX);
+    }
+    if !p.libm.is_empty() {
+        c.push_str("\n/* libm */\n");
+        for (name, arity) in &p.libm {
+            let _ = writeln!(c, "{}", helpers::libm_prototype(name, *arity));
+        }
+    }
+    if !p.externs.is_empty() {
+        c.push_str("\n/* import intrinsic */\n");
+        for proto in p.externs.values() {
+            let _ = writeln!(c, "{proto}");
+        }
+    }
+    if p.uses_depth {
+        let _ = writeln!(
+            c,
+            "\n/* The thread's depth of calls between POST functions (the interpreter's frame limit). */\n\
+             static _Thread_local int64_t postc_depth;"
+        );
+    }
+    if !p.helpers.is_empty() {
+        c.push('\n');
+        for h in p.helpers.values() {
+            c.push_str(h);
+        }
+    }
+    c.push_str("\n/* Exported functions. */\n");
+    c.push_str(&c_protos);
+    if !private_protos.is_empty() {
+        c.push_str("\n/* Module-private functions. */\n");
+        c.push_str(&private_protos);
+    }
+    c.push_str(&bodies);
+    c.push_str(&alias_text);
+    c.push_str(&ufuncs);
+    let mut no_builtin: Vec<String> = taken.keys().filter(|n| shadows_builtin(n)).cloned().collect();
+    no_builtin.sort();
+    Ok(Output { source: c, header, no_builtin })
+}
+
+/// `main` may return `int64_t` (docs/abi.md): compilers that expect `int`
+/// are told it is meant.
+const MAIN_PRAGMA: &str = "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wmain\"\n#endif\n";

@@ -1,0 +1,79 @@
+#include "postc.h"
+#include <string.h>
+
+#if defined(__GNUC__)
+#define POSTC_HELPER static inline __attribute__((unused))
+#define POSTC_PRIVATE static __attribute__((unused))
+#define POSTC_COLD __attribute__((cold, noinline))
+/* Exported functions: calls from inside the library reach them, never a
+ * function of the same name that another library exports. */
+#define POSTC_EXPORT __attribute__((visibility("protected")))
+#define POSTC_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#define POSTC_LIKELY(c) __builtin_expect(!!(c), 1)
+#else
+#define POSTC_HELPER static inline
+#define POSTC_PRIVATE static
+#define POSTC_COLD
+#define POSTC_EXPORT
+#define POSTC_UNLIKELY(c) (c)
+#define POSTC_LIKELY(c) (c)
+#endif
+
+/* The runtime library (libpostc_runtime.a) that every postc output links. */
+_Noreturn void postc_rt_panic(const char *fmt, ...);
+void *postc_rt_arena_mark(void);
+void postc_rt_arena_release(void *mark);
+DLManagedTensor *postc_rt_alloc_array(int64_t n, int8_t code, int8_t bits, int64_t elsize);
+DLManagedTensor *postc_rt_arena_export(void *mark, DLTensor *tensor);
+void postc_rt_arena_adopt(DLManagedTensor *managed);
+postc_str postc_rt_str_concat(postc_str a, postc_str b);
+
+/* Where element 0 of an array is. */
+POSTC_HELPER char *postc_base(const DLTensor *a) { return (char *)a->data + a->byte_offset; }
+
+/* A compiled function's returned array joins the caller's arena. */
+POSTC_HELPER DLTensor *postc_adopt(DLManagedTensor *m) {
+  postc_rt_arena_adopt(m);
+  return &m->dl_tensor;
+}
+
+/* The byte stride of an axis (compact row-major when strides is NULL);
+ * wrapping, as the multiplication cannot fail for a valid tensor. */
+POSTC_HELPER int64_t postc_stride(const DLTensor *a, int64_t axis, int64_t ndim, int64_t size) {
+  uint64_t s = 1;
+  int64_t k;
+  if (a->strides) return (int64_t)((uint64_t)a->strides[axis] * (uint64_t)size);
+  for (k = axis + 1; k < ndim; k++) s *= (uint64_t)a->shape[k];
+  return (int64_t)(s * (uint64_t)size);
+}
+
+POSTC_HELPER _Bool postc_str_eq(postc_str a, postc_str b) {
+  return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, (size_t)a.len) == 0);
+}
+
+/* <0, 0 or >0: bytewise, then by length. */
+POSTC_HELPER int postc_str_cmp(postc_str a, postc_str b) {
+  int64_t n = a.len < b.len ? a.len : b.len;
+  int c = n > 0 ? memcmp(a.ptr, b.ptr, (size_t)n) : 0;
+  if (c != 0) return c;
+  return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
+}
+
+/* Code points of UTF-8 text: the bytes that do not continue a sequence. */
+POSTC_HELPER int64_t postc_str_len(postc_str s) {
+  int64_t i, n = 0;
+  for (i = 0; i < s.len; i++) n += ((unsigned char)s.ptr[i] & 0xC0) != 0x80;
+  return n;
+}
+
+POSTC_HELPER double postc_f64_bits(uint64_t bits) {
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+POSTC_HELPER float postc_f32_bits(uint32_t bits) {
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
