@@ -65,6 +65,7 @@ fn compile<'py>(
     include: Vec<PathBuf>,
     cache_dir: PathBuf,
 ) -> PyResult<(String, bool, Bound<'py, PyList>)> {
+    let backend_name = backend.clone();
     let options = builder::Options { opt, backend, include, cache_dir };
     let built = py.detach(|| builder::build(&path, &options)).map_err(|e| match e {
         builder::Error::Compile(text) => CompileError::new_err(text),
@@ -88,7 +89,13 @@ fn compile<'py>(
         out.append((name, Bound::new(py, f)?))?;
     }
     for spec in built.exports.ufuncs {
-        let loop_fn = symbol(lib, &postc_codegen::abi::loop_symbol(&spec.name)).map_err(PyOSError::new_err)?;
+        let loop_name = postc_codegen::abi::loop_symbol(&spec.name);
+        let loop_fn = symbol(lib, &loop_name).map_err(|_| {
+            CompileError::new_err(format!(
+                "ufunc `{}`: the {backend_name} backend does not make its NumPy loop `{loop_name}` (the llvm backend does)",
+                spec.name
+            ))
+        })?;
         // SAFETY: `NAME_loop` of a library that is never unloaded.
         let u = unsafe { ufunc::make(py, &spec, loop_fn as *const std::ffi::c_void) }?;
         out.append((spec.name.clone(), u))?;

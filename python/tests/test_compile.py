@@ -10,6 +10,8 @@ import pytest
 
 import postc
 
+HERE_KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels.py")
+
 ADD = textwrap.dedent('''\
     from postyp import Int64
 
@@ -58,12 +60,20 @@ def test_compile_errors_are_located(tmp_path):
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match=r"unknown backend `qbe` \(backends: llvm\)"):
+    with pytest.raises(ValueError, match=r"unknown backend `qbe` \(backends: llvm"):
         postc.compile(ADD, backend="qbe")
     with pytest.raises(ValueError, match="invalid optimisation level 7"):
         postc.compile(ADD, opt=7)
     with pytest.raises(FileNotFoundError):
         postc.compile("no/such/file.py")
+
+
+def test_the_c_backend(programs):
+    m = postc.compile(HERE_KERNELS, backend="c")
+    assert m.total(np.arange(5.0)) == 10 and m.greet("c") == "Hello, c!"
+    assert m.cumsum(np.ones(3)).tolist() == [1, 2, 3]
+    with pytest.raises(postc.CompileError, match=r"ufunc `matmul`: the c backend does not make its NumPy loop `matmul_loop`"):
+        postc.compile(programs / "matmul.pir", backend="c")
 
 
 def test_include_directories(tmp_path):
