@@ -571,19 +571,28 @@ fn array<'py>(
     prep: &mut Prepared<'py>,
 ) -> PyResult<TensorRef> {
     if let Ok(arr) = obj.cast::<PyUntypedArray>() {
-        let descr = arr.dtype();
-        let got = dlpack::dtype_of_numpy(descr.kind(), descr.itemsize());
-        if got != Some(spec.dtype) || descr.is_native_byteorder() == Some(false) {
-            let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
-            let order = if descr.is_native_byteorder() == Some(false) { " in non-native byte order" } else { "" };
-            return Err(PyTypeError::new_err(format!(
-                "{} expects a {} array ({}), got an array of {shown}{order}",
-                at(),
-                dlpack::numpy_name(spec.dtype),
-                describe(spec)
-            )));
-        }
         let raw = arr.as_array_ptr();
+        // SAFETY: a live array's descriptor; `type_num` and `byteorder`
+        // have the same place in NumPy 1 and 2.
+        let (type_num, byteorder) = unsafe { ((*(*raw).descr).type_num, (*(*raw).descr).byteorder as u8) };
+        let same =
+            dlpack::npy_type(spec.dtype).is_some_and(|t| dlpack::same_npy_type(t, type_num)) && byteorder != b'>';
+        if !same {
+            // The slow path: another type number of the same element type
+            // is fine; anything else is an error naming the dtype.
+            let descr = arr.dtype();
+            let native = descr.is_native_byteorder() != Some(false);
+            if dlpack::dtype_of_numpy(descr.kind(), descr.itemsize()) != Some(spec.dtype) || !native {
+                let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
+                let order = if native { "" } else { " in non-native byte order" };
+                return Err(PyTypeError::new_err(format!(
+                    "{} expects a {} array ({}), got an array of {shown}{order}",
+                    at(),
+                    dlpack::numpy_name(spec.dtype),
+                    describe(spec)
+                )));
+            }
+        }
         // SAFETY: `raw` is a live NumPy array object.
         let (data, nd, dims, strides, flags) =
             unsafe { ((*raw).data, (*raw).nd as usize, (*raw).dimensions, (*raw).strides, (*raw).flags) };

@@ -97,6 +97,13 @@ pub fn npy_type(d: DType) -> Option<i32> {
     })
 }
 
+/// Whether NumPy type number `got` is the element type of `want` (a type
+/// number of [`npy_type`]): `long long` is the same 64-bit integer as
+/// `long` on LP64.
+pub fn same_npy_type(want: i32, got: i32) -> bool {
+    want == got || (want == 7 && got == 9) || (want == 8 && got == 10)
+}
+
 /// The dtype of a NumPy array element: its kind character and item size.
 pub fn dtype_of_numpy(kind: u8, itemsize: usize) -> Option<DType> {
     Some(match (kind, itemsize) {

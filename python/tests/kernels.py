@@ -131,3 +131,10 @@ def scratch_then_get(n: Int64, i: Int64) -> Float64:
     for k in range(n):
         a[k] = Float64(k)
     return a[i]
+
+
+def isum(x: Int64[:]) -> Int64:
+    s = 0
+    for i in range(len(x)):
+        s += x[i]
+    return s

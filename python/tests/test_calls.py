@@ -100,6 +100,8 @@ def test_bool_and_int_arrays(kernels):
     assert kernels.count_true(m[::-1][::2]) == 1  # [True, False]
     assert kernels.count_true(m[1:]) == 2
     assert kernels.int32_sum(np.arange(5, dtype=np.int32)) == 10
+    # `long` and `long long` are one 64-bit integer type.
+    assert kernels.isum(np.arange(5, dtype="l")) == kernels.isum(np.arange(5, dtype="q")) == 10
 
 
 def test_returned_arrays_own_their_memory(kernels):
