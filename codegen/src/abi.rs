@@ -1,7 +1,7 @@
 //! What the ABI fixes for every backend, decided once: how array dtypes
 //! are described to DLPack, the layout of a `DLTensor`, the names of a
 //! ufunc's entry points and of the runtime's entry points (whose protocol
-//! `crate::runtime` describes).
+//! `crate::runtime` describes and `libpostc_runtime.a` implements).
 
 use postc_ir::DType;
 
@@ -69,37 +69,61 @@ pub fn panic_format(msg: &str, nargs: usize, loc: Option<&str>) -> String {
     out
 }
 
-/// `ptr @postc.rt.arena_mark()`: the current top of the thread's arena.
-pub const ARENA_MARK: &str = "postc.rt.arena_mark";
-/// `void @postc.rt.arena_release(ptr mark)`: frees every block allocated
+// The runtime's entry points: `runtime/include/postc_runtime.h` declares
+// them in C; `libpostc_runtime.a` defines them.
+
+/// `void @postc_rt_panic(ptr fmt, ...)`: formats the message, calls the
+/// thread's panic handler, else prints it and aborts; never returns.
+pub const PANIC: &str = "postc_rt_panic";
+/// `ptr @postc_rt_arena_mark()`: the current top of the thread's arena.
+pub const ARENA_MARK: &str = "postc_rt_arena_mark";
+/// `void @postc_rt_arena_release(ptr mark)`: frees every block allocated
 /// after `mark`.
-pub const ARENA_RELEASE: &str = "postc.rt.arena_release";
-/// `ptr @postc.rt.arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
+pub const ARENA_RELEASE: &str = "postc_rt_arena_release";
+/// `ptr @postc_rt_arena_alloc(i64 bytes)`: zeroed, 16-byte aligned memory
 /// owned by the arena.
-pub const ARENA_ALLOC: &str = "postc.rt.arena_alloc";
-/// `ptr @postc.rt.alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
+pub const ARENA_ALLOC: &str = "postc_rt_arena_alloc";
+/// `ptr @postc_rt_alloc_array(i64 n, i8 code, i8 bits, i64 elsize)`: a
 /// fresh zeroed 1-D array in the arena; the result points at its
 /// `DLManagedTensor`, whose first field is the `DLTensor`. A negative `n`
 /// counts as 0 (callers check it first).
-pub const ALLOC_ARRAY: &str = "postc.rt.alloc_array";
-/// `ptr @postc.rt.arena_export(ptr mark, ptr tensor)`: see the module docs.
-pub const ARENA_EXPORT: &str = "postc.rt.arena_export";
-/// `void @postc.rt.arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
+pub const ALLOC_ARRAY: &str = "postc_rt_alloc_array";
+/// `ptr @postc_rt_arena_export(ptr mark, ptr tensor)`: see the module docs.
+pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
+/// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
 /// this runtime joins the thread's arena (freed at the next release).
-pub const ARENA_ADOPT: &str = "postc.rt.arena_adopt";
-/// `void @postc.rt.managed_deleter(ptr managed)`: the deleter of every
+pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
+/// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
 /// `DLManagedTensor` the runtime hands out.
-pub const MANAGED_DELETER: &str = "postc.rt.managed_deleter";
-/// `i64 @postc.rt.stride(ptr tensor, i64 axis, i64 elsize)`: the byte
+pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
+/// `i64 @postc_rt_stride(ptr tensor, i64 axis, i64 elsize)`: the byte
 /// stride of an axis (compact row-major when `strides` is null).
-pub const STRIDE: &str = "postc.rt.stride";
-/// `i1 @postc.rt.str_eq({ptr, i64}, {ptr, i64})`.
-pub const STR_EQ: &str = "postc.rt.str_eq";
-/// `i32 @postc.rt.str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
-pub const STR_CMP: &str = "postc.rt.str_cmp";
-/// `{ptr, i64} @postc.rt.str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
+pub const STRIDE: &str = "postc_rt_stride";
+/// `i1 @postc_rt_str_eq({ptr, i64}, {ptr, i64})`.
+pub const STR_EQ: &str = "postc_rt_str_eq";
+/// `i32 @postc_rt_str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
+pub const STR_CMP: &str = "postc_rt_str_cmp";
+/// `{ptr, i64} @postc_rt_str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
 /// NUL-terminated concatenation (never freed).
-pub const STR_CONCAT: &str = "postc.rt.str_concat";
+pub const STR_CONCAT: &str = "postc_rt_str_concat";
+
+/// `@postc_rt_depth`: the thread's depth of calls between POST functions
+/// (an `i64` thread-local variable).
+pub const DEPTH: &str = "postc_rt_depth";
+/// `void @postc_rt_ufunc_dl(ptr desc, ptr operands, ptr loop)`: the
+/// broadcasting driver behind every `NAME_dl` (the descriptor's layout is
+/// `postc_rt_ufunc_desc` in the header).
+pub const UFUNC_DL: &str = "postc_rt_ufunc_dl";
+
+/// The runtime's entry points that every shared library exports (the
+/// others are hidden in it).
+pub const EXPORTED: [&str; 4] = [PANIC, "postc_rt_set_panic_handler", ARENA_MARK, ARENA_RELEASE];
+
+/// Whether `name` is one of the runtime's symbols, which programs cannot
+/// export.
+pub fn is_runtime_symbol(name: &str) -> bool {
+    name.starts_with("postc_rt_")
+}
 
 /// Byte offsets of the `DLTensor` fields.
 pub mod dltensor {

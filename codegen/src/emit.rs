@@ -114,30 +114,7 @@ pub(crate) fn escape_bytes(b: &[u8]) -> String {
     s
 }
 
-/// The printf format of a panic message: `{}` becomes `%lld` (as many as
-/// there are arguments), `%` is doubled.
-pub fn panic_format(msg: &str, nargs: usize, loc: Option<&str>) -> String {
-    let mut out = String::from("panic: ");
-    let mut rest = msg;
-    let mut left = nargs;
-    while let Some(i) = rest.find("{}") {
-        out.push_str(&rest[..i].replace('%', "%%"));
-        if left > 0 {
-            out.push_str("%lld");
-            left -= 1;
-        } else {
-            out.push_str("{}");
-        }
-        rest = &rest[i + 2..];
-    }
-    out.push_str(&rest.replace('%', "%%"));
-    if let Some(l) = loc {
-        out.push_str(" at ");
-        out.push_str(&l.replace('%', "%%"));
-    }
-    out.push('\n');
-    out
-}
+pub use crate::abi::panic_format;
 
 /// The signature of a function.
 pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> FnSig {
@@ -438,12 +415,8 @@ impl<'p> Emitter<'p> {
         (format!("!tbaa !{h}"), format!("!tbaa !{d}"))
     }
 
-    fn printf_decls(&mut self) {
-        for (n, l) in runtime::LIBC_DECLS {
-            if *n == "dprintf" || *n == "abort" {
-                self.decl(n, *l);
-            }
-        }
+    fn panic_decl(&mut self) {
+        self.decl(runtime::PANIC, runtime::PANIC_DECL);
     }
 
     /// A cold panic function made by codegen (for `unreachable`, a negative
@@ -456,11 +429,11 @@ impl<'p> Emitter<'p> {
         let name = format!("@\"postc.cg.panic.{}\"", self.thunks.len());
         let fmt = panic_format(msg, 0, loc.as_deref());
         let g = self.cstring(fmt.as_bytes());
-        self.printf_decls();
+        self.panic_decl();
         let _ = write!(
             self.thunk_text,
             "define private void {name}() cold minsize noinline noreturn nounwind {{\n  \
-             %1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr {g})\n  call void @abort()\n  unreachable\n}}\n\n"
+             call void (ptr, ...) @postc_rt_panic(ptr {g})\n  unreachable\n}}\n\n"
         );
         self.thunks.insert(key, name.clone());
         name
@@ -505,11 +478,6 @@ impl<'p> Emitter<'p> {
         for t in self.helpers.values() {
             out.push_str(t);
             out.push('\n');
-        }
-        if !self.runtime_parts.is_empty() {
-            for (n, l) in runtime::LIBC_DECLS.iter().chain(runtime::RUNTIME_DECLS) {
-                self.decls.entry(n.to_string()).or_insert_with(|| l.to_string());
-            }
         }
         // Declarations of symbols this text does not define.
         for l in self.decls.values() {
@@ -576,7 +544,7 @@ fn resolve<'p>(program: &'p Program, index: &Index<'p>, mid: ModuleId, callee: &
 
 /// The thread's depth of calls between POST functions, kept by the calls
 /// of the functions [`depth_counted`] names.
-pub const DEPTH: &str = "postc.rt.depth";
+pub const DEPTH: &str = runtime::DEPTH;
 
 /// The functions whose calls of POST functions count the depth and panic
 /// `recursion limit exceeded` when a call would make more than
@@ -1472,14 +1440,13 @@ impl<'e, 'p> FnEmit<'e, 'p> {
         let loc = self.loc_text(v);
         let fmt = panic_format(&postc_passes::insert_checks::bounds_message(axis), 2, loc.as_deref());
         let g = self.e.cstring(fmt.as_bytes());
-        self.e.printf_decls();
+        self.e.panic_decl();
         let md = self.e.weights_md((1, 2000));
         self.tmp += 1;
         let (fail, ok) = (format!("g{}.fail", self.tmp), format!("g{}.ok", self.tmp));
         self.line(format!("br i1 {bad}, label %{fail}, label %{ok}, !prof {md}"));
         let _ = writeln!(self.out, "{fail}:");
-        self.def(format!("call i32 (i32, ptr, ...) @dprintf(i32 2, ptr {g}, i64 {idx}, i64 {n})"));
-        self.line("call void @abort()");
+        self.line(format!("call void (ptr, ...) @postc_rt_panic(ptr {g}, i64 {idx}, i64 {n})"));
         self.line("unreachable");
         let _ = writeln!(self.out, "{ok}:");
     }
@@ -1750,7 +1717,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
     fn panic_call(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
         let body = &self.f.body;
         let loc = self.loc_text(v);
-        self.e.printf_decls();
+        self.e.panic_decl();
         let msg = args.first().copied();
         let lit = msg.and_then(|m| match body.inst(m) {
             InstData::Const(Literal::Str(s)) if !self.slots.contains_key(&m) => Some(s),
@@ -1773,7 +1740,6 @@ impl<'e, 'p> FnEmit<'e, 'p> {
                     fmt.push_str(" at ");
                     fmt.push_str(&l.replace('%', "%%"));
                 }
-                fmt.push('\n');
                 let g = self.e.cstring(fmt.as_bytes());
                 let s = match msg {
                     Some(m) => self.val(m),
@@ -1791,8 +1757,7 @@ impl<'e, 'p> FnEmit<'e, 'p> {
             let x = self.val(*a);
             parts.push(format!("i64 {x}"));
         }
-        self.def(format!("call i32 (i32, ptr, ...) @dprintf(i32 2, {})", parts.join(", ")));
-        self.line("call void @abort()");
+        self.line(format!("call void (ptr, ...) @postc_rt_panic({})", parts.join(", ")));
         Ok(())
     }
 

@@ -63,11 +63,13 @@ pub fn is_c_function(name: &str) -> bool {
 /// identifiers starting with `__` or `_` and a capital letter for the
 /// implementation (the compiler's support routines such as `__truncdfhf2`,
 /// which LLVM calls and the C library does not provide), and the start
-/// files define `_init`, `_fini` and `_start`.
+/// files define `_init`, `_fini` and `_start`; the runtime library's
+/// symbols start with `postc_rt_`.
 pub fn reserved(name: &str) -> bool {
     let b = name.as_bytes();
     (b.len() > 1 && b[0] == b'_' && (b[1] == b'_' || b[1].is_ascii_uppercase()))
         || matches!(name, "_init" | "_fini" | "_start")
+        || crate::abi::is_runtime_symbol(name)
 }
 
 /// The C functions a unit must reach past the program's exports that

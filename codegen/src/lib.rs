@@ -20,10 +20,8 @@ pub mod gpu;
 pub mod helpers;
 pub mod imports;
 pub mod link;
-pub mod machine_code;
 pub mod runtime;
 pub mod ufunc;
-pub mod ufunc_dl;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -194,8 +192,8 @@ pub struct Lowered {
     pub ufuncs: Vec<ufunc::Plan>,
     /// The gpu functions (see [`gpu`]).
     pub gpu: gpu::GpuPlan,
-    /// The runtime parts the bodies use (not in `text`: see
-    /// [`runtime::parts_text`]).
+    /// The runtime parts the bodies use, whose declarations the units add
+    /// (see [`runtime::parts_text`]).
     pub runtime_parts: Vec<runtime::Part>,
     /// The C library functions that exported names shadow: in `text` the
     /// exported functions of those names have placeholder names until
@@ -374,18 +372,12 @@ pub fn build_unit<'c>(
     options: &CodegenOptions,
     tm: &TargetMachine,
     owned: Option<&[String]>,
-    kind: EmitKind,
 ) -> Result<LlModule<'c>, Vec<Diagnostic>> {
     let owned: Option<std::collections::HashSet<&str>> = owned.map(|o| o.iter().map(String::as_str).collect());
     let keep = |s: &str| owned.as_ref().is_none_or(|o| o.contains(s));
-    // Objects take the module-independent code as machine code compiled
-    // once per process; IR output needs its IR.
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
-    // Machine code compiled once per process calls the C library by its
-    // own names, which a shielded unit must route (see [`imports`]).
-    let mode = if low.shield.is_empty() { machine_code::Mode::of(kind, &triple) } else { machine_code::Mode::Ir };
     let mut text = low.text.clone();
-    text.push_str(&runtime::parts_text(&low.runtime_parts, mode == machine_code::Mode::MachineCode));
+    text.push_str(&runtime::parts_text(&low.runtime_parts));
     text.push_str(&emit::alias_lines(&low.aliases, &low.shield, keep));
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc");
     let module = cx.create_module_from_ir(buf).map_err(|e| {
@@ -430,7 +422,7 @@ pub fn build_unit<'c>(
     // The GPU step of a unit: `NAME_dl` of gpu ufuncs takes device tensors,
     // and the device code is compiled and embedded.
     let plans = gpu::host_plans(low, options)?;
-    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep, mode).map_err(internal)?;
+    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep).map_err(internal)?;
     gpu::emit_host_unit(cx, &module, low, options)?;
     if owned.is_some() {
         for s in &low.exported {
@@ -447,9 +439,6 @@ pub fn build_unit<'c>(
         for s in low.exported.iter().chain(aliases).filter(|s| *s != "main") {
             hide(&module, s);
         }
-    }
-    if mode == machine_code::Mode::MachineCode {
-        machine_code::attach(&module, options)?;
     }
     module.verify().map_err(|e| internal(format!("the LLVM module does not verify: {}", e.to_string())))?;
     Ok(module)
@@ -558,7 +547,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         let timer = &mut timer;
         with_target_machine(options, |tm| {
             let cx = Context::create();
-            let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None, kind))?;
+            let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None))?;
             timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
         })?
     } else {
@@ -577,7 +566,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
                         let Some(chunk) = chunks.get(i) else { break };
                         let r = with_target_machine(options, |tm| {
                             let cx = Context::create();
-                            let module = build_unit(&cx, low, options, tm, Some(chunk), kind)?;
+                            let module = build_unit(&cx, low, options, tm, Some(chunk))?;
                             finish_unit(&module, low, tm, options.opt, kind)
                         });
                         if let Ok(mut slot) = slots[i].lock() {
@@ -646,8 +635,8 @@ mod tests {
     fn panic_format_renders_placeholders() {
         assert_eq!(
             emit::panic_format("index {} of {} at 100%", 2, Some("k.py:1:2")),
-            "panic: index %lld of %lld at 100%% at k.py:1:2\n"
+            "panic: index %lld of %lld at 100%% at k.py:1:2"
         );
-        assert_eq!(emit::panic_format("x {}", 0, None), "panic: x {}\n");
+        assert_eq!(emit::panic_format("x {}", 0, None), "panic: x {}");
     }
 }

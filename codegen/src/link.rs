@@ -1,7 +1,8 @@
 //! Linking, every step of it: codegen units combined into one object
 //! (`ld -r`), an AMDGPU object into a code object (`ld.lld`), and an object
 //! into a shared library or an executable through the system C compiler,
-//! with the GPU runtime when the program has GPU code.
+//! with the host runtime (`libpostc_runtime.a`, crate `postc-runtime`)
+//! always and the GPU runtime when the program has GPU code.
 
 use crate::internal;
 use postc_ir::diag::Diagnostic;
@@ -62,9 +63,11 @@ pub fn link(bytes: &[u8], stem: &str, out: &Path, output: Output, program: &Prog
             cc.arg(&stub).arg("-Wl,--wrap=main");
         }
     }
-    // libdl: code that shadows a C library function reaches it with
-    // `dlsym` (in the C library itself from glibc 2.34).
-    cc.arg("-o").arg(out).arg(&obj).args(["-lm", "-ldl"]);
+    let runtime = postc_runtime::write_to(dir.path()).map_err(|e| format!("cannot write the runtime library: {e}"))?;
+    // libdl: code that shadows a C library function, and the runtime,
+    // reach the C library with `dlsym` (in the C library itself from glibc
+    // 2.34).
+    cc.arg("-o").arg(out).arg(&obj).arg(&runtime).args(["-lm", "-ldl"]);
     if gpu {
         // GPU code: link the GPU runtime and the libraries it needs.
         cc.arg(gpu_runtime_lib()?).args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]);

@@ -16,7 +16,7 @@
 //!   core sizes and the outputs' shape, and calls `NAME_loop` once per index
 //!   of every loop axis but the innermost: a stub that hands the operands and
 //!   the ufunc's descriptor to the driver shared by all ufuncs
-//!   ([`crate::ufunc_dl`]).
+//!   (`postc_rt_ufunc_dl` in the runtime library).
 //!
 //! Both reach the body through its C ABI (the one a C caller sees), which is
 //! read back from the body's LLVM function type: a scalar parameter that is
@@ -24,7 +24,6 @@
 //! receives the loaded element; a returned output is stored, or, for a void
 //! body with one more trailing pointer parameter, written through it.
 
-use crate::machine_code::Mode as CodeMode;
 use inkwell::attributes::AttributeLoc;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
@@ -317,13 +316,12 @@ pub(crate) fn emit_unit<'ctx>(
     plans: &[Plan],
     shield: &crate::imports::Shield,
     owned: impl Fn(&str) -> bool,
-    driver: CodeMode,
 ) -> Result<(), String> {
     for plan in plans.iter().filter(|p| owned(&p.symbol)) {
         let body = llmod
             .get_function(&shield.text_symbol(&plan.symbol))
             .ok_or_else(|| format!("ufunc `{}` has no function `{}` in the module", plan.name, plan.symbol))?;
-        emit_entry_points(cx, llmod, plan, body, driver)?;
+        emit_entry_points(cx, llmod, plan, body)?;
     }
     Ok(())
 }
@@ -335,14 +333,10 @@ pub(crate) fn emit_entry_points<'ctx>(
     llmod: &Module<'ctx>,
     plan: &Plan,
     body: FunctionValue<'ctx>,
-    driver: CodeMode,
 ) -> Result<(FunctionValue<'ctx>, FunctionValue<'ctx>), String> {
     let g = Gen::new(cx, llmod, plan);
     let lp = g.emit_loop(body)?;
     let dl = g.emit_dl(lp)?;
-    if driver == CodeMode::Ir {
-        link_driver(cx, llmod)?;
-    }
     let linkage = body.get_linkage();
     if matches!(linkage, Linkage::Private | Linkage::Internal) {
         lp.set_linkage(linkage);
@@ -474,41 +468,18 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         self.b.position_at_end(done);
     }
 
-    /// The cold helper every failed check calls: writes the message to
-    /// standard error and aborts.
+    /// `postc_rt_panic`, which every failed check calls with the format
+    /// `%s` and its message.
     fn fail_fn(&self) -> FunctionValue<'ctx> {
-        const NAME: &str = "postc.ufunc.fail";
-        if let Some(f) = self.llmod.get_function(NAME) {
+        if let Some(f) = self.llmod.get_function(crate::abi::PANIC) {
             return f;
         }
         let cx = self.cx;
-        let write = self.llmod.get_function("write").unwrap_or_else(|| {
-            let t = self.i64t.fn_type(&[cx.i32_type().into(), self.ptr.into(), self.i64t.into()], false);
-            self.llmod.add_function("write", t, Some(Linkage::External))
-        });
-        let abort = self
-            .llmod
-            .get_function("abort")
-            .unwrap_or_else(|| self.llmod.add_function("abort", cx.void_type().fn_type(&[], false), None));
-        let f = self.llmod.add_function(
-            NAME,
-            cx.void_type().fn_type(&[self.ptr.into(), self.i64t.into()], false),
-            Some(Linkage::Private),
-        );
-        for a in ["cold", "noinline", "noreturn", "nounwind"] {
+        let f = self.llmod.add_function(crate::abi::PANIC, cx.void_type().fn_type(&[self.ptr.into()], true), None);
+        for a in ["cold", "noreturn", "nounwind"] {
             let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(a);
             f.add_attribute(inkwell::attributes::AttributeLoc::Function, cx.create_enum_attribute(kind, 0));
         }
-        let b = cx.create_builder();
-        b.position_at_end(cx.append_basic_block(f, "entry"));
-        let args: Vec<BasicMetadataValueEnum> = vec![
-            cx.i32_type().const_int(2, false).into(),
-            f.get_nth_param(0).unwrap().into(),
-            f.get_nth_param(1).unwrap().into(),
-        ];
-        b.build_call(write, &args, "").unwrap();
-        b.build_call(abort, &[], "").unwrap();
-        b.build_unreachable().unwrap();
         f
     }
 
@@ -524,11 +495,10 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         ]);
         let _ = br.set_metadata(weights, self.cx.get_kind_id("prof"));
         self.b.position_at_end(fail);
-        let msg = format!("panic: ufunc {}: {}{}\n", self.plan.name, what, self.plan.at);
-        let s = self.b.build_global_string_ptr(&msg, "postc.ufunc.msg").unwrap();
-        s.set_linkage(Linkage::Private);
-        s.set_unnamed_addr(true);
-        self.b.build_call(self.fail_fn(), &[s.as_pointer_value().into(), self.c(msg.len() as u64).into()], "").unwrap();
+        let msg = format!("panic: ufunc {}: {}{}", self.plan.name, what, self.plan.at);
+        let s = self.cstring(&msg, "postc.ufunc.msg");
+        let fmt = self.cstring("%s", "postc.ufunc.fmt");
+        self.b.build_call(self.fail_fn(), &[fmt.into(), s.into()], "").unwrap();
         self.b.build_unreachable().unwrap();
         self.b.position_at_end(ok);
     }
@@ -875,8 +845,8 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         g.as_pointer_value()
     }
 
-    /// The ufunc's descriptor for the broadcasting driver (layout in
-    /// [`crate::ufunc_dl`]).
+    /// The ufunc's descriptor for the broadcasting driver (the layout of
+    /// `postc_rt_ufunc_desc` in `runtime/include/postc_runtime.h`).
     fn descriptor(&self) -> PointerValue<'ctx> {
         let plan = self.plan;
         let (cx, p, i64t) = (self.cx, self.ptr, self.i64t);
@@ -964,31 +934,19 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
     }
 }
 
-/// The declaration of the broadcasting driver of `NAME_dl` in `llmod`.
+/// The declaration of the broadcasting driver of `NAME_dl` in `llmod`
+/// (`postc_rt_ufunc_dl`, hidden in the runtime library).
 fn driver_decl<'ctx>(cx: &'ctx Context, llmod: &Module<'ctx>) -> FunctionValue<'ctx> {
-    llmod.get_function(crate::ufunc_dl::DRIVER).unwrap_or_else(|| {
+    llmod.get_function(crate::abi::UFUNC_DL).unwrap_or_else(|| {
         let p = cx.ptr_type(AddressSpace::default());
-        llmod.add_function(
-            crate::ufunc_dl::DRIVER,
+        let f = llmod.add_function(
+            crate::abi::UFUNC_DL,
             cx.void_type().fn_type(&[p.into(), p.into(), p.into()], false),
             None,
-        )
+        );
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        f
     })
-}
-
-/// Links the driver's definition into `llmod` once a `NAME_dl` calls it (the
-/// linker copies a `linkonce_odr` definition only where it is used).
-fn link_driver<'ctx>(cx: &'ctx Context, llmod: &Module<'ctx>) -> Result<(), String> {
-    match llmod.get_function(crate::ufunc_dl::DRIVER) {
-        Some(f) if f.count_basic_blocks() == 0 => {}
-        _ => return Ok(()),
-    }
-    let text = crate::ufunc_dl::ir_text();
-    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.ufunc.dl");
-    let dm = cx.create_module_from_ir(buf).map_err(|e| format!("the ufunc driver does not parse: {e}"))?;
-    dm.set_triple(&llmod.get_triple());
-    dm.set_data_layout(&llmod.get_data_layout());
-    llmod.link_in_module(dm).map_err(|e| format!("linking the ufunc driver: {e}"))
 }
 
 #[cfg(test)]
@@ -1169,7 +1127,7 @@ entry:
         bodies(&cx, &md);
         for name in ["axpy", "rowdot", "cscale", "twice", "isneg"] {
             let plan = Plan::new(&m, &m.functions[m.get_function(name).unwrap()]).unwrap();
-            emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap(), CodeMode::Ir).unwrap();
+            emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap()).unwrap();
         }
         // The device's flavour of `twice_loop`, named `twice.dev_loop`:
         // scratch copies from `data`, never `malloc`.
@@ -1178,7 +1136,7 @@ entry:
         plan.scratch_from_data = true;
         assert_eq!(plan.scratch_operands(), vec![0, 1]);
         assert_eq!(plan.fixed_core_strides(0), vec![(0, 8)]);
-        let (lp, _) = emit_entry_points(&cx, &md, &plan, md.get_function("twice").unwrap(), CodeMode::Ir).unwrap();
+        let (lp, _) = emit_entry_points(&cx, &md, &plan, md.get_function("twice").unwrap()).unwrap();
         for bb in lp.get_basic_blocks() {
             for i in bb.get_instructions().filter(|i| i.get_opcode() == inkwell::values::InstructionOpcode::Call) {
                 let callee = i.get_operand(i.get_num_operands() - 1).and_then(|o| o.value());
@@ -1224,6 +1182,8 @@ entry:
             .args(["-std=c11", "-Wall", "-O1", "-I", inc])
             .arg(&c)
             .arg(&obj)
+            .arg(postc_runtime::STATIC_LIB_PATH)
+            .arg("-ldl")
             .arg("-o")
             .arg(&exe)
             .status();

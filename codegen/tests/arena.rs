@@ -92,8 +92,15 @@ fn arrays_cross_the_abi_and_the_arena_frees_them() {
         let o = dir.path().join(format!("arena{}.o", level.as_u8()));
         std::fs::write(&o, obj).unwrap();
         let so = dir.path().join(format!("libarena{}.so", level.as_u8()));
-        let st =
-            std::process::Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(&o).arg("-lm").status().unwrap();
+        let st = std::process::Command::new("cc")
+            .arg("-shared")
+            .arg("-o")
+            .arg(&so)
+            .arg(&o)
+            .arg(postc_runtime::STATIC_LIB_PATH)
+            .args(["-lm", "-ldl"])
+            .status()
+            .unwrap();
         assert!(st.success());
         // The linked-in function is internal: not exported.
         let nm = std::process::Command::new("nm").arg("-D").arg("--defined-only").arg(&so).output().unwrap();

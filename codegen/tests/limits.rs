@@ -99,7 +99,14 @@ fn library(dir: &Path, level: OptLevel) -> PathBuf {
     let o = dir.join(format!("limits{}.o", level.as_u8()));
     std::fs::write(&o, obj).unwrap();
     let so = dir.join(format!("liblimits{}.so", level.as_u8()));
-    let st = std::process::Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(&o).arg("-lm").status();
+    let st = std::process::Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(&o)
+        .arg(postc_runtime::STATIC_LIB_PATH)
+        .args(["-lm", "-ldl"])
+        .status();
     assert!(st.unwrap().success());
     so
 }

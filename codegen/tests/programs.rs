@@ -218,7 +218,8 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
                 .arg(&so)
                 .arg(&o)
                 .arg(&c)
-                .arg("-lm"),
+                .arg(postc_runtime::STATIC_LIB_PATH)
+                .args(["-lm", "-ldl"]),
         )
         .map(|()| so);
     };

@@ -127,7 +127,14 @@ fn library(dir: &Path, level: OptLevel) -> PathBuf {
     let o = dir.join(format!("shadow{}.o", level.as_u8()));
     std::fs::write(&o, obj).unwrap();
     let so = dir.join(format!("libshadow{}.so", level.as_u8()));
-    let st = std::process::Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(&o).args(["-lm", "-ldl"]).status();
+    let st = std::process::Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(&o)
+        .arg(postc_runtime::STATIC_LIB_PATH)
+        .args(["-lm", "-ldl"])
+        .status();
     assert!(st.unwrap().success());
     so
 }
@@ -254,4 +261,16 @@ fn reserved_names_are_refused() {
     let text = diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
     assert!(text.contains("`__truncdfhf2` cannot be exported: the name is reserved"), "{text}");
     assert!(text.contains("m.pir:4:1"), "{text}");
+}
+
+/// The runtime library's names are reserved too: an exported
+/// `postc_rt_panic` would clash with the runtime linked into every library.
+#[test]
+fn runtime_names_are_refused() {
+    let src = "module m\nexport postc_rt_panic\n\nfunc postc_rt_panic(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n";
+    let m = postc_ir::parse::parse_module("m.pir", src.as_bytes()).unwrap();
+    let program = postc_ir::Program::from_module(m);
+    let diags = postc_codegen::compile(&program, &CodegenOptions::for_level(OptLevel::O2)).unwrap_err();
+    let text = diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+    assert!(text.contains("`postc_rt_panic` cannot be exported: the name is reserved"), "{text}");
 }

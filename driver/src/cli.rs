@@ -58,6 +58,13 @@ pub(crate) enum Command {
     },
     /// List every pass with its description.
     Passes,
+    /// Write the host runtime that compiled code links (`libpostc_runtime.a`)
+    /// and its header (`postc_runtime.h`), for linking `--emit obj` output.
+    Runtime {
+        /// The directory to write them into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+    },
     /// Run a function in the reference interpreter with scalar arguments and
     /// print its result as Python would.
     Run {

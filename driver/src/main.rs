@@ -78,6 +78,17 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Runtime { out_dir } => match postc_runtime::write_to(&out_dir) {
+            Ok(lib) => {
+                println!("{}", lib.display());
+                println!("{}", out_dir.join(postc_runtime::HEADER_NAME).display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: cannot write the runtime into {}: {e}", out_dir.display());
+                ExitCode::from(1)
+            }
+        },
         Command::Run { file, entry, overflow_checks, fuel, include, args } => {
             run(&file, &entry, InterpOptions { overflow_checks, fuel }, include, &args)
         }

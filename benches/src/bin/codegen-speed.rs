@@ -6,7 +6,7 @@
 use inkwell::context::Context;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::FileType;
-use postc_codegen::{build_unit, compile, lower, prepare, target_machine, CodegenOptions, EmitKind, OptLevel};
+use postc_codegen::{build_unit, compile, lower, prepare, target_machine, CodegenOptions, OptLevel};
 use postc_ir::Program;
 use std::path::Path;
 use std::time::Instant;
@@ -57,14 +57,14 @@ fn main() {
         let tm = target_machine(&options).expect("a target machine");
         let t_build = best(rounds, || {
             let cx = Context::create();
-            let ok = build_unit(&cx, &low, &options, &tm, None, EmitKind::Object).is_ok();
+            let ok = build_unit(&cx, &low, &options, &tm, None).is_ok();
             ok
         });
         let mut t_opt = f64::INFINITY;
         let mut t_emit = f64::INFINITY;
         for _ in 0..rounds {
             let cx = Context::create();
-            let module = build_unit(&cx, &low, &options, &tm, None, EmitKind::Object).expect("builds");
+            let module = build_unit(&cx, &low, &options, &tm, None).expect("builds");
             let t = Instant::now();
             module.run_passes(PIPELINE, &tm, PassBuilderOptions::create()).expect("optimises");
             t_opt = t_opt.min(t.elapsed().as_secs_f64() * 1e3);

@@ -12,7 +12,7 @@
 //! `scaling [ROUNDS] [BLOCKS] [FUNCTIONS]` (defaults: 3, 1000000, 100000).
 
 use inkwell::context::Context;
-use postc_codegen::{build_unit, lower, prepare, target_machine, CodegenOptions, EmitKind, OptLevel};
+use postc_codegen::{build_unit, lower, prepare, target_machine, CodegenOptions, OptLevel};
 use postc_ir::{Module, Program};
 use postc_passes::{parse_pipeline, PassOptions, RunOptions};
 use std::fmt::Write as _;
@@ -101,13 +101,7 @@ fn main() {
         let lowered = lower(&prepared).expect("lowers");
         llvm[k] = best(rounds, || {
             let cx = Context::create();
-            timed(|| {
-                build_unit(&cx, &lowered, &codegen, &tm, None, EmitKind::Object)
-                    .expect("builds")
-                    .get_functions()
-                    .count()
-            })
-            .1
+            timed(|| build_unit(&cx, &lowered, &codegen, &tm, None).expect("builds").get_functions().count()).1
         });
     }
     report("-O0 pipeline (postc_codegen::prepare)", "functions", nfuncs, prep);

@@ -3,6 +3,7 @@
 
 use super::{err, FunctionKind, GpuFunction, GpuUfunc, DEFAULT_ARCH, NVPTX_TRIPLE};
 use crate::emit::{llty, memty};
+use crate::runtime::{ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK};
 use crate::{CodegenOptions, Lowered};
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
@@ -529,7 +530,7 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         _ => (Arch::Nvptx, nvptx_machine(options)?),
     };
     let cx = Context::create();
-    let text = low.text.clone() + &crate::runtime::parts_text(&low.runtime_parts, false);
+    let text = low.text.clone() + &device_runtime_text(&low.runtime_parts);
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu");
     let m = cx.create_module_from_ir(buf).map_err(|e| internal(format!("LLVM rejected the device module: {e}")))?;
     for u in &low.gpu.ufuncs {
@@ -540,7 +541,7 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         // device `malloc`, and NVIDIA's heap is 8 MiB unless enlarged.
         let mut plan = u.plan.clone();
         plan.scratch_from_data = true;
-        crate::ufunc::emit_entry_points(&cx, &m, &plan, body, crate::machine_code::Mode::Ir).map_err(internal)?;
+        crate::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;
     }
     let mut kernels = String::new();
     for u in &low.gpu.ufuncs {
@@ -597,17 +598,79 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
     }
 }
 
-/// A panic's message on NVIDIA: the host's `dprintf(2, fmt, args...)`
-/// (or `write(2, msg, len)`) becomes CUDA's device `vprintf(fmt, args)`,
-/// the arguments laid out as a struct, so a failed check prints its
-/// message and location (on the host's standard output, when the launch
-/// ends) before the trap fails the launch.
+/// The runtime a device module calls: the stride helper defined (the host's
+/// is in the runtime library), the rest declared (what the kernels reach of
+/// it is refused by [`prune`]).
+fn device_runtime_text(parts: &[crate::runtime::Part]) -> String {
+    use crate::runtime::Part;
+    let declared: Vec<Part> = parts.iter().copied().filter(|p| *p != Part::Stride).collect();
+    let mut text = crate::runtime::parts_text(&declared);
+    if parts.contains(&Part::Stride) {
+        text.push_str(DEVICE_STRIDE_IR);
+    }
+    text
+}
+
+/// `postc_rt_stride` (see `runtime/src/stride.c`) for the device.
+const DEVICE_STRIDE_IR: &str = r#"
+define internal i64 @postc_rt_stride(ptr %t, i64 %axis, i64 %elsize) nounwind {
+entry:
+  %sp = getelementptr i8, ptr %t, i64 32
+  %strides = load ptr, ptr %sp
+  %nul = icmp eq ptr %strides, null
+  br i1 %nul, label %compact, label %given
+given:
+  %e = getelementptr i64, ptr %strides, i64 %axis
+  %s = load i64, ptr %e
+  %b = mul i64 %s, %elsize
+  ret i64 %b
+compact:
+  %ndp = getelementptr i8, ptr %t, i64 16
+  %nd32 = load i32, ptr %ndp
+  %nd = sext i32 %nd32 to i64
+  %shp = getelementptr i8, ptr %t, i64 24
+  %shape = load ptr, ptr %shp
+  %k0 = add i64 %axis, 1
+  br label %loop
+loop:
+  %k = phi i64 [ %k0, %compact ], [ %k1, %body ]
+  %acc = phi i64 [ %elsize, %compact ], [ %acc1, %body ]
+  %more = icmp slt i64 %k, %nd
+  br i1 %more, label %body, label %done
+body:
+  %de = getelementptr i64, ptr %shape, i64 %k
+  %d = load i64, ptr %de
+  %acc1 = mul i64 %acc, %d
+  %k1 = add i64 %k, 1
+  br label %loop
+done:
+  ret i64 %acc
+}
+"#;
+
+/// A call that prints a message on the host.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Print {
+    /// `dprintf(2, fmt, args...)`.
+    Dprintf,
+    /// `write(2, msg, len)`.
+    Write,
+    /// `postc_rt_panic(fmt, args...)`: the message, then a newline.
+    Panic,
+}
+
+/// A panic's message on NVIDIA: the host's `dprintf(2, fmt, args...)`,
+/// `write(2, msg, len)` or `postc_rt_panic(fmt, args...)` becomes CUDA's
+/// device `vprintf(fmt, args)` before `call`, the arguments laid out as a
+/// struct, so a failed check prints its message and location (on the
+/// host's standard output, when the launch ends) before the trap fails the
+/// launch.
 fn device_print<'c>(
     cx: &'c Context,
     m: &LlModule<'c>,
     f: inkwell::values::FunctionValue<'c>,
     call: inkwell::values::InstructionValue<'c>,
-    raw: bool,
+    kind: Print,
 ) -> Result<(), Vec<Diagnostic>> {
     use inkwell::values::{BasicValueEnum, Operand};
     let ptr = cx.ptr_type(inkwell::AddressSpace::default());
@@ -617,14 +680,15 @@ fn device_print<'c>(
     let b = cx.create_builder();
     b.position_before(&call);
     let n = call.get_num_operands() - 1;
-    let args: Vec<BasicValueEnum> = (1..n)
+    let first = if kind == Print::Panic { 0 } else { 1 };
+    let args: Vec<BasicValueEnum> = (first..n)
         .filter_map(|k| match call.get_operand(k) {
             Some(Operand::Value(v)) => Some(v),
             _ => None,
         })
         .collect();
     // `write(2, msg, len)` prints `len` bytes of `msg`: "%.*s".
-    let (fmt, vals) = if raw {
+    let (fmt, vals) = if kind == Print::Write {
         let len = args.get(1).ok_or_else(|| internal("write without a length"))?.into_int_value();
         let len32 = b.build_int_truncate(len, cx.i32_type(), "").map_err(internal)?;
         let fmt = b.build_global_string_ptr("%.*s", "postc.gpu.rawfmt").map_err(internal)?;
@@ -651,7 +715,10 @@ fn device_print<'c>(
         buf
     };
     b.build_call(vprintf, &[fmt.into(), buf.into()], "").map_err(internal)?;
-    call.erase_from_basic_block();
+    if kind == Print::Panic {
+        let nl = b.build_global_string_ptr("\n", "postc.gpu.newline").map_err(internal)?;
+        b.build_call(vprintf, &[nl.as_pointer_value().into(), ptr.const_null().into()], "").map_err(internal)?;
+    }
     Ok(())
 }
 
@@ -695,6 +762,7 @@ fn prune<'c>(
     }
     let mut dead_calls = Vec::new();
     let mut printed = Vec::new();
+    let mut panics = Vec::new();
     for f in m.get_functions() {
         for bb in f.get_basic_blocks() {
             for i in bb.get_instructions() {
@@ -702,8 +770,10 @@ fn prune<'c>(
                     let n = i.get_num_operands();
                     if let Some(inkwell::values::Operand::Value(callee)) = i.get_operand(n - 1) {
                         let name = callee.get_name().to_bytes();
-                        if arch == Arch::Nvptx && (name == b"dprintf" || name == b"write") {
-                            printed.push((f, i, name == b"write"));
+                        if name == crate::abi::PANIC.as_bytes() {
+                            panics.push((f, i));
+                        } else if arch == Arch::Nvptx && (name == b"dprintf" || name == b"write") {
+                            printed.push((f, i, if name == b"write" { Print::Write } else { Print::Dprintf }));
                         } else if DROPPED_CALLS.contains(&name) {
                             dead_calls.push(i);
                         }
@@ -712,8 +782,24 @@ fn prune<'c>(
             }
         }
     }
-    for (f, call, raw) in printed {
-        device_print(cx, m, f, call, raw)?;
+    for (f, call, kind) in printed {
+        device_print(cx, m, f, call, kind)?;
+        call.erase_from_basic_block();
+    }
+    // A panic prints (on NVIDIA) and traps.
+    if !panics.is_empty() {
+        let trap = Intrinsic::find("llvm.trap")
+            .and_then(|t| t.get_declaration(m, &[]))
+            .ok_or_else(|| internal("no llvm.trap"))?;
+        for (f, call) in panics {
+            if arch == Arch::Nvptx {
+                device_print(cx, m, f, call, Print::Panic)?;
+            }
+            let b = cx.create_builder();
+            b.position_before(&call);
+            b.build_call(trap, &[], "").map_err(internal)?;
+            call.erase_from_basic_block();
+        }
     }
     for i in dead_calls {
         i.erase_from_basic_block();
@@ -737,6 +823,8 @@ fn prune<'c>(
             f.set_linkage(Linkage::Internal);
         } else if !used {
             unsafe { f.delete() };
+        } else if [ARENA_ALLOC, ALLOC_ARRAY, ARENA_EXPORT, ARENA_ADOPT, ARENA_MARK].contains(&name.as_str()) {
+            return Err(err(format!("gpu function {what}: allocates arrays, which is not supported on the GPU")));
         } else if name.starts_with("llvm.") {
             if !DEVICE_INTRINSICS.iter().any(|p| name.starts_with(p)) {
                 return Err(err(format!(

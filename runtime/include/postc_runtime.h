@@ -1,0 +1,127 @@
+/* postc_runtime.h: the host runtime of code compiled by postc.
+ *
+ * libpostc_runtime.a is linked into every shared library and executable
+ * postc builds; objects made with `--emit obj` need it at link time
+ * (`postc-driver runtime --out-dir DIR` writes it and this header).
+ *
+ * Four entry points are exported from every postc shared library: the
+ * panic handler and the per-thread arena. Everything else below is what
+ * compiled code calls; it is hidden inside a shared library.
+ */
+#ifndef POSTC_RUNTIME_H
+#define POSTC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Exported entry points ------------------------------------------- */
+
+/* A panic: formats printf-style (%lld, %llu, %.*s, %s, %g), drops one
+ * trailing newline, and calls the calling thread's handler with the
+ * message ("panic: ... at FILE:LINE:COL", NUL-terminated, `len` bytes
+ * without the NUL). With no handler, or when it returns, writes the message
+ * and "\n" to standard error and aborts. */
+#if defined(__GNUC__)
+__attribute__((noreturn, cold, format(printf, 1, 2)))
+#endif
+void postc_rt_panic(const char *fmt, ...);
+
+/* Called with the message of a panic on the thread that set it. It may
+ * leave with longjmp to a setjmp taken before the call into compiled code
+ * (compiled frames hold no cleanups); the caller then releases the arena to
+ * the mark it took before the call. */
+typedef void (*postc_panic_handler)(const char *msg, size_t len, void *data);
+
+/* Sets the calling thread's handler; NULL restores writing and aborting. */
+void postc_rt_set_panic_handler(postc_panic_handler handler, void *data);
+
+/* The top of the calling thread's arena, and the release of every block
+ * allocated after a mark. */
+void *postc_rt_arena_mark(void);
+void postc_rt_arena_release(void *mark);
+
+/* ---- What compiled code calls (hidden in shared libraries) ----------- */
+
+/* `Str` and `Bytes` values. */
+typedef struct postc_rt_str {
+  const char *ptr;
+  int64_t len;
+} postc_rt_str;
+
+/* Zeroed, 16-byte aligned memory owned by the thread's arena; panics
+ * "out of memory (arena)" when it cannot be had. */
+void *postc_rt_arena_alloc(int64_t bytes);
+/* A fresh zeroed 1-D array of `n` elements (negative counts as 0) in the
+ * arena: the result is its DLManagedTensor (the DLTensor first). */
+void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize);
+/* Detaches the array `tensor` from the arena (or wraps a tensor the arena
+ * does not own in a new header sharing its data), releases the arena to
+ * `mark` and returns the DLManagedTensor the caller owns. */
+void *postc_rt_arena_export(void *mark, void *tensor);
+/* A DLManagedTensor made by this runtime joins the thread's arena. */
+void postc_rt_arena_adopt(void *managed);
+/* The deleter of every DLManagedTensor the runtime hands out. */
+void postc_rt_managed_deleter(void *managed);
+
+/* The byte stride of `axis` of a DLTensor (compact row-major when its
+ * strides are NULL). */
+int64_t postc_rt_stride(const void *tensor, int64_t axis, int64_t elsize);
+
+_Bool postc_rt_str_eq(postc_rt_str a, postc_rt_str b);
+/* <0, 0 or >0, bytewise, a shorter prefix first. */
+int32_t postc_rt_str_cmp(postc_rt_str a, postc_rt_str b);
+/* A new NUL-terminated concatenation, never freed. */
+postc_rt_str postc_rt_str_concat(postc_rt_str a, postc_rt_str b);
+
+/* The thread's depth of nested calls of POST functions. */
+#ifdef __cplusplus
+extern thread_local int64_t postc_rt_depth;
+#else
+extern _Thread_local int64_t postc_rt_depth;
+#endif
+
+/* The most loop dimensions NAME_dl accepts (NumPy's NPY_MAXDIMS). */
+#define POSTC_RT_MAX_LOOP_DIMS 64
+
+/* The descriptor of a ufunc that NAME_dl hands to the broadcasting driver
+ * (docs/abi.md 6.3). */
+typedef struct postc_rt_ufunc_op {
+  int64_t code, bits, elsize; /* the DLPack dtype, the element size */
+  int64_t ncore;              /* core axes */
+  int64_t corebase;           /* where its core steps start in `steps` */
+  const int64_t *core;        /* per core axis: the index of its dimension */
+  const char *dtype_name;     /* "Float64" */
+  const char *core_signature; /* "m,k" */
+} postc_rt_ufunc_op;
+
+typedef struct postc_rt_ufunc_dim {
+  int64_t fixed; /* 1 for a fixed size such as (3) */
+  int64_t size;
+  const char *name;
+} postc_rt_ufunc_dim;
+
+typedef struct postc_rt_ufunc_desc {
+  int64_t nin, nops, ndims, nsteps;
+  int64_t rowlen; /* POSTC_RT_MAX_LOOP_DIMS + the largest core rank */
+  const char *name;
+  const char *at; /* " at FILE:LINE:COL" or "" */
+  const postc_rt_ufunc_op *ops;
+  const postc_rt_ufunc_dim *dims;
+  int64_t gpu; /* 1: operands may also be in GPU memory */
+} postc_rt_ufunc_desc;
+
+typedef void (*postc_rt_gufunc_loop)(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
+
+/* Checks and broadcasts the DLTensor operands (inputs, then outputs) and
+ * calls `loop` once per index of every loop axis but the innermost. */
+void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *desc, void *const *operands, postc_rt_gufunc_loop loop);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POSTC_RUNTIME_H */

@@ -1,0 +1,118 @@
+/* The per-thread arena of allocations (arrays from `alloc`, returned
+ * arrays) and the DLPack headers of arrays.
+ *
+ * Blocks are calloc'ed with a 16-byte header whose first word links to the
+ * previous block of the thread's arena (NULL at the bottom). An array block
+ * holds, after the header, a DLManagedTensor (64 bytes), the one-element
+ * shape (8 bytes, then 8 of padding) and the data, 16-byte aligned:
+ *
+ *   block: [prev ptr | pad] [DLManagedTensor] [shape[0] | pad] [data ...]
+ *           0               16                80               96
+ *
+ * A function that allocates takes a mark on entry and releases to it on
+ * return, or, returning an array, exports it (docs/abi.md 4). */
+#include "internal.h"
+
+enum { HEADER = 16, MANAGED = 64, ARRAY_PREFIX = 80 };
+
+typedef struct block {
+  struct block *prev;
+  void *pad;
+} block;
+
+static _Thread_local block *arena_top;
+
+POSTC_RT_EXPORT void *postc_rt_arena_mark(void) { return arena_top; }
+
+POSTC_RT_EXPORT void postc_rt_arena_release(void *mark) {
+  block *t = arena_top;
+  while (t != mark && t != NULL) {
+    block *prev = t->prev;
+    postc_rt_libc_free(t);
+    t = prev;
+  }
+  arena_top = t;
+}
+
+void *postc_rt_arena_alloc(int64_t bytes) {
+  uint64_t n = (uint64_t)bytes;
+  if (n > 9223372036854775000u) {
+    postc_rt_oom();
+  }
+  block *b = postc_rt_libc_calloc(1, n + HEADER);
+  if (!b) {
+    postc_rt_oom();
+  }
+  b->prev = arena_top;
+  arena_top = b;
+  return (char *)b + HEADER;
+}
+
+void postc_rt_managed_deleter(void *managed) {
+  if (managed) {
+    postc_rt_libc_free((char *)managed - HEADER);
+  }
+}
+
+static void managed_deleter(rt_managed *m) { postc_rt_managed_deleter(m); }
+
+void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
+  uint64_t count = n < 0 ? 0 : (uint64_t)n;
+  uint64_t bytes;
+  if (__builtin_mul_overflow(count, (uint64_t)elsize, &bytes) || bytes > (uint64_t)INT64_MAX - ARRAY_PREFIX) {
+    postc_rt_oom();
+  }
+  rt_managed *m = postc_rt_arena_alloc((int64_t)(bytes + ARRAY_PREFIX));
+  int64_t *shape = (int64_t *)((char *)m + MANAGED);
+  m->dl_tensor.data = (char *)m + ARRAY_PREFIX;
+  m->dl_tensor.device_type = 1; /* kDLCPU */
+  m->dl_tensor.ndim = 1;
+  m->dl_tensor.code = code;
+  m->dl_tensor.bits = bits;
+  m->dl_tensor.lanes = 1;
+  m->dl_tensor.shape = shape;
+  shape[0] = (int64_t)count;
+  m->deleter = managed_deleter;
+  return m;
+}
+
+void postc_rt_arena_adopt(void *managed) {
+  if (managed) {
+    block *b = (block *)((char *)managed - HEADER);
+    b->prev = arena_top;
+    arena_top = b;
+  }
+}
+
+void *postc_rt_arena_export(void *mark, void *tensor) {
+  /* An array of this call's arena: unlinked, and kept. */
+  for (block **link = &arena_top; *link != mark && *link != NULL; link = &(*link)->prev) {
+    block *b = *link;
+    if ((char *)b + HEADER == (char *)tensor) {
+      *link = b->prev;
+      b->prev = NULL;
+      postc_rt_arena_release(mark);
+      return tensor;
+    }
+  }
+  /* Any other tensor (an argument): a new header that shares its data. */
+  const rt_tensor *t = tensor;
+  size_t nd = t->ndim < 0 ? 0 : (size_t)t->ndim;
+  char *b = postc_rt_libc_calloc(1, HEADER + MANAGED + 16 + 16 * nd);
+  if (!b) {
+    postc_rt_oom();
+  }
+  rt_managed *m = (rt_managed *)(b + HEADER);
+  postc_rt_libc_memcpy(&m->dl_tensor, t, sizeof *t);
+  int64_t *shape = (int64_t *)((char *)m + MANAGED);
+  int64_t *strides = shape + nd;
+  postc_rt_libc_memcpy(shape, t->shape, nd * sizeof *shape);
+  m->dl_tensor.shape = shape;
+  if (t->strides) {
+    postc_rt_libc_memcpy(strides, t->strides, nd * sizeof *strides);
+    m->dl_tensor.strides = strides;
+  }
+  m->deleter = managed_deleter;
+  postc_rt_arena_release(mark);
+  return m;
+}

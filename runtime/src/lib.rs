@@ -1,0 +1,39 @@
+//! postc-runtime: the host runtime that code compiled by postc calls (the
+//! per-thread arena and DLPack export, strings, panics and their handler,
+//! the broadcasting driver behind every `NAME_dl`), C sources built once by
+//! the build script into the static library `libpostc_runtime.a`.
+//!
+//! Every shared library and executable postc makes links it; a user who
+//! links `--emit obj` output links it too (docs/abi.md). Its header,
+//! [`HEADER`], declares what it defines; the names are those of
+//! `postc_codegen::abi`. The library is also linked into this crate, so
+//! Rust code (the tests) can call it directly.
+
+use std::path::{Path, PathBuf};
+
+/// The file name of the static library.
+pub const STATIC_LIB_NAME: &str = "libpostc_runtime.a";
+/// The file name of the header.
+pub const HEADER_NAME: &str = "postc_runtime.h";
+
+/// The static library's bytes (built for the host).
+pub const STATIC_LIB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpostc_runtime.a"));
+/// Where the build put the static library (valid on the machine that built
+/// this crate, as long as the build directory is there).
+pub const STATIC_LIB_PATH: &str = concat!(env!("OUT_DIR"), "/libpostc_runtime.a");
+/// The header, `runtime/include/postc_runtime.h`.
+pub const HEADER: &str = include_str!("../include/postc_runtime.h");
+
+/// Writes `libpostc_runtime.a` and `postc_runtime.h` into `dir` (created
+/// if missing); returns the library's path.
+pub fn write_to(dir: &Path) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let lib = dir.join(STATIC_LIB_NAME);
+    std::fs::write(&lib, STATIC_LIB)?;
+    std::fs::write(dir.join(HEADER_NAME), HEADER)?;
+    Ok(lib)
+}
+
+/// The exported entry points: visible in every postc shared library.
+pub const EXPORTED: [&str; 4] =
+    ["postc_rt_panic", "postc_rt_set_panic_handler", "postc_rt_arena_mark", "postc_rt_arena_release"];

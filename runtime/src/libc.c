@@ -1,0 +1,89 @@
+/* The C library as the runtime calls it.
+ *
+ * In an executable, or a shared library linked ahead of the C library, a
+ * program's exported `malloc` would take the runtime's calls of `malloc`.
+ * Each function is therefore looked up on first use with dlsym on a handle
+ * of the C library, which searches that library (and the loader it
+ * depends on), never the program. The runtime references no C library
+ * symbol but dlopen and dlsym, which programs may not export. */
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+#ifdef __GLIBC__
+#define RT_LIBC_NAME "libc.so.6"
+#else
+#define RT_LIBC_NAME "libc.so"
+#endif
+
+static _Atomic(void *) libc_handle;
+
+static void *lookup(_Atomic(void *) *slot, const char *name) {
+  void *f = atomic_load_explicit(slot, memory_order_relaxed);
+  if (f) {
+    return f;
+  }
+  void *h = atomic_load_explicit(&libc_handle, memory_order_relaxed);
+  if (!h) {
+    h = dlopen(RT_LIBC_NAME, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) {
+      h = dlopen(RT_LIBC_NAME, RTLD_LAZY);
+    }
+    if (!h) {
+      __builtin_trap();
+    }
+    atomic_store_explicit(&libc_handle, h, memory_order_relaxed);
+  }
+  f = dlsym(h, name);
+  if (!f) {
+    __builtin_trap();
+  }
+  atomic_store_explicit(slot, f, memory_order_relaxed);
+  return f;
+}
+
+/* `type (*)(params)` of C library function `name`, looked up once. */
+#define RT_LIBC(name, type, params)                                                                                  \
+  ({                                                                                                                 \
+    static _Atomic(void *) slot_;                                                                                    \
+    (type(*) params) lookup(&slot_, name);                                                                           \
+  })
+
+void *postc_rt_libc_malloc(size_t n) { return RT_LIBC("malloc", void *, (size_t))(n); }
+
+void *postc_rt_libc_calloc(size_t n, size_t size) { return RT_LIBC("calloc", void *, (size_t, size_t))(n, size); }
+
+void postc_rt_libc_free(void *p) { RT_LIBC("free", void, (void *))(p); }
+
+void postc_rt_libc_memcpy(void *dst, const void *src, size_t n) {
+  if (n) {
+    RT_LIBC("memcpy", void *, (void *, const void *, size_t))(dst, src, n);
+  }
+}
+
+int postc_rt_libc_memcmp(const void *a, const void *b, size_t n) {
+  return n ? RT_LIBC("memcmp", int, (const void *, const void *, size_t))(a, b, n) : 0;
+}
+
+int postc_rt_libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
+  return RT_LIBC("vsnprintf", int, (char *, size_t, const char *, va_list))(buf, size, fmt, ap);
+}
+
+void postc_rt_libc_write_stderr(const char *buf, size_t len) {
+  ssize_t (*wr)(int, const void *, size_t) = RT_LIBC("write", ssize_t, (int, const void *, size_t));
+  while (len > 0) {
+    ssize_t n = wr(2, buf, len);
+    if (n <= 0) {
+      return;
+    }
+    buf += n;
+    len -= (size_t)n;
+  }
+}
+
+_Noreturn void postc_rt_libc_abort(void) {
+  RT_LIBC("abort", void, (void))();
+  __builtin_trap();
+}

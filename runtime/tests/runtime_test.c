@@ -1,0 +1,442 @@
+/* The runtime library on its own: the arena, DLPack export and adoption,
+ * strings, strides, panics through a handler that leaves with longjmp, and
+ * the broadcasting driver's results and errors. Run by tests/runtime.rs:
+ * with no argument it prints "ok" (or the failed checks); the other modes
+ * panic without a usable handler and must abort. */
+#include "postc_runtime.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  void *data;
+  int32_t device_type, device_id;
+  int32_t ndim;
+  uint8_t code, bits;
+  uint16_t lanes;
+  int64_t *shape;
+  int64_t *strides;
+  uint64_t byte_offset;
+} tensor;
+
+typedef struct managed {
+  tensor t;
+  void *ctx;
+  void (*deleter)(struct managed *);
+} managed;
+
+static int failures;
+#define CHECK(c)                                                                                                     \
+  do {                                                                                                               \
+    if (!(c)) {                                                                                                      \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                                         \
+      failures++;                                                                                                    \
+    }                                                                                                                \
+  } while (0)
+
+/* ---- Panics ------------------------------------------------------------ */
+
+static jmp_buf escape;
+static char message[4096];
+static size_t message_len;
+static void *message_data;
+static int handler_calls;
+
+static void on_panic(const char *msg, size_t len, void *data) {
+  handler_calls++;
+  memcpy(message, msg, len < sizeof message ? len + 1 : sizeof message);
+  message_len = len;
+  message_data = data;
+  longjmp(escape, 1);
+}
+
+/* Runs f(arg) with the handler set; 1 when it panicked. */
+static int panics(void (*f)(void *), void *arg) {
+  message[0] = '\0';
+  message_len = 0;
+  if (setjmp(escape)) {
+    return 1;
+  }
+  f(arg);
+  return 0;
+}
+
+static void panic_index(void *arg) {
+  (void)arg;
+  postc_rt_panic("panic: index %lld is out of range for axis %lld with size %lld at %s", 5LL, 0LL, 3LL, "f.py:3:12");
+}
+
+static void panic_with_newline(void *arg) {
+  postc_rt_panic("panic: %s %llu %g %.*s\n", "mixed", 18446744073709551615ULL, 2.5, 3, (const char *)arg);
+}
+
+static void panic_long(void *arg) {
+  (void)arg;
+  static char xs[3001];
+  memset(xs, 'x', 3000);
+  postc_rt_panic("panic: %s!", xs);
+}
+
+static void alloc_huge(void *arg) {
+  (void)arg;
+  postc_rt_arena_alloc(INT64_MAX);
+}
+
+static void alloc_array_overflow(void *arg) {
+  (void)arg;
+  postc_rt_alloc_array(INT64_MAX / 4, 2, 64, 8);
+}
+
+static void test_panics(void) {
+  int token;
+  postc_rt_set_panic_handler(on_panic, &token);
+  CHECK(panics(panic_index, NULL));
+  const char *want = "panic: index 5 is out of range for axis 0 with size 3 at f.py:3:12";
+  CHECK(strcmp(message, want) == 0);
+  CHECK(message_len == strlen(want));
+  CHECK(message_data == &token);
+  /* After leaving by longjmp, the next panic works the same. */
+  CHECK(panics(panic_with_newline, "abcdef"));
+  CHECK(strcmp(message, "panic: mixed 18446744073709551615 2.5 abc") == 0);
+  CHECK(message_len == strlen(message));
+  CHECK(panics(panic_long, NULL));
+  CHECK(message_len == 3008 && message[7] == 'x' && message[3006] == 'x' && message[3007] == '!' && message[3008] == 0);
+  CHECK(panics(panic_index, NULL) && message_len == strlen(want));
+  CHECK(panics(alloc_huge, NULL));
+  CHECK(strcmp(message, "panic: out of memory (arena)") == 0);
+  CHECK(panics(alloc_array_overflow, NULL));
+  CHECK(strcmp(message, "panic: out of memory (arena)") == 0);
+  CHECK(handler_calls == 6);
+}
+
+/* ---- The arena --------------------------------------------------------- */
+
+static void test_arena(void) {
+  void *m0 = postc_rt_arena_mark();
+  char *a = postc_rt_arena_alloc(24);
+  char *b = postc_rt_arena_alloc(0);
+  CHECK(a && b && a != b);
+  CHECK(((uintptr_t)a % 16) == 0 && ((uintptr_t)b % 16) == 0);
+  int zero = 1;
+  for (int i = 0; i < 24; i++) {
+    zero &= a[i] == 0;
+  }
+  CHECK(zero);
+  CHECK(postc_rt_arena_mark() != m0);
+  postc_rt_arena_release(m0);
+  CHECK(postc_rt_arena_mark() == m0);
+
+  /* Arrays: a 1-D DLManagedTensor in the arena. */
+  managed *x = postc_rt_alloc_array(5, 2, 64, 8);
+  CHECK(x->t.ndim == 1 && x->t.shape[0] == 5 && x->t.strides == NULL && x->t.byte_offset == 0);
+  CHECK(x->t.code == 2 && x->t.bits == 64 && x->t.lanes == 1 && x->t.device_type == 1 && x->t.device_id == 0);
+  CHECK(((uintptr_t)x->t.data % 16) == 0 && (char *)x->t.data == (char *)x + 80);
+  CHECK(x->deleter != NULL);
+  double *xd = x->t.data;
+  CHECK(xd[0] == 0 && xd[4] == 0);
+  managed *empty = postc_rt_alloc_array(-3, 0, 32, 4);
+  CHECK(empty->t.shape[0] == 0);
+
+  /* Exporting an array of the arena detaches it and releases the rest. */
+  void *inner = postc_rt_arena_mark();
+  managed *y = postc_rt_alloc_array(3, 2, 64, 8);
+  postc_rt_arena_alloc(100);
+  ((double *)y->t.data)[2] = 7.5;
+  managed *ry = postc_rt_arena_export(inner, y);
+  CHECK(ry == y);
+  CHECK(postc_rt_arena_mark() == inner);
+  postc_rt_arena_release(m0);
+  CHECK(((double *)ry->t.data)[2] == 7.5); /* still ours */
+  ry->deleter(ry);
+
+  /* Any other tensor: a new header that shares its data. */
+  double buf[6] = {1, 2, 3, 4, 5, 6};
+  int64_t shape[2] = {2, 3}, strides[2] = {3, 1};
+  tensor arg = {buf, 1, 0, 2, 2, 64, 1, shape, strides, 8};
+  managed *ra = postc_rt_arena_export(postc_rt_arena_mark(), &arg);
+  CHECK((void *)ra != (void *)&arg && ra->t.data == buf && ra->t.byte_offset == 8 && ra->t.ndim == 2);
+  CHECK(ra->t.shape != shape && ra->t.shape[0] == 2 && ra->t.shape[1] == 3);
+  CHECK(ra->t.strides != strides && ra->t.strides[0] == 3 && ra->t.strides[1] == 1);
+  shape[0] = 99;
+  CHECK(ra->t.shape[0] == 2);
+  ra->deleter(ra);
+  arg.strides = NULL;
+  managed *rc = postc_rt_arena_export(postc_rt_arena_mark(), &arg);
+  CHECK(rc->t.strides == NULL && rc->t.shape[1] == 3);
+  postc_rt_managed_deleter(rc);
+  postc_rt_managed_deleter(NULL);
+
+  /* A returned array adopted by a caller is freed with the caller's arena. */
+  void *outer = postc_rt_arena_mark();
+  void *callee = postc_rt_arena_mark();
+  managed *z = postc_rt_arena_export(callee, postc_rt_alloc_array(4, 0, 64, 8));
+  CHECK(postc_rt_arena_mark() == outer);
+  postc_rt_arena_adopt(z);
+  CHECK(postc_rt_arena_mark() != outer);
+  postc_rt_arena_adopt(NULL);
+  postc_rt_arena_release(outer);
+  CHECK(postc_rt_arena_mark() == outer);
+  postc_rt_arena_release(NULL);
+  CHECK(postc_rt_arena_mark() == NULL);
+}
+
+/* The arena and the handler are the thread's own. */
+static void *other_thread(void *arg) {
+  (void)arg;
+  void *mark = postc_rt_arena_mark();
+  postc_rt_arena_alloc(8);
+  void *after = postc_rt_arena_mark();
+  postc_rt_arena_release(NULL);
+  return (mark == NULL && after != NULL) ? (void *)1 : NULL;
+}
+
+static void test_threads(void) {
+  void *m0 = postc_rt_arena_mark();
+  postc_rt_arena_alloc(8);
+  pthread_t t;
+  void *ok = NULL;
+  CHECK(pthread_create(&t, NULL, other_thread, NULL) == 0);
+  CHECK(pthread_join(t, &ok) == 0);
+  CHECK(ok == (void *)1);
+  CHECK(postc_rt_arena_mark() != m0);
+  postc_rt_arena_release(m0);
+}
+
+/* ---- Strings and strides ------------------------------------------------ */
+
+static postc_rt_str S(const char *s) { return (postc_rt_str){s, (int64_t)strlen(s)}; }
+
+static void test_strings(void) {
+  CHECK(postc_rt_str_eq(S("abc"), S("abc")));
+  CHECK(!postc_rt_str_eq(S("abc"), S("abd")));
+  CHECK(!postc_rt_str_eq(S("ab"), S("abc")));
+  CHECK(postc_rt_str_eq((postc_rt_str){NULL, 0}, S("")));
+  CHECK(postc_rt_str_cmp(S("abc"), S("abd")) < 0);
+  CHECK(postc_rt_str_cmp(S("b"), S("abc")) > 0);
+  CHECK(postc_rt_str_cmp(S("ab"), S("abc")) == -1);
+  CHECK(postc_rt_str_cmp(S("abc"), S("ab")) == 1);
+  CHECK(postc_rt_str_cmp(S("abc"), S("abc")) == 0);
+  CHECK(postc_rt_str_cmp((postc_rt_str){"\xff", 1}, S("a")) > 0); /* bytes are unsigned */
+  postc_rt_str c = postc_rt_str_concat(S("to"), (postc_rt_str){"talx", 3});
+  CHECK(c.len == 5 && memcmp(c.ptr, "total", 6) == 0);
+  postc_rt_str e = postc_rt_str_concat((postc_rt_str){NULL, 0}, (postc_rt_str){NULL, 0});
+  CHECK(e.len == 0 && e.ptr[0] == 0);
+}
+
+static void test_strides(void) {
+  int64_t shape[3] = {2, 3, 4}, strides[3] = {-12, 4, 1};
+  tensor t = {NULL, 1, 0, 3, 2, 64, 1, shape, NULL, 0};
+  CHECK(postc_rt_stride(&t, 0, 8) == 96 && postc_rt_stride(&t, 1, 8) == 32 && postc_rt_stride(&t, 2, 8) == 8);
+  t.strides = strides;
+  CHECK(postc_rt_stride(&t, 0, 8) == -96 && postc_rt_stride(&t, 2, 4) == 4);
+  postc_rt_depth++;
+  CHECK(postc_rt_depth == 1);
+  postc_rt_depth = 0;
+}
+
+/* ---- The broadcasting driver ------------------------------------------- */
+
+static int loop_calls;
+static intptr_t last_len;
+
+/* out = a + b over Float64: "(),()->()". */
+static void add_loop(char **args, const intptr_t *dims, const intptr_t *steps, void *data) {
+  (void)data;
+  loop_calls++;
+  last_len = dims[0];
+  for (intptr_t i = 0; i < dims[0]; i++) {
+    *(double *)(args[2] + i * steps[2]) = *(double *)(args[0] + i * steps[0]) + *(double *)(args[1] + i * steps[1]);
+  }
+}
+
+static const postc_rt_ufunc_op add_ops[3] = {
+    {2, 64, 8, 0, 3, NULL, "Float64", ""},
+    {2, 64, 8, 0, 3, NULL, "Float64", ""},
+    {2, 64, 8, 0, 3, NULL, "Float64", ""},
+};
+static postc_rt_ufunc_desc add_desc = {2, 3, 0, 3, 64, "add", " at t.pir:1:1", add_ops, NULL, 0};
+
+/* out = sum(a * b) over the core "(n),(n)->()". */
+static void dot_loop(char **args, const intptr_t *dims, const intptr_t *steps, void *data) {
+  (void)data;
+  loop_calls++;
+  for (intptr_t i = 0; i < dims[0]; i++) {
+    double s = 0;
+    for (intptr_t k = 0; k < dims[1]; k++) {
+      s += *(double *)(args[0] + i * steps[0] + k * steps[3]) * *(double *)(args[1] + i * steps[1] + k * steps[4]);
+    }
+    *(double *)(args[2] + i * steps[2]) = s;
+  }
+}
+
+static const int64_t core_n[1] = {0};
+static const postc_rt_ufunc_op dot_ops[3] = {
+    {2, 64, 8, 1, 3, core_n, "Float64", "n"},
+    {2, 64, 8, 1, 4, core_n, "Float64", "n"},
+    {2, 64, 8, 0, 5, NULL, "Float64", ""},
+};
+static const postc_rt_ufunc_dim dot_dims[1] = {{0, 0, "n"}};
+static postc_rt_ufunc_desc dot_desc = {2, 3, 1, 5, 65, "dot", " at t.pir:2:1", dot_ops, dot_dims, 0};
+
+static const postc_rt_ufunc_dim fixed_dims[1] = {{1, 3, "A"}};
+static postc_rt_ufunc_desc fixed_desc = {2, 3, 1, 5, 65, "cross3", "", dot_ops, fixed_dims, 0};
+
+static tensor T(void *data, int nd, int64_t *shape, int64_t *strides) {
+  tensor t = {data, 1, 0, nd, 2, 64, 1, shape, strides, 0};
+  return t;
+}
+
+typedef struct {
+  const postc_rt_ufunc_desc *desc;
+  void *ops[3];
+  postc_rt_gufunc_loop loop;
+} dl_call;
+
+static void run_dl(void *arg) {
+  dl_call *c = arg;
+  postc_rt_ufunc_dl(c->desc, c->ops, c->loop);
+}
+
+/* The panic message of a NAME_dl call, or "" when it returned. */
+static const char *dl_message(const postc_rt_ufunc_desc *d, tensor *a, tensor *b, tensor *out,
+                              postc_rt_gufunc_loop loop) {
+  dl_call c = {d, {a, b, out}, loop};
+  return panics(run_dl, &c) ? message : "";
+}
+
+static void test_driver(void) {
+  postc_rt_set_panic_handler(on_panic, NULL);
+  double av[6] = {1, 2, 3, 4, 5, 6}, bv[3] = {10, 20, 30}, ov[6] = {0};
+  int64_t s23[2] = {2, 3}, s3[1] = {3}, s32[2] = {3, 2}, s4[1] = {4}, s03[2] = {0, 3};
+  tensor a = T(av, 2, s23, NULL), b = T(bv, 1, s3, NULL), out = T(ov, 2, s23, NULL);
+
+  /* Broadcasting: b (3,) over the rows of a (2, 3); one loop call per row. */
+  loop_calls = 0;
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &out, add_loop), "") == 0);
+  CHECK(loop_calls == 2 && last_len == 3);
+  CHECK(ov[0] == 11 && ov[2] == 33 && ov[3] == 14 && ov[5] == 36);
+
+  /* A reversed view (negative stride) and byte_offset, a 0-d scalar. */
+  int64_t rev[1] = {-1};
+  double two = 2;
+  tensor br = T(bv, 1, s3, rev), sc = T(&two, 0, NULL, NULL);
+  br.byte_offset = 2 * sizeof(double);
+  CHECK(strcmp(dl_message(&add_desc, &sc, &br, &out, add_loop), "") == 0);
+  CHECK(ov[0] == 32 && ov[1] == 22 && ov[2] == 12 && ov[5] == 12);
+
+  /* An empty loop axis: no call. */
+  loop_calls = 0;
+  tensor e = T(av, 2, s03, NULL), eo = T(ov, 2, s03, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &e, &b, &eo, add_loop), "") == 0);
+  CHECK(loop_calls == 0);
+
+  /* The core: a (2, 3) . b (3,) -> (2,). */
+  double dv[2];
+  int64_t s2[1] = {2};
+  tensor dout = T(dv, 1, s2, NULL);
+  CHECK(strcmp(dl_message(&dot_desc, &a, &b, &dout, dot_loop), "") == 0);
+  CHECK(dv[0] == 140 && dv[1] == 320);
+
+  /* Every check, by its message. */
+  tensor bad = b;
+  bad.device_type = 2;
+  CHECK(strcmp(dl_message(&add_desc, &a, &bad, &out, add_loop),
+               "panic: ufunc add: input operand 1 is not in host memory at t.pir:1:1") == 0);
+  add_desc.gpu = 1;
+  CHECK(strcmp(dl_message(&add_desc, &a, &bad, &out, add_loop), "") == 0); /* CUDA memory, taken as it is */
+  bad.device_type = 4;
+  CHECK(strcmp(dl_message(&add_desc, &a, &bad, &out, add_loop),
+               "panic: ufunc add: input operand 1 is not in host or GPU memory at t.pir:1:1") == 0);
+  add_desc.gpu = 0;
+  bad = out;
+  bad.bits = 32;
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &bad, add_loop),
+               "panic: ufunc add: output operand 2 is not a Float64 tensor at t.pir:1:1") == 0);
+  bad = a;
+  bad.lanes = 2;
+  CHECK(strcmp(dl_message(&add_desc, &bad, &b, &out, add_loop),
+               "panic: ufunc add: input operand 0 is not a Float64 tensor at t.pir:1:1") == 0);
+  tensor scalar = T(&two, 0, NULL, NULL);
+  CHECK(strcmp(dl_message(&dot_desc, &a, &scalar, &dout, dot_loop),
+               "panic: ufunc dot: input operand 1 has fewer dimensions than its core signature (n) at t.pir:2:1") ==
+        0);
+  int64_t ones[65];
+  for (int i = 0; i < 65; i++) {
+    ones[i] = 1;
+  }
+  tensor deep = T(av, 65, ones, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &deep, &b, &out, add_loop),
+               "panic: ufunc add: input operand 0 has more than 64 loop dimensions at t.pir:1:1") == 0);
+  tensor b4 = T(bv, 1, s4, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &a, &b4, &out, add_loop),
+               "panic: ufunc add: operands could not be broadcast together at t.pir:1:1") == 0);
+  /* Outputs take part in the broadcast: a disagreeing one cannot. */
+  tensor o32 = T(ov, 2, s32, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &o32, add_loop),
+               "panic: ufunc add: operands could not be broadcast together at t.pir:1:1") == 0);
+  int64_t s13[2] = {1, 3};
+  tensor o13 = T(ov, 2, s13, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &o13, add_loop),
+               "panic: ufunc add: output operand 2 does not have the broadcast loop shape at t.pir:1:1") == 0);
+  tensor o3 = T(ov, 1, s3, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &o3, add_loop),
+               "panic: ufunc add: output operand 2 does not have the broadcast loop shape at t.pir:1:1") == 0);
+  int64_t s24[2] = {2, 4};
+  tensor a24 = T(av, 2, s24, NULL);
+  CHECK(strcmp(dl_message(&dot_desc, &a24, &b, &dout, dot_loop),
+               "panic: ufunc dot: core dimension `n` of operand 1 does not match its size in an earlier operand at "
+               "t.pir:2:1") == 0);
+  CHECK(strcmp(dl_message(&fixed_desc, &a24, &b, &dout, dot_loop),
+               "panic: ufunc cross3: operand 0 has a size other than 3 for core dimension 0") == 0);
+  /* After all those panics, a call works as before. */
+  loop_calls = 0;
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &out, add_loop), "") == 0);
+  CHECK(loop_calls == 2 && ov[5] == 36);
+  postc_rt_set_panic_handler(NULL, NULL);
+}
+
+/* ---- Modes that must abort ---------------------------------------------- */
+
+static void returns(const char *msg, size_t len, void *data) {
+  (void)msg, (void)len, (void)data;
+  handler_calls++;
+}
+
+static void *panic_thread(void *arg) {
+  (void)arg;
+  postc_rt_panic("panic: from another thread at %s", "t.py:1:1");
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(mode, "abort")) {
+    postc_rt_panic("panic: division by zero at %s:%lld:%lld\n", "f.py", 8LL, 12LL);
+  }
+  if (!strcmp(mode, "returns")) {
+    postc_rt_set_panic_handler(returns, NULL);
+    postc_rt_panic("panic: the handler returned");
+  }
+  if (!strcmp(mode, "thread")) {
+    /* A handler set on this thread does not serve another. */
+    postc_rt_set_panic_handler(on_panic, NULL);
+    pthread_t t;
+    pthread_create(&t, NULL, panic_thread, NULL);
+    pthread_join(t, NULL);
+    return 0;
+  }
+  test_panics();
+  test_arena();
+  test_threads();
+  test_strings();
+  test_strides();
+  test_driver();
+  if (failures) {
+    fprintf(stderr, "%d checks failed\n", failures);
+    return 1;
+  }
+  printf("ok\n");
+  return 0;
+}
