@@ -73,8 +73,8 @@ pub struct Function {
     pub spec: FuncSpec,
     pub code: usize,
     pub cif: CallInterface,
-    /// The library's runtime entry points (`None`: a library without
-    /// them, whose panics abort).
+    /// The library's runtime entry points (`None`: a library that cannot
+    /// panic).
     pub runtime: Option<guard::Runtime>,
     pub library: String,
 }

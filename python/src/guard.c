@@ -13,7 +13,9 @@
 
 typedef void (*postc_panic_handler)(const char *msg, size_t len, void *data);
 
-/* The runtime entry points of one library (docs/abi.md). */
+/* The runtime entry points of one library (docs/abi.md). The arena's are
+ * NULL in a library that allocates nothing: the static runtime library
+ * adds only the parts the code uses. */
 typedef struct postc_py_runtime {
   void (*set_panic_handler)(postc_panic_handler handler, void *data);
   void *(*arena_mark)(void);
@@ -44,7 +46,7 @@ int postc_py_guarded_call(const postc_py_runtime *rt, ffi_cif *cif, void (*fn)(v
   g.msg = msg;
   g.cap = cap;
   g.len = 0;
-  void *const mark = rt->arena_mark();
+  void *const mark = rt->arena_mark ? rt->arena_mark() : NULL;
   rt->set_panic_handler(on_panic, &g);
   if (setjmp(g.env) == 0) {
     ffi_call(cif, fn, rvalue, avalue);
@@ -52,7 +54,9 @@ int postc_py_guarded_call(const postc_py_runtime *rt, ffi_cif *cif, void (*fn)(v
     return 0;
   }
   rt->set_panic_handler(NULL, NULL);
-  rt->arena_release(mark);
+  if (rt->arena_release) {
+    rt->arena_release(mark);
+  }
   *len = g.len;
   return 1;
 }

@@ -15,13 +15,15 @@ use std::ffi::{c_char, c_int, c_void};
 type PanicHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
 
 /// The runtime entry points of one loaded library (`guard.c`'s
-/// `postc_py_runtime`).
+/// `postc_py_runtime`). The static runtime library adds only what the code
+/// uses: a library that allocates nothing has no arena entry points, one
+/// that cannot panic no handler.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Runtime {
     set_panic_handler: unsafe extern "C" fn(Option<PanicHandler>, *mut c_void),
-    arena_mark: unsafe extern "C" fn() -> *mut c_void,
-    arena_release: unsafe extern "C" fn(*mut c_void),
+    arena_mark: Option<unsafe extern "C" fn() -> *mut c_void>,
+    arena_release: Option<unsafe extern "C" fn(*mut c_void)>,
 }
 
 extern "C" {
@@ -41,18 +43,19 @@ extern "C" {
 const MESSAGE_CAP: usize = 4096;
 
 impl Runtime {
-    /// The entry points of a library, from their addresses.
+    /// The entry points of a library, from their addresses (the arena's
+    /// may be missing).
     ///
     /// # Safety
     /// The addresses must be the library's `postc_rt_set_panic_handler`,
     /// `postc_rt_arena_mark` and `postc_rt_arena_release`.
-    pub unsafe fn from_addresses(set_handler: usize, mark: usize, release: usize) -> Runtime {
+    pub unsafe fn from_addresses(set_handler: usize, mark: Option<usize>, release: Option<usize>) -> Runtime {
         Runtime {
             set_panic_handler: std::mem::transmute::<usize, unsafe extern "C" fn(Option<PanicHandler>, *mut c_void)>(
                 set_handler,
             ),
-            arena_mark: std::mem::transmute::<usize, unsafe extern "C" fn() -> *mut c_void>(mark),
-            arena_release: std::mem::transmute::<usize, unsafe extern "C" fn(*mut c_void)>(release),
+            arena_mark: mark.map(|m| std::mem::transmute::<usize, unsafe extern "C" fn() -> *mut c_void>(m)),
+            arena_release: release.map(|r| std::mem::transmute::<usize, unsafe extern "C" fn(*mut c_void)>(r)),
         }
     }
 
@@ -84,7 +87,7 @@ impl Runtime {
 }
 
 /// A call through `runtime` (see [`Runtime::call`]), or a plain libffi
-/// call for a library without the runtime's entry points.
+/// call for a library that cannot panic.
 ///
 /// # Safety
 /// As [`Runtime::call`].

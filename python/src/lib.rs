@@ -42,12 +42,12 @@ fn symbol(lib: &libloading::os::unix::Library, name: &str) -> Result<usize, Stri
     Ok(s.into_raw() as usize)
 }
 
-/// The runtime entry points of a library (docs/abi.md), when it exports
-/// them.
+/// The runtime entry points of a library (docs/abi.md); `None` for a
+/// library that cannot panic (it has no panic handler to set).
 fn runtime_of(lib: &libloading::os::unix::Library) -> Option<guard::Runtime> {
     let set_handler = symbol(lib, "postc_rt_set_panic_handler").ok()?;
-    let mark = symbol(lib, "postc_rt_arena_mark").ok()?;
-    let release = symbol(lib, "postc_rt_arena_release").ok()?;
+    let mark = symbol(lib, "postc_rt_arena_mark").ok();
+    let release = symbol(lib, "postc_rt_arena_release").ok();
     // SAFETY: the runtime's exported entry points.
     Some(unsafe { guard::Runtime::from_addresses(set_handler, mark, release) })
 }

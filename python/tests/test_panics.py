@@ -101,3 +101,17 @@ def test_a_ufunc_run_by_numpy_keeps_the_abort(tmp_path):
     assert r.stdout == "[3, 4]\n"
     assert r.returncode == -6, r.stderr  # SIGABRT
     assert "panic: division by zero at " in r.stderr and "ufunc_panics.py:8:12" in r.stderr
+
+
+def test_panics_deep_in_recursion_leave_no_depth_behind():
+    """Each panic below 100 nested calls leaves them all; the 10,000-call
+    limit of the next calls is not used up by the ones left."""
+    m = postc.compile(os.path.join(HERE, "recursion.py"))
+    for _ in range(300):
+        with pytest.raises(ZeroDivisionError, match=r"division by zero at .*recursion.py:7:16$"):
+            m.down(100, 0)
+    assert m.down(100, 1) == 101
+    assert m.down(9000, 1) == 9001
+    with pytest.raises(RuntimeError, match=r"^recursion limit exceeded at .*recursion.py:8:12$"):
+        m.down(20000, 1)
+    assert m.down(3, 1) == 4
