@@ -36,7 +36,7 @@ impl Backend for Llvm {
 }
 
 /// Every backend, the default first.
-pub static BACKENDS: &[&dyn Backend] = &[&Llvm, &crate::c::C];
+pub static BACKENDS: &[&dyn Backend] = &[&Llvm, &crate::c::C, &crate::qbe::Qbe];
 
 /// The backend of a name, or a message listing the valid ones.
 pub fn by_name(name: &str) -> Result<&'static dyn Backend, String> {
@@ -54,6 +54,7 @@ impl EmitKind {
             EmitKind::Assembly => "asm",
             EmitKind::LlvmIr => "llvm-ir",
             EmitKind::Bitcode => "bc",
+            EmitKind::Qbe => "qbe",
             EmitKind::C => "c",
             EmitKind::CHeader => "c-header",
         }
@@ -76,8 +77,9 @@ mod tests {
     #[test]
     fn backends_are_found_by_name() {
         assert_eq!(by_name("llvm").unwrap().name(), "llvm");
-        let e = by_name("qbe").err().unwrap();
-        assert!(e.contains("unknown backend `qbe`") && e.contains("llvm"), "{e}");
+        assert_eq!(by_name("qbe").unwrap().name(), "qbe");
+        let e = by_name("gcc").err().unwrap();
+        assert!(e.contains("unknown backend `gcc`") && e.contains("llvm") && e.contains("qbe"), "{e}");
         assert!(check_kind(&Llvm, EmitKind::LlvmIr).is_ok());
     }
 }

@@ -20,6 +20,7 @@ pub mod gpu;
 pub mod helpers;
 pub mod imports;
 pub mod link;
+pub mod qbe;
 pub mod runtime;
 pub mod ufunc;
 
@@ -75,6 +76,8 @@ pub enum EmitKind {
     Assembly,
     LlvmIr,
     Bitcode,
+    /// QBE IL text (the qbe backend).
+    Qbe,
     /// C11 source (the C backend).
     C,
     /// The C header of what the C source exports.
@@ -137,13 +140,22 @@ pub(crate) fn internal(msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::error(format!("internal code generation error: {}", msg.into()), None)]
 }
 
-struct Timer {
-    on: bool,
-    lines: Vec<(String, f64)>,
+pub(crate) struct Timer {
+    pub(crate) on: bool,
+    pub(crate) lines: Vec<(String, f64)>,
 }
 
 impl Timer {
-    fn time<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> T {
+    /// Prints each phase's time to standard error when on.
+    pub(crate) fn report(&self) {
+        if self.on {
+            for (what, secs) in &self.lines {
+                eprintln!("{:>10.3} ms  {what}", secs * 1000.0);
+            }
+        }
+    }
+
+    pub(crate) fn time<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> T {
         let t = Instant::now();
         let r = f();
         if self.on {
@@ -488,6 +500,7 @@ fn finish_unit(
     Ok(match kind {
         EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
         EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
+        EmitKind::Qbe => return Err(internal("the LLVM backend does not emit QBE IL")),
         EmitKind::C | EmitKind::CHeader => return Err(internal("the LLVM backend does not emit C")),
         EmitKind::Object | EmitKind::Assembly => {
             let ft = if kind == EmitKind::Object { FileType::Object } else { FileType::Assembly };
@@ -588,11 +601,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         }
         timer.time("ld -r", || link::combine_objects(&objects))?
     };
-    if timer.on {
-        for (what, secs) in &timer.lines {
-            eprintln!("{:>10.3} ms  {what}", secs * 1000.0);
-        }
-    }
+    timer.report();
     Ok(out)
 }
 

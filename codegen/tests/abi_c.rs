@@ -6,7 +6,7 @@ mod support;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{demo_library, doc_example, driver, root, tmpdir};
+use support::{demo_library_with, doc_example, driver, root, tmpdir, BACKENDS};
 
 fn have_cc() -> bool {
     Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success())
@@ -38,12 +38,12 @@ fn c_caller_at_o0_and_o2() {
         return;
     }
     let dir = tmpdir("abi-c");
-    for level in [0u8, 2] {
-        let lib = demo_library(&dir, level);
-        let exe = build_c(&dir, &format!("caller{level}"), CALLER, &lib);
+    for (backend, level) in BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
+        let lib = demo_library_with(&dir, level, backend);
+        let exe = build_c(&dir, &format!("caller_{backend}{level}"), CALLER, &lib);
         let out = Command::new(&exe).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "-O{level}:\n{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{backend} -O{level}:\n{stdout}{}", String::from_utf8_lossy(&out.stderr));
         assert!(stdout.ends_with("all ok\n"), "{stdout}");
         for (mode, want) in [
             ("get", "panic: index out of bounds: index 3 is out of range for axis 0 with size 3 at examples/abi_demo.pir:245:3\n"),
@@ -52,8 +52,8 @@ fn c_caller_at_o0_and_o2() {
             ("device", "panic: ufunc rowdot: input operand 0 is not in host memory at examples/abi_demo.pir:258:1\n"),
         ] {
             let out = Command::new(&exe).arg(mode).output().unwrap();
-            assert_eq!(String::from_utf8_lossy(&out.stderr), want, "-O{level} {mode}");
-            assert_eq!(out.status.signal(), Some(6), "-O{level} {mode}: SIGABRT");
+            assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{backend} -O{level} {mode}");
+            assert_eq!(out.status.signal(), Some(6), "{backend} -O{level} {mode}: SIGABRT");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -95,19 +95,21 @@ fn entry_point_name_collision_is_an_error() {
          func twice_dl(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n",
     )
     .unwrap();
-    let out = Command::new(driver())
-        .args(["compile", "--emit", "obj"])
-        .arg(&src)
-        .arg("-o")
-        .arg(dir.join("c.o"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        err.contains("ufunc `twice`: its entry point `twice_dl` has the name of another exported function"),
-        "{err}"
-    );
+    for backend in BACKENDS {
+        let out = Command::new(driver())
+            .args(["compile", "--backend", backend, "--emit", "obj"])
+            .arg(&src)
+            .arg("-o")
+            .arg(dir.join("c.o"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{backend}");
+        assert!(
+            err.contains("ufunc `twice`: its entry point `twice_dl` has the name of another exported function"),
+            "{backend}: {err}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -121,11 +123,13 @@ fn docs_c_example() {
     let doc = std::fs::read_to_string(root().join("docs/abi.md")).unwrap();
     let (code, want) = doc_example(&doc, "```c\n/* example: docs/abi.md");
     let dir = tmpdir("abi-doc-c");
-    let lib = demo_library(&dir, 2);
-    let exe = build_c(&dir, "example", &code, &lib);
-    let out = Command::new(&exe).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    for backend in BACKENDS {
+        let lib = demo_library_with(&dir, 2, backend);
+        let exe = build_c(&dir, &format!("example_{backend}"), &code, &lib);
+        let out = Command::new(&exe).output().unwrap();
+        assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{backend}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

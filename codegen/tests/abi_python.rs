@@ -6,7 +6,7 @@
 
 mod support;
 use std::process::Command;
-use support::{demo_library, doc_example, root, tmpdir};
+use support::{demo_library_with, doc_example, root, tmpdir, BACKENDS};
 
 /// Whether `python3` with NumPy is available.
 fn have_numpy() -> bool {
@@ -29,12 +29,12 @@ fn python_ctypes_numpy_at_o0_and_o2() {
         return;
     }
     let dir = tmpdir("abi-python");
-    for level in [0u8, 2] {
-        let lib = demo_library(&dir, level);
+    for (backend, level) in BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
+        let lib = demo_library_with(&dir, level, backend);
         let out =
             Command::new("python3").current_dir(root()).arg("tests/python/test_abi.py").arg(&lib).output().unwrap();
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "tests/python/test_abi.py failed at -O{level}:\n{text}");
+        assert!(out.status.success(), "tests/python/test_abi.py failed through {backend} at -O{level}:\n{text}");
         assert!(text.contains("all checks passed"), "{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -49,11 +49,13 @@ fn docs_python_example() {
     let doc = std::fs::read_to_string(root().join("docs/abi.md")).unwrap();
     let (code, want) = doc_example(&doc, "```python\n# example: docs/abi.md");
     let dir = tmpdir("abi-doc-python");
-    let lib = demo_library(&dir, 2);
     let script = dir.join("example.py");
     std::fs::write(&script, code).unwrap();
-    let out = Command::new("python3").arg(&script).arg(&lib).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    for backend in BACKENDS {
+        let lib = demo_library_with(&dir, 2, backend);
+        let out = Command::new("python3").arg(&script).arg(&lib).output().unwrap();
+        assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{backend}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -144,6 +144,7 @@ fn load_program(path: &Path) -> Result<Program, String> {
 enum Build {
     Llvm,
     C { cc: Compiler, sanitize: bool },
+    Qbe,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -184,6 +185,7 @@ impl Build {
     fn name(self) -> String {
         match self {
             Build::Llvm => "llvm".into(),
+            Build::Qbe => "qbe".into(),
             Build::C { cc, sanitize } => format!("c/{cc:?}{}", if sanitize { "+sanitizers" } else { "" }),
         }
     }
@@ -208,7 +210,9 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
     std::fs::write(&c, trampolines(m)).map_err(|e| e.to_string())?;
     let so = dir.join(format!("lib{}.so", m.name));
     let Build::C { cc, sanitize } = build else {
-        let obj = postc_codegen::compile(program, &options)
+        let backend = if build == Build::Qbe { "qbe" } else { "llvm" };
+        let obj = postc_codegen::backend::by_name(backend)?
+            .emit(program, &options, postc_codegen::EmitKind::Object)
             .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
         let o = dir.join(format!("{}.o", m.name));
         std::fs::write(&o, obj).map_err(|e| e.to_string())?;
@@ -822,4 +826,25 @@ fn programs_run_clean_under_sanitizers() {
     let (failures, counts) = run_through(programs, &builds);
     eprintln!("{} sanitized case runs ({} panicking)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every program of `tests/programs/` through the QBE backend, at -O0 and
+/// -O2: the same cases and panics as through LLVM.
+#[test]
+fn programs_run_through_qbe() {
+    let (failures, counts) = run_through(program_files(), &[Build::Qbe]);
+    eprintln!("{} QBE-backend case runs ({} panicking)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 300, "too few cases ran: {}", counts.0);
+}
+
+/// The POST Python programs through the QBE backend.
+#[test]
+fn py_programs_run_through_qbe() {
+    let programs = py_programs();
+    assert!(programs.len() >= MIN_PY_PROGRAMS, "only {} POST Python programs", programs.len());
+    let (failures, counts) = run_through(programs, &[Build::Qbe]);
+    eprintln!("{} QBE-backend POST Python case runs ({} panicking)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(counts.0 > 200, "too few cases ran: {}", counts.0);
 }

@@ -130,8 +130,9 @@ pub(crate) enum Command {
         /// GPU architecture (default sm_90, or gfx90a for amdgpu; with `--emit ptx|hsaco`, `--cpu` sets it too).
         #[arg(long = "gpu-arch", value_name = "ARCH")]
         gpu_arch: Option<String>,
-        /// The backend that translates the program: `llvm` (the default) or `c`
-        /// (C11 through the system C compiler, `CC` or `cc`).
+        /// The backend that translates the program: `llvm` (the default), `c`
+        /// (C11 through the system C compiler, `CC` or `cc`) or `qbe` (QBE IL
+        /// through `qbe`, the system assembler and `cc`).
         #[arg(long, value_name = "NAME", default_value = "llvm")]
         backend: String,
     },
@@ -174,6 +175,8 @@ pub(crate) enum EmitArg {
     /// Only the C header of exported prototypes (`--backend c`).
     #[value(name = "c-header")]
     CHeader,
+    /// QBE IL text (`--backend qbe`).
+    Qbe,
     /// The PTX of the program's gpu functions.
     Ptx,
     /// The AMDGPU code object of the program's gpu functions (implies `--gpu amdgpu`).

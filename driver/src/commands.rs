@@ -171,6 +171,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::Asm => EmitKind::Assembly,
         EmitArg::LlvmIr => EmitKind::LlvmIr,
         EmitArg::Bc => EmitKind::Bitcode,
+        EmitArg::Qbe => EmitKind::Qbe,
         EmitArg::C => EmitKind::C,
         EmitArg::CHeader => EmitKind::CHeader,
         _ => EmitKind::Object,
@@ -214,6 +215,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::Asm => format!("{stem}.s"),
         EmitArg::LlvmIr => format!("{stem}.ll"),
         EmitArg::Bc => format!("{stem}.bc"),
+        EmitArg::Qbe => format!("{stem}.ssa"),
         EmitArg::C => format!("{stem}.c"),
         EmitArg::CHeader => format!("{stem}.h"),
         EmitArg::Shared => format!("lib{stem}.so"),
@@ -271,7 +273,10 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
     };
     if matches!(a.emit, EmitArg::Shared | EmitArg::Exe) {
         let output = if a.emit == EmitArg::Shared { link::Output::Shared } else { link::Output::Executable };
-        let gpu = gpu_mode != postc_codegen::gpu::GpuMode::Off && postc_codegen::gpu::has_gpu(&program);
+        // Only the LLVM backend makes GPU code.
+        let gpu = backend.name() == "llvm"
+            && gpu_mode != postc_codegen::gpu::GpuMode::Off
+            && postc_codegen::gpu::has_gpu(&program);
         return match link::link(&bytes, &stem, &out_path, output, &program, gpu) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

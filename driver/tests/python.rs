@@ -124,11 +124,13 @@ fn backend_is_chosen_by_name() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown backend `nope` (backends: llvm, c)"), "{err}");
+    assert!(err.contains("unknown backend `nope` (backends: llvm, c, qbe)"), "{err}");
     run_ok(driver().arg("compile").arg(&py).args(["--backend", "llvm", "-o"]).arg(dir.path().join("k.o")));
     assert!(dir.path().join("k.o").is_file());
     run_ok(driver().arg("compile").arg(&py).args(["--backend", "c", "-o"]).arg(dir.path().join("kc.o")));
     assert!(dir.path().join("kc.o").is_file());
+    run_ok(driver().arg("compile").arg(&py).args(["--backend", "qbe", "-o"]).arg(dir.path().join("kq.o")));
+    assert!(dir.path().join("kq.o").is_file());
     // A kind the backend does not make is a usage error listing those it makes.
     let out = driver().arg("compile").arg(&py).args(["--backend", "c", "--emit", "llvm-ir"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

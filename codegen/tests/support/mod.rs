@@ -40,19 +40,32 @@ pub fn driver() -> &'static Path {
     })
 }
 
+/// The backends whose libraries the ABI tests call (the same tests for each).
+pub const BACKENDS: [&str; 2] = ["llvm", "qbe"];
+
 /// `examples/abi_demo.pir` as a shared library at -O`level`.
 pub fn demo_library(dir: &Path, level: u8) -> PathBuf {
-    let lib = dir.join(format!("libabi_demo_O{level}.so"));
-    shared_library("examples/abi_demo.pir", level, &lib);
+    demo_library_with(dir, level, "llvm")
+}
+
+/// `examples/abi_demo.pir` as a shared library at -O`level` made by `backend`.
+pub fn demo_library_with(dir: &Path, level: u8, backend: &str) -> PathBuf {
+    let lib = dir.join(format!("libabi_demo_{backend}_O{level}.so"));
+    shared_library_with("examples/abi_demo.pir", level, &lib, backend);
     lib
 }
 
 /// Compiles `source` (a path from the repository root) at -O`level` into
 /// the shared library `lib`.
 pub fn shared_library(source: &str, level: u8, lib: &Path) {
+    shared_library_with(source, level, lib, "llvm")
+}
+
+/// [`shared_library`] through `backend`.
+pub fn shared_library_with(source: &str, level: u8, lib: &Path, backend: &str) {
     let out = Command::new(driver())
         .current_dir(root())
-        .args(["compile", &format!("-O{level}"), "--emit", "shared", source, "-o"])
+        .args(["compile", "--backend", backend, &format!("-O{level}"), "--emit", "shared", source, "-o"])
         .arg(lib)
         .output()
         .unwrap();

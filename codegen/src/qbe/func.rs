@@ -1,0 +1,1385 @@
+//! One IR function as one QBE function: every IR value a temporary
+//! `%vN` (a `let` local is a temporary assigned again; QBE builds the SSA
+//! form), complex and text values the address of their slot, allocated in
+//! the start block; every IR block a label `@bN` in reverse postorder.
+
+use super::helpers as h;
+use super::{class, Sig, Target, Translation, STR_TYPE};
+use postc_ir::body::{InstData, Literal};
+use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use std::fmt::Write as _;
+
+type R<T> = Result<T, Box<Diagnostic>>;
+
+/// The class of the temporary a call with ABI return type `t` defines.
+pub(crate) fn ret_class(t: &str) -> &str {
+    match t {
+        "sb" | "ub" | "sh" | "uh" => "w",
+        t => t,
+    }
+}
+
+fn is_panic_thunk(f: &Function) -> bool {
+    f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
+}
+
+fn part(d: DType) -> DType {
+    d.complex_part().unwrap_or(d)
+}
+
+/// Whether values of `d` live in a stack slot (the value is its address).
+fn in_memory(d: DType) -> bool {
+    d.is_complex() || d.is_text()
+}
+
+fn slot_size(d: DType) -> u32 {
+    if d.is_text() {
+        16
+    } else {
+        d.size_bytes()
+    }
+}
+
+/// The extension that keeps a `w` value of `d` in its width, if any.
+pub(crate) fn narrow_op(d: DType) -> Option<&'static str> {
+    match d {
+        DType::Int8 => Some("extsb"),
+        DType::UInt8 => Some("extub"),
+        DType::Int16 => Some("extsh"),
+        DType::UInt16 => Some("extuh"),
+        _ => None,
+    }
+}
+
+/// A float literal of a class (`s` or `d`) holding `x` exactly.
+pub(crate) fn float_const(c: char, x: f64) -> Option<String> {
+    if !x.is_finite() {
+        return None;
+    }
+    Some(format!("{c}_{x:e}"))
+}
+
+struct FnQ<'t, 'p> {
+    t: &'t mut Translation<'p>,
+    mid: ModuleId,
+    m: &'p Module,
+    f: &'p Function,
+    sig: Sig,
+    start: String,
+    out: String,
+    tmp: u32,
+    mark: Option<String>,
+    counts_depth: bool,
+    func_loc: Option<Pos>,
+    /// Array parameters whose element base is `%baseN`.
+    bases: std::collections::HashSet<ValueId>,
+}
+
+/// Translates function `fid` of module `mid`.
+pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> R<String> {
+    let program = t.program;
+    let m = &program.modules[mid];
+    let f = &m.functions[fid];
+    let sig = t.sigs[&(mid, fid)].clone();
+    let counts_depth = t.depth_counted.contains(&(mid, fid));
+    let mut fq = FnQ {
+        t,
+        mid,
+        m,
+        f,
+        sig,
+        start: String::new(),
+        out: String::new(),
+        tmp: 0,
+        mark: None,
+        counts_depth,
+        func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
+        bases: Default::default(),
+    };
+    fq.run()
+}
+
+impl<'t, 'p> FnQ<'t, 'p> {
+    fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
+        let pos = v.and_then(|v| self.f.body.loc(v)).map(|l| Pos::from_loc(&self.m.files, l)).or(self.func_loc.clone());
+        Err(Box::new(Diagnostic::error(format!("in function `{}`: {msg}", self.f.name), pos)))
+    }
+
+    fn unsupported<T>(&self, v: ValueId, what: String) -> R<T> {
+        self.err(Some(v), format!("{what} is not supported by the qbe backend (the LLVM backend compiles it)"))
+    }
+
+    fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
+        self.f.body.ty(v).map(|t| self.m.types.get(t))
+    }
+
+    fn dt(&self, v: ValueId) -> DType {
+        self.tyd(v).map(|t| t.dtype).unwrap_or(DType::Int64)
+    }
+
+    fn is_array(&self, v: ValueId) -> bool {
+        self.tyd(v).is_some_and(|t| t.is_array)
+    }
+
+    /// The class of a value's temporary.
+    fn vcls(&self, v: ValueId) -> char {
+        if self.is_array(v) {
+            'l'
+        } else {
+            class(self.dt(v))
+        }
+    }
+
+    fn val(&self, v: ValueId) -> String {
+        format!("%v{}", v.as_u32())
+    }
+
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.out.push_str("  ");
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
+    }
+
+    fn label(&mut self, l: &str) {
+        let _ = writeln!(self.out, "@{l}");
+    }
+
+    fn fresh(&mut self) -> u32 {
+        self.tmp += 1;
+        self.tmp
+    }
+
+    /// A new temporary `%tN` of class `c` defined as `rhs`.
+    fn def(&mut self, c: char, rhs: impl AsRef<str>) -> String {
+        let n = format!("%t{}", self.fresh());
+        let l = format!("{n} ={c} {}", rhs.as_ref());
+        self.line(l);
+        n
+    }
+
+    /// A new temporary holding the address of a `:postc_str` result.
+    fn def_text(&mut self, rhs: String) -> String {
+        let n = format!("%t{}", self.fresh());
+        let l = format!("{n} ={STR_TYPE} {rhs}");
+        self.line(l);
+        n
+    }
+
+    /// A stack slot of `size` bytes in the start block.
+    fn slot(&mut self, size: u32) -> String {
+        let n = format!("%m{}", self.fresh());
+        let _ = writeln!(self.start, "  {n} =l alloc8 {}", size.max(8));
+        n
+    }
+
+    fn loc_text(&self, v: ValueId) -> Option<String> {
+        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+    }
+
+    /// A call of the runtime's panic with a message known when compiling
+    /// (its `{}` are the `l` arguments), then `hlt`.
+    fn panic_now(&mut self, v: ValueId, msg: &str, args: &[String]) {
+        let fmt = crate::abi::panic_format(msg, args.len(), self.loc_text(v).as_deref());
+        let s = self.t.string(fmt.as_bytes());
+        let mut call = format!("call $postc_rt_panic(l {s}, ...");
+        for a in args {
+            let _ = write!(call, ", l {a}");
+        }
+        call.push(')');
+        self.line(call);
+        self.line("hlt");
+    }
+
+    /// Panics with `msg` when the `w` value `bad` is not zero.
+    fn guard(&mut self, v: ValueId, bad: &str, msg: &str) {
+        let n = self.fresh();
+        self.line(format!("jnz {bad}, @panic{n}, @ok{n}"));
+        self.label(&format!("panic{n}"));
+        self.panic_now(v, msg, &[]);
+        self.label(&format!("ok{n}"));
+    }
+
+    /// `cond ? a : b` of class `c`, as branches.
+    fn select(&mut self, c: char, cond: &str, a: &str, b: &str) -> String {
+        let n = self.fresh();
+        let r = format!("%t{n}");
+        self.line(format!("jnz {cond}, @st{n}, @sf{n}"));
+        self.label(&format!("st{n}"));
+        self.line(format!("{r} ={c} copy {a}"));
+        self.line(format!("jmp @sj{n}"));
+        self.label(&format!("sf{n}"));
+        self.line(format!("{r} ={c} copy {b}"));
+        self.label(&format!("sj{n}"));
+        r
+    }
+
+    /// Re-narrows a `w` result to the width of `d`.
+    fn narrow(&mut self, d: DType, x: String) -> String {
+        match narrow_op(d) {
+            Some(op) => self.def('w', format!("{op} {x}")),
+            None => x,
+        }
+    }
+
+    fn copy_mem(&mut self, to: &str, from: &str, size: u32) {
+        self.line(format!("blit {from}, {to}, {size}"));
+    }
+
+    fn run(&mut self) -> R<String> {
+        let body = &self.f.body;
+        if body.blocks.is_empty() {
+            return self.err(None, "function has no body".into());
+        }
+        // Slots of the complex and text values.
+        for v in body.tags.ids() {
+            if body.ty(v).is_some() && !self.is_array(v) && in_memory(self.dt(v)) {
+                let n = self.val(v);
+                let _ = writeln!(self.start, "  {n} =l alloc8 16");
+            }
+        }
+        // Parameters.
+        let params: Vec<ValueId> = body.all_params().collect();
+        let mut pdecl = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let ty = self.sig.params[i].clone();
+            let d = self.dt(*p);
+            let pn = format!("%p{i}");
+            pdecl.push(format!("{ty} {pn}"));
+            let vn = self.val(*p);
+            if self.is_array(*p) {
+                let _ = writeln!(self.start, "  {vn} =l copy {pn}");
+            } else if in_memory(d) {
+                let _ = writeln!(self.start, "  blit {pn}, {vn}, {}", slot_size(d));
+            } else if d == DType::Float16 {
+                let _ = writeln!(self.start, "  %h{i} =w cast {pn}\n  {vn} =w and %h{i}, 65535");
+            } else {
+                let _ = writeln!(self.start, "  {vn} ={} copy {pn}", class(d));
+            }
+        }
+        if self.sig.complex_out.is_some() {
+            pdecl.push(format!("l %p{}", params.len()));
+        }
+        // The element base (`data + byte_offset`) of an array parameter that
+        // is never assigned, computed once: QBE does not hoist the loads.
+        let assigned: std::collections::HashSet<ValueId> = body
+            .tags
+            .ids()
+            .filter_map(|v| match body.inst(v) {
+                InstData::Set { target, .. } => Some(target),
+                _ => None,
+            })
+            .collect();
+        for p in &params {
+            if self.is_array(*p) && !assigned.contains(p) {
+                let (vn, n) = (self.val(*p), p.as_u32());
+                let _ = writeln!(
+                    self.start,
+                    "  %data{n} =l loadl {vn}\n  %bo{n}p =l add {vn}, {}\n  %bo{n} =l loadl %bo{n}p\n  %base{n} =l add %data{n}, %bo{n}",
+                    crate::abi::dltensor::BYTE_OFFSET
+                );
+                self.bases.insert(*p);
+            }
+        }
+        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let calls_array_fn = body.tags.ids().any(|v| {
+            matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
+                && self.is_array(v)
+                && body.ty(v).is_some()
+        });
+        if has_alloc || calls_array_fn || self.sig.array_ret {
+            let _ = writeln!(self.start, "  %mark =l call $postc_rt_arena_mark()");
+            self.mark = Some("%mark".into());
+        }
+        let order = rpo(body);
+        for &b in &order {
+            let _ = writeln!(self.out, "@b{}", b.as_u32());
+            for v in body.blocks[b].insts() {
+                self.inst(v)?;
+            }
+        }
+        let mut text = String::new();
+        let kind = if self.f.is_ufunc() { "ufunc" } else { "func" };
+        let _ = writeln!(text, "# {kind} {}", self.f.name.replace('\n', " "));
+        let export = if self.sig.exported { "export " } else { "" };
+        let ret = self.sig.ret.clone().map(|r| format!("{r} ")).unwrap_or_default();
+        let _ = writeln!(text, "{export}function {ret}${}({}) {{", self.sig.name, pdecl.join(", "));
+        text.push_str("@start\n");
+        text.push_str(&self.start);
+        text.push_str("  jmp @b0\n");
+        text.push_str(&self.out);
+        text.push_str("}\n\n");
+        Ok(text)
+    }
+
+    /// Loads part `i` (0 real, 1 imaginary) of the complex at `p`.
+    fn cpart(&mut self, d: DType, p: &str, i: u32) -> String {
+        let pd = part(d);
+        let (c, load) = if pd == DType::Float32 { ('s', "loads") } else { ('d', "loadd") };
+        if i == 0 {
+            self.def(c, format!("{load} {p}"))
+        } else {
+            let a = self.def('l', format!("add {p}, {}", pd.size_bytes()));
+            self.def(c, format!("{load} {a}"))
+        }
+    }
+
+    fn store_cpart(&mut self, d: DType, p: &str, i: u32, x: &str) {
+        let pd = part(d);
+        let st = if pd == DType::Float32 { "stores" } else { "stored" };
+        if i == 0 {
+            self.line(format!("{st} {x}, {p}"));
+        } else {
+            let a = self.def('l', format!("add {p}, {}", pd.size_bytes()));
+            self.line(format!("{st} {x}, {a}"));
+        }
+    }
+
+    fn f16_to_s(&mut self, x: &str) -> String {
+        let a = self.def('s', format!("cast {x}"));
+        self.def('s', format!("call $__extendhfsf2(s {a})"))
+    }
+
+    fn s_to_f16(&mut self, x: &str, from: char) -> String {
+        let f = if from == 's' { "__truncsfhf2" } else { "__truncdfhf2" };
+        let r = self.def('s', format!("call ${f}({from} {x})"));
+        let b = self.def('w', format!("cast {r}"));
+        self.def('w', format!("and {b}, 65535"))
+    }
+
+    /// A float literal of class `c`.
+    fn fconst(&mut self, c: char, x: f64) -> String {
+        match float_const(c, x) {
+            Some(s) => s,
+            None => {
+                if c == 's' {
+                    let b = self.def('w', format!("copy {}", (x as f32).to_bits() as i32));
+                    self.def('s', format!("cast {b}"))
+                } else {
+                    let b = self.def('l', format!("copy {}", x.to_bits() as i64));
+                    self.def('d', format!("cast {b}"))
+                }
+            }
+        }
+    }
+
+    /// Converts scalar `x` of dtype `from` into dtype `to`; a complex result
+    /// is written into `dest` (a slot), whose address is returned.
+    fn convert(&mut self, x: &str, from: DType, to: DType, dest: Option<&str>) -> String {
+        if from == to {
+            if let (true, Some(d)) = (in_memory(to), dest) {
+                self.copy_mem(d, x, slot_size(to));
+                return d.to_owned();
+            }
+            return x.to_owned();
+        }
+        if from.is_complex() {
+            let re = self.cpart(from, x, 0);
+            if to.is_complex() {
+                let im = self.cpart(from, x, 1);
+                let r2 = self.convert(&re, part(from), part(to), None);
+                let i2 = self.convert(&im, part(from), part(to), None);
+                let dest = match dest {
+                    Some(d) => d.to_owned(),
+                    None => self.slot(16),
+                };
+                self.store_cpart(to, &dest, 0, &r2);
+                self.store_cpart(to, &dest, 1, &i2);
+                return dest;
+            }
+            if to == DType::Bool {
+                let im = self.cpart(from, x, 1);
+                let c = class(part(from));
+                let z = self.fconst(c, 0.0);
+                let a = self.def('w', format!("cne{c} {re}, {z}"));
+                let b = self.def('w', format!("cne{c} {im}, {z}"));
+                return self.def('w', format!("or {a}, {b}"));
+            }
+            return self.convert(&re, part(from), to, None);
+        }
+        if to.is_complex() {
+            let re = self.convert(x, from, part(to), None);
+            let dest = match dest {
+                Some(d) => d.to_owned(),
+                None => self.slot(16),
+            };
+            let z = self.fconst(class(part(to)), 0.0);
+            self.store_cpart(to, &dest, 0, &re);
+            self.store_cpart(to, &dest, 1, &z);
+            return dest;
+        }
+        // Float16 goes through Float32.
+        if from == DType::Float16 {
+            let s = self.f16_to_s(x);
+            return self.convert(&s, DType::Float32, to, None);
+        }
+        if to == DType::Float16 {
+            return match from {
+                DType::Float32 => self.s_to_f16(x, 's'),
+                DType::Float64 => self.s_to_f16(x, 'd'),
+                _ => {
+                    let d = self.convert(x, from, DType::Float64, None);
+                    self.s_to_f16(&d, 'd')
+                }
+            };
+        }
+        if to == DType::Bool {
+            let c = class(from);
+            if from.is_float() {
+                let z = self.fconst(c, 0.0);
+                return self.def('w', format!("cne{c} {x}, {z}"));
+            }
+            return self.def('w', format!("cne{c} {x}, 0"));
+        }
+        let from_int = from.is_int() || from == DType::Bool;
+        if to.is_int() {
+            if from_int {
+                let (fc, tc) = (class(from), class(to));
+                if tc == 'l' {
+                    return if fc == 'l' {
+                        x.to_owned()
+                    } else if from.is_signed_int() {
+                        self.def('l', format!("extsw {x}"))
+                    } else {
+                        self.def('l', format!("extuw {x}"))
+                    };
+                }
+                let w = if fc == 'l' { self.def('w', format!("copy {x}")) } else { x.to_owned() };
+                return self.narrow(to, w);
+            }
+            let name = self.t.helper(&h::saturate_name(from, to), || h::saturate(from, to));
+            return self.def(class(to), format!("call {name}({} {x})", class(from)));
+        }
+        // To Float32 or Float64.
+        let tc = class(to);
+        if from_int {
+            let op = match (class(from), from.is_signed_int()) {
+                ('w', true) => "swtof",
+                ('w', false) => "uwtof",
+                (_, true) => "sltof",
+                _ => "ultof",
+            };
+            return self.def(tc, format!("{op} {x}"));
+        }
+        if to == DType::Float64 {
+            self.def('d', format!("exts {x}"))
+        } else {
+            self.def('s', format!("truncd {x}"))
+        }
+    }
+
+    fn inst(&mut self, v: ValueId) -> R<()> {
+        let body = &self.f.body;
+        match body.inst(v) {
+            InstData::Param { .. } => {}
+            InstData::Const(lit) => {
+                let d = self.dt(v);
+                let n = self.val(v);
+                match lit {
+                    Literal::Bool(b) => self.line(format!("{n} =w copy {}", u8::from(b))),
+                    Literal::Int(i) => {
+                        let bits = d.bits();
+                        let w = if bits >= 128 { i } else { (i << (128 - bits)) >> (128 - bits) };
+                        // Unsigned values of 8 to 32 bits are kept zero-extended.
+                        let w = if d.is_unsigned_int() && bits < 64 { w & ((1i128 << bits) - 1) } else { w };
+                        self.line(format!("{n} ={} copy {}", class(d), w as i64));
+                    }
+                    Literal::Float(bits) => {
+                        if d == DType::Float16 {
+                            self.line(format!("{n} =w copy {}", bits & 0xffff));
+                        } else {
+                            let x = postc_ir::body::float_bits_to_f64(d, bits);
+                            let c = self.fconst(class(d), x);
+                            self.line(format!("{n} ={} copy {c}", class(d)));
+                        }
+                    }
+                    Literal::Complex(re, im) => {
+                        let p = part(d);
+                        let (r, i) =
+                            (postc_ir::body::float_bits_to_f64(p, re), postc_ir::body::float_bits_to_f64(p, im));
+                        let (r, i) = (self.fconst(class(p), r), self.fconst(class(p), i));
+                        self.store_cpart(d, &n, 0, &r);
+                        self.store_cpart(d, &n, 1, &i);
+                    }
+                    Literal::Str(s) => self.text_const(&n, s.as_bytes()),
+                    Literal::Bytes(b) => self.text_const(&n, b),
+                }
+            }
+            InstData::Binary { op, left, right } => self.binary(v, op, left, right)?,
+            InstData::Unary { op, operand } => self.unary(v, op, operand)?,
+            InstData::Cast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                let x = self.val(operand);
+                let n = self.val(v);
+                if in_memory(to) {
+                    self.convert(&x, from, to, Some(&n));
+                } else {
+                    let r = self.convert(&x, from, to, None);
+                    self.line(format!("{n} ={} copy {r}", class(to)));
+                }
+            }
+            InstData::Load { array, offset } => {
+                let d = self.dt(v);
+                let addr = self.elem_addr(array, offset);
+                let n = self.val(v);
+                let (c, op) = match d {
+                    DType::Bool | DType::UInt8 => ('w', "loadub"),
+                    DType::Int8 => ('w', "loadsb"),
+                    DType::Int16 => ('w', "loadsh"),
+                    DType::UInt16 | DType::Float16 => ('w', "loaduh"),
+                    DType::Int32 | DType::UInt32 => ('w', "loadw"),
+                    DType::Int64 | DType::UInt64 => ('l', "loadl"),
+                    DType::Float32 => ('s', "loads"),
+                    DType::Float64 => ('d', "loadd"),
+                    _ => {
+                        self.copy_mem(&n, &addr, slot_size(d));
+                        return Ok(());
+                    }
+                };
+                if d == DType::Bool {
+                    let b = self.def('w', format!("{op} {addr}"));
+                    self.line(format!("{n} =w cnew {b}, 0"));
+                } else {
+                    self.line(format!("{n} ={c} {op} {addr}"));
+                }
+            }
+            InstData::Store { array, offset, value } => {
+                let d = self.dt(value);
+                let addr = self.elem_addr(array, offset);
+                let x = self.val(value);
+                let op = match d {
+                    DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
+                    DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
+                    DType::Int32 | DType::UInt32 => "storew",
+                    DType::Int64 | DType::UInt64 => "storel",
+                    DType::Float32 => "stores",
+                    DType::Float64 => "stored",
+                    _ => {
+                        self.copy_mem(&addr, &x, slot_size(d));
+                        return Ok(());
+                    }
+                };
+                self.line(format!("{op} {x}, {addr}"));
+            }
+            InstData::Dim { array, axis } => {
+                let a = self.val(array);
+                let sp = self.def('l', format!("add {a}, {}", crate::abi::dltensor::SHAPE));
+                let shape = self.def('l', format!("loadl {sp}"));
+                let e = self.def('l', format!("add {shape}, {}", 8 * axis as u64));
+                let n = self.val(v);
+                self.line(format!("{n} =l loadl {e}"));
+            }
+            InstData::Stride { array, axis } => {
+                let d = self.dt(array);
+                let a = self.val(array);
+                let n = self.val(v);
+                match self.tyd(array).and_then(|t| t.ndim()) {
+                    Some(ndim) if (axis as usize) < ndim => {
+                        let b = self.inline_stride(&a, axis as usize, ndim, d.size_bytes());
+                        self.line(format!("{n} =l copy {b}"));
+                    }
+                    _ => {
+                        let size = if d.is_text() { 16 } else { d.size_bytes() };
+                        self.line(format!("{n} =l call $postc_rt_stride(l {a}, l {axis}, l {size})"));
+                    }
+                }
+            }
+            InstData::Call { callee, args } => {
+                let args: Vec<ValueId> = args.iter().collect();
+                self.call(v, callee, args)?;
+            }
+            InstData::Let { value } => self.assign(v, value),
+            InstData::Set { target, value } => self.assign(target, value),
+            InstData::Select { cond, if_true, if_false } => {
+                let (c, a, b) = (self.val(cond), self.val(if_true), self.val(if_false));
+                let n = self.val(v);
+                let k = self.fresh();
+                self.line(format!("jnz {c}, @st{k}, @sf{k}"));
+                self.label(&format!("st{k}"));
+                self.assign_raw(v, &a);
+                self.line(format!("jmp @sj{k}"));
+                self.label(&format!("sf{k}"));
+                self.assign_raw(v, &b);
+                self.label(&format!("sj{k}"));
+                let _ = n;
+            }
+            InstData::Alloc { length } => {
+                let d = self.dt(v);
+                if d.is_text() {
+                    return self.err(Some(v), format!("cannot allocate an array of {d}"));
+                }
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let len = self.val(length);
+                let neg = self.def('w', format!("csltl {len}, 0"));
+                self.guard(v, &neg, "negative allocation length");
+                let n = self.val(v);
+                self.line(format!(
+                    "{n} =l call $postc_rt_alloc_array(l {len}, w {code}, w {bits}, l {})",
+                    d.size_bytes()
+                ));
+            }
+            InstData::GetField { aggregate, field } => {
+                let d = self.dt(aggregate);
+                let x = self.val(aggregate);
+                let n = self.val(v);
+                match field {
+                    Field::Len if d == DType::Bytes => {
+                        let a = self.def('l', format!("add {x}, 8"));
+                        self.line(format!("{n} =l loadl {a}"));
+                    }
+                    Field::Len => {
+                        let name = self.t.helper("postc_qbe_str_len", h::str_len);
+                        self.line(format!("{n} =l call {name}(l {x})"));
+                    }
+                    Field::Real | Field::Imag => {
+                        let r = self.cpart(d, &x, if field == Field::Real { 0 } else { 1 });
+                        self.line(format!("{n} ={} copy {r}", class(part(d))));
+                    }
+                }
+            }
+            InstData::SetField { aggregate, field, value } => {
+                let d = self.dt(aggregate);
+                let (z, x) = (self.val(aggregate), self.val(value));
+                self.store_cpart(d, &z, if field == Field::Real { 0 } else { 1 }, &x);
+            }
+            InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
+                return self.err(
+                    Some(v),
+                    "`index.load`/`index.store` reached code generation (the `stride-lower` pass must run first)"
+                        .into(),
+                );
+            }
+            InstData::Return { value } => self.ret(value),
+            InstData::Br { target } => self.line(format!("jmp @b{}", target.as_u32())),
+            InstData::CondBr { cond, if_true, if_false, .. } => {
+                let c = self.val(cond);
+                self.line(format!("jnz {c}, @b{}, @b{}", if_true.as_u32(), if_false.as_u32()));
+            }
+            InstData::Unreachable => {
+                let after_noreturn = v.as_u32() > 0
+                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
+                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
+                            Some(Target::Builtin(Builtin::Panic)) => true,
+                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                if after_noreturn {
+                    self.line("hlt");
+                } else {
+                    self.panic_now(v, "entered unreachable code", &[]);
+                }
+            }
+            InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+        }
+        Ok(())
+    }
+
+    fn text_const(&mut self, n: &str, bytes: &[u8]) {
+        let s = self.t.string(bytes);
+        self.line(format!("storel {s}, {n}"));
+        let a = self.def('l', format!("add {n}, 8"));
+        self.line(format!("storel {}, {a}", bytes.len()));
+    }
+
+    /// `target = value` (a `let` or a `set`).
+    fn assign(&mut self, target: ValueId, value: ValueId) {
+        let x = self.val(value);
+        self.assign_raw(target, &x);
+    }
+
+    fn assign_raw(&mut self, target: ValueId, x: &str) {
+        let n = self.val(target);
+        let d = self.dt(target);
+        if !self.is_array(target) && in_memory(d) {
+            self.copy_mem(&n, x, slot_size(d));
+        } else {
+            let c = self.vcls(target);
+            self.line(format!("{n} ={c} copy {x}"));
+        }
+    }
+
+    /// The address of the element at the byte offset `offset` of `array`.
+    fn elem_addr(&mut self, array: ValueId, offset: ValueId) -> String {
+        let a = self.val(array);
+        let off = self.val(offset);
+        if self.bases.contains(&array) {
+            return self.def('l', format!("add %base{}, {off}", array.as_u32()));
+        }
+        let data = self.def('l', format!("loadl {a}"));
+        let bop = self.def('l', format!("add {a}, {}", crate::abi::dltensor::BYTE_OFFSET));
+        let bo = self.def('l', format!("loadl {bop}"));
+        let base = self.def('l', format!("add {data}, {bo}"));
+        self.def('l', format!("add {base}, {off}"))
+    }
+
+    /// The byte stride of `axis`: `strides[axis] * size`, or for a compact
+    /// tensor (`strides == NULL`) the product of the later extents times
+    /// `size` (the rank is trusted, docs/abi.md).
+    fn inline_stride(&mut self, a: &str, axis: usize, ndim: usize, size: u32) -> String {
+        let sp = self.def('l', format!("add {a}, {}", crate::abi::dltensor::STRIDES));
+        let strides = self.def('l', format!("loadl {sp}"));
+        let n = self.fresh();
+        let r = format!("%t{n}");
+        self.line(format!("jnz {strides}, @given{n}, @compact{n}"));
+        self.label(&format!("given{n}"));
+        let e = self.def('l', format!("add {strides}, {}", 8 * axis));
+        let g = self.def('l', format!("loadl {e}"));
+        self.line(format!("{r} =l mul {g}, {size}"));
+        self.line(format!("jmp @join{n}"));
+        self.label(&format!("compact{n}"));
+        let mut c = size.to_string();
+        if axis + 1 < ndim {
+            let shp = self.def('l', format!("add {a}, {}", crate::abi::dltensor::SHAPE));
+            let shape = self.def('l', format!("loadl {shp}"));
+            for k in axis + 1..ndim {
+                let e = self.def('l', format!("add {shape}, {}", 8 * k));
+                let d = self.def('l', format!("loadl {e}"));
+                c = self.def('l', format!("mul {c}, {d}"));
+            }
+        }
+        self.line(format!("{r} =l copy {c}"));
+        self.label(&format!("join{n}"));
+        r
+    }
+
+    fn release(&mut self) {
+        if let Some(m) = self.mark.clone() {
+            self.line(format!("call $postc_rt_arena_release(l {m})"));
+        }
+    }
+
+    fn ret(&mut self, value: Option<ValueId>) {
+        match value {
+            Some(x) if self.sig.complex_out.is_some() => {
+                let d = self.dt(x);
+                let a = self.val(x);
+                let out = format!("%p{}", self.sig.params.len() - 1);
+                self.copy_mem(&out, &a, slot_size(d));
+                self.release();
+                self.line("ret");
+            }
+            Some(x) if self.sig.array_ret => {
+                let a = self.val(x);
+                let mark = self.mark.clone().unwrap_or_else(|| "0".into());
+                let r = self.def('l', format!("call $postc_rt_arena_export(l {mark}, l {a})"));
+                self.line(format!("ret {r}"));
+            }
+            Some(x) if self.sig.ret.is_some() => {
+                let d = self.dt(x);
+                let a = self.val(x);
+                let r = if d == DType::Float16 { self.def('s', format!("cast {a}")) } else { a };
+                self.release();
+                self.line(format!("ret {r}"));
+            }
+            _ => {
+                self.release();
+                self.line("ret");
+            }
+        }
+    }
+
+    fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        let od = self.dt(l);
+        let rd = self.dt(v);
+        let (a, b) = (self.val(l), self.val(r));
+        let n = self.val(v);
+        if od.is_text() {
+            let s = STR_TYPE;
+            match op {
+                Opcode::Add => {
+                    let p = self.def_text(format!("call $postc_rt_str_concat({s} {a}, {s} {b})"));
+                    self.copy_mem(&n, &p, 16);
+                }
+                Opcode::Eq | Opcode::Ne => {
+                    let e = self.def('w', format!("call $postc_rt_str_eq({s} {a}, {s} {b})"));
+                    let e = self.def('w', format!("and {e}, 255"));
+                    if op == Opcode::Eq {
+                        self.line(format!("{n} =w copy {e}"));
+                    } else {
+                        self.line(format!("{n} =w xor {e}, 1"));
+                    }
+                }
+                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    let c = self.def('w', format!("call $postc_rt_str_cmp({s} {a}, {s} {b})"));
+                    let p = match op {
+                        Opcode::Lt => "csltw",
+                        Opcode::Le => "cslew",
+                        Opcode::Gt => "csgtw",
+                        _ => "csgew",
+                    };
+                    self.line(format!("{n} =w {p} {c}, 0"));
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+            return Ok(());
+        }
+        if od.is_int() || od == DType::Bool {
+            let c = class(od);
+            let signed = od.is_signed_int();
+            let bits = if od == DType::Bool { 1 } else { od.bits() };
+            let cmp = |p: &str| format!("c{p}{c} {a}, {b}");
+            let r = match op {
+                Opcode::Add | Opcode::Sub | Opcode::Mul => {
+                    let ins = match op {
+                        Opcode::Add => "add",
+                        Opcode::Sub => "sub",
+                        _ => "mul",
+                    };
+                    let x = self.def(c, format!("{ins} {a}, {b}"));
+                    self.narrow(od, x)
+                }
+                Opcode::Div => {
+                    let x = self.convert(&a, od, rd, None);
+                    let y = self.convert(&b, od, rd, None);
+                    if rd == DType::Float16 {
+                        let (xs, ys) = (self.f16_to_s(&x), self.f16_to_s(&y));
+                        let q = self.def('s', format!("div {xs}, {ys}"));
+                        self.s_to_f16(&q, 's')
+                    } else {
+                        self.def(class(rd), format!("div {x}, {y}"))
+                    }
+                }
+                Opcode::FDiv | Opcode::Mod => {
+                    let div = op == Opcode::FDiv;
+                    let name = self.t.helper(&h::floor_divmod_name(c, signed, div), || h::floor_divmod(c, signed, div));
+                    let x = self.def(c, format!("call {name}({c} {a}, {c} {b})"));
+                    self.narrow(od, x)
+                }
+                Opcode::Pow => {
+                    let name = self.t.helper(&h::int_pow_name(c, signed), || h::int_pow(c, signed));
+                    let x = self.def(c, format!("call {name}({c} {a}, {c} {b})"));
+                    self.narrow(od, x)
+                }
+                Opcode::Eq => self.def('w', cmp("eq")),
+                Opcode::Ne => self.def('w', cmp("ne")),
+                Opcode::Lt => self.def('w', cmp(if signed { "slt" } else { "ult" })),
+                Opcode::Le => self.def('w', cmp(if signed { "sle" } else { "ule" })),
+                Opcode::Gt => self.def('w', cmp(if signed { "sgt" } else { "ugt" })),
+                Opcode::Ge => self.def('w', cmp(if signed { "sge" } else { "uge" })),
+                Opcode::And | Opcode::BAnd => self.def(c, format!("and {a}, {b}")),
+                Opcode::Or | Opcode::BOr => self.def(c, format!("or {a}, {b}")),
+                Opcode::BXor => self.def(c, format!("xor {a}, {b}")),
+                Opcode::Shl | Opcode::Shr => {
+                    // A count of the width or more (or negative) never
+                    // reaches the shift: 0, or the sign fill for `shr`.
+                    let big = self.def('w', format!("cuge{c} {b}, {bits}"));
+                    let arith = op == Opcode::Shr && signed;
+                    let safe = if arith { (bits - 1).to_string() } else { "0".into() };
+                    let cnt = self.select(c, &big, &safe, &b);
+                    let ins = match (op, arith) {
+                        (Opcode::Shl, _) => "shl",
+                        (_, true) => "sar",
+                        _ => "shr",
+                    };
+                    let s = self.def(c, format!("{ins} {a}, {cnt}"));
+                    let s = if arith { s } else { self.select(c, &big, "0", &s) };
+                    self.narrow(od, s)
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            };
+            self.line(format!("{n} ={} copy {r}", self.vcls(v)));
+            return Ok(());
+        }
+        if od.is_float() {
+            let half = od == DType::Float16;
+            let (x, y, c) = if half { (self.f16_to_s(&a), self.f16_to_s(&b), 's') } else { (a, b, class(od)) };
+            let arith = |me: &mut Self, r: String| if half { me.s_to_f16(&r, 's') } else { r };
+            let r = match op {
+                Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div => {
+                    let ins = match op {
+                        Opcode::Add => "add",
+                        Opcode::Sub => "sub",
+                        Opcode::Mul => "mul",
+                        _ => "div",
+                    };
+                    let r = self.def(c, format!("{ins} {x}, {y}"));
+                    arith(self, r)
+                }
+                Opcode::FDiv | Opcode::Mod => {
+                    let name = self.t.helper("postc_qbe_fdivmod", h::float_divmod);
+                    let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
+                    let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
+                    let m = self.slot(8);
+                    let q = self.def('d', format!("call {name}(d {xd}, d {yd}, l {m})"));
+                    let r = if op == Opcode::FDiv { q } else { self.def('d', format!("loadd {m}")) };
+                    self.convert(&r, DType::Float64, od, None)
+                }
+                Opcode::Pow => {
+                    let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
+                    let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
+                    self.t.libc_call("pow");
+                    let r = self.def('d', format!("call $pow(d {xd}, d {yd})"));
+                    self.convert(&r, DType::Float64, od, None)
+                }
+                Opcode::Eq => self.def('w', format!("ceq{c} {x}, {y}")),
+                Opcode::Ne => self.def('w', format!("cne{c} {x}, {y}")),
+                Opcode::Lt => self.def('w', format!("clt{c} {x}, {y}")),
+                Opcode::Le => self.def('w', format!("cle{c} {x}, {y}")),
+                Opcode::Gt => self.def('w', format!("cgt{c} {x}, {y}")),
+                Opcode::Ge => self.def('w', format!("cge{c} {x}, {y}")),
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            };
+            self.line(format!("{n} ={} copy {r}", self.vcls(v)));
+            return Ok(());
+        }
+        // Complex: products, quotients and powers in double, rounded once.
+        let pd = part(od);
+        let pc = class(pd);
+        let (ar, ai) = (self.cpart(od, &a, 0), self.cpart(od, &a, 1));
+        let (br, bi) = (self.cpart(od, &b, 0), self.cpart(od, &b, 1));
+        match op {
+            Opcode::Add | Opcode::Sub => {
+                let ins = if op == Opcode::Add { "add" } else { "sub" };
+                let re = self.def(pc, format!("{ins} {ar}, {br}"));
+                let im = self.def(pc, format!("{ins} {ai}, {bi}"));
+                self.store_cpart(od, &n, 0, &re);
+                self.store_cpart(od, &n, 1, &im);
+            }
+            Opcode::Eq | Opcode::Ne => {
+                let x = self.def('w', format!("ceq{pc} {ar}, {br}"));
+                let y = self.def('w', format!("ceq{pc} {ai}, {bi}"));
+                let e = self.def('w', format!("and {x}, {y}"));
+                if op == Opcode::Eq {
+                    self.line(format!("{n} =w copy {e}"));
+                } else {
+                    self.line(format!("{n} =w xor {e}, 1"));
+                }
+            }
+            Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                let w = DType::Float64;
+                let ar = self.convert(&ar, pd, w, None);
+                let ai = self.convert(&ai, pd, w, None);
+                let br = self.convert(&br, pd, w, None);
+                let bi = self.convert(&bi, pd, w, None);
+                let (re, im) = if op == Opcode::Mul {
+                    let p1 = self.def('d', format!("mul {ar}, {br}"));
+                    let p2 = self.def('d', format!("mul {ai}, {bi}"));
+                    let re = self.def('d', format!("sub {p1}, {p2}"));
+                    let p3 = self.def('d', format!("mul {ar}, {bi}"));
+                    let p4 = self.def('d', format!("mul {ai}, {br}"));
+                    let im = self.def('d', format!("add {p3}, {p4}"));
+                    (re, im)
+                } else {
+                    if op == Opcode::Pow {
+                        // 0 ** (negative or complex) panics.
+                        let z1 = self.def('w', format!("ceqd {ar}, d_0"));
+                        let z2 = self.def('w', format!("ceqd {ai}, d_0"));
+                        let az = self.def('w', format!("and {z1}, {z2}"));
+                        let c1 = self.def('w', format!("cned {bi}, d_0"));
+                        let c2 = self.def('w', format!("cltd {br}, d_0"));
+                        let bb = self.def('w', format!("or {c1}, {c2}"));
+                        let e1 = self.def('w', format!("ceqd {br}, d_0"));
+                        let e2 = self.def('w', format!("ceqd {bi}, d_0"));
+                        let bz = self.def('w', format!("and {e1}, {e2}"));
+                        let nbz = self.def('w', format!("xor {bz}, 1"));
+                        let bad0 = self.def('w', format!("and {az}, {bb}"));
+                        let bad = self.def('w', format!("and {bad0}, {nbz}"));
+                        self.guard(v, &bad, "zero to a negative or complex power");
+                    }
+                    let name = if op == Opcode::Div {
+                        self.t.helper("postc_qbe_cdiv", h::complex_div)
+                    } else {
+                        self.t.helper("postc_qbe_cdiv", h::complex_div);
+                        self.t.helper("postc_qbe_cpow", h::complex_pow)
+                    };
+                    let out = self.slot(16);
+                    self.line(format!("call {name}(d {ar}, d {ai}, d {br}, d {bi}, l {out})"));
+                    let re = self.def('d', format!("loadd {out}"));
+                    let ip = self.def('l', format!("add {out}, 8"));
+                    let im = self.def('d', format!("loadd {ip}"));
+                    (re, im)
+                };
+                let re = self.convert(&re, w, pd, None);
+                let im = self.convert(&im, w, pd, None);
+                self.store_cpart(od, &n, 0, &re);
+                self.store_cpart(od, &n, 1, &im);
+            }
+            _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        let d = self.dt(x);
+        let rd = self.dt(v);
+        let a = self.val(x);
+        let n = self.val(v);
+        let c = class(d);
+        let r = match op {
+            Opcode::Not => self.def('w', format!("xor {a}, 1")),
+            Opcode::Inv if d == DType::Bool => self.def('w', format!("xor {a}, 1")),
+            Opcode::Inv => {
+                let r = self.def(c, format!("xor {a}, -1"));
+                self.narrow(d, r)
+            }
+            Opcode::Neg if d.is_int() => {
+                let r = self.def(c, format!("sub 0, {a}"));
+                self.narrow(d, r)
+            }
+            Opcode::Neg if d == DType::Float16 => self.def('w', format!("xor {a}, 32768")),
+            Opcode::Neg if d.is_float() => self.def(c, format!("neg {a}")),
+            Opcode::Neg if d.is_complex() => {
+                let pc = class(part(d));
+                let (re, im) = (self.cpart(d, &a, 0), self.cpart(d, &a, 1));
+                let r2 = self.def(pc, format!("neg {re}"));
+                let i2 = self.def(pc, format!("neg {im}"));
+                self.store_cpart(d, &n, 0, &r2);
+                self.store_cpart(d, &n, 1, &i2);
+                return Ok(());
+            }
+            Opcode::Abs if d.is_signed_int() => {
+                let neg = self.def('w', format!("cslt{c} {a}, 0"));
+                let m = self.def(c, format!("sub 0, {a}"));
+                let m = self.narrow(d, m);
+                self.select(c, &neg, &m, &a)
+            }
+            Opcode::Abs if d.is_int() => a,
+            Opcode::Abs if d == DType::Float16 => self.def('w', format!("and {a}, 32767")),
+            Opcode::Abs if d == DType::Float32 => {
+                let b = self.def('w', format!("cast {a}"));
+                let m = self.def('w', format!("and {b}, 2147483647"));
+                self.def('s', format!("cast {m}"))
+            }
+            Opcode::Abs if d == DType::Float64 => {
+                let b = self.def('l', format!("cast {a}"));
+                let m = self.def('l', format!("and {b}, 9223372036854775807"));
+                self.def('d', format!("cast {m}"))
+            }
+            Opcode::Abs if d.is_complex() => {
+                let pd = part(d);
+                let (re, im) = (self.cpart(d, &a, 0), self.cpart(d, &a, 1));
+                let re = self.convert(&re, pd, DType::Float64, None);
+                let im = self.convert(&im, pd, DType::Float64, None);
+                self.t.libc_call("hypot");
+                let hy = self.def('d', format!("call $hypot(d {re}, d {im})"));
+                self.convert(&hy, DType::Float64, rd, None)
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        };
+        self.line(format!("{n} ={} copy {r}", self.vcls(v)));
+        Ok(())
+    }
+
+    fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {
+        let Some(target) = self.t.resolve(self.mid, callee) else {
+            if let Some(imp) = self.m.boundary_imports.get(callee) {
+                return self.err(
+                    Some(v),
+                    format!(
+                        "call to `{callee}`, a boundary import of `{}.{}`, cannot be compiled (boundary functions run in Python)",
+                        imp.module_name, imp.source_name
+                    ),
+                );
+            }
+            return self.err(Some(v), format!("call to unknown function `{callee}`"));
+        };
+        let n = self.val(v);
+        match target {
+            Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Overflows(op)) => {
+                let d = self.dt(args[0]);
+                let a = self.val(args[0]);
+                let b = args.get(1).map(|b| self.val(*b)).unwrap_or_default();
+                let r = self.overflows(op, d, &a, &b);
+                self.line(format!("{n} =w copy {r}"));
+                Ok(())
+            }
+            Target::Builtin(b) => {
+                self.unsupported(v, format!("`{}`, which runs only in `kernel` functions,", b.name()))
+            }
+            Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
+            Target::Func(mid, fid) => {
+                let Some(sig) = self.t.sigs.get(&(mid, fid)).cloned() else {
+                    return self.unsupported(v, format!("a call to `{callee}` (a `gpu` or `kernel` function)"));
+                };
+                let callee_f = &self.t.program.modules[mid].functions[fid];
+                let mut parts = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let x = self.val(*a);
+                    let ty = &sig.params[i];
+                    let x = if self.dt(*a) == DType::Float16 && !self.is_array(*a) {
+                        self.def('s', format!("cast {x}"))
+                    } else {
+                        x
+                    };
+                    parts.push(format!("{ty} {x}"));
+                }
+                let has_result = self.f.body.ty(v).is_some();
+                if sig.complex_out.is_some() {
+                    let out = if has_result { n.clone() } else { self.slot(16) };
+                    parts.push(format!("l {out}"));
+                }
+                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
+                let call = format!("call ${}({})", sig.name, parts.join(", "));
+                match &sig.ret {
+                    None => self.line(call),
+                    Some(rt) if rt == STR_TYPE => {
+                        let p = self.def_text(call);
+                        if has_result {
+                            self.copy_mem(&n, &p, 16);
+                        }
+                    }
+                    Some(rt) => {
+                        let c = ret_class(rt);
+                        let d = if has_result { self.dt(v) } else { DType::Int64 };
+                        if has_result && d == DType::Float16 && !sig.array_ret {
+                            let r = self.def('s', call);
+                            let b = self.def('w', format!("cast {r}"));
+                            self.line(format!("{n} =w and {b}, 65535"));
+                        } else if has_result {
+                            self.line(format!("{n} ={c} {call}"));
+                        } else {
+                            let r = self.def(c.chars().next().unwrap_or('l'), call);
+                            if sig.array_ret {
+                                self.line(format!("call $postc_rt_arena_adopt(l {r})"));
+                            }
+                        }
+                        if sig.array_ret && has_result {
+                            self.line(format!("call $postc_rt_arena_adopt(l {n})"));
+                        }
+                    }
+                }
+                if let Some(d) = depth {
+                    let at = self.depth_addr();
+                    self.line(format!("storel {d}, {at}"));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Before a call that counts the depth: panics `recursion limit
+    /// exceeded` when the caller's frame is the interpreter's last one, else
+    /// counts the callee's frame. Returns the depth to restore.
+    fn enter_call(&mut self, v: ValueId) -> String {
+        let at = self.depth_addr();
+        let d = self.def('l', format!("loadl {at}"));
+        let deep = self.def('w', format!("cugel {d}, {}", postc_ir::interp::MAX_FRAMES - 1));
+        self.guard(v, &deep, "recursion limit exceeded");
+        let d1 = self.def('l', format!("add {d}, 1"));
+        self.line(format!("storel {d1}, {at}"));
+        d
+    }
+
+    /// The address of the thread's call depth, taken once in the start block.
+    fn depth_addr(&mut self) -> String {
+        if !self.start.contains("%depth =l") {
+            let _ = writeln!(self.start, "  %depth =l call ${}()", super::DEPTH_ADDR);
+        }
+        "%depth".to_owned()
+    }
+
+    /// Whether `a op b` overflows dtype `d` (a `w` 0 or 1).
+    fn overflows(&mut self, op: OvfOp, d: DType, a: &str, b: &str) -> String {
+        let c = class(d);
+        let signed = d.is_signed_int();
+        let bits = d.bits();
+        match op {
+            OvfOp::Add | OvfOp::Sub | OvfOp::Mul if bits <= 16 => {
+                // Exact in 32 bits: out of range when re-narrowing changes it.
+                let ins = match op {
+                    OvfOp::Add => "add",
+                    OvfOp::Sub => "sub",
+                    _ => "mul",
+                };
+                let r = self.def('w', format!("{ins} {a}, {b}"));
+                let nr = self.narrow(d, r.clone());
+                self.def('w', format!("cnew {nr}, {r}"))
+            }
+            OvfOp::Add | OvfOp::Sub | OvfOp::Mul if bits == 32 => {
+                let ext = if signed { "extsw" } else { "extuw" };
+                let (x, y) = (self.def('l', format!("{ext} {a}")), self.def('l', format!("{ext} {b}")));
+                let ins = match op {
+                    OvfOp::Add => "add",
+                    OvfOp::Sub => "sub",
+                    _ => "mul",
+                };
+                let r = self.def('l', format!("{ins} {x}, {y}"));
+                let w = self.def('w', format!("copy {r}"));
+                let back = self.def('l', format!("{ext} {w}"));
+                self.def('w', format!("cnel {back}, {r}"))
+            }
+            OvfOp::Add if signed => {
+                let r = self.def('l', format!("add {a}, {b}"));
+                let x = self.def('l', format!("xor {a}, {r}"));
+                let y = self.def('l', format!("xor {b}, {r}"));
+                let z = self.def('l', format!("and {x}, {y}"));
+                self.def('w', format!("csltl {z}, 0"))
+            }
+            OvfOp::Sub if signed => {
+                let r = self.def('l', format!("sub {a}, {b}"));
+                let x = self.def('l', format!("xor {a}, {b}"));
+                let y = self.def('l', format!("xor {a}, {r}"));
+                let z = self.def('l', format!("and {x}, {y}"));
+                self.def('w', format!("csltl {z}, 0"))
+            }
+            OvfOp::Add => {
+                let r = self.def('l', format!("add {a}, {b}"));
+                self.def('w', format!("cultl {r}, {a}"))
+            }
+            OvfOp::Sub => self.def('w', format!("cultl {a}, {b}")),
+            OvfOp::Mul => {
+                let name = self.t.helper(&h::mul_ovf_name(signed), || h::mul_ovf(signed));
+                self.def('w', format!("call {name}(l {a}, l {b})"))
+            }
+            OvfOp::Neg if signed => {
+                let min = -(1i128 << (bits - 1));
+                self.def('w', format!("ceq{c} {a}, {}", min as i64))
+            }
+            OvfOp::Neg => self.def('w', format!("cne{c} {a}, 0")),
+            OvfOp::Abs if signed => {
+                let min = -(1i128 << (bits - 1));
+                self.def('w', format!("ceq{c} {a}, {}", min as i64))
+            }
+            OvfOp::Abs => "0".to_owned(),
+            OvfOp::Pow => {
+                if bits == 64 {
+                    self.t.helper(&h::mul_ovf_name(signed), || h::mul_ovf(signed));
+                }
+                let name = self.t.helper(&h::pow_ovf_name(d), || h::pow_ovf(d));
+                self.def('w', format!("call {name}({c} {a}, {c} {b})"))
+            }
+        }
+    }
+
+    fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
+        let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
+        let n = self.val(v);
+        let Some((base, f32_symbol)) = crate::emit::intrinsic_base(sym) else {
+            // An external symbol: the arguments as they are.
+            let mut parts = Vec::new();
+            for a in args {
+                let d = self.dt(*a);
+                let ty = if self.is_array(*a) { "l".to_owned() } else { super::abi_type(d).to_owned() };
+                let x = self.val(*a);
+                let x = if d == DType::Float16 && !self.is_array(*a) { self.def('s', format!("cast {x}")) } else { x };
+                parts.push(format!("{ty} {x}"));
+            }
+            let valid = sym.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+                && sym.bytes().next().is_some_and(|c| !c.is_ascii_digit());
+            if !valid {
+                return self.err(Some(v), format!("`import intrinsic` of `{sym}`: not a symbol QBE can name"));
+            }
+            let call = format!("call ${sym}({})", parts.join(", "));
+            match rd {
+                Some(d) if in_memory(d) || self.is_array(v) => {
+                    return self.unsupported(v, format!("an external function `{sym}` returning {d}"))
+                }
+                Some(DType::Float16) => {
+                    let r = self.def('s', call);
+                    let b = self.def('w', format!("cast {r}"));
+                    self.line(format!("{n} =w and {b}, 65535"));
+                }
+                Some(d) => {
+                    let c = class(d);
+                    let r = self.def(c, call);
+                    let r = self.narrow(d, r);
+                    self.line(format!("{n} ={c} copy {r}"));
+                }
+                None => self.line(call),
+            }
+            return Ok(());
+        };
+        let all_f32 = args.iter().all(|a| self.dt(*a) == DType::Float32) && rd == Some(DType::Float32);
+        let w = if all_f32 || f32_symbol { DType::Float32 } else { DType::Float64 };
+        let wc = class(w);
+        let name = if w == DType::Float32 { format!("{base}f") } else { base.to_owned() };
+        let mut xs = Vec::new();
+        for a in args {
+            let d = self.dt(*a);
+            let x = self.val(*a);
+            let y = self.convert(&x, d, w, None);
+            xs.push(format!("{wc} {y}"));
+        }
+        self.t.libc_call(&name);
+        let r = self.def(wc, format!("call ${name}({})", xs.join(", ")));
+        if let Some(rd) = rd {
+            let r = self.convert(&r, w, rd, None);
+            self.line(format!("{n} ={} copy {r}", class(rd)));
+        }
+        Ok(())
+    }
+
+    fn panic_call(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let body = &self.f.body;
+        let msg = args.first().copied();
+        let lit = msg.and_then(|m| match body.inst(m) {
+            InstData::Const(Literal::Str(s)) => Some(s),
+            _ => None,
+        });
+        let mut rest = Vec::new();
+        for a in args.iter().skip(1) {
+            let d = self.dt(*a);
+            let x = self.val(*a);
+            rest.push(self.convert(&x, d, DType::Int64, None));
+        }
+        match lit {
+            Some(s) => {
+                let fmt = crate::abi::panic_format(s, rest.len(), self.loc_text(v).as_deref());
+                let g = self.t.string(fmt.as_bytes());
+                let mut call = format!("call $postc_rt_panic(l {g}, ...");
+                for a in &rest {
+                    let _ = write!(call, ", l {a}");
+                }
+                call.push(')');
+                self.line(call);
+            }
+            None => {
+                // A message known at run time: printed as it is.
+                let mut fmt = String::from("panic: %.*s");
+                for _ in &rest {
+                    fmt.push_str(" %lld");
+                }
+                if let Some(l) = self.loc_text(v) {
+                    fmt.push_str(" at ");
+                    fmt.push_str(&l.replace('%', "%%"));
+                }
+                let g = self.t.string(fmt.as_bytes());
+                let (p, len) = match msg {
+                    Some(m) => {
+                        let s = self.val(m);
+                        let p = self.def('l', format!("loadl {s}"));
+                        let la = self.def('l', format!("add {s}, 8"));
+                        (p, self.def('w', format!("loadl {la}")))
+                    }
+                    None => ("0".to_owned(), "0".to_owned()),
+                };
+                let mut call = format!("call $postc_rt_panic(l {g}, ..., w {len}, l {p}");
+                for a in &rest {
+                    let _ = write!(call, ", l {a}");
+                }
+                call.push(')');
+                self.line(call);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reverse postorder of the blocks reachable from the entry.
+fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
+    let n = body.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(BlockId, usize)> = vec![(BlockId::from_u32(0), 0)];
+    seen[0] = true;
+    while let Some((b, i)) = stack.pop() {
+        let succ = body.successors(b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[i];
+            if s.index() < n && !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}

@@ -1,0 +1,546 @@
+//! The QBE backend: a prepared program (see [`crate::prepare`]) as QBE IL
+//! text, turned into assembly by `qbe` and into an object by the system
+//! assembler (through `cc -c`).
+//!
+//! QBE computes on 32- and 64-bit integers and on single and double
+//! floats, so every IR dtype has one of those classes (docs/ir-text.md,
+//! Semantics, is the meaning kept):
+//!
+//! - Bool, the 8-, 16- and 32-bit integers: `w`, kept extended from their
+//!   width by their signedness; an operation that can leave the width is
+//!   followed by the extension that re-narrows it (`extsb`, `extuh`, ...).
+//! - the 64-bit integers: `l`; Float32 `s`, Float64 `d`.
+//! - Float16: its bits in a `w`; arithmetic widens to `s` through libgcc's
+//!   `__extendhfsf2` and rounds back with `__truncsfhf2` (`__truncdfhf2`
+//!   from a double), as the C ABI passes `_Float16` in an SSE register.
+//! - complex numbers: a pair in a stack slot of the function, the value
+//!   being the slot's address (pointers at the ABI, as for the LLVM backend).
+//! - Str and Bytes: `{ptr, len}` in a stack slot, passed by value as the
+//!   two-`l` aggregate `:postc_str` per QBE's ABI.
+//! - arrays: the `DLTensor *` (`l`).
+//!
+//! What QBE has no instruction for is written out: selects and overflow
+//! checks as branches, floor division, integer powers, saturating float to
+//! integer conversion, Python's float `//` and `%`, CPython's complex
+//! division and power as small IL functions emitted once when used; math
+//! functions call libm; panics call the runtime's `postc_rt_panic` with the
+//! message text of the LLVM backend.
+
+mod func;
+mod helpers;
+mod ufunc;
+
+use crate::{CodegenOptions, EmitKind};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// The QBE backend.
+pub struct Qbe;
+
+impl crate::backend::Backend for Qbe {
+    fn name(&self) -> &'static str {
+        "qbe"
+    }
+    fn emit_kinds(&self) -> &'static [EmitKind] {
+        &[EmitKind::Qbe, EmitKind::Assembly, EmitKind::Object]
+    }
+    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        if let Some(t) = &options.target {
+            if !t.starts_with("x86_64") || !t.contains("linux") {
+                return Err(vec![Diagnostic::error(
+                    format!("the qbe backend compiles for x86-64 Linux only; `--target {t}` needs the LLVM backend (`--backend llvm`)"),
+                    None,
+                )]);
+            }
+        }
+        if !options.link_ir.is_empty() {
+            return Err(vec![Diagnostic::error(
+                "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do".to_owned(),
+                None,
+            )]);
+        }
+        let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
+        let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
+        let il = timer.time("tables to QBE IL", || translate(&prepared))?;
+        let out = match kind {
+            EmitKind::Qbe => Ok(il.into_bytes()),
+            EmitKind::Assembly => timer.time("qbe", || assembly(&il, options.executable)).map(String::into_bytes),
+            _ => {
+                let asm = timer.time("qbe", || assembly(&il, options.executable))?;
+                timer.time("assemble (cc -c)", || object(&asm))
+            }
+        };
+        timer.report();
+        out
+    }
+}
+
+/// The `qbe` executable: `POSTC_QBE` if set, else the copy `scripts/setup`
+/// unpacks into `tools/qbe/`, else `qbe` on the `PATH`.
+pub fn qbe_command() -> PathBuf {
+    if let Some(p) = std::env::var_os("POSTC_QBE").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let local = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/qbe/usr/bin/qbe"));
+    if local.is_file() {
+        return local;
+    }
+    PathBuf::from("qbe")
+}
+
+fn tool_error(msg: String) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(msg, None)]
+}
+
+/// Runs `qbe` on IL text; returns the assembly and what it printed on
+/// standard error (warnings).
+pub fn run_qbe(il: &str) -> Result<(String, String), Vec<Diagnostic>> {
+    use std::io::Write as _;
+    let qbe = qbe_command();
+    let mut child = std::process::Command::new(&qbe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            tool_error(format!("cannot run `{}` (scripts/setup installs QBE 1.2 into tools/qbe/): {e}", qbe.display()))
+        })?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let text = il.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child.wait_with_output().map_err(|e| tool_error(format!("running `{}`: {e}", qbe.display())))?;
+    let _ = writer.join();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        return Err(tool_error(format!("`{}` rejected the IL:\n{}", qbe.display(), stderr.trim_end())));
+    }
+    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), stderr))
+}
+
+/// The start of the IL comment that declares an exported alias.
+const ALIAS_LINE: &str = "# alias ";
+
+/// The function that returns the address of the thread's `postc_rt_depth`.
+pub(crate) const DEPTH_ADDR: &str = "postc_qbe_depth_addr";
+
+/// [`DEPTH_ADDR`] in assembly: QBE reaches thread-local data with the
+/// local-exec model, which a shared library cannot use, so the address
+/// comes from `__tls_get_addr` (the general-dynamic sequence, which the
+/// linker relaxes in an executable).
+const DEPTH_ADDR_ASM: &str = "\n.text\n.p2align 4\n.type postc_qbe_depth_addr, @function\npostc_qbe_depth_addr:\n\
+     \tsubq $8, %rsp\n\t.byte 0x66\n\tleaq postc_rt_depth@tlsgd(%rip), %rdi\n\t.value 0x6666\n\trex64\n\
+     \tcall __tls_get_addr@PLT\n\taddq $8, %rsp\n\tret\n.size postc_qbe_depth_addr, .-postc_qbe_depth_addr\n";
+
+/// QBE's assembly of IL text, every exported function made `protected`:
+/// inside a shared library the program's calls reach its own functions,
+/// never a function of the same name that another library defines (libm's
+/// `cabs` for a program's `cabs`), as with the LLVM backend. In an
+/// executable they are hidden but `main`: the dynamic linker would let an
+/// executable's `malloc` or `write` replace the C library's own.
+fn assembly(il: &str, executable: bool) -> Result<String, Vec<Diagnostic>> {
+    let (mut asm, _) = run_qbe(il)?;
+    if il.contains(DEPTH_ADDR) {
+        asm.push_str(DEPTH_ADDR_ASM);
+    }
+    for line in il.lines() {
+        if let Some((alias, target)) = line.strip_prefix(ALIAS_LINE).and_then(|l| l.split_once(" = ")) {
+            let _ =
+                writeln!(asm, ".globl {alias}\n.protected {alias}\n.type {alias}, @function\n.set {alias}, {target}");
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("export function ") else { continue };
+        let Some(at) = rest.find('$') else { continue };
+        let name: String = rest[at + 1..].chars().take_while(|c| *c != '(').collect();
+        let vis = if executable && name != "main" { "hidden" } else { "protected" };
+        let _ = writeln!(asm, ".{vis} {name}");
+    }
+    Ok(asm)
+}
+
+/// QBE's assembly into an object, through the system assembler (`cc -c`).
+fn object(asm: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let dir = tempfile::tempdir().map_err(|e| crate::internal(format!("temporary directory: {e}")))?;
+    let s = dir.path().join("program.s");
+    let o = dir.path().join("program.o");
+    std::fs::write(&s, asm).map_err(|e| crate::internal(format!("writing {}: {e}", s.display())))?;
+    let out = std::process::Command::new("cc")
+        .args(["-c", "-x", "assembler"])
+        .arg(&s)
+        .arg("-o")
+        .arg(&o)
+        .output()
+        .map_err(|e| tool_error(format!("cannot run `cc` to assemble QBE's output: {e}")))?;
+    if !out.status.success() {
+        return Err(tool_error(format!(
+            "`cc -c` failed assembling QBE's output:\n{}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        )));
+    }
+    std::fs::read(&o).map_err(|e| crate::internal(format!("reading {}: {e}", o.display())))
+}
+
+/// How a function appears in IL.
+#[derive(Clone, Debug)]
+pub(crate) struct Sig {
+    /// The symbol (an exported function's name).
+    pub name: String,
+    pub exported: bool,
+    /// The ABI type of each parameter (`w`, `sb`, `:postc_str`, ...), the
+    /// complex out-pointer last.
+    pub params: Vec<String>,
+    /// The ABI return type, if any.
+    pub ret: Option<String>,
+    pub complex_out: Option<DType>,
+    pub array_ret: bool,
+}
+
+/// The aggregate type of Str and Bytes values.
+pub(crate) const STR_TYPE: &str = ":postc_str";
+
+/// The ABI type of a scalar dtype in a signature (sub-word integers as
+/// QBE's extended types, so C callers and callees agree).
+pub(crate) fn abi_type(d: DType) -> &'static str {
+    match d {
+        DType::Bool | DType::UInt8 => "ub",
+        DType::Int8 => "sb",
+        DType::Int16 => "sh",
+        DType::UInt16 => "uh",
+        DType::Int32 | DType::UInt32 => "w",
+        DType::Int64 | DType::UInt64 => "l",
+        DType::Float16 | DType::Float32 => "s",
+        DType::Float64 => "d",
+        DType::Complex64 | DType::Complex128 => "l",
+        DType::Str | DType::Bytes => STR_TYPE,
+    }
+}
+
+/// The class of a value of a dtype inside a function.
+pub(crate) fn class(d: DType) -> char {
+    match d {
+        DType::Int64 | DType::UInt64 => 'l',
+        DType::Float32 => 's',
+        DType::Float64 => 'd',
+        DType::Complex64 | DType::Complex128 | DType::Str | DType::Bytes => 'l',
+        _ => 'w',
+    }
+}
+
+fn signature(m: &Module, f: &Function, name: String, exported: bool) -> Sig {
+    let mut params = Vec::new();
+    for p in f.body.all_params() {
+        match f.body.ty(p).map(|t| m.types.get(t)) {
+            Some(t) if t.is_array => params.push("l".to_owned()),
+            Some(t) => params.push(abi_type(t.dtype).to_owned()),
+            None => params.push("l".to_owned()),
+        }
+    }
+    let (mut ret, mut complex_out, mut array_ret) = (None, None, false);
+    if let Some(t) = f.ret.map(|t| m.types.get(t)) {
+        if t.is_array {
+            ret = Some("l".to_owned());
+            array_ret = true;
+        } else if t.dtype.is_complex() {
+            complex_out = Some(t.dtype);
+            params.push("l".to_owned());
+        } else {
+            ret = Some(abi_type(t.dtype).to_owned());
+        }
+    }
+    Sig { name, exported, params, ret, complex_out, array_ret }
+}
+
+/// An injective spelling of an IR name with the characters QBE takes in a
+/// symbol: letters and digits stay, `_` is `__`, `.` is `_d`, `$` is `_s`,
+/// anything else `_xHH`.
+pub(crate) fn ident(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for b in s.bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => out.push(b as char),
+            b'_' => out.push_str("__"),
+            b'.' => out.push_str("_d"),
+            b'$' => out.push_str("_s"),
+            _ => {
+                let _ = write!(out, "_x{b:02x}");
+            }
+        }
+    }
+    out
+}
+
+/// Why an exported name cannot be a symbol of the IL, if it cannot.
+fn unexportable(name: &str) -> Option<String> {
+    let b = name.as_bytes();
+    let valid = !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.');
+    if !valid {
+        return Some("it is not a symbol QBE can name".into());
+    }
+    if crate::abi::is_runtime_symbol(name) || name.starts_with("postc_qbe_") || name.starts_with("__") {
+        return Some("the name belongs to the runtime or the backend's helpers".into());
+    }
+    if crate::imports::reserved(name) {
+        return Some("C reserves the name for the implementation".into());
+    }
+    None
+}
+
+/// Where a call goes.
+pub(crate) enum Target<'p> {
+    Func(ModuleId, FuncId),
+    Builtin(postc_ir::builtins::Builtin),
+    Intrinsic(&'p str),
+}
+
+/// The program-wide state of a translation.
+pub(crate) struct Translation<'p> {
+    pub program: &'p Program,
+    pub index: crate::emit::Index<'p>,
+    pub sigs: HashMap<(ModuleId, FuncId), Sig>,
+    /// Helper functions by name (their IL).
+    pub helpers: BTreeMap<String, String>,
+    /// Data definitions (strings), by contents.
+    pub strings: HashMap<Vec<u8>, String>,
+    pub data: String,
+    pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
+    /// The C library (libm) functions the code calls.
+    pub libc: std::collections::BTreeSet<String>,
+}
+
+impl<'p> Translation<'p> {
+    pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
+        use postc_ir::builtins::Builtin;
+        if let Some(b) = Builtin::from_name(callee) {
+            return Some(Target::Builtin(b));
+        }
+        let m = &self.program.modules[mid];
+        if let Some(fid) = self.index.function(mid, callee) {
+            return Some(Target::Func(mid, fid));
+        }
+        if let Some(target) = m.function_aliases.get(callee) {
+            if let Some(fid) = self.index.function(mid, target) {
+                return Some(Target::Func(mid, fid));
+            }
+        }
+        if let Some(sym) = m.intrinsic_imports.get(callee) {
+            return Some(Target::Intrinsic(sym.as_str()));
+        }
+        if let Some(imp) = m.post_imports.get(callee) {
+            let other = self.index.module(&imp.module_name)?;
+            let om = &self.program.modules[other];
+            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
+            return self.index.function(other, name).map(|fid| Target::Func(other, fid));
+        }
+        None
+    }
+
+    /// The data symbol of a NUL-terminated copy of `bytes`.
+    pub fn string(&mut self, bytes: &[u8]) -> String {
+        if let Some(s) = self.strings.get(bytes) {
+            return s.clone();
+        }
+        let name = format!("$postc_qbe_str{}", self.strings.len());
+        let mut line = format!("data {name} = align 1 {{ b");
+        for b in bytes {
+            let _ = write!(line, " {b}");
+        }
+        line.push_str(" 0 }\n");
+        self.data.push_str(&line);
+        self.strings.insert(bytes.to_vec(), name.clone());
+        name
+    }
+
+    /// Records a call of the C library's `name`.
+    pub fn libc_call(&mut self, name: &str) {
+        if !self.libc.contains(name) {
+            self.libc.insert(name.to_owned());
+        }
+    }
+
+    pub fn helper(&mut self, name: &str, make: impl FnOnce() -> String) -> String {
+        if !self.helpers.contains_key(name) {
+            let text = make();
+            for libm in ["fmod", "floor", "copysign", "fabs", "hypot", "pow", "atan2", "exp", "log", "cos", "sin"] {
+                if text.contains(&format!("call ${libm}(")) {
+                    self.libc_call(libm);
+                }
+            }
+            self.helpers.insert(name.to_owned(), text);
+        }
+        format!("${name}")
+    }
+}
+
+/// The backends that compile `gpu` and `kernel` functions.
+const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+
+/// Translates a prepared program into one QBE IL file.
+pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let index = crate::emit::Index::new(program);
+    let mut sigs = HashMap::new();
+    let mut taken: HashMap<String, String> = HashMap::new();
+    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            let fa = f.attrs;
+            if fa.is_device() && !fa.contains(FuncAttrs::GPU_FALLBACK) {
+                let what = if fa.contains(FuncAttrs::KERNEL) { "a `kernel` function" } else { "a `gpu` function" };
+                diags.push(Diagnostic::error(
+                    format!(
+                        "`{}` is {what}, which is not supported by the qbe backend (it compiles host code, and \
+                         `gpu(fallback)` functions as their host body): use {GPU_BACKENDS}",
+                        f.name
+                    ),
+                    at,
+                ));
+                continue;
+            }
+            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
+            let name =
+                if private { format!("postc_qbe_{}_P{}", ident(&m.name), ident(&f.name)) } else { f.name.clone() };
+            if !private {
+                if let Some(why) = unexportable(&name) {
+                    diags.push(Diagnostic::error(
+                        format!("`{name}` cannot be exported by the qbe backend: {why}"),
+                        at.clone(),
+                    ));
+                }
+                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
+                    diags.push(Diagnostic::error(
+                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
+                        at.clone(),
+                    ));
+                }
+            }
+            sigs.insert((mid, fid), signature(m, f, name, !private));
+        }
+        for (alias, target) in &m.function_aliases {
+            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
+            let Some(fid) = index.function(mid, target) else {
+                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
+                continue;
+            };
+            if !index.is_exported(mid, alias) && m.export_all.is_some() {
+                continue;
+            }
+            if let Some(why) = unexportable(alias) {
+                diags.push(Diagnostic::error(
+                    format!("`{alias}` cannot be exported by the qbe backend: {why}"),
+                    at.clone(),
+                ));
+            }
+            if taken.insert(alias.clone(), m.name.clone()).is_some() {
+                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
+                continue;
+            }
+            aliases.push((alias.clone(), (mid, fid)));
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut t = Translation {
+        program,
+        depth_counted: crate::emit::depth_counted(program, &index),
+        index,
+        sigs,
+        helpers: BTreeMap::new(),
+        strings: HashMap::new(),
+        data: String::new(),
+        libc: Default::default(),
+    };
+    let mut bodies = String::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            if !t.sigs.contains_key(&(mid, fid)) {
+                continue;
+            }
+            match func::translate(&mut t, mid, fid) {
+                Ok(text) => bodies.push_str(&text),
+                Err(d) => diags.push(*d),
+            }
+        }
+    }
+    for (name, at) in exported_at(program, &t.sigs, &aliases) {
+        if t.libc.contains(&name) {
+            diags.push(Diagnostic::error(
+                format!(
+                    "`{name}` cannot be exported by the qbe backend: the program calls the C library function of \
+                     that name (the LLVM backend can export it)"
+                ),
+                at,
+            ));
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.ufuncs() {
+            let Some(sig) = t.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            match crate::ufunc::Plan::new(m, f) {
+                Ok(mut plan) => {
+                    plan.symbol = sig.name.clone();
+                    for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
+                        if taken.contains_key(&e) {
+                            diags.push(Diagnostic::error(
+                                format!(
+                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
+                                    f.name
+                                ),
+                                at.clone(),
+                            ));
+                        }
+                    }
+                    bodies.push_str(&ufunc::entry_points(&mut t, m, f, &plan, &sig));
+                }
+                Err(e) => diags.push(Diagnostic::error(e, at)),
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    // QBE has no aliases: a comment line names each, which the assembly
+    // step makes a symbol at the target's address (see [`assembly`]).
+    for (alias, target) in &aliases {
+        let _ = writeln!(bodies, "{ALIAS_LINE}{alias} = {}", t.sigs[target].name);
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "# QBE IL written by postc's qbe backend");
+    let _ = writeln!(out, "type {STR_TYPE} = {{ l, l }}");
+    out.push_str(&t.data);
+    out.push_str(&bodies);
+    for text in t.helpers.values() {
+        out.push_str(text);
+    }
+    Ok(out)
+}
+
+/// Every exported symbol with where it is defined.
+fn exported_at(
+    program: &Program,
+    sigs: &HashMap<(ModuleId, FuncId), Sig>,
+    aliases: &[(String, (ModuleId, FuncId))],
+) -> Vec<(String, Option<Pos>)> {
+    let mut out = Vec::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            if let Some(sig) = sigs.get(&(mid, fid)).filter(|s| s.exported) {
+                out.push((sig.name.clone(), f.loc.map(|l| Pos::from_loc(&m.files, l))));
+            }
+        }
+    }
+    for (alias, (mid, _)) in aliases {
+        let m = &program.modules[*mid];
+        out.push((alias.clone(), m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l))));
+    }
+    out
+}
