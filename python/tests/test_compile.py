@@ -60,20 +60,27 @@ def test_compile_errors_are_located(tmp_path):
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match=r"unknown backend `qbe` \(backends: llvm"):
-        postc.compile(ADD, backend="qbe")
+    with pytest.raises(ValueError, match=r"unknown backend `nope` \(backends: llvm, "):
+        postc.compile(ADD, backend="nope")
     with pytest.raises(ValueError, match="invalid optimisation level 7"):
         postc.compile(ADD, opt=7)
     with pytest.raises(FileNotFoundError):
         postc.compile("no/such/file.py")
 
 
-def test_the_c_backend(programs):
-    m = postc.compile(HERE_KERNELS, backend="c")
+@pytest.mark.parametrize("backend", ["c", "qbe"])
+def test_other_backends(programs, backend):
+    m = postc.compile(HERE_KERNELS, backend=backend)
     assert m.total(np.arange(5.0)) == 10 and m.greet("c") == "Hello, c!"
     assert m.cumsum(np.ones(3)).tolist() == [1, 2, 3]
-    with pytest.raises(postc.CompileError, match=r"ufunc `matmul`: the c backend does not make its NumPy loop `matmul_loop`"):
-        postc.compile(programs / "matmul.pir", backend="c")
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        m.floordiv(1, 0)
+    try:
+        u = postc.compile(programs / "matmul.pir", backend=backend).matmul
+    except postc.CompileError as e:
+        assert f"ufunc `matmul`: the {backend} backend does not make its NumPy loop `matmul_loop`" in str(e)
+    else:
+        np.testing.assert_allclose(u(np.eye(2), np.ones((2, 2))), np.ones((2, 2)))
 
 
 def test_include_directories(tmp_path):
