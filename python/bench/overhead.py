@@ -102,7 +102,7 @@ def main():
           + (f", numba {numba.__version__}" if numba else ", numba not installed"))
     print(f"compile, cold (empty cache): {cold * 1e3:.0f} ms")
     print(f"compile, warm (cache hit, same process): {warm * 1e3:.1f} ms")
-    print(f"compile, warm (cache hit, new process, import included): {float(fresh) * 1e3:.1f} ms")
+    print(f"compile, warm (cache hit, in a new process): {float(fresh) * 1e3:.1f} ms")
     print()
     print(f"| call | postc ns | numba ns |")
     print(f"|---|---|---|")
