@@ -1,3 +1,6 @@
+//! Prints the LLVM module of a `.pir` file before LLVM's pipeline (or after
+//! it with `opt`): `dump FILE.pir [LEVEL] [opt]`.
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bytes = std::fs::read(&args[1]).unwrap();
@@ -11,5 +14,8 @@ fn main() {
     }
     let prepared = postc_codegen::prepare(&p, &opts).unwrap();
     let low = postc_codegen::lower(&prepared).unwrap();
-    print!("{}", low.text);
+    let tm = postc_codegen::target_machine(&opts).unwrap();
+    let cx = inkwell::context::Context::create();
+    let module = postc_codegen::build_unit(&cx, &low, &opts, &tm, None).unwrap();
+    print!("{}", module.print_to_string().to_string());
 }

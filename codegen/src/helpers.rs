@@ -1,405 +1,606 @@
-//! Small arithmetic helpers, one per operation and type, as LLVM IR text:
-//! floor division and modulo on integers (no UB for a zero divisor or
-//! `MIN // -1`), integer power by squaring (wrapping, and its overflow
-//! test), Python's float `//` and `%`, CPython's complex division and power.
-//! Each is `linkonce_odr hidden`, emitted only when used; the optimiser
-//! inlines them.
+//! Small arithmetic helpers, one per operation and type, built into the
+//! module that calls them: floor division and modulo on integers (no UB for
+//! a zero divisor or `MIN // -1`), integer power by squaring (wrapping, and
+//! its overflow test), Python's float `//` and `%`, CPython's complex
+//! division and power, the length of a Str. Each is `linkonce_odr hidden`,
+//! made only when used; the optimiser inlines them.
 
-/// A helper: its symbol and the declarations its text needs.
-pub struct Helper {
-    pub name: String,
-    pub text: String,
-    pub needs: Vec<(String, String)>,
+use crate::emit::unit::{add_flags, Types, Unit};
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::{Builder, BuilderError};
+use inkwell::module::Linkage;
+use inkwell::types::{BasicMetadataTypeEnum, IntType};
+use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, FunctionValue, IntValue, StructValue};
+use inkwell::{FloatPredicate, GlobalVisibility, IntPredicate};
+
+/// A helper function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Helper {
+    /// Signed or unsigned floor division (`div`) or modulo of `iN`.
+    FloorDivMod { bits: u32, signed: bool, div: bool },
+    /// The length of a Str in code points.
+    StrLen,
+    /// Wrapping integer power by squaring.
+    IntPow { bits: u32, signed: bool },
+    /// Whether an integer power overflows.
+    IntPowOverflows { bits: u32, signed: bool },
+    /// Python's float `divmod` on doubles.
+    FloatDivMod,
+    /// CPython's complex division on doubles.
+    ComplexDiv,
+    /// CPython's complex power on doubles.
+    ComplexPow,
 }
 
-fn decl(name: &str, line: &str) -> (String, String) {
-    (name.to_owned(), line.to_owned())
-}
+type R<T> = Result<T, BuilderError>;
 
-/// Signed or unsigned floor division (`div = true`) or modulo of `iN`.
-pub fn floor_divmod(bits: u32, signed: bool, div: bool) -> Helper {
-    let t = format!("i{bits}");
-    let name = format!("postc.{}{}.{t}", if signed { "s" } else { "u" }, if div { "floordiv" } else { "floormod" });
-    let text = if !signed {
-        let op = if div { "udiv" } else { "urem" };
-        format!(
-            "define linkonce_odr hidden {t} @\"{name}\"({t} %a, {t} %b) nounwind {{\n\
-             \x20 %z = icmp eq {t} %b, 0\n\
-             \x20 %d = select i1 %z, {t} 1, {t} %b\n\
-             \x20 %q = {op} {t} %a, %d\n\
-             \x20 %r = select i1 %z, {t} 0, {t} %q\n\
-             \x20 ret {t} %r\n}}\n"
-        )
-    } else if div {
-        format!(
-            "define linkonce_odr hidden {t} @\"{name}\"({t} %a, {t} %b) nounwind {{\n\
-             entry:\n\
-             \x20 %z = icmp eq {t} %b, 0\n\
-             \x20 %m1 = icmp eq {t} %b, -1\n\
-             \x20 %special = or i1 %z, %m1\n\
-             \x20 br i1 %special, label %sp, label %normal\n\
-             sp:\n\
-             \x20 %neg = sub {t} 0, %a\n\
-             \x20 %r0 = select i1 %z, {t} 0, {t} %neg\n\
-             \x20 ret {t} %r0\n\
-             normal:\n\
-             \x20 %q = sdiv {t} %a, %b\n\
-             \x20 %r = srem {t} %a, %b\n\
-             \x20 %rnz = icmp ne {t} %r, 0\n\
-             \x20 %x = xor {t} %r, %b\n\
-             \x20 %sd = icmp slt {t} %x, 0\n\
-             \x20 %adj = and i1 %rnz, %sd\n\
-             \x20 %adjv = zext i1 %adj to {t}\n\
-             \x20 %q2 = sub {t} %q, %adjv\n\
-             \x20 ret {t} %q2\n}}\n"
-        )
-    } else {
-        format!(
-            "define linkonce_odr hidden {t} @\"{name}\"({t} %a, {t} %b) nounwind {{\n\
-             entry:\n\
-             \x20 %z = icmp eq {t} %b, 0\n\
-             \x20 %m1 = icmp eq {t} %b, -1\n\
-             \x20 %special = or i1 %z, %m1\n\
-             \x20 br i1 %special, label %sp, label %normal\n\
-             sp:\n\
-             \x20 ret {t} 0\n\
-             normal:\n\
-             \x20 %r = srem {t} %a, %b\n\
-             \x20 %rnz = icmp ne {t} %r, 0\n\
-             \x20 %x = xor {t} %r, %b\n\
-             \x20 %sd = icmp slt {t} %x, 0\n\
-             \x20 %adj = and i1 %rnz, %sd\n\
-             \x20 %rb = add {t} %r, %b\n\
-             \x20 %r2 = select i1 %adj, {t} %rb, {t} %r\n\
-             \x20 ret {t} %r2\n}}\n"
-        )
-    };
-    Helper { name, text, needs: vec![] }
-}
+impl Helper {
+    /// The helper's symbol.
+    pub fn name(&self) -> String {
+        let su = |signed: bool| if signed { "s" } else { "u" };
+        match *self {
+            Helper::FloorDivMod { bits, signed, div } => {
+                format!("postc.{}{}.i{bits}", su(signed), if div { "floordiv" } else { "floormod" })
+            }
+            Helper::StrLen => "postc.str.len".into(),
+            Helper::IntPow { bits, signed } => format!("postc.{}pow.i{bits}", su(signed)),
+            Helper::IntPowOverflows { bits, signed } => format!("postc.ovf.{}pow.i{bits}", su(signed)),
+            Helper::FloatDivMod => "postc.fdivmod.f64".into(),
+            Helper::ComplexDiv => "postc.cdiv.f64".into(),
+            Helper::ComplexPow => "postc.cpow.f64".into(),
+        }
+    }
 
-/// The length of a Str in code points: its bytes that do not continue a
-/// UTF-8 sequence.
-pub fn str_len() -> Helper {
-    let name = "postc.str.len".to_owned();
-    let text = format!(
-        "define linkonce_odr hidden i64 @\"{name}\"({{ ptr, i64 }} %s) nounwind readonly {{\n\
-         entry:\n\
-         \x20 %p = extractvalue {{ ptr, i64 }} %s, 0\n\
-         \x20 %n = extractvalue {{ ptr, i64 }} %s, 1\n\
-         \x20 br label %loop\n\
-         loop:\n\
-         \x20 %i = phi i64 [ 0, %entry ], [ %i2, %body ]\n\
-         \x20 %c = phi i64 [ 0, %entry ], [ %c2, %body ]\n\
-         \x20 %more = icmp ult i64 %i, %n\n\
-         \x20 br i1 %more, label %body, label %exit\n\
-         body:\n\
-         \x20 %a = getelementptr inbounds i8, ptr %p, i64 %i\n\
-         \x20 %b = load i8, ptr %a\n\
-         \x20 %top = and i8 %b, -64\n\
-         \x20 %cont = icmp eq i8 %top, -128\n\
-         \x20 %one = select i1 %cont, i64 0, i64 1\n\
-         \x20 %c2 = add i64 %c, %one\n\
-         \x20 %i2 = add i64 %i, 1\n\
-         \x20 br label %loop\n\
-         exit:\n\
-         \x20 ret i64 %c\n}}\n"
-    );
-    Helper { name, text, needs: vec![] }
-}
-
-/// Wrapping integer power by squaring; a negative signed exponent gives 1
-/// (the checked pipeline panics before).
-pub fn int_pow(bits: u32, signed: bool) -> Helper {
-    let t = format!("i{bits}");
-    let name = format!("postc.{}pow.{t}", if signed { "s" } else { "u" });
-    let stop = if signed { "sle" } else { "eq" };
-    let text = format!(
-        "define linkonce_odr hidden {t} @\"{name}\"({t} %base, {t} %exp) nounwind {{\n\
-         entry:\n\
-         \x20 br label %loop\n\
-         loop:\n\
-         \x20 %r = phi {t} [ 1, %entry ], [ %r2, %body ]\n\
-         \x20 %b = phi {t} [ %base, %entry ], [ %b2, %body ]\n\
-         \x20 %e = phi {t} [ %exp, %entry ], [ %e2, %body ]\n\
-         \x20 %done = icmp {stop} {t} %e, 0\n\
-         \x20 br i1 %done, label %exit, label %body\n\
-         body:\n\
-         \x20 %bit = and {t} %e, 1\n\
-         \x20 %odd = icmp ne {t} %bit, 0\n\
-         \x20 %rm = mul {t} %r, %b\n\
-         \x20 %r2 = select i1 %odd, {t} %rm, {t} %r\n\
-         \x20 %e2 = lshr {t} %e, 1\n\
-         \x20 %b2 = mul {t} %b, %b\n\
-         \x20 br label %loop\n\
-         exit:\n\
-         \x20 ret {t} %r\n}}\n"
-    );
-    Helper { name, text, needs: vec![] }
-}
-
-/// Whether `base ** exp` overflows (the multiplications of [`int_pow`] that
-/// the result uses, each checked; the base is squared only while bits
-/// remain, as the interpreter does).
-pub fn int_pow_overflows(bits: u32, signed: bool) -> Helper {
-    let t = format!("i{bits}");
-    let s = if signed { "s" } else { "u" };
-    let name = format!("postc.ovf.{s}pow.{t}");
-    let mulo = format!("llvm.{s}mul.with.overflow.{t}");
-    let stop = if signed { "sle" } else { "eq" };
-    let text = format!(
-        "define linkonce_odr hidden i1 @\"{name}\"({t} %base, {t} %exp) nounwind {{\n\
-         entry:\n\
-         \x20 br label %loop\n\
-         loop:\n\
-         \x20 %r = phi {t} [ 1, %entry ], [ %r2, %sq ]\n\
-         \x20 %b = phi {t} [ %base, %entry ], [ %b2, %sq ]\n\
-         \x20 %e = phi {t} [ %exp, %entry ], [ %e2, %sq ]\n\
-         \x20 %done = icmp {stop} {t} %e, 0\n\
-         \x20 br i1 %done, label %fine, label %body\n\
-         body:\n\
-         \x20 %bit = and {t} %e, 1\n\
-         \x20 %odd = icmp ne {t} %bit, 0\n\
-         \x20 %rm = call {{ {t}, i1 }} @{mulo}({t} %r, {t} %b)\n\
-         \x20 %rv = extractvalue {{ {t}, i1 }} %rm, 0\n\
-         \x20 %ro = extractvalue {{ {t}, i1 }} %rm, 1\n\
-         \x20 %rbad = and i1 %odd, %ro\n\
-         \x20 br i1 %rbad, label %over, label %step\n\
-         step:\n\
-         \x20 %r2 = select i1 %odd, {t} %rv, {t} %r\n\
-         \x20 %e2 = lshr {t} %e, 1\n\
-         \x20 %more = icmp ne {t} %e2, 0\n\
-         \x20 br i1 %more, label %sqr, label %fine\n\
-         sqr:\n\
-         \x20 %bm = call {{ {t}, i1 }} @{mulo}({t} %b, {t} %b)\n\
-         \x20 %bo = extractvalue {{ {t}, i1 }} %bm, 1\n\
-         \x20 br i1 %bo, label %over, label %sq\n\
-         sq:\n\
-         \x20 %b2 = extractvalue {{ {t}, i1 }} %bm, 0\n\
-         \x20 br label %loop\n\
-         over:\n\
-         \x20 ret i1 true\n\
-         fine:\n\
-         \x20 ret i1 false\n}}\n"
-    );
-    Helper { name, text, needs: vec![decl(&mulo, &format!("declare {{ {t}, i1 }} @{mulo}({t}, {t})"))] }
-}
-
-/// Python's float `divmod` on doubles (`interp::ops::float_divmod`):
-/// returns `{ floordiv, mod }`; a zero divisor gives `x / 0.0` and NaN.
-pub fn float_divmod() -> Helper {
-    let name = "postc.fdivmod.f64".to_owned();
-    let text = format!(
-        "define linkonce_odr hidden {{ double, double }} @\"{name}\"(double %x, double %y) nounwind {{\n\
-         entry:\n\
-         \x20 %yz = fcmp oeq double %y, 0.0\n\
-         \x20 br i1 %yz, label %byzero, label %go\n\
-         byzero:\n\
-         \x20 %q0 = fdiv double %x, %y\n\
-         \x20 %z0 = insertvalue {{ double, double }} undef, double %q0, 0\n\
-         \x20 %z1 = insertvalue {{ double, double }} %z0, double 0x7FF8000000000000, 1\n\
-         \x20 ret {{ double, double }} %z1\n\
-         go:\n\
-         \x20 %m = frem double %x, %y\n\
-         \x20 %xm = fsub double %x, %m\n\
-         \x20 %div = fdiv double %xm, %y\n\
-         \x20 %mnz = fcmp une double %m, 0.0\n\
-         \x20 %yneg = fcmp olt double %y, 0.0\n\
-         \x20 %mneg = fcmp olt double %m, 0.0\n\
-         \x20 %diff = xor i1 %yneg, %mneg\n\
-         \x20 %fix = and i1 %mnz, %diff\n\
-         \x20 %mfix = fadd double %m, %y\n\
-         \x20 %dfix = fsub double %div, 1.0\n\
-         \x20 %zm = call double @llvm.copysign.f64(double 0.0, double %y)\n\
-         \x20 %m1 = select i1 %fix, double %mfix, double %m\n\
-         \x20 %mod = select i1 %mnz, double %m1, double %zm\n\
-         \x20 %div1 = select i1 %fix, double %dfix, double %div\n\
-         \x20 %dnz = fcmp une double %div1, 0.0\n\
-         \x20 %fd = call double @llvm.floor.f64(double %div1)\n\
-         \x20 %frac = fsub double %div1, %fd\n\
-         \x20 %up = fcmp ogt double %frac, 0.5\n\
-         \x20 %fd1 = fadd double %fd, 1.0\n\
-         \x20 %fdr = select i1 %up, double %fd1, double %fd\n\
-         \x20 %xy = fdiv double %x, %y\n\
-         \x20 %zq = call double @llvm.copysign.f64(double 0.0, double %xy)\n\
-         \x20 %q = select i1 %dnz, double %fdr, double %zq\n\
-         \x20 %r0 = insertvalue {{ double, double }} undef, double %q, 0\n\
-         \x20 %r1 = insertvalue {{ double, double }} %r0, double %mod, 1\n\
-         \x20 ret {{ double, double }} %r1\n}}\n"
-    );
-    Helper {
-        name,
-        text,
-        needs: vec![
-            decl("llvm.copysign.f64", "declare double @llvm.copysign.f64(double, double)"),
-            decl("llvm.floor.f64", "declare double @llvm.floor.f64(double)"),
-        ],
+    /// Builds the helper into the unit's module under `name`.
+    pub(crate) fn build<'c>(self, u: &mut Unit<'c, '_>, name: &str) -> R<FunctionValue<'c>> {
+        let t = u.t;
+        let f64t: BasicMetadataTypeEnum = t.f64.into();
+        let ty = match self {
+            Helper::FloorDivMod { bits, .. } | Helper::IntPow { bits, .. } => {
+                let it = t.int_bits(bits);
+                it.fn_type(&[it.into(), it.into()], false)
+            }
+            Helper::IntPowOverflows { bits, .. } => {
+                let it = t.int_bits(bits);
+                t.i1.fn_type(&[it.into(), it.into()], false)
+            }
+            Helper::StrLen => t.i64.fn_type(&[t.text.into()], false),
+            Helper::FloatDivMod => t.c128.fn_type(&[f64t, f64t], false),
+            Helper::ComplexDiv | Helper::ComplexPow => t.c128.fn_type(&[f64t, f64t, f64t, f64t], false),
+        };
+        let f = u.module.add_function(name, ty, Some(Linkage::LinkOnceODR));
+        f.as_global_value().set_visibility(GlobalVisibility::Hidden);
+        add_flags(&t, f, &["nounwind"]);
+        if self == Helper::StrLen {
+            f.add_attribute(inkwell::attributes::AttributeLoc::Function, read_only(&t));
+        }
+        let h = Fb { t, f, b: t.cx.create_builder() };
+        match self {
+            Helper::FloorDivMod { bits, signed: false, div } => h.unsigned_divmod(bits, div)?,
+            Helper::FloorDivMod { bits, signed: true, div: true } => h.floor_div(bits)?,
+            Helper::FloorDivMod { bits, signed: true, div: false } => h.floor_mod(bits)?,
+            Helper::StrLen => h.str_len()?,
+            Helper::IntPow { bits, signed } => h.int_pow(bits, signed)?,
+            Helper::IntPowOverflows { bits, signed } => h.int_pow_overflows(u, bits, signed)?,
+            Helper::FloatDivMod => h.float_divmod(u)?,
+            Helper::ComplexDiv => h.complex_div(u)?,
+            Helper::ComplexPow => {
+                let cdiv = u.helper(Helper::ComplexDiv)?;
+                h.complex_pow(u, cdiv)?
+            }
+        }
+        Ok(f)
     }
 }
 
-/// CPython's `_Py_c_quot` on doubles (a zero divisor gives inf/nan).
-pub fn complex_div() -> Helper {
-    let name = "postc.cdiv.f64".to_owned();
-    let text = format!(
-        "define linkonce_odr hidden {{ double, double }} @\"{name}\"(double %ar, double %ai, double %br, double %bi) nounwind {{\n\
-         entry:\n\
-         \x20 %abr = call double @llvm.fabs.f64(double %br)\n\
-         \x20 %abi = call double @llvm.fabs.f64(double %bi)\n\
-         \x20 %ge = fcmp oge double %abr, %abi\n\
-         \x20 br i1 %ge, label %real, label %notreal\n\
-         real:\n\
-         \x20 %brz = fcmp oeq double %abr, 0.0\n\
-         \x20 br i1 %brz, label %zero, label %rbig\n\
-         zero:\n\
-         \x20 %zr = fdiv double %ar, %abr\n\
-         \x20 %zi = fdiv double %ai, %abr\n\
-         \x20 br label %out\n\
-         rbig:\n\
-         \x20 %ratio = fdiv double %bi, %br\n\
-         \x20 %t1 = fmul double %bi, %ratio\n\
-         \x20 %den = fadd double %br, %t1\n\
-         \x20 %t2 = fmul double %ai, %ratio\n\
-         \x20 %n1 = fadd double %ar, %t2\n\
-         \x20 %t3 = fmul double %ar, %ratio\n\
-         \x20 %n2 = fsub double %ai, %t3\n\
-         \x20 %rr = fdiv double %n1, %den\n\
-         \x20 %ri = fdiv double %n2, %den\n\
-         \x20 br label %out\n\
-         notreal:\n\
-         \x20 %ge2 = fcmp oge double %abi, %abr\n\
-         \x20 br i1 %ge2, label %ibig, label %nan\n\
-         ibig:\n\
-         \x20 %ratio2 = fdiv double %br, %bi\n\
-         \x20 %u1 = fmul double %br, %ratio2\n\
-         \x20 %den2 = fadd double %u1, %bi\n\
-         \x20 %u2 = fmul double %ar, %ratio2\n\
-         \x20 %m1 = fadd double %u2, %ai\n\
-         \x20 %u3 = fmul double %ai, %ratio2\n\
-         \x20 %m2 = fsub double %u3, %ar\n\
-         \x20 %ir = fdiv double %m1, %den2\n\
-         \x20 %ii = fdiv double %m2, %den2\n\
-         \x20 br label %out\n\
-         nan:\n\
-         \x20 br label %out\n\
-         out:\n\
-         \x20 %re = phi double [ %zr, %zero ], [ %rr, %rbig ], [ %ir, %ibig ], [ 0x7FF8000000000000, %nan ]\n\
-         \x20 %im = phi double [ %zi, %zero ], [ %ri, %rbig ], [ %ii, %ibig ], [ 0x7FF8000000000000, %nan ]\n\
-         \x20 %o0 = insertvalue {{ double, double }} undef, double %re, 0\n\
-         \x20 %o1 = insertvalue {{ double, double }} %o0, double %im, 1\n\
-         \x20 ret {{ double, double }} %o1\n}}\n"
-    );
-    Helper { name, text, needs: vec![decl("llvm.fabs.f64", "declare double @llvm.fabs.f64(double)")] }
+/// `memory(read)`: LLVM 22's encoding of memory effects, two bits per
+/// location (argument, inaccessible, errno, other, two target locations),
+/// `01` reading.
+pub(crate) fn read_only<'c>(t: &Types<'c>) -> inkwell::attributes::Attribute {
+    const READ_EVERYWHERE: u64 = 0b01_01_01_01_01_01;
+    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("memory");
+    t.cx.create_enum_attribute(kind, READ_EVERYWHERE)
 }
 
-/// CPython's complex power (`c_pow`, `c_powi` for integral exponents up to
-/// 100), as `interp::ops::c_pow`. The caller checks the zero-base panic.
-pub fn complex_pow() -> Helper {
-    let name = "postc.cpow.f64".to_owned();
-    let cmul = |o: &str, ar: &str, ai: &str, br: &str, bi: &str| {
-        format!(
-            "  %{o}.a = fmul double {ar}, {br}\n  %{o}.b = fmul double {ai}, {bi}\n  %{o}.r = fsub double %{o}.a, %{o}.b\n  \
-             %{o}.c = fmul double {ar}, {bi}\n  %{o}.d = fmul double {ai}, {br}\n  %{o}.i = fadd double %{o}.c, %{o}.d\n"
-        )
-    };
-    let mut t = String::new();
-    t.push_str(&format!(
-        "define linkonce_odr hidden {{ double, double }} @\"{name}\"(double %ar, double %ai, double %br, double %bi) nounwind {{\n\
-         entry:\n\
-         \x20 %bre0 = fcmp oeq double %br, 0.0\n\
-         \x20 %bim0 = fcmp oeq double %bi, 0.0\n\
-         \x20 %b0 = and i1 %bre0, %bim0\n\
-         \x20 br i1 %b0, label %one, label %t1\n\
-         one:\n\
-         \x20 ret {{ double, double }} {{ double 1.0, double 0.0 }}\n\
-         t1:\n\
-         \x20 %are0 = fcmp oeq double %ar, 0.0\n\
-         \x20 %aim0 = fcmp oeq double %ai, 0.0\n\
-         \x20 %a0 = and i1 %are0, %aim0\n\
-         \x20 br i1 %a0, label %zero, label %t2\n\
-         zero:\n\
-         \x20 ret {{ double, double }} zeroinitializer\n\
-         t2:\n\
-         \x20 %fl = call double @llvm.floor.f64(double %br)\n\
-         \x20 %integral = fcmp oeq double %br, %fl\n\
-         \x20 %abr = call double @llvm.fabs.f64(double %br)\n\
-         \x20 %small = fcmp ole double %abr, 100.0\n\
-         \x20 %c1 = and i1 %bim0, %integral\n\
-         \x20 %c2 = and i1 %c1, %small\n\
-         \x20 br i1 %c2, label %powi, label %general\n\
-         powi:\n\
-         \x20 %n = fptosi double %br to i64\n\
-         \x20 %nneg = icmp slt i64 %n, 0\n\
-         \x20 %nabs0 = sub i64 0, %n\n\
-         \x20 %nabs = select i1 %nneg, i64 %nabs0, i64 %n\n\
-         \x20 br label %ploop\n\
-         ploop:\n\
-         \x20 %rr = phi double [ 1.0, %powi ], [ %rr2, %pstep ]\n\
-         \x20 %ri = phi double [ 0.0, %powi ], [ %ri2, %pstep ]\n\
-         \x20 %pr = phi double [ %ar, %powi ], [ %sq.r, %pstep ]\n\
-         \x20 %pi = phi double [ %ai, %powi ], [ %sq.i, %pstep ]\n\
-         \x20 %mask = phi i64 [ 1, %powi ], [ %mask2, %pstep ]\n\
-         \x20 %mpos = icmp ne i64 %mask, 0\n\
-         \x20 %mle = icmp uge i64 %nabs, %mask\n\
-         \x20 %go = and i1 %mpos, %mle\n\
-         \x20 br i1 %go, label %pbody, label %pdone\n\
-         pbody:\n\
-         \x20 %bit = and i64 %nabs, %mask\n\
-         \x20 %set = icmp ne i64 %bit, 0\n"
-    ));
-    t.push_str(&cmul("m", "%rr", "%ri", "%pr", "%pi"));
-    t.push_str(
-        "  %rr2 = select i1 %set, double %m.r, double %rr\n  %ri2 = select i1 %set, double %m.i, double %ri\n  \
-         %mask2 = shl i64 %mask, 1\n  br label %pstep\npstep:\n",
-    );
-    t.push_str(&cmul("sq", "%pr", "%pi", "%pr", "%pi"));
-    t.push_str(
-        "  br label %ploop\n\
-         pdone:\n\
-         \x20 br i1 %nneg, label %inv, label %pos\n\
-         pos:\n\
-         \x20 %o0 = insertvalue { double, double } undef, double %rr, 0\n\
-         \x20 %o1 = insertvalue { double, double } %o0, double %ri, 1\n\
-         \x20 ret { double, double } %o1\n\
-         inv:\n\
-         \x20 %q = call { double, double } @\"postc.cdiv.f64\"(double 1.0, double 0.0, double %rr, double %ri)\n\
-         \x20 ret { double, double } %q\n\
-         general:\n\
-         \x20 %vabs = call double @hypot(double %ar, double %ai)\n\
-         \x20 %len0 = call double @llvm.pow.f64(double %vabs, double %br)\n\
-         \x20 %at = call double @atan2(double %ai, double %ar)\n\
-         \x20 %ph0 = fmul double %at, %br\n\
-         \x20 br i1 %bim0, label %fin, label %cplx\n\
-         cplx:\n\
-         \x20 %atb = fmul double %at, %bi\n\
-         \x20 %e = call double @llvm.exp.f64(double %atb)\n\
-         \x20 %len1 = fdiv double %len0, %e\n\
-         \x20 %lg = call double @llvm.log.f64(double %vabs)\n\
-         \x20 %bl = fmul double %bi, %lg\n\
-         \x20 %ph1 = fadd double %ph0, %bl\n\
-         \x20 br label %fin\n\
-         fin:\n\
-         \x20 %len = phi double [ %len0, %general ], [ %len1, %cplx ]\n\
-         \x20 %ph = phi double [ %ph0, %general ], [ %ph1, %cplx ]\n\
-         \x20 %c = call double @llvm.cos.f64(double %ph)\n\
-         \x20 %s = call double @llvm.sin.f64(double %ph)\n\
-         \x20 %gr = fmul double %len, %c\n\
-         \x20 %gi = fmul double %len, %s\n\
-         \x20 %g0 = insertvalue { double, double } undef, double %gr, 0\n\
-         \x20 %g1 = insertvalue { double, double } %g0, double %gi, 1\n\
-         \x20 ret { double, double } %g1\n}\n",
-    );
-    Helper {
-        name,
-        text: t,
-        needs: vec![
-            decl("llvm.floor.f64", "declare double @llvm.floor.f64(double)"),
-            decl("llvm.fabs.f64", "declare double @llvm.fabs.f64(double)"),
-            decl("llvm.pow.f64", "declare double @llvm.pow.f64(double, double)"),
-            decl("llvm.exp.f64", "declare double @llvm.exp.f64(double)"),
-            decl("llvm.log.f64", "declare double @llvm.log.f64(double)"),
-            decl("llvm.cos.f64", "declare double @llvm.cos.f64(double)"),
-            decl("llvm.sin.f64", "declare double @llvm.sin.f64(double)"),
-            decl("hypot", "declare double @hypot(double, double) nounwind"),
-            decl("atan2", "declare double @atan2(double, double) nounwind"),
-        ],
+/// Building one helper function.
+struct Fb<'c> {
+    t: Types<'c>,
+    f: FunctionValue<'c>,
+    b: Builder<'c>,
+}
+
+impl<'c> Fb<'c> {
+    fn block(&self) -> BasicBlock<'c> {
+        self.t.cx.append_basic_block(self.f, "")
+    }
+
+    /// Starts the next block.
+    fn at(&self, bb: BasicBlock<'c>) {
+        self.b.position_at_end(bb);
+    }
+
+    fn int_param(&self, i: u32) -> IntValue<'c> {
+        self.f.get_nth_param(i).map(|p| p.into_int_value()).unwrap_or_else(|| self.t.i64.get_poison())
+    }
+
+    fn float_param(&self, i: u32) -> FloatValue<'c> {
+        self.f.get_nth_param(i).map(|p| p.into_float_value()).unwrap_or_else(|| self.t.f64.get_poison())
+    }
+
+    fn f64c(&self, x: f64) -> FloatValue<'c> {
+        self.t.f64.const_float(x)
+    }
+
+    fn icmp(&self, p: IntPredicate, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        self.b.build_int_compare(p, a, b, "")
+    }
+
+    fn fcmp(&self, p: FloatPredicate, a: FloatValue<'c>, b: FloatValue<'c>) -> R<IntValue<'c>> {
+        self.b.build_float_compare(p, a, b, "")
+    }
+
+    fn select_int(&self, c: IntValue<'c>, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        Ok(self.b.build_select(c, a, b, "")?.into_int_value())
+    }
+
+    fn select_float(&self, c: IntValue<'c>, a: FloatValue<'c>, b: FloatValue<'c>) -> R<FloatValue<'c>> {
+        Ok(self.b.build_select(c, a, b, "")?.into_float_value())
+    }
+
+    /// `{ re, im }` of two doubles.
+    fn pair(&self, re: FloatValue<'c>, im: FloatValue<'c>) -> R<StructValue<'c>> {
+        let a = self.b.build_insert_value(self.t.c128.get_undef(), re, 0, "")?;
+        Ok(self.b.build_insert_value(a, im, 1, "")?.into_struct_value())
+    }
+
+    fn ret(&self, v: impl BasicValue<'c>) -> R<()> {
+        self.b.build_return(Some(&v))?;
+        Ok(())
+    }
+
+    /// Calls a function of doubles.
+    fn call_f64(&self, f: FunctionValue<'c>, args: &[FloatValue<'c>]) -> R<FloatValue<'c>> {
+        let args: Vec<_> = args.iter().map(|a| (*a).into()).collect();
+        let r = self.b.build_call(f, &args, "")?;
+        Ok(r.try_as_basic_value().basic().map(|v| v.into_float_value()).unwrap_or_else(|| self.t.f64.get_poison()))
+    }
+
+    /// `(a, b)` with `b == 0` giving 0 (no division by zero).
+    fn unsigned_divmod(&self, bits: u32, div: bool) -> R<()> {
+        let it = self.t.int_bits(bits);
+        let (a, b) = (self.int_param(0), self.int_param(1));
+        self.at(self.block());
+        let z = self.icmp(IntPredicate::EQ, b, it.const_zero())?;
+        let d = self.select_int(z, it.const_int(1, false), b)?;
+        let q = if div { self.b.build_int_unsigned_div(a, d, "")? } else { self.b.build_int_unsigned_rem(a, d, "")? };
+        let r = self.select_int(z, it.const_zero(), q)?;
+        self.ret(r)
+    }
+
+    /// The special divisors of signed floor division and modulo: 0 and -1.
+    fn special_divisor(&self, it: IntType<'c>, b: IntValue<'c>) -> R<(IntValue<'c>, BasicBlock<'c>, BasicBlock<'c>)> {
+        let z = self.icmp(IntPredicate::EQ, b, it.const_zero())?;
+        let m1 = self.icmp(IntPredicate::EQ, b, it.const_all_ones())?;
+        let special = self.b.build_or(z, m1, "")?;
+        let (sp, normal) = (self.block(), self.block());
+        self.b.build_conditional_branch(special, sp, normal)?;
+        Ok((z, sp, normal))
+    }
+
+    /// Whether a nonzero remainder `r` has the opposite sign of `b`.
+    fn adjusts(&self, it: IntType<'c>, r: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        let rnz = self.icmp(IntPredicate::NE, r, it.const_zero())?;
+        let x = self.b.build_xor(r, b, "")?;
+        let sd = self.icmp(IntPredicate::SLT, x, it.const_zero())?;
+        self.b.build_and(rnz, sd, "")
+    }
+
+    fn floor_div(&self, bits: u32) -> R<()> {
+        let it = self.t.int_bits(bits);
+        let (a, b) = (self.int_param(0), self.int_param(1));
+        self.at(self.block());
+        let (z, sp, normal) = self.special_divisor(it, b)?;
+        self.at(sp);
+        let neg = self.b.build_int_neg(a, "")?;
+        let r0 = self.select_int(z, it.const_zero(), neg)?;
+        self.ret(r0)?;
+        self.at(normal);
+        let q = self.b.build_int_signed_div(a, b, "")?;
+        let r = self.b.build_int_signed_rem(a, b, "")?;
+        let adj = self.adjusts(it, r, b)?;
+        let adjv = self.b.build_int_z_extend(adj, it, "")?;
+        let q2 = self.b.build_int_sub(q, adjv, "")?;
+        self.ret(q2)
+    }
+
+    fn floor_mod(&self, bits: u32) -> R<()> {
+        let it = self.t.int_bits(bits);
+        let (a, b) = (self.int_param(0), self.int_param(1));
+        self.at(self.block());
+        let (_, sp, normal) = self.special_divisor(it, b)?;
+        self.at(sp);
+        self.ret(it.const_zero())?;
+        self.at(normal);
+        let r = self.b.build_int_signed_rem(a, b, "")?;
+        let adj = self.adjusts(it, r, b)?;
+        let rb = self.b.build_int_add(r, b, "")?;
+        let r2 = self.select_int(adj, rb, r)?;
+        self.ret(r2)
+    }
+
+    /// The bytes of a Str that do not continue a UTF-8 sequence.
+    fn str_len(&self) -> R<()> {
+        let t = &self.t;
+        let s = self.f.get_nth_param(0).map(|p| p.into_struct_value()).unwrap_or_else(|| t.text.get_poison());
+        let entry = self.block();
+        let (lp, body, exit) = (self.block(), self.block(), self.block());
+        self.at(entry);
+        let p = self.b.build_extract_value(s, 0, "")?.into_pointer_value();
+        let n = self.b.build_extract_value(s, 1, "")?.into_int_value();
+        self.b.build_unconditional_branch(lp)?;
+        self.at(lp);
+        let i = self.b.build_phi(t.i64, "")?;
+        let c = self.b.build_phi(t.i64, "")?;
+        let (iv, cv) = (i.as_basic_value().into_int_value(), c.as_basic_value().into_int_value());
+        let more = self.icmp(IntPredicate::ULT, iv, n)?;
+        self.b.build_conditional_branch(more, body, exit)?;
+        self.at(body);
+        // SAFETY: `i < n`, within the Str's bytes.
+        let a = unsafe { self.b.build_in_bounds_gep(t.i8, p, &[iv], "")? };
+        let byte = self.b.build_load(t.i8, a, "")?.into_int_value();
+        let top = self.b.build_and(byte, t.i8.const_int(0xc0, false), "")?;
+        let cont = self.icmp(IntPredicate::EQ, top, t.i8.const_int(0x80, false))?;
+        let one = self.select_int(cont, t.i64.const_zero(), t.i64.const_int(1, false))?;
+        let c2 = self.b.build_int_add(cv, one, "")?;
+        let i2 = self.b.build_int_add(iv, t.i64.const_int(1, false), "")?;
+        self.b.build_unconditional_branch(lp)?;
+        let zero = t.i64.const_zero();
+        i.add_incoming(&[(&zero, entry), (&i2, body)]);
+        c.add_incoming(&[(&zero, entry), (&c2, body)]);
+        self.at(exit);
+        self.ret(cv)
+    }
+
+    /// Wrapping power by squaring; a negative signed exponent gives 1 (the
+    /// checked pipeline panics before).
+    fn int_pow(&self, bits: u32, signed: bool) -> R<()> {
+        let it = self.t.int_bits(bits);
+        let (base, exp) = (self.int_param(0), self.int_param(1));
+        let entry = self.block();
+        let (lp, body, exit) = (self.block(), self.block(), self.block());
+        self.at(entry);
+        self.b.build_unconditional_branch(lp)?;
+        self.at(lp);
+        let (r, bp, e) = (self.b.build_phi(it, "")?, self.b.build_phi(it, "")?, self.b.build_phi(it, "")?);
+        let (rv, bv, ev) = (
+            r.as_basic_value().into_int_value(),
+            bp.as_basic_value().into_int_value(),
+            e.as_basic_value().into_int_value(),
+        );
+        let stop = if signed { IntPredicate::SLE } else { IntPredicate::EQ };
+        let done = self.icmp(stop, ev, it.const_zero())?;
+        self.b.build_conditional_branch(done, exit, body)?;
+        self.at(body);
+        let bit = self.b.build_and(ev, it.const_int(1, false), "")?;
+        let odd = self.icmp(IntPredicate::NE, bit, it.const_zero())?;
+        let rm = self.b.build_int_mul(rv, bv, "")?;
+        let r2 = self.select_int(odd, rm, rv)?;
+        let e2 = self.b.build_right_shift(ev, it.const_int(1, false), false, "")?;
+        let b2 = self.b.build_int_mul(bv, bv, "")?;
+        self.b.build_unconditional_branch(lp)?;
+        r.add_incoming(&[(&it.const_int(1, false), entry), (&r2, body)]);
+        bp.add_incoming(&[(&base, entry), (&b2, body)]);
+        e.add_incoming(&[(&exp, entry), (&e2, body)]);
+        self.at(exit);
+        self.ret(rv)
+    }
+
+    /// Whether `base ** exp` overflows (the multiplications of
+    /// [`Fb::int_pow`] that the result uses, each checked; the base is
+    /// squared only while bits remain, as the interpreter does).
+    fn int_pow_overflows(&self, u: &Unit<'c, '_>, bits: u32, signed: bool) -> R<()> {
+        let it = self.t.int_bits(bits);
+        let pair = self.t.cx.struct_type(&[it.into(), self.t.i1.into()], false);
+        let s = if signed { "s" } else { "u" };
+        let mulo =
+            u.declare(&format!("llvm.{s}mul.with.overflow.i{bits}"), pair.fn_type(&[it.into(), it.into()], false), &[]);
+        let mul = |x: IntValue<'c>, y: IntValue<'c>| -> R<StructValue<'c>> {
+            let c = self.b.build_call(mulo, &[x.into(), y.into()], "")?;
+            Ok(c.try_as_basic_value().basic().map(|v| v.into_struct_value()).unwrap_or_else(|| pair.get_poison()))
+        };
+        let (base, exp) = (self.int_param(0), self.int_param(1));
+        let entry = self.block();
+        let (lp, body, step, sqr, sq, over, fine) =
+            (self.block(), self.block(), self.block(), self.block(), self.block(), self.block(), self.block());
+        self.at(entry);
+        self.b.build_unconditional_branch(lp)?;
+        self.at(lp);
+        let (r, bp, e) = (self.b.build_phi(it, "")?, self.b.build_phi(it, "")?, self.b.build_phi(it, "")?);
+        let (rv, bv, ev) = (
+            r.as_basic_value().into_int_value(),
+            bp.as_basic_value().into_int_value(),
+            e.as_basic_value().into_int_value(),
+        );
+        let stop = if signed { IntPredicate::SLE } else { IntPredicate::EQ };
+        let done = self.icmp(stop, ev, it.const_zero())?;
+        self.b.build_conditional_branch(done, fine, body)?;
+        self.at(body);
+        let bit = self.b.build_and(ev, it.const_int(1, false), "")?;
+        let odd = self.icmp(IntPredicate::NE, bit, it.const_zero())?;
+        let rm = mul(rv, bv)?;
+        let rmv = self.b.build_extract_value(rm, 0, "")?.into_int_value();
+        let ro = self.b.build_extract_value(rm, 1, "")?.into_int_value();
+        let rbad = self.b.build_and(odd, ro, "")?;
+        self.b.build_conditional_branch(rbad, over, step)?;
+        self.at(step);
+        let r2 = self.select_int(odd, rmv, rv)?;
+        let e2 = self.b.build_right_shift(ev, it.const_int(1, false), false, "")?;
+        let more = self.icmp(IntPredicate::NE, e2, it.const_zero())?;
+        self.b.build_conditional_branch(more, sqr, fine)?;
+        self.at(sqr);
+        let bm = mul(bv, bv)?;
+        let bo = self.b.build_extract_value(bm, 1, "")?.into_int_value();
+        self.b.build_conditional_branch(bo, over, sq)?;
+        self.at(sq);
+        let b2 = self.b.build_extract_value(bm, 0, "")?.into_int_value();
+        self.b.build_unconditional_branch(lp)?;
+        r.add_incoming(&[(&it.const_int(1, false), entry), (&r2, sq)]);
+        bp.add_incoming(&[(&base, entry), (&b2, sq)]);
+        e.add_incoming(&[(&exp, entry), (&e2, sq)]);
+        self.at(over);
+        self.ret(self.t.i1.const_int(1, false))?;
+        self.at(fine);
+        self.ret(self.t.i1.const_zero())
+    }
+
+    /// Python's float `divmod` (`interp::ops::float_divmod`): returns
+    /// `{ floordiv, mod }`; a zero divisor gives `x / 0.0` and NaN.
+    fn float_divmod(&self, u: &Unit<'c, '_>) -> R<()> {
+        let copysign = u.float_fn("llvm.copysign.f64", self.t.f64, 2, &[]);
+        let floor = u.float_fn("llvm.floor.f64", self.t.f64, 1, &[]);
+        let (x, y) = (self.float_param(0), self.float_param(1));
+        let entry = self.block();
+        let (byzero, go) = (self.block(), self.block());
+        self.at(entry);
+        let yz = self.fcmp(FloatPredicate::OEQ, y, self.f64c(0.0))?;
+        self.b.build_conditional_branch(yz, byzero, go)?;
+        self.at(byzero);
+        let q0 = self.b.build_float_div(x, y, "")?;
+        let nan = self.t.f64.const_float(f64::from_bits(0x7FF8_0000_0000_0000));
+        self.ret(self.pair(q0, nan)?)?;
+        self.at(go);
+        let b = &self.b;
+        let m = b.build_float_rem(x, y, "")?;
+        let xm = b.build_float_sub(x, m, "")?;
+        let div = b.build_float_div(xm, y, "")?;
+        let mnz = self.fcmp(FloatPredicate::UNE, m, self.f64c(0.0))?;
+        let yneg = self.fcmp(FloatPredicate::OLT, y, self.f64c(0.0))?;
+        let mneg = self.fcmp(FloatPredicate::OLT, m, self.f64c(0.0))?;
+        let diff = b.build_xor(yneg, mneg, "")?;
+        let fix = b.build_and(mnz, diff, "")?;
+        let mfix = b.build_float_add(m, y, "")?;
+        let dfix = b.build_float_sub(div, self.f64c(1.0), "")?;
+        let zm = self.call_f64(copysign, &[self.f64c(0.0), y])?;
+        let m1 = self.select_float(fix, mfix, m)?;
+        let md = self.select_float(mnz, m1, zm)?;
+        let div1 = self.select_float(fix, dfix, div)?;
+        let dnz = self.fcmp(FloatPredicate::UNE, div1, self.f64c(0.0))?;
+        let fd = self.call_f64(floor, &[div1])?;
+        let frac = b.build_float_sub(div1, fd, "")?;
+        let up = self.fcmp(FloatPredicate::OGT, frac, self.f64c(0.5))?;
+        let fd1 = b.build_float_add(fd, self.f64c(1.0), "")?;
+        let fdr = self.select_float(up, fd1, fd)?;
+        let xy = b.build_float_div(x, y, "")?;
+        let zq = self.call_f64(copysign, &[self.f64c(0.0), xy])?;
+        let q = self.select_float(dnz, fdr, zq)?;
+        self.ret(self.pair(q, md)?)
+    }
+
+    /// CPython's `_Py_c_quot` on doubles (a zero divisor gives inf/nan).
+    fn complex_div(&self, u: &Unit<'c, '_>) -> R<()> {
+        let fabs = u.float_fn("llvm.fabs.f64", self.t.f64, 1, &[]);
+        let (ar, ai, br, bi) = (self.float_param(0), self.float_param(1), self.float_param(2), self.float_param(3));
+        let entry = self.block();
+        let (real, zero, rbig, notreal, ibig, nan, out) =
+            (self.block(), self.block(), self.block(), self.block(), self.block(), self.block(), self.block());
+        let b = &self.b;
+        self.at(entry);
+        let abr = self.call_f64(fabs, &[br])?;
+        let abi = self.call_f64(fabs, &[bi])?;
+        let ge = self.fcmp(FloatPredicate::OGE, abr, abi)?;
+        b.build_conditional_branch(ge, real, notreal)?;
+        self.at(real);
+        let brz = self.fcmp(FloatPredicate::OEQ, abr, self.f64c(0.0))?;
+        b.build_conditional_branch(brz, zero, rbig)?;
+        self.at(zero);
+        let zr = b.build_float_div(ar, abr, "")?;
+        let zi = b.build_float_div(ai, abr, "")?;
+        b.build_unconditional_branch(out)?;
+        self.at(rbig);
+        let ratio = b.build_float_div(bi, br, "")?;
+        let t1 = b.build_float_mul(bi, ratio, "")?;
+        let den = b.build_float_add(br, t1, "")?;
+        let t2 = b.build_float_mul(ai, ratio, "")?;
+        let n1 = b.build_float_add(ar, t2, "")?;
+        let t3 = b.build_float_mul(ar, ratio, "")?;
+        let n2 = b.build_float_sub(ai, t3, "")?;
+        let rr = b.build_float_div(n1, den, "")?;
+        let ri = b.build_float_div(n2, den, "")?;
+        b.build_unconditional_branch(out)?;
+        self.at(notreal);
+        let ge2 = self.fcmp(FloatPredicate::OGE, abi, abr)?;
+        b.build_conditional_branch(ge2, ibig, nan)?;
+        self.at(ibig);
+        let ratio2 = b.build_float_div(br, bi, "")?;
+        let u1 = b.build_float_mul(br, ratio2, "")?;
+        let den2 = b.build_float_add(u1, bi, "")?;
+        let u2 = b.build_float_mul(ar, ratio2, "")?;
+        let m1 = b.build_float_add(u2, ai, "")?;
+        let u3 = b.build_float_mul(ai, ratio2, "")?;
+        let m2 = b.build_float_sub(u3, ar, "")?;
+        let ir = b.build_float_div(m1, den2, "")?;
+        let ii = b.build_float_div(m2, den2, "")?;
+        b.build_unconditional_branch(out)?;
+        self.at(nan);
+        b.build_unconditional_branch(out)?;
+        self.at(out);
+        let qnan = self.t.f64.const_float(f64::from_bits(0x7FF8_0000_0000_0000));
+        let re = b.build_phi(self.t.f64, "")?;
+        re.add_incoming(&[(&zr, zero), (&rr, rbig), (&ir, ibig), (&qnan, nan)]);
+        let im = b.build_phi(self.t.f64, "")?;
+        im.add_incoming(&[(&zi, zero), (&ri, rbig), (&ii, ibig), (&qnan, nan)]);
+        let (re, im) = (re.as_basic_value().into_float_value(), im.as_basic_value().into_float_value());
+        self.ret(self.pair(re, im)?)
+    }
+
+    /// `(ar + ai i) * (br + bi i)`.
+    fn cmul(
+        &self,
+        ar: FloatValue<'c>,
+        ai: FloatValue<'c>,
+        br: FloatValue<'c>,
+        bi: FloatValue<'c>,
+    ) -> R<(FloatValue<'c>, FloatValue<'c>)> {
+        let b = &self.b;
+        let a = b.build_float_mul(ar, br, "")?;
+        let bb = b.build_float_mul(ai, bi, "")?;
+        let r = b.build_float_sub(a, bb, "")?;
+        let c = b.build_float_mul(ar, bi, "")?;
+        let d = b.build_float_mul(ai, br, "")?;
+        let i = b.build_float_add(c, d, "")?;
+        Ok((r, i))
+    }
+
+    /// CPython's complex power (`c_pow`, `c_powi` for integral exponents up
+    /// to 100), as `interp::ops::c_pow`. The caller checks the zero-base
+    /// panic.
+    fn complex_pow(&self, u: &Unit<'c, '_>, cdiv: FunctionValue<'c>) -> R<()> {
+        let f64t = self.t.f64;
+        let intr = |name: &str, n: usize| u.float_fn(name, f64t, n, &[]);
+        let (floor, fabs, pow, exp, log, cos, sin) = (
+            intr("llvm.floor.f64", 1),
+            intr("llvm.fabs.f64", 1),
+            intr("llvm.pow.f64", 2),
+            intr("llvm.exp.f64", 1),
+            intr("llvm.log.f64", 1),
+            intr("llvm.cos.f64", 1),
+            intr("llvm.sin.f64", 1),
+        );
+        let hypot = u.float_fn("hypot", f64t, 2, &["nounwind"]);
+        let atan2 = u.float_fn("atan2", f64t, 2, &["nounwind"]);
+        let (ar, ai, br, bi) = (self.float_param(0), self.float_param(1), self.float_param(2), self.float_param(3));
+        let entry = self.block();
+        let (one, t1, zero, t2, powi, ploop, pbody, pstep, pdone, pos, inv, general, cplx, fin) = (
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+            self.block(),
+        );
+        let b = &self.b;
+        let i64t = self.t.i64;
+        self.at(entry);
+        let bre0 = self.fcmp(FloatPredicate::OEQ, br, self.f64c(0.0))?;
+        let bim0 = self.fcmp(FloatPredicate::OEQ, bi, self.f64c(0.0))?;
+        let b0 = b.build_and(bre0, bim0, "")?;
+        b.build_conditional_branch(b0, one, t1)?;
+        self.at(one);
+        self.ret(self.t.c128.const_named_struct(&[self.f64c(1.0).into(), self.f64c(0.0).into()]))?;
+        self.at(t1);
+        let are0 = self.fcmp(FloatPredicate::OEQ, ar, self.f64c(0.0))?;
+        let aim0 = self.fcmp(FloatPredicate::OEQ, ai, self.f64c(0.0))?;
+        let a0 = b.build_and(are0, aim0, "")?;
+        b.build_conditional_branch(a0, zero, t2)?;
+        self.at(zero);
+        self.ret(self.t.c128.const_zero())?;
+        self.at(t2);
+        let fl = self.call_f64(floor, &[br])?;
+        let integral = self.fcmp(FloatPredicate::OEQ, br, fl)?;
+        let abr = self.call_f64(fabs, &[br])?;
+        let small = self.fcmp(FloatPredicate::OLE, abr, self.f64c(100.0))?;
+        let c1 = b.build_and(bim0, integral, "")?;
+        let c2 = b.build_and(c1, small, "")?;
+        b.build_conditional_branch(c2, powi, general)?;
+        self.at(powi);
+        let n = b.build_float_to_signed_int(br, i64t, "")?;
+        let nneg = self.icmp(IntPredicate::SLT, n, i64t.const_zero())?;
+        let nabs0 = b.build_int_neg(n, "")?;
+        let nabs = self.select_int(nneg, nabs0, n)?;
+        b.build_unconditional_branch(ploop)?;
+        self.at(ploop);
+        let phis = [b.build_phi(f64t, "")?, b.build_phi(f64t, "")?, b.build_phi(f64t, "")?, b.build_phi(f64t, "")?];
+        let mask = b.build_phi(i64t, "")?;
+        let [rr, ri, pr, pi] = phis.map(|p| p.as_basic_value().into_float_value());
+        let maskv = mask.as_basic_value().into_int_value();
+        let mpos = self.icmp(IntPredicate::NE, maskv, i64t.const_zero())?;
+        let mle = self.icmp(IntPredicate::UGE, nabs, maskv)?;
+        let go = b.build_and(mpos, mle, "")?;
+        b.build_conditional_branch(go, pbody, pdone)?;
+        self.at(pbody);
+        let bit = b.build_and(nabs, maskv, "")?;
+        let set = self.icmp(IntPredicate::NE, bit, i64t.const_zero())?;
+        let (mr, mi) = self.cmul(rr, ri, pr, pi)?;
+        let rr2 = self.select_float(set, mr, rr)?;
+        let ri2 = self.select_float(set, mi, ri)?;
+        let mask2 = b.build_left_shift(maskv, i64t.const_int(1, false), "")?;
+        b.build_unconditional_branch(pstep)?;
+        self.at(pstep);
+        let (sqr, sqi) = self.cmul(pr, pi, pr, pi)?;
+        b.build_unconditional_branch(ploop)?;
+        let incoming: [(BasicValueEnum<'c>, BasicValueEnum<'c>); 4] = [
+            (self.f64c(1.0).into(), rr2.into()),
+            (self.f64c(0.0).into(), ri2.into()),
+            (ar.into(), sqr.into()),
+            (ai.into(), sqi.into()),
+        ];
+        for (p, (first, next)) in phis.iter().zip(incoming) {
+            p.add_incoming(&[(&first, powi), (&next, pstep)]);
+        }
+        mask.add_incoming(&[(&i64t.const_int(1, false), powi), (&mask2, pstep)]);
+        self.at(pdone);
+        b.build_conditional_branch(nneg, inv, pos)?;
+        self.at(pos);
+        self.ret(self.pair(rr, ri)?)?;
+        self.at(inv);
+        let args = [self.f64c(1.0).into(), self.f64c(0.0).into(), rr.into(), ri.into()];
+        let q = b.build_call(cdiv, &args, "")?;
+        match q.try_as_basic_value().basic() {
+            Some(q) => self.ret(q)?,
+            None => self.ret(self.t.c128.get_poison())?,
+        }
+        self.at(general);
+        let vabs = self.call_f64(hypot, &[ar, ai])?;
+        let len0 = self.call_f64(pow, &[vabs, br])?;
+        let at = self.call_f64(atan2, &[ai, ar])?;
+        let ph0 = b.build_float_mul(at, br, "")?;
+        b.build_conditional_branch(bim0, fin, cplx)?;
+        self.at(cplx);
+        let atb = b.build_float_mul(at, bi, "")?;
+        let e = self.call_f64(exp, &[atb])?;
+        let len1 = b.build_float_div(len0, e, "")?;
+        let lg = self.call_f64(log, &[vabs])?;
+        let bl = b.build_float_mul(bi, lg, "")?;
+        let ph1 = b.build_float_add(ph0, bl, "")?;
+        b.build_unconditional_branch(fin)?;
+        self.at(fin);
+        let len = b.build_phi(f64t, "")?;
+        len.add_incoming(&[(&len0, general), (&len1, cplx)]);
+        let ph = b.build_phi(f64t, "")?;
+        ph.add_incoming(&[(&ph0, general), (&ph1, cplx)]);
+        let (len, ph) = (len.as_basic_value().into_float_value(), ph.as_basic_value().into_float_value());
+        let c = self.call_f64(cos, &[ph])?;
+        let s = self.call_f64(sin, &[ph])?;
+        let gr = b.build_float_mul(len, c, "")?;
+        let gi = b.build_float_mul(len, s, "")?;
+        self.ret(self.pair(gr, gi)?)
     }
 }

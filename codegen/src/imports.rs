@@ -32,9 +32,12 @@
 //! that still lowers to a shadowed name the same way. A program without
 //! such exports is lowered exactly as before.
 
+use inkwell::builder::BuilderError;
 use inkwell::module::{Linkage, Module as LlModule};
 use inkwell::types::{BasicType, BasicTypeEnum};
-use inkwell::values::{AnyValue, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode};
+use inkwell::values::{
+    AnyValue, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, PointerValue,
+};
 use postc_ir::diag::{Diagnostic, Pos};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -406,103 +409,148 @@ fn rename_alias(module: &LlModule<'_>, from: &str, to: &str) {
 /// Defines every declared `postc.c.NAME` (see the module docs): each calls
 /// the function its slot holds, which `postc.c.bind` fills on first use.
 fn define_imports(module: &LlModule<'_>, library: &str) -> Result<(), String> {
-    let mut text = String::new();
-    for f in module.get_functions() {
-        let full = f.get_name().to_string_lossy().into_owned();
-        let Some(name) = full.strip_prefix(IMPORT) else { continue };
-        if f.count_basic_blocks() > 0 || name == "bind" {
-            continue;
-        }
-        text.push_str(&trampoline(name, f));
-    }
-    if text.is_empty() {
+    let declared: Vec<(String, FunctionValue<'_>)> = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() == 0)
+        .filter_map(|f| {
+            let full = f.get_name().to_string_lossy().into_owned();
+            let name = full.strip_prefix(IMPORT)?.to_owned();
+            (name != "bind").then_some((name, f))
+        })
+        .collect();
+    if declared.is_empty() {
         return Ok(());
     }
-    let lib = crate::emit::escape_bytes(format!("{library}\0").as_bytes());
-    text.push_str(&format!(
-        "@\"{IMPORT}library\" = linkonce_odr hidden unnamed_addr constant [{} x i8] c\"{lib}\"\n\
-         declare ptr @dlopen(ptr, i32)\n\
-         declare ptr @dlsym(ptr, ptr)\n\
-         declare void @llvm.trap() cold noreturn nounwind\n\
-         define linkonce_odr hidden ptr @\"{IMPORT}bind\"(ptr %name) cold noinline nounwind {{\n\
-         entry:\n\
-         \x20 %h = call ptr @dlopen(ptr @\"{IMPORT}library\", i32 1)\n\
-         \x20 %hz = icmp eq ptr %h, null\n\
-         \x20 br i1 %hz, label %fail, label %sym\n\
-         sym:\n\
-         \x20 %p = call ptr @dlsym(ptr %h, ptr %name)\n\
-         \x20 %pz = icmp eq ptr %p, null\n\
-         \x20 br i1 %pz, label %fail, label %ok\n\
-         ok:\n\
-         \x20 ret ptr %p\n\
-         fail:\n\
-         \x20 call void @llvm.trap()\n\
-         \x20 unreachable\n\
-         }}\n",
-        library.len() + 1
-    ));
-    let cx = module.get_context();
-    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.c");
-    let im = cx.create_module_from_ir(buf).map_err(|e| format!("the C library imports do not parse: {e}\n{text}"))?;
-    im.set_triple(&module.get_triple());
-    im.set_data_layout(&module.get_data_layout());
-    module.link_in_module(im).map_err(|e| format!("linking the C library imports: {e}"))?;
-    for f in module.get_functions() {
-        if f.count_basic_blocks() > 0 && f.get_name().to_bytes().starts_with(IMPORT.as_bytes()) {
-            f.set_linkage(Linkage::Internal);
-        }
-    }
-    for g in module.get_globals() {
-        if g.get_name().to_bytes().starts_with(IMPORT.as_bytes()) {
-            g.set_linkage(Linkage::Internal);
-        }
+    let bind = bind_function(module, library).map_err(|e| e.to_string())?;
+    for (name, f) in declared {
+        trampoline(module, &name, f, bind).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
-/// The definition of `postc.c.NAME` for the declaration `f`.
-fn trampoline(name: &str, f: FunctionValue<'_>) -> String {
-    let ty = f.get_type();
-    let ret = ty.get_return_type().map(|t| t.print_to_string().to_string()).unwrap_or_else(|| "void".into());
-    let params: Vec<String> = ty.get_param_types().iter().map(|t| t.print_to_string().to_string()).collect();
-    let variadic = ty.is_var_arg();
-    let mut formals: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("{t} %a{i}")).collect();
-    let mut types = params.clone();
-    if variadic {
-        formals.push("...".into());
-        types.push("...".into());
+/// An internal constant holding `text` and a NUL.
+fn internal_cstring<'c>(module: &LlModule<'c>, name: &str, text: &str) -> PointerValue<'c> {
+    if let Some(g) = module.get_global(name) {
+        return g.as_pointer_value();
     }
-    // A variadic call is forwarded with its arguments as they are.
-    let call = if variadic { "musttail call" } else { "tail call" };
-    let (result, ret_line) = if ret == "void" {
-        (String::new(), "ret void".to_owned())
-    } else {
-        ("%r = ".to_owned(), format!("ret {ret} %r"))
+    let cx = module.get_context();
+    let init = cx.const_string(text.as_bytes(), true);
+    let g = module.add_global(init.get_type(), None, name);
+    g.set_initializer(&init);
+    g.set_linkage(Linkage::Internal);
+    g.set_unnamed_addr(true);
+    g.set_constant(true);
+    g.as_pointer_value()
+}
+
+/// Adds the flag attributes `names` to `f`.
+fn add_flags(f: FunctionValue<'_>, names: &[&str]) {
+    let cx = f.get_type().get_context();
+    for a in names {
+        let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(a);
+        f.add_attribute(inkwell::attributes::AttributeLoc::Function, cx.create_enum_attribute(kind, 0));
+    }
+}
+
+/// `ptr postc.c.bind(ptr name)`: the C library's function `name`, looked up
+/// with `dlsym` on a `dlopen` handle of `library`; traps when there is none.
+fn bind_function<'c>(module: &LlModule<'c>, library: &str) -> Result<FunctionValue<'c>, BuilderError> {
+    let full = format!("{IMPORT}bind");
+    if let Some(f) = module.get_function(&full).filter(|f| f.count_basic_blocks() > 0) {
+        return Ok(f);
+    }
+    let cx = module.get_context();
+    let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+    let lib = internal_cstring(module, &format!("{IMPORT}library"), library);
+    let get = |name: &str, ty: inkwell::types::FunctionType<'c>| {
+        module.get_function(name).unwrap_or_else(|| module.add_function(name, ty, None))
     };
-    let slot = format!("@\"{IMPORT}{name}.slot\"");
-    let cname = crate::emit::escape_bytes(format!("{name}\0").as_bytes());
-    format!(
-        "{slot} = linkonce_odr hidden global ptr null\n\
-         @\"{IMPORT}{name}.name\" = linkonce_odr hidden unnamed_addr constant [{} x i8] c\"{cname}\"\n\
-         define linkonce_odr hidden {ret} @\"{IMPORT}{name}\"({}) nounwind {{\n\
-         entry:\n\
-         \x20 %p0 = load atomic ptr, ptr {slot} unordered, align 8\n\
-         \x20 %unbound = icmp eq ptr %p0, null\n\
-         \x20 br i1 %unbound, label %bind, label %call\n\
-         bind:\n\
-         \x20 %p1 = call ptr @\"{IMPORT}bind\"(ptr @\"{IMPORT}{name}.name\")\n\
-         \x20 store atomic ptr %p1, ptr {slot} unordered, align 8\n\
-         \x20 br label %call\n\
-         call:\n\
-         \x20 %p = phi ptr [ %p0, %entry ], [ %p1, %bind ]\n\
-         \x20 {result}{call} {ret} ({}) %p({})\n\
-         \x20 {ret_line}\n\
-         }}\n",
-        name.len() + 1,
-        formals.join(", "),
-        types.join(", "),
-        formals.join(", "),
-    )
+    let dlopen = get("dlopen", ptr.fn_type(&[ptr.into(), cx.i32_type().into()], false));
+    let dlsym = get("dlsym", ptr.fn_type(&[ptr.into(), ptr.into()], false));
+    let trap = get("llvm.trap", cx.void_type().fn_type(&[], false));
+    let f = module
+        .get_function(&full)
+        .unwrap_or_else(|| module.add_function(&full, ptr.fn_type(&[ptr.into()], false), None));
+    f.set_linkage(Linkage::Internal);
+    add_flags(f, &["cold", "noinline", "nounwind"]);
+    let b = cx.create_builder();
+    let (entry, sym, ok, fail) = (
+        cx.append_basic_block(f, "entry"),
+        cx.append_basic_block(f, "sym"),
+        cx.append_basic_block(f, "ok"),
+        cx.append_basic_block(f, "fail"),
+    );
+    let name = f.get_nth_param(0).map(|p| p.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
+    b.position_at_end(entry);
+    let rtld_lazy = cx.i32_type().const_int(1, false);
+    let h = b.build_call(dlopen, &[lib.into(), rtld_lazy.into()], "h")?;
+    let h = h.try_as_basic_value().basic().map(|v| v.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
+    let hz = b.build_is_null(h, "")?;
+    b.build_conditional_branch(hz, fail, sym)?;
+    b.position_at_end(sym);
+    let p = b.build_call(dlsym, &[h.into(), name.into()], "p")?;
+    let p = p.try_as_basic_value().basic().map(|v| v.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
+    let pz = b.build_is_null(p, "")?;
+    b.build_conditional_branch(pz, fail, ok)?;
+    b.position_at_end(ok);
+    b.build_return(Some(&p))?;
+    b.position_at_end(fail);
+    b.build_call(trap, &[], "")?;
+    b.build_unreachable()?;
+    Ok(f)
+}
+
+/// Defines the declaration `f` of `postc.c.NAME`: it calls the function its
+/// slot holds, bound on first use; a variadic one forwards its arguments
+/// as they are (`musttail`).
+fn trampoline<'c>(
+    module: &LlModule<'c>,
+    name: &str,
+    f: FunctionValue<'c>,
+    bind: FunctionValue<'c>,
+) -> Result<(), BuilderError> {
+    let cx = module.get_context();
+    let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+    let slot = module.add_global(ptr, None, &format!("{IMPORT}{name}.slot"));
+    slot.set_initializer(&ptr.const_null());
+    slot.set_linkage(Linkage::Internal);
+    let cname = internal_cstring(module, &format!("{IMPORT}{name}.name"), name);
+    f.set_linkage(Linkage::Internal);
+    add_flags(f, &["nounwind"]);
+    let b = cx.create_builder();
+    let (entry, bind_bb, call_bb) =
+        (cx.append_basic_block(f, "entry"), cx.append_basic_block(f, "bind"), cx.append_basic_block(f, "call"));
+    b.position_at_end(entry);
+    let p0 = b.build_load(ptr, slot.as_pointer_value(), "p0")?.into_pointer_value();
+    if let Some(i) = p0.as_instruction_value() {
+        let _ = i.set_atomic_ordering(inkwell::AtomicOrdering::Unordered);
+        let _ = i.set_alignment(8);
+    }
+    let unbound = b.build_is_null(p0, "")?;
+    b.build_conditional_branch(unbound, bind_bb, call_bb)?;
+    b.position_at_end(bind_bb);
+    let p1 = b.build_call(bind, &[cname.into()], "p1")?;
+    let p1 = p1.try_as_basic_value().basic().map(|v| v.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
+    let st = b.build_store(slot.as_pointer_value(), p1)?;
+    let _ = st.set_atomic_ordering(inkwell::AtomicOrdering::Unordered);
+    let _ = st.set_alignment(8);
+    b.build_unconditional_branch(call_bb)?;
+    b.position_at_end(call_bb);
+    let p = b.build_phi(ptr, "p")?;
+    p.add_incoming(&[(&p0, entry), (&p1, bind_bb)]);
+    let args: Vec<BasicMetadataValueEnum> = f.get_param_iter().map(Into::into).collect();
+    let call = b.build_indirect_call(f.get_type(), p.as_basic_value().into_pointer_value(), &args, "")?;
+    // A variadic call is forwarded with its arguments as they are.
+    call.set_tail_call_kind(if f.get_type().is_var_arg() {
+        inkwell::llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail
+    } else {
+        inkwell::llvm_sys::LLVMTailCallKind::LLVMTailCallKindTail
+    });
+    match call.try_as_basic_value().basic() {
+        Some(r) => b.build_return(Some(&r))?,
+        None => b.build_return(None)?,
+    };
+    Ok(())
 }
 
 #[cfg(test)]

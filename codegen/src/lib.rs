@@ -1,10 +1,11 @@
 //! postc-codegen: POST IR to native code through LLVM (inkwell).
 //!
 //! [`compile`] runs, in this order: the postc pass pipeline of the level on a
-//! clone of every module; the verifier; lowering of every module to one
-//! LLVM module (every function declared first, then the bodies, then the
-//! helpers and runtime they use; see [`emit`]); per codegen unit, parsing
-//! that module into the unit's own `Context`, linking `--link-ir` files,
+//! clone of every module; the verifier; lowering (symbols, signatures,
+//! ufunc and GPU plans); per codegen unit, building the whole program's
+//! LLVM module in the unit's own `Context` with LLVM's IR builder (every
+//! function declared first, then the bodies, with the helpers and runtime
+//! they use; see [`emit`]), linking `--link-ir` files,
 //! giving exported functions that have the names of C library functions
 //! their names while the unit's own calls still reach the C library (see
 //! [`imports`]), verifying, LLVM's `default<O{n}>` pipeline on the target machine, and
@@ -185,10 +186,13 @@ pub fn prepare(program: &Program, options: &CodegenOptions) -> Result<Program, V
     Ok(p)
 }
 
-/// The lowered program: the LLVM module text and what the units need.
-pub struct Lowered {
-    /// The module text without aliases.
-    pub text: String,
+/// The lowered program: how every function appears in the LLVM module,
+/// and what the units need.
+pub struct Lowered<'p> {
+    /// The prepared program (see [`prepare`]).
+    pub program: &'p Program,
+    /// Name lookups over it.
+    pub index: emit::Index<'p>,
     /// (alias symbol, target symbol, signature).
     pub aliases: Vec<(String, String, emit::FnSig)>,
     /// Exported function symbols, in declaration order (the unit split).
@@ -196,55 +200,81 @@ pub struct Lowered {
     /// Instructions of the program (for the default unit count).
     pub insts: usize,
     /// The LLVM signature (symbol, ABI) of every function: after
-    /// [`build_unit`] parsed the text, `module.get_function(&sig.symbol)`
+    /// [`build_unit`] built the module, `module.get_function(&sig.symbol)`
     /// is the function's `FunctionValue`.
     pub sigs: std::collections::HashMap<(postc_ir::ModuleId, postc_ir::FuncId), emit::FnSig>,
+    /// The functions whose calls count the depth of calls.
+    pub depth_counted: std::collections::HashSet<(postc_ir::ModuleId, postc_ir::FuncId)>,
     /// The exported ufuncs, whose `NAME_loop` / `NAME_dl` entry points
     /// [`ufunc`] adds to the unit that defines their body.
     pub ufuncs: Vec<ufunc::Plan>,
     /// The gpu functions (see [`gpu`]).
     pub gpu: gpu::GpuPlan,
-    /// The runtime parts the bodies use, whose declarations the units add
-    /// (see [`runtime::parts_text`]).
-    pub runtime_parts: Vec<runtime::Part>,
-    /// The C library functions that exported names shadow: in `text` the
-    /// exported functions of those names have placeholder names until
+    /// The C library functions that exported names shadow: in the module
+    /// the exported functions of those names have placeholder names until
     /// [`imports::Shield::publish`].
     pub shield: imports::Shield,
 }
 
-/// Lowers a prepared program (see [`prepare`]) to LLVM IR text.
-pub fn lower(program: &Program) -> Result<Lowered, Vec<Diagnostic>> {
-    let mut e = emit::Emitter::new(program);
-    e.declare_all();
-    let text = e.emit_all();
-    if !e.diags.is_empty() {
-        return Err(std::mem::take(&mut e.diags));
+/// Lowers a prepared program (see [`prepare`]): decides the symbols and
+/// signatures, the ufunc entry points and the GPU plan; each unit builds
+/// the module from it ([`build_unit`]).
+pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
+    let mut d = emit::Declared::new(program);
+    if !d.diags.is_empty() {
+        return Err(std::mem::take(&mut d.diags));
     }
     let mut exported = Vec::new();
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, _) in m.functions.iter_enumerated() {
-            let s = &e.sigs[&(mid, fid)];
+            let s = &d.sigs[&(mid, fid)];
             if s.exported {
                 exported.push(s.symbol.clone());
             }
         }
     }
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
-    let ufuncs = ufunc::plans(program, &e.sigs, &e.aliases)?;
+    let ufuncs = ufunc::plans(program, &d.sigs, &d.aliases)?;
     // The GPU step of lowering: which functions get device code.
-    let gpu = gpu::plan(program, &e.sigs, &ufuncs);
+    let gpu = gpu::plan(program, &d.sigs, &ufuncs);
     Ok(Lowered {
-        text,
-        aliases: e.aliases,
+        program,
+        index: d.index,
+        aliases: d.aliases,
         exported,
         insts,
-        sigs: e.sigs,
+        sigs: d.sigs,
+        depth_counted: d.depth_counted,
         ufuncs,
         gpu,
-        runtime_parts: e.runtime_parts,
-        shield: e.shield,
+        shield: d.shield,
     })
+}
+
+/// Adds the aliases whose target symbol `keep` accepts: protected, of the
+/// target's type.
+fn add_aliases(module: &LlModule<'_>, low: &Lowered<'_>, keep: impl Fn(&str) -> bool) -> Result<(), Vec<Diagnostic>> {
+    use inkwell::llvm_sys::core::{LLVMAddAlias2, LLVMGlobalGetValueType, LLVMSetVisibility};
+    use inkwell::llvm_sys::LLVMVisibility;
+    use inkwell::values::AsValueRef;
+    for (alias, target, _) in &low.aliases {
+        if !keep(target) {
+            continue;
+        }
+        let (alias, target) = (low.shield.text_symbol(alias), low.shield.text_symbol(target));
+        let f = module
+            .get_function(&target)
+            .ok_or_else(|| internal(format!("no function `{target}` for alias `{alias}`")))?;
+        let name = std::ffi::CString::new(alias.as_bytes()).map_err(|e| internal(e.to_string()))?;
+        // SAFETY: the module and the function are valid and of one context;
+        // the name is NUL-terminated.
+        unsafe {
+            let fv = f.as_value_ref();
+            let a = LLVMAddAlias2(module.as_mut_ptr(), LLVMGlobalGetValueType(fv), 0, fv, name.as_ptr());
+            LLVMSetVisibility(a, LLVMVisibility::LLVMProtectedVisibility);
+        }
+    }
+    Ok(())
 }
 
 static INIT: Once = Once::new();
@@ -375,12 +405,12 @@ pub fn with_target_machine<R>(
     r
 }
 
-/// Parses the lowered text into `cx`, links the `--link-ir` files, sets up
-/// the unit (functions outside `owned` become `available_externally`) and
-/// verifies it.
+/// Builds the lowered program's module in `cx`, links the `--link-ir`
+/// files, sets up the unit (functions outside `owned` become
+/// `available_externally`) and verifies it.
 pub fn build_unit<'c>(
     cx: &'c Context,
-    low: &Lowered,
+    low: &Lowered<'_>,
     options: &CodegenOptions,
     tm: &TargetMachine,
     owned: Option<&[String]>,
@@ -388,18 +418,11 @@ pub fn build_unit<'c>(
     let owned: Option<std::collections::HashSet<&str>> = owned.map(|o| o.iter().map(String::as_str).collect());
     let keep = |s: &str| owned.as_ref().is_none_or(|o| o.contains(s));
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
-    let mut text = low.text.clone();
-    text.push_str(&runtime::parts_text(&low.runtime_parts));
-    text.push_str(&emit::alias_lines(&low.aliases, &low.shield, keep));
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc");
-    let module = cx.create_module_from_ir(buf).map_err(|e| {
-        if std::env::var_os("POSTC_DUMP_LL").is_some() {
-            let _ = std::fs::write("postc-failed.ll", &text);
-        }
-        internal(format!("LLVM rejected the generated module: {}", e.to_string()))
-    })?;
+    let module = cx.create_module("postc");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
+    emit::build_module(cx, &module, low)?;
+    add_aliases(&module, low, keep)?;
     // Externally provided LLVM IR: optimised at -O2, linked, made internal.
     let exported: std::collections::HashSet<&str> =
         if options.link_ir.is_empty() { Default::default() } else { low.exported.iter().map(String::as_str).collect() };
@@ -478,7 +501,7 @@ fn hide(module: &LlModule<'_>, name: &str) {
 /// Runs the `-O` pipeline and emits one unit.
 fn finish_unit(
     module: &LlModule<'_>,
-    low: &Lowered,
+    low: &Lowered<'_>,
     tm: &TargetMachine,
     opt: OptLevel,
     kind: EmitKind,
@@ -560,7 +583,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         let timer = &mut timer;
         with_target_machine(options, |tm| {
             let cx = Context::create();
-            let module = timer.time("llvm parse + link + verify", || build_unit(&cx, &low, options, tm, None))?;
+            let module = timer.time("llvm build + link + verify", || build_unit(&cx, &low, options, tm, None))?;
             timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
         })?
     } else {

@@ -76,9 +76,9 @@ fn main() {
         println!("{file}: compile -O2 {total:.2} ms (best of {rounds})");
         for (what, t) in [
             ("postc passes + verify", t_prepare),
-            ("lowering", t_lower),
+            ("lowering (symbols, signatures, plans)", t_lower),
             ("target machine", t_tm),
-            ("llvm parse + entry points + verify", t_build),
+            ("llvm module built + entry points + verify", t_build),
             ("default<O2>", t_opt),
             ("instruction selection + object", t_emit),
         ] {

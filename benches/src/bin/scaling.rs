@@ -5,9 +5,10 @@
 //!
 //! - `simplify-cfg` on one function whose entry branches through a chain of
 //!   empty forwarding blocks (10^6 blocks);
-//! - the -O0 pipeline and the lowering to LLVM IR (`postc_codegen::lower`)
-//!   of a module of 10^5 small exported functions, each calling the one
-//!   before it, and the LLVM module built from that text.
+//! - the -O0 pipeline, the lowering (`postc_codegen::lower`: symbols and
+//!   signatures) of a module of 10^5 small exported functions, each calling
+//!   the one before it, and the LLVM module built from it with the IR
+//!   builder (`build_unit`).
 //!
 //! `scaling [ROUNDS] [BLOCKS] [FUNCTIONS]` (defaults: 3, 1000000, 100000).
 
@@ -105,6 +106,6 @@ fn main() {
         });
     }
     report("-O0 pipeline (postc_codegen::prepare)", "functions", nfuncs, prep);
-    report("lowering to LLVM IR (postc_codegen::lower)", "functions", nfuncs, low);
-    report("LLVM module from that text (build_unit)", "functions", nfuncs, llvm);
+    report("lowering (postc_codegen::lower)", "functions", nfuncs, low);
+    report("LLVM module built from it (build_unit)", "functions", nfuncs, llvm);
 }

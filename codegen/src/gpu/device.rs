@@ -1,22 +1,19 @@
-//! The device module: the host lowering parsed for the GPU triple, the
-//! ufuncs' `SYMBOL_loop` emitted into it, and one kernel per gpu ufunc.
+//! The device module: the program's module built for the GPU triple, the
+//! ufuncs' `SYMBOL_loop` emitted into it, and the kernels ([`super::kernels`]).
 
-use super::{err, FunctionKind, GpuFunction, GpuUfunc, DEFAULT_ARCH, NVPTX_TRIPLE};
-use crate::emit::{llty, memty};
+use super::kernels::{Arch, Kernels};
+use super::{err, DEFAULT_ARCH, NVPTX_TRIPLE};
+use crate::emit::unit::Types;
 use crate::runtime::{ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK};
 use crate::{CodegenOptions, Lowered};
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
-use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module as LlModule};
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, RelocMode, Target, TargetMachine, TargetTriple};
 use inkwell::values::{BasicValue as _, InstructionOpcode};
 use inkwell::GlobalVisibility;
-use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg};
 use postc_ir::diag::Diagnostic;
-use postc_ir::DType;
-use std::fmt::Write as _;
 
 /// Compiled device code, embedded in the host object.
 #[derive(Clone, Debug)]
@@ -47,241 +44,6 @@ impl DeviceCode {
             DeviceCode::CodeObject(_) => 2,
         }
     }
-}
-
-/// The device target of a build.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Arch {
-    Nvptx,
-    Amdgpu,
-}
-
-impl Arch {
-    /// The calling convention of a kernel.
-    fn kernel_cc(self) -> &'static str {
-        match self {
-            Arch::Nvptx => "ptx_kernel",
-            Arch::Amdgpu => "amdgpu_kernel",
-        }
-    }
-}
-
-/// The kernel of one gpu ufunc, as LLVM IR text: thread `t` of `T` runs
-/// the iterations `t, t + T, ...` of the loop, each as a call to the
-/// device's `SYMBOL_loop` with a loop length of one. The last two
-/// parameters are the scratch buffer the host allocated for operands that
-/// need a copy (NULL when none does) and the bytes of it each thread takes:
-/// thread `t`'s part is passed as the loop's `data`.
-fn kernel_text(u: &GpuUfunc, arch: Arch) -> String {
-    let plan = &u.plan;
-    let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
-    let mut t = String::new();
-    let mut params: Vec<String> = (0..nops).map(|j| format!("ptr %p{j}")).collect();
-    params.extend((0..nsteps).map(|k| format!("i64 %s{k}")));
-    params.extend((0..ndims).map(|k| format!("i64 %d{k}")));
-    params.push("ptr %scratch".into());
-    params.push("i64 %slot".into());
-    let _ = writeln!(t, "define {} void @\"{}\"({}) {{\nentry:", arch.kernel_cc(), u.kernel, params.join(", "));
-    let _ = writeln!(
-        t,
-        "  %args = alloca [{nops} x ptr], align 8\n  %steps = alloca [{nsteps} x i64], align 8\n  \
-         %dims = alloca [{ndims} x i64], align 8"
-    );
-    for k in 0..nsteps {
-        let _ = writeln!(
-            t,
-            "  %sp{k} = getelementptr [{nsteps} x i64], ptr %steps, i64 0, i64 {k}\n  store i64 %s{k}, ptr %sp{k}"
-        );
-    }
-    for k in 0..ndims {
-        let v = if k == 0 { "1".to_string() } else { format!("%d{k}") };
-        let _ = writeln!(
-            t,
-            "  %dp{k} = getelementptr [{ndims} x i64], ptr %dims, i64 0, i64 {k}\n  store i64 {v}, ptr %dp{k}"
-        );
-    }
-    t.push_str(GRID_STRIDE);
-    t.push_str("  %soff = mul i64 %start, %slot\n  %mine = getelementptr i8, ptr %scratch, i64 %soff\n");
-    t.push_str(
-        "  br label %head\nhead:\n  %i = phi i64 [ %start, %entry ], [ %next, %body ]\n  %more = icmp slt i64 %i, %d0\n  \
-         br i1 %more, label %body, label %done\nbody:\n",
-    );
-    for j in 0..nops {
-        let _ = writeln!(
-            t,
-            "  %o{j} = mul i64 %i, %s{j}\n  %a{j} = getelementptr i8, ptr %p{j}, i64 %o{j}\n  \
-             %ap{j} = getelementptr [{nops} x ptr], ptr %args, i64 0, i64 {j}\n  store ptr %a{j}, ptr %ap{j}"
-        );
-    }
-    let _ = writeln!(
-        t,
-        "  call void @\"{}\"(ptr %args, ptr %dims, ptr %steps, ptr %mine)\n  %next = add i64 %i, %stride\n  \
-         br label %head\ndone:\n  ret void\n}}\n",
-        crate::ufunc::loop_symbol(&u.symbol)
-    );
-    let _ = writeln!(t, "declare void @\"{}\"(ptr, ptr, ptr, ptr)", crate::ufunc::loop_symbol(&u.symbol));
-    t
-}
-
-/// The kernel of a `kernel` function (its parameters, a Bool as a byte)
-/// or of a plain `gpu` function (the same, then a pointer the result is
-/// stored to; launched on one thread).
-fn function_kernel_text(g: &GpuFunction, arch: Arch) -> String {
-    let mut params: Vec<String> = g
-        .params
-        .iter()
-        .enumerate()
-        .map(|(k, p)| if p.tensor { format!("ptr %a{k}") } else { format!("{} %a{k}", memty(p.dtype)) })
-        .collect();
-    if g.ret.is_some() {
-        params.push("ptr %ret".into());
-    }
-    let mut t = String::new();
-    let _ = writeln!(t, "define {} void @\"{}\"({}) {{\nentry:", arch.kernel_cc(), g.kernel, params.join(", "));
-    let mut args = Vec::new();
-    for (k, p) in g.params.iter().enumerate() {
-        let v = if !p.tensor && p.dtype == DType::Bool {
-            let _ = writeln!(t, "  %v{k} = trunc i8 %a{k} to i1");
-            format!("%v{k}")
-        } else {
-            format!("%a{k}")
-        };
-        args.push(format!("{} {} {v}", g.sig.params[k], g.sig.param_attrs[k]));
-    }
-    let call = format!("@\"{}\"({})", g.symbol, args.join(", "));
-    match g.ret {
-        None => {
-            let _ = writeln!(t, "  call void {call}");
-        }
-        Some(d) => {
-            let _ = writeln!(t, "  %r = call {} {} {call}", g.sig.ret_attr, llty(d));
-            if d == DType::Bool {
-                t.push_str("  %rm = zext i1 %r to i8\n  store i8 %rm, ptr %ret\n");
-            } else {
-                let _ = writeln!(t, "  store {} %r, ptr %ret", llty(d));
-            }
-        }
-    }
-    t.push_str("  ret void\n}\n");
-    let _ = writeln!(t, "declare {} {} @\"{}\"({})", g.sig.ret_attr, g.sig.ret, g.symbol, g.sig.params.join(", "));
-    debug_assert!(g.kind == FunctionKind::Kernel || g.kind == FunctionKind::Single);
-    t
-}
-
-/// The coordinate built-ins on NVPTX: the special registers.
-fn nvptx_coords_text() -> String {
-    let mut t = String::new();
-    for reg in GpuReg::ALL {
-        let sreg = match reg {
-            GpuReg::ThreadIdx => "tid",
-            GpuReg::BlockIdx => "ctaid",
-            GpuReg::BlockDim => "ntid",
-            GpuReg::GridDim => "nctaid",
-        };
-        for axis in Axis::ALL {
-            let a = axis.name();
-            let _ = writeln!(
-                t,
-                "define linkonce_odr i64 @\"{}\"() {{\n  %r = call i32 @llvm.nvvm.read.ptx.sreg.{sreg}.{a}()\n  \
-                 %z = zext i32 %r to i64\n  ret i64 %z\n}}",
-                gpu_builtin_name(reg, axis)
-            );
-            let _ = writeln!(t, "declare i32 @llvm.nvvm.read.ptx.sreg.{sreg}.{a}()");
-        }
-    }
-    t
-}
-
-/// The barrier of a block, and the storage of every block-shared array: a
-/// global in the shared address space (3 on both targets: NVIDIA's shared
-/// memory, AMD's LDS), reached through a generic pointer.
-fn cooperation_text(functions: &[GpuFunction], arch: Arch) -> String {
-    let mut t = String::new();
-    if functions.iter().any(|g| g.barrier) {
-        let name = postc_ir::builtins::SYNC_THREADS;
-        let body = match arch {
-            Arch::Nvptx => "  call void @llvm.nvvm.barrier0()\n".to_owned(),
-            // As HIP's __syncthreads: the work-group's memory operations
-            // before the barrier are visible to every work-item after it.
-            Arch::Amdgpu => "  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier()\n  \
-                             fence syncscope(\"workgroup\") acquire\n"
-                .to_owned(),
-        };
-        let _ = writeln!(t, "define linkonce_odr void @\"{name}\"() convergent nounwind {{\n{body}  ret void\n}}");
-        let _ = writeln!(
-            t,
-            "declare void @llvm.{}() convergent nounwind",
-            if arch == Arch::Nvptx { "nvvm.barrier0" } else { "amdgcn.s.barrier" }
-        );
-    }
-    for s in functions.iter().flat_map(|g| &g.shared) {
-        let _ = writeln!(
-            t,
-            "@\"{0}.mem\" = internal addrspace(3) global [{1} x i8] poison, align 16\n\
-             define linkonce_odr ptr @\"{0}\"() nounwind {{\n  \
-             ret ptr addrspacecast (ptr addrspace(3) @\"{0}.mem\" to ptr)\n}}",
-            s.symbol, s.bytes
-        );
-    }
-    t
-}
-
-/// `%start` (this thread's first index) and `%stride` (threads in the
-/// grid) of a grid-stride loop over the x axis, from the coordinate
-/// built-ins each target defines next to the kernels.
-const GRID_STRIDE: &str = "  %tid = call i64 @\"postc.gpu.thread_idx.x\"()\n  \
-  %ntid = call i64 @\"postc.gpu.block_dim.x\"()\n  %ctaid = call i64 @\"postc.gpu.block_idx.x\"()\n  \
-  %nctaid = call i64 @\"postc.gpu.grid_dim.x\"()\n  %base = mul i64 %ctaid, %ntid\n  \
-  %start = add i64 %base, %tid\n  %stride = mul i64 %nctaid, %ntid\n";
-
-const AMDGPU_DECLS: &str = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workitem.id.y()\n\
-declare i32 @llvm.amdgcn.workitem.id.z()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n\
-declare i32 @llvm.amdgcn.workgroup.id.y()\ndeclare i32 @llvm.amdgcn.workgroup.id.z()\n\
-declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n";
-
-/// The coordinate built-ins on AMDGPU: work-item and work-group ids, and
-/// the dispatch packet's work-group size (bytes 4, 6, 8) and grid size in
-/// work-items (bytes 12, 16, 20).
-fn amdgpu_coords_text() -> String {
-    let mut t = String::new();
-    for reg in GpuReg::ALL {
-        for axis in Axis::ALL {
-            let (a, i) = (axis.name(), axis.index() as u64);
-            let body = match reg {
-                GpuReg::ThreadIdx => {
-                    format!("  %r = call i32 @llvm.amdgcn.workitem.id.{a}()\n  %z = zext i32 %r to i64\n")
-                }
-                GpuReg::BlockIdx => {
-                    format!("  %r = call i32 @llvm.amdgcn.workgroup.id.{a}()\n  %z = zext i32 %r to i64\n")
-                }
-                GpuReg::BlockDim | GpuReg::GridDim => {
-                    let mut b = format!(
-                        "  %dp = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n  \
-                         %wp = getelementptr i8, ptr addrspace(4) %dp, i64 {}\n  %w16 = load i16, ptr addrspace(4) %wp, align 2\n  \
-                         %w = zext i16 %w16 to i64\n",
-                        4 + 2 * i
-                    );
-                    if reg == GpuReg::BlockDim {
-                        b.push_str("  %z = add i64 %w, 0\n");
-                    } else {
-                        let _ = write!(
-                            b,
-                            "  %gp = getelementptr i8, ptr addrspace(4) %dp, i64 {}\n  %g32 = load i32, ptr addrspace(4) %gp, align 4\n  \
-                             %g = zext i32 %g32 to i64\n  %z = udiv i64 %g, %w\n",
-                            12 + 4 * i
-                        );
-                    }
-                    b
-                }
-            };
-            let _ = writeln!(
-                t,
-                "define linkonce_odr i64 @\"{}\"() {{\n{body}  ret i64 %z\n}}",
-                gpu_builtin_name(reg, axis)
-            );
-        }
-    }
-    t
 }
 
 /// LLVM intrinsics the GPU backends lower without a library.
@@ -524,15 +286,14 @@ fn link_libdevice<'c>(
 }
 
 /// Compiles the device code of a lowered program's gpu functions.
-pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
+pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
     let (arch, tm) = match options.gpu.mode {
         super::GpuMode::Amdgpu => (Arch::Amdgpu, amdgpu_machine(options)?),
         _ => (Arch::Nvptx, nvptx_machine(options)?),
     };
     let cx = Context::create();
-    let text = low.text.clone() + &device_runtime_text(&low.runtime_parts);
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu");
-    let m = cx.create_module_from_ir(buf).map_err(|e| internal(format!("LLVM rejected the device module: {e}")))?;
+    let m = cx.create_module("postc.gpu");
+    crate::emit::build_module(&cx, &m, low)?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)
@@ -543,26 +304,16 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         plan.scratch_from_data = true;
         crate::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;
     }
-    let mut kernels = String::new();
+    let kernels = Kernels::new(Types::new(&cx), &m, arch);
     for u in &low.gpu.ufuncs {
-        kernels.push_str(&kernel_text(u, arch));
+        kernels.ufunc_kernel(u).map_err(internal)?;
     }
     for g in &low.gpu.functions {
-        kernels.push_str(&function_kernel_text(g, arch));
+        kernels.function_kernel(g).map_err(internal)?;
     }
-    kernels.push_str(&cooperation_text(&low.gpu.functions, arch));
-    match arch {
-        Arch::Nvptx => {
-            kernels.push_str(&nvptx_coords_text());
-        }
-        Arch::Amdgpu => {
-            kernels.push_str(AMDGPU_DECLS);
-            kernels.push_str(&amdgpu_coords_text());
-        }
-    }
-    let kbuf = MemoryBuffer::create_from_memory_range_copy(kernels.as_bytes(), "postc.gpu.kernels");
-    let km = cx.create_module_from_ir(kbuf).map_err(|e| internal(format!("LLVM rejected the kernels: {e}")))?;
-    m.link_in_module(km).map_err(|e| internal(format!("linking the kernels: {e}")))?;
+    kernels.cooperation(&low.gpu.functions).map_err(internal)?;
+    kernels.coordinates().map_err(internal)?;
+    kernels.runtime_stride().map_err(internal)?;
     m.set_triple(&tm.get_triple());
     m.set_data_layout(&tm.get_target_data().get_data_layout());
     let names = low.gpu.kernel_names();
@@ -597,56 +348,6 @@ pub fn compile_device(low: &Lowered, options: &CodegenOptions) -> Result<DeviceC
         }
     }
 }
-
-/// The runtime a device module calls: the stride helper defined (the host's
-/// is in the runtime library), the rest declared (what the kernels reach of
-/// it is refused by [`prune`]).
-fn device_runtime_text(parts: &[crate::runtime::Part]) -> String {
-    use crate::runtime::Part;
-    let declared: Vec<Part> = parts.iter().copied().filter(|p| *p != Part::Stride).collect();
-    let mut text = crate::runtime::parts_text(&declared);
-    if parts.contains(&Part::Stride) {
-        text.push_str(DEVICE_STRIDE_IR);
-    }
-    text
-}
-
-/// `postc_rt_stride` (see `runtime/src/stride.c`) for the device.
-const DEVICE_STRIDE_IR: &str = r#"
-define internal i64 @postc_rt_stride(ptr %t, i64 %axis, i64 %elsize) nounwind {
-entry:
-  %sp = getelementptr i8, ptr %t, i64 32
-  %strides = load ptr, ptr %sp
-  %nul = icmp eq ptr %strides, null
-  br i1 %nul, label %compact, label %given
-given:
-  %e = getelementptr i64, ptr %strides, i64 %axis
-  %s = load i64, ptr %e
-  %b = mul i64 %s, %elsize
-  ret i64 %b
-compact:
-  %ndp = getelementptr i8, ptr %t, i64 16
-  %nd32 = load i32, ptr %ndp
-  %nd = sext i32 %nd32 to i64
-  %shp = getelementptr i8, ptr %t, i64 24
-  %shape = load ptr, ptr %shp
-  %k0 = add i64 %axis, 1
-  br label %loop
-loop:
-  %k = phi i64 [ %k0, %compact ], [ %k1, %body ]
-  %acc = phi i64 [ %elsize, %compact ], [ %acc1, %body ]
-  %more = icmp slt i64 %k, %nd
-  br i1 %more, label %body, label %done
-body:
-  %de = getelementptr i64, ptr %shape, i64 %k
-  %d = load i64, ptr %de
-  %acc1 = mul i64 %acc, %d
-  %k1 = add i64 %k, 1
-  br label %loop
-done:
-  ret i64 %acc
-}
-"#;
 
 /// A call that prints a message on the host.
 #[derive(Clone, Copy, PartialEq, Eq)]

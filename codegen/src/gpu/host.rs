@@ -118,7 +118,7 @@ pub(super) fn emulation_text(g: &GpuFunction) -> String {
         "  call void @\"{s}.host\"({})\n  %next = add i64 %i, 1\n  br label %head\ndone:\n  ret void\n}}",
         c_args(g)
     );
-    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params.join(", "));
+    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params_text());
     t + &nocfg_message(g)
 }
 
@@ -411,7 +411,7 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 pub(super) fn cooperative_emulation_text(g: &GpuFunction) -> String {
     let s = &g.symbol;
     let mut t = String::new();
-    let fields = g.sig.params.join(", ");
+    let fields = g.sig.params_text();
     let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
     let _ = writeln!(t, "  %argbuf = alloca {{ {fields} }}, align 8");
     launch_config(&mut t, g);
@@ -468,7 +468,7 @@ pub(super) fn cooperative_emulation_text(g: &GpuFunction) -> String {
         );
     }
     let _ = writeln!(t, "  call void @\"{s}.host\"({})\n  ret void\n}}", c_args(g));
-    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params.join(", "));
+    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params_text());
     let msg = format!(
         "panic: kernel function {}: thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) returned while other \
          threads of its block wait at postc.gpu.sync_threads\n",
@@ -818,29 +818,32 @@ fn single_launcher(g: &GpuFunction, fnvar: &str) -> String {
         }
     }
     let args = c_args(g);
-    let _ = writeln!(t, "declare {rattr} {ret} @\"{s}.host\"({})", g.sig.params.join(", "));
+    let _ = writeln!(t, "declare {rattr} {ret} @\"{s}.host\"({})", g.sig.params_text());
     let _ = writeln!(t, "define {}{rattr} {ret} @\"{s}\"({args}) {{\nentry:", linkage(g));
-    let (call, tail) = if g.ret.is_some() {
-        (format!("%r = call {rattr} {ret}"), format!("ret {ret} %r"))
-    } else {
-        ("call void".to_string(), "ret void".to_string())
+    // The call of `callee` and the return of its result, named `r`.
+    let call_and_return = |callee: &str, r: &str| {
+        if g.ret.is_some() {
+            format!("%{r} = call {rattr} {ret} @\"{callee}\"({args})\n  ret {ret} %{r}")
+        } else {
+            format!("call void @\"{callee}\"({args})\n  ret void")
+        }
     };
+    let on_gpu = call_and_return(&format!("{s}.gpu"), "r");
     if g.fallback {
+        let on_host = call_and_return(&format!("{s}.host"), "rh");
         let _ = writeln!(
             t,
             "  %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %gpu, label %host\n\
-             gpu:\n  {call} @\"{s}.gpu\"({args})\n  {tail}\nhost:\n  {} @\"{s}.host\"({args})\n  {}\n}}",
-            call.replace("%r ", "%rh "),
-            tail.replace("%r", "%rh")
+             gpu:\n  {on_gpu}\nhost:\n  {on_host}\n}}"
         );
     } else {
-        let _ = writeln!(t, "  {call} @\"{s}.gpu\"({args})\n  {tail}\n}}");
+        let _ = writeln!(t, "  {on_gpu}\n}}");
     }
     t
 }
 
 /// The host side of the gpu ufuncs: device image, constructor, wrappers.
-pub(super) fn host_text(low: &Lowered, code: &DeviceCode) -> String {
+pub(super) fn host_text(low: &Lowered<'_>, code: &DeviceCode) -> String {
     let us = &low.gpu.ufuncs;
     let mut t = String::new();
     let image = code.image();

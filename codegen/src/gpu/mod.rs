@@ -16,6 +16,7 @@
 
 mod device;
 mod host;
+mod kernels;
 
 pub use device::{
     compile_device, find_libdevice, nvptx_machine, DeviceCode, AMDGPU_TRIPLE, DEFAULT_AMD_ARCH, ENV_LIBDEVICE,
@@ -280,7 +281,7 @@ pub(crate) fn err(msg: impl Into<String>) -> Vec<Diagnostic> {
 
 /// Checks the mode and the plan: `Ok(false)` when the build makes no GPU
 /// code.
-fn active(low: &Lowered, options: &CodegenOptions) -> Result<bool, Vec<Diagnostic>> {
+fn active(low: &Lowered<'_>, options: &CodegenOptions) -> Result<bool, Vec<Diagnostic>> {
     if options.gpu.mode == GpuMode::Off {
         return Ok(false);
     }
@@ -293,7 +294,7 @@ fn active(low: &Lowered, options: &CodegenOptions) -> Result<bool, Vec<Diagnosti
 /// The ufunc plans for the host entry points: in a build with GPU code,
 /// a gpu ufunc's `NAME_dl` accepts tensors in GPU memory.
 pub fn host_plans<'a>(
-    low: &'a Lowered,
+    low: &'a Lowered<'_>,
     options: &CodegenOptions,
 ) -> Result<std::borrow::Cow<'a, [Plan]>, Vec<Diagnostic>> {
     if !active(low, options)? || low.gpu.ufuncs.is_empty() {
@@ -346,7 +347,7 @@ pub fn emit_code_object(program: &Program, options: &CodegenOptions) -> Result<V
 pub fn emit_host_unit<'c>(
     cx: &'c Context,
     module: &LlModule<'c>,
-    low: &Lowered,
+    low: &Lowered<'_>,
     options: &CodegenOptions,
 ) -> Result<(), Vec<Diagnostic>> {
     let on = active(low, options)?;
@@ -414,7 +415,7 @@ pub fn emit_host_unit<'c>(
 
 /// A kernel function's host body is only the emulation's: internal once
 /// the emulation (linked by name) calls it.
-fn internalize_kernel_bodies(module: &LlModule<'_>, low: &Lowered) -> Result<(), Vec<Diagnostic>> {
+fn internalize_kernel_bodies(module: &LlModule<'_>, low: &Lowered<'_>) -> Result<(), Vec<Diagnostic>> {
     for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
         if let Some(f) = module.get_function(&format!("{}.host", g.symbol)) {
             f.set_linkage(inkwell::module::Linkage::Internal);

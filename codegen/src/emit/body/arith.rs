@@ -1,0 +1,406 @@
+//! Arithmetic and conversions of scalar values (docs/ir-text.md,
+//! Semantics), and the calls of helpers and math functions they use.
+
+use super::{aggregate, float, float_suffix, float_suffix_of, int, result, FnEmit, R};
+use crate::emit::part;
+use crate::helpers::Helper;
+use crate::runtime;
+use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue};
+use inkwell::{FloatPredicate, IntPredicate};
+use postc_ir::{DType, Opcode, ValueId};
+
+impl<'c> FnEmit<'_, 'c, '_, '_> {
+    /// Converts a scalar `x` of dtype `from` to dtype `to` (docs/ir-text.md, Semantics).
+    pub(super) fn convert(&mut self, x: BasicValueEnum<'c>, from: DType, to: DType) -> R<BasicValueEnum<'c>> {
+        if from == to {
+            return Ok(x);
+        }
+        let b = &self.b;
+        if from.is_complex() {
+            let c = aggregate(x)?;
+            let re = b.build_extract_value(c, 0, "")?;
+            if to.is_complex() {
+                let im = b.build_extract_value(c, 1, "")?;
+                let r2 = self.convert(re, part(from), part(to))?;
+                let i2 = self.convert(im, part(from), part(to))?;
+                return self.pack(to, r2, i2);
+            }
+            if to == DType::Bool {
+                let im = b.build_extract_value(c, 1, "")?;
+                let zero = self.u.t.float(from).const_zero();
+                let a = b.build_float_compare(FloatPredicate::UNE, float(re)?, zero, "")?;
+                let bb = b.build_float_compare(FloatPredicate::UNE, float(im)?, zero, "")?;
+                return Ok(b.build_or(a, bb, "")?.into());
+            }
+            return self.convert(re, part(from), to);
+        }
+        if to.is_complex() {
+            let re = self.convert(x, from, part(to))?;
+            let zero = self.u.t.float(to).const_zero();
+            return self.pack(to, re, zero.into());
+        }
+        if to == DType::Bool {
+            return Ok(if from.is_float() {
+                let x = float(x)?;
+                b.build_float_compare(FloatPredicate::UNE, x, x.get_type().const_zero(), "")?.into()
+            } else {
+                let x = int(x)?;
+                b.build_int_compare(IntPredicate::NE, x, x.get_type().const_zero(), "")?.into()
+            });
+        }
+        let from_int = from.is_int() || from == DType::Bool;
+        let from_signed = from.is_signed_int();
+        if to.is_int() {
+            let tt = self.u.t.int(to);
+            if from_int {
+                let x = int(x)?;
+                let (fb, tb) = (if from == DType::Bool { 1 } else { from.bits() }, to.bits());
+                return Ok(if fb == tb {
+                    x.into()
+                } else if fb > tb {
+                    b.build_int_truncate(x, tt, "")?.into()
+                } else if from_signed {
+                    b.build_int_s_extend(x, tt, "")?.into()
+                } else {
+                    b.build_int_z_extend(x, tt, "")?.into()
+                });
+            }
+            // Saturating, as the interpreter converts.
+            let s = if to.is_signed_int() { "fptosi" } else { "fptoui" };
+            let name = format!("llvm.{s}.sat.i{}.{}", to.bits(), float_suffix(from));
+            let tf = self.u.t.float(from);
+            let f = self.u.declare(&name, tt.fn_type(&[tf.into()], false), &[]);
+            return result(self.b.build_call(f, &[x.into()], "")?);
+        }
+        // to float
+        let tt = self.u.t.float(to);
+        if from_int {
+            let x = int(x)?;
+            return Ok(if from_signed {
+                b.build_signed_int_to_float(x, tt, "")?.into()
+            } else {
+                b.build_unsigned_int_to_float(x, tt, "")?.into()
+            });
+        }
+        let x = float(x)?;
+        Ok(if from.bits() < to.bits() {
+            b.build_float_ext(x, tt, "")?.into()
+        } else {
+            b.build_float_trunc(x, tt, "")?.into()
+        })
+    }
+
+    pub(super) fn pack(&mut self, d: DType, re: BasicValueEnum<'c>, im: BasicValueEnum<'c>) -> R<BasicValueEnum<'c>> {
+        let ty = self.u.t.scalar(d).into_struct_type();
+        let a = self.b.build_insert_value(ty.get_undef(), re, 0, "")?;
+        let a = self.b.build_insert_value(a, im, 1, "")?;
+        Ok(a.as_basic_value_enum())
+    }
+
+    pub(super) fn unpack(&mut self, x: BasicValueEnum<'c>) -> R<(BasicValueEnum<'c>, BasicValueEnum<'c>)> {
+        let c = aggregate(x)?;
+        Ok((self.b.build_extract_value(c, 0, "")?, self.b.build_extract_value(c, 1, "")?))
+    }
+
+    /// Calls `f` with `args`; its result.
+    pub(super) fn call_fn(&mut self, f: FunctionValue<'c>, args: &[BasicValueEnum<'c>]) -> R<BasicValueEnum<'c>> {
+        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|a| (*a).into()).collect();
+        result(self.b.build_call(f, &args, "")?)
+    }
+
+    /// A helper's result (see [`crate::helpers`]).
+    pub(super) fn call_helper(&mut self, h: Helper, args: &[BasicValueEnum<'c>]) -> R<BasicValueEnum<'c>> {
+        let f = self.u.helper(h)?;
+        self.call_fn(f, args)
+    }
+
+    /// `llvm.NAME.fN(x)` of a float value.
+    pub(super) fn intrinsic1(&mut self, name: &str, x: FloatValue<'c>) -> R<BasicValueEnum<'c>> {
+        let ty = x.get_type();
+        let full = format!("llvm.{name}.{}", float_suffix_of(&ty, self.u.t.cx));
+        let f = self.u.float_fn(&full, ty, 1, &[]);
+        self.call_fn(f, &[x.into()])
+    }
+
+    /// A libm function of two doubles.
+    pub(super) fn libm2(&mut self, name: &str, a: BasicValueEnum<'c>, b: BasicValueEnum<'c>) -> R<BasicValueEnum<'c>> {
+        let f = self.u.float_fn(name, self.u.t.f64, 2, &["nounwind"]);
+        self.call_fn(f, &[a, b])
+    }
+
+    pub(super) fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        let od = self.dt(l);
+        let rd = self.dt(v);
+        let (a, b) = (self.val(l)?, self.val(r)?);
+        let res: BasicValueEnum<'c> = if od.is_text() {
+            match op {
+                Opcode::Add => {
+                    let f = self.u.runtime(runtime::STR_CONCAT);
+                    self.call_fn(f, &[a, b])?
+                }
+                Opcode::Eq | Opcode::Ne => {
+                    let f = self.u.runtime(runtime::STR_EQ);
+                    let e = int(self.call_fn(f, &[a, b])?)?;
+                    if op == Opcode::Eq {
+                        e.into()
+                    } else {
+                        self.b.build_not(e, "")?.into()
+                    }
+                }
+                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    let f = self.u.runtime(runtime::STR_CMP);
+                    let c = int(self.call_fn(f, &[a, b])?)?;
+                    let p = match op {
+                        Opcode::Lt => IntPredicate::SLT,
+                        Opcode::Le => IntPredicate::SLE,
+                        Opcode::Gt => IntPredicate::SGT,
+                        _ => IntPredicate::SGE,
+                    };
+                    self.b.build_int_compare(p, c, self.u.t.i32.const_zero(), "")?.into()
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+        } else if od.is_int() || od == DType::Bool {
+            self.int_binary(v, op, od, rd, a, b)?
+        } else if od.is_float() {
+            self.float_binary(v, op, od, a, b)?
+        } else {
+            self.complex_binary(v, op, od, a, b)?
+        };
+        self.vals.insert(v, res);
+        Ok(())
+    }
+
+    pub(super) fn int_binary(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        od: DType,
+        rd: DType,
+        a: BasicValueEnum<'c>,
+        b: BasicValueEnum<'c>,
+    ) -> R<BasicValueEnum<'c>> {
+        let signed = od.is_signed_int();
+        let bits = if od == DType::Bool { 1 } else { od.bits() };
+        let (x, y) = (int(a)?, int(b)?);
+        let bl = &self.b;
+        Ok(match op {
+            Opcode::Add => bl.build_int_add(x, y, "")?.into(),
+            Opcode::Sub => bl.build_int_sub(x, y, "")?.into(),
+            Opcode::Mul => bl.build_int_mul(x, y, "")?.into(),
+            Opcode::Div => {
+                let x = float(self.convert(a, od, rd)?)?;
+                let y = float(self.convert(b, od, rd)?)?;
+                self.b.build_float_div(x, y, "")?.into()
+            }
+            Opcode::FDiv | Opcode::Mod => {
+                self.call_helper(Helper::FloorDivMod { bits, signed, div: op == Opcode::FDiv }, &[a, b])?
+            }
+            Opcode::Pow => self.call_helper(Helper::IntPow { bits, signed }, &[a, b])?,
+            Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                let p = match (op, signed) {
+                    (Opcode::Eq, _) => IntPredicate::EQ,
+                    (Opcode::Ne, _) => IntPredicate::NE,
+                    (Opcode::Lt, true) => IntPredicate::SLT,
+                    (Opcode::Lt, false) => IntPredicate::ULT,
+                    (Opcode::Le, true) => IntPredicate::SLE,
+                    (Opcode::Le, false) => IntPredicate::ULE,
+                    (Opcode::Gt, true) => IntPredicate::SGT,
+                    (Opcode::Gt, false) => IntPredicate::UGT,
+                    (_, true) => IntPredicate::SGE,
+                    (_, false) => IntPredicate::UGE,
+                };
+                bl.build_int_compare(p, x, y, "")?.into()
+            }
+            Opcode::And | Opcode::BAnd => bl.build_and(x, y, "")?.into(),
+            Opcode::Or | Opcode::BOr => bl.build_or(x, y, "")?.into(),
+            Opcode::BXor => bl.build_xor(x, y, "")?.into(),
+            Opcode::Shl | Opcode::Shr => {
+                // A count of the width or more (or negative) never
+                // reaches the shift: 0, or the sign fill for `shr`.
+                let ty = x.get_type();
+                let big = bl.build_int_compare(IntPredicate::UGE, y, ty.const_int(bits as u64, false), "")?;
+                let arith = op == Opcode::Shr && signed;
+                let safe_count = if arith { ty.const_int(bits as u64 - 1, false) } else { ty.const_zero() };
+                let c = bl.build_select(big, safe_count, y, "")?.into_int_value();
+                let s = if op == Opcode::Shl {
+                    bl.build_left_shift(x, c, "")?
+                } else {
+                    bl.build_right_shift(x, c, arith, "")?
+                };
+                if arith {
+                    s.into()
+                } else {
+                    bl.build_select(big, ty.const_zero(), s, "")?
+                }
+            }
+            _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+        })
+    }
+
+    pub(super) fn float_binary(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        od: DType,
+        a: BasicValueEnum<'c>,
+        b: BasicValueEnum<'c>,
+    ) -> R<BasicValueEnum<'c>> {
+        let (x, y) = (float(a)?, float(b)?);
+        let bl = &self.b;
+        Ok(match op {
+            Opcode::Add => bl.build_float_add(x, y, "")?.into(),
+            Opcode::Sub => bl.build_float_sub(x, y, "")?.into(),
+            Opcode::Mul => bl.build_float_mul(x, y, "")?.into(),
+            Opcode::Div => bl.build_float_div(x, y, "")?.into(),
+            Opcode::FDiv | Opcode::Mod => {
+                let x = self.convert(a, od, DType::Float64)?;
+                let y = self.convert(b, od, DType::Float64)?;
+                let pair = aggregate(self.call_helper(Helper::FloatDivMod, &[x, y])?)?;
+                let r = self.b.build_extract_value(pair, if op == Opcode::FDiv { 0 } else { 1 }, "")?;
+                self.convert(r, DType::Float64, od)?
+            }
+            Opcode::Pow => {
+                let x = self.convert(a, od, DType::Float64)?;
+                let y = self.convert(b, od, DType::Float64)?;
+                let f = self.u.float_fn("llvm.pow.f64", self.u.t.f64, 2, &[]);
+                let r = self.call_fn(f, &[x, y])?;
+                self.convert(r, DType::Float64, od)?
+            }
+            Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                let p = match op {
+                    Opcode::Eq => FloatPredicate::OEQ,
+                    Opcode::Ne => FloatPredicate::UNE,
+                    Opcode::Lt => FloatPredicate::OLT,
+                    Opcode::Le => FloatPredicate::OLE,
+                    Opcode::Gt => FloatPredicate::OGT,
+                    _ => FloatPredicate::OGE,
+                };
+                bl.build_float_compare(p, x, y, "")?.into()
+            }
+            _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+        })
+    }
+
+    /// Complex: Complex64 products, quotients and powers are computed in
+    /// double and rounded once, as the interpreter does.
+    pub(super) fn complex_binary(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        od: DType,
+        a: BasicValueEnum<'c>,
+        b: BasicValueEnum<'c>,
+    ) -> R<BasicValueEnum<'c>> {
+        let pd = part(od);
+        let (ar, ai) = self.unpack(a)?;
+        let (br, bi) = self.unpack(b)?;
+        match op {
+            Opcode::Add | Opcode::Sub => {
+                let (ar, ai, br, bi) = (float(ar)?, float(ai)?, float(br)?, float(bi)?);
+                let (re, im) = if op == Opcode::Add {
+                    (self.b.build_float_add(ar, br, "")?, self.b.build_float_add(ai, bi, "")?)
+                } else {
+                    (self.b.build_float_sub(ar, br, "")?, self.b.build_float_sub(ai, bi, "")?)
+                };
+                self.pack(od, re.into(), im.into())
+            }
+            Opcode::Eq | Opcode::Ne => {
+                let x = self.b.build_float_compare(FloatPredicate::OEQ, float(ar)?, float(br)?, "")?;
+                let y = self.b.build_float_compare(FloatPredicate::OEQ, float(ai)?, float(bi)?, "")?;
+                let e = self.b.build_and(x, y, "")?;
+                Ok(if op == Opcode::Eq { e.into() } else { self.b.build_not(e, "")?.into() })
+            }
+            Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                let w = DType::Float64;
+                let ar = self.convert(ar, pd, w)?;
+                let ai = self.convert(ai, pd, w)?;
+                let br = self.convert(br, pd, w)?;
+                let bi = self.convert(bi, pd, w)?;
+                let (re, im) = match op {
+                    Opcode::Mul => {
+                        let (ar, ai, br, bi) = (float(ar)?, float(ai)?, float(br)?, float(bi)?);
+                        let bl = &self.b;
+                        let p1 = bl.build_float_mul(ar, br, "")?;
+                        let p2 = bl.build_float_mul(ai, bi, "")?;
+                        let re = bl.build_float_sub(p1, p2, "")?;
+                        let p3 = bl.build_float_mul(ar, bi, "")?;
+                        let p4 = bl.build_float_mul(ai, br, "")?;
+                        let im = bl.build_float_add(p3, p4, "")?;
+                        (re.into(), im.into())
+                    }
+                    _ => {
+                        if op == Opcode::Pow {
+                            self.zero_power_check(v, [ar, ai, br, bi])?;
+                        }
+                        let h = if op == Opcode::Div { Helper::ComplexDiv } else { Helper::ComplexPow };
+                        let pair = self.call_helper(h, &[ar, ai, br, bi])?;
+                        self.unpack(pair)?
+                    }
+                };
+                let re = self.convert(re, w, pd)?;
+                let im = self.convert(im, w, pd)?;
+                self.pack(od, re, im)
+            }
+            _ => self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+        }
+    }
+
+    /// `0 ** (negative or complex)` panics.
+    pub(super) fn zero_power_check(&mut self, v: ValueId, [ar, ai, br, bi]: [BasicValueEnum<'c>; 4]) -> R<()> {
+        let (ar, ai, br, bi) = (float(ar)?, float(ai)?, float(br)?, float(bi)?);
+        let zero = self.u.t.f64.const_zero();
+        let bl = &self.b;
+        let z1 = bl.build_float_compare(FloatPredicate::OEQ, ar, zero, "")?;
+        let z2 = bl.build_float_compare(FloatPredicate::OEQ, ai, zero, "")?;
+        let az = bl.build_and(z1, z2, "")?;
+        let c1 = bl.build_float_compare(FloatPredicate::UNE, bi, zero, "")?;
+        let c2 = bl.build_float_compare(FloatPredicate::OLT, br, zero, "")?;
+        let bb = bl.build_or(c1, c2, "")?;
+        let e1 = bl.build_float_compare(FloatPredicate::OEQ, br, zero, "")?;
+        let e2 = bl.build_float_compare(FloatPredicate::OEQ, bi, zero, "")?;
+        let bz = bl.build_and(e1, e2, "")?;
+        let nbz = bl.build_not(bz, "")?;
+        let bad0 = bl.build_and(az, bb, "")?;
+        let bad = bl.build_and(bad0, nbz, "")?;
+        self.guard_panic(v, bad, "zero to a negative or complex power")
+    }
+
+    pub(super) fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        let d = self.dt(x);
+        let rd = self.dt(v);
+        let a = self.val(x)?;
+        let bl = &self.b;
+        let res: BasicValueEnum<'c> = match op {
+            Opcode::Not => bl.build_not(int(a)?, "")?.into(),
+            Opcode::Inv => bl.build_not(int(a)?, "")?.into(),
+            Opcode::Neg if d.is_int() => bl.build_int_neg(int(a)?, "")?.into(),
+            Opcode::Neg if d.is_float() => bl.build_float_neg(float(a)?, "")?.into(),
+            Opcode::Neg if d.is_complex() => {
+                let (re, im) = self.unpack(a)?;
+                let r2 = self.b.build_float_neg(float(re)?, "")?;
+                let i2 = self.b.build_float_neg(float(im)?, "")?;
+                self.pack(d, r2.into(), i2.into())?
+            }
+            Opcode::Abs if d.is_signed_int() => {
+                let a = int(a)?;
+                let n = bl.build_int_compare(IntPredicate::SLT, a, a.get_type().const_zero(), "")?;
+                let m = bl.build_int_neg(a, "")?;
+                bl.build_select(n, m, a, "")?
+            }
+            Opcode::Abs if d.is_int() => a,
+            Opcode::Abs if d.is_float() => self.intrinsic1("fabs", float(a)?)?,
+            Opcode::Abs if d.is_complex() => {
+                let (re, im) = self.unpack(a)?;
+                let pd = part(d);
+                let re = self.convert(re, pd, DType::Float64)?;
+                let im = self.convert(im, pd, DType::Float64)?;
+                let h = self.libm2("hypot", re, im)?;
+                self.convert(h, DType::Float64, rd)?
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        };
+        self.vals.insert(v, res);
+        Ok(())
+    }
+}

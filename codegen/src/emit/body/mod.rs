@@ -1,0 +1,1238 @@
+//! Builds the LLVM body of one function from its IR tables.
+
+mod arith;
+
+use super::unit::{add_flags, Unit};
+use super::{is_panic_thunk, part, resolve, rpo, FnSig, Target};
+use crate::helpers::Helper;
+use crate::runtime;
+use crate::Lowered;
+use inkwell::attributes::AttributeLoc;
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::{Builder, BuilderError};
+use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum};
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, CallSiteValue, FloatValue, FunctionValue,
+    InstructionValue, IntValue, PointerValue, StructValue,
+};
+use inkwell::IntPredicate;
+use postc_ir::body::{InstData, Literal};
+use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{BlockId, DType, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use std::collections::{HashMap, HashSet};
+
+/// Why building a body stopped: a located diagnostic, or a builder
+/// mistake (an internal error).
+enum Fail {
+    Diag(Box<Diagnostic>),
+    Llvm(String),
+}
+
+impl From<BuilderError> for Fail {
+    fn from(e: BuilderError) -> Fail {
+        Fail::Llvm(e.to_string())
+    }
+}
+
+type R<T> = Result<T, Fail>;
+
+/// Builds the body of function `id` into `func` (declared with its
+/// signature).
+pub(super) fn build<'c>(
+    unit: &mut Unit<'c, '_>,
+    low: &Lowered<'_>,
+    functions: &HashMap<(ModuleId, FuncId), FunctionValue<'c>>,
+    id: (ModuleId, FuncId),
+    func: FunctionValue<'c>,
+) -> Result<(), Box<Diagnostic>> {
+    let (mid, fid) = id;
+    let m = &low.program.modules[mid];
+    let f = &m.functions[fid];
+    let b = unit.t.cx.create_builder();
+    let func_loc = f.loc.map(|l| Pos::from_loc(&m.files, l));
+    let mut fe = FnEmit {
+        u: unit,
+        low,
+        functions,
+        b,
+        mid,
+        m,
+        f,
+        sig: &low.sigs[&id],
+        counts_depth: low.depth_counted.contains(&id),
+        func,
+        entry: None,
+        last_temp: None,
+        slots: HashMap::new(),
+        mark: None,
+        blocks: HashMap::new(),
+        vals: HashMap::new(),
+        elem: HashMap::new(),
+        func_loc: func_loc.clone(),
+    };
+    match fe.run() {
+        Ok(()) => Ok(()),
+        Err(Fail::Diag(d)) => Err(d),
+        Err(Fail::Llvm(e)) => Err(Box::new(Diagnostic::error(
+            format!("internal code generation error: building the LLVM function of `{}`: {e}", f.name),
+            func_loc,
+        ))),
+    }
+}
+
+/// Lowers one function.
+struct FnEmit<'a, 'c, 'm, 'p> {
+    u: &'a mut Unit<'c, 'm>,
+    low: &'a Lowered<'p>,
+    functions: &'a HashMap<(ModuleId, FuncId), FunctionValue<'c>>,
+    b: Builder<'c>,
+    mid: ModuleId,
+    m: &'p Module,
+    f: &'p Function,
+    sig: &'a FnSig,
+    /// Calls of POST functions count the depth (see [`super::depth_counted`]).
+    counts_depth: bool,
+    func: FunctionValue<'c>,
+    /// The entry block, which holds the `alloca`s.
+    entry: Option<BasicBlock<'c>>,
+    /// The last call temporary's `alloca` (the next goes after it).
+    last_temp: Option<InstructionValue<'c>>,
+    /// `let` locals and assigned parameters: value → alloca.
+    slots: HashMap<ValueId, PointerValue<'c>>,
+    /// The arena mark taken on entry.
+    mark: Option<PointerValue<'c>>,
+    blocks: HashMap<BlockId, BasicBlock<'c>>,
+    /// The LLVM value of each defined value.
+    vals: HashMap<ValueId, BasicValueEnum<'c>>,
+    /// Byte offsets that are multiples of an element size, as element
+    /// indices: value → (element size, index). Strides from `stride` and
+    /// the products and sums of `stride-lower` built on them, so that
+    /// element addresses are `getelementptr <elem>` with an element index
+    /// (what LLVM's loop-access analysis versions on a unit stride).
+    elem: HashMap<ValueId, (u32, IntValue<'c>)>,
+    func_loc: Option<Pos>,
+}
+
+fn llvm<T>(what: &str) -> R<T> {
+    Err(Fail::Llvm(what.to_owned()))
+}
+
+fn int(x: BasicValueEnum<'_>) -> R<IntValue<'_>> {
+    match x {
+        BasicValueEnum::IntValue(i) => Ok(i),
+        _ => llvm("an integer operand of another type"),
+    }
+}
+
+fn float(x: BasicValueEnum<'_>) -> R<FloatValue<'_>> {
+    match x {
+        BasicValueEnum::FloatValue(v) => Ok(v),
+        _ => llvm("a float operand of another type"),
+    }
+}
+
+fn aggregate(x: BasicValueEnum<'_>) -> R<StructValue<'_>> {
+    match x {
+        BasicValueEnum::StructValue(v) => Ok(v),
+        _ => llvm("an aggregate operand of another type"),
+    }
+}
+
+fn pointer(x: BasicValueEnum<'_>) -> R<PointerValue<'_>> {
+    match x {
+        BasicValueEnum::PointerValue(v) => Ok(v),
+        _ => llvm("a pointer operand of another type"),
+    }
+}
+
+fn result(call: CallSiteValue<'_>) -> R<BasicValueEnum<'_>> {
+    match call.try_as_basic_value().basic() {
+        Some(v) => Ok(v),
+        None => llvm("a call without a result"),
+    }
+}
+
+fn float_suffix(d: DType) -> &'static str {
+    match d {
+        DType::Float16 => "f16",
+        DType::Float32 => "f32",
+        _ => "f64",
+    }
+}
+
+/// `name` for the float type `t`: `f16`, `f32`, `f64`.
+fn float_suffix_of(t: &inkwell::types::FloatType<'_>, cx: &inkwell::context::Context) -> &'static str {
+    if *t == cx.f16_type() {
+        "f16"
+    } else if *t == cx.f32_type() {
+        "f32"
+    } else {
+        "f64"
+    }
+}
+
+impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
+    fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
+        let pos = v.and_then(|v| self.f.body.loc(v)).map(|l| Pos::from_loc(&self.m.files, l)).or(self.func_loc.clone());
+        Err(Fail::Diag(Box::new(Diagnostic::error(format!("in function `{}`: {msg}", self.f.name), pos))))
+    }
+
+    fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
+        self.f.body.ty(v).map(|t| self.m.types.get(t))
+    }
+
+    fn dt(&self, v: ValueId) -> DType {
+        self.tyd(v).map(|t| t.dtype).unwrap_or(DType::Int64)
+    }
+
+    fn is_array(&self, v: ValueId) -> bool {
+        self.tyd(v).is_some_and(|t| t.is_array)
+    }
+
+    /// The LLVM type of a value: a pointer for an array.
+    fn vty(&self, v: ValueId) -> BasicTypeEnum<'c> {
+        if self.is_array(v) {
+            self.u.t.ptr.into()
+        } else {
+            self.u.t.scalar(self.dt(v))
+        }
+    }
+
+    fn i64c(&self, x: u64) -> IntValue<'c> {
+        self.u.t.i64.const_int(x, false)
+    }
+
+    /// The value of `v` (loads a local's current value).
+    fn val(&mut self, v: ValueId) -> R<BasicValueEnum<'c>> {
+        if let Some(slot) = self.slots.get(&v).copied() {
+            return Ok(self.b.build_load(self.vty(v), slot, "")?);
+        }
+        Ok(match self.vals.get(&v) {
+            Some(x) => *x,
+            None => poison(self.vty(v)),
+        })
+    }
+
+    fn ival(&mut self, v: ValueId) -> R<IntValue<'c>> {
+        int(self.val(v)?)
+    }
+
+    fn loc_text(&self, v: ValueId) -> Option<String> {
+        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+    }
+
+    /// A block placed after the current one.
+    fn block_here(&self, name: &str) -> BasicBlock<'c> {
+        match self.b.get_insert_block() {
+            Some(cur) => self.u.t.cx.insert_basic_block_after(cur, name),
+            None => self.u.t.cx.append_basic_block(self.func, name),
+        }
+    }
+
+    /// A call temporary of dtype `d` (an `alloca` of the entry block: one in
+    /// a loop would take more stack at each iteration).
+    fn temp(&mut self, d: DType) -> R<PointerValue<'c>> {
+        let Some(entry) = self.entry else { return llvm("a temporary before the entry block") };
+        let at = match self.last_temp {
+            Some(t) => t.get_next_instruction(),
+            None => entry.get_first_instruction(),
+        };
+        let tb = self.u.t.cx.create_builder();
+        match at {
+            Some(i) => tb.position_before(&i),
+            None => tb.position_at_end(entry),
+        }
+        let p = tb.build_alloca(self.u.t.scalar(d), "")?;
+        self.last_temp = p.as_instruction_value();
+        Ok(p)
+    }
+
+    fn run(&mut self) -> R<()> {
+        let body = &self.f.body;
+        let sig = self.sig;
+        if body.blocks.is_empty() {
+            return self.err(None, "function has no body".into());
+        }
+        // Variables: `let` results and `set`/`setfield` targets.
+        let mut vars: Vec<ValueId> = Vec::new();
+        let mut seen = HashSet::new();
+        for v in body.tags.ids() {
+            let var = match body.inst(v) {
+                InstData::Let { .. } => v,
+                InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => target,
+                _ => continue,
+            };
+            if seen.insert(var) {
+                vars.push(var)
+            }
+        }
+        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let calls_array_fn = body.tags.ids().any(|v| {
+            matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
+                && self.is_array(v)
+                && body.ty(v).is_some()
+        });
+        // Block-shared arrays (`postc.gpu.shared` calls) and barriers.
+        let mut shared = Vec::new();
+        let mut barrier = false;
+        for v in body.tags.ids() {
+            if let InstData::Call { callee, .. } = body.inst(v) {
+                match Builtin::from_name(callee) {
+                    Some(Builtin::Shared) => shared.push(v),
+                    Some(Builtin::SyncThreads) => barrier = true,
+                    _ => {}
+                }
+            }
+        }
+        let needs_mark = has_alloc || calls_array_fn || sig.array_ret;
+        self.attributes(barrier);
+        let entry = self.u.t.cx.append_basic_block(self.func, "alloca");
+        self.entry = Some(entry);
+        self.b.position_at_end(entry);
+        // Parameters.
+        let params: Vec<ValueId> = body.all_params().collect();
+        for (i, p) in params.iter().enumerate() {
+            let Some(x) = self.func.get_nth_param(i as u32) else { return llvm("a parameter the signature lacks") };
+            let d = self.dt(*p);
+            if !self.is_array(*p) && d.is_complex() {
+                let x = self.b.build_load(self.u.t.scalar(d), pointer(x)?, "")?;
+                self.vals.insert(*p, x);
+            } else {
+                self.vals.insert(*p, x);
+            }
+        }
+        for v in &vars {
+            let slot = self.b.build_alloca(self.vty(*v), "")?;
+            self.slots.insert(*v, slot);
+        }
+        for p in &params {
+            if let Some(slot) = self.slots.get(p).copied() {
+                let x = self.vals[p];
+                self.b.build_store(slot, x)?;
+            }
+        }
+        for v in shared {
+            self.shared_header(v)?;
+        }
+        if needs_mark {
+            let f = self.u.runtime(runtime::ARENA_MARK);
+            self.mark = Some(pointer(result(self.b.build_call(f, &[], "mark")?)?)?);
+        }
+        // Blocks in reverse postorder, so definitions come before uses.
+        let order = rpo(body);
+        for &b in &order {
+            let bb = self.u.t.cx.append_basic_block(self.func, "");
+            self.blocks.insert(b, bb);
+        }
+        let reach: HashSet<BlockId> = order.iter().copied().collect();
+        let unreachable: Vec<BlockId> = body.blocks.ids().filter(|b| !reach.contains(b)).collect();
+        for &b in &unreachable {
+            let bb = self.u.t.cx.append_basic_block(self.func, "");
+            self.blocks.insert(b, bb);
+        }
+        self.b.build_unconditional_branch(self.blocks[&BlockId::from_u32(0)])?;
+        for &b in &order {
+            self.b.position_at_end(self.blocks[&b]);
+            for v in body.blocks[b].insts() {
+                self.inst(v)?;
+            }
+        }
+        for b in unreachable {
+            self.b.position_at_end(self.blocks[&b]);
+            self.b.build_unreachable()?;
+        }
+        Ok(())
+    }
+
+    /// The function attributes.
+    fn attributes(&self, barrier: bool) {
+        let mut attrs = vec!["nounwind"];
+        let fa = self.f.attrs;
+        let is_thunk = is_panic_thunk(self.f);
+        if fa.contains(FuncAttrs::COLD) || is_thunk {
+            attrs.push("cold");
+        }
+        if is_thunk {
+            attrs.push("minsize");
+        }
+        if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
+            attrs.push("noinline");
+        }
+        if barrier {
+            // A barrier's calls must not become control dependent on more
+            // values (GPU threads that take different paths would wait for
+            // each other forever).
+            attrs.push("convergent");
+        }
+        let returns = self.f.body.tags.iter().any(|o| *o == Opcode::Return);
+        if (fa.contains(FuncAttrs::NORETURN) || is_thunk) && !returns {
+            attrs.push("noreturn");
+        }
+        add_flags(&self.u.t, self.func, &attrs);
+    }
+
+    /// Branches to `fail` when `bad` holds (rarely: weights 1 to 2000);
+    /// returns the builder positioned at the start of `fail`, and the block
+    /// the code continues in.
+    fn branch_unlikely(&mut self, bad: IntValue<'c>) -> R<BasicBlock<'c>> {
+        let fail = self.block_here("");
+        let ok = self.u.t.cx.insert_basic_block_after(fail, "");
+        let br = self.b.build_conditional_branch(bad, fail, ok)?;
+        self.u.set_weights(br, (1, 2000));
+        self.b.position_at_end(fail);
+        Ok(ok)
+    }
+
+    /// Branches to a codegen-made panic when `bad` holds.
+    fn guard_panic(&mut self, v: ValueId, bad: IntValue<'c>, msg: &str) -> R<()> {
+        let loc = self.loc_text(v);
+        let thunk = self.u.thunk(msg, loc)?;
+        let ok = self.branch_unlikely(bad)?;
+        self.b.build_call(thunk, &[], "")?;
+        self.b.build_unreachable()?;
+        self.b.position_at_end(ok);
+        Ok(())
+    }
+
+    /// Branches to a panic with the bounds message of `axis` (the index and
+    /// the extent as its arguments) when `bad` holds.
+    fn guard_bounds(
+        &mut self,
+        v: ValueId,
+        bad: IntValue<'c>,
+        axis: usize,
+        idx: IntValue<'c>,
+        n: IntValue<'c>,
+    ) -> R<()> {
+        let loc = self.loc_text(v);
+        let fmt = super::panic_format(&postc_passes::insert_checks::bounds_message(axis), 2, loc.as_deref());
+        let g = self.u.cstring(fmt.as_bytes());
+        let ok = self.branch_unlikely(bad)?;
+        self.u.build_panic(&self.b, g, &[idx.into(), n.into()])?;
+        self.b.build_unreachable()?;
+        self.b.position_at_end(ok);
+        Ok(())
+    }
+
+    /// `base + off` bytes.
+    fn byte_gep(&self, base: PointerValue<'c>, off: IntValue<'c>) -> R<PointerValue<'c>> {
+        // SAFETY: a getelementptr without `inbounds` is defined for any
+        // offset; only dereferencing the result needs it in bounds.
+        Ok(unsafe { self.b.build_gep(self.u.t.i8, base, &[off], "")? })
+    }
+
+    /// The address of element `i` of an array of `ty`.
+    fn elem_gep(&self, ty: BasicTypeEnum<'c>, base: PointerValue<'c>, i: IntValue<'c>) -> R<PointerValue<'c>> {
+        // SAFETY: as for `byte_gep`.
+        Ok(unsafe { self.b.build_gep(ty, base, &[i], "")? })
+    }
+
+    /// Loads a field of a `DLTensor` header (tagged as header memory).
+    fn header_load(&mut self, ty: BasicTypeEnum<'c>, at: PointerValue<'c>) -> R<BasicValueEnum<'c>> {
+        let x = self.b.build_load(ty, at, "")?;
+        if let Some(i) = x.as_instruction_value() {
+            self.u.tag_header(i);
+        }
+        Ok(x)
+    }
+
+    /// The `DLTensor` field at byte offset `off` of `arr`.
+    fn header_field(&mut self, arr: PointerValue<'c>, off: u64, ty: BasicTypeEnum<'c>) -> R<BasicValueEnum<'c>> {
+        let at = if off == 0 { arr } else { self.byte_gep(arr, self.i64c(off))? };
+        self.header_load(ty, at)
+    }
+
+    /// `shape[axis]` (or `strides[axis]`) through the loaded array pointer.
+    fn header_elem(&mut self, array: PointerValue<'c>, axis: u64) -> R<IntValue<'c>> {
+        let at = self.elem_gep(self.u.t.i64.into(), array, self.i64c(axis))?;
+        int(self.header_load(self.u.t.i64.into(), at)?)
+    }
+
+    /// The address of the element at byte offset `off` (the value `off_v`)
+    /// of an array of `d`.
+    fn data_addr(&mut self, arr: PointerValue<'c>, off: IntValue<'c>, off_v: ValueId, d: DType) -> R<PointerValue<'c>> {
+        let ptr = self.u.t.ptr.into();
+        let data = pointer(self.header_field(arr, runtime::dltensor::DATA, ptr)?)?;
+        let bo = int(self.header_field(arr, runtime::dltensor::BYTE_OFFSET, self.u.t.i64.into())?)?;
+        let a1 = self.byte_gep(data, bo)?;
+        match self.elem.get(&off_v) {
+            Some(&(size, idx)) if size == d.size_bytes() && !self.slots.contains_key(&off_v) => {
+                self.elem_gep(self.u.t.mem(d), a1, idx)
+            }
+            _ => self.byte_gep(a1, off),
+        }
+    }
+
+    /// Records the element-index form of an integer `mul`, `add` or `sub`
+    /// whose operands have one (see `FnEmit::elem`): `x * stride`,
+    /// `a + b`, `a - b`, with constants that are multiples of the size.
+    fn elem_form(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        // (An operand that is a variable is read here, never re-read later:
+        // its value may change between here and a use.)
+        if self.dt(v) != DType::Int64 {
+            return Ok(());
+        }
+        let konst = |me: &Self, x: ValueId| -> Option<i64> {
+            match me.f.body.inst(x) {
+                InstData::Const(Literal::Int(i)) => i64::try_from(i).ok(),
+                _ => None,
+            }
+        };
+        let form = |me: &Self, x: ValueId, size: u32| -> Option<IntValue<'c>> {
+            if let Some((s, t)) = me.elem.get(&x) {
+                return (*s == size && !me.slots.contains_key(&x)).then_some(*t);
+            }
+            let c = konst(me, x)?;
+            (c % size as i64 == 0).then(|| me.u.t.i64.const_int((c / size as i64) as u64, true))
+        };
+        let r_form = match op {
+            Opcode::Mul => {
+                // One side is a stride (or a multiple of one); the other is
+                // any value, loaded here if it is a variable.
+                let (s, other) = match (self.elem.get(&l), self.elem.get(&r)) {
+                    (Some(_), _) if !self.slots.contains_key(&l) => (l, r),
+                    (_, Some(_)) if !self.slots.contains_key(&r) => (r, l),
+                    _ => return Ok(()),
+                };
+                let (size, t) = self.elem[&s];
+                let x = self.ival(other)?;
+                Some((size, self.b.build_int_mul(x, t, "")?))
+            }
+            Opcode::Add | Opcode::Sub => {
+                let size = match (self.elem.get(&l), self.elem.get(&r)) {
+                    (Some((s, _)), _) | (None, Some((s, _))) => *s,
+                    _ => return Ok(()),
+                };
+                match (form(self, l, size), form(self, r, size)) {
+                    (Some(a), Some(b)) => {
+                        let x = if op == Opcode::Add {
+                            self.b.build_int_add(a, b, "")?
+                        } else {
+                            self.b.build_int_sub(a, b, "")?
+                        };
+                        Some((size, x))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(f) = r_form {
+            self.elem.insert(v, f);
+        }
+        Ok(())
+    }
+
+    /// The byte stride of `axis` of an array of rank `ndim` and element
+    /// size `size`, without a call: `strides[axis] * size`, or for a
+    /// compact tensor (`strides == NULL`) the product of the later
+    /// extents times `size` (the rank is trusted, docs/abi.md §3).
+    /// Returns (element stride, byte stride).
+    fn inline_stride(
+        &mut self,
+        arr: PointerValue<'c>,
+        axis: usize,
+        ndim: usize,
+        size: u32,
+    ) -> R<(IntValue<'c>, IntValue<'c>)> {
+        let ptr = self.u.t.ptr.into();
+        let strides = pointer(self.header_field(arr, runtime::dltensor::STRIDES, ptr)?)?;
+        let nul = self.b.build_is_null(strides, "")?;
+        let given = self.block_here("");
+        let compact = self.u.t.cx.insert_basic_block_after(given, "");
+        let join = self.u.t.cx.insert_basic_block_after(compact, "");
+        self.b.build_conditional_branch(nul, compact, given)?;
+        self.b.position_at_end(given);
+        let g = self.header_elem(strides, axis as u64)?;
+        self.b.build_unconditional_branch(join)?;
+        self.b.position_at_end(compact);
+        let mut c = self.i64c(1);
+        if axis + 1 < ndim {
+            let shape = pointer(self.header_field(arr, runtime::dltensor::SHAPE, ptr)?)?;
+            for k in axis + 1..ndim {
+                let d = self.header_elem(shape, k as u64)?;
+                c = if k == axis + 1 { d } else { self.b.build_int_mul(c, d, "")? };
+            }
+        }
+        self.b.build_unconditional_branch(join)?;
+        self.b.position_at_end(join);
+        let phi = self.b.build_phi(self.u.t.i64, "")?;
+        phi.add_incoming(&[(&g, given), (&c, compact)]);
+        let se = phi.as_basic_value().into_int_value();
+        let sb = self.b.build_int_mul(se, self.i64c(size as u64), "")?;
+        Ok((se, sb))
+    }
+
+    /// The `DLTensor` of the block-shared array that the `postc.gpu.shared`
+    /// call `v` names, built in the entry block: its data is what
+    /// `postc.gpu.shared.SYMBOL.N()` returns (defined per target by the GPU
+    /// code generation), its shape and strides constants of its type.
+    fn shared_header(&mut self, v: ValueId) -> R<()> {
+        let t = match self.tyd(v) {
+            Some(t) => t,
+            None => return self.err(Some(v), "`postc.gpu.shared` without a result type".into()),
+        };
+        let dims: Vec<i64> = match &t.shape {
+            postc_ir::Shape::Dims(d) if d.iter().all(Option::is_some) => {
+                d.iter().map(|n| n.unwrap_or(0) as i64).collect()
+            }
+            _ => return self.err(Some(v), format!("`postc.gpu.shared` needs a static shape, got {t}")),
+        };
+        if t.dtype.is_text() {
+            return self.err(Some(v), format!("`postc.gpu.shared` cannot make an array of {}", t.dtype));
+        }
+        let (code, bits) = crate::abi::dlpack_dtype(t.dtype);
+        let nd = dims.len();
+        let mut strides = vec![1i64; nd];
+        if t.layout == postc_ir::Layout::FOrder {
+            for a in 1..nd {
+                strides[a] = strides[a - 1] * dims[a - 1];
+            }
+        } else {
+            for a in (0..nd.saturating_sub(1)).rev() {
+                strides[a] = strides[a + 1] * dims[a + 1];
+            }
+        }
+        let shape_g = self.u.const_i64s(&dims);
+        let strides_g = self.u.const_i64s(&strides);
+        let getter = crate::gpu::shared_symbol(&self.sig.symbol, v);
+        let getter = self.u.declare(&getter, self.u.t.ptr.fn_type(&[], false), &[]);
+        let ty = crate::ufunc::dltensor_type(self.u.t.cx);
+        let h = self.b.build_alloca(ty, "")?;
+        if let Some(i) = h.as_instruction_value() {
+            i.set_alignment(8).map_err(|e| Fail::Llvm(e.to_string()))?;
+        }
+        let data = result(self.b.build_call(getter, &[], "")?)?;
+        let t = self.u.t;
+        let device = t.cx.const_struct(&[t.i32.const_int(1, false).into(), t.i32.const_zero().into()], false);
+        let dtype = t.cx.const_struct(
+            &[
+                t.i8.const_int(code as u64, false).into(),
+                t.i8.const_int(bits as u64, false).into(),
+                t.i16.const_int(1, false).into(),
+            ],
+            false,
+        );
+        let fields: [(u64, BasicValueEnum<'c>); 7] = [
+            (runtime::dltensor::DATA, data),
+            (runtime::dltensor::DEVICE, device.into()),
+            (runtime::dltensor::NDIM, t.i32.const_int(nd as u64, false).into()),
+            (runtime::dltensor::DTYPE, dtype.into()),
+            (runtime::dltensor::SHAPE, shape_g.into()),
+            (runtime::dltensor::STRIDES, strides_g.into()),
+            (runtime::dltensor::BYTE_OFFSET, t.i64.const_zero().into()),
+        ];
+        for (off, val) in fields {
+            let at = self.byte_gep(h, self.i64c(off))?;
+            self.b.build_store(at, val)?;
+        }
+        self.vals.insert(v, h.into());
+        Ok(())
+    }
+
+    /// `postc.gpu.atomic_add(%a, %i..., %x)`: each index checked against
+    /// its extent, then one `atomicrmw` on the element.
+    fn atomic_add(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let (Some(&a), Some(&x)) = (args.first(), args.last()) else {
+            return self.err(Some(v), "`postc.gpu.atomic_add` without its operands".into());
+        };
+        let d = self.dt(a);
+        let nd = args.len().saturating_sub(2);
+        if self.tyd(a).and_then(|t| t.ndim()) != Some(nd) || !postc_ir::builtins::atomic_dtype(d) {
+            return self.err(Some(v), "`postc.gpu.atomic_add` with operands of the wrong types".into());
+        }
+        let arr = pointer(self.val(a)?)?;
+        let ptr = self.u.t.ptr.into();
+        let mut off = self.i64c(0);
+        if nd > 0 {
+            let shape = pointer(self.header_field(arr, runtime::dltensor::SHAPE, ptr)?)?;
+            for (axis, &i) in args[1..args.len() - 1].iter().enumerate() {
+                let id = self.dt(i);
+                let iv = self.val(i)?;
+                let i64v = int(self.convert(iv, id, DType::Int64)?)?;
+                let n = self.header_elem(shape, axis as u64)?;
+                let bad = self.b.build_int_compare(IntPredicate::UGE, i64v, n, "")?;
+                self.guard_bounds(v, bad, axis, i64v, n)?;
+                let (_, sb) = self.inline_stride(arr, axis, nd, d.size_bytes())?;
+                let term = self.b.build_int_mul(i64v, sb, "")?;
+                off = self.b.build_int_add(off, term, "")?;
+            }
+        }
+        let data = pointer(self.header_field(arr, runtime::dltensor::DATA, ptr)?)?;
+        let bo = int(self.header_field(arr, runtime::dltensor::BYTE_OFFSET, self.u.t.i64.into())?)?;
+        let base = self.byte_gep(data, bo)?;
+        let addr = self.byte_gep(base, off)?;
+        let xv = self.val(x)?;
+        let old = self.atomicrmw_add(addr, xv, d)?;
+        self.vals.insert(v, old);
+        Ok(())
+    }
+
+    /// `atomicrmw add` (or `fadd`) `monotonic`, aligned to the element.
+    fn atomicrmw_add(&mut self, addr: PointerValue<'c>, x: BasicValueEnum<'c>, d: DType) -> R<BasicValueEnum<'c>> {
+        use inkwell::llvm_sys::core::{LLVMBuildAtomicRMW, LLVMSetAlignment};
+        use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp};
+        let op = if d.is_float() {
+            LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFAdd
+        } else {
+            LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAdd
+        };
+        // SAFETY: the builder is positioned in a block of this function,
+        // the pointer and the value are of its context, and the result is
+        // an instruction of the value's type.
+        unsafe {
+            let r = LLVMBuildAtomicRMW(
+                self.b.as_mut_ptr(),
+                op,
+                addr.as_value_ref(),
+                x.as_value_ref(),
+                LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
+                0,
+            );
+            if r.is_null() {
+                return llvm("atomicrmw");
+            }
+            LLVMSetAlignment(r, d.size_bytes());
+            Ok(BasicValueEnum::new(r))
+        }
+    }
+
+    fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
+        resolve(self.low.program, &self.low.index, self.mid, callee)
+    }
+
+    fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {
+        let Some(target) = self.resolve(callee) else {
+            if let Some(imp) = self.m.boundary_imports.get(callee) {
+                return self.err(
+                    Some(v),
+                    format!(
+                        "call to `{callee}`, a boundary import of `{}.{}`, cannot be compiled (boundary functions run in Python)",
+                        imp.module_name, imp.source_name
+                    ),
+                );
+            }
+            return self.err(Some(v), format!("call to unknown function `{callee}`"));
+        };
+        match target {
+            Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Gpu(reg, axis)) => {
+                // Defined per target: special registers on a device, the
+                // emulated launch's coordinates on the host (see `gpu`).
+                let name = postc_ir::builtins::gpu_builtin_name(reg, axis);
+                let f = self.u.declare(&name, self.u.t.i64.fn_type(&[], false), &[]);
+                let r = self.call_fn(f, &[])?;
+                self.vals.insert(v, r);
+                Ok(())
+            }
+            // Named by its call site: its header was built in the entry block.
+            Target::Builtin(Builtin::Shared) => Ok(()),
+            Target::Builtin(Builtin::SyncThreads) => {
+                let name = postc_ir::builtins::SYNC_THREADS;
+                let f = self.u.declare(name, self.u.t.cx.void_type().fn_type(&[], false), &["convergent", "nounwind"]);
+                let c = self.b.build_call(f, &[], "")?;
+                c.add_attribute(AttributeLoc::Function, self.u.t.flag("convergent"));
+                Ok(())
+            }
+            Target::Builtin(Builtin::AtomicAdd) => self.atomic_add(v, &args),
+            Target::Builtin(Builtin::Overflows(op)) => self.overflows(v, op, &args),
+            Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
+            Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
+        }
+    }
+
+    /// `postc.overflows.OP(a[, b])`: whether the operation wraps.
+    fn overflows(&mut self, v: ValueId, op: OvfOp, args: &[ValueId]) -> R<()> {
+        let d = self.dt(args[0]);
+        let t = self.u.t.int(d);
+        let s = if d.is_signed_int() { "s" } else { "u" };
+        let a = self.ival(args[0])?;
+        let with_overflow = |me: &mut Self, n: &str, x: IntValue<'c>, y: IntValue<'c>| -> R<BasicValueEnum<'c>> {
+            let name = format!("llvm.{s}{n}.with.overflow.i{}", d.bits());
+            let pair = me.u.t.cx.struct_type(&[t.into(), me.u.t.i1.into()], false);
+            let f = me.u.declare(&name, pair.fn_type(&[t.into(), t.into()], false), &[]);
+            let p = aggregate(me.call_fn(f, &[x.into(), y.into()])?)?;
+            Ok(me.b.build_extract_value(p, 1, "")?)
+        };
+        let r: BasicValueEnum<'c> = match op {
+            OvfOp::Add | OvfOp::Sub | OvfOp::Mul => {
+                let b = self.ival(args[1])?;
+                let n = match op {
+                    OvfOp::Add => "add",
+                    OvfOp::Sub => "sub",
+                    _ => "mul",
+                };
+                with_overflow(self, n, a, b)?
+            }
+            OvfOp::Neg if d.is_signed_int() => {
+                let name = format!("llvm.ssub.with.overflow.i{}", d.bits());
+                let pair = self.u.t.cx.struct_type(&[t.into(), self.u.t.i1.into()], false);
+                let f = self.u.declare(&name, pair.fn_type(&[t.into(), t.into()], false), &[]);
+                let p = aggregate(self.call_fn(f, &[t.const_zero().into(), a.into()])?)?;
+                self.b.build_extract_value(p, 1, "")?
+            }
+            OvfOp::Neg => self.b.build_int_compare(IntPredicate::NE, a, t.const_zero(), "")?.into(),
+            OvfOp::Abs if d.is_signed_int() => {
+                let min = t.const_int(1u64 << (d.bits() - 1), false);
+                self.b.build_int_compare(IntPredicate::EQ, a, min, "")?.into()
+            }
+            OvfOp::Abs => self.u.t.i1.const_zero().into(),
+            OvfOp::Pow => {
+                let b = self.val(args[1])?;
+                self.call_helper(Helper::IntPowOverflows { bits: d.bits(), signed: d.is_signed_int() }, &[a.into(), b])?
+            }
+        };
+        self.vals.insert(v, r);
+        Ok(())
+    }
+
+    /// A call of a POST function.
+    fn func_call(&mut self, v: ValueId, mid: ModuleId, fid: FuncId, args: &[ValueId]) -> R<()> {
+        let has_result = self.f.body.ty(v).is_some();
+        let low = self.low;
+        let sig = &low.sigs[&(mid, fid)];
+        let callee_f = &low.program.modules[mid].functions[fid];
+        let cm = &low.program.modules[mid];
+        let callee = self.functions[&(mid, fid)];
+        let mut parts: Vec<BasicMetadataValueEnum<'c>> = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let pv = callee_f.body.all_params().nth(i);
+            let p_is_complex = pv
+                .and_then(|p| callee_f.body.ty(p))
+                .map(|t| cm.types.get(t))
+                .is_some_and(|t| !t.is_array && t.dtype.is_complex());
+            let x = self.val(*a)?;
+            let x = if p_is_complex {
+                let tmp = self.temp(self.dt(*a))?;
+                self.b.build_store(tmp, x)?;
+                tmp.into()
+            } else {
+                x
+            };
+            parts.push(x.into());
+        }
+        let out = if sig.complex_out {
+            let d = callee_f.return_dtype(&cm.types).unwrap_or(DType::Complex128);
+            let tmp = self.temp(d)?;
+            parts.push(tmp.into());
+            Some((tmp, d))
+        } else {
+            None
+        };
+        let depth = if self.counts_depth && !is_panic_thunk(callee_f) { Some(self.enter_call(v)?) } else { None };
+        let call = self.b.build_call(callee, &parts, "")?;
+        for (i, a) in sig.param_attrs.iter().enumerate() {
+            for attr in self.u.t.param_attrs(*a) {
+                call.add_attribute(AttributeLoc::Param(i as u32), attr);
+            }
+        }
+        for attr in self.u.t.param_attrs(sig.ret_attr) {
+            call.add_attribute(AttributeLoc::Return, attr);
+        }
+        if let Some((tmp, d)) = out {
+            if has_result {
+                let r = self.b.build_load(self.u.t.scalar(d), tmp, "")?;
+                self.vals.insert(v, r);
+            }
+        } else if let Some(r) = call.try_as_basic_value().basic() {
+            if has_result {
+                self.vals.insert(v, r);
+            }
+            if sig.array_ret {
+                let adopt = self.u.runtime(runtime::ARENA_ADOPT);
+                self.b.build_call(adopt, &[r.into()], "")?;
+            }
+        }
+        if let Some(d) = depth {
+            let g = self.u.depth();
+            self.b.build_store(g, d)?;
+        }
+        Ok(())
+    }
+
+    /// Before a call that counts the depth: panics `recursion limit
+    /// exceeded` when the caller's frame is the interpreter's last one (the
+    /// outermost frame is the first), else counts the callee's frame.
+    /// Returns the depth to restore after the call.
+    fn enter_call(&mut self, v: ValueId) -> R<IntValue<'c>> {
+        let g = self.u.depth();
+        let d = int(self.b.build_load(self.u.t.i64, g, "")?)?;
+        let limit = self.i64c(postc_ir::interp::MAX_FRAMES as u64 - 1);
+        let deep = self.b.build_int_compare(IntPredicate::UGE, d, limit, "")?;
+        self.guard_panic(v, deep, "recursion limit exceeded")?;
+        let d1 = self.b.build_int_add(d, self.i64c(1), "")?;
+        let g = self.u.depth();
+        self.b.build_store(g, d1)?;
+        Ok(d)
+    }
+
+    fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
+        const LLVM1: &[&str] =
+            &["sqrt", "sin", "cos", "exp", "exp2", "log", "log2", "log10", "fabs", "floor", "ceil", "trunc", "round"];
+        const LLVM2: &[&str] = &["pow", "copysign"];
+        let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
+        let Some((base, f32_symbol)) = super::intrinsic_base(sym) else {
+            // An external symbol (e.g. from --link-ir): arguments as they are.
+            let mut xs: Vec<BasicMetadataValueEnum> = Vec::new();
+            let mut tys: Vec<BasicMetadataTypeEnum> = Vec::new();
+            for a in args {
+                tys.push(self.vty(*a).into());
+                xs.push(self.val(*a)?.into());
+            }
+            let ty = self.u.t.function(rd.map(|d| self.u.t.scalar(d)), &tys);
+            let f = self.u.declare(sym, ty, &[]);
+            let call = self.b.build_call(f, &xs, "")?;
+            if let (Some(_), Some(r)) = (rd, call.try_as_basic_value().basic()) {
+                self.vals.insert(v, r);
+            }
+            return Ok(());
+        };
+        let all_f32 = args.iter().all(|a| self.dt(*a) == DType::Float32) && rd == Some(DType::Float32);
+        let w = if all_f32 || f32_symbol { DType::Float32 } else { DType::Float64 };
+        let mut xs = Vec::new();
+        for a in args {
+            let d = self.dt(*a);
+            let x = self.val(*a)?;
+            xs.push(self.convert(x, d, w)?);
+        }
+        let name = if LLVM1.contains(&base) || LLVM2.contains(&base) || base == "fma" {
+            format!("llvm.{base}.{}", float_suffix(w))
+        } else if w == DType::Float32 {
+            format!("{base}f")
+        } else {
+            base.to_owned()
+        };
+        let flags: &[&str] = if name.starts_with("llvm.") { &[] } else { &["nounwind"] };
+        let f = self.u.float_fn(&name, self.u.t.float(w), xs.len(), flags);
+        let r = self.call_fn(f, &xs)?;
+        if let Some(rd) = rd {
+            let r = self.convert(r, w, rd)?;
+            self.vals.insert(v, r);
+        }
+        Ok(())
+    }
+
+    fn panic_call(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let body = &self.f.body;
+        let loc = self.loc_text(v);
+        let msg = args.first().copied();
+        let lit = msg.and_then(|m| match body.inst(m) {
+            InstData::Const(Literal::Str(s)) if !self.slots.contains_key(&m) => Some(s),
+            _ => None,
+        });
+        let mut parts: Vec<BasicMetadataValueEnum<'c>> = Vec::new();
+        let fmt = match lit {
+            Some(s) => {
+                let fmt = super::panic_format(s, args.len().saturating_sub(1), loc.as_deref());
+                self.u.cstring(fmt.as_bytes())
+            }
+            None => {
+                // A message known at run time: printed as it is.
+                let mut fmt = String::from("panic: %.*s");
+                for _ in 1..args.len() {
+                    fmt.push_str(" %lld");
+                }
+                if let Some(l) = &loc {
+                    fmt.push_str(" at ");
+                    fmt.push_str(&l.replace('%', "%%"));
+                }
+                let g = self.u.cstring(fmt.as_bytes());
+                let s = match msg {
+                    Some(m) => aggregate(self.val(m)?)?,
+                    None => self.u.t.text.const_zero(),
+                };
+                let p = self.b.build_extract_value(s, 0, "")?;
+                let n = int(self.b.build_extract_value(s, 1, "")?)?;
+                let n32 = self.b.build_int_truncate(n, self.u.t.i32, "")?;
+                parts.push(n32.into());
+                parts.push(p.into());
+                g
+            }
+        };
+        for a in args.iter().skip(1) {
+            parts.push(self.val(*a)?.into());
+        }
+        self.u.build_panic(&self.b, fmt, &parts)?;
+        Ok(())
+    }
+
+    fn ret_value(&mut self, value: Option<ValueId>) -> R<()> {
+        let sig = self.sig;
+        match value {
+            Some(x) if sig.complex_out => {
+                let a = self.val(x)?;
+                let Some(outp) = self.func.get_last_param() else { return llvm("no result pointer") };
+                self.b.build_store(pointer(outp)?, a)?;
+                self.release()?;
+                self.b.build_return(None)?;
+            }
+            Some(x) if sig.array_ret => {
+                let a = self.val(x)?;
+                let mark = self.mark.unwrap_or_else(|| self.u.t.ptr.const_null());
+                let export = self.u.runtime(runtime::ARENA_EXPORT);
+                let r = self.call_fn(export, &[mark.into(), a])?;
+                self.b.build_return(Some(&r))?;
+            }
+            Some(x) if sig.ret != super::AbiType::Void => {
+                let a = self.val(x)?;
+                self.release()?;
+                self.b.build_return(Some(&a))?;
+            }
+            _ => {
+                self.release()?;
+                self.b.build_return(None)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn release(&mut self) -> R<()> {
+        if let Some(m) = self.mark {
+            let f = self.u.runtime(runtime::ARENA_RELEASE);
+            self.b.build_call(f, &[m.into()], "")?;
+        }
+        Ok(())
+    }
+
+    /// A constant of dtype `d` (`None` when the literal is of another kind).
+    fn constant(&mut self, d: DType, lit: &Literal) -> Option<BasicValueEnum<'c>> {
+        let t = self.u.t;
+        Some(match (lit, t.scalar(d)) {
+            (Literal::Bool(b), _) => t.i1.const_int(*b as u64, false).into(),
+            // The bit pattern of the width (`const_int` truncates).
+            (Literal::Int(i), BasicTypeEnum::IntType(ty)) => ty.const_int(*i as i64 as u64, false).into(),
+            (Literal::Float(bits), BasicTypeEnum::FloatType(_)) => float_const(&t, d, *bits).into(),
+            (Literal::Complex(re, im), BasicTypeEnum::StructType(ty)) if d.is_complex() => {
+                let p = part(d);
+                ty.const_named_struct(&[float_const(&t, p, *re).into(), float_const(&t, p, *im).into()]).into()
+            }
+            (Literal::Str(s), _) => self.text_const(s.as_bytes()),
+            (Literal::Bytes(b), _) => self.text_const(b),
+            _ => return None,
+        })
+    }
+
+    /// A Str or Bytes constant: `{ ptr, i64 }` over a private copy.
+    fn text_const(&mut self, bytes: &[u8]) -> BasicValueEnum<'c> {
+        let g = self.u.cstring(bytes);
+        let n = self.i64c(bytes.len() as u64);
+        self.u.t.text.const_named_struct(&[g.into(), n.into()]).into()
+    }
+
+    fn inst(&mut self, v: ValueId) -> R<()> {
+        let body = &self.f.body;
+        let inst = body.inst(v);
+        match inst {
+            InstData::Param { .. } => {}
+            InstData::Const(lit) => {
+                let d = self.dt(v);
+                let x = match self.constant(d, &lit) {
+                    Some(x) => x,
+                    None => return self.err(Some(v), format!("a constant that is not of its type {d}")),
+                };
+                self.vals.insert(v, x);
+            }
+            InstData::Binary { op, left, right } => {
+                self.binary(v, op, left, right)?;
+                if matches!(op, Opcode::Mul | Opcode::Add | Opcode::Sub) {
+                    self.elem_form(v, op, left, right)?;
+                }
+            }
+            InstData::Unary { op, operand } => self.unary(v, op, operand)?,
+            InstData::Cast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                let x = self.val(operand)?;
+                let r = self.convert(x, from, to)?;
+                self.vals.insert(v, r);
+            }
+            InstData::Load { array, offset } => {
+                let d = self.dt(v);
+                let arr = pointer(self.val(array)?)?;
+                let off = self.ival(offset)?;
+                let addr = self.data_addr(arr, off, offset, d)?;
+                let x = self.b.build_load(self.u.t.mem(d), addr, "")?;
+                let i = x.as_instruction_value().ok_or(Fail::Llvm("a load that is not an instruction".into()))?;
+                i.set_alignment(1).map_err(|e| Fail::Llvm(e.to_string()))?;
+                self.u.tag_data(i);
+                let x = if d == DType::Bool {
+                    self.b.build_int_compare(IntPredicate::NE, int(x)?, self.u.t.i8.const_zero(), "")?.into()
+                } else {
+                    x
+                };
+                self.vals.insert(v, x);
+            }
+            InstData::Store { array, offset, value } => {
+                let d = self.dt(value);
+                let arr = pointer(self.val(array)?)?;
+                let off = self.ival(offset)?;
+                let x = self.val(value)?;
+                let addr = self.data_addr(arr, off, offset, d)?;
+                let x = if d == DType::Bool { self.b.build_int_z_extend(int(x)?, self.u.t.i8, "")?.into() } else { x };
+                let s = self.b.build_store(addr, x)?;
+                s.set_alignment(1).map_err(|e| Fail::Llvm(e.to_string()))?;
+                self.u.tag_data(s);
+            }
+            InstData::Dim { array, axis } => {
+                let arr = pointer(self.val(array)?)?;
+                let shape = pointer(self.header_field(arr, runtime::dltensor::SHAPE, self.u.t.ptr.into())?)?;
+                let n = self.header_elem(shape, axis as u64)?;
+                self.vals.insert(v, n.into());
+            }
+            InstData::Stride { array, axis } => {
+                let d = self.dt(array);
+                let arr = pointer(self.val(array)?)?;
+                match self.tyd(array).and_then(|t| t.ndim()) {
+                    Some(ndim) if (axis as usize) < ndim => {
+                        let (se, sb) = self.inline_stride(arr, axis as usize, ndim, d.size_bytes())?;
+                        self.vals.insert(v, sb.into());
+                        self.elem.insert(v, (d.size_bytes(), se));
+                    }
+                    _ => {
+                        let f = self.u.runtime(runtime::STRIDE);
+                        let args = [arr.into(), self.i64c(axis as u64).into(), self.i64c(d.size_bytes() as u64).into()];
+                        let r = self.call_fn(f, &args)?;
+                        self.vals.insert(v, r);
+                    }
+                }
+            }
+            InstData::Call { callee, args } => {
+                let args: Vec<ValueId> = args.iter().collect();
+                self.call(v, callee, args)?;
+            }
+            InstData::Let { value } | InstData::Set { value, .. } => {
+                let target = match inst {
+                    InstData::Set { target, .. } => target,
+                    _ => v,
+                };
+                let x = self.val(value)?;
+                let slot = self.slots[&target];
+                self.b.build_store(slot, x)?;
+            }
+            InstData::Select { cond, if_true, if_false } => {
+                let c = self.ival(cond)?;
+                let a = self.val(if_true)?;
+                let b = self.val(if_false)?;
+                let r = self.b.build_select(c, a, b, "")?;
+                self.vals.insert(v, r);
+            }
+            InstData::Alloc { length } => {
+                let d = self.dt(v);
+                if d.is_text() {
+                    return self.err(Some(v), format!("cannot allocate an array of {d}"));
+                }
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let n = self.ival(length)?;
+                let neg = self.b.build_int_compare(IntPredicate::SLT, n, self.i64c(0), "")?;
+                self.guard_panic(v, neg, "negative allocation length")?;
+                let f = self.u.runtime(runtime::ALLOC_ARRAY);
+                let t = self.u.t;
+                let args = [
+                    n.into(),
+                    t.i8.const_int(code as u64, false).into(),
+                    t.i8.const_int(bits as u64, false).into(),
+                    self.i64c(d.size_bytes() as u64).into(),
+                ];
+                let r = self.call_fn(f, &args)?;
+                self.vals.insert(v, r);
+            }
+            InstData::GetField { aggregate: agg, field: Field::Len } => {
+                let d = self.dt(agg);
+                let x = self.val(agg)?;
+                let r = if d == DType::Bytes {
+                    self.b.build_extract_value(aggregate(x)?, 1, "")?
+                } else {
+                    self.call_helper(Helper::StrLen, &[x])?
+                };
+                self.vals.insert(v, r);
+            }
+            InstData::GetField { aggregate: agg, field } => {
+                let x = aggregate(self.val(agg)?)?;
+                let r = self.b.build_extract_value(x, field as u32, "")?;
+                self.vals.insert(v, r);
+            }
+            InstData::SetField { aggregate: agg, field, value } => {
+                let d = self.dt(agg);
+                let slot = self.slots[&agg];
+                let cur = aggregate(self.b.build_load(self.u.t.scalar(d), slot, "")?)?;
+                let x = self.val(value)?;
+                let n = self.b.build_insert_value(cur, x, field as u32, "")?;
+                self.b.build_store(slot, n.as_basic_value_enum())?;
+            }
+            InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
+                return self.err(
+                    Some(v),
+                    "`index.load`/`index.store` reached code generation (the `stride-lower` pass must run first)"
+                        .into(),
+                );
+            }
+            InstData::Return { value } => self.ret_value(value)?,
+            InstData::Br { target } => {
+                self.b.build_unconditional_branch(self.blocks[&target])?;
+            }
+            InstData::CondBr { cond, if_true, if_false, weights } => {
+                let c = self.ival(cond)?;
+                let br = self.b.build_conditional_branch(c, self.blocks[&if_true], self.blocks[&if_false])?;
+                if let Some(w) = weights {
+                    self.u.set_weights(br, w);
+                }
+            }
+            InstData::Unreachable => {
+                // After a call that never returns nothing more is needed;
+                // anywhere else reaching it is a located panic.
+                let after_noreturn = v.as_u32() > 0
+                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
+                        // The compiler's own panic paths; a user's `noreturn`
+                        // function that returned would reach the panic.
+                        InstData::Call { callee, .. } => match self.resolve(callee) {
+                            Some(Target::Builtin(Builtin::Panic)) => true,
+                            Some(Target::Func(m, f)) => is_panic_thunk(&self.low.program.modules[m].functions[f]),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                if !after_noreturn {
+                    let loc = self.loc_text(v);
+                    let thunk = self.u.thunk("entered unreachable code", loc)?;
+                    self.b.build_call(thunk, &[], "")?;
+                }
+                self.b.build_unreachable()?;
+            }
+            InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+        }
+        Ok(())
+    }
+}
+
+/// `poison` of a type.
+fn poison(ty: BasicTypeEnum<'_>) -> BasicValueEnum<'_> {
+    match ty {
+        BasicTypeEnum::IntType(t) => t.get_poison().into(),
+        BasicTypeEnum::FloatType(t) => t.get_poison().into(),
+        BasicTypeEnum::PointerType(t) => t.get_poison().into(),
+        BasicTypeEnum::StructType(t) => t.get_poison().into(),
+        BasicTypeEnum::ArrayType(t) => t.get_poison().into(),
+        BasicTypeEnum::VectorType(t) => t.get_poison().into(),
+        BasicTypeEnum::ScalableVectorType(t) => t.get_poison().into(),
+    }
+}
+
+/// A float constant of a float dtype from its bits (a Float32 NaN keeps
+/// its payload: it is widened by bits, not by a conversion that would
+/// quiet it).
+fn float_const<'c>(t: &super::unit::Types<'c>, d: DType, bits: u64) -> FloatValue<'c> {
+    let x = match d {
+        DType::Float16 => half::f16::from_bits(bits as u16).to_f64(),
+        DType::Float32 | DType::Complex64 => {
+            let f = f32::from_bits(bits as u32);
+            if f.is_nan() {
+                let b = bits as u32;
+                f64::from_bits(((b as u64 >> 31) << 63) | (0x7ffu64 << 52) | (((b & 0x7f_ffff) as u64) << 29))
+            } else {
+                f as f64
+            }
+        }
+        _ => f64::from_bits(bits),
+    };
+    t.float(d).const_float(x)
+}

@@ -1,0 +1,589 @@
+//! Lowering of a (pass-processed) program to one LLVM module, built with
+//! LLVM's IR builder.
+//!
+//! [`Declared`] decides, once per program, how every function appears in
+//! the module (symbol, linkage, ABI), which calls count the depth of calls,
+//! and which exported names shadow C library functions. Each codegen unit
+//! then builds the module in its own `Context` ([`build_module`]): every
+//! function is declared first, then the bodies are built in the order of
+//! the IR tables ([`body`]), with the helpers ([`crate::helpers`]), panic
+//! paths, constants and metadata they use made on first use ([`unit`]).
+
+mod body;
+pub(crate) mod unit;
+
+use crate::imports::{self, Shield};
+use postc_ir::body::InstData;
+use postc_ir::builtins::Builtin;
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{BlockId, DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::fmt::Write as _;
+
+pub use unit::build_module;
+
+/// A parameter or result type of a function's C ABI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbiType {
+    /// No result.
+    Void,
+    /// A scalar passed by value.
+    Scalar(DType),
+    /// A pointer: a `DLTensor *`, a complex value or a complex result slot,
+    /// a returned `DLManagedTensor *`.
+    Ptr,
+}
+
+/// The attribute of a parameter or result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamAttr {
+    None,
+    ZeroExt,
+    SignExt,
+    /// A `DLTensor *`: `noundef nonnull align 8 dereferenceable(48)`, so
+    /// that its header loads may be hoisted out of conditionally executed
+    /// code.
+    Tensor,
+}
+
+/// How a function appears in the LLVM module.
+#[derive(Clone, Debug)]
+pub struct FnSig {
+    /// The LLVM symbol.
+    pub symbol: String,
+    /// Exported (external linkage) or module-private.
+    pub exported: bool,
+    /// The result type ([`AbiType::Void`] for none or a complex result).
+    pub ret: AbiType,
+    /// The parameter types, the complex out-pointer last when present.
+    pub params: Vec<AbiType>,
+    /// Parameter attributes, per parameter.
+    pub param_attrs: Vec<ParamAttr>,
+    pub ret_attr: ParamAttr,
+    /// The result is a complex number returned through a trailing pointer.
+    pub complex_out: bool,
+    /// The result is an array (`DLManagedTensor*`).
+    pub array_ret: bool,
+}
+
+impl FnSig {
+    /// The parameter types as LLVM IR text, comma-separated (for the GPU
+    /// launch code, which is still written as text).
+    pub fn params_text(&self) -> String {
+        self.params.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl fmt::Display for AbiType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AbiType::Void => f.write_str("void"),
+            AbiType::Scalar(d) => f.write_str(llty(*d)),
+            AbiType::Ptr => f.write_str("ptr"),
+        }
+    }
+}
+
+impl fmt::Display for ParamAttr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ParamAttr::None => "",
+            ParamAttr::ZeroExt => "zeroext",
+            ParamAttr::SignExt => "signext",
+            ParamAttr::Tensor => "noundef nonnull align 8 dereferenceable(48)",
+        })
+    }
+}
+
+/// The LLVM value type of a scalar dtype, as IR text (for the GPU code
+/// that is still written as text).
+pub fn llty(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "i1",
+        DType::Int8 | DType::UInt8 => "i8",
+        DType::Int16 | DType::UInt16 => "i16",
+        DType::Int32 | DType::UInt32 => "i32",
+        DType::Int64 | DType::UInt64 => "i64",
+        DType::Float16 => "half",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+        DType::Complex64 => "{ float, float }",
+        DType::Complex128 => "{ double, double }",
+        DType::Str | DType::Bytes => "{ ptr, i64 }",
+    }
+}
+
+/// The in-memory type of an array element, as IR text.
+pub fn memty(d: DType) -> &'static str {
+    if d == DType::Bool {
+        "i8"
+    } else {
+        llty(d)
+    }
+}
+
+/// The bytes of an LLVM `c"..."` string literal.
+pub(crate) fn escape_bytes(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() + 4);
+    for &c in b {
+        if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' {
+            s.push(c as char);
+        } else {
+            let _ = write!(s, "\\{c:02X}");
+        }
+    }
+    s
+}
+
+/// The part type of a complex dtype (the dtype itself otherwise).
+fn part(d: DType) -> DType {
+    d.complex_part().unwrap_or(d)
+}
+
+fn ext_attr(d: DType) -> ParamAttr {
+    match d {
+        DType::Bool | DType::UInt8 | DType::UInt16 => ParamAttr::ZeroExt,
+        DType::Int8 | DType::Int16 => ParamAttr::SignExt,
+        _ => ParamAttr::None,
+    }
+}
+
+pub use crate::abi::panic_format;
+
+/// The signature of a function.
+pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> FnSig {
+    let mut params = Vec::new();
+    let mut param_attrs = Vec::new();
+    for p in f.body.all_params() {
+        let t = f.body.ty(p).map(|t| m.types.get(t));
+        match t {
+            Some(t) if t.is_array => {
+                params.push(AbiType::Ptr);
+                param_attrs.push(ParamAttr::Tensor);
+            }
+            Some(t) if t.dtype.is_complex() => {
+                params.push(AbiType::Ptr);
+                param_attrs.push(ParamAttr::None);
+            }
+            Some(t) => {
+                params.push(AbiType::Scalar(t.dtype));
+                param_attrs.push(ext_attr(t.dtype));
+            }
+            None => {
+                params.push(AbiType::Scalar(DType::Int64));
+                param_attrs.push(ParamAttr::None);
+            }
+        }
+    }
+    let (mut ret, mut ret_attr, mut complex_out, mut array_ret) = (AbiType::Void, ParamAttr::None, false, false);
+    if let Some(t) = f.ret.map(|t| m.types.get(t)) {
+        if t.is_array {
+            ret = AbiType::Ptr;
+            array_ret = true;
+        } else if t.dtype.is_complex() {
+            complex_out = true;
+            params.push(AbiType::Ptr);
+            param_attrs.push(ParamAttr::None);
+        } else {
+            ret = AbiType::Scalar(t.dtype);
+            ret_attr = ext_attr(t.dtype);
+        }
+    }
+    FnSig { symbol, exported, ret, params, param_attrs, ret_attr, complex_out, array_ret }
+}
+
+/// Where a call goes.
+enum Target<'p> {
+    Func(ModuleId, FuncId),
+    Builtin(Builtin),
+    Intrinsic(&'p str),
+}
+
+/// Name lookups over a program, each a hash lookup (a module's own lookups
+/// walk its functions or export list).
+pub struct Index<'p> {
+    /// Per module: function name → function.
+    funcs: Vec<HashMap<&'p str, FuncId>>,
+    /// Per module: the exported names, or `None` when every function is.
+    exports: Vec<Option<HashSet<&'p str>>>,
+    /// Module name → module.
+    modules: HashMap<&'p str, ModuleId>,
+}
+
+impl<'p> Index<'p> {
+    pub fn new(program: &'p Program) -> Index<'p> {
+        let funcs = program
+            .modules
+            .iter()
+            .map(|m| m.functions.iter_enumerated().map(|(id, f)| (f.name.as_str(), id)).rev().collect())
+            .collect();
+        let exports = program
+            .modules
+            .iter()
+            .map(|m| m.export_all.as_ref().map(|all| all.iter().map(String::as_str).collect()))
+            .collect();
+        let modules = program.modules.iter_enumerated().map(|(id, m)| (m.name.as_str(), id)).rev().collect();
+        Index { funcs, exports, modules }
+    }
+
+    /// The function `name` of module `mid` (the first of that name).
+    pub fn function(&self, mid: ModuleId, name: &str) -> Option<FuncId> {
+        self.funcs[mid.index()].get(name).copied()
+    }
+
+    /// Whether module `mid` exports `name` (as `Module::is_exported`).
+    pub fn is_exported(&self, mid: ModuleId, name: &str) -> bool {
+        self.exports[mid.index()].as_ref().is_none_or(|e| e.contains(name))
+    }
+
+    /// The module `name` (the first of that name).
+    pub fn module(&self, name: &str) -> Option<ModuleId> {
+        self.modules.get(name).copied()
+    }
+}
+
+/// How every function of a program appears in the LLVM module, decided
+/// once for all codegen units.
+pub struct Declared<'p> {
+    pub program: &'p Program,
+    /// Name lookups.
+    pub index: Index<'p>,
+    pub sigs: HashMap<(ModuleId, FuncId), FnSig>,
+    /// Symbols of the module's aliases: (alias symbol, target symbol, signature).
+    pub aliases: Vec<(String, String, FnSig)>,
+    /// The C library functions that exported names shadow.
+    pub shield: Shield,
+    /// The functions whose calls count the depth of calls (see
+    /// [`depth_counted`]).
+    pub depth_counted: HashSet<(ModuleId, FuncId)>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'p> Declared<'p> {
+    /// Declares every function of every module: symbols and signatures.
+    pub fn new(program: &'p Program) -> Declared<'p> {
+        let mut d = Declared {
+            program,
+            index: Index::new(program),
+            sigs: HashMap::new(),
+            aliases: Vec::new(),
+            shield: Shield::default(),
+            depth_counted: HashSet::new(),
+            diags: Vec::new(),
+        };
+        d.declare_all();
+        d
+    }
+
+    fn declare_all(&mut self) {
+        let mut taken: HashMap<String, String> = HashMap::new();
+        // Public symbols and where they are defined.
+        let mut public: Vec<(String, Option<Pos>)> = Vec::new();
+        for (mid, m) in self.program.modules.iter_enumerated() {
+            for (fid, f) in m.functions.iter_enumerated() {
+                let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !self.index.is_exported(mid, &f.name);
+                let symbol = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
+                if let Some(prev) = taken.insert(symbol.clone(), m.name.clone()) {
+                    self.diags.push(Diagnostic::error(
+                        format!("symbol `{symbol}` is exported by both module `{prev}` and module `{}`", m.name),
+                        f.loc.map(|l| Pos::from_loc(&m.files, l)),
+                    ));
+                }
+                if !private {
+                    public.push((symbol.clone(), f.loc.map(|l| Pos::from_loc(&m.files, l))));
+                }
+                let sig = signature(m, f, symbol, !private);
+                self.sigs.insert((mid, fid), sig);
+            }
+            for (alias, target) in &m.function_aliases {
+                let Some(fid) = self.index.function(mid, target) else {
+                    let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
+                    self.diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
+                    continue;
+                };
+                if !self.index.is_exported(mid, alias) && m.export_all.is_some() {
+                    continue;
+                }
+                let sig = self.sigs[&(mid, fid)].clone();
+                if taken.insert(alias.clone(), m.name.clone()).is_some() {
+                    self.diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), None));
+                    continue;
+                }
+                public.push((alias.clone(), m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l))));
+                self.aliases.push((alias.clone(), sig.symbol.clone(), sig));
+            }
+        }
+        self.check_public_names(&public);
+        self.depth_counted = depth_counted(self.program, &self.index);
+    }
+
+    /// Public symbols: none reserved, and those that name C library
+    /// functions shielded (see [`imports`]).
+    fn check_public_names(&mut self, public: &[(String, Option<Pos>)]) {
+        for (name, at) in public {
+            if imports::reserved(name) {
+                self.diags.push(Diagnostic::error(
+                    format!("`{name}` cannot be exported: the name is reserved for the C implementation"),
+                    at.clone(),
+                ));
+            }
+        }
+        self.shield = Shield::new(public.iter().map(|(n, p)| (n.as_str(), p.clone())));
+        if !self.shield.is_empty() {
+            // The shield reaches the C library through these two.
+            let shadowed = self.shield.names().next().map(|(n, _)| n.to_owned()).unwrap_or_default();
+            for (name, at) in public {
+                if name == "dlopen" || name == "dlsym" {
+                    self.diags.push(Diagnostic::error(
+                        format!(
+                            "`{name}` cannot be exported together with `{shadowed}`: compiled code reaches the \
+                             C library's `{shadowed}` through the C library's `{name}`"
+                        ),
+                        at.clone(),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Whether `f` is a panic path that the compiler made (what `cold-outline`
+/// makes: a module-private `cold noinline noreturn` function), known by
+/// its attributes and reserved name.
+fn is_panic_thunk(f: &Function) -> bool {
+    f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
+}
+
+/// What a call to `callee` in module `mid` calls.
+fn resolve<'p>(program: &'p Program, index: &Index<'p>, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
+    if let Some(b) = Builtin::from_name(callee) {
+        return Some(Target::Builtin(b));
+    }
+    let m = &program.modules[mid];
+    if let Some(fid) = index.function(mid, callee) {
+        return Some(Target::Func(mid, fid));
+    }
+    if let Some(target) = m.function_aliases.get(callee) {
+        if let Some(fid) = index.function(mid, target) {
+            return Some(Target::Func(mid, fid));
+        }
+    }
+    if let Some(sym) = m.intrinsic_imports.get(callee) {
+        return Some(Target::Intrinsic(sym.as_str()));
+    }
+    if let Some(imp) = m.post_imports.get(callee) {
+        let other = index.module(&imp.module_name)?;
+        let om = &program.modules[other];
+        let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
+        return index.function(other, name).map(|fid| Target::Func(other, fid));
+    }
+    None
+}
+
+/// The thread's depth of calls between POST functions, kept by the calls
+/// of the functions [`depth_counted`] names.
+pub const DEPTH: &str = crate::runtime::DEPTH;
+
+/// The functions whose calls of POST functions count the depth and panic
+/// `recursion limit exceeded` when a call would make more than
+/// [`postc_ir::interp::MAX_FRAMES`] frames, as the reference interpreter
+/// does: those on a cycle of the call graph, those a cycle calls
+/// (transitively) and those that call one (transitively). While a cycle's
+/// frame is on the stack every frame is one of those, so the count is the
+/// interpreter's; without one the depth is bounded by the longest chain of
+/// calls. Functions that run on the GPU, and what they call, count nothing.
+pub fn depth_counted<'p>(program: &'p Program, index: &Index<'p>) -> HashSet<(ModuleId, FuncId)> {
+    let mut ids: Vec<(ModuleId, FuncId)> = Vec::new();
+    let mut slot: HashMap<(ModuleId, FuncId), usize> = HashMap::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            slot.insert((mid, fid), ids.len());
+            ids.push((mid, fid));
+        }
+    }
+    let n = ids.len();
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, &(mid, fid)) in ids.iter().enumerate() {
+        let body = &program.modules[mid].functions[fid].body;
+        for v in body.tags.ids() {
+            if let InstData::Call { callee, .. } = body.inst(v) {
+                if let Some(Target::Func(cm, cf)) = resolve(program, index, mid, callee) {
+                    succ[i].push(slot[&(cm, cf)]);
+                }
+            }
+        }
+        succ[i].sort_unstable();
+        succ[i].dedup();
+    }
+    let on_cycle = cyclic(&succ);
+    if !on_cycle.iter().any(|&c| c) {
+        return HashSet::new();
+    }
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, ss) in succ.iter().enumerate() {
+        for &j in ss {
+            pred[j].push(i);
+        }
+    }
+    let reach = |edges: &[Vec<usize>], from: &[bool]| -> Vec<bool> {
+        let mut seen = from.to_vec();
+        let mut work: Vec<usize> = (0..n).filter(|&i| from[i]).collect();
+        while let Some(i) = work.pop() {
+            for &j in &edges[i] {
+                if !seen[j] {
+                    seen[j] = true;
+                    work.push(j);
+                }
+            }
+        }
+        seen
+    };
+    let below = reach(&succ, &on_cycle);
+    let above = reach(&pred, &on_cycle);
+    let gpu: Vec<bool> = ids.iter().map(|&(m, f)| program.modules[m].functions[f].attrs.is_gpu()).collect();
+    let device = reach(&succ, &gpu);
+    (0..n).filter(|&i| (below[i] || above[i]) && !device[i]).map(|i| ids[i]).collect()
+}
+
+/// Which nodes of a graph lie on a cycle (Tarjan's strongly connected
+/// components, without recursion).
+fn cyclic(succ: &[Vec<usize>]) -> Vec<bool> {
+    let n = succ.len();
+    const NONE: usize = usize::MAX;
+    let (mut num, mut low) = (vec![NONE; n], vec![0usize; n]);
+    let mut on_stack = vec![false; n];
+    let (mut stack, mut out) = (Vec::new(), vec![false; n]);
+    let mut next = 0usize;
+    for root in 0..n {
+        if num[root] != NONE {
+            continue;
+        }
+        // (node, next successor to visit)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        num[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut k)) = work.last_mut() {
+            if let Some(&w) = succ[v].get(*k) {
+                *k += 1;
+                if num[w] == NONE {
+                    num[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(num[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == num[v] {
+                let mut members = Vec::new();
+                loop {
+                    let w = stack.pop().expect("the component's nodes are on the stack");
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let cycle = members.len() > 1 || succ[v].contains(&v);
+                for w in members {
+                    out[w] = cycle;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Lowers one function.
+
+/// The math functions an intrinsic import may name (as the interpreter
+/// knows them), without the `f` suffix.
+const MATH: &[&str] = &[
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "fabs",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "rint",
+    "nearbyint",
+    "cbrt",
+    "erf",
+    "erfc",
+    "lgamma",
+    "tgamma",
+    "atan2",
+    "pow",
+    "fmod",
+    "hypot",
+    "copysign",
+    "fmin",
+    "fmax",
+    "fdim",
+    "fma",
+];
+
+/// The base name of a math symbol and whether it named the `float` variant.
+pub(crate) fn intrinsic_base(sym: &str) -> Option<(&str, bool)> {
+    if MATH.contains(&sym) {
+        return Some((sym, false));
+    }
+    let b = sym.strip_suffix('f')?;
+    MATH.contains(&b).then_some((b, true))
+}
+
+/// Reverse postorder of the blocks reachable from the entry.
+fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
+    let n = body.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let entry = BlockId::from_u32(0);
+    let mut stack: Vec<(BlockId, usize)> = vec![(entry, 0)];
+    seen[0] = true;
+    while let Some((b, i)) = stack.pop() {
+        let succ = body.successors(b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[i];
+            if s.index() < n && !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}
