@@ -39,7 +39,7 @@ fn emit_c_writes_source_and_header_the_same_for_any_jobs() {
 #[test]
 fn examples_compile_cleanly_with_gcc_and_clang() {
     let dir = tmpdir("c-examples");
-    std::fs::write(dir.join("postc.h"), postc_codegen::c::POSTC_H).unwrap();
+    postc_codegen::c::write_headers(&dir).unwrap();
     for ex in ["examples/abi_demo.pir", "examples/axpy.pir", "examples/saxpy.pir", "examples/saxpy.py"] {
         for level in ["-O0", "-O2"] {
             let c = dir.join("example.c");
@@ -127,5 +127,197 @@ fn gpu_and_kernel_functions_name_the_llvm_backend() {
         dir.join("f.c").to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Calls the `NAME_loop` entry points of examples/abi_demo.pir's ufuncs in
+/// libraries from both backends, with contiguous and strided operands
+/// (scratch copies included), and checks that they agree with each other
+/// and with the arithmetic done here.
+const LOOP_MAIN: &str = r#"
+#include "postc.h"
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+static postc_gufunc_loop get(void *h, const char *name) {
+  postc_gufunc_loop f;
+  void *p = dlsym(h, name);
+  if (!p) { fprintf(stderr, "no %s\n", name); return 0; }
+  memcpy(&f, &p, sizeof f);
+  return f;
+}
+
+/* Runs the four loops of one library; writes its results to out[]. */
+static int run(void *h, double *out) {
+  int at = 0;
+  /* axpy: 5 elements, x every other double. */
+  {
+    double a[5] = {1, 2, 3, 4, 5}, x[10] = {1, 9, 2, 9, 3, 9, 4, 9, 5, 9}, y[5] = {10, 20, 30, 40, 50}, r[5];
+    char *args[4] = {(char *)a, (char *)x, (char *)y, (char *)r};
+    intptr_t dims[1] = {5}, steps[4] = {8, 16, 8, 8};
+    get(h, "axpy_loop")(args, dims, steps, NULL);
+    for (int i = 0; i < 5; i++) {
+      if (r[i] != a[i] * x[2 * i] + y[i]) { fprintf(stderr, "axpy %d: %g\n", i, r[i]); return 1; }
+      out[at++] = r[i];
+    }
+  }
+  /* rowdot: 2 rows of 3, b's elements 16 bytes apart. */
+  {
+    double a[6] = {1, 2, 3, 4, 5, 6}, b[12] = {1, 0, 1, 0, 1, 0, 2, 0, 2, 0, 2, 0}, r[2];
+    char *args[3] = {(char *)a, (char *)b, (char *)r};
+    intptr_t dims[2] = {2, 3}, steps[5] = {24, 48, 8, 8, 16};
+    get(h, "rowdot_loop")(args, dims, steps, NULL);
+    if (r[0] != 6 || r[1] != 30) { fprintf(stderr, "rowdot: %g %g\n", r[0], r[1]); return 1; }
+    out[at++] = r[0];
+    out[at++] = r[1];
+  }
+  /* matmul: (2x3) @ (3x2), b given transposed (a scratch copy), c in C order. */
+  {
+    double a[6] = {1, 2, 3, 4, 5, 6}, bt[6] = {1, 3, 5, 2, 4, 6}, c[4] = {0};
+    char *args[3] = {(char *)a, (char *)bt, (char *)c};
+    intptr_t dims[4] = {1, 2, 3, 2}, steps[9] = {0, 0, 0, 24, 8, 8, 24, 16, 8};
+    get(h, "matmul_loop")(args, dims, steps, NULL);
+    /* b = [[1,2],[3,4],[5,6]] */
+    if (c[0] != 22 || c[1] != 28 || c[2] != 49 || c[3] != 64) {
+      fprintf(stderr, "matmul: %g %g %g %g\n", c[0], c[1], c[2], c[3]);
+      return 1;
+    }
+    for (int i = 0; i < 4; i++) out[at++] = c[i];
+  }
+  /* cross: output written with a stride of 16 bytes (copied back). */
+  {
+    double a[3] = {1, 0, 0}, b[3] = {0, 1, 0}, c[6] = {9, 9, 9, 9, 9, 9};
+    char *args[3] = {(char *)a, (char *)b, (char *)c};
+    intptr_t dims[2] = {1, 3}, steps[6] = {0, 0, 0, 8, 8, 16};
+    get(h, "cross_loop")(args, dims, steps, NULL);
+    if (c[0] != 0 || c[2] != 0 || c[4] != 1 || c[1] != 9) {
+      fprintf(stderr, "cross: %g %g %g\n", c[0], c[2], c[4]);
+      return 1;
+    }
+    out[at++] = c[4];
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  double first[16], now[16];
+  for (int l = 1; l < argc; l++) {
+    void *h = dlopen(argv[l], RTLD_NOW | RTLD_LOCAL);
+    if (!h) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    if (run(h, l == 1 ? first : now)) { fprintf(stderr, "in %s\n", argv[l]); return 1; }
+    if (l > 1 && memcmp(first, now, sizeof now) != 0) { fprintf(stderr, "%s differs\n", argv[l]); return 1; }
+  }
+  printf("loops ok\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn ufunc_loops_agree_with_the_llvm_backend() {
+    let dir = tmpdir("c-loops");
+    let mut libs = Vec::new();
+    for (backend, cc) in [("llvm", "cc"), ("c", "gcc"), ("c", clang())] {
+        for level in ["-O0", "-O2"] {
+            let so = dir.join(format!("lib_{backend}_{}_{level}.so", cc.replace('/', "_")));
+            let out = Command::new(driver())
+                .current_dir(root())
+                .env("CC", cc)
+                .args(["compile", "--backend", backend, "--emit", "shared", level, "examples/abi_demo.pir", "-o"])
+                .arg(&so)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{backend} {cc} {level}: {}", String::from_utf8_lossy(&out.stderr));
+            libs.push(so);
+        }
+    }
+    let c = dir.join("loops.c");
+    std::fs::write(&c, LOOP_MAIN).unwrap();
+    let exe = dir.join("loops");
+    let out = Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I"])
+        .arg(root().join("include"))
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-ldl")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(&exe).args(&libs).output().unwrap();
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Located statements carry `#line` directives naming the source line, so
+/// that the compiler, a debugger and the panic agree on where code is.
+#[test]
+fn statements_carry_line_directives() {
+    let dir = tmpdir("c-line");
+    let c = dir.join("panics.c");
+    let out = compile(&["--backend", "c", "--emit", "c", "-O0", "tests/py/intdiv.py", "-o", c.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&c).unwrap();
+    assert!(text.contains("#line 8 \"tests/py/intdiv.py\""), "{text}");
+    assert!(text.contains("panic: division by zero at tests/py/intdiv.py:8:12"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The software Float16 of compilers without `_Float16` rounds as the
+/// IR's reference does (`postc_ir::body::f16_from_f64`) and widens exactly.
+#[test]
+fn float16_fallback_rounds_once_to_nearest_even() {
+    let dir = tmpdir("c-f16");
+    let mut xs: Vec<f64> = vec![0.0, -0.0, 1.0, -1.5, 65504.0, 65519.99, 65520.0, 1e-8, 5.960464477539063e-8, 2.98e-8];
+    xs.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 0.1, 1.0 / 3.0, -2049.0, 2049.0, 6.1e-5, 3.0e-5]);
+    let mut seed = 0x2545f4914f6cdd1du64;
+    for _ in 0..20000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        // Doubles around Float16's range, with every kind of tail.
+        let e = (seed >> 52) as i32 % 48 - 30;
+        let m = 1.0 + (seed & 0xf_ffff_ffff_ffff) as f64 / (1u64 << 52) as f64;
+        xs.push(if seed & 1 == 0 { m * 2f64.powi(e) } else { -m * 2f64.powi(e) });
+    }
+    let input: String = xs.iter().map(|x| format!("{}\n", x.to_bits())).collect();
+    let main = format!(
+        "#define POSTC_NO_FLOAT16 1\n{}\n{}\nint main(void) {{\n  unsigned long long b;\n  \
+         while (scanf(\"%llu\", &b) == 1) {{\n    double x = postc_f64_bits(b);\n    postc_f16 h = postc_f16_from_d(x);\n    \
+         float w = postc_f16_to_f(h);\n    uint32_t wb;\n    memcpy(&wb, &w, 4);\n    printf(\"%u %u\\n\", (unsigned)h, (unsigned)wb);\n  }}\n  return 0;\n}}\n",
+        "#include <stdio.h>\n#include \"postc.h\"\n#include <string.h>\n#define POSTC_HELPER static inline __attribute__((unused))\n\
+         POSTC_HELPER double postc_f64_bits(uint64_t bits) { double x; memcpy(&x, &bits, sizeof x); return x; }",
+        postc_codegen::c::helpers::FLOAT16
+    );
+    let c = dir.join("f16.c");
+    std::fs::write(&c, main).unwrap();
+    std::fs::write(dir.join("postc.h"), postc_codegen::c::POSTC_H).unwrap();
+    let exe = dir.join("f16");
+    let out = Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-I"])
+        .arg(&dir)
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let inp = dir.join("input.txt");
+    std::fs::write(&inp, input).unwrap();
+    let out = Command::new(&exe).stdin(std::fs::File::open(&inp).unwrap()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), xs.len());
+    for (x, l) in xs.iter().zip(lines) {
+        let (h, w) = l.split_once(' ').unwrap();
+        let (h, w): (u16, u32) = (h.parse().unwrap(), w.parse().unwrap());
+        let want = postc_ir::body::f16_from_f64(*x);
+        if x.is_nan() {
+            assert!(half::f16::from_bits(h).is_nan(), "{x}: {h:#x}");
+            continue;
+        }
+        assert_eq!(h, want.to_bits(), "{x:e}: {h:#06x}, expected {:#06x}", want.to_bits());
+        assert_eq!(f32::from_bits(w), want.to_f32(), "widening {h:#06x}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -233,9 +233,7 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
         .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
     let src = dir.join(format!("{}.c", m.name));
     std::fs::write(&src, source).map_err(|e| e.to_string())?;
-    postc_codegen::c::write_postc_h(dir).map_err(|e| e.to_string())?;
-    let rt = dir.join("postc_runtime.c");
-    std::fs::write(&rt, postc_codegen::c::RUNTIME_C).map_err(|e| e.to_string())?;
+    postc_codegen::c::write_headers(dir).map_err(|e| e.to_string())?;
     let mut flags = postc_codegen::c::c_flags(&options);
     if sanitize {
         flags.extend(
@@ -266,9 +264,9 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
             .arg("-o")
             .arg(&so)
             .arg(&o)
-            .arg(&rt)
             .arg(&c)
-            .arg("-lm"),
+            .arg(postc_runtime::STATIC_LIB_PATH)
+            .args(["-lm", "-ldl"]),
     )?;
     Ok(so)
 }

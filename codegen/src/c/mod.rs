@@ -24,14 +24,11 @@ use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `include/postc.h`, which the generated C includes.
 pub const POSTC_H: &str = include_str!("../../../include/postc.h");
 const PRELUDE: &str = include_str!("prelude.h");
-/// The runtime's functions, compiled into every object until the shared
-/// runtime library is linked by [`crate::link`].
-pub const RUNTIME_C: &str = include_str!("runtime.c");
 
 /// The C backend.
 pub struct C;
@@ -102,64 +99,45 @@ pub fn c_flags(options: &CodegenOptions) -> Vec<String> {
     f
 }
 
-/// Writes `postc.h` into `dir` (so the generated C compiles anywhere).
-pub fn write_postc_h(dir: &Path) -> std::io::Result<()> {
-    std::fs::write(dir.join("postc.h"), POSTC_H)
+/// Writes the headers the generated C includes, `postc.h` and
+/// `postc_runtime.h`, into `dir`.
+pub fn write_headers(dir: &Path) -> std::io::Result<()> {
+    std::fs::write(dir.join("postc.h"), POSTC_H)?;
+    std::fs::write(dir.join(postc_runtime::HEADER_NAME), postc_runtime::HEADER)
 }
 
 fn compile_error(msg: String) -> Vec<Diagnostic> {
     vec![Diagnostic::error(msg, None)]
 }
 
-/// Compiles C source text into an object with the C compiler, the
-/// runtime's functions included.
+/// Compiles C source text into an object with the C compiler (the runtime
+/// library is linked by [`crate::link`], or by whoever links the object).
 pub fn compile_object(
     source: &str,
     no_builtin: &[String],
     options: &CodegenOptions,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let dir = tempfile::tempdir().map_err(|e| crate::internal(format!("temporary directory: {e}")))?;
-    write_postc_h(dir.path()).map_err(|e| crate::internal(format!("writing postc.h: {e}")))?;
+    write_headers(dir.path()).map_err(|e| crate::internal(format!("writing the headers: {e}")))?;
     let c = dir.path().join("program.c");
-    let rt = dir.path().join("postc_runtime.c");
+    let o = dir.path().join("program.o");
     std::fs::write(&c, source).map_err(|e| crate::internal(format!("writing {}: {e}", c.display())))?;
-    std::fs::write(&rt, RUNTIME_C).map_err(|e| crate::internal(format!("writing {}: {e}", rt.display())))?;
     let cc = c_compiler();
-    let flags = c_flags(options);
-    // The program and the runtime compile at once, each in a process.
-    let run = |src: &PathBuf, obj: &PathBuf, rt: bool| {
-        let mut cmd = std::process::Command::new(&cc[0]);
-        cmd.args(&cc[1..]).args(&flags).arg("-I").arg(dir.path()).arg("-c").arg(src).arg("-o").arg(obj);
-        if rt {
-            cmd.arg("-O2").arg("-fvisibility=hidden");
-        } else {
-            cmd.args(no_builtin.iter().map(|n| format!("-fno-builtin-{n}")));
+    let mut cmd = std::process::Command::new(&cc[0]);
+    cmd.args(&cc[1..]).args(c_flags(options)).args(no_builtin.iter().map(|n| format!("-fno-builtin-{n}")));
+    cmd.arg("-I").arg(dir.path()).arg("-c").arg(&c).arg("-o").arg(&o);
+    match cmd.output() {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => {
+            return Err(compile_error(format!(
+                "`{}` failed compiling the generated C:\n{}",
+                cc.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            )))
         }
-        cmd.output()
-    };
-    let (po, ro) = (dir.path().join("program.o"), dir.path().join("runtime.o"));
-    let (a, b) = std::thread::scope(|s| {
-        let h = s.spawn(|| run(&rt, &ro, true));
-        let a = run(&c, &po, false);
-        (a, h.join())
-    });
-    for (what, r) in
-        [("the generated C", a), ("the runtime", b.unwrap_or_else(|_| Err(std::io::Error::other("panic"))))]
-    {
-        match r {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => {
-                return Err(compile_error(format!(
-                    "`{}` failed compiling {what}:\n{}",
-                    cc.join(" "),
-                    String::from_utf8_lossy(&o.stderr).trim_end()
-                )))
-            }
-            Err(e) => return Err(compile_error(format!("cannot run the C compiler `{}`: {e}", cc.join(" ")))),
-        }
+        Err(e) => return Err(compile_error(format!("cannot run the C compiler `{}`: {e}", cc.join(" ")))),
     }
-    let read = |p: &PathBuf| std::fs::read(p).map_err(|e| crate::internal(format!("reading {}: {e}", p.display())));
-    crate::link::combine_objects(&[read(&po)?, read(&ro)?])
+    std::fs::read(&o).map_err(|e| crate::internal(format!("reading {}: {e}", o.display())))
 }
 
 /// How a function appears in C.
@@ -386,7 +364,6 @@ pub(crate) struct Translation<'p> {
     pub externs: BTreeMap<String, String>,
     pub uses_f16: bool,
     pub uses_complex: bool,
-    pub uses_depth: bool,
     pub depth_counted: HashSet<(ModuleId, FuncId)>,
 }
 
@@ -515,7 +492,6 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         externs: BTreeMap::new(),
         uses_f16: false,
         uses_complex: false,
-        uses_depth: false,
     };
     for m in program.modules.iter() {
         for (_, t) in m.types.iter() {
@@ -568,15 +544,8 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
                             ));
                         }
                     }
-                    // The NumPy entry points are not written yet: the
-                    // body is exported with its C ABI, and the file says so.
-                    let _ = writeln!(
-                        ufuncs,
-                        "\n/* ufunc {}: the C backend exports its body only; `{}` and `{}` need the LLVM backend. */",
-                        plan.name,
-                        crate::abi::loop_symbol(&plan.symbol),
-                        crate::abi::dl_symbol(&plan.symbol)
-                    );
+                    ufuncs.push_str(&func::ufunc_loop(&plan, &sig, m, f));
+                    ufuncs.push_str(&func::ufunc_dl(&plan));
                 }
                 Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
             }
@@ -616,12 +585,33 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         let names: Vec<String> = (0..sig.params.len()).map(|i| format!("a{i}")).collect();
         let call = format!("{}({})", sig.name, names.join(", "));
         let body = if sig.ret == "void" { format!("{call};") } else { format!("return {call};") };
+        // The same function under a second name (the same address); a
+        // compiler without aliases gets a function that calls the target.
         let _ = writeln!(
             alias_text,
-            "\n/* alias {alias} = {} */\n{} {{\n  {body}\n}}",
+            "\n/* alias {alias} = {} */\n#if defined(__GNUC__)\n{} __attribute__((alias(\"{}\")));\n#else\n{} {{\n  {body}\n}}\n#endif",
+            sig.name,
+            a.prototype(None),
             sig.name,
             a.prototype(Some(&names))
         );
+    }
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.ufuncs() {
+            if let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported) {
+                let proto = format!(
+                    "void {}(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);",
+                    crate::abi::loop_symbol(&sig.name)
+                );
+                let _ = writeln!(exported_protos, "{proto}");
+                let _ = writeln!(c_protos, "POSTC_EXPORT {proto}");
+                let nops = m.functions[fid].ufunc_sig.as_ref().map_or(0, |u| u.inputs.len() + u.outputs.len());
+                let proto =
+                    format!("void {}({});", crate::abi::dl_symbol(&sig.name), vec!["DLTensor *"; nops].join(", "));
+                let _ = writeln!(exported_protos, "{proto}");
+                let _ = writeln!(c_protos, "POSTC_EXPORT {proto}");
+            }
+        }
     }
     let names: Vec<&str> = program.modules.iter().map(|m| m.name.as_str()).collect();
     let guard = format!("POSTC_{}_H", ident(names.first().copied().unwrap_or("program")).to_ascii_uppercase());
@@ -659,13 +649,6 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         for proto in p.externs.values() {
             let _ = writeln!(c, "{proto}");
         }
-    }
-    if p.uses_depth {
-        let _ = writeln!(
-            c,
-            "\n/* The thread's depth of calls between POST functions (the interpreter's frame limit). */\n\
-             static _Thread_local int64_t postc_depth;"
-        );
     }
     if !p.helpers.is_empty() {
         c.push('\n');

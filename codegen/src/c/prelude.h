@@ -1,4 +1,5 @@
 #include "postc.h"
+#include "postc_runtime.h"
 #include <string.h>
 
 #if defined(__GNUC__)
@@ -19,14 +20,9 @@
 #define POSTC_LIKELY(c) (c)
 #endif
 
-/* The runtime library (libpostc_runtime.a) that every postc output links. */
-_Noreturn void postc_rt_panic(const char *fmt, ...);
-void *postc_rt_arena_mark(void);
-void postc_rt_arena_release(void *mark);
-DLManagedTensor *postc_rt_alloc_array(int64_t n, int8_t code, int8_t bits, int64_t elsize);
-DLManagedTensor *postc_rt_arena_export(void *mark, DLTensor *tensor);
-void postc_rt_arena_adopt(DLManagedTensor *managed);
-postc_str postc_rt_str_concat(postc_str a, postc_str b);
+/* The C library's (ufunc scratch copies). */
+void *malloc(size_t size);
+void free(void *ptr);
 
 /* Where element 0 of an array is. */
 POSTC_HELPER char *postc_base(const DLTensor *a) { return (char *)a->data + a->byte_offset; }
@@ -35,6 +31,24 @@ POSTC_HELPER char *postc_base(const DLTensor *a) { return (char *)a->data + a->b
 POSTC_HELPER DLTensor *postc_adopt(DLManagedTensor *m) {
   postc_rt_arena_adopt(m);
   return &m->dl_tensor;
+}
+
+/* A fresh 1-D array in the caller's arena. */
+POSTC_HELPER DLTensor *postc_alloc(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
+  return &((DLManagedTensor *)postc_rt_alloc_array(n, code, bits, elsize))->dl_tensor;
+}
+
+POSTC_HELPER postc_str postc_concat(postc_str a, postc_str b) {
+  postc_rt_str x, y, r;
+  postc_str s;
+  x.ptr = a.ptr;
+  x.len = a.len;
+  y.ptr = b.ptr;
+  y.len = b.len;
+  r = postc_rt_str_concat(x, y);
+  s.ptr = r.ptr;
+  s.len = r.len;
+  return s;
 }
 
 /* The byte stride of an axis (compact row-major when strides is NULL);

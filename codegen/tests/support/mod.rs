@@ -41,7 +41,7 @@ pub fn driver() -> &'static Path {
 }
 
 /// The backends whose libraries the ABI tests call (the same tests for each).
-pub const BACKENDS: [&str; 2] = ["llvm", "qbe"];
+pub const BACKENDS: [&str; 3] = ["llvm", "qbe", "c"];
 
 /// `examples/abi_demo.pir` as a shared library at -O`level`.
 pub fn demo_library(dir: &Path, level: u8) -> PathBuf {
