@@ -203,6 +203,70 @@ fn itoa_helper(t: &mut Translation<'_>) -> u32 {
     })
 }
 
+/// `stride(tensor, axis, size) -> i64`: the byte stride of an axis, the
+/// product of the later extents times `size` when `strides` is null.
+fn stride_helper(t: &mut Translation<'_>) -> u32 {
+    t.helper("postc.stride", |_| {
+        // Locals: 0 tensor, 1 axis, 2 size, 3 strides (i32), 4 result, 5 k.
+        let body = vec![
+            I::LocalGet(0),
+            I::I32Load(mem(dl::STRIDES)),
+            I::LocalTee(3),
+            I::If(BlockType::Empty),
+            I::LocalGet(3),
+            I::LocalGet(1),
+            I::I32WrapI64,
+            I::I32Const(8),
+            I::I32Mul,
+            I::I32Add,
+            I::I64Load(mem(0)),
+            I::LocalGet(2),
+            I::I64Mul,
+            I::Return,
+            I::End,
+            I::LocalGet(2),
+            I::LocalSet(4),
+            I::LocalGet(1),
+            I::I64Const(1),
+            I::I64Add,
+            I::LocalSet(5),
+            I::Block(BlockType::Empty),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(5),
+            I::LocalGet(0),
+            I::I32Load(mem(dl::NDIM)),
+            I::I64ExtendI32S,
+            I::I64GeS,
+            I::BrIf(1),
+            I::LocalGet(4),
+            I::LocalGet(0),
+            I::I32Load(mem(dl::SHAPE)),
+            I::LocalGet(5),
+            I::I32WrapI64,
+            I::I32Const(8),
+            I::I32Mul,
+            I::I32Add,
+            I::I64Load(mem(0)),
+            I::I64Mul,
+            I::LocalSet(4),
+            I::LocalGet(5),
+            I::I64Const(1),
+            I::I64Add,
+            I::LocalSet(5),
+            I::Br(0),
+            I::End,
+            I::End,
+            I::LocalGet(4),
+        ];
+        (
+            vec![ValType::I32, ValType::I64, ValType::I64],
+            vec![ValType::I64],
+            vec![ValType::I32, ValType::I64, ValType::I64],
+            body,
+        )
+    })
+}
+
 /// Integer ops of one width: (i32 or i64).
 struct Ops {
     wide: bool,
@@ -986,7 +1050,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                 let size = d.size_bytes() as i64;
                 let ndim = self.tyd(array).and_then(|t| t.ndim());
                 let Some(ndim) = ndim.filter(|n| (axis as usize) < *n) else {
-                    return self.unsupported(v, "a stride of an array of unknown rank".into());
+                    // The rank is read from the tensor.
+                    let h = stride_helper(self.t);
+                    self.get(array);
+                    self.extend([I::I64Const(axis as i64), I::I64Const(size), I::Call(h)]);
+                    self.set(v);
+                    return Ok(());
                 };
                 let s = self.local(ValType::I32);
                 self.get(array);

@@ -441,8 +441,16 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Ve
             sig_text.push(',');
         }
         first = false;
+        // An elementwise ufunc (every core shape `()`, its one output
+        // returned) can be broadcast by the loader, one call per element.
+        let elementwise = f.ufunc_sig.as_ref().is_some_and(|u| {
+            u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty())
+                && u.outputs.len() == 1
+                && f.ret.is_some()
+                && f.body.all_params().len() == u.inputs.len()
+        });
         sig_text.push_str(&format!(
-            "\"{name}\":{{\"params\":[{}],\"ret\":\"{}\"}}",
+            "\"{name}\":{{\"params\":[{}],\"ret\":\"{}\",\"elementwise\":{elementwise}}}",
             params.join(","),
             describe(m, f.ret)
         ));

@@ -4,6 +4,7 @@
 //   import { instantiate } from "./postc.mjs";
 //   const m = await instantiate(bytes);        // bytes: ArrayBuffer, typed array or WebAssembly.Module
 //   m.call("saxpy", 2.0, xs, ys);              // numbers, BigInts, typed arrays, {data, shape, strides, offset}
+//   m.ufunc("axpy", 0.5, xs, ys)               // an elementwise ufunc broadcast as NumPy does
 //   m.exports.saxpy(...)                       // the raw exports, for callers that manage memory themselves
 //
 // The `env` imports are filled here: the libm functions the module uses
@@ -107,8 +108,12 @@ export class PostcModule {
     this.signatures = signatures;
   }
 
-  /** Copies an array argument into the arena as a DLTensor; returns its address and the copy-back. */
-  #tensor(dtype, arg) {
+  /**
+   * Copies an array into the arena as a DLTensor (for callers of the raw
+   * exports; `call` does it for its arguments): its address and a function
+   * that copies the elements back. It lives until the arena is released.
+   */
+  tensor(dtype, arg) {
     const [code, bits, Typed] = DTYPES[dtype] ?? [];
     if (!Typed) throw new TypeError(`postc: arrays of ${dtype} cannot be passed to the wasm backend's code`);
     const view = ArrayBuffer.isView(arg) ? { data: arg } : arg;
@@ -143,6 +148,66 @@ export class PostcModule {
     return [at, back];
   }
 
+  /**
+   * Calls an elementwise ufunc (every core shape `()`) over its operands
+   * broadcast as NumPy does: numbers, BigInts, typed arrays or
+   * `{data, shape, strides, offset}` views; one call of the export per
+   * element of the result, which is `{data, shape}` with a typed array of
+   * the ufunc's dtype.
+   */
+  ufunc(name, ...args) {
+    const sig = this.signatures[name];
+    if (!sig || !sig.elementwise) throw new Error(`postc: \`${name}\` is not an elementwise ufunc of the module`);
+    if (args.length !== sig.params.length) {
+      throw new TypeError(`postc: \`${name}\` takes ${sig.params.length} operands, not ${args.length}`);
+    }
+    const ops = args.map((a) => {
+      if (typeof a === "number" || typeof a === "bigint" || typeof a === "boolean") return { shape: [], scalar: a };
+      const v = ArrayBuffer.isView(a) ? { data: a } : a;
+      const shape = v.shape ?? [v.data.length];
+      let strides = v.strides;
+      if (!strides) {
+        strides = new Array(shape.length);
+        for (let k = shape.length - 1, s = 1; k >= 0; k--) (strides[k] = s), (s *= shape[k]);
+      }
+      return { shape, strides, offset: v.offset ?? 0, data: v.data };
+    });
+    const ndim = Math.max(...ops.map((o) => o.shape.length));
+    const shape = new Array(ndim).fill(1);
+    for (const o of ops) {
+      for (let k = 0; k < o.shape.length; k++) {
+        const d = o.shape[k], at = ndim - o.shape.length + k;
+        if (d !== 1 && shape[at] !== 1 && shape[at] !== d) {
+          throw new Error(`postc: ufunc ${name}: operands could not be broadcast together`);
+        }
+        if (d !== 1) shape[at] = d;
+      }
+    }
+    const total = shape.reduce((a, b) => a * b, 1);
+    const Typed = DTYPES[sig.ret]?.[2];
+    if (!Typed) throw new TypeError(`postc: ufunc ${name} returns ${sig.ret}, which the loader cannot broadcast`);
+    const out = new Typed(total);
+    const f = this.exports[name];
+    const idx = new Array(ndim).fill(0);
+    for (let i = 0; i < total; i++) {
+      const raw = ops.map((o, j) => {
+        if ("scalar" in o) return toWasm(sig.params[j], o.scalar);
+        let at = o.offset;
+        for (let k = 0; k < o.shape.length; k++) {
+          if (o.shape[k] !== 1) at += idx[ndim - o.shape.length + k] * o.strides[k];
+        }
+        return toWasm(sig.params[j], o.data[at]);
+      });
+      const r = fromWasm(sig.ret, f(...raw));
+      out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : r;
+      for (let k = ndim - 1; k >= 0; k--) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+    return { data: out, shape };
+  }
+
   /** Calls export `name` with JavaScript values, converting by its signature. */
   call(name, ...args) {
     const sig = this.signatures[name];
@@ -157,7 +222,7 @@ export class PostcModule {
     try {
       const raw = sig.params.map((p, i) => {
         if (p.endsWith("[]")) {
-          const [at, back] = this.#tensor(p.slice(0, -2), args[i]);
+          const [at, back] = this.tensor(p.slice(0, -2), args[i]);
           copies.push(back);
           return at;
         }

@@ -40,9 +40,15 @@ for (const c of job.cases) {
   });
   let line;
   try {
-    const r = m.call(c.func, ...args);
-    const ret = r === undefined ? null : encode(m.signatures[c.func].ret, r);
-    line = { ret, bufs: arrays.map(([t, d]) => Array.from(d, (x) => encode(t, x))) };
+    if (c.ufunc) {
+      const t = m.signatures[c.func].ret;
+      const r = m.ufunc(c.func, ...args);
+      line = { ashape: r.shape.map(String), aret: Array.from(r.data, (x) => encode(t, t === "Bool" ? x !== 0 : x)) };
+    } else {
+      const r = m.call(c.func, ...args);
+      const ret = r === undefined ? null : encode(m.signatures[c.func].ret, r);
+      line = { ret, bufs: arrays.map(([t, d]) => Array.from(d, (x) => encode(t, x))) };
+    }
   } catch (e) {
     line = e instanceof PostcPanic ? { panic: e.message } : { error: String(e) };
   }
