@@ -1637,7 +1637,10 @@ impl<'t, 'p> FnW<'t, 'p> {
     }
 }
 
-/// Reverse postorder of the blocks reachable from the entry.
+/// Reverse postorder of the blocks reachable from the entry, successors
+/// visited last to first so that a block's first successor (a branch's
+/// `true` side: the loop body, the in-bounds path) comes right after it
+/// where it can, and is reached by falling through.
 fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
     let n = body.blocks.len();
     let mut seen = vec![false; n];
@@ -1648,7 +1651,7 @@ fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
         let succ = body.successors(b);
         if i < succ.len() {
             stack.push((b, i + 1));
-            let s = succ[i];
+            let s = succ[succ.len() - 1 - i];
             if s.index() < n && !seen[s.index()] {
                 seen[s.index()] = true;
                 stack.push((s, 0));
