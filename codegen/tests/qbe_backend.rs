@@ -279,3 +279,28 @@ fn exporting_a_called_libm_function_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`fmod` cannot be exported by the qbe backend") && err.contains("f.pir:4:"), "{err}");
 }
+
+/// Recursion counts the call depth in an executable too (the thread-local
+/// depth reached through `__tls_get_addr`, relaxed by the linker).
+#[test]
+fn executables_count_the_call_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let prog = |n: u32| {
+        format!(
+            "module rec\nexport main\n\nfunc down(%n: Int64) -> Int64 {{\nentry:\n  %z: Int64 = const 0\n  \
+             %done: Bool = le %n, %z\n  condbr %done, base, step\nbase:\n  return %z\nstep:\n  %one: Int64 = const 1\n  \
+             %m: Int64 = sub %n, %one\n  %r: Int64 = call down(%m)\n  %s: Int64 = add %r, %one\n  return %s\n}}\n\n\
+             func main() -> Int64 {{\nentry:\n  %n: Int64 = const {n}\n  %r: Int64 = call down(%n)\n  return %r\n}}\n"
+        )
+    };
+    let src = write(d, "rec.pir", &prog(42));
+    run_ok(qbe_compile(d).args(["--emit", "exe"]).arg(&src));
+    assert_eq!(Command::new(d.join("rec")).status().unwrap().code(), Some(42));
+    let src = write(d, "rec.pir", &prog(20000));
+    run_ok(qbe_compile(d).args(["--emit", "exe"]).arg(&src));
+    let out = Command::new(d.join("rec")).output().unwrap();
+    assert_eq!(out.status.signal(), Some(6));
+    let want = format!("panic: recursion limit exceeded at {}:14:3\n", src.display());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), want);
+}

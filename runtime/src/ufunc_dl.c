@@ -74,12 +74,16 @@ void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *d, void *const *operands, post
     }
   }
 
-  /* Broadcast the loop dimensions, right-aligned. */
-  for (int64_t a = 0; a < MAXD; a++) {
+  /* Broadcast the loop dimensions, right-aligned. Only the first `used`
+   * loop axes are read (axis 0 stands for an empty loop shape). */
+  const int64_t used = l > 0 ? l : 1;
+  for (int64_t a = 0; a < used; a++) {
     lshape[a] = 1;
   }
-  for (int64_t k = 0; k < nops * MAXD; k++) {
-    lstr[k] = 0;
+  for (int64_t i = 0; i < nops; i++) {
+    for (int64_t a = 0; a < used; a++) {
+      lstr[i * MAXD + a] = 0;
+    }
   }
   for (int64_t k = 0; k < ndims; k++) {
     seen[k] = 0;

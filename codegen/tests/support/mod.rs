@@ -13,9 +13,20 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-/// A fresh directory for one test's files.
+/// A directory for one test's files, inside the build's target directory
+/// (never the system's temporary directory, where the libraries and
+/// harnesses of every run would pile up): emptied on its first use in a
+/// process, so each run starts clean and leaves one copy behind for a look.
+/// Named after the test binary, so two test files may use the same name.
 pub fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("postc-{name}-{}", std::process::id()));
+    static MADE: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let test = std::env::current_exe().ok().and_then(|e| e.file_stem().map(|s| s.to_string_lossy().into_owned()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{name}", test.unwrap_or_default()));
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if !made.iter().any(|m| m == name) {
+        let _ = std::fs::remove_dir_all(&d);
+        made.push(name.to_owned());
+    }
     std::fs::create_dir_all(&d).unwrap();
     d
 }
