@@ -314,6 +314,15 @@ pub(crate) fn tm_key(options: &CodegenOptions) -> TmKey {
     (triple, cpu, features, options.opt.as_u8())
 }
 
+/// The target the options compile for, as one line: triple, CPU and CPU
+/// features (the host's unless the options name others). Code compiled for
+/// one target description may not run on a machine with another, so
+/// caches of compiled code key on it.
+pub fn target_description(options: &CodegenOptions) -> String {
+    let (triple, cpu, features, _) = tm_key(options);
+    format!("{triple} {cpu} {features}")
+}
+
 extern "C" {
     /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
     /// not, -1 for an unknown target.
