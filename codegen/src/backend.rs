@@ -36,7 +36,7 @@ impl Backend for Llvm {
 }
 
 /// Every backend, the default first.
-pub static BACKENDS: &[&dyn Backend] = &[&Llvm, &crate::c::C, &crate::qbe::Qbe];
+pub static BACKENDS: &[&dyn Backend] = &[&Llvm, &crate::c::C, &crate::qbe::Qbe, &crate::wasm::Wasm];
 
 /// The backend of a name, or a message listing the valid ones.
 pub fn by_name(name: &str) -> Result<&'static dyn Backend, String> {
@@ -57,6 +57,8 @@ impl EmitKind {
             EmitKind::Qbe => "qbe",
             EmitKind::C => "c",
             EmitKind::CHeader => "c-header",
+            EmitKind::Wasm => "wasm",
+            EmitKind::Wat => "wat",
         }
     }
 }

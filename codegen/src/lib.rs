@@ -24,6 +24,7 @@ pub mod link;
 pub mod qbe;
 pub mod runtime;
 pub mod ufunc;
+pub mod wasm;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -83,6 +84,10 @@ pub enum EmitKind {
     C,
     /// The C header of what the C source exports.
     CHeader,
+    /// A WebAssembly module (the wasm backend).
+    Wasm,
+    /// The WebAssembly module as text (the wasm backend).
+    Wat,
 }
 
 /// Code generation options.
@@ -309,6 +314,15 @@ pub(crate) fn tm_key(options: &CodegenOptions) -> TmKey {
     (triple, cpu, features, options.opt.as_u8())
 }
 
+/// The target the options compile for, as one line: triple, CPU and CPU
+/// features (the host's unless the options name others). Code compiled for
+/// one target description may not run on a machine with another, so
+/// caches of compiled code key on it.
+pub fn target_description(options: &CodegenOptions) -> String {
+    let (triple, cpu, features, _) = tm_key(options);
+    format!("{triple} {cpu} {features}")
+}
+
 extern "C" {
     /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
     /// not, -1 for an unknown target.
@@ -516,6 +530,7 @@ fn finish_unit(
         EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
         EmitKind::Qbe => return Err(internal("the LLVM backend does not emit QBE IL")),
         EmitKind::C | EmitKind::CHeader => return Err(internal("the LLVM backend does not emit C")),
+        EmitKind::Wasm | EmitKind::Wat => return Err(internal("the LLVM backend does not emit wasm")),
         EmitKind::Object | EmitKind::Assembly => {
             let ft = if kind == EmitKind::Object { FileType::Object } else { FileType::Assembly };
             tm.write_to_memory_buffer(module, ft).map_err(|e| internal(e.to_string()))?.as_slice().to_vec()

@@ -132,7 +132,8 @@ pub(crate) enum Command {
         gpu_arch: Option<String>,
         /// The backend that translates the program: `llvm` (the default), `c`
         /// (C11 through the system C compiler, `CC` or `cc`) or `qbe` (QBE IL
-        /// through `qbe`, the system assembler and `cc`).
+        /// through `qbe`, the system assembler and `cc`) or `wasm` (a
+        /// WebAssembly module; `--target wasm32-unknown-unknown` implies it).
         #[arg(long, value_name = "NAME", default_value = "llvm")]
         backend: String,
     },
@@ -177,6 +178,10 @@ pub(crate) enum EmitArg {
     CHeader,
     /// QBE IL text (`--backend qbe`).
     Qbe,
+    /// A WebAssembly module (`--backend wasm`).
+    Wasm,
+    /// The WebAssembly module as text (`--backend wasm`).
+    Wat,
     /// The PTX of the program's gpu functions.
     Ptx,
     /// The AMDGPU code object of the program's gpu functions (implies `--gpu amdgpu`).

@@ -163,7 +163,10 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         Ok(l) => l,
         Err(e) => return usage_error(&e),
     };
-    let backend = match postc_codegen::backend::by_name(&a.backend) {
+    // A wasm32 target implies the wasm backend unless another is named.
+    let wasm_target = a.target.as_deref().is_some_and(|t| t.starts_with("wasm32"));
+    let backend_name = if wasm_target && a.backend == "llvm" { "wasm" } else { a.backend.as_str() };
+    let backend = match postc_codegen::backend::by_name(backend_name) {
         Ok(b) => b,
         Err(e) => return usage_error(&e),
     };
@@ -172,6 +175,8 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::LlvmIr => EmitKind::LlvmIr,
         EmitArg::Bc => EmitKind::Bitcode,
         EmitArg::Qbe => EmitKind::Qbe,
+        EmitArg::Wasm => EmitKind::Wasm,
+        EmitArg::Wat => EmitKind::Wat,
         EmitArg::C => EmitKind::C,
         EmitArg::CHeader => EmitKind::CHeader,
         _ => EmitKind::Object,
@@ -216,6 +221,8 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::LlvmIr => format!("{stem}.ll"),
         EmitArg::Bc => format!("{stem}.bc"),
         EmitArg::Qbe => format!("{stem}.ssa"),
+        EmitArg::Wasm => format!("{stem}.wasm"),
+        EmitArg::Wat => format!("{stem}.wat"),
         EmitArg::C => format!("{stem}.c"),
         EmitArg::CHeader => format!("{stem}.h"),
         EmitArg::Shared => format!("lib{stem}.so"),

@@ -124,7 +124,7 @@ fn backend_is_chosen_by_name() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown backend `nope` (backends: llvm, c, qbe)"), "{err}");
+    assert!(err.contains("unknown backend `nope` (backends: llvm, c, qbe, wasm)"), "{err}");
     run_ok(driver().arg("compile").arg(&py).args(["--backend", "llvm", "-o"]).arg(dir.path().join("k.o")));
     assert!(dir.path().join("k.o").is_file());
     run_ok(driver().arg("compile").arg(&py).args(["--backend", "c", "-o"]).arg(dir.path().join("kc.o")));

@@ -114,7 +114,7 @@ fn run_under_cpython(name: &str, src: &str, script: &str) -> String {
     std::fs::write(dir.join(format!("{name}.py")), src).unwrap();
     let out = std::process::Command::new("python3")
         .args(["-c", script])
-        .env("PYTHONPATH", format!("{}:{}", repo_root().join("tests/py/stubs").display(), dir.display()))
+        .env("PYTHONPATH", format!("{}:{}", repo_root().join("python").display(), dir.display()))
         .output()
         .expect("python3 (with NumPy, from scripts/setup) runs the stand-ins");
     let _ = std::fs::remove_dir_all(&dir);

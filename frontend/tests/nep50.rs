@@ -109,7 +109,7 @@ fn inferred_dtypes_and_values_match_cpython() {
     std::fs::write(dir.join("probe.py"), &probe).unwrap();
     let out = std::process::Command::new("python3")
         .arg(dir.join("probe.py"))
-        .env("PYTHONPATH", repo_root().join("tests/py/stubs"))
+        .env("PYTHONPATH", repo_root().join("python"))
         .output()
         .expect("python3 with NumPy (scripts/setup) runs the probe");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

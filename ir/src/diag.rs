@@ -104,6 +104,11 @@ impl SourceMap {
         self.ids.keys().map(String::as_str)
     }
 
+    /// The files added, as (path, text), in no particular order.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.ids.iter().filter_map(|(path, id)| Some((path.as_str(), self.files.get(*id).ok()?.source().as_str())))
+    }
+
     /// Byte range of a position in its file, when the file is known and the
     /// position lies inside it.
     fn span(&self, p: &Pos) -> Option<(usize, std::ops::Range<usize>)> {

@@ -44,6 +44,9 @@ POSTC_RT_EXPORT __attribute__((cold, noinline)) _Noreturn void postc_rt_panic(co
     msg[--len] = '\0';
   }
   if (handler) {
+    /* The handler leaves every compiled frame by longjmp (or returns to the
+     * abort below): the thread's depth of calls starts again from zero. */
+    postc_rt_depth = 0;
     handler(msg, len, handler_data);
   }
   msg[len] = '\n';

@@ -2,8 +2,8 @@
 """Expected results for the POST Python programs in this directory.
 
 POST Python is defined by CPython: every program here imports and runs
-unchanged under CPython with the pure-Python stand-ins of `stubs/`
-(`postyp`, `postc`, `postc.math`) on the path, and the compiled code must
+unchanged under CPython with the pure-Python parts of the `postc` package
+(`python/`: `postyp`, `postc`, `postc.math`) on the path, and the compiled code must
 give the same results. This script runs each program's cases under CPython
 and writes `<program>.expected` (for `geom/vec.py`: `geom/vec.expected`) in
 the format of `tests/programs/README.md`. README.md here lists the
@@ -35,7 +35,7 @@ import zlib
 sys.dont_write_bytecode = True  # leave no __pycache__ beside the programs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STUBS = os.path.join(HERE, "stubs")
+STUBS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "python")  # the postc package
 sys.path[:0] = [STUBS, HERE]
 
 import numpy as np  # noqa: E402
@@ -2006,7 +2006,7 @@ def expected_path(modname):
 def all_program_modules():
     mods = []
     for dirpath, dirnames, filenames in os.walk(HERE):
-        dirnames[:] = sorted(d for d in dirnames if d not in ("stubs", "__pycache__"))
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for f in sorted(filenames):
             if f.endswith(".py") and not (dirpath == HERE and f == "oracle.py"):
                 rel = os.path.relpath(os.path.join(dirpath, f), HERE)

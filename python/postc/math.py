@@ -50,8 +50,16 @@ __all__ = [
     "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
     "acosh", "atanh", "floor", "ceil", "trunc", "fabs", "cbrt", "erf", "erfc",
     "lgamma", "tgamma", "atan2", "hypot", "pow", "fmod", "copysign", "fmin",
-    "fmax",
+    "fmax", "pi", "e", "tau", "inf", "nan",
 ]
+
+# The constants, as Python floats (weak in NumPy 2's promotion, as the
+# frontend folds them).
+pi = _m.pi
+e = _m.e
+tau = _m.tau
+inf = _m.inf
+nan = _m.nan
 
 _FLOATS = (_np.float16, _np.float32, _np.float64)
 

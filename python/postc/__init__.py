@@ -1,15 +1,31 @@
-"""Pure-Python stand-in for the `postc` decorators and built-ins.
+"""postc: compile POST Python (type-annotated Python over scalars and NumPy
+arrays) to native code, in-process, and call it with NumPy arrays.
 
-Runs POST Python under CPython unchanged: the attribute decorators
-(`gpu`, `kernel`, `cold`, `noinline`, `jit`) return the function itself;
-`ufunc` returns a callable with NumPy ufunc semantics implemented in plain
-Python (broadcasting over the loop dimensions, one call of the body per
-iteration); `empty(n, DTYPE)` returns a fresh 1-D array (zero-filled here so
-CPython runs are deterministic; POST code must write before it reads).
+    mod = postc.compile("kernels.py")          # a Module: functions, ufuncs
+    mod.saxpy(np.float32(2), x, y)
+
+    @postc.jit                                 # compiles its module on first call
+    def f(x: Float64) -> Float64: ...
+
+The rest of this module is also pure Python that runs POST Python under
+CPython unchanged: the attribute decorators (`gpu`, `kernel`, `cold`,
+`noinline`) return the function itself; `ufunc` returns a callable with
+NumPy ufunc semantics implemented in plain Python (broadcasting over the
+loop dimensions, one call of the body per iteration); `empty(n, DTYPE)`
+returns a fresh 1-D array (zero-filled here so CPython runs are
+deterministic; POST code must write before it reads). Without the compiled
+extension, or with `POSTC_DISABLE_JIT=1`, `compile` and `jit` give these
+pure-Python functions.
 """
 
+import functools
+import hashlib
+import importlib.util
+import inspect
+import os
 import re
 import sys
+import tempfile
 import threading
 
 import numpy as np
@@ -19,8 +35,21 @@ from postyp import ArrayType, DType, OutType, dtype_of
 __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "launch",
-    "shared", "sync_threads", "atomic_add",
+    "shared", "sync_threads", "atomic_add", "compile", "CompileError", "Module",
+    "cache_dir", "jit_disabled",
 ]
+
+try:
+    from . import _native
+except ImportError:  # the pure-Python parts alone (a source checkout)
+    _native = None
+
+if _native is not None:
+    CompileError = _native.CompileError
+else:
+    class CompileError(Exception):
+        """A POST module did not compile; the message holds the located
+        diagnostics."""
 
 
 class _Coords:
@@ -136,10 +165,47 @@ def kernel(fn):
 
 
 def jit(fn=None, **options):
-    """`@jit` / `@jit(...)`: compile on first call; identity here."""
+    """`@jit` / `@jit(opt=..., backend=..., include=...)`: compiles the
+    function's module (the file it is defined in) on the first call and
+    calls the compiled function from then on. Without the compiled
+    extension, or with `POSTC_DISABLE_JIT=1`, the function itself."""
     if fn is None:
-        return lambda f: f
-    return fn
+        return lambda f: jit(f, **options)
+    if _native is None or jit_disabled():
+        return fn
+    return _Jit(fn, options)
+
+
+class _Jit:
+    """A function compiled with its module on its first call."""
+
+    def __init__(self, fn, options):
+        self.py_func = fn
+        self._options = options
+        self._compiled = None
+        self._lock = threading.Lock()
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args, **kwargs):
+        f = self._compiled
+        if f is None:
+            f = self._compile()
+        return f(*args, **kwargs)
+
+    def _compile(self):
+        with self._lock:
+            if self._compiled is None:
+                fn = self.py_func
+                path = inspect.getsourcefile(getattr(fn, "py_func", fn))
+                if path is None:
+                    raise TypeError(f"@jit {self.__name__}: the function has no source file to compile")
+                module = compile(path, **self._options)
+                self._compiled = getattr(module, self.__name__)
+            return self._compiled
+
+    def __repr__(self):
+        state = "compiled" if self._compiled is not None else "not compiled yet"
+        return f"<postc.jit {self.__name__} ({state})>"
 
 
 def gpu(fn=None, *, fallback=False):
@@ -322,3 +388,143 @@ def ufunc(arg=None):
         return UFunc(fn, arg)
 
     return deco
+
+
+# ---------------------------------------------------------------------------
+# compiling
+
+def jit_disabled():
+    """Whether `POSTC_DISABLE_JIT` asks for the pure-Python functions."""
+    return os.environ.get("POSTC_DISABLE_JIT", "") not in ("", "0")
+
+
+def cache_dir():
+    """Where compiled libraries are kept: `$POSTC_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/postc`, else `~/.cache/postc`."""
+    d = os.environ.get("POSTC_CACHE_DIR")
+    if d:
+        return d
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "postc")
+
+
+class Module:
+    """A compiled POST module: its exported functions and ufuncs are
+    attributes. `library` is the shared library (None for the pure-Python
+    fallback) and `cached` whether it came from the cache."""
+
+    def __init__(self, name, path, library, cached, exports):
+        self.__name__ = name
+        self.path = path
+        self.library = library
+        self.cached = cached
+        self._exports = dict(exports)
+        for k, v in self._exports.items():
+            setattr(self, k, v)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._exports))
+
+    def __repr__(self):
+        how = f"compiled to {self.library}" if self.library else "pure Python"
+        return f"<postc.Module {self.__name__} from {self.path!r} ({how})>"
+
+
+def _is_source(text):
+    return "\n" in text or not text.endswith((".py", ".pir"))
+
+
+def _write_source(text, cache):
+    """A source string as a file of the cache (content-addressed, written
+    atomically), so that diagnostics and panics can name it."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    pir = any(line.startswith("module ") for line in text.splitlines()[:1])
+    d = os.path.join(cache, "sources", digest[:2], digest[2:])
+    path = os.path.join(d, "source.pir" if pir else "source.py")
+    if not os.path.isfile(path):
+        os.makedirs(d, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".write-")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+def compile(path_or_source, *, opt=2, backend="llvm", include=()):
+    """Compiles a POST module (a `.py` or `.pir` path, or the source text
+    itself) and the POST modules it imports; returns a `Module` whose
+    attributes are the exported functions and ufuncs (real NumPy ufuncs).
+
+    `opt` is the optimisation level (0-3: integer overflow panics at 0),
+    `include` directories where imports are looked for after the importing
+    file's own directory. Raises `CompileError` with the located
+    diagnostics. Libraries are cached (`cache_dir()`), keyed by the text of
+    every file read, the options, the target and the compiler build.
+    With `POSTC_DISABLE_JIT=1` (or without the compiled extension) a `.py`
+    module is imported and its pure-Python functions returned, ufuncs as
+    `numpy.vectorize` objects."""
+    include = [os.fspath(i) for i in include]
+    if isinstance(path_or_source, os.PathLike) or not _is_source(path_or_source):
+        path = os.path.abspath(os.fspath(path_or_source))
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"postc.compile: no such file: {path}")
+    else:
+        path = None
+    if _native is None or jit_disabled():
+        if path is None:
+            path = _write_source(path_or_source, cache_dir())
+        return _python_module(path, include)
+    if path is None:
+        path = _write_source(path_or_source, cache_dir())
+    library, cached, exports = _native.compile(
+        path, opt=int(opt), backend=str(backend), include=include, cache_dir=cache_dir())
+    name = os.path.splitext(os.path.basename(path))[0]
+    return Module(name, path, library, cached, exports)
+
+
+def _python_module(path, include):
+    """The pure-Python functions of a POST Python file, as a Module."""
+    if not path.endswith(".py"):
+        raise CompileError(f"{path}: a .pir module has no pure-Python functions to run "
+                           "(POSTC_DISABLE_JIT is set or the compiled extension is missing)")
+    name = os.path.splitext(os.path.basename(path))[0]
+    unique = f"_postc_py_{hashlib.sha256(path.encode()).hexdigest()[:12]}_{name}"
+    spec = importlib.util.spec_from_file_location(unique, path)
+    module = importlib.util.module_from_spec(spec)
+    search = [os.path.dirname(path)] + include
+    added = [d for d in search if d not in sys.path]
+    sys.path[:0] = added
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for d in added:
+            sys.path.remove(d)
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [k for k, v in vars(module).items()
+                 if (inspect.isfunction(v) or isinstance(v, UFunc)) and v.__module__ == unique]
+    exports = {}
+    for k in names:
+        v = getattr(module, k)
+        exports[k] = _vectorize(v) if isinstance(v, UFunc) else v
+    return Module(name, path, None, False, exports)
+
+
+def _vectorize(u):
+    """A stand-in ufunc as `numpy.vectorize` (with its signature when
+    generalized)."""
+    generalized = any(u.core_in) or any(u.core_out)
+    if u.returns:
+        return np.vectorize(u.py_func, otypes=[u.ret_dtype.np],
+                            signature=u.signature if generalized else None)
+    out_dtypes = [u._param_dtype(u.nin + i).np for i in range(u.nout)]
+
+    def body(*inputs):
+        sizes = {}
+        for x, core in zip(inputs, u.core_in):
+            sizes.update(zip(core, np.shape(x)[np.ndim(x) - len(core):]))
+        outs = [np.zeros([sizes[d] for d in core], dtype=t) for core, t in zip(u.core_out, out_dtypes)]
+        u.py_func(*inputs, *outs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    return np.vectorize(body, otypes=out_dtypes, signature=u.signature)

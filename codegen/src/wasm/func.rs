@@ -1,0 +1,1665 @@
+//! One IR function as one WebAssembly function: every IR value a local (a
+//! `let` local is the same local assigned again), every IR block an arm of
+//! a dispatch loop in reverse postorder, helpers made once per module.
+
+use super::{val_type, Target, Translation, ARENA_TOP, DEFINED};
+use postc_ir::body::{InstData, Literal};
+use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{BlockId, DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use wasm_encoder::{BlockType, Instruction as I, MemArg, ValType};
+
+type R<T> = Result<T, Box<Diagnostic>>;
+
+/// `DLTensor` field offsets with 32-bit pointers (docs/abi.md §14).
+mod dl {
+    pub const DATA: u64 = 0;
+    pub const DEVICE_TYPE: u64 = 4;
+    pub const NDIM: u64 = 12;
+    pub const CODE: u64 = 16;
+    pub const BITS: u64 = 17;
+    pub const LANES: u64 = 18;
+    pub const SHAPE: u64 = 20;
+    pub const STRIDES: u64 = 24;
+    pub const BYTE_OFFSET: u64 = 32;
+    pub const SIZE: i32 = 40;
+}
+
+/// The panic import's index (imported first).
+const PANIC: u32 = 0;
+
+fn mem(offset: u64) -> MemArg {
+    MemArg { offset, align: 0, target: wasm_encoder::MemArgTarget::Memory(0), ordering: None }
+}
+
+fn is_panic_thunk(f: &Function) -> bool {
+    f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
+}
+
+/// The instructions that re-narrow an `i32` to the width of `d`.
+fn narrow(d: DType) -> Vec<I<'static>> {
+    match d {
+        DType::Int8 => vec![I::I32Extend8S],
+        DType::Int16 => vec![I::I32Extend16S],
+        DType::UInt8 => vec![I::I32Const(0xff), I::I32And],
+        DType::UInt16 => vec![I::I32Const(0xffff), I::I32And],
+        DType::Bool => vec![I::I32Const(1), I::I32And],
+        _ => vec![],
+    }
+}
+
+fn is64(d: DType) -> bool {
+    matches!(d, DType::Int64 | DType::UInt64)
+}
+
+/// The arena's exported entry points: `postc_arena_mark() -> i32`,
+/// `postc_arena_alloc(bytes) -> i32` (zeroed, 16-byte aligned, growing the
+/// memory when needed; traps when it cannot) and `postc_arena_release(mark)`.
+pub(crate) fn arena_helpers(t: &mut Translation<'_>) {
+    t.helper("postc_arena_mark", |_| (vec![], vec![ValType::I32], vec![], vec![I::GlobalGet(ARENA_TOP)]));
+    alloc_helper(t);
+    t.helper("postc_arena_release", |_| {
+        (vec![ValType::I32], vec![], vec![], vec![I::LocalGet(0), I::GlobalSet(ARENA_TOP)])
+    });
+}
+
+fn alloc_helper(t: &mut Translation<'_>) -> u32 {
+    t.helper("postc_arena_alloc", |_| {
+        // Locals: 0 bytes, 1 start (i32), 2 end (i64).
+        let body = vec![
+            I::GlobalGet(ARENA_TOP),
+            I::I32Const(15),
+            I::I32Add,
+            I::I32Const(-16),
+            I::I32And,
+            I::LocalSet(1),
+            I::LocalGet(1),
+            I::I64ExtendI32U,
+            I::LocalGet(0),
+            I::I64ExtendI32U,
+            I::I64Add,
+            I::LocalTee(2),
+            I::I64Const(1 << 32),
+            I::I64GeU,
+            I::If(BlockType::Empty),
+            I::Unreachable,
+            I::End,
+            I::LocalGet(2),
+            I::MemorySize(0),
+            I::I64ExtendI32U,
+            I::I64Const(16),
+            I::I64Shl,
+            I::I64GtU,
+            I::If(BlockType::Empty),
+            I::LocalGet(2),
+            I::I64Const(65535),
+            I::I64Add,
+            I::I64Const(16),
+            I::I64ShrU,
+            I::I32WrapI64,
+            I::MemorySize(0),
+            I::I32Sub,
+            I::MemoryGrow(0),
+            I::I32Const(-1),
+            I::I32Eq,
+            I::If(BlockType::Empty),
+            I::Unreachable,
+            I::End,
+            I::End,
+            I::LocalGet(1),
+            I::I32Const(0),
+            I::LocalGet(0),
+            I::MemoryFill(0),
+            I::LocalGet(2),
+            I::I32WrapI64,
+            I::GlobalSet(ARENA_TOP),
+            I::LocalGet(1),
+        ];
+        (vec![ValType::I32], vec![ValType::I32], vec![ValType::I32, ValType::I64], body)
+    })
+}
+
+/// `itoa(dst, x) -> end`: writes `x` in decimal at `dst`.
+fn itoa_helper(t: &mut Translation<'_>) -> u32 {
+    t.helper("postc.itoa", |_| {
+        let body = vec![
+            I::LocalGet(1),
+            I::I64Const(0),
+            I::I64LtS,
+            I::If(BlockType::Empty),
+            I::LocalGet(0),
+            I::I32Const(45),
+            I::I32Store8(mem(0)),
+            I::LocalGet(0),
+            I::I32Const(1),
+            I::I32Add,
+            I::LocalSet(0),
+            I::I64Const(0),
+            I::LocalGet(1),
+            I::I64Sub,
+            I::LocalSet(2),
+            I::Else,
+            I::LocalGet(1),
+            I::LocalSet(2),
+            I::End,
+            I::I32Const(1),
+            I::LocalSet(3),
+            I::LocalGet(2),
+            I::LocalSet(4),
+            I::Block(BlockType::Empty),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(4),
+            I::I64Const(10),
+            I::I64LtU,
+            I::BrIf(1),
+            I::LocalGet(4),
+            I::I64Const(10),
+            I::I64DivU,
+            I::LocalSet(4),
+            I::LocalGet(3),
+            I::I32Const(1),
+            I::I32Add,
+            I::LocalSet(3),
+            I::Br(0),
+            I::End,
+            I::End,
+            I::LocalGet(0),
+            I::LocalGet(3),
+            I::I32Add,
+            I::LocalSet(5),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(5),
+            I::I32Const(1),
+            I::I32Sub,
+            I::LocalTee(5),
+            I::LocalGet(2),
+            I::I64Const(10),
+            I::I64RemU,
+            I::I32WrapI64,
+            I::I32Const(48),
+            I::I32Add,
+            I::I32Store8(mem(0)),
+            I::LocalGet(2),
+            I::I64Const(10),
+            I::I64DivU,
+            I::LocalTee(2),
+            I::I64Const(0),
+            I::I64Ne,
+            I::BrIf(0),
+            I::End,
+            I::LocalGet(0),
+            I::LocalGet(3),
+            I::I32Add,
+        ];
+        (
+            vec![ValType::I32, ValType::I64],
+            vec![ValType::I32],
+            vec![ValType::I64, ValType::I32, ValType::I64, ValType::I32],
+            body,
+        )
+    })
+}
+
+/// `stride(tensor, axis, size) -> i64`: the byte stride of an axis, the
+/// product of the later extents times `size` when `strides` is null.
+fn stride_helper(t: &mut Translation<'_>) -> u32 {
+    t.helper("postc.stride", |_| {
+        // Locals: 0 tensor, 1 axis, 2 size, 3 strides (i32), 4 result, 5 k.
+        let body = vec![
+            I::LocalGet(0),
+            I::I32Load(mem(dl::STRIDES)),
+            I::LocalTee(3),
+            I::If(BlockType::Empty),
+            I::LocalGet(3),
+            I::LocalGet(1),
+            I::I32WrapI64,
+            I::I32Const(8),
+            I::I32Mul,
+            I::I32Add,
+            I::I64Load(mem(0)),
+            I::LocalGet(2),
+            I::I64Mul,
+            I::Return,
+            I::End,
+            I::LocalGet(2),
+            I::LocalSet(4),
+            I::LocalGet(1),
+            I::I64Const(1),
+            I::I64Add,
+            I::LocalSet(5),
+            I::Block(BlockType::Empty),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(5),
+            I::LocalGet(0),
+            I::I32Load(mem(dl::NDIM)),
+            I::I64ExtendI32S,
+            I::I64GeS,
+            I::BrIf(1),
+            I::LocalGet(4),
+            I::LocalGet(0),
+            I::I32Load(mem(dl::SHAPE)),
+            I::LocalGet(5),
+            I::I32WrapI64,
+            I::I32Const(8),
+            I::I32Mul,
+            I::I32Add,
+            I::I64Load(mem(0)),
+            I::I64Mul,
+            I::LocalSet(4),
+            I::LocalGet(5),
+            I::I64Const(1),
+            I::I64Add,
+            I::LocalSet(5),
+            I::Br(0),
+            I::End,
+            I::End,
+            I::LocalGet(4),
+        ];
+        (
+            vec![ValType::I32, ValType::I64, ValType::I64],
+            vec![ValType::I64],
+            vec![ValType::I32, ValType::I64, ValType::I64],
+            body,
+        )
+    })
+}
+
+/// Integer ops of one width: (i32 or i64).
+struct Ops {
+    wide: bool,
+}
+
+impl Ops {
+    fn konst(&self, x: i64) -> I<'static> {
+        if self.wide {
+            I::I64Const(x)
+        } else {
+            I::I32Const(x as i32)
+        }
+    }
+    fn vt(&self) -> ValType {
+        if self.wide {
+            ValType::I64
+        } else {
+            ValType::I32
+        }
+    }
+    fn pick(&self, a: I<'static>, b: I<'static>) -> I<'static> {
+        if self.wide {
+            b
+        } else {
+            a
+        }
+    }
+}
+
+/// Floor division or modulo (Python's) of one width; a zero divisor gives
+/// 0 (the checks panic before), `MIN // -1` wraps.
+fn floor_divmod_helper(t: &mut Translation<'_>, wide: bool, signed: bool, div: bool) -> u32 {
+    let name = format!("postc.floor{}{}{}", if div { "div" } else { "mod" }, if signed { "_s" } else { "_u" }, wide);
+    t.helper(&name, |_| {
+        let o = Ops { wide };
+        let vt = o.vt();
+        let mut b =
+            vec![I::LocalGet(1), o.pick(I::I32Eqz, I::I64Eqz), I::If(BlockType::Empty), o.konst(0), I::Return, I::End];
+        if !signed {
+            b.extend([
+                I::LocalGet(0),
+                I::LocalGet(1),
+                if div { o.pick(I::I32DivU, I::I64DivU) } else { o.pick(I::I32RemU, I::I64RemU) },
+            ]);
+            return (vec![vt, vt], vec![vt], vec![], b);
+        }
+        b.extend([I::LocalGet(1), o.konst(-1), o.pick(I::I32Eq, I::I64Eq), I::If(BlockType::Empty)]);
+        if div {
+            b.extend([o.konst(0), I::LocalGet(0), o.pick(I::I32Sub, I::I64Sub)]);
+        } else {
+            b.push(o.konst(0));
+        }
+        b.extend([I::Return, I::End]);
+        // Local 2: the remainder; 3: the fix (i32).
+        b.extend([
+            I::LocalGet(0),
+            I::LocalGet(1),
+            o.pick(I::I32RemS, I::I64RemS),
+            I::LocalTee(2),
+            o.konst(0),
+            o.pick(I::I32Ne, I::I64Ne),
+            I::LocalGet(2),
+            I::LocalGet(1),
+            o.pick(I::I32Xor, I::I64Xor),
+            o.konst(0),
+            o.pick(I::I32LtS, I::I64LtS),
+            I::I32And,
+            I::LocalSet(3),
+        ]);
+        if div {
+            b.extend([I::LocalGet(0), I::LocalGet(1), o.pick(I::I32DivS, I::I64DivS), I::LocalGet(3)]);
+            if wide {
+                b.push(I::I64ExtendI32U);
+            }
+            b.push(o.pick(I::I32Sub, I::I64Sub));
+        } else {
+            // select(x, y, c) is x when c: (r + b) when the fix applies.
+            b.extend([
+                I::LocalGet(2),
+                I::LocalGet(1),
+                o.pick(I::I32Add, I::I64Add),
+                I::LocalGet(2),
+                I::LocalGet(3),
+                I::Select,
+            ]);
+        }
+        (vec![vt, vt], vec![vt], vec![vt, ValType::I32], b)
+    })
+}
+
+/// Wrapping integer power by squaring of one width (the caller
+/// re-narrows); a negative signed exponent gives 1.
+fn int_pow_helper(t: &mut Translation<'_>, wide: bool, signed: bool) -> u32 {
+    let name = format!("postc.pow{}{}", if signed { "_s" } else { "_u" }, wide);
+    t.helper(&name, |_| {
+        let o = Ops { wide };
+        let vt = o.vt();
+        // Locals: 0 base, 1 exp, 2 result.
+        let body = vec![
+            o.konst(1),
+            I::LocalSet(2),
+            I::Block(BlockType::Empty),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(1),
+            o.konst(0),
+            if signed { o.pick(I::I32LeS, I::I64LeS) } else { o.pick(I::I32Eq, I::I64Eq) },
+            I::BrIf(1),
+            I::LocalGet(1),
+            o.konst(1),
+            o.pick(I::I32And, I::I64And),
+            o.konst(0),
+            o.pick(I::I32Ne, I::I64Ne),
+            I::If(BlockType::Empty),
+            I::LocalGet(2),
+            I::LocalGet(0),
+            o.pick(I::I32Mul, I::I64Mul),
+            I::LocalSet(2),
+            I::End,
+            I::LocalGet(1),
+            o.konst(1),
+            o.pick(I::I32ShrU, I::I64ShrU),
+            I::LocalSet(1),
+            I::LocalGet(0),
+            I::LocalGet(0),
+            o.pick(I::I32Mul, I::I64Mul),
+            I::LocalSet(0),
+            I::Br(0),
+            I::End,
+            I::End,
+            I::LocalGet(2),
+        ];
+        (vec![vt, vt], vec![vt], vec![vt], body)
+    })
+}
+
+/// Whether the 64-bit product `a * b` overflows (signed or unsigned).
+fn mul_ovf_helper(t: &mut Translation<'_>, signed: bool) -> u32 {
+    let name = format!("postc.mulovf{}", if signed { "_s" } else { "_u" });
+    t.helper(&name, |_| {
+        let mut b = vec![I::LocalGet(0), I::I64Eqz, I::If(BlockType::Empty), I::I32Const(0), I::Return, I::End];
+        if signed {
+            b.extend([
+                I::LocalGet(0),
+                I::I64Const(-1),
+                I::I64Eq,
+                I::If(BlockType::Empty),
+                I::LocalGet(1),
+                I::I64Const(i64::MIN),
+                I::I64Eq,
+                I::Return,
+                I::End,
+            ]);
+        }
+        b.extend([
+            I::LocalGet(0),
+            I::LocalGet(1),
+            I::I64Mul,
+            I::LocalGet(0),
+            if signed { I::I64DivS } else { I::I64DivU },
+            I::LocalGet(1),
+            I::I64Ne,
+        ]);
+        (vec![ValType::I64, ValType::I64], vec![ValType::I32], vec![], b)
+    })
+}
+
+/// Whether `base ** exp` (both in `i64`, extended by the signedness of
+/// `d`) leaves `d`: each product of the squaring loop is checked, and a
+/// squaring only when a later bit needs it.
+fn pow_ovf_helper(t: &mut Translation<'_>, d: DType) -> u32 {
+    let signed = d.is_signed_int();
+    let mul = mul_ovf_helper(t, signed);
+    let bits = d.bits() as i64;
+    t.helper(&format!("postc.powovf_{}", d.name()), |_| {
+        // Locals: 0 base, 1 exp, 2 result, 3 overflowed (i32), 4 product.
+        let out_of_range = |x: u32| -> Vec<I<'static>> {
+            if bits == 64 {
+                return vec![I::I32Const(0)];
+            }
+            if signed {
+                vec![
+                    I::LocalGet(x),
+                    I::I64Const(64 - bits),
+                    I::I64Shl,
+                    I::I64Const(64 - bits),
+                    I::I64ShrS,
+                    I::LocalGet(x),
+                    I::I64Ne,
+                ]
+            } else {
+                vec![I::LocalGet(x), I::I64Const(bits), I::I64ShrU, I::I64Const(0), I::I64Ne]
+            }
+        };
+        let mut b = vec![I::I64Const(1), I::LocalSet(2), I::Block(BlockType::Empty), I::Loop(BlockType::Empty)];
+        b.extend([
+            I::LocalGet(1),
+            I::I64Const(0),
+            if signed { I::I64LeS } else { I::I64Eq },
+            I::BrIf(1),
+            I::LocalGet(1),
+            I::I64Const(1),
+            I::I64And,
+            I::I32WrapI64,
+            I::If(BlockType::Empty),
+            I::LocalGet(2),
+            I::LocalGet(0),
+            I::Call(mul),
+            I::LocalGet(3),
+            I::I32Or,
+            I::LocalSet(3),
+            I::LocalGet(2),
+            I::LocalGet(0),
+            I::I64Mul,
+            I::LocalSet(2),
+        ]);
+        b.extend(out_of_range(2));
+        b.extend([I::LocalGet(3), I::I32Or, I::LocalSet(3), I::End]);
+        b.extend([I::LocalGet(1), I::I64Const(1), I::I64ShrU, I::LocalTee(1), I::I64Eqz, I::BrIf(1)]);
+        b.extend([
+            I::LocalGet(0),
+            I::LocalGet(0),
+            I::Call(mul),
+            I::LocalGet(3),
+            I::I32Or,
+            I::LocalSet(3),
+            I::LocalGet(0),
+            I::LocalGet(0),
+            I::I64Mul,
+            I::LocalSet(0),
+        ]);
+        b.extend(out_of_range(0));
+        b.extend([I::LocalGet(3), I::I32Or, I::LocalSet(3), I::Br(0), I::End, I::End, I::LocalGet(3)]);
+        (vec![ValType::I64, ValType::I64], vec![ValType::I32], vec![ValType::I64, ValType::I32], b)
+    })
+}
+
+/// Python's float `//` (`mode` 0) or `%` (`mode` 1) on doubles.
+fn float_divmod_helper(t: &mut Translation<'_>) -> u32 {
+    let fmod = t.import("fmod", &[ValType::F64, ValType::F64], &[ValType::F64]);
+    t.helper("postc.fdivmod", |_| {
+        // Locals: 0 x, 1 y, 2 mode, 3 m, 4 div, 5 fd.
+        let f = |x: f64| I::F64Const(x.into());
+        let body = vec![
+            I::LocalGet(1),
+            f(0.0),
+            I::F64Eq,
+            I::If(BlockType::Empty),
+            I::LocalGet(2),
+            I::If(BlockType::Result(ValType::F64)),
+            f(f64::NAN),
+            I::Else,
+            I::LocalGet(0),
+            I::LocalGet(1),
+            I::F64Div,
+            I::End,
+            I::Return,
+            I::End,
+            I::LocalGet(0),
+            I::LocalGet(1),
+            I::Call(fmod),
+            I::LocalSet(3),
+            I::LocalGet(0),
+            I::LocalGet(3),
+            I::F64Sub,
+            I::LocalGet(1),
+            I::F64Div,
+            I::LocalSet(4),
+            I::LocalGet(3),
+            f(0.0),
+            I::F64Ne,
+            I::If(BlockType::Empty),
+            I::LocalGet(1),
+            f(0.0),
+            I::F64Lt,
+            I::LocalGet(3),
+            f(0.0),
+            I::F64Lt,
+            I::I32Ne,
+            I::If(BlockType::Empty),
+            I::LocalGet(3),
+            I::LocalGet(1),
+            I::F64Add,
+            I::LocalSet(3),
+            I::LocalGet(4),
+            f(1.0),
+            I::F64Sub,
+            I::LocalSet(4),
+            I::End,
+            I::Else,
+            f(0.0),
+            I::LocalGet(1),
+            I::F64Copysign,
+            I::LocalSet(3),
+            I::End,
+            I::LocalGet(2),
+            I::If(BlockType::Empty),
+            I::LocalGet(3),
+            I::Return,
+            I::End,
+            I::LocalGet(4),
+            f(0.0),
+            I::F64Ne,
+            I::If(BlockType::Result(ValType::F64)),
+            I::LocalGet(4),
+            I::F64Floor,
+            I::LocalTee(5),
+            f(1.0),
+            I::F64Add,
+            I::LocalGet(5),
+            I::LocalGet(4),
+            I::LocalGet(5),
+            I::F64Sub,
+            f(0.5),
+            I::F64Gt,
+            I::Select,
+            I::Else,
+            f(0.0),
+            I::LocalGet(0),
+            I::LocalGet(1),
+            I::F64Div,
+            I::F64Copysign,
+            I::End,
+        ];
+        (vec![ValType::F64, ValType::F64, ValType::I32], vec![ValType::F64], vec![ValType::F64; 3], body)
+    })
+}
+
+/// A piece of a panic message: text, or an `i64` argument in decimal.
+enum Piece {
+    Text(String),
+    Arg(usize),
+}
+
+/// The message `panic: MSG at LOC`, its `{}` replaced by the arguments.
+fn panic_pieces(msg: &str, nargs: usize, loc: Option<&str>) -> Vec<Piece> {
+    let mut out = vec![Piece::Text("panic: ".into())];
+    let mut rest = msg;
+    let mut next = 0;
+    while let Some(i) = rest.find("{}") {
+        out.push(Piece::Text(rest[..i].to_owned()));
+        if next < nargs {
+            out.push(Piece::Arg(next));
+            next += 1;
+        } else {
+            out.push(Piece::Text("{}".into()));
+        }
+        rest = &rest[i + 2..];
+    }
+    out.push(Piece::Text(rest.to_owned()));
+    if let Some(l) = loc {
+        out.push(Piece::Text(format!(" at {l}")));
+    }
+    out
+}
+
+struct FnW<'t, 'p> {
+    t: &'t mut Translation<'p>,
+    mid: ModuleId,
+    m: &'p Module,
+    f: &'p Function,
+    nparams: u32,
+    locals: Vec<ValType>,
+    value_local: HashMap<ValueId, u32>,
+    code: Vec<I<'static>>,
+    func_loc: Option<Pos>,
+    /// Blocks by their position in the dispatch loop.
+    position: HashMap<BlockId, u32>,
+    nblocks: u32,
+    /// The position of the block being written.
+    current: u32,
+    /// Structured instructions open inside the current block.
+    open: u32,
+    pc: u32,
+    mark: Option<u32>,
+    /// A value used without a local (a text constant), if any.
+    missing: Option<ValueId>,
+}
+
+/// Translates function `fid` of module `mid`: its extra locals and code.
+pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> R<(Vec<ValType>, Vec<I<'static>>)> {
+    let program = t.program;
+    let m = &program.modules[mid];
+    let f = &m.functions[fid];
+    let nparams = t.sigs[&(mid, fid)].params.len() as u32;
+    let mut w = FnW {
+        t,
+        mid,
+        m,
+        f,
+        nparams,
+        locals: Vec::new(),
+        value_local: HashMap::new(),
+        code: Vec::new(),
+        func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
+        position: HashMap::new(),
+        nblocks: 0,
+        current: 0,
+        open: 0,
+        pc: 0,
+        mark: None,
+        missing: None,
+    };
+    w.run()?;
+    Ok((w.locals, w.code))
+}
+
+impl<'t, 'p> FnW<'t, 'p> {
+    fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
+        let pos = v.and_then(|v| self.f.body.loc(v)).map(|l| Pos::from_loc(&self.m.files, l)).or(self.func_loc.clone());
+        Err(Box::new(Diagnostic::error(format!("in function `{}`: {msg}", self.f.name), pos)))
+    }
+
+    fn unsupported<T>(&self, v: ValueId, what: String) -> R<T> {
+        self.err(Some(v), format!("{what} is not supported by the wasm backend (the LLVM backend compiles it)"))
+    }
+
+    fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
+        self.f.body.ty(v).map(|t| self.m.types.get(t))
+    }
+
+    fn dt(&self, v: ValueId) -> DType {
+        self.tyd(v).map(|t| t.dtype).unwrap_or(DType::Int64)
+    }
+
+    fn is_array(&self, v: ValueId) -> bool {
+        self.tyd(v).is_some_and(|t| t.is_array)
+    }
+
+    fn local(&mut self, vt: ValType) -> u32 {
+        self.locals.push(vt);
+        self.nparams + self.locals.len() as u32 - 1
+    }
+
+    fn push(&mut self, i: I<'static>) {
+        match i {
+            I::Block(_) | I::Loop(_) | I::If(_) => self.open += 1,
+            I::End => self.open -= 1,
+            _ => {}
+        }
+        self.code.push(i);
+    }
+
+    fn extend(&mut self, is: impl IntoIterator<Item = I<'static>>) {
+        for i in is {
+            self.push(i);
+        }
+    }
+
+    fn get(&mut self, v: ValueId) {
+        match self.value_local.get(&v) {
+            Some(&l) => self.push(I::LocalGet(l)),
+            None => self.missing = self.missing.or(Some(v)),
+        }
+    }
+
+    fn set(&mut self, v: ValueId) {
+        let l = self.value_local[&v];
+        self.push(I::LocalSet(l));
+    }
+
+    fn loc_text(&self, v: ValueId) -> Option<String> {
+        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+    }
+
+    /// Formats a panic message (its `i64` arguments in `args` locals) in
+    /// the arena, calls `env.postc_panic` and traps.
+    fn panic_with(&mut self, v: ValueId, msg: &str, args: &[u32]) {
+        let pieces = panic_pieces(msg, args.len(), self.loc_text(v).as_deref());
+        if args.is_empty() {
+            let text: String = pieces.iter().map(|p| if let Piece::Text(s) = p { s.as_str() } else { "" }).collect();
+            let at = self.t.string(text.as_bytes());
+            self.extend([I::I32Const(at as i32), I::I32Const(text.len() as i32), I::Call(PANIC), I::Unreachable]);
+            return;
+        }
+        let alloc = alloc_helper(self.t);
+        let itoa = itoa_helper(self.t);
+        let size: usize = pieces.iter().map(|p| if let Piece::Text(s) = p { s.len() } else { 21 }).sum();
+        let start = self.local(ValType::I32);
+        let at = self.local(ValType::I32);
+        self.extend([I::I32Const(size as i32), I::Call(alloc), I::LocalTee(start), I::LocalSet(at)]);
+        for p in pieces {
+            match p {
+                Piece::Text(s) if s.is_empty() => {}
+                Piece::Text(s) => {
+                    let src = self.t.string(s.as_bytes());
+                    self.extend([
+                        I::LocalGet(at),
+                        I::I32Const(src as i32),
+                        I::I32Const(s.len() as i32),
+                        I::MemoryCopy { src_mem: 0, dst_mem: 0 },
+                        I::LocalGet(at),
+                        I::I32Const(s.len() as i32),
+                        I::I32Add,
+                        I::LocalSet(at),
+                    ]);
+                }
+                Piece::Arg(k) => self.extend([I::LocalGet(at), I::LocalGet(args[k]), I::Call(itoa), I::LocalSet(at)]),
+            }
+        }
+        self.extend([
+            I::LocalGet(start),
+            I::LocalGet(at),
+            I::LocalGet(start),
+            I::I32Sub,
+            I::Call(PANIC),
+            I::Unreachable,
+        ]);
+    }
+
+    /// Panics with `msg` when the `i32` on the stack is not zero.
+    fn guard(&mut self, v: ValueId, msg: &str) {
+        self.push(I::If(BlockType::Empty));
+        self.panic_with(v, msg, &[]);
+        self.push(I::End);
+    }
+
+    fn run(&mut self) -> R<()> {
+        let body = &self.f.body;
+        if body.blocks.is_empty() {
+            return self.err(None, "function has no body".into());
+        }
+        let params: Vec<ValueId> = body.all_params().collect();
+        for (i, p) in params.iter().enumerate() {
+            self.value_local.insert(*p, i as u32);
+        }
+        for v in body.tags.ids() {
+            if self.value_local.contains_key(&v) || body.ty(v).is_none() {
+                continue;
+            }
+            if let InstData::Set { .. } = body.inst(v) {
+                continue;
+            }
+            // A text constant has no local: a panic's message is read from
+            // the instruction (another use is refused where it is made).
+            if let InstData::Const(Literal::Str(_) | Literal::Bytes(_)) = body.inst(v) {
+                continue;
+            }
+            let vt = if self.is_array(v) {
+                ValType::I32
+            } else {
+                match val_type(self.dt(v)) {
+                    Some(vt) => vt,
+                    None => return self.unsupported(v, format!("a value of {}", self.dt(v))),
+                }
+            };
+            let l = self.local(vt);
+            self.value_local.insert(v, l);
+        }
+        // Arguments from outside are re-narrowed to their width.
+        for (i, p) in params.iter().enumerate() {
+            if self.is_array(*p) {
+                continue;
+            }
+            let d = self.dt(*p);
+            let n = if d == DType::Bool { vec![I::I32Const(0), I::I32Ne] } else { narrow(d) };
+            if !n.is_empty() {
+                self.push(I::LocalGet(i as u32));
+                self.extend(n);
+                self.push(I::LocalSet(i as u32));
+            }
+        }
+        if body.tags.iter().any(|o| *o == Opcode::Alloc) {
+            let mark = self.local(ValType::I32);
+            self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
+            self.mark = Some(mark);
+        }
+        let order = rpo(body);
+        self.nblocks = order.len() as u32;
+        for (k, b) in order.iter().enumerate() {
+            self.position.insert(*b, k as u32);
+        }
+        self.pc = self.local(ValType::I32);
+        let n = self.nblocks;
+        self.push(I::Loop(BlockType::Empty));
+        for _ in 0..n {
+            self.push(I::Block(BlockType::Empty));
+        }
+        self.push(I::LocalGet(self.pc));
+        self.push(I::BrTable(Cow::Owned((0..n).collect()), 0));
+        for (k, &b) in order.iter().enumerate() {
+            self.push(I::End);
+            self.current = k as u32;
+            let base = self.open;
+            for v in body.blocks[b].insts() {
+                self.inst(v)?;
+                if let Some(x) = self.missing {
+                    return self.unsupported(v, format!("a use of a value of {}", self.dt(x)));
+                }
+            }
+            debug_assert_eq!(self.open, base);
+        }
+        self.push(I::End);
+        self.push(I::Unreachable);
+        Ok(())
+    }
+
+    /// Goes to block `b`: falls through to the next arm, else through the
+    /// dispatch loop.
+    fn jump(&mut self, b: BlockId) {
+        let k = self.position[&b];
+        if k == self.current + 1 {
+            return;
+        }
+        // The dispatch loop is the outermost open construct.
+        let to_loop = self.open - 1;
+        self.extend([I::I32Const(k as i32), I::LocalSet(self.pc), I::Br(to_loop)]);
+    }
+
+    fn fconst(&mut self, d: DType, x: f64) {
+        if d == DType::Float32 {
+            self.push(I::F32Const((x as f32).into()));
+        } else {
+            self.push(I::F64Const(x.into()));
+        }
+    }
+
+    /// Converts the scalar of dtype `from` on the stack into dtype `to`.
+    fn convert(&mut self, v: ValueId, from: DType, to: DType) -> R<()> {
+        if from == to {
+            return Ok(());
+        }
+        for d in [from, to] {
+            if val_type(d).is_none() || d == DType::Float16 {
+                return self.unsupported(v, format!("a cast from {from} to {to}"));
+            }
+        }
+        if to == DType::Bool {
+            match val_type(from) {
+                Some(ValType::I32) => self.extend([I::I32Const(0), I::I32Ne]),
+                Some(ValType::I64) => self.extend([I::I64Const(0), I::I64Ne]),
+                Some(ValType::F32) => self.extend([I::F32Const(0.0f32.into()), I::F32Ne]),
+                _ => self.extend([I::F64Const(0.0f64.into()), I::F64Ne]),
+            }
+            return Ok(());
+        }
+        let from_int = from.is_int() || from == DType::Bool;
+        let unsigned_src = !from.is_signed_int();
+        if to.is_int() {
+            if from_int {
+                match (is64(from), is64(to)) {
+                    (true, true) => {}
+                    (false, true) => self.push(if unsigned_src { I::I64ExtendI32U } else { I::I64ExtendI32S }),
+                    (true, false) => {
+                        self.push(I::I32WrapI64);
+                        self.extend(narrow(to));
+                    }
+                    (false, false) => self.extend(narrow(to)),
+                }
+                return Ok(());
+            }
+            let f32 = from == DType::Float32;
+            match to {
+                DType::Int64 => self.push(if f32 { I::I64TruncSatF32S } else { I::I64TruncSatF64S }),
+                DType::UInt64 => self.push(if f32 { I::I64TruncSatF32U } else { I::I64TruncSatF64U }),
+                DType::Int32 => self.push(if f32 { I::I32TruncSatF32S } else { I::I32TruncSatF64S }),
+                DType::UInt32 => self.push(if f32 { I::I32TruncSatF32U } else { I::I32TruncSatF64U }),
+                _ => {
+                    self.push(if f32 { I::I32TruncSatF32S } else { I::I32TruncSatF64S });
+                    let bits = to.bits();
+                    let (lo, hi) = if to.is_signed_int() {
+                        (-(1i32 << (bits - 1)), (1i32 << (bits - 1)) - 1)
+                    } else {
+                        (0, (1i32 << bits) - 1)
+                    };
+                    let t = self.local(ValType::I32);
+                    self.extend([
+                        I::LocalTee(t),
+                        I::I32Const(hi),
+                        I::LocalGet(t),
+                        I::I32Const(hi),
+                        I::I32LtS,
+                        I::Select,
+                        I::LocalTee(t),
+                        I::I32Const(lo),
+                        I::LocalGet(t),
+                        I::I32Const(lo),
+                        I::I32GtS,
+                        I::Select,
+                    ]);
+                }
+            }
+            return Ok(());
+        }
+        // To Float32 or Float64.
+        let to32 = to == DType::Float32;
+        if from_int {
+            let i = match (is64(from), unsigned_src, to32) {
+                (false, false, true) => I::F32ConvertI32S,
+                (false, true, true) => I::F32ConvertI32U,
+                (true, false, true) => I::F32ConvertI64S,
+                (true, true, true) => I::F32ConvertI64U,
+                (false, false, false) => I::F64ConvertI32S,
+                (false, true, false) => I::F64ConvertI32U,
+                (true, false, false) => I::F64ConvertI64S,
+                (true, true, false) => I::F64ConvertI64U,
+            };
+            self.push(i);
+            return Ok(());
+        }
+        self.push(if to32 { I::F32DemoteF64 } else { I::F64PromoteF32 });
+        Ok(())
+    }
+
+    fn inst(&mut self, v: ValueId) -> R<()> {
+        let body = &self.f.body;
+        match body.inst(v) {
+            InstData::Param { .. } => {}
+            InstData::Const(lit) => {
+                let d = self.dt(v);
+                match lit {
+                    Literal::Bool(b) => self.push(I::I32Const(i32::from(b))),
+                    Literal::Int(i) => {
+                        let bits = d.bits();
+                        let w = if bits >= 128 { i } else { (i << (128 - bits)) >> (128 - bits) };
+                        let w = if d.is_unsigned_int() && bits < 64 { w & ((1i128 << bits) - 1) } else { w };
+                        if is64(d) {
+                            self.push(I::I64Const(w as i64));
+                        } else {
+                            self.push(I::I32Const(w as i64 as i32));
+                        }
+                    }
+                    Literal::Str(_) | Literal::Bytes(_) => return Ok(()),
+                    Literal::Float(bits) if d == DType::Float32 || d == DType::Float64 => {
+                        let x = postc_ir::body::float_bits_to_f64(d, bits);
+                        self.fconst(d, x);
+                    }
+                    _ => return self.unsupported(v, format!("a constant of {d}")),
+                }
+                self.set(v);
+            }
+            InstData::Binary { op, left, right } => self.binary(v, op, left, right)?,
+            InstData::Unary { op, operand } => self.unary(v, op, operand)?,
+            InstData::Cast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                self.get(operand);
+                self.convert(v, from, to)?;
+                self.set(v);
+            }
+            InstData::Load { array, offset } => {
+                let d = self.dt(v);
+                self.elem_addr(array, offset);
+                let i = match d {
+                    DType::Bool | DType::UInt8 => I::I32Load8U(mem(0)),
+                    DType::Int8 => I::I32Load8S(mem(0)),
+                    DType::Int16 => I::I32Load16S(mem(0)),
+                    DType::UInt16 => I::I32Load16U(mem(0)),
+                    DType::Int32 | DType::UInt32 => I::I32Load(mem(0)),
+                    DType::Int64 | DType::UInt64 => I::I64Load(mem(0)),
+                    DType::Float32 => I::F32Load(mem(0)),
+                    DType::Float64 => I::F64Load(mem(0)),
+                    _ => return self.unsupported(v, format!("an array of {d}")),
+                };
+                self.push(i);
+                if d == DType::Bool {
+                    self.extend([I::I32Const(0), I::I32Ne]);
+                }
+                self.set(v);
+            }
+            InstData::Store { array, offset, value } => {
+                let d = self.dt(value);
+                self.elem_addr(array, offset);
+                self.get(value);
+                let i = match d {
+                    DType::Bool | DType::UInt8 | DType::Int8 => I::I32Store8(mem(0)),
+                    DType::Int16 | DType::UInt16 => I::I32Store16(mem(0)),
+                    DType::Int32 | DType::UInt32 => I::I32Store(mem(0)),
+                    DType::Int64 | DType::UInt64 => I::I64Store(mem(0)),
+                    DType::Float32 => I::F32Store(mem(0)),
+                    DType::Float64 => I::F64Store(mem(0)),
+                    _ => return self.unsupported(v, format!("an array of {d}")),
+                };
+                self.push(i);
+            }
+            InstData::Dim { array, axis } => {
+                self.get(array);
+                self.extend([I::I32Load(mem(dl::SHAPE)), I::I64Load(mem(8 * axis as u64))]);
+                self.set(v);
+            }
+            InstData::Stride { array, axis } => {
+                let d = self.dt(array);
+                let size = d.size_bytes() as i64;
+                let ndim = self.tyd(array).and_then(|t| t.ndim());
+                let Some(ndim) = ndim.filter(|n| (axis as usize) < *n) else {
+                    // The rank is read from the tensor.
+                    let h = stride_helper(self.t);
+                    self.get(array);
+                    self.extend([I::I64Const(axis as i64), I::I64Const(size), I::Call(h)]);
+                    self.set(v);
+                    return Ok(());
+                };
+                let s = self.local(ValType::I32);
+                self.get(array);
+                self.extend([I::I32Load(mem(dl::STRIDES)), I::LocalTee(s), I::If(BlockType::Result(ValType::I64))]);
+                self.extend([I::LocalGet(s), I::I64Load(mem(8 * axis as u64)), I::I64Const(size), I::I64Mul, I::Else]);
+                self.push(I::I64Const(size));
+                for k in axis as usize + 1..ndim {
+                    self.get(array);
+                    self.extend([I::I32Load(mem(dl::SHAPE)), I::I64Load(mem(8 * k as u64)), I::I64Mul]);
+                }
+                self.push(I::End);
+                self.set(v);
+            }
+            InstData::Call { callee, args } => {
+                let args: Vec<ValueId> = args.iter().collect();
+                self.call(v, callee, args)?;
+            }
+            InstData::Let { value } => {
+                self.get(value);
+                self.set(v);
+            }
+            InstData::Set { target, value } => {
+                self.get(value);
+                self.set(target);
+            }
+            InstData::Select { cond, if_true, if_false } => {
+                self.get(if_true);
+                self.get(if_false);
+                self.get(cond);
+                self.push(I::Select);
+                self.set(v);
+            }
+            InstData::Alloc { length } => {
+                let d = self.dt(v);
+                if val_type(d).is_none() || d == DType::Float16 {
+                    return self.unsupported(v, format!("an array of {d}"));
+                }
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                self.get(length);
+                self.extend([I::I64Const(0), I::I64LtS]);
+                self.guard(v, "negative allocation length");
+                let alloc = alloc_helper(self.t);
+                let p = self.local(ValType::I32);
+                let size = self.local(ValType::I64);
+                // The tensor, its one extent, then the elements; the size
+                // must fit the 32-bit memory.
+                self.get(length);
+                self.extend([I::I64Const(1 << 32), I::I64GeU]);
+                self.guard(v, "allocation too large for the wasm memory");
+                self.get(length);
+                self.extend([
+                    I::I64Const(d.size_bytes() as i64),
+                    I::I64Mul,
+                    I::I64Const(dl::SIZE as i64 + 8),
+                    I::I64Add,
+                    I::LocalTee(size),
+                    I::I64Const(1 << 32),
+                    I::I64GeU,
+                ]);
+                self.guard(v, "allocation too large for the wasm memory");
+                self.extend([I::LocalGet(size), I::I32WrapI64, I::Call(alloc), I::LocalSet(p)]);
+                self.extend([
+                    I::LocalGet(p),
+                    I::LocalGet(p),
+                    I::I32Const(dl::SIZE + 8),
+                    I::I32Add,
+                    I::I32Store(mem(dl::DATA)),
+                ]);
+                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
+                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::NDIM))]);
+                self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
+                self.extend([I::LocalGet(p), I::I32Const(bits as i32), I::I32Store8(mem(dl::BITS))]);
+                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store16(mem(dl::LANES))]);
+                self.extend([
+                    I::LocalGet(p),
+                    I::LocalGet(p),
+                    I::I32Const(dl::SIZE),
+                    I::I32Add,
+                    I::I32Store(mem(dl::SHAPE)),
+                ]);
+                self.extend([I::LocalGet(p)]);
+                self.get(length);
+                self.push(I::I64Store(mem(dl::SIZE as u64)));
+                self.push(I::LocalGet(p));
+                self.set(v);
+            }
+            InstData::GetField { .. } | InstData::SetField { .. } => {
+                return self.unsupported(v, format!("a field of {}", self.dt(v)));
+            }
+            InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
+                return self.err(
+                    Some(v),
+                    "`index.load`/`index.store` reached code generation (the `stride-lower` pass must run first)"
+                        .into(),
+                );
+            }
+            InstData::Return { value } => {
+                if let Some(x) = value {
+                    if self.f.ret.is_some() {
+                        self.get(x);
+                    }
+                }
+                if let Some(m) = self.mark {
+                    self.extend([I::LocalGet(m), I::GlobalSet(ARENA_TOP)]);
+                }
+                self.push(I::Return);
+            }
+            InstData::Br { target } => self.jump(target),
+            InstData::CondBr { cond, if_true, if_false, .. } => {
+                self.get(cond);
+                self.push(I::If(BlockType::Empty));
+                self.jump(if_true);
+                self.push(I::Else);
+                self.jump(if_false);
+                self.push(I::End);
+            }
+            InstData::Unreachable => {
+                let after_noreturn = v.as_u32() > 0
+                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
+                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
+                            Some(Target::Builtin(Builtin::Panic)) => true,
+                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                if after_noreturn {
+                    self.push(I::Unreachable);
+                } else {
+                    self.panic_with(v, "entered unreachable code", &[]);
+                }
+            }
+            InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+        }
+        Ok(())
+    }
+
+    /// Pushes the address of the element at byte offset `offset` of `array`.
+    fn elem_addr(&mut self, array: ValueId, offset: ValueId) {
+        self.get(array);
+        self.push(I::I32Load(mem(dl::DATA)));
+        self.get(array);
+        self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
+        self.get(offset);
+        self.extend([I::I32WrapI64, I::I32Add]);
+    }
+
+    fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        let od = self.dt(l);
+        let rd = self.dt(v);
+        if val_type(od).is_none() || od == DType::Float16 || val_type(rd).is_none() || rd == DType::Float16 {
+            return self.unsupported(v, format!("`{}` on {od}", op.mnemonic()));
+        }
+        if od.is_int() || od == DType::Bool {
+            let wide = is64(od);
+            let o = Ops { wide };
+            let signed = od.is_signed_int();
+            let bits = if od == DType::Bool { 1 } else { od.bits() } as i64;
+            let cmp = |s: I<'static>, u: I<'static>, s64: I<'static>, u64: I<'static>| match (wide, signed) {
+                (false, true) => s,
+                (false, false) => u,
+                (true, true) => s64,
+                (true, false) => u64,
+            };
+            match op {
+                Opcode::Add | Opcode::Sub | Opcode::Mul => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(match op {
+                        Opcode::Add => o.pick(I::I32Add, I::I64Add),
+                        Opcode::Sub => o.pick(I::I32Sub, I::I64Sub),
+                        _ => o.pick(I::I32Mul, I::I64Mul),
+                    });
+                    self.extend(narrow(od));
+                }
+                Opcode::Div => {
+                    self.get(l);
+                    self.convert(v, od, rd)?;
+                    self.get(r);
+                    self.convert(v, od, rd)?;
+                    self.push(if rd == DType::Float32 { I::F32Div } else { I::F64Div });
+                }
+                Opcode::FDiv | Opcode::Mod => {
+                    let h = floor_divmod_helper(self.t, wide, signed, op == Opcode::FDiv);
+                    self.get(l);
+                    self.get(r);
+                    self.push(I::Call(h));
+                    self.extend(narrow(od));
+                }
+                Opcode::Pow => {
+                    let h = int_pow_helper(self.t, wide, signed);
+                    self.get(l);
+                    self.get(r);
+                    self.push(I::Call(h));
+                    self.extend(narrow(od));
+                }
+                Opcode::Eq => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(o.pick(I::I32Eq, I::I64Eq));
+                }
+                Opcode::Ne => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(o.pick(I::I32Ne, I::I64Ne));
+                }
+                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(match op {
+                        Opcode::Lt => cmp(I::I32LtS, I::I32LtU, I::I64LtS, I::I64LtU),
+                        Opcode::Le => cmp(I::I32LeS, I::I32LeU, I::I64LeS, I::I64LeU),
+                        Opcode::Gt => cmp(I::I32GtS, I::I32GtU, I::I64GtS, I::I64GtU),
+                        _ => cmp(I::I32GeS, I::I32GeU, I::I64GeS, I::I64GeU),
+                    });
+                }
+                Opcode::And | Opcode::BAnd | Opcode::Or | Opcode::BOr | Opcode::BXor => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(match op {
+                        Opcode::And | Opcode::BAnd => o.pick(I::I32And, I::I64And),
+                        Opcode::Or | Opcode::BOr => o.pick(I::I32Or, I::I64Or),
+                        _ => o.pick(I::I32Xor, I::I64Xor),
+                    });
+                }
+                Opcode::Shl | Opcode::Shr => {
+                    // A count of the width or more (or negative) gives 0, or
+                    // the sign fill for an arithmetic `shr`.
+                    let arith = op == Opcode::Shr && signed;
+                    let big = self.local(ValType::I32);
+                    self.get(r);
+                    self.extend([o.konst(bits), o.pick(I::I32GeU, I::I64GeU), I::LocalSet(big)]);
+                    self.get(l);
+                    if arith {
+                        self.extend([o.konst(bits - 1)]);
+                        self.get(r);
+                        self.extend([I::LocalGet(big), I::Select, o.pick(I::I32ShrS, I::I64ShrS)]);
+                    } else {
+                        self.get(r);
+                        self.push(if op == Opcode::Shl {
+                            o.pick(I::I32Shl, I::I64Shl)
+                        } else {
+                            o.pick(I::I32ShrU, I::I64ShrU)
+                        });
+                        self.extend([o.konst(0), I::LocalGet(big), I::I32Eqz, I::Select]);
+                        // select(shifted, 0, !big)
+                    }
+                    self.extend(narrow(od));
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+            self.set(v);
+            return Ok(());
+        }
+        if od.is_float() {
+            let f32 = od == DType::Float32;
+            match op {
+                Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(match (op, f32) {
+                        (Opcode::Add, true) => I::F32Add,
+                        (Opcode::Sub, true) => I::F32Sub,
+                        (Opcode::Mul, true) => I::F32Mul,
+                        (_, true) => I::F32Div,
+                        (Opcode::Add, false) => I::F64Add,
+                        (Opcode::Sub, false) => I::F64Sub,
+                        (Opcode::Mul, false) => I::F64Mul,
+                        _ => I::F64Div,
+                    });
+                }
+                Opcode::FDiv | Opcode::Mod => {
+                    let h = float_divmod_helper(self.t);
+                    self.get(l);
+                    self.convert(v, od, DType::Float64)?;
+                    self.get(r);
+                    self.convert(v, od, DType::Float64)?;
+                    self.extend([I::I32Const(i32::from(op == Opcode::Mod)), I::Call(h)]);
+                    self.convert(v, DType::Float64, od)?;
+                }
+                Opcode::Pow => {
+                    let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
+                    self.get(l);
+                    self.convert(v, od, DType::Float64)?;
+                    self.get(r);
+                    self.convert(v, od, DType::Float64)?;
+                    self.push(I::Call(pow));
+                    self.convert(v, DType::Float64, od)?;
+                }
+                Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    self.get(l);
+                    self.get(r);
+                    self.push(match (op, f32) {
+                        (Opcode::Eq, true) => I::F32Eq,
+                        (Opcode::Ne, true) => I::F32Ne,
+                        (Opcode::Lt, true) => I::F32Lt,
+                        (Opcode::Le, true) => I::F32Le,
+                        (Opcode::Gt, true) => I::F32Gt,
+                        (_, true) => I::F32Ge,
+                        (Opcode::Eq, false) => I::F64Eq,
+                        (Opcode::Ne, false) => I::F64Ne,
+                        (Opcode::Lt, false) => I::F64Lt,
+                        (Opcode::Le, false) => I::F64Le,
+                        (Opcode::Gt, false) => I::F64Gt,
+                        _ => I::F64Ge,
+                    });
+                }
+                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            }
+            self.set(v);
+            return Ok(());
+        }
+        self.unsupported(v, format!("`{}` on {od}", op.mnemonic()))
+    }
+
+    fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        let d = self.dt(x);
+        if val_type(d).is_none() || d == DType::Float16 || val_type(self.dt(v)).is_none() {
+            return self.unsupported(v, format!("`{}` on {d}", op.mnemonic()));
+        }
+        let o = Ops { wide: is64(d) };
+        match op {
+            Opcode::Not => {
+                self.get(x);
+                self.extend([I::I32Const(1), I::I32Xor]);
+            }
+            Opcode::Inv if d == DType::Bool => {
+                self.get(x);
+                self.extend([I::I32Const(1), I::I32Xor]);
+            }
+            Opcode::Inv if d.is_int() => {
+                self.get(x);
+                self.extend([o.konst(-1), o.pick(I::I32Xor, I::I64Xor)]);
+                self.extend(narrow(d));
+            }
+            Opcode::Neg if d.is_int() => {
+                self.push(o.konst(0));
+                self.get(x);
+                self.push(o.pick(I::I32Sub, I::I64Sub));
+                self.extend(narrow(d));
+            }
+            Opcode::Neg if d == DType::Float32 => {
+                self.get(x);
+                self.push(I::F32Neg);
+            }
+            Opcode::Neg if d == DType::Float64 => {
+                self.get(x);
+                self.push(I::F64Neg);
+            }
+            Opcode::Abs if d.is_signed_int() => {
+                self.push(o.konst(0));
+                self.get(x);
+                self.push(o.pick(I::I32Sub, I::I64Sub));
+                self.extend(narrow(d));
+                self.get(x);
+                self.get(x);
+                self.extend([o.konst(0), o.pick(I::I32LtS, I::I64LtS), I::Select]);
+            }
+            Opcode::Abs if d.is_int() => self.get(x),
+            Opcode::Abs if d == DType::Float32 => {
+                self.get(x);
+                self.push(I::F32Abs);
+            }
+            Opcode::Abs if d == DType::Float64 => {
+                self.get(x);
+                self.push(I::F64Abs);
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        }
+        self.set(v);
+        Ok(())
+    }
+
+    fn call(&mut self, v: ValueId, callee: &'p str, args: Vec<ValueId>) -> R<()> {
+        let Some(target) = self.t.resolve(self.mid, callee) else {
+            return self.err(Some(v), format!("call to unknown function `{callee}`"));
+        };
+        let has_result = self.f.body.ty(v).is_some();
+        match target {
+            Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Overflows(op)) => {
+                let d = self.dt(args[0]);
+                self.overflows(v, op, d, &args)?;
+                self.set(v);
+                Ok(())
+            }
+            Target::Builtin(b) => {
+                self.unsupported(v, format!("`{}`, which runs only in `kernel` functions,", b.name()))
+            }
+            Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
+            Target::Func(mid, fid) => {
+                let Some(sig) = self.t.sigs.get(&(mid, fid)).cloned() else {
+                    return self.unsupported(v, format!("a call to `{callee}`"));
+                };
+                for a in &args {
+                    self.get(*a);
+                }
+                self.push(I::Call(DEFINED + sig.index));
+                if !sig.results.is_empty() {
+                    if has_result {
+                        self.set(v);
+                    } else {
+                        self.push(I::Drop);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Pushes whether `a op b` overflows dtype `d` (an `i32` 0 or 1).
+    fn overflows(&mut self, v: ValueId, op: OvfOp, d: DType, args: &[ValueId]) -> R<()> {
+        let signed = d.is_signed_int();
+        let bits = d.bits();
+        let (a, b) = (args[0], args.get(1).copied());
+        let ext = if signed { I::I64ExtendI32S } else { I::I64ExtendI32U };
+        match op {
+            OvfOp::Add | OvfOp::Sub | OvfOp::Mul if bits <= 32 => {
+                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
+                // Exact in 64 bits: out of range when re-narrowing changes it.
+                let r = self.local(ValType::I64);
+                self.get(a);
+                self.push(ext.clone());
+                self.get(b);
+                self.push(ext.clone());
+                self.push(match op {
+                    OvfOp::Add => I::I64Add,
+                    OvfOp::Sub => I::I64Sub,
+                    _ => I::I64Mul,
+                });
+                self.extend([I::LocalTee(r), I::I32WrapI64]);
+                self.extend(narrow(d));
+                self.extend([ext, I::LocalGet(r), I::I64Ne]);
+            }
+            OvfOp::Add | OvfOp::Sub => {
+                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
+                let r = self.local(ValType::I64);
+                self.get(a);
+                self.get(b);
+                self.extend([if op == OvfOp::Add { I::I64Add } else { I::I64Sub }, I::LocalSet(r)]);
+                match (op, signed) {
+                    (OvfOp::Add, true) => {
+                        self.get(a);
+                        self.extend([I::LocalGet(r), I::I64Xor]);
+                        self.get(b);
+                        self.extend([I::LocalGet(r), I::I64Xor, I::I64And, I::I64Const(0), I::I64LtS]);
+                    }
+                    (_, true) => {
+                        self.get(a);
+                        self.get(b);
+                        self.push(I::I64Xor);
+                        self.get(a);
+                        self.extend([I::LocalGet(r), I::I64Xor, I::I64And, I::I64Const(0), I::I64LtS]);
+                    }
+                    (OvfOp::Add, false) => {
+                        self.push(I::LocalGet(r));
+                        self.get(a);
+                        self.push(I::I64LtU);
+                    }
+                    _ => {
+                        self.get(a);
+                        self.get(b);
+                        self.push(I::I64LtU);
+                    }
+                }
+            }
+            OvfOp::Mul => {
+                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
+                let h = mul_ovf_helper(self.t, signed);
+                self.get(a);
+                self.get(b);
+                self.push(I::Call(h));
+            }
+            OvfOp::Neg | OvfOp::Abs if signed => {
+                let o = Ops { wide: is64(d) };
+                self.get(a);
+                let min = if bits == 64 { i64::MIN } else { -(1i64 << (bits - 1)) };
+                self.extend([o.konst(min), o.pick(I::I32Eq, I::I64Eq)]);
+            }
+            OvfOp::Neg => {
+                let o = Ops { wide: is64(d) };
+                self.get(a);
+                self.extend([o.konst(0), o.pick(I::I32Ne, I::I64Ne)]);
+            }
+            OvfOp::Abs => self.push(I::I32Const(0)),
+            OvfOp::Pow => {
+                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
+                let h = pow_ovf_helper(self.t, d);
+                for x in [a, b] {
+                    self.get(x);
+                    if !is64(self.dt(x)) {
+                        self.push(if self.dt(x).is_signed_int() { I::I64ExtendI32S } else { I::I64ExtendI32U });
+                    }
+                }
+                self.push(I::Call(h));
+            }
+        }
+        Ok(())
+    }
+
+    fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
+        let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
+        let Some((base, _)) = crate::emit::intrinsic_base(sym) else {
+            // An external function: imported from `env` under its name.
+            let mut params = Vec::new();
+            for a in args {
+                let vt = if self.is_array(*a) { Some(ValType::I32) } else { val_type(self.dt(*a)) };
+                match vt {
+                    Some(vt) if self.dt(*a) != DType::Float16 || self.is_array(*a) => params.push(vt),
+                    _ => return self.unsupported(v, format!("an argument of {} to `{sym}`", self.dt(*a))),
+                }
+            }
+            let results = match rd {
+                Some(d) if self.is_array(v) || val_type(d).is_none() || d == DType::Float16 => {
+                    return self.unsupported(v, format!("an external function `{sym}` returning {d}"))
+                }
+                Some(d) => vec![val_type(d).expect("checked")],
+                None => vec![],
+            };
+            let f = self.t.import(sym, &params, &results);
+            for a in args {
+                self.get(*a);
+            }
+            self.push(I::Call(f));
+            if let Some(d) = rd {
+                self.extend(narrow(d));
+                self.set(v);
+            }
+            return Ok(());
+        };
+        // In Float64, as JavaScript's `Math` computes, rounded once to the result.
+        for a in args {
+            self.get(*a);
+            self.convert(v, self.dt(*a), DType::Float64)?;
+        }
+        match (base, args.len()) {
+            ("sqrt", 1) => self.push(I::F64Sqrt),
+            ("fabs", 1) => self.push(I::F64Abs),
+            ("floor", 1) => self.push(I::F64Floor),
+            ("ceil", 1) => self.push(I::F64Ceil),
+            ("trunc", 1) => self.push(I::F64Trunc),
+            ("copysign", 2) => self.push(I::F64Copysign),
+            _ => {
+                let params = vec![ValType::F64; args.len()];
+                let f = self.t.import(base, &params, &[ValType::F64]);
+                self.push(I::Call(f));
+            }
+        }
+        match rd {
+            Some(rd) => {
+                self.convert(v, DType::Float64, rd)?;
+                self.set(v);
+            }
+            None => self.push(I::Drop),
+        }
+        Ok(())
+    }
+
+    fn panic_call(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let body = &self.f.body;
+        let lit = args.first().and_then(|m| match body.inst(*m) {
+            InstData::Const(Literal::Str(s)) => Some(s),
+            _ => None,
+        });
+        let Some(msg) = lit else {
+            return self.unsupported(v, "a panic whose message is computed at run time".into());
+        };
+        let mut rest = Vec::new();
+        for a in args.iter().skip(1) {
+            let d = self.dt(*a);
+            let l = self.local(ValType::I64);
+            self.get(*a);
+            self.convert(v, d, DType::Int64)?;
+            self.push(I::LocalSet(l));
+            rest.push(l);
+        }
+        self.panic_with(v, msg, &rest);
+        Ok(())
+    }
+}
+
+/// Reverse postorder of the blocks reachable from the entry, successors
+/// visited last to first so that a block's first successor (a branch's
+/// `true` side: the loop body, the in-bounds path) comes right after it
+/// where it can, and is reached by falling through.
+fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
+    let n = body.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(BlockId, usize)> = vec![(BlockId::from_u32(0), 0)];
+    seen[0] = true;
+    while let Some((b, i)) = stack.pop() {
+        let succ = body.successors(b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[succ.len() - 1 - i];
+            if s.index() < n && !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}

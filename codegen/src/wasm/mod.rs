@@ -1,0 +1,481 @@
+//! The WebAssembly backend: a prepared program (see [`crate::prepare`]) as
+//! one WebAssembly module, written with `wasm-encoder` and validated with
+//! `wasmparser` before it is handed out (an invalid module is an internal
+//! error, never a file); `--emit wat` prints the same module as text.
+//!
+//! Values live in locals: Bool and the 8- to 32-bit integers in `i32`,
+//! kept extended from their width by their signedness (an operation that
+//! can leave the width is followed by the extension that re-narrows it),
+//! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, arrays as
+//! the 32-bit address of their `DLTensor` in the module's memory
+//! (docs/abi.md §14 gives the layout). Each IR block is one arm of a
+//! dispatch loop (`loop` around nested `block`s and a `br_table`); a branch
+//! to the next block in reverse postorder falls through.
+//!
+//! What WebAssembly has no instruction for is written out as small helper
+//! functions (floor division and modulo, integer powers, overflow tests,
+//! Python's float `//` and `%`, decimal formatting of panic arguments);
+//! math functions are imported from `env` under their libm names; a panic
+//! formats its message in memory and calls the imported
+//! `env.postc_panic(ptr, len)`, then traps. The module exports `memory`,
+//! `postc_arena_mark`, `postc_arena_alloc` and `postc_arena_release` (the
+//! arena the JavaScript loader `postc.mjs` copies arrays into, reset after
+//! each call) and a custom section `postc.signatures` describing each
+//! exported function's parameters and result for the loader.
+
+mod func;
+
+use crate::{CodegenOptions, EmitKind};
+use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::{DType, FuncAttrs, FuncId, ModuleId, Program};
+use std::collections::{BTreeMap, HashMap};
+use wasm_encoder::{
+    CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function, FunctionSection,
+    GlobalSection, GlobalType, ImportSection, Instruction, MemorySection, MemoryType, Module, TypeSection, ValType,
+};
+
+/// The WebAssembly backend.
+pub struct Wasm;
+
+/// The JavaScript loader that instantiates the modules this backend makes.
+pub const LOADER: &str = include_str!("postc.mjs");
+
+impl crate::backend::Backend for Wasm {
+    fn name(&self) -> &'static str {
+        "wasm"
+    }
+    fn emit_kinds(&self) -> &'static [EmitKind] {
+        &[EmitKind::Wasm, EmitKind::Wat]
+    }
+    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        if let Some(t) = &options.target {
+            if !t.starts_with("wasm32") {
+                return Err(vec![Diagnostic::error(
+                    format!("the wasm backend compiles for wasm32 only; `--target {t}` needs another backend"),
+                    None,
+                )]);
+            }
+        }
+        if !options.link_ir.is_empty() {
+            return Err(vec![Diagnostic::error(
+                "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do".to_owned(),
+                None,
+            )]);
+        }
+        let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
+        let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
+        let bytes = timer.time("tables to wasm", || translate(&prepared))?;
+        timer.time("validate (wasmparser)", || validate(&bytes))?;
+        let out = match kind {
+            EmitKind::Wat => wasmprinter::print_bytes(&bytes)
+                .map(String::into_bytes)
+                .map_err(|e| crate::internal(format!("printing the module as text: {e}"))),
+            _ => Ok(bytes),
+        };
+        timer.report();
+        out
+    }
+}
+
+/// Checks a module with `wasmparser`'s validator (the features V8 ships).
+pub fn validate(bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
+    let mut v = wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::default());
+    v.validate_all(bytes).map(|_| ()).map_err(|e| crate::internal(format!("the wasm module does not validate: {e}")))
+}
+
+/// The value type of a scalar dtype in a local, or `None` for the dtypes
+/// kept in memory.
+pub(crate) fn val_type(d: DType) -> Option<ValType> {
+    Some(match d {
+        DType::Bool
+        | DType::Int8
+        | DType::UInt8
+        | DType::Int16
+        | DType::UInt16
+        | DType::Int32
+        | DType::UInt32
+        | DType::Float16 => ValType::I32,
+        DType::Int64 | DType::UInt64 => ValType::I64,
+        DType::Float32 => ValType::F32,
+        DType::Float64 => ValType::F64,
+        _ => return None,
+    })
+}
+
+/// Where a call goes.
+pub(crate) enum Target<'p> {
+    Func(ModuleId, FuncId),
+    Builtin(postc_ir::builtins::Builtin),
+    Intrinsic(&'p str),
+}
+
+/// Function indices of defined functions are written `DEFINED + k` while
+/// translating, and become `imports + k` when the import count is known.
+pub(crate) const DEFINED: u32 = 1 << 30;
+
+/// A function's signature.
+#[derive(Clone, Debug)]
+pub(crate) struct Sig {
+    pub name: String,
+    pub exported: bool,
+    pub params: Vec<ValType>,
+    pub results: Vec<ValType>,
+    /// The index among defined functions.
+    pub index: u32,
+}
+
+/// The program-wide state of a translation.
+pub(crate) struct Translation<'p> {
+    pub program: &'p Program,
+    pub index: crate::emit::Index<'p>,
+    pub sigs: HashMap<(ModuleId, FuncId), Sig>,
+    /// Imported functions by name: (index, params, results), in order.
+    pub imports: Vec<(String, Vec<ValType>, Vec<ValType>)>,
+    /// Helper functions by name: their defined index.
+    pub helper_index: HashMap<String, u32>,
+    /// Bodies of defined functions, by defined index.
+    pub bodies: BTreeMap<u32, (Vec<ValType>, Vec<ValType>, Vec<ValType>, Vec<Instruction<'static>>)>,
+    pub defined: u32,
+    /// Constant data: bytes at [`DATA_BASE`], and where each string is.
+    pub data: Vec<u8>,
+    pub strings: HashMap<Vec<u8>, u32>,
+}
+
+/// Where constant data starts in memory (the first bytes stay unused so
+/// that no object has address 0).
+pub(crate) const DATA_BASE: u32 = 1024;
+
+/// The global holding the arena's top.
+pub(crate) const ARENA_TOP: u32 = 0;
+
+impl<'p> Translation<'p> {
+    pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
+        use postc_ir::builtins::Builtin;
+        if let Some(b) = Builtin::from_name(callee) {
+            return Some(Target::Builtin(b));
+        }
+        let m = &self.program.modules[mid];
+        if let Some(fid) = self.index.function(mid, callee) {
+            return Some(Target::Func(mid, fid));
+        }
+        if let Some(target) = m.function_aliases.get(callee) {
+            if let Some(fid) = self.index.function(mid, target) {
+                return Some(Target::Func(mid, fid));
+            }
+        }
+        if let Some(sym) = m.intrinsic_imports.get(callee) {
+            return Some(Target::Intrinsic(sym.as_str()));
+        }
+        if let Some(imp) = m.post_imports.get(callee) {
+            let other = self.index.module(&imp.module_name)?;
+            let om = &self.program.modules[other];
+            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
+            return self.index.function(other, name).map(|fid| Target::Func(other, fid));
+        }
+        None
+    }
+
+    /// The address of a copy of `bytes` in the data segment.
+    pub fn string(&mut self, bytes: &[u8]) -> u32 {
+        if let Some(a) = self.strings.get(bytes) {
+            return *a;
+        }
+        let at = DATA_BASE + self.data.len() as u32;
+        self.data.extend_from_slice(bytes);
+        self.strings.insert(bytes.to_vec(), at);
+        at
+    }
+
+    /// The index of the imported function `env.name`, imported on first use.
+    pub fn import(&mut self, name: &str, params: &[ValType], results: &[ValType]) -> u32 {
+        if let Some(i) = self.imports.iter().position(|(n, _, _)| n == name) {
+            return i as u32;
+        }
+        self.imports.push((name.to_owned(), params.to_vec(), results.to_vec()));
+        self.imports.len() as u32 - 1
+    }
+
+    /// The (placeholder) index of helper `name`, made by `make` on first
+    /// use: `make` returns the parameters, results, extra locals and body.
+    #[allow(clippy::type_complexity)]
+    pub fn helper(
+        &mut self,
+        name: &str,
+        make: impl FnOnce(&mut Self) -> (Vec<ValType>, Vec<ValType>, Vec<ValType>, Vec<Instruction<'static>>),
+    ) -> u32 {
+        if let Some(i) = self.helper_index.get(name) {
+            return DEFINED + *i;
+        }
+        let k = self.defined;
+        self.defined += 1;
+        self.helper_index.insert(name.to_owned(), k);
+        let body = make(self);
+        self.bodies.insert(k, body);
+        DEFINED + k
+    }
+}
+
+/// The backends that compile `kernel` functions.
+const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+
+/// Why an exported name cannot be an export of the module, if it cannot.
+fn unexportable(name: &str) -> Option<String> {
+    if name.starts_with("postc_") || name == "memory" {
+        return Some("the name belongs to the module's own exports".into());
+    }
+    None
+}
+
+/// The dtype name the loader reads, of a parameter or result type.
+fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
+    match t.map(|t| m.types.get(t)) {
+        None => "void".into(),
+        Some(t) if t.is_array => format!("{}[]", t.dtype.name()),
+        Some(t) => t.dtype.name().to_owned(),
+    }
+}
+
+/// Translates a prepared program into the bytes of one module.
+pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let index = crate::emit::Index::new(program);
+    let mut sigs = HashMap::new();
+    let mut taken: HashMap<String, String> = HashMap::new();
+    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
+    let mut defined = 0u32;
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
+            if f.attrs.contains(FuncAttrs::KERNEL) {
+                diags.push(Diagnostic::error(
+                    format!(
+                        "`{}` is a `kernel` function, which is not supported by the wasm backend (it compiles host \
+                         code, and `gpu` functions as their host body): use {GPU_BACKENDS}",
+                        f.name
+                    ),
+                    at,
+                ));
+                continue;
+            }
+            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
+            let name = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
+            if !private {
+                if let Some(why) = unexportable(&name) {
+                    diags.push(Diagnostic::error(
+                        format!("`{name}` cannot be exported by the wasm backend: {why}"),
+                        at.clone(),
+                    ));
+                }
+                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
+                    diags.push(Diagnostic::error(
+                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
+                        at.clone(),
+                    ));
+                }
+            }
+            let mut params = Vec::new();
+            let mut bad = None;
+            for p in f.body.all_params() {
+                match f.body.ty(p).map(|t| m.types.get(t)) {
+                    Some(t) if t.is_array => params.push(ValType::I32),
+                    Some(t) => match val_type(t.dtype) {
+                        Some(vt) => params.push(vt),
+                        None => bad = Some(t.dtype),
+                    },
+                    None => params.push(ValType::I32),
+                }
+            }
+            let mut results = Vec::new();
+            match f.ret.map(|t| m.types.get(t)) {
+                Some(t) if t.is_array => {}
+                Some(t) => match val_type(t.dtype) {
+                    Some(vt) => results.push(vt),
+                    None => bad = Some(t.dtype),
+                },
+                None => {}
+            }
+            if f.ret.map(|t| m.types.get(t)).is_some_and(|t| t.is_array) {
+                diags.push(Diagnostic::error(
+                    format!("`{}` returns an array, which is not supported by the wasm backend yet", f.name),
+                    at.clone(),
+                ));
+                continue;
+            }
+            if let Some(d) = bad {
+                diags.push(Diagnostic::error(
+                    format!("`{}` takes or returns {d}, which is not supported by the wasm backend yet", f.name),
+                    at.clone(),
+                ));
+                continue;
+            }
+            sigs.insert((mid, fid), Sig { name, exported: !private, params, results, index: defined });
+            defined += 1;
+        }
+        for (alias, target) in &m.function_aliases {
+            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
+            let Some(fid) = index.function(mid, target) else {
+                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
+                continue;
+            };
+            if !index.is_exported(mid, alias) && m.export_all.is_some() {
+                continue;
+            }
+            if let Some(why) = unexportable(alias) {
+                diags.push(Diagnostic::error(
+                    format!("`{alias}` cannot be exported by the wasm backend: {why}"),
+                    at.clone(),
+                ));
+            }
+            if taken.insert(alias.clone(), m.name.clone()).is_some() {
+                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
+                continue;
+            }
+            aliases.push((alias.clone(), (mid, fid)));
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut t = Translation {
+        program,
+        index,
+        sigs,
+        imports: Vec::new(),
+        helper_index: HashMap::new(),
+        bodies: BTreeMap::new(),
+        defined,
+        data: Vec::new(),
+        strings: HashMap::new(),
+    };
+    // The panic import comes first so that its index is fixed.
+    t.import("postc_panic", &[ValType::I32, ValType::I32], &[]);
+    func::arena_helpers(&mut t);
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            let Some(sig) = t.sigs.get(&(mid, fid)).cloned() else { continue };
+            match func::translate(&mut t, mid, fid) {
+                Ok((locals, code)) => {
+                    t.bodies.insert(sig.index, (sig.params.clone(), sig.results.clone(), locals, code));
+                }
+                Err(d) => diags.push(*d),
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(assemble(&t, &aliases))
+}
+
+/// The module's bytes from a finished translation.
+fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Vec<u8> {
+    let nimports = t.imports.len() as u32;
+    let fix = |i: u32| if i >= DEFINED { i - DEFINED + nimports } else { i };
+    let mut types = TypeSection::new();
+    let mut type_index: HashMap<(Vec<ValType>, Vec<ValType>), u32> = HashMap::new();
+    let mut ty = |types: &mut TypeSection, p: &[ValType], r: &[ValType]| -> u32 {
+        let key = (p.to_vec(), r.to_vec());
+        if let Some(i) = type_index.get(&key) {
+            return *i;
+        }
+        let i = type_index.len() as u32;
+        types.ty().function(p.iter().copied(), r.iter().copied());
+        type_index.insert(key, i);
+        i
+    };
+    let mut imports = ImportSection::new();
+    for (name, p, r) in &t.imports {
+        let i = ty(&mut types, p, r);
+        imports.import("env", name, wasm_encoder::EntityType::Function(i));
+    }
+    let mut functions = FunctionSection::new();
+    let mut code = CodeSection::new();
+    for (params, results, locals, body) in t.bodies.values() {
+        let i = ty(&mut types, params, results);
+        functions.function(i);
+        let mut f = Function::new_with_locals_types(locals.iter().copied());
+        for ins in body {
+            match ins {
+                Instruction::Call(k) => f.instruction(&Instruction::Call(fix(*k))),
+                other => f.instruction(other),
+            };
+        }
+        f.instruction(&Instruction::End);
+        code.function(&f);
+    }
+    let data_end = DATA_BASE + t.data.len() as u32;
+    let heap_start = (data_end + 15) & !15;
+    let pages = (heap_start as u64).div_ceil(65536).max(1) + 1;
+    let mut memories = MemorySection::new();
+    memories.memory(MemoryType {
+        minimum: pages,
+        maximum: Some(65536),
+        memory64: false,
+        shared: false,
+        page_size_log2: None,
+    });
+    let mut globals = GlobalSection::new();
+    globals.global(
+        GlobalType { val_type: ValType::I32, mutable: true, shared: false },
+        &ConstExpr::i32_const(heap_start as i32),
+    );
+    let mut exports = ExportSection::new();
+    exports.export("memory", ExportKind::Memory, 0);
+    let mut sig_text = String::from("{");
+    let mut first = true;
+    let mut entries: Vec<(String, (ModuleId, FuncId))> = Vec::new();
+    for (&(mid, fid), sig) in &t.sigs {
+        if sig.exported {
+            entries.push((sig.name.clone(), (mid, fid)));
+        }
+    }
+    entries.extend(aliases.iter().cloned());
+    entries.sort();
+    for (name, key) in &entries {
+        let sig = &t.sigs[key];
+        exports.export(name, ExportKind::Func, nimports + sig.index);
+        let m = &t.program.modules[key.0];
+        let f = &m.functions[key.1];
+        let params: Vec<String> = f.body.all_params().map(|p| format!("\"{}\"", describe(m, f.body.ty(p)))).collect();
+        if !first {
+            sig_text.push(',');
+        }
+        first = false;
+        // An elementwise ufunc (every core shape `()`, its one output
+        // returned) can be broadcast by the loader, one call per element.
+        let elementwise = f.ufunc_sig.as_ref().is_some_and(|u| {
+            u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty())
+                && u.outputs.len() == 1
+                && f.ret.is_some()
+                && f.body.all_params().len() == u.inputs.len()
+        });
+        sig_text.push_str(&format!(
+            "\"{name}\":{{\"params\":[{}],\"ret\":\"{}\",\"elementwise\":{elementwise}}}",
+            params.join(","),
+            describe(m, f.ret)
+        ));
+    }
+    sig_text.push('}');
+    for name in ["postc_arena_mark", "postc_arena_alloc", "postc_arena_release"] {
+        if let Some(k) = t.helper_index.get(name) {
+            exports.export(name, ExportKind::Func, nimports + k);
+        }
+    }
+    let mut data = DataSection::new();
+    if !t.data.is_empty() {
+        data.active(0, &ConstExpr::i32_const(DATA_BASE as i32), t.data.iter().copied());
+    }
+    let mut module = Module::new();
+    module.section(&types);
+    module.section(&imports);
+    module.section(&functions);
+    module.section(&memories);
+    module.section(&globals);
+    module.section(&exports);
+    module.section(&code);
+    if !t.data.is_empty() {
+        module.section(&data);
+    }
+    module.section(&CustomSection { name: "postc.signatures".into(), data: sig_text.as_bytes().into() });
+    module.finish()
+}

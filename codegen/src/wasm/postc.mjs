@@ -1,0 +1,238 @@
+// postc.mjs: the JavaScript loader of the modules that postc's wasm
+// backend makes (docs/abi.md §14). An ES module for Node and browsers:
+//
+//   import { instantiate } from "./postc.mjs";
+//   const m = await instantiate(bytes);        // bytes: ArrayBuffer, typed array or WebAssembly.Module
+//   m.call("saxpy", 2.0, xs, ys);              // numbers, BigInts, typed arrays, {data, shape, strides, offset}
+//   m.ufunc("axpy", 0.5, xs, ys)               // an elementwise ufunc broadcast as NumPy does
+//   m.exports.saxpy(...)                       // the raw exports, for callers that manage memory themselves
+//
+// The `env` imports are filled here: the libm functions the module uses
+// from `Math` (fmod as JavaScript's `%`), and `postc_panic(ptr, len)`,
+// which throws a `PostcPanic` whose message is the panic's text
+// (`panic: ... at file:line:col`). Arrays are copied into the module's
+// arena as DLTensors before a call and back after it; the arena is reset
+// after every call, whether it returns or throws.
+
+export class PostcPanic extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "PostcPanic";
+  }
+}
+
+const utf8 = new TextDecoder("utf-8");
+
+function fdim(a, b) {
+  return a > b ? a - b : a <= b ? 0 : NaN;
+}
+
+// Round half to even, as C's rint under the default rounding mode.
+function rint(x) {
+  if (!Number.isFinite(x)) return x;
+  const r = Math.round(x);
+  if (Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0) return r - 1;
+  return Object.is(r, 0) && x < 0 ? -0 : r;
+}
+
+/** libm functions by their C names, computed with `Math` in doubles. */
+export const LIBM = {
+  sin: Math.sin, cos: Math.cos, tan: Math.tan, asin: Math.asin, acos: Math.acos, atan: Math.atan,
+  sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, asinh: Math.asinh, acosh: Math.acosh, atanh: Math.atanh,
+  exp: Math.exp, exp2: (x) => 2 ** x, expm1: Math.expm1, log: Math.log, log2: Math.log2, log10: Math.log10,
+  log1p: Math.log1p, cbrt: Math.cbrt, atan2: Math.atan2, pow: (x, y) => (x === 1 || y === 0 ? 1 : x ** y),
+  fmod: (x, y) => x % y, hypot: Math.hypot, fmin: (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b)),
+  fmax: (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b)), fdim,
+  fma: (a, b, c) => a * b + c, round: (x) => Math.sign(x) * Math.round(Math.abs(x)), rint, nearbyint: rint,
+  sqrt: Math.sqrt, fabs: Math.abs, floor: Math.floor, ceil: Math.ceil, trunc: Math.trunc,
+  copysign: (a, b) => (Math.sign(b) < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
+};
+
+// DLPack type codes and the typed array of each dtype.
+const DTYPES = {
+  Bool: [1, 8, Uint8Array], Int8: [0, 8, Int8Array], Int16: [0, 16, Int16Array], Int32: [0, 32, Int32Array],
+  Int64: [0, 64, BigInt64Array], UInt8: [1, 8, Uint8Array], UInt16: [1, 16, Uint16Array],
+  UInt32: [1, 32, Uint32Array], UInt64: [1, 64, BigUint64Array], Float32: [2, 32, Float32Array],
+  Float64: [2, 64, Float64Array],
+};
+DTYPES.Bool[0] = 6; // kDLBool
+
+/** A scalar argument as the wasm parameter of its dtype. */
+function toWasm(dtype, x) {
+  switch (dtype) {
+    case "Bool": return x ? 1 : 0;
+    case "Int64": case "UInt64": return BigInt.asIntN(64, BigInt(x));
+    case "Float32": case "Float64": return Number(x);
+    default: return Number(BigInt.asIntN(32, BigInt(x)));
+  }
+}
+
+/** A wasm result as the JavaScript value of its dtype. */
+function fromWasm(dtype, r) {
+  switch (dtype) {
+    case "Bool": return r !== 0;
+    case "Int64": return BigInt.asIntN(64, r);
+    case "UInt64": return BigInt.asUintN(64, r);
+    case "UInt32": return r >>> 0;
+    default: return r;
+  }
+}
+
+/** Instantiates a module; `imports` adds or replaces `env` functions. */
+export async function instantiate(source, imports = {}) {
+  const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
+  let memory = null;
+  const env = {
+    postc_panic(ptr, len) {
+      throw new PostcPanic(utf8.decode(new Uint8Array(memory.buffer, ptr, len)));
+    },
+  };
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.module === "env" && imp.kind === "function" && !(imp.name in env)) {
+      if (imp.name in imports) env[imp.name] = imports[imp.name];
+      else if (imp.name in LIBM) env[imp.name] = LIBM[imp.name];
+      else env[imp.name] = () => { throw new Error(`postc: the module imports env.${imp.name}, which the loader does not provide`); };
+    }
+  }
+  const instance = await WebAssembly.instantiate(module, { env });
+  memory = instance.exports.memory;
+  const sections = WebAssembly.Module.customSections(module, "postc.signatures");
+  const signatures = sections.length ? JSON.parse(utf8.decode(sections[0])) : {};
+  return new PostcModule(instance, signatures);
+}
+
+export class PostcModule {
+  constructor(instance, signatures) {
+    this.instance = instance;
+    this.exports = instance.exports;
+    this.signatures = signatures;
+  }
+
+  /**
+   * Copies an array into the arena as a DLTensor (for callers of the raw
+   * exports; `call` does it for its arguments): its address and a function
+   * that copies the elements back. It lives until the arena is released.
+   */
+  tensor(dtype, arg) {
+    const [code, bits, Typed] = DTYPES[dtype] ?? [];
+    if (!Typed) throw new TypeError(`postc: arrays of ${dtype} cannot be passed to the wasm backend's code`);
+    const view = ArrayBuffer.isView(arg) ? { data: arg } : arg;
+    const data = view.data;
+    if (!(data instanceof Typed)) throw new TypeError(`postc: expected a ${Typed.name} for a ${dtype}[] argument`);
+    const shape = view.shape ?? [data.length];
+    const strides = view.strides ?? null;
+    const offset = view.offset ?? 0;
+    const e = this.exports;
+    const size = bits / 8;
+    const ndim = shape.length;
+    const at = e.postc_arena_alloc(40 + 16 * ndim + data.byteLength);
+    const buf = at + 40 + 16 * ndim;
+    const mem = () => new DataView(e.memory.buffer);
+    new Uint8Array(e.memory.buffer, buf, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    const d = mem();
+    d.setUint32(at, buf, true);
+    d.setInt32(at + 4, 1, true);
+    d.setInt32(at + 8, 0, true);
+    d.setInt32(at + 12, ndim, true);
+    d.setUint8(at + 16, code);
+    d.setUint8(at + 17, bits);
+    d.setUint16(at + 18, 1, true);
+    d.setUint32(at + 20, at + 40, true);
+    d.setUint32(at + 24, strides ? at + 40 + 8 * ndim : 0, true);
+    d.setBigUint64(at + 32, BigInt(offset * size), true);
+    for (let i = 0; i < ndim; i++) {
+      d.setBigInt64(at + 40 + 8 * i, BigInt(shape[i]), true);
+      if (strides) d.setBigInt64(at + 40 + 8 * (ndim + i), BigInt(strides[i]), true);
+    }
+    const back = () => new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(new Uint8Array(e.memory.buffer, buf, data.byteLength));
+    return [at, back];
+  }
+
+  /**
+   * Calls an elementwise ufunc (every core shape `()`) over its operands
+   * broadcast as NumPy does: numbers, BigInts, typed arrays or
+   * `{data, shape, strides, offset}` views; one call of the export per
+   * element of the result, which is `{data, shape}` with a typed array of
+   * the ufunc's dtype.
+   */
+  ufunc(name, ...args) {
+    const sig = this.signatures[name];
+    if (!sig || !sig.elementwise) throw new Error(`postc: \`${name}\` is not an elementwise ufunc of the module`);
+    if (args.length !== sig.params.length) {
+      throw new TypeError(`postc: \`${name}\` takes ${sig.params.length} operands, not ${args.length}`);
+    }
+    const ops = args.map((a) => {
+      if (typeof a === "number" || typeof a === "bigint" || typeof a === "boolean") return { shape: [], scalar: a };
+      const v = ArrayBuffer.isView(a) ? { data: a } : a;
+      const shape = v.shape ?? [v.data.length];
+      let strides = v.strides;
+      if (!strides) {
+        strides = new Array(shape.length);
+        for (let k = shape.length - 1, s = 1; k >= 0; k--) (strides[k] = s), (s *= shape[k]);
+      }
+      return { shape, strides, offset: v.offset ?? 0, data: v.data };
+    });
+    const ndim = Math.max(...ops.map((o) => o.shape.length));
+    const shape = new Array(ndim).fill(1);
+    for (const o of ops) {
+      for (let k = 0; k < o.shape.length; k++) {
+        const d = o.shape[k], at = ndim - o.shape.length + k;
+        if (d !== 1 && shape[at] !== 1 && shape[at] !== d) {
+          throw new Error(`postc: ufunc ${name}: operands could not be broadcast together`);
+        }
+        if (d !== 1) shape[at] = d;
+      }
+    }
+    const total = shape.reduce((a, b) => a * b, 1);
+    const Typed = DTYPES[sig.ret]?.[2];
+    if (!Typed) throw new TypeError(`postc: ufunc ${name} returns ${sig.ret}, which the loader cannot broadcast`);
+    const out = new Typed(total);
+    const f = this.exports[name];
+    const idx = new Array(ndim).fill(0);
+    for (let i = 0; i < total; i++) {
+      const raw = ops.map((o, j) => {
+        if ("scalar" in o) return toWasm(sig.params[j], o.scalar);
+        let at = o.offset;
+        for (let k = 0; k < o.shape.length; k++) {
+          if (o.shape[k] !== 1) at += idx[ndim - o.shape.length + k] * o.strides[k];
+        }
+        return toWasm(sig.params[j], o.data[at]);
+      });
+      const r = fromWasm(sig.ret, f(...raw));
+      out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : r;
+      for (let k = ndim - 1; k >= 0; k--) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+    return { data: out, shape };
+  }
+
+  /** Calls export `name` with JavaScript values, converting by its signature. */
+  call(name, ...args) {
+    const sig = this.signatures[name];
+    const f = this.exports[name];
+    if (!sig || typeof f !== "function") throw new Error(`postc: the module exports no function \`${name}\``);
+    if (args.length !== sig.params.length) {
+      throw new TypeError(`postc: \`${name}\` takes ${sig.params.length} arguments, not ${args.length}`);
+    }
+    const e = this.exports;
+    const mark = e.postc_arena_mark();
+    const copies = [];
+    try {
+      const raw = sig.params.map((p, i) => {
+        if (p.endsWith("[]")) {
+          const [at, back] = this.tensor(p.slice(0, -2), args[i]);
+          copies.push(back);
+          return at;
+        }
+        return toWasm(p, args[i]);
+      });
+      const r = f(...raw);
+      for (const back of copies) back();
+      return sig.ret === "void" ? undefined : fromWasm(sig.ret, r);
+    } finally {
+      e.postc_arena_release(mark);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// Runs cases against a module through the loader: `node run_wasm.mjs JOB.json`,
+// where the job names the module and lists the calls. Prints one JSON line
+// per case: {"ret": ..., "bufs": [...]}, {"panic": message} or {"error": text}.
+// Floats travel as the hex of their bits, integers as decimal strings.
+import { readFileSync } from "node:fs";
+import { instantiate, PostcPanic } from "../../src/wasm/postc.mjs";
+
+const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const m = await instantiate(readFileSync(job.module));
+const TYPED = {
+  Bool: Uint8Array, Int8: Int8Array, Int16: Int16Array, Int32: Int32Array, Int64: BigInt64Array,
+  UInt8: Uint8Array, UInt16: Uint16Array, UInt32: Uint32Array, UInt64: BigUint64Array,
+  Float32: Float32Array, Float64: Float64Array,
+};
+const dv = new DataView(new ArrayBuffer(8));
+
+function decode(t, s) {
+  if (t === "Float64") { dv.setBigUint64(0, BigInt(s)); return dv.getFloat64(0); }
+  if (t === "Float32") { dv.setUint32(0, Number(BigInt(s))); return dv.getFloat32(0); }
+  if (t === "Bool") return s === "true";
+  if (t === "Int64" || t === "UInt64") return BigInt(s);
+  return Number(s);
+}
+
+function encode(t, x) {
+  if (t === "Float64") { dv.setFloat64(0, x); return "0x" + dv.getBigUint64(0).toString(16); }
+  if (t === "Float32") { dv.setFloat32(0, x); return "0x" + dv.getUint32(0).toString(16); }
+  if (t === "Bool") return String(x === true || x === 1);
+  return String(x);
+}
+
+for (const c of job.cases) {
+  const arrays = [];
+  const args = c.args.map((a) => {
+    if (!a.t.endsWith("[]")) return decode(a.t, a.v);
+    const t = a.t.slice(0, -2);
+    const data = TYPED[t].from(a.buf.map((s) => decode(t, s)));
+    arrays.push([t, data]);
+    return { data, shape: a.shape, strides: a.strides, offset: a.offset };
+  });
+  let line;
+  try {
+    if (c.ufunc) {
+      const t = m.signatures[c.func].ret;
+      const r = m.ufunc(c.func, ...args);
+      line = { ashape: r.shape.map(String), aret: Array.from(r.data, (x) => encode(t, t === "Bool" ? x !== 0 : x)) };
+    } else {
+      const r = m.call(c.func, ...args);
+      const ret = r === undefined ? null : encode(m.signatures[c.func].ret, r);
+      line = { ret, bufs: arrays.map(([t, d]) => Array.from(d, (x) => encode(t, x))) };
+    }
+  } catch (e) {
+    line = e instanceof PostcPanic ? { panic: e.message } : { error: String(e) };
+  }
+  console.log(JSON.stringify(line));
+}

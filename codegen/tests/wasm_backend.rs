@@ -1,0 +1,409 @@
+//! The wasm backend: every tests/programs program at -O0 (overflow checks,
+//! the `checked` cases) and -O2 (the `wrap` cases) becomes a module that
+//! wasmparser validates, V8 (Node) instantiates through the loader
+//! `codegen/src/wasm/postc.mjs`, and whose cases give the expected results
+//! and panics (message and location); the driver writes `--emit wasm` and
+//! `--emit wat`, deterministically. Programs and cases the backend does not
+//! compile yet are listed in [`KNOWN_GAPS`] and must fail with a located
+//! "not supported by the wasm backend" diagnostic.
+
+mod support;
+use postc_codegen::backend::Backend;
+use postc_codegen::{CodegenOptions, EmitKind, OptLevel};
+use postc_ir::interp::{Array, Value};
+use postc_ir::{DType, Program};
+use postc_testkit::cases::{parse_expected, Arg, Case, Ret};
+use postc_testkit::compare::{compare_list, show, values_match};
+use std::path::Path;
+use std::process::Command;
+use support::{driver, root, tmpdir};
+
+/// Programs the wasm backend refuses, with the dtype that stops it.
+const KNOWN_GAPS: &[(&str, &str)] =
+    &[("complex", "Complex128"), ("fp_rounding", "Float16"), ("satcast", "Complex128"), ("strings", "Str")];
+
+/// Programs whose `ufunc` cases do not run yet (gufuncs with core
+/// dimensions: the backend makes no `NAME_loop`); their plain functions
+/// and elementwise ufuncs (broadcast by the loader) run like every other
+/// program's.
+const UFUNC_GAPS: &[&str] = &["dot", "horner", "matmul"];
+
+fn node() -> Command {
+    Command::new("node")
+}
+
+#[test]
+fn node_is_installed() {
+    let out = node().arg("--version").output().expect("node runs (scripts/setup installs Debian's nodejs)");
+    assert!(out.status.success());
+}
+
+fn emit(program: &Program, level: u8, kind: EmitKind) -> Result<Vec<u8>, String> {
+    let options = CodegenOptions::for_level(OptLevel::from_u8(level).unwrap());
+    postc_codegen::wasm::Wasm.emit(program, &options, kind).map_err(|d| {
+        d.iter()
+            .map(|d| format!("{} @ {:?}", d.message, d.pos.as_ref().map(|p| (p.line, p.col))))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+fn float_bits(d: DType, x: f64) -> String {
+    if d == DType::Float32 {
+        format!("0x{:x}", (x as f32).to_bits())
+    } else {
+        format!("0x{:x}", x.to_bits())
+    }
+}
+
+fn encode(v: &Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(_, i) => i.to_string(),
+        Value::Float(d, x) => float_bits(*d, *x),
+        other => panic!("no wasm encoding for {}", show(other)),
+    }
+}
+
+fn decode(d: DType, s: &str) -> Value {
+    match d {
+        DType::Bool => Value::Bool(s == "true"),
+        DType::Float32 => Value::Float(d, f32::from_bits(u32::from_str_radix(&s[2..], 16).unwrap()) as f64),
+        DType::Float64 => Value::Float(d, f64::from_bits(u64::from_str_radix(&s[2..], 16).unwrap())),
+        _ => Value::Int(d, s.parse().unwrap()),
+    }
+}
+
+fn json_str(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn case_json(c: &Case) -> String {
+    let args: Vec<String> = c
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Scalar(v) => format!("{{\"t\":\"{}\",\"v\":{}}}", v.dtype().name(), json_str(&encode(v))),
+            Arg::Array(a) => {
+                let size = a.dtype.size_bytes() as isize;
+                let strides: Vec<String> = a.strides.iter().map(|s| (s / size).to_string()).collect();
+                let buf: Vec<String> = a.buf.iter().map(|v| json_str(&encode(v))).collect();
+                let shape: Vec<String> = a.shape.iter().map(|s| s.to_string()).collect();
+                format!(
+                    "{{\"t\":\"{}[]\",\"buf\":[{}],\"shape\":[{}],\"strides\":[{}],\"offset\":{}}}",
+                    a.dtype.name(),
+                    buf.join(","),
+                    shape.join(","),
+                    strides.join(","),
+                    a.offset as isize / size
+                )
+            }
+        })
+        .collect();
+    format!("{{\"func\":{},\"ufunc\":{},\"args\":[{}]}}", json_str(&c.func), c.ufunc, args.join(","))
+}
+
+/// A tiny reader of the runner's JSON lines: the string fields we need.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let k = format!("\"{key}\":");
+    let at = line.find(&k)? + k.len();
+    Some(&line[at..])
+}
+
+fn json_string(s: &str) -> Option<String> {
+    let s = s.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                'u' => {
+                    let h: String = chars.by_ref().take(4).collect();
+                    out.push(char::from_u32(u32::from_str_radix(&h, 16).ok()?)?);
+                }
+                c => out.push(c),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+fn string_list(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = s.strip_prefix('[').unwrap_or(s);
+    while let Some(t) = rest.strip_prefix('"') {
+        let end = t.find('"').unwrap();
+        out.push(t[..end].to_owned());
+        rest = t[end + 1..].trim_start_matches(',');
+    }
+    out
+}
+
+fn buf_lists(s: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = s.strip_prefix('[').unwrap_or(s);
+    while rest.starts_with('[') {
+        let end = rest.find(']').unwrap();
+        out.push(string_list(&rest[..end + 1]));
+        rest = rest[end + 1..].trim_start_matches(',');
+    }
+    out
+}
+
+fn check(c: &Case, line: &str) -> Result<(), String> {
+    let want = c.ret.as_ref().unwrap();
+    if let Some(p) = field(line, "panic") {
+        let got = json_string(p).unwrap();
+        return match want {
+            Ret::Panic { message, loc } => {
+                let w = format!("panic: {message} at {}:{}:{}", loc.0, loc.1, loc.2);
+                if got == w {
+                    Ok(())
+                } else {
+                    Err(format!("panicked `{got}`, expected `{w}`"))
+                }
+            }
+            _ => Err(format!("panicked `{got}`")),
+        };
+    }
+    if let (Some(shape), Some(values)) = (field(line, "ashape"), field(line, "aret")) {
+        let Ret::Array { dtype, shape: want_shape, values: want } = want else {
+            return Err(format!("returned an array, expected {want:?}"));
+        };
+        let shape: Vec<usize> = string_list(shape).iter().map(|s| s.parse().unwrap()).collect();
+        if &shape != want_shape {
+            return Err(format!("returned shape {shape:?}, expected {want_shape:?}"));
+        }
+        let got: Vec<Value> = string_list(values).iter().map(|s| decode(*dtype, s)).collect();
+        return compare_list("returned array", &got, want, c.tol);
+    }
+    if let Some(e) = field(line, "error") {
+        return Err(format!("failed: {}", json_string(e).unwrap_or_default()));
+    }
+    let ret = field(line, "ret").unwrap();
+    match want {
+        Ret::Panic { message, .. } => return Err(format!("returned {ret}, expected panic `{message}`")),
+        Ret::Void => {
+            if !ret.starts_with("null") {
+                return Err(format!("returned {ret}, expected nothing"));
+            }
+        }
+        Ret::Scalar(w) => {
+            let g = decode(w.dtype(), &json_string(ret).unwrap());
+            if !values_match(&g, w, c.tol) {
+                return Err(format!("returned {}, expected {}", show(&g), show(w)));
+            }
+        }
+        Ret::Array { .. } => return Err(format!("returned {ret}, expected an array")),
+    }
+    let bufs = buf_lists(field(line, "bufs").unwrap());
+    let array_args: Vec<(usize, &postc_testkit::cases::ArrayArg)> = c
+        .args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| if let Arg::Array(a) = a { Some((i, a)) } else { None })
+        .collect();
+    let after = |idx: usize| -> (Array, usize) {
+        let k = array_args.iter().position(|(i, _)| *i == idx).unwrap();
+        let a = array_args[k].1;
+        let vals: Vec<Value> = bufs[k].iter().map(|s| decode(a.dtype, s)).collect();
+        (Array::from_values(a.dtype, &[vals.len()], &vals), a.buf.len())
+    };
+    for (idx, want) in &c.outs {
+        let (whole, _) = after(*idx);
+        let Arg::Array(a) = &c.args[*idx] else { unreachable!() };
+        let view = whole.view(a.shape.clone(), a.strides.clone(), a.offset);
+        compare_list(&format!("argument {idx}"), &view.to_values(), want, c.tol)?;
+    }
+    for (idx, want) in &c.bufs {
+        let (whole, _) = after(*idx);
+        compare_list(&format!("buffer of argument {idx}"), &whole.to_values(), want, c.tol)?;
+    }
+    Ok(())
+}
+
+/// Runs the cases of one mode through Node; returns the failures.
+fn run_cases(dir: &Path, name: &str, wasm: &[u8], cases: &[&Case]) -> Vec<String> {
+    let module = dir.join(format!("{name}.wasm"));
+    std::fs::write(&module, wasm).unwrap();
+    let job = dir.join(format!("{name}.json"));
+    let list: Vec<String> = cases.iter().map(|c| case_json(c)).collect();
+    std::fs::write(
+        &job,
+        format!("{{\"module\":{},\"cases\":[{}]}}", json_str(&module.to_string_lossy()), list.join(",\n")),
+    )
+    .unwrap();
+    let out = node().arg(root().join("codegen/tests/support/run_wasm.mjs")).arg(&job).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return vec![format!("{name}: node failed: {}", String::from_utf8_lossy(&out.stderr))];
+    }
+    let lines: Vec<&str> = stdout.lines().collect();
+    if lines.len() != cases.len() {
+        return vec![format!("{name}: {} results for {} cases", lines.len(), cases.len())];
+    }
+    cases
+        .iter()
+        .zip(lines)
+        .filter_map(|(c, l)| check(c, l).err().map(|e| format!("{name} case {} (line {}): {e}", c.name, c.line)))
+        .collect()
+}
+
+#[test]
+fn every_program_runs_under_node_at_o0_and_o2() {
+    let dir = tmpdir("wasm-programs");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for path in postc_testkit::corpus::program_files() {
+        let stem = postc_testkit::corpus::stem(&path);
+        let program = postc_testkit::corpus::load(&path).map(Program::from_module).unwrap();
+        let text = std::fs::read_to_string(path.with_extension("expected")).unwrap();
+        let cases = parse_expected(&text).unwrap();
+        let gap = KNOWN_GAPS.iter().find(|(p, _)| *p == stem);
+        for level in [0u8, 2] {
+            let wasm = emit(&program, level, EmitKind::Wasm);
+            match (gap, wasm) {
+                (Some((_, what)), Err(e)) => {
+                    assert!(
+                        e.contains("not supported by the wasm backend") && e.contains(what) && e.contains("@ Some("),
+                        "{stem}: expected a located diagnostic naming {what}, got:\n{e}"
+                    );
+                }
+                (Some(_), Ok(_)) => failures.push(format!("{stem} compiles now: remove it from KNOWN_GAPS")),
+                (None, Err(e)) => failures.push(format!("{stem} -O{level}: {e}")),
+                (None, Ok(wasm)) => {
+                    postc_codegen::wasm::validate(&wasm).unwrap();
+                    let checked = level == 0;
+                    let mode: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
+                    let elementwise = |c: &Case| {
+                        let f = program.modules.iter().find_map(|m| m.get_function(&c.func).map(|f| &m.functions[f]));
+                        f.and_then(|f| f.ufunc_sig.as_ref()).is_some_and(|u| {
+                            u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty()) && u.outputs.len() == 1
+                        })
+                    };
+                    let run: Vec<&Case> = mode.iter().copied().filter(|c| !c.ufunc || elementwise(c)).collect();
+                    let gap = UFUNC_GAPS.contains(&stem.as_str());
+                    if gap != (run.len() < mode.len()) {
+                        failures.push(format!("{stem}: UFUNC_GAPS is out of date"));
+                    }
+                    ran += run.len();
+                    failures.extend(run_cases(&dir, &format!("{stem}.O{level}"), &wasm, &run));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(ran > 300, "only {ran} cases ran");
+}
+
+#[test]
+fn driver_writes_wasm_and_wat_deterministically() {
+    let dir = tmpdir("wasm-driver");
+    let src = root().join("tests/programs/collatz.pir");
+    let run = |args: &[&str]| {
+        let out = Command::new(driver()).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let a = dir.join("a.wasm");
+    let b = dir.join("b.wasm");
+    let t = dir.join("c.wat");
+    run(&["compile", "--backend", "wasm", "--emit", "wasm", "-O2", src.to_str().unwrap(), "-o", a.to_str().unwrap()]);
+    // A wasm32 target picks the wasm backend.
+    run(&[
+        "compile",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--emit",
+        "wasm",
+        "-O2",
+        src.to_str().unwrap(),
+        "-o",
+        b.to_str().unwrap(),
+    ]);
+    run(&["compile", "--backend", "wasm", "--emit", "wat", "-O2", src.to_str().unwrap(), "-o", t.to_str().unwrap()]);
+    let (a, b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(&a[..4], b"\0asm");
+    assert_eq!(a, b, "the same input gives the same bytes");
+    postc_codegen::wasm::validate(&a).unwrap();
+    let wat = std::fs::read_to_string(&t).unwrap();
+    assert!(wat.starts_with("(module") && wat.contains("(export \"steps\""), "{wat}");
+    // Another kind, or a target the backend does not compile, is refused.
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "obj", src.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot emit `obj`"));
+    let out = Command::new(driver())
+        .args([
+            "compile",
+            "--backend",
+            "wasm",
+            "--target",
+            "x86_64-unknown-linux-gnu",
+            "--emit",
+            "wasm",
+            src.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("wasm32 only"));
+}
+
+#[test]
+fn unsupported_programs_get_a_located_diagnostic_from_the_driver() {
+    let dir = tmpdir("wasm-gap");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "tests/programs/strings.pir", "-o"])
+        .arg(dir.join("s.wasm"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("not supported by the wasm backend") && err.contains("tests/programs/strings.pir:"), "{err}");
+    assert!(!dir.join("s.wasm").exists(), "no file is written on an error");
+}
+
+#[test]
+fn the_loader_reports_panics_and_converts_integers() {
+    // A POST Python file through the whole path: driver, loader, BigInt
+    // and unsigned results, a panic with its location.
+    let dir = tmpdir("wasm-loader");
+    let src = dir.join("k.pir");
+    std::fs::write(
+        &src,
+        "module k\nexport big, half, boom\n\nfunc big(%a: UInt64) -> UInt64 {\nentry:\n  %one: UInt64 = const 1\n  %r: UInt64 = add %a, %one\n  return %r\n}\n\n\
+func half(%a: UInt32) -> UInt32 {\nentry:\n  %two: UInt32 = const 2\n  %r: UInt32 = fdiv %a, %two\n  return %r\n}\n\n\
+func boom(%a: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  %r: Int64 = fdiv %a, %z\n  return %r\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("k.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         console.log(m.call('big', 18446744073709551614n), m.call('half', 4294967295));\n\
+         try {{ m.call('boom', 1n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+         console.log(m.call('big', 5n));\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    let out = node().arg(&js).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want =
+        format!("18446744073709551615n 2147483647\ntrue panic: division by zero at {}:21:3\n6n\n", src.display());
+    assert_eq!(stdout, want);
+}

@@ -1,0 +1,61 @@
+//! The `postc` Python package (`python/`): installs it with pip into a
+//! virtual environment under the target directory (a debug build of the
+//! extension, sharing the workspace's build of the compiler crates) and
+//! runs its pytest suite, `python/tests`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn run(c: &mut Command) -> std::process::Output {
+    let out = c.output().unwrap_or_else(|e| panic!("cannot run {c:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{c:?} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn the_python_package_passes_its_tests() {
+    let root = repo_root();
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-venv");
+    let python = venv.join("bin/python");
+    if !python.is_file() {
+        // The interpreter's own packages (NumPy, pytest, maturin: from
+        // scripts/setup) stay visible; its pip installs into the venv.
+        run(Command::new("python3").args(["-m", "venv", "--without-pip", "--system-site-packages"]).arg(&venv));
+    }
+    // `pip install ./python`, as a user would, with a debug build (the
+    // extension's release build would recompile LLVM's bindings and the
+    // whole compiler).
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall"])
+        .arg(root.join("python"))
+        .env("MATURIN_PEP517_ARGS", "--profile dev")
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new(&python)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+        .current_dir(&root)
+        .env("POSTC_CACHE_DIR", cache.path())
+        .env_remove("POSTC_DISABLE_JIT")
+        .env_remove("PYTHONPATH")
+        .output()
+        .expect("pytest runs (scripts/setup installs it)");
+    let text = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    match out.status.code() {
+        Some(0) => {}
+        // pytest's status when it collected nothing: the suite is missing.
+        Some(5) => panic!("pytest collected no tests from python/tests:\n{text}"),
+        _ => panic!("the Python package's tests failed ({}):\n{text}", out.status),
+    }
+    assert!(text.contains(" passed"), "{text}");
+}

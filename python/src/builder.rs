@@ -1,0 +1,141 @@
+//! Compiling a module to a shared library in the cache directory.
+//!
+//! The frontend always runs (it is fast, and it tells which files the module
+//! imports and what the module exports); code generation and linking run
+//! only when the cache has no library for the key. The key hashes the text
+//! and path of every file the program was read from, the options, the
+//! target (triple, CPU, features) and the compiler's build, so a changed
+//! import or a rebuilt compiler gives another key. A library is linked to a
+//! temporary name in its directory and renamed into place, so concurrent
+//! processes never see half a file; two that compile the same key at once
+//! both rename a complete library.
+
+use crate::signature::{self, Exports};
+use postc_codegen::{link, CodegenOptions, EmitKind, OptLevel};
+use postc_ir::diag::SourceMap;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+pub struct Options {
+    pub opt: u8,
+    pub backend: String,
+    pub include: Vec<PathBuf>,
+    pub cache_dir: PathBuf,
+}
+
+/// Why a build failed.
+pub enum Error {
+    /// Located diagnostics, rendered.
+    Compile(String),
+    /// A bad option.
+    Usage(String),
+    /// The cache directory cannot be written.
+    Io(String),
+}
+
+pub struct Built {
+    pub library: PathBuf,
+    pub exports: Exports,
+    /// Whether the library came from the cache.
+    pub cached: bool,
+}
+
+fn render(sources: &SourceMap, diags: &[postc_ir::Diagnostic]) -> String {
+    let mut text = sources.render(diags, false);
+    let n = diags.iter().filter(|d| d.severity == postc_ir::diag::Severity::Error).count();
+    if n > 0 {
+        text.push_str(&format!("error: aborting due to {n} error{}\n", if n == 1 { "" } else { "s" }));
+    }
+    text
+}
+
+/// What identifies this build of the compiler: the package version and the
+/// size and modification time of the extension module's file.
+fn compiler_build() -> String {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD
+        .get_or_init(|| {
+            let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+            let here = compiler_build as *const std::ffi::c_void;
+            // SAFETY: `dladdr` fills `info` for an address of this library;
+            // `dli_fname` is a NUL-terminated path owned by the loader.
+            let file = unsafe {
+                if libc::dladdr(here, &mut info) != 0 && !info.dli_fname.is_null() {
+                    Some(PathBuf::from(std::ffi::CStr::from_ptr(info.dli_fname).to_string_lossy().into_owned()))
+                } else {
+                    None
+                }
+            };
+            let stamp = file
+                .and_then(|f| std::fs::metadata(f).ok())
+                .map(|m| {
+                    let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+                    format!("{} {}", m.len(), mtime.map_or(0, |d| d.as_nanos()))
+                })
+                .unwrap_or_default();
+            format!("postc {} {stamp}", env!("CARGO_PKG_VERSION"))
+        })
+        .clone()
+}
+
+fn cache_key(sources: &SourceMap, options: &CodegenOptions, backend: &str) -> String {
+    let mut h = Sha256::new();
+    let mut line = |s: &str| {
+        h.update((s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    };
+    line(&compiler_build());
+    line(&postc_codegen::target_description(options));
+    line(backend);
+    line(&format!("{:?} {:?} {:?}", options.opt, options.passes, options.gpu));
+    let mut files: Vec<(&str, &str)> = sources.files().collect();
+    files.sort();
+    for (path, text) in files {
+        line(path);
+        line(text);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Compiles the module at `path` (and what it imports) to a shared library
+/// in the cache, or finds it there.
+pub fn build(path: &Path, o: &Options) -> Result<Built, Error> {
+    let backend = postc_codegen::backend::by_name(&o.backend).map_err(Error::Usage)?;
+    let level = OptLevel::from_u8(o.opt).map_err(Error::Usage)?;
+    postc_codegen::backend::check_kind(backend, EmitKind::Object).map_err(Error::Usage)?;
+    let files = vec![path.to_path_buf()];
+    let mut loader = postc_frontend::loader(&files, o.include.clone());
+    let program = loader.load(&files).map_err(|d| Error::Compile(render(&loader.sources, &d)))?;
+    let diags = postc_ir::verify::verify_program(&program);
+    if !diags.is_empty() {
+        return Err(Error::Compile(render(&loader.sources, &diags)));
+    }
+    let options = CodegenOptions {
+        // GPU functions run on the host (the package does not launch
+        // kernels); a `gpu(fallback)` function is the same code.
+        gpu: postc_codegen::gpu::GpuOptions { mode: postc_codegen::gpu::GpuMode::Off, arch: None },
+        ..CodegenOptions::for_level(level)
+    };
+    let exports = signature::exports(&program);
+    let key = cache_key(&loader.sources, &options, backend.name());
+    let stem: String = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect())
+        .unwrap_or_else(|| "module".into());
+    let dir = o.cache_dir.join(&key[..2]).join(&key[2..]);
+    let library = dir.join(format!("lib{stem}.so"));
+    if library.is_file() {
+        return Ok(Built { library, exports, cached: true });
+    }
+    let object =
+        backend.emit(&program, &options, EmitKind::Object).map_err(|d| Error::Compile(render(&loader.sources, &d)))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".link-")
+        .suffix(".so")
+        .tempfile_in(&dir)
+        .map_err(|e| Error::Io(format!("cannot create a file in {}: {e}", dir.display())))?;
+    link::link(&object, &stem, tmp.path(), link::Output::Shared, &program, false).map_err(Error::Compile)?;
+    tmp.persist(&library).map_err(|e| Error::Io(format!("cannot write {}: {e}", library.display())))?;
+    Ok(Built { library, exports, cached: false })
+}

@@ -1,0 +1,112 @@
+//! `postc._native`: the compiler and the calls behind the `postc` Python
+//! package. [`compile`] builds a POST module (through the frontend,
+//! codegen and the linker, with an on-disk cache) and loads it: its
+//! exported functions become [`call::Function`] objects and its ufuncs
+//! NumPy ufuncs.
+
+mod builder;
+mod call;
+mod dlpack;
+mod guard;
+mod signature;
+mod ufunc;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::path::PathBuf;
+
+create_exception!(
+    _native,
+    CompileError,
+    PyException,
+    "A POST module did not compile; the message holds the located diagnostics."
+);
+
+/// A loaded shared library. Libraries are never unloaded: NumPy ufunc
+/// objects made from them may live as long as the process.
+fn open(path: &std::path::Path) -> Result<&'static libloading::os::unix::Library, String> {
+    use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+    // SAFETY: a library postc linked: its initialisers only set up its
+    // runtime.
+    let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL) }
+        .map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+    Ok(Box::leak(Box::new(lib)))
+}
+
+fn symbol(lib: &libloading::os::unix::Library, name: &str) -> Result<usize, String> {
+    // SAFETY: only the address is read.
+    let s = unsafe { lib.get::<*const std::ffi::c_void>(name.as_bytes()) }
+        .map_err(|e| format!("the library has no symbol `{name}`: {e}"))?;
+    Ok(s.into_raw() as usize)
+}
+
+/// The runtime entry points of a library (docs/abi.md); `None` for a
+/// library that cannot panic (it has no panic handler to set).
+fn runtime_of(lib: &libloading::os::unix::Library) -> Option<guard::Runtime> {
+    let set_handler = symbol(lib, "postc_rt_set_panic_handler").ok()?;
+    let mark = symbol(lib, "postc_rt_arena_mark").ok();
+    let release = symbol(lib, "postc_rt_arena_release").ok();
+    // SAFETY: the runtime's exported entry points.
+    Some(unsafe { guard::Runtime::from_addresses(set_handler, mark, release) })
+}
+
+/// Compiles the POST module at `path` (`.py` or `.pir`) and loads it.
+/// Returns the library's path, whether it came from the cache, and the
+/// exports as (name, callable) pairs.
+#[pyfunction]
+#[pyo3(signature = (path, *, opt, backend, include, cache_dir))]
+fn compile<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    opt: u8,
+    backend: String,
+    include: Vec<PathBuf>,
+    cache_dir: PathBuf,
+) -> PyResult<(String, bool, Bound<'py, PyList>)> {
+    let backend_name = backend.clone();
+    let options = builder::Options { opt, backend, include, cache_dir };
+    let built = py.detach(|| builder::build(&path, &options)).map_err(|e| match e {
+        builder::Error::Compile(text) => CompileError::new_err(text),
+        builder::Error::Usage(text) => PyValueError::new_err(text),
+        builder::Error::Io(text) => PyOSError::new_err(text),
+    })?;
+    let lib = open(&built.library).map_err(PyOSError::new_err)?;
+    let runtime = runtime_of(lib);
+    let library = built.library.display().to_string();
+    let out = PyList::empty(py);
+    for spec in built.exports.functions {
+        if spec.kernel {
+            // A kernel takes a launch configuration the package does not
+            // build yet.
+            continue;
+        }
+        let code = symbol(lib, &spec.name).map_err(PyOSError::new_err)?;
+        let cif = call::call_interface(&spec);
+        let name = spec.name.clone();
+        let f = call::Function { spec, code, cif, runtime, library: library.clone() };
+        out.append((name, Bound::new(py, f)?))?;
+    }
+    for spec in built.exports.ufuncs {
+        let loop_name = postc_codegen::abi::loop_symbol(&spec.name);
+        let loop_fn = symbol(lib, &loop_name).map_err(|_| {
+            CompileError::new_err(format!(
+                "ufunc `{}`: the {backend_name} backend does not make its NumPy loop `{loop_name}` (the llvm backend does)",
+                spec.name
+            ))
+        })?;
+        // SAFETY: `NAME_loop` of a library that is never unloaded.
+        let u = unsafe { ufunc::make(py, &spec, loop_fn as *const std::ffi::c_void) }?;
+        out.append((spec.name.clone(), u))?;
+    }
+    Ok((library, built.cached, out))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("CompileError", m.py().get_type::<CompileError>())?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_class::<call::Function>()?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+"""A panic in compiled code raises the Python exception of its kind with
+the located message; the interpreter survives, the arena is released and
+the next call works."""
+import concurrent.futures
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import postc
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNELS = os.path.join(HERE, "kernels.py")
+
+
+def at(line, col):
+    return rf" at {KERNELS}:{line}:{col}$"
+
+
+def test_index_out_of_bounds(kernels):
+    x = np.arange(3.0)
+    with pytest.raises(IndexError, match=r"^index out of bounds: index 5 is out of range for axis 0 with size 3" + at(101, 12)):
+        kernels.get(x, 5)
+    with pytest.raises(IndexError, match=r"index -1 is out of range for axis 0 with size 3"):
+        kernels.get(x, -4)
+    assert kernels.get(x, -1) == 2.0
+
+
+def test_division_and_modulo_by_zero(kernels):
+    with pytest.raises(ZeroDivisionError, match=r"^division by zero" + at(105, 12)):
+        kernels.floordiv(7, 0)
+    with pytest.raises(ZeroDivisionError, match=r"^modulo by zero" + at(109, 12)):
+        kernels.mod(7, 0)
+    assert kernels.floordiv(-7, 2) == -4 and kernels.mod(-7, 2) == 1
+
+
+def test_overflow_at_o0(kernels, kernels_o0):
+    with pytest.raises(OverflowError, match=r"^integer overflow" + at(113, 12)):
+        kernels_o0.square(2**32)
+    assert kernels_o0.square(3) == 9
+    assert kernels.square(2**32) == 0  # wraps from -O1
+
+
+def test_failed_assert(kernels):
+    with pytest.raises(AssertionError, match=r"^assertion failed: n must be positive" + at(117, 5)):
+        kernels.checked(0)
+    assert kernels.checked(4) == 4
+
+
+def test_other_panics_are_runtime_errors(kernels):
+    with pytest.raises(RuntimeError, match=r"^range\(\) arg 3 must not be zero" + at(123, 14)):
+        kernels.steps(10, 0)
+    assert kernels.steps(10, 3) == 4
+
+
+def rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_the_arena_is_released_after_a_panic(kernels):
+    n = 1 << 17  # 1 MiB of scratch per call
+    assert kernels.scratch_then_get(n, n - 1) == n - 1
+    before = rss_bytes()
+    for _ in range(1000):
+        with pytest.raises(IndexError):
+            kernels.scratch_then_get(n, n)
+    # 1000 unreleased scratch arrays would be 1 GiB.
+    assert rss_bytes() - before < 256 << 20
+    assert kernels.scratch_then_get(10, 3) == 3
+
+
+def test_panics_on_several_threads(kernels):
+    x = np.arange(4.0)
+
+    def work(i):
+        try:
+            return kernels.get(x, i)
+        except IndexError as e:
+            return str(e)
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(work, [k % 8 for k in range(400)]))
+    for k, r in enumerate(results):
+        i = k % 8
+        if i < 4:
+            assert r == i
+        else:
+            assert r.startswith(f"index out of bounds: index {i} is out of range")
+
+
+def test_a_ufunc_run_by_numpy_keeps_the_abort(tmp_path):
+    """NumPy calls a ufunc's loop from C, where no handler is set: the
+    panic is reported and the process aborts, as docs/abi.md says."""
+    code = (f"import postc, numpy as np\nm = postc.compile({os.path.join(HERE, 'ufunc_panics.py')!r})\n"
+            "print(m.idiv(np.array([7, 9]), 2).tolist(), flush=True)\nm.idiv(np.array([7]), 0)\nprint('survived')\n")
+    env = dict(os.environ, POSTC_CACHE_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.stdout == "[3, 4]\n"
+    assert r.returncode == -6, r.stderr  # SIGABRT
+    assert "panic: division by zero at " in r.stderr and "ufunc_panics.py:8:12" in r.stderr
+
+
+def test_panics_deep_in_recursion_leave_no_depth_behind():
+    """Each panic below 100 nested calls leaves them all; the 10,000-call
+    limit of the next calls is not used up by the ones left."""
+    m = postc.compile(os.path.join(HERE, "recursion.py"))
+    for _ in range(300):
+        with pytest.raises(ZeroDivisionError, match=r"division by zero at .*recursion.py:7:16$"):
+            m.down(100, 0)
+    assert m.down(100, 1) == 101
+    assert m.down(9000, 1) == 9001
+    with pytest.raises(RuntimeError, match=r"^recursion limit exceeded at .*recursion.py:8:12$"):
+        m.down(20000, 1)
+    assert m.down(3, 1) == 4
