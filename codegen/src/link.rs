@@ -46,6 +46,11 @@ pub fn link(bytes: &[u8], stem: &str, out: &Path, output: Output, program: &Prog
     match output {
         Output::Shared => {
             cc.arg("-shared");
+            // The entry points a caller's panic handler needs are in every
+            // shared library, even one whose code never reaches them.
+            for sym in postc_runtime::EXPORTED {
+                cc.arg(format!("-Wl,-u,{sym}"));
+            }
         }
         Output::Executable => {
             let stub = dir.path().join("postc_start.c");

@@ -157,3 +157,19 @@ fn objects_link_with_the_written_runtime_and_panics_reach_the_handler() {
         }
     }
 }
+
+/// A library whose code never allocates nor panics still exports the
+/// handler and arena entry points, for every backend that links one.
+#[test]
+fn every_shared_library_exports_the_handler_entry_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("plain.pir");
+    std::fs::write(&src, "module plain\nexport f\n\nfunc f(%a: Int64) -> Int64 {\nentry:\n  return %a\n}\n").unwrap();
+    let mut want: Vec<String> = postc_runtime::EXPORTED.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    for backend in ["llvm", "c", "qbe"] {
+        let so = dir.path().join(format!("libplain_{backend}.so"));
+        run_ok(driver().args(["compile", "--backend", backend, "--emit", "shared", "-o"]).arg(&so).arg(&src));
+        assert_eq!(exported_runtime_symbols(&so), want, "--backend {backend}");
+    }
+}

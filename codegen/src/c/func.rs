@@ -348,7 +348,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             }
         }
         // Blocks in reverse postorder; labels only where a jump goes.
-        let order = rpo(body);
+        let order: Vec<BlockId> = postc_ir::cfg::Cfg::compute(body).rpo().collect();
         let mut targeted: HashSet<BlockId> = HashSet::new();
         for &b in &order {
             targeted.extend(body.successors(b));
@@ -1040,7 +1040,7 @@ fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
     let mut reach = vec![false; body.tags.len()];
     let mut assigns: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
     let mut roots = Vec::new();
-    for b in rpo(body) {
+    for b in postc_ir::cfg::Cfg::compute(body).rpo() {
         for v in body.blocks[b].insts() {
             reach[v.index()] = true;
             match body.inst(v) {
@@ -1131,30 +1131,6 @@ const CMUL: &str =
 const CZERO_POW: &str = "/* 0 ** (negative or complex) */\n\
     POSTC_HELPER _Bool postc_czero_pow(double ar, double ai, double br, double bi) {\n  \
     return ar == 0.0 && ai == 0.0 && (bi != 0.0 || br < 0.0) && !(br == 0.0 && bi == 0.0);\n}\n";
-
-/// Reverse postorder of the blocks reachable from the entry.
-fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
-    let n = body.blocks.len();
-    let mut seen = vec![false; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(BlockId, usize)> = vec![(BlockId::from_u32(0), 0)];
-    seen[0] = true;
-    while let Some((b, i)) = stack.pop() {
-        let succ = body.successors(b);
-        if i < succ.len() {
-            stack.push((b, i + 1));
-            let s = succ[i];
-            if s.index() < n && !seen[s.index()] {
-                seen[s.index()] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            post.push(b);
-        }
-    }
-    post.reverse();
-    post
-}
 
 /// `NAME_loop`, NumPy's generalized-ufunc inner loop of a ufunc (docs/abi.md,
 /// "UFuncs"): scalars are read from (and a returned scalar written to) the

@@ -16,7 +16,7 @@ use crate::imports::{self, Shield};
 use postc_ir::body::InstData;
 use postc_ir::builtins::Builtin;
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use postc_ir::{DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fmt::Write as _;
@@ -561,29 +561,4 @@ pub(crate) fn intrinsic_base(sym: &str) -> Option<(&str, bool)> {
     }
     let b = sym.strip_suffix('f')?;
     MATH.contains(&b).then_some((b, true))
-}
-
-/// Reverse postorder of the blocks reachable from the entry.
-fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
-    let n = body.blocks.len();
-    let mut seen = vec![false; n];
-    let mut post = Vec::with_capacity(n);
-    let entry = BlockId::from_u32(0);
-    let mut stack: Vec<(BlockId, usize)> = vec![(entry, 0)];
-    seen[0] = true;
-    while let Some((b, i)) = stack.pop() {
-        let succ = body.successors(b);
-        if i < succ.len() {
-            stack.push((b, i + 1));
-            let s = succ[i];
-            if s.index() < n && !seen[s.index()] {
-                seen[s.index()] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            post.push(b);
-        }
-    }
-    post.reverse();
-    post
 }

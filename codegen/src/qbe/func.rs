@@ -8,7 +8,7 @@ use super::{class, Sig, Target, Translation, STR_TYPE};
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use postc_ir::{BlockId, DType, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
 use std::fmt::Write as _;
 
 type R<T> = Result<T, Box<Diagnostic>>;
@@ -293,7 +293,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
             let _ = writeln!(self.start, "  %mark =l call $postc_rt_arena_mark()");
             self.mark = Some("%mark".into());
         }
-        let order = rpo(body);
+        let order: Vec<BlockId> = postc_ir::cfg::Cfg::compute(body).rpo().collect();
         for &b in &order {
             let _ = writeln!(self.out, "@b{}", b.as_u32());
             for v in body.blocks[b].insts() {
@@ -1358,28 +1358,4 @@ impl<'t, 'p> FnQ<'t, 'p> {
         }
         Ok(())
     }
-}
-
-/// Reverse postorder of the blocks reachable from the entry.
-fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
-    let n = body.blocks.len();
-    let mut seen = vec![false; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(BlockId, usize)> = vec![(BlockId::from_u32(0), 0)];
-    seen[0] = true;
-    while let Some((b, i)) = stack.pop() {
-        let succ = body.successors(b);
-        if i < succ.len() {
-            stack.push((b, i + 1));
-            let s = succ[i];
-            if s.index() < n && !seen[s.index()] {
-                seen[s.index()] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            post.push(b);
-        }
-    }
-    post.reverse();
-    post
 }

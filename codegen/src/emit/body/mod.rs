@@ -3,7 +3,7 @@
 mod arith;
 
 use super::unit::{add_flags, Unit};
-use super::{is_panic_thunk, part, resolve, rpo, FnSig, Target};
+use super::{is_panic_thunk, part, resolve, FnSig, Target};
 use crate::helpers::Helper;
 use crate::runtime;
 use crate::Lowered;
@@ -320,7 +320,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             self.mark = Some(pointer(result(self.b.build_call(f, &[], "mark")?)?)?);
         }
         // Blocks in reverse postorder, so definitions come before uses.
-        let order = rpo(body);
+        let order: Vec<BlockId> = postc_ir::cfg::Cfg::compute(body).rpo().collect();
         for &b in &order {
             let bb = self.u.t.cx.append_basic_block(self.func, "");
             self.blocks.insert(b, bb);
@@ -525,15 +525,19 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     }
 
     /// The byte stride of `axis` of an array of rank `ndim` and element
-    /// size `size`, without a call: `strides[axis] * size`, or for a
-    /// compact tensor (`strides == NULL`) the product of the later
-    /// extents times `size` (the rank is trusted, docs/abi.md §3).
+    /// size `size`: `strides[axis] * size`, or for a compact tensor
+    /// (`strides == NULL`) the product of the later extents times `size`
+    /// (the rank is trusted, docs/abi.md §3). With the rank unknown
+    /// (`AnyShape`), only the compact case asks the runtime. Either way the
+    /// byte stride is the element stride times the size, in the open, so
+    /// that LLVM can version a loop on a unit element stride and vectorise
+    /// it.
     /// Returns (element stride, byte stride).
     fn inline_stride(
         &mut self,
         arr: PointerValue<'c>,
         axis: usize,
-        ndim: usize,
+        ndim: Option<usize>,
         size: u32,
     ) -> R<(IntValue<'c>, IntValue<'c>)> {
         let ptr = self.u.t.ptr.into();
@@ -548,17 +552,28 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         self.b.build_unconditional_branch(join)?;
         self.b.position_at_end(compact);
         let mut c = self.i64c(1);
-        if axis + 1 < ndim {
-            let shape = pointer(self.header_field(arr, runtime::dltensor::SHAPE, ptr)?)?;
-            for k in axis + 1..ndim {
-                let d = self.header_elem(shape, k as u64)?;
-                c = if k == axis + 1 { d } else { self.b.build_int_mul(c, d, "")? };
+        match ndim {
+            Some(ndim) if axis + 1 < ndim => {
+                let shape = pointer(self.header_field(arr, runtime::dltensor::SHAPE, ptr)?)?;
+                for k in axis + 1..ndim {
+                    let d = self.header_elem(shape, k as u64)?;
+                    c = if k == axis + 1 { d } else { self.b.build_int_mul(c, d, "")? };
+                }
+            }
+            Some(_) => {}
+            None => {
+                let f = self.u.runtime(runtime::STRIDE);
+                let args = [arr.into(), self.i64c(axis as u64).into(), self.i64c(1).into()];
+                c = self.call_fn(f, &args)?.into_int_value();
             }
         }
+        // The block the compact count ends in (a call may not split it,
+        // but the phi names the block that branches to the join).
+        let compact_end = self.b.get_insert_block().unwrap_or(compact);
         self.b.build_unconditional_branch(join)?;
         self.b.position_at_end(join);
         let phi = self.b.build_phi(self.u.t.i64, "")?;
-        phi.add_incoming(&[(&g, given), (&c, compact)]);
+        phi.add_incoming(&[(&g, given), (&c, compact_end)]);
         let se = phi.as_basic_value().into_int_value();
         let sb = self.b.build_int_mul(se, self.i64c(size as u64), "")?;
         Ok((se, sb))
@@ -654,7 +669,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let n = self.header_elem(shape, axis as u64)?;
                 let bad = self.b.build_int_compare(IntPredicate::UGE, i64v, n, "")?;
                 self.guard_bounds(v, bad, axis, i64v, n)?;
-                let (_, sb) = self.inline_stride(arr, axis, nd, d.size_bytes())?;
+                let (_, sb) = self.inline_stride(arr, axis, Some(nd), d.size_bytes())?;
                 let term = self.b.build_int_mul(i64v, sb, "")?;
                 off = self.b.build_int_add(off, term, "")?;
             }
@@ -1082,19 +1097,14 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             InstData::Stride { array, axis } => {
                 let d = self.dt(array);
                 let arr = pointer(self.val(array)?)?;
-                match self.tyd(array).and_then(|t| t.ndim()) {
-                    Some(ndim) if (axis as usize) < ndim => {
-                        let (se, sb) = self.inline_stride(arr, axis as usize, ndim, d.size_bytes())?;
-                        self.vals.insert(v, sb.into());
-                        self.elem.insert(v, (d.size_bytes(), se));
-                    }
-                    _ => {
-                        let f = self.u.runtime(runtime::STRIDE);
-                        let args = [arr.into(), self.i64c(axis as u64).into(), self.i64c(d.size_bytes() as u64).into()];
-                        let r = self.call_fn(f, &args)?;
-                        self.vals.insert(v, r);
-                    }
+                let ndim = self.tyd(array).and_then(|t| t.ndim());
+                if ndim.is_some_and(|n| axis as usize >= n) {
+                    return self
+                        .err(Some(v), format!("`stride` of axis {axis} of an array of rank {}", ndim.unwrap_or(0)));
                 }
+                let (se, sb) = self.inline_stride(arr, axis as usize, ndim, d.size_bytes())?;
+                self.vals.insert(v, sb.into());
+                self.elem.insert(v, (d.size_bytes(), se));
             }
             InstData::Call { callee, args } => {
                 let args: Vec<ValueId> = args.iter().collect();
