@@ -5,7 +5,6 @@
 
 use postc_ir::parse::{parse_module, parse_str};
 use postc_ir::print::print_module;
-use std::time::Instant;
 
 fn examples() -> Vec<String> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ir-text.md");
@@ -204,21 +203,15 @@ fn big_source(lines: usize) -> String {
     s
 }
 
+/// A 200,000-line file parses and prints back whole. Parsing speed is a
+/// figure of the `ir-speed` bench (docs/performance.md), not an assertion
+/// here.
 #[test]
-fn large_files_parse_in_linear_time() {
-    // Debug build: ~200k lines; the release benches measure throughput.
+fn large_files_parse_and_print_back() {
     let src = big_source(200_000);
-    let t = Instant::now();
     let m = parse_str("big.pir", &src).unwrap();
-    let first = t.elapsed();
     assert!(m.functions.len() > 10_000);
     assert_eq!(print_module(&m).len(), src.len());
-    // Twice the input takes about twice as long (generous bound).
-    let src2 = format!("{src}{}", big_source(200_000).replacen("module big\n", "", 1).replace("func f", "func g"));
-    let t = Instant::now();
-    parse_str("big.pir", &src2).unwrap();
-    let second = t.elapsed();
-    assert!(second < first * 6 + std::time::Duration::from_millis(200), "{first:?} vs {second:?}");
 }
 
 #[test]
