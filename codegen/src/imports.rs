@@ -533,28 +533,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn c_function_names() {
-        for n in
-            ["fmod", "pow", "powf", "hypot", "sqrt", "malloc", "free", "memcpy", "abort", "write", "dprintf", "sincos"]
-        {
-            assert!(is_c_function(n), "{n}");
-        }
-        for n in ["exit", "saxpy", "fmod2", "main", "dlsym"] {
-            assert!(!is_c_function(n), "{n}");
-        }
-    }
-
-    #[test]
-    fn reserved_names() {
-        for n in ["__truncdfhf2", "__x", "_Foo", "_init", "_fini", "_start"] {
-            assert!(reserved(n), "{n}");
-        }
-        for n in ["_foo", "_", "init", "x__y", "_1"] {
-            assert!(!reserved(n), "{n}");
-        }
-    }
-
-    #[test]
     fn what_intrinsics_lower_to() {
         let name = |n: &str| match lowering(n) {
             Some(Lowered::Math { name, nargs }) => format!("{name}/{nargs}"),
