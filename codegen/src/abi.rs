@@ -142,9 +142,59 @@ pub mod dltensor {
     pub const MANAGED_SIZE: u64 = 64;
 }
 
+/// C library functions that compiled code or LLVM may call, besides libm's.
+const LIBC: &[&str] =
+    &["malloc", "calloc", "free", "memcpy", "memmove", "memset", "memcmp", "bcmp", "abort", "dprintf", "write"];
+
+/// libm functions LLVM may introduce beyond those an intrinsic import can
+/// name (see [`crate::calls::intrinsic_base`]).
+const LIBM_MORE: &[&str] = &["exp10", "exp10f", "ldexp", "ldexpf", "sincos", "sincosf", "roundeven", "roundevenf"];
+
+/// Whether compiled code may call the C library's function `name`, directly
+/// or through LLVM: an exported function of that name needs care in every backend (the
+/// LLVM backend's `Shield`, a refusal in others).
+pub fn is_c_function(name: &str) -> bool {
+    LIBC.contains(&name) || LIBM_MORE.contains(&name) || crate::calls::intrinsic_base(name).is_some()
+}
+
+/// Names that an exported function may not take at all: C reserves
+/// identifiers starting with `__` or `_` and a capital letter for the
+/// implementation (the compiler's support routines such as `__truncdfhf2`,
+/// which LLVM calls and the C library does not provide), and the start
+/// files define `_init`, `_fini` and `_start`; the runtime library's
+/// symbols start with `postc_rt_`.
+pub fn reserved(name: &str) -> bool {
+    let b = name.as_bytes();
+    (b.len() > 1 && b[0] == b'_' && (b[1] == b'_' || b[1].is_ascii_uppercase()))
+        || matches!(name, "_init" | "_fini" | "_start")
+        || is_runtime_symbol(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn c_function_names() {
+        for n in
+            ["fmod", "pow", "powf", "hypot", "sqrt", "malloc", "free", "memcpy", "abort", "write", "dprintf", "sincos"]
+        {
+            assert!(is_c_function(n), "{n}");
+        }
+        for n in ["exit", "saxpy", "fmod2", "main", "dlsym"] {
+            assert!(!is_c_function(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn reserved_names() {
+        for n in ["__truncdfhf2", "__x", "_Foo", "_init", "_fini", "_start"] {
+            assert!(reserved(n), "{n}");
+        }
+        for n in ["_foo", "_", "init", "x__y", "_1"] {
+            assert!(!reserved(n), "{n}");
+        }
+    }
 
     #[test]
     fn dtypes_map_to_dlpack_types() {

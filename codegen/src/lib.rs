@@ -16,6 +16,7 @@
 pub mod abi;
 pub mod backend;
 pub mod c;
+pub mod calls;
 pub mod emit;
 pub mod gpu;
 pub mod helpers;
@@ -24,6 +25,7 @@ pub mod link;
 pub mod qbe;
 pub mod runtime;
 pub mod ufunc;
+pub mod ufunc_plan;
 pub mod wasm;
 
 use inkwell::context::Context;
@@ -197,7 +199,7 @@ pub struct Lowered<'p> {
     /// The prepared program (see [`prepare`]).
     pub program: &'p Program,
     /// Name lookups over it.
-    pub index: emit::Index<'p>,
+    pub index: calls::Index<'p>,
     /// (alias symbol, target symbol, signature).
     pub aliases: Vec<(String, String, emit::FnSig)>,
     /// Exported function symbols, in declaration order (the unit split).
@@ -212,7 +214,7 @@ pub struct Lowered<'p> {
     pub depth_counted: std::collections::HashSet<(postc_ir::ModuleId, postc_ir::FuncId)>,
     /// The exported ufuncs, whose `NAME_loop` / `NAME_dl` entry points
     /// [`ufunc`] adds to the unit that defines their body.
-    pub ufuncs: Vec<ufunc::Plan>,
+    pub ufuncs: Vec<ufunc_plan::Plan>,
     /// The gpu functions (see [`gpu`]).
     pub gpu: gpu::GpuPlan,
     /// The C library functions that exported names shadow: in the module

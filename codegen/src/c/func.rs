@@ -944,7 +944,7 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
         let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
-        let Some((base, f32_symbol)) = crate::emit::intrinsic_base(sym) else {
+        let Some((base, f32_symbol)) = crate::calls::intrinsic_base(sym) else {
             // An external symbol: the arguments as they are.
             let mut tys = Vec::new();
             let mut parts = Vec::new();
@@ -1137,7 +1137,7 @@ const CZERO_POW: &str = "/* 0 ** (negative or complex) */\n\
 /// element pointers; array operands become `DLTensor` views of their core
 /// axes, through a compact scratch copy (copied back for outputs) when the
 /// core strides differ from those the parameter's type fixes.
-pub(crate) fn ufunc_loop(plan: &crate::ufunc::Plan, sig: &CSig, m: &Module, f: &Function) -> String {
+pub(crate) fn ufunc_loop(plan: &crate::ufunc_plan::Plan, sig: &CSig, m: &Module, f: &Function) -> String {
     let views: BTreeSet<usize> = plan.scratch_operands().into_iter().collect();
     let params: Vec<ValueId> = f.params().collect();
     let fail = |what: String| {
@@ -1307,7 +1307,7 @@ pub(crate) fn ufunc_loop(plan: &crate::ufunc::Plan, sig: &CSig, m: &Module, f: &
 
 /// `NAME_dl`: the operands handed, with the ufunc's descriptor, to the
 /// runtime's broadcasting driver (docs/abi.md 6.3), which calls `NAME_loop`.
-pub(crate) fn ufunc_dl(plan: &crate::ufunc::Plan) -> String {
+pub(crate) fn ufunc_dl(plan: &crate::ufunc_plan::Plan) -> String {
     let base = format!("postc_ufunc_{}", ident(&plan.name));
     let mut t = format!("\n/* The DLTensor entry point of ufunc {}: the runtime broadcasts. */\n", plan.name);
     let mut ops = Vec::new();
@@ -1353,7 +1353,7 @@ pub(crate) fn ufunc_dl(plan: &crate::ufunc::Plan) -> String {
         plan.nops,
         plan.dims.len(),
         plan.num_steps(),
-        crate::ufunc::MAX_LOOP_DIMS + maxcore,
+        crate::ufunc_plan::MAX_LOOP_DIMS + maxcore,
         c_string(plan.name.as_bytes()),
         c_string(plan.at.as_bytes())
     );

@@ -255,8 +255,8 @@ fn unexportable(name: &str) -> Option<String> {
     if name.starts_with("postc_") || name.starts_with("DL") || name.starts_with("kDL") {
         return Some("names starting `postc_`, `DL` or `kDL` belong to postc.h and the runtime".into());
     }
-    let libc = crate::imports::is_c_function(name) && crate::emit::intrinsic_base(name).is_none();
-    if libc || crate::imports::reserved(name) || C_HEADER_NAMES.contains(&name) {
+    let libc = crate::abi::is_c_function(name) && crate::calls::intrinsic_base(name).is_none();
+    if libc || crate::abi::reserved(name) || C_HEADER_NAMES.contains(&name) {
         return Some("the generated C and the runtime call the C library function of that name".into());
     }
     None
@@ -266,7 +266,7 @@ fn unexportable(name: &str) -> Option<String> {
 /// know (libm's, `<complex.h>`'s): the C compiler must not treat the
 /// program's function as that one (`-fno-builtin-NAME`).
 pub fn shadows_builtin(name: &str) -> bool {
-    crate::emit::intrinsic_base(name).is_some() || COMPLEX_H.contains(&name.trim_end_matches(['f', 'l']))
+    crate::calls::intrinsic_base(name).is_some() || COMPLEX_H.contains(&name.trim_end_matches(['f', 'l']))
 }
 
 const COMPLEX_H: &[&str] = &[
@@ -275,7 +275,7 @@ const COMPLEX_H: &[&str] = &[
 ];
 
 /// Names the standard headers of the generated C declare beyond the C
-/// library functions [`crate::imports::is_c_function`] knows.
+/// library functions [`crate::abi::is_c_function`] knows.
 const C_HEADER_NAMES: &[&str] = &[
     "memcpy",
     "memmove",
@@ -353,7 +353,7 @@ pub(crate) enum Target<'p> {
 /// The program-wide state of a translation.
 pub(crate) struct Translation<'p> {
     pub program: &'p Program,
-    pub index: crate::emit::Index<'p>,
+    pub index: crate::calls::Index<'p>,
     pub sigs: HashMap<(ModuleId, FuncId), CSig>,
     /// Helpers by name (the order of the file).
     pub helpers: BTreeMap<String, String>,
@@ -404,7 +404,7 @@ impl<'p> Translation<'p> {
 }
 
 pub(crate) fn libm_arity(name: &str) -> usize {
-    let base = crate::emit::intrinsic_base(name).map(|(b, _)| b).unwrap_or(name);
+    let base = crate::calls::intrinsic_base(name).map(|(b, _)| b).unwrap_or(name);
     match base {
         "fma" => 3,
         "atan2" | "pow" | "fmod" | "hypot" | "copysign" | "fmin" | "fmax" | "fdim" => 2,
@@ -418,7 +418,7 @@ const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)
 /// Translates a prepared program.
 pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let index = crate::emit::Index::new(program);
+    let index = crate::calls::Index::new(program);
     let mut sigs = HashMap::new();
     let mut taken: HashMap<String, String> = HashMap::new();
     // (alias, target) pairs, exported.
@@ -484,7 +484,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     }
     let mut p = Translation {
         program,
-        depth_counted: crate::emit::depth_counted(program, &index),
+        depth_counted: crate::calls::depth_counted(program, &index),
         index,
         sigs,
         helpers: BTreeMap::new(),
@@ -530,7 +530,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, f) in m.ufuncs() {
             let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
-            match crate::ufunc::Plan::new(m, f) {
+            match crate::ufunc_plan::Plan::new(m, f) {
                 Ok(mut plan) => {
                     plan.symbol = sig.name.clone();
                     for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {

@@ -389,12 +389,12 @@ impl<'c, 'm> Unit<'c, 'm> {
         f
     }
 
-    /// The thread's call depth ([`super::DEPTH`], in the runtime library).
+    /// The thread's call depth ([`crate::abi::DEPTH`], in the runtime library).
     pub fn depth(&self) -> PointerValue<'c> {
-        if let Some(g) = self.module.get_global(super::DEPTH) {
+        if let Some(g) = self.module.get_global(crate::abi::DEPTH) {
             return g.as_pointer_value();
         }
-        let g = self.module.add_global(self.t.i64, None, super::DEPTH);
+        let g = self.module.add_global(self.t.i64, None, crate::abi::DEPTH);
         g.set_thread_local(true);
         g.set_visibility(GlobalVisibility::Hidden);
         g.as_pointer_value()

@@ -202,7 +202,7 @@ fn libdevice_name(name: &str) -> Option<String> {
     }
     // A C math function the lowering calls by name (`tan`, `atan2f`, ...):
     // libdevice has each, with the same `f` convention.
-    crate::emit::intrinsic_base(name).map(|_| format!("__nv_{name}"))
+    crate::calls::intrinsic_base(name).map(|_| format!("__nv_{name}"))
 }
 
 /// `POSTC_LIBDEVICE`: the libdevice bitcode to link instead of searching.

@@ -692,7 +692,7 @@ fn scratch_text(t: &mut String, u: &GpuUfunc) {
             let _ = writeln!(t, "  %scount{i}.{d} = mul i64 {count}, %dm{}", d + 1);
             count = format!("%scount{i}.{d}");
         }
-        let a = crate::ufunc::SCRATCH_ALIGN;
+        let a = crate::ufunc_plan::SCRATCH_ALIGN;
         let _ = writeln!(
             t,
             "  %sround{i}.0 = add i64 {count}, {}\n  %sround{i} = and i64 %sround{i}.0, {}\n  %sslot{i} = add i64 {slot}, %sround{i}",

@@ -23,7 +23,7 @@ pub use device::{
 };
 
 use crate::emit::FnSig;
-use crate::ufunc::Plan;
+use crate::ufunc_plan::Plan;
 use crate::{CodegenOptions, Lowered};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;

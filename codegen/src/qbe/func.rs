@@ -1249,7 +1249,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
         let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
         let n = self.val(v);
-        let Some((base, f32_symbol)) = crate::emit::intrinsic_base(sym) else {
+        let Some((base, f32_symbol)) = crate::calls::intrinsic_base(sym) else {
             // An external symbol: the arguments as they are.
             let mut parts = Vec::new();
             for a in args {

@@ -283,7 +283,7 @@ fn unexportable(name: &str) -> Option<String> {
     if crate::abi::is_runtime_symbol(name) || name.starts_with("postc_qbe_") || name.starts_with("__") {
         return Some("the name belongs to the runtime or the backend's helpers".into());
     }
-    if crate::imports::reserved(name) {
+    if crate::abi::reserved(name) {
         return Some("C reserves the name for the implementation".into());
     }
     None
@@ -299,7 +299,7 @@ pub(crate) enum Target<'p> {
 /// The program-wide state of a translation.
 pub(crate) struct Translation<'p> {
     pub program: &'p Program,
-    pub index: crate::emit::Index<'p>,
+    pub index: crate::calls::Index<'p>,
     pub sigs: HashMap<(ModuleId, FuncId), Sig>,
     /// Helper functions by name (their IL).
     pub helpers: BTreeMap<String, String>,
@@ -381,7 +381,7 @@ const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)
 /// Translates a prepared program into one QBE IL file.
 pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let index = crate::emit::Index::new(program);
+    let index = crate::calls::Index::new(program);
     let mut sigs = HashMap::new();
     let mut taken: HashMap<String, String> = HashMap::new();
     let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
@@ -447,7 +447,7 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
     }
     let mut t = Translation {
         program,
-        depth_counted: crate::emit::depth_counted(program, &index),
+        depth_counted: crate::calls::depth_counted(program, &index),
         index,
         sigs,
         helpers: BTreeMap::new(),
@@ -485,7 +485,7 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
         for (fid, f) in m.ufuncs() {
             let Some(sig) = t.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
             let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            match crate::ufunc::Plan::new(m, f) {
+            match crate::ufunc_plan::Plan::new(m, f) {
                 Ok(mut plan) => {
                     plan.symbol = sig.name.clone();
                     for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {

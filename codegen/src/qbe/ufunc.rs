@@ -9,7 +9,7 @@
 
 use super::{Sig, Translation, STR_TYPE};
 use crate::abi::dltensor;
-use crate::ufunc::Plan;
+use crate::ufunc_plan::Plan;
 use postc_ir::{DType, Function, Layout, Module, TypeData};
 use std::fmt::Write as _;
 
@@ -444,7 +444,7 @@ fn descriptor(t: &mut Translation<'_>, plan: &Plan, symbol: &str) -> String {
         plan.nops,
         plan.dims.len(),
         plan.num_steps(),
-        crate::ufunc::MAX_LOOP_DIMS + maxcore
+        crate::ufunc_plan::MAX_LOOP_DIMS + maxcore
     );
     format!("{base}_desc")
 }

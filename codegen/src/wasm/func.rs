@@ -1558,7 +1558,7 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
         let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
-        let Some((base, _)) = crate::emit::intrinsic_base(sym) else {
+        let Some((base, _)) = crate::calls::intrinsic_base(sym) else {
             // An external function: imported from `env` under its name.
             let mut params = Vec::new();
             for a in args {

@@ -127,7 +127,7 @@ pub(crate) struct Sig {
 /// The program-wide state of a translation.
 pub(crate) struct Translation<'p> {
     pub program: &'p Program,
-    pub index: crate::emit::Index<'p>,
+    pub index: crate::calls::Index<'p>,
     pub sigs: HashMap<(ModuleId, FuncId), Sig>,
     /// Imported functions by name: (index, params, results), in order.
     pub imports: Vec<(String, Vec<ValType>, Vec<ValType>)>,
@@ -238,7 +238,7 @@ fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
 /// Translates a prepared program into the bytes of one module.
 pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let index = crate::emit::Index::new(program);
+    let index = crate::calls::Index::new(program);
     let mut sigs = HashMap::new();
     let mut taken: HashMap<String, String> = HashMap::new();
     let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();

@@ -887,7 +887,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             &["sqrt", "sin", "cos", "exp", "exp2", "log", "log2", "log10", "fabs", "floor", "ceil", "trunc", "round"];
         const LLVM2: &[&str] = &["pow", "copysign"];
         let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
-        let Some((base, f32_symbol)) = super::intrinsic_base(sym) else {
+        let Some((base, f32_symbol)) = crate::calls::intrinsic_base(sym) else {
             // An external symbol (e.g. from --link-ir): arguments as they are.
             let mut xs: Vec<BasicMetadataValueEnum> = Vec::new();
             let mut tys: Vec<BasicMetadataTypeEnum> = Vec::new();
