@@ -1,11 +1,12 @@
 //! What every backend knows of a program's calls, decided once: name
 //! lookups over the program ([`Index`]), where a call goes ([`resolve`]),
 //! which libm functions an intrinsic import may name ([`intrinsic_base`]),
-//! and which functions count the depth of calls ([`depth_counted`]).
+//! which functions count the depth of calls ([`depth_counted`]), and which
+//! are the compiler's panic paths ([`is_panic_thunk`]).
 
 use postc_ir::body::InstData;
 use postc_ir::builtins::Builtin;
-use postc_ir::{EntityId, FuncId, ModuleId, Program};
+use postc_ir::{EntityId, FuncAttrs, FuncId, Function, ModuleId, Program};
 use std::collections::{HashMap, HashSet};
 
 /// Where a call goes.
@@ -258,4 +259,12 @@ pub fn intrinsic_base(sym: &str) -> Option<(&str, bool)> {
     }
     let b = sym.strip_suffix('f')?;
     MATH.contains(&b).then_some((b, true))
+}
+
+/// Whether `f` is a panic path that the compiler made (what `cold-outline`
+/// makes: a module-private `cold noinline noreturn` function), known by
+/// its attributes and reserved name.
+pub fn is_panic_thunk(f: &Function) -> bool {
+    f.name.starts_with(postc_ir::builtins::PREFIX)
+        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
 }

@@ -4,6 +4,7 @@
 
 use super::helpers::{self as h, cty, short, wrap_ty};
 use super::{ident, CSig, Target, Translation};
+use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
@@ -16,14 +17,7 @@ type R<T> = Result<T, Box<Diagnostic>>;
 /// Whether a function never returns (`noreturn`, or a compiler-made panic
 /// path, without a `return`).
 pub(crate) fn never_returns(f: &Function) -> bool {
-    let thunk = f.name.starts_with(postc_ir::builtins::PREFIX)
-        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN);
-    (f.attrs.contains(FuncAttrs::NORETURN) || thunk) && !f.body.tags.iter().any(|o| *o == Opcode::Return)
-}
-
-fn is_panic_thunk(f: &Function) -> bool {
-    f.name.starts_with(postc_ir::builtins::PREFIX)
-        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
+    (f.attrs.contains(FuncAttrs::NORETURN) || is_panic_thunk(f)) && !f.body.tags.iter().any(|o| *o == Opcode::Return)
 }
 
 /// A C string literal of `bytes`: octal escapes (never extended by the

@@ -19,7 +19,6 @@ mod func;
 pub mod helpers;
 
 use crate::{CodegenOptions, EmitKind};
-use postc_ir::builtins::Builtin;
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -343,12 +342,7 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
     CSig { name, exported, ret, params, complex_out, array_ret }
 }
 
-/// Where a call goes.
-pub(crate) enum Target<'p> {
-    Func(ModuleId, FuncId),
-    Builtin(Builtin),
-    Intrinsic(&'p str),
-}
+pub(crate) use crate::calls::Target;
 
 /// The program-wide state of a translation.
 pub(crate) struct Translation<'p> {
@@ -378,28 +372,7 @@ impl<'p> Translation<'p> {
     }
 
     pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
-        if let Some(b) = Builtin::from_name(callee) {
-            return Some(Target::Builtin(b));
-        }
-        let m = &self.program.modules[mid];
-        if let Some(fid) = self.index.function(mid, callee) {
-            return Some(Target::Func(mid, fid));
-        }
-        if let Some(target) = m.function_aliases.get(callee) {
-            if let Some(fid) = self.index.function(mid, target) {
-                return Some(Target::Func(mid, fid));
-            }
-        }
-        if let Some(sym) = m.intrinsic_imports.get(callee) {
-            return Some(Target::Intrinsic(sym.as_str()));
-        }
-        if let Some(imp) = m.post_imports.get(callee) {
-            let other = self.index.module(&imp.module_name)?;
-            let om = &self.program.modules[other];
-            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
-            return self.index.function(other, name).map(|fid| Target::Func(other, fid));
-        }
-        None
+        crate::calls::resolve(self.program, &self.index, mid, callee)
     }
 }
 

@@ -12,11 +12,11 @@
 mod body;
 pub(crate) mod unit;
 
-use crate::calls::{depth_counted, resolve, Index, Target};
+use crate::calls::{depth_counted, is_panic_thunk, resolve, Index, Target};
 
 use crate::imports::Shield;
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fmt::Write as _;
@@ -296,12 +296,4 @@ impl<'p> Declared<'p> {
             }
         }
     }
-}
-
-/// Whether `f` is a panic path that the compiler made (what `cold-outline`
-/// makes: a module-private `cold noinline noreturn` function), known by
-/// its attributes and reserved name.
-fn is_panic_thunk(f: &Function) -> bool {
-    f.name.starts_with(postc_ir::builtins::PREFIX)
-        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
 }

@@ -5,10 +5,11 @@
 
 use super::helpers as h;
 use super::{class, Sig, Target, Translation, STR_TYPE};
+use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use postc_ir::{BlockId, DType, Field, FuncId, Function, Module, ModuleId, Opcode, ValueId};
 use std::fmt::Write as _;
 
 type R<T> = Result<T, Box<Diagnostic>>;
@@ -19,11 +20,6 @@ pub(crate) fn ret_class(t: &str) -> &str {
         "sb" | "ub" | "sh" | "uh" => "w",
         t => t,
     }
-}
-
-fn is_panic_thunk(f: &Function) -> bool {
-    f.name.starts_with(postc_ir::builtins::PREFIX)
-        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
 }
 
 fn part(d: DType) -> DType {

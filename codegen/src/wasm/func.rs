@@ -3,10 +3,11 @@
 //! a dispatch loop in reverse postorder, helpers made once per module.
 
 use super::{val_type, Target, Translation, ARENA_TOP, DEFINED};
+use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, EntityId, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use postc_ir::{BlockId, DType, EntityId, FuncId, Function, Module, ModuleId, Opcode, ValueId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use wasm_encoder::{BlockType, Instruction as I, MemArg, ValType};
@@ -32,11 +33,6 @@ const PANIC: u32 = 0;
 
 fn mem(offset: u64) -> MemArg {
     MemArg { offset, align: 0, target: wasm_encoder::MemArgTarget::Memory(0), ordering: None }
-}
-
-fn is_panic_thunk(f: &Function) -> bool {
-    f.name.starts_with(postc_ir::builtins::PREFIX)
-        && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
 }
 
 /// The instructions that re-narrow an `i32` to the width of `d`.

@@ -102,12 +102,7 @@ pub(crate) fn val_type(d: DType) -> Option<ValType> {
     })
 }
 
-/// Where a call goes.
-pub(crate) enum Target<'p> {
-    Func(ModuleId, FuncId),
-    Builtin(postc_ir::builtins::Builtin),
-    Intrinsic(&'p str),
-}
+pub(crate) use crate::calls::Target;
 
 /// Function indices of defined functions are written `DEFINED + k` while
 /// translating, and become `imports + k` when the import count is known.
@@ -150,29 +145,7 @@ pub(crate) const ARENA_TOP: u32 = 0;
 
 impl<'p> Translation<'p> {
     pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
-        use postc_ir::builtins::Builtin;
-        if let Some(b) = Builtin::from_name(callee) {
-            return Some(Target::Builtin(b));
-        }
-        let m = &self.program.modules[mid];
-        if let Some(fid) = self.index.function(mid, callee) {
-            return Some(Target::Func(mid, fid));
-        }
-        if let Some(target) = m.function_aliases.get(callee) {
-            if let Some(fid) = self.index.function(mid, target) {
-                return Some(Target::Func(mid, fid));
-            }
-        }
-        if let Some(sym) = m.intrinsic_imports.get(callee) {
-            return Some(Target::Intrinsic(sym.as_str()));
-        }
-        if let Some(imp) = m.post_imports.get(callee) {
-            let other = self.index.module(&imp.module_name)?;
-            let om = &self.program.modules[other];
-            let name = om.function_aliases.get(&imp.source_name).unwrap_or(&imp.source_name);
-            return self.index.function(other, name).map(|fid| Target::Func(other, fid));
-        }
-        None
+        crate::calls::resolve(self.program, &self.index, mid, callee)
     }
 
     /// The address of a copy of `bytes` in the data segment.
