@@ -245,20 +245,49 @@ fn find_split(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: Bl
     // Whether `reader` reads the counter's value of the current iteration.
     let reads_iteration =
         |reader: ValueId| body.block_of(reader).is_some_and(|b| in_loop[b.index()] && !(b == latch && reader > set));
-    let inductive_offset = |idx: ValueId, reader: ValueId| -> Option<i64> {
-        if idx == counter {
-            return reads_iteration(reader).then_some(0);
+    // Copies of the counter: locals declared outside the loop whose one
+    // assignment in it is `set %c = %i`, with `%i` read as the iteration's
+    // (how the frontend lowers `for i in range(...)`). A read dominated by
+    // that `set` reads the iteration's counter too.
+    let copies: Vec<(ValueId, ValueId)> = blocks
+        .iter()
+        .flat_map(|&b| body.blocks[b].insts())
+        .filter_map(|v| match body.inst(v) {
+            InstData::Set { target, value } if value == counter && target != counter => Some((target, v)),
+            _ => None,
+        })
+        .filter(|&(target, set)| {
+            assigned.iter().filter(|&&t| t == target).count() == 1
+                && matches!(body.tags[target], Opcode::Let | Opcode::Param)
+                && declared_outside(target)
+                && is_int64(body, target)
+                && reads_iteration(set)
+        })
+        .collect();
+    let dominated = |first: ValueId, then: ValueId| match (body.block_of(first), body.block_of(then)) {
+        (Some(a), Some(b)) => in_loop[b.index()] && if a == b { first < then } else { dom.dominates(a, b) },
+        _ => false,
+    };
+    // Whether `v`, as `reader` reads it, is the iteration's counter.
+    let counter_at = |v: ValueId, reader: ValueId| {
+        if v == counter {
+            return reads_iteration(reader);
         }
-        let (offset, other) = match body.inst(idx) {
-            InstData::Binary { op: Opcode::Add, left, right } if left == counter => (int_const(body, right)?, left),
-            InstData::Binary { op: Opcode::Add, left, right } if right == counter => (int_const(body, left)?, right),
-            InstData::Binary { op: Opcode::Sub, left, right } if left == counter => {
-                (int_const(body, right)?.checked_neg()?, left)
-            }
+        copies.iter().any(|&(c, set)| c == v && dominated(set, reader))
+    };
+    let inductive_offset = |idx: ValueId, reader: ValueId| -> Option<i64> {
+        if counter_at(idx, reader) {
+            return Some(0);
+        }
+        let (offset, base) = match body.inst(idx) {
+            InstData::Binary { op: Opcode::Add, left, right } => match int_const(body, right) {
+                Some(c) => (c, left),
+                None => (int_const(body, left)?, right),
+            },
+            InstData::Binary { op: Opcode::Sub, left, right } => (int_const(body, right)?.checked_neg()?, left),
             _ => return None,
         };
-        (other == counter && is_int64(body, idx) && offset.unsigned_abs() <= MAX_OFFSET as u64 && reads_iteration(idx))
-            .then_some(offset)
+        (counter_at(base, idx) && is_int64(body, idx) && offset.unsigned_abs() <= MAX_OFFSET as u64).then_some(offset)
     };
     let extent_of = |e: ValueId| -> Option<Extent> {
         if invariant(e) {
