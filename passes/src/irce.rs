@@ -234,8 +234,8 @@ fn find_split(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: Bl
     if !(1..=MAX_OFFSET).contains(&step) || !is_int64(body, next) || declared_outside(next) {
         return None;
     }
-    if !matches!(body.inst(ValueId::from_u32(body.blocks[latch].end - 1)), InstData::Br { target } if target == header)
-    {
+    let latch_term = body.terminator(latch)?;
+    if !matches!(body.inst(latch_term), InstData::Br { target } if target == header) {
         return None;
     }
     let invariant = |v: ValueId| declared_outside(v) && !assigned.contains(&v);
@@ -402,7 +402,7 @@ fn copy_inst(rw: &mut Rewriter<'_>, old: &Body, v: ValueId, map: &CopyMap, name:
         OperandAt::A => ops[0] = x,
         OperandAt::B => ops[1] = x,
         OperandAt::Extra(k) => {
-            if let Some(slot) = items.get_mut(k - items_at.start) {
+            if let Some(slot) = k.checked_sub(items_at.start).and_then(|k| items.get_mut(k)) {
                 *slot = x;
             }
         }
