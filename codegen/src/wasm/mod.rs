@@ -24,6 +24,7 @@
 //! exported function's parameters and result for the loader.
 
 mod func;
+mod structure;
 
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::{Diagnostic, Pos};
