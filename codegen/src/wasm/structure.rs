@@ -271,3 +271,272 @@ impl Planner<'_> {
         self.steps.push(Step::End);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use postc_ir::builder::FunctionBuilder;
+    use postc_ir::module::Function;
+    use postc_ir::types::TypeId;
+    use std::collections::BTreeSet;
+
+    /// A function whose block `i` branches to `edges[i]` (no successors:
+    /// return; one: br; two: condbr on a Bool parameter).
+    fn graph(edges: &[Vec<u32>]) -> Function {
+        let mut b = FunctionBuilder::new("g");
+        let c = b.param("c", TypeId::BOOL);
+        let blocks: Vec<BlockId> = (0..edges.len()).map(|i| b.create_block(&format!("b{i}"))).collect();
+        for (i, succ) in edges.iter().enumerate() {
+            b.switch_to(blocks[i]);
+            match succ[..] {
+                [] => {
+                    b.ret(None);
+                }
+                [t] => {
+                    b.br(blocks[t as usize]);
+                }
+                [t, f] => {
+                    b.condbr(c, blocks[t as usize], blocks[f as usize], None);
+                }
+                _ => unreachable!(),
+            }
+        }
+        b.finish()
+    }
+
+    /// Reducibility by the T1/T2 transformations: remove self loops, fold
+    /// a block with one predecessor into it; the graph reduces to its
+    /// entry exactly when it is reducible.
+    fn reducible(edges: &[Vec<u32>], reachable: &[bool]) -> bool {
+        let mut succs: Vec<BTreeSet<usize>> = edges
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if reachable[i] { s.iter().map(|&x| x as usize).collect() } else { BTreeSet::new() })
+            .collect();
+        let mut alive: BTreeSet<usize> = (0..edges.len()).filter(|&i| reachable[i]).collect();
+        loop {
+            for (i, s) in succs.iter_mut().enumerate() {
+                s.remove(&i);
+            }
+            let fold = alive.iter().copied().filter(|&x| x != 0).find_map(|x| {
+                let preds: Vec<usize> = alive.iter().copied().filter(|&p| succs[p].contains(&x)).collect();
+                (preds.len() == 1).then(|| (x, preds[0]))
+            });
+            let Some((x, p)) = fold else { break };
+            let moved = std::mem::take(&mut succs[x]);
+            succs[p].remove(&x);
+            succs[p].extend(moved);
+            alive.remove(&x);
+        }
+        alive.len() == 1
+    }
+
+    /// Checks that `steps` nest, that every `br` names an open label, and
+    /// that each reachable block's code is written exactly once.
+    fn check_shape(steps: &[Step], reachable: &[bool]) {
+        let mut open = 0u32;
+        let mut written = vec![0; reachable.len()];
+        for s in steps {
+            match *s {
+                Step::Loop | Step::Block | Step::If { .. } => open += 1,
+                Step::End => {
+                    assert!(open > 0, "unbalanced `end` in {steps:?}");
+                    open -= 1;
+                }
+                Step::Br(d) | Step::BrIf { depth: d, .. } => assert!(d < open, "`br {d}` with {open} open"),
+                Step::Insts(b) => written[b.index()] += 1,
+                Step::Unreachable => {}
+            }
+        }
+        assert_eq!(open, 0, "unclosed constructs in {steps:?}");
+        for (i, &r) in reachable.iter().enumerate() {
+            assert_eq!(written[i], usize::from(r), "block {i} written {} times in {steps:?}", written[i]);
+        }
+    }
+
+    /// Runs `steps` with conditions drawn from `coin`, checking that the
+    /// blocks they enter follow the graph's edges, until a block returns
+    /// or `budget` blocks have run.
+    fn execute(steps: &[Step], body: &Body, mut coin: impl FnMut() -> bool, budget: usize) {
+        let mut ends = vec![usize::MAX; steps.len()];
+        let mut stack = Vec::new();
+        for (i, s) in steps.iter().enumerate() {
+            match s {
+                Step::Loop | Step::Block | Step::If { .. } => stack.push(i),
+                Step::End => ends[stack.pop().unwrap()] = i,
+                _ => {}
+            }
+        }
+        let mut open: Vec<usize> = Vec::new();
+        let mut pc = 0;
+        let mut expected = Some(BlockId::from_u32(0));
+        let mut pending: Option<(BlockId, bool)> = None;
+        let mut ran = 0;
+        let mut decide = |b: BlockId, pending: &mut Option<(BlockId, bool)>, expected: &mut Option<BlockId>| -> bool {
+            if let Some((p, v)) = *pending {
+                assert_eq!(p, b, "a condition of another block");
+                return v;
+            }
+            assert_eq!(*expected, None, "block {b:?}'s condition is read before its code ran");
+            let v = coin();
+            *pending = Some((b, v));
+            let Some(InstData::CondBr { if_true, if_false, .. }) = body.terminator(b).map(|t| body.inst(t)) else {
+                panic!("a condition of block {b:?}, which has no condbr")
+            };
+            *expected = Some(if v { if_true } else { if_false });
+            v
+        };
+        loop {
+            let Some(step) = steps.get(pc) else { panic!("fell off the end of {steps:?}") };
+            let branch = |depth: u32, open: &mut Vec<usize>| -> usize {
+                let at = open.len() - 1 - depth as usize;
+                let target = open[at];
+                if steps[target] == Step::Loop {
+                    open.truncate(at + 1);
+                    target + 1
+                } else {
+                    open.truncate(at);
+                    ends[target] + 1
+                }
+            };
+            pc = match *step {
+                Step::Loop | Step::Block => {
+                    open.push(pc);
+                    pc + 1
+                }
+                Step::End => {
+                    open.pop();
+                    pc + 1
+                }
+                Step::If { block, when } => {
+                    if decide(block, &mut pending, &mut expected) == when {
+                        open.push(pc);
+                        pc + 1
+                    } else {
+                        ends[pc] + 1
+                    }
+                }
+                Step::BrIf { block, when, depth } => {
+                    if decide(block, &mut pending, &mut expected) == when {
+                        branch(depth, &mut open)
+                    } else {
+                        pc + 1
+                    }
+                }
+                Step::Br(depth) => branch(depth, &mut open),
+                Step::Unreachable => panic!("reached `unreachable` in {steps:?}"),
+                Step::Insts(b) => {
+                    assert_eq!(expected, Some(b), "entered {b:?} instead of {expected:?} in {steps:?}");
+                    pending = None;
+                    ran += 1;
+                    match body.terminator(b).map(|t| body.inst(t)) {
+                        Some(InstData::Br { target }) => expected = Some(target),
+                        // Both ways to one block: no condition is read.
+                        Some(InstData::CondBr { if_true, if_false, .. }) if if_true == if_false => {
+                            expected = Some(if_true)
+                        }
+                        Some(InstData::CondBr { .. }) => expected = None,
+                        _ => return,
+                    }
+                    if ran == budget {
+                        return;
+                    }
+                    pc + 1
+                }
+            };
+        }
+    }
+
+    fn random_edges(next: &mut impl FnMut(u32) -> u32) -> Vec<Vec<u32>> {
+        let n = 1 + next(14) as usize;
+        (0..n)
+            .map(|i| match next(5) {
+                0 if i + 1 < n => vec![],
+                1 => vec![next(n as u32)],
+                2 if i + 1 < n => vec![i as u32 + 1],
+                _ => vec![next(n as u32), next(n as u32)],
+            })
+            .collect()
+    }
+
+    /// Random graphs: a plan exactly for the reducible ones, well nested,
+    /// every reachable block once, and every run of it a path of the graph.
+    #[test]
+    fn plans_of_random_graphs_follow_their_edges() {
+        let mut x: u32 = 0x2545_f491;
+        let mut next = |m: u32| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x % m
+        };
+        let (mut planned, mut refused) = (0, 0);
+        for _ in 0..3000 {
+            let edges = random_edges(&mut next);
+            let f = graph(&edges);
+            let cfg = Cfg::compute(&f.body);
+            let reachable: Vec<bool> =
+                (0..edges.len()).map(|i| cfg.is_reachable(BlockId::from_u32(i as u32))).collect();
+            let want = reducible(&edges, &reachable);
+            match plan(&f.body) {
+                Some(steps) => {
+                    assert!(want, "{edges:?} is irreducible but was planned");
+                    planned += 1;
+                    check_shape(&steps, &reachable);
+                    for _ in 0..4 {
+                        execute(&steps, &f.body, || next(2) == 1, 60);
+                    }
+                }
+                None => {
+                    assert!(!want, "{edges:?} is reducible but was refused");
+                    refused += 1;
+                }
+            }
+        }
+        assert!(planned > 1000 && refused > 100, "{planned} planned, {refused} refused");
+    }
+
+    /// The shapes the backend relies on for speed.
+    #[test]
+    fn a_counted_loop_is_a_loop_with_its_exit_in_an_if() {
+        // 0 -> 1 (head) -> 2 (body) -> 1, head -> 3 (return)
+        let f = graph(&[vec![1], vec![2, 3], vec![1], vec![]]);
+        let steps = plan(&f.body).unwrap();
+        let b = BlockId::from_u32;
+        assert_eq!(
+            steps,
+            vec![
+                Step::Insts(b(0)),
+                Step::Loop,
+                Step::Insts(b(1)),
+                Step::If { block: b(1), when: false },
+                Step::Insts(b(3)),
+                Step::End,
+                Step::Insts(b(2)),
+                Step::Br(0),
+                Step::End,
+                Step::Unreachable,
+            ]
+        );
+        // A diamond: one `block` for the merge, the branch into it dropped
+        // where it falls through.
+        let f = graph(&[vec![1, 2], vec![3], vec![3], vec![]]);
+        let steps = plan(&f.body).unwrap();
+        assert_eq!(
+            steps,
+            vec![
+                Step::Block,
+                Step::Insts(b(0)),
+                Step::If { block: b(0), when: true },
+                Step::Insts(b(1)),
+                Step::Br(1),
+                Step::End,
+                Step::Insts(b(2)),
+                Step::End,
+                Step::Insts(b(3)),
+            ]
+        );
+        // Irreducible: two blocks entering each other.
+        assert_eq!(plan(&graph(&[vec![1, 2], vec![2], vec![1, 3], vec![]]).body), None);
+    }
+}
