@@ -640,6 +640,8 @@ struct FnW<'t, 'p> {
     mark: Option<u32>,
     /// A value used without a local (a text constant), if any.
     missing: Option<ValueId>,
+    /// Array parameters' element bases (`data + byte_offset`), in locals.
+    bases: HashMap<ValueId, u32>,
 }
 
 /// Translates function `fid` of module `mid`: its extra locals and code.
@@ -665,6 +667,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         pc: 0,
         mark: None,
         missing: None,
+        bases: HashMap::new(),
     };
     w.run()?;
     Ok((w.locals, w.code))
@@ -823,6 +826,29 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.push(I::LocalGet(i as u32));
                 self.extend(n);
                 self.push(I::LocalSet(i as u32));
+            }
+        }
+        // The element base of each array parameter that is loaded from or
+        // stored to, read once: no instruction writes a parameter's header,
+        // and in a loop the reads would stay (a store may alias memory).
+        for v in body.tags.ids() {
+            let array = match body.inst(v) {
+                InstData::Load { array, .. } | InstData::Store { array, .. } => array,
+                _ => continue,
+            };
+            if array.as_u32() < params.len() as u32 && !self.bases.contains_key(&array) {
+                let base = self.local(ValType::I32);
+                let p = self.value_local[&array];
+                self.extend([
+                    I::LocalGet(p),
+                    I::I32Load(mem(dl::DATA)),
+                    I::LocalGet(p),
+                    I::I64Load(mem(dl::BYTE_OFFSET)),
+                    I::I32WrapI64,
+                    I::I32Add,
+                    I::LocalSet(base),
+                ]);
+                self.bases.insert(array, base);
             }
         }
         if body.tags.iter().any(|o| *o == Opcode::Alloc) {
@@ -1252,10 +1278,14 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     /// Pushes the address of the element at byte offset `offset` of `array`.
     fn elem_addr(&mut self, array: ValueId, offset: ValueId) {
-        self.get(array);
-        self.push(I::I32Load(mem(dl::DATA)));
-        self.get(array);
-        self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
+        if let Some(&base) = self.bases.get(&array) {
+            self.push(I::LocalGet(base));
+        } else {
+            self.get(array);
+            self.push(I::I32Load(mem(dl::DATA)));
+            self.get(array);
+            self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
+        }
         self.get(offset);
         self.extend([I::I32WrapI64, I::I32Add]);
     }
