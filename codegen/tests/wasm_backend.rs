@@ -519,6 +519,8 @@ fn loops_become_wasm_loops_without_a_dispatch_table() {
         let functions = wat_functions(wat);
         let body = &functions.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no `{name}` in\n{wat}")).1;
         assert!(!body.contains("br_table"), "`{name}` dispatches:\n{body}");
+        // A loop is left by a `br_if` out of a `block` around it.
+        assert!(body.lines().any(|l| l.trim().starts_with("br_if ")), "`{name}` has no `br_if`:\n{body}");
         // Each `loop` is entered again by a branch to its own label.
         let labels: Vec<&str> =
             body.lines().filter_map(|l| l.trim().strip_prefix("loop ;; label = ")).map(str::trim).collect();

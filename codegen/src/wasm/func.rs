@@ -1,6 +1,8 @@
 //! One IR function as one WebAssembly function: every IR value a local (a
-//! `let` local is the same local assigned again), every IR block an arm of
-//! a dispatch loop in reverse postorder, helpers made once per module.
+//! `let` local is the same local assigned again), the blocks in the
+//! structured order `structure::plan` gives (or, for an irreducible graph,
+//! arms of a dispatch loop in reverse postorder), helpers made once per
+//! module.
 
 use super::structure::{self, Step};
 use super::{val_type, Target, Translation, ARENA_TOP, DEFINED};

@@ -7,6 +7,10 @@
 //! `br` to its `loop`, a branch to a merge node a `br` out of its `block`,
 //! and a branch to any other block (entered by that edge alone, so
 //! dominated by the branching block) is that block's code, in place.
+//! One refinement: the blocks a loop header immediately dominates that lie
+//! outside its loop (the loop's exits, a failed check's panic) follow the
+//! `loop` rather than sit inside it, each after a `block` around the loop,
+//! so a loop is left by a `br_if` and its body holds only what repeats.
 //!
 //! The result is a [`Step`] list that the emitter turns into instructions.
 //! Only reducible graphs have such a form (every edge that goes back in
@@ -108,7 +112,13 @@ struct Planner<'b> {
     /// Position in reverse postorder; `u32::MAX` when unreachable.
     number: Vec<u32>,
     loop_header: Vec<bool>,
-    merge: Vec<bool>,
+    /// Blocks entered by a `br` to the end of a `block`: the merge nodes,
+    /// and loop exits once their header is reached.
+    follows: Vec<bool>,
+    cfg: Cfg,
+    /// Scratch for the blocks of one loop: the header's number + 1 marks
+    /// a member.
+    in_loop: Vec<u32>,
     labels: Vec<Label>,
     steps: Vec<Step>,
     work: Vec<Work>,
@@ -146,13 +156,15 @@ pub(crate) fn plan(body: &Body) -> Option<Vec<Step>> {
             }
         }
     }
-    let merge = forward_in.iter().map(|&k| k >= 2).collect();
+    let follows = forward_in.iter().map(|&k| k >= 2).collect();
     let mut p = Planner {
         body,
         dom,
         number,
         loop_header,
-        merge,
+        follows,
+        cfg,
+        in_loop: vec![0; n],
         labels: Vec::new(),
         steps: Vec::with_capacity(3 * order.len()),
         work: vec![Work::Tree(order[0])],
@@ -183,19 +195,27 @@ impl Planner<'_> {
     /// Opens the constructs of block `b`'s tree and writes its code; what
     /// follows it is left as work.
     fn tree(&mut self, b: BlockId) -> Option<()> {
-        if self.loop_header[b.index()] {
+        // The blocks that follow a `block` opened here, latest first: the
+        // outermost `block` is followed by the last of them.
+        let mut children: Vec<BlockId> = self.dom.children(b).collect();
+        children.sort_by_key(|c| std::cmp::Reverse(self.number[c.index()]));
+        let header = self.loop_header[b.index()];
+        let mark = if header { self.mark_loop(b) } else { 0 };
+        let (outside, inside): (Vec<BlockId>, Vec<BlockId>) =
+            children.into_iter().partition(|c| header && self.in_loop[c.index()] != mark);
+        for &c in &outside {
+            self.follows[c.index()] = true;
+            self.open_follow(c);
+        }
+        if header {
             self.steps.push(Step::Loop);
             self.labels.push(Label::Loop(b));
             self.work.push(Work::Close);
         }
-        // The merge nodes `b` immediately dominates, latest first: the
-        // outermost `block` is followed by the last of them.
-        let mut merges: Vec<BlockId> = self.dom.children(b).filter(|c| self.merge[c.index()]).collect();
-        merges.sort_by_key(|c| std::cmp::Reverse(self.number[c.index()]));
-        for &m in &merges {
-            self.steps.push(Step::Block);
-            self.labels.push(Label::Follow(m));
-            self.work.push(Work::CloseThenTree(m));
+        for c in inside {
+            if self.follows[c.index()] {
+                self.open_follow(c);
+            }
         }
         self.steps.push(Step::Insts(b));
         let Some(t) = self.body.terminator(b) else { return Some(()) };
@@ -246,13 +266,37 @@ impl Planner<'_> {
         Some(())
     }
 
+    /// Opens a `block` that block `c` follows.
+    fn open_follow(&mut self, c: BlockId) {
+        self.steps.push(Step::Block);
+        self.labels.push(Label::Follow(c));
+        self.work.push(Work::CloseThenTree(c));
+    }
+
+    /// Marks the blocks of the loop headed by `h` in `in_loop` (those that
+    /// reach a branch back to `h` without passing `h`) with the mark it
+    /// returns.
+    fn mark_loop(&mut self, h: BlockId) -> u32 {
+        let mark = self.number[h.index()] + 1;
+        self.in_loop[h.index()] = mark;
+        let mut stack: Vec<BlockId> = self.cfg.preds(h).filter(|p| self.dom.dominates(h, *p)).collect();
+        while let Some(b) = stack.pop() {
+            if self.in_loop[b.index()] == mark || !self.cfg.is_reachable(b) {
+                continue;
+            }
+            self.in_loop[b.index()] = mark;
+            stack.extend(self.cfg.preds(b));
+        }
+        mark
+    }
+
     /// What the edge `from` → `to` becomes, `None` when the label it needs
     /// is not open (an irreducible graph slipped through).
     fn edge(&self, from: BlockId, to: BlockId) -> Option<Edge> {
         let (nf, nt) = (self.number[from.index()], self.number[to.index()]);
         let want = if nt <= nf {
             Label::Loop(to)
-        } else if self.merge[to.index()] {
+        } else if self.follows[to.index()] {
             Label::Follow(to)
         } else {
             return Some(Edge::Inline);
@@ -498,8 +542,9 @@ mod tests {
 
     /// The shapes the backend relies on for speed.
     #[test]
-    fn a_counted_loop_is_a_loop_with_its_exit_in_an_if() {
-        // 0 -> 1 (head) -> 2 (body) -> 1, head -> 3 (return)
+    fn a_counted_loop_is_left_by_br_if() {
+        // 0 -> 1 (head) -> 2 (body) -> 1, head -> 3 (return): the exit
+        // follows the loop.
         let f = graph(&[vec![1], vec![2, 3], vec![1], vec![]]);
         let steps = plan(&f.body).unwrap();
         let b = BlockId::from_u32;
@@ -507,15 +552,39 @@ mod tests {
             steps,
             vec![
                 Step::Insts(b(0)),
+                Step::Block,
                 Step::Loop,
                 Step::Insts(b(1)),
-                Step::If { block: b(1), when: false },
-                Step::Insts(b(3)),
-                Step::End,
+                Step::BrIf { block: b(1), when: false, depth: 1 },
                 Step::Insts(b(2)),
                 Step::Br(0),
                 Step::End,
-                Step::Unreachable,
+                Step::End,
+                Step::Insts(b(3)),
+            ]
+        );
+        // A check in the loop body: its panic stays in an `if` there.
+        // 0 -> 1 (head) -> 2 (check) -> 3 (store) -> 1, 2 -> 4 (panic),
+        // head -> 5 (return).
+        let f = graph(&[vec![1], vec![2, 5], vec![3, 4], vec![1], vec![], vec![]]);
+        let steps = plan(&f.body).unwrap();
+        assert_eq!(
+            steps,
+            vec![
+                Step::Insts(b(0)),
+                Step::Block,
+                Step::Loop,
+                Step::Insts(b(1)),
+                Step::BrIf { block: b(1), when: false, depth: 1 },
+                Step::Insts(b(2)),
+                Step::If { block: b(2), when: false },
+                Step::Insts(b(4)),
+                Step::End,
+                Step::Insts(b(3)),
+                Step::Br(0),
+                Step::End,
+                Step::End,
+                Step::Insts(b(5)),
             ]
         );
         // A diamond: one `block` for the merge, the branch into it dropped
