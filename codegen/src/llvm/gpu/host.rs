@@ -1503,3 +1503,51 @@ struct ArgSlots<'c> {
     /// Per argument: the staging record of an array, and the slot.
     slots: Vec<(Option<PointerValue<'c>>, PointerValue<'c>)>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mistake_is_an_internal_error_naming_the_function() {
+        let cx = Context::create();
+        let m = cx.create_module("host");
+        let mut h = Host::new(&cx, &m);
+        let ty = cx.void_type().fn_type(&[], false);
+        let f = m.add_function("k.launch", ty, None);
+        let e = h.define(f, "kernel function `k`", |_, fb| fb.param(0).map(|_| ())).unwrap_err();
+        let msg = &e[0].message;
+        assert!(
+            msg.starts_with("internal code generation error: building `k.launch` for kernel function `k`"),
+            "{msg}"
+        );
+        assert!(msg.ends_with("no parameter 0"), "{msg}");
+        // A block without a terminator: the function does not verify.
+        let g = m.add_function("k.unfinished", ty, None);
+        let e = h.define(g, "kernel function `k`", |_, _| Ok(())).unwrap_err();
+        let msg = &e[0].message;
+        assert!(
+            msg.starts_with(
+                "internal code generation error: the LLVM function `k.unfinished` built for kernel function `k` does \
+                 not verify"
+            ),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn a_second_definition_is_refused() {
+        let cx = Context::create();
+        let m = cx.create_module("host");
+        let mut h = Host::new(&cx, &m);
+        let ty = cx.void_type().fn_type(&[], false);
+        let f = h.function("postc.gpu.init", ty, None).unwrap();
+        h.define(f, "the loader of the GPU code", |_, fb| fb.ret_void()).unwrap();
+        let e = h.function("postc.gpu.init", ty, None).unwrap_err();
+        assert!(e[0].message.contains("`postc.gpu.init` is defined twice"), "{}", e[0].message);
+        let other = cx.i32_type().fn_type(&[], false);
+        m.add_function("postc.gpu.other", ty, None);
+        let e = h.function("postc.gpu.other", other, None).unwrap_err();
+        assert!(e[0].message.contains("declared with another type"), "{}", e[0].message);
+    }
+}
