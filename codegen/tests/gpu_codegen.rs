@@ -491,6 +491,26 @@ fn the_gpu_loader_joins_linked_constructors() {
     assert!(matches!((user, loader), (Some(u), Some(l)) if u < l), "{c}");
 }
 
+/// A `--link-ir` file that LLVM's verifier rejects (here a constructor list
+/// of the wrong type, which crashes LLVM's passes) is a diagnostic.
+#[test]
+fn a_malformed_linked_constructor_list_is_a_diagnostic() {
+    let dir = tmpdir("gpu-bad-ctors");
+    let ll = dir.join("bad.ll");
+    std::fs::write(&ll, "@llvm.global_ctors = appending global [1 x i32] [i32 5]\n").unwrap();
+    let out = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--emit", "obj", "tests/gpu/kernels.pir", "--link-ir"])
+        .arg(&ll)
+        .arg("-o")
+        .arg(dir.join("kernels.o"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("bad.ll` is not valid LLVM IR: wrong type for intrinsic global variable"), "{stderr}");
+}
+
 /// `llvm-readelf` from LLVM 22 or the PATH.
 fn readelf() -> PathBuf {
     let llvm = PathBuf::from("/usr/lib/llvm-22/bin/llvm-readelf");

@@ -389,7 +389,7 @@ impl<'c, 'm> Host<'c, 'm> {
     }
 
     /// A function the host code calls, declared on first use.
-    fn callee(&self, name: &str) -> FunctionValue<'c> {
+    fn callee(&self, name: &str) -> R<FunctionValue<'c>> {
         let t = self.t();
         let (ptr, i64, i32) = (t.ptr.into(), t.i64.into(), t.i32.into());
         let void = t.cx.void_type();
@@ -418,10 +418,15 @@ impl<'c, 'm> Host<'c, 'm> {
             entry::CALLOC => (t.ptr.fn_type(&[i64, i64], false), &["nounwind"]),
             entry::FREE => (void.fn_type(&[ptr], false), &["nounwind"]),
             entry::MEMSET => (void.fn_type(&[ptr, t.i8.into(), i64, t.i1.into()], false), &[]),
-            // The i64 min and max intrinsics.
-            _ => (t.i64.fn_type(&[i64, i64], false), &[]),
+            entry::SMAX | entry::SMIN | entry::UMAX | entry::UMIN => (t.i64.fn_type(&[i64, i64], false), &[]),
+            _ => return Err(Mistake(format!("no declaration of `{name}`"))),
         };
-        self.u.declare(name, ty, flags)
+        let f = self.u.declare(name, ty, flags);
+        // A program's own function of that name would take the calls.
+        if f.get_type() != ty {
+            return Err(Mistake(format!("`{name}` is already a function of another type")));
+        }
+        Ok(f)
     }
 
     /// A private constant holding the printf format `fmt`.
@@ -609,7 +614,7 @@ impl<'c, 'm> Host<'c, 'm> {
             fb.at(wait);
             let th = fb.call_ptr(thread, &[c.into()])?;
             fb.store(fb.field(th, THREAD_STATE)?, fb.int(WAITING))?;
-            fb.call(h.callee(entry::SWAPCONTEXT), &[th.into(), c.into()])?;
+            fb.call(h.callee(entry::SWAPCONTEXT)?, &[th.into(), c.into()])?;
             fb.br(out)?;
             fb.at(out);
             fb.ret_void()
@@ -645,7 +650,7 @@ impl<'c, 'm> Host<'c, 'm> {
         self.define(new, owner, |h, fb| {
             let t = h.t();
             let (n, body, arg) = (fb.param_int(0)?, fb.param_ptr(1)?, fb.param_ptr(2)?);
-            let calloc = h.callee(entry::CALLOC);
+            let calloc = h.callee(entry::CALLOC)?;
             let c = fb.call_ptr(calloc, &[fb.int(1).into(), fb.int(RECORD).into()])?;
             let th = fb.call_ptr(calloc, &[n.into(), fb.int(THREAD).into()])?;
             let none = fb.b.build_or(fb.b.build_is_null(c, "")?, fb.b.build_is_null(th, "")?, "")?;
@@ -662,7 +667,7 @@ impl<'c, 'm> Host<'c, 'm> {
             let l = fb.counted(n, "head", "map", "done")?;
             let i32t = t.i32;
             let s = fb.call_ptr(
-                h.callee(entry::MMAP),
+                h.callee(entry::MMAP)?,
                 &[
                     t.ptr.const_null().into(),
                     fb.int(STACK).into(),
@@ -678,7 +683,7 @@ impl<'c, 'm> Host<'c, 'm> {
             fb.condbr(bad, fail, mapped)?;
             fb.at(mapped);
             fb.call(
-                h.callee(entry::MPROTECT),
+                h.callee(entry::MPROTECT)?,
                 &[s.into(), fb.int(GUARD).into(), i32t.const_int(PROT_NONE, false).into()],
             )?;
             let at = fb.byte(th, fb.mul(l.i, fb.int(THREAD))?)?;
@@ -699,9 +704,9 @@ impl<'c, 'm> Host<'c, 'm> {
             let l = fb.counted(n, "head", "body", "done")?;
             let at = fb.byte(th, fb.mul(l.i, fb.int(THREAD))?)?;
             let s = fb.load_ptr(fb.field(at, THREAD_STACK)?, "s")?;
-            fb.call(h.callee(entry::MUNMAP), &[s.into(), fb.int(STACK).into()])?;
+            fb.call(h.callee(entry::MUNMAP)?, &[s.into(), fb.int(STACK).into()])?;
             fb.next(&l)?;
-            let cfree = h.callee(entry::FREE);
+            let cfree = h.callee(entry::FREE)?;
             fb.call(cfree, &[th.into()])?;
             let old = fb.load_ptr(fb.field(c, REC_PREV)?, "old")?;
             fb.store(current, old)?;
@@ -725,14 +730,14 @@ impl<'c, 'm> Host<'c, 'm> {
             // Every thread ready at the entry.
             let init = fb.counted(n, "init", "init.body", "phase")?;
             let it = fb.byte(th, fb.mul(init.i, fb.int(THREAD))?)?;
-            fb.call(h.callee(entry::GETCONTEXT), &[it.into()])?;
+            fb.call(h.callee(entry::GETCONTEXT)?, &[it.into()])?;
             fb.store(fb.field(it, UC_LINK)?, c)?;
             let stack = fb.load_ptr(fb.field(it, THREAD_STACK)?, "stack")?;
             fb.store(fb.field(it, UC_STACK_SP)?, stack)?;
             fb.store(fb.field(it, UC_STACK_FLAGS)?, t.i32.const_zero())?;
             fb.store(fb.field(it, UC_STACK_SIZE)?, fb.int(STACK))?;
             let start = start.as_global_value().as_pointer_value();
-            fb.call(h.callee(entry::MAKECONTEXT), &[it.into(), start.into(), t.i32.const_zero().into()])?;
+            fb.call(h.callee(entry::MAKECONTEXT)?, &[it.into(), start.into(), t.i32.const_zero().into()])?;
             fb.store(fb.field(it, THREAD_STATE)?, fb.int(READY))?;
             fb.next(&init)?;
             // A phase: every ready thread runs up to its next barrier or its
@@ -750,7 +755,7 @@ impl<'c, 'm> Host<'c, 'm> {
                 fb.store(h.coord(fb, k as u64)?, v)?;
             }
             fb.store(running, turn.i)?;
-            fb.call(h.callee(entry::SWAPCONTEXT), &[c.into(), jt.into()])?;
+            fb.call(h.callee(entry::SWAPCONTEXT)?, &[c.into(), jt.into()])?;
             fb.br(next)?;
             fb.at(next);
             fb.next(&turn)?;
@@ -910,7 +915,7 @@ impl<'c, 'm> Host<'c, 'm> {
             for sh in &g.shared {
                 let p = fb.call_ptr(h.existing(&sh.symbol)?, &[])?;
                 let zero = (t.i8.const_zero().into(), t.i1.const_zero().into());
-                fb.call(h.callee(entry::MEMSET), &[p.into(), zero.0, fb.int(sh.bytes).into(), zero.1])?;
+                fb.call(h.callee(entry::MEMSET)?, &[p.into(), zero.0, fb.int(sh.bytes).into(), zero.1])?;
             }
             let block = h.existing(coop::BLOCK)?;
             let args = [c.into(), diverged.into(), bx.into(), by.into(), bz.into(), g3.into(), g4.into()];
@@ -979,8 +984,8 @@ impl<'c, 'm> Host<'c, 'm> {
         self.constructor(init)?;
         self.define(init, "the loader of the GPU code", |h, fb| {
             let kind = t.i32.const_int(code.runtime_kind() as u64, false);
-            fb.call(h.callee(entry::SELECT_RUNTIME), &[kind.into()])?;
-            let usable = fb.call_int(h.callee(entry::USABLE), &[])?;
+            fb.call(h.callee(entry::SELECT_RUNTIME)?, &[kind.into()])?;
+            let usable = fb.call_int(h.callee(entry::USABLE)?, &[])?;
             let (none, load) = (fb.block("none"), fb.block("load"));
             fb.condbr(fb.cmp(IntPredicate::NE, usable, t.i32.const_zero(), "ok")?, load, none)?;
             fb.at(none);
@@ -990,10 +995,11 @@ impl<'c, 'm> Host<'c, 'm> {
             }
             fb.at(load);
             let image = image_g.as_pointer_value();
-            let m = fb.call_ptr(h.callee(entry::MODULE_LOAD), &[image.into(), fb.int(image_ty.len() as u64).into()])?;
+            let m =
+                fb.call_ptr(h.callee(entry::MODULE_LOAD)?, &[image.into(), fb.int(image_ty.len() as u64).into()])?;
             fb.store(loaded.as_pointer_value(), m)?;
             for (handle, name) in &handles {
-                let f = fb.call_ptr(h.callee(entry::MODULE_GET_FUNCTION), &[m.into(), (*name).into()])?;
+                let f = fb.call_ptr(h.callee(entry::MODULE_GET_FUNCTION)?, &[m.into(), (*name).into()])?;
                 fb.store(*handle, f)?;
             }
             fb.ret_void()
@@ -1019,16 +1025,22 @@ impl<'c, 'm> Host<'c, 'm> {
         let entry_ty = t.cx.struct_type(&[t.i32.into(), t.ptr.into(), t.ptr.into()], false);
         let mut entries = Vec::new();
         if let Some(old) = self.module().get_global(CTORS) {
-            if let Some(BasicValueEnum::ArrayValue(arr)) = old.get_initializer() {
-                for k in 0..arr.get_type().len() {
-                    // SAFETY: `k` is below the array's length; its elements are
-                    // constants of the array's element type.
-                    let e = unsafe { StructValue::new(inkwell::llvm_sys::core::LLVMGetOperand(arr.as_value_ref(), k)) };
-                    if e.get_type() != entry_ty {
-                        return Err(err(format!("`{CTORS}` of a linked file has entries of another type")));
+            let bad = || err(format!("`{CTORS}` of a `--link-ir` file is not an array of `{{ i32, ptr, ptr }}`"));
+            match old.get_initializer() {
+                Some(BasicValueEnum::ArrayValue(arr)) if arr.get_type().get_element_type() == entry_ty.into() => {
+                    for k in 0..arr.get_type().len() {
+                        // SAFETY: `arr` is a constant array of `entry_ty`
+                        // structs and `k` below its length.
+                        let e = unsafe { inkwell::llvm_sys::core::LLVMGetAggregateElement(arr.as_value_ref(), k) };
+                        if e.is_null() {
+                            return Err(bad());
+                        }
+                        // SAFETY: an element of an array of structs is a struct.
+                        entries.push(unsafe { StructValue::new(e) });
                     }
-                    entries.push(e);
                 }
+                None => {}
+                Some(_) => return Err(bad()),
             }
             // SAFETY: replaced below; nothing refers to `llvm.global_ctors`.
             unsafe { old.delete() };
@@ -1056,7 +1068,7 @@ impl<'c, 'm> Host<'c, 'm> {
             let args: Vec<BasicMetadataValueEnum> = (0..4).map(|k| Ok(fb.param(k)?.into())).collect::<R<_>>()?;
             let gpu = h.existing(&format!("{name}.gpu"))?;
             if u.fallback {
-                let usable = fb.call_int(h.callee(entry::USABLE), &[])?;
+                let usable = fb.call_int(h.callee(entry::USABLE)?, &[])?;
                 let (on, off) = (fb.block("gpu"), fb.block("host"));
                 fb.condbr(fb.cmp(IntPredicate::NE, usable, h.t().i32.const_zero(), "ok")?, on, off)?;
                 fb.at(on);
@@ -1148,9 +1160,9 @@ impl<'c, 'm> Host<'c, 'm> {
             fb.br(out)?;
             fb.at(go);
             let kernel = fb.load_ptr(handle, "f")?;
-            let stream = fb.call_ptr(h.callee(entry::STREAM), &[])?;
-            let mark = fb.call_int(h.callee(entry::ARENA_MARK), &[stream.into()])?;
-            let (smax, smin) = (h.callee(entry::SMAX), h.callee(entry::SMIN));
+            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
+            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
+            let (smax, smin) = (h.callee(entry::SMAX)?, h.callee(entry::SMIN)?);
             let mut on_device = Vec::with_capacity(nops);
             for (j, ax) in axes.iter().enumerate() {
                 let e = elsize(plan.dtypes[j]);
@@ -1166,7 +1178,7 @@ impl<'c, 'm> Host<'c, 'm> {
                 }
                 let (base, host_span, dev_span, bytes_slot) = slots[j];
                 let hp = fb.load_ptr(fb.nth(t.ptr, args, fb.int(j as u64))?, &format!("h{j}"))?;
-                let dev = fb.call_int(h.callee(entry::IS_DEVICE_PTR), &[hp.into()])?;
+                let dev = fb.call_int(h.callee(entry::IS_DEVICE_PTR)?, &[hp.into()])?;
                 let indev = fb.cmp(IntPredicate::NE, dev, t.i32.const_zero(), &format!("indev{j}"))?;
                 fb.store(base, hp)?;
                 let (stage, copyin, staged) =
@@ -1176,7 +1188,7 @@ impl<'c, 'm> Host<'c, 'm> {
                 let width = fb.add(b.build_int_sub(hi, lo, "")?, fb.int(e))?;
                 let bytes = b.build_select(empty, fb.int(0), width, &format!("bytes{j}"))?.into_int_value();
                 let hlo = fb.byte(hp, lo)?;
-                let d = fb.call_ptr(h.callee(entry::ARENA_ALLOC), &[bytes.into(), stream.into()])?;
+                let d = fb.call_ptr(h.callee(entry::ARENA_ALLOC)?, &[bytes.into(), stream.into()])?;
                 let db = fb.byte(d, b.build_int_sub(fb.int(0), lo, "")?)?;
                 fb.store(base, db)?;
                 fb.store(host_span, hlo)?;
@@ -1191,7 +1203,7 @@ impl<'c, 'm> Host<'c, 'm> {
                     fb.br(copyin)?;
                 }
                 fb.at(copyin);
-                fb.call(h.callee(entry::MEMCPY), &[d.into(), hlo.into(), bytes.into(), stream.into()])?;
+                fb.call(h.callee(entry::MEMCPY)?, &[d.into(), hlo.into(), bytes.into(), stream.into()])?;
                 fb.br(staged)?;
                 fb.at(staged);
                 on_device.push(indev);
@@ -1203,7 +1215,7 @@ impl<'c, 'm> Host<'c, 'm> {
                 fb.store(fb.slot(t.ptr, np, params, i as u64)?, p)?;
             }
             let blocks = fb.udiv(fb.add(n, fb.int(BLOCK - 1))?, fb.int(BLOCK))?;
-            let grid0 = fb.call_int(h.callee(entry::UMIN), &[blocks.into(), fb.int(MAX_GRID).into()])?;
+            let grid0 = fb.call_int(h.callee(entry::UMIN)?, &[blocks.into(), fb.int(MAX_GRID).into()])?;
             let grid = h.scratch(fb, u, &step, &dim, n, grid0, stream, scratch_slot, slot_bytes)?;
             fb.store(fb.slot(t.ptr, np, params, np as u64 - 2)?, scratch_slot)?;
             fb.store(fb.slot(t.ptr, np, params, np as u64 - 1)?, slot_bytes)?;
@@ -1222,7 +1234,7 @@ impl<'c, 'm> Host<'c, 'm> {
                 t.ptr.const_null().into(),
                 fb.int(np as u64).into(),
             ];
-            fb.call(h.callee(entry::LAUNCH_KERNEL), &launch)?;
+            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
             for j in plan.nin..nops {
                 let (back, done) = (fb.block(&format!("back{j}")), fb.block(&format!("back{j}.done")));
                 fb.condbr(on_device[j], done, back)?;
@@ -1231,11 +1243,11 @@ impl<'c, 'm> Host<'c, 'm> {
                 let hs = fb.load_ptr(host_span, "")?;
                 let ds = fb.load_ptr(dev_span, "")?;
                 let bytes = fb.load_int(t.i64, bytes_slot, "")?;
-                fb.call(h.callee(entry::MEMCPY), &[hs.into(), ds.into(), bytes.into(), stream.into()])?;
+                fb.call(h.callee(entry::MEMCPY)?, &[hs.into(), ds.into(), bytes.into(), stream.into()])?;
                 fb.br(done)?;
                 fb.at(done);
             }
-            fb.call(h.callee(entry::ARENA_RESTORE), &[mark.into(), stream.into()])?;
+            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
             fb.br(out)?;
             out.move_after(fb.here()?).map_err(|_| Mistake("cannot move the exit block".into()))?;
             fb.at(out);
@@ -1286,14 +1298,14 @@ impl<'c, 'm> Host<'c, 'm> {
         let (scratch, none, launch) = (fb.block("scratch"), fb.block("noscratch"), fb.block("launch"));
         fb.condbr(need, scratch, none)?;
         fb.at(scratch);
-        let (umax, umin) = (self.callee(entry::UMAX), self.callee(entry::UMIN));
+        let (umax, umin) = (self.callee(entry::UMAX)?, self.callee(entry::UMIN)?);
         let slot1 = fb.call_int(umax, &[slot.into(), fb.int(1).into()])?;
         let cap0 = fb.udiv(fb.int(SCRATCH_BUDGET), fb.mul(slot1, fb.int(BLOCK))?)?;
         let cap = fb.call_int(umax, &[cap0.into(), fb.int(1).into()])?;
         let sgrid = fb.call_int(umin, &[grid0.into(), cap.into()])?;
         let threads = fb.call_int(umin, &[fb.mul(sgrid, fb.int(BLOCK))?.into(), n.into()])?;
         let bytes = fb.mul(threads, slot)?;
-        let buf = fb.call_ptr(self.callee(entry::ARENA_ALLOC), &[bytes.into(), stream.into()])?;
+        let buf = fb.call_ptr(self.callee(entry::ARENA_ALLOC)?, &[bytes.into(), stream.into()])?;
         fb.store(scratch_slot, buf)?;
         fb.store(slot_bytes, slot)?;
         fb.br(launch)?;
@@ -1342,7 +1354,7 @@ impl<'c, 'm> Host<'c, 'm> {
             let a = fb.param(first + k)?;
             let (rec, slot) = s.slots[k];
             if let Some(rec) = rec {
-                let stage = self.callee(entry::STAGE_TENSOR);
+                let stage = self.callee(entry::STAGE_TENSOR)?;
                 let dt = fb.call_ptr(stage, &[a.into(), rec.into(), stream.into()])?;
                 fb.store(slot, dt)?;
             } else if let (DType::Bool, BasicValueEnum::IntValue(a)) = (p.dtype, a) {
@@ -1359,7 +1371,7 @@ impl<'c, 'm> Host<'c, 'm> {
     fn unstage_outputs(&self, fb: &Fb<'c>, g: &GpuFunction, s: &ArgSlots<'c>) -> R<()> {
         for (p, (rec, _)) in g.params.iter().zip(&s.slots) {
             if let (true, Some(rec)) = (p.output, rec) {
-                fb.call(self.callee(entry::UNSTAGE_TENSOR), &[(*rec).into()])?;
+                fb.call(self.callee(entry::UNSTAGE_TENSOR)?, &[(*rec).into()])?;
             }
         }
         Ok(())
@@ -1374,8 +1386,8 @@ impl<'c, 'm> Host<'c, 'm> {
             let t = h.t();
             let s = h.arg_slots(fb, g, g.params.len() as u32)?;
             let [g0, g1, g2, g3, g4, g5] = h.launch_config(fb, g)?;
-            let stream = fb.call_ptr(h.callee(entry::STREAM), &[])?;
-            let mark = fb.call_int(h.callee(entry::ARENA_MARK), &[stream.into()])?;
+            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
+            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
             h.stage_args(fb, g, 1, &s, stream)?;
             let kernel = fb.load_ptr(handle, "f")?;
             let launch = [
@@ -1392,9 +1404,9 @@ impl<'c, 'm> Host<'c, 'm> {
                 t.ptr.const_null().into(),
                 fb.int(s.np as u64).into(),
             ];
-            fb.call(h.callee(entry::LAUNCH_KERNEL), &launch)?;
+            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
             h.unstage_outputs(fb, g, &s)?;
-            fb.call(h.callee(entry::ARENA_RESTORE), &[mark.into(), stream.into()])?;
+            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
             fb.ret_void()
         })
     }
@@ -1414,12 +1426,12 @@ impl<'c, 'm> Host<'c, 'm> {
             let s = h.arg_slots(fb, g, np)?;
             let rslot = fb.alloca(t.ptr, "rslot")?;
             let hret = fb.alloca(t.i64, "hret")?;
-            let stream = fb.call_ptr(h.callee(entry::STREAM), &[])?;
-            let mark = fb.call_int(h.callee(entry::ARENA_MARK), &[stream.into()])?;
+            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
+            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
             h.stage_args(fb, g, 0, &s, stream)?;
             let result = match g.ret {
                 Some(_) => {
-                    let rdev = fb.call_ptr(h.callee(entry::ARENA_ALLOC), &[fb.int(8).into(), stream.into()])?;
+                    let rdev = fb.call_ptr(h.callee(entry::ARENA_ALLOC)?, &[fb.int(8).into(), stream.into()])?;
                     fb.store(rslot, rdev)?;
                     fb.store(fb.slot(t.ptr, np, s.params, g.params.len() as u64)?, rslot)?;
                     Some(rdev)
@@ -1442,12 +1454,12 @@ impl<'c, 'm> Host<'c, 'm> {
                 t.ptr.const_null().into(),
                 fb.int(np as u64).into(),
             ];
-            fb.call(h.callee(entry::LAUNCH_KERNEL), &launch)?;
+            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
             if let Some(rdev) = result {
-                fb.call(h.callee(entry::MEMCPY), &[hret.into(), rdev.into(), fb.int(8).into(), stream.into()])?;
+                fb.call(h.callee(entry::MEMCPY)?, &[hret.into(), rdev.into(), fb.int(8).into(), stream.into()])?;
             }
             h.unstage_outputs(fb, g, &s)?;
-            fb.call(h.callee(entry::ARENA_RESTORE), &[mark.into(), stream.into()])?;
+            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
             match g.ret {
                 None => fb.ret_void()?,
                 Some(DType::Bool) => {
@@ -1482,7 +1494,7 @@ impl<'c, 'm> Host<'c, 'm> {
                 Ok(())
             };
             if g.fallback {
-                let usable = fb.call_int(h.callee(entry::USABLE), &[])?;
+                let usable = fb.call_int(h.callee(entry::USABLE)?, &[])?;
                 let (on, off) = (fb.block("gpu"), fb.block("host"));
                 fb.condbr(fb.cmp(IntPredicate::NE, usable, t.i32.const_zero(), "ok")?, on, off)?;
                 fb.at(on);
