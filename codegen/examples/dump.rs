@@ -13,9 +13,9 @@ fn main() {
         return;
     }
     let prepared = postc_codegen::prepare(&p, &opts).unwrap();
-    let low = postc_codegen::lower(&prepared).unwrap();
-    let tm = postc_codegen::target_machine(&opts).unwrap();
+    let low = postc_codegen::llvm::lower(&prepared).unwrap();
+    let tm = postc_codegen::llvm::target_machine(&opts).unwrap();
     let cx = inkwell::context::Context::create();
-    let module = postc_codegen::build_unit(&cx, &low, &opts, &tm, None).unwrap();
+    let module = postc_codegen::llvm::build_unit(&cx, &low, &opts, &tm, None).unwrap();
     print!("{}", module.print_to_string().to_string());
 }

@@ -1,7 +1,7 @@
 //! What the ABI fixes for every backend, decided once: how array dtypes
 //! are described to DLPack, the layout of a `DLTensor`, the names of a
 //! ufunc's entry points and of the runtime's entry points (whose protocol
-//! `crate::runtime` describes and `libpostc_runtime.a` implements).
+//! `crate::llvm::runtime` describes and `libpostc_runtime.a` implements).
 
 use postc_ir::DType;
 

@@ -20,23 +20,8 @@ pub trait Backend: Sync {
     fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>>;
 }
 
-/// The LLVM backend (through inkwell), with GPU code for NVPTX and AMDGPU.
-pub struct Llvm;
-
-impl Backend for Llvm {
-    fn name(&self) -> &'static str {
-        "llvm"
-    }
-    fn emit_kinds(&self) -> &'static [EmitKind] {
-        &[EmitKind::Object, EmitKind::Assembly, EmitKind::LlvmIr, EmitKind::Bitcode]
-    }
-    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
-        crate::emit(program, options, kind)
-    }
-}
-
 /// Every backend, the default first.
-pub static BACKENDS: &[&dyn Backend] = &[&Llvm, &crate::c::C, &crate::qbe::Qbe, &crate::wasm::Wasm];
+pub static BACKENDS: &[&dyn Backend] = &[&crate::llvm::Llvm, &crate::c::C, &crate::qbe::Qbe, &crate::wasm::Wasm];
 
 /// The backend of a name, or a message listing the valid ones.
 pub fn by_name(name: &str) -> Result<&'static dyn Backend, String> {
@@ -82,6 +67,6 @@ mod tests {
         assert_eq!(by_name("qbe").unwrap().name(), "qbe");
         let e = by_name("gcc").err().unwrap();
         assert!(e.contains("unknown backend `gcc`") && e.contains("llvm") && e.contains("qbe"), "{e}");
-        assert!(check_kind(&Llvm, EmitKind::LlvmIr).is_ok());
+        assert!(check_kind(&crate::llvm::Llvm, EmitKind::LlvmIr).is_ok());
     }
 }

@@ -137,20 +137,22 @@ fn ld_lld() -> std::path::PathBuf {
 
 /// Links an AMDGPU object into a code object with `ld.lld -shared`.
 pub(crate) fn amdgpu_code_object(object: &[u8]) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let dir = tempfile::tempdir().map_err(|e| crate::gpu::err(format!("temporary directory: {e}")))?;
+    let dir = tempfile::tempdir().map_err(|e| crate::llvm::gpu::err(format!("temporary directory: {e}")))?;
     let (o, out) = (dir.path().join("kernels.o"), dir.path().join("kernels.hsaco"));
-    std::fs::write(&o, object).map_err(|e| crate::gpu::err(format!("writing {}: {e}", o.display())))?;
+    std::fs::write(&o, object).map_err(|e| crate::llvm::gpu::err(format!("writing {}: {e}", o.display())))?;
     let lld = ld_lld();
     let run = std::process::Command::new(&lld).arg("-shared").arg("-o").arg(&out).arg(&o).output();
     match run {
         Ok(r) if r.status.success() => {
-            std::fs::read(&out).map_err(|e| crate::gpu::err(format!("reading {}: {e}", out.display())))
+            std::fs::read(&out).map_err(|e| crate::llvm::gpu::err(format!("reading {}: {e}", out.display())))
         }
-        Ok(r) => Err(crate::gpu::err(format!(
+        Ok(r) => Err(crate::llvm::gpu::err(format!(
             "`{}` failed linking the AMDGPU code object: {}",
             lld.display(),
             String::from_utf8_lossy(&r.stderr).trim()
         ))),
-        Err(e) => Err(crate::gpu::err(format!("cannot run `{}` (needed for AMDGPU code objects): {e}", lld.display()))),
+        Err(e) => {
+            Err(crate::llvm::gpu::err(format!("cannot run `{}` (needed for AMDGPU code objects): {e}", lld.display())))
+        }
     }
 }

@@ -12,7 +12,8 @@
 //!   bare `gpu` ufunc without one aborts at load.
 
 mod support;
-use postc_codegen::{gpu, CodegenOptions, OptLevel};
+use postc_codegen::llvm::gpu;
+use postc_codegen::{CodegenOptions, OptLevel};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

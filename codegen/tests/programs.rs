@@ -205,7 +205,7 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
     let m = &program.modules[ModuleId::from_u32(0)];
     let mut options = CodegenOptions::for_level(level);
     // `gpu(fallback)` functions run their host body here.
-    options.gpu.mode = postc_codegen::gpu::GpuMode::Off;
+    options.gpu.mode = postc_codegen::llvm::gpu::GpuMode::Off;
     let c = dir.join(format!("{}_calls.c", m.name));
     std::fs::write(&c, trampolines(m)).map_err(|e| e.to_string())?;
     let so = dir.join(format!("lib{}.so", m.name));

@@ -24,6 +24,6 @@ fn functions(n: usize) -> postc_ir::Program {
 #[test]
 fn lowering_exports_every_one_of_many_functions() {
     let program = functions(60_000);
-    let low = postc_codegen::lower(&program).unwrap_or_else(|d| panic!("{d:?}"));
+    let low = postc_codegen::llvm::lower(&program).unwrap_or_else(|d| panic!("{d:?}"));
     assert_eq!(low.exported.len(), 60_000);
 }

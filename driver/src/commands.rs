@@ -193,14 +193,14 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
     }
     let device_only = matches!(a.emit, EmitArg::Ptx | EmitArg::Hsaco);
     let gpu_mode = match a.gpu {
-        _ if a.emit == EmitArg::Hsaco => postc_codegen::gpu::GpuMode::Amdgpu,
-        GpuArg::Nvptx => postc_codegen::gpu::GpuMode::Nvptx,
-        GpuArg::Amdgpu => postc_codegen::gpu::GpuMode::Amdgpu,
-        GpuArg::Off => postc_codegen::gpu::GpuMode::Off,
+        _ if a.emit == EmitArg::Hsaco => postc_codegen::llvm::gpu::GpuMode::Amdgpu,
+        GpuArg::Nvptx => postc_codegen::llvm::gpu::GpuMode::Nvptx,
+        GpuArg::Amdgpu => postc_codegen::llvm::gpu::GpuMode::Amdgpu,
+        GpuArg::Off => postc_codegen::llvm::gpu::GpuMode::Off,
     };
     let gpu_arch = if device_only { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
     let options = CodegenOptions {
-        gpu: postc_codegen::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
+        gpu: postc_codegen::llvm::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
         opt: level,
         target: a.target.clone(),
         cpu: if device_only { None } else { a.cpu.clone() },
@@ -253,9 +253,9 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
     }
     if device_only {
         let code = if a.emit == EmitArg::Ptx {
-            postc_codegen::gpu::emit_ptx(&program, &options).map(String::into_bytes)
+            postc_codegen::llvm::gpu::emit_ptx(&program, &options).map(String::into_bytes)
         } else {
-            postc_codegen::gpu::emit_code_object(&program, &options)
+            postc_codegen::llvm::gpu::emit_code_object(&program, &options)
         };
         return match code {
             Ok(bytes) => match std::fs::write(&out_path, bytes) {
@@ -282,8 +282,8 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         let output = if a.emit == EmitArg::Shared { link::Output::Shared } else { link::Output::Executable };
         // Only the LLVM backend makes GPU code.
         let gpu = backend.name() == "llvm"
-            && gpu_mode != postc_codegen::gpu::GpuMode::Off
-            && postc_codegen::gpu::has_gpu(&program);
+            && gpu_mode != postc_codegen::llvm::gpu::GpuMode::Off
+            && postc_codegen::llvm::gpu::has_gpu(&program);
         return match link::link(&bytes, &stem, &out_path, output, &program, gpu) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -85,7 +85,7 @@ fn cache_key(sources: &SourceMap, options: &CodegenOptions, backend: &str) -> St
         h.update(s.as_bytes());
     };
     line(&compiler_build());
-    line(&postc_codegen::target_description(options));
+    line(&postc_codegen::llvm::target_description(options));
     line(backend);
     line(&format!("{:?} {:?} {:?}", options.opt, options.passes, options.gpu));
     let mut files: Vec<(&str, &str)> = sources.files().collect();
@@ -113,7 +113,7 @@ pub fn build(path: &Path, o: &Options) -> Result<Built, Error> {
     let options = CodegenOptions {
         // GPU functions run on the host (the package does not launch
         // kernels); a `gpu(fallback)` function is the same code.
-        gpu: postc_codegen::gpu::GpuOptions { mode: postc_codegen::gpu::GpuMode::Off, arch: None },
+        gpu: postc_codegen::llvm::gpu::GpuOptions { mode: postc_codegen::llvm::gpu::GpuMode::Off, arch: None },
         ..CodegenOptions::for_level(level)
     };
     let exports = signature::exports(&program);

@@ -6,7 +6,8 @@
 use inkwell::context::Context;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::FileType;
-use postc_codegen::{build_unit, compile, lower, prepare, target_machine, CodegenOptions, OptLevel};
+use postc_codegen::llvm::{build_unit, lower, target_machine};
+use postc_codegen::{compile, prepare, CodegenOptions, OptLevel};
 use postc_ir::Program;
 use std::path::Path;
 use std::time::Instant;

@@ -5,7 +5,7 @@
 //!
 //! - `simplify-cfg` on one function whose entry branches through a chain of
 //!   empty forwarding blocks (10^6 blocks);
-//! - the -O0 pipeline, the lowering (`postc_codegen::lower`: symbols and
+//! - the -O0 pipeline, the lowering (`postc_codegen::llvm::lower`: symbols and
 //!   signatures) of a module of 10^5 small exported functions, each calling
 //!   the one before it, and the LLVM module built from it with the IR
 //!   builder (`build_unit`).
@@ -13,7 +13,8 @@
 //! `scaling [ROUNDS] [BLOCKS] [FUNCTIONS]` (defaults: 3, 1000000, 100000).
 
 use inkwell::context::Context;
-use postc_codegen::{build_unit, lower, prepare, target_machine, CodegenOptions, OptLevel};
+use postc_codegen::llvm::{build_unit, lower, target_machine};
+use postc_codegen::{prepare, CodegenOptions, OptLevel};
 use postc_ir::{Module, Program};
 use postc_passes::{parse_pipeline, PassOptions, RunOptions};
 use std::fmt::Write as _;
@@ -106,6 +107,6 @@ fn main() {
         });
     }
     report("-O0 pipeline (postc_codegen::prepare)", "functions", nfuncs, prep);
-    report("lowering (postc_codegen::lower)", "functions", nfuncs, low);
+    report("lowering (postc_codegen::llvm::lower)", "functions", nfuncs, low);
     report("LLVM module built from it (build_unit)", "functions", nfuncs, llvm);
 }

@@ -3,9 +3,9 @@
 //! paths codegen makes, the helpers, and the runtime parts they use.
 
 use super::{AbiType, FnSig, ParamAttr};
-use crate::helpers::Helper;
-use crate::runtime;
-use crate::Lowered;
+use crate::llvm::helpers::Helper;
+use crate::llvm::runtime;
+use crate::llvm::Lowered;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::Builder;
 use inkwell::context::Context;
@@ -382,7 +382,7 @@ impl<'c, 'm> Unit<'c, 'm> {
             // Reads the tensor and its shape only.
             runtime::STRIDE => {
                 add_flags(t, f, &["willreturn"]);
-                f.add_attribute(AttributeLoc::Function, crate::helpers::read_only(t));
+                f.add_attribute(AttributeLoc::Function, crate::llvm::helpers::read_only(t));
             }
             _ => {}
         }

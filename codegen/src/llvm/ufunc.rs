@@ -90,8 +90,8 @@ pub use crate::abi::{dl_symbol, loop_symbol};
 /// function or alias already has is an error.
 pub fn plans(
     program: &Program,
-    sigs: &HashMap<(ModuleId, FuncId), crate::emit::FnSig>,
-    aliases: &[(String, String, crate::emit::FnSig)],
+    sigs: &HashMap<(ModuleId, FuncId), crate::llvm::emit::FnSig>,
+    aliases: &[(String, String, crate::llvm::emit::FnSig)],
 ) -> Result<Vec<Plan>, Vec<Diagnostic>> {
     let taken: HashSet<&str> = sigs
         .values()
@@ -138,7 +138,7 @@ pub(crate) fn emit_unit<'ctx>(
     cx: &'ctx Context,
     llmod: &Module<'ctx>,
     plans: &[Plan],
-    shield: &crate::imports::Shield,
+    shield: &crate::llvm::imports::Shield,
     owned: impl Fn(&str) -> bool,
 ) -> Result<(), String> {
     for plan in plans.iter().filter(|p| owned(&p.symbol)) {

@@ -6,7 +6,7 @@
 //! and which exported names shadow C library functions. Each codegen unit
 //! then builds the module in its own `Context` ([`build_module`]): every
 //! function is declared first, then the bodies are built in the order of
-//! the IR tables ([`body`]), with the helpers ([`crate::helpers`]), panic
+//! the IR tables ([`body`]), with the helpers ([`crate::llvm::helpers`]), panic
 //! paths, constants and metadata they use made on first use ([`unit`]).
 
 mod body;
@@ -14,7 +14,7 @@ pub(crate) mod unit;
 
 use crate::calls::{depth_counted, is_panic_thunk, resolve, Index, Target};
 
-use crate::imports::Shield;
+use crate::llvm::imports::Shield;
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{HashMap, HashSet};

@@ -22,9 +22,10 @@ pub use device::{
     compile_device, find_libdevice, nvptx_machine, DeviceCode, AMDGPU_TRIPLE, DEFAULT_AMD_ARCH, ENV_LIBDEVICE,
 };
 
-use crate::emit::FnSig;
+use crate::llvm::emit::FnSig;
+use crate::llvm::Lowered;
 use crate::ufunc_plan::Plan;
-use crate::{CodegenOptions, Lowered};
+use crate::CodegenOptions;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module as LlModule;
@@ -310,7 +311,7 @@ pub fn host_plans<'a>(
 /// The device code of a program's gpu functions, for the options' GPU.
 pub fn emit_device(program: &Program, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
     let prepared = crate::prepare(program, options)?;
-    let low = crate::lower(&prepared)?;
+    let low = crate::llvm::lower(&prepared)?;
     if options.gpu.mode == GpuMode::Off {
         return Err(err("no device code with `--gpu off`"));
     }
@@ -342,7 +343,7 @@ pub fn emit_code_object(program: &Program, options: &CodegenOptions) -> Result<V
     }
 }
 
-/// The GPU step of [`crate::build_unit`]: compiles the device code and adds the
+/// The GPU step of [`crate::llvm::build_unit`]: compiles the device code and adds the
 /// host side to `module` (after the ufunc entry points exist).
 pub fn emit_host_unit<'c>(
     cx: &'c Context,
@@ -400,7 +401,7 @@ pub fn emit_host_unit<'c>(
         f.replace_all_uses_with(decl);
     }
     for u in &low.gpu.ufuncs {
-        let name = crate::ufunc::loop_symbol(&u.symbol);
+        let name = crate::llvm::ufunc::loop_symbol(&u.symbol);
         let f = module
             .get_function(&name)
             .ok_or_else(|| err(format!("internal code generation error: no `{name}` for gpu ufunc `{}`", u.name)))?;

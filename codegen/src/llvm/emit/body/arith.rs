@@ -2,9 +2,9 @@
 //! Semantics), and the calls of helpers and math functions they use.
 
 use super::{aggregate, float, float_suffix, float_suffix_of, int, result, FnEmit, R};
-use crate::emit::part;
-use crate::helpers::Helper;
-use crate::runtime;
+use crate::llvm::emit::part;
+use crate::llvm::helpers::Helper;
+use crate::llvm::runtime;
 use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue};
 use inkwell::{FloatPredicate, IntPredicate};
 use postc_ir::{DType, Opcode, ValueId};
@@ -108,7 +108,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         result(self.b.build_call(f, &args, "")?)
     }
 
-    /// A helper's result (see [`crate::helpers`]).
+    /// A helper's result (see [`crate::llvm::helpers`]).
     pub(super) fn call_helper(&mut self, h: Helper, args: &[BasicValueEnum<'c>]) -> R<BasicValueEnum<'c>> {
         let f = self.u.helper(h)?;
         self.call_fn(f, args)

@@ -3,8 +3,8 @@
 //! `SYMBOL_loop.gpu` and the dispatcher `SYMBOL_loop`.
 
 use super::{DeviceCode, FunctionKind, GpuFunction, GpuUfunc, BLOCK, MAX_GRID};
-use crate::emit::{escape_bytes, llty, memty};
-use crate::Lowered;
+use crate::llvm::emit::{escape_bytes, llty, memty};
+use crate::llvm::Lowered;
 use inkwell::module::Module as LlModule;
 use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg};
 use postc_ir::DType;

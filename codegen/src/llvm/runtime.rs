@@ -28,7 +28,7 @@
 
 // The runtime's entry points and the `DLTensor` layout are the ABI's,
 // decided in `crate::abi` for every backend; the LLVM backend declares what
-// a module calls with the IR builder (`crate::emit::unit::Unit::runtime`).
+// a module calls with the IR builder (`crate::llvm::emit::unit::Unit::runtime`).
 pub use crate::abi::{
     ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, ARENA_RELEASE, DEPTH, MANAGED_DELETER, PANIC,
     STRIDE, STR_CMP, STR_CONCAT, STR_EQ, UFUNC_DL,

@@ -5,7 +5,7 @@
 //! division and power, the length of a Str. Each is `linkonce_odr hidden`,
 //! made only when used; the optimiser inlines them.
 
-use crate::emit::unit::{add_flags, Types, Unit};
+use crate::llvm::emit::unit::{add_flags, Types, Unit};
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::module::Linkage;

@@ -4,7 +4,7 @@
 //! arrays.
 
 use super::{GpuFunction, GpuUfunc};
-use crate::emit::unit::{add_flags, Types};
+use crate::llvm::emit::unit::{add_flags, Types};
 use inkwell::attributes::AttributeLoc;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::module::{Linkage, Module as LlModule};
@@ -156,7 +156,7 @@ impl<'c, 'm> Kernels<'c, 'm> {
             b.build_store(self.slot(ptr, nops, args, j)?, a)?;
         }
         let lp = self.function(
-            &crate::ufunc::loop_symbol(&u.symbol),
+            &crate::llvm::ufunc::loop_symbol(&u.symbol),
             self.t.cx.void_type().fn_type(&[ptr.into(), ptr.into(), ptr.into(), ptr.into()], false),
         );
         b.build_call(lp, &[args.into(), dims.into(), steps.into(), mine.into()], "")?;
@@ -354,7 +354,7 @@ impl<'c, 'm> Kernels<'c, 'm> {
     /// host's is in the runtime library, see `runtime/src/stride.c`): the
     /// byte stride of an axis, compact row-major when `strides` is null.
     pub fn runtime_stride(&self) -> R<()> {
-        let Some(f) = self.m.get_function(crate::runtime::STRIDE).filter(|f| f.count_basic_blocks() == 0) else {
+        let Some(f) = self.m.get_function(crate::llvm::runtime::STRIDE).filter(|f| f.count_basic_blocks() == 0) else {
             return Ok(());
         };
         use crate::abi::dltensor::{NDIM, SHAPE, STRIDES};

@@ -4,9 +4,9 @@ mod arith;
 
 use super::unit::{add_flags, Unit};
 use super::{is_panic_thunk, part, resolve, FnSig, Target};
-use crate::helpers::Helper;
-use crate::runtime;
-use crate::Lowered;
+use crate::llvm::helpers::Helper;
+use crate::llvm::runtime;
+use crate::llvm::Lowered;
 use inkwell::attributes::AttributeLoc;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
@@ -611,9 +611,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         }
         let shape_g = self.u.const_i64s(&dims);
         let strides_g = self.u.const_i64s(&strides);
-        let getter = crate::gpu::shared_symbol(&self.sig.symbol, v);
+        let getter = crate::llvm::gpu::shared_symbol(&self.sig.symbol, v);
         let getter = self.u.declare(&getter, self.u.t.ptr.fn_type(&[], false), &[]);
-        let ty = crate::ufunc::dltensor_type(self.u.t.cx);
+        let ty = crate::llvm::ufunc::dltensor_type(self.u.t.cx);
         let h = self.b.build_alloca(ty, "")?;
         if let Some(i) = h.as_instruction_value() {
             i.set_alignment(8).map_err(|e| Fail::Llvm(e.to_string()))?;

@@ -3,9 +3,10 @@
 
 use super::kernels::{Arch, Kernels};
 use super::{err, DEFAULT_ARCH, NVPTX_TRIPLE};
-use crate::emit::unit::Types;
-use crate::runtime::{ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK};
-use crate::{CodegenOptions, Lowered};
+use crate::llvm::emit::unit::Types;
+use crate::llvm::runtime::{ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK};
+use crate::llvm::Lowered;
+use crate::CodegenOptions;
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module as LlModule};
@@ -114,7 +115,7 @@ pub const DEFAULT_AMD_ARCH: &str = "gfx90a";
 
 /// The AMDGPU target machine of the options.
 fn amdgpu_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
-    crate::init_targets();
+    crate::llvm::init_targets();
     let triple = TargetTriple::create(AMDGPU_TRIPLE);
     let target = Target::from_triple(&triple)
         .map_err(|e| err(format!("the AMDGPU target is not available in this LLVM: {e}")))?;
@@ -167,7 +168,7 @@ fn private_allocas(cx: &Context, m: &LlModule<'_>) -> Result<(), Vec<Diagnostic>
 
 /// The NVPTX target machine of the options.
 pub fn nvptx_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
-    crate::init_targets();
+    crate::llvm::init_targets();
     let triple = TargetTriple::create(NVPTX_TRIPLE);
     let target = Target::from_triple(&triple)
         .map_err(|e| err(format!("the NVPTX target is not available in this LLVM: {e}")))?;
@@ -293,7 +294,7 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
     };
     let cx = Context::create();
     let m = cx.create_module("postc.gpu");
-    crate::emit::build_module(&cx, &m, low)?;
+    crate::llvm::emit::build_module(&cx, &m, low)?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)
@@ -302,7 +303,7 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
         // device `malloc`, and NVIDIA's heap is 8 MiB unless enlarged.
         let mut plan = u.plan.clone();
         plan.scratch_from_data = true;
-        crate::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;
+        crate::llvm::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;
     }
     let kernels = Kernels::new(Types::new(&cx), &m, arch);
     for u in &low.gpu.ufuncs {

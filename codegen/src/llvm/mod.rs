@@ -1,0 +1,487 @@
+//! The LLVM backend: POST to native code (and GPU kernels, see [`gpu`])
+//! through inkwell.
+//!
+//! [`emit`] runs, in this order: [`crate::prepare`]; lowering (symbols,
+//! signatures, ufunc and GPU plans); per codegen unit, building the whole
+//! program's LLVM module in the unit's own `Context` with LLVM's IR builder
+//! (every function declared first, then the bodies, with the helpers and
+//! runtime declarations they use; see [`emit`](mod@emit)), linking
+//! `--link-ir` files, giving exported functions that have the names of C
+//! library functions their names while the unit's own calls still reach
+//! the C library (see [`imports`]), verifying, LLVM's `default<O{n}>`
+//! pipeline on the target machine, and emission. `Float16` is LLVM `half`:
+//! on x86-64 the backend calls `__extendhfsf2`/`__truncsfhf2`/
+//! `__truncdfhf2` from libgcc, which `cc` links.
+
+pub mod emit;
+pub mod gpu;
+pub mod helpers;
+pub mod imports;
+pub mod runtime;
+pub mod ufunc;
+
+use crate::backend::Backend;
+use crate::{
+    calls, default_units, internal, link, prepare, split, ufunc_plan, CodegenOptions, EmitKind, OptLevel, Timer,
+};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module as LlModule};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
+use postc_ir::diag::Diagnostic;
+use postc_ir::Program;
+use std::sync::{Mutex, Once, OnceLock};
+
+/// The LLVM backend (through inkwell), with GPU code for NVPTX and AMDGPU.
+pub struct Llvm;
+
+impl Backend for Llvm {
+    fn name(&self) -> &'static str {
+        "llvm"
+    }
+    fn emit_kinds(&self) -> &'static [EmitKind] {
+        &[EmitKind::Object, EmitKind::Assembly, EmitKind::LlvmIr, EmitKind::Bitcode]
+    }
+    fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        emit(program, options, kind)
+    }
+}
+
+impl OptLevel {
+    fn llvm(self) -> OptimizationLevel {
+        match self {
+            OptLevel::O0 => OptimizationLevel::None,
+            OptLevel::O1 => OptimizationLevel::Less,
+            OptLevel::O2 => OptimizationLevel::Default,
+            OptLevel::O3 => OptimizationLevel::Aggressive,
+        }
+    }
+}
+
+/// The lowered program: how every function appears in the LLVM module,
+/// and what the units need.
+pub struct Lowered<'p> {
+    /// The prepared program (see [`prepare`]).
+    pub program: &'p Program,
+    /// Name lookups over it.
+    pub index: calls::Index<'p>,
+    /// (alias symbol, target symbol, signature).
+    pub aliases: Vec<(String, String, emit::FnSig)>,
+    /// Exported function symbols, in declaration order (the unit split).
+    pub exported: Vec<String>,
+    /// Instructions of the program (for the default unit count).
+    pub insts: usize,
+    /// The LLVM signature (symbol, ABI) of every function: after
+    /// [`build_unit`] built the module, `module.get_function(&sig.symbol)`
+    /// is the function's `FunctionValue`.
+    pub sigs: std::collections::HashMap<(postc_ir::ModuleId, postc_ir::FuncId), emit::FnSig>,
+    /// The functions whose calls count the depth of calls.
+    pub depth_counted: std::collections::HashSet<(postc_ir::ModuleId, postc_ir::FuncId)>,
+    /// The exported ufuncs, whose `NAME_loop` / `NAME_dl` entry points
+    /// [`ufunc`] adds to the unit that defines their body.
+    pub ufuncs: Vec<ufunc_plan::Plan>,
+    /// The gpu functions (see [`gpu`]).
+    pub gpu: gpu::GpuPlan,
+    /// The C library functions that exported names shadow: in the module
+    /// the exported functions of those names have placeholder names until
+    /// [`imports::Shield::publish`].
+    pub shield: imports::Shield,
+}
+
+/// Lowers a prepared program (see [`prepare`]): decides the symbols and
+/// signatures, the ufunc entry points and the GPU plan; each unit builds
+/// the module from it ([`build_unit`]).
+pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
+    let mut d = emit::Declared::new(program);
+    if !d.diags.is_empty() {
+        return Err(std::mem::take(&mut d.diags));
+    }
+    let mut exported = Vec::new();
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated() {
+            let s = &d.sigs[&(mid, fid)];
+            if s.exported {
+                exported.push(s.symbol.clone());
+            }
+        }
+    }
+    let insts = program.modules.iter().map(|m| m.num_insts()).sum();
+    let ufuncs = ufunc::plans(program, &d.sigs, &d.aliases)?;
+    // The GPU step of lowering: which functions get device code.
+    let gpu = gpu::plan(program, &d.sigs, &ufuncs);
+    Ok(Lowered {
+        program,
+        index: d.index,
+        aliases: d.aliases,
+        exported,
+        insts,
+        sigs: d.sigs,
+        depth_counted: d.depth_counted,
+        ufuncs,
+        gpu,
+        shield: d.shield,
+    })
+}
+
+/// Adds the aliases whose target symbol `keep` accepts: protected, of the
+/// target's type.
+fn add_aliases(module: &LlModule<'_>, low: &Lowered<'_>, keep: impl Fn(&str) -> bool) -> Result<(), Vec<Diagnostic>> {
+    use inkwell::llvm_sys::core::{LLVMAddAlias2, LLVMGlobalGetValueType, LLVMSetVisibility};
+    use inkwell::llvm_sys::LLVMVisibility;
+    use inkwell::values::AsValueRef;
+    for (alias, target, _) in &low.aliases {
+        if !keep(target) {
+            continue;
+        }
+        let (alias, target) = (low.shield.text_symbol(alias), low.shield.text_symbol(target));
+        let f = module
+            .get_function(&target)
+            .ok_or_else(|| internal(format!("no function `{target}` for alias `{alias}`")))?;
+        let name = std::ffi::CString::new(alias.as_bytes()).map_err(|e| internal(e.to_string()))?;
+        // SAFETY: the module and the function are valid and of one context;
+        // the name is NUL-terminated.
+        unsafe {
+            let fv = f.as_value_ref();
+            let a = LLVMAddAlias2(module.as_mut_ptr(), LLVMGlobalGetValueType(fv), 0, fv, name.as_ptr());
+            LLVMSetVisibility(a, LLVMVisibility::LLVMProtectedVisibility);
+        }
+    }
+    Ok(())
+}
+
+static INIT: Once = Once::new();
+
+pub(crate) fn init_targets() {
+    INIT.call_once(|| {
+        Target::initialize_all(&InitializationConfig::default());
+    });
+}
+
+/// What a target machine is made from: triple, CPU, features, level.
+pub(crate) type TmKey = (String, String, String, u8);
+
+pub(crate) fn tm_key(options: &CodegenOptions) -> TmKey {
+    // The host's CPU and its feature string do not change while the process
+    // runs; asking LLVM for them costs more than the lookup.
+    static HOST: OnceLock<(String, String, String)> = OnceLock::new();
+    let host = HOST.get_or_init(|| {
+        (
+            TargetMachine::get_default_triple().as_str().to_string_lossy().into_owned(),
+            TargetMachine::get_host_cpu_name().to_string(),
+            TargetMachine::get_host_cpu_features().to_string(),
+        )
+    });
+    let (triple, cpu, features) = match &options.target {
+        Some(t) => (t.clone(), options.cpu.clone().unwrap_or_else(|| "generic".into()), String::new()),
+        None => match &options.cpu {
+            Some(c) if c != &host.1 => (host.0.clone(), c.clone(), String::new()),
+            _ => host.clone(),
+        },
+    };
+    (triple, cpu, features, options.opt.as_u8())
+}
+
+/// The target the options compile for, as one line: triple, CPU and CPU
+/// features (the host's unless the options name others). Code compiled for
+/// one target description may not run on a machine with another, so
+/// caches of compiled code key on it.
+pub fn target_description(options: &CodegenOptions) -> String {
+    let (triple, cpu, features, _) = tm_key(options);
+    format!("{triple} {cpu} {features}")
+}
+
+extern "C" {
+    /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
+    /// not, -1 for an unknown target.
+    fn postc_cpu_valid(triple: *const std::ffi::c_char, cpu: *const std::ffi::c_char) -> i32;
+}
+
+/// Whether LLVM knows the CPU `cpu` for `triple` (None: the target is
+/// unknown). The targets must be initialised.
+pub fn cpu_known(triple: &str, cpu: &str) -> Option<bool> {
+    let (Ok(t), Ok(c)) = (std::ffi::CString::new(triple), std::ffi::CString::new(cpu)) else { return Some(false) };
+    // SAFETY: both are NUL-terminated strings that outlive the call, which
+    // only reads them.
+    match unsafe { postc_cpu_valid(t.as_ptr(), c.as_ptr()) } {
+        1 => Some(true),
+        0 => Some(false),
+        _ => None,
+    }
+}
+
+fn create_target_machine(key: &TmKey, opt: OptLevel) -> Result<TargetMachine, Vec<Diagnostic>> {
+    init_targets();
+    let (triple_text, cpu, features, _) = key;
+    let triple = TargetTriple::create(triple_text);
+    let target = Target::from_triple(&triple).map_err(|e| {
+        vec![Diagnostic::error(format!("unknown target `{}`: {e}", triple.as_str().to_string_lossy()), None)]
+    })?;
+    // An unknown CPU would be ignored with a warning, or abort the process
+    // (x86-64) once LLVM compiles for it.
+    if cpu_known(triple_text, cpu) == Some(false) {
+        return Err(vec![Diagnostic::error(
+            format!(
+                "unknown CPU `{cpu}` for target `{triple_text}` (`llc -mtriple={triple_text} -mcpu=help` lists them)"
+            ),
+            None,
+        )]);
+    }
+    target.create_target_machine(&triple, cpu, features, opt.llvm(), RelocMode::PIC, CodeModel::Default).ok_or_else(
+        || {
+            vec![Diagnostic::error(
+                format!("cannot create a target machine for `{}` (cpu `{cpu}`)", triple.as_str().to_string_lossy()),
+                None,
+            )]
+        },
+    )
+}
+
+/// The target machine of the options.
+pub fn target_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnostic>> {
+    create_target_machine(&tm_key(options), options.opt)
+}
+
+/// A target machine owned by the pool (used by one thread at a time).
+struct PooledTm(TargetMachine);
+// SAFETY: an LLVM `TargetMachine` may move between threads; the pool hands
+// each one to a single user at a time, so it is never used concurrently.
+unsafe impl Send for PooledTm {}
+
+/// Idle target machines, kept for the next compile of the process (making
+/// one costs about as much as compiling a small function).
+static TM_POOL: Mutex<Vec<(TmKey, PooledTm)>> = Mutex::new(Vec::new());
+/// The most idle target machines kept.
+const TM_POOL_MAX: usize = 16;
+
+/// Runs `f` with a target machine of the options: an idle one from the
+/// process's pool, or a new one, returned to the pool afterwards.
+pub fn with_target_machine<R>(
+    options: &CodegenOptions,
+    f: impl FnOnce(&TargetMachine) -> Result<R, Vec<Diagnostic>>,
+) -> Result<R, Vec<Diagnostic>> {
+    let key = tm_key(options);
+    let idle = TM_POOL.lock().ok().and_then(|mut pool| {
+        let at = pool.iter().position(|(k, _)| *k == key)?;
+        Some(pool.swap_remove(at).1)
+    });
+    let tm = match idle {
+        Some(tm) => tm,
+        None => PooledTm(create_target_machine(&key, options.opt)?),
+    };
+    let r = f(&tm.0);
+    if let Ok(mut pool) = TM_POOL.lock() {
+        if pool.len() < TM_POOL_MAX {
+            pool.push((key, tm));
+        }
+    }
+    r
+}
+
+/// Builds the lowered program's module in `cx`, links the `--link-ir`
+/// files, sets up the unit (functions outside `owned` become
+/// `available_externally`) and verifies it.
+pub fn build_unit<'c>(
+    cx: &'c Context,
+    low: &Lowered<'_>,
+    options: &CodegenOptions,
+    tm: &TargetMachine,
+    owned: Option<&[String]>,
+) -> Result<LlModule<'c>, Vec<Diagnostic>> {
+    let owned: Option<std::collections::HashSet<&str>> = owned.map(|o| o.iter().map(String::as_str).collect());
+    let keep = |s: &str| owned.as_ref().is_none_or(|o| o.contains(s));
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
+    let module = cx.create_module("postc");
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    emit::build_module(cx, &module, low)?;
+    add_aliases(&module, low, keep)?;
+    // Externally provided LLVM IR: optimised at -O2, linked, made internal.
+    let exported: std::collections::HashSet<&str> =
+        if options.link_ir.is_empty() { Default::default() } else { low.exported.iter().map(String::as_str).collect() };
+    for path in &options.link_ir {
+        let display = path.display().to_string();
+        let buf = MemoryBuffer::create_from_file(path)
+            .map_err(|e| vec![Diagnostic::error(format!("cannot read `{display}`: {e}"), None)])?;
+        let lm = cx
+            .create_module_from_ir(buf)
+            .map_err(|e| vec![Diagnostic::error(format!("`{display}` is not valid LLVM IR: {e}"), None)])?;
+        lm.set_triple(&tm.get_triple());
+        lm.set_data_layout(&tm.get_target_data().get_data_layout());
+        lm.run_passes("default<O2>", tm, PassBuilderOptions::create())
+            .map_err(|e| vec![Diagnostic::error(format!("optimising `{display}`: {e}"), None)])?;
+        let defined: Vec<String> = lm
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0)
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .collect();
+        module.link_in_module(lm).map_err(|e| vec![Diagnostic::error(format!("linking `{display}`: {e}"), None)])?;
+        for name in defined {
+            if exported.contains(name.as_str()) {
+                continue;
+            }
+            if let Some(f) = module.get_function(&name) {
+                if f.count_basic_blocks() > 0 {
+                    f.set_linkage(Linkage::Internal);
+                }
+            }
+        }
+    }
+    // The GPU step of a unit: `NAME_dl` of gpu ufuncs takes device tensors,
+    // and the device code is compiled and embedded.
+    let plans = gpu::host_plans(low, options)?;
+    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep).map_err(internal)?;
+    gpu::emit_host_unit(cx, &module, low, options)?;
+    if owned.is_some() {
+        for s in &low.exported {
+            if !keep(s) {
+                if let Some(f) = module.get_function(&low.shield.text_symbol(s)) {
+                    f.set_linkage(Linkage::AvailableExternally);
+                }
+            }
+        }
+    }
+    low.shield.publish(&module, &triple)?;
+    if options.executable {
+        let aliases = low.aliases.iter().map(|(a, _, _)| a);
+        for s in low.exported.iter().chain(aliases).filter(|s| *s != "main") {
+            hide(&module, s);
+        }
+    }
+    module.verify().map_err(|e| internal(format!("the LLVM module does not verify: {}", e.to_string())))?;
+    Ok(module)
+}
+
+/// Gives the function or alias `name` (when the module has one) hidden
+/// visibility.
+fn hide(module: &LlModule<'_>, name: &str) {
+    use inkwell::llvm_sys::core::{LLVMGetNamedGlobalAlias, LLVMSetVisibility};
+    use inkwell::llvm_sys::LLVMVisibility;
+    if let Some(f) = module.get_function(name) {
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        return;
+    }
+    // SAFETY: the module reference is valid for the call, the name pointer
+    // is valid for its length, and the alias (when found) is the module's.
+    unsafe {
+        let a = LLVMGetNamedGlobalAlias(module.as_mut_ptr(), name.as_ptr().cast(), name.len());
+        if !a.is_null() {
+            LLVMSetVisibility(a, LLVMVisibility::LLVMHiddenVisibility);
+        }
+    }
+}
+
+/// Runs the `-O` pipeline and emits one unit.
+fn finish_unit(
+    module: &LlModule<'_>,
+    low: &Lowered<'_>,
+    tm: &TargetMachine,
+    opt: OptLevel,
+    kind: EmitKind,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    // At -O2 and -O3, a bounds check against another array's extent (`y[i]`
+    // in a loop to `len(x)`) would stay in the loop: LLVM's inductive
+    // range-check elimination splits such a loop into a check-free main
+    // loop over the iterations known to be in bounds and a checked rest that
+    // panics at the same element as before. It needs SSA values, rotated
+    // loops and the extents hoisted, hence the three passes before it.
+    let pipeline = match opt {
+        OptLevel::O2 | OptLevel::O3 => {
+            format!("function(sroa,loop-mssa(loop-rotate,licm),irce),default<O{}>", opt.as_u8())
+        }
+        _ => format!("default<O{}>", opt.as_u8()),
+    };
+    module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| internal(e.to_string()))?;
+    low.shield.after_optimisation(module, &tm.get_triple().as_str().to_string_lossy())?;
+    Ok(match kind {
+        EmitKind::LlvmIr => module.print_to_string().to_bytes().to_vec(),
+        EmitKind::Bitcode => module.write_bitcode_to_memory().as_slice().to_vec(),
+        EmitKind::Qbe => return Err(internal("the LLVM backend does not emit QBE IL")),
+        EmitKind::C | EmitKind::CHeader => return Err(internal("the LLVM backend does not emit C")),
+        EmitKind::Wasm | EmitKind::Wat => return Err(internal("the LLVM backend does not emit wasm")),
+        EmitKind::Object | EmitKind::Assembly => {
+            let ft = if kind == EmitKind::Object { FileType::Object } else { FileType::Assembly };
+            tm.write_to_memory_buffer(module, ft).map_err(|e| internal(e.to_string()))?.as_slice().to_vec()
+        }
+    })
+}
+
+/// Compiles a program and emits `kind`.
+///
+/// With more than one codegen unit (objects only; the other kinds are
+/// always one unit) the exported functions are split into contiguous
+/// chunks; each unit parses the whole module in its own `Context` on its own
+/// thread, keeps the other chunks as `available_externally` definitions (so
+/// every function is optimised, and inlines its callees, exactly as in a
+/// single unit) and emits its chunk; the objects are combined by `ld -r`.
+pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
+    let prepared = timer.time("postc passes", || prepare(program, options))?;
+    let low = timer.time("lowering", || lower(&prepared))?;
+    if !low.gpu.is_empty() && options.gpu.mode != gpu::GpuMode::Off {
+        if let Some((name, at)) = low.shield.names().next() {
+            // The device code and the GPU runtime call the C library by its
+            // own names.
+            return Err(vec![Diagnostic::error(
+                format!(
+                    "a program with gpu functions cannot export `{name}`, the name of a C library function \
+                     (export it under another name, or compile with `--gpu off`)"
+                ),
+                at.cloned(),
+            )]);
+        }
+    }
+    let threads =
+        options.units.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let units = if kind == EmitKind::Object { default_units(low.insts).min(low.exported.len().max(1)) } else { 1 };
+    // One unit embeds the device code.
+    let units = if low.gpu.is_empty() { units } else { 1 };
+    let out = if units <= 1 {
+        let timer = &mut timer;
+        with_target_machine(options, |tm| {
+            let cx = Context::create();
+            let module = timer.time("llvm build + link + verify", || build_unit(&cx, &low, options, tm, None))?;
+            timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
+        })?
+    } else {
+        let chunks = split(&low.exported, units);
+        // `threads` workers take the units in turn; each result keeps its
+        // unit's place, so the combined object does not depend on them.
+        let results: Vec<Result<Vec<u8>, Vec<Diagnostic>>> = timer.time("llvm units", || {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            type Slot = std::sync::Mutex<Option<Result<Vec<u8>, Vec<Diagnostic>>>>;
+            let slots: Vec<Slot> = chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            std::thread::scope(|s| {
+                for _ in 0..threads.min(chunks.len()) {
+                    let (low, chunks, next, slots) = (&low, &chunks, &next, &slots);
+                    s.spawn(move || loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(chunk) = chunks.get(i) else { break };
+                        let r = with_target_machine(options, |tm| {
+                            let cx = Context::create();
+                            let module = build_unit(&cx, low, options, tm, Some(chunk))?;
+                            finish_unit(&module, low, tm, options.opt, kind)
+                        });
+                        if let Ok(mut slot) = slots[i].lock() {
+                            *slot = Some(r);
+                        }
+                    });
+                }
+            });
+            slots
+                .into_iter()
+                .map(|m| {
+                    m.into_inner().ok().flatten().unwrap_or_else(|| Err(internal("a codegen unit did not finish")))
+                })
+                .collect()
+        });
+        let mut objects = Vec::new();
+        for r in results {
+            objects.push(r?);
+        }
+        timer.time("ld -r", || link::combine_objects(&objects))?
+    };
+    timer.report();
+    Ok(out)
+}
