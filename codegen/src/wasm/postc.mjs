@@ -248,7 +248,7 @@ export class PostcModule {
     const total = shape.reduce((a, b) => a * b, 1);
     const Typed = DTYPES[sig.ret]?.[2];
     if (!Typed) throw new TypeError(`postc: ufunc ${name} returns ${sig.ret}, which the loader cannot broadcast`);
-    const out = new Typed(total);
+    const out = new Typed(total * (isComplex(sig.ret) ? 2 : 1));
     const f = this.exports[name];
     const idx = new Array(ndim).fill(0);
     for (let i = 0; i < total; i++) {
@@ -258,10 +258,15 @@ export class PostcModule {
         for (let k = 0; k < o.shape.length; k++) {
           if (o.shape[k] !== 1) at += idx[ndim - o.shape.length + k] * o.strides[k];
         }
+        // Elements as stored: Float16 bits, complex parts side by side.
+        if (sig.params[j] === "Float16") return [o.data[at]];
+        if (isComplex(sig.params[j])) return [o.data[2 * at], o.data[2 * at + 1]];
         return toWasm(sig.params[j], o.data[at]);
       });
-      const r = fromWasm(sig.ret, f(...raw));
-      out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : r;
+      const r = f(...raw);
+      if (isComplex(sig.ret)) [out[2 * i], out[2 * i + 1]] = r;
+      else if (sig.ret === "Float16") out[i] = r;
+      else out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : fromWasm(sig.ret, r);
       for (let k = ndim - 1; k >= 0; k--) {
         if (++idx[k] < shape[k]) break;
         idx[k] = 0;

@@ -70,7 +70,7 @@ for (const c of job.cases) {
     if (c.ufunc) {
       const t = m.signatures[c.func].ret;
       const r = m.ufunc(c.func, ...args);
-      line = { ashape: r.shape.map(String), aret: Array.from(r.data, (x) => encode(t, t === "Bool" ? x !== 0 : x)) };
+      line = { ashape: r.shape.map(String), aret: elements(t, r.data).map((x) => encode(t, t === "Bool" ? x !== 0 : x)) };
     } else {
       const r = m.call(c.func, ...args);
       const ret = r === undefined ? null : encode(m.signatures[c.func].ret, r);
