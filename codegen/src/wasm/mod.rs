@@ -26,7 +26,9 @@
 //! `postc_arena_mark`, `postc_arena_alloc` and `postc_arena_release` (the
 //! arena the JavaScript loader `postc.mjs` copies arrays into, reset after
 //! each call) and a custom section `postc.signatures` describing each
-//! exported function's parameters and result for the loader.
+//! exported function's parameters and result for the loader. A returned
+//! array is its `DLTensor`'s address; functions that recursion can reach
+//! count the call depth in the exported global `postc_depth` (`depth.rs`).
 
 mod complex;
 mod depth;
