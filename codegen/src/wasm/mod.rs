@@ -26,6 +26,7 @@
 //! exported function's parameters and result for the loader.
 
 mod func;
+mod peephole;
 mod structure;
 
 use crate::{CodegenOptions, EmitKind};
