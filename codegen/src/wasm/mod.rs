@@ -6,13 +6,16 @@
 //! Values live in locals: Bool and the 8- to 32-bit integers in `i32`,
 //! kept extended from their width by their signedness (an operation that
 //! can leave the width is followed by the extension that re-narrows it),
-//! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, arrays as
-//! the 32-bit address of their `DLTensor` in the module's memory
-//! (docs/abi.md §14 gives the layout). Control flow is structured from the
-//! dominator tree (`structure.rs`): loops become `loop`s, join points the
-//! code after a `block`, branches `br`, `br_if` and `if`. A function whose
-//! graph is irreducible (only hand-written IR can have one) is one
-//! dispatch loop instead: `loop` around nested `block`s and a `br_table`.
+//! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, Float16 as
+//! its bits in an `i32` converted in software (`half.rs`), a complex as two
+//! locals of its part's type (`complex.rs`), Str and Bytes as an address
+//! and a length in the module's memory (`text.rs`), arrays as the 32-bit
+//! address of their `DLTensor` in the module's memory (docs/abi.md §14
+//! gives the layout). Control flow is structured from the dominator tree
+//! (`structure.rs`): loops become `loop`s, join points the code after a
+//! `block`, branches `br`, `br_if` and `if`. A function whose graph is
+//! irreducible (only hand-written IR can have one) is one dispatch loop
+//! instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
 //! functions (floor division and modulo, integer powers, overflow tests,
@@ -25,9 +28,12 @@
 //! each call) and a custom section `postc.signatures` describing each
 //! exported function's parameters and result for the loader.
 
+mod complex;
 mod func;
+mod half;
 mod peephole;
 mod structure;
+mod text;
 
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::{Diagnostic, Pos};
@@ -87,8 +93,8 @@ pub fn validate(bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
     v.validate_all(bytes).map(|_| ()).map_err(|e| crate::internal(format!("the wasm module does not validate: {e}")))
 }
 
-/// The value type of a scalar dtype in a local, or `None` for the dtypes
-/// kept in memory.
+/// The value type of a dtype held in one local (Float16 as its bits), or
+/// `None` for the dtypes held in two ([`val_types`]).
 pub(crate) fn val_type(d: DType) -> Option<ValType> {
     Some(match d {
         DType::Bool
@@ -104,6 +110,17 @@ pub(crate) fn val_type(d: DType) -> Option<ValType> {
         DType::Float64 => ValType::F64,
         _ => return None,
     })
+}
+
+/// The locals a scalar of dtype `d` occupies: one, or two for a complex
+/// (real and imaginary part) and for Str and Bytes (address and length).
+pub(crate) fn val_types(d: DType) -> Vec<ValType> {
+    match d {
+        DType::Complex64 => vec![ValType::F32; 2],
+        DType::Complex128 => vec![ValType::F64; 2],
+        DType::Str | DType::Bytes => vec![ValType::I32; 2],
+        _ => val_type(d).into_iter().collect(),
+    }
 }
 
 pub(crate) use crate::calls::Target;
@@ -251,39 +268,23 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 }
             }
             let mut params = Vec::new();
-            let mut bad = None;
             for p in f.body.all_params() {
                 match f.body.ty(p).map(|t| m.types.get(t)) {
-                    Some(t) if t.is_array => params.push(ValType::I32),
-                    Some(t) => match val_type(t.dtype) {
-                        Some(vt) => params.push(vt),
-                        None => bad = Some(t.dtype),
-                    },
-                    None => params.push(ValType::I32),
+                    Some(t) if !t.is_array => params.extend(val_types(t.dtype)),
+                    _ => params.push(ValType::I32),
                 }
             }
             let mut results = Vec::new();
             match f.ret.map(|t| m.types.get(t)) {
-                Some(t) if t.is_array => {}
-                Some(t) => match val_type(t.dtype) {
-                    Some(vt) => results.push(vt),
-                    None => bad = Some(t.dtype),
-                },
+                Some(t) if t.is_array => {
+                    diags.push(Diagnostic::error(
+                        format!("`{}` returns an array, which is not supported by the wasm backend yet", f.name),
+                        at.clone(),
+                    ));
+                    continue;
+                }
+                Some(t) => results.extend(val_types(t.dtype)),
                 None => {}
-            }
-            if f.ret.map(|t| m.types.get(t)).is_some_and(|t| t.is_array) {
-                diags.push(Diagnostic::error(
-                    format!("`{}` returns an array, which is not supported by the wasm backend yet", f.name),
-                    at.clone(),
-                ));
-                continue;
-            }
-            if let Some(d) = bad {
-                diags.push(Diagnostic::error(
-                    format!("`{}` takes or returns {d}, which is not supported by the wasm backend yet", f.name),
-                    at.clone(),
-                ));
-                continue;
             }
             sigs.insert((mid, fid), Sig { name, exported: !private, params, results, index: defined });
             defined += 1;
