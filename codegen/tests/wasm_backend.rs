@@ -3,12 +3,10 @@
 //! wasmparser validates, V8 (Node) instantiates through the loader
 //! `codegen/src/wasm/postc.mjs`, and whose cases give the expected results
 //! and panics (message and location); the driver writes `--emit wasm` and
-//! `--emit wat`, deterministically. Programs and cases the backend does not
-//! compile yet are listed in [`KNOWN_GAPS`] and must fail with a located
-//! "not supported by the wasm backend" diagnostic. The tests/py programs
-//! (loops with `break` and `continue`, nested loops, as the frontend lowers
-//! them) run the same way, and their control flow must be structured:
-//! WebAssembly `loop`s and `block`s, no dispatch loop.
+//! `--emit wat`, deterministically. The tests/py programs (loops with
+//! `break` and `continue`, nested loops, as the frontend lowers them) run
+//! the same way, and their control flow must be structured: WebAssembly
+//! `loop`s and `block`s, no dispatch loop.
 
 mod support;
 use postc_codegen::backend::Backend;
@@ -21,9 +19,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{driver, root, tmpdir};
-
-/// Programs the wasm backend refuses, with the dtype that stops it.
-const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 /// Programs whose `ufunc` cases do not run yet (gufuncs with core
 /// dimensions: the backend makes no `NAME_loop`); their plain functions
@@ -279,29 +274,49 @@ fn run_cases(dir: &Path, name: &str, wasm: &[u8], cases: &[&Case]) -> Vec<String
         .collect()
 }
 
-#[test]
-fn every_program_runs_under_node_at_o0_and_o2() {
-    let dir = tmpdir("wasm-programs");
+/// Loads a test program: a `.pir` module, or a POST Python file with the
+/// modules it imports (named relative to the repository root, as its panic
+/// locations are).
+fn load_program(path: &Path) -> Program {
+    if path.extension().is_some_and(|e| e != "py") {
+        return postc_testkit::corpus::load(path).map(Program::from_module).unwrap();
+    }
+    let root = root();
+    let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
+    std::env::set_current_dir(&root).unwrap();
+    postc_frontend::lower_files(std::slice::from_ref(&rel), Vec::new())
+        .map_err(|(sources, diags)| sources.render(&diags, false))
+        .unwrap_or_else(|e| panic!("{} does not lower:\n{e}", rel.display()))
+}
+
+/// Whether a program has `kernel` functions, which the backend refuses.
+fn has_kernels(program: &Program) -> bool {
+    program.modules.iter().any(|m| m.functions.iter().any(|f| f.attrs.contains(postc_ir::FuncAttrs::KERNEL)))
+}
+
+/// Runs every case of every program at -O0 (the `checked` cases) and -O2
+/// (the `wrap` ones); returns the failures and the number of cases run.
+fn run_corpus(name: &str, paths: &[PathBuf]) -> (Vec<String>, usize) {
+    let dir = tmpdir(name);
     let mut failures = Vec::new();
     let mut ran = 0;
-    for path in postc_testkit::corpus::program_files() {
-        let stem = postc_testkit::corpus::stem(&path);
-        let program = postc_testkit::corpus::load(&path).map(Program::from_module).unwrap();
+    for path in paths {
+        let stem = postc_testkit::corpus::stem(path);
+        let program = load_program(path);
         let text = std::fs::read_to_string(path.with_extension("expected")).unwrap();
         let cases = parse_expected(&text).unwrap();
-        let gap = KNOWN_GAPS.iter().find(|(p, _)| *p == stem);
         for level in [0u8, 2] {
-            let wasm = emit(&program, level, EmitKind::Wasm);
-            match (gap, wasm) {
-                (Some((_, what)), Err(e)) => {
-                    assert!(
-                        e.contains("not supported by the wasm backend") && e.contains(what) && e.contains("@ Some("),
-                        "{stem}: expected a located diagnostic naming {what}, got:\n{e}"
-                    );
+            match emit(&program, level, EmitKind::Wasm) {
+                Err(e) if has_kernels(&program) => {
+                    if !(e.contains("`kernel` function, which is not supported by the wasm backend")
+                        && e.contains("@ Some("))
+                    {
+                        failures.push(format!("{stem}: expected a located diagnostic for its kernels, got:\n{e}"));
+                    }
                 }
-                (Some(_), Ok(_)) => failures.push(format!("{stem} compiles now: remove it from KNOWN_GAPS")),
-                (None, Err(e)) => failures.push(format!("{stem} -O{level}: {e}")),
-                (None, Ok(wasm)) => {
+                Err(e) => failures.push(format!("{stem} -O{level}: {e}")),
+                Ok(_) if has_kernels(&program) => failures.push(format!("{stem}: kernels compiled")),
+                Ok(wasm) => {
                     postc_codegen::wasm::validate(&wasm).unwrap();
                     let checked = level == 0;
                     let mode: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
@@ -322,6 +337,12 @@ fn every_program_runs_under_node_at_o0_and_o2() {
             }
         }
     }
+    (failures, ran)
+}
+
+#[test]
+fn every_program_runs_under_node_at_o0_and_o2() {
+    let (failures, ran) = run_corpus("wasm-programs", &postc_testkit::corpus::program_files());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(ran > 300, "only {ran} cases ran");
 }
@@ -381,14 +402,10 @@ fn driver_writes_wasm_and_wat_deterministically() {
 
 #[test]
 fn unsupported_programs_get_a_located_diagnostic_from_the_driver() {
-    // A function returning an array is not compiled yet.
+    // A `kernel` function runs on a GPU only.
     let dir = tmpdir("wasm-gap");
     let src = dir.join("ret.pir");
-    std::fs::write(
-        &src,
-        "module ret\nexport make\n\nfunc make(%n: Int64) -> Float64[] {\nentry:\n  %a: Float64[] = alloc %n\n  return %a\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&src, "module ret\nexport k\n\nfunc k(%n: Int64) kernel {\nentry:\n  return\n}\n").unwrap();
     let out = Command::new(driver())
         .args(["compile", "--backend", "wasm", "--emit", "wasm"])
         .arg(&src)
@@ -619,8 +636,9 @@ fn python_loops_are_structured_and_run_under_node() {
             let wasm = match emit(&program, level, EmitKind::Wasm) {
                 Ok(w) => w,
                 Err(e) => {
-                    // What the backend refuses, it refuses with a location.
-                    if !(e.contains("not supported by the wasm backend") && e.contains("@ Some(")) {
+                    // Only `kernel` functions are refused, with a location.
+                    let refused = e.contains("`kernel` function, which is not supported by the wasm backend");
+                    if !(has_kernels(&program) && refused && e.contains("@ Some(")) {
                         failures.push(format!("{stem} -O{level}: {e}"));
                     }
                     continue;
@@ -715,4 +733,47 @@ condbr %more, a, done\ndone:\n  return %acc\n}\n";
     let run: Vec<&Case> = cases.iter().collect();
     let failures = run_cases(&tmpdir("wasm-irreducible"), "irr", &wasm, &run);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Recursion counts the call depth: 42 nested calls return, 20000 panic
+/// `recursion limit exceeded` at the call that would pass the
+/// interpreter's limit, and the module runs again afterwards (the loader
+/// resets the count after a panic).
+#[test]
+fn recursion_counts_the_call_depth() {
+    let dir = tmpdir("wasm-depth");
+    let src = dir.join("rec.pir");
+    std::fs::write(
+        &src,
+        "module rec\nexport down\n\nfunc down(%n: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  \
+         %done: Bool = le %n, %z\n  condbr %done, base, step\nbase:\n  return %z\nstep:\n  %one: Int64 = const 1\n  \
+         %m: Int64 = sub %n, %one\n  %r: Int64 = call down(%m)\n  %s: Int64 = add %r, %one\n  return %s\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("rec.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         console.log(m.call('down', 42n), m.call('down', 9999n));\n\
+         try {{ m.call('down', 20000n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+         console.log(m.call('down', 9999n));\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    // V8's default stack (about 1 MB) holds fewer frames than the limit
+    // (docs/abi.md §14); the main thread's 8 MB hold them.
+    let out = node().arg("--stack-size=4000").arg(&js).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = format!("42n 9999n\ntrue panic: recursion limit exceeded at {}:14:3\n9999n\n", src.display());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }

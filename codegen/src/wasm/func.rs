@@ -644,6 +644,8 @@ pub(super) struct FnW<'t, 'p> {
     pub(super) missing: Option<ValueId>,
     /// Array parameters' element bases (`data + byte_offset`), in locals.
     pub(super) bases: HashMap<ValueId, u32>,
+    /// Whether calls count the depth (see `depth.rs`).
+    pub(super) counts_depth: bool,
 }
 
 /// Translates function `fid` of module `mid`: its extra locals and code.
@@ -652,6 +654,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
     let m = &program.modules[mid];
     let f = &m.functions[fid];
     let nparams = t.sigs[&(mid, fid)].params.len() as u32;
+    let counts_depth = t.depth_counted.contains(&(mid, fid));
     let mut w = FnW {
         t,
         mid,
@@ -670,6 +673,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         mark: None,
         missing: None,
         bases: HashMap::new(),
+        counts_depth,
     };
     w.run()?;
     let nlocals = w.nparams + w.locals.len() as u32;
@@ -869,9 +873,10 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.bases.insert(array, base);
             }
         }
-        // Text a function returns may be in the arena: it is left there.
-        let returns_text = self.f.ret.is_some_and(|t| self.m.types.dtype(t).is_text());
-        if body.tags.iter().any(|o| *o == Opcode::Alloc) && !returns_text {
+        // An array or text a function returns may be in the arena: it is
+        // left there for the caller.
+        let returns_memory = self.f.ret.map(|t| self.m.types.get(t)).is_some_and(|t| t.is_array || t.dtype.is_text());
+        if body.tags.iter().any(|o| *o == Opcode::Alloc) && !returns_memory {
             let mark = self.local(ValType::I32);
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
@@ -1600,10 +1605,15 @@ impl<'t, 'p> FnW<'t, 'p> {
                 let Some(sig) = self.t.sigs.get(&(mid, fid)).cloned() else {
                     return self.unsupported(v, format!("a call to `{callee}`"));
                 };
+                let callee_f = &self.t.program.modules[mid].functions[fid];
+                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 for a in &args {
                     self.get(*a);
                 }
                 self.push(I::Call(DEFINED + sig.index));
+                if let Some(d) = depth {
+                    self.leave_call(d);
+                }
                 if !sig.results.is_empty() {
                     if has_result {
                         self.set(v);

@@ -26,9 +26,12 @@
 //! `postc_arena_mark`, `postc_arena_alloc` and `postc_arena_release` (the
 //! arena the JavaScript loader `postc.mjs` copies arrays into, reset after
 //! each call) and a custom section `postc.signatures` describing each
-//! exported function's parameters and result for the loader.
+//! exported function's parameters and result for the loader. A returned
+//! array is its `DLTensor`'s address; functions that recursion can reach
+//! count the call depth in the exported global `postc_depth` (`depth.rs`).
 
 mod complex;
+mod depth;
 mod func;
 mod half;
 mod peephole;
@@ -155,6 +158,8 @@ pub(crate) struct Translation<'p> {
     /// Constant data: bytes at [`DATA_BASE`], and where each string is.
     pub data: Vec<u8>,
     pub strings: HashMap<Vec<u8>, u32>,
+    /// The functions whose calls count the depth.
+    pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
 }
 
 /// Where constant data starts in memory (the first bytes stay unused so
@@ -163,6 +168,9 @@ pub(crate) const DATA_BASE: u32 = 1024;
 
 /// The global holding the arena's top.
 pub(crate) const ARENA_TOP: u32 = 0;
+
+/// The global counting the call depth (see `depth.rs`).
+pub(crate) const DEPTH: u32 = 1;
 
 impl<'p> Translation<'p> {
     pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
@@ -276,13 +284,7 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
             }
             let mut results = Vec::new();
             match f.ret.map(|t| m.types.get(t)) {
-                Some(t) if t.is_array => {
-                    diags.push(Diagnostic::error(
-                        format!("`{}` returns an array, which is not supported by the wasm backend yet", f.name),
-                        at.clone(),
-                    ));
-                    continue;
-                }
+                Some(t) if t.is_array => results.push(ValType::I32),
                 Some(t) => results.extend(val_types(t.dtype)),
                 None => {}
             }
@@ -314,8 +316,10 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
+    let depth_counted = crate::calls::depth_counted(program, &index);
     let mut t = Translation {
         program,
+        depth_counted,
         index,
         sigs,
         imports: Vec::new(),
@@ -397,8 +401,15 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Ve
         GlobalType { val_type: ValType::I32, mutable: true, shared: false },
         &ConstExpr::i32_const(heap_start as i32),
     );
+    let counts_depth = !t.depth_counted.is_empty();
+    if counts_depth {
+        globals.global(GlobalType { val_type: ValType::I32, mutable: true, shared: false }, &ConstExpr::i32_const(0));
+    }
     let mut exports = ExportSection::new();
     exports.export("memory", ExportKind::Memory, 0);
+    if counts_depth {
+        exports.export("postc_depth", ExportKind::Global, DEPTH);
+    }
     let mut sig_text = String::from("{");
     let mut first = true;
     let mut entries: Vec<(String, (ModuleId, FuncId))> = Vec::new();

@@ -200,6 +200,40 @@ export class PostcModule {
   }
 
   /**
+   * A copy of the array whose DLTensor is at `at` in memory: `{data,
+   * shape}`, the elements in C order in a fresh typed array of `dtype`.
+   */
+  array(dtype, at) {
+    const [, bits, Typed] = DTYPES[dtype];
+    const d = new DataView(this.exports.memory.buffer);
+    const size = bits / 8, per = isComplex(dtype) ? 2 : 1;
+    const ndim = d.getInt32(at + 12, true);
+    const shapeAt = d.getUint32(at + 20, true), stridesAt = d.getUint32(at + 24, true);
+    const shape = [], strides = [];
+    for (let k = 0; k < ndim; k++) shape.push(Number(d.getBigInt64(shapeAt + 8 * k, true)));
+    for (let k = ndim - 1, s = 1; k >= 0; k--) {
+      strides[k] = stridesAt ? Number(d.getBigInt64(stridesAt + 8 * k, true)) : s;
+      s *= shape[k];
+    }
+    const base = d.getUint32(at, true) + Number(d.getBigUint64(at + 32, true));
+    const total = shape.reduce((a, b) => a * b, 1);
+    const out = new Typed(total * per);
+    const src = new Uint8Array(this.exports.memory.buffer);
+    const dst = new Uint8Array(out.buffer);
+    const idx = new Array(ndim).fill(0);
+    for (let i = 0; i < total; i++) {
+      let off = 0;
+      for (let k = 0; k < ndim; k++) off += idx[k] * strides[k];
+      dst.set(src.subarray(base + off * size, base + (off + 1) * size), i * size);
+      for (let k = ndim - 1; k >= 0; k--) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+    return { data: out, shape };
+  }
+
+  /**
    * Copies a Str (a JavaScript string, as UTF-8) or Bytes (a Uint8Array)
    * argument into the arena: its wasm parameters, address and length.
    */
@@ -300,6 +334,7 @@ export class PostcModule {
       const r = f(...raw);
       for (const back of copies) back();
       returned = true;
+      if (sig.ret.endsWith("[]")) return this.array(sig.ret.slice(0, -2), r);
       return sig.ret === "void" ? undefined : fromWasm(sig.ret, r, e.memory);
     } finally {
       e.postc_arena_release(mark);

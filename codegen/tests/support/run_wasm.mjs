@@ -67,9 +67,9 @@ for (const c of job.cases) {
   });
   let line;
   try {
-    if (c.ufunc) {
-      const t = m.signatures[c.func].ret;
-      const r = m.ufunc(c.func, ...args);
+    if (c.ufunc || m.signatures[c.func].ret.endsWith("[]")) {
+      const t = m.signatures[c.func].ret.replace("[]", "");
+      const r = c.ufunc ? m.ufunc(c.func, ...args) : m.call(c.func, ...args);
       line = { ashape: r.shape.map(String), aret: elements(t, r.data).map((x) => encode(t, t === "Bool" ? x !== 0 : x)) };
     } else {
       const r = m.call(c.func, ...args);
