@@ -752,7 +752,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         }
     }
 
-    fn loc_text(&self, v: ValueId) -> Option<String> {
+    pub(super) fn loc_text(&self, v: ValueId) -> Option<String> {
         self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
     }
 
@@ -1781,7 +1781,10 @@ impl<'t, 'p> FnW<'t, 'p> {
             _ => None,
         });
         let Some(msg) = lit else {
-            return self.unsupported(v, "a panic whose message is computed at run time".into());
+            if args.len() == 1 {
+                return self.panic_with_text(v, args[0]);
+            }
+            return self.unsupported(v, "a panic whose message is computed at run time, with arguments,".into());
         };
         let mut rest = Vec::new();
         for a in args.iter().skip(1) {
