@@ -19,6 +19,7 @@ pub mod calls;
 pub mod link;
 pub mod llvm;
 pub mod qbe;
+pub mod symbols;
 pub mod ufunc_plan;
 pub mod wasm;
 

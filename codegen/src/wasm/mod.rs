@@ -25,9 +25,10 @@
 
 mod func;
 
+use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{DType, FuncAttrs, FuncId, ModuleId, Program};
+use postc_ir::{DType, FuncId, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
 use wasm_encoder::{
     CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function, FunctionSection,
@@ -188,8 +189,16 @@ impl<'p> Translation<'p> {
     }
 }
 
-/// The backends that compile `kernel` functions.
-const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+/// How the wasm backend names and refuses functions (see [`crate::symbols`]).
+const CONVENTIONS: Conventions = Conventions {
+    private_symbol: crate::symbols::dotted_private_symbol,
+    cannot_export,
+    device: DeviceFunctions::GpuHostBody { refusal: "is not supported by the wasm backend" },
+};
+
+fn cannot_export(name: &str) -> Option<String> {
+    unexportable(name).map(|why| format!("`{name}` cannot be exported by the wasm backend: {why}"))
+}
 
 /// Why an exported name cannot be an export of the module, if it cannot.
 fn unexportable(name: &str) -> Option<String> {
@@ -212,40 +221,14 @@ fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
 pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
+    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
+    diags.extend(symbols.diags.iter().cloned());
     let mut sigs = HashMap::new();
-    let mut taken: HashMap<String, String> = HashMap::new();
-    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
     let mut defined = 0u32;
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, f) in m.functions.iter_enumerated() {
+            let Some(symbol) = symbols.symbol(mid, fid) else { continue };
             let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            if f.attrs.contains(FuncAttrs::KERNEL) {
-                diags.push(Diagnostic::error(
-                    format!(
-                        "`{}` is a `kernel` function, which is not supported by the wasm backend (it compiles host \
-                         code, and `gpu` functions as their host body): use {GPU_BACKENDS}",
-                        f.name
-                    ),
-                    at,
-                ));
-                continue;
-            }
-            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
-            let name = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
-            if !private {
-                if let Some(why) = unexportable(&name) {
-                    diags.push(Diagnostic::error(
-                        format!("`{name}` cannot be exported by the wasm backend: {why}"),
-                        at.clone(),
-                    ));
-                }
-                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
-                    diags.push(Diagnostic::error(
-                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
-                        at.clone(),
-                    ));
-                }
-            }
             let mut params = Vec::new();
             let mut bad = None;
             for p in f.body.all_params() {
@@ -281,29 +264,9 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 ));
                 continue;
             }
-            sigs.insert((mid, fid), Sig { name, exported: !private, params, results, index: defined });
+            let (name, exported) = (symbol.name.clone(), symbol.exported);
+            sigs.insert((mid, fid), Sig { name, exported, params, results, index: defined });
             defined += 1;
-        }
-        for (alias, target) in &m.function_aliases {
-            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
-            let Some(fid) = index.function(mid, target) else {
-                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
-                continue;
-            };
-            if !index.is_exported(mid, alias) && m.export_all.is_some() {
-                continue;
-            }
-            if let Some(why) = unexportable(alias) {
-                diags.push(Diagnostic::error(
-                    format!("`{alias}` cannot be exported by the wasm backend: {why}"),
-                    at.clone(),
-                ));
-            }
-            if taken.insert(alias.clone(), m.name.clone()).is_some() {
-                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
-                continue;
-            }
-            aliases.push((alias.clone(), (mid, fid)));
         }
     }
     if !diags.is_empty() {
@@ -337,6 +300,8 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
+    let aliases: Vec<(String, (ModuleId, FuncId))> =
+        symbols.aliases().map(|e| (e.symbol.clone(), e.function)).collect();
     Ok(assemble(&t, &aliases))
 }
 
