@@ -14,7 +14,7 @@
 use crate::calls::Index;
 use crate::ufunc_plan;
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{FuncAttrs, FuncId, Function, ModuleId, Program};
+use postc_ir::{FuncAttrs, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -143,6 +143,24 @@ impl SymbolPlan {
     /// The symbol of a function, or `None` for one the backend refused.
     pub fn symbol(&self, mid: ModuleId, fid: FuncId) -> Option<&Symbol> {
         self.symbols.get(&(mid, fid))
+    }
+
+    /// The signature of every function with a symbol, as `signature`
+    /// makes it from the function and its symbol.
+    pub fn signatures<S>(
+        &self,
+        program: &Program,
+        mut signature: impl FnMut(&Module, &Function, &Symbol) -> S,
+    ) -> HashMap<(ModuleId, FuncId), S> {
+        let mut out = HashMap::with_capacity(self.symbols.len());
+        for (mid, m) in program.modules.iter_enumerated() {
+            for (fid, f) in m.functions.iter_enumerated() {
+                if let Some(s) = self.symbol(mid, fid) {
+                    out.insert((mid, fid), signature(m, f, s));
+                }
+            }
+        }
+        out
     }
 
     /// Whether `name` is an exported symbol (a function's or an alias's).
@@ -306,6 +324,9 @@ mod tests {
         let exported: Vec<&str> = plan.exported.iter().map(|e| e.symbol.as_str()).collect();
         assert_eq!(exported, ["f", "g"]);
         assert!(plan.is_exported("g") && !plan.is_exported("lib.h_1") && !plan.is_exported("h_1"));
+        let sigs = plan.signatures(&p, |_, f, s| format!("{} as {}", f.name, s.name));
+        assert_eq!(sigs.len(), 3);
+        assert_eq!(sigs[&(m, FuncId::from_u32(1))], "h_1 as lib.h_1");
     }
 
     #[test]

@@ -398,14 +398,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     if !symbols.diags.is_empty() {
         return Err(symbols.diags);
     }
-    let mut sigs = HashMap::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            if let Some(s) = symbols.symbol(mid, fid) {
-                sigs.insert((mid, fid), signature(m, f, s.name.clone(), s.exported));
-            }
-        }
-    }
+    let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut p = Translation {
         program,
         depth_counted: crate::calls::depth_counted(program, &index),

@@ -233,13 +233,7 @@ impl<'p> Declared<'p> {
 
     fn declare_all(&mut self) {
         let symbols = SymbolPlan::new(self.program, &self.index, &CONVENTIONS);
-        for (mid, m) in self.program.modules.iter_enumerated() {
-            for (fid, f) in m.functions.iter_enumerated() {
-                // The LLVM backend compiles every function: each has a symbol.
-                let Some(s) = symbols.symbol(mid, fid) else { continue };
-                self.sigs.insert((mid, fid), signature(m, f, s.name.clone(), s.exported));
-            }
-        }
+        self.sigs = symbols.signatures(self.program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
         for a in symbols.aliases() {
             let sig = self.sigs[&a.function].clone();
             self.aliases.push((a.symbol.clone(), sig.symbol.clone(), sig));
