@@ -4,11 +4,11 @@
 //! [`Declared`] decides, once per program, how every function appears in
 //! the module (its symbol from [`crate::symbols`], linkage, ABI), which
 //! calls count the depth of calls, and which exported names shadow C
-//! library functions. Each codegen unit
-//! then builds the module in its own `Context` ([`build_module`]): every
-//! function is declared first, then the bodies are built in the order of
-//! the IR tables ([`body`]), with the helpers ([`crate::llvm::helpers`]), panic
-//! paths, constants and metadata they use made on first use ([`unit`]).
+//! library functions. Each codegen unit then builds the module in its own
+//! `Context` ([`build_module`]): every function is declared first, then
+//! the bodies are built in the order of the IR tables ([`body`]), with the
+//! helpers ([`crate::llvm::helpers`]), panic paths, constants and metadata
+//! they use made on first use ([`unit`]).
 
 mod body;
 pub(crate) mod unit;
