@@ -5,7 +5,10 @@
 //! and panics (message and location); the driver writes `--emit wasm` and
 //! `--emit wat`, deterministically. Programs and cases the backend does not
 //! compile yet are listed in [`KNOWN_GAPS`] and must fail with a located
-//! "not supported by the wasm backend" diagnostic.
+//! "not supported by the wasm backend" diagnostic. The tests/py programs
+//! (loops with `break` and `continue`, nested loops, as the frontend lowers
+//! them) run the same way, and their control flow must be structured:
+//! WebAssembly `loop`s and `block`s, no dispatch loop.
 
 mod support;
 use postc_codegen::backend::Backend;
@@ -14,7 +17,8 @@ use postc_ir::interp::{Array, Value};
 use postc_ir::{DType, Program};
 use postc_testkit::cases::{parse_expected, Arg, Case, Ret};
 use postc_testkit::compare::{compare_list, show, values_match};
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{driver, root, tmpdir};
 
@@ -406,4 +410,151 @@ func boom(%a: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  %r: Int64 = fd
     let want =
         format!("18446744073709551615n 2147483647\ntrue panic: division by zero at {}:21:3\n6n\n", src.display());
     assert_eq!(stdout, want);
+}
+
+/// tests/py programs that must compile: loops with `break` and `continue`
+/// (control), nested loops with early exits (primes, sorting, stencil),
+/// `while` loops with a computed exit (newton, collatz).
+const PY_LOOP_PROGRAMS: &[&str] = &["collatz", "control", "newton", "primes", "sorting", "stencil"];
+
+/// The math functions the loader does not provide (JavaScript's `Math` has
+/// none of them): a tests/py case calling one fails to instantiate.
+const LOADER_GAPS: &[&str] = &["erf", "erfc", "lgamma", "tgamma"];
+
+/// The function bodies of a module's text, by the name they export.
+fn wat_functions(wat: &str) -> Vec<(String, String)> {
+    let mut names = HashMap::new();
+    for line in wat.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("(export \"") {
+            if let (Some(end), Some(at)) = (rest.find('"'), rest.find("(func ")) {
+                names.insert(rest[at + 6..].trim_end_matches(')').to_owned(), rest[..end].to_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for chunk in wat.split("\n  (func (;").skip(1) {
+        let index = chunk.split(';').next().unwrap().to_owned();
+        out.push((names.get(&index).cloned().unwrap_or(index), chunk.to_owned()));
+    }
+    out
+}
+
+#[test]
+fn python_loops_are_structured_and_run_under_node() {
+    let dir = tmpdir("wasm-py");
+    std::env::set_current_dir(root()).unwrap();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let mut compiled = Vec::new();
+    for path in postc_testkit::corpus::files_with_extension(&root().join("tests/py"), "py") {
+        let expected = path.with_extension("expected");
+        if !expected.is_file() {
+            continue;
+        }
+        let stem = postc_testkit::corpus::stem(&path);
+        let rel = PathBuf::from(format!("tests/py/{stem}.py"));
+        let program =
+            postc_frontend::lower_files(&[rel], Vec::new()).unwrap_or_else(|_| panic!("tests/py/{stem}.py lowers"));
+        let cases = parse_expected(&std::fs::read_to_string(&expected).unwrap()).unwrap();
+        for level in [0u8, 2] {
+            let wasm = match emit(&program, level, EmitKind::Wasm) {
+                Ok(w) => w,
+                Err(e) => {
+                    // What the backend refuses, it refuses with a location.
+                    if !(e.contains("not supported by the wasm backend") && e.contains("@ Some(")) {
+                        failures.push(format!("{stem} -O{level}: {e}"));
+                    }
+                    continue;
+                }
+            };
+            compiled.push(stem.clone());
+            let wat = String::from_utf8(emit(&program, level, EmitKind::Wat).unwrap()).unwrap();
+            if wat.contains("br_table") {
+                failures.push(format!("{stem} -O{level}: a dispatch loop (`br_table`) in a reducible program"));
+            }
+            let checked = level == 0;
+            let run: Vec<&Case> = cases
+                .iter()
+                .filter(|c| if checked { c.checked } else { c.wrap })
+                .filter(|c| {
+                    !c.ufunc
+                        || program.modules.iter().any(|m| {
+                            m.get_function(&c.func).and_then(|f| m.functions[f].ufunc_sig.as_ref()).is_some_and(|u| {
+                                u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty()) && u.outputs.len() == 1
+                            })
+                        })
+                })
+                .collect();
+            ran += run.len();
+            let missing = |f: &String| {
+                LOADER_GAPS.iter().any(|g| f.ends_with(&format!("imports env.{g}, which the loader does not provide")))
+            };
+            failures.extend(
+                run_cases(&dir, &format!("py-{stem}.O{level}"), &wasm, &run).into_iter().filter(|f| !missing(f)),
+            );
+        }
+    }
+    for p in PY_LOOP_PROGRAMS {
+        assert!(compiled.iter().filter(|c| c == p).count() == 2, "tests/py/{p}.py does not compile at -O0 and -O2");
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(ran > 300, "only {ran} cases ran");
+}
+
+#[test]
+fn loops_become_wasm_loops_without_a_dispatch_table() {
+    // collatz.pir: `steps` is a `while n != 1` loop, `longest` a counted
+    // loop calling it, `peak_u32` a loop around an if/else; kernels.pir's
+    // `matmul` three nested counted loops.
+    let collatz = postc_testkit::corpus::load(&root().join("tests/programs/collatz.pir")).unwrap();
+    let kernels = std::fs::read(root().join("benches/kernels.pir")).unwrap();
+    let kernels = postc_ir::parse::parse_module("kernels.pir", &kernels).unwrap();
+    let wat =
+        |m: postc_ir::Module| String::from_utf8(emit(&Program::from_module(m), 2, EmitKind::Wat).unwrap()).unwrap();
+    let (collatz, kernels) = (wat(collatz), wat(kernels));
+    for (wat, name, loops) in
+        [(&collatz, "steps", 1), (&collatz, "longest", 1), (&collatz, "peak_u32", 1), (&kernels, "matmul", 3)]
+    {
+        let functions = wat_functions(wat);
+        let body = &functions.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no `{name}` in\n{wat}")).1;
+        assert!(!body.contains("br_table"), "`{name}` dispatches:\n{body}");
+        // A loop is left by a `br_if` out of a `block` around it.
+        assert!(body.lines().any(|l| l.trim().starts_with("br_if ")), "`{name}` has no `br_if`:\n{body}");
+        // Each `loop` is entered again by a branch to its own label.
+        let labels: Vec<&str> =
+            body.lines().filter_map(|l| l.trim().strip_prefix("loop ;; label = ")).map(str::trim).collect();
+        assert_eq!(labels.len(), loops, "`{name}`:\n{body}");
+        for label in labels {
+            let back = body
+                .lines()
+                .map(str::trim)
+                .any(|l| (l.starts_with("br ") || l.starts_with("br_if ")) && l.ends_with(&format!("(;{label};)")));
+            assert!(back, "no branch back to `loop` {label} in `{name}`:\n{body}");
+        }
+    }
+}
+
+#[test]
+fn an_irreducible_function_keeps_the_dispatch_loop_and_runs() {
+    // Blocks `a` and `b` enter each other and are both entered from the
+    // entry: no structured form, so a `br_table` dispatch loop.
+    let src = "module irr\nexport f\n\nfunc f(%n: Int64, %s: Bool) -> Int64 {\nentry:\n  %one: Int64 = const 1\n  \
+let %k: Int64 = %n\n  let %acc: Int64 = %one\n  condbr %s, a, b\na:\n  %a1: Int64 = add %acc, %acc\n  set %acc = %a1\n  \
+br b\nb:\n  %k1: Int64 = sub %k, %one\n  set %k = %k1\n  %z: Int64 = const 0\n  %more: Bool = gt %k1, %z\n  \
+condbr %more, a, done\ndone:\n  return %acc\n}\n";
+    let module = postc_ir::parse::parse_module("irr.pir", src.as_bytes()).unwrap();
+    assert!(postc_ir::verify::verify_module(&module).is_empty());
+    let program = Program::from_module(module);
+    let wat = String::from_utf8(emit(&program, 2, EmitKind::Wat).unwrap()).unwrap();
+    assert!(wat.contains("br_table"), "{wat}");
+    let wasm = emit(&program, 2, EmitKind::Wasm).unwrap();
+    let cases = parse_expected(
+        "case s\ncall f\nmode both\narg Int64 4\narg Bool true\nret Int64 16\n\n\
+         case n\ncall f\nmode both\narg Int64 4\narg Bool false\nret Int64 8\n",
+    )
+    .unwrap();
+    let run: Vec<&Case> = cases.iter().collect();
+    let failures = run_cases(&tmpdir("wasm-irreducible"), "irr", &wasm, &run);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1,13 +1,16 @@
 //! One IR function as one WebAssembly function: every IR value a local (a
-//! `let` local is the same local assigned again), every IR block an arm of
-//! a dispatch loop in reverse postorder, helpers made once per module.
+//! `let` local is the same local assigned again), the blocks in the
+//! structured order `structure::plan` gives (or, for an irreducible graph,
+//! arms of a dispatch loop in reverse postorder), helpers made once per
+//! module.
 
+use super::structure::{self, Step};
 use super::{val_type, Target, Translation, ARENA_TOP, DEFINED};
 use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, EntityId, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use postc_ir::{BlockId, DType, FuncId, Function, Module, ModuleId, Opcode, ValueId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use wasm_encoder::{BlockType, Instruction as I, MemArg, ValType};
@@ -639,6 +642,8 @@ struct FnW<'t, 'p> {
     mark: Option<u32>,
     /// A value used without a local (a text constant), if any.
     missing: Option<ValueId>,
+    /// Array parameters' element bases (`data + byte_offset`), in locals.
+    bases: HashMap<ValueId, u32>,
 }
 
 /// Translates function `fid` of module `mid`: its extra locals and code.
@@ -664,6 +669,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         pc: 0,
         mark: None,
         missing: None,
+        bases: HashMap::new(),
     };
     w.run()?;
     Ok((w.locals, w.code))
@@ -824,12 +830,95 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.push(I::LocalSet(i as u32));
             }
         }
+        // The element base of each array parameter that is loaded from or
+        // stored to, read once: no instruction writes a parameter's header,
+        // and in a loop the reads would stay (a store may alias memory).
+        for v in body.tags.ids() {
+            let array = match body.inst(v) {
+                InstData::Load { array, .. } | InstData::Store { array, .. } => array,
+                _ => continue,
+            };
+            if array.as_u32() < params.len() as u32 && !self.bases.contains_key(&array) {
+                let base = self.local(ValType::I32);
+                let p = self.value_local[&array];
+                self.extend([
+                    I::LocalGet(p),
+                    I::I32Load(mem(dl::DATA)),
+                    I::LocalGet(p),
+                    I::I64Load(mem(dl::BYTE_OFFSET)),
+                    I::I32WrapI64,
+                    I::I32Add,
+                    I::LocalSet(base),
+                ]);
+                self.bases.insert(array, base);
+            }
+        }
         if body.tags.iter().any(|o| *o == Opcode::Alloc) {
             let mark = self.local(ValType::I32);
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
         }
-        let order = rpo(body);
+        match structure::plan(body) {
+            Some(steps) => self.structured(&steps),
+            None => self.dispatch(),
+        }
+    }
+
+    /// Writes the function as the structured `steps`.
+    fn structured(&mut self, steps: &[Step]) -> R<()> {
+        let body = &self.f.body;
+        for step in steps {
+            match *step {
+                Step::Loop => self.push(I::Loop(BlockType::Empty)),
+                Step::Block => self.push(I::Block(BlockType::Empty)),
+                Step::End => self.push(I::End),
+                Step::Br(depth) => self.push(I::Br(depth)),
+                Step::Unreachable => self.push(I::Unreachable),
+                Step::If { block, when } => {
+                    self.condition(block, when);
+                    self.push(I::If(BlockType::Empty));
+                }
+                Step::BrIf { block, when, depth } => {
+                    self.condition(block, when);
+                    self.push(I::BrIf(depth));
+                }
+                Step::Insts(b) => {
+                    // The closing `br` or `condbr` is the plan's.
+                    let branches = body
+                        .terminator(b)
+                        .is_some_and(|t| matches!(body.inst(t), InstData::Br { .. } | InstData::CondBr { .. }));
+                    let insts = body.blocks[b].insts();
+                    let n = insts.len() - usize::from(branches);
+                    for v in insts.take(n) {
+                        self.inst(v)?;
+                        if let Some(x) = self.missing {
+                            return self.unsupported(v, format!("a use of a value of {}", self.dt(x)));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Pushes the condition of block `b`'s `condbr`, negated when `when`
+    /// is false.
+    fn condition(&mut self, b: BlockId, when: bool) {
+        let body = &self.f.body;
+        if let Some(InstData::CondBr { cond, .. }) = body.terminator(b).map(|t| body.inst(t)) {
+            self.get(cond);
+            if !when {
+                self.push(I::I32Eqz);
+            }
+        }
+    }
+
+    /// Writes an irreducible function as one dispatch loop: each block an
+    /// arm (a `block` ended before its code), entered by a `br_table` on
+    /// the `pc` local; a branch to the next arm falls through.
+    fn dispatch(&mut self) -> R<()> {
+        let body = &self.f.body;
+        let order = structure::rpo(&postc_ir::cfg::Cfg::compute(body));
         self.nblocks = order.len() as u32;
         for (k, b) in order.iter().enumerate() {
             self.position.insert(*b, k as u32);
@@ -1191,10 +1280,14 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     /// Pushes the address of the element at byte offset `offset` of `array`.
     fn elem_addr(&mut self, array: ValueId, offset: ValueId) {
-        self.get(array);
-        self.push(I::I32Load(mem(dl::DATA)));
-        self.get(array);
-        self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
+        if let Some(&base) = self.bases.get(&array) {
+            self.push(I::LocalGet(base));
+        } else {
+            self.get(array);
+            self.push(I::I32Load(mem(dl::DATA)));
+            self.get(array);
+            self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
+        }
         self.get(offset);
         self.extend([I::I32WrapI64, I::I32Add]);
     }
@@ -1631,31 +1724,4 @@ impl<'t, 'p> FnW<'t, 'p> {
         self.panic_with(v, msg, &rest);
         Ok(())
     }
-}
-
-/// Reverse postorder of the blocks reachable from the entry, successors
-/// visited last to first so that a block's first successor (a branch's
-/// `true` side: the loop body, the in-bounds path) comes right after it
-/// where it can, and is reached by falling through.
-fn rpo(body: &postc_ir::Body) -> Vec<BlockId> {
-    let n = body.blocks.len();
-    let mut seen = vec![false; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(BlockId, usize)> = vec![(BlockId::from_u32(0), 0)];
-    seen[0] = true;
-    while let Some((b, i)) = stack.pop() {
-        let succ = body.successors(b);
-        if i < succ.len() {
-            stack.push((b, i + 1));
-            let s = succ[succ.len() - 1 - i];
-            if s.index() < n && !seen[s.index()] {
-                seen[s.index()] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            post.push(b);
-        }
-    }
-    post.reverse();
-    post
 }

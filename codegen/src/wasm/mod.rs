@@ -8,9 +8,11 @@
 //! can leave the width is followed by the extension that re-narrows it),
 //! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, arrays as
 //! the 32-bit address of their `DLTensor` in the module's memory
-//! (docs/abi.md §14 gives the layout). Each IR block is one arm of a
-//! dispatch loop (`loop` around nested `block`s and a `br_table`); a branch
-//! to the next block in reverse postorder falls through.
+//! (docs/abi.md §14 gives the layout). Control flow is structured from the
+//! dominator tree (`structure.rs`): loops become `loop`s, join points the
+//! code after a `block`, branches `br`, `br_if` and `if`. A function whose
+//! graph is irreducible (only hand-written IR can have one) is one
+//! dispatch loop instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
 //! functions (floor division and modulo, integer powers, overflow tests,
@@ -24,6 +26,7 @@
 //! exported function's parameters and result for the loader.
 
 mod func;
+mod structure;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
