@@ -422,6 +422,95 @@ fn a_barrier_some_threads_skip_panics_in_the_host_emulation() {
     );
 }
 
+/// A NULL launch configuration is a panic through the runtime's
+/// `postc_rt_panic`, in the launcher of a GPU build (through the fake
+/// driver), the host emulation and the cooperative emulation alike: a panic
+/// handler receives it, and without one it stops the program.
+#[test]
+fn a_null_launch_configuration_panics_through_the_runtime() {
+    let dir = tmpdir("gpu-nullcfg");
+    let build = |name: &str, flags: &[&str]| {
+        let lib = dir.join(format!("lib{name}{}.so", flags.concat()));
+        let out = Command::new(driver())
+            .current_dir(root())
+            .args(["compile", "--emit", "shared", &format!("tests/gpu/{name}.pir"), "-o"])
+            .arg(&lib)
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        lib
+    };
+    let fake = fixture().fake.clone();
+    let cases = [
+        ("scale", build("kernels", &[]), true),
+        ("scale", build("kernels", &["--gpu", "off"]), false),
+        ("block_sum", build("coop", &["--gpu", "off"]), false),
+    ];
+    for (kernel, lib, through_fake) in cases {
+        let driver_path = if through_fake { fake.clone() } else { PathBuf::from("/nonexistent") };
+        let o = harness_with("nullcfg", &lib, &driver_path, through_fake, Some(Path::new(kernel)));
+        assert_eq!(o.status.signal(), Some(6), "{kernel} in {}: {o:?}", lib.display());
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let msg = format!("panic: kernel function {kernel}: the launch configuration is NULL");
+        assert!(stderr.contains(&format!("harness: handled: {msg}\n")), "{}: {stderr}", lib.display());
+        assert!(stderr.ends_with(&format!("\n{msg}\n")), "{}: {stderr}", lib.display());
+    }
+}
+
+/// The loader of the device image joins the constructors that `--link-ir`
+/// files bring, after them.
+#[test]
+fn the_gpu_loader_joins_linked_constructors() {
+    let dir = tmpdir("gpu-ctors");
+    let ll = dir.join("ctor.ll");
+    std::fs::write(
+        &ll,
+        "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 101, ptr @user_init, ptr null }]\n\
+         @msg = private constant [6 x i8] c\"hello\\00\"\n\
+         declare i32 @puts(ptr)\n\
+         define void @user_init() {\n  %r = call i32 @puts(ptr @msg)\n  ret void\n}\n",
+    )
+    .unwrap();
+    let out_ll = dir.join("kernels.ll");
+    let out = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--emit", "llvm-ir", "tests/gpu/kernels.pir", "--link-ir"])
+        .arg(&ll)
+        .arg("-o")
+        .arg(&out_ll)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ir = std::fs::read_to_string(&out_ll).unwrap();
+    let ctors = ir.lines().filter(|l| l.starts_with("@llvm.global_ctors")).collect::<Vec<_>>();
+    assert_eq!(ctors.len(), 1, "{ctors:?}");
+    let c = ctors[0];
+    assert!(c.contains("[2 x { i32, ptr, ptr }]"), "{c}");
+    let (user, loader) = (c.find("i32 101, ptr @user_init"), c.find("i32 65535, ptr @postc.gpu.init"));
+    assert!(matches!((user, loader), (Some(u), Some(l)) if u < l), "{c}");
+}
+
+/// A `--link-ir` file that LLVM's verifier rejects (here a constructor list
+/// of the wrong type, which crashes LLVM's passes) is a diagnostic.
+#[test]
+fn a_malformed_linked_constructor_list_is_a_diagnostic() {
+    let dir = tmpdir("gpu-bad-ctors");
+    let ll = dir.join("bad.ll");
+    std::fs::write(&ll, "@llvm.global_ctors = appending global [1 x i32] [i32 5]\n").unwrap();
+    let out = Command::new(driver())
+        .current_dir(root())
+        .args(["compile", "--emit", "obj", "tests/gpu/kernels.pir", "--link-ir"])
+        .arg(&ll)
+        .arg("-o")
+        .arg(dir.join("kernels.o"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("bad.ll` is not valid LLVM IR: wrong type for intrinsic global variable"), "{stderr}");
+}
+
 /// `llvm-readelf` from LLVM 22 or the PATH.
 fn readelf() -> PathBuf {
     let llvm = PathBuf::from("/usr/lib/llvm-22/bin/llvm-readelf");

@@ -3,12 +3,10 @@
 //! wasmparser validates, V8 (Node) instantiates through the loader
 //! `codegen/src/wasm/postc.mjs`, and whose cases give the expected results
 //! and panics (message and location); the driver writes `--emit wasm` and
-//! `--emit wat`, deterministically. Programs and cases the backend does not
-//! compile yet are listed in [`KNOWN_GAPS`] and must fail with a located
-//! "not supported by the wasm backend" diagnostic. The tests/py programs
-//! (loops with `break` and `continue`, nested loops, as the frontend lowers
-//! them) run the same way, and their control flow must be structured:
-//! WebAssembly `loop`s and `block`s, no dispatch loop.
+//! `--emit wat`, deterministically. The tests/py programs (loops with
+//! `break` and `continue`, nested loops, as the frontend lowers them) run
+//! the same way, and their control flow must be structured: WebAssembly
+//! `loop`s and `block`s, no dispatch loop.
 
 mod support;
 use postc_codegen::backend::Backend;
@@ -21,10 +19,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{driver, root, tmpdir};
-
-/// Programs the wasm backend refuses, with the dtype that stops it.
-const KNOWN_GAPS: &[(&str, &str)] =
-    &[("complex", "Complex128"), ("fp_rounding", "Float16"), ("satcast", "Complex128"), ("strings", "Str")];
 
 /// Programs whose `ufunc` cases do not run yet (gufuncs with core
 /// dimensions: the backend makes no `NAME_loop`); their plain functions
@@ -60,11 +54,25 @@ fn float_bits(d: DType, x: f64) -> String {
     }
 }
 
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect()
+}
+
 fn encode(v: &Value) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Int(_, i) => i.to_string(),
         Value::Float(d, x) => float_bits(*d, *x),
+        Value::Complex(d, re, im) => {
+            let p = d.complex_part().unwrap();
+            format!("{},{}", float_bits(p, *re), float_bits(p, *im))
+        }
+        Value::Str(s) => hex(s.as_bytes()),
+        Value::Bytes(b) => hex(b),
         other => panic!("no wasm encoding for {}", show(other)),
     }
 }
@@ -73,7 +81,17 @@ fn decode(d: DType, s: &str) -> Value {
     match d {
         DType::Bool => Value::Bool(s == "true"),
         DType::Float32 => Value::Float(d, f32::from_bits(u32::from_str_radix(&s[2..], 16).unwrap()) as f64),
-        DType::Float64 => Value::Float(d, f64::from_bits(u64::from_str_radix(&s[2..], 16).unwrap())),
+        DType::Float64 | DType::Float16 => Value::Float(d, f64::from_bits(u64::from_str_radix(&s[2..], 16).unwrap())),
+        DType::Complex64 | DType::Complex128 => {
+            let (re, im) = s.split_once(',').unwrap();
+            let part = |x: &str| match decode(d.complex_part().unwrap(), x) {
+                Value::Float(_, x) => x,
+                _ => unreachable!(),
+            };
+            Value::Complex(d, part(re), part(im))
+        }
+        DType::Str => Value::Str(String::from_utf8(unhex(s)).unwrap()),
+        DType::Bytes => Value::Bytes(unhex(s)),
         _ => Value::Int(d, s.parse().unwrap()),
     }
 }
@@ -256,29 +274,49 @@ fn run_cases(dir: &Path, name: &str, wasm: &[u8], cases: &[&Case]) -> Vec<String
         .collect()
 }
 
-#[test]
-fn every_program_runs_under_node_at_o0_and_o2() {
-    let dir = tmpdir("wasm-programs");
+/// Loads a test program: a `.pir` module, or a POST Python file with the
+/// modules it imports (named relative to the repository root, as its panic
+/// locations are).
+fn load_program(path: &Path) -> Program {
+    if path.extension().is_some_and(|e| e != "py") {
+        return postc_testkit::corpus::load(path).map(Program::from_module).unwrap();
+    }
+    let root = root();
+    let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
+    std::env::set_current_dir(&root).unwrap();
+    postc_frontend::lower_files(std::slice::from_ref(&rel), Vec::new())
+        .map_err(|(sources, diags)| sources.render(&diags, false))
+        .unwrap_or_else(|e| panic!("{} does not lower:\n{e}", rel.display()))
+}
+
+/// Whether a program has `kernel` functions, which the backend refuses.
+fn has_kernels(program: &Program) -> bool {
+    program.modules.iter().any(|m| m.functions.iter().any(|f| f.attrs.contains(postc_ir::FuncAttrs::KERNEL)))
+}
+
+/// Runs every case of every program at -O0 (the `checked` cases) and -O2
+/// (the `wrap` ones); returns the failures and the number of cases run.
+fn run_corpus(name: &str, paths: &[PathBuf]) -> (Vec<String>, usize) {
+    let dir = tmpdir(name);
     let mut failures = Vec::new();
     let mut ran = 0;
-    for path in postc_testkit::corpus::program_files() {
-        let stem = postc_testkit::corpus::stem(&path);
-        let program = postc_testkit::corpus::load(&path).map(Program::from_module).unwrap();
+    for path in paths {
+        let stem = postc_testkit::corpus::stem(path);
+        let program = load_program(path);
         let text = std::fs::read_to_string(path.with_extension("expected")).unwrap();
         let cases = parse_expected(&text).unwrap();
-        let gap = KNOWN_GAPS.iter().find(|(p, _)| *p == stem);
         for level in [0u8, 2] {
-            let wasm = emit(&program, level, EmitKind::Wasm);
-            match (gap, wasm) {
-                (Some((_, what)), Err(e)) => {
-                    assert!(
-                        e.contains("not supported by the wasm backend") && e.contains(what) && e.contains("@ Some("),
-                        "{stem}: expected a located diagnostic naming {what}, got:\n{e}"
-                    );
+            match emit(&program, level, EmitKind::Wasm) {
+                Err(e) if has_kernels(&program) => {
+                    if !(e.contains("`kernel` function, which is not supported by the wasm backend")
+                        && e.contains("@ Some("))
+                    {
+                        failures.push(format!("{stem}: expected a located diagnostic for its kernels, got:\n{e}"));
+                    }
                 }
-                (Some(_), Ok(_)) => failures.push(format!("{stem} compiles now: remove it from KNOWN_GAPS")),
-                (None, Err(e)) => failures.push(format!("{stem} -O{level}: {e}")),
-                (None, Ok(wasm)) => {
+                Err(e) => failures.push(format!("{stem} -O{level}: {e}")),
+                Ok(_) if has_kernels(&program) => failures.push(format!("{stem}: kernels compiled")),
+                Ok(wasm) => {
                     postc_codegen::wasm::validate(&wasm).unwrap();
                     let checked = level == 0;
                     let mode: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
@@ -299,6 +337,12 @@ fn every_program_runs_under_node_at_o0_and_o2() {
             }
         }
     }
+    (failures, ran)
+}
+
+#[test]
+fn every_program_runs_under_node_at_o0_and_o2() {
+    let (failures, ran) = run_corpus("wasm-programs", &postc_testkit::corpus::program_files());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(ran > 300, "only {ran} cases ran");
 }
@@ -358,16 +402,20 @@ fn driver_writes_wasm_and_wat_deterministically() {
 
 #[test]
 fn unsupported_programs_get_a_located_diagnostic_from_the_driver() {
+    // A `kernel` function runs on a GPU only.
     let dir = tmpdir("wasm-gap");
+    let src = dir.join("ret.pir");
+    std::fs::write(&src, "module ret\nexport k\n\nfunc k(%n: Int64) kernel {\nentry:\n  return\n}\n").unwrap();
     let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "tests/programs/strings.pir", "-o"])
+        .args(["compile", "--backend", "wasm", "--emit", "wasm"])
+        .arg(&src)
+        .arg("-o")
         .arg(dir.join("s.wasm"))
-        .current_dir(root())
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
-    assert!(err.contains("not supported by the wasm backend") && err.contains("tests/programs/strings.pir:"), "{err}");
+    assert!(err.contains("not supported by the wasm backend") && err.contains("ret.pir:4:"), "{err}");
     assert!(!dir.join("s.wasm").exists(), "no file is written on an error");
 }
 
@@ -410,6 +458,133 @@ func boom(%a: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  %r: Int64 = fd
     let want =
         format!("18446744073709551615n 2147483647\ntrue panic: division by zero at {}:21:3\n6n\n", src.display());
     assert_eq!(stdout, want);
+}
+
+/// The software Float16 conversions against the interpreter's: every
+/// Float16 widened, and rounding from Float64 at every Float16 value,
+/// every midpoint between neighbours (ties to even) and the Float64 values
+/// either side of it, the subnormal range, overflow, and pseudo-random bit
+/// patterns.
+#[test]
+fn float16_conversions_are_exact_and_round_to_nearest_even() {
+    use half::f16;
+    let dir = tmpdir("wasm-f16");
+    let src = dir.join("h.pir");
+    std::fs::write(
+        &src,
+        "module h\nexport to16, from16\n\nfunc to16(%x: Float64) -> Float16 {\nentry:\n  %r: Float16 = cast %x\n  return %r\n}\n\n\
+         func from16(%x: Float16) -> Float64 {\nentry:\n  %r: Float64 = cast %x\n  return %r\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("h.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut inputs: Vec<f64> =
+        vec![f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e300, -1e300, 5e-324, -5e-324, 65520.0, 65519.99];
+    for b in 0..=0x7bffu16 {
+        let v = f16::from_bits(b).to_f64();
+        let mid = (v + f16::from_bits(b + 1).to_f64()) / 2.0;
+        for x in [v, mid, f64::from_bits(mid.to_bits() + 1), f64::from_bits(mid.to_bits() - 1)] {
+            inputs.extend([x, -x]);
+        }
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..20000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        // Exponents around Float16's range, any significand.
+        let exp = 1023 - 30 + (seed >> 58);
+        inputs.push(f64::from_bits((seed & 0x800f_ffff_ffff_ffff) | (exp << 52)));
+    }
+    let list = dir.join("inputs.txt");
+    std::fs::write(&list, inputs.iter().map(|x| format!("{:x}\n", x.to_bits())).collect::<String>()).unwrap();
+    let script = dir.join("h.mjs");
+    std::fs::write(
+        &script,
+        format!(
+            "import {{ readFileSync }} from 'node:fs';\n\
+             const {{ instance }} = await WebAssembly.instantiate(readFileSync({wasm:?}), {{ env: {{ postc_panic() {{}} }} }});\n\
+             const e = instance.exports, dv = new DataView(new ArrayBuffer(8)), out = [];\n\
+             for (let b = 0; b < 65536; b++) {{ dv.setFloat64(0, e.from16(b)); out.push(dv.getBigUint64(0).toString(16)); }}\n\
+             for (const line of readFileSync({list:?}, 'utf8').trim().split('\\n')) {{\n\
+               dv.setBigUint64(0, BigInt('0x' + line)); out.push(String(e.to16(dv.getFloat64(0))));\n\
+             }}\n\
+             console.log(out.join('\\n'));\n"
+        ),
+    )
+    .unwrap();
+    let out = node().arg(&script).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 65536 + inputs.len());
+    let mut bad = Vec::new();
+    for b in 0..=0xffffu16 {
+        let got = f64::from_bits(u64::from_str_radix(lines[b as usize], 16).unwrap());
+        let want = f16::from_bits(b).to_f64();
+        if !(got.to_bits() == want.to_bits() || got.is_nan() && want.is_nan()) {
+            bad.push(format!("widening 0x{b:04x}: {got:e}, expected {want:e}"));
+        }
+    }
+    for (x, line) in inputs.iter().zip(&lines[65536..]) {
+        let got = line.parse::<u16>().unwrap();
+        let want = postc_ir::body::f16_from_f64(*x);
+        if !(got == want.to_bits() || f16::from_bits(got).is_nan() && want.is_nan()) {
+            bad.push(format!("rounding {x:e}: 0x{got:04x}, expected 0x{:04x}", want.to_bits()));
+        }
+    }
+    assert!(bad.is_empty(), "{} mismatches, first: {:?}", bad.len(), &bad[..bad.len().min(10)]);
+}
+
+/// The loader's conversions of Float16, complex, Str and Bytes: numbers,
+/// `{re, im}`, JavaScript strings and `Uint8Array`s in and out.
+#[test]
+fn the_loader_converts_float16_complex_and_text() {
+    let dir = tmpdir("wasm-loader-types");
+    let src = dir.join("t.pir");
+    std::fs::write(
+        &src,
+        "module t\nexport half_sum, cmul, greet, blen, bsame\n\n\
+         func half_sum(%a: Float16, %b: Float16) -> Float16 {\nentry:\n  %r: Float16 = add %a, %b\n  return %r\n}\n\n\
+         func cmul(%a: Complex64, %b: Complex64) -> Complex64 {\nentry:\n  %r: Complex64 = mul %a, %b\n  return %r\n}\n\n\
+         func greet(%name: Str) -> Str {\nentry:\n  %h: Str = const \"h\\u{e9}llo \"\n  %r: Str = add %h, %name\n  return %r\n}\n\n\
+         func blen(%s: Str) -> Int64 {\nentry:\n  %n: Int64 = getfield %s, len\n  return %n\n}\n\n\
+         func bsame(%a: Bytes) -> Bytes {\nentry:\n  return %a\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("t.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         console.log(m.call('half_sum', 0.1, 0.2), m.call('half_sum', 65504, 16));\n\
+         console.log(JSON.stringify(m.call('cmul', {{ re: 1, im: 2 }}, [3, -1])));\n\
+         console.log(m.call('greet', 'w\\u00f6rld \\u{{1f600}}'), m.call('blen', 'w\\u00f6rld \\u{{1f600}}'));\n\
+         console.log(Array.from(m.call('bsame', new Uint8Array([0, 255, 7]))).join(','));\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    let out = node().arg(&js).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // 0.1 and 0.2 round to Float16 first; their sum rounds again.
+    let want = "0.2998046875 Infinity\n{\"re\":5,\"im\":5}\nhéllo wörld 😀 7n\n0,255,7\n";
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }
 
 /// tests/py programs that must compile: loops with `break` and `continue`
@@ -461,8 +636,9 @@ fn python_loops_are_structured_and_run_under_node() {
             let wasm = match emit(&program, level, EmitKind::Wasm) {
                 Ok(w) => w,
                 Err(e) => {
-                    // What the backend refuses, it refuses with a location.
-                    if !(e.contains("not supported by the wasm backend") && e.contains("@ Some(")) {
+                    // Only `kernel` functions are refused, with a location.
+                    let refused = e.contains("`kernel` function, which is not supported by the wasm backend");
+                    if !(has_kernels(&program) && refused && e.contains("@ Some(")) {
                         failures.push(format!("{stem} -O{level}: {e}"));
                     }
                     continue;
@@ -557,4 +733,47 @@ condbr %more, a, done\ndone:\n  return %acc\n}\n";
     let run: Vec<&Case> = cases.iter().collect();
     let failures = run_cases(&tmpdir("wasm-irreducible"), "irr", &wasm, &run);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Recursion counts the call depth: 42 nested calls return, 20000 panic
+/// `recursion limit exceeded` at the call that would pass the
+/// interpreter's limit, and the module runs again afterwards (the loader
+/// resets the count after a panic).
+#[test]
+fn recursion_counts_the_call_depth() {
+    let dir = tmpdir("wasm-depth");
+    let src = dir.join("rec.pir");
+    std::fs::write(
+        &src,
+        "module rec\nexport down\n\nfunc down(%n: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  \
+         %done: Bool = le %n, %z\n  condbr %done, base, step\nbase:\n  return %z\nstep:\n  %one: Int64 = const 1\n  \
+         %m: Int64 = sub %n, %one\n  %r: Int64 = call down(%m)\n  %s: Int64 = add %r, %one\n  return %s\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("rec.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         console.log(m.call('down', 42n), m.call('down', 9999n));\n\
+         try {{ m.call('down', 20000n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+         console.log(m.call('down', 9999n));\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    // V8's default stack (about 1 MB) holds fewer frames than the limit
+    // (docs/abi.md §14); the main thread's 8 MB hold them.
+    let out = node().arg("--stack-size=4000").arg(&js).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = format!("42n 9999n\ntrue panic: recursion limit exceeded at {}:14:3\n9999n\n", src.display());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }

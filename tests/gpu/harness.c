@@ -23,6 +23,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -703,6 +704,40 @@ static void scenario_bench_matmul(long n, long batch) {
            (t2 - t1) * 1e3);
 }
 
+/* ---- a NULL launch configuration --------------------------------------- */
+
+static jmp_buf panic_jump;
+static char panic_message[256];
+
+static void on_panic(const char *msg, size_t len, void *data) {
+    (void)data;
+    snprintf(panic_message, sizeof panic_message, "%.*s", (int)len, msg);
+    longjmp(panic_jump, 1);
+}
+
+/* Launches kernel `name` (`scale` of kernels.pir or `block_sum` of
+ * coop.pir) with a NULL configuration: a panic that reaches the runtime's
+ * panic handler, and without one stops the program. */
+static void scenario_nullcfg(const char *name) {
+    static double x[4];
+    int64_t shape[1] = {4};
+    DLTensor a = tensor(x, 1, shape, NULL, 2, 64), b = tensor(x, 1, shape, NULL, 2, 64);
+    void (*set_handler)(void (*)(const char *, size_t, void *), void *) =
+        (void (*)(void (*)(const char *, size_t, void *), void *))sym("postc_rt_set_panic_handler");
+    for (volatile int handled = 1; handled >= 0; handled--) {
+        set_handler(handled ? on_panic : NULL, NULL);
+        if (setjmp(panic_jump) == 0) {
+            if (!strcmp(name, "block_sum"))
+                ((block_sum_fn)sym(name))(NULL, &a, &b);
+            else
+                ((scale_fn)sym(name))(NULL, &a, &b, 1.0);
+            CHECK(0, "%s returned from a NULL launch configuration", name);
+            return;
+        }
+        fprintf(stderr, "harness: handled: %s\n", panic_message);
+    }
+}
+
 static void scenario_bench(long n) {
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *o1 = malloc(n * sizeof(float)),
           *o2 = malloc(n * sizeof(float));
@@ -827,6 +862,8 @@ int main(int argc, char **argv) {
         k(&one);
         fprintf(stderr, "harness: one block passed\n");
         k(&two);
+    } else if (!strcmp(scenario, "nullcfg")) {
+        scenario_nullcfg(argc > 4 ? argv[4] : "scale");
     } else if (!strcmp(scenario, "bench-matmul")) {
         if (fake) register_kernel(fake, "__postc_kernel_matmul", k_matmul);
         long n = argc > 4 ? atol(argv[4]) : 128;

@@ -299,6 +299,11 @@ pub fn build_unit<'c>(
         let lm = cx
             .create_module_from_ir(buf)
             .map_err(|e| vec![Diagnostic::error(format!("`{display}` is not valid LLVM IR: {e}"), None)])?;
+        // LLVM's passes assume verified IR (a malformed `llvm.global_ctors`
+        // crashes them).
+        lm.verify().map_err(|e| {
+            vec![Diagnostic::error(format!("`{display}` is not valid LLVM IR: {}", e.to_string().trim()), None)]
+        })?;
         lm.set_triple(&tm.get_triple());
         lm.set_data_layout(&tm.get_target_data().get_data_layout());
         lm.run_passes("default<O2>", tm, PassBuilderOptions::create())

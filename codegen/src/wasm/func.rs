@@ -5,7 +5,7 @@
 //! module.
 
 use super::structure::{self, Step};
-use super::{val_type, Target, Translation, ARENA_TOP, DEFINED};
+use super::{val_type, val_types, Target, Translation, ARENA_TOP, DEFINED};
 use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use wasm_encoder::{BlockType, Instruction as I, MemArg, ValType};
 
-type R<T> = Result<T, Box<Diagnostic>>;
+pub(super) type R<T> = Result<T, Box<Diagnostic>>;
 
 /// `DLTensor` field offsets with 32-bit pointers (docs/abi.md §14).
 mod dl {
@@ -32,14 +32,14 @@ mod dl {
 }
 
 /// The panic import's index (imported first).
-const PANIC: u32 = 0;
+pub(super) const PANIC: u32 = 0;
 
-fn mem(offset: u64) -> MemArg {
+pub(super) fn mem(offset: u64) -> MemArg {
     MemArg { offset, align: 0, target: wasm_encoder::MemArgTarget::Memory(0), ordering: None }
 }
 
 /// The instructions that re-narrow an `i32` to the width of `d`.
-fn narrow(d: DType) -> Vec<I<'static>> {
+pub(super) fn narrow(d: DType) -> Vec<I<'static>> {
     match d {
         DType::Int8 => vec![I::I32Extend8S],
         DType::Int16 => vec![I::I32Extend16S],
@@ -65,7 +65,7 @@ pub(crate) fn arena_helpers(t: &mut Translation<'_>) {
     });
 }
 
-fn alloc_helper(t: &mut Translation<'_>) -> u32 {
+pub(super) fn alloc_helper(t: &mut Translation<'_>) -> u32 {
     t.helper("postc_arena_alloc", |_| {
         // Locals: 0 bytes, 1 start (i32), 2 end (i64).
         let body = vec![
@@ -503,7 +503,7 @@ fn pow_ovf_helper(t: &mut Translation<'_>, d: DType) -> u32 {
 }
 
 /// Python's float `//` (`mode` 0) or `%` (`mode` 1) on doubles.
-fn float_divmod_helper(t: &mut Translation<'_>) -> u32 {
+pub(super) fn float_divmod_helper(t: &mut Translation<'_>) -> u32 {
     let fmod = t.import("fmod", &[ValType::F64, ValType::F64], &[ValType::F64]);
     t.helper("postc.fdivmod", |_| {
         // Locals: 0 x, 1 y, 2 mode, 3 m, 4 div, 5 fd.
@@ -621,29 +621,31 @@ fn panic_pieces(msg: &str, nargs: usize, loc: Option<&str>) -> Vec<Piece> {
     out
 }
 
-struct FnW<'t, 'p> {
-    t: &'t mut Translation<'p>,
-    mid: ModuleId,
-    m: &'p Module,
-    f: &'p Function,
-    nparams: u32,
-    locals: Vec<ValType>,
-    value_local: HashMap<ValueId, u32>,
-    code: Vec<I<'static>>,
-    func_loc: Option<Pos>,
+pub(super) struct FnW<'t, 'p> {
+    pub(super) t: &'t mut Translation<'p>,
+    pub(super) mid: ModuleId,
+    pub(super) m: &'p Module,
+    pub(super) f: &'p Function,
+    pub(super) nparams: u32,
+    pub(super) locals: Vec<ValType>,
+    pub(super) value_local: HashMap<ValueId, u32>,
+    pub(super) code: Vec<I<'static>>,
+    pub(super) func_loc: Option<Pos>,
     /// Blocks by their position in the dispatch loop.
-    position: HashMap<BlockId, u32>,
-    nblocks: u32,
+    pub(super) position: HashMap<BlockId, u32>,
+    pub(super) nblocks: u32,
     /// The position of the block being written.
-    current: u32,
+    pub(super) current: u32,
     /// Structured instructions open inside the current block.
-    open: u32,
-    pc: u32,
-    mark: Option<u32>,
+    pub(super) open: u32,
+    pub(super) pc: u32,
+    pub(super) mark: Option<u32>,
     /// A value used without a local (a text constant), if any.
-    missing: Option<ValueId>,
+    pub(super) missing: Option<ValueId>,
     /// Array parameters' element bases (`data + byte_offset`), in locals.
-    bases: HashMap<ValueId, u32>,
+    pub(super) bases: HashMap<ValueId, u32>,
+    /// Whether calls count the depth (see `depth.rs`).
+    pub(super) counts_depth: bool,
 }
 
 /// Translates function `fid` of module `mid`: its extra locals and code.
@@ -652,6 +654,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
     let m = &program.modules[mid];
     let f = &m.functions[fid];
     let nparams = t.sigs[&(mid, fid)].params.len() as u32;
+    let counts_depth = t.depth_counted.contains(&(mid, fid));
     let mut w = FnW {
         t,
         mid,
@@ -670,39 +673,40 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         mark: None,
         missing: None,
         bases: HashMap::new(),
+        counts_depth,
     };
     w.run()?;
     Ok((w.locals, w.code))
 }
 
 impl<'t, 'p> FnW<'t, 'p> {
-    fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
+    pub(super) fn err<T>(&self, v: Option<ValueId>, msg: String) -> R<T> {
         let pos = v.and_then(|v| self.f.body.loc(v)).map(|l| Pos::from_loc(&self.m.files, l)).or(self.func_loc.clone());
         Err(Box::new(Diagnostic::error(format!("in function `{}`: {msg}", self.f.name), pos)))
     }
 
-    fn unsupported<T>(&self, v: ValueId, what: String) -> R<T> {
+    pub(super) fn unsupported<T>(&self, v: ValueId, what: String) -> R<T> {
         self.err(Some(v), format!("{what} is not supported by the wasm backend (the LLVM backend compiles it)"))
     }
 
-    fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
+    pub(super) fn tyd(&self, v: ValueId) -> Option<&'p postc_ir::TypeData> {
         self.f.body.ty(v).map(|t| self.m.types.get(t))
     }
 
-    fn dt(&self, v: ValueId) -> DType {
+    pub(super) fn dt(&self, v: ValueId) -> DType {
         self.tyd(v).map(|t| t.dtype).unwrap_or(DType::Int64)
     }
 
-    fn is_array(&self, v: ValueId) -> bool {
+    pub(super) fn is_array(&self, v: ValueId) -> bool {
         self.tyd(v).is_some_and(|t| t.is_array)
     }
 
-    fn local(&mut self, vt: ValType) -> u32 {
+    pub(super) fn local(&mut self, vt: ValType) -> u32 {
         self.locals.push(vt);
         self.nparams + self.locals.len() as u32 - 1
     }
 
-    fn push(&mut self, i: I<'static>) {
+    pub(super) fn push(&mut self, i: I<'static>) {
         match i {
             I::Block(_) | I::Loop(_) | I::If(_) => self.open += 1,
             I::End => self.open -= 1,
@@ -711,22 +715,39 @@ impl<'t, 'p> FnW<'t, 'p> {
         self.code.push(i);
     }
 
-    fn extend(&mut self, is: impl IntoIterator<Item = I<'static>>) {
+    pub(super) fn extend(&mut self, is: impl IntoIterator<Item = I<'static>>) {
         for i in is {
             self.push(i);
         }
     }
 
-    fn get(&mut self, v: ValueId) {
+    /// The number of locals value `v` occupies.
+    pub(super) fn width(&self, v: ValueId) -> u32 {
+        if self.is_array(v) {
+            1
+        } else {
+            val_types(self.dt(v)).len() as u32
+        }
+    }
+
+    /// Pushes value `v`: each of its locals, the first first.
+    pub(super) fn get(&mut self, v: ValueId) {
         match self.value_local.get(&v) {
-            Some(&l) => self.push(I::LocalGet(l)),
+            Some(&l) => {
+                for k in 0..self.width(v) {
+                    self.push(I::LocalGet(l + k));
+                }
+            }
             None => self.missing = self.missing.or(Some(v)),
         }
     }
 
-    fn set(&mut self, v: ValueId) {
+    /// Pops value `v` into its locals.
+    pub(super) fn set(&mut self, v: ValueId) {
         let l = self.value_local[&v];
-        self.push(I::LocalSet(l));
+        for k in (0..self.width(v)).rev() {
+            self.push(I::LocalSet(l + k));
+        }
     }
 
     fn loc_text(&self, v: ValueId) -> Option<String> {
@@ -735,7 +756,7 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     /// Formats a panic message (its `i64` arguments in `args` locals) in
     /// the arena, calls `env.postc_panic` and traps.
-    fn panic_with(&mut self, v: ValueId, msg: &str, args: &[u32]) {
+    pub(super) fn panic_with(&mut self, v: ValueId, msg: &str, args: &[u32]) {
         let pieces = panic_pieces(msg, args.len(), self.loc_text(v).as_deref());
         if args.is_empty() {
             let text: String = pieces.iter().map(|p| if let Piece::Text(s) = p { s.as_str() } else { "" }).collect();
@@ -779,7 +800,7 @@ impl<'t, 'p> FnW<'t, 'p> {
     }
 
     /// Panics with `msg` when the `i32` on the stack is not zero.
-    fn guard(&mut self, v: ValueId, msg: &str) {
+    pub(super) fn guard(&mut self, v: ValueId, msg: &str) {
         self.push(I::If(BlockType::Empty));
         self.panic_with(v, msg, &[]);
         self.push(I::End);
@@ -791,8 +812,12 @@ impl<'t, 'p> FnW<'t, 'p> {
             return self.err(None, "function has no body".into());
         }
         let params: Vec<ValueId> = body.all_params().collect();
-        for (i, p) in params.iter().enumerate() {
-            self.value_local.insert(*p, i as u32);
+        let mut param_local = Vec::new();
+        let mut next = 0;
+        for p in &params {
+            self.value_local.insert(*p, next);
+            param_local.push(next);
+            next += self.width(*p);
         }
         for v in body.tags.ids() {
             if self.value_local.contains_key(&v) || body.ty(v).is_none() {
@@ -801,33 +826,26 @@ impl<'t, 'p> FnW<'t, 'p> {
             if let InstData::Set { .. } = body.inst(v) {
                 continue;
             }
-            // A text constant has no local: a panic's message is read from
-            // the instruction (another use is refused where it is made).
-            if let InstData::Const(Literal::Str(_) | Literal::Bytes(_)) = body.inst(v) {
-                continue;
-            }
-            let vt = if self.is_array(v) {
-                ValType::I32
-            } else {
-                match val_type(self.dt(v)) {
-                    Some(vt) => vt,
-                    None => return self.unsupported(v, format!("a value of {}", self.dt(v))),
-                }
-            };
-            let l = self.local(vt);
+            let vts = if self.is_array(v) { vec![ValType::I32] } else { val_types(self.dt(v)) };
+            let l = self.nparams + self.locals.len() as u32;
+            self.locals.extend(vts);
             self.value_local.insert(v, l);
         }
         // Arguments from outside are re-narrowed to their width.
-        for (i, p) in params.iter().enumerate() {
+        for (p, &i) in params.iter().zip(&param_local) {
             if self.is_array(*p) {
                 continue;
             }
             let d = self.dt(*p);
-            let n = if d == DType::Bool { vec![I::I32Const(0), I::I32Ne] } else { narrow(d) };
+            let n = match d {
+                DType::Bool => vec![I::I32Const(0), I::I32Ne],
+                DType::Float16 => vec![I::I32Const(0xffff), I::I32And],
+                _ => narrow(d),
+            };
             if !n.is_empty() {
-                self.push(I::LocalGet(i as u32));
+                self.push(I::LocalGet(i));
                 self.extend(n);
-                self.push(I::LocalSet(i as u32));
+                self.push(I::LocalSet(i));
             }
         }
         // The element base of each array parameter that is loaded from or
@@ -853,7 +871,10 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.bases.insert(array, base);
             }
         }
-        if body.tags.iter().any(|o| *o == Opcode::Alloc) {
+        // An array or text a function returns may be in the arena: it is
+        // left there for the caller.
+        let returns_memory = self.f.ret.map(|t| self.m.types.get(t)).is_some_and(|t| t.is_array || t.dtype.is_text());
+        if body.tags.iter().any(|o| *o == Opcode::Alloc) && !returns_memory {
             let mark = self.local(ValType::I32);
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
@@ -969,12 +990,24 @@ impl<'t, 'p> FnW<'t, 'p> {
     }
 
     /// Converts the scalar of dtype `from` on the stack into dtype `to`.
-    fn convert(&mut self, v: ValueId, from: DType, to: DType) -> R<()> {
+    pub(super) fn convert(&mut self, v: ValueId, from: DType, to: DType) -> R<()> {
         if from == to {
             return Ok(());
         }
+        if from.is_complex() || to.is_complex() {
+            return self.convert_complex(v, from, to);
+        }
+        if from == DType::Float16 {
+            self.f16_to_f64();
+            return self.convert(v, DType::Float64, to);
+        }
+        if to == DType::Float16 {
+            self.convert(v, from, DType::Float64)?;
+            self.f16_from_f64();
+            return Ok(());
+        }
         for d in [from, to] {
-            if val_type(d).is_none() || d == DType::Float16 {
+            if val_type(d).is_none() {
                 return self.unsupported(v, format!("a cast from {from} to {to}"));
             }
         }
@@ -1073,11 +1106,14 @@ impl<'t, 'p> FnW<'t, 'p> {
                             self.push(I::I32Const(w as i64 as i32));
                         }
                     }
-                    Literal::Str(_) | Literal::Bytes(_) => return Ok(()),
+                    Literal::Str(s) => self.text_const(s.as_bytes()),
+                    Literal::Bytes(b) => self.text_const(&b),
+                    Literal::Float(bits) if d == DType::Float16 => self.push(I::I32Const(bits as i32 & 0xffff)),
                     Literal::Float(bits) if d == DType::Float32 || d == DType::Float64 => {
                         let x = postc_ir::body::float_bits_to_f64(d, bits);
                         self.fconst(d, x);
                     }
+                    Literal::Complex(re, im) if d.is_complex() => self.complex_const(d, re, im),
                     _ => return self.unsupported(v, format!("a constant of {d}")),
                 }
                 self.set(v);
@@ -1097,11 +1133,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                     DType::Bool | DType::UInt8 => I::I32Load8U(mem(0)),
                     DType::Int8 => I::I32Load8S(mem(0)),
                     DType::Int16 => I::I32Load16S(mem(0)),
-                    DType::UInt16 => I::I32Load16U(mem(0)),
+                    DType::UInt16 | DType::Float16 => I::I32Load16U(mem(0)),
                     DType::Int32 | DType::UInt32 => I::I32Load(mem(0)),
                     DType::Int64 | DType::UInt64 => I::I64Load(mem(0)),
                     DType::Float32 => I::F32Load(mem(0)),
                     DType::Float64 => I::F64Load(mem(0)),
+                    DType::Complex64 | DType::Complex128 => return self.complex_load(v, d),
                     _ => return self.unsupported(v, format!("an array of {d}")),
                 };
                 self.push(i);
@@ -1113,10 +1150,13 @@ impl<'t, 'p> FnW<'t, 'p> {
             InstData::Store { array, offset, value } => {
                 let d = self.dt(value);
                 self.elem_addr(array, offset);
+                if d.is_complex() {
+                    return self.complex_store(value, d);
+                }
                 self.get(value);
                 let i = match d {
                     DType::Bool | DType::UInt8 | DType::Int8 => I::I32Store8(mem(0)),
-                    DType::Int16 | DType::UInt16 => I::I32Store16(mem(0)),
+                    DType::Int16 | DType::UInt16 | DType::Float16 => I::I32Store16(mem(0)),
                     DType::Int32 | DType::UInt32 => I::I32Store(mem(0)),
                     DType::Int64 | DType::UInt64 => I::I64Store(mem(0)),
                     DType::Float32 => I::F32Store(mem(0)),
@@ -1167,16 +1207,23 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.set(target);
             }
             InstData::Select { cond, if_true, if_false } => {
-                self.get(if_true);
-                self.get(if_false);
-                self.get(cond);
-                self.push(I::Select);
-                self.set(v);
+                // Part by part for a value of two locals.
+                let (l, t, f) = (self.value_local[&v], self.value_local[&if_true], self.value_local[&if_false]);
+                let c = self.value_local[&cond];
+                for k in 0..self.width(v) {
+                    self.extend([
+                        I::LocalGet(t + k),
+                        I::LocalGet(f + k),
+                        I::LocalGet(c),
+                        I::Select,
+                        I::LocalSet(l + k),
+                    ]);
+                }
             }
             InstData::Alloc { length } => {
                 let d = self.dt(v);
-                if val_type(d).is_none() || d == DType::Float16 {
-                    return self.unsupported(v, format!("an array of {d}"));
+                if d.is_text() {
+                    return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
                 self.get(length);
@@ -1227,9 +1274,8 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.push(I::LocalGet(p));
                 self.set(v);
             }
-            InstData::GetField { .. } | InstData::SetField { .. } => {
-                return self.unsupported(v, format!("a field of {}", self.dt(v)));
-            }
+            InstData::GetField { aggregate, field } => self.get_field(v, aggregate, field)?,
+            InstData::SetField { aggregate, field, value } => self.set_field(v, aggregate, field, value)?,
             InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
                 return self.err(
                     Some(v),
@@ -1279,7 +1325,7 @@ impl<'t, 'p> FnW<'t, 'p> {
     }
 
     /// Pushes the address of the element at byte offset `offset` of `array`.
-    fn elem_addr(&mut self, array: ValueId, offset: ValueId) {
+    pub(super) fn elem_addr(&mut self, array: ValueId, offset: ValueId) {
         if let Some(&base) = self.bases.get(&array) {
             self.push(I::LocalGet(base));
         } else {
@@ -1295,7 +1341,16 @@ impl<'t, 'p> FnW<'t, 'p> {
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
         let rd = self.dt(v);
-        if val_type(od).is_none() || od == DType::Float16 || val_type(rd).is_none() || rd == DType::Float16 {
+        if od == DType::Float16 {
+            return self.binary_f16(v, op, l, r);
+        }
+        if od.is_complex() {
+            return self.binary_complex(v, op, l, r);
+        }
+        if od.is_text() {
+            return self.binary_text(v, op, l, r);
+        }
+        if val_type(od).is_none() || val_type(rd).is_none() {
             return self.unsupported(v, format!("`{}` on {od}", op.mnemonic()));
         }
         if od.is_int() || od == DType::Bool {
@@ -1321,11 +1376,14 @@ impl<'t, 'p> FnW<'t, 'p> {
                     self.extend(narrow(od));
                 }
                 Opcode::Div => {
+                    // A Float16 quotient is rounded once from Float64.
+                    let wd = if rd == DType::Float16 { DType::Float64 } else { rd };
                     self.get(l);
-                    self.convert(v, od, rd)?;
+                    self.convert(v, od, wd)?;
                     self.get(r);
-                    self.convert(v, od, rd)?;
-                    self.push(if rd == DType::Float32 { I::F32Div } else { I::F64Div });
+                    self.convert(v, od, wd)?;
+                    self.push(if wd == DType::Float32 { I::F32Div } else { I::F64Div });
+                    self.convert(v, wd, rd)?;
                 }
                 Opcode::FDiv | Opcode::Mod => {
                     let h = floor_divmod_helper(self.t, wide, signed, op == Opcode::FDiv);
@@ -1462,7 +1520,13 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        if val_type(d).is_none() || d == DType::Float16 || val_type(self.dt(v)).is_none() {
+        if d == DType::Float16 && matches!(op, Opcode::Neg | Opcode::Abs) {
+            return self.unary_f16(v, op, x);
+        }
+        if d.is_complex() {
+            return self.unary_complex(v, op, x);
+        }
+        if val_type(d).is_none() || val_type(self.dt(v)).is_none() {
             return self.unsupported(v, format!("`{}` on {d}", op.mnemonic()));
         }
         let o = Ops { wide: is64(d) };
@@ -1539,15 +1603,20 @@ impl<'t, 'p> FnW<'t, 'p> {
                 let Some(sig) = self.t.sigs.get(&(mid, fid)).cloned() else {
                     return self.unsupported(v, format!("a call to `{callee}`"));
                 };
+                let callee_f = &self.t.program.modules[mid].functions[fid];
+                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 for a in &args {
                     self.get(*a);
                 }
                 self.push(I::Call(DEFINED + sig.index));
+                if let Some(d) = depth {
+                    self.leave_call(d);
+                }
                 if !sig.results.is_empty() {
                     if has_result {
                         self.set(v);
                     } else {
-                        self.push(I::Drop);
+                        self.extend(sig.results.iter().map(|_| I::Drop));
                     }
                 }
                 Ok(())

@@ -6,9 +6,12 @@
 //! Values live in locals: Bool and the 8- to 32-bit integers in `i32`,
 //! kept extended from their width by their signedness (an operation that
 //! can leave the width is followed by the extension that re-narrows it),
-//! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, arrays as
-//! the 32-bit address of their `DLTensor` in the module's memory
-//! (docs/abi.md §14 gives the layout). Control flow is structured from the
+//! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, Float16 as
+//! its bits in an `i32` converted in software (`half.rs`), a complex as two
+//! locals of its part's type (`complex.rs`), Str and Bytes as an address
+//! and a length in the module's memory (`text.rs`), arrays as the 32-bit
+//! address of their `DLTensor` in the module's memory (docs/abi.md §14
+//! gives the layout). Control flow is structured from the
 //! dominator tree (`structure.rs`): loops become `loop`s, join points the
 //! code after a `block`, branches `br`, `br_if` and `if`. A function whose
 //! graph is irreducible (only hand-written IR can have one) is one
@@ -23,14 +26,20 @@
 //! `postc_arena_mark`, `postc_arena_alloc` and `postc_arena_release` (the
 //! arena the JavaScript loader `postc.mjs` copies arrays into, reset after
 //! each call) and a custom section `postc.signatures` describing each
-//! exported function's parameters and result for the loader.
+//! exported function's parameters and result for the loader. A returned
+//! array is its `DLTensor`'s address; functions that recursion can reach
+//! count the call depth in the exported global `postc_depth` (`depth.rs`).
 
+mod complex;
+mod depth;
 mod func;
+mod half;
 mod structure;
+mod text;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
-use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncId, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
 use wasm_encoder::{
@@ -87,8 +96,8 @@ pub fn validate(bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
     v.validate_all(bytes).map(|_| ()).map_err(|e| crate::internal(format!("the wasm module does not validate: {e}")))
 }
 
-/// The value type of a scalar dtype in a local, or `None` for the dtypes
-/// kept in memory.
+/// The value type of a dtype held in one local (Float16 as its bits), or
+/// `None` for the dtypes held in two ([`val_types`]).
 pub(crate) fn val_type(d: DType) -> Option<ValType> {
     Some(match d {
         DType::Bool
@@ -104,6 +113,17 @@ pub(crate) fn val_type(d: DType) -> Option<ValType> {
         DType::Float64 => ValType::F64,
         _ => return None,
     })
+}
+
+/// The locals a scalar of dtype `d` occupies: one, or two for a complex
+/// (real and imaginary part) and for Str and Bytes (address and length).
+pub(crate) fn val_types(d: DType) -> Vec<ValType> {
+    match d {
+        DType::Complex64 => vec![ValType::F32; 2],
+        DType::Complex128 => vec![ValType::F64; 2],
+        DType::Str | DType::Bytes => vec![ValType::I32; 2],
+        _ => val_type(d).into_iter().collect(),
+    }
 }
 
 pub(crate) use crate::calls::Target;
@@ -138,6 +158,8 @@ pub(crate) struct Translation<'p> {
     /// Constant data: bytes at [`DATA_BASE`], and where each string is.
     pub data: Vec<u8>,
     pub strings: HashMap<Vec<u8>, u32>,
+    /// The functions whose calls count the depth.
+    pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
 }
 
 /// Where constant data starts in memory (the first bytes stay unused so
@@ -146,6 +168,9 @@ pub(crate) const DATA_BASE: u32 = 1024;
 
 /// The global holding the arena's top.
 pub(crate) const ARENA_TOP: u32 = 0;
+
+/// The global counting the call depth (see `depth.rs`).
+pub(crate) const DEPTH: u32 = 1;
 
 impl<'p> Translation<'p> {
     pub fn resolve(&self, mid: ModuleId, callee: &'p str) -> Option<Target<'p>> {
@@ -225,58 +250,31 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
     let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
-    diags.extend(symbols.diags.iter().cloned());
-    let mut sigs = HashMap::new();
+    if !symbols.diags.is_empty() {
+        return Err(symbols.diags);
+    }
     let mut defined = 0u32;
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let Some(symbol) = symbols.symbol(mid, fid) else { continue };
-            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            let mut params = Vec::new();
-            let mut bad = None;
-            for p in f.body.all_params() {
-                match f.body.ty(p).map(|t| m.types.get(t)) {
-                    Some(t) if t.is_array => params.push(ValType::I32),
-                    Some(t) => match val_type(t.dtype) {
-                        Some(vt) => params.push(vt),
-                        None => bad = Some(t.dtype),
-                    },
-                    None => params.push(ValType::I32),
-                }
+    let sigs = symbols.signatures(program, |m, f, symbol| {
+        let mut params = Vec::new();
+        for p in f.body.all_params() {
+            match f.body.ty(p).map(|t| m.types.get(t)) {
+                Some(t) if !t.is_array => params.extend(val_types(t.dtype)),
+                _ => params.push(ValType::I32),
             }
-            let mut results = Vec::new();
-            match f.ret.map(|t| m.types.get(t)) {
-                Some(t) if t.is_array => {}
-                Some(t) => match val_type(t.dtype) {
-                    Some(vt) => results.push(vt),
-                    None => bad = Some(t.dtype),
-                },
-                None => {}
-            }
-            if f.ret.map(|t| m.types.get(t)).is_some_and(|t| t.is_array) {
-                diags.push(Diagnostic::error(
-                    format!("`{}` returns an array, which is not supported by the wasm backend yet", f.name),
-                    at.clone(),
-                ));
-                continue;
-            }
-            if let Some(d) = bad {
-                diags.push(Diagnostic::error(
-                    format!("`{}` takes or returns {d}, which is not supported by the wasm backend yet", f.name),
-                    at.clone(),
-                ));
-                continue;
-            }
-            let (name, exported) = (symbol.name.clone(), symbol.exported);
-            sigs.insert((mid, fid), Sig { name, exported, params, results, index: defined });
-            defined += 1;
         }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
+        let mut results = Vec::new();
+        match f.ret.map(|t| m.types.get(t)) {
+            Some(t) if t.is_array => results.push(ValType::I32),
+            Some(t) => results.extend(val_types(t.dtype)),
+            None => {}
+        }
+        defined += 1;
+        Sig { name: symbol.name.clone(), exported: symbol.exported, params, results, index: defined - 1 }
+    });
+    let depth_counted = crate::calls::depth_counted(program, &index);
     let mut t = Translation {
         program,
+        depth_counted,
         index,
         sigs,
         imports: Vec::new(),
@@ -360,8 +358,15 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Ve
         GlobalType { val_type: ValType::I32, mutable: true, shared: false },
         &ConstExpr::i32_const(heap_start as i32),
     );
+    let counts_depth = !t.depth_counted.is_empty();
+    if counts_depth {
+        globals.global(GlobalType { val_type: ValType::I32, mutable: true, shared: false }, &ConstExpr::i32_const(0));
+    }
     let mut exports = ExportSection::new();
     exports.export("memory", ExportKind::Memory, 0);
+    if counts_depth {
+        exports.export("postc_depth", ExportKind::Global, DEPTH);
+    }
     let mut sig_text = String::from("{");
     let mut first = true;
     let mut entries: Vec<(String, (ModuleId, FuncId))> = Vec::new();

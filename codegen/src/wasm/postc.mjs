@@ -48,32 +48,82 @@ export const LIBM = {
   copysign: (a, b) => (Math.sign(b) < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
 };
 
-// DLPack type codes and the typed array of each dtype.
+// DLPack type codes and the typed array of each dtype: Float16 elements
+// are their bits in a Uint16Array, a complex element two adjacent parts
+// (real first) in a Float32Array or Float64Array.
 const DTYPES = {
-  Bool: [1, 8, Uint8Array], Int8: [0, 8, Int8Array], Int16: [0, 16, Int16Array], Int32: [0, 32, Int32Array],
+  Bool: [6, 8, Uint8Array], Int8: [0, 8, Int8Array], Int16: [0, 16, Int16Array], Int32: [0, 32, Int32Array],
   Int64: [0, 64, BigInt64Array], UInt8: [1, 8, Uint8Array], UInt16: [1, 16, Uint16Array],
-  UInt32: [1, 32, Uint32Array], UInt64: [1, 64, BigUint64Array], Float32: [2, 32, Float32Array],
-  Float64: [2, 64, Float64Array],
+  UInt32: [1, 32, Uint32Array], UInt64: [1, 64, BigUint64Array], Float16: [2, 16, Uint16Array],
+  Float32: [2, 32, Float32Array], Float64: [2, 64, Float64Array], Complex64: [5, 64, Float32Array],
+  Complex128: [5, 128, Float64Array],
 };
-DTYPES.Bool[0] = 6; // kDLBool
 
-/** A scalar argument as the wasm parameter of its dtype. */
+const utf8encode = new TextEncoder();
+
+/** The value of Float16 bits `h`, exactly. */
+export function f16Value(h) {
+  const sign = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e === 0x1f) return m ? NaN : sign * Infinity;
+  if (e === 0) return sign * m * 2 ** -24;
+  return sign * (1024 + m) * 2 ** (e - 25);
+}
+
+function roundEven(q) {
+  const f = Math.floor(q), d = q - f;
+  return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
+}
+
+/** The Float16 bits nearest number `x` (ties to even; overflow is ±inf). */
+export function f16Bits(x) {
+  x = Number(x);
+  if (Number.isNaN(x)) return 0x7e00;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a >= 65520) return sign | 0x7c00;
+  if (a < 2 ** -14) return sign | roundEven(a * 2 ** 24);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  return sign | (((e + 15) << 10) + (roundEven(a * 2 ** (10 - e)) - 1024));
+}
+
+const isComplex = (dtype) => dtype === "Complex64" || dtype === "Complex128";
+const isText = (dtype) => dtype === "Str" || dtype === "Bytes";
+
+/** The parts of a complex argument: `{re, im}`, `[re, im]` or a real number. */
+function complexParts(z) {
+  if (typeof z === "number" || typeof z === "bigint") return [Number(z), 0];
+  if (Array.isArray(z)) return [Number(z[0]), Number(z[1])];
+  return [Number(z.re), Number(z.im ?? 0)];
+}
+
+/** The wasm parameters of a scalar argument of its dtype (one, or two for
+ * a complex; text goes through `text` first). */
 function toWasm(dtype, x) {
   switch (dtype) {
-    case "Bool": return x ? 1 : 0;
-    case "Int64": case "UInt64": return BigInt.asIntN(64, BigInt(x));
-    case "Float32": case "Float64": return Number(x);
-    default: return Number(BigInt.asIntN(32, BigInt(x)));
+    case "Bool": return [x ? 1 : 0];
+    case "Int64": case "UInt64": return [BigInt.asIntN(64, BigInt(x))];
+    case "Float32": case "Float64": return [Number(x)];
+    case "Float16": return [f16Bits(x)];
+    case "Complex64": case "Complex128": return complexParts(x);
+    default: return [Number(BigInt.asIntN(32, BigInt(x)))];
   }
 }
 
-/** A wasm result as the JavaScript value of its dtype. */
-function fromWasm(dtype, r) {
+/** A wasm result (an array of two for complex and text) as the
+ * JavaScript value of its dtype. */
+function fromWasm(dtype, r, memory) {
   switch (dtype) {
     case "Bool": return r !== 0;
     case "Int64": return BigInt.asIntN(64, r);
     case "UInt64": return BigInt.asUintN(64, r);
     case "UInt32": return r >>> 0;
+    case "Float16": return f16Value(r);
+    case "Complex64": case "Complex128": return { re: r[0], im: r[1] };
+    case "Str": return utf8.decode(new Uint8Array(memory.buffer, r[0], r[1]));
+    case "Bytes": return new Uint8Array(memory.buffer, r[0], r[1]).slice();
     default: return r;
   }
 }
@@ -119,7 +169,8 @@ export class PostcModule {
     const view = ArrayBuffer.isView(arg) ? { data: arg } : arg;
     const data = view.data;
     if (!(data instanceof Typed)) throw new TypeError(`postc: expected a ${Typed.name} for a ${dtype}[] argument`);
-    const shape = view.shape ?? [data.length];
+    const perElement = isComplex(dtype) ? 2 : 1;
+    const shape = view.shape ?? [data.length / perElement];
     const strides = view.strides ?? null;
     const offset = view.offset ?? 0;
     const e = this.exports;
@@ -146,6 +197,51 @@ export class PostcModule {
     }
     const back = () => new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(new Uint8Array(e.memory.buffer, buf, data.byteLength));
     return [at, back];
+  }
+
+  /**
+   * A copy of the array whose DLTensor is at `at` in memory: `{data,
+   * shape}`, the elements in C order in a fresh typed array of `dtype`.
+   */
+  array(dtype, at) {
+    const [, bits, Typed] = DTYPES[dtype];
+    const d = new DataView(this.exports.memory.buffer);
+    const size = bits / 8, per = isComplex(dtype) ? 2 : 1;
+    const ndim = d.getInt32(at + 12, true);
+    const shapeAt = d.getUint32(at + 20, true), stridesAt = d.getUint32(at + 24, true);
+    const shape = [], strides = [];
+    for (let k = 0; k < ndim; k++) shape.push(Number(d.getBigInt64(shapeAt + 8 * k, true)));
+    for (let k = ndim - 1, s = 1; k >= 0; k--) {
+      strides[k] = stridesAt ? Number(d.getBigInt64(stridesAt + 8 * k, true)) : s;
+      s *= shape[k];
+    }
+    const base = d.getUint32(at, true) + Number(d.getBigUint64(at + 32, true));
+    const total = shape.reduce((a, b) => a * b, 1);
+    const out = new Typed(total * per);
+    const src = new Uint8Array(this.exports.memory.buffer);
+    const dst = new Uint8Array(out.buffer);
+    const idx = new Array(ndim).fill(0);
+    for (let i = 0; i < total; i++) {
+      let off = 0;
+      for (let k = 0; k < ndim; k++) off += idx[k] * strides[k];
+      dst.set(src.subarray(base + off * size, base + (off + 1) * size), i * size);
+      for (let k = ndim - 1; k >= 0; k--) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+    return { data: out, shape };
+  }
+
+  /**
+   * Copies a Str (a JavaScript string, as UTF-8) or Bytes (a Uint8Array)
+   * argument into the arena: its wasm parameters, address and length.
+   */
+  text(dtype, x) {
+    const bytes = dtype === "Str" ? utf8encode.encode(String(x)) : x instanceof Uint8Array ? x : Uint8Array.from(x);
+    const at = this.exports.postc_arena_alloc(bytes.length);
+    new Uint8Array(this.exports.memory.buffer, at, bytes.length).set(bytes);
+    return [at, bytes.length];
   }
 
   /**
@@ -186,20 +282,25 @@ export class PostcModule {
     const total = shape.reduce((a, b) => a * b, 1);
     const Typed = DTYPES[sig.ret]?.[2];
     if (!Typed) throw new TypeError(`postc: ufunc ${name} returns ${sig.ret}, which the loader cannot broadcast`);
-    const out = new Typed(total);
+    const out = new Typed(total * (isComplex(sig.ret) ? 2 : 1));
     const f = this.exports[name];
     const idx = new Array(ndim).fill(0);
     for (let i = 0; i < total; i++) {
-      const raw = ops.map((o, j) => {
+      const raw = ops.flatMap((o, j) => {
         if ("scalar" in o) return toWasm(sig.params[j], o.scalar);
         let at = o.offset;
         for (let k = 0; k < o.shape.length; k++) {
           if (o.shape[k] !== 1) at += idx[ndim - o.shape.length + k] * o.strides[k];
         }
+        // Elements as stored: Float16 bits, complex parts side by side.
+        if (sig.params[j] === "Float16") return [o.data[at]];
+        if (isComplex(sig.params[j])) return [o.data[2 * at], o.data[2 * at + 1]];
         return toWasm(sig.params[j], o.data[at]);
       });
-      const r = fromWasm(sig.ret, f(...raw));
-      out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : r;
+      const r = f(...raw);
+      if (isComplex(sig.ret)) [out[2 * i], out[2 * i + 1]] = r;
+      else if (sig.ret === "Float16") out[i] = r;
+      else out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : fromWasm(sig.ret, r);
       for (let k = ndim - 1; k >= 0; k--) {
         if (++idx[k] < shape[k]) break;
         idx[k] = 0;
@@ -219,20 +320,26 @@ export class PostcModule {
     const e = this.exports;
     const mark = e.postc_arena_mark();
     const copies = [];
+    let returned = false;
     try {
-      const raw = sig.params.map((p, i) => {
+      const raw = sig.params.flatMap((p, i) => {
         if (p.endsWith("[]")) {
           const [at, back] = this.tensor(p.slice(0, -2), args[i]);
           copies.push(back);
-          return at;
+          return [at];
         }
+        if (isText(p)) return this.text(p, args[i]);
         return toWasm(p, args[i]);
       });
       const r = f(...raw);
       for (const back of copies) back();
-      return sig.ret === "void" ? undefined : fromWasm(sig.ret, r);
+      returned = true;
+      if (sig.ret.endsWith("[]")) return this.array(sig.ret.slice(0, -2), r);
+      return sig.ret === "void" ? undefined : fromWasm(sig.ret, r, e.memory);
     } finally {
       e.postc_arena_release(mark);
+      // A panic or trap leaves the call-depth count where it was.
+      if (!returned && e.postc_depth) e.postc_depth.value = 0;
     }
   }
 }

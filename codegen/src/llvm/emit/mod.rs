@@ -20,8 +20,6 @@ use crate::llvm::imports::Shield;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{HashMap, HashSet};
-use std::fmt;
-use std::fmt::Write as _;
 
 pub use unit::build_module;
 
@@ -67,75 +65,6 @@ pub struct FnSig {
     pub complex_out: bool,
     /// The result is an array (`DLManagedTensor*`).
     pub array_ret: bool,
-}
-
-impl FnSig {
-    /// The parameter types as LLVM IR text, comma-separated (for the GPU
-    /// launch code, which is still written as text).
-    pub fn params_text(&self) -> String {
-        self.params.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-    }
-}
-
-impl fmt::Display for AbiType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AbiType::Void => f.write_str("void"),
-            AbiType::Scalar(d) => f.write_str(llty(*d)),
-            AbiType::Ptr => f.write_str("ptr"),
-        }
-    }
-}
-
-impl fmt::Display for ParamAttr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ParamAttr::None => "",
-            ParamAttr::ZeroExt => "zeroext",
-            ParamAttr::SignExt => "signext",
-            ParamAttr::Tensor => "noundef nonnull align 8 dereferenceable(48)",
-        })
-    }
-}
-
-/// The LLVM value type of a scalar dtype, as IR text (for the GPU code
-/// that is still written as text).
-pub fn llty(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "i1",
-        DType::Int8 | DType::UInt8 => "i8",
-        DType::Int16 | DType::UInt16 => "i16",
-        DType::Int32 | DType::UInt32 => "i32",
-        DType::Int64 | DType::UInt64 => "i64",
-        DType::Float16 => "half",
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-        DType::Complex64 => "{ float, float }",
-        DType::Complex128 => "{ double, double }",
-        DType::Str | DType::Bytes => "{ ptr, i64 }",
-    }
-}
-
-/// The in-memory type of an array element, as IR text.
-pub fn memty(d: DType) -> &'static str {
-    if d == DType::Bool {
-        "i8"
-    } else {
-        llty(d)
-    }
-}
-
-/// The bytes of an LLVM `c"..."` string literal.
-pub(crate) fn escape_bytes(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len() + 4);
-    for &c in b {
-        if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' {
-            s.push(c as char);
-        } else {
-            let _ = write!(s, "\\{c:02X}");
-        }
-    }
-    s
 }
 
 /// The part type of a complex dtype (the dtype itself otherwise).

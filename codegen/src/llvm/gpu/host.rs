@@ -1,941 +1,1565 @@
-//! The host side of the GPU code: the embedded device image, the
-//! constructor that loads it, and per gpu ufunc the staging wrapper
-//! `SYMBOL_loop.gpu` and the dispatcher `SYMBOL_loop`.
+//! The host side of the GPU code, built with LLVM's IR builder: the
+//! coordinate built-ins of an emulated launch, block-shared storage and the
+//! coroutines behind barriers, the `--gpu off` emulation of kernel launches,
+//! the embedded device image and the constructor that loads it, per gpu
+//! ufunc the staging wrapper `SYMBOL_loop.gpu` and the dispatcher
+//! `SYMBOL_loop`, and per `kernel` or plain `gpu` function its launcher
+//! (docs/runtime-gpu.md §6).
+//!
+//! Every function is verified once built; a mistake in building one is an
+//! internal-error diagnostic naming it and the POST function it serves.
+//! Host-side panics go through the runtime's `postc_rt_panic`, as every
+//! other panic of compiled code.
 
-use super::{DeviceCode, FunctionKind, GpuFunction, GpuUfunc, BLOCK, MAX_GRID};
-use crate::llvm::emit::{escape_bytes, llty, memty};
+use super::{err, DeviceCode, FunctionKind, GpuFunction, GpuUfunc, BLOCK, MAX_GRID};
+use crate::llvm::emit::unit::{add_flags, Types, Unit};
+use crate::llvm::emit::FnSig;
 use crate::llvm::Lowered;
-use inkwell::module::Module as LlModule;
-use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg};
+use inkwell::attributes::AttributeLoc;
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::{Builder, BuilderError};
+use inkwell::context::Context;
+use inkwell::module::{Linkage, Module as LlModule};
+use inkwell::types::{BasicType, BasicTypeEnum, FunctionType, IntType};
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, CallSiteValue, FunctionValue, GlobalValue,
+    IntValue, PointerValue, StructValue,
+};
+use inkwell::IntPredicate;
+use postc_ir::builtins::{gpu_builtin_name, Axis, GpuReg, SYNC_THREADS};
+use postc_ir::diag::Diagnostic;
 use postc_ir::DType;
-use std::fmt::Write as _;
 
 /// The coordinates of the emulated launch's running thread, in the order
-/// of [`GpuReg::ALL`] then [`Axis::ALL`].
-const COORDS: &str = "@\"postc.gpu.coords\"";
+/// of [`GpuReg::ALL`] then [`Axis::ALL`] (all zero outside a launch).
+const COORDS: &str = "postc.gpu.coords";
+const NCOORDS: u32 = 12;
+
+/// The constructor that loads the device image.
+const INIT: &str = "postc.gpu.init";
+const CTORS: &str = "llvm.global_ctors";
+/// The priority of [`INIT`] (the lowest, as C's plain constructors).
+const CTOR_PRIORITY: u64 = 65535;
+
+/// The host side of the GPU runtime (docs/runtime-gpu.md §4) and the
+/// C library functions the coroutines use.
+mod entry {
+    pub const USABLE: &str = "__postc_gpu_usable";
+    pub const SELECT_RUNTIME: &str = "__postc_gpu_select_runtime";
+    pub const IS_DEVICE_PTR: &str = "postc_gpu_is_device_ptr";
+    pub const MODULE_LOAD: &str = "mgpuModuleLoad";
+    pub const MODULE_GET_FUNCTION: &str = "mgpuModuleGetFunction";
+    pub const LAUNCH_KERNEL: &str = "mgpuLaunchKernel";
+    pub const MEMCPY: &str = "mgpuMemcpy";
+    pub const STREAM: &str = "postc_gpu_stream";
+    pub const ARENA_MARK: &str = "postc_gpu_arena_mark";
+    pub const ARENA_ALLOC: &str = "postc_gpu_arena_alloc";
+    pub const ARENA_RESTORE: &str = "postc_gpu_arena_restore";
+    pub const STAGE_TENSOR: &str = "postc_gpu_stage_tensor";
+    pub const UNSTAGE_TENSOR: &str = "postc_gpu_unstage_tensor";
+    pub const GETCONTEXT: &str = "getcontext";
+    pub const MAKECONTEXT: &str = "makecontext";
+    pub const SWAPCONTEXT: &str = "swapcontext";
+    pub const MMAP: &str = "mmap";
+    pub const MUNMAP: &str = "munmap";
+    pub const MPROTECT: &str = "mprotect";
+    pub const CALLOC: &str = "calloc";
+    pub const FREE: &str = "free";
+    pub const MEMSET: &str = "llvm.memset.p0.i64";
+    pub const SMAX: &str = "llvm.smax.i64";
+    pub const SMIN: &str = "llvm.smin.i64";
+    pub const UMAX: &str = "llvm.umax.i64";
+    pub const UMIN: &str = "llvm.umin.i64";
+}
+
+/// The functions behind cooperating kernels' emulation.
+mod coop {
+    /// The running coroutine record (NULL outside a cooperative launch).
+    pub const CURRENT: &str = "postc.gpu.coop.current";
+    pub const THREAD: &str = "postc.gpu.coop.thread";
+    pub const ENTRY: &str = "postc.gpu.coop.entry";
+    pub const NEW: &str = "postc.gpu.coop.new";
+    pub const FREE: &str = "postc.gpu.coop.free";
+    pub const BLOCK: &str = "postc.gpu.coop.block";
+}
+
+/// Bytes kept for a `ucontext_t` (968 on x86-64, 4560 on AArch64 glibc).
+const CTX: u64 = 8192;
+/// One emulated thread: its context, its stack, its state (one of
+/// [`READY`], [`WAITING`], [`RETURNED`]).
+const THREAD: u64 = CTX + 16;
+const THREAD_STACK: u64 = CTX;
+const THREAD_STATE: u64 = CTX + 8;
+const READY: u64 = 0;
+const WAITING: u64 = 1;
+const RETURNED: u64 = 2;
+/// A coroutine record: the scheduler's context, then the thread count,
+/// the running thread, the body and its argument, the threads, the record
+/// this one replaced as current, and how many threads have returned.
+const REC_COUNT: u64 = CTX;
+const REC_RUNNING: u64 = CTX + 8;
+const REC_BODY: u64 = CTX + 16;
+const REC_ARG: u64 = CTX + 24;
+const REC_THREADS: u64 = CTX + 32;
+const REC_PREV: u64 = CTX + 40;
+const REC_DONE: u64 = CTX + 48;
+const RECORD: u64 = CTX + 64;
+/// `ucontext_t` fields (glibc, x86-64 and AArch64): `uc_link` and
+/// `uc_stack`'s `ss_sp`, `ss_flags`, `ss_size`.
+const UC_LINK: u64 = 8;
+const UC_STACK_SP: u64 = 16;
+const UC_STACK_FLAGS: u64 = 24;
+const UC_STACK_SIZE: u64 = 32;
+/// The stack of an emulated thread (reserved, not committed), its lowest
+/// page a guard.
+const STACK: u64 = 512 << 10;
+const GUARD: u64 = 4096;
+/// `PROT_READ | PROT_WRITE`, `MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE`,
+/// `PROT_NONE` (Linux).
+const PROT_RW: u64 = 3;
+const MAP_STACK_FLAGS: u64 = 0x2 | 0x20 | 0x4000;
+const PROT_NONE: u64 = 0;
+
+/// The most bytes of scratch copies one launch of a ufunc takes (its grid
+/// shrinks to fit when more threads would need more, down to one block).
+pub const SCRATCH_BUDGET: u64 = 64 << 20;
 
 /// Whether `module` calls a `postc.gpu.*` coordinate built-in.
 pub(super) fn uses_coords(module: &LlModule<'_>) -> bool {
     GpuReg::ALL.iter().any(|r| Axis::ALL.iter().any(|a| module.get_function(&gpu_builtin_name(*r, *a)).is_some()))
 }
 
-/// The host's coordinate built-ins: they read the emulated launch's
-/// coordinates (all zero outside one).
-pub(super) fn coords_text() -> String {
-    let mut t = format!("{COORDS} = internal thread_local global [12 x i64] zeroinitializer\n");
-    for (r, reg) in GpuReg::ALL.iter().enumerate() {
-        for (a, axis) in Axis::ALL.iter().enumerate() {
-            let k = 3 * r + a;
-            let _ = writeln!(
-                t,
-                "define linkonce_odr i64 @\"{}\"() {{\n  %p = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {k}\n  \
-                 %v = load i64, ptr %p\n  ret i64 %v\n}}",
-                gpu_builtin_name(*reg, *axis)
-            );
-        }
-    }
-    t
-}
+/// What went wrong building a function: a bug of this module, reported
+/// as an internal error.
+struct Mistake(String);
 
-/// The C parameter list of a gpu function's body, with names `%a0`, ...
-fn c_params(g: &GpuFunction) -> Vec<String> {
-    g.sig.params.iter().zip(&g.sig.param_attrs).enumerate().map(|(k, (t, a))| format!("{t} {a} %a{k}")).collect()
-}
-
-fn c_args(g: &GpuFunction) -> String {
-    c_params(g).join(", ")
-}
-
-/// `ptr %cfg` then the body's parameters.
-fn launch_params(g: &GpuFunction) -> String {
-    std::iter::once("ptr %cfg".to_string()).chain(c_params(g)).collect::<Vec<_>>().join(", ")
-}
-
-fn linkage(g: &GpuFunction) -> &'static str {
-    if g.sig.exported {
-        ""
-    } else {
-        "internal "
+impl From<BuilderError> for Mistake {
+    fn from(e: BuilderError) -> Self {
+        Mistake(e.to_string())
     }
 }
 
-/// Loads the six launch dimensions of a `postc_launch` (`grid[3]` then
-/// `block[3]`, unsigned 32-bit) into `%g0`..`%g5`, panicking on a NULL
-/// configuration with the message [`nocfg_message`] defines.
-fn launch_config(t: &mut String, g: &GpuFunction) {
-    let _ = writeln!(
-        t,
-        "  %nocfg = icmp eq ptr %cfg, null\n  br i1 %nocfg, label %bad, label %cfgok\nbad:\n  \
-         %fl = call i32 @fflush(ptr null)\n  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @\"{}.nocfg\")\n  \
-         call void @abort()\n  unreachable\ncfgok:",
-        g.symbol
-    );
-    for i in 0..6 {
-        let _ = writeln!(
-            t,
-            "  %gp{i} = getelementptr i32, ptr %cfg, i64 {i}\n  %g{i}.32 = load i32, ptr %gp{i}\n  %g{i} = zext i32 %g{i}.32 to i64"
-        );
-    }
+type R<T> = Result<T, Mistake>;
+
+/// `%` doubled: text inside a printf format.
+fn literal(s: &str) -> String {
+    s.replace('%', "%%")
 }
-
-/// The message of a NULL launch configuration (a global may follow the
-/// function that uses it).
-fn nocfg_message(g: &GpuFunction) -> String {
-    let msg = format!("panic: kernel function {}: the launch configuration is NULL\n", g.name);
-    format!(
-        "@\"{}.nocfg\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"\n",
-        g.symbol,
-        msg.len() + 1,
-        escape_bytes(msg.as_bytes())
-    )
-}
-
-/// `void SYMBOL(const postc_launch *cfg, ...)` without GPU code: runs
-/// every thread of the launch on the calling thread, one after another
-/// (blocks in order, x fastest), each a call to the body with the
-/// coordinates set, as the interpreter's `launch` does.
-pub(super) fn emulation_text(g: &GpuFunction) -> String {
-    let s = &g.symbol;
-    let mut t = String::new();
-    let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
-    launch_config(&mut t, g);
-    let _ = writeln!(
-        t,
-        "  %blk01 = mul i64 %g3, %g4\n  %threads = mul i64 %blk01, %g5\n  %grd01 = mul i64 %g0, %g1\n  \
-         %blocks = mul i64 %grd01, %g2\n  %total = mul i64 %blocks, %threads\n  br label %head\n\
-         head:\n  %i = phi i64 [ 0, %cfgok ], [ %next, %body ]\n  %more = icmp ult i64 %i, %total\n  \
-         br i1 %more, label %body, label %done\nbody:\n  %t = urem i64 %i, %threads\n  %b = udiv i64 %i, %threads\n  \
-         %tx = urem i64 %t, %g3\n  %t1 = udiv i64 %t, %g3\n  %ty = urem i64 %t1, %g4\n  %tz = udiv i64 %t, %blk01\n  \
-         %bx = urem i64 %b, %g0\n  %b1 = udiv i64 %b, %g0\n  %by = urem i64 %b1, %g1\n  %bz = udiv i64 %b, %grd01"
-    );
-    let vals = ["%tx", "%ty", "%tz", "%bx", "%by", "%bz", "%g3", "%g4", "%g5", "%g0", "%g1", "%g2"];
-    for (k, v) in vals.iter().enumerate() {
-        let _ =
-            writeln!(t, "  %c{k} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {k}\n  store i64 {v}, ptr %c{k}");
-    }
-    let _ = writeln!(
-        t,
-        "  call void @\"{s}.host\"({})\n  %next = add i64 %i, 1\n  br label %head\ndone:\n  ret void\n}}",
-        c_args(g)
-    );
-    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params_text());
-    t + &nocfg_message(g)
-}
-
-/// Bytes kept for a `ucontext_t` (968 on x86-64, 4560 on AArch64 glibc).
-const CTX: u64 = 8192;
-/// One emulated thread: its context, its stack, its state (0 ready, 1
-/// waiting at a barrier, 2 returned).
-const THREAD: u64 = CTX + 16;
-/// The stack of an emulated thread (reserved, not committed), its lowest
-/// page a guard.
-const STACK: u64 = 512 << 10;
-
-/// The host side of cooperating kernels (docs/runtime-gpu.md §6).
-///
-/// Without a GPU, the threads of a block that share arrays or wait at
-/// barriers run as coroutines on the calling thread (`ucontext`): in turn,
-/// each up to its next `postc.gpu.sync_threads` or its return, the barrier
-/// releasing them once all wait, so the result is the interpreter's. Block
-/// storage is thread-local, cleared before each block. A coroutine record:
-/// the scheduler's context (`CTX` bytes), then the thread count, the running
-/// thread, the body and its argument, the threads, the record this one
-/// replaced as current, and how many threads have returned.
-pub(super) fn cooperation_text(functions: &[GpuFunction]) -> String {
-    let mut t = String::new();
-    for s in functions.iter().flat_map(|g| &g.shared) {
-        let _ = writeln!(
-            t,
-            "@\"{0}.mem\" = internal thread_local global [{1} x i8] zeroinitializer, align 16\n\
-             define linkonce_odr ptr @\"{0}\"() nounwind {{\n  ret ptr @\"{0}.mem\"\n}}",
-            s.symbol, s.bytes
-        );
-    }
-    if !functions.iter().any(|g| g.cooperates()) {
-        return t;
-    }
-    let (n, cur, body, arg, threads, prev, done) = (CTX, CTX + 8, CTX + 16, CTX + 24, CTX + 32, CTX + 40, CTX + 48);
-    let (stack, state) = (CTX, CTX + 8);
-    let nomem = "panic: cannot map the stacks of %lld emulated GPU threads\n";
-    let _ = write!(
-        t,
-        r#"@"postc.gpu.coop.current" = internal thread_local global ptr null, align 8
-@"postc.gpu.coop.nomem" = private unnamed_addr constant [{nomem_len} x i8] c"{nomem_text}\00"
-
-; The record of the running thread: (coroutine record, thread record).
-define internal ptr @"postc.gpu.coop.thread"(ptr %c) nounwind {{
-  %curp = getelementptr i8, ptr %c, i64 {cur}
-  %i = load i64, ptr %curp
-  %thp = getelementptr i8, ptr %c, i64 {threads}
-  %th = load ptr, ptr %thp
-  %off = mul i64 %i, {THREAD}
-  %t = getelementptr i8, ptr %th, i64 %off
-  ret ptr %t
-}}
-
-define void @"postc.gpu.sync_threads"() nounwind {{
-entry:
-  %c = load ptr, ptr @"postc.gpu.coop.current"
-  %none = icmp eq ptr %c, null
-  br i1 %none, label %out, label %wait
-wait:
-  %t = call ptr @"postc.gpu.coop.thread"(ptr %c)
-  %sp = getelementptr i8, ptr %t, i64 {state}
-  store i64 1, ptr %sp
-  %r = call i32 @swapcontext(ptr %t, ptr %c)
-  br label %out
-out:
-  ret void
-}}
-
-; Where every emulated thread starts; returning resumes the scheduler.
-define internal void @"postc.gpu.coop.entry"() nounwind {{
-  %c = load ptr, ptr @"postc.gpu.coop.current"
-  %fp = getelementptr i8, ptr %c, i64 {body}
-  %f = load ptr, ptr %fp
-  %ap = getelementptr i8, ptr %c, i64 {arg}
-  %a = load ptr, ptr %ap
-  call void %f(ptr %a)
-  %t = call ptr @"postc.gpu.coop.thread"(ptr %c)
-  %sp = getelementptr i8, ptr %t, i64 {state}
-  store i64 2, ptr %sp
-  %dp = getelementptr i8, ptr %c, i64 {done}
-  %d = load i64, ptr %dp
-  %d1 = add i64 %d, 1
-  store i64 %d1, ptr %dp
-  ret void
-}}
-
-define internal ptr @"postc.gpu.coop.new"(i64 %n, ptr %f, ptr %a) nounwind {{
-entry:
-  %c = call ptr @calloc(i64 1, i64 {rec})
-  %th = call ptr @calloc(i64 %n, i64 {THREAD})
-  %cz = icmp eq ptr %c, null
-  %tz = icmp eq ptr %th, null
-  %z = or i1 %cz, %tz
-  br i1 %z, label %fail, label %fill
-fill:
-  %np = getelementptr i8, ptr %c, i64 {n}
-  store i64 %n, ptr %np
-  %fp = getelementptr i8, ptr %c, i64 {body}
-  store ptr %f, ptr %fp
-  %ap = getelementptr i8, ptr %c, i64 {arg}
-  store ptr %a, ptr %ap
-  %thp = getelementptr i8, ptr %c, i64 {threads}
-  store ptr %th, ptr %thp
-  %old = load ptr, ptr @"postc.gpu.coop.current"
-  %pp = getelementptr i8, ptr %c, i64 {prev}
-  store ptr %old, ptr %pp
-  store ptr %c, ptr @"postc.gpu.coop.current"
-  br label %head
-head:
-  %i = phi i64 [ 0, %fill ], [ %i1, %mapped ]
-  %more = icmp ult i64 %i, %n
-  br i1 %more, label %map, label %done
-map:
-  %s = call ptr @mmap(ptr null, i64 {STACK}, i32 3, i32 16418, i32 -1, i64 0)
-  %bad = icmp eq ptr %s, inttoptr (i64 -1 to ptr)
-  br i1 %bad, label %fail, label %mapped
-mapped:
-  %g = call i32 @mprotect(ptr %s, i64 4096, i32 0)
-  %off = mul i64 %i, {THREAD}
-  %t = getelementptr i8, ptr %th, i64 %off
-  %stp = getelementptr i8, ptr %t, i64 {stack}
-  store ptr %s, ptr %stp
-  %i1 = add i64 %i, 1
-  br label %head
-fail:
-  %fl = call i32 @fflush(ptr null)
-  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @"postc.gpu.coop.nomem", i64 %n)
-  call void @abort()
-  unreachable
-done:
-  ret ptr %c
-}}
-
-define internal void @"postc.gpu.coop.free"(ptr %c) nounwind {{
-entry:
-  %np = getelementptr i8, ptr %c, i64 {n}
-  %n = load i64, ptr %np
-  %thp = getelementptr i8, ptr %c, i64 {threads}
-  %th = load ptr, ptr %thp
-  br label %head
-head:
-  %i = phi i64 [ 0, %entry ], [ %i1, %body ]
-  %more = icmp ult i64 %i, %n
-  br i1 %more, label %body, label %done
-body:
-  %off = mul i64 %i, {THREAD}
-  %t = getelementptr i8, ptr %th, i64 %off
-  %stp = getelementptr i8, ptr %t, i64 {stack}
-  %s = load ptr, ptr %stp
-  %u = call i32 @munmap(ptr %s, i64 {STACK})
-  %i1 = add i64 %i, 1
-  br label %head
-done:
-  call void @free(ptr %th)
-  %pp = getelementptr i8, ptr %c, i64 {prev}
-  %old = load ptr, ptr %pp
-  store ptr %old, ptr @"postc.gpu.coop.current"
-  call void @free(ptr %c)
-  ret void
-}}
-
-; Runs the threads of one block (its coordinates already set): phases in
-; which every ready thread runs in turn, until all have returned. `msg`
-; reports a thread that returned while others wait at a barrier.
-define internal void @"postc.gpu.coop.block"(ptr %c, ptr %msg, i64 %bx, i64 %by, i64 %bz, i64 %dx, i64 %dy) nounwind {{
-entry:
-  %np = getelementptr i8, ptr %c, i64 {n}
-  %n = load i64, ptr %np
-  %thp = getelementptr i8, ptr %c, i64 {threads}
-  %th = load ptr, ptr %thp
-  %curp = getelementptr i8, ptr %c, i64 {cur}
-  %dp = getelementptr i8, ptr %c, i64 {done}
-  store i64 0, ptr %dp
-  br label %init
-init:
-  %i = phi i64 [ 0, %entry ], [ %i1, %init.body ]
-  %imore = icmp ult i64 %i, %n
-  br i1 %imore, label %init.body, label %phase
-init.body:
-  %ioff = mul i64 %i, {THREAD}
-  %it = getelementptr i8, ptr %th, i64 %ioff
-  %gc = call i32 @getcontext(ptr %it)
-  %link = getelementptr i8, ptr %it, i64 8
-  store ptr %c, ptr %link
-  %istp = getelementptr i8, ptr %it, i64 {stack}
-  %istk = load ptr, ptr %istp
-  %ssp = getelementptr i8, ptr %it, i64 16
-  store ptr %istk, ptr %ssp
-  %ssf = getelementptr i8, ptr %it, i64 24
-  store i32 0, ptr %ssf
-  %sss = getelementptr i8, ptr %it, i64 32
-  store i64 {STACK}, ptr %sss
-  call void (ptr, ptr, i32, ...) @makecontext(ptr %it, ptr @"postc.gpu.coop.entry", i32 0)
-  %isp = getelementptr i8, ptr %it, i64 {state}
-  store i64 0, ptr %isp
-  %i1 = add i64 %i, 1
-  br label %init
-phase:
-  br label %turn
-turn:
-  %j = phi i64 [ 0, %phase ], [ %j1, %next ]
-  %jmore = icmp ult i64 %j, %n
-  br i1 %jmore, label %turn.body, label %phase.end
-turn.body:
-  %joff = mul i64 %j, {THREAD}
-  %jt = getelementptr i8, ptr %th, i64 %joff
-  %jsp = getelementptr i8, ptr %jt, i64 {state}
-  %jst = load i64, ptr %jsp
-  %ready = icmp eq i64 %jst, 0
-  br i1 %ready, label %go, label %next
-go:
-  %tx = urem i64 %j, %dx
-  %q = udiv i64 %j, %dx
-  %ty = urem i64 %q, %dy
-  %tz = udiv i64 %q, %dy
-  store i64 %tx, ptr {COORDS}
-  %cy = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 1
-  store i64 %ty, ptr %cy
-  %cz = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 2
-  store i64 %tz, ptr %cz
-  store i64 %j, ptr %curp
-  %sw = call i32 @swapcontext(ptr %c, ptr %jt)
-  br label %next
-next:
-  %j1 = add i64 %j, 1
-  br label %turn
-phase.end:
-  %d = load i64, ptr %dp
-  %all = icmp eq i64 %d, %n
-  br i1 %all, label %out, label %check
-check:
-  %some = icmp ne i64 %d, 0
-  br i1 %some, label %find, label %release
-release:
-  %k = phi i64 [ 0, %check ], [ %k1, %release.body ]
-  %kmore = icmp ult i64 %k, %n
-  br i1 %kmore, label %release.body, label %phase
-release.body:
-  %koff = mul i64 %k, {THREAD}
-  %kt = getelementptr i8, ptr %th, i64 %koff
-  %ksp = getelementptr i8, ptr %kt, i64 {state}
-  store i64 0, ptr %ksp
-  %k1 = add i64 %k, 1
-  br label %release
-find:
-  %r = phi i64 [ 0, %check ], [ %r1, %find.next ]
-  %roff = mul i64 %r, {THREAD}
-  %rt = getelementptr i8, ptr %th, i64 %roff
-  %rsp = getelementptr i8, ptr %rt, i64 {state}
-  %rst = load i64, ptr %rsp
-  %gone = icmp eq i64 %rst, 2
-  br i1 %gone, label %diverged, label %find.next
-find.next:
-  %r1 = add i64 %r, 1
-  br label %find
-diverged:
-  %rx = urem i64 %r, %dx
-  %rq = udiv i64 %r, %dx
-  %ry = urem i64 %rq, %dy
-  %rz = udiv i64 %rq, %dy
-  %fl = call i32 @fflush(ptr null)
-  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr %msg, i64 %rx, i64 %ry, i64 %rz, i64 %bx, i64 %by, i64 %bz)
-  call void @abort()
-  unreachable
-out:
-  ret void
-}}
-
-declare i32 @getcontext(ptr) returns_twice nounwind
-declare void @makecontext(ptr, ptr, i32, ...) nounwind
-declare i32 @swapcontext(ptr, ptr) nounwind
-declare ptr @mmap(ptr, i64, i32, i32, i32, i64) nounwind
-declare i32 @munmap(ptr, i64) nounwind
-declare i32 @mprotect(ptr, i64, i32) nounwind
-declare ptr @calloc(i64, i64) nounwind
-declare void @free(ptr) nounwind
-declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
-"#,
-        nomem_len = nomem.len() + 1,
-        nomem_text = escape_bytes(nomem.as_bytes()),
-        rec = CTX + 64,
-    );
-    t
-}
-
-/// The host emulation of a cooperating kernel: every block in turn (x
-/// fastest), its storage cleared, its threads as coroutines (see
-/// [`cooperation_text`]).
-pub(super) fn cooperative_emulation_text(g: &GpuFunction) -> String {
-    let s = &g.symbol;
-    let mut t = String::new();
-    let fields = g.sig.params_text();
-    let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
-    let _ = writeln!(t, "  %argbuf = alloca {{ {fields} }}, align 8");
-    launch_config(&mut t, g);
-    for k in 0..g.sig.params.len() {
-        let _ = writeln!(
-            t,
-            "  %ab{k} = getelementptr {{ {fields} }}, ptr %argbuf, i32 0, i32 {k}\n  store {} %a{k}, ptr %ab{k}",
-            g.sig.params[k]
-        );
-    }
-    let _ = writeln!(
-        t,
-        "  %blk01 = mul i64 %g3, %g4\n  %threads = mul i64 %blk01, %g5\n  %grd01 = mul i64 %g0, %g1\n  \
-         %blocks = mul i64 %grd01, %g2\n  %c = call ptr @\"postc.gpu.coop.new\"(i64 %threads, ptr @\"{s}.thread\", ptr %argbuf)"
-    );
-    for (k, v) in ["%g3", "%g4", "%g5", "%g0", "%g1", "%g2"].iter().enumerate() {
-        let _ = writeln!(
-            t,
-            "  %c{0} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {0}\n  store i64 {v}, ptr %c{0}",
-            6 + k
-        );
-    }
-    t.push_str(
-        "  br label %head\nhead:\n  %b = phi i64 [ 0, %cfgok ], [ %bnext, %body ]\n  %more = icmp ult i64 %b, %blocks\n  \
-         br i1 %more, label %body, label %done\nbody:\n  %bx = urem i64 %b, %g0\n  %b1 = udiv i64 %b, %g0\n  \
-         %by = urem i64 %b1, %g1\n  %bz = udiv i64 %b, %grd01\n",
-    );
-    for (k, v) in ["%bx", "%by", "%bz"].iter().enumerate() {
-        let _ = writeln!(
-            t,
-            "  %c{0} = getelementptr [12 x i64], ptr {COORDS}, i64 0, i64 {0}\n  store i64 {v}, ptr %c{0}",
-            3 + k
-        );
-    }
-    for (k, sh) in g.shared.iter().enumerate() {
-        let _ = writeln!(
-            t,
-            "  %sh{k} = call ptr @\"{}\"()\n  call void @llvm.memset.p0.i64(ptr %sh{k}, i8 0, i64 {}, i1 false)",
-            sh.symbol, sh.bytes
-        );
-    }
-    let _ = writeln!(
-        t,
-        "  call void @\"postc.gpu.coop.block\"(ptr %c, ptr @\"{s}.diverged\", i64 %bx, i64 %by, i64 %bz, i64 %g3, i64 %g4)\n  \
-         %bnext = add i64 %b, 1\n  br label %head\ndone:\n  call void @\"postc.gpu.coop.free\"(ptr %c)\n  ret void\n}}"
-    );
-    // Each coroutine's body: the kernel's host body with the launch's arguments.
-    let _ = writeln!(t, "define internal void @\"{s}.thread\"(ptr %argbuf) {{");
-    for k in 0..g.sig.params.len() {
-        let _ = writeln!(
-            t,
-            "  %ab{k} = getelementptr {{ {fields} }}, ptr %argbuf, i32 0, i32 {k}\n  %a{k} = load {}, ptr %ab{k}",
-            g.sig.params[k]
-        );
-    }
-    let _ = writeln!(t, "  call void @\"{s}.host\"({})\n  ret void\n}}", c_args(g));
-    let _ = writeln!(t, "declare void @\"{s}.host\"({})", g.sig.params_text());
-    let msg = format!(
-        "panic: kernel function {}: thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) returned while other \
-         threads of its block wait at postc.gpu.sync_threads\n",
-        g.name.replace('%', "%%")
-    );
-    let _ = writeln!(
-        t,
-        "@\"{s}.diverged\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
-        msg.len() + 1,
-        escape_bytes(msg.as_bytes())
-    );
-    t + &nocfg_message(g)
-}
-
-/// What the emulations call (the GPU host text declares them too).
-pub(super) const EMULATION_DECLS: &str =
-    "declare i32 @fflush(ptr)\ndeclare i32 @dprintf(i32, ptr, ...)\ndeclare void @abort() noreturn nounwind\n";
-
-const HOST_DECLS: &str = "declare i32 @__postc_gpu_usable()
-declare void @__postc_gpu_select_runtime(i32)
-declare i32 @postc_gpu_is_device_ptr(ptr)
-declare ptr @mgpuModuleLoad(ptr, i64)
-declare ptr @mgpuModuleGetFunction(ptr, ptr)
-declare void @mgpuLaunchKernel(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
-declare void @mgpuMemcpy(ptr, ptr, i64, ptr)
-declare ptr @postc_gpu_stream()
-declare i64 @postc_gpu_arena_mark(ptr)
-declare ptr @postc_gpu_arena_alloc(i64, ptr)
-declare void @postc_gpu_arena_restore(i64, ptr)
-declare ptr @postc_gpu_stage_tensor(ptr, ptr, ptr)
-declare void @postc_gpu_unstage_tensor(ptr)
-declare i32 @fflush(ptr)
-declare i32 @dprintf(i32, ptr, ...)
-declare void @abort() noreturn nounwind
-declare i64 @llvm.smax.i64(i64, i64)
-declare i64 @llvm.smin.i64(i64, i64)
-declare i64 @llvm.umin.i64(i64, i64)
-declare i64 @llvm.umax.i64(i64, i64)
-";
 
 fn elsize(d: DType) -> u64 {
     d.size_bytes() as u64
 }
 
-/// `SYMBOL_loop.gpu`, with `SYMBOL_loop`'s arguments: stages the byte span
-/// every operand's loop and core axes reach into the device arena (an
-/// operand already in device memory is used in place), launches the kernel
-/// with the loop's steps and dimensions, and copies the outputs' spans
-/// back. Operands whose steps are not multiples of their element size
-/// (which a device cannot load) run on the host loop instead.
-fn staging_text(u: &GpuUfunc, fnvar: &str) -> String {
-    let plan = &u.plan;
-    let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
-    let np = u.num_kernel_params();
-    let s = &u.symbol;
-    let mut t = String::new();
-    let _ = writeln!(t, "define void @\"{s}_loop.gpu\"(ptr %args, ptr %dims, ptr %steps, ptr %data) {{\nentry:");
-    let _ = writeln!(t, "  %params = alloca [{np} x ptr], align 8");
-    t.push_str("  %scrslot = alloca ptr, align 8\n  %slotslot = alloca i64, align 8\n");
-    for j in 0..nops {
-        let _ = writeln!(
-            t,
-            "  %pslot{j} = alloca ptr, align 8\n  %hslot{j} = alloca ptr, align 8\n  %dslot{j} = alloca ptr, align 8\n  \
-             %bslot{j} = alloca i64, align 8"
-        );
+/// Building one function's body.
+struct Fb<'c> {
+    t: Types<'c>,
+    f: FunctionValue<'c>,
+    b: Builder<'c>,
+}
+
+impl<'c> Fb<'c> {
+    fn block(&self, name: &str) -> BasicBlock<'c> {
+        self.t.cx.append_basic_block(self.f, name)
     }
-    t.push_str(
-        "  %n = load i64, ptr %dims\n  %nz = icmp sgt i64 %n, 0\n  br i1 %nz, label %check, label %out\ncheck:\n",
-    );
-    // Every step an operand's elements are reached by.
-    let mut axes: Vec<Vec<(String, String)>> = Vec::with_capacity(nops); // (size, step) per axis
-    for k in 0..nsteps {
-        let _ = writeln!(t, "  %stp{k} = getelementptr i64, ptr %steps, i64 {k}\n  %st{k} = load i64, ptr %stp{k}");
+
+    /// Continues at the end of `bb`.
+    fn at(&self, bb: BasicBlock<'c>) {
+        self.b.position_at_end(bb);
     }
-    for k in 1..ndims {
-        let _ = writeln!(t, "  %dmp{k} = getelementptr i64, ptr %dims, i64 {k}\n  %dm{k} = load i64, ptr %dmp{k}");
+
+    fn here(&self) -> R<BasicBlock<'c>> {
+        self.b.get_insert_block().ok_or_else(|| Mistake("the builder has no block".into()))
     }
-    let mut bad = Vec::new();
-    for j in 0..nops {
-        let mut ax = vec![("%n".to_string(), format!("%st{j}"))];
-        for (a, d) in plan.core[j].iter().enumerate() {
-            ax.push((format!("%dm{}", d + 1), format!("%st{}", plan.core_step_base(j) + a)));
+
+    fn int(&self, v: u64) -> IntValue<'c> {
+        self.t.i64.const_int(v, false)
+    }
+
+    fn param(&self, k: usize) -> R<BasicValueEnum<'c>> {
+        self.f.get_nth_param(k as u32).ok_or_else(|| Mistake(format!("no parameter {k}")))
+    }
+
+    fn param_int(&self, k: usize) -> R<IntValue<'c>> {
+        match self.param(k)? {
+            BasicValueEnum::IntValue(v) => Ok(v),
+            _ => Err(Mistake(format!("parameter {k} is not an integer"))),
         }
-        let e = elsize(plan.dtypes[j]);
-        if e > 1 {
-            for (a, (_, st)) in ax.iter().enumerate() {
-                let _ = writeln!(t, "  %rem{j}.{a} = srem i64 {st}, {e}\n  %bad{j}.{a} = icmp ne i64 %rem{j}.{a}, 0");
-                bad.push(format!("%bad{j}.{a}"));
+    }
+
+    fn param_ptr(&self, k: usize) -> R<PointerValue<'c>> {
+        match self.param(k)? {
+            BasicValueEnum::PointerValue(v) => Ok(v),
+            _ => Err(Mistake(format!("parameter {k} is not a pointer"))),
+        }
+    }
+
+    /// `base + off` bytes.
+    fn byte(&self, base: PointerValue<'c>, off: IntValue<'c>) -> R<PointerValue<'c>> {
+        // SAFETY: a plain byte offset; the IR does not require it in bounds.
+        Ok(unsafe { self.b.build_gep(self.t.i8, base, &[off], "")? })
+    }
+
+    fn field(&self, base: PointerValue<'c>, off: u64) -> R<PointerValue<'c>> {
+        self.byte(base, self.int(off))
+    }
+
+    /// Element `k` of the array of `elem` at `base`.
+    fn nth(&self, elem: impl BasicType<'c>, base: PointerValue<'c>, k: IntValue<'c>) -> R<PointerValue<'c>> {
+        // SAFETY: as `byte`.
+        Ok(unsafe { self.b.build_gep(elem, base, &[k], "")? })
+    }
+
+    /// Element `k` of the array alloca or global `[n x elem]` at `base`.
+    fn slot(&self, elem: impl BasicType<'c>, n: u32, base: PointerValue<'c>, k: u64) -> R<PointerValue<'c>> {
+        let zero = self.int(0);
+        // SAFETY: `k < n`, within the array.
+        Ok(unsafe { self.b.build_gep(elem.array_type(n), base, &[zero, self.int(k)], "")? })
+    }
+
+    /// An 8-byte aligned stack slot.
+    fn alloca(&self, ty: impl BasicType<'c>, name: &str) -> R<PointerValue<'c>> {
+        let p = self.b.build_alloca(ty, name)?;
+        if let Some(i) = p.as_instruction() {
+            i.set_alignment(8).map_err(|e| Mistake(e.to_string()))?;
+        }
+        Ok(p)
+    }
+
+    fn load_int(&self, ty: IntType<'c>, p: PointerValue<'c>, name: &str) -> R<IntValue<'c>> {
+        Ok(self.b.build_load(ty, p, name)?.into_int_value())
+    }
+
+    fn load_ptr(&self, p: PointerValue<'c>, name: &str) -> R<PointerValue<'c>> {
+        Ok(self.b.build_load(self.t.ptr, p, name)?.into_pointer_value())
+    }
+
+    fn store(&self, p: PointerValue<'c>, v: impl BasicValue<'c>) -> R<()> {
+        self.b.build_store(p, v)?;
+        Ok(())
+    }
+
+    fn call(&self, f: FunctionValue<'c>, args: &[BasicMetadataValueEnum<'c>]) -> R<CallSiteValue<'c>> {
+        Ok(self.b.build_call(f, args, "")?)
+    }
+
+    fn result(c: CallSiteValue<'c>) -> R<BasicValueEnum<'c>> {
+        c.try_as_basic_value().basic().ok_or_else(|| Mistake("a call without a result".into()))
+    }
+
+    fn call_int(&self, f: FunctionValue<'c>, args: &[BasicMetadataValueEnum<'c>]) -> R<IntValue<'c>> {
+        match Self::result(self.call(f, args)?)? {
+            BasicValueEnum::IntValue(v) => Ok(v),
+            _ => Err(Mistake("an integer call of another type".into())),
+        }
+    }
+
+    fn call_ptr(&self, f: FunctionValue<'c>, args: &[BasicMetadataValueEnum<'c>]) -> R<PointerValue<'c>> {
+        match Self::result(self.call(f, args)?)? {
+            BasicValueEnum::PointerValue(v) => Ok(v),
+            _ => Err(Mistake("a pointer call of another type".into())),
+        }
+    }
+
+    fn add(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        Ok(self.b.build_int_add(a, b, "")?)
+    }
+
+    fn mul(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        Ok(self.b.build_int_mul(a, b, "")?)
+    }
+
+    fn udiv(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        Ok(self.b.build_int_unsigned_div(a, b, "")?)
+    }
+
+    fn urem(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
+        Ok(self.b.build_int_unsigned_rem(a, b, "")?)
+    }
+
+    fn cmp(&self, p: IntPredicate, a: IntValue<'c>, b: IntValue<'c>, name: &str) -> R<IntValue<'c>> {
+        Ok(self.b.build_int_compare(p, a, b, name)?)
+    }
+
+    fn br(&self, to: BasicBlock<'c>) -> R<()> {
+        self.b.build_unconditional_branch(to)?;
+        Ok(())
+    }
+
+    fn condbr(&self, c: IntValue<'c>, yes: BasicBlock<'c>, no: BasicBlock<'c>) -> R<()> {
+        self.b.build_conditional_branch(c, yes, no)?;
+        Ok(())
+    }
+
+    fn ret_void(&self) -> R<()> {
+        self.b.build_return(None)?;
+        Ok(())
+    }
+
+    /// A counted loop `0..n` of `i64`: branches from the current block to
+    /// `head`, where `i` runs; returns `i`, and the block that continues
+    /// after the loop. The caller builds the body (from `body`) and then
+    /// calls [`Fb::next`].
+    fn counted(&self, n: IntValue<'c>, head: &str, body: &str, done: &str) -> R<Counted<'c>> {
+        let from = self.here()?;
+        let (h, bb, d) = (self.block(head), self.block(body), self.block(done));
+        self.br(h)?;
+        self.at(h);
+        let i = self.b.build_phi(self.t.i64, "i")?;
+        i.add_incoming(&[(&self.int(0), from)]);
+        let iv = i.as_basic_value().into_int_value();
+        let more = self.cmp(IntPredicate::ULT, iv, n, "more")?;
+        self.condbr(more, bb, d)?;
+        self.at(bb);
+        Ok(Counted { head: h, body: bb, phi: i, i: iv, done: d })
+    }
+
+    /// Lays the blocks out in the order of `blocks` (each after the one
+    /// before it), as a reader follows the function.
+    fn order(&self, blocks: &[BasicBlock<'c>]) -> R<()> {
+        for w in blocks.windows(2) {
+            w[1].move_after(w[0]).map_err(|_| Mistake("cannot move a block".into()))?;
+        }
+        Ok(())
+    }
+
+    /// Ends the body of a [`Fb::counted`] loop and continues after it.
+    fn next(&self, l: &Counted<'c>) -> R<()> {
+        let next = self.add(l.i, self.int(1))?;
+        let from = self.here()?;
+        l.phi.add_incoming(&[(&next, from)]);
+        self.br(l.head)?;
+        self.at(l.done);
+        Ok(())
+    }
+}
+
+/// A loop of [`Fb::counted`].
+struct Counted<'c> {
+    head: BasicBlock<'c>,
+    body: BasicBlock<'c>,
+    phi: inkwell::values::PhiValue<'c>,
+    i: IntValue<'c>,
+    done: BasicBlock<'c>,
+}
+
+/// Builds the host side of the GPU code into one module.
+pub(super) struct Host<'c, 'm> {
+    u: Unit<'c, 'm>,
+}
+
+impl<'c, 'm> Host<'c, 'm> {
+    pub fn new(cx: &'c Context, module: &'m LlModule<'c>) -> Self {
+        Host { u: Unit::new(cx, module) }
+    }
+
+    fn t(&self) -> Types<'c> {
+        self.u.t
+    }
+
+    fn module(&self) -> &'m LlModule<'c> {
+        self.u.module
+    }
+
+    /// The function `name` of type `ty` to define: the module's declaration
+    /// of it, or a new one; with `linkage` when given.
+    fn function(
+        &self,
+        name: &str,
+        ty: FunctionType<'c>,
+        linkage: Option<Linkage>,
+    ) -> Result<FunctionValue<'c>, Vec<Diagnostic>> {
+        let f = match self.module().get_function(name) {
+            Some(f) if f.count_basic_blocks() > 0 => {
+                return Err(err(format!(
+                    "internal code generation error: the GPU host function `{name}` is defined twice"
+                )))
+            }
+            Some(f) if f.get_type() != ty => {
+                return Err(err(format!(
+                    "internal code generation error: the GPU host function `{name}` is declared with another type"
+                )))
+            }
+            Some(f) => f,
+            None => self.module().add_function(name, ty, None),
+        };
+        if let Some(l) = linkage {
+            f.set_linkage(l);
+        }
+        Ok(f)
+    }
+
+    /// A function the host code calls, declared on first use.
+    fn callee(&self, name: &str) -> R<FunctionValue<'c>> {
+        let t = self.t();
+        let (ptr, i64, i32) = (t.ptr.into(), t.i64.into(), t.i32.into());
+        let void = t.cx.void_type();
+        let (ty, flags): (FunctionType<'c>, &[&str]) = match name {
+            entry::USABLE => (t.i32.fn_type(&[], false), &[]),
+            entry::SELECT_RUNTIME => (void.fn_type(&[i32], false), &[]),
+            entry::IS_DEVICE_PTR => (t.i32.fn_type(&[ptr], false), &[]),
+            entry::MODULE_LOAD => (t.ptr.fn_type(&[ptr, i64], false), &[]),
+            entry::MODULE_GET_FUNCTION => (t.ptr.fn_type(&[ptr, ptr], false), &[]),
+            entry::LAUNCH_KERNEL => {
+                (void.fn_type(&[ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64], false), &[])
+            }
+            entry::MEMCPY => (void.fn_type(&[ptr, ptr, i64, ptr], false), &[]),
+            entry::STREAM => (t.ptr.fn_type(&[], false), &[]),
+            entry::ARENA_MARK => (t.i64.fn_type(&[ptr], false), &[]),
+            entry::ARENA_ALLOC => (t.ptr.fn_type(&[i64, ptr], false), &[]),
+            entry::ARENA_RESTORE => (void.fn_type(&[i64, ptr], false), &[]),
+            entry::STAGE_TENSOR => (t.ptr.fn_type(&[ptr, ptr, ptr], false), &[]),
+            entry::UNSTAGE_TENSOR => (void.fn_type(&[ptr], false), &[]),
+            entry::GETCONTEXT => (t.i32.fn_type(&[ptr], false), &["returns_twice", "nounwind"]),
+            entry::MAKECONTEXT => (void.fn_type(&[ptr, ptr, i32], true), &["nounwind"]),
+            entry::SWAPCONTEXT => (t.i32.fn_type(&[ptr, ptr], false), &["nounwind"]),
+            entry::MMAP => (t.ptr.fn_type(&[ptr, i64, i32, i32, i32, i64], false), &["nounwind"]),
+            entry::MUNMAP => (t.i32.fn_type(&[ptr, i64], false), &["nounwind"]),
+            entry::MPROTECT => (t.i32.fn_type(&[ptr, i64, i32], false), &["nounwind"]),
+            entry::CALLOC => (t.ptr.fn_type(&[i64, i64], false), &["nounwind"]),
+            entry::FREE => (void.fn_type(&[ptr], false), &["nounwind"]),
+            entry::MEMSET => (void.fn_type(&[ptr, t.i8.into(), i64, t.i1.into()], false), &[]),
+            entry::SMAX | entry::SMIN | entry::UMAX | entry::UMIN => (t.i64.fn_type(&[i64, i64], false), &[]),
+            _ => return Err(Mistake(format!("no declaration of `{name}`"))),
+        };
+        let f = self.u.declare(name, ty, flags);
+        // A program's own function of that name would take the calls.
+        if f.get_type() != ty {
+            return Err(Mistake(format!("`{name}` is already a function of another type")));
+        }
+        Ok(f)
+    }
+
+    /// A private constant holding the printf format `fmt`.
+    fn format(&mut self, fmt: &str) -> PointerValue<'c> {
+        self.u.cstring(fmt.as_bytes())
+    }
+
+    /// Panics with the format `fmt` and its arguments; ends the block.
+    fn panic(&self, fb: &Fb<'c>, fmt: PointerValue<'c>, args: &[BasicMetadataValueEnum<'c>]) -> R<()> {
+        self.u.build_panic(&fb.b, fmt, args)?;
+        fb.b.build_unreachable()?;
+        Ok(())
+    }
+
+    /// Builds the body of `f` with `body` and verifies it; `owner` names
+    /// what the function serves.
+    fn define(
+        &mut self,
+        f: FunctionValue<'c>,
+        owner: &str,
+        body: impl FnOnce(&mut Self, &Fb<'c>) -> R<()>,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        let fb = Fb { t, f, b: t.cx.create_builder() };
+        fb.at(fb.block("entry"));
+        let name = f.get_name().to_string_lossy().into_owned();
+        if let Err(Mistake(why)) = body(self, &fb) {
+            return Err(err(format!("internal code generation error: building `{name}` for {owner}: {why}")));
+        }
+        if !f.verify(false) {
+            let why = self.module().verify().err().map(|e| e.to_string()).unwrap_or_default();
+            return Err(err(format!(
+                "internal code generation error: the LLVM function `{name}` built for {owner} does not verify: {}",
+                why.trim()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Gives `f`'s parameters from `first` on and its result the attributes
+    /// of `sig`.
+    fn abi_attrs(&self, f: FunctionValue<'c>, sig: &FnSig, first: u32) {
+        for (k, a) in sig.param_attrs.iter().enumerate() {
+            for attr in self.t().param_attrs(*a) {
+                f.add_attribute(AttributeLoc::Param(first + k as u32), attr);
             }
         }
-        axes.push(ax);
+        for attr in self.t().param_attrs(sig.ret_attr) {
+            f.add_attribute(AttributeLoc::Return, attr);
+        }
     }
-    let mut acc = "false".to_string();
-    for (k, b) in bad.iter().enumerate() {
-        let _ = writeln!(t, "  %anybad{k} = or i1 {acc}, {b}");
-        acc = format!("%anybad{k}");
+
+    /// A call of a function of signature `sig`, with its attributes at the
+    /// call site too.
+    fn call_abi(
+        &self,
+        fb: &Fb<'c>,
+        callee: FunctionValue<'c>,
+        args: &[BasicMetadataValueEnum<'c>],
+        sig: &FnSig,
+    ) -> R<CallSiteValue<'c>> {
+        let c = fb.call(callee, args)?;
+        for (k, a) in sig.param_attrs.iter().enumerate() {
+            for attr in self.t().param_attrs(*a) {
+                c.add_attribute(AttributeLoc::Param(k as u32), attr);
+            }
+        }
+        for attr in self.t().param_attrs(sig.ret_attr) {
+            c.add_attribute(AttributeLoc::Return, attr);
+        }
+        Ok(c)
     }
-    let _ = writeln!(
-        t,
-        "  br i1 {acc}, label %host, label %go\nhost:\n  call void @\"{s}_loop.host\"(ptr %args, ptr %dims, ptr %steps, ptr %data)\n  \
-         br label %out\ngo:\n  %f = load ptr, ptr {fnvar}\n  %stream = call ptr @postc_gpu_stream()\n  \
-         %mark = call i64 @postc_gpu_arena_mark(ptr %stream)"
-    );
-    for (j, ax) in axes.iter().enumerate() {
-        let e = elsize(plan.dtypes[j]);
-        // The span: lowest and highest byte offsets any index reaches.
-        let (mut lo, mut hi, mut count, mut empty) =
-            ("0".to_string(), "0".to_string(), "1".to_string(), "false".to_string());
-        for (a, (size, st)) in ax.iter().enumerate() {
-            let _ = writeln!(
-                t,
-                "  %m{j}.{a} = sub i64 {size}, 1\n  %x{j}.{a} = mul i64 %m{j}.{a}, {st}\n  \
-                 %hi{j}.{a} = call i64 @llvm.smax.i64(i64 %x{j}.{a}, i64 0)\n  \
-                 %lo{j}.{a} = call i64 @llvm.smin.i64(i64 %x{j}.{a}, i64 0)\n  %sh{j}.{a} = add i64 {hi}, %hi{j}.{a}\n  \
-                 %sl{j}.{a} = add i64 {lo}, %lo{j}.{a}\n  %c{j}.{a} = mul i64 {count}, {size}\n  \
-                 %z{j}.{a} = icmp slt i64 {size}, 1\n  %e{j}.{a} = or i1 {empty}, %z{j}.{a}"
+
+    /// A function the module already has (one this module renamed or added).
+    fn existing(&self, name: &str) -> R<FunctionValue<'c>> {
+        self.module().get_function(name).ok_or_else(|| Mistake(format!("no function `{name}`")))
+    }
+
+    /// A global of the module, new (LLVM renames it on a clash).
+    fn global(
+        &self,
+        name: &str,
+        ty: impl BasicType<'c>,
+        init: &dyn BasicValue<'c>,
+        linkage: Linkage,
+    ) -> GlobalValue<'c> {
+        let g = self.module().add_global(ty, None, name);
+        g.set_initializer(init);
+        g.set_linkage(linkage);
+        g
+    }
+
+    /// `[12 x i64]` thread-local coordinates of the emulated launch.
+    fn coords(&self) -> GlobalValue<'c> {
+        if let Some(g) = self.module().get_global(COORDS) {
+            return g;
+        }
+        let ty = self.t().i64.array_type(NCOORDS);
+        let g = self.global(COORDS, ty, &ty.const_zero(), Linkage::Internal);
+        g.set_thread_local(true);
+        g
+    }
+
+    fn coord(&self, fb: &Fb<'c>, k: u64) -> R<PointerValue<'c>> {
+        fb.slot(self.t().i64, NCOORDS, self.coords().as_pointer_value(), k)
+    }
+
+    /// The host's coordinate built-ins that the module calls: they read the
+    /// emulated launch's coordinates.
+    pub fn coordinates(&mut self) -> Result<(), Vec<Diagnostic>> {
+        self.coords();
+        for (r, reg) in GpuReg::ALL.iter().enumerate() {
+            for (a, axis) in Axis::ALL.iter().enumerate() {
+                let name = gpu_builtin_name(*reg, *axis);
+                let Some(f) = self.module().get_function(&name) else { continue };
+                f.set_linkage(Linkage::Internal);
+                let k = (3 * r + a) as u64;
+                self.define(f, "the coordinates of an emulated launch", |h, fb| {
+                    let v = fb.load_int(h.t().i64, h.coord(fb, k)?, "v")?;
+                    fb.b.build_return(Some(&v))?;
+                    Ok(())
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Block-shared storage and, when a kernel cooperates, barriers and the
+    /// coroutines that run a block's threads (docs/runtime-gpu.md §6).
+    ///
+    /// Without a GPU, the threads of a block that share arrays or wait at
+    /// barriers run as coroutines on the calling thread (`ucontext`): in
+    /// turn, each up to its next `postc.gpu.sync_threads` or its return, the
+    /// barrier releasing them once all wait, so the result is the
+    /// interpreter's. Block storage is thread-local, cleared before each
+    /// block.
+    pub fn cooperation(&mut self, functions: &[GpuFunction], emulate: bool) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        for g in functions {
+            for s in &g.shared {
+                let ty = t.i8.array_type(s.bytes as u32);
+                let mem = self.global(&format!("{}.mem", s.symbol), ty, &ty.const_zero(), Linkage::Internal);
+                mem.set_thread_local(true);
+                mem.set_alignment(16);
+                let f = self.function(&s.symbol, t.ptr.fn_type(&[], false), Some(Linkage::Internal))?;
+                add_flags(&t, f, &["nounwind"]);
+                self.define(f, &format!("kernel function `{}`", g.name), |_, fb| {
+                    fb.b.build_return(Some(&mem.as_pointer_value()))?;
+                    Ok(())
+                })?;
+            }
+        }
+        if !functions.iter().any(|g| g.cooperates()) {
+            return Ok(());
+        }
+        let current = self.global(coop::CURRENT, t.ptr, &t.ptr.const_null(), Linkage::Internal);
+        current.set_thread_local(true);
+        current.set_alignment(8);
+        let current = current.as_pointer_value();
+        let void = t.cx.void_type();
+        let (ptr, i64) = (t.ptr.into(), t.i64.into());
+        let internal = Some(Linkage::Internal);
+        let thread = self.function(coop::THREAD, t.ptr.fn_type(&[ptr], false), internal)?;
+        let sync = self.function(SYNC_THREADS, void.fn_type(&[], false), internal)?;
+        for f in [thread, sync] {
+            add_flags(&t, f, &["nounwind"]);
+        }
+        let owner = "the emulation of cooperating kernels";
+        // The record of the running thread of coroutine record `c`.
+        self.define(thread, owner, |h, fb| {
+            let c = fb.param_ptr(0)?;
+            let t = h.t();
+            let i = fb.load_int(t.i64, fb.field(c, REC_RUNNING)?, "i")?;
+            let th = fb.load_ptr(fb.field(c, REC_THREADS)?, "th")?;
+            let at = fb.byte(th, fb.mul(i, fb.int(THREAD))?)?;
+            fb.b.build_return(Some(&at))?;
+            Ok(())
+        })?;
+        // Waits at the barrier: back to the scheduler (outside a cooperative
+        // launch, nothing).
+        self.define(sync, owner, |h, fb| {
+            let c = fb.load_ptr(current, "c")?;
+            let (wait, out) = (fb.block("wait"), fb.block("out"));
+            fb.condbr(fb.b.build_is_null(c, "none")?, out, wait)?;
+            fb.at(wait);
+            let th = fb.call_ptr(thread, &[c.into()])?;
+            fb.store(fb.field(th, THREAD_STATE)?, fb.int(WAITING))?;
+            fb.call(h.callee(entry::SWAPCONTEXT)?, &[th.into(), c.into()])?;
+            fb.br(out)?;
+            fb.at(out);
+            fb.ret_void()
+        })?;
+        // The rest runs the emulation (kernels' host bodies only wait at
+        // barriers).
+        if !emulate {
+            return Ok(());
+        }
+        let nomem = self.format("panic: cannot map the stacks of %lld emulated GPU threads");
+        let start = self.function(coop::ENTRY, void.fn_type(&[], false), internal)?;
+        let new = self.function(coop::NEW, t.ptr.fn_type(&[i64, ptr, ptr], false), internal)?;
+        let free = self.function(coop::FREE, void.fn_type(&[ptr], false), internal)?;
+        let block = self.function(coop::BLOCK, void.fn_type(&[ptr, ptr, i64, i64, i64, i64, i64], false), internal)?;
+        for f in [start, new, free, block] {
+            add_flags(&t, f, &["nounwind"]);
+        }
+        // Where every emulated thread starts; returning resumes the scheduler.
+        self.define(start, owner, |h, fb| {
+            let t = h.t();
+            let c = fb.load_ptr(current, "c")?;
+            let body = fb.load_ptr(fb.field(c, REC_BODY)?, "f")?;
+            let arg = fb.load_ptr(fb.field(c, REC_ARG)?, "a")?;
+            fb.b.build_indirect_call(void.fn_type(&[ptr], false), body, &[arg.into()], "")?;
+            let th = fb.call_ptr(thread, &[c.into()])?;
+            fb.store(fb.field(th, THREAD_STATE)?, fb.int(RETURNED))?;
+            let done = fb.field(c, REC_DONE)?;
+            let d = fb.load_int(t.i64, done, "d")?;
+            fb.store(done, fb.add(d, fb.int(1))?)?;
+            fb.ret_void()
+        })?;
+        // A coroutine record of `n` threads running `f(a)`, made current.
+        self.define(new, owner, |h, fb| {
+            let t = h.t();
+            let (n, body, arg) = (fb.param_int(0)?, fb.param_ptr(1)?, fb.param_ptr(2)?);
+            let calloc = h.callee(entry::CALLOC)?;
+            let c = fb.call_ptr(calloc, &[fb.int(1).into(), fb.int(RECORD).into()])?;
+            let th = fb.call_ptr(calloc, &[n.into(), fb.int(THREAD).into()])?;
+            let none = fb.b.build_or(fb.b.build_is_null(c, "")?, fb.b.build_is_null(th, "")?, "")?;
+            let (fill, fail) = (fb.block("fill"), fb.block("fail"));
+            fb.condbr(none, fail, fill)?;
+            fb.at(fill);
+            fb.store(fb.field(c, REC_COUNT)?, n)?;
+            fb.store(fb.field(c, REC_BODY)?, body)?;
+            fb.store(fb.field(c, REC_ARG)?, arg)?;
+            fb.store(fb.field(c, REC_THREADS)?, th)?;
+            let old = fb.load_ptr(current, "old")?;
+            fb.store(fb.field(c, REC_PREV)?, old)?;
+            fb.store(current, c)?;
+            let l = fb.counted(n, "head", "map", "done")?;
+            let i32t = t.i32;
+            let s = fb.call_ptr(
+                h.callee(entry::MMAP)?,
+                &[
+                    t.ptr.const_null().into(),
+                    fb.int(STACK).into(),
+                    i32t.const_int(PROT_RW, false).into(),
+                    i32t.const_int(MAP_STACK_FLAGS, false).into(),
+                    i32t.const_all_ones().into(),
+                    fb.int(0).into(),
+                ],
+            )?;
+            let failed = t.i64.const_all_ones().const_to_pointer(t.ptr);
+            let bad = fb.b.build_int_compare(IntPredicate::EQ, s, failed, "bad")?;
+            let mapped = fb.block("mapped");
+            fb.condbr(bad, fail, mapped)?;
+            fb.at(mapped);
+            fb.call(
+                h.callee(entry::MPROTECT)?,
+                &[s.into(), fb.int(GUARD).into(), i32t.const_int(PROT_NONE, false).into()],
+            )?;
+            let at = fb.byte(th, fb.mul(l.i, fb.int(THREAD))?)?;
+            fb.store(fb.field(at, THREAD_STACK)?, s)?;
+            fb.next(&l)?;
+            fb.b.build_return(Some(&c))?;
+            fb.at(fail);
+            h.panic(fb, nomem, &[n.into()])?;
+            fb.order(&[fill, l.head, l.body, mapped, fail, l.done])
+        })?;
+        // Frees record `c` and its stacks; the record it replaced is current
+        // again.
+        self.define(free, owner, |h, fb| {
+            let t = h.t();
+            let c = fb.param_ptr(0)?;
+            let n = fb.load_int(t.i64, fb.field(c, REC_COUNT)?, "n")?;
+            let th = fb.load_ptr(fb.field(c, REC_THREADS)?, "th")?;
+            let l = fb.counted(n, "head", "body", "done")?;
+            let at = fb.byte(th, fb.mul(l.i, fb.int(THREAD))?)?;
+            let s = fb.load_ptr(fb.field(at, THREAD_STACK)?, "s")?;
+            fb.call(h.callee(entry::MUNMAP)?, &[s.into(), fb.int(STACK).into()])?;
+            fb.next(&l)?;
+            let cfree = h.callee(entry::FREE)?;
+            fb.call(cfree, &[th.into()])?;
+            let old = fb.load_ptr(fb.field(c, REC_PREV)?, "old")?;
+            fb.store(current, old)?;
+            fb.call(cfree, &[c.into()])?;
+            fb.ret_void()
+        })?;
+        // Runs the threads of one block (its coordinates already set):
+        // phases in which every ready thread runs in turn, until all have
+        // returned. The format `msg` reports a thread that returned while
+        // others wait at a barrier.
+        self.define(block, owner, |h, fb| {
+            let t = h.t();
+            let (c, msg) = (fb.param_ptr(0)?, fb.param_ptr(1)?);
+            let (bx, by, bz) = (fb.param_int(2)?, fb.param_int(3)?, fb.param_int(4)?);
+            let (dx, dy) = (fb.param_int(5)?, fb.param_int(6)?);
+            let n = fb.load_int(t.i64, fb.field(c, REC_COUNT)?, "n")?;
+            let th = fb.load_ptr(fb.field(c, REC_THREADS)?, "th")?;
+            let running = fb.field(c, REC_RUNNING)?;
+            let done = fb.field(c, REC_DONE)?;
+            fb.store(done, fb.int(0))?;
+            // Every thread ready at the entry.
+            let init = fb.counted(n, "init", "init.body", "phase")?;
+            let it = fb.byte(th, fb.mul(init.i, fb.int(THREAD))?)?;
+            fb.call(h.callee(entry::GETCONTEXT)?, &[it.into()])?;
+            fb.store(fb.field(it, UC_LINK)?, c)?;
+            let stack = fb.load_ptr(fb.field(it, THREAD_STACK)?, "stack")?;
+            fb.store(fb.field(it, UC_STACK_SP)?, stack)?;
+            fb.store(fb.field(it, UC_STACK_FLAGS)?, t.i32.const_zero())?;
+            fb.store(fb.field(it, UC_STACK_SIZE)?, fb.int(STACK))?;
+            let start = start.as_global_value().as_pointer_value();
+            fb.call(h.callee(entry::MAKECONTEXT)?, &[it.into(), start.into(), t.i32.const_zero().into()])?;
+            fb.store(fb.field(it, THREAD_STATE)?, fb.int(READY))?;
+            fb.next(&init)?;
+            // A phase: every ready thread runs up to its next barrier or its
+            // return.
+            let phase = fb.here()?;
+            let turn = fb.counted(n, "turn", "turn.body", "phase.end")?;
+            let jt = fb.byte(th, fb.mul(turn.i, fb.int(THREAD))?)?;
+            let state = fb.load_int(t.i64, fb.field(jt, THREAD_STATE)?, "state")?;
+            let (go, next) = (fb.block("go"), fb.block("next"));
+            fb.condbr(fb.cmp(IntPredicate::EQ, state, fb.int(READY), "ready")?, go, next)?;
+            fb.at(go);
+            let (tx, q) = (fb.urem(turn.i, dx)?, fb.udiv(turn.i, dx)?);
+            let (ty, tz) = (fb.urem(q, dy)?, fb.udiv(q, dy)?);
+            for (k, v) in [tx, ty, tz].into_iter().enumerate() {
+                fb.store(h.coord(fb, k as u64)?, v)?;
+            }
+            fb.store(running, turn.i)?;
+            fb.call(h.callee(entry::SWAPCONTEXT)?, &[c.into(), jt.into()])?;
+            fb.br(next)?;
+            fb.at(next);
+            fb.next(&turn)?;
+            let d = fb.load_int(t.i64, done, "d")?;
+            let (check, out) = (fb.block("check"), fb.block("out"));
+            fb.condbr(fb.cmp(IntPredicate::EQ, d, n, "all")?, out, check)?;
+            fb.at(check);
+            let (find, release) = (fb.block("find"), fb.block("release"));
+            fb.condbr(fb.cmp(IntPredicate::NE, d, fb.int(0), "some")?, find, release)?;
+            // All wait at the barrier: release them, and run another phase.
+            fb.at(release);
+            let rel = fb.counted(n, "release.head", "release.body", "release.done")?;
+            let kt = fb.byte(th, fb.mul(rel.i, fb.int(THREAD))?)?;
+            fb.store(fb.field(kt, THREAD_STATE)?, fb.int(READY))?;
+            fb.next(&rel)?;
+            fb.br(phase)?;
+            // Some returned while others wait: find one that returned.
+            fb.at(find);
+            let r = fb.b.build_phi(t.i64, "r")?;
+            r.add_incoming(&[(&fb.int(0), check)]);
+            let ri = r.as_basic_value().into_int_value();
+            let rt = fb.byte(th, fb.mul(ri, fb.int(THREAD))?)?;
+            let rst = fb.load_int(t.i64, fb.field(rt, THREAD_STATE)?, "rstate")?;
+            let (diverged, find_next) = (fb.block("diverged"), fb.block("find.next"));
+            fb.condbr(fb.cmp(IntPredicate::EQ, rst, fb.int(RETURNED), "gone")?, diverged, find_next)?;
+            fb.at(find_next);
+            let r1 = fb.add(ri, fb.int(1))?;
+            r.add_incoming(&[(&r1, find_next)]);
+            fb.br(find)?;
+            fb.at(diverged);
+            let (rx, rq) = (fb.urem(ri, dx)?, fb.udiv(ri, dx)?);
+            let (ry, rz) = (fb.urem(rq, dy)?, fb.udiv(rq, dy)?);
+            h.panic(fb, msg, &[rx.into(), ry.into(), rz.into(), bx.into(), by.into(), bz.into()])?;
+            fb.at(out);
+            fb.ret_void()?;
+            fb.order(&[
+                init.head, init.body, phase, turn.head, turn.body, go, next, turn.done, check, release, rel.head,
+                rel.body, rel.done, find, find_next, diverged, out,
+            ])
+        })
+    }
+
+    /// The entry point `void SYMBOL(const postc_launch *cfg, ...)` of a
+    /// kernel function (declared by the caller), its parameters given the
+    /// body's attributes.
+    fn launch_entry(&self, g: &GpuFunction) -> Result<FunctionValue<'c>, Vec<Diagnostic>> {
+        let f = self.module().get_function(&g.symbol).ok_or_else(|| {
+            err(format!(
+                "internal code generation error: no entry point `{}` for kernel function `{}`",
+                g.symbol, g.name
+            ))
+        })?;
+        if !g.sig.exported {
+            f.set_linkage(Linkage::Internal);
+        }
+        self.abi_attrs(f, &g.sig, 1);
+        Ok(f)
+    }
+
+    /// Loads the six launch dimensions of the `postc_launch` in parameter 0
+    /// (`grid[3]` then `block[3]`, unsigned 32-bit), panicking on a NULL
+    /// configuration.
+    fn launch_config(&mut self, fb: &Fb<'c>, g: &GpuFunction) -> R<[IntValue<'c>; 6]> {
+        let t = self.t();
+        let cfg = fb.param_ptr(0)?;
+        let nocfg =
+            self.format(&format!("panic: kernel function {}: the launch configuration is NULL", literal(&g.name)));
+        let (bad, ok) = (fb.block("bad"), fb.block("cfgok"));
+        fb.condbr(fb.b.build_is_null(cfg, "nocfg")?, bad, ok)?;
+        fb.at(bad);
+        self.panic(fb, nocfg, &[])?;
+        fb.at(ok);
+        let mut dims = [fb.int(0); 6];
+        for (i, d) in dims.iter_mut().enumerate() {
+            let v = fb.load_int(t.i32, fb.nth(t.i32, cfg, fb.int(i as u64))?, "")?;
+            *d = fb.b.build_int_z_extend(v, t.i64, &format!("g{i}"))?;
+        }
+        Ok(dims)
+    }
+
+    /// The kernel's parameters past the configuration.
+    fn launch_args(fb: &Fb<'c>, g: &GpuFunction) -> R<Vec<BasicMetadataValueEnum<'c>>> {
+        (0..g.sig.params.len()).map(|k| Ok(fb.param(k + 1)?.into())).collect()
+    }
+
+    /// Without GPU code, `void SYMBOL(const postc_launch *cfg, ...)` runs
+    /// every thread of the launch on the calling thread, one after another
+    /// (blocks in order, x fastest), each a call to the body with the
+    /// coordinates set, as the interpreter's `launch` does.
+    pub fn emulation(&mut self, g: &GpuFunction) -> Result<(), Vec<Diagnostic>> {
+        let f = self.launch_entry(g)?;
+        self.define(f, &format!("kernel function `{}`", g.name), |h, fb| {
+            let body = h.existing(&format!("{}.host", g.symbol))?;
+            let [g0, g1, g2, g3, g4, g5] = h.launch_config(fb, g)?;
+            let blk01 = fb.mul(g3, g4)?;
+            let threads = fb.mul(blk01, g5)?;
+            let grd01 = fb.mul(g0, g1)?;
+            let blocks = fb.mul(grd01, g2)?;
+            let total = fb.mul(blocks, threads)?;
+            let l = fb.counted(total, "head", "body", "done")?;
+            let (tid, bid) = (fb.urem(l.i, threads)?, fb.udiv(l.i, threads)?);
+            let (tx, t1) = (fb.urem(tid, g3)?, fb.udiv(tid, g3)?);
+            let (ty, tz) = (fb.urem(t1, g4)?, fb.udiv(tid, blk01)?);
+            let (bx, b1) = (fb.urem(bid, g0)?, fb.udiv(bid, g0)?);
+            let (by, bz) = (fb.urem(b1, g1)?, fb.udiv(bid, grd01)?);
+            for (k, v) in [tx, ty, tz, bx, by, bz, g3, g4, g5, g0, g1, g2].into_iter().enumerate() {
+                fb.store(h.coord(fb, k as u64)?, v)?;
+            }
+            h.call_abi(fb, body, &Self::launch_args(fb, g)?, &g.sig)?;
+            fb.next(&l)?;
+            fb.ret_void()
+        })
+    }
+
+    /// Without GPU code, the launch of a cooperating kernel: every block in
+    /// turn (x fastest), its storage cleared, its threads as coroutines (see
+    /// [`Host::cooperation`]), each running `SYMBOL.thread`: the body with
+    /// the launch's arguments, kept in a buffer.
+    pub fn cooperative_emulation(&mut self, g: &GpuFunction) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        let owner = format!("kernel function `{}`", g.name);
+        let fields: Vec<BasicTypeEnum> = g.sig.params.iter().filter_map(|p| t.abi(*p)).collect();
+        let args_ty = t.cx.struct_type(&fields, false);
+        let thread = self.function(
+            &format!("{}.thread", g.symbol),
+            t.cx.void_type().fn_type(&[t.ptr.into()], false),
+            Some(Linkage::Internal),
+        )?;
+        let diverged = self.format(&format!(
+            "panic: kernel function {}: thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) returned while other \
+             threads of its block wait at {SYNC_THREADS}",
+            literal(&g.name)
+        ));
+        let f = self.launch_entry(g)?;
+        self.define(f, &owner, |h, fb| {
+            let argbuf = fb.alloca(args_ty, "argbuf")?;
+            let [g0, g1, g2, g3, g4, g5] = h.launch_config(fb, g)?;
+            for k in 0..fields.len() {
+                let at = fb.b.build_struct_gep(args_ty, argbuf, k as u32, "")?;
+                fb.store(at, fb.param(k + 1)?)?;
+            }
+            let threads = fb.mul(fb.mul(g3, g4)?, g5)?;
+            let grd01 = fb.mul(g0, g1)?;
+            let blocks = fb.mul(grd01, g2)?;
+            let new = h.existing(coop::NEW)?;
+            let entry = thread.as_global_value().as_pointer_value();
+            let c = fb.call_ptr(new, &[threads.into(), entry.into(), argbuf.into()])?;
+            for (k, v) in [g3, g4, g5, g0, g1, g2].into_iter().enumerate() {
+                fb.store(h.coord(fb, 6 + k as u64)?, v)?;
+            }
+            let l = fb.counted(blocks, "head", "body", "done")?;
+            let (bx, b1) = (fb.urem(l.i, g0)?, fb.udiv(l.i, g0)?);
+            let (by, bz) = (fb.urem(b1, g1)?, fb.udiv(l.i, grd01)?);
+            for (k, v) in [bx, by, bz].into_iter().enumerate() {
+                fb.store(h.coord(fb, 3 + k as u64)?, v)?;
+            }
+            for sh in &g.shared {
+                let p = fb.call_ptr(h.existing(&sh.symbol)?, &[])?;
+                let zero = (t.i8.const_zero().into(), t.i1.const_zero().into());
+                fb.call(h.callee(entry::MEMSET)?, &[p.into(), zero.0, fb.int(sh.bytes).into(), zero.1])?;
+            }
+            let block = h.existing(coop::BLOCK)?;
+            let args = [c.into(), diverged.into(), bx.into(), by.into(), bz.into(), g3.into(), g4.into()];
+            fb.call(block, &args)?;
+            fb.next(&l)?;
+            fb.call(h.existing(coop::FREE)?, &[c.into()])?;
+            fb.ret_void()
+        })?;
+        self.define(thread, &owner, |h, fb| {
+            let body = h.existing(&format!("{}.host", g.symbol))?;
+            let argbuf = fb.param_ptr(0)?;
+            let mut args: Vec<BasicMetadataValueEnum> = Vec::new();
+            for (k, ty) in fields.iter().enumerate() {
+                let at = fb.b.build_struct_gep(args_ty, argbuf, k as u32, "")?;
+                args.push(fb.b.build_load(*ty, at, "")?.into());
+            }
+            h.call_abi(fb, body, &args, &g.sig)?;
+            fb.ret_void()
+        })
+    }
+
+    /// With GPU code: the device image and the constructor that loads it,
+    /// then per gpu ufunc its staging wrapper and dispatcher, per `kernel`
+    /// or plain `gpu` function its launcher.
+    pub fn device_side(&mut self, low: &Lowered<'_>, code: &DeviceCode) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        let image = code.image();
+        let image_ty = t.i8.array_type(image.len() as u32);
+        let image_g = self.global("postc.gpu.image", image_ty, &t.cx.const_string(&image, false), Linkage::Private);
+        image_g.set_constant(true);
+        image_g.set_unnamed_addr(true);
+        image_g.set_alignment(8);
+        let loaded = self.global("postc.gpu.module", t.ptr, &t.ptr.const_null(), Linkage::Internal);
+        loaded.set_alignment(8);
+        let kernels = low.gpu.kernel_names();
+        let mut handles = Vec::with_capacity(kernels.len());
+        for (i, k) in kernels.iter().enumerate() {
+            let h = self.global(&format!("postc.gpu.fn.{i}"), t.ptr, &t.ptr.const_null(), Linkage::Internal);
+            h.set_alignment(8);
+            let name_ty = t.i8.array_type(k.len() as u32 + 1);
+            let name = self.global(
+                &format!("postc.gpu.name.{i}"),
+                name_ty,
+                &t.cx.const_string(k.as_bytes(), true),
+                Linkage::Private,
             );
-            (lo, hi, count, empty) =
-                (format!("%sl{j}.{a}"), format!("%sh{j}.{a}"), format!("%c{j}.{a}"), format!("%e{j}.{a}"));
+            name.set_constant(true);
+            name.set_unnamed_addr(true);
+            handles.push((h.as_pointer_value(), name.as_pointer_value()));
         }
-        let returned = plan.is_returned(j);
-        let output = j >= plan.nin;
-        let _ = writeln!(
-            t,
-            "  %h{j}p = getelementptr ptr, ptr %args, i64 {j}\n  %h{j} = load ptr, ptr %h{j}p\n  \
-             %dev{j} = call i32 @postc_gpu_is_device_ptr(ptr %h{j})\n  %indev{j} = icmp ne i32 %dev{j}, 0\n  \
-             store ptr %h{j}, ptr %pslot{j}\n  br i1 %indev{j}, label %staged{j}, label %stage{j}\nstage{j}:\n  \
-             %w{j} = sub i64 {hi}, {lo}\n  %w{j}e = add i64 %w{j}, {e}\n  %bytes{j} = select i1 {empty}, i64 0, i64 %w{j}e\n  \
-             %hlo{j} = getelementptr i8, ptr %h{j}, i64 {lo}\n  %d{j} = call ptr @postc_gpu_arena_alloc(i64 %bytes{j}, ptr %stream)\n  \
-             %nlo{j} = sub i64 0, {lo}\n  %db{j} = getelementptr i8, ptr %d{j}, i64 %nlo{j}\n  store ptr %db{j}, ptr %pslot{j}\n  \
-             store ptr %hlo{j}, ptr %hslot{j}\n  store ptr %d{j}, ptr %dslot{j}\n  store i64 %bytes{j}, ptr %bslot{j}"
-        );
-        if output && returned {
-            // A returned result is written whole: only a span with gaps
-            // (a strided output) needs its old bytes copied in.
-            let _ = writeln!(
-                t,
-                "  %dense{j}.n = mul i64 {count}, {e}\n  %dense{j} = icmp eq i64 %bytes{j}, %dense{j}.n\n  \
-                 br i1 %dense{j}, label %staged{j}, label %copyin{j}"
-            );
-        } else {
-            let _ = writeln!(t, "  br label %copyin{j}");
+        let us = &low.gpu.ufuncs;
+        let fs = &low.gpu.functions;
+        // Without a GPU, a program whose GPU code has no host body to fall
+        // back on stops at load, naming `gpu` (or `kernel` when only kernels
+        // lack one).
+        let bare = us
+            .iter()
+            .filter(|u| !u.fallback)
+            .map(|u| ("gpu", &u.name))
+            .chain(fs.iter().filter(|g| g.kind == FunctionKind::Single && !g.fallback).map(|g| ("gpu", &g.name)))
+            .chain(fs.iter().filter(|g| g.kind == FunctionKind::Kernel).map(|g| ("kernel", &g.name)))
+            .next();
+        let nogpu = bare
+            .map(|(what, name)| self.format(&format!("panic: no usable GPU for {what} function {}", literal(name))));
+        let init = self.function(INIT, t.cx.void_type().fn_type(&[], false), Some(Linkage::Internal))?;
+        self.constructor(init)?;
+        self.define(init, "the loader of the GPU code", |h, fb| {
+            let kind = t.i32.const_int(code.runtime_kind() as u64, false);
+            fb.call(h.callee(entry::SELECT_RUNTIME)?, &[kind.into()])?;
+            let usable = fb.call_int(h.callee(entry::USABLE)?, &[])?;
+            let (none, load) = (fb.block("none"), fb.block("load"));
+            fb.condbr(fb.cmp(IntPredicate::NE, usable, t.i32.const_zero(), "ok")?, load, none)?;
+            fb.at(none);
+            match nogpu {
+                Some(fmt) => h.panic(fb, fmt, &[])?,
+                None => fb.ret_void()?,
+            }
+            fb.at(load);
+            let image = image_g.as_pointer_value();
+            let m =
+                fb.call_ptr(h.callee(entry::MODULE_LOAD)?, &[image.into(), fb.int(image_ty.len() as u64).into()])?;
+            fb.store(loaded.as_pointer_value(), m)?;
+            for (handle, name) in &handles {
+                let f = fb.call_ptr(h.callee(entry::MODULE_GET_FUNCTION)?, &[m.into(), (*name).into()])?;
+                fb.store(*handle, f)?;
+            }
+            fb.ret_void()
+        })?;
+        for (i, u) in us.iter().enumerate() {
+            self.staging(u, handles[i].0)?;
+            self.dispatcher(u)?;
         }
-        let _ = writeln!(
-            t,
-            "copyin{j}:\n  call void @mgpuMemcpy(ptr %d{j}, ptr %hlo{j}, i64 %bytes{j}, ptr %stream)\n  br label %staged{j}\nstaged{j}:"
-        );
+        for (i, g) in fs.iter().enumerate() {
+            let handle = handles[us.len() + i].0;
+            match g.kind {
+                FunctionKind::Kernel => self.kernel_launcher(g, handle)?,
+                FunctionKind::Single => self.single_launcher(g, handle)?,
+            }
+        }
+        Ok(())
     }
-    // The kernel's parameters point at the staged bases and straight at the
-    // caller's steps and dimensions.
-    for j in 0..nops {
-        let _ = writeln!(
-            t,
-            "  %pp{j} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {j}\n  store ptr %pslot{j}, ptr %pp{j}"
-        );
+
+    /// Adds `init` to `llvm.global_ctors` (after the constructors that
+    /// `--link-ir` files brought).
+    fn constructor(&self, init: FunctionValue<'c>) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        let entry_ty = t.cx.struct_type(&[t.i32.into(), t.ptr.into(), t.ptr.into()], false);
+        let mut entries = Vec::new();
+        if let Some(old) = self.module().get_global(CTORS) {
+            let bad = || err(format!("`{CTORS}` of a `--link-ir` file is not an array of `{{ i32, ptr, ptr }}`"));
+            match old.get_initializer() {
+                Some(BasicValueEnum::ArrayValue(arr)) if arr.get_type().get_element_type() == entry_ty.into() => {
+                    for k in 0..arr.get_type().len() {
+                        // SAFETY: `arr` is a constant array of `entry_ty`
+                        // structs and `k` below its length.
+                        let e = unsafe { inkwell::llvm_sys::core::LLVMGetAggregateElement(arr.as_value_ref(), k) };
+                        if e.is_null() {
+                            return Err(bad());
+                        }
+                        // SAFETY: an element of an array of structs is a struct.
+                        entries.push(unsafe { StructValue::new(e) });
+                    }
+                }
+                None => {}
+                Some(_) => return Err(bad()),
+            }
+            // SAFETY: replaced below; nothing refers to `llvm.global_ctors`.
+            unsafe { old.delete() };
+        }
+        let fp = init.as_global_value().as_pointer_value();
+        let entry = entry_ty.const_named_struct(&[
+            t.i32.const_int(CTOR_PRIORITY, false).into(),
+            fp.into(),
+            t.ptr.const_null().into(),
+        ]);
+        entries.push(entry);
+        let arr = entry_ty.const_array(&entries);
+        self.global(CTORS, arr.get_type(), &arr, Linkage::Appending);
+        Ok(())
     }
-    for k in 0..nsteps {
-        let i = nops + k;
-        let _ = writeln!(
-            t,
-            "  %pp{i} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {i}\n  store ptr %stp{k}, ptr %pp{i}"
-        );
+
+    /// `SYMBOL_loop`: `SYMBOL_loop.gpu`, or for `gpu(fallback)` without a
+    /// usable GPU `SYMBOL_loop.host`.
+    fn dispatcher(&mut self, u: &GpuUfunc) -> Result<(), Vec<Diagnostic>> {
+        let name = crate::llvm::ufunc::loop_symbol(&u.symbol);
+        let f = self.module().get_function(&name).ok_or_else(|| {
+            err(format!("internal code generation error: no entry point `{name}` for gpu ufunc `{}`", u.name))
+        })?;
+        self.define(f, &format!("gpu ufunc `{}`", u.name), |h, fb| {
+            let args: Vec<BasicMetadataValueEnum> = (0..4).map(|k| Ok(fb.param(k)?.into())).collect::<R<_>>()?;
+            let gpu = h.existing(&format!("{name}.gpu"))?;
+            if u.fallback {
+                let usable = fb.call_int(h.callee(entry::USABLE)?, &[])?;
+                let (on, off) = (fb.block("gpu"), fb.block("host"));
+                fb.condbr(fb.cmp(IntPredicate::NE, usable, h.t().i32.const_zero(), "ok")?, on, off)?;
+                fb.at(on);
+                fb.call(gpu, &args)?;
+                fb.ret_void()?;
+                fb.at(off);
+                fb.call(h.existing(&format!("{name}.host"))?, &args)?;
+            } else {
+                fb.call(gpu, &args)?;
+            }
+            fb.ret_void()
+        })
     }
-    for k in 0..ndims {
-        let i = nops + nsteps + k;
-        let src = if k == 0 { "%dims".to_string() } else { format!("%dmp{k}") };
-        let _ = writeln!(
-            t,
-            "  %pp{i} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {i}\n  store ptr {src}, ptr %pp{i}"
-        );
+
+    /// `SYMBOL_loop.gpu`, with `SYMBOL_loop`'s arguments: stages the byte
+    /// span every operand's loop and core axes reach into the device arena
+    /// (an operand already in device memory is used in place), launches the
+    /// kernel with the loop's steps and dimensions, and copies the outputs'
+    /// spans back. Operands whose steps are not multiples of their element
+    /// size (which a device cannot load) run on the host loop instead.
+    fn staging(&mut self, u: &GpuUfunc, handle: PointerValue<'c>) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        let name = crate::llvm::ufunc::loop_symbol(&u.symbol);
+        let ptr = t.ptr.into();
+        let f = self.function(&format!("{name}.gpu"), t.cx.void_type().fn_type(&[ptr, ptr, ptr, ptr], false), None)?;
+        self.define(f, &format!("gpu ufunc `{}`", u.name), |h, fb| {
+            let plan = &u.plan;
+            let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
+            let np = u.num_kernel_params() as u32;
+            let (args, dims, steps, data) = (fb.param_ptr(0)?, fb.param_ptr(1)?, fb.param_ptr(2)?, fb.param_ptr(3)?);
+            let b = &fb.b;
+            let params = fb.alloca(t.ptr.array_type(np), "params")?;
+            let scratch_slot = fb.alloca(t.ptr, "scrslot")?;
+            let slot_bytes = fb.alloca(t.i64, "slotslot")?;
+            // Per operand: the base the kernel gets, and what to copy back
+            // (host span, device span, bytes).
+            let mut slots = Vec::with_capacity(nops);
+            for j in 0..nops {
+                let base = fb.alloca(t.ptr, &format!("pslot{j}"))?;
+                let host = fb.alloca(t.ptr, &format!("hslot{j}"))?;
+                let dev = fb.alloca(t.ptr, &format!("dslot{j}"))?;
+                let bytes = fb.alloca(t.i64, &format!("bslot{j}"))?;
+                slots.push((base, host, dev, bytes));
+            }
+            let n = fb.load_int(t.i64, dims, "n")?;
+            let (check, out) = (fb.block("check"), fb.block("out"));
+            fb.condbr(fb.cmp(IntPredicate::SGT, n, fb.int(0), "nz")?, check, out)?;
+            fb.at(check);
+            let mut step_at = Vec::with_capacity(nsteps);
+            let mut step = Vec::with_capacity(nsteps);
+            for k in 0..nsteps {
+                let p = fb.nth(t.i64, steps, fb.int(k as u64))?;
+                step_at.push(p);
+                step.push(fb.load_int(t.i64, p, &format!("st{k}"))?);
+            }
+            // `dim_at[k]`, `dim[k]`: dimension `k` (the loop length first).
+            let mut dim_at = vec![dims];
+            let mut dim = vec![n];
+            for k in 1..ndims {
+                let p = fb.nth(t.i64, dims, fb.int(k as u64))?;
+                dim_at.push(p);
+                dim.push(fb.load_int(t.i64, p, &format!("dm{k}"))?);
+            }
+            // Every (extent, step) an operand's elements are reached by.
+            let mut axes: Vec<Vec<(IntValue<'c>, IntValue<'c>)>> = Vec::with_capacity(nops);
+            let mut any_bad: Option<IntValue<'c>> = None;
+            for j in 0..nops {
+                let mut ax = vec![(n, step[j])];
+                for (a, d) in plan.core[j].iter().enumerate() {
+                    ax.push((dim[d + 1], step[plan.core_step_base(j) + a]));
+                }
+                let e = elsize(plan.dtypes[j]);
+                if e > 1 {
+                    for (_, st) in &ax {
+                        let rem = b.build_int_signed_rem(*st, fb.int(e), "")?;
+                        let bad = fb.cmp(IntPredicate::NE, rem, fb.int(0), "")?;
+                        any_bad = Some(match any_bad {
+                            Some(acc) => b.build_or(acc, bad, "")?,
+                            None => bad,
+                        });
+                    }
+                }
+                axes.push(ax);
+            }
+            let (host, go) = (fb.block("host"), fb.block("go"));
+            fb.condbr(any_bad.unwrap_or_else(|| t.i1.const_zero()), host, go)?;
+            fb.at(host);
+            fb.call(h.existing(&format!("{name}.host"))?, &[args.into(), dims.into(), steps.into(), data.into()])?;
+            fb.br(out)?;
+            fb.at(go);
+            let kernel = fb.load_ptr(handle, "f")?;
+            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
+            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
+            let (smax, smin) = (h.callee(entry::SMAX)?, h.callee(entry::SMIN)?);
+            let mut on_device = Vec::with_capacity(nops);
+            for (j, ax) in axes.iter().enumerate() {
+                let e = elsize(plan.dtypes[j]);
+                // The span: lowest and highest byte offsets any index reaches.
+                let (mut lo, mut hi, mut count) = (fb.int(0), fb.int(0), fb.int(1));
+                let mut empty = t.i1.const_zero();
+                for (size, st) in ax {
+                    let x = fb.mul(b.build_int_sub(*size, fb.int(1), "")?, *st)?;
+                    hi = fb.add(hi, fb.call_int(smax, &[x.into(), fb.int(0).into()])?)?;
+                    lo = fb.add(lo, fb.call_int(smin, &[x.into(), fb.int(0).into()])?)?;
+                    count = fb.mul(count, *size)?;
+                    empty = b.build_or(empty, fb.cmp(IntPredicate::SLT, *size, fb.int(1), "")?, "")?;
+                }
+                let (base, host_span, dev_span, bytes_slot) = slots[j];
+                let hp = fb.load_ptr(fb.nth(t.ptr, args, fb.int(j as u64))?, &format!("h{j}"))?;
+                let dev = fb.call_int(h.callee(entry::IS_DEVICE_PTR)?, &[hp.into()])?;
+                let indev = fb.cmp(IntPredicate::NE, dev, t.i32.const_zero(), &format!("indev{j}"))?;
+                fb.store(base, hp)?;
+                let (stage, copyin, staged) =
+                    (fb.block(&format!("stage{j}")), fb.block(&format!("copyin{j}")), fb.block(&format!("staged{j}")));
+                fb.condbr(indev, staged, stage)?;
+                fb.at(stage);
+                let width = fb.add(b.build_int_sub(hi, lo, "")?, fb.int(e))?;
+                let bytes = b.build_select(empty, fb.int(0), width, &format!("bytes{j}"))?.into_int_value();
+                let hlo = fb.byte(hp, lo)?;
+                let d = fb.call_ptr(h.callee(entry::ARENA_ALLOC)?, &[bytes.into(), stream.into()])?;
+                let db = fb.byte(d, b.build_int_sub(fb.int(0), lo, "")?)?;
+                fb.store(base, db)?;
+                fb.store(host_span, hlo)?;
+                fb.store(dev_span, d)?;
+                fb.store(bytes_slot, bytes)?;
+                if j >= plan.nin && plan.is_returned(j) {
+                    // A returned result is written whole: only a span with
+                    // gaps (a strided output) needs its old bytes copied in.
+                    let dense = fb.cmp(IntPredicate::EQ, bytes, fb.mul(count, fb.int(e))?, "dense")?;
+                    fb.condbr(dense, staged, copyin)?;
+                } else {
+                    fb.br(copyin)?;
+                }
+                fb.at(copyin);
+                fb.call(h.callee(entry::MEMCPY)?, &[d.into(), hlo.into(), bytes.into(), stream.into()])?;
+                fb.br(staged)?;
+                fb.at(staged);
+                on_device.push(indev);
+            }
+            // The kernel's parameters point at the staged bases and straight
+            // at the caller's steps and dimensions.
+            let param_ptrs = slots.iter().map(|s| s.0).chain(step_at).chain(dim_at);
+            for (i, p) in param_ptrs.enumerate() {
+                fb.store(fb.slot(t.ptr, np, params, i as u64)?, p)?;
+            }
+            let blocks = fb.udiv(fb.add(n, fb.int(BLOCK - 1))?, fb.int(BLOCK))?;
+            let grid0 = fb.call_int(h.callee(entry::UMIN)?, &[blocks.into(), fb.int(MAX_GRID).into()])?;
+            let grid = h.scratch(fb, u, &step, &dim, n, grid0, stream, scratch_slot, slot_bytes)?;
+            fb.store(fb.slot(t.ptr, np, params, np as u64 - 2)?, scratch_slot)?;
+            fb.store(fb.slot(t.ptr, np, params, np as u64 - 1)?, slot_bytes)?;
+            let one = fb.int(1);
+            let launch = [
+                kernel.into(),
+                grid.into(),
+                one.into(),
+                one.into(),
+                fb.int(BLOCK).into(),
+                one.into(),
+                one.into(),
+                t.i32.const_zero().into(),
+                stream.into(),
+                params.into(),
+                t.ptr.const_null().into(),
+                fb.int(np as u64).into(),
+            ];
+            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
+            for j in plan.nin..nops {
+                let (back, done) = (fb.block(&format!("back{j}")), fb.block(&format!("back{j}.done")));
+                fb.condbr(on_device[j], done, back)?;
+                fb.at(back);
+                let (_, host_span, dev_span, bytes_slot) = slots[j];
+                let hs = fb.load_ptr(host_span, "")?;
+                let ds = fb.load_ptr(dev_span, "")?;
+                let bytes = fb.load_int(t.i64, bytes_slot, "")?;
+                fb.call(h.callee(entry::MEMCPY)?, &[hs.into(), ds.into(), bytes.into(), stream.into()])?;
+                fb.br(done)?;
+                fb.at(done);
+            }
+            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
+            fb.br(out)?;
+            out.move_after(fb.here()?).map_err(|_| Mistake("cannot move the exit block".into()))?;
+            fb.at(out);
+            fb.ret_void()
+        })
     }
-    let _ = writeln!(
-        t,
-        "  %nb0 = add i64 %n, {}\n  %nb = udiv i64 %nb0, {BLOCK}\n  %grid0 = call i64 @llvm.umin.i64(i64 %nb, i64 {MAX_GRID})",
-        BLOCK - 1
-    );
-    scratch_text(&mut t, u);
-    let (sp, lp) = (np - 2, np - 1);
-    let _ = writeln!(
-        t,
-        "  %pp{sp} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {sp}\n  store ptr %scrslot, ptr %pp{sp}\n  \
-         %pp{lp} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {lp}\n  store ptr %slotslot, ptr %pp{lp}\n  \
-         call void @mgpuLaunchKernel(ptr %f, i64 %grid, i64 1, i64 1, i64 {BLOCK}, i64 1, i64 1, i32 0, ptr %stream, ptr %params, ptr null, i64 {np})"
-    );
-    for j in plan.nin..nops {
-        let _ = writeln!(
-            t,
-            "  br i1 %indev{j}, label %back{j}.done, label %back{j}\nback{j}:\n  \
-             %bh{j} = load ptr, ptr %hslot{j}\n  %bd{j} = load ptr, ptr %dslot{j}\n  %bb{j} = load i64, ptr %bslot{j}\n  \
-             call void @mgpuMemcpy(ptr %bh{j}, ptr %bd{j}, i64 %bb{j}, ptr %stream)\n  br label %back{j}.done\nback{j}.done:"
-        );
+
+    /// The scratch buffer of a launch of `u` (stored in `scratch_slot`,
+    /// its bytes per thread in `slot_bytes`) and the launch's grid (from
+    /// `grid0`). When a view operand's core steps differ from those its
+    /// parameter type fixes, the device's loop copies it through a buffer:
+    /// each thread that runs loop indices gets its own part, of `slot` bytes
+    /// (each view operand's core extents times its element size, rounded to
+    /// 16, as `Plan::scratch_operands` lays them out), all from the stream's
+    /// arena. Otherwise the buffer is NULL and takes nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn scratch(
+        &self,
+        fb: &Fb<'c>,
+        u: &GpuUfunc,
+        step: &[IntValue<'c>],
+        dim: &[IntValue<'c>],
+        n: IntValue<'c>,
+        grid0: IntValue<'c>,
+        stream: PointerValue<'c>,
+        scratch_slot: PointerValue<'c>,
+        slot_bytes: PointerValue<'c>,
+    ) -> R<IntValue<'c>> {
+        let t = self.t();
+        let b = &fb.b;
+        let plan = &u.plan;
+        let mut need = t.i1.const_zero();
+        let mut slot = fb.int(0);
+        for i in plan.scratch_operands() {
+            for (a, fixed) in plan.fixed_core_strides(i) {
+                let k = plan.core_step_base(i) + a;
+                let differs = fb.cmp(IntPredicate::NE, step[k], t.i64.const_int(fixed as u64, true), "")?;
+                need = b.build_or(need, differs, "")?;
+            }
+            let mut count = fb.int(elsize(plan.dtypes[i]));
+            for d in &plan.core[i] {
+                count = fb.mul(count, dim[d + 1])?;
+            }
+            let align = crate::ufunc_plan::SCRATCH_ALIGN;
+            let rounded = b.build_and(fb.add(count, fb.int(align - 1))?, fb.int(!(align - 1)), "")?;
+            slot = fb.add(slot, rounded)?;
+        }
+        let (scratch, none, launch) = (fb.block("scratch"), fb.block("noscratch"), fb.block("launch"));
+        fb.condbr(need, scratch, none)?;
+        fb.at(scratch);
+        let (umax, umin) = (self.callee(entry::UMAX)?, self.callee(entry::UMIN)?);
+        let slot1 = fb.call_int(umax, &[slot.into(), fb.int(1).into()])?;
+        let cap0 = fb.udiv(fb.int(SCRATCH_BUDGET), fb.mul(slot1, fb.int(BLOCK))?)?;
+        let cap = fb.call_int(umax, &[cap0.into(), fb.int(1).into()])?;
+        let sgrid = fb.call_int(umin, &[grid0.into(), cap.into()])?;
+        let threads = fb.call_int(umin, &[fb.mul(sgrid, fb.int(BLOCK))?.into(), n.into()])?;
+        let bytes = fb.mul(threads, slot)?;
+        let buf = fb.call_ptr(self.callee(entry::ARENA_ALLOC)?, &[bytes.into(), stream.into()])?;
+        fb.store(scratch_slot, buf)?;
+        fb.store(slot_bytes, slot)?;
+        fb.br(launch)?;
+        fb.at(none);
+        fb.store(scratch_slot, t.ptr.const_null())?;
+        fb.store(slot_bytes, fb.int(0))?;
+        fb.br(launch)?;
+        fb.at(launch);
+        let grid = b.build_phi(t.i64, "grid")?;
+        grid.add_incoming(&[(&sgrid, scratch), (&grid0, none)]);
+        Ok(grid.as_basic_value().into_int_value())
     }
-    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n  br label %out\nout:\n  ret void\n}\n");
-    t
+
+    /// The kernel's parameter array and a slot per argument of `g` (a
+    /// `DLTensor` pointer for an array, with the six words of its staging
+    /// record), each slot's address in the array; `np` entries.
+    fn arg_slots(&self, fb: &Fb<'c>, g: &GpuFunction, np: u32) -> R<ArgSlots<'c>> {
+        let t = self.t();
+        let params = fb.alloca(t.ptr.array_type(np), "params")?;
+        let mut slots = Vec::with_capacity(g.params.len());
+        for (k, p) in g.params.iter().enumerate() {
+            let (rec, slot) = if p.tensor {
+                let rec = fb.alloca(t.i64.array_type(6), &format!("rec{k}"))?;
+                (Some(rec), fb.alloca(t.ptr, &format!("slot{k}"))?)
+            } else {
+                (None, fb.alloca(t.mem(p.dtype), &format!("slot{k}"))?)
+            };
+            fb.store(fb.slot(t.ptr, np, params, k as u64)?, slot)?;
+            slots.push((rec, slot));
+        }
+        Ok(ArgSlots { params, np, slots })
+    }
+
+    /// Stages the arguments of `g` (`first` the index of its first
+    /// parameter) into their slots, after a mark of the stream's arena.
+    fn stage_args(
+        &self,
+        fb: &Fb<'c>,
+        g: &GpuFunction,
+        first: usize,
+        s: &ArgSlots<'c>,
+        stream: PointerValue<'c>,
+    ) -> R<()> {
+        let t = self.t();
+        for (k, p) in g.params.iter().enumerate() {
+            let a = fb.param(first + k)?;
+            let (rec, slot) = s.slots[k];
+            if let Some(rec) = rec {
+                let stage = self.callee(entry::STAGE_TENSOR)?;
+                let dt = fb.call_ptr(stage, &[a.into(), rec.into(), stream.into()])?;
+                fb.store(slot, dt)?;
+            } else if let (DType::Bool, BasicValueEnum::IntValue(a)) = (p.dtype, a) {
+                let z = fb.b.build_int_z_extend(a, t.i8, "")?;
+                fb.store(slot, z)?;
+            } else {
+                fb.store(slot, a)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the `&` arrays of `g` back.
+    fn unstage_outputs(&self, fb: &Fb<'c>, g: &GpuFunction, s: &ArgSlots<'c>) -> R<()> {
+        for (p, (rec, _)) in g.params.iter().zip(&s.slots) {
+            if let (true, Some(rec)) = (p.output, rec) {
+                fb.call(self.callee(entry::UNSTAGE_TENSOR)?, &[(*rec).into()])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The launcher of a `kernel` function: `void SYMBOL(const postc_launch
+    /// *cfg, ...)` stages the arrays, launches over the configuration's grid
+    /// and copies the `&` arrays back.
+    fn kernel_launcher(&mut self, g: &GpuFunction, handle: PointerValue<'c>) -> Result<(), Vec<Diagnostic>> {
+        let f = self.launch_entry(g)?;
+        self.define(f, &format!("kernel function `{}`", g.name), |h, fb| {
+            let t = h.t();
+            let s = h.arg_slots(fb, g, g.params.len() as u32)?;
+            let [g0, g1, g2, g3, g4, g5] = h.launch_config(fb, g)?;
+            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
+            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
+            h.stage_args(fb, g, 1, &s, stream)?;
+            let kernel = fb.load_ptr(handle, "f")?;
+            let launch = [
+                kernel.into(),
+                g0.into(),
+                g1.into(),
+                g2.into(),
+                g3.into(),
+                g4.into(),
+                g5.into(),
+                t.i32.const_zero().into(),
+                stream.into(),
+                s.params.into(),
+                t.ptr.const_null().into(),
+                fb.int(s.np as u64).into(),
+            ];
+            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
+            h.unstage_outputs(fb, g, &s)?;
+            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
+            fb.ret_void()
+        })
+    }
+
+    /// A plain `gpu` function: `SYMBOL.gpu` runs the body on one device
+    /// thread (the result comes back through an 8-byte device slot);
+    /// `SYMBOL` calls it, or asks `__postc_gpu_usable` first for
+    /// `gpu(fallback)`.
+    fn single_launcher(&mut self, g: &GpuFunction, handle: PointerValue<'c>) -> Result<(), Vec<Diagnostic>> {
+        let t = self.t();
+        let owner = format!("gpu function `{}`", g.name);
+        let ty = t.fn_type(&g.sig);
+        let on_gpu = self.function(&format!("{}.gpu", g.symbol), ty, Some(Linkage::Internal))?;
+        self.abi_attrs(on_gpu, &g.sig, 0);
+        self.define(on_gpu, &owner, |h, fb| {
+            let np = (g.params.len() + usize::from(g.ret.is_some())) as u32;
+            let s = h.arg_slots(fb, g, np)?;
+            let rslot = fb.alloca(t.ptr, "rslot")?;
+            let hret = fb.alloca(t.i64, "hret")?;
+            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
+            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
+            h.stage_args(fb, g, 0, &s, stream)?;
+            let result = match g.ret {
+                Some(_) => {
+                    let rdev = fb.call_ptr(h.callee(entry::ARENA_ALLOC)?, &[fb.int(8).into(), stream.into()])?;
+                    fb.store(rslot, rdev)?;
+                    fb.store(fb.slot(t.ptr, np, s.params, g.params.len() as u64)?, rslot)?;
+                    Some(rdev)
+                }
+                None => None,
+            };
+            let kernel = fb.load_ptr(handle, "f")?;
+            let one = fb.int(1);
+            let launch = [
+                kernel.into(),
+                one.into(),
+                one.into(),
+                one.into(),
+                one.into(),
+                one.into(),
+                one.into(),
+                t.i32.const_zero().into(),
+                stream.into(),
+                s.params.into(),
+                t.ptr.const_null().into(),
+                fb.int(np as u64).into(),
+            ];
+            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
+            if let Some(rdev) = result {
+                fb.call(h.callee(entry::MEMCPY)?, &[hret.into(), rdev.into(), fb.int(8).into(), stream.into()])?;
+            }
+            h.unstage_outputs(fb, g, &s)?;
+            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
+            match g.ret {
+                None => fb.ret_void()?,
+                Some(DType::Bool) => {
+                    let byte = fb.load_int(t.i8, hret, "")?;
+                    let r = fb.b.build_int_truncate(byte, t.i1, "r")?;
+                    fb.b.build_return(Some(&r))?;
+                }
+                Some(d) => {
+                    let r = fb.b.build_load(t.scalar(d), hret, "r")?;
+                    fb.b.build_return(Some(&r))?;
+                }
+            }
+            Ok(())
+        })?;
+        let f = self.module().get_function(&g.symbol).ok_or_else(|| {
+            err(format!("internal code generation error: no entry point `{}` for gpu function `{}`", g.symbol, g.name))
+        })?;
+        if !g.sig.exported {
+            f.set_linkage(Linkage::Internal);
+        }
+        self.abi_attrs(f, &g.sig, 0);
+        self.define(f, &owner, |h, fb| {
+            let args: Vec<BasicMetadataValueEnum> =
+                (0..g.sig.params.len()).map(|k| Ok(fb.param(k)?.into())).collect::<R<_>>()?;
+            // The call of `callee` and the return of its result.
+            let call_and_return = |callee: FunctionValue<'c>| -> R<()> {
+                let c = h.call_abi(fb, callee, &args, &g.sig)?;
+                match c.try_as_basic_value().basic() {
+                    Some(v) => fb.b.build_return(Some(&v))?,
+                    None => fb.b.build_return(None)?,
+                };
+                Ok(())
+            };
+            if g.fallback {
+                let usable = fb.call_int(h.callee(entry::USABLE)?, &[])?;
+                let (on, off) = (fb.block("gpu"), fb.block("host"));
+                fb.condbr(fb.cmp(IntPredicate::NE, usable, t.i32.const_zero(), "ok")?, on, off)?;
+                fb.at(on);
+                call_and_return(on_gpu)?;
+                fb.at(off);
+                call_and_return(h.existing(&format!("{}.host", g.symbol))?)
+            } else {
+                call_and_return(on_gpu)
+            }
+        })
+    }
 }
 
-/// The most bytes of scratch copies one launch of a ufunc takes (its grid
-/// shrinks to fit when more threads would need more, down to one block).
-pub const SCRATCH_BUDGET: u64 = 64 << 20;
-
-/// The scratch buffer of a launch of `u` (in `%scrslot`, `%slotslot`) and
-/// its grid (`%grid`, from `%grid0`). When a view operand's core steps
-/// differ from those its parameter type fixes, the device's loop copies it
-/// through a buffer: each thread that runs loop indices gets its own part,
-/// of `slot` bytes (each view operand's core extents times its element
-/// size, rounded to 16, as `Plan::scratch_operands` lays them out), all
-/// from the stream's arena. Otherwise the buffer is NULL and takes nothing.
-fn scratch_text(t: &mut String, u: &GpuUfunc) {
-    let plan = &u.plan;
-    let mut need = "false".to_string();
-    let mut slot = "0".to_string();
-    for i in plan.scratch_operands() {
-        for (a, fx) in plan.fixed_core_strides(i) {
-            let k = plan.core_step_base(i) + a;
-            let _ =
-                writeln!(t, "  %sne{i}.{a} = icmp ne i64 %st{k}, {fx}\n  %sneed{i}.{a} = or i1 {need}, %sne{i}.{a}");
-            need = format!("%sneed{i}.{a}");
-        }
-        let mut count = elsize(plan.dtypes[i]).to_string();
-        for d in &plan.core[i] {
-            let _ = writeln!(t, "  %scount{i}.{d} = mul i64 {count}, %dm{}", d + 1);
-            count = format!("%scount{i}.{d}");
-        }
-        let a = crate::ufunc_plan::SCRATCH_ALIGN;
-        let _ = writeln!(
-            t,
-            "  %sround{i}.0 = add i64 {count}, {}\n  %sround{i} = and i64 %sround{i}.0, {}\n  %sslot{i} = add i64 {slot}, %sround{i}",
-            a - 1,
-            !(a - 1) as i64
-        );
-        slot = format!("%sslot{i}");
-    }
-    let _ = writeln!(
-        t,
-        "  br i1 {need}, label %scratch, label %noscratch\nscratch:\n  %slot1 = call i64 @llvm.umax.i64(i64 {slot}, i64 1)\n  \
-         %perblock = mul i64 %slot1, {BLOCK}\n  %gcap0 = udiv i64 {SCRATCH_BUDGET}, %perblock\n  \
-         %gcap = call i64 @llvm.umax.i64(i64 %gcap0, i64 1)\n  %sgrid = call i64 @llvm.umin.i64(i64 %grid0, i64 %gcap)\n  \
-         %sthreads0 = mul i64 %sgrid, {BLOCK}\n  %sthreads = call i64 @llvm.umin.i64(i64 %sthreads0, i64 %n)\n  \
-         %sbytes = mul i64 %sthreads, {slot}\n  %sbuf = call ptr @postc_gpu_arena_alloc(i64 %sbytes, ptr %stream)\n  \
-         store ptr %sbuf, ptr %scrslot\n  store i64 {slot}, ptr %slotslot\n  br label %launch\n\
-         noscratch:\n  store ptr null, ptr %scrslot\n  store i64 0, ptr %slotslot\n  br label %launch\n\
-         launch:\n  %grid = phi i64 [ %sgrid, %scratch ], [ %grid0, %noscratch ]"
-    );
+/// The parameter array of a launch and the slots of the arguments.
+struct ArgSlots<'c> {
+    params: PointerValue<'c>,
+    np: u32,
+    /// Per argument: the staging record of an array, and the slot.
+    slots: Vec<(Option<PointerValue<'c>>, PointerValue<'c>)>,
 }
 
-/// Stages a gpu function's arguments into `%slot{k}` (allocas made by
-/// the caller of this in the entry block), after `%mark`.
-fn stage_args(t: &mut String, g: &GpuFunction) {
-    for (k, p) in g.params.iter().enumerate() {
-        if p.tensor {
-            let _ = writeln!(
-                t,
-                "  %dt{k} = call ptr @postc_gpu_stage_tensor(ptr %a{k}, ptr %rec{k}, ptr %stream)\n  \
-                 store ptr %dt{k}, ptr %slot{k}"
-            );
-        } else if p.dtype == DType::Bool {
-            let _ = writeln!(t, "  %z{k} = zext i1 %a{k} to i8\n  store i8 %z{k}, ptr %slot{k}");
-        } else {
-            let _ = writeln!(t, "  store {} %a{k}, ptr %slot{k}", llty(p.dtype));
-        }
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn arg_allocas(t: &mut String, g: &GpuFunction, np: usize) {
-    let _ = writeln!(t, "  %params = alloca [{np} x ptr], align 8");
-    for (k, p) in g.params.iter().enumerate() {
-        if p.tensor {
-            let _ = writeln!(t, "  %rec{k} = alloca [6 x i64], align 8\n  %slot{k} = alloca ptr, align 8");
-        } else {
-            let _ = writeln!(t, "  %slot{k} = alloca {}, align 8", memty(p.dtype));
-        }
-        let _ = writeln!(
-            t,
-            "  %pp{k} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {k}\n  store ptr %slot{k}, ptr %pp{k}"
+    #[test]
+    fn a_mistake_is_an_internal_error_naming_the_function() {
+        let cx = Context::create();
+        let m = cx.create_module("host");
+        let mut h = Host::new(&cx, &m);
+        let ty = cx.void_type().fn_type(&[], false);
+        let f = m.add_function("k.launch", ty, None);
+        let e = h.define(f, "kernel function `k`", |_, fb| fb.param(0).map(|_| ())).unwrap_err();
+        let msg = &e[0].message;
+        assert!(
+            msg.starts_with("internal code generation error: building `k.launch` for kernel function `k`"),
+            "{msg}"
+        );
+        assert!(msg.ends_with("no parameter 0"), "{msg}");
+        // A block without a terminator: the function does not verify.
+        let g = m.add_function("k.unfinished", ty, None);
+        let e = h.define(g, "kernel function `k`", |_, _| Ok(())).unwrap_err();
+        let msg = &e[0].message;
+        assert!(
+            msg.starts_with(
+                "internal code generation error: the LLVM function `k.unfinished` built for kernel function `k` does \
+                 not verify"
+            ),
+            "{msg}"
         );
     }
-}
 
-fn unstage_outputs(t: &mut String, g: &GpuFunction) {
-    for (k, p) in g.params.iter().enumerate() {
-        if p.tensor && p.output {
-            let _ = writeln!(t, "  call void @postc_gpu_unstage_tensor(ptr %rec{k})");
-        }
+    #[test]
+    fn a_second_definition_is_refused() {
+        let cx = Context::create();
+        let m = cx.create_module("host");
+        let mut h = Host::new(&cx, &m);
+        let ty = cx.void_type().fn_type(&[], false);
+        let f = h.function("postc.gpu.init", ty, None).unwrap();
+        h.define(f, "the loader of the GPU code", |_, fb| fb.ret_void()).unwrap();
+        let e = h.function("postc.gpu.init", ty, None).unwrap_err();
+        assert!(e[0].message.contains("`postc.gpu.init` is defined twice"), "{}", e[0].message);
+        let other = cx.i32_type().fn_type(&[], false);
+        m.add_function("postc.gpu.other", ty, None);
+        let e = h.function("postc.gpu.other", other, None).unwrap_err();
+        assert!(e[0].message.contains("declared with another type"), "{}", e[0].message);
     }
-}
-
-/// The launcher of a `kernel` function: `void SYMBOL(const postc_launch
-/// *cfg, ...)` stages the arrays, launches over the configuration's grid and
-/// copies the `&` arrays back.
-fn kernel_launcher(g: &GpuFunction, fnvar: &str) -> String {
-    let s = &g.symbol;
-    let np = g.params.len();
-    let mut t = String::new();
-    let _ = writeln!(t, "define {}void @\"{s}\"({}) {{\nentry:", linkage(g), launch_params(g));
-    arg_allocas(&mut t, g, np);
-    launch_config(&mut t, g);
-    t.push_str("  %stream = call ptr @postc_gpu_stream()\n  %mark = call i64 @postc_gpu_arena_mark(ptr %stream)\n");
-    stage_args(&mut t, g);
-    let _ = writeln!(
-        t,
-        "  %f = load ptr, ptr {fnvar}\n  call void @mgpuLaunchKernel(ptr %f, i64 %g0, i64 %g1, i64 %g2, i64 %g3, i64 %g4, i64 %g5, \
-         i32 0, ptr %stream, ptr %params, ptr null, i64 {np})"
-    );
-    unstage_outputs(&mut t, g);
-    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n  ret void\n}\n");
-    t + &nocfg_message(g)
-}
-
-/// A plain `gpu` function: `SYMBOL.gpu` runs the body on one device thread
-/// (the result comes back through an 8-byte device slot); `SYMBOL` calls
-/// it, or asks `__postc_gpu_usable` first for `gpu(fallback)`.
-fn single_launcher(g: &GpuFunction, fnvar: &str) -> String {
-    let s = &g.symbol;
-    let np = g.params.len() + usize::from(g.ret.is_some());
-    let (ret, rattr) = (&g.sig.ret, g.sig.ret_attr);
-    let mut t = String::new();
-    let _ = writeln!(t, "define internal {rattr} {ret} @\"{s}.gpu\"({}) {{\nentry:", c_args(g));
-    arg_allocas(&mut t, g, np);
-    t.push_str(
-        "  %rslot = alloca ptr, align 8\n  %hret = alloca i64, align 8\n  %stream = call ptr @postc_gpu_stream()\n  \
-         %mark = call i64 @postc_gpu_arena_mark(ptr %stream)\n",
-    );
-    stage_args(&mut t, g);
-    if g.ret.is_some() {
-        let k = g.params.len();
-        let _ = writeln!(
-            t,
-            "  %rdev = call ptr @postc_gpu_arena_alloc(i64 8, ptr %stream)\n  store ptr %rdev, ptr %rslot\n  \
-             %pp{k} = getelementptr [{np} x ptr], ptr %params, i64 0, i64 {k}\n  store ptr %rslot, ptr %pp{k}"
-        );
-    }
-    let _ = writeln!(
-        t,
-        "  %f = load ptr, ptr {fnvar}\n  call void @mgpuLaunchKernel(ptr %f, i64 1, i64 1, i64 1, i64 1, i64 1, i64 1, \
-         i32 0, ptr %stream, ptr %params, ptr null, i64 {np})"
-    );
-    if g.ret.is_some() {
-        t.push_str("  call void @mgpuMemcpy(ptr %hret, ptr %rdev, i64 8, ptr %stream)\n");
-    }
-    unstage_outputs(&mut t, g);
-    t.push_str("  call void @postc_gpu_arena_restore(i64 %mark, ptr %stream)\n");
-    match g.ret {
-        None => t.push_str("  ret void\n}\n"),
-        Some(DType::Bool) => t.push_str("  %rb = load i8, ptr %hret\n  %r = trunc i8 %rb to i1\n  ret i1 %r\n}\n"),
-        Some(d) => {
-            let _ = writeln!(t, "  %r = load {0}, ptr %hret\n  ret {0} %r\n}}", llty(d));
-        }
-    }
-    let args = c_args(g);
-    let _ = writeln!(t, "declare {rattr} {ret} @\"{s}.host\"({})", g.sig.params_text());
-    let _ = writeln!(t, "define {}{rattr} {ret} @\"{s}\"({args}) {{\nentry:", linkage(g));
-    // The call of `callee` and the return of its result, named `r`.
-    let call_and_return = |callee: &str, r: &str| {
-        if g.ret.is_some() {
-            format!("%{r} = call {rattr} {ret} @\"{callee}\"({args})\n  ret {ret} %{r}")
-        } else {
-            format!("call void @\"{callee}\"({args})\n  ret void")
-        }
-    };
-    let on_gpu = call_and_return(&format!("{s}.gpu"), "r");
-    if g.fallback {
-        let on_host = call_and_return(&format!("{s}.host"), "rh");
-        let _ = writeln!(
-            t,
-            "  %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %gpu, label %host\n\
-             gpu:\n  {on_gpu}\nhost:\n  {on_host}\n}}"
-        );
-    } else {
-        let _ = writeln!(t, "  {on_gpu}\n}}");
-    }
-    t
-}
-
-/// The host side of the gpu ufuncs: device image, constructor, wrappers.
-pub(super) fn host_text(low: &Lowered<'_>, code: &DeviceCode) -> String {
-    let us = &low.gpu.ufuncs;
-    let mut t = String::new();
-    let image = code.image();
-    let _ = writeln!(
-        t,
-        "@\"postc.gpu.image\" = private unnamed_addr constant [{} x i8] c\"{}\", align 8",
-        image.len(),
-        escape_bytes(&image)
-    );
-    t.push_str("@\"postc.gpu.module\" = internal global ptr null, align 8\n");
-    let kernels = low.gpu.kernel_names();
-    for (i, k) in kernels.iter().enumerate() {
-        let _ = writeln!(t, "@\"postc.gpu.fn.{i}\" = internal global ptr null, align 8");
-        let _ = writeln!(
-            t,
-            "@\"postc.gpu.name.{i}\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
-            k.len() + 1,
-            escape_bytes(k.as_bytes())
-        );
-    }
-    let fs = &low.gpu.functions;
-    // Without a GPU, a program whose GPU code has no host body to fall back
-    // on stops at load, naming `gpu` (or `kernel` when only kernels lack one).
-    let bare = us
-        .iter()
-        .filter(|u| !u.fallback)
-        .map(|u| ("gpu", &u.name))
-        .chain(fs.iter().filter(|g| g.kind == FunctionKind::Single && !g.fallback).map(|g| ("gpu", &g.name)))
-        .chain(fs.iter().filter(|g| g.kind == FunctionKind::Kernel).map(|g| ("kernel", &g.name)))
-        .next();
-    if let Some((what, name)) = bare {
-        let msg = format!("panic: no usable GPU for {what} function {name}\n");
-        let _ = writeln!(
-            t,
-            "@\"postc.gpu.nogpu\" = private unnamed_addr constant [{} x i8] c\"{}\\00\"",
-            msg.len() + 1,
-            escape_bytes(msg.as_bytes())
-        );
-    }
-    t.push_str(
-        "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @\"postc.gpu.init\", ptr null }]\n\n",
-    );
-    t.push_str(HOST_DECLS);
-    // The constructor.
-    let _ = write!(
-        t,
-        "\ndefine internal void @\"postc.gpu.init\"() {{\nentry:\n  call void @__postc_gpu_select_runtime(i32 {})\n  \
-         %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %load, label %none\nnone:\n",
-        code.runtime_kind()
-    );
-    if bare.is_some() {
-        t.push_str(
-            "  %fl = call i32 @fflush(ptr null)\n  %pr = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @\"postc.gpu.nogpu\")\n  \
-             call void @abort()\n  unreachable\n",
-        );
-    } else {
-        t.push_str("  ret void\n");
-    }
-    let _ = writeln!(
-        t,
-        "load:\n  %m = call ptr @mgpuModuleLoad(ptr @\"postc.gpu.image\", i64 {})\n  store ptr %m, ptr @\"postc.gpu.module\"",
-        image.len()
-    );
-    for i in 0..kernels.len() {
-        let _ = writeln!(
-            t,
-            "  %f{i} = call ptr @mgpuModuleGetFunction(ptr %m, ptr @\"postc.gpu.name.{i}\")\n  store ptr %f{i}, ptr @\"postc.gpu.fn.{i}\""
-        );
-    }
-    t.push_str("  ret void\n}\n\n");
-    for (i, u) in us.iter().enumerate() {
-        let s = &u.symbol;
-        let _ = writeln!(t, "declare void @\"{s}_loop.host\"(ptr, ptr, ptr, ptr)\n");
-        t.push_str(&staging_text(u, &format!("@\"postc.gpu.fn.{i}\"")));
-        let _ = writeln!(t, "define void @\"{s}_loop\"(ptr %a, ptr %d, ptr %st, ptr %x) {{\nentry:");
-        if u.fallback {
-            let _ = writeln!(
-                t,
-                "  %u = call i32 @__postc_gpu_usable()\n  %ok = icmp ne i32 %u, 0\n  br i1 %ok, label %gpu, label %host\n\
-                 gpu:\n  call void @\"{s}_loop.gpu\"(ptr %a, ptr %d, ptr %st, ptr %x)\n  ret void\n\
-                 host:\n  call void @\"{s}_loop.host\"(ptr %a, ptr %d, ptr %st, ptr %x)\n  ret void\n}}\n"
-            );
-        } else {
-            let _ = writeln!(t, "  call void @\"{s}_loop.gpu\"(ptr %a, ptr %d, ptr %st, ptr %x)\n  ret void\n}}\n");
-        }
-    }
-    for (i, g) in fs.iter().enumerate() {
-        let fnvar = format!("@\"postc.gpu.fn.{}\"", us.len() + i);
-        t.push_str(&match g.kind {
-            FunctionKind::Kernel => kernel_launcher(g, &fnvar),
-            FunctionKind::Single => single_launcher(g, &fnvar),
-        });
-    }
-    t
 }

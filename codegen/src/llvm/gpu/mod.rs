@@ -27,7 +27,6 @@ use crate::llvm::Lowered;
 use crate::ufunc_plan::Plan;
 use crate::CodegenOptions;
 use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module as LlModule;
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{DType, FuncId, ModuleId, Program};
@@ -344,7 +343,8 @@ pub fn emit_code_object(program: &Program, options: &CodegenOptions) -> Result<V
 }
 
 /// The GPU step of [`crate::llvm::build_unit`]: compiles the device code and adds the
-/// host side to `module` (after the ufunc entry points exist).
+/// host side to `module` (after the ufunc entry points exist), built with
+/// the IR builder ([`host`]).
 pub fn emit_host_unit<'c>(
     cx: &'c Context,
     module: &LlModule<'c>,
@@ -352,9 +352,9 @@ pub fn emit_host_unit<'c>(
     options: &CodegenOptions,
 ) -> Result<(), Vec<Diagnostic>> {
     let on = active(low, options)?;
-    let mut text = String::new();
+    let mut h = host::Host::new(cx, module);
     if host::uses_coords(module) || !low.gpu.functions.is_empty() {
-        text.push_str(&host::coords_text());
+        h.coordinates()?;
     }
     // Kernel functions keep their body as `SYMBOL.host`; `SYMBOL` becomes
     // the launcher (or, without GPU code, the host emulation of a launch).
@@ -372,22 +372,14 @@ pub fn emit_host_unit<'c>(
     }
     // Block storage and barriers, for the kernels' host bodies and the
     // emulation.
-    text.push_str(&host::cooperation_text(&low.gpu.functions));
+    h.cooperation(&low.gpu.functions, !on)?;
     if !on {
-        let mut any = false;
         for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
             if g.cooperates() {
-                text.push_str(&host::cooperative_emulation_text(g));
+                h.cooperative_emulation(g)?;
             } else {
-                text.push_str(&host::emulation_text(g));
+                h.emulation(g)?;
             }
-            any = true;
-        }
-        if any {
-            text.push_str(host::EMULATION_DECLS);
-        }
-        if !text.is_empty() {
-            link_text(cx, module, &text)?;
         }
         return internalize_kernel_bodies(module, low);
     }
@@ -409,8 +401,7 @@ pub fn emit_host_unit<'c>(
         let decl = module.add_function(&name, f.get_type(), None);
         f.replace_all_uses_with(decl);
     }
-    text.push_str(&host::host_text(low, &code));
-    link_text(cx, module, &text)?;
+    h.device_side(low, &code)?;
     internalize_kernel_bodies(module, low)
 }
 
@@ -419,30 +410,6 @@ pub fn emit_host_unit<'c>(
 fn internalize_kernel_bodies(module: &LlModule<'_>, low: &Lowered<'_>) -> Result<(), Vec<Diagnostic>> {
     for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
         if let Some(f) = module.get_function(&format!("{}.host", g.symbol)) {
-            f.set_linkage(inkwell::module::Linkage::Internal);
-        }
-    }
-    Ok(())
-}
-
-/// Parses `text` as a module of `module`'s target and links it in; its
-/// `postc.gpu.*` functions become internal.
-fn link_text<'c>(cx: &'c Context, module: &LlModule<'c>, text: &str) -> Result<(), Vec<Diagnostic>> {
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "postc.gpu.host");
-    let hm = cx.create_module_from_ir(buf).map_err(|e| {
-        if std::env::var_os("POSTC_DUMP_LL").is_some() {
-            let _ = std::fs::write("postc-gpu-failed.ll", text);
-        }
-        err(format!("internal code generation error: LLVM rejected the GPU host module: {e}"))
-    })?;
-    hm.set_triple(&module.get_triple());
-    hm.set_data_layout(&module.get_data_layout());
-    module
-        .link_in_module(hm)
-        .map_err(|e| err(format!("internal code generation error: linking the GPU host code: {e}")))?;
-    for f in module.get_functions() {
-        if f.count_basic_blocks() > 0 && f.get_name().to_bytes().starts_with(postc_ir::builtins::GPU_PREFIX.as_bytes())
-        {
             f.set_linkage(inkwell::module::Linkage::Internal);
         }
     }

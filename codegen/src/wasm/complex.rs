@@ -1,0 +1,517 @@
+//! Complex numbers as pairs: a Complex64 is two `f32` locals, a
+//! Complex128 two `f64` (real part first), passed as two parameters and
+//! returned as two results; in memory the two parts are adjacent, as in
+//! C and NumPy. Sums, differences and comparisons run in the part's type;
+//! products, quotients and powers in `f64` (CPython's algorithms, as the
+//! interpreter), a Complex64 one rounded once at the end; the magnitude
+//! is `hypot`.
+
+use super::func::{mem, FnW, R};
+use super::Translation;
+use postc_ir::{DType, Field, Opcode, ValueId};
+use wasm_encoder::{BlockType, Instruction as I, ValType};
+
+const F64: ValType = ValType::F64;
+
+fn f(x: f64) -> I<'static> {
+    I::F64Const(x.into())
+}
+
+/// `postc.cmul(ar, ai, br, bi) -> (re, im)`.
+fn mul_helper(t: &mut Translation<'_>) -> u32 {
+    t.helper("postc.cmul", |_| {
+        let body = vec![
+            I::LocalGet(0),
+            I::LocalGet(2),
+            I::F64Mul,
+            I::LocalGet(1),
+            I::LocalGet(3),
+            I::F64Mul,
+            I::F64Sub,
+            I::LocalGet(0),
+            I::LocalGet(3),
+            I::F64Mul,
+            I::LocalGet(1),
+            I::LocalGet(2),
+            I::F64Mul,
+            I::F64Add,
+        ];
+        (vec![F64; 4], vec![F64; 2], vec![], body)
+    })
+}
+
+/// `postc.cdiv(ar, ai, br, bi) -> (re, im)`: CPython's `_Py_c_quot`.
+fn div_helper(t: &mut Translation<'_>) -> u32 {
+    t.helper("postc.cdiv", |_| {
+        // Locals: 4 |br|, 5 |bi|, 6 ratio, 7 denominator.
+        let body = vec![
+            I::LocalGet(2),
+            I::F64Abs,
+            I::LocalSet(4),
+            I::LocalGet(3),
+            I::F64Abs,
+            I::LocalSet(5),
+            I::LocalGet(4),
+            I::LocalGet(5),
+            I::F64Ge,
+            I::If(BlockType::Empty),
+            I::LocalGet(4),
+            f(0.0),
+            I::F64Eq,
+            I::If(BlockType::Empty),
+            I::LocalGet(0),
+            I::LocalGet(4),
+            I::F64Div,
+            I::LocalGet(1),
+            I::LocalGet(4),
+            I::F64Div,
+            I::Return,
+            I::End,
+            I::LocalGet(3),
+            I::LocalGet(2),
+            I::F64Div,
+            I::LocalSet(6),
+            I::LocalGet(2),
+            I::LocalGet(3),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::F64Add,
+            I::LocalSet(7),
+            I::LocalGet(0),
+            I::LocalGet(1),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::F64Add,
+            I::LocalGet(7),
+            I::F64Div,
+            I::LocalGet(1),
+            I::LocalGet(0),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::F64Sub,
+            I::LocalGet(7),
+            I::F64Div,
+            I::Return,
+            I::End,
+            I::LocalGet(5),
+            I::LocalGet(4),
+            I::F64Ge,
+            I::If(BlockType::Empty),
+            I::LocalGet(2),
+            I::LocalGet(3),
+            I::F64Div,
+            I::LocalSet(6),
+            I::LocalGet(2),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::LocalGet(3),
+            I::F64Add,
+            I::LocalSet(7),
+            I::LocalGet(0),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::LocalGet(1),
+            I::F64Add,
+            I::LocalGet(7),
+            I::F64Div,
+            I::LocalGet(1),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::LocalGet(0),
+            I::F64Sub,
+            I::LocalGet(7),
+            I::F64Div,
+            I::Return,
+            I::End,
+            // A NaN part in the divisor.
+            f(f64::NAN),
+            f(f64::NAN),
+        ];
+        (vec![F64; 4], vec![F64; 2], vec![F64; 4], body)
+    })
+}
+
+/// `postc.cpow(ar, ai, br, bi) -> (re, im)`: CPython's `c_pow`, and
+/// `c_powi` for integral exponents up to 100 in magnitude; the caller has
+/// checked a zero base.
+fn pow_helper(t: &mut Translation<'_>) -> u32 {
+    let cdiv = div_helper(t);
+    let imp = |t: &mut Translation<'_>, name: &str, n: usize| t.import(name, &vec![F64; n], &[F64]);
+    let (hypot, pow, atan2) = (imp(t, "hypot", 2), imp(t, "pow", 2), imp(t, "atan2", 2));
+    let (exp, log, cos, sin) = (imp(t, "exp", 1), imp(t, "log", 1), imp(t, "cos", 1), imp(t, "sin", 1));
+    t.helper("postc.cpow", |_| {
+        // Locals: 0 ar, 1 ai, 2 br, 3 bi; 4 rr, 5 ri, 6 pr, 7 pi, 8 t,
+        // 9 vabs, 10 len, 11 at, 12 phase (f64); 13 n, 14 mask (i64).
+        let mut b = vec![
+            I::LocalGet(2),
+            f(0.0),
+            I::F64Eq,
+            I::LocalGet(3),
+            f(0.0),
+            I::F64Eq,
+            I::I32And,
+            I::If(BlockType::Empty),
+            f(1.0),
+            f(0.0),
+            I::Return,
+            I::End,
+            I::LocalGet(0),
+            f(0.0),
+            I::F64Eq,
+            I::LocalGet(1),
+            f(0.0),
+            I::F64Eq,
+            I::I32And,
+            I::If(BlockType::Empty),
+            f(0.0),
+            f(0.0),
+            I::Return,
+            I::End,
+        ];
+        // An integral real exponent: repeated squaring.
+        b.extend([
+            I::LocalGet(3),
+            f(0.0),
+            I::F64Eq,
+            I::LocalGet(2),
+            I::LocalGet(2),
+            I::F64Floor,
+            I::F64Eq,
+            I::I32And,
+            I::LocalGet(2),
+            I::F64Abs,
+            f(100.0),
+            I::F64Le,
+            I::I32And,
+            I::If(BlockType::Empty),
+            I::LocalGet(2),
+            I::F64Abs,
+            I::I64TruncSatF64U,
+            I::LocalSet(13),
+            f(1.0),
+            I::LocalSet(4),
+            I::LocalGet(0),
+            I::LocalSet(6),
+            I::LocalGet(1),
+            I::LocalSet(7),
+            I::I64Const(1),
+            I::LocalSet(14),
+            I::Block(BlockType::Empty),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(14),
+            I::I64Eqz,
+            I::LocalGet(13),
+            I::LocalGet(14),
+            I::I64LtU,
+            I::I32Or,
+            I::BrIf(1),
+            I::LocalGet(13),
+            I::LocalGet(14),
+            I::I64And,
+            I::I64Eqz,
+            I::I32Eqz,
+            I::If(BlockType::Empty),
+            I::LocalGet(4),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::LocalGet(5),
+            I::LocalGet(7),
+            I::F64Mul,
+            I::F64Sub,
+            I::LocalSet(8),
+            I::LocalGet(4),
+            I::LocalGet(7),
+            I::F64Mul,
+            I::LocalGet(5),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::F64Add,
+            I::LocalSet(5),
+            I::LocalGet(8),
+            I::LocalSet(4),
+            I::End,
+            I::LocalGet(14),
+            I::I64Const(1),
+            I::I64Shl,
+            I::LocalSet(14),
+            I::LocalGet(6),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::LocalGet(7),
+            I::LocalGet(7),
+            I::F64Mul,
+            I::F64Sub,
+            I::LocalSet(8),
+            I::LocalGet(6),
+            I::LocalGet(7),
+            I::F64Mul,
+            I::LocalGet(7),
+            I::LocalGet(6),
+            I::F64Mul,
+            I::F64Add,
+            I::LocalSet(7),
+            I::LocalGet(8),
+            I::LocalSet(6),
+            I::Br(0),
+            I::End,
+            I::End,
+            I::LocalGet(2),
+            f(0.0),
+            I::F64Lt,
+            I::If(BlockType::Empty),
+            f(1.0),
+            f(0.0),
+            I::LocalGet(4),
+            I::LocalGet(5),
+            I::Call(cdiv),
+            I::Return,
+            I::End,
+            I::LocalGet(4),
+            I::LocalGet(5),
+            I::Return,
+            I::End,
+        ]);
+        // Otherwise through polar form.
+        b.extend([
+            I::LocalGet(0),
+            I::LocalGet(1),
+            I::Call(hypot),
+            I::LocalTee(9),
+            I::LocalGet(2),
+            I::Call(pow),
+            I::LocalSet(10),
+            I::LocalGet(1),
+            I::LocalGet(0),
+            I::Call(atan2),
+            I::LocalTee(11),
+            I::LocalGet(2),
+            I::F64Mul,
+            I::LocalSet(12),
+            I::LocalGet(3),
+            f(0.0),
+            I::F64Ne,
+            I::If(BlockType::Empty),
+            I::LocalGet(10),
+            I::LocalGet(11),
+            I::LocalGet(3),
+            I::F64Mul,
+            I::Call(exp),
+            I::F64Div,
+            I::LocalSet(10),
+            I::LocalGet(12),
+            I::LocalGet(3),
+            I::LocalGet(9),
+            I::Call(log),
+            I::F64Mul,
+            I::F64Add,
+            I::LocalSet(12),
+            I::End,
+            I::LocalGet(10),
+            I::LocalGet(12),
+            I::Call(cos),
+            I::F64Mul,
+            I::LocalGet(10),
+            I::LocalGet(12),
+            I::Call(sin),
+            I::F64Mul,
+        ]);
+        let mut locals = vec![F64; 9];
+        locals.extend([ValType::I64; 2]);
+        (vec![F64; 4], vec![F64; 2], locals, b)
+    })
+}
+
+impl FnW<'_, '_> {
+    /// The part dtype of complex `d`.
+    fn part(d: DType) -> DType {
+        d.complex_part().unwrap_or(d)
+    }
+
+    /// Pushes the parts of complex value `x` as two `f64`.
+    fn parts_f64(&mut self, x: ValueId) {
+        let l = self.value_local[&x];
+        for k in 0..2 {
+            self.push(I::LocalGet(l + k));
+            if self.dt(x) == DType::Complex64 {
+                self.push(I::F64PromoteF32);
+            }
+        }
+    }
+
+    /// Pops two `f64` (real, imaginary) into complex value `v`, rounding
+    /// each once for a Complex64.
+    fn set_from_f64(&mut self, v: ValueId) {
+        let l = self.value_local[&v];
+        if self.dt(v) == DType::Complex128 {
+            self.extend([I::LocalSet(l + 1), I::LocalSet(l)]);
+        } else {
+            self.extend([I::F32DemoteF64, I::LocalSet(l + 1), I::F32DemoteF64, I::LocalSet(l)]);
+        }
+    }
+
+    pub(super) fn complex_const(&mut self, d: DType, re: u64, im: u64) {
+        if d == DType::Complex64 {
+            self.extend([I::F32Const(f32::from_bits(re as u32).into()), I::F32Const(f32::from_bits(im as u32).into())]);
+        } else {
+            self.extend([I::F64Const(f64::from_bits(re).into()), I::F64Const(f64::from_bits(im).into())]);
+        }
+    }
+
+    /// Loads the complex element at the address on the stack into `v`.
+    pub(super) fn complex_load(&mut self, v: ValueId, d: DType) -> R<()> {
+        let at = self.local(ValType::I32);
+        let l = self.value_local[&v];
+        let (load, size) = if d == DType::Complex64 { (I::F32Load(mem(0)), 4) } else { (I::F64Load(mem(0)), 8) };
+        let load_im = if d == DType::Complex64 { I::F32Load(mem(size)) } else { I::F64Load(mem(size)) };
+        self.extend([I::LocalTee(at), load, I::LocalSet(l), I::LocalGet(at), load_im, I::LocalSet(l + 1)]);
+        Ok(())
+    }
+
+    /// Stores complex `value` at the address on the stack.
+    pub(super) fn complex_store(&mut self, value: ValueId, d: DType) -> R<()> {
+        let at = self.local(ValType::I32);
+        let l = self.value_local[&value];
+        let (store, store_im) = if d == DType::Complex64 {
+            (I::F32Store(mem(0)), I::F32Store(mem(4)))
+        } else {
+            (I::F64Store(mem(0)), I::F64Store(mem(8)))
+        };
+        self.extend([I::LocalTee(at), I::LocalGet(l), store, I::LocalGet(at), I::LocalGet(l + 1), store_im]);
+        Ok(())
+    }
+
+    /// Converts the value of dtype `from` on the stack to `to`, one of
+    /// them complex.
+    pub(super) fn convert_complex(&mut self, v: ValueId, from: DType, to: DType) -> R<()> {
+        if from.is_text() || to.is_text() {
+            return self.err(Some(v), format!("a cast from {from} to {to}"));
+        }
+        if from.is_complex() {
+            let p = Self::part(from);
+            let im = self.local(super::val_type(p).expect("a real part"));
+            self.push(I::LocalSet(im));
+            if to.is_complex() {
+                let q = Self::part(to);
+                self.convert(v, p, q)?;
+                self.push(I::LocalGet(im));
+                return self.convert(v, p, q);
+            }
+            if to == DType::Bool {
+                let (zero, ne) = if p == DType::Float32 {
+                    (I::F32Const(0.0f32.into()), I::F32Ne)
+                } else {
+                    (I::F64Const(0.0f64.into()), I::F64Ne)
+                };
+                self.extend([zero.clone(), ne.clone(), I::LocalGet(im), zero, ne, I::I32Or]);
+                return Ok(());
+            }
+            return self.convert(v, p, to);
+        }
+        let q = Self::part(to);
+        self.convert(v, from, q)?;
+        self.push(if q == DType::Float32 { I::F32Const(0.0f32.into()) } else { I::F64Const(0.0f64.into()) });
+        Ok(())
+    }
+
+    pub(super) fn binary_complex(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
+        let d = self.dt(l);
+        let small = d == DType::Complex64;
+        let (a, b) = (self.value_local[&l], self.value_local[&r]);
+        match op {
+            Opcode::Add | Opcode::Sub => {
+                let o = match (op, small) {
+                    (Opcode::Add, true) => I::F32Add,
+                    (Opcode::Add, false) => I::F64Add,
+                    (_, true) => I::F32Sub,
+                    (_, false) => I::F64Sub,
+                };
+                self.extend([I::LocalGet(a), I::LocalGet(b), o.clone(), I::LocalGet(a + 1), I::LocalGet(b + 1), o]);
+                self.set(v);
+            }
+            Opcode::Eq | Opcode::Ne => {
+                let eq = if small { I::F32Eq } else { I::F64Eq };
+                self.extend([I::LocalGet(a), I::LocalGet(b), eq.clone(), I::LocalGet(a + 1), I::LocalGet(b + 1), eq]);
+                self.push(I::I32And);
+                if op == Opcode::Ne {
+                    self.push(I::I32Eqz);
+                }
+                self.set(v);
+            }
+            Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                if op == Opcode::Pow {
+                    // 0 ** (negative or complex) panics.
+                    let (ar, ai, br, bi) = (self.local(F64), self.local(F64), self.local(F64), self.local(F64));
+                    self.parts_f64(l);
+                    self.extend([I::LocalSet(ai), I::LocalSet(ar)]);
+                    self.parts_f64(r);
+                    self.extend([I::LocalSet(bi), I::LocalSet(br)]);
+                    self.extend([I::LocalGet(ar), f(0.0), I::F64Eq, I::LocalGet(ai), f(0.0), I::F64Eq, I::I32And]);
+                    self.extend([I::LocalGet(bi), f(0.0), I::F64Ne, I::LocalGet(br), f(0.0), I::F64Lt, I::I32Or]);
+                    self.push(I::I32And);
+                    self.guard(v, "zero to a negative or complex power");
+                }
+                let h = match op {
+                    Opcode::Mul => mul_helper(self.t),
+                    Opcode::Div => div_helper(self.t),
+                    _ => pow_helper(self.t),
+                };
+                self.parts_f64(l);
+                self.parts_f64(r);
+                self.push(I::Call(h));
+                self.set_from_f64(v);
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        }
+        Ok(())
+    }
+
+    pub(super) fn unary_complex(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        let d = self.dt(x);
+        let a = self.value_local[&x];
+        match op {
+            Opcode::Neg => {
+                let neg = if d == DType::Complex64 { I::F32Neg } else { I::F64Neg };
+                self.extend([I::LocalGet(a), neg.clone(), I::LocalGet(a + 1), neg]);
+            }
+            Opcode::Abs => {
+                let hypot = self.t.import("hypot", &[F64, F64], &[F64]);
+                self.parts_f64(x);
+                self.push(I::Call(hypot));
+                self.convert(v, DType::Float64, self.dt(v))?;
+            }
+            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+        }
+        self.set(v);
+        Ok(())
+    }
+
+    pub(super) fn get_field(&mut self, v: ValueId, aggregate: ValueId, field: Field) -> R<()> {
+        let d = self.dt(aggregate);
+        let a = self.value_local[&aggregate];
+        match field {
+            Field::Real | Field::Imag if d.is_complex() => {
+                self.push(I::LocalGet(a + u32::from(field == Field::Imag)));
+                let p = Self::part(d);
+                self.convert(v, p, self.dt(v))?;
+            }
+            Field::Len if d.is_text() => self.text_len(d, a),
+            _ => return self.err(Some(v), format!("no field `{}` on {d}", field.name())),
+        }
+        self.set(v);
+        Ok(())
+    }
+
+    pub(super) fn set_field(&mut self, v: ValueId, aggregate: ValueId, field: Field, value: ValueId) -> R<()> {
+        let d = self.dt(aggregate);
+        let a = self.value_local[&aggregate];
+        match field {
+            Field::Real | Field::Imag if d.is_complex() => {
+                self.get(value);
+                self.convert(v, self.dt(value), Self::part(d))?;
+                self.push(I::LocalSet(a + u32::from(field == Field::Imag)));
+            }
+            _ => return self.err(Some(v), format!("`setfield` of `{}` on {d}", field.name())),
+        }
+        Ok(())
+    }
+}
