@@ -20,12 +20,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{driver, root, tmpdir};
 
-/// Programs whose `ufunc` cases do not run yet (gufuncs with core
-/// dimensions: the backend makes no `NAME_loop`); their plain functions
-/// and elementwise ufuncs (broadcast by the loader) run like every other
-/// program's.
-const UFUNC_GAPS: &[&str] = &["dot", "horner", "matmul"];
-
 fn node() -> Command {
     Command::new("node")
 }
@@ -319,18 +313,8 @@ fn run_corpus(name: &str, paths: &[PathBuf]) -> (Vec<String>, usize) {
                 Ok(wasm) => {
                     postc_codegen::wasm::validate(&wasm).unwrap();
                     let checked = level == 0;
-                    let mode: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
-                    let elementwise = |c: &Case| {
-                        let f = program.modules.iter().find_map(|m| m.get_function(&c.func).map(|f| &m.functions[f]));
-                        f.and_then(|f| f.ufunc_sig.as_ref()).is_some_and(|u| {
-                            u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty()) && u.outputs.len() == 1
-                        })
-                    };
-                    let run: Vec<&Case> = mode.iter().copied().filter(|c| !c.ufunc || elementwise(c)).collect();
-                    let gap = UFUNC_GAPS.contains(&stem.as_str());
-                    if gap != (run.len() < mode.len()) {
-                        failures.push(format!("{stem}: UFUNC_GAPS is out of date"));
-                    }
+                    // Ufunc cases run through `NAME_dl`.
+                    let run: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
                     ran += run.len();
                     failures.extend(run_cases(&dir, &format!("{stem}.O{level}"), &wasm, &run));
                 }
@@ -650,18 +634,7 @@ fn python_loops_are_structured_and_run_under_node() {
                 failures.push(format!("{stem} -O{level}: a dispatch loop (`br_table`) in a reducible program"));
             }
             let checked = level == 0;
-            let run: Vec<&Case> = cases
-                .iter()
-                .filter(|c| if checked { c.checked } else { c.wrap })
-                .filter(|c| {
-                    !c.ufunc
-                        || program.modules.iter().any(|m| {
-                            m.get_function(&c.func).and_then(|f| m.functions[f].ufunc_sig.as_ref()).is_some_and(|u| {
-                                u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty()) && u.outputs.len() == 1
-                            })
-                        })
-                })
-                .collect();
+            let run: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
             ran += run.len();
             let missing = |f: &String| {
                 LOADER_GAPS.iter().any(|g| f.ends_with(&format!("imports env.{g}, which the loader does not provide")))
@@ -682,7 +655,8 @@ fn python_loops_are_structured_and_run_under_node() {
 fn loops_become_wasm_loops_without_a_dispatch_table() {
     // collatz.pir: `steps` is a `while n != 1` loop, `longest` a counted
     // loop calling it, `peak_u32` a loop around an if/else; kernels.pir's
-    // `matmul` three nested counted loops.
+    // `matmul` three nested counted loops, the innermost split by `irce`
+    // into its main loop and the checked rest: four loops.
     let collatz = postc_testkit::corpus::load(&root().join("tests/programs/collatz.pir")).unwrap();
     let kernels = std::fs::read(root().join("benches/kernels.pir")).unwrap();
     let kernels = postc_ir::parse::parse_module("kernels.pir", &kernels).unwrap();
@@ -690,7 +664,7 @@ fn loops_become_wasm_loops_without_a_dispatch_table() {
         |m: postc_ir::Module| String::from_utf8(emit(&Program::from_module(m), 2, EmitKind::Wat).unwrap()).unwrap();
     let (collatz, kernels) = (wat(collatz), wat(kernels));
     for (wat, name, loops) in
-        [(&collatz, "steps", 1), (&collatz, "longest", 1), (&collatz, "peak_u32", 1), (&kernels, "matmul", 3)]
+        [(&collatz, "steps", 1), (&collatz, "longest", 1), (&collatz, "peak_u32", 1), (&kernels, "matmul", 4)]
     {
         let functions = wat_functions(wat);
         let body = &functions.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no `{name}` in\n{wat}")).1;
@@ -775,5 +749,54 @@ fn recursion_counts_the_call_depth() {
     let out = node().arg("--stack-size=4000").arg(&js).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let want = format!("42n 9999n\ntrue panic: recursion limit exceeded at {}:14:3\n9999n\n", src.display());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+}
+
+/// `NAME_dl` and `NAME_loop` are exports: the loader broadcasts through
+/// them; a core operand whose steps are not the ones its parameter type
+/// fixes goes through a compact copy; the driver's checks panic with the
+/// native runtime's messages.
+#[test]
+fn ufunc_entry_points_broadcast_copy_and_check() {
+    let dir = tmpdir("wasm-ufunc");
+    let src = root().join("tests/programs/dot.pir");
+    let wasm = dir.join("dot.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         console.log(typeof m.exports.rowdot_loop, typeof m.exports.rowdot_dl);\n\
+         const a = {{ data: new Float64Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] }};\n\
+         // Rows of b are the columns of a 3x2 array: core stride 2 elements.\n\
+         const b = {{ data: new Float64Array([1, 10, 2, 20, 3, 30]), shape: [2, 3], strides: [1, 2] }};\n\
+         const r = m.ufunc('rowdot', a, b);\n\
+         console.log(r.shape.join('x'), Array.from(r.data).join(' '));\n\
+         // A row broadcast against a stack of two.\n\
+         const row = new Float64Array([1, 1, 1]);\n\
+         console.log(Array.from(m.ufunc('rowdot', a, row).data).join(' '));\n\
+         for (const [x, y] of [[a, {{ data: new Float64Array(12), shape: [4, 3] }}], [a, {{ data: new Float64Array(8), shape: [2, 4] }}], [a, 2.0]]) {{\n\
+           try {{ m.ufunc('rowdot', x, y); console.log('no panic'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+         }}\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    let out = node().arg(&js).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let at = format!("at {}:5:1", src.display());
+    let want = format!(
+        "function function\n2 14 320\n6 15\n\
+         true panic: ufunc rowdot: operands could not be broadcast together {at}\n\
+         true panic: ufunc rowdot: core dimension `n` of operand 1 does not match its size in an earlier operand {at}\n\
+         true panic: ufunc rowdot: input operand 1 has fewer dimensions than its core signature (n) {at}\n"
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }

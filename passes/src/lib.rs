@@ -10,6 +10,7 @@ pub mod cold_outline;
 pub mod const_fold;
 pub mod dce;
 pub mod insert_checks;
+pub mod irce;
 pub mod manager;
 pub mod rewrite;
 pub mod select_fold;
@@ -95,6 +96,7 @@ pub fn registry() -> Vec<Registration> {
     vec![
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
+        (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),
         (&strength_reduce::INFO, || Pass::Function(Box::new(strength_reduce::StrengthReduce))),

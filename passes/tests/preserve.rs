@@ -61,13 +61,17 @@ fn transform(m: &Module, pipeline: &str, options: &PassOptions) -> Result<Module
 }
 
 /// The configurations every module is checked under: each pass on its own
-/// (stride-lower after insert-checks) at -O0 and -O2 options, and each
+/// (stride-lower and irce after insert-checks) at -O0 and -O2 options, and each
 /// default pipeline with its level's options.
 fn configurations() -> Vec<(String, PassOptions)> {
     let mut out = Vec::new();
     for (info, _) in registry() {
-        let pipeline =
-            if info.name == "stride-lower" { "insert-checks,stride-lower".to_owned() } else { info.name.to_owned() };
+        // Passes that work on what insert-checks writes run after it.
+        let pipeline = match info.name {
+            "stride-lower" => "insert-checks,stride-lower".to_owned(),
+            "irce" => "insert-checks,irce".to_owned(),
+            _ => info.name.to_owned(),
+        };
         for level in [0, 2] {
             out.push((pipeline.clone(), PassOptions::for_level(level)));
         }

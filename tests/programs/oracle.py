@@ -1163,6 +1163,91 @@ def _panics():
 
 
 # ---------------------------------------------------------------------------
+# loop_bounds
+
+
+@program("loop_bounds")
+def _loop_bounds():
+    P = "loop_bounds"
+    cases = []
+    # Its own generator, so that the other programs' values stay as they are.
+    local = np.random.default_rng(20261201)
+
+    def r64(n):
+        return np.round(local.uniform(-10.0, 10.0, size=n), 3)
+
+    def saxpy_len_x(m, a, x, y):
+        for i in range(x.shape[0]):
+            bounds(i, x.shape[0], 0, loc(P, "%xi: Float32 = index.load"))
+            bounds(i, y.shape[0], 0, loc(P, "%yi: Float32 = index.load"))
+            y[i] = f32(a[1]) * x[i] + y[i]
+        return None
+
+    for ny in [6, 4, 0]:
+        x = local.uniform(-10.0, 10.0, size=6).astype(np.float32)
+        y = local.uniform(-10.0, 10.0, size=ny).astype(np.float32)
+        cases.append(Case(f"saxpy_len_x_{ny}", "saxpy_len_x", [("Float32", 1.5), x, y], saxpy_len_x, outputs=(2,)))
+
+    def stencil3(m, x, out, lo):
+        for i in range(lo[1], out.shape[0]):
+            bounds(i - 1, x.shape[0], 0, loc(P, "%l: Float64 = index.load"))
+            bounds(i, x.shape[0], 0, loc(P, "%c: Float64 = index.load"))
+            bounds(i + 1, x.shape[0], 0, loc(P, "%r: Float64 = index.load"))
+            out[i] = x[i - 1] + 2.0 * x[i] + x[i + 1]
+        return None
+
+    for nx, nout, lo in [(9, 8, 1), (8, 8, 1), (9, 8, 0), (9, 8, 9)]:
+        x = r64(nx)
+        cases.append(
+            Case(f"stencil3_{nx}_{nout}_{lo}", "stencil3", [x, np.zeros(nout), ("Int64", lo)], stencil3, outputs=(1,))
+        )
+
+    def fill_step3(m, x, start, n):
+        for i in range(start[1], n[1], 3):
+            sq = m.wrap(i * i, "Int64", loc(P, "%sq: Int64 = mul"))
+            bounds(i, x.shape[0], 0, loc(P, "index.store %x[%i], %sq"))
+            x[i] = sq
+        return None
+
+    for start, n in [(0, 10), (1, 12), (2, 11), (-3, 5)]:
+        cases.append(
+            Case(
+                f"fill_step3_{start}_{n}",
+                "fill_step3",
+                [np.zeros(10, np.int64), ("Int64", start), ("Int64", n)],
+                fill_step3,
+                outputs=(0,),
+            )
+        )
+
+    def row_sum(m, a, r, n):
+        acc = 0.0
+        for j in range(n[1]):
+            where = loc(P, "%v: Float64 = index.load %a[%r, %j]")
+            bounds(r[1], a.shape[0], 0, where)
+            bounds(j, a.shape[1], 1, where)
+            acc += a[r[1], j]
+        return ("Float64", acc)
+
+    a = r64((3, 5))
+    for r, n in [(1, 5), (2, 3), (1, 7), (3, 2), (3, 0), (-1, 1)]:
+        cases.append(Case(f"row_sum_{r}_{n}", "row_sum", [a, ("Int64", r), ("Int64", n)], row_sum))
+
+    def every_third(m, x, n):
+        acc = 0.0
+        for i in range(n[1]):
+            if i % 3 == 0:
+                bounds(i, x.shape[0], 0, loc(P, "%v: Float64 = index.load %x[%i]"))
+                acc += x[i]
+        return ("Float64", acc)
+
+    x = r64(5)
+    for n in [4, 6, 7, 9]:
+        cases.append(Case(f"every_third_{n}", "every_third", [x, ("Int64", n)], every_third))
+    return cases
+
+
+# ---------------------------------------------------------------------------
 # stats
 
 

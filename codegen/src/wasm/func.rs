@@ -18,7 +18,7 @@ use wasm_encoder::{BlockType, Instruction as I, MemArg, ValType};
 pub(super) type R<T> = Result<T, Box<Diagnostic>>;
 
 /// `DLTensor` field offsets with 32-bit pointers (docs/abi.md §14).
-mod dl {
+pub(super) mod dl {
     pub const DATA: u64 = 0;
     pub const DEVICE_TYPE: u64 = 4;
     pub const NDIM: u64 = 12;
@@ -204,7 +204,7 @@ fn itoa_helper(t: &mut Translation<'_>) -> u32 {
 
 /// `stride(tensor, axis, size) -> i64`: the byte stride of an axis, the
 /// product of the later extents times `size` when `strides` is null.
-fn stride_helper(t: &mut Translation<'_>) -> u32 {
+pub(super) fn stride_helper(t: &mut Translation<'_>) -> u32 {
     t.helper("postc.stride", |_| {
         // Locals: 0 tensor, 1 axis, 2 size, 3 strides (i32), 4 result, 5 k.
         let body = vec![

@@ -29,6 +29,8 @@
 //! exported function's parameters and result for the loader. A returned
 //! array is its `DLTensor`'s address; functions that recursion can reach
 //! count the call depth in the exported global `postc_depth` (`depth.rs`).
+//! An exported ufunc also exports `NAME_loop` and `NAME_dl`, written out
+//! per ufunc (`ufunc.rs`).
 
 mod complex;
 mod depth;
@@ -36,6 +38,7 @@ mod func;
 mod half;
 mod structure;
 mod text;
+mod ufunc;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
@@ -158,6 +161,9 @@ pub(crate) struct Translation<'p> {
     /// Constant data: bytes at [`DATA_BASE`], and where each string is.
     pub data: Vec<u8>,
     pub strings: HashMap<Vec<u8>, u32>,
+    /// The ufunc entry points (`NAME_loop`, `NAME_dl`) by their export
+    /// name: their defined index.
+    pub ufunc_exports: Vec<(String, u32)>,
     /// The functions whose calls count the depth.
     pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
 }
@@ -283,6 +289,7 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
         defined,
         data: Vec::new(),
         strings: HashMap::new(),
+        ufunc_exports: Vec::new(),
     };
     // The panic import comes first so that its index is fixed.
     t.import("postc_panic", &[ValType::I32, ValType::I32], &[]);
@@ -295,6 +302,25 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
                     t.bodies.insert(sig.index, (sig.params.clone(), sig.results.clone(), locals, code));
                 }
                 Err(d) => diags.push(*d),
+            }
+        }
+    }
+    // Each exported ufunc's `NAME_loop` and `NAME_dl`.
+    for (mid, m) in program.modules.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated() {
+            let Some(sig) = t.sigs.get(&(mid, fid)).cloned() else { continue };
+            if f.ufunc_sig.is_none() || !sig.exported {
+                continue;
+            }
+            match crate::ufunc_plan::Plan::new(m, f) {
+                Ok(mut plan) => {
+                    plan.symbol = sig.name.clone();
+                    let lp = ufunc::loop_entry(&mut t, &plan, sig.index);
+                    let dl = ufunc::dl_entry(&mut t, &plan, lp);
+                    t.ufunc_exports.push((format!("{}_loop", sig.name), lp - DEFINED));
+                    t.ufunc_exports.push((format!("{}_dl", sig.name), dl - DEFINED));
+                }
+                Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
             }
         }
     }
@@ -387,21 +413,38 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Ve
             sig_text.push(',');
         }
         first = false;
-        // An elementwise ufunc (every core shape `()`, its one output
-        // returned) can be broadcast by the loader, one call per element.
-        let elementwise = f.ufunc_sig.as_ref().is_some_and(|u| {
-            u.inputs.iter().chain(&u.outputs).all(|c| c.is_empty())
-                && u.outputs.len() == 1
-                && f.ret.is_some()
-                && f.body.all_params().len() == u.inputs.len()
-        });
+        // A ufunc's operands for `NAME_dl`: how many are inputs, each
+        // one's dtype and core dimensions (indexes into `dims`).
+        let ufunc = match (f.ufunc_sig.is_some(), crate::ufunc_plan::Plan::new(m, f)) {
+            (true, Ok(plan)) => {
+                let dtypes: Vec<String> = plan.dtypes.iter().map(|d| format!("\"{}\"", d.name())).collect();
+                let core: Vec<String> = plan
+                    .core
+                    .iter()
+                    .map(|c| format!("[{}]", c.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",")))
+                    .collect();
+                format!(
+                    ",\"ufunc\":{{\"nin\":{},\"dtypes\":[{}],\"core\":[{}],\"ndims\":{}}}",
+                    plan.nin,
+                    dtypes.join(","),
+                    core.join(","),
+                    plan.dims.len()
+                )
+            }
+            _ => String::new(),
+        };
         sig_text.push_str(&format!(
-            "\"{name}\":{{\"params\":[{}],\"ret\":\"{}\",\"elementwise\":{elementwise}}}",
+            "\"{name}\":{{\"params\":[{}],\"ret\":\"{}\"{ufunc}}}",
             params.join(","),
             describe(m, f.ret)
         ));
     }
     sig_text.push('}');
+    let mut ufunc_exports = t.ufunc_exports.clone();
+    ufunc_exports.sort();
+    for (name, k) in &ufunc_exports {
+        exports.export(name, ExportKind::Func, nimports + k);
+    }
     for name in ["postc_arena_mark", "postc_arena_alloc", "postc_arena_release"] {
         if let Some(k) = t.helper_index.get(name) {
             exports.export(name, ExportKind::Func, nimports + k);

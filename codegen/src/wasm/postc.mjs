@@ -4,7 +4,7 @@
 //   import { instantiate } from "./postc.mjs";
 //   const m = await instantiate(bytes);        // bytes: ArrayBuffer, typed array or WebAssembly.Module
 //   m.call("saxpy", 2.0, xs, ys);              // numbers, BigInts, typed arrays, {data, shape, strides, offset}
-//   m.ufunc("axpy", 0.5, xs, ys)               // an elementwise ufunc broadcast as NumPy does
+//   m.ufunc("axpy", 0.5, xs, ys)               // a ufunc through its NAME_dl, broadcast as NumPy does
 //   m.exports.saxpy(...)                       // the raw exports, for callers that manage memory themselves
 //
 // The `env` imports are filled here: the libm functions the module uses
@@ -245,68 +245,78 @@ export class PostcModule {
   }
 
   /**
-   * Calls an elementwise ufunc (every core shape `()`) over its operands
-   * broadcast as NumPy does: numbers, BigInts, typed arrays or
-   * `{data, shape, strides, offset}` views; one call of the export per
-   * element of the result, which is `{data, shape}` with a typed array of
-   * the ufunc's dtype.
+   * Calls a ufunc through its `NAME_dl` entry point, which broadcasts its
+   * operands as NumPy does: numbers, BigInts, `{re, im}`, typed arrays or
+   * `{data, shape, strides, offset}` views. Given only the inputs, the
+   * outputs are allocated with the broadcast loop shape and the core sizes
+   * the inputs give, and returned as `{data, shape}` (an array of them for
+   * several outputs); given the outputs too, they are written in place.
    */
   ufunc(name, ...args) {
     const sig = this.signatures[name];
-    if (!sig || !sig.elementwise) throw new Error(`postc: \`${name}\` is not an elementwise ufunc of the module`);
-    if (args.length !== sig.params.length) {
-      throw new TypeError(`postc: \`${name}\` takes ${sig.params.length} operands, not ${args.length}`);
+    const dl = this.exports[`${name}_dl`];
+    if (!sig || !sig.ufunc || typeof dl !== "function") throw new Error(`postc: \`${name}\` is not a ufunc of the module`);
+    const { nin, dtypes, core, ndims } = sig.ufunc;
+    const nops = dtypes.length;
+    if (args.length !== nin && args.length !== nops) {
+      throw new TypeError(`postc: ufunc \`${name}\` takes ${nin} inputs (or ${nops} operands), not ${args.length}`);
     }
-    const ops = args.map((a) => {
-      if (typeof a === "number" || typeof a === "bigint" || typeof a === "boolean") return { shape: [], scalar: a };
-      const v = ArrayBuffer.isView(a) ? { data: a } : a;
-      const shape = v.shape ?? [v.data.length];
-      let strides = v.strides;
-      if (!strides) {
-        strides = new Array(shape.length);
-        for (let k = shape.length - 1, s = 1; k >= 0; k--) (strides[k] = s), (s *= shape[k]);
+    const operand = (a, dtype) => {
+      if (ArrayBuffer.isView(a) || (typeof a === "object" && a !== null && "data" in a)) return a;
+      const Typed = DTYPES[dtype]?.[2];
+      if (!Typed) throw new TypeError(`postc: ufunc operands of ${dtype} are not supported by the loader`);
+      const raw = dtype === "Bool" ? [a ? 1 : 0] : toWasm(dtype, a);
+      return { data: Typed.from(raw), shape: [] };
+    };
+    const ops = args.map((a, i) => operand(a, dtypes[i]));
+    const shapeOf = (o, i) => {
+      const v = ArrayBuffer.isView(o) ? { data: o } : o;
+      return v.shape ?? [v.data.length / (isComplex(dtypes[i]) ? 2 : 1)];
+    };
+    let outputs = null;
+    if (args.length === nin) {
+      // The loop shape the inputs broadcast to (NAME_dl checks it), and
+      // the core sizes they give.
+      const sizes = new Array(ndims).fill(1);
+      let loop = [];
+      for (let i = 0; i < nin; i++) {
+        const shape = shapeOf(ops[i], i);
+        const lnd = Math.max(shape.length - core[i].length, 0);
+        core[i].forEach((d, k) => (sizes[d] = shape[lnd + k] ?? 1));
+        const lead = shape.slice(0, lnd);
+        const n = Math.max(loop.length, lead.length);
+        const a = new Array(n - loop.length).fill(1).concat(loop);
+        const b = new Array(n - lead.length).fill(1).concat(lead);
+        loop = a.map((x, k) => (x === 1 ? b[k] : x));
       }
-      return { shape, strides, offset: v.offset ?? 0, data: v.data };
-    });
-    const ndim = Math.max(...ops.map((o) => o.shape.length));
-    const shape = new Array(ndim).fill(1);
-    for (const o of ops) {
-      for (let k = 0; k < o.shape.length; k++) {
-        const d = o.shape[k], at = ndim - o.shape.length + k;
-        if (d !== 1 && shape[at] !== 1 && shape[at] !== d) {
-          throw new Error(`postc: ufunc ${name}: operands could not be broadcast together`);
-        }
-        if (d !== 1) shape[at] = d;
+      outputs = [];
+      for (let i = nin; i < nops; i++) {
+        const shape = loop.concat(core[i].map((d) => sizes[d]));
+        const count = shape.reduce((x, y) => x * y, 1) * (isComplex(dtypes[i]) ? 2 : 1);
+        const out = { data: new DTYPES[dtypes[i]][2](count), shape };
+        outputs.push(out);
+        ops.push(out);
       }
     }
-    const total = shape.reduce((a, b) => a * b, 1);
-    const Typed = DTYPES[sig.ret]?.[2];
-    if (!Typed) throw new TypeError(`postc: ufunc ${name} returns ${sig.ret}, which the loader cannot broadcast`);
-    const out = new Typed(total * (isComplex(sig.ret) ? 2 : 1));
-    const f = this.exports[name];
-    const idx = new Array(ndim).fill(0);
-    for (let i = 0; i < total; i++) {
-      const raw = ops.flatMap((o, j) => {
-        if ("scalar" in o) return toWasm(sig.params[j], o.scalar);
-        let at = o.offset;
-        for (let k = 0; k < o.shape.length; k++) {
-          if (o.shape[k] !== 1) at += idx[ndim - o.shape.length + k] * o.strides[k];
-        }
-        // Elements as stored: Float16 bits, complex parts side by side.
-        if (sig.params[j] === "Float16") return [o.data[at]];
-        if (isComplex(sig.params[j])) return [o.data[2 * at], o.data[2 * at + 1]];
-        return toWasm(sig.params[j], o.data[at]);
+    const e = this.exports;
+    const mark = e.postc_arena_mark();
+    let returned = false;
+    try {
+      const copies = [];
+      const tensors = ops.map((o, i) => {
+        const [at, back] = this.tensor(dtypes[i], o);
+        if (i >= nin) copies.push(back);
+        return at;
       });
-      const r = f(...raw);
-      if (isComplex(sig.ret)) [out[2 * i], out[2 * i + 1]] = r;
-      else if (sig.ret === "Float16") out[i] = r;
-      else out[i] = sig.ret === "Bool" ? (r ? 1 : 0) : fromWasm(sig.ret, r);
-      for (let k = ndim - 1; k >= 0; k--) {
-        if (++idx[k] < shape[k]) break;
-        idx[k] = 0;
-      }
+      dl(...tensors);
+      for (const back of copies) back();
+      returned = true;
+    } finally {
+      e.postc_arena_release(mark);
+      if (!returned && e.postc_depth) e.postc_depth.value = 0;
     }
-    return { data: out, shape };
+    if (!outputs) return undefined;
+    return outputs.length === 1 ? outputs[0] : outputs;
   }
 
   /** Calls export `name` with JavaScript values, converting by its signature. */

@@ -67,7 +67,11 @@ for (const c of job.cases) {
   });
   let line;
   try {
-    if (c.ufunc || m.signatures[c.func].ret.endsWith("[]")) {
+    if (c.ufunc && m.signatures[c.func].ufunc.nin < args.length) {
+      // Outputs given: written in place.
+      m.ufunc(c.func, ...args);
+      line = { ret: null, bufs: arrays.map(([t, d]) => elements(t, d).map((x) => encode(t, x))) };
+    } else if (c.ufunc || m.signatures[c.func].ret.endsWith("[]")) {
       const t = m.signatures[c.func].ret.replace("[]", "");
       const r = c.ufunc ? m.ufunc(c.func, ...args) : m.call(c.func, ...args);
       line = { ashape: r.shape.map(String), aret: elements(t, r.data).map((x) => encode(t, t === "Bool" ? x !== 0 : x)) };
