@@ -306,23 +306,17 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
         }
     }
     // Each exported ufunc's `NAME_loop` and `NAME_dl`.
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let Some(sig) = t.sigs.get(&(mid, fid)).cloned() else { continue };
-            if f.ufunc_sig.is_none() || !sig.exported {
-                continue;
-            }
-            match crate::ufunc_plan::Plan::new(m, f) {
-                Ok(mut plan) => {
-                    plan.symbol = sig.name.clone();
-                    let lp = ufunc::loop_entry(&mut t, &plan, sig.index);
-                    let dl = ufunc::dl_entry(&mut t, &plan, lp);
-                    t.ufunc_exports.push((format!("{}_loop", sig.name), lp - DEFINED));
-                    t.ufunc_exports.push((format!("{}_dl", sig.name), dl - DEFINED));
-                }
-                Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
+    match symbols.ufuncs(program) {
+        Ok(plans) => {
+            for (function, plan) in plans {
+                let body = t.sigs[&function].index;
+                let lp = ufunc::loop_entry(&mut t, &plan, body);
+                let dl = ufunc::dl_entry(&mut t, &plan, lp);
+                t.ufunc_exports.push((crate::abi::loop_symbol(&plan.symbol), lp - DEFINED));
+                t.ufunc_exports.push((crate::abi::dl_symbol(&plan.symbol), dl - DEFINED));
             }
         }
+        Err(d) => diags.extend(d),
     }
     if !diags.is_empty() {
         return Err(diags);
