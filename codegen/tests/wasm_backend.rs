@@ -800,3 +800,39 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }
+
+/// A panic whose message is a Str computed at run time prints it as the
+/// interpreter does: `panic: MESSAGE at FILE:LINE:COL`.
+#[test]
+fn a_panic_message_computed_at_run_time() {
+    let dir = tmpdir("wasm-panic-text");
+    let src = dir.join("p.pir");
+    std::fs::write(
+        &src,
+        "module p\nexport fail\n\nfunc fail(%who: Str) -> Int64 {\nentry:\n  %pre: Str = const \"bad input: \"\n  \
+         %m: Str = add %pre, %who\n  call postc.panic(%m)\n  unreachable\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("p.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O0"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         try {{ m.call('fail', 'n\\u00e9gatif'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    let out = node().arg(&js).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = format!("true panic: bad input: négatif at {}:8:3\n", src.display());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+}

@@ -676,6 +676,8 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         counts_depth,
     };
     w.run()?;
+    let nlocals = w.nparams + w.locals.len() as u32;
+    super::peephole::fold_local_pairs(&mut w.code, w.nparams, nlocals);
     Ok((w.locals, w.code))
 }
 
@@ -750,7 +752,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         }
     }
 
-    fn loc_text(&self, v: ValueId) -> Option<String> {
+    pub(super) fn loc_text(&self, v: ValueId) -> Option<String> {
         self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
     }
 
@@ -1779,7 +1781,10 @@ impl<'t, 'p> FnW<'t, 'p> {
             _ => None,
         });
         let Some(msg) = lit else {
-            return self.unsupported(v, "a panic whose message is computed at run time".into());
+            if args.len() == 1 {
+                return self.panic_with_text(v, args[0]);
+            }
+            return self.unsupported(v, "a panic whose message is computed at run time, with arguments,".into());
         };
         let mut rest = Vec::new();
         for a in args.iter().skip(1) {

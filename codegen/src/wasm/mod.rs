@@ -11,11 +11,11 @@
 //! locals of its part's type (`complex.rs`), Str and Bytes as an address
 //! and a length in the module's memory (`text.rs`), arrays as the 32-bit
 //! address of their `DLTensor` in the module's memory (docs/abi.md §14
-//! gives the layout). Control flow is structured from the
-//! dominator tree (`structure.rs`): loops become `loop`s, join points the
-//! code after a `block`, branches `br`, `br_if` and `if`. A function whose
-//! graph is irreducible (only hand-written IR can have one) is one
-//! dispatch loop instead: `loop` around nested `block`s and a `br_table`.
+//! gives the layout). Control flow is structured from the dominator tree
+//! (`structure.rs`): loops become `loop`s, join points the code after a
+//! `block`, branches `br`, `br_if` and `if`. A function whose graph is
+//! irreducible (only hand-written IR can have one) is one dispatch loop
+//! instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
 //! functions (floor division and modulo, integer powers, overflow tests,
@@ -36,6 +36,7 @@ mod complex;
 mod depth;
 mod func;
 mod half;
+mod peephole;
 mod structure;
 mod text;
 mod ufunc;

@@ -6,7 +6,7 @@
 //! returns text does not release its own allocations). Equality and
 //! ordering compare bytewise, then by length, as the other backends.
 
-use super::func::{alloc_helper, mem, FnW, R};
+use super::func::{alloc_helper, mem, FnW, PANIC, R};
 use super::Translation;
 use postc_ir::{DType, Opcode, ValueId};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
@@ -153,6 +153,27 @@ impl FnW<'_, '_> {
             let h = str_len_helper(self.t);
             self.extend([I::LocalGet(a), I::LocalGet(a + 1), I::Call(h)]);
         }
+    }
+
+    /// A panic whose message is the text value `msg`, known at run time:
+    /// `panic: MSG at LOC` built in the arena, then `env.postc_panic`.
+    pub(super) fn panic_with_text(&mut self, v: ValueId, msg: ValueId) -> R<()> {
+        let tail = self.loc_text(v).map(|l| format!(" at {l}")).unwrap_or_default();
+        let head = "panic: ";
+        let (h, t) = (self.t.string(head.as_bytes()), self.t.string(tail.as_bytes()));
+        let alloc = alloc_helper(self.t);
+        let (start, len) = (self.local(I32), self.local(I32));
+        let m = self.value_local[&msg];
+        self.extend([I::LocalGet(m + 1), I::LocalTee(len), I::I32Const((head.len() + tail.len()) as i32), I::I32Add]);
+        self.extend([I::Call(alloc), I::LocalTee(start), I::I32Const(h as i32), I::I32Const(head.len() as i32)]);
+        self.extend([I::MemoryCopy { src_mem: 0, dst_mem: 0 }]);
+        self.extend([I::LocalGet(start), I::I32Const(head.len() as i32), I::I32Add, I::LocalGet(m), I::LocalGet(len)]);
+        self.extend([I::MemoryCopy { src_mem: 0, dst_mem: 0 }]);
+        self.extend([I::LocalGet(start), I::I32Const(head.len() as i32), I::I32Add, I::LocalGet(len), I::I32Add]);
+        self.extend([I::I32Const(t as i32), I::I32Const(tail.len() as i32), I::MemoryCopy { src_mem: 0, dst_mem: 0 }]);
+        self.extend([I::LocalGet(start), I::LocalGet(len), I::I32Const((head.len() + tail.len()) as i32), I::I32Add]);
+        self.extend([I::Call(PANIC), I::Unreachable]);
+        Ok(())
     }
 
     pub(super) fn binary_text(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
