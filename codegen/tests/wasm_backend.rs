@@ -576,10 +576,6 @@ fn the_loader_converts_float16_complex_and_text() {
 /// `while` loops with a computed exit (newton, collatz).
 const PY_LOOP_PROGRAMS: &[&str] = &["collatz", "control", "newton", "primes", "sorting", "stencil"];
 
-/// The math functions the loader does not provide (JavaScript's `Math` has
-/// none of them): a tests/py case calling one fails to instantiate.
-const LOADER_GAPS: &[&str] = &["erf", "erfc", "lgamma", "tgamma"];
-
 /// The function bodies of a module's text, by the name they export.
 fn wat_functions(wat: &str) -> Vec<(String, String)> {
     let mut names = HashMap::new();
@@ -636,12 +632,7 @@ fn python_loops_are_structured_and_run_under_node() {
             let checked = level == 0;
             let run: Vec<&Case> = cases.iter().filter(|c| if checked { c.checked } else { c.wrap }).collect();
             ran += run.len();
-            let missing = |f: &String| {
-                LOADER_GAPS.iter().any(|g| f.ends_with(&format!("imports env.{g}, which the loader does not provide")))
-            };
-            failures.extend(
-                run_cases(&dir, &format!("py-{stem}.O{level}"), &wasm, &run).into_iter().filter(|f| !missing(f)),
-            );
+            failures.extend(run_cases(&dir, &format!("py-{stem}.O{level}"), &wasm, &run));
         }
     }
     for p in PY_LOOP_PROGRAMS {

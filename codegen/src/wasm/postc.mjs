@@ -8,7 +8,8 @@
 //   m.exports.saxpy(...)                       // the raw exports, for callers that manage memory themselves
 //
 // The `env` imports are filled here: the libm functions the module uses
-// from `Math` (fmod as JavaScript's `%`), and `postc_panic(ptr, len)`,
+// from `Math` (fmod as JavaScript's `%`; erf, erfc, lgamma and tgamma,
+// which `Math` lacks, from the small implementations below), and `postc_panic(ptr, len)`,
 // which throws a `PostcPanic` whose message is the panic's text
 // (`panic: ... at file:line:col`). Arrays are copied into the module's
 // arena as DLTensors before a call and back after it; the arena is reset
@@ -35,7 +36,140 @@ function rint(x) {
   return Object.is(r, 0) && x < 0 ? -0 : r;
 }
 
-/** libm functions by their C names, computed with `Math` in doubles. */
+// erf, erfc, lgamma and tgamma, which `Math` lacks, in doubles: a few ulps
+// from the correctly rounded result for most arguments (docs/abi.md §14
+// gives the bounds measured against the C library).
+
+const SQRT_PI = 1.7724538509055160273;
+const LN_SQRT_2PI = 0.91893853320467274178;
+const SQRT_2PI = 2.5066282746310005024;
+
+// x*x as hi + lo exactly (Dekker's split), so exp(-x*x) does not round x*x.
+function expNegSquare(x) {
+  const c = 134217729 * x; // 2^27 + 1
+  const hi = c - (c - x), lo = x - hi;
+  const sqHi = hi * hi, sqLo = 2 * hi * lo + lo * lo;
+  return Math.exp(-sqHi) * Math.exp(-sqLo);
+}
+
+// erf by its power series with positive terms:
+// erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n (2x^2)^n x / (1*3*...*(2n+1)).
+function erfSeries(x) {
+  const x2 = 2 * x * x;
+  let term = x, sum = x;
+  for (let n = 1; n < 200; n++) {
+    term *= x2 / (2 * n + 1);
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return (2 / SQRT_PI) * expNegSquare(x) * sum;
+}
+
+// erfc for x >= 0.5 by its continued fraction (modified Lentz):
+// erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
+function erfcFraction(x) {
+  const tiny = 1e-300;
+  let f = x, c = x, d = 0;
+  for (let n = 1; n < 5000; n++) {
+    const a = n / 2;
+    d = x + a * d;
+    d = d === 0 ? tiny : d;
+    c = x + a / c;
+    c = c === 0 ? tiny : c;
+    d = 1 / d;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-17) break;
+  }
+  return expNegSquare(x) / (SQRT_PI * f);
+}
+
+function erf(x) {
+  if (Number.isNaN(x)) return x;
+  const a = Math.abs(x);
+  if (a < 1e-300) return x;
+  const r = a < 2 ? erfSeries(a) : a < 6 ? 1 - erfcFraction(a) : 1;
+  return x < 0 ? -r : r;
+}
+
+function erfc(x) {
+  if (Number.isNaN(x)) return x;
+  if (x < 1) return x < -6 ? 2 : 1 + erf(-x);
+  return x > 27.3 ? 0 : erfcFraction(x);
+}
+
+// Lanczos approximation, g = 607/128, 15 terms (Godfrey's coefficients),
+// good to about 1e-15 relative for x >= 0.5.
+const LANCZOS_G = 607 / 128;
+const LANCZOS = [
+  0.99999999999999709182, 57.156235665862923517, -59.597960355475491248, 14.136097974741747174,
+  -0.49191381609762019978, 0.33994649984811888699e-4, 0.46523628927048575665e-4, -0.98374475304879564677e-4,
+  0.15808870322491248884e-3, -0.21026444172410488319e-3, 0.21743961811521264320e-3, -0.16431810653676389022e-3,
+  0.84418223983852743293e-4, -0.26190838401581408670e-4, 0.36899182659531622704e-5,
+];
+
+function lanczosSum(x) {
+  // sum c0 + c_k / (x - 1 + k)
+  let s = LANCZOS[0];
+  for (let k = 1; k < LANCZOS.length; k++) s += LANCZOS[k] / (x - 1 + k);
+  return s;
+}
+
+// sin(pi x), exact at integers and reduced before multiplying by pi.
+function sinPi(x) {
+  const n = Math.round(2 * x);
+  const r = x - n / 2; // |r| <= 1/4
+  const t = Math.PI * r;
+  const s = [Math.sin(t), Math.cos(t), -Math.sin(t), -Math.cos(t)][((n % 4) + 4) % 4];
+  return s === 0 ? 0 : s;
+}
+
+function lgamma(x) {
+  if (Number.isNaN(x)) return x;
+  if (!Number.isFinite(x)) return Infinity;
+  if (x <= 0 && Number.isInteger(x)) return Infinity;
+  if (x === 1 || x === 2) return 0;
+  if (Number.isInteger(x) && x <= 23) return Math.log(tgamma(x));
+  if (x < 0.5) {
+    // Reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x).
+    return Math.log(Math.PI / Math.abs(sinPi(x))) - lgamma(1 - x);
+  }
+  if (x >= 10) {
+    // Stirling's series.
+    const r = 1 / x, r2 = r * r;
+    const series = r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 * (1 / 1188)))));
+    return (x - 0.5) * (Math.log(x) - 1) + (LN_SQRT_2PI - 0.5) + series;
+  }
+  const t = x - 0.5 + LANCZOS_G;
+  return LN_SQRT_2PI + (x - 0.5) * Math.log(t) - t + Math.log(lanczosSum(x));
+}
+
+function tgamma(x) {
+  if (Number.isNaN(x)) return x;
+  if (x === Infinity) return x;
+  if (x === 0) return 1 / x;
+  if (x < 0 && Number.isInteger(x)) return NaN;
+  if (x === -Infinity) return NaN;
+  if (Number.isInteger(x) && x <= 23) {
+    let f = 1;
+    for (let k = 2; k < x; k++) f *= k;
+    return f;
+  }
+  if (x < 0.5) {
+    // Reflection: gamma(x) = pi / (sin(pi x) gamma(1 - x)).
+    return Math.PI / (sinPi(x) * tgamma(1 - x));
+  }
+  if (x > 171.7) return Infinity;
+  // t = x - 1/2 + g as hi + lo, so the large power does not round t.
+  const gm = LANCZOS_G - 0.5;
+  const hi = x + gm, lo = gm - (hi - x);
+  const y = x - 0.5;
+  const half = Math.pow(hi, y / 2) * Math.exp(y / 2 * Math.log1p(lo / hi));
+  return SQRT_2PI * lanczosSum(x) * (half * Math.exp(-hi - lo)) * half;
+}
+
+/** libm functions by their C names, computed with `Math` in doubles (and the
+ * functions above where `Math` has none). */
 export const LIBM = {
   sin: Math.sin, cos: Math.cos, tan: Math.tan, asin: Math.asin, acos: Math.acos, atan: Math.atan,
   sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, asinh: Math.asinh, acosh: Math.acosh, atanh: Math.atanh,
@@ -46,6 +180,7 @@ export const LIBM = {
   fma: (a, b, c) => a * b + c, round: (x) => Math.sign(x) * Math.round(Math.abs(x)), rint, nearbyint: rint,
   sqrt: Math.sqrt, fabs: Math.abs, floor: Math.floor, ceil: Math.ceil, trunc: Math.trunc,
   copysign: (a, b) => (Math.sign(b) < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
+  erf, erfc, lgamma, tgamma,
 };
 
 // DLPack type codes and the typed array of each dtype: Float16 elements
