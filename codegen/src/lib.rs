@@ -4,9 +4,10 @@
 //! Every backend implements [`backend::Backend`] and starts from
 //! [`prepare`] (the postc pass pipeline of the level on a clone of every
 //! module, then the verifier). What is the same for every backend is
-//! decided once, outside any backend: symbol names, DLPack dtype codes and
-//! panic text in [`abi`], call resolution in [`calls`], the ufunc entry
-//! points in [`ufunc_plan`], linking with the host runtime in [`link`].
+//! decided once, outside any backend: ABI names, DLPack dtype codes and
+//! panic text in [`abi`], each function's symbol, the exports and aliases
+//! in [`symbols`], call resolution in [`calls`], the ufunc entry points in
+//! [`ufunc_plan`], linking with the host runtime in [`link`].
 //! Each backend lives in its own folder and reaches into no other:
 //! [`llvm`] (native code and GPU kernels through LLVM), [`c`] (C11 through
 //! the system C compiler), [`qbe`] (QBE IL) and [`wasm`] (WebAssembly).
@@ -19,6 +20,7 @@ pub mod calls;
 pub mod link;
 pub mod llvm;
 pub mod qbe;
+pub mod symbols;
 pub mod ufunc_plan;
 pub mod wasm;
 

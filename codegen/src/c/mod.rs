@@ -18,9 +18,10 @@
 mod func;
 pub mod helpers;
 
+use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
-use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use postc_ir::diag::Diagnostic;
+use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -173,23 +174,7 @@ pub(crate) fn decl(t: &str, name: &str) -> String {
     }
 }
 
-/// An injective spelling of an IR name as a C identifier part: letters and
-/// digits stay, `_` is `__`, `.` is `_d`, `$` is `_s`, anything else `_xHH`.
-pub(crate) fn ident(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 4);
-    for b in s.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => out.push(b as char),
-            b'_' => out.push_str("__"),
-            b'.' => out.push_str("_d"),
-            b'$' => out.push_str("_s"),
-            _ => {
-                let _ = write!(out, "_x{b:02x}");
-            }
-        }
-    }
-    out
-}
+pub(crate) use crate::symbols::c_ident as ident;
 
 const C_KEYWORDS: &[&str] = &[
     "auto",
@@ -385,76 +370,35 @@ pub(crate) fn libm_arity(name: &str) -> usize {
     }
 }
 
-/// The backends that compile `gpu` and `kernel` functions.
-const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+/// How the C backend names and refuses functions (see [`crate::symbols`]).
+const CONVENTIONS: Conventions = Conventions {
+    private_symbol,
+    cannot_export,
+    device: DeviceFunctions::FallbackHostBody { refusal: "the C backend cannot compile" },
+};
+
+/// A private function's symbol: `postc_<module>_P<function>`.
+fn private_symbol(module: &str, function: &str) -> String {
+    format!("postc_{}_P{}", ident(module), ident(function))
+}
+
+fn cannot_export(name: &str) -> Option<String> {
+    unexportable(name).map(|why| cannot_export_because(name, &why))
+}
+
+fn cannot_export_because(name: &str, why: &str) -> String {
+    format!("the C backend cannot export `{name}`: {why} (the LLVM backend can)")
+}
 
 /// Translates a prepared program.
 pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
-    let mut sigs = HashMap::new();
-    let mut taken: HashMap<String, String> = HashMap::new();
-    // (alias, target) pairs, exported.
-    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            let fa = f.attrs;
-            if fa.is_device() && !fa.contains(FuncAttrs::GPU_FALLBACK) {
-                let what = if fa.contains(FuncAttrs::KERNEL) { "a `kernel` function" } else { "a `gpu` function" };
-                diags.push(Diagnostic::error(
-                    format!(
-                        "`{}` is {what}, which the C backend cannot compile (it compiles host code, and \
-                         `gpu(fallback)` functions as their host body): use {GPU_BACKENDS}",
-                        f.name
-                    ),
-                    at,
-                ));
-                continue;
-            }
-            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
-            let name = if private { format!("postc_{}_P{}", ident(&m.name), ident(&f.name)) } else { f.name.clone() };
-            if !private {
-                if let Some(why) = unexportable(&name) {
-                    diags.push(Diagnostic::error(
-                        format!("the C backend cannot export `{name}`: {why} (the LLVM backend can)"),
-                        at.clone(),
-                    ));
-                }
-                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
-                    diags.push(Diagnostic::error(
-                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
-                        at.clone(),
-                    ));
-                }
-            }
-            sigs.insert((mid, fid), signature(m, f, name, !private));
-        }
-        for (alias, target) in &m.function_aliases {
-            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
-            let Some(fid) = index.function(mid, target) else {
-                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
-                continue;
-            };
-            if !index.is_exported(mid, alias) && m.export_all.is_some() {
-                continue;
-            }
-            if let Some(why) = unexportable(alias) {
-                diags.push(Diagnostic::error(
-                    format!("the C backend cannot export `{alias}`: {why} (the LLVM backend can)"),
-                    at.clone(),
-                ));
-            }
-            if taken.insert(alias.clone(), m.name.clone()).is_some() {
-                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
-                continue;
-            }
-            aliases.push((alias.clone(), (mid, fid)));
-        }
+    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
+    if !symbols.diags.is_empty() {
+        return Err(symbols.diags);
     }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
+    let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut p = Translation {
         program,
         depth_counted: crate::calls::depth_counted(program, &index),
@@ -484,45 +428,24 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
             }
         }
     }
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported) else { continue };
-            if p.libm.contains_key(&sig.name) || p.externs.contains_key(&sig.name) {
-                diags.push(Diagnostic::error(
-                    format!(
-                        "the C backend cannot export `{}`: the program calls the C library function of that name \
-                         (the LLVM backend can)",
-                        sig.name
-                    ),
-                    f.loc.map(|l| Pos::from_loc(&m.files, l)),
-                ));
-            }
+    for e in &symbols.exported {
+        if p.libm.contains_key(&e.symbol) || p.externs.contains_key(&e.symbol) {
+            diags.push(Diagnostic::error(
+                cannot_export_because(&e.symbol, "the program calls the C library function of that name"),
+                e.at.clone(),
+            ));
         }
     }
     let mut ufuncs = String::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.ufuncs() {
-            let Some(sig) = p.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
-            match crate::ufunc_plan::Plan::new(m, f) {
-                Ok(mut plan) => {
-                    plan.symbol = sig.name.clone();
-                    for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
-                        if taken.contains_key(&e) {
-                            diags.push(Diagnostic::error(
-                                format!(
-                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
-                                    f.name
-                                ),
-                                f.loc.map(|l| Pos::from_loc(&m.files, l)),
-                            ));
-                        }
-                    }
-                    ufuncs.push_str(&func::ufunc_loop(&plan, &sig, m, f));
-                    ufuncs.push_str(&func::ufunc_dl(&plan));
-                }
-                Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
+    match symbols.ufuncs(program) {
+        Ok(plans) => {
+            for ((mid, fid), plan) in plans {
+                let (m, sig) = (&program.modules[mid], &p.sigs[&(mid, fid)]);
+                ufuncs.push_str(&func::ufunc_loop(&plan, sig, m, &m.functions[fid]));
+                ufuncs.push_str(&func::ufunc_dl(&plan));
             }
         }
+        Err(d) => diags.extend(d),
     }
     if !diags.is_empty() {
         return Err(diags);
@@ -549,8 +472,8 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         }
     }
     let mut alias_text = String::new();
-    for (alias, target) in &aliases {
-        let sig = &p.sigs[target];
+    for e in symbols.aliases() {
+        let (alias, sig) = (&e.symbol, &p.sigs[&e.function]);
         let mut a = sig.clone();
         a.name = alias.clone();
         let _ = writeln!(exported_protos, "{};", a.prototype(None));
@@ -597,7 +520,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     let mut c = String::new();
     let _ = writeln!(c, "/* Generated by postc from module {}: C11 (docs/abi.md gives the ABI). */", names.join(", "));
     c.push_str(PRELUDE);
-    if taken.keys().any(|n| shadows_builtin(n)) {
+    if symbols.exported.iter().any(|e| shadows_builtin(&e.symbol)) {
         // Exported functions named like C library functions are the
         // program's own (the declarations differ from the library's).
         c.push_str(
@@ -638,7 +561,8 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     c.push_str(&bodies);
     c.push_str(&alias_text);
     c.push_str(&ufuncs);
-    let mut no_builtin: Vec<String> = taken.keys().filter(|n| shadows_builtin(n)).cloned().collect();
+    let mut no_builtin: Vec<String> =
+        symbols.exported.iter().filter(|e| shadows_builtin(&e.symbol)).map(|e| e.symbol.clone()).collect();
     no_builtin.sort();
     Ok(Output { source: c, header, no_builtin })
 }

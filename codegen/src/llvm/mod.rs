@@ -98,17 +98,9 @@ pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
     if !d.diags.is_empty() {
         return Err(std::mem::take(&mut d.diags));
     }
-    let mut exported = Vec::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, _) in m.functions.iter_enumerated() {
-            let s = &d.sigs[&(mid, fid)];
-            if s.exported {
-                exported.push(s.symbol.clone());
-            }
-        }
-    }
+    let exported = d.symbols.exported_functions().map(|e| e.symbol.clone()).collect();
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
-    let ufuncs = ufunc::plans(program, &d.sigs, &d.aliases)?;
+    let ufuncs: Vec<_> = d.symbols.ufuncs(program)?.into_iter().map(|(_, plan)| plan).collect();
     // The GPU step of lowering: which functions get device code.
     let gpu = gpu::plan(program, &d.sigs, &ufuncs);
     Ok(Lowered {

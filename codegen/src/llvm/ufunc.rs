@@ -32,9 +32,7 @@ use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, StructType};
 use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
-use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{DType, FuncId, Layout, ModuleId, Program};
-use std::collections::{HashMap, HashSet};
+use postc_ir::{DType, Layout};
 
 use crate::ufunc_plan::{MAX_LOOP_DIMS, SCRATCH_ALIGN};
 
@@ -84,53 +82,6 @@ fn element_type<'ctx>(cx: &'ctx Context, d: DType) -> BasicTypeEnum<'ctx> {
 use crate::ufunc_plan::{fixed_stride, Pass, Plan};
 
 pub use crate::abi::{dl_symbol, loop_symbol};
-
-/// The plans of the exported ufuncs of a program, with their symbols from
-/// the lowering's signatures. An entry point whose symbol another exported
-/// function or alias already has is an error.
-pub fn plans(
-    program: &Program,
-    sigs: &HashMap<(ModuleId, FuncId), crate::llvm::emit::FnSig>,
-    aliases: &[(String, String, crate::llvm::emit::FnSig)],
-) -> Result<Vec<Plan>, Vec<Diagnostic>> {
-    let taken: HashSet<&str> = sigs
-        .values()
-        .filter(|s| s.exported)
-        .map(|s| s.symbol.as_str())
-        .chain(aliases.iter().map(|a| a.0.as_str()))
-        .collect();
-    let mut out = Vec::new();
-    let mut diags = Vec::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.ufuncs() {
-            let Some(sig) = sigs.get(&(mid, fid)).filter(|s| s.exported) else { continue };
-            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            match Plan::new(m, f) {
-                Ok(mut p) => {
-                    p.symbol = sig.symbol.clone();
-                    for e in [loop_symbol(&p.symbol), dl_symbol(&p.symbol)] {
-                        if taken.contains(e.as_str()) {
-                            diags.push(Diagnostic::error(
-                                format!(
-                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
-                                    f.name
-                                ),
-                                at.clone(),
-                            ));
-                        }
-                    }
-                    out.push(p);
-                }
-                Err(e) => diags.push(Diagnostic::error(e, at)),
-            }
-        }
-    }
-    if diags.is_empty() {
-        Ok(out)
-    } else {
-        Err(diags)
-    }
-}
 
 /// Emits the entry points of every planned ufunc whose body `owned` says
 /// this codegen unit defines.

@@ -30,9 +30,10 @@ mod func;
 mod helpers;
 mod ufunc;
 
+use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
-use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
+use postc_ir::diag::Diagnostic;
+use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -252,24 +253,7 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> Sig {
     Sig { name, exported, params, ret, complex_out, array_ret }
 }
 
-/// An injective spelling of an IR name with the characters QBE takes in a
-/// symbol: letters and digits stay, `_` is `__`, `.` is `_d`, `$` is `_s`,
-/// anything else `_xHH`.
-pub(crate) fn ident(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 4);
-    for b in s.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => out.push(b as char),
-            b'_' => out.push_str("__"),
-            b'.' => out.push_str("_d"),
-            b'$' => out.push_str("_s"),
-            _ => {
-                let _ = write!(out, "_x{b:02x}");
-            }
-        }
-    }
-    out
-}
+pub(crate) use crate::symbols::c_ident as ident;
 
 /// Why an exported name cannot be a symbol of the IL, if it cannot.
 fn unexportable(name: &str) -> Option<String> {
@@ -348,76 +332,31 @@ impl<'p> Translation<'p> {
     }
 }
 
-/// The backends that compile `gpu` and `kernel` functions.
-const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+/// How the qbe backend names and refuses functions (see [`crate::symbols`]).
+const CONVENTIONS: Conventions = Conventions {
+    private_symbol,
+    cannot_export,
+    device: DeviceFunctions::FallbackHostBody { refusal: "is not supported by the qbe backend" },
+};
+
+/// A private function's symbol: `postc_qbe_<module>_P<function>`.
+fn private_symbol(module: &str, function: &str) -> String {
+    format!("postc_qbe_{}_P{}", ident(module), ident(function))
+}
+
+fn cannot_export(name: &str) -> Option<String> {
+    unexportable(name).map(|why| format!("`{name}` cannot be exported by the qbe backend: {why}"))
+}
 
 /// Translates a prepared program into one QBE IL file.
 pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
-    let mut sigs = HashMap::new();
-    let mut taken: HashMap<String, String> = HashMap::new();
-    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            let fa = f.attrs;
-            if fa.is_device() && !fa.contains(FuncAttrs::GPU_FALLBACK) {
-                let what = if fa.contains(FuncAttrs::KERNEL) { "a `kernel` function" } else { "a `gpu` function" };
-                diags.push(Diagnostic::error(
-                    format!(
-                        "`{}` is {what}, which is not supported by the qbe backend (it compiles host code, and \
-                         `gpu(fallback)` functions as their host body): use {GPU_BACKENDS}",
-                        f.name
-                    ),
-                    at,
-                ));
-                continue;
-            }
-            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
-            let name =
-                if private { format!("postc_qbe_{}_P{}", ident(&m.name), ident(&f.name)) } else { f.name.clone() };
-            if !private {
-                if let Some(why) = unexportable(&name) {
-                    diags.push(Diagnostic::error(
-                        format!("`{name}` cannot be exported by the qbe backend: {why}"),
-                        at.clone(),
-                    ));
-                }
-                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
-                    diags.push(Diagnostic::error(
-                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
-                        at.clone(),
-                    ));
-                }
-            }
-            sigs.insert((mid, fid), signature(m, f, name, !private));
-        }
-        for (alias, target) in &m.function_aliases {
-            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
-            let Some(fid) = index.function(mid, target) else {
-                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
-                continue;
-            };
-            if !index.is_exported(mid, alias) && m.export_all.is_some() {
-                continue;
-            }
-            if let Some(why) = unexportable(alias) {
-                diags.push(Diagnostic::error(
-                    format!("`{alias}` cannot be exported by the qbe backend: {why}"),
-                    at.clone(),
-                ));
-            }
-            if taken.insert(alias.clone(), m.name.clone()).is_some() {
-                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
-                continue;
-            }
-            aliases.push((alias.clone(), (mid, fid)));
-        }
+    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
+    if !symbols.diags.is_empty() {
+        return Err(symbols.diags);
     }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
+    let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut t = Translation {
         program,
         depth_counted: crate::calls::depth_counted(program, &index),
@@ -440,51 +379,30 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
             }
         }
     }
-    for (name, at) in exported_at(program, &t.sigs, &aliases) {
-        if t.libc.contains(&name) {
+    for e in &symbols.exported {
+        if t.libc.contains(&e.symbol) {
             diags.push(Diagnostic::error(
                 format!(
-                    "`{name}` cannot be exported by the qbe backend: the program calls the C library function of \
-                     that name (the LLVM backend can export it)"
+                    "`{}` cannot be exported by the qbe backend: the program calls the C library function of \
+                     that name (the LLVM backend can export it)",
+                    e.symbol
                 ),
-                at,
+                e.at.clone(),
             ));
         }
     }
     if !diags.is_empty() {
         return Err(diags);
     }
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.ufuncs() {
-            let Some(sig) = t.sigs.get(&(mid, fid)).filter(|s| s.exported).cloned() else { continue };
-            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            match crate::ufunc_plan::Plan::new(m, f) {
-                Ok(mut plan) => {
-                    plan.symbol = sig.name.clone();
-                    for e in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
-                        if taken.contains_key(&e) {
-                            diags.push(Diagnostic::error(
-                                format!(
-                                    "ufunc `{}`: its entry point `{e}` has the name of another exported function",
-                                    f.name
-                                ),
-                                at.clone(),
-                            ));
-                        }
-                    }
-                    bodies.push_str(&ufunc::entry_points(&mut t, m, f, &plan, &sig));
-                }
-                Err(e) => diags.push(Diagnostic::error(e, at)),
-            }
-        }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
+    for ((mid, fid), plan) in symbols.ufuncs(program)? {
+        let m = &program.modules[mid];
+        let sig = t.sigs[&(mid, fid)].clone();
+        bodies.push_str(&ufunc::entry_points(&mut t, m, &m.functions[fid], &plan, &sig));
     }
     // QBE has no aliases: a comment line names each, which the assembly
     // step makes a symbol at the target's address (see [`assembly`]).
-    for (alias, target) in &aliases {
-        let _ = writeln!(bodies, "{ALIAS_LINE}{alias} = {}", t.sigs[target].name);
+    for e in symbols.aliases() {
+        let _ = writeln!(bodies, "{ALIAS_LINE}{} = {}", e.symbol, t.sigs[&e.function].name);
     }
     let mut out = String::new();
     let _ = writeln!(out, "# QBE IL written by postc's qbe backend");
@@ -495,25 +413,4 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
         out.push_str(text);
     }
     Ok(out)
-}
-
-/// Every exported symbol with where it is defined.
-fn exported_at(
-    program: &Program,
-    sigs: &HashMap<(ModuleId, FuncId), Sig>,
-    aliases: &[(String, (ModuleId, FuncId))],
-) -> Vec<(String, Option<Pos>)> {
-    let mut out = Vec::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            if let Some(sig) = sigs.get(&(mid, fid)).filter(|s| s.exported) {
-                out.push((sig.name.clone(), f.loc.map(|l| Pos::from_loc(&m.files, l))));
-            }
-        }
-    }
-    for (alias, (mid, _)) in aliases {
-        let m = &program.modules[*mid];
-        out.push((alias.clone(), m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l))));
-    }
-    out
 }

@@ -676,6 +676,8 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         counts_depth,
     };
     w.run()?;
+    let nlocals = w.nparams + w.locals.len() as u32;
+    super::peephole::fold_local_pairs(&mut w.code, w.nparams, nlocals);
     Ok((w.locals, w.code))
 }
 

@@ -11,11 +11,11 @@
 //! locals of its part's type (`complex.rs`), Str and Bytes as an address
 //! and a length in the module's memory (`text.rs`), arrays as the 32-bit
 //! address of their `DLTensor` in the module's memory (docs/abi.md §14
-//! gives the layout). Control flow is structured from the
-//! dominator tree (`structure.rs`): loops become `loop`s, join points the
-//! code after a `block`, branches `br`, `br_if` and `if`. A function whose
-//! graph is irreducible (only hand-written IR can have one) is one
-//! dispatch loop instead: `loop` around nested `block`s and a `br_table`.
+//! gives the layout). Control flow is structured from the dominator tree
+//! (`structure.rs`): loops become `loop`s, join points the code after a
+//! `block`, branches `br`, `br_if` and `if`. A function whose graph is
+//! irreducible (only hand-written IR can have one) is one dispatch loop
+//! instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
 //! functions (floor division and modulo, integer powers, overflow tests,
@@ -36,13 +36,15 @@ mod complex;
 mod depth;
 mod func;
 mod half;
+mod peephole;
 mod structure;
 mod text;
 mod ufunc;
 
+use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
-use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{DType, FuncAttrs, FuncId, ModuleId, Program};
+use postc_ir::diag::Diagnostic;
+use postc_ir::{DType, FuncId, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
 use wasm_encoder::{
     CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function, FunctionSection,
@@ -222,8 +224,16 @@ impl<'p> Translation<'p> {
     }
 }
 
-/// The backends that compile `kernel` functions.
-const GPU_BACKENDS: &str = "the LLVM backend (`--backend llvm`, NVPTX or AMDGPU)";
+/// How the wasm backend names and refuses functions (see [`crate::symbols`]).
+const CONVENTIONS: Conventions = Conventions {
+    private_symbol: crate::symbols::dotted_private_symbol,
+    cannot_export,
+    device: DeviceFunctions::GpuHostBody { refusal: "is not supported by the wasm backend" },
+};
+
+fn cannot_export(name: &str) -> Option<String> {
+    unexportable(name).map(|why| format!("`{name}` cannot be exported by the wasm backend: {why}"))
+}
 
 /// Why an exported name cannot be an export of the module, if it cannot.
 fn unexportable(name: &str) -> Option<String> {
@@ -246,81 +256,28 @@ fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
 pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
-    let mut sigs = HashMap::new();
-    let mut taken: HashMap<String, String> = HashMap::new();
-    let mut aliases: Vec<(String, (ModuleId, FuncId))> = Vec::new();
+    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
+    if !symbols.diags.is_empty() {
+        return Err(symbols.diags);
+    }
     let mut defined = 0u32;
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let at = f.loc.map(|l| Pos::from_loc(&m.files, l));
-            if f.attrs.contains(FuncAttrs::KERNEL) {
-                diags.push(Diagnostic::error(
-                    format!(
-                        "`{}` is a `kernel` function, which is not supported by the wasm backend (it compiles host \
-                         code, and `gpu` functions as their host body): use {GPU_BACKENDS}",
-                        f.name
-                    ),
-                    at,
-                ));
-                continue;
+    let sigs = symbols.signatures(program, |m, f, symbol| {
+        let mut params = Vec::new();
+        for p in f.body.all_params() {
+            match f.body.ty(p).map(|t| m.types.get(t)) {
+                Some(t) if !t.is_array => params.extend(val_types(t.dtype)),
+                _ => params.push(ValType::I32),
             }
-            let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !index.is_exported(mid, &f.name);
-            let name = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
-            if !private {
-                if let Some(why) = unexportable(&name) {
-                    diags.push(Diagnostic::error(
-                        format!("`{name}` cannot be exported by the wasm backend: {why}"),
-                        at.clone(),
-                    ));
-                }
-                if let Some(prev) = taken.insert(name.clone(), m.name.clone()) {
-                    diags.push(Diagnostic::error(
-                        format!("symbol `{name}` is exported by both module `{prev}` and module `{}`", m.name),
-                        at.clone(),
-                    ));
-                }
-            }
-            let mut params = Vec::new();
-            for p in f.body.all_params() {
-                match f.body.ty(p).map(|t| m.types.get(t)) {
-                    Some(t) if !t.is_array => params.extend(val_types(t.dtype)),
-                    _ => params.push(ValType::I32),
-                }
-            }
-            let mut results = Vec::new();
-            match f.ret.map(|t| m.types.get(t)) {
-                Some(t) if t.is_array => results.push(ValType::I32),
-                Some(t) => results.extend(val_types(t.dtype)),
-                None => {}
-            }
-            sigs.insert((mid, fid), Sig { name, exported: !private, params, results, index: defined });
-            defined += 1;
         }
-        for (alias, target) in &m.function_aliases {
-            let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
-            let Some(fid) = index.function(mid, target) else {
-                diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
-                continue;
-            };
-            if !index.is_exported(mid, alias) && m.export_all.is_some() {
-                continue;
-            }
-            if let Some(why) = unexportable(alias) {
-                diags.push(Diagnostic::error(
-                    format!("`{alias}` cannot be exported by the wasm backend: {why}"),
-                    at.clone(),
-                ));
-            }
-            if taken.insert(alias.clone(), m.name.clone()).is_some() {
-                diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
-                continue;
-            }
-            aliases.push((alias.clone(), (mid, fid)));
+        let mut results = Vec::new();
+        match f.ret.map(|t| m.types.get(t)) {
+            Some(t) if t.is_array => results.push(ValType::I32),
+            Some(t) => results.extend(val_types(t.dtype)),
+            None => {}
         }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
+        defined += 1;
+        Sig { name: symbol.name.clone(), exported: symbol.exported, params, results, index: defined - 1 }
+    });
     let depth_counted = crate::calls::depth_counted(program, &index);
     let mut t = Translation {
         program,
@@ -350,27 +307,23 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
         }
     }
     // Each exported ufunc's `NAME_loop` and `NAME_dl`.
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
-            let Some(sig) = t.sigs.get(&(mid, fid)).cloned() else { continue };
-            if f.ufunc_sig.is_none() || !sig.exported {
-                continue;
-            }
-            match crate::ufunc_plan::Plan::new(m, f) {
-                Ok(mut plan) => {
-                    plan.symbol = sig.name.clone();
-                    let lp = ufunc::loop_entry(&mut t, &plan, sig.index);
-                    let dl = ufunc::dl_entry(&mut t, &plan, lp);
-                    t.ufunc_exports.push((format!("{}_loop", sig.name), lp - DEFINED));
-                    t.ufunc_exports.push((format!("{}_dl", sig.name), dl - DEFINED));
-                }
-                Err(e) => diags.push(Diagnostic::error(e, f.loc.map(|l| Pos::from_loc(&m.files, l)))),
+    match symbols.ufuncs(program) {
+        Ok(plans) => {
+            for (function, plan) in plans {
+                let body = t.sigs[&function].index;
+                let lp = ufunc::loop_entry(&mut t, &plan, body);
+                let dl = ufunc::dl_entry(&mut t, &plan, lp);
+                t.ufunc_exports.push((crate::abi::loop_symbol(&plan.symbol), lp - DEFINED));
+                t.ufunc_exports.push((crate::abi::dl_symbol(&plan.symbol), dl - DEFINED));
             }
         }
+        Err(d) => diags.extend(d),
     }
     if !diags.is_empty() {
         return Err(diags);
     }
+    let aliases: Vec<(String, (ModuleId, FuncId))> =
+        symbols.aliases().map(|e| (e.symbol.clone(), e.function)).collect();
     Ok(assemble(&t, &aliases))
 }
 

@@ -8,7 +8,8 @@
 //   m.exports.saxpy(...)                       // the raw exports, for callers that manage memory themselves
 //
 // The `env` imports are filled here: the libm functions the module uses
-// from `Math` (fmod as JavaScript's `%`), and `postc_panic(ptr, len)`,
+// from `Math` (fmod as JavaScript's `%`; erf, erfc, lgamma and tgamma,
+// which `Math` lacks, from the small implementations below), and `postc_panic(ptr, len)`,
 // which throws a `PostcPanic` whose message is the panic's text
 // (`panic: ... at file:line:col`). Arrays are copied into the module's
 // arena as DLTensors before a call and back after it; the arena is reset
@@ -35,7 +36,208 @@ function rint(x) {
   return Object.is(r, 0) && x < 0 ? -0 : r;
 }
 
-/** libm functions by their C names, computed with `Math` in doubles. */
+// erf, erfc, lgamma and tgamma, which `Math` lacks, in doubles: a few ulps
+// from the correctly rounded result for most arguments (docs/abi.md §14
+// gives the bounds measured), and fma, which needs the exact product.
+
+const SQRT_PI = 1.7724538509055160273;
+const LN_SQRT_2PI = 0.91893853320467274178;
+const SQRT_2PI = 2.5066282746310005024;
+
+// x*x as hi + lo exactly (Dekker's split), so exp(-x*x) does not round x*x.
+function expNegSquare(x) {
+  const c = 134217729 * x; // 2^27 + 1
+  const hi = c - (c - x), lo = x - hi;
+  const sqHi = hi * hi, sqLo = 2 * hi * lo + lo * lo;
+  return Math.exp(-sqHi) * Math.exp(-sqLo);
+}
+
+// erf by its power series with positive terms:
+// erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n (2x^2)^n x / (1*3*...*(2n+1)).
+function erfSeries(x) {
+  const x2 = 2 * x * x;
+  let term = x, sum = x;
+  for (let n = 1; n < 200; n++) {
+    term *= x2 / (2 * n + 1);
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return (2 / SQRT_PI) * expNegSquare(x) * sum;
+}
+
+// erfc for x >= 0.5 by its continued fraction (modified Lentz):
+// erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
+function erfcFraction(x) {
+  const tiny = 1e-300;
+  let f = x, c = x, d = 0;
+  for (let n = 1; n < 5000; n++) {
+    const a = n / 2;
+    d = x + a * d;
+    d = d === 0 ? tiny : d;
+    c = x + a / c;
+    c = c === 0 ? tiny : c;
+    d = 1 / d;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-17) break;
+  }
+  return expNegSquare(x) / (SQRT_PI * f);
+}
+
+function erf(x) {
+  if (Number.isNaN(x)) return x;
+  const a = Math.abs(x);
+  if (a < 1e-300) return x;
+  const r = a < 2 ? erfSeries(a) : a < 6 ? 1 - erfcFraction(a) : 1;
+  return x < 0 ? -r : r;
+}
+
+function erfc(x) {
+  if (Number.isNaN(x)) return x;
+  if (x < 1) return x < -6 ? 2 : 1 + erf(-x);
+  return x > 27.3 ? 0 : erfcFraction(x);
+}
+
+// Lanczos approximation, g = 607/128, 15 terms (Godfrey's coefficients),
+// good to about 1e-15 relative for x >= 0.5.
+const LANCZOS_G = 607 / 128;
+const LANCZOS = [
+  0.99999999999999709182, 57.156235665862923517, -59.597960355475491248, 14.136097974741747174,
+  -0.49191381609762019978, 0.33994649984811888699e-4, 0.46523628927048575665e-4, -0.98374475304879564677e-4,
+  0.15808870322491248884e-3, -0.21026444172410488319e-3, 0.21743961811521264320e-3, -0.16431810653676389022e-3,
+  0.84418223983852743293e-4, -0.26190838401581408670e-4, 0.36899182659531622704e-5,
+];
+
+function lanczosSum(x) {
+  // sum c0 + c_k / (x - 1 + k)
+  let s = LANCZOS[0];
+  for (let k = 1; k < LANCZOS.length; k++) s += LANCZOS[k] / (x - 1 + k);
+  return s;
+}
+
+// sin(pi x), exact at integers and reduced before multiplying by pi.
+function sinPi(x) {
+  const n = Math.round(2 * x);
+  const r = x - n / 2; // |r| <= 1/4
+  const t = Math.PI * r;
+  const s = [Math.sin(t), Math.cos(t), -Math.sin(t), -Math.cos(t)][((n % 4) + 4) % 4];
+  return s === 0 ? 0 : s;
+}
+
+// lgamma(1 + z) = -gamma z + sum_{k>=2} (-1)^k zeta(k) z^k / k, |z| <= 1/2:
+// near lgamma's zeros at 1 and 2, where the Lanczos sum loses its
+// relative accuracy. zeta(k) by Euler-Maclaurin summation from n = 20.
+const EULER_GAMMA = 0.57721566490153286061;
+const LGAMMA1P = (() => {
+  const bernoulli = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730];
+  const coefficients = [];
+  for (let k = 2; k <= 60; k++) {
+    let zeta = 0;
+    for (let n = 19; n >= 1; n--) zeta += n ** -k;
+    let tail = 20 ** (1 - k) / (k - 1) + 20 ** -k / 2, rising = k, factorial = 2;
+    for (let j = 1; j <= bernoulli.length; j++) {
+      tail += (bernoulli[j - 1] / factorial) * rising * 20 ** (-k - 2 * j + 1);
+      rising *= (k + 2 * j - 1) * (k + 2 * j);
+      factorial *= (2 * j + 1) * (2 * j + 2);
+    }
+    coefficients.push(((k % 2 === 0 ? 1 : -1) * (zeta + tail)) / k);
+  }
+  return coefficients;
+})();
+
+function lgamma1p(z) {
+  let s = 0;
+  for (let k = LGAMMA1P.length - 1; k >= 0; k--) s = s * z + LGAMMA1P[k];
+  return z * (s * z - EULER_GAMMA);
+}
+
+function lgamma(x) {
+  if (Number.isNaN(x)) return x;
+  if (!Number.isFinite(x)) return Infinity;
+  if (x <= 0 && Number.isInteger(x)) return Infinity;
+  if (x === 1 || x === 2) return 0;
+  if (Number.isInteger(x) && x <= 23) return Math.log(tgamma(x));
+  if (x >= 0.5 && x < 1.5) return lgamma1p(x - 1);
+  if (x >= 1.5 && x < 2.5) return Math.log1p(x - 2) + lgamma1p(x - 2);
+  if (x < 0.5) {
+    // Reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x).
+    return Math.log(Math.PI / Math.abs(sinPi(x))) - lgamma(1 - x);
+  }
+  if (x >= 10) {
+    // Stirling's series.
+    const r = 1 / x, r2 = r * r;
+    const series = r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 * (1 / 1188)))));
+    return (x - 0.5) * (Math.log(x) - 1) + (LN_SQRT_2PI - 0.5) + series;
+  }
+  const t = x - 0.5 + LANCZOS_G;
+  return LN_SQRT_2PI + (x - 0.5) * Math.log(t) - t + Math.log(lanczosSum(x));
+}
+
+function tgamma(x) {
+  if (Number.isNaN(x)) return x;
+  if (x === Infinity) return x;
+  if (x === 0) return 1 / x;
+  if (x < 0 && Number.isInteger(x)) return NaN;
+  if (x === -Infinity) return NaN;
+  if (Number.isInteger(x) && x <= 23) {
+    let f = 1;
+    for (let k = 2; k < x; k++) f *= k;
+    return f;
+  }
+  if (x < 0.5) {
+    // Reflection: gamma(x) = pi / (sin(pi x) gamma(1 - x)).
+    return Math.PI / (sinPi(x) * tgamma(1 - x));
+  }
+  if (x > 171.7) return Infinity;
+  // t = x - 1/2 + g as hi + lo, so the large power does not round t.
+  const gm = LANCZOS_G - 0.5;
+  const hi = x + gm, lo = gm - (hi - x);
+  const y = x - 0.5;
+  const half = Math.pow(hi, y / 2) * Math.exp(y / 2 * Math.log1p(lo / hi));
+  return SQRT_2PI * lanczosSum(x) * (half * Math.exp(-hi) * Math.exp(-lo)) * half;
+}
+
+// x as a signed integer significand and a power of two (x finite).
+function decompose(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  let m = bits & 0xfffffffffffffn;
+  if (biased !== 0) m |= 1n << 52n;
+  const e = (biased === 0 ? 1 : biased) - 1075;
+  return [bits >> 63n ? -m : m, e];
+}
+
+function bitLength(n) {
+  return n === 0n ? 0 : n.toString(2).length;
+}
+
+// a*b + c rounded once (C's fma), exactly with BigInts.
+function fma(a, b, c) {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
+  if (c === 0) return a * b;
+  const [ma, ea] = decompose(a), [mb, eb] = decompose(b), [mc, ec] = decompose(c);
+  const mp = ma * mb, ep = ea + eb;
+  const e = Math.min(ep, ec);
+  const s = (mp << BigInt(ep - e)) + (mc << BigInt(ec - e));
+  if (s === 0n) return 0;
+  const neg = s < 0n, mag = neg ? -s : s;
+  const shift = Math.max(bitLength(mag) - 53, -1074 - e);
+  let q = mag;
+  if (shift > 0) {
+    const big = BigInt(shift);
+    q = mag >> big;
+    const rest = mag - (q << big), half = 1n << (big - 1n);
+    if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+  }
+  const k = e + Math.max(shift, 0);
+  const r = k > 1023 ? Number(q) * 2 ** 1023 * 2 ** (k - 1023) : Number(q) * 2 ** k;
+  return neg ? -r : r;
+}
+
+/** libm functions by their C names, computed with `Math` in doubles (and the
+ * functions above where `Math` has none). */
 export const LIBM = {
   sin: Math.sin, cos: Math.cos, tan: Math.tan, asin: Math.asin, acos: Math.acos, atan: Math.atan,
   sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, asinh: Math.asinh, acosh: Math.acosh, atanh: Math.atanh,
@@ -43,9 +245,10 @@ export const LIBM = {
   log1p: Math.log1p, cbrt: Math.cbrt, atan2: Math.atan2, pow: (x, y) => (x === 1 || y === 0 ? 1 : x ** y),
   fmod: (x, y) => x % y, hypot: Math.hypot, fmin: (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b)),
   fmax: (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b)), fdim,
-  fma: (a, b, c) => a * b + c, round: (x) => Math.sign(x) * Math.round(Math.abs(x)), rint, nearbyint: rint,
+  fma, round: (x) => Math.sign(x) * Math.round(Math.abs(x)), rint, nearbyint: rint,
   sqrt: Math.sqrt, fabs: Math.abs, floor: Math.floor, ceil: Math.ceil, trunc: Math.trunc,
   copysign: (a, b) => (Math.sign(b) < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
+  erf, erfc, lgamma, tgamma,
 };
 
 // DLPack type codes and the typed array of each dtype: Float16 elements

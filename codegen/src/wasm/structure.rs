@@ -125,7 +125,8 @@ struct Planner<'b> {
 }
 
 /// The structured form of `body`, or `None` when its graph is irreducible
-/// (or a terminator names a block that does not exist).
+/// (or, in a body the verifier rejects, a reachable block lacks a
+/// terminator or branches to a block that does not exist).
 pub(crate) fn plan(body: &Body) -> Option<Vec<Step>> {
     let cfg = Cfg::compute(body);
     let order = rpo(&cfg);
@@ -141,9 +142,11 @@ pub(crate) fn plan(body: &Body) -> Option<Vec<Step>> {
     let mut loop_header = vec![false; n];
     let mut forward_in = vec![0u32; n];
     for &b in &order {
-        // A terminator with a target out of range lists fewer successors.
-        if body.terminator(b).is_some_and(|t| body.successors_of_inst(t).len() != cfg.succs_raw(b).len()) {
-            return None;
+        // A block must end in a terminator whose targets exist (one out of
+        // range is missing from the graph's successors).
+        match body.terminator(b) {
+            Some(t) if body.successors_of_inst(t).len() == cfg.succs_raw(b).len() => {}
+            _ => return None,
         }
         for s in cfg.succs(b) {
             if number[s.index()] <= number[b.index()] {

@@ -2,20 +2,22 @@
 //! LLVM's IR builder.
 //!
 //! [`Declared`] decides, once per program, how every function appears in
-//! the module (symbol, linkage, ABI), which calls count the depth of calls,
-//! and which exported names shadow C library functions. Each codegen unit
-//! then builds the module in its own `Context` ([`build_module`]): every
-//! function is declared first, then the bodies are built in the order of
-//! the IR tables ([`body`]), with the helpers ([`crate::llvm::helpers`]), panic
-//! paths, constants and metadata they use made on first use ([`unit`]).
+//! the module (its symbol from [`crate::symbols`], linkage, ABI), which
+//! calls count the depth of calls, and which exported names shadow C
+//! library functions. Each codegen unit then builds the module in its own
+//! `Context` ([`build_module`]): every function is declared first, then
+//! the bodies are built in the order of the IR tables ([`body`]), with the
+//! helpers ([`crate::llvm::helpers`]), panic paths, constants and metadata
+//! they use made on first use ([`unit`]).
 
 mod body;
 pub(crate) mod unit;
 
 use crate::calls::{depth_counted, is_panic_thunk, resolve, Index, Target};
+use crate::symbols::{Conventions, DeviceFunctions, Export, SymbolPlan};
 
 use crate::llvm::imports::Shield;
-use postc_ir::diag::{Diagnostic, Pos};
+use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{HashMap, HashSet};
 
@@ -137,6 +139,8 @@ pub struct Declared<'p> {
     /// [`depth_counted`]).
     pub depth_counted: HashSet<(ModuleId, FuncId)>,
     pub diags: Vec<Diagnostic>,
+    /// The symbols, decided as for every backend.
+    pub symbols: SymbolPlan,
 }
 
 impl<'p> Declared<'p> {
@@ -150,79 +154,59 @@ impl<'p> Declared<'p> {
             shield: Shield::default(),
             depth_counted: HashSet::new(),
             diags: Vec::new(),
+            symbols: SymbolPlan::default(),
         };
         d.declare_all();
         d
     }
 
     fn declare_all(&mut self) {
-        let mut taken: HashMap<String, String> = HashMap::new();
-        // Public symbols and where they are defined.
-        let mut public: Vec<(String, Option<Pos>)> = Vec::new();
-        for (mid, m) in self.program.modules.iter_enumerated() {
-            for (fid, f) in m.functions.iter_enumerated() {
-                let private = f.name.starts_with(postc_ir::builtins::PREFIX) || !self.index.is_exported(mid, &f.name);
-                let symbol = if private { format!("{}.{}", m.name, f.name) } else { f.name.clone() };
-                if let Some(prev) = taken.insert(symbol.clone(), m.name.clone()) {
-                    self.diags.push(Diagnostic::error(
-                        format!("symbol `{symbol}` is exported by both module `{prev}` and module `{}`", m.name),
-                        f.loc.map(|l| Pos::from_loc(&m.files, l)),
-                    ));
-                }
-                if !private {
-                    public.push((symbol.clone(), f.loc.map(|l| Pos::from_loc(&m.files, l))));
-                }
-                let sig = signature(m, f, symbol, !private);
-                self.sigs.insert((mid, fid), sig);
-            }
-            for (alias, target) in &m.function_aliases {
-                let Some(fid) = self.index.function(mid, target) else {
-                    let at = m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l));
-                    self.diags.push(Diagnostic::error(format!("alias `{alias}` names no function `{target}`"), at));
-                    continue;
-                };
-                if !self.index.is_exported(mid, alias) && m.export_all.is_some() {
-                    continue;
-                }
-                let sig = self.sigs[&(mid, fid)].clone();
-                if taken.insert(alias.clone(), m.name.clone()).is_some() {
-                    self.diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), None));
-                    continue;
-                }
-                public.push((alias.clone(), m.decl_locs.aliases.get(alias).map(|l| Pos::from_loc(&m.files, *l))));
-                self.aliases.push((alias.clone(), sig.symbol.clone(), sig));
-            }
+        let symbols = SymbolPlan::new(self.program, &self.index, &CONVENTIONS);
+        self.sigs = symbols.signatures(self.program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
+        for a in symbols.aliases() {
+            let sig = self.sigs[&a.function].clone();
+            self.aliases.push((a.symbol.clone(), sig.symbol.clone(), sig));
         }
-        self.check_public_names(&public);
+        self.diags.extend(symbols.diags.iter().cloned());
+        self.check_shadowed_names(&symbols.exported);
         self.depth_counted = depth_counted(self.program, &self.index);
+        self.symbols = symbols;
     }
 
-    /// Public symbols: none reserved, and those that name C library
-    /// functions shielded (see [`imports`]).
-    fn check_public_names(&mut self, public: &[(String, Option<Pos>)]) {
-        for (name, at) in public {
-            if crate::abi::reserved(name) {
-                self.diags.push(Diagnostic::error(
-                    format!("`{name}` cannot be exported: the name is reserved for the C implementation"),
-                    at.clone(),
-                ));
-            }
-        }
-        self.shield = Shield::new(public.iter().map(|(n, p)| (n.as_str(), p.clone())));
+    /// Exported names of C library functions are shielded (see
+    /// [`imports`]); compiled code then reaches the C library through
+    /// `dlopen` and `dlsym`, which the program may not export.
+    fn check_shadowed_names(&mut self, public: &[Export]) {
+        self.shield = Shield::new(public.iter().map(|e| (e.symbol.as_str(), e.at.clone())));
         if !self.shield.is_empty() {
-            // The shield reaches the C library through these two.
             let shadowed = self.shield.names().next().map(|(n, _)| n.to_owned()).unwrap_or_default();
-            for (name, at) in public {
+            for e in public {
+                let name = &e.symbol;
                 if name == "dlopen" || name == "dlsym" {
                     self.diags.push(Diagnostic::error(
                         format!(
                             "`{name}` cannot be exported together with `{shadowed}`: compiled code reaches the \
                              C library's `{shadowed}` through the C library's `{name}`"
                         ),
-                        at.clone(),
+                        e.at.clone(),
                     ));
                 }
             }
         }
     }
+}
+
+/// How the LLVM backend names functions (see [`crate::symbols`]): a
+/// private function is `module.function`, every device function is
+/// compiled, and exported names may not be those reserved for the C
+/// implementation.
+const CONVENTIONS: Conventions = Conventions {
+    private_symbol: crate::symbols::dotted_private_symbol,
+    cannot_export,
+    device: DeviceFunctions::Compiled,
+};
+
+fn cannot_export(name: &str) -> Option<String> {
+    crate::abi::reserved(name)
+        .then(|| format!("`{name}` cannot be exported: the name is reserved for the C implementation"))
 }
