@@ -43,14 +43,13 @@
 //! loop overflows.
 
 use crate::analysis::{Analyses, AnalysisSet};
+use crate::loop_copy::{copy_blocks, counted_loop, label, rebuild, Build, CopyMap, CountedLoop, MAX_LOOP_INSTS};
 use crate::manager::FuncCx;
-use crate::rewrite::{NameGen, Rewriter};
+use crate::rewrite::NameGen;
 use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{operand_places, BlockId, Body, InstData, Literal, NameId, OperandAt, ValueId};
+use postc_ir::body::{BlockId, Body, InstData, Literal, ValueId};
 use postc_ir::cfg::{Cfg, DomTree};
 use postc_ir::{DType, EntityId, Function, Opcode, TypeId};
-use smallvec::SmallVec;
-use std::collections::HashMap;
 
 pub struct Irce;
 
@@ -67,8 +66,6 @@ const MAX_OFFSET: i64 = 1 << 31;
 /// Extents are clamped to this before the offsets are subtracted, so that
 /// the main loop's bound and its counter stay far from overflow.
 const EXTENT_CAP: i64 = 1 << 62;
-/// Loops with more instructions (exits included) are not copied.
-const MAX_LOOP_INSTS: usize = 4096;
 
 /// An extent a check compares with, as the guard reads it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,7 +122,8 @@ impl FunctionPass for Irce {
             return false;
         }
         let names = NameGen::starting_at(analyses.name_start(body));
-        let next = rebuild(func, &splits, &cfg, names);
+        let loops: Vec<(BlockId, &[bool])> = splits.iter().map(|s| (s.header, &s.in_loop[..])).collect();
+        let next = rebuild(func, &loops, &cfg, names, |bd, labels, k, guard| emit_split(bd, labels, &splits[k], guard));
         analyses.invalidate_except(AnalysisSet::NONE);
         analyses.set_name_start(Some(next));
         true
@@ -146,57 +144,8 @@ fn is_int64(body: &Body, v: ValueId) -> bool {
 
 /// The split of the loop headed by `header`, if it qualifies.
 fn find_split(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: BlockId) -> Option<Split> {
-    if !dom.is_reachable(header) {
-        return None;
-    }
-    let mut latches = cfg.preds(header).filter(|&p| dom.dominates(header, p));
-    let latch = latches.next()?;
-    if latches.next().is_some() {
-        return None;
-    }
-    // The header: `%more = lt %i, %n` and `condbr %more, BODY, EXIT`.
-    let hd = body.blocks[header];
-    if hd.end - hd.start != 2 {
-        return None;
-    }
-    let more = ValueId::from_u32(hd.start);
-    let InstData::Binary { op: Opcode::Lt, left: counter, right: limit } = body.inst(more) else { return None };
-    let InstData::CondBr { cond, if_true: first, if_false: exit, .. } = body.inst(ValueId::from_u32(hd.start + 1))
-    else {
-        return None;
-    };
-    if cond != more || !is_int64(body, counter) || !is_int64(body, limit) || first == header {
-        return None;
-    }
-    // The natural loop of the back edge.
-    let nblocks = body.blocks.len();
-    let mut in_loop = vec![false; nblocks];
-    in_loop[header.index()] = true;
-    let mut stack = vec![latch];
-    while let Some(b) = stack.pop() {
-        if !in_loop[b.index()] {
-            in_loop[b.index()] = true;
-            stack.extend(cfg.preds(b).filter(|&p| dom.is_reachable(p)));
-        }
-    }
-    if !in_loop[first.index()] || in_loop[exit.index()] {
-        return None;
-    }
-    let blocks: Vec<BlockId> = cfg.rpo().filter(|&b| in_loop[b.index()] && b != header).collect();
-    // Innermost: no other block of the loop heads a loop.
-    if blocks.iter().any(|&b| cfg.preds(b).any(|p| dom.dominates(b, p))) {
-        return None;
-    }
-    let mut size = 2;
-    for &b in &blocks {
-        size += body.blocks[b].len();
-        if cfg.succs(b).any(|s| !in_loop[s.index()] && cfg.succs(s).len() != 0) {
-            return None;
-        }
-    }
-    if size > MAX_LOOP_INSTS {
-        return None;
-    }
+    let lp = counted_loop(body, cfg, dom, header)?;
+    let CountedLoop { latch, blocks, in_loop, counter, limit, more, body: first, mut size, .. } = lp;
     let declared_outside = |v: ValueId| {
         v.as_u32() < body.num_params + body.num_core || body.block_of(v).is_some_and(|b| !in_loop[b.index()])
     };
@@ -360,148 +309,10 @@ fn is_remainder(body: &Body, cfg: &Cfg, dom: &DomTree, header: BlockId, counter:
     })
 }
 
-/// The old name's base without its `$N` suffix, then `suffix`.
-fn base_name(old: &[u8], suffix: &[u8], out: &mut Vec<u8>) {
-    out.clear();
-    let cut = match old.iter().rposition(|&c| c == b'$') {
-        Some(k) if k + 1 < old.len() && old[k + 1..].iter().all(u8::is_ascii_digit) => k,
-        _ => old.len(),
-    };
-    out.extend_from_slice(&old[..cut]);
-    out.extend_from_slice(suffix);
-}
-
-/// Old ids → ids in the rebuild's extended space of their copies; an id
-/// without a copy stands for itself.
-struct CopyMap {
-    values: HashMap<ValueId, ValueId>,
-    blocks: HashMap<BlockId, BlockId>,
-}
-
-impl CopyMap {
-    fn new() -> CopyMap {
-        CopyMap { values: HashMap::new(), blocks: HashMap::new() }
-    }
-    fn value(&self, v: ValueId) -> ValueId {
-        self.values.get(&v).copied().unwrap_or(v)
-    }
-    fn block(&self, b: BlockId) -> BlockId {
-        self.blocks.get(&b).copied().unwrap_or(b)
-    }
-}
-
-/// Emits a copy of old instruction `v` named `name`, its operands and
-/// targets read through `map`.
-fn copy_inst(rw: &mut Rewriter<'_>, old: &Body, v: ValueId, map: &CopyMap, name: Option<NameId>) -> ValueId {
-    let tag = old.tags[v];
-    let [a, b] = old.ops[v];
-    let (items_at, _) = old.payload_ranges(v);
-    let mut items: SmallVec<[u32; 8]> = SmallVec::from_slice(old.extra.get(items_at.clone()).unwrap_or(&[]));
-    let mut ops = [a, b];
-    let put = |p: OperandAt, x: u32, ops: &mut [u32; 2], items: &mut [u32]| match p {
-        OperandAt::A => ops[0] = x,
-        OperandAt::B => ops[1] = x,
-        OperandAt::Extra(k) => {
-            if let Some(slot) = k.checked_sub(items_at.start).and_then(|k| items.get_mut(k)) {
-                *slot = x;
-            }
-        }
-    };
-    let mut values: SmallVec<[OperandAt; 8]> = SmallVec::new();
-    let mut blocks: SmallVec<[OperandAt; 2]> = SmallVec::new();
-    operand_places(tag, [a, b], &old.extra, |p| values.push(p), |p| blocks.push(p));
-    for p in values {
-        let x = map.value(ValueId::from_u32(p.read([a, b], &old.extra))).as_u32();
-        put(p, x, &mut ops, &mut items);
-    }
-    for p in blocks {
-        let x = map.block(BlockId::from_u32(p.read([a, b], &old.extra))).as_u32();
-        put(p, x, &mut ops, &mut items);
-    }
-    rw.emit_with_name(tag, old.types[v], ops, &items, name, old.loc(v))
-}
-
-struct Build<'a, 'b> {
-    rw: Rewriter<'a>,
-    old: &'a Body,
-    names: &'b mut NameGen,
-    buf: Vec<u8>,
-}
-
-impl Build<'_, '_> {
-    fn named(&mut self, old_name: &[u8], suffix: &[u8]) -> NameId {
-        let mut buf = std::mem::take(&mut self.buf);
-        base_name(old_name, suffix, &mut buf);
-        let n = self.rw.fresh_name(self.names, &[&buf]);
-        self.buf = buf;
-        n
-    }
-
-    fn value(&mut self, op: Opcode, ty: TypeId, ops: [u32; 2], extra: &[u32], base: &str) -> ValueId {
-        let n = self.named(base.as_bytes(), b"");
-        self.rw.emit_with_name(op, Some(ty), ops, extra, Some(n), None)
-    }
-
-    fn int(&mut self, x: i64, base: &str) -> ValueId {
-        let n = self.named(base.as_bytes(), b"");
-        self.rw.emit_const_with_name(TypeId::INT64, Literal::Int(x.into()), Some(n), None)
-    }
-
-    /// `select (lt a, b), a, b` or its mirror: the smaller or larger.
-    fn min_max(&mut self, a: ValueId, b: ValueId, min: bool, base: &str) -> ValueId {
-        let lt = self.value(Opcode::Lt, TypeId::BOOL, [a.as_u32(), b.as_u32()], &[], "lt");
-        let (t, f) = if min { (a, b) } else { (b, a) };
-        self.value(Opcode::Select, TypeId::INT64, [lt.as_u32(), 0], &[t.as_u32(), f.as_u32()], base)
-    }
-}
-
-/// Rebuilds the body with each split's guard and main loop laid out before
-/// its original header; returns the first free `$N`.
-fn rebuild(func: &mut Function, splits: &[Split], cfg: &Cfg, mut names: NameGen) -> u64 {
-    let old = std::mem::take(&mut func.body);
-    let mut labels = names.same_start();
-    let mut bd = Build { rw: Rewriter::new(&old), old: &old, names: &mut names, buf: Vec::new() };
-    let guards: Vec<BlockId> = splits.iter().map(|_| bd.rw.new_block()).collect();
-    // Branches into a split header from outside its loop enter the guard.
-    let entering = |b: BlockId| -> Option<usize> {
-        splits.iter().position(|s| !s.in_loop[b.index()] && cfg.succs(b).any(|x| x == s.header))
-    };
-    for b in old.blocks.ids() {
-        if let Some(k) = splits.iter().position(|s| s.header == b) {
-            emit_split(&mut bd, &mut labels, &splits[k], guards[k]);
-        }
-        bd.rw.begin_old_block(b);
-        let d = old.blocks[b];
-        match (entering(b), old.terminator(b)) {
-            (Some(_), Some(term)) => {
-                bd.rw.copy_range(ValueId::from_u32(d.start), term);
-                let mut map = CopyMap::new();
-                for (s, &g) in splits.iter().zip(&guards) {
-                    if !s.in_loop[b.index()] {
-                        map.blocks.insert(s.header, g);
-                    }
-                }
-                let name = bd.rw.copy_name(term);
-                copy_inst(&mut bd.rw, &old, term, &map, name);
-            }
-            _ => bd.rw.copy_range(ValueId::from_u32(d.start), ValueId::from_u32(d.end)),
-        }
-    }
-    let next = bd.names.peek().max(labels.peek());
-    func.body = bd.rw.finish();
-    crate::rewrite::recycle(old);
-    next
-}
-
 /// The guard and the main loop of one split.
 fn emit_split(bd: &mut Build<'_, '_>, labels: &mut NameGen, s: &Split, guard: BlockId) {
     let old = bd.old;
     let hlabel = old.label(s.header).as_bytes();
-    let mut buf = Vec::new();
-    let mut label = |rw: &mut Rewriter<'_>, base: &[u8], suffix: &[u8]| {
-        base_name(base, suffix, &mut buf);
-        rw.fresh_name(labels, &[&buf])
-    };
     let main_head = bd.rw.new_block();
     let mut map = CopyMap::new();
     map.blocks.insert(s.header, main_head);
@@ -510,7 +321,7 @@ fn emit_split(bd: &mut Build<'_, '_>, labels: &mut NameGen, s: &Split, guard: Bl
         map.blocks.insert(b, n);
     }
     // The guard: the bound of the main loop, and whether to enter it.
-    let l = label(&mut bd.rw, hlabel, b".guard");
+    let l = label(&mut bd.rw, labels, hlabel, b".guard");
     bd.rw.begin_block_named(guard, l);
     let mut dims: Vec<((ValueId, u32), ValueId)> = Vec::new();
     let mut read = |bd: &mut Build<'_, '_>, e: Extent| match e {
@@ -581,7 +392,7 @@ fn emit_split(bd: &mut Build<'_, '_>, labels: &mut NameGen, s: &Split, guard: Bl
     bd.rw.emit(Opcode::CondBr, None, [ok.as_u32(), 0], &[main_head.as_u32(), header, 0, 0], None, None);
     // The main loop's header: the original compare holds in every
     // iteration of the main loop, where `%i < hi <= %n`.
-    let l = label(&mut bd.rw, hlabel, b".main");
+    let l = label(&mut bd.rw, labels, hlabel, b".main");
     bd.rw.begin_block_named(main_head, l);
     let more = bd.named(old.name_bytes(s.more).unwrap_or(b"more"), b".main");
     let more = bd.rw.emit_with_name(
@@ -596,21 +407,15 @@ fn emit_split(bd: &mut Build<'_, '_>, labels: &mut NameGen, s: &Split, guard: Bl
     let body = map.block(s.body).as_u32();
     bd.rw.emit(Opcode::CondBr, None, [more.as_u32(), 0], &[body, header, 0, 0], None, old.loc(s.more));
     // The loop's blocks, then its exits, each checked branch now plain.
-    for &b in s.blocks.iter().chain(&s.exits) {
-        let l = label(&mut bd.rw, old.label(b).as_bytes(), b".main");
-        bd.rw.begin_block_named(map.block(b), l);
-        for v in old.blocks[b].insts() {
-            let check = s.checks.iter().any(|&(t, _)| t == v);
-            if check {
-                let InstData::CondBr { if_true, .. } = old.inst(v) else { continue };
-                let target = map.block(if_true).as_u32();
-                bd.rw.emit(Opcode::Br, None, [target, 0], &[], None, old.loc(v));
-                continue;
-            }
-            let name = old.name_bytes(v).map(|n| n.to_vec());
-            let name = name.map(|n| bd.named(&n, b".main"));
-            let new = copy_inst(&mut bd.rw, old, v, &map, name);
-            map.values.insert(v, new);
+    let copied: Vec<BlockId> = s.blocks.iter().chain(&s.exits).copied().collect();
+    copy_blocks(bd, labels, &copied, &mut map, b".main", |bd, map, v| {
+        if !s.checks.iter().any(|&(t, _)| t == v) {
+            return false;
         }
-    }
+        if let InstData::CondBr { if_true, .. } = bd.old.inst(v) {
+            let target = map.block(if_true).as_u32();
+            bd.rw.emit(Opcode::Br, None, [target, 0], &[], None, bd.old.loc(v));
+        }
+        true
+    });
 }

@@ -11,12 +11,14 @@ pub mod const_fold;
 pub mod dce;
 pub mod insert_checks;
 pub mod irce;
+mod loop_copy;
 pub mod manager;
 pub mod rewrite;
 pub mod select_fold;
 pub mod simplify_cfg;
 pub mod strength_reduce;
 pub mod stride_lower;
+pub mod stride_version;
 pub mod verify;
 
 use analysis::{Analyses, AnalysisSet};
@@ -97,6 +99,7 @@ pub fn registry() -> Vec<Registration> {
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
+        (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),
         (&strength_reduce::INFO, || Pass::Function(Box::new(strength_reduce::StrengthReduce))),

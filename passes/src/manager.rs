@@ -120,13 +120,13 @@ pub fn default_pipeline(level: u8) -> &'static str {
     match level {
         0 => "insert-checks,stride-lower,verify,cold-outline",
         1 => {
-            "insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,simplify-cfg,dce,cold-outline"
+            "insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,stride-version,simplify-cfg,dce,cold-outline"
         }
         _ => concat!(
             "cleanup,",
             "insert-checks,stride-lower,",
             "const-fold,strength-reduce,select-fold,simplify-cfg,dce,",
-            "irce,",
+            "irce,stride-version,",
             "const-fold,select-fold,simplify-cfg,dce,",
             "cold-outline"
         ),

@@ -216,7 +216,9 @@ fn cleanup_passes_are_idempotent() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(text);
         modules.push(postc_ir::parse::parse_module(text, &std::fs::read(path).unwrap()).unwrap());
     }
-    for pass in ["select-fold", "strength-reduce", "dce", "simplify-cfg", "const-fold", "cleanup", "irce"] {
+    for pass in
+        ["select-fold", "strength-reduce", "dce", "simplify-cfg", "const-fold", "cleanup", "irce", "stride-version"]
+    {
         for level in [0, 2] {
             for (i, base) in modules.iter().enumerate() {
                 let pm = parse_pipeline(&format!("insert-checks,stride-lower,{pass},{pass}")).unwrap();

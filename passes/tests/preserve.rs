@@ -61,7 +61,8 @@ fn transform(m: &Module, pipeline: &str, options: &PassOptions) -> Result<Module
 }
 
 /// The configurations every module is checked under: each pass on its own
-/// (stride-lower and irce after insert-checks) at -O0 and -O2 options, and each
+/// (stride-lower and irce after insert-checks, stride-version after
+/// the three) at -O0 and -O2 options, and each
 /// default pipeline with its level's options.
 fn configurations() -> Vec<(String, PassOptions)> {
     let mut out = Vec::new();
@@ -70,6 +71,7 @@ fn configurations() -> Vec<(String, PassOptions)> {
         let pipeline = match info.name {
             "stride-lower" => "insert-checks,stride-lower".to_owned(),
             "irce" => "insert-checks,irce".to_owned(),
+            "stride-version" => "insert-checks,stride-lower,irce,stride-version".to_owned(),
             _ => info.name.to_owned(),
         };
         for level in [0, 2] {

@@ -1244,6 +1244,16 @@ def _loop_bounds():
     x = r64(5)
     for n in [4, 6, 7, 9]:
         cases.append(Case(f"every_third_{n}", "every_third", [x, ("Int64", n)], every_third))
+
+    # Views that are not contiguous along the indexed axis: a loop versioned
+    # on unit strides must take its fallback for them.
+    for name, step_x, step_y in [("x_step2", 2, 1), ("y_reversed", 1, -1), ("both", 3, -2)]:
+        x = local.uniform(-10.0, 10.0, size=6 * abs(step_x)).astype(np.float32)[::step_x]
+        y = local.uniform(-10.0, 10.0, size=6 * abs(step_y)).astype(np.float32)[::step_y]
+        cases.append(Case(f"saxpy_len_x_{name}", "saxpy_len_x", [("Float32", 1.5), x, y], saxpy_len_x, outputs=(2,)))
+    a = r64((5, 3)).T
+    for r, n in [(1, 5), (2, 6)]:
+        cases.append(Case(f"row_sum_transposed_{r}_{n}", "row_sum", [a, ("Int64", r), ("Int64", n)], row_sum))
     return cases
 
 
