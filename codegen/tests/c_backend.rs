@@ -321,3 +321,15 @@ fn float16_fallback_rounds_once_to_nearest_even() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn gcc_gets_the_vectoriser_cost_model_that_checks_for_overlap() {
+    // gcc's -O2 vectoriser adds no run-time overlap check; clang's does
+    // and takes no gcc-only flag.
+    let o2 = postc_codegen::CodegenOptions::for_level(postc_codegen::OptLevel::O2);
+    let o3 = postc_codegen::CodegenOptions::for_level(postc_codegen::OptLevel::O3);
+    let flag = "-fvect-cost-model=cheap".to_owned();
+    assert!(postc_codegen::c::c_flags(&o2, &["gcc".to_owned()]).contains(&flag));
+    assert!(!postc_codegen::c::c_flags(&o3, &["gcc".to_owned()]).contains(&flag));
+    assert!(!postc_codegen::c::c_flags(&o2, &["clang-22".to_owned()]).contains(&flag));
+}

@@ -234,7 +234,7 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
     let src = dir.join(format!("{}.c", m.name));
     std::fs::write(&src, source).map_err(|e| e.to_string())?;
     postc_codegen::c::write_headers(dir).map_err(|e| e.to_string())?;
-    let mut flags = postc_codegen::c::c_flags(&options);
+    let mut flags = postc_codegen::c::c_flags(&options, &[cc.command().to_owned()]);
     if sanitize {
         flags.extend(
             ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"].map(String::from),
