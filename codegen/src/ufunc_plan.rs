@@ -165,6 +165,19 @@ impl Plan {
         }
     }
 
+    /// The core axes' byte strides that view operand `i`'s parameter type
+    /// declares with `Strides`: the body reads with exactly these, so any
+    /// other step is an error ("operand I does not have the strides its
+    /// parameter type declares"), never a copy.
+    pub fn declared_core_strides(&self, i: usize) -> Vec<(usize, i64)> {
+        match &self.types[i] {
+            Some(td) if matches!(td.layout, Layout::Strides(_)) => {
+                (0..self.core[i].len()).filter_map(|a| fixed_stride(td, a).map(|s| (a, s))).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Sum of the core ranks of operands before `i`: where operand `i`'s core
     /// steps start after the `nops` outer steps.
     pub fn core_step_base(&self, i: usize) -> usize {

@@ -12,6 +12,65 @@ fn have_cc() -> bool {
     Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
+/// A gufunc whose core operand's type declares its stride: its body reads
+/// every second Float64.
+const DECLARED_STRIDES: &str = "module strided\n\
+ufunc colsum(%a: Float64[]Shape[?]Strides[16]) -> Float64 \"(n)->()\" core(%n: Int64) {\n\
+entry:\n  %zero: Float64 = const 0.0\n  %i0: Int64 = const 0\n  let %acc: Float64 = %zero\n  let %i: Int64 = %i0\n  br head\n\
+head:\n  %more: Bool = lt %i, %n\n  condbr %more, body, done\n\
+body:\n  %x: Float64 = index.load %a[%i]\n  %acc2: Float64 = add %acc, %x\n  set %acc = %acc2\n\
+  %one: Int64 = const 1\n  %next: Int64 = add %i, %one\n  set %i = %next\n  br head\n\
+done:\n  return %acc\n}\n";
+
+/// Calls `colsum_loop` as NumPy would, with the declared core step (16
+/// bytes), or with another (8 bytes) when given an argument.
+const DECLARED_STRIDES_CALLER: &str = r#"#include <stdint.h>
+#include <stdio.h>
+void colsum_loop(char **, const intptr_t *, const intptr_t *, void *);
+int main(int argc, char **argv) {
+  (void)argv;
+  double a[6] = {1, 2, 3, 4, 5, 6}, out = 0;
+  char *args[2] = {(char *)a, (char *)&out};
+  intptr_t dims[2] = {1, 3};
+  intptr_t steps[3] = {0, 0, argc > 1 ? 8 : 16};
+  colsum_loop(args, dims, steps, NULL);
+  printf("%g\n", out);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_core_step_other_than_the_declared_stride_panics() {
+    // The body reads with the declared stride, so NAME_loop must refuse
+    // any other step rather than read past the operand.
+    assert!(have_cc(), "scripts/setup installs a C compiler");
+    let dir = tmpdir("abi-declared-strides");
+    let src = dir.join("strided.pir");
+    std::fs::write(&src, DECLARED_STRIDES).unwrap();
+    for backend in BACKENDS {
+        let lib = dir.join(format!("libstrided_{backend}.so"));
+        let out = Command::new(driver())
+            .args(["compile", "--backend", backend, "-O2", "--emit", "shared"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&lib)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        let exe = build_c(&dir, &format!("strided_{backend}"), DECLARED_STRIDES_CALLER, &lib);
+        let out = Command::new(&exe).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "9\n", "{backend}");
+        let out = Command::new(&exe).arg("wrong").output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("panic: ufunc colsum: operand 0 does not have the strides its parameter type declares at ")
+                && err.contains("strided.pir:2:"),
+            "{backend}: {err}"
+        );
+        assert_eq!(out.status.signal(), Some(6), "{backend}: SIGABRT");
+    }
+}
+
 /// Compiles `src` with `cc` against include/postc.h and `lib`.
 fn build_c(dir: &Path, name: &str, src: &str, lib: &Path) -> PathBuf {
     let c = dir.join(format!("{name}.c"));
@@ -33,10 +92,7 @@ fn build_c(dir: &Path, name: &str, src: &str, lib: &Path) -> PathBuf {
 
 #[test]
 fn c_caller_at_o0_and_o2() {
-    if !have_cc() {
-        eprintln!("skipped: no C compiler `cc`");
-        return;
-    }
+    assert!(have_cc(), "scripts/setup installs a C compiler");
     let dir = tmpdir("abi-c");
     for (backend, level) in BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
         let lib = demo_library_with(&dir, level, backend);
@@ -63,10 +119,7 @@ fn c_caller_at_o0_and_o2() {
 /// unit that owns the ufunc's body.
 #[test]
 fn entry_points_across_codegen_units() {
-    if !have_cc() {
-        eprintln!("skipped: no C compiler `cc`");
-        return;
-    }
+    assert!(have_cc(), "scripts/setup installs a C compiler");
     let dir = tmpdir("abi-units");
     let lib = dir.join("libabi_demo_j3.so");
     let out = Command::new(driver())
@@ -116,10 +169,7 @@ fn entry_point_name_collision_is_an_error() {
 /// The C example of docs/abi.md prints the output block that follows it.
 #[test]
 fn docs_c_example() {
-    if !have_cc() {
-        eprintln!("skipped: no C compiler `cc`");
-        return;
-    }
+    assert!(have_cc(), "scripts/setup installs a C compiler");
     let doc = std::fs::read_to_string(root().join("docs/abi.md")).unwrap();
     let (code, want) = doc_example(&doc, "```c\n/* example: docs/abi.md");
     let dir = tmpdir("abi-doc-c");

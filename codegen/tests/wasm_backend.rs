@@ -927,3 +927,61 @@ fn the_loader_fills_fma_exactly_and_the_special_functions_closely() {
         }
     }
 }
+
+#[test]
+fn a_core_step_other_than_the_declared_stride_panics_in_name_loop() {
+    // As natively: the body reads with the stride the type declares, so
+    // NAME_loop refuses any other step (see abi_c.rs for the native side).
+    let dir = tmpdir("wasm-declared-strides");
+    let src = dir.join("strided.pir");
+    std::fs::write(
+        &src,
+        "module strided\n\
+         ufunc colsum(%a: Float64[]Shape[?]Strides[16]) -> Float64 \"(n)->()\" core(%n: Int64) {\n\
+         entry:\n  %zero: Float64 = const 0.0\n  %i0: Int64 = const 0\n  let %acc: Float64 = %zero\n  let %i: Int64 = %i0\n  br head\n\
+         head:\n  %more: Bool = lt %i, %n\n  condbr %more, body, done\n\
+         body:\n  %x: Float64 = index.load %a[%i]\n  %acc2: Float64 = add %acc, %x\n  set %acc = %acc2\n\
+         \x20 %one: Int64 = const 1\n  %next: Int64 = add %i, %one\n  set %i = %next\n  br head\n\
+         done:\n  return %acc\n}\n",
+    )
+    .unwrap();
+    let wasm = dir.join("strided.wasm");
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n\
+         const x = m.exports, at = (n) => x.postc_arena_alloc(n);\n\
+         const a = at(48), out = at(8), args = at(8), dims = at(8), steps = at(12);\n\
+         const mem = () => x.memory.buffer;\n\
+         new Float64Array(mem(), a, 6).set([1, 2, 3, 4, 5, 6]);\n\
+         new Int32Array(mem(), args, 2).set([a, out]);\n\
+         new Int32Array(mem(), dims, 2).set([1, 3]);\n\
+         for (const step of [16, 8]) {{\n\
+           new Int32Array(mem(), steps, 3).set([0, 0, step]);\n\
+           try {{ x.colsum_loop(args, dims, steps, 0); console.log(new Float64Array(mem(), out, 1)[0]); }}\n\
+           catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+         }}\n",
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    let out = node().arg(&js).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "9", "{stdout}");
+    assert!(
+        lines[1].starts_with(
+            "true panic: ufunc colsum: operand 0 does not have the strides its parameter type declares at "
+        ) && lines[1].contains("strided.pir:2:"),
+        "{stdout}"
+    );
+}

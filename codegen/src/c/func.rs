@@ -1161,7 +1161,7 @@ pub(crate) fn ufunc_loop(plan: &crate::ufunc_plan::Plan, sig: &CSig, m: &Module,
             let _ =
                 writeln!(s, "  shape{i}[{a}] = dim_{dim};\n  bytes{i}[{a}] = steps[{}];", plan.core_step_base(i) + a);
         }
-        for (a, fx) in plan.fixed_core_strides(i) {
+        for (a, fx) in plan.fixed_core_strides(i).into_iter().chain(plan.declared_core_strides(i)) {
             let _ = writeln!(s, "  copy{i} |= bytes{i}[{a}] != {fx};");
         }
         // Compact strides (elements) in the type's order.

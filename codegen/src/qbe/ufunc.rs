@@ -184,7 +184,8 @@ pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, pl
         let _ = writeln!(g.start, "  {shape} =l alloc8 {}", 8 * nd.max(1));
         let _ = writeln!(g.start, "  {strides} =l alloc8 {}", 8 * nd.max(1));
         let core_sizes: Vec<String> = plan.core[i].iter().map(|&d| sizes[d].clone()).collect();
-        let fixed: Vec<(usize, i64)> = plan.fixed_core_strides(i);
+        let fixed: Vec<(usize, i64)> =
+            plan.fixed_core_strides(i).into_iter().chain(plan.declared_core_strides(i)).collect();
         let mut copy = "0".to_owned();
         let mut bytes = Vec::new();
         for a in 0..nd {

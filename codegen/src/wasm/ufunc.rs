@@ -90,7 +90,7 @@ pub(super) fn loop_entry(t: &mut Translation<'_>, plan: &Plan, body_index: u32) 
     let alloc = alloc_helper(t);
     let name = format!("{}_loop", plan.symbol);
     let plan = plan.clone();
-    t.helper(&name, move |_| {
+    t.helper(&name, move |t| {
         // Parameters: 0 args, 1 dimensions, 2 steps, 3 data.
         let mut c = Code { nparams: 4, locals: Vec::new(), body: Vec::new() };
         let (n, i, mark, tmp) = (c.local(I32), c.local(I32), c.local(I32), c.local(I32));
@@ -141,9 +141,25 @@ pub(super) fn loop_entry(t: &mut Translation<'_>, plan: &Plan, body_index: u32) 
                 c.extend([I::I32Mul, I::LocalSet(count)]);
             }
             c.extend([I::I32Const(0), I::LocalSet(copy)]);
-            for (a, s) in plan.fixed_core_strides(j) {
+            for (a, s) in plan.fixed_core_strides(j).into_iter().chain(plan.declared_core_strides(j)) {
                 c.extend(core_step(a));
                 c.extend([I::I32Const(s as i32), I::I32Ne, I::LocalGet(copy), I::I32Or, I::LocalSet(copy)]);
+            }
+            // The body reads an operand whose type declares `Strides` with
+            // exactly those strides, and every other view in whole elements.
+            let fail = |what: String| format!("panic: ufunc {}: {what}{}", plan.name, plan.at);
+            if !plan.declared_core_strides(j).is_empty() {
+                c.extend([I::LocalGet(copy)]);
+                c.panic_if(t, &fail(format!("operand {j} does not have the strides its parameter type declares")));
+                c.extend([I::I32Const(0), I::LocalSet(copy)]);
+            }
+            if size > 1 {
+                for k in 0..r as usize {
+                    c.extend(core_step(k));
+                    c.extend([I::I32Const(size), I::I32RemS, I::I32Const(0), I::I32Ne]);
+                    c.extend([I::LocalGet(copy), I::I32Eqz, I::I32And]);
+                    c.panic_if(t, &fail(format!("a core stride of operand {j} is not a multiple of its element size")));
+                }
             }
             // Strides in elements: the compact ones of the copy (in the
             // type's order), else the steps.
