@@ -6,21 +6,11 @@ mod support;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{demo_library_with, doc_example, driver, root, tmpdir, BACKENDS};
+use support::{demo_library_with, doc_example, driver, root, tmpdir, BACKENDS, DECLARED_STRIDES_PIR};
 
 fn have_cc() -> bool {
     Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success())
 }
-
-/// A gufunc whose core operand's type declares its stride: its body reads
-/// every second Float64.
-const DECLARED_STRIDES: &str = "module strided\n\
-ufunc colsum(%a: Float64[]Shape[?]Strides[16]) -> Float64 \"(n)->()\" core(%n: Int64) {\n\
-entry:\n  %zero: Float64 = const 0.0\n  %i0: Int64 = const 0\n  let %acc: Float64 = %zero\n  let %i: Int64 = %i0\n  br head\n\
-head:\n  %more: Bool = lt %i, %n\n  condbr %more, body, done\n\
-body:\n  %x: Float64 = index.load %a[%i]\n  %acc2: Float64 = add %acc, %x\n  set %acc = %acc2\n\
-  %one: Int64 = const 1\n  %next: Int64 = add %i, %one\n  set %i = %next\n  br head\n\
-done:\n  return %acc\n}\n";
 
 /// Calls `colsum_loop` as NumPy would, with the declared core step (16
 /// bytes), or with another (8 bytes) when given an argument.
@@ -46,7 +36,7 @@ fn a_core_step_other_than_the_declared_stride_panics() {
     assert!(have_cc(), "scripts/setup installs a C compiler");
     let dir = tmpdir("abi-declared-strides");
     let src = dir.join("strided.pir");
-    std::fs::write(&src, DECLARED_STRIDES).unwrap();
+    std::fs::write(&src, DECLARED_STRIDES_PIR).unwrap();
     for backend in BACKENDS {
         let lib = dir.join(format!("libstrided_{backend}.so"));
         let out = Command::new(driver())

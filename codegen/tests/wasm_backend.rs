@@ -18,10 +18,46 @@ use postc_testkit::compare::{compare_list, show, values_match};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{driver, root, tmpdir};
+use support::{driver, root, tmpdir, DECLARED_STRIDES_PIR};
 
 fn node() -> Command {
     Command::new("node")
+}
+
+/// Compiles the `.pir` file `src` to the WebAssembly module `wasm` at
+/// `-O{level}` through the driver.
+fn compile_wasm(src: &Path, wasm: &Path, level: u8) {
+    let out = Command::new(driver())
+        .args(["compile", "--backend", "wasm", "--emit", "wasm", &format!("-O{level}")])
+        .arg(src)
+        .arg("-o")
+        .arg(wasm)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Runs the JavaScript `body` under Node with `m` the module `wasm`
+/// instantiated through the loader (and `PostcPanic` in scope); its
+/// standard output, once Node has exited successfully.
+fn run_with_module(dir: &Path, wasm: &Path, body: &str) -> String {
+    run_with_module_flags(dir, wasm, &[], body)
+}
+
+/// [`run_with_module`] with Node's `flags`.
+fn run_with_module_flags(dir: &Path, wasm: &Path, flags: &[&str], body: &str) -> String {
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    let script = format!(
+        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
+         import {{ readFileSync }} from 'node:fs';\n\
+         const m = await instantiate(readFileSync({wasm:?}));\n{body}"
+    );
+    let js = dir.join("t.mjs");
+    std::fs::write(&js, script).unwrap();
+    let out = node().args(flags).arg(&js).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    stdout
 }
 
 #[test]
@@ -417,28 +453,16 @@ func boom(%a: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  %r: Int64 = fd
     )
     .unwrap();
     let wasm = dir.join("k.wasm");
-    let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&wasm)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let loader = root().join("codegen/src/wasm/postc.mjs");
-    let script = format!(
-        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
-         import {{ readFileSync }} from 'node:fs';\n\
-         const m = await instantiate(readFileSync({wasm:?}));\n\
-         console.log(m.call('big', 18446744073709551614n), m.call('half', 4294967295));\n\
+    compile_wasm(&src, &wasm, 2);
+    let stdout = run_with_module(
+        &dir,
+        &wasm,
+        &format!(
+            "console.log(m.call('big', 18446744073709551614n), m.call('half', 4294967295));\n\
          try {{ m.call('boom', 1n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
          console.log(m.call('big', 5n));\n",
+        ),
     );
-    let js = dir.join("t.mjs");
-    std::fs::write(&js, script).unwrap();
-    let out = node().arg(&js).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let want =
         format!("18446744073709551615n 2147483647\ntrue panic: division by zero at {}:21:3\n6n\n", src.display());
     assert_eq!(stdout, want);
@@ -544,31 +568,20 @@ fn the_loader_converts_float16_complex_and_text() {
     )
     .unwrap();
     let wasm = dir.join("t.wasm");
-    let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&wasm)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let loader = root().join("codegen/src/wasm/postc.mjs");
-    let script = format!(
-        "import {{ instantiate }} from {loader:?};\n\
-         import {{ readFileSync }} from 'node:fs';\n\
-         const m = await instantiate(readFileSync({wasm:?}));\n\
-         console.log(m.call('half_sum', 0.1, 0.2), m.call('half_sum', 65504, 16));\n\
+    compile_wasm(&src, &wasm, 2);
+    let stdout = run_with_module(
+        &dir,
+        &wasm,
+        &format!(
+            "console.log(m.call('half_sum', 0.1, 0.2), m.call('half_sum', 65504, 16));\n\
          console.log(JSON.stringify(m.call('cmul', {{ re: 1, im: 2 }}, [3, -1])));\n\
          console.log(m.call('greet', 'w\\u00f6rld \\u{{1f600}}'), m.call('blen', 'w\\u00f6rld \\u{{1f600}}'));\n\
          console.log(Array.from(m.call('bsame', new Uint8Array([0, 255, 7]))).join(','));\n",
+        ),
     );
-    let js = dir.join("t.mjs");
-    std::fs::write(&js, script).unwrap();
-    let out = node().arg(&js).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // 0.1 and 0.2 round to Float16 first; their sum rounds again.
     let want = "0.2998046875 Infinity\n{\"re\":5,\"im\":5}\nhéllo wörld 😀 7n\n0,255,7\n";
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_eq!(stdout, want);
 }
 
 /// tests/py programs that must compile: loops with `break` and `continue`
@@ -717,31 +730,21 @@ fn recursion_counts_the_call_depth() {
     )
     .unwrap();
     let wasm = dir.join("rec.wasm");
-    let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&wasm)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let loader = root().join("codegen/src/wasm/postc.mjs");
-    let script = format!(
-        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
-         import {{ readFileSync }} from 'node:fs';\n\
-         const m = await instantiate(readFileSync({wasm:?}));\n\
-         console.log(m.call('down', 42n), m.call('down', 9999n));\n\
-         try {{ m.call('down', 20000n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
-         console.log(m.call('down', 9999n));\n",
-    );
-    let js = dir.join("t.mjs");
-    std::fs::write(&js, script).unwrap();
+    compile_wasm(&src, &wasm, 2);
     // V8's default stack (about 1 MB) holds fewer frames than the limit
     // (docs/abi.md §14); the main thread's 8 MB hold them.
-    let out = node().arg("--stack-size=4000").arg(&js).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = run_with_module_flags(
+        &dir,
+        &wasm,
+        &["--stack-size=4000"],
+        &format!(
+            "console.log(m.call('down', 42n), m.call('down', 9999n));\n\
+         try {{ m.call('down', 20000n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+         console.log(m.call('down', 9999n));\n",
+        ),
+    );
     let want = format!("42n 9999n\ntrue panic: recursion limit exceeded at {}:14:3\n9999n\n", src.display());
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_eq!(stdout, want);
 }
 
 /// `NAME_dl` and `NAME_loop` are exports: the loader broadcasts through
@@ -753,20 +756,9 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
     let dir = tmpdir("wasm-ufunc");
     let src = root().join("tests/programs/dot.pir");
     let wasm = dir.join("dot.wasm");
-    let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&wasm)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let loader = root().join("codegen/src/wasm/postc.mjs");
-    let script = format!(
-        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
-         import {{ readFileSync }} from 'node:fs';\n\
-         const m = await instantiate(readFileSync({wasm:?}));\n\
-         console.log(typeof m.exports.rowdot_loop, typeof m.exports.rowdot_dl);\n\
+    compile_wasm(&src, &wasm, 2);
+    let stdout = run_with_module(&dir, &wasm, &format!(
+        "console.log(typeof m.exports.rowdot_loop, typeof m.exports.rowdot_dl);\n\
          const a = {{ data: new Float64Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] }};\n\
          // Rows of b are the columns of a 3x2 array: core stride 2 elements.\n\
          const b = {{ data: new Float64Array([1, 10, 2, 20, 3, 30]), shape: [2, 3], strides: [1, 2] }};\n\
@@ -778,11 +770,7 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
          for (const [x, y] of [[a, {{ data: new Float64Array(12), shape: [4, 3] }}], [a, {{ data: new Float64Array(8), shape: [2, 4] }}], [a, 2.0]]) {{\n\
            try {{ m.ufunc('rowdot', x, y); console.log('no panic'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
          }}\n",
-    );
-    let js = dir.join("t.mjs");
-    std::fs::write(&js, script).unwrap();
-    let out = node().arg(&js).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    ));
     let at = format!("at {}:5:1", src.display());
     let want = format!(
         "function function\n2 14 320\n6 15\n\
@@ -790,7 +778,7 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
          true panic: ufunc rowdot: core dimension `n` of operand 1 does not match its size in an earlier operand {at}\n\
          true panic: ufunc rowdot: input operand 1 has fewer dimensions than its core signature (n) {at}\n"
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_eq!(stdout, want);
 }
 
 /// A panic whose message is a Str computed at run time prints it as the
@@ -806,27 +794,16 @@ fn a_panic_message_computed_at_run_time() {
     )
     .unwrap();
     let wasm = dir.join("p.wasm");
-    let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O0"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&wasm)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let loader = root().join("codegen/src/wasm/postc.mjs");
-    let script = format!(
-        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
-         import {{ readFileSync }} from 'node:fs';\n\
-         const m = await instantiate(readFileSync({wasm:?}));\n\
-         try {{ m.call('fail', 'n\\u00e9gatif'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n",
+    compile_wasm(&src, &wasm, 0);
+    let stdout = run_with_module(
+        &dir,
+        &wasm,
+        &format!(
+        "try {{ m.call('fail', 'n\\u00e9gatif'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n",
+    ),
     );
-    let js = dir.join("t.mjs");
-    std::fs::write(&js, script).unwrap();
-    let out = node().arg(&js).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let want = format!("true panic: bad input: négatif at {}:8:3\n", src.display());
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_eq!(stdout, want);
 }
 
 extern "C" {
@@ -912,7 +889,7 @@ fn the_loader_fills_fma_exactly_and_the_special_functions_closely() {
     for ([a, b, c], got) in fma_cases.iter().zip(&lines[0]) {
         assert_eq!(got.to_bits(), a.mul_add(*b, *c).to_bits(), "fma({a:e}, {b:e}, {c:e})");
     }
-    // SAFETY: the C library's functions of one double.
+    // The C library's functions, and how many ulps from each the loader's may be.
     let libc: [(&str, unsafe extern "C" fn(f64) -> f64, &[f64], u64); 4] = [
         ("erf", erf, &erf_args, 10),
         ("erfc", erfc, &erfc_args, 16),
@@ -934,32 +911,14 @@ fn a_core_step_other_than_the_declared_stride_panics_in_name_loop() {
     // NAME_loop refuses any other step (see abi_c.rs for the native side).
     let dir = tmpdir("wasm-declared-strides");
     let src = dir.join("strided.pir");
-    std::fs::write(
-        &src,
-        "module strided\n\
-         ufunc colsum(%a: Float64[]Shape[?]Strides[16]) -> Float64 \"(n)->()\" core(%n: Int64) {\n\
-         entry:\n  %zero: Float64 = const 0.0\n  %i0: Int64 = const 0\n  let %acc: Float64 = %zero\n  let %i: Int64 = %i0\n  br head\n\
-         head:\n  %more: Bool = lt %i, %n\n  condbr %more, body, done\n\
-         body:\n  %x: Float64 = index.load %a[%i]\n  %acc2: Float64 = add %acc, %x\n  set %acc = %acc2\n\
-         \x20 %one: Int64 = const 1\n  %next: Int64 = add %i, %one\n  set %i = %next\n  br head\n\
-         done:\n  return %acc\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&src, DECLARED_STRIDES_PIR).unwrap();
     let wasm = dir.join("strided.wasm");
-    let out = Command::new(driver())
-        .args(["compile", "--backend", "wasm", "--emit", "wasm", "-O2"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&wasm)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let loader = root().join("codegen/src/wasm/postc.mjs");
-    let script = format!(
-        "import {{ instantiate, PostcPanic }} from {loader:?};\n\
-         import {{ readFileSync }} from 'node:fs';\n\
-         const m = await instantiate(readFileSync({wasm:?}));\n\
-         const x = m.exports, at = (n) => x.postc_arena_alloc(n);\n\
+    compile_wasm(&src, &wasm, 2);
+    let stdout = run_with_module(
+        &dir,
+        &wasm,
+        &format!(
+            "const x = m.exports, at = (n) => x.postc_arena_alloc(n);\n\
          const a = at(48), out = at(8), args = at(8), dims = at(8), steps = at(12);\n\
          const mem = () => x.memory.buffer;\n\
          new Float64Array(mem(), a, 6).set([1, 2, 3, 4, 5, 6]);\n\
@@ -970,12 +929,8 @@ fn a_core_step_other_than_the_declared_stride_panics_in_name_loop() {
            try {{ x.colsum_loop(args, dims, steps, 0); console.log(new Float64Array(mem(), out, 1)[0]); }}\n\
            catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
          }}\n",
+        ),
     );
-    let js = dir.join("t.mjs");
-    std::fs::write(&js, script).unwrap();
-    let out = node().arg(&js).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "9", "{stdout}");
     assert!(

@@ -141,14 +141,15 @@ pub(super) fn loop_entry(t: &mut Translation<'_>, plan: &Plan, body_index: u32) 
                 c.extend([I::I32Mul, I::LocalSet(count)]);
             }
             c.extend([I::I32Const(0), I::LocalSet(copy)]);
-            for (a, s) in plan.fixed_core_strides(j).into_iter().chain(plan.declared_core_strides(j)) {
+            let declared = plan.declared_core_strides(j);
+            for (a, s) in plan.fixed_core_strides(j).into_iter().chain(declared.iter().copied()) {
                 c.extend(core_step(a));
                 c.extend([I::I32Const(s as i32), I::I32Ne, I::LocalGet(copy), I::I32Or, I::LocalSet(copy)]);
             }
             // The body reads an operand whose type declares `Strides` with
             // exactly those strides, and every other view in whole elements.
             let fail = |what: String| format!("panic: ufunc {}: {what}{}", plan.name, plan.at);
-            if !plan.declared_core_strides(j).is_empty() {
+            if !declared.is_empty() {
                 c.extend([I::LocalGet(copy)]);
                 c.panic_if(t, &fail(format!("operand {j} does not have the strides its parameter type declares")));
                 c.extend([I::I32Const(0), I::LocalSet(copy)]);

@@ -107,3 +107,13 @@ pub fn doc_example(doc: &str, start: &str) -> (String, String) {
     let out_end = rest[t..].find("```\n").unwrap();
     (code, rest[t..t + out_end].to_string())
 }
+
+/// A gufunc whose core operand's type declares its stride: its body reads
+/// every second Float64 (`colsum_loop` must refuse any other core step).
+pub const DECLARED_STRIDES_PIR: &str = "module strided\n\
+ufunc colsum(%a: Float64[]Shape[?]Strides[16]) -> Float64 \"(n)->()\" core(%n: Int64) {\n\
+entry:\n  %zero: Float64 = const 0.0\n  %i0: Int64 = const 0\n  let %acc: Float64 = %zero\n  let %i: Int64 = %i0\n  br head\n\
+head:\n  %more: Bool = lt %i, %n\n  condbr %more, body, done\n\
+body:\n  %x: Float64 = index.load %a[%i]\n  %acc2: Float64 = add %acc, %x\n  set %acc = %acc2\n\
+  %one: Int64 = const 1\n  %next: Int64 = add %i, %one\n  set %i = %next\n  br head\n\
+done:\n  return %acc\n}\n";
