@@ -22,15 +22,20 @@ import functools
 import hashlib
 import importlib.util
 import inspect
+import copyreg
 import os
+import pickle
 import re
 import sys
 import tempfile
 import threading
+import time
 
 import numpy as np
 
 from postyp import ArrayType, DType, OutType, dtype_of
+
+from . import _source
 
 __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
@@ -164,11 +169,17 @@ def kernel(fn):
     return _mark(fn, "kernel")
 
 
-def jit(fn=None, **options):
-    """`@jit` / `@jit(opt=..., backend=..., include=...)`: compiles the
-    function's module (the file it is defined in) on the first call and
-    calls the compiled function from then on. Without the compiled
-    extension, or with `POSTC_DISABLE_JIT=1`, the function itself."""
+def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(),
+        verbose=None):
+    """`@jit` / `@jit(opt=..., boundscheck=..., fastmath=..., cache=...)`:
+    compiles the function and the POST functions it calls (in its file,
+    other files or cells) on its first call, and calls the compiled
+    function from then on. The rest of the file stays ordinary Python; the
+    globals the function reads are frozen when it compiles, as Numba
+    freezes them. Without the compiled extension, or with
+    `POSTC_DISABLE_JIT=1`, the function itself."""
+    options = _options(opt=opt, boundscheck=boundscheck, fastmath=fastmath, cache=cache, backend=backend,
+                       include=include, verbose=verbose)
     if fn is None:
         return lambda f: jit(f, **options)
     if _native is None or jit_disabled():
@@ -176,15 +187,31 @@ def jit(fn=None, **options):
     return _Jit(fn, options)
 
 
-class _Jit:
-    """A function compiled with its module on its first call."""
+def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(), verbose=None):
+    """The build options, checked once (a bad level is a ValueError at the
+    decorator, not at the first call)."""
+    opt = int(opt)
+    if opt not in (0, 1, 2, 3):
+        raise ValueError(f"invalid optimisation level {opt} (levels: 0, 1, 2, 3)")
+    return {"opt": opt, "boundscheck": None if boundscheck is None else bool(boundscheck),
+            "fastmath": bool(fastmath), "cache": bool(cache), "backend": str(backend),
+            "include": tuple(os.fspath(i) for i in include), "verbose": verbose}
 
-    def __init__(self, fn, options):
+
+class _Jit:
+    """A function compiled, with the POST functions it calls, on its first
+    call. It pickles as its source cut (`_source.Unit`) and options, so a
+    process that unpickles it compiles the same code, or finds it in its
+    cache."""
+
+    def __init__(self, fn, options, unit=None):
         self.py_func = fn
         self._options = options
+        self._unit = unit
         self._compiled = None
         self._lock = threading.Lock()
-        functools.update_wrapper(self, fn)
+        if fn is not None:
+            functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
         f = self._compiled
@@ -192,20 +219,112 @@ class _Jit:
             f = self._compile()
         return f(*args, **kwargs)
 
+    def _cut(self):
+        if self._unit is None:
+            try:
+                self._unit = _source.collect(self.py_func)
+            except _source.SourceError as e:
+                raise CompileError(str(e)) from None
+        return self._unit
+
     def _compile(self):
         with self._lock:
             if self._compiled is None:
-                fn = self.py_func
-                path = inspect.getsourcefile(getattr(fn, "py_func", fn))
-                if path is None:
-                    raise TypeError(f"@jit {self.__name__}: the function has no source file to compile")
-                module = compile(path, **self._options)
-                self._compiled = getattr(module, self.__name__)
+                unit = self._cut()
+                module = _build_unit(unit, self._options, self.__qualname__)
+                self._compiled = getattr(module, unit.entry)
             return self._compiled
+
+    def inspect(self, what="asm"):
+        """The code this function compiles to: `"pir"` (the IR after the
+        level's passes), `"llvm-ir"` or `"asm"`."""
+        unit = self._cut()
+        return _native.listing(unit.root, what, **_native_options(self._options, unit))
+
+    def __reduce__(self):
+        return (_jit_from_unit, (self._cut(), self._options, self.__name__, self.__qualname__,
+                                 getattr(self, "__doc__", None)))
 
     def __repr__(self):
         state = "compiled" if self._compiled is not None else "not compiled yet"
         return f"<postc.jit {self.__name__} ({state})>"
+
+
+def _jit_from_unit(unit, options, name, qualname, doc):
+    """A `@jit` function unpickled: its Python function is its cut run
+    under CPython, made when first asked for."""
+    if _native is None or jit_disabled():
+        return _source.load_functions(unit)
+    j = _Jit(None, options, unit)
+    j.__name__, j.__qualname__, j.__doc__ = name, qualname, doc
+    j.__wrapped__ = None
+    return j
+
+
+def _native_options(options, unit=None):
+    """`_native.compile`'s keyword arguments for `options` (and a cut)."""
+    cache = cache_dir() if options.get("cache", True) else _private_cache()
+    kw = {"opt": options["opt"], "backend": options["backend"], "include": list(options["include"]),
+          "cache_dir": cache, "bounds_checks": options["boundscheck"], "fast_math": options["fastmath"]}
+    if unit is not None:
+        kw["also"] = list(unit.files)[1:]
+        kw["overlay"] = dict(unit.files)
+    return kw
+
+
+_PRIVATE_CACHE = None
+
+
+def _private_cache():
+    """The cache of `cache=False` builds: this process's own, removed when
+    it exits."""
+    global _PRIVATE_CACHE
+    if _PRIVATE_CACHE is None:
+        _PRIVATE_CACHE = tempfile.TemporaryDirectory(prefix="postc-")
+    return _PRIVATE_CACHE.name
+
+
+def _verbosity(options):
+    v = options.get("verbose")
+    if v is None:
+        env = os.environ.get("POSTC_VERBOSE", "")
+        return True if env not in ("", "0") else None
+    return bool(v)
+
+
+def _timed_build(what, options, build):
+    """Runs `build()` (a native compile); says what it does on standard
+    error: each phase's time when verbose, and a notice when it takes over
+    a second unless `verbose=False`."""
+    verbose = _verbosity(options)
+    timer = None
+    if verbose is not False:
+        def notice():
+            print(f"postc: compiling {what} ...", file=sys.stderr, flush=True)
+        timer = threading.Timer(1.0, notice)
+        timer.daemon = True
+        timer.start()
+    start = time.perf_counter()
+    try:
+        result = build()
+    finally:
+        if timer is not None:
+            timer.cancel()
+    took = time.perf_counter() - start
+    library, cached, exports, phases = result
+    if verbose or (verbose is None and took > 1.0):
+        detail = ", ".join(f"{name} {secs * 1e3:.1f} ms" for name, secs in phases)
+        how = "from the cache" if cached else "compiled"
+        print(f"postc: {what}: {how} in {took * 1e3:.1f} ms ({detail})", file=sys.stderr, flush=True)
+    return library, cached, exports
+
+
+def _build_unit(unit, options, what):
+    """The Module of a cut, compiled (or from the cache) and loaded."""
+    kw = _native_options(options, unit)
+    library, cached, exports = _timed_build(what, options, lambda: _native.compile(unit.root, **kw))
+    name = _source.module_name(unit.root)
+    return _module(name, unit.root, library, cached, exports, ("unit", unit, options))
 
 
 def gpu(fn=None, *, fallback=False):
@@ -272,9 +391,17 @@ def parse_signature(sig):
 
 
 class UFunc:
-    """A POST ufunc under CPython: `body` computes one loop iteration."""
+    """A POST ufunc. With the compiled extension it compiles on its first
+    use into a real `numpy.ufunc` (`compiled()`), which every call and
+    attribute (`reduce`, `outer`, `types`, …) then goes to; without it, or
+    with `POSTC_DISABLE_JIT=1`, it runs under CPython, one call of the body
+    per iteration, with NumPy's broadcasting."""
 
-    def __init__(self, fn, signature=None):
+    def __init__(self, fn, signature=None, options=None):
+        self._options = options if options is not None else _options()
+        self._compiled = None
+        self._unit = None
+        self._lock = threading.Lock()
         self.py_func = fn
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
@@ -311,6 +438,43 @@ class UFunc:
     def __repr__(self):
         return f"<postc ufunc {self.__name__} {self.signature!r}>"
 
+    def compiled(self):
+        """The `numpy.ufunc` this ufunc compiles to (compiled on the first
+        call, then kept)."""
+        u = self._compiled
+        if u is None:
+            with self._lock:
+                if self._compiled is None:
+                    if self._unit is None:
+                        try:
+                            self._unit = _source.collect(self.py_func)
+                        except _source.SourceError as e:
+                            raise CompileError(str(e)) from None
+                    module = _build_unit(self._unit, self._options, self.__qualname__)
+                    self._compiled = getattr(module, self._unit.entry)
+                u = self._compiled
+        return u
+
+    def _native(self):
+        return _native is not None and not jit_disabled()
+
+    def __getattr__(self, name):
+        # NumPy's ufunc attributes and methods, of the compiled ufunc.
+        if name.startswith("_") or name in ("py_func", "params", "signature"):
+            raise AttributeError(name)
+        if self._native():
+            return getattr(self.compiled(), name)
+        raise AttributeError(f"{self.__name__}: `{name}` needs the compiled ufunc (the extension is "
+                             "missing or POSTC_DISABLE_JIT is set)")
+
+    def __reduce__(self):
+        if self._unit is None:
+            try:
+                self._unit = _source.collect(self.py_func)
+            except _source.SourceError as e:
+                raise pickle.PicklingError(str(e)) from None
+        return (_ufunc_from_unit, (self._unit, self._options))
+
     def _param_dtype(self, i):
         a = self.params[i][1]
         if isinstance(a, OutType):
@@ -322,7 +486,11 @@ class UFunc:
             raise TypeError(f"{self.__name__}: parameter {self.params[i][0]} has no dtype")
         return d
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if self._native():
+            return self.compiled()(*args, **kwargs)
+        if kwargs:
+            raise TypeError(f"{self.__name__}: keyword arguments need the compiled ufunc")
         nargs = self.nin + (0 if self.returns else self.nout)
         if len(args) != nargs:
             raise TypeError(f"{self.__name__} takes {nargs} operands, got {len(args)}")
@@ -377,17 +545,28 @@ class UFunc:
         return None
 
 
-def ufunc(arg=None):
-    """`@ufunc` (elementwise) or `@ufunc("(n),(n)->()")` (generalized)."""
+def ufunc(arg=None, **options):
+    """`@ufunc` (elementwise) or `@ufunc("(n),(n)->()")` (generalized), with
+    `jit`'s options (`@ufunc(opt=3, fastmath=True)`)."""
     if callable(arg):
-        return UFunc(arg)
+        return UFunc(arg, None, _options(**options))
     if arg is not None and not isinstance(arg, str):
         raise TypeError("ufunc takes a signature string")
+    checked = _options(**options)
 
     def deco(fn):
-        return UFunc(fn, arg)
+        return UFunc(fn, arg, checked)
 
     return deco
+
+
+def _ufunc_from_unit(unit, options):
+    """A ufunc unpickled: rebuilt from its cut."""
+    fn = _source.load_functions(unit)
+    u = fn if isinstance(fn, UFunc) else UFunc(fn)
+    u._options = options
+    u._unit = unit
+    return u
 
 
 # ---------------------------------------------------------------------------
@@ -411,13 +590,16 @@ def cache_dir():
 class Module:
     """A compiled POST module: its exported functions and ufuncs are
     attributes. `library` is the shared library (None for the pure-Python
-    fallback) and `cached` whether it came from the cache."""
+    fallback) and `cached` whether it came from the cache. It pickles as
+    what it was compiled from (a path or the source text, and the options):
+    unpickling compiles that again, or finds it in the cache."""
 
-    def __init__(self, name, path, library, cached, exports):
+    def __init__(self, name, path, library, cached, exports, recipe=None):
         self.__name__ = name
         self.path = path
         self.library = library
         self.cached = cached
+        self._recipe = recipe
         self._exports = dict(exports)
         for k, v in self._exports.items():
             setattr(self, k, v)
@@ -428,6 +610,84 @@ class Module:
     def __repr__(self):
         how = f"compiled to {self.library}" if self.library else "pure Python"
         return f"<postc.Module {self.__name__} from {self.path!r} ({how})>"
+
+    def __reduce__(self):
+        if self._recipe is None:
+            raise pickle.PicklingError(f"{self!r} was not made by postc.compile or @jit")
+        return (_from_recipe, (self._recipe,))
+
+    def inspect(self, what="asm"):
+        """The code of the module: `"pir"` (the IR after the level's
+        passes), `"llvm-ir"` or `"asm"`."""
+        if self._recipe is None or _native is None:
+            raise ValueError(f"{self!r} has no compiled code to show")
+        kind, source, options = self._recipe
+        if kind == "unit":
+            return _native.listing(source.root, what, **_native_options(options, source))
+        return _native.listing(self.path, what, **_native_options(options))
+
+
+# What each loaded library was compiled from, so that its functions and
+# ufuncs pickle as that recipe and a name: library path -> recipe, and
+# id(ufunc) -> (ufunc, recipe, name). A library's exports are made once per
+# process (`_LOADED`), so these grow with the libraries loaded, which are
+# never unloaded.
+_LOADED = {}
+_RECIPES = {}
+_UFUNC_RECIPES = {}
+
+
+def _module(name, path, library, cached, exports, recipe):
+    """The Module of a loaded library; a library loaded before gives the
+    same function and ufunc objects."""
+    known = _LOADED.get(library)
+    if known is None:
+        known = _LOADED[library] = dict(exports)
+        _RECIPES[library] = recipe
+        for k, v in known.items():
+            if isinstance(v, np.ufunc):
+                _UFUNC_RECIPES[id(v)] = (v, recipe, k)
+    return Module(name, path, library, cached, known, recipe)
+
+
+def _from_recipe(recipe):
+    kind, source, options = recipe
+    if kind == "unit":
+        if _native is None or jit_disabled():
+            fn = _source.load_functions(source)
+            return Module(source.entry, source.root, None, False, {source.entry: fn}, recipe)
+        return _build_unit(source, options, source.entry)
+    return compile(source, **{k: v for k, v in options.items()})
+
+
+def _load_export(recipe, name):
+    """A function or ufunc unpickled: its module compiled (or found in the
+    cache), then the export."""
+    return getattr(_from_recipe(recipe), name)
+
+
+def _reduce_function(f):
+    recipe = _RECIPES.get(f.library)
+    if recipe is None:
+        raise pickle.PicklingError(f"{f!r}: its library was not loaded by postc.compile or @jit")
+    return (_load_export, (recipe, f.__name__))
+
+
+_NUMPY_UFUNC_REDUCE = copyreg.dispatch_table.get(np.ufunc)
+
+
+def _reduce_ufunc(u):
+    entry = _UFUNC_RECIPES.get(id(u))
+    if entry is not None and entry[0] is u:
+        return (_load_export, (entry[1], entry[2]))
+    if _NUMPY_UFUNC_REDUCE is not None:
+        return _NUMPY_UFUNC_REDUCE(u)
+    return u.__name__  # NumPy's own ufuncs pickle as a global name
+
+
+copyreg.pickle(np.ufunc, _reduce_ufunc)
+if _native is not None:
+    copyreg.pickle(_native.Function, _reduce_function)
 
 
 def _is_source(text):
@@ -450,36 +710,46 @@ def _write_source(text, cache):
     return path
 
 
-def compile(path_or_source, *, opt=2, backend="llvm", include=()):
+def compile(path_or_source, *, opt=2, backend="llvm", include=(), boundscheck=None, fastmath=False, cache=True,
+            verbose=None):
     """Compiles a POST module (a `.py` or `.pir` path, or the source text
     itself) and the POST modules it imports; returns a `Module` whose
     attributes are the exported functions and ufuncs (real NumPy ufuncs).
 
     `opt` is the optimisation level (0-3: integer overflow panics at 0),
     `include` directories where imports are looked for after the importing
-    file's own directory. Raises `CompileError` with the located
-    diagnostics. Libraries are cached (`cache_dir()`), keyed by the text of
-    every file read, the options, the target and the compiler build.
-    With `POSTC_DISABLE_JIT=1` (or without the compiled extension) a `.py`
-    module is imported and its pure-Python functions returned, ufuncs as
-    `numpy.vectorize` objects."""
-    include = [os.fspath(i) for i in include]
+    file's own directory, `boundscheck=False` drops bounds checks (on by
+    default), `fastmath=True` lets float arithmetic be reassociated and
+    contracted, `cache=False` keeps the library out of the shared cache,
+    `verbose=True` (or `POSTC_VERBOSE=1`) prints each phase's time.
+    Raises `CompileError` with the located diagnostics. Libraries are
+    cached (`cache_dir()`), keyed by the text of every file read, the
+    options, the target and the compiler build. With `POSTC_DISABLE_JIT=1`
+    (or without the compiled extension) a `.py` module is imported and its
+    pure-Python functions returned, ufuncs as `numpy.vectorize` objects."""
+    options = _options(opt=opt, boundscheck=boundscheck, fastmath=fastmath, cache=cache, backend=backend,
+                       include=include, verbose=verbose)
+    include = list(options["include"])
     if isinstance(path_or_source, os.PathLike) or not _is_source(path_or_source):
         path = os.path.abspath(os.fspath(path_or_source))
         if not os.path.isfile(path):
             raise FileNotFoundError(f"postc.compile: no such file: {path}")
+        origin = path
     else:
         path = None
+        origin = path_or_source
     if _native is None or jit_disabled():
         if path is None:
             path = _write_source(path_or_source, cache_dir())
-        return _python_module(path, include)
+        module = _python_module(path, include)
+        module._recipe = ("compile", origin, options)
+        return module
     if path is None:
         path = _write_source(path_or_source, cache_dir())
-    library, cached, exports = _native.compile(
-        path, opt=int(opt), backend=str(backend), include=include, cache_dir=cache_dir())
+    kw = _native_options(options)
     name = os.path.splitext(os.path.basename(path))[0]
-    return Module(name, path, library, cached, exports)
+    library, cached, exports = _timed_build(name, options, lambda: _native.compile(path, **kw))
+    return _module(name, path, library, cached, exports, ("compile", origin, options))
 
 
 def _python_module(path, include):
