@@ -420,7 +420,7 @@ class UFunc:
             if dtype_of(ret) is None:
                 raise TypeError(f"@ufunc {fn.__name__}: needs a scalar return type")
             signature = ",".join("()" for _ in self.params) + "->()"
-        self.signature = signature
+        self.core_signature = signature
         ins, outs = parse_signature(signature)
         self.core_in = ins
         self.core_out = outs
@@ -436,7 +436,14 @@ class UFunc:
             raise TypeError(f"@ufunc {fn.__name__}: the output of {signature!r} is returned; annotate its dtype")
 
     def __repr__(self):
-        return f"<postc ufunc {self.__name__} {self.signature!r}>"
+        return f"<postc ufunc {self.__name__} {self.core_signature!r}>"
+
+    @property
+    def signature(self):
+        """The core signature of a generalized ufunc, None for an
+        elementwise one (as NumPy's `ufunc.signature`)."""
+        generalized = any(self.core_in) or any(self.core_out)
+        return self.core_signature if generalized else None
 
     def compiled(self):
         """The `numpy.ufunc` this ufunc compiles to (compiled on the first
@@ -460,7 +467,7 @@ class UFunc:
 
     def __getattr__(self, name):
         # NumPy's ufunc attributes and methods, of the compiled ufunc.
-        if name.startswith("_") or name in ("py_func", "params", "signature"):
+        if name.startswith("_") or name in ("py_func", "params", "core_signature", "core_in", "core_out"):
             raise AttributeError(name)
         if self._native():
             return getattr(self.compiled(), name)
@@ -786,7 +793,7 @@ def _vectorize(u):
     generalized = any(u.core_in) or any(u.core_out)
     if u.returns:
         return np.vectorize(u.py_func, otypes=[u.ret_dtype.np],
-                            signature=u.signature if generalized else None)
+                            signature=u.signature)
     out_dtypes = [u._param_dtype(u.nin + i).np for i in range(u.nout)]
 
     def body(*inputs):
@@ -797,4 +804,4 @@ def _vectorize(u):
         u.py_func(*inputs, *outs)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    return np.vectorize(body, otypes=out_dtypes, signature=u.signature)
+    return np.vectorize(body, otypes=out_dtypes, signature=u.core_signature)
