@@ -33,6 +33,7 @@ import time
 
 import numpy as np
 
+import postyp
 from postyp import ArrayType, DType, OutType, dtype_of
 
 from . import _source
@@ -397,7 +398,7 @@ class UFunc:
     with `POSTC_DISABLE_JIT=1`, it runs under CPython, one call of the body
     per iteration, with NumPy's broadcasting."""
 
-    def __init__(self, fn, signature=None, options=None):
+    def __init__(self, fn, signature=None, options=None, types=None):
         self._options = options if options is not None else _options()
         self._compiled = None
         self._unit = None
@@ -412,6 +413,18 @@ class UFunc:
         ret = ann.pop("return", None)
         names = list(fn.__code__.co_varnames[: fn.__code__.co_argcount])
         self.params = [(p, ann.get(p)) for p in names]
+        # Dtype signatures (`["f8(f8,f8)", "f4(f4,f4)"]`): one loop each,
+        # the function's own annotations aside.
+        self.type_signatures = None if types is None else [_type_signature(fn.__name__, t) for t in types]
+        self._types_given = None if types is None else list(types)
+        if self.type_signatures is not None:
+            for params, _ in self.type_signatures:
+                if len(params) != len(names):
+                    raise TypeError(f"@ufunc {fn.__name__}: a signature has {len(params)} inputs, "
+                                    f"the function {len(names)} parameters")
+            first_params, first_ret = self.type_signatures[0]
+            self.params = [(p, getattr(postyp, t)) for p, t in zip(names, first_params)]
+            ret = getattr(postyp, first_ret)
         if signature is None:
             # Elementwise: scalar parameters, one scalar result.
             for p, a in self.params:
@@ -438,6 +451,29 @@ class UFunc:
     def __repr__(self):
         return f"<postc ufunc {self.__name__} {self.core_signature!r}>"
 
+    def _call_typed(self, args):
+        """A ufunc of dtype signatures under CPython: the first signature
+        every operand casts to safely, as NumPy picks a loop."""
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__} takes {self.nin} operands, got {len(args)}")
+        python_scalar = [np.ndim(a) == 0 and not isinstance(a, (np.generic, np.ndarray)) for a in args]
+        given = [np.min_scalar_type(a) if p else np.asarray(a).dtype for a, p in zip(args, python_scalar)]
+
+        def exact(wanted):  # the operands' own dtypes (a Python number has none)
+            return all(g == w and not p for g, w, p in zip(given, wanted, python_scalar))
+
+        def safe(wanted):
+            return all(np.can_cast(g, w, "safe") for g, w in zip(given, wanted))
+
+        for fits in (exact, safe):
+            for params, ret in self.type_signatures:
+                wanted = [np.dtype(getattr(postyp, t).np) for t in params]
+                if fits(wanted):
+                    ops = [np.asarray(a, dtype=w) for a, w in zip(args, wanted)]
+                    out = np.vectorize(self.py_func, otypes=[getattr(postyp, ret).np])(*ops)
+                    return out[()] if np.ndim(out) == 0 else out
+        raise TypeError(f"ufunc '{self.__name__}' not supported for the input types")
+
     @property
     def signature(self):
         """The core signature of a generalized ufunc, None for an
@@ -452,15 +488,27 @@ class UFunc:
         if u is None:
             with self._lock:
                 if self._compiled is None:
-                    if self._unit is None:
-                        try:
-                            self._unit = _source.collect(self.py_func)
-                        except _source.SourceError as e:
-                            raise CompileError(str(e)) from None
-                    module = _build_unit(self._unit, self._options, self.__qualname__)
-                    self._compiled = getattr(module, self._unit.entry)
+                    units = self._cuts(CompileError)
+                    parts = [getattr(_build_unit(unit, self._options, self.__qualname__), unit.entry)
+                             for unit in units]
+                    if self.type_signatures is None:
+                        self._compiled = parts[0]
+                    else:
+                        self._compiled = _native.merge_ufuncs(self.__name__, self.__doc__, parts)
                 u = self._compiled
         return u
+
+    def _cuts(self, error):
+        """The cut of each loop: one, or one per dtype signature."""
+        if self._unit is None:
+            try:
+                if self.type_signatures is None:
+                    self._unit = [_source.collect(self.py_func)]
+                else:
+                    self._unit = [_source.collect(self.py_func, variant=v) for v in self.type_signatures]
+            except _source.SourceError as e:
+                raise error(str(e)) from None
+        return self._unit
 
     def _native(self):
         return _native is not None and not jit_disabled()
@@ -475,12 +523,7 @@ class UFunc:
                              "missing or POSTC_DISABLE_JIT is set)")
 
     def __reduce__(self):
-        if self._unit is None:
-            try:
-                self._unit = _source.collect(self.py_func)
-            except _source.SourceError as e:
-                raise pickle.PicklingError(str(e)) from None
-        return (_ufunc_from_unit, (self._unit, self._options))
+        return (_ufunc_from_cuts, (self._cuts(pickle.PicklingError), self._options, self._types_given))
 
     def _param_dtype(self, i):
         a = self.params[i][1]
@@ -498,6 +541,8 @@ class UFunc:
             return self.compiled()(*args, **kwargs)
         if kwargs:
             raise TypeError(f"{self.__name__}: keyword arguments need the compiled ufunc")
+        if self.type_signatures is not None:
+            return self._call_typed(args)
         nargs = self.nin + (0 if self.returns else self.nout)
         if len(args) != nargs:
             raise TypeError(f"{self.__name__} takes {nargs} operands, got {len(args)}")
@@ -553,13 +598,19 @@ class UFunc:
 
 
 def ufunc(arg=None, **options):
-    """`@ufunc` (elementwise) or `@ufunc("(n),(n)->()")` (generalized), with
-    `jit`'s options (`@ufunc(opt=3, fastmath=True)`)."""
+    """`@ufunc` (elementwise, dtypes from the annotations),
+    `@ufunc("(n),(n)->()")` (generalized) or `@ufunc(["f8(f8,f8)",
+    "f4(f4,f4)"])` (elementwise, one loop per dtype signature, as Numba's
+    `@vectorize`), with `jit`'s options (`@ufunc(opt=3, fastmath=True)`)."""
     if callable(arg):
         return UFunc(arg, None, _options(**options))
-    if arg is not None and not isinstance(arg, str):
-        raise TypeError("ufunc takes a signature string")
     checked = _options(**options)
+    if isinstance(arg, (list, tuple)):
+        if not arg or not all(isinstance(t, str) for t in arg):
+            raise TypeError("ufunc takes a core signature string or a list of dtype signature strings")
+        return lambda fn: UFunc(fn, None, checked, types=list(arg))
+    if arg is not None and not isinstance(arg, str):
+        raise TypeError("ufunc takes a core signature string or a list of dtype signature strings")
 
     def deco(fn):
         return UFunc(fn, arg, checked)
@@ -567,12 +618,37 @@ def ufunc(arg=None, **options):
     return deco
 
 
-def _ufunc_from_unit(unit, options):
-    """A ufunc unpickled: rebuilt from its cut."""
-    fn = _source.load_functions(unit)
-    u = fn if isinstance(fn, UFunc) else UFunc(fn)
-    u._options = options
-    u._unit = unit
+def _type_signature(name, text):
+    """`"f8(f8, f8)"`, `"float64(float64, float64)"` or
+    `"Float64(Float64, Float64)"` -> (postyp parameter dtypes, result)."""
+    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*\((.*)\)\s*", text)
+    if not m:
+        raise ValueError(f"@ufunc {name}: bad dtype signature {text!r} (write it as \"f8(f8, f8)\")")
+    args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
+    return [_dtype_name(name, a, text) for a in args], _dtype_name(name, m.group(1), text)
+
+
+def _dtype_name(name, t, text):
+    d = getattr(postyp, t, None)
+    if isinstance(d, DType) and d.np is not None:
+        return t
+    try:
+        scalar = np.dtype({"int": "int64", "float": "float64", "complex": "complex128"}.get(t, t)).type
+    except TypeError:
+        scalar = None
+    found = _source._NUMPY_SCALARS.get(scalar)
+    if found is None:
+        raise ValueError(f"@ufunc {name}: unknown dtype {t!r} in {text!r}")
+    return found
+
+
+def _ufunc_from_cuts(units, options, types):
+    """A ufunc unpickled: rebuilt from its cuts."""
+    fn = _source.load_functions(units[0])
+    if isinstance(fn, UFunc):
+        fn = fn.py_func
+    u = UFunc(fn, None, options, types=types) if types is not None else UFunc(fn, None, options)
+    u._unit = units
     return u
 
 

@@ -334,11 +334,12 @@ def _decorator_target(expr, scope):
     return None
 
 
-def collect(fn, signature_override=None):
+def collect(fn, variant=None):
     """The `Unit` of a function: its cut and those of every function it
-    calls. `signature_override(node, lines) -> (first, last, text)` may
-    replace the lines of the function's `def` header (the ufunc of one
-    dtype signature of several)."""
+    calls. `variant = (parameter dtypes, result dtype)`, postyp names, makes
+    the function an elementwise ufunc of those dtypes, whatever its own
+    annotations and decorators say (one signature of a ufunc with
+    several)."""
     root = unwrap(fn)
     if root is None:
         raise TypeError(f"@jit: {fn!r} is not a Python function")
@@ -383,21 +384,15 @@ def collect(fn, signature_override=None):
                 return f.__globals__[name]
             return getattr(builtins, name, None)
 
-        kept = [d for d in node.decorator_list if _decorator_target(d, scope) is not None]
         dedent = node.col_offset if nested else 0
-        for d in kept:
-            cut.keep(d.lineno, d.end_lineno, dedent)
-        if f is root and signature_override is not None:
-            first, last, text = signature_override(node, lines)
-            cut.keep(first, node.end_lineno, dedent)
-            for n in range(first, last + 1):
-                cut.kept[n] = "\n"
-            cut.kept[first] = text
+        if f is root and variant is not None:
+            kept = []
+            _cut_variant(cut, node, variant, dedent)
         else:
+            kept = [d for d in node.decorator_list if _decorator_target(d, scope) is not None]
+            for d in kept:
+                cut.keep(d.lineno, d.end_lineno, dedent)
             cut.keep(node.lineno, node.end_lineno, dedent)
-        if f is root and signature_override is not None and not kept:
-            # The override's decorator goes on a line of the header's own.
-            pass
 
         reads, chains = _reads(node, kept)
         for name, at in reads.items():
@@ -408,6 +403,37 @@ def collect(fn, signature_override=None):
             _bind(cut, name, value, chains.get(name, ()), at, lines, work)
     files = {p: cuts[p].text() for p in order}
     return Unit(order[0], done[root.__code__][1], files)
+
+
+def _cut_variant(cut, node, variant, dedent):
+    """Keeps `node` with its `def` line rewritten to the dtypes of
+    `variant`, as an elementwise ufunc; its decorators are dropped."""
+    params, result = variant
+    names = [a.arg for a in node.args.posonlyargs + node.args.args]
+    if len(names) != len(params) or node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
+        raise SourceError(_located(cut.path, node.lineno, node.col_offset,
+                                   f"ufunc `{node.name}` has {len(names)} parameters, but its signature has "
+                                   f"{len(params)} inputs", cut.lines))
+    for t in set(params) | {result}:
+        cut.header[f"_postc_{t}"] = f"from postyp import {t} as _postc_{t}"
+    cut.header["_postc_ufunc"] = "from postc import ufunc as _postc_ufunc"
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    cut.keep(first, node.end_lineno, dedent)
+    body_line = node.body[0].lineno
+    for n in range(first, min(body_line, node.end_lineno + 1)):
+        cut.kept[n] = "\n"
+    signature = ", ".join(f"{p}: _postc_{t}" for p, t in zip(names, params))
+    header = f"def {node.name}({signature}) -> _postc_{result}:"
+    if body_line == node.lineno:  # `def f(a, b): return a + b`
+        rest = cut.lines[body_line - 1][node.body[0].col_offset:]
+        cut.kept[body_line] = header + " " + rest.rstrip("\n") + "\n"
+    else:
+        cut.kept[node.lineno] = header + "\n"
+    if first < node.lineno:
+        cut.kept[first] = "@_postc_ufunc\n"
+    else:
+        raise SourceError(_located(cut.path, node.lineno, node.col_offset,
+                                   f"ufunc `{node.name}` needs its decorator on a line of its own", cut.lines))
 
 
 def _bind(cut, name, value, chains, at, lines, work):

@@ -8,6 +8,7 @@ mod builder;
 mod call;
 mod dlpack;
 mod guard;
+mod merge;
 mod signature;
 mod ufunc;
 
@@ -167,6 +168,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(listing, m)?)?;
+    m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
     m.add_class::<call::Function>()?;
     Ok(())
 }

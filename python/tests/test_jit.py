@@ -448,3 +448,43 @@ def test_a_dask_local_cluster_runs_postc_code(tmp_path):
     lines = out.splitlines()
     assert lines[-1] == "ok", out + err
     assert lines[-2] == "[np.float64(0.0), np.float64(1.0), np.float64(3.0), np.float64(6.0), np.float64(10.0)]"
+
+
+TYPED = textwrap.dedent('''\
+    import postc
+
+    @postc.ufunc(["f8(f8, f8)", "float32(float32, float32)", "Int64(Int64, Int64)"])
+    def addmul(a, b):
+        return a * b + a
+
+    @postc.ufunc(["i8(i8)"])
+    def halve(a): return a // 2
+''')
+
+
+def test_ufunc_with_several_dtype_signatures_has_a_loop_each():
+    ns = {}
+    define_cell(11, TYPED, ns)
+    u = ns["addmul"]
+    assert u.types == ["dd->d", "ff->f", "ll->l"]
+    r = u(np.arange(3, dtype=np.float32), np.float32(2))
+    assert r.dtype == np.float32 and list(r) == [0.0, 3.0, 6.0]
+    r = u(np.array([1.5]), 2.0)
+    assert r.dtype == np.float64 and r[0] == 4.5
+    # As NumPy picks a loop: the first the operands cast to safely.
+    assert u(np.arange(3), 2).dtype == np.float64
+    assert ns["halve"](np.array([7, -7])).tolist() == [3, -4]
+    v = pickle.loads(pickle.dumps(u))
+    assert v(np.arange(2, dtype=np.float32), np.float32(1)).dtype == np.float32
+    with pytest.raises(ValueError, match="unknown dtype 'f9'"):
+        postc.ufunc(["f9(f8)"])(lambda a: a)
+
+
+def test_ufunc_with_dtype_signatures_under_cpython(monkeypatch):
+    monkeypatch.setenv("POSTC_DISABLE_JIT", "1")
+    ns = {}
+    define_cell(12, TYPED, ns)
+    r = ns["addmul"](np.arange(3, dtype=np.float32), np.float32(2))
+    assert r.dtype == np.float32 and list(r) == [0.0, 3.0, 6.0]
+    assert ns["halve"](np.array([7, -7])).tolist() == [3, -4]
+    assert ns["addmul"](np.arange(3), 2).dtype == np.float64
