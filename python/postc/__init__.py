@@ -199,11 +199,12 @@ def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="ll
             "include": tuple(os.fspath(i) for i in include), "verbose": verbose}
 
 
-class _Jit:
+class _Jit(_native.Dispatcher if _native is not None else object):
     """A function compiled, with the POST functions it calls, on its first
-    call. It pickles as its source cut (`_source.Unit`) and options, so a
-    process that unpickles it compiles the same code, or finds it in its
-    cache."""
+    call. Calls go through the native dispatcher it derives from, which
+    calls `_compile()` once and then the compiled function directly. It
+    pickles as its source cut (`_source.Unit`) and options, so a process
+    that unpickles it compiles the same code, or finds it in its cache."""
 
     def __init__(self, fn, options, unit=None):
         self.py_func = fn
@@ -213,12 +214,6 @@ class _Jit:
         self._lock = threading.Lock()
         if fn is not None:
             functools.update_wrapper(self, fn)
-
-    def __call__(self, *args, **kwargs):
-        f = self._compiled
-        if f is None:
-            f = self._compile()
-        return f(*args, **kwargs)
 
     def _cut(self):
         if self._unit is None:

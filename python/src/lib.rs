@@ -6,6 +6,7 @@
 
 mod builder;
 mod call;
+mod dispatch;
 mod dlpack;
 mod guard;
 mod merge;
@@ -170,5 +171,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
     m.add_class::<call::Function>()?;
+    m.add_class::<dispatch::Dispatcher>()?;
     Ok(())
 }
