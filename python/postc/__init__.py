@@ -18,16 +18,12 @@ extension, or with `POSTC_DISABLE_JIT=1`, `compile` and `jit` give these
 pure-Python functions.
 """
 
-import functools
-import hashlib
-import importlib.util
-import inspect
 import copyreg
+import functools
 import os
 import pickle
 import re
 import sys
-import tempfile
 import threading
 import time
 
@@ -276,6 +272,8 @@ def _private_cache():
     it exits."""
     global _PRIVATE_CACHE
     if _PRIVATE_CACHE is None:
+        import tempfile
+
         _PRIVATE_CACHE = tempfile.TemporaryDirectory(prefix="postc-")
     return _PRIVATE_CACHE.name
 
@@ -288,27 +286,71 @@ def _verbosity(options):
     return bool(v)
 
 
+class _Watch:
+    """One daemon thread that says on standard error when a compile has
+    run for a second (a thread per compile would cost more than a cache
+    hit)."""
+
+    def __init__(self):
+        self._cv = threading.Condition()
+        self._due = {}  # token -> (deadline, what)
+        self._thread = None
+
+    def start(self, what):
+        token = object()
+        with self._cv:
+            self._due[token] = (time.monotonic() + _NOTICE_AFTER, what)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="postc-compile-notice", daemon=True)
+                self._thread.start()
+            self._cv.notify()
+        return token
+
+    def stop(self, token):
+        with self._cv:
+            self._due.pop(token, None)
+
+    def _run(self):
+        with self._cv:
+            while True:
+                if not self._due:
+                    self._cv.wait()
+                    continue
+                token, (deadline, what) = min(self._due.items(), key=lambda kv: kv[1][0])
+                left = deadline - time.monotonic()
+                if left > 0:
+                    self._cv.wait(left)
+                    continue
+                del self._due[token]
+                print(f"postc: compiling {what} ...", file=sys.stderr, flush=True)
+
+
+_WATCH = _Watch()
+
+# Seconds a compile runs before the notice (and the timing line at its end).
+_NOTICE_AFTER = 1.0
+
+
 def _timed_build(what, options, build):
     """Runs `build()` (a native compile); says what it does on standard
-    error: each phase's time when verbose, and a notice when it takes over
-    a second unless `verbose=False`."""
+    error: each phase's time when verbose, and when it takes over a second
+    (unless `verbose=False`), that it is compiling and then how long it
+    took."""
     verbose = _verbosity(options)
-    timer = None
-    if verbose is not False:
-        def notice():
-            print(f"postc: compiling {what} ...", file=sys.stderr, flush=True)
-        timer = threading.Timer(1.0, notice)
-        timer.daemon = True
-        timer.start()
+    tokens = []
+
+    def on_miss():  # code generation starts: a compile that may take a while
+        if verbose is not False:
+            tokens.append(_WATCH.start(what))
+
     start = time.perf_counter()
     try:
-        result = build()
+        library, cached, exports, phases = build(on_miss)
     finally:
-        if timer is not None:
-            timer.cancel()
+        for token in tokens:
+            _WATCH.stop(token)
     took = time.perf_counter() - start
-    library, cached, exports, phases = result
-    if verbose or (verbose is None and took > 1.0):
+    if verbose or (verbose is None and took > _NOTICE_AFTER):
         detail = ", ".join(f"{name} {secs * 1e3:.1f} ms" for name, secs in phases)
         how = "from the cache" if cached else "compiled"
         print(f"postc: {what}: {how} in {took * 1e3:.1f} ms ({detail})", file=sys.stderr, flush=True)
@@ -318,7 +360,7 @@ def _timed_build(what, options, build):
 def _build_unit(unit, options, what):
     """The Module of a cut, compiled (or from the cache) and loaded."""
     kw = _native_options(options, unit)
-    library, cached, exports = _timed_build(what, options, lambda: _native.compile(unit.root, **kw))
+    library, cached, exports = _timed_build(what, options, lambda on_miss: _native.compile(unit.root, on_miss=on_miss, **kw))
     name = _source.module_name(unit.root)
     return _module(name, unit.root, library, cached, exports, ("unit", unit, options))
 
@@ -775,6 +817,9 @@ def _is_source(text):
 def _write_source(text, cache):
     """A source string as a file of the cache (content-addressed, written
     atomically), so that diagnostics and panics can name it."""
+    import hashlib
+    import tempfile
+
     digest = hashlib.sha256(text.encode()).hexdigest()
     pir = any(line.startswith("module ") for line in text.splitlines()[:1])
     d = os.path.join(cache, "sources", digest[:2], digest[2:])
@@ -826,7 +871,7 @@ def compile(path_or_source, *, opt=2, backend="llvm", include=(), boundscheck=No
         path = _write_source(path_or_source, cache_dir())
     kw = _native_options(options)
     name = os.path.splitext(os.path.basename(path))[0]
-    library, cached, exports = _timed_build(name, options, lambda: _native.compile(path, **kw))
+    library, cached, exports = _timed_build(name, options, lambda on_miss: _native.compile(path, on_miss=on_miss, **kw))
     return _module(name, path, library, cached, exports, ("compile", origin, options))
 
 
@@ -836,6 +881,10 @@ def _python_module(path, include):
         raise CompileError(f"{path}: a .pir module has no pure-Python functions to run "
                            "(POSTC_DISABLE_JIT is set or the compiled extension is missing)")
     name = os.path.splitext(os.path.basename(path))[0]
+    import hashlib
+    import importlib.util
+    import inspect
+
     unique = f"_postc_py_{hashlib.sha256(path.encode()).hexdigest()[:12]}_{name}"
     spec = importlib.util.spec_from_file_location(unique, path)
     module = importlib.util.module_from_spec(spec)

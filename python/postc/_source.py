@@ -23,7 +23,6 @@ compiler is disabled runs its cut under CPython (`load_functions`).
 
 import ast
 import builtins
-import hashlib
 import linecache
 import os
 import sys
@@ -51,12 +50,6 @@ class Unit:
         self.root = root
         self.entry = entry
         self.files = files
-
-    def key(self):
-        h = hashlib.sha256()
-        for path, text in self.files.items():
-            h.update(path.encode() + b"\0" + text.encode() + b"\0")
-        return h.hexdigest()
 
     def __getstate__(self):
         return {"root": self.root, "entry": self.entry, "files": list(self.files.items())}
@@ -98,29 +91,34 @@ _PARSED = {}
 
 
 def _parse(filename, lines):
+    """A file's tree and its `def`s by (name, first line), parsed once per
+    text."""
     text = "".join(lines)
-    key = (filename, hashlib.sha256(text.encode()).digest())
-    tree = _PARSED.get(key)
-    if tree is None:
+    key = (filename, text)
+    parsed = _PARSED.get(key)
+    if parsed is None:
         tree = ast.parse(text, filename)
-        _PARSED[key] = tree
-    return tree
+        defs = {}
+
+        def visit(node, nested):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    first = child.decorator_list[0].lineno if child.decorator_list else child.lineno
+                    for line in (first, child.lineno):
+                        defs.setdefault((child.name, line), (child, nested))
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    visit(child, True)
+                elif isinstance(child, ast.stmt):
+                    visit(child, nested)
+
+        visit(tree, False)
+        parsed = _PARSED[key] = defs
+    return parsed
 
 
-def _find_def(tree, code):
+def _find_def(defs, code):
     """The `def` of `code` in a parsed file, and whether it is nested."""
-    found = []
-
-    def visit(node, depth):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == code.co_name:
-                first = child.decorator_list[0].lineno if child.decorator_list else child.lineno
-                if code.co_firstlineno in (first, child.lineno):
-                    found.append((child, depth > 0))
-            visit(child, depth + (1 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else 0))
-
-    visit(tree, 0)
-    return found[0] if found else (None, False)
+    return defs.get((code.co_name, code.co_firstlineno), (None, False))
 
 
 def _located(path, line, col, message, lines=None):
@@ -205,9 +203,10 @@ def _postc():
 
 
 def _postc_math():
-    import postc.math
-
-    return postc.math
+    """postc.math if anything imported it (nothing else can hold its
+    functions); importing it loads the C library, which compiling does not
+    need."""
+    return sys.modules.get("postc.math")
 
 
 def _identity_in(module, value):
@@ -311,6 +310,11 @@ class _Cut:
         return "".join(out)
 
 
+# postc.math's names (its __all__), known without importing it.
+_MATH_NAMES = frozenset("""sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan sinh cosh tanh asinh
+    acosh atanh floor ceil trunc fabs cbrt erf erfc lgamma tgamma atan2 hypot pow fmod copysign fmin fmax pi e tau
+    inf nan""".split())
+
 _KEPT_DECORATORS = ("ufunc", "gpu", "kernel", "cold", "noinline")
 
 
@@ -359,8 +363,7 @@ def collect(fn, variant=None):
                 f"error: the source of `{f.__qualname__}` is not available: postc compiles source text, and "
                 f"`{path}` has none in `linecache` (code made by exec() without registering its text there, or a "
                 f"file that no longer exists)\n")
-        tree = _parse(path, lines)
-        node, nested = _find_def(tree, code)
+        node, nested = _find_def(_parse(path, lines), code)
         if node is None:
             raise SourceError(f"error: cannot find the definition of `{f.__qualname__}` in `{path}`\n")
         if isinstance(node, ast.AsyncFunctionDef):
@@ -453,7 +456,7 @@ def _bind(cut, name, value, chains, at, lines, work):
         else:
             cut.bind(name, f"import {mod} as {name}", at)
         return
-    if value is postc or value is pmath:
+    if value is postc or (pmath is not None and value is pmath):
         return
     fn = unwrap(value)
     if fn is not None and getattr(fn, "__module__", None) != "postc.math":
@@ -468,12 +471,12 @@ def _bind(cut, name, value, chains, at, lines, work):
         work.append(fn)
         return
     if callable(value) and getattr(value, "__module__", None) == "math":
-        if hasattr(pmath, value.__name__):
+        if value.__name__ in _MATH_NAMES:
             cut.bind(name, f"from postc.math import {value.__name__} as {name}", at)
             return
         raise fail(f"`{name}` is `math.{value.__name__}`, which compiled code does not have "
                    "(postc.math lists what it has)")
-    k = _identity_in(pmath, value)
+    k = _identity_in(pmath, value) if pmath is not None else None
     if k is not None:
         cut.bind(name, f"from postc.math import {k} as {name}", at)
         return

@@ -147,8 +147,9 @@ fn load(path: &Path, o: &Options) -> Result<(postc_ir::Program, SourceMap, Codeg
 }
 
 /// Compiles the module at `path` (and what it imports) to a shared library
-/// in the cache, or finds it there.
-pub fn build(path: &Path, o: &Options) -> Result<Built, Error> {
+/// in the cache, or finds it there; `on_miss` runs when it is not there,
+/// before code generation starts.
+pub fn build(path: &Path, o: &Options, on_miss: &dyn Fn()) -> Result<Built, Error> {
     let backend = postc_codegen::backend::by_name(&o.backend).map_err(Error::Usage)?;
     postc_codegen::backend::check_kind(backend, EmitKind::Object).map_err(Error::Usage)?;
     let mut phases = Phases::default();
@@ -164,6 +165,7 @@ pub fn build(path: &Path, o: &Options) -> Result<Built, Error> {
     if library.is_file() {
         return Ok(Built { library, exports, cached: true, timings: phases.0 });
     }
+    on_miss();
     let object = phases
         .time("codegen", || backend.emit(&program, &options, EmitKind::Object))
         .map_err(|d| Error::Compile(render(&sources, &d)))?;

@@ -86,7 +86,7 @@ fn options(
 /// as (name, callable) pairs and each phase's time in seconds.
 #[pyfunction]
 #[pyo3(signature = (path, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
-                    bounds_checks=None, fast_math=false))]
+                    bounds_checks=None, fast_math=false, on_miss=None))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
@@ -99,10 +99,21 @@ fn compile<'py>(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    on_miss: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool, Bound<'py, PyList>, Vec<(&'static str, f64)>)> {
     let backend_name = backend.clone();
     let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
-    let built = py.detach(|| builder::build(&path, &options)).map_err(raise)?;
+    // Told only on a miss, so that a cache hit costs no call into Python.
+    let miss = || {
+        if let Some(f) = &on_miss {
+            Python::attach(|py| {
+                if let Err(e) = f.call0(py) {
+                    e.write_unraisable(py, None);
+                }
+            });
+        }
+    };
+    let built = py.detach(|| builder::build(&path, &options, &miss)).map_err(raise)?;
     let lib = open(&built.library).map_err(PyOSError::new_err)?;
     let runtime = runtime_of(lib);
     let library = built.library.display().to_string();

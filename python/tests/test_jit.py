@@ -488,3 +488,23 @@ def test_ufunc_with_dtype_signatures_under_cpython(monkeypatch):
     assert r.dtype == np.float32 and list(r) == [0.0, 3.0, 6.0]
     assert ns["halve"](np.array([7, -7])).tolist() == [3, -4]
     assert ns["addmul"](np.arange(3), 2).dtype == np.float64
+
+
+def test_a_long_compile_says_so(monkeypatch, capfd, tmp_path):
+    # A compile "takes long" after postc._NOTICE_AFTER seconds (1 by default).
+    monkeypatch.setattr(postc, "_NOTICE_AFTER", 0.0)
+    monkeypatch.setenv("POSTC_CACHE_DIR", str(tmp_path))
+    ns = {}
+    define_cell(13, OPTIONS, ns)
+    f = postc.jit(ns["total"])
+    assert f(np.ones(2)) == 2.0
+    err = capfd.readouterr().err
+    assert "postc: compiling total ..." in err and "postc: total: compiled in" in err
+    # A cache hit starts no notice, and silence is silence.
+    g = postc.jit(ns["total"])
+    assert g(np.ones(2)) == 2.0
+    err = capfd.readouterr().err
+    assert "compiling" not in err and "postc: total: from the cache" in err
+    h = postc.jit(verbose=False)(ns["body"])
+    assert h(np.ones(2), 1) == 1.0
+    assert capfd.readouterr().err == ""
