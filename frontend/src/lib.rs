@@ -210,7 +210,8 @@ impl SourceFrontend for PyFrontend {
         let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
         let stmts: &[Stmt] = parsed.body();
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
-        let declared_errors = d.diags;
+        let mut declared_errors = d.diags;
+        declared_errors.truncate(postc_ir::diag::MAX_ERRORS);
         self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, declared_errors });
         Ok(module)
     }
@@ -273,6 +274,7 @@ impl SourceFrontend for PyFrontend {
         if diags.is_empty() {
             Ok(())
         } else {
+            diags.truncate(postc_ir::diag::MAX_ERRORS);
             Err(diags)
         }
     }

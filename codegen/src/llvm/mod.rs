@@ -13,6 +13,19 @@
 //! on x86-64 the backend calls `__extendhfsf2`/`__truncsfhf2`/
 //! `__truncdfhf2` from libgcc, which `cc` links.
 
+//!
+//! Two guards keep LLVM's own costs bounded on any input. LLVM works on a
+//! thread of [`LLVM_STACK`] bytes of stack that [`emit`] starts (its
+//! analyses recurse along chains of values; the caller's thread, which
+//! may be the Python package's caller's, is not relied on). And a function
+//! too large for LLVM's optimiser ([`too_large_to_optimise`]) is compiled
+//! by it as at -O0: several of LLVM's passes take time that grows faster
+//! than linearly in a function's size on the shapes long generated code
+//! has (SimplifyCFG folding the arms of a 10,000-arm conditional into one
+//! join, the SLP vectoriser on 10,000 nested subscripts, scalar evolution
+//! over 2,000 inlined integer power loops: 10 to 30 s each), so bounding
+//! the size of what it optimises makes the whole compile time linear.
+
 pub mod emit;
 pub mod gpu;
 pub mod helpers;
@@ -399,6 +412,40 @@ fn hide(module: &LlModule<'_>, name: &str) {
     }
 }
 
+/// The stack of the threads LLVM builds, optimises and emits on.
+pub const LLVM_STACK: usize = 64 << 20;
+
+/// The largest function, in [`llvm_size`] units, that LLVM's optimiser
+/// runs on. Above it LLVM's time per instruction grows with the size
+/// (docs/performance.md, "Compile time of long and deep programs").
+pub const LLVM_OPT_LIMIT: usize = 16_384;
+
+/// What a function costs LLVM's optimiser: its instructions, and for each
+/// `pow` the loop that the integer power helper inlines (scalar evolution
+/// works on every loop of the function and on what each loop's result
+/// feeds, so loops weigh more than straight-line code).
+pub fn llvm_size(f: &postc_ir::Function) -> usize {
+    let pows = f.body.tags.iter().filter(|o| **o == postc_ir::Opcode::Pow).count();
+    f.body.num_insts() + 16 * pows
+}
+
+/// Whether LLVM compiles `f` without optimising it (`optnone`): its
+/// [`llvm_size`] is over [`LLVM_OPT_LIMIT`].
+pub fn too_large_to_optimise(f: &postc_ir::Function) -> bool {
+    llvm_size(f) > LLVM_OPT_LIMIT
+}
+
+/// Runs `work` on a thread with [`LLVM_STACK`] bytes of stack and gives
+/// its result.
+fn on_llvm_thread<T: Send>(work: impl FnOnce() -> Result<T, Vec<Diagnostic>> + Send) -> Result<T, Vec<Diagnostic>> {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new().name("postc-llvm".into()).stack_size(LLVM_STACK).spawn_scoped(s, work) {
+            Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => Err(vec![Diagnostic::error(format!("cannot start a thread for LLVM: {e}"), None)]),
+        }
+    })
+}
+
 /// Runs the `-O` pipeline and emits one unit.
 fn finish_unit(
     module: &LlModule<'_>,
@@ -466,10 +513,13 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let units = if low.gpu.is_empty() { units } else { 1 };
     let out = if units <= 1 {
         let timer = &mut timer;
-        with_target_machine(options, |tm| {
-            let cx = Context::create();
-            let module = timer.time("llvm build + link + verify", || build_unit(&cx, &low, options, tm, None))?;
-            timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
+        let low = &low;
+        on_llvm_thread(move || {
+            with_target_machine(options, |tm| {
+                let cx = Context::create();
+                let module = timer.time("llvm build + link + verify", || build_unit(&cx, low, options, tm, None))?;
+                timer.time("llvm optimise + emit", || finish_unit(&module, low, tm, options.opt, kind))
+            })
         })?
     } else {
         let chunks = split(&low.exported, units);
@@ -482,7 +532,9 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
             std::thread::scope(|s| {
                 for _ in 0..threads.min(chunks.len()) {
                     let (low, chunks, next, slots) = (&low, &chunks, &next, &slots);
-                    s.spawn(move || loop {
+                    let worker = std::thread::Builder::new().name("postc-llvm".into()).stack_size(LLVM_STACK);
+                    // A worker that cannot start leaves its units to the others.
+                    let _ = worker.spawn_scoped(s, move || loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(chunk) = chunks.get(i) else { break };
                         let r = with_target_machine(options, |tm| {
