@@ -212,8 +212,14 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         GpuArg::Off => postc_codegen::llvm::gpu::GpuMode::Off,
     };
     let gpu_arch = if device_only { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
+    let gpu = postc_codegen::llvm::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch };
+    if gpu.arch.is_some() {
+        if let Err(e) = gpu.check_arch() {
+            return usage_error(&e);
+        }
+    }
     let options = CodegenOptions {
-        gpu: postc_codegen::llvm::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
+        gpu,
         opt: level,
         target: a.target.clone(),
         cpu: if device_only { None } else { a.cpu.clone() },

@@ -332,6 +332,72 @@ fn unknown_cpus_are_errors() {
     }
 }
 
+/// An unknown `--gpu-arch` (or `--cpu` of device code) is a usage error
+/// that lists the architectures LLVM knows; a known one compiles.
+#[test]
+fn unknown_gpu_architectures_are_usage_errors() {
+    let f = write_temp("gpu-arch", KERNELS);
+    let o = f.with_extension("o");
+    for (args, arch, what, listed) in [
+        (&["--gpu-arch", "sm_0"][..], "sm_0", "nvptx", "sm_90"),
+        (&["--gpu", "amdgpu", "--gpu-arch", "gfx0"][..], "gfx0", "amdgpu", "gfx90a"),
+        (&["--emit", "ptx", "--cpu", "sm_1"][..], "sm_1", "nvptx", "sm_80"),
+    ] {
+        let out = driver().arg("compile").arg(&f).arg("-o").arg(&o).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let head = format!("error: unknown GPU architecture `{arch}` for {what}; the known ones are: ");
+        assert!(stderr.starts_with(&head), "{args:?}: {stderr}");
+        assert!(stderr.split(": ").last().unwrap().trim().split(", ").any(|a| a == listed), "{stderr}");
+        assert!(!o.exists(), "{args:?} wrote an output");
+    }
+    let out = driver().arg("compile").arg(&f).arg("-o").arg(&o).args(["--gpu-arch", "sm_80"]).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `alloc` of an array of text is refused alike by `check`, `run` and
+/// `compile` (through every backend), with the verifier's located error.
+#[test]
+fn check_run_and_compile_agree_on_allocating_text_arrays() {
+    let f = root().join("tests/invalid/alloc_text_array.pir");
+    let o = std::env::temp_dir().join(format!("postc-cli-{}-alloc-text.o", std::process::id()));
+    let want = "error: `alloc` %buf: cannot allocate an array of Bytes: arrays hold numbers and Bool\n  \
+                ┌─ tests/invalid/alloc_text_array.pir:6:3\n";
+    let mut runs: Vec<Vec<String>> = vec![
+        vec!["check".into(), "tests/invalid/alloc_text_array.pir".into()],
+        vec![
+            "run".into(),
+            "tests/invalid/alloc_text_array.pir".into(),
+            "--entry".into(),
+            "f".into(),
+            "--".into(),
+            "3".into(),
+        ],
+    ];
+    for backend in ["llvm", "c", "qbe"] {
+        let mut c: Vec<String> = vec!["compile".into(), f.display().to_string(), "-o".into(), o.display().to_string()];
+        c.extend(["--backend".into(), backend.into()]);
+        runs.push(c);
+    }
+    runs.push(vec![
+        "compile".into(),
+        "tests/invalid/alloc_text_array.pir".into(),
+        "--backend".into(),
+        "wasm".into(),
+        "--emit".into(),
+        "wasm".into(),
+        "-o".into(),
+        o.display().to_string(),
+    ]);
+    for args in runs {
+        let out = driver().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).replace(&format!("{}/", root().display()), "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(want), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && !o.exists(), "{args:?}");
+    }
+}
+
 /// `opt -j N` starts at most one worker thread per function.
 #[test]
 fn opt_threads_are_capped_at_the_function_count() {

@@ -201,6 +201,28 @@ extern "C" {
     /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
     /// not, -1 for an unknown target.
     fn postc_cpu_valid(triple: *const std::ffi::c_char, cpu: *const std::ffi::c_char) -> i32;
+    /// `src/cpu.cpp`: the CPU names of `triple`'s target, space-separated,
+    /// into `out` (`cap` bytes); the whole list's length, or -1 for an
+    /// unknown target.
+    fn postc_cpu_names(triple: *const std::ffi::c_char, out: *mut std::ffi::c_char, cap: std::ffi::c_ulong) -> i64;
+}
+
+/// The CPU names LLVM knows for `triple`, in its order (None: the target is
+/// unknown). The targets must be initialised.
+pub fn cpu_names(triple: &str) -> Option<Vec<String>> {
+    let t = std::ffi::CString::new(triple).ok()?;
+    let mut buf = vec![0u8; 4096];
+    loop {
+        // SAFETY: `t` is NUL-terminated; `buf` is writable for its length,
+        // which is what the call is told; it writes at most that many bytes.
+        let n = unsafe { postc_cpu_names(t.as_ptr(), buf.as_mut_ptr().cast(), buf.len() as std::ffi::c_ulong) };
+        let n = usize::try_from(n).ok()?;
+        if n < buf.len() {
+            let text = String::from_utf8_lossy(&buf[..n]);
+            return Some(text.split(' ').filter(|s| !s.is_empty()).map(str::to_owned).collect());
+        }
+        buf.resize(n + 1, 0);
+    }
 }
 
 /// Whether LLVM knows the CPU `cpu` for `triple` (None: the target is
