@@ -83,7 +83,7 @@ pub(crate) enum Command {
         /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
-        /// Arguments, one per parameter, in Python syntax (`3`, `-1.5`, `True`, `1+2j`).
+        /// Arguments, one per parameter, in Python syntax (`3`, `0x1f`, `-1.5`, `True`, `1+2j`, `'text'`, `b'\x00'`).
         #[arg(last = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },

@@ -133,6 +133,70 @@ fn run_prints_results_as_python_and_panics_with_location() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is an array"));
 }
 
+/// A module of text and Float32 results for `run`.
+const TEXTS: &str = "module t\n\nfunc greet(%name: Str) -> Str {\nentry:\n  %h: Str = const \"hello \"\n  \
+%r: Str = add %h, %name\n  return %r\n}\n\nfunc echo(%b: Bytes) -> Bytes {\nentry:\n  return %b\n}\n\n\
+func num(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n\nfunc tie(%x: Float32) -> Float32 {\nentry:\n  return %x\n}\n";
+
+/// `run` reads Str and Bytes arguments as Python literals (quotes,
+/// prefixes, escapes), integers with Python's prefixes and underscores, and
+/// prints a Float32 as NumPy does (a tie of the two shortest decimals goes
+/// to the even digit).
+#[test]
+fn run_reads_arguments_as_python_literals() {
+    let f = write_temp("texts", TEXTS);
+    let run =
+        |entry: &str, arg: &str| driver().arg("run").arg(&f).args(["--entry", entry, "--", arg]).output().unwrap();
+    for (arg, want) in [
+        ("'bob'", "hello bob"),
+        ("\"bob\"", "hello bob"),
+        ("'it\\'s'", "hello it's"),
+        ("'''a'b\"c'''", "hello a'b\"c"),
+        ("'tab\\tx'", "hello tab\tx"),
+        ("r'a\\n'", "hello a\\n"),
+        ("u'\\u00e9\\x41\\101\\U0001F600'", "hello éAA😀"),
+        ("'\\q'", "hello \\q"),
+    ] {
+        let out = run("greet", arg);
+        assert!(out.status.success(), "{arg}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{arg}");
+    }
+    for (arg, want) in [
+        ("b'\\x00a\\''", "b\"\\x00a'\""),
+        ("B'ab'", "b'ab'"),
+        ("rb'\\x00'", "b'\\\\x00'"),
+        ("b'\\u00e9'", "b'\\\\u00e9'"),
+    ] {
+        let out = run("echo", arg);
+        assert!(out.status.success(), "{arg}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{arg}");
+    }
+    for (arg, want) in [("0x1F", "31"), ("-0b101", "-5"), ("1_000", "1000"), ("+7", "7"), ("0o17", "15")] {
+        let out = run("num", arg);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{arg}");
+    }
+    let out = run("tie", "-299092.625");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "-299092.62\n");
+    for (entry, arg, what) in [
+        ("greet", "bob", "Str"),
+        ("greet", "'bob", "Str"),
+        ("greet", "'a'b'", "Str"),
+        ("greet", "'a\\'", "Str"),
+        ("greet", "b'bob'", "Str"),
+        ("echo", "'ab'", "Bytes"),
+        ("echo", "b'é'", "Bytes"),
+        ("num", "0x", "Int64"),
+    ] {
+        let out = run(entry, arg);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{arg}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: argument `{arg}` is not a valid {what} for parameter %")),
+            "{stderr}"
+        );
+    }
+}
+
 #[test]
 fn passes_lists_every_pass() {
     let out = driver().arg("passes").output().unwrap();
