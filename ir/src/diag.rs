@@ -96,11 +96,13 @@ pub struct SourceMap {
     ids: HashMap<String, usize>,
     /// Where each line of each file starts, by file id.
     line_starts: Vec<Vec<usize>>,
+    /// Whether each file is ASCII (a column is then a byte offset).
+    ascii: Vec<bool>,
 }
 
 impl Default for SourceMap {
     fn default() -> Self {
-        SourceMap { files: SimpleFiles::new(), ids: HashMap::new(), line_starts: Vec::new() }
+        SourceMap { files: SimpleFiles::new(), ids: HashMap::new(), line_starts: Vec::new(), ascii: Vec::new() }
     }
 }
 
@@ -116,6 +118,8 @@ impl SourceMap {
             std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
         self.line_starts.resize(id + 1, Vec::new());
         self.line_starts[id] = starts.collect();
+        self.ascii.resize(id + 1, false);
+        self.ascii[id] = text.is_ascii();
     }
 
     /// The paths of the files added, in no particular order.
@@ -135,7 +139,7 @@ impl SourceMap {
         let text = self.files.get(id).ok()?.source();
         let starts = self.line_starts.get(id)?;
         let line_start = *starts.get((p.line as usize).checked_sub(1)?)?;
-        let line_end = text[line_start..].find('\n').map_or(text.len(), |e| line_start + e);
+        let line_end = starts.get(p.line as usize).map_or(text.len(), |next| next - 1);
         let start = (line_start + p.col.saturating_sub(1) as usize).min(line_end);
         let mut end = (start + p.len as usize).min(line_end).max(start);
         // Keep the range on character boundaries.
@@ -156,12 +160,13 @@ impl SourceMap {
                     let text = self.files.get(id).map(|f| f.source().as_str()).unwrap_or_default();
                     let name = self.files.get(id).map(|f| f.name().as_str()).unwrap_or_default();
                     let line_number = self.line_starts[id].partition_point(|&s| s <= line.start);
-                    let (excerpt, label) = Excerpt::new(
+                    let (mut excerpt, label) = Excerpt::new(
                         name,
                         &text[line.clone()],
                         line_number,
                         range.start - line.start..range.end - line.start,
                     );
+                    excerpt.ascii = self.ascii[id];
                     let cs = codespan_of(d).with_labels(vec![Label::primary((), label)]);
                     if term::emit(&mut buf, &config, &excerpt, &cs).is_err() {
                         buf_write(&mut buf, &d.to_string());
@@ -208,6 +213,9 @@ struct Excerpt<'s> {
     line: &'s str,
     window_start: usize,
     prefix: usize,
+    /// The line is ASCII: a column is its byte offset (counting characters
+    /// up to each caret of a long line would take its length each time).
+    ascii: bool,
 }
 
 impl<'s> Excerpt<'s> {
@@ -232,7 +240,7 @@ impl<'s> Excerpt<'s> {
             text.push_str("...");
         }
         let label = prefix + span.start - start..prefix + span_end.max(span.start) - start;
-        (Excerpt { name, text, line_number, line, window_start: start, prefix }, label)
+        (Excerpt { name, text, line_number, line, window_start: start, prefix, ascii: false }, label)
     }
 }
 
@@ -260,7 +268,7 @@ impl<'a> codespan_reporting::files::Files<'a> for Excerpt<'a> {
     fn column_number(&'a self, _: (), _: usize, byte: usize) -> Result<usize, codespan_reporting::files::Error> {
         let in_line =
             floor_char_boundary(self.line, (self.window_start + byte.saturating_sub(self.prefix)).min(self.line.len()));
-        Ok(self.line[..in_line].chars().count() + 1)
+        Ok(if self.ascii { in_line } else { self.line[..in_line].chars().count() } + 1)
     }
 
     fn line_range(&'a self, _: (), line: usize) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {

@@ -354,7 +354,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             attrs.push("cold");
         }
         if is_thunk {
-            attrs.push("minsize");
+            // A thunk only calls the panic handler with constants: LLVM's
+            // optimiser has nothing to do in it, and passing it by costs
+            // much of a module's compile time when every check has one
+            // (optnone rules out minsize).
+            attrs.push("optnone");
         }
         if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
             attrs.push("noinline");
