@@ -384,6 +384,9 @@ impl<'t, 'p> FnC<'t, 'p> {
         if never_returns(self.f) {
             attrs.push_str("_Noreturn ");
         }
+        if crate::too_large_to_optimise(self.f) {
+            attrs.push_str("POSTC_UNOPTIMISED ");
+        }
         let _ = writeln!(text, "{attrs}{} {{", sig.prototype(Some(&pnames)));
         for d in &self.decls {
             let _ = writeln!(text, "  {d}");

@@ -18,7 +18,7 @@
 //! thread of [`LLVM_STACK`] bytes of stack that [`emit`] starts (its
 //! analyses recurse along chains of values; the caller's thread, which
 //! may be the Python package's caller's, is not relied on). And a function
-//! too large for LLVM's optimiser ([`too_large_to_optimise`]) is compiled
+//! too large for LLVM's optimiser ([`crate::too_large_to_optimise`]) is compiled
 //! by it as at -O0: several of LLVM's passes take time that grows faster
 //! than linearly in a function's size on the shapes long generated code
 //! has (SimplifyCFG folding the arms of a 10,000-arm conditional into one
@@ -436,26 +436,6 @@ fn hide(module: &LlModule<'_>, name: &str) {
 
 /// The stack of the threads LLVM builds, optimises and emits on.
 pub const LLVM_STACK: usize = 64 << 20;
-
-/// The largest function, in [`llvm_size`] units, that LLVM's optimiser
-/// runs on. Above it LLVM's time per instruction grows with the size
-/// (docs/performance.md, "Compile time of long and deep programs").
-pub const LLVM_OPT_LIMIT: usize = 16_384;
-
-/// What a function costs LLVM's optimiser: its instructions, and for each
-/// `pow` the loop that the integer power helper inlines (scalar evolution
-/// works on every loop of the function and on what each loop's result
-/// feeds, so loops weigh more than straight-line code).
-pub fn llvm_size(f: &postc_ir::Function) -> usize {
-    let pows = f.body.tags.iter().filter(|o| **o == postc_ir::Opcode::Pow).count();
-    f.body.num_insts() + 16 * pows
-}
-
-/// Whether LLVM compiles `f` without optimising it (`optnone`): its
-/// [`llvm_size`] is over [`LLVM_OPT_LIMIT`].
-pub fn too_large_to_optimise(f: &postc_ir::Function) -> bool {
-    llvm_size(f) > LLVM_OPT_LIMIT
-}
 
 /// Runs `work` on a thread with [`LLVM_STACK`] bytes of stack and gives
 /// its result.

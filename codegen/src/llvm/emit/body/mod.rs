@@ -373,7 +373,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         if (fa.contains(FuncAttrs::NORETURN) || is_thunk) && !returns {
             attrs.push("noreturn");
         }
-        if crate::llvm::too_large_to_optimise(self.f) {
+        if crate::too_large_to_optimise(self.f) {
             // LLVM compiles it as at -O0 (postc's own passes have run).
             attrs.extend(["optnone", "noinline"]);
         }
