@@ -1,9 +1,12 @@
-"""Call overhead and compile time of the postc package, against Numba when
-it is installed (docs/performance.md quotes this script's output).
+"""Call overhead and compile time of the postc package, beside Numba's
+`njit` and `vectorize` of the same source in the same run when Numba is
+installed (docs/performance.md quotes this script's output).
 
-    python python/bench/overhead.py
+    python python/bench/overhead.py [--number N]
 
-Each figure is the median of 7 runs of `timeit` loops."""
+Each per-call figure is the median of 7 `timeit` runs; postc's and
+Numba's runs of a case alternate, so that both see the same machine."""
+import argparse
 import os
 import subprocess
 import sys
@@ -20,14 +23,17 @@ SOURCE = textwrap.dedent('''\
     from postyp import Float64, Out
     from postc import ufunc
 
+    def inc(x: Float64) -> Float64:
+        return x + 1.0
+
+    def add(a: Float64, b: Float64) -> Float64:
+        return a + b
+
     def first(x: Float64[:]) -> Float64:
         return x[0]
 
     def copy1(x: Float64[:], y: Out[Float64[:]]) -> None:
         y[0] = x[0]
-
-    def add(a: Float64, b: Float64) -> Float64:
-        return a + b
 
     @ufunc
     def axpy(a: Float64, x: Float64, y: Float64) -> Float64:
@@ -35,12 +41,47 @@ SOURCE = textwrap.dedent('''\
 ''')
 
 
-def per_call(stmt, number=200_000):
-    t = timeit.repeat(stmt, number=number, repeat=7)
-    return sorted(t)[3] / number * 1e9
+def numba_kernels():
+    """The same kernels with Numba, or None without it."""
+    try:
+        import numba
+    except ImportError:
+        return None
+
+    @numba.njit
+    def inc(x):
+        return x + 1.0
+
+    @numba.njit
+    def add(a, b):
+        return a + b
+
+    @numba.njit
+    def first(x):
+        return x[0]
+
+    @numba.njit
+    def copy1(x, y):
+        y[0] = x[0]
+
+    @numba.vectorize(["float64(float64, float64, float64)"])
+    def axpy(a, x, y):
+        return a * x + y
+
+    return {"inc": inc, "add": add, "first": first, "copy1": copy1, "axpy": axpy, "version": numba.__version__}
+
+
+def per_call_ns(fn, number):
+    """Nanoseconds per call of one `timeit` run of `number` calls."""
+    t = timeit.repeat(fn, number=number, repeat=1)
+    return t[0] / number * 1e9
 
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--number", type=int, default=200_000, help="calls per timeit run")
+    opts = parser.parse_args()
+
     cache = tempfile.mkdtemp(prefix="postc-bench-")
     os.environ["POSTC_CACHE_DIR"] = cache
     src = os.path.join(cache, "bench_kernels.py")
@@ -60,57 +101,53 @@ def main():
     fresh, cached = out.stdout.split()
     assert cached == "True"
 
+    nb = numba_kernels()
     x1, y1 = np.ones(1), np.zeros(1)
-    small = [np.arange(n, dtype=np.float64) for n in (8, 64)]
+    x8 = np.arange(8, dtype=np.float64)
+    x64 = np.arange(64, dtype=np.float64)
+    cases = [
+        ("`inc(1.0)`, one Python float -> Float64", lambda k: (lambda: k["inc"](1.0))),
+        ("`add(1.0, 2.0)`, two Python floats", lambda k: (lambda: k["add"](1.0, 2.0))),
+        ("`first(x)`, a 1-element Float64 array -> Float64", lambda k: (lambda: k["first"](x1))),
+        ("`copy1(x, y)`, 1-element input and `Out` arrays", lambda k: (lambda: k["copy1"](x1, y1))),
+        ("ufunc `axpy(2.0, x, x)`, 8 elements", lambda k: (lambda: k["axpy"](2.0, x8, x8))),
+        ("ufunc `axpy(2.0, x, x)`, 64 elements", lambda k: (lambda: k["axpy"](2.0, x64, x64))),
+    ]
+    ours = {name: getattr(m, name) for name in ["inc", "add", "first", "copy1", "axpy"]}
+    # Same results, and every function called once (Numba compiles here).
+    for _, make in cases:
+        a = make(ours)()
+        if nb is not None:
+            b = make(nb)()
+            assert np.allclose(a, b) if a is not None else b is None
     rows = []
-    rows.append(("plain function, x: Float64[:] 1 element -> Float64", per_call(lambda: m.first(x1))))
-    rows.append(("plain function, 1-element input and Out array", per_call(lambda: m.copy1(x1, y1))))
-    rows.append(("plain function, two Python floats", per_call(lambda: m.add(1.0, 2.0))))
-    for a in small:
-        rows.append((f"ufunc axpy(2.0, x, x), {a.size} elements", per_call(lambda a=a: m.axpy(2.0, a, a), 100_000)))
-    try:
-        import numba
-    except ImportError:
-        numba = None
-    nrows = []
-    if numba is not None:
-        @numba.njit
-        def first(x):
-            return x[0]
-
-        @numba.njit
-        def copy1(x, y):
-            y[0] = x[0]
-
-        @numba.njit
-        def add(a, b):
-            return a + b
-
-        @numba.vectorize(["float64(float64, float64, float64)"])
-        def axpy(a, x, y):
-            return a * x + y
-
-        first(x1), copy1(x1, y1), add(1.0, 2.0)
-        nrows.append(per_call(lambda: first(x1)))
-        nrows.append(per_call(lambda: copy1(x1, y1)))
-        nrows.append(per_call(lambda: add(1.0, 2.0)))
-        for a in small:
-            nrows.append(per_call(lambda a=a: axpy(2.0, a, a), 100_000))
-    numpy_axpy = [per_call(lambda a=a: 2.0 * a + a, 100_000) for a in small]
+    for what, make in cases:
+        number = opts.number if "ufunc" not in what else opts.number // 2
+        p_runs, n_runs = [], []
+        for _ in range(7):
+            p_runs.append(per_call_ns(make(ours), number))
+            if nb is not None:
+                n_runs.append(per_call_ns(make(nb), number))
+        p = sorted(p_runs)[3]
+        n = sorted(n_runs)[3] if n_runs else None
+        rows.append((what, p, n))
+    ref = [sorted(per_call_ns(lambda a=a: 2.0 * a + a, opts.number // 2) for _ in range(7))[3] for a in (x8, x64)]
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
-          + (f", numba {numba.__version__}" if numba else ", numba not installed"))
+          + (f", numba {nb['version']}" if nb else ", numba not installed")
+          + f"; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     print(f"compile, cold (empty cache): {cold * 1e3:.0f} ms")
     print(f"compile, warm (cache hit, same process): {warm * 1e3:.1f} ms")
     print(f"compile, warm (cache hit, in a new process): {float(fresh) * 1e3:.1f} ms")
     print()
-    print(f"| call | postc ns | numba ns |")
-    print(f"|---|---|---|")
-    for i, (what, ns) in enumerate(rows):
-        nb = f"{nrows[i]:.0f}" if nrows else "-"
-        print(f"| {what} | {ns:.0f} | {nb} |")
-    for a, ns in zip(small, numpy_axpy):
-        print(f"| NumPy 2.0 * x + x, {a.size} elements (reference) | {ns:.0f} | - |")
+    print("| call | postc ns | Numba ns | postc / Numba |")
+    print("|---|---|---|---|")
+    for what, p, n in rows:
+        if n is None:
+            print(f"| {what} | {p:.0f} | - | - |")
+        else:
+            print(f"| {what} | {p:.0f} | {n:.0f} | {p / n:.2f}x |")
+    print(f"| NumPy `2.0 * x + x`, 8 / 64 elements (reference) | {ref[0]:.0f} / {ref[1]:.0f} | | |")
 
 
 if __name__ == "__main__":

@@ -836,8 +836,14 @@ fn check_layout(
     }
     if let Some(fixed) = &spec.fixed_strides {
         let elem = spec.dtype.size_bytes() as i64;
-        let compact = compact_strides(shape, elem);
-        let strides = byte_strides.unwrap_or(&compact);
+        let compact;
+        let strides = match byte_strides {
+            Some(s) => s,
+            None => {
+                compact = compact_strides(shape, elem);
+                &compact
+            }
+        };
         // An axis of extent 0 or 1 is never stepped along.
         let ok = fixed.iter().zip(strides).zip(shape).all(|((f, s), n)| *n <= 1 || f == s);
         if !ok {
