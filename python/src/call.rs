@@ -270,6 +270,11 @@ impl Function {
         positional: &[*mut ffi::PyObject],
         keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if keywords.is_none() && positional.len() == self.plan.params.len() && self.plan.registers {
+            if let Some(r) = self.call_fast(py, positional) {
+                return r;
+            }
+        }
         let args = self.bind(py, positional, keywords)?;
         let n = args.len();
         let mut call = CallState::default();
@@ -353,7 +358,8 @@ impl Function {
             let mut rvalue = Slot::default();
             let cif = self.cif.as_ref().expect("a libffi interface for a call not made in registers");
             let (runtime, code) = (self.runtime.as_ref(), self.code as *const c_void);
-            let (cif, rv, av) = (cif.0.as_raw_ptr().cast::<c_void>(), (&mut rvalue as *mut Slot).cast(), avalue.as_mut_ptr());
+            let (cif, rv, av) =
+                (cif.0.as_raw_ptr().cast::<c_void>(), (&mut rvalue as *mut Slot).cast(), avalue.as_mut_ptr());
             // SAFETY: as above; the interface describes the C signature and
             // `avalue` points to one slot of each argument's type.
             without_gil(|| unsafe { guard::ffi_call(runtime, cif, code, rv, av) }).map(|()| rvalue)
@@ -362,12 +368,140 @@ impl Function {
             Ok(r) => r,
             Err(message) => return Err(guard::panic_error(&message)),
         };
+        let passed: SmallVec<[PassedArray; 4]> = arrays
+            .iter()
+            .map(|a| {
+                let keeper = match pointer_of[a.param] {
+                    Pointer::Borrowed(_) => call_capsule(capsules, a.param),
+                    _ => a.object,
+                };
+                PassedArray { object: a.object, tensor: tensor_ptrs[a.param] as *const DLTensor, keeper }
+            })
+            .collect();
+        self.result(py, result.0, &result_value, &passed)
+    }
+
+    /// A call whose arguments are all positional, fit in registers and
+    /// whose arrays (at most [`FAST_ARRAYS`]) are NumPy arrays, all on the
+    /// stack; `None` when the call is not one (before any compiled code
+    /// ran), for [`Function::invoke`] to make.
+    fn call_fast<'py>(&self, py: Python<'py>, args: &[*mut ffi::PyObject]) -> Option<PyResult<Bound<'py, PyAny>>> {
+        let mut regs = Registers::default();
+        let mut tensors = [EMPTY_TENSOR; FAST_ARRAYS];
+        let mut strides = [[0i64; FAST_RANK]; FAST_ARRAYS];
+        let mut values = [Slot::default(); FAST_ARRAYS];
+        let mut passed = [PassedArray::NONE; FAST_ARRAYS];
+        // Every write goes through these, so that the addresses passed stay
+        // valid.
+        let (tensors_at, strides_at, values_at) = (tensors.as_mut_ptr(), strides.as_mut_ptr(), values.as_mut_ptr());
+        let (mut narrays, mut nvalues) = (0usize, 0usize);
+        for (i, (arg, (convert, place))) in args.iter().zip(&self.plan.params).enumerate() {
+            // SAFETY: the caller holds every argument for the call.
+            let arg = unsafe { Borrowed::from_ptr(py, *arg) };
+            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[i].name);
+            let word = match convert {
+                Convert::Int(d) | Convert::Float(d) => match scalar(&arg, *d, &at) {
+                    Ok(slot) => slot.0[0],
+                    Err(e) => return Some(Err(e)),
+                },
+                Convert::Text(d) => match text(&arg, *d, &at) {
+                    Ok((ptr, len)) => {
+                        if let Place::Pair(r) = place {
+                            regs.ints[r + 1] = len as u64;
+                        }
+                        ptr as u64
+                    }
+                    Err(e) => return Some(Err(e)),
+                },
+                Convert::Complex(d) => {
+                    if nvalues == FAST_ARRAYS {
+                        return None;
+                    }
+                    let value = match scalar(&arg, *d, &at) {
+                        Ok(v) => v,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    // SAFETY: `nvalues` is in bounds.
+                    let ptr = unsafe {
+                        values_at.add(nvalues).write(value);
+                        values_at.add(nvalues)
+                    };
+                    nvalues += 1;
+                    ptr as u64
+                }
+                Convert::Array(spec) => {
+                    if narrays == FAST_ARRAYS {
+                        return None;
+                    }
+                    let (mut tensor, bstrides) = match numpy_tensor(&arg, spec, &at) {
+                        Ok(Some(t)) => t,
+                        Ok(None) => return None,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    if let Some(b) = bstrides {
+                        if b.len() > FAST_RANK {
+                            return None;
+                        }
+                        let elem = spec.dtype.size_bytes() as i64;
+                        // SAFETY: `narrays` and `b.len()` are in bounds.
+                        unsafe {
+                            let row = strides_at.add(narrays).cast::<i64>();
+                            for (k, s) in b.iter().enumerate() {
+                                row.add(k).write(s / elem);
+                            }
+                            tensor.strides = row;
+                        }
+                    }
+                    // SAFETY: `narrays` is in bounds.
+                    let ptr = unsafe {
+                        tensors_at.add(narrays).write(tensor);
+                        tensors_at.add(narrays)
+                    };
+                    passed[narrays] = PassedArray { object: arg.as_ptr(), tensor: ptr, keeper: arg.as_ptr() };
+                    narrays += 1;
+                    ptr as u64
+                }
+            };
+            match *place {
+                Place::Int(r) | Place::Pair(r) => regs.ints[r] = word,
+                Place::Float(r) => regs.floats[r] = word,
+            }
+        }
+        let mut result_value = Slot::default();
+        if let Some(r) = self.plan.complex_out {
+            regs.ints[r] = (&mut result_value as *mut Slot) as u64;
+        }
+        let (runtime, code, returns) = (self.runtime.as_ref(), self.code as *const c_void, self.plan.returns);
+        // SAFETY: the plan placed every argument in the register of its
+        // class and order (docs/abi.md's C signature); every pointer passed
+        // (tensors, their shape and stride arrays, the arrays' data,
+        // strings, complex values) stays valid until the call returns: the
+        // caller holds the argument objects, this frame the rest. The call
+        // touches no Python object.
+        let outcome = without_gil(|| unsafe { guard::register_call(runtime, code, returns, &regs) });
+        let bits = match outcome {
+            Ok(bits) => bits,
+            Err(message) => return Some(Err(guard::panic_error(&message))),
+        };
+        let _ = (&tensors, &strides, &values);
+        Some(self.result(py, bits, &result_value, &passed[..narrays]))
+    }
+
+    /// The Python object of a result: its bits, the value a complex result
+    /// was written to, the array arguments passed.
+    fn result<'py>(
+        &self,
+        py: Python<'py>,
+        bits: [u64; 2],
+        complex_value: &Slot,
+        arrays: &[PassedArray],
+    ) -> PyResult<Bound<'py, PyAny>> {
         match &self.plan.result {
             Result_::Void => Ok(py.None().into_bound(py)),
-            Result_::Scalar(maker) => maker.make(py, &result.0),
-            Result_::Complex(maker) => maker.make(py, &result_value.0),
+            Result_::Scalar(maker) => maker.make(py, &bits),
+            Result_::Complex(maker) => maker.make(py, &complex_value.0),
             Result_::Text(d) => {
-                let [ptr, len] = result.0;
+                let [ptr, len] = bits;
                 // SAFETY: a returned string is `len` bytes at `ptr`, valid
                 // for the life of the process or, when it is a string
                 // argument, held by the caller (docs/abi.md §2).
@@ -379,28 +513,66 @@ impl Function {
                 })
             }
             Result_::Array(d) => {
-                let managed = result.0[0] as *mut DLManagedTensor;
-                let args: SmallVec<[(*mut ffi::PyObject, *const DLTensor, *mut ffi::PyObject); 4]> = arrays
-                    .iter()
-                    .map(|a| {
-                        let keeper = match pointer_of[a.param] {
-                            Pointer::Borrowed(_) => call_capsule(capsules, a.param),
-                            _ => a.object,
-                        };
-                        (a.object, tensor_ptrs[a.param] as *const DLTensor, keeper)
-                    })
-                    .collect();
+                let managed = bits[0] as *mut DLManagedTensor;
                 // SAFETY: the function returned a `DLManagedTensor *` owned
                 // by the caller (docs/abi.md §3); the arguments' tensors
                 // are alive.
-                unsafe { returned_array(py, managed, *d, &args) }
+                unsafe { returned_array(py, managed, *d, arrays) }
             }
         }
     }
 }
 
-/// Runs `f` with the GIL released (compiled code touches no Python object;
-/// other threads run Python meanwhile).
+/// An array argument as passed: its object, its tensor, and the object that
+/// keeps the tensor's memory alive (the array, or a DLPack capsule).
+#[derive(Clone, Copy)]
+struct PassedArray {
+    object: *mut ffi::PyObject,
+    tensor: *const DLTensor,
+    keeper: *mut ffi::PyObject,
+}
+
+impl PassedArray {
+    const NONE: PassedArray =
+        PassedArray { object: std::ptr::null_mut(), tensor: std::ptr::null(), keeper: std::ptr::null_mut() };
+}
+
+/// The arrays, complex values and strided ranks a call in the fast path
+/// holds on its stack.
+const FAST_ARRAYS: usize = 4;
+const FAST_RANK: usize = 4;
+
+const EMPTY_TENSOR: DLTensor = DLTensor {
+    data: std::ptr::null_mut(),
+    device: DLDevice { device_type: 1, device_id: 0 },
+    ndim: 0,
+    dtype: dlpack::DLDataType { code: 0, bits: 0, lanes: 0 },
+    shape: std::ptr::null_mut(),
+    strides: std::ptr::null_mut(),
+    byte_offset: 0,
+};
+
+/// Whether a Python thread other than the calling one exists (in any
+/// interpreter): one that could take the GIL while a call runs.
+fn other_python_threads() -> bool {
+    // SAFETY: reads of the interpreter and thread-state lists with the GIL
+    // held (a thread state made meanwhile by a thread outside Python is
+    // seen by the next call).
+    unsafe {
+        let interp = ffi::PyInterpreterState_Head();
+        if interp.is_null() || !ffi::PyInterpreterState_Next(interp).is_null() {
+            return true;
+        }
+        let head = ffi::PyInterpreterState_ThreadHead(interp);
+        !(head == ffi::PyThreadState_Get() && ffi::PyThreadState_Next(head).is_null())
+    }
+}
+
+/// Runs `f` with the GIL released when another Python thread exists
+/// (compiled code touches no Python object; the other threads run Python
+/// meanwhile, and calls on several threads run at once). With no other
+/// thread there is nobody to hand the GIL to, and the release and the
+/// reacquisition, a third of a short call's time, are skipped.
 fn without_gil<T>(f: impl FnOnce() -> T) -> T {
     struct Restore(*mut ffi::PyThreadState);
     impl Drop for Restore {
@@ -408,6 +580,9 @@ fn without_gil<T>(f: impl FnOnce() -> T) -> T {
             // SAFETY: the state saved below, restored once on this thread.
             unsafe { ffi::PyEval_RestoreThread(self.0) };
         }
+    }
+    if !other_python_threads() {
+        return f();
     }
     // SAFETY: the GIL is held (a `Function` is only called from Python);
     // nothing in `f` touches Python.
@@ -659,19 +834,26 @@ enum Num {
 /// OverflowError, as `numpy.int8(300)` does.
 fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<Slot> {
     let p = obj.as_ptr();
-    // The common cases first: a float for a Float64, an int for an Int64.
+    // The common cases first: a Python float for a float dtype, an int for
+    // an integer dtype (in range), True or False for a Bool.
     // SAFETY: type checks and reads of a live object.
     unsafe {
-        if d == DType::Float64 && ffi::PyFloat_CheckExact(p) != 0 {
-            return Ok(Slot([ffi::PyFloat_AS_DOUBLE(p).to_bits(), 0]));
+        if d.is_float() && ffi::PyFloat_CheckExact(p) != 0 {
+            return Ok(Slot([float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
         }
-        if d == DType::Int64 && ffi::PyLong_CheckExact(p) != 0 {
+        if d.is_int() && ffi::PyLong_CheckExact(p) != 0 {
             let mut overflow = 0;
             let v = ffi::PyLong_AsLongLongAndOverflow(p, &mut overflow);
             if overflow == 0 && !(v == -1 && !ffi::PyErr_Occurred().is_null()) {
-                return Ok(Slot([v as u64, 0]));
+                let (lo, hi) = d.int_range().unwrap_or((i64::MIN as i128, u64::MAX as i128));
+                if (lo..=hi).contains(&i128::from(v)) {
+                    return Ok(Slot([v as u64, 0]));
+                }
             }
             PyErr::take(obj.py());
+        }
+        if d == DType::Bool && (p == ffi::Py_True() || p == ffi::Py_False()) {
+            return Ok(Slot([u64::from(p == ffi::Py_True()), 0]));
         }
     }
     let num = if let Ok(b) = obj.cast::<PyBool>() {
@@ -724,17 +906,9 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
             }
             s.0[0] = v as u64;
         }
-        DType::Float16 => {
+        _ if d.is_float() => {
             let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = u64::from(half::f16::from_f64(v).to_bits());
-        }
-        DType::Float32 => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = u64::from((v as f32).to_bits());
-        }
-        DType::Float64 => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = v.to_bits();
+            s.0[0] = float_bits(d, v);
         }
         DType::Complex64 | DType::Complex128 => {
             let (re, im) = match num {
@@ -750,6 +924,16 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
         _ => return Err(mismatch(obj, d, at)),
     }
     Ok(s)
+}
+
+/// The register bits of `v` as a float dtype: rounded once, as NumPy
+/// converts (a Float32 or Float16 in the low bits).
+fn float_bits(d: DType, v: f64) -> u64 {
+    match d {
+        DType::Float16 => u64::from(half::f16::from_f64(v).to_bits()),
+        DType::Float32 => u64::from((v as f32).to_bits()),
+        _ => v.to_bits(),
+    }
 }
 
 /// A NumPy scalar of a type `scalars::numpy_value` does not read (a long
@@ -883,6 +1067,78 @@ fn read_only(spec: &ArraySpec, at: &dyn Fn() -> String) -> PyErr {
     PyValueError::new_err(format!("{} is an output ({}) and the array is read-only", at(), describe(spec)))
 }
 
+/// The tensor of a NumPy array argument, checked against the parameter's
+/// type, with its byte strides when it is not C-contiguous (the tensor's
+/// `strides` are then still to be set, in elements); `None` when `obj` is
+/// not a NumPy array.
+fn numpy_tensor<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    spec: &ArraySpec,
+    at: &dyn Fn() -> String,
+) -> PyResult<Option<(DLTensor, Option<&'a [i64]>)>> {
+    let Ok(arr) = obj.cast::<PyUntypedArray>() else {
+        return Ok(None);
+    };
+    let raw = arr.as_array_ptr();
+    // SAFETY: a live array's descriptor; `type_num` and `byteorder` have the
+    // same place in NumPy 1 and 2.
+    let (type_num, byteorder) = unsafe { ((*(*raw).descr).type_num, (*(*raw).descr).byteorder as u8) };
+    let same = dlpack::npy_type(spec.dtype).is_some_and(|t| dlpack::same_npy_type(t, type_num)) && byteorder != b'>';
+    if !same {
+        // The slow path: another type number of the same element type is
+        // fine; anything else is an error naming the dtype.
+        let descr = arr.dtype();
+        let native = descr.is_native_byteorder() != Some(false);
+        if dlpack::dtype_of_numpy(descr.kind(), descr.itemsize()) != Some(spec.dtype) || !native {
+            let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
+            let order = if native { "" } else { " in non-native byte order" };
+            return Err(PyTypeError::new_err(format!(
+                "{} expects a {} array ({}), got an array of {shown}{order}",
+                at(),
+                dlpack::numpy_name(spec.dtype),
+                describe(spec)
+            )));
+        }
+    }
+    // SAFETY: `raw` is a live NumPy array object.
+    let (data, nd, dims, strides, flags) =
+        unsafe { ((*raw).data, (*raw).nd as usize, (*raw).dimensions, (*raw).strides, (*raw).flags) };
+    // SAFETY: an array's dimensions and strides hold `nd` entries (npy_intp
+    // is i64 on the 64-bit platforms this builds for), alive with `obj`.
+    let (shape, bstrides): (&[i64], &'a [i64]) = unsafe {
+        if nd == 0 {
+            (&[], &[])
+        } else {
+            (std::slice::from_raw_parts(dims.cast::<i64>(), nd), std::slice::from_raw_parts(strides.cast::<i64>(), nd))
+        }
+    };
+    check_layout(spec, shape, Some(bstrides), at)?;
+    if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
+        return Err(read_only(spec, at));
+    }
+    let tensor = DLTensor {
+        data: data.cast(),
+        device: DLDevice { device_type: 1, device_id: 0 },
+        ndim: nd as i32,
+        dtype: dlpack::dl_dtype(spec.dtype),
+        shape: dims.cast(),
+        strides: std::ptr::null_mut(),
+        byte_offset: 0,
+    };
+    if flags & NPY_ARRAY_C_CONTIGUOUS != 0 {
+        // Compact row-major: NULL strides (docs/abi.md §3).
+        return Ok(Some((tensor, None)));
+    }
+    let elem = spec.dtype.size_bytes() as i64;
+    if let Some(s) = bstrides.iter().find(|s| **s % elem != 0) {
+        return Err(PyValueError::new_err(format!(
+            "{} has a byte stride {s} that is not a multiple of its element size {elem}",
+            at()
+        )));
+    }
+    Ok(Some((tensor, Some(bstrides))))
+}
+
 /// An array argument: a NumPy array (any layout) or an object with
 /// `__dlpack__` in host memory, never copied.
 fn array<'py>(
@@ -893,77 +1149,16 @@ fn array<'py>(
     param: usize,
     call: &mut CallState<'py>,
 ) -> PyResult<Pointer> {
-    if let Ok(arr) = obj.cast::<PyUntypedArray>() {
-        let raw = arr.as_array_ptr();
-        // SAFETY: a live array's descriptor; `type_num` and `byteorder`
-        // have the same place in NumPy 1 and 2.
-        let (type_num, byteorder) = unsafe { ((*(*raw).descr).type_num, (*(*raw).descr).byteorder as u8) };
-        let same =
-            dlpack::npy_type(spec.dtype).is_some_and(|t| dlpack::same_npy_type(t, type_num)) && byteorder != b'>';
-        if !same {
-            // The slow path: another type number of the same element type
-            // is fine; anything else is an error naming the dtype.
-            let descr = arr.dtype();
-            let native = descr.is_native_byteorder() != Some(false);
-            if dlpack::dtype_of_numpy(descr.kind(), descr.itemsize()) != Some(spec.dtype) || !native {
-                let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
-                let order = if native { "" } else { " in non-native byte order" };
-                return Err(PyTypeError::new_err(format!(
-                    "{} expects a {} array ({}), got an array of {shown}{order}",
-                    at(),
-                    dlpack::numpy_name(spec.dtype),
-                    describe(spec)
-                )));
-            }
-        }
-        // SAFETY: `raw` is a live NumPy array object.
-        let (data, nd, dims, strides, flags) =
-            unsafe { ((*raw).data, (*raw).nd as usize, (*raw).dimensions, (*raw).strides, (*raw).flags) };
-        // SAFETY: an array's dimensions and strides hold `nd` entries
-        // (npy_intp is i64 on the 64-bit platforms this builds for).
-        let (shape, bstrides) = unsafe {
-            if nd == 0 {
-                (&[][..], &[][..])
-            } else {
-                (
-                    std::slice::from_raw_parts(dims.cast::<i64>(), nd),
-                    std::slice::from_raw_parts(strides.cast::<i64>(), nd),
-                )
-            }
-        };
-        check_layout(spec, shape, Some(bstrides), at)?;
-        if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
-            return Err(read_only(spec, at));
-        }
-        let strides_at = if flags & NPY_ARRAY_C_CONTIGUOUS != 0 {
-            // Compact row-major: NULL strides (docs/abi.md §3).
-            None
-        } else {
-            let elem = spec.dtype.size_bytes() as i64;
-            if let Some(s) = bstrides.iter().find(|s| **s % elem != 0) {
-                return Err(PyValueError::new_err(format!(
-                    "{} has a byte stride {s} that is not a multiple of its element size {elem}",
-                    at()
-                )));
-            }
+    if let Some((tensor, bstrides)) = numpy_tensor(obj, spec, at)? {
+        let strides_at = bstrides.map(|b| {
             // The tensor points at these once the call's storage stops
             // moving (`Function::invoke`).
             let start = call.strides.len();
-            call.strides.extend(bstrides.iter().map(|s| s / elem));
-            Some(start)
-        };
-        call.tensors.push(OwnTensor {
-            tensor: DLTensor {
-                data: data.cast(),
-                device: DLDevice { device_type: 1, device_id: 0 },
-                ndim: nd as i32,
-                dtype: dlpack::dl_dtype(spec.dtype),
-                shape: dims.cast(),
-                strides: std::ptr::null_mut(),
-                byte_offset: 0,
-            },
-            strides_at,
+            let elem = spec.dtype.size_bytes() as i64;
+            call.strides.extend(b.iter().map(|s| s / elem));
+            start
         });
+        call.tensors.push(OwnTensor { tensor, strides_at });
         return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     if obj.hasattr("__dlpack__")? {
@@ -1091,9 +1286,8 @@ fn capsule_tensor<'a>(
         b"dltensor" => {
             // SAFETY: a "dltensor" capsule holds a live `DLManagedTensor`,
             // owned by the capsule while it is not consumed.
-            let managed = unsafe {
-                ffi::PyCapsule_GetPointer(capsule.as_ptr(), c"dltensor".as_ptr()).cast::<DLManagedTensor>()
-            };
+            let managed =
+                unsafe { ffi::PyCapsule_GetPointer(capsule.as_ptr(), c"dltensor".as_ptr()).cast::<DLManagedTensor>() };
             if managed.is_null() {
                 return Err(PyErr::take(py).unwrap_or_else(not_a_capsule));
             }
@@ -1155,8 +1349,10 @@ unsafe fn same_tensor(a: &DLTensor, b: &DLTensor) -> bool {
     if sa != sb {
         return false;
     }
-    let ca = if a.strides.is_null() { compact_strides(sa, 1) } else { std::slice::from_raw_parts(a.strides, nd).to_vec() };
-    let cb = if b.strides.is_null() { compact_strides(sb, 1) } else { std::slice::from_raw_parts(b.strides, nd).to_vec() };
+    let ca =
+        if a.strides.is_null() { compact_strides(sa, 1) } else { std::slice::from_raw_parts(a.strides, nd).to_vec() };
+    let cb =
+        if b.strides.is_null() { compact_strides(sb, 1) } else { std::slice::from_raw_parts(b.strides, nd).to_vec() };
     ca.iter().zip(&cb).zip(sa).all(|((x, y), n)| *n <= 1 || x == y)
 }
 
@@ -1173,7 +1369,7 @@ unsafe fn returned_array<'py>(
     py: Python<'py>,
     managed: *mut DLManagedTensor,
     d: DType,
-    args: &[(*mut ffi::PyObject, *const DLTensor, *mut ffi::PyObject)],
+    args: &[PassedArray],
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = &(*managed).dl_tensor;
     let release_header = || {
@@ -1181,7 +1377,7 @@ unsafe fn returned_array<'py>(
             del(managed);
         }
     };
-    for &(object, tensor, _) in args {
+    for &PassedArray { object, tensor, .. } in args {
         if !tensor.is_null() && same_tensor(t, &*tensor) {
             // The function returned its argument: the header shares the
             // argument's data and frees only itself.
@@ -1191,7 +1387,7 @@ unsafe fn returned_array<'py>(
     }
     let elem = d.size_bytes() as i64;
     if let Some((lo, hi)) = extent(t, elem) {
-        for &(_, tensor, keeper) in args {
+        for &PassedArray { tensor, keeper, .. } in args {
             if tensor.is_null() || keeper.is_null() {
                 continue;
             }

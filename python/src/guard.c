@@ -1,8 +1,9 @@
 /* Calls into compiled code that turn a panic into a return.
  *
  * The runtime of every postc shared library calls the calling thread's
- * panic handler with the message; this handler copies it and leaves with
- * longjmp to the setjmp taken here, before the call (compiled frames hold
+ * panic handler with the message; this handler copies it into a
+ * thread-local buffer and leaves with longjmp to the setjmp taken here,
+ * before the call (compiled frames hold
  * no cleanups, and only this file's, libffi's and compiled frames lie in
  * between). The arena is then released to the mark taken before the call.
  * No Rust frame is ever jumped over.
@@ -32,19 +33,47 @@ typedef struct postc_py_runtime {
   void (*arena_release)(void *mark);
 } postc_py_runtime;
 
-typedef struct guard {
-  jmp_buf env;
-  char *msg;
-  size_t cap;
-  size_t len;
-} guard;
+/* The calling thread's last panic message (the first MESSAGE_CAP bytes),
+ * read by src/guard.rs after a call reports a panic. */
+enum { MESSAGE_CAP = 4096 };
+static _Thread_local char message[MESSAGE_CAP];
+static _Thread_local size_t message_len;
 
+const char *postc_py_panic_message(size_t *len) {
+  *len = message_len;
+  return message;
+}
+
+/* The handler: `data` is the jmp_buf of the guarded call. */
 static void on_panic(const char *msg, size_t len, void *data) {
-  guard *g = (guard *)data;
-  size_t n = len < g->cap ? len : g->cap;
-  memcpy(g->msg, msg, n);
-  g->len = n;
-  longjmp(g->env, 1);
+  size_t n = len < MESSAGE_CAP ? len : MESSAGE_CAP;
+  memcpy(message, msg, n);
+  message_len = n;
+  longjmp(*(jmp_buf *)data, 1);
+}
+
+/* Runs `call(ctx)` with the panic handler of `rt` set (NULL: a library
+ * that cannot panic: no handler). Returns 0 when it returned, 1 when it
+ * panicked: the arena is then released to where it was before the call and
+ * the message is the thread's postc_py_panic_message. */
+static int guarded(const postc_py_runtime *rt, void (*call)(void *), void *ctx) {
+  if (!rt) {
+    call(ctx);
+    return 0;
+  }
+  jmp_buf env;
+  void *const mark = rt->arena_mark ? rt->arena_mark() : NULL;
+  rt->set_panic_handler(on_panic, &env);
+  if (setjmp(env) == 0) {
+    call(ctx);
+    rt->set_panic_handler(NULL, NULL);
+    return 0;
+  }
+  rt->set_panic_handler(NULL, NULL);
+  if (rt->arena_release) {
+    rt->arena_release(mark);
+  }
+  return 1;
 }
 
 /* Register calls.
@@ -107,61 +136,44 @@ static void register_call(void (*code)(void), int returns, const postc_py_regist
   }
 }
 
+typedef struct register_call_args {
+  void (*code)(void);
+  int returns;
+  const postc_py_registers *regs;
+  int64_t *out;
+} register_call_args;
+
+static void run_register_call(void *ctx) {
+  const register_call_args *a = (const register_call_args *)ctx;
+  register_call(a->code, a->returns, a->regs, a->out);
+}
+
 /* Calls `code` with the arguments in `regs`, the result's bits written to
- * `out`; with the panic handler of `rt` set (NULL: a library that cannot
- * panic). Returns 0 when it returned, 1 when it panicked: then `msg` holds
- * the first `*len` bytes of the message (at most `cap`). */
+ * `out`, guarded (above). Returns 1 when it panicked. */
 int postc_py_guarded_register_call(const postc_py_runtime *rt, void (*code)(void), int returns,
-                                   const postc_py_registers *regs, int64_t out[2], char *msg, size_t cap,
-                                   size_t *len) {
-  if (!rt) {
-    register_call(code, returns, regs, out);
-    return 0;
-  }
-  guard g;
-  g.msg = msg;
-  g.cap = cap;
-  g.len = 0;
-  void *const mark = rt->arena_mark ? rt->arena_mark() : NULL;
-  rt->set_panic_handler(on_panic, &g);
-  if (setjmp(g.env) == 0) {
-    register_call(code, returns, regs, out);
-    rt->set_panic_handler(NULL, NULL);
-    return 0;
-  }
-  rt->set_panic_handler(NULL, NULL);
-  if (rt->arena_release) {
-    rt->arena_release(mark);
-  }
-  *len = g.len;
-  return 1;
+                                   const postc_py_registers *regs, int64_t out[2]) {
+  register_call_args a = {code, returns, regs, out};
+  return guarded(rt, run_register_call, &a);
+}
+
+typedef struct ffi_call_args {
+  ffi_cif *cif;
+  void (*fn)(void);
+  void *rvalue;
+  void **avalue;
+} ffi_call_args;
+
+static void run_ffi_call(void *ctx) {
+  const ffi_call_args *a = (const ffi_call_args *)ctx;
+  ffi_call(a->cif, a->fn, a->rvalue, a->avalue);
 }
 
 /* As postc_py_guarded_register_call, through the libffi interface `cif`
  * with the argument pointers `avalue`, the result written to `rvalue`. */
 int postc_py_guarded_ffi_call(const postc_py_runtime *rt, ffi_cif *cif, void (*fn)(void), void *rvalue,
-                              void **avalue, char *msg, size_t cap, size_t *len) {
-  if (!rt) {
-    ffi_call(cif, fn, rvalue, avalue);
-    return 0;
-  }
-  guard g;
-  g.msg = msg;
-  g.cap = cap;
-  g.len = 0;
-  void *const mark = rt->arena_mark ? rt->arena_mark() : NULL;
-  rt->set_panic_handler(on_panic, &g);
-  if (setjmp(g.env) == 0) {
-    ffi_call(cif, fn, rvalue, avalue);
-    rt->set_panic_handler(NULL, NULL);
-    return 0;
-  }
-  rt->set_panic_handler(NULL, NULL);
-  if (rt->arena_release) {
-    rt->arena_release(mark);
-  }
-  *len = g.len;
-  return 1;
+                              void **avalue) {
+  ffi_call_args a = {cif, fn, rvalue, avalue};
+  return guarded(rt, run_ffi_call, &a);
 }
 
 /* Ufunc loops.
@@ -192,7 +204,17 @@ int postc_py_error_pending(void);
 
 static _Thread_local int ufunc_panicked;
 
-enum { UFUNC_MESSAGE_CAP = 4096 };
+typedef struct ufunc_loop_args {
+  const postc_py_ufunc_data *loop;
+  char **args;
+  const intptr_t *dimensions;
+  const intptr_t *steps;
+} ufunc_loop_args;
+
+static void run_ufunc_loop(void *ctx) {
+  const ufunc_loop_args *a = (const ufunc_loop_args *)ctx;
+  a->loop->loop(a->args, a->dimensions, a->steps, NULL);
+}
 
 void postc_py_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data) {
   const postc_py_ufunc_data *l = (const postc_py_ufunc_data *)data;
@@ -202,24 +224,10 @@ void postc_py_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t
     }
     ufunc_panicked = 0;
   }
-  const postc_py_runtime *rt = l->rt;
-  char msg[UFUNC_MESSAGE_CAP];
-  guard g;
-  g.msg = msg;
-  g.cap = sizeof msg;
-  g.len = 0;
-  void *const mark = rt->arena_mark ? rt->arena_mark() : NULL;
-  rt->set_panic_handler(on_panic, &g);
-  if (setjmp(g.env) == 0) {
-    l->loop(args, dimensions, steps, NULL);
-    rt->set_panic_handler(NULL, NULL);
-    return;
+  ufunc_loop_args a = {l, args, dimensions, steps};
+  if (guarded(l->rt, run_ufunc_loop, &a)) {
+    feclearexcept(FE_ALL_EXCEPT);
+    ufunc_panicked = 1;
+    postc_py_ufunc_raise(message, message_len);
   }
-  rt->set_panic_handler(NULL, NULL);
-  if (rt->arena_release) {
-    rt->arena_release(mark);
-  }
-  feclearexcept(FE_ALL_EXCEPT);
-  ufunc_panicked = 1;
-  postc_py_ufunc_raise(msg, g.len);
 }

@@ -14,7 +14,6 @@
 use pyo3::exceptions::{PyAssertionError, PyIndexError, PyOverflowError, PyRuntimeError, PyZeroDivisionError};
 use pyo3::{ffi, PyErr, Python};
 use std::ffi::{c_char, c_int, c_void};
-use std::mem::MaybeUninit;
 
 type PanicHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
 
@@ -72,9 +71,6 @@ extern "C" {
         returns: c_int,
         regs: *const Registers,
         out: *mut [u64; 2],
-        msg: *mut c_char,
-        cap: usize,
-        len: *mut usize,
     ) -> c_int;
     fn postc_py_guarded_ffi_call(
         rt: *const Runtime,
@@ -82,34 +78,21 @@ extern "C" {
         code: *const c_void,
         rvalue: *mut c_void,
         avalue: *mut *mut c_void,
-        msg: *mut c_char,
-        cap: usize,
-        len: *mut usize,
     ) -> c_int;
+    fn postc_py_panic_message(len: *mut usize) -> *const c_char;
     /// The loop registered with NumPy for a ufunc whose library can panic;
     /// its data is a [`UFuncLoop`].
     pub fn postc_py_ufunc_loop(args: *mut *mut c_char, dimensions: *mut isize, steps: *mut isize, data: *mut c_void);
 }
 
-/// The most bytes of a panic message kept.
-const MESSAGE_CAP: usize = 4096;
-
-/// A panic message's buffer, filled only when there is a panic.
-struct Message {
-    bytes: MaybeUninit<[u8; MESSAGE_CAP]>,
-    len: usize,
-}
-
-impl Message {
-    fn new() -> Message {
-        Message { bytes: MaybeUninit::uninit(), len: 0 }
-    }
-
-    fn text(&self) -> String {
-        let len = self.len.min(MESSAGE_CAP);
-        // SAFETY: the shim wrote `len` bytes before reporting the panic.
-        let bytes = unsafe { std::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), len) };
-        String::from_utf8_lossy(bytes).into_owned()
+/// The calling thread's last panic message, which `guard.c` keeps.
+fn last_panic_message() -> String {
+    let mut len = 0usize;
+    // SAFETY: the thread's message buffer holds `len` bytes, written by
+    // the panic just reported on this thread.
+    unsafe {
+        let msg = postc_py_panic_message(&mut len);
+        String::from_utf8_lossy(std::slice::from_raw_parts(msg.cast::<u8>(), len)).into_owned()
     }
 }
 
@@ -154,21 +137,10 @@ pub unsafe fn register_call(
     regs: &Registers,
 ) -> Result<[u64; 2], String> {
     let mut out = [0u64; 2];
-    let mut msg = Message::new();
-    let panicked = postc_py_guarded_register_call(
-        runtime_ptr(runtime),
-        code,
-        returns as c_int,
-        regs,
-        &mut out,
-        msg.bytes.as_mut_ptr().cast(),
-        MESSAGE_CAP,
-        &mut msg.len,
-    );
-    if panicked == 0 {
+    if postc_py_guarded_register_call(runtime_ptr(runtime), code, returns as c_int, regs, &mut out) == 0 {
         Ok(out)
     } else {
-        Err(msg.text())
+        Err(last_panic_message())
     }
 }
 
@@ -186,21 +158,10 @@ pub unsafe fn ffi_call(
     rvalue: *mut c_void,
     avalue: *mut *mut c_void,
 ) -> Result<(), String> {
-    let mut msg = Message::new();
-    let panicked = postc_py_guarded_ffi_call(
-        runtime_ptr(runtime),
-        cif,
-        code,
-        rvalue,
-        avalue,
-        msg.bytes.as_mut_ptr().cast(),
-        MESSAGE_CAP,
-        &mut msg.len,
-    );
-    if panicked == 0 {
+    if postc_py_guarded_ffi_call(runtime_ptr(runtime), cif, code, rvalue, avalue) == 0 {
         Ok(())
     } else {
-        Err(msg.text())
+        Err(last_panic_message())
     }
 }
 

@@ -12,8 +12,8 @@ use crate::dlpack;
 use numpy::npyffi::{self, PY_ARRAY_API};
 use postc_ir::DType;
 use pyo3::exceptions::PyTypeError;
-use pyo3::prelude::*;
 use pyo3::ffi;
+use pyo3::prelude::*;
 use std::ffi::c_void;
 
 /// Makes the NumPy scalars of one dtype.

@@ -63,7 +63,9 @@ pub unsafe fn make<'py>(
         }
         for d in &l.dtypes {
             let Some(t) = dlpack::npy_type(*d) else {
-                return Err(PyTypeError::new_err(format!("ufunc {name}: NumPy ufuncs cannot take Str or Bytes operands")));
+                return Err(PyTypeError::new_err(format!(
+                    "ufunc {name}: NumPy ufuncs cannot take Str or Bytes operands"
+                )));
             };
             types.push(t as c_char);
         }
