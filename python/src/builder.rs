@@ -21,6 +21,15 @@ pub struct Options {
     pub backend: String,
     pub include: Vec<PathBuf>,
     pub cache_dir: PathBuf,
+    /// More modules named with the first (a `@jit` function's helpers cut
+    /// out of other files).
+    pub also: Vec<PathBuf>,
+    /// Files held in memory, read instead of the disk under their path.
+    pub overlay: Vec<(PathBuf, String)>,
+    /// Bounds checks on indexing (`None`: the level's default, on).
+    pub bounds_checks: Option<bool>,
+    /// Float reassociation and contraction ([`CodegenOptions::fast_math`]).
+    pub fast_math: bool,
 }
 
 /// Why a build failed.
@@ -38,6 +47,21 @@ pub struct Built {
     pub exports: Exports,
     /// Whether the library came from the cache.
     pub cached: bool,
+    /// Each phase that ran and its wall time in seconds.
+    pub timings: Vec<(&'static str, f64)>,
+}
+
+/// Wall times of the phases of one build.
+#[derive(Default)]
+struct Phases(Vec<(&'static str, f64)>);
+
+impl Phases {
+    fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        let start = std::time::Instant::now();
+        let r = f();
+        self.0.push((name, start.elapsed().as_secs_f64()));
+        r
+    }
 }
 
 fn render(sources: &SourceMap, diags: &[postc_ir::Diagnostic]) -> String {
@@ -97,27 +121,41 @@ fn cache_key(sources: &SourceMap, options: &CodegenOptions, backend: &str) -> St
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Compiles the module at `path` (and what it imports) to a shared library
-/// in the cache, or finds it there.
-pub fn build(path: &Path, o: &Options) -> Result<Built, Error> {
-    let backend = postc_codegen::backend::by_name(&o.backend).map_err(Error::Usage)?;
+/// The program of `path` (and `o.also`), loaded and verified, with the
+/// rendered diagnostics of a failure; and the code generation options.
+fn load(path: &Path, o: &Options) -> Result<(postc_ir::Program, SourceMap, CodegenOptions), Error> {
     let level = OptLevel::from_u8(o.opt).map_err(Error::Usage)?;
-    postc_codegen::backend::check_kind(backend, EmitKind::Object).map_err(Error::Usage)?;
-    let files = vec![path.to_path_buf()];
-    let mut loader = postc_frontend::loader(&files, o.include.clone());
+    let mut files = vec![path.to_path_buf()];
+    files.extend(o.also.iter().cloned());
+    let mut loader = postc_frontend::loader(&files, o.include.clone()).with_overlay(o.overlay.iter().cloned());
     let program = loader.load(&files).map_err(|d| Error::Compile(render(&loader.sources, &d)))?;
     let diags = postc_ir::verify::verify_program(&program);
     if !diags.is_empty() {
         return Err(Error::Compile(render(&loader.sources, &diags)));
     }
-    let options = CodegenOptions {
+    let mut options = CodegenOptions {
         // GPU functions run on the host (the package does not launch
         // kernels); a `gpu(fallback)` function is the same code.
         gpu: postc_codegen::llvm::gpu::GpuOptions { mode: postc_codegen::llvm::gpu::GpuMode::Off, arch: None },
+        fast_math: o.fast_math,
         ..CodegenOptions::for_level(level)
     };
+    if let Some(on) = o.bounds_checks {
+        options.passes.bounds_checks = on;
+    }
+    Ok((program, std::mem::take(&mut loader.sources), options))
+}
+
+/// Compiles the module at `path` (and what it imports) to a shared library
+/// in the cache, or finds it there; `on_miss` runs when it is not there,
+/// before code generation starts.
+pub fn build(path: &Path, o: &Options, on_miss: &dyn Fn()) -> Result<Built, Error> {
+    let backend = postc_codegen::backend::by_name(&o.backend).map_err(Error::Usage)?;
+    postc_codegen::backend::check_kind(backend, EmitKind::Object).map_err(Error::Usage)?;
+    let mut phases = Phases::default();
+    let (program, sources, options) = phases.time("frontend", || load(path, o))?;
     let exports = signature::exports(&program);
-    let key = cache_key(&loader.sources, &options, backend.name());
+    let key = cache_key(&sources, &options, backend.name());
     let stem: String = path
         .file_stem()
         .map(|s| s.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect())
@@ -125,17 +163,50 @@ pub fn build(path: &Path, o: &Options) -> Result<Built, Error> {
     let dir = o.cache_dir.join(&key[..2]).join(&key[2..]);
     let library = dir.join(format!("lib{stem}.so"));
     if library.is_file() {
-        return Ok(Built { library, exports, cached: true });
+        return Ok(Built { library, exports, cached: true, timings: phases.0 });
     }
-    let object =
-        backend.emit(&program, &options, EmitKind::Object).map_err(|d| Error::Compile(render(&loader.sources, &d)))?;
+    on_miss();
+    let object = phases
+        .time("codegen", || backend.emit(&program, &options, EmitKind::Object))
+        .map_err(|d| Error::Compile(render(&sources, &d)))?;
     std::fs::create_dir_all(&dir).map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
     let tmp = tempfile::Builder::new()
         .prefix(".link-")
         .suffix(".so")
         .tempfile_in(&dir)
         .map_err(|e| Error::Io(format!("cannot create a file in {}: {e}", dir.display())))?;
-    link::link(&object, &stem, tmp.path(), link::Output::Shared, &program, false).map_err(Error::Compile)?;
+    phases
+        .time("link", || link::link(&object, &stem, tmp.path(), link::Output::Shared, &program, false))
+        .map_err(Error::Compile)?;
     tmp.persist(&library).map_err(|e| Error::Io(format!("cannot write {}: {e}", library.display())))?;
-    Ok(Built { library, exports, cached: false })
+    Ok(Built { library, exports, cached: false, timings: phases.0 })
+}
+
+/// What `Function.inspect` shows.
+#[derive(Clone, Copy)]
+pub enum Listing {
+    /// The POST IR after the pass pipeline of the level.
+    Pir,
+    /// The backend's LLVM IR (the llvm backend).
+    LlvmIr,
+    /// Assembly for the target.
+    Asm,
+}
+
+/// The text of a module as `listing` says, compiled as [`build`] would.
+pub fn listing(path: &Path, o: &Options, listing: Listing) -> Result<String, Error> {
+    let backend = postc_codegen::backend::by_name(&o.backend).map_err(Error::Usage)?;
+    let (program, sources, options) = load(path, o)?;
+    let fail = |d: Vec<postc_ir::Diagnostic>| Error::Compile(render(&sources, &d));
+    let kind = match listing {
+        Listing::Pir => {
+            let prepared = postc_codegen::prepare(&program, &options).map_err(fail)?;
+            return Ok(prepared.modules.iter().map(postc_ir::print::print_module).collect::<Vec<_>>().join("\n"));
+        }
+        Listing::LlvmIr => EmitKind::LlvmIr,
+        Listing::Asm => EmitKind::Assembly,
+    };
+    postc_codegen::backend::check_kind(backend, kind).map_err(Error::Usage)?;
+    let bytes = backend.emit(&program, &options, kind).map_err(fail)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
