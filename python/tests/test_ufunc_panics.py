@@ -8,6 +8,7 @@ keeps the documented abort."""
 import concurrent.futures
 import ctypes
 import os
+import re
 import subprocess
 import sys
 
@@ -25,6 +26,14 @@ def at(line, col):
 
 
 DIVISION = r"^division by zero" + at(8, 12)
+
+
+@postc.ufunc(["i8(i8, i8)", "i4(i4, i4)"])
+def floor_div(a, b):
+    return a // b
+
+
+FLOOR_DIV_LINE = floor_div.py_func.__code__.co_firstlineno + 2  # the decorator, `def`, `return`
 
 
 @pytest.fixture(scope="module")
@@ -240,3 +249,17 @@ def test_the_interpreter_survives_in_a_fresh_process(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("raised division by zero at ") and r.stdout.endswith("ufunc_panics.py:8:12\n[3, 4]\n")
+
+
+def test_each_loop_of_a_ufunc_of_several_signatures_raises():
+    """`@postc.ufunc([...])`: one NumPy loop per dtype signature, each
+    raising its panics."""
+    where = rf"^division by zero at {re.escape(__file__)}:{FLOOR_DIV_LINE}:12$"
+    for dtype in (np.int64, np.int32):
+        a = np.array([7, 9], dtype=dtype)
+        with pytest.raises(ZeroDivisionError, match=where):
+            floor_div(a, np.array([2, 0], dtype=dtype))
+        r = floor_div(a, np.array([2, 3], dtype=dtype))
+        assert r.dtype == dtype and r.tolist() == [3, 3]
+    with pytest.raises(ZeroDivisionError, match=where):
+        floor_div.reduce(np.array([100, 0, 2], dtype=np.int32))
