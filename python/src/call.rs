@@ -9,7 +9,13 @@
 //! tuple), installed on the class by [`Function::new`]. A call whose
 //! arguments all fit in registers (at most six integer-class and eight
 //! floating-point ones: nearly every signature) goes through `guard.c`'s
-//! wide register prototype; others through libffi.
+//! wide register prototype; others through libffi. A positional call in
+//! registers whose arrays are NumPy arrays (the common call) keeps
+//! everything on the stack ([`Function::call_fast`]); keywords, DLPack
+//! objects and many or high-rank strided arrays take the general path.
+//!
+//! The GIL is handed to other threads for the call whenever another Python
+//! thread exists ([`without_gil`]).
 //!
 //! Lifetimes: the arguments' objects are held by the caller for the call
 //! (and DLPack capsules by the call itself). A returned array that is an
@@ -31,6 +37,7 @@ use pyo3::types::{PyBool, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyString, 
 use pyo3::{ffi, Borrowed};
 use smallvec::SmallVec;
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 
 /// A prepared libffi call interface. It is only read after creation.
 pub struct CallInterface(pub Cif);
@@ -214,9 +221,8 @@ impl Function {
 
     /// The arguments in parameter order: `positional`, then the values of
     /// `keywords` (names and values, as vectorcall passes them) by name.
-    fn bind<'a, 'py>(
+    fn bind<'py>(
         &self,
-        py: Python<'py>,
         positional: &[*mut ffi::PyObject],
         keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
     ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
@@ -258,7 +264,6 @@ impl Function {
                 self.spec.params[missing].name
             )));
         }
-        let _ = py;
         Ok(bound)
     }
 
@@ -275,7 +280,7 @@ impl Function {
                 return r;
             }
         }
-        let args = self.bind(py, positional, keywords)?;
+        let args = self.bind(positional, keywords)?;
         let n = args.len();
         let mut call = CallState::default();
         call.slots.resize(n + 1, Slot::default());
@@ -387,13 +392,16 @@ impl Function {
     /// ran), for [`Function::invoke`] to make.
     fn call_fast<'py>(&self, py: Python<'py>, args: &[*mut ffi::PyObject]) -> Option<PyResult<Bound<'py, PyAny>>> {
         let mut regs = Registers::default();
-        let mut tensors = [EMPTY_TENSOR; FAST_ARRAYS];
-        let mut strides = [[0i64; FAST_RANK]; FAST_ARRAYS];
-        let mut values = [Slot::default(); FAST_ARRAYS];
+        // Written before they are read, only as far as used: not zeroed.
+        let mut tensors = [const { MaybeUninit::<DLTensor>::uninit() }; FAST_ARRAYS];
+        let mut strides = [const { MaybeUninit::<[i64; FAST_RANK]>::uninit() }; FAST_ARRAYS];
+        let mut values = [const { MaybeUninit::<Slot>::uninit() }; FAST_ARRAYS];
         let mut passed = [PassedArray::NONE; FAST_ARRAYS];
         // Every write goes through these, so that the addresses passed stay
         // valid.
-        let (tensors_at, strides_at, values_at) = (tensors.as_mut_ptr(), strides.as_mut_ptr(), values.as_mut_ptr());
+        let tensors_at = tensors.as_mut_ptr().cast::<DLTensor>();
+        let strides_at = strides.as_mut_ptr().cast::<[i64; FAST_RANK]>();
+        let values_at = values.as_mut_ptr().cast::<Slot>();
         let (mut narrays, mut nvalues) = (0usize, 0usize);
         for (i, (arg, (convert, place))) in args.iter().zip(&self.plan.params).enumerate() {
             // SAFETY: the caller holds every argument for the call.
@@ -483,6 +491,8 @@ impl Function {
             Ok(bits) => bits,
             Err(message) => return Some(Err(guard::panic_error(&message))),
         };
+        // The tensors, strides and values were read through the addresses
+        // passed; they live to here.
         let _ = (&tensors, &strides, &values);
         Some(self.result(py, bits, &result_value, &passed[..narrays]))
     }
@@ -541,16 +551,6 @@ impl PassedArray {
 /// holds on its stack.
 const FAST_ARRAYS: usize = 4;
 const FAST_RANK: usize = 4;
-
-const EMPTY_TENSOR: DLTensor = DLTensor {
-    data: std::ptr::null_mut(),
-    device: DLDevice { device_type: 1, device_id: 0 },
-    ndim: 0,
-    dtype: dlpack::DLDataType { code: 0, bits: 0, lanes: 0 },
-    shape: std::ptr::null_mut(),
-    strides: std::ptr::null_mut(),
-    byte_offset: 0,
-};
 
 /// Whether a Python thread other than the calling one exists (in any
 /// interpreter): one that could take the GIL while a call runs.
