@@ -351,7 +351,7 @@ impl Function {
             // data, strings, complex values) stays valid until the call
             // returns: the caller holds the argument objects, `call` the
             // rest. The call touches no Python object.
-            without_gil(|| unsafe { guard::register_call(runtime, code, returns, &regs) }).map(|bits| Slot(bits))
+            without_gil(|| unsafe { guard::register_call(runtime, code, returns, &regs) }).map(Slot)
         } else {
             let complex_out = matches!(self.plan.result, Result_::Complex(_));
             if complex_out {
@@ -844,7 +844,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
         if d.is_int() && ffi::PyLong_CheckExact(p) != 0 {
             let mut overflow = 0;
             let v = ffi::PyLong_AsLongLongAndOverflow(p, &mut overflow);
-            if overflow == 0 && !(v == -1 && !ffi::PyErr_Occurred().is_null()) {
+            if overflow == 0 && (v != -1 || ffi::PyErr_Occurred().is_null()) {
                 let (lo, hi) = d.int_range().unwrap_or((i64::MIN as i128, u64::MAX as i128));
                 if (lo..=hi).contains(&i128::from(v)) {
                     return Ok(Slot([v as u64, 0]));
@@ -1067,6 +1067,10 @@ fn read_only(spec: &ArraySpec, at: &dyn Fn() -> String) -> PyErr {
     PyValueError::new_err(format!("{} is an output ({}) and the array is read-only", at(), describe(spec)))
 }
 
+/// A NumPy array's tensor and, when it is not C-contiguous, its byte
+/// strides.
+type NumpyTensor<'a> = (DLTensor, Option<&'a [i64]>);
+
 /// The tensor of a NumPy array argument, checked against the parameter's
 /// type, with its byte strides when it is not C-contiguous (the tensor's
 /// `strides` are then still to be set, in elements); `None` when `obj` is
@@ -1075,7 +1079,7 @@ fn numpy_tensor<'a>(
     obj: &'a Bound<'_, PyAny>,
     spec: &ArraySpec,
     at: &dyn Fn() -> String,
-) -> PyResult<Option<(DLTensor, Option<&'a [i64]>)>> {
+) -> PyResult<Option<NumpyTensor<'a>>> {
     let Ok(arr) = obj.cast::<PyUntypedArray>() else {
         return Ok(None);
     };
@@ -1173,7 +1177,10 @@ fn array<'py>(
             }
         }
         let capsule = dlpack_capsule(obj)?;
-        let t = capsule_tensor(py, &capsule, spec, at)?;
+        let tensor = capsule_tensor(py, &capsule, spec, at)?;
+        // SAFETY: the capsule's live tensor, owned by the capsule, which the
+        // call holds until it returns.
+        let t = unsafe { &*tensor };
         if !dlpack::HOST_DEVICES.contains(&t.device.device_type) {
             return Err(PyValueError::new_err(format!(
                 "{} expects an array in host memory, got one on {}",
@@ -1200,7 +1207,6 @@ fn array<'py>(
         let bstrides: Option<Vec<i64>> = (!t.strides.is_null() && nd > 0)
             .then(|| unsafe { std::slice::from_raw_parts(t.strides, nd) }.iter().map(|s| s * elem).collect());
         check_layout(spec, shape, bstrides.as_deref(), at)?;
-        let tensor: *mut DLTensor = t;
         call.capsules.push((param, capsule));
         return Ok(Pointer::Borrowed(tensor));
     }
@@ -1230,12 +1236,12 @@ fn dlpack_capsule<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 /// The tensor of a DLPack capsule, versioned (`dltensor_versioned`, whose
 /// read-only flag refuses an `Out` parameter) or not (`dltensor`). The
 /// capsule is not consumed: it owns the tensor while the call holds it.
-fn capsule_tensor<'a>(
+fn capsule_tensor(
     py: Python<'_>,
-    capsule: &'a Bound<'_, PyAny>,
+    capsule: &Bound<'_, PyAny>,
     spec: &ArraySpec,
     at: &dyn Fn() -> String,
-) -> PyResult<&'a mut DLTensor> {
+) -> PyResult<*mut DLTensor> {
     let not_a_capsule = || PyTypeError::new_err(format!("{}: __dlpack__ did not return a DLPack capsule", at()));
     // SAFETY: the name is read from a capsule only.
     let name = unsafe {
@@ -1281,7 +1287,7 @@ fn capsule_tensor<'a>(
                     describe(spec)
                 )));
             }
-            Ok(&mut m.dl_tensor)
+            Ok(&mut m.dl_tensor as *mut DLTensor)
         }
         b"dltensor" => {
             // SAFETY: a "dltensor" capsule holds a live `DLManagedTensor`,
@@ -1292,7 +1298,7 @@ fn capsule_tensor<'a>(
                 return Err(PyErr::take(py).unwrap_or_else(not_a_capsule));
             }
             // SAFETY: as above.
-            Ok(unsafe { &mut (*managed).dl_tensor })
+            Ok(unsafe { &mut (*managed).dl_tensor as *mut DLTensor })
         }
         _ => Err(not_a_capsule()),
     }

@@ -78,7 +78,9 @@ pub unsafe fn make<'py>(
     let mut data: Vec<*mut c_void> = Vec::with_capacity(loops.len());
     for l in loops {
         let function: unsafe extern "C" fn(*mut *mut c_char, *const isize, *const isize, *mut c_void) =
-            std::mem::transmute::<usize, _>(l.function);
+            std::mem::transmute::<usize, unsafe extern "C" fn(*mut *mut c_char, *const isize, *const isize, *mut c_void)>(
+                l.function,
+            );
         match l.runtime {
             Some(rt) => {
                 let runtime: &'static Runtime = Box::leak(Box::new(rt));
@@ -87,7 +89,10 @@ pub unsafe fn make<'py>(
                 data.push((guarded as *mut UFuncLoop).cast());
             }
             None => {
-                funcs.push(Some(std::mem::transmute::<usize, _>(l.function)));
+                funcs.push(Some(std::mem::transmute::<
+                    usize,
+                    unsafe extern "C" fn(*mut *mut c_char, *mut isize, *mut isize, *mut c_void),
+                >(l.function)));
                 data.push(std::ptr::null_mut());
             }
         }
