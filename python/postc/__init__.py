@@ -722,7 +722,24 @@ class Module:
         self._recipe = recipe
         self._exports = dict(exports)
         for k, v in self._exports.items():
+            if k in _MODULE_ATTRIBUTES or k.startswith("__"):
+                continue  # reached as m[k]: see _module()
             setattr(self, k, v)
+
+    def __getitem__(self, name):
+        """An export by name, also one whose name is a Module attribute
+        (`m["path"]`)."""
+        try:
+            return self._exports[name]
+        except KeyError:
+            raise KeyError(f"module {self.__name__} exports no {name!r}") from None
+
+    def __contains__(self, name):
+        return name in self._exports
+
+    def exports(self):
+        """The exported functions and ufuncs by name."""
+        return dict(self._exports)
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self._exports))
@@ -757,10 +774,23 @@ _RECIPES = {}
 _UFUNC_RECIPES = {}
 
 
+# A Module's own attributes: an export of one of these names is reached
+# as `m[name]` only.
+_MODULE_ATTRIBUTES = frozenset(
+    ["path", "library", "cached", "inspect", "exports", "_exports", "_recipe"])
+
+
 def _module(name, path, library, cached, exports, recipe):
     """The Module of a loaded library; a library loaded before gives the
     same function and ufunc objects."""
     known = _LOADED.get(library)
+    clash = sorted(k for k in dict(exports) if k in _MODULE_ATTRIBUTES or k.startswith("__"))
+    if known is None and clash:
+        import warnings
+
+        warnings.warn(f"module {name}: {', '.join(clash)} {'is' if len(clash) == 1 else 'are'} also "
+                      f"postc.Module attribute{'s' if len(clash) > 1 else ''}: reach "
+                      f"{'it' if len(clash) == 1 else 'them'} as m[{clash[0]!r}]", stacklevel=3)
     if known is None:
         known = _LOADED[library] = dict(exports)
         _RECIPES[library] = recipe
@@ -829,6 +859,9 @@ def _write_source(text, cache):
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".write-")
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        mask = os.umask(0o022)  # read back at once: mkstemp's files are private
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, path)
     return path
 

@@ -14,6 +14,7 @@ use crate::signature::{self, Exports};
 use postc_codegen::{link, CodegenOptions, EmitKind, OptLevel};
 use postc_ir::diag::SourceMap;
 use sha2::{Digest, Sha256};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 pub struct Options {
@@ -111,7 +112,10 @@ fn cache_key(sources: &SourceMap, options: &CodegenOptions, backend: &str) -> St
     line(&compiler_build());
     line(&postc_codegen::llvm::target_description(options));
     line(backend);
-    line(&format!("{:?} {:?} {:?}", options.opt, options.passes, options.gpu));
+    // Every code generation option, so that one added later is keyed too.
+    line(&format!("{options:?}"));
+    // The C compiler (the C backend's, and the linker driver's).
+    line(&postc_codegen::c::c_compiler().join(" "));
     let mut files: Vec<(&str, &str)> = sources.files().collect();
     files.sort();
     for (path, text) in files {
@@ -162,8 +166,12 @@ pub fn build(path: &Path, o: &Options, on_miss: &dyn Fn()) -> Result<Built, Erro
         .unwrap_or_else(|| "module".into());
     let dir = o.cache_dir.join(&key[..2]).join(&key[2..]);
     let library = dir.join(format!("lib{stem}.so"));
-    if library.is_file() {
-        return Ok(Built { library, exports, cached: true, timings: phases.0 });
+    match check_entry(&library) {
+        Entry::Good => return Ok(Built { library, exports, cached: true, timings: phases.0 }),
+        Entry::Missing => {}
+        Entry::Damaged(why) => {
+            eprintln!("postc: the cached library {} is damaged ({why}): rebuilding it", library.display())
+        }
     }
     on_miss();
     let object = phases
@@ -178,8 +186,63 @@ pub fn build(path: &Path, o: &Options, on_miss: &dyn Fn()) -> Result<Built, Erro
     phases
         .time("link", || link::link(&object, &stem, tmp.path(), link::Output::Shared, &program, false))
         .map_err(Error::Compile)?;
-    tmp.persist(&library).map_err(|e| Error::Io(format!("cannot write {}: {e}", library.display())))?;
+    let bytes =
+        std::fs::read(tmp.path()).map_err(|e| Error::Io(format!("cannot read {}: {e}", tmp.path().display())))?;
+    let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", library.display()));
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o777 & !umask())).map_err(io)?;
+    tmp.persist(&library).map_err(|e| io(e.error))?;
+    // The seal goes last: a library without one is rebuilt.
+    let mut seal = tempfile::Builder::new().prefix(".seal-").tempfile_in(&dir).map_err(io)?;
+    std::io::Write::write_all(&mut seal, seal_text(&bytes).as_bytes()).map_err(io)?;
+    std::fs::set_permissions(seal.path(), std::fs::Permissions::from_mode(0o666 & !umask())).map_err(io)?;
+    seal.persist(seal_path(&library)).map_err(|e| io(e.error))?;
     Ok(Built { library, exports, cached: false, timings: phases.0 })
+}
+
+/// What a cache entry holds.
+enum Entry {
+    Good,
+    Missing,
+    /// A library whose bytes are not those written (truncated, zeroed by a
+    /// crash or a full disk): loading it could crash the process.
+    Damaged(String),
+}
+
+/// The file beside a cached library that records its size and SHA-256,
+/// written after it.
+fn seal_path(library: &Path) -> PathBuf {
+    let mut name = library.file_name().unwrap_or_default().to_os_string();
+    name.push(".sha256");
+    library.with_file_name(name)
+}
+
+fn seal_text(bytes: &[u8]) -> String {
+    let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    format!("{} {digest}\n", bytes.len())
+}
+
+/// A cached library is used only when its bytes are those its seal
+/// records.
+fn check_entry(library: &Path) -> Entry {
+    let Ok(bytes) = std::fs::read(library) else { return Entry::Missing };
+    match std::fs::read_to_string(seal_path(library)) {
+        Ok(seal) if seal == seal_text(&bytes) => Entry::Good,
+        Ok(_) => Entry::Damaged("its size or hash differs from those recorded when it was written".into()),
+        // Written last: another process may be about to write it, or one
+        // died between the two. Either way the library is built again.
+        Err(_) => Entry::Missing,
+    }
+}
+
+/// The process's file mode creation mask, read without changing it (the
+/// `umask` call sets it, which other threads would see).
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| l.strip_prefix("Umask:")).and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
 }
 
 /// What `Function.inspect` shows.
