@@ -211,7 +211,8 @@ impl Function {
         let plan = Plan::new(py, &spec)?;
         let cif = (!plan.registers).then(|| call_interface(&spec));
         let f = Bound::new(py, Function { vectorcall: function_vectorcall, spec, plan, code, cif, runtime, library })?;
-        enable_vectorcall(&f)?;
+        // SAFETY: every `Function` holds `function_vectorcall` there.
+        unsafe { enable_vectorcall(&f, &f.get().vectorcall) }?;
         Ok(f)
     }
 
@@ -590,24 +591,31 @@ fn without_gil<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// The class of `Function` objects calls them through vectorcall: set once,
-/// when the first is made (PyO3 classes have no vectorcall slot of their
-/// own; `tp_call`, PyO3's `__call__`, stays for callers that build a
-/// tuple).
-fn enable_vectorcall(f: &Bound<'_, Function>) -> PyResult<()> {
-    let field = (&f.get().vectorcall as *const ffi::vectorcallfunc) as usize;
-    let offset = (field - f.as_ptr() as usize) as ffi::Py_ssize_t;
-    let ty = f.get_type().as_type_ptr();
+/// Makes CPython call `obj`'s class through vectorcall, the function being
+/// the one `obj` holds at `field` (a field of its Rust value): PyO3 classes
+/// have no vectorcall slot of their own. Called for every new instance; the
+/// class is changed once (a Python subclass on its first instance), and its
+/// `tp_call` (PyO3's `__call__`) stays for callers that build a tuple.
+///
+/// # Safety
+/// `field` must point into `obj`'s Rust value, and every instance of the
+/// class (and of its subclasses) must hold a valid vectorcall function
+/// there.
+pub unsafe fn enable_vectorcall<T: pyo3::PyClass>(
+    obj: &Bound<'_, T>,
+    field: *const ffi::vectorcallfunc,
+) -> PyResult<()> {
+    let offset = (field as usize - obj.as_ptr() as usize) as ffi::Py_ssize_t;
+    let ty = obj.as_any().get_type().as_type_ptr();
     // SAFETY: the class's type object, written with the GIL held before any
-    // call uses the flag; every instance holds `function_vectorcall` at
-    // `offset` (the same field of the same layout).
+    // call uses the flag.
     unsafe {
         if (*ty).tp_flags & ffi::Py_TPFLAGS_HAVE_VECTORCALL == 0 {
             (*ty).tp_vectorcall_offset = offset;
             (*ty).tp_flags |= ffi::Py_TPFLAGS_HAVE_VECTORCALL;
             ffi::PyType_Modified(ty);
         } else if (*ty).tp_vectorcall_offset != offset {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err("postc.Function: inconsistent object layout"));
+            return Err(pyo3::exceptions::PyRuntimeError::new_err("vectorcall: inconsistent object layout"));
         }
     }
     Ok(())
