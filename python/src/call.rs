@@ -308,8 +308,11 @@ impl Function {
         }
         // Addresses are taken once every vector has its final length and
         // place.
-        let CallState { slots, values, tensors, strides, pointer_of, arrays, capsules } = &mut call;
+        let CallState { slots, values, tensors, shapes, strides, pointer_of, arrays, capsules } = &mut call;
         for t in tensors.iter_mut() {
+            if let Some(at) = t.shape_at {
+                t.tensor.shape = shapes[at..].as_mut_ptr();
+            }
             if let Some(at) = t.strides_at {
                 t.tensor.strides = strides[at..].as_mut_ptr();
             }
@@ -322,7 +325,6 @@ impl Function {
                     continue;
                 }
                 Pointer::Own(t) => (&mut tensors[t].tensor as *mut DLTensor).cast(),
-                Pointer::Borrowed(t) => t.cast(),
                 Pointer::Value(v) => (&mut values[v] as *mut Slot).cast(),
             };
             tensor_ptrs.push(ptr.cast());
@@ -377,10 +379,9 @@ impl Function {
         let passed: SmallVec<[PassedArray; 4]> = arrays
             .iter()
             .map(|a| {
-                let keeper = match pointer_of[a.param] {
-                    Pointer::Borrowed(_) => call_capsule(capsules, a.param),
-                    _ => a.object,
-                };
+                // A DLPack argument's memory is kept by its capsule.
+                let capsule = call_capsule(capsules, a.param);
+                let keeper = if capsule.is_null() { a.object } else { capsule };
                 PassedArray { object: a.object, tensor: tensor_ptrs[a.param] as *const DLTensor, keeper }
             })
             .collect();
@@ -674,19 +675,20 @@ const INLINE: usize = 8;
 #[derive(Clone, Copy)]
 enum Pointer {
     None,
-    /// A tensor of the call's own (a NumPy array's).
+    /// A tensor of the call's own (a NumPy array's, or the checked copy of
+    /// a DLPack producer's).
     Own(usize),
-    /// A DLPack producer's tensor, in its capsule.
-    Borrowed(*mut DLTensor),
     /// A complex value of the call's.
     Value(usize),
 }
 
-/// A tensor the call made for a NumPy array; its strides (in elements) are
-/// at `strides_at` of the call's stride storage (`None`: C-contiguous,
-/// passed as NULL).
+/// A tensor the call made for an array argument; its strides (in elements)
+/// are at `strides_at` of the call's stride storage (`None`: C-contiguous,
+/// passed as NULL), its shape at `shape_at` of the call's shape storage
+/// (`None`: the NumPy array's own dimensions, already in `tensor`).
 struct OwnTensor {
     tensor: DLTensor,
+    shape_at: Option<usize>,
     strides_at: Option<usize>,
 }
 
@@ -703,6 +705,8 @@ struct CallState<'py> {
     /// Complex values passed by pointer.
     values: SmallVec<[Slot; 2]>,
     tensors: SmallVec<[OwnTensor; 4]>,
+    /// The shapes of DLPack arguments, copied.
+    shapes: SmallVec<[i64; 8]>,
     strides: SmallVec<[i64; 8]>,
     pointer_of: PointerTable,
     arrays: SmallVec<[ArrayArg; 4]>,
@@ -831,15 +835,49 @@ fn mismatch(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyErr 
 #[derive(Clone, Copy)]
 enum Num {
     Bool(bool),
-    Int(i128),
+    /// An integer of at most 128 bits of magnitude, exact.
+    Int {
+        negative: bool,
+        magnitude: u128,
+    },
     Float(f64),
     Complex(f64, f64),
+}
+
+impl Num {
+    fn int(v: i128) -> Num {
+        Num::Int { negative: v < 0, magnitude: v.unsigned_abs() }
+    }
+
+    /// The value of a bool or an integer, when `i128` holds it.
+    fn as_i128(self) -> Option<Option<i128>> {
+        match self {
+            Num::Bool(b) => Some(Some(i128::from(b))),
+            Num::Int { negative: false, magnitude } => Some(i128::try_from(magnitude).ok()),
+            Num::Int { negative: true, magnitude } => Some(0i128.checked_sub_unsigned(magnitude)),
+            _ => None,
+        }
+    }
+
+    /// The bits of a real number as the float dtype `part`, rounded once
+    /// from its exact value (`None` for a complex number).
+    fn real_bits(self, part: DType) -> Option<u64> {
+        Some(match self {
+            Num::Bool(b) => scalars::float_bits(part, f64::from(u8::from(b))),
+            Num::Int { negative, magnitude } => scalars::integer_float_bits(part, negative, magnitude),
+            Num::Float(f) => scalars::float_bits(part, f),
+            Num::Complex(..) => return None,
+        })
+    }
 }
 
 /// A scalar argument as NumPy converts it: a Python number, or a NumPy
 /// scalar whose kind casts to the parameter's under `same_kind` (bool to
 /// integer to float to complex); integers out of the dtype's range raise
-/// OverflowError, as `numpy.int8(300)` does.
+/// OverflowError, as `numpy.int8(300)` does. A number becomes a float (or
+/// a complex number's parts) by one rounding from its exact value, as
+/// NumPy casts an integer array: an integer is not made a Float64 first
+/// on its way to a Float32.
 fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<Slot> {
     let p = obj.as_ptr();
     // The common cases first: a Python float for a float dtype, an int for
@@ -847,7 +885,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     // SAFETY: type checks and reads of a live object.
     unsafe {
         if d.is_float() && ffi::PyFloat_CheckExact(p) != 0 {
-            return Ok(Slot([float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
+            return Ok(Slot([scalars::float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
         }
         if d.is_int() && ffi::PyLong_CheckExact(p) != 0 {
             let mut overflow = 0;
@@ -867,10 +905,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     let num = if let Ok(b) = obj.cast::<PyBool>() {
         Num::Bool(b.is_true())
     } else if let Ok(i) = obj.cast::<PyInt>() {
-        match i.extract::<i64>().map(i128::from).or_else(|_| i.extract::<i128>()) {
-            Ok(v) => Num::Int(v),
-            Err(_) => return Err(out_of_range(obj, d, at)),
-        }
+        python_int(i, d, at)?
     } else if let Ok(f) = obj.cast::<PyFloat>() {
         Num::Float(f.value())
     } else if let Ok(c) = obj.cast::<PyComplex>() {
@@ -878,55 +913,39 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     } else if let Some(v) = scalars::numpy_value(obj) {
         match v {
             NumpyValue::Bool(b) => Num::Bool(b),
-            NumpyValue::Int(i) => Num::Int(i),
+            NumpyValue::Int(i) => Num::int(i),
             NumpyValue::Float(f) => Num::Float(f),
             NumpyValue::Complex(re, im) => Num::Complex(re, im),
-            NumpyValue::Other => other_numpy_scalar(obj).ok_or_else(|| mismatch(obj, d, at))?,
+            NumpyValue::Other => other_numpy_scalar(obj, d).ok_or_else(|| mismatch(obj, d, at))?,
         }
     } else {
         return Err(mismatch(obj, d, at));
     };
     let mut s = Slot::default();
-    let int = |n: Num| -> Option<i128> {
-        match n {
-            Num::Bool(b) => Some(i128::from(b)),
-            Num::Int(v) => Some(v),
-            _ => None,
-        }
-    };
-    let float = |n: Num| -> Option<f64> {
-        match n {
-            Num::Float(f) => Some(f),
-            Num::Complex(..) => None,
-            other => int(other).map(|v| v as f64),
-        }
-    };
     match d {
         DType::Bool => match num {
             Num::Bool(b) => s.0[0] = u64::from(b),
             _ => return Err(mismatch(obj, d, at)),
         },
         _ if d.is_int() => {
-            let v = int(num).ok_or_else(|| mismatch(obj, d, at))?;
+            let v = num.as_i128().ok_or_else(|| mismatch(obj, d, at))?.ok_or_else(|| out_of_range(obj, d, at))?;
             let (lo, hi) = d.int_range().unwrap_or((i64::MIN as i128, u64::MAX as i128));
             if v < lo || v > hi {
                 return Err(out_of_range(obj, d, at));
             }
             s.0[0] = v as u64;
         }
-        _ if d.is_float() => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = float_bits(d, v);
-        }
+        _ if d.is_float() => s.0[0] = num.real_bits(d).ok_or_else(|| mismatch(obj, d, at))?,
         DType::Complex64 | DType::Complex128 => {
+            let part = d.complex_part().expect("a complex dtype has parts");
             let (re, im) = match num {
-                Num::Complex(re, im) => (re, im),
-                other => (float(other).ok_or_else(|| mismatch(obj, d, at))?, 0.0),
+                Num::Complex(re, im) => (scalars::float_bits(part, re), scalars::float_bits(part, im)),
+                real => (real.real_bits(part).ok_or_else(|| mismatch(obj, d, at))?, 0),
             };
             if d == DType::Complex64 {
-                s.0[0] = u64::from((re as f32).to_bits()) | (u64::from((im as f32).to_bits()) << 32);
+                s.0[0] = re | (im << 32);
             } else {
-                s.0 = [re.to_bits(), im.to_bits()];
+                s.0 = [re, im];
             }
         }
         _ => return Err(mismatch(obj, d, at)),
@@ -934,24 +953,56 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     Ok(s)
 }
 
-/// The register bits of `v` as a float dtype: rounded once, as NumPy
-/// converts (a Float32 or Float16 in the low bits).
-fn float_bits(d: DType, v: f64) -> u64 {
-    match d {
-        DType::Float16 => u64::from(half::f16::from_f64(v).to_bits()),
-        DType::Float32 => u64::from((v as f32).to_bits()),
-        _ => v.to_bits(),
+/// A Python int: exact when its magnitude fits in 128 bits; beyond, too
+/// large for every integer dtype (OverflowError), Python's own `float()` of
+/// it for a Float64 or Complex128 (correctly rounded; OverflowError beyond
+/// Float64's range, as `float()`), and an infinity for narrower floats,
+/// whose range ends below 2**128.
+fn python_int(i: &Bound<'_, PyInt>, d: DType, at: &dyn Fn() -> String) -> PyResult<Num> {
+    if let Ok(v) = i.extract::<i64>() {
+        return Ok(Num::int(i128::from(v)));
+    }
+    let negative = i.lt(0)?;
+    let magnitude = if negative { i.neg()? } else { i.clone().into_any() };
+    if let Ok(m) = magnitude.extract::<u128>() {
+        return Ok(Num::Int { negative, magnitude: m });
+    }
+    let part = if d.is_complex() { d.complex_part() } else { d.is_float().then_some(d) };
+    match part {
+        None => Err(out_of_range(i.as_any(), d, at)),
+        Some(DType::Float64) => match i.extract::<f64>() {
+            Ok(f) => Ok(Num::Float(f)),
+            Err(_) => Err(out_of_range(i.as_any(), d, at)),
+        },
+        Some(_) => Ok(Num::Float(if negative { f64::NEG_INFINITY } else { f64::INFINITY })),
     }
 }
 
 /// A NumPy scalar of a type `scalars::numpy_value` does not read (a long
-/// double), by its kind: its `__float__` or `__complex__`.
-fn other_numpy_scalar(obj: &Bound<'_, PyAny>) -> Option<Num> {
+/// double), by its kind: its `__float__` or `__complex__`, after NumPy's
+/// own cast to the precision of a parameter `d` narrower than Float64 (so
+/// that it is rounded once, not to Float64 and again).
+fn other_numpy_scalar(obj: &Bound<'_, PyAny>, d: DType) -> Option<Num> {
     let kind: String = obj.getattr("dtype").ok()?.getattr("kind").ok()?.extract().ok()?;
+    let narrow = match d {
+        DType::Float16 | DType::Float32 => Some(d),
+        DType::Complex64 => Some(DType::Float32),
+        _ => None,
+    };
     match kind.as_str() {
-        "f" => Some(Num::Float(obj.call_method0("__float__").ok()?.extract().ok()?)),
+        "f" => {
+            let value = match narrow {
+                Some(n) => obj.call_method1("astype", (dlpack::numpy_name(n),)).ok()?,
+                None => obj.clone(),
+            };
+            Some(Num::Float(value.call_method0("__float__").ok()?.extract().ok()?))
+        }
         "c" => {
-            let c = obj.call_method0("__complex__").ok()?;
+            let value = match d {
+                DType::Complex64 => obj.call_method1("astype", ("complex64",)).ok()?,
+                _ => obj.clone(),
+            };
+            let c = value.call_method0("__complex__").ok()?;
             let c = c.cast::<PyComplex>().ok()?;
             Some(Num::Complex(c.real(), c.imag()))
         }
@@ -1128,6 +1179,16 @@ fn numpy_tensor<'a>(
     if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
         return Err(read_only(spec, at));
     }
+    let align = dlpack::alignment(spec.dtype) as usize;
+    if (data as usize) % align != 0 && !shape.contains(&0) {
+        // Compiled code loads elements as their C type, which assumes its
+        // alignment (NumPy's unaligned arrays: `frombuffer` at an offset).
+        return Err(PyValueError::new_err(format!(
+            "{} expects an array whose elements are aligned to {align} bytes ({}), got an unaligned array: copy it with numpy.array",
+            at(),
+            describe(spec)
+        )));
+    }
     let tensor = DLTensor {
         data: data.cast(),
         device: DLDevice { device_type: 1, device_id: 0 },
@@ -1170,12 +1231,19 @@ fn array<'py>(
             call.strides.extend(b.iter().map(|s| s / elem));
             start
         });
-        call.tensors.push(OwnTensor { tensor, strides_at });
+        call.tensors.push(OwnTensor { tensor, shape_at: None, strides_at });
         return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     if obj.hasattr("__dlpack__")? {
         if obj.hasattr("__dlpack_device__")? {
-            let (device, _): (i32, i32) = obj.call_method0("__dlpack_device__")?.extract()?;
+            let device = obj.call_method0("__dlpack_device__")?;
+            let Ok((device, _)) = device.extract::<(i32, i32)>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: __dlpack_device__ returned {}, not a (device type, device id) pair of ints",
+                    at(),
+                    device.repr().map(|r| r.to_string()).unwrap_or_else(|_| type_name(&device))
+                )));
+            };
             if !dlpack::HOST_DEVICES.contains(&device) {
                 return Err(PyValueError::new_err(format!(
                     "{} expects an array in host memory, got one on {}",
@@ -1187,36 +1255,38 @@ fn array<'py>(
         let capsule = dlpack_capsule(obj)?;
         let tensor = capsule_tensor(py, &capsule, spec, at)?;
         // SAFETY: the capsule's live tensor, owned by the capsule, which the
-        // call holds until it returns.
-        let t = unsafe { &*tensor };
-        if !dlpack::HOST_DEVICES.contains(&t.device.device_type) {
-            return Err(PyValueError::new_err(format!(
-                "{} expects an array in host memory, got one on {}",
-                at(),
-                dlpack::device_name(t.device.device_type)
-            )));
-        }
-        if dlpack::dtype_of_dl(t.dtype) != Some(spec.dtype) {
-            let got = dlpack::dtype_of_dl(t.dtype).map(|d| dlpack::numpy_name(d).to_owned()).unwrap_or_else(|| {
-                format!("DLPack type code {} of {} bits ({} lanes)", t.dtype.code, t.dtype.bits, t.dtype.lanes)
-            });
-            return Err(PyTypeError::new_err(format!(
-                "{} expects a {} array ({}), got an array of {got}",
-                at(),
-                dlpack::numpy_name(spec.dtype),
-                describe(spec)
-            )));
-        }
-        let nd = t.ndim.max(0) as usize;
-        // SAFETY: a DLTensor's shape (and strides, when not null) hold
-        // `ndim` entries.
-        let shape: &[i64] = if nd == 0 { &[] } else { unsafe { std::slice::from_raw_parts(t.shape, nd) } };
+        // call holds until it returns; its shape and strides are followed
+        // only once its rank is the parameter's.
+        let checked = unsafe { dlpack::check_tensor(tensor, spec.dtype, spec.dims.len(), &describe(spec)) }.map_err(
+            |r| match r {
+                dlpack::Refusal::Type(m) => PyTypeError::new_err(format!("{} {m}", at())),
+                dlpack::Refusal::Value(m) => PyValueError::new_err(format!("{} {m}", at())),
+            },
+        )?;
         let elem = spec.dtype.size_bytes() as i64;
-        let bstrides: Option<Vec<i64>> = (!t.strides.is_null() && nd > 0)
-            .then(|| unsafe { std::slice::from_raw_parts(t.strides, nd) }.iter().map(|s| s * elem).collect());
-        check_layout(spec, shape, bstrides.as_deref(), at)?;
+        let bstrides: Option<SmallVec<[i64; 4]>> =
+            checked.strides.as_ref().map(|s| s.iter().map(|s| s * elem).collect());
+        check_layout(spec, &checked.shape, bstrides.as_deref(), at)?;
+        // Compiled code gets the call's copy of what was checked.
+        let shape_at = call.shapes.len();
+        call.shapes.extend_from_slice(&checked.shape);
+        let strides_at = checked.strides.map(|s| {
+            let start = call.strides.len();
+            call.strides.extend_from_slice(&s);
+            start
+        });
+        let tensor = DLTensor {
+            data: checked.data,
+            device: checked.device,
+            ndim: spec.dims.len() as i32,
+            dtype: dlpack::dl_dtype(spec.dtype),
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            byte_offset: checked.byte_offset,
+        };
+        call.tensors.push(OwnTensor { tensor, shape_at: Some(shape_at), strides_at });
         call.capsules.push((param, capsule));
-        return Ok(Pointer::Borrowed(tensor));
+        return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     Err(PyTypeError::new_err(format!(
         "{} expects a {} array ({}: a NumPy array or an object with __dlpack__), got {}",

@@ -138,3 +138,23 @@ def isum(x: Int64[:]) -> Int64:
     for i in range(len(x)):
         s += x[i]
     return s
+
+
+def as_f16(x: Float16) -> Float16:
+    return x
+
+
+def as_f32(x: Float32) -> Float32:
+    return x
+
+
+def as_f64(x: Float64) -> Float64:
+    return x
+
+
+def as_c64(z: Complex64) -> Complex64:
+    return z
+
+
+def as_c128(z: Complex128) -> Complex128:
+    return z
