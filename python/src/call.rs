@@ -954,7 +954,8 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
 }
 
 /// A Python int: exact when its magnitude fits in 128 bits; beyond, too
-/// large for every integer dtype (OverflowError), Python's own `float()` of
+/// large for every integer dtype (OverflowError), no Bool (TypeError, as
+/// for any int), Python's own `float()` of
 /// it for a Float64 or Complex128 (correctly rounded; OverflowError beyond
 /// Float64's range, as `float()`), and an infinity for narrower floats,
 /// whose range ends below 2**128.
@@ -969,7 +970,9 @@ fn python_int(i: &Bound<'_, PyInt>, d: DType, at: &dyn Fn() -> String) -> PyResu
     }
     let part = if d.is_complex() { d.complex_part() } else { d.is_float().then_some(d) };
     match part {
-        None => Err(out_of_range(i.as_any(), d, at)),
+        None if d.is_int() => Err(out_of_range(i.as_any(), d, at)),
+        // A Bool takes no int, of any size.
+        None => Err(mismatch(i.as_any(), d, at)),
         Some(DType::Float64) => match i.extract::<f64>() {
             Ok(f) => Ok(Num::Float(f)),
             Err(_) => Err(out_of_range(i.as_any(), d, at)),
@@ -1019,7 +1022,10 @@ fn out_of_range(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> Py
 fn text(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<(*const u8, usize)> {
     if d == DType::Str {
         let s = obj.cast::<PyString>().map_err(|_| mismatch(obj, d, at))?;
-        let t = s.to_str()?;
+        // A str with a lone surrogate has no UTF-8 to pass.
+        let t = s.to_str().map_err(|e| {
+            PyValueError::new_err(format!("{} expects a str that UTF-8 can encode (Str), got one it cannot: {e}", at()))
+        })?;
         Ok((t.as_ptr(), t.len()))
     } else {
         let b = obj.cast::<PyBytes>().map_err(|_| mismatch(obj, d, at))?;
