@@ -594,6 +594,21 @@ def handmade_argument(rng, p):
         data, fields["byte_offset"] = base + k * item, (first - k) * item
     if how == 0 and rng.integers(0, 2):
         fields["strides"] = None  # null: compact row-major
+    elif rank and rng.integers(0, 4) == 0:
+        # A stride along an axis of one element is never stepped: any value
+        # is accepted.
+        st = list(strides)
+        for axis in range(rank):
+            if shape[axis] == 1:
+                st[axis] = int(rng.integers(-(2**63), 2**63 - 1, endpoint=True))
+        fields["strides"] = st
+    if rank >= 2 and rng.integers(0, 12) == 0:
+        # No element: the first axis (the functions' outer loop) empty, the
+        # others as large as int64 goes, with any strides; accepted.
+        shape = [0] + [int(rng.integers(1, 2**63 - 1, endpoint=True)) for _ in range(rank - 1)]
+        shape_field, size = list(shape), 0
+        fields["strides"] = [int(rng.integers(-(2**63), 2**63 - 1, endpoint=True)) for _ in range(rank)]
+        view = np.zeros([0] * rank, dtype)
     fields["versioned"] = bool(rng.integers(0, 4))
     if rng.integers(0, 4) == 0:
         fields["flags"] = int(rng.integers(0, 2**63)) & ~(READ_ONLY | IS_COPIED)
@@ -604,7 +619,8 @@ def handmade_argument(rng, p):
     refusals = set()
     if not numpy_dtype_ok(np.dtype(dtype), p.dtype):
         refusals.add(TypeError)
-    refusals |= layout_violations(shape, None if fields["strides"] is None else [s * item for s in strides], p)
+    byte_strides = None if fields["strides"] is None else [s * item for s in fields["strides"]]
+    refusals |= layout_violations(shape, byte_strides, p)
     notes = []
     align = alignment(dtype)
     # The corruptions: each adds what the package must raise.
@@ -631,11 +647,14 @@ def handmade_argument(rng, p):
             fields["dlpack_device"] = answer
             refusals.add(ValueError if answer == (2, 0) else TypeError)
         elif which == 5:
-            code_bits = (int(rng.integers(0, 12)), int(rng.choice([0, 1, 8, 16, 32, 64, 128, 255])), 1)
+            # Never the parameter's own: the buffer holds elements of
+            # `dtype`, and another element size would read past it.
+            code_bits = (int(rng.integers(0, 12)), int(rng.choice([0, 1, 8, 16, 32, 64, 128, 255])))
             lanes = int(rng.choice([1, 1, 2, 4, 65535]))
-            fields["dtype"] = (code_bits[0], code_bits[1], lanes)
-            if (code_bits[0], code_bits[1]) != DTYPES[p.dtype] or lanes != 1:
-                refusals.add(TypeError)
+            if code_bits == DTYPES[p.dtype] and lanes == 1:
+                lanes = 2
+            fields["dtype"] = code_bits + (lanes,)
+            refusals.add(TypeError)
         elif which == 6:
             fields["ndim"] = int(rng.choice([rank + 1, rank - 1, rank + 2, 2**31 - 1, -1, -(2**31), 64]))
             if fields["ndim"] != rank:
@@ -678,8 +697,6 @@ def handmade_argument(rng, p):
             data += int(rng.integers(1, align))
             if size:
                 refusals.add(ValueError)
-            else:
-                view = np.zeros(shape, dtype)
     producer = Handmade(data, shape_field, **fields)
     text = (f"handmade data={'null' if data is None else hex(data)} shape={shape_field} fields="
             f"{ {k: v for k, v in fields.items() if k != 'keep'} } corruptions={notes}")

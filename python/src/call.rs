@@ -849,7 +849,8 @@ impl Num {
         Num::Int { negative: v < 0, magnitude: v.unsigned_abs() }
     }
 
-    /// The value of a bool or an integer, when `i128` holds it.
+    /// The value of a bool or an integer: `None` for a float or complex
+    /// number, `Some(None)` for an integer `i128` cannot hold.
     fn as_i128(self) -> Option<Option<i128>> {
         match self {
             Num::Bool(b) => Some(Some(i128::from(b))),
@@ -955,10 +956,9 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
 
 /// A Python int: exact when its magnitude fits in 128 bits; beyond, too
 /// large for every integer dtype (OverflowError), no Bool (TypeError, as
-/// for any int), Python's own `float()` of
-/// it for a Float64 or Complex128 (correctly rounded; OverflowError beyond
-/// Float64's range, as `float()`), and an infinity for narrower floats,
-/// whose range ends below 2**128.
+/// for any int), Python's own `float()` of it for a Float64 or Complex128
+/// (correctly rounded; OverflowError beyond Float64's range, as `float()`),
+/// and an infinity for narrower floats, whose range ends below 2**128.
 fn python_int(i: &Bound<'_, PyInt>, d: DType, at: &dyn Fn() -> String) -> PyResult<Num> {
     if let Ok(v) = i.extract::<i64>() {
         return Ok(Num::int(i128::from(v)));
@@ -1111,12 +1111,15 @@ fn check_layout(
     Ok(())
 }
 
+/// The strides of a compact row-major layout (saturating: the extents of
+/// a tensor with no element may multiply past i64, and its strides are
+/// never stepped).
 fn compact_strides(shape: &[i64], elem: i64) -> Vec<i64> {
     let mut s = vec![0; shape.len()];
     let mut acc = elem;
     for i in (0..shape.len()).rev() {
         s[i] = acc;
-        acc *= shape[i].max(1);
+        acc = acc.saturating_mul(shape[i].max(1));
     }
     s
 }
@@ -1162,9 +1165,9 @@ fn numpy_tensor<'a>(
             let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
             let order = if native { "" } else { " in non-native byte order" };
             return Err(PyTypeError::new_err(format!(
-                "{} expects a {} array ({}), got an array of {shown}{order}",
+                "{} expects {} ({}), got an array of {shown}{order}",
                 at(),
-                dlpack::numpy_name(spec.dtype),
+                dlpack::an_array_of(spec.dtype),
                 describe(spec)
             )));
         }
@@ -1270,8 +1273,10 @@ fn array<'py>(
             },
         )?;
         let elem = spec.dtype.size_bytes() as i64;
+        // Saturating: a stride along an axis of one element (or of a
+        // tensor of none) is never stepped and may be anything.
         let bstrides: Option<SmallVec<[i64; 4]>> =
-            checked.strides.as_ref().map(|s| s.iter().map(|s| s * elem).collect());
+            checked.strides.as_ref().map(|s| s.iter().map(|s| s.saturating_mul(elem)).collect());
         check_layout(spec, &checked.shape, bstrides.as_deref(), at)?;
         // Compiled code gets the call's copy of what was checked.
         let shape_at = call.shapes.len();
@@ -1295,9 +1300,9 @@ fn array<'py>(
         return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     Err(PyTypeError::new_err(format!(
-        "{} expects a {} array ({}: a NumPy array or an object with __dlpack__), got {}",
+        "{} expects {} ({}: a NumPy array or an object with __dlpack__), got {}",
         at(),
-        dlpack::numpy_name(spec.dtype),
+        dlpack::an_array_of(spec.dtype),
         describe(spec),
         type_name(obj)
     )))
@@ -1481,7 +1486,9 @@ unsafe fn returned_array<'py>(
             if tensor.is_null() || keeper.is_null() {
                 continue;
             }
-            if let Some((alo, ahi)) = extent(&*tensor, elem.max(1)) {
+            // The argument's own element size (its dtype may differ).
+            let arg_elem = (i64::from((*tensor).dtype.bits) / 8).max(1);
+            if let Some((alo, ahi)) = extent(&*tensor, arg_elem) {
                 if lo < ahi && alo < hi {
                     // A view of the argument: it keeps the argument alive.
                     return owned_array(py, managed, d, Some(Bound::from_borrowed_ptr(py, keeper).unbind()));

@@ -171,10 +171,7 @@ pub unsafe fn check_tensor(
                 header.dtype.code, header.dtype.bits, header.dtype.lanes
             ),
         };
-        return Err(Refusal::Type(format!(
-            "expects a {} array ({expected}), got an array of {got}",
-            numpy_name(dtype)
-        )));
+        return Err(Refusal::Type(format!("expects {} ({expected}), got an array of {got}", an_array_of(dtype))));
     }
     if header.ndim < 0 {
         return Err(Refusal::Value(format!(
@@ -321,6 +318,12 @@ pub fn dtype_of_numpy(kind: u8, itemsize: usize) -> Option<DType> {
         (b'c', 16) => DType::Complex128,
         _ => return None,
     })
+}
+
+/// "a float64 array", "an int32 array": an array of `d`, for messages.
+pub fn an_array_of(d: DType) -> String {
+    let name = numpy_name(d);
+    format!("{} {name} array", if name.starts_with("int") { "an" } else { "a" })
 }
 
 /// NumPy's name of a dtype, for messages (`float64`).

@@ -19,7 +19,9 @@ def test_a_short_fuzz_run():
     text = out.stdout + out.stderr
     assert out.returncode == 0, text
     assert "no crash, every case as the rules say" in text, text
-    counts = dict((k, int(v)) for k, v in re.findall(r"(\w+) (\d+)(?=,|$)", text.splitlines()[-2], re.M))
+    summary = re.search(r"^\d+ cases in \d+ batches, \d+ s: (.*)$", out.stdout, re.M)
+    assert summary, text
+    counts = {k: int(v) for k, v in re.findall(r"([\w/ ]+) (\d+)(?:, |$)", summary.group(1))}
     # The run made calls that ran and calls refused in each way.
     for outcome in ("ran", "TypeError", "ValueError", "OverflowError", "BufferError"):
         assert counts.get(outcome, 0) > 0, text
