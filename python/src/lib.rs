@@ -6,6 +6,7 @@
 
 mod builder;
 mod call;
+mod cli;
 mod dlpack;
 mod guard;
 mod signature;
@@ -107,6 +108,7 @@ fn compile<'py>(
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_class::<call::Function>()?;
     Ok(())
 }
