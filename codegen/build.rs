@@ -34,10 +34,11 @@ fn lld() {
 }
 
 /// Feature `host-target-only`: for every LLVM target built into the LLVM at
-/// `prefix` but the host's, initialisers that register nothing. LLD's
-/// driver and `Target::initialize_all` call every target's; with these
-/// definitions the linker takes none of those targets' code from LLVM's
-/// libraries, and LLVM reports their triples as unknown.
+/// `prefix` but the host's, initialisers that register nothing, and one for
+/// the host's disassembler (which postc never uses). LLD's driver and
+/// `Target::initialize_all` call every target's; with these definitions
+/// the linker takes none of that code from LLVM's libraries, and LLVM
+/// reports the other targets' triples as unknown.
 fn absent_targets(prefix: &std::path::Path) -> String {
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").expect("cargo sets CARGO_CFG_TARGET_ARCH");
     let host = match arch.as_str() {
@@ -64,6 +65,7 @@ fn absent_targets(prefix: &std::path::Path) -> String {
             text.push_str(&format!("extern \"C\" void LLVMInitialize{target}{part}() {{}}\n"));
         }
     }
+    text.push_str(&format!("extern \"C\" void LLVMInitialize{host}Disassembler() {{}}\n"));
     text
 }
 

@@ -95,3 +95,34 @@ def test_tools_that_are_missing_are_named(tmp_path):
     assert r.returncode == 1
     assert r.stderr == ("error: no C compiler/linker found: linking an executable runs `cc`, which is not on "
                         "the PATH (install gcc or clang, or set CC)\n")
+
+
+def test_a_failed_link_is_reported_and_the_next_one_works(tmp_path, capfd):
+    from postc import _native
+
+    src = str(REPO / "tests" / "py" / "collatz.py")
+    missing = tmp_path / "missing" / "libcollatz.so"
+    assert _native.run_cli(["postc", "compile", "--emit", "shared", src, "-o", str(missing)]) == 1
+    err = capfd.readouterr().err
+    assert f"error: linking {missing} failed: ld.lld: error: cannot open output file {missing}" in err, err
+    # LLD runs again in the same process.
+    lib = tmp_path / "libcollatz.so"
+    assert _native.run_cli(["postc", "compile", "--emit", "shared", src, "-o", str(lib)]) == 0
+    steps = ctypes.CDLL(str(lib)).steps
+    steps.argtypes, steps.restype = [ctypes.c_int64], ctypes.c_int64
+    assert steps(27) == 111
+
+
+def test_threads_link_at_once(tmp_path, monkeypatch):
+    """LLD keeps global state: the links of compiles on several threads
+    (which release the GIL) take turns, and every library is whole."""
+    import concurrent.futures
+
+    import postc
+
+    monkeypatch.setenv("POSTC_CACHE_DIR", str(tmp_path / "cache"))
+    sources = [f"from postyp import Int64\n\n\ndef k{i}(x: Int64) -> Int64:\n    return x * {i} + {i}\n"
+               for i in range(8)]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        modules = list(pool.map(postc.compile, sources))
+    assert [getattr(m, f"k{i}")(10) for i, m in enumerate(modules)] == [11 * i for i in range(8)]
