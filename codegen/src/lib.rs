@@ -98,6 +98,11 @@ pub struct CodegenOptions {
     /// `main` are hidden, since the dynamic linker would let an
     /// executable's `malloc` or `write` replace the C library's own.
     pub executable: bool,
+    /// Float arithmetic may be reassociated and contracted into fused
+    /// multiply-adds (`-ffast-math`'s two value-changing parts that let
+    /// reductions vectorise); NaN, infinities and signed zeros keep their
+    /// meaning. Off by default: results then round as the IR says.
+    pub fast_math: bool,
 }
 
 impl CodegenOptions {
