@@ -9,9 +9,12 @@
 //! host code, against the C library, math library, dynamic loader and
 //! `libgcc_s` that this process itself runs with: compiling to a loadable
 //! library needs no linker or C compiler on the machine (the Python
-//! package relies on it). An executable needs the C library's start-up
-//! files and a shared library with GPU code the GPU runtime's system
-//! libraries: those are linked by the system C compiler (`CC`, else `cc`).
+//! package relies on it). Links take turns (LLD keeps global state); after
+//! a fatal LLD error, which LLD unwinds from past its own clean-up, it
+//! refuses to run again in the process. An executable needs the C
+//! library's start-up files and a shared library with GPU code the GPU
+//! runtime's system libraries: those are linked by the system C compiler
+//! (`CC`, else `cc`).
 
 use crate::internal;
 use postc_ir::diag::Diagnostic;
@@ -53,14 +56,18 @@ fn lld<S: AsRef<OsStr>>(args: &[S]) -> Result<(), String> {
             text
         }
     };
-    if status == 0 {
-        Ok(())
-    } else if text.is_empty() {
-        Err("the linker failed without a message".to_owned())
-    } else {
-        Err(text)
+    match status {
+        0 => Ok(()),
+        3 => Err(UNUSABLE.to_owned()),
+        _ if text.is_empty() => Err("the linker failed without a message".to_owned()),
+        1 => Err(text),
+        _ => Err(format!("{text}\n(LLD cannot link again in this process)")),
     }
 }
+
+/// Why a link is refused after LLD stopped on a fatal error.
+const UNUSABLE: &str = "the in-process linker (LLD) stopped on a fatal error earlier in this process and cannot \
+                        link again in it: restart the process";
 
 /// Combines objects into one relocatable object (`ld.lld -r`, in-process).
 pub(crate) fn combine_objects(objects: &[Vec<u8>]) -> Result<Vec<u8>, Vec<Diagnostic>> {
@@ -264,4 +271,59 @@ pub(crate) fn amdgpu_code_object(object: &[u8]) -> Result<Vec<u8>, Vec<Diagnosti
     let args: [&OsStr; 4] = ["-shared".as_ref(), "-o".as_ref(), out.as_os_str(), o.as_os_str()];
     lld(&args).map_err(|e| crate::llvm::gpu::err(format!("linking the AMDGPU code object failed: {e}")))?;
     std::fs::read(&out).map_err(|e| crate::llvm::gpu::err(format!("reading {}: {e}", out.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    /// An x86-64 relocatable object's ELF header whose section headers lie
+    /// past the end of the file.
+    fn corrupt_object() -> Vec<u8> {
+        let mut h = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        h.extend(1u16.to_le_bytes()); // ET_REL
+        h.extend(62u16.to_le_bytes()); // EM_X86_64
+        h.extend(1u32.to_le_bytes());
+        h.extend(0u64.to_le_bytes()); // entry
+        h.extend(0u64.to_le_bytes()); // program headers
+        h.extend(0x10_0000u64.to_le_bytes()); // section headers: past the end
+        h.extend(0u32.to_le_bytes());
+        h.extend(64u16.to_le_bytes());
+        h.extend(0u16.to_le_bytes());
+        h.extend(0u16.to_le_bytes());
+        h.extend(64u16.to_le_bytes());
+        h.extend(5u16.to_le_bytes());
+        h.extend(1u16.to_le_bytes());
+        h
+    }
+
+    /// LLD's errors come back with its message instead of ending the
+    /// process. After an error LLD links again; after a fatal one (a
+    /// corrupt object: LLD unwinds from it and cannot vouch for its state)
+    /// every later link in the process is refused, with a message saying so.
+    #[test]
+    fn lld_errors_return() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("libx.so");
+        let runtime = postc_runtime::write_to(dir.path()).unwrap();
+        let link = |input: &std::path::Path| {
+            super::lld(&[OsStr::new("-shared"), OsStr::new("-o"), out.as_os_str(), input.as_os_str()])
+        };
+        let unknown = dir.path().join("unknown.o");
+        std::fs::write(&unknown, b"\x7fELF\x02\x01\x01 not an object").unwrap();
+        assert_eq!(link(&unknown), Err(format!("ld.lld: error: {}: unknown file type", unknown.display())));
+        assert!(!out.exists());
+        link(&runtime).unwrap();
+        assert!(std::fs::read(&out).unwrap().starts_with(b"\x7fELF"));
+        std::fs::remove_file(&out).unwrap();
+        let corrupt = dir.path().join("corrupt.o");
+        std::fs::write(&corrupt, corrupt_object()).unwrap();
+        let e = link(&corrupt).unwrap_err();
+        assert!(
+            e.starts_with(&format!("ld.lld: error: {}: section header table goes past the end", corrupt.display())),
+            "{e}"
+        );
+        assert!(!out.exists());
+        assert_eq!(link(&runtime), Err(super::UNUSABLE.to_owned()));
+    }
 }

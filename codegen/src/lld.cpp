@@ -25,7 +25,7 @@ namespace {
 // LLD keeps its state in globals: one link at a time.
 std::mutex link_lock;
 // Set once LLD reports that it cannot run again in this process (it
-// recovered from a crash and its state may be corrupt).
+// unwound from a fatal error or a crash, past its own clean-up).
 bool unusable = false;
 
 char *copy(const std::string &s) {
@@ -38,15 +38,16 @@ char *copy(const std::string &s) {
 } // namespace
 
 // Runs `ld.lld` with `argv` (`argv[0]` is "ld.lld"). Returns 0 when the link
-// succeeded, 1 when it failed, 2 when LLD cannot run in this process any
-// more; `*message` is then LLD's diagnostics (malloc'd; NULL if none), or
-// NULL on success.
+// succeeded, 1 when it failed, 2 when it failed and LLD cannot run again in
+// this process, 3 when LLD was not run because an earlier link left it so
+// (a link that succeeds can leave it so too, if LLD's clean-up fails).
+// `*message` is then LLD's diagnostics (malloc'd; NULL if none), NULL on
+// success.
 extern "C" int postc_lld_link(int argc, const char *const *argv, char **message) {
     std::lock_guard<std::mutex> guard(link_lock);
     *message = nullptr;
     if (unusable) {
-        *message = copy("the in-process linker (LLD) failed earlier in this process and cannot run again");
-        return 2;
+        return 3;
     }
     std::string out, err;
     llvm::raw_string_ostream out_stream(out), err_stream(err);
@@ -65,10 +66,6 @@ extern "C" int postc_lld_link(int argc, const char *const *argv, char **message)
     if (r.retCode == 0) {
         return 0;
     }
-    std::string text = err.empty() ? out : err;
-    if (!r.canRunAgain) {
-        text += "(the in-process linker cannot run again in this process)\n";
-    }
-    *message = copy(text);
+    *message = copy(err.empty() ? out : err);
     return r.canRunAgain ? 1 : 2;
 }
