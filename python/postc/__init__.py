@@ -288,8 +288,7 @@ def _verbosity(options):
 
 class _Watch:
     """One daemon thread that says on standard error when a compile has
-    run for a second (a thread per compile would cost more than a cache
-    hit)."""
+    run for a second, and ends when no compile is running."""
 
     def __init__(self):
         self._cv = threading.Condition()
@@ -314,8 +313,10 @@ class _Watch:
         with self._cv:
             while True:
                 if not self._due:
-                    self._cv.wait()
-                    continue
+                    # Gone when idle: while any other thread exists, every
+                    # compiled call hands the GIL over.
+                    self._thread = None
+                    return
                 token, (deadline, what) = min(self._due.items(), key=lambda kv: kv[1][0])
                 left = deadline - time.monotonic()
                 if left > 0:
