@@ -959,3 +959,29 @@ def _vectorize(u):
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     return np.vectorize(body, otypes=out_dtypes, signature=u.core_signature)
+
+
+def _version():
+    """The package's version: its installed metadata, which maturin takes
+    from the Cargo workspace's `version`; in a source checkout without it,
+    that `version` itself."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("postc")
+    except metadata.PackageNotFoundError:
+        cargo = os.path.join(os.path.dirname(__file__), "..", "..", "Cargo.toml")
+        with open(cargo, encoding="utf-8") as f:
+            found = re.search(r'^\[workspace\.package\][^\[]*?^version = "([^"]+)"', f.read(), re.M)
+        if found is None:
+            raise AttributeError("postc has no installed metadata and no Cargo workspace version") from None
+        return found.group(1)
+
+
+def __getattr__(name):
+    # `__version__` on first use: importing `importlib.metadata` costs more
+    # than the rest of `import postc`.
+    if name == "__version__":
+        version = globals()["__version__"] = _version()
+        return version
+    raise AttributeError(f"module 'postc' has no attribute {name!r}")

@@ -6,6 +6,7 @@
 
 mod builder;
 mod call;
+mod cli;
 mod dispatch;
 mod dlpack;
 mod guard;
@@ -182,6 +183,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_class::<call::Function>()?;
     m.add_class::<dispatch::Dispatcher>()?;
     Ok(())
