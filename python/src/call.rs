@@ -23,6 +23,7 @@
 //! return it; one that lies in an argument's memory (a view of it) keeps
 //! the argument alive through its base.
 
+use crate::aligned::AlignedCopy;
 use crate::dlpack::{self, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLTensor};
 use crate::guard::{self, Registers, Returns, FLOAT_REGISTERS, INT_REGISTERS};
 use crate::scalars::{self, NumpyValue, ScalarMaker};
@@ -308,7 +309,7 @@ impl Function {
         }
         // Addresses are taken once every vector has its final length and
         // place.
-        let CallState { slots, values, tensors, shapes, strides, pointer_of, arrays, capsules } = &mut call;
+        let CallState { slots, values, tensors, shapes, strides, pointer_of, arrays, capsules, copies } = &mut call;
         for t in tensors.iter_mut() {
             if let Some(at) = t.shape_at {
                 t.tensor.shape = shapes[at..].as_mut_ptr();
@@ -372,6 +373,12 @@ impl Function {
             // `avalue` points to one slot of each argument's type.
             without_gil(|| unsafe { guard::ffi_call(runtime, cif, code, rv, av) }).map(|()| rvalue)
         };
+        // Outputs passed as aligned copies get what was written, also
+        // before a panic.
+        for (_, copy) in copies.iter() {
+            // SAFETY: the argument's elements, held for the call.
+            unsafe { copy.write_back() };
+        }
         let result = match outcome {
             Ok(r) => r,
             Err(message) => return Err(guard::panic_error(&message)),
@@ -379,9 +386,14 @@ impl Function {
         let passed: SmallVec<[PassedArray; 4]> = arrays
             .iter()
             .map(|a| {
-                // A DLPack argument's memory is kept by its capsule.
+                // A copied argument's memory is kept by its copy, a DLPack
+                // argument's by its capsule.
                 let capsule = call_capsule(capsules, a.param);
-                let keeper = if capsule.is_null() { a.object } else { capsule };
+                let keeper = match copies.iter().find(|(p, _)| *p == a.param) {
+                    Some((_, copy)) => copy.array.as_ptr(),
+                    None if !capsule.is_null() => capsule,
+                    None => a.object,
+                };
                 PassedArray { object: a.object, tensor: tensor_ptrs[a.param] as *const DLTensor, keeper }
             })
             .collect();
@@ -444,8 +456,9 @@ impl Function {
                         return None;
                     }
                     let (mut tensor, bstrides) = match numpy_tensor(&arg, spec, &at) {
-                        Ok(Some(t)) => t,
-                        Ok(None) => return None,
+                        Ok(Some(t)) if t.aligned => (t.tensor, t.strided),
+                        // Another object, or an unaligned array to copy.
+                        Ok(_) => return None,
                         Err(e) => return Some(Err(e)),
                     };
                     if let Some(b) = bstrides {
@@ -712,6 +725,8 @@ struct CallState<'py> {
     arrays: SmallVec<[ArrayArg; 4]>,
     /// DLPack capsules (by parameter), which own the producers' tensors.
     capsules: SmallVec<[(usize, Bound<'py, PyAny>); 1]>,
+    /// Aligned copies of unaligned arguments (by parameter).
+    copies: SmallVec<[(usize, AlignedCopy<'py>); 1]>,
 }
 
 /// Which pointer each parameter passes, grown on first use.
@@ -1135,14 +1150,22 @@ fn read_only(spec: &ArraySpec, at: &dyn Fn() -> String) -> PyErr {
     PyValueError::new_err(format!("{} is an output ({}) and the array is read-only", at(), describe(spec)))
 }
 
-/// A NumPy array's tensor and, when it is not C-contiguous, its byte
-/// strides.
-type NumpyTensor<'a> = (DLTensor, Option<&'a [i64]>);
+/// A NumPy array argument's tensor, checked against the parameter's type.
+struct NumpyTensor<'a> {
+    tensor: DLTensor,
+    /// The byte strides when the array is not C-contiguous (the tensor's
+    /// `strides` are then still to be set, in elements).
+    strided: Option<&'a [i64]>,
+    /// The array's extents and byte strides.
+    shape: &'a [i64],
+    byte_strides: &'a [i64],
+    /// Whether the elements are aligned for their type (else the call
+    /// passes an aligned copy: aligned.rs).
+    aligned: bool,
+}
 
 /// The tensor of a NumPy array argument, checked against the parameter's
-/// type, with its byte strides when it is not C-contiguous (the tensor's
-/// `strides` are then still to be set, in elements); `None` when `obj` is
-/// not a NumPy array.
+/// type; `None` when `obj` is not a NumPy array.
 fn numpy_tensor<'a>(
     obj: &'a Bound<'_, PyAny>,
     spec: &ArraySpec,
@@ -1188,16 +1211,8 @@ fn numpy_tensor<'a>(
     if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
         return Err(read_only(spec, at));
     }
-    let align = dlpack::alignment(spec.dtype) as usize;
-    if (data as usize) % align != 0 && !shape.contains(&0) {
-        // Compiled code loads elements as their C type, which assumes its
-        // alignment (NumPy's unaligned arrays: `frombuffer` at an offset).
-        return Err(PyValueError::new_err(format!(
-            "{} expects an array whose elements are aligned to {align} bytes ({}), got an unaligned array: copy it with numpy.array",
-            at(),
-            describe(spec)
-        )));
-    }
+    // A view of no element reads nothing, aligned or not.
+    let aligned = (data as usize) % dlpack::alignment(spec.dtype) as usize == 0 || shape.contains(&0);
     let tensor = DLTensor {
         data: data.cast(),
         device: DLDevice { device_type: 1, device_id: 0 },
@@ -1209,7 +1224,7 @@ fn numpy_tensor<'a>(
     };
     if flags & NPY_ARRAY_C_CONTIGUOUS != 0 {
         // Compact row-major: NULL strides (docs/abi.md §3).
-        return Ok(Some((tensor, None)));
+        return Ok(Some(NumpyTensor { tensor, strided: None, shape, byte_strides: bstrides, aligned }));
     }
     let elem = spec.dtype.size_bytes() as i64;
     if let Some(s) = bstrides.iter().find(|s| **s % elem != 0) {
@@ -1218,11 +1233,12 @@ fn numpy_tensor<'a>(
             at()
         )));
     }
-    Ok(Some((tensor, Some(bstrides))))
+    Ok(Some(NumpyTensor { tensor, strided: Some(bstrides), shape, byte_strides: bstrides, aligned }))
 }
 
 /// An array argument: a NumPy array (any layout) or an object with
-/// `__dlpack__` in host memory, never copied.
+/// `__dlpack__` in host memory, never copied unless its elements are not
+/// aligned for their type (aligned.rs).
 fn array<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
@@ -1231,7 +1247,18 @@ fn array<'py>(
     param: usize,
     call: &mut CallState<'py>,
 ) -> PyResult<Pointer> {
-    if let Some((tensor, bstrides)) = numpy_tensor(obj, spec, at)? {
+    if let Some(t) = numpy_tensor(obj, spec, at)? {
+        if !t.aligned {
+            // SAFETY: the array's elements, held by the caller for the call.
+            let copy = unsafe {
+                AlignedCopy::new(py, spec.dtype, t.tensor.data.cast(), t.shape, t.byte_strides, spec.output)
+            }?;
+            let tensor = DLTensor { data: copy.data.cast(), ..t.tensor };
+            call.copies.push((param, copy));
+            call.tensors.push(OwnTensor { tensor, shape_at: None, strides_at: None });
+            return Ok(Pointer::Own(call.tensors.len() - 1));
+        }
+        let (tensor, bstrides) = (t.tensor, t.strided);
         let strides_at = bstrides.map(|b| {
             // The tensor points at these once the call's storage stops
             // moving (`Function::invoke`).
@@ -1278,9 +1305,30 @@ fn array<'py>(
         let bstrides: Option<SmallVec<[i64; 4]>> =
             checked.strides.as_ref().map(|s| s.iter().map(|s| s.saturating_mul(elem)).collect());
         check_layout(spec, &checked.shape, bstrides.as_deref(), at)?;
-        // Compiled code gets the call's copy of what was checked.
+        // Compiled code gets the call's copy of what was checked (and of
+        // the elements, when they are not aligned).
         let shape_at = call.shapes.len();
         call.shapes.extend_from_slice(&checked.shape);
+        if !checked.aligned {
+            let first = (checked.data as *mut u8).wrapping_add(checked.byte_offset as usize);
+            let byte_strides = bstrides.unwrap_or_else(|| compact_strides(&checked.shape, elem).into());
+            // SAFETY: the producer's elements, checked to lie in the
+            // address space, owned by the capsule the call holds.
+            let copy = unsafe { AlignedCopy::new(py, spec.dtype, first, &checked.shape, &byte_strides, spec.output) }?;
+            let tensor = DLTensor {
+                data: copy.data.cast(),
+                device: DLDevice { device_type: 1, device_id: 0 },
+                ndim: spec.dims.len() as i32,
+                dtype: dlpack::dl_dtype(spec.dtype),
+                shape: std::ptr::null_mut(),
+                strides: std::ptr::null_mut(),
+                byte_offset: 0,
+            };
+            call.copies.push((param, copy));
+            call.tensors.push(OwnTensor { tensor, shape_at: Some(shape_at), strides_at: None });
+            call.capsules.push((param, capsule));
+            return Ok(Pointer::Own(call.tensors.len() - 1));
+        }
         let strides_at = checked.strides.map(|s| {
             let start = call.strides.len();
             call.strides.extend_from_slice(&s);

@@ -120,13 +120,16 @@ pub enum Refusal {
 }
 
 /// A producer's tensor, checked: the call's own copy of its shape and
-/// strides (in elements; `None`: compact row-major, as the producer said).
+/// strides (in elements; `None`: compact row-major, as the producer said),
+/// and whether its first element is aligned for its type (else the call
+/// passes an aligned copy: aligned.rs).
 pub struct CheckedTensor {
     pub data: *mut c_void,
     pub device: DLDevice,
     pub byte_offset: u64,
     pub shape: SmallVec<[i64; 4]>,
     pub strides: Option<SmallVec<[i64; 4]>>,
+    pub aligned: bool,
 }
 
 /// The highest number of elements and of bytes a tensor may span: what
@@ -140,9 +143,9 @@ const MAX_SPAN: i128 = i64::MAX as i128;
 /// (code, bits, one lane), the rank, no null shape (nor null strides'
 /// alternative: compact), no negative extent, an element count and a byte
 /// span that fit in 64-bit signed arithmetic, no null data under a nonzero
-/// size, elements that lie between address 0 and the top of the address
-/// space (a view whose strides wrap around it is refused), and a first
-/// element aligned for its type.
+/// size, and elements that lie between address 0 and the top of the
+/// address space (a view whose strides wrap around it is refused). Whether
+/// the first element is aligned for its type is reported, not refused.
 ///
 /// # Safety
 /// `t` must point to a readable `DLTensor` header; when its `ndim` is
@@ -203,8 +206,14 @@ pub unsafe fn check_tensor(
         )));
     }
     let elem = i128::from(dtype.size_bytes());
-    let checked =
-        CheckedTensor { data: header.data, device: header.device, byte_offset: header.byte_offset, shape, strides };
+    let mut checked = CheckedTensor {
+        data: header.data,
+        device: header.device,
+        byte_offset: header.byte_offset,
+        shape,
+        strides,
+        aligned: true,
+    };
     if checked.shape.contains(&0) {
         // No element: nothing is addressed.
         return Ok(checked);
@@ -256,13 +265,9 @@ pub unsafe fn check_tensor(
             checked.data as usize, checked.byte_offset, checked.shape, checked.strides
         )));
     }
-    let align = alignment(dtype);
-    if first % u128::from(align) != 0 {
-        return Err(Refusal::Value(format!(
-            "got a DLPack tensor whose first element, at {first:#x}, is not aligned to {align} bytes as {} elements must be: copy it",
-            numpy_name(dtype)
-        )));
-    }
+    // The strides are whole elements: the first element's alignment is
+    // every element's.
+    checked.aligned = first % u128::from(alignment(dtype)) == 0;
     Ok(checked)
 }
 

@@ -158,3 +158,14 @@ def as_c64(z: Complex64) -> Complex64:
 
 def as_c128(z: Complex128) -> Complex128:
     return z
+
+
+def same_f64(x: Float64[:]) -> Float64[:]:
+    return x
+
+
+def fill_upto(x: Out[Float64[:]], n: Int64) -> None:
+    """x[i] = i + 1 for i < n: past the end, an IndexError after the
+    writes before it."""
+    for i in range(n):
+        x[i] = Float64(i + 1)
