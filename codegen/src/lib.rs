@@ -98,6 +98,12 @@ pub struct CodegenOptions {
     /// `main` are hidden, since the dynamic linker would let an
     /// executable's `malloc` or `write` replace the C library's own.
     pub executable: bool,
+    /// Debug information (`-g`): DWARF from the LLVM backend (see
+    /// [`llvm::debug`]), `-g` for the C compiler of the C backend, line
+    /// directives in the QBE IL, a `name` section in a WebAssembly module
+    /// (docs/debugging.md). The code is that of the level: `-g` changes
+    /// no instruction, and `-O0` keeps every local in memory.
+    pub debug: bool,
 }
 
 impl CodegenOptions {

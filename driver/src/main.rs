@@ -30,6 +30,7 @@ fn main() -> ExitCode {
             gpu,
             gpu_arch,
             backend,
+            debug,
         } => {
             let args = CompileArgs {
                 output,
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
                 gpu,
                 gpu_arch,
                 backend,
+                debug,
             };
             compile(&files, include, args)
         }
