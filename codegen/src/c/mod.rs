@@ -106,7 +106,10 @@ pub fn c_compiler() -> Vec<String> {
 /// position-independent. gcc's vectoriser at -O2 adds no run-time check
 /// that two arrays do not overlap (its "very cheap" cost model), so a loop
 /// such as saxpy's, whose arrays may alias, stays scalar: from -O2 gcc gets
-/// the "cheap" model, which adds that check as clang's does.
+/// the "cheap" model, which adds that check as clang's does. With debug
+/// information (`-g`) the compiler writes DWARF whose lines are the
+/// `.py`/`.pir` lines the `#line` directives name, relative to the
+/// compiler's working directory (the driver's).
 pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
     let mut f = vec![
         "-std=c11".to_owned(),
@@ -115,6 +118,9 @@ pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
         "-ffp-contract=off".to_owned(),
         "-fno-math-errno".to_owned(),
     ];
+    if options.debug {
+        f.push("-g".to_owned());
+    }
     if options.opt.as_u8() == 2 && is_gcc(compiler) {
         f.push("-fvect-cost-model=cheap".to_owned());
     }
