@@ -7,7 +7,11 @@
 //!   builder), naming the module's source file (the `.py` or `.pir` path
 //!   as the loader read it) and the compilation directory (the working
 //!   directory of the compiler, against which a debugger resolves a
-//!   relative path); its language is Python. The LLVM module says DWARF 5.
+//!   relative path); its language is Python. The module asks for DWARF 4:
+//!   LLVM's DWARF 5 carries a `.debug_names` index and no `.debug_aranges`,
+//!   and from those gdb 13 finds no function's information by address
+//!   until something else made it read the compile unit (a backtrace from
+//!   the runtime's panic handler would show no `.py` line).
 //! - **Subprograms.** Every IR function gets a `DISubprogram` with its
 //!   name, its symbol as linkage name when that differs (a private
 //!   function's `module.function`), the line of its `def`, and the POST
@@ -125,7 +129,7 @@ fn module_file(m: &Module) -> (Option<FileId>, String) {
 
 impl<'c> Debug<'c> {
     /// A compile unit for every module of `program` in `module`, and the
-    /// module flags that ask for DWARF 5.
+    /// module flags that ask for DWARF 4 (see the module docs).
     pub fn new(cx: &'c Context, module: &LlModule<'c>, program: &Program, optimized: bool) -> Debug<'c> {
         let i32t = cx.i32_type();
         module.add_basic_value_flag(
@@ -133,7 +137,7 @@ impl<'c> Debug<'c> {
             FlagBehavior::Warning,
             i32t.const_int(inkwell::debug_info::debug_metadata_version() as u64, false),
         );
-        module.add_basic_value_flag("Dwarf Version", FlagBehavior::Warning, i32t.const_int(5, false));
+        module.add_basic_value_flag("Dwarf Version", FlagBehavior::Warning, i32t.const_int(4, false));
         let ptr_bits = inkwell::targets::TargetData::create(&module.get_data_layout().as_str().to_string_lossy())
             .get_pointer_byte_size(None) as u64
             * 8;

@@ -301,7 +301,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
             for v in body.blocks[b].insts() {
                 if let Some(file) = debug.map(|d| d.file) {
                     let l = body.loc(v).filter(|l| l.file == file).or(last).or(debug);
-                    if let Some(l) = l.filter(|l| last.map(|x: postc_ir::SrcLoc| (x.line, x.col)) != Some((l.line, l.col))) {
+                    if let Some(l) =
+                        l.filter(|l| last.map(|x: postc_ir::SrcLoc| (x.line, x.col)) != Some((l.line, l.col)))
+                    {
                         self.line(format!("dbgloc {}, {}", l.line, l.col));
                         last = Some(l);
                     }

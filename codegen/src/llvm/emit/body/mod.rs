@@ -340,7 +340,6 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         let entry = self.u.t.cx.append_basic_block(self.func, "alloca");
         self.entry = Some(entry);
         self.b.position_at_end(entry);
-        self.locate(None);
         // Parameters.
         let params: Vec<ValueId> = body.all_params().collect();
         for (i, p) in params.iter().enumerate() {
@@ -373,6 +372,10 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 }
             }
         }
+        // The slots and the parameters' stores are the prologue: without a
+        // location, so that a debugger stops after them (LLVM marks the end
+        // of the prologue at the first located instruction).
+        self.locate(None);
         for v in shared {
             self.shared_header(v)?;
         }
