@@ -5,8 +5,9 @@
 //! subprogram for every function (at -O0; at -O2 every exported one, the
 //! others may be inlined away) at the line of its `def`, and a line table
 //! of the program's file whose lines all exist in it; at -O0 every
-//! parameter and `let` local the program names is a variable. Without the
-//! option an object has no DWARF at all.
+//! parameter and `let` local the program names is a variable; at -O2 the
+//! code is byte for byte that of the object without debug information.
+//! Without the option an object has no DWARF at all.
 
 use postc_codegen::{CodegenOptions, OptLevel};
 use postc_ir::body::InstData;
@@ -86,6 +87,28 @@ fn find<'a>(attrs: &'a [String], name: &str) -> Option<&'a str> {
     attrs.iter().find_map(|l| attr(l, name))
 }
 
+/// The bytes of the code sections (`.text*`) of an ELF64 little-endian
+/// object, in order.
+fn code(obj: &[u8]) -> Vec<u8> {
+    let u16_at = |at: usize| u16::from_le_bytes([obj[at], obj[at + 1]]) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(obj[at..at + 4].try_into().unwrap()) as usize;
+    let u64_at = |at: usize| u64::from_le_bytes(obj[at..at + 8].try_into().unwrap()) as usize;
+    let (shoff, shentsize, shnum, shstrndx) = (u64_at(0x28), u16_at(0x3a), u16_at(0x3c), u16_at(0x3e));
+    let header = |i: usize| shoff + i * shentsize;
+    let names = u64_at(header(shstrndx) + 0x18);
+    let mut out = Vec::new();
+    for i in 0..shnum {
+        let h = header(i);
+        let name_at = names + u32_at(h);
+        let name_end = name_at + obj[name_at..].iter().position(|&b| b == 0).unwrap();
+        if obj[name_at..name_end].starts_with(b".text") {
+            let (off, size) = (u64_at(h + 0x18), u64_at(h + 0x20));
+            out.extend_from_slice(&obj[off..off + size]);
+        }
+    }
+    out
+}
+
 /// Checks one program's object at one level; returns what is wrong.
 fn check(rel: &Path, program: &Program, level: OptLevel, dump_tool: &Path, dir: &Path) -> Vec<String> {
     let mut errs = Vec::new();
@@ -97,6 +120,14 @@ fn check(rel: &Path, program: &Program, level: OptLevel, dump_tool: &Path, dir: 
     let path = dir.join(format!("{}-O{}.o", rel.file_stem().unwrap().to_string_lossy(), level.as_u8()));
     std::fs::write(&path, &obj).unwrap();
     let what = format!("{} -g -O{}", rel.display(), level.as_u8());
+    // Optimised code is the same with and without debug information.
+    if level != OptLevel::O0 {
+        match postc_codegen::compile(program, &CodegenOptions::for_level(level)) {
+            Ok(plain) if code(&plain) == code(&obj) => {}
+            Ok(_) => errs.push(format!("{what}: the code differs from that without -g")),
+            Err(d) => errs.push(format!("{what}: does not compile without -g: {d:?}")),
+        }
+    }
     let verify = Command::new(dump_tool).arg("--verify").arg(&path).output().unwrap();
     let text = String::from_utf8_lossy(&verify.stdout);
     if !verify.status.success() || !text.contains("No errors.") {

@@ -35,7 +35,10 @@
 //!   Python identifier (the frontend's temporaries carry a `.N` suffix),
 //!   lives in a stack slot described by a `dbg.declare`, so at -O0 gdb's
 //!   `info args`, `info locals` and `print` read them; optimisation turns
-//!   the declarations into value locations where it can.
+//!   the declarations into value locations where it can. Optimised code
+//!   describes a parameter that has no slot of its own by its value
+//!   (`dbg.value`) instead: a slot made for the debugger alone changes the
+//!   code LLVM makes, and `-g` should not.
 //! - **Types.** Scalars are DWARF base types named after their dtype
 //!   (`Int64`, `Float32`, `Bool`, `Complex128`, ...); `Str` and `Bytes` are
 //!   `{ptr, len}` structures; an array is a pointer to its `DLTensor`
@@ -86,14 +89,14 @@ struct Cu<'c> {
 }
 
 /// The debug information of one LLVM module (a codegen unit).
-pub struct Debug<'c> {
+pub struct DebugInfo<'c> {
     cx: &'c Context,
     optimized: bool,
     ptr_bits: u64,
     /// The compile unit of each POST module, by module index.
     cus: Vec<Cu<'c>>,
     /// Every function given a subprogram: its module, file and line (what an
-    /// artificial subprogram of a caller takes, see [`Debug::finish`]).
+    /// artificial subprogram of a caller takes, see [`DebugInfo::finish`]).
     described: HashMap<FunctionValue<'c>, (ModuleId, DIFile<'c>, u32)>,
 }
 
@@ -108,6 +111,14 @@ pub struct FnDebug<'c> {
     other_files: HashMap<FileId, DIScope<'c>>,
     /// The location of the last located instruction of the current block.
     last: Option<SrcLoc>,
+}
+
+/// Where a described variable is.
+pub enum Described<'c> {
+    /// In a stack slot, for the whole function.
+    Slot(PointerValue<'c>),
+    /// This value (from the start of the function).
+    Value(inkwell::values::BasicValueEnum<'c>),
 }
 
 /// Whether `name` is a Python identifier (the name of a variable a user
@@ -127,10 +138,10 @@ fn module_file(m: &Module) -> (Option<FileId>, String) {
     }
 }
 
-impl<'c> Debug<'c> {
+impl<'c> DebugInfo<'c> {
     /// A compile unit for every module of `program` in `module`, and the
     /// module flags that ask for DWARF 4 (see the module docs).
-    pub fn new(cx: &'c Context, module: &LlModule<'c>, program: &Program, optimized: bool) -> Debug<'c> {
+    pub fn new(cx: &'c Context, module: &LlModule<'c>, program: &Program, optimized: bool) -> DebugInfo<'c> {
         let i32t = cx.i32_type();
         module.add_basic_value_flag(
             "Debug Info Version",
@@ -169,7 +180,12 @@ impl<'c> Debug<'c> {
                 Cu { di, file, files: HashMap::new(), types: HashMap::new() }
             })
             .collect();
-        Debug { cx, optimized, ptr_bits, cus, described: HashMap::new() }
+        DebugInfo { cx, optimized, ptr_bits, cus, described: HashMap::new() }
+    }
+
+    /// Whether the code is optimised (`-O1` and up).
+    pub fn optimized(&self) -> bool {
+        self.optimized
     }
 
     fn file(&mut self, mid: ModuleId, m: &Module, id: Option<FileId>) -> DIFile<'c> {
@@ -408,18 +424,21 @@ impl<'c> Debug<'c> {
         fd.last = None;
     }
 
-    /// Describes the stack slot `slot` of value `v` of function `f`: the
-    /// parameter number `arg` (from 1), or a local. The declaration goes
-    /// at the end of `block` (the entry block, while its allocas are built).
+    /// Describes value `v` of function `f`, the parameter number `arg`
+    /// (from 1) or a local, where `at` says: in its stack slot for the whole
+    /// function (`dbg.declare`), or (a parameter without a slot in
+    /// optimised code) as the argument's value (`dbg.value`; a slot only for
+    /// the debugger would change the code LLVM makes). The record goes at
+    /// the end of `block` (the entry block, while its allocas are built).
     #[allow(clippy::too_many_arguments)]
-    pub fn declare(
+    pub fn describe(
         &mut self,
         fd: &FnDebug<'c>,
         m: &Module,
         f: &Function,
         v: ValueId,
         arg: Option<u32>,
-        slot: PointerValue<'c>,
+        at: Described<'c>,
         block: inkwell::basic_block::BasicBlock<'c>,
     ) {
         let name = match (f.body.name(v), arg) {
@@ -427,8 +446,7 @@ impl<'c> Debug<'c> {
             (_, Some(k)) => format!("arg{k}"),
             _ => return,
         };
-        let at = f.body.loc(v);
-        let line = at.map(|l| l.line).unwrap_or(fd.line);
+        let line = f.body.loc(v).map(|l| l.line).unwrap_or(fd.line);
         let ty = self.ty(fd.mid, m, f.body.ty(v));
         let file = self.file(fd.mid, m, fd.file);
         let scope = fd.sp.as_debug_info_scope();
@@ -439,19 +457,23 @@ impl<'c> Debug<'c> {
         };
         let loc = di.create_debug_location(self.cx, line, 0, scope, None);
         let expr = di.create_expression(Vec::new());
+        use inkwell::llvm_sys::debuginfo::{
+            LLVMDIBuilderInsertDbgValueRecordAtEnd, LLVMDIBuilderInsertDeclareRecordAtEnd,
+        };
         // SAFETY: every operand is of this module's context; the record goes
         // at the end of `block`, before the instructions built after it.
         // (inkwell's own `insert_declare_at_end` takes the record LLVM
         // returns for an instruction, which it is not.)
         unsafe {
-            inkwell::llvm_sys::debuginfo::LLVMDIBuilderInsertDeclareRecordAtEnd(
-                di.as_mut_ptr(),
-                slot.as_value_ref(),
-                var.as_mut_ptr(),
-                expr.as_mut_ptr(),
-                loc.as_mut_ptr(),
-                block.as_mut_ptr(),
-            );
+            let insert = match at {
+                Described::Slot(_) => LLVMDIBuilderInsertDeclareRecordAtEnd,
+                Described::Value(_) => LLVMDIBuilderInsertDbgValueRecordAtEnd,
+            };
+            let value = match at {
+                Described::Slot(p) => p.as_value_ref(),
+                Described::Value(x) => x.as_value_ref(),
+            };
+            insert(di.as_mut_ptr(), value, var.as_mut_ptr(), expr.as_mut_ptr(), loc.as_mut_ptr(), block.as_mut_ptr());
         }
     }
 

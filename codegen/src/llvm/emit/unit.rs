@@ -3,7 +3,7 @@
 //! paths codegen makes, the helpers, and the runtime parts they use.
 
 use super::{AbiType, FnSig, ParamAttr};
-use crate::llvm::debug::Debug;
+use crate::llvm::debug::DebugInfo;
 use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use crate::llvm::Lowered;
@@ -176,7 +176,7 @@ pub(crate) struct Unit<'c, 'm> {
     weights: HashMap<(u32, u32), MetadataValue<'c>>,
     thunks: HashMap<(String, Option<String>), FunctionValue<'c>>,
     /// The debug information being built (`-g`), see [`crate::llvm::debug`].
-    pub debug: Option<Debug<'c>>,
+    pub debug: Option<DebugInfo<'c>>,
 }
 
 impl<'c, 'm> Unit<'c, 'm> {
@@ -423,16 +423,16 @@ impl<'c, 'm> Unit<'c, 'm> {
 /// Builds the module of a lowered program into `module`: every function
 /// declared, then every body (see [`super::body`]), each verified. With
 /// `debug` (whether the code is optimised) the bodies carry debug
-/// information, which the caller completes with [`Debug::finish`] once
+/// information, which the caller completes with [`DebugInfo::finish`] once
 /// the module has every function.
 pub fn build_module<'c>(
     cx: &'c Context,
     module: &LlModule<'c>,
     low: &Lowered<'_>,
     debug: Option<bool>,
-) -> Result<Option<Debug<'c>>, Vec<Diagnostic>> {
+) -> Result<Option<DebugInfo<'c>>, Vec<Diagnostic>> {
     let mut unit = Unit::new(cx, module);
-    unit.debug = debug.map(|optimized| Debug::new(cx, module, low.program, optimized));
+    unit.debug = debug.map(|optimized| DebugInfo::new(cx, module, low.program, optimized));
     let mut functions = HashMap::new();
     for (mid, m) in low.program.modules.iter_enumerated() {
         for (fid, _) in m.functions.iter_enumerated() {

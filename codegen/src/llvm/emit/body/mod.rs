@@ -4,7 +4,7 @@ mod arith;
 
 use super::unit::{add_flags, Unit};
 use super::{is_panic_thunk, part, resolve, FnSig, Target};
-use crate::llvm::debug::{Debug, FnDebug};
+use crate::llvm::debug::{DebugInfo, Described, FnDebug};
 use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use crate::llvm::Lowered;
@@ -249,21 +249,25 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     }
 
     /// With `-g`, describes parameter `p` (number `arg`, from 1) or local
-    /// `p` in its stack slot: the value's own (`slot`), else a new one
-    /// that takes the parameter's value on entry.
+    /// `p`: in its stack slot (`slot`), else, at -O0, in a new one that
+    /// takes the parameter's value on entry, else as the parameter's value.
     fn declare(&mut self, p: ValueId, arg: Option<u32>, slot: Option<PointerValue<'c>>) -> R<()> {
         let (Some(entry), Some(fd)) = (self.entry, &self.dbg) else { return Ok(()) };
-        let slot = match slot {
-            Some(s) => s,
+        let at = match slot {
+            Some(s) => Described::Slot(s),
             None => {
                 let x = self.vals.get(&p).copied().unwrap_or_else(|| poison(self.vty(p)));
-                let s = self.b.build_alloca(x.get_type(), "")?;
-                self.b.build_store(s, x)?;
-                s
+                if self.u.debug.as_ref().is_some_and(|d| d.optimized()) {
+                    Described::Value(x)
+                } else {
+                    let s = self.b.build_alloca(x.get_type(), "")?;
+                    self.b.build_store(s, x)?;
+                    Described::Slot(s)
+                }
             }
         };
         if let Some(d) = &mut self.u.debug {
-            d.declare(fd, self.m, self.f, p, arg, slot, entry);
+            d.describe(fd, self.m, self.f, p, arg, at, entry);
         }
         Ok(())
     }
@@ -367,7 +371,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.declare(*p, Some(i as u32 + 1), self.slots.get(p).copied())?;
             }
             for v in &vars {
-                if !params.contains(v) && Debug::is_described_local(self.f, *v) {
+                if !params.contains(v) && DebugInfo::is_described_local(self.f, *v) {
                     self.declare(*v, None, self.slots.get(v).copied())?;
                 }
             }
