@@ -112,7 +112,8 @@ pub(crate) enum Command {
         /// split into units depends on the program only, so -j never changes the output.
         #[arg(short = 'j', value_name = "N")]
         jobs: Option<usize>,
-        /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off.
+        /// Code-generation options: overflow-checks=on|off, bounds-checks=on|off, div-checks=on|off,
+        /// fast-math=on|off (float reassociation and contraction).
         #[arg(short = 'C', value_name = "OPT=VALUE")]
         codegen: Vec<String>,
         /// LLVM IR (`.ll`) to link in; its functions become internal.

@@ -55,8 +55,14 @@ fn refuse_overwriting(
     }
 }
 
-/// Applies `-C key=value` options.
-fn apply_codegen_options(opts: &mut postc_passes::PassOptions, codegen: &[String]) -> Result<(), String> {
+/// Applies `-C key=value` options; returns whether `-C fast-math=on` was
+/// given, which only code generation (`compile`) takes.
+fn apply_codegen_options(
+    opts: &mut postc_passes::PassOptions,
+    codegen: &[String],
+    takes_fast_math: bool,
+) -> Result<bool, String> {
+    let mut fast_math = false;
     for c in codegen {
         let (key, value) = c.split_once('=').ok_or_else(|| format!("`-C {c}`: expected OPT=VALUE"))?;
         let on = match value {
@@ -68,10 +74,16 @@ fn apply_codegen_options(opts: &mut postc_passes::PassOptions, codegen: &[String
             "overflow-checks" => opts.overflow_checks = on,
             "bounds-checks" => opts.bounds_checks = on,
             "div-checks" => opts.div_checks = on,
-            _ => return Err(format!("unknown option `-C {key}` (known: overflow-checks, bounds-checks, div-checks)")),
+            "fast-math" if takes_fast_math => fast_math = on,
+            "fast-math" => return Err("`-C fast-math` is an option of code generation: `compile` takes it".into()),
+            _ => {
+                return Err(format!(
+                    "unknown option `-C {key}` (known: overflow-checks, bounds-checks, div-checks, fast-math)"
+                ))
+            }
         }
     }
-    Ok(())
+    Ok(fast_math)
 }
 
 pub(crate) fn opt(
@@ -85,7 +97,7 @@ pub(crate) fn opt(
 ) -> ExitCode {
     let level = opt_level.unwrap_or(2);
     let mut options = postc_passes::PassOptions::for_level(level);
-    if let Err(e) = apply_codegen_options(&mut options, codegen) {
+    if let Err(e) = apply_codegen_options(&mut options, codegen, false) {
         return usage_error(&e);
     }
     let pipeline_text = passes.unwrap_or_else(|| postc_passes::default_pipeline(level).to_owned());
@@ -186,9 +198,10 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         return usage_error(&e);
     }
     let mut popts = postc_passes::PassOptions::for_level(a.opt_level);
-    if let Err(e) = apply_codegen_options(&mut popts, &a.codegen) {
-        return usage_error(&e);
-    }
+    let fast_math = match apply_codegen_options(&mut popts, &a.codegen, true) {
+        Ok(on) => on,
+        Err(e) => return usage_error(&e),
+    };
     if a.jobs == Some(0) {
         return usage_error("`-j 0`: expected at least one codegen unit");
     }
@@ -210,6 +223,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         units: a.jobs,
         time_passes: a.time_passes,
         executable: a.emit == EmitArg::Exe,
+        fast_math,
         debug: a.debug,
     };
     let (loader, program) = match load_checked(files, include) {

@@ -470,3 +470,28 @@ entry:
         );
     }
 }
+
+#[test]
+fn fast_math_relaxes_float_arithmetic_only_in_code_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "dot.py",
+        "from postyp import Float64\n\ndef dot(a: Float64[:], b: Float64[:]) -> Float64:\n    s = 0.0\n    for i in range(a.shape[0]):\n        s += a[i] * b[i]\n    return s\n",
+    );
+    let ir = |extra: &[&str]| {
+        let out = dir.path().join("dot.ll");
+        run_ok(driver().args(["compile", "-O2", "--emit", "llvm-ir"]).args(extra).arg(&src).arg("-o").arg(&out));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let relaxed = ir(&["-C", "fast-math=on"]);
+    assert!(relaxed.contains("fadd reassoc contract"), "{relaxed}");
+    // Comparisons keep their NaN semantics: no flags on `fcmp`.
+    assert!(!relaxed.contains("fcmp reassoc") && !relaxed.contains("fcmp fast"));
+    let strict = ir(&[]);
+    assert!(!strict.contains("reassoc") && !strict.contains("contract"), "{strict}");
+    // The IR passes have nothing to relax: `opt` refuses the option.
+    let out = driver().args(["opt", "-C", "fast-math=on"]).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`compile` takes it"));
+}

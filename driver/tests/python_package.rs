@@ -32,6 +32,14 @@ fn the_python_package_passes_its_tests() {
         // scripts/setup) stay visible; its pip installs into the venv.
         run(Command::new("python3").args(["-m", "venv", "--without-pip", "--system-site-packages"]).arg(&venv));
     }
+    // Dask's array and distributed scheduler run postc code on a cluster of
+    // worker processes in the suite (python/tests/test_jit.py).
+    let has_dask = Command::new(&python).args(["-c", "import dask.array, distributed"]).output();
+    if !has_dask.is_ok_and(|o| o.status.success()) {
+        run(Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "dask[array]", "distributed"])
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
+    }
     // `pip install ./python`, as a user would, with a debug build (the
     // extension's release build would recompile LLVM's bindings and the
     // whole compiler).

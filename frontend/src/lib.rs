@@ -115,13 +115,28 @@ impl PyFrontend {
     }
 }
 
-/// The module name of a file named on the command line: its stem.
+/// The module name of a file named on the command line: its stem, made an
+/// identifier when it is not one (`-`, `.` and other characters become
+/// `_`, a leading digit gets `_`), so that source held in memory under an
+/// interpreter's pseudo-file name (`<ipython-input-3-…>`, a Jupyter cell's
+/// `/tmp/ipykernel_7/231.py`) is a module another can import.
 fn module_name_of(path: &Path) -> Option<String> {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some(EXTENSION) => path.file_stem().and_then(|s| s.to_str()).map(str::to_owned),
+    let name = path.file_name()?.to_str()?;
+    if path.extension().and_then(|e| e.to_str()) == Some("pir") {
         // A `.pir` file names its module inside; the loader reads it.
-        _ => None,
+        return None;
     }
+    let stem = name.strip_suffix(".py").unwrap_or(name);
+    let identifier = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if identifier(stem) {
+        return Some(stem.to_owned());
+    }
+    let m: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let m = m.trim_matches('_');
+    Some(if identifier(m) { m.to_owned() } else { format!("_{m}") })
 }
 
 impl SourceFrontend for PyFrontend {

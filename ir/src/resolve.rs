@@ -42,6 +42,13 @@ pub struct Loader {
     pub include_dirs: Vec<PathBuf>,
     /// Reads the files that are not `.pir`.
     pub frontend: Option<Box<dyn SourceFrontend>>,
+    /// Files held in memory, read instead of the disk: source that exists
+    /// only in an interpreter (a notebook cell, `exec`'d text), or one
+    /// function of a file cut out with the rest blanked. Diagnostics and
+    /// locations name them by this path, as the interpreter's tracebacks
+    /// do. A path here without the `.pir` extension is the source
+    /// frontend's, whatever its extension (`<ipython-input-3-…>`).
+    pub overlay: HashMap<PathBuf, String>,
 }
 
 /// A module loaded so far, with the file it came from.
@@ -67,9 +74,24 @@ impl Loader {
         self
     }
 
+    /// Adds a file held in memory (see [`Loader::overlay`]).
+    pub fn with_overlay(mut self, files: impl IntoIterator<Item = (PathBuf, String)>) -> Loader {
+        self.overlay.extend(files);
+        self
+    }
+
     fn is_frontend_file(&self, path: &Path) -> bool {
         let ext = path.extension().and_then(|e| e.to_str());
-        matches!((&self.frontend, ext), (Some(f), Some(e)) if f.extension() == e)
+        match (&self.frontend, ext) {
+            (Some(f), Some(e)) if f.extension() == e => true,
+            (Some(_), _) => ext != Some("pir") && self.overlay.contains_key(path),
+            (None, _) => false,
+        }
+    }
+
+    /// Whether a file exists, on disk or in the overlay.
+    fn exists(&self, path: &Path) -> bool {
+        self.overlay.contains_key(path) || path.is_file()
     }
 
     /// The file `a/b.pir` of module `a.b`, relative to a search directory.
@@ -90,7 +112,11 @@ impl Loader {
     /// text goes to `sources`.
     fn read(&mut self, path: &Path, imported_as: Option<&str>, diags: &mut Vec<Diagnostic>) -> Option<Loaded> {
         let shown = path.display().to_string();
-        let bytes = match std::fs::read(path) {
+        let read = match self.overlay.get(path) {
+            Some(text) => Ok(text.clone().into_bytes()),
+            None => std::fs::read(path),
+        };
+        let bytes = match read {
             Ok(b) => b,
             Err(e) => {
                 diags.push(Diagnostic::error(format!("cannot read `{shown}`: {e}"), None));
@@ -190,7 +216,7 @@ impl Loader {
                 let imp = &loaded[importer];
                 let at = decl_pos(&imp.module, imp.module.decl_locs.dependencies.get(&dep).copied(), dep.len());
                 let tried = self.candidates(&imp.path, &dep);
-                let Some(found) = tried.iter().find(|p| p.is_file()).cloned() else {
+                let Some(found) = tried.iter().find(|p| self.exists(p)).cloned() else {
                     let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
                     diags.push(
                         Diagnostic::error(format!("cannot find module `{dep}`"), at)

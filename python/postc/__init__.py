@@ -18,19 +18,21 @@ extension, or with `POSTC_DISABLE_JIT=1`, `compile` and `jit` give these
 pure-Python functions.
 """
 
+import copyreg
 import functools
-import hashlib
-import importlib.util
-import inspect
 import os
+import pickle
 import re
 import sys
-import tempfile
 import threading
+import time
 
 import numpy as np
 
+import postyp
 from postyp import ArrayType, DType, OutType, dtype_of
+
+from . import _source
 
 __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
@@ -164,11 +166,17 @@ def kernel(fn):
     return _mark(fn, "kernel")
 
 
-def jit(fn=None, **options):
-    """`@jit` / `@jit(opt=..., backend=..., include=...)`: compiles the
-    function's module (the file it is defined in) on the first call and
-    calls the compiled function from then on. Without the compiled
-    extension, or with `POSTC_DISABLE_JIT=1`, the function itself."""
+def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(),
+        verbose=None):
+    """`@jit` / `@jit(opt=..., boundscheck=..., fastmath=..., cache=...)`:
+    compiles the function and the POST functions it calls (in its file,
+    other files or cells) on its first call, and calls the compiled
+    function from then on. The rest of the file stays ordinary Python; the
+    globals the function reads are frozen when it compiles, as Numba
+    freezes them. Without the compiled extension, or with
+    `POSTC_DISABLE_JIT=1`, the function itself."""
+    options = _options(opt=opt, boundscheck=boundscheck, fastmath=fastmath, cache=cache, backend=backend,
+                       include=include, verbose=verbose)
     if fn is None:
         return lambda f: jit(f, **options)
     if _native is None or jit_disabled():
@@ -176,36 +184,185 @@ def jit(fn=None, **options):
     return _Jit(fn, options)
 
 
-class _Jit:
-    """A function compiled with its module on its first call."""
+def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(), verbose=None):
+    """The build options, checked once (a bad level is a ValueError at the
+    decorator, not at the first call)."""
+    opt = int(opt)
+    if opt not in (0, 1, 2, 3):
+        raise ValueError(f"invalid optimisation level {opt} (levels: 0, 1, 2, 3)")
+    return {"opt": opt, "boundscheck": None if boundscheck is None else bool(boundscheck),
+            "fastmath": bool(fastmath), "cache": bool(cache), "backend": str(backend),
+            "include": tuple(os.fspath(i) for i in include), "verbose": verbose}
 
-    def __init__(self, fn, options):
+
+class _Jit(_native.Dispatcher if _native is not None else object):
+    """A function compiled, with the POST functions it calls, on its first
+    call. Calls go through the native dispatcher it derives from, which
+    calls `_compile()` once and then the compiled function directly. It
+    pickles as its source cut (`_source.Unit`) and options, so a process
+    that unpickles it compiles the same code, or finds it in its cache."""
+
+    def __init__(self, fn, options, unit=None):
         self.py_func = fn
         self._options = options
+        self._unit = unit
         self._compiled = None
         self._lock = threading.Lock()
-        functools.update_wrapper(self, fn)
+        if fn is not None:
+            functools.update_wrapper(self, fn)
 
-    def __call__(self, *args, **kwargs):
-        f = self._compiled
-        if f is None:
-            f = self._compile()
-        return f(*args, **kwargs)
+    def _cut(self):
+        if self._unit is None:
+            try:
+                self._unit = _source.collect(self.py_func)
+            except _source.SourceError as e:
+                raise CompileError(str(e)) from None
+        return self._unit
 
     def _compile(self):
         with self._lock:
             if self._compiled is None:
-                fn = self.py_func
-                path = inspect.getsourcefile(getattr(fn, "py_func", fn))
-                if path is None:
-                    raise TypeError(f"@jit {self.__name__}: the function has no source file to compile")
-                module = compile(path, **self._options)
-                self._compiled = getattr(module, self.__name__)
+                unit = self._cut()
+                module = _build_unit(unit, self._options, self.__qualname__)
+                self._compiled = getattr(module, unit.entry)
             return self._compiled
+
+    def inspect(self, what="asm"):
+        """The code this function compiles to: `"pir"` (the IR after the
+        level's passes), `"llvm-ir"` or `"asm"`."""
+        unit = self._cut()
+        return _native.listing(unit.root, what, **_native_options(self._options, unit))
+
+    def __reduce__(self):
+        return (_jit_from_unit, (self._cut(), self._options, self.__name__, self.__qualname__,
+                                 getattr(self, "__doc__", None)))
 
     def __repr__(self):
         state = "compiled" if self._compiled is not None else "not compiled yet"
         return f"<postc.jit {self.__name__} ({state})>"
+
+
+def _jit_from_unit(unit, options, name, qualname, doc):
+    """A `@jit` function unpickled: its Python function is its cut run
+    under CPython, made when first asked for."""
+    if _native is None or jit_disabled():
+        return _source.load_functions(unit)
+    j = _Jit(None, options, unit)
+    j.__name__, j.__qualname__, j.__doc__ = name, qualname, doc
+    j.__wrapped__ = None
+    return j
+
+
+def _native_options(options, unit=None):
+    """`_native.compile`'s keyword arguments for `options` (and a cut)."""
+    cache = cache_dir() if options.get("cache", True) else _private_cache()
+    kw = {"opt": options["opt"], "backend": options["backend"], "include": list(options["include"]),
+          "cache_dir": cache, "bounds_checks": options["boundscheck"], "fast_math": options["fastmath"]}
+    if unit is not None:
+        kw["also"] = list(unit.files)[1:]
+        kw["overlay"] = dict(unit.files)
+    return kw
+
+
+_PRIVATE_CACHE = None
+
+
+def _private_cache():
+    """The cache of `cache=False` builds: this process's own, removed when
+    it exits."""
+    global _PRIVATE_CACHE
+    if _PRIVATE_CACHE is None:
+        import tempfile
+
+        _PRIVATE_CACHE = tempfile.TemporaryDirectory(prefix="postc-")
+    return _PRIVATE_CACHE.name
+
+
+def _verbosity(options):
+    v = options.get("verbose")
+    if v is None:
+        env = os.environ.get("POSTC_VERBOSE", "")
+        return True if env not in ("", "0") else None
+    return bool(v)
+
+
+class _Watch:
+    """One daemon thread that says on standard error when a compile has
+    run for a second (a thread per compile would cost more than a cache
+    hit)."""
+
+    def __init__(self):
+        self._cv = threading.Condition()
+        self._due = {}  # token -> (deadline, what)
+        self._thread = None
+
+    def start(self, what):
+        token = object()
+        with self._cv:
+            self._due[token] = (time.monotonic() + _NOTICE_AFTER, what)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="postc-compile-notice", daemon=True)
+                self._thread.start()
+            self._cv.notify()
+        return token
+
+    def stop(self, token):
+        with self._cv:
+            self._due.pop(token, None)
+
+    def _run(self):
+        with self._cv:
+            while True:
+                if not self._due:
+                    self._cv.wait()
+                    continue
+                token, (deadline, what) = min(self._due.items(), key=lambda kv: kv[1][0])
+                left = deadline - time.monotonic()
+                if left > 0:
+                    self._cv.wait(left)
+                    continue
+                del self._due[token]
+                print(f"postc: compiling {what} ...", file=sys.stderr, flush=True)
+
+
+_WATCH = _Watch()
+
+# Seconds a compile runs before the notice (and the timing line at its end).
+_NOTICE_AFTER = 1.0
+
+
+def _timed_build(what, options, build):
+    """Runs `build()` (a native compile); says what it does on standard
+    error: each phase's time when verbose, and when it takes over a second
+    (unless `verbose=False`), that it is compiling and then how long it
+    took."""
+    verbose = _verbosity(options)
+    tokens = []
+
+    def on_miss():  # code generation starts: a compile that may take a while
+        if verbose is not False:
+            tokens.append(_WATCH.start(what))
+
+    start = time.perf_counter()
+    try:
+        library, cached, exports, phases = build(on_miss)
+    finally:
+        for token in tokens:
+            _WATCH.stop(token)
+    took = time.perf_counter() - start
+    if verbose or (verbose is None and took > _NOTICE_AFTER):
+        detail = ", ".join(f"{name} {secs * 1e3:.1f} ms" for name, secs in phases)
+        how = "from the cache" if cached else "compiled"
+        print(f"postc: {what}: {how} in {took * 1e3:.1f} ms ({detail})", file=sys.stderr, flush=True)
+    return library, cached, exports
+
+
+def _build_unit(unit, options, what):
+    """The Module of a cut, compiled (or from the cache) and loaded."""
+    kw = _native_options(options, unit)
+    library, cached, exports = _timed_build(what, options, lambda on_miss: _native.compile(unit.root, on_miss=on_miss, **kw))
+    name = _source.module_name(unit.root)
+    return _module(name, unit.root, library, cached, exports, ("unit", unit, options))
 
 
 def gpu(fn=None, *, fallback=False):
@@ -272,9 +429,17 @@ def parse_signature(sig):
 
 
 class UFunc:
-    """A POST ufunc under CPython: `body` computes one loop iteration."""
+    """A POST ufunc. With the compiled extension it compiles on its first
+    use into a real `numpy.ufunc` (`compiled()`), which every call and
+    attribute (`reduce`, `outer`, `types`, …) then goes to; without it, or
+    with `POSTC_DISABLE_JIT=1`, it runs under CPython, one call of the body
+    per iteration, with NumPy's broadcasting."""
 
-    def __init__(self, fn, signature=None):
+    def __init__(self, fn, signature=None, options=None, types=None):
+        self._options = options if options is not None else _options()
+        self._compiled = None
+        self._unit = None
+        self._lock = threading.Lock()
         self.py_func = fn
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
@@ -285,6 +450,18 @@ class UFunc:
         ret = ann.pop("return", None)
         names = list(fn.__code__.co_varnames[: fn.__code__.co_argcount])
         self.params = [(p, ann.get(p)) for p in names]
+        # Dtype signatures (`["f8(f8,f8)", "f4(f4,f4)"]`): one loop each,
+        # the function's own annotations aside.
+        self.type_signatures = None if types is None else [_type_signature(fn.__name__, t) for t in types]
+        self._types_given = None if types is None else list(types)
+        if self.type_signatures is not None:
+            for params, _ in self.type_signatures:
+                if len(params) != len(names):
+                    raise TypeError(f"@ufunc {fn.__name__}: a signature has {len(params)} inputs, "
+                                    f"the function {len(names)} parameters")
+            first_params, first_ret = self.type_signatures[0]
+            self.params = [(p, getattr(postyp, t)) for p, t in zip(names, first_params)]
+            ret = getattr(postyp, first_ret)
         if signature is None:
             # Elementwise: scalar parameters, one scalar result.
             for p, a in self.params:
@@ -293,7 +470,7 @@ class UFunc:
             if dtype_of(ret) is None:
                 raise TypeError(f"@ufunc {fn.__name__}: needs a scalar return type")
             signature = ",".join("()" for _ in self.params) + "->()"
-        self.signature = signature
+        self.core_signature = signature
         ins, outs = parse_signature(signature)
         self.core_in = ins
         self.core_out = outs
@@ -309,7 +486,81 @@ class UFunc:
             raise TypeError(f"@ufunc {fn.__name__}: the output of {signature!r} is returned; annotate its dtype")
 
     def __repr__(self):
-        return f"<postc ufunc {self.__name__} {self.signature!r}>"
+        return f"<postc ufunc {self.__name__} {self.core_signature!r}>"
+
+    def _call_typed(self, args):
+        """A ufunc of dtype signatures under CPython: the first signature
+        every operand casts to safely, as NumPy picks a loop."""
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__} takes {self.nin} operands, got {len(args)}")
+        python_scalar = [np.ndim(a) == 0 and not isinstance(a, (np.generic, np.ndarray)) for a in args]
+        given = [np.min_scalar_type(a) if p else np.asarray(a).dtype for a, p in zip(args, python_scalar)]
+
+        def exact(wanted):  # the operands' own dtypes (a Python number has none)
+            return all(g == w and not p for g, w, p in zip(given, wanted, python_scalar))
+
+        def safe(wanted):
+            return all(np.can_cast(g, w, "safe") for g, w in zip(given, wanted))
+
+        for fits in (exact, safe):
+            for params, ret in self.type_signatures:
+                wanted = [np.dtype(getattr(postyp, t).np) for t in params]
+                if fits(wanted):
+                    ops = [np.asarray(a, dtype=w) for a, w in zip(args, wanted)]
+                    out = np.vectorize(self.py_func, otypes=[getattr(postyp, ret).np])(*ops)
+                    return out[()] if np.ndim(out) == 0 else out
+        raise TypeError(f"ufunc '{self.__name__}' not supported for the input types")
+
+    @property
+    def signature(self):
+        """The core signature of a generalized ufunc, None for an
+        elementwise one (as NumPy's `ufunc.signature`)."""
+        generalized = any(self.core_in) or any(self.core_out)
+        return self.core_signature if generalized else None
+
+    def compiled(self):
+        """The `numpy.ufunc` this ufunc compiles to (compiled on the first
+        call, then kept)."""
+        u = self._compiled
+        if u is None:
+            with self._lock:
+                if self._compiled is None:
+                    units = self._cuts(CompileError)
+                    parts = [getattr(_build_unit(unit, self._options, self.__qualname__), unit.entry)
+                             for unit in units]
+                    if self.type_signatures is None:
+                        self._compiled = parts[0]
+                    else:
+                        self._compiled = _native.merge_ufuncs(self.__name__, self.__doc__, parts)
+                u = self._compiled
+        return u
+
+    def _cuts(self, error):
+        """The cut of each loop: one, or one per dtype signature."""
+        if self._unit is None:
+            try:
+                if self.type_signatures is None:
+                    self._unit = [_source.collect(self.py_func)]
+                else:
+                    self._unit = [_source.collect(self.py_func, variant=v) for v in self.type_signatures]
+            except _source.SourceError as e:
+                raise error(str(e)) from None
+        return self._unit
+
+    def _native(self):
+        return _native is not None and not jit_disabled()
+
+    def __getattr__(self, name):
+        # NumPy's ufunc attributes and methods, of the compiled ufunc.
+        if name.startswith("_") or name in ("py_func", "params", "core_signature", "core_in", "core_out"):
+            raise AttributeError(name)
+        if self._native():
+            return getattr(self.compiled(), name)
+        raise AttributeError(f"{self.__name__}: `{name}` needs the compiled ufunc (the extension is "
+                             "missing or POSTC_DISABLE_JIT is set)")
+
+    def __reduce__(self):
+        return (_ufunc_from_cuts, (self._cuts(pickle.PicklingError), self._options, self._types_given))
 
     def _param_dtype(self, i):
         a = self.params[i][1]
@@ -322,7 +573,13 @@ class UFunc:
             raise TypeError(f"{self.__name__}: parameter {self.params[i][0]} has no dtype")
         return d
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if self._native():
+            return self.compiled()(*args, **kwargs)
+        if kwargs:
+            raise TypeError(f"{self.__name__}: keyword arguments need the compiled ufunc")
+        if self.type_signatures is not None:
+            return self._call_typed(args)
         nargs = self.nin + (0 if self.returns else self.nout)
         if len(args) != nargs:
             raise TypeError(f"{self.__name__} takes {nargs} operands, got {len(args)}")
@@ -377,17 +634,59 @@ class UFunc:
         return None
 
 
-def ufunc(arg=None):
-    """`@ufunc` (elementwise) or `@ufunc("(n),(n)->()")` (generalized)."""
+def ufunc(arg=None, **options):
+    """`@ufunc` (elementwise, dtypes from the annotations),
+    `@ufunc("(n),(n)->()")` (generalized) or `@ufunc(["f8(f8,f8)",
+    "f4(f4,f4)"])` (elementwise, one loop per dtype signature, as Numba's
+    `@vectorize`), with `jit`'s options (`@ufunc(opt=3, fastmath=True)`)."""
     if callable(arg):
-        return UFunc(arg)
+        return UFunc(arg, None, _options(**options))
+    checked = _options(**options)
+    if isinstance(arg, (list, tuple)):
+        if not arg or not all(isinstance(t, str) for t in arg):
+            raise TypeError("ufunc takes a core signature string or a list of dtype signature strings")
+        return lambda fn: UFunc(fn, None, checked, types=list(arg))
     if arg is not None and not isinstance(arg, str):
-        raise TypeError("ufunc takes a signature string")
+        raise TypeError("ufunc takes a core signature string or a list of dtype signature strings")
 
     def deco(fn):
-        return UFunc(fn, arg)
+        return UFunc(fn, arg, checked)
 
     return deco
+
+
+def _type_signature(name, text):
+    """`"f8(f8, f8)"`, `"float64(float64, float64)"` or
+    `"Float64(Float64, Float64)"` -> (postyp parameter dtypes, result)."""
+    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*\((.*)\)\s*", text)
+    if not m:
+        raise ValueError(f"@ufunc {name}: bad dtype signature {text!r} (write it as \"f8(f8, f8)\")")
+    args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
+    return [_dtype_name(name, a, text) for a in args], _dtype_name(name, m.group(1), text)
+
+
+def _dtype_name(name, t, text):
+    d = getattr(postyp, t, None)
+    if isinstance(d, DType) and d.np is not None:
+        return t
+    try:
+        scalar = np.dtype({"int": "int64", "float": "float64", "complex": "complex128"}.get(t, t)).type
+    except TypeError:
+        scalar = None
+    found = _source._NUMPY_SCALARS.get(scalar)
+    if found is None:
+        raise ValueError(f"@ufunc {name}: unknown dtype {t!r} in {text!r}")
+    return found
+
+
+def _ufunc_from_cuts(units, options, types):
+    """A ufunc unpickled: rebuilt from its cuts."""
+    fn = _source.load_functions(units[0])
+    if isinstance(fn, UFunc):
+        fn = fn.py_func
+    u = UFunc(fn, None, options, types=types) if types is not None else UFunc(fn, None, options)
+    u._unit = units
+    return u
 
 
 # ---------------------------------------------------------------------------
@@ -411,16 +710,36 @@ def cache_dir():
 class Module:
     """A compiled POST module: its exported functions and ufuncs are
     attributes. `library` is the shared library (None for the pure-Python
-    fallback) and `cached` whether it came from the cache."""
+    fallback) and `cached` whether it came from the cache. It pickles as
+    what it was compiled from (a path or the source text, and the options):
+    unpickling compiles that again, or finds it in the cache."""
 
-    def __init__(self, name, path, library, cached, exports):
+    def __init__(self, name, path, library, cached, exports, recipe=None):
         self.__name__ = name
         self.path = path
         self.library = library
         self.cached = cached
+        self._recipe = recipe
         self._exports = dict(exports)
         for k, v in self._exports.items():
+            if k in _MODULE_ATTRIBUTES or k.startswith("__"):
+                continue  # reached as m[k]: see _module()
             setattr(self, k, v)
+
+    def __getitem__(self, name):
+        """An export by name, also one whose name is a Module attribute
+        (`m["path"]`)."""
+        try:
+            return self._exports[name]
+        except KeyError:
+            raise KeyError(f"module {self.__name__} exports no {name!r}") from None
+
+    def __contains__(self, name):
+        return name in self._exports
+
+    def exports(self):
+        """The exported functions and ufuncs by name."""
+        return dict(self._exports)
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self._exports))
@@ -428,6 +747,97 @@ class Module:
     def __repr__(self):
         how = f"compiled to {self.library}" if self.library else "pure Python"
         return f"<postc.Module {self.__name__} from {self.path!r} ({how})>"
+
+    def __reduce__(self):
+        if self._recipe is None:
+            raise pickle.PicklingError(f"{self!r} was not made by postc.compile or @jit")
+        return (_from_recipe, (self._recipe,))
+
+    def inspect(self, what="asm"):
+        """The code of the module: `"pir"` (the IR after the level's
+        passes), `"llvm-ir"` or `"asm"`."""
+        if self._recipe is None or _native is None:
+            raise ValueError(f"{self!r} has no compiled code to show")
+        kind, source, options = self._recipe
+        if kind == "unit":
+            return _native.listing(source.root, what, **_native_options(options, source))
+        return _native.listing(self.path, what, **_native_options(options))
+
+
+# What each loaded library was compiled from, so that its functions and
+# ufuncs pickle as that recipe and a name: library path -> recipe, and
+# id(ufunc) -> (ufunc, recipe, name). A library's exports are made once per
+# process (`_LOADED`), so these grow with the libraries loaded, which are
+# never unloaded.
+_LOADED = {}
+_RECIPES = {}
+_UFUNC_RECIPES = {}
+
+
+# A Module's own attributes: an export of one of these names is reached
+# as `m[name]` only.
+_MODULE_ATTRIBUTES = frozenset(
+    ["path", "library", "cached", "inspect", "exports", "_exports", "_recipe"])
+
+
+def _module(name, path, library, cached, exports, recipe):
+    """The Module of a loaded library; a library loaded before gives the
+    same function and ufunc objects."""
+    known = _LOADED.get(library)
+    clash = sorted(k for k in dict(exports) if k in _MODULE_ATTRIBUTES or k.startswith("__"))
+    if known is None and clash:
+        import warnings
+
+        warnings.warn(f"module {name}: {', '.join(clash)} {'is' if len(clash) == 1 else 'are'} also "
+                      f"postc.Module attribute{'s' if len(clash) > 1 else ''}: reach "
+                      f"{'it' if len(clash) == 1 else 'them'} as m[{clash[0]!r}]", stacklevel=3)
+    if known is None:
+        known = _LOADED[library] = dict(exports)
+        _RECIPES[library] = recipe
+        for k, v in known.items():
+            if isinstance(v, np.ufunc):
+                _UFUNC_RECIPES[id(v)] = (v, recipe, k)
+    return Module(name, path, library, cached, known, recipe)
+
+
+def _from_recipe(recipe):
+    kind, source, options = recipe
+    if kind == "unit":
+        if _native is None or jit_disabled():
+            fn = _source.load_functions(source)
+            return Module(source.entry, source.root, None, False, {source.entry: fn}, recipe)
+        return _build_unit(source, options, source.entry)
+    return compile(source, **{k: v for k, v in options.items()})
+
+
+def _load_export(recipe, name):
+    """A function or ufunc unpickled: its module compiled (or found in the
+    cache), then the export."""
+    return getattr(_from_recipe(recipe), name)
+
+
+def _reduce_function(f):
+    recipe = _RECIPES.get(f.library)
+    if recipe is None:
+        raise pickle.PicklingError(f"{f!r}: its library was not loaded by postc.compile or @jit")
+    return (_load_export, (recipe, f.__name__))
+
+
+_NUMPY_UFUNC_REDUCE = copyreg.dispatch_table.get(np.ufunc)
+
+
+def _reduce_ufunc(u):
+    entry = _UFUNC_RECIPES.get(id(u))
+    if entry is not None and entry[0] is u:
+        return (_load_export, (entry[1], entry[2]))
+    if _NUMPY_UFUNC_REDUCE is not None:
+        return _NUMPY_UFUNC_REDUCE(u)
+    return u.__name__  # NumPy's own ufuncs pickle as a global name
+
+
+copyreg.pickle(np.ufunc, _reduce_ufunc)
+if _native is not None:
+    copyreg.pickle(_native.Function, _reduce_function)
 
 
 def _is_source(text):
@@ -437,6 +847,9 @@ def _is_source(text):
 def _write_source(text, cache):
     """A source string as a file of the cache (content-addressed, written
     atomically), so that diagnostics and panics can name it."""
+    import hashlib
+    import tempfile
+
     digest = hashlib.sha256(text.encode()).hexdigest()
     pir = any(line.startswith("module ") for line in text.splitlines()[:1])
     d = os.path.join(cache, "sources", digest[:2], digest[2:])
@@ -446,40 +859,53 @@ def _write_source(text, cache):
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".write-")
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        mask = os.umask(0o022)  # read back at once: mkstemp's files are private
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, path)
     return path
 
 
-def compile(path_or_source, *, opt=2, backend="llvm", include=()):
+def compile(path_or_source, *, opt=2, backend="llvm", include=(), boundscheck=None, fastmath=False, cache=True,
+            verbose=None):
     """Compiles a POST module (a `.py` or `.pir` path, or the source text
     itself) and the POST modules it imports; returns a `Module` whose
     attributes are the exported functions and ufuncs (real NumPy ufuncs).
 
     `opt` is the optimisation level (0-3: integer overflow panics at 0),
     `include` directories where imports are looked for after the importing
-    file's own directory. Raises `CompileError` with the located
-    diagnostics. Libraries are cached (`cache_dir()`), keyed by the text of
-    every file read, the options, the target and the compiler build.
-    With `POSTC_DISABLE_JIT=1` (or without the compiled extension) a `.py`
-    module is imported and its pure-Python functions returned, ufuncs as
-    `numpy.vectorize` objects."""
-    include = [os.fspath(i) for i in include]
+    file's own directory, `boundscheck=False` drops bounds checks (on by
+    default), `fastmath=True` lets float arithmetic be reassociated and
+    contracted, `cache=False` keeps the library out of the shared cache,
+    `verbose=True` (or `POSTC_VERBOSE=1`) prints each phase's time.
+    Raises `CompileError` with the located diagnostics. Libraries are
+    cached (`cache_dir()`), keyed by the text of every file read, the
+    options, the target and the compiler build. With `POSTC_DISABLE_JIT=1`
+    (or without the compiled extension) a `.py` module is imported and its
+    pure-Python functions returned, ufuncs as `numpy.vectorize` objects."""
+    options = _options(opt=opt, boundscheck=boundscheck, fastmath=fastmath, cache=cache, backend=backend,
+                       include=include, verbose=verbose)
+    include = list(options["include"])
     if isinstance(path_or_source, os.PathLike) or not _is_source(path_or_source):
         path = os.path.abspath(os.fspath(path_or_source))
         if not os.path.isfile(path):
             raise FileNotFoundError(f"postc.compile: no such file: {path}")
+        origin = path
     else:
         path = None
+        origin = path_or_source
     if _native is None or jit_disabled():
         if path is None:
             path = _write_source(path_or_source, cache_dir())
-        return _python_module(path, include)
+        module = _python_module(path, include)
+        module._recipe = ("compile", origin, options)
+        return module
     if path is None:
         path = _write_source(path_or_source, cache_dir())
-    library, cached, exports = _native.compile(
-        path, opt=int(opt), backend=str(backend), include=include, cache_dir=cache_dir())
+    kw = _native_options(options)
     name = os.path.splitext(os.path.basename(path))[0]
-    return Module(name, path, library, cached, exports)
+    library, cached, exports = _timed_build(name, options, lambda on_miss: _native.compile(path, on_miss=on_miss, **kw))
+    return _module(name, path, library, cached, exports, ("compile", origin, options))
 
 
 def _python_module(path, include):
@@ -488,6 +914,10 @@ def _python_module(path, include):
         raise CompileError(f"{path}: a .pir module has no pure-Python functions to run "
                            "(POSTC_DISABLE_JIT is set or the compiled extension is missing)")
     name = os.path.splitext(os.path.basename(path))[0]
+    import hashlib
+    import importlib.util
+    import inspect
+
     unique = f"_postc_py_{hashlib.sha256(path.encode()).hexdigest()[:12]}_{name}"
     spec = importlib.util.spec_from_file_location(unique, path)
     module = importlib.util.module_from_spec(spec)
@@ -516,7 +946,7 @@ def _vectorize(u):
     generalized = any(u.core_in) or any(u.core_out)
     if u.returns:
         return np.vectorize(u.py_func, otypes=[u.ret_dtype.np],
-                            signature=u.signature if generalized else None)
+                            signature=u.signature)
     out_dtypes = [u._param_dtype(u.nin + i).np for i in range(u.nout)]
 
     def body(*inputs):
@@ -527,4 +957,4 @@ def _vectorize(u):
         u.py_func(*inputs, *outs)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    return np.vectorize(body, otypes=out_dtypes, signature=u.signature)
+    return np.vectorize(body, otypes=out_dtypes, signature=u.core_signature)

@@ -6,8 +6,10 @@
 
 mod builder;
 mod call;
+mod dispatch;
 mod dlpack;
 mod guard;
+mod merge;
 mod signature;
 mod ufunc;
 
@@ -15,6 +17,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 create_exception!(
@@ -52,11 +55,39 @@ fn runtime_of(lib: &libloading::os::unix::Library) -> Option<guard::Runtime> {
     Some(unsafe { guard::Runtime::from_addresses(set_handler, mark, release) })
 }
 
-/// Compiles the POST module at `path` (`.py` or `.pir`) and loads it.
-/// Returns the library's path, whether it came from the cache, and the
-/// exports as (name, callable) pairs.
+fn raise(e: builder::Error) -> PyErr {
+    match e {
+        builder::Error::Compile(text) => CompileError::new_err(text),
+        builder::Error::Usage(text) => PyValueError::new_err(text),
+        builder::Error::Io(text) => PyOSError::new_err(text),
+    }
+}
+
+/// The build options of `compile` and `listing`.
+#[allow(clippy::too_many_arguments)]
+fn options(
+    opt: u8,
+    backend: String,
+    include: Vec<PathBuf>,
+    cache_dir: PathBuf,
+    also: Vec<PathBuf>,
+    overlay: HashMap<PathBuf, String>,
+    bounds_checks: Option<bool>,
+    fast_math: bool,
+) -> builder::Options {
+    let mut overlay: Vec<(PathBuf, String)> = overlay.into_iter().collect();
+    overlay.sort();
+    builder::Options { opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math }
+}
+
+/// Compiles the POST module at `path` (`.py` or `.pir`; with the modules
+/// `also`, and the files of `overlay` read from memory) and loads it.
+/// Returns the library's path, whether it came from the cache, the exports
+/// as (name, callable) pairs and each phase's time in seconds.
 #[pyfunction]
-#[pyo3(signature = (path, *, opt, backend, include, cache_dir))]
+#[pyo3(signature = (path, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
+                    bounds_checks=None, fast_math=false, on_miss=None))]
+#[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
     path: PathBuf,
@@ -64,14 +95,25 @@ fn compile<'py>(
     backend: String,
     include: Vec<PathBuf>,
     cache_dir: PathBuf,
-) -> PyResult<(String, bool, Bound<'py, PyList>)> {
+    also: Vec<PathBuf>,
+    overlay: HashMap<PathBuf, String>,
+    bounds_checks: Option<bool>,
+    fast_math: bool,
+    on_miss: Option<Py<PyAny>>,
+) -> PyResult<(String, bool, Bound<'py, PyList>, Vec<(&'static str, f64)>)> {
     let backend_name = backend.clone();
-    let options = builder::Options { opt, backend, include, cache_dir };
-    let built = py.detach(|| builder::build(&path, &options)).map_err(|e| match e {
-        builder::Error::Compile(text) => CompileError::new_err(text),
-        builder::Error::Usage(text) => PyValueError::new_err(text),
-        builder::Error::Io(text) => PyOSError::new_err(text),
-    })?;
+    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
+    // Told only on a miss, so that a cache hit costs no call into Python.
+    let miss = || {
+        if let Some(f) = &on_miss {
+            Python::attach(|py| {
+                if let Err(e) = f.call0(py) {
+                    e.write_unraisable(py, None);
+                }
+            });
+        }
+    };
+    let built = py.detach(|| builder::build(&path, &options, &miss)).map_err(raise)?;
     let lib = open(&built.library).map_err(PyOSError::new_err)?;
     let runtime = runtime_of(lib);
     let library = built.library.display().to_string();
@@ -100,13 +142,46 @@ fn compile<'py>(
         let u = unsafe { ufunc::make(py, &spec, loop_fn as *const std::ffi::c_void) }?;
         out.append((spec.name.clone(), u))?;
     }
-    Ok((library, built.cached, out))
+    Ok((library, built.cached, out, built.timings))
+}
+
+/// The text `Function.inspect` shows: `what` is `pir` (the IR after the
+/// level's passes), `llvm-ir` or `asm`, of the module `compile` would build
+/// from the same arguments.
+#[pyfunction]
+#[pyo3(signature = (path, what, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
+                    bounds_checks=None, fast_math=false))]
+#[allow(clippy::too_many_arguments)]
+fn listing(
+    py: Python<'_>,
+    path: PathBuf,
+    what: &str,
+    opt: u8,
+    backend: String,
+    include: Vec<PathBuf>,
+    cache_dir: PathBuf,
+    also: Vec<PathBuf>,
+    overlay: HashMap<PathBuf, String>,
+    bounds_checks: Option<bool>,
+    fast_math: bool,
+) -> PyResult<String> {
+    let kind = match what {
+        "pir" => builder::Listing::Pir,
+        "llvm-ir" => builder::Listing::LlvmIr,
+        "asm" => builder::Listing::Asm,
+        _ => return Err(PyValueError::new_err(format!("inspect: unknown listing {what:?} (pir, llvm-ir, asm)"))),
+    };
+    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
+    py.detach(|| builder::listing(&path, &options, kind)).map_err(raise)
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(listing, m)?)?;
+    m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
     m.add_class::<call::Function>()?;
+    m.add_class::<dispatch::Dispatcher>()?;
     Ok(())
 }

@@ -106,18 +106,22 @@ pub fn c_compiler() -> Vec<String> {
 /// position-independent. gcc's vectoriser at -O2 adds no run-time check
 /// that two arrays do not overlap (its "very cheap" cost model), so a loop
 /// such as saxpy's, whose arrays may alias, stays scalar: from -O2 gcc gets
-/// the "cheap" model, which adds that check as clang's does. With debug
-/// information (`-g`) the compiler writes DWARF whose lines are the
-/// `.py`/`.pir` lines the `#line` directives name, relative to the
+/// the "cheap" model, which adds that check as clang's does. With
+/// [`CodegenOptions::fast_math`] the compiler may contract and reassociate;
+/// C compilers allow reassociation only without signed zeros and traps.
+/// With debug information (`-g`) the compiler writes DWARF whose lines are
+/// the `.py`/`.pir` lines the `#line` directives name, relative to the
 /// compiler's working directory (the driver's).
 pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
-    let mut f = vec![
-        "-std=c11".to_owned(),
-        format!("-O{}", options.opt.as_u8()),
-        "-fPIC".to_owned(),
-        "-ffp-contract=off".to_owned(),
-        "-fno-math-errno".to_owned(),
-    ];
+    let mut f = vec!["-std=c11".to_owned(), format!("-O{}", options.opt.as_u8()), "-fPIC".to_owned()];
+    if options.fast_math {
+        f.extend(
+            ["-ffp-contract=fast", "-fassociative-math", "-fno-signed-zeros", "-fno-trapping-math"].map(str::to_owned),
+        );
+    } else {
+        f.push("-ffp-contract=off".to_owned());
+    }
+    f.push("-fno-math-errno".to_owned());
     if options.debug {
         f.push("-g".to_owned());
     }

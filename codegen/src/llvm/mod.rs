@@ -350,8 +350,38 @@ pub fn build_unit<'c>(
             hide(&module, s);
         }
     }
+    if options.fast_math {
+        relax_float_arithmetic(&module);
+    }
     module.verify().map_err(|e| internal(format!("the LLVM module does not verify: {}", e.to_string())))?;
     Ok(module)
+}
+
+/// Lets LLVM reassociate float additions and multiplications and contract
+/// them into fused multiply-adds ([`CodegenOptions::fast_math`]): the flags
+/// go on the arithmetic only, never on comparisons, so NaN, infinities and
+/// signed zeros keep their meaning.
+fn relax_float_arithmetic(module: &LlModule<'_>) {
+    use inkwell::values::{FastMathFlags, InstructionOpcode};
+    let relaxed = FastMathFlags::AllowReassoc | FastMathFlags::AllowContract;
+    for f in module.get_functions() {
+        for bb in f.get_basic_block_iter() {
+            for inst in bb.get_instructions() {
+                let arithmetic = matches!(
+                    inst.get_opcode(),
+                    InstructionOpcode::FAdd
+                        | InstructionOpcode::FSub
+                        | InstructionOpcode::FMul
+                        | InstructionOpcode::FDiv
+                        | InstructionOpcode::FNeg
+                );
+                if arithmetic && inst.can_use_fast_math_flags() {
+                    let flags = inst.get_fast_math_flags().unwrap_or(FastMathFlags::empty());
+                    let _ = inst.set_fast_math_flags(flags | relaxed);
+                }
+            }
+        }
+    }
 }
 
 /// Gives the function or alias `name` (when the module has one) hidden

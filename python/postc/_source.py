@@ -1,0 +1,537 @@
+"""What `@jit` compiles: a function and the POST functions it calls, cut
+out of the files they were written in, and nothing else of those files.
+
+A script, a notebook cell or a module of a larger program holds much that
+is not POST Python (NumPy at top level, a `main()` that prints, classes).
+`@jit` compiles a function as Numba does: the function, every function it
+calls (found through its globals, transitively), and the values of the
+globals it reads, frozen at compile time. For each file involved this
+module writes a *cut*: the file's text with every line that does not
+belong to a selected function blanked, so that line numbers — and so
+diagnostics and panic locations — are the file's own; and one first line
+of statements that rebuild the globals the functions read (imports of
+postyp, postc, NumPy and the other cuts, constants). The compiler reads the
+cuts from memory under the files' own paths (`<ipython-input-…>` too).
+
+Source comes from `linecache`, so functions defined in `__main__`, in
+IPython and Jupyter cells and in `exec`'d code whose source was registered
+there work; `python -c` source is recovered from `sys.orig_argv`.
+
+A cut is valid Python as well: unpickling a `@jit` function where the
+compiler is disabled runs its cut under CPython (`load_functions`).
+"""
+
+import ast
+import builtins
+import linecache
+import os
+import sys
+import types
+
+import numpy as np
+
+import postyp
+
+__all__ = ["Unit", "SourceError", "collect", "module_name", "load_functions"]
+
+
+class SourceError(Exception):
+    """A function cannot be compiled as written (no source, or a global of
+    a kind compiled code cannot hold); the message is a located
+    diagnostic."""
+
+
+class Unit:
+    """What one `@jit` function compiles: `files` maps each path to its
+    cut (the entry's file first), `entry` is the function's name in the
+    module of `root`."""
+
+    def __init__(self, root, entry, files):
+        self.root = root
+        self.entry = entry
+        self.files = files
+
+    def __getstate__(self):
+        return {"root": self.root, "entry": self.entry, "files": list(self.files.items())}
+
+    def __setstate__(self, state):
+        self.root = state["root"]
+        self.entry = state["entry"]
+        self.files = dict(state["files"])
+
+
+def module_name(path):
+    """The POST module a file of this path is: its stem, made an
+    identifier (the frontend names a module the same way: a Jupyter cell
+    `/tmp/ipykernel_7/231.py` is module `_231`)."""
+    base = os.path.basename(path)
+    stem = base[:-3] if base.endswith(".py") else base
+    if stem.isidentifier() and stem.isascii():
+        return stem
+    name = "".join(c if (c.isascii() and c.isalnum()) else "_" for c in stem).strip("_")
+    return name if (name.isidentifier() and name.isascii()) else "_" + name
+
+
+# ---------------------------------------------------------------------------
+# source text
+
+def _lines_of(filename, module_globals):
+    lines = linecache.getlines(filename, module_globals)
+    if not lines and filename == "<string>":
+        # `python -c CODE`: CPython keeps the code in sys.orig_argv only.
+        argv = list(getattr(sys, "orig_argv", ()))
+        if "-c" in argv[1:-1]:
+            text = argv[argv.index("-c", 1) + 1]
+            lines = [line + "\n" for line in text.split("\n")]
+            linecache.cache[filename] = (len(text), None, lines, filename)
+    return lines
+
+
+_PARSED = {}
+
+
+def _parse(filename, lines):
+    """A file's tree and its `def`s by (name, first line), parsed once per
+    text."""
+    text = "".join(lines)
+    key = (filename, text)
+    parsed = _PARSED.get(key)
+    if parsed is None:
+        tree = ast.parse(text, filename)
+        defs = {}
+
+        def visit(node, nested):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    first = child.decorator_list[0].lineno if child.decorator_list else child.lineno
+                    for line in (first, child.lineno):
+                        defs.setdefault((child.name, line), (child, nested))
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    visit(child, True)
+                elif isinstance(child, ast.stmt):
+                    visit(child, nested)
+
+        visit(tree, False)
+        parsed = _PARSED[key] = defs
+    return parsed
+
+
+def _find_def(defs, code):
+    """The `def` of `code` in a parsed file, and whether it is nested."""
+    return defs.get((code.co_name, code.co_firstlineno), (None, False))
+
+
+def _located(path, line, col, message, lines=None):
+    text = f"error: {message}\n  ┌─ {path}:{line}:{col + 1}\n"
+    if lines and 0 < line <= len(lines):
+        src = lines[line - 1].rstrip("\n")
+        w = len(str(line))
+        text += f"{' ' * w} │\n{line} │ {src}\n{' ' * w} │ {' ' * col}^\n"
+    return text
+
+
+# ---------------------------------------------------------------------------
+# the names a function reads
+
+
+class _Names(ast.NodeVisitor):
+    """Names a function body binds and reads; for a read rooted at a name,
+    the dotted chains it is read through (`np.float64`)."""
+
+    def __init__(self):
+        self.bound = set()
+        self.declared_global = set()
+        self.read = {}  # name -> first node
+        self.chains = {}  # name -> set of dotted suffixes
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load):
+            self.read.setdefault(node.id, node)
+        else:
+            self.bound.add(node.id)
+
+    def visit_Attribute(self, node):
+        parts = []
+        n = node
+        while isinstance(n, ast.Attribute):
+            parts.append(n.attr)
+            n = n.value
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            self.chains.setdefault(n.id, set()).add(".".join(reversed(parts)))
+        self.generic_visit(node)
+
+    def visit_Global(self, node):
+        self.declared_global.update(node.names)
+
+    def visit_FunctionDef(self, node):  # a nested function: its name is bound
+        self.bound.add(node.name)
+        self.generic_visit(node)
+
+    def visit_arg(self, node):
+        self.bound.add(node.arg)
+        if node.annotation is not None:
+            self.visit(node.annotation)
+
+
+def _reads(node, decorators):
+    """(read names -> first node, dotted chains) of a `def` and the
+    decorators kept with it."""
+    v = _Names()
+    for d in decorators:
+        v.visit(d)
+    for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+        v.visit(a)
+    for d in node.args.defaults + node.args.kw_defaults:
+        if d is not None:
+            v.visit(d)
+    if node.returns is not None:
+        v.visit(node.returns)
+    for stmt in node.body:
+        v.visit(stmt)
+    local = v.bound - v.declared_global
+    return {k: n for k, n in v.read.items() if k not in local}, v.chains
+
+
+# ---------------------------------------------------------------------------
+# what a global is
+
+
+def _postc():
+    import postc
+
+    return postc
+
+
+def _postc_math():
+    """postc.math if anything imported it (nothing else can hold its
+    functions); importing it loads the C library, which compiling does not
+    need."""
+    return sys.modules.get("postc.math")
+
+
+def _identity_in(module, value):
+    for k, v in vars(module).items():
+        if v is value and not k.startswith("_"):
+            return k
+    return None
+
+
+def unwrap(value):
+    """The Python function behind a `@jit` function, a ufunc stand-in or a
+    Numba dispatcher; None for anything else."""
+    for _ in range(4):
+        if isinstance(value, types.FunctionType):
+            return value
+        inner = getattr(value, "py_func", None)
+        if inner is None:
+            return None
+        value = inner
+    return None
+
+
+_NUMPY_SCALARS = {
+    np.bool_: "Bool", np.int8: "Int8", np.int16: "Int16", np.int32: "Int32", np.int64: "Int64",
+    np.uint8: "UInt8", np.uint16: "UInt16", np.uint32: "UInt32", np.uint64: "UInt64",
+    np.float16: "Float16", np.float32: "Float32", np.float64: "Float64",
+    np.complex64: "Complex64", np.complex128: "Complex128",
+}
+
+
+def _float_text(x):
+    if x != x:
+        return "(1e999 - 1e999)"
+    if x in (float("inf"), float("-inf")):
+        return "1e999" if x > 0 else "-1e999"
+    return repr(float(x))
+
+
+def _constant(value):
+    """The source text of a number, string or NumPy scalar, and the postyp
+    type that annotates it (None: the literal's own type)."""
+    if isinstance(value, (bool, np.bool_)):
+        return repr(bool(value)), ("Bool" if isinstance(value, np.bool_) else None)
+    if isinstance(value, int):
+        return repr(value), None
+    if isinstance(value, float):
+        return _float_text(value), None
+    if isinstance(value, complex):
+        return f"complex({_float_text(value.real)}, {_float_text(value.imag)})", None
+    if isinstance(value, (str, bytes)):
+        return repr(value), None
+    t = _NUMPY_SCALARS.get(type(value))
+    if t is not None:
+        if isinstance(value, np.integer):
+            return repr(int(value)), t
+        if isinstance(value, np.complexfloating):
+            return f"complex({_float_text(value.real)}, {_float_text(value.imag)})", t
+        return _float_text(float(value)), t
+    return None
+
+
+class _Cut:
+    """One file's cut under construction."""
+
+    def __init__(self, path, lines):
+        self.path = path
+        self.lines = lines
+        self.kept = {}  # line number (1-based) -> text
+        self.header = {}  # name -> statement
+        self.first_line = None
+
+    def keep(self, first, last, dedent):
+        for n in range(first, last + 1):
+            text = self.lines[n - 1] if n - 1 < len(self.lines) else "\n"
+            if dedent and text.strip():
+                text = text[dedent:] if text[:dedent].strip() == "" else text.lstrip()
+            self.kept[n] = text if text.endswith("\n") else text + "\n"
+        self.first_line = first if self.first_line is None else min(self.first_line, first)
+
+    def bind(self, name, statement, node):
+        old = self.header.get(name)
+        if old is not None and old != statement:
+            raise SourceError(_located(self.path, node.lineno, node.col_offset,
+                                       f"`{name}` means two things to the functions compiled together "
+                                       f"({old!r} and {statement!r})", self.lines))
+        self.header[name] = statement
+
+    def text(self):
+        n = max(self.kept) if self.kept else 0
+        out = [self.kept.get(i, "\n") for i in range(1, n + 1)]
+        # Imports first: constants may be annotated with imported types.
+        statements = sorted(self.header.items(), key=lambda kv: (not kv[1].startswith(("import ", "from ")), kv[0]))
+        header = "; ".join(text for _, text in statements) + "\n" if statements else ""
+        if header:
+            if self.first_line is not None and self.first_line > 1:
+                out[0] = header
+            else:
+                # The first function starts on line 1: its lines move down
+                # by one (rare: a decorator line is blanked in any `@jit`).
+                out.insert(0, header)
+        return "".join(out)
+
+
+# postc.math's names (its __all__), known without importing it.
+_MATH_NAMES = frozenset("""sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan sinh cosh tanh asinh
+    acosh atanh floor ceil trunc fabs cbrt erf erfc lgamma tgamma atan2 hypot pow fmod copysign fmin fmax pi e tau
+    inf nan""".split())
+
+_KEPT_DECORATORS = ("ufunc", "gpu", "kernel", "cold", "noinline")
+
+
+def _decorator_target(expr, scope):
+    """The postc decorator a decorator expression names, or None."""
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    names = []
+    while isinstance(expr, ast.Attribute):
+        names.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    value = scope(expr.id)
+    for attr in reversed(names):
+        value = getattr(value, attr, None)
+    postc = _postc()
+    for k in _KEPT_DECORATORS:
+        if value is getattr(postc, k):
+            return k
+    return None
+
+
+def collect(fn, variant=None):
+    """The `Unit` of a function: its cut and those of every function it
+    calls. `variant = (parameter dtypes, result dtype)`, postyp names, makes
+    the function an elementwise ufunc of those dtypes, whatever its own
+    annotations and decorators say (one signature of a ufunc with
+    several)."""
+    root = unwrap(fn)
+    if root is None:
+        raise TypeError(f"@jit: {fn!r} is not a Python function")
+    cuts = {}  # path -> _Cut
+    order = []
+    done = {}  # code object -> (path, name)
+    work = [root]
+    while work:
+        f = work.pop()
+        code = f.__code__
+        if code in done:
+            continue
+        path = code.co_filename
+        lines = _lines_of(path, f.__globals__)
+        if not lines:
+            raise SourceError(
+                f"error: the source of `{f.__qualname__}` is not available: postc compiles source text, and "
+                f"`{path}` has none in `linecache` (code made by exec() without registering its text there, or a "
+                f"file that no longer exists)\n")
+        node, nested = _find_def(_parse(path, lines), code)
+        if node is None:
+            raise SourceError(f"error: cannot find the definition of `{f.__qualname__}` in `{path}`\n")
+        if isinstance(node, ast.AsyncFunctionDef):
+            raise SourceError(_located(path, node.lineno, node.col_offset,
+                                       f"`{node.name}` is a coroutine: compiled functions are plain `def`s", lines))
+        cut = cuts.get(path)
+        if cut is None:
+            cut = cuts[path] = _Cut(path, lines)
+            order.append(path)
+        done[code] = (path, node.name)
+
+        freevars = dict(zip(code.co_freevars, f.__closure__ or ()))
+
+        def scope(name, f=f, freevars=freevars):
+            if name in freevars:
+                try:
+                    return freevars[name].cell_contents
+                except ValueError:
+                    return None
+            if name in f.__globals__:
+                return f.__globals__[name]
+            return getattr(builtins, name, None)
+
+        dedent = node.col_offset if nested else 0
+        if f is root and variant is not None:
+            kept = []
+            _cut_variant(cut, node, variant, dedent)
+        else:
+            kept = [d for d in node.decorator_list if _decorator_target(d, scope) is not None]
+            for d in kept:
+                cut.keep(d.lineno, d.end_lineno, dedent)
+            cut.keep(node.lineno, node.end_lineno, dedent)
+
+        reads, chains = _reads(node, kept)
+        for name, at in reads.items():
+            if name in freevars or name in f.__globals__:
+                value = scope(name)
+            else:
+                continue  # a builtin (range, len, …) or undefined: the frontend's to judge
+            _bind(cut, name, value, chains.get(name, ()), at, lines, work)
+    files = {p: cuts[p].text() for p in order}
+    return Unit(order[0], done[root.__code__][1], files)
+
+
+def _cut_variant(cut, node, variant, dedent):
+    """Keeps `node` with its `def` line rewritten to the dtypes of
+    `variant`, as an elementwise ufunc; its decorators are dropped."""
+    params, result = variant
+    names = [a.arg for a in node.args.posonlyargs + node.args.args]
+    if len(names) != len(params) or node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
+        raise SourceError(_located(cut.path, node.lineno, node.col_offset,
+                                   f"ufunc `{node.name}` has {len(names)} parameters, but its signature has "
+                                   f"{len(params)} inputs", cut.lines))
+    for t in set(params) | {result}:
+        cut.header[f"_postc_{t}"] = f"from postyp import {t} as _postc_{t}"
+    cut.header["_postc_ufunc"] = "from postc import ufunc as _postc_ufunc"
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    cut.keep(first, node.end_lineno, dedent)
+    body_line = node.body[0].lineno
+    for n in range(first, min(body_line, node.end_lineno + 1)):
+        cut.kept[n] = "\n"
+    signature = ", ".join(f"{p}: _postc_{t}" for p, t in zip(names, params))
+    header = f"def {node.name}({signature}) -> _postc_{result}:"
+    if body_line == node.lineno:  # `def f(a, b): return a + b`
+        rest = cut.lines[body_line - 1][node.body[0].col_offset:]
+        cut.kept[body_line] = header + " " + rest.rstrip("\n") + "\n"
+    else:
+        cut.kept[node.lineno] = header + "\n"
+    if first < node.lineno:
+        cut.kept[first] = "@_postc_ufunc\n"
+    else:
+        raise SourceError(_located(cut.path, node.lineno, node.col_offset,
+                                   f"ufunc `{node.name}` needs its decorator on a line of its own", cut.lines))
+
+
+def _bind(cut, name, value, chains, at, lines, work):
+    """Adds what rebuilds global `name` for compiled code to the cut."""
+    postc = _postc()
+    pmath = _postc_math()
+    fail = lambda why: SourceError(_located(cut.path, at.lineno, at.col_offset, why, lines))  # noqa: E731
+    if isinstance(value, types.ModuleType):
+        mod = value.__name__
+        if mod == "math":
+            # Python's math module is the C library's, as postc.math is.
+            cut.bind(name, f"import postc.math as {name}", at)
+        elif mod == name:
+            subs = sorted({f"{mod}.{c.rsplit('.', 1)[0]}" for c in chains if "." in c
+                           and f"{mod}.{c.rsplit('.', 1)[0]}" in sys.modules})
+            cut.bind(name, "; ".join([f"import {mod}"] + [f"import {s}" for s in subs]), at)
+        else:
+            cut.bind(name, f"import {mod} as {name}", at)
+        return
+    if value is postc or (pmath is not None and value is pmath):
+        return
+    fn = unwrap(value)
+    if fn is not None and getattr(fn, "__module__", None) != "postc.math":
+        if fn.__code__.co_filename == cut.path:
+            if fn.__name__ != name:
+                raise fail(f"`{name}` names the function `{fn.__name__}`: call it by its own name in compiled code")
+        else:
+            dep = module_name(fn.__code__.co_filename)
+            if dep == module_name(cut.path):
+                raise fail(f"`{name}` is a function of another file whose module name `{dep}` is this one's")
+            cut.bind(name, f"from {dep} import {fn.__name__} as {name}", at)
+        work.append(fn)
+        return
+    if callable(value) and getattr(value, "__module__", None) == "math":
+        if value.__name__ in _MATH_NAMES:
+            cut.bind(name, f"from postc.math import {value.__name__} as {name}", at)
+            return
+        raise fail(f"`{name}` is `math.{value.__name__}`, which compiled code does not have "
+                   "(postc.math lists what it has)")
+    k = _identity_in(pmath, value) if pmath is not None else None
+    if k is not None:
+        cut.bind(name, f"from postc.math import {k} as {name}", at)
+        return
+    k = _identity_in(postc, value)
+    if k is not None:
+        cut.bind(name, f"from postc import {k} as {name}", at)
+        return
+    k = _identity_in(postyp, value)
+    if k is not None:
+        cut.bind(name, f"from postyp import {k} as {name}", at)
+        return
+    if isinstance(value, type) and value.__module__.startswith("numpy"):
+        k = _identity_in(np, value)
+        if k is not None:
+            cut.bind(name, f"from numpy import {k} as {name}", at)
+            return
+    if isinstance(value, np.ufunc):
+        cut.bind(name, f"from numpy import {value.__name__} as {name}", at)
+        return
+    const = _constant(value)
+    if const is not None:
+        text, annotation = const
+        if annotation is None:
+            cut.bind(name, f"{name} = {text}", at)
+        else:
+            cut.bind(f"_postc_{annotation}", f"from postyp import {annotation} as _postc_{annotation}", at)
+            cut.bind(name, f"{name}: _postc_{annotation} = {text}", at)
+        return
+    if isinstance(value, np.ndarray):
+        raise fail(f"`{name}` is a global NumPy array: compiled code reads no arrays from Python's globals; "
+                   "pass it as an argument")
+    raise fail(f"`{name}` is a {type(value).__name__} of Python's globals: compiled code can read modules, "
+               "POST functions, types and numbers from there, nothing else")
+
+
+def load_functions(unit):
+    """The Python functions of a unit's cuts, run under CPython (each cut
+    is a module; the entry's module last)."""
+    modules = {}
+    saved = {}
+    try:
+        for path in reversed(list(unit.files)):
+            name = module_name(path)
+            mod = types.ModuleType(name)
+            mod.__file__ = path
+            saved.setdefault(name, sys.modules.get(name))
+            sys.modules[name] = mod
+            modules[path] = mod
+        for path in reversed(list(unit.files)):
+            mod = modules[path]
+            exec(compile(unit.files[path], path, "exec"), mod.__dict__)
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = old
+    return getattr(modules[unit.root], unit.entry)
