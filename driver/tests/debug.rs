@@ -130,7 +130,7 @@ fn llvm_o0_stops_in_a_loop_with_locals_arguments_and_a_backtrace() {
         ],
         &[],
     );
-    assert!(out.contains(&format!("total (x=0x")), "{out}");
+    assert!(out.contains("total (x=0x"), "{out}");
     // s = 2 * (1 + 2) before the third iteration adds 2 * 3.
     assert!(out.contains("$1 = 6\n"), "{out}");
     assert!(out.contains("$2 = 2\n"), "{out}");

@@ -52,10 +52,7 @@ pub(super) fn build<'c>(
     let f = &m.functions[fid];
     let b = unit.t.cx.create_builder();
     let func_loc = f.loc.map(|l| Pos::from_loc(&m.files, l));
-    let dbg = match &mut unit.debug {
-        Some(d) => Some(d.function(mid, m, f, &low.sigs[&id], func)),
-        None => None,
-    };
+    let dbg = unit.debug.as_mut().map(|d| d.function(mid, m, f, &low.sigs[&id], func));
     let mut fe = FnEmit {
         u: unit,
         low,
