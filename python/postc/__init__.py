@@ -288,8 +288,7 @@ def _verbosity(options):
 
 class _Watch:
     """One daemon thread that says on standard error when a compile has
-    run for a second (a thread per compile would cost more than a cache
-    hit)."""
+    run for a second, and ends when no compile is running."""
 
     def __init__(self):
         self._cv = threading.Condition()
@@ -314,8 +313,10 @@ class _Watch:
         with self._cv:
             while True:
                 if not self._due:
-                    self._cv.wait()
-                    continue
+                    # Gone when idle: while any other thread exists, every
+                    # compiled call hands the GIL over.
+                    self._thread = None
+                    return
                 token, (deadline, what) = min(self._due.items(), key=lambda kv: kv[1][0])
                 left = deadline - time.monotonic()
                 if left > 0:
@@ -958,3 +959,29 @@ def _vectorize(u):
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     return np.vectorize(body, otypes=out_dtypes, signature=u.core_signature)
+
+
+def _version():
+    """The package's version: its installed metadata, which maturin takes
+    from the Cargo workspace's `version`; in a source checkout without it,
+    that `version` itself."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("postc")
+    except metadata.PackageNotFoundError:
+        cargo = os.path.join(os.path.dirname(__file__), "..", "..", "Cargo.toml")
+        with open(cargo, encoding="utf-8") as f:
+            found = re.search(r'^\[workspace\.package\][^\[]*?^version = "([^"]+)"', f.read(), re.M)
+        if found is None:
+            raise AttributeError("postc has no installed metadata and no Cargo workspace version") from None
+        return found.group(1)
+
+
+def __getattr__(name):
+    # `__version__` on first use: importing `importlib.metadata` costs more
+    # than the rest of `import postc`.
+    if name == "__version__":
+        version = globals()["__version__"] = _version()
+        return version
+    raise AttributeError(f"module 'postc' has no attribute {name!r}")

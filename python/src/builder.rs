@@ -114,7 +114,7 @@ fn cache_key(sources: &SourceMap, options: &CodegenOptions, backend: &str) -> St
     line(backend);
     // Every code generation option, so that one added later is keyed too.
     line(&format!("{options:?}"));
-    // The C compiler (the C backend's, and the linker driver's).
+    // The C compiler (the C backend's; shared libraries are linked by LLD).
     line(&postc_codegen::c::c_compiler().join(" "));
     let mut files: Vec<(&str, &str)> = sources.files().collect();
     files.sort();

@@ -1,5 +1,5 @@
-//! DLPack's tensor structs (docs/abi.md §3) and the NumPy type numbers of
-//! the dtypes.
+//! DLPack's tensor structs (docs/abi.md §3; the versioned ones of DLPack
+//! 1.0 too) and the NumPy type numbers of the dtypes.
 
 use postc_ir::DType;
 use std::ffi::c_void;
@@ -36,6 +36,26 @@ pub struct DLManagedTensor {
     pub dl_tensor: DLTensor,
     pub manager_ctx: *mut c_void,
     pub deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
+}
+
+/// DLPack's version of a versioned tensor.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct DLPackVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+/// A tensor of DLPack 1.0's versioned protocol (capsule name
+/// `dltensor_versioned`): its version and flags come first.
+#[repr(C)]
+pub struct DLManagedTensorVersioned {
+    pub version: DLPackVersion,
+    pub manager_ctx: *mut c_void,
+    pub deleter: Option<unsafe extern "C" fn(*mut DLManagedTensorVersioned)>,
+    /// `DLPACK_FLAG_BITMASK_READ_ONLY` (1), `..._IS_COPIED` (2), ...
+    pub flags: u64,
+    pub dl_tensor: DLTensor,
 }
 
 /// `kDLCPU`, and the pinned host memory kinds compiled code may read.

@@ -6,10 +6,12 @@
 
 mod builder;
 mod call;
+mod cli;
 mod dispatch;
 mod dlpack;
 mod guard;
 mod merge;
+mod scalars;
 mod signature;
 mod ufunc;
 
@@ -125,10 +127,10 @@ fn compile<'py>(
             continue;
         }
         let code = symbol(lib, &spec.name).map_err(PyOSError::new_err)?;
-        let cif = call::call_interface(&spec);
         let name = spec.name.clone();
-        let f = call::Function { spec, code, cif, runtime, library: library.clone() };
-        out.append((name, Bound::new(py, f)?))?;
+        // SAFETY: the function's symbol in a library that is never unloaded.
+        let f = unsafe { call::Function::new(py, spec, code, runtime, library.clone()) }?;
+        out.append((name, f))?;
     }
     for spec in built.exports.ufuncs {
         let loop_name = postc_codegen::abi::loop_symbol(&spec.name);
@@ -139,7 +141,7 @@ fn compile<'py>(
             ))
         })?;
         // SAFETY: `NAME_loop` of a library that is never unloaded.
-        let u = unsafe { ufunc::make(py, &spec, loop_fn as *const std::ffi::c_void) }?;
+        let u = unsafe { ufunc::make_from_spec(py, &spec, loop_fn, runtime) }?;
         out.append((spec.name.clone(), u))?;
     }
     Ok((library, built.cached, out, built.timings))
@@ -181,6 +183,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_class::<call::Function>()?;
     m.add_class::<dispatch::Dispatcher>()?;
     Ok(())

@@ -171,6 +171,13 @@ pub fn compile_object(
                 String::from_utf8_lossy(&out.stderr).trim_end()
             )))
         }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(compile_error(format!(
+                "no C compiler found: the c backend compiles with `{}`, which is not on the PATH \
+                 (install gcc or clang, or set CC)",
+                cc[0]
+            )))
+        }
         Err(e) => return Err(compile_error(format!("cannot run the C compiler `{}`: {e}", cc.join(" ")))),
     }
     std::fs::read(&o).map_err(|e| crate::internal(format!("reading {}: {e}", o.display())))

@@ -445,7 +445,7 @@ fn finish_unit(
 /// chunks; each unit parses the whole module in its own `Context` on its own
 /// thread, keeps the other chunks as `available_externally` definitions (so
 /// every function is optimised, and inlines its callees, exactly as in a
-/// single unit) and emits its chunk; the objects are combined by `ld -r`.
+/// single unit) and emits its chunk; the objects are combined by LLD (`-r`).
 pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
     let prepared = timer.time("postc passes", || prepare(program, options))?;
@@ -511,7 +511,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         for r in results {
             objects.push(r?);
         }
-        timer.time("ld -r", || link::combine_objects(&objects))?
+        timer.time("lld -r", || link::combine_objects(&objects))?
     };
     timer.report();
     Ok(out)

@@ -171,13 +171,18 @@ fn object(asm: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let s = dir.path().join("program.s");
     let o = dir.path().join("program.o");
     std::fs::write(&s, asm).map_err(|e| crate::internal(format!("writing {}: {e}", s.display())))?;
-    let out = std::process::Command::new("cc")
-        .args(["-c", "-x", "assembler"])
-        .arg(&s)
-        .arg("-o")
-        .arg(&o)
-        .output()
-        .map_err(|e| tool_error(format!("cannot run `cc` to assemble QBE's output: {e}")))?;
+    let run = std::process::Command::new("cc").args(["-c", "-x", "assembler"]).arg(&s).arg("-o").arg(&o).output();
+    let out = match run {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(tool_error(
+                "no assembler found: the qbe backend assembles its output with `cc`, which is not on the PATH \
+                 (install gcc or clang)"
+                    .to_owned(),
+            ))
+        }
+        Err(e) => return Err(tool_error(format!("cannot run `cc` to assemble QBE's output: {e}"))),
+    };
     if !out.status.success() {
         return Err(tool_error(format!(
             "`cc -c` failed assembling QBE's output:\n{}",
