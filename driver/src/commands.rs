@@ -166,6 +166,7 @@ pub(crate) struct CompileArgs {
     pub(crate) gpu: GpuArg,
     pub(crate) gpu_arch: Option<String>,
     pub(crate) backend: String,
+    pub(crate) debug: bool,
 }
 
 pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
@@ -222,6 +223,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         time_passes: a.time_passes,
         executable: a.emit == EmitArg::Exe,
         fast_math,
+        debug: a.debug,
     };
     let (loader, program) = match load_checked(files, include) {
         Ok(x) => x,

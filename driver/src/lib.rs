@@ -70,6 +70,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             gpu,
             gpu_arch,
             backend,
+            debug,
         } => {
             let args = CompileArgs {
                 output,
@@ -84,6 +85,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 gpu,
                 gpu_arch,
                 backend,
+                debug,
             };
             compile(&files, include, args)
         }

@@ -109,6 +109,9 @@ pub fn c_compiler() -> Vec<String> {
 /// the "cheap" model, which adds that check as clang's does. With
 /// [`CodegenOptions::fast_math`] the compiler may contract and reassociate;
 /// C compilers allow reassociation only without signed zeros and traps.
+/// With debug information (`-g`) the compiler writes DWARF whose lines are
+/// the `.py`/`.pir` lines the `#line` directives name, relative to the
+/// compiler's working directory (the driver's).
 pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
     let mut f = vec!["-std=c11".to_owned(), format!("-O{}", options.opt.as_u8()), "-fPIC".to_owned()];
     if options.fast_math {
@@ -119,6 +122,9 @@ pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
         f.push("-ffp-contract=off".to_owned());
     }
     f.push("-fno-math-errno".to_owned());
+    if options.debug {
+        f.push("-g".to_owned());
+    }
     if options.opt.as_u8() == 2 && is_gcc(compiler) {
         f.push("-fvect-cost-model=cheap".to_owned());
     }

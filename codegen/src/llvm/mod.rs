@@ -13,6 +13,7 @@
 //! on x86-64 the backend calls `__extendhfsf2`/`__truncsfhf2`/
 //! `__truncdfhf2` from libgcc, which `cc` links.
 
+pub mod debug;
 pub mod emit;
 pub mod gpu;
 pub mod helpers;
@@ -287,7 +288,7 @@ pub fn build_unit<'c>(
     let module = cx.create_module("postc");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    emit::build_module(cx, &module, low)?;
+    let debug = emit::build_module(cx, &module, low, options.debug.then_some(options.opt != OptLevel::O0))?;
     add_aliases(&module, low, keep)?;
     // Externally provided LLVM IR: optimised at -O2, linked, made internal.
     let exported: std::collections::HashSet<&str> =
@@ -340,6 +341,9 @@ pub fn build_unit<'c>(
         }
     }
     low.shield.publish(&module, &triple)?;
+    if let Some(d) = debug {
+        d.finish(&module);
+    }
     if options.executable {
         let aliases = low.aliases.iter().map(|(a, _, _)| a);
         for s in low.exported.iter().chain(aliases).filter(|s| *s != "main") {
