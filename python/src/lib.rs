@@ -77,10 +77,11 @@ fn options(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    debug: bool,
 ) -> builder::Options {
     let mut overlay: Vec<(PathBuf, String)> = overlay.into_iter().collect();
     overlay.sort();
-    builder::Options { opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math }
+    builder::Options { opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math, debug }
 }
 
 /// Compiles the POST module at `path` (`.py` or `.pir`; with the modules
@@ -89,7 +90,7 @@ fn options(
 /// as (name, callable) pairs and each phase's time in seconds.
 #[pyfunction]
 #[pyo3(signature = (path, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
-                    bounds_checks=None, fast_math=false, on_miss=None))]
+                    bounds_checks=None, fast_math=false, debug=false, on_miss=None))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
@@ -102,10 +103,11 @@ fn compile<'py>(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    debug: bool,
     on_miss: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool, Bound<'py, PyList>, Vec<(&'static str, f64)>)> {
     let backend_name = backend.clone();
-    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
+    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math, debug);
     // Told only on a miss, so that a cache hit costs no call into Python.
     let miss = || {
         if let Some(f) = &on_miss {
@@ -153,7 +155,7 @@ fn compile<'py>(
 /// from the same arguments.
 #[pyfunction]
 #[pyo3(signature = (path, what, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
-                    bounds_checks=None, fast_math=false))]
+                    bounds_checks=None, fast_math=false, debug=false))]
 #[allow(clippy::too_many_arguments)]
 fn listing(
     py: Python<'_>,
@@ -167,6 +169,7 @@ fn listing(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    debug: bool,
 ) -> PyResult<String> {
     let kind = match what {
         "pir" => builder::Listing::Pir,
@@ -174,7 +177,7 @@ fn listing(
         "asm" => builder::Listing::Asm,
         _ => return Err(PyValueError::new_err(format!("inspect: unknown listing {what:?} (pir, llvm-ir, asm)"))),
     };
-    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
+    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math, debug);
     py.detach(|| builder::listing(&path, &options, kind)).map_err(raise)
 }
 
