@@ -23,6 +23,7 @@
 //! return it; one that lies in an argument's memory (a view of it) keeps
 //! the argument alive through its base.
 
+use crate::aligned::AlignedCopy;
 use crate::dlpack::{self, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLTensor};
 use crate::guard::{self, Registers, Returns, FLOAT_REGISTERS, INT_REGISTERS};
 use crate::scalars::{self, NumpyValue, ScalarMaker};
@@ -308,8 +309,11 @@ impl Function {
         }
         // Addresses are taken once every vector has its final length and
         // place.
-        let CallState { slots, values, tensors, strides, pointer_of, arrays, capsules } = &mut call;
+        let CallState { slots, values, tensors, shapes, strides, pointer_of, arrays, capsules, copies } = &mut call;
         for t in tensors.iter_mut() {
+            if let Some(at) = t.shape_at {
+                t.tensor.shape = shapes[at..].as_mut_ptr();
+            }
             if let Some(at) = t.strides_at {
                 t.tensor.strides = strides[at..].as_mut_ptr();
             }
@@ -322,7 +326,6 @@ impl Function {
                     continue;
                 }
                 Pointer::Own(t) => (&mut tensors[t].tensor as *mut DLTensor).cast(),
-                Pointer::Borrowed(t) => t.cast(),
                 Pointer::Value(v) => (&mut values[v] as *mut Slot).cast(),
             };
             tensor_ptrs.push(ptr.cast());
@@ -370,6 +373,12 @@ impl Function {
             // `avalue` points to one slot of each argument's type.
             without_gil(|| unsafe { guard::ffi_call(runtime, cif, code, rv, av) }).map(|()| rvalue)
         };
+        // Outputs passed as aligned copies get what was written, also
+        // before a panic.
+        for (_, copy) in copies.iter() {
+            // SAFETY: the argument's elements, held for the call.
+            unsafe { copy.write_back() };
+        }
         let result = match outcome {
             Ok(r) => r,
             Err(message) => return Err(guard::panic_error(&message)),
@@ -377,9 +386,13 @@ impl Function {
         let passed: SmallVec<[PassedArray; 4]> = arrays
             .iter()
             .map(|a| {
-                let keeper = match pointer_of[a.param] {
-                    Pointer::Borrowed(_) => call_capsule(capsules, a.param),
-                    _ => a.object,
+                // A copied argument's memory is kept by its copy, a DLPack
+                // argument's by its capsule.
+                let capsule = call_capsule(capsules, a.param);
+                let keeper = match copies.iter().find(|(p, _)| *p == a.param) {
+                    Some((_, copy)) => copy.array.as_ptr(),
+                    None if !capsule.is_null() => capsule,
+                    None => a.object,
                 };
                 PassedArray { object: a.object, tensor: tensor_ptrs[a.param] as *const DLTensor, keeper }
             })
@@ -443,8 +456,9 @@ impl Function {
                         return None;
                     }
                     let (mut tensor, bstrides) = match numpy_tensor(&arg, spec, &at) {
-                        Ok(Some(t)) => t,
-                        Ok(None) => return None,
+                        Ok(Some(t)) if t.aligned => (t.tensor, t.strided),
+                        // Another object, or an unaligned array to copy.
+                        Ok(_) => return None,
                         Err(e) => return Some(Err(e)),
                     };
                     if let Some(b) = bstrides {
@@ -674,19 +688,20 @@ const INLINE: usize = 8;
 #[derive(Clone, Copy)]
 enum Pointer {
     None,
-    /// A tensor of the call's own (a NumPy array's).
+    /// A tensor of the call's own (a NumPy array's, or the checked copy of
+    /// a DLPack producer's).
     Own(usize),
-    /// A DLPack producer's tensor, in its capsule.
-    Borrowed(*mut DLTensor),
     /// A complex value of the call's.
     Value(usize),
 }
 
-/// A tensor the call made for a NumPy array; its strides (in elements) are
-/// at `strides_at` of the call's stride storage (`None`: C-contiguous,
-/// passed as NULL).
+/// A tensor the call made for an array argument; its strides (in elements)
+/// are at `strides_at` of the call's stride storage (`None`: C-contiguous,
+/// passed as NULL), its shape at `shape_at` of the call's shape storage
+/// (`None`: the NumPy array's own dimensions, already in `tensor`).
 struct OwnTensor {
     tensor: DLTensor,
+    shape_at: Option<usize>,
     strides_at: Option<usize>,
 }
 
@@ -703,11 +718,15 @@ struct CallState<'py> {
     /// Complex values passed by pointer.
     values: SmallVec<[Slot; 2]>,
     tensors: SmallVec<[OwnTensor; 4]>,
+    /// The shapes of DLPack arguments, copied.
+    shapes: SmallVec<[i64; 8]>,
     strides: SmallVec<[i64; 8]>,
     pointer_of: PointerTable,
     arrays: SmallVec<[ArrayArg; 4]>,
     /// DLPack capsules (by parameter), which own the producers' tensors.
     capsules: SmallVec<[(usize, Bound<'py, PyAny>); 1]>,
+    /// Aligned copies of unaligned arguments (by parameter).
+    copies: SmallVec<[(usize, AlignedCopy<'py>); 1]>,
 }
 
 /// Which pointer each parameter passes, grown on first use.
@@ -831,15 +850,50 @@ fn mismatch(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyErr 
 #[derive(Clone, Copy)]
 enum Num {
     Bool(bool),
-    Int(i128),
+    /// An integer of at most 128 bits of magnitude, exact.
+    Int {
+        negative: bool,
+        magnitude: u128,
+    },
     Float(f64),
     Complex(f64, f64),
+}
+
+impl Num {
+    fn int(v: i128) -> Num {
+        Num::Int { negative: v < 0, magnitude: v.unsigned_abs() }
+    }
+
+    /// The value of a bool or an integer: `None` for a float or complex
+    /// number, `Some(None)` for an integer `i128` cannot hold.
+    fn as_i128(self) -> Option<Option<i128>> {
+        match self {
+            Num::Bool(b) => Some(Some(i128::from(b))),
+            Num::Int { negative: false, magnitude } => Some(i128::try_from(magnitude).ok()),
+            Num::Int { negative: true, magnitude } => Some(0i128.checked_sub_unsigned(magnitude)),
+            _ => None,
+        }
+    }
+
+    /// The bits of a real number as the float dtype `part`, rounded once
+    /// from its exact value (`None` for a complex number).
+    fn real_bits(self, part: DType) -> Option<u64> {
+        Some(match self {
+            Num::Bool(b) => scalars::float_bits(part, f64::from(u8::from(b))),
+            Num::Int { negative, magnitude } => scalars::integer_float_bits(part, negative, magnitude),
+            Num::Float(f) => scalars::float_bits(part, f),
+            Num::Complex(..) => return None,
+        })
+    }
 }
 
 /// A scalar argument as NumPy converts it: a Python number, or a NumPy
 /// scalar whose kind casts to the parameter's under `same_kind` (bool to
 /// integer to float to complex); integers out of the dtype's range raise
-/// OverflowError, as `numpy.int8(300)` does.
+/// OverflowError, as `numpy.int8(300)` does. A number becomes a float (or
+/// a complex number's parts) by one rounding from its exact value, as
+/// NumPy casts an integer array: an integer is not made a Float64 first
+/// on its way to a Float32.
 fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<Slot> {
     let p = obj.as_ptr();
     // The common cases first: a Python float for a float dtype, an int for
@@ -847,7 +901,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     // SAFETY: type checks and reads of a live object.
     unsafe {
         if d.is_float() && ffi::PyFloat_CheckExact(p) != 0 {
-            return Ok(Slot([float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
+            return Ok(Slot([scalars::float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
         }
         if d.is_int() && ffi::PyLong_CheckExact(p) != 0 {
             let mut overflow = 0;
@@ -867,10 +921,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     let num = if let Ok(b) = obj.cast::<PyBool>() {
         Num::Bool(b.is_true())
     } else if let Ok(i) = obj.cast::<PyInt>() {
-        match i.extract::<i64>().map(i128::from).or_else(|_| i.extract::<i128>()) {
-            Ok(v) => Num::Int(v),
-            Err(_) => return Err(out_of_range(obj, d, at)),
-        }
+        python_int(i, d, at)?
     } else if let Ok(f) = obj.cast::<PyFloat>() {
         Num::Float(f.value())
     } else if let Ok(c) = obj.cast::<PyComplex>() {
@@ -878,55 +929,39 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     } else if let Some(v) = scalars::numpy_value(obj) {
         match v {
             NumpyValue::Bool(b) => Num::Bool(b),
-            NumpyValue::Int(i) => Num::Int(i),
+            NumpyValue::Int(i) => Num::int(i),
             NumpyValue::Float(f) => Num::Float(f),
             NumpyValue::Complex(re, im) => Num::Complex(re, im),
-            NumpyValue::Other => other_numpy_scalar(obj).ok_or_else(|| mismatch(obj, d, at))?,
+            NumpyValue::Other => other_numpy_scalar(obj, d).ok_or_else(|| mismatch(obj, d, at))?,
         }
     } else {
         return Err(mismatch(obj, d, at));
     };
     let mut s = Slot::default();
-    let int = |n: Num| -> Option<i128> {
-        match n {
-            Num::Bool(b) => Some(i128::from(b)),
-            Num::Int(v) => Some(v),
-            _ => None,
-        }
-    };
-    let float = |n: Num| -> Option<f64> {
-        match n {
-            Num::Float(f) => Some(f),
-            Num::Complex(..) => None,
-            other => int(other).map(|v| v as f64),
-        }
-    };
     match d {
         DType::Bool => match num {
             Num::Bool(b) => s.0[0] = u64::from(b),
             _ => return Err(mismatch(obj, d, at)),
         },
         _ if d.is_int() => {
-            let v = int(num).ok_or_else(|| mismatch(obj, d, at))?;
+            let v = num.as_i128().ok_or_else(|| mismatch(obj, d, at))?.ok_or_else(|| out_of_range(obj, d, at))?;
             let (lo, hi) = d.int_range().unwrap_or((i64::MIN as i128, u64::MAX as i128));
             if v < lo || v > hi {
                 return Err(out_of_range(obj, d, at));
             }
             s.0[0] = v as u64;
         }
-        _ if d.is_float() => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = float_bits(d, v);
-        }
+        _ if d.is_float() => s.0[0] = num.real_bits(d).ok_or_else(|| mismatch(obj, d, at))?,
         DType::Complex64 | DType::Complex128 => {
+            let part = d.complex_part().expect("a complex dtype has parts");
             let (re, im) = match num {
-                Num::Complex(re, im) => (re, im),
-                other => (float(other).ok_or_else(|| mismatch(obj, d, at))?, 0.0),
+                Num::Complex(re, im) => (scalars::float_bits(part, re), scalars::float_bits(part, im)),
+                real => (real.real_bits(part).ok_or_else(|| mismatch(obj, d, at))?, 0),
             };
             if d == DType::Complex64 {
-                s.0[0] = u64::from((re as f32).to_bits()) | (u64::from((im as f32).to_bits()) << 32);
+                s.0[0] = re | (im << 32);
             } else {
-                s.0 = [re.to_bits(), im.to_bits()];
+                s.0 = [re, im];
             }
         }
         _ => return Err(mismatch(obj, d, at)),
@@ -934,24 +969,58 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     Ok(s)
 }
 
-/// The register bits of `v` as a float dtype: rounded once, as NumPy
-/// converts (a Float32 or Float16 in the low bits).
-fn float_bits(d: DType, v: f64) -> u64 {
-    match d {
-        DType::Float16 => u64::from(half::f16::from_f64(v).to_bits()),
-        DType::Float32 => u64::from((v as f32).to_bits()),
-        _ => v.to_bits(),
+/// A Python int: exact when its magnitude fits in 128 bits; beyond, too
+/// large for every integer dtype (OverflowError), no Bool (TypeError, as
+/// for any int), Python's own `float()` of it for a Float64 or Complex128
+/// (correctly rounded; OverflowError beyond Float64's range, as `float()`),
+/// and an infinity for narrower floats, whose range ends below 2**128.
+fn python_int(i: &Bound<'_, PyInt>, d: DType, at: &dyn Fn() -> String) -> PyResult<Num> {
+    if let Ok(v) = i.extract::<i64>() {
+        return Ok(Num::int(i128::from(v)));
+    }
+    let negative = i.lt(0)?;
+    let magnitude = if negative { i.neg()? } else { i.clone().into_any() };
+    if let Ok(m) = magnitude.extract::<u128>() {
+        return Ok(Num::Int { negative, magnitude: m });
+    }
+    let part = if d.is_complex() { d.complex_part() } else { d.is_float().then_some(d) };
+    match part {
+        None if d.is_int() => Err(out_of_range(i.as_any(), d, at)),
+        // A Bool takes no int, of any size.
+        None => Err(mismatch(i.as_any(), d, at)),
+        Some(DType::Float64) => match i.extract::<f64>() {
+            Ok(f) => Ok(Num::Float(f)),
+            Err(_) => Err(out_of_range(i.as_any(), d, at)),
+        },
+        Some(_) => Ok(Num::Float(if negative { f64::NEG_INFINITY } else { f64::INFINITY })),
     }
 }
 
 /// A NumPy scalar of a type `scalars::numpy_value` does not read (a long
-/// double), by its kind: its `__float__` or `__complex__`.
-fn other_numpy_scalar(obj: &Bound<'_, PyAny>) -> Option<Num> {
+/// double), by its kind: its `__float__` or `__complex__`, after NumPy's
+/// own cast to the precision of a parameter `d` narrower than Float64 (so
+/// that it is rounded once, not to Float64 and again).
+fn other_numpy_scalar(obj: &Bound<'_, PyAny>, d: DType) -> Option<Num> {
     let kind: String = obj.getattr("dtype").ok()?.getattr("kind").ok()?.extract().ok()?;
+    let narrow = match d {
+        DType::Float16 | DType::Float32 => Some(d),
+        DType::Complex64 => Some(DType::Float32),
+        _ => None,
+    };
     match kind.as_str() {
-        "f" => Some(Num::Float(obj.call_method0("__float__").ok()?.extract().ok()?)),
+        "f" => {
+            let value = match narrow {
+                Some(n) => obj.call_method1("astype", (dlpack::numpy_name(n),)).ok()?,
+                None => obj.clone(),
+            };
+            Some(Num::Float(value.call_method0("__float__").ok()?.extract().ok()?))
+        }
         "c" => {
-            let c = obj.call_method0("__complex__").ok()?;
+            let value = match d {
+                DType::Complex64 => obj.call_method1("astype", ("complex64",)).ok()?,
+                _ => obj.clone(),
+            };
+            let c = value.call_method0("__complex__").ok()?;
             let c = c.cast::<PyComplex>().ok()?;
             Some(Num::Complex(c.real(), c.imag()))
         }
@@ -968,7 +1037,10 @@ fn out_of_range(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> Py
 fn text(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<(*const u8, usize)> {
     if d == DType::Str {
         let s = obj.cast::<PyString>().map_err(|_| mismatch(obj, d, at))?;
-        let t = s.to_str()?;
+        // A str with a lone surrogate has no UTF-8 to pass.
+        let t = s.to_str().map_err(|e| {
+            PyValueError::new_err(format!("{} expects a str that UTF-8 can encode (Str), got one it cannot: {e}", at()))
+        })?;
         Ok((t.as_ptr(), t.len()))
     } else {
         let b = obj.cast::<PyBytes>().map_err(|_| mismatch(obj, d, at))?;
@@ -1054,12 +1126,15 @@ fn check_layout(
     Ok(())
 }
 
+/// The strides of a compact row-major layout (saturating: the extents of
+/// a tensor with no element may multiply past i64, and its strides are
+/// never stepped).
 fn compact_strides(shape: &[i64], elem: i64) -> Vec<i64> {
     let mut s = vec![0; shape.len()];
     let mut acc = elem;
     for i in (0..shape.len()).rev() {
         s[i] = acc;
-        acc *= shape[i].max(1);
+        acc = acc.saturating_mul(shape[i].max(1));
     }
     s
 }
@@ -1075,14 +1150,22 @@ fn read_only(spec: &ArraySpec, at: &dyn Fn() -> String) -> PyErr {
     PyValueError::new_err(format!("{} is an output ({}) and the array is read-only", at(), describe(spec)))
 }
 
-/// A NumPy array's tensor and, when it is not C-contiguous, its byte
-/// strides.
-type NumpyTensor<'a> = (DLTensor, Option<&'a [i64]>);
+/// A NumPy array argument's tensor, checked against the parameter's type.
+struct NumpyTensor<'a> {
+    tensor: DLTensor,
+    /// The byte strides when the array is not C-contiguous (the tensor's
+    /// `strides` are then still to be set, in elements).
+    strided: Option<&'a [i64]>,
+    /// The array's extents and byte strides.
+    shape: &'a [i64],
+    byte_strides: &'a [i64],
+    /// Whether the elements are aligned for their type (else the call
+    /// passes an aligned copy: aligned.rs).
+    aligned: bool,
+}
 
 /// The tensor of a NumPy array argument, checked against the parameter's
-/// type, with its byte strides when it is not C-contiguous (the tensor's
-/// `strides` are then still to be set, in elements); `None` when `obj` is
-/// not a NumPy array.
+/// type; `None` when `obj` is not a NumPy array.
 fn numpy_tensor<'a>(
     obj: &'a Bound<'_, PyAny>,
     spec: &ArraySpec,
@@ -1105,9 +1188,9 @@ fn numpy_tensor<'a>(
             let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
             let order = if native { "" } else { " in non-native byte order" };
             return Err(PyTypeError::new_err(format!(
-                "{} expects a {} array ({}), got an array of {shown}{order}",
+                "{} expects {} ({}), got an array of {shown}{order}",
                 at(),
-                dlpack::numpy_name(spec.dtype),
+                dlpack::an_array_of(spec.dtype),
                 describe(spec)
             )));
         }
@@ -1128,6 +1211,8 @@ fn numpy_tensor<'a>(
     if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
         return Err(read_only(spec, at));
     }
+    // A view of no element reads nothing, aligned or not.
+    let aligned = (data as usize) % dlpack::alignment(spec.dtype) as usize == 0 || shape.contains(&0);
     let tensor = DLTensor {
         data: data.cast(),
         device: DLDevice { device_type: 1, device_id: 0 },
@@ -1139,7 +1224,7 @@ fn numpy_tensor<'a>(
     };
     if flags & NPY_ARRAY_C_CONTIGUOUS != 0 {
         // Compact row-major: NULL strides (docs/abi.md §3).
-        return Ok(Some((tensor, None)));
+        return Ok(Some(NumpyTensor { tensor, strided: None, shape, byte_strides: bstrides, aligned }));
     }
     let elem = spec.dtype.size_bytes() as i64;
     if let Some(s) = bstrides.iter().find(|s| **s % elem != 0) {
@@ -1148,11 +1233,12 @@ fn numpy_tensor<'a>(
             at()
         )));
     }
-    Ok(Some((tensor, Some(bstrides))))
+    Ok(Some(NumpyTensor { tensor, strided: Some(bstrides), shape, byte_strides: bstrides, aligned }))
 }
 
 /// An array argument: a NumPy array (any layout) or an object with
-/// `__dlpack__` in host memory, never copied.
+/// `__dlpack__` in host memory, never copied unless its elements are not
+/// aligned for their type (aligned.rs).
 fn array<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
@@ -1161,7 +1247,18 @@ fn array<'py>(
     param: usize,
     call: &mut CallState<'py>,
 ) -> PyResult<Pointer> {
-    if let Some((tensor, bstrides)) = numpy_tensor(obj, spec, at)? {
+    if let Some(t) = numpy_tensor(obj, spec, at)? {
+        if !t.aligned {
+            // SAFETY: the array's elements, held by the caller for the call.
+            let copy = unsafe {
+                AlignedCopy::new(py, spec.dtype, t.tensor.data.cast(), t.shape, t.byte_strides, spec.output)
+            }?;
+            let tensor = DLTensor { data: copy.data.cast(), ..t.tensor };
+            call.copies.push((param, copy));
+            call.tensors.push(OwnTensor { tensor, shape_at: None, strides_at: None });
+            return Ok(Pointer::Own(call.tensors.len() - 1));
+        }
+        let (tensor, bstrides) = (t.tensor, t.strided);
         let strides_at = bstrides.map(|b| {
             // The tensor points at these once the call's storage stops
             // moving (`Function::invoke`).
@@ -1170,12 +1267,19 @@ fn array<'py>(
             call.strides.extend(b.iter().map(|s| s / elem));
             start
         });
-        call.tensors.push(OwnTensor { tensor, strides_at });
+        call.tensors.push(OwnTensor { tensor, shape_at: None, strides_at });
         return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     if obj.hasattr("__dlpack__")? {
         if obj.hasattr("__dlpack_device__")? {
-            let (device, _): (i32, i32) = obj.call_method0("__dlpack_device__")?.extract()?;
+            let device = obj.call_method0("__dlpack_device__")?;
+            let Ok((device, _)) = device.extract::<(i32, i32)>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: __dlpack_device__ returned {}, not a (device type, device id) pair of ints",
+                    at(),
+                    device.repr().map(|r| r.to_string()).unwrap_or_else(|_| type_name(&device))
+                )));
+            };
             if !dlpack::HOST_DEVICES.contains(&device) {
                 return Err(PyValueError::new_err(format!(
                     "{} expects an array in host memory, got one on {}",
@@ -1187,41 +1291,66 @@ fn array<'py>(
         let capsule = dlpack_capsule(obj)?;
         let tensor = capsule_tensor(py, &capsule, spec, at)?;
         // SAFETY: the capsule's live tensor, owned by the capsule, which the
-        // call holds until it returns.
-        let t = unsafe { &*tensor };
-        if !dlpack::HOST_DEVICES.contains(&t.device.device_type) {
-            return Err(PyValueError::new_err(format!(
-                "{} expects an array in host memory, got one on {}",
-                at(),
-                dlpack::device_name(t.device.device_type)
-            )));
-        }
-        if dlpack::dtype_of_dl(t.dtype) != Some(spec.dtype) {
-            let got = dlpack::dtype_of_dl(t.dtype).map(|d| dlpack::numpy_name(d).to_owned()).unwrap_or_else(|| {
-                format!("DLPack type code {} of {} bits ({} lanes)", t.dtype.code, t.dtype.bits, t.dtype.lanes)
-            });
-            return Err(PyTypeError::new_err(format!(
-                "{} expects a {} array ({}), got an array of {got}",
-                at(),
-                dlpack::numpy_name(spec.dtype),
-                describe(spec)
-            )));
-        }
-        let nd = t.ndim.max(0) as usize;
-        // SAFETY: a DLTensor's shape (and strides, when not null) hold
-        // `ndim` entries.
-        let shape: &[i64] = if nd == 0 { &[] } else { unsafe { std::slice::from_raw_parts(t.shape, nd) } };
+        // call holds until it returns; its shape and strides are followed
+        // only once its rank is the parameter's.
+        let checked = unsafe { dlpack::check_tensor(tensor, spec.dtype, spec.dims.len(), &describe(spec)) }.map_err(
+            |r| match r {
+                dlpack::Refusal::Type(m) => PyTypeError::new_err(format!("{} {m}", at())),
+                dlpack::Refusal::Value(m) => PyValueError::new_err(format!("{} {m}", at())),
+            },
+        )?;
         let elem = spec.dtype.size_bytes() as i64;
-        let bstrides: Option<Vec<i64>> = (!t.strides.is_null() && nd > 0)
-            .then(|| unsafe { std::slice::from_raw_parts(t.strides, nd) }.iter().map(|s| s * elem).collect());
-        check_layout(spec, shape, bstrides.as_deref(), at)?;
+        // Saturating: a stride along an axis of one element (or of a
+        // tensor of none) is never stepped and may be anything.
+        let bstrides: Option<SmallVec<[i64; 4]>> =
+            checked.strides.as_ref().map(|s| s.iter().map(|s| s.saturating_mul(elem)).collect());
+        check_layout(spec, &checked.shape, bstrides.as_deref(), at)?;
+        // Compiled code gets the call's copy of what was checked (and of
+        // the elements, when they are not aligned).
+        let shape_at = call.shapes.len();
+        call.shapes.extend_from_slice(&checked.shape);
+        if !checked.aligned {
+            let first = (checked.data as *mut u8).wrapping_add(checked.byte_offset as usize);
+            let byte_strides = bstrides.unwrap_or_else(|| compact_strides(&checked.shape, elem).into());
+            // SAFETY: the producer's elements, checked to lie in the
+            // address space, owned by the capsule the call holds.
+            let copy = unsafe { AlignedCopy::new(py, spec.dtype, first, &checked.shape, &byte_strides, spec.output) }?;
+            let tensor = DLTensor {
+                data: copy.data.cast(),
+                device: DLDevice { device_type: 1, device_id: 0 },
+                ndim: spec.dims.len() as i32,
+                dtype: dlpack::dl_dtype(spec.dtype),
+                shape: std::ptr::null_mut(),
+                strides: std::ptr::null_mut(),
+                byte_offset: 0,
+            };
+            call.copies.push((param, copy));
+            call.tensors.push(OwnTensor { tensor, shape_at: Some(shape_at), strides_at: None });
+            call.capsules.push((param, capsule));
+            return Ok(Pointer::Own(call.tensors.len() - 1));
+        }
+        let strides_at = checked.strides.map(|s| {
+            let start = call.strides.len();
+            call.strides.extend_from_slice(&s);
+            start
+        });
+        let tensor = DLTensor {
+            data: checked.data,
+            device: checked.device,
+            ndim: spec.dims.len() as i32,
+            dtype: dlpack::dl_dtype(spec.dtype),
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            byte_offset: checked.byte_offset,
+        };
+        call.tensors.push(OwnTensor { tensor, shape_at: Some(shape_at), strides_at });
         call.capsules.push((param, capsule));
-        return Ok(Pointer::Borrowed(tensor));
+        return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     Err(PyTypeError::new_err(format!(
-        "{} expects a {} array ({}: a NumPy array or an object with __dlpack__), got {}",
+        "{} expects {} ({}: a NumPy array or an object with __dlpack__), got {}",
         at(),
-        dlpack::numpy_name(spec.dtype),
+        dlpack::an_array_of(spec.dtype),
         describe(spec),
         type_name(obj)
     )))
@@ -1405,7 +1534,9 @@ unsafe fn returned_array<'py>(
             if tensor.is_null() || keeper.is_null() {
                 continue;
             }
-            if let Some((alo, ahi)) = extent(&*tensor, elem.max(1)) {
+            // The argument's own element size (its dtype may differ).
+            let arg_elem = (i64::from((*tensor).dtype.bits) / 8).max(1);
+            if let Some((alo, ahi)) = extent(&*tensor, arg_elem) {
                 if lo < ahi && alo < hi {
                     // A view of the argument: it keeps the argument alive.
                     return owned_array(py, managed, d, Some(Bound::from_borrowed_ptr(py, keeper).unbind()));

@@ -4,6 +4,7 @@
 //! exported functions become [`call::Function`] objects and its ufuncs
 //! NumPy ufuncs.
 
+mod aligned;
 mod builder;
 mod call;
 mod cli;

@@ -1,5 +1,6 @@
-//! NumPy scalars: the results of calls (`numpy.float64` for a Float64), and
-//! the values of NumPy scalar arguments.
+//! NumPy scalars: the results of calls (`numpy.float64` for a Float64), the
+//! values of NumPy scalar arguments, and numbers rounded to a float dtype
+//! once, from their exact value, as NumPy's casts round them.
 //!
 //! A result is made the way `PyArray_Scalar` makes one, without its
 //! per-call descriptor work: the scalar type is looked up once per
@@ -179,5 +180,56 @@ pub fn numpy_value(obj: &Bound<'_, PyAny>) -> Option<NumpyValue> {
             23 => NumpyValue::Float(half::f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f64()),
             _ => NumpyValue::Other,
         })
+    }
+}
+
+/// The register bits of `v` as the float dtype `d` (a Float32 or Float16 in
+/// the low bits), rounded once to nearest, ties to even.
+pub fn float_bits(d: DType, v: f64) -> u64 {
+    match d {
+        DType::Float16 => u64::from(f64_to_f16_bits(v)),
+        DType::Float32 => u64::from((v as f32).to_bits()),
+        _ => v.to_bits(),
+    }
+}
+
+/// The bits of a Float16 nearest `v`. `half`'s own conversion from f64
+/// goes through f32 (or drops the low 32 bits of the significand), which
+/// rounds twice; here the f32 step rounds to odd instead (an inexact result
+/// keeps a set last bit), which carries the lost bits' "above or below the
+/// halfway point" to the second rounding: f32's 24 bits are more than the
+/// two extra bits round-to-odd needs over f16's 11.
+pub fn f64_to_f16_bits(v: f64) -> u16 {
+    let r = v as f32;
+    let odd = if v.is_nan() || f64::from(r) == v || r.to_bits() & 1 == 1 {
+        r
+    } else if f64::from(r).abs() > v.abs() {
+        // One step towards zero, where `v` lies (sign and magnitude bits).
+        f32::from_bits(r.to_bits() - 1)
+    } else {
+        f32::from_bits(r.to_bits() + 1)
+    };
+    half::f16::from_f32(odd).to_bits()
+}
+
+/// The register bits, as the float dtype `d`, of the integer of sign
+/// `negative` and `magnitude`, rounded once to nearest, ties to even (as C
+/// and NumPy cast an integer; not through Float64 for a narrower dtype).
+pub fn integer_float_bits(d: DType, negative: bool, magnitude: u128) -> u64 {
+    match d {
+        DType::Float16 => {
+            // Below 2**24 the f32 is exact and the one rounding is to f16;
+            // from 65520 up, f16 has only infinity.
+            let h = if magnitude < 1 << 24 { half::f16::from_f32(magnitude as f32) } else { half::f16::INFINITY };
+            u64::from(if negative { -h } else { h }.to_bits())
+        }
+        DType::Float32 => {
+            let f = magnitude as f32;
+            u64::from(if negative { -f } else { f }.to_bits())
+        }
+        _ => {
+            let f = magnitude as f64;
+            if negative { -f } else { f }.to_bits()
+        }
     }
 }

@@ -3,10 +3,11 @@
 producers that refuse the keyword, and honours a versioned tensor's flags:
 a read-only tensor (or a copy the producer made) is refused for an `Out`
 parameter with postc's own message, as a read-only NumPy array is."""
-import ctypes
-
 import numpy as np
 import pytest
+
+from capsules import IS_COPIED, of_array
+from capsules import READ_ONLY as READ_ONLY_FLAG
 
 READ_ONLY = r"scale\(\): parameter `x` is an output \(Out\[Float32\[:\]\]\) and the array is read-only"
 
@@ -87,66 +88,17 @@ def test_a_copy_the_producer_made_is_refused_for_an_output(kernels):
     assert kernels.total(Versioned(np.arange(3.0), copy=True)) == 3
 
 
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-
-class DLPackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-
-class DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
-                ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
-
-
-capsule_new = ctypes.pythonapi.PyCapsule_New
-capsule_new.restype = ctypes.py_object
-capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-
-
-class Handmade:
-    """A producer that builds its versioned capsule itself: a float32
-    vector, with the flags and version it is given."""
-
-    def __init__(self, a, flags=0, version=(1, 0)):
-        assert a.dtype == np.float32 and a.ndim == 1
-        self.a = a
-        self.shape = (ctypes.c_int64 * 1)(a.shape[0])
-        self.strides = (ctypes.c_int64 * 1)(a.strides[0] // 4)
-        self.managed = DLManagedTensorVersioned(
-            DLPackVersion(*version), None, None, flags,
-            DLTensor(a.ctypes.data, DLDevice(1, 0), 1, DLDataType(2, 32, 1), self.shape, self.strides, 0))
-
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        assert max_version == (1, 0)
-        return capsule_new(ctypes.addressof(self.managed), b"dltensor_versioned", None)
-
-    def __dlpack_device__(self):
-        return (1, 0)
-
-
 def test_a_handmade_read_only_capsule(kernels):
     y = np.ones(4, np.float32)
     with pytest.raises(ValueError, match=READ_ONLY):
-        kernels.scale(Handmade(y, flags=1), 2.0)
+        kernels.scale(of_array(y, flags=READ_ONLY_FLAG), 2.0)
     assert y.tolist() == [1, 1, 1, 1]
-    kernels.scale(Handmade(y[::2]), 2.0)
+    kernels.scale(of_array(y[::2]), 2.0)
     assert y.tolist() == [2, 1, 2, 1]
     with pytest.raises(ValueError, match=r"exported a copy of the array"):
-        kernels.scale(Handmade(y, flags=2), 2.0)
+        kernels.scale(of_array(y, flags=IS_COPIED), 2.0)
 
 
 def test_a_later_major_version_is_refused(kernels):
     with pytest.raises(ValueError, match=r"parameter `x`: the producer exported DLPack 2\.0, which postc cannot read"):
-        kernels.scale(Handmade(np.ones(2, np.float32), version=(2, 0)), 2.0)
+        kernels.scale(of_array(np.ones(2, np.float32), version=(2, 0)), 2.0)
