@@ -186,6 +186,28 @@ pub fn prepare(program: &Program, options: &CodegenOptions) -> Result<Program, V
     Ok(p)
 }
 
+/// The largest function, in [`optimiser_size`] units, that a backend hands
+/// to its optimiser (LLVM's passes, the C compiler's `-O2`). Above it their
+/// time per instruction grows with the function's size (docs/backends.md,
+/// "Limits"), so such a function is compiled without optimisation and the
+/// compile time stays linear in the program's size.
+pub const OPT_LIMIT: usize = 16_384;
+
+/// What a function costs an optimiser: its instructions, and for each
+/// `pow` the loop that the integer power helper inlines (loop analyses
+/// work on every loop of the function and on what each loop's result
+/// feeds, so loops weigh more than straight-line code).
+pub fn optimiser_size(f: &postc_ir::Function) -> usize {
+    let pows = f.body.tags.iter().filter(|o| **o == postc_ir::Opcode::Pow).count();
+    f.body.num_insts() + 16 * pows
+}
+
+/// Whether `f` is compiled without optimisation: its [`optimiser_size`] is
+/// over [`OPT_LIMIT`].
+pub fn too_large_to_optimise(f: &postc_ir::Function) -> bool {
+    optimiser_size(f) > OPT_LIMIT
+}
+
 /// The number of codegen units for a program of `insts` instructions: one
 /// below [`UNIT_THRESHOLD`], else one per threshold's worth, from 2 to
 /// [`MAX_UNITS`]. It depends on the program alone (not on the threads), so

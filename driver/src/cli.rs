@@ -76,13 +76,14 @@ pub(crate) enum Command {
         /// Panic on integer overflow (the -O0 semantics) instead of wrapping.
         #[arg(long)]
         overflow_checks: bool,
-        /// Stop with an `out of fuel` error (exit status 101) after N instructions.
+        /// Stop with an `out of fuel` error (exit status 101) after N units of work: one per
+        /// instruction, and one more per byte of text an instruction reads and per element it allocates.
         #[arg(long, value_name = "N")]
         fuel: Option<u64>,
         /// Directories searched for imported modules (`a.b` is `a/b.py` or `a/b.pir`).
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
-        /// Arguments, one per parameter, in Python syntax (`3`, `-1.5`, `True`, `1+2j`).
+        /// Arguments, one per parameter, in Python syntax (`3`, `0x1f`, `-1.5`, `True`, `1+2j`, `'text'`, `b'\x00'`).
         #[arg(last = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },

@@ -212,8 +212,14 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         GpuArg::Off => postc_codegen::llvm::gpu::GpuMode::Off,
     };
     let gpu_arch = if device_only { a.gpu_arch.clone().or(a.cpu.clone()) } else { a.gpu_arch.clone() };
+    let gpu = postc_codegen::llvm::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch };
+    if gpu.arch.is_some() {
+        if let Err(e) = gpu.check_arch() {
+            return usage_error(&e);
+        }
+    }
     let options = CodegenOptions {
-        gpu: postc_codegen::llvm::gpu::GpuOptions { mode: gpu_mode, arch: gpu_arch },
+        gpu,
         opt: level,
         target: a.target.clone(),
         cpu: if device_only { None } else { a.cpu.clone() },
@@ -350,7 +356,24 @@ fn parse_arg(text: &str, dtype: DType) -> Option<Value> {
             _ => return None,
         }),
         d if d.is_int() => {
-            let x: i128 = t.replace('_', "").parse().ok()?;
+            // Python's integer literals: a sign, `0x`/`0o`/`0b`, underscores.
+            let digits = t.replace('_', "");
+            let (neg, digits) = match digits.strip_prefix('-') {
+                Some(d) => (true, d.to_owned()),
+                None => (false, digits.strip_prefix('+').unwrap_or(&digits).to_owned()),
+            };
+            let lower = digits.to_ascii_lowercase();
+            let (radix, body) = match lower.get(..2) {
+                Some("0x") => (16, &lower[2..]),
+                Some("0o") => (8, &lower[2..]),
+                Some("0b") => (2, &lower[2..]),
+                _ => (10, lower.as_str()),
+            };
+            if body.is_empty() || body.starts_with(['+', '-']) {
+                return None;
+            }
+            let x = i128::from_str_radix(body, radix).ok()?;
+            let x = if neg { -x } else { x };
             let (lo, hi) = d.int_range()?;
             if x < lo || x > hi {
                 return None;
@@ -376,10 +399,96 @@ fn parse_arg(text: &str, dtype: DType) -> Option<Value> {
             };
             Value::complex(d, re, im)
         }
-        DType::Str => Value::Str(text.to_owned()),
-        DType::Bytes => Value::Bytes(text.as_bytes().to_vec()),
+        DType::Str => Value::Str(String::from_utf8(python_text(t, false)?).ok()?),
+        DType::Bytes => Value::Bytes(python_text(t, true)?),
         _ => return None,
     })
+}
+
+/// A Python string literal (`bytes`: a bytes literal) as its UTF-8 text or
+/// its bytes: an optional prefix (`r`, `u`; `b`, `br`, `rb`, in either case),
+/// one of the four quotes, and Python's escapes unless raw (`\n`, `\x41`,
+/// `\101`, and in a string `\u00e9` and `\U0001f600`; an unknown escape keeps
+/// its backslash, as Python does). `None` when the text is not one.
+fn python_text(text: &str, bytes: bool) -> Option<Vec<u8>> {
+    let split = text.find(['\'', '"'])?;
+    let prefix = text[..split].to_ascii_lowercase();
+    let raw = match (bytes, prefix.as_str()) {
+        (false, "" | "u") | (true, "b") => false,
+        (false, "r") | (true, "br" | "rb") => true,
+        _ => return None,
+    };
+    let rest = &text[split..];
+    let quote = if rest.starts_with("'''") || rest.starts_with("\"\"\"") { &rest[..3] } else { &rest[..1] };
+    if rest.len() < 2 * quote.len() {
+        return None;
+    }
+    let body = rest.strip_prefix(quote)?.strip_suffix(quote)?;
+    if (quote.len() == 1 && body.contains('\n')) || (bytes && !body.is_ascii()) {
+        return None;
+    }
+    let q = quote.chars().next()?;
+    let mut out = Vec::with_capacity(body.len());
+    let push = |out: &mut Vec<u8>, c: char| out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes());
+    let mut chars = body.chars().peekable();
+    // Unescaped quotes in a row: as many as open the literal would close it
+    // (a quote just before the closing ones too).
+    let mut run = 0;
+    while let Some(c) = chars.next() {
+        run = if c == q { run + 1 } else { 0 };
+        if run == quote.len() || (run > 0 && chars.peek().is_none()) {
+            return None;
+        }
+        if c != '\\' {
+            push(&mut out, c);
+            continue;
+        }
+        let e = chars.next()?;
+        if raw {
+            // A raw literal keeps the backslash and what follows it (which
+            // may be a quote).
+            out.push(b'\\');
+            push(&mut out, e);
+            continue;
+        }
+        let mut hex = |n: usize| -> Option<u32> {
+            let digits: String = (0..n).map(|_| chars.next()).collect::<Option<String>>()?;
+            digits.chars().all(|d| d.is_ascii_hexdigit()).then(|| u32::from_str_radix(&digits, 16).ok())?
+        };
+        match e {
+            '\n' => {}
+            '\\' | '\'' | '"' => push(&mut out, e),
+            'a' => out.push(7),
+            'b' => out.push(8),
+            'f' => out.push(12),
+            'n' => out.push(b'\n'),
+            'r' => out.push(b'\r'),
+            't' => out.push(b'\t'),
+            'v' => out.push(11),
+            'x' if bytes => out.push(hex(2)? as u8),
+            'x' => push(&mut out, char::from_u32(hex(2)?)?),
+            'u' if !bytes => push(&mut out, char::from_u32(hex(4)?)?),
+            'U' if !bytes => push(&mut out, char::from_u32(hex(8)?)?),
+            '0'..='7' => {
+                let mut v = e.to_digit(8)?;
+                for _ in 0..2 {
+                    let Some(d) = chars.peek().and_then(|d| d.to_digit(8)) else { break };
+                    v = v * 8 + d;
+                    chars.next();
+                }
+                if bytes {
+                    out.push((v & 0xff) as u8);
+                } else {
+                    push(&mut out, char::from_u32(v)?);
+                }
+            }
+            other => {
+                out.push(b'\\');
+                push(&mut out, other);
+            }
+        }
+    }
+    Some(out)
 }
 
 pub(crate) fn run(
@@ -414,7 +523,14 @@ pub(crate) fn run(
         }
         match parse_arg(a, t.dtype) {
             Some(v) => values.push(v),
-            None => return usage_error(&format!("argument `{a}` is not a valid {} for parameter %{name}", t.dtype)),
+            None => {
+                let hint = match t.dtype {
+                    DType::Str => ": write a Python string literal, such as 'text'",
+                    DType::Bytes => ": write a Python bytes literal, such as b'text'",
+                    _ => "",
+                };
+                return usage_error(&format!("argument `{a}` is not a valid {} for parameter %{name}{hint}", t.dtype));
+            }
         }
     }
     let mut interp = Interpreter::new(&program, options);

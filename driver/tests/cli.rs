@@ -133,6 +133,70 @@ fn run_prints_results_as_python_and_panics_with_location() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is an array"));
 }
 
+/// A module of text and Float32 results for `run`.
+const TEXTS: &str = "module t\n\nfunc greet(%name: Str) -> Str {\nentry:\n  %h: Str = const \"hello \"\n  \
+%r: Str = add %h, %name\n  return %r\n}\n\nfunc echo(%b: Bytes) -> Bytes {\nentry:\n  return %b\n}\n\n\
+func num(%x: Int64) -> Int64 {\nentry:\n  return %x\n}\n\nfunc tie(%x: Float32) -> Float32 {\nentry:\n  return %x\n}\n";
+
+/// `run` reads Str and Bytes arguments as Python literals (quotes,
+/// prefixes, escapes), integers with Python's prefixes and underscores, and
+/// prints a Float32 as NumPy does (a tie of the two shortest decimals goes
+/// to the even digit).
+#[test]
+fn run_reads_arguments_as_python_literals() {
+    let f = write_temp("texts", TEXTS);
+    let run =
+        |entry: &str, arg: &str| driver().arg("run").arg(&f).args(["--entry", entry, "--", arg]).output().unwrap();
+    for (arg, want) in [
+        ("'bob'", "hello bob"),
+        ("\"bob\"", "hello bob"),
+        ("'it\\'s'", "hello it's"),
+        ("'''a'b\"c'''", "hello a'b\"c"),
+        ("'tab\\tx'", "hello tab\tx"),
+        ("r'a\\n'", "hello a\\n"),
+        ("u'\\u00e9\\x41\\101\\U0001F600'", "hello éAA😀"),
+        ("'\\q'", "hello \\q"),
+    ] {
+        let out = run("greet", arg);
+        assert!(out.status.success(), "{arg}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{arg}");
+    }
+    for (arg, want) in [
+        ("b'\\x00a\\''", "b\"\\x00a'\""),
+        ("B'ab'", "b'ab'"),
+        ("rb'\\x00'", "b'\\\\x00'"),
+        ("b'\\u00e9'", "b'\\\\u00e9'"),
+    ] {
+        let out = run("echo", arg);
+        assert!(out.status.success(), "{arg}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{arg}");
+    }
+    for (arg, want) in [("0x1F", "31"), ("-0b101", "-5"), ("1_000", "1000"), ("+7", "7"), ("0o17", "15")] {
+        let out = run("num", arg);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{arg}");
+    }
+    let out = run("tie", "-299092.625");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "-299092.62\n");
+    for (entry, arg, what) in [
+        ("greet", "bob", "Str"),
+        ("greet", "'bob", "Str"),
+        ("greet", "'a'b'", "Str"),
+        ("greet", "'a\\'", "Str"),
+        ("greet", "b'bob'", "Str"),
+        ("echo", "'ab'", "Bytes"),
+        ("echo", "b'é'", "Bytes"),
+        ("num", "0x", "Int64"),
+    ] {
+        let out = run(entry, arg);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{arg}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: argument `{arg}` is not a valid {what} for parameter %")),
+            "{stderr}"
+        );
+    }
+}
+
 #[test]
 fn passes_lists_every_pass() {
     let out = driver().arg("passes").output().unwrap();
@@ -329,6 +393,72 @@ fn unknown_cpus_are_errors() {
         let out = out.unwrap();
         assert!(out.status.success(), "{target} {cpu}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// An unknown `--gpu-arch` (or `--cpu` of device code) is a usage error
+/// that lists the architectures LLVM knows; a known one compiles.
+#[test]
+fn unknown_gpu_architectures_are_usage_errors() {
+    let f = write_temp("gpu-arch", KERNELS);
+    let o = f.with_extension("o");
+    for (args, arch, what, listed) in [
+        (&["--gpu-arch", "sm_0"][..], "sm_0", "nvptx", "sm_90"),
+        (&["--gpu", "amdgpu", "--gpu-arch", "gfx0"][..], "gfx0", "amdgpu", "gfx90a"),
+        (&["--emit", "ptx", "--cpu", "sm_1"][..], "sm_1", "nvptx", "sm_80"),
+    ] {
+        let out = driver().arg("compile").arg(&f).arg("-o").arg(&o).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let head = format!("error: unknown GPU architecture `{arch}` for {what}; the known ones are: ");
+        assert!(stderr.starts_with(&head), "{args:?}: {stderr}");
+        assert!(stderr.split(": ").last().unwrap().trim().split(", ").any(|a| a == listed), "{stderr}");
+        assert!(!o.exists(), "{args:?} wrote an output");
+    }
+    let out = driver().arg("compile").arg(&f).arg("-o").arg(&o).args(["--gpu-arch", "sm_80"]).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `alloc` of an array of text is refused alike by `check`, `run` and
+/// `compile` (through every backend), with the verifier's located error.
+#[test]
+fn check_run_and_compile_agree_on_allocating_text_arrays() {
+    let f = root().join("tests/invalid/alloc_text_array.pir");
+    let o = std::env::temp_dir().join(format!("postc-cli-{}-alloc-text.o", std::process::id()));
+    let want = "error: `alloc` %buf: cannot allocate an array of Bytes: arrays hold numbers and Bool\n  \
+                ┌─ tests/invalid/alloc_text_array.pir:6:3\n";
+    let mut runs: Vec<Vec<String>> = vec![
+        vec!["check".into(), "tests/invalid/alloc_text_array.pir".into()],
+        vec![
+            "run".into(),
+            "tests/invalid/alloc_text_array.pir".into(),
+            "--entry".into(),
+            "f".into(),
+            "--".into(),
+            "3".into(),
+        ],
+    ];
+    for backend in ["llvm", "c", "qbe"] {
+        let mut c: Vec<String> = vec!["compile".into(), f.display().to_string(), "-o".into(), o.display().to_string()];
+        c.extend(["--backend".into(), backend.into()]);
+        runs.push(c);
+    }
+    runs.push(vec![
+        "compile".into(),
+        "tests/invalid/alloc_text_array.pir".into(),
+        "--backend".into(),
+        "wasm".into(),
+        "--emit".into(),
+        "wasm".into(),
+        "-o".into(),
+        o.display().to_string(),
+    ]);
+    for args in runs {
+        let out = driver().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).replace(&format!("{}/", root().display()), "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(want), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && !o.exists(), "{args:?}");
     }
 }
 

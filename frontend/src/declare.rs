@@ -435,11 +435,19 @@ impl Declarer<'_> {
     fn global_assign(&mut self, d: &mut Declared, target: &ast::ExprName, ann: Option<&Expr>, value: &Expr) {
         let name = target.id.to_string();
         if let (None, Expr::Name(n)) = (ann, value) {
-            if let Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) =
-                d.globals.get(n.id.as_str())
-            {
-                d.module.decl_locs.aliases.insert(name.clone(), self.src.loc(self.file, target));
-                d.globals.insert(name, Global::Alias(n.id.to_string()));
+            let source = n.id.as_str();
+            let to = match d.globals.get(source) {
+                // As in Python, the alias takes the function the name holds
+                // now: `g = f; h = g; g = h` leaves both naming `f`.
+                Some(Global::Alias(t)) => Some(t.clone()),
+                Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. }) => Some(source.to_owned()),
+                _ => None,
+            };
+            if let Some(to) = to {
+                if to != name {
+                    d.module.decl_locs.aliases.insert(name.clone(), self.src.loc(self.file, target));
+                    d.globals.insert(name, Global::Alias(to));
+                }
                 return;
             }
         }
@@ -500,6 +508,10 @@ impl Declarer<'_> {
 
     /// Reads a type annotation.
     pub(crate) fn annotation(&mut self, d: &Declared, e: &Expr) -> Option<Annot> {
+        crate::syntax::deep(|| self.annotation_inner(d, e))
+    }
+
+    fn annotation_inner(&mut self, d: &Declared, e: &Expr) -> Option<Annot> {
         match e {
             Expr::NoneLiteral(_) => Some(Annot::None),
             Expr::Name(_) | Expr::Attribute(_) => match self.type_name(d, e) {

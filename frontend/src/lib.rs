@@ -28,18 +28,19 @@ use std::path::{Path, PathBuf};
 /// The file extension of POST Python sources.
 pub const EXTENSION: &str = "py";
 
-/// A parsed syntax tree. Dropping one recurses as deep as the tree (a sum
-/// of 100,000 terms is 100,000 levels), so a large tree is dropped on a
-/// stack sized for the worst case its source allows.
+/// A parsed syntax tree. Dropping a tree the ordinary way recurses as deep
+/// as the tree (a sum of 100,000 terms is 100,000 levels), on whatever
+/// stack the caller has; so a tree is taken apart bottom-up first
+/// ([`Dismantle`]), each level on a stack that grows on the heap, and what
+/// is finally dropped has no nesting.
 struct Tree {
     parsed: Option<Parsed<ModModule>>,
-    source_len: usize,
 }
 
 impl Tree {
     fn parse(text: &str) -> Tree {
         let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module)).try_into_module();
-        Tree { parsed, source_len: text.len() }
+        Tree { parsed }
     }
 
     fn body(&self) -> &[Stmt] {
@@ -64,12 +65,40 @@ impl Tree {
 impl Drop for Tree {
     fn drop(&mut self) {
         let Some(parsed) = self.parsed.take() else { return };
-        if self.source_len < 16 * 1024 {
-            drop(parsed);
-        } else {
-            // At most one level of nesting per source byte.
-            stacker::grow((1 << 20) + self.source_len.saturating_mul(512), move || drop(parsed));
-        }
+        let mut module = parsed.into_syntax();
+        use ruff_python_ast::visitor::transformer::Transformer;
+        Dismantle.visit_body(&mut module.body);
+    }
+}
+
+/// Replaces every expression, statement and pattern of a tree by a leaf,
+/// children first, so that each node is dropped once its children already
+/// are leaves: the drop of any node is shallow. The walk recurses through
+/// [`syntax::deep`], which grows the stack on the heap.
+struct Dismantle;
+
+impl ruff_python_ast::visitor::transformer::Transformer for Dismantle {
+    fn visit_stmt(&self, stmt: &mut Stmt) {
+        use ruff_python_ast::visitor::transformer::walk_stmt;
+        syntax::deep(|| walk_stmt(self, stmt));
+        *stmt = Stmt::Pass(ruff_python_ast::StmtPass { node_index: Default::default(), range: stmt.range() });
+    }
+
+    fn visit_expr(&self, expr: &mut ruff_python_ast::Expr) {
+        use ruff_python_ast::visitor::transformer::walk_expr;
+        syntax::deep(|| walk_expr(self, expr));
+        *expr = ruff_python_ast::Expr::NoneLiteral(ruff_python_ast::ExprNoneLiteral::default());
+    }
+
+    fn visit_pattern(&self, pattern: &mut ruff_python_ast::Pattern) {
+        use ruff_python_ast::visitor::transformer::walk_pattern;
+        syntax::deep(|| walk_pattern(self, pattern));
+        *pattern = ruff_python_ast::Pattern::MatchAs(ruff_python_ast::PatternMatchAs {
+            node_index: Default::default(),
+            range: Default::default(),
+            pattern: None,
+            name: None,
+        });
     }
 }
 
@@ -181,7 +210,8 @@ impl SourceFrontend for PyFrontend {
         let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
         let stmts: &[Stmt] = parsed.body();
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
-        let declared_errors = d.diags;
+        let mut declared_errors = d.diags;
+        declared_errors.truncate(postc_ir::diag::MAX_ERRORS);
         self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, declared_errors });
         Ok(module)
     }
@@ -244,6 +274,7 @@ impl SourceFrontend for PyFrontend {
         if diags.is_empty() {
             Ok(())
         } else {
+            diags.truncate(postc_ir::diag::MAX_ERRORS);
             Err(diags)
         }
     }

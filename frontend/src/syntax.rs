@@ -7,6 +7,21 @@ use postc_ir::{ConstValue, DType};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
+/// Stack left before a deeply recursive step grows the stack, and by how much.
+const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_GROWTH: usize = 4 * 1024 * 1024;
+
+/// Runs one level of a walk that recurses as deep as the syntax tree (a
+/// sum of 100,000 terms is 100,000 levels; an `elif` chain is flat in the
+/// tree). When less than [`STACK_RED_ZONE`] is left, the rest of the walk
+/// runs on a new segment allocated on the heap, so that how deep a walk goes
+/// is bounded by memory, never by the stack of the thread that called the
+/// compiler (the Python package calls it on the caller's thread, whatever
+/// its stack).
+pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, f)
+}
+
 /// A Python literal (or folded constant) not yet given a dtype.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Lit {
@@ -151,18 +166,26 @@ pub(crate) fn stmt_name(s: &Stmt) -> &'static str {
     }
 }
 
-/// `a.b.c` of a name or attribute chain.
+/// `a.b.c` of a name or attribute chain (walked in a loop: a chain may be
+/// as long as the line).
 pub(crate) fn dotted(e: &Expr) -> Option<String> {
-    use crate::lower::{STACK_GROWTH, STACK_RED_ZONE};
-    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || dotted_inner(e))
-}
-
-fn dotted_inner(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Name(n) => Some(n.id.to_string()),
-        Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr.id)),
-        _ => None,
+    let mut parts = Vec::new();
+    let mut e = e;
+    loop {
+        match e {
+            Expr::Name(n) => {
+                parts.push(n.id.as_str());
+                break;
+            }
+            Expr::Attribute(a) => {
+                parts.push(a.attr.id.as_str());
+                e = &a.value;
+            }
+            _ => return None,
+        }
     }
+    parts.reverse();
+    Some(parts.join("."))
 }
 
 /// A literal expression (a number, string, bytes or boolean).
@@ -194,8 +217,7 @@ pub(crate) fn fold_const(
     constant: &dyn Fn(&str) -> Option<(Lit, Scalar)>,
     dtype: &dyn Fn(&str) -> Option<DType>,
 ) -> FoldResult {
-    use crate::lower::{STACK_GROWTH, STACK_RED_ZONE};
-    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || fold_const_inner(e, constant, dtype))
+    deep(|| fold_const_inner(e, constant, dtype))
 }
 
 fn fold_const_inner(

@@ -3,6 +3,14 @@
 //! [`DomTree`] (Cooper–Harvey–Kennedy iterative dominators over the RPO,
 //! with O(1) dominance queries from DFS numbers of the tree).
 //!
+//! The iterative algorithm is the fastest on the graphs code has, but its
+//! intersections walk up the tree from each predecessor: a block with many
+//! predecessors deep in the tree (the join of `a and b and c and ...`, of
+//! an `elif` chain, of a long conditional expression) costs the sum of
+//! their depths, quadratic in the chain's length. So the walks are counted,
+//! and past a budget linear in the graph's size the tree is computed again
+//! by Lengauer–Tarjan with path compression (O(m log n) on any graph).
+//!
 //! Both tolerate malformed bodies: a block whose range is invalid or whose
 //! last instruction is not a terminator has no successors, and branch
 //! targets out of range are ignored (the verifier reports them). Both can be
@@ -216,6 +224,26 @@ pub struct DomTree {
     /// Scratch: dominators by RPO position.
     doms: Vec<u32>,
     stack: Vec<(u32, u32)>,
+    lt: LtScratch,
+}
+
+/// Scratch of [`DomTree::lengauer_tarjan`], indexed by DFS pre-order number
+/// (`pre` by block).
+#[derive(Clone, Debug, Default)]
+struct LtScratch {
+    pre: Vec<u32>,
+    vertex: Vec<u32>,
+    parent: Vec<u32>,
+    semi: Vec<u32>,
+    label: Vec<u32>,
+    ancestor: Vec<u32>,
+    idom: Vec<u32>,
+    /// Buckets: the first vertex whose semidominator each vertex is, and
+    /// the next in the same bucket.
+    head: Vec<u32>,
+    next: Vec<u32>,
+    stack: Vec<(u32, u32)>,
+    path: Vec<u32>,
 }
 
 impl DomTree {
@@ -231,6 +259,12 @@ impl DomTree {
 
     /// Recomputes the tree of `cfg` into this one's buffers.
     pub fn recompute(&mut self, cfg: &Cfg) {
+        self.recompute_with_budget(cfg, 8 * (cfg.preds.len() + cfg.rpo.len()) + 1024);
+    }
+
+    /// [`DomTree::recompute`], the iterative algorithm allowed `budget`
+    /// steps up the tree before Lengauer–Tarjan takes over.
+    fn recompute_with_budget(&mut self, cfg: &Cfg, mut budget: usize) {
         let n = cfg.num_blocks();
         let r = cfg.rpo.len();
         let doms = &mut self.doms;
@@ -249,7 +283,7 @@ impl DomTree {
         let mut back_edges = false;
         let mut changed = r > 1;
         let mut first = true;
-        while changed {
+        'passes: while changed {
             changed = false;
             for i in 1..r {
                 let b = cfg.rpo[i] as usize;
@@ -272,10 +306,16 @@ impl DomTree {
                         while x != y {
                             while x > y {
                                 x = doms[x as usize];
+                                budget = budget.saturating_sub(1);
                             }
                             while y > x {
                                 y = doms[y as usize];
+                                budget = budget.saturating_sub(1);
                             }
+                        }
+                        if budget == 0 {
+                            Self::lengauer_tarjan(cfg, doms, &mut self.lt);
+                            break 'passes;
                         }
                         x
                     };
@@ -344,6 +384,115 @@ impl DomTree {
                 self.range[b as usize][1] = counter - 1;
                 self.stack.pop();
             }
+        }
+    }
+
+    /// The dominators of `cfg` by Lengauer and Tarjan's algorithm with path
+    /// compression (the simple version: O(m log n)), written into `doms` by
+    /// RPO position as the iterative algorithm leaves them. Every walk is a
+    /// loop over an explicit stack.
+    fn lengauer_tarjan(cfg: &Cfg, doms: &mut [u32], lt: &mut LtScratch) {
+        let n = cfg.num_blocks();
+        let r = cfg.rpo.len();
+        if r == 0 {
+            return;
+        }
+        let LtScratch { pre, vertex, parent, semi, label, ancestor, idom, head, next, stack, path } = lt;
+        // Depth-first pre-order numbers, and each vertex's tree parent.
+        pre.clear();
+        pre.resize(n, NONE);
+        vertex.clear();
+        parent.clear();
+        stack.clear();
+        let entry = cfg.rpo[0];
+        pre[entry as usize] = 0;
+        vertex.push(entry);
+        parent.push(NONE);
+        stack.push((entry, 0));
+        while let Some(top) = stack.last_mut() {
+            let (b, k) = *top;
+            let succs = &cfg.succs[cfg.succ_start[b as usize] as usize..cfg.succ_start[b as usize + 1] as usize];
+            if (k as usize) < succs.len() {
+                top.1 += 1;
+                let s = succs[k as usize];
+                if pre[s as usize] == NONE {
+                    pre[s as usize] = vertex.len() as u32;
+                    parent.push(pre[b as usize]);
+                    vertex.push(s);
+                    stack.push((s, 0));
+                }
+            } else {
+                stack.pop();
+            }
+        }
+        let m = vertex.len();
+        semi.clear();
+        semi.extend(0..m as u32);
+        label.clear();
+        label.extend(0..m as u32);
+        ancestor.clear();
+        ancestor.resize(m, NONE);
+        idom.clear();
+        idom.resize(m, 0);
+        head.clear();
+        head.resize(m, NONE);
+        next.clear();
+        next.resize(m, NONE);
+        // The vertex of least semidominator on the compressed path from `v`
+        // up to the root of its tree in the forest.
+        let eval = |v: u32, ancestor: &mut Vec<u32>, label: &mut Vec<u32>, semi: &Vec<u32>, path: &mut Vec<u32>| {
+            if ancestor[v as usize] == NONE {
+                return v;
+            }
+            path.clear();
+            let mut x = v;
+            while ancestor[ancestor[x as usize] as usize] != NONE {
+                path.push(x);
+                x = ancestor[x as usize];
+            }
+            while let Some(y) = path.pop() {
+                let a = ancestor[y as usize];
+                if semi[label[a as usize] as usize] < semi[label[y as usize] as usize] {
+                    label[y as usize] = label[a as usize];
+                }
+                ancestor[y as usize] = ancestor[a as usize];
+            }
+            label[v as usize]
+        };
+        for w in (1..m).rev() {
+            let b = vertex[w] as usize;
+            for &p in &cfg.preds[cfg.pred_start[b] as usize..cfg.pred_start[b + 1] as usize] {
+                let v = pre[p as usize];
+                if v == NONE {
+                    continue;
+                }
+                let u = eval(v, ancestor, label, semi, path);
+                if semi[u as usize] < semi[w] {
+                    semi[w] = semi[u as usize];
+                }
+            }
+            let s = semi[w] as usize;
+            next[w] = head[s];
+            head[s] = w as u32;
+            let pw = parent[w];
+            ancestor[w] = pw;
+            let mut v = std::mem::replace(&mut head[pw as usize], NONE);
+            while v != NONE {
+                let after = next[v as usize];
+                let u = eval(v, ancestor, label, semi, path);
+                idom[v as usize] = if semi[u as usize] < semi[v as usize] { u } else { pw };
+                v = after;
+            }
+        }
+        for w in 1..m {
+            if idom[w] != semi[w] {
+                idom[w] = idom[idom[w] as usize];
+            }
+        }
+        for w in 1..m {
+            let b = vertex[w] as usize;
+            let d = vertex[idom[w] as usize] as usize;
+            doms[cfg.rpo_num[b] as usize] = cfg.rpo_num[d];
         }
     }
 
@@ -598,8 +747,8 @@ mod tests {
             x ^= x << 5;
             x % m
         };
-        for _ in 0..300 {
-            let n = 1 + next(12) as usize;
+        for round in 0..600 {
+            let n = 1 + next(if round < 300 { 12 } else { 31 }) as usize;
             let edges: Vec<Vec<u32>> = (0..n)
                 .map(|i| match next(4) {
                     0 if i + 1 < n => vec![],
@@ -611,6 +760,10 @@ mod tests {
             let f = graph(&refs);
             let cfg = Cfg::compute(&f.body);
             let d = DomTree::compute(&cfg);
+            // With no budget, Lengauer–Tarjan computes every tree that has
+            // a join.
+            let mut lt = DomTree::new();
+            lt.recompute_with_budget(&cfg, 0);
             // dom[b]: bit set of the blocks dominating b (reachable blocks only).
             let all = (1u32 << n) - 1;
             let mut dom: Vec<u32> = (0..n).map(|b| if b == 0 { 1 } else { all }).collect();
@@ -636,9 +789,40 @@ mod tests {
                 for a in 0..n {
                     let expect = if cfg.is_reachable(bid(b as u32)) { dom[b] >> a & 1 == 1 } else { a == b };
                     assert_eq!(d.dominates(bid(a as u32), bid(b as u32)), expect, "{edges:?}: {a} dom {b}");
+                    assert_eq!(lt.dominates(bid(a as u32), bid(b as u32)), expect, "LT {edges:?}: {a} dom {b}");
                 }
             }
         }
+    }
+
+    /// The join of a chain of 20,000 conditional branches (the shape of
+    /// `a and b and ...`): every block of the chain is dominated by the one
+    /// before, the join by the entry only. The iterative algorithm's walks
+    /// up the tree would take 2·10⁸ steps; Lengauer–Tarjan takes over.
+    #[test]
+    fn a_join_of_a_long_chain_is_dominated_by_the_entry() {
+        let n = 20_000u32;
+        let join = n;
+        let edges: Vec<Vec<u32>> = (0..=n)
+            .map(|i| {
+                if i < join - 1 {
+                    vec![i + 1, join]
+                } else if i == join - 1 {
+                    vec![join]
+                } else {
+                    vec![]
+                }
+            })
+            .collect();
+        let refs: Vec<&[u32]> = edges.iter().map(|e| e.as_slice()).collect();
+        let f = graph(&refs);
+        let cfg = Cfg::compute(&f.body);
+        let d = DomTree::compute(&cfg);
+        assert_eq!(d.idom(bid(join)), Some(bid(0)));
+        for i in 1..join {
+            assert_eq!(d.idom(bid(i)), Some(bid(i - 1)));
+        }
+        assert!(d.dominates(bid(n / 2), bid(n - 1)) && !d.dominates(bid(n / 2), bid(join)));
     }
 
     #[test]

@@ -132,6 +132,87 @@ fn fuel_stops_non_terminating_programs() {
     assert_eq!(e.kind, TrapKind::OutOfFuel);
 }
 
+/// Doubles a string `n` times, appends a byte `n` times, allocates `n`
+/// elements.
+const TEXT: &str = "module t
+
+func double(%n: Int64) -> Int64 {
+entry:
+  %s0: Str = const \"ab\"
+  let %s: Str = %s0
+  %zero: Int64 = const 0
+  let %i: Int64 = %zero
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %s2: Str = add %s, %s
+  set %s = %s2
+  %one: Int64 = const 1
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  %len: Int64 = getfield %s, len
+  return %len
+}
+
+func grow(%n: Int64) -> Int64 {
+entry:
+  %b0: Bytes = const b\"\"
+  let %b: Bytes = %b0
+  %x: Bytes = const b\"x\"
+  %zero: Int64 = const 0
+  let %i: Int64 = %zero
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %b2: Bytes = add %b, %x
+  set %b = %b2
+  %one: Int64 = const 1
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  %len: Int64 = getfield %b, len
+  return %len
+}
+
+func big(%n: Int64) -> Int64 {
+entry:
+  %a: Float64[] = alloc %n
+  %k: Int64 = dim %a, 0
+  return %k
+}
+";
+
+/// Fuel bounds work, not only instructions: a string doubled 40 times
+/// (2^41 bytes) stops as soon as the copies outgrow the fuel; appending
+/// pays for the growing copies; an allocation pays per element.
+#[test]
+fn fuel_counts_the_text_and_allocations_an_instruction_works_on() {
+    let p = program(&[TEXT]);
+    let fuel = |n| InterpOptions { overflow_checks: false, fuel: Some(n) };
+    assert_eq!(run_opts(&p, "double", &[i64v(5)], fuel(1000)).unwrap(), Some(i64v(64)));
+    let e = run_opts(&p, "double", &[i64v(40)], fuel(1000)).unwrap_err();
+    assert_eq!(e.kind, TrapKind::OutOfFuel);
+    // The entry's five instructions cost 7 (the `let` copies 2 bytes); a
+    // round of eight instructions on a string of L bytes costs 4L + 8 (the
+    // `add` reads 2L, the `set` copies 2L): after six rounds 559 units are
+    // spent, and the seventh (L = 128) stops before its `set`.
+    assert_eq!(e.message, "stopped after 56 instructions");
+    // Appending one byte n times copies n^2/2 bytes.
+    assert_eq!(run_opts(&p, "grow", &[i64v(100)], fuel(20_000)).unwrap(), Some(i64v(100)));
+    let e = run_opts(&p, "grow", &[i64v(1_000)], fuel(20_000)).unwrap_err();
+    assert_eq!(e.kind, TrapKind::OutOfFuel);
+    assert_eq!(run_opts(&p, "big", &[i64v(1_000)], fuel(1_003)).unwrap(), Some(i64v(1_000)));
+    let e = run_opts(&p, "big", &[i64v(1_000)], fuel(1_000)).unwrap_err();
+    assert_eq!((e.kind, e.message.as_str()), (TrapKind::OutOfFuel, "stopped after 0 instructions"));
+}
+
 #[test]
 fn recursion_runs_on_an_explicit_stack() {
     let p = program(&[SUM]);

@@ -749,9 +749,9 @@ fn select_alloc_and_fields() {
     assert_eq!(sel(BOOL, I64, F64, I64), one("`select` %r: arms have different types Int64 and Float64"));
     assert_eq!(sel(BOOL, I64, I64, F64), one("`select` %r: result type is Float64, expected Int64"));
 
-    let alloc = |len: TypeId, array: bool| {
+    let alloc_of = |len: TypeId, array: bool, d: DType| {
         check(move |m, f| {
-            let r = if array { arr(m, DType::Float64, None) } else { F64 };
+            let r = if array { arr(m, d, None) } else { F64 };
             let pn = f.param("n", len);
             let e = f.create_block("entry");
             f.switch_to(e);
@@ -759,7 +759,13 @@ fn select_alloc_and_fields() {
             f.ret(None);
         })
     };
+    let alloc = |len: TypeId, array: bool| alloc_of(len, array, DType::Float64);
     assert_eq!(alloc(I64, true), none());
+    assert_eq!(alloc_of(I64, true, DType::Bool), none());
+    for d in [DType::Str, DType::Bytes] {
+        let want = format!("`alloc` %buf: cannot allocate an array of {d}: arrays hold numbers and Bool");
+        assert_eq!(alloc_of(I64, true, d), one(&want));
+    }
     assert_eq!(alloc(F64, true), one("`alloc` %buf: length %n must be an integer scalar, got Float64"));
     assert_eq!(alloc(I64, false), one("`alloc` %buf: result type Float64 is not an array"));
 

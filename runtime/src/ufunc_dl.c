@@ -5,7 +5,14 @@
  * driver checks every operand against the descriptor, broadcasts the loop
  * dimensions NumPy-style (right-aligned, a missing axis or an axis of size 1
  * stretches) and calls NAME_loop once per index of every loop axis but the
- * innermost, which NAME_loop runs itself. */
+ * innermost, which NAME_loop runs itself.
+ *
+ * Every extent is checked before anything runs: a negative one panics
+ * (NAME_loop would take it as a count), and so does a loop shape whose
+ * element count, a compact operand's strides or an operand's byte strides
+ * do not fit 64 bits (a wrapped count runs the wrong number of
+ * iterations: two stride-0 views of extent 2^32 broadcast to 2^64
+ * elements, which wrapped to none). */
 #include "internal.h"
 
 #define MAXD POSTC_RT_MAX_LOOP_DIMS
@@ -53,6 +60,14 @@ void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *d, void *const *operands, post
       postc_rt_panic("panic: ufunc %s: %s operand %lld has more than " STR(MAXD) " loop dimensions%s", name, role,
                      (long long)i, at);
     }
+    _Bool empty = 0;
+    for (int64_t a = 0; a < nd; a++) {
+      if (t->shape[a] < 0) {
+        postc_rt_panic("panic: ufunc %s: %s operand %lld has size %lld on axis %lld, which is negative%s", name, role,
+                       (long long)i, (long long)t->shape[a], (long long)a, at);
+      }
+      empty |= t->shape[a] == 0;
+    }
     bases[i] = (char *)t->data + t->byte_offset;
     shapes[i] = t->shape;
     lnds[i] = lnd;
@@ -66,7 +81,18 @@ void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *d, void *const *operands, post
       int64_t acc = 1;
       for (int64_t a = nd - 1; a >= 0; a--) {
         e[a] = acc;
-        acc *= t->shape[a];
+        if (__builtin_mul_overflow(acc, t->shape[a], &acc) && !empty) {
+          postc_rt_panic("panic: ufunc %s: %s operand %lld has more elements than 64 bits count%s", name, role,
+                         (long long)i, at);
+        }
+      }
+    }
+    for (int64_t a = 0; a < nd && !empty; a++) {
+      int64_t bytes;
+      if (__builtin_mul_overflow(e[a], od->elsize, &bytes)) {
+        postc_rt_panic("panic: ufunc %s: %s operand %lld has a stride of %lld elements on axis %lld, which "
+                       "overflows 64 bits in bytes%s",
+                       name, role, (long long)i, (long long)e[a], (long long)a, at);
       }
     }
     if (lnd > l) {
@@ -143,13 +169,17 @@ void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *d, void *const *operands, post
    * iteration, and an empty loop axis none. */
   int64_t inner = l > 0 ? l - 1 : 0;
   dims[0] = lshape[inner];
-  int64_t total = 1;
   for (int64_t a = 0; a < l; a++) {
-    total *= lshape[a];
+    if (lshape[a] == 0) {
+      return;
+    }
     idx[a] = 0;
   }
-  if (total == 0) {
-    return;
+  int64_t total = 1;
+  for (int64_t a = 0; a < l; a++) {
+    if (__builtin_mul_overflow(total, lshape[a], &total)) {
+      postc_rt_panic("panic: ufunc %s: the broadcast loop shape has more elements than 64 bits count%s", name, at);
+    }
   }
   for (int64_t i = 0; i < nops; i++) {
     steps[i] = lstr[i * MAXD + inner];

@@ -391,6 +391,42 @@ static void test_driver(void) {
                "t.pir:2:1") == 0);
   CHECK(strcmp(dl_message(&fixed_desc, &a24, &b, &dout, dot_loop),
                "panic: ufunc cross3: operand 0 has a size other than 3 for core dimension 0") == 0);
+  /* Extents: a negative one anywhere, a loop shape whose element count
+   * overflows (two stride-0 views of extent 2^32: 2^64 elements), a compact
+   * operand whose element count overflows, a byte stride that overflows;
+   * none runs the loop. */
+  loop_calls = 0;
+  int64_t neg[2] = {-2, 3};
+  tensor an = T(av, 2, neg, NULL), on = T(ov, 2, neg, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &an, &b, &out, add_loop),
+               "panic: ufunc add: input operand 0 has size -2 on axis 0, which is negative at t.pir:1:1") == 0);
+  CHECK(strcmp(dl_message(&add_desc, &a, &b, &on, add_loop),
+               "panic: ufunc add: output operand 2 has size -2 on axis 0, which is negative at t.pir:1:1") == 0);
+  int64_t negcore[2] = {2, -3};
+  tensor ac = T(av, 2, negcore, NULL);
+  CHECK(strcmp(dl_message(&dot_desc, &ac, &b, &dout, dot_loop),
+               "panic: ufunc dot: input operand 0 has size -3 on axis 1, which is negative at t.pir:2:1") == 0);
+  int64_t big1[2] = {(int64_t)1 << 32, 1}, big2[2] = {1, (int64_t)1 << 32}, bigo[2] = {(int64_t)1 << 32,
+                                                                                      (int64_t)1 << 32};
+  int64_t zero2[2] = {0, 0};
+  tensor x1 = T(av, 2, big1, zero2), x2 = T(bv, 2, big2, zero2), xo = T(ov, 2, bigo, zero2);
+  CHECK(strcmp(dl_message(&add_desc, &x1, &x2, &xo, add_loop),
+               "panic: ufunc add: the broadcast loop shape has more elements than 64 bits count at t.pir:1:1") == 0);
+  int64_t huge[3] = {(int64_t)1 << 32, (int64_t)1 << 32, 1};
+  tensor hc = T(av, 3, huge, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &hc, &b, &out, add_loop),
+               "panic: ufunc add: input operand 0 has more elements than 64 bits count at t.pir:1:1") == 0);
+  int64_t wide[1] = {(int64_t)1 << 61};
+  tensor ws = T(bv, 1, s3, wide);
+  CHECK(strcmp(dl_message(&add_desc, &a, &ws, &out, add_loop),
+               "panic: ufunc add: input operand 1 has a stride of 2305843009213693952 elements on axis 0, which "
+               "overflows 64 bits in bytes at t.pir:1:1") == 0);
+  /* An empty operand needs no valid strides. */
+  int64_t empty_big[3] = {0, (int64_t)1 << 32, (int64_t)1 << 32};
+  tensor ea = T(av, 3, empty_big, NULL), eo3 = T(ov, 3, empty_big, NULL);
+  CHECK(strcmp(dl_message(&add_desc, &ea, &ea, &eo3, add_loop), "") == 0);
+  CHECK(loop_calls == 0);
+
   /* After all those panics, a call works as before. */
   loop_calls = 0;
   CHECK(strcmp(dl_message(&add_desc, &a, &b, &out, add_loop), "") == 0);

@@ -406,6 +406,9 @@ impl<'t, 'p> FnC<'t, 'p> {
         if never_returns(self.f) {
             attrs.push_str("_Noreturn ");
         }
+        if crate::too_large_to_optimise(self.f) {
+            attrs.push_str("POSTC_UNOPTIMISED ");
+        }
         let _ = writeln!(text, "{attrs}{} {{", sig.prototype(Some(&pnames)));
         // The declarations are on the line of the `def`, one physical line,
         // so that none takes a line of the body.

@@ -22,6 +22,16 @@
 #define POSTC_LIKELY(c) (c)
 #endif
 
+/* A function too large for the optimiser (its time grows faster than the
+ * function; postc's own passes have run): compiled as at -O0. */
+#if defined(__clang__)
+#define POSTC_UNOPTIMISED __attribute__((optnone, noinline))
+#elif defined(__GNUC__)
+#define POSTC_UNOPTIMISED __attribute__((optimize("O0"), noinline))
+#else
+#define POSTC_UNOPTIMISED
+#endif
+
 /* The C library's (ufunc scratch copies). */
 void *malloc(size_t size);
 void free(void *ptr);

@@ -12,6 +12,18 @@
 //! pipeline on the target machine, and emission. `Float16` is LLVM `half`:
 //! on x86-64 the backend calls `__extendhfsf2`/`__truncsfhf2`/
 //! `__truncdfhf2` from libgcc, which `cc` links.
+//!
+//! Two guards keep LLVM's own costs bounded on any input. LLVM works on a
+//! thread of [`LLVM_STACK`] bytes of stack that [`emit`] starts (its
+//! analyses recurse along chains of values; the caller's thread, which
+//! may be the Python package's caller's, is not relied on). And a function
+//! too large for LLVM's optimiser ([`crate::too_large_to_optimise`]) is compiled
+//! by it as at -O0: several of LLVM's passes take time that grows faster
+//! than linearly in a function's size on the shapes long generated code
+//! has (SimplifyCFG folding the arms of a 10,000-arm conditional into one
+//! join, the SLP vectoriser on 10,000 nested subscripts, scalar evolution
+//! over 2,000 inlined integer power loops: 10 to 30 s each), so bounding
+//! the size of what it optimises makes the whole compile time linear.
 
 pub mod debug;
 pub mod emit;
@@ -189,6 +201,28 @@ extern "C" {
     /// `src/cpu.cpp`: 1 when `cpu` names a CPU of `triple`'s target, 0 when
     /// not, -1 for an unknown target.
     fn postc_cpu_valid(triple: *const std::ffi::c_char, cpu: *const std::ffi::c_char) -> i32;
+    /// `src/cpu.cpp`: the CPU names of `triple`'s target, space-separated,
+    /// into `out` (`cap` bytes); the whole list's length, or -1 for an
+    /// unknown target.
+    fn postc_cpu_names(triple: *const std::ffi::c_char, out: *mut std::ffi::c_char, cap: std::ffi::c_ulong) -> i64;
+}
+
+/// The CPU names LLVM knows for `triple`, in its order (None: the target is
+/// unknown). The targets must be initialised.
+pub fn cpu_names(triple: &str) -> Option<Vec<String>> {
+    let t = std::ffi::CString::new(triple).ok()?;
+    let mut buf = vec![0u8; 4096];
+    loop {
+        // SAFETY: `t` is NUL-terminated; `buf` is writable for its length,
+        // which is what the call is told; it writes at most that many bytes.
+        let n = unsafe { postc_cpu_names(t.as_ptr(), buf.as_mut_ptr().cast(), buf.len() as std::ffi::c_ulong) };
+        let n = usize::try_from(n).ok()?;
+        if n < buf.len() {
+            let text = String::from_utf8_lossy(&buf[..n]);
+            return Some(text.split(' ').filter(|s| !s.is_empty()).map(str::to_owned).collect());
+        }
+        buf.resize(n + 1, 0);
+    }
 }
 
 /// Whether LLVM knows the CPU `cpu` for `triple` (None: the target is
@@ -403,6 +437,20 @@ fn hide(module: &LlModule<'_>, name: &str) {
     }
 }
 
+/// The stack of the threads LLVM builds, optimises and emits on.
+pub const LLVM_STACK: usize = 64 << 20;
+
+/// Runs `work` on a thread with [`LLVM_STACK`] bytes of stack and gives
+/// its result.
+fn on_llvm_thread<T: Send>(work: impl FnOnce() -> Result<T, Vec<Diagnostic>> + Send) -> Result<T, Vec<Diagnostic>> {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new().name("postc-llvm".into()).stack_size(LLVM_STACK).spawn_scoped(s, work) {
+            Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => Err(vec![Diagnostic::error(format!("cannot start a thread for LLVM: {e}"), None)]),
+        }
+    })
+}
+
 /// Runs the `-O` pipeline and emits one unit.
 fn finish_unit(
     module: &LlModule<'_>,
@@ -470,10 +518,13 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
     let units = if low.gpu.is_empty() { units } else { 1 };
     let out = if units <= 1 {
         let timer = &mut timer;
-        with_target_machine(options, |tm| {
-            let cx = Context::create();
-            let module = timer.time("llvm build + link + verify", || build_unit(&cx, &low, options, tm, None))?;
-            timer.time("llvm optimise + emit", || finish_unit(&module, &low, tm, options.opt, kind))
+        let low = &low;
+        on_llvm_thread(move || {
+            with_target_machine(options, |tm| {
+                let cx = Context::create();
+                let module = timer.time("llvm build + link + verify", || build_unit(&cx, low, options, tm, None))?;
+                timer.time("llvm optimise + emit", || finish_unit(&module, low, tm, options.opt, kind))
+            })
         })?
     } else {
         let chunks = split(&low.exported, units);
@@ -486,7 +537,9 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
             std::thread::scope(|s| {
                 for _ in 0..threads.min(chunks.len()) {
                     let (low, chunks, next, slots) = (&low, &chunks, &next, &slots);
-                    s.spawn(move || loop {
+                    let worker = std::thread::Builder::new().name("postc-llvm".into()).stack_size(LLVM_STACK);
+                    // A worker that cannot start leaves its units to the others.
+                    let _ = worker.spawn_scoped(s, move || loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(chunk) = chunks.get(i) else { break };
                         let r = with_target_machine(options, |tm| {

@@ -648,6 +648,10 @@ pub(super) struct FnW<'t, 'p> {
     pub(super) counts_depth: bool,
 }
 
+/// The most locals (parameters included) a function may have: V8 and the
+/// validator refuse more.
+pub(crate) const MAX_LOCALS: u32 = 50_000;
+
 /// Translates function `fid` of module `mid`: its extra locals and code.
 pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> R<(Vec<ValType>, Vec<I<'static>>)> {
     let program = t.program;
@@ -677,6 +681,15 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
     };
     w.run()?;
     let nlocals = w.nparams + w.locals.len() as u32;
+    if nlocals > MAX_LOCALS {
+        return w.err(
+            None,
+            format!(
+                "the function needs {nlocals} WebAssembly locals (one per IR value and per temporary), more than \
+                 the {MAX_LOCALS} that engines accept: split it into smaller functions"
+            ),
+        );
+    }
     super::peephole::fold_local_pairs(&mut w.code, w.nparams, nlocals);
     Ok((w.locals, w.code))
 }

@@ -114,11 +114,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Global::Empty => Some(Target::Empty),
             Global::GpuBuiltin(g) => Some(Target::Gpu(*g)),
             Global::Alias(t) => {
-                let g = self.cx.globals.get(t)?;
-                if matches!(g, Global::Alias(_)) && t == name {
-                    return None;
+                // Follow the chain of aliases (`g = f`, `h = g`) to what it
+                // names; one that comes back to a name seen names nothing.
+                let mut seen = HashSet::from([name]);
+                let mut t = t.as_str();
+                loop {
+                    let g = self.cx.globals.get(t)?;
+                    match g {
+                        Global::Alias(next) => {
+                            if !seen.insert(t) {
+                                return None;
+                            }
+                            t = next;
+                        }
+                        _ => return self.global_target(t, g),
+                    }
                 }
-                self.global_target(t, g)
             }
             Global::Boundary { module, name } => Some(Target::Boundary(format!("{module}.{name}"))),
             _ => None,

@@ -6,7 +6,7 @@ use super::*;
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: &Expr) -> Val {
         // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.expr_inner(e))
+        deep(|| self.expr_inner(e))
     }
 
     pub(super) fn expr_inner(&mut self, e: &Expr) -> Val {
@@ -666,16 +666,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// The namespace a name or `postc.math` attribute names.
     pub(super) fn namespace_of(&self, e: &Expr) -> Option<Namespace> {
-        match e {
+        let of_name = |e: &Expr| match e {
             Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
                 Some(Global::Namespace(ns)) => Some(*ns),
                 _ => None,
             },
-            Expr::Attribute(a) if a.attr.id.as_str() == "math" => {
-                (self.namespace_of(&a.value) == Some(Namespace::Postc)).then_some(Namespace::PostcMath)
-            }
             _ => None,
+        };
+        match e {
+            Expr::Attribute(a) if a.attr.id.as_str() == "math" => {
+                (of_name(&a.value) == Some(Namespace::Postc)).then_some(Namespace::PostcMath)
+            }
+            _ => of_name(e),
         }
     }
 
@@ -866,7 +870,7 @@ pub(super) fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
 /// Whether evaluating an expression can have no effect and cannot panic,
 /// so that a conditional expression may evaluate both arms.
 pub(super) fn is_pure(e: &Expr) -> bool {
-    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || is_pure_inner(e))
+    deep(|| is_pure_inner(e))
 }
 
 pub(super) fn is_pure_inner(e: &Expr) -> bool {

@@ -11,7 +11,7 @@
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, dotted, literal, stmt_name, Lit};
+use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit};
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -25,10 +25,6 @@ mod expr;
 
 use calls::*;
 use expr::*;
-
-/// Stack left before a deeply recursive step grows the stack, and by how much.
-pub(crate) const STACK_RED_ZONE: usize = 128 * 1024;
-pub(crate) const STACK_GROWTH: usize = 4 * 1024 * 1024;
 
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
@@ -199,6 +195,9 @@ pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
         }
     }
     fn walk(body: &[Stmt], out: &mut Vec<String>) {
+        deep(|| walk_inner(body, out))
+    }
+    fn walk_inner(body: &[Stmt], out: &mut Vec<String>) {
         for s in body {
             match s {
                 Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
@@ -398,7 +397,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.stmt_inner(s))
+        deep(|| self.stmt_inner(s))
     }
 
     fn stmt_inner(&mut self, s: &Stmt) {
@@ -678,44 +677,63 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     // ---- control flow -----------------------------------------------------
 
+    /// `if`/`elif`/`else`. An `elif` is lowered as an `if` nested in the
+    /// `else` arm of the one before, each with its own join block; the
+    /// chain is walked in a loop (it may have as many arms as the file has
+    /// lines), and the joins are closed innermost first.
     fn if_(&mut self, test: &Expr, body: &[Stmt], clauses: &[ast::ElifElseClause]) {
-        let c = self.cond(test);
-        let then_b = self.block("then");
-        let else_b = self.block(if clauses.is_empty() { "endif" } else { "else" });
-        if let Some(c) = c {
-            self.b.condbr(c, then_b, else_b, None);
-        } else {
-            self.b.br(then_b);
-        }
-        self.open = false;
-        self.enter(then_b);
-        self.nested(body);
-        if clauses.is_empty() {
-            self.br(else_b);
-            self.enter(else_b);
-            return;
-        }
-        let then_open = self.open;
-        let join = self.block("endif");
-        self.br(join);
-        self.enter(else_b);
-        let (first, rest) = clauses.split_first().expect("clauses");
-        match &first.test {
-            Some(t) => {
-                self.at(t);
-                self.depth += 1;
-                self.if_(t, &first.body, rest);
-                self.depth -= 1;
+        // The join of each arm with an `elif` or `else` after it, and
+        // whether its `then` arm fell through to it.
+        let mut joins: Vec<(BlockId, bool)> = Vec::new();
+        let (mut test, mut body, mut clauses) = (test, body, clauses);
+        let mut elifs = 0;
+        loop {
+            let c = self.cond(test);
+            let then_b = self.block("then");
+            let else_b = self.block(if clauses.is_empty() { "endif" } else { "else" });
+            if let Some(c) = c {
+                self.b.condbr(c, then_b, else_b, None);
+            } else {
+                self.b.br(then_b);
             }
-            None => self.nested(&first.body),
-        }
-        let else_open = self.open;
-        self.br(join);
-        self.enter(join);
-        if !then_open && !else_open {
-            // Both arms left: nothing reaches the join.
-            self.b.unreachable();
             self.open = false;
+            self.enter(then_b);
+            self.nested(body);
+            if clauses.is_empty() {
+                self.br(else_b);
+                self.enter(else_b);
+                break;
+            }
+            let then_open = self.open;
+            let join = self.block("endif");
+            self.br(join);
+            self.enter(else_b);
+            joins.push((join, then_open));
+            let (first, rest) = clauses.split_first().expect("clauses");
+            match &first.test {
+                Some(t) => {
+                    self.at(t);
+                    self.depth += 1;
+                    elifs += 1;
+                    (test, body, clauses) = (t, &first.body, rest);
+                }
+                None => {
+                    self.nested(&first.body);
+                    break;
+                }
+            }
+        }
+        // Each `elif` was lowered one level deeper.
+        self.depth -= elifs;
+        while let Some((join, then_open)) = joins.pop() {
+            let else_open = self.open;
+            self.br(join);
+            self.enter(join);
+            if !then_open && !else_open {
+                // Both arms left: nothing reaches the join.
+                self.b.unreachable();
+                self.open = false;
+            }
         }
     }
 

@@ -7,6 +7,14 @@
 //! and `%` follow Python, arrays are strided views over shared buffers.
 //! POST calls run on an explicit frame stack, so deep recursion never
 //! overflows the Rust stack.
+//!
+//! Fuel ([`InterpOptions::fuel`]) bounds the work of a call, not only its
+//! instructions: an instruction costs one unit, plus one per byte of the
+//! Str and Bytes operands it reads (a concatenation copies both, a
+//! comparison or `len` reads them, a `set` copies its value) and one per
+//! element it allocates; so a loop that doubles a string stops after a few
+//! steps, where counting instructions alone let it run until memory ran
+//! out. Text is bounded like allocations ([`MAX_ALLOC_BYTES`]).
 
 pub mod fold;
 mod intrinsics;
@@ -34,7 +42,9 @@ pub struct InterpOptions {
     /// Trap `integer overflow` on `add sub mul neg abs pow` (the -O0
     /// semantics); off: wrap (-O1 and up).
     pub overflow_checks: bool,
-    /// Instructions one top-level call may execute; `None`: no limit.
+    /// Units of work one top-level call may do: one per instruction, one
+    /// more per byte of text an instruction reads and per element it
+    /// allocates (see the module's documentation); `None`: no limit.
     pub fuel: Option<u64>,
 }
 
@@ -123,6 +133,8 @@ pub struct Interpreter<'p> {
     program: &'p Program,
     options: InterpOptions,
     fuel_left: Option<u64>,
+    /// Instructions executed since the fuel was last filled.
+    steps: u64,
     /// The running thread's coordinates inside [`Interpreter::launch`].
     coords: Option<builtins::ThreadCoords>,
     /// The running block's shared arrays, by the `postc.gpu.shared` call
@@ -195,7 +207,7 @@ fn int_of(v: &Value, what: &str) -> R<i128> {
 
 impl<'p> Interpreter<'p> {
     pub fn new(program: &'p Program, options: InterpOptions) -> Self {
-        Interpreter { program, options, fuel_left: None, coords: None, shared: Vec::new() }
+        Interpreter { program, options, fuel_left: None, steps: 0, coords: None, shared: Vec::new() }
     }
 
     fn module(&self, mid: ModuleId) -> R<&'p Module> {
@@ -272,6 +284,31 @@ impl<'p> Interpreter<'p> {
 
     fn reset_fuel(&mut self) {
         self.fuel_left = self.options.fuel;
+        self.steps = 0;
+    }
+
+    /// The work of the instruction `v` beyond its own unit: the bytes of
+    /// the text it reads, the elements it allocates.
+    fn work(fr: &Frame<'p>, v: ValueId) -> u64 {
+        let body = &fr.func.body;
+        let text = |x: ValueId| match fr.regs.get(x.index()) {
+            Some(Some(Value::Str(s))) => s.len() as u64,
+            Some(Some(Value::Bytes(b))) => b.len() as u64,
+            _ => 0,
+        };
+        match body.inst(v) {
+            InstData::Alloc { length } => match fr.regs.get(length.index()) {
+                Some(Some(Value::Int(_, n))) => u64::try_from(*n).unwrap_or(0),
+                _ => 0,
+            },
+            // The old value is dropped, not read.
+            InstData::Set { value, .. } => text(value),
+            _ => {
+                let mut bytes = 0u64;
+                body.for_each_operand(v, |x| bytes += text(x));
+                bytes
+            }
+        }
     }
 
     /// Calls `func` of `module` (a function, or an alias of one) with
@@ -487,17 +524,18 @@ impl<'p> Interpreter<'p> {
         if fr.pc >= fr.end || fr.pc as usize >= fr.func.body.num_insts() {
             return unsupported(format!("a block of `{}` has no terminator", fr.func.name));
         }
-        if let Some(fuel) = &mut self.fuel_left {
-            if *fuel == 0 {
-                let total = self.options.fuel.unwrap_or(0);
+        let v = ValueId::from_u32(fr.pc);
+        if let Some(fuel) = self.fuel_left {
+            let cost = Self::work(fr, v).saturating_add(1);
+            if fuel < cost {
                 return Err(Fault {
                     kind: TrapKind::OutOfFuel,
-                    message: format!("stopped after {total} instructions"),
+                    message: format!("stopped after {} instructions", self.steps),
                 });
             }
-            *fuel -= 1;
+            self.fuel_left = Some(fuel - cost);
         }
-        let v = ValueId::from_u32(fr.pc);
+        self.steps += 1;
         let body = &fr.func.body;
         let checks = self.options.overflow_checks;
         let rty = type_of(fr.module, fr.func, v);

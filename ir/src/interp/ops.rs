@@ -245,8 +245,14 @@ fn arith_name(op: Opcode) -> &'static str {
 fn arith(op: Opcode, rd: DType, a: &Value, b: &Value, checks: bool) -> R<Value> {
     if rd.is_text() {
         return match (op, a, b) {
-            (Opcode::Add, Value::Str(x), Value::Str(y)) => Ok(Value::Str(format!("{x}{y}"))),
-            (Opcode::Add, Value::Bytes(x), Value::Bytes(y)) => Ok(Value::Bytes([x.as_slice(), y].concat())),
+            (Opcode::Add, Value::Str(x), Value::Str(y)) => {
+                text_fits(x.len() + y.len())?;
+                Ok(Value::Str(format!("{x}{y}")))
+            }
+            (Opcode::Add, Value::Bytes(x), Value::Bytes(y)) => {
+                text_fits(x.len() + y.len())?;
+                Ok(Value::Bytes([x.as_slice(), y].concat()))
+            }
             _ => unsupported(format!("`{}` on {} and {}", arith_name(op), describe(a), describe(b))),
         };
     }
@@ -385,6 +391,15 @@ fn bitwise(op: Opcode, rd: DType, a: &Value, b: &Value) -> R<Value> {
 }
 
 /// A binary instruction with result dtype `rd`.
+/// Refuses text longer than the interpreter makes ([`super::MAX_ALLOC_BYTES`],
+/// as for arrays).
+fn text_fits(bytes: usize) -> R<()> {
+    if bytes > super::MAX_ALLOC_BYTES {
+        return unsupported(format!("text of {bytes} bytes exceeds the interpreter's limit"));
+    }
+    Ok(())
+}
+
 pub(crate) fn binary(op: Opcode, rd: DType, a: &Value, b: &Value, checks: bool) -> R<Value> {
     if a.is_array() || b.is_array() {
         return unsupported(format!("`{}` on {} and {}", op.mnemonic(), describe(a), describe(b)));
@@ -420,5 +435,17 @@ pub(crate) fn unary(op: Opcode, rd: DType, a: &Value, checks: bool) -> R<Value> 
             Ok(Value::float(to, round_float(part, re.hypot(*im))))
         }
         _ => unsupported(format!("`{}` on {}", op.mnemonic(), describe(a))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Text is bounded like allocations: a concatenation whose result
+    /// would pass the limit is refused before it is made.
+    #[test]
+    fn text_is_bounded_like_allocations() {
+        assert!(super::text_fits(super::super::MAX_ALLOC_BYTES).is_ok());
+        let e = super::text_fits(super::super::MAX_ALLOC_BYTES + 1).unwrap_err();
+        assert_eq!(e.message, format!("text of {} bytes exceeds the interpreter's limit", (1usize << 30) + 1));
     }
 }

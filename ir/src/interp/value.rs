@@ -123,22 +123,7 @@ pub(crate) fn float_repr(x: f64, dtype: DType, add_dot0: bool) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
-    let sci = match dtype {
-        DType::Float32 | DType::Complex64 => format!("{:e}", x as f32),
-        DType::Float16 => {
-            let h = crate::body::f16_from_f64(x);
-            let mut out = format!("{:e}", x);
-            for p in 0..8 {
-                let s = format!("{:.*e}", p, x);
-                if s.parse::<f64>().map(crate::body::f16_from_f64) == Ok(h) {
-                    out = s;
-                    break;
-                }
-            }
-            out
-        }
-        _ => format!("{:e}", x),
-    };
+    let sci = shortest_digits(x, dtype);
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let (neg, mant) = match mant.strip_prefix('-') {
         Some(m) => (true, m),
@@ -190,6 +175,58 @@ pub(crate) fn float_repr(x: f64, dtype: DType, add_dot0: bool) -> String {
         s.push_str(&format!("{:02}", exp.abs()));
     }
     s
+}
+
+/// The shortest decimal that reads back to `x` in `dtype`, in Rust's
+/// `1.25e-3` form, as CPython's `repr` (Float64) and NumPy's `repr` and
+/// `str` (Float16, Float32) choose it: of the shortest strings that read
+/// back, the nearest to `x`, and on a tie the one whose last digit is even
+/// (`-299092.625` in Float32 is `-299092.62`; Rust's own shortest form
+/// gives `-299092.63`). At each length the nearest decimal is Rust's exactly
+/// rounded one (ties to even); when it does not read back but `x` is a power
+/// of two (the interval of what reads back to it is narrower below), the
+/// neighbour on the other side may.
+fn shortest_digits(x: f64, dtype: DType) -> String {
+    let reads_back = |s: &str| -> bool {
+        let Ok(y) = s.parse::<f64>() else { return false };
+        match dtype {
+            DType::Float32 | DType::Complex64 => s.parse::<f32>().is_ok_and(|y| y == x as f32),
+            DType::Float16 => crate::body::f16_from_f64(y) == crate::body::f16_from_f64(x),
+            _ => y == x,
+        }
+    };
+    for p in 0..17usize {
+        let near = format!("{:.*e}", p, x);
+        if reads_back(&near) {
+            return near;
+        }
+        // The neighbours of `near` in its last digit.
+        let (mant, exp) = near.split_once('e').unwrap_or((&near, "0"));
+        let (neg, mant) = mant.strip_prefix('-').map_or((false, mant), |m| (true, m));
+        let (Ok(m), Ok(e)) = (mant.replace('.', "").parse::<u64>(), exp.parse::<i32>()) else { break };
+        let low = 10u64.pow(p as u32);
+        for (m2, e2) in [(m + 1, e), (m - 1, e)] {
+            let (m2, e2) = if m2 == 10 * low {
+                (low, e2 + 1)
+            } else if m2 < low {
+                (10 * low - 1, e2 - 1)
+            } else {
+                (m2, e2)
+            };
+            let digits = m2.to_string();
+            let text = format!(
+                "{}{}{}{}e{e2}",
+                if neg { "-" } else { "" },
+                &digits[..1],
+                if p > 0 { "." } else { "" },
+                &digits[1..]
+            );
+            if reads_back(&text) {
+                return text;
+            }
+        }
+    }
+    format!("{:e}", x)
 }
 
 /// Python's `repr` of a complex number.

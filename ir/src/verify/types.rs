@@ -207,6 +207,10 @@ impl<'p> Verifier<'p> {
                 let r = result!();
                 if !r.is_array {
                     err!("{d}: result type {r} is not an array");
+                } else if r.dtype.is_text() {
+                    // No backend has a layout for an allocated array of
+                    // text; the interpreter would run what no compile can.
+                    err!("{d}: cannot allocate an array of {}: arrays hold numbers and Bool", r.dtype);
                 }
             }
             InstData::GetField { aggregate, field: Field::Len } => {

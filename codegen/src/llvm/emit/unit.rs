@@ -338,7 +338,8 @@ impl<'c, 'm> Unit<'c, 'm> {
         let fmt = super::panic_format(msg, 0, key.1.as_deref());
         let g = self.cstring(fmt.as_bytes());
         let f = self.module.add_function(&name, self.t.cx.void_type().fn_type(&[], false), Some(Linkage::Private));
-        add_flags(&self.t, f, &["cold", "minsize", "noinline", "noreturn", "nounwind"]);
+        // Nothing to optimise in it (see the panic thunks of `body`).
+        add_flags(&self.t, f, &["cold", "optnone", "noinline", "noreturn", "nounwind"]);
         let b = self.t.cx.create_builder();
         if let Some(d) = &mut self.debug {
             let (mid, m, at) = site;

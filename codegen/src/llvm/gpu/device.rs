@@ -120,9 +120,8 @@ fn amdgpu_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diagnos
     let target = Target::from_triple(&triple)
         .map_err(|e| err(format!("the AMDGPU target is not available in this LLVM: {e}")))?;
     let arch = options.gpu.arch.clone().unwrap_or_else(|| DEFAULT_AMD_ARCH.into());
-    if !arch.starts_with("gfx") {
-        return Err(err(format!("unknown GPU architecture `{arch}`: expected gfxNNN")));
-    }
+    let amd = super::GpuOptions { mode: super::GpuMode::Amdgpu, arch: Some(arch.clone()) };
+    amd.check_arch().map_err(err)?;
     target
         .create_target_machine(&triple, &arch, "", options.opt.llvm(), RelocMode::PIC, CodeModel::Default)
         .ok_or_else(|| err(format!("cannot create an AMDGPU target machine for `{arch}`")))
@@ -173,9 +172,8 @@ pub fn nvptx_machine(options: &CodegenOptions) -> Result<TargetMachine, Vec<Diag
     let target = Target::from_triple(&triple)
         .map_err(|e| err(format!("the NVPTX target is not available in this LLVM: {e}")))?;
     let arch = options.gpu.arch.clone().unwrap_or_else(|| DEFAULT_ARCH.into());
-    if !arch.starts_with("sm_") {
-        return Err(err(format!("unknown GPU architecture `{arch}`: expected sm_NN")));
-    }
+    let nv = super::GpuOptions { mode: super::GpuMode::Nvptx, arch: Some(arch.clone()) };
+    nv.check_arch().map_err(err)?;
     target
         .create_target_machine(&triple, &arch, "", options.opt.llvm(), RelocMode::Default, CodeModel::Default)
         .ok_or_else(|| err(format!("cannot create an NVPTX target machine for `{arch}`")))

@@ -53,6 +53,41 @@ pub struct GpuOptions {
     pub arch: Option<String>,
 }
 
+impl GpuOptions {
+    /// The architecture device code is compiled for: the one named, or the
+    /// mode's default (`None` with GPU code off).
+    pub fn arch_or_default(&self) -> Option<String> {
+        let default = match self.mode {
+            GpuMode::Nvptx => DEFAULT_ARCH,
+            GpuMode::Amdgpu => DEFAULT_AMD_ARCH,
+            GpuMode::Off => return None,
+        };
+        Some(self.arch.clone().unwrap_or_else(|| default.into()))
+    }
+
+    /// Whether LLVM knows the architecture for the mode's target: an
+    /// unknown one would only draw LLVM's warnings and make code for a
+    /// generic processor. The message lists the known ones.
+    pub fn check_arch(&self) -> Result<(), String> {
+        let (Some(arch), triple, what) = (
+            self.arch_or_default(),
+            if self.mode == GpuMode::Amdgpu { AMDGPU_TRIPLE } else { NVPTX_TRIPLE },
+            if self.mode == GpuMode::Amdgpu { "amdgpu" } else { "nvptx" },
+        ) else {
+            return Ok(());
+        };
+        crate::llvm::init_targets();
+        match crate::llvm::cpu_known(triple, &arch) {
+            Some(true) => Ok(()),
+            Some(false) => {
+                let known = crate::llvm::cpu_names(triple).unwrap_or_default().join(", ");
+                Err(format!("unknown GPU architecture `{arch}` for {what}; the known ones are: {known}"))
+            }
+            None => Err(format!("the {what} target is not available in this LLVM")),
+        }
+    }
+}
+
 /// The NVPTX triple.
 pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 /// The default NVIDIA architecture.

@@ -422,7 +422,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             attrs.push("cold");
         }
         if is_thunk {
-            attrs.push("minsize");
+            // A thunk only calls the panic handler with constants: LLVM's
+            // optimiser has nothing to do in it, and passing it by costs
+            // much of a module's compile time when every check has one
+            // (optnone rules out minsize).
+            attrs.push("optnone");
         }
         if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
             attrs.push("noinline");
@@ -436,6 +440,10 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         let returns = self.f.body.tags.iter().any(|o| *o == Opcode::Return);
         if (fa.contains(FuncAttrs::NORETURN) || is_thunk) && !returns {
             attrs.push("noreturn");
+        }
+        if crate::too_large_to_optimise(self.f) {
+            // LLVM compiles it as at -O0 (postc's own passes have run).
+            attrs.extend(["optnone", "noinline"]);
         }
         add_flags(&self.u.t, self.func, &attrs);
     }
