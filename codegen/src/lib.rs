@@ -103,6 +103,13 @@ pub struct CodegenOptions {
     /// reductions vectorise); NaN, infinities and signed zeros keep their
     /// meaning. Off by default: results then round as the IR says.
     pub fast_math: bool,
+    /// Debug information (`-g`): DWARF from the LLVM backend (see
+    /// [`llvm::debug`]), `-g` for the C compiler of the C backend, line
+    /// directives in the QBE IL, a `name` section in a WebAssembly module
+    /// (docs/debugging.md). The code is that of the level: from `-O1`
+    /// the LLVM backend makes the same code with and without it; at `-O0`
+    /// every local and parameter is in memory.
+    pub debug: bool,
 }
 
 impl CodegenOptions {

@@ -138,6 +138,10 @@ pub(crate) enum Command {
         /// WebAssembly module; `--target wasm32-unknown-unknown` implies it).
         #[arg(long, value_name = "NAME", default_value = "llvm")]
         backend: String,
+        /// Debug information: DWARF that maps the code to the `.py`/`.pir` lines,
+        /// with parameters and locals (docs/debugging.md).
+        #[arg(short = 'g')]
+        debug: bool,
     },
     /// Lower a POST Python file to IR and print it (`.pir` text that `check`
     /// accepts and `fmt` leaves as it is).

@@ -1,14 +1,13 @@
 //! One function per command of the command line.
 
 use crate::cli::{EmitArg, GpuArg};
-use crate::{report, usage_error};
+use crate::{report, usage_error, ExitCode};
 use postc_codegen::link;
 use postc_ir::diag::SourceMap;
 use postc_ir::interp::{InterpOptions, Interpreter, Value};
 use postc_ir::{DType, Program};
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Loads and verifies a program; diagnostics are reported on failure.
 fn load_checked(files: &[PathBuf], include: Vec<PathBuf>) -> Result<(postc_ir::resolve::Loader, Program), ExitCode> {
@@ -167,6 +166,7 @@ pub(crate) struct CompileArgs {
     pub(crate) gpu: GpuArg,
     pub(crate) gpu_arch: Option<String>,
     pub(crate) backend: String,
+    pub(crate) debug: bool,
 }
 
 pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
@@ -229,6 +229,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         time_passes: a.time_passes,
         executable: a.emit == EmitArg::Exe,
         fast_math,
+        debug: a.debug,
     };
     let (loader, program) = match load_checked(files, include) {
         Ok(x) => x,

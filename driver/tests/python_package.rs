@@ -10,6 +10,14 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// The target directory this test was built in (`CARGO_TARGET_DIR` or the
+/// workspace's `target/`), so that the extension shares its build of the
+/// compiler crates.
+fn target_dir() -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().map(Path::to_path_buf).unwrap_or_else(|| repo_root().join("target"))
+}
+
 fn run(c: &mut Command) -> std::process::Output {
     let out = c.output().unwrap_or_else(|e| panic!("cannot run {c:?}: {e}"));
     assert!(
@@ -47,7 +55,7 @@ fn the_python_package_passes_its_tests() {
         .args(["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall"])
         .arg(root.join("python"))
         .env("MATURIN_PEP517_ARGS", "--profile dev")
-        .env("CARGO_TARGET_DIR", root.join("target"))
+        .env("CARGO_TARGET_DIR", target_dir())
         .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
     let cache = tempfile::tempdir().unwrap();
     let out = Command::new(&python)

@@ -5,7 +5,7 @@ Numba in the same run (docs/performance.md quotes this script's output).
 
 The module is seven functions of one file (scalar code, loops over arrays,
 a function calling another), called once each, as a script's first
-iteration calls them. For each tool a new interpreter imports it, compiles
+iteration calls them; a last row calls one of them only. For each tool a new interpreter imports it, compiles
 the seven (postc: `@postc.jit` on each; Numba: `@numba.njit`) and calls
 each once:
 - cold: an empty cache (postc) / no cache (Numba's default);
@@ -95,17 +95,20 @@ KERNELS = textwrap.dedent('''\
 
     a = np.linspace(-2.0, 2.0, 1000)
     out = np.zeros_like(a)
-    results = (clip(3.0, 0.0, 1.0), total(a), dot(a, a), count_above(a, 0.5), collatz(27), smooth(a, out),
-               norm2(a.reshape(10, 100)))
+    if ONE:
+        results = (collatz(27),)
+    else:
+        results = (clip(3.0, 0.0, 1.0), total(a), dot(a, a), count_above(a, 0.5), collatz(27), smooth(a, out),
+                   norm2(a.reshape(10, 100)))
     T2 = time.perf_counter()
     print(T2 - T1, T1 - T0)
 ''')
 
 
-def run(tool, cache, postc_cache, numba_cache, workdir):
-    path = os.path.join(workdir, f"first_calls_{tool}.py")
+def run(tool, cache, postc_cache, numba_cache, workdir, one=False):
+    path = os.path.join(workdir, f"first_calls_{tool}{'_one' if one else ''}.py")
     with open(path, "w") as f:
-        f.write(f"TOOL = {tool!r}\nCACHE = {cache!r}\n" + KERNELS)
+        f.write(f"TOOL = {tool!r}\nCACHE = {cache!r}\nONE = {one!r}\n" + KERNELS)
     env = dict(os.environ, POSTC_CACHE_DIR=postc_cache, NUMBA_CACHE_DIR=numba_cache)
     env.pop("POSTC_DISABLE_JIT", None)
     out = subprocess.run([sys.executable, path], capture_output=True, text=True, env=env, check=True)
@@ -124,6 +127,7 @@ def main():
         tools = ["postc"]
     cold = {t: [] for t in tools}
     warm = {t: [] for t in tools}
+    one = {t: [] for t in tools}
     for _ in range(args.runs):
         for tool in tools:
             with tempfile.TemporaryDirectory() as d:
@@ -132,13 +136,16 @@ def main():
                 if tool == "numba":
                     run(tool, True, pc, nc, d)  # fills Numba's cache
                 warm[tool].append(run(tool, tool == "numba", pc, nc, d))
+                run(tool, tool == "numba", pc, nc, d, one=True)  # fills the caches
+                one[tool].append(run(tool, tool == "numba", pc, nc, d, one=True))
     import numpy as np
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
           + (f", numba {numba.__version__}" if numba else ", numba not installed") + f", {args.runs} runs")
     print("| first call of 7 functions, fresh process | " + " | ".join(f"{t} ms" for t in tools)
           + (" | postc / numba |" if numba else " |"))
     print("|---|" + "---|" * (len(tools) + (1 if numba else 0)))
-    for what, d in (("cold (empty cache)", cold), ("warm (cache filled)", warm)):
+    for what, d in (("cold (empty cache)", cold), ("warm (cache filled)", warm),
+                    ("warm, one function (the import and one first call)", one)):
         meds = [statistics.median(d[t]) for t in tools]
         row = f"| {what} | " + " | ".join(f"{m * 1e3:.1f}" for m in meds)
         if numba:

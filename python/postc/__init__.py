@@ -167,7 +167,7 @@ def kernel(fn):
 
 
 def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(),
-        verbose=None):
+        verbose=None, debug=False):
     """`@jit` / `@jit(opt=..., boundscheck=..., fastmath=..., cache=...)`:
     compiles the function and the POST functions it calls (in its file,
     other files or cells) on its first call, and calls the compiled
@@ -176,7 +176,7 @@ def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend
     freezes them. Without the compiled extension, or with
     `POSTC_DISABLE_JIT=1`, the function itself."""
     options = _options(opt=opt, boundscheck=boundscheck, fastmath=fastmath, cache=cache, backend=backend,
-                       include=include, verbose=verbose)
+                       include=include, verbose=verbose, debug=debug)
     if fn is None:
         return lambda f: jit(f, **options)
     if _native is None or jit_disabled():
@@ -184,7 +184,8 @@ def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend
     return _Jit(fn, options)
 
 
-def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(), verbose=None):
+def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(), verbose=None,
+             debug=False):
     """The build options, checked once (a bad level is a ValueError at the
     decorator, not at the first call)."""
     opt = int(opt)
@@ -192,7 +193,7 @@ def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="ll
         raise ValueError(f"invalid optimisation level {opt} (levels: 0, 1, 2, 3)")
     return {"opt": opt, "boundscheck": None if boundscheck is None else bool(boundscheck),
             "fastmath": bool(fastmath), "cache": bool(cache), "backend": str(backend),
-            "include": tuple(os.fspath(i) for i in include), "verbose": verbose}
+            "include": tuple(os.fspath(i) for i in include), "verbose": verbose, "debug": bool(debug)}
 
 
 class _Jit(_native.Dispatcher if _native is not None else object):
@@ -257,7 +258,8 @@ def _native_options(options, unit=None):
     """`_native.compile`'s keyword arguments for `options` (and a cut)."""
     cache = cache_dir() if options.get("cache", True) else _private_cache()
     kw = {"opt": options["opt"], "backend": options["backend"], "include": list(options["include"]),
-          "cache_dir": cache, "bounds_checks": options["boundscheck"], "fast_math": options["fastmath"]}
+          "cache_dir": cache, "bounds_checks": options["boundscheck"], "fast_math": options["fastmath"],
+          "debug": options.get("debug", False)}
     if unit is not None:
         kw["also"] = list(unit.files)[1:]
         kw["overlay"] = dict(unit.files)
@@ -288,8 +290,7 @@ def _verbosity(options):
 
 class _Watch:
     """One daemon thread that says on standard error when a compile has
-    run for a second (a thread per compile would cost more than a cache
-    hit)."""
+    run for a second, and ends when no compile is running."""
 
     def __init__(self):
         self._cv = threading.Condition()
@@ -314,8 +315,10 @@ class _Watch:
         with self._cv:
             while True:
                 if not self._due:
-                    self._cv.wait()
-                    continue
+                    # Gone when idle: while any other thread exists, every
+                    # compiled call hands the GIL over.
+                    self._thread = None
+                    return
                 token, (deadline, what) = min(self._due.items(), key=lambda kv: kv[1][0])
                 left = deadline - time.monotonic()
                 if left > 0:
@@ -867,7 +870,7 @@ def _write_source(text, cache):
 
 
 def compile(path_or_source, *, opt=2, backend="llvm", include=(), boundscheck=None, fastmath=False, cache=True,
-            verbose=None):
+            verbose=None, debug=False):
     """Compiles a POST module (a `.py` or `.pir` path, or the source text
     itself) and the POST modules it imports; returns a `Module` whose
     attributes are the exported functions and ufuncs (real NumPy ufuncs).
@@ -877,14 +880,15 @@ def compile(path_or_source, *, opt=2, backend="llvm", include=(), boundscheck=No
     file's own directory, `boundscheck=False` drops bounds checks (on by
     default), `fastmath=True` lets float arithmetic be reassociated and
     contracted, `cache=False` keeps the library out of the shared cache,
-    `verbose=True` (or `POSTC_VERBOSE=1`) prints each phase's time.
+    `verbose=True` (or `POSTC_VERBOSE=1`) prints each phase's time,
+    `debug=True` adds DWARF (gdb and perf show the `.py` lines).
     Raises `CompileError` with the located diagnostics. Libraries are
     cached (`cache_dir()`), keyed by the text of every file read, the
     options, the target and the compiler build. With `POSTC_DISABLE_JIT=1`
     (or without the compiled extension) a `.py` module is imported and its
     pure-Python functions returned, ufuncs as `numpy.vectorize` objects."""
     options = _options(opt=opt, boundscheck=boundscheck, fastmath=fastmath, cache=cache, backend=backend,
-                       include=include, verbose=verbose)
+                       include=include, verbose=verbose, debug=debug)
     include = list(options["include"])
     if isinstance(path_or_source, os.PathLike) or not _is_source(path_or_source):
         path = os.path.abspath(os.fspath(path_or_source))
@@ -958,3 +962,29 @@ def _vectorize(u):
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     return np.vectorize(body, otypes=out_dtypes, signature=u.core_signature)
+
+
+def _version():
+    """The package's version: its installed metadata, which maturin takes
+    from the Cargo workspace's `version`; in a source checkout without it,
+    that `version` itself."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("postc")
+    except metadata.PackageNotFoundError:
+        cargo = os.path.join(os.path.dirname(__file__), "..", "..", "Cargo.toml")
+        with open(cargo, encoding="utf-8") as f:
+            found = re.search(r'^\[workspace\.package\][^\[]*?^version = "([^"]+)"', f.read(), re.M)
+        if found is None:
+            raise AttributeError("postc has no installed metadata and no Cargo workspace version") from None
+        return found.group(1)
+
+
+def __getattr__(name):
+    # `__version__` on first use: importing `importlib.metadata` costs more
+    # than the rest of `import postc`.
+    if name == "__version__":
+        version = globals()["__version__"] = _version()
+        return version
+    raise AttributeError(f"module 'postc' has no attribute {name!r}")

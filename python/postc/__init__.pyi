@@ -10,6 +10,8 @@ from postyp import ArrayType, DType
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+__version__: str
+
 class CompileError(Exception):
     """A POST module did not compile; the message holds the located
     diagnostics."""

@@ -31,6 +31,8 @@ pub struct Options {
     pub bounds_checks: Option<bool>,
     /// Float reassociation and contraction ([`CodegenOptions::fast_math`]).
     pub fast_math: bool,
+    /// DWARF for debuggers and profilers ([`CodegenOptions::debug`]).
+    pub debug: bool,
 }
 
 /// Why a build failed.
@@ -114,7 +116,7 @@ fn cache_key(sources: &SourceMap, options: &CodegenOptions, backend: &str) -> St
     line(backend);
     // Every code generation option, so that one added later is keyed too.
     line(&format!("{options:?}"));
-    // The C compiler (the C backend's, and the linker driver's).
+    // The C compiler (the C backend's; shared libraries are linked by LLD).
     line(&postc_codegen::c::c_compiler().join(" "));
     let mut files: Vec<(&str, &str)> = sources.files().collect();
     files.sort();
@@ -142,6 +144,7 @@ fn load(path: &Path, o: &Options) -> Result<(postc_ir::Program, SourceMap, Codeg
         // kernels); a `gpu(fallback)` function is the same code.
         gpu: postc_codegen::llvm::gpu::GpuOptions { mode: postc_codegen::llvm::gpu::GpuMode::Off, arch: None },
         fast_math: o.fast_math,
+        debug: o.debug,
         ..CodegenOptions::for_level(level)
     };
     if let Some(on) = o.bounds_checks {

@@ -1,10 +1,32 @@
 //! Calling an exported function: Python arguments checked against the
 //! signature and converted to the C ABI of docs/abi.md (§2 scalars, §3
-//! arrays as `DLTensor *`), the call made through libffi, the result
+//! arrays as `DLTensor *`), the call made with the GIL released, the result
 //! converted back.
+//!
+//! The signature is decoded once, when the function is loaded, into a
+//! [`Plan`]: how each argument is converted and where it travels. CPython
+//! calls a [`Function`] through vectorcall (the arguments as a C array, no
+//! tuple), installed on the class by [`Function::new`]. A call whose
+//! arguments all fit in registers (at most six integer-class and eight
+//! floating-point ones: nearly every signature) goes through `guard.c`'s
+//! wide register prototype; others through libffi. A positional call in
+//! registers whose arrays are NumPy arrays (the common call) keeps
+//! everything on the stack ([`Function::call_fast`]); keywords, DLPack
+//! objects and many or high-rank strided arrays take the general path.
+//!
+//! The GIL is handed to other threads for the call whenever another Python
+//! thread exists ([`without_gil`]).
+//!
+//! Lifetimes: the arguments' objects are held by the caller for the call
+//! (and DLPack capsules by the call itself). A returned array that is an
+//! argument's tensor is that argument's object itself, as CPython would
+//! return it; one that lies in an argument's memory (a view of it) keeps
+//! the argument alive through its base.
 
-use crate::dlpack::{self, DLDevice, DLManagedTensor, DLTensor};
-use crate::guard;
+use crate::aligned::AlignedCopy;
+use crate::dlpack::{self, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLTensor};
+use crate::guard::{self, Registers, Returns, FLOAT_REGISTERS, INT_REGISTERS};
+use crate::scalars::{self, NumpyValue, ScalarMaker};
 use crate::signature::{ArraySpec, FuncSpec, ParamType, Ret};
 use libffi::middle::{Cif, Type};
 use numpy::npyffi::{self, PY_ARRAY_API};
@@ -13,8 +35,10 @@ use postc_ir::DType;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use pyo3::{ffi, Borrowed};
 use smallvec::SmallVec;
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 
 /// A prepared libffi call interface. It is only read after creation.
 pub struct CallInterface(pub Cif);
@@ -45,7 +69,7 @@ fn scalar_type(d: DType) -> Type {
 }
 
 /// The call interface of a function's C signature.
-pub fn call_interface(spec: &FuncSpec) -> CallInterface {
+fn call_interface(spec: &FuncSpec) -> CallInterface {
     let mut args: Vec<Type> = spec
         .params
         .iter()
@@ -67,16 +91,588 @@ pub fn call_interface(spec: &FuncSpec) -> CallInterface {
     CallInterface(Cif::new(args, result))
 }
 
+/// How a parameter's argument is converted.
+#[derive(Debug)]
+enum Convert {
+    /// Bool or an integer dtype: a value in a general register.
+    Int(DType),
+    /// Float16, Float32 or Float64: bits in a vector register.
+    Float(DType),
+    /// A complex number, passed by pointer.
+    Complex(DType),
+    /// Str or Bytes: a `postc_str` by value.
+    Text(DType),
+    /// An array: a `DLTensor *`.
+    Array(ArraySpec),
+}
+
+/// Where an argument travels in a register call.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Int(usize),
+    Float(usize),
+    /// Two consecutive general registers (a `postc_str`).
+    Pair(usize),
+}
+
+/// How a result is converted.
+#[derive(Debug)]
+enum Result_ {
+    Void,
+    /// A real scalar, from the result's bits.
+    Scalar(ScalarMaker),
+    /// A complex scalar, written through the extra pointer.
+    Complex(ScalarMaker),
+    Text(DType),
+    Array(DType),
+}
+
+/// A function's signature, decoded once.
+#[derive(Debug)]
+pub struct Plan {
+    params: Vec<(Convert, Place)>,
+    result: Result_,
+    /// The general register of a complex result's pointer.
+    complex_out: Option<usize>,
+    returns: Returns,
+    /// Whether the arguments fit in registers (else libffi).
+    registers: bool,
+}
+
+impl Plan {
+    fn new(py: Python<'_>, spec: &FuncSpec) -> PyResult<Plan> {
+        let (mut ints, mut floats) = (0usize, 0usize);
+        let mut params = Vec::with_capacity(spec.params.len());
+        for p in &spec.params {
+            let mut int = |n: usize| {
+                let at = ints;
+                ints += n;
+                at
+            };
+            let entry = match &p.ty {
+                ParamType::Scalar(d) if d.is_complex() => (Convert::Complex(*d), Place::Int(int(1))),
+                ParamType::Scalar(d) if d.is_text() => (Convert::Text(*d), Place::Pair(int(2))),
+                ParamType::Scalar(d) if d.is_float() => {
+                    floats += 1;
+                    (Convert::Float(*d), Place::Float(floats - 1))
+                }
+                ParamType::Scalar(d) => (Convert::Int(*d), Place::Int(int(1))),
+                ParamType::Array(a) => (Convert::Array(a.clone()), Place::Int(int(1))),
+            };
+            params.push(entry);
+        }
+        let mut complex_out = None;
+        let (result, returns) = match &spec.ret {
+            Ret::Void => (Result_::Void, Returns::Int),
+            Ret::Array(a) => (Result_::Array(a.dtype), Returns::Int),
+            Ret::Scalar(d) if d.is_complex() => {
+                complex_out = Some(ints);
+                ints += 1;
+                (Result_::Complex(ScalarMaker::new(py, *d)?), Returns::Int)
+            }
+            Ret::Scalar(d) if d.is_text() => (Result_::Text(*d), Returns::Pair),
+            Ret::Scalar(d) if d.is_float() => (Result_::Scalar(ScalarMaker::new(py, *d)?), Returns::Float),
+            Ret::Scalar(d) => (Result_::Scalar(ScalarMaker::new(py, *d)?), Returns::Int),
+        };
+        let registers = ints <= INT_REGISTERS && floats <= FLOAT_REGISTERS;
+        Ok(Plan { params, result, complex_out, returns, registers })
+    }
+}
+
 /// An exported function of a compiled module.
 #[pyclass(module = "postc", name = "Function", frozen)]
 pub struct Function {
+    /// What CPython calls: the class's `tp_vectorcall_offset` points here.
+    vectorcall: ffi::vectorcallfunc,
     pub spec: FuncSpec,
+    plan: Plan,
     pub code: usize,
-    pub cif: CallInterface,
+    /// The libffi interface, for a signature that does not fit in registers.
+    cif: Option<CallInterface>,
     /// The library's runtime entry points (`None`: a library that cannot
     /// panic).
     pub runtime: Option<guard::Runtime>,
     pub library: String,
+}
+
+impl Function {
+    /// The Python object of the exported function `spec` at address `code`
+    /// of the library at `library`, whose runtime is `runtime`.
+    ///
+    /// # Safety
+    /// `code` must be the address of `spec`'s function in a library that is
+    /// never unloaded, `runtime` that library's.
+    pub unsafe fn new<'py>(
+        py: Python<'py>,
+        spec: FuncSpec,
+        code: usize,
+        runtime: Option<guard::Runtime>,
+        library: String,
+    ) -> PyResult<Bound<'py, Function>> {
+        let plan = Plan::new(py, &spec)?;
+        let cif = (!plan.registers).then(|| call_interface(&spec));
+        let f = Bound::new(py, Function { vectorcall: function_vectorcall, spec, plan, code, cif, runtime, library })?;
+        // SAFETY: every `Function` holds `function_vectorcall` there.
+        unsafe { enable_vectorcall(&f, &f.get().vectorcall) }?;
+        Ok(f)
+    }
+
+    fn what(&self) -> String {
+        format!("{}()", self.spec.name)
+    }
+
+    /// The arguments in parameter order: `positional`, then the values of
+    /// `keywords` (names and values, as vectorcall passes them) by name.
+    fn bind<'py>(
+        &self,
+        positional: &[*mut ffi::PyObject],
+        keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
+    ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
+        let n = self.spec.params.len();
+        if positional.len() > n {
+            return Err(PyTypeError::new_err(format!(
+                "{} takes {n} argument{} but {} were given",
+                self.what(),
+                if n == 1 { "" } else { "s" },
+                positional.len()
+            )));
+        }
+        let mut bound: SmallVec<[*mut ffi::PyObject; INLINE]> = SmallVec::from_slice(positional);
+        if let Some((names, values)) = keywords {
+            bound.resize(n, std::ptr::null_mut());
+            for (k, v) in names.iter().zip(values) {
+                let key: String = k.extract()?;
+                let Some(i) = self.spec.params.iter().position(|p| p.name == key) else {
+                    return Err(PyTypeError::new_err(format!(
+                        "{} got an unexpected keyword argument '{key}'",
+                        self.what()
+                    )));
+                };
+                if !bound[i].is_null() {
+                    return Err(PyTypeError::new_err(format!(
+                        "{} got multiple values for argument '{key}'",
+                        self.what()
+                    )));
+                }
+                bound[i] = *v;
+            }
+        }
+        if bound.len() < n || bound.iter().any(|b| b.is_null()) {
+            bound.resize(n, std::ptr::null_mut());
+            let missing = bound.iter().position(|b| b.is_null()).unwrap_or(0);
+            return Err(PyTypeError::new_err(format!(
+                "{} missing required argument '{}'",
+                self.what(),
+                self.spec.params[missing].name
+            )));
+        }
+        Ok(bound)
+    }
+
+    /// A call: binds, checks and converts the arguments, calls with the GIL
+    /// released, converts the result.
+    fn invoke<'py>(
+        &self,
+        py: Python<'py>,
+        positional: &[*mut ffi::PyObject],
+        keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if keywords.is_none() && positional.len() == self.plan.params.len() && self.plan.registers {
+            if let Some(r) = self.call_fast(py, positional) {
+                return r;
+            }
+        }
+        let args = self.bind(positional, keywords)?;
+        let n = args.len();
+        let mut call = CallState::default();
+        call.slots.resize(n + 1, Slot::default());
+        for (i, (arg, (convert, _))) in args.iter().zip(&self.plan.params).enumerate() {
+            // SAFETY: the caller holds every argument for the call.
+            let arg = unsafe { Borrowed::from_ptr(py, *arg) };
+            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[i].name);
+            match convert {
+                Convert::Int(d) | Convert::Float(d) => call.slots[i] = scalar(&arg, *d, &at)?,
+                Convert::Complex(d) => {
+                    call.values.push(scalar(&arg, *d, &at)?);
+                    call.pointer_of[i] = Pointer::Value(call.values.len() - 1);
+                }
+                Convert::Text(d) => {
+                    let (ptr, len) = text(&arg, *d, &at)?;
+                    call.slots[i] = Slot([ptr as u64, len as u64]);
+                }
+                Convert::Array(spec) => {
+                    let tensor = array(py, &arg, spec, &at, i, &mut call)?;
+                    call.pointer_of[i] = tensor;
+                    call.arrays.push(ArrayArg { param: i, object: arg.as_ptr() });
+                }
+            }
+        }
+        // Addresses are taken once every vector has its final length and
+        // place.
+        let CallState { slots, values, tensors, shapes, strides, pointer_of, arrays, capsules, copies } = &mut call;
+        for t in tensors.iter_mut() {
+            if let Some(at) = t.shape_at {
+                t.tensor.shape = shapes[at..].as_mut_ptr();
+            }
+            if let Some(at) = t.strides_at {
+                t.tensor.strides = strides[at..].as_mut_ptr();
+            }
+        }
+        let mut tensor_ptrs: SmallVec<[*mut DLTensor; INLINE]> = SmallVec::new();
+        for i in 0..n {
+            let ptr: *mut c_void = match pointer_of[i] {
+                Pointer::None => {
+                    tensor_ptrs.push(std::ptr::null_mut());
+                    continue;
+                }
+                Pointer::Own(t) => (&mut tensors[t].tensor as *mut DLTensor).cast(),
+                Pointer::Value(v) => (&mut values[v] as *mut Slot).cast(),
+            };
+            tensor_ptrs.push(ptr.cast());
+            slots[i] = Slot([ptr as u64, 0]);
+        }
+        let mut result_value = Slot::default();
+        let outcome = if self.plan.registers {
+            let mut regs = Registers::default();
+            for (slot, (_, place)) in slots.iter().zip(&self.plan.params) {
+                match *place {
+                    Place::Int(r) => regs.ints[r] = slot.0[0],
+                    Place::Float(r) => regs.floats[r] = slot.0[0],
+                    Place::Pair(r) => {
+                        regs.ints[r] = slot.0[0];
+                        regs.ints[r + 1] = slot.0[1];
+                    }
+                }
+            }
+            if let Some(r) = self.plan.complex_out {
+                regs.ints[r] = (&mut result_value as *mut Slot) as u64;
+            }
+            let returns = self.plan.returns;
+            let (runtime, code) = (self.runtime.as_ref(), self.code as *const c_void);
+            // SAFETY: the plan placed every argument in the register of its
+            // class and order (docs/abi.md's C signature); every pointer
+            // passed (tensors, their shape and stride arrays, the arrays'
+            // data, strings, complex values) stays valid until the call
+            // returns: the caller holds the argument objects, `call` the
+            // rest. The call touches no Python object.
+            without_gil(|| unsafe { guard::register_call(runtime, code, returns, &regs) }).map(Slot)
+        } else {
+            let complex_out = matches!(self.plan.result, Result_::Complex(_));
+            if complex_out {
+                slots[n] = Slot([(&mut result_value as *mut Slot) as u64, 0]);
+            }
+            let nargs = n + usize::from(complex_out);
+            let mut avalue: SmallVec<[*mut c_void; INLINE]> =
+                slots[..nargs].iter_mut().map(|s| (s as *mut Slot).cast()).collect();
+            let mut rvalue = Slot::default();
+            let cif = self.cif.as_ref().expect("a libffi interface for a call not made in registers");
+            let (runtime, code) = (self.runtime.as_ref(), self.code as *const c_void);
+            let (cif, rv, av) =
+                (cif.0.as_raw_ptr().cast::<c_void>(), (&mut rvalue as *mut Slot).cast(), avalue.as_mut_ptr());
+            // SAFETY: as above; the interface describes the C signature and
+            // `avalue` points to one slot of each argument's type.
+            without_gil(|| unsafe { guard::ffi_call(runtime, cif, code, rv, av) }).map(|()| rvalue)
+        };
+        // Outputs passed as aligned copies get what was written, also
+        // before a panic.
+        for (_, copy) in copies.iter() {
+            // SAFETY: the argument's elements, held for the call.
+            unsafe { copy.write_back() };
+        }
+        let result = match outcome {
+            Ok(r) => r,
+            Err(message) => return Err(guard::panic_error(&message)),
+        };
+        let passed: SmallVec<[PassedArray; 4]> = arrays
+            .iter()
+            .map(|a| {
+                // A copied argument's memory is kept by its copy, a DLPack
+                // argument's by its capsule.
+                let capsule = call_capsule(capsules, a.param);
+                let keeper = match copies.iter().find(|(p, _)| *p == a.param) {
+                    Some((_, copy)) => copy.array.as_ptr(),
+                    None if !capsule.is_null() => capsule,
+                    None => a.object,
+                };
+                PassedArray { object: a.object, tensor: tensor_ptrs[a.param] as *const DLTensor, keeper }
+            })
+            .collect();
+        self.result(py, result.0, &result_value, &passed)
+    }
+
+    /// A call whose arguments are all positional, fit in registers and
+    /// whose arrays (at most [`FAST_ARRAYS`]) are NumPy arrays, all on the
+    /// stack; `None` when the call is not one (before any compiled code
+    /// ran), for [`Function::invoke`] to make.
+    fn call_fast<'py>(&self, py: Python<'py>, args: &[*mut ffi::PyObject]) -> Option<PyResult<Bound<'py, PyAny>>> {
+        let mut regs = Registers::default();
+        // Written before they are read, only as far as used: not zeroed.
+        let mut tensors = [const { MaybeUninit::<DLTensor>::uninit() }; FAST_ARRAYS];
+        let mut strides = [const { MaybeUninit::<[i64; FAST_RANK]>::uninit() }; FAST_ARRAYS];
+        let mut values = [const { MaybeUninit::<Slot>::uninit() }; FAST_ARRAYS];
+        let mut passed = [PassedArray::NONE; FAST_ARRAYS];
+        // Every write goes through these, so that the addresses passed stay
+        // valid.
+        let tensors_at = tensors.as_mut_ptr().cast::<DLTensor>();
+        let strides_at = strides.as_mut_ptr().cast::<[i64; FAST_RANK]>();
+        let values_at = values.as_mut_ptr().cast::<Slot>();
+        let (mut narrays, mut nvalues) = (0usize, 0usize);
+        for (i, (arg, (convert, place))) in args.iter().zip(&self.plan.params).enumerate() {
+            // SAFETY: the caller holds every argument for the call.
+            let arg = unsafe { Borrowed::from_ptr(py, *arg) };
+            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[i].name);
+            let word = match convert {
+                Convert::Int(d) | Convert::Float(d) => match scalar(&arg, *d, &at) {
+                    Ok(slot) => slot.0[0],
+                    Err(e) => return Some(Err(e)),
+                },
+                Convert::Text(d) => match text(&arg, *d, &at) {
+                    Ok((ptr, len)) => {
+                        if let Place::Pair(r) = place {
+                            regs.ints[r + 1] = len as u64;
+                        }
+                        ptr as u64
+                    }
+                    Err(e) => return Some(Err(e)),
+                },
+                Convert::Complex(d) => {
+                    if nvalues == FAST_ARRAYS {
+                        return None;
+                    }
+                    let value = match scalar(&arg, *d, &at) {
+                        Ok(v) => v,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    // SAFETY: `nvalues` is in bounds.
+                    let ptr = unsafe {
+                        values_at.add(nvalues).write(value);
+                        values_at.add(nvalues)
+                    };
+                    nvalues += 1;
+                    ptr as u64
+                }
+                Convert::Array(spec) => {
+                    if narrays == FAST_ARRAYS {
+                        return None;
+                    }
+                    let (mut tensor, bstrides) = match numpy_tensor(&arg, spec, &at) {
+                        Ok(Some(t)) if t.aligned => (t.tensor, t.strided),
+                        // Another object, or an unaligned array to copy.
+                        Ok(_) => return None,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    if let Some(b) = bstrides {
+                        if b.len() > FAST_RANK {
+                            return None;
+                        }
+                        let elem = spec.dtype.size_bytes() as i64;
+                        // SAFETY: `narrays` and `b.len()` are in bounds.
+                        unsafe {
+                            let row = strides_at.add(narrays).cast::<i64>();
+                            for (k, s) in b.iter().enumerate() {
+                                row.add(k).write(s / elem);
+                            }
+                            tensor.strides = row;
+                        }
+                    }
+                    // SAFETY: `narrays` is in bounds.
+                    let ptr = unsafe {
+                        tensors_at.add(narrays).write(tensor);
+                        tensors_at.add(narrays)
+                    };
+                    passed[narrays] = PassedArray { object: arg.as_ptr(), tensor: ptr, keeper: arg.as_ptr() };
+                    narrays += 1;
+                    ptr as u64
+                }
+            };
+            match *place {
+                Place::Int(r) | Place::Pair(r) => regs.ints[r] = word,
+                Place::Float(r) => regs.floats[r] = word,
+            }
+        }
+        let mut result_value = Slot::default();
+        if let Some(r) = self.plan.complex_out {
+            regs.ints[r] = (&mut result_value as *mut Slot) as u64;
+        }
+        let (runtime, code, returns) = (self.runtime.as_ref(), self.code as *const c_void, self.plan.returns);
+        // SAFETY: the plan placed every argument in the register of its
+        // class and order (docs/abi.md's C signature); every pointer passed
+        // (tensors, their shape and stride arrays, the arrays' data,
+        // strings, complex values) stays valid until the call returns: the
+        // caller holds the argument objects, this frame the rest. The call
+        // touches no Python object.
+        let outcome = without_gil(|| unsafe { guard::register_call(runtime, code, returns, &regs) });
+        let bits = match outcome {
+            Ok(bits) => bits,
+            Err(message) => return Some(Err(guard::panic_error(&message))),
+        };
+        // The tensors, strides and values were read through the addresses
+        // passed; they live to here.
+        let _ = (&tensors, &strides, &values);
+        Some(self.result(py, bits, &result_value, &passed[..narrays]))
+    }
+
+    /// The Python object of a result: its bits, the value a complex result
+    /// was written to, the array arguments passed.
+    fn result<'py>(
+        &self,
+        py: Python<'py>,
+        bits: [u64; 2],
+        complex_value: &Slot,
+        arrays: &[PassedArray],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match &self.plan.result {
+            Result_::Void => Ok(py.None().into_bound(py)),
+            Result_::Scalar(maker) => maker.make(py, &bits),
+            Result_::Complex(maker) => maker.make(py, &complex_value.0),
+            Result_::Text(d) => {
+                let [ptr, len] = bits;
+                // SAFETY: a returned string is `len` bytes at `ptr`, valid
+                // for the life of the process or, when it is a string
+                // argument, held by the caller (docs/abi.md §2).
+                let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
+                Ok(if *d == DType::Str {
+                    PyString::new(py, &String::from_utf8_lossy(bytes)).into_any()
+                } else {
+                    PyBytes::new(py, bytes).into_any()
+                })
+            }
+            Result_::Array(d) => {
+                let managed = bits[0] as *mut DLManagedTensor;
+                // SAFETY: the function returned a `DLManagedTensor *` owned
+                // by the caller (docs/abi.md §3); the arguments' tensors
+                // are alive.
+                unsafe { returned_array(py, managed, *d, arrays) }
+            }
+        }
+    }
+}
+
+/// An array argument as passed: its object, its tensor, and the object that
+/// keeps the tensor's memory alive (the array, or a DLPack capsule).
+#[derive(Clone, Copy)]
+struct PassedArray {
+    object: *mut ffi::PyObject,
+    tensor: *const DLTensor,
+    keeper: *mut ffi::PyObject,
+}
+
+impl PassedArray {
+    const NONE: PassedArray =
+        PassedArray { object: std::ptr::null_mut(), tensor: std::ptr::null(), keeper: std::ptr::null_mut() };
+}
+
+/// The arrays, complex values and strided ranks a call in the fast path
+/// holds on its stack.
+const FAST_ARRAYS: usize = 4;
+const FAST_RANK: usize = 4;
+
+/// Whether a Python thread other than the calling one exists (in any
+/// interpreter): one that could take the GIL while a call runs.
+fn other_python_threads() -> bool {
+    // SAFETY: reads of the interpreter and thread-state lists with the GIL
+    // held (a thread state made meanwhile by a thread outside Python is
+    // seen by the next call).
+    unsafe {
+        let interp = ffi::PyInterpreterState_Head();
+        if interp.is_null() || !ffi::PyInterpreterState_Next(interp).is_null() {
+            return true;
+        }
+        let head = ffi::PyInterpreterState_ThreadHead(interp);
+        !(head == ffi::PyThreadState_Get() && ffi::PyThreadState_Next(head).is_null())
+    }
+}
+
+/// Runs `f` with the GIL released when another Python thread exists
+/// (compiled code touches no Python object; the other threads run Python
+/// meanwhile, and calls on several threads run at once). With no other
+/// thread there is nobody to hand the GIL to, and the release and the
+/// reacquisition, a third of a short call's time, are skipped.
+fn without_gil<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(*mut ffi::PyThreadState);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: the state saved below, restored once on this thread.
+            unsafe { ffi::PyEval_RestoreThread(self.0) };
+        }
+    }
+    if !other_python_threads() {
+        return f();
+    }
+    // SAFETY: the GIL is held (a `Function` is only called from Python);
+    // nothing in `f` touches Python.
+    let _restore = Restore(unsafe { ffi::PyEval_SaveThread() });
+    f()
+}
+
+/// Makes CPython call `obj`'s class through vectorcall, the function being
+/// the one `obj` holds at `field` (a field of its Rust value): PyO3 classes
+/// have no vectorcall slot of their own. Called for every new instance; the
+/// class is changed once (a Python subclass on its first instance), and its
+/// `tp_call` (PyO3's `__call__`) stays for callers that build a tuple.
+///
+/// # Safety
+/// `field` must point into `obj`'s Rust value, and every instance of the
+/// class (and of its subclasses) must hold a valid vectorcall function
+/// there.
+pub unsafe fn enable_vectorcall<T: pyo3::PyClass>(
+    obj: &Bound<'_, T>,
+    field: *const ffi::vectorcallfunc,
+) -> PyResult<()> {
+    let offset = (field as usize - obj.as_ptr() as usize) as ffi::Py_ssize_t;
+    let ty = obj.as_any().get_type().as_type_ptr();
+    // SAFETY: the class's type object, written with the GIL held before any
+    // call uses the flag.
+    unsafe {
+        if (*ty).tp_flags & ffi::Py_TPFLAGS_HAVE_VECTORCALL == 0 {
+            (*ty).tp_vectorcall_offset = offset;
+            (*ty).tp_flags |= ffi::Py_TPFLAGS_HAVE_VECTORCALL;
+            ffi::PyType_Modified(ty);
+        } else if (*ty).tp_vectorcall_offset != offset {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err("vectorcall: inconsistent object layout"));
+        }
+    }
+    Ok(())
+}
+
+/// `Function`'s vectorcall: the positional arguments, then the keyword
+/// arguments' values named by `kwnames`.
+unsafe extern "C" fn function_vectorcall(
+    callable: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargsf: usize,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    let py = Python::assume_attached();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let f = Borrowed::from_ptr(py, callable).cast_unchecked::<Function>();
+        let f = f.get();
+        let nargs = ffi::PyVectorcall_NARGS(nargsf) as usize;
+        let positional = if nargs == 0 { &[][..] } else { std::slice::from_raw_parts(args, nargs) };
+        if kwnames.is_null() {
+            f.invoke(py, positional, None)
+        } else {
+            let names = Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>().to_owned();
+            let values = std::slice::from_raw_parts(args.add(nargs), names.len());
+            f.invoke(py, positional, Some((&names, values)))
+        }
+    }));
+    match outcome {
+        Ok(Ok(obj)) => obj.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(payload) => {
+            let text = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a Rust panic".into());
+            pyo3::panic::PanicException::new_err(text).restore(py);
+            std::ptr::null_mut()
+        }
+    }
 }
 
 /// One argument's storage: the value a scalar slot holds, or the pointer
@@ -85,112 +681,83 @@ pub struct Function {
 #[repr(C, align(16))]
 struct Slot([u64; 2]);
 
-/// What a call holds on to until it returns.
-struct Prepared<'py> {
-    slots: SmallVec<[Slot; INLINE]>,
-    /// Complex values passed by pointer.
-    values: SmallVec<[Slot; 2]>,
-    tensors: SmallVec<[DLTensor; INLINE]>,
-    strides: SmallVec<[SmallVec<[i64; 4]>; INLINE]>,
-    /// Which tensor (or DLPack tensor) each array parameter uses.
-    tensor_of: SmallVec<[TensorRef; INLINE]>,
-    /// Objects whose memory the call reads (DLPack capsules, strings).
-    keep: SmallVec<[Bound<'py, PyAny>; INLINE]>,
-}
-
 /// Parameters held without a heap allocation per call.
 const INLINE: usize = 8;
 
+/// What a pointer argument points to.
 #[derive(Clone, Copy)]
-enum TensorRef {
+enum Pointer {
     None,
+    /// A tensor of the call's own (a NumPy array's, or the checked copy of
+    /// a DLPack producer's).
     Own(usize),
-    Borrowed(*mut DLTensor),
-    Complex(usize),
+    /// A complex value of the call's.
+    Value(usize),
 }
 
-impl Function {
-    fn what(&self) -> String {
-        format!("{}()", self.spec.name)
-    }
+/// A tensor the call made for an array argument; its strides (in elements)
+/// are at `strides_at` of the call's stride storage (`None`: C-contiguous,
+/// passed as NULL), its shape at `shape_at` of the call's shape storage
+/// (`None`: the NumPy array's own dimensions, already in `tensor`).
+struct OwnTensor {
+    tensor: DLTensor,
+    shape_at: Option<usize>,
+    strides_at: Option<usize>,
+}
 
-    fn bind<'py>(
-        &self,
-        args: &Bound<'py, PyTuple>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<SmallVec<[Bound<'py, PyAny>; INLINE]>> {
-        let n = self.spec.params.len();
-        if args.len() > n {
-            return Err(PyTypeError::new_err(format!(
-                "{} takes {n} argument{} but {} were given",
-                self.what(),
-                if n == 1 { "" } else { "s" },
-                args.len()
-            )));
-        }
-        let mut bound: SmallVec<[Option<Bound<'py, PyAny>>; INLINE]> = args.iter().map(Some).collect();
-        bound.resize(n, None);
-        if let Some(kw) = kwargs {
-            for (k, v) in kw.iter() {
-                let key: String = k.extract()?;
-                let Some(i) = self.spec.params.iter().position(|p| p.name == key) else {
-                    return Err(PyTypeError::new_err(format!(
-                        "{} got an unexpected keyword argument '{key}'",
-                        self.what()
-                    )));
-                };
-                if bound[i].is_some() {
-                    return Err(PyTypeError::new_err(format!(
-                        "{} got multiple values for argument '{key}'",
-                        self.what()
-                    )));
-                }
-                bound[i] = Some(v);
-            }
-        }
-        bound
-            .into_iter()
-            .zip(&self.spec.params)
-            .map(|(b, p)| {
-                b.ok_or_else(|| PyTypeError::new_err(format!("{} missing required argument '{}'", self.what(), p.name)))
-            })
-            .collect()
-    }
+/// An array argument: its parameter and object.
+struct ArrayArg {
+    param: usize,
+    object: *mut ffi::PyObject,
+}
 
-    fn prepare<'py>(&self, py: Python<'py>, args: &[Bound<'py, PyAny>]) -> PyResult<Prepared<'py>> {
-        let n = args.len();
-        let mut p = Prepared {
-            slots: smallvec::smallvec![Slot::default(); n + 1],
-            values: SmallVec::new(),
-            tensors: SmallVec::new(),
-            strides: SmallVec::new(),
-            tensor_of: smallvec::smallvec![TensorRef::None; n],
-            keep: SmallVec::new(),
-        };
-        for (i, (arg, param)) in args.iter().zip(&self.spec.params).enumerate() {
-            let at = || format!("{}: parameter `{}`", self.what(), param.name);
-            match &param.ty {
-                ParamType::Scalar(d) if d.is_complex() => {
-                    p.values.push(scalar(arg, *d, &at)?);
-                    p.tensor_of[i] = TensorRef::Complex(p.values.len() - 1);
-                }
-                ParamType::Scalar(d) if d.is_text() => {
-                    let (ptr, len) = text(arg, *d, &at)?;
-                    p.slots[i] = Slot([ptr as u64, len as u64]);
-                    p.keep.push(arg.clone());
-                }
-                ParamType::Scalar(d) => p.slots[i] = scalar(arg, *d, &at)?,
-                ParamType::Array(spec) => {
-                    p.tensor_of[i] = array(py, arg, spec, &at, &mut p)?;
-                }
-            }
-        }
-        Ok(p)
+/// What a call holds until it returns.
+#[derive(Default)]
+struct CallState<'py> {
+    slots: SmallVec<[Slot; INLINE]>,
+    /// Complex values passed by pointer.
+    values: SmallVec<[Slot; 2]>,
+    tensors: SmallVec<[OwnTensor; 4]>,
+    /// The shapes of DLPack arguments, copied.
+    shapes: SmallVec<[i64; 8]>,
+    strides: SmallVec<[i64; 8]>,
+    pointer_of: PointerTable,
+    arrays: SmallVec<[ArrayArg; 4]>,
+    /// DLPack capsules (by parameter), which own the producers' tensors.
+    capsules: SmallVec<[(usize, Bound<'py, PyAny>); 1]>,
+    /// Aligned copies of unaligned arguments (by parameter).
+    copies: SmallVec<[(usize, AlignedCopy<'py>); 1]>,
+}
+
+/// Which pointer each parameter passes, grown on first use.
+#[derive(Default)]
+struct PointerTable(SmallVec<[Pointer; INLINE]>);
+
+impl std::ops::Index<usize> for PointerTable {
+    type Output = Pointer;
+    fn index(&self, i: usize) -> &Pointer {
+        self.0.get(i).unwrap_or(&Pointer::None)
     }
+}
+
+impl std::ops::IndexMut<usize> for PointerTable {
+    fn index_mut(&mut self, i: usize) -> &mut Pointer {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, Pointer::None);
+        }
+        &mut self.0[i]
+    }
+}
+
+/// The capsule of parameter `param`'s DLPack argument.
+fn call_capsule(c: &[(usize, Bound<'_, PyAny>)], param: usize) -> *mut ffi::PyObject {
+    c.iter().find(|(p, _)| *p == param).map_or(std::ptr::null_mut(), |(_, b)| b.as_ptr())
 }
 
 #[pymethods]
 impl Function {
+    /// A call with the arguments in a tuple and a dict (`PyObject_Call`
+    /// from code that does not use vectorcall).
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__<'py>(
         &self,
@@ -198,71 +765,14 @@ impl Function {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let args = self.bind(args, kwargs)?;
-        let mut prep = self.prepare(py, &args)?;
-        // Addresses are taken once every vector has its final length and
-        // place.
-        let n = args.len();
-        for (t, strides) in prep.tensors.iter_mut().zip(prep.strides.iter_mut()) {
-            t.strides = strides.as_mut_ptr();
-        }
-        let mut result_value = Slot::default();
-        for i in 0..n {
-            let ptr: *mut c_void = match prep.tensor_of[i] {
-                TensorRef::None => continue,
-                TensorRef::Own(t) => (&mut prep.tensors[t] as *mut DLTensor).cast(),
-                TensorRef::Borrowed(t) => t.cast(),
-                TensorRef::Complex(v) => (&mut prep.values[v] as *mut Slot).cast(),
-            };
-            prep.slots[i] = Slot([ptr as u64, 0]);
-        }
-        let complex_out = matches!(self.spec.ret, Ret::Scalar(d) if d.is_complex());
-        if complex_out {
-            prep.slots[n] = Slot([(&mut result_value as *mut Slot) as u64, 0]);
-        }
-        let nargs = n + usize::from(complex_out);
-        let mut avalue: SmallVec<[*mut c_void; INLINE]> =
-            prep.slots[..nargs].iter_mut().map(|s| (s as *mut Slot).cast()).collect();
-        let mut rvalue = Slot::default();
-        // SAFETY: the interface describes the function's C signature
-        // (docs/abi.md); every argument slot holds a value of its type, and
-        // every pointer it passes (tensors, their shape and stride arrays,
-        // the arrays' data, strings, complex values) stays valid until the
-        // call returns: the Python objects owning them are held by `args`
-        // and `prep`.
-        let outcome = unsafe {
-            guard::call(
-                self.runtime.as_ref(),
-                self.cif.0.as_raw_ptr().cast(),
-                self.code as *const c_void,
-                (&mut rvalue as *mut Slot).cast(),
-                avalue.as_mut_ptr(),
-            )
-        };
-        drop(prep);
-        if let Err(message) = outcome {
-            return Err(guard::panic_error(&message));
-        }
-        match &self.spec.ret {
-            Ret::Void => Ok(py.None().into_bound(py)),
-            Ret::Scalar(d) if d.is_complex() => numpy_scalar(py, *d, &result_value),
-            Ret::Scalar(d) if d.is_text() => {
-                let [ptr, len] = rvalue.0;
-                // SAFETY: a returned string is `len` bytes at `ptr`, valid
-                // for the life of the process (docs/abi.md §2).
-                let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
-                Ok(if *d == DType::Str {
-                    PyString::new(py, &String::from_utf8_lossy(bytes)).into_any()
-                } else {
-                    PyBytes::new(py, bytes).into_any()
-                })
-            }
-            Ret::Scalar(d) => numpy_scalar(py, *d, &rvalue),
-            Ret::Array(spec) => {
-                let managed = rvalue.0[0] as *mut DLManagedTensor;
-                // SAFETY: the function returned a `DLManagedTensor *` owned
-                // by the caller (docs/abi.md §3).
-                unsafe { owned_array(py, managed, spec.dtype) }
+        let positional: SmallVec<[*mut ffi::PyObject; INLINE]> = args.iter().map(|a| a.as_ptr()).collect();
+        match kwargs {
+            None => self.invoke(py, &positional, None),
+            Some(kw) => {
+                let items: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> = kw.iter().collect();
+                let names = PyTuple::new(py, items.iter().map(|(k, _)| k))?;
+                let values: Vec<*mut ffi::PyObject> = items.iter().map(|(_, v)| v.as_ptr()).collect();
+                self.invoke(py, &positional, Some((&names, &values)))
             }
         }
     }
@@ -336,92 +846,122 @@ fn mismatch(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyErr 
     PyTypeError::new_err(format!("{} expects {} ({}), got {}", at(), d.name(), accepted(d), type_name(obj)))
 }
 
+/// A Python number or NumPy scalar, by kind.
+#[derive(Clone, Copy)]
+enum Num {
+    Bool(bool),
+    /// An integer of at most 128 bits of magnitude, exact.
+    Int {
+        negative: bool,
+        magnitude: u128,
+    },
+    Float(f64),
+    Complex(f64, f64),
+}
+
+impl Num {
+    fn int(v: i128) -> Num {
+        Num::Int { negative: v < 0, magnitude: v.unsigned_abs() }
+    }
+
+    /// The value of a bool or an integer: `None` for a float or complex
+    /// number, `Some(None)` for an integer `i128` cannot hold.
+    fn as_i128(self) -> Option<Option<i128>> {
+        match self {
+            Num::Bool(b) => Some(Some(i128::from(b))),
+            Num::Int { negative: false, magnitude } => Some(i128::try_from(magnitude).ok()),
+            Num::Int { negative: true, magnitude } => Some(0i128.checked_sub_unsigned(magnitude)),
+            _ => None,
+        }
+    }
+
+    /// The bits of a real number as the float dtype `part`, rounded once
+    /// from its exact value (`None` for a complex number).
+    fn real_bits(self, part: DType) -> Option<u64> {
+        Some(match self {
+            Num::Bool(b) => scalars::float_bits(part, f64::from(u8::from(b))),
+            Num::Int { negative, magnitude } => scalars::integer_float_bits(part, negative, magnitude),
+            Num::Float(f) => scalars::float_bits(part, f),
+            Num::Complex(..) => return None,
+        })
+    }
+}
+
 /// A scalar argument as NumPy converts it: a Python number, or a NumPy
 /// scalar whose kind casts to the parameter's under `same_kind` (bool to
 /// integer to float to complex); integers out of the dtype's range raise
-/// OverflowError, as `numpy.int8(300)` does.
+/// OverflowError, as `numpy.int8(300)` does. A number becomes a float (or
+/// a complex number's parts) by one rounding from its exact value, as
+/// NumPy casts an integer array: an integer is not made a Float64 first
+/// on its way to a Float32.
 fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<Slot> {
-    #[derive(Clone, Copy)]
-    enum Num {
-        Bool(bool),
-        Int(i128),
-        Float(f64),
-        Complex(f64, f64),
+    let p = obj.as_ptr();
+    // The common cases first: a Python float for a float dtype, an int for
+    // an integer dtype (in range), True or False for a Bool.
+    // SAFETY: type checks and reads of a live object.
+    unsafe {
+        if d.is_float() && ffi::PyFloat_CheckExact(p) != 0 {
+            return Ok(Slot([scalars::float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
+        }
+        if d.is_int() && ffi::PyLong_CheckExact(p) != 0 {
+            let mut overflow = 0;
+            let v = ffi::PyLong_AsLongLongAndOverflow(p, &mut overflow);
+            if overflow == 0 && (v != -1 || ffi::PyErr_Occurred().is_null()) {
+                let (lo, hi) = d.int_range().unwrap_or((i64::MIN as i128, u64::MAX as i128));
+                if (lo..=hi).contains(&i128::from(v)) {
+                    return Ok(Slot([v as u64, 0]));
+                }
+            }
+            PyErr::take(obj.py());
+        }
+        if d == DType::Bool && (p == ffi::Py_True() || p == ffi::Py_False()) {
+            return Ok(Slot([u64::from(p == ffi::Py_True()), 0]));
+        }
     }
     let num = if let Ok(b) = obj.cast::<PyBool>() {
         Num::Bool(b.is_true())
     } else if let Ok(i) = obj.cast::<PyInt>() {
-        match i.extract::<i64>().map(i128::from).or_else(|_| i.extract::<i128>()) {
-            Ok(v) => Num::Int(v),
-            Err(_) => return Err(out_of_range(obj, d, at)),
-        }
+        python_int(i, d, at)?
     } else if let Ok(f) = obj.cast::<PyFloat>() {
         Num::Float(f.value())
     } else if let Ok(c) = obj.cast::<PyComplex>() {
         Num::Complex(c.real(), c.imag())
-    } else if let Some((kind, _)) = numpy_scalar_kind(obj) {
-        match kind {
-            b'b' => Num::Bool(obj.is_truthy()?),
-            b'i' | b'u' => Num::Int(obj.call_method0("__int__")?.extract::<i128>()?),
-            b'f' => Num::Float(obj.call_method0("__float__")?.extract::<f64>()?),
-            b'c' => {
-                let c: num_complex_pair::Pair = obj.call_method0("__complex__")?.extract()?;
-                Num::Complex(c.0, c.1)
-            }
-            _ => return Err(mismatch(obj, d, at)),
+    } else if let Some(v) = scalars::numpy_value(obj) {
+        match v {
+            NumpyValue::Bool(b) => Num::Bool(b),
+            NumpyValue::Int(i) => Num::int(i),
+            NumpyValue::Float(f) => Num::Float(f),
+            NumpyValue::Complex(re, im) => Num::Complex(re, im),
+            NumpyValue::Other => other_numpy_scalar(obj, d).ok_or_else(|| mismatch(obj, d, at))?,
         }
     } else {
         return Err(mismatch(obj, d, at));
     };
     let mut s = Slot::default();
-    let int = |n: Num| -> Option<i128> {
-        match n {
-            Num::Bool(b) => Some(i128::from(b)),
-            Num::Int(v) => Some(v),
-            _ => None,
-        }
-    };
-    let float = |n: Num| -> Option<f64> {
-        match n {
-            Num::Float(f) => Some(f),
-            Num::Complex(..) => None,
-            other => int(other).map(|v| v as f64),
-        }
-    };
     match d {
         DType::Bool => match num {
             Num::Bool(b) => s.0[0] = u64::from(b),
             _ => return Err(mismatch(obj, d, at)),
         },
         _ if d.is_int() => {
-            let v = int(num).ok_or_else(|| mismatch(obj, d, at))?;
+            let v = num.as_i128().ok_or_else(|| mismatch(obj, d, at))?.ok_or_else(|| out_of_range(obj, d, at))?;
             let (lo, hi) = d.int_range().unwrap_or((i64::MIN as i128, u64::MAX as i128));
             if v < lo || v > hi {
                 return Err(out_of_range(obj, d, at));
             }
             s.0[0] = v as u64;
         }
-        DType::Float16 => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = u64::from(half::f16::from_f64(v).to_bits());
-        }
-        DType::Float32 => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = u64::from((v as f32).to_bits());
-        }
-        DType::Float64 => {
-            let v = float(num).ok_or_else(|| mismatch(obj, d, at))?;
-            s.0[0] = v.to_bits();
-        }
+        _ if d.is_float() => s.0[0] = num.real_bits(d).ok_or_else(|| mismatch(obj, d, at))?,
         DType::Complex64 | DType::Complex128 => {
+            let part = d.complex_part().expect("a complex dtype has parts");
             let (re, im) = match num {
-                Num::Complex(re, im) => (re, im),
-                other => (float(other).ok_or_else(|| mismatch(obj, d, at))?, 0.0),
+                Num::Complex(re, im) => (scalars::float_bits(part, re), scalars::float_bits(part, im)),
+                real => (real.real_bits(part).ok_or_else(|| mismatch(obj, d, at))?, 0),
             };
             if d == DType::Complex64 {
-                s.0[0] = u64::from((re as f32).to_bits()) | (u64::from((im as f32).to_bits()) << 32);
+                s.0[0] = re | (im << 32);
             } else {
-                s.0 = [re.to_bits(), im.to_bits()];
+                s.0 = [re, im];
             }
         }
         _ => return Err(mismatch(obj, d, at)),
@@ -429,19 +969,62 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     Ok(s)
 }
 
-mod num_complex_pair {
-    use pyo3::prelude::*;
-    use pyo3::types::PyComplex;
+/// A Python int: exact when its magnitude fits in 128 bits; beyond, too
+/// large for every integer dtype (OverflowError), no Bool (TypeError, as
+/// for any int), Python's own `float()` of it for a Float64 or Complex128
+/// (correctly rounded; OverflowError beyond Float64's range, as `float()`),
+/// and an infinity for narrower floats, whose range ends below 2**128.
+fn python_int(i: &Bound<'_, PyInt>, d: DType, at: &dyn Fn() -> String) -> PyResult<Num> {
+    if let Ok(v) = i.extract::<i64>() {
+        return Ok(Num::int(i128::from(v)));
+    }
+    let negative = i.lt(0)?;
+    let magnitude = if negative { i.neg()? } else { i.clone().into_any() };
+    if let Ok(m) = magnitude.extract::<u128>() {
+        return Ok(Num::Int { negative, magnitude: m });
+    }
+    let part = if d.is_complex() { d.complex_part() } else { d.is_float().then_some(d) };
+    match part {
+        None if d.is_int() => Err(out_of_range(i.as_any(), d, at)),
+        // A Bool takes no int, of any size.
+        None => Err(mismatch(i.as_any(), d, at)),
+        Some(DType::Float64) => match i.extract::<f64>() {
+            Ok(f) => Ok(Num::Float(f)),
+            Err(_) => Err(out_of_range(i.as_any(), d, at)),
+        },
+        Some(_) => Ok(Num::Float(if negative { f64::NEG_INFINITY } else { f64::INFINITY })),
+    }
+}
 
-    /// A Python complex as (real, imag).
-    pub struct Pair(pub f64, pub f64);
-
-    impl<'py> FromPyObject<'_, 'py> for Pair {
-        type Error = PyErr;
-        fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
-            let c = obj.cast::<PyComplex>()?;
-            Ok(Pair(c.real(), c.imag()))
+/// A NumPy scalar of a type `scalars::numpy_value` does not read (a long
+/// double), by its kind: its `__float__` or `__complex__`, after NumPy's
+/// own cast to the precision of a parameter `d` narrower than Float64 (so
+/// that it is rounded once, not to Float64 and again).
+fn other_numpy_scalar(obj: &Bound<'_, PyAny>, d: DType) -> Option<Num> {
+    let kind: String = obj.getattr("dtype").ok()?.getattr("kind").ok()?.extract().ok()?;
+    let narrow = match d {
+        DType::Float16 | DType::Float32 => Some(d),
+        DType::Complex64 => Some(DType::Float32),
+        _ => None,
+    };
+    match kind.as_str() {
+        "f" => {
+            let value = match narrow {
+                Some(n) => obj.call_method1("astype", (dlpack::numpy_name(n),)).ok()?,
+                None => obj.clone(),
+            };
+            Some(Num::Float(value.call_method0("__float__").ok()?.extract().ok()?))
         }
+        "c" => {
+            let value = match d {
+                DType::Complex64 => obj.call_method1("astype", ("complex64",)).ok()?,
+                _ => obj.clone(),
+            };
+            let c = value.call_method0("__complex__").ok()?;
+            let c = c.cast::<PyComplex>().ok()?;
+            Some(Num::Complex(c.real(), c.imag()))
+        }
+        _ => None,
     }
 }
 
@@ -450,26 +1033,14 @@ fn out_of_range(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> Py
     PyOverflowError::new_err(format!("{}: Python integer {shown} out of bounds for {}", at(), d.name()))
 }
 
-/// The kind character and item size of a NumPy scalar (`numpy.generic`).
-fn numpy_scalar_kind(obj: &Bound<'_, PyAny>) -> Option<(u8, usize)> {
-    let py = obj.py();
-    // SAFETY: the type object of `numpy.generic` from NumPy's C API table.
-    let generic = unsafe { PY_ARRAY_API.get_type_object(py, npyffi::NpyTypes::PyGenericArrType_Type) };
-    // SAFETY: both pointers are valid Python objects.
-    if unsafe { pyo3::ffi::PyObject_TypeCheck(obj.as_ptr(), generic) } == 0 {
-        return None;
-    }
-    let dtype = obj.getattr("dtype").ok()?;
-    let kind: String = dtype.getattr("kind").ok()?.extract().ok()?;
-    let size: usize = dtype.getattr("itemsize").ok()?.extract().ok()?;
-    Some((*kind.as_bytes().first()?, size))
-}
-
 /// A Str or Bytes argument: its bytes, which the object owns.
 fn text(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<(*const u8, usize)> {
     if d == DType::Str {
         let s = obj.cast::<PyString>().map_err(|_| mismatch(obj, d, at))?;
-        let t = s.to_str()?;
+        // A str with a lone surrogate has no UTF-8 to pass.
+        let t = s.to_str().map_err(|e| {
+            PyValueError::new_err(format!("{} expects a str that UTF-8 can encode (Str), got one it cannot: {e}", at()))
+        })?;
         Ok((t.as_ptr(), t.len()))
     } else {
         let b = obj.cast::<PyBytes>().map_err(|_| mismatch(obj, d, at))?;
@@ -529,8 +1100,14 @@ fn check_layout(
     }
     if let Some(fixed) = &spec.fixed_strides {
         let elem = spec.dtype.size_bytes() as i64;
-        let compact = compact_strides(shape, elem);
-        let strides = byte_strides.unwrap_or(&compact);
+        let compact;
+        let strides = match byte_strides {
+            Some(s) => s,
+            None => {
+                compact = compact_strides(shape, elem);
+                &compact
+            }
+        };
         // An axis of extent 0 or 1 is never stepped along.
         let ok = fixed.iter().zip(strides).zip(shape).all(|((f, s), n)| *n <= 1 || f == s);
         if !ok {
@@ -549,99 +1126,160 @@ fn check_layout(
     Ok(())
 }
 
+/// The strides of a compact row-major layout (saturating: the extents of
+/// a tensor with no element may multiply past i64, and its strides are
+/// never stepped).
 fn compact_strides(shape: &[i64], elem: i64) -> Vec<i64> {
     let mut s = vec![0; shape.len()];
     let mut acc = elem;
     for i in (0..shape.len()).rev() {
         s[i] = acc;
-        acc *= shape[i].max(1);
+        acc = acc.saturating_mul(shape[i].max(1));
     }
     s
 }
 
+const NPY_ARRAY_C_CONTIGUOUS: i32 = 0x0001;
 const NPY_ARRAY_WRITEABLE: i32 = 0x0400;
 
+/// DLPack's flags of a versioned tensor (`DLPACK_FLAG_BITMASK_*`).
+const DLPACK_FLAG_READ_ONLY: u64 = 1 << 0;
+const DLPACK_FLAG_IS_COPIED: u64 = 1 << 1;
+
+fn read_only(spec: &ArraySpec, at: &dyn Fn() -> String) -> PyErr {
+    PyValueError::new_err(format!("{} is an output ({}) and the array is read-only", at(), describe(spec)))
+}
+
+/// A NumPy array argument's tensor, checked against the parameter's type.
+struct NumpyTensor<'a> {
+    tensor: DLTensor,
+    /// The byte strides when the array is not C-contiguous (the tensor's
+    /// `strides` are then still to be set, in elements).
+    strided: Option<&'a [i64]>,
+    /// The array's extents and byte strides.
+    shape: &'a [i64],
+    byte_strides: &'a [i64],
+    /// Whether the elements are aligned for their type (else the call
+    /// passes an aligned copy: aligned.rs).
+    aligned: bool,
+}
+
+/// The tensor of a NumPy array argument, checked against the parameter's
+/// type; `None` when `obj` is not a NumPy array.
+fn numpy_tensor<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    spec: &ArraySpec,
+    at: &dyn Fn() -> String,
+) -> PyResult<Option<NumpyTensor<'a>>> {
+    let Ok(arr) = obj.cast::<PyUntypedArray>() else {
+        return Ok(None);
+    };
+    let raw = arr.as_array_ptr();
+    // SAFETY: a live array's descriptor; `type_num` and `byteorder` have the
+    // same place in NumPy 1 and 2.
+    let (type_num, byteorder) = unsafe { ((*(*raw).descr).type_num, (*(*raw).descr).byteorder as u8) };
+    let same = dlpack::npy_type(spec.dtype).is_some_and(|t| dlpack::same_npy_type(t, type_num)) && byteorder != b'>';
+    if !same {
+        // The slow path: another type number of the same element type is
+        // fine; anything else is an error naming the dtype.
+        let descr = arr.dtype();
+        let native = descr.is_native_byteorder() != Some(false);
+        if dlpack::dtype_of_numpy(descr.kind(), descr.itemsize()) != Some(spec.dtype) || !native {
+            let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
+            let order = if native { "" } else { " in non-native byte order" };
+            return Err(PyTypeError::new_err(format!(
+                "{} expects {} ({}), got an array of {shown}{order}",
+                at(),
+                dlpack::an_array_of(spec.dtype),
+                describe(spec)
+            )));
+        }
+    }
+    // SAFETY: `raw` is a live NumPy array object.
+    let (data, nd, dims, strides, flags) =
+        unsafe { ((*raw).data, (*raw).nd as usize, (*raw).dimensions, (*raw).strides, (*raw).flags) };
+    // SAFETY: an array's dimensions and strides hold `nd` entries (npy_intp
+    // is i64 on the 64-bit platforms this builds for), alive with `obj`.
+    let (shape, bstrides): (&[i64], &'a [i64]) = unsafe {
+        if nd == 0 {
+            (&[], &[])
+        } else {
+            (std::slice::from_raw_parts(dims.cast::<i64>(), nd), std::slice::from_raw_parts(strides.cast::<i64>(), nd))
+        }
+    };
+    check_layout(spec, shape, Some(bstrides), at)?;
+    if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
+        return Err(read_only(spec, at));
+    }
+    // A view of no element reads nothing, aligned or not.
+    let aligned = (data as usize) % dlpack::alignment(spec.dtype) as usize == 0 || shape.contains(&0);
+    let tensor = DLTensor {
+        data: data.cast(),
+        device: DLDevice { device_type: 1, device_id: 0 },
+        ndim: nd as i32,
+        dtype: dlpack::dl_dtype(spec.dtype),
+        shape: dims.cast(),
+        strides: std::ptr::null_mut(),
+        byte_offset: 0,
+    };
+    if flags & NPY_ARRAY_C_CONTIGUOUS != 0 {
+        // Compact row-major: NULL strides (docs/abi.md §3).
+        return Ok(Some(NumpyTensor { tensor, strided: None, shape, byte_strides: bstrides, aligned }));
+    }
+    let elem = spec.dtype.size_bytes() as i64;
+    if let Some(s) = bstrides.iter().find(|s| **s % elem != 0) {
+        return Err(PyValueError::new_err(format!(
+            "{} has a byte stride {s} that is not a multiple of its element size {elem}",
+            at()
+        )));
+    }
+    Ok(Some(NumpyTensor { tensor, strided: Some(bstrides), shape, byte_strides: bstrides, aligned }))
+}
+
 /// An array argument: a NumPy array (any layout) or an object with
-/// `__dlpack__` in host memory, never copied.
+/// `__dlpack__` in host memory, never copied unless its elements are not
+/// aligned for their type (aligned.rs).
 fn array<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
     spec: &ArraySpec,
     at: &dyn Fn() -> String,
-    prep: &mut Prepared<'py>,
-) -> PyResult<TensorRef> {
-    if let Ok(arr) = obj.cast::<PyUntypedArray>() {
-        let raw = arr.as_array_ptr();
-        // SAFETY: a live array's descriptor; `type_num` and `byteorder`
-        // have the same place in NumPy 1 and 2.
-        let (type_num, byteorder) = unsafe { ((*(*raw).descr).type_num, (*(*raw).descr).byteorder as u8) };
-        let same =
-            dlpack::npy_type(spec.dtype).is_some_and(|t| dlpack::same_npy_type(t, type_num)) && byteorder != b'>';
-        if !same {
-            // The slow path: another type number of the same element type
-            // is fine; anything else is an error naming the dtype.
-            let descr = arr.dtype();
-            let native = descr.is_native_byteorder() != Some(false);
-            if dlpack::dtype_of_numpy(descr.kind(), descr.itemsize()) != Some(spec.dtype) || !native {
-                let shown = descr.str().map(|s| s.to_string()).unwrap_or_default();
-                let order = if native { "" } else { " in non-native byte order" };
-                return Err(PyTypeError::new_err(format!(
-                    "{} expects a {} array ({}), got an array of {shown}{order}",
-                    at(),
-                    dlpack::numpy_name(spec.dtype),
-                    describe(spec)
-                )));
-            }
+    param: usize,
+    call: &mut CallState<'py>,
+) -> PyResult<Pointer> {
+    if let Some(t) = numpy_tensor(obj, spec, at)? {
+        if !t.aligned {
+            // SAFETY: the array's elements, held by the caller for the call.
+            let copy = unsafe {
+                AlignedCopy::new(py, spec.dtype, t.tensor.data.cast(), t.shape, t.byte_strides, spec.output)
+            }?;
+            let tensor = DLTensor { data: copy.data.cast(), ..t.tensor };
+            call.copies.push((param, copy));
+            call.tensors.push(OwnTensor { tensor, shape_at: None, strides_at: None });
+            return Ok(Pointer::Own(call.tensors.len() - 1));
         }
-        // SAFETY: `raw` is a live NumPy array object.
-        let (data, nd, dims, strides, flags) =
-            unsafe { ((*raw).data, (*raw).nd as usize, (*raw).dimensions, (*raw).strides, (*raw).flags) };
-        // SAFETY: an array's dimensions and strides hold `nd` entries
-        // (npy_intp is i64 on the 64-bit platforms this builds for).
-        let (shape, bstrides) = unsafe {
-            if nd == 0 {
-                (&[][..], &[][..])
-            } else {
-                (
-                    std::slice::from_raw_parts(dims.cast::<i64>(), nd),
-                    std::slice::from_raw_parts(strides.cast::<i64>(), nd),
-                )
-            }
-        };
-        check_layout(spec, shape, Some(bstrides), at)?;
-        if spec.output && flags & NPY_ARRAY_WRITEABLE == 0 {
-            return Err(PyValueError::new_err(format!(
-                "{} is an output ({}) and the array is read-only",
-                at(),
-                describe(spec)
-            )));
-        }
-        let elem = spec.dtype.size_bytes() as i64;
-        if let Some(s) = bstrides.iter().find(|s| **s % elem != 0) {
-            return Err(PyValueError::new_err(format!(
-                "{} has a byte stride {s} that is not a multiple of its element size {elem}",
-                at()
-            )));
-        }
-        // One stride array per own tensor; the tensor points at it once
-        // the call's storage stops moving (`Function::__call__`).
-        prep.strides.push(bstrides.iter().map(|s| s / elem).collect());
-        let strides = std::ptr::null_mut();
-        prep.tensors.push(DLTensor {
-            data: data.cast(),
-            device: DLDevice { device_type: 1, device_id: 0 },
-            ndim: nd as i32,
-            dtype: dlpack::dl_dtype(spec.dtype),
-            shape: dims.cast(),
-            strides,
-            byte_offset: 0,
+        let (tensor, bstrides) = (t.tensor, t.strided);
+        let strides_at = bstrides.map(|b| {
+            // The tensor points at these once the call's storage stops
+            // moving (`Function::invoke`).
+            let start = call.strides.len();
+            let elem = spec.dtype.size_bytes() as i64;
+            call.strides.extend(b.iter().map(|s| s / elem));
+            start
         });
-        prep.keep.push(obj.clone());
-        return Ok(TensorRef::Own(prep.tensors.len() - 1));
+        call.tensors.push(OwnTensor { tensor, shape_at: None, strides_at });
+        return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     if obj.hasattr("__dlpack__")? {
         if obj.hasattr("__dlpack_device__")? {
-            let (device, _): (i32, i32) = obj.call_method0("__dlpack_device__")?.extract()?;
+            let device = obj.call_method0("__dlpack_device__")?;
+            let Ok((device, _)) = device.extract::<(i32, i32)>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: __dlpack_device__ returned {}, not a (device type, device id) pair of ints",
+                    at(),
+                    device.repr().map(|r| r.to_string()).unwrap_or_else(|_| type_name(&device))
+                )));
+            };
             if !dlpack::HOST_DEVICES.contains(&device) {
                 return Err(PyValueError::new_err(format!(
                     "{} expects an array in host memory, got one on {}",
@@ -650,81 +1288,268 @@ fn array<'py>(
                 )));
             }
         }
-        let capsule = obj.call_method0("__dlpack__")?;
-        let name = c"dltensor";
-        // SAFETY: checks the capsule's name before reading its pointer.
-        let managed = unsafe { pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), name.as_ptr()) };
-        if managed.is_null() {
-            return Err(PyErr::take(py).unwrap_or_else(|| {
-                PyTypeError::new_err(format!("{}: __dlpack__ did not return a DLPack capsule", at()))
-            }));
-        }
-        let managed = managed.cast::<DLManagedTensor>();
-        // SAFETY: a "dltensor" capsule holds a live `DLManagedTensor`,
-        // owned by the capsule while it is not consumed (we do not consume
-        // it: the capsule is kept until the call returns).
-        let t = unsafe { &mut (*managed).dl_tensor };
-        if !dlpack::HOST_DEVICES.contains(&t.device.device_type) {
-            return Err(PyValueError::new_err(format!(
-                "{} expects an array in host memory, got one on {}",
-                at(),
-                dlpack::device_name(t.device.device_type)
-            )));
-        }
-        if dlpack::dtype_of_dl(t.dtype) != Some(spec.dtype) {
-            let got = dlpack::dtype_of_dl(t.dtype).map(|d| dlpack::numpy_name(d).to_owned()).unwrap_or_else(|| {
-                format!("DLPack type code {} of {} bits ({} lanes)", t.dtype.code, t.dtype.bits, t.dtype.lanes)
-            });
-            return Err(PyTypeError::new_err(format!(
-                "{} expects a {} array ({}), got an array of {got}",
-                at(),
-                dlpack::numpy_name(spec.dtype),
-                describe(spec)
-            )));
-        }
-        let nd = t.ndim.max(0) as usize;
-        // SAFETY: a DLTensor's shape (and strides, when not null) hold
-        // `ndim` entries.
-        let shape: Vec<i64> =
-            if nd == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(t.shape, nd) }.to_vec() };
+        let capsule = dlpack_capsule(obj)?;
+        let tensor = capsule_tensor(py, &capsule, spec, at)?;
+        // SAFETY: the capsule's live tensor, owned by the capsule, which the
+        // call holds until it returns; its shape and strides are followed
+        // only once its rank is the parameter's.
+        let checked = unsafe { dlpack::check_tensor(tensor, spec.dtype, spec.dims.len(), &describe(spec)) }.map_err(
+            |r| match r {
+                dlpack::Refusal::Type(m) => PyTypeError::new_err(format!("{} {m}", at())),
+                dlpack::Refusal::Value(m) => PyValueError::new_err(format!("{} {m}", at())),
+            },
+        )?;
         let elem = spec.dtype.size_bytes() as i64;
-        let bstrides: Option<Vec<i64>> = (!t.strides.is_null() && nd > 0)
-            .then(|| unsafe { std::slice::from_raw_parts(t.strides, nd) }.iter().map(|s| s * elem).collect());
-        check_layout(spec, &shape, bstrides.as_deref(), at)?;
-        prep.keep.push(capsule);
-        prep.keep.push(obj.clone());
-        return Ok(TensorRef::Borrowed(t));
+        // Saturating: a stride along an axis of one element (or of a
+        // tensor of none) is never stepped and may be anything.
+        let bstrides: Option<SmallVec<[i64; 4]>> =
+            checked.strides.as_ref().map(|s| s.iter().map(|s| s.saturating_mul(elem)).collect());
+        check_layout(spec, &checked.shape, bstrides.as_deref(), at)?;
+        // Compiled code gets the call's copy of what was checked (and of
+        // the elements, when they are not aligned).
+        let shape_at = call.shapes.len();
+        call.shapes.extend_from_slice(&checked.shape);
+        if !checked.aligned {
+            let first = (checked.data as *mut u8).wrapping_add(checked.byte_offset as usize);
+            let byte_strides = bstrides.unwrap_or_else(|| compact_strides(&checked.shape, elem).into());
+            // SAFETY: the producer's elements, checked to lie in the
+            // address space, owned by the capsule the call holds.
+            let copy = unsafe { AlignedCopy::new(py, spec.dtype, first, &checked.shape, &byte_strides, spec.output) }?;
+            let tensor = DLTensor {
+                data: copy.data.cast(),
+                device: DLDevice { device_type: 1, device_id: 0 },
+                ndim: spec.dims.len() as i32,
+                dtype: dlpack::dl_dtype(spec.dtype),
+                shape: std::ptr::null_mut(),
+                strides: std::ptr::null_mut(),
+                byte_offset: 0,
+            };
+            call.copies.push((param, copy));
+            call.tensors.push(OwnTensor { tensor, shape_at: Some(shape_at), strides_at: None });
+            call.capsules.push((param, capsule));
+            return Ok(Pointer::Own(call.tensors.len() - 1));
+        }
+        let strides_at = checked.strides.map(|s| {
+            let start = call.strides.len();
+            call.strides.extend_from_slice(&s);
+            start
+        });
+        let tensor = DLTensor {
+            data: checked.data,
+            device: checked.device,
+            ndim: spec.dims.len() as i32,
+            dtype: dlpack::dl_dtype(spec.dtype),
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            byte_offset: checked.byte_offset,
+        };
+        call.tensors.push(OwnTensor { tensor, shape_at: Some(shape_at), strides_at });
+        call.capsules.push((param, capsule));
+        return Ok(Pointer::Own(call.tensors.len() - 1));
     }
     Err(PyTypeError::new_err(format!(
-        "{} expects a {} array ({}: a NumPy array or an object with __dlpack__), got {}",
+        "{} expects {} ({}: a NumPy array or an object with __dlpack__), got {}",
         at(),
-        dlpack::numpy_name(spec.dtype),
+        dlpack::an_array_of(spec.dtype),
         describe(spec),
         type_name(obj)
     )))
 }
 
-/// The NumPy scalar of dtype `d` whose bytes are at the start of `slot`.
-fn numpy_scalar<'py>(py: Python<'py>, d: DType, slot: &Slot) -> PyResult<Bound<'py, PyAny>> {
-    let Some(typenum) = dlpack::npy_type(d) else {
-        return Err(PyTypeError::new_err(format!("no NumPy scalar holds a {}", d.name())));
-    };
-    let mut bytes = *slot;
-    if d == DType::Bool {
-        bytes.0[0] &= 1;
-    }
-    // SAFETY: the descriptor is a new reference of a builtin type; the
-    // scalar copies `itemsize` bytes from `bytes`, which holds at least 16.
-    unsafe {
-        let descr = PY_ARRAY_API.PyArray_DescrFromType(py, typenum);
-        let obj = PY_ARRAY_API.PyArray_Scalar(py, (&mut bytes as *mut Slot).cast(), descr, std::ptr::null_mut());
-        pyo3::ffi::Py_DECREF(descr.cast());
-        Bound::from_owned_ptr_or_err(py, obj)
+/// `obj.__dlpack__(max_version=(1, 0))`, or `obj.__dlpack__()` for a
+/// producer that does not take the keyword (the array API's rule: it
+/// raises TypeError).
+fn dlpack_capsule<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("max_version", (1, 0))?;
+    match obj.call_method("__dlpack__", (), Some(&kwargs)) {
+        Ok(c) => Ok(c),
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => obj.call_method0("__dlpack__"),
+        Err(e) => Err(e),
     }
 }
 
+/// The tensor of a DLPack capsule, versioned (`dltensor_versioned`, whose
+/// read-only flag refuses an `Out` parameter) or not (`dltensor`). The
+/// capsule is not consumed: it owns the tensor while the call holds it.
+fn capsule_tensor(
+    py: Python<'_>,
+    capsule: &Bound<'_, PyAny>,
+    spec: &ArraySpec,
+    at: &dyn Fn() -> String,
+) -> PyResult<*mut DLTensor> {
+    let not_a_capsule = || PyTypeError::new_err(format!("{}: __dlpack__ did not return a DLPack capsule", at()));
+    // SAFETY: the name is read from a capsule only.
+    let name = unsafe {
+        if ffi::PyCapsule_CheckExact(capsule.as_ptr()) == 0 {
+            return Err(not_a_capsule());
+        }
+        let n = ffi::PyCapsule_GetName(capsule.as_ptr());
+        if n.is_null() {
+            PyErr::take(py);
+            return Err(not_a_capsule());
+        }
+        std::ffi::CStr::from_ptr(n).to_bytes().to_vec()
+    };
+    match name.as_slice() {
+        b"dltensor_versioned" => {
+            // SAFETY: a "dltensor_versioned" capsule holds a live
+            // `DLManagedTensorVersioned`, owned by the capsule while it is
+            // not consumed.
+            let managed = unsafe {
+                ffi::PyCapsule_GetPointer(capsule.as_ptr(), c"dltensor_versioned".as_ptr())
+                    .cast::<DLManagedTensorVersioned>()
+            };
+            if managed.is_null() {
+                return Err(PyErr::take(py).unwrap_or_else(not_a_capsule));
+            }
+            // SAFETY: as above.
+            let m = unsafe { &mut *managed };
+            if m.version.major != 1 {
+                return Err(PyValueError::new_err(format!(
+                    "{}: the producer exported DLPack {}.{}, which postc cannot read (it asked for 1.0)",
+                    at(),
+                    m.version.major,
+                    m.version.minor
+                )));
+            }
+            if spec.output && m.flags & DLPACK_FLAG_READ_ONLY != 0 {
+                return Err(read_only(spec, at));
+            }
+            if spec.output && m.flags & DLPACK_FLAG_IS_COPIED != 0 {
+                return Err(PyValueError::new_err(format!(
+                    "{} is an output ({}) and the producer exported a copy of the array: writes would not reach it",
+                    at(),
+                    describe(spec)
+                )));
+            }
+            Ok(&mut m.dl_tensor as *mut DLTensor)
+        }
+        b"dltensor" => {
+            // SAFETY: a "dltensor" capsule holds a live `DLManagedTensor`,
+            // owned by the capsule while it is not consumed.
+            let managed =
+                unsafe { ffi::PyCapsule_GetPointer(capsule.as_ptr(), c"dltensor".as_ptr()).cast::<DLManagedTensor>() };
+            if managed.is_null() {
+                return Err(PyErr::take(py).unwrap_or_else(not_a_capsule));
+            }
+            // SAFETY: as above.
+            Ok(unsafe { &mut (*managed).dl_tensor as *mut DLTensor })
+        }
+        _ => Err(not_a_capsule()),
+    }
+}
+
+/// The lowest and one-past-highest byte addresses of a tensor's elements
+/// (`None` when it has none).
+///
+/// # Safety
+/// `t` must be a live tensor of elements of `elem` bytes.
+unsafe fn extent(t: &DLTensor, elem: i64) -> Option<(usize, usize)> {
+    let nd = t.ndim.max(0) as usize;
+    let shape: &[i64] = if nd == 0 { &[] } else { std::slice::from_raw_parts(t.shape, nd) };
+    if shape.iter().any(|&n| n <= 0) {
+        return None;
+    }
+    let compact;
+    let strides: &[i64] = if t.strides.is_null() {
+        compact = compact_strides(shape, 1);
+        &compact
+    } else {
+        std::slice::from_raw_parts(t.strides, nd)
+    };
+    let start = (t.data as usize).wrapping_add(t.byte_offset as usize) as i128;
+    let (mut lo, mut hi) = (start, start);
+    for (n, s) in shape.iter().zip(strides) {
+        let span = i128::from(n - 1) * i128::from(*s) * i128::from(elem);
+        if span < 0 {
+            lo += span;
+        } else {
+            hi += span;
+        }
+    }
+    Some((lo as usize, hi as usize + elem as usize))
+}
+
+/// Whether two tensors are the same array: first element, shape and the
+/// strides of every axis stepped along.
+///
+/// # Safety
+/// Both must be live tensors.
+unsafe fn same_tensor(a: &DLTensor, b: &DLTensor) -> bool {
+    if (a.data as usize).wrapping_add(a.byte_offset as usize) != (b.data as usize).wrapping_add(b.byte_offset as usize)
+        || a.ndim != b.ndim
+        || a.dtype != b.dtype
+    {
+        return false;
+    }
+    let nd = a.ndim.max(0) as usize;
+    if nd == 0 {
+        return true;
+    }
+    let (sa, sb) = (std::slice::from_raw_parts(a.shape, nd), std::slice::from_raw_parts(b.shape, nd));
+    if sa != sb {
+        return false;
+    }
+    let ca =
+        if a.strides.is_null() { compact_strides(sa, 1) } else { std::slice::from_raw_parts(a.strides, nd).to_vec() };
+    let cb =
+        if b.strides.is_null() { compact_strides(sb, 1) } else { std::slice::from_raw_parts(b.strides, nd).to_vec() };
+    ca.iter().zip(&cb).zip(sa).all(|((x, y), n)| *n <= 1 || x == y)
+}
+
+/// A returned array. When its tensor is an argument's tensor, the argument
+/// object itself (the new header is released); when it lies in an
+/// argument's memory, an array whose base keeps `keeper` of that argument
+/// alive; otherwise an array that owns the tensor.
+///
+/// # Safety
+/// `managed` must be a live `DLManagedTensor` of host memory owned by the
+/// caller; `args` are the array arguments: object, tensor passed, and the
+/// object that keeps the tensor's memory alive.
+unsafe fn returned_array<'py>(
+    py: Python<'py>,
+    managed: *mut DLManagedTensor,
+    d: DType,
+    args: &[PassedArray],
+) -> PyResult<Bound<'py, PyAny>> {
+    let t = &(*managed).dl_tensor;
+    let release_header = || {
+        if let Some(del) = (*managed).deleter {
+            del(managed);
+        }
+    };
+    for &PassedArray { object, tensor, .. } in args {
+        if !tensor.is_null() && same_tensor(t, &*tensor) {
+            // The function returned its argument: the header shares the
+            // argument's data and frees only itself.
+            release_header();
+            return Ok(Bound::from_borrowed_ptr(py, object));
+        }
+    }
+    let elem = d.size_bytes() as i64;
+    if let Some((lo, hi)) = extent(t, elem) {
+        for &PassedArray { tensor, keeper, .. } in args {
+            if tensor.is_null() || keeper.is_null() {
+                continue;
+            }
+            // The argument's own element size (its dtype may differ).
+            let arg_elem = (i64::from((*tensor).dtype.bits) / 8).max(1);
+            if let Some((alo, ahi)) = extent(&*tensor, arg_elem) {
+                if lo < ahi && alo < hi {
+                    // A view of the argument: it keeps the argument alive.
+                    return owned_array(py, managed, d, Some(Bound::from_borrowed_ptr(py, keeper).unbind()));
+                }
+            }
+        }
+    }
+    owned_array(py, managed, d, None)
+}
+
 /// A NumPy array that owns a returned `DLManagedTensor`: its base is a
-/// capsule that calls the tensor's deleter when the array is freed.
+/// capsule that calls the tensor's deleter when the array is freed and
+/// holds `keep` (the argument a view's memory belongs to) until then.
 ///
 /// # Safety
 /// `managed` must be a live `DLManagedTensor` of host memory whose
@@ -733,13 +1558,19 @@ pub unsafe fn owned_array<'py>(
     py: Python<'py>,
     managed: *mut DLManagedTensor,
     d: DType,
+    keep: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let kept = keep.map_or(0usize, |k| k.into_ptr() as usize);
     let release = move |m: usize, _: *mut c_void| {
         let m = m as *mut DLManagedTensor;
-        // SAFETY: the capsule owns the tensor and is destroyed once.
+        // SAFETY: the capsule owns the tensor and the reference to the kept
+        // object, and is destroyed once, with the GIL held.
         unsafe {
             if let Some(del) = (*m).deleter {
                 del(m);
+            }
+            if kept != 0 {
+                ffi::Py_DECREF(kept as *mut ffi::PyObject);
             }
         }
     };

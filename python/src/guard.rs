@@ -3,13 +3,16 @@
 //! The runtime library linked into every postc shared library exports a
 //! per-thread panic handler and the thread's arena (docs/abi.md). A call
 //! goes through `src/guard.c`, which takes an arena mark, sets a handler
-//! that leaves the panicking code with `longjmp`, makes the call through
-//! libffi, and on a panic releases the arena to the mark and returns the
-//! message. Code that C calls without this shim (NumPy running a ufunc's
-//! loop) has no handler set and keeps the documented abort.
+//! that leaves the panicking code with `longjmp`, makes the call (through
+//! one wide register prototype, or libffi), and on a panic releases the
+//! arena to the mark and returns the message. A ufunc's loop, which NumPy
+//! runs, goes through `guard.c`'s `postc_py_ufunc_loop`, which raises the
+//! panic as a Python exception through [`postc_py_ufunc_raise`]. Code that
+//! C calls without these shims (a C program calling `NAME_loop`) has no
+//! handler set and keeps the documented abort.
 
 use pyo3::exceptions::{PyAssertionError, PyIndexError, PyOverflowError, PyRuntimeError, PyZeroDivisionError};
-use pyo3::PyErr;
+use pyo3::{ffi, PyErr, Python};
 use std::ffi::{c_char, c_int, c_void};
 
 type PanicHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
@@ -26,21 +29,72 @@ pub struct Runtime {
     arena_release: Option<unsafe extern "C" fn(*mut c_void)>,
 }
 
+/// The general registers and vector registers a register call fills
+/// (`guard.c`'s `postc_py_registers`).
+pub const INT_REGISTERS: usize = 6;
+pub const FLOAT_REGISTERS: usize = 8;
+
+/// The arguments of a register call: integer-class ones in `ints`,
+/// floating-point ones (as bits; a Float32 or Float16 in the low bits) in
+/// `floats`, each in parameter order.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct Registers {
+    pub ints: [u64; INT_REGISTERS],
+    pub floats: [u64; FLOAT_REGISTERS],
+}
+
+/// The register class of a result (`guard.c`'s `POSTC_PY_RETURNS_*`).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Returns {
+    /// Nothing, or an integer-class value in the first general register.
+    Int = 0,
+    /// A floating-point value in the first vector register.
+    Float = 1,
+    /// A `postc_str`: the first two general registers.
+    Pair = 2,
+}
+
+/// A ufunc's loop as NumPy holds it (`guard.c`'s `postc_py_ufunc_data`):
+/// `NAME_loop` and the runtime of its library.
+#[repr(C)]
+pub struct UFuncLoop {
+    pub function: unsafe extern "C" fn(*mut *mut c_char, *const isize, *const isize, *mut c_void),
+    pub runtime: *const Runtime,
+}
+
 extern "C" {
-    fn postc_py_guarded_call(
+    fn postc_py_guarded_register_call(
+        rt: *const Runtime,
+        code: *const c_void,
+        returns: c_int,
+        regs: *const Registers,
+        out: *mut [u64; 2],
+    ) -> c_int;
+    fn postc_py_guarded_ffi_call(
         rt: *const Runtime,
         cif: *mut c_void,
         code: *const c_void,
         rvalue: *mut c_void,
         avalue: *mut *mut c_void,
-        msg: *mut c_char,
-        cap: usize,
-        len: *mut usize,
     ) -> c_int;
+    fn postc_py_panic_message(len: *mut usize) -> *const c_char;
+    /// The loop registered with NumPy for a ufunc whose library can panic;
+    /// its data is a [`UFuncLoop`].
+    pub fn postc_py_ufunc_loop(args: *mut *mut c_char, dimensions: *mut isize, steps: *mut isize, data: *mut c_void);
 }
 
-/// The most bytes of a panic message kept.
-const MESSAGE_CAP: usize = 4096;
+/// The calling thread's last panic message, which `guard.c` keeps.
+fn last_panic_message() -> String {
+    let mut len = 0usize;
+    // SAFETY: the thread's message buffer holds `len` bytes, written by
+    // the panic just reported on this thread.
+    unsafe {
+        let msg = postc_py_panic_message(&mut len);
+        String::from_utf8_lossy(std::slice::from_raw_parts(msg.cast::<u8>(), len)).into_owned()
+    }
+}
 
 impl Runtime {
     /// The entry points of a library, from their addresses (the arena's
@@ -58,53 +112,56 @@ impl Runtime {
             arena_release: release.map(|r| std::mem::transmute::<usize, unsafe extern "C" fn(*mut c_void)>(r)),
         }
     }
+}
 
-    /// Calls `code` through the libffi interface `cif` with the argument
-    /// pointers `avalue`, the result written to `rvalue`. `Err` carries a
-    /// panic's message; the arena is then released to where it was before.
-    ///
-    /// # Safety
-    /// `cif` must describe `code`'s C signature and `avalue` point to
-    /// arguments of those types; `rvalue` must hold the result; `code` must
-    /// belong to the library whose runtime this is.
-    pub unsafe fn call(
-        &self,
-        cif: *mut c_void,
-        code: *const c_void,
-        rvalue: *mut c_void,
-        avalue: *mut *mut c_void,
-    ) -> Result<(), String> {
-        let mut msg = [0u8; MESSAGE_CAP];
-        let mut len = 0usize;
-        let panicked =
-            postc_py_guarded_call(self, cif, code, rvalue, avalue, msg.as_mut_ptr().cast(), MESSAGE_CAP, &mut len);
-        if panicked == 0 {
-            Ok(())
-        } else {
-            Err(String::from_utf8_lossy(&msg[..len.min(MESSAGE_CAP)]).into_owned())
-        }
+fn runtime_ptr(runtime: Option<&Runtime>) -> *const Runtime {
+    runtime.map_or(std::ptr::null(), |r| r as *const Runtime)
+}
+
+/// Calls `code` with its arguments in registers (see `guard.c`) and
+/// returns the result's bits; `Err` carries a panic's message, the arena
+/// then released to where it was before. `runtime` is the library's
+/// (`None`: a library that cannot panic). Touches no Python object: it
+/// may run with the GIL released.
+///
+/// # Safety
+/// `code`'s C parameters must all be register-class values, at most
+/// [`INT_REGISTERS`] integer-class and [`FLOAT_REGISTERS`] floating-point,
+/// placed in `regs` in order; `returns` must be its result's class; every
+/// pointer passed must stay valid for the call; `code` must belong to the
+/// library whose runtime this is.
+pub unsafe fn register_call(
+    runtime: Option<&Runtime>,
+    code: *const c_void,
+    returns: Returns,
+    regs: &Registers,
+) -> Result<[u64; 2], String> {
+    let mut out = [0u64; 2];
+    if postc_py_guarded_register_call(runtime_ptr(runtime), code, returns as c_int, regs, &mut out) == 0 {
+        Ok(out)
+    } else {
+        Err(last_panic_message())
     }
 }
 
-/// A call through `runtime` (see [`Runtime::call`]), or a plain libffi
-/// call for a library that cannot panic.
+/// As [`register_call`], through the libffi interface `cif` with the
+/// argument pointers `avalue`, the result written to `rvalue`.
 ///
 /// # Safety
-/// As [`Runtime::call`].
-pub unsafe fn call(
+/// `cif` must describe `code`'s C signature and `avalue` point to
+/// arguments of those types; `rvalue` must hold the result; as
+/// [`register_call`] otherwise.
+pub unsafe fn ffi_call(
     runtime: Option<&Runtime>,
     cif: *mut c_void,
     code: *const c_void,
     rvalue: *mut c_void,
     avalue: *mut *mut c_void,
 ) -> Result<(), String> {
-    match runtime {
-        Some(rt) => rt.call(cif, code, rvalue, avalue),
-        None => {
-            let f: unsafe extern "C" fn() = std::mem::transmute(code);
-            libffi::raw::ffi_call(cif.cast(), Some(f), rvalue, avalue);
-            Ok(())
-        }
+    if postc_py_guarded_ffi_call(runtime_ptr(runtime), cif, code, rvalue, avalue) == 0 {
+        Ok(())
+    } else {
+        Err(last_panic_message())
     }
 }
 
@@ -125,5 +182,43 @@ pub fn panic_error(message: &str) -> PyErr {
         PyAssertionError::new_err(what)
     } else {
         PyRuntimeError::new_err(what)
+    }
+}
+
+/// Called by `postc_py_ufunc_loop` (guard.c) after a panic in a ufunc's
+/// loop, on the thread NumPy runs it on, with or without the GIL: sets the
+/// panic's exception as the thread's pending Python error, which NumPy
+/// raises when the loop returns.
+///
+/// # Safety
+/// `msg` must point to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn postc_py_ufunc_raise(msg: *const c_char, len: usize) {
+    let text = String::from_utf8_lossy(std::slice::from_raw_parts(msg.cast::<u8>(), len)).into_owned();
+    // Raw `PyGILState_Ensure`: NumPy may have released the GIL with
+    // `PyEval_SaveThread`, which PyO3's own bookkeeping does not see.
+    let state = ffi::PyGILState_Ensure();
+    let outcome = std::panic::catch_unwind(|| {
+        // SAFETY: the GIL is held from `PyGILState_Ensure` to the release.
+        let py = unsafe { Python::assume_attached() };
+        panic_error(&text).restore(py);
+    });
+    if outcome.is_err() {
+        ffi::PyErr_SetString(ffi::PyExc_RuntimeError, c"a panic in compiled code could not be raised".as_ptr());
+    }
+    ffi::PyGILState_Release(state);
+}
+
+/// Called by `postc_py_ufunc_loop` (guard.c) on a thread marked by a
+/// panic: whether a Python exception is pending there (the operation that
+/// panicked is still running).
+#[no_mangle]
+pub extern "C" fn postc_py_error_pending() -> c_int {
+    // SAFETY: raw GIL state calls, as in `postc_py_ufunc_raise`.
+    unsafe {
+        let state = ffi::PyGILState_Ensure();
+        let pending = !ffi::PyErr_Occurred().is_null();
+        ffi::PyGILState_Release(state);
+        c_int::from(pending)
     }
 }

@@ -4,12 +4,15 @@
 //! exported functions become [`call::Function`] objects and its ufuncs
 //! NumPy ufuncs.
 
+mod aligned;
 mod builder;
 mod call;
+mod cli;
 mod dispatch;
 mod dlpack;
 mod guard;
 mod merge;
+mod scalars;
 mod signature;
 mod ufunc;
 
@@ -74,10 +77,11 @@ fn options(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    debug: bool,
 ) -> builder::Options {
     let mut overlay: Vec<(PathBuf, String)> = overlay.into_iter().collect();
     overlay.sort();
-    builder::Options { opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math }
+    builder::Options { opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math, debug }
 }
 
 /// Compiles the POST module at `path` (`.py` or `.pir`; with the modules
@@ -86,7 +90,7 @@ fn options(
 /// as (name, callable) pairs and each phase's time in seconds.
 #[pyfunction]
 #[pyo3(signature = (path, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
-                    bounds_checks=None, fast_math=false, on_miss=None))]
+                    bounds_checks=None, fast_math=false, debug=false, on_miss=None))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
@@ -99,10 +103,11 @@ fn compile<'py>(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    debug: bool,
     on_miss: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool, Bound<'py, PyList>, Vec<(&'static str, f64)>)> {
     let backend_name = backend.clone();
-    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
+    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math, debug);
     // Told only on a miss, so that a cache hit costs no call into Python.
     let miss = || {
         if let Some(f) = &on_miss {
@@ -125,10 +130,10 @@ fn compile<'py>(
             continue;
         }
         let code = symbol(lib, &spec.name).map_err(PyOSError::new_err)?;
-        let cif = call::call_interface(&spec);
         let name = spec.name.clone();
-        let f = call::Function { spec, code, cif, runtime, library: library.clone() };
-        out.append((name, Bound::new(py, f)?))?;
+        // SAFETY: the function's symbol in a library that is never unloaded.
+        let f = unsafe { call::Function::new(py, spec, code, runtime, library.clone()) }?;
+        out.append((name, f))?;
     }
     for spec in built.exports.ufuncs {
         let loop_name = postc_codegen::abi::loop_symbol(&spec.name);
@@ -139,7 +144,7 @@ fn compile<'py>(
             ))
         })?;
         // SAFETY: `NAME_loop` of a library that is never unloaded.
-        let u = unsafe { ufunc::make(py, &spec, loop_fn as *const std::ffi::c_void) }?;
+        let u = unsafe { ufunc::make_from_spec(py, &spec, loop_fn, runtime) }?;
         out.append((spec.name.clone(), u))?;
     }
     Ok((library, built.cached, out, built.timings))
@@ -150,7 +155,7 @@ fn compile<'py>(
 /// from the same arguments.
 #[pyfunction]
 #[pyo3(signature = (path, what, *, opt, backend, include, cache_dir, also=Vec::new(), overlay=HashMap::new(),
-                    bounds_checks=None, fast_math=false))]
+                    bounds_checks=None, fast_math=false, debug=false))]
 #[allow(clippy::too_many_arguments)]
 fn listing(
     py: Python<'_>,
@@ -164,6 +169,7 @@ fn listing(
     overlay: HashMap<PathBuf, String>,
     bounds_checks: Option<bool>,
     fast_math: bool,
+    debug: bool,
 ) -> PyResult<String> {
     let kind = match what {
         "pir" => builder::Listing::Pir,
@@ -171,7 +177,7 @@ fn listing(
         "asm" => builder::Listing::Asm,
         _ => return Err(PyValueError::new_err(format!("inspect: unknown listing {what:?} (pir, llvm-ir, asm)"))),
     };
-    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math);
+    let options = options(opt, backend, include, cache_dir, also, overlay, bounds_checks, fast_math, debug);
     py.detach(|| builder::listing(&path, &options, kind)).map_err(raise)
 }
 
@@ -181,6 +187,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_class::<call::Function>()?;
     m.add_class::<dispatch::Dispatcher>()?;
     Ok(())

@@ -138,3 +138,34 @@ def isum(x: Int64[:]) -> Int64:
     for i in range(len(x)):
         s += x[i]
     return s
+
+
+def as_f16(x: Float16) -> Float16:
+    return x
+
+
+def as_f32(x: Float32) -> Float32:
+    return x
+
+
+def as_f64(x: Float64) -> Float64:
+    return x
+
+
+def as_c64(z: Complex64) -> Complex64:
+    return z
+
+
+def as_c128(z: Complex128) -> Complex128:
+    return z
+
+
+def same_f64(x: Float64[:]) -> Float64[:]:
+    return x
+
+
+def fill_upto(x: Out[Float64[:]], n: Int64) -> None:
+    """x[i] = i + 1 for i < n: past the end, an IndexError after the
+    writes before it."""
+    for i in range(n):
+        x[i] = Float64(i + 1)

@@ -71,6 +71,18 @@ def test_wrong_scalar_kind(kernels):
         kernels.greet(b"x")
     with pytest.raises(TypeError, match=r"parameter `b` expects Bytes .*got str"):
         kernels.blen("x")
+    # A Bool takes no int, however large (no OverflowError first).
+    for big in (2, 2**64, -(2**200)):
+        with pytest.raises(TypeError, match=r"parameter `flag` expects Bool .*got int"):
+            kernels.mix(big, 1, 1, 1.0)
+
+
+def test_a_str_that_utf8_cannot_encode(kernels):
+    for s in ("a\ud800", "\udfff", "x\ud83d"):
+        with pytest.raises(ValueError, match=r"greet\(\): parameter `name` expects a str that UTF-8 can encode \(Str\), "
+                                             r"got one it cannot: .*surrogates not allowed"):
+            kernels.greet(s)
+    assert kernels.greet("\U0001f600") == "Hello, \U0001f600!"
 
 
 def test_integer_out_of_range(kernels):

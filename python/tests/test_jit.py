@@ -508,3 +508,17 @@ def test_a_long_compile_says_so(monkeypatch, capfd, tmp_path):
     h = postc.jit(verbose=False)(ns["body"])
     assert h(np.ones(2), 1) == 1.0
     assert capfd.readouterr().err == ""
+
+
+def test_debug_builds_carry_dwarf_naming_the_source(tmp_path):
+    ns = {}
+    cell = define_cell(14, OPTIONS, ns)
+    plain = postc.jit(ns["total"])
+    debug = postc.jit(debug=True)(ns["total"])
+    assert plain(np.ones(3)) == debug(np.ones(3)) == 3.0
+    with_dwarf = open(debug._target.library, "rb").read()
+    without = open(plain._target.library, "rb").read()
+    assert debug._target.library != plain._target.library  # the cache keys on it
+    assert b".debug_info" in with_dwarf and b".debug_line" in with_dwarf
+    assert cell.encode() in with_dwarf
+    assert b".debug_info" not in without

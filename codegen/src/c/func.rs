@@ -111,6 +111,11 @@ struct FnC<'t, 'p> {
     /// The file and line the next physical line of `out` has for the C
     /// compiler (after a `#line`).
     line_at: Option<(String, u32)>,
+    /// The file and line of the last located statement.
+    last_loc: Option<(String, u32)>,
+    /// The file and line of the function: its `def`, else its first
+    /// located instruction.
+    func_line: Option<(String, u32)>,
     func_loc: Option<Pos>,
     counts_depth: bool,
 }
@@ -136,6 +141,11 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         tmp: 0,
         mark: false,
         line_at: None,
+        last_loc: None,
+        func_line: f
+            .loc
+            .or_else(|| f.body.tags.ids().find_map(|v| f.body.loc(v)))
+            .map(|l| (m.files.path(l.file).to_owned(), l.line)),
         func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
         counts_depth,
     };
@@ -190,21 +200,32 @@ impl<'t, 'p> FnC<'t, 'p> {
     }
 
     /// Writes a statement, after a `#line` when it is located elsewhere
-    /// than the compiler would count.
+    /// than the compiler would count. A statement without a location (one
+    /// the passes inserted) is on the line of the statement before it, or
+    /// the function's; every line of a statement written on several is on
+    /// its line (so that debug information maps no code to the lines
+    /// after it).
     fn stmt(&mut self, v: Option<ValueId>, s: impl AsRef<str>) {
-        if let Some(l) = v.and_then(|v| self.f.body.loc(v)) {
-            let file = self.m.files.path(l.file).to_owned();
-            if self.line_at.as_ref() != Some(&(file.clone(), l.line)) {
-                let _ = writeln!(self.out, "#line {} {}", l.line, c_string(file.as_bytes()));
-            }
-            self.line_at = Some((file, l.line));
+        let located = v.and_then(|v| self.f.body.loc(v)).map(|l| (self.m.files.path(l.file).to_owned(), l.line));
+        if located.is_some() {
+            self.last_loc = located;
         }
-        self.out.push_str("  ");
-        self.out.push_str(s.as_ref());
-        self.out.push('\n');
-        let lines = s.as_ref().matches('\n').count() as u32 + 1;
-        if let Some((_, n)) = &mut self.line_at {
-            *n += lines;
+        let here = self.last_loc.clone().or_else(|| self.func_line.clone());
+        for (k, text) in s.as_ref().split('\n').enumerate() {
+            if let Some(h) = &here {
+                if self.line_at.as_ref() != Some(h) {
+                    let _ = writeln!(self.out, "#line {} {}", h.1, c_string(h.0.as_bytes()));
+                }
+                self.line_at = Some(h.clone());
+            }
+            if k == 0 {
+                self.out.push_str("  ");
+            }
+            self.out.push_str(text);
+            self.out.push('\n');
+            if let Some((_, n)) = &mut self.line_at {
+                *n += 1;
+            }
         }
     }
 
@@ -371,8 +392,9 @@ impl<'t, 'p> FnC<'t, 'p> {
             None => String::new(),
         };
         let _ = writeln!(text, "\n/* {} {}{doc} */", if self.f.is_ufunc() { "ufunc" } else { "func" }, self.f.name);
-        if let Some(l) = self.f.loc {
-            let _ = writeln!(text, "#line {} {}", l.line, c_string(self.m.files.path(l.file).as_bytes()));
+        let line = self.func_line.as_ref().map(|(file, line)| format!("#line {line} {}\n", c_string(file.as_bytes())));
+        if let Some(l) = &line {
+            text.push_str(l);
         }
         let mut attrs = String::new();
         if !sig.exported {
@@ -388,8 +410,13 @@ impl<'t, 'p> FnC<'t, 'p> {
             attrs.push_str("POSTC_UNOPTIMISED ");
         }
         let _ = writeln!(text, "{attrs}{} {{", sig.prototype(Some(&pnames)));
-        for d in &self.decls {
-            let _ = writeln!(text, "  {d}");
+        // The declarations are on the line of the `def`, one physical line,
+        // so that none takes a line of the body.
+        if !self.decls.is_empty() {
+            if let Some(l) = &line {
+                text.push_str(l);
+            }
+            let _ = writeln!(text, "  {}", self.decls.join(" "));
         }
         text.push_str(&self.out);
         text.push_str("}\n");

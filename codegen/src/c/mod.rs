@@ -109,6 +109,9 @@ pub fn c_compiler() -> Vec<String> {
 /// the "cheap" model, which adds that check as clang's does. With
 /// [`CodegenOptions::fast_math`] the compiler may contract and reassociate;
 /// C compilers allow reassociation only without signed zeros and traps.
+/// With debug information (`-g`) the compiler writes DWARF whose lines are
+/// the `.py`/`.pir` lines the `#line` directives name, relative to the
+/// compiler's working directory (the driver's).
 pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
     let mut f = vec!["-std=c11".to_owned(), format!("-O{}", options.opt.as_u8()), "-fPIC".to_owned()];
     if options.fast_math {
@@ -119,6 +122,9 @@ pub fn c_flags(options: &CodegenOptions, compiler: &[String]) -> Vec<String> {
         f.push("-ffp-contract=off".to_owned());
     }
     f.push("-fno-math-errno".to_owned());
+    if options.debug {
+        f.push("-g".to_owned());
+    }
     if options.opt.as_u8() == 2 && is_gcc(compiler) {
         f.push("-fvect-cost-model=cheap".to_owned());
     }
@@ -163,6 +169,13 @@ pub fn compile_object(
                 "`{}` failed compiling the generated C:\n{}",
                 cc.join(" "),
                 String::from_utf8_lossy(&out.stderr).trim_end()
+            )))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(compile_error(format!(
+                "no C compiler found: the c backend compiles with `{}`, which is not on the PATH \
+                 (install gcc or clang, or set CC)",
+                cc[0]
             )))
         }
         Err(e) => return Err(compile_error(format!("cannot run the C compiler `{}`: {e}", cc.join(" ")))),

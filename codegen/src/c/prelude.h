@@ -3,7 +3,9 @@
 #include <string.h>
 
 #if defined(__GNUC__)
-#define POSTC_HELPER static inline __attribute__((unused))
+/* A helper inlined into a function is on the line of its call in debug
+ * information (`artificial`). */
+#define POSTC_HELPER static inline __attribute__((unused, artificial))
 #define POSTC_PRIVATE static __attribute__((unused))
 #define POSTC_COLD __attribute__((cold, noinline))
 /* Exported functions: calls from inside the library reach them, never a

@@ -12,7 +12,6 @@
 //! pipeline on the target machine, and emission. `Float16` is LLVM `half`:
 //! on x86-64 the backend calls `__extendhfsf2`/`__truncsfhf2`/
 //! `__truncdfhf2` from libgcc, which `cc` links.
-
 //!
 //! Two guards keep LLVM's own costs bounded on any input. LLVM works on a
 //! thread of [`LLVM_STACK`] bytes of stack that [`emit`] starts (its
@@ -26,6 +25,7 @@
 //! over 2,000 inlined integer power loops: 10 to 30 s each), so bounding
 //! the size of what it optimises makes the whole compile time linear.
 
+pub mod debug;
 pub mod emit;
 pub mod gpu;
 pub mod helpers;
@@ -322,7 +322,7 @@ pub fn build_unit<'c>(
     let module = cx.create_module("postc");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    emit::build_module(cx, &module, low)?;
+    let debug = emit::build_module(cx, &module, low, options.debug.then_some(options.opt != OptLevel::O0))?;
     add_aliases(&module, low, keep)?;
     // Externally provided LLVM IR: optimised at -O2, linked, made internal.
     let exported: std::collections::HashSet<&str> =
@@ -375,6 +375,9 @@ pub fn build_unit<'c>(
         }
     }
     low.shield.publish(&module, &triple)?;
+    if let Some(d) = debug {
+        d.finish(&module);
+    }
     if options.executable {
         let aliases = low.aliases.iter().map(|(a, _, _)| a);
         for s in low.exported.iter().chain(aliases).filter(|s| *s != "main") {
@@ -490,7 +493,7 @@ fn finish_unit(
 /// chunks; each unit parses the whole module in its own `Context` on its own
 /// thread, keeps the other chunks as `available_externally` definitions (so
 /// every function is optimised, and inlines its callees, exactly as in a
-/// single unit) and emits its chunk; the objects are combined by `ld -r`.
+/// single unit) and emits its chunk; the objects are combined by LLD (`-r`).
 pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
     let prepared = timer.time("postc passes", || prepare(program, options))?;
@@ -561,7 +564,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         for r in results {
             objects.push(r?);
         }
-        timer.time("ld -r", || link::combine_objects(&objects))?
+        timer.time("lld -r", || link::combine_objects(&objects))?
     };
     timer.report();
     Ok(out)

@@ -290,13 +290,32 @@ impl<'t, 'p> FnQ<'t, 'p> {
             self.mark = Some("%mark".into());
         }
         let order: Vec<BlockId> = postc_ir::cfg::Cfg::compute(body).rpo().collect();
+        // With debug information: the function's file and line (its `def`,
+        // else its first located instruction), and the line of each
+        // instruction in that file (QBE names one file per function).
+        let at = self.f.loc.or_else(|| body.tags.ids().find_map(|v| body.loc(v)));
+        let debug = if self.t.debug { at } else { None };
         for &b in &order {
             let _ = writeln!(self.out, "@b{}", b.as_u32());
+            let mut last = None;
             for v in body.blocks[b].insts() {
+                if let Some(file) = debug.map(|d| d.file) {
+                    let l = body.loc(v).filter(|l| l.file == file).or(last).or(debug);
+                    if let Some(l) =
+                        l.filter(|l| last.map(|x: postc_ir::SrcLoc| (x.line, x.col)) != Some((l.line, l.col)))
+                    {
+                        self.line(format!("dbgloc {}, {}", l.line, l.col));
+                        last = Some(l);
+                    }
+                }
                 self.inst(v)?;
             }
         }
         let mut text = String::new();
+        if let Some(d) = debug {
+            let _ = writeln!(text, "dbgfile {}", super::quote(self.m.files.path(d.file).as_bytes()));
+            self.start.insert_str(0, &format!("  dbgloc {}, {}\n", d.line, d.col));
+        }
         let kind = if self.f.is_ufunc() { "ufunc" } else { "func" };
         let _ = writeln!(text, "# {kind} {}", self.f.name.replace('\n', " "));
         let export = if self.sig.exported { "export " } else { "" };

@@ -65,7 +65,7 @@ impl crate::backend::Backend for Qbe {
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
-        let il = timer.time("tables to QBE IL", || translate(&prepared))?;
+        let il = timer.time("tables to QBE IL", || translate(&prepared, options.debug))?;
         let out = match kind {
             EmitKind::Qbe => Ok(il.into_bytes()),
             EmitKind::Assembly => timer.time("qbe", || assembly(&il, options.executable)).map(String::into_bytes),
@@ -142,10 +142,14 @@ const DEPTH_ADDR_ASM: &str = "\n.text\n.p2align 4\n.type postc_qbe_depth_addr, @
 /// executable they are hidden but `main`: the dynamic linker would let an
 /// executable's `malloc` or `write` replace the C library's own.
 fn assembly(il: &str, executable: bool) -> Result<String, Vec<Diagnostic>> {
-    let (mut asm, _) = run_qbe(il)?;
+    let (qbe_asm, _) = run_qbe(il)?;
+    // [`DEPTH_ADDR_ASM`] goes first: after QBE's code it would take the
+    // line of the last `.loc` in a line table.
+    let mut asm = String::new();
     if il.contains(DEPTH_ADDR) {
         asm.push_str(DEPTH_ADDR_ASM);
     }
+    asm.push_str(&qbe_asm);
     for line in il.lines() {
         if let Some((alias, target)) = line.strip_prefix(ALIAS_LINE).and_then(|l| l.split_once(" = ")) {
             let _ =
@@ -167,13 +171,18 @@ fn object(asm: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let s = dir.path().join("program.s");
     let o = dir.path().join("program.o");
     std::fs::write(&s, asm).map_err(|e| crate::internal(format!("writing {}: {e}", s.display())))?;
-    let out = std::process::Command::new("cc")
-        .args(["-c", "-x", "assembler"])
-        .arg(&s)
-        .arg("-o")
-        .arg(&o)
-        .output()
-        .map_err(|e| tool_error(format!("cannot run `cc` to assemble QBE's output: {e}")))?;
+    let run = std::process::Command::new("cc").args(["-c", "-x", "assembler"]).arg(&s).arg("-o").arg(&o).output();
+    let out = match run {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(tool_error(
+                "no assembler found: the qbe backend assembles its output with `cc`, which is not on the PATH \
+                 (install gcc or clang)"
+                    .to_owned(),
+            ))
+        }
+        Err(e) => return Err(tool_error(format!("cannot run `cc` to assemble QBE's output: {e}"))),
+    };
     if !out.status.success() {
         return Err(tool_error(format!(
             "`cc -c` failed assembling QBE's output:\n{}",
@@ -181,6 +190,24 @@ fn object(asm: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
         )));
     }
     std::fs::read(&o).map_err(|e| crate::internal(format!("reading {}: {e}", o.display())))
+}
+
+/// `bytes` as an IL string (for `dbgfile`): `"` and `\\` escaped, bytes
+/// outside printable ASCII in octal, as the assembler reads them.
+fn quote(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for &c in bytes {
+        match c {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(c as char);
+            }
+            0x20..=0x7e => out.push(c as char),
+            _ => out.push_str(&format!("\\{c:03o}")),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// How a function appears in IL.
@@ -288,6 +315,8 @@ pub(crate) struct Translation<'p> {
     pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
     /// The C library (libm) functions the code calls.
     pub libc: std::collections::BTreeSet<String>,
+    /// Line directives for the assembler's line table.
+    pub debug: bool,
 }
 
 impl<'p> Translation<'p> {
@@ -349,7 +378,11 @@ fn cannot_export(name: &str) -> Option<String> {
 }
 
 /// Translates a prepared program into one QBE IL file.
-pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
+/// Translates a prepared program into QBE IL. With `debug`, each function
+/// of the program names its file (`dbgfile`) and each instruction its line
+/// and column (`dbgloc`), from which the assembler writes a DWARF line
+/// table (see [`func`]).
+pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
     let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
@@ -366,6 +399,7 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
         strings: HashMap::new(),
         data: String::new(),
         libc: Default::default(),
+        debug,
     };
     let mut bodies = String::new();
     for (mid, m) in program.modules.iter_enumerated() {
@@ -394,10 +428,11 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
+    let mut entry_points = String::new();
     for ((mid, fid), plan) in symbols.ufuncs(program)? {
         let m = &program.modules[mid];
         let sig = t.sigs[&(mid, fid)].clone();
-        bodies.push_str(&ufunc::entry_points(&mut t, m, &m.functions[fid], &plan, &sig));
+        entry_points.push_str(&ufunc::entry_points(&mut t, m, &m.functions[fid], &plan, &sig));
     }
     // QBE has no aliases: a comment line names each, which the assembly
     // step makes a symbol at the target's address (see [`assembly`]).
@@ -408,9 +443,21 @@ pub fn translate(program: &Program) -> Result<String, Vec<Diagnostic>> {
     let _ = writeln!(out, "# QBE IL written by postc's qbe backend");
     let _ = writeln!(out, "type {STR_TYPE} = {{ l, l }}");
     out.push_str(&t.data);
-    out.push_str(&bodies);
-    for text in t.helpers.values() {
-        out.push_str(text);
+    // The assembler's line table gives an instruction the line of the last
+    // `.loc` before it, so with `debug` the code without a line (the
+    // helpers and the ufunc entry points) goes before every `dbgloc`.
+    if debug {
+        for text in t.helpers.values() {
+            out.push_str(text);
+        }
+        out.push_str(&entry_points);
+        out.push_str(&bodies);
+    } else {
+        out.push_str(&bodies);
+        out.push_str(&entry_points);
+        for text in t.helpers.values() {
+            out.push_str(text);
+        }
     }
     Ok(out)
 }

@@ -81,7 +81,7 @@ impl crate::backend::Backend for Wasm {
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
-        let bytes = timer.time("tables to wasm", || translate(&prepared))?;
+        let bytes = timer.time("tables to wasm", || translate(&prepared, options.debug))?;
         timer.time("validate (wasmparser)", || validate(&bytes))?;
         let out = match kind {
             EmitKind::Wat => wasmprinter::print_bytes(&bytes)
@@ -252,8 +252,10 @@ fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
     }
 }
 
-/// Translates a prepared program into the bytes of one module.
-pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
+/// Translates a prepared program into the bytes of one module; with
+/// `debug`, the module has a `name` section naming its functions and
+/// globals (what V8 shows in stack traces and profiles).
+pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
     let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
@@ -324,11 +326,41 @@ pub fn translate(program: &Program) -> Result<Vec<u8>, Vec<Diagnostic>> {
     }
     let aliases: Vec<(String, (ModuleId, FuncId))> =
         symbols.aliases().map(|e| (e.symbol.clone(), e.function)).collect();
-    Ok(assemble(&t, &aliases))
+    Ok(assemble(&t, &aliases, debug))
+}
+
+/// The `name` section of a finished translation: every function by its
+/// symbol (a private function's `module.function`, a helper's and an
+/// import's own name, the ufunc entry points'), and the globals.
+fn name_section(t: &Translation<'_>, counts_depth: bool) -> wasm_encoder::NameSection {
+    let nimports = t.imports.len() as u32;
+    let mut functions: BTreeMap<u32, &str> = BTreeMap::new();
+    for (i, (name, _, _)) in t.imports.iter().enumerate() {
+        functions.insert(i as u32, name);
+    }
+    for sig in t.sigs.values() {
+        functions.insert(nimports + sig.index, &sig.name);
+    }
+    for (name, k) in t.helper_index.iter().chain(t.ufunc_exports.iter().map(|(n, k)| (n, k))) {
+        functions.insert(nimports + k, name);
+    }
+    let mut names = wasm_encoder::NameMap::new();
+    for (i, name) in functions {
+        names.append(i, name);
+    }
+    let mut globals = wasm_encoder::NameMap::new();
+    globals.append(ARENA_TOP, "postc_arena_top");
+    if counts_depth {
+        globals.append(DEPTH, "postc_depth");
+    }
+    let mut section = wasm_encoder::NameSection::new();
+    section.functions(&names);
+    section.globals(&globals);
+    section
 }
 
 /// The module's bytes from a finished translation.
-fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Vec<u8> {
+fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))], debug: bool) -> Vec<u8> {
     let nimports = t.imports.len() as u32;
     let fix = |i: u32| if i >= DEFINED { i - DEFINED + nimports } else { i };
     let mut types = TypeSection::new();
@@ -459,6 +491,9 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))]) -> Ve
     module.section(&code);
     if !t.data.is_empty() {
         module.section(&data);
+    }
+    if debug {
+        module.section(&name_section(t, counts_depth));
     }
     module.section(&CustomSection { name: "postc.signatures".into(), data: sig_text.as_bytes().into() });
     module.finish()

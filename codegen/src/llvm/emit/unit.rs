@@ -3,6 +3,7 @@
 //! paths codegen makes, the helpers, and the runtime parts they use.
 
 use super::{AbiType, FnSig, ParamAttr};
+use crate::llvm::debug::DebugInfo;
 use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use crate::llvm::Lowered;
@@ -18,7 +19,7 @@ use inkwell::values::{
 };
 use inkwell::{AddressSpace, GlobalVisibility};
 use postc_ir::diag::Diagnostic;
-use postc_ir::DType;
+use postc_ir::{DType, ModuleId, SrcLoc};
 use std::collections::HashMap;
 
 /// The LLVM types the lowering uses, made once per context.
@@ -174,6 +175,8 @@ pub(crate) struct Unit<'c, 'm> {
     tbaa: Option<(MetadataValue<'c>, MetadataValue<'c>)>,
     weights: HashMap<(u32, u32), MetadataValue<'c>>,
     thunks: HashMap<(String, Option<String>), FunctionValue<'c>>,
+    /// The debug information being built (`-g`), see [`crate::llvm::debug`].
+    pub debug: Option<DebugInfo<'c>>,
 }
 
 impl<'c, 'm> Unit<'c, 'm> {
@@ -187,6 +190,7 @@ impl<'c, 'm> Unit<'c, 'm> {
             tbaa: None,
             weights: HashMap::new(),
             thunks: HashMap::new(),
+            debug: None,
         }
     }
 
@@ -318,11 +322,13 @@ impl<'c, 'm> Unit<'c, 'm> {
     }
 
     /// A cold panic function made by codegen (for `unreachable`, a negative
-    /// allocation length, ...): deduplicated by message and location.
+    /// allocation length, ...): deduplicated by message and location. `site`
+    /// is the module and the location of the panic (its line with `-g`).
     pub fn thunk(
         &mut self,
         msg: &str,
         loc: Option<String>,
+        site: (ModuleId, &postc_ir::Module, Option<SrcLoc>),
     ) -> Result<FunctionValue<'c>, inkwell::builder::BuilderError> {
         let key = (msg.to_owned(), loc);
         if let Some(f) = self.thunks.get(&key) {
@@ -335,6 +341,10 @@ impl<'c, 'm> Unit<'c, 'm> {
         // Nothing to optimise in it (see the panic thunks of `body`).
         add_flags(&self.t, f, &["cold", "optnone", "noinline", "noreturn", "nounwind"]);
         let b = self.t.cx.create_builder();
+        if let Some(d) = &mut self.debug {
+            let (mid, m, at) = site;
+            b.set_current_debug_location(d.thunk(f, m, mid, at));
+        }
         b.position_at_end(self.t.cx.append_basic_block(f, ""));
         self.build_panic(&b, g, &[])?;
         b.build_unreachable()?;
@@ -412,9 +422,18 @@ impl<'c, 'm> Unit<'c, 'm> {
 }
 
 /// Builds the module of a lowered program into `module`: every function
-/// declared, then every body (see [`super::body`]), each verified.
-pub fn build_module<'c>(cx: &'c Context, module: &LlModule<'c>, low: &Lowered<'_>) -> Result<(), Vec<Diagnostic>> {
+/// declared, then every body (see [`super::body`]), each verified. With
+/// `debug` (whether the code is optimised) the bodies carry debug
+/// information, which the caller completes with [`DebugInfo::finish`] once
+/// the module has every function.
+pub fn build_module<'c>(
+    cx: &'c Context,
+    module: &LlModule<'c>,
+    low: &Lowered<'_>,
+    debug: Option<bool>,
+) -> Result<Option<DebugInfo<'c>>, Vec<Diagnostic>> {
     let mut unit = Unit::new(cx, module);
+    unit.debug = debug.map(|optimized| DebugInfo::new(cx, module, low.program, optimized));
     let mut functions = HashMap::new();
     for (mid, m) in low.program.modules.iter_enumerated() {
         for (fid, _) in m.functions.iter_enumerated() {
@@ -461,5 +480,5 @@ pub fn build_module<'c>(cx: &'c Context, module: &LlModule<'c>, low: &Lowered<'_
     if !diags.is_empty() {
         return Err(diags);
     }
-    Ok(())
+    Ok(unit.debug)
 }

@@ -4,6 +4,7 @@ mod arith;
 
 use super::unit::{add_flags, Unit};
 use super::{is_panic_thunk, part, resolve, FnSig, Target};
+use crate::llvm::debug::{DebugInfo, Described, FnDebug};
 use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use crate::llvm::Lowered;
@@ -51,6 +52,7 @@ pub(super) fn build<'c>(
     let f = &m.functions[fid];
     let b = unit.t.cx.create_builder();
     let func_loc = f.loc.map(|l| Pos::from_loc(&m.files, l));
+    let dbg = unit.debug.as_mut().map(|d| d.function(mid, m, f, &low.sigs[&id], func));
     let mut fe = FnEmit {
         u: unit,
         low,
@@ -70,8 +72,13 @@ pub(super) fn build<'c>(
         vals: HashMap::new(),
         elem: HashMap::new(),
         func_loc: func_loc.clone(),
+        dbg,
     };
-    match fe.run() {
+    let r = fe.run();
+    if let (Some(d), Some(fd)) = (&fe.u.debug, &fe.dbg) {
+        d.end_function(fd);
+    }
+    match r {
         Ok(()) => Ok(()),
         Err(Fail::Diag(d)) => Err(d),
         Err(Fail::Llvm(e)) => Err(Box::new(Diagnostic::error(
@@ -112,6 +119,8 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     /// (what LLVM's loop-access analysis versions on a unit stride).
     elem: HashMap<ValueId, (u32, IntValue<'c>)>,
     func_loc: Option<Pos>,
+    /// The function's debug information (`-g`).
+    dbg: Option<FnDebug<'c>>,
 }
 
 fn llvm<T>(what: &str) -> R<T> {
@@ -218,6 +227,48 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         int(self.val(v)?)
     }
 
+    /// With `-g`, the builder's location becomes that of instruction `v`
+    /// (`None`: the start of a block, see [`crate::llvm::debug`]).
+    fn locate(&mut self, v: Option<ValueId>) {
+        if let (Some(d), Some(fd)) = (&mut self.u.debug, &mut self.dbg) {
+            match v {
+                Some(v) => {
+                    let l = d.location(fd, self.m, self.f.body.loc(v));
+                    self.b.set_current_debug_location(l);
+                }
+                None => {
+                    d.block_start(fd);
+                    let l = d.location(fd, self.m, None);
+                    self.b.set_current_debug_location(l);
+                }
+            }
+        }
+    }
+
+    /// With `-g`, describes parameter `p` (number `arg`, from 1) or local
+    /// `p`: in its stack slot (`slot`), else, at -O0, in a new one that
+    /// takes the parameter's value on entry, else as the parameter's value.
+    fn declare(&mut self, p: ValueId, arg: Option<u32>, slot: Option<PointerValue<'c>>) -> R<()> {
+        let (Some(entry), Some(fd)) = (self.entry, &self.dbg) else { return Ok(()) };
+        let at = match slot {
+            Some(s) => Described::Slot(s),
+            None => {
+                let x = self.vals.get(&p).copied().unwrap_or_else(|| poison(self.vty(p)));
+                if self.u.debug.as_ref().is_some_and(|d| d.optimized()) {
+                    Described::Value(x)
+                } else {
+                    let s = self.b.build_alloca(x.get_type(), "")?;
+                    self.b.build_store(s, x)?;
+                    Described::Slot(s)
+                }
+            }
+        };
+        if let Some(d) = &mut self.u.debug {
+            d.describe(fd, self.m, self.f, p, arg, at, entry);
+        }
+        Ok(())
+    }
+
     fn loc_text(&self, v: ValueId) -> Option<String> {
         self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
     }
@@ -312,6 +363,20 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.b.build_store(slot, x)?;
             }
         }
+        if self.dbg.is_some() {
+            for (i, p) in params.iter().enumerate() {
+                self.declare(*p, Some(i as u32 + 1), self.slots.get(p).copied())?;
+            }
+            for v in &vars {
+                if !params.contains(v) && DebugInfo::is_described_local(self.f, *v) {
+                    self.declare(*v, None, self.slots.get(v).copied())?;
+                }
+            }
+        }
+        // The slots and the parameters' stores are the prologue: without a
+        // location, so that a debugger stops after them (LLVM marks the end
+        // of the prologue at the first located instruction).
+        self.locate(None);
         for v in shared {
             self.shared_header(v)?;
         }
@@ -334,12 +399,15 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         self.b.build_unconditional_branch(self.blocks[&BlockId::from_u32(0)])?;
         for &b in &order {
             self.b.position_at_end(self.blocks[&b]);
+            self.locate(None);
             for v in body.blocks[b].insts() {
+                self.locate(Some(v));
                 self.inst(v)?;
             }
         }
         for b in unreachable {
             self.b.position_at_end(self.blocks[&b]);
+            self.locate(None);
             self.b.build_unreachable()?;
         }
         Ok(())
@@ -395,7 +463,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     /// Branches to a codegen-made panic when `bad` holds.
     fn guard_panic(&mut self, v: ValueId, bad: IntValue<'c>, msg: &str) -> R<()> {
         let loc = self.loc_text(v);
-        let thunk = self.u.thunk(msg, loc)?;
+        let thunk = self.u.thunk(msg, loc, (self.mid, self.m, self.f.body.loc(v)))?;
         let ok = self.branch_unlikely(bad)?;
         self.b.build_call(thunk, &[], "")?;
         self.b.build_unreachable()?;
@@ -1211,7 +1279,8 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     };
                 if !after_noreturn {
                     let loc = self.loc_text(v);
-                    let thunk = self.u.thunk("entered unreachable code", loc)?;
+                    let thunk =
+                        self.u.thunk("entered unreachable code", loc, (self.mid, self.m, self.f.body.loc(v)))?;
                     self.b.build_call(thunk, &[], "")?;
                 }
                 self.b.build_unreachable()?;
