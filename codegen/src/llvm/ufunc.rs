@@ -120,6 +120,18 @@ pub(crate) fn emit_entry_points<'ctx>(
     Ok((lp, dl))
 }
 
+/// What LLVM's loop passes may do with a loop of `NAME_loop`.
+#[derive(Clone, Copy)]
+enum LoopHint {
+    /// Vectorise it, without interleaving vector iterations (the contiguous
+    /// loop: its vector body is what runs).
+    Vector,
+    /// Neither vectorise nor unroll it (the strided loop: vector versions
+    /// of it, on a stride of one byte or through gathers, never ran for
+    /// wider elements and took most of a ufunc's compile time).
+    Scalar,
+}
+
 /// An array operand of `NAME_loop`: its view tensor and, when its strides
 /// do not suit the body, the scratch copy.
 #[derive(Clone)]
@@ -280,6 +292,17 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
 
     /// `for (i = start; i < end; i++) body(i)`; the builder ends after it.
     fn for_range(&self, start: IntValue<'ctx>, end: IntValue<'ctx>, body: impl FnOnce(IntValue<'ctx>)) {
+        self.counted_loop(start, end, None, body);
+    }
+
+    /// [`Gen::for_range`], the loop marked with `hint` for LLVM.
+    fn counted_loop(
+        &self,
+        start: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+        hint: Option<LoopHint>,
+        body: impl FnOnce(IntValue<'ctx>),
+    ) {
         let pre = self.b.get_insert_block().unwrap();
         let head = self.block("for.head");
         let bodyb = self.block("for.body");
@@ -295,9 +318,56 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         body(i);
         let next = self.b.build_int_add(i, self.c(1), "").unwrap();
         let latch = self.b.get_insert_block().unwrap();
-        self.b.build_unconditional_branch(head).unwrap();
+        let back = self.b.build_unconditional_branch(head).unwrap();
+        if let Some(hint) = hint {
+            self.mark_loop(back, hint);
+        }
         phi.add_incoming(&[(&next, latch)]);
         self.b.position_at_end(exit);
+    }
+
+    /// Marks the loop whose back edge is `back` with `hint`: `!llvm.loop`
+    /// metadata, a node whose first operand is itself (made through a
+    /// temporary node), then the hint's properties.
+    fn mark_loop(&self, back: inkwell::values::InstructionValue<'ctx>, hint: LoopHint) {
+        use inkwell::llvm_sys::core::{
+            LLVMConstInt, LLVMGetMDKindIDInContext, LLVMInt1TypeInContext, LLVMInt32TypeInContext,
+            LLVMMDNodeInContext2, LLVMMDStringInContext2, LLVMMetadataAsValue, LLVMSetMetadata, LLVMValueAsMetadata,
+        };
+        use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+        use inkwell::llvm_sys::prelude::LLVMMetadataRef;
+        use inkwell::values::AsValueRef;
+        let text = |s: &str| (s.as_ptr().cast::<std::ffi::c_char>(), s.len());
+        // SAFETY: every call takes the unit's context and metadata made in
+        // it; the strings outlive the calls, which copy them; the temporary
+        // node is replaced (and so freed) before the node is attached.
+        unsafe {
+            let cx = self.cx.raw();
+            let property = |name: &str, value: Option<LLVMMetadataRef>| {
+                let (p, n) = text(name);
+                let mut ops = vec![LLVMMDStringInContext2(cx, p, n)];
+                ops.extend(value);
+                LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len())
+            };
+            let tmp = LLVMTemporaryMDNode(cx, std::ptr::null_mut(), 0);
+            let mut ops = vec![tmp];
+            match hint {
+                LoopHint::Scalar => {
+                    let off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0));
+                    ops.push(property("llvm.loop.vectorize.enable", Some(off)));
+                    ops.push(property("llvm.loop.unroll.disable", None));
+                }
+                LoopHint::Vector => {
+                    let one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0));
+                    ops.push(property("llvm.loop.interleave.count", Some(one)));
+                }
+            }
+            let id = LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len());
+            LLVMMetadataReplaceAllUsesWith(tmp, id);
+            let (kind, kind_len) = text("llvm.loop");
+            let kind = LLVMGetMDKindIDInContext(cx, kind, kind_len as u32);
+            LLVMSetMetadata(back.as_value_ref(), kind, LLVMMetadataAsValue(cx, id));
+        }
     }
 
     /// Converts a value loaded from memory to the body's parameter type.
@@ -497,13 +567,8 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let ret_ty = body.get_type().get_return_type();
         let this = self;
         let mut err = None;
-        self.for_range(self.c(0), n, |k| {
-            let elem: Vec<PointerValue> = (0..plan.nops)
-                .map(|i| {
-                    let off = this.b.build_int_mul(k, outer[i], "").unwrap();
-                    this.byte_gep(bases[i], off)
-                })
-                .collect();
+        // One iteration, given each operand's element.
+        let mut iteration = |elem: Vec<PointerValue<'ctx>>| {
             let mut call: Vec<BasicMetadataValueEnum> = Vec::new();
             let mut pi = 0usize;
             let mut out_ptr = None;
@@ -585,7 +650,47 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                     this.copy_if(v, v.scratch, elem[i], &v.scratch_bytes, &v.src_bytes, plan.dtypes[i]);
                 }
             }
-        });
+        };
+        // The elements `k` steps along, in bytes.
+        let strided = |k: IntValue<'ctx>| -> Vec<PointerValue<'ctx>> {
+            (0..plan.nops)
+                .map(|i| {
+                    let off = this.b.build_int_mul(k, outer[i], "").unwrap();
+                    this.byte_gep(bases[i], off)
+                })
+                .collect()
+        };
+        if views.iter().all(Option::is_none) {
+            // Elementwise: when every operand is contiguous (NumPy's usual
+            // inner loop), a loop over element indices, which LLVM
+            // vectorises with unit strides; otherwise the strided loop,
+            // which it leaves scalar.
+            let mut contiguous = self.cx.bool_type().const_all_ones();
+            for (i, step) in outer.iter().enumerate() {
+                let size = self.c(plan.dtypes[i].size_bytes() as u64);
+                let unit = self.b.build_int_compare(IntPredicate::EQ, *step, size, "").unwrap();
+                contiguous = self.b.build_and(contiguous, unit, "").unwrap();
+            }
+            let (fast, slow, done) = (self.block("contiguous"), self.block("strided"), self.block("done"));
+            self.b.build_conditional_branch(contiguous, fast, slow).unwrap();
+            self.b.position_at_end(fast);
+            self.counted_loop(self.c(0), n, Some(LoopHint::Vector), |k| {
+                let elem = (0..plan.nops)
+                    .map(|i| unsafe {
+                        let t = element_type(this.cx, plan.dtypes[i]);
+                        this.b.build_gep(t, bases[i], &[k], "").unwrap()
+                    })
+                    .collect();
+                iteration(elem)
+            });
+            self.b.build_unconditional_branch(done).unwrap();
+            self.b.position_at_end(slow);
+            self.counted_loop(self.c(0), n, Some(LoopHint::Scalar), |k| iteration(strided(k)));
+            self.b.build_unconditional_branch(done).unwrap();
+            self.b.position_at_end(done);
+        } else {
+            self.counted_loop(self.c(0), n, Some(LoopHint::Scalar), |k| iteration(strided(k)));
+        }
         for v in views.iter().flatten() {
             let Some(free) = free else { break };
             let release = self.block("scratch.free");
@@ -939,6 +1044,50 @@ entry:
         let obj = dir.join("uf.o");
         tm.write_to_file(&md, FileType::Object, &obj).unwrap();
         obj
+    }
+
+    /// An elementwise ufunc's loop has a contiguous version over element
+    /// indices, which LLVM vectorises, and a strided one marked scalar; a
+    /// gufunc's loop is the strided one alone.
+    #[test]
+    fn contiguous_loops_vectorise_and_strided_ones_stay_scalar() {
+        let m = postc_ir::parse::parse_str("uf.pir", SRC).unwrap();
+        let cx = Context::create();
+        let md = cx.create_module("uf");
+        bodies(&cx, &md);
+        for name in ["axpy", "rowdot"] {
+            let plan = Plan::new(&m, &m.functions[m.get_function(name).unwrap()]).unwrap();
+            emit_entry_points(&cx, &md, &plan, md.get_function(name).unwrap()).unwrap();
+        }
+        md.verify().unwrap_or_else(|e| panic!("{}", e.to_string()));
+        use inkwell::values::AnyValue;
+        let text = |f: &str| md.get_function(f).unwrap().print_to_string().to_string();
+        let axpy = text("axpy_loop");
+        assert!(axpy.contains("contiguous:") && axpy.contains("strided:"), "{axpy}");
+        assert_eq!(axpy.matches("!llvm.loop").count(), 2, "{axpy}");
+        assert_eq!(text("rowdot_loop").matches("!llvm.loop").count(), 1);
+        Target::initialize_native(&InitializationConfig::default()).unwrap();
+        let triple = TargetMachine::get_default_triple();
+        let tm = Target::from_triple(&triple)
+            .unwrap()
+            .create_target_machine(
+                &triple,
+                "generic",
+                "",
+                OptimizationLevel::Default,
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
+            .unwrap();
+        md.set_triple(&triple);
+        md.set_data_layout(&tm.get_target_data().get_data_layout());
+        let module = md.print_to_string().to_string();
+        assert!(module.contains("!{!\"llvm.loop.vectorize.enable\", i1 false}"), "{module}");
+        assert!(module.contains("!{!\"llvm.loop.unroll.disable\"}") && module.contains("llvm.loop.interleave.count"));
+        md.run_passes("default<O2>", &tm, inkwell::passes::PassBuilderOptions::create()).unwrap();
+        let axpy = text("axpy_loop");
+        assert!(axpy.contains("load <2 x double>"), "the contiguous loop is not vectorised:\n{axpy}");
+        assert!(!axpy.contains("masked.gather"), "{axpy}");
     }
 
     /// Links the entry points with a C caller and runs it: the NumPy loop
