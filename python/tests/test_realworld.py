@@ -39,11 +39,11 @@ def refused(fragment, construct):
     return ("error", fragment, construct)
 
 
-NP_CALL = "NumPy function called in the kernel"
-NP_ALLOC = "NumPy array allocation in the kernel"
+NP_SCALAR = "NumPy math on a scalar (`np.exp`, `np.sqrt`, `np.abs`)"
+NP_ARRAY = "NumPy array function (`np.sum`, `np.sort`, `np.mean`, `np.square`, `np.exp` of an array)"
+NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.*_like`, often with `dtype=`)"
 SHAPE_TUPLE = "tuple unpacking of `a.shape`"
 TUPLE = "tuples (swap, multiple assignment, tuple return)"
-KEYWORD = "keyword argument (`dtype=`, `side=`)"
 SLICE = "slicing"
 PRANGE = "numba.prange"
 NONE = "`None` as a value"
@@ -65,13 +65,13 @@ EXPECTED = {
     "quantecon_kernels._has_sorted_sa_indices": PASS,
     "quantecon_kernels._generate_a_indptr": PASS,
     "quantecon_kernels._gth_solve_jit": refused(
-        "`numpy.sum` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.sum` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "quantecon_kernels._generate_sample_paths": refused(
         "`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
     "quantecon_kernels._repeat_1d": PASS,
     "quantecon_kernels._cartesian_index": PASS,
     "quantecon_kernels.lorenz_curve": refused(
-        "`numpy.sort` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.sort` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "quantecon_kernels.gini_coefficient": refused(
         "`prange` is a type of Python's globals", PRANGE),
     "quantecon_kernels.gammaln": PASS,
@@ -97,36 +97,36 @@ EXPECTED = {
     "numba_examples.distance_numba_scalar": PASS,
     "numba_examples.potential_numba_scalar": refused("2-D array indexed with 1 index", ROW),
     "numba_examples.numba_zero_suppression": refused(
-        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     "numba_examples.get_bin_edges": refused(
-        "keyword arguments are not supported in compiled code", KEYWORD),
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
     "numba_examples.compute_bin": refused("`None` is not a value in compiled code", NONE),
     "numba_examples.gaussian": refused(
-        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     "numba_examples.numba_kde": refused(
-        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     # UMAP (BSD-3-Clause)
     "umap_kernels.sign": PASS,
     "umap_kernels.softmax": refused(
         "`numpy.empty` is a CPython function and cannot be called from compiled code", NP_ALLOC),
     "umap_kernels.euclidean": refused(
-        "`numpy.sqrt` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.sqrt` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     "umap_kernels.hamming": PASS,
     "umap_kernels.canberra": refused(
-        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     "umap_kernels.bray_curtis": refused(
-        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     "umap_kernels.jaccard": PASS,
     "umap_kernels.haversine": refused("`raise` is not supported in POST Python", RAISE),
     "umap_kernels.clip": PASS,
     "umap_kernels.rdist": PASS,
     "umap_kernels.tau_rand_int": PASS,
     "umap_kernels.norm": refused(
-        "`numpy.sqrt` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.sqrt` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     # PyNNDescent (BSD-2-Clause)
     "pynndescent_kernels.tau_rand_int": PASS,
     "pynndescent_kernels.rejection_sample": refused(
-        "keyword arguments are not supported in compiled code", KEYWORD),
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
     "pynndescent_kernels.siftdown": refused("a tuple is not supported in POST Python", TUPLE),
     "pynndescent_kernels.has_been_visited": refused(
         "this returns Int32, but function `has_been_visited` returns Bool (cast explicitly)", RETURN_CAST),
@@ -137,21 +137,21 @@ EXPECTED = {
     "pyod_kernels._wcos": refused(
         "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
     "pyod_kernels._aad": refused(
-        "`numpy.mean` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.mean` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "pyod_kernels._wrap_around_discrepancy": refused("`prange` is a type of Python's globals", PRANGE),
     "pyod_kernels._pairwise_distances_no_broadcast_helper": refused(
-        "`numpy.square` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.square` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "pyod_kernels._get_perplexity": refused(
-        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     # STUMPY (BSD-3-Clause)
     "stumpy_kernels._sliding_dot_product": refused(
         "`numpy.empty` is a CPython function and cannot be called from compiled code", NP_ALLOC),
     "stumpy_kernels._welford_nanvar": refused(
-        "keyword arguments are not supported in compiled code", KEYWORD),
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
     "stumpy_kernels._p_norm_distance_profile": refused(
         "default values are not supported (parameter `p`)", DEFAULT),
     "stumpy_kernels._count_diagonal_ndist": refused(
-        "keyword arguments are not supported in compiled code", KEYWORD),
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
     # tslearn (BSD-2-Clause)
     "tslearn_kernels._njit_local_squared_dist": PASS,
     "tslearn_kernels._njit_acc_matrix_from_dist_matrix": refused(
@@ -159,9 +159,9 @@ EXPECTED = {
     "tslearn_kernels.njit_lcss_accumulated_matrix_from_dist_matrix": refused(
         "`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
     "tslearn_kernels._njit_softmin3": refused(
-        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
     "tslearn_kernels._njit_soft_dtw": refused(
-        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_CALL),
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
 }
 
 _MODULES = {}
