@@ -9,7 +9,7 @@ from postyp import Float64, Int64, Out, UInt8
 
 
 # bubblesort: numba/numba-examples, legacy/bubblesort.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `bubblesort`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `bubblesort`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; `jit(nopython=True)(bubblesort)` not applied
 #   original signature: def bubblesort(X):
 def bubblesort(X: Out[Int64[:]]) -> None:
@@ -21,7 +21,7 @@ def bubblesort(X: Out[Int64[:]]) -> None:
 
 
 # mergesort_inplace: numba/numba-examples, legacy/mergesort.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `mergesort_inplace`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `mergesort_inplace`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def mergesort_inplace(arr):
 def mergesort_inplace(arr: Out[Int64[:]]) -> Int64[:]:
@@ -56,7 +56,7 @@ def mergesort_inplace(arr: Out[Int64[:]]) -> Int64[:]:
 
 
 # move_mean: numba/numba-examples, legacy/movemean.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `move_mean`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `move_mean`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; @guvectorize(..., '(n),()->(n)') removed (called on one row)
 #   original signature: def move_mean(a, window_arr, out):
 def move_mean(a: Float64[:], window_arr: Int64[:], out: Out[Float64[:]]) -> None:
@@ -73,7 +73,7 @@ def move_mean(a: Float64[:], window_arr: Int64[:], out: Out[Float64[:]]) -> None
 
 
 # sum2d: numba/numba-examples, legacy/sum.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `sum2d`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `sum2d`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; `jit(sum2d)` not applied
 #   original signature: def sum2d(arr):
 def sum2d(arr: Float64[:, :]) -> Float64:
@@ -86,7 +86,7 @@ def sum2d(arr: Float64[:, :]) -> Float64:
 
 
 # mandel: numba/numba-examples, legacy/mandel/mandel_jit.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `mandel`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `mandel`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def mandel(x, y, max_iters):
 def mandel(x: Float64, y: Float64, max_iters: Int64) -> Int64:
@@ -107,7 +107,7 @@ def mandel(x: Float64, y: Float64, max_iters: Int64) -> Int64:
 
 
 # create_fractal: numba/numba-examples, legacy/mandel/mandel_jit.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `create_fractal`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `create_fractal`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def create_fractal(min_x, max_x, min_y, max_y, image, iters):
 def create_fractal(min_x: Float64, max_x: Float64, min_y: Float64, max_y: Float64,
@@ -128,7 +128,7 @@ def create_fractal(min_x: Float64, max_x: Float64, min_y: Float64, max_y: Float6
 
 
 # jacobi_relax_core: numba/numba-examples, legacy/laplace2d/laplace2d-numba.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `jacobi_relax_core`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `jacobi_relax_core`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def jacobi_relax_core(A, Anew):
 def jacobi_relax_core(A: Float64[:, :], Anew: Out[Float64[:, :]]) -> Float64:
@@ -144,7 +144,7 @@ def jacobi_relax_core(A: Float64[:, :], Anew: Out[Float64[:, :]]) -> Float64:
 
 
 # cnd_numba: numba/numba-examples, examples/finance/blackscholes/blackscholes_numba.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `cnd_numba`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `cnd_numba`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def cnd_numba(d):
 def cnd_numba(d: Float64) -> Float64:
@@ -163,7 +163,7 @@ def cnd_numba(d: Float64) -> Float64:
 
 
 # black_scholes_numba: numba/numba-examples, examples/finance/blackscholes/blackscholes_numba.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `black_scholes_numba`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `black_scholes_numba`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed; no return annotation (it returns a tuple, which postyp cannot spell)
 #   original signature: def black_scholes_numba(stockPrice, optionStrike, optionYears, Riskfree, Volatility):
 def black_scholes_numba(stockPrice: Float64[:], optionStrike: Float64[:],
@@ -191,7 +191,7 @@ def black_scholes_numba(stockPrice: Float64[:], optionStrike: Float64[:],
 
 
 # filter2d_core: numba/numba-examples, legacy/blur_image.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `filter2d_core`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `filter2d_core`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def filter2d_core(image, filt, result):
 def filter2d_core(image: Float64[:, :], filt: Float64[:, :], result: Out[Float64[:, :]]) -> None:
@@ -209,7 +209,7 @@ def filter2d_core(image: Float64[:, :], filt: Float64[:, :], result: Out[Float64
 
 
 # fbcorr: numba/numba-examples, legacy/fbcorr.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `fbcorr`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `fbcorr`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def fbcorr(imgs, filters, output):
 def fbcorr(imgs: Float64[:, :, :, :], filters: Float64[:, :, :, :], output: Out[Float64[:, :, :, :]]) -> None:
@@ -229,7 +229,7 @@ def fbcorr(imgs: Float64[:, :, :, :], filters: Float64[:, :, :, :], output: Out[
 
 
 # xsten: numba/numba-examples, legacy/harris/harris_numba.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `xsten`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `xsten`; licence BSD-2-Clause; Copyright (c) 2017 Intel Corporation (SPDX-License-Identifier: BSD-2-Clause, as the file says)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def xsten(a):
 def xsten(a: Float64[:, :]) -> Float64[:, :]:
@@ -242,7 +242,7 @@ def xsten(a: Float64[:, :]) -> Float64[:, :]:
 
 
 # lj_numba_scalar: numba/numba-examples, examples/physics/lennard_jones/numba_scalar_impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `lj_numba_scalar`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `lj_numba_scalar`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def lj_numba_scalar(r):
 def lj_numba_scalar(r: Float64) -> Float64:
@@ -252,7 +252,7 @@ def lj_numba_scalar(r: Float64) -> Float64:
 
 
 # distance_numba_scalar: numba/numba-examples, examples/physics/lennard_jones/numba_scalar_impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `distance_numba_scalar`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `distance_numba_scalar`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def distance_numba_scalar(atom1, atom2):
 def distance_numba_scalar(atom1: Float64[:], atom2: Float64[:]) -> Float64:
@@ -266,7 +266,7 @@ def distance_numba_scalar(atom1: Float64[:], atom2: Float64[:]) -> Float64:
 
 
 # potential_numba_scalar: numba/numba-examples, examples/physics/lennard_jones/numba_scalar_impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `potential_numba_scalar`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `potential_numba_scalar`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def potential_numba_scalar(cluster):
 def potential_numba_scalar(cluster: Float64[:, :]) -> Float64:
@@ -281,7 +281,7 @@ def potential_numba_scalar(cluster: Float64[:, :]) -> Float64:
 
 
 # numba_zero_suppression: numba/numba-examples, examples/waveforms/zero_suppression/impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `numba_zero_suppression`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `numba_zero_suppression`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; @numba.vectorize(nopython=True) replaced by @postc.ufunc
 #   original signature: def numba_zero_suppression(values, threshold):
 @postc.ufunc
@@ -293,7 +293,7 @@ def numba_zero_suppression(values: Float64, threshold: Float64) -> Float64:
 
 
 # get_bin_edges: numba/numba-examples, examples/density_estimation/histogram/impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `get_bin_edges`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `get_bin_edges`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def get_bin_edges(a, bins):
 def get_bin_edges(a: Float64[:], bins: Int64) -> Float64[:]:
@@ -309,7 +309,7 @@ def get_bin_edges(a: Float64[:], bins: Int64) -> Float64[:]:
 
 
 # compute_bin: numba/numba-examples, examples/density_estimation/histogram/impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `compute_bin`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `compute_bin`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def compute_bin(x, bin_edges): # assuming uniform bins for now
 def compute_bin(x: Float64, bin_edges: Float64[:]) -> Int64:
@@ -330,7 +330,7 @@ def compute_bin(x: Float64, bin_edges: Float64[:]) -> Int64:
 
 
 # gaussian: numba/numba-examples, examples/density_estimation/kernel/impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `gaussian`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `gaussian`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def gaussian(x):
 def gaussian(x: Float64) -> Float64:
@@ -338,7 +338,7 @@ def gaussian(x: Float64) -> Float64:
 
 
 # numba_kde: numba/numba-examples, examples/density_estimation/kernel/impl.py @ c423f5419a459f5ab8874fda6d39bb5ea05d04b2
-#   function `numba_kde`; licence BSD-2-Clause; Copyright (c) 2017, Numba (the legacy/*_numba.py files: Copyright (c) 2017 Intel Corporation, BSD-2-Clause)
+#   function `numba_kde`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def numba_kde(eval_points, samples, bandwidths):
 def numba_kde(eval_points: Float64[:], samples: Float64[:], bandwidths: Float64[:]) -> Float64[:]:
