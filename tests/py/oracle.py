@@ -691,6 +691,16 @@ def _operand_kinds():
     return cases
 
 
+@program("private_names")
+def _private_names():
+    cases = [C(f"_repeat_{n}", "_repeat", n) for n in (0, 21, -4)]
+    cases += [C(f"__two_factors_{n}", "__two_factors", n) for n in (1, 12, 1024, 0)]
+    cases += [C(f"public_{n}", "public", n) for n in (1, 12, 96)]
+    cases += [C(f"_twice_{n}", "_twice", n) for n in (3, -5)]
+    cases.append(C("_half", "_half", arr([1.0, -3.0, 0.5], np.float64)))
+    return cases
+
+
 @program("bits")
 def _bits():
     cases = [C(f"popcount32_{x}", "popcount32", x) for x in (0, 1, 255, 0x80000000, 0xFFFFFFFF, 0x12345678)]
