@@ -22,9 +22,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod calls;
 mod expr;
+mod numpy;
 
 use calls::*;
 use expr::*;
+use numpy::*;
 
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
@@ -190,8 +192,12 @@ fn nested_defs(body: &[Stmt]) -> Vec<String> {
 /// Every name a body assigns (Python's rule for what is local).
 pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
     fn target(e: &Expr, out: &mut Vec<String>) {
-        if let Expr::Name(n) = e {
-            out.push(n.id.to_string());
+        match e {
+            Expr::Name(n) => out.push(n.id.to_string()),
+            // `a, b = ...`: each name (nested targets are refused later).
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| target(e, out)),
+            _ => {}
         }
     }
     fn walk(body: &[Stmt], out: &mut Vec<String>) {
@@ -424,6 +430,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     );
                 }
             },
+            Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Tuple(_) | Expr::List(_))) => {
+                self.unpack(a);
+            }
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value);
                 for t in &a.targets {
@@ -537,6 +546,108 @@ impl<'a, 'c> FnLower<'a, 'c> {
             other => {
                 self.err(other, format!("cannot assign to {}", construct_name(other)));
             }
+        }
+    }
+
+    /// `a, b = b, a`, `x, y = 1, 2`, `a[i], a[j] = a[j], a[i]` and
+    /// `n, m = a.shape`: every value is evaluated first, left to right,
+    /// then the targets are assigned left to right, as CPython does.
+    fn unpack(&mut self, a: &ast::StmtAssign) {
+        let [target] = &a.targets[..] else {
+            self.err(a, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
+            return;
+        };
+        let targets: &[Expr] = match target {
+            Expr::Tuple(t) => &t.elts,
+            Expr::List(l) => &l.elts,
+            _ => unreachable!("a tuple target"),
+        };
+        for t in targets {
+            match t {
+                Expr::Tuple(_) | Expr::List(_) => {
+                    self.err(t, "nested tuple unpacking is not supported: unpack one level at a time");
+                    return;
+                }
+                Expr::Starred(_) => {
+                    self.err(t, "starred assignment is not supported");
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let value_elts: Option<&[Expr]> = match &*a.value {
+            Expr::Tuple(t) => Some(&t.elts),
+            Expr::List(l) => Some(&l.elts),
+            _ => None,
+        };
+        let mut vals: Vec<(Val, &Expr)> = Vec::new();
+        if let Some(elts) = value_elts {
+            if let Some(s) = elts.iter().find(|e| matches!(e, Expr::Starred(_))) {
+                self.err(s, "`*` in a tuple is not supported");
+                return;
+            }
+            if elts.len() != targets.len() {
+                self.err(a, format!("{} targets but {} values: the counts must match", targets.len(), elts.len()));
+                return;
+            }
+            for e in elts {
+                let v = self.expr(e);
+                // A local's value is read now: the assignments after
+                // this one must not see it change (`a, b = b, a`).
+                let v = match v {
+                    Val::Num { v, s, nonneg } if !self.inferring => {
+                        self.at(e);
+                        let n = self.fresh("tmp");
+                        Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
+                    }
+                    other => other,
+                };
+                vals.push((v, e));
+            }
+        } else if let Expr::Attribute(at) = &*a.value {
+            if at.attr.id.as_str() != "shape" {
+                self.expr(&a.value);
+                self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
+                return;
+            }
+            let arr = self.expr(&at.value);
+            let (av, ty) = match arr {
+                Val::Arr { v, ty } => (v, ty),
+                Val::Err => return,
+                _ => {
+                    self.err(&*at.value, "`shape` is an attribute of arrays");
+                    return;
+                }
+            };
+            let Some(nd) = ty.ndim() else {
+                self.err(&*a.value, "the number of axes of this array is not known");
+                return;
+            };
+            if nd != targets.len() {
+                self.err(
+                    a,
+                    format!(
+                        "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
+                        targets.len(),
+                        if nd == 1 { "" } else { "s" }
+                    ),
+                );
+                return;
+            }
+            self.at(&*a.value);
+            for axis in 0..nd {
+                let n = self.fresh("dim");
+                let d = self.b.dim(av, axis as u32, &n);
+                vals.push((Val::Num { v: d, s: Scalar::weak(DType::Int64), nonneg: true }, &*a.value));
+            }
+        } else {
+            self.expr(&a.value);
+            self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
+            return;
+        }
+        for (t, (v, at)) in targets.iter().zip(vals) {
+            self.at(t);
+            self.assign(t, v, at);
         }
     }
 
