@@ -371,6 +371,12 @@ _BINARY_OP = {2: "//", 15: "//", 6: "%", 19: "%", 11: "/", 24: "/"}
 
 
 def panic_message(exc, instr):
+    if instr is not None and instr.opname == "RAISE_VARARGS" and not isinstance(exc, AssertionError):
+        # A `raise` of a built-in exception: POST's message names it (the
+        # programs raise AssertionError only by `assert`, which CPython
+        # lowers to the same instruction).
+        name = type(exc).__name__
+        return f"{name}: {exc.args[0]}" if exc.args else name
     if isinstance(exc, IndexError):
         m = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(exc))
         if not m:
@@ -436,7 +442,7 @@ def run_case(case, mod, over="ignore", garbage=False):
             raise OracleError(f"{case.name}: overflow under over='raise' ({e}); an integer overflow "
                               "differs from POST, a float one needs allow_over=True")
         result = ("panic", e)
-    except (IndexError, ZeroDivisionError, AssertionError, ValueError) as e:
+    except (IndexError, ZeroDivisionError, AssertionError, ValueError, NotImplementedError) as e:
         result = ("panic", e)
     finally:
         postc._EMPTY_FILL = None
@@ -1388,6 +1394,10 @@ def _panics():
         C("get2_2_0", "get2", m, 2, 0),
         C("get2_0_-4", "get2", m, 0, -4),
         C("get2_-3_9", "get2", m, -3, 9),
+        C("dims_check_2", "dims_check", 2),
+        C("dims_check_3", "dims_check", 3),
+        C("dims_check_0", "dims_check", 0),
+        C("dims_check_-1", "dims_check", -1),
         C("put_1", "put", zeros(3, np.uint8), 1, 7),
         C("put_-1", "put", zeros(3, np.uint8), -1, 7),
         C("put_3", "put", zeros(3, np.uint8), 3, 7),
@@ -1981,6 +1991,16 @@ class Lint:
                 self.expr(path, s.value)
         elif isinstance(s, ast.Pass):
             F.add("pass")
+        elif isinstance(s, ast.Raise):
+            e = s.exc
+            call = isinstance(e, ast.Call)
+            name = e.func if call else e
+            if s.cause is not None or not isinstance(name, ast.Name) or not name.id.endswith("Error"):
+                self.err(path, s, "raise of something other than a built-in exception")
+            elif call and (e.keywords or len(e.args) > 1
+                           or (e.args and not (isinstance(e.args[0], ast.Constant) and isinstance(e.args[0].value, str)))):
+                self.err(path, s, "raise with a message other than a string literal")
+            F.add("raise with a message" if call and e.args else "raise without a message")
         elif isinstance(s, ast.Assert):
             F.add("assert with a message" if s.msg is not None else "assert without a message")
             if s.msg is not None and not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
@@ -2132,6 +2152,7 @@ REQUIRED = [
     "-> None", "@ufunc", "@ufunc(signature) with scalar output", "@ufunc(signature) with array output",
     "@cold", "@noinline", "@gpu(fallback=True)", "from numpy import", "np.NAME() on scalars", "np constant",
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
+    "raise with a message", "raise without a message",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

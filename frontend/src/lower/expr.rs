@@ -352,6 +352,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if matches!(v, Val::Err) {
                 return Val::Err;
             }
+            if matches!(v, Val::Arr { .. }) {
+                return self.err(u, "arithmetic on whole arrays is not supported: loop over the elements");
+            }
             return self.err(u, "this operand has no scalar value");
         };
         self.at(u);

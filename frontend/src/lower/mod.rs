@@ -179,6 +179,21 @@ pub(crate) fn lower_function(
     }
 }
 
+/// CPython's built-in exceptions that compiled code can raise; the
+/// `postc` package raises each as itself.
+pub(crate) const RAISABLE: [&str; 10] = [
+    "ArithmeticError",
+    "AssertionError",
+    "FloatingPointError",
+    "IndexError",
+    "NotImplementedError",
+    "OverflowError",
+    "RuntimeError",
+    "TypeError",
+    "ValueError",
+    "ZeroDivisionError",
+];
+
 /// The names of functions defined inside a body (reported as unsupported).
 fn nested_defs(body: &[Stmt]) -> Vec<String> {
     body.iter()
@@ -466,6 +481,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Stmt::Pass(_) => {}
             Stmt::Return(r) => self.return_(r),
             Stmt::Assert(a) => self.assert_(a),
+            Stmt::Raise(r) => self.raise_(r),
             Stmt::FunctionDef(f) => {
                 self.err(&f.name, "nested functions are not supported: define the function at module level");
             }
@@ -1105,6 +1121,65 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(c) = self.cond(&a.test) {
             self.panic_unless(c, &msg, a);
         }
+    }
+
+    /// `raise ValueError("message")`: a panic whose message starts with the
+    /// exception's name (`ValueError: message`), which the `postc` package
+    /// raises as that exception. Only CPython's built-in exceptions, with
+    /// no message or a string literal, can be raised.
+    fn raise_(&mut self, r: &ast::StmtRaise) {
+        if let Some(cause) = &r.cause {
+            self.err(&**cause, "`raise ... from ...` is not supported: raise the exception alone");
+            return;
+        }
+        let Some(exc) = &r.exc else {
+            self.err(r, "a bare `raise` is not supported: there is no exception to re-raise in compiled code");
+            return;
+        };
+        let (callee, args) = match &**exc {
+            Expr::Call(c) => (&*c.func, Some(&c.arguments)),
+            e => (e, None),
+        };
+        let name = match callee {
+            Expr::Name(n)
+                if RAISABLE.contains(&n.id.as_str())
+                    && !self.locals.contains_key(n.id.as_str())
+                    && !self.cx.globals.contains_key(n.id.as_str()) =>
+            {
+                n.id.as_str()
+            }
+            other => {
+                self.err(
+                    other,
+                    format!(
+                        "compiled code raises CPython's built-in exceptions only ({}), such as `ValueError(\"...\")`",
+                        RAISABLE.join(", ")
+                    ),
+                );
+                return;
+            }
+        };
+        let msg = match args {
+            None => name.to_owned(),
+            Some(a) if !a.keywords.is_empty() => {
+                self.err(&a.keywords[0], "keyword arguments are not supported in compiled code");
+                return;
+            }
+            Some(a) => match &a.args[..] {
+                [] => name.to_owned(),
+                [Expr::StringLiteral(s)] => format!("{name}: {}", s.value.to_str()),
+                [other, ..] => {
+                    self.err(other, "the message of a raised exception is one string literal");
+                    return;
+                }
+            },
+        };
+        self.at(r);
+        let n = self.fresh("msg");
+        let m = self.b.const_(TypeId::STR, Literal::Str(&msg), &n);
+        self.b.call(postc_ir::builtins::PANIC, &[m], None, "");
+        self.b.unreachable();
+        self.open = false;
     }
 
     /// Branches to a panic with `msg`, located at `at`, unless `ok` holds.
