@@ -258,32 +258,6 @@ pub unsafe extern "C" fn postc_py_ufunc_raise(msg: *const c_char, len: usize) {
     ffi::PyGILState_Release(state);
 }
 
-/// `raise ValueError("text")` in compiled code panics with `ValueError:
-/// text` (`ValueError` alone without a message): that exception, whose
-/// text is the rest (with the panic's location).
-fn raised(what: &str) -> Option<PyErr> {
-    let (name, rest) = match what.split_once(": ") {
-        Some((name, rest)) if !name.contains(' ') => (name, rest.to_owned()),
-        _ => {
-            let name = what.split(' ').next().unwrap_or(what);
-            (name, what[name.len()..].trim_start().to_owned())
-        }
-    };
-    Some(match name {
-        "ArithmeticError" => PyArithmeticError::new_err(rest),
-        "AssertionError" => PyAssertionError::new_err(rest),
-        "FloatingPointError" => PyFloatingPointError::new_err(rest),
-        "IndexError" => PyIndexError::new_err(rest),
-        "NotImplementedError" => PyNotImplementedError::new_err(rest),
-        "OverflowError" => PyOverflowError::new_err(rest),
-        "RuntimeError" => PyRuntimeError::new_err(rest),
-        "TypeError" => PyTypeError::new_err(rest),
-        "ValueError" => PyValueError::new_err(rest),
-        "ZeroDivisionError" => PyZeroDivisionError::new_err(rest),
-        _ => return None,
-    })
-}
-
 /// Called by `postc_py_ufunc_loop` (guard.c) on a thread marked by a
 /// panic: whether a Python exception is pending there (the operation that
 /// panicked is still running).

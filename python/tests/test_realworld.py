@@ -40,7 +40,7 @@ def refused(fragment, construct):
 
 
 NP_ARRAY = "NumPy array function (`np.sum`, `np.sort`, `np.mean`, `np.searchsorted`)"
-NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.*_like`, often with `dtype=`)"
+NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.full`, `np.*_like`, often with `dtype=`)"
 SLICE = "slicing"
 PRANGE = "numba.prange"
 NONE = "`None` as a value"
