@@ -69,7 +69,7 @@ EXPECTED = {
     "quantecon_kernels.lorenz_curve": refused(
         "`numpy.sort` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "quantecon_kernels.gini_coefficient": refused(
-        "`prange` is a type of Python's globals", PRANGE),
+        "`numpy.zeros` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "quantecon_kernels.gammaln": PASS,
     "quantecon_kernels.fix": PASS,
     # numba-examples (BSD-2-Clause)
@@ -127,7 +127,8 @@ EXPECTED = {
         "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
     "pyod_kernels._aad": refused(
         "`numpy.mean` is a CPython function and cannot be called from compiled code", NP_ARRAY),
-    "pyod_kernels._wrap_around_discrepancy": refused("`prange` is a type of Python's globals", PRANGE),
+    "pyod_kernels._wrap_around_discrepancy": refused(
+        "`numpy.zeros` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "pyod_kernels._pairwise_distances_no_broadcast_helper": refused(
         "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
     "pyod_kernels._get_perplexity": refused(

@@ -109,12 +109,12 @@ static void run_chunks(region *r) {
     if (__builtin_setjmp(chunk_jmp) == 0) {
       r->fn(r->env, c, ilo, ihi);
     } else {
-      rt_pthread_mutex_lock(&r->msg_lock);
+      postc_rt_libc_pthread_mutex_lock(&r->msg_lock);
       if (c < atomic_load(&r->failed)) {
         atomic_store(&r->failed, c);
         postc_rt_libc_memcpy(r->msg, chunk_msg, MSG);
       }
-      rt_pthread_mutex_unlock(&r->msg_lock);
+      postc_rt_libc_pthread_mutex_unlock(&r->msg_lock);
     }
     postc_rt_arena_release(mark);
   }
@@ -125,22 +125,22 @@ static void run_chunks(region *r) {
 static void *worker(void *arg) {
   int id = (int)(intptr_t)arg;
   in_chunks = 1;
-  rt_pthread_mutex_lock(&pool_lock);
+  postc_rt_libc_pthread_mutex_lock(&pool_lock);
   uint64_t seen = born[id];
   for (;;) {
     while (generation == seen) {
-      rt_pthread_cond_wait(&work_cond, &pool_lock);
+      postc_rt_libc_pthread_cond_wait(&work_cond, &pool_lock);
     }
     seen = generation;
     region *r = current;
     int mine = id < active;
-    rt_pthread_mutex_unlock(&pool_lock);
+    postc_rt_libc_pthread_mutex_unlock(&pool_lock);
     if (mine) {
       run_chunks(r);
     }
-    rt_pthread_mutex_lock(&pool_lock);
+    postc_rt_libc_pthread_mutex_lock(&pool_lock);
     if (--pending == 0) {
-      rt_pthread_cond_signal(&done_cond);
+      postc_rt_libc_pthread_cond_signal(&done_cond);
     }
   }
   return NULL;
@@ -151,7 +151,7 @@ static int cpus(void) {
   for (size_t i = 0; i < sizeof set; i++) {
     set[i] = 0;
   }
-  if (rt_sched_getaffinity(0, sizeof set, set) != 0) {
+  if (postc_rt_libc_sched_getaffinity(0, sizeof set, set) != 0) {
     return 1;
   }
   int n = 0;
@@ -166,7 +166,7 @@ POSTC_RT_EXPORT int postc_rt_get_num_threads(void) {
   if (n > 0) {
     return n;
   }
-  const char *env = rt_getenv("POSTC_NUM_THREADS");
+  const char *env = postc_rt_libc_getenv("POSTC_NUM_THREADS");
   n = 0;
   if (env) {
     for (const char *p = env; *p >= '0' && *p <= '9' && n <= MAX_THREADS; p++) {
@@ -212,33 +212,37 @@ int64_t postc_rt_parallel_for(chunk_fn fn, void *env, int64_t start, int64_t sto
   atomic_init(&r.failed, (int64_t)m);
   r.msg_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   int threads = postc_rt_get_num_threads();
-  if (in_chunks || threads <= 1 || m == 1 || rt_pthread_mutex_trylock(&region_lock) != 0) {
+  if (in_chunks || threads <= 1 || m == 1 || postc_rt_libc_pthread_mutex_trylock(&region_lock) != 0) {
     run_chunks(&r);
   } else {
-    rt_pthread_mutex_lock(&pool_lock);
+    postc_rt_libc_pthread_mutex_lock(&pool_lock);
+    if (workers == 0) {
+      /* The workers outlive the call: a dlclose must not unmap their code. */
+      postc_rt_libc_pin_self((void *)worker);
+    }
     while (workers < threads - 1) {
       pthread_t t;
       born[workers] = generation;
-      if (rt_pthread_create(&t, NULL, worker, (void *)(intptr_t)workers) != 0) {
+      if (postc_rt_libc_pthread_create(&t, NULL, worker, (void *)(intptr_t)workers) != 0) {
         break;
       }
-      rt_pthread_detach(t);
+      postc_rt_libc_pthread_detach(t);
       workers++;
     }
     current = &r;
     active = threads - 1;
     pending = workers;
     generation++;
-    rt_pthread_cond_broadcast(&work_cond);
-    rt_pthread_mutex_unlock(&pool_lock);
+    postc_rt_libc_pthread_cond_broadcast(&work_cond);
+    postc_rt_libc_pthread_mutex_unlock(&pool_lock);
     run_chunks(&r);
-    rt_pthread_mutex_lock(&pool_lock);
+    postc_rt_libc_pthread_mutex_lock(&pool_lock);
     while (pending > 0) {
-      rt_pthread_cond_wait(&done_cond, &pool_lock);
+      postc_rt_libc_pthread_cond_wait(&done_cond, &pool_lock);
     }
     current = NULL;
-    rt_pthread_mutex_unlock(&pool_lock);
-    rt_pthread_mutex_unlock(&region_lock);
+    postc_rt_libc_pthread_mutex_unlock(&pool_lock);
+    postc_rt_libc_pthread_mutex_unlock(&region_lock);
   }
   if ((uint64_t)atomic_load(&r.failed) < m) {
     postc_rt_panic("%s", r.msg);

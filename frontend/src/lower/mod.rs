@@ -349,7 +349,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
-        self.name_uses = prange::name_uses(&def.body);
+        // Only a module that can name `prange` needs them.
+        let may_prange = self.cx.globals.values().any(|g| {
+            matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_))
+        });
+        if may_prange {
+            self.name_uses = prange::name_uses(&def.body);
+        }
         let entry = self.b.create_block("entry");
         self.enter(entry);
         self.at(&def.name);

@@ -32,13 +32,13 @@ pub(super) fn name_uses(body: &[Stmt]) -> Vec<(String, TextSize, bool)> {
                     self.0.push((n.id.to_string(), n.range.start(), false));
                 }
             }
-            walk_stmt(self, s)
+            deep(|| walk_stmt(self, s))
         }
         fn visit_expr(&mut self, e: &'a Expr) {
             if let Expr::Name(n) = e {
                 self.0.push((n.id.to_string(), n.range.start(), !matches!(n.ctx, ast::ExprContext::Load)));
             }
-            walk_expr(self, e)
+            deep(|| walk_expr(self, e))
         }
     }
     let mut v = V(Vec::new());
@@ -82,6 +82,10 @@ fn reduction_of(s: &Stmt) -> Option<(&str, char)> {
 
 /// Every statement of `body`, nested ones included, in source order.
 fn all_stmts<'s>(body: &'s [Stmt], out: &mut Vec<&'s Stmt>) {
+    deep(|| all_stmts_inner(body, out))
+}
+
+fn all_stmts_inner<'s>(body: &'s [Stmt], out: &mut Vec<&'s Stmt>) {
     for s in body {
         out.push(s);
         match s {
@@ -114,7 +118,7 @@ fn reads(e: &Expr, out: &mut Vec<(String, TextRange)>) {
                     self.0.push((n.id.to_string(), n.range));
                 }
             }
-            walk_expr(self, e)
+            deep(|| walk_expr(self, e))
         }
     }
     V(out).visit_expr(e)
@@ -134,6 +138,15 @@ fn target(e: &Expr, assigned: &mut Vec<String>, read: &mut Vec<(String, TextRang
 /// Definite assignment over one iteration: reports the first read of each
 /// private name (in `private`) that some path reaches before assigning it.
 fn definite(
+    body: &[Stmt],
+    assigned: &mut HashSet<String>,
+    private: &HashSet<String>,
+    bad: &mut Vec<(String, TextRange)>,
+) {
+    deep(|| definite_inner(body, assigned, private, bad))
+}
+
+fn definite_inner(
     body: &[Stmt],
     assigned: &mut HashSet<String>,
     private: &HashSet<String>,
