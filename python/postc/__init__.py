@@ -38,7 +38,7 @@ __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "launch",
     "shared", "sync_threads", "atomic_add", "compile", "CompileError", "Module",
-    "cache_dir", "jit_disabled", "prange", "set_num_threads", "get_num_threads",
+    "cache_dir", "jit_disabled", "prange",
 ]
 
 # `for i in prange(n)`: compiled, the iterations may run on several threads
