@@ -39,31 +39,6 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::NAMES,
 };
 
-/// The opcodes that may need a check.
-static CHECKED: [bool; 256] = {
-    let mut t = [false; 256];
-    let ops = [
-        Opcode::IndexLoad,
-        Opcode::IndexStore,
-        Opcode::FDiv,
-        Opcode::Mod,
-        Opcode::Shl,
-        Opcode::Shr,
-        Opcode::Pow,
-        Opcode::Add,
-        Opcode::Sub,
-        Opcode::Mul,
-        Opcode::Neg,
-        Opcode::Abs,
-    ];
-    let mut i = 0;
-    while i < ops.len() {
-        t[ops[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
-
 /// The weights of a guard: the valid edge is 2000 times likelier.
 pub const GUARD_WEIGHTS: (u32, u32) = (2000, 1);
 
@@ -171,7 +146,7 @@ impl FunctionPass for InsertChecks {
         let dtype_of = |v: ValueId| body.types.get(v).copied().flatten().map(|t| cx.types.dtype(t));
         let needs = |v: ValueId| -> bool {
             // The opcode alone rules out most instructions without decoding them.
-            if !CHECKED[body.tags[v] as usize] {
+            if !body.tags[v].is_checked() {
                 return false;
             }
             match body.inst(v) {
