@@ -562,8 +562,8 @@ impl<'t, 'p> FnC<'t, 'p> {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
+                // A negative length is guarded by `insert-checks`.
                 let n = self.name(length);
-                self.guard(v, &format!("{n} < 0"), "negative allocation length");
                 let e = format!("postc_alloc({n}, {code}, {bits}, {})", d.size_bytes());
                 if self.used.contains(&v.as_u32()) {
                     self.def(v, e);
@@ -615,23 +615,9 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let (a, b) = (self.label(if_true), self.label(if_false));
                 self.stmt(Some(v), format!("if ({c}) goto {a}; else goto {b};"));
             }
-            InstData::Unreachable => {
-                // After a panic nothing more is needed; anywhere else
-                // reaching it is a located panic.
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if !after_noreturn {
-                    let p = self.panic_text(v, "entered unreachable code", &[]);
-                    self.stmt(Some(v), p);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())
@@ -798,16 +784,11 @@ impl<'t, 'p> FnC<'t, 'p> {
                             let name = self.t.helper(h::complex_div());
                             format!("{name}({args})")
                         }
+                        // Zero to a negative or complex power is guarded
+                        // by `insert-checks`.
                         _ => {
                             self.t.helper(h::complex_div());
                             let name = self.t.helper(h::complex_pow());
-                            let z = self.t.helper(h::Helper {
-                                name: "postc_czero_pow".into(),
-                                text: CZERO_POW.into(),
-                                libm: &[],
-                            });
-                            let p = self.panic_text(v, "zero to a negative or complex power", &[]);
-                            self.stmt(Some(v), format!("if (POSTC_UNLIKELY({z}({args}))) {p}"));
                             format!("{name}({args})")
                         }
                     };
@@ -1151,10 +1132,6 @@ const CMUL: &str =
     "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-slp-vectorize\")))\n#endif\n\
                     POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
                     return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
-
-const CZERO_POW: &str = "/* 0 ** (negative or complex) */\n\
-    POSTC_HELPER _Bool postc_czero_pow(double ar, double ai, double br, double bi) {\n  \
-    return ar == 0.0 && ai == 0.0 && (bi != 0.0 || br < 0.0) && !(br == 0.0 && bi == 0.0);\n}\n";
 
 /// `NAME_loop`, NumPy's generalized-ufunc inner loop of a ufunc (docs/abi.md,
 /// "UFuncs"): scalars are read from (and a returned scalar written to) the
