@@ -392,7 +392,8 @@ opcodes! {
     Br = "br", Br, Never, effects;
     /// Jumps to one of two blocks on a Bool condition.
     CondBr = "condbr", CondBr, Never, effects;
-    /// Never reached (after a call that never returns).
+    /// Never reached: after a call that never returns; reaching one
+    /// elsewhere panics `entered unreachable code`.
     Unreachable = "unreachable", Unreachable, Always, effects, checked;
 }
 
