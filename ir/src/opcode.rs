@@ -392,8 +392,7 @@ opcodes! {
     Br = "br", Br, Never, effects;
     /// Jumps to one of two blocks on a Bool condition.
     CondBr = "condbr", CondBr, Never, effects;
-    /// Never reached: after a call that never returns; reaching one
-    /// elsewhere panics `entered unreachable code`.
+    /// Never reached: follows a call that never returns, or panics.
     Unreachable = "unreachable", Unreachable, Always, effects, checked;
 }
 
