@@ -699,9 +699,8 @@ mod tests {
             let any = DType::ALL.iter().any(|&d| op.may_trap_with(Some(d), true));
             assert_eq!(any, op.may_trap(), "{op:?}");
             // Without overflow checks only overflow-trapping opcodes change.
-            let ovf_only = DType::ALL
-                .iter()
-                .any(|&d| op.may_trap_with(Some(d), true) != op.may_trap_with(Some(d), false));
+            let ovf_only =
+                DType::ALL.iter().any(|&d| op.may_trap_with(Some(d), true) != op.may_trap_with(Some(d), false));
             assert_eq!(ovf_only, op.trap() == Trap::IntOverflow, "{op:?}");
         }
         assert!(Opcode::FDiv.may_trap_with(Some(DType::Int32), false));

@@ -47,7 +47,8 @@ pub struct InsertChecks;
 
 pub static INFO: PassInfo = PassInfo {
     name: "insert-checks",
-    description: "insert bounds, division-by-zero, power, allocation and (at -O0) overflow checks that panic with their location",
+    description:
+        "insert bounds, division, power, allocation and (at -O0) overflow checks that panic with their location",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NAMES,

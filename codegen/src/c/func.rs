@@ -8,7 +8,7 @@ use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, Trap, ValueId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -133,7 +133,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         m,
         f,
         sig,
-        used: live_values(m, f),
+        used: live_values(f),
         vars: HashSet::new(),
         bases: HashSet::new(),
         decls: Vec::new(),
@@ -1037,10 +1037,11 @@ impl<'t, 'p> FnC<'t, 'p> {
 }
 
 /// The values a translation must compute: those that what has an effect
-/// (a store, a call, a jump, a return, an allocation, a complex power's
-/// check) reads, directly or through others, in the reachable blocks; a
-/// `let` local is computed when read, and then so are its assignments.
-fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
+/// or may trap whatever its types (the opcode table's columns: a store, a
+/// call, a jump, a return, an allocation, a load) reads, directly or
+/// through others, in the reachable blocks; a `let` local is computed when
+/// read, and then so are its assignments.
+fn live_values(f: &Function) -> BTreeSet<u32> {
     let body = &f.body;
     let mut reach = vec![false; body.tags.len()];
     let mut assigns: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
@@ -1052,18 +1053,7 @@ fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
                 InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
                     assigns.entry(target).or_default().push(v)
                 }
-                InstData::Store { .. }
-                | InstData::Call { .. }
-                | InstData::Return { .. }
-                | InstData::Br { .. }
-                | InstData::CondBr { .. }
-                | InstData::Unreachable
-                | InstData::Alloc { .. } => roots.push(v),
-                InstData::Binary { op: Opcode::Pow, left, .. } => {
-                    if body.ty(left).is_some_and(|t| m.types.dtype(t).is_complex()) {
-                        roots.push(v)
-                    }
-                }
+                _ if body.tags[v].has_side_effects() || body.tags[v].trap() == Trap::Always => roots.push(v),
                 _ => {}
             }
         }
