@@ -31,6 +31,10 @@ fn lld() {
     // After the shim, before LLVM's libraries (llvm-sys's, which come later).
     println!("cargo:rustc-link-lib=static=lldELF");
     println!("cargo:rustc-link-lib=static=lldCommon");
+    // LLD compresses output sections itself: with LLVM as a shared library
+    // nothing else brings in zlib and zstd.
+    println!("cargo:rustc-link-lib=z");
+    println!("cargo:rustc-link-lib=zstd");
 }
 
 /// Feature `host-target-only`: for every LLVM target built into the LLVM at

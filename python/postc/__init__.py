@@ -449,6 +449,7 @@ class UFunc:
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
         self.__wrapped__ = fn
+        self._declared_signature = signature
         ann = dict(fn.__annotations__)
         ret = ann.pop("return", None)
         names = list(fn.__code__.co_varnames[: fn.__code__.co_argcount])
@@ -543,7 +544,7 @@ class UFunc:
         if self._unit is None:
             try:
                 if self.type_signatures is None:
-                    self._unit = [_source.collect(self.py_func)]
+                    self._unit = [_source.collect(self.py_func, ufunc=self._declared_signature)]
                 else:
                     self._unit = [_source.collect(self.py_func, variant=v) for v in self.type_signatures]
             except _source.SourceError as e:
@@ -685,9 +686,11 @@ def _dtype_name(name, t, text):
 def _ufunc_from_cuts(units, options, types):
     """A ufunc unpickled: rebuilt from its cuts."""
     fn = _source.load_functions(units[0])
+    signature = None
     if isinstance(fn, UFunc):
+        signature = fn._declared_signature
         fn = fn.py_func
-    u = UFunc(fn, None, options, types=types) if types is not None else UFunc(fn, None, options)
+    u = UFunc(fn, None, options, types=types) if types is not None else UFunc(fn, signature, options)
     u._unit = units
     return u
 

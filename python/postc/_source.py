@@ -338,18 +338,24 @@ def _decorator_target(expr, scope):
     return None
 
 
-def collect(fn, variant=None):
+_NOT_A_UFUNC = object()
+
+
+def collect(fn, variant=None, ufunc=_NOT_A_UFUNC):
     """The `Unit` of a function: its cut and those of every function it
     calls. `variant = (parameter dtypes, result dtype)`, postyp names, makes
     the function an elementwise ufunc of those dtypes, whatever its own
     annotations and decorators say (one signature of a ufunc with
-    several)."""
+    several). `ufunc` (None: elementwise, or a core signature) makes it a
+    ufunc when its source has no `@ufunc` line, as after
+    `postc.ufunc(f)` of a plain function."""
     root = unwrap(fn)
     if root is None:
         raise TypeError(f"@jit: {fn!r} is not a Python function")
     cuts = {}  # path -> _Cut
     order = []
     done = {}  # code object -> (path, name)
+    declared = None  # (path, line) of a `@_postc_ufunc` line collect wrote
     work = [root]
     while work:
         f = work.pop()
@@ -390,12 +396,15 @@ def collect(fn, variant=None):
         dedent = node.col_offset if nested else 0
         if f is root and variant is not None:
             kept = []
-            _cut_variant(cut, node, variant, dedent)
+            declared = _cut_variant(cut, node, variant, dedent)
         else:
             kept = [d for d in node.decorator_list if _decorator_target(d, scope) is not None]
             for d in kept:
                 cut.keep(d.lineno, d.end_lineno, dedent)
             cut.keep(node.lineno, node.end_lineno, dedent)
+            if f is root and ufunc is not _NOT_A_UFUNC and not any(_decorator_target(d, scope) == "ufunc"
+                                                                   for d in kept):
+                declared = _declare_ufunc(cut, node, kept, ufunc)
 
         reads, chains = _reads(node, kept)
         for name, at in reads.items():
@@ -404,13 +413,40 @@ def collect(fn, variant=None):
             else:
                 continue  # a builtin (range, len, …) or undefined: the frontend's to judge
             _bind(cut, name, value, chains.get(name, ()), at, lines, work)
+    if declared is not None:
+        path, line, text = declared
+        if cuts[path].kept.get(line) != text:
+            raise SourceError(_located(path, line, 0, f"ufunc `{root.__name__}` needs a line of its own above its "
+                                       "`def` for postc's `@ufunc` (another function's code is there)",
+                                       cuts[path].lines))
     files = {p: cuts[p].text() for p in order}
     return Unit(order[0], done[root.__code__][1], files)
 
 
+def _declare_ufunc(cut, node, kept, signature):
+    """Writes `@_postc_ufunc` (or `@_postc_ufunc("(n)->()")`) on a line of
+    the cut that holds nothing above `node`'s `def`: one of its blanked
+    decorators, else the line just above. Returns (path, line, text)."""
+    taken = {n for d in kept for n in range(d.lineno, d.end_lineno + 1)}
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    free = [n for n in range(first, node.lineno) if n not in taken]
+    line = free[0] if free else node.lineno - 1
+    if line < 1 or line in cut.kept:
+        raise SourceError(_located(cut.path, node.lineno, node.col_offset,
+                                   f"ufunc `{node.name}` needs a line of its own above its `def` for postc's "
+                                   "`@ufunc` (write the decorator there)", cut.lines))
+    cut.header["_postc_ufunc"] = "from postc import ufunc as _postc_ufunc"
+    text = "@_postc_ufunc\n" if signature is None else f"@_postc_ufunc({signature!r})\n"
+    cut.kept[line] = text
+    cut.first_line = min(cut.first_line, line)
+    return cut.path, line, text
+
+
 def _cut_variant(cut, node, variant, dedent):
     """Keeps `node` with its `def` line rewritten to the dtypes of
-    `variant`, as an elementwise ufunc; its decorators are dropped."""
+    `variant`, as an elementwise ufunc; its decorators are dropped, and
+    `@_postc_ufunc` is written on the first of their lines (or the line
+    above the `def`). Returns (path, line, text) of that line."""
     params, result = variant
     names = [a.arg for a in node.args.posonlyargs + node.args.args]
     if len(names) != len(params) or node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
@@ -432,11 +468,14 @@ def _cut_variant(cut, node, variant, dedent):
         cut.kept[body_line] = header + " " + rest.rstrip("\n") + "\n"
     else:
         cut.kept[node.lineno] = header + "\n"
-    if first < node.lineno:
-        cut.kept[first] = "@_postc_ufunc\n"
-    else:
+    line = first if first < node.lineno else node.lineno - 1
+    if line < 1 or (line != first and line in cut.kept):
         raise SourceError(_located(cut.path, node.lineno, node.col_offset,
-                                   f"ufunc `{node.name}` needs its decorator on a line of its own", cut.lines))
+                                   f"ufunc `{node.name}` needs a line of its own above its `def` for postc's "
+                                   "`@ufunc` (write the decorator there)", cut.lines))
+    cut.kept[line] = "@_postc_ufunc\n"
+    cut.first_line = min(cut.first_line, line)
+    return cut.path, line, cut.kept[line]
 
 
 def _bind(cut, name, value, chains, at, lines, work):
@@ -457,6 +496,12 @@ def _bind(cut, name, value, chains, at, lines, work):
             cut.bind(name, f"import {mod} as {name}", at)
         return
     if value is postc or (pmath is not None and value is pmath):
+        return
+    # postc's own decorators and helpers (`from postc import ufunc`) are
+    # Python functions too: they are imported, never compiled.
+    k = _identity_in(postc, value)
+    if k is not None:
+        cut.bind(name, f"from postc import {k} as {name}", at)
         return
     fn = unwrap(value)
     if fn is not None and getattr(fn, "__module__", None) != "postc.math":
@@ -479,10 +524,6 @@ def _bind(cut, name, value, chains, at, lines, work):
     k = _identity_in(pmath, value) if pmath is not None else None
     if k is not None:
         cut.bind(name, f"from postc.math import {k} as {name}", at)
-        return
-    k = _identity_in(postc, value)
-    if k is not None:
-        cut.bind(name, f"from postc import {k} as {name}", at)
         return
     k = _identity_in(postyp, value)
     if k is not None:

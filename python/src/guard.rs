@@ -11,7 +11,9 @@
 //! C calls without these shims (a C program calling `NAME_loop`) has no
 //! handler set and keeps the documented abort.
 
-use pyo3::exceptions::{PyAssertionError, PyIndexError, PyOverflowError, PyRuntimeError, PyZeroDivisionError};
+use pyo3::exceptions::{
+    PyAssertionError, PyIndexError, PyOverflowError, PyRuntimeError, PyValueError, PyZeroDivisionError,
+};
 use pyo3::{ffi, PyErr, Python};
 use std::ffi::{c_char, c_int, c_void};
 
@@ -165,17 +167,33 @@ pub unsafe fn ffi_call(
     }
 }
 
+/// The panics CPython raises as ZeroDivisionError, by the start of their
+/// message (integer and Python-number division, CPython's own texts).
+const ZERO_DIVISION: [&str; 8] = [
+    "division by zero",
+    "modulo by zero",
+    "float division by zero",
+    "float floor division by zero",
+    "float modulo",
+    "complex division by zero",
+    "0.0 cannot be raised to a negative power",
+    "zero to a negative or complex power",
+];
+
 /// The Python exception of a panic message (`panic: <what> at <where>`):
 /// IndexError for an index out of bounds, ZeroDivisionError for a division
-/// or modulo by zero, OverflowError for integer overflow, AssertionError
+/// or modulo by zero, ValueError for a negative shift count or a zero range step (as
+/// CPython), OverflowError for integer overflow, AssertionError
 /// for a failed assert, RuntimeError for the rest. The exception's text is
 /// the message without its `panic: ` prefix.
 pub fn panic_error(message: &str) -> PyErr {
     let what = message.strip_prefix("panic: ").unwrap_or(message).trim_end().to_owned();
     if what.starts_with("index out of bounds") {
         PyIndexError::new_err(what)
-    } else if what.starts_with("division by zero") || what.starts_with("modulo by zero") {
+    } else if ZERO_DIVISION.iter().any(|m| what.starts_with(m)) {
         PyZeroDivisionError::new_err(what)
+    } else if what.starts_with("negative shift count") || what.starts_with("range() arg 3 must not be zero") {
+        PyValueError::new_err(what)
     } else if what.starts_with("integer overflow") {
         PyOverflowError::new_err(what)
     } else if what.starts_with("assertion failed") {

@@ -522,3 +522,56 @@ def test_debug_builds_carry_dwarf_naming_the_source(tmp_path):
     assert b".debug_info" in with_dwarf and b".debug_line" in with_dwarf
     assert cell.encode() in with_dwarf
     assert b".debug_info" not in without
+
+
+PLAIN_UFUNCS = textwrap.dedent('''\
+    import numpy as np
+
+    import postc
+    from postc import ufunc
+    from postyp import Float64
+
+
+    def twice(x: Float64) -> Float64:
+        return 2.0 * x
+
+    def sum_of_squares(a: Float64[:]) -> Float64:
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i] * a[i]
+        return s
+
+
+    @ufunc
+    def half(x: Float64) -> Float64:
+        return x / 2.0
+
+
+    twice_u = postc.ufunc(twice)
+    twice_typed = postc.ufunc(["f8(f8)", "f4(f4)"])(twice)
+    sum_of_squares_u = postc.ufunc("(n)->()")(sum_of_squares)
+''')
+
+
+def test_ufunc_of_a_plain_function_and_a_bare_imported_decorator(tmp_path, monkeypatch):
+    """Numba's `vectorize()(f)` style, `postc.ufunc(f)` of a function with
+    no decorator, makes a ufunc too; `from postc import ufunc` then `@ufunc`
+    is the decorator, not a function to compile."""
+    (tmp_path / "plain_ufuncs.py").write_text(PLAIN_UFUNCS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import plain_ufuncs as m
+
+    x = np.arange(4.0)
+    for u, want in [(m.twice_u, 2.0 * x), (m.half, x / 2.0), (m.twice_typed, 2.0 * x)]:
+        assert isinstance(u.compiled(), np.ufunc)
+        np.testing.assert_array_equal(u(x), want)
+        again = pickle.loads(pickle.dumps(u))
+        np.testing.assert_array_equal(again(x), want)
+    assert m.twice_typed(x.astype(np.float32)).dtype == np.float32
+    a = np.arange(6.0).reshape(2, 3)
+    assert isinstance(m.sum_of_squares_u.compiled(), np.ufunc)
+    assert m.sum_of_squares_u.signature == "(n)->()"
+    np.testing.assert_array_equal(m.sum_of_squares_u(a), (a * a).sum(axis=1))
+    again = pickle.loads(pickle.dumps(m.sum_of_squares_u))
+    assert again.signature == "(n)->()"
+    np.testing.assert_array_equal(again(a), (a * a).sum(axis=1))

@@ -2,6 +2,7 @@
 the located message; the interpreter survives, the arena is released and
 the next call works."""
 import concurrent.futures
+import importlib.util
 import os
 import subprocess
 import sys
@@ -49,10 +50,57 @@ def test_failed_assert(kernels):
     assert kernels.checked(4) == 4
 
 
-def test_other_panics_are_runtime_errors(kernels):
-    with pytest.raises(RuntimeError, match=r"^range\(\) arg 3 must not be zero" + at(123, 14)):
+def test_zero_range_step_is_a_value_error(kernels):
+    with pytest.raises(ValueError, match=r"^range\(\) arg 3 must not be zero" + at(123, 14)):
         kernels.steps(10, 0)
     assert kernels.steps(10, 3) == 4
+
+
+OPERAND_KINDS = os.path.join(HERE, "..", "..", "tests", "py", "operand_kinds.py")
+
+
+@pytest.fixture(scope="module")
+def operand_kinds(cache_dir):
+    return postc.compile(OPERAND_KINDS)
+
+
+def test_python_numbers_raise_as_cpython(operand_kinds):
+    """Python floats and ints (`float(x)`, `int(x)`) raise CPython's
+    exceptions with CPython's messages; the same operations on NumPy
+    scalars give NumPy's results."""
+    m = operand_kinds
+    spec = importlib.util.spec_from_file_location("operand_kinds_under_cpython", OPERAND_KINDS)
+    cpython = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpython)
+    for name, message in [
+        ("py_div", "float division by zero"),
+        ("py_floordiv", "float floor division by zero"),
+        ("py_mod", "float modulo"),
+        ("py_int_truediv", "division by zero"),
+        ("py_complex_div", "complex division by zero"),
+    ]:
+        with pytest.raises(ZeroDivisionError, match="^" + message + " at "):
+            m[name](1, 0)
+        with pytest.raises(ZeroDivisionError, match="^" + message + "$"):
+            getattr(cpython, name)(1, 0)
+    with pytest.raises(ZeroDivisionError, match="^0.0 cannot be raised to a negative power at "):
+        m.py_pow(0, -1)
+    with pytest.raises(ValueError, match="^negative shift count at "):
+        m.py_shl(7, -1)
+    assert m.py_shl(-5, 2) == -20
+
+
+def test_numpy_scalars_follow_numpy(operand_kinds):
+    m = operand_kinds
+    with np.errstate(all="ignore"):
+        for x, y in [(1.0, 0.0), (-1.0, 0.0), (0.0, 0.0)]:
+            want = np.float64(x) / np.float64(y)
+            got = m.np_div(x, y)
+            assert (np.isnan(want) and np.isnan(got)) or got == want
+        for a, k in [(7, -1), (-7, -1), (7, 40), (1, 31)]:
+            assert m.np_shl32(a, k) == np.int32(a) << np.int32(k)
+        for a, k in [(-8, -1), (8, -1), (-8, 64), (-8, 2)]:
+            assert m.np_shr64(a, k) == np.int64(a) >> np.int64(k)
 
 
 def rss_bytes():

@@ -356,6 +356,17 @@ def panic_location(exc):
     return rel_path(code.co_filename), line, col + 1, instr
 
 
+# CPython's ZeroDivisionError messages for Python floats, complex numbers
+# and int true division, which POST gives as they are.
+_PYTHON_NUMBER_ZERO_DIVISION = (
+    "float division by zero",
+    "float floor division by zero",
+    "float modulo",
+    "complex division by zero",
+    "division by zero",
+    "0.0 cannot be raised to a negative power",
+)
+
 _BINARY_OP = {2: "//", 15: "//", 6: "%", 19: "%", 11: "/", 24: "/"}
 
 
@@ -372,6 +383,9 @@ def panic_message(exc, instr):
             r"divide by zero encountered in scalar (floor_divide|remainder)", str(exc)
         ):
             raise OracleError(f"unexpected floating-point error: {exc}")
+        if isinstance(exc, ZeroDivisionError) and str(exc) in _PYTHON_NUMBER_ZERO_DIVISION:
+            # Python numbers: POST raises CPython's own message.
+            return str(exc)
         op = _BINARY_OP.get(instr.arg) if instr is not None and instr.opname == "BINARY_OP" else None
         if op == "//":
             return "division by zero"
@@ -380,8 +394,8 @@ def panic_message(exc, instr):
         raise OracleError(f"division by zero outside // and %: {exc} at {instr}")
     if isinstance(exc, AssertionError):
         return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
-    if isinstance(exc, ValueError) and str(exc) == "range() arg 3 must not be zero":
-        return "range() arg 3 must not be zero"
+    if isinstance(exc, ValueError) and str(exc) in ("range() arg 3 must not be zero", "negative shift count"):
+        return str(exc)
     raise OracleError(f"unexpected exception {type(exc).__name__}: {exc}")
 
 
@@ -654,6 +668,26 @@ def _intdiv():
     for x, y in ((7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-0.0, 3.0), (0.1, 0.01), (math.inf, 2.0), (5.0, math.inf), (-5.0, math.inf)):
         cases.append(C(f"fdiv_float_{x}_{y}", "fdiv_float", x, y))
         cases.append(C(f"fmod_float_{x}_{y}", "fmod_float", x, y))
+    return cases
+
+
+@program("operand_kinds")
+def _operand_kinds():
+    cases = []
+    for a, b in ((7, 2), (-7, 2), (7, 0), (0, 0), (-3, 0)):
+        for f in ("py_div", "py_floordiv", "py_mod", "py_int_truediv", "py_complex_div"):
+            cases.append(C(f"{f}_{a}_{b}", f, a, b))
+    cases += [C(f"py_reciprocal_{a}", "py_reciprocal", a) for a in (4, -8, 0)]
+    cases += [C(f"py_pow_{a}_{b}", "py_pow", a, b) for a, b in ((2, -1), (0, 0), (0, 3), (0, -1), (-2, 3))]
+    cases += [C(f"py_halving_{a}", "py_halving", a) for a in (0, 5, -9)]
+    cases += [C(f"py_shl_{a}_{k}", "py_shl", a, k) for a, k in ((1, 3), (-5, 2), (7, 0), (7, -1))]
+    cases += [C(f"np_shl32_{a}_{k}", "np_shl32", a, k) for a, k in ((7, -1), (7, 3), (-7, -30), (1, 31), (1, 32), (3, -2147483648))]
+    cases += [C(f"np_shr64_{a}_{k}", "np_shr64", a, k) for a, k in ((-8, -1), (8, -1), (-8, 2), (-8, 64), (8, 100), (-(2**63), -(2**63)))]
+    cases += [C(f"np_shl8_{a}_{k}", "np_shl8", a, k) for a, k in ((1, 7), (1, 8), (3, -1), (-1, 127), (-1, -128))]
+    cases += [C(f"np_shl_literal_{a}", "np_shl_literal", a) for a in (7, -7, 0)]
+    # By zero it is inf or nan, which the oracle's errstate turns into an
+    # error: python/tests/test_panics.py checks those against NumPy.
+    cases += [C(f"np_div_{x}_{y}", "np_div", x, y) for x, y in ((1.0, 4.0), (-3.0, 0.5))]
     return cases
 
 

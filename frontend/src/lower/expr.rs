@@ -141,6 +141,81 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.binary(op, ty, l, r, &n)
     }
 
+    /// Where CPython and NumPy disagree on an operation, the operands'
+    /// kind decides (the IR's own meaning is Python's for integers and
+    /// IEEE 754's for floats); returns the right operand to use.
+    ///
+    /// - A shift of NumPy integers (a strong result) by a negative count is
+    ///   NumPy's: the count is taken as unsigned, so it shifts everything
+    ///   out (`0`, or `-1` for a negative value shifted right). The count
+    ///   becomes the dtype's width, which the IR defines that way; Python
+    ///   ints (a weak result) keep the IR's `negative shift count` panic
+    ///   (CPython's ValueError).
+    /// - A division, floor division or modulo of Python numbers (a weak
+    ///   result) by zero, and Python's `0.0 ** negative`, raise CPython's
+    ///   ZeroDivisionError with CPython's message; NumPy floats keep IEEE
+    ///   754's inf or nan (NumPy's warning is not raised). Integer `//`
+    ///   and `%` panic in the IR itself, whatever the kind.
+    #[allow(clippy::too_many_arguments)]
+    fn operand_kind_semantics(
+        &mut self,
+        op: Opcode,
+        r: &Val,
+        result: Scalar,
+        input: DType,
+        operand: DType,
+        a: ValueId,
+        b: ValueId,
+        at: &TextRange,
+    ) -> ValueId {
+        let ty = TypeId::scalar(operand);
+        match op {
+            Opcode::Shl | Opcode::Shr if !result.weak && operand.is_signed_int() && !r.nonneg() => {
+                let zero = self.zero(operand);
+                let negative = self.named(Opcode::Lt, TypeId::BOOL, b, zero, "count.neg");
+                let n = self.fresh("width");
+                let width = self.b.int(ty, operand.bits() as i128, &n);
+                let n = self.fresh("count");
+                self.b.select(ty, negative, width, b, &n)
+            }
+            Opcode::Div | Opcode::FDiv | Opcode::Mod if result.weak && !is_nonzero_literal(r) => {
+                // `/` of ints converts them to floats first, yet CPython's
+                // message is the integer one.
+                let float = kind(input) == Kind::Float;
+                let msg = match (op, kind(input)) {
+                    (_, Kind::Complex) => "complex division by zero",
+                    (Opcode::Div, _) if float => "float division by zero",
+                    (Opcode::Div, _) => "division by zero",
+                    (Opcode::FDiv, _) if float => "float floor division by zero",
+                    (Opcode::Mod, _) if float => "float modulo",
+                    // Integer `//` and `%`: the IR's own check.
+                    _ => return b,
+                };
+                let zero = self.zero(operand);
+                let ok = self.named(Opcode::Ne, TypeId::BOOL, b, zero, "nonzero");
+                self.panic_unless(ok, msg, at);
+                b
+            }
+            Opcode::Pow if result.weak && operand.is_float() => {
+                let zero = self.zero(operand);
+                let base_zero = self.named(Opcode::Eq, TypeId::BOOL, a, zero, "base.zero");
+                let exp_neg = self.named(Opcode::Lt, TypeId::BOOL, b, zero, "exp.neg");
+                let bad = self.named(Opcode::And, TypeId::BOOL, base_zero, exp_neg, "zero.pow");
+                let n = self.fresh("pow.ok");
+                let ok = self.b.unary(Opcode::Not, TypeId::BOOL, bad, &n);
+                self.panic_unless(ok, "0.0 cannot be raised to a negative power", at);
+                b
+            }
+            _ => b,
+        }
+    }
+
+    /// A binary instruction named after `name`.
+    fn named(&mut self, op: Opcode, ty: TypeId, l: ValueId, r: ValueId, name: &str) -> ValueId {
+        let n = self.fresh(name);
+        self.b.binary(op, ty, l, r, &n)
+    }
+
     pub(super) fn binop(&mut self, op: ast::Operator, l: Val, r: Val, at: TextRange) -> Val {
         use ast::Operator as O;
         let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
@@ -246,6 +321,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         };
         self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
+        let b = self.operand_kind_semantics(opcode, &r, result, p.dtype, operand_dtype, a, b, &at);
         let v = self.result(opcode, result.dtype, a, b);
         Val::Num { v, s: result, nonneg }
     }
@@ -883,6 +959,17 @@ pub(super) fn is_pure_inner(e: &Expr) -> bool {
         Expr::Attribute(a) => matches!(a.attr.id.as_str(), "real" | "imag" | "ndim") && is_pure(&a.value),
         Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::Not | ast::UnaryOp::UAdd) && is_pure(&u.operand),
         Expr::Compare(c) => c.ops.len() == 1 && is_pure(&c.left) && c.comparators.iter().all(is_pure),
+        _ => false,
+    }
+}
+
+/// Whether `v` is a literal other than zero (a division by it needs no check).
+fn is_nonzero_literal(v: &Val) -> bool {
+    match v {
+        Val::Lit { lit: Lit::Int(i), .. } => *i != 0,
+        Val::Lit { lit: Lit::Float(x), .. } => *x != 0.0,
+        Val::Lit { lit: Lit::Complex(re, im), .. } => *re != 0.0 || *im != 0.0,
+        Val::Lit { lit: Lit::Bool(b), .. } => *b,
         _ => false,
     }
 }

@@ -369,7 +369,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    fn zero(&mut self, d: DType) -> ValueId {
+    pub(super) fn zero(&mut self, d: DType) -> ValueId {
         let n = self.fresh("zero");
         let lit = match kind(d) {
             Kind::Bool => Literal::Bool(false),
@@ -997,7 +997,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Branches to a panic with `msg`, located at `at`, unless `ok` holds.
-    fn panic_unless(&mut self, ok: ValueId, msg: &str, at: &impl Ranged) {
+    pub(super) fn panic_unless(&mut self, ok: ValueId, msg: &str, at: &impl Ranged) {
         let fail = self.block("fail");
         let cont = self.block("ok");
         self.b.condbr(ok, cont, fail, None);

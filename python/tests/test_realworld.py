@@ -1,0 +1,294 @@
+"""Real Numba kernels (tests/realworld/): functions taken from public,
+permissively licensed scientific Python projects, changed only by type
+annotations and by dropping (or, for `@vectorize`, replacing with `@ufunc`)
+the Numba decorator.
+
+Each kernel runs under CPython and NumPy as the oracle and through the
+package (`postc.jit`, or the `@ufunc` the file declares) on the same
+arguments (the file's `args_<kernel>()` recipe). The table EXPECTED records
+what each kernel does today: it compiles and agrees with the oracle
+(PASS), or it is refused with a located `postc.CompileError` whose first
+diagnostic contains the recorded fragment. The test asserts the recorded
+outcome exactly, so a kernel that starts compiling, or fails differently,
+fails here and the table is updated: a ratchet. The third field of a
+refusal is the construct that blocks the kernel, counted in
+tests/realworld/README.md and docs/python.md.
+
+`python -m pytest python/tests/test_realworld.py -s` prints the summary
+(N of M compile and agree); `python tests/realworld/report.py` prints the
+table of outcomes."""
+import collections
+import copy
+import importlib.util
+import inspect
+import pathlib
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import postc
+
+CORPUS = pathlib.Path(__file__).resolve().parent.parent.parent / "tests" / "realworld"
+
+PASS = "pass"
+
+
+def refused(fragment, construct):
+    return ("error", fragment, construct)
+
+
+NP_SCALAR = "NumPy math on a scalar (`np.exp`, `np.sqrt`, `np.abs`)"
+NP_ARRAY = "NumPy array function (`np.sum`, `np.sort`, `np.mean`, `np.square`, `np.exp` of an array)"
+NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.*_like`, often with `dtype=`)"
+SHAPE_TUPLE = "tuple unpacking of `a.shape`"
+TUPLE = "tuples (swap, multiple assignment, tuple return)"
+SLICE = "slicing"
+PRANGE = "numba.prange"
+NONE = "`None` as a value"
+DEFAULT = "parameter default value"
+RAISE = "raise"
+WHOLE_ARRAY = "whole-array arithmetic"
+ROW = "row of a 2-D array (`a[i]`)"
+RETURN_CAST = "implicit cast of the returned value"
+
+# kernel ("<file stem>.<function>") -> PASS, or refused(first diagnostic
+# fragment, blocking construct)
+EXPECTED = {
+    # QuantEcon.py (MIT)
+    "quantecon_kernels.sa_indices": refused(
+        "`np` comes from the CPython module `numpy` and cannot be used in compiled code", NP_ALLOC),
+    "quantecon_kernels._s_wise_max_argmax": PASS,
+    "quantecon_kernels._s_wise_max": PASS,
+    "quantecon_kernels._find_indices": PASS,
+    "quantecon_kernels._has_sorted_sa_indices": PASS,
+    "quantecon_kernels._generate_a_indptr": PASS,
+    "quantecon_kernels._gth_solve_jit": refused(
+        "`numpy.sum` is a CPython function and cannot be called from compiled code", NP_ARRAY),
+    "quantecon_kernels._generate_sample_paths": refused(
+        "`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
+    "quantecon_kernels._repeat_1d": PASS,
+    "quantecon_kernels._cartesian_index": PASS,
+    "quantecon_kernels.lorenz_curve": refused(
+        "`numpy.sort` is a CPython function and cannot be called from compiled code", NP_ARRAY),
+    "quantecon_kernels.gini_coefficient": refused(
+        "`prange` is a type of Python's globals", PRANGE),
+    "quantecon_kernels.gammaln": PASS,
+    "quantecon_kernels.fix": PASS,
+    # numba-examples (BSD-2-Clause)
+    "numba_examples.bubblesort": refused("a tuple is not supported in POST Python", TUPLE),
+    "numba_examples.mergesort_inplace": refused(
+        "slicing is not supported: index one element per axis", SLICE),
+    "numba_examples.move_mean": PASS,
+    "numba_examples.sum2d": refused("`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
+    "numba_examples.mandel": PASS,
+    "numba_examples.create_fractal": PASS,
+    "numba_examples.jacobi_relax_core": PASS,
+    "numba_examples.cnd_numba": PASS,
+    "numba_examples.black_scholes_numba": refused(
+        "`numpy.empty_like` is a CPython function and cannot be called from compiled code", NP_ALLOC),
+    "numba_examples.filter2d_core": refused(
+        "`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
+    "numba_examples.fbcorr": refused("`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
+    "numba_examples.xsten": refused(
+        "`numpy.zeros_like` is a CPython function and cannot be called from compiled code", NP_ALLOC),
+    "numba_examples.lj_numba_scalar": PASS,
+    "numba_examples.distance_numba_scalar": PASS,
+    "numba_examples.potential_numba_scalar": refused("2-D array indexed with 1 index", ROW),
+    "numba_examples.numba_zero_suppression": refused(
+        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    "numba_examples.get_bin_edges": refused(
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
+    "numba_examples.compute_bin": refused("`None` is not a value in compiled code", NONE),
+    "numba_examples.gaussian": refused(
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    "numba_examples.numba_kde": refused(
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    # UMAP (BSD-3-Clause)
+    "umap_kernels.sign": PASS,
+    "umap_kernels.softmax": refused(
+        "`numpy.empty` is a CPython function and cannot be called from compiled code", NP_ALLOC),
+    "umap_kernels.euclidean": refused(
+        "`numpy.sqrt` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    "umap_kernels.hamming": PASS,
+    "umap_kernels.canberra": refused(
+        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    "umap_kernels.bray_curtis": refused(
+        "`numpy.abs` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    "umap_kernels.jaccard": PASS,
+    "umap_kernels.haversine": refused("`raise` is not supported in POST Python", RAISE),
+    "umap_kernels.clip": PASS,
+    "umap_kernels.rdist": PASS,
+    "umap_kernels.tau_rand_int": PASS,
+    "umap_kernels.norm": refused(
+        "`numpy.sqrt` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    # PyNNDescent (BSD-2-Clause)
+    "pynndescent_kernels.tau_rand_int": PASS,
+    "pynndescent_kernels.rejection_sample": refused(
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
+    "pynndescent_kernels.siftdown": refused("a tuple is not supported in POST Python", TUPLE),
+    "pynndescent_kernels.has_been_visited": refused(
+        "this returns Int32, but function `has_been_visited` returns Bool (cast explicitly)", RETURN_CAST),
+    "pynndescent_kernels.mark_visited": PASS,
+    "pynndescent_kernels.simple_heap_push": PASS,
+    "pynndescent_kernels.checked_heap_push": PASS,
+    # PyOD (BSD-2-Clause)
+    "pyod_kernels._wcos": refused(
+        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
+    "pyod_kernels._aad": refused(
+        "`numpy.mean` is a CPython function and cannot be called from compiled code", NP_ARRAY),
+    "pyod_kernels._wrap_around_discrepancy": refused("`prange` is a type of Python's globals", PRANGE),
+    "pyod_kernels._pairwise_distances_no_broadcast_helper": refused(
+        "`numpy.square` is a CPython function and cannot be called from compiled code", NP_ARRAY),
+    "pyod_kernels._get_perplexity": refused(
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_ARRAY),
+    # STUMPY (BSD-3-Clause)
+    "stumpy_kernels._sliding_dot_product": refused(
+        "`numpy.empty` is a CPython function and cannot be called from compiled code", NP_ALLOC),
+    "stumpy_kernels._welford_nanvar": refused(
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
+    "stumpy_kernels._p_norm_distance_profile": refused(
+        "default values are not supported (parameter `p`)", DEFAULT),
+    "stumpy_kernels._count_diagonal_ndist": refused(
+        "keyword arguments are not supported in compiled code", NP_ALLOC),
+    # tslearn (BSD-2-Clause)
+    "tslearn_kernels._njit_local_squared_dist": PASS,
+    "tslearn_kernels._njit_acc_matrix_from_dist_matrix": refused(
+        "`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
+    "tslearn_kernels.njit_lcss_accumulated_matrix_from_dist_matrix": refused(
+        "`shape` is read one axis at a time: `a.shape[k]`", SHAPE_TUPLE),
+    "tslearn_kernels._njit_softmin3": refused(
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+    "tslearn_kernels._njit_soft_dtw": refused(
+        "`numpy.exp` is a CPython function and cannot be called from compiled code", NP_SCALAR),
+}
+
+_MODULES = {}
+
+
+def load(stem):
+    """The kernel file `tests/realworld/<stem>.py`, imported once."""
+    if stem not in _MODULES:
+        path = CORPUS / f"{stem}.py"
+        spec = importlib.util.spec_from_file_location(f"realworld_{stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _MODULES[stem] = module
+    return _MODULES[stem]
+
+
+def kernel(name):
+    """(the oracle, a function giving the compiled callable, the arguments,
+    the source file, the kernel's line span) of a kernel of the table."""
+    stem, func = name.split(".")
+    module = load(stem)
+    obj = getattr(module, func)
+    args = getattr(module, f"args_{func}")()
+    if isinstance(obj, postc.UFunc):
+        oracle = np.vectorize(obj.py_func, otypes=[np.float64])
+        compiled = obj.compiled  # the numpy.ufunc (compiles now)
+        py = obj.py_func
+    else:
+        oracle = obj
+        compiled = lambda: postc.jit(obj)  # noqa: E731  (compiles on the first call)
+        py = obj
+    lines, first = inspect.getsourcelines(py)
+    return oracle, compiled, args, CORPUS / f"{stem}.py", (first, first + len(lines) - 1)
+
+
+def same(got, expected, what):
+    """Exact for integers and bools, within a tight relative tolerance for
+    floats; arrays also by dtype and shape."""
+    if isinstance(expected, np.ndarray):
+        got_a = np.asarray(got)
+        assert got_a.dtype == expected.dtype, f"{what}: dtype {got_a.dtype}, expected {expected.dtype}"
+        assert got_a.shape == expected.shape, f"{what}: shape {got_a.shape}, expected {expected.shape}"
+    expected_a = np.asarray(expected)
+    if expected_a.dtype.kind in "fc":
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0, err_msg=what)
+    else:
+        np.testing.assert_array_equal(got, expected, err_msg=what)
+
+
+def run(name):
+    """Runs a kernel both ways; returns PASS or the refusal's
+    ("error", first diagnostic, location). Raises AssertionError on a
+    disagreement."""
+    oracle, compiled, args, path, span = kernel(name)
+    oracle_args = copy.deepcopy(args)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = oracle(*oracle_args)
+    compiled_args = copy.deepcopy(args)
+    try:
+        got = compiled()(*compiled_args)
+    except postc.CompileError as e:
+        text = str(e)
+        first = next(line for line in text.splitlines() if line.startswith("error: "))
+        where = re.search(r"┌─ (.*):(\d+):(\d+)", text)
+        return ("error", first[len("error: "):], where and (where.group(1), int(where.group(2))), path, span)
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected), f"{name}: result {got!r}"
+        for k, (g, x) in enumerate(zip(got, expected)):
+            same(g, x, f"{name}: result {k}")
+    elif expected is None:
+        assert got is None, f"{name}: returned {got!r}, expected None"
+    else:
+        same(got, expected, f"{name}: result")
+    for k, (g, x) in enumerate(zip(compiled_args, oracle_args)):
+        if isinstance(x, np.ndarray):
+            same(g, x, f"{name}: argument {k} after the call")
+    return PASS
+
+
+OUTCOMES = {}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_kernel(name):
+    expected = EXPECTED[name]
+    outcome = run(name)
+    OUTCOMES[name] = outcome
+    if expected == PASS:
+        assert outcome == PASS, f"{name} was expected to compile and agree; it is refused: {outcome[1]}"
+        return
+    assert outcome != PASS, f"{name} now compiles and agrees: record it as PASS in EXPECTED"
+    _, message, where, path, (first, last) = outcome
+    assert expected[1] in message, f"{name}: first diagnostic {message!r}, expected {expected[1]!r}"
+    assert where is not None, f"{name}: the diagnostic is not located"
+    # in the kernel, or in a function of its file that it calls
+    assert pathlib.Path(where[0]) == path and 1 <= where[1] <= path.read_text().count("\n"), (
+        f"{name}: the diagnostic is located at {where}, not in the kernel's file {path}")
+
+
+def test_corpus_is_whole():
+    """Every kernel file's recipes are in the table, and the other way round;
+    the corpus keeps at least 30 kernels."""
+    stems = {name.split(".")[0] for name in EXPECTED}
+    assert stems == {p.stem for p in CORPUS.glob("*.py") if p.stem != "report"}
+    recipes = set()
+    for stem in stems:
+        module = load(stem)
+        recipes |= {f"{stem}.{n[len('args_'):]}" for n in vars(module) if n.startswith("args_")}
+    assert recipes == set(EXPECTED)
+    assert len(EXPECTED) >= 30
+
+
+def summary():
+    """`N of M compile and agree` and the blocking constructs by count."""
+    passed = sum(1 for v in EXPECTED.values() if v == PASS)
+    constructs = collections.Counter(v[2] for v in EXPECTED.values() if v != PASS)
+    lines = [f"real-world kernels: {passed} of {len(EXPECTED)} compile and agree"]
+    lines += [f"  {n:3d}  {c}" for c, n in constructs.most_common()]
+    return "\n".join(lines)
+
+
+def test_summary(capsys):
+    """Prints the summary (shown with `-s` or in the report of a failure),
+    and checks it against the outcomes this run saw."""
+    seen = {k: v for k, v in OUTCOMES.items()}
+    for name, outcome in seen.items():
+        assert (outcome == PASS) == (EXPECTED[name] == PASS), name
+    with capsys.disabled():
+        print("\n" + summary())
