@@ -30,6 +30,25 @@ pub fn dlpack_dtype(d: DType) -> (u8, u8) {
     (c, d.bits() as u8)
 }
 
+/// The prefix of the symbol of an exported name that starts with `_`.
+pub const EXPORT_PREFIX: &str = "postc_export_";
+
+/// The symbol an exported function or alias `name` has, the same in every
+/// backend: its own name, unless the name starts with `_`. C reserves every
+/// identifier starting with `_` at file scope (and `__x`, `_X` everywhere:
+/// the compiler's support routines, the start files' `_init`), yet private
+/// helpers named so are the norm in Python; such a name is exported as
+/// `postc_export_NAME` (`_helper` is `postc_export__helper`), which the
+/// package and `--emit c-header` use, and which no other exported name can
+/// take.
+pub fn export_symbol(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with('_') {
+        format!("{EXPORT_PREFIX}{name}").into()
+    } else {
+        name.into()
+    }
+}
+
 /// The entry point of ufunc `name` that NumPy's generalized-ufunc loop
 /// calls: `void NAME_loop(char **args, const intptr_t *dims, const intptr_t
 /// *steps, void *data)`.

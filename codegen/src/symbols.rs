@@ -79,6 +79,24 @@ pub struct SymbolPlan {
     pub diags: Vec<Diagnostic>,
 }
 
+/// Why exported name `name` cannot be exported, if it cannot: a name of
+/// the symbols that names starting with `_` get (see
+/// [`crate::abi::export_symbol`]), or one the backend refuses. A name
+/// starting with `_` is exported under a symbol of postc's making, which
+/// every backend takes.
+fn export_refusal(name: &str, conventions: &Conventions) -> Option<String> {
+    if name.starts_with(crate::abi::EXPORT_PREFIX) {
+        return Some(format!(
+            "`{name}` cannot be exported: names starting `{}` are the symbols of exported names that start with `_`",
+            crate::abi::EXPORT_PREFIX
+        ));
+    }
+    if name.starts_with('_') {
+        return None;
+    }
+    (conventions.cannot_export)(name)
+}
+
 impl SymbolPlan {
     /// Decides the symbols of `program` (prepared, so verified) under a
     /// backend's `conventions`.
@@ -94,9 +112,13 @@ impl SymbolPlan {
                     continue;
                 }
                 let exported = !f.name.starts_with(postc_ir::builtins::PREFIX) && index.is_exported(mid, &f.name);
-                let name = if exported { f.name.clone() } else { (conventions.private_symbol)(&m.name, &f.name) };
+                let name = if exported {
+                    crate::abi::export_symbol(&f.name).into_owned()
+                } else {
+                    (conventions.private_symbol)(&m.name, &f.name)
+                };
                 if exported {
-                    if let Some(message) = (conventions.cannot_export)(&name) {
+                    if let Some(message) = export_refusal(&f.name, conventions) {
                         plan.diags.push(Diagnostic::error(message, at.clone()));
                     }
                 }
@@ -122,14 +144,15 @@ impl SymbolPlan {
                 if !index.is_exported(mid, alias) && m.export_all.is_some() {
                     continue;
                 }
-                if let Some(message) = (conventions.cannot_export)(alias) {
+                if let Some(message) = export_refusal(alias, conventions) {
                     plan.diags.push(Diagnostic::error(message, at.clone()));
                 }
-                if taken.insert(alias.clone(), &m.name).is_some() {
-                    plan.diags.push(Diagnostic::error(format!("alias symbol `{alias}` is defined twice"), at));
+                let symbol = crate::abi::export_symbol(alias).into_owned();
+                if taken.insert(symbol.clone(), &m.name).is_some() {
+                    plan.diags.push(Diagnostic::error(format!("alias symbol `{symbol}` is defined twice"), at));
                     continue;
                 }
-                plan.export(Export { symbol: alias.clone(), function: (mid, fid), at, alias: true });
+                plan.export(Export { symbol, function: (mid, fid), at, alias: true });
             }
         }
         plan

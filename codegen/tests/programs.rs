@@ -96,21 +96,23 @@ fn trampolines(m: &Module) -> String {
                 args.push(format!("*({} *)a[{i}]", c_type(t.dtype)));
             }
         }
+        // The name's exported symbol (`postc_export_NAME` for `_NAME`).
+        let symbol = postc_codegen::abi::export_symbol(name);
         let ret = f.ret.map(|t| m.types.get(t));
         let (rt, call) = match ret {
-            None => ("void".to_owned(), format!("{}({});", name, args.join(", "))),
-            Some(t) if t.is_array => ("void *".to_owned(), format!("*(void **)r = {}({});", name, args.join(", "))),
+            None => ("void".to_owned(), format!("{}({});", symbol, args.join(", "))),
+            Some(t) if t.is_array => ("void *".to_owned(), format!("*(void **)r = {}({});", symbol, args.join(", "))),
             Some(t) if t.dtype.is_complex() => {
                 protos.push(format!("{} *", c_type(t.dtype)));
                 args.push(format!("({} *)r", c_type(t.dtype)));
-                ("void".to_owned(), format!("{}({});", name, args.join(", ")))
+                ("void".to_owned(), format!("{}({});", symbol, args.join(", ")))
             }
             Some(t) => {
                 let ct = c_type(t.dtype);
-                (ct.to_owned(), format!("*({ct} *)r = {}({});", name, args.join(", ")))
+                (ct.to_owned(), format!("*({ct} *)r = {}({});", symbol, args.join(", ")))
             }
         };
-        let _ = writeln!(c, "{rt} {}({});", name, if protos.is_empty() { "void".into() } else { protos.join(", ") });
+        let _ = writeln!(c, "{rt} {}({});", symbol, if protos.is_empty() { "void".into() } else { protos.join(", ") });
         let _ = writeln!(c, "void postc_call_{}(void **a, void *r) {{ (void)a; (void)r; {call} }}", name);
     }
     c

@@ -45,7 +45,7 @@ pub(crate) fn default_of(k: Kind) -> DType {
 
 /// The smallest float that holds every value of an integer (or Bool) dtype
 /// exactly, as NumPy's `promote_types` picks it.
-fn float_for(d: DType) -> DType {
+pub(crate) fn float_for(d: DType) -> DType {
     match d {
         DType::Bool | DType::Int8 | DType::UInt8 => DType::Float16,
         DType::Int16 | DType::UInt16 => DType::Float32,

@@ -728,7 +728,7 @@ class Module:
         self._recipe = recipe
         self._exports = dict(exports)
         for k, v in self._exports.items():
-            if k in _MODULE_ATTRIBUTES or k.startswith("__"):
+            if _module_attribute(k):
                 continue  # reached as m[k]: see _module()
             setattr(self, k, v)
 
@@ -786,11 +786,18 @@ _MODULE_ATTRIBUTES = frozenset(
     ["path", "library", "cached", "inspect", "exports", "_exports", "_recipe"])
 
 
+def _module_attribute(name):
+    """Whether an export's name is taken by the Module itself: its own
+    attributes and Python's special `__x__` names (a private `__helper` is
+    an attribute like any other)."""
+    return name in _MODULE_ATTRIBUTES or (len(name) > 4 and name.startswith("__") and name.endswith("__"))
+
+
 def _module(name, path, library, cached, exports, recipe):
     """The Module of a loaded library; a library loaded before gives the
     same function and ufunc objects."""
     known = _LOADED.get(library)
-    clash = sorted(k for k in dict(exports) if k in _MODULE_ATTRIBUTES or k.startswith("__"))
+    clash = sorted(k for k in dict(exports) if _module_attribute(k))
     if known is None and clash:
         import warnings
 

@@ -12,7 +12,8 @@
 //! handler set and keeps the documented abort.
 
 use pyo3::exceptions::{
-    PyAssertionError, PyIndexError, PyOverflowError, PyRuntimeError, PyValueError, PyZeroDivisionError,
+    PyArithmeticError, PyAssertionError, PyFloatingPointError, PyIndexError, PyNotImplementedError, PyOverflowError,
+    PyRuntimeError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::{ffi, PyErr, Python};
 use std::ffi::{c_char, c_int, c_void};
@@ -184,10 +185,14 @@ const ZERO_DIVISION: [&str; 8] = [
 /// IndexError for an index out of bounds, ZeroDivisionError for a division
 /// or modulo by zero, ValueError for a negative shift count or a zero range step (as
 /// CPython), OverflowError for integer overflow, AssertionError
-/// for a failed assert, RuntimeError for the rest. The exception's text is
+/// for a failed assert, the raised exception for a `raise` of a built-in one,
+/// RuntimeError for the rest. The exception's text is
 /// the message without its `panic: ` prefix.
 pub fn panic_error(message: &str) -> PyErr {
     let what = message.strip_prefix("panic: ").unwrap_or(message).trim_end().to_owned();
+    if let Some(e) = raised(&what) {
+        return e;
+    }
     if what.starts_with("index out of bounds") {
         PyIndexError::new_err(what)
     } else if ZERO_DIVISION.iter().any(|m| what.starts_with(m)) {
@@ -201,6 +206,32 @@ pub fn panic_error(message: &str) -> PyErr {
     } else {
         PyRuntimeError::new_err(what)
     }
+}
+
+/// `raise ValueError("text")` in compiled code panics with `ValueError:
+/// text` (`ValueError` alone without a message): that exception, whose
+/// text is the rest (with the panic's location).
+fn raised(what: &str) -> Option<PyErr> {
+    let (name, rest) = match what.split_once(": ") {
+        Some((name, rest)) if !name.contains(' ') => (name, rest.to_owned()),
+        _ => {
+            let name = what.split(' ').next().unwrap_or(what);
+            (name, what[name.len()..].trim_start().to_owned())
+        }
+    };
+    Some(match name {
+        "ArithmeticError" => PyArithmeticError::new_err(rest),
+        "AssertionError" => PyAssertionError::new_err(rest),
+        "FloatingPointError" => PyFloatingPointError::new_err(rest),
+        "IndexError" => PyIndexError::new_err(rest),
+        "NotImplementedError" => PyNotImplementedError::new_err(rest),
+        "OverflowError" => PyOverflowError::new_err(rest),
+        "RuntimeError" => PyRuntimeError::new_err(rest),
+        "TypeError" => PyTypeError::new_err(rest),
+        "ValueError" => PyValueError::new_err(rest),
+        "ZeroDivisionError" => PyZeroDivisionError::new_err(rest),
+        _ => return None,
+    })
 }
 
 /// Called by `postc_py_ufunc_loop` (guard.c) after a panic in a ufunc's

@@ -129,14 +129,14 @@ fn compile<'py>(
             // build yet.
             continue;
         }
-        let code = symbol(lib, &spec.name).map_err(PyOSError::new_err)?;
+        let code = symbol(lib, &postc_codegen::abi::export_symbol(&spec.name)).map_err(PyOSError::new_err)?;
         let name = spec.name.clone();
         // SAFETY: the function's symbol in a library that is never unloaded.
         let f = unsafe { call::Function::new(py, spec, code, runtime, library.clone()) }?;
         out.append((name, f))?;
     }
     for spec in built.exports.ufuncs {
-        let loop_name = postc_codegen::abi::loop_symbol(&spec.name);
+        let loop_name = postc_codegen::abi::loop_symbol(&postc_codegen::abi::export_symbol(&spec.name));
         let loop_fn = symbol(lib, &loop_name).map_err(|_| {
             CompileError::new_err(format!(
                 "ufunc `{}`: the {backend_name} backend does not make its NumPy loop `{loop_name}` (the llvm backend does)",

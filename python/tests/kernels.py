@@ -169,3 +169,12 @@ def fill_upto(x: Out[Float64[:]], n: Int64) -> None:
     writes before it."""
     for i in range(n):
         x[i] = Float64(i + 1)
+
+
+def only_two(n: Int64) -> Int64:
+    """Raises the built-in exceptions, as CPython does."""
+    if n == 0:
+        raise NotImplementedError
+    if n != 2:
+        raise ValueError("only defined for 2 dimensional data")
+    return n

@@ -80,6 +80,20 @@ def test_other_backends(programs, backend):
     np.testing.assert_allclose(u(a, a.T), a @ a.T)
 
 
+PRIVATE_NAMES = os.path.join(os.path.dirname(HERE_KERNELS), "..", "..", "tests", "py", "private_names.py")
+
+
+@pytest.mark.parametrize("backend", ["llvm", "c", "qbe"])
+def test_private_names_compile_through_every_backend(backend):
+    """`_name` and `__name` functions, ufuncs and aliases, which C reserves,
+    are exported as `postc_export_NAME` and reached by their own names."""
+    m = postc.compile(PRIVATE_NAMES, backend=backend)
+    assert m._repeat(21) == 42 and getattr(m, "__two_factors")(96) == 5
+    assert m.public(12) == 26 and m._twice(-5) == -10 and m["_repeat"](1) == 2
+    if backend == "llvm":  # the other backends make no NumPy loop
+        np.testing.assert_array_equal(m._half(np.array([1.0, -3.0])), [0.5, -1.5])
+
+
 def test_include_directories(tmp_path):
     lib = tmp_path / "lib" / "geo"
     lib.mkdir(parents=True)

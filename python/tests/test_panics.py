@@ -37,6 +37,14 @@ def test_division_and_modulo_by_zero(kernels):
     assert kernels.floordiv(-7, 2) == -4 and kernels.mod(-7, 2) == 1
 
 
+def test_raise_of_a_builtin_exception(kernels):
+    with pytest.raises(ValueError, match=r"^only defined for 2 dimensional data" + at(179, 9)):
+        kernels.only_two(3)
+    with pytest.raises(NotImplementedError, match=r"^" + at(177, 9)[1:]):
+        kernels.only_two(0)
+    assert kernels.only_two(2) == 2
+
+
 def test_overflow_at_o0(kernels, kernels_o0):
     with pytest.raises(OverflowError, match=r"^integer overflow" + at(113, 12)):
         kernels_o0.square(2**32)

@@ -371,6 +371,12 @@ _BINARY_OP = {2: "//", 15: "//", 6: "%", 19: "%", 11: "/", 24: "/"}
 
 
 def panic_message(exc, instr):
+    if instr is not None and instr.opname == "RAISE_VARARGS" and not isinstance(exc, AssertionError):
+        # A `raise` of a built-in exception: POST's message names it (the
+        # programs raise AssertionError only by `assert`, which CPython
+        # lowers to the same instruction).
+        name = type(exc).__name__
+        return f"{name}: {exc.args[0]}" if exc.args else name
     if isinstance(exc, IndexError):
         m = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(exc))
         if not m:
@@ -436,7 +442,7 @@ def run_case(case, mod, over="ignore", garbage=False):
             raise OracleError(f"{case.name}: overflow under over='raise' ({e}); an integer overflow "
                               "differs from POST, a float one needs allow_over=True")
         result = ("panic", e)
-    except (IndexError, ZeroDivisionError, AssertionError, ValueError) as e:
+    except (IndexError, ZeroDivisionError, AssertionError, ValueError, NotImplementedError) as e:
         result = ("panic", e)
     finally:
         postc._EMPTY_FILL = None
@@ -688,6 +694,16 @@ def _operand_kinds():
     # By zero it is inf or nan, which the oracle's errstate turns into an
     # error: python/tests/test_panics.py checks those against NumPy.
     cases += [C(f"np_div_{x}_{y}", "np_div", x, y) for x, y in ((1.0, 4.0), (-3.0, 0.5))]
+    return cases
+
+
+@program("private_names")
+def _private_names():
+    cases = [C(f"_repeat_{n}", "_repeat", n) for n in (0, 21, -4)]
+    cases += [C(f"__two_factors_{n}", "__two_factors", n) for n in (1, 12, 1024, 0)]
+    cases += [C(f"public_{n}", "public", n) for n in (1, 12, 96)]
+    cases += [C(f"_twice_{n}", "_twice", n) for n in (3, -5)]
+    cases.append(C("_half", "_half", arr([1.0, -3.0, 0.5], np.float64)))
     return cases
 
 
@@ -1388,6 +1404,10 @@ def _panics():
         C("get2_2_0", "get2", m, 2, 0),
         C("get2_0_-4", "get2", m, 0, -4),
         C("get2_-3_9", "get2", m, -3, 9),
+        C("dims_check_2", "dims_check", 2),
+        C("dims_check_3", "dims_check", 3),
+        C("dims_check_0", "dims_check", 0),
+        C("dims_check_-1", "dims_check", -1),
         C("put_1", "put", zeros(3, np.uint8), 1, 7),
         C("put_-1", "put", zeros(3, np.uint8), -1, 7),
         C("put_3", "put", zeros(3, np.uint8), 3, 7),
@@ -1616,6 +1636,84 @@ def _boundary():
     ]
 
 
+@program("numpy_scalars")
+def _numpy_scalars():
+    T = "ulps=4"
+    cases = [C(f"gaussian_{x}", "gaussian", x, 0.5, 1.5, tol=T) for x in (0.0, 0.5, -2.25)]
+    # The exact ones: sqrt, rint, floor, ceil, trunc, fabs, abs, absolute,
+    # negative, square, sign.
+    exact = {0, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}
+    for k in range(31):
+        xs = (0.5, 0.25) if k in (12, 13, 20) else (2.5, 1.75) if k == 19 else (2.5, -0.75)
+        if k in (5, 6, 7, 0):
+            xs = (2.5, 0.75)
+        if k in (21, 22, 23, 24, 26, 28, 30):
+            xs = (2.5, -0.5, -0.0, 3.5, -7.25)
+        if k == 30:
+            xs += (float("nan"),)
+        for x in xs:
+            cases.append(C(f"f64_fn_{k}_{x}", "f64_fn", k, x, tol=None if k in exact else T))
+    for k in range(6):
+        for x in (f32v(0.7), f32v(3.3)):
+            cases.append(C(f"f32_fn_{k}_{x}", "f32_fn", k, x, tol=None if k in (0, 3, 4, 5) else T))
+    nan = float("nan")
+    for k in range(9):
+        for x, y in ((1.5, -2.0), (-3.25, 0.5), (nan, 1.0), (2.0, nan), (7.5, 2.0)):
+            if k in (0, 1, 4) and (x != x or y != y):
+                continue
+            cases.append(C(f"f64_fn2_{k}_{x}_{y}", "f64_fn2", k, x, y, tol=T if k in (0, 1, 4) else None))
+    for k in range(5):
+        for n in (1, 4, 10):
+            cases.append(C(f"int_to_float_{k}_{n}", "int_to_float", k, n, tol=None if k in (0, 2) else T))
+    cases += [C(f"exp_i8_{n}", "exp_i8", n, tol="ulps=1") for n in (0, 1, 3, -2)]
+    cases += [C(f"sqrt_i16_{n}", "sqrt_i16", n) for n in (4, 2, 1000)]
+    cases += [C(f"sqrt_u32_{n}", "sqrt_u32", n) for n in (9, 2, 4000000000)]
+    cases += [C(f"hypot_mixed_{a}_{b}", "hypot_mixed", a, b) for a, b in ((3, 4.0), (-5, f32v(1.1)))]
+    for k in range(12):
+        for n in (-7, 0, 5):
+            cases.append(C(f"int_fn_{k}_{n}", "int_fn", k, n))
+    cases += [C(f"sign_u8_{n}", "sign_u8", n) for n in (0, 1, 200)]
+    for k in range(4):
+        for a, b in ((True, False), (True, True), (False, False)):
+            cases.append(C(f"bool_fn_{k}_{a}_{b}", "bool_fn", k, a, b))
+    cases += [C(f"square_bool_{a}", "square_bool", a) for a in (True, False)]
+    cases += [C(f"magnitude_{z}", "magnitude", z, tol=T) for z in (3 + 4j, -1.5 - 0.5j)]
+    for k in range(3):
+        for x in (1.0, nan, float("inf"), float("-inf"), -0.0):
+            cases.append(C(f"classify_{k}_{x}", "classify", k, x))
+    cases += [C(f"int_is_finite_{n}", "int_is_finite", n) for n in (0, -3)]
+    cases += [C(f"strong_sqrt_{x}", "strong_sqrt", x) for x in (f32v(1.5), f32v(-0.1))]
+    cases += [C(f"weak_power_{x}", "weak_power", x) for x in (f32v(1.5), f32v(0.25))]
+    cases.append(C("python_ints", "python_ints"))
+    cases += [C(f"constants_{x}", "constants", x) for x in (1.0, float("inf"), nan)]
+    cases += [C(f"circle_{r}", "circle", r) for r in (f32v(1.0), f32v(2.5))]
+    return cases
+
+
+@program("unpacking")
+def _unpacking():
+    return [
+        C("swap", "swap", 3, 4),
+        C("fib_0", "fib", 0),
+        C("fib_10", "fib", 10),
+        C("fib_90", "fib", 90),
+        C("mixed", "mixed", 3),
+        C("rotate", "rotate", 1, 2, 3),
+        C("typed", "typed", 5),
+        C("reverse_5", "reverse", arr([1, 2, 3, 4, 5], np.int64)),
+        C("reverse_4_strided", "reverse", every_other(arr([1, 2, 3, 4], np.int64))),
+        C("reverse_empty", "reverse", zeros(0, np.int64)),
+        C("bubblesort", "bubblesort", f64(9)),
+        C("bubblesort_strided", "bubblesort", every_other(f64(6))),
+        C("exchange", "exchange", arr([10, 20, 30], np.int64), 7),
+        C("total", "total", f64(3, 4)),
+        C("total_fortran", "total", fortran(f64(2, 5))),
+        C("total_empty", "total", np.zeros((0, 3))),
+        C("volume", "volume", np.zeros((2, 3, 4))),
+        C("length", "length", f64(7)),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Published reference values that the cases above must reproduce.
 
@@ -1641,6 +1739,14 @@ DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
 BUILTINS = {"len", "abs", "min", "max", "range", "int", "float", "complex", "bool"}
 ATTRS = {"shape", "ndim", "real", "imag", "conjugate"}
+# NumPy's ufuncs compiled code calls on scalars, and its float constants.
+NUMPY_UFUNCS = {
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
+    "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "rint", "fabs", "arctan2",
+    "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "abs", "absolute", "negative", "square", "sign",
+    "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "power",
+}
+NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -1694,6 +1800,11 @@ class Lint:
                     F.add("from postc import")
                 elif m == "postc.math":
                     F.add("from postc.math import")
+                elif m == "numpy":
+                    F.add("from numpy import")
+                    for a in node.names:
+                        if a.name not in NUMPY_UFUNCS | NUMPY_CONSTANTS:
+                            self.err(path, node, f"from numpy import {a.name}: not a ufunc or constant")
                 elif os.path.exists(module_path(m)):
                     F.add("import of another POST module")
                     if any(a.asname for a in node.names):
@@ -1807,6 +1918,26 @@ class Lint:
             if isinstance(t, ast.Subscript):
                 self.target(path, t)
                 F.add("indexed store")
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                for e in t.elts:
+                    if isinstance(e, ast.Subscript):
+                        F.add("parallel assignment to an element")
+                        self.target(path, e)
+                    elif not isinstance(e, ast.Name):
+                        self.err(path, s, "unpacking target")
+                v = s.value
+                if isinstance(v, (ast.Tuple, ast.List)):
+                    F.add("parallel assignment")
+                    if len(v.elts) != len(t.elts):
+                        self.err(path, s, "unpacking count")
+                    for e in v.elts:
+                        self.expr(path, e)
+                elif isinstance(v, ast.Attribute) and v.attr == "shape":
+                    F.add("unpacking a.shape")
+                    self.expr(path, v.value)
+                else:
+                    self.err(path, s, "unpacking of something other than a tuple or a shape")
+                return
             elif not isinstance(t, ast.Name):
                 self.err(path, s, "assignment target")
             self.expr(path, s.value)
@@ -1870,6 +2001,16 @@ class Lint:
                 self.expr(path, s.value)
         elif isinstance(s, ast.Pass):
             F.add("pass")
+        elif isinstance(s, ast.Raise):
+            e = s.exc
+            call = isinstance(e, ast.Call)
+            name = e.func if call else e
+            if s.cause is not None or not isinstance(name, ast.Name) or not name.id.endswith("Error"):
+                self.err(path, s, "raise of something other than a built-in exception")
+            elif call and (e.keywords or len(e.args) > 1
+                           or (e.args and not (isinstance(e.args[0], ast.Constant) and isinstance(e.args[0].value, str)))):
+                self.err(path, s, "raise with a message other than a string literal")
+            F.add("raise with a message" if call and e.args else "raise without a message")
         elif isinstance(s, ast.Assert):
             F.add("assert with a message" if s.msg is not None else "assert without a message")
             if s.msg is not None and not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
@@ -1960,6 +2101,8 @@ class Lint:
                     self.expr(path, f.value)
                 elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) and f.value.value.id == "postc" and f.value.attr == "math":
                     F.add("postc.math.NAME()")
+                elif isinstance(f.value, ast.Name) and f.value.id == "np" and f.attr in NUMPY_UFUNCS:
+                    F.add("np.NAME() on scalars")
                 else:
                     self.err(path, e, "call of an attribute")
             else:
@@ -1979,7 +2122,9 @@ class Lint:
         elif isinstance(e, ast.Name):
             pass
         elif isinstance(e, ast.Attribute):
-            if e.attr in ATTRS:
+            if isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_CONSTANTS:
+                F.add("np constant")
+            elif e.attr in ATTRS:
                 F.add(f".{e.attr}")
                 self.expr(path, e.value)
             else:
@@ -2015,7 +2160,9 @@ REQUIRED = [
     "literal bool", "empty()", "index that can be negative", "1-D array", "2-D array",
     "static-shape array", "F-order array [::1, :]", "explicit C-order array [:, ::1]", "Out[...]",
     "-> None", "@ufunc", "@ufunc(signature) with scalar output", "@ufunc(signature) with array output",
-    "@cold", "@noinline", "@gpu(fallback=True)",
+    "@cold", "@noinline", "@gpu(fallback=True)", "from numpy import", "np.NAME() on scalars", "np constant",
+    "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
+    "raise with a message", "raise without a message",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -78,3 +78,14 @@ def average_bucket(total: Int64, count: Int64) -> Int64:
     """total // count, then % 10 of that: two places to fail."""
     q = total // count
     return q % (count - 1)
+
+
+def dims_check(n: Int64) -> Int64:
+    """A raise of built-in exceptions, as UMAP's haversine checks its input."""
+    if n == 0:
+        raise NotImplementedError
+    if n < 0:
+        raise IndexError()
+    if n != 2:
+        raise ValueError("haversine is only defined for 2 dimensional data")
+    return n

@@ -332,6 +332,16 @@ function fromWasm(dtype, r, memory) {
 }
 
 /** Instantiates a module; `imports` adds or replaces `env` functions. */
+
+/**
+ * The export of a POST name: a name starting with `_` is exported as
+ * `postc_export_NAME` (C reserves such names; the symbol is the same in
+ * every backend).
+ */
+function exportSymbol(name) {
+  return name.startsWith("_") ? `postc_export_${name}` : name;
+}
+
 export async function instantiate(source, imports = {}) {
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
   let memory = null;
@@ -456,8 +466,9 @@ export class PostcModule {
    * several outputs); given the outputs too, they are written in place.
    */
   ufunc(name, ...args) {
-    const sig = this.signatures[name];
-    const dl = this.exports[`${name}_dl`];
+    const symbol = exportSymbol(name);
+    const sig = this.signatures[symbol];
+    const dl = this.exports[`${symbol}_dl`];
     if (!sig || !sig.ufunc || typeof dl !== "function") throw new Error(`postc: \`${name}\` is not a ufunc of the module`);
     const { nin, dtypes, core, ndims } = sig.ufunc;
     const nops = dtypes.length;
@@ -522,10 +533,16 @@ export class PostcModule {
     return outputs.length === 1 ? outputs[0] : outputs;
   }
 
+  /** The signature of function or ufunc `name` (its `postc.signatures` entry). */
+  signature(name) {
+    return this.signatures[exportSymbol(name)];
+  }
+
   /** Calls export `name` with JavaScript values, converting by its signature. */
   call(name, ...args) {
-    const sig = this.signatures[name];
-    const f = this.exports[name];
+    const symbol = exportSymbol(name);
+    const sig = this.signatures[symbol];
+    const f = this.exports[symbol];
     if (!sig || typeof f !== "function") throw new Error(`postc: the module exports no function \`${name}\``);
     if (args.length !== sig.params.length) {
       throw new TypeError(`postc: \`${name}\` takes ${sig.params.length} arguments, not ${args.length}`);

@@ -67,17 +67,17 @@ for (const c of job.cases) {
   });
   let line;
   try {
-    if (c.ufunc && m.signatures[c.func].ufunc.nin < args.length) {
+    if (c.ufunc && m.signature(c.func).ufunc.nin < args.length) {
       // Outputs given: written in place.
       m.ufunc(c.func, ...args);
       line = { ret: null, bufs: arrays.map(([t, d]) => elements(t, d).map((x) => encode(t, x))) };
-    } else if (c.ufunc || m.signatures[c.func].ret.endsWith("[]")) {
-      const t = m.signatures[c.func].ret.replace("[]", "");
+    } else if (c.ufunc || m.signature(c.func).ret.endsWith("[]")) {
+      const t = m.signature(c.func).ret.replace("[]", "");
       const r = c.ufunc ? m.ufunc(c.func, ...args) : m.call(c.func, ...args);
       line = { ashape: r.shape.map(String), aret: elements(t, r.data).map((x) => encode(t, t === "Bool" ? x !== 0 : x)) };
     } else {
       const r = m.call(c.func, ...args);
-      const ret = r === undefined ? null : encode(m.signatures[c.func].ret, r);
+      const ret = r === undefined ? null : encode(m.signature(c.func).ret, r);
       line = { ret, bufs: arrays.map(([t, d]) => elements(t, d).map((x) => encode(t, x))) };
     }
   } catch (e) {

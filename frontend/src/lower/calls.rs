@@ -30,10 +30,15 @@ pub(super) enum Target {
     Gpu(GpuBuiltin),
     Func(Callee),
     Intrinsic(String),
-    Cast { dtype: DType, weak: bool },
+    Cast {
+        dtype: DType,
+        weak: bool,
+    },
     Builtin(Builtin),
     Empty,
     Conjugate(Box<Expr>),
+    /// A NumPy ufunc on scalars, by the name it was called by.
+    Numpy(NpOp, String),
     Boundary(String),
 }
 
@@ -69,7 +74,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(Namespace::Postc) => (attr == "empty").then_some(Target::Empty),
                     None => match &*a.value {
                         Expr::Name(n) => match self.cx.globals.get(n.id.as_str()) {
-                            Some(Global::BoundaryModule(m)) => Some(Target::Boundary(format!("{m}.{attr}"))),
+                            Some(Global::BoundaryModule(m)) => match numpy_func(attr) {
+                                Some(op) if m == "numpy" => Some(Target::Numpy(op, attr.to_owned())),
+                                _ => Some(Target::Boundary(format!("{m}.{attr}"))),
+                            },
                             _ => None,
                         },
                         _ => None,
@@ -131,7 +139,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
             }
-            Global::Boundary { module, name } => Some(Target::Boundary(format!("{module}.{name}"))),
+            Global::Boundary { module, name } => match numpy_func(name) {
+                Some(op) if module == "numpy" => Some(Target::Numpy(op, name.clone())),
+                _ => Some(Target::Boundary(format!("{module}.{name}"))),
+            },
             _ => None,
         }
     }
@@ -186,6 +197,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Boundary(what) => {
                 self.err(&*c.func, format!("`{what}` is a CPython function and cannot be called from compiled code"))
             }
+            Target::Numpy(op, name) => self.numpy_call(op, &name, c),
             Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),

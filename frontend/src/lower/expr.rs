@@ -83,6 +83,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => {
                 self.err(n, format!("function `{name}` is not a value: call it"))
             }
+            Some(Global::Boundary { module, name: source })
+                if module == "numpy" && numpy_constant(source).is_some() =>
+            {
+                let x = numpy_constant(source).expect("a constant");
+                Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) }
+            }
             Some(Global::Boundary { module, .. } | Global::BoundaryModule(module)) => {
                 let m = module.clone();
                 self.err(n, format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"))
@@ -345,6 +351,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Some(mut s) = v.scalar() else {
             if matches!(v, Val::Err) {
                 return Val::Err;
+            }
+            if matches!(v, Val::Arr { .. }) {
+                return self.err(u, "arithmetic on whole arrays is not supported: loop over the elements");
             }
             return self.err(u, "this operand has no scalar value");
         };
@@ -674,6 +683,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self
                 .err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
+        }
+        // `np.pi` and friends: Python floats.
+        if self.boundary_module(&a.value) == Some("numpy") {
+            if let Some(x) = numpy_constant(attr) {
+                return Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) };
+            }
         }
         let v = self.expr(&a.value);
         match (&v, attr) {

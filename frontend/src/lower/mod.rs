@@ -22,9 +22,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod calls;
 mod expr;
+mod numpy;
 
 use calls::*;
 use expr::*;
+use numpy::*;
 
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
@@ -177,6 +179,21 @@ pub(crate) fn lower_function(
     }
 }
 
+/// CPython's built-in exceptions that compiled code can raise; the
+/// `postc` package raises each as itself.
+pub(crate) const RAISABLE: [&str; 10] = [
+    "ArithmeticError",
+    "AssertionError",
+    "FloatingPointError",
+    "IndexError",
+    "NotImplementedError",
+    "OverflowError",
+    "RuntimeError",
+    "TypeError",
+    "ValueError",
+    "ZeroDivisionError",
+];
+
 /// The names of functions defined inside a body (reported as unsupported).
 fn nested_defs(body: &[Stmt]) -> Vec<String> {
     body.iter()
@@ -190,8 +207,12 @@ fn nested_defs(body: &[Stmt]) -> Vec<String> {
 /// Every name a body assigns (Python's rule for what is local).
 pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
     fn target(e: &Expr, out: &mut Vec<String>) {
-        if let Expr::Name(n) = e {
-            out.push(n.id.to_string());
+        match e {
+            Expr::Name(n) => out.push(n.id.to_string()),
+            // `a, b = ...`: each name (nested targets are refused later).
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| target(e, out)),
+            _ => {}
         }
     }
     fn walk(body: &[Stmt], out: &mut Vec<String>) {
@@ -424,6 +445,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     );
                 }
             },
+            Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Tuple(_) | Expr::List(_))) => {
+                self.unpack(a);
+            }
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value);
                 for t in &a.targets {
@@ -457,6 +481,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Stmt::Pass(_) => {}
             Stmt::Return(r) => self.return_(r),
             Stmt::Assert(a) => self.assert_(a),
+            Stmt::Raise(r) => self.raise_(r),
             Stmt::FunctionDef(f) => {
                 self.err(&f.name, "nested functions are not supported: define the function at module level");
             }
@@ -537,6 +562,108 @@ impl<'a, 'c> FnLower<'a, 'c> {
             other => {
                 self.err(other, format!("cannot assign to {}", construct_name(other)));
             }
+        }
+    }
+
+    /// `a, b = b, a`, `x, y = 1, 2`, `a[i], a[j] = a[j], a[i]` and
+    /// `n, m = a.shape`: every value is evaluated first, left to right,
+    /// then the targets are assigned left to right, as CPython does.
+    fn unpack(&mut self, a: &ast::StmtAssign) {
+        let [target] = &a.targets[..] else {
+            self.err(a, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
+            return;
+        };
+        let targets: &[Expr] = match target {
+            Expr::Tuple(t) => &t.elts,
+            Expr::List(l) => &l.elts,
+            _ => unreachable!("a tuple target"),
+        };
+        for t in targets {
+            match t {
+                Expr::Tuple(_) | Expr::List(_) => {
+                    self.err(t, "nested tuple unpacking is not supported: unpack one level at a time");
+                    return;
+                }
+                Expr::Starred(_) => {
+                    self.err(t, "starred assignment is not supported");
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let value_elts: Option<&[Expr]> = match &*a.value {
+            Expr::Tuple(t) => Some(&t.elts),
+            Expr::List(l) => Some(&l.elts),
+            _ => None,
+        };
+        let mut vals: Vec<(Val, &Expr)> = Vec::new();
+        if let Some(elts) = value_elts {
+            if let Some(s) = elts.iter().find(|e| matches!(e, Expr::Starred(_))) {
+                self.err(s, "`*` in a tuple is not supported");
+                return;
+            }
+            if elts.len() != targets.len() {
+                self.err(a, format!("{} targets but {} values: the counts must match", targets.len(), elts.len()));
+                return;
+            }
+            for e in elts {
+                let v = self.expr(e);
+                // A local's value is read now: the assignments after
+                // this one must not see it change (`a, b = b, a`).
+                let v = match v {
+                    Val::Num { v, s, nonneg } if !self.inferring => {
+                        self.at(e);
+                        let n = self.fresh("tmp");
+                        Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
+                    }
+                    other => other,
+                };
+                vals.push((v, e));
+            }
+        } else if let Expr::Attribute(at) = &*a.value {
+            if at.attr.id.as_str() != "shape" {
+                self.expr(&a.value);
+                self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
+                return;
+            }
+            let arr = self.expr(&at.value);
+            let (av, ty) = match arr {
+                Val::Arr { v, ty } => (v, ty),
+                Val::Err => return,
+                _ => {
+                    self.err(&*at.value, "`shape` is an attribute of arrays");
+                    return;
+                }
+            };
+            let Some(nd) = ty.ndim() else {
+                self.err(&*a.value, "the number of axes of this array is not known");
+                return;
+            };
+            if nd != targets.len() {
+                self.err(
+                    a,
+                    format!(
+                        "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
+                        targets.len(),
+                        if nd == 1 { "" } else { "s" }
+                    ),
+                );
+                return;
+            }
+            self.at(&*a.value);
+            for axis in 0..nd {
+                let n = self.fresh("dim");
+                let d = self.b.dim(av, axis as u32, &n);
+                vals.push((Val::Num { v: d, s: Scalar::weak(DType::Int64), nonneg: true }, &*a.value));
+            }
+        } else {
+            self.expr(&a.value);
+            self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
+            return;
+        }
+        for (t, (v, at)) in targets.iter().zip(vals) {
+            self.at(t);
+            self.assign(t, v, at);
         }
     }
 
@@ -994,6 +1121,65 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(c) = self.cond(&a.test) {
             self.panic_unless(c, &msg, a);
         }
+    }
+
+    /// `raise ValueError("message")`: a panic whose message starts with the
+    /// exception's name (`ValueError: message`), which the `postc` package
+    /// raises as that exception. Only CPython's built-in exceptions, with
+    /// no message or a string literal, can be raised.
+    fn raise_(&mut self, r: &ast::StmtRaise) {
+        if let Some(cause) = &r.cause {
+            self.err(&**cause, "`raise ... from ...` is not supported: raise the exception alone");
+            return;
+        }
+        let Some(exc) = &r.exc else {
+            self.err(r, "a bare `raise` is not supported: there is no exception to re-raise in compiled code");
+            return;
+        };
+        let (callee, args) = match &**exc {
+            Expr::Call(c) => (&*c.func, Some(&c.arguments)),
+            e => (e, None),
+        };
+        let name = match callee {
+            Expr::Name(n)
+                if RAISABLE.contains(&n.id.as_str())
+                    && !self.locals.contains_key(n.id.as_str())
+                    && !self.cx.globals.contains_key(n.id.as_str()) =>
+            {
+                n.id.as_str()
+            }
+            other => {
+                self.err(
+                    other,
+                    format!(
+                        "compiled code raises CPython's built-in exceptions only ({}), such as `ValueError(\"...\")`",
+                        RAISABLE.join(", ")
+                    ),
+                );
+                return;
+            }
+        };
+        let msg = match args {
+            None => name.to_owned(),
+            Some(a) if !a.keywords.is_empty() => {
+                self.err(&a.keywords[0], "keyword arguments are not supported in compiled code");
+                return;
+            }
+            Some(a) => match &a.args[..] {
+                [] => name.to_owned(),
+                [Expr::StringLiteral(s)] => format!("{name}: {}", s.value.to_str()),
+                [other, ..] => {
+                    self.err(other, "the message of a raised exception is one string literal");
+                    return;
+                }
+            },
+        };
+        self.at(r);
+        let n = self.fresh("msg");
+        let m = self.b.const_(TypeId::STR, Literal::Str(&msg), &n);
+        self.b.call(postc_ir::builtins::PANIC, &[m], None, "");
+        self.b.unreachable();
+        self.open = false;
     }
 
     /// Branches to a panic with `msg`, located at `at`, unless `ok` holds.

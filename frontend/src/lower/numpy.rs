@@ -1,0 +1,330 @@
+//! NumPy on scalars: the ufuncs that compiled code calls on numbers
+//! (`np.exp(x)`, `np.minimum(a, b)`, `np.isnan(x)`, ...) and NumPy's float
+//! constants (`np.pi`). A ufunc lowers to a `postc.math` intrinsic or to
+//! IR arithmetic, with the result dtype NumPy 2 gives: always a NumPy
+//! scalar (strong, NEP 50), the float functions taking an integer to the
+//! smallest float that holds it (`np.exp(Int64)` is Float64, `np.exp(Int8)`
+//! Float16). Arrays are not taken here (NumPy's whole-array calls are not
+//! compiled), nor complex numbers except by `abs`, `negative` and
+//! `square`; every other NumPy name stays a CPython boundary.
+
+use super::*;
+use crate::pytypes::float_for;
+
+/// What a NumPy ufunc does to scalars.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NpOp {
+    /// A float function of one argument, by its `postc.math` symbol.
+    Float1(&'static str),
+    /// A float function of two arguments, by its `postc.math` symbol.
+    Float2(&'static str),
+    /// `floor`, `ceil`, `trunc`: integers and Bool are themselves (NumPy 2
+    /// has integer loops for them), floats go through the intrinsic.
+    Round(&'static str),
+    Abs,
+    Negative,
+    Square,
+    Sign,
+    IsNan,
+    IsInf,
+    IsFinite,
+    /// NaN-propagating.
+    Minimum,
+    Maximum,
+    /// NaN-ignoring.
+    Fmin,
+    Fmax,
+    Power,
+}
+
+impl NpOp {
+    fn arity(self) -> usize {
+        match self {
+            NpOp::Float2(_) | NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax | NpOp::Power => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// The NumPy ufunc `name` (an attribute of `numpy`), if compiled code has it.
+pub(super) fn numpy_func(name: &str) -> Option<NpOp> {
+    Some(match name {
+        "sqrt" | "cbrt" | "exp" | "exp2" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan"
+        | "sinh" | "cosh" | "tanh" | "rint" | "fabs" => NpOp::Float1(intrinsic_symbol(name)),
+        "arcsin" => NpOp::Float1("asin"),
+        "arccos" => NpOp::Float1("acos"),
+        "arctan" => NpOp::Float1("atan"),
+        "arcsinh" => NpOp::Float1("asinh"),
+        "arccosh" => NpOp::Float1("acosh"),
+        "arctanh" => NpOp::Float1("atanh"),
+        "arctan2" => NpOp::Float2("atan2"),
+        "hypot" => NpOp::Float2("hypot"),
+        "copysign" => NpOp::Float2("copysign"),
+        "fmod" => NpOp::Float2("fmod"),
+        "floor" => NpOp::Round("floor"),
+        "ceil" => NpOp::Round("ceil"),
+        "trunc" => NpOp::Round("trunc"),
+        "abs" | "absolute" => NpOp::Abs,
+        "negative" => NpOp::Negative,
+        "square" => NpOp::Square,
+        "sign" => NpOp::Sign,
+        "isnan" => NpOp::IsNan,
+        "isinf" => NpOp::IsInf,
+        "isfinite" => NpOp::IsFinite,
+        "minimum" => NpOp::Minimum,
+        "maximum" => NpOp::Maximum,
+        "fmin" => NpOp::Fmin,
+        "fmax" => NpOp::Fmax,
+        "power" => NpOp::Power,
+        _ => return None,
+    })
+}
+
+/// The `postc.math` symbol of a NumPy function named as libm names it.
+fn intrinsic_symbol(name: &str) -> &'static str {
+    const SAME: [&str; 17] = [
+        "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "sinh", "cosh",
+        "tanh", "rint", "fabs",
+    ];
+    SAME.iter().find(|s| **s == name).copied().expect("a libm name")
+}
+
+/// NumPy's float constants: Python floats (weak Float64), as in CPython.
+pub(super) fn numpy_constant(name: &str) -> Option<f64> {
+    Some(match name {
+        "pi" => std::f64::consts::PI,
+        "e" => std::f64::consts::E,
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        "euler_gamma" => 0.577_215_664_901_532_9,
+        _ => return None,
+    })
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// The CPython module a name is bound to (`np` for `import numpy as np`).
+    pub(super) fn boundary_module(&self, e: &Expr) -> Option<&'a str> {
+        match e {
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::BoundaryModule(m)) => Some(m.as_str()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `np.NAME(args)` on scalars.
+    pub(super) fn numpy_call(&mut self, op: NpOp, name: &str, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let shown = format!("numpy.{name}");
+        let n = op.arity();
+        if args.len() != n {
+            for a in args.iter() {
+                self.expr(a);
+            }
+            return self
+                .err(c, format!("`{shown}` takes {n} argument{}, not {}", if n == 1 { "" } else { "s" }, args.len()));
+        }
+        let mut vals = Vec::new();
+        for a in args.iter() {
+            vals.push((self.expr(a), a));
+        }
+        let mut common: Option<Scalar> = None;
+        for (v, a) in &vals {
+            let s = match v {
+                Val::Err => return Val::Err,
+                Val::Arr { .. } => {
+                    return self.err(
+                        *a,
+                        format!(
+                            "`{shown}` of an array is not supported in compiled code: NumPy functions take scalars \
+                             here (loop over the elements)"
+                        ),
+                    )
+                }
+                Val::Void => return self.err(*a, "this call returns nothing"),
+                Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+            };
+            if s.dtype.is_text() {
+                return self.err(*a, format!("`{shown}` takes numbers, not {}", s.dtype.name()));
+            }
+            common = match common {
+                None => Some(s),
+                Some(p) => match promote(p, s) {
+                    Some(q) => Some(q),
+                    None => {
+                        return self.err(c, format!("`{shown}` of {} and {}", p.dtype.name(), s.dtype.name()));
+                    }
+                },
+            };
+        }
+        // A ufunc gives a NumPy scalar: Python numbers (weak) become the
+        // dtype NumPy gives them, the rest meet by NEP 50 first.
+        let s = common.expect("one argument or more");
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        let k = kind(d);
+        let complex_ok = matches!(op, NpOp::Abs | NpOp::Negative | NpOp::Square);
+        if k == Kind::Complex && !complex_ok {
+            return self.err(c, format!("`{shown}` of {} is not supported in compiled code", d.name()));
+        }
+        let float_of = |d: DType| if kind(d) == Kind::Float { d } else { float_for(d) };
+        self.at(c);
+        match op {
+            NpOp::Float1(sym) | NpOp::Float2(sym) => {
+                if sym == "fmod" && k != Kind::Float {
+                    return self
+                        .err(c, format!("`{shown}` of {} is not supported in compiled code: pass floats", d.name()));
+                }
+                let rd = float_of(d);
+                let Some(xs) = self.operands(&vals, rd, c) else { return Val::Err };
+                self.intrinsic(sym, &xs, rd, c)
+            }
+            NpOp::Round(sym) => {
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                if k != Kind::Float {
+                    return Val::Num { v: xs[0], s: Scalar::strong(d), nonneg: vals[0].0.nonneg() };
+                }
+                self.intrinsic(sym, &xs, d, c)
+            }
+            NpOp::Abs => {
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                if k == Kind::Bool {
+                    return Val::Num { v: xs[0], s: Scalar::strong(d), nonneg: true };
+                }
+                let rd = d.complex_part().unwrap_or(d);
+                let n = self.fresh("abs");
+                let v = self.b.unary(Opcode::Abs, TypeId::scalar(rd), xs[0], &n);
+                Val::Num { v, s: Scalar::strong(rd), nonneg: kind(rd) == Kind::Float }
+            }
+            NpOp::Negative | NpOp::Sign if k == Kind::Bool => {
+                self.err(c, format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
+            }
+            NpOp::Negative => {
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let n = self.fresh("neg");
+                let v = self.b.unary(Opcode::Neg, TypeId::scalar(d), xs[0], &n);
+                Val::Num { v, s: Scalar::strong(d), nonneg: false }
+            }
+            NpOp::Square => {
+                // Bool squares as Int8, as NumPy's loops say.
+                let d = if k == Kind::Bool { DType::Int8 } else { d };
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let v = self.result(Opcode::Mul, d, xs[0], xs[0]);
+                Val::Num { v, s: Scalar::strong(d), nonneg: k != Kind::Complex }
+            }
+            NpOp::Sign => {
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let x = xs[0];
+                let lit = |f: f64| Val::Lit {
+                    lit: if k == Kind::Float { Lit::Float(f) } else { Lit::Int(f as i128) },
+                    s: Scalar::weak(d),
+                };
+                let one = self.materialize(&lit(1.0), d, c).expect("1 fits");
+                let zero = self.zero(d);
+                let ty = TypeId::scalar(d);
+                let pos = self.result(Opcode::Gt, DType::Bool, x, zero);
+                let v = if d.is_unsigned_int() {
+                    let n = self.fresh("sign");
+                    self.b.select(ty, pos, one, zero, &n)
+                } else {
+                    let minus = self.materialize(&lit(-1.0), d, c).expect("-1 fits");
+                    let neg = self.result(Opcode::Lt, DType::Bool, x, zero);
+                    // A float that is neither positive nor negative is a
+                    // zero (the sign is +0.0) or NaN (itself).
+                    let rest = if k == Kind::Float {
+                        let is_zero = self.result(Opcode::Eq, DType::Bool, x, zero);
+                        let n = self.fresh("sign");
+                        self.b.select(ty, is_zero, zero, x, &n)
+                    } else {
+                        zero
+                    };
+                    let n = self.fresh("sign");
+                    let v = self.b.select(ty, neg, minus, rest, &n);
+                    let n = self.fresh("sign");
+                    self.b.select(ty, pos, one, v, &n)
+                };
+                Val::Num { v, s: Scalar::strong(d), nonneg: false }
+            }
+            NpOp::IsNan | NpOp::IsInf | NpOp::IsFinite => {
+                if k != Kind::Float {
+                    // Integers are never NaN or infinite.
+                    return Val::Lit { lit: Lit::Bool(op == NpOp::IsFinite), s: Scalar::strong(DType::Bool) };
+                }
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let x = xs[0];
+                let v = if op == NpOp::IsNan {
+                    self.result(Opcode::Ne, DType::Bool, x, x)
+                } else {
+                    let n = self.fresh("mag");
+                    let mag = self.b.unary(Opcode::Abs, TypeId::scalar(d), x, &n);
+                    let inf = Val::Lit { lit: Lit::Float(f64::INFINITY), s: Scalar::weak(d) };
+                    let inf = self.materialize(&inf, d, c).expect("inf converts");
+                    // NaN is neither: `<` and `==` are false on it.
+                    let cmp = if op == NpOp::IsInf { Opcode::Eq } else { Opcode::Lt };
+                    self.result(cmp, DType::Bool, mag, inf)
+                };
+                Val::Num { v, s: Scalar::strong(DType::Bool), nonneg: true }
+            }
+            NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax => {
+                let min = matches!(op, NpOp::Minimum | NpOp::Fmin);
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let (a, b) = (xs[0], xs[1]);
+                let nonneg = if min {
+                    vals[0].0.nonneg() && vals[1].0.nonneg()
+                } else {
+                    vals[0].0.nonneg() || vals[1].0.nonneg()
+                };
+                let v = match k {
+                    Kind::Bool => self.result(if min { Opcode::And } else { Opcode::Or }, d, a, b),
+                    Kind::Float if matches!(op, NpOp::Fmin | NpOp::Fmax) => {
+                        return self.intrinsic(if min { "fmin" } else { "fmax" }, &xs, d, c);
+                    }
+                    _ => {
+                        // NumPy keeps `a` when it is better or NaN, else `b`
+                        // (so a NaN on either side wins).
+                        let better = self.result(if min { Opcode::Lt } else { Opcode::Gt }, DType::Bool, a, b);
+                        let pick_a = if k == Kind::Float {
+                            let nan = self.result(Opcode::Ne, DType::Bool, a, a);
+                            self.result(Opcode::Or, DType::Bool, better, nan)
+                        } else {
+                            better
+                        };
+                        let n = self.fresh(if min { "min" } else { "max" });
+                        self.b.select(TypeId::scalar(d), pick_a, a, b, &n)
+                    }
+                };
+                Val::Num { v, s: Scalar::strong(d), nonneg }
+            }
+            NpOp::Power => {
+                // NumPy's loops raise Bool to a power as Int8.
+                let d = if k == Kind::Bool { DType::Int8 } else { d };
+                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                // Strong operands: NumPy's semantics (`0.0 ** -1` is inf),
+                // not Python's.
+                let l = Val::Num { v: xs[0], s: Scalar::strong(d), nonneg: vals[0].0.nonneg() };
+                let r = Val::Num { v: xs[1], s: Scalar::strong(d), nonneg: vals[1].0.nonneg() };
+                self.binop(ast::Operator::Pow, l, r, c.range())
+            }
+        }
+    }
+
+    /// The arguments as IR values of `d`.
+    fn operands(&mut self, vals: &[(Val, &Expr)], d: DType, c: &ast::ExprCall) -> Option<Vec<ValueId>> {
+        let mut xs = Vec::new();
+        for (v, a) in vals {
+            xs.push(self.materialize(v, d, *a)?);
+        }
+        self.at(c);
+        Some(xs)
+    }
+
+    /// A call of the `postc.math` intrinsic `sym`, imported through the
+    /// module as `math.sym`, giving a NumPy scalar of `rd`.
+    fn intrinsic(&mut self, sym: &str, xs: &[ValueId], rd: DType, c: &ast::ExprCall) -> Val {
+        self.math_imports.insert(sym.to_owned());
+        self.at(c);
+        let n = self.fresh(sym);
+        let v = self.b.call(&format!("math.{sym}"), xs, Some(TypeId::scalar(rd)), &n);
+        Val::Num { v, s: Scalar::strong(rd), nonneg: false }
+    }
+}
