@@ -1241,9 +1241,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                self.get(length);
-                self.extend([I::I64Const(0), I::I64LtS]);
-                self.guard(v, "negative allocation length");
+                // A negative length is guarded by `insert-checks`.
                 let alloc = alloc_helper(self.t);
                 let p = self.local(ValType::I32);
                 let size = self.local(ValType::I64);
@@ -1318,22 +1316,9 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.jump(if_false);
                 self.push(I::End);
             }
-            InstData::Unreachable => {
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if after_noreturn {
-                    self.push(I::Unreachable);
-                } else {
-                    self.panic_with(v, "entered unreachable code", &[]);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.push(I::Unreachable),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())
