@@ -362,7 +362,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 match src {
                     Val::Arr { v, ty } => self.reduce(r, v, &ty, &shown, args[0], c),
                     Val::Err => Val::Err,
-                    _ => self.err(args[0], format!("{shown} takes an array here (of numbers, use `min`, `max`, `abs`)")),
+                    _ => self.err(args[0], format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)")),
                 }
             }
         }
@@ -401,7 +401,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Some(d) => Some(d),
             None => {
-                let shown = dotted(e).unwrap_or_else(|| construct_name(e).to_owned());
+                let shown = match e {
+                    Expr::StringLiteral(s) => format!("\"{}\"", s.value.to_str()),
+                    _ => dotted(e).unwrap_or_else(|| construct_name(e).to_owned()),
+                };
                 self.err(
                     e,
                     format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`"),
