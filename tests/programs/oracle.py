@@ -1142,6 +1142,34 @@ def _panics():
     for a, b in [(3, 4), (2, -1), (3, 41), (7, 10), (-3, 5), (2, 0), (0, 0)]:
         cases.append(Case(f"ipow_{a}_{b}", "ipow", [("Int64", a), ("Int64", b)], ipow_k))
 
+    def zero_power(a, b, where):
+        if a == 0 and b != 0 and (b.imag != 0 or b.real < 0):
+            raise Panic("zero to a negative or complex power", where)
+
+    def zpow(m, a, b):
+        zero_power(a[1], b[1], loc(P, "%r: Complex128 = pow"))
+        return ("Complex128", a[1] ** b[1])
+
+    for k, (a, b) in enumerate([(0j, -1 + 0j), (0j, 1j), (-0.0 + 0j, -2.5 + 0j), (0j, 2 + 0j), (0j, 0j), (2 + 0j, -1 + 0j)]):
+        cases.append(
+            Case(f"zpow_{k}", "zpow", [("Complex128", a), ("Complex128", b)], zpow, tol="rel=1e-13")
+        )
+
+    def zpow64(m, a, b):
+        zero_power(a[1], b[1], loc(P, "%r: Complex64 = pow"))
+        return ("Complex64", complex(np.complex64(complex(a[1]) ** complex(b[1]))))
+
+    for k, (a, b) in enumerate([(0j, -1 + 0j), (0j, 2 + 0j)]):
+        cases.append(Case(f"zpow64_{k}", "zpow64", [("Complex64", a), ("Complex64", b)], zpow64))
+
+    def alloc_len(m, n):
+        if n[1] < 0:
+            raise Panic("negative allocation length", loc(P, "%buf: Float64[] = alloc"))
+        return ("Int64", n[1])
+
+    for n in [3, 0, -1]:
+        cases.append(Case(f"alloc_len_{n}", "alloc_len", [("Int64", n)], alloc_len))
+
     unreach_fail = loc(P, "unreachable !loc")
 
     def must_be_positive(m, x):

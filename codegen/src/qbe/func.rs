@@ -626,13 +626,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                let mut lens = Vec::new();
-                for length in dims.iter() {
-                    let len = self.val(length);
-                    let neg = self.def('w', format!("csltl {len}, 0"));
-                    self.guard(v, &neg, "negative allocation length");
-                    lens.push(len);
-                }
+                // A negative extent is guarded by `insert-checks`.
+                let lens: Vec<String> = dims.iter().map(|length| self.val(length)).collect();
                 let n = self.val(v);
                 if let [len] = &lens[..] {
                     self.line(format!(
@@ -690,22 +685,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let c = self.val(cond);
                 self.line(format!("jnz {c}, @b{}, @b{}", if_true.as_u32(), if_false.as_u32()));
             }
-            InstData::Unreachable => {
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if after_noreturn {
-                    self.line("hlt");
-                } else {
-                    self.panic_now(v, "entered unreachable code", &[]);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.line("hlt"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())
@@ -997,22 +979,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let im = self.def('d', format!("add {p3}, {p4}"));
                     (re, im)
                 } else {
-                    if op == Opcode::Pow {
-                        // 0 ** (negative or complex) panics.
-                        let z1 = self.def('w', format!("ceqd {ar}, d_0"));
-                        let z2 = self.def('w', format!("ceqd {ai}, d_0"));
-                        let az = self.def('w', format!("and {z1}, {z2}"));
-                        let c1 = self.def('w', format!("cned {bi}, d_0"));
-                        let c2 = self.def('w', format!("cltd {br}, d_0"));
-                        let bb = self.def('w', format!("or {c1}, {c2}"));
-                        let e1 = self.def('w', format!("ceqd {br}, d_0"));
-                        let e2 = self.def('w', format!("ceqd {bi}, d_0"));
-                        let bz = self.def('w', format!("and {e1}, {e2}"));
-                        let nbz = self.def('w', format!("xor {bz}, 1"));
-                        let bad0 = self.def('w', format!("and {az}, {bb}"));
-                        let bad = self.def('w', format!("and {bad0}, {nbz}"));
-                        self.guard(v, &bad, "zero to a negative or complex power");
-                    }
+                    // Zero to a negative or complex power is guarded by
+                    // `insert-checks`.
                     let name = if op == Opcode::Div {
                         self.t.helper("postc_qbe_cdiv", h::complex_div)
                     } else {

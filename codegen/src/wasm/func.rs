@@ -1241,13 +1241,9 @@ impl<'t, 'p> FnW<'t, 'p> {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
+                // A negative extent is guarded by `insert-checks`.
                 let dims: Vec<ValueId> = dims.iter().collect();
                 let nd = dims.len() as i32;
-                for &length in &dims {
-                    self.get(length);
-                    self.extend([I::I64Const(0), I::I64LtS]);
-                    self.guard(v, "negative allocation length");
-                }
                 let alloc = alloc_helper(self.t);
                 let p = self.local(ValType::I32);
                 let size = self.local(ValType::I64);
@@ -1262,13 +1258,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                     self.extend([I::I64Const(1 << 32), I::I64GeU]);
                     self.guard(v, "allocation too large for the wasm memory");
                     self.get(length);
-                    self.extend([
-                        I::LocalGet(size),
-                        I::I64Mul,
-                        I::LocalTee(size),
-                        I::I64Const(1 << 32),
-                        I::I64GeU,
-                    ]);
+                    self.extend([I::LocalGet(size), I::I64Mul, I::LocalTee(size), I::I64Const(1 << 32), I::I64GeU]);
                     self.guard(v, "allocation too large for the wasm memory");
                 }
                 self.extend([
@@ -1337,22 +1327,9 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.jump(if_false);
                 self.push(I::End);
             }
-            InstData::Unreachable => {
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if after_noreturn {
-                    self.push(I::Unreachable);
-                } else {
-                    self.panic_with(v, "entered unreachable code", &[]);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.push(I::Unreachable),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())

@@ -151,13 +151,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (n, ty) in names {
             let Shape::Dims(dims) = &ty.shape else { continue };
-            let ext: Vec<ValueId> =
-                dims.iter()
-                    .map(|d| {
-                        let nm = self.fresh("ext");
-                        self.b.int(TypeId::INT64, d.unwrap_or(0) as i128, &nm)
-                    })
-                    .collect();
+            let ext: Vec<ValueId> = dims
+                .iter()
+                .map(|d| {
+                    let nm = self.fresh("ext");
+                    self.b.int(TypeId::INT64, d.unwrap_or(0) as i128, &nm)
+                })
+                .collect();
             let tid = self.types.intern(ty.clone());
             let nm = self.fresh("unbound");
             let init = self.b.alloc(tid, &ext, &nm);
@@ -209,10 +209,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let creates = !matches!(f, ArrFn::Reduce(_));
         if creates && self.decl.attrs.is_device() {
-            return self.err(
-                c,
-                format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"),
-            );
+            return self
+                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
         }
         // `dtype=` is the one keyword; the others (`axis=`, `out=`, `order=`,
         // `keepdims=`) are NumPy's but not compiled.
@@ -318,7 +316,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     _ => return self.err(args[0], format!("{shown} takes an array")),
                 };
                 let fill = if f == ArrFn::FullLike { Some(self.expr(args[1])) } else { None };
-                let Some(nd) = st.ndim() else { return self.err(args[0], "the number of axes of this array is not known") };
+                let Some(nd) = st.ndim() else {
+                    return self.err(args[0], "the number of axes of this array is not known");
+                };
                 let d = dtype.unwrap_or(st.dtype);
                 if d.is_text() {
                     return self.err(args[0], "arrays of Str or Bytes cannot be created in compiled code");
@@ -362,7 +362,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 match src {
                     Val::Arr { v, ty } => self.reduce(r, v, &ty, &shown, args[0], c),
                     Val::Err => Val::Err,
-                    _ => self.err(args[0], format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)")),
+                    _ => self.err(
+                        args[0],
+                        format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"),
+                    ),
                 }
             }
         }
@@ -699,7 +702,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let n = self.fresh("nonempty");
             let ok = self.b.binary(Opcode::Gt, TypeId::BOOL, count, z, &n);
             let msg = match r {
-                Red::ArgMin | Red::ArgMax => format!("ValueError: attempt to get {} of an empty sequence", r.numpy_name()),
+                Red::ArgMin | Red::ArgMax => {
+                    format!("ValueError: attempt to get {} of an empty sequence", r.numpy_name())
+                }
                 _ => format!(
                     "ValueError: zero-size array to reduction operation {} which has no identity",
                     r.numpy_name()
@@ -809,7 +814,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let nm = self.fresh("one");
-            let one = self.b.int(TypeId::INT64, 1, &nm);
+        let one = self.b.int(TypeId::INT64, 1, &nm);
         let f2 = self.result(Opcode::Add, DType::Int64, flat, one);
         self.b.set(flat, f2);
         self.loops_close(open, c);
@@ -818,7 +823,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let v = match r {
             Red::ArgMin | Red::ArgMax => best,
             Red::Mean => {
-                let ct = if kind(acc_d) == Kind::Complex { acc_d.complex_part().unwrap_or(DType::Float64) } else { acc_d };
+                let ct =
+                    if kind(acc_d) == Kind::Complex { acc_d.complex_part().unwrap_or(DType::Float64) } else { acc_d };
                 let nm = self.fresh("count");
                 let nf = self.b.cast(TypeId::scalar(ct), count, &nm);
                 let nf = if ct == acc_d {

@@ -156,14 +156,26 @@ pub(crate) fn lower_function(
     for (name, t) in &decl.params {
         let td = types.get(*t).clone();
         let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals
-            .insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false });
+        locals.insert(
+            name.clone(),
+            LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false },
+        );
     }
     for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
-        locals.insert(name.clone(), LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false });
+        locals.insert(
+            name.clone(),
+            LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false },
+        );
     }
     for name in assigned {
-        locals.entry(name).or_insert(LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false });
+        locals.entry(name).or_insert(LocalInfo {
+            ty: None,
+            fixed: false,
+            nonneg: true,
+            param: false,
+            poisoned: false,
+            rebound: false,
+        });
     }
     // Inference rounds: the lattice is finite and joins only go up.
     for _ in 0..16 {

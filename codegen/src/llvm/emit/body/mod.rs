@@ -1225,12 +1225,10 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
+                // A negative extent is guarded by `insert-checks`.
                 let mut ns = Vec::with_capacity(dims.len());
                 for length in dims.iter() {
-                    let n = self.ival(length)?;
-                    let neg = self.b.build_int_compare(IntPredicate::SLT, n, self.i64c(0), "")?;
-                    self.guard_panic(v, neg, "negative allocation length")?;
-                    ns.push(n);
+                    ns.push(self.ival(length)?);
                 }
                 let t = self.u.t;
                 let (code, bits, size) = (
@@ -1295,26 +1293,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     self.u.set_weights(br, w);
                 }
             }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
             InstData::Unreachable => {
-                // After a call that never returns nothing more is needed;
-                // anywhere else reaching it is a located panic.
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        // The compiler's own panic paths; a user's `noreturn`
-                        // function that returned would reach the panic.
-                        InstData::Call { callee, .. } => match self.resolve(callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.low.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if !after_noreturn {
-                    let loc = self.loc_text(v);
-                    let thunk =
-                        self.u.thunk("entered unreachable code", loc, (self.mid, self.m, self.f.body.loc(v)))?;
-                    self.b.build_call(thunk, &[], "")?;
-                }
                 self.b.build_unreachable()?;
             }
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
