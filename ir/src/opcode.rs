@@ -42,7 +42,7 @@ pub enum Format {
     Set,
     /// `a` = condition value, `b` = extra index of [if-true value, if-false value].
     Select,
-    /// `a` = length value.
+    /// `b` = extra index of [n, extent values...]: one extent per axis.
     Alloc,
     /// `a` = aggregate value, `b` = field (immediate, see [`crate::Field`]).
     GetField,
@@ -119,7 +119,8 @@ impl Format {
             Format::Param => (S::Imm, S::Imm, &[]),
             Format::Const => (S::Literal, S::Literal, &[]),
             Format::Binary | Format::Load | Format::Set => (S::Value, S::Value, &[]),
-            Format::Unary | Format::Let | Format::Alloc => (S::Value, S::Unused, &[]),
+            Format::Unary | Format::Let => (S::Value, S::Unused, &[]),
+            Format::Alloc => (S::Unused, S::Extra, &[I::Values]),
             Format::Axis | Format::GetField => (S::Value, S::Imm, &[]),
             Format::Store | Format::Select => (S::Value, S::Extra, &[I::Value, I::Value]),
             Format::SetField => (S::Value, S::Extra, &[I::Imm, I::Value]),
@@ -380,7 +381,7 @@ opcodes! {
     Set = "set", Set, Never, effects;
     /// `result = cond ? if_true : if_false`.
     Select = "select", Select, Never;
-    /// `result = alloc(result dtype, length)` from the per-call arena.
+    /// `result = alloc(result dtype, extents...)`: a zeroed C-order array from the per-call arena.
     Alloc = "alloc", Alloc, Always, checked;
     /// `result = aggregate.field` (`real` / `imag` of a complex value).
     GetField = "getfield", GetField, Never;

@@ -214,9 +214,9 @@ impl FunctionPass for InsertChecks {
                             || (opts.div_checks && d.is_signed_int() && const_int(body, right).is_none_or(|x| x < 0))))
                         || (d.is_complex() && !zero_power_settled(body, d, left, right))
                 }),
-                InstData::Alloc { length } => {
+                InstData::Alloc { dims } => dims.iter().any(|length| {
                     dtype_of(length).is_some_and(DType::is_signed_int) && const_int(body, length).is_none_or(|x| x < 0)
-                }
+                }),
                 // The call must be in the same block: a block's last
                 // instruction is its terminator, so only a block that starts
                 // at `v` has a call of another block (or of none) before it.
@@ -429,11 +429,19 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
             let o = if op == Opcode::Neg { OvfOp::Neg } else { OvfOp::Abs };
             overflow(c, o, &[operand], loc);
         }
-        InstData::Alloc { length } => {
-            let t = old.types[length].unwrap_or(TypeId::INT64);
-            let z = c.int_const(t, 0, "zero");
-            let ok = c.value(Opcode::Ge, TypeId::BOOL, [length.as_u32(), z.as_u32()], "len.ok", loc);
-            c.guard(ok, NEGATIVE_ALLOC_MESSAGE, &[], loc);
+        InstData::Alloc { dims } => {
+            // Every extent that may be negative.
+            for length in dims.iter() {
+                let signed =
+                    old.types[length].and_then(|t| DType::from_index(t.as_u32())).is_some_and(DType::is_signed_int);
+                if !signed || const_int(old, length).is_some_and(|x| x >= 0) {
+                    continue;
+                }
+                let t = old.types[length].unwrap_or(TypeId::INT64);
+                let z = c.int_const(t, 0, "zero");
+                let ok = c.value(Opcode::Ge, TypeId::BOOL, [length.as_u32(), z.as_u32()], "len.ok", loc);
+                c.guard(ok, NEGATIVE_ALLOC_MESSAGE, &[], loc);
+            }
         }
         InstData::Unreachable => c.panic(UNREACHABLE_MESSAGE, &[], loc),
         _ => {}

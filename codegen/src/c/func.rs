@@ -556,15 +556,24 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let e = format!("{} ? {} : {}", self.name(cond), self.name(if_true), self.name(if_false));
                 self.def(v, e);
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                // A negative length is guarded by `insert-checks`.
-                let n = self.name(length);
-                let e = format!("postc_alloc({n}, {code}, {bits}, {})", d.size_bytes());
+                // A negative extent is guarded by `insert-checks`.
+                let ns: Vec<String> = dims.iter().map(|x| self.name(x)).collect();
+                let e = if let [n] = &ns[..] {
+                    format!("postc_alloc({n}, {code}, {bits}, {})", d.size_bytes())
+                } else {
+                    format!(
+                        "postc_alloc_nd({}, (const int64_t[]){{{}}}, {code}, {bits}, {})",
+                        ns.len(),
+                        ns.join(", "),
+                        d.size_bytes()
+                    )
+                };
                 if self.used.contains(&v.as_u32()) {
                     self.def(v, e);
                 } else {

@@ -620,19 +620,33 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.label(&format!("sj{k}"));
                 let _ = n;
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                // A negative length is guarded by `insert-checks`.
-                let len = self.val(length);
+                // A negative extent is guarded by `insert-checks`.
+                let lens: Vec<String> = dims.iter().map(|length| self.val(length)).collect();
                 let n = self.val(v);
-                self.line(format!(
-                    "{n} =l call $postc_rt_alloc_array(l {len}, w {code}, w {bits}, l {})",
-                    d.size_bytes()
-                ));
+                if let [len] = &lens[..] {
+                    self.line(format!(
+                        "{n} =l call $postc_rt_alloc_array(l {len}, w {code}, w {bits}, l {})",
+                        d.size_bytes()
+                    ));
+                } else {
+                    // The extents go to the runtime through a stack slot.
+                    let buf = self.slot(8 * lens.len() as u32);
+                    for (k, len) in lens.iter().enumerate() {
+                        let at = self.def('l', format!("add {buf}, {}", 8 * k));
+                        self.line(format!("storel {len}, {at}"));
+                    }
+                    self.line(format!(
+                        "{n} =l call $postc_rt_alloc_nd(l {}, l {buf}, w {code}, w {bits}, l {})",
+                        lens.len(),
+                        d.size_bytes()
+                    ));
+                }
             }
             InstData::GetField { aggregate, field } => {
                 let d = self.dt(aggregate);

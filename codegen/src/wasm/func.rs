@@ -1122,26 +1122,35 @@ impl<'t, 'p> FnW<'t, 'p> {
                     ]);
                 }
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                // A negative length is guarded by `insert-checks`.
+                // A negative extent is guarded by `insert-checks`.
+                let dims: Vec<ValueId> = dims.iter().collect();
+                let nd = dims.len() as i32;
                 let alloc = alloc_helper(self.t);
                 let p = self.local(ValType::I32);
                 let size = self.local(ValType::I64);
-                // The tensor, its one extent, then the elements; the size
-                // must fit the 32-bit memory.
-                self.get(length);
-                self.extend([I::I64Const(1 << 32), I::I64GeU]);
-                self.guard(v, "allocation too large for the wasm memory");
-                self.get(length);
+                // The tensor, its extents, then the elements (16-byte
+                // aligned); the size must fit the 32-bit memory. Each
+                // extent and each partial product stays below 2**32, so
+                // no product overflows.
+                let data_off = (dl::SIZE + 8 * nd + 15) & !15;
+                self.extend([I::I64Const(d.size_bytes() as i64), I::LocalSet(size)]);
+                for &length in &dims {
+                    self.get(length);
+                    self.extend([I::I64Const(1 << 32), I::I64GeU]);
+                    self.guard(v, "allocation too large for the wasm memory");
+                    self.get(length);
+                    self.extend([I::LocalGet(size), I::I64Mul, I::LocalTee(size), I::I64Const(1 << 32), I::I64GeU]);
+                    self.guard(v, "allocation too large for the wasm memory");
+                }
                 self.extend([
-                    I::I64Const(d.size_bytes() as i64),
-                    I::I64Mul,
-                    I::I64Const(dl::SIZE as i64 + 8),
+                    I::LocalGet(size),
+                    I::I64Const(data_off as i64),
                     I::I64Add,
                     I::LocalTee(size),
                     I::I64Const(1 << 32),
@@ -1152,12 +1161,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([
                     I::LocalGet(p),
                     I::LocalGet(p),
-                    I::I32Const(dl::SIZE + 8),
+                    I::I32Const(data_off),
                     I::I32Add,
                     I::I32Store(mem(dl::DATA)),
                 ]);
                 self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
-                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::NDIM))]);
+                self.extend([I::LocalGet(p), I::I32Const(nd), I::I32Store(mem(dl::NDIM))]);
                 self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
                 self.extend([I::LocalGet(p), I::I32Const(bits as i32), I::I32Store8(mem(dl::BITS))]);
                 self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store16(mem(dl::LANES))]);
@@ -1168,9 +1177,11 @@ impl<'t, 'p> FnW<'t, 'p> {
                     I::I32Add,
                     I::I32Store(mem(dl::SHAPE)),
                 ]);
-                self.extend([I::LocalGet(p)]);
-                self.get(length);
-                self.push(I::I64Store(mem(dl::SIZE as u64)));
+                for (k, &length) in dims.iter().enumerate() {
+                    self.extend([I::LocalGet(p)]);
+                    self.get(length);
+                    self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * k as u64)));
+                }
                 self.push(I::LocalGet(p));
                 self.set(v);
             }
