@@ -325,6 +325,10 @@ opcodes! {
     Mod = "mod", Binary, IntResult, checked;
     /// `result = left ** right`.
     Pow = "pow", Binary, IntOrComplexResult, checked;
+    /// `result = left / right` on integers, rounded toward zero; `right` is never zero nor, when `left` is the dtype's minimum, -1 (what `legalize` makes of `fdiv`).
+    Quot = "quot", Binary, IntResult;
+    /// `result = left % right` on integers, taking `left`'s sign; `right` as for `quot`.
+    Rem = "rem", Binary, IntResult;
     /// `result = left == right`.
     Eq = "eq", Binary, Never;
     /// `result = left != right`.

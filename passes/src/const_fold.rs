@@ -97,7 +97,7 @@ fn always_panics(op: Opcode, rd: Option<DType>, y: Option<Scalar>) -> bool {
         return false;
     }
     match op {
-        Opcode::FDiv | Opcode::Mod => y == 0,
+        Opcode::FDiv | Opcode::Mod | Opcode::Quot | Opcode::Rem => y == 0,
         Opcode::Shl | Opcode::Shr | Opcode::Pow => y < 0,
         _ => false,
     }

@@ -642,6 +642,18 @@ def _floordiv():
         cases.append(Case(f"by_consts_{k}", "by_consts", [("Int64", x), ("UInt8", u), np.zeros(8, np.int64)], by_consts, outputs=(2,)))
     for x, y in [(7, 2), (-7, 2), (1, 3), (1, 0), (-1, 0), (0, 0), (-(2**31), -1)]:
         cases.append(Case(f"truediv_{x}_{y}", "truediv", [("Int32", x), ("Int32", y)], truediv))
+
+    def truncating(m, a, b):
+        q = abs(a[1]) // abs(b[1]) * (1 if (a[1] < 0) == (b[1] < 0) else -1)
+        return ("Int32", wrap(q * 1000 + (a[1] - q * b[1]), "Int32"))
+
+    def utruncating(m, a, b):
+        return ("UInt16", wrap(a[1] // b[1] * 100 + a[1] % b[1], "UInt16"))
+
+    for x, y in [(7, 2), (-7, 2), (7, -2), (-7, -2), (5, 7), (-5, 7), (0, -3), (-2000000, 3), (2000000, -1), (-(2**31), 2**31 - 1)]:
+        cases.append(Case(f"truncating_{x}_{y}", "truncating", [("Int32", x), ("Int32", y)], truncating))
+    for x, y in [(65535, 1000), (7, 3), (0, 9), (1000, 7)]:
+        cases.append(Case(f"utruncating_{x}_{y}", "utruncating", [("UInt16", x), ("UInt16", y)], utruncating))
     return cases
 
 

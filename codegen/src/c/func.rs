@@ -695,14 +695,10 @@ impl<'t, 'p> FnC<'t, 'p> {
                         format!("{x} / {y}")
                     }
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let name = self.t.helper(h::floor_divmod(od, op == Opcode::FDiv));
-                    format!("{name}({a}, {b})")
-                }
-                Opcode::Pow => {
-                    let name = self.t.helper(h::int_pow(od));
-                    format!("{name}({a}, {b})")
-                }
+                // `legalize` wrote integer `//`, `%` and `**` out in these;
+                // the divisor is never zero nor -1 with a minimal dividend.
+                Opcode::Quot => format!("({t})({a} / {b})"),
+                Opcode::Rem => format!("({t})({a} % {b})"),
                 Opcode::Eq => format!("{a} == {b}"),
                 Opcode::Ne => format!("{a} != {b}"),
                 Opcode::Lt => format!("{a} < {b}"),

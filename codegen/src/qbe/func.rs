@@ -858,15 +858,17 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         self.def(class(rd), format!("div {x}, {y}"))
                     }
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let div = op == Opcode::FDiv;
-                    let name = self.t.helper(&h::floor_divmod_name(c, signed, div), || h::floor_divmod(c, signed, div));
-                    let x = self.def(c, format!("call {name}({c} {a}, {c} {b})"));
-                    self.narrow(od, x)
-                }
-                Opcode::Pow => {
-                    let name = self.t.helper(&h::int_pow_name(c, signed), || h::int_pow(c, signed));
-                    let x = self.def(c, format!("call {name}({c} {a}, {c} {b})"));
+                // `legalize` wrote integer `//`, `%` and `**` out in these
+                // (on values extended to the class); the divisor is never
+                // zero nor -1 with a minimal dividend.
+                Opcode::Quot | Opcode::Rem => {
+                    let ins = match (op, signed) {
+                        (Opcode::Quot, true) => "div",
+                        (Opcode::Quot, false) => "udiv",
+                        (_, true) => "rem",
+                        (_, false) => "urem",
+                    };
+                    let x = self.def(c, format!("{ins} {a}, {b}"));
                     self.narrow(od, x)
                 }
                 Opcode::Eq => self.def('w', cmp("eq")),

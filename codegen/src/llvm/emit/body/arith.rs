@@ -193,10 +193,12 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                 let y = float(self.convert(b, od, rd)?)?;
                 self.b.build_float_div(x, y, "")?.into()
             }
-            Opcode::FDiv | Opcode::Mod => {
-                self.call_helper(Helper::FloorDivMod { bits, signed, div: op == Opcode::FDiv }, &[a, b])?
-            }
-            Opcode::Pow => self.call_helper(Helper::IntPow { bits, signed }, &[a, b])?,
+            // `legalize` wrote integer `//`, `%` and `**` out in these; the
+            // divisor is never zero nor -1 with a minimal dividend.
+            Opcode::Quot if signed => bl.build_int_signed_div(x, y, "")?.into(),
+            Opcode::Quot => bl.build_int_unsigned_div(x, y, "")?.into(),
+            Opcode::Rem if signed => bl.build_int_signed_rem(x, y, "")?.into(),
+            Opcode::Rem => bl.build_int_unsigned_rem(x, y, "")?.into(),
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
                 let p = match (op, signed) {
                     (Opcode::Eq, _) => IntPredicate::EQ,
