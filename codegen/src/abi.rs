@@ -107,6 +107,10 @@ pub const ARENA_ALLOC: &str = "postc_rt_arena_alloc";
 /// `DLManagedTensor`, whose first field is the `DLTensor`. A negative `n`
 /// counts as 0 (callers check it first).
 pub const ALLOC_ARRAY: &str = "postc_rt_alloc_array";
+/// `ptr @postc_rt_alloc_nd(i64 ndim, ptr dims, i8 code, i8 bits, i64
+/// elsize)`: a fresh zeroed compact C-order array of `ndim` axes whose
+/// extents are the `ndim` Int64s at `dims` (callers check them first).
+pub const ALLOC_ND: &str = "postc_rt_alloc_nd";
 /// `ptr @postc_rt_arena_export(ptr mark, ptr tensor)`: see the module docs.
 pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
 /// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by

@@ -203,13 +203,11 @@ fn prepare_with(program: &Program, options: &CodegenOptions, parallel: bool) -> 
 /// compile time stays linear in the program's size.
 pub const OPT_LIMIT: usize = 16_384;
 
-/// What a function costs an optimiser: its instructions, and for each
-/// `pow` the loop that the integer power helper inlines (loop analyses
-/// work on every loop of the function and on what each loop's result
-/// feeds, so loops weigh more than straight-line code).
+/// What a prepared function costs an optimiser: its instructions. An
+/// integer `pow` is a loop of about twenty of them by then (`legalize`),
+/// so the loops it makes count as what they are.
 pub fn optimiser_size(f: &postc_ir::Function) -> usize {
-    let pows = f.body.tags.iter().filter(|o| **o == postc_ir::Opcode::Pow).count();
-    f.body.num_insts() + 16 * pows
+    f.body.num_insts()
 }
 
 /// Whether `f` is compiled without optimisation: its [`optimiser_size`] is

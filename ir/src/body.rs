@@ -474,8 +474,9 @@ pub enum InstData<'a> {
         if_true: ValueId,
         if_false: ValueId,
     },
+    /// One extent per axis of the result.
     Alloc {
-        length: ValueId,
+        dims: ValueList<'a>,
     },
     GetField {
         aggregate: ValueId,
@@ -681,7 +682,10 @@ impl Body {
             Format::Let => InstData::Let { value: val(a) },
             Format::Set => InstData::Set { target: val(a), value: val(b) },
             Format::Select => InstData::Select { cond: val(a), if_true: val(ex(b)?), if_false: val(ex(b + 1)?) },
-            Format::Alloc => InstData::Alloc { length: val(a) },
+            Format::Alloc => {
+                let n = ex(b)?;
+                InstData::Alloc { dims: self.value_at(b + 1, n as usize)? }
+            }
             Format::GetField => InstData::GetField { aggregate: val(a), field: Field::from_u32(b)? },
             Format::SetField => {
                 InstData::SetField { aggregate: val(a), field: Field::from_u32(ex(b)?)?, value: val(ex(b + 1)?) }

@@ -193,8 +193,12 @@ impl FunctionBuilder {
         let e = self.extra(&[if_true.as_u32(), if_false.as_u32()]);
         self.push(Opcode::Select, Some(ty), [cond.as_u32(), e], Some(name))
     }
-    pub fn alloc(&mut self, ty: TypeId, length: ValueId, name: &str) -> ValueId {
-        self.push(Opcode::Alloc, Some(ty), [length.as_u32(), 0], Some(name))
+    /// A compact array with the extents `dims`, one per axis of `ty`.
+    pub fn alloc(&mut self, ty: TypeId, dims: &[ValueId], name: &str) -> ValueId {
+        let mut items = vec![dims.len() as u32];
+        items.extend(dims.iter().map(|d| d.as_u32()));
+        let e = self.extra(&items);
+        self.push(Opcode::Alloc, Some(ty), [0, e], Some(name))
     }
     pub fn getfield(&mut self, ty: TypeId, aggregate: ValueId, field: Field, name: &str) -> ValueId {
         self.push(Opcode::GetField, Some(ty), [aggregate.as_u32(), field as u32], Some(name))

@@ -30,6 +30,6 @@ pub use dtype::{DType, DTypeKind};
 pub use entity::{EntityId, IndexVec};
 pub use loc::{FileId, FileTable, Loc, SrcLoc};
 pub use module::{Constant, FuncAttrs, FuncId, Function, ImportedName, Module, ModuleId, Program};
-pub use opcode::{BinOp, Format, Item, Opcode, PayloadLayout, Slot, UnaryOp};
+pub use opcode::{BinOp, Format, Item, Opcode, PayloadLayout, Slot, Trap, UnaryOp, ValueSlots};
 pub use types::{Layout, Shape, TypeData, TypeId, TypeTable};
 pub use ufunc::UFuncSignature;

@@ -1,7 +1,13 @@
 //! The opcode table. Every opcode is declared once, here: its mnemonic in
 //! the text format, its operand format (which says how the two `u32` payload
-//! slots and the `extra` pool are used), and a doc line. The printer, parser
-//! and verifier are all driven from this table.
+//! slots and the `extra` pool are used), its effects (when it may trap,
+//! whether it has other side effects, whether `insert-checks` guards it) and
+//! a doc line. The printer, parser, verifier, the passes and the backends
+//! read these columns; no other list of opcode properties exists. Properties
+//! that depend on an instruction's operands or types (an integer result, a
+//! constant divisor) are refined by the reader from these columns.
+
+use crate::DType;
 
 /// How an instruction uses its payload `[a, b]` and the function's `extra`
 /// pool. "value" slots hold a [`crate::ValueId`], "block" slots a
@@ -36,7 +42,7 @@ pub enum Format {
     Set,
     /// `a` = condition value, `b` = extra index of [if-true value, if-false value].
     Select,
-    /// `a` = length value.
+    /// `b` = extra index of [n, extent values...]: one extent per axis.
     Alloc,
     /// `a` = aggregate value, `b` = field (immediate, see [`crate::Field`]).
     GetField,
@@ -113,7 +119,8 @@ impl Format {
             Format::Param => (S::Imm, S::Imm, &[]),
             Format::Const => (S::Literal, S::Literal, &[]),
             Format::Binary | Format::Load | Format::Set => (S::Value, S::Value, &[]),
-            Format::Unary | Format::Let | Format::Alloc => (S::Value, S::Unused, &[]),
+            Format::Unary | Format::Let => (S::Value, S::Unused, &[]),
+            Format::Alloc => (S::Unused, S::Extra, &[I::Values]),
             Format::Axis | Format::GetField => (S::Value, S::Imm, &[]),
             Format::Store | Format::Select => (S::Value, S::Extra, &[I::Value, I::Value]),
             Format::SetField => (S::Value, S::Extra, &[I::Imm, I::Value]),
@@ -129,12 +136,12 @@ impl Format {
     }
 
     /// Whether instructions of this format end a block.
-    pub fn is_terminator(self) -> bool {
+    pub const fn is_terminator(self) -> bool {
         matches!(self, Format::Return | Format::Br | Format::CondBr | Format::Unreachable)
     }
     /// Whether an instruction of this format may define a result (`Call`:
     /// only when it has a result type).
-    pub fn has_result(self) -> bool {
+    pub const fn has_result(self) -> bool {
         !matches!(
             self,
             Format::Store
@@ -147,16 +154,119 @@ impl Format {
                 | Format::Unreachable
         )
     }
+
+    /// Where the value operands of this format sit (see [`ValueSlots`]).
+    pub const fn value_slots(self) -> ValueSlots {
+        let l = self.layout();
+        match (l.a, l.b) {
+            (Slot::Value, Slot::Value) => ValueSlots::AB,
+            (Slot::Value, Slot::Unused | Slot::Imm) => ValueSlots::A,
+            (Slot::Unused | Slot::Imm | Slot::Literal, Slot::Unused | Slot::Imm | Slot::Literal) => ValueSlots::None,
+            _ => ValueSlots::Other,
+        }
+    }
+}
+
+/// How an opcode's payload slots hold values, for sweeps that only read or
+/// rewrite operands (use counts, renumbering): neither slot, the first, or
+/// both are value ids; anything else (`extra` items, blocks, void returns)
+/// is [`ValueSlots::Other`] and goes through [`Format::layout`]. One load
+/// instead of a `match` per instruction keeps those sweeps free of
+/// hard-to-predict branches.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum ValueSlots {
+    None,
+    A,
+    AB,
+    Other,
+}
+
+/// When an instruction may stop the program with a runtime error (a panic
+/// of the reference interpreter; a guarded panic in compiled code once
+/// `insert-checks` has run). Readers refine the column with the result
+/// type and the options (see [`Opcode::may_trap_with`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Trap {
+    /// Never.
+    Never,
+    /// With an integer result, when overflow checks are on (`add sub mul
+    /// neg abs`).
+    IntOverflow,
+    /// With an integer result (`fdiv mod shl shr`: a zero divisor, a
+    /// negative count).
+    IntResult,
+    /// With an integer result (a negative exponent, overflow) or a complex
+    /// one (zero to a negative or complex power): `pow`.
+    IntOrComplexResult,
+    /// Whatever the types: memory accesses, calls, allocations, and
+    /// `unreachable`.
+    Always,
+}
+
+impl Trap {
+    /// Whether an instruction of this kind with result dtype `result` (none
+    /// when unknown or void) may trap; `overflow_checks` as the pass option.
+    pub fn with(self, result: Option<DType>, overflow_checks: bool) -> bool {
+        let (int, complex) = match result {
+            Some(d) => (d.is_int(), d.is_complex()),
+            None => (false, false),
+        };
+        match self {
+            Trap::Never => false,
+            Trap::IntOverflow => overflow_checks && int,
+            Trap::IntResult => int,
+            Trap::IntOrComplexResult => int || complex,
+            Trap::Always => true,
+        }
+    }
+}
+
+/// The flags a row of the opcode table may carry after its trap column.
+const FLAGS: [&str; 2] = ["effects", "checked"];
+
+/// Whether `flags` holds `flag` (string equality, in a `const` context).
+const fn has_flag(flags: &[&str], flag: &str) -> bool {
+    let mut i = 0;
+    while i < flags.len() {
+        if flags[i].len() == flag.len() {
+            let (a, b) = (flags[i].as_bytes(), flag.as_bytes());
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether every flag of `flags` is one of [`FLAGS`]: a misspelt flag
+/// fails the build instead of reading as absent.
+const fn known_flags(flags: &[&str]) -> bool {
+    let mut i = 0;
+    while i < flags.len() {
+        if !has_flag(&FLAGS, flags[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 macro_rules! opcodes {
-    ($( #[doc = $doc:literal] $variant:ident = $mnemonic:literal, $format:ident; )*) => {
+    ($( #[doc = $doc:literal] $variant:ident = $mnemonic:literal, $format:ident, $trap:ident $(, $flag:ident)*; )*) => {
         /// An instruction's tag: one byte.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum Opcode {
             $( #[doc = $doc] $variant, )*
         }
+
+        $( const _: () = assert!(known_flags(&[$(stringify!($flag)),*]), "an unknown flag in the opcode table"); )*
 
         impl Opcode {
             pub const ALL: &'static [Opcode] = &[$(Opcode::$variant,)*];
@@ -173,99 +283,122 @@ macro_rules! opcodes {
             pub const fn doc(self) -> &'static str {
                 match self { $(Opcode::$variant => $doc.trim_ascii(),)* }
             }
+            /// When the instruction may trap (see [`Trap`]).
+            pub const fn trap(self) -> Trap {
+                match self { $(Opcode::$variant => Trap::$trap,)* }
+            }
+            /// Whether the instruction has an effect besides its result and
+            /// a trap: it writes memory or a local, calls, transfers
+            /// control, or (a parameter) is part of the signature.
+            pub const fn has_side_effects(self) -> bool {
+                match self { $(Opcode::$variant => has_flag(&[$(stringify!($flag)),*], "effects"),)* }
+            }
+            /// Whether `insert-checks` may guard the instruction with an
+            /// explicit check that panics (see `passes/src/insert_checks.rs`).
+            pub const fn is_checked(self) -> bool {
+                match self { $(Opcode::$variant => has_flag(&[$(stringify!($flag)),*], "checked"),)* }
+            }
         }
     };
 }
 
+// The columns: the variant, its mnemonic, its format, when it may trap
+// (a [`Trap`]), then its flags: `effects` (an effect besides its result and
+// a trap, so it is never removed) and `checked` (`insert-checks` may guard
+// it).
 opcodes! {
     /// A function parameter or ufunc core-dimension size.
-    Param = "param", Param;
+    Param = "param", Param, Never, effects;
     /// `result = literal`.
-    Const = "const", Const;
+    Const = "const", Const, Never;
     /// `result = left + right`; Str/Bytes concatenate.
-    Add = "add", Binary;
+    Add = "add", Binary, IntOverflow, checked;
     /// `result = left - right`.
-    Sub = "sub", Binary;
+    Sub = "sub", Binary, IntOverflow, checked;
     /// `result = left * right`.
-    Mul = "mul", Binary;
+    Mul = "mul", Binary, IntOverflow, checked;
     /// `result = left / right`, true division into a float or complex result.
-    Div = "div", Binary;
+    Div = "div", Binary, Never;
     /// `result = left // right`, floor division (toward negative infinity).
-    FDiv = "fdiv", Binary;
+    FDiv = "fdiv", Binary, IntResult, checked;
     /// `result = left % right`, the remainder takes the divisor's sign.
-    Mod = "mod", Binary;
+    Mod = "mod", Binary, IntResult, checked;
     /// `result = left ** right`.
-    Pow = "pow", Binary;
+    Pow = "pow", Binary, IntOrComplexResult, checked;
+    /// `result = left / right` on integers, rounded toward zero; `right` is never zero nor, when `left` is the dtype's minimum, -1 (what `legalize` makes of `fdiv`).
+    Quot = "quot", Binary, IntResult;
+    /// `result = left % right` on integers, taking `left`'s sign; `right` as for `quot`.
+    Rem = "rem", Binary, IntResult;
     /// `result = left == right`.
-    Eq = "eq", Binary;
+    Eq = "eq", Binary, Never;
     /// `result = left != right`.
-    Ne = "ne", Binary;
+    Ne = "ne", Binary, Never;
     /// `result = left < right`.
-    Lt = "lt", Binary;
+    Lt = "lt", Binary, Never;
     /// `result = left <= right`.
-    Le = "le", Binary;
+    Le = "le", Binary, Never;
     /// `result = left > right`.
-    Gt = "gt", Binary;
+    Gt = "gt", Binary, Never;
     /// `result = left >= right`.
-    Ge = "ge", Binary;
+    Ge = "ge", Binary, Never;
     /// `result = left and right`, on Bool.
-    And = "and", Binary;
+    And = "and", Binary, Never;
     /// `result = left or right`, on Bool.
-    Or = "or", Binary;
+    Or = "or", Binary, Never;
     /// `result = left & right`, on integers.
-    BAnd = "band", Binary;
+    BAnd = "band", Binary, Never;
     /// `result = left | right`, on integers.
-    BOr = "bor", Binary;
+    BOr = "bor", Binary, Never;
     /// `result = left ^ right`, on integers.
-    BXor = "bxor", Binary;
+    BXor = "bxor", Binary, Never;
     /// `result = left << right`, on integers; a negative count is an error.
-    Shl = "shl", Binary;
+    Shl = "shl", Binary, IntResult, checked;
     /// `result = left >> right`, arithmetic for signed integers.
-    Shr = "shr", Binary;
+    Shr = "shr", Binary, IntResult, checked;
     /// `result = -operand`.
-    Neg = "neg", Unary;
+    Neg = "neg", Unary, IntOverflow, checked;
     /// `result = not operand`, on Bool.
-    Not = "not", Unary;
+    Not = "not", Unary, Never;
     /// `result = abs(operand)`; complex gives the magnitude.
-    Abs = "abs", Unary;
+    Abs = "abs", Unary, IntOverflow, checked;
     /// `result = ~operand`, on integers.
-    Inv = "inv", Unary;
+    Inv = "inv", Unary, Never;
     /// `result = array[offset]`, the offset in bytes from the view origin.
-    Load = "load", Load;
+    Load = "load", Load, Always;
     /// `array[offset] = value`, the offset in bytes from the view origin.
-    Store = "store", Store;
+    Store = "store", Store, Always, effects;
     /// `result = array.shape[axis]`.
-    Dim = "dim", Axis;
+    Dim = "dim", Axis, Never;
     /// `result = array.strides[axis]`, in bytes.
-    Stride = "stride", Axis;
+    Stride = "stride", Axis, Never;
     /// `result = func(args...)`; no result for a void call.
-    Call = "call", Call;
+    Call = "call", Call, Always, effects;
     /// `result = (result dtype) operand`.
-    Cast = "cast", Unary;
+    Cast = "cast", Unary, Never;
     /// Declares the mutable local `result` and assigns it.
-    Let = "let", Let;
+    Let = "let", Let, Never;
     /// Assigns a mutable local declared by `let`, or a parameter.
-    Set = "set", Set;
+    Set = "set", Set, Never, effects;
     /// `result = cond ? if_true : if_false`.
-    Select = "select", Select;
-    /// `result = alloc(result dtype, length)` from the per-call arena.
-    Alloc = "alloc", Alloc;
+    Select = "select", Select, Never;
+    /// `result = alloc(result dtype, extents...)`: a zeroed C-order array from the per-call arena.
+    Alloc = "alloc", Alloc, Always, checked;
     /// `result = aggregate.field` (`real` / `imag` of a complex value).
-    GetField = "getfield", GetField;
+    GetField = "getfield", GetField, Never;
     /// `aggregate.field = value`, in place.
-    SetField = "setfield", SetField;
+    SetField = "setfield", SetField, Never, effects;
     /// `result = array[i, j, ...]`, one element index per axis.
-    IndexLoad = "index.load", IndexLoad;
+    IndexLoad = "index.load", IndexLoad, Always, checked;
     /// `array[i, j, ...] = value`, one element index per axis.
-    IndexStore = "index.store", IndexStore;
+    IndexStore = "index.store", IndexStore, Always, effects, checked;
     /// Returns from the function, with a value or without.
-    Return = "return", Return;
+    Return = "return", Return, Never, effects;
     /// Jumps to a block.
-    Br = "br", Br;
+    Br = "br", Br, Never, effects;
     /// Jumps to one of two blocks on a Bool condition.
-    CondBr = "condbr", CondBr;
-    /// Never reached (after a call that never returns).
-    Unreachable = "unreachable", Unreachable;
+    CondBr = "condbr", CondBr, Never, effects;
+    /// Never reached: follows a call that never returns, or panics.
+    Unreachable = "unreachable", Unreachable, Always, effects, checked;
 }
 
 /// Each opcode's payload layout, by opcode number: one load on the hot
@@ -281,11 +414,62 @@ static LAYOUTS: [PayloadLayout; Opcode::ALL.len()] = {
     t
 };
 
+/// Each opcode's [`ValueSlots`], by opcode number, for the same reason.
+static VALUE_SLOTS: [ValueSlots; Opcode::ALL.len()] = {
+    let mut t = [ValueSlots::Other; Opcode::ALL.len()];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        t[i] = Opcode::ALL[i].format().value_slots();
+        i += 1;
+    }
+    t
+};
+
+/// Whether each opcode may be removable, by opcode number: dce asks per
+/// instruction.
+static MAY_BE_REMOVABLE: [bool; Opcode::ALL.len()] = {
+    let mut t = [false; Opcode::ALL.len()];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let op = Opcode::ALL[i];
+        t[i] = op.has_result() && !op.has_side_effects() && !matches!(op.trap(), Trap::Always);
+        i += 1;
+    }
+    t
+};
+
 impl Opcode {
     /// The payload layout of this opcode's format.
     #[inline]
     pub fn layout(self) -> &'static PayloadLayout {
         &LAYOUTS[self as usize]
+    }
+    /// Where the value operands sit in the payload slots.
+    #[inline]
+    pub fn value_slots(self) -> ValueSlots {
+        VALUE_SLOTS[self as usize]
+    }
+    /// Whether an instruction of this opcode may define a result (`call`:
+    /// only when it has a result type).
+    pub const fn has_result(self) -> bool {
+        self.format().has_result()
+    }
+    /// Whether the instruction may trap with some result type or options.
+    pub const fn may_trap(self) -> bool {
+        !matches!(self.trap(), Trap::Never)
+    }
+    /// Whether an instruction of this opcode with result dtype `result` may
+    /// trap; `overflow_checks` as the pass option.
+    #[inline]
+    pub fn may_trap_with(self, result: Option<DType>, overflow_checks: bool) -> bool {
+        self.trap().with(result, overflow_checks)
+    }
+    /// Whether an instruction of this opcode whose result is unused may be
+    /// removed: it has a result and no side effect, and traps at most with
+    /// some result types (which [`Opcode::may_trap_with`] then rules out).
+    #[inline]
+    pub fn may_be_removable(self) -> bool {
+        MAY_BE_REMOVABLE[self as usize]
     }
 
     pub fn from_mnemonic(s: &str) -> Option<Opcode> {
@@ -294,7 +478,7 @@ impl Opcode {
     pub fn from_u8(b: u8) -> Option<Opcode> {
         Opcode::ALL.get(b as usize).copied()
     }
-    pub fn is_terminator(self) -> bool {
+    pub const fn is_terminator(self) -> bool {
         self.format().is_terminator()
     }
     /// The `BinOp` this opcode is, if any.
@@ -475,5 +659,103 @@ mod tests {
             assert_eq!(u.opcode().unary_op(), Some(u));
         }
         assert_eq!(Opcode::Cast.unary_op(), None);
+    }
+
+    #[test]
+    fn checked_opcodes_may_trap() {
+        // A guard exists to turn a trap into a located panic: an opcode that
+        // never traps has nothing to guard.
+        for op in Opcode::ALL {
+            if op.is_checked() {
+                assert!(op.may_trap(), "{op:?} is checked but never traps");
+            }
+        }
+    }
+
+    #[test]
+    fn opcodes_without_a_result_have_effects() {
+        // An instruction with neither a result nor an effect would do
+        // nothing; terminators transfer control.
+        for op in Opcode::ALL {
+            if !op.has_result() || op.is_terminator() {
+                assert!(op.has_side_effects(), "{op:?} has no result and no effect");
+            }
+        }
+    }
+
+    #[test]
+    fn removable_is_result_without_effects_or_certain_trap() {
+        for op in Opcode::ALL {
+            let want = op.has_result() && !op.has_side_effects() && op.trap() != Trap::Always;
+            assert_eq!(op.may_be_removable(), want, "{op:?}");
+            // A removable opcode that never traps is removable whatever
+            // its types and options.
+            if op.may_be_removable() && !op.may_trap() {
+                for d in DType::ALL {
+                    assert!(!op.may_trap_with(Some(d), true), "{op:?} on {d}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn trap_refinement_follows_the_column() {
+        for op in Opcode::ALL {
+            let any = DType::ALL.iter().any(|&d| op.may_trap_with(Some(d), true));
+            assert_eq!(any, op.may_trap(), "{op:?}");
+            // Without overflow checks only overflow-trapping opcodes change.
+            let ovf_only =
+                DType::ALL.iter().any(|&d| op.may_trap_with(Some(d), true) != op.may_trap_with(Some(d), false));
+            assert_eq!(ovf_only, op.trap() == Trap::IntOverflow, "{op:?}");
+        }
+        assert!(Opcode::FDiv.may_trap_with(Some(DType::Int32), false));
+        assert!(!Opcode::FDiv.may_trap_with(Some(DType::Float64), false));
+        assert!(Opcode::Pow.may_trap_with(Some(DType::Complex64), false));
+        assert!(!Opcode::Pow.may_trap_with(Some(DType::Float32), true));
+        assert!(!Opcode::Add.may_trap_with(Some(DType::Int64), false));
+        assert!(Opcode::Add.may_trap_with(Some(DType::Int64), true));
+        assert!(Opcode::Call.may_trap_with(None, false));
+    }
+
+    #[test]
+    fn effects_of_writes_calls_and_control() {
+        for op in Opcode::ALL {
+            let writes = matches!(op.format(), Format::Store | Format::Set | Format::SetField | Format::IndexStore);
+            let control = op.is_terminator() || op.format() == Format::Call;
+            if writes || control {
+                assert!(op.has_side_effects(), "{op:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn value_slots_agree_with_the_layout() {
+        for op in Opcode::ALL {
+            let l = op.layout();
+            let value = |s: Slot| s == Slot::Value;
+            let plain = |s: Slot| matches!(s, Slot::Unused | Slot::Imm | Slot::Literal);
+            let want = if value(l.a) && value(l.b) {
+                ValueSlots::AB
+            } else if value(l.a) && plain(l.b) {
+                ValueSlots::A
+            } else if plain(l.a) && plain(l.b) {
+                ValueSlots::None
+            } else {
+                ValueSlots::Other
+            };
+            assert_eq!(op.value_slots(), want, "{op:?}");
+            // Only `Other` may keep operands in `extra` or block slots.
+            if op.value_slots() != ValueSlots::Other {
+                assert!(l.extra.is_empty() && l.b != Slot::Extra, "{op:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn flags_are_recognised() {
+        assert!(known_flags(&["effects", "checked"]));
+        assert!(!known_flags(&["effect"]));
+        assert!(has_flag(&["checked"], "checked"));
+        assert!(!has_flag(&["checked"], "effects"));
     }
 }

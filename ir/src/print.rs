@@ -335,7 +335,8 @@ impl<'m> Printer<'m> {
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, q);
             }
-            Format::Unary | Format::Alloc => {
+            Format::Alloc => return false,
+            Format::Unary => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
             }
@@ -490,7 +491,16 @@ impl<'m> Printer<'m> {
                 self.s(", ");
                 self.value(b, right);
             }
-            InstData::Unary { operand, .. } | InstData::Cast { operand } | InstData::Alloc { length: operand } => {
+            InstData::Alloc { dims } => {
+                self.s("alloc ");
+                for (k, d) in dims.iter().enumerate() {
+                    if k > 0 {
+                        self.s(", ");
+                    }
+                    self.value(b, d);
+                }
+            }
+            InstData::Unary { operand, .. } | InstData::Cast { operand } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, operand);

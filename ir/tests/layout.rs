@@ -22,7 +22,7 @@ fn decoded(i: &InstData<'_>) -> (Vec<ValueId>, Vec<BlockId>) {
         InstData::Let { value } => v(&[*value]),
         InstData::Set { target, value } => v(&[*target, *value]),
         InstData::Select { cond, if_true, if_false } => v(&[*cond, *if_true, *if_false]),
-        InstData::Alloc { length } => v(&[*length]),
+        InstData::Alloc { dims } => (dims.iter().collect(), Vec::new()),
         InstData::GetField { aggregate, .. } => v(&[*aggregate]),
         InstData::SetField { aggregate, value, .. } => v(&[*aggregate, *value]),
         InstData::IndexLoad { array, indices } => (std::iter::once(*array).chain(indices.iter()).collect(), Vec::new()),

@@ -755,7 +755,7 @@ fn select_alloc_and_fields() {
             let pn = f.param("n", len);
             let e = f.create_block("entry");
             f.switch_to(e);
-            f.alloc(r, pn, "buf");
+            f.alloc(r, &[pn], "buf");
             f.ret(None);
         })
     };
@@ -766,7 +766,7 @@ fn select_alloc_and_fields() {
         let want = format!("`alloc` %buf: cannot allocate an array of {d}: arrays hold numbers and Bool");
         assert_eq!(alloc_of(I64, true, d), one(&want));
     }
-    assert_eq!(alloc(F64, true), one("`alloc` %buf: length %n must be an integer scalar, got Float64"));
+    assert_eq!(alloc(F64, true), one("`alloc` %buf: extent %n must be an integer scalar, got Float64"));
     assert_eq!(alloc(I64, false), one("`alloc` %buf: result type Float64 is not an array"));
 
     let fields = |agg: TypeId, part: TypeId| {

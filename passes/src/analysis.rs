@@ -3,7 +3,7 @@
 
 use postc_ir::body::{Body, ValueId};
 use postc_ir::cfg::{Cfg, DomTree};
-use postc_ir::EntityId;
+use postc_ir::{EntityId, ValueSlots};
 
 /// A set of analyses, as a pass declares what it needs and keeps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -41,7 +41,6 @@ impl UseCounts {
 
     /// [`UseCounts::compute`] into a reused buffer.
     pub fn compute_into(body: &Body, counts: &mut Vec<u32>) {
-        use crate::rewrite::{SLOTS, SLOTS_AB, SLOTS_NONE, SLOTS_OTHER};
         let n = body.num_insts();
         counts.clear();
         // A last slot absorbs ids out of range, so the common formats count
@@ -54,13 +53,13 @@ impl UseCounts {
                 continue;
             }
             for (i, (tag, &[x, y])) in tags[s..e].iter().zip(&ops[s..e]).enumerate() {
-                let slots = SLOTS[*tag as usize];
-                if slots == SLOTS_OTHER {
+                let slots = tag.value_slots();
+                if slots == ValueSlots::Other {
                     body.for_each_operand(ValueId::new(s + i), |x| counts[x.index().min(n)] += 1);
                     continue;
                 }
-                counts[(x as usize).min(n)] += (slots != SLOTS_NONE) as u32;
-                counts[(y as usize).min(n)] += (slots == SLOTS_AB) as u32;
+                counts[(x as usize).min(n)] += (slots != ValueSlots::None) as u32;
+                counts[(y as usize).min(n)] += (slots == ValueSlots::AB) as u32;
             }
         }
         counts.truncate(n);

@@ -99,7 +99,7 @@ impl FunctionPass for Cleanup {
             for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != BlockFate::Removed) {
                 let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
                 for i in s..e.max(s) {
-                    if !dce::may_be_removable(tags[i]) || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
+                    if !tags[i].may_be_removable() || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
                         dead[i] = false;
                         work.push(ValueId::new(i));
                     }

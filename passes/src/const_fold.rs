@@ -19,7 +19,7 @@ use postc_ir::interp::fold::{
 };
 use postc_ir::interp::Value;
 use postc_ir::opcode::Format;
-use postc_ir::{DType, EntityId, Function, Opcode, Shape, TypeId};
+use postc_ir::{DType, EntityId, Function, Opcode, Shape, Trap, TypeId};
 use std::cell::RefCell;
 
 pub struct ConstFold;
@@ -97,7 +97,7 @@ fn always_panics(op: Opcode, rd: Option<DType>, y: Option<Scalar>) -> bool {
         return false;
     }
     match op {
-        Opcode::FDiv | Opcode::Mod => y == 0,
+        Opcode::FDiv | Opcode::Mod | Opcode::Quot | Opcode::Rem => y == 0,
         Opcode::Shl | Opcode::Shr | Opcode::Pow => y < 0,
         _ => false,
     }
@@ -388,7 +388,7 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, a
         let result: Option<Value> = match op.format() {
             Format::Binary => {
                 let y = st.index(body, b);
-                if matches!(op, Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow)
+                if matches!(op.trap(), Trap::IntResult | Trap::IntOrComplexResult)
                     && always_panics(op, dtype(i), y.and_then(|k| st.fast_at(k)))
                 {
                     // Nothing after it in the block runs.

@@ -1,7 +1,7 @@
 //! `dce`: removes instructions whose results are never read and whose
-//! execution has no effect — no store, no call, no terminator, and nothing
-//! that can panic (integer division, shifts and powers, memory reads, and
-//! integer arithmetic when overflow is checked). Removal cascades: an
+//! execution has no effect — no side effect and no trap, as the opcode
+//! table says ([`Opcode::has_side_effects`], [`Opcode::trap`]) refined by
+//! the result type and the overflow-check option. Removal cascades: an
 //! operand whose last reader goes is considered in turn.
 
 use crate::analysis::{Analyses, AnalysisSet};
@@ -9,8 +9,7 @@ use crate::manager::FuncCx;
 use crate::rewrite::Rewriter;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, ValueId};
-use postc_ir::opcode::Format;
-use postc_ir::{EntityId, Function, Opcode, TypeTable};
+use postc_ir::{EntityId, Function, Trap, TypeTable};
 use std::cell::RefCell;
 
 pub struct Dce;
@@ -25,50 +24,18 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::CFG,
 };
 
-/// The opcodes whose format can decode to a removable instruction.
-static MAY_BE_REMOVABLE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < Opcode::ALL.len() {
-        let op = Opcode::ALL[i];
-        t[op as usize] = matches!(
-            op.format(),
-            Format::Const
-                | Format::Unary
-                | Format::Binary
-                | Format::Axis
-                | Format::Select
-                | Format::GetField
-                | Format::Let
-        );
-        i += 1;
-    }
-    t
-};
-
 /// Whether removing `v` (when its result is unused) cannot change what the
 /// program does.
 pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks: bool) -> bool {
     let op = body.tags[v];
-    if !MAY_BE_REMOVABLE[op as usize] {
+    if !op.may_be_removable() {
         return false;
     }
-    let int_result = || body.types[v].is_some_and(|t| types.try_get(t).is_some_and(|d| d.dtype.is_int()));
     // Decided from the opcode and the result type alone: no payload is
     // decoded.
-    match op.format() {
-        Format::Binary => match op {
-            Opcode::FDiv | Opcode::Mod | Opcode::Shl | Opcode::Shr | Opcode::Pow => !int_result(),
-            Opcode::Add | Opcode::Sub | Opcode::Mul => !(overflow_checks && int_result()),
-            _ => true,
-        },
-        // Casts saturate; only checked `neg`/`abs` can panic.
-        Format::Unary => {
-            op == Opcode::Cast || !(overflow_checks && matches!(op, Opcode::Neg | Opcode::Abs) && int_result())
-        }
-        // Constants, `dim`/`stride`, `let`, selects and field reads never
-        // have an effect.
-        _ => true,
+    op.trap() == Trap::Never || {
+        let dtype = body.types[v].and_then(|t| types.try_get(t)).map(|d| d.dtype);
+        !op.may_trap_with(dtype, overflow_checks)
     }
 }
 
@@ -120,7 +87,7 @@ fn run(
     dead.resize(n, false);
     work.clear();
     let tags = body.tags.raw();
-    work.extend((first..n).filter(|&i| uses[i] == 0 && MAY_BE_REMOVABLE[tags[i] as usize]).map(ValueId::new));
+    work.extend((first..n).filter(|&i| uses[i] == 0 && tags[i].may_be_removable()).map(ValueId::new));
     let any = cascade(body, cx, first, uses, dead, work);
     if !any {
         return false;
@@ -169,13 +136,6 @@ fn cascade(
         crate::rewrite::for_each_operand_fast(body, v, release);
     }
     any
-}
-
-/// Whether an instruction with this opcode may be removable (see
-/// [`is_removable`]).
-#[inline]
-pub(crate) fn may_be_removable(op: Opcode) -> bool {
-    MAY_BE_REMOVABLE[op as usize]
 }
 
 /// Removes the dead instructions (`dead[i]`, one flag per instruction) by

@@ -7,11 +7,25 @@
 //! - integer `fdiv` / `mod` by zero, negative `pow` exponents and negative
 //!   shift counts (option `div_checks`);
 //! - overflow of integer `add sub mul neg abs pow` (option
-//!   `overflow_checks`, on at -O0), through the `postc.ovf.*` built-ins.
+//!   `overflow_checks`, on at -O0), through the `postc.ovf.*` built-ins;
+//! - complex `pow` of zero to a negative or complex power, and a negative
+//!   `alloc` length (always: they are errors of the language, not options).
+//!
+//! Every `unreachable` that does not already follow a panic call (the
+//! pass's own, or one of `postc.panic`'s) gets a call of `postc.panic`
+//! with "entered unreachable code" and its location before it. Afterwards
+//! an `unreachable` that a run can reach always follows a call that never
+//! returns, so a backend lowers it to a bare trap.
 //!
 //! A check that the operands' constants settle is not emitted: a constant
 //! index within a static extent, a nonzero constant divisor, a
-//! non-negative constant count or exponent.
+//! non-negative constant count, exponent or length, a nonzero constant
+//! complex base or a constant complex exponent with a non-negative real
+//! part and no imaginary part.
+//!
+//! The recursion limit is not checked here: which calls count the depth
+//! depends on the whole program's call graph (`codegen/src/calls.rs`), and
+//! the count lives in each backend's thread-local storage.
 //!
 //! With bounds checks, an array parameter whose extents the checks read
 //! (see [`hoisted_extents`]) is also checked once on entry: no extent is
@@ -26,42 +40,18 @@ use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::{OvfOp, PANIC};
-use postc_ir::{DType, EntityId, Function, Opcode, SrcLoc, TypeId};
+use postc_ir::{DType, EntityId, Field, Function, Opcode, SrcLoc, TypeId};
 use smallvec::SmallVec;
 
 pub struct InsertChecks;
 
 pub static INFO: PassInfo = PassInfo {
     name: "insert-checks",
-    description: "insert bounds, division-by-zero and (at -O0) overflow checks that panic with their location",
+    description:
+        "insert bounds, division, power, allocation and (at -O0) overflow checks that panic with their location",
     scope: Scope::Function,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NAMES,
-};
-
-/// The opcodes that may need a check.
-static CHECKED: [bool; 256] = {
-    let mut t = [false; 256];
-    let ops = [
-        Opcode::IndexLoad,
-        Opcode::IndexStore,
-        Opcode::FDiv,
-        Opcode::Mod,
-        Opcode::Shl,
-        Opcode::Shr,
-        Opcode::Pow,
-        Opcode::Add,
-        Opcode::Sub,
-        Opcode::Mul,
-        Opcode::Neg,
-        Opcode::Abs,
-    ];
-    let mut i = 0;
-    while i < ops.len() {
-        t[ops[i] as usize] = true;
-        i += 1;
-    }
-    t
 };
 
 /// The weights of a guard: the valid edge is 2000 times likelier.
@@ -71,6 +61,15 @@ pub const GUARD_WEIGHTS: (u32, u32) = (2000, 1);
 pub fn bounds_message(axis: usize) -> String {
     format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}")
 }
+
+/// The message of complex zero raised to a negative or complex power.
+pub const ZERO_POWER_MESSAGE: &str = "zero to a negative or complex power";
+
+/// The message of an `alloc` with a negative length.
+pub const NEGATIVE_ALLOC_MESSAGE: &str = "negative allocation length";
+
+/// The message of an `unreachable` that a run reached.
+pub const UNREACHABLE_MESSAGE: &str = "entered unreachable code";
 
 /// The message of a negative extent of the array parameter `name`; `{}`
 /// is the extent.
@@ -125,6 +124,14 @@ impl Check<'_> {
         self.rw.emit(Opcode::CondBr, None, [ok.as_u32(), 0], &[pass.as_u32(), fail.as_u32(), wt, wf], None, loc);
         let fail_label = self.rw.fresh_name(&mut self.labels, &[b"panic"]);
         self.rw.begin_block_named(fail, fail_label);
+        self.panic(msg, args, loc);
+        self.rw.emit_with_name(Opcode::Unreachable, None, [0, 0], &[], None, loc);
+        let cont = self.rw.fresh_name(&mut self.labels, &[b"ok"]);
+        self.rw.begin_block_named(pass, cont);
+    }
+
+    /// Calls `postc.panic` with `msg` and `args`.
+    fn panic(&mut self, msg: &str, args: &[ValueId], loc: Option<SrcLoc>) {
         let mname = self.rw.fresh_name(&mut self.names, &[b"msg"]);
         // The function's checks with one message share its bytes.
         let payload = match self.messages.iter().find(|(m, _)| m == msg) {
@@ -145,9 +152,6 @@ impl Check<'_> {
             None => *self.panic.insert(self.rw.intern(PANIC)),
         };
         self.rw.emit_with_name(Opcode::Call, None, [callee, 0], &items, None, loc);
-        self.rw.emit_with_name(Opcode::Unreachable, None, [0, 0], &[], None, loc);
-        let cont = self.rw.fresh_name(&mut self.labels, &[b"ok"]);
-        self.rw.begin_block_named(pass, cont);
     }
 
     fn widen(&mut self, v: ValueId, from: Option<TypeId>, base: &str, loc: Option<SrcLoc>) -> ValueId {
@@ -169,9 +173,24 @@ impl FunctionPass for InsertChecks {
         let old = std::mem::take(&mut func.body);
         let body = &old;
         let dtype_of = |v: ValueId| body.types.get(v).copied().flatten().map(|t| cx.types.dtype(t));
+        // Which instructions start a block, computed at the first
+        // `unreachable` that follows a panic call.
+        let starts = std::cell::OnceCell::new();
+        let block_start = |v: ValueId| {
+            let starts = starts.get_or_init(|| {
+                let mut s = vec![false; body.num_insts()];
+                for d in body.blocks.iter() {
+                    if let Some(x) = s.get_mut(d.start as usize) {
+                        *x = true;
+                    }
+                }
+                s
+            });
+            starts.get(v.index()).copied().unwrap_or(false)
+        };
         let needs = |v: ValueId| -> bool {
             // The opcode alone rules out most instructions without decoding them.
-            if !CHECKED[body.tags[v] as usize] {
+            if !body.tags[v].is_checked() {
                 return false;
             }
             match body.inst(v) {
@@ -189,11 +208,19 @@ impl FunctionPass for InsertChecks {
                         && dtype_of(v).is_some_and(DType::is_signed_int)
                         && const_int(body, right).is_none_or(|x| x < 0)
                 }
-                InstData::Binary { op: Opcode::Pow, right, .. } => dtype_of(v).is_some_and(|d| {
-                    d.is_int()
+                InstData::Binary { op: Opcode::Pow, left, right } => dtype_of(v).is_some_and(|d| {
+                    (d.is_int()
                         && (opts.overflow_checks
-                            || (opts.div_checks && d.is_signed_int() && const_int(body, right).is_none_or(|x| x < 0)))
+                            || (opts.div_checks && d.is_signed_int() && const_int(body, right).is_none_or(|x| x < 0))))
+                        || (d.is_complex() && !zero_power_settled(body, d, left, right))
                 }),
+                InstData::Alloc { dims } => dims.iter().any(|length| {
+                    dtype_of(length).is_some_and(DType::is_signed_int) && const_int(body, length).is_none_or(|x| x < 0)
+                }),
+                // The call must be in the same block: a block's last
+                // instruction is its terminator, so only a block that starts
+                // at `v` has a call of another block (or of none) before it.
+                InstData::Unreachable => !after_panic_call(body, v) || block_start(v),
                 InstData::Binary { op: Opcode::Add | Opcode::Sub | Opcode::Mul, .. }
                 | InstData::Unary { op: Opcode::Neg | Opcode::Abs, .. } => {
                     opts.overflow_checks && dtype_of(v).is_some_and(DType::is_int)
@@ -381,6 +408,7 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
                     let ok = c.value(Opcode::Ge, TypeId::BOOL, [right.as_u32(), z.as_u32()], "count.ok", loc);
                     c.guard(ok, "negative shift count", &[], loc);
                 }
+                Opcode::Pow if cx.types.dtype(t).is_complex() => zero_power(c, cx, t, left, right, loc),
                 Opcode::Pow => {
                     if signed && opts.div_checks && const_int(old, right).is_none_or(|x| x < 0) {
                         let z = zero(c);
@@ -401,8 +429,83 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
             let o = if op == Opcode::Neg { OvfOp::Neg } else { OvfOp::Abs };
             overflow(c, o, &[operand], loc);
         }
+        InstData::Alloc { dims } => {
+            // Every extent that may be negative.
+            for length in dims.iter() {
+                let signed =
+                    old.types[length].and_then(|t| DType::from_index(t.as_u32())).is_some_and(DType::is_signed_int);
+                if !signed || const_int(old, length).is_some_and(|x| x >= 0) {
+                    continue;
+                }
+                let t = old.types[length].unwrap_or(TypeId::INT64);
+                let z = c.int_const(t, 0, "zero");
+                let ok = c.value(Opcode::Ge, TypeId::BOOL, [length.as_u32(), z.as_u32()], "len.ok", loc);
+                c.guard(ok, NEGATIVE_ALLOC_MESSAGE, &[], loc);
+            }
+        }
+        InstData::Unreachable => c.panic(UNREACHABLE_MESSAGE, &[], loc),
         _ => {}
     }
+}
+
+/// Panics when the complex `left ** right` (of type `t`) raises zero to a
+/// negative or complex power: `left == 0` and `right.imag != 0 or
+/// right.real < 0` (a NaN imaginary part counts as nonzero, as in the
+/// interpreter). The parts compare in the parts' own float type: zero and
+/// the signs are the same in every width.
+fn zero_power(c: &mut Check<'_>, cx: &FuncCx<'_>, t: TypeId, left: ValueId, right: ValueId, loc: Option<SrcLoc>) {
+    let part = TypeId::scalar(part_dtype(cx.types.dtype(t)));
+    let field = |c: &mut Check<'_>, x: ValueId, f: Field, base: &str| {
+        c.value(Opcode::GetField, part, [x.as_u32(), f as u32], base, loc)
+    };
+    let n = c.rw.fresh_name(&mut c.names, &[b"fzero"]);
+    let zero = c.rw.emit_const_with_name(part, Literal::Float(0), Some(n), None);
+    let (ar, ai) = (field(c, left, Field::Real, "base.re"), field(c, left, Field::Imag, "base.im"));
+    let (br, bi) = (field(c, right, Field::Real, "exp.re"), field(c, right, Field::Imag, "exp.im"));
+    let cmp = |c: &mut Check<'_>, op: Opcode, x: ValueId, base: &str| {
+        c.value(op, TypeId::BOOL, [x.as_u32(), zero.as_u32()], base, loc)
+    };
+    let (zr, zi) = (cmp(c, Opcode::Eq, ar, "base.re.zero"), cmp(c, Opcode::Eq, ai, "base.im.zero"));
+    let base_zero = c.value(Opcode::And, TypeId::BOOL, [zr.as_u32(), zi.as_u32()], "base.zero", loc);
+    let (ci, cr) = (cmp(c, Opcode::Ne, bi, "exp.complex"), cmp(c, Opcode::Lt, br, "exp.neg"));
+    let bad_exp = c.value(Opcode::Or, TypeId::BOOL, [ci.as_u32(), cr.as_u32()], "exp.bad", loc);
+    let bad = c.value(Opcode::And, TypeId::BOOL, [base_zero.as_u32(), bad_exp.as_u32()], "zero.pow", loc);
+    let ok = c.value(Opcode::Not, TypeId::BOOL, [bad.as_u32(), 0], "pow.ok", loc);
+    c.guard(ok, ZERO_POWER_MESSAGE, &[], loc);
+}
+
+/// The float type of a complex dtype's parts.
+fn part_dtype(d: DType) -> DType {
+    if d == DType::Complex64 {
+        DType::Float32
+    } else {
+        DType::Float64
+    }
+}
+
+/// Whether the constants among the operands of the complex `left ** right`
+/// (of dtype `d`) rule out zero to a negative or complex power: a nonzero
+/// base, or an exponent with no imaginary part and a real part that is not
+/// negative.
+fn zero_power_settled(body: &postc_ir::Body, d: DType, left: ValueId, right: ValueId) -> bool {
+    let parts = |v: ValueId| match body.inst(v) {
+        InstData::Const(Literal::Complex(re, im)) if d == DType::Complex64 => {
+            Some((f32::from_bits(re as u32) as f64, f32::from_bits(im as u32) as f64))
+        }
+        InstData::Const(Literal::Complex(re, im)) => Some((f64::from_bits(re), f64::from_bits(im))),
+        _ => None,
+    };
+    parts(left).is_some_and(|(re, im)| re != 0.0 || im != 0.0)
+        || parts(right).is_some_and(|(re, im)| im == 0.0 && (re >= 0.0 || re.is_nan()))
+}
+
+/// Whether the instruction before `v` calls a function that panics: of
+/// `postc.panic`, or of a panic path that `cold-outline` moved out of line.
+fn after_panic_call(body: &postc_ir::Body, v: ValueId) -> bool {
+    let Some(prev) = v.as_u32().checked_sub(1).map(ValueId::from_u32) else { return false };
+    body.tags[prev] == Opcode::Call
+        && matches!(body.inst(prev), InstData::Call { callee, .. }
+            if callee == PANIC || callee.starts_with(crate::cold_outline::THUNK_PREFIX))
 }
 
 /// The value of an integer constant.

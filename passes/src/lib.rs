@@ -12,6 +12,7 @@ pub mod const_fold;
 pub mod dce;
 pub mod insert_checks;
 pub mod irce;
+pub mod legalize;
 mod loop_copy;
 pub mod manager;
 pub mod rewrite;
@@ -103,6 +104,7 @@ pub fn registry() -> Vec<Registration> {
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
+        (&legalize::INFO, || Pass::Function(Box::new(legalize::Legalize))),
         (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),

@@ -118,9 +118,9 @@ pub fn parse_pipeline(text: &str) -> Result<PassManager, Vec<Diagnostic>> {
 /// is unused.
 pub fn default_pipeline(level: u8) -> &'static str {
     match level {
-        0 => "outline-parallel,insert-checks,stride-lower,verify,cold-outline",
+        0 => "outline-parallel,insert-checks,stride-lower,legalize,verify,cold-outline",
         1 => {
-            "outline-parallel,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,stride-version,simplify-cfg,dce,cold-outline"
+            "outline-parallel,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
         }
         _ => concat!(
             "outline-parallel,cleanup,",
@@ -128,7 +128,7 @@ pub fn default_pipeline(level: u8) -> &'static str {
             "const-fold,strength-reduce,select-fold,simplify-cfg,dce,",
             "irce,stride-version,",
             "const-fold,select-fold,simplify-cfg,dce,",
-            "cold-outline"
+            "legalize,cold-outline"
         ),
     }
 }

@@ -9,7 +9,7 @@
 //! to its final position in one sweep.
 
 use postc_ir::body::{operand_places, BlockData, BlockId, Body, Literal, NameId, NamePool, OperandAt, ValueId};
-use postc_ir::opcode::{Format, Opcode, Slot};
+use postc_ir::opcode::{Format, Opcode, Slot, ValueSlots};
 use postc_ir::{DType, EntityId, Function, SrcLoc, TypeId};
 use smallvec::SmallVec;
 use std::cell::RefCell;
@@ -94,10 +94,10 @@ fn body_like(old: &Body) -> Body {
 #[inline]
 pub(crate) fn for_each_operand_fast(body: &Body, v: ValueId, mut f: impl FnMut(ValueId)) {
     let [a, b] = body.ops[v];
-    match SLOTS[body.tags[v] as usize] {
-        SLOTS_NONE => {}
-        SLOTS_A => f(ValueId::from_u32(a)),
-        SLOTS_AB => {
+    match body.tags[v].value_slots() {
+        ValueSlots::None => {}
+        ValueSlots::A => f(ValueId::from_u32(a)),
+        ValueSlots::AB => {
             f(ValueId::from_u32(a));
             f(ValueId::from_u32(b));
         }
@@ -117,33 +117,6 @@ fn give_maps(m: Maps) {
         }
     });
 }
-
-/// How an opcode's payload slots hold values, for sweeps that only read or
-/// rewrite operands: neither slot, the first, or both are value ids;
-/// anything else (`extra` items, blocks, void returns) is [`SLOTS_OTHER`]
-/// and goes through the opcode's format. One load instead of a `match` per
-/// instruction keeps those sweeps free of hard-to-predict branches.
-pub(crate) const SLOTS_NONE: u8 = 0;
-pub(crate) const SLOTS_A: u8 = 1;
-pub(crate) const SLOTS_AB: u8 = 2;
-pub(crate) const SLOTS_OTHER: u8 = 3;
-
-pub(crate) static SLOTS: [u8; 256] = {
-    let mut t = [SLOTS_OTHER; 256];
-    let mut i = 0;
-    while i < Opcode::ALL.len() {
-        let op = Opcode::ALL[i];
-        let l = op.format().layout();
-        t[op as usize] = match (l.a, l.b) {
-            (Slot::Value, Slot::Value) => SLOTS_AB,
-            (Slot::Value, Slot::Unused | Slot::Imm) => SLOTS_A,
-            (Slot::Unused | Slot::Imm | Slot::Literal, Slot::Unused | Slot::Imm | Slot::Literal) => SLOTS_NONE,
-            _ => SLOTS_OTHER,
-        };
-        i += 1;
-    }
-    t
-};
 
 pub struct Rewriter<'a> {
     old: &'a Body,
@@ -1074,10 +1047,10 @@ pub(crate) fn remap_operands(body: &mut Body, old_extra: &[u32], map: impl Fn(u3
     let extra = &mut body.extra;
     for (tag, ops) in body.tags.raw().iter().zip(body.ops.raw_mut().iter_mut()) {
         let [a, b] = *ops;
-        let slots = SLOTS[*tag as usize];
-        if slots != SLOTS_OTHER {
+        let slots = tag.value_slots();
+        if slots != ValueSlots::Other {
             let (ma, mb) = (map(a), map(b));
-            *ops = [if slots != SLOTS_NONE { ma } else { a }, if slots == SLOTS_AB { mb } else { b }];
+            *ops = [if slots != ValueSlots::None { ma } else { a }, if slots == ValueSlots::AB { mb } else { b }];
             continue;
         }
         let mut values: SmallVec<[OperandAt; 8]> = SmallVec::new();

@@ -38,7 +38,7 @@ impl FunctionPass for StrengthReduce {
         &INFO
     }
 
-    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, _analyses: &mut Analyses) -> bool {
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
         let body = &func.body;
         let tags = body.tags.raw();
         if !tags.iter().any(|&t| t == Opcode::FDiv || t == Opcode::Mod) {
@@ -52,7 +52,10 @@ impl FunctionPass for StrengthReduce {
         if found.is_empty() {
             return false;
         }
-        rebuild(func, &found);
+        let start = analyses.name_start(&func.body);
+        let next = rebuild(func, &found, start);
+        // It keeps the names: the first free `$N` is past the new constants'.
+        analyses.set_name_start(Some(next));
         true
     }
 }
@@ -88,10 +91,11 @@ fn reduce(cx: &FuncCx<'_>, body: &Body, v: ValueId) -> Option<Reduced> {
 
 /// Replaces each found instruction by its constant and its shift or mask,
 /// in place in its block; the old instruction's uses read the new one.
-fn rebuild(func: &mut Function, found: &[(ValueId, Reduced)]) {
+/// New names start at `$start`; returns the first free `N` after them.
+fn rebuild(func: &mut Function, found: &[(ValueId, Reduced)], start: u64) -> u64 {
     let old = std::mem::take(&mut func.body);
     let mut rw = Rewriter::new(&old);
-    let mut names = NameGen::new(&old);
+    let mut names = NameGen::starting_at(start);
     let mut next = found.iter().peekable();
     for b in old.blocks.ids() {
         rw.begin_old_block(b);
@@ -113,4 +117,5 @@ fn rebuild(func: &mut Function, found: &[(ValueId, Reduced)]) {
     }
     func.body = rw.finish();
     crate::rewrite::recycle(old);
+    names.peek()
 }

@@ -61,7 +61,7 @@ fn transform(m: &Module, pipeline: &str, options: &PassOptions) -> Result<Module
 }
 
 /// The configurations every module is checked under: each pass on its own
-/// (stride-lower and irce after insert-checks, stride-version after
+/// (stride-lower, irce and legalize after insert-checks, stride-version after
 /// the three) at -O0 and -O2 options, and each
 /// default pipeline with its level's options.
 fn configurations() -> Vec<(String, PassOptions)> {
@@ -71,6 +71,9 @@ fn configurations() -> Vec<(String, PassOptions)> {
         let pipeline = match info.name {
             "stride-lower" => "insert-checks,stride-lower".to_owned(),
             "irce" => "insert-checks,irce".to_owned(),
+            // Without the checks before it, a zero divisor gives 0 where
+            // the interpreter panics.
+            "legalize" => "insert-checks,legalize".to_owned(),
             "stride-version" => "insert-checks,stride-lower,irce,stride-version".to_owned(),
             _ => info.name.to_owned(),
         };

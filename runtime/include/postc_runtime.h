@@ -69,6 +69,9 @@ void *postc_rt_arena_alloc(int64_t bytes);
 /* A fresh zeroed 1-D array of `n` elements (negative counts as 0) in the
  * arena: the result is its DLManagedTensor (the DLTensor first). */
 void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize);
+/* A fresh zeroed compact C-order array of `ndim` (1 to 64) axes with the
+ * extents `dims` (negative ones count as 0) in the arena. */
+void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize);
 /* Detaches the array `tensor` from the arena (or wraps a tensor the arena
  * does not own in a new header sharing its data), releases the arena to
  * `mark` and returns the DLManagedTensor the caller owns. */

@@ -76,6 +76,42 @@ void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize
   return m;
 }
 
+void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize) {
+  /* The shape follows the DLManagedTensor, the data follows the shape
+   * (rounded up to 16 bytes); the count is checked for overflow axis by
+   * axis. */
+  uint64_t nd = ndim < 1 ? 1 : (uint64_t)ndim;
+  if (nd > 64) {
+    postc_rt_oom();
+  }
+  uint64_t count = 1;
+  for (uint64_t k = 0; k < nd; k++) {
+    uint64_t d = dims[k] < 0 ? 0 : (uint64_t)dims[k];
+    if (__builtin_mul_overflow(count, d, &count)) {
+      postc_rt_oom();
+    }
+  }
+  uint64_t prefix = MANAGED + ((8 * nd + 15) & ~(uint64_t)15);
+  uint64_t bytes;
+  if (__builtin_mul_overflow(count, (uint64_t)elsize, &bytes) || bytes > (uint64_t)INT64_MAX - prefix) {
+    postc_rt_oom();
+  }
+  rt_managed *m = postc_rt_arena_alloc((int64_t)(bytes + prefix));
+  int64_t *shape = (int64_t *)((char *)m + MANAGED);
+  m->dl_tensor.data = (char *)m + prefix;
+  m->dl_tensor.device_type = 1; /* kDLCPU */
+  m->dl_tensor.ndim = (int32_t)nd;
+  m->dl_tensor.code = code;
+  m->dl_tensor.bits = bits;
+  m->dl_tensor.lanes = 1;
+  m->dl_tensor.shape = shape;
+  for (uint64_t k = 0; k < nd; k++) {
+    shape[k] = dims[k] < 0 ? 0 : dims[k];
+  }
+  m->deleter = managed_deleter;
+  return m;
+}
+
 void postc_rt_arena_adopt(void *managed) {
   if (managed) {
     block *b = (block *)((char *)managed - HEADER);

@@ -107,3 +107,27 @@ entry:
   %r: Float64 = div %a, %b
   return %r
 }
+
+; The truncating primitives that `legalize` writes integer `//` and `%`
+; in: `quot` rounds toward zero, `rem` takes the dividend's sign (never by
+; zero, nor MIN by -1). Returns q * 1000 + r.
+func truncating(%a: Int32, %b: Int32) -> Int32 {
+entry:
+  %q: Int32 = quot %a, %b
+  %r: Int32 = rem %a, %b
+  %k: Int32 = const 1000
+  %qk: Int32 = mul %q, %k
+  %s: Int32 = add %qk, %r
+  return %s
+}
+
+; The unsigned ones.
+func utruncating(%a: UInt16, %b: UInt16) -> UInt16 {
+entry:
+  %q: UInt16 = quot %a, %b
+  %r: UInt16 = rem %a, %b
+  %k: UInt16 = const 100
+  %qk: UInt16 = mul %q, %k
+  %s: UInt16 = add %qk, %r
+  return %s
+}

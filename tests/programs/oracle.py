@@ -642,6 +642,18 @@ def _floordiv():
         cases.append(Case(f"by_consts_{k}", "by_consts", [("Int64", x), ("UInt8", u), np.zeros(8, np.int64)], by_consts, outputs=(2,)))
     for x, y in [(7, 2), (-7, 2), (1, 3), (1, 0), (-1, 0), (0, 0), (-(2**31), -1)]:
         cases.append(Case(f"truediv_{x}_{y}", "truediv", [("Int32", x), ("Int32", y)], truediv))
+
+    def truncating(m, a, b):
+        q = abs(a[1]) // abs(b[1]) * (1 if (a[1] < 0) == (b[1] < 0) else -1)
+        return ("Int32", wrap(q * 1000 + (a[1] - q * b[1]), "Int32"))
+
+    def utruncating(m, a, b):
+        return ("UInt16", wrap(a[1] // b[1] * 100 + a[1] % b[1], "UInt16"))
+
+    for x, y in [(7, 2), (-7, 2), (7, -2), (-7, -2), (5, 7), (-5, 7), (0, -3), (-2000000, 3), (2000000, -1), (-(2**31), 2**31 - 1)]:
+        cases.append(Case(f"truncating_{x}_{y}", "truncating", [("Int32", x), ("Int32", y)], truncating))
+    for x, y in [(65535, 1000), (7, 3), (0, 9), (1000, 7)]:
+        cases.append(Case(f"utruncating_{x}_{y}", "utruncating", [("UInt16", x), ("UInt16", y)], utruncating))
     return cases
 
 
@@ -1141,6 +1153,34 @@ def _panics():
         cases.append(Case(f"imod_{a}_{b}", "imod", [("UInt32", a), ("UInt32", b)], imod))
     for a, b in [(3, 4), (2, -1), (3, 41), (7, 10), (-3, 5), (2, 0), (0, 0)]:
         cases.append(Case(f"ipow_{a}_{b}", "ipow", [("Int64", a), ("Int64", b)], ipow_k))
+
+    def zero_power(a, b, where):
+        if a == 0 and b != 0 and (b.imag != 0 or b.real < 0):
+            raise Panic("zero to a negative or complex power", where)
+
+    def zpow(m, a, b):
+        zero_power(a[1], b[1], loc(P, "%r: Complex128 = pow"))
+        return ("Complex128", a[1] ** b[1])
+
+    for k, (a, b) in enumerate([(0j, -1 + 0j), (0j, 1j), (-0.0 + 0j, -2.5 + 0j), (0j, 2 + 0j), (0j, 0j), (2 + 0j, -1 + 0j)]):
+        cases.append(
+            Case(f"zpow_{k}", "zpow", [("Complex128", a), ("Complex128", b)], zpow, tol="rel=1e-13")
+        )
+
+    def zpow64(m, a, b):
+        zero_power(a[1], b[1], loc(P, "%r: Complex64 = pow"))
+        return ("Complex64", complex(np.complex64(complex(a[1]) ** complex(b[1]))))
+
+    for k, (a, b) in enumerate([(0j, -1 + 0j), (0j, 2 + 0j)]):
+        cases.append(Case(f"zpow64_{k}", "zpow64", [("Complex64", a), ("Complex64", b)], zpow64))
+
+    def alloc_len(m, n):
+        if n[1] < 0:
+            raise Panic("negative allocation length", loc(P, "%buf: Float64[] = alloc"))
+        return ("Int64", n[1])
+
+    for n in [3, 0, -1]:
+        cases.append(Case(f"alloc_len_{n}", "alloc_len", [("Int64", n)], alloc_len))
 
     unreach_fail = loc(P, "unreachable !loc")
 

@@ -1,6 +1,7 @@
 ; Runtime panics with their messages and locations: index out of bounds
 ; (explicit and implicit locations), division and modulo by zero, negative
-; exponent, and unreachable code after a call that never returns.
+; exponent, complex zero to a negative or complex power, a negative
+; allocation length, and unreachable code after a call that never returns.
 module panics
 
 func get(%a: Float64[]Shape[?], %i: Int64) -> Float64 {
@@ -37,6 +38,25 @@ func ipow(%a: Int64, %b: Int64) -> Int64 {
 entry:
   %r: Int64 = pow %a, %b !loc "kernels.py":60:12
   return %r
+}
+
+func zpow(%a: Complex128, %b: Complex128) -> Complex128 {
+entry:
+  %r: Complex128 = pow %a, %b !loc "kernels.py":70:12
+  return %r
+}
+
+func zpow64(%a: Complex64, %b: Complex64) -> Complex64 {
+entry:
+  %r: Complex64 = pow %a, %b
+  return %r
+}
+
+func alloc_len(%n: Int64) -> Int64 {
+entry:
+  %buf: Float64[] = alloc %n !loc "kernels.py":78:11
+  %len: Int64 = dim %buf, 0
+  return %len
 }
 
 func fail(%code: Int64) noreturn cold noinline {

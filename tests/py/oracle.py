@@ -309,7 +309,7 @@ def prepare(case, fn):
     if is_ufunc:
         rd = fn.ret_dtype.name if fn.returns else None
     else:
-        rd = None if ret is None else dtype_of(ret)
+        rd = None if ret is None else (ret.dtype if isinstance(ret, ArrayType) else dtype_of(ret))
         if ret is not None and rd is None:
             raise OracleError(f"{py.__name__}: unsupported return annotation {ret!r}")
         rd = None if rd is None else rd.name
@@ -402,6 +402,13 @@ def panic_message(exc, instr):
         return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
     if isinstance(exc, ValueError) and str(exc) in ("range() arg 3 must not be zero", "negative shift count"):
         return str(exc)
+    if isinstance(exc, ValueError) and (
+        re.fullmatch(r"zero-size array to reduction operation (minimum|maximum) which has no identity", str(exc))
+        or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
+        or str(exc) == "negative dimensions are not allowed"
+    ):
+        # NumPy's errors, which compiled code raises as the same ValueError.
+        return "ValueError: " + str(exc)
     raise OracleError(f"unexpected exception {type(exc).__name__}: {exc}")
 
 
@@ -457,7 +464,13 @@ def run_case(case, mod, over="ignore", garbage=False):
         return lines
     ret = result[1]
     what = f"{case.name}: result of {case.func}"
-    if kind == "ufunc" and rd is not None:
+    fn_ret = fn.__annotations__.get("return") if kind == "call" else None
+    if isinstance(fn_ret, ArrayType) and rd is not None:
+        if not isinstance(ret, np.ndarray) or DTYPE_OF_NP.get(ret.dtype) != rd or ret.ndim != fn_ret.ndim:
+            raise OracleError(f"{what}: returned {ret!r}, not a {fn_ret.ndim}-D array of {rd}")
+        shape = ",".join(str(d) for d in ret.shape)
+        lines.append(f"ret {rd}[] shape={shape} : {logical_values(rd, ret)}".rstrip())
+    elif kind == "ufunc" and rd is not None:
         if not isinstance(ret, np.ndarray):
             raise OracleError(f"{what}: a ufunc case needs an array result (give an array operand)")
         shape = ",".join(str(d) for d in ret.shape)
@@ -960,6 +973,68 @@ def _stats():
         C("moving_sum_wide", "moving_sum", f64(4), 10, zeros(4, np.float64)),
         C("count_above", "count_above", x, 0.0),
         C("count_above_nan", "count_above", arr([1.0, math.nan, 3.0], np.float64), 0.5),
+    ]
+
+
+@program("numpy_arrays")
+def _numpy_arrays():
+    nan = math.nan
+    return [
+        C("squares", "squares", 5),
+        C("squares_empty", "squares", 0),
+        C("squares_negative", "squares", -2),
+        C("table", "table", 3, 4),
+        C("table_no_rows", "table", 0, 4),
+        C("cube_sum", "cube_sum", 3),
+        C("filled", "filled", 4, f32v(1.25)),
+        C("full_int", "full_int", 3),
+        C("like", "like", f64(2, 3)),
+        C("like_fortran", "like", fortran(f64(3, 2))),
+        C("like_dtype", "like_dtype", arr([1.0, -2.0, 0.0, 3.5], np.float64)),
+        C("ranges", "ranges", 10),
+        C("ranges_short", "ranges", 1),
+        C("float_range", "float_range", 0.0, 1.0, 0.25),
+        C("float_range_neg", "float_range", 2.0, -1.0, -0.7),
+        C("float_range_none", "float_range", 1.0, 0.0, 0.5),
+        C("range_f32", "range_f32", 5),
+        C("rebound_big", "rebound", 3, True),
+        C("rebound_small", "rebound", 2, False),
+        C("fill_rows", "fill_rows", 2, 3),
+        C("sum_i32", "sum_i32", ints(np.int32, -2**31, 2**31 - 1, 9)),
+        C("sum_i32_empty", "sum_i32", arr([], np.int32)),
+        C("sum_bool", "sum_bool", arr([True, False, True, True], np.bool_)),
+        C("sum_u8", "sum_u8", ints(np.uint8, 0, 255, 3, 4)),
+        C("sum_u8_transposed", "sum_u8", transposed(ints(np.uint8, 0, 255, 3, 4))),
+        C("sum_f32", "sum_f32", arr([0.5, 1.25, -2.0, 3.0], np.float32)),
+        C("sum_f64_2d", "sum_f64_2d", f64(4, 5), tol="rel=1e-13"),
+        C("sum_f64_2d_strided", "sum_f64_2d", transposed(f64(3, 6)), tol="rel=1e-13"),
+        C("prod_i64", "prod_i64", arr([3, -2, 5, 7], np.int64)),
+        C("prod_i64_empty", "prod_i64", arr([], np.int64)),
+        C("mean_i32", "mean_i32", arr([1, 2, 4, 7], np.int32)),
+        C("mean_f64", "mean_f64", f64(3, 3), tol="rel=1e-13"),
+        C("mean_f32", "mean_f32", arr([1.0, 2.0, 4.5], np.float32)),
+        C("min_f64", "min_f64", f64(7)),
+        C("min_f64_nan", "min_f64", arr([3.0, nan, -1.0], np.float64)),
+        C("min_f64_empty", "min_f64", arr([], np.float64)),
+        C("max_f64", "max_f64", f64(3, 4)),
+        C("max_f64_nan_last", "max_f64", arr([[1.0, 2.0], [5.0, nan]], np.float64)),
+        C("min_i8", "min_i8", arr([4, -7, 3, -7], np.int8)),
+        C("max_bool", "max_bool", arr([False, True, False], np.bool_)),
+        C("max_bool_none", "max_bool", arr([False, False], np.bool_)),
+        C("argmin_f64", "argmin_f64", arr([2.0, -1.0, 5.0, -1.0], np.float64)),
+        C("argmin_f64_nan", "argmin_f64", arr([2.0, -1.0, nan, -3.0, nan], np.float64)),
+        C("argmin_f64_empty", "argmin_f64", arr([], np.float64)),
+        C("argmax_2d", "argmax_2d", f64(3, 4)),
+        C("argmax_2d_fortran", "argmax_2d", fortran(f64(3, 4))),
+        C("argmax_i32", "argmax_i32", arr([1, 9, 9, 2], np.int32)),
+        C("any_all_mixed", "any_all", arr([0.0, 1.5, 0.0], np.float64)),
+        C("any_all_all", "any_all", arr([nan, -1.0], np.float64)),
+        C("any_all_none", "any_all", arr([0.0, -0.0], np.float64)),
+        C("any_all_empty", "any_all", arr([], np.float64)),
+        C("any_bool_2d", "any_bool_2d", arr([[False, False], [False, True]], np.bool_)),
+        C("sum_complex", "sum_complex", arr([1 + 2j, -0.5 + 0.25j, 3 - 1j], np.complex128)),
+        C("half_mean", "half_mean", 10),
+        C("size_ndim", "size_ndim", f64(3, 5)),
     ]
 
 
@@ -1768,7 +1843,7 @@ DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
 DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
 BUILTINS = {"len", "abs", "min", "max", "range", "prange", "int", "float", "complex", "bool"}
-ATTRS = {"shape", "ndim", "real", "imag", "conjugate"}
+ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate"}
 # NumPy's ufuncs compiled code calls on scalars, and its float constants.
 NUMPY_UFUNCS = {
     "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
@@ -1777,6 +1852,14 @@ NUMPY_UFUNCS = {
     "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "power",
 }
 NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
+# NumPy's functions on whole arrays that compiled code has: creation (the
+# one keyword is `dtype=`) and reductions, also as array methods.
+NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
+                "arange", "copy"}
+NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"}
+ARRAY_METHODS = NUMPY_REDUCE | {"copy"}
+NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                "uint32", "uint64", "bool_", "complex64", "complex128"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -2071,6 +2154,25 @@ class Lint:
                 F.add("index that can be negative")
             self.expr(path, i)
 
+    def dtype_arg(self, path, e):
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_DTYPES:
+            self.features.add("dtype np.NAME")
+        elif isinstance(e, ast.Name) and (e.id in DTYPE_NAMES or e.id in ("float", "int", "bool", "complex")):
+            self.features.add("dtype by name")
+        else:
+            self.err(path, e, "a dtype= other than np.NAME, a postyp dtype or a Python type")
+
+    def shape_arg(self, path, e):
+        if isinstance(e, ast.Tuple):
+            self.features.add("shape tuple")
+            for x in e.elts:
+                self.expr(path, x)
+        elif isinstance(e, ast.Attribute) and e.attr == "shape":
+            self.features.add("shape a.shape")
+            self.expr(path, e.value)
+        else:
+            self.expr(path, e)
+
     def cond(self, path, e):
         if isinstance(e, (ast.Name, ast.Subscript, ast.BinOp)):
             self.features.add("condition that may be a number")
@@ -2110,9 +2212,39 @@ class Lint:
             self.expr(path, e.body)
             self.expr(path, e.orelse)
         elif isinstance(e, ast.Call):
+            f = e.func
+            np_array = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"
+                        and f.attr in NUMPY_CREATE | NUMPY_REDUCE)
+            if np_array and f.attr in NUMPY_CREATE and all(k.arg == "dtype" for k in e.keywords):
+                F.add(f"np.{f.attr}()")
+                if e.keywords:
+                    F.add("dtype= keyword")
+                for k in e.keywords:
+                    self.dtype_arg(path, k.value)
+                if f.attr in ("empty", "zeros", "ones", "full") and e.args:
+                    self.shape_arg(path, e.args[0])
+                    rest = e.args[1:]
+                else:
+                    rest = e.args
+                if f.attr in ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like") and len(rest) == (2 if f.attr.endswith("_like") else 1):
+                    F.add("positional dtype")
+                    self.dtype_arg(path, rest[-1])
+                    rest = rest[:-1]
+                for a in rest:
+                    self.expr(path, a)
+                return
+            if np_array and not e.keywords:
+                F.add(f"np.{f.attr}()")
+                for a in e.args:
+                    self.expr(path, a)
+                return
+            if isinstance(f, ast.Attribute) and f.attr in ARRAY_METHODS and not e.args and not e.keywords \
+                    and not (isinstance(f.value, ast.Name) and f.value.id in ("np", "postc")):
+                F.add(f"method .{f.attr}()")
+                self.expr(path, f.value)
+                return
             if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
                 self.err(path, e, "keyword or starred arguments")
-            f = e.func
             if isinstance(f, ast.Name):
                 if f.id == self.fn.name:
                     F.add("recursion")

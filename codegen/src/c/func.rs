@@ -8,7 +8,7 @@ use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
-use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, ValueId};
+use postc_ir::{BlockId, DType, EntityId, Field, FuncAttrs, FuncId, Function, Module, ModuleId, Opcode, Trap, ValueId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -133,7 +133,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         m,
         f,
         sig,
-        used: live_values(m, f),
+        used: live_values(f),
         vars: HashSet::new(),
         bases: HashSet::new(),
         decls: Vec::new(),
@@ -556,15 +556,24 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let e = format!("{} ? {} : {}", self.name(cond), self.name(if_true), self.name(if_false));
                 self.def(v, e);
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                let n = self.name(length);
-                self.guard(v, &format!("{n} < 0"), "negative allocation length");
-                let e = format!("postc_alloc({n}, {code}, {bits}, {})", d.size_bytes());
+                // A negative extent is guarded by `insert-checks`.
+                let ns: Vec<String> = dims.iter().map(|x| self.name(x)).collect();
+                let e = if let [n] = &ns[..] {
+                    format!("postc_alloc({n}, {code}, {bits}, {})", d.size_bytes())
+                } else {
+                    format!(
+                        "postc_alloc_nd({}, (const int64_t[]){{{}}}, {code}, {bits}, {})",
+                        ns.len(),
+                        ns.join(", "),
+                        d.size_bytes()
+                    )
+                };
                 if self.used.contains(&v.as_u32()) {
                     self.def(v, e);
                 } else {
@@ -615,23 +624,9 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let (a, b) = (self.label(if_true), self.label(if_false));
                 self.stmt(Some(v), format!("if ({c}) goto {a}; else goto {b};"));
             }
-            InstData::Unreachable => {
-                // After a panic nothing more is needed; anywhere else
-                // reaching it is a located panic.
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if !after_noreturn {
-                    let p = self.panic_text(v, "entered unreachable code", &[]);
-                    self.stmt(Some(v), p);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())
@@ -700,14 +695,10 @@ impl<'t, 'p> FnC<'t, 'p> {
                         format!("{x} / {y}")
                     }
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let name = self.t.helper(h::floor_divmod(od, op == Opcode::FDiv));
-                    format!("{name}({a}, {b})")
-                }
-                Opcode::Pow => {
-                    let name = self.t.helper(h::int_pow(od));
-                    format!("{name}({a}, {b})")
-                }
+                // `legalize` wrote integer `//`, `%` and `**` out in these;
+                // the divisor is never zero nor -1 with a minimal dividend.
+                Opcode::Quot => format!("({t})({a} / {b})"),
+                Opcode::Rem => format!("({t})({a} % {b})"),
                 Opcode::Eq => format!("{a} == {b}"),
                 Opcode::Ne => format!("{a} != {b}"),
                 Opcode::Lt => format!("{a} < {b}"),
@@ -798,16 +789,11 @@ impl<'t, 'p> FnC<'t, 'p> {
                             let name = self.t.helper(h::complex_div());
                             format!("{name}({args})")
                         }
+                        // Zero to a negative or complex power is guarded
+                        // by `insert-checks`.
                         _ => {
                             self.t.helper(h::complex_div());
                             let name = self.t.helper(h::complex_pow());
-                            let z = self.t.helper(h::Helper {
-                                name: "postc_czero_pow".into(),
-                                text: CZERO_POW.into(),
-                                libm: &[],
-                            });
-                            let p = self.panic_text(v, "zero to a negative or complex power", &[]);
-                            self.stmt(Some(v), format!("if (POSTC_UNLIKELY({z}({args}))) {p}"));
                             format!("{name}({args})")
                         }
                     };
@@ -1056,10 +1042,11 @@ impl<'t, 'p> FnC<'t, 'p> {
 }
 
 /// The values a translation must compute: those that what has an effect
-/// (a store, a call, a jump, a return, an allocation, a complex power's
-/// check) reads, directly or through others, in the reachable blocks; a
-/// `let` local is computed when read, and then so are its assignments.
-fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
+/// or may trap whatever its types (the opcode table's columns: a store, a
+/// call, a jump, a return, an allocation, a load) reads, directly or
+/// through others, in the reachable blocks; a `let` local is computed when
+/// read, and then so are its assignments.
+fn live_values(f: &Function) -> BTreeSet<u32> {
     let body = &f.body;
     let mut reach = vec![false; body.tags.len()];
     let mut assigns: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
@@ -1071,18 +1058,7 @@ fn live_values(m: &Module, f: &Function) -> BTreeSet<u32> {
                 InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
                     assigns.entry(target).or_default().push(v)
                 }
-                InstData::Store { .. }
-                | InstData::Call { .. }
-                | InstData::Return { .. }
-                | InstData::Br { .. }
-                | InstData::CondBr { .. }
-                | InstData::Unreachable
-                | InstData::Alloc { .. } => roots.push(v),
-                InstData::Binary { op: Opcode::Pow, left, .. } => {
-                    if body.ty(left).is_some_and(|t| m.types.dtype(t).is_complex()) {
-                        roots.push(v)
-                    }
-                }
+                _ if body.tags[v].has_side_effects() || body.tags[v].trap() == Trap::Always => roots.push(v),
                 _ => {}
             }
         }
@@ -1151,10 +1127,6 @@ const CMUL: &str =
     "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-slp-vectorize\")))\n#endif\n\
                     POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
                     return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
-
-const CZERO_POW: &str = "/* 0 ** (negative or complex) */\n\
-    POSTC_HELPER _Bool postc_czero_pow(double ar, double ai, double br, double bi) {\n  \
-    return ar == 0.0 && ai == 0.0 && (bi != 0.0 || br < 0.0) && !(br == 0.0 && bi == 0.0);\n}\n";
 
 /// `NAME_loop`, NumPy's generalized-ufunc inner loop of a ufunc (docs/abi.md,
 /// "UFuncs"): scalars are read from (and a returned scalar written to) the

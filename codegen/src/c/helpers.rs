@@ -1,6 +1,6 @@
 //! The C helpers a translation uses, each written once per file when a body
-//! needs it: integer floor division and modulo, power and its overflow
-//! test (no undefined behaviour for any operands), saturating float→int
+//! needs it: the overflow test of an integer power (integer floor
+//! division, modulo and power are written out by `legalize`), saturating float→int
 //! conversions, Python's float `//` and `%`, CPython's complex arithmetic,
 //! and the `Float16` and complex basics.
 
@@ -86,45 +86,6 @@ pub struct Helper {
 
 fn helper(name: String, text: String) -> Helper {
     Helper { name, text, libm: &[] }
-}
-
-/// Floor division (`div`) or modulo of an integer dtype, Python's: the
-/// remainder takes the divisor's sign; a zero divisor gives 0 (the checks
-/// before panic) and `MIN // -1` wraps.
-pub fn floor_divmod(d: DType, div: bool) -> Helper {
-    let t = cty(d);
-    let name = format!("postc_{}_{}", if div { "floordiv" } else { "floormod" }, short(d));
-    let body = if d.is_unsigned_int() {
-        let op = if div { "/" } else { "%" };
-        format!("  return b == 0 ? 0 : (({t})(a {op} b));\n")
-    } else if div {
-        format!(
-            "  {t} q, r;\n  if (b == 0) return 0;\n  if (b == -1) return ({t})(0u - ({w})a);\n  \
-             q = ({t})(a / b);\n  r = ({t})(a % b);\n  if (r != 0 && (r < 0) != (b < 0)) q = ({t})(q - 1);\n  return q;\n",
-            w = wrap_ty(d)
-        )
-    } else {
-        format!(
-            "  {t} r;\n  if (b == 0 || b == -1) return 0;\n  r = ({t})(a % b);\n  \
-             if (r != 0 && (r < 0) != (b < 0)) r = ({t})(r + b);\n  return r;\n"
-        )
-    };
-    helper(name.clone(), format!("POSTC_HELPER {t} {name}({t} a, {t} b) {{\n{body}}}\n"))
-}
-
-/// Wrapping integer power by squaring; a negative exponent gives 1 (the
-/// checks before panic).
-pub fn int_pow(d: DType) -> Helper {
-    let (t, w) = (cty(d), wrap_ty(d));
-    let name = format!("postc_pow_{}", short(d));
-    let neg = if d.is_signed_int() { "  if (exp < 0) return 1;\n" } else { "" };
-    let text = format!(
-        "POSTC_HELPER {t} {name}({t} base, {t} exp) {{\n  {w} r = 1u, b = ({w})base;\n  {u} e = ({u})exp;\n{neg}\
-         \x20 while (e != 0) {{\n    if (e & 1u) r = ({w})(r * b);\n    e = ({u})(e >> 1);\n    b = ({w})(b * b);\n  }}\n  \
-         return ({t})r;\n}}\n",
-        u = unsigned_of(d)
-    );
-    helper(name, text)
 }
 
 /// Whether `base ** exp` overflows the dtype: each multiplication that

@@ -45,6 +45,11 @@ POSTC_HELPER DLTensor *postc_adopt(DLManagedTensor *m) {
   return &m->dl_tensor;
 }
 
+/* A fresh compact C-order array of `ndim` axes in the caller's arena. */
+POSTC_HELPER DLTensor *postc_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize) {
+  return &((DLManagedTensor *)postc_rt_alloc_nd(ndim, dims, code, bits, elsize))->dl_tensor;
+}
+
 /* A fresh 1-D array in the caller's arena. */
 POSTC_HELPER DLTensor *postc_alloc(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
   return &((DLManagedTensor *)postc_rt_alloc_array(n, code, bits, elsize))->dl_tensor;

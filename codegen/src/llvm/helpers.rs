@@ -1,7 +1,7 @@
 //! Small arithmetic helpers, one per operation and type, built into the
-//! module that calls them: floor division and modulo on integers (no UB for
-//! a zero divisor or `MIN // -1`), integer power by squaring (wrapping, and
-//! its overflow test), Python's float `//` and `%`, CPython's complex
+//! module that calls them: the overflow test of an integer power (the
+//! power itself, and integer floor division and modulo, are instructions
+//! by then: `legalize`), Python's float `//` and `%`, CPython's complex
 //! division and power, the length of a Str. Each is `linkonce_odr hidden`,
 //! made only when used; the optimiser inlines them.
 
@@ -9,19 +9,15 @@ use crate::llvm::emit::unit::{add_flags, Types, Unit};
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::module::Linkage;
-use inkwell::types::{BasicMetadataTypeEnum, IntType};
+use inkwell::types::BasicMetadataTypeEnum;
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, FunctionValue, IntValue, StructValue};
 use inkwell::{FloatPredicate, GlobalVisibility, IntPredicate};
 
 /// A helper function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Helper {
-    /// Signed or unsigned floor division (`div`) or modulo of `iN`.
-    FloorDivMod { bits: u32, signed: bool, div: bool },
     /// The length of a Str in code points.
     StrLen,
-    /// Wrapping integer power by squaring.
-    IntPow { bits: u32, signed: bool },
     /// Whether an integer power overflows.
     IntPowOverflows { bits: u32, signed: bool },
     /// Python's float `divmod` on doubles.
@@ -39,11 +35,7 @@ impl Helper {
     pub fn name(&self) -> String {
         let su = |signed: bool| if signed { "s" } else { "u" };
         match *self {
-            Helper::FloorDivMod { bits, signed, div } => {
-                format!("postc.{}{}.i{bits}", su(signed), if div { "floordiv" } else { "floormod" })
-            }
             Helper::StrLen => "postc.str.len".into(),
-            Helper::IntPow { bits, signed } => format!("postc.{}pow.i{bits}", su(signed)),
             Helper::IntPowOverflows { bits, signed } => format!("postc.ovf.{}pow.i{bits}", su(signed)),
             Helper::FloatDivMod => "postc.fdivmod.f64".into(),
             Helper::ComplexDiv => "postc.cdiv.f64".into(),
@@ -56,10 +48,6 @@ impl Helper {
         let t = u.t;
         let f64t: BasicMetadataTypeEnum = t.f64.into();
         let ty = match self {
-            Helper::FloorDivMod { bits, .. } | Helper::IntPow { bits, .. } => {
-                let it = t.int_bits(bits);
-                it.fn_type(&[it.into(), it.into()], false)
-            }
             Helper::IntPowOverflows { bits, .. } => {
                 let it = t.int_bits(bits);
                 t.i1.fn_type(&[it.into(), it.into()], false)
@@ -76,11 +64,7 @@ impl Helper {
         }
         let h = Fb { t, f, b: t.cx.create_builder() };
         match self {
-            Helper::FloorDivMod { bits, signed: false, div } => h.unsigned_divmod(bits, div)?,
-            Helper::FloorDivMod { bits, signed: true, div: true } => h.floor_div(bits)?,
-            Helper::FloorDivMod { bits, signed: true, div: false } => h.floor_mod(bits)?,
             Helper::StrLen => h.str_len()?,
-            Helper::IntPow { bits, signed } => h.int_pow(bits, signed)?,
             Helper::IntPowOverflows { bits, signed } => h.int_pow_overflows(u, bits, signed)?,
             Helper::FloatDivMod => h.float_divmod(u)?,
             Helper::ComplexDiv => h.complex_div(u)?,
@@ -165,69 +149,6 @@ impl<'c> Fb<'c> {
         Ok(r.try_as_basic_value().basic().map(|v| v.into_float_value()).unwrap_or_else(|| self.t.f64.get_poison()))
     }
 
-    /// `(a, b)` with `b == 0` giving 0 (no division by zero).
-    fn unsigned_divmod(&self, bits: u32, div: bool) -> R<()> {
-        let it = self.t.int_bits(bits);
-        let (a, b) = (self.int_param(0), self.int_param(1));
-        self.at(self.block());
-        let z = self.icmp(IntPredicate::EQ, b, it.const_zero())?;
-        let d = self.select_int(z, it.const_int(1, false), b)?;
-        let q = if div { self.b.build_int_unsigned_div(a, d, "")? } else { self.b.build_int_unsigned_rem(a, d, "")? };
-        let r = self.select_int(z, it.const_zero(), q)?;
-        self.ret(r)
-    }
-
-    /// The special divisors of signed floor division and modulo: 0 and -1.
-    fn special_divisor(&self, it: IntType<'c>, b: IntValue<'c>) -> R<(IntValue<'c>, BasicBlock<'c>, BasicBlock<'c>)> {
-        let z = self.icmp(IntPredicate::EQ, b, it.const_zero())?;
-        let m1 = self.icmp(IntPredicate::EQ, b, it.const_all_ones())?;
-        let special = self.b.build_or(z, m1, "")?;
-        let (sp, normal) = (self.block(), self.block());
-        self.b.build_conditional_branch(special, sp, normal)?;
-        Ok((z, sp, normal))
-    }
-
-    /// Whether a nonzero remainder `r` has the opposite sign of `b`.
-    fn adjusts(&self, it: IntType<'c>, r: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
-        let rnz = self.icmp(IntPredicate::NE, r, it.const_zero())?;
-        let x = self.b.build_xor(r, b, "")?;
-        let sd = self.icmp(IntPredicate::SLT, x, it.const_zero())?;
-        self.b.build_and(rnz, sd, "")
-    }
-
-    fn floor_div(&self, bits: u32) -> R<()> {
-        let it = self.t.int_bits(bits);
-        let (a, b) = (self.int_param(0), self.int_param(1));
-        self.at(self.block());
-        let (z, sp, normal) = self.special_divisor(it, b)?;
-        self.at(sp);
-        let neg = self.b.build_int_neg(a, "")?;
-        let r0 = self.select_int(z, it.const_zero(), neg)?;
-        self.ret(r0)?;
-        self.at(normal);
-        let q = self.b.build_int_signed_div(a, b, "")?;
-        let r = self.b.build_int_signed_rem(a, b, "")?;
-        let adj = self.adjusts(it, r, b)?;
-        let adjv = self.b.build_int_z_extend(adj, it, "")?;
-        let q2 = self.b.build_int_sub(q, adjv, "")?;
-        self.ret(q2)
-    }
-
-    fn floor_mod(&self, bits: u32) -> R<()> {
-        let it = self.t.int_bits(bits);
-        let (a, b) = (self.int_param(0), self.int_param(1));
-        self.at(self.block());
-        let (_, sp, normal) = self.special_divisor(it, b)?;
-        self.at(sp);
-        self.ret(it.const_zero())?;
-        self.at(normal);
-        let r = self.b.build_int_signed_rem(a, b, "")?;
-        let adj = self.adjusts(it, r, b)?;
-        let rb = self.b.build_int_add(r, b, "")?;
-        let r2 = self.select_int(adj, rb, r)?;
-        self.ret(r2)
-    }
-
     /// The bytes of a Str that do not continue a UTF-8 sequence.
     fn str_len(&self) -> R<()> {
         let t = &self.t;
@@ -259,40 +180,6 @@ impl<'c> Fb<'c> {
         c.add_incoming(&[(&zero, entry), (&c2, body)]);
         self.at(exit);
         self.ret(cv)
-    }
-
-    /// Wrapping power by squaring; a negative signed exponent gives 1 (the
-    /// checked pipeline panics before).
-    fn int_pow(&self, bits: u32, signed: bool) -> R<()> {
-        let it = self.t.int_bits(bits);
-        let (base, exp) = (self.int_param(0), self.int_param(1));
-        let entry = self.block();
-        let (lp, body, exit) = (self.block(), self.block(), self.block());
-        self.at(entry);
-        self.b.build_unconditional_branch(lp)?;
-        self.at(lp);
-        let (r, bp, e) = (self.b.build_phi(it, "")?, self.b.build_phi(it, "")?, self.b.build_phi(it, "")?);
-        let (rv, bv, ev) = (
-            r.as_basic_value().into_int_value(),
-            bp.as_basic_value().into_int_value(),
-            e.as_basic_value().into_int_value(),
-        );
-        let stop = if signed { IntPredicate::SLE } else { IntPredicate::EQ };
-        let done = self.icmp(stop, ev, it.const_zero())?;
-        self.b.build_conditional_branch(done, exit, body)?;
-        self.at(body);
-        let bit = self.b.build_and(ev, it.const_int(1, false), "")?;
-        let odd = self.icmp(IntPredicate::NE, bit, it.const_zero())?;
-        let rm = self.b.build_int_mul(rv, bv, "")?;
-        let r2 = self.select_int(odd, rm, rv)?;
-        let e2 = self.b.build_right_shift(ev, it.const_int(1, false), false, "")?;
-        let b2 = self.b.build_int_mul(bv, bv, "")?;
-        self.b.build_unconditional_branch(lp)?;
-        r.add_incoming(&[(&it.const_int(1, false), entry), (&r2, body)]);
-        bp.add_incoming(&[(&base, entry), (&b2, body)]);
-        e.add_incoming(&[(&exp, entry), (&e2, body)]);
-        self.at(exit);
-        self.ret(rv)
     }
 
     /// Whether `base ** exp` overflows (the multiplications of

@@ -30,8 +30,8 @@
 // decided in `crate::abi` for every backend; the LLVM backend declares what
 // a module calls with the IR builder (`crate::llvm::emit::unit::Unit::runtime`).
 pub use crate::abi::{
-    ALLOC_ARRAY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, ARENA_RELEASE, DEPTH, MANAGED_DELETER, PANIC,
-    STRIDE, STR_CMP, STR_CONCAT, STR_EQ, UFUNC_DL,
+    ALLOC_ARRAY, ALLOC_ND, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, ARENA_RELEASE, DEPTH, MANAGED_DELETER,
+    PANIC, STRIDE, STR_CMP, STR_CONCAT, STR_EQ, UFUNC_DL,
 };
 
 /// Byte offsets of the `DLTensor` fields.

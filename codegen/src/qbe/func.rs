@@ -620,20 +620,33 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.label(&format!("sj{k}"));
                 let _ = n;
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                let len = self.val(length);
-                let neg = self.def('w', format!("csltl {len}, 0"));
-                self.guard(v, &neg, "negative allocation length");
+                // A negative extent is guarded by `insert-checks`.
+                let lens: Vec<String> = dims.iter().map(|length| self.val(length)).collect();
                 let n = self.val(v);
-                self.line(format!(
-                    "{n} =l call $postc_rt_alloc_array(l {len}, w {code}, w {bits}, l {})",
-                    d.size_bytes()
-                ));
+                if let [len] = &lens[..] {
+                    self.line(format!(
+                        "{n} =l call $postc_rt_alloc_array(l {len}, w {code}, w {bits}, l {})",
+                        d.size_bytes()
+                    ));
+                } else {
+                    // The extents go to the runtime through a stack slot.
+                    let buf = self.slot(8 * lens.len() as u32);
+                    for (k, len) in lens.iter().enumerate() {
+                        let at = self.def('l', format!("add {buf}, {}", 8 * k));
+                        self.line(format!("storel {len}, {at}"));
+                    }
+                    self.line(format!(
+                        "{n} =l call $postc_rt_alloc_nd(l {}, l {buf}, w {code}, w {bits}, l {})",
+                        lens.len(),
+                        d.size_bytes()
+                    ));
+                }
             }
             InstData::GetField { aggregate, field } => {
                 let d = self.dt(aggregate);
@@ -672,22 +685,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let c = self.val(cond);
                 self.line(format!("jnz {c}, @b{}, @b{}", if_true.as_u32(), if_false.as_u32()));
             }
-            InstData::Unreachable => {
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if after_noreturn {
-                    self.line("hlt");
-                } else {
-                    self.panic_now(v, "entered unreachable code", &[]);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.line("hlt"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())
@@ -858,15 +858,17 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         self.def(class(rd), format!("div {x}, {y}"))
                     }
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let div = op == Opcode::FDiv;
-                    let name = self.t.helper(&h::floor_divmod_name(c, signed, div), || h::floor_divmod(c, signed, div));
-                    let x = self.def(c, format!("call {name}({c} {a}, {c} {b})"));
-                    self.narrow(od, x)
-                }
-                Opcode::Pow => {
-                    let name = self.t.helper(&h::int_pow_name(c, signed), || h::int_pow(c, signed));
-                    let x = self.def(c, format!("call {name}({c} {a}, {c} {b})"));
+                // `legalize` wrote integer `//`, `%` and `**` out in these
+                // (on values extended to the class); the divisor is never
+                // zero nor -1 with a minimal dividend.
+                Opcode::Quot | Opcode::Rem => {
+                    let ins = match (op, signed) {
+                        (Opcode::Quot, true) => "div",
+                        (Opcode::Quot, false) => "udiv",
+                        (_, true) => "rem",
+                        (_, false) => "urem",
+                    };
+                    let x = self.def(c, format!("{ins} {a}, {b}"));
                     self.narrow(od, x)
                 }
                 Opcode::Eq => self.def('w', cmp("eq")),
@@ -979,22 +981,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let im = self.def('d', format!("add {p3}, {p4}"));
                     (re, im)
                 } else {
-                    if op == Opcode::Pow {
-                        // 0 ** (negative or complex) panics.
-                        let z1 = self.def('w', format!("ceqd {ar}, d_0"));
-                        let z2 = self.def('w', format!("ceqd {ai}, d_0"));
-                        let az = self.def('w', format!("and {z1}, {z2}"));
-                        let c1 = self.def('w', format!("cned {bi}, d_0"));
-                        let c2 = self.def('w', format!("cltd {br}, d_0"));
-                        let bb = self.def('w', format!("or {c1}, {c2}"));
-                        let e1 = self.def('w', format!("ceqd {br}, d_0"));
-                        let e2 = self.def('w', format!("ceqd {bi}, d_0"));
-                        let bz = self.def('w', format!("and {e1}, {e2}"));
-                        let nbz = self.def('w', format!("xor {bz}, 1"));
-                        let bad0 = self.def('w', format!("and {az}, {bb}"));
-                        let bad = self.def('w', format!("and {bad0}, {nbz}"));
-                        self.guard(v, &bad, "zero to a negative or complex power");
-                    }
+                    // Zero to a negative or complex power is guarded by
+                    // `insert-checks`.
                     let name = if op == Opcode::Div {
                         self.t.helper("postc_qbe_cdiv", h::complex_div)
                     } else {

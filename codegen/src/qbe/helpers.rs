@@ -1,6 +1,7 @@
 //! The IL functions the QBE backend calls for what QBE has no instruction
-//! for, each emitted once when used (module-local): floor division and
-//! modulo, integer power and its overflow test, 64-bit multiplication's
+//! for, each emitted once when used (module-local): integer power's
+//! overflow test (integer floor division, modulo and power are written out
+//! by `legalize`), 64-bit multiplication's
 //! overflow test, saturating float to integer conversion, the code-point
 //! length of a Str, Python's float `//` and `%`, CPython's complex division
 //! and power. They compute what the LLVM backend's helpers compute.
@@ -15,54 +16,6 @@ fn signed_tag(signed: bool) -> &'static str {
     } else {
         "u"
     }
-}
-
-pub fn floor_divmod_name(c: char, signed: bool, div: bool) -> String {
-    format!("postc_qbe_{}floor{}_{c}", signed_tag(signed), if div { "div" } else { "mod" })
-}
-
-/// Floor division (`div`) or modulo of class `c` (`w` values extended
-/// from their width); a zero divisor gives 0 (the checks panic before),
-/// `MIN // -1` wraps.
-pub fn floor_divmod(c: char, signed: bool, div: bool) -> String {
-    let name = floor_divmod_name(c, signed, div);
-    if !signed {
-        let op = if div { "udiv" } else { "urem" };
-        return format!(
-            "function {c} ${name}({c} %a, {c} %b) {{\n@start\n  %z =w ceq{c} %b, 0\n  jnz %z, @zero, @go\n@zero\n  ret 0\n\
-             @go\n  %q ={c} {op} %a, %b\n  ret %q\n}}\n\n"
-        );
-    }
-    let special = if div { format!("  %n ={c} sub 0, %a\n  ret %n\n") } else { "  ret 0\n".to_owned() };
-    let normal = if div {
-        format!("  %q ={c} div %a, %b\n  %adj ={c} extuw %fix\n  %q2 ={c} sub %q, %adj\n  ret %q2\n")
-    } else {
-        format!("  jnz %fix, @fixit, @done\n@fixit\n  %r ={c} add %r, %b\n@done\n  ret %r\n")
-    };
-    let normal = if c == 'w' { normal.replace("extuw %fix", "copy %fix") } else { normal };
-    format!(
-        "function {c} ${name}({c} %a, {c} %b) {{\n@start\n  %z =w ceq{c} %b, 0\n  jnz %z, @zero, @t1\n@zero\n  ret 0\n\
-         @t1\n  %m1 =w ceq{c} %b, -1\n  jnz %m1, @special, @normal\n@special\n{special}\
-         @normal\n  %r ={c} rem %a, %b\n  %rnz =w cne{c} %r, 0\n  %x ={c} xor %r, %b\n  %sd =w cslt{c} %x, 0\n\
-         \x20 %fix =w and %rnz, %sd\n{normal}}}\n\n"
-    )
-}
-
-pub fn int_pow_name(c: char, signed: bool) -> String {
-    format!("postc_qbe_{}pow_{c}", signed_tag(signed))
-}
-
-/// Wrapping integer power by squaring (the caller re-narrows); a negative
-/// signed exponent gives 1 (the checked pipeline panics before).
-pub fn int_pow(c: char, signed: bool) -> String {
-    let name = int_pow_name(c, signed);
-    let stop = if signed { format!("csle{c}") } else { format!("ceq{c}") };
-    format!(
-        "function {c} ${name}({c} %base, {c} %exp) {{\n@start\n  %r ={c} copy 1\n  %b ={c} copy %base\n  %e ={c} copy %exp\n\
-         @loop\n  %done =w {stop} %e, 0\n  jnz %done, @exit, @body\n@body\n  %bit ={c} and %e, 1\n  %odd =w cne{c} %bit, 0\n\
-         \x20 jnz %odd, @mul, @step\n@mul\n  %r ={c} mul %r, %b\n@step\n  %e ={c} shr %e, 1\n  %b ={c} mul %b, %b\n  jmp @loop\n\
-         @exit\n  ret %r\n}}\n\n"
-    )
 }
 
 pub fn mul_ovf_name(signed: bool) -> String {

@@ -437,19 +437,9 @@ impl FnW<'_, '_> {
                 }
                 self.set(v);
             }
+            // Zero to a negative or complex power is guarded by
+            // `insert-checks`.
             Opcode::Mul | Opcode::Div | Opcode::Pow => {
-                if op == Opcode::Pow {
-                    // 0 ** (negative or complex) panics.
-                    let (ar, ai, br, bi) = (self.local(F64), self.local(F64), self.local(F64), self.local(F64));
-                    self.parts_f64(l);
-                    self.extend([I::LocalSet(ai), I::LocalSet(ar)]);
-                    self.parts_f64(r);
-                    self.extend([I::LocalSet(bi), I::LocalSet(br)]);
-                    self.extend([I::LocalGet(ar), f(0.0), I::F64Eq, I::LocalGet(ai), f(0.0), I::F64Eq, I::I32And]);
-                    self.extend([I::LocalGet(bi), f(0.0), I::F64Ne, I::LocalGet(br), f(0.0), I::F64Lt, I::I32Or]);
-                    self.push(I::I32And);
-                    self.guard(v, "zero to a negative or complex power");
-                }
                 let h = match op {
                     Opcode::Mul => mul_helper(self.t),
                     Opcode::Div => div_helper(self.t),

@@ -279,13 +279,6 @@ impl Ops {
             I::I32Const(x as i32)
         }
     }
-    fn vt(&self) -> ValType {
-        if self.wide {
-            ValType::I64
-        } else {
-            ValType::I32
-        }
-    }
     fn pick(&self, a: I<'static>, b: I<'static>) -> I<'static> {
         if self.wide {
             b
@@ -293,112 +286,6 @@ impl Ops {
             a
         }
     }
-}
-
-/// Floor division or modulo (Python's) of one width; a zero divisor gives
-/// 0 (the checks panic before), `MIN // -1` wraps.
-fn floor_divmod_helper(t: &mut Translation<'_>, wide: bool, signed: bool, div: bool) -> u32 {
-    let name = format!("postc.floor{}{}{}", if div { "div" } else { "mod" }, if signed { "_s" } else { "_u" }, wide);
-    t.helper(&name, |_| {
-        let o = Ops { wide };
-        let vt = o.vt();
-        let mut b =
-            vec![I::LocalGet(1), o.pick(I::I32Eqz, I::I64Eqz), I::If(BlockType::Empty), o.konst(0), I::Return, I::End];
-        if !signed {
-            b.extend([
-                I::LocalGet(0),
-                I::LocalGet(1),
-                if div { o.pick(I::I32DivU, I::I64DivU) } else { o.pick(I::I32RemU, I::I64RemU) },
-            ]);
-            return (vec![vt, vt], vec![vt], vec![], b);
-        }
-        b.extend([I::LocalGet(1), o.konst(-1), o.pick(I::I32Eq, I::I64Eq), I::If(BlockType::Empty)]);
-        if div {
-            b.extend([o.konst(0), I::LocalGet(0), o.pick(I::I32Sub, I::I64Sub)]);
-        } else {
-            b.push(o.konst(0));
-        }
-        b.extend([I::Return, I::End]);
-        // Local 2: the remainder; 3: the fix (i32).
-        b.extend([
-            I::LocalGet(0),
-            I::LocalGet(1),
-            o.pick(I::I32RemS, I::I64RemS),
-            I::LocalTee(2),
-            o.konst(0),
-            o.pick(I::I32Ne, I::I64Ne),
-            I::LocalGet(2),
-            I::LocalGet(1),
-            o.pick(I::I32Xor, I::I64Xor),
-            o.konst(0),
-            o.pick(I::I32LtS, I::I64LtS),
-            I::I32And,
-            I::LocalSet(3),
-        ]);
-        if div {
-            b.extend([I::LocalGet(0), I::LocalGet(1), o.pick(I::I32DivS, I::I64DivS), I::LocalGet(3)]);
-            if wide {
-                b.push(I::I64ExtendI32U);
-            }
-            b.push(o.pick(I::I32Sub, I::I64Sub));
-        } else {
-            // select(x, y, c) is x when c: (r + b) when the fix applies.
-            b.extend([
-                I::LocalGet(2),
-                I::LocalGet(1),
-                o.pick(I::I32Add, I::I64Add),
-                I::LocalGet(2),
-                I::LocalGet(3),
-                I::Select,
-            ]);
-        }
-        (vec![vt, vt], vec![vt], vec![vt, ValType::I32], b)
-    })
-}
-
-/// Wrapping integer power by squaring of one width (the caller
-/// re-narrows); a negative signed exponent gives 1.
-fn int_pow_helper(t: &mut Translation<'_>, wide: bool, signed: bool) -> u32 {
-    let name = format!("postc.pow{}{}", if signed { "_s" } else { "_u" }, wide);
-    t.helper(&name, |_| {
-        let o = Ops { wide };
-        let vt = o.vt();
-        // Locals: 0 base, 1 exp, 2 result.
-        let body = vec![
-            o.konst(1),
-            I::LocalSet(2),
-            I::Block(BlockType::Empty),
-            I::Loop(BlockType::Empty),
-            I::LocalGet(1),
-            o.konst(0),
-            if signed { o.pick(I::I32LeS, I::I64LeS) } else { o.pick(I::I32Eq, I::I64Eq) },
-            I::BrIf(1),
-            I::LocalGet(1),
-            o.konst(1),
-            o.pick(I::I32And, I::I64And),
-            o.konst(0),
-            o.pick(I::I32Ne, I::I64Ne),
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::LocalGet(0),
-            o.pick(I::I32Mul, I::I64Mul),
-            I::LocalSet(2),
-            I::End,
-            I::LocalGet(1),
-            o.konst(1),
-            o.pick(I::I32ShrU, I::I64ShrU),
-            I::LocalSet(1),
-            I::LocalGet(0),
-            I::LocalGet(0),
-            o.pick(I::I32Mul, I::I64Mul),
-            I::LocalSet(0),
-            I::Br(0),
-            I::End,
-            I::End,
-            I::LocalGet(2),
-        ];
-        (vec![vt, vt], vec![vt], vec![vt], body)
-    })
 }
 
 /// Whether the 64-bit product `a * b` overflows (signed or unsigned).
@@ -1235,28 +1122,35 @@ impl<'t, 'p> FnW<'t, 'p> {
                     ]);
                 }
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                self.get(length);
-                self.extend([I::I64Const(0), I::I64LtS]);
-                self.guard(v, "negative allocation length");
+                // A negative extent is guarded by `insert-checks`.
+                let dims: Vec<ValueId> = dims.iter().collect();
+                let nd = dims.len() as i32;
                 let alloc = alloc_helper(self.t);
                 let p = self.local(ValType::I32);
                 let size = self.local(ValType::I64);
-                // The tensor, its one extent, then the elements; the size
-                // must fit the 32-bit memory.
-                self.get(length);
-                self.extend([I::I64Const(1 << 32), I::I64GeU]);
-                self.guard(v, "allocation too large for the wasm memory");
-                self.get(length);
+                // The tensor, its extents, then the elements (16-byte
+                // aligned); the size must fit the 32-bit memory. Each
+                // extent and each partial product stays below 2**32, so
+                // no product overflows.
+                let data_off = (dl::SIZE + 8 * nd + 15) & !15;
+                self.extend([I::I64Const(d.size_bytes() as i64), I::LocalSet(size)]);
+                for &length in &dims {
+                    self.get(length);
+                    self.extend([I::I64Const(1 << 32), I::I64GeU]);
+                    self.guard(v, "allocation too large for the wasm memory");
+                    self.get(length);
+                    self.extend([I::LocalGet(size), I::I64Mul, I::LocalTee(size), I::I64Const(1 << 32), I::I64GeU]);
+                    self.guard(v, "allocation too large for the wasm memory");
+                }
                 self.extend([
-                    I::I64Const(d.size_bytes() as i64),
-                    I::I64Mul,
-                    I::I64Const(dl::SIZE as i64 + 8),
+                    I::LocalGet(size),
+                    I::I64Const(data_off as i64),
                     I::I64Add,
                     I::LocalTee(size),
                     I::I64Const(1 << 32),
@@ -1267,12 +1161,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([
                     I::LocalGet(p),
                     I::LocalGet(p),
-                    I::I32Const(dl::SIZE + 8),
+                    I::I32Const(data_off),
                     I::I32Add,
                     I::I32Store(mem(dl::DATA)),
                 ]);
                 self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
-                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::NDIM))]);
+                self.extend([I::LocalGet(p), I::I32Const(nd), I::I32Store(mem(dl::NDIM))]);
                 self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
                 self.extend([I::LocalGet(p), I::I32Const(bits as i32), I::I32Store8(mem(dl::BITS))]);
                 self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store16(mem(dl::LANES))]);
@@ -1283,9 +1177,11 @@ impl<'t, 'p> FnW<'t, 'p> {
                     I::I32Add,
                     I::I32Store(mem(dl::SHAPE)),
                 ]);
-                self.extend([I::LocalGet(p)]);
-                self.get(length);
-                self.push(I::I64Store(mem(dl::SIZE as u64)));
+                for (k, &length) in dims.iter().enumerate() {
+                    self.extend([I::LocalGet(p)]);
+                    self.get(length);
+                    self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * k as u64)));
+                }
                 self.push(I::LocalGet(p));
                 self.set(v);
             }
@@ -1318,22 +1214,9 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.jump(if_false);
                 self.push(I::End);
             }
-            InstData::Unreachable => {
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        InstData::Call { callee, .. } => match self.t.resolve(self.mid, callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.t.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if after_noreturn {
-                    self.push(I::Unreachable);
-                } else {
-                    self.panic_with(v, "entered unreachable code", &[]);
-                }
-            }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
+            InstData::Unreachable => self.push(I::Unreachable),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
         }
         Ok(())
@@ -1400,18 +1283,17 @@ impl<'t, 'p> FnW<'t, 'p> {
                     self.push(if wd == DType::Float32 { I::F32Div } else { I::F64Div });
                     self.convert(v, wd, rd)?;
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let h = floor_divmod_helper(self.t, wide, signed, op == Opcode::FDiv);
+                // `legalize` wrote integer `//`, `%` and `**` out in these;
+                // the divisor is never zero nor -1 with a minimal dividend.
+                Opcode::Quot | Opcode::Rem => {
                     self.get(l);
                     self.get(r);
-                    self.push(I::Call(h));
-                    self.extend(narrow(od));
-                }
-                Opcode::Pow => {
-                    let h = int_pow_helper(self.t, wide, signed);
-                    self.get(l);
-                    self.get(r);
-                    self.push(I::Call(h));
+                    self.push(match (op, signed) {
+                        (Opcode::Quot, true) => o.pick(I::I32DivS, I::I64DivS),
+                        (Opcode::Quot, false) => o.pick(I::I32DivU, I::I64DivU),
+                        (_, true) => o.pick(I::I32RemS, I::I64RemS),
+                        (_, false) => o.pick(I::I32RemU, I::I64RemU),
+                    });
                     self.extend(narrow(od));
                 }
                 Opcode::Eq => {

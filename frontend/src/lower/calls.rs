@@ -172,6 +172,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             }
         }
+        if let Some((f, what, recv)) = self.array_target(&c.func) {
+            return self.array_call(f, &what, recv, c);
+        }
         let Some(target) = self.target_of(&c.func) else {
             // The arguments may hold errors of their own.
             for a in c.arguments.args.iter() {
@@ -242,7 +245,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let tid = self.types.intern(ty.clone());
                 self.at(c);
                 let nm = self.fresh("buf");
-                Val::Arr { v: self.b.alloc(tid, len, &nm), ty }
+                Val::Arr { v: self.b.alloc(tid, &[len], &nm), ty }
             }
             Target::Conjugate(base) => {
                 if !args.is_empty() {

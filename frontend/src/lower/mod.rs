@@ -20,6 +20,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+mod arrays;
 mod calls;
 mod expr;
 mod numpy;
@@ -68,6 +69,9 @@ struct LocalInfo {
     /// A parameter whose annotation has errors, or a nested function's
     /// name: its uses stay quiet.
     poisoned: bool,
+    /// An array local bound more than once or inside a block: it lives in
+    /// a `let` declared in the entry block, which each binding `set`s.
+    rebound: bool,
 }
 
 /// A lowered expression.
@@ -161,14 +165,26 @@ pub(crate) fn lower_function(
     for (name, t) in &decl.params {
         let td = types.get(*t).clone();
         let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals
-            .insert(name.clone(), LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false });
+        locals.insert(
+            name.clone(),
+            LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false },
+        );
     }
     for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
-        locals.insert(name.clone(), LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true });
+        locals.insert(
+            name.clone(),
+            LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false },
+        );
     }
     for name in assigned {
-        locals.entry(name).or_insert(LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false });
+        locals.entry(name).or_insert(LocalInfo {
+            ty: None,
+            fixed: false,
+            nonneg: true,
+            param: false,
+            poisoned: false,
+            rebound: false,
+        });
     }
     // Inference rounds: the lattice is finite and joins only go up.
     for _ in 0..16 {
@@ -378,6 +394,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.b.let_(ty, zero, &n);
                 self.slots.insert(n, v);
             }
+            self.declare_rebound_arrays();
         }
         let stmts: &[Stmt] = &def.body;
         let skip_doc = matches!(stmts.first(), Some(Stmt::Expr(e)) if matches!(*e.value, Expr::StringLiteral(_)));
@@ -708,14 +725,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.err(at, format!("cannot rebind the array parameter `{name}`"));
                     return;
                 }
-                if self.depth > 0 {
-                    self.err(
-                        at,
-                        format!(
-                            "array local `{name}` must be bound at the top level of the function, not inside a block"
-                        ),
-                    );
-                    return;
+                if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
+                    // Found while inferring: the next round declares it.
+                    self.locals.get_mut(name).unwrap().rebound = true;
+                    self.changed = true;
                 }
                 match cur {
                     None => {
@@ -728,11 +741,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         return;
                     }
                 }
-                if self.slots.contains_key(name) {
-                    self.err(at, format!("array local `{name}` is bound twice; bind each array once"));
-                    return;
+                match self.slots.get(name) {
+                    Some(&slot) if info.rebound && !self.inferring => {
+                        self.b.set(slot, *av);
+                    }
+                    _ => {
+                        self.slots.insert(name.to_owned(), *av);
+                    }
                 }
-                self.slots.insert(name.to_owned(), *av);
             }
             (_, cur) => {
                 let s = v.scalar().expect("a scalar value");

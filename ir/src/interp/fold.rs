@@ -173,6 +173,14 @@ pub fn cast_scalar(to: DType, v: Scalar) -> Fast {
 pub fn binary_scalar(op: Opcode, rd: DType, a: Scalar, b: Scalar, overflow_checks: bool) -> Fast {
     use std::cmp::Ordering;
     match op {
+        Opcode::Quot | Opcode::Rem => match (a, b) {
+            (Scalar::Int(_, x), Scalar::Int(_, y)) if rd.is_int() && wrap_int(rd, y) != 0 => {
+                let (x, y) = (wrap_int(rd, x), wrap_int(rd, y));
+                let v = if op == Opcode::Quot { x / y } else { x % y };
+                Fast::Done(Some(Scalar::Int(rd, wrap_int(rd, v))))
+            }
+            _ => Fast::Done(None),
+        },
         Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div | Opcode::FDiv | Opcode::Mod | Opcode::Pow => {
             if rd.is_text() || rd == DType::Bool || a.dtype() == DType::Bool || b.dtype() == DType::Bool {
                 return Fast::Done(None);
@@ -373,6 +381,8 @@ mod tests {
             Opcode::Div,
             Opcode::FDiv,
             Opcode::Mod,
+            Opcode::Quot,
+            Opcode::Rem,
             Opcode::Pow,
             Opcode::Eq,
             Opcode::Ne,

@@ -297,10 +297,13 @@ impl<'p> Interpreter<'p> {
             _ => 0,
         };
         match body.inst(v) {
-            InstData::Alloc { length } => match fr.regs.get(length.index()) {
-                Some(Some(Value::Int(_, n))) => u64::try_from(*n).unwrap_or(0),
-                _ => 0,
-            },
+            InstData::Alloc { dims } => dims
+                .iter()
+                .map(|d| match fr.regs.get(d.index()) {
+                    Some(Some(Value::Int(_, n))) => u64::try_from(*n).unwrap_or(0),
+                    _ => 0,
+                })
+                .fold(1u64, u64::saturating_mul),
             // The old value is dropped, not read.
             InstData::Set { value, .. } => text(value),
             _ => {
@@ -696,9 +699,12 @@ impl<'p> Interpreter<'p> {
                 Value::Bool(c) => Self::reg(fr, if *c { if_true } else { if_false })?.clone(),
                 other => return unsupported(format!("`select` condition must be Bool, got {}", other.dtype())),
             },
-            InstData::Alloc { length } => {
-                let n = int_of(Self::reg(fr, length)?, "an allocation length")?;
-                alloc(rd()?, n)?
+            InstData::Alloc { dims } => {
+                let mut ext = Vec::with_capacity(dims.len());
+                for d in dims.iter() {
+                    ext.push(int_of(Self::reg(fr, d)?, "an allocation extent")?);
+                }
+                alloc(rd()?, &ext)?
             }
             InstData::GetField { aggregate, field } => match Self::reg(fr, aggregate)? {
                 Value::Str(s) if field == Field::Len => Value::Int(DType::Int64, s.chars().count() as i128),
@@ -867,15 +873,17 @@ fn store(a: &Array, off: i128, v: &Value) -> R<()> {
     Ok(())
 }
 
-fn alloc(dtype: DType, n: i128) -> R<Value> {
-    if n < 0 {
+fn alloc(dtype: DType, dims: &[i128]) -> R<Value> {
+    if dims.iter().any(|n| *n < 0) {
         return ops::panic("negative allocation length");
     }
+    let n = dims.iter().try_fold(1i128, |acc, d| acc.checked_mul(*d)).unwrap_or(i128::MAX);
     let bytes = n.checked_mul(dtype.size_bytes() as i128).filter(|b| *b <= MAX_ALLOC_BYTES as i128);
     if bytes.is_none() {
         return unsupported(format!("allocation of {n} {dtype} elements exceeds the interpreter's limit"));
     }
-    Ok(Value::Array(Array::zeros(dtype, &[n as usize], false)))
+    let shape: Vec<usize> = dims.iter().map(|d| *d as usize).collect();
+    Ok(Value::Array(Array::zeros(dtype, &shape, false)))
 }
 
 #[cfg(test)]

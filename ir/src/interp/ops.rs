@@ -408,6 +408,19 @@ pub(crate) fn binary(op: Opcode, rd: DType, a: &Value, b: &Value, checks: bool) 
         Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div | Opcode::FDiv | Opcode::Mod | Opcode::Pow => {
             arith(op, rd, a, b, checks)
         }
+        Opcode::Quot | Opcode::Rem => match (a, b) {
+            (Value::Int(_, x), Value::Int(_, y)) if rd.is_int() => {
+                let (x, y) = (wrap_int(rd, *x), wrap_int(rd, *y));
+                if y == 0 {
+                    // Only `legalize` makes these, never with a zero divisor.
+                    return panic("division by zero");
+                }
+                // In i128, `MIN / -1` of any dtype is exact; wrapping gives MIN.
+                let v = if op == Opcode::Quot { x / y } else { x % y };
+                Ok(Value::Int(rd, wrap_int(rd, v)))
+            }
+            _ => unsupported(format!("`{}` on {} and {}", op.mnemonic(), describe(a), describe(b))),
+        },
         Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => compare(op, a, b),
         Opcode::And | Opcode::Or => match (a, b) {
             (Value::Bool(_), Value::Bool(_)) => bitwise(op, rd, a, b),

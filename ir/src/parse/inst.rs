@@ -208,7 +208,23 @@ impl<'a> Parser<'a> {
                 Self::comma(c)?;
                 ops[1] = self.operand(c, op1)?;
             }
-            Format::Unary | Format::Alloc => ops[0] = self.operand(c, op0)?,
+            Format::Unary => ops[0] = self.operand(c, op0)?,
+            Format::Alloc => {
+                // `alloc %n` or `alloc %n, %m, ...`: one extent per axis.
+                self.scratch.resize(1, 0);
+                loop {
+                    let k = clamp_u32(self.scratch.len());
+                    let a = self.operand(c, Slot::Extra(xb.saturating_add(k)))?;
+                    self.scratch.push(a);
+                    c.skip_ws();
+                    if c.peek() != Some(b',') {
+                        break;
+                    }
+                    Self::comma(c)?;
+                }
+                self.scratch[0] = clamp_u32(self.scratch.len() - 1);
+                ops[1] = xb;
+            }
             Format::Store | Format::Select => {
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;

@@ -40,19 +40,8 @@ pub(super) const OP_INFO: [OpInfo; Opcode::ALL.len()] = {
     let mut t = [OpInfo { format: Format::Param, has_result: false, terminator: false }; Opcode::ALL.len()];
     let mut i = 0;
     while i < Opcode::ALL.len() {
-        let f = Opcode::ALL[i].format();
-        let has_result = !matches!(
-            f,
-            Format::Store
-                | Format::Set
-                | Format::SetField
-                | Format::IndexStore
-                | Format::Return
-                | Format::Br
-                | Format::CondBr
-                | Format::Unreachable
-        );
-        let terminator = matches!(f, Format::Return | Format::Br | Format::CondBr | Format::Unreachable);
+        let op = Opcode::ALL[i];
+        let (f, has_result, terminator) = (op.format(), op.has_result(), op.is_terminator());
         t[i] = OpInfo { format: f, has_result, terminator };
         i += 1;
     }

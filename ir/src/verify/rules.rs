@@ -97,6 +97,7 @@ pub(super) fn binary_rule(op: Opcode, l: DType) -> BinRule {
         Opcode::Div if int => return BinRule::IntDiv,
         Opcode::Div => (float || cplx, l),
         Opcode::FDiv | Opcode::Mod => (int || float, l),
+        Opcode::Quot | Opcode::Rem => (int, l),
         Opcode::Eq | Opcode::Ne => (true, DType::Bool),
         Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => (!cplx, DType::Bool),
         Opcode::And | Opcode::Or => (l == DType::Bool, DType::Bool),

@@ -199,12 +199,23 @@ impl<'p> Verifier<'p> {
                     err!("{d}: result type is {r}, expected {a}");
                 }
             }
-            InstData::Alloc { length } => {
-                let t = ty!(length);
-                if !int_scalar(t) {
-                    err!("{d}: length {} must be an integer scalar, got {t}", Self::vname(x, length));
+            InstData::Alloc { dims } => {
+                for length in dims.iter() {
+                    let t = ty!(length);
+                    if !int_scalar(t) {
+                        err!("{d}: extent {} must be an integer scalar, got {t}", Self::vname(x, length));
+                    }
                 }
                 let r = result!();
+                if dims.is_empty() {
+                    err!("{d}: an allocation takes at least one extent");
+                } else if r.is_array && r.ndim().is_some_and(|n| n != dims.len()) {
+                    err!("{d}: {} extents given for a result of {} axes", dims.len(), r.ndim().unwrap_or(0));
+                } else if r.is_array && r.ndim().is_none() && dims.len() > 1 {
+                    err!("{d}: result type {r} must give its number of axes");
+                } else if r.is_array && dims.len() > 1 && r.layout != crate::Layout::COrder {
+                    err!("{d}: result type {r} is not in C order: an allocation is compact in C order");
+                }
                 if !r.is_array {
                     err!("{d}: result type {r} is not an array");
                 } else if r.dtype.is_text() {

@@ -367,6 +367,7 @@ impl<'c, 'm> Unit<'c, 'm> {
             runtime::ARENA_RELEASE | runtime::ARENA_ADOPT => void.fn_type(&[ptr], false),
             runtime::ARENA_ALLOC => t.ptr.fn_type(&[i64], false),
             runtime::ALLOC_ARRAY => t.ptr.fn_type(&[i64, i8, i8, i64], false),
+            runtime::ALLOC_ND => t.ptr.fn_type(&[i64, ptr, i8, i8, i64], false),
             runtime::ARENA_EXPORT => t.ptr.fn_type(&[ptr, ptr], false),
             runtime::STRIDE => t.i64.fn_type(&[ptr, i64, i64], false),
             runtime::STR_EQ => t.i1.fn_type(&[text, text], false),
@@ -383,6 +384,12 @@ impl<'c, 'm> Unit<'c, 'm> {
                 for a in zeroext() {
                     f.add_attribute(AttributeLoc::Param(1), a);
                     f.add_attribute(AttributeLoc::Param(2), a);
+                }
+            }
+            runtime::ALLOC_ND => {
+                for a in zeroext() {
+                    f.add_attribute(AttributeLoc::Param(2), a);
+                    f.add_attribute(AttributeLoc::Param(3), a);
                 }
             }
             runtime::STR_EQ => {

@@ -193,10 +193,12 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                 let y = float(self.convert(b, od, rd)?)?;
                 self.b.build_float_div(x, y, "")?.into()
             }
-            Opcode::FDiv | Opcode::Mod => {
-                self.call_helper(Helper::FloorDivMod { bits, signed, div: op == Opcode::FDiv }, &[a, b])?
-            }
-            Opcode::Pow => self.call_helper(Helper::IntPow { bits, signed }, &[a, b])?,
+            // `legalize` wrote integer `//`, `%` and `**` out in these; the
+            // divisor is never zero nor -1 with a minimal dividend.
+            Opcode::Quot if signed => bl.build_int_signed_div(x, y, "")?.into(),
+            Opcode::Quot => bl.build_int_unsigned_div(x, y, "")?.into(),
+            Opcode::Rem if signed => bl.build_int_signed_rem(x, y, "")?.into(),
+            Opcode::Rem => bl.build_int_unsigned_rem(x, y, "")?.into(),
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
                 let p = match (op, signed) {
                     (Opcode::Eq, _) => IntPredicate::EQ,
@@ -329,10 +331,9 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                         let im = bl.build_float_add(p3, p4, "")?;
                         (re.into(), im.into())
                     }
+                    // Zero to a negative or complex power is guarded by
+                    // `insert-checks`.
                     _ => {
-                        if op == Opcode::Pow {
-                            self.zero_power_check(v, [ar, ai, br, bi])?;
-                        }
                         let h = if op == Opcode::Div { Helper::ComplexDiv } else { Helper::ComplexPow };
                         let pair = self.call_helper(h, &[ar, ai, br, bi])?;
                         self.unpack(pair)?
@@ -344,26 +345,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             }
             _ => self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
         }
-    }
-
-    /// `0 ** (negative or complex)` panics.
-    pub(super) fn zero_power_check(&mut self, v: ValueId, [ar, ai, br, bi]: [BasicValueEnum<'c>; 4]) -> R<()> {
-        let (ar, ai, br, bi) = (float(ar)?, float(ai)?, float(br)?, float(bi)?);
-        let zero = self.u.t.f64.const_zero();
-        let bl = &self.b;
-        let z1 = bl.build_float_compare(FloatPredicate::OEQ, ar, zero, "")?;
-        let z2 = bl.build_float_compare(FloatPredicate::OEQ, ai, zero, "")?;
-        let az = bl.build_and(z1, z2, "")?;
-        let c1 = bl.build_float_compare(FloatPredicate::UNE, bi, zero, "")?;
-        let c2 = bl.build_float_compare(FloatPredicate::OLT, br, zero, "")?;
-        let bb = bl.build_or(c1, c2, "")?;
-        let e1 = bl.build_float_compare(FloatPredicate::OEQ, br, zero, "")?;
-        let e2 = bl.build_float_compare(FloatPredicate::OEQ, bi, zero, "")?;
-        let bz = bl.build_and(e1, e2, "")?;
-        let nbz = bl.build_not(bz, "")?;
-        let bad0 = bl.build_and(az, bb, "")?;
-        let bad = bl.build_and(bad0, nbz, "")?;
-        self.guard_panic(v, bad, "zero to a negative or complex power")
     }
 
     pub(super) fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {

@@ -299,6 +299,23 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         Ok(p)
     }
 
+    /// An entry-block temporary of `n` Int64s (the extents of an `alloc`).
+    fn temp_i64s(&mut self, n: u32) -> R<PointerValue<'c>> {
+        let Some(entry) = self.entry else { return llvm("a temporary before the entry block") };
+        let at = match self.last_temp {
+            Some(t) => t.get_next_instruction(),
+            None => entry.get_first_instruction(),
+        };
+        let tb = self.u.t.cx.create_builder();
+        match at {
+            Some(i) => tb.position_before(&i),
+            None => tb.position_at_end(entry),
+        }
+        let p = tb.build_alloca(self.u.t.i64.array_type(n), "")?;
+        self.last_temp = p.as_instruction_value();
+        Ok(p)
+    }
+
     fn run(&mut self) -> R<()> {
         let body = &self.f.body;
         let sig = self.sig;
@@ -1294,24 +1311,37 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let r = self.b.build_select(c, a, b, "")?;
                 self.vals.insert(v, r);
             }
-            InstData::Alloc { length } => {
+            InstData::Alloc { dims } => {
                 let d = self.dt(v);
                 if d.is_text() {
                     return self.err(Some(v), format!("cannot allocate an array of {d}"));
                 }
                 let (code, bits) = crate::abi::dlpack_dtype(d);
-                let n = self.ival(length)?;
-                let neg = self.b.build_int_compare(IntPredicate::SLT, n, self.i64c(0), "")?;
-                self.guard_panic(v, neg, "negative allocation length")?;
-                let f = self.u.runtime(runtime::ALLOC_ARRAY);
+                // A negative extent is guarded by `insert-checks`.
+                let mut ns = Vec::with_capacity(dims.len());
+                for length in dims.iter() {
+                    ns.push(self.ival(length)?);
+                }
                 let t = self.u.t;
-                let args = [
-                    n.into(),
+                let (code, bits, size) = (
                     t.i8.const_int(code as u64, false).into(),
                     t.i8.const_int(bits as u64, false).into(),
                     self.i64c(d.size_bytes() as u64).into(),
-                ];
-                let r = self.call_fn(f, &args)?;
+                );
+                let r = if let [n] = ns[..] {
+                    let f = self.u.runtime(runtime::ALLOC_ARRAY);
+                    self.call_fn(f, &[n.into(), code, bits, size])?
+                } else {
+                    // The extents go to the runtime through a stack buffer.
+                    let buf = self.temp_i64s(ns.len() as u32)?;
+                    for (k, n) in ns.iter().enumerate() {
+                        // SAFETY: `k` is within the buffer of `ns.len()` Int64s.
+                        let at = unsafe { self.b.build_in_bounds_gep(t.i64, buf, &[self.i64c(k as u64)], "")? };
+                        self.b.build_store(at, *n)?;
+                    }
+                    let f = self.u.runtime(runtime::ALLOC_ND);
+                    self.call_fn(f, &[self.i64c(ns.len() as u64).into(), buf.into(), code, bits, size])?
+                };
                 self.vals.insert(v, r);
             }
             InstData::GetField { aggregate: agg, field: Field::Len } => {
@@ -1355,26 +1385,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     self.u.set_weights(br, w);
                 }
             }
+            // `insert-checks` put a panic call before every `unreachable`
+            // that a run can reach.
             InstData::Unreachable => {
-                // After a call that never returns nothing more is needed;
-                // anywhere else reaching it is a located panic.
-                let after_noreturn = v.as_u32() > 0
-                    && match body.inst(ValueId::from_u32(v.as_u32() - 1)) {
-                        // The compiler's own panic paths; a user's `noreturn`
-                        // function that returned would reach the panic.
-                        InstData::Call { callee, .. } => match self.resolve(callee) {
-                            Some(Target::Builtin(Builtin::Panic)) => true,
-                            Some(Target::Func(m, f)) => is_panic_thunk(&self.low.program.modules[m].functions[f]),
-                            _ => false,
-                        },
-                        _ => false,
-                    };
-                if !after_noreturn {
-                    let loc = self.loc_text(v);
-                    let thunk =
-                        self.u.thunk("entered unreachable code", loc, (self.mid, self.m, self.f.body.loc(v)))?;
-                    self.b.build_call(thunk, &[], "")?;
-                }
                 self.b.build_unreachable()?;
             }
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),

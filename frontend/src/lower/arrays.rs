@@ -1,0 +1,857 @@
+//! NumPy on whole arrays: creating arrays in compiled code (`np.empty`,
+//! `np.zeros`, `np.ones`, `np.full`, the `*_like` forms, `np.arange`,
+//! `a.copy()`) and reducing a whole array to a scalar (`np.sum`, `np.prod`,
+//! `np.min`, `np.max`, `np.mean`, `np.argmin`, `np.argmax`, `np.any`,
+//! `np.all` and the same methods), with NumPy's result dtypes. Everything
+//! lowers to IR: an `alloc` (compact, C order, zeroed, in the call's arena)
+//! and loops over every index in C order. Not here: `axis=`, `out=` and
+//! every other keyword but `dtype=`, whole-array arithmetic, slicing,
+//! sorting.
+
+use super::*;
+use postc_ir::{Layout, Shape};
+
+/// A NumPy function or array method over whole arrays.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum ArrFn {
+    Empty,
+    Zeros,
+    Ones,
+    Full,
+    EmptyLike,
+    ZerosLike,
+    OnesLike,
+    FullLike,
+    Arange,
+    Copy,
+    Reduce(Red),
+}
+
+/// A reduction of a whole array.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Red {
+    Sum,
+    Prod,
+    Min,
+    Max,
+    Mean,
+    ArgMin,
+    ArgMax,
+    Any,
+    All,
+}
+
+/// The NumPy function `name` over arrays, if compiled code has it.
+pub(super) fn array_func(name: &str) -> Option<ArrFn> {
+    Some(match name {
+        "empty" => ArrFn::Empty,
+        "zeros" => ArrFn::Zeros,
+        "ones" => ArrFn::Ones,
+        "full" => ArrFn::Full,
+        "empty_like" => ArrFn::EmptyLike,
+        "zeros_like" => ArrFn::ZerosLike,
+        "ones_like" => ArrFn::OnesLike,
+        "full_like" => ArrFn::FullLike,
+        "arange" => ArrFn::Arange,
+        "copy" => ArrFn::Copy,
+        other => ArrFn::Reduce(reduction(other)?),
+    })
+}
+
+/// The array method `name` (`a.sum()`, `a.copy()`), if compiled code has it.
+pub(super) fn array_method(name: &str) -> Option<ArrFn> {
+    match name {
+        "copy" => Some(ArrFn::Copy),
+        other => reduction(other).map(ArrFn::Reduce),
+    }
+}
+
+fn reduction(name: &str) -> Option<Red> {
+    Some(match name {
+        "sum" => Red::Sum,
+        "prod" => Red::Prod,
+        "min" | "amin" => Red::Min,
+        "max" | "amax" => Red::Max,
+        "mean" => Red::Mean,
+        "argmin" => Red::ArgMin,
+        "argmax" => Red::ArgMax,
+        "any" => Red::Any,
+        "all" => Red::All,
+        _ => return None,
+    })
+}
+
+impl Red {
+    /// NumPy's name of the reduction in its messages.
+    fn numpy_name(self) -> &'static str {
+        match self {
+            Red::Min => "minimum",
+            Red::Max => "maximum",
+            Red::ArgMin => "argmin",
+            Red::ArgMax => "argmax",
+            _ => "",
+        }
+    }
+}
+
+/// A NumPy dtype object by its attribute name (`np.float64`) or string.
+pub(super) fn numpy_dtype(name: &str) -> Option<DType> {
+    Some(match name {
+        "float64" | "double" | "float_" => DType::Float64,
+        "float32" | "single" => DType::Float32,
+        "float16" | "half" => DType::Float16,
+        "int8" | "byte" => DType::Int8,
+        "int16" | "short" => DType::Int16,
+        "int32" | "intc" => DType::Int32,
+        "int64" | "intp" | "int_" | "longlong" => DType::Int64,
+        "uint8" | "ubyte" => DType::UInt8,
+        "uint16" | "ushort" => DType::UInt16,
+        "uint32" | "uintc" => DType::UInt32,
+        "uint64" | "uintp" | "ulonglong" => DType::UInt64,
+        "bool_" | "bool" => DType::Bool,
+        "complex64" | "csingle" => DType::Complex64,
+        "complex128" | "cdouble" | "complex_" => DType::Complex128,
+        _ => return None,
+    })
+}
+
+/// The dtype NumPy's `sum` and `prod` give for elements of `d`: small
+/// integers and Bool widen to the platform integer (Int64, UInt64).
+fn sum_dtype(d: DType) -> DType {
+    match d {
+        DType::Bool | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
+        DType::UInt8 | DType::UInt16 | DType::UInt32 => DType::UInt64,
+        other => other,
+    }
+}
+
+/// An open loop of [`FnLower::loops_open`].
+pub(super) struct Counted {
+    i: ValueId,
+    head: BlockId,
+    exit: BlockId,
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// Declares, in the entry block, the `let` of every array local bound
+    /// more than once or inside a block, so that each binding can `set`
+    /// it whatever path reaches a use. Its first value is an array of the
+    /// local's type with no elements (or its static extents), from the
+    /// arena.
+    pub(super) fn declare_rebound_arrays(&mut self) {
+        let mut names: Vec<(String, TypeData)> = self
+            .locals
+            .iter()
+            .filter(|(_, l)| l.rebound && !l.param)
+            .filter_map(|(n, l)| match &l.ty {
+                Some(LocalTy::Array(t)) => Some((n.clone(), t.clone())),
+                _ => None,
+            })
+            .collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (n, ty) in names {
+            let Shape::Dims(dims) = &ty.shape else { continue };
+            let ext: Vec<ValueId> = dims
+                .iter()
+                .map(|d| {
+                    let nm = self.fresh("ext");
+                    self.b.int(TypeId::INT64, d.unwrap_or(0) as i128, &nm)
+                })
+                .collect();
+            let tid = self.types.intern(ty.clone());
+            let nm = self.fresh("unbound");
+            let init = self.b.alloc(tid, &ext, &nm);
+            let v = self.b.let_(tid, init, &n);
+            self.slots.insert(n, v);
+        }
+    }
+
+    /// What `f` names among NumPy's array functions (`np.zeros`, `zeros`
+    /// imported from NumPy) or array methods (`a.sum`), if anything.
+    pub(super) fn array_target(&self, f: &Expr) -> Option<(ArrFn, String, Option<Expr>)> {
+        match f {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                if self.locals.contains_key(name) {
+                    return None;
+                }
+                match self.cx.globals.get(name) {
+                    Some(Global::Boundary { module, name: src }) if module == "numpy" => {
+                        array_func(src).map(|a| (a, format!("np.{src}"), None))
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Attribute(a) => {
+                let attr = a.attr.id.as_str();
+                if self.boundary_module(&a.value) == Some("numpy") {
+                    return array_func(attr).map(|f| (f, format!("np.{attr}"), None));
+                }
+                if self.namespace_of(&a.value).is_some() || self.gpu_register(&a.value).is_some() {
+                    return None;
+                }
+                if let Expr::Name(n) = &*a.value {
+                    if !self.locals.contains_key(n.id.as_str()) {
+                        return None;
+                    }
+                }
+                array_method(attr).map(|f| (f, format!("`.{attr}()`"), Some((*a.value).clone())))
+            }
+            _ => None,
+        }
+    }
+
+    /// A call of a NumPy array function or array method.
+    pub(super) fn array_call(&mut self, f: ArrFn, what: &str, recv: Option<Expr>, c: &ast::ExprCall) -> Val {
+        let shown = if recv.is_some() { what.to_owned() } else { format!("`{what}`") };
+        if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
+            return self.err(s, "`*` arguments are not supported");
+        }
+        let creates = !matches!(f, ArrFn::Reduce(_));
+        if creates && self.decl.attrs.is_device() {
+            return self
+                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
+        }
+        // `dtype=` is the one keyword; the others (`axis=`, `out=`, `order=`,
+        // `keepdims=`) are NumPy's but not compiled.
+        let mut dtype_kw: Option<&Expr> = None;
+        for k in c.arguments.keywords.iter() {
+            match k.arg.as_ref().map(|a| a.id.as_str()) {
+                Some("dtype") if creates => dtype_kw = Some(&k.value),
+                Some(name) => {
+                    return self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
+                }
+                None => return self.err(k, "`**` arguments are not supported"),
+            }
+        }
+        let mut args: Vec<&Expr> = Vec::new();
+        if let Some(r) = &recv {
+            args.push(r);
+        }
+        args.extend(c.arguments.args.iter());
+        // (required positional, optional positional dtype)
+        let (need, dtype_pos) = match f {
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => {
+                (1, true)
+            }
+            ArrFn::Full | ArrFn::FullLike => (2, true),
+            ArrFn::Copy | ArrFn::Reduce(_) => (1, false),
+            ArrFn::Arange => (0, false),
+        };
+        let max = need + dtype_pos as usize;
+        if f == ArrFn::Arange {
+            if args.is_empty() || args.len() > 3 {
+                return self.err(c, format!("{shown} takes 1 to 3 arguments (and `dtype=`)"));
+            }
+        } else if args.len() < need || args.len() > max {
+            let given = args.len() - recv.is_some() as usize;
+            let wanted = need - recv.is_some() as usize;
+            return self.err(
+                c,
+                format!(
+                    "{shown} takes {wanted}{} argument{} here, not {given}",
+                    if dtype_pos { " (and a dtype)" } else { "" },
+                    if wanted == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
+            (Some(_), Some(p)) => return self.err(*p, "the dtype is given twice"),
+            (Some(k), None) => Some(k),
+            (None, Some(p)) => Some(*p),
+            (None, None) => None,
+        };
+        let dtype = match dtype_expr {
+            Some(e) => match self.dtype_arg(e) {
+                Some(d) => Some(d),
+                None => return Val::Err,
+            },
+            None => None,
+        };
+        match f {
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
+                let Some(dims) = self.shape_arg(args[0], &shown) else {
+                    if f == ArrFn::Full {
+                        self.expr(args[1]);
+                    }
+                    return Val::Err;
+                };
+                let fill = if f == ArrFn::Full { Some(self.expr(args[1])) } else { None };
+                let d = match (&fill, dtype) {
+                    (_, Some(d)) => d,
+                    // NumPy's dtype of the fill value: a Python number's
+                    // default dtype, a NumPy scalar's own.
+                    (Some(v), None) => match v.scalar() {
+                        Some(s) if s.weak => default_of(kind(s.dtype)),
+                        Some(s) => s.dtype,
+                        None => return self.fill_error(v, args[1]),
+                    },
+                    (None, None) => DType::Float64,
+                };
+                if d.is_text() {
+                    return self.err(args[0], "arrays of Str or Bytes cannot be created in compiled code");
+                }
+                self.at(c);
+                let arr = self.new_array(d, &dims, c);
+                match (f, fill) {
+                    (ArrFn::Ones, _) => {
+                        let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+                        self.fill(&arr, one, c);
+                    }
+                    (ArrFn::Full, Some(v)) => {
+                        if v.scalar().is_none() {
+                            return self.fill_error(&v, args[1]);
+                        }
+                        self.fill(&arr, v, c);
+                    }
+                    _ => {}
+                }
+                Val::Arr { v: arr.0, ty: arr.1 }
+            }
+            ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy => {
+                let src = self.expr(args[0]);
+                let (sv, st) = match src {
+                    Val::Arr { v, ty } => (v, ty),
+                    Val::Err => return Val::Err,
+                    _ => return self.err(args[0], format!("{shown} takes an array")),
+                };
+                let fill = if f == ArrFn::FullLike { Some(self.expr(args[1])) } else { None };
+                let Some(nd) = st.ndim() else {
+                    return self.err(args[0], "the number of axes of this array is not known");
+                };
+                let d = dtype.unwrap_or(st.dtype);
+                if d.is_text() {
+                    return self.err(args[0], "arrays of Str or Bytes cannot be created in compiled code");
+                }
+                self.at(c);
+                let dims: Vec<(ValueId, bool)> = (0..nd)
+                    .map(|k| {
+                        let n = self.fresh("dim");
+                        (self.b.dim(sv, k as u32, &n), true)
+                    })
+                    .collect();
+                let arr = self.new_array(d, &dims, c);
+                match f {
+                    ArrFn::OnesLike => {
+                        let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+                        self.fill(&arr, one, c);
+                    }
+                    ArrFn::FullLike => {
+                        let v = fill.expect("a fill value");
+                        if v.scalar().is_none() {
+                            return self.fill_error(&v, args[1]);
+                        }
+                        self.fill(&arr, v, c);
+                    }
+                    ArrFn::Copy => {
+                        let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
+                        let open = self.loops_open(&ids, c);
+                        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+                        let n = self.fresh("el");
+                        let x = self.b.index_load(TypeId::scalar(st.dtype), sv, &idx, &n);
+                        self.b.index_store(arr.0, &idx, x);
+                        self.loops_close(open, c);
+                    }
+                    _ => {}
+                }
+                Val::Arr { v: arr.0, ty: arr.1 }
+            }
+            ArrFn::Arange => self.arange(&args, dtype, &shown, c),
+            ArrFn::Reduce(r) => {
+                let src = self.expr(args[0]);
+                match src {
+                    Val::Arr { v, ty } => self.reduce(r, v, &ty, &shown, args[0], c),
+                    Val::Err => Val::Err,
+                    _ => self.err(
+                        args[0],
+                        format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"),
+                    ),
+                }
+            }
+        }
+    }
+
+    fn fill_error(&mut self, v: &Val, at: &Expr) -> Val {
+        if matches!(v, Val::Err) {
+            Val::Err
+        } else {
+            self.err(at, "the fill value is a number")
+        }
+    }
+
+    /// A dtype argument: NumPy's (`np.float64`, `"float64"`), postyp's
+    /// (`Float64`) or Python's (`float`, `int`, `bool`, `complex`).
+    pub(super) fn dtype_arg(&mut self, e: &Expr) -> Option<DType> {
+        let found = match e {
+            Expr::StringLiteral(s) => numpy_dtype(s.value.to_str()),
+            Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => numpy_dtype(a.attr.id.as_str()),
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::Boundary { module, name }) if module == "numpy" => numpy_dtype(name),
+                _ => match self.target_of(e) {
+                    Some(Target::Cast { dtype, .. }) => Some(dtype),
+                    _ => None,
+                },
+            },
+            _ => match self.target_of(e) {
+                Some(Target::Cast { dtype, .. }) => Some(dtype),
+                _ => None,
+            },
+        };
+        match found {
+            Some(d) if d.is_text() => {
+                self.err(e, "arrays of Str or Bytes cannot be created in compiled code");
+                None
+            }
+            Some(d) => Some(d),
+            None => {
+                let shown = match e {
+                    Expr::StringLiteral(s) => format!("\"{}\"", s.value.to_str()),
+                    _ => dotted(e).unwrap_or_else(|| construct_name(e).to_owned()),
+                };
+                self.err(
+                    e,
+                    format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A shape: an integer, a tuple of integers or an array's `shape`;
+    /// each extent as Int64 with whether it is known to be non-negative.
+    fn shape_arg(&mut self, e: &Expr, shown: &str) -> Option<Vec<(ValueId, bool)>> {
+        let elts: Vec<&Expr> = match e {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            Expr::List(l) => l.elts.iter().collect(),
+            Expr::Attribute(a) if a.attr.id.as_str() == "shape" => {
+                let v = self.expr(&a.value);
+                let (av, ty) = match v {
+                    Val::Arr { v, ty } => (v, ty),
+                    Val::Err => return None,
+                    _ => {
+                        self.err(&*a.value, "`shape` is an attribute of arrays");
+                        return None;
+                    }
+                };
+                let Some(nd) = ty.ndim() else {
+                    self.err(e, "the number of axes of this array is not known");
+                    return None;
+                };
+                self.at(e);
+                return Some(
+                    (0..nd)
+                        .map(|k| {
+                            let n = self.fresh("dim");
+                            (self.b.dim(av, k as u32, &n), true)
+                        })
+                        .collect(),
+                );
+            }
+            other => vec![other],
+        };
+        if elts.is_empty() {
+            self.err(e, format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"));
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut bad = false;
+        for x in elts {
+            let v = self.expr(x);
+            match v.scalar() {
+                Some(s) if kind(s.dtype) == Kind::Int => {
+                    let nonneg = v.nonneg();
+                    match self.materialize(&v, DType::Int64, x) {
+                        Some(id) => out.push((id, nonneg)),
+                        None => bad = true,
+                    }
+                }
+                _ => {
+                    if !matches!(v, Val::Err) {
+                        let what = match v.scalar() {
+                            Some(s) => s.dtype.name().to_owned(),
+                            None if matches!(v, Val::Arr { .. }) => "an array".to_owned(),
+                            None => "not a number".to_owned(),
+                        };
+                        self.err(
+                            x,
+                            format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}"),
+                        );
+                    }
+                    bad = true;
+                }
+            }
+        }
+        (!bad).then_some(out)
+    }
+
+    /// A fresh zeroed C-order array of `d` with the extents `dims`; a
+    /// negative extent panics with NumPy's message first.
+    fn new_array(&mut self, d: DType, dims: &[(ValueId, bool)], at: &impl Ranged) -> (ValueId, TypeData) {
+        for &(x, nonneg) in dims {
+            if !nonneg {
+                self.at(at);
+                let z = self.zero(DType::Int64);
+                let n = self.fresh("dim.ok");
+                let ok = self.b.binary(Opcode::Ge, TypeId::BOOL, x, z, &n);
+                self.panic_unless(ok, "ValueError: negative dimensions are not allowed", at);
+            }
+        }
+        let ty = TypeData::array(d, Shape::dims(&vec![None; dims.len()]), Layout::COrder);
+        let tid = self.types.intern(ty.clone());
+        self.at(at);
+        let n = self.fresh("arr");
+        let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
+        (self.b.alloc(tid, &ids, &n), ty)
+    }
+
+    /// The extents of an array of known rank.
+    fn dims_of(&mut self, arr: ValueId, ty: &TypeData) -> Vec<ValueId> {
+        (0..ty.ndim().unwrap_or(1))
+            .map(|k| {
+                let n = self.fresh("dim");
+                self.b.dim(arr, k as u32, &n)
+            })
+            .collect()
+    }
+
+    /// Stores `v` (converted as NumPy's item assignment converts) in every
+    /// element of `arr`.
+    fn fill(&mut self, arr: &(ValueId, TypeData), v: Val, at: &impl Ranged) {
+        let d = arr.1.dtype;
+        if v.scalar().is_some_and(|s| s.dtype.is_complex() && !d.is_complex()) {
+            self.err(at, format!("cannot fill an array of {} with a complex number", d.name()));
+            return;
+        }
+        let Some(x) = self.materialize(&v, d, at) else { return };
+        let dims = self.dims_of(arr.0, &arr.1);
+        let open = self.loops_open(&dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        self.b.index_store(arr.0, &idx, x);
+        self.loops_close(open, at);
+    }
+
+    /// Opens one counted loop per extent, outermost first; the body goes
+    /// into the current block, [`FnLower::loops_close`] ends them.
+    pub(super) fn loops_open(&mut self, dims: &[ValueId], at: &impl Ranged) -> Vec<Counted> {
+        let mut open = Vec::new();
+        for &n in dims {
+            self.at(at);
+            let z = self.zero(DType::Int64);
+            let name = self.fresh("k");
+            let i = self.b.let_(TypeId::INT64, z, &name);
+            let head = self.block("each");
+            let body = self.block("each.body");
+            let exit = self.block("each.end");
+            self.br(head);
+            self.enter(head);
+            let c = self.fresh("more");
+            let more = self.b.binary(Opcode::Lt, TypeId::BOOL, i, n, &c);
+            self.b.condbr(more, body, exit, None);
+            self.enter(body);
+            open.push(Counted { i, head, exit });
+        }
+        open
+    }
+
+    pub(super) fn loops_close(&mut self, open: Vec<Counted>, at: &impl Ranged) {
+        for l in open.into_iter().rev() {
+            self.at(at);
+            let nm = self.fresh("one");
+            let one = self.b.int(TypeId::INT64, 1, &nm);
+            let next = self.result(Opcode::Add, DType::Int64, l.i, one);
+            self.b.set(l.i, next);
+            self.br(l.head);
+            self.enter(l.exit);
+        }
+    }
+
+    /// `np.arange(stop)`, `np.arange(start, stop[, step])`: NumPy's
+    /// length `ceil((stop - start) / step)` (none when not positive), the
+    /// element `i` being `start + i * step` in the result dtype.
+    fn arange(&mut self, args: &[&Expr], dtype: Option<DType>, shown: &str, c: &ast::ExprCall) -> Val {
+        let mut vals = Vec::new();
+        for a in args {
+            let v = self.expr(a);
+            match v.scalar() {
+                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => vals.push((v, *a)),
+                Some(s) => return self.err(*a, format!("{shown} takes integers or floats, not {}", s.dtype.name())),
+                None if matches!(v, Val::Err) => return Val::Err,
+                None => return self.err(*a, format!("{shown} takes numbers")),
+            }
+        }
+        // NumPy's result dtype of the bounds: Python numbers at their
+        // default dtype, NumPy scalars at their own.
+        let mut common: Option<DType> = None;
+        for (v, _) in &vals {
+            let s = v.scalar().expect("a number");
+            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+            common = Some(match common {
+                None => d,
+                Some(c) => crate::pytypes::promote_strong(c, d).unwrap_or(DType::Float64),
+            });
+        }
+        let d = dtype.unwrap_or(common.unwrap_or(DType::Int64));
+        if d.is_complex() || d == DType::Bool {
+            return self.err(c, format!("{shown} makes integers or floats here, not {}", d.name()));
+        }
+        let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
+        let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+        let (start, stop, step) = match vals.len() {
+            1 => ((zero, args[0]), vals[0].clone(), (one, args[0])),
+            2 => (vals[0].clone(), vals[1].clone(), (one, args[0])),
+            _ => (vals[0].clone(), vals[1].clone(), vals[2].clone()),
+        };
+        let int_bounds = kind(common.unwrap_or(DType::Int64)) == Kind::Int;
+        self.at(c);
+        // The length, in Int64 for integer bounds and Float64 otherwise.
+        let len = if int_bounds {
+            let (Some(s0), Some(s1), Some(s2)) = (
+                self.materialize(&start.0, DType::Int64, start.1),
+                self.materialize(&stop.0, DType::Int64, stop.1),
+                self.materialize(&step.0, DType::Int64, step.1),
+            ) else {
+                return Val::Err;
+            };
+            self.at(c);
+            let z = self.zero(DType::Int64);
+            let n = self.fresh("step.ok");
+            let ok = self.b.binary(Opcode::Ne, TypeId::BOOL, s2, z, &n);
+            self.panic_unless(ok, "ZeroDivisionError: division by zero", c);
+            // ceil((stop - start) / step) = -((start - stop) // step)
+            let diff = self.result(Opcode::Sub, DType::Int64, s0, s1);
+            let q = self.result(Opcode::FDiv, DType::Int64, diff, s2);
+            let zero = self.zero(DType::Int64);
+            let n = self.result(Opcode::Sub, DType::Int64, zero, q);
+            let c0 = self.fresh("pos");
+            let pos = self.b.binary(Opcode::Gt, TypeId::BOOL, n, zero, &c0);
+            let nm = self.fresh("len");
+            let len = self.b.select(TypeId::INT64, pos, n, zero, &nm);
+            (len, s0, s2)
+        } else {
+            let (Some(f0), Some(f1), Some(f2)) = (
+                self.materialize(&start.0, DType::Float64, start.1),
+                self.materialize(&stop.0, DType::Float64, stop.1),
+                self.materialize(&step.0, DType::Float64, step.1),
+            ) else {
+                return Val::Err;
+            };
+            self.at(c);
+            let z = self.zero(DType::Float64);
+            let n = self.fresh("step.ok");
+            let ok = self.b.binary(Opcode::Ne, TypeId::BOOL, f2, z, &n);
+            self.panic_unless(ok, "ZeroDivisionError: division by zero", c);
+            let diff = self.result(Opcode::Sub, DType::Float64, f1, f0);
+            let q = self.result(Opcode::Div, DType::Float64, diff, f2);
+            self.math_imports.insert("ceil".to_owned());
+            let ceil = "math.ceil";
+            let nm = self.fresh("ceil");
+            let cq = self.b.call(ceil, &[q], Some(TypeId::FLOAT64), &nm);
+            let nm = self.fresh("len");
+            // Float to integer saturates (NaN to 0), so a huge length is
+            // refused by the allocation, not wrapped.
+            let n = self.b.cast(TypeId::INT64, cq, &nm);
+            let zero = self.zero(DType::Int64);
+            let c0 = self.fresh("pos");
+            let pos = self.b.binary(Opcode::Gt, TypeId::BOOL, n, zero, &c0);
+            let nm = self.fresh("len");
+            let len = self.b.select(TypeId::INT64, pos, n, zero, &nm);
+            (len, f0, f2)
+        };
+        let (len, s0, s2) = len;
+        let arr = self.new_array(d, &[(len, true)], c);
+        // start and step in the element dtype; element i = start + i * step.
+        let st = TypeId::scalar(d);
+        let src = if int_bounds { DType::Int64 } else { DType::Float64 };
+        let nm = self.fresh("start");
+        let a0 = if src == d { s0 } else { self.b.cast(st, s0, &nm) };
+        let nm = self.fresh("step");
+        let a2 = if src == d { s2 } else { self.b.cast(st, s2, &nm) };
+        let open = self.loops_open(&[len], c);
+        let i = open[0].i;
+        let nm = self.fresh("i");
+        let fi = if d == DType::Int64 { i } else { self.b.cast(st, i, &nm) };
+        let m = self.result(Opcode::Mul, d, fi, a2);
+        let x = self.result(Opcode::Add, d, a0, m);
+        self.b.index_store(arr.0, &[i], x);
+        self.loops_close(open, c);
+        Val::Arr { v: arr.0, ty: arr.1 }
+    }
+
+    /// A reduction of every element of `arr`, in C order.
+    fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, shown: &str, arg: &Expr, c: &ast::ExprCall) -> Val {
+        let d = ty.dtype;
+        if d.is_text() {
+            return self.err(arg, format!("{shown} takes an array of numbers"));
+        }
+        if d.is_complex() && matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax) {
+            return self.err(arg, format!("{shown} of complex numbers is not supported: compare `abs` or the parts"));
+        }
+        self.at(c);
+        let dims = self.dims_of(arr, ty);
+        // The element count, for `mean` and the empty checks.
+        let mut count = None;
+        for &x in &dims {
+            count = Some(match count {
+                None => x,
+                Some(p) => self.result(Opcode::Mul, DType::Int64, p, x),
+            });
+        }
+        let count = count.expect("an array has an axis");
+        if matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax) {
+            let z = self.zero(DType::Int64);
+            let n = self.fresh("nonempty");
+            let ok = self.b.binary(Opcode::Gt, TypeId::BOOL, count, z, &n);
+            let msg = match r {
+                Red::ArgMin | Red::ArgMax => {
+                    format!("ValueError: attempt to get {} of an empty sequence", r.numpy_name())
+                }
+                _ => format!(
+                    "ValueError: zero-size array to reduction operation {} which has no identity",
+                    r.numpy_name()
+                ),
+            };
+            self.panic_unless(ok, &msg, c);
+        }
+        // The accumulator's dtype and the result's.
+        let (acc_d, res_d) = match r {
+            Red::Sum | Red::Prod if d == DType::Float16 => (DType::Float32, DType::Float16),
+            Red::Sum | Red::Prod => (sum_dtype(d), sum_dtype(d)),
+            Red::Mean if d == DType::Float16 => (DType::Float32, DType::Float16),
+            Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => (d, d),
+            Red::Mean => (DType::Float64, DType::Float64),
+            Red::Min | Red::Max => (d, d),
+            Red::ArgMin | Red::ArgMax => (d, DType::Int64),
+            Red::Any | Red::All => (DType::Bool, DType::Bool),
+        };
+        let acc_t = TypeId::scalar(acc_d);
+        self.at(c);
+        // Initial values: the identity, or for min/max the first element.
+        let init = match r {
+            Red::Sum | Red::Mean => self.zero(acc_d),
+            Red::Prod => {
+                let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+                self.materialize(&one, acc_d, c).expect("one converts to any number")
+            }
+            Red::Any => {
+                let nm = self.fresh("none");
+                self.b.const_(TypeId::BOOL, Literal::Bool(false), &nm)
+            }
+            Red::All => {
+                let nm = self.fresh("every");
+                self.b.const_(TypeId::BOOL, Literal::Bool(true), &nm)
+            }
+            Red::Min | Red::Max | Red::ArgMin | Red::ArgMax => {
+                let z = self.zero(DType::Int64);
+                let idx = vec![z; dims.len()];
+                let n = self.fresh("first");
+                self.b.index_load(acc_t, arr, &idx, &n)
+            }
+        };
+        let n = self.fresh("acc");
+        let acc = self.b.let_(acc_t, init, &n);
+        let z = self.zero(DType::Int64);
+        let n = self.fresh("at");
+        let best = self.b.let_(TypeId::INT64, z, &n);
+        let n = self.fresh("flat");
+        let flat = self.b.let_(TypeId::INT64, z, &n);
+        let open = self.loops_open(&dims, c);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let n = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(d), arr, &idx, &n);
+        match r {
+            Red::Sum | Red::Mean | Red::Prod => {
+                let nm = self.fresh("x");
+                let xc = if acc_d == d { x } else { self.b.cast(acc_t, x, &nm) };
+                let op = if r == Red::Prod { Opcode::Mul } else { Opcode::Add };
+                let s = self.result(op, acc_d, acc, xc);
+                self.b.set(acc, s);
+            }
+            Red::Any | Red::All => {
+                let nm = self.fresh("truth");
+                let t = if d == DType::Bool { x } else { self.b.cast(TypeId::BOOL, x, &nm) };
+                let op = if r == Red::Any { Opcode::Or } else { Opcode::And };
+                let s = self.result(op, DType::Bool, acc, t);
+                self.b.set(acc, s);
+            }
+            Red::Min | Red::Max | Red::ArgMin | Red::ArgMax => {
+                let lower = matches!(r, Red::Min | Red::ArgMin);
+                // Replace when the element is strictly better, or NaN while
+                // the accumulator is not: NumPy's min and max propagate the
+                // first NaN, argmin and argmax return its index.
+                let better = if d == DType::Bool {
+                    // False < True: x < acc is `!x and acc`, x > acc is
+                    // `x and !acc`.
+                    let nm = self.fresh("not");
+                    let (a, b) = if lower {
+                        (self.b.unary(Opcode::Not, TypeId::BOOL, x, &nm), acc)
+                    } else {
+                        (x, self.b.unary(Opcode::Not, TypeId::BOOL, acc, &nm))
+                    };
+                    self.result(Opcode::And, DType::Bool, a, b)
+                } else {
+                    let op = if lower { Opcode::Lt } else { Opcode::Gt };
+                    let nm = self.fresh("better");
+                    let strict = self.b.binary(op, TypeId::BOOL, x, acc, &nm);
+                    if kind(d) == Kind::Float {
+                        let nm = self.fresh("xnan");
+                        let xnan = self.b.binary(Opcode::Ne, TypeId::BOOL, x, x, &nm);
+                        let nm = self.fresh("anum");
+                        let anum = self.b.binary(Opcode::Eq, TypeId::BOOL, acc, acc, &nm);
+                        let either = self.result(Opcode::Or, DType::Bool, strict, xnan);
+                        self.result(Opcode::And, DType::Bool, either, anum)
+                    } else {
+                        strict
+                    }
+                };
+                let yes = self.block("better");
+                let no = self.block("same");
+                self.b.condbr(better, yes, no, None);
+                self.enter(yes);
+                self.b.set(acc, x);
+                self.b.set(best, flat);
+                self.br(no);
+                self.enter(no);
+            }
+        }
+        let nm = self.fresh("one");
+        let one = self.b.int(TypeId::INT64, 1, &nm);
+        let f2 = self.result(Opcode::Add, DType::Int64, flat, one);
+        self.b.set(flat, f2);
+        self.loops_close(open, c);
+        self.at(c);
+        let s = Scalar::strong(res_d);
+        let v = match r {
+            Red::ArgMin | Red::ArgMax => best,
+            Red::Mean => {
+                let ct =
+                    if kind(acc_d) == Kind::Complex { acc_d.complex_part().unwrap_or(DType::Float64) } else { acc_d };
+                let nm = self.fresh("count");
+                let nf = self.b.cast(TypeId::scalar(ct), count, &nm);
+                let nf = if ct == acc_d {
+                    nf
+                } else {
+                    let nm = self.fresh("count");
+                    self.b.cast(acc_t, nf, &nm)
+                };
+                let m = self.result(Opcode::Div, acc_d, acc, nf);
+                if res_d == acc_d {
+                    m
+                } else {
+                    let nm = self.fresh("mean");
+                    self.b.cast(TypeId::scalar(res_d), m, &nm)
+                }
+            }
+            _ if res_d != acc_d => {
+                let nm = self.fresh("red");
+                self.b.cast(TypeId::scalar(res_d), acc, &nm)
+            }
+            _ => {
+                // A copy of the accumulator's value, which later code
+                // must not see change.
+                let nm = self.fresh("red");
+                self.b.let_(acc_t, acc, &nm)
+            }
+        };
+        Val::Num { v, s, nonneg: matches!(r, Red::ArgMin | Red::ArgMax) }
+    }
+}
