@@ -132,7 +132,10 @@ fn copy_inst(
         InstData::Let { value } => b.let_(t(), vm(value), name),
         InstData::Set { target, value } => b.set(vm(target), vm(value)),
         InstData::Select { cond, if_true, if_false } => b.select(t(), vm(cond), vm(if_true), vm(if_false), name),
-        InstData::Alloc { length } => b.alloc(t(), vm(length), name),
+        InstData::Alloc { dims } => {
+            let d: Vec<ValueId> = dims.iter().map(vm).collect();
+            b.alloc(t(), &d, name)
+        }
         InstData::GetField { aggregate, field } => b.getfield(t(), vm(aggregate), field, name),
         InstData::SetField { aggregate, field, value } => b.setfield(vm(aggregate), field, vm(value)),
         InstData::IndexLoad { array, indices } => {
@@ -449,7 +452,7 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
             .iter()
             .map(|&t| {
                 let n = names.fresh("partials").to_owned();
-                b.alloc(t, len, &n)
+                b.alloc(t, &[len], &n)
             })
             .collect();
         let fname = b.const_(TypeId::scalar(DType::Str), Literal::Str(chunk_name), names.fresh("chunk.fn"));
