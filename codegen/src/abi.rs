@@ -116,6 +116,13 @@ pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
 /// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
 /// this runtime joins the thread's arena (freed at the next release).
 pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
+/// `i64 @postc_rt_parallel_for(ptr fn, ptr env, i64 start, i64 stop, i64
+/// step)`: runs the chunks of `range(start, stop, step)` (see
+/// `postc_ir::builtins::chunk_bounds`) on the thread pool, calling
+/// `fn(env, chunk, lo, hi)` once per chunk; returns the number of chunks.
+/// A panic in a chunk is raised on the calling thread once every chunk
+/// has stopped.
+pub const PARALLEL_FOR: &str = "postc_rt_parallel_for";
 /// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
 /// `DLManagedTensor` the runtime hands out.
 pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
@@ -140,7 +147,14 @@ pub const UFUNC_DL: &str = "postc_rt_ufunc_dl";
 
 /// The runtime's entry points that every shared library exports (the
 /// others are hidden in it).
-pub const EXPORTED: [&str; 4] = [PANIC, "postc_rt_set_panic_handler", ARENA_MARK, ARENA_RELEASE];
+pub const EXPORTED: [&str; 6] = [
+    PANIC,
+    "postc_rt_set_panic_handler",
+    ARENA_MARK,
+    ARENA_RELEASE,
+    "postc_rt_set_num_threads",
+    "postc_rt_get_num_threads",
+];
 
 /// Whether `name` is one of the runtime's symbols, which programs cannot
 /// export.

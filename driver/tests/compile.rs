@@ -62,12 +62,19 @@ fn emit_kinds_produce_what_they_say() {
     let syms = String::from_utf8_lossy(&out.stdout);
     assert!(syms.contains(" T twice") && syms.contains(" T main"), "{syms}");
     // The runtime stays hidden but for the entry points a caller's panic
-    // handler uses.
+    // handler uses and the thread pool's size.
     let runtime: Vec<&str> =
         syms.lines().filter_map(|l| l.split(' ').next_back()).filter(|s| s.contains("postc")).collect();
     assert_eq!(
         runtime,
-        ["postc_rt_arena_mark", "postc_rt_arena_release", "postc_rt_panic", "postc_rt_set_panic_handler"]
+        [
+            "postc_rt_arena_mark",
+            "postc_rt_arena_release",
+            "postc_rt_get_num_threads",
+            "postc_rt_panic",
+            "postc_rt_set_num_threads",
+            "postc_rt_set_panic_handler"
+        ]
     );
 }
 

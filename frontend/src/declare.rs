@@ -47,6 +47,9 @@ pub(crate) enum Global {
     /// `postyp.Out`.
     Out,
     Decorator(Deco),
+    /// `prange` (from `postc` or `numba`): `range` whose iterations may
+    /// run in parallel.
+    Prange,
     /// `postc.empty`.
     Empty,
     /// Another name for a function or import (`gammaln = lgamma`).
@@ -351,6 +354,7 @@ impl Declarer<'_> {
                         "noinline" => Global::Decorator(Deco::Noinline),
                         "jit" => Global::Decorator(Deco::Jit),
                         "empty" => Global::Empty,
+                        "prange" => Global::Prange,
                         "shared" => Global::GpuBuiltin(GpuBuiltin::Shared),
                         "sync_threads" => Global::GpuBuiltin(GpuBuiltin::SyncThreads),
                         "atomic_add" => Global::GpuBuiltin(GpuBuiltin::AtomicAdd),
@@ -380,6 +384,7 @@ impl Declarer<'_> {
                         self.err(&alias.name, format!("`postc.math` has no function `{name}`"));
                     }
                 }
+                "numba" if name == "prange" => self.bind(d, &local, Global::Prange, alias),
                 m if (self.is_post_module)(m) => {
                     let at = self.src.loc(self.file, &alias.name);
                     d.module

@@ -42,6 +42,66 @@ pub enum Builtin {
     /// value. `T` is Int32, UInt32, Int64, UInt64, Float32 or Float64;
     /// integers wrap.
     AtomicAdd,
+    /// `postc.prange(%kinds: Str, %i: Int64, %stop: Int64, %step: Int64,
+    /// %r...)`: marks the `for` loop whose header the block's `br` enters
+    /// as a `prange` loop. `%i` is the loop's counter (a `let` local holding
+    /// the start), `%stop` the limit its header compares with, `%step` the
+    /// step; each `%r` is a `let` local the loop reduces into, with the
+    /// operator given by the same position of `%kinds` (a constant): `+`
+    /// (`r += e`), `-` (`r -= e`), `*` (`r *= e`), `<` (`r = min(r, e)`) or
+    /// `>` (`r = max(r, e)`). It does nothing when run: the loop runs
+    /// serially; the `outline-parallel` pass turns it into
+    /// `postc.parallel_for`.
+    Prange,
+    /// `%n: Int64 = call postc.parallel_for(%body: Str, %start: Int64,
+    /// %stop: Int64, %step: Int64, %args...)`: runs the iterations of
+    /// `range(start, stop, step)` as [`PARALLEL_CHUNKS`] chunks or fewer
+    /// (see [`chunk_bounds`]), possibly on several threads, by calling the
+    /// module's function named by the constant `%body` as
+    /// `body(%chunk, %lo, %hi, %args...)` once per chunk; the result is the
+    /// number of chunks. Only the `outline-parallel` pass makes it.
+    ParallelFor,
+}
+
+/// `postc.prange`.
+pub const PRANGE: &str = "postc.prange";
+/// `postc.parallel_for`.
+pub const PARALLEL_FOR: &str = "postc.parallel_for";
+
+/// The most chunks a `prange` loop is split into. The chunks depend on the
+/// trip count alone, never on the number of threads, so a reduction's
+/// partial results, combined in chunk order, are the same bits on any
+/// number of threads. The runtime library (`postc_rt_parallel_for`) uses
+/// the same constant and formula.
+pub const PARALLEL_CHUNKS: u64 = 128;
+
+/// The number of iterations of `range(start, stop, step)` (`step != 0`),
+/// which may exceed `i64::MAX`.
+pub fn trip_count(start: i64, stop: i64, step: i64) -> u64 {
+    if step > 0 && stop > start {
+        (stop.wrapping_sub(start) as u64 - 1) / step as u64 + 1
+    } else if step < 0 && start > stop {
+        (start.wrapping_sub(stop) as u64 - 1) / step.unsigned_abs() + 1
+    } else {
+        0
+    }
+}
+
+/// The chunks of `range(start, stop, step)`: `(lo, hi)` per chunk, the
+/// first and the end value of the counter, in chunk order. Chunk `c` of
+/// `m = min(n, PARALLEL_CHUNKS)` runs the iterations `[c*n/m, (c+1)*n/m)`;
+/// the last one ends at `stop` itself.
+pub fn chunk_bounds(start: i64, stop: i64, step: i64) -> Vec<(i64, i64)> {
+    let n = trip_count(start, stop, step);
+    let m = n.min(PARALLEL_CHUNKS);
+    let at = |k: u128| start.wrapping_add((k as u64).wrapping_mul(step as u64) as i64);
+    (0..m)
+        .map(|c| {
+            let lo = c as u128 * n as u128 / m as u128;
+            let hi = (c as u128 + 1) * n as u128 / m as u128;
+            (at(lo), if c + 1 == m { stop } else { at(hi) })
+        })
+        .collect()
 }
 
 /// `postc.gpu.shared`.
@@ -204,6 +264,8 @@ impl Builtin {
             SHARED => return Some(Builtin::Shared),
             SYNC_THREADS => return Some(Builtin::SyncThreads),
             ATOMIC_ADD => return Some(Builtin::AtomicAdd),
+            PRANGE => return Some(Builtin::Prange),
+            PARALLEL_FOR => return Some(Builtin::ParallelFor),
             _ => {}
         }
         if let Some(rest) = name.strip_prefix(GPU_PREFIX) {
@@ -224,6 +286,8 @@ impl Builtin {
             Builtin::Shared => SHARED.into(),
             Builtin::SyncThreads => SYNC_THREADS.into(),
             Builtin::AtomicAdd => ATOMIC_ADD.into(),
+            Builtin::Prange => PRANGE.into(),
+            Builtin::ParallelFor => PARALLEL_FOR.into(),
         }
     }
 
@@ -235,7 +299,7 @@ impl Builtin {
     /// Whether it takes or returns arrays (see [`Builtin::check_typed`]);
     /// the others take and return scalars only ([`Builtin::check`]).
     pub fn takes_arrays(self) -> bool {
-        matches!(self, Builtin::Shared | Builtin::AtomicAdd)
+        matches!(self, Builtin::Shared | Builtin::AtomicAdd | Builtin::ParallelFor)
     }
 
     /// Checks the argument and result types of a call to a built-in that
@@ -281,6 +345,21 @@ impl Builtin {
                         Err(format!("`{ATOMIC_ADD}` returns the old element, {}, not {r}", a.dtype))
                     }
                     _ => Ok(()),
+                }
+            }
+            Builtin::ParallelFor => {
+                let ok = args.len() >= 4
+                    && !args[0].is_array
+                    && args[0].dtype == DType::Str
+                    && args[1..4].iter().all(|t| !t.is_array && t.dtype == DType::Int64);
+                if !ok {
+                    return Err(format!(
+                        "`{PARALLEL_FOR}` takes a Str naming the chunk function, then the start, stop and step (Int64)"
+                    ));
+                }
+                match ret {
+                    Some(r) if !r.is_array && r.dtype == DType::Int64 => Ok(()),
+                    _ => Err(format!("`{PARALLEL_FOR}` returns the number of chunks, Int64")),
                 }
             }
             b => {
@@ -343,7 +422,17 @@ impl Builtin {
                 }
                 Ok(())
             }
-            Builtin::Shared | Builtin::AtomicAdd => {
+            Builtin::Prange => {
+                let ok = args.len() >= 4 && args[0] == DType::Str && args[1..4].iter().all(|a| *a == DType::Int64);
+                if !ok {
+                    return Err(format!("`{PRANGE}` takes a Str of operators, then the counter, stop and step (Int64)"));
+                }
+                if ret.is_some() {
+                    return Err(format!("`{PRANGE}` returns nothing"));
+                }
+                Ok(())
+            }
+            Builtin::Shared | Builtin::AtomicAdd | Builtin::ParallelFor => {
                 Err(format!("`{}` takes or returns arrays: check it with its types", self.name()))
             }
         }

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod cleanup;
 pub mod cold_outline;
+pub mod outline_parallel;
 pub mod const_fold;
 pub mod dce;
 pub mod insert_checks;
@@ -58,12 +59,15 @@ pub struct PassOptions {
     /// Integer overflow checks on add/sub/mul/neg/abs/pow.
     pub overflow_checks: bool,
     pub opt_level: u8,
+    /// `outline-parallel` outlines `prange` loops for the thread pool
+    /// (off: they run serially).
+    pub parallel: bool,
 }
 
 impl PassOptions {
     /// The defaults of an optimisation level: overflow checks at -O0 only.
     pub fn for_level(opt_level: u8) -> PassOptions {
-        PassOptions { bounds_checks: true, div_checks: true, overflow_checks: opt_level == 0, opt_level }
+        PassOptions { bounds_checks: true, div_checks: true, overflow_checks: opt_level == 0, opt_level, parallel: true }
     }
 }
 
@@ -109,6 +113,7 @@ pub fn registry() -> Vec<Registration> {
         (&simplify_cfg::INFO, || Pass::Function(Box::new(simplify_cfg::SimplifyCfg))),
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),
         (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
+        (&outline_parallel::INFO, || Pass::Module(Box::new(outline_parallel::OutlineParallel))),
         (&verify::INFO, || Pass::Module(Box::new(verify::Verify))),
     ]
 }

@@ -118,12 +118,12 @@ pub fn parse_pipeline(text: &str) -> Result<PassManager, Vec<Diagnostic>> {
 /// is unused.
 pub fn default_pipeline(level: u8) -> &'static str {
     match level {
-        0 => "insert-checks,stride-lower,legalize,verify,cold-outline",
+        0 => "outline-parallel,insert-checks,stride-lower,legalize,verify,cold-outline",
         1 => {
-            "insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
+            "outline-parallel,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
         }
         _ => concat!(
-            "cleanup,",
+            "outline-parallel,cleanup,",
             "insert-checks,stride-lower,",
             "const-fold,strength-reduce,select-fold,simplify-cfg,dce,",
             "irce,stride-version,",

@@ -38,8 +38,12 @@ __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "launch",
     "shared", "sync_threads", "atomic_add", "compile", "CompileError", "Module",
-    "cache_dir", "jit_disabled",
+    "cache_dir", "jit_disabled", "prange",
 ]
+
+# `for i in prange(n)`: compiled, the iterations may run on several threads
+# (docs/python.md); under CPython it is `range`, which defines the result.
+prange = range
 
 try:
     from . import _native

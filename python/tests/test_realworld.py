@@ -71,8 +71,7 @@ EXPECTED = {
     "quantecon_kernels._cartesian_index": PASS,
     "quantecon_kernels.lorenz_curve": refused(
         "`numpy.sort` is a CPython function and cannot be called from compiled code", NP_ARRAY),
-    "quantecon_kernels.gini_coefficient": refused(
-        "`prange` is a type of Python's globals", PRANGE),
+    "quantecon_kernels.gini_coefficient": PASS,
     "quantecon_kernels.gammaln": PASS,
     "quantecon_kernels.fix": PASS,
     # numba-examples (BSD-2-Clause)
@@ -124,7 +123,8 @@ EXPECTED = {
         "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
     "pyod_kernels._aad": refused(
         "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
-    "pyod_kernels._wrap_around_discrepancy": refused("`prange` is a type of Python's globals", PRANGE),
+    "pyod_kernels._wrap_around_discrepancy": refused(
+        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
     "pyod_kernels._pairwise_distances_no_broadcast_helper": refused(
         "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
     "pyod_kernels._get_perplexity": refused(

@@ -42,6 +42,17 @@ void postc_rt_set_panic_handler(postc_panic_handler handler, void *data);
 /* The top of the calling thread's arena, and the release of every block
  * allocated after a mark. */
 void *postc_rt_arena_mark(void);
+
+/* The thread pool of `prange` loops: its size (POSTC_NUM_THREADS, else the
+ * CPUs the process may run on), which a later loop uses. */
+void postc_rt_set_num_threads(int n);
+int postc_rt_get_num_threads(void);
+
+/* What compiled code calls for a `prange` loop: fn(env, chunk, lo, hi) for
+ * each chunk of range(start, stop, step); returns the number of chunks. */
+#define POSTC_RT_PARALLEL_CHUNKS 128
+int64_t postc_rt_parallel_for(void (*fn)(void *env, int64_t chunk, int64_t lo, int64_t hi), void *env,
+                              int64_t start, int64_t stop, int64_t step);
 void postc_rt_arena_release(void *mark);
 
 /* ---- What compiled code calls (hidden in shared libraries) ----------- */

@@ -46,6 +46,25 @@ int postc_rt_libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 void postc_rt_libc_write_stderr(const char *buf, size_t len);
 _Noreturn void postc_rt_libc_abort(void);
 
+/* pthreads and the rest of the C library that the thread pool uses
+ * (src/parallel.c), reached as the functions above. */
+#include <pthread.h>
+int postc_rt_libc_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg);
+int postc_rt_libc_pthread_detach(pthread_t t);
+int postc_rt_libc_pthread_mutex_lock(pthread_mutex_t *m);
+int postc_rt_libc_pthread_mutex_trylock(pthread_mutex_t *m);
+int postc_rt_libc_pthread_mutex_unlock(pthread_mutex_t *m);
+int postc_rt_libc_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+int postc_rt_libc_pthread_cond_signal(pthread_cond_t *c);
+int postc_rt_libc_pthread_cond_broadcast(pthread_cond_t *c);
+int postc_rt_libc_sched_getaffinity(int pid, size_t size, void *set);
+const char *postc_rt_libc_getenv(const char *name);
+
+void postc_rt_libc_pin_self(void *addr);
+
+/* The calling thread's panic handler and its data. */
+void postc_rt_get_panic_handler(postc_panic_handler *h, void **data);
+
 /* Panics "out of memory (arena)". */
 _Noreturn void postc_rt_oom(void);
 

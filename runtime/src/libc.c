@@ -87,3 +87,38 @@ _Noreturn void postc_rt_libc_abort(void) {
   RT_LIBC("abort", void, (void))();
   __builtin_trap();
 }
+
+int postc_rt_libc_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg) {
+  return RT_LIBC("pthread_create", int, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))(t, a, f, arg);
+}
+int postc_rt_libc_pthread_detach(pthread_t t) { return RT_LIBC("pthread_detach", int, (pthread_t))(t); }
+int postc_rt_libc_pthread_mutex_lock(pthread_mutex_t *m) { return RT_LIBC("pthread_mutex_lock", int, (pthread_mutex_t *))(m); }
+int postc_rt_libc_pthread_mutex_trylock(pthread_mutex_t *m) {
+  return RT_LIBC("pthread_mutex_trylock", int, (pthread_mutex_t *))(m);
+}
+int postc_rt_libc_pthread_mutex_unlock(pthread_mutex_t *m) { return RT_LIBC("pthread_mutex_unlock", int, (pthread_mutex_t *))(m); }
+int postc_rt_libc_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  return RT_LIBC("pthread_cond_wait", int, (pthread_cond_t *, pthread_mutex_t *))(c, m);
+}
+int postc_rt_libc_pthread_cond_signal(pthread_cond_t *c) { return RT_LIBC("pthread_cond_signal", int, (pthread_cond_t *))(c); }
+int postc_rt_libc_pthread_cond_broadcast(pthread_cond_t *c) {
+  return RT_LIBC("pthread_cond_broadcast", int, (pthread_cond_t *))(c);
+}
+int postc_rt_libc_sched_getaffinity(int pid, size_t size, void *set) {
+  return RT_LIBC("sched_getaffinity", int, (int, size_t, void *))(pid, size, set);
+}
+const char *postc_rt_libc_getenv(const char *name) { return RT_LIBC("getenv", const char *, (const char *))(name); }
+
+/* Keeps the shared object that holds `addr` loaded for the life of the
+ * process (the pool's workers run its code). */
+void postc_rt_libc_pin_self(void *addr) {
+  struct {
+    const char *fname;
+    void *fbase;
+    const char *sname;
+    void *saddr;
+  } info;
+  if (RT_LIBC("dladdr", int, (const void *, void *))(addr, &info) && info.fname) {
+    dlopen(info.fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  }
+}

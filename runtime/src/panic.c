@@ -14,6 +14,11 @@ POSTC_RT_EXPORT void postc_rt_set_panic_handler(postc_panic_handler h, void *dat
   handler_data = data;
 }
 
+void postc_rt_get_panic_handler(postc_panic_handler *h, void **data) {
+  *h = handler;
+  *data = handler_data;
+}
+
 POSTC_RT_EXPORT __attribute__((cold, noinline)) _Noreturn void postc_rt_panic(const char *fmt, ...) {
   char small[512];
   va_list ap;

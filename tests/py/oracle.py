@@ -1789,6 +1789,36 @@ def _unpacking():
     ]
 
 
+@program("prange")
+def _prange():
+    ramp = arr([float(i % 17) - 8.0 for i in range(1000)], np.float64)
+    return [
+        C("sum_squares_0", "sum_squares", 0),
+        C("sum_squares_1", "sum_squares", 1),
+        C("sum_squares_1000", "sum_squares", 1000),
+        C("sum_squares_100003", "sum_squares", 100003),
+        C("fsum", "fsum", ramp),
+        C("fsum_strided", "fsum", every_other(ramp)),
+        C("fsum_empty", "fsum", zeros(0, np.float64)),
+        C("diff", "diff", arr(list(range(300)), np.int64)),
+        C("product_0", "product", 0),
+        C("product_301", "product", 301),
+        C("extremes", "extremes", ramp),
+        C("extremes_one", "extremes", arr([2.5], np.float64)),
+        C("imin", "imin", arr([5, -3, 9, -3, 7] * 40, np.int32)),
+        C("csum", "csum", 500),
+        C("stepped_up", "stepped", 0, 1000, 3),
+        C("stepped_down", "stepped", 1000, -5, -7),
+        C("stepped_empty", "stepped", 5, 5, 1),
+        C("stepped_empty_down", "stepped", 0, 10, -1),
+        C("stepped_one", "stepped", 4, 5, 1),
+        C("squares", "squares", 200, zeros(200, np.int64)),
+        C("rows", "rows", f64(37, 5), zeros(37, np.float64)),
+        C("checked_ok", "checked", arr(list(range(500)), np.int64), 1),
+        C("checked_panics", "checked", arr(list(range(500)), np.int64), 3),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Published reference values that the cases above must reproduce.
 
@@ -1812,7 +1842,7 @@ REFERENCES = {
 DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
 DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
-BUILTINS = {"len", "abs", "min", "max", "range", "int", "float", "complex", "bool"}
+BUILTINS = {"len", "abs", "min", "max", "range", "prange", "int", "float", "complex", "bool"}
 ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate"}
 # NumPy's ufuncs compiled code calls on scalars, and its float constants.
 NUMPY_UFUNCS = {
@@ -2062,7 +2092,7 @@ class Lint:
                 self.err(path, s, "for ... else")
             it = s.iter
             if not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                    and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+                    and it.func.id in ("range", "prange") and 1 <= len(it.args) <= 3 and not it.keywords):
                 self.err(path, s, "for over something other than range()")
             else:
                 F.add(f"for over range() with {len(it.args)} argument(s)")

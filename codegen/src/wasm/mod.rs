@@ -80,7 +80,7 @@ impl crate::backend::Backend for Wasm {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
+        let prepared = timer.time("postc passes", || crate::prepare_serial(program, options))?;
         let bytes = timer.time("tables to wasm", || translate(&prepared, options.debug))?;
         timer.time("validate (wasmparser)", || validate(&bytes))?;
         let out = match kind {

@@ -10,6 +10,8 @@ pub(super) enum Builtin {
     Min,
     Max,
     Range,
+    /// `prange`, imported from `postc` or `numba`.
+    Prange,
     Print,
 }
 
@@ -71,9 +73,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                     }
                     Some(Namespace::Postyp) => DType::from_name(attr).map(|dtype| Target::Cast { dtype, weak: false }),
+                    Some(Namespace::Postc) if attr == "prange" => Some(Target::Builtin(Builtin::Prange)),
                     Some(Namespace::Postc) => (attr == "empty").then_some(Target::Empty),
                     None => match &*a.value {
                         Expr::Name(n) => match self.cx.globals.get(n.id.as_str()) {
+                            Some(Global::BoundaryModule(m)) if m == "numba" && attr == "prange" => {
+                                Some(Target::Builtin(Builtin::Prange))
+                            }
                             Some(Global::BoundaryModule(m)) => match numpy_func(attr) {
                                 Some(op) if m == "numpy" => Some(Target::Numpy(op, attr.to_owned())),
                                 _ => Some(Target::Boundary(format!("{m}.{attr}"))),
@@ -120,6 +126,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Global::Type(t) => Some(Target::Cast { dtype: *t, weak: false }),
             Global::Empty => Some(Target::Empty),
+            Global::Prange => Some(Target::Builtin(Builtin::Prange)),
             Global::GpuBuiltin(g) => Some(Target::Gpu(*g)),
             Global::Alias(t) => {
                 // Follow the chain of aliases (`g = f`, `h = g`) to what it
@@ -202,6 +209,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Target::Numpy(op, name) => self.numpy_call(op, &name, c),
             Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
+            Target::Builtin(Builtin::Prange) => self.err(c, "`prange` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),
             Target::Gpu(g) => self.gpu_builtin(g, c),
@@ -534,7 +542,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Val::Num { v: acc, s: p, nonneg }
             }
-            Builtin::Range | Builtin::Print => unreachable!("handled by the caller"),
+            Builtin::Range | Builtin::Prange | Builtin::Print => unreachable!("handled by the caller"),
         }
     }
 

@@ -24,6 +24,7 @@ mod arrays;
 mod calls;
 mod expr;
 mod numpy;
+mod prange;
 
 use calls::*;
 use expr::*;
@@ -119,6 +120,8 @@ struct Loop {
     next: BlockId,
     exit: BlockId,
     broken: bool,
+    /// A `prange` loop that runs in parallel: no `break`.
+    parallel: bool,
 }
 
 pub(crate) struct FnLower<'a, 'c> {
@@ -140,6 +143,12 @@ pub(crate) struct FnLower<'a, 'c> {
     counter: u32,
     /// The `postc.math` symbols called as `math.f`.
     math_imports: BTreeSet<String>,
+    /// Every occurrence of a name in the function (see
+    /// [`prange::name_uses`]), for the checks of `prange` loops.
+    name_uses: Vec<(String, ruff_text_size::TextSize, bool)>,
+    /// How many `prange` loops that run in parallel enclose the code being
+    /// lowered (one inside another runs serially).
+    parallel_depth: u32,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -289,6 +298,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             depth: 0,
             counter: 0,
             math_imports: BTreeSet::new(),
+            name_uses: Vec::new(),
+            parallel_depth: 0,
         }
     }
 
@@ -354,6 +365,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
+        // Only a module that can name `prange` needs them.
+        let may_prange = self.cx.globals.values().any(|g| {
+            matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_))
+        });
+        if may_prange {
+            self.name_uses = prange::name_uses(&def.body);
+        }
         let entry = self.b.create_block("entry");
         self.enter(entry);
         self.at(&def.name);
@@ -477,6 +495,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Stmt::While(w) => self.while_(w),
             Stmt::For(f) => self.for_(f),
             Stmt::Break(b) => match self.loops.last_mut() {
+                Some(l) if l.parallel => {
+                    self.err(b, "`break` out of a `prange` loop: its iterations run independently, in any order");
+                }
                 Some(l) => {
                     l.broken = true;
                     let exit = l.exit;
@@ -900,7 +921,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             };
         }
         self.open = false;
-        self.loops.push(Loop { next: head, exit, broken: false });
+        self.loops.push(Loop { next: head, exit, broken: false, parallel: false });
         self.enter(body);
         self.nested(&w.body);
         self.br(head);
@@ -928,10 +949,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(&*f.iter, "a `for` loop runs over `range(...)`");
             return;
         };
-        if !matches!(self.target_of(&call.func), Some(Target::Builtin(Builtin::Range))) {
-            self.err(&*f.iter, "a `for` loop runs over `range(...)`");
-            return;
-        }
+        let prange = match self.target_of(&call.func) {
+            Some(Target::Builtin(Builtin::Range)) => false,
+            Some(Target::Builtin(Builtin::Prange)) => true,
+            _ => {
+                self.err(&*f.iter, "a `for` loop runs over `range(...)`");
+                return;
+            }
+        };
+        // A `prange` inside another, or in a GPU function or a ufunc's
+        // body, runs serially: it is a `range`.
+        let parallel = prange
+            && self.parallel_depth == 0
+            && self.decl.ufunc_sig.is_none()
+            && !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL)
+            && !self.decl.attrs.contains(postc_ir::FuncAttrs::GPU);
+        let reductions = if prange {
+            match self.prange_reductions(f, var.id.as_str()) {
+                Some(r) => r,
+                None => return,
+            }
+        } else {
+            Vec::new()
+        };
         if !call.arguments.keywords.is_empty() {
             self.err(&call.arguments.keywords[0], "`range` takes no keyword arguments");
             return;
@@ -1005,6 +1045,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(call);
         let kname = self.fresh(&format!("{}.next", var.id));
         let k = self.b.let_(TypeId::INT64, s0, &kname);
+        if parallel && !self.inferring {
+            self.prange_marker(&reductions, k, s1, s2, call);
+        }
         let head = self.block("for");
         let body = self.block("body");
         let latch = self.block("next");
@@ -1033,8 +1076,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let kv = Val::Num { v: k, s: range_val_ty, nonneg: var_nonneg };
         self.at(&*f.target);
         self.assign_local(var.id.as_str(), kv, &f.target, &f.iter);
-        self.loops.push(Loop { next: latch, exit, broken: false });
+        self.loops.push(Loop { next: latch, exit, broken: false, parallel });
+        self.parallel_depth += u32::from(parallel);
         self.nested(&f.body);
+        self.parallel_depth -= u32::from(parallel);
         self.loops.pop();
         self.br(latch);
         self.enter(latch);
@@ -1045,6 +1090,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.br(head);
         self.open = false;
         self.enter(exit);
+    }
+
+    /// `call postc.prange(...)` before the loop's header: the counter, the
+    /// limit and step, and each reduction's local with its operator,
+    /// whose type must allow it.
+    fn prange_marker(&mut self, reductions: &[(String, char)], k: ValueId, stop: ValueId, step: ValueId, at: &ast::ExprCall) {
+        let mut kinds = String::new();
+        let mut args = vec![k, stop, step];
+        for (name, op) in reductions {
+            let dtype = match self.locals.get(name).and_then(|l| l.ty.clone()) {
+                Some(LocalTy::Scalar(s)) => s.dtype,
+                _ => {
+                    self.err(at, format!("the reduction `{name}` of this `prange` loop must be a numeric scalar"));
+                    return;
+                }
+            };
+            let fits = match op {
+                '<' | '>' => dtype.is_int() || dtype.is_float(),
+                _ => dtype.is_int() || dtype.is_float() || dtype.is_complex(),
+            };
+            if !fits {
+                let what = match op {
+                    '<' => "`min`",
+                    '>' => "`max`",
+                    _ => "this operator",
+                };
+                self.err(at, format!("the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce", dtype.name()));
+                return;
+            }
+            let Some(&slot) = self.slots.get(name) else { return };
+            kinds.push(*op);
+            args.push(slot);
+        }
+        self.at(at);
+        let n = self.fresh("prange.ops");
+        let kinds = self.b.const_(TypeId::scalar(DType::Str), Literal::Str(&kinds), &n);
+        args.insert(0, kinds);
+        self.b.call(postc_ir::builtins::PRANGE, &args, None, "");
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {

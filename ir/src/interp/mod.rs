@@ -786,6 +786,12 @@ fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>) -
         Builtin::Shared | Builtin::SyncThreads | Builtin::AtomicAdd => {
             unsupported(format!("`{}` outside a kernel launch (run the kernel with `launch`)", b.name()))
         }
+        // The loop it marks follows and runs serially.
+        Builtin::Prange => Ok(None),
+        Builtin::ParallelFor => unsupported(format!(
+            "`{}` (the interpreter runs a `prange` loop serially before `outline-parallel`)",
+            b.name()
+        )),
         Builtin::Panic => {
             let Some(Value::Str(msg)) = args.first() else {
                 return unsupported("`postc.panic` takes a Str message first");

@@ -845,6 +845,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             }
             Target::Builtin(Builtin::AtomicAdd) => self.atomic_add(v, &args),
             Target::Builtin(Builtin::Overflows(op)) => self.overflows(v, op, &args),
+            // `outline-parallel` deletes every marker; one left does nothing.
+            Target::Builtin(Builtin::Prange) => Ok(()),
+            Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
             Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
         }
@@ -896,6 +899,95 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     }
 
     /// A call of a POST function.
+    /// `postc.parallel_for`: the arguments after the range go into a
+    /// struct on the stack, and a trampoline `void(ptr env, i64 chunk, i64
+    /// lo, i64 hi)`, one per chunk function, calls the chunk function with
+    /// them; `postc_rt_parallel_for` calls the trampoline per chunk.
+    fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let body = &self.f.body;
+        let InstData::Const(Literal::Str(name)) = body.inst(args[0]) else {
+            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        };
+        let Some(fid) = self.m.get_function(name) else {
+            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
+        };
+        let callee = self.functions[&(self.mid, fid)];
+        let callee_f = &self.m.functions[fid];
+        let sig = &self.low.sigs[&(self.mid, fid)];
+        let mut vals: Vec<BasicValueEnum<'c>> = Vec::new();
+        for a in &args[4..] {
+            vals.push(self.val(*a)?);
+        }
+        let t = &self.u.t;
+        let tys: Vec<BasicTypeEnum<'c>> = vals.iter().map(|x| x.get_type()).collect();
+        let st = t.cx.struct_type(&tys, false);
+        let Some(entry) = self.entry else { return llvm("a parallel loop before the entry block") };
+        let tb = t.cx.create_builder();
+        match entry.get_first_instruction() {
+            Some(i) => tb.position_before(&i),
+            None => tb.position_at_end(entry),
+        }
+        let env = tb.build_alloca(st, "prange.env")?;
+        for (i, x) in vals.iter().enumerate() {
+            let at = self.b.build_struct_gep(st, env, i as u32, "")?;
+            self.b.build_store(at, *x)?;
+        }
+        let tname = format!("{name}.trampoline");
+        let tramp = match self.u.module.get_function(&tname) {
+            Some(f) => f,
+            None => {
+                let (ptr, i64) = (t.ptr, t.i64);
+                let fty = t.cx.void_type().fn_type(&[ptr.into(), i64.into(), i64.into(), i64.into()], false);
+                let f = self.u.module.add_function(&tname, fty, Some(inkwell::module::Linkage::Internal));
+                let bb = t.cx.append_basic_block(f, "entry");
+                let fb = t.cx.create_builder();
+                fb.position_at_end(bb);
+                let e = f.get_nth_param(0).expect("env").into_pointer_value();
+                let mut parts: Vec<BasicMetadataValueEnum<'c>> = Vec::new();
+                for k in 1..4 {
+                    parts.push(f.get_nth_param(k).expect("chunk bounds").into());
+                }
+                for (i, ty) in tys.iter().enumerate() {
+                    let at = fb.build_struct_gep(st, e, i as u32, "")?;
+                    let p_is_complex = callee_f
+                        .body
+                        .all_params()
+                        .nth(i + 3)
+                        .and_then(|p| callee_f.body.ty(p))
+                        .map(|ty| self.m.types.get(ty))
+                        .is_some_and(|ty| !ty.is_array && ty.dtype.is_complex());
+                    if p_is_complex {
+                        parts.push(at.into());
+                    } else {
+                        parts.push(fb.build_load(*ty, at, "")?.into());
+                    }
+                }
+                let call = fb.build_call(callee, &parts, "")?;
+                for (i, a) in sig.param_attrs.iter().enumerate() {
+                    for attr in t.param_attrs(*a) {
+                        call.add_attribute(AttributeLoc::Param(i as u32), attr);
+                    }
+                }
+                fb.build_return(None)?;
+                f
+            }
+        };
+        let t = &self.u.t;
+        let fty = t.i64.fn_type(&[t.ptr.into(), t.ptr.into(), t.i64.into(), t.i64.into(), t.i64.into()], false);
+        let rt = self.u.declare(crate::abi::PARALLEL_FOR, fty, &[]);
+        rt.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        let mut cargs: Vec<BasicMetadataValueEnum<'c>> =
+            vec![tramp.as_global_value().as_pointer_value().into(), env.into()];
+        for a in &args[1..4] {
+            cargs.push(self.val(*a)?.into());
+        }
+        let r = self.b.build_call(rt, &cargs, "")?;
+        if let Some(r) = r.try_as_basic_value().basic() {
+            self.vals.insert(v, r);
+        }
+        Ok(())
+    }
+
     fn func_call(&mut self, v: ValueId, mid: ModuleId, fid: FuncId, args: &[ValueId]) -> R<()> {
         let has_result = self.f.body.ty(v).is_some();
         let low = self.low;

@@ -1,0 +1,96 @@
+"""`prange` loops: iterations that may run on several threads, with
+reductions (`+=`, `-=`, `*=`, `min`, `max`) combined in a fixed order."""
+from postc import prange
+from postyp import Complex128, Float64, Int32, Int64, Out
+
+
+def sum_squares(n: Int64) -> Int64:
+    """An integer sum: exact on any number of threads."""
+    s = 0
+    for i in prange(n):
+        s += i * i
+    return s
+
+
+def fsum(a: Float64[:]) -> Float64:
+    """A float sum of values whose partial sums are exact."""
+    s = 0.0
+    for i in prange(len(a)):
+        s += a[i]
+    return s
+
+
+def diff(a: Int64[:]) -> Int64:
+    """`-=`: the partials are differences, added up."""
+    s = 1000
+    for i in prange(len(a)):
+        s -= a[i]
+    return s
+
+
+def product(n: Int64) -> Float64:
+    """`*=` of powers of two: exact."""
+    p = 1.0
+    for i in prange(1, n + 1):
+        p *= 2.0 if i % 3 == 0 else 0.5
+    return p
+
+
+def extremes(a: Float64[:]) -> Float64:
+    """`min` and `max` in one loop; a temporary private to each iteration."""
+    lo = 1e300
+    hi = -1e300
+    for i in prange(len(a)):
+        x = a[i] * 2.0
+        lo = min(lo, x)
+        hi = max(hi, x)
+    return hi - lo
+
+
+def imin(a: Int32[:]) -> Int32:
+    m = Int32(2147483647)
+    for i in prange(len(a)):
+        m = min(m, a[i])
+    return m
+
+
+def csum(n: Int64) -> Complex128:
+    z = 0j
+    for i in prange(n):
+        z += complex(i, -i)
+    return z
+
+
+def stepped(start: Int64, stop: Int64, step: Int64) -> Int64:
+    """Any step, negative ones included; empty ranges leave the sum."""
+    s = 7
+    for i in prange(start, stop, step):
+        s += i
+    return s
+
+
+def squares(n: Int64, out: Out[Int64[:]]) -> None:
+    """Writes to an array indexed by the loop variable."""
+    for i in prange(n):
+        out[i] = i * i
+
+
+def rows(a: Float64[:, :], out: Out[Float64[:]]) -> Float64:
+    """Nested: the inner `prange` runs serially in each outer iteration."""
+    n, m = a.shape
+    total = 0.0
+    for i in prange(n):
+        acc = 0.0
+        for j in prange(m):
+            acc += a[i, j]
+        out[i] = acc
+        total += acc
+    return total
+
+
+def checked(a: Int64[:], k: Int64) -> Int64:
+    """Panics part-way when `k` indexes past the end."""
+    s = 0
+    for i in prange(len(a)):
+        s += a[i] + a[i * k]
+    return s
