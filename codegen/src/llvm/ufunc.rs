@@ -1025,25 +1025,24 @@ entry:
             }
         }
         md.verify().unwrap_or_else(|e| panic!("{}\n{}", e.to_string(), md.print_to_string().to_string()));
-        Target::initialize_native(&InitializationConfig::default()).unwrap();
-        let triple = TargetMachine::get_default_triple();
-        let tm = Target::from_triple(&triple)
-            .unwrap()
-            .create_target_machine(
-                &triple,
-                "generic",
-                "",
-                OptimizationLevel::Default,
-                RelocMode::PIC,
-                CodeModel::Default,
-            )
-            .unwrap();
-        md.set_triple(&triple);
-        md.set_data_layout(&tm.get_target_data().get_data_layout());
+        let tm = native_machine(&md);
         md.run_passes("default<O2>", &tm, inkwell::passes::PassBuilderOptions::create()).unwrap();
         let obj = dir.join("uf.o");
         tm.write_to_file(&md, FileType::Object, &obj).unwrap();
         obj
+    }
+
+    /// A generic target machine of the host, with `md` set up for it.
+    fn native_machine(md: &inkwell::module::Module<'_>) -> TargetMachine {
+        Target::initialize_native(&InitializationConfig::default()).unwrap();
+        let triple = TargetMachine::get_default_triple();
+        let tm = Target::from_triple(&triple)
+            .unwrap()
+            .create_target_machine(&triple, "generic", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
+            .unwrap();
+        md.set_triple(&triple);
+        md.set_data_layout(&tm.get_target_data().get_data_layout());
+        tm
     }
 
     /// An elementwise ufunc's loop has a contiguous version over element
@@ -1066,21 +1065,7 @@ entry:
         assert!(axpy.contains("contiguous:") && axpy.contains("strided:"), "{axpy}");
         assert_eq!(axpy.matches("!llvm.loop").count(), 2, "{axpy}");
         assert_eq!(text("rowdot_loop").matches("!llvm.loop").count(), 1);
-        Target::initialize_native(&InitializationConfig::default()).unwrap();
-        let triple = TargetMachine::get_default_triple();
-        let tm = Target::from_triple(&triple)
-            .unwrap()
-            .create_target_machine(
-                &triple,
-                "generic",
-                "",
-                OptimizationLevel::Default,
-                RelocMode::PIC,
-                CodeModel::Default,
-            )
-            .unwrap();
-        md.set_triple(&triple);
-        md.set_data_layout(&tm.get_target_data().get_data_layout());
+        let tm = native_machine(&md);
         let module = md.print_to_string().to_string();
         assert!(module.contains("!{!\"llvm.loop.vectorize.enable\", i1 false}"), "{module}");
         assert!(module.contains("!{!\"llvm.loop.unroll.disable\"}") && module.contains("llvm.loop.interleave.count"));

@@ -281,26 +281,19 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         }
     }
 
-    /// A call temporary of dtype `d` (an `alloca` of the entry block: one in
-    /// a loop would take more stack at each iteration).
+    /// A call temporary of dtype `d`.
     fn temp(&mut self, d: DType) -> R<PointerValue<'c>> {
-        let Some(entry) = self.entry else { return llvm("a temporary before the entry block") };
-        let at = match self.last_temp {
-            Some(t) => t.get_next_instruction(),
-            None => entry.get_first_instruction(),
-        };
-        let tb = self.u.t.cx.create_builder();
-        match at {
-            Some(i) => tb.position_before(&i),
-            None => tb.position_at_end(entry),
-        }
-        let p = tb.build_alloca(self.u.t.scalar(d), "")?;
-        self.last_temp = p.as_instruction_value();
-        Ok(p)
+        self.entry_alloca(self.u.t.scalar(d))
     }
 
     /// An entry-block temporary of `n` Int64s (the extents of an `alloc`).
     fn temp_i64s(&mut self, n: u32) -> R<PointerValue<'c>> {
+        self.entry_alloca(self.u.t.i64.array_type(n).into())
+    }
+
+    /// An `alloca` of `ty` in the entry block, after the temporaries made
+    /// so far (one in a loop would take more stack at each iteration).
+    fn entry_alloca(&mut self, ty: inkwell::types::BasicTypeEnum<'c>) -> R<PointerValue<'c>> {
         let Some(entry) = self.entry else { return llvm("a temporary before the entry block") };
         let at = match self.last_temp {
             Some(t) => t.get_next_instruction(),
@@ -311,7 +304,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             Some(i) => tb.position_before(&i),
             None => tb.position_at_end(entry),
         }
-        let p = tb.build_alloca(self.u.t.i64.array_type(n), "")?;
+        let p = tb.build_alloca(ty, "")?;
         self.last_temp = p.as_instruction_value();
         Ok(p)
     }
