@@ -425,7 +425,9 @@ impl Builtin {
             Builtin::Prange => {
                 let ok = args.len() >= 4 && args[0] == DType::Str && args[1..4].iter().all(|a| *a == DType::Int64);
                 if !ok {
-                    return Err(format!("`{PRANGE}` takes a Str of operators, then the counter, stop and step (Int64)"));
+                    return Err(format!(
+                        "`{PRANGE}` takes a Str of operators, then the counter, stop and step (Int64)"
+                    ));
                 }
                 if ret.is_some() {
                     return Err(format!("`{PRANGE}` returns nothing"));

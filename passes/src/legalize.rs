@@ -103,7 +103,15 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn value(&mut self, op: Opcode, ty: TypeId, ops: [u32; 2], extra: &[u32], base: &str, loc: Option<SrcLoc>) -> ValueId {
+    fn value(
+        &mut self,
+        op: Opcode,
+        ty: TypeId,
+        ops: [u32; 2],
+        extra: &[u32],
+        base: &str,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
         let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
         self.rw.emit_with_name(op, Some(ty), ops, extra, Some(n), loc)
     }
@@ -122,13 +130,30 @@ impl Writer<'_> {
     }
 
     /// An instruction under the name of `v`, which it replaces.
-    fn named_as(&mut self, v: ValueId, op: Opcode, ty: TypeId, ops: [u32; 2], extra: &[u32], loc: Option<SrcLoc>) -> ValueId {
+    fn named_as(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        ty: TypeId,
+        ops: [u32; 2],
+        extra: &[u32],
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
         let n = self.rw.copy_name(v);
         self.rw.emit_with_name(op, Some(ty), ops, extra, n, loc)
     }
 
     /// `left // right` or `left % right` on integers of dtype `d`.
-    fn floor(&mut self, old: &Body, v: ValueId, div: bool, d: DType, left: ValueId, right: ValueId, loc: Option<SrcLoc>) -> ValueId {
+    fn floor(
+        &mut self,
+        old: &Body,
+        v: ValueId,
+        div: bool,
+        d: DType,
+        left: ValueId,
+        right: ValueId,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
         let ty = TypeId::scalar(d);
         let bool_ty = TypeId::BOOL;
         let truncating = if div { Opcode::Quot } else { Opcode::Rem };

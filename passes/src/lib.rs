@@ -7,7 +7,6 @@
 pub mod analysis;
 pub mod cleanup;
 pub mod cold_outline;
-pub mod outline_parallel;
 pub mod const_fold;
 pub mod dce;
 pub mod insert_checks;
@@ -15,6 +14,7 @@ pub mod irce;
 pub mod legalize;
 mod loop_copy;
 pub mod manager;
+pub mod outline_parallel;
 pub mod rewrite;
 pub mod select_fold;
 pub mod simplify_cfg;
@@ -67,7 +67,13 @@ pub struct PassOptions {
 impl PassOptions {
     /// The defaults of an optimisation level: overflow checks at -O0 only.
     pub fn for_level(opt_level: u8) -> PassOptions {
-        PassOptions { bounds_checks: true, div_checks: true, overflow_checks: opt_level == 0, opt_level, parallel: true }
+        PassOptions {
+            bounds_checks: true,
+            div_checks: true,
+            overflow_checks: opt_level == 0,
+            opt_level,
+            parallel: true,
+        }
     }
 }
 

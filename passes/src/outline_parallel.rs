@@ -347,7 +347,8 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
         }
     }
     // Constants are made again in the chunk function.
-    let consts: Vec<ValueId> = captured.iter().copied().filter(|&x| matches!(old.inst(x), InstData::Const(_))).collect();
+    let consts: Vec<ValueId> =
+        captured.iter().copied().filter(|&x| matches!(old.inst(x), InstData::Const(_))).collect();
     captured.retain(|x| !matches!(old.inst(*x), InstData::Const(_)));
 
     let mut names = NameGen::new(old);

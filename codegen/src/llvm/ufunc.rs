@@ -1038,7 +1038,14 @@ entry:
         let triple = TargetMachine::get_default_triple();
         let tm = Target::from_triple(&triple)
             .unwrap()
-            .create_target_machine(&triple, "generic", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
+            .create_target_machine(
+                &triple,
+                "generic",
+                "",
+                OptimizationLevel::Default,
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
             .unwrap();
         md.set_triple(&triple);
         md.set_data_layout(&tm.get_target_data().get_data_layout());

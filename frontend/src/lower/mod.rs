@@ -366,9 +366,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_doc(decl.doc.clone());
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
-        let may_prange = self.cx.globals.values().any(|g| {
-            matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_))
-        });
+        let may_prange = self
+            .cx
+            .globals
+            .values()
+            .any(|g| matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_)));
         if may_prange {
             self.name_uses = prange::name_uses(&def.body);
         }
@@ -1095,7 +1097,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `call postc.prange(...)` before the loop's header: the counter, the
     /// limit and step, and each reduction's local with its operator,
     /// whose type must allow it.
-    fn prange_marker(&mut self, reductions: &[(String, char)], k: ValueId, stop: ValueId, step: ValueId, at: &ast::ExprCall) {
+    fn prange_marker(
+        &mut self,
+        reductions: &[(String, char)],
+        k: ValueId,
+        stop: ValueId,
+        step: ValueId,
+        at: &ast::ExprCall,
+    ) {
         let mut kinds = String::new();
         let mut args = vec![k, stop, step];
         for (name, op) in reductions {
@@ -1116,7 +1125,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     '>' => "`max`",
                     _ => "this operator",
                 };
-                self.err(at, format!("the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce", dtype.name()));
+                self.err(
+                    at,
+                    format!(
+                        "the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce",
+                        dtype.name()
+                    ),
+                );
                 return;
             }
             let Some(&slot) = self.slots.get(name) else { return };
