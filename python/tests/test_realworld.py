@@ -95,8 +95,7 @@ EXPECTED = {
     "numba_examples.get_bin_edges": PASS,
     "numba_examples.compute_bin": refused("`None` is not a value in compiled code", NONE),
     "numba_examples.gaussian": PASS,
-    "numba_examples.numba_kde": refused("a `for` loop binds one variable", FOR_OTHER),
-    # UMAP (BSD-3-Clause)
+    "numba_examples.numba_kde": PASS,
     "umap_kernels.sign": PASS,
     "umap_kernels.softmax": PASS,
     "umap_kernels.euclidean": PASS,
@@ -111,7 +110,7 @@ EXPECTED = {
     "umap_kernels.norm": PASS,
     # PyNNDescent (BSD-2-Clause)
     "pynndescent_kernels.tau_rand_int": PASS,
-    "pynndescent_kernels.rejection_sample": refused("`for ... else` is not supported", FOR_ELSE),
+    "pynndescent_kernels.rejection_sample": PASS,
     "pynndescent_kernels.siftdown": PASS,
     "pynndescent_kernels.has_been_visited": refused(
         "this returns Int32, but function `has_been_visited` returns Bool (cast explicitly)", RETURN_CAST),

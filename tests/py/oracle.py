@@ -720,6 +720,26 @@ def _private_names():
     return cases
 
 
+@program("loops_over")
+def _loops_over():
+    cases = [
+        C("total", "total", arr([1.5, -2.25, 4.0], np.float64)),
+        C("total_empty", "total", zeros(0, np.float64)),
+        C("total_strided", "total", every_other(arr([1.0, 2.0, 4.0, 8.0, 16.0], np.float64))),
+        C("weighted", "weighted", arr([3, -1, 4, 1, -5], np.int32)),
+        C("weighted_reversed", "weighted", arr([3, -1, 4, 1, -5], np.int32)[::-1]),
+        C("dot", "dot", arr([1.0, 2.0, 3.0], np.float64), arr([4.0, 5.0], np.float64)),
+        C("dot_empty", "dot", zeros(0, np.float64), arr([4.0, 5.0], np.float64)),
+        C("first_negative_found", "first_negative", arr([4, 2, -7, -1], np.int64)),
+        C("first_negative_none", "first_negative", arr([4, 2, 7], np.int64)),
+        C("running_max", "running_max", arr([1.0, 3.0, 2.0, 5.0, 4.0], np.float64), zeros(5, np.float64)),
+        C("triples", "triples", arr([1, 2, 3, 4], np.int32), arr([5, 6, 7], np.int32), arr([1, 1, 1, 1, 1], np.int32)),
+    ]
+    cases += [C(f"is_prime_{n}", "is_prime", n) for n in (0, 1, 2, 3, 4, 17, 25, 97, 7919)]
+    cases += [C(f"count_down_{n}", "count_down", n) for n in (0, 1, 9, 10, 1000)]
+    return cases
+
+
 @program("bits")
 def _bits():
     cases = [C(f"popcount32_{x}", "popcount32", x) for x in (0, 1, 255, 0x80000000, 0xFFFFFFFF, 0x12345678)]
@@ -2081,19 +2101,31 @@ class Lint:
         elif isinstance(s, ast.While):
             F.add("while")
             if s.orelse:
-                self.err(path, s, "while ... else")
+                F.add("while ... else")
             self.cond(path, s.test)
             self.loop += 1
             for b in s.body:
                 self.stmt(path, b)
             self.loop -= 1
+            for b in s.orelse:
+                self.stmt(path, b)
         elif isinstance(s, ast.For):
             if s.orelse:
-                self.err(path, s, "for ... else")
+                F.add("for ... else")
             it = s.iter
-            if not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+            names = lambda t: isinstance(t, ast.Name) or (  # noqa: E731
+                isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts))
+            if isinstance(it, ast.Name) and isinstance(s.target, ast.Name):
+                F.add("for over an array")
+                self.expr(path, it)
+            elif (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip")
+                    and it.args and not it.keywords and names(s.target)):
+                F.add(f"for over {it.func.id}()")
+                for x in it.args:
+                    self.expr(path, x)
+            elif not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
                     and it.func.id in ("range", "prange") and 1 <= len(it.args) <= 3 and not it.keywords):
-                self.err(path, s, "for over something other than range()")
+                self.err(path, s, "for over something other than range(), an array, enumerate() or zip()")
             else:
                 F.add(f"for over range() with {len(it.args)} argument(s)")
                 if len(it.args) == 3 and isinstance(it.args[2], ast.UnaryOp) and isinstance(it.args[2].op, ast.USub):
@@ -2104,6 +2136,8 @@ class Lint:
             for b in s.body:
                 self.stmt(path, b)
             self.loop -= 1
+            for b in s.orelse:
+                self.stmt(path, b)
         elif isinstance(s, (ast.Break, ast.Continue)):
             F.add(type(s).__name__.lower())
             if not self.loop:
@@ -2311,7 +2345,8 @@ REQUIRED = [
     "import of a POST function under another name", "annotated local", "augmented assignment",
     "indexed store", "augmented indexed store", "multi-index a[i, j]", "if", "elif", "else", "while",
     "for over range() with 1 argument(s)", "for over range() with 2 argument(s)",
-    "for over range() with 3 argument(s)", "range() with a negative step", "break", "continue",
+    "for over range() with 3 argument(s)", "range() with a negative step", "for over an array",
+    "for over enumerate()", "for over zip()", "for ... else", "while ... else", "break", "continue",
     "return", "bare return", "pass", "assert with a message", "assert without a message",
     "call as a statement", "recursion", "operator /", "operator //", "operator %", "operator **",
     "operator &", "operator |", "operator ^", "operator <<", "operator >>", "operator ~",

@@ -904,22 +904,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn while_(&mut self, w: &ast::StmtWhile) {
-        if !w.orelse.is_empty() {
-            self.err(&w.orelse[0], "`while ... else` is not supported");
-        }
         let head = self.block("while");
         let body = self.block("do");
         let exit = self.block("endwhile");
+        let forever = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
+        let done = if w.orelse.is_empty() || forever { exit } else { self.block("whileelse") };
         self.br(head);
         self.enter(head);
         self.at(&*w.test);
-        let forever = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
         if forever {
             self.b.br(body);
         } else {
             match self.cond(&w.test) {
-                Some(c) => self.b.condbr(c, body, exit, None),
-                None => self.b.br(exit),
+                Some(c) => self.b.condbr(c, body, done, None),
+                None => self.b.br(done),
             };
         }
         self.open = false;
@@ -928,10 +926,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.nested(&w.body);
         self.br(head);
         let l = self.loops.pop().expect("loop");
-        self.enter(exit);
-        if forever && !l.broken {
-            self.b.unreachable();
-            self.open = false;
+        if forever {
+            // `while True`: the condition never fails, so no `else` runs.
+            self.enter(exit);
+            if !l.broken {
+                self.b.unreachable();
+                self.open = false;
+            }
+        } else {
+            self.loop_else(&w.orelse, done, exit);
         }
     }
 
@@ -940,22 +943,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(f, "`async for` is not supported");
             return;
         }
-        if !f.orelse.is_empty() {
-            self.err(&f.orelse[0], "`for ... else` is not supported");
+        if self.iterates_arrays(&f.iter) {
+            self.for_over_arrays(f);
+            return;
         }
         let Expr::Name(var) = &*f.target else {
-            self.err(&*f.target, "a `for` loop binds one variable");
+            self.err(&*f.target, "a `for` loop over a `range` binds one variable");
             return;
         };
         let Expr::Call(call) = &*f.iter else {
-            self.err(&*f.iter, "a `for` loop runs over `range(...)`");
+            self.err(
+                &*f.iter,
+                "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
+            );
             return;
         };
         let prange = match self.target_of(&call.func) {
             Some(Target::Builtin(Builtin::Range)) => false,
             Some(Target::Builtin(Builtin::Prange)) => true,
             _ => {
-                self.err(&*f.iter, "a `for` loop runs over `range(...)`");
+                self.err(
+                    &*f.iter,
+                    "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
+                );
                 return;
             }
         };
@@ -1054,6 +1064,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let body = self.block("body");
         let latch = self.block("next");
         let exit = self.block("endfor");
+        let done = if f.orelse.is_empty() { exit } else { self.block("forelse") };
         self.br(head);
         self.enter(head);
         self.at(call);
@@ -1072,7 +1083,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.select(TypeId::BOOL, up, lt, gt, &cname)
             }
         };
-        self.b.condbr(more, body, exit, None);
+        self.b.condbr(more, body, done, None);
         self.open = false;
         self.enter(body);
         let kv = Val::Num { v: k, s: range_val_ty, nonneg: var_nonneg };
@@ -1091,7 +1102,160 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set(k, k2);
         self.b.br(head);
         self.open = false;
+        self.loop_else(&f.orelse, done, exit);
+    }
+
+    /// After a loop: its `else` clause, which runs when the loop ends
+    /// without `break` (`done` is where its condition fails), then `exit`.
+    fn loop_else(&mut self, orelse: &[Stmt], done: BlockId, exit: BlockId) {
+        if done != exit {
+            self.enter(done);
+            self.nested(orelse);
+            self.br(exit);
+        }
         self.enter(exit);
+    }
+
+    /// Whether a `for` loop's iterable is an array, `enumerate(...)` or
+    /// `zip(...)` (Python's own, not a name the program binds).
+    fn iterates_arrays(&self, iter: &Expr) -> bool {
+        match iter {
+            Expr::Call(c) => match &*c.func {
+                Expr::Name(n) => {
+                    matches!(n.id.as_str(), "enumerate" | "zip")
+                        && !self.locals.contains_key(n.id.as_str())
+                        && self.cx.globals.get(n.id.as_str()).is_none()
+                }
+                _ => false,
+            },
+            Expr::Name(n) => {
+                matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
+            }
+            Expr::Attribute(_) | Expr::Subscript(_) => false,
+            _ => false,
+        }
+    }
+
+    /// `for x in a`, `for i, x in enumerate(a)` and `for x, y in zip(a, b)`
+    /// over 1-D arrays: a counter over the indices (the shortest array's,
+    /// for `zip`), each element read at the top of the body, as CPython
+    /// reads it (a write to the array in the body is seen by later
+    /// iterations).
+    fn for_over_arrays(&mut self, f: &ast::StmtFor) {
+        let (counted, sources): (bool, Vec<&Expr>) = match &*f.iter {
+            Expr::Call(c) => {
+                if let Some(k) = c.arguments.keywords.first() {
+                    self.err(k, "keyword arguments are not supported here");
+                    return;
+                }
+                let Expr::Name(n) = &*c.func else { unreachable!("checked by iterates_arrays") };
+                let args: Vec<&Expr> = c.arguments.args.iter().collect();
+                if n.id.as_str() == "enumerate" {
+                    if args.len() != 1 {
+                        self.err(c, "`enumerate` takes one 1-D array here (no `start`)");
+                        return;
+                    }
+                    (true, args)
+                } else {
+                    if args.is_empty() {
+                        self.err(c, "`zip` takes one or more 1-D arrays");
+                        return;
+                    }
+                    (false, args)
+                }
+            }
+            e => (false, vec![e]),
+        };
+        // The names the loop binds: the index (enumerate), then one per array.
+        let want = sources.len() + usize::from(counted);
+        let targets: Vec<&Expr> = match &*f.target {
+            Expr::Tuple(t) if want > 1 => t.elts.iter().collect(),
+            e if want == 1 => vec![e],
+            e => {
+                self.err(e, format!("this loop gives {want} values at each step: unpack them (`a, b`)"));
+                return;
+            }
+        };
+        if targets.len() != want {
+            self.err(&*f.target, format!("this loop gives {want} values at each step, not {}", targets.len()));
+            return;
+        }
+        if let Some(t) = targets.iter().find(|t| !matches!(t, Expr::Name(_))) {
+            self.err(*t, "a `for` loop binds names");
+            return;
+        }
+        let mut arrays = Vec::new();
+        for src in &sources {
+            match self.expr(src) {
+                Val::Arr { v, ty } if ty.ndim() == Some(1) => arrays.push((v, ty)),
+                Val::Arr { .. } => {
+                    self.err(*src, "a `for` loop runs over 1-D arrays: index the rows of this one (`a[i, j]`)");
+                    return;
+                }
+                Val::Err => return,
+                _ => {
+                    self.err(*src, "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays");
+                    return;
+                }
+            }
+        }
+        self.at(&*f.iter);
+        // The trip count: the length of the (shortest) array, read once.
+        let mut n: Option<ValueId> = None;
+        for (v, _) in &arrays {
+            let dn = self.fresh("len");
+            let d = self.b.dim(*v, 0, &dn);
+            n = Some(match n {
+                None => d,
+                Some(m) => {
+                    let lt = self.result(Opcode::Lt, DType::Bool, d, m);
+                    let sn = self.fresh("len");
+                    self.b.select(TypeId::INT64, lt, d, m, &sn)
+                }
+            });
+        }
+        let Some(n) = n else { return };
+        let z = self.zero(DType::Int64);
+        let kname = self.fresh("index");
+        let k = self.b.let_(TypeId::INT64, z, &kname);
+        let head = self.block("for");
+        let body = self.block("body");
+        let latch = self.block("next");
+        let exit = self.block("endfor");
+        let done = if f.orelse.is_empty() { exit } else { self.block("forelse") };
+        self.br(head);
+        self.enter(head);
+        self.at(&*f.iter);
+        let more = self.result(Opcode::Lt, DType::Bool, k, n);
+        self.b.condbr(more, body, done, None);
+        self.open = false;
+        self.enter(body);
+        let mut values = Vec::new();
+        if counted {
+            values.push(Val::Num { v: k, s: Scalar::weak(DType::Int64), nonneg: true });
+        }
+        for a in &arrays {
+            values.push(self.load(a, &[k], f.iter.range()));
+        }
+        for (t, v) in targets.iter().zip(values) {
+            let Expr::Name(name) = t else { unreachable!("checked above") };
+            self.at(*t);
+            self.assign_local(name.id.as_str(), v, t, &f.iter);
+        }
+        self.loops.push(Loop { next: latch, exit, broken: false, parallel: false });
+        self.nested(&f.body);
+        self.loops.pop();
+        self.br(latch);
+        self.enter(latch);
+        self.at(&*f.iter);
+        let on = self.fresh("one");
+        let one = self.b.int(TypeId::INT64, 1, &on);
+        let nn = self.fresh("k");
+        let k2 = self.b.binary(Opcode::Add, TypeId::INT64, k, one, &nn);
+        self.b.set(k, k2);
+        self.b.br(head);
+        self.open = false;
+        self.loop_else(&f.orelse, done, exit);
     }
 
     /// `call postc.prange(...)` before the loop's header: the counter, the

@@ -1,0 +1,86 @@
+"""`for` over arrays, `enumerate` and `zip`, and `for ... else` /
+`while ... else`: the else clause runs when the loop ends without
+`break`."""
+from postyp import Bool, Float64, Int32, Int64, Out
+
+
+def total(a: Float64[:]) -> Float64:
+    """Each element in turn."""
+    s = 0.0
+    for x in a:
+        s += x
+    return s
+
+
+def weighted(a: Int32[:]) -> Int64:
+    """Index and element from enumerate."""
+    s = 0
+    for i, x in enumerate(a):
+        s += i * x
+    return s
+
+
+def dot(a: Float64[:], b: Float64[:]) -> Float64:
+    """zip stops at the shorter array."""
+    s = 0.0
+    for x, y in zip(a, b):
+        s += x * y
+    return s
+
+
+def first_negative(a: Int64[:]) -> Int64:
+    """The index of the first negative element, or -1 (for ... else)."""
+    found = -1
+    for i, x in enumerate(a):
+        if x < 0:
+            found = i
+            break
+    else:
+        found = -1
+    return found
+
+
+def is_prime(n: Int64) -> Bool:
+    """Trial division with for ... else."""
+    if n < 2:
+        return False
+    result = True
+    for d in range(2, n):
+        if d * d > n:
+            break
+        if n % d == 0:
+            result = False
+            break
+    else:
+        result = True
+    return result
+
+
+def count_down(n: Int64) -> Int64:
+    """while ... else: the else runs when the condition fails."""
+    steps = 0
+    while n > 0:
+        n -= 3
+        steps += 1
+        if steps > 100:
+            break
+    else:
+        steps += 1000
+    return steps
+
+
+def running_max(a: Float64[:], out: Out[Float64[:]]) -> None:
+    """Writes seen by later iterations: the element is read at each step."""
+    m = a[0]
+    for i, x in enumerate(a):
+        if x > m:
+            m = x
+        out[i] = m
+
+
+def triples(a: Int32[:], b: Int32[:], c: Int32[:]) -> Int64:
+    """zip of three."""
+    s = 0
+    for x, y, z in zip(a, b, c):
+        s += x * y - z
+    return s
