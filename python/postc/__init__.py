@@ -38,7 +38,7 @@ __all__ = [
     "ufunc", "gpu", "kernel", "cold", "noinline", "jit", "empty",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "launch",
     "shared", "sync_threads", "atomic_add", "compile", "CompileError", "Module",
-    "cache_dir", "jit_disabled", "prange",
+    "cache_dir", "jit_disabled", "prange", "set_num_threads", "get_num_threads",
 ]
 
 # `for i in prange(n)`: compiled, the iterations may run on several threads
@@ -49,6 +49,51 @@ try:
     from . import _native
 except ImportError:  # the pure-Python parts alone (a source checkout)
     _native = None
+
+
+def _cpu_count():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _default_num_threads():
+    """What the runtime starts with: `POSTC_NUM_THREADS` (its leading
+    digits, at most 256), else the CPUs this process may run on."""
+    digits = re.match(r"[0-9]*", os.environ.get("POSTC_NUM_THREADS", "")).group()
+    n = int(digits) if digits else 0
+    return min(n, 256) if n > 0 else _cpu_count()
+
+
+# Read once, as Numba reads NUMBA_NUM_THREADS: the default and the most
+# `set_num_threads` accepts.
+_MAX_THREADS = _default_num_threads()
+_num_threads = _MAX_THREADS
+_num_threads_lock = threading.Lock()
+
+
+def set_num_threads(n):
+    """Runs later `prange` loops on `n` threads (1 to `POSTC_NUM_THREADS`,
+    else the CPUs the process may use), in every compiled module loaded and
+    every one loaded later. Process-wide: every Python thread's calls use
+    it. Results do not depend on it (docs/python.md)."""
+    global _num_threads
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError("The number of threads specified must be an integer")
+    n = int(n)
+    if not 1 <= n <= _MAX_THREADS:
+        raise ValueError(f"The number of threads must be between 1 and {_MAX_THREADS}")
+    with _num_threads_lock:
+        if _native is not None:
+            _native.set_num_threads(n)
+        _num_threads = n
+
+
+def get_num_threads():
+    """The number of threads `prange` loops run on: the last
+    `set_num_threads`, else `POSTC_NUM_THREADS`, else the CPU count."""
+    return _num_threads
 
 if _native is not None:
     CompileError = _native.CompileError

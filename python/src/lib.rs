@@ -58,6 +58,56 @@ fn runtime_of(lib: &libloading::os::unix::Library) -> Option<guard::Runtime> {
     Some(unsafe { guard::Runtime::from_addresses(set_handler, mark, release) })
 }
 
+/// The thread count of `prange` loops the package has set (`None`: never
+/// set, so each library's runtime keeps its own default, which is the same
+/// `POSTC_NUM_THREADS` or CPU count) and the `postc_rt_set_num_threads` of
+/// every library loaded. Each library links its own copy of the runtime, so
+/// a setting reaches a library only through its own entry point; one lock
+/// over both makes a library loaded during a `set_num_threads` get the new
+/// value either way.
+struct Threads {
+    count: Option<i32>,
+    setters: Vec<unsafe extern "C" fn(i32)>,
+}
+
+static THREADS: std::sync::Mutex<Threads> = std::sync::Mutex::new(Threads { count: None, setters: Vec::new() });
+
+fn threads() -> std::sync::MutexGuard<'static, Threads> {
+    THREADS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Gives a newly loaded library the package's thread count, and remembers
+/// it for later changes. A library without the entry point (one that has no
+/// parallel runtime) is left alone.
+fn register_threads(lib: &libloading::os::unix::Library) {
+    let Ok(address) = symbol(lib, "postc_rt_set_num_threads") else { return };
+    // SAFETY: `void postc_rt_set_num_threads(int)` of the runtime
+    // (docs/abi.md), in a library that is never unloaded.
+    let set: unsafe extern "C" fn(i32) = unsafe { std::mem::transmute(address) };
+    let mut t = threads();
+    // dlopen of a path already loaded gives the same library.
+    if t.setters.iter().any(|&s| s as usize == address) {
+        return;
+    }
+    if let Some(n) = t.count {
+        // SAFETY: see above; the runtime clamps the value itself.
+        unsafe { set(n) };
+    }
+    t.setters.push(set);
+}
+
+/// Sets the thread count of the `prange` loops of every library loaded, and
+/// of every library loaded later. The package checks the range.
+#[pyfunction]
+fn set_num_threads(n: i32) {
+    let mut t = threads();
+    t.count = Some(n);
+    for set in &t.setters {
+        // SAFETY: registered by `register_threads`.
+        unsafe { set(n) };
+    }
+}
+
 fn raise(e: builder::Error) -> PyErr {
     match e {
         builder::Error::Compile(text) => CompileError::new_err(text),
@@ -121,6 +171,7 @@ fn compile<'py>(
     let built = py.detach(|| builder::build(&path, &options, &miss)).map_err(raise)?;
     let lib = open(&built.library).map_err(PyOSError::new_err)?;
     let runtime = runtime_of(lib);
+    register_threads(lib);
     let library = built.library.display().to_string();
     let out = PyList::empty(py);
     for spec in built.exports.functions {
@@ -186,6 +237,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(listing, m)?)?;
+    m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_class::<call::Function>()?;
