@@ -32,6 +32,8 @@ def outcome(call):
 
 def main():
     m = postc.compile(os.path.join(HERE, "prange_kernels.py"))
+    # The C backend's library runs the same chunks on its own pool.
+    mc = postc.compile(os.path.join(HERE, "prange_kernels.py"), backend="c")
     out = {"default": postc.get_num_threads(), "runs": {}}
     a = np.arange(700.0)
     for t in THREADS:
@@ -45,6 +47,7 @@ def main():
             "growth": m.growth(N).hex(),
             "spread": m.spread(N).hex(),
             "mixed": int(m.mixed(N)),
+            "c": {"runtime": runtime_threads(mc), "harmonic": mc.harmonic(N).hex(), "mixed": int(mc.mixed(N))},
             "concurrent": [x.hex() for x in at_once],
             "panic": outcome(lambda: m.past_end(a, 1000)),
             "after_panic": outcome(lambda: m.past_end(a, 700)),

@@ -50,6 +50,13 @@ def test_float_reductions_have_the_same_bits_on_any_thread_count(runs, name):
     assert math.isclose(float.fromhex(bits["1"]), serial, rel_tol=1e-12, abs_tol=0.0)
 
 
+def test_the_c_backend_runs_the_same_chunks(runs):
+    """Through the C backend (its own copy of the runtime and pool) the
+    reductions have the LLVM backend's bits, on every thread count."""
+    for t, r in runs["runs"].items():
+        assert r["c"] == {"runtime": int(t), "harmonic": r["harmonic"], "mixed": r["mixed"]}, t
+
+
 def test_the_harmonic_sum_rounds_differently_from_cpython(runs):
     """The check above compares bits that differ from the serial loop's:
     with equal bits it could not tell chunked from serial combining."""

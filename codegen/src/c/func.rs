@@ -893,6 +893,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.def(v, e);
                 Ok(())
             }
+            Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             Target::Builtin(b) => self.err(
                 Some(v),
                 format!("`{}` runs only in `kernel` functions, which the C backend cannot compile", b.name()),
@@ -938,6 +939,82 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Ok(())
             }
         }
+    }
+
+    /// `postc.parallel_for`: the arguments after the range go into a
+    /// struct on the stack, and a trampoline `void(void *env, int64_t
+    /// chunk, int64_t lo, int64_t hi)`, one per chunk function, calls the
+    /// chunk function with them; `postc_rt_parallel_for` (the runtime's
+    /// pool) calls the trampoline per chunk and returns the chunk count.
+    fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let InstData::Const(Literal::Str(name)) = self.f.body.inst(args[0]) else {
+            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        };
+        let Some(fid) = self.m.get_function(name) else {
+            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
+        };
+        let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
+            return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no C signature"));
+        };
+        // The chunk function takes (chunk, lo, hi) and then the captures; a
+        // complex capture is passed by pointer, so the struct holds the value.
+        let captures = &args[4..];
+        let fields: Vec<(String, bool)> = sig.params[3..]
+            .iter()
+            .map(|t| match t.strip_prefix("const ").and_then(|t| t.strip_suffix(" *")) {
+                Some(value) => (value.to_owned(), true),
+                None => (t.clone(), false),
+            })
+            .collect();
+        if fields.len() != captures.len() {
+            return self.err(Some(v), format!("`postc.parallel_for`: `{name}` takes {} captures", fields.len()));
+        }
+        let env = format!("{}_env", sig.name);
+        let tramp = format!("{}_tramp", sig.name);
+        let mut text = format!("struct {env} {{\n");
+        for (i, (t, _)) in fields.iter().enumerate() {
+            let _ = writeln!(text, "  {};", super::decl(t, &format!("a{i}")));
+        }
+        if fields.is_empty() {
+            text.push_str("  char unused;\n");
+        }
+        let passed: Vec<String> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, (_, by_pointer))| if *by_pointer { format!("&e->a{i}") } else { format!("e->a{i}") })
+            .collect();
+        let mut call_args = vec!["chunk".to_owned(), "lo".to_owned(), "hi".to_owned()];
+        call_args.extend(passed);
+        let _ = write!(
+            text,
+            "}};\nPOSTC_PRIVATE {};\n\
+             int64_t postc_rt_parallel_for(void (*)(void *, int64_t, int64_t, int64_t), void *, int64_t, int64_t, int64_t);\n\
+             static void {tramp}(void *env, int64_t chunk, int64_t lo, int64_t hi) {{\n  \
+             struct {env} *e = (struct {env} *)env;\n  (void)e;\n  {}({});\n}}\n",
+            sig.prototype(None),
+            sig.name,
+            call_args.join(", ")
+        );
+        self.t.helper(h::Helper { name: tramp.clone(), text, libm: &[] });
+        let values: Vec<String> = captures.iter().map(|a| self.name(*a)).collect();
+        let init = if values.is_empty() { "0".to_owned() } else { values.join(", ") };
+        // Declared with the function's other temporaries (no initializer:
+        // a struct has no scalar zero), filled where the loop starts.
+        self.tmp += 1;
+        let envv = format!("t{}", self.tmp);
+        self.decls.push(format!("struct {env} {envv};"));
+        self.stmt(Some(v), format!("{envv} = (struct {env}){{{init}}};"));
+        // The name's constant is read here, not passed.
+        let fn_name = self.name(args[0]);
+        self.stmt(Some(v), format!("(void){fn_name};"));
+        let (start, stop, step) = (self.name(args[1]), self.name(args[2]), self.name(args[3]));
+        let call = format!("postc_rt_parallel_for({tramp}, &{envv}, {start}, {stop}, {step})");
+        if self.f.body.ty(v).is_some() && self.used.contains(&v.as_u32()) {
+            self.def(v, call);
+        } else {
+            self.stmt(Some(v), format!("(void){call};"));
+        }
+        Ok(())
     }
 
     /// Before a call that counts the depth: panics `recursion limit

@@ -55,7 +55,7 @@ impl crate::backend::Backend for C {
                 None,
             )]);
         }
-        let prepared = crate::prepare_serial(program, options)?;
+        let prepared = crate::prepare(program, options)?;
         let out = translate(&prepared)?;
         match kind {
             EmitKind::C => Ok(out.source.into_bytes()),
