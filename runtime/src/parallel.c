@@ -41,6 +41,9 @@ typedef struct region {
   void *env;
   int64_t start, stop, step;
   uint64_t n, m;
+  /* Chunks a thread claims at once: a run of them per trip to the shared
+   * counter (which chunk runs where changes no result). */
+  int64_t batch;
   _Atomic int64_t next;
   /* The lowest chunk that panicked, or m. */
   _Atomic int64_t failed;
@@ -61,7 +64,25 @@ static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 static int workers;
 static uint64_t generation;
-static int pending;
+/* `generation` and `pending` as the spinning threads read them without
+ * the lock (both change under it). */
+static _Atomic uint64_t published;
+static _Atomic int pending;
+
+/* How long a thread spins, watching for its next event, before it sleeps
+ * on a condition variable: about a millisecond. Waking a sleeping thread
+ * takes tens of microseconds on an idle machine (its core leaves its idle
+ * state), which would be the whole cost of a short loop; loops that come
+ * one after another find the workers still spinning. */
+#define SPIN 20000
+
+static void relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
 static int active; /* workers taking part in the current loop */
 static region *current;
 /* The generation before the loop a worker was started for. */
@@ -96,8 +117,12 @@ static void run_chunks(region *r) {
   postc_rt_set_panic_handler(on_chunk_panic, NULL);
   int was = in_chunks;
   in_chunks = 1;
-  for (;;) {
-    int64_t c = atomic_fetch_add(&r->next, 1);
+  int64_t c = 0, claimed = 0;
+  for (;; c++) {
+    if (c == claimed) {
+      c = atomic_fetch_add(&r->next, r->batch);
+      claimed = c + r->batch;
+    }
     if ((uint64_t)c >= r->m || c > atomic_load(&r->failed)) {
       break;
     }
@@ -128,6 +153,13 @@ static void *worker(void *arg) {
   postc_rt_libc_pthread_mutex_lock(&pool_lock);
   uint64_t seen = born[id];
   for (;;) {
+    if (generation == seen) {
+      postc_rt_libc_pthread_mutex_unlock(&pool_lock);
+      for (int i = 0; i < SPIN && atomic_load(&published) == seen; i++) {
+        relax();
+      }
+      postc_rt_libc_pthread_mutex_lock(&pool_lock);
+    }
     while (generation == seen) {
       postc_rt_libc_pthread_cond_wait(&work_cond, &pool_lock);
     }
@@ -212,6 +244,13 @@ int64_t postc_rt_parallel_for(chunk_fn fn, void *env, int64_t start, int64_t sto
   atomic_init(&r.failed, (int64_t)m);
   r.msg_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   int threads = postc_rt_get_num_threads();
+  /* About four claims per thread: few trips to the shared counter, whose
+   * cache line moves between cores at each, yet uneven chunks still
+   * balance. */
+  r.batch = threads > 1 ? (int64_t)(m / (4 * (uint64_t)threads)) : (int64_t)m;
+  if (r.batch < 1) {
+    r.batch = 1;
+  }
   if (in_chunks || threads <= 1 || m == 1 || postc_rt_libc_pthread_mutex_trylock(&region_lock) != 0) {
     run_chunks(&r);
   } else {
@@ -233,9 +272,13 @@ int64_t postc_rt_parallel_for(chunk_fn fn, void *env, int64_t start, int64_t sto
     active = threads - 1;
     pending = workers;
     generation++;
+    atomic_store(&published, generation);
     postc_rt_libc_pthread_cond_broadcast(&work_cond);
     postc_rt_libc_pthread_mutex_unlock(&pool_lock);
     run_chunks(&r);
+    for (int i = 0; i < SPIN && atomic_load(&pending) > 0; i++) {
+      relax();
+    }
     postc_rt_libc_pthread_mutex_lock(&pool_lock);
     while (pending > 0) {
       postc_rt_libc_pthread_cond_wait(&done_cond, &pool_lock);
