@@ -115,6 +115,15 @@ impl Val {
     }
 }
 
+/// The blocks of a `for` loop (see `FnLower::for_blocks`).
+struct ForBlocks {
+    head: BlockId,
+    body: BlockId,
+    latch: BlockId,
+    exit: BlockId,
+    done: BlockId,
+}
+
 struct Loop {
     /// Where `continue` goes.
     next: BlockId,
@@ -1060,13 +1069,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if parallel && !self.inferring {
             self.prange_marker(&reductions, k, s1, s2, call);
         }
-        let head = self.block("for");
-        let body = self.block("body");
-        let latch = self.block("next");
-        let exit = self.block("endfor");
-        let done = if f.orelse.is_empty() { exit } else { self.block("forelse") };
-        self.br(head);
-        self.enter(head);
+        let ForBlocks { head, body, latch, exit, done } = self.for_blocks(&f.orelse);
         self.at(call);
         let cname = self.fresh("more");
         let more = match step_const {
@@ -1095,14 +1098,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.parallel_depth -= u32::from(parallel);
         self.loops.pop();
         self.br(latch);
-        self.enter(latch);
         self.at(call);
+        self.for_latch(latch, head, k, Some(s2));
+        self.loop_else(&f.orelse, done, exit);
+    }
+
+    /// A `for` loop's blocks, entered at its header: `done` is where the
+    /// loop ends without `break` (its `else` clause, if it has one).
+    fn for_blocks(&mut self, orelse: &[Stmt]) -> ForBlocks {
+        let head = self.block("for");
+        let body = self.block("body");
+        let latch = self.block("next");
+        let exit = self.block("endfor");
+        let done = if orelse.is_empty() { exit } else { self.block("forelse") };
+        self.br(head);
+        self.enter(head);
+        ForBlocks { head, body, latch, exit, done }
+    }
+
+    /// A `for` loop's latch: the counter `k` steps by `step` (1 when
+    /// `None`), back to the header.
+    fn for_latch(&mut self, latch: BlockId, head: BlockId, k: ValueId, step: Option<ValueId>) {
+        self.enter(latch);
+        let step = step.unwrap_or_else(|| {
+            let on = self.fresh("one");
+            self.b.int(TypeId::INT64, 1, &on)
+        });
         let nn = self.fresh("k");
-        let k2 = self.b.binary(Opcode::Add, TypeId::INT64, k, s2, &nn);
+        let k2 = self.b.binary(Opcode::Add, TypeId::INT64, k, step, &nn);
         self.b.set(k, k2);
         self.b.br(head);
         self.open = false;
-        self.loop_else(&f.orelse, done, exit);
     }
 
     /// After a loop: its `else` clause, which runs when the loop ends
@@ -1218,13 +1244,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let z = self.zero(DType::Int64);
         let kname = self.fresh("index");
         let k = self.b.let_(TypeId::INT64, z, &kname);
-        let head = self.block("for");
-        let body = self.block("body");
-        let latch = self.block("next");
-        let exit = self.block("endfor");
-        let done = if f.orelse.is_empty() { exit } else { self.block("forelse") };
-        self.br(head);
-        self.enter(head);
+        let ForBlocks { head, body, latch, exit, done } = self.for_blocks(&f.orelse);
         self.at(&*f.iter);
         let more = self.result(Opcode::Lt, DType::Bool, k, n);
         self.b.condbr(more, body, done, None);
@@ -1246,15 +1266,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.nested(&f.body);
         self.loops.pop();
         self.br(latch);
-        self.enter(latch);
         self.at(&*f.iter);
-        let on = self.fresh("one");
-        let one = self.b.int(TypeId::INT64, 1, &on);
-        let nn = self.fresh("k");
-        let k2 = self.b.binary(Opcode::Add, TypeId::INT64, k, one, &nn);
-        self.b.set(k, k2);
-        self.b.br(head);
-        self.open = false;
+        self.for_latch(latch, head, k, None);
         self.loop_else(&f.orelse, done, exit);
     }
 
