@@ -24,6 +24,8 @@ pub(super) enum ArrFn {
     FullLike,
     Arange,
     Copy,
+    /// `a.transpose()`, `np.transpose(a)`: a view (lower/slicing.rs).
+    Transpose,
     Reduce(Red),
 }
 
@@ -54,6 +56,7 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
         "full_like" => ArrFn::FullLike,
         "arange" => ArrFn::Arange,
         "copy" => ArrFn::Copy,
+        "transpose" => ArrFn::Transpose,
         other => ArrFn::Reduce(reduction(other)?),
     })
 }
@@ -62,6 +65,7 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
 pub(super) fn array_method(name: &str) -> Option<ArrFn> {
     match name {
         "copy" => Some(ArrFn::Copy),
+        "transpose" => Some(ArrFn::Transpose),
         other => reduction(other).map(ArrFn::Reduce),
     }
 }
@@ -207,7 +211,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
             return self.err(s, "`*` arguments are not supported");
         }
-        let creates = !matches!(f, ArrFn::Reduce(_));
+        let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose);
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -235,7 +239,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (1, true)
             }
             ArrFn::Full | ArrFn::FullLike => (2, true),
-            ArrFn::Copy | ArrFn::Reduce(_) => (1, false),
+            ArrFn::Copy | ArrFn::Transpose | ArrFn::Reduce(_) => (1, false),
             ArrFn::Arange => (0, false),
         };
         let max = need + dtype_pos as usize;
@@ -269,6 +273,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => None,
         };
         match f {
+            ArrFn::Transpose => match self.expr(args[0]) {
+                Val::Arr { v, ty } => self.transposed(v, &ty, c),
+                Val::Err => Val::Err,
+                _ => self.err(args[0], format!("{shown} transposes an array")),
+            },
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {
                     if f == ArrFn::Full {

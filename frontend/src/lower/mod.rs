@@ -25,6 +25,7 @@ mod calls;
 mod expr;
 mod numpy;
 mod prange;
+mod slicing;
 
 use calls::*;
 use expr::*;
@@ -158,6 +159,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// How many `prange` loops that run in parallel enclose the code being
     /// lowered (one inside another runs serially).
     parallel_depth: u32,
+    /// Locals bound to views of input arrays (see `slicing::input_views`).
+    input_views: HashSet<String>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -195,9 +198,15 @@ pub(crate) fn lower_function(
             rebound: false,
         });
     }
+    let input_arrays: HashSet<String> = (decl.params.iter())
+        .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
+        .map(|(n, _)| n.clone())
+        .collect();
+    let input_views = slicing::input_views(&def.body, &input_arrays);
     // Inference rounds: the lattice is finite and joins only go up.
     for _ in 0..16 {
         let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
+        fl.input_views = input_views.clone();
         fl.body(def);
         if !fl.changed {
             break;
@@ -205,6 +214,7 @@ pub(crate) fn lower_function(
         locals = fl.locals;
     }
     let mut fl = FnLower::new(cx, types, decl, locals, false);
+    fl.input_views = input_views;
     fl.body(def);
     if fl.diags.is_empty() {
         Ok((fl.b.finish(), fl.math_imports))
@@ -309,6 +319,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             math_imports: BTreeSet::new(),
             name_uses: Vec::new(),
             parallel_depth: 0,
+            input_views: HashSet::new(),
         }
     }
 
@@ -1157,7 +1168,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Name(n) => {
                 matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
             }
-            Expr::Attribute(_) | Expr::Subscript(_) => false,
+            Expr::Attribute(_) | Expr::Subscript(_) => self.is_view_expr(iter),
             _ => false,
         }
     }

@@ -1,0 +1,431 @@
+//! NumPy's basic slicing, lowered onto the IR's `view` (docs/python.md,
+//! "Slicing"): index expressions of integers, slices, `None` and `...`
+//! (`a[i]` of a 2-D array, `a[:, j]`, `a[lo:hi:st]`), and `a.T` /
+//! `a.transpose()` / `np.transpose(a)`. A view shares its base's memory;
+//! a view of an input array is read-only, as the input is (see
+//! `input_views`).
+//!
+//! Not here (a located error names each): slice assignment
+//! (`a[1:] = b`), `reshape`, `ravel`, `transpose` with axes, and advanced
+//! indexing (arrays or lists as indices).
+
+use super::*;
+use postc_ir::{Layout, Shape};
+
+/// One entry of an index expression, after `...` is expanded.
+#[derive(Clone, Copy)]
+enum Entry<'e> {
+    /// An integer: takes one element along its axis and drops the axis.
+    Int(&'e Expr),
+    /// `lo:hi:st`; `None` for a `:` that `...` or a missing trailing entry
+    /// stands for.
+    Slice(Option<&'e ast::ExprSlice>),
+    /// `None`: a new axis of extent 1.
+    NewAxis,
+}
+
+/// The entries `a[...]` is indexed with, as written.
+fn written_entries(slice: &Expr) -> Vec<&Expr> {
+    match slice {
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        e => vec![e],
+    }
+}
+
+/// Whether an index expression of an array of `ndim` axes makes a view
+/// (a slice, `None`, `...`, or fewer entries than axes) rather than naming
+/// one element.
+pub(super) fn makes_view(slice: &Expr, ndim: Option<usize>) -> bool {
+    let entries = written_entries(slice);
+    let special = entries.iter().any(|e| matches!(e, Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)));
+    special || ndim.is_some_and(|n| entries.len() < n)
+}
+
+impl FnLower<'_, '_> {
+    /// `a[e_0, ..., e_m]` of the array `(av, ty)` where `makes_view` holds:
+    /// a view, or the element itself when every entry after expanding `...`
+    /// is an integer.
+    pub(super) fn view_subscript(&mut self, av: ValueId, ty: &TypeData, s: &ast::ExprSubscript) -> Val {
+        let Some(nd) = ty.ndim() else {
+            return self.err(&*s.value, "the number of axes of this array is not known");
+        };
+        let written = written_entries(&s.slice);
+        let ellipses = written.iter().filter(|e| matches!(e, Expr::EllipsisLiteral(_))).count();
+        if ellipses > 1 {
+            return self.err(&*s.slice, "an index can only have a single ellipsis (`...`)");
+        }
+        let axes_named = written.iter().filter(|e| !matches!(e, Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_))).count();
+        if axes_named > nd {
+            return self.err(
+                &*s.slice,
+                format!("too many indices for array: array is {nd}-dimensional, but {axes_named} were indexed"),
+            );
+        }
+        let mut entries: Vec<Entry> = Vec::new();
+        for e in &written {
+            match e {
+                Expr::Slice(sl) => entries.push(Entry::Slice(Some(sl))),
+                Expr::NoneLiteral(_) => entries.push(Entry::NewAxis),
+                Expr::EllipsisLiteral(_) => entries.extend((0..nd - axes_named).map(|_| Entry::Slice(None))),
+                e => entries.push(Entry::Int(e)),
+            }
+        }
+        if ellipses == 0 {
+            entries.extend((0..nd - axes_named).map(|_| Entry::Slice(None)));
+        }
+
+        let every_int = entries.iter().all(|e| matches!(e, Entry::Int(_)));
+        let mut idx = Vec::new();
+        let zero = self.int_const(0, s);
+        let mut offset = zero;
+        let (mut extents, mut strides) = (Vec::new(), Vec::new());
+        let mut axis = 0u32;
+        for entry in entries {
+            match entry {
+                Entry::Int(e) => {
+                    let Some(i) = self.checked_index(av, axis, e, s) else { return Val::Err };
+                    if every_int {
+                        idx.push(i);
+                    } else {
+                        let st = self.named_axis_value(av, axis, true, s);
+                        let step = self.result(Opcode::Mul, DType::Int64, i, st);
+                        offset = self.result(Opcode::Add, DType::Int64, offset, step);
+                    }
+                    axis += 1;
+                }
+                Entry::Slice(sl) => {
+                    let Some((start, len, step)) = self.normalised_slice(av, axis, sl, s) else { return Val::Err };
+                    let st = self.named_axis_value(av, axis, true, s);
+                    let skip = self.result(Opcode::Mul, DType::Int64, start, st);
+                    offset = self.result(Opcode::Add, DType::Int64, offset, skip);
+                    extents.push(len);
+                    strides.push(self.result(Opcode::Mul, DType::Int64, step, st));
+                    axis += 1;
+                }
+                Entry::NewAxis => {
+                    extents.push(self.int_const(1, s));
+                    strides.push(zero);
+                }
+            }
+        }
+        if every_int {
+            return self.load(&(av, ty.clone()), &idx, s.range);
+        }
+        self.make_view(av, ty, offset, &extents, &strides, s)
+    }
+
+    /// `a.T`, `a.transpose()`: the axes reversed.
+    pub(super) fn transposed(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
+        let Some(nd) = ty.ndim() else {
+            return self.err(at, "the number of axes of this array is not known");
+        };
+        let zero = self.int_const(0, at);
+        let (mut extents, mut strides) = (Vec::new(), Vec::new());
+        for axis in (0..nd as u32).rev() {
+            extents.push(self.named_axis_value(av, axis, false, at));
+            strides.push(self.named_axis_value(av, axis, true, at));
+        }
+        self.make_view(av, ty, zero, &extents, &strides, at)
+    }
+
+    /// The view of `av` with `offset`, `extents` and `strides` (bytes),
+    /// writable exactly when `av` is.
+    fn make_view(
+        &mut self,
+        av: ValueId,
+        ty: &TypeData,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        at: &impl Ranged,
+    ) -> Val {
+        let mut vty = TypeData::array(ty.dtype, Shape::dims(&vec![None; extents.len()]), Layout::COrder);
+        vty.is_output = ty.is_output;
+        let tid = self.types.intern(vty.clone());
+        self.at(at);
+        let n = self.fresh("view");
+        let v = self.b.view(tid, av, offset, extents, strides, &n);
+        Val::Arr { v, ty: vty }
+    }
+
+    fn int_const(&mut self, x: i64, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        let n = self.fresh("c");
+        self.b.const_(TypeId::INT64, Literal::Int(x as i128), &n)
+    }
+
+    /// The extent (or, with `stride`, the byte stride) of `av` along `axis`.
+    fn named_axis_value(&mut self, av: ValueId, axis: u32, stride: bool, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        if stride {
+            let n = self.fresh("stride");
+            self.b.stride(av, axis, &n)
+        } else {
+            let n = self.fresh("dim");
+            self.b.dim(av, axis, &n)
+        }
+    }
+
+    /// An integer index of `av` along `axis`, wrapped when negative and
+    /// checked against the extent with `index.load`'s message (NumPy's
+    /// IndexError), located at the subscript `s`.
+    fn checked_index(&mut self, av: ValueId, axis: u32, e: &Expr, s: &ast::ExprSubscript) -> Option<ValueId> {
+        let i = self.int_operand(e, "an index")?;
+        let n = self.named_axis_value(av, axis, false, s);
+        let zero = self.int_const(0, s);
+        let neg = self.result(Opcode::Lt, DType::Bool, i, zero);
+        let wrapped = self.result(Opcode::Add, DType::Int64, i, n);
+        let name = self.fresh("idx");
+        let i = self.b.select(TypeId::INT64, neg, wrapped, i, &name);
+        let ge = self.result(Opcode::Ge, DType::Bool, i, zero);
+        let lt = self.result(Opcode::Lt, DType::Bool, i, n);
+        let ok = self.result(Opcode::And, DType::Bool, ge, lt);
+        let msg = format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}");
+        self.panic_with_unless(ok, &msg, &[i, n], s);
+        Some(i)
+    }
+
+    /// An integer operand (an index, a slice bound or step) as Int64.
+    fn int_operand(&mut self, e: &Expr, what: &str) -> Option<ValueId> {
+        let v = self.expr(e);
+        match v.scalar() {
+            Some(sc) if kind(sc.dtype) == Kind::Int => self.materialize(&v, DType::Int64, e),
+            Some(sc) => {
+                self.err(e, format!("{what} is an integer, not {}", sc.dtype.name()));
+                None
+            }
+            None => {
+                if matches!(v, Val::Arr { .. }) {
+                    self.err(e, "indexing with an array (advanced indexing) is not supported");
+                } else if !matches!(v, Val::Err) {
+                    self.err(e, format!("{what} is an integer"));
+                }
+                None
+            }
+        }
+    }
+
+    /// The slice `lo:hi:st` along `axis` of `av`, normalised as CPython's
+    /// `PySlice_AdjustIndices` does: `(start, length, step)`. Every bound
+    /// ends within `[-1, n]`, so no arithmetic here overflows.
+    fn normalised_slice(
+        &mut self,
+        av: ValueId,
+        axis: u32,
+        sl: Option<&ast::ExprSlice>,
+        s: &ast::ExprSubscript,
+    ) -> Option<(ValueId, ValueId, ValueId)> {
+        fn bound(b: &Option<Box<Expr>>) -> Option<&Expr> {
+            b.as_deref().filter(|e| !matches!(e, Expr::NoneLiteral(_)))
+        }
+        let (lo, hi, st) = match sl {
+            Some(sl) => (bound(&sl.lower), bound(&sl.upper), bound(&sl.step)),
+            None => (None, None, None),
+        };
+        let n = self.named_axis_value(av, axis, false, s);
+        let one = self.int_const(1, s);
+        let zero = self.int_const(0, s);
+        let minus_one = self.int_const(-1, s);
+        // The step, and whether it is positive (a constant when written
+        // as one, so that the selects below fold).
+        let (step, pos) = match st {
+            None => (one, self.bool_const(true, s)),
+            Some(e) => {
+                let step = self.int_operand(e, "a slice step")?;
+                match literal_int(e) {
+                    Some(0) => {
+                        self.err(e, "slice step cannot be zero");
+                        return None;
+                    }
+                    Some(k) => (step, self.bool_const(k > 0, s)),
+                    None => {
+                        let nonzero = self.result(Opcode::Ne, DType::Bool, step, zero);
+                        self.panic_with_unless(nonzero, "ValueError: slice step cannot be zero", &[], s);
+                        (step, self.result(Opcode::Gt, DType::Bool, step, zero))
+                    }
+                }
+            }
+        };
+        let last = self.result(Opcode::Sub, DType::Int64, n, one);
+        let lowest = self.select_int(pos, zero, minus_one);
+        let highest = self.select_int(pos, n, last);
+        let adjusted = |this: &mut Self, e: Option<&Expr>, default: ValueId| -> Option<ValueId> {
+            let Some(e) = e else { return Some(default) };
+            let x = this.int_operand(e, "a slice bound")?;
+            let neg = this.result(Opcode::Lt, DType::Bool, x, zero);
+            let wrapped = this.result(Opcode::Add, DType::Int64, x, n);
+            let x = this.select_int(neg, wrapped, x);
+            let below = this.result(Opcode::Lt, DType::Bool, x, lowest);
+            let x = this.select_int(below, lowest, x);
+            let above = this.result(Opcode::Gt, DType::Bool, x, highest);
+            Some(this.select_int(above, highest, x))
+        };
+        let lo_default = self.select_int(pos, zero, last);
+        let hi_default = self.select_int(pos, n, minus_one);
+        let start = adjusted(self, lo, lo_default)?;
+        let stop = adjusted(self, hi, hi_default)?;
+        // len = (stop - start - 1) // st + 1 for st > 0, (stop - start + 1)
+        // // st + 1 for st < 0 (Python's floor division of a non-positive
+        // by a negative number), when the slice is not empty.
+        let toward = self.select_int(pos, one, minus_one);
+        let span = self.result(Opcode::Sub, DType::Int64, stop, start);
+        let span = self.result(Opcode::Sub, DType::Int64, span, toward);
+        let q = self.result(Opcode::FDiv, DType::Int64, span, step);
+        let len = self.result(Opcode::Add, DType::Int64, q, one);
+        let forward = self.result(Opcode::Gt, DType::Bool, stop, start);
+        let backward = self.result(Opcode::Gt, DType::Bool, start, stop);
+        let name = self.fresh("nonempty");
+        let nonempty = self.b.select(TypeId::BOOL, pos, forward, backward, &name);
+        let len = self.select_int(nonempty, len, zero);
+        // A step is only used when the slice has two elements or more,
+        // where |st| < n and st * stride cannot overflow; otherwise 1.
+        let several = self.result(Opcode::Gt, DType::Bool, len, one);
+        let step = self.select_int(several, step, one);
+        Some((start, len, step))
+    }
+
+    fn select_int(&mut self, c: ValueId, t: ValueId, f: ValueId) -> ValueId {
+        let n = self.fresh("sel");
+        self.b.select(TypeId::INT64, c, t, f, &n)
+    }
+
+    fn bool_const(&mut self, b: bool, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        let n = self.fresh("c");
+        self.b.const_(TypeId::BOOL, Literal::Bool(b), &n)
+    }
+
+    /// Branches to a panic with `msg` and its `{}` arguments `args`,
+    /// located at `at`, unless `ok` holds.
+    fn panic_with_unless(&mut self, ok: ValueId, msg: &str, args: &[ValueId], at: &impl Ranged) {
+        let fail = self.block("fail");
+        let cont = self.block("ok");
+        self.b.condbr(ok, cont, fail, None);
+        self.enter(fail);
+        self.at(at);
+        let n = self.fresh("msg");
+        let m = self.b.const_(TypeId::STR, Literal::Str(msg), &n);
+        let mut call_args = vec![m];
+        call_args.extend_from_slice(args);
+        self.b.call(postc_ir::builtins::PANIC, &call_args, None, "");
+        self.b.unreachable();
+        self.enter(cont);
+    }
+
+    /// Whether `e` is a view written as one: `a.T`, or a subscript that
+    /// `makes_view` (of a local whose number of axes is known, for `a[i]`).
+    pub(super) fn is_view_expr(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Attribute(a) => a.attr.id.as_str() == "T",
+            Expr::Subscript(s) => {
+                let ndim = match &*s.value {
+                    Expr::Name(n) => match self.locals.get(n.id.as_str()).and_then(|l| l.ty.as_ref()) {
+                        Some(LocalTy::Array(t)) => t.ndim(),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                makes_view(&s.slice, ndim)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` reads the memory of an input (not `Out`) array
+    /// parameter, so that writes through it are refused: the parameter
+    /// itself, a view of it (`a[i]`, `a[:, j]`, `a.T`), or a local bound
+    /// to such a view.
+    pub(super) fn reads_input_memory(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Name(n) => match self.locals.get(n.id.as_str()) {
+                Some(l) if l.param => true,
+                Some(_) => self.input_views.contains(n.id.as_str()),
+                None => false,
+            },
+            Expr::Subscript(s) => self.reads_input_memory(&s.value),
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.reads_input_memory(&a.value),
+            Expr::Call(c) => match &*c.func {
+                Expr::Attribute(a) if a.attr.id.as_str() == "transpose" => self.reads_input_memory(&a.value),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// The value of an integer literal, `-` one included.
+fn literal_int(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => literal_int(&u.operand).map(|i| -i),
+        e => match literal(e) {
+            Some(Ok(Lit::Int(i))) => Some(i),
+            _ => None,
+        },
+    }
+}
+
+/// The locals of `body` that some assignment or `for` binds to a view of
+/// an input array parameter (`params`), directly or through another such
+/// local: writes through them are refused, as writes to the input are.
+pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<String> {
+    /// The name whose memory `e` views, with whether `e` forms a view of
+    /// it (a bare name only aliases it).
+    fn root(e: &Expr) -> Option<(&str, bool)> {
+        fn viewed(inner: &Expr) -> Option<(&str, bool)> {
+            root(inner).map(|(r, _)| (r, true))
+        }
+        match e {
+            Expr::Name(n) => Some((n.id.as_str(), false)),
+            Expr::Subscript(s) => viewed(&s.value),
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => viewed(&a.value),
+            Expr::Call(c) => match &*c.func {
+                Expr::Attribute(a) if a.attr.id.as_str() == "transpose" => viewed(&a.value),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    fn bindings<'b>(body: &'b [Stmt], out: &mut Vec<(&'b Expr, &'b Expr)>) {
+        for s in body {
+            match s {
+                Stmt::Assign(a) => a.targets.iter().for_each(|t| out.push((t, &a.value))),
+                Stmt::AnnAssign(a) => {
+                    if let Some(v) = &a.value {
+                        out.push((&a.target, v));
+                    }
+                }
+                Stmt::For(f) => {
+                    out.push((&f.target, &f.iter));
+                    bindings(&f.body, out);
+                    bindings(&f.orelse, out);
+                }
+                Stmt::While(w) => {
+                    bindings(&w.body, out);
+                    bindings(&w.orelse, out);
+                }
+                Stmt::If(i) => {
+                    bindings(&i.body, out);
+                    i.elif_else_clauses.iter().for_each(|c| bindings(&c.body, out));
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    deep(|| bindings(body, &mut pairs));
+    let mut found: HashSet<String> = HashSet::new();
+    // Until nothing changes: a view of a view of an input is one too.
+    loop {
+        let before = found.len();
+        for (target, value) in &pairs {
+            let Expr::Name(t) = target else { continue };
+            // A view of an input, or any binding of a local already found.
+            if root(value).is_some_and(|(r, view)| (view && params.contains(r)) || found.contains(r)) {
+                found.insert(t.id.to_string());
+            }
+        }
+        if found.len() == before {
+            return found;
+        }
+    }
+}
