@@ -845,11 +845,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         };
         if store && !ty.is_output && self.is_param_array(&s.value) {
-            let name = dotted(&s.value).unwrap_or_default();
-            self.err(
-                &*s.value,
-                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
-            );
+            let msg = self.read_only_message(&s.value);
+            self.err(&*s.value, msg);
             return None;
         }
         let index_exprs: Vec<&Expr> = match &*s.slice {

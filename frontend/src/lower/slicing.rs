@@ -312,6 +312,18 @@ impl FnLower<'_, '_> {
         self.enter(cont);
     }
 
+    /// Why a write to `e`, which `reads_input_memory`, is refused.
+    pub(super) fn read_only_message(&self, e: &Expr) -> String {
+        let fix = "cannot be written: mark the parameter `Out[...]`";
+        match e {
+            Expr::Name(n) if self.locals.get(n.id.as_str()).is_some_and(|l| l.param) => {
+                format!("`{}` is an input array and {fix}", n.id)
+            }
+            Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", n.id),
+            _ => format!("this is a view of an input array and {fix}"),
+        }
+    }
+
     /// Whether `e` is a view written as one: `a.T`, or a subscript that
     /// `makes_view` (of a local whose number of axes is known, for `a[i]`).
     pub(super) fn is_view_expr(&self, e: &Expr) -> bool {
@@ -386,6 +398,10 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
         }
     }
     fn bindings<'b>(body: &'b [Stmt], out: &mut Vec<(&'b Expr, &'b Expr)>) {
+        // Blocks nest as deeply as the source does.
+        deep(|| bindings_inner(body, out))
+    }
+    fn bindings_inner<'b>(body: &'b [Stmt], out: &mut Vec<(&'b Expr, &'b Expr)>) {
         for s in body {
             match s {
                 Stmt::Assign(a) => a.targets.iter().for_each(|t| out.push((t, &a.value))),
@@ -412,7 +428,7 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
         }
     }
     let mut pairs = Vec::new();
-    deep(|| bindings(body, &mut pairs));
+    bindings(body, &mut pairs);
     let mut found: HashSet<String> = HashSet::new();
     // Until nothing changes: a view of a view of an input is one too.
     loop {
