@@ -42,6 +42,14 @@ def m():
     return postc.compile(SOURCE)
 
 
+def same_layout(got, want):
+    """The same shape, and the same strides along every axis that has two
+    elements or more (an axis of one element never uses its stride, and
+    compiled code gives it the base's rather than NumPy's step times it)."""
+    return got.shape == want.shape and all(
+        g == w for g, w, n in zip(got.strides, want.strides, want.shape) if n > 1)
+
+
 def churn():
     gc.collect()
     return [np.full(64, -1.0) for _ in range(200)]
@@ -51,16 +59,16 @@ def test_returned_slices_match_numpy_and_share_memory(m):
     a = np.arange(11.0)
     r = m.odd_reversed(a)
     np.testing.assert_array_equal(r, a[::-1][::2])
-    assert r.strides == a[::-1][::2].strides and np.shares_memory(r, a)
+    assert same_layout(r, a[::-1][::2]) and np.shares_memory(r, a)
     g = np.arange(20.0).reshape(4, 5)
     for i in range(-4, 4):
         np.testing.assert_array_equal(m.row(g, i), g[i])
     f = np.asfortranarray(g)
-    assert m.row(f, 1).strides == f[1].strides
+    assert same_layout(m.row(f, 1), f[1])
     for src in (g, f, g[::-1, ::2]):
         want = src[1:, 1::2].T
         got = m.block_t(src, 1, 1)
-        assert got.shape == want.shape and got.strides == want.strides
+        assert same_layout(got, want)
         np.testing.assert_array_equal(got, want)
         assert np.shares_memory(got, src)
 

@@ -1,5 +1,5 @@
-# error: line 5: unsupported construct: assigning to a slice
+# error: line 5: unsupported construct: augmented assignment to a slice
 from postyp import Float64, Out
 
-def clear(a: Out[Float64[:]]) -> None:
-    a[1:3] = 0.0
+def bump(a: Out[Float64[:]]) -> None:
+    a[1:3] += 1.0

@@ -406,6 +406,7 @@ def panic_message(exc, instr):
         re.fullmatch(r"zero-size array to reduction operation (minimum|maximum) which has no identity", str(exc))
         or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
         or str(exc) in ("negative dimensions are not allowed", "slice step cannot be zero")
+        or re.fullmatch(r"could not broadcast input array from shape \([\d, ]*\) into shape \([\d, ]*\)", str(exc))
     ):
         # NumPy's errors, which compiled code raises as the same ValueError.
         return "ValueError: " + str(exc)
@@ -1061,6 +1062,23 @@ def _slicing():
         C("reverse_in_place_strided", "reverse_in_place", every_other(arr([1, 2, 3, 4], np.int64))),
         C("set_transposed", "set_transposed", ints(np.int32, -9, 9, 2, 3), 2, 1, np.int32(42)),
         C("set_transposed_out_of_range", "set_transposed", ints(np.int32, -9, 9, 2, 3), 1, 2, np.int32(42)),
+    ]
+    cases += [
+        C("clear_column", "clear_column", f64(3, 4), 1, -2.5),
+        C("clear_column_fortran", "clear_column", fortran(f64(3, 4)), -1, 7.0),
+        C("clear_column_out_of_range", "clear_column", f64(3, 4), 4, 0.0),
+        C("shift_right", "shift_right", arr([1, 2, 3, 4, 5], np.int64)),
+        C("shift_right_reversed", "shift_right", reversed_view(arr([1, 2, 3, 4, 5], np.int64))),
+        C("shift_right_empty", "shift_right", zeros(0, np.int64)),
+        C("shift_left", "shift_left", every_other(arr([1, 2, 3, 4, 5], np.int64))),
+        C("put_range", "put_range", zeros(6, np.float64), arr([1.5, -2.0, 3.25], np.float64), 2),
+        C("put_range_mismatch", "put_range", zeros(6, np.float64), arr([1.5, -2.0, 3.25], np.float64), 4),
+        C("put_range_one", "put_range", zeros(6, np.float64), arr([9.0], np.float64), 0),
+        C("put_rows", "put_rows", np.zeros((4, 3)), arr([1.0, 2.0, 3.0], np.float64)),
+        C("put_rows_transposed", "put_rows", transposed(np.zeros((3, 4))), arr([1.0, 2.0, 3.0, 4.0], np.float64)),
+        C("put_rows_mismatch", "put_rows", np.zeros((4, 3)), arr([1.0, 2.0], np.float64)),
+        C("swap_halves", "swap_halves", ints(np.int32, -9, 9, 4, 3)),
+        C("swap_halves_fortran", "swap_halves", fortran(ints(np.int32, -9, 9, 6, 2))),
     ]
     for k, (lo, hi, st) in enumerate([(0, 10, 1), (-3, 10, 1), (9, -11, -1), (1, 9, 3), (8, 1, -3),
                                       (-1, -10, -4), (-100, 100, 7), (100, -100, -7), (2, 2, -1)]):
@@ -2259,7 +2277,7 @@ class Lint:
             F.add("multi-index a[i, j]")
         for i in idx:
             if store and (isinstance(i, ast.Slice) or (isinstance(i, ast.Constant) and i.value in (None, ...))):
-                self.err(path, sub, "slice assignment")
+                F.add("assignment to a slice")
             if isinstance(i, ast.Slice):
                 F.add("slice lo:hi:st")
                 if i.step is not None:
@@ -2451,7 +2469,7 @@ REQUIRED = [
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
-    "method .transpose()", "for over a view",
+    "method .transpose()", "for over a view", "assignment to a slice",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

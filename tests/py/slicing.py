@@ -146,3 +146,36 @@ def set_transposed(a: Out[Int32[:, :]], j: Int64, i: Int64, v: Int32) -> None:
     """t[j, i] of t = a.T writes a[i, j]."""
     t = a.T
     t[j, i] = v
+
+
+def clear_column(a: Out[Float64[:, :]], j: Int64, v: Float64) -> None:
+    """A number assigned to a column fills it."""
+    a[:, j] = v
+
+
+def shift_right(a: Out[Int64[:]]) -> None:
+    """a[1:] = a[:-1]: the operands overlap, and NumPy copies first."""
+    a[1:] = a[:-1]
+
+
+def shift_left(a: Out[Int64[:]]) -> None:
+    """a[:-1] = a[1:]."""
+    a[:-1] = a[1:]
+
+
+def put_range(a: Out[Float64[:]], b: Float64[:], lo: Int64) -> None:
+    """An array into a range of the same length, or NumPy's ValueError."""
+    a[lo:lo + 3] = b
+
+
+def put_rows(a: Out[Float64[:, :]], row: Float64[:]) -> None:
+    """A 1-D array broadcast to every row of a 2-D block."""
+    a[1:, :] = row
+
+
+def swap_halves(a: Out[Int32[:, :]]) -> None:
+    """Rows swapped through copies of the two halves."""
+    h = a.shape[0] // 2
+    top = a[:h].copy()
+    a[:h] = a[h:2 * h]
+    a[h:2 * h] = top

@@ -131,7 +131,7 @@ fn sum_dtype(d: DType) -> DType {
 
 /// An open loop of [`FnLower::loops_open`].
 pub(super) struct Counted {
-    i: ValueId,
+    pub(super) i: ValueId,
     head: BlockId,
     exit: BlockId,
 }
@@ -495,7 +495,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A fresh zeroed C-order array of `d` with the extents `dims`; a
     /// negative extent panics with NumPy's message first.
-    fn new_array(&mut self, d: DType, dims: &[(ValueId, bool)], at: &impl Ranged) -> (ValueId, TypeData) {
+    pub(super) fn new_array(&mut self, d: DType, dims: &[(ValueId, bool)], at: &impl Ranged) -> (ValueId, TypeData) {
         for &(x, nonneg) in dims {
             if !nonneg {
                 self.at(at);
@@ -514,7 +514,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The extents of an array of known rank.
-    fn dims_of(&mut self, arr: ValueId, ty: &TypeData) -> Vec<ValueId> {
+    pub(super) fn dims_of(&mut self, arr: ValueId, ty: &TypeData) -> Vec<ValueId> {
         (0..ty.ndim().unwrap_or(1))
             .map(|k| {
                 let n = self.fresh("dim");
@@ -525,7 +525,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Stores `v` (converted as NumPy's item assignment converts) in every
     /// element of `arr`.
-    fn fill(&mut self, arr: &(ValueId, TypeData), v: Val, at: &impl Ranged) {
+    pub(super) fn fill(&mut self, arr: &(ValueId, TypeData), v: Val, at: &impl Ranged) {
         let d = arr.1.dtype;
         if v.scalar().is_some_and(|s| s.dtype.is_complex() && !d.is_complex()) {
             self.err(at, format!("cannot fill an array of {} with a complex number", d.name()));

@@ -866,7 +866,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut idx = Vec::new();
         for (axis, ie) in index_exprs.iter().enumerate() {
             if let Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) = ie {
-                self.err(*ie, "assigning to a slice is not supported: assign one element at a time");
+                self.err(*ie, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
                 return None;
             }
             let v = self.expr(ie);

@@ -609,6 +609,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn assign(&mut self, target: &Expr, v: Val, value_at: &Expr) {
         match target {
             Expr::Name(n) => self.assign_local(n.id.as_str(), v, target, value_at),
+            Expr::Subscript(s) if self.is_view_expr(target) => self.assign_to_view(s, v, target),
             Expr::Subscript(s) => {
                 let Some((arr, idx)) = self.element(s, true) else { return };
                 self.store(&arr, &idx, v, target);

@@ -5,9 +5,12 @@
 //! a view of an input array is read-only, as the input is (see
 //! `input_views`).
 //!
-//! Not here (a located error names each): slice assignment
-//! (`a[1:] = b`), `reshape`, `ravel`, `transpose` with axes, and advanced
-//! indexing (arrays or lists as indices).
+//! Assigning to a view (`a[:, j] = 0.0`, `a[1:] = a[:-1]`) stores a
+//! number in every element, or copies an array broadcast to its shape.
+//!
+//! Not here (a located error names each): augmented assignment to a
+//! slice (`a[1:] += b`), `reshape`, `ravel`, `transpose` with axes, and
+//! advanced indexing (arrays or lists as indices).
 
 use super::*;
 use postc_ir::{Layout, Shape};
@@ -128,6 +131,104 @@ impl FnLower<'_, '_> {
         self.make_view(av, ty, zero, &extents, &strides, at)
     }
 
+    /// `a[view index] = v`: a scalar is stored in every element of the
+    /// view; an array is broadcast to the view's shape (NumPy's rules: the
+    /// trailing axes line up, an extent 1 repeats) and copied through a
+    /// temporary, so that overlapping operands (`a[1:] = a[:-1]`) give
+    /// NumPy's result, which copies them too.
+    pub(super) fn assign_to_view(&mut self, s: &ast::ExprSubscript, v: Val, target: &Expr) {
+        let (av, ty) = match self.expr(&s.value) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return,
+            _ => {
+                self.err(&*s.value, "only an array can be sliced");
+                return;
+            }
+        };
+        if !ty.is_output && self.reads_input_memory(&s.value) {
+            let msg = self.read_only_message(&s.value);
+            self.err(&*s.value, msg);
+            return;
+        }
+        let dst = match self.view_subscript(av, &ty, s) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return,
+            _ => {
+                self.err(&*s.slice, "an element is assigned with one integer per axis, without `...`");
+                return;
+            }
+        };
+        match v {
+            Val::Arr { v, ty } => self.copy_broadcast(&dst, (v, ty), target),
+            Val::Err => {}
+            v if v.scalar().is_some_and(|sc| sc.dtype.is_text()) => {
+                self.err(target, "cannot store text in an array of numbers");
+            }
+            v if v.scalar().is_some() => self.fill(&dst, v, target),
+            _ => {
+                self.err(target, "only a number or an array can be assigned to a slice");
+            }
+        }
+    }
+
+    /// Copies `src` into `dst` with NumPy's broadcasting (see
+    /// `assign_to_view`), panicking with NumPy's ValueError when the shapes
+    /// do not broadcast.
+    fn copy_broadcast(&mut self, dst: &(ValueId, TypeData), src: (ValueId, TypeData), at: &Expr) {
+        let (Some(dr), Some(sr)) = (dst.1.ndim(), src.1.ndim()) else {
+            self.err(at, "the number of axes of this array is not known");
+            return;
+        };
+        if sr > dr {
+            self.err(at, format!("a {sr}-D array cannot be assigned to a {dr}-D slice"));
+            return;
+        }
+        if src.1.dtype.is_text() || (src.1.dtype.is_complex() && !dst.1.dtype.is_complex()) {
+            self.err(at, format!("cannot store {} in an array of {}", src.1.dtype.name(), dst.1.dtype.name()));
+            return;
+        }
+        if self.decl.attrs.is_device() {
+            self.err(at, "assigning an array to a slice copies it, which GPU code cannot: assign the elements");
+            return;
+        }
+        let dst_dims = self.dims_of(dst.0, &dst.1);
+        let src_dims = self.dims_of(src.0, &src.1);
+        // Each source extent equals the one it lines up with, or is 1.
+        let one = self.int_const(1, at);
+        let mut ok = self.bool_const(true, at);
+        for (k, &n) in src_dims.iter().enumerate() {
+            let same = self.result(Opcode::Eq, DType::Bool, n, dst_dims[dr - sr + k]);
+            let single = self.result(Opcode::Eq, DType::Bool, n, one);
+            let fits = self.result(Opcode::Or, DType::Bool, same, single);
+            ok = self.result(Opcode::And, DType::Bool, ok, fits);
+        }
+        let shape = |r: usize| match r {
+            1 => "({},)".to_owned(),
+            r => format!("({})", vec!["{}"; r].join(",")),
+        };
+        let msg = format!("ValueError: could not broadcast input array from shape {} into shape {}", shape(sr), shape(dr));
+        let args: Vec<ValueId> = src_dims.iter().chain(&dst_dims).copied().collect();
+        self.panic_with_unless(ok, &msg, &args, at);
+        // The source, copied first: it may share memory with `dst`.
+        let temp = self.new_array(src.1.dtype, &src_dims.iter().map(|&d| (d, true)).collect::<Vec<_>>(), at);
+        let open = self.loops_open(&src_dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let x = self.load(&src, &idx, at.range());
+        self.store(&temp, &idx, x, at);
+        self.loops_close(open, at);
+        let open = self.loops_open(&dst_dims, at);
+        let zero = self.int_const(0, at);
+        let mut from = Vec::new();
+        for (k, &n) in src_dims.iter().enumerate() {
+            let single = self.result(Opcode::Eq, DType::Bool, n, one);
+            from.push(self.select_int(single, zero, open[dr - sr + k].i));
+        }
+        let x = self.load(&temp, &from, at.range());
+        let to: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        self.store(dst, &to, x, at);
+        self.loops_close(open, at);
+    }
+
     /// The view of `av` with `offset`, `extents` and `strides` (bytes),
     /// writable exactly when `av` is.
     fn make_view(
@@ -139,6 +240,9 @@ impl FnLower<'_, '_> {
         strides: &[ValueId],
         at: &impl Ranged,
     ) -> Val {
+        if ty.dtype.is_text() {
+            return self.err(at, format!("an array of {} cannot be sliced in compiled code", ty.dtype.name()));
+        }
         let mut vty = TypeData::array(ty.dtype, Shape::dims(&vec![None; extents.len()]), Layout::COrder);
         vty.is_output = ty.is_output;
         let tid = self.types.intern(vty.clone());
