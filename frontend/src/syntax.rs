@@ -22,6 +22,35 @@ pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, f)
 }
 
+/// Calls `f` with every binding in `body`, nested blocks included: each
+/// assignment target with its value (`None` for an augmented assignment
+/// or a bare annotation), and each `for` target with the iterable.
+pub(crate) fn for_each_binding<'b>(body: &'b [Stmt], f: &mut dyn FnMut(&'b Expr, Option<&'b Expr>)) {
+    deep(|| {
+        for s in body {
+            match s {
+                Stmt::Assign(a) => a.targets.iter().for_each(|t| f(t, Some(&a.value))),
+                Stmt::AnnAssign(a) => f(&a.target, a.value.as_deref()),
+                Stmt::AugAssign(a) => f(&a.target, None),
+                Stmt::For(l) => {
+                    f(&l.target, Some(&l.iter));
+                    for_each_binding(&l.body, f);
+                    for_each_binding(&l.orelse, f);
+                }
+                Stmt::While(w) => {
+                    for_each_binding(&w.body, f);
+                    for_each_binding(&w.orelse, f);
+                }
+                Stmt::If(i) => {
+                    for_each_binding(&i.body, f);
+                    i.elif_else_clauses.iter().for_each(|c| for_each_binding(&c.body, f));
+                }
+                _ => {}
+            }
+        }
+    })
+}
+
 /// A Python literal (or folded constant) not yet given a dtype.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Lit {

@@ -11,7 +11,7 @@
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit};
+use crate::syntax::{construct_name, deep, dotted, for_each_binding, literal, stmt_name, Lit};
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -259,36 +259,8 @@ pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
             _ => {}
         }
     }
-    fn walk(body: &[Stmt], out: &mut Vec<String>) {
-        deep(|| walk_inner(body, out))
-    }
-    fn walk_inner(body: &[Stmt], out: &mut Vec<String>) {
-        for s in body {
-            match s {
-                Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
-                Stmt::AnnAssign(a) => target(&a.target, out),
-                Stmt::AugAssign(a) => target(&a.target, out),
-                Stmt::For(f) => {
-                    target(&f.target, out);
-                    walk(&f.body, out);
-                    walk(&f.orelse, out);
-                }
-                Stmt::While(w) => {
-                    walk(&w.body, out);
-                    walk(&w.orelse, out);
-                }
-                Stmt::If(i) => {
-                    walk(&i.body, out);
-                    for c in &i.elif_else_clauses {
-                        walk(&c.body, out);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(body, &mut out);
+    for_each_binding(body, &mut |t, _| target(t, &mut out));
     let mut seen = HashSet::new();
     out.retain(|n| seen.insert(n.clone()));
     out
@@ -1487,6 +1459,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Branches to a panic with `msg`, located at `at`, unless `ok` holds.
     pub(super) fn panic_unless(&mut self, ok: ValueId, msg: &str, at: &impl Ranged) {
+        self.panic_with_unless(ok, msg, &[], at)
+    }
+
+    /// Branches to a panic with `msg`, its `{}` filled by `args`, located at
+    /// `at`, unless `ok` holds.
+    pub(super) fn panic_with_unless(&mut self, ok: ValueId, msg: &str, args: &[ValueId], at: &impl Ranged) {
         let fail = self.block("fail");
         let cont = self.block("ok");
         self.b.condbr(ok, cont, fail, None);
@@ -1494,7 +1472,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(at);
         let n = self.fresh("msg");
         let m = self.b.const_(TypeId::STR, Literal::Str(msg), &n);
-        self.b.call(postc_ir::builtins::PANIC, &[m], None, "");
+        let call_args: Vec<ValueId> = std::iter::once(m).chain(args.iter().copied()).collect();
+        self.b.call(postc_ir::builtins::PANIC, &call_args, None, "");
         self.b.unreachable();
         self.enter(cont);
     }

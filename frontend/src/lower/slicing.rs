@@ -399,23 +399,6 @@ impl FnLower<'_, '_> {
         self.b.const_(TypeId::BOOL, Literal::Bool(b), &n)
     }
 
-    /// Branches to a panic with `msg` and its `{}` arguments `args`,
-    /// located at `at`, unless `ok` holds.
-    fn panic_with_unless(&mut self, ok: ValueId, msg: &str, args: &[ValueId], at: &impl Ranged) {
-        let fail = self.block("fail");
-        let cont = self.block("ok");
-        self.b.condbr(ok, cont, fail, None);
-        self.enter(fail);
-        self.at(at);
-        let n = self.fresh("msg");
-        let m = self.b.const_(TypeId::STR, Literal::Str(msg), &n);
-        let mut call_args = vec![m];
-        call_args.extend_from_slice(args);
-        self.b.call(postc_ir::builtins::PANIC, &call_args, None, "");
-        self.b.unreachable();
-        self.enter(cont);
-    }
-
     /// Why a write to `e`, which `reads_input_memory`, is refused.
     pub(super) fn read_only_message(&self, e: &Expr) -> String {
         let fix = "cannot be written: mark the parameter `Out[...]`";
@@ -501,38 +484,12 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
             _ => None,
         }
     }
-    fn bindings<'b>(body: &'b [Stmt], out: &mut Vec<(&'b Expr, &'b Expr)>) {
-        // Blocks nest as deeply as the source does.
-        deep(|| bindings_inner(body, out))
-    }
-    fn bindings_inner<'b>(body: &'b [Stmt], out: &mut Vec<(&'b Expr, &'b Expr)>) {
-        for s in body {
-            match s {
-                Stmt::Assign(a) => a.targets.iter().for_each(|t| out.push((t, &a.value))),
-                Stmt::AnnAssign(a) => {
-                    if let Some(v) = &a.value {
-                        out.push((&a.target, v));
-                    }
-                }
-                Stmt::For(f) => {
-                    out.push((&f.target, &f.iter));
-                    bindings(&f.body, out);
-                    bindings(&f.orelse, out);
-                }
-                Stmt::While(w) => {
-                    bindings(&w.body, out);
-                    bindings(&w.orelse, out);
-                }
-                Stmt::If(i) => {
-                    bindings(&i.body, out);
-                    i.elif_else_clauses.iter().for_each(|c| bindings(&c.body, out));
-                }
-                _ => {}
-            }
-        }
-    }
     let mut pairs = Vec::new();
-    bindings(body, &mut pairs);
+    for_each_binding(body, &mut |target, value| {
+        if let Some(v) = value {
+            pairs.push((target, v));
+        }
+    });
     let mut found: HashSet<String> = HashSet::new();
     // Until nothing changes: a view of a view of an input is one too.
     loop {
