@@ -1079,6 +1079,15 @@ def _slicing():
         C("put_rows_mismatch", "put_rows", np.zeros((4, 3)), arr([1.0, 2.0], np.float64)),
         C("swap_halves", "swap_halves", ints(np.int32, -9, 9, 4, 3)),
         C("swap_halves_fortran", "swap_halves", fortran(ints(np.int32, -9, 9, 6, 2))),
+        C("row_maxima", "row_maxima", f64(3, 4), zeros(3, np.float64)),
+        C("row_maxima_transposed", "row_maxima", transposed(f64(4, 2)), every_other(zeros(4, np.float64))),
+        C("row_maxima_no_rows", "row_maxima", np.zeros((0, 4)), zeros(0, np.float64)),
+        C("scale_rows", "scale_rows", f64(3, 2)),
+        C("scale_rows_fortran", "scale_rows", fortran(f64(2, 3))),
+        C("plane_corners", "plane_corners", ints(np.int64, 0, 4, 3, 2, 2)),
+        C("plane_corners_fortran", "plane_corners", fortran(ints(np.int64, 0, 4, 3, 3, 2))),
+        C("row_dots", "row_dots", f64(3, 4), f64(2, 4), zeros(2, np.float64)),
+        C("row_dots_views", "row_dots", transposed(f64(4, 3)), fortran(f64(4, 3)), zeros(4, np.float64)),
     ]
     for k, (lo, hi, st) in enumerate([(0, 10, 1), (-3, 10, 1), (9, -11, -1), (1, 9, 3), (8, 1, -3),
                                       (-1, -10, -4), (-100, 100, 7), (100, -100, -7), (2, 2, -1)]):

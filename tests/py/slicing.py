@@ -179,3 +179,34 @@ def swap_halves(a: Out[Int32[:, :]]) -> None:
     top = a[:h].copy()
     a[:h] = a[h:2 * h]
     a[h:2 * h] = top
+
+
+def row_maxima(a: Float64[:, :], out: Out[Float64[:]]) -> None:
+    """for row in a: a view per row."""
+    i = 0
+    for row in a:
+        out[i] = row.max()
+        i += 1
+
+
+def scale_rows(a: Out[Float64[:, :]]) -> None:
+    """Rows of enumerate(a), written through."""
+    for i, row in enumerate(a):
+        for j in range(len(row)):
+            row[j] = row[j] * (i + 1)
+
+
+def plane_corners(a: Int64[:, :, :]) -> Int64:
+    """for plane in a over a 3-D array: 2-D views."""
+    t = 0
+    for plane in a:
+        t = t * 10 + plane[0, 0] + plane[-1, -1]
+    return t
+
+
+def row_dots(a: Float64[:, :], b: Float64[:, :], out: Out[Float64[:]]) -> None:
+    """zip over the rows of two arrays."""
+    k = 0
+    for x, y in zip(a, b):
+        out[k] = dot(x, y)
+        k += 1

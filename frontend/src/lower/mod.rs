@@ -1197,9 +1197,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut arrays = Vec::new();
         for src in &sources {
             match self.expr(src) {
-                Val::Arr { v, ty } if ty.ndim() == Some(1) => arrays.push((v, ty)),
+                Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => arrays.push((v, ty)),
                 Val::Arr { .. } => {
-                    self.err(*src, "a `for` loop runs over 1-D arrays: index the rows of this one (`a[i, j]`)");
+                    self.err(*src, "a `for` loop runs over arrays whose number of axes is known");
                     return;
                 }
                 Val::Err => return,
@@ -1239,7 +1239,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             values.push(Val::Num { v: k, s: Scalar::weak(DType::Int64), nonneg: true });
         }
         for a in &arrays {
-            values.push(self.load(a, &[k], f.iter.range()));
+            values.push(self.iteration_value(a, k, &*f.iter));
         }
         for (t, v) in targets.iter().zip(values) {
             let Expr::Name(name) = t else { unreachable!("checked above") };

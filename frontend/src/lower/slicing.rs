@@ -117,6 +117,25 @@ impl FnLower<'_, '_> {
         self.make_view(av, ty, offset, &extents, &strides, s)
     }
 
+    /// Step `k` of `for x in a`: the element `a[k]` of a 1-D array, the
+    /// view `a[k]` (a row, without a bounds check: `k` counts below the
+    /// extent) of a 2-D or higher one.
+    pub(super) fn iteration_value(&mut self, a: &(ValueId, TypeData), k: ValueId, at: &Expr) -> Val {
+        let (av, ty) = a;
+        let nd = ty.ndim().unwrap_or(1);
+        if nd == 1 {
+            return self.load(a, &[k], at.range());
+        }
+        let s0 = self.named_axis_value(*av, 0, true, at);
+        let offset = self.result(Opcode::Mul, DType::Int64, k, s0);
+        let (mut extents, mut strides) = (Vec::new(), Vec::new());
+        for axis in 1..nd as u32 {
+            extents.push(self.named_axis_value(*av, axis, false, at));
+            strides.push(self.named_axis_value(*av, axis, true, at));
+        }
+        self.make_view(*av, ty, offset, &extents, &strides, at)
+    }
+
     /// `a.T`, `a.transpose()`: the axes reversed.
     pub(super) fn transposed(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
         let Some(nd) = ty.ndim() else {
@@ -463,25 +482,29 @@ fn literal_int(e: &Expr) -> Option<i128> {
     }
 }
 
-/// The locals of `body` that some assignment or `for` binds to a view of
-/// an input array parameter (`params`), directly or through another such
-/// local: writes through them are refused, as writes to the input are.
+/// The locals of `body` that some assignment or `for` binds to an input
+/// array parameter (`params`) or a view of one, directly or through
+/// another such local: writes through them are refused, as writes to the
+/// input are.
 pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<String> {
-    /// The name whose memory `e` views, with whether `e` forms a view of
-    /// it (a bare name only aliases it).
-    fn root(e: &Expr) -> Option<(&str, bool)> {
-        fn viewed(inner: &Expr) -> Option<(&str, bool)> {
-            root(inner).map(|(r, _)| (r, true))
-        }
+    /// The arrays whose memory `e` may share: a name, a view of one, the
+    /// values of a tuple, or (in `for` loops) the arrays that `enumerate`
+    /// or `zip` walks.
+    fn roots(e: &Expr) -> Vec<&str> {
         match e {
-            Expr::Name(n) => Some((n.id.as_str(), false)),
-            Expr::Subscript(s) => viewed(&s.value),
-            Expr::Attribute(a) if a.attr.id.as_str() == "T" => viewed(&a.value),
+            Expr::Name(n) => vec![n.id.as_str()],
+            Expr::Subscript(s) => roots(&s.value),
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => roots(&a.value),
+            // `r, s = a[0], a[1]`: every target, conservatively.
+            Expr::Tuple(t) => t.elts.iter().flat_map(roots).collect(),
             Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if a.attr.id.as_str() == "transpose" => viewed(&a.value),
-                _ => None,
+                Expr::Attribute(a) if a.attr.id.as_str() == "transpose" => roots(&a.value),
+                Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip") => {
+                    c.arguments.args.iter().flat_map(roots).collect()
+                }
+                _ => Vec::new(),
             },
-            _ => None,
+            _ => Vec::new(),
         }
     }
     let mut pairs = Vec::new();
@@ -495,10 +518,19 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
     loop {
         let before = found.len();
         for (target, value) in &pairs {
-            let Expr::Name(t) = target else { continue };
-            // A view of an input, or any binding of a local already found.
-            if root(value).is_some_and(|(r, view)| (view && params.contains(r)) || found.contains(r)) {
-                found.insert(t.id.to_string());
+            // A binding of an input or of a local already found: a view, a
+            // row of a loop, or an alias. (A number bound this way is
+            // found too, harmlessly: a number is never indexed.)
+            if roots(value).iter().any(|r| params.contains(*r) || found.contains(*r)) {
+                let names: Vec<&Expr> = match target {
+                    Expr::Tuple(t) => t.elts.iter().collect(),
+                    t => vec![t],
+                };
+                for n in names {
+                    if let Expr::Name(n) = n {
+                        found.insert(n.id.to_string());
+                    }
+                }
             }
         }
         if found.len() == before {
