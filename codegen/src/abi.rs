@@ -123,6 +123,10 @@ pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
 /// A panic in a chunk is raised on the calling thread once every chunk
 /// has stopped.
 pub const PARALLEL_FOR: &str = "postc_rt_parallel_for";
+/// `i32 @postc_rt_parallel_stopped(i64 chunk)`: nonzero once a chunk with a
+/// lower index than `chunk` of the loop the thread runs has panicked (a
+/// chunk function asks on its loop's back edge, and returns).
+pub const PARALLEL_STOPPED: &str = "postc_rt_parallel_stopped";
 /// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
 /// `DLManagedTensor` the runtime hands out.
 pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
@@ -147,13 +151,14 @@ pub const UFUNC_DL: &str = "postc_rt_ufunc_dl";
 
 /// The runtime's entry points that every shared library exports (the
 /// others are hidden in it).
-pub const EXPORTED: [&str; 6] = [
+pub const EXPORTED: [&str; 7] = [
     PANIC,
     "postc_rt_set_panic_handler",
     ARENA_MARK,
     ARENA_RELEASE,
     "postc_rt_set_num_threads",
     "postc_rt_get_num_threads",
+    "postc_rt_parallel_ufunc_loop",
 ];
 
 /// Whether `name` is one of the runtime's symbols, which programs cannot

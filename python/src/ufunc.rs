@@ -84,7 +84,8 @@ pub unsafe fn make<'py>(
         match l.runtime {
             Some(rt) => {
                 let runtime: &'static Runtime = Box::leak(Box::new(rt));
-                let guarded: &'static mut UFuncLoop = Box::leak(Box::new(UFuncLoop { function, runtime }));
+                let guarded: &'static mut UFuncLoop =
+                    Box::leak(Box::new(UFuncLoop { function, runtime, data: std::ptr::null_mut() }));
                 funcs.push(Some(guard::postc_py_ufunc_loop));
                 data.push((guarded as *mut UFuncLoop).cast());
             }

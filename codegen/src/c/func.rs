@@ -894,6 +894,16 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Ok(())
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => {
+                self.t.helper(h::Helper {
+                    name: crate::abi::PARALLEL_STOPPED.to_owned(),
+                    text: format!("int32_t {}(int64_t);\n", crate::abi::PARALLEL_STOPPED),
+                    libm: &[],
+                });
+                let chunk = self.name(args[0]);
+                self.def(v, format!("{}({chunk}) != 0", crate::abi::PARALLEL_STOPPED));
+                Ok(())
+            }
             Target::Builtin(b) => self.err(
                 Some(v),
                 format!("`{}` runs only in `kernel` functions, which the C backend cannot compile", b.name()),

@@ -1091,6 +1091,15 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.line(format!("{n} =w copy {r}"));
                 Ok(())
             }
+            Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => {
+                let chunk = self.val(args[0]);
+                let r = self.def('w', format!("call ${}(l {chunk})", crate::abi::PARALLEL_STOPPED));
+                self.line(format!("{n} =w cnew {r}, 0"));
+                Ok(())
+            }
+            // `outline-parallel` deletes every marker; one left does nothing.
+            Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(b) => {
                 self.unsupported(v, format!("`{}`, which runs only in `kernel` functions,", b.name()))
             }
@@ -1153,6 +1162,65 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 Ok(())
             }
         }
+    }
+
+    /// `postc.parallel_for`: the arguments after the range go into a stack
+    /// slot of 8 bytes each (a complex or text value as the address of its
+    /// slot, which the chunk function copies on entry), and a trampoline
+    /// `$CHUNK_tramp(l env, l chunk, l lo, l hi)`, one per chunk function,
+    /// loads them and calls the chunk function; `postc_rt_parallel_for`
+    /// (the runtime's pool) calls the trampoline per chunk and returns the
+    /// chunk count.
+    fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let InstData::Const(Literal::Str(name)) = self.f.body.inst(args[0]) else {
+            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        };
+        let Some(fid) = self.m.get_function(name) else {
+            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
+        };
+        let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
+            return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no signature"));
+        };
+        let captures = &args[4..];
+        if sig.params.len() != captures.len() + 3 {
+            return self.err(Some(v), format!("`postc.parallel_for`: `{name}` takes {} captures", sig.params.len() - 3));
+        }
+        // Each capture's class in the slot, and whether it is a Float16's
+        // bits (passed as `s`).
+        let fields: Vec<(char, bool)> = captures
+            .iter()
+            .map(|&a| (self.vcls(a), !self.is_array(a) && self.dt(a) == DType::Float16))
+            .collect();
+        let env = self.slot(8 * captures.len() as u32);
+        for (i, &a) in captures.iter().enumerate() {
+            let at = self.def('l', format!("add {env}, {}", 8 * i));
+            let x = self.val(a);
+            self.line(format!("store{} {x}, {at}", fields[i].0));
+        }
+        let tramp = format!("{}_tramp", sig.name);
+        let tramp = self.t.helper(&tramp, || {
+            let mut text = format!("function ${tramp}(l %env, l %chunk, l %lo, l %hi) {{\n@start\n");
+            let mut call = vec!["l %chunk".to_owned(), "l %lo".to_owned(), "l %hi".to_owned()];
+            for (i, (c, half)) in fields.iter().enumerate() {
+                let _ = writeln!(text, "  %at{i} =l add %env, {}\n  %a{i} ={c} load{c} %at{i}", 8 * i);
+                let arg = if *half {
+                    let _ = writeln!(text, "  %h{i} =s cast %a{i}");
+                    format!("%h{i}")
+                } else {
+                    format!("%a{i}")
+                };
+                call.push(format!("{} {arg}", sig.params[i + 3]));
+            }
+            let _ = write!(text, "  call ${}({})\n  ret\n}}\n\n", sig.name, call.join(", "));
+            text
+        });
+        let (start, stop, step) = (self.val(args[1]), self.val(args[2]), self.val(args[3]));
+        let n = self.val(v);
+        self.line(format!(
+            "{n} =l call ${}(l {tramp}, l {env}, l {start}, l {stop}, l {step})",
+            crate::abi::PARALLEL_FOR
+        ));
+        Ok(())
     }
 
     /// Before a call that counts the depth: panics `recursion limit

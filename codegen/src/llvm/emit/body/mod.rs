@@ -841,6 +841,18 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // `outline-parallel` deletes every marker; one left does nothing.
             Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => {
+                let t = &self.u.t;
+                let fty = t.i32.fn_type(&[t.i64.into()], false);
+                let f = self.u.declare(crate::abi::PARALLEL_STOPPED, fty, &["nounwind"]);
+                f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+                let chunk = self.val(args[0])?;
+                let r = self.call_fn(f, &[chunk.into()])?.into_int_value();
+                let zero = self.u.t.i32.const_zero();
+                let stopped = self.b.build_int_compare(inkwell::IntPredicate::NE, r, zero, "")?;
+                self.vals.insert(v, stopped.into());
+                Ok(())
+            }
             Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
             Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
         }
