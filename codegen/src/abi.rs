@@ -123,10 +123,11 @@ pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
 /// A panic in a chunk is raised on the calling thread once every chunk
 /// has stopped.
 pub const PARALLEL_FOR: &str = "postc_rt_parallel_for";
-/// `i32 @postc_rt_parallel_stopped(i64 chunk)`: nonzero once a chunk with a
-/// lower index than `chunk` of the loop the thread runs has panicked (a
-/// chunk function asks on its loop's back edge, and returns).
-pub const PARALLEL_STOPPED: &str = "postc_rt_parallel_stopped";
+/// `ptr @postc_rt_parallel_stop_word()`: the `i64` holding the lowest
+/// panicked chunk of the loop whose chunk the thread runs (the chunk count
+/// while none has). A chunk function takes it once and compares its chunk
+/// with it (a `monotonic` load) on its loop's back edge: `postc.parallel_stopped`.
+pub const PARALLEL_STOP_WORD: &str = "postc_rt_parallel_stop_word";
 /// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
 /// `DLManagedTensor` the runtime hands out.
 pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";

@@ -51,13 +51,14 @@ int postc_rt_get_num_threads(void);
 
 /* What compiled code calls for a `prange` loop: fn(env, chunk, lo, hi) for
  * each chunk of range(start, stop, step); returns the number of chunks.
- * A chunk function calls postc_rt_parallel_stopped(chunk) on its loop's
- * back edge and returns when it is nonzero: a chunk with a lower index
- * has panicked. */
+ * Inside fn, postc_rt_parallel_stop_word() is the address of the lowest
+ * chunk of the loop that has panicked (the chunk count while none has),
+ * which other threads change: fn reads it atomically (relaxed) on its
+ * loop's back edge and returns once it is below `chunk`. */
 #define POSTC_RT_PARALLEL_CHUNKS 128
 int64_t postc_rt_parallel_for(void (*fn)(void *env, int64_t chunk, int64_t lo, int64_t hi), void *env,
                               int64_t start, int64_t stop, int64_t step);
-int32_t postc_rt_parallel_stopped(int64_t chunk);
+const int64_t *postc_rt_parallel_stop_word(void);
 void postc_rt_arena_release(void *mark);
 
 /* ---- What compiled code calls (hidden in shared libraries) ----------- */

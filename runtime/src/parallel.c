@@ -21,10 +21,12 @@
  *   order), and once every thread is done the panic is raised again on the
  *   calling thread, through its own handler, with the same message.
  * - A chunk already running stops at its next iteration once a chunk with
- *   a lower index has panicked: compiled chunk functions ask
- *   postc_rt_parallel_stopped on their loop's back edge. Only chunks above
- *   the lowest failed one stop, so that chunk is still found whichever
- *   thread fails first, and the panic raised is the serial loop's.
+ *   a lower index has panicked: a compiled chunk function takes the address
+ *   of the loop's lowest failed chunk once (postc_rt_parallel_stop_word)
+ *   and compares its own index with it on its loop's back edge, a load and
+ *   a compare per iteration. Only chunks above the lowest failed one stop,
+ *   so that chunk is still found whichever thread fails first, and the
+ *   panic raised is the serial loop's.
  * - postc_rt_parallel_ufunc_loop runs a ufunc's serial inner loop on the
  *   same pool, in chunks of its outer dimension, when the operands are
  *   large and no output overlaps another operand across iterations.
@@ -64,8 +66,8 @@ typedef struct region {
 static _Thread_local int in_chunks;
 static _Thread_local void *chunk_jmp[5];
 static _Thread_local char chunk_msg[MSG];
-/* The region whose chunk the thread is running: the one a chunk
- * function's postc_rt_parallel_stopped asks about. */
+/* The region whose chunk the thread is running: the one whose stop word
+ * a chunk function reads. */
 static _Thread_local region *running;
 
 static _Atomic int num_threads;
@@ -171,9 +173,7 @@ static void run_chunks(region *r) {
   postc_rt_set_panic_handler(saved, saved_data);
 }
 
-int32_t postc_rt_parallel_stopped(int64_t chunk) {
-  return chunk > atomic_load_explicit(&running->failed, memory_order_relaxed);
-}
+const int64_t *postc_rt_parallel_stop_word(void) { return (const int64_t *)&running->failed; }
 
 static void *worker(void *arg) {
   int id = (int)(intptr_t)arg;

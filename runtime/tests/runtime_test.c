@@ -463,6 +463,11 @@ static double now(void) {
 
 enum { STOP_CHUNKS = 128, LOW = 3, HIGH = 40 };
 static _Atomic int high_panicked, timed_out;
+
+/* What a compiled chunk function asks on its loop's back edge. */
+static int stopped_above(int64_t chunk) {
+  return chunk > __atomic_load_n(postc_rt_parallel_stop_word(), __ATOMIC_RELAXED);
+}
 static _Atomic int finished[STOP_CHUNKS], stopped[STOP_CHUNKS];
 
 /* Chunk HIGH panics at once; chunk LOW panics too, but only after HIGH has
@@ -477,7 +482,7 @@ static void stop_chunk(void *env, int64_t chunk, int64_t lo, int64_t hi) {
     postc_rt_panic("panic: chunk %lld", (long long)chunk);
   }
   if (chunk == LOW) {
-    while (!postc_rt_parallel_stopped(HIGH + 1)) {
+    while (!stopped_above(HIGH + 1)) {
       if (now() - start > PATIENCE) {
         atomic_store(&timed_out, 1);
         break;
@@ -487,7 +492,7 @@ static void stop_chunk(void *env, int64_t chunk, int64_t lo, int64_t hi) {
   }
   if (chunk > HIGH) {
     for (;;) {
-      if (postc_rt_parallel_stopped(chunk)) {
+      if (stopped_above(chunk)) {
         atomic_store(&stopped[chunk], 1);
         return;
       }

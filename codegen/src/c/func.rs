@@ -895,13 +895,21 @@ impl<'t, 'p> FnC<'t, 'p> {
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             Target::Builtin(Builtin::ParallelStopped) => {
+                // The running loop's lowest panicked chunk: its address taken
+                // once, at the function's start, then a relaxed load on the
+                // back edge.
+                let word = crate::abi::PARALLEL_STOP_WORD;
                 self.t.helper(h::Helper {
-                    name: crate::abi::PARALLEL_STOPPED.to_owned(),
-                    text: format!("int32_t {}(int64_t);\n", crate::abi::PARALLEL_STOPPED),
+                    name: word.to_owned(),
+                    text: format!("const int64_t *{word}(void);\n"),
                     libm: &[],
                 });
+                let decl = format!("const int64_t *postc_stop_word = {word}();");
+                if !self.decls.contains(&decl) {
+                    self.decls.push(decl);
+                }
                 let chunk = self.name(args[0]);
-                self.def(v, format!("{}({chunk}) != 0", crate::abi::PARALLEL_STOPPED));
+                self.def(v, format!("{chunk} > __atomic_load_n(postc_stop_word, __ATOMIC_RELAXED)"));
                 Ok(())
             }
             Target::Builtin(b) => self.err(

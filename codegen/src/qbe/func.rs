@@ -1093,9 +1093,15 @@ impl<'t, 'p> FnQ<'t, 'p> {
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             Target::Builtin(Builtin::ParallelStopped) => {
+                // The running loop's lowest panicked chunk: its address taken
+                // once in the start block, then a load on the back edge (QBE
+                // keeps every load where it is written).
+                if !self.start.contains("%stopword =l") {
+                    let _ = writeln!(self.start, "  %stopword =l call ${}()", crate::abi::PARALLEL_STOP_WORD);
+                }
                 let chunk = self.val(args[0]);
-                let r = self.def('w', format!("call ${}(l {chunk})", crate::abi::PARALLEL_STOPPED));
-                self.line(format!("{n} =w cnew {r}, 0"));
+                let failed = self.def('l', "loadl %stopword");
+                self.line(format!("{n} =w csgtl {chunk}, {failed}"));
                 Ok(())
             }
             // `outline-parallel` deletes every marker; one left does nothing.

@@ -841,18 +841,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // `outline-parallel` deletes every marker; one left does nothing.
             Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
-            Target::Builtin(Builtin::ParallelStopped) => {
-                let t = &self.u.t;
-                let fty = t.i32.fn_type(&[t.i64.into()], false);
-                let f = self.u.declare(crate::abi::PARALLEL_STOPPED, fty, &["nounwind"]);
-                f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
-                let chunk = self.val(args[0])?;
-                let r = self.call_fn(f, &[chunk.into()])?.into_int_value();
-                let zero = self.u.t.i32.const_zero();
-                let stopped = self.b.build_int_compare(inkwell::IntPredicate::NE, r, zero, "")?;
-                self.vals.insert(v, stopped.into());
-                Ok(())
-            }
+            Target::Builtin(Builtin::ParallelStopped) => self.parallel_stopped(v, args[0]),
             Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
             Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
         }
@@ -900,6 +889,33 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             }
         };
         self.vals.insert(v, r);
+        Ok(())
+    }
+
+    /// `postc.parallel_stopped(%chunk)`: `%chunk` above the running loop's
+    /// lowest panicked chunk, read (`monotonic`) from the word whose address
+    /// the runtime gives once, in the entry block: a load and a compare on
+    /// the back edge.
+    fn parallel_stopped(&mut self, v: ValueId, chunk: ValueId) -> R<()> {
+        let Some(entry) = self.entry else { return llvm("a parallel loop before the entry block") };
+        let t = &self.u.t;
+        let f = self.u.declare(crate::abi::PARALLEL_STOP_WORD, t.ptr.fn_type(&[], false), &["nounwind"]);
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        let tb = t.cx.create_builder();
+        match entry.get_first_instruction() {
+            Some(i) => tb.position_before(&i),
+            None => tb.position_at_end(entry),
+        }
+        let word = tb.build_call(f, &[], "stop.word")?.try_as_basic_value().basic();
+        let Some(word) = word else { return llvm("postc_rt_parallel_stop_word returns a pointer") };
+        let failed = self.b.build_load(t.i64, word.into_pointer_value(), "failed")?;
+        let Some(load) = failed.as_instruction_value() else { return llvm("a load") };
+        if load.set_atomic_ordering(inkwell::AtomicOrdering::Monotonic).is_err() || load.set_alignment(8).is_err() {
+            return llvm("an atomic load of the stop word");
+        }
+        let c = self.val(chunk)?.into_int_value();
+        let stopped = self.b.build_int_compare(inkwell::IntPredicate::SGT, c, failed.into_int_value(), "")?;
+        self.vals.insert(v, stopped.into());
         Ok(())
     }
 
