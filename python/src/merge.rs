@@ -76,37 +76,9 @@ impl Loops {
         let Some((nin, nout, core)) = self.shape else {
             return Err(PyValueError::new_err(format!("ufunc {name}: no signatures")));
         };
-        let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
-        // NumPy keeps these tables for the life of the ufunc: they are never
-        // freed, as the libraries the loops live in are never unloaded.
-        let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(self.funcs.into_boxed_slice());
-        let data: &'static mut [*mut c_void] = Box::leak(self.data.into_boxed_slice());
-        let types: &'static mut [c_char] = Box::leak(self.types.into_boxed_slice());
-        let cname: &'static CString = Box::leak(Box::new(text(name)));
-        let cdoc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
-        let core: *const c_char = match core {
-            Some(c) => Box::leak(Box::new(c)).as_ptr(),
-            None => std::ptr::null(),
-        };
-        // SAFETY: the tables are consistent (`funcs.len()` loops of `nin +
-        // nout` types each) and live for ever.
-        let made = unsafe {
-            let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
-                py,
-                funcs.as_mut_ptr(),
-                data.as_mut_ptr(),
-                types.as_mut_ptr(),
-                funcs.len() as i32,
-                nin,
-                nout,
-                PY_UFUNC_NONE,
-                cname.as_ptr(),
-                cdoc.as_ptr(),
-                0,
-                core,
-            );
-            Bound::from_owned_ptr_or_err(py, obj)?
-        };
+        // SAFETY: `add` read consistent tables (`nin + nout` types per loop)
+        // from ufuncs whose loops live for ever.
+        let made = unsafe { new_ufunc(py, name, doc, nin, nout, core, self.funcs, self.data, self.types) }?;
         let keep = PyTuple::new(py, parts)?;
         // SAFETY: `made` is a fresh PyUFuncObject whose `obj` is unset;
         // NumPy releases `obj` with the ufunc.
@@ -116,6 +88,53 @@ impl Loops {
         }
         Ok(made)
     }
+}
+
+/// A `numpy.ufunc` of loops `funcs` with their `data` and `types` (`nin +
+/// nout` per loop) and the core signature `core` (`None`: elementwise).
+/// NumPy keeps the tables for the life of the ufunc: they are never freed.
+///
+/// # Safety
+/// Every loop must have NumPy's inner-loop signature, take its `data` and
+/// operands of its types, and live for ever (its library is never
+/// unloaded).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn new_ufunc<'py>(
+    py: Python<'py>,
+    name: &str,
+    doc: Option<&str>,
+    nin: i32,
+    nout: i32,
+    core: Option<CString>,
+    funcs: Vec<PyUFuncGenericFunction>,
+    data: Vec<*mut c_void>,
+    types: Vec<c_char>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+    let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(funcs.into_boxed_slice());
+    let data: &'static mut [*mut c_void] = Box::leak(data.into_boxed_slice());
+    let types: &'static mut [c_char] = Box::leak(types.into_boxed_slice());
+    let cname: &'static CString = Box::leak(Box::new(text(name)));
+    let cdoc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
+    let core: *const c_char = match core {
+        Some(c) => Box::leak(Box::new(c)).as_ptr(),
+        None => std::ptr::null(),
+    };
+    let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
+        py,
+        funcs.as_mut_ptr(),
+        data.as_mut_ptr(),
+        types.as_mut_ptr(),
+        funcs.len() as i32,
+        nin,
+        nout,
+        PY_UFUNC_NONE,
+        cname.as_ptr(),
+        cdoc.as_ptr(),
+        0,
+        core,
+    );
+    Bound::from_owned_ptr_or_err(py, obj)
 }
 
 /// The PyUFuncObject of a `numpy.ufunc`.
@@ -259,9 +278,10 @@ pub fn parallel_ufunc<'py>(py: Python<'py>, library: PathBuf, u: Bound<'py, PyAn
                 // SAFETY: the same signature, with `*mut` dimensions as NumPy
                 // declares it.
                 *func = Some(unsafe {
-                    std::mem::transmute::<InnerLoop, unsafe extern "C" fn(*mut *mut c_char, *mut isize, *mut isize, *mut c_void)>(
-                        entry,
-                    )
+                    std::mem::transmute::<
+                        InnerLoop,
+                        unsafe extern "C" fn(*mut *mut c_char, *mut isize, *mut isize, *mut c_void),
+                    >(entry)
                 });
                 *data = desc;
             }

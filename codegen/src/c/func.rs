@@ -965,12 +965,11 @@ impl<'t, 'p> FnC<'t, 'p> {
     /// chunk function with them; `postc_rt_parallel_for` (the runtime's
     /// pool) calls the trampoline per chunk and returns the chunk count.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let InstData::Const(Literal::Str(name)) = self.f.body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
+        let name = &self.m.functions[fid].name;
         let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
             return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no C signature"));
         };

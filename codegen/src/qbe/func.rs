@@ -1178,25 +1178,23 @@ impl<'t, 'p> FnQ<'t, 'p> {
     /// (the runtime's pool) calls the trampoline per chunk and returns the
     /// chunk count.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let InstData::Const(Literal::Str(name)) = self.f.body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
-        let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
-            return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no signature"));
-        };
+        let name = &self.m.functions[fid].name;
         let captures = &args[4..];
-        if sig.params.len() != captures.len() + 3 {
-            return self.err(Some(v), format!("`postc.parallel_for`: `{name}` takes {} captures", sig.params.len() - 3));
-        }
+        let sig = match self.t.sigs.get(&(self.mid, fid)) {
+            Some(sig) if sig.params.len() == captures.len() + 3 => sig.clone(),
+            _ => {
+                return self
+                    .err(Some(v), format!("`postc.parallel_for`: `{name}` does not take {} captures", captures.len()))
+            }
+        };
         // Each capture's class in the slot, and whether it is a Float16's
         // bits (passed as `s`).
-        let fields: Vec<(char, bool)> = captures
-            .iter()
-            .map(|&a| (self.vcls(a), !self.is_array(a) && self.dt(a) == DType::Float16))
-            .collect();
+        let fields: Vec<(char, bool)> =
+            captures.iter().map(|&a| (self.vcls(a), !self.is_array(a) && self.dt(a) == DType::Float16)).collect();
         let env = self.slot(8 * captures.len() as u32);
         for (i, &a) in captures.iter().enumerate() {
             let at = self.def('l', format!("add {env}, {}", 8 * i));

@@ -925,13 +925,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     /// lo, i64 hi)`, one per chunk function, calls the chunk function with
     /// them; `postc_rt_parallel_for` calls the trampoline per chunk.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let body = &self.f.body;
-        let InstData::Const(Literal::Str(name)) = body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
+        let name = &self.m.functions[fid].name;
         let callee = self.functions[&(self.mid, fid)];
         let callee_f = &self.m.functions[fid];
         let sig = &self.low.sigs[&(self.mid, fid)];
