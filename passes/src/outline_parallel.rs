@@ -444,7 +444,7 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
     // The back edge: the chunk returns once a lower chunk has panicked.
     cb.switch_to(next_iteration);
     cb.set_loc(old.loc(marker));
-    let stopped = cb.call(PARALLEL_STOPPED, &[p_chunk], Some(TypeId::BOOL), &names.fresh("stopped").to_owned());
+    let stopped = cb.call(PARALLEL_STOPPED, &[p_chunk], Some(TypeId::BOOL), names.fresh("stopped"));
     cb.condbr(stopped, done, bmap[&header], Some((1, STOP_WEIGHT)));
     cb.switch_to(done);
     cb.set_loc(old.loc(marker));

@@ -235,7 +235,7 @@ pub fn parallel_ufunc<'py>(py: Python<'py>, library: PathBuf, u: Bound<'py, PyAn
         // The serial loop and its library's runtime: a loop that can panic
         // is `guard.c`'s wrapper of `NAME_loop`.
         let (serial, runtime): (InnerLoop, Option<*const Runtime>) =
-            if f as usize == guard::postc_py_ufunc_loop as usize {
+            if f as usize == guard::postc_py_ufunc_loop as *const () as usize {
                 // SAFETY: the data of `postc_py_ufunc_loop` is a UFuncLoop.
                 let g = unsafe { &*(*data as *const UFuncLoop) };
                 (g.function, Some(g.runtime))
@@ -287,5 +287,5 @@ pub fn parallel_ufunc<'py>(py: Python<'py>, library: PathBuf, u: Bound<'py, PyAn
             }
         }
     }
-    loops.into_ufunc(py, &name, doc.as_deref(), &[u.clone()])
+    loops.into_ufunc(py, &name, doc.as_deref(), std::slice::from_ref(&u))
 }
