@@ -744,7 +744,7 @@ impl Declarer<'_> {
             };
             match which {
                 Deco::Ufunc => {
-                    if !args_ok(self, &[], 1) {
+                    if !args_ok(self, UFUNC_PACKAGE_OPTIONS, 1) {
                         ok = false;
                         continue;
                     }
@@ -953,6 +953,13 @@ impl Declarer<'_> {
         Some((sig, dims))
     }
 }
+
+/// The keyword arguments of `@ufunc` that the `postc` package reads when
+/// the module runs under Python (`@ufunc(parallel=True)`, `opt=3`): how
+/// the package builds and registers the ufunc, nothing the compiled code
+/// depends on, so the compiler accepts and ignores them.
+const UFUNC_PACKAGE_OPTIONS: &[&str] =
+    &["parallel", "opt", "boundscheck", "fastmath", "cache", "backend", "include", "verbose", "debug"];
 
 /// The global a decorator expression names (`ufunc`, `postc.ufunc`).
 fn global_of(g: &HashMap<String, Global>, e: &Expr) -> Option<Global> {

@@ -1836,6 +1836,15 @@ def _prange():
         C("rows", "rows", f64(37, 5), zeros(37, np.float64)),
         C("checked_ok", "checked", arr(list(range(500)), np.int64), 1),
         C("checked_panics", "checked", arr(list(range(500)), np.int64), 3),
+        C("rows_no_rows", "rows", f64(0, 5), zeros(0, np.float64)),
+        C("rows_one_row", "rows", f64(1, 5), zeros(1, np.float64)),
+        C("rows_empty_rows", "rows", f64(4, 0), zeros(4, np.float64)),
+        C("by_calls", "by_calls", f64(37, 5), zeros(37, np.float64)),
+        C("by_calls_one", "by_calls", f64(1, 1), zeros(1, np.float64)),
+        C("by_calls_none", "by_calls", f64(0, 3), zeros(0, np.float64)),
+        C("nested_checked_ok", "nested_checked", arr(list(range(60)), np.int64), 10, 6),
+        C("nested_checked_panics", "nested_checked", arr(list(range(60)), np.int64), 10, 7),
+        C("stepped_down_short", "stepped", 10, -10, -3),
     ]
 
 
