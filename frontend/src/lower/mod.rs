@@ -1489,9 +1489,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 } else {
                     match val.scalar() {
-                        Some(s) if widens_to(s, td.dtype) || kind(s.dtype) == kind(td.dtype) => {
-                            self.materialize(&val, td.dtype, &**v)
-                        }
+                        Some(s) if widens_to(s, td.dtype) => self.materialize(&val, td.dtype, &**v),
                         Some(s) => {
                             self.err(
                                 &**v,
