@@ -318,7 +318,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let n = self.fresh(&symbol);
                 let ty = TypeId::scalar(d);
                 let v = self.b.call(&local, &ids, Some(ty), &n);
-                Val::Num { v, s: Scalar { dtype: d, weak: common.weak }, nonneg: false }
+                // A NumPy scalar, whatever the arguments: the stand-in
+                // returns `np.float64(...)` even of Python numbers, so
+                // `x32 * sqrt(3.0)` is Float64.
+                Val::Num { v, s: Scalar::strong(d), nonneg: false }
             }
             Target::Func(callee) => {
                 if args.len() != callee.params.len() {
