@@ -23,7 +23,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match e {
             Expr::Name(n) => self.name(n),
             Expr::BinOp(b) if b.op == ast::Operator::MatMult => {
-                self.err(e, "the `@` operator is not supported: write the loops")
+                self.err(e, "the `@` operator is not supported: write the loops");
+                self.check_refused_parts(e)
             }
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left);
@@ -39,8 +40,53 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Attribute(a) => self.attribute(a),
             Expr::Subscript(s) => self.subscript(s),
             Expr::NoneLiteral(_) => self.err(e, "`None` is not a value in compiled code"),
-            other => self.err(other, format!("{} is not supported in POST Python", construct_name(other))),
+            other => {
+                self.err(other, format!("{} is not supported in POST Python", construct_name(other)));
+                self.check_refused_parts(other)
+            }
         }
+    }
+
+    /// The parts of an expression refused with a diagnostic (the elements
+    /// of a tuple or list, a dict's keys and values, an f-string's
+    /// replacement fields, a slice's bounds, the operand of `*`), checked
+    /// for their own errors in source order and dropped. A lambda's body
+    /// and a comprehension's parts are not: they see names of their own;
+    /// nor is the name `:=` binds.
+    pub(super) fn check_refused_parts(&mut self, e: &Expr) -> Val {
+        fn parts(e: &Expr) -> Vec<&Expr> {
+            use ruff_python_ast::visitor::{walk_expr, Visitor};
+            struct Parts<'e>(Vec<&'e Expr>);
+            impl<'e> Visitor<'e> for Parts<'e> {
+                fn visit_expr(&mut self, e: &'e Expr) {
+                    self.0.push(e);
+                }
+            }
+            match e {
+                Expr::Lambda(_) | Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
+                    Vec::new()
+                }
+                Expr::Named(n) => vec![&*n.value],
+                e => {
+                    let mut p = Parts(Vec::new());
+                    walk_expr(&mut p, e);
+                    p.0
+                }
+            }
+        }
+        let mut pending: Vec<&Expr> = parts(e).into_iter().rev().collect();
+        while let Some(part) = pending.pop() {
+            match part {
+                // Refused with their container, not again.
+                Expr::Starred(_) | Expr::Slice(_) | Expr::Tuple(_) | Expr::List(_) => {
+                    pending.extend(parts(part).into_iter().rev())
+                }
+                other => {
+                    self.expr(other);
+                }
+            }
+        }
+        Val::Err
     }
 
     pub(super) fn name(&mut self, n: &ast::ExprName) -> Val {
@@ -917,6 +963,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (axis, ie) in index_exprs.iter().enumerate() {
             if let Expr::Slice(_) = ie {
                 self.err(*ie, "slicing is not supported: index one element per axis");
+                self.check_refused_parts(ie);
                 return None;
             }
             let v = self.expr(ie);
