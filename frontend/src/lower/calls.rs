@@ -154,7 +154,47 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// A call. When it is refused, or stops at an argument's error, the
+    /// arguments it did not get to (positional and keyword values) are
+    /// checked for their own errors all the same: each call's arguments
+    /// are marked as [`FnLower::expr`] reaches them.
     pub(super) fn call(&mut self, c: &ast::ExprCall) -> Val {
+        self.calls.push(CallArgs::new(c));
+        let v = self.call_inner(c);
+        let marks = self.calls.pop().expect("the call pushed above");
+        if matches!(v, Val::Err) {
+            let keyword_values = c.arguments.keywords.iter().map(|k| &k.value);
+            for (a, seen) in c.arguments.args.iter().chain(keyword_values).zip(marks.seen) {
+                if !seen {
+                    self.check_unreached_argument(a);
+                }
+            }
+        }
+        v
+    }
+
+    /// An argument a refused call did not get to. What is not a value in
+    /// itself (a shape tuple, a dtype such as `np.float64` or `"f8"`, a
+    /// `*` operand) is not refused again as one; its parts are checked.
+    pub(super) fn check_unreached_argument(&mut self, a: &Expr) {
+        let names_global = || {
+            let root = dotted(a)?;
+            let root = root.split('.').next()?;
+            let global = self.cx.globals.get(root).filter(|_| !self.locals.contains_key(root))?;
+            Some(!matches!(global, Global::Const { .. }))
+        };
+        match a {
+            Expr::Starred(_) | Expr::Tuple(_) | Expr::List(_) => {
+                self.check_refused_parts(a);
+            }
+            _ if literal(a).is_some() || names_global() == Some(true) => {}
+            a => {
+                self.expr(a);
+            }
+        }
+    }
+
+    fn call_inner(&mut self, c: &ast::ExprCall) -> Val {
         if let Expr::Name(n) = &*c.func {
             let quiet = match self.locals.get(n.id.as_str()) {
                 Some(l) => l.poisoned,

@@ -5,6 +5,9 @@ use super::*;
 
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: &Expr) -> Val {
+        if let Some(call) = self.calls.last_mut() {
+            call.mark(e);
+        }
         // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
         deep(|| self.expr_inner(e))
     }

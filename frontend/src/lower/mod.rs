@@ -133,6 +133,44 @@ struct Loop {
     parallel: bool,
 }
 
+/// Which arguments of a call being lowered have been lowered, by address:
+/// a call's positional arguments and keywords each lie in one slice, so
+/// an expression is one of them when its address is.
+pub(crate) struct CallArgs {
+    args: std::ops::Range<*const Expr>,
+    keywords: std::ops::Range<*const ast::Keyword>,
+    /// Positional arguments, then keyword values.
+    seen: Vec<bool>,
+}
+
+impl CallArgs {
+    fn new(c: &ast::ExprCall) -> CallArgs {
+        let a = &c.arguments;
+        CallArgs {
+            args: a.args.as_ptr_range(),
+            keywords: a.keywords.as_ptr_range(),
+            seen: vec![false; a.args.len() + a.keywords.len()],
+        }
+    }
+
+    /// Marks `e` when it is one of the arguments.
+    fn mark(&mut self, e: &Expr) {
+        let at = e as *const Expr;
+        if self.args.contains(&at) {
+            let i = (at as usize - self.args.start as usize) / std::mem::size_of::<Expr>();
+            self.seen[i] = true;
+            return;
+        }
+        let keyword = at as *const ast::Keyword;
+        let (start, end) = (self.keywords.start as usize, self.keywords.end as usize);
+        if (start..end).contains(&(at as usize)) {
+            let i = (keyword as usize - start) / std::mem::size_of::<ast::Keyword>();
+            let n = self.seen.len() - (end - start) / std::mem::size_of::<ast::Keyword>();
+            self.seen[n + i] = true;
+        }
+    }
+}
+
 pub(crate) struct FnLower<'a, 'c> {
     cx: &'a ModuleCx<'c>,
     types: &'a mut TypeTable,
@@ -158,6 +196,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// How many `prange` loops that run in parallel enclose the code being
     /// lowered (one inside another runs serially).
     parallel_depth: u32,
+    /// The calls being lowered, innermost last.
+    calls: Vec<CallArgs>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -349,6 +389,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             math_imports: BTreeSet::new(),
             name_uses: Vec::new(),
             parallel_depth: 0,
+            calls: Vec::new(),
         }
     }
 
@@ -626,19 +667,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         };
         let name = n.id.to_string();
+        // A refused annotation still has its value checked.
+        let check_value = |fl: &mut Self| {
+            if let Some(v) = &a.value {
+                fl.expr(v);
+            }
+        };
         let ty = match self.local_annotation(&a.annotation) {
             Some(t) => t,
-            None => return,
+            None => return check_value(self),
         };
         if let Some(info) = self.locals.get_mut(&name) {
             if info.param {
                 self.err(&*a.target, format!("`{name}` is a parameter; its type is its annotation"));
-                return;
+                return check_value(self);
             }
             let want = LocalTy::Scalar(Scalar::strong(ty));
             if info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
                 self.err(&*a.annotation, format!("`{name}` is annotated twice with different types"));
-                return;
+                return check_value(self);
             }
             if !info.fixed || info.ty.is_none() {
                 info.ty = Some(want);
@@ -941,6 +988,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             other => {
                 self.err(other, format!("cannot assign to {}", construct_name(other)));
+                self.expr(&a.value);
             }
         }
     }
@@ -1527,6 +1575,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Expr::StringLiteral(s) => format!("assertion failed: {}", s.value.to_str()),
                 other => {
                     self.err(other, "an assert message must be a string literal");
+                    self.expr(other);
+                    self.cond(&a.test);
                     return;
                 }
             },
@@ -1569,6 +1619,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         RAISABLE.join(", ")
                     ),
                 );
+                for a in args.iter().flat_map(|a| a.args.iter().chain(a.keywords.iter().map(|k| &k.value))) {
+                    self.check_unreached_argument(a);
+                }
                 return;
             }
         };
