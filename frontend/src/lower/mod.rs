@@ -139,8 +139,9 @@ struct Loop {
 pub(crate) struct CallArgs {
     args: std::ops::Range<*const Expr>,
     keywords: std::ops::Range<*const ast::Keyword>,
-    /// Positional arguments, then keyword values.
-    seen: Vec<bool>,
+    /// Positional arguments, then keyword values (on the stack for the
+    /// calls of every day: this is made for each call lowered).
+    seen: smallvec::SmallVec<[bool; 8]>,
 }
 
 impl CallArgs {
@@ -149,7 +150,7 @@ impl CallArgs {
         CallArgs {
             args: a.args.as_ptr_range(),
             keywords: a.keywords.as_ptr_range(),
-            seen: vec![false; a.args.len() + a.keywords.len()],
+            seen: smallvec::smallvec![false; a.args.len() + a.keywords.len()],
         }
     }
 
