@@ -233,6 +233,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if self.namespace_of(&a.value) == Some(Namespace::PostcMath) {
                     return self.err(&a.attr, format!("`postc.math` has no function `{}`", a.attr.id));
                 }
+                // `np.zeros(...)` without `import numpy as np`: the name is
+                // what is missing, as CPython's NameError says.
+                let mut root = &*a.value;
+                while let Expr::Attribute(inner) = root {
+                    root = &inner.value;
+                }
+                if let Expr::Name(n) = root {
+                    if !self.locals.contains_key(n.id.as_str()) && self.cx.globals.get(n.id.as_str()).is_none() {
+                        return self.err(n, format!("undefined name `{}`", n.id));
+                    }
+                }
             }
             return self.err(&*c.func, format!("`{shown}` cannot be called from compiled code"));
         };
