@@ -123,7 +123,9 @@ impl FunctionPass for Irce {
         }
         let names = NameGen::starting_at(analyses.name_start(body));
         let loops: Vec<(BlockId, &[bool])> = splits.iter().map(|s| (s.header, &s.in_loop[..])).collect();
-        let next = rebuild(func, &loops, &cfg, names, |bd, labels, k, guard| emit_split(bd, labels, &splits[k], guard));
+        let next = rebuild(func, &loops, &cfg, names, cx.scratch, |bd, labels, k, guard| {
+            emit_split(bd, labels, &splits[k], guard)
+        });
         analyses.invalidate_except(AnalysisSet::NONE);
         analyses.set_name_start(Some(next));
         true

@@ -5,6 +5,7 @@
 //! after the guard, which chooses between the copy and the original.
 
 use crate::rewrite::{NameGen, Rewriter};
+use crate::scratch::Scratch;
 use postc_ir::body::{operand_places, BlockId, Body, InstData, Literal, NameId, OperandAt, ValueId};
 use postc_ir::cfg::{Cfg, DomTree};
 use postc_ir::{EntityId, Function, Opcode, TypeId};
@@ -230,11 +231,12 @@ pub(crate) fn rebuild(
     loops: &[(BlockId, &[bool])],
     cfg: &Cfg,
     mut names: NameGen,
+    scratch: &Scratch,
     mut emit: impl FnMut(&mut Build<'_, '_>, &mut NameGen, usize, BlockId),
 ) -> u64 {
     let old = std::mem::take(&mut func.body);
     let mut labels = names.same_start();
-    let mut bd = Build { rw: Rewriter::new(&old), old: &old, names: &mut names, buf: Vec::new() };
+    let mut bd = Build { rw: Rewriter::new(&old, scratch), old: &old, names: &mut names, buf: Vec::new() };
     let guards: Vec<BlockId> = loops.iter().map(|_| bd.rw.new_block()).collect();
     let entering = |b: BlockId| loops.iter().any(|&(h, in_loop)| !in_loop[b.index()] && cfg.succs(b).any(|x| x == h));
     for b in old.blocks.ids() {
@@ -260,7 +262,7 @@ pub(crate) fn rebuild(
     }
     let next = bd.names.peek().max(labels.peek());
     func.body = bd.rw.finish();
-    crate::rewrite::recycle(old);
+    scratch.recycle(old);
     next
 }
 

@@ -80,8 +80,9 @@ impl FunctionPass for StrideVersion {
         }
         let names = NameGen::starting_at(analyses.name_start(body));
         let loops: Vec<(BlockId, &[bool])> = versions.iter().map(|v| (v.header, &v.in_loop[..])).collect();
-        let next =
-            rebuild(func, &loops, &cfg, names, |bd, labels, k, guard| emit_version(bd, labels, &versions[k], guard));
+        let next = rebuild(func, &loops, &cfg, names, cx.scratch, |bd, labels, k, guard| {
+            emit_version(bd, labels, &versions[k], guard)
+        });
         analyses.invalidate_except(AnalysisSet::NONE);
         analyses.set_name_start(Some(next));
         true
