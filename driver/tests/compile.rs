@@ -502,3 +502,25 @@ fn fast_math_relaxes_float_arithmetic_only_in_code_generation() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`compile` takes it"));
 }
+
+/// Portable code for wheels: `--cpu generic` and the x86-64
+/// microarchitecture levels are CPUs the driver accepts, and they decide
+/// which vector instructions the code uses (the baseline's 128-bit SSE, or
+/// AVX2's 256-bit registers from `x86-64-v3`).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn portable_cpu_levels_decide_the_vector_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/saxpy.py");
+    let ymm = |cpu: &str| {
+        let out = dir.path().join(format!("{cpu}.s"));
+        run_ok(driver().args(["compile", "-O3", "--emit", "asm", "--cpu", cpu, "-o"]).arg(&out).arg(&src));
+        let asm = std::fs::read_to_string(&out).unwrap();
+        assert!(asm.contains("xmm"), "{cpu}: no vector code at all");
+        asm.contains("ymm")
+    };
+    assert!(!ymm("generic"));
+    assert!(!ymm("x86-64-v2"));
+    assert!(ymm("x86-64-v3"));
+    assert!(ymm("x86-64-v4"));
+}

@@ -10,8 +10,8 @@
 
 use crate::dlpack;
 use crate::guard::{self, Runtime, UFuncLoop};
-use crate::signature::UFuncSpec;
 use numpy::npyffi::{PyUFuncGenericFunction, PY_UFUNC_API};
+use postc_ir::exports::UFuncSpec;
 use postc_ir::DType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
