@@ -17,74 +17,20 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import textwrap
-import timeit
 
 import numpy as np
 
-KERNELS = textwrap.dedent('''\
-    """The kernels of the extension-module benchmark."""
-    from postyp import Float64, Int64, Out
-    from postc import ufunc
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import overhead  # noqa: E402  (the kernels, their Numba versions and the timing of overhead.py)
 
-    def inc(x: Float64) -> Float64:
-        """x + 1."""
-        return x + 1.0
-
-    def add(a: Float64, b: Float64) -> Float64:
-        return a + b
-
-    def first(x: Float64[:]) -> Float64:
-        return x[0]
-
-    def copy1(x: Float64[:], y: Out[Float64[:]]) -> None:
-        y[0] = x[0]
-
-    @ufunc
-    def axpy(a: Float64, x: Float64, y: Float64) -> Float64:
-        return a * x + y
-''') + "".join(
+# overhead.py's module and 16 more functions: 20 functions and a ufunc.
+KERNELS = '"""The kernels of the extension-module benchmark."""\nfrom postyp import Int64\n' + overhead.SOURCE + "".join(
     f"\n\ndef more{i}(x: Float64[:], k: Int64) -> Float64:\n"
     f"    s = 0.0\n    for j in range(k):\n        s += x[j] * {i + 1}.0\n    return s\n"
     for i in range(16))
 
-CASES = [
-    ("`inc(1.0)`, one Python float -> Float64", "inc", "f(1.0)"),
-    ("`add(1.0, 2.0)`, two Python floats", "add", "f(1.0, 2.0)"),
-    ("`first(x)`, a 1-element Float64 array -> Float64", "first", "f(x1)"),
-    ("`copy1(x, y)`, 1-element input and `Out` arrays", "copy1", "f(x1, y1)"),
-    ("ufunc `axpy(2.0, x, x)`, 8 elements", "axpy", "f(2.0, x8, x8)"),
-]
-
-
-def numba_kernels():
-    import numba
-
-    @numba.njit
-    def inc(x):
-        return x + 1.0
-
-    @numba.njit
-    def add(a, b):
-        return a + b
-
-    @numba.njit
-    def first(x):
-        return x[0]
-
-    @numba.njit
-    def copy1(x, y):
-        y[0] = x[0]
-
-    @numba.vectorize(["float64(float64, float64, float64)"])
-    def axpy(a, x, y):
-        return a * x + y
-
-    return {"inc": inc, "add": add, "first": first, "copy1": copy1, "axpy": axpy}, numba.__version__
-
-
-def per_call_ns(stmt, names, number):
-    return timeit.timeit(stmt, number=number, globals=names) / number * 1e9
+# overhead.py's cases of a module's functions and ufunc (not `@jit`).
+CASES = [c for c in overhead.CASES if not c[1].startswith("jit_")]
 
 
 def main():
@@ -125,8 +71,9 @@ def main():
     import aot_kernels
 
     pkg = postc.compile(src)
-    nb, numba_version = numba_kernels()
-    data = {"x1": np.ones(1), "y1": np.zeros(1), "x8": np.arange(8.0)}
+    nb = overhead.numba_kernels()
+    numba_version = nb["version"]
+    data = {"x1": np.ones(1), "y1": np.zeros(1), "x8": np.arange(8.0), "x64": np.arange(64.0)}
     ways = {"pyext": aot_kernels, "package": pkg, "numba": None}
     for _, name, stmt in CASES:
         results = [eval(stmt, {"f": nb[name] if m is None else getattr(m, name), **data}) for m in ways.values()]
@@ -138,7 +85,7 @@ def main():
         for _ in range(7):
             for k, m in ways.items():
                 f = nb[name] if m is None else getattr(m, name)
-                runs[k].append(per_call_ns(stmt, {"f": f, **data}, n))
+                runs[k].append(overhead.per_call_ns(stmt, {"f": f, **data}, n))
         rows.append((what, {k: sorted(v)[3] for k, v in runs.items()}))
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, numba {numba_version}; "
