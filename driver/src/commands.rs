@@ -240,6 +240,13 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         Err(code) => return code,
     };
     let stem = files[0].file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    if a.emit == EmitArg::Pyext && a.target.is_some() {
+        // The module links against this machine's C library and the
+        // interpreter's ABI.
+        return usage_error(
+            "`--emit pyext` builds for the machine's own CPython: no `--target` (`--cpu` picks the CPU)",
+        );
+    }
     let interpreter = if a.emit == EmitArg::Pyext {
         match crate::pyext::interpreter(&a.python) {
             Ok(i) => Some(i),

@@ -1,8 +1,9 @@
 //! `postc-driver compile`: every `--emit` kind writes what it says, default
 //! output names, executables exit with `main`'s result, each runtime panic
 //! kind aborts with its exact message and location, several files compile
-//! into one output, codegen units do not change the result, and compile
-//! errors are located diagnostics.
+//! into one output, codegen units do not change the result, compile
+//! errors are located diagnostics, and the CPU levels for portable code
+//! decide the vector instructions.
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -198,6 +199,23 @@ fn bad_levels_and_options_are_usage_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid optimisation level 4"));
     let out = driver().current_dir(dir.path()).args(["compile", "-C", "frob=on"]).arg(&src).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // An extension module is for this machine's CPython, under its own name.
+    let out = driver()
+        .current_dir(dir.path())
+        .args(["compile", "--emit", "pyext", "--target", "aarch64-unknown-linux-gnu"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`--emit pyext` builds for the machine's own CPython"));
+    let out = driver()
+        .current_dir(dir.path())
+        .args(["compile", "--emit", "pyext", "-o", "2fast.so", "--python", "python3"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`2fast` is not a Python identifier in ASCII"));
 }
 
 /// A one-function program whose `main` panics; `body` is the entry block.
