@@ -153,3 +153,19 @@ def test_another_python_version_is_refused(tmp_path):
     want = "was built for CPython %d.%d, and `--python` is CPython 3.99" % sys.version_info[:2]
     assert want in r.stderr, r.stderr
     assert not (tmp_path / "saxpy.cpython-399-x86_64-linux-gnu.so").exists()
+
+
+@pytest.mark.parametrize("backend", ["c", "qbe"])
+def test_other_backends_make_the_same_modules(numpy_venv, tmp_path, backend):
+    """The C and QBE backends' objects make extension modules that behave
+    as the package's LLVM-compiled modules do (ufuncs, panics, outputs,
+    arrays made in kernels, strings)."""
+    programs = [REPO / "tests" / "py" / f"{n}.py" for n in ("ufuncs", "panics", "saxpy", "numpy_arrays", "strings")]
+    for program in programs:
+        run([sys.executable, "-m", "postc", "compile", "--backend", backend, "--emit", "pyext", program,
+             "-o", tmp_path / f"{program.stem}{SUFFIX}", "--python", sys.executable])
+    package = run([sys.executable, HERE / "pyext_cases.py", "package", *programs])
+    bare = {"PATH": str(numpy_venv.parent), "HOME": os.environ.get("HOME", "/tmp")}
+    pyext = run([numpy_venv, HERE / "pyext_cases.py", "pyext", tmp_path, *programs], env=bare, cwd=tmp_path)
+    assert sum(line.startswith("case ") for line in package.stdout.splitlines()) > 100
+    assert pyext.stdout == package.stdout
