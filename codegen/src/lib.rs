@@ -19,6 +19,7 @@ pub mod c;
 pub mod calls;
 pub mod link;
 pub mod llvm;
+pub mod pyext;
 pub mod qbe;
 pub mod symbols;
 pub mod ufunc_plan;

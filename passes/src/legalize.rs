@@ -68,7 +68,7 @@ impl FunctionPass for Legalize {
         }
         let names = NameGen::starting_at(analyses.name_start(&old));
         let labels = names.same_start();
-        let mut w = Writer { rw: Rewriter::new(&old), names, labels };
+        let mut w = Writer { rw: Rewriter::new(&old, cx.scratch), names, labels };
         for b in old.blocks.ids() {
             w.rw.begin_old_block(b);
             let d = old.blocks[b];
@@ -91,7 +91,7 @@ impl FunctionPass for Legalize {
         }
         func.body = w.rw.finish();
         analyses.set_name_start(Some(w.names.peek().max(w.labels.peek())));
-        crate::rewrite::recycle(old);
+        cx.scratch.recycle(old);
         true
     }
 }

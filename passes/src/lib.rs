@@ -16,6 +16,7 @@ mod loop_copy;
 pub mod manager;
 pub mod outline_parallel;
 pub mod rewrite;
+pub mod scratch;
 pub mod select_fold;
 pub mod simplify_cfg;
 pub mod strength_reduce;
@@ -27,6 +28,7 @@ use analysis::{Analyses, AnalysisSet};
 use manager::FuncCx;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{Function, Module};
+use scratch::Workers;
 
 pub use manager::{default_pipeline, parse_pipeline, PassManager, RunOptions, RunReport};
 
@@ -94,6 +96,17 @@ pub trait FunctionPass: Send + Sync {
 pub trait ModulePass: Send + Sync {
     fn info(&self) -> &'static PassInfo;
     fn run(&self, module: &mut Module, options: &PassOptions) -> Result<bool, Vec<Diagnostic>>;
+    /// [`ModulePass::run`] inside the pass manager, for a pass that works
+    /// on functions in parallel with the workers' scratch memory.
+    fn run_on_workers(
+        &self,
+        module: &mut Module,
+        options: &PassOptions,
+        workers: &Workers,
+    ) -> Result<bool, Vec<Diagnostic>> {
+        let _ = workers;
+        self.run(module, options)
+    }
 }
 
 pub enum Pass {

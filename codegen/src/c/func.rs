@@ -922,6 +922,24 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Ok(())
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => {
+                // The running loop's lowest panicked chunk: its address taken
+                // once, at the function's start, then a relaxed load on the
+                // back edge.
+                let word = crate::abi::PARALLEL_STOP_WORD;
+                self.t.helper(h::Helper {
+                    name: word.to_owned(),
+                    text: format!("const int64_t *{word}(void);\n"),
+                    libm: &[],
+                });
+                let decl = format!("const int64_t *postc_stop_word = {word}();");
+                if !self.decls.contains(&decl) {
+                    self.decls.push(decl);
+                }
+                let chunk = self.name(args[0]);
+                self.def(v, format!("{chunk} > __atomic_load_n(postc_stop_word, __ATOMIC_RELAXED)"));
+                Ok(())
+            }
             Target::Builtin(b) => self.err(
                 Some(v),
                 format!("`{}` runs only in `kernel` functions, which the C backend cannot compile", b.name()),
@@ -975,12 +993,11 @@ impl<'t, 'p> FnC<'t, 'p> {
     /// chunk function with them; `postc_rt_parallel_for` (the runtime's
     /// pool) calls the trampoline per chunk and returns the chunk count.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let InstData::Const(Literal::Str(name)) = self.f.body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
+        let name = &self.m.functions[fid].name;
         let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
             return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no C signature"));
         };

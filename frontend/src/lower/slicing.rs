@@ -508,9 +508,9 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
         }
     }
     let mut pairs = Vec::new();
-    for_each_binding(body, &mut |target, value| {
-        if let Some(v) = value {
-            pairs.push((target, v));
+    for_each_binding(body, &mut |b| {
+        if let Binding::Target(target, Some(value)) = b {
+            pairs.push((target, value));
         }
     });
     let mut found: HashSet<String> = HashSet::new();

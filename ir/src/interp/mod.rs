@@ -796,6 +796,8 @@ fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>) -
         }
         // The loop it marks follows and runs serially.
         Builtin::Prange => Ok(None),
+        // Alone, a chunk function is the only chunk there is.
+        Builtin::ParallelStopped => Ok(Some(Value::Bool(false))),
         Builtin::ParallelFor => unsupported(format!(
             "`{}` (the interpreter runs a `prange` loop serially before `outline-parallel`)",
             b.name()

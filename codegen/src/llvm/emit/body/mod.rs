@@ -841,6 +841,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // `outline-parallel` deletes every marker; one left does nothing.
             Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => self.parallel_stopped(v, args[0]),
             Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
             Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
         }
@@ -891,19 +892,44 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         Ok(())
     }
 
+    /// `postc.parallel_stopped(%chunk)`: `%chunk` above the running loop's
+    /// lowest panicked chunk, read (`monotonic`) from the word whose address
+    /// the runtime gives once, in the entry block: a load and a compare on
+    /// the back edge.
+    fn parallel_stopped(&mut self, v: ValueId, chunk: ValueId) -> R<()> {
+        let Some(entry) = self.entry else { return llvm("a parallel loop before the entry block") };
+        let t = &self.u.t;
+        let f = self.u.declare(crate::abi::PARALLEL_STOP_WORD, t.ptr.fn_type(&[], false), &["nounwind"]);
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        let tb = t.cx.create_builder();
+        match entry.get_first_instruction() {
+            Some(i) => tb.position_before(&i),
+            None => tb.position_at_end(entry),
+        }
+        let word = tb.build_call(f, &[], "stop.word")?.try_as_basic_value().basic();
+        let Some(word) = word else { return llvm("postc_rt_parallel_stop_word returns a pointer") };
+        let failed = self.b.build_load(t.i64, word.into_pointer_value(), "failed")?;
+        let Some(load) = failed.as_instruction_value() else { return llvm("a load") };
+        if load.set_atomic_ordering(inkwell::AtomicOrdering::Monotonic).is_err() || load.set_alignment(8).is_err() {
+            return llvm("an atomic load of the stop word");
+        }
+        let c = self.val(chunk)?.into_int_value();
+        let stopped = self.b.build_int_compare(inkwell::IntPredicate::SGT, c, failed.into_int_value(), "")?;
+        self.vals.insert(v, stopped.into());
+        Ok(())
+    }
+
     /// A call of a POST function.
     /// `postc.parallel_for`: the arguments after the range go into a
     /// struct on the stack, and a trampoline `void(ptr env, i64 chunk, i64
     /// lo, i64 hi)`, one per chunk function, calls the chunk function with
     /// them; `postc_rt_parallel_for` calls the trampoline per chunk.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let body = &self.f.body;
-        let InstData::Const(Literal::Str(name)) = body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
+        let name = &self.m.functions[fid].name;
         let callee = self.functions[&(self.mid, fid)];
         let callee_f = &self.m.functions[fid];
         let sig = &self.low.sigs[&(self.mid, fid)];

@@ -10,8 +10,8 @@
 
 use crate::dlpack;
 use crate::guard::{self, Runtime, UFuncLoop};
-use crate::signature::UFuncSpec;
 use numpy::npyffi::{PyUFuncGenericFunction, PY_UFUNC_API};
+use postc_ir::exports::UFuncSpec;
 use postc_ir::DType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -70,7 +70,6 @@ pub unsafe fn make<'py>(
             types.push(t as c_char);
         }
     }
-    let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
     // NumPy keeps these pointers for the life of the ufunc object, which
     // may outlive any module object: they are never freed, as the library
     // they point into is never unloaded.
@@ -84,7 +83,8 @@ pub unsafe fn make<'py>(
         match l.runtime {
             Some(rt) => {
                 let runtime: &'static Runtime = Box::leak(Box::new(rt));
-                let guarded: &'static mut UFuncLoop = Box::leak(Box::new(UFuncLoop { function, runtime }));
+                let guarded: &'static mut UFuncLoop =
+                    Box::leak(Box::new(UFuncLoop { function, runtime, data: std::ptr::null_mut() }));
                 funcs.push(Some(guard::postc_py_ufunc_loop));
                 data.push((guarded as *mut UFuncLoop).cast());
             }
@@ -97,30 +97,8 @@ pub unsafe fn make<'py>(
             }
         }
     }
-    let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(funcs.into_boxed_slice());
-    let data: &'static mut [*mut c_void] = Box::leak(data.into_boxed_slice());
-    let types: &'static mut [c_char] = Box::leak(types.into_boxed_slice());
-    let name_c: &'static CString = Box::leak(Box::new(text(name)));
-    let doc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
-    let signature: *const c_char = match core_signature {
-        Some(s) => Box::leak(Box::new(text(s))).as_ptr(),
-        None => std::ptr::null(),
-    };
-    let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
-        py,
-        funcs.as_mut_ptr(),
-        data.as_mut_ptr(),
-        types.as_mut_ptr(),
-        loops.len() as i32,
-        nin as i32,
-        nout as i32,
-        PY_UFUNC_NONE,
-        name_c.as_ptr(),
-        doc.as_ptr(),
-        0,
-        signature,
-    );
-    Bound::from_owned_ptr_or_err(py, obj)
+    let core = core_signature.map(|s| CString::new(s.replace('\0', " ")).unwrap_or_default());
+    new_ufunc(py, name, doc, nin as i32, nout as i32, core, funcs, data, types)
 }
 
 /// The NumPy ufunc of one exported ufunc: one loop, its `NAME_loop` at
@@ -137,4 +115,51 @@ pub unsafe fn make_from_spec<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let one = Loop { function, runtime, dtypes: spec.dtypes.clone() };
     make(py, &spec.name, spec.doc.as_deref(), spec.nin, spec.nout, spec.signature.as_deref(), &[one])
+}
+
+/// A `numpy.ufunc` of loops `funcs` with their `data` and `types` (`nin +
+/// nout` per loop) and the core signature `core` (`None`: elementwise).
+/// NumPy keeps the tables for the life of the ufunc: they are never freed.
+///
+/// # Safety
+/// Every loop must have NumPy's inner-loop signature, take its `data` and
+/// operands of its types, and live for ever (its library is never
+/// unloaded).
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn new_ufunc<'py>(
+    py: Python<'py>,
+    name: &str,
+    doc: Option<&str>,
+    nin: i32,
+    nout: i32,
+    core: Option<CString>,
+    funcs: Vec<PyUFuncGenericFunction>,
+    data: Vec<*mut c_void>,
+    types: Vec<c_char>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+    let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(funcs.into_boxed_slice());
+    let data: &'static mut [*mut c_void] = Box::leak(data.into_boxed_slice());
+    let types: &'static mut [c_char] = Box::leak(types.into_boxed_slice());
+    let cname: &'static CString = Box::leak(Box::new(text(name)));
+    let cdoc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
+    let core: *const c_char = match core {
+        Some(c) => Box::leak(Box::new(c)).as_ptr(),
+        None => std::ptr::null(),
+    };
+    let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
+        py,
+        funcs.as_mut_ptr(),
+        data.as_mut_ptr(),
+        types.as_mut_ptr(),
+        funcs.len() as i32,
+        nin,
+        nout,
+        PY_UFUNC_NONE,
+        cname.as_ptr(),
+        cdoc.as_ptr(),
+        0,
+        core,
+    );
+    Bound::from_owned_ptr_or_err(py, obj)
 }
