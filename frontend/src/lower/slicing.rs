@@ -15,16 +15,27 @@
 use super::*;
 use postc_ir::{Layout, Shape};
 
-/// One entry of an index expression, after `...` is expanded.
+/// One entry of an index expression, after `...` is expanded, with its
+/// operands lowered (CPython evaluates the whole index before NumPy
+/// checks any of it).
 #[derive(Clone, Copy)]
-enum Entry<'e> {
+enum Entry {
     /// An integer: takes one element along its axis and drops the axis.
-    Int(&'e Expr),
-    /// `lo:hi:st`; `None` for a `:` that `...` or a missing trailing entry
-    /// stands for.
-    Slice(Option<&'e ast::ExprSlice>),
+    Int(ValueId),
+    /// `lo:hi:st` (each part `None` when omitted; all of them for a `:`
+    /// that `...` or a missing trailing entry stands for).
+    Slice(SliceParts),
     /// `None`: a new axis of extent 1.
     NewAxis,
+}
+
+/// The lowered bounds and step of a slice; the step with its value when
+/// written as a literal.
+#[derive(Clone, Copy, Default)]
+struct SliceParts {
+    lo: Option<ValueId>,
+    hi: Option<ValueId>,
+    step: Option<(ValueId, Option<i128>)>,
 }
 
 /// The entries `a[...]` is indexed with, as written.
@@ -65,16 +76,28 @@ impl FnLower<'_, '_> {
             );
         }
         let mut entries: Vec<Entry> = Vec::new();
+        let mut failed = false;
         for e in &written {
             match e {
-                Expr::Slice(sl) => entries.push(Entry::Slice(Some(sl))),
+                Expr::Slice(sl) => match self.slice_parts(sl) {
+                    Some(parts) => entries.push(Entry::Slice(parts)),
+                    None => failed = true,
+                },
                 Expr::NoneLiteral(_) => entries.push(Entry::NewAxis),
-                Expr::EllipsisLiteral(_) => entries.extend((0..nd - axes_named).map(|_| Entry::Slice(None))),
-                e => entries.push(Entry::Int(e)),
+                Expr::EllipsisLiteral(_) => {
+                    entries.extend((0..nd - axes_named).map(|_| Entry::Slice(SliceParts::default())))
+                }
+                e => match self.int_operand(e, "an index") {
+                    Some(i) => entries.push(Entry::Int(i)),
+                    None => failed = true,
+                },
             }
         }
+        if failed {
+            return Val::Err;
+        }
         if ellipses == 0 {
-            entries.extend((0..nd - axes_named).map(|_| Entry::Slice(None)));
+            entries.extend((0..nd - axes_named).map(|_| Entry::Slice(SliceParts::default())));
         }
 
         let every_int = entries.iter().all(|e| matches!(e, Entry::Int(_)));
@@ -85,8 +108,8 @@ impl FnLower<'_, '_> {
         let mut axis = 0u32;
         for entry in entries {
             match entry {
-                Entry::Int(e) => {
-                    let Some(i) = self.checked_index(av, axis, e, s) else { return Val::Err };
+                Entry::Int(i) => {
+                    let i = self.checked_index(av, axis, i, s);
                     if every_int {
                         idx.push(i);
                     } else {
@@ -96,8 +119,8 @@ impl FnLower<'_, '_> {
                     }
                     axis += 1;
                 }
-                Entry::Slice(sl) => {
-                    let Some((start, len, step)) = self.normalised_slice(av, axis, sl, s) else { return Val::Err };
+                Entry::Slice(parts) => {
+                    let (start, len, step) = self.normalised_slice(av, axis, parts, s);
                     let st = self.named_axis_value(av, axis, true, s);
                     let skip = self.result(Opcode::Mul, DType::Int64, start, st);
                     offset = self.result(Opcode::Add, DType::Int64, offset, skip);
@@ -289,11 +312,10 @@ impl FnLower<'_, '_> {
         }
     }
 
-    /// An integer index of `av` along `axis`, wrapped when negative and
+    /// An integer index `i` of `av` along `axis`, wrapped when negative and
     /// checked against the extent with `index.load`'s message (NumPy's
     /// IndexError), located at the subscript `s`.
-    fn checked_index(&mut self, av: ValueId, axis: u32, e: &Expr, s: &ast::ExprSubscript) -> Option<ValueId> {
-        let i = self.int_operand(e, "an index")?;
+    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, s: &ast::ExprSubscript) -> ValueId {
         let n = self.named_axis_value(av, axis, false, s);
         let zero = self.int_const(0, s);
         let neg = self.result(Opcode::Lt, DType::Bool, i, zero);
@@ -305,7 +327,31 @@ impl FnLower<'_, '_> {
         let ok = self.result(Opcode::And, DType::Bool, ge, lt);
         let msg = format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}");
         self.panic_with_unless(ok, &msg, &[i, n], s);
-        Some(i)
+        i
+    }
+
+    /// The bounds and step of `lo:hi:st`, lowered left to right (`None`
+    /// after an error); a literal step of 0 is refused here.
+    fn slice_parts(&mut self, sl: &ast::ExprSlice) -> Option<SliceParts> {
+        fn written(b: &Option<Box<Expr>>) -> Option<&Expr> {
+            b.as_deref().filter(|e| !matches!(e, Expr::NoneLiteral(_)))
+        }
+        let mut ok = true;
+        let mut part = |this: &mut Self, e: Option<&Expr>, what: &str| {
+            let v = e.map(|e| this.int_operand(e, what));
+            ok &= !matches!(v, Some(None));
+            v.flatten()
+        };
+        let lo = part(self, written(&sl.lower), "a slice bound");
+        let hi = part(self, written(&sl.upper), "a slice bound");
+        let step_expr = written(&sl.step);
+        let step = part(self, step_expr, "a slice step");
+        let literal_step = step_expr.and_then(literal_int);
+        if let (Some(e), Some(0)) = (step_expr, literal_step) {
+            self.err(e, "slice step cannot be zero");
+            return None;
+        }
+        ok.then_some(SliceParts { lo, hi, step: step.map(|v| (v, literal_step)) })
     }
 
     /// An integer operand (an index, a slice bound or step) as Int64.
@@ -335,58 +381,41 @@ impl FnLower<'_, '_> {
         &mut self,
         av: ValueId,
         axis: u32,
-        sl: Option<&ast::ExprSlice>,
+        parts: SliceParts,
         s: &ast::ExprSubscript,
-    ) -> Option<(ValueId, ValueId, ValueId)> {
-        fn bound(b: &Option<Box<Expr>>) -> Option<&Expr> {
-            b.as_deref().filter(|e| !matches!(e, Expr::NoneLiteral(_)))
-        }
-        let (lo, hi, st) = match sl {
-            Some(sl) => (bound(&sl.lower), bound(&sl.upper), bound(&sl.step)),
-            None => (None, None, None),
-        };
+    ) -> (ValueId, ValueId, ValueId) {
         let n = self.named_axis_value(av, axis, false, s);
         let one = self.int_const(1, s);
         let zero = self.int_const(0, s);
         let minus_one = self.int_const(-1, s);
         // The step, and whether it is positive (a constant when written
-        // as one, so that the selects below fold).
-        let (step, pos) = match st {
+        // as a literal, so that the selects below fold).
+        let (step, pos) = match parts.step {
             None => (one, self.bool_const(true, s)),
-            Some(e) => {
-                let step = self.int_operand(e, "a slice step")?;
-                match literal_int(e) {
-                    Some(0) => {
-                        self.err(e, "slice step cannot be zero");
-                        return None;
-                    }
-                    Some(k) => (step, self.bool_const(k > 0, s)),
-                    None => {
-                        let nonzero = self.result(Opcode::Ne, DType::Bool, step, zero);
-                        self.panic_with_unless(nonzero, "ValueError: slice step cannot be zero", &[], s);
-                        (step, self.result(Opcode::Gt, DType::Bool, step, zero))
-                    }
-                }
+            Some((step, Some(k))) => (step, self.bool_const(k > 0, s)),
+            Some((step, None)) => {
+                let nonzero = self.result(Opcode::Ne, DType::Bool, step, zero);
+                self.panic_with_unless(nonzero, "ValueError: slice step cannot be zero", &[], s);
+                (step, self.result(Opcode::Gt, DType::Bool, step, zero))
             }
         };
         let last = self.result(Opcode::Sub, DType::Int64, n, one);
         let lowest = self.select_int(pos, zero, minus_one);
         let highest = self.select_int(pos, n, last);
-        let adjusted = |this: &mut Self, e: Option<&Expr>, default: ValueId| -> Option<ValueId> {
-            let Some(e) = e else { return Some(default) };
-            let x = this.int_operand(e, "a slice bound")?;
+        let adjusted = |this: &mut Self, x: Option<ValueId>, default: ValueId| -> ValueId {
+            let Some(x) = x else { return default };
             let neg = this.result(Opcode::Lt, DType::Bool, x, zero);
             let wrapped = this.result(Opcode::Add, DType::Int64, x, n);
             let x = this.select_int(neg, wrapped, x);
             let below = this.result(Opcode::Lt, DType::Bool, x, lowest);
             let x = this.select_int(below, lowest, x);
             let above = this.result(Opcode::Gt, DType::Bool, x, highest);
-            Some(this.select_int(above, highest, x))
+            this.select_int(above, highest, x)
         };
         let lo_default = self.select_int(pos, zero, last);
         let hi_default = self.select_int(pos, n, minus_one);
-        let start = adjusted(self, lo, lo_default)?;
-        let stop = adjusted(self, hi, hi_default)?;
+        let start = adjusted(self, parts.lo, lo_default);
+        let stop = adjusted(self, parts.hi, hi_default);
         // len = (stop - start - 1) // st + 1 for st > 0, (stop - start + 1)
         // // st + 1 for st < 0 (Python's floor division of a non-positive
         // by a negative number), when the slice is not empty.
@@ -404,7 +433,7 @@ impl FnLower<'_, '_> {
         // where |st| < n and st * stride cannot overflow; otherwise 1.
         let several = self.result(Opcode::Gt, DType::Bool, len, one);
         let step = self.select_int(several, step, one);
-        Some((start, len, step))
+        (start, len, step)
     }
 
     fn select_int(&mut self, c: ValueId, t: ValueId, f: ValueId) -> ValueId {
