@@ -1105,6 +1105,17 @@ def _slicing():
         C("plane_corners", "plane_corners", ints(np.int64, 0, 4, 3, 2, 2)),
         C("plane_corners_fortran", "plane_corners", fortran(ints(np.int64, 0, 4, 3, 3, 2))),
         C("row_dots", "row_dots", f64(3, 4), f64(2, 4), zeros(2, np.float64)),
+        C("raveled", "raveled", ints(np.int64, -9, 9, 3, 4)),
+        C("raveled_fortran", "raveled", fortran(ints(np.int64, -9, 9, 3, 4))),
+        C("raveled_transposed", "raveled", transposed(ints(np.int64, -9, 9, 2, 3))),
+        C("raveled_strided_rows", "raveled", every_other(ints(np.int64, -9, 9, 3, 2))),
+        C("raveled_empty", "raveled", np.zeros((0, 3), np.int64)),
+        C("raveled_one_column", "raveled", transposed(ints(np.int64, -9, 9, 1, 4))),
+        C("ravel_write", "ravel_write", ints(np.int64, -9, 9, 2, 3)),
+        C("ravel_write_fortran", "ravel_write", fortran(ints(np.int64, -9, 9, 2, 3))),
+        C("ravel_write_reversed", "ravel_write", reversed_view(ints(np.int64, -9, 9, 3, 2))),
+        C("ravel_write_3d", "ravel_write3", ints(np.int64, -9, 9, 2, 2, 3)),
+        C("ravel_write_3d_transposed", "ravel_write3", transposed(ints(np.int64, -9, 9, 2, 2, 3))),
         C("row_dots_views", "row_dots", transposed(f64(4, 3)), fortran(f64(4, 3)), zeros(4, np.float64)),
     ]
     for k, (lo, hi, st) in enumerate([(0, 10, 1), (-3, 10, 1), (9, -11, -1), (1, 9, 3), (8, 1, -3),
@@ -2005,7 +2016,7 @@ NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
 NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "arange", "copy"}
 NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"}
-ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose"}
+ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
 NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "bool_", "complex64", "complex128"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -2506,7 +2517,7 @@ REQUIRED = [
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
-    "method .transpose()", "for over a view", "assignment to a slice",
+    "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

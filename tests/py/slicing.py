@@ -210,3 +210,25 @@ def row_dots(a: Float64[:, :], b: Float64[:, :], out: Out[Float64[:]]) -> None:
     for x, y in zip(a, b):
         out[k] = dot(x, y)
         k += 1
+
+
+def raveled(a: Int64[:, :]) -> Int64[:]:
+    """a.ravel(): C order, a view or a copy."""
+    return a.ravel()
+
+
+def ravel_write(a: Out[Int64[:, :]]) -> Int64:
+    """Writes through a.ravel() land in a exactly when it is a view (a is
+    C-contiguous), as in NumPy."""
+    r = a.ravel()
+    for k in range(len(r)):
+        r[k] = k * 10
+    return r.sum()
+
+
+def ravel_write3(a: Out[Int64[:, :, :]]) -> Int64:
+    """The same on a 3-D array."""
+    r = a.ravel()
+    for k in range(len(r)):
+        r[k] = -k
+    return r[len(r) - 1]

@@ -26,6 +26,9 @@ pub(super) enum ArrFn {
     Copy,
     /// `a.transpose()`, `np.transpose(a)`: a view (lower/slicing.rs).
     Transpose,
+    /// `a.ravel()`, `np.ravel(a)`: a view when `a` is C-contiguous, else a
+    /// copy (lower/slicing.rs).
+    Ravel,
     Reduce(Red),
 }
 
@@ -57,6 +60,7 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
         "arange" => ArrFn::Arange,
         "copy" => ArrFn::Copy,
         "transpose" => ArrFn::Transpose,
+        "ravel" => ArrFn::Ravel,
         other => ArrFn::Reduce(reduction(other)?),
     })
 }
@@ -66,6 +70,7 @@ pub(super) fn array_method(name: &str) -> Option<ArrFn> {
     match name {
         "copy" => Some(ArrFn::Copy),
         "transpose" => Some(ArrFn::Transpose),
+        "ravel" => Some(ArrFn::Ravel),
         other => reduction(other).map(ArrFn::Reduce),
     }
 }
@@ -239,7 +244,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (1, true)
             }
             ArrFn::Full | ArrFn::FullLike => (2, true),
-            ArrFn::Copy | ArrFn::Transpose | ArrFn::Reduce(_) => (1, false),
+            ArrFn::Copy | ArrFn::Transpose | ArrFn::Ravel | ArrFn::Reduce(_) => (1, false),
             ArrFn::Arange => (0, false),
         };
         let max = need + dtype_pos as usize;
@@ -273,10 +278,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => None,
         };
         match f {
-            ArrFn::Transpose => match self.expr(args[0]) {
+            ArrFn::Transpose | ArrFn::Ravel => match self.expr(args[0]) {
+                Val::Arr { v, ty } if f == ArrFn::Ravel => self.raveled(v, &ty, c),
                 Val::Arr { v, ty } => self.transposed(v, &ty, c),
                 Val::Err => Val::Err,
-                _ => self.err(args[0], format!("{shown} transposes an array")),
+                _ => self.err(args[0], format!("{shown} takes an array")),
             },
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {

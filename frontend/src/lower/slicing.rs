@@ -8,9 +8,11 @@
 //! Assigning to a view (`a[:, j] = 0.0`, `a[1:] = a[:-1]`) stores a
 //! number in every element, or copies an array broadcast to its shape.
 //!
+//! `a.ravel()` is a view of a C-contiguous array and a copy of any other.
+//!
 //! Not here (a located error names each): augmented assignment to a
-//! slice (`a[1:] += b`), `reshape`, `ravel`, `transpose` with axes, and
-//! advanced indexing (arrays or lists as indices).
+//! slice (`a[1:] += b`), `reshape`, `transpose` with axes, and advanced
+//! indexing (arrays or lists as indices).
 
 use super::*;
 use postc_ir::{Layout, Shape};
@@ -157,6 +159,75 @@ impl FnLower<'_, '_> {
             strides.push(self.named_axis_value(*av, axis, true, at));
         }
         self.make_view(*av, ty, offset, &extents, &strides, at)
+    }
+
+    /// `a.ravel()`: the elements in C order, 1-D. A view of `a` when `a`
+    /// is C-contiguous (every axis of two elements or more has the stride
+    /// of the axes after it, or `a` is empty), else a copy, as NumPy
+    /// makes. Both arms are computed without branching on `a`'s layout
+    /// but for the final choice: the copy's loops run zero times, and the
+    /// arm not taken is an empty view, which is always valid.
+    pub(super) fn raveled(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
+        let Some(nd) = ty.ndim() else {
+            return self.err(at, "the number of axes of this array is not known");
+        };
+        if ty.dtype.is_text() {
+            return self.err(at, format!("an array of {} cannot be raveled in compiled code", ty.dtype.name()));
+        }
+        let dims = self.dims_of(av, ty);
+        let zero = self.int_const(0, at);
+        let one = self.int_const(1, at);
+        let elsize = self.int_const(i64::from(ty.dtype.size_bytes()), at);
+        let (mut size, mut block) = (one, elsize);
+        let mut contiguous = self.bool_const(true, at);
+        for axis in (0..nd).rev() {
+            let n = dims[axis];
+            let st = self.named_axis_value(av, axis as u32, true, at);
+            let single = self.result(Opcode::Le, DType::Bool, n, one);
+            let packed = self.result(Opcode::Eq, DType::Bool, st, block);
+            let fits = self.result(Opcode::Or, DType::Bool, single, packed);
+            contiguous = self.result(Opcode::And, DType::Bool, contiguous, fits);
+            block = self.result(Opcode::Mul, DType::Int64, block, n);
+            size = self.result(Opcode::Mul, DType::Int64, size, n);
+        }
+        let empty = self.result(Opcode::Eq, DType::Bool, size, zero);
+        let contiguous = self.result(Opcode::Or, DType::Bool, contiguous, empty);
+        // The copy: as long as `a` when it is needed, else empty.
+        let copy_len = self.select_int(contiguous, zero, size);
+        let copy = self.new_array(ty.dtype, &[(copy_len, true)], at);
+        let mut loop_dims = dims.clone();
+        loop_dims[0] = self.select_int(contiguous, zero, dims[0]);
+        let name = self.fresh("flat");
+        let flat = self.b.let_(TypeId::INT64, zero, &name);
+        let open = self.loops_open(&loop_dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let name = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(ty.dtype), av, &idx, &name);
+        self.b.index_store(copy.0, &[flat], x);
+        let next = self.result(Opcode::Add, DType::Int64, flat, one);
+        self.b.set(flat, next);
+        self.loops_close(open, at);
+        // Each arm a view; the one not taken is empty.
+        let view_len = self.select_int(contiguous, size, zero);
+        let Val::Arr { v: of_a, ty: vty } = self.make_view(av, ty, zero, &[view_len], &[elsize], at) else {
+            return Val::Err;
+        };
+        let mut copy_ty = copy.1.clone();
+        copy_ty.is_output = ty.is_output;
+        let Val::Arr { v: of_copy, .. } = self.make_view(copy.0, &copy_ty, zero, &[copy_len], &[elsize], at) else {
+            return Val::Err;
+        };
+        let tid = self.types.intern(vty.clone());
+        let name = self.fresh("raveled");
+        let r = self.b.let_(tid, of_copy, &name);
+        let take_view = self.block("ravel.view");
+        let join = self.block("ravel.done");
+        self.b.condbr(contiguous, take_view, join, None);
+        self.enter(take_view);
+        self.b.set(r, of_a);
+        self.br(join);
+        self.enter(join);
+        Val::Arr { v: r, ty: vty }
     }
 
     /// `a.T`, `a.transpose()`: the axes reversed.
@@ -492,7 +563,9 @@ impl FnLower<'_, '_> {
             Expr::Subscript(s) => self.reads_input_memory(&s.value),
             Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.reads_input_memory(&a.value),
             Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if a.attr.id.as_str() == "transpose" => self.reads_input_memory(&a.value),
+                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel") => {
+                    self.reads_input_memory(&a.value)
+                }
                 _ => false,
             },
             _ => false,
@@ -527,7 +600,7 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
             // `r, s = a[0], a[1]`: every target, conservatively.
             Expr::Tuple(t) => t.elts.iter().flat_map(roots).collect(),
             Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if a.attr.id.as_str() == "transpose" => roots(&a.value),
+                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel") => roots(&a.value),
                 Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip") => {
                     c.arguments.args.iter().flat_map(roots).collect()
                 }
