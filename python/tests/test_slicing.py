@@ -30,6 +30,9 @@ def made_column(n: Int64, j: Int64) -> Float64[:]:
             g[i, k] = i * 10.0 + k
     return g[:, j]
 
+def flat(a: Float64[:, :]) -> Float64[:]:
+    return np.ravel(a)
+
 def negate_column(a: Out[Float64[:, :]], j: Int64) -> None:
     c = a[:, j]
     for k in range(len(c)):
@@ -115,3 +118,11 @@ def test_writes_through_a_slice_land_in_the_argument(m):
     want[::2, ::-1][:, -1] *= -1
     m.negate_column(view, -1)
     np.testing.assert_array_equal(big, want)
+
+
+def test_ravel_is_a_view_exactly_when_numpy_makes_one(m):
+    g = np.arange(12.0).reshape(3, 4)
+    for src in (g, g[1:], np.asfortranarray(g), g.T, g[:, ::2], g[::-1], np.zeros((0, 3)), g[:, :1]):
+        got, want = m.flat(src), np.ravel(src)
+        np.testing.assert_array_equal(got, want)
+        assert np.shares_memory(got, src) == np.shares_memory(want, src), src.strides
