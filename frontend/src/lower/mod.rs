@@ -1379,7 +1379,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             values.push(Val::Num { v: k, s: Scalar::weak(DType::Int64), nonneg: true });
         }
         for a in &arrays {
-            values.push(self.iteration_value(a, k, &*f.iter));
+            values.push(self.iteration_value(a, k, &f.iter));
         }
         for (t, v) in targets.iter().zip(values) {
             let Expr::Name(name) = t else { unreachable!("checked above") };

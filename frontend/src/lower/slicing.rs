@@ -70,7 +70,8 @@ impl FnLower<'_, '_> {
         if ellipses > 1 {
             return self.err(&*s.slice, "an index can only have a single ellipsis (`...`)");
         }
-        let axes_named = written.iter().filter(|e| !matches!(e, Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_))).count();
+        let axes_named =
+            written.iter().filter(|e| !matches!(e, Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_))).count();
         if axes_named > nd {
             return self.err(
                 &*s.slice,
@@ -319,7 +320,8 @@ impl FnLower<'_, '_> {
             1 => "({},)".to_owned(),
             r => format!("({})", vec!["{}"; r].join(",")),
         };
-        let msg = format!("ValueError: could not broadcast input array from shape {} into shape {}", shape(sr), shape(dr));
+        let msg =
+            format!("ValueError: could not broadcast input array from shape {} into shape {}", shape(sr), shape(dr));
         let args: Vec<ValueId> = src_dims.iter().chain(&dst_dims).copied().collect();
         self.panic_with_unless(ok, &msg, &args, at);
         // The source, copied first: it may share memory with `dst`.
