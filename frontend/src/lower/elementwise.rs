@@ -13,12 +13,24 @@
 //! scalar rules of `expr.rs` and `numpy.rs`, so an element's dtype and
 //! value are exactly those of NEP 50 on scalars.
 //!
+//! The loop nest is emitted twice: a copy that indexes every array operand
+//! by the loop's own indices, taken when no operand is stretched at run
+//! time (bounds-check elimination and the vectoriser see through it), and
+//! one that indexes through each axis's broadcast step. One of them runs.
+//!
 //! Broadcasting is checked per operator, before the loop, with NumPy's
 //! message (`operands could not be broadcast together with shapes (3,)
 //! (4,) `), extents formatted at run time through `postc.panic`'s
-//! arguments. Not here: slices and views as operands beyond what they are
-//! as arrays, `out=`, `where=` and other ufunc keywords, in-place operators
-//! other than `+= -= *= /=`, and operands whose number of axes is not known.
+//! arguments.
+//!
+//! Whether a tree holds an array is decided before it is lowered, from
+//! what the leaves are: an array local, a call that creates an array, a
+//! call of a function that returns one ([`FnLower::is_array_leaf`]). An
+//! array that comes from another expression (a subscript, an attribute)
+//! is not seen, and the scalar rules refuse it with a located error. Not
+//! here either: `out=`, `where=` and other ufunc keywords, in-place
+//! operators other than `+= -= *= /=`, and operands whose number of axes
+//! is not known.
 
 use super::*;
 use postc_ir::{Layout, Shape};
@@ -175,8 +187,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let tdims: Extents = (0..nd as u32).map(|k| self.dim(*target, k)).collect();
             shape = self.in_place_shape(&tdims, &shape, a);
         }
-        // Which axes of each array leaf are broadcast (extent 1), known
-        // before the loop.
+        // How the index of each axis of each array leaf moves with the
+        // loop's (not at all where its extent is 1), known before the loop.
         let mut stretched: Vec<Vec<Option<ValueId>>> = Vec::new();
         for (_, v) in &leaves {
             stretched.push(match v {
@@ -188,34 +200,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // dtype is known only once the body is lowered: it is filled last.
         let alloc_block = self.block("fused.alloc");
         self.br(alloc_block);
-        let loop_block = self.block("fused");
-        self.enter(loop_block);
-        let open = self.loops_open(&shape, &at);
-        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-        let mut subst = HashMap::new();
-        for ((p, v), stretched) in leaves.iter().zip(&stretched) {
-            let el = match v {
-                Val::Arr { v: arr, ty } => {
-                    let i = self.broadcast_index(stretched, &idx);
-                    self.at(&at);
-                    self.load(&(*arr, ty.clone()), &i, at)
-                }
-                other => other.clone(),
-            };
-            subst.insert(*p, el);
-        }
-        let saved = std::mem::replace(&mut self.element_of, subst);
-        self.fusing = true;
-        let value = self.expr(root);
-        let value = match &in_place {
-            Some((a, target, tty)) => {
-                let cur = self.load(&(*target, tty.clone()), &idx, a.range);
-                self.binop(a.op, cur, value, a.range)
-            }
-            None => value,
-        };
-        self.fusing = false;
-        self.element_of = saved;
+        let general = self.block("fused");
+        self.enter(general);
+        let errors_before = self.diags.len();
+        let (value, open, idx) = self.fused_body(root, &leaves, Some(&stretched), &shape, &in_place, at);
         let Some(s) = value.scalar() else {
             if !matches!(value, Val::Err) {
                 self.err(root, "this operand has no value");
@@ -237,6 +225,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         ),
                     );
                 }
+                self.enter(alloc_block);
                 (*target, tty.clone())
             }
             None => {
@@ -254,21 +243,105 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (self.b.alloc(tid, &shape, &n), ty)
             }
         };
-        if in_place.is_some() {
-            self.enter(alloc_block);
-        }
-        self.br(loop_block);
+        // When no operand is stretched at run time (the common case), a
+        // second copy of the loop indexes every operand by the loop's own
+        // indices, which bounds-check elimination and the vectoriser see
+        // through. It is lowered only when the first copy was error-free,
+        // so that no diagnostic is reported twice.
+        let steps: Vec<ValueId> = stretched.iter().flatten().flatten().copied().collect();
+        let plain = if steps.is_empty() || self.diags.len() != errors_before {
+            self.br(general);
+            None
+        } else {
+            let one = self.int64(1);
+            let mut all = None;
+            for st in steps {
+                let unit = self.result(Opcode::Eq, DType::Bool, st, one);
+                all = Some(match all {
+                    None => unit,
+                    Some(a) => self.result(Opcode::And, DType::Bool, a, unit),
+                });
+            }
+            let fast = self.block("fused.plain");
+            self.b.condbr(all.expect("a step"), fast, general, None);
+            self.open = false;
+            Some(fast)
+        };
         if let Some(b) = body_end {
             self.enter(b);
         }
-        let Some(x) = self.materialize(&value, ty.dtype, &at) else { return Val::Err };
-        self.at(&at);
-        self.b.index_store(arr, &idx, x);
+        if !self.store_element(&value, (arr, &ty), &idx, at) {
+            return Val::Err;
+        }
         self.loops_close(open, &at);
+        if let Some(fast) = plain {
+            let join = self.block("fused.end");
+            self.br(join);
+            self.enter(fast);
+            let (value, open, idx) = self.fused_body(root, &leaves, None, &shape, &in_place, at);
+            if !self.store_element(&value, (arr, &ty), &idx, at) {
+                return Val::Err;
+            }
+            self.loops_close(open, &at);
+            self.br(join);
+            self.enter(join);
+        }
         match in_place {
             Some(_) => Val::Void,
             None => Val::Arr { v: arr, ty },
         }
+    }
+
+    /// Opens the loop nest over `shape` and lowers the tree's element in
+    /// it: each array leaf indexed through its `steps` (broadcast), or by
+    /// the loop's own indices when `None`.
+    fn fused_body(
+        &mut self,
+        root: &Expr,
+        leaves: &[(*const Expr, Val)],
+        steps: Option<&[Vec<Option<ValueId>>]>,
+        shape: &Extents,
+        in_place: &Option<(&ast::StmtAugAssign, ValueId, TypeData)>,
+        at: TextRange,
+    ) -> (Val, Vec<arrays::Counted>, Vec<ValueId>) {
+        let open = self.loops_open(shape, &at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let mut subst = HashMap::new();
+        for (n, (p, v)) in leaves.iter().enumerate() {
+            let el = match v {
+                Val::Arr { v: arr, ty } => {
+                    let i = match steps {
+                        Some(steps) => self.broadcast_index(&steps[n], &idx),
+                        None => idx[idx.len() - ty.ndim().unwrap_or(0)..].to_vec(),
+                    };
+                    self.at(&at);
+                    self.load(&(*arr, ty.clone()), &i, at)
+                }
+                other => other.clone(),
+            };
+            subst.insert(*p, el);
+        }
+        let saved = std::mem::replace(&mut self.element_of, subst);
+        self.fusing = true;
+        let value = self.expr(root);
+        let value = match in_place {
+            Some((a, target, tty)) => {
+                let cur = self.load(&(*target, tty.clone()), &idx, a.range);
+                self.binop(a.op, cur, value, a.range)
+            }
+            None => value,
+        };
+        self.fusing = false;
+        self.element_of = saved;
+        (value, open, idx)
+    }
+
+    /// Stores an element of the result, converted to its dtype.
+    fn store_element(&mut self, value: &Val, (arr, ty): (ValueId, &TypeData), idx: &[ValueId], at: TextRange) -> bool {
+        let Some(x) = self.materialize(value, ty.dtype, &at) else { return false };
+        self.at(&at);
+        self.b.index_store(arr, idx, x);
+        true
     }
 
     fn eval_leaves(&mut self, e: &Expr, out: &mut Vec<(*const Expr, Val)>, failed: &mut bool) {
@@ -398,8 +471,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         target.clone()
     }
 
-    /// For each axis of an array leaf, whether its extent is 1 (and so
-    /// broadcast), when its type does not settle that it is not.
+    /// For each axis of an array leaf, the step of its index per step of
+    /// the loop's: 0 where its extent is 1 (broadcast), else 1; `None`
+    /// where its type says the extent is not 1. A product with the loop
+    /// index, not a choice of it, keeps the index affine, which LLVM's
+    /// vectoriser handles by checking the step once.
     fn stretched_axes(&mut self, arr: ValueId, ty: &TypeData) -> Vec<Option<ValueId>> {
         let one = self.int64(1);
         (0..ty.ndim().unwrap_or(0))
@@ -410,25 +486,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
                 let ext = self.dim(arr, k as u32);
-                Some(self.result(Opcode::Eq, DType::Bool, ext, one))
+                let moves = self.result(Opcode::Ne, DType::Bool, ext, one);
+                let n = self.fresh("step");
+                Some(self.b.cast(TypeId::INT64, moves, &n))
             })
             .collect()
     }
 
     /// The index of a leaf's element at the loop indices `idx`: its axes
     /// align on the right, and a stretched axis stays at index 0.
-    fn broadcast_index(&mut self, stretched: &[Option<ValueId>], idx: &[ValueId]) -> Vec<ValueId> {
-        let skip = idx.len() - stretched.len();
-        let zero = self.int64(0);
-        stretched
+    fn broadcast_index(&mut self, steps: &[Option<ValueId>], idx: &[ValueId]) -> Vec<ValueId> {
+        let skip = idx.len() - steps.len();
+        steps
             .iter()
             .enumerate()
-            .map(|(k, one)| match one {
+            .map(|(k, step)| match step {
                 None => idx[skip + k],
-                Some(is_one) => {
-                    let n = self.fresh("bidx");
-                    self.b.select(TypeId::INT64, *is_one, zero, idx[skip + k], &n)
-                }
+                Some(step) => self.result(Opcode::Mul, DType::Int64, idx[skip + k], *step),
             })
             .collect()
     }
