@@ -62,6 +62,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if self.node_operands(e).is_none() || !self.has_array(e) {
             return None;
         }
+        if self.decl.attrs.is_device() {
+            self.err(e, "this whole-array expression creates an array, which GPU code cannot: write the loop");
+            return Some(self.check_refused_parts(e));
+        }
         Some(self.fuse(e, None))
     }
 
