@@ -1089,6 +1089,17 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             let x = self.val(*a)?;
             xs.push(self.convert(x, d, w)?);
         }
+        if let ("fmod", [x, y]) = (base, xs.as_slice()) {
+            // `frem` is C's `fmod` to LLVM, which knows it has no effect
+            // (no `errno`): `legalize`'s floor division and modulo of the
+            // same operands share one.
+            let r = self.b.build_float_rem(float(*x)?, float(*y)?, "")?;
+            if let Some(rd) = rd {
+                let r = self.convert(r.into(), w, rd)?;
+                self.vals.insert(v, r);
+            }
+            return Ok(());
+        }
         let name = if LLVM1.contains(&base) || LLVM2.contains(&base) || base == "fma" {
             format!("llvm.{base}.{}", float_suffix(w))
         } else if w == DType::Float32 {
