@@ -154,6 +154,7 @@ fn helper_function(h: Helper) -> Function {
     body.pir_file = None;
     f.loc = None;
     f.doc = None;
+    f.attrs.insert(postc_ir::FuncAttrs::INLINE);
     f
 }
 

@@ -399,6 +399,9 @@ impl<'t, 'p> FnC<'t, 'p> {
         let mut attrs = String::new();
         if !sig.exported {
             attrs.push_str("POSTC_PRIVATE ");
+            if self.f.attrs.contains(FuncAttrs::INLINE) {
+                attrs.push_str("inline ");
+            }
         }
         if is_panic_thunk(self.f) || self.f.attrs.contains(FuncAttrs::COLD) {
             attrs.push_str("POSTC_COLD ");

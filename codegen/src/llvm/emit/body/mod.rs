@@ -438,6 +438,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // (optnone rules out minsize).
             attrs.push("optnone");
         }
+        if fa.contains(FuncAttrs::INLINE) {
+            attrs.push("inlinehint");
+        }
         if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
             attrs.push("noinline");
         }
