@@ -146,6 +146,11 @@ fn copy_inst(
             let i: Vec<ValueId> = indices.iter().map(vm).collect();
             b.index_store(vm(array), &i, vm(value))
         }
+        InstData::View { base, offset, extents, strides } => {
+            let e: Vec<ValueId> = extents.iter().map(vm).collect();
+            let s: Vec<ValueId> = strides.iter().map(vm).collect();
+            b.view(t(), vm(base), vm(offset), &e, &s, name)
+        }
         InstData::Return { value } => b.ret(value.map(vm)),
         InstData::Br { target } => b.br(bm(target)),
         InstData::CondBr { cond, if_true, if_false, weights } => b.condbr(vm(cond), bm(if_true), bm(if_false), weights),

@@ -76,10 +76,19 @@ void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t
  * does not own in a new header sharing its data), releases the arena to
  * `mark` and returns the DLManagedTensor the caller owns. */
 void *postc_rt_arena_export(void *mark, void *tensor);
-/* A DLManagedTensor made by this runtime joins the thread's arena. */
+/* A DLManagedTensor made by this runtime joins the thread's arena (with
+ * the base arrays it owns). */
 void postc_rt_arena_adopt(void *managed);
-/* The deleter of every DLManagedTensor the runtime hands out. */
+/* The deleter of every DLManagedTensor the runtime hands out: it frees the
+ * header and the base arrays the header owns. */
 void postc_rt_managed_deleter(void *managed);
+/* A view of the DLTensor `base` in the arena: `ndim` axes with `extents`,
+ * element 0 at `offset` bytes from `base`'s, byte `strides` (multiples of
+ * `elsize`, as is `offset`; the caller checks that the view lies within
+ * `base`). The view borrows `base`: exported, it keeps the bases of the
+ * exporting call alive (docs/abi.md 4). */
+void *postc_rt_view(const void *base, int64_t offset, int64_t ndim, const int64_t *extents, const int64_t *strides,
+                    int64_t elsize);
 
 /* The byte stride of `axis` of a DLTensor (compact row-major when its
  * strides are NULL). */

@@ -169,6 +169,55 @@ static void test_arena(void) {
   postc_rt_managed_deleter(rc);
   postc_rt_managed_deleter(NULL);
 
+  /* Views: a view of a view of an array of the call, exported, owns the
+   * chain; adopted by a caller and exported again, it still does. */
+  {
+    void *caller = postc_rt_arena_mark();
+    void *call = postc_rt_arena_mark();
+    managed *a = postc_rt_alloc_array(6, 2, 64, 8);
+    double *ad = a->t.data;
+    for (int k = 0; k < 6; k++) {
+      ad[k] = k;
+    }
+    int64_t ext[1] = {3}, back[1] = {-16};
+    managed *v = postc_rt_view(a, 40, 1, ext, back, 8); /* a[5::-2] */
+    CHECK(v->t.ndim == 1 && v->t.shape[0] == 3 && v->t.strides[0] == -2 && v->t.byte_offset == 0);
+    CHECK((double *)v->t.data == ad + 5 && v->t.code == 2 && v->t.bits == 64 && v->t.device_type == 1);
+    int64_t ext2[1] = {2};
+    managed *w = postc_rt_view(v, -16, 1, ext2, back, 8); /* a[3::-2] */
+    postc_rt_arena_alloc(100);
+    managed *rw = postc_rt_arena_export(call, w);
+    CHECK(rw == w && postc_rt_arena_mark() == caller);
+    CHECK(((double *)rw->t.data)[0] == 3 && ((double *)rw->t.data)[-2] == 1);
+    postc_rt_arena_adopt(rw);
+    CHECK(postc_rt_arena_mark() != caller);
+    managed *again = postc_rt_arena_export(caller, rw);
+    CHECK(again == rw && postc_rt_arena_mark() == caller);
+    CHECK(((double *)again->t.data)[0] == 3 && ((double *)again->t.data)[-2] == 1);
+    again->deleter(again); /* frees w, v and a */
+
+    /* A view of an argument borrows it: its deleter frees the header. */
+    int64_t next[1] = {8};
+    managed *va = postc_rt_view(&arg, 8, 1, ext2, next, 8);
+    managed *rva = postc_rt_arena_export(caller, va);
+    CHECK(rva == va && (double *)rva->t.data == buf + 2 && rva->t.strides[0] == 1);
+    postc_rt_managed_deleter(rva);
+    CHECK(buf[2] == 3);
+
+    /* An argument returned by a callee, then returned by its caller, whose
+     * arena holds the argument's memory: the caller's export keeps it. */
+    void *outer_call = postc_rt_arena_mark();
+    managed *mine = postc_rt_alloc_array(2, 2, 64, 8);
+    ((double *)mine->t.data)[1] = 2.5;
+    managed *echoed = postc_rt_arena_export(postc_rt_arena_mark(), &mine->t);
+    CHECK(echoed != mine);
+    postc_rt_arena_adopt(echoed);
+    managed *out = postc_rt_arena_export(outer_call, echoed);
+    CHECK(out == echoed && postc_rt_arena_mark() == outer_call && ((double *)out->t.data)[1] == 2.5);
+    out->deleter(out); /* frees the header and `mine` */
+    postc_rt_arena_release(caller);
+  }
+
   /* A returned array adopted by a caller is freed with the caller's arena. */
   void *outer = postc_rt_arena_mark();
   void *callee = postc_rt_arena_mark();

@@ -291,7 +291,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
         });
-        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
         self.mark = has_alloc || calls_array_fn || self.sig.array_ret;
         // Parameters.
         let params: Vec<ValueId> = body.all_params().collect();
@@ -334,8 +334,10 @@ impl<'t, 'p> FnC<'t, 'p> {
             .collect();
         for v in body.tags.ids() {
             if self.is_array(v) && self.used.contains(&v.as_u32()) && !self.vars.contains(&v) && body.ty(v).is_some() {
-                let defines =
-                    matches!(body.inst(v), InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. });
+                let defines = matches!(
+                    body.inst(v),
+                    InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. } | InstData::View { .. }
+                );
                 if defines && accessed.contains(&v) {
                     self.bases.insert(v);
                 }
@@ -575,6 +577,32 @@ impl<'t, 'p> FnC<'t, 'p> {
                         d.size_bytes()
                     )
                 };
+                if self.used.contains(&v.as_u32()) {
+                    self.def(v, e);
+                } else {
+                    self.stmt(Some(v), format!("(void){e};"));
+                }
+            }
+            InstData::View { base, offset, extents, strides } => {
+                // The extents and strides go to the runtime as arrays (a
+                // 0-d view's hold one unread 0: C has no empty array).
+                let list = |xs: postc_ir::ValueList<'_>| {
+                    let names: Vec<String> = xs.iter().map(|x| self.name(x)).collect();
+                    if names.is_empty() {
+                        "0".to_owned()
+                    } else {
+                        names.join(", ")
+                    }
+                };
+                let e = format!(
+                    "postc_view({}, {}, {}, (const int64_t[]){{{}}}, (const int64_t[]){{{}}}, {})",
+                    self.name(base),
+                    self.name(offset),
+                    extents.len(),
+                    list(extents),
+                    list(strides),
+                    self.dt(v).size_bytes()
+                );
                 if self.used.contains(&v.as_u32()) {
                     self.def(v, e);
                 } else {

@@ -279,7 +279,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.bases.insert(*p);
             }
         }
-        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
         let calls_array_fn = body.tags.ids().any(|v| {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
@@ -657,6 +657,23 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         d.size_bytes()
                     ));
                 }
+            }
+            InstData::View { base, offset, extents, strides } => {
+                // The extents, then the strides, go to the runtime through
+                // a stack slot (checked before, by `insert-checks`).
+                let items: Vec<String> = extents.iter().chain(strides.iter()).map(|x| self.val(x)).collect();
+                let rank = extents.len();
+                let buf = self.slot(8 * items.len().max(1) as u32);
+                for (k, x) in items.iter().enumerate() {
+                    let at = self.def('l', format!("add {buf}, {}", 8 * k));
+                    self.line(format!("storel {x}, {at}"));
+                }
+                let strides_at = self.def('l', format!("add {buf}, {}", 8 * rank));
+                let (b, off, n) = (self.val(base), self.val(offset), self.val(v));
+                self.line(format!(
+                    "{n} =l call $postc_rt_view(l {b}, l {off}, l {rank}, l {buf}, l {strides_at}, l {})",
+                    self.dt(v).size_bytes()
+                ));
             }
             InstData::GetField { aggregate, field } => {
                 let d = self.dt(aggregate);

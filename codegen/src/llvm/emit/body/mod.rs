@@ -328,7 +328,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 vars.push(var)
             }
         }
-        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
         let calls_array_fn = body.tags.ids().any(|v| {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
@@ -1349,6 +1349,35 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     let f = self.u.runtime(runtime::ALLOC_ND);
                     self.call_fn(f, &[self.i64c(ns.len() as u64).into(), buf.into(), code, bits, size])?
                 };
+                self.vals.insert(v, r);
+            }
+            InstData::View { base, offset, extents, strides } => {
+                let d = self.dt(v);
+                let arr = self.val(base)?;
+                let off = self.ival(offset)?;
+                // The extents, then the strides, go to the runtime through
+                // a stack buffer (checked before, by `insert-checks`).
+                let n = extents.len();
+                let t = self.u.t;
+                let buf = self.temp_i64s((2 * n).max(1) as u32)?;
+                for (k, x) in extents.iter().chain(strides.iter()).enumerate() {
+                    let x = self.ival(x)?;
+                    // SAFETY: `k` is within the buffer of `2 * n` Int64s.
+                    let at = unsafe { self.b.build_in_bounds_gep(t.i64, buf, &[self.i64c(k as u64)], "")? };
+                    self.b.build_store(at, x)?;
+                }
+                // SAFETY: `n` is within the buffer (which holds at least one Int64).
+                let strides_at = unsafe { self.b.build_in_bounds_gep(t.i64, buf, &[self.i64c(n as u64)], "")? };
+                let f = self.u.runtime(runtime::VIEW);
+                let args = [
+                    arr,
+                    off.into(),
+                    self.i64c(n as u64).into(),
+                    buf.into(),
+                    strides_at.into(),
+                    self.i64c(d.size_bytes() as u64).into(),
+                ];
+                let r = self.call_fn(f, &args)?;
                 self.vals.insert(v, r);
             }
             InstData::GetField { aggregate: agg, field: Field::Len } => {
