@@ -64,6 +64,9 @@ pub struct PassOptions {
     /// `outline-parallel` outlines `prange` loops for the thread pool
     /// (off: they run serially).
     pub parallel: bool,
+    /// What the backend lowers natively, which `legalize` leaves alone
+    /// (by default nothing: everything is written out).
+    pub features: legalize::Features,
 }
 
 impl PassOptions {
@@ -75,6 +78,7 @@ impl PassOptions {
             overflow_checks: opt_level == 0,
             opt_level,
             parallel: true,
+            features: legalize::Features::NONE,
         }
     }
 }
@@ -123,7 +127,7 @@ pub fn registry() -> Vec<Registration> {
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
-        (&legalize::INFO, || Pass::Function(Box::new(legalize::Legalize))),
+        (&legalize::INFO, || Pass::Module(Box::new(legalize::Legalize))),
         (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),

@@ -52,9 +52,16 @@ use std::sync::{Mutex, Once, OnceLock};
 /// The LLVM backend (through inkwell), with GPU code for NVPTX and AMDGPU.
 pub struct Llvm;
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). LLVM lowers a saturating float→integer cast in one instruction (`fptosi.sat`).
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+
 impl Backend for Llvm {
     fn name(&self) -> &'static str {
         "llvm"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::Object, EmitKind::Assembly, EmitKind::LlvmIr, EmitKind::Bitcode]
@@ -501,7 +508,7 @@ fn finish_unit(
 /// single unit) and emits its chunk; the objects are combined by LLD (`-r`).
 pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
-    let prepared = timer.time("postc passes", || prepare(program, options))?;
+    let prepared = timer.time("postc passes", || prepare(program, options, FEATURES))?;
     let low = timer.time("lowering", || lower(&prepared))?;
     if !low.gpu.is_empty() && options.gpu.mode != gpu::GpuMode::Off {
         if let Some((name, at)) = low.shield.names().next() {
