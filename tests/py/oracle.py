@@ -413,6 +413,8 @@ def panic_message(exc, instr):
         re.fullmatch(r"zero-size array to reduction operation (minimum|maximum) which has no identity", str(exc))
         or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
         or str(exc) == "negative dimensions are not allowed"
+        or re.fullmatch(r"operands could not be broadcast together with shapes (\([\d,]*\) )+", str(exc))
+        or re.fullmatch(r"non-broadcastable output operand with shape \([\d,]*\) doesn't match the broadcast shape \([\d,]*\)", str(exc))
     ):
         # NumPy's errors, which compiled code raises as the same ValueError.
         return "ValueError: " + str(exc)
@@ -1888,6 +1890,52 @@ def _unpacking():
     ]
 
 
+@program("elementwise")
+def _elementwise():
+    nan = math.nan
+    return [
+        C("axpy", "axpy", f64(6), f64(6)),
+        C("axpy_strided", "axpy", reversed_view(f64(5)), f64(5)),
+        C("axpy_empty", "axpy", arr([], np.float64), arr([], np.float64)),
+        C("axpy_scalar_like", "axpy", f64(1), f64(4)),
+        C("ops", "ops", f64(5), arr([1.5, -2.0, 3.25, 0.5, -7.0], np.float64), tol="rel=1e-13"),
+        C("int_ops", "int_ops", ints(np.int64, -1000, 1000, 6), ints(np.int64, -1000, 1000, 6)),
+        C("mixed", "mixed", ints(np.int32, -2**31, 2**31 - 1, 4), f32(4)),
+        C("small_ints", "small_ints", arr([-64, -1, 0, 5, 63], np.int8)),
+        C("true_div", "true_div", arr([7, -7, 1, 0], np.int32), arr([2, 2, 3, 5], np.int32)),
+        C("rows_plus_row", "rows_plus_row", f64(3, 4), f64(4)),
+        C("rows_plus_row_fortran", "rows_plus_row", fortran(f64(3, 2)), f64(2)),
+        C("rows_plus_one", "rows_plus_row", f64(2, 3), f64(1)),
+        C("rows_mismatch", "rows_plus_row", f64(2, 3), f64(4)),
+        C("outer", "outer", f64(3, 1), f64(1, 4)),
+        C("outer_transposed", "outer", transposed(f64(3, 1)), f64(1, 2)),
+        C("less", "less", arr([1.0, nan, -0.0, 2.0], np.float64), arr([2.0, 1.0, 0.0, nan], np.float64)),
+        C("compares", "compares", arr([1, 5, 3, 5, 9, -2], np.int64), 5),
+        C("bool_ops", "bool_ops", arr([True, True, False, False], np.bool_), arr([True, False, True, False], np.bool_)),
+        C("ufuncs", "ufuncs", f64(6), tol="ulps=4"),
+        C("ufunc_f32", "ufunc_f32", arr([0.0, 2.0, 0.25, 9.0], np.float32)),
+        C("int_abs", "int_abs", arr([-5, 0, 7, -2**31 + 1], np.int32)),
+        C("min_max", "min_max", arr([1.0, nan, -3.0, 2.0], np.float64), arr([0.5, 1.0, nan, 2.0], np.float64)),
+        C("where", "where", f64(6), f64(6)),
+        C("where_ints", "where_ints", arr([3, -1, 0, 8], np.int32)),
+        C("clip", "clip", arr([-3.0, 0.5, 2.0, nan, 1.5], np.float64)),
+        C("clip_int", "clip_int", ints(np.int32, -10, 10, 3, 4), arr([1, 5, 9, 0], np.int32)),
+        C("in_place", "in_place", f64(3, 4), f64(4)),
+        C("in_place_one", "in_place", f64(2, 3), f64(1)),
+        C("in_place_int", "in_place_int", 6),
+        C("in_place_int_empty", "in_place_int", 0),
+        C("bound_and_reduced", "bound_and_reduced", f64(7), f64(7), tol="rel=1e-13"),
+        C("passed_on", "passed_on", f64(5), f64(5), tol="rel=1e-13"),
+        C("mismatch", "mismatch", f64(3), f64(4)),
+        C("mismatch_empty", "mismatch", f64(0), f64(2)),
+        C("empty_with_one", "mismatch", f64(0), f64(1)),
+        C("mismatch_2d", "mismatch_2d", f64(2, 3), f64(4, 1), f64(3)),
+        C("mismatch_2d_inner", "mismatch_2d", f64(2, 3), f64(2, 2), f64(3)),
+        C("in_place_mismatch", "in_place_mismatch", f64(1), f64(3)),
+        C("in_place_stretch_ok", "in_place_mismatch", f64(3), f64(1)),
+    ]
+
+
 @program("prange")
 def _prange():
     ramp = arr([float(i % 17) - 8.0 for i in range(1000)], np.float64)
@@ -1958,6 +2006,8 @@ NUMPY_UFUNCS = {
     "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "rint", "fabs", "arctan2",
     "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "abs", "absolute", "negative", "square", "sign",
     "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "power",
+    # Elementwise selections over arrays.
+    "where", "clip",
 }
 NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
 # NumPy's functions on whole arrays that compiled code has: creation (the

@@ -5,7 +5,8 @@
 //! `np.all` and the same methods), with NumPy's result dtypes. Everything
 //! lowers to IR: an `alloc` (compact, C order, zeroed, in the call's arena)
 //! and loops over every index in C order. Not here: `axis=`, `out=` and
-//! every other keyword but `dtype=`, whole-array arithmetic, slicing,
+//! every other keyword but `dtype=`, whole-array arithmetic
+//! (`elementwise.rs`), slicing,
 //! sorting.
 
 use super::*;
@@ -127,7 +128,7 @@ fn sum_dtype(d: DType) -> DType {
 
 /// An open loop of [`FnLower::loops_open`].
 pub(super) struct Counted {
-    i: ValueId,
+    pub(super) i: ValueId,
     head: BlockId,
     exit: BlockId,
 }
