@@ -628,6 +628,15 @@ impl<'t, 'p> FnC<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // The entry points the compiler writes around a ufunc's body
+            // are not yet built as IR for any backend (docs/backends.md).
+            InstData::RawRead { .. }
+            | InstData::RawOffset { .. }
+            | InstData::RawLoad { .. }
+            | InstData::RawStore { .. } => {
+                let op = body.opcode(v).mnemonic();
+                return self.err(Some(v), format!("`{op}` (a raw-address instruction) is not lowered by this backend"));
+            }
         }
         Ok(())
     }
