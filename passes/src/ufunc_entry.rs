@@ -1,8 +1,9 @@
 //! `ufunc-entry`: NumPy's inner loop of an elementwise ufunc, written as
 //! IR. For every exported host ufunc whose operands all have core shape
-//! `()` and whose body takes each input as a scalar, the module gains a
-//! compiler-made function `postc.loop.NAME(args, dimensions, steps, data)`
-//! (docs/abi.md, "UFuncs"): it reads the outer length `dimensions[0]`, each
+//! `()` and a numeric or Bool dtype, and whose body takes each input as a
+//! scalar, the module gains a compiler-made function
+//! `postc.loop.NAME(args, dimensions, steps, data)` (docs/abi.md,
+//! "UFuncs"): it reads the outer length `dimensions[0]`, each
 //! operand's base pointer `args[i]` and byte step `steps[i]`, and calls the
 //! body once per index, loading each input element and storing the
 //! returned one. When every step is the element's size (NumPy's usual,
@@ -12,15 +13,16 @@
 //! What it does not do (yet): generalized ufuncs (operands with core
 //! dimensions, passed to the body as views, with their scratch copies and
 //! the checks of declared core strides and whole-element steps), device
-//! ufuncs, and `NAME_dl`. Until the backends take these functions as the
-//! `NAME_loop` entry point (docs/backends.md), codegen does not run this
-//! pass; the functions it makes are checked by the verifier and the
-//! filetests.
+//! ufuncs, and `NAME_dl`: the backends still write those. Codegen runs
+//! this pass after the pipeline (`postc_codegen::prepare_with_ufunc_loops`),
+//! and every backend compiles `postc.loop.NAME` under the symbol
+//! `NAME_loop`.
 
 use crate::analysis::AnalysisSet;
 use crate::{ModulePass, PassInfo, PassOptions, Scope};
 use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncAttrs, Function, FunctionBuilder, Module, Opcode, TypeId, ValueId};
+use std::collections::HashSet;
 
 pub struct UFuncEntry;
 
@@ -42,9 +44,13 @@ impl ModulePass for UFuncEntry {
 
     fn run(&self, module: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
         let mut made = Vec::new();
+        let names: HashSet<&str> = module.functions.iter().map(|f| f.name.as_str()).collect();
+        let listed: Option<HashSet<&str>> =
+            module.export_all.as_ref().map(|all| all.iter().map(String::as_str).collect());
         for f in module.functions.iter() {
             let name = format!("{LOOP_PREFIX}{}", f.name);
-            if !module.is_exported(&f.name) || module.get_function(&name).is_some() {
+            let exported = listed.as_ref().is_none_or(|l| l.contains(f.name.as_str()));
+            if !exported || names.contains(name.as_str()) {
                 continue;
             }
             if let Some(operands) = elementwise_operands(module, f) {
@@ -68,7 +74,9 @@ struct Operand {
 }
 
 /// The operands of `f`, inputs then outputs, when it is a host ufunc whose
-/// operands all have core shape `()` and whose parameters are scalars.
+/// operands all have core shape `()` and whose parameters are scalars of a
+/// numeric or Bool dtype (text elements are `{ptr, len}` pairs that not
+/// every backend reads from an array: their loops stay the backends').
 fn elementwise_operands(m: &Module, f: &Function) -> Option<Vec<Operand>> {
     let sig = f.ufunc_sig.as_ref()?;
     if f.attrs.is_device() || sig.inputs.iter().chain(&sig.outputs).any(|core| !core.is_empty()) {
@@ -83,7 +91,7 @@ fn elementwise_operands(m: &Module, f: &Function) -> Option<Vec<Operand>> {
     for p in f.params() {
         let ty = f.body.ty(p)?;
         let t = m.types.get(ty);
-        if t.is_array {
+        if t.is_array || t.dtype.is_text() {
             return None;
         }
         operands.push(Operand { ty, dtype: t.dtype, returned: false });
@@ -91,7 +99,7 @@ fn elementwise_operands(m: &Module, f: &Function) -> Option<Vec<Operand>> {
     if returns {
         let ty = f.ret?;
         let t = m.types.get(ty);
-        if t.is_array {
+        if t.is_array || t.dtype.is_text() {
             return None;
         }
         operands.push(Operand { ty, dtype: t.dtype, returned: true });

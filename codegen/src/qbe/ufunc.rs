@@ -371,11 +371,13 @@ pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, pl
     let lp = crate::abi::loop_symbol(&sig.name);
     let mut text = String::new();
     let _ = writeln!(text, "# the entry points of ufunc {}", plan.name);
-    let _ = writeln!(text, "{linkage}function ${lp}(l %args, l %dims, l %steps, l %data) {{\n@start");
-    text.push_str(&g.start);
-    text.push_str("  jmp @entry\n@entry\n");
-    text.push_str(&g.out);
-    text.push_str("}\n\n");
+    if !plan.loop_in_ir {
+        let _ = writeln!(text, "{linkage}function ${lp}(l %args, l %dims, l %steps, l %data) {{\n@start");
+        text.push_str(&g.start);
+        text.push_str("  jmp @entry\n@entry\n");
+        text.push_str(&g.out);
+        text.push_str("}\n\n");
+    }
     let desc = descriptor(t, plan, &sig.name);
     let params: Vec<String> = (0..plan.nops).map(|i| format!("l %op{i}")).collect();
     let _ = writeln!(

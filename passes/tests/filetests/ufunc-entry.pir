@@ -1,7 +1,8 @@
 ; pipeline: ufunc-entry
 ; NumPy's inner loop of each exported elementwise ufunc, as IR: a returned
 ; result (axpy), a complex operand and a Bool result; a generalized ufunc
-; (rowsum) and a function that is not a ufunc get none.
+; (rowsum), a ufunc of text (shout) and a function that is not a ufunc get
+; none.
 module ue
 
 ufunc axpy(%a: Float64, %x: Float64, %y: Float64) -> Float64 "(),(),()->()" {
@@ -35,4 +36,9 @@ func twice(%x: Float64) -> Float64 {
 entry:
   %r: Float64 = add %x, %x
   return %r
+}
+
+ufunc shout(%s: Str) -> Str "()->()" {
+entry:
+  return %s
 }
