@@ -1,12 +1,14 @@
 //! The ABI of docs/abi.md from Python: tests/python/test_abi.py calls
 //! `examples/abi_demo.pir`, built by `postc-driver compile --emit shared`,
-//! through ctypes with NumPy arrays; and the Python example of docs/abi.md
-//! runs and prints what the page shows. Skipped (with a message) when
+//! through ctypes with NumPy arrays; tests/python/test_elementwise.py calls
+//! the inner loops of `tests/python/elementwise.pir`'s ufuncs, one per
+//! dtype, as NumPy calls them; and the Python example of docs/abi.md runs
+//! and prints what the page shows. Skipped (with a message) when
 //! `python3` or NumPy is missing.
 
 mod support;
 use std::process::Command;
-use support::{demo_library_with, doc_example, root, tmpdir, BACKENDS};
+use support::{demo_library_with, doc_example, root, shared_library_with, tmpdir, BACKENDS};
 
 /// Whether `python3` with NumPy is available.
 fn have_numpy() -> bool {
@@ -36,6 +38,31 @@ fn python_ctypes_numpy_at_o0_and_o2() {
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success(), "tests/python/test_abi.py failed through {backend} at -O{level}:\n{text}");
         assert!(text.contains("all checks passed"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn elementwise_loops_of_every_dtype_at_o0_and_o2() {
+    if !have_numpy() {
+        return;
+    }
+    let dir = tmpdir("abi-elementwise");
+    for (backend, level) in BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
+        let lib = dir.join(format!("libelementwise_{backend}_O{level}.so"));
+        shared_library_with("tests/python/elementwise.pir", level, &lib, backend);
+        let out = Command::new("python3")
+            .current_dir(root())
+            .arg("tests/python/test_elementwise.py")
+            .arg(&lib)
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "tests/python/test_elementwise.py failed through {backend} at -O{level}:\n{text}"
+        );
+        assert!(text.contains("all 90 checks passed"), "{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
