@@ -141,9 +141,20 @@ fn store_op(d: DType) -> &'static str {
     }
 }
 
-/// The IL of `NAME_loop` and `NAME_dl` for the ufunc `f` of `m`, whose
-/// body has the signature `sig`, and its descriptor's data.
+/// The IL of `NAME_loop` (unless `ufunc-entry` wrote it as IR) and
+/// `NAME_dl` for the ufunc `f` of `m`, whose body has the signature `sig`,
+/// and its descriptor's data.
 pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, plan: &Plan, sig: &Sig) -> String {
+    let mut text = format!("# the entry points of ufunc {}\n", plan.name);
+    if !plan.loop_in_ir {
+        text.push_str(&inner_loop(t, m, f, plan, sig));
+    }
+    text.push_str(&dl_entry(t, plan, sig));
+    text
+}
+
+/// `NAME_loop`: NumPy's inner loop over the outer dimension.
+fn inner_loop(t: &mut Translation<'_>, m: &Module, f: &Function, plan: &Plan, sig: &Sig) -> String {
     let mut pass = Vec::new();
     let mut types: Vec<Option<TypeData>> = Vec::new();
     for p in f.params() {
@@ -369,15 +380,20 @@ pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, pl
 
     let linkage = if sig.exported { "export " } else { "" };
     let lp = crate::abi::loop_symbol(&sig.name);
+    let mut text = format!("{linkage}function ${lp}(l %args, l %dims, l %steps, l %data) {{\n@start\n");
+    text.push_str(&g.start);
+    text.push_str("  jmp @entry\n@entry\n");
+    text.push_str(&g.out);
+    text.push_str("}\n\n");
+    text
+}
+
+/// `NAME_dl`: the operands in an array, handed with the ufunc's descriptor
+/// to the runtime's broadcasting driver.
+fn dl_entry(t: &mut Translation<'_>, plan: &Plan, sig: &Sig) -> String {
+    let linkage = if sig.exported { "export " } else { "" };
+    let lp = crate::abi::loop_symbol(&sig.name);
     let mut text = String::new();
-    let _ = writeln!(text, "# the entry points of ufunc {}", plan.name);
-    if !plan.loop_in_ir {
-        let _ = writeln!(text, "{linkage}function ${lp}(l %args, l %dims, l %steps, l %data) {{\n@start");
-        text.push_str(&g.start);
-        text.push_str("  jmp @entry\n@entry\n");
-        text.push_str(&g.out);
-        text.push_str("}\n\n");
-    }
     let desc = descriptor(t, plan, &sig.name);
     let params: Vec<String> = (0..plan.nops).map(|i| format!("l %op{i}")).collect();
     let _ = writeln!(
