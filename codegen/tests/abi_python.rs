@@ -7,6 +7,7 @@
 //! `python3` or NumPy is missing.
 
 mod support;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{demo_library_with, doc_example, root, shared_library_with, tmpdir, BACKENDS};
 
@@ -25,46 +26,42 @@ fn have_numpy() -> bool {
     }
 }
 
-#[test]
-fn python_ctypes_numpy_at_o0_and_o2() {
+/// Runs `script` on the library `build` makes for each backend at -O0 and
+/// -O2 (in `dir`); its output must say `passed`.
+fn script_passes_at_o0_and_o2(dir: &str, script: &str, passed: &str, build: impl Fn(&Path, &str, u8) -> PathBuf) {
     if !have_numpy() {
         return;
     }
-    let dir = tmpdir("abi-python");
+    let dir = tmpdir(dir);
     for (backend, level) in BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
-        let lib = demo_library_with(&dir, level, backend);
-        let out =
-            Command::new("python3").current_dir(root()).arg("tests/python/test_abi.py").arg(&lib).output().unwrap();
+        let lib = build(&dir, backend, level);
+        let out = Command::new("python3").current_dir(root()).arg(script).arg(&lib).output().unwrap();
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "tests/python/test_abi.py failed through {backend} at -O{level}:\n{text}");
-        assert!(text.contains("all checks passed"), "{text}");
+        assert!(out.status.success(), "{script} failed through {backend} at -O{level}:\n{text}");
+        assert!(text.contains(passed), "{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
+fn python_ctypes_numpy_at_o0_and_o2() {
+    script_passes_at_o0_and_o2("abi-python", "tests/python/test_abi.py", "all checks passed", |dir, backend, level| {
+        demo_library_with(dir, level, backend)
+    });
+}
+
+#[test]
 fn elementwise_loops_of_every_dtype_at_o0_and_o2() {
-    if !have_numpy() {
-        return;
-    }
-    let dir = tmpdir("abi-elementwise");
-    for (backend, level) in BACKENDS.iter().flat_map(|b| [(*b, 0u8), (*b, 2)]) {
-        let lib = dir.join(format!("libelementwise_{backend}_O{level}.so"));
-        shared_library_with("tests/python/elementwise.pir", level, &lib, backend);
-        let out = Command::new("python3")
-            .current_dir(root())
-            .arg("tests/python/test_elementwise.py")
-            .arg(&lib)
-            .output()
-            .unwrap();
-        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(
-            out.status.success(),
-            "tests/python/test_elementwise.py failed through {backend} at -O{level}:\n{text}"
-        );
-        assert!(text.contains("all 90 checks passed"), "{text}");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    script_passes_at_o0_and_o2(
+        "abi-elementwise",
+        "tests/python/test_elementwise.py",
+        "all 90 checks passed",
+        |dir, backend, level| {
+            let lib = dir.join(format!("libelementwise_{backend}_O{level}.so"));
+            shared_library_with("tests/python/elementwise.pir", level, &lib, backend);
+            lib
+        },
+    );
 }
 
 /// The Python example of docs/abi.md prints the output block that follows it.
