@@ -31,6 +31,35 @@ fn in_memory(d: DType) -> bool {
     d.is_complex() || d.is_text()
 }
 
+
+/// The load of a scalar element of dtype `d` (not complex or text): the
+/// class of its value and the instruction (Bool and Float16 as their
+/// bytes, Bool made 0/1 by the reader).
+pub(super) fn load_op(d: DType) -> (char, &'static str) {
+    match d {
+        DType::Bool | DType::UInt8 => ('w', "loadub"),
+        DType::Int8 => ('w', "loadsb"),
+        DType::Int16 => ('w', "loadsh"),
+        DType::UInt16 | DType::Float16 => ('w', "loaduh"),
+        DType::Int32 | DType::UInt32 => ('w', "loadw"),
+        DType::Float32 => ('s', "loads"),
+        DType::Float64 => ('d', "loadd"),
+        _ => ('l', "loadl"),
+    }
+}
+
+/// The store of a scalar element of dtype `d` (not complex or text).
+pub(super) fn store_op(d: DType) -> &'static str {
+    match d {
+        DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
+        DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
+        DType::Int32 | DType::UInt32 => "storew",
+        DType::Float32 => "stores",
+        DType::Float64 => "stored",
+        _ => "storel",
+    }
+}
+
 fn slot_size(d: DType) -> u32 {
     if d.is_text() {
         16
@@ -707,20 +736,11 @@ impl<'t, 'p> FnQ<'t, 'p> {
     fn load_at(&mut self, v: ValueId, addr: &str) {
         let d = self.dt(v);
         let n = self.val(v);
-        let (c, op) = match d {
-            DType::Bool | DType::UInt8 => ('w', "loadub"),
-            DType::Int8 => ('w', "loadsb"),
-            DType::Int16 => ('w', "loadsh"),
-            DType::UInt16 | DType::Float16 => ('w', "loaduh"),
-            DType::Int32 | DType::UInt32 => ('w', "loadw"),
-            DType::Int64 | DType::UInt64 => ('l', "loadl"),
-            DType::Float32 => ('s', "loads"),
-            DType::Float64 => ('d', "loadd"),
-            _ => {
-                self.copy_mem(&n, addr, slot_size(d));
-                return;
-            }
-        };
+        if d.is_complex() || d.is_text() {
+            self.copy_mem(&n, addr, slot_size(d));
+            return;
+        }
+        let (c, op) = load_op(d);
         if d == DType::Bool {
             let b = self.def('w', format!("{op} {addr}"));
             self.line(format!("{n} =w cnew {b}, 0"));
@@ -733,19 +753,11 @@ impl<'t, 'p> FnQ<'t, 'p> {
     fn store_at(&mut self, value: ValueId, addr: &str) {
         let d = self.dt(value);
         let x = self.val(value);
-        let op = match d {
-            DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
-            DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
-            DType::Int32 | DType::UInt32 => "storew",
-            DType::Int64 | DType::UInt64 => "storel",
-            DType::Float32 => "stores",
-            DType::Float64 => "stored",
-            _ => {
-                self.copy_mem(addr, &x, slot_size(d));
-                return;
-            }
-        };
-        self.line(format!("{op} {x}, {addr}"));
+        if d.is_complex() || d.is_text() {
+            self.copy_mem(addr, &x, slot_size(d));
+        } else {
+            self.line(format!("{} {x}, {addr}", store_op(d)));
+        }
     }
 
     fn elem_addr(&mut self, array: ValueId, offset: ValueId) -> String {

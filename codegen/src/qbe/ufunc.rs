@@ -7,6 +7,7 @@
 //! hands its operands and the ufunc's descriptor to the runtime's
 //! broadcasting driver `postc_rt_ufunc_dl`.
 
+use super::func::{load_op, store_op};
 use super::{Sig, Translation, STR_TYPE};
 use crate::abi::dltensor;
 use crate::ufunc_plan::Plan;
@@ -115,30 +116,6 @@ struct View {
     src_bytes: Vec<String>,
     scratch_bytes: Vec<String>,
     output: bool,
-}
-
-fn load_op(d: DType) -> (char, &'static str) {
-    match d {
-        DType::Bool | DType::UInt8 => ('w', "loadub"),
-        DType::Int8 => ('w', "loadsb"),
-        DType::Int16 => ('w', "loadsh"),
-        DType::UInt16 | DType::Float16 => ('w', "loaduh"),
-        DType::Int32 | DType::UInt32 => ('w', "loadw"),
-        DType::Float32 => ('s', "loads"),
-        DType::Float64 => ('d', "loadd"),
-        _ => ('l', "loadl"),
-    }
-}
-
-fn store_op(d: DType) -> &'static str {
-    match d {
-        DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
-        DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
-        DType::Int32 | DType::UInt32 => "storew",
-        DType::Float32 => "stores",
-        DType::Float64 => "stored",
-        _ => "storel",
-    }
 }
 
 /// The IL of `NAME_loop` (unless `ufunc-entry` wrote it as IR) and
