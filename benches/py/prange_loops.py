@@ -41,3 +41,15 @@ def empty_loops(reps: Int64, out: Out[Int64[:]]) -> None:
     for r in range(reps):
         for i in prange(1000):
             out[i] = r
+
+
+def matmul_rows(a: Float64[:, :], b: Float64[:, :], c: Out[Float64[:, :]]) -> None:
+    """C = A B with the rows of C in parallel, each dot product in order."""
+    n, k = a.shape
+    m = b.shape[1]
+    for i in prange(n):
+        for j in range(m):
+            s = 0.0
+            for p in range(k):
+                s += a[i, p] * b[p, j]
+            c[i, j] = s

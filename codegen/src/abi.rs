@@ -123,8 +123,26 @@ pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";
 /// A panic in a chunk is raised on the calling thread once every chunk
 /// has stopped.
 pub const PARALLEL_FOR: &str = "postc_rt_parallel_for";
+/// `ptr @postc_rt_view(ptr base, i64 offset, i64 ndim, ptr extents, ptr
+/// strides, i64 elsize)`: a view of `base` in the arena, `ndim` extents and
+/// byte strides at `extents` and `strides` (checked before, by
+/// `insert-checks`); it borrows `base`, and `postc_rt_arena_export` keeps
+/// the bases it lies in alive with it.
+pub const VIEW: &str = "postc_rt_view";
+/// Whether an instruction of `op` takes memory from the per-call arena, so
+/// that its function marks the arena on entry and releases it on return:
+/// an `alloc`'s array, a `view`'s header.
+pub fn allocates_in_arena(op: postc_ir::Opcode) -> bool {
+    matches!(op, postc_ir::Opcode::Alloc | postc_ir::Opcode::View)
+}
+/// `ptr @postc_rt_parallel_stop_word()`: the `i64` holding the lowest
+/// panicked chunk of the loop whose chunk the thread runs (the chunk count
+/// while none has). A chunk function takes it once and compares its chunk
+/// with it (a `monotonic` load) on its loop's back edge: `postc.parallel_stopped`.
+pub const PARALLEL_STOP_WORD: &str = "postc_rt_parallel_stop_word";
 /// `void @postc_rt_managed_deleter(ptr managed)`: the deleter of every
-/// `DLManagedTensor` the runtime hands out.
+/// `DLManagedTensor` the runtime hands out (it deletes the bases that a
+/// view owns with it).
 pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
 /// `i64 @postc_rt_stride(ptr tensor, i64 axis, i64 elsize)`: the byte
 /// stride of an axis (compact row-major when `strides` is null).
@@ -147,13 +165,14 @@ pub const UFUNC_DL: &str = "postc_rt_ufunc_dl";
 
 /// The runtime's entry points that every shared library exports (the
 /// others are hidden in it).
-pub const EXPORTED: [&str; 6] = [
+pub const EXPORTED: [&str; 7] = [
     PANIC,
     "postc_rt_set_panic_handler",
     ARENA_MARK,
     ARENA_RELEASE,
     "postc_rt_set_num_threads",
     "postc_rt_get_num_threads",
+    "postc_rt_parallel_ufunc_loop",
 ];
 
 /// Whether `name` is one of the runtime's symbols, which programs cannot

@@ -275,3 +275,12 @@ pub fn is_panic_thunk(f: &Function) -> bool {
     f.name.starts_with(postc_ir::builtins::PREFIX)
         && f.attrs.contains(FuncAttrs::COLD | FuncAttrs::NOINLINE | FuncAttrs::NORETURN)
 }
+
+/// The chunk function that a `postc.parallel_for` call of `f` names (its
+/// first argument, a constant `Str`), or the message of a malformed call.
+pub fn parallel_chunk(m: &postc_ir::Module, f: &Function, args: &[postc_ir::ValueId]) -> Result<FuncId, String> {
+    let InstData::Const(postc_ir::body::Literal::Str(name)) = f.body.inst(args[0]) else {
+        return Err("`postc.parallel_for` needs a constant chunk function name".into());
+    };
+    m.get_function(name).ok_or_else(|| format!("`postc.parallel_for`: no chunk function `{name}`"))
+}

@@ -1,7 +1,8 @@
 //! Arrays from `alloc`: returned to a C caller as a `DLManagedTensor*` with a
 //! working deleter, passed between compiled functions (the callee's array
 //! joins the caller's arena), and `--link-ir` functions called through an
-//! intrinsic import.
+//! intrinsic import. Views returned from a call keep the arrays of the call
+//! they lie in alive until their deleter runs, through a chain of calls.
 
 mod support;
 
@@ -77,31 +78,44 @@ entry:
 
 const LL: &str = "define double @ext_twice(double %x) {\n  %r = fmul double %x, 2.0\n  ret double %r\n}\n";
 
+/// `src` compiled at `level` (with `link_ir` linked in) into a shared
+/// library in `dir`.
+fn shared_library(
+    dir: &std::path::Path,
+    src: &str,
+    level: OptLevel,
+    link_ir: &[std::path::PathBuf],
+) -> std::path::PathBuf {
+    let m = postc_ir::parse::parse_module("arena.pir", src.as_bytes()).unwrap();
+    assert!(postc_ir::verify::verify_module(&m).is_empty());
+    let name = m.name.clone();
+    let program = postc_ir::Program::from_module(m);
+    let mut opts = CodegenOptions::for_level(level);
+    opts.link_ir = link_ir.to_vec();
+    let obj = postc_codegen::compile(&program, &opts).unwrap();
+    let o = dir.join(format!("{name}{}.o", level.as_u8()));
+    std::fs::write(&o, obj).unwrap();
+    let so = dir.join(format!("lib{name}{}.so", level.as_u8()));
+    let st = std::process::Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(&o)
+        .arg(postc_runtime::STATIC_LIB_PATH)
+        .args(["-lm", "-ldl"])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    so
+}
+
 #[test]
 fn arrays_cross_the_abi_and_the_arena_frees_them() {
     let dir = tempfile::tempdir().unwrap();
     let ll = dir.path().join("ext.ll");
     std::fs::write(&ll, LL).unwrap();
-    let m = postc_ir::parse::parse_module("arena.pir", SRC.as_bytes()).unwrap();
-    assert!(postc_ir::verify::verify_module(&m).is_empty());
-    let program = postc_ir::Program::from_module(m);
     for level in [OptLevel::O0, OptLevel::O2] {
-        let mut opts = CodegenOptions::for_level(level);
-        opts.link_ir = vec![ll.clone()];
-        let obj = postc_codegen::compile(&program, &opts).unwrap();
-        let o = dir.path().join(format!("arena{}.o", level.as_u8()));
-        std::fs::write(&o, obj).unwrap();
-        let so = dir.path().join(format!("libarena{}.so", level.as_u8()));
-        let st = std::process::Command::new("cc")
-            .arg("-shared")
-            .arg("-o")
-            .arg(&so)
-            .arg(&o)
-            .arg(postc_runtime::STATIC_LIB_PATH)
-            .args(["-lm", "-ldl"])
-            .status()
-            .unwrap();
-        assert!(st.success());
+        let so = shared_library(dir.path(), SRC, level, std::slice::from_ref(&ll));
         // The linked-in function is internal: not exported.
         let nm = std::process::Command::new("nm").arg("-D").arg("--defined-only").arg(&so).output().unwrap();
         assert!(!String::from_utf8_lossy(&nm.stdout).contains("ext_twice"));
@@ -145,6 +159,46 @@ fn arrays_cross_the_abi_and_the_arena_frees_them() {
             assert_eq!(std::slice::from_raw_parts(rd.shape, 2), &[2, 3]);
             assert_eq!(std::slice::from_raw_parts(rd.strides, 2), &[3, 1]);
             ((*r).deleter.unwrap())(r);
+        }
+    }
+}
+
+#[test]
+fn returned_views_keep_their_bases_alive() {
+    // `squares_rev(n)` returns a reversed view of an array it allocated;
+    // `squares_rev_tail(n)` a view of that view, which a callee returned.
+    let dir = tempfile::tempdir().unwrap();
+    let ll = dir.path().join("ext.ll");
+    std::fs::write(&ll, LL).unwrap();
+    let views = support::root().join("tests/programs/views.pir");
+    let views = std::fs::read_to_string(views).unwrap();
+    for level in [OptLevel::O0, OptLevel::O2] {
+        let scribbler = shared_library(dir.path(), SRC, level, std::slice::from_ref(&ll));
+        let so = shared_library(dir.path(), &views, level, &[]);
+        unsafe {
+            let scribbler = libloading::Library::new(&scribbler).unwrap();
+            // Allocates and frees arrays of the sizes of the views' bases and
+            // headers, writing other values: the memory a freed base would
+            // be reused for.
+            let total: libloading::Symbol<unsafe extern "C" fn(i64) -> f64> = scribbler.get(b"total").unwrap();
+            let lib = libloading::Library::new(&so).unwrap();
+            for name in ["squares_rev", "squares_rev_tail"] {
+                let make: libloading::Symbol<unsafe extern "C" fn(i64) -> *mut DLManagedTensor> =
+                    lib.get(name.as_bytes()).unwrap();
+                let n = 9i64;
+                let skip = usize::from(name == "squares_rev_tail");
+                let want: Vec<i64> = (0..n).rev().map(|i| i * i).skip(skip).collect();
+                let t = make(n);
+                for _ in 0..100 {
+                    assert_eq!(total(n), (n * (n - 1)) as f64);
+                }
+                let d = &(*t).dl_tensor;
+                assert_eq!((d.ndim, *d.shape as usize, d.byte_offset), (1, want.len(), 0), "{name}");
+                let (stride, data) = (*d.strides as isize, d.data as *const i64);
+                let got: Vec<i64> = (0..want.len() as isize).map(|k| *data.offset(k * stride)).collect();
+                assert_eq!(got, want, "{name} at {level:?}");
+                ((*t).deleter.unwrap())(t);
+            }
         }
     }
 }

@@ -62,7 +62,7 @@ fn emit_kinds_produce_what_they_say() {
     let syms = String::from_utf8_lossy(&out.stdout);
     assert!(syms.contains(" T twice") && syms.contains(" T main"), "{syms}");
     // The runtime stays hidden but for the entry points a caller's panic
-    // handler uses and the thread pool's size.
+    // handler uses, the thread pool's size and the parallel ufunc loop.
     let runtime: Vec<&str> =
         syms.lines().filter_map(|l| l.split(' ').next_back()).filter(|s| s.contains("postc")).collect();
     assert_eq!(
@@ -72,6 +72,7 @@ fn emit_kinds_produce_what_they_say() {
             "postc_rt_arena_release",
             "postc_rt_get_num_threads",
             "postc_rt_panic",
+            "postc_rt_parallel_ufunc_loop",
             "postc_rt_set_num_threads",
             "postc_rt_set_panic_handler"
         ]

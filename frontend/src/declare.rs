@@ -646,20 +646,25 @@ impl Declarer<'_> {
             ok = false;
         }
         let p = &f.parameters;
+        // The names of refused parameters are poisoned: the body is still
+        // checked, and their uses there are not undefined names.
+        let mut poisoned = Vec::new();
         if let Some(v) = &p.vararg {
             self.err(&**v, format!("`*{}` parameters are not supported", v.name.id));
+            poisoned.push(v.name.id.to_string());
             ok = false;
         }
         if let Some(v) = &p.kwarg {
             self.err(&**v, format!("`**{}` parameters are not supported", v.name.id));
+            poisoned.push(v.name.id.to_string());
             ok = false;
         }
         for k in &p.kwonlyargs {
             self.err(&k.parameter, "keyword-only parameters are not supported");
+            poisoned.push(k.parameter.name.id.to_string());
             ok = false;
         }
         let mut params = Vec::new();
-        let mut poisoned = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args) {
             if let Some(def) = &pw.default {
                 self.err(&**def, format!("default values are not supported (parameter `{}`)", pw.parameter.name.id));
@@ -744,7 +749,7 @@ impl Declarer<'_> {
             };
             match which {
                 Deco::Ufunc => {
-                    if !args_ok(self, &[], 1) {
+                    if !args_ok(self, UFUNC_PACKAGE_OPTIONS, 1) {
                         ok = false;
                         continue;
                     }
@@ -953,6 +958,13 @@ impl Declarer<'_> {
         Some((sig, dims))
     }
 }
+
+/// The keyword arguments of `@ufunc` that the `postc` package reads when
+/// the module runs under Python (`@ufunc(parallel=True)`, `opt=3`): how
+/// the package builds and registers the ufunc, nothing the compiled code
+/// depends on, so the compiler accepts and ignores them.
+const UFUNC_PACKAGE_OPTIONS: &[&str] =
+    &["parallel", "opt", "boundscheck", "fastmath", "cache", "backend", "include", "verbose", "debug"];
 
 /// The global a decorator expression names (`ufunc`, `postc.ufunc`).
 fn global_of(g: &HashMap<String, Global>, e: &Expr) -> Option<Global> {

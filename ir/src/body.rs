@@ -496,6 +496,14 @@ pub enum InstData<'a> {
         indices: ValueList<'a>,
         value: ValueId,
     },
+    /// An array sharing `base`'s memory: one extent and one byte stride
+    /// per axis of the result, element 0 at `offset` bytes from `base`'s.
+    View {
+        base: ValueId,
+        offset: ValueId,
+        extents: ValueList<'a>,
+        strides: ValueList<'a>,
+    },
     Return {
         value: Option<ValueId>,
     },
@@ -718,6 +726,14 @@ impl Body {
                 let n = ex(b)?;
                 let value = val(ex(b.checked_add(1)?.checked_add(n)?)?);
                 InstData::IndexStore { array: val(a), indices: self.value_at(b + 1, n as usize)?, value }
+            }
+            Format::View => {
+                let offset = val(ex(b)?);
+                let n = ex(b.checked_add(1)?)?;
+                let extents = self.value_at(b + 2, n as usize)?;
+                let at = b.checked_add(2)?.checked_add(n)?;
+                let m = ex(at)?;
+                InstData::View { base: val(a), offset, extents, strides: self.value_at(at + 1, m as usize)? }
             }
             Format::Return => InstData::Return { value: (a != NO_VALUE).then(|| val(a)) },
             Format::Br => InstData::Br { target: BlockId::from_u32(a) },

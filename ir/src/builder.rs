@@ -200,6 +200,24 @@ impl FunctionBuilder {
         let e = self.extra(&items);
         self.push(Opcode::Alloc, Some(ty), [0, e], Some(name))
     }
+    /// A view of `base` (see [`Opcode::View`]): one extent and one byte
+    /// stride per axis of `ty`.
+    pub fn view(
+        &mut self,
+        ty: TypeId,
+        base: ValueId,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        name: &str,
+    ) -> ValueId {
+        let mut items = vec![offset.as_u32(), extents.len() as u32];
+        items.extend(extents.iter().map(|d| d.as_u32()));
+        items.push(strides.len() as u32);
+        items.extend(strides.iter().map(|d| d.as_u32()));
+        let e = self.extra(&items);
+        self.push(Opcode::View, Some(ty), [base.as_u32(), e], Some(name))
+    }
     pub fn getfield(&mut self, ty: TypeId, aggregate: ValueId, field: Field, name: &str) -> ValueId {
         self.push(Opcode::GetField, Some(ty), [aggregate.as_u32(), field as u32], Some(name))
     }

@@ -61,12 +61,21 @@ pub enum Builtin {
     /// `body(%chunk, %lo, %hi, %args...)` once per chunk; the result is the
     /// number of chunks. Only the `outline-parallel` pass makes it.
     ParallelFor,
+    /// `%stop: Bool = call postc.parallel_stopped(%chunk: Int64)`: whether
+    /// a chunk with a lower index than `%chunk` of the `postc.parallel_for`
+    /// running this chunk function has panicked (its panic is the one
+    /// raised: this chunk's iterations after it cannot matter). The chunk
+    /// functions of the `outline-parallel` pass ask on their loop's back
+    /// edge and return when it is true.
+    ParallelStopped,
 }
 
 /// `postc.prange`.
 pub const PRANGE: &str = "postc.prange";
 /// `postc.parallel_for`.
 pub const PARALLEL_FOR: &str = "postc.parallel_for";
+/// `postc.parallel_stopped`.
+pub const PARALLEL_STOPPED: &str = "postc.parallel_stopped";
 
 /// The most chunks a `prange` loop is split into. The chunks depend on the
 /// trip count alone, never on the number of threads, so a reduction's
@@ -266,6 +275,7 @@ impl Builtin {
             ATOMIC_ADD => return Some(Builtin::AtomicAdd),
             PRANGE => return Some(Builtin::Prange),
             PARALLEL_FOR => return Some(Builtin::ParallelFor),
+            PARALLEL_STOPPED => return Some(Builtin::ParallelStopped),
             _ => {}
         }
         if let Some(rest) = name.strip_prefix(GPU_PREFIX) {
@@ -288,6 +298,7 @@ impl Builtin {
             Builtin::AtomicAdd => ATOMIC_ADD.into(),
             Builtin::Prange => PRANGE.into(),
             Builtin::ParallelFor => PARALLEL_FOR.into(),
+            Builtin::ParallelStopped => PARALLEL_STOPPED.into(),
         }
     }
 
@@ -431,6 +442,15 @@ impl Builtin {
                 }
                 if ret.is_some() {
                     return Err(format!("`{PRANGE}` returns nothing"));
+                }
+                Ok(())
+            }
+            Builtin::ParallelStopped => {
+                if args != [DType::Int64] {
+                    return Err(format!("`{PARALLEL_STOPPED}` takes the chunk's index (Int64)"));
+                }
+                if ret != Some(DType::Bool) {
+                    return Err(format!("`{PARALLEL_STOPPED}` returns Bool"));
                 }
                 Ok(())
             }

@@ -68,6 +68,7 @@ pub fn arbitrary_module(u: &mut Unstructured<'_>, cfg: &GenConfig) -> Result<Mod
             b: FunctionBuilder::new(&name),
             scopes: vec![Vec::new()],
             arr: None,
+            arr_ty: arr,
             next: 0,
             insts: 0,
             sigs: &sigs,
@@ -110,6 +111,8 @@ struct Gen<'a, 'u, 's> {
     /// Values visible at the insertion point, innermost scope last.
     scopes: Vec<Vec<(ValueId, TypeId)>>,
     arr: Option<ValueId>,
+    /// The type of `arr`, which its views have too.
+    arr_ty: TypeId,
     next: u32,
     insts: usize,
     sigs: &'s [Sig],
@@ -247,7 +250,24 @@ impl Gen<'_, '_, '_> {
                 self.b.select(t, c, x, y, &name)
             }
             8 if self.arr.is_some() => {
-                let arr = self.arr.unwrap_or(ValueId::from_u32(0));
+                let mut arr = self.arr.unwrap_or(ValueId::from_u32(0));
+                if self.u.ratio(1, 3)? {
+                    // Through a view of the array: elements `first`,
+                    // `first + step`, ... (`count` of them), which may lie
+                    // outside it.
+                    let s = self.fresh("s");
+                    let s = self.b.stride(arr, 0, &s);
+                    let first = self.value_of(TypeId::INT64)?;
+                    let off = self.fresh("off");
+                    let off = self.b.binary(Opcode::Mul, TypeId::INT64, first, s, &off);
+                    let step = self.value_of(TypeId::INT64)?;
+                    let vs = self.fresh("vs");
+                    let vs = self.b.binary(Opcode::Mul, TypeId::INT64, step, s, &vs);
+                    let count = self.value_of(TypeId::INT64)?;
+                    let w = self.fresh("w");
+                    arr = self.b.view(self.arr_ty, arr, off, &[count], &[vs], &w);
+                    self.insts += 4;
+                }
                 let i = self.value_of(TypeId::INT64)?;
                 if self.u.arbitrary()? {
                     let v = self.b.index_load(TypeId::FLOAT64, arr, &[i], &name);

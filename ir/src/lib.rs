@@ -22,6 +22,7 @@ pub mod resolve;
 pub mod types;
 pub mod ufunc;
 pub mod verify;
+pub mod view;
 
 pub use body::{BlockData, BlockId, Body, ConstValue, Field, InstData, Literal, NameId, ValueId, ValueList};
 pub use builder::FunctionBuilder;

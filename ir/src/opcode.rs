@@ -53,6 +53,10 @@ pub enum Format {
     IndexLoad,
     /// `a` = array value, `b` = extra index of [n, index values..., stored value].
     IndexStore,
+    /// `a` = base array value, `b` = extra index of [byte-offset value, n,
+    /// extent values..., n, byte-stride values...]: one extent and one
+    /// stride per axis of the result.
+    View,
     /// `a` = returned value or `u32::MAX` for a void return.
     Return,
     /// `a` = target block.
@@ -136,6 +140,7 @@ impl Format {
             Format::Call => (S::Name, S::Extra, &[I::Values]),
             Format::IndexLoad => (S::Value, S::Extra, &[I::Values]),
             Format::IndexStore => (S::Value, S::Extra, &[I::Values, I::Value]),
+            Format::View => (S::Value, S::Extra, &[I::Value, I::Values, I::Values]),
             Format::Return => (S::OptValue, S::Unused, &[]),
             Format::Br => (S::Block, S::Unused, &[]),
             Format::CondBr => (S::Value, S::Extra, &[I::Block, I::Block, I::Imm, I::Imm]),
@@ -417,6 +422,8 @@ opcodes! {
     IndexLoad = "index.load", IndexLoad, Always, checked;
     /// `array[i, j, ...] = value`, one element index per axis.
     IndexStore = "index.store", IndexStore, Always, effects, checked;
+    /// `result = view(base, offset, [extents...], [strides...])`: an array sharing `base`'s memory, element `[i, j, ...]` at `offset + i*stride0 + j*stride1 + ...` bytes from `base`'s element 0.
+    View = "view", View, Always, checked;
     /// Returns from the function, with a value or without.
     Return = "return", Return, Never, effects;
     /// Jumps to a block.

@@ -335,7 +335,7 @@ impl<'m> Printer<'m> {
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, q);
             }
-            Format::Alloc => return false,
+            Format::Alloc | Format::View => return false,
             Format::Unary | Format::RawLoad => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
@@ -501,6 +501,22 @@ impl<'m> Printer<'m> {
                         self.s(", ");
                     }
                     self.value(b, d);
+                }
+            }
+            InstData::View { base, offset, extents, strides } => {
+                self.s("view ");
+                self.value(b, base);
+                self.s(", ");
+                self.value(b, offset);
+                for list in [extents, strides] {
+                    self.s(", [");
+                    for (k, x) in list.iter().enumerate() {
+                        if k > 0 {
+                            self.s(", ");
+                        }
+                        self.value(b, x);
+                    }
+                    self.c(b']');
                 }
             }
             InstData::Unary { operand, .. } | InstData::Cast { operand } | InstData::RawLoad { address: operand } => {

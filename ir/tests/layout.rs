@@ -33,6 +33,9 @@ fn decoded(i: &InstData<'_>) -> (Vec<ValueId>, Vec<BlockId>) {
         InstData::IndexStore { array, indices, value } => {
             (std::iter::once(*array).chain(indices.iter()).chain([*value]).collect(), Vec::new())
         }
+        InstData::View { base, offset, extents, strides } => {
+            ([*base, *offset].into_iter().chain(extents.iter()).chain(strides.iter()).collect(), Vec::new())
+        }
         InstData::Return { value } => (value.iter().copied().collect(), Vec::new()),
         InstData::Br { target } => (Vec::new(), vec![*target]),
         InstData::CondBr { cond, if_true, if_false, .. } => (vec![*cond], vec![*if_true, *if_false]),

@@ -9,7 +9,15 @@
 //! - overflow of integer `add sub mul neg abs pow` (option
 //!   `overflow_checks`, on at -O0), through the `postc.ovf.*` built-ins;
 //! - complex `pow` of zero to a negative or complex power, and a negative
-//!   `alloc` length (always: they are errors of the language, not options).
+//!   `alloc` length (always: they are errors of the language, not options);
+//! - what makes a `view` valid (option `bounds_checks`, as the view is the
+//!   bounds check of the accesses through it; `postc_ir::view` says what
+//!   and with which messages): no negative extent; a byte offset and strides
+//!   that are multiples of the element size, unless the operands show it
+//!   (constants, `stride`s, and their sums, differences and products); and,
+//!   for a non-empty view, a non-empty base whose span holds the view's
+//!   span, computed with `postc.ovf.*` so that a span that does not fit an
+//!   `Int64` fails.
 //!
 //! Every `unreachable` that does not already follow a panic call (the
 //! pass's own, or one of `postc.panic`'s) gets a call of `postc.panic`
@@ -40,7 +48,7 @@ use crate::rewrite::{NameGen, Rewriter};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::{OvfOp, PANIC};
-use postc_ir::{DType, EntityId, Field, Function, Opcode, SrcLoc, TypeId};
+use postc_ir::{view, DType, EntityId, Field, Function, Opcode, SrcLoc, TypeId};
 use smallvec::SmallVec;
 
 pub struct InsertChecks;
@@ -214,6 +222,7 @@ impl FunctionPass for InsertChecks {
                             || (opts.div_checks && d.is_signed_int() && const_int(body, right).is_none_or(|x| x < 0))))
                         || (d.is_complex() && !zero_power_settled(body, d, left, right))
                 }),
+                InstData::View { .. } => opts.bounds_checks,
                 InstData::Alloc { dims } => dims.iter().any(|length| {
                     dtype_of(length).is_some_and(DType::is_signed_int) && const_int(body, length).is_none_or(|x| x < 0)
                 }),
@@ -444,7 +453,190 @@ fn insert(c: &mut Check<'_>, old: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId) 
             }
         }
         InstData::Unreachable => c.panic(UNREACHABLE_MESSAGE, &[], loc),
+        InstData::View { base, offset, extents, strides } => {
+            let extents: SmallVec<[ValueId; 4]> = extents.iter().collect();
+            let strides: SmallVec<[ValueId; 4]> = strides.iter().collect();
+            view_checks(c, old, cx, base, offset, &extents, &strides, loc);
+        }
         _ => {}
+    }
+}
+
+/// The checks of `view %base, %offset, [extents], [strides]` (see
+/// `postc_ir::view`).
+#[allow(clippy::too_many_arguments)]
+fn view_checks(
+    c: &mut Check<'_>,
+    old: &postc_ir::Body,
+    cx: &FuncCx<'_>,
+    base: ValueId,
+    offset: ValueId,
+    extents: &[ValueId],
+    strides: &[ValueId],
+    loc: Option<SrcLoc>,
+) {
+    let (int, bool_) = (TypeId::INT64, TypeId::BOOL);
+    let Some(base_type) = old.types[base].and_then(|t| cx.types.try_get(t)) else { return };
+    let zero = c.int_const(int, 0, "zero");
+    let one = c.int_const(int, 1, "one");
+    for (axis, &e) in extents.iter().enumerate() {
+        if const_int(old, e).is_none_or(|x| x < 0) {
+            let ok = c.value(Opcode::Ge, bool_, [e.as_u32(), zero.as_u32()], "size.ok", loc);
+            c.guard(ok, &view::negative_extent_message(axis), &[e], loc);
+        }
+    }
+    let elsize = base_type.dtype.size_bytes() as i128;
+    let unaligned: SmallVec<[ValueId; 4]> = std::iter::once(offset)
+        .chain(strides.iter().copied())
+        .filter(|&x| !known_multiple(old, cx, x, elsize, MULTIPLE_DEPTH))
+        .collect();
+    if let Some((&first, rest)) = unaligned.split_first() {
+        let bits =
+            rest.iter().fold(first, |acc, &x| c.value(Opcode::BOr, int, [acc.as_u32(), x.as_u32()], "view.bits", loc));
+        let mask = c.int_const(int, elsize - 1, "align.mask");
+        let low = c.value(Opcode::BAnd, int, [bits.as_u32(), mask.as_u32()], "view.misalign", loc);
+        let ok = c.value(Opcode::Eq, bool_, [low.as_u32(), zero.as_u32()], "aligned", loc);
+        c.guard(ok, &view::misaligned_message(elsize as u32), &[], loc);
+    }
+    // Whether the view is empty: then it addresses nothing.
+    let any = |c: &mut Check<'_>, acc: Option<ValueId>, x: ValueId, base: &str| match acc {
+        None => Some(x),
+        Some(p) => Some(c.value(Opcode::Or, bool_, [p.as_u32(), x.as_u32()], base, loc)),
+    };
+    let mut empty = None;
+    for &e in extents {
+        let z = c.value(Opcode::Eq, bool_, [e.as_u32(), zero.as_u32()], "view.empty", loc);
+        empty = any(c, empty, z, "view.empty");
+    }
+    // The base's span, and whether it is empty. Its memory exists, so the
+    // arithmetic cannot overflow.
+    let rank = base_type.ndim().unwrap_or(0);
+    let (mut base_lo, mut base_hi, mut base_empty) = (zero, zero, None);
+    for axis in 0..rank {
+        let n = base_extent(c, old, base, axis, loc);
+        let s = match (old.inst(base), base_type.static_stride(axis)) {
+            (InstData::View { strides, .. }, _) if strides.get(axis).is_some() => strides.get(axis).unwrap_or(zero),
+            (_, Some(fixed)) => c.int_const(int, fixed as i128, "base.s"),
+            _ => c.value(Opcode::Stride, int, [base.as_u32(), axis as u32], "base.s", loc),
+        };
+        let z = c.value(Opcode::Eq, bool_, [n.as_u32(), zero.as_u32()], "base.empty", loc);
+        base_empty = any(c, base_empty, z, "base.empty");
+        let last = c.value(Opcode::Sub, int, [n.as_u32(), one.as_u32()], "base.last", loc);
+        let reach = c.value(Opcode::Mul, int, [last.as_u32(), s.as_u32()], "base.reach", loc);
+        let (down, up) = split_reach(c, reach, zero, loc);
+        base_lo = c.value(Opcode::Add, int, [base_lo.as_u32(), down.as_u32()], "base.lo", loc);
+        base_hi = c.value(Opcode::Add, int, [base_hi.as_u32(), up.as_u32()], "base.hi", loc);
+    }
+    if let Some(base_empty) = base_empty {
+        let filled = c.value(Opcode::Not, bool_, [base_empty.as_u32(), 0], "base.filled", loc);
+        let ok = match empty {
+            Some(e) => c.value(Opcode::Or, bool_, [e.as_u32(), filled.as_u32()], "view.ok", loc),
+            None => filled,
+        };
+        c.guard(ok, view::EMPTY_BASE_MESSAGE, &[], loc);
+    }
+    // The view's span, shifted by the offset, with every step's overflow.
+    // A step that overflows is left out (its operand replaced by 0), so
+    // that the check's own arithmetic never overflows: the failure is
+    // `overflow`'s.
+    let (mut lo, mut hi, mut overflow) = (offset, offset, None);
+    for (&e, &s) in extents.iter().zip(strides) {
+        let last = c.value(Opcode::Sub, int, [e.as_u32(), one.as_u32()], "view.last", loc);
+        let o = ovf_of(c, OvfOp::Mul, last, s, loc);
+        overflow = any(c, overflow, o, "view.ovf");
+        let last = select(c, o, zero, last, "view.last", loc);
+        let reach = c.value(Opcode::Mul, int, [last.as_u32(), s.as_u32()], "view.reach", loc);
+        let (down, up) = split_reach(c, reach, zero, loc);
+        let o = ovf_of(c, OvfOp::Add, lo, down, loc);
+        overflow = any(c, overflow, o, "view.ovf");
+        let down = select(c, o, zero, down, "reach.down", loc);
+        lo = c.value(Opcode::Add, int, [lo.as_u32(), down.as_u32()], "view.lo", loc);
+        let o = ovf_of(c, OvfOp::Add, hi, up, loc);
+        overflow = any(c, overflow, o, "view.ovf");
+        let up = select(c, o, zero, up, "reach.up", loc);
+        hi = c.value(Opcode::Add, int, [hi.as_u32(), up.as_u32()], "view.hi", loc);
+    }
+    let from = c.value(Opcode::Ge, bool_, [lo.as_u32(), base_lo.as_u32()], "view.from", loc);
+    let to = c.value(Opcode::Le, bool_, [hi.as_u32(), base_hi.as_u32()], "view.to", loc);
+    let mut inside = c.value(Opcode::And, bool_, [from.as_u32(), to.as_u32()], "view.inside", loc);
+    if let Some(o) = overflow {
+        let fits = c.value(Opcode::Not, bool_, [o.as_u32(), 0], "view.fits", loc);
+        inside = c.value(Opcode::And, bool_, [inside.as_u32(), fits.as_u32()], "view.inside", loc);
+    }
+    let ok = match empty {
+        Some(e) => c.value(Opcode::Or, bool_, [e.as_u32(), inside.as_u32()], "view.ok", loc),
+        None => inside,
+    };
+    c.guard(ok, view::OUT_OF_BOUNDS_MESSAGE, &[], loc);
+}
+
+/// The extent of `axis` of `array`: read once on entry, the operand of the
+/// `view` that made it, or read here.
+fn base_extent(c: &mut Check<'_>, old: &postc_ir::Body, array: ValueId, axis: usize, loc: Option<SrcLoc>) -> ValueId {
+    if let Some(&(_, n)) = c.extents.iter().find(|(k, _)| *k == (array, axis as u32)) {
+        return n;
+    }
+    if let InstData::View { extents, .. } = old.inst(array) {
+        if let Some(n) = extents.get(axis) {
+            return n;
+        }
+    }
+    c.value(Opcode::Dim, TypeId::INT64, [array.as_u32(), axis as u32], "base.n", loc)
+}
+
+/// `(min(reach, 0), max(reach, 0))`: how far an axis reaches below and
+/// above element 0.
+fn split_reach(c: &mut Check<'_>, reach: ValueId, zero: ValueId, loc: Option<SrcLoc>) -> (ValueId, ValueId) {
+    let neg = c.value(Opcode::Lt, TypeId::BOOL, [reach.as_u32(), zero.as_u32()], "reach.neg", loc);
+    (select(c, neg, reach, zero, "reach.down", loc), select(c, neg, zero, reach, "reach.up", loc))
+}
+
+/// The Int64 `cond ? if_true : if_false`.
+fn select(
+    c: &mut Check<'_>,
+    cond: ValueId,
+    if_true: ValueId,
+    if_false: ValueId,
+    base: &str,
+    loc: Option<SrcLoc>,
+) -> ValueId {
+    let n = c.rw.fresh_name(&mut c.names, &[base.as_bytes()]);
+    let arms = [if_true.as_u32(), if_false.as_u32()];
+    c.rw.emit_with_name(Opcode::Select, Some(TypeId::INT64), [cond.as_u32(), 0], &arms, Some(n), loc)
+}
+
+/// Whether `op` of `a` and `b` overflows: a `postc.ovf.*` call.
+fn ovf_of(c: &mut Check<'_>, op: OvfOp, a: ValueId, b: ValueId, loc: Option<SrcLoc>) -> ValueId {
+    let callee = c.rw.intern(op.name());
+    let n = c.rw.fresh_name(&mut c.names, &[b"ovf"]);
+    c.rw.emit_with_name(Opcode::Call, Some(TypeId::BOOL), [callee, 0], &[2, a.as_u32(), b.as_u32()], Some(n), loc)
+}
+
+/// How deep [`known_multiple`] looks through operands.
+const MULTIPLE_DEPTH: u32 = 4;
+
+/// Whether the operands show that the Int64 `v` is a multiple of `m`: a
+/// constant multiple, the `stride` of an array whose element size is a
+/// multiple of `m` (a stride counts whole elements; a view's is checked to),
+/// or a sum, difference, negation or product of such values (wrapping
+/// keeps them multiples: `m` divides 2^64).
+fn known_multiple(body: &postc_ir::Body, cx: &FuncCx<'_>, v: ValueId, m: i128, depth: u32) -> bool {
+    if m <= 1 {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let known = |x: ValueId| known_multiple(body, cx, x, m, depth - 1);
+    match body.inst(v) {
+        InstData::Const(Literal::Int(x)) => x % m == 0,
+        InstData::Stride { array, .. } => {
+            body.types[array].is_some_and(|t| cx.types.dtype(t).size_bytes() as i128 % m == 0)
+        }
+        InstData::Binary { op: Opcode::Mul, left, right } => known(left) || known(right),
+        InstData::Binary { op: Opcode::Add | Opcode::Sub, left, right } => known(left) && known(right),
+        InstData::Unary { op: Opcode::Neg, operand } => known(operand),
+        _ => false,
     }
 }
 

@@ -12,6 +12,10 @@
 //!   again inside), and a `let` local that the body assigns gets a local
 //!   copy that starts with the caller's value (the frontend has checked
 //!   that such a local is private to each iteration);
+//! - sends the loop's back edge through a call of
+//!   `postc.parallel_stopped(%chunk)`, which returns from the chunk once a
+//!   chunk with a lower index has panicked (the runtime raises that one's
+//!   panic, so this chunk's later iterations cannot matter);
 //! - starts each reduction's copy at its operator's identity (`-0.0` for a
 //!   float sum, so that `x + identity` is `x` for every `x`; 1; the
 //!   largest or smallest value for `min`/`max`) and, when the chunk ends,
@@ -37,7 +41,7 @@ use crate::analysis::AnalysisSet;
 use crate::rewrite::NameGen;
 use crate::{ModulePass, PassInfo, PassOptions, Scope};
 use postc_ir::body::{Body, InstData, Literal, ValueId};
-use postc_ir::builtins::{PARALLEL_CHUNKS, PARALLEL_FOR, PRANGE};
+use postc_ir::builtins::{PARALLEL_CHUNKS, PARALLEL_FOR, PARALLEL_STOPPED, PRANGE};
 use postc_ir::diag::Diagnostic;
 use postc_ir::types::{Layout, Shape, TypeData};
 use postc_ir::{BlockId, DType, EntityId, Function, FunctionBuilder, Module, Opcode, TypeId};
@@ -55,6 +59,10 @@ pub static INFO: PassInfo = PassInfo {
 
 /// The prefix of outlined chunk functions.
 pub const CHUNK_PREFIX: &str = "postc.prange.";
+
+/// How much likelier a chunk goes on than stops at its back edge (a
+/// branch weight): a stop happens once a loop, after a panic.
+const STOP_WEIGHT: u32 = 1 << 20;
 
 impl ModulePass for OutlineParallel {
     fn info(&self) -> &'static PassInfo {
@@ -145,6 +153,11 @@ fn copy_inst(
         InstData::IndexStore { array, indices, value } => {
             let i: Vec<ValueId> = indices.iter().map(vm).collect();
             b.index_store(vm(array), &i, vm(value))
+        }
+        InstData::View { base, offset, extents, strides } => {
+            let e: Vec<ValueId> = extents.iter().map(vm).collect();
+            let s: Vec<ValueId> = strides.iter().map(vm).collect();
+            b.view(t(), vm(base), vm(offset), &e, &s, name)
         }
         InstData::Return { value } => b.ret(value.map(vm)),
         InstData::Br { target } => b.br(bm(target)),
@@ -390,6 +403,7 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
         bmap.insert(bb, cb.create_block(old.label(bb)));
     }
     let done = cb.create_block(&names.fresh("chunk.done").to_owned());
+    let next_iteration = cb.create_block(&names.fresh("chunk.next").to_owned());
     cb.switch_to(entry);
     cb.set_loc(old.loc(marker));
     for &c in &consts {
@@ -426,11 +440,21 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
         cb.switch_to(bmap[&bb]);
         let header_stop = bb == header;
         let vm = |x: ValueId| if header_stop && x == stop { p_hi } else { map[&x] };
-        let bm = |t: BlockId| if t == exit { done } else { bmap[&t] };
+        // Every branch to the header from inside the loop is a back edge.
+        let bm = |t: BlockId| match t {
+            t if t == exit => done,
+            t if t == header => next_iteration,
+            t => bmap[&t],
+        };
         for v in old.blocks[bb].insts() {
             copy_inst(old, v, &mut cb, &vm, &bm);
         }
     }
+    // The back edge: the chunk returns once a lower chunk has panicked.
+    cb.switch_to(next_iteration);
+    cb.set_loc(old.loc(marker));
+    let stopped = cb.call(PARALLEL_STOPPED, &[p_chunk], Some(TypeId::BOOL), names.fresh("stopped"));
+    cb.condbr(stopped, done, bmap[&header], Some((1, STOP_WEIGHT)));
     cb.switch_to(done);
     cb.set_loc(old.loc(marker));
     for (&p, &l) in p_partials.iter().zip(&red_new) {

@@ -4,6 +4,8 @@
 //! the others are read once per array and axis — in the entry block for a
 //! parameter, right after the definition for any other array — except for
 //! an array that `set` reassigns, whose strides are read at each access.
+//! A `view`'s strides are its stride operands, used as they are: a view
+//! is never assumed contiguous.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -89,6 +91,13 @@ impl FunctionPass for StrideLower {
                     let fixed = t.static_stride(axis as usize);
                     if fixed.is_none() && reassigned.contains(&a) {
                         continue;
+                    }
+                    // A view's strides are its operands: nothing to read.
+                    if let InstData::View { strides: view_strides, .. } = old.inst(a) {
+                        if let Some(s) = view_strides.get(axis as usize) {
+                            strides.push(((a, axis), s));
+                            continue;
+                        }
                     }
                     let mut digits = itoa::Buffer::new();
                     let base: [&[u8]; 3] = [old.name_bytes(a).unwrap_or(b""), b".s", digits.format(axis).as_bytes()];

@@ -487,8 +487,9 @@ class UFunc:
     with `POSTC_DISABLE_JIT=1`, it runs under CPython, one call of the body
     per iteration, with NumPy's broadcasting."""
 
-    def __init__(self, fn, signature=None, options=None, types=None):
+    def __init__(self, fn, signature=None, options=None, types=None, parallel=False):
         self._options = options if options is not None else _options()
+        self.parallel = bool(parallel)
         self._compiled = None
         self._unit = None
         self._lock = threading.Lock()
@@ -579,8 +580,11 @@ class UFunc:
             with self._lock:
                 if self._compiled is None:
                     units = self._cuts(CompileError)
-                    parts = [getattr(_build_unit(unit, self._options, self.__qualname__), unit.entry)
-                             for unit in units]
+                    modules = [_build_unit(unit, self._options, self.__qualname__) for unit in units]
+                    parts = [getattr(m, unit.entry) for m, unit in zip(modules, units)]
+                    if self.parallel:
+                        # The same loops, run on each library's thread pool.
+                        parts = [_native.parallel_ufunc(m.library, p) for m, p in zip(modules, parts)]
                     if self.type_signatures is None:
                         self._compiled = parts[0]
                     else:
@@ -605,7 +609,7 @@ class UFunc:
 
     def __getattr__(self, name):
         # NumPy's ufunc attributes and methods, of the compiled ufunc.
-        if name.startswith("_") or name in ("py_func", "params", "core_signature", "core_in", "core_out"):
+        if name.startswith("_") or name in ("py_func", "params", "core_signature", "core_in", "core_out", "parallel"):
             raise AttributeError(name)
         if self._native():
             return getattr(self.compiled(), name)
@@ -613,7 +617,7 @@ class UFunc:
                              "missing or POSTC_DISABLE_JIT is set)")
 
     def __reduce__(self):
-        return (_ufunc_from_cuts, (self._cuts(pickle.PicklingError), self._options, self._types_given))
+        return (_ufunc_from_cuts, (self._cuts(pickle.PicklingError), self._options, self._types_given, self.parallel))
 
     def _param_dtype(self, i):
         a = self.params[i][1]
@@ -687,23 +691,27 @@ class UFunc:
         return None
 
 
-def ufunc(arg=None, **options):
+def ufunc(arg=None, *, parallel=False, **options):
     """`@ufunc` (elementwise, dtypes from the annotations),
     `@ufunc("(n),(n)->()")` (generalized) or `@ufunc(["f8(f8,f8)",
     "f4(f4,f4)"])` (elementwise, one loop per dtype signature, as Numba's
-    `@vectorize`), with `jit`'s options (`@ufunc(opt=3, fastmath=True)`)."""
+    `@vectorize`), with `jit`'s options (`@ufunc(opt=3, fastmath=True)`).
+    `parallel=True` splits the outer loop of a large call across the
+    threads of `set_num_threads`, with the serial ufunc's results."""
+    if not isinstance(parallel, bool):
+        raise TypeError(f"ufunc: parallel is True or False, not {parallel!r}")
     if callable(arg):
-        return UFunc(arg, None, _options(**options))
+        return UFunc(arg, None, _options(**options), parallel=parallel)
     checked = _options(**options)
     if isinstance(arg, (list, tuple)):
         if not arg or not all(isinstance(t, str) for t in arg):
             raise TypeError("ufunc takes a core signature string or a list of dtype signature strings")
-        return lambda fn: UFunc(fn, None, checked, types=list(arg))
+        return lambda fn: UFunc(fn, None, checked, types=list(arg), parallel=parallel)
     if arg is not None and not isinstance(arg, str):
         raise TypeError("ufunc takes a core signature string or a list of dtype signature strings")
 
     def deco(fn):
-        return UFunc(fn, arg, checked)
+        return UFunc(fn, arg, checked, parallel=parallel)
 
     return deco
 
@@ -732,14 +740,15 @@ def _dtype_name(name, t, text):
     return found
 
 
-def _ufunc_from_cuts(units, options, types):
+def _ufunc_from_cuts(units, options, types, parallel=False):
     """A ufunc unpickled: rebuilt from its cuts."""
     fn = _source.load_functions(units[0])
     signature = None
     if isinstance(fn, UFunc):
         signature = fn._declared_signature
         fn = fn.py_func
-    u = UFunc(fn, None, options, types=types) if types is not None else UFunc(fn, signature, options)
+    u = (UFunc(fn, None, options, types=types, parallel=parallel) if types is not None
+         else UFunc(fn, signature, options, parallel=parallel))
     u._unit = units
     return u
 

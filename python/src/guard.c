@@ -183,7 +183,8 @@ int postc_py_guarded_ffi_call(const postc_py_runtime *rt, ffi_cif *cif, void (*f
  * looks for a Python exception when the operation's loops are done
  * (NumPy 2: PyErr_Occurred after the loop, or NpyIter_Deallocate's check).
  * The loop NumPy holds is postc_py_ufunc_loop with a postc_py_ufunc_data
- * as its data: it calls NAME_loop with the panic handler set; on a panic
+ * as its data: it calls NAME_loop (or, for a parallel ufunc, the
+ * runtime's postc_rt_parallel_ufunc_loop) with the panic handler set; on a panic
  * it releases the arena, clears the floating-point status (so that NumPy's
  * floating-point error check warns of nothing on top of the exception),
  * raises the exception (src/guard.rs, taking the GIL) and marks the
@@ -195,6 +196,7 @@ int postc_py_guarded_ffi_call(const postc_py_runtime *rt, ffi_cif *cif, void (*f
 typedef struct postc_py_ufunc_data {
   void (*loop)(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
   const postc_py_runtime *rt;
+  void *data; /* what `loop` is called with: NULL for a NAME_loop */
 } postc_py_ufunc_data;
 
 /* src/guard.rs: raise the exception of a panic message; whether a Python
@@ -213,7 +215,7 @@ typedef struct ufunc_loop_args {
 
 static void run_ufunc_loop(void *ctx) {
   const ufunc_loop_args *a = (const ufunc_loop_args *)ctx;
-  a->loop->loop(a->args, a->dimensions, a->steps, NULL);
+  a->loop->loop(a->args, a->dimensions, a->steps, a->loop->data);
 }
 
 void postc_py_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data) {

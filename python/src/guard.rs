@@ -60,11 +60,13 @@ pub enum Returns {
 }
 
 /// A ufunc's loop as NumPy holds it (`guard.c`'s `postc_py_ufunc_data`):
-/// `NAME_loop` and the runtime of its library.
+/// `NAME_loop` (or the runtime's parallel loop), the runtime of its
+/// library, and the data the loop is called with (null for `NAME_loop`).
 #[repr(C)]
 pub struct UFuncLoop {
     pub function: unsafe extern "C" fn(*mut *mut c_char, *const isize, *const isize, *mut c_void),
     pub runtime: *const Runtime,
+    pub data: *mut c_void,
 }
 
 extern "C" {

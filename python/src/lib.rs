@@ -239,6 +239,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge_ufuncs, m)?)?;
+    m.add_function(wrap_pyfunction!(merge::parallel_ufunc, m)?)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_class::<call::Function>()?;
     m.add_class::<dispatch::Dispatcher>()?;

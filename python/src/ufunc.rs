@@ -11,14 +11,11 @@
 use crate::dlpack;
 use crate::guard::{self, Runtime, UFuncLoop};
 use crate::signature::UFuncSpec;
-use numpy::npyffi::{PyUFuncGenericFunction, PY_UFUNC_API};
+use numpy::npyffi::PyUFuncGenericFunction;
 use postc_ir::DType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::ffi::{c_char, c_void, CString};
-
-/// `PyUFunc_None`: no identity.
-const PY_UFUNC_NONE: i32 = -1;
 
 /// One loop of a ufunc: the `NAME_loop` of one dtype signature.
 #[derive(Clone, Debug)]
@@ -70,7 +67,6 @@ pub unsafe fn make<'py>(
             types.push(t as c_char);
         }
     }
-    let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
     // NumPy keeps these pointers for the life of the ufunc object, which
     // may outlive any module object: they are never freed, as the library
     // they point into is never unloaded.
@@ -84,7 +80,8 @@ pub unsafe fn make<'py>(
         match l.runtime {
             Some(rt) => {
                 let runtime: &'static Runtime = Box::leak(Box::new(rt));
-                let guarded: &'static mut UFuncLoop = Box::leak(Box::new(UFuncLoop { function, runtime }));
+                let guarded: &'static mut UFuncLoop =
+                    Box::leak(Box::new(UFuncLoop { function, runtime, data: std::ptr::null_mut() }));
                 funcs.push(Some(guard::postc_py_ufunc_loop));
                 data.push((guarded as *mut UFuncLoop).cast());
             }
@@ -97,30 +94,8 @@ pub unsafe fn make<'py>(
             }
         }
     }
-    let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(funcs.into_boxed_slice());
-    let data: &'static mut [*mut c_void] = Box::leak(data.into_boxed_slice());
-    let types: &'static mut [c_char] = Box::leak(types.into_boxed_slice());
-    let name_c: &'static CString = Box::leak(Box::new(text(name)));
-    let doc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
-    let signature: *const c_char = match core_signature {
-        Some(s) => Box::leak(Box::new(text(s))).as_ptr(),
-        None => std::ptr::null(),
-    };
-    let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
-        py,
-        funcs.as_mut_ptr(),
-        data.as_mut_ptr(),
-        types.as_mut_ptr(),
-        loops.len() as i32,
-        nin as i32,
-        nout as i32,
-        PY_UFUNC_NONE,
-        name_c.as_ptr(),
-        doc.as_ptr(),
-        0,
-        signature,
-    );
-    Bound::from_owned_ptr_or_err(py, obj)
+    let core = core_signature.map(|s| CString::new(s.replace('\0', " ")).unwrap_or_default());
+    crate::merge::new_ufunc(py, name, doc, nin as i32, nout as i32, core, funcs, data, types)
 }
 
 /// The NumPy ufunc of one exported ufunc: one loop, its `NAME_loop` at

@@ -30,10 +30,27 @@ def outcome(call):
         return {"error": type(e).__name__, "message": str(e)}
 
 
+# Every backend that runs `prange` on the pool, at both levels: each
+# library has its own copy of the runtime and pool.
+BUILDS = [(backend, opt) for backend in ("llvm", "c", "qbe") for opt in (0, 2)]
+
+
+def results(m, a):
+    """What one library computes on the current thread count."""
+    return {
+        "runtime": runtime_threads(m),
+        "harmonic": m.harmonic(N).hex(),
+        "growth": m.growth(N).hex(),
+        "spread": m.spread(N).hex(),
+        "mixed": int(m.mixed(N)),
+        "panic": outcome(lambda: m.past_end(a, 1000)),
+    }
+
+
 def main():
-    m = postc.compile(os.path.join(HERE, "prange_kernels.py"))
-    # The C backend's library runs the same chunks on its own pool.
-    mc = postc.compile(os.path.join(HERE, "prange_kernels.py"), backend="c")
+    kernels = os.path.join(HERE, "prange_kernels.py")
+    m = postc.compile(kernels)
+    builds = {f"{b}-O{o}": postc.compile(kernels, backend=b, opt=o) for b, o in BUILDS}
     out = {"default": postc.get_num_threads(), "runs": {}}
     a = np.arange(700.0)
     for t in THREADS:
@@ -47,7 +64,7 @@ def main():
             "growth": m.growth(N).hex(),
             "spread": m.spread(N).hex(),
             "mixed": int(m.mixed(N)),
-            "c": {"runtime": runtime_threads(mc), "harmonic": mc.harmonic(N).hex(), "mixed": int(mc.mixed(N))},
+            "builds": {name: results(b, a) for name, b in builds.items()},
             "concurrent": [x.hex() for x in at_once],
             "panic": outcome(lambda: m.past_end(a, 1000)),
             "after_panic": outcome(lambda: m.past_end(a, 700)),

@@ -50,11 +50,15 @@ def test_float_reductions_have_the_same_bits_on_any_thread_count(runs, name):
     assert math.isclose(float.fromhex(bits["1"]), serial, rel_tol=1e-12, abs_tol=0.0)
 
 
-def test_the_c_backend_runs_the_same_chunks(runs):
-    """Through the C backend (its own copy of the runtime and pool) the
-    reductions have the LLVM backend's bits, on every thread count."""
+def test_every_backend_and_level_runs_the_same_chunks(runs):
+    """Through the LLVM, C and QBE backends at -O0 and -O2 (each library
+    its own copy of the runtime and pool) the reductions have the same bits
+    on every thread count, and a panic names the same iteration."""
     for t, r in runs["runs"].items():
-        assert r["c"] == {"runtime": int(t), "harmonic": r["harmonic"], "mixed": r["mixed"]}, t
+        assert set(r["builds"]) == {f"{b}-O{o}" for b in ("llvm", "c", "qbe") for o in (0, 2)}
+        for name, b in r["builds"].items():
+            want = {k: r[k] for k in ("harmonic", "growth", "spread", "mixed", "panic")}
+            assert b == dict(want, runtime=int(t)), (t, name)
 
 
 def test_the_harmonic_sum_rounds_differently_from_cpython(runs):

@@ -4,8 +4,9 @@
  * postc builds; objects made with `--emit obj` need it at link time
  * (`postc-driver runtime --out-dir DIR` writes it and this header).
  *
- * Four entry points are exported from every postc shared library: the
- * panic handler and the per-thread arena. Everything else below is what
+ * Seven entry points are exported from every postc shared library: the
+ * panic handler, the per-thread arena, the thread count and the parallel
+ * ufunc loop. Everything else below is what
  * compiled code calls; it is hidden inside a shared library.
  */
 #ifndef POSTC_RUNTIME_H
@@ -49,10 +50,15 @@ void postc_rt_set_num_threads(int n);
 int postc_rt_get_num_threads(void);
 
 /* What compiled code calls for a `prange` loop: fn(env, chunk, lo, hi) for
- * each chunk of range(start, stop, step); returns the number of chunks. */
+ * each chunk of range(start, stop, step); returns the number of chunks.
+ * Inside fn, postc_rt_parallel_stop_word() is the address of the lowest
+ * chunk of the loop that has panicked (the chunk count while none has),
+ * which other threads change: fn reads it atomically (relaxed) on its
+ * loop's back edge and returns once it is below `chunk`. */
 #define POSTC_RT_PARALLEL_CHUNKS 128
 int64_t postc_rt_parallel_for(void (*fn)(void *env, int64_t chunk, int64_t lo, int64_t hi), void *env,
                               int64_t start, int64_t stop, int64_t step);
+const int64_t *postc_rt_parallel_stop_word(void);
 void postc_rt_arena_release(void *mark);
 
 /* ---- What compiled code calls (hidden in shared libraries) ----------- */
@@ -76,10 +82,19 @@ void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t
  * does not own in a new header sharing its data), releases the arena to
  * `mark` and returns the DLManagedTensor the caller owns. */
 void *postc_rt_arena_export(void *mark, void *tensor);
-/* A DLManagedTensor made by this runtime joins the thread's arena. */
+/* A DLManagedTensor made by this runtime joins the thread's arena (with
+ * the base arrays it owns). */
 void postc_rt_arena_adopt(void *managed);
-/* The deleter of every DLManagedTensor the runtime hands out. */
+/* The deleter of every DLManagedTensor the runtime hands out: it frees the
+ * header and the base arrays the header owns. */
 void postc_rt_managed_deleter(void *managed);
+/* A view of the DLTensor `base` in the arena: `ndim` axes with `extents`,
+ * element 0 at `offset` bytes from `base`'s, byte `strides` (multiples of
+ * `elsize`, as is `offset`; the caller checks that the view lies within
+ * `base`). The view borrows `base`: exported, it keeps the bases of the
+ * exporting call alive (docs/abi.md 4). */
+void *postc_rt_view(const void *base, int64_t offset, int64_t ndim, const int64_t *extents, const int64_t *strides,
+                    int64_t elsize);
 
 /* The byte stride of `axis` of a DLTensor (compact row-major when its
  * strides are NULL). */
@@ -133,6 +148,33 @@ typedef void (*postc_rt_gufunc_loop)(char **args, const intptr_t *dimensions, co
 /* Checks and broadcasts the DLTensor operands (inputs, then outputs) and
  * calls `loop` once per index of every loop axis but the innermost. */
 void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *desc, void *const *operands, postc_rt_gufunc_loop loop);
+
+/* ---- Parallel ufunc loops (exported; docs/abi.md 12) ----------------- */
+
+/* A ufunc's serial NAME_loop and what postc_rt_parallel_ufunc_loop needs
+ * to split its outer dimension: per operand (inputs, then outputs) the
+ * element size `elsize`, the core axes `ncore`, where their steps start
+ * (`corebase`, as in NAME_loop's `steps`) and the dimension of each
+ * (`core`); the other fields of postc_rt_ufunc_op are not read. */
+typedef struct postc_rt_parallel_ufunc {
+  postc_rt_gufunc_loop loop;
+  int64_t nin, nops;
+  int64_t ndims; /* the core dimensions: dimensions[1..ndims] */
+  const postc_rt_ufunc_op *ops;
+} postc_rt_parallel_ufunc;
+
+/* Calls below this many elements (outer iterations times the core sizes)
+ * run the loop serially. */
+#define POSTC_RT_PARALLEL_UFUNC_MIN 8192
+
+/* NumPy's inner-loop signature, `data` a postc_rt_parallel_ufunc: runs
+ * `loop` on the thread pool in chunks of dimensions[0] (the chunks of
+ * postc_rt_parallel_for), each with its operand pointers moved to its
+ * first iteration, and gives the caller the chunks' floating-point
+ * exception flags. Small calls, and calls where an output overlaps another
+ * operand across iterations (NumPy's reduce and accumulate), run `loop`
+ * once, serially. A panic is raised as the serial loop raises it. */
+void postc_rt_parallel_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
 
 #ifdef __cplusplus
 }

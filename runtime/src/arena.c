@@ -10,7 +10,15 @@
  *           0               16                80               96
  *
  * A function that allocates takes a mark on entry and releases to it on
- * return, or, returning an array, exports it (docs/abi.md 4). */
+ * return, or, returning an array, exports it (docs/abi.md 4).
+ *
+ * A view (`postc_rt_view`, and the header `postc_rt_arena_export` puts on
+ * a tensor the arena does not own) is a header block whose data lies in
+ * another array, its base, which `manager_ctx` names: tagged with the low
+ * bit while the header only borrows the base (the base lives in the arena
+ * or outside it, at least as long as the header), untagged once the header
+ * owns it (exported together: the header's deleter deletes the base). A
+ * header that owns its base joins an arena together with it. */
 #include "internal.h"
 
 enum { HEADER = 16, MANAGED = 64, ARRAY_PREFIX = 80 };
@@ -48,9 +56,18 @@ void *postc_rt_arena_alloc(int64_t bytes) {
   return (char *)b + HEADER;
 }
 
+/* The low bit of `manager_ctx` that marks a borrowed base. */
+enum { BORROWED = 1 };
+
+static void *borrowed(const void *base) { return (void *)((uintptr_t)base | BORROWED); }
+
 void postc_rt_managed_deleter(void *managed) {
-  if (managed) {
-    postc_rt_libc_free((char *)managed - HEADER);
+  rt_managed *m = managed;
+  while (m) {
+    /* A header deletes the base it owns after itself. */
+    uintptr_t base = (uintptr_t)m->manager_ctx;
+    postc_rt_libc_free((char *)m - HEADER);
+    m = (base & BORROWED) ? NULL : (rt_managed *)base;
   }
 }
 
@@ -112,26 +129,88 @@ void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t
   return m;
 }
 
+void *postc_rt_view(const void *base, int64_t offset, int64_t ndim, const int64_t *extents, const int64_t *strides,
+                    int64_t elsize) {
+  /* Checked by the caller (`insert-checks`): the extents are not negative,
+   * the offset and strides are multiples of `elsize`, and a non-empty view
+   * lies within its base. */
+  const rt_tensor *b = base;
+  uint64_t nd = ndim < 0 ? 0 : (uint64_t)ndim;
+  if (nd > 64) {
+    postc_rt_oom();
+  }
+  rt_managed *m = postc_rt_arena_alloc((int64_t)(MANAGED + 16 * nd));
+  int64_t *shape = (int64_t *)((char *)m + MANAGED);
+  int64_t *elem_strides = shape + nd;
+  m->dl_tensor = *b;
+  m->dl_tensor.data = (char *)b->data + b->byte_offset + offset;
+  m->dl_tensor.byte_offset = 0;
+  m->dl_tensor.ndim = (int32_t)nd;
+  m->dl_tensor.shape = shape;
+  m->dl_tensor.strides = elem_strides;
+  for (uint64_t k = 0; k < nd; k++) {
+    shape[k] = extents[k];
+    elem_strides[k] = strides[k] / elsize;
+  }
+  m->manager_ctx = borrowed(base);
+  m->deleter = managed_deleter;
+  return m;
+}
+
 void postc_rt_arena_adopt(void *managed) {
-  if (managed) {
-    block *b = (block *)((char *)managed - HEADER);
+  rt_managed *m = managed;
+  while (m) {
+    block *b = (block *)((char *)m - HEADER);
     b->prev = arena_top;
     arena_top = b;
+    /* An owned base joins too, and from now on the header borrows it. */
+    uintptr_t base = (uintptr_t)m->manager_ctx;
+    if (base & BORROWED) {
+      break;
+    }
+    m->manager_ctx = base ? borrowed((void *)base) : NULL;
+    m = (rt_managed *)base;
+  }
+}
+
+/* Unlinks the block of `tensor` from the arena when it was allocated since
+ * `mark`; whether it was. */
+static int unlink_since(void *mark, const void *tensor) {
+  for (block **link = &arena_top; *link != mark && *link != NULL; link = &(*link)->prev) {
+    block *b = *link;
+    if ((char *)b + HEADER == (const char *)tensor) {
+      *link = b->prev;
+      b->prev = NULL;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Detaches the header `m`, unlinked from the arena, together with the
+ * chain of bases it borrows that were allocated since `mark`: each header
+ * whose base is detached owns it. */
+static void detach_bases(void *mark, rt_managed *m) {
+  while (m && ((uintptr_t)m->manager_ctx & BORROWED)) {
+    rt_managed *base = (rt_managed *)((uintptr_t)m->manager_ctx & ~(uintptr_t)BORROWED);
+    if (!unlink_since(mark, base)) {
+      return;
+    }
+    m->manager_ctx = base;
+    m = base;
   }
 }
 
 void *postc_rt_arena_export(void *mark, void *tensor) {
-  /* An array of this call's arena: unlinked, and kept. */
-  for (block **link = &arena_top; *link != mark && *link != NULL; link = &(*link)->prev) {
-    block *b = *link;
-    if ((char *)b + HEADER == (char *)tensor) {
-      *link = b->prev;
-      b->prev = NULL;
-      postc_rt_arena_release(mark);
-      return tensor;
-    }
+  /* An array of this call's arena: unlinked, and kept with the bases of
+   * this call that it lies in. */
+  if (unlink_since(mark, tensor)) {
+    detach_bases(mark, tensor);
+    postc_rt_arena_release(mark);
+    return tensor;
   }
-  /* Any other tensor (an argument): a new header that shares its data. */
+  /* Any other tensor (an argument, or an array of an outer call): a new
+   * header that borrows it. */
   const rt_tensor *t = tensor;
   size_t nd = t->ndim < 0 ? 0 : (size_t)t->ndim;
   char *b = postc_rt_libc_calloc(1, HEADER + MANAGED + 16 + 16 * nd);
@@ -148,6 +227,7 @@ void *postc_rt_arena_export(void *mark, void *tensor) {
     postc_rt_libc_memcpy(strides, t->strides, nd * sizeof *strides);
     m->dl_tensor.strides = strides;
   }
+  m->manager_ctx = borrowed(tensor);
   m->deleter = managed_deleter;
   postc_rt_arena_release(mark);
   return m;

@@ -35,11 +35,12 @@ pub fn write_to(dir: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The exported entry points: visible in every postc shared library.
-pub const EXPORTED: [&str; 6] = [
+pub const EXPORTED: [&str; 7] = [
     "postc_rt_panic",
     "postc_rt_set_panic_handler",
     "postc_rt_arena_mark",
     "postc_rt_arena_release",
     "postc_rt_set_num_threads",
     "postc_rt_get_num_threads",
+    "postc_rt_parallel_ufunc_loop",
 ];

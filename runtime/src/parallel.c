@@ -20,6 +20,16 @@
  *   chunks before it finish (one of them may panic first in the serial
  *   order), and once every thread is done the panic is raised again on the
  *   calling thread, through its own handler, with the same message.
+ * - A chunk already running stops at its next iteration once a chunk with
+ *   a lower index has panicked: a compiled chunk function takes the address
+ *   of the loop's lowest failed chunk once (postc_rt_parallel_stop_word)
+ *   and compares its own index with it on its loop's back edge, a load and
+ *   a compare per iteration. Only chunks above the lowest failed one stop,
+ *   so that chunk is still found whichever thread fails first, and the
+ *   panic raised is the serial loop's.
+ * - postc_rt_parallel_ufunc_loop runs a ufunc's serial inner loop on the
+ *   same pool, in chunks of its outer dimension, when the operands are
+ *   large and no output overlaps another operand across iterations.
  *
  * pthreads, not OpenMP: the runtime is linked into every compiled library
  * and reaches the C library only through dlsym (src/libc.c); an OpenMP
@@ -56,6 +66,9 @@ typedef struct region {
 static _Thread_local int in_chunks;
 static _Thread_local void *chunk_jmp[5];
 static _Thread_local char chunk_msg[MSG];
+/* The region whose chunk the thread is running: the one whose stop word
+ * a chunk function reads. */
+static _Thread_local region *running;
 
 static _Atomic int num_threads;
 static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -117,6 +130,15 @@ static void run_chunks(region *r) {
   postc_rt_set_panic_handler(on_chunk_panic, NULL);
   int was = in_chunks;
   in_chunks = 1;
+  region *was_running = running;
+  running = r;
+  /* A loop run inside a chunk (a nested prange, one in a function a chunk
+   * calls) takes the thread's jump buffer for its own chunks: the outer
+   * chunk's is put back when it is done, for a panic after it. */
+  void *outer_jmp[5];
+  for (int i = 0; i < 5; i++) {
+    outer_jmp[i] = chunk_jmp[i];
+  }
   int64_t c = 0, claimed = 0;
   for (;; c++) {
     if (c == claimed) {
@@ -143,9 +165,15 @@ static void run_chunks(region *r) {
     }
     postc_rt_arena_release(mark);
   }
+  for (int i = 0; i < 5; i++) {
+    chunk_jmp[i] = outer_jmp[i];
+  }
+  running = was_running;
   in_chunks = was;
   postc_rt_set_panic_handler(saved, saved_data);
 }
+
+const int64_t *postc_rt_parallel_stop_word(void) { return (const int64_t *)&running->failed; }
 
 static void *worker(void *arg) {
   int id = (int)(intptr_t)arg;
@@ -291,4 +319,142 @@ int64_t postc_rt_parallel_for(chunk_fn fn, void *env, int64_t start, int64_t sto
     postc_rt_panic("%s", r.msg);
   }
   return (int64_t)m;
+}
+
+
+/* ---- Parallel ufunc loops ---------------------------------------------- */
+
+/* The floating-point exception flags of the calling thread, which NumPy
+ * reads after a ufunc's loop (a division by zero warns or raises): chunks
+ * run elsewhere hand theirs back to the caller. */
+#if defined(__x86_64__) || defined(__i386__)
+#define FP_FLAGS 0x3fu
+static unsigned fp_flags(void) { return __builtin_ia32_stmxcsr() & FP_FLAGS; }
+static void fp_set_flags(unsigned f) { __builtin_ia32_ldmxcsr((__builtin_ia32_stmxcsr() & ~FP_FLAGS) | f); }
+#elif defined(__aarch64__)
+#define FP_FLAGS 0x9fu
+static unsigned fp_flags(void) {
+  uint64_t r;
+  __asm__ volatile("mrs %0, fpsr" : "=r"(r));
+  return (unsigned)r & FP_FLAGS;
+}
+static void fp_set_flags(unsigned f) {
+  uint64_t r;
+  __asm__ volatile("mrs %0, fpsr" : "=r"(r));
+  r = (r & ~(uint64_t)FP_FLAGS) | f;
+  __asm__ volatile("msr fpsr, %0" : : "r"(r));
+}
+#else
+static unsigned fp_flags(void) { return 0; }
+static void fp_set_flags(unsigned f) { (void)f; }
+#endif
+
+typedef struct ufunc_run {
+  const postc_rt_parallel_ufunc *u;
+  char **args;
+  const intptr_t *dims;
+  const intptr_t *steps;
+  _Atomic unsigned flags; /* the chunks' floating-point exception flags */
+} ufunc_run;
+
+/* Iterations [lo, hi) of the outer dimension: the serial loop on pointers
+ * moved to iteration lo. */
+static void ufunc_chunk(void *env, int64_t chunk, int64_t lo, int64_t hi) {
+  (void)chunk;
+  ufunc_run *r = (ufunc_run *)env;
+  const postc_rt_parallel_ufunc *u = r->u;
+  char *args[u->nops];
+  intptr_t dims[u->ndims + 1];
+  for (int64_t i = 0; i < u->nops; i++) {
+    args[i] = r->args[i] + lo * r->steps[i];
+  }
+  dims[0] = (intptr_t)(hi - lo);
+  for (int64_t k = 1; k <= u->ndims; k++) {
+    dims[k] = r->dims[k];
+  }
+  unsigned before = fp_flags();
+  fp_set_flags(0);
+  u->loop(args, dims, r->steps, NULL);
+  atomic_fetch_or(&r->flags, fp_flags());
+  fp_set_flags(before);
+}
+
+/* The bytes operand i touches, relative to args[i]: [*lo, *hi) over all n
+ * outer iterations, and [*first_lo, *first_hi) in one of them. */
+typedef struct span {
+  __int128 lo, hi, first_lo, first_hi;
+  int empty;
+} span;
+
+static span footprint(const postc_rt_parallel_ufunc *u, int64_t i, int64_t n, const intptr_t *dims,
+                      const intptr_t *steps) {
+  const postc_rt_ufunc_op *op = &u->ops[i];
+  span s = {0, op->elsize, 0, op->elsize, n == 0};
+  for (int64_t k = 0; k < op->ncore; k++) {
+    __int128 extent = dims[op->core[k] + 1], step = steps[op->corebase + k];
+    s.empty |= extent == 0;
+    __int128 far = (extent - 1) * step;
+    if (far < 0) {
+      s.first_lo += far;
+    } else {
+      s.first_hi += far;
+    }
+  }
+  __int128 far = (__int128)(n - 1) * steps[i];
+  s.lo = s.first_lo + (far < 0 ? far : 0);
+  s.hi = s.first_hi + (far > 0 ? far : 0);
+  return s;
+}
+
+/* Whether the outer iterations write disjoint bytes that no other
+ * iteration reads: every output's iterations are apart, and an output
+ * shares no byte with another operand unless both are the same array
+ * walked the same way (`out=` one of the inputs). A reduction
+ * (`np.add.reduce`: an output step of 0) or an accumulation (an input one
+ * element behind the output) runs serially. */
+static int independent(const postc_rt_parallel_ufunc *u, char **args, const intptr_t *dims, const intptr_t *steps) {
+  int64_t n = dims[0];
+  for (int64_t o = u->nin; o < u->nops; o++) {
+    span so = footprint(u, o, n, dims, steps);
+    if (so.empty) {
+      continue;
+    }
+    __int128 width = so.first_hi - so.first_lo, step = steps[o];
+    if ((step < 0 ? -step : step) < width) {
+      return 0;
+    }
+    __int128 base_o = (__int128)(uintptr_t)args[o];
+    for (int64_t j = 0; j < u->nops; j++) {
+      if (j == o) {
+        continue;
+      }
+      span sj = footprint(u, j, n, dims, steps);
+      __int128 base_j = (__int128)(uintptr_t)args[j];
+      int apart = sj.empty || base_j + sj.lo >= base_o + so.hi || base_o + so.lo >= base_j + sj.hi;
+      int same = args[j] == args[o] && steps[j] == steps[o] && sj.first_lo == so.first_lo &&
+                 sj.first_hi == so.first_hi;
+      if (!apart && !same) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+POSTC_RT_EXPORT void postc_rt_parallel_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t *steps,
+                                                  void *data) {
+  const postc_rt_parallel_ufunc *u = (const postc_rt_parallel_ufunc *)data;
+  int64_t n = dimensions[0];
+  /* The elements one call computes: outer iterations times core sizes. */
+  unsigned __int128 work = n > 0 ? (unsigned __int128)n : 0;
+  for (int64_t k = 1; k <= u->ndims; k++) {
+    work *= dimensions[k] > 0 ? (unsigned __int128)dimensions[k] : 1;
+  }
+  if (n < 2 || work < POSTC_RT_PARALLEL_UFUNC_MIN || !independent(u, args, dimensions, steps)) {
+    u->loop(args, dimensions, steps, NULL);
+    return;
+  }
+  ufunc_run r = {u, args, dimensions, steps, 0};
+  postc_rt_parallel_for(ufunc_chunk, &r, 0, n, 1);
+  fp_set_flags(fp_flags() | atomic_load(&r.flags));
 }

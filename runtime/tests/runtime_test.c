@@ -1,15 +1,19 @@
 /* The runtime library on its own: the arena, DLPack export and adoption,
- * strings, strides, panics through a handler that leaves with longjmp, and
- * the broadcasting driver's results and errors. Run by tests/runtime.rs:
+ * strings, strides, panics through a handler that leaves with longjmp, the
+ * broadcasting driver's results and errors, the thread pool's stop flag and
+ * the parallel ufunc loop. Run by tests/runtime.rs:
  * with no argument it prints "ok" (or the failed checks); the other modes
  * panic without a usable handler and must abort. */
 #include "postc_runtime.h"
 
+#include <fenv.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
   void *data;
@@ -168,6 +172,55 @@ static void test_arena(void) {
   CHECK(rc->t.strides == NULL && rc->t.shape[1] == 3);
   postc_rt_managed_deleter(rc);
   postc_rt_managed_deleter(NULL);
+
+  /* Views: a view of a view of an array of the call, exported, owns the
+   * chain; adopted by a caller and exported again, it still does. */
+  {
+    void *caller = postc_rt_arena_mark();
+    void *call = postc_rt_arena_mark();
+    managed *a = postc_rt_alloc_array(6, 2, 64, 8);
+    double *ad = a->t.data;
+    for (int k = 0; k < 6; k++) {
+      ad[k] = k;
+    }
+    int64_t ext[1] = {3}, back[1] = {-16};
+    managed *v = postc_rt_view(a, 40, 1, ext, back, 8); /* a[5::-2] */
+    CHECK(v->t.ndim == 1 && v->t.shape[0] == 3 && v->t.strides[0] == -2 && v->t.byte_offset == 0);
+    CHECK((double *)v->t.data == ad + 5 && v->t.code == 2 && v->t.bits == 64 && v->t.device_type == 1);
+    int64_t ext2[1] = {2};
+    managed *w = postc_rt_view(v, -16, 1, ext2, back, 8); /* a[3::-2] */
+    postc_rt_arena_alloc(100);
+    managed *rw = postc_rt_arena_export(call, w);
+    CHECK(rw == w && postc_rt_arena_mark() == caller);
+    CHECK(((double *)rw->t.data)[0] == 3 && ((double *)rw->t.data)[-2] == 1);
+    postc_rt_arena_adopt(rw);
+    CHECK(postc_rt_arena_mark() != caller);
+    managed *again = postc_rt_arena_export(caller, rw);
+    CHECK(again == rw && postc_rt_arena_mark() == caller);
+    CHECK(((double *)again->t.data)[0] == 3 && ((double *)again->t.data)[-2] == 1);
+    again->deleter(again); /* frees w, v and a */
+
+    /* A view of an argument borrows it: its deleter frees the header. */
+    int64_t next[1] = {8};
+    managed *va = postc_rt_view(&arg, 8, 1, ext2, next, 8);
+    managed *rva = postc_rt_arena_export(caller, va);
+    CHECK(rva == va && (double *)rva->t.data == buf + 2 && rva->t.strides[0] == 1);
+    postc_rt_managed_deleter(rva);
+    CHECK(buf[2] == 3);
+
+    /* An argument returned by a callee, then returned by its caller, whose
+     * arena holds the argument's memory: the caller's export keeps it. */
+    void *outer_call = postc_rt_arena_mark();
+    managed *mine = postc_rt_alloc_array(2, 2, 64, 8);
+    ((double *)mine->t.data)[1] = 2.5;
+    managed *echoed = postc_rt_arena_export(postc_rt_arena_mark(), &mine->t);
+    CHECK(echoed != mine);
+    postc_rt_arena_adopt(echoed);
+    managed *out = postc_rt_arena_export(outer_call, echoed);
+    CHECK(out == echoed && postc_rt_arena_mark() == outer_call && ((double *)out->t.data)[1] == 2.5);
+    out->deleter(out); /* frees the header and `mine` */
+    postc_rt_arena_release(caller);
+  }
 
   /* A returned array adopted by a caller is freed with the caller's arena. */
   void *outer = postc_rt_arena_mark();
@@ -446,6 +499,195 @@ static void *panic_thread(void *arg) {
   postc_rt_panic("panic: from another thread at %s", "t.py:1:1");
 }
 
+/* ---- The thread pool ---------------------------------------------------- */
+
+/* Seconds since an arbitrary start: waits below give up after a while, so
+ * a broken pool fails the checks instead of hanging. */
+static double now(void) {
+  struct timespec t;
+  timespec_get(&t, TIME_UTC);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+#define PATIENCE 20.0
+
+enum { STOP_CHUNKS = 128, LOW = 3, HIGH = 40 };
+static _Atomic int high_panicked, timed_out;
+
+/* What a compiled chunk function asks on its loop's back edge. */
+static int stopped_above(int64_t chunk) {
+  return chunk > __atomic_load_n(postc_rt_parallel_stop_word(), __ATOMIC_RELAXED);
+}
+static _Atomic int finished[STOP_CHUNKS], stopped[STOP_CHUNKS];
+
+/* Chunk HIGH panics at once; chunk LOW panics too, but only after HIGH has
+ * panicked and the runtime has recorded it; a chunk above HIGH that starts
+ * before that spins, iteration after iteration, until the stop flag ends
+ * it. The others just finish. */
+static void stop_chunk(void *env, int64_t chunk, int64_t lo, int64_t hi) {
+  (void)env, (void)lo, (void)hi;
+  double start = now();
+  if (chunk == HIGH) {
+    atomic_store(&high_panicked, 1);
+    postc_rt_panic("panic: chunk %lld", (long long)chunk);
+  }
+  if (chunk == LOW) {
+    while (!stopped_above(HIGH + 1)) {
+      if (now() - start > PATIENCE) {
+        atomic_store(&timed_out, 1);
+        break;
+      }
+    }
+    postc_rt_panic("panic: chunk %lld", (long long)chunk);
+  }
+  if (chunk > HIGH) {
+    for (;;) {
+      if (stopped_above(chunk)) {
+        atomic_store(&stopped[chunk], 1);
+        return;
+      }
+      if (now() - start > PATIENCE) {
+        atomic_store(&timed_out, 1);
+        return;
+      }
+    }
+  }
+  atomic_store(&finished[chunk], 1);
+}
+
+static void run_stop(void *arg) {
+  (void)arg;
+  postc_rt_parallel_for(stop_chunk, NULL, 0, STOP_CHUNKS * 10, 1);
+}
+
+static void test_stop_flag(void) {
+  postc_rt_set_panic_handler(on_panic, NULL);
+  postc_rt_set_num_threads(4);
+  CHECK(panics(run_stop, NULL));
+  /* The lowest failing chunk's panic, though another failed first. */
+  CHECK(!strcmp(message, "panic: chunk 3"));
+  CHECK(atomic_load(&high_panicked));
+  CHECK(!atomic_load(&timed_out));
+  for (int c = 0; c < LOW; c++) {
+    CHECK(atomic_load(&finished[c]));
+  }
+  for (int c = 0; c <= HIGH; c++) {
+    CHECK(!atomic_load(&stopped[c]));
+  }
+}
+
+/* A ufunc loop out[i] = 2 * in[i] over Int64 that records each call's
+ * first element and length, and the threads it ran on. */
+enum { UFUNC_N = 100000 };
+static int64_t u_in[UFUNC_N + 1], u_out[UFUNC_N + 1];
+static _Atomic int u_calls, u_on_other_thread, u_wait;
+static pthread_t u_caller;
+
+static void double_loop(char **args, const intptr_t *dims, const intptr_t *steps, void *data) {
+  (void)data;
+  atomic_fetch_add(&u_calls, 1);
+  if (!pthread_equal(pthread_self(), u_caller)) {
+    atomic_store(&u_on_other_thread, 1);
+  } else if (atomic_exchange(&u_wait, 0)) {
+    /* The caller's first chunk waits for another thread to take one. */
+    double start = now();
+    while (!atomic_load(&u_on_other_thread) && now() - start < PATIENCE) {
+    }
+  }
+  for (intptr_t i = 0; i < dims[0]; i++) {
+    int64_t x = *(int64_t *)(args[0] + i * steps[0]);
+    if (x < 0) {
+      postc_rt_panic("panic: negative %lld", (long long)x);
+    }
+    *(int64_t *)(args[1] + i * steps[1]) = 2 * x;
+  }
+}
+
+static const postc_rt_ufunc_op i64_ops[2] = {{0, 64, 8, 0, 2, NULL, "Int64", ""}, {0, 64, 8, 0, 3, NULL, "Int64", ""}};
+static const postc_rt_parallel_ufunc double_desc = {double_loop, 1, 2, 0, i64_ops};
+
+typedef struct ucall {
+  char *args[2];
+  intptr_t dims[1], steps[2];
+} ucall;
+
+static void run_ucall(void *arg) {
+  ucall *c = arg;
+  postc_rt_parallel_ufunc_loop(c->args, c->dims, c->steps, (void *)&double_desc);
+}
+
+/* Runs one call; returns the loop calls it made. */
+static int ucall_count(char *in, char *out, intptr_t n, intptr_t sin, intptr_t sout) {
+  atomic_store(&u_calls, 0);
+  atomic_store(&u_on_other_thread, 0);
+  ucall c = {{in, out}, {n}, {sin, sout}};
+  run_ucall(&c);
+  return atomic_load(&u_calls);
+}
+
+/* A float loop whose chunks overflow: the caller sees the flag. */
+static void overflow_loop(char **args, const intptr_t *dims, const intptr_t *steps, void *data) {
+  (void)data;
+  for (intptr_t i = 0; i < dims[0]; i++) {
+    double x = *(double *)(args[0] + i * steps[0]);
+    *(volatile double *)(args[1] + i * steps[1]) = x * 1e308;
+  }
+}
+static const postc_rt_ufunc_op f64_ops[2] = {{2, 64, 8, 0, 2, NULL, "Float64", ""},
+                                             {2, 64, 8, 0, 3, NULL, "Float64", ""}};
+static const postc_rt_parallel_ufunc overflow_desc = {overflow_loop, 1, 2, 0, f64_ops};
+static double f_in[UFUNC_N], f_out[UFUNC_N];
+
+static void test_parallel_ufunc(void) {
+  postc_rt_set_panic_handler(on_panic, NULL);
+  postc_rt_set_num_threads(4);
+  u_caller = pthread_self();
+  for (int i = 0; i <= UFUNC_N; i++) {
+    u_in[i] = i;
+  }
+  /* Large and independent: in chunks, on more than one thread. */
+  atomic_store(&u_wait, 1);
+  int calls = ucall_count((char *)u_in, (char *)u_out, UFUNC_N, 8, 8);
+  CHECK(calls == POSTC_RT_PARALLEL_CHUNKS);
+  CHECK(atomic_load(&u_on_other_thread));
+  int right = 1;
+  for (int i = 0; i < UFUNC_N; i++) {
+    right &= u_out[i] == 2 * (int64_t)i;
+  }
+  CHECK(right);
+  /* Small: one serial call. */
+  CHECK(ucall_count((char *)u_in, (char *)u_out, POSTC_RT_PARALLEL_UFUNC_MIN - 1, 8, 8) == 1);
+  /* In place (`out=` the input): still in chunks. */
+  CHECK(ucall_count((char *)u_out, (char *)u_out, UFUNC_N, 8, 8) == POSTC_RT_PARALLEL_CHUNKS);
+  /* An output step of 0 (a reduction) and an output one element behind an
+   * input (an accumulation): one serial call each. */
+  CHECK(ucall_count((char *)u_in, (char *)u_out, UFUNC_N, 8, 0) == 1);
+  CHECK(ucall_count((char *)(u_out + 1), (char *)u_out, UFUNC_N, 8, 8) == 1);
+  CHECK(ucall_count((char *)u_out, (char *)(u_out + 1), UFUNC_N, 8, 8) == 1);
+  /* Walked backwards, apart: in chunks. */
+  CHECK(ucall_count((char *)(u_in + UFUNC_N - 1), (char *)(u_out + UFUNC_N - 1), UFUNC_N, -8, -8) ==
+        POSTC_RT_PARALLEL_CHUNKS);
+  /* A panic: the lowest failing element's, as the serial loop's. */
+  u_in[70000] = -5;
+  u_in[30000] = -7;
+  u_in[99999] = -9;
+  ucall c = {{(char *)u_in, (char *)u_out}, {UFUNC_N}, {8, 8}};
+  CHECK(panics(run_ucall, &c));
+  CHECK(!strcmp(message, "panic: negative -7"));
+  /* The chunks' floating-point exception flags reach the caller. */
+  for (int i = 0; i < UFUNC_N; i++) {
+    f_in[i] = i == UFUNC_N - 3 ? 1e10 : 0.5;
+  }
+  feclearexcept(FE_ALL_EXCEPT);
+  char *fargs[2] = {(char *)f_in, (char *)f_out};
+  intptr_t fdims[1] = {UFUNC_N}, fsteps[2] = {8, 8};
+  postc_rt_parallel_ufunc_loop(fargs, fdims, fsteps, (void *)&overflow_desc);
+  CHECK(fetestexcept(FE_OVERFLOW));
+  feclearexcept(FE_ALL_EXCEPT);
+  f_in[UFUNC_N - 3] = 0.5;
+  postc_rt_parallel_ufunc_loop(fargs, fdims, fsteps, (void *)&overflow_desc);
+  CHECK(!fetestexcept(FE_OVERFLOW));
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (!strcmp(mode, "abort")) {
@@ -469,6 +711,8 @@ int main(int argc, char **argv) {
   test_strings();
   test_strides();
   test_driver();
+  test_stop_flag();
+  test_parallel_ufunc();
   if (failures) {
     fprintf(stderr, "%d checks failed\n", failures);
     return 1;

@@ -1421,6 +1421,153 @@ def _stencil():
 
 
 # ---------------------------------------------------------------------------
+# views
+
+
+@program("views")
+def _views():
+    P = "views"
+    cases = []
+    oob = "view out of bounds: it reaches outside its base array"
+
+    def view_loc(snippet):
+        return loc(P, snippet)
+
+    def row_wsum(m, a, i):
+        i = i[1]
+        if not 0 <= i < a.shape[0]:
+            if a.shape[0] == 0 and a.shape[1] > 0:
+                raise Panic("view out of bounds: the base array is empty", view_loc("%row: Float64[]Shape[?] = view"))
+            raise Panic(oob, view_loc("%row: Float64[]Shape[?] = view"))
+        acc = 0.0
+        for j, x in enumerate(a[i]):
+            acc = acc + float(x) * float(j + 1)
+        return ("Float64", acc)
+
+    c = rand_f64(3, 4)
+    f = np.asfortranarray(rand_f64(3, 4))
+    t = rand_f64(4, 3).T
+    rs = rand_f64(5, 8)[::-2, 1::3]
+    assert rs.strides[0] < 0
+    for name, a, i in [
+        ("row_c", c, 1),
+        ("row_f", f, 2),
+        ("row_transposed", t, 0),
+        ("row_reversed_stepped", rs, 2),
+        ("row_past_end", c, 3),
+        ("row_negative", c, -1),
+        ("row_of_no_columns", np.zeros((3, 0)), 2),
+        ("row_of_no_rows", np.zeros((0, 4)), 0),
+    ]:
+        cases.append(Case(name, "row_wsum", [a, ("Int64", i)], row_wsum))
+
+    def slice_wsum(m, x, lo, count, step):
+        lo, count, step = lo[1], count[1], step[1]
+        at = view_loc("%v: Int32[]Shape[?] = view")
+        if count < 0:
+            raise Panic(f"invalid view: size {count} of axis 0 is negative", at)
+        idx = [lo + k * step for k in range(count)]
+        if idx and not all(0 <= i < x.shape[0] for i in idx):
+            raise Panic(oob, at)
+        # The oracle's view: NumPy's basic slicing where it applies.
+        if count and step:
+            stop = lo + count * step
+            v = x[lo : (stop if stop >= 0 else None) : step]
+            assert list(v) == [x[i] for i in idx]
+        acc = 0
+        for k, i in enumerate(idx):
+            acc += int(x[i]) * (k + 1)
+        return ("Int64", acc)
+
+    x = rng.integers(-1000, 1000, size=8).astype(np.int32)
+    stepped = rng.integers(-1000, 1000, size=24).astype(np.int32)[::3]
+    for name, arr, lo, count, step in [
+        ("slice_step2", x, 1, 4, 2),
+        ("slice_reversed", x, 7, 8, -1),
+        ("slice_reversed_step", x, 6, 3, -2),
+        ("slice_of_stepped_input", stepped, 2, 3, 2),
+        ("slice_step0", x, 5, 3, 0),
+        ("slice_empty_anywhere", x, 100, 0, 7),
+        ("slice_negative_count", x, 0, -1, 1),
+        ("slice_past_end", x, 5, 4, 1),
+        ("slice_reversed_past_start", x, 2, 4, -1),
+    ]:
+        cases.append(Case(name, "slice_wsum", [arr, ("Int64", lo), ("Int64", count), ("Int64", step)], slice_wsum))
+
+    def fill_transposed(m, a):
+        tt = a.T
+        for j in range(tt.shape[0]):
+            for i in range(tt.shape[1]):
+                tt[j, i] = 100 * i + j
+        return None
+
+    cases.append(Case("fill_transposed", "fill_transposed", [np.zeros((3, 4), np.int64)], fill_transposed, outputs=(0,)))
+    sub = rng.integers(-9, 9, size=(6, 5)).astype(np.int64)[::2, ::-1]
+    cases.append(Case("fill_transposed_strided", "fill_transposed", [sub], fill_transposed, outputs=(0,)))
+
+    def block_elem(m, a, r0, c0):
+        r0, c0 = r0[1], c0[1]
+        if not (0 <= r0 and r0 + 2 <= a.shape[0] and 0 <= c0 and c0 + 3 <= a.shape[1]):
+            raise Panic(oob, view_loc("%blk: Float64[]Shape[?, ?] = view"))
+        return ("Float64", float(a[r0 : r0 + 2, c0 : c0 + 3][1][2]))
+
+    blk = rand_f64(4, 5)
+    cases.append(Case("block_elem", "block_elem", [blk, ("Int64", 1), ("Int64", 2)], block_elem))
+    cases.append(Case("block_elem_fortran", "block_elem", [np.asfortranarray(blk), ("Int64", 2), ("Int64", 0)], block_elem))
+    cases.append(Case("block_past_end", "block_elem", [blk, ("Int64", 3), ("Int64", 0)], block_elem))
+
+    def reshape_wsum(m, x, mm, nn):
+        mm, nn = mm[1], nn[1]
+        if mm * nn > x.shape[0] and mm > 0 and nn > 0:
+            raise Panic(oob, view_loc("%v: Float64[]Shape[?, ?] = view"))
+        v = x[: mm * nn].reshape(mm, nn)
+        assert v.size == 0 or np.shares_memory(v, x)
+        acc = 0.0
+        for i in range(mm):
+            for j in range(nn):
+                acc = acc + float(v[i, j]) * float(100 * i + j)
+        return ("Float64", acc)
+
+    xs = rand_f64(12)
+    for name, mm, nn in [("reshape_3x4", 3, 4), ("reshape_4x3", 4, 3), ("reshape_5x3", 5, 3), ("reshape_0x9", 0, 9)]:
+        cases.append(Case(name, "reshape_wsum", [xs, ("Int64", mm), ("Int64", nn)], reshape_wsum))
+
+    def odd_elems(m, x):
+        return Arr("Float64", x[1::2])
+
+    cases.append(Case("odd_elems", "odd_elems", [rand_f64(7)], odd_elems))
+    cases.append(Case("odd_elems_of_reversed", "odd_elems", [rand_f64(6)[::-1]], odd_elems))
+    cases.append(Case("odd_elems_empty", "odd_elems", [rand_f64(1)], odd_elems))
+
+    def squares_rev(m, n):
+        return Arr("Int64", np.array([i * i for i in range(n[1])], np.int64)[::-1])
+
+    def squares_rev_tail(m, n):
+        if n[1] == 0:
+            raise Panic("invalid view: size -1 of axis 0 is negative", view_loc("%v: Int64[]Shape[?] = view %r"))
+        return Arr("Int64", squares_rev(m, n).values[1:])
+
+    for n in [6, 0]:
+        cases.append(Case(f"squares_rev_{n}", "squares_rev", [("Int64", n)], squares_rev))
+    for n in [5, 1, 0]:
+        cases.append(Case(f"squares_rev_tail_{n}", "squares_rev_tail", [("Int64", n)], squares_rev_tail))
+
+    def from_byte(m, x, off):
+        off = off[1]
+        at = view_loc("%v: Float64[]Shape[?] = view %x, %off")
+        if off % 8:
+            raise Panic("invalid view: the byte offset and strides must be multiples of the element size 8", at)
+        if not 0 <= off // 8 < x.shape[0]:
+            raise Panic(oob, at)
+        return ("Float64", float(x[off // 8]))
+
+    xb = rand_f64(4)
+    for off in [16, 4, 32, -8]:
+        cases.append(Case(f"from_byte_{off}", "from_byte", [xb, ("Int64", off)], from_byte))
+    return cases
+
+
+# ---------------------------------------------------------------------------
 
 
 def render_program(name):

@@ -261,6 +261,12 @@ def mixed_atan2_f32(y: Float32) -> Float32:
     return atan2(y, 1.0)
 
 
+def f32_times_sqrt3(x: Float32) -> Float64:
+    """`postc.math.sqrt(3.0)` of a Python float is a NumPy Float64 (strong),
+    so the product with a Float32 is Float64, not Float32."""
+    return x * postc.math.sqrt(3.0)
+
+
 def pythagoras(x: Float64) -> Float64:
     """sin(x)**2 + cos(x)**2, close to 1."""
     s = sin(x)

@@ -400,6 +400,13 @@ def panic_message(exc, instr):
         raise OracleError(f"division by zero outside // and %: {exc} at {instr}")
     if isinstance(exc, AssertionError):
         return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
+    if isinstance(exc, OverflowError):
+        # A Python int that does not fit the NumPy integer it meets; the
+        # compiled message leaves out the value.
+        m = re.fullmatch(r"Python integer -?\d+ out of bounds for (\w+)", str(exc))
+        if not m:
+            raise OracleError(f"unexpected OverflowError: {exc}")
+        return f"OverflowError: Python integer out of bounds for {m.group(1)}"
     if isinstance(exc, ValueError) and str(exc) in ("range() arg 3 must not be zero", "negative shift count"):
         return str(exc)
     if isinstance(exc, ValueError) and (
@@ -449,7 +456,7 @@ def run_case(case, mod, over="ignore", garbage=False):
             raise OracleError(f"{case.name}: overflow under over='raise' ({e}); an integer overflow "
                               "differs from POST, a float one needs allow_over=True")
         result = ("panic", e)
-    except (IndexError, ZeroDivisionError, AssertionError, ValueError, NotImplementedError) as e:
+    except (IndexError, ZeroDivisionError, AssertionError, ValueError, NotImplementedError, OverflowError) as e:
         result = ("panic", e)
     finally:
         postc._EMPTY_FILL = None
@@ -707,6 +714,17 @@ def _operand_kinds():
     # By zero it is inf or nan, which the oracle's errstate turns into an
     # error: python/tests/test_panics.py checks those against NumPy.
     cases += [C(f"np_div_{x}_{y}", "np_div", x, y) for x, y in ((1.0, 4.0), (-3.0, 0.5))]
+    cases += [C(f"big_local_compare_{v}", "big_local_compare", v) for v in (5, -(2**31), 2**31 - 1)]
+    cases += [C(f"big_local_floordiv_{v}", "big_local_floordiv", v) for v in (5, -1)]
+    pairs = ((2, 7), (3, -(2**31)), (3, 2**31 - 1), (2, 2**40), (3, -(2**31) - 1), (-4, 2**31))
+    cases += [C(f"py_int_floordiv32_{v}_{k}", "py_int_floordiv32", v, k) for v, k in pairs]
+    pairs = ((5, 2**40), (5, -(2**40)), (5, 3), (5, 9), (-(2**31), -(2**31) - 1), (2**31 - 1, 2**31))
+    cases += [C(f"py_int_above32_{v}_{k}", "py_int_above32", v, k) for v, k in pairs]
+    pairs = ((0, -1), (5, -(2**63)), (2**64 - 1, 2**63 - 1), (7, 7), (7, 6), (2**63, 5))
+    cases += [C(f"py_int_below_u64_{v}_{k}", "py_int_below_u64", v, k) for v, k in pairs]
+    pairs = ((5, 3), (2**64 - 10, 9), (5, -1), (0, -(2**63)))
+    cases += [C(f"u64_plus_py_int_{v}_{k}", "u64_plus_py_int", v, k) for v, k in pairs]
+    cases += [C(f"counter_plus_i8_{x}_{n}", "counter_plus_i8", x, n) for x, n in ((3, 100), (-128, 256), (0, 129), (0, 0))]
     return cases
 
 
@@ -1356,6 +1374,7 @@ def _mathfuncs():
             cases.append(C(f"{f}_f32_{x}_{y}", f"{f}_f32", x, y, tol=None if f == "fmin" else "ulps=4"))
     cases.append(C("mixed_atan2_f32", "mixed_atan2_f32", f32v(0.7), tol="ulps=4"))
     cases.append(C("pythagoras", "pythagoras", 0.7, tol="ulps=4"))
+    cases.append(C("f32_times_sqrt3", "f32_times_sqrt3", f32v(0.1)))
     return cases
 
 
@@ -1836,6 +1855,15 @@ def _prange():
         C("rows", "rows", f64(37, 5), zeros(37, np.float64)),
         C("checked_ok", "checked", arr(list(range(500)), np.int64), 1),
         C("checked_panics", "checked", arr(list(range(500)), np.int64), 3),
+        C("rows_no_rows", "rows", f64(0, 5), zeros(0, np.float64)),
+        C("rows_one_row", "rows", f64(1, 5), zeros(1, np.float64)),
+        C("rows_empty_rows", "rows", f64(4, 0), zeros(4, np.float64)),
+        C("by_calls", "by_calls", f64(37, 5), zeros(37, np.float64)),
+        C("by_calls_one", "by_calls", f64(1, 1), zeros(1, np.float64)),
+        C("by_calls_none", "by_calls", f64(0, 3), zeros(0, np.float64)),
+        C("nested_checked_ok", "nested_checked", arr(list(range(60)), np.int64), 10, 6),
+        C("nested_checked_panics", "nested_checked", arr(list(range(60)), np.int64), 10, 7),
+        C("stepped_down_short", "stepped", 10, -10, -3),
     ]
 
 

@@ -94,3 +94,33 @@ def checked(a: Int64[:], k: Int64) -> Int64:
     for i in prange(len(a)):
         s += a[i] + a[i * k]
     return s
+
+
+def row_total(a: Float64[:, :], i: Int64) -> Float64:
+    """A `prange` of its own: serial when a chunk of another loop calls it."""
+    s = 0.0
+    for j in prange(a.shape[1]):
+        s += a[i, j]
+    return s
+
+
+def by_calls(a: Float64[:, :], out: Out[Float64[:]]) -> Float64:
+    """Each iteration calls a function that has a `prange` loop."""
+    total = 0.0
+    for i in prange(a.shape[0]):
+        r = row_total(a, i)
+        out[i] = r
+        total += r
+    return total
+
+
+def nested_checked(a: Int64[:], n: Int64, m: Int64) -> Int64:
+    """A panic in the inner loop of a nested `prange`, raised through the
+    outer one with the serial loop's first failing index."""
+    s = 0
+    for i in prange(n):
+        acc = 0
+        for j in prange(m):
+            acc += a[i * m + j]
+        s += acc
+    return s

@@ -323,7 +323,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
         });
-        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
         self.mark = has_alloc || calls_array_fn || self.sig.array_ret;
         // Parameters.
         let params: Vec<ValueId> = body.all_params().collect();
@@ -366,8 +366,10 @@ impl<'t, 'p> FnC<'t, 'p> {
             .collect();
         for v in body.tags.ids() {
             if self.is_array(v) && self.used.contains(&v.as_u32()) && !self.vars.contains(&v) && body.ty(v).is_some() {
-                let defines =
-                    matches!(body.inst(v), InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. });
+                let defines = matches!(
+                    body.inst(v),
+                    InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. } | InstData::View { .. }
+                );
                 if defines && accessed.contains(&v) {
                     self.bases.insert(v);
                 }
@@ -590,6 +592,32 @@ impl<'t, 'p> FnC<'t, 'p> {
                         d.size_bytes()
                     )
                 };
+                if self.used.contains(&v.as_u32()) {
+                    self.def(v, e);
+                } else {
+                    self.stmt(Some(v), format!("(void){e};"));
+                }
+            }
+            InstData::View { base, offset, extents, strides } => {
+                // The extents and strides go to the runtime as arrays (a
+                // 0-d view's hold one unread 0: C has no empty array).
+                let list = |xs: postc_ir::ValueList<'_>| {
+                    let names: Vec<String> = xs.iter().map(|x| self.name(x)).collect();
+                    if names.is_empty() {
+                        "0".to_owned()
+                    } else {
+                        names.join(", ")
+                    }
+                };
+                let e = format!(
+                    "postc_view({}, {}, {}, (const int64_t[]){{{}}}, (const int64_t[]){{{}}}, {})",
+                    self.name(base),
+                    self.name(offset),
+                    extents.len(),
+                    list(extents),
+                    list(strides),
+                    self.dt(v).size_bytes()
+                );
                 if self.used.contains(&v.as_u32()) {
                     self.def(v, e);
                 } else {
@@ -933,6 +961,24 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Ok(())
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => {
+                // The running loop's lowest panicked chunk: its address taken
+                // once, at the function's start, then a relaxed load on the
+                // back edge.
+                let word = crate::abi::PARALLEL_STOP_WORD;
+                self.t.helper(h::Helper {
+                    name: word.to_owned(),
+                    text: format!("const int64_t *{word}(void);\n"),
+                    libm: &[],
+                });
+                let decl = format!("const int64_t *postc_stop_word = {word}();");
+                if !self.decls.contains(&decl) {
+                    self.decls.push(decl);
+                }
+                let chunk = self.name(args[0]);
+                self.def(v, format!("{chunk} > __atomic_load_n(postc_stop_word, __ATOMIC_RELAXED)"));
+                Ok(())
+            }
             Target::Builtin(b) => self.err(
                 Some(v),
                 format!("`{}` runs only in `kernel` functions, which the C backend cannot compile", b.name()),
@@ -986,12 +1032,11 @@ impl<'t, 'p> FnC<'t, 'p> {
     /// chunk function with them; `postc_rt_parallel_for` (the runtime's
     /// pool) calls the trampoline per chunk and returns the chunk count.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let InstData::Const(Literal::Str(name)) = self.f.body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
+        let name = &self.m.functions[fid].name;
         let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
             return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no C signature"));
         };

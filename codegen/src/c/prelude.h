@@ -50,6 +50,12 @@ POSTC_HELPER DLTensor *postc_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t
   return &((DLManagedTensor *)postc_rt_alloc_nd(ndim, dims, code, bits, elsize))->dl_tensor;
 }
 
+/* A view of `base` in the caller's arena (`insert-checks` checked it). */
+POSTC_HELPER DLTensor *postc_view(const DLTensor *base, int64_t offset, int64_t ndim, const int64_t *extents,
+                                  const int64_t *strides, int64_t elsize) {
+  return &((DLManagedTensor *)postc_rt_view(base, offset, ndim, extents, strides, elsize))->dl_tensor;
+}
+
 /* A fresh 1-D array in the caller's arena. */
 POSTC_HELPER DLTensor *postc_alloc(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
   return &((DLManagedTensor *)postc_rt_alloc_array(n, code, bits, elsize))->dl_tensor;

@@ -31,7 +31,7 @@
 // a module calls with the IR builder (`crate::llvm::emit::unit::Unit::runtime`).
 pub use crate::abi::{
     ALLOC_ARRAY, ALLOC_ND, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, ARENA_RELEASE, DEPTH, MANAGED_DELETER,
-    PANIC, STRIDE, STR_CMP, STR_CONCAT, STR_EQ, UFUNC_DL,
+    PANIC, STRIDE, STR_CMP, STR_CONCAT, STR_EQ, UFUNC_DL, VIEW,
 };
 
 /// Byte offsets of the `DLTensor` fields.

@@ -31,7 +31,6 @@ fn in_memory(d: DType) -> bool {
     d.is_complex() || d.is_text()
 }
 
-
 /// The load of a scalar element of dtype `d` (not complex or text): the
 /// class of its value and the instruction (Bool and Float16 as their
 /// bytes, Bool made 0/1 by the reader).
@@ -308,7 +307,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.bases.insert(*p);
             }
         }
-        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
         let calls_array_fn = body.tags.ids().any(|v| {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
@@ -642,6 +641,23 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     ));
                 }
             }
+            InstData::View { base, offset, extents, strides } => {
+                // The extents, then the strides, go to the runtime through
+                // a stack slot (checked before, by `insert-checks`).
+                let items: Vec<String> = extents.iter().chain(strides.iter()).map(|x| self.val(x)).collect();
+                let rank = extents.len();
+                let buf = self.slot(8 * items.len().max(1) as u32);
+                for (k, x) in items.iter().enumerate() {
+                    let at = self.def('l', format!("add {buf}, {}", 8 * k));
+                    self.line(format!("storel {x}, {at}"));
+                }
+                let strides_at = self.def('l', format!("add {buf}, {}", 8 * rank));
+                let (b, off, n) = (self.val(base), self.val(offset), self.val(v));
+                self.line(format!(
+                    "{n} =l call $postc_rt_view(l {b}, l {off}, l {rank}, l {buf}, l {strides_at}, l {})",
+                    self.dt(v).size_bytes()
+                ));
+            }
             InstData::GetField { aggregate, field } => {
                 let d = self.dt(aggregate);
                 let x = self.val(aggregate);
@@ -731,12 +747,11 @@ impl<'t, 'p> FnQ<'t, 'p> {
         }
     }
 
-    /// The address of the element at the byte offset `offset` of `array`.
     /// `v` = the element of its dtype at `addr`.
     fn load_at(&mut self, v: ValueId, addr: &str) {
         let d = self.dt(v);
         let n = self.val(v);
-        if d.is_complex() || d.is_text() {
+        if in_memory(d) {
             self.copy_mem(&n, addr, slot_size(d));
             return;
         }
@@ -753,13 +768,14 @@ impl<'t, 'p> FnQ<'t, 'p> {
     fn store_at(&mut self, value: ValueId, addr: &str) {
         let d = self.dt(value);
         let x = self.val(value);
-        if d.is_complex() || d.is_text() {
+        if in_memory(d) {
             self.copy_mem(addr, &x, slot_size(d));
         } else {
             self.line(format!("{} {x}, {addr}", store_op(d)));
         }
     }
 
+    /// The address of the element at the byte offset `offset` of `array`.
     fn elem_addr(&mut self, array: ValueId, offset: ValueId) -> String {
         let a = self.val(array);
         let off = self.val(offset);
@@ -1133,6 +1149,21 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.line(format!("{n} =w copy {r}"));
                 Ok(())
             }
+            Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => {
+                // The running loop's lowest panicked chunk: its address taken
+                // once in the start block, then a load on the back edge (QBE
+                // keeps every load where it is written).
+                if !self.start.contains("%stopword =l") {
+                    let _ = writeln!(self.start, "  %stopword =l call ${}()", crate::abi::PARALLEL_STOP_WORD);
+                }
+                let chunk = self.val(args[0]);
+                let failed = self.def('l', "loadl %stopword");
+                self.line(format!("{n} =w csgtl {chunk}, {failed}"));
+                Ok(())
+            }
+            // `outline-parallel` deletes every marker; one left does nothing.
+            Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(b) => {
                 self.unsupported(v, format!("`{}`, which runs only in `kernel` functions,", b.name()))
             }
@@ -1195,6 +1226,63 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 Ok(())
             }
         }
+    }
+
+    /// `postc.parallel_for`: the arguments after the range go into a stack
+    /// slot of 8 bytes each (a complex or text value as the address of its
+    /// slot, which the chunk function copies on entry), and a trampoline
+    /// `$CHUNK_tramp(l env, l chunk, l lo, l hi)`, one per chunk function,
+    /// loads them and calls the chunk function; `postc_rt_parallel_for`
+    /// (the runtime's pool) calls the trampoline per chunk and returns the
+    /// chunk count.
+    fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
+        };
+        let name = &self.m.functions[fid].name;
+        let captures = &args[4..];
+        let sig = match self.t.sigs.get(&(self.mid, fid)) {
+            Some(sig) if sig.params.len() == captures.len() + 3 => sig.clone(),
+            _ => {
+                return self
+                    .err(Some(v), format!("`postc.parallel_for`: `{name}` does not take {} captures", captures.len()))
+            }
+        };
+        // Each capture's class in the slot, and whether it is a Float16's
+        // bits (passed as `s`).
+        let fields: Vec<(char, bool)> =
+            captures.iter().map(|&a| (self.vcls(a), !self.is_array(a) && self.dt(a) == DType::Float16)).collect();
+        let env = self.slot(8 * captures.len() as u32);
+        for (i, &a) in captures.iter().enumerate() {
+            let at = self.def('l', format!("add {env}, {}", 8 * i));
+            let x = self.val(a);
+            self.line(format!("store{} {x}, {at}", fields[i].0));
+        }
+        let tramp = format!("{}_tramp", sig.name);
+        let tramp = self.t.helper(&tramp, || {
+            let mut text = format!("function ${tramp}(l %env, l %chunk, l %lo, l %hi) {{\n@start\n");
+            let mut call = vec!["l %chunk".to_owned(), "l %lo".to_owned(), "l %hi".to_owned()];
+            for (i, (c, half)) in fields.iter().enumerate() {
+                let _ = writeln!(text, "  %at{i} =l add %env, {}\n  %a{i} ={c} load{c} %at{i}", 8 * i);
+                let arg = if *half {
+                    let _ = writeln!(text, "  %h{i} =s cast %a{i}");
+                    format!("%h{i}")
+                } else {
+                    format!("%a{i}")
+                };
+                call.push(format!("{} {arg}", sig.params[i + 3]));
+            }
+            let _ = write!(text, "  call ${}({})\n  ret\n}}\n\n", sig.name, call.join(", "));
+            text
+        });
+        let (start, stop, step) = (self.val(args[1]), self.val(args[2]), self.val(args[3]));
+        let n = self.val(v);
+        self.line(format!(
+            "{n} =l call ${}(l {tramp}, l {env}, l {start}, l {stop}, l {step})",
+            crate::abi::PARALLEL_FOR
+        ));
+        Ok(())
     }
 
     /// Before a call that counts the depth: panics `recursion limit

@@ -784,7 +784,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         // An array or text a function returns may be in the arena: it is
         // left there for the caller.
         let returns_memory = self.f.ret.map(|t| self.m.types.get(t)).is_some_and(|t| t.is_array || t.dtype.is_text());
-        if body.tags.iter().any(|o| *o == Opcode::Alloc) && !returns_memory {
+        if body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o)) && !returns_memory {
             let mark = self.local(ValType::I32);
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
@@ -1162,6 +1162,48 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.push(I::LocalGet(p));
                 self.set(v);
             }
+            InstData::View { base, offset, extents, strides } => {
+                // A tensor in the arena, its extents, then its strides in
+                // elements; element 0 is its `data` (`insert-checks`
+                // checked the view, so the strides divide exactly).
+                let d = self.dt(v);
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let size = d.size_bytes() as i64;
+                let extents: Vec<ValueId> = extents.iter().collect();
+                let strides: Vec<ValueId> = strides.iter().collect();
+                let nd = extents.len() as i32;
+                let alloc = alloc_helper(self.t);
+                let p = self.local(ValType::I32);
+                self.extend([I::I32Const(dl::SIZE + 16 * nd), I::Call(alloc), I::LocalSet(p)]);
+                self.push(I::LocalGet(p));
+                self.get(base);
+                self.push(I::I32Load(mem(dl::DATA)));
+                self.get(base);
+                self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
+                self.get(offset);
+                self.extend([I::I32WrapI64, I::I32Add, I::I32Store(mem(dl::DATA))]);
+                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
+                self.extend([I::LocalGet(p), I::I32Const(nd), I::I32Store(mem(dl::NDIM))]);
+                self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
+                self.extend([I::LocalGet(p), I::I32Const(bits as i32), I::I32Store8(mem(dl::BITS))]);
+                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store16(mem(dl::LANES))]);
+                for (field, at) in [(dl::SHAPE, dl::SIZE), (dl::STRIDES, dl::SIZE + 8 * nd)] {
+                    self.extend([I::LocalGet(p), I::LocalGet(p), I::I32Const(at), I::I32Add, I::I32Store(mem(field))]);
+                }
+                for (k, &length) in extents.iter().enumerate() {
+                    self.push(I::LocalGet(p));
+                    self.get(length);
+                    self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * k as u64)));
+                }
+                for (k, &stride) in strides.iter().enumerate() {
+                    self.push(I::LocalGet(p));
+                    self.get(stride);
+                    self.extend([I::I64Const(size), I::I64DivS]);
+                    self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * (extents.len() + k) as u64)));
+                }
+                self.push(I::LocalGet(p));
+                self.set(v);
+            }
             InstData::GetField { aggregate, field } => self.get_field(v, aggregate, field)?,
             InstData::SetField { aggregate, field, value } => self.set_field(v, aggregate, field, value)?,
             InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {
@@ -1223,7 +1265,6 @@ impl<'t, 'p> FnW<'t, 'p> {
         Ok(())
     }
 
-    /// Pushes the address of the element at byte offset `offset` of `array`.
     /// `v` = the array element of its dtype at the address on the stack
     /// (Bool is a byte).
     fn load_at(&mut self, v: ValueId) -> R<()> {
@@ -1269,6 +1310,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         Ok(())
     }
 
+    /// Pushes the address of the element at byte offset `offset` of `array`.
     pub(super) fn elem_addr(&mut self, array: ValueId, offset: ValueId) {
         if let Some(&base) = self.bases.get(&array) {
             self.push(I::LocalGet(base));

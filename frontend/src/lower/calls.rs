@@ -154,7 +154,47 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// A call. When it is refused, or stops at an argument's error, the
+    /// arguments it did not get to (positional and keyword values) are
+    /// checked for their own errors all the same: each call's arguments
+    /// are marked as [`FnLower::expr`] reaches them.
     pub(super) fn call(&mut self, c: &ast::ExprCall) -> Val {
+        self.calls.push(CallArgs::new(c));
+        let v = self.call_inner(c);
+        let marks = self.calls.pop().expect("the call pushed above");
+        if matches!(v, Val::Err) {
+            let keyword_values = c.arguments.keywords.iter().map(|k| &k.value);
+            for (a, seen) in c.arguments.args.iter().chain(keyword_values).zip(marks.seen) {
+                if !seen {
+                    self.check_unreached_argument(a);
+                }
+            }
+        }
+        v
+    }
+
+    /// An argument a refused call did not get to. What is not a value in
+    /// itself (a shape tuple, a dtype such as `np.float64` or `"f8"`, a
+    /// `*` operand) is not refused again as one; its parts are checked.
+    pub(super) fn check_unreached_argument(&mut self, a: &Expr) {
+        let names_global = || {
+            let root = dotted(a)?;
+            let root = root.split('.').next()?;
+            let global = self.cx.globals.get(root).filter(|_| !self.locals.contains_key(root))?;
+            Some(!matches!(global, Global::Const { .. }))
+        };
+        match a {
+            Expr::Starred(_) | Expr::Tuple(_) | Expr::List(_) => {
+                self.check_refused_parts(a);
+            }
+            _ if literal(a).is_some() || names_global() == Some(true) => {}
+            a => {
+                self.expr(a);
+            }
+        }
+    }
+
+    fn call_inner(&mut self, c: &ast::ExprCall) -> Val {
         if let Expr::Name(n) = &*c.func {
             let quiet = match self.locals.get(n.id.as_str()) {
                 Some(l) => l.poisoned,
@@ -192,6 +232,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if let Expr::Attribute(a) = &*c.func {
                 if self.namespace_of(&a.value) == Some(Namespace::PostcMath) {
                     return self.err(&a.attr, format!("`postc.math` has no function `{}`", a.attr.id));
+                }
+                // `np.zeros(...)` without `import numpy as np`: the name is
+                // what is missing, as CPython's NameError says.
+                let mut root = &*a.value;
+                while let Expr::Attribute(inner) = root {
+                    root = &inner.value;
+                }
+                if let Expr::Name(n) = root {
+                    if !self.locals.contains_key(n.id.as_str()) && self.cx.globals.get(n.id.as_str()).is_none() {
+                        return self.err(n, format!("undefined name `{}`", n.id));
+                    }
                 }
             }
             return self.err(&*c.func, format!("`{shown}` cannot be called from compiled code"));
@@ -318,7 +369,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let n = self.fresh(&symbol);
                 let ty = TypeId::scalar(d);
                 let v = self.b.call(&local, &ids, Some(ty), &n);
-                Val::Num { v, s: Scalar { dtype: d, weak: common.weak }, nonneg: false }
+                // A NumPy scalar, whatever the arguments: the stand-in
+                // returns `np.float64(...)` even of Python numbers, so
+                // `x32 * sqrt(3.0)` is Float64.
+                Val::Num { v, s: Scalar::strong(d), nonneg: false }
             }
             Target::Func(callee) => {
                 if args.len() != callee.params.len() {

@@ -5,6 +5,9 @@ use super::*;
 
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: &Expr) -> Val {
+        if let Some(call) = self.calls.last_mut() {
+            call.mark(e);
+        }
         // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
         deep(|| self.expr_inner(e))
     }
@@ -23,7 +26,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match e {
             Expr::Name(n) => self.name(n),
             Expr::BinOp(b) if b.op == ast::Operator::MatMult => {
-                self.err(e, "the `@` operator is not supported: write the loops")
+                self.err(e, "the `@` operator is not supported: write the loops");
+                self.check_refused_parts(e)
             }
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left);
@@ -39,8 +43,53 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Attribute(a) => self.attribute(a),
             Expr::Subscript(s) => self.subscript(s),
             Expr::NoneLiteral(_) => self.err(e, "`None` is not a value in compiled code"),
-            other => self.err(other, format!("{} is not supported in POST Python", construct_name(other))),
+            other => {
+                self.err(other, format!("{} is not supported in POST Python", construct_name(other)));
+                self.check_refused_parts(other)
+            }
         }
+    }
+
+    /// The parts of an expression refused with a diagnostic (the elements
+    /// of a tuple or list, a dict's keys and values, an f-string's
+    /// replacement fields, a slice's bounds, the operand of `*`), checked
+    /// for their own errors in source order and dropped. A lambda's body
+    /// and a comprehension's parts are not: they see names of their own;
+    /// nor is the name `:=` binds.
+    pub(super) fn check_refused_parts(&mut self, e: &Expr) -> Val {
+        fn parts(e: &Expr) -> Vec<&Expr> {
+            use ruff_python_ast::visitor::{walk_expr, Visitor};
+            struct Parts<'e>(Vec<&'e Expr>);
+            impl<'e> Visitor<'e> for Parts<'e> {
+                fn visit_expr(&mut self, e: &'e Expr) {
+                    self.0.push(e);
+                }
+            }
+            match e {
+                Expr::Lambda(_) | Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
+                    Vec::new()
+                }
+                Expr::Named(n) => vec![&*n.value],
+                e => {
+                    let mut p = Parts(Vec::new());
+                    walk_expr(&mut p, e);
+                    p.0
+                }
+            }
+        }
+        let mut pending: Vec<&Expr> = parts(e).into_iter().rev().collect();
+        while let Some(part) = pending.pop() {
+            match part {
+                // Refused with their container, not again.
+                Expr::Starred(_) | Expr::Slice(_) | Expr::Tuple(_) | Expr::List(_) => {
+                    pending.extend(parts(part).into_iter().rev())
+                }
+                other => {
+                    self.expr(other);
+                }
+            }
+        }
+        Val::Err
     }
 
     pub(super) fn name(&mut self, n: &ast::ExprName) -> Val {
@@ -322,6 +371,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             O::MatMult => unreachable!(),
         };
+        self.python_int_must_fit(&l, operand_dtype, &at);
+        self.python_int_must_fit(&r, operand_dtype, &at);
         let (Some(a), Some(b)) = (self.materialize(&l, operand_dtype, &at), self.materialize(&r, operand_dtype, &at))
         else {
             return Val::Err;
@@ -330,6 +381,41 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let b = self.operand_kind_semantics(opcode, &r, result, p.dtype, operand_dtype, a, b, &at);
         let v = self.result(opcode, result.dtype, a, b);
         Val::Num { v, s: result, nonneg }
+    }
+
+    /// A Python int (a weak value, held in Int64) that meets a NumPy
+    /// integer of another dtype in arithmetic takes that dtype only if it
+    /// fits; NumPy raises OverflowError ("Python integer 3000000000 out of
+    /// bounds for int32") rather than wrap it, and so does compiled code,
+    /// without the value in the message. Literals are checked when they
+    /// are converted, at compile time.
+    fn python_int_must_fit(&mut self, v: &Val, dtype: DType, at: &TextRange) {
+        let Val::Num { v: x, s, .. } = v else { return };
+        if !s.weak || !s.dtype.is_int() || !dtype.is_int() || dtype == s.dtype {
+            return;
+        }
+        let Some((lo, hi)) = dtype.int_range() else { return };
+        let (Some(lo64), hi64) = (i64::try_from(lo).ok(), i64::try_from(hi).ok()) else { return };
+        self.b.set_loc(Some(self.cx.src.loc(self.cx.file, at)));
+        let mut ok: Option<ValueId> = None;
+        if !v.nonneg() {
+            let n = self.fresh("lo");
+            let bound = self.b.int(TypeId::INT64, lo64 as i128, &n);
+            ok = Some(self.named(Opcode::Ge, TypeId::BOOL, *x, bound, "fits.lo"));
+        }
+        if let Some(hi64) = hi64 {
+            let n = self.fresh("hi");
+            let bound = self.b.int(TypeId::INT64, hi64 as i128, &n);
+            let below = self.named(Opcode::Le, TypeId::BOOL, *x, bound, "fits.hi");
+            ok = Some(match ok {
+                Some(above) => self.named(Opcode::And, TypeId::BOOL, above, below, "fits"),
+                None => below,
+            });
+        }
+        if let Some(ok) = ok {
+            let msg = format!("OverflowError: Python integer out of bounds for {}", dtype.name().to_lowercase());
+            self.panic_unless(ok, &msg, at);
+        }
     }
 
     pub(super) fn unary(&mut self, u: &ast::ExprUnaryOp) -> Val {
@@ -495,16 +581,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
             } else {
                 // An unsigned 64-bit value against a negative literal: the
                 // literal is the smaller whatever the value.
-                let lit_left = matches!(l, Val::Lit { .. });
-                let left_smaller = lit_left;
-                let truth = match opcode {
-                    Opcode::Eq => false,
-                    Opcode::Ne => true,
-                    Opcode::Lt | Opcode::Le => left_smaller,
-                    _ => !left_smaller,
-                };
+                let truth = truth_when_smaller(opcode, matches!(l, Val::Lit { .. }));
                 let n = self.fresh("cmp");
                 return Some(self.b.const_(TypeId::BOOL, Literal::Bool(truth), &n));
+            }
+        }
+        // So is a Python integer held at run time: in Int64, which holds
+        // both (against UInt64, a negative one is the smaller).
+        let python_int = |v: &Val| matches!(v, Val::Num { s, .. } if s.weak && s.dtype.is_int());
+        if p.dtype.is_int() && !p.weak && p.dtype != DType::Int64 && (python_int(l) || python_int(r)) {
+            if p.dtype != DType::UInt64 {
+                p = Scalar::strong(DType::Int64);
+            } else {
+                return self.compare_with_unsigned_64(opcode, l, r, at);
             }
         }
         if p.dtype.is_complex() && !matches!(opcode, Opcode::Eq | Opcode::Ne) {
@@ -518,6 +607,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let b = self.materialize(r, p.dtype, &at)?;
         self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
         Some(self.result(opcode, DType::Bool, a, b))
+    }
+
+    /// A UInt64 compared with a Python int held at run time: a negative
+    /// one is the smaller whatever the UInt64, any other is compared as
+    /// UInt64.
+    fn compare_with_unsigned_64(&mut self, opcode: Opcode, l: &Val, r: &Val, at: TextRange) -> Option<ValueId> {
+        let python_left = matches!(l, Val::Num { s, .. } if s.weak);
+        let (py, _) = if python_left { (l, r) } else { (r, l) };
+        let Val::Num { v: py_v, .. } = py else { return None };
+        let py_v = *py_v;
+        self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
+        let a = self.materialize(l, DType::UInt64, &at)?;
+        let b = self.materialize(r, DType::UInt64, &at)?;
+        let by_value = self.result(opcode, DType::Bool, a, b);
+        if py.nonneg() {
+            return Some(by_value);
+        }
+        let zero = self.zero(DType::Int64);
+        let negative = self.named(Opcode::Lt, TypeId::BOOL, py_v, zero, "neg");
+        let truth = truth_when_smaller(opcode, python_left);
+        let n = self.fresh("cmp");
+        let fixed = self.b.const_(TypeId::BOOL, Literal::Bool(truth), &n);
+        let n = self.fresh("cmp");
+        Some(self.b.select(TypeId::BOOL, negative, fixed, by_value, &n))
     }
 
     pub(super) fn compare(&mut self, c: &ast::ExprCompare) -> Val {
@@ -853,6 +966,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (axis, ie) in index_exprs.iter().enumerate() {
             if let Expr::Slice(_) = ie {
                 self.err(*ie, "slicing is not supported: index one element per axis");
+                self.check_refused_parts(ie);
                 return None;
             }
             let v = self.expr(ie);
@@ -935,6 +1049,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
 /// Whether an array of type `arg` may be passed for a parameter of type
 /// `param`: the same dtype and number of axes, every static extent of the
 /// parameter matched, and the same layout (a callee may rely on both).
+/// The truth of a comparison whose one operand is known to be the smaller
+/// (`left_smaller`: the left one), whatever the values.
+fn truth_when_smaller(opcode: Opcode, left_smaller: bool) -> bool {
+    match opcode {
+        Opcode::Eq => false,
+        Opcode::Ne => true,
+        Opcode::Lt | Opcode::Le => left_smaller,
+        _ => !left_smaller,
+    }
+}
+
 pub(super) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
     use postc_ir::Shape;
     if arg.dtype != param.dtype {

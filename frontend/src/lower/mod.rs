@@ -133,6 +133,45 @@ struct Loop {
     parallel: bool,
 }
 
+/// Which arguments of a call being lowered have been lowered, by address:
+/// a call's positional arguments and keywords each lie in one slice, so
+/// an expression is one of them when its address is.
+pub(crate) struct CallArgs {
+    args: std::ops::Range<*const Expr>,
+    keywords: std::ops::Range<*const ast::Keyword>,
+    /// Positional arguments, then keyword values (on the stack for the
+    /// calls of every day: this is made for each call lowered).
+    seen: smallvec::SmallVec<[bool; 8]>,
+}
+
+impl CallArgs {
+    fn new(c: &ast::ExprCall) -> CallArgs {
+        let a = &c.arguments;
+        CallArgs {
+            args: a.args.as_ptr_range(),
+            keywords: a.keywords.as_ptr_range(),
+            seen: smallvec::smallvec![false; a.args.len() + a.keywords.len()],
+        }
+    }
+
+    /// Marks `e` when it is one of the arguments.
+    fn mark(&mut self, e: &Expr) {
+        let at = e as *const Expr;
+        if self.args.contains(&at) {
+            let i = (at as usize - self.args.start as usize) / std::mem::size_of::<Expr>();
+            self.seen[i] = true;
+            return;
+        }
+        let keyword = at as *const ast::Keyword;
+        let (start, end) = (self.keywords.start as usize, self.keywords.end as usize);
+        if (start..end).contains(&(at as usize)) {
+            let i = (keyword as usize - start) / std::mem::size_of::<ast::Keyword>();
+            let n = self.seen.len() - (end - start) / std::mem::size_of::<ast::Keyword>();
+            self.seen[n + i] = true;
+        }
+    }
+}
+
 pub(crate) struct FnLower<'a, 'c> {
     cx: &'a ModuleCx<'c>,
     types: &'a mut TypeTable,
@@ -158,6 +197,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// How many `prange` loops that run in parallel enclose the code being
     /// lowered (one inside another runs serially).
     parallel_depth: u32,
+    /// The calls being lowered, innermost last.
+    calls: Vec<CallArgs>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -240,14 +281,34 @@ fn nested_defs(body: &[Stmt]) -> Vec<String> {
 
 /// Every name a body assigns (Python's rule for what is local).
 pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
+    // Names bound by refused constructs (nested or starred targets, the
+    // names of `with`, `except` and `case`, the assignments in their
+    // bodies) are locals too, so that their uses do not echo the refusal
+    // as undefined names.
     fn target(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Name(n) => out.push(n.id.to_string()),
             // `a, b = ...`: each name (nested targets are refused later).
             Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
             Expr::List(l) => l.elts.iter().for_each(|e| target(e, out)),
+            Expr::Starred(s) => target(&s.value, out),
             _ => {}
         }
+    }
+    struct PatternNames<'o>(&'o mut Vec<String>);
+    impl<'a> ruff_python_ast::visitor::Visitor<'a> for PatternNames<'_> {
+        fn visit_pattern(&mut self, p: &'a ast::Pattern) {
+            let bound = match p {
+                ast::Pattern::MatchAs(m) => m.name.as_ref(),
+                ast::Pattern::MatchStar(m) => m.name.as_ref(),
+                ast::Pattern::MatchMapping(m) => m.rest.as_ref(),
+                _ => None,
+            };
+            self.0.extend(bound.map(|n| n.id.to_string()));
+            deep(|| ruff_python_ast::visitor::walk_pattern(self, p));
+        }
+        // Values in patterns bind nothing.
+        fn visit_expr(&mut self, _: &'a Expr) {}
     }
     fn walk(body: &[Stmt], out: &mut Vec<String>) {
         deep(|| walk_inner(body, out))
@@ -271,6 +332,26 @@ pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
                     walk(&i.body, out);
                     for c in &i.elif_else_clauses {
                         walk(&c.body, out);
+                    }
+                }
+                Stmt::With(w) => {
+                    w.items.iter().filter_map(|i| i.optional_vars.as_deref()).for_each(|t| target(t, out));
+                    walk(&w.body, out);
+                }
+                Stmt::Try(t) => {
+                    walk(&t.body, out);
+                    for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                        out.extend(h.name.as_ref().map(|n| n.id.to_string()));
+                        walk(&h.body, out);
+                    }
+                    walk(&t.orelse, out);
+                    walk(&t.finalbody, out);
+                }
+                Stmt::Match(m) => {
+                    for case in &m.cases {
+                        use ruff_python_ast::visitor::Visitor;
+                        PatternNames(out).visit_pattern(&case.pattern);
+                        walk(&case.body, out);
                     }
                 }
                 _ => {}
@@ -309,6 +390,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             math_imports: BTreeSet::new(),
             name_uses: Vec::new(),
             parallel_depth: 0,
+            calls: Vec::new(),
         }
     }
 
@@ -534,6 +616,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Stmt::FunctionDef(f) => {
                 self.err(&f.name, "nested functions are not supported: define the function at module level");
             }
+            // Refused statements whose bodies are still checked.
+            Stmt::With(w) => {
+                self.err(s, format!("{} is not supported in POST Python", stmt_name(s)));
+                self.rejected_block(&w.body);
+            }
+            Stmt::Try(t) => {
+                self.err(s, format!("{} is not supported in POST Python", stmt_name(s)));
+                self.rejected_block(&t.body);
+                for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                    self.rejected_block(&h.body);
+                }
+                self.rejected_block(&t.orelse);
+                self.rejected_block(&t.finalbody);
+            }
+            Stmt::Match(m) => {
+                self.err(s, format!("{} is not supported in POST Python", stmt_name(s)));
+                for case in &m.cases {
+                    self.rejected_block(&case.body);
+                }
+            }
             Stmt::Global(g) => {
                 self.err(g, "`global` is not supported: module constants are read-only in compiled code");
             }
@@ -546,6 +648,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// The body of a statement refused with a diagnostic, checked for the
+    /// errors in it in a block that nothing enters.
+    fn rejected_block(&mut self, body: &[Stmt]) {
+        let dead = self.block("refused");
+        let after = self.block("after");
+        self.br(after);
+        self.enter(dead);
+        self.nested(body);
+        self.br(after);
+        self.enter(after);
+    }
+
     // ---- assignment ---------------------------------------------------------
 
     fn ann_assign(&mut self, a: &ast::StmtAnnAssign) {
@@ -554,19 +668,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         };
         let name = n.id.to_string();
+        // A refused annotation still has its value checked.
+        let check_value = |fl: &mut Self| {
+            if let Some(v) = &a.value {
+                fl.expr(v);
+            }
+        };
         let ty = match self.local_annotation(&a.annotation) {
             Some(t) => t,
-            None => return,
+            None => return check_value(self),
         };
         if let Some(info) = self.locals.get_mut(&name) {
             if info.param {
                 self.err(&*a.target, format!("`{name}` is a parameter; its type is its annotation"));
-                return;
+                return check_value(self);
             }
             let want = LocalTy::Scalar(Scalar::strong(ty));
             if info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
                 self.err(&*a.annotation, format!("`{name}` is annotated twice with different types"));
-                return;
+                return check_value(self);
             }
             if !info.fixed || info.ty.is_none() {
                 info.ty = Some(want);
@@ -620,6 +740,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn unpack(&mut self, a: &ast::StmtAssign) {
         let [target] = &a.targets[..] else {
             self.err(a, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
+            self.check_unpacked_values(&a.value);
             return;
         };
         let targets: &[Expr] = match target {
@@ -631,10 +752,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             match t {
                 Expr::Tuple(_) | Expr::List(_) => {
                     self.err(t, "nested tuple unpacking is not supported: unpack one level at a time");
+                    self.check_unpacked_values(&a.value);
                     return;
                 }
                 Expr::Starred(_) => {
                     self.err(t, "starred assignment is not supported");
+                    self.check_unpacked_values(&a.value);
                     return;
                 }
                 _ => {}
@@ -649,10 +772,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(elts) = value_elts {
             if let Some(s) = elts.iter().find(|e| matches!(e, Expr::Starred(_))) {
                 self.err(s, "`*` in a tuple is not supported");
+                self.check_unpacked_values(&a.value);
                 return;
             }
             if elts.len() != targets.len() {
                 self.err(a, format!("{} targets but {} values: the counts must match", targets.len(), elts.len()));
+                self.check_unpacked_values(&a.value);
                 return;
             }
             for e in elts {
@@ -713,6 +838,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (t, (v, at)) in targets.iter().zip(vals) {
             self.at(t);
             self.assign(t, v, at);
+        }
+    }
+
+    /// The values of a refused unpacking, each checked for its own errors
+    /// and then dropped: the elements of (nested) tuples and the operands
+    /// of starred values, which answer the refused targets and are not
+    /// refused again.
+    fn check_unpacked_values(&mut self, value: &Expr) {
+        let mut pending = vec![value];
+        while let Some(e) = pending.pop() {
+            match e {
+                Expr::Tuple(t) => pending.extend(t.elts.iter().rev()),
+                Expr::List(l) => pending.extend(l.elts.iter().rev()),
+                Expr::Starred(s) => pending.push(&s.value),
+                other => {
+                    self.expr(other);
+                }
+            }
         }
     }
 
@@ -846,6 +989,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             other => {
                 self.err(other, format!("cannot assign to {}", construct_name(other)));
+                self.expr(&a.value);
             }
         }
     }
@@ -948,24 +1092,47 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn for_(&mut self, f: &ast::StmtFor) {
-        if f.is_async {
+        let lowered = if f.is_async {
             self.err(f, "`async for` is not supported");
-            return;
+            false
+        } else if self.iterates_arrays(&f.iter) {
+            self.for_over_arrays(f)
+        } else {
+            self.for_over_range(f)
+        };
+        if !lowered {
+            self.rejected_loop(&f.body, &f.orelse);
         }
-        if self.iterates_arrays(&f.iter) {
-            self.for_over_arrays(f);
-            return;
-        }
+    }
+
+    /// A loop refused with a diagnostic: its body and `else` clause are
+    /// still checked, so that the errors in them are reported with the
+    /// refusal (`break` and `continue` in the body leave this loop, which
+    /// nothing enters; what it binds stays without a type, its uses quiet).
+    fn rejected_loop(&mut self, body: &[Stmt], orelse: &[Stmt]) {
+        let next = self.block("next");
+        let exit = self.block("endfor");
+        self.loops.push(Loop { next, exit, broken: false, parallel: false });
+        self.rejected_block(body);
+        self.loops.pop();
+        self.br(next);
+        self.enter(next);
+        self.rejected_block(orelse);
+        self.br(exit);
+        self.enter(exit);
+    }
+
+    fn for_over_range(&mut self, f: &ast::StmtFor) -> bool {
         let Expr::Name(var) = &*f.target else {
             self.err(&*f.target, "a `for` loop over a `range` binds one variable");
-            return;
+            return false;
         };
         let Expr::Call(call) = &*f.iter else {
             self.err(
                 &*f.iter,
                 "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
             );
-            return;
+            return false;
         };
         let prange = match self.target_of(&call.func) {
             Some(Target::Builtin(Builtin::Range)) => false,
@@ -975,7 +1142,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     &*f.iter,
                     "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
                 );
-                return;
+                return false;
             }
         };
         // A `prange` inside another, or in a GPU function or a ufunc's
@@ -988,19 +1155,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let reductions = if prange {
             match self.prange_reductions(f, var.id.as_str()) {
                 Some(r) => r,
-                None => return,
+                None => return false,
             }
         } else {
             Vec::new()
         };
         if !call.arguments.keywords.is_empty() {
             self.err(&call.arguments.keywords[0], "`range` takes no keyword arguments");
-            return;
+            return false;
         }
         let args = &call.arguments.args;
         if args.is_empty() || args.len() > 3 {
             self.err(call, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
-            return;
+            return false;
         }
         let mut vals = Vec::new();
         for a in args.iter() {
@@ -1009,13 +1176,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, a)),
                 Some(s) => {
                     self.err(a, format!("`range` takes integers, not {}", s.dtype.name()));
-                    return;
+                    return false;
                 }
                 None => {
                     if !matches!(v, Val::Err) {
                         self.err(a, "`range` takes integers");
                     }
-                    return;
+                    return false;
                 }
             }
         }
@@ -1039,7 +1206,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         if step_const == Some(0) {
             self.err(step.1, "`range` step must not be zero");
-            return;
+            return false;
         }
         // The loop variable: a Python int, non-negative when the range says so.
         let var_nonneg = match step_const {
@@ -1054,7 +1221,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.materialize(&stop.0, DType::Int64, stop.1),
             self.materialize(&step.0, DType::Int64, step.1),
         ) else {
-            return;
+            return false;
         };
         if step_const.is_none() {
             self.at(call);
@@ -1101,6 +1268,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(call);
         self.for_latch(latch, head, k, Some(s2));
         self.loop_else(&f.orelse, done, exit);
+        true
     }
 
     /// A `for` loop's blocks, entered at its header: `done` is where the
@@ -1167,25 +1335,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// for `zip`), each element read at the top of the body, as CPython
     /// reads it (a write to the array in the body is seen by later
     /// iterations).
-    fn for_over_arrays(&mut self, f: &ast::StmtFor) {
+    fn for_over_arrays(&mut self, f: &ast::StmtFor) -> bool {
         let (counted, sources): (bool, Vec<&Expr>) = match &*f.iter {
             Expr::Call(c) => {
                 if let Some(k) = c.arguments.keywords.first() {
                     self.err(k, "keyword arguments are not supported here");
-                    return;
+                    return false;
                 }
                 let Expr::Name(n) = &*c.func else { unreachable!("checked by iterates_arrays") };
                 let args: Vec<&Expr> = c.arguments.args.iter().collect();
                 if n.id.as_str() == "enumerate" {
                     if args.len() != 1 {
                         self.err(c, "`enumerate` takes one 1-D array here (no `start`)");
-                        return;
+                        return false;
                     }
                     (true, args)
                 } else {
                     if args.is_empty() {
                         self.err(c, "`zip` takes one or more 1-D arrays");
-                        return;
+                        return false;
                     }
                     (false, args)
                 }
@@ -1196,19 +1364,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let want = sources.len() + usize::from(counted);
         let targets: Vec<&Expr> = match &*f.target {
             Expr::Tuple(t) if want > 1 => t.elts.iter().collect(),
+            Expr::Tuple(t) => {
+                self.err(&*f.target, format!("this loop gives one value at each step, not {}", t.elts.len()));
+                return false;
+            }
             e if want == 1 => vec![e],
             e => {
                 self.err(e, format!("this loop gives {want} values at each step: unpack them (`a, b`)"));
-                return;
+                return false;
             }
         };
         if targets.len() != want {
             self.err(&*f.target, format!("this loop gives {want} values at each step, not {}", targets.len()));
-            return;
+            return false;
         }
         if let Some(t) = targets.iter().find(|t| !matches!(t, Expr::Name(_))) {
             self.err(*t, "a `for` loop binds names");
-            return;
+            return false;
         }
         let mut arrays = Vec::new();
         for src in &sources {
@@ -1216,12 +1388,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v, ty } if ty.ndim() == Some(1) => arrays.push((v, ty)),
                 Val::Arr { .. } => {
                     self.err(*src, "a `for` loop runs over 1-D arrays: index the rows of this one (`a[i, j]`)");
-                    return;
+                    return false;
                 }
-                Val::Err => return,
+                Val::Err => return false,
                 _ => {
                     self.err(*src, "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays");
-                    return;
+                    return false;
                 }
             }
         }
@@ -1240,7 +1412,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             });
         }
-        let Some(n) = n else { return };
+        let Some(n) = n else { return false };
         let z = self.zero(DType::Int64);
         let kname = self.fresh("index");
         let k = self.b.let_(TypeId::INT64, z, &kname);
@@ -1269,6 +1441,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(&*f.iter);
         self.for_latch(latch, head, k, None);
         self.loop_else(&f.orelse, done, exit);
+        true
     }
 
     /// `call postc.prange(...)` before the loop's header: the counter, the
@@ -1365,9 +1538,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 } else {
                     match val.scalar() {
-                        Some(s) if widens_to(s, td.dtype) || kind(s.dtype) == kind(td.dtype) => {
-                            self.materialize(&val, td.dtype, &**v)
-                        }
+                        Some(s) if widens_to(s, td.dtype) => self.materialize(&val, td.dtype, &**v),
                         Some(s) => {
                             self.err(
                                 &**v,
@@ -1405,6 +1576,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Expr::StringLiteral(s) => format!("assertion failed: {}", s.value.to_str()),
                 other => {
                     self.err(other, "an assert message must be a string literal");
+                    self.expr(other);
+                    self.cond(&a.test);
                     return;
                 }
             },
@@ -1447,6 +1620,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         RAISABLE.join(", ")
                     ),
                 );
+                for a in args.iter().flat_map(|a| a.args.iter().chain(a.keywords.iter().map(|k| &k.value))) {
+                    self.check_unreached_argument(a);
+                }
                 return;
             }
         };

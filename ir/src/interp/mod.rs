@@ -706,6 +706,14 @@ impl<'p> Interpreter<'p> {
                 }
                 alloc(rd()?, &ext)?
             }
+            InstData::View { base, offset, extents, strides } => {
+                let a = Self::array(fr, base)?;
+                let off = int_of(Self::reg(fr, offset)?, "a byte offset")?;
+                let ext: Vec<i128> =
+                    extents.iter().map(|e| int_of(Self::reg(fr, e)?, "an extent")).collect::<R<_>>()?;
+                let st: Vec<i128> = strides.iter().map(|s| int_of(Self::reg(fr, s)?, "a stride")).collect::<R<_>>()?;
+                view(a, off, &ext, &st)?
+            }
             InstData::GetField { aggregate, field } => match Self::reg(fr, aggregate)? {
                 Value::Str(s) if field == Field::Len => Value::Int(DType::Int64, s.chars().count() as i128),
                 Value::Bytes(b) if field == Field::Len => Value::Int(DType::Int64, b.len() as i128),
@@ -800,6 +808,8 @@ fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>) -
         }
         // The loop it marks follows and runs serially.
         Builtin::Prange => Ok(None),
+        // Alone, a chunk function is the only chunk there is.
+        Builtin::ParallelStopped => Ok(Some(Value::Bool(false))),
         Builtin::ParallelFor => unsupported(format!(
             "`{}` (the interpreter runs a `prange` loop serially before `outline-parallel`)",
             b.name()
@@ -883,6 +893,46 @@ fn store(a: &Array, off: i128, v: &Value) -> R<()> {
     let pos = position(a, off, a.dtype.size_bytes() as usize)?;
     value::write_elem(a.dtype, &mut a.buf.borrow_mut()[pos..], v).expect("element in range");
     Ok(())
+}
+
+/// A view of `a` (see [`crate::view`] for what makes one valid): it shares
+/// `a`'s buffer.
+fn view(a: &Array, off: i128, ext: &[i128], st: &[i128]) -> R<Value> {
+    use crate::view;
+    if let Some(axis) = ext.iter().position(|n| *n < 0) {
+        return ops::panic(view::negative_extent_message(axis).replacen("{}", &ext[axis].to_string(), 1));
+    }
+    let elsize = a.dtype.size_bytes() as i128;
+    if off % elsize != 0 || st.iter().any(|s| s % elsize != 0) {
+        return ops::panic(view::misaligned_message(elsize as u32));
+    }
+    let origin = a.offset as i128 + off;
+    let offset = if ext.contains(&0) {
+        // No element is ever at the origin of an empty view: it need not
+        // lie in the buffer.
+        usize::try_from(origin).ok().filter(|o| *o <= a.buf.borrow().len()).unwrap_or(a.offset)
+    } else {
+        if a.shape.contains(&0) {
+            return ops::panic(view::EMPTY_BASE_MESSAGE);
+        }
+        let base_extents: Vec<i128> = a.shape.iter().map(|&n| n as i128).collect();
+        let base_strides: Vec<i128> = a.strides.iter().map(|&s| s as i128).collect();
+        let fits = match (view::span(&base_extents, &base_strides), view::span(ext, st)) {
+            (Some((blo, bhi)), Some((lo, hi))) => off + lo >= blo && off + hi <= bhi,
+            _ => false,
+        };
+        if !fits {
+            return ops::panic(view::OUT_OF_BOUNDS_MESSAGE);
+        }
+        origin as usize
+    };
+    Ok(Value::Array(Array {
+        dtype: a.dtype,
+        shape: ext.iter().map(|&n| n as usize).collect(),
+        strides: st.iter().map(|&s| s as isize).collect(),
+        offset,
+        buf: a.buf.clone(),
+    }))
 }
 
 fn alloc(dtype: DType, dims: &[i128]) -> R<Value> {

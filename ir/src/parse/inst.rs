@@ -33,6 +33,34 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `[%a, %b, ...]` after `what` (`"the indices"`): the count, then the
+    /// values, appended to `scratch`, whose items start at `extra[xb]`.
+    fn bracketed_values(&mut self, c: &mut Cur<'a>, xb: u32, what: &str) -> R<()> {
+        c.skip_ws();
+        if !c.eat(b'[') {
+            return Err(c.expected(&format!("`[` and {what}")));
+        }
+        let count_at = self.scratch.len();
+        self.scratch.push(0);
+        c.skip_ws();
+        if !c.eat(b']') {
+            loop {
+                let k = clamp_u32(self.scratch.len());
+                let a = self.operand(c, Slot::Extra(xb.saturating_add(k)))?;
+                self.scratch.push(a);
+                c.skip_ws();
+                if c.eat(b']') {
+                    break;
+                }
+                if !c.eat(b',') {
+                    return Err(c.expected("`,` or `]`"));
+                }
+            }
+        }
+        self.scratch[count_at] = clamp_u32(self.scratch.len() - count_at - 1);
+        Ok(())
+    }
+
     pub(super) fn label_ref(&mut self, c: &mut Cur<'a>, slot: Slot) -> R<u32> {
         let (name, at) = c.expect_ident("a block label")?;
         match self.labels.get(name) {
@@ -225,6 +253,18 @@ impl<'a> Parser<'a> {
                 self.scratch[0] = clamp_u32(self.scratch.len() - 1);
                 ops[1] = xb;
             }
+            Format::View => {
+                // `view %base, %offset, [%extent, ...], [%stride, ...]`.
+                ops[0] = self.operand(c, op0)?;
+                Self::comma(c)?;
+                let offset = self.operand(c, Slot::Extra(xb))?;
+                self.scratch.push(offset);
+                for what in ["the extents", "the strides"] {
+                    Self::comma(c)?;
+                    self.bracketed_values(c, xb, what)?;
+                }
+                ops[1] = xb;
+            }
             Format::Store | Format::Select => {
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;
@@ -287,27 +327,7 @@ impl<'a> Parser<'a> {
             }
             Format::IndexLoad | Format::IndexStore => {
                 ops[0] = self.operand(c, op0)?;
-                c.skip_ws();
-                if !c.eat(b'[') {
-                    return Err(c.expected("`[` and the indices"));
-                }
-                self.scratch.resize(1, 0);
-                c.skip_ws();
-                if !c.eat(b']') {
-                    loop {
-                        let k = clamp_u32(self.scratch.len());
-                        let a = self.operand(c, Slot::Extra(xb.saturating_add(k)))?;
-                        self.scratch.push(a);
-                        c.skip_ws();
-                        if c.eat(b']') {
-                            break;
-                        }
-                        if !c.eat(b',') {
-                            return Err(c.expected("`,` or `]`"));
-                        }
-                    }
-                }
-                self.scratch[0] = clamp_u32(self.scratch.len() - 1);
+                self.bracketed_values(c, xb, "the indices")?;
                 if fmt == Format::IndexStore {
                     Self::comma(c)?;
                     let k = clamp_u32(self.scratch.len());

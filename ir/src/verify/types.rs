@@ -241,6 +241,43 @@ impl<'p> Verifier<'p> {
                     err!("{d}: cannot allocate an array of {}: arrays hold numbers and Bool", r.dtype);
                 }
             }
+            InstData::View { base, offset, extents, strides } => {
+                let Some(bt) = array(self, base, "base") else { return };
+                if bt.ndim().is_none() {
+                    err!("{d}: base {} must give its number of axes, got {bt}", Self::vname(x, base));
+                }
+                if bt.dtype.is_text() {
+                    err!("{d}: cannot view an array of {}: views hold numbers and Bool", bt.dtype);
+                }
+                for (what, value) in std::iter::once(("byte offset", offset))
+                    .chain(extents.iter().map(|e| ("extent", e)))
+                    .chain(strides.iter().map(|s| ("byte stride", s)))
+                {
+                    let t = ty!(value);
+                    if t.is_array || t.dtype != DType::Int64 {
+                        err!("{d}: {what} {} must be Int64, got {t}", Self::vname(x, value));
+                    }
+                }
+                if extents.len() != strides.len() {
+                    let (e, s) =
+                        (plural(extents.len(), "extent", "extents"), plural(strides.len(), "stride", "strides"));
+                    err!("{d}: {e} but {s}: one of each per axis");
+                }
+                let r = result!();
+                let dynamic = match &r.shape {
+                    crate::Shape::Dims(dims) => dims.len() == extents.len() && dims.iter().all(Option::is_none),
+                    crate::Shape::Any => false,
+                };
+                if !r.is_array || r.dtype != bt.dtype {
+                    err!("{d}: result type is {r}, expected an array of {}", bt.dtype);
+                } else if !dynamic || r.layout != crate::Layout::COrder {
+                    // A static extent or stride would be trusted by later
+                    // passes (bounds checks skipped, strides assumed) and
+                    // is not what the operands give at run time.
+                    let axes = vec!["?"; extents.len()].join(", ");
+                    err!("{d}: result type {r} must be {}{}[]Shape[{axes}]: a view's extents and strides are its operands'", if r.is_output { "&" } else { "" }, r.dtype);
+                }
+            }
             InstData::GetField { aggregate, field: Field::Len } => {
                 let t = ty!(aggregate);
                 if t.is_array || !t.dtype.is_text() {

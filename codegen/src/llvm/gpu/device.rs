@@ -4,7 +4,7 @@
 use super::kernels::{Arch, Kernels};
 use super::{err, DEFAULT_ARCH, NVPTX_TRIPLE};
 use crate::llvm::emit::unit::Types;
-use crate::llvm::runtime::{ALLOC_ARRAY, ALLOC_ND, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK};
+use crate::llvm::runtime::{ALLOC_ARRAY, ALLOC_ND, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, VIEW};
 use crate::llvm::Lowered;
 use crate::CodegenOptions;
 use inkwell::context::Context;
@@ -525,6 +525,8 @@ fn prune<'c>(
             unsafe { f.delete() };
         } else if [ARENA_ALLOC, ALLOC_ARRAY, ALLOC_ND, ARENA_EXPORT, ARENA_ADOPT, ARENA_MARK].contains(&name.as_str()) {
             return Err(err(format!("gpu function {what}: allocates arrays, which is not supported on the GPU")));
+        } else if name == VIEW {
+            return Err(err(format!("gpu function {what}: makes array views, which is not supported on the GPU")));
         } else if name.starts_with("llvm.") {
             if !DEVICE_INTRINSICS.iter().any(|p| name.starts_with(p)) {
                 return Err(err(format!(

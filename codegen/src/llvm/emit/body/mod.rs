@@ -328,7 +328,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 vars.push(var)
             }
         }
-        let has_alloc = body.tags.iter().any(|o| *o == Opcode::Alloc);
+        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
         let calls_array_fn = body.tags.ids().any(|v| {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
@@ -896,6 +896,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // `outline-parallel` deletes every marker; one left does nothing.
             Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::ParallelStopped) => self.parallel_stopped(v, args[0]),
             Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
             Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
         }
@@ -946,19 +947,44 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         Ok(())
     }
 
+    /// `postc.parallel_stopped(%chunk)`: `%chunk` above the running loop's
+    /// lowest panicked chunk, read (`monotonic`) from the word whose address
+    /// the runtime gives once, in the entry block: a load and a compare on
+    /// the back edge.
+    fn parallel_stopped(&mut self, v: ValueId, chunk: ValueId) -> R<()> {
+        let Some(entry) = self.entry else { return llvm("a parallel loop before the entry block") };
+        let t = &self.u.t;
+        let f = self.u.declare(crate::abi::PARALLEL_STOP_WORD, t.ptr.fn_type(&[], false), &["nounwind"]);
+        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
+        let tb = t.cx.create_builder();
+        match entry.get_first_instruction() {
+            Some(i) => tb.position_before(&i),
+            None => tb.position_at_end(entry),
+        }
+        let word = tb.build_call(f, &[], "stop.word")?.try_as_basic_value().basic();
+        let Some(word) = word else { return llvm("postc_rt_parallel_stop_word returns a pointer") };
+        let failed = self.b.build_load(t.i64, word.into_pointer_value(), "failed")?;
+        let Some(load) = failed.as_instruction_value() else { return llvm("a load") };
+        if load.set_atomic_ordering(inkwell::AtomicOrdering::Monotonic).is_err() || load.set_alignment(8).is_err() {
+            return llvm("an atomic load of the stop word");
+        }
+        let c = self.val(chunk)?.into_int_value();
+        let stopped = self.b.build_int_compare(inkwell::IntPredicate::SGT, c, failed.into_int_value(), "")?;
+        self.vals.insert(v, stopped.into());
+        Ok(())
+    }
+
     /// A call of a POST function.
     /// `postc.parallel_for`: the arguments after the range go into a
     /// struct on the stack, and a trampoline `void(ptr env, i64 chunk, i64
     /// lo, i64 hi)`, one per chunk function, calls the chunk function with
     /// them; `postc_rt_parallel_for` calls the trampoline per chunk.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let body = &self.f.body;
-        let InstData::Const(Literal::Str(name)) = body.inst(args[0]) else {
-            return self.err(Some(v), "`postc.parallel_for` needs a constant chunk function name".into());
+        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
+            Ok(fid) => fid,
+            Err(msg) => return self.err(Some(v), msg),
         };
-        let Some(fid) = self.m.get_function(name) else {
-            return self.err(Some(v), format!("`postc.parallel_for`: no chunk function `{name}`"));
-        };
+        let name = &self.m.functions[fid].name;
         let callee = self.functions[&(self.mid, fid)];
         let callee_f = &self.m.functions[fid];
         let sig = &self.low.sigs[&(self.mid, fid)];
@@ -1377,6 +1403,35 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     let f = self.u.runtime(runtime::ALLOC_ND);
                     self.call_fn(f, &[self.i64c(ns.len() as u64).into(), buf.into(), code, bits, size])?
                 };
+                self.vals.insert(v, r);
+            }
+            InstData::View { base, offset, extents, strides } => {
+                let d = self.dt(v);
+                let arr = self.val(base)?;
+                let off = self.ival(offset)?;
+                // The extents, then the strides, go to the runtime through
+                // a stack buffer (checked before, by `insert-checks`).
+                let n = extents.len();
+                let t = self.u.t;
+                let buf = self.temp_i64s((2 * n).max(1) as u32)?;
+                for (k, x) in extents.iter().chain(strides.iter()).enumerate() {
+                    let x = self.ival(x)?;
+                    // SAFETY: `k` is within the buffer of `2 * n` Int64s.
+                    let at = unsafe { self.b.build_in_bounds_gep(t.i64, buf, &[self.i64c(k as u64)], "")? };
+                    self.b.build_store(at, x)?;
+                }
+                // SAFETY: `n` is within the buffer (which holds at least one Int64).
+                let strides_at = unsafe { self.b.build_in_bounds_gep(t.i64, buf, &[self.i64c(n as u64)], "")? };
+                let f = self.u.runtime(runtime::VIEW);
+                let args = [
+                    arr,
+                    off.into(),
+                    self.i64c(n as u64).into(),
+                    buf.into(),
+                    strides_at.into(),
+                    self.i64c(d.size_bytes() as u64).into(),
+                ];
+                let r = self.call_fn(f, &args)?;
                 self.vals.insert(v, r);
             }
             InstData::GetField { aggregate: agg, field: Field::Len } => {
