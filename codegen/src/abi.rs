@@ -3,32 +3,9 @@
 //! ufunc's entry points and of the runtime's entry points (whose protocol
 //! `crate::llvm::runtime` describes and `libpostc_runtime.a` implements).
 
-use postc_ir::DType;
-
-/// DLPack's type codes.
-pub mod code {
-    pub const INT: u8 = 0;
-    pub const UINT: u8 = 1;
-    pub const FLOAT: u8 = 2;
-    pub const OPAQUE_HANDLE: u8 = 3;
-    pub const COMPLEX: u8 = 5;
-    pub const BOOL: u8 = 6;
-}
-
-/// The DLPack `DLDataType` (`code`, `bits`; one lane) of arrays of a dtype.
-/// Str and Bytes elements are `{ptr, i64}` fat pointers, for which DLPack
-/// has no type: they travel as opaque handles of 128 bits.
-pub fn dlpack_dtype(d: DType) -> (u8, u8) {
-    let c = match d {
-        DType::Bool => code::BOOL,
-        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => code::INT,
-        DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => code::UINT,
-        DType::Float16 | DType::Float32 | DType::Float64 => code::FLOAT,
-        DType::Complex64 | DType::Complex128 => code::COMPLEX,
-        DType::Str | DType::Bytes => code::OPAQUE_HANDLE,
-    };
-    (c, d.bits() as u8)
-}
+// How dtypes are described to DLPack is the dtype's own business: the
+// Python calls, which do not link codegen, read it too.
+pub use postc_ir::dtype::{dlpack_code as code, dlpack_dtype};
 
 /// The prefix of the symbol of an exported name that starts with `_`.
 pub const EXPORT_PREFIX: &str = "postc_export_";
@@ -229,6 +206,7 @@ pub fn reserved(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use postc_ir::DType;
 
     #[test]
     fn c_function_names() {

@@ -19,6 +19,7 @@ pub mod c;
 pub mod calls;
 pub mod link;
 pub mod llvm;
+pub mod pyext;
 pub mod qbe;
 pub mod symbols;
 pub mod ufunc_plan;
@@ -26,6 +27,7 @@ pub mod wasm;
 
 use postc_ir::diag::Diagnostic;
 use postc_ir::Program;
+pub use postc_passes::legalize::Features;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -167,15 +169,21 @@ impl Timer {
 }
 
 /// The postc pass pipeline of the level, on a clone of every module, then
-/// the verifier; `prange` loops are outlined for the runtime's thread pool.
-pub fn prepare(program: &Program, options: &CodegenOptions) -> Result<Program, Vec<Diagnostic>> {
-    prepare_with(program, options, true, false)
+/// the verifier; `prange` loops are outlined for the runtime's thread pool,
+/// and `legalize` writes out what a backend with `features` does not lower
+/// ([`backend::Backend::features`]).
+pub fn prepare(program: &Program, options: &CodegenOptions, features: Features) -> Result<Program, Vec<Diagnostic>> {
+    prepare_with(program, options, true, false, features)
 }
 
 /// [`prepare`] for a backend that runs `prange` loops serially (they stay
 /// loops).
-pub fn prepare_serial(program: &Program, options: &CodegenOptions) -> Result<Program, Vec<Diagnostic>> {
-    prepare_with(program, options, false, false)
+pub fn prepare_serial(
+    program: &Program,
+    options: &CodegenOptions,
+    features: Features,
+) -> Result<Program, Vec<Diagnostic>> {
+    prepare_with(program, options, false, false, features)
 }
 
 /// [`prepare`] (with `parallel`, else [`prepare_serial`]) for a backend that
@@ -187,8 +195,9 @@ pub fn prepare_with_ufunc_loops(
     program: &Program,
     options: &CodegenOptions,
     parallel: bool,
+    features: Features,
 ) -> Result<Program, Vec<Diagnostic>> {
-    prepare_with(program, options, parallel, true)
+    prepare_with(program, options, parallel, true, features)
 }
 
 fn prepare_with(
@@ -196,9 +205,10 @@ fn prepare_with(
     options: &CodegenOptions,
     parallel: bool,
     ufunc_loops: bool,
+    features: Features,
 ) -> Result<Program, Vec<Diagnostic>> {
     let mut p = program.clone();
-    let popts = postc_passes::PassOptions { parallel, ..options.pass_options() };
+    let popts = postc_passes::PassOptions { parallel, features, ..options.pass_options() };
     let mut pipeline = postc_passes::default_pipeline(options.opt.as_u8()).to_owned();
     if ufunc_loops {
         pipeline.push_str(",ufunc-entry");

@@ -233,34 +233,132 @@ fn link_shared(obj: &Path, runtime: &Path, out: &Path) -> Result<(), String> {
     lld(&args).map_err(|e| format!("linking {} failed: {e}", out.display()))
 }
 
-/// `libpostc_runtime_gpu.a`: `POSTC_GPU_RUNTIME_LIB`, else beside the driver
-/// executable (the cargo target directory's profile directory) or one level
-/// up (when the driver runs from `deps/`).
-pub fn gpu_runtime_lib() -> Result<PathBuf, String> {
-    const NAME: &str = "libpostc_runtime_gpu.a";
-    if let Some(p) = std::env::var_os("POSTC_GPU_RUNTIME_LIB") {
+/// A static library built with the driver: the file named by the
+/// environment variable `env`, else `name` beside the driver executable
+/// (the cargo target directory's profile directory) or one level up (when
+/// the driver runs from `deps/`). `None` when none is there.
+fn prebuilt_library(name: &str, env: &str) -> Result<Option<PathBuf>, String> {
+    if let Some(p) = std::env::var_os(env) {
         let p = PathBuf::from(p);
-        return if p.is_file() { Ok(p) } else { Err(format!("POSTC_GPU_RUNTIME_LIB: {} does not exist", p.display())) };
+        return if p.is_file() { Ok(Some(p)) } else { Err(format!("{env}: {} does not exist", p.display())) };
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate the driver executable: {e}"))?;
-    let mut dirs = Vec::new();
-    if let Some(d) = exe.parent() {
-        dirs.push(d.to_path_buf());
-        if let Some(up) = d.parent() {
-            dirs.push(up.to_path_buf());
-        }
+    Ok(exe.ancestors().skip(1).take(2).map(|d| d.join(name)).find(|p| p.is_file()))
+}
+
+/// `libpostc_runtime_gpu.a`: `POSTC_GPU_RUNTIME_LIB`, else beside the driver
+/// executable or one level up ([`prebuilt_library`]).
+pub fn gpu_runtime_lib() -> Result<PathBuf, String> {
+    const NAME: &str = "libpostc_runtime_gpu.a";
+    prebuilt_library(NAME, "POSTC_GPU_RUNTIME_LIB")?.ok_or_else(|| {
+        format!(
+            "the program has gpu functions but {NAME} was not found beside the driver: build it with \
+             `cargo build -p postc-runtime-gpu` (same profile), set POSTC_GPU_RUNTIME_LIB, or compile with `--gpu off`"
+        )
+    })
+}
+
+/// `libpostc_pyabi.a` (crate `postc-pyabi`: what an extension module does
+/// with Python's objects): `POSTC_PYABI_LIB`, else beside the driver
+/// executable or one level up ([`prebuilt_library`]).
+pub fn pyabi_lib() -> Result<PathBuf, String> {
+    const NAME: &str = "libpostc_pyabi.a";
+    prebuilt_library(NAME, "POSTC_PYABI_LIB")?.ok_or_else(|| {
+        format!(
+            "`--emit pyext` links {NAME}, which was not found beside the driver: build it with \
+             `cargo build -p postc-pyabi` (same profile) or set POSTC_PYABI_LIB"
+        )
+    })
+}
+
+/// The marker `postc-pyabi` leaves in its static library, followed by the
+/// CPython version (`3.11`) the library was built for.
+pub const PYABI_PYTHON_MARKER: &[u8] = b"postc-pyabi built for CPython ";
+
+/// The CPython version (`major.minor`) the static library at `lib` was
+/// built for, read from its marker.
+pub fn pyabi_python_version(lib: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(lib).map_err(|e| format!("cannot read {}: {e}", lib.display()))?;
+    let at = bytes
+        .windows(PYABI_PYTHON_MARKER.len())
+        .position(|w| w == PYABI_PYTHON_MARKER)
+        .ok_or_else(|| format!("{} is not postc-pyabi's static library (it has no version marker)", lib.display()))?;
+    let rest = &bytes[at + PYABI_PYTHON_MARKER.len()..];
+    let end = rest.iter().position(|&b| !(b.is_ascii_digit() || b == b'.')).unwrap_or(rest.len());
+    Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
+}
+
+/// libffi for the calls of many arguments: `POSTC_LIBFFI`, else the
+/// position-independent static library (Debian's `libffi_pic.a`) beside the
+/// C library this process runs with, else the shared library there.
+fn libffi() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("POSTC_LIBFFI") {
+        return Ok(PathBuf::from(p));
     }
-    for d in &dirs {
-        let p = d.join(NAME);
-        if p.is_file() {
+    let libc = library_defining(c"getpid").ok_or("cannot find the C library of this process")?;
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = libc.parent() {
+        // `/lib/x86_64-linux-gnu` is `/usr/lib/x86_64-linux-gnu` on a
+        // merged /usr, where the development files are.
+        if let (Ok(rest), Some(multiarch)) = (dir.strip_prefix("/lib"), dir.file_name()) {
+            dirs.push(Path::new("/usr/lib").join(rest));
+            dirs.push(Path::new("/usr/lib").join(multiarch));
+        }
+        dirs.push(dir.to_path_buf());
+    }
+    dirs.extend(["/usr/lib64", "/usr/lib", "/usr/local/lib"].map(PathBuf::from));
+    for name in ["libffi_pic.a", "libffi.so.8", "libffi.so"] {
+        if let Some(p) = dirs.iter().map(|d| d.join(name)).find(|p| p.is_file()) {
             return Ok(p);
         }
     }
-    Err(format!(
-        "the program has gpu functions but {NAME} was not found beside {}: build it with \
-         `cargo build -p postc-runtime-gpu` (same profile), set POSTC_GPU_RUNTIME_LIB, or compile with `--gpu off`",
-        exe.display()
-    ))
+    Err("`--emit pyext` links libffi, which was not found (install libffi-dev, or set POSTC_LIBFFI)".to_owned())
+}
+
+/// A CPython extension module, linked in-process by LLD: the objects (the
+/// compiled code and its `PyInit_NAME` glue), the runtime, this process's
+/// system libraries, `postc-pyabi`'s static library `pyabi` and libffi.
+/// Only `init_symbol` is exported; unused code is dropped, and so is debug
+/// information unless `debug` (`-g`) asks for it.
+pub fn link_extension(
+    objects: &[Vec<u8>],
+    pyabi: &Path,
+    init_symbol: &str,
+    out: &Path,
+    debug: bool,
+) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let runtime = postc_runtime::write_to(dir.path()).map_err(|e| format!("cannot write the runtime library: {e}"))?;
+    let script = dir.path().join("exports.map");
+    std::fs::write(&script, format!("{{ global: {init_symbol}; local: *; }};\n"))
+        .map_err(|e| format!("cannot write {}: {e}", script.display()))?;
+    let mut args: Vec<OsString> = vec![
+        "-shared".into(),
+        "--eh-frame-hdr".into(),
+        "--gc-sections".into(),
+        // Python's C API is the interpreter's, bound when it loads the module.
+        "--allow-shlib-undefined".into(),
+        "-o".into(),
+        out.into(),
+    ];
+    args.push(format!("--version-script={}", script.display()).into());
+    if !debug {
+        args.push("--strip-debug".into());
+    }
+    for (i, o) in objects.iter().enumerate() {
+        let p = dir.path().join(format!("part{i}.o"));
+        std::fs::write(&p, o).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        args.push(p.into());
+    }
+    args.push(runtime.into());
+    // The system libraries before the static library: Rust's own copies of
+    // libm's functions there must not take the place of the C library's,
+    // which the code calls everywhere else (the package's libraries, `run`).
+    args.push("--as-needed".into());
+    args.extend(system_libraries()?.into_iter().map(OsString::from));
+    args.push(pyabi.into());
+    args.push(libffi()?.into());
+    lld(&args).map_err(|e| format!("linking {} failed: {e}", out.display()))
 }
 
 /// Links an AMDGPU object into a code object (`ld.lld -shared`, in-process).

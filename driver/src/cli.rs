@@ -59,7 +59,9 @@ pub(crate) enum Command {
     /// List every pass with its description.
     Passes,
     /// Write the host runtime that compiled code links (`libpostc_runtime.a`)
-    /// and its header (`postc_runtime.h`), for linking `--emit obj` output.
+    /// and its header (`postc_runtime.h`), for linking `--emit obj` output;
+    /// `postc.h`; and the runtime's C sources in `DIR/src`, which build with
+    /// `--emit c` output under any C11 compiler.
     Runtime {
         /// The directory to write them into (created if missing).
         #[arg(long, value_name = "DIR")]
@@ -88,7 +90,7 @@ pub(crate) enum Command {
         args: Vec<String>,
     },
     /// Compile modules to an object, assembly, LLVM IR, bitcode, C, a shared
-    /// library or an executable.
+    /// library, an executable or a CPython extension module.
     Compile {
         /// `.py` and `.pir` files; files named together resolve each other's
         /// imports and compile into one output.
@@ -142,6 +144,10 @@ pub(crate) enum Command {
         /// with parameters and locals (docs/debugging.md).
         #[arg(short = 'g')]
         debug: bool,
+        /// The CPython that imports a `--emit pyext` module: it names the
+        /// extension's suffix, and its version must be the one postc-pyabi was built for.
+        #[arg(long, value_name = "PYTHON", default_value = "python3")]
+        python: String,
     },
     /// Lower a POST Python file to IR and print it (`.pir` text that `check`
     /// accepts and `fmt` leaves as it is).
@@ -192,6 +198,9 @@ pub(crate) enum EmitArg {
     Ptx,
     /// The AMDGPU code object of the program's gpu functions (implies `--gpu amdgpu`).
     Hsaco,
+    /// A CPython extension module, `NAME<EXT_SUFFIX>`, that needs only NumPy, and
+    /// its type stub `NAME.pyi` (docs/aot.md).
+    Pyext,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]

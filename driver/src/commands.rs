@@ -167,6 +167,7 @@ pub(crate) struct CompileArgs {
     pub(crate) gpu_arch: Option<String>,
     pub(crate) backend: String,
     pub(crate) debug: bool,
+    pub(crate) python: String,
 }
 
 pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
@@ -207,6 +208,9 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
     let device_only = matches!(a.emit, EmitArg::Ptx | EmitArg::Hsaco);
     let gpu_mode = match a.gpu {
         _ if a.emit == EmitArg::Hsaco => postc_codegen::llvm::gpu::GpuMode::Amdgpu,
+        // An extension module runs `gpu` functions on the host, as the
+        // package does.
+        _ if a.emit == EmitArg::Pyext => postc_codegen::llvm::gpu::GpuMode::Off,
         GpuArg::Nvptx => postc_codegen::llvm::gpu::GpuMode::Nvptx,
         GpuArg::Amdgpu => postc_codegen::llvm::gpu::GpuMode::Amdgpu,
         GpuArg::Off => postc_codegen::llvm::gpu::GpuMode::Off,
@@ -236,6 +240,21 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         Err(code) => return code,
     };
     let stem = files[0].file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    if a.emit == EmitArg::Pyext && a.target.is_some() {
+        // The module links against this machine's C library and the
+        // interpreter's ABI.
+        return usage_error(
+            "`--emit pyext` builds for the machine's own CPython: no `--target` (`--cpu` picks the CPU)",
+        );
+    }
+    let interpreter = if a.emit == EmitArg::Pyext {
+        match crate::pyext::interpreter(&a.python) {
+            Ok(i) => Some(i),
+            Err(e) => return usage_error(&e),
+        }
+    } else {
+        None
+    };
     let default_name = match a.emit {
         EmitArg::Obj => format!("{stem}.o"),
         EmitArg::Asm => format!("{stem}.s"),
@@ -250,6 +269,7 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
         EmitArg::Exe => stem.clone(),
         EmitArg::Ptx => format!("{stem}.ptx"),
         EmitArg::Hsaco => format!("{stem}.hsaco"),
+        EmitArg::Pyext => format!("{stem}{}", interpreter.as_ref().map_or("", |i| i.ext_suffix.as_str())),
     };
     let out_path = a.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
     let inputs: Vec<PathBuf> = files.iter().chain(&a.link_ir).cloned().collect();
@@ -288,6 +308,26 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
             },
             Err(diags) => {
                 report(&loader.sources, &diags);
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(python) = &interpreter {
+        let name = match crate::pyext::module_name(&out_path) {
+            Ok(n) => n,
+            Err(e) => return usage_error(&e),
+        };
+        if let Err(code) = refuse_overwriting(&crate::pyext::stub_path(&out_path, &name), &inputs, &loader) {
+            return code;
+        }
+        return match crate::pyext::build(&program, backend, &options, &out_path, python) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(Ok(diags)) => {
+                report(&loader.sources, &diags);
+                ExitCode::FAILURE
+            }
+            Err(Err(e)) => {
+                eprintln!("error: {e}");
                 ExitCode::FAILURE
             }
         };

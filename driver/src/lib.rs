@@ -6,6 +6,7 @@
 
 mod cli;
 mod commands;
+mod pyext;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -71,6 +72,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             gpu_arch,
             backend,
             debug,
+            python,
         } => {
             let args = CompileArgs {
                 output,
@@ -86,6 +88,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 gpu_arch,
                 backend,
                 debug,
+                python,
             };
             compile(&files, include, args)
         }
@@ -120,10 +123,11 @@ fn dispatch(cli: Cli) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Runtime { out_dir } => match postc_runtime::write_to(&out_dir) {
+        Command::Runtime { out_dir } => match write_runtime(&out_dir) {
             Ok(lib) => {
                 println!("{}", lib.display());
                 println!("{}", out_dir.join(postc_runtime::HEADER_NAME).display());
+                println!("{}", out_dir.join(RUNTIME_SOURCES).display());
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -146,6 +150,19 @@ fn report(sources: &SourceMap, diags: &[Diagnostic]) {
     if n > 0 {
         let _ = writeln!(err, "error: aborting due to {n} error{}", if n == 1 { "" } else { "s" });
     }
+}
+
+/// Where `runtime --out-dir DIR` puts the runtime's C sources.
+const RUNTIME_SOURCES: &str = "src";
+
+/// `runtime --out-dir DIR`: the static library and its header, `postc.h`
+/// (which `--emit c` output includes too) and the C sources in `DIR/src`,
+/// which build with `--emit c` output without the static library.
+fn write_runtime(dir: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
+    let lib = postc_runtime::write_to(dir)?;
+    postc_codegen::c::write_headers(dir)?;
+    postc_runtime::write_sources(&dir.join(RUNTIME_SOURCES))?;
+    Ok(lib)
 }
 
 fn usage_error(msg: &str) -> ExitCode {

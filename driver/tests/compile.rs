@@ -1,8 +1,9 @@
 //! `postc-driver compile`: every `--emit` kind writes what it says, default
 //! output names, executables exit with `main`'s result, each runtime panic
 //! kind aborts with its exact message and location, several files compile
-//! into one output, codegen units do not change the result, and compile
-//! errors are located diagnostics.
+//! into one output, codegen units do not change the result, compile
+//! errors are located diagnostics, and the CPU levels for portable code
+//! decide the vector instructions.
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -199,6 +200,23 @@ fn bad_levels_and_options_are_usage_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid optimisation level 4"));
     let out = driver().current_dir(dir.path()).args(["compile", "-C", "frob=on"]).arg(&src).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // An extension module is for this machine's CPython, under its own name.
+    let out = driver()
+        .current_dir(dir.path())
+        .args(["compile", "--emit", "pyext", "--target", "aarch64-unknown-linux-gnu"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`--emit pyext` builds for the machine's own CPython"));
+    let out = driver()
+        .current_dir(dir.path())
+        .args(["compile", "--emit", "pyext", "-o", "2fast.so", "--python", "python3"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`2fast` is not a Python identifier in ASCII"));
 }
 
 /// A one-function program whose `main` panics; `body` is the entry block.
@@ -502,4 +520,26 @@ fn fast_math_relaxes_float_arithmetic_only_in_code_generation() {
     let out = driver().args(["opt", "-C", "fast-math=on"]).arg(&src).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`compile` takes it"));
+}
+
+/// Portable code for wheels: `--cpu generic` and the x86-64
+/// microarchitecture levels are CPUs the driver accepts, and they decide
+/// which vector instructions the code uses (the baseline's 128-bit SSE, or
+/// AVX2's 256-bit registers from `x86-64-v3`).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn portable_cpu_levels_decide_the_vector_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/saxpy.py");
+    let ymm = |cpu: &str| {
+        let out = dir.path().join(format!("{cpu}.s"));
+        run_ok(driver().args(["compile", "-O3", "--emit", "asm", "--cpu", cpu, "-o"]).arg(&out).arg(&src));
+        let asm = std::fs::read_to_string(&out).unwrap();
+        assert!(asm.contains("xmm"), "{cpu}: no vector code at all");
+        asm.contains("ymm")
+    };
+    assert!(!ymm("generic"));
+    assert!(!ymm("x86-64-v2"));
+    assert!(ymm("x86-64-v3"));
+    assert!(ymm("x86-64-v4"));
 }

@@ -1,7 +1,8 @@
 //! The `postc` Python package (`python/`): installs it with pip into a
 //! virtual environment under the target directory (a debug build of the
-//! extension, sharing the workspace's build of the compiler crates) and
-//! runs its pytest suite, `python/tests`.
+//! extension, sharing the workspace's build of the compiler crates), builds
+//! postc-pyabi's static library for the extension modules the suite makes
+//! ahead of time, and runs its pytest suite, `python/tests`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,6 +49,14 @@ fn the_python_package_passes_its_tests() {
             .args(["-m", "pip", "install", "--quiet", "dask[array]", "distributed"])
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
     }
+    // The `postc` build hook is hatchling's (python/tests/test_pyext.py
+    // builds examples/aot-package's wheel with it).
+    let has_hatchling = Command::new(&python).args(["-c", "import hatchling"]).output();
+    if !has_hatchling.is_ok_and(|o| o.status.success()) {
+        run(Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "hatchling"])
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
+    }
     // `pip install ./python`, as a user would, with a debug build (the
     // extension's release build would recompile LLVM's bindings and the
     // whole compiler).
@@ -57,10 +66,22 @@ fn the_python_package_passes_its_tests() {
         .env("MATURIN_PEP517_ARGS", "--profile dev")
         .env("CARGO_TARGET_DIR", target_dir())
         .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
+    // `postc compile --emit pyext` links postc-pyabi's static library
+    // (python/tests/test_pyext.py), built here for the venv's interpreter,
+    // as maturin built the package.
+    run(Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["build", "--quiet", "-p", "postc-pyabi"])
+        .current_dir(&root)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("PYO3_PYTHON", &python));
     let cache = tempfile::tempdir().unwrap();
     let out = Command::new(&python)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
         .current_dir(&root)
+        .env("POSTC_PYABI_LIB", target_dir().join("debug").join("libpostc_pyabi.a"))
+        // The NumPy-only environment the extension modules are imported in,
+        // kept between runs as the package's is.
+        .env("POSTC_PYEXT_VENV", Path::new(env!("CARGO_TARGET_TMPDIR")).join("pyext-venv"))
         .env("POSTC_CACHE_DIR", cache.path())
         .env_remove("POSTC_DISABLE_JIT")
         .env_remove("PYTHONPATH")

@@ -3,7 +3,8 @@
 //! shared` library, export the four entry points and no other runtime
 //! symbol; a C caller's panic handler gets the exact message, leaves the
 //! call with `longjmp`, releases the arena to its mark, and the next calls
-//! work.
+//! work. The runtime's C sources that `runtime` writes too build with
+//! `--emit c` output under a plain C11 compiler into the same program.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,7 +114,7 @@ fn objects_link_with_the_written_runtime_and_panics_reach_the_handler() {
     let lib = rt.join("libpostc_runtime.a");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        format!("{}\n{}\n", lib.display(), rt.join("postc_runtime.h").display())
+        format!("{}\n{}\n{}\n", lib.display(), rt.join("postc_runtime.h").display(), rt.join("src").display())
     );
     assert!(lib.is_file());
 
@@ -181,4 +182,41 @@ fn every_shared_library_exports_the_handler_entry_points() {
         run_ok(driver().args(["compile", "--backend", backend, "--emit", "shared", "-o"]).arg(&so).arg(&src));
         assert_eq!(exported_runtime_symbols(&so), want, "--backend {backend}");
     }
+}
+
+/// Portable output: `--emit c` and the runtime's C sources, compiled by
+/// `cc -std=c11` with no other file of postc's (no prebuilt library, the
+/// headers from the runtime's directory), make a program whose panics,
+/// handler and arena behave as above.
+#[test]
+fn c_output_builds_with_the_written_runtime_sources_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let rt = d.join("rt");
+    run_ok(driver().args(["runtime", "--out-dir"]).arg(&rt));
+    std::fs::write(d.join("m.pir"), PROG).unwrap();
+    std::fs::write(d.join("caller.c"), CALLER).unwrap();
+    run_ok(driver().args(["compile", "--backend", "c", "--emit", "c", "-o"]).arg(d.join("m.c")).arg(d.join("m.pir")));
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(rt.join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    sources.sort();
+    assert!(sources.len() >= 5, "{sources:?}");
+    let exe = d.join("portable");
+    run_ok(
+        Command::new("cc")
+            .args(["-std=c11", "-Wall", "-Werror", "-O1", "-I"])
+            .arg(&rt)
+            .arg("-I")
+            .arg(rt.join("src"))
+            .arg(d.join("caller.c"))
+            .arg(d.join("m.c"))
+            .args(&sources)
+            .args(["-lm", "-o"])
+            .arg(&exe),
+    );
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), WANT.repeat(2));
 }

@@ -195,3 +195,28 @@ mod tests {
         assert_eq!(DType::Float16.size_bytes(), 2);
     }
 }
+
+/// DLPack's type codes.
+pub mod dlpack_code {
+    pub const INT: u8 = 0;
+    pub const UINT: u8 = 1;
+    pub const FLOAT: u8 = 2;
+    pub const OPAQUE_HANDLE: u8 = 3;
+    pub const COMPLEX: u8 = 5;
+    pub const BOOL: u8 = 6;
+}
+
+/// The DLPack `DLDataType` (`code`, `bits`; one lane) of arrays of a dtype.
+/// Str and Bytes elements are `{ptr, i64}` fat pointers, for which DLPack
+/// has no type: they travel as opaque handles of 128 bits.
+pub fn dlpack_dtype(d: DType) -> (u8, u8) {
+    let c = match d {
+        DType::Bool => dlpack_code::BOOL,
+        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => dlpack_code::INT,
+        DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => dlpack_code::UINT,
+        DType::Float16 | DType::Float32 | DType::Float64 => dlpack_code::FLOAT,
+        DType::Complex64 | DType::Complex128 => dlpack_code::COMPLEX,
+        DType::Str | DType::Bytes => dlpack_code::OPAQUE_HANDLE,
+    };
+    (c, d.bits() as u8)
+}

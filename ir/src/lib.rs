@@ -11,6 +11,7 @@ pub mod cfg;
 pub mod diag;
 pub mod dtype;
 pub mod entity;
+pub mod exports;
 pub mod gen;
 pub mod interp;
 pub mod loc;

@@ -1,6 +1,7 @@
 //! Analyses of one function, computed on demand and cached by the pass
 //! manager until a pass that changed the function does not keep them.
 
+use crate::scratch::{Scratch, ScratchVec};
 use postc_ir::body::{Body, ValueId};
 use postc_ir::cfg::{Cfg, DomTree};
 use postc_ir::{EntityId, ValueSlots};
@@ -34,18 +35,28 @@ pub struct UseCounts {
 
 impl UseCounts {
     pub fn compute(body: &Body) -> UseCounts {
-        let mut counts = Vec::new();
-        Self::compute_into(body, &mut counts);
+        let n = body.num_insts();
+        let mut counts = vec![0; n + 1];
+        Self::count(body, &mut counts);
+        counts.truncate(n);
         UseCounts { counts }
     }
 
-    /// [`UseCounts::compute`] into a reused buffer.
-    pub fn compute_into(body: &Body, counts: &mut Vec<u32>) {
+    /// [`UseCounts::compute`] into the worker's scratch memory.
+    pub fn compute_in<'s>(body: &Body, scratch: &'s Scratch) -> ScratchVec<'s, u32> {
         let n = body.num_insts();
-        counts.clear();
-        // A last slot absorbs ids out of range, so the common formats count
-        // their operands without a branch.
-        counts.resize(n + 1, 0);
+        let mut counts = scratch.filled(n + 1, 0);
+        Self::count(body, &mut counts);
+        counts.truncate(n);
+        counts
+    }
+
+    /// Counts the reads of each value into `counts`, zeros with one slot
+    /// more than the body has instructions: the last slot absorbs ids out
+    /// of range, so the common formats count their operands without a
+    /// branch.
+    fn count(body: &Body, counts: &mut [u32]) {
+        let n = body.num_insts();
         let (tags, ops) = (body.tags.raw(), body.ops.raw());
         for b in body.blocks.iter() {
             let (s, e) = (b.start as usize, (b.end as usize).min(n));
@@ -62,7 +73,6 @@ impl UseCounts {
                 counts[(y as usize).min(n)] += (slots == ValueSlots::AB) as u32;
             }
         }
-        counts.truncate(n);
     }
     pub fn as_slice(&self) -> &[u32] {
         &self.counts
@@ -70,28 +80,6 @@ impl UseCounts {
     pub fn get(&self, v: ValueId) -> u32 {
         self.counts.get(v.index()).copied().unwrap_or(0)
     }
-}
-
-thread_local! {
-    /// Graphs whose buffers are reused by the next function on this thread.
-    static SPARE_CFGS: std::cell::RefCell<Vec<Cfg>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The graph of `body`, in the buffers of a spare one if there is one.
-fn pooled_cfg(body: &Body) -> Cfg {
-    let mut cfg = SPARE_CFGS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
-    cfg.recompute(body);
-    cfg
-}
-
-/// Gives a graph's buffers back for reuse on this thread.
-pub(crate) fn recycle_cfg(cfg: Cfg) {
-    SPARE_CFGS.with(|s| {
-        let mut s = s.borrow_mut();
-        if s.len() < 2 {
-            s.push(cfg);
-        }
-    });
 }
 
 /// The analysis cache of one function.
@@ -103,16 +91,37 @@ pub struct Analyses {
     /// The first free `N` of fresh `BASE$N` names: a pass that adds names
     /// knows the next one without reading the name pool again.
     names: Option<u64>,
+    /// Graphs whose buffers the next graph reuses: a worker's, lent for
+    /// the function (see [`crate::scratch::Scratch`]).
+    spare_cfgs: Vec<Cfg>,
+}
+
+/// The graph of `body`, in the buffers of a spare one if there is one.
+fn pooled_cfg(spares: &mut Vec<Cfg>, body: &Body) -> Cfg {
+    let mut cfg = spares.pop().unwrap_or_default();
+    cfg.recompute(body);
+    cfg
 }
 
 impl Analyses {
+    /// An empty cache whose graphs reuse the buffers of `spare_cfgs`.
+    pub fn with_spare_cfgs(spare_cfgs: Vec<Cfg>) -> Analyses {
+        Analyses { spare_cfgs, ..Analyses::default() }
+    }
+
+    /// The graphs' buffers, for the next function.
+    pub fn into_spare_cfgs(mut self) -> Vec<Cfg> {
+        self.invalidate_cfg();
+        std::mem::take(&mut self.spare_cfgs)
+    }
+
     /// Computes what `needs` asks for and is not cached.
     pub fn prepare(&mut self, needs: AnalysisSet, body: &Body) {
         if needs.contains(AnalysisSet::CFG) && self.cfg.is_none() {
-            self.cfg = Some(pooled_cfg(body));
+            self.cfg = Some(pooled_cfg(&mut self.spare_cfgs, body));
         }
         if needs.contains(AnalysisSet::DOMINATORS) && self.dom.is_none() {
-            let cfg = self.cfg.get_or_insert_with(|| pooled_cfg(body));
+            let cfg = self.cfg.get_or_insert_with(|| pooled_cfg(&mut self.spare_cfgs, body));
             self.dom = Some(DomTree::compute(cfg));
         }
         if needs.contains(AnalysisSet::USES) && self.uses.is_none() {
@@ -137,7 +146,7 @@ impl Analyses {
     }
 
     pub fn cfg(&mut self, body: &Body) -> &Cfg {
-        self.cfg.get_or_insert_with(|| pooled_cfg(body))
+        self.cfg.get_or_insert_with(|| pooled_cfg(&mut self.spare_cfgs, body))
     }
 
     /// Drops the graph and the dominators, for a pass that keeps
@@ -145,12 +154,12 @@ impl Analyses {
     pub fn invalidate_cfg(&mut self) {
         self.dom = None;
         if let Some(cfg) = self.cfg.take() {
-            recycle_cfg(cfg);
+            self.spare_cfgs.push(cfg);
         }
     }
 
     pub fn dom(&mut self, body: &Body) -> &DomTree {
-        let cfg = self.cfg.get_or_insert_with(|| pooled_cfg(body));
+        let cfg = self.cfg.get_or_insert_with(|| pooled_cfg(&mut self.spare_cfgs, body));
         self.dom.get_or_insert_with(|| DomTree::compute(cfg))
     }
     /// The first `N` that [`crate::rewrite::NameGen::new`] would give.
@@ -176,13 +185,5 @@ impl Analyses {
 
     pub fn uses(&mut self, body: &Body) -> &UseCounts {
         self.uses.get_or_insert_with(|| UseCounts::compute(body))
-    }
-}
-
-impl Drop for Analyses {
-    fn drop(&mut self) {
-        if let Some(cfg) = self.cfg.take() {
-            recycle_cfg(cfg);
-        }
     }
 }

@@ -17,11 +17,10 @@
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::BlockFate;
-use crate::simplify_cfg;
+use crate::simplify_cfg::{self, Plan};
 use crate::{const_fold, dce, FunctionPass, PassInfo, Scope};
 use postc_ir::body::ValueId;
 use postc_ir::{EntityId, Function};
-use std::cell::RefCell;
 
 pub struct Cleanup;
 
@@ -33,20 +32,6 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::NONE,
 };
 
-#[derive(Default)]
-struct Scratch {
-    forward: Vec<u32>,
-    fate: Vec<BlockFate>,
-    dead: Vec<bool>,
-    work: Vec<ValueId>,
-    forwarder: Vec<bool>,
-    preds: Vec<(u32, u32)>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
 impl FunctionPass for Cleanup {
     fn info(&self) -> &'static PassInfo {
         &INFO
@@ -57,68 +42,65 @@ impl FunctionPass for Cleanup {
         if folded {
             analyses.invalidate_except(const_fold::INFO.keeps);
         }
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            let Scratch { forward, fate, dead, work, forwarder, preds } = &mut *s;
-            // The first round of simplify-cfg: fold the branches in place,
-            // then plan the rebuild.
-            let branches = simplify_cfg::fold_branches(&mut func.body, forward);
-            let planned = simplify_cfg::plan(&func.body, fate, preds);
-            if (branches || planned) && !simplify_cfg::settles(&func.body, fate, forwarder) {
-                // A second round would change more: the first round's
-                // rebuild, the rest of the rounds and dce as they are.
-                if planned {
-                    simplify_cfg::apply(func, fate, None);
-                }
-                simplify_cfg::rounds(func, analyses, 7);
-                analyses.invalidate_cfg();
-                dce::Dce.run(cx, func, analyses);
-                return true;
+        let scratch = cx.scratch;
+        let Plan { mut forward, mut fate, mut preds, mut forwarder } = Plan::new(scratch);
+        // The first round of simplify-cfg: fold the branches in place,
+        // then plan the rebuild.
+        let branches = simplify_cfg::fold_branches(&mut func.body, &mut forward, scratch);
+        let planned = simplify_cfg::plan(&func.body, &mut fate, &mut preds);
+        if (branches || planned) && !simplify_cfg::settles(&func.body, &fate, &mut forwarder) {
+            // A second round would change more: the first round's
+            // rebuild, the rest of the rounds and dce as they are.
+            if planned {
+                simplify_cfg::apply(func, &fate, None, scratch);
             }
+            simplify_cfg::rounds(func, analyses, 7, scratch);
             analyses.invalidate_cfg();
-            if !planned {
-                // Nothing to rebuild: dce on the body as it is.
-                return dce::Dce.run(cx, func, analyses) | folded | branches;
-            }
-            // The instructions dce would remove from the rebuilt body: those
-            // no instruction that stays reads, directly or through others.
-            // Marked from the instructions that must stay (not removable)
-            // through their operands; in a verified body removable
-            // instructions form no cycle, so this is what dce's cascade of
-            // use counts leaves. Only the blocks the rebuild keeps count (an
-            // absorbed block's `br` reads nothing).
-            let body = &func.body;
-            let n = body.num_insts();
-            let first = ((body.num_params + body.num_core) as usize).min(n);
-            dead.clear();
-            dead.resize(n, true);
-            dead[..first].fill(false);
-            work.clear();
-            let tags = body.tags.raw();
-            let checks = cx.options.overflow_checks;
-            for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != BlockFate::Removed) {
-                let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
-                for i in s..e.max(s) {
-                    if !tags[i].may_be_removable() || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
-                        dead[i] = false;
-                        work.push(ValueId::new(i));
-                    }
+            dce::Dce.run(cx, func, analyses);
+            return true;
+        }
+        analyses.invalidate_cfg();
+        if !planned {
+            // Nothing to rebuild: dce on the body as it is.
+            return dce::Dce.run(cx, func, analyses) | folded | branches;
+        }
+        // The instructions dce would remove from the rebuilt body: those
+        // no instruction that stays reads, directly or through others.
+        // Marked from the instructions that must stay (not removable)
+        // through their operands; in a verified body removable
+        // instructions form no cycle, so this is what dce's cascade of
+        // use counts leaves. Only the blocks the rebuild keeps count (an
+        // absorbed block's `br` reads nothing).
+        let body = &func.body;
+        let n = body.num_insts();
+        let first = ((body.num_params + body.num_core) as usize).min(n);
+        let mut dead = scratch.filled(n, true);
+        dead[..first].fill(false);
+        let mut work = scratch.vec();
+        let tags = body.tags.raw();
+        let checks = cx.options.overflow_checks;
+        for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != BlockFate::Removed) {
+            let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
+            for i in s..e.max(s) {
+                if !tags[i].may_be_removable() || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
+                    dead[i] = false;
+                    work.push(ValueId::new(i));
                 }
             }
-            while let Some(v) = work.pop() {
-                let mark = |x: ValueId| {
-                    if let Some(d) = dead.get_mut(x.index()) {
-                        if *d {
-                            *d = false;
-                            work.push(x);
-                        }
+        }
+        while let Some(v) = work.pop() {
+            let mark = |x: ValueId| {
+                if let Some(d) = dead.get_mut(x.index()) {
+                    if *d {
+                        *d = false;
+                        work.push(x);
                     }
-                };
-                crate::rewrite::for_each_operand_fast(body, v, mark);
-            }
-            simplify_cfg::apply(func, fate, Some(dead));
-            true
-        })
+                }
+            };
+            crate::rewrite::for_each_operand_fast(body, v, mark);
+        }
+        simplify_cfg::apply(func, &fate, Some(&dead), scratch);
+        true
     }
 }
 
@@ -134,10 +116,11 @@ mod tests {
             .iter()
             .map(|f| {
                 let mut body = f.body.clone();
-                simplify_cfg::fold_branches(&mut body, &mut Vec::new());
-                let mut fate = Vec::new();
-                simplify_cfg::plan(&body, &mut fate, &mut Vec::new());
-                simplify_cfg::settles(&body, &fate, &mut Vec::new())
+                let scratch = crate::scratch::Scratch::new();
+                let mut plan = Plan::new(&scratch);
+                simplify_cfg::fold_branches(&mut body, &mut plan.forward, &scratch);
+                simplify_cfg::plan(&body, &mut plan.fate, &mut plan.preds);
+                simplify_cfg::settles(&body, &plan.fate, &mut plan.forwarder)
             })
             .collect()
     }
@@ -157,8 +140,9 @@ mod tests {
         let text = "module m\n\nfunc f(%c: Bool) {\nentry:\n  condbr %c, a, b\na:\n  br b\nb:\n  return\n}\n";
         let m = postc_ir::parse::parse_module("t.pir", text.as_bytes()).expect("parses");
         let body = &m.functions.iter().next().expect("one function").body;
-        let mut fate = Vec::new();
-        simplify_cfg::plan(body, &mut fate, &mut Vec::new());
-        assert!(!simplify_cfg::settles(body, &fate, &mut Vec::new()));
+        let scratch = crate::scratch::Scratch::new();
+        let mut plan = Plan::new(&scratch);
+        simplify_cfg::plan(body, &mut plan.fate, &mut plan.preds);
+        assert!(!simplify_cfg::settles(body, &plan.fate, &mut plan.forwarder));
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::analysis::AnalysisSet;
 use crate::insert_checks::GUARD_WEIGHTS;
+use crate::scratch::{Scratch, Workers};
 use crate::{ModulePass, PassInfo, PassOptions, Scope};
 use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::PANIC;
@@ -118,7 +119,11 @@ impl ModulePass for ColdOutline {
     /// rewriting the paths run in parallel; only numbering the thunks, in
     /// function order, is serial, so the result does not depend on the
     /// thread count.
-    fn run(&self, m: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+    fn run(&self, m: &mut Module, options: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+        self.run_on_workers(m, options, &Workers::for_current_pool())
+    }
+
+    fn run_on_workers(&self, m: &mut Module, _: &PassOptions, workers: &Workers) -> Result<bool, Vec<Diagnostic>> {
         let (sites, chosen, names, new_funcs) = {
             let Module { functions, files, .. } = &*m;
             let key = |body, site: &Site| site_key(body, files, site);
@@ -184,7 +189,10 @@ impl ModulePass for ColdOutline {
         let names = &names;
         m.functions.raw_mut().par_iter_mut().zip(&sites).zip(&chosen).for_each(|((f, fsites), c)| {
             if !fsites.is_empty() {
-                redirect(f, fsites, c, names);
+                workers.with(|scratch| {
+                    scratch.reset();
+                    redirect(f, fsites, c, names, scratch);
+                });
             }
         });
         for f in new_funcs {
@@ -258,7 +266,7 @@ fn make_thunk(name: &str, message: Option<&str>, arg_types: &[TypeId], loc: Opti
 /// Replaces the panic call of every site by a call of its thunk, weights
 /// the branches into the panic blocks, and drops the message constants
 /// that only the panic calls read.
-fn redirect(f: &mut postc_ir::Function, sites: &[Site], thunk: &[u32], names: &[String]) {
+fn redirect(f: &mut postc_ir::Function, sites: &[Site], thunk: &[u32], names: &[String], scratch: &Scratch) {
     let body = &mut f.body;
     for (site, &t) in sites.iter().zip(thunk) {
         // The call keeps its slot: rewrite its callee and argument list in place.
@@ -293,32 +301,21 @@ fn redirect(f: &mut postc_ir::Function, sites: &[Site], thunk: &[u32], names: &[
             w[2..4].copy_from_slice(&[wf, wt]);
         }
     }
-    drop_dead_messages(f, sites);
+    drop_dead_messages(f, sites, scratch);
 }
 
 /// Drops the message constants that only the redirected panic calls read.
-fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site]) {
-    DEAD.with(|d| {
-        let mut d = d.borrow_mut();
-        let (uses, dead) = &mut *d;
-        crate::analysis::UseCounts::compute_into(&func.body, uses);
-        dead.clear();
-        dead.resize(func.body.num_insts(), false);
-        let mut any = false;
-        for c in sites.iter().filter_map(|s| s.message) {
-            if uses.get(c.index()) == Some(&0) {
-                dead[c.index()] = true;
-                any = true;
-            }
+fn drop_dead_messages(func: &mut postc_ir::Function, sites: &[Site], scratch: &Scratch) {
+    let uses = crate::analysis::UseCounts::compute_in(&func.body, scratch);
+    let mut dead = scratch.filled(func.body.num_insts(), false);
+    let mut any = false;
+    for c in sites.iter().filter_map(|s| s.message) {
+        if uses.get(c.index()) == Some(&0) {
+            dead[c.index()] = true;
+            any = true;
         }
-        if !any {
-            return;
-        }
-        crate::dce::remove(func, dead);
-    })
-}
-
-thread_local! {
-    /// Use counts and the dead-constant set of [`drop_dead_messages`].
-    static DEAD: std::cell::RefCell<(Vec<u32>, Vec<bool>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    if any {
+        crate::dce::remove(func, &dead, scratch);
+    }
 }

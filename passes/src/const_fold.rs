@@ -10,6 +10,7 @@
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
+use crate::scratch::ScratchVec;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, InstData, ValueId};
 use postc_ir::builtins::Builtin;
@@ -20,7 +21,6 @@ use postc_ir::interp::fold::{
 use postc_ir::interp::Value;
 use postc_ir::opcode::Format;
 use postc_ir::{DType, EntityId, Function, Opcode, Shape, Trap, TypeId};
-use std::cell::RefCell;
 
 pub struct ConstFold;
 
@@ -53,39 +53,49 @@ impl FunctionPass for ConstFold {
 /// caller that drops every block that is unreachable after the branches
 /// are folded (see [`crate::cleanup`]). Returns whether anything changed.
 pub(crate) fn fold(cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses, reachable_only: bool) -> bool {
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        let Scratch { known, fast, slow, args, folded, panics, visited, stack } = &mut *s;
-        let first = (func.body.num_params + func.body.num_core).min(func.body.num_insts() as u32);
-        let mut st = State { known, fast, slow, folded, panics, at: 0, first, walk: false, forward: false };
+    let scratch = cx.scratch;
+    let n = func.body.num_insts();
+    let (mut known, mut fast, mut slow) = (scratch.vec_with_capacity(n), scratch.vec(), scratch.vec());
+    let (mut folded, mut panics) = (scratch.vec(), scratch.vec());
+    let (visited, stack, args) = (&mut scratch.vec(), &mut scratch.vec(), &mut scratch.vec());
+    let first = (func.body.num_params + func.body.num_core).min(n as u32);
+    let mut st = State {
+        known: &mut known,
+        fast: &mut fast,
+        slow: &mut slow,
+        folded: &mut folded,
+        panics: &mut panics,
+        at: 0,
+        first,
+        walk: false,
+        forward: false,
+    };
+    let mut any = false;
+    if reachable_only {
+        st.walk = true;
+        any = evaluate(cx, &func.body, Order::Walk { visited, stack }, &mut st, args);
+        st.walk = false;
+    }
+    if !reachable_only || st.forward {
+        // Every block, in layout order.
         st.reset();
-        let mut any = false;
-        if reachable_only {
-            st.walk = true;
-            any = evaluate(cx, &func.body, Order::Walk { visited, stack }, &mut st, args);
-            st.walk = false;
-        }
-        if !reachable_only || st.forward {
-            // Every block, in layout order.
-            st.reset();
-            any = evaluate(cx, &func.body, Order::Layout, &mut st, args);
-        }
-        if st.forward {
-            // An operand defined further down: again in reverse
-            // post-order, where every definition comes first.
-            st.reset();
-            let cfg = analyses.cfg(&func.body);
-            any = evaluate(cx, &func.body, Order::Rpo(cfg.rpo_raw()), &mut st, args);
-        }
-        if any {
-            write_back(&mut func.body, &mut st);
-        }
-        if !st.panics.is_empty() && end_in_unreachable(&mut func.body, st.panics) {
-            analyses.invalidate_cfg();
-            any = true;
-        }
-        any
-    })
+        any = evaluate(cx, &func.body, Order::Layout, &mut st, args);
+    }
+    if st.forward {
+        // An operand defined further down: again in reverse
+        // post-order, where every definition comes first.
+        st.reset();
+        let cfg = analyses.cfg(&func.body);
+        any = evaluate(cx, &func.body, Order::Rpo(cfg.rpo_raw()), &mut st, args);
+    }
+    if any {
+        write_back(&mut func.body, &mut st);
+    }
+    if !st.panics.is_empty() && end_in_unreachable(&mut func.body, st.panics) {
+        analyses.invalidate_cfg();
+        any = true;
+    }
+    any
 }
 
 /// Whether a binary instruction of result type `rd` always panics with the
@@ -107,7 +117,7 @@ fn always_panics(op: Opcode, rd: Option<DType>, y: Option<Scalar>) -> bool {
 /// panics) end in `unreachable`: what follows that instruction never runs,
 /// and the blocks the old terminator led to lose an edge. Returns whether
 /// any block changed.
-fn end_in_unreachable(body: &mut Body, blocks: &mut Vec<u32>) -> bool {
+fn end_in_unreachable(body: &mut Body, blocks: &mut ScratchVec<'_, u32>) -> bool {
     blocks.sort_unstable();
     blocks.dedup();
     let mut changed = false;
@@ -130,7 +140,7 @@ fn end_in_unreachable(body: &mut Body, blocks: &mut Vec<u32>) -> bool {
 }
 
 /// The order in which [`evaluate`] visits blocks.
-enum Order<'a> {
+enum Order<'a, 's> {
     /// Every block, in layout order.
     Layout,
     /// The reachable blocks, in reverse post-order.
@@ -138,7 +148,7 @@ enum Order<'a> {
     /// The blocks the entry reaches when a branch on a known condition
     /// goes only the way it will go, depth first: a block comes after
     /// every block on the path that led to it, so after its dominators.
-    Walk { visited: &'a mut Vec<bool>, stack: &'a mut Vec<u32> },
+    Walk { visited: &'a mut ScratchVec<'s, bool>, stack: &'a mut ScratchVec<'s, u32> },
 }
 
 /// `known[v]`: not evaluated yet, a constant whose literal has no value,
@@ -152,32 +162,17 @@ const SLOW: u32 = 1 << 31;
 /// What the name of every `postc.ovf.*` built-in starts with.
 const OVF_PREFIX: &[u8] = b"postc.ovf.";
 
-#[derive(Default)]
-struct Scratch {
-    known: Vec<u32>,
-    fast: Vec<Scalar>,
-    slow: Vec<Value>,
-    args: Vec<Value>,
-    folded: Vec<u32>,
-    panics: Vec<u32>,
-    visited: Vec<bool>,
-    stack: Vec<u32>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-struct State<'s> {
-    known: &'s mut Vec<u32>,
+/// The evaluation's tables, in the worker's scratch memory (`'s`).
+struct State<'b, 's> {
+    known: &'b mut ScratchVec<'s, u32>,
     /// Bool, integer and float values, folded from the payloads directly.
-    fast: &'s mut Vec<Scalar>,
+    fast: &'b mut ScratchVec<'s, Scalar>,
     /// Complex, Str and Bytes values, through the interpreter.
-    slow: &'s mut Vec<Value>,
+    slow: &'b mut ScratchVec<'s, Value>,
     /// The instructions that got a value.
-    folded: &'s mut Vec<u32>,
+    folded: &'b mut ScratchVec<'s, u32>,
     /// The blocks with an instruction that always panics.
-    panics: &'s mut Vec<u32>,
+    panics: &'b mut ScratchVec<'s, u32>,
     /// The instruction being evaluated.
     at: u32,
     /// The first instruction after the parameters (and core values).
@@ -204,7 +199,7 @@ impl Known<'_> {
     }
 }
 
-impl State<'_> {
+impl State<'_, '_> {
     fn reset(&mut self) {
         self.known.clear();
         self.fast.clear();
@@ -297,7 +292,13 @@ impl State<'_> {
 /// order no graph is needed, and it is as good as reverse post-order when
 /// every operand is defined above its readers (`st.forward` says it was
 /// not).
-fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Order<'_>, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+fn evaluate(
+    cx: &FuncCx<'_>,
+    body: &Body,
+    order: Order<'_, '_>,
+    st: &mut State<'_, '_>,
+    args: &mut ScratchVec<'_, Value>,
+) -> bool {
     let n = body.num_insts();
     st.known.resize(n, UNKNOWN);
     let nblocks = body.blocks.len();
@@ -366,7 +367,13 @@ fn evaluate(cx: &FuncCx<'_>, body: &Body, order: Order<'_>, st: &mut State<'_>, 
 
 /// Evaluates the instructions of block `b`; returns whether any other than
 /// a constant got a value.
-fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, args: &mut Vec<Value>) -> bool {
+fn evaluate_block(
+    cx: &FuncCx<'_>,
+    body: &Body,
+    bi: usize,
+    st: &mut State<'_, '_>,
+    args: &mut ScratchVec<'_, Value>,
+) -> bool {
     let n = body.num_insts();
     let (tags, ops) = (body.tags.raw(), body.ops.raw());
     let checks = cx.options.overflow_checks;
@@ -498,7 +505,7 @@ fn evaluate_block(cx: &FuncCx<'_>, body: &Body, bi: usize, st: &mut State<'_>, a
 
 /// Records the value of instruction `i` if it is a scalar of `rd`.
 #[inline]
-fn record(st: &mut State<'_>, i: usize, r: Option<Scalar>, rd: DType) -> bool {
+fn record(st: &mut State<'_, '_>, i: usize, r: Option<Scalar>, rd: DType) -> bool {
     match r {
         Some(r) if r.dtype() == rd => {
             st.known[i] = st.push_fast(r);
@@ -510,7 +517,7 @@ fn record(st: &mut State<'_>, i: usize, r: Option<Scalar>, rd: DType) -> bool {
 }
 
 /// Records the value of instruction `i` if it is a non-array value of `rd`.
-fn record_value(st: &mut State<'_>, i: usize, r: Option<Value>, rd: DType) -> bool {
+fn record_value(st: &mut State<'_, '_>, i: usize, r: Option<Value>, rd: DType) -> bool {
     match r {
         Some(r) if !r.is_array() && r.dtype() == rd => {
             st.known[i] = st.push_value(r);
@@ -525,7 +532,7 @@ fn record_value(st: &mut State<'_>, i: usize, r: Option<Value>, rd: DType) -> bo
 /// keeps its id, name and type, so no use needs rewriting and nothing
 /// moves. Its location becomes explicit, as for any synthesized
 /// instruction (see [`crate::rewrite::Rewriter::emit`]).
-fn write_back(body: &mut Body, st: &mut State<'_>) {
+fn write_back(body: &mut Body, st: &mut State<'_, '_>) {
     // In layout order, as a rebuild would meet them.
     st.folded.sort_unstable();
     for &i in st.folded.iter() {

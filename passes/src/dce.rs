@@ -7,10 +7,10 @@
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::Rewriter;
+use crate::scratch::{Scratch, ScratchVec};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, ValueId};
 use postc_ir::{EntityId, Function, Trap, TypeTable};
-use std::cell::RefCell;
 
 pub struct Dce;
 
@@ -45,62 +45,37 @@ impl FunctionPass for Dce {
     }
 
     fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            let Scratch { uses, dead, work } = &mut *s;
-            run(cx, func, analyses, uses, dead, work)
-        })
-    }
-}
-
-#[derive(Default)]
-struct Scratch {
-    uses: Vec<u32>,
-    dead: Vec<bool>,
-    work: Vec<ValueId>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-fn run(
-    cx: &FuncCx<'_>,
-    func: &mut Function,
-    analyses: &mut Analyses,
-    uses: &mut Vec<u32>,
-    dead: &mut Vec<bool>,
-    work: &mut Vec<ValueId>,
-) -> bool {
-    let body = &func.body;
-    let n = body.num_insts();
-    let first = (body.num_params + body.num_core) as usize;
-    match analyses.known_uses() {
-        Some(u) => {
-            uses.clear();
-            uses.extend_from_slice(u.as_slice());
-            uses.resize(n, 0);
+        let scratch = cx.scratch;
+        let body = &func.body;
+        let n = body.num_insts();
+        let first = (body.num_params + body.num_core) as usize;
+        let mut uses = match analyses.known_uses() {
+            Some(u) => {
+                let mut uses = scratch.vec_with_capacity(n);
+                uses.extend_from_slice(u.as_slice());
+                uses.resize(n, 0);
+                uses
+            }
+            None => crate::analysis::UseCounts::compute_in(body, scratch),
+        };
+        let mut dead = scratch.filled(n, false);
+        let mut work = scratch.vec();
+        let tags = body.tags.raw();
+        work.extend((first..n).filter(|&i| uses[i] == 0 && tags[i].may_be_removable()).map(ValueId::new));
+        let any = cascade(body, cx, first, &mut uses, &mut dead, &mut work);
+        if !any {
+            return false;
         }
-        None => crate::analysis::UseCounts::compute_into(body, uses),
+        remove(func, &dead, scratch);
+        true
     }
-    dead.clear();
-    dead.resize(n, false);
-    work.clear();
-    let tags = body.tags.raw();
-    work.extend((first..n).filter(|&i| uses[i] == 0 && tags[i].may_be_removable()).map(ValueId::new));
-    let any = cascade(body, cx, first, uses, dead, work);
-    if !any {
-        return false;
-    }
-    remove(func, dead);
-    true
 }
 
 /// Removes the instructions flagged in `dead` (and any outside every
 /// block): in place when the blocks lie in order, else by a rebuild.
-pub(crate) fn remove(func: &mut Function, dead: &[bool]) {
-    if !compact_in_place(&mut func.body, dead) {
-        rebuild(func, dead);
+pub(crate) fn remove(func: &mut Function, dead: &[bool], scratch: &Scratch) {
+    if !compact_in_place(&mut func.body, dead, scratch) {
+        rebuild(func, dead, scratch);
     }
 }
 
@@ -114,7 +89,7 @@ fn cascade(
     first: usize,
     uses: &mut [u32],
     dead: &mut [bool],
-    work: &mut Vec<ValueId>,
+    work: &mut ScratchVec<'_, ValueId>,
 ) -> bool {
     let mut any = false;
     while let Some(v) = work.pop() {
@@ -140,9 +115,9 @@ fn cascade(
 
 /// Removes the dead instructions (`dead[i]`, one flag per instruction) by
 /// rebuilding the body.
-fn rebuild(func: &mut Function, dead: &[bool]) {
+fn rebuild(func: &mut Function, dead: &[bool], scratch: &Scratch) {
     let old = std::mem::take(&mut func.body);
-    let mut rw = Rewriter::new(&old);
+    let mut rw = Rewriter::new(&old, scratch);
     for b in old.blocks.ids() {
         rw.begin_old_block(b);
         let d = old.blocks[b];
@@ -157,7 +132,7 @@ fn rebuild(func: &mut Function, dead: &[bool]) {
         rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
     }
     func.body = rw.finish();
-    crate::rewrite::recycle(old);
+    scratch.recycle(old);
 }
 
 /// Removes the dead instructions (and any outside every block) in place,
@@ -165,6 +140,6 @@ fn rebuild(func: &mut Function, dead: &[bool]) {
 /// [`crate::rewrite::compact_blocks_in_place`]). Returns false, changing
 /// nothing, when the blocks do not lie in order one after another past the
 /// parameters.
-fn compact_in_place(body: &mut Body, dead: &[bool]) -> bool {
-    crate::rewrite::compact_blocks_in_place(body, None, Some(dead))
+fn compact_in_place(body: &mut Body, dead: &[bool], scratch: &Scratch) -> bool {
+    crate::rewrite::compact_blocks_in_place(body, None, Some(dead), scratch)
 }

@@ -248,7 +248,7 @@ impl FunctionPass for InsertChecks {
         let labels = names.same_start();
         let hoisted = if opts.bounds_checks { hoisted_extents(&old, cx) } else { Vec::new() };
         let mut c = Check {
-            rw: Rewriter::new(&old),
+            rw: Rewriter::new(&old, cx.scratch),
             names,
             labels,
             panic: None,
@@ -284,7 +284,7 @@ impl FunctionPass for InsertChecks {
         }
         func.body = c.rw.finish();
         analyses.set_name_start(Some(c.names.peek().max(c.labels.peek())));
-        crate::rewrite::recycle(old);
+        cx.scratch.recycle(old);
         true
     }
 }

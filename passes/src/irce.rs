@@ -32,7 +32,10 @@
 //! - it calls no `postc.gpu.` built-in (a `postc.gpu.shared()` call site is
 //!   one array and a barrier must stay one barrier);
 //! - it is not the remainder of an earlier split (the loop that the exit of
-//!   a loop over the same counter enters), so that the pass is idempotent.
+//!   a loop over the same counter enters), so that the pass is idempotent;
+//! - the cost model of [`crate::loop_copy`] finds the split worth it: the
+//!   loop is not known to run fewer than 16 iterations, and has at most 64
+//!   instructions (exits included) per check the main loop drops.
 //!
 //! A check is `condbr (lt (cast IDX to UInt64), (cast EXTENT to UInt64)), OK, FAIL`,
 //! as `insert-checks` writes it, where `EXTENT` is loop-invariant (or the
@@ -43,11 +46,14 @@
 //! loop overflows.
 
 use crate::analysis::{Analyses, AnalysisSet};
-use crate::loop_copy::{copy_blocks, counted_loop, label, rebuild, Build, CopyMap, CountedLoop, MAX_LOOP_INSTS};
+use crate::loop_copy::{
+    copy_blocks, counted_loop, int_const, known_trip_count, label, pays, rebuild, Build, CopyMap, CountedLoop,
+    MAX_LOOP_INSTS, MIN_TRIP_COUNT,
+};
 use crate::manager::FuncCx;
 use crate::rewrite::NameGen;
 use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{BlockId, Body, InstData, Literal, ValueId};
+use postc_ir::body::{BlockId, Body, InstData, ValueId};
 use postc_ir::cfg::{Cfg, DomTree};
 use postc_ir::{DType, EntityId, Function, Opcode, TypeId};
 
@@ -123,18 +129,12 @@ impl FunctionPass for Irce {
         }
         let names = NameGen::starting_at(analyses.name_start(body));
         let loops: Vec<(BlockId, &[bool])> = splits.iter().map(|s| (s.header, &s.in_loop[..])).collect();
-        let next = rebuild(func, &loops, &cfg, names, |bd, labels, k, guard| emit_split(bd, labels, &splits[k], guard));
+        let next = rebuild(func, &loops, &cfg, names, cx.scratch, |bd, labels, k, guard| {
+            emit_split(bd, labels, &splits[k], guard)
+        });
         analyses.invalidate_except(AnalysisSet::NONE);
         analyses.set_name_start(Some(next));
         true
-    }
-}
-
-/// The value of an `Int64` constant.
-fn int_const(body: &Body, v: ValueId) -> Option<i64> {
-    match body.inst(v) {
-        InstData::Const(Literal::Int(x)) if body.types[v] == Some(TypeId::INT64) => i64::try_from(x).ok(),
-        _ => None,
     }
 }
 
@@ -145,6 +145,9 @@ fn is_int64(body: &Body, v: ValueId) -> bool {
 /// The split of the loop headed by `header`, if it qualifies.
 fn find_split(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: BlockId) -> Option<Split> {
     let lp = counted_loop(body, cfg, dom, header)?;
+    if known_trip_count(body, &lp).is_some_and(|n| n < MIN_TRIP_COUNT) {
+        return None;
+    }
     let CountedLoop { latch, blocks, in_loop, counter, limit, more, body: first, mut size, .. } = lp;
     let declared_outside = |v: ValueId| {
         v.as_u32() < body.num_params + body.num_core || body.block_of(v).is_some_and(|b| !in_loop[b.index()])
@@ -290,7 +293,7 @@ fn find_split(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: Bl
             }
         }
     }
-    if size > MAX_LOOP_INSTS {
+    if size > MAX_LOOP_INSTS || !pays(size, checks.len()) {
         return None;
     }
     Some(Split { header, blocks, exits, in_loop, counter, limit, more, body: first, checks })

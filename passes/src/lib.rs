@@ -16,6 +16,7 @@ mod loop_copy;
 pub mod manager;
 pub mod outline_parallel;
 pub mod rewrite;
+pub mod scratch;
 pub mod select_fold;
 pub mod simplify_cfg;
 pub mod strength_reduce;
@@ -28,6 +29,7 @@ use analysis::{Analyses, AnalysisSet};
 use manager::FuncCx;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{Function, Module};
+use scratch::Workers;
 
 pub use manager::{default_pipeline, parse_pipeline, PassManager, RunOptions, RunReport};
 
@@ -63,6 +65,9 @@ pub struct PassOptions {
     /// `outline-parallel` outlines `prange` loops for the thread pool
     /// (off: they run serially).
     pub parallel: bool,
+    /// What the backend lowers natively, which `legalize` leaves alone
+    /// (by default nothing: everything is written out).
+    pub features: legalize::Features,
 }
 
 impl PassOptions {
@@ -74,6 +79,7 @@ impl PassOptions {
             overflow_checks: opt_level == 0,
             opt_level,
             parallel: true,
+            features: legalize::Features::NONE,
         }
     }
 }
@@ -95,6 +101,17 @@ pub trait FunctionPass: Send + Sync {
 pub trait ModulePass: Send + Sync {
     fn info(&self) -> &'static PassInfo;
     fn run(&self, module: &mut Module, options: &PassOptions) -> Result<bool, Vec<Diagnostic>>;
+    /// [`ModulePass::run`] inside the pass manager, for a pass that works
+    /// on functions in parallel with the workers' scratch memory.
+    fn run_on_workers(
+        &self,
+        module: &mut Module,
+        options: &PassOptions,
+        workers: &Workers,
+    ) -> Result<bool, Vec<Diagnostic>> {
+        let _ = workers;
+        self.run(module, options)
+    }
 }
 
 pub enum Pass {
@@ -111,7 +128,7 @@ pub fn registry() -> Vec<Registration> {
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
-        (&legalize::INFO, || Pass::Function(Box::new(legalize::Legalize))),
+        (&legalize::INFO, || Pass::Module(Box::new(legalize::Legalize))),
         (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),

@@ -3,16 +3,108 @@
 //! before its header that every entry from outside the loop goes through,
 //! and copy the loop (and the blocks ending the function that it exits to)
 //! after the guard, which chooses between the copy and the original.
+//!
+//! Both also share the cost model that decides whether a copy pays. A copy
+//! costs compile time in every backend about as much as the loop itself:
+//! the backend's optimiser unrolls and vectorises each copy on its own. It
+//! gains run time only per iteration, and only what it saves: the checks
+//! `irce` drops, the strided accesses `stride-version` makes unit. So a
+//! loop is not copied
+//!
+//! - when it is known to run fewer than [`MIN_TRIP_COUNT`] iterations
+//!   ([`known_trip_count`]), too few for the saving to show;
+//! - when it has more than [`INSTS_PER_SAVING`] instructions per thing the
+//!   copy saves ([`pays`]): the saving is then lost in what an iteration
+//!   does anyway.
+//!
+//! A loop that saves nothing (no check against an unchanging extent, no
+//! access scaled by a run-time stride of a last axis) was never copied.
+//!
+//! What the model does not do: weigh a loop's nesting depth, estimate a
+//! trip count it cannot read off constants, or decline a loop because it
+//! will not vectorise: the unit-stride copy of an in-order float sum, which
+//! no backend vectorises, still runs 18% faster through the LLVM backend
+//! with bounds checks (`dot` and `sum2d` of the run-time benches,
+//! docs/performance.md).
 
 use crate::rewrite::{NameGen, Rewriter};
+use crate::scratch::Scratch;
 use postc_ir::body::{operand_places, BlockId, Body, InstData, Literal, NameId, OperandAt, ValueId};
 use postc_ir::cfg::{Cfg, DomTree};
 use postc_ir::{EntityId, Function, Opcode, TypeId};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 
-/// Loops with more instructions (exits included) are not copied.
+/// Loops with more instructions (exits included) are not copied, whatever
+/// they save: a bound on what one copy can add to the function.
 pub(crate) const MAX_LOOP_INSTS: usize = 4096;
+
+/// A loop known to run fewer iterations than this is not copied. It is the
+/// trip count below which LLVM's loop vectoriser does not vectorise a loop
+/// whose trip count it knows (`vectorizer-min-trip-count`), and at which a
+/// vector loop of the widest common factor (8 lanes, unrolled twice) first
+/// runs once: below it the copy runs scalar code that differs from the
+/// original by a few instructions an iteration, on a handful of iterations.
+pub(crate) const MIN_TRIP_COUNT: i64 = 16;
+
+/// A copy must save at least one check or strided access per this many
+/// instructions of the loop (exits included). A check is four
+/// instructions (two casts, the compare, the branch) and a strided access
+/// one multiply: with 64 instructions per saving, what the copy saves is
+/// at most 6% of an iteration, within the run-to-run noise of the run-time
+/// benches on this kind of machine (up to 5%, docs/performance.md), while
+/// the copy still doubles the loop's compile time. The hot loops of those
+/// benches (`benches/kernels.pir`) have 11 to 13 instructions per check.
+pub(crate) const INSTS_PER_SAVING: usize = 64;
+
+/// Whether copying a loop of `size` instructions that saves `savings`
+/// checks or strided accesses pays (see [`INSTS_PER_SAVING`]).
+pub(crate) fn pays(size: usize, savings: usize) -> bool {
+    savings > 0 && size <= savings.saturating_mul(INSTS_PER_SAVING)
+}
+
+/// The value of an `Int64` constant.
+pub(crate) fn int_const(body: &Body, v: ValueId) -> Option<i64> {
+    match body.inst(v) {
+        InstData::Const(Literal::Int(x)) if body.types[v] == Some(TypeId::INT64) => i64::try_from(x).ok(),
+        _ => None,
+    }
+}
+
+/// The most iterations the loop can run, when its limit and every value
+/// its counter starts from (the `let` and each `set` outside the loop) are
+/// constants and the counter steps by a positive constant in the loop.
+pub(crate) fn known_trip_count(body: &Body, lp: &CountedLoop) -> Option<i64> {
+    let limit = int_const(body, lp.limit)?;
+    let InstData::Let { value } = body.inst(lp.counter) else { return None };
+    let mut lowest = int_const(body, value)?;
+    let mut stepped = false;
+    for b in body.blocks.ids() {
+        let in_loop = lp.in_loop[b.index()];
+        for v in body.blocks[b].insts() {
+            let InstData::Set { target, value } = body.inst(v) else { continue };
+            if target != lp.counter {
+                continue;
+            }
+            if !in_loop {
+                lowest = lowest.min(int_const(body, value)?);
+                continue;
+            }
+            // In the loop: only `set %i = add %i, STEP`, STEP >= 1, once.
+            let InstData::Binary { op: Opcode::Add, left, right } = body.inst(value) else { return None };
+            let step = match (left == lp.counter, right == lp.counter) {
+                (true, false) => int_const(body, right)?,
+                (false, true) => int_const(body, left)?,
+                _ => return None,
+            };
+            if step < 1 || stepped {
+                return None;
+            }
+            stepped = true;
+        }
+    }
+    stepped.then(|| limit.saturating_sub(lowest).max(0))
+}
 
 /// An innermost loop whose header holds only `%more = lt %i, %n` and
 /// `condbr %more, BODY, EXIT`, with one latch, and whose other exits go to
@@ -230,11 +322,12 @@ pub(crate) fn rebuild(
     loops: &[(BlockId, &[bool])],
     cfg: &Cfg,
     mut names: NameGen,
+    scratch: &Scratch,
     mut emit: impl FnMut(&mut Build<'_, '_>, &mut NameGen, usize, BlockId),
 ) -> u64 {
     let old = std::mem::take(&mut func.body);
     let mut labels = names.same_start();
-    let mut bd = Build { rw: Rewriter::new(&old), old: &old, names: &mut names, buf: Vec::new() };
+    let mut bd = Build { rw: Rewriter::new(&old, scratch), old: &old, names: &mut names, buf: Vec::new() };
     let guards: Vec<BlockId> = loops.iter().map(|_| bd.rw.new_block()).collect();
     let entering = |b: BlockId| loops.iter().any(|&(h, in_loop)| !in_loop[b.index()] && cfg.succs(b).any(|x| x == h));
     for b in old.blocks.ids() {
@@ -260,7 +353,7 @@ pub(crate) fn rebuild(
     }
     let next = bd.names.peek().max(labels.peek());
     func.body = bd.rw.finish();
-    crate::rewrite::recycle(old);
+    scratch.recycle(old);
     next
 }
 

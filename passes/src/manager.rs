@@ -6,6 +6,7 @@
 //! function order.
 
 use crate::analysis::Analyses;
+use crate::scratch::{Scratch, Workers};
 use crate::{registry, Pass, PassInfo, PassOptions};
 use postc_ir::diag::Diagnostic;
 use postc_ir::{FileTable, Function, Module, TypeTable};
@@ -15,12 +16,28 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// What a pass application may read of the module while functions are
-/// transformed in parallel.
+/// transformed in parallel, and the worker's scratch memory it may use.
 pub struct FuncCx<'a> {
     pub types: &'a TypeTable,
     pub files: &'a FileTable,
     pub options: &'a PassOptions,
     pub module_name: &'a str,
+    /// Reset before every pass application: nothing in it outlives one.
+    pub scratch: &'a Scratch,
+}
+
+/// The parts of [`FuncCx`] that every worker shares.
+struct Shared<'a> {
+    types: &'a TypeTable,
+    files: &'a FileTable,
+    options: &'a PassOptions,
+    module_name: &'a str,
+}
+
+impl Shared<'_> {
+    fn cx<'s>(&'s self, scratch: &'s Scratch) -> FuncCx<'s> {
+        FuncCx { types: self.types, files: self.files, options: self.options, module_name: self.module_name, scratch }
+    }
 }
 
 /// Options of one run.
@@ -161,6 +178,9 @@ impl PassManager {
 
     fn run_steps(&self, m: &mut Module, options: &PassOptions, run: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
         let mut report = RunReport::default();
+        // One scratch per worker of this run's pool, kept across functions
+        // and steps.
+        let workers = Workers::for_current_pool();
         let nanos: Vec<AtomicU64> = self.names.iter().map(|_| AtomicU64::new(0)).collect();
         // Applications are numbered pass by pass, functions in order within
         // a function pass, whatever the grouping: the bisect limit means the
@@ -174,7 +194,7 @@ impl PassManager {
                     let info = p.info();
                     if app_base < limit {
                         let t = Instant::now();
-                        p.run(m, options)?;
+                        p.run_on_workers(m, options, &workers)?;
                         nanos[pass_index].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
                         report.last_application = Some(format!("({app_base}) {} on module {}", info.name, m.name));
                         if run.verify_each {
@@ -197,14 +217,20 @@ impl PassManager {
                     let chunk = if run.verify_each { 1 } else { group.len() };
                     for sub in group.chunks(chunk) {
                         let nfuncs = m.functions.len() as u64;
-                        let cx = FuncCx { types: &m.types, files: &m.files, options, module_name: &m.name };
+                        let shared = Shared { types: &m.types, files: &m.files, options, module_name: &m.name };
                         let sub_nanos = &nanos[pass_index..pass_index + sub.len()];
+                        let workers = &workers;
                         let outcomes: Vec<FuncOutcome> = m
                             .functions
                             .raw_mut()
                             .par_iter_mut()
                             .enumerate()
-                            .map(|(fi, f)| run_group(sub, &cx, f, app_base, nfuncs, fi as u64, limit, run, sub_nanos))
+                            .map(|(fi, f)| {
+                                workers.with(|scratch| {
+                                    let at = (app_base, nfuncs, fi as u64, limit);
+                                    run_group(sub, &shared, scratch, f, at, run, sub_nanos)
+                                })
+                            })
                             .collect();
                         // The last application is the highest-numbered one
                         // that ran, whichever function it was on.
@@ -243,20 +269,19 @@ struct FuncOutcome {
     last: Option<(u64, String)>,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Runs a group of function passes on one function with one worker's
+/// scratch; `(app_base, nfuncs, fi, limit)` number the applications.
 fn run_group(
     group: &[Box<dyn crate::FunctionPass>],
-    cx: &FuncCx<'_>,
+    shared: &Shared<'_>,
+    scratch: &mut Scratch,
     f: &mut Function,
-    app_base: u64,
-    nfuncs: u64,
-    fi: u64,
-    limit: u64,
+    (app_base, nfuncs, fi, limit): (u64, u64, u64, u64),
     run: &RunOptions,
     nanos: &[AtomicU64],
 ) -> FuncOutcome {
     let mut out = FuncOutcome::default();
-    let mut analyses = Analyses::default();
+    let mut analyses = Analyses::with_spare_cfgs(std::mem::take(&mut scratch.cfgs));
     // The passes that changed nothing since the function last changed: run
     // again on the same body, each would change nothing again (passes are
     // deterministic), so it is not run.
@@ -269,8 +294,10 @@ fn run_group(
         let info = pass.info();
         let t = Instant::now();
         if !settled.contains(&info.name) {
+            scratch.reset();
+            let cx = shared.cx(scratch);
             analyses.prepare(info.needs, &f.body);
-            if pass.run(cx, f, &mut analyses) {
+            if pass.run(&cx, f, &mut analyses) {
                 analyses.invalidate_except(info.keeps);
                 settled.clear();
             } else {
@@ -288,10 +315,11 @@ fn run_group(
                 "; *** IR after {} on {} ***\n{}",
                 info.name,
                 f.name,
-                postc_ir::print::print_function_with(cx.types, cx.files, f)
+                postc_ir::print::print_function_with(shared.types, shared.files, f)
             ));
         }
     }
+    scratch.keep_cfgs(analyses.into_spare_cfgs());
     out
 }
 

@@ -8,11 +8,12 @@
 //! blocks created by the pass — and [`Rewriter::finish`] maps every operand
 //! to its final position in one sweep.
 
+use crate::scratch::{Scratch, ScratchVec};
 use postc_ir::body::{operand_places, BlockData, BlockId, Body, Literal, NameId, NamePool, OperandAt, ValueId};
 use postc_ir::opcode::{Format, Opcode, Slot, ValueSlots};
 use postc_ir::{DType, EntityId, Function, SrcLoc, TypeId};
 use smallvec::SmallVec;
-use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 
 /// The position of a value that is not in the new body. It is also what a
 /// use of it becomes (a visibly broken id for the verifier, never
@@ -26,40 +27,11 @@ pub fn explicit(loc: Option<SrcLoc>) -> Option<SrcLoc> {
     loc.map(|l| SrcLoc { implicit: false, ..l })
 }
 
-/// Per-thread buffers of rebuilds: spare bodies whose tables are cleared,
-/// not freed, and the rewriter's id maps.
-#[derive(Default)]
-struct Spares {
-    bodies: Vec<Body>,
-    maps: Vec<Maps>,
-}
-
-#[derive(Default)]
-struct Maps {
-    value_pos: Vec<u32>,
-    replaced: Vec<u32>,
-    block_pos: Vec<u32>,
-    fin: Vec<u32>,
-}
-
-thread_local! {
-    static SPARES: RefCell<Spares> = RefCell::new(Spares::default());
-}
-
-/// An empty body, reusing the tables of one given back with [`recycle`].
-pub fn take_body() -> Body {
-    SPARES.with(|s| s.borrow_mut().bodies.pop()).unwrap_or_default()
-}
-
-/// Gives a body that is no longer needed back to this thread's spares.
-pub fn recycle(mut body: Body) {
-    body.clear();
-    SPARES.with(|s| {
-        let mut s = s.borrow_mut();
-        if s.bodies.len() < 2 {
-            s.bodies.push(body);
-        }
-    });
+/// `n` copies of `value` in the arena, with room to grow by a quarter.
+fn grown_scratch(scratch: &Scratch, n: usize, value: u32) -> ScratchVec<'_, u32> {
+    let mut v = scratch.vec_with_capacity(n + n / 4 + 16);
+    v.resize(n, value);
+    v
 }
 
 /// Makes room for `cap` items in an empty vector: a larger one is allocated
@@ -72,9 +44,9 @@ fn fresh_capacity<T>(v: &mut Vec<T>, cap: usize) {
 
 /// A spare body with `old`'s parameter counts and files, and room for its
 /// instructions and blocks; locations and pools are the caller's.
-fn body_like(old: &Body) -> Body {
+fn body_like(old: &Body, scratch: &Scratch) -> Body {
     let n = old.num_insts();
-    let mut new = take_body();
+    let mut new = scratch.take_body();
     new.num_params = old.num_params;
     new.num_core = old.num_core;
     new.pir_file = old.pir_file;
@@ -105,46 +77,41 @@ pub(crate) fn for_each_operand_fast(body: &Body, v: ValueId, mut f: impl FnMut(V
     }
 }
 
-fn take_maps() -> Maps {
-    SPARES.with(|s| s.borrow_mut().maps.pop()).unwrap_or_default()
-}
-
-fn give_maps(m: Maps) {
-    SPARES.with(|s| {
-        let mut s = s.borrow_mut();
-        if s.maps.len() < 2 {
-            s.maps.push(m);
-        }
-    });
-}
+/// A table of ids in the worker's arena. Never dropped: ids need no drop,
+/// and the arena frees the memory when it is reset. So a rewriter has no
+/// destructor that could read the old body, and the old body can be
+/// recycled once the rewriter is finished even where the rewriter was
+/// moved out of a larger struct.
+type IdMap<'a> = ManuallyDrop<ScratchVec<'a, u32>>;
 
 pub struct Rewriter<'a> {
     old: &'a Body,
     new: Body,
+    /// Where the maps live, and the spare body `new` came from.
+    scratch: &'a Scratch,
     /// Extended value id → position in the new body (`DROPPED` if none).
-    value_pos: Vec<u32>,
+    value_pos: IdMap<'a>,
     /// Extended value id → extended value it was replaced by (`KEPT` if not).
-    replaced: Vec<u32>,
+    replaced: IdMap<'a>,
     /// Extended block id → new block index (`DROPPED` before it is begun).
-    block_pos: Vec<u32>,
-    /// Scratch of [`Rewriter::finish`]: extended value id → final position.
-    fin: Vec<u32>,
+    block_pos: IdMap<'a>,
     current: Option<u32>,
     /// Old instructions `[pending.0, pending.1)` copied but not yet written:
     /// consecutive copies (a block after block) are written as one run.
     pending: (u32, u32),
     /// Old instructions dropped after they were copied: still in the new
     /// body, so their names stay readable.
-    copied_dropped: Vec<u32>,
+    copied_dropped: IdMap<'a>,
     /// Whether the new body holds the old pools yet (see
     /// [`Rewriter::new_dropping`]).
     pools: bool,
 }
 
 impl<'a> Rewriter<'a> {
-    /// Starts a rebuild of `old`; its parameters are copied at once.
-    pub fn new(old: &'a Body) -> Rewriter<'a> {
-        let mut rw = Rewriter::new_dropping(old);
+    /// Starts a rebuild of `old`, with maps in the worker's `scratch`; its
+    /// parameters are copied at once.
+    pub fn new(old: &'a Body, scratch: &'a Scratch) -> Rewriter<'a> {
+        let mut rw = Rewriter::new_dropping(old, scratch);
         rw.ensure_pools();
         rw
     }
@@ -153,28 +120,24 @@ impl<'a> Rewriter<'a> {
     /// old pools are not copied up front (only once something new is
     /// written to them), and [`Rewriter::finish`] lays out fresh ones with
     /// what the kept instructions use.
-    pub fn new_dropping(old: &'a Body) -> Rewriter<'a> {
+    pub fn new_dropping(old: &'a Body, scratch: &'a Scratch) -> Rewriter<'a> {
         let n = old.num_insts();
-        let mut new = body_like(old);
+        let mut new = body_like(old, scratch);
         // Copied instructions keep their packed locations as they are.
         new.far_locs.extend_from_slice(&old.far_locs);
-        let Maps { mut value_pos, mut replaced, mut block_pos, fin } = take_maps();
-        value_pos.clear();
-        value_pos.resize(n, DROPPED);
-        // Sized on the first replacement: most rebuilds make none.
-        replaced.clear();
-        block_pos.clear();
-        block_pos.resize(old.blocks.len(), DROPPED);
         let mut rw = Rewriter {
             old,
             new,
-            value_pos,
-            replaced,
-            block_pos,
-            fin,
+            scratch,
+            // Room for what a pass typically adds, and the end slot of
+            // [`Rewriter::finish`].
+            value_pos: ManuallyDrop::new(grown_scratch(scratch, n, DROPPED)),
+            // Sized on the first replacement: most rebuilds make none.
+            replaced: ManuallyDrop::new(scratch.vec()),
+            block_pos: ManuallyDrop::new(grown_scratch(scratch, old.blocks.len(), DROPPED)),
             current: None,
             pending: (0, 0),
-            copied_dropped: Vec::new(),
+            copied_dropped: ManuallyDrop::new(scratch.vec()),
             pools: false,
         };
         let np = (old.num_params + old.num_core).min(n as u32);
@@ -512,7 +475,7 @@ impl<'a> Rewriter<'a> {
             // Nothing new was written to the pools: the kept instructions
             // take fresh ones, read from the old.
             let old = self.old;
-            compact_pools_from(&mut self.new, &old.strings, &old.extra, &old.bytes);
+            compact_pools_from(&mut self.new, &old.strings, &old.extra, &old.bytes, self.scratch);
         } else if !relayout {
             self.blank_unused_names();
         }
@@ -523,8 +486,7 @@ impl<'a> Rewriter<'a> {
         // aliasing another value.
         const BROKEN: u32 = DROPPED;
         let (replaced, value_pos) = (&self.replaced, &mut self.value_pos);
-        let fin = &mut self.fin;
-        fin.clear();
+        let mut fin = self.scratch.vec();
         let hops = replaced.len().min(64);
         for (i, &r) in replaced.iter().enumerate() {
             if r == KEPT {
@@ -555,13 +517,12 @@ impl<'a> Rewriter<'a> {
         // fresh layout, all in place.
         let old_extra = if self.pools { self.old.extra.as_slice() } else { &[] };
         remap_operands(&mut self.new, old_extra, map, bmap);
-        let Rewriter { mut new, value_pos, replaced, block_pos, fin, pools, .. } = self;
-        give_maps(Maps { value_pos, replaced, block_pos, fin });
+        let Rewriter { mut new, pools, scratch, .. } = self;
         if pools {
             if relayout {
-                compact_pools(&mut new);
+                compact_pools(&mut new, scratch);
             } else {
-                compact_pools_if_sparse(&mut new);
+                compact_pools_if_sparse(&mut new, scratch);
             }
         }
         new
@@ -626,7 +587,8 @@ mod tests {
         let f = m.add_function(b.finish());
 
         let old = std::mem::take(&mut m.functions[f].body);
-        let mut rw = Rewriter::new(&old);
+        let scratch = crate::scratch::Scratch::new();
+        let mut rw = Rewriter::new(&old, &scratch);
         let entry = old.entry().unwrap();
         rw.begin_old_block(entry);
         let mut ret = None;
@@ -723,7 +685,12 @@ pub(crate) fn appended_to(body: &Body, fate: &[BlockFate], b: usize) -> Option<u
 /// nothing, when the blocks do not lie in order one after another past the
 /// parameters, or when an appended block does not follow a block whose
 /// closing `br` goes to it.
-pub(crate) fn compact_blocks_in_place(body: &mut Body, fate: Option<&[BlockFate]>, dead: Option<&[bool]>) -> bool {
+pub(crate) fn compact_blocks_in_place(
+    body: &mut Body,
+    fate: Option<&[BlockFate]>,
+    dead: Option<&[bool]>,
+    scratch: &Scratch,
+) -> bool {
     let fate = |b: usize| fate.map_or(BlockFate::Kept, |f| f.get(b).copied().unwrap_or(BlockFate::Removed));
     const GONE: u32 = DROPPED;
     let n = body.num_insts();
@@ -769,15 +736,11 @@ pub(crate) fn compact_blocks_in_place(body: &mut Body, fate: Option<&[BlockFate]
             }
         }
     };
-    let mut maps = take_maps();
-    let (pos, block_pos) = (&mut maps.value_pos, &mut maps.block_pos);
-    pos.clear();
-    pos.resize(n + 1, GONE);
+    let mut pos = scratch.filled(n + 1, GONE);
     for (i, p) in pos[..first].iter_mut().enumerate() {
         *p = i as u32;
     }
-    block_pos.clear();
-    block_pos.resize(nblocks, GONE);
+    let mut block_pos = scratch.filled(nblocks, GONE);
     let mut w = first;
     let mut at = first;
     let mut nb = 0usize;
@@ -852,11 +815,10 @@ pub(crate) fn compact_blocks_in_place(body: &mut Body, fate: Option<&[BlockFate]
     let map = |x: u32| pos[(x as usize).min(top)];
     let bmap = |x: u32| block_pos.get(x as usize).copied().unwrap_or(GONE);
     remap_operands(body, &[], map, bmap);
-    give_maps(maps);
     if relayout {
-        compact_pools(body);
+        compact_pools(body, scratch);
     } else {
-        compact_pools_if_sparse(body);
+        compact_pools_if_sparse(body, scratch);
     }
     true
 }
@@ -867,20 +829,16 @@ pub(crate) fn compact_blocks_in_place(body: &mut Body, fate: Option<&[BlockFate]
 /// copied into a fresh body. With most of the body gone, the pools are
 /// laid out afresh; otherwise they move over whole and what went is
 /// forgotten in them.
-pub(crate) fn rebuild_blocks(func: &mut Function, fate: &[BlockFate], dead: Option<&[bool]>) {
+pub(crate) fn rebuild_blocks(func: &mut Function, fate: &[BlockFate], dead: Option<&[bool]>, scratch: &Scratch) {
     const GONE: u32 = DROPPED;
     let mut old = std::mem::take(&mut func.body);
     let n = old.num_insts();
     let nblocks = old.blocks.len();
     let first = ((old.num_params + old.num_core) as usize).min(n);
-    let mut new = body_like(&old);
+    let mut new = body_like(&old, scratch);
     std::mem::swap(&mut new.far_locs, &mut old.far_locs);
-    let mut maps = take_maps();
-    let (pos, block_pos) = (&mut maps.value_pos, &mut maps.block_pos);
-    pos.clear();
-    pos.resize(n + 1, GONE);
-    block_pos.clear();
-    block_pos.resize(nblocks, GONE);
+    let mut pos = scratch.filled(n + 1, GONE);
+    let mut block_pos = scratch.filled(nblocks, GONE);
     let (tags, types, ops, names, locs) =
         (old.tags.raw(), old.types.raw(), old.ops.raw(), old.names.raw(), old.locs.raw());
     let mut copy = |new: &mut Body, s: usize, e: usize| {
@@ -931,7 +889,7 @@ pub(crate) fn rebuild_blocks(func: &mut Function, fate: &[BlockFate], dead: Opti
     }
     let kept = new.num_insts() - first;
     if 2 * kept < n - first {
-        compact_pools_from(&mut new, &old.strings, &old.extra, &old.bytes);
+        compact_pools_from(&mut new, &old.strings, &old.extra, &old.bytes, scratch);
     } else {
         // What went is forgotten in the old pools, which then move over.
         let mut dead_bytes = old.dead_pool_bytes;
@@ -955,37 +913,42 @@ pub(crate) fn rebuild_blocks(func: &mut Function, fate: &[BlockFate], dead: Opti
     let map = |x: u32| pos[(x as usize).min(top)];
     let bmap = |x: u32| block_pos.get(x as usize).copied().unwrap_or(GONE);
     remap_operands(&mut new, &[], map, bmap);
-    give_maps(maps);
-    compact_pools_if_sparse(&mut new);
+    compact_pools_if_sparse(&mut new, scratch);
     func.body = new;
-    recycle(old);
+    scratch.recycle(old);
 }
 
 /// Lays out the pools afresh with only what the instructions and blocks
 /// use, once most of what they hold is unused.
-pub(crate) fn compact_pools_if_sparse(body: &mut Body) {
+pub(crate) fn compact_pools_if_sparse(body: &mut Body, scratch: &Scratch) {
     let total = body.strings.byte_len() + 4 * body.extra.len() + body.bytes.len();
     if body.dead_pool_bytes * 2 > total {
-        compact_pools(body);
+        compact_pools(body, scratch);
     }
 }
 
 /// Lays out the pools afresh with only what the instructions and blocks use.
-pub(crate) fn compact_pools(body: &mut Body) {
+pub(crate) fn compact_pools(body: &mut Body, scratch: &Scratch) {
     // The pools move to a spare body (whose empty ones take their place),
     // so both sets of buffers are kept for reuse.
-    let mut src = take_body();
+    let mut src = scratch.take_body();
     std::mem::swap(&mut src.strings, &mut body.strings);
     std::mem::swap(&mut src.extra, &mut body.extra);
     std::mem::swap(&mut src.bytes, &mut body.bytes);
-    compact_pools_from(body, &src.strings, &src.extra, &src.bytes);
-    recycle(src);
+    compact_pools_from(body, &src.strings, &src.extra, &src.bytes, scratch);
+    scratch.recycle(src);
 }
 
 /// Gives `body` fresh pools with only what its instructions and blocks use,
 /// read from the given pools (which their names and payloads point into).
-pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_extra: &[u32], src_bytes: &[u8]) {
-    let mut fresh = take_body();
+pub(crate) fn compact_pools_from(
+    body: &mut Body,
+    src_strings: &NamePool,
+    src_extra: &[u32],
+    src_bytes: &[u8],
+    scratch: &Scratch,
+) {
+    let mut fresh = scratch.take_body();
     let (strings, extra, bytes) = (&mut fresh.strings, &mut fresh.extra, &mut fresh.bytes);
     strings.reserve(src_strings.byte_len() / 2);
     extra.reserve(src_extra.len() / 2);
@@ -1035,7 +998,7 @@ pub(crate) fn compact_pools_from(body: &mut Body, src_strings: &NamePool, src_ex
     std::mem::swap(&mut body.extra, &mut fresh.extra);
     std::mem::swap(&mut body.bytes, &mut fresh.bytes);
     body.dead_pool_bytes = 0;
-    recycle(fresh);
+    scratch.recycle(fresh);
 }
 
 /// Maps every value operand through `map` and every block operand through

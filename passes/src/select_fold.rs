@@ -13,6 +13,7 @@ use crate::analysis::{Analyses, AnalysisSet};
 use crate::dce::is_removable;
 use crate::manager::FuncCx;
 use crate::rewrite::{NameGen, Rewriter};
+use crate::scratch::{Scratch, ScratchVec};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body, InstData, Literal, ValueId};
 use postc_ir::cfg::Cfg;
@@ -53,11 +54,8 @@ impl FunctionPass for SelectFold {
         if !has_select {
             return false;
         }
-        MUTABLE.with(|m| {
-            let mut mutable = m.borrow_mut();
-            mutable_values(&func.body, &mut mutable);
-            rebuild(func, &diamonds, &mutable, analyses)
-        })
+        let mutable = mutable_values(&func.body, cx.scratch);
+        rebuild(func, &diamonds, &mutable, analyses, cx.scratch)
     }
 }
 
@@ -78,9 +76,8 @@ enum Fold {
 /// whatever `set` assigns (locals and parameters). A select that read one
 /// cannot be replaced by it, since later uses of the select would read the
 /// local's later value.
-fn mutable_values(body: &Body, out: &mut Vec<bool>) {
-    out.clear();
-    out.resize(body.num_insts(), false);
+fn mutable_values<'s>(body: &Body, scratch: &'s Scratch) -> ScratchVec<'s, bool> {
+    let mut out = scratch.filled(body.num_insts(), false);
     // `let` declares its result; `set` assigns its first operand.
     for (i, (tag, ops)) in body.tags.raw().iter().zip(body.ops.raw()).enumerate() {
         let m = match tag {
@@ -92,10 +89,7 @@ fn mutable_values(body: &Body, out: &mut Vec<bool>) {
             *slot = true;
         }
     }
-}
-
-thread_local! {
-    static MUTABLE: std::cell::RefCell<Vec<bool>> = const { std::cell::RefCell::new(Vec::new()) };
+    out
 }
 
 fn fold_one(body: &Body, mutable: &[bool], cond: ValueId, t: ValueId, f: ValueId) -> Option<Fold> {
@@ -331,7 +325,13 @@ fn numbered(out: &mut Vec<u8>, base: &[&[u8]], n: u64) {
 }
 
 /// The rebuild of [`SelectFold::run`]; returns whether anything changed.
-fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analyses: &mut Analyses) -> bool {
+fn rebuild(
+    func: &mut Function,
+    diamonds: &[Converted],
+    mutable: &[bool],
+    analyses: &mut Analyses,
+    scratch: &Scratch,
+) -> bool {
     let body = &func.body;
     let fold_at = |v: ValueId| match body.inst(v) {
         InstData::Select { cond, if_true, if_false } => fold_one(body, mutable, cond, if_true, if_false),
@@ -356,7 +356,7 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analys
     // Whether a named instruction goes (its name may hold the largest number).
     let mut dropped_named = false;
     let mut buf: Vec<u8> = Vec::new();
-    let mut rw = Rewriter::new(body);
+    let mut rw = Rewriter::new(body, scratch);
     let mut arm_of = vec![false; body.blocks.len()];
     let mut head_of = vec![u32::MAX; body.blocks.len()];
     for (k, (d, _)) in diamonds.iter().enumerate() {
@@ -483,6 +483,6 @@ fn rebuild(func: &mut Function, diamonds: &[Converted], mutable: &[bool], analys
     // have held the largest, and then the start is read again when needed.
     let start = names.start.or(names.known);
     analyses.set_name_start(if dropped_named { None } else { start.map(|s| s.max(names.used)) });
-    crate::rewrite::recycle(old);
+    scratch.recycle(old);
     true
 }

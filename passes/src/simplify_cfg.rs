@@ -7,10 +7,10 @@
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::{appended_to, BlockFate};
+use crate::scratch::{Scratch, ScratchVec};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{BlockId, Body};
 use postc_ir::{EntityId, Function, Opcode, TypeId, ValueId};
-use std::cell::RefCell;
 
 pub struct SimplifyCfg;
 
@@ -28,53 +28,54 @@ impl FunctionPass for SimplifyCfg {
         &INFO
     }
 
-    fn run(&self, _: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        rounds(func, analyses, 8)
+    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
+        rounds(func, analyses, 8, cx.scratch)
     }
 }
 
 /// Rounds of branch folding and rebuilding, at most `max`, until one
 /// changes nothing; a round after which [`settles`] shows the next would
 /// change nothing is the last.
-pub(crate) fn rounds(func: &mut Function, analyses: &mut Analyses, max: usize) -> bool {
+pub(crate) fn rounds(func: &mut Function, analyses: &mut Analyses, max: usize, scratch: &Scratch) -> bool {
     let mut changed = false;
+    let Plan { mut forward, mut fate, mut preds, mut forwarder } = Plan::new(scratch);
     // Each round only removes edges or blocks, so a handful suffices;
     // the bound keeps malformed bodies from looping.
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        let Scratch { forward, fate, preds, forwarder } = &mut *s;
-        for _ in 0..max {
-            let folded = fold_branches(&mut func.body, forward);
-            let planned = plan(&func.body, fate, preds);
-            if !(folded | planned) {
-                break;
-            }
-            changed = true;
-            let settled = settles(&func.body, fate, forwarder);
-            if planned {
-                apply(func, fate, None);
-            }
-            if settled {
-                break;
-            }
+    for _ in 0..max {
+        let folded = fold_branches(&mut func.body, &mut forward, scratch);
+        let planned = plan(&func.body, &mut fate, &mut preds);
+        if !(folded | planned) {
+            break;
         }
-    });
+        changed = true;
+        let settled = settles(&func.body, &fate, &mut forwarder);
+        if planned {
+            apply(func, &fate, None, scratch);
+        }
+        if settled {
+            break;
+        }
+    }
     if changed {
         analyses.invalidate_cfg();
     }
     changed
 }
 
-#[derive(Default)]
-struct Scratch {
-    forward: Vec<u32>,
-    fate: Vec<BlockFate>,
-    preds: Vec<(u32, u32)>,
-    forwarder: Vec<bool>,
+/// The buffers of a round, in the worker's scratch memory.
+pub(crate) struct Plan<'s> {
+    /// Where a branch to each block ends up (see [`fold_branches`]).
+    pub forward: ScratchVec<'s, u32>,
+    /// What becomes of each block (see [`plan`]).
+    pub fate: ScratchVec<'s, BlockFate>,
+    pub preds: ScratchVec<'s, (u32, u32)>,
+    pub forwarder: ScratchVec<'s, bool>,
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+impl<'s> Plan<'s> {
+    pub fn new(scratch: &'s Scratch) -> Plan<'s> {
+        Plan { forward: scratch.vec(), fate: scratch.vec(), preds: scratch.vec(), forwarder: scratch.vec() }
+    }
 }
 
 /// The target of a block made of a single `br`, if that is all it holds.
@@ -93,13 +94,13 @@ fn forwarding_target(body: &Body, b: usize) -> Option<u32> {
 /// block is walked once: a walk stops at a block already resolved, and all
 /// the blocks it passed resolve to the same end. Returns whether any block
 /// forwards.
-fn forward_targets(body: &Body, forward: &mut Vec<u32>) -> bool {
+fn forward_targets(body: &Body, forward: &mut ScratchVec<'_, u32>, scratch: &Scratch) -> bool {
     const UNSEEN: u32 = u32::MAX;
     const ON_PATH: u32 = u32::MAX - 1;
     let nblocks = body.blocks.len();
     forward.clear();
     forward.resize(nblocks, UNSEEN);
-    let mut path: Vec<u32> = Vec::new();
+    let mut path: ScratchVec<'_, u32> = scratch.vec();
     let mut any = false;
     for b in 0..nblocks as u32 {
         if forward[b as usize] != UNSEEN {
@@ -131,10 +132,10 @@ fn forward_targets(body: &Body, forward: &mut Vec<u32>) -> bool {
 
 /// Rewrites terminators in place: constant or same-target `condbr` → `br`,
 /// and targets that are empty forwarding blocks → their final target.
-pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
+pub(crate) fn fold_branches(body: &mut Body, forward: &mut ScratchVec<'_, u32>, scratch: &Scratch) -> bool {
     let nblocks = body.blocks.len();
     // Where a branch to each block ends up after skipping forwarders.
-    let any_forward = forward_targets(body, forward);
+    let any_forward = forward_targets(body, forward, scratch);
     let mut changed = false;
     for b in 0..nblocks {
         let d = body.blocks.raw()[b];
@@ -191,7 +192,7 @@ pub(crate) fn fold_branches(body: &mut Body, forward: &mut Vec<u32>) -> bool {
 /// keeps it, or appends it to its single predecessor. No graph is built: the blocks the entry reaches, and for each the number of
 /// branches from reached blocks into it and the last of them, are all it
 /// takes. `preds` is scratch. Returns whether any block is not simply kept.
-pub(crate) fn plan(body: &Body, fate: &mut Vec<BlockFate>, preds: &mut Vec<(u32, u32)>) -> bool {
+pub(crate) fn plan(body: &Body, fate: &mut ScratchVec<'_, BlockFate>, preds: &mut ScratchVec<'_, (u32, u32)>) -> bool {
     let nblocks = body.blocks.len();
     let n = body.num_insts();
     fate.clear();
@@ -270,7 +271,7 @@ pub(crate) fn plan(body: &Body, fate: &mut Vec<BlockFate>, preds: &mut Vec<(u32,
 /// can only change a branch: one to a block of the rebuilt body that holds
 /// nothing but a `br` elsewhere. Branches on constants and two-way branches
 /// to one block were all folded already.
-pub(crate) fn settles(body: &Body, fate: &[BlockFate], forwarder: &mut Vec<bool>) -> bool {
+pub(crate) fn settles(body: &Body, fate: &[BlockFate], forwarder: &mut ScratchVec<'_, bool>) -> bool {
     let nblocks = body.blocks.len();
     forwarder.clear();
     forwarder.resize(nblocks, false);
@@ -330,8 +331,8 @@ pub(crate) fn settles(body: &Body, fate: &[BlockFate], forwarder: &mut Vec<bool>
 /// Rebuilds the body as `fate` says, leaving out the instructions flagged
 /// in `dead` too, if given: in place when the blocks it keeps already lie
 /// in their new order, else by copying.
-pub(crate) fn apply(func: &mut Function, fate: &[BlockFate], dead: Option<&[bool]>) {
-    if !crate::rewrite::compact_blocks_in_place(&mut func.body, Some(fate), dead) {
-        crate::rewrite::rebuild_blocks(func, fate, dead);
+pub(crate) fn apply(func: &mut Function, fate: &[BlockFate], dead: Option<&[bool]>, scratch: &Scratch) {
+    if !crate::rewrite::compact_blocks_in_place(&mut func.body, Some(fate), dead, scratch) {
+        crate::rewrite::rebuild_blocks(func, fate, dead, scratch);
     }
 }

@@ -16,6 +16,7 @@
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::{NameGen, Rewriter};
+use crate::scratch::Scratch;
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, InstData, Literal, ValueId};
 use postc_ir::{Function, Opcode, TypeId};
@@ -53,7 +54,7 @@ impl FunctionPass for StrengthReduce {
             return false;
         }
         let start = analyses.name_start(&func.body);
-        let next = rebuild(func, &found, start);
+        let next = rebuild(func, &found, start, cx.scratch);
         // It keeps the names: the first free `$N` is past the new constants'.
         analyses.set_name_start(Some(next));
         true
@@ -92,9 +93,9 @@ fn reduce(cx: &FuncCx<'_>, body: &Body, v: ValueId) -> Option<Reduced> {
 /// Replaces each found instruction by its constant and its shift or mask,
 /// in place in its block; the old instruction's uses read the new one.
 /// New names start at `$start`; returns the first free `N` after them.
-fn rebuild(func: &mut Function, found: &[(ValueId, Reduced)], start: u64) -> u64 {
+fn rebuild(func: &mut Function, found: &[(ValueId, Reduced)], start: u64, scratch: &Scratch) -> u64 {
     let old = std::mem::take(&mut func.body);
-    let mut rw = Rewriter::new(&old);
+    let mut rw = Rewriter::new(&old, scratch);
     let mut names = NameGen::starting_at(start);
     let mut next = found.iter().peekable();
     for b in old.blocks.ids() {
@@ -116,6 +117,6 @@ fn rebuild(func: &mut Function, found: &[(ValueId, Reduced)], start: u64) -> u64
         rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
     }
     func.body = rw.finish();
-    crate::rewrite::recycle(old);
+    scratch.recycle(old);
     names.peek()
 }

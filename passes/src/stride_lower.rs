@@ -76,7 +76,7 @@ impl FunctionPass for StrideLower {
         // counter's.
         let mut names = NameGen::starting_at(analyses.name_start(body));
         let old = std::mem::take(&mut func.body);
-        let mut rw = Rewriter::new(&old);
+        let mut rw = Rewriter::new(&old, cx.scratch);
         let nparams = old.num_params + old.num_core;
         // Arrays defined in the body whose strides are read, in id order.
         let mut defined: Vec<u32> = needed.iter().map(|(a, _)| a.as_u32()).filter(|&a| a >= nparams).collect();
@@ -181,7 +181,7 @@ impl FunctionPass for StrideLower {
         }
         func.body = rw.finish();
         analyses.set_name_start(Some(names.peek()));
-        crate::rewrite::recycle(old);
+        cx.scratch.recycle(old);
         true
     }
 }

@@ -25,10 +25,16 @@
 //!   where `%a` has a static rank and `AXIS` is its last;
 //! - it is not what a guard falls back to or what another loop over the
 //!   same counter continues in (an earlier `stride-version` or `irce`
-//!   left it behind), so that the pass is idempotent.
+//!   left it behind), so that the pass is idempotent;
+//! - the cost model of [`crate::loop_copy`] finds the copy worth it: the
+//!   loop is not known to run fewer than 16 iterations, and has at most 64
+//!   instructions (exits included) per multiply by one of those strides.
 
 use crate::analysis::{Analyses, AnalysisSet};
-use crate::loop_copy::{copy_blocks, counted_loop, follows_copy, label, rebuild, Build, CopyMap, MAX_LOOP_INSTS};
+use crate::loop_copy::{
+    copy_blocks, counted_loop, follows_copy, known_trip_count, label, pays, rebuild, Build, CopyMap, MAX_LOOP_INSTS,
+    MIN_TRIP_COUNT,
+};
 use crate::manager::FuncCx;
 use crate::rewrite::{for_each_operand_fast, NameGen};
 use crate::{FunctionPass, PassInfo, Scope};
@@ -80,8 +86,9 @@ impl FunctionPass for StrideVersion {
         }
         let names = NameGen::starting_at(analyses.name_start(body));
         let loops: Vec<(BlockId, &[bool])> = versions.iter().map(|v| (v.header, &v.in_loop[..])).collect();
-        let next =
-            rebuild(func, &loops, &cfg, names, |bd, labels, k, guard| emit_version(bd, labels, &versions[k], guard));
+        let next = rebuild(func, &loops, &cfg, names, cx.scratch, |bd, labels, k, guard| {
+            emit_version(bd, labels, &versions[k], guard)
+        });
         analyses.invalidate_except(AnalysisSet::NONE);
         analyses.set_name_start(Some(next));
         true
@@ -91,24 +98,33 @@ impl FunctionPass for StrideVersion {
 /// The versioning of the loop headed by `header`, if it qualifies.
 fn find_version(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: BlockId) -> Option<Version> {
     let lp = counted_loop(body, cfg, dom, header)?;
-    let in_loop = lp.in_loop;
-    if follows_copy(body, cfg, dom, header, lp.counter, &in_loop) {
+    if follows_copy(body, cfg, dom, header, lp.counter, &lp.in_loop)
+        || known_trip_count(body, &lp).is_some_and(|n| n < MIN_TRIP_COUNT)
+    {
         return None;
     }
+    let in_loop = lp.in_loop;
     let outside = |v: ValueId| body.block_of(v).is_some_and(|b| !in_loop[b.index()]);
     let mut strides: Vec<(ValueId, i64)> = Vec::new();
+    // The multiplies by those strides: what the copy makes constant.
+    let mut strided = 0usize;
     for &b in &lp.blocks {
         for v in body.blocks[b].insts() {
             let InstData::Binary { op: Opcode::Mul, left, right } = body.inst(v) else { continue };
             for s in [left, right] {
                 let InstData::Stride { array, axis } = body.inst(s) else { continue };
-                if !outside(s) || strides.iter().any(|&(t, _)| t == s) {
+                if !outside(s) {
+                    continue;
+                }
+                if strides.iter().any(|&(t, _)| t == s) {
+                    strided += 1;
                     continue;
                 }
                 let Some(ty) = body.types[array].and_then(|t| cx.types.try_get(t)) else { continue };
                 let Shape::Dims(dims) = &ty.shape else { continue };
                 if axis as usize + 1 == dims.len() {
                     strides.push((s, i64::from(ty.dtype.size_bytes())));
+                    strided += 1;
                 }
             }
         }
@@ -138,7 +154,7 @@ fn find_version(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: 
             }
         }
     }
-    if size > MAX_LOOP_INSTS {
+    if size > MAX_LOOP_INSTS || !pays(size, strided) {
         return None;
     }
     Some(Version { header, copied, in_loop, strides })

@@ -1,4 +1,4 @@
-"""Fuzzes the postc package's argument conversion (python/src/call.rs):
+"""Fuzzes the postc package's argument conversion (pyabi/src/call.rs):
 random NumPy views, DLPack producers — NumPy's own capsules, and capsules
 made by hand with random, sometimes hostile fields — and scalars of every
 Python and NumPy kind, against the signatures of signatures.py, compiled

@@ -7,7 +7,9 @@ class Function:
     """An exported function of a compiled module."""
 
     __name__: str
+    __qualname__: str
     __doc__: str | None
+    __text_signature__: str
     @property
     def parameters(self) -> list[tuple[str, str]]: ...
     @property

@@ -10,9 +10,9 @@
 //! processes never see half a file; two that compile the same key at once
 //! both rename a complete library.
 
-use crate::signature::{self, Exports};
 use postc_codegen::{link, CodegenOptions, EmitKind, OptLevel};
 use postc_ir::diag::SourceMap;
+use postc_ir::exports::{self, Exports};
 use sha2::{Digest, Sha256};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -161,7 +161,7 @@ pub fn build(path: &Path, o: &Options, on_miss: &dyn Fn()) -> Result<Built, Erro
     postc_codegen::backend::check_kind(backend, EmitKind::Object).map_err(Error::Usage)?;
     let mut phases = Phases::default();
     let (program, sources, options) = phases.time("frontend", || load(path, o))?;
-    let exports = signature::exports(&program);
+    let exports = exports::exports(&program);
     let key = cache_key(&sources, &options, backend.name());
     let stem: String = path
         .file_stem()
@@ -266,7 +266,7 @@ pub fn listing(path: &Path, o: &Options, listing: Listing) -> Result<String, Err
     let fail = |d: Vec<postc_ir::Diagnostic>| Error::Compile(render(&sources, &d));
     let kind = match listing {
         Listing::Pir => {
-            let prepared = postc_codegen::prepare(&program, &options).map_err(fail)?;
+            let prepared = postc_codegen::prepare(&program, &options, backend.features()).map_err(fail)?;
             return Ok(prepared.modules.iter().map(postc_ir::print::print_module).collect::<Vec<_>>().join("\n"));
         }
         Listing::LlvmIr => EmitKind::LlvmIr,

@@ -61,7 +61,7 @@ impl Dispatcher {
         let py = slf.py();
         // SAFETY: the field of this instance; every Dispatcher holds the
         // same function there. Later calls of the class take vectorcall.
-        unsafe { crate::call::enable_vectorcall(slf, &slf.get().vectorcall) }?;
+        unsafe { postc_pyabi::call::enable_vectorcall(slf, &slf.get().vectorcall) }?;
         let target = slf.get().target.get_or_try_init(py, || slf.call_method0("_compile").map(Bound::unbind))?;
         target.bind(py).call(args, kwargs)
     }

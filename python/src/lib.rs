@@ -4,17 +4,12 @@
 //! exported functions become [`call::Function`] objects and its ufuncs
 //! NumPy ufuncs.
 
-mod aligned;
 mod builder;
-mod call;
 mod cli;
 mod dispatch;
-mod dlpack;
-mod guard;
 mod merge;
-mod scalars;
-mod signature;
-mod ufunc;
+
+use postc_pyabi::{call, guard, ufunc};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
@@ -183,7 +178,7 @@ fn compile<'py>(
         let code = symbol(lib, &postc_codegen::abi::export_symbol(&spec.name)).map_err(PyOSError::new_err)?;
         let name = spec.name.clone();
         // SAFETY: the function's symbol in a library that is never unloaded.
-        let f = unsafe { call::Function::new(py, spec, code, runtime, library.clone()) }?;
+        let f = unsafe { call::Function::new(py, spec, code, runtime, library.clone(), None) }?;
         out.append((name, f))?;
     }
     for spec in built.exports.ufuncs {

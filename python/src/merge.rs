@@ -10,16 +10,14 @@
 //!   `postc_rt_parallel_ufunc_loop` with a `postc_rt_parallel_ufunc`
 //!   naming the serial `NAME_loop` as its data (docs/abi.md 12).
 
-use crate::guard::{self, Runtime, UFuncLoop};
-use numpy::npyffi::{objects::PyUFuncObject, PyUFuncGenericFunction, PY_UFUNC_API};
+use numpy::npyffi::{objects::PyUFuncObject, PyUFuncGenericFunction};
+use postc_pyabi::guard::{self, Runtime, UFuncLoop};
+use postc_pyabi::ufunc::new_ufunc;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::PathBuf;
-
-/// `PyUFunc_None`: no identity.
-const PY_UFUNC_NONE: i32 = -1;
 
 /// A NumPy inner loop.
 type InnerLoop = unsafe extern "C" fn(*mut *mut c_char, *const isize, *const isize, *mut c_void);
@@ -90,53 +88,6 @@ impl Loops {
     }
 }
 
-/// A `numpy.ufunc` of loops `funcs` with their `data` and `types` (`nin +
-/// nout` per loop) and the core signature `core` (`None`: elementwise).
-/// NumPy keeps the tables for the life of the ufunc: they are never freed.
-///
-/// # Safety
-/// Every loop must have NumPy's inner-loop signature, take its `data` and
-/// operands of its types, and live for ever (its library is never
-/// unloaded).
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn new_ufunc<'py>(
-    py: Python<'py>,
-    name: &str,
-    doc: Option<&str>,
-    nin: i32,
-    nout: i32,
-    core: Option<CString>,
-    funcs: Vec<PyUFuncGenericFunction>,
-    data: Vec<*mut c_void>,
-    types: Vec<c_char>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
-    let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(funcs.into_boxed_slice());
-    let data: &'static mut [*mut c_void] = Box::leak(data.into_boxed_slice());
-    let types: &'static mut [c_char] = Box::leak(types.into_boxed_slice());
-    let cname: &'static CString = Box::leak(Box::new(text(name)));
-    let cdoc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
-    let core: *const c_char = match core {
-        Some(c) => Box::leak(Box::new(c)).as_ptr(),
-        None => std::ptr::null(),
-    };
-    let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
-        py,
-        funcs.as_mut_ptr(),
-        data.as_mut_ptr(),
-        types.as_mut_ptr(),
-        funcs.len() as i32,
-        nin,
-        nout,
-        PY_UFUNC_NONE,
-        cname.as_ptr(),
-        cdoc.as_ptr(),
-        0,
-        core,
-    );
-    Bound::from_owned_ptr_or_err(py, obj)
-}
-
 /// The PyUFuncObject of a `numpy.ufunc`.
 fn ufunc_object<'a>(part: &'a Bound<'_, PyAny>) -> PyResult<&'a PyUFuncObject> {
     let ufunc_type = part.py().import("numpy")?.getattr("ufunc")?;
@@ -192,7 +143,9 @@ struct ParallelDesc {
 fn npy_elsize(t: c_char) -> Option<i64> {
     postc_ir::DType::ALL
         .into_iter()
-        .find(|d| crate::dlpack::npy_type(*d).is_some_and(|n| crate::dlpack::same_npy_type(n, i32::from(t))))
+        .find(|d| {
+            postc_pyabi::dlpack::npy_type(*d).is_some_and(|n| postc_pyabi::dlpack::same_npy_type(n, i32::from(t)))
+        })
         .map(|d| i64::from(d.size_bytes()))
 }
 

@@ -24,6 +24,30 @@ pub const STATIC_LIB_PATH: &str = concat!(env!("OUT_DIR"), "/libpostc_runtime.a"
 /// The header, `runtime/include/postc_runtime.h`.
 pub const HEADER: &str = include_str!("../include/postc_runtime.h");
 
+/// The runtime's C sources and their private header, by file name: built
+/// with any C11 compiler beside `--emit c` output, they stand in for the
+/// prebuilt library (the build script's flags are what the library is
+/// built with; none is needed for a correct build).
+pub const SOURCES: [(&str, &str); 8] = [
+    ("arena.c", include_str!("arena.c")),
+    ("libc.c", include_str!("libc.c")),
+    ("panic.c", include_str!("panic.c")),
+    ("parallel.c", include_str!("parallel.c")),
+    ("str.c", include_str!("str.c")),
+    ("stride.c", include_str!("stride.c")),
+    ("ufunc_dl.c", include_str!("ufunc_dl.c")),
+    ("internal.h", include_str!("internal.h")),
+];
+
+/// Writes [`SOURCES`] into `dir` (created if missing).
+pub fn write_sources(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (name, text) in SOURCES {
+        std::fs::write(dir.join(name), text)?;
+    }
+    Ok(())
+}
+
 /// Writes `libpostc_runtime.a` and `postc_runtime.h` into `dir` (created
 /// if missing); returns the library's path.
 pub fn write_to(dir: &Path) -> std::io::Result<PathBuf> {
@@ -44,3 +68,22 @@ pub const EXPORTED: [&str; 7] = [
     "postc_rt_get_num_threads",
     "postc_rt_parallel_ufunc_loop",
 ];
+
+#[cfg(test)]
+mod tests {
+    /// Every C file and header of `src/` is among the sources written for
+    /// a build by hand (the build script names the `.c` files itself).
+    #[test]
+    fn the_written_sources_are_all_of_them() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".c") || n.ends_with(".h"))
+            .collect();
+        on_disk.sort();
+        let mut written: Vec<String> = super::SOURCES.iter().map(|(n, _)| n.to_string()).collect();
+        written.sort();
+        assert_eq!(written, on_disk);
+    }
+}

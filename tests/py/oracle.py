@@ -894,6 +894,66 @@ def _complexmath():
     ]
 
 
+@program("float_edges")
+def _float_edges():
+    nan, inf = math.nan, math.inf
+    c64 = lambda re, im: complex(f32v(re), f32v(im))  # noqa: E731
+    cases = []
+    pairs = [
+        (7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-7.5, -2.0), (0.0, 5.0), (-0.0, 5.0), (0.0, -5.0),
+        (-0.0, -5.0), (1.0, inf), (-1.0, inf), (1.0, -inf), (-1.0, -inf), (inf, 2.0), (-inf, 2.0),
+        (nan, 1.0), (1.0, nan), (1e308, 1e-308), (-1e308, 3e-308), (5e-324, 1.0), (-5e-324, 1.0),
+        (5e-324, -1.0), (0.3, 0.1), (1e16, 3.0), (-1e-300, 1e300), (6.0, 3.0), (-6.0, 3.0),
+    ]
+    for i, (x, y) in enumerate(pairs):
+        cases.append(C(f"floordiv_{i}", "floordiv", x, y))
+        cases.append(C(f"mod_{i}", "mod", x, y))
+    cases.append(C("floordiv_by_zero", "floordiv", 1.0, 0.0))
+    cases.append(C("mod_by_zero", "mod", -1.0, -0.0))
+    for i, (x, y) in enumerate([(-7.5, 2.0), (1e300, -1e-300), (-0.0, inf), (5.0, -3.0)]):
+        cases.append(C(f"divmod_{i}", "divmod_into", x, y, np.zeros(3)))
+    for i, (x, y) in enumerate([(-7.5, 2.0), (-0.0, 3.0), (0.0, -3.0), (1.0, -inf), (-1.0, inf),
+                                (inf, 3.0), (nan, 2.0), (f32v(0.1), f32v(0.03))]):
+        cases.append(C(f"floordiv32_{i}", "floordiv32", f32v(x), f32v(y)))
+        cases.append(C(f"mod32_{i}", "mod32", f32v(x), f32v(y)))
+    for i, (x, y) in enumerate([(-7.5, 2.0), (-0.0, 3.0), (5.0, -inf), (65504.0, 3.0), (f16v(0.1), 2.0)]):
+        cases.append(C(f"mod16_{i}", "mod16", f16v(x), f16v(y)))
+    quotients = [
+        (1 + 2j, 3 - 4j), (1e300 + 1e300j, 1e-300 + 1e-300j), (complex(inf, 0.0), 1 + 1j),
+        (1 + 1j, complex(inf, inf)), (complex(nan, 0.0), 1j), (1 + 1j, complex(1e-310, 0.0)),
+        (complex(-0.0, -0.0), 1 + 0j), (complex(0.0, 0.0), complex(-1.0, 0.0)), (1 + 1j, complex(nan, 1.0)),
+        (1e-320 + 1e-320j, 3e-320 - 1e-320j), (5 - 7j, 1e308 + 1e308j),
+    ]
+    for i, (a, b) in enumerate(quotients):
+        cases.append(C(f"cdiv_{i}", "cdiv", a, b))
+    cases.append(C("cdiv_by_zero", "cdiv", 1 + 1j, 0j))
+    powers = [
+        (1 + 2j, 3 + 0j), (1 + 2j, -3 + 0j), (0.5 + 0.5j, 2.5 + 1j), (0j, 2 + 0j), (0j, 0j), (2 + 3j, 0j),
+        (2 + 0j, 0.5 + 0j), (-1 + 0j, 0.5 + 0j), (1e200 + 1e200j, 2 + 0j), (1e-100 + 1e-100j, -2 + 0j),
+        (complex(inf, 0.0), 2 + 0j), (1j, 1j), (complex(-0.0, 0.0), 3 + 0j), (1.5 - 0.5j, complex(nan, 0.0)),
+    ]
+    # A power in polar form goes through libm's pow, atan2, exp, log, cos
+    # and sin, whose last places differ between C libraries and
+    # JavaScript's Math (the wasm backend's); repeated squaring is exact
+    # arithmetic everywhere.
+    def polar(a, b):
+        squaring = b.imag == 0 and abs(b.real) <= 100 and b.real == math.floor(b.real)
+        return a != 0 and b != 0 and not squaring
+
+    for i, (a, b) in enumerate(powers):
+        cases.append(C(f"cpow_{i}", "cpow", a, b, tol="ulps=4" if polar(a, b) else None))
+    for i, (a, n) in enumerate([(1 + 1j, 100.0), (1 + 1j, 101.0), (1.5 - 0.5j, -7.0), (1 + 1j, -100.0),
+                                (0.9 + 0.1j, 100.5), (-2 + 0j, 3.0)]):
+        cases.append(C(f"cpow_int_{i}", "cpow_int", a, n, tol="ulps=4" if polar(a, complex(n)) else None))
+    for i, (a, b) in enumerate([((1.5, 2.0), (0.25, -4.0)), ((0.1, 0.2), (0.3, -0.7)), ((1e30, 1e30), (1e-30, 1e-30)),
+                                ((-0.0, 0.0), (2.0, 0.0)), ((inf, 1.0), (1.0, 1.0))]):
+        # NumPy divides Complex64 in Float32 by its own algorithm; postc forms
+        # each part by CPython's in Float64 and rounds it once, which can
+        # differ in the last place.
+        cases.append(C(f"cdiv64_{i}", "cdiv64", c64(*a), c64(*b), tol="ulps=1", allow_over=True))
+    return cases
+
+
 @program("casts")
 def _casts():
     nan, inf = math.nan, math.inf

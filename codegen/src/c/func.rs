@@ -433,6 +433,9 @@ impl<'t, 'p> FnC<'t, 'p> {
         let mut attrs = String::new();
         if !sig.exported {
             attrs.push_str("POSTC_PRIVATE ");
+            if self.f.attrs.contains(FuncAttrs::INLINE) {
+                attrs.push_str("inline ");
+            }
         }
         if is_panic_thunk(self.f) || self.f.attrs.contains(FuncAttrs::COLD) {
             attrs.push_str("POSTC_COLD ");
@@ -492,10 +495,8 @@ impl<'t, 'p> FnC<'t, 'p> {
             return format!("({x} != 0)");
         }
         if to.is_int() {
-            if from.is_float() {
-                let name = self.t.helper(h::saturate(from, to));
-                return format!("{name}({x})");
-            }
+            // A float converts only in range: `legalize` wrote the
+            // saturation out.
             return format!("({})({x})", cty(to));
         }
         // To a float.
@@ -807,19 +808,10 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => arith("-"),
                 Opcode::Mul => arith("*"),
                 Opcode::Div => arith("/"),
-                Opcode::FDiv | Opcode::Mod | Opcode::Pow => {
-                    let (x, y) = (format!("(double){x}"), format!("(double){y}"));
-                    let r = match op {
-                        Opcode::Pow => {
-                            self.t.libm.insert("pow".into(), 2);
-                            format!("pow({x}, {y})")
-                        }
-                        _ => {
-                            let name = self.t.helper(h::float_divmod(op == Opcode::Mod));
-                            format!("{name}({x}, {y})")
-                        }
-                    };
-                    self.convert(&r, DType::Float64, od)
+                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
+                Opcode::Pow => {
+                    self.t.libm.insert("pow".into(), 2);
+                    self.convert(&format!("pow((double){x}, (double){y})"), DType::Float64, od)
                 }
                 Opcode::Eq => format!("{x} == {y}"),
                 Opcode::Ne => format!("{x} != {y}"),
@@ -844,27 +836,11 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => format!("postc_{s}({ar} - {br}, {ai} - {bi})"),
                 Opcode::Eq => format!("{ar} == {br} && {ai} == {bi}"),
                 Opcode::Ne => format!("!({ar} == {br} && {ai} == {bi})"),
-                Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                // `div` and `pow` are calls of `legalize`'s functions by now.
+                Opcode::Mul => {
                     let args = format!("(double){ar}, (double){ai}, (double){br}, (double){bi}");
-                    let wide = match op {
-                        Opcode::Mul => {
-                            let name =
-                                self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
-                            format!("{name}({args})")
-                        }
-                        Opcode::Div => {
-                            let name = self.t.helper(h::complex_div());
-                            format!("{name}({args})")
-                        }
-                        // Zero to a negative or complex power is guarded
-                        // by `insert-checks`.
-                        _ => {
-                            self.t.helper(h::complex_div());
-                            let name = self.t.helper(h::complex_pow());
-                            format!("{name}({args})")
-                        }
-                    };
-                    self.convert(&wide, DType::Complex128, od)
+                    let name = self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
+                    self.convert(&format!("{name}({args})"), DType::Complex128, od)
                 }
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }

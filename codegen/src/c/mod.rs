@@ -9,8 +9,9 @@
 //! The IR's semantics (docs/ir-text.md) are written out so that no input
 //! reaches undefined behaviour in C: integers wrap through unsigned
 //! arithmetic, the overflow tests are `__builtin_*_overflow`, shifts past
-//! the width, division by zero and `MIN // -1` never reach the C operator,
-//! float→int conversions saturate, array elements are read and written
+//! the width, division by zero and `MIN // -1` never reach the C operator
+//! (`legalize`), a float→int conversion sees only values in range (its
+//! saturation written out by `legalize`), array elements are read and written
 //! with `memcpy`. Panics call the runtime's `postc_rt_panic` with the
 //! message the LLVM backend prints, and `#line` directives name the
 //! `.pir`/`.py` line of each located statement.
@@ -33,9 +34,16 @@ const PRELUDE: &str = include_str!("prelude.h");
 /// The C backend.
 pub struct C;
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). C has no saturating conversion: `legalize` clamps, and a cast converts only values in range.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: false };
+
 impl crate::backend::Backend for C {
     fn name(&self) -> &'static str {
         "c"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::C, EmitKind::CHeader, EmitKind::Object]
@@ -55,7 +63,7 @@ impl crate::backend::Backend for C {
                 None,
             )]);
         }
-        let prepared = crate::prepare_with_ufunc_loops(program, options, true)?;
+        let prepared = crate::prepare_with_ufunc_loops(program, options, true, FEATURES)?;
         let out = translate(&prepared)?;
         match kind {
             EmitKind::C => Ok(out.source.into_bytes()),

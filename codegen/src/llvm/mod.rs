@@ -13,10 +13,11 @@
 //! on x86-64 the backend calls `__extendhfsf2`/`__truncsfhf2`/
 //! `__truncdfhf2` from libgcc, which `cc` links.
 //!
-//! Two guards keep LLVM's own costs bounded on any input. LLVM works on a
-//! thread of [`LLVM_STACK`] bytes of stack that [`emit`] starts (its
-//! analyses recurse along chains of values; the caller's thread, which
-//! may be the Python package's caller's, is not relied on). And a function
+//! Two guards keep LLVM's own costs bounded on any input. LLVM works on
+//! the threads of a rayon pool that [`emit`] starts, with [`LLVM_STACK`]
+//! bytes of stack each (its analyses recurse along chains of values; the
+//! caller's thread, which may be the Python package's caller's, is not
+//! relied on). And a function
 //! too large for LLVM's optimiser ([`crate::too_large_to_optimise`]) is compiled
 //! by it as at -O0: several of LLVM's passes take time that grows faster
 //! than linearly in a function's size on the shapes long generated code
@@ -43,14 +44,22 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use inkwell::OptimizationLevel;
 use postc_ir::diag::Diagnostic;
 use postc_ir::Program;
+use rayon::prelude::*;
 use std::sync::{Mutex, Once, OnceLock};
 
 /// The LLVM backend (through inkwell), with GPU code for NVPTX and AMDGPU.
 pub struct Llvm;
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). LLVM lowers a saturating float→integer cast in one instruction (`fptosi.sat`).
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+
 impl Backend for Llvm {
     fn name(&self) -> &'static str {
         "llvm"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::Object, EmitKind::Assembly, EmitKind::LlvmIr, EmitKind::Bitcode]
@@ -441,15 +450,18 @@ fn hide(module: &LlModule<'_>, name: &str) {
 /// The stack of the threads LLVM builds, optimises and emits on.
 pub const LLVM_STACK: usize = 64 << 20;
 
-/// Runs `work` on a thread with [`LLVM_STACK`] bytes of stack and gives
-/// its result.
-fn on_llvm_thread<T: Send>(work: impl FnOnce() -> Result<T, Vec<Diagnostic>> + Send) -> Result<T, Vec<Diagnostic>> {
-    std::thread::scope(|s| {
-        match std::thread::Builder::new().name("postc-llvm".into()).stack_size(LLVM_STACK).spawn_scoped(s, work) {
-            Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            Err(e) => Err(vec![Diagnostic::error(format!("cannot start a thread for LLVM: {e}"), None)]),
-        }
-    })
+/// The workers LLVM builds, optimises and emits on: a rayon pool, as the
+/// pass manager's, of `threads` threads with [`LLVM_STACK`] bytes of stack
+/// each (rayon's global pool has the platform's default stack, too small
+/// for LLVM's recursion on long chains of values). Each task creates its
+/// own `Context`, which is used on that thread only.
+fn llvm_pool(threads: usize) -> Result<rayon::ThreadPool, Vec<Diagnostic>> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(LLVM_STACK)
+        .thread_name(|_| "postc-llvm".into())
+        .build()
+        .map_err(|e| vec![Diagnostic::error(format!("cannot start threads for LLVM: {e}"), None)])
 }
 
 /// Runs the `-O` pipeline and emits one unit.
@@ -491,13 +503,13 @@ fn finish_unit(
 ///
 /// With more than one codegen unit (objects only; the other kinds are
 /// always one unit) the exported functions are split into contiguous
-/// chunks; each unit parses the whole module in its own `Context` on its own
-/// thread, keeps the other chunks as `available_externally` definitions (so
+/// chunks; each unit, a task of the LLVM pool ([`llvm_pool`]), builds the
+/// whole module in its own `Context`, keeps the other chunks as `available_externally` definitions (so
 /// every function is optimised, and inlines its callees, exactly as in a
 /// single unit) and emits its chunk; the objects are combined by LLD (`-r`).
 pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
-    let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true))?;
+    let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
     let low = timer.time("lowering", || lower(&prepared))?;
     if !low.gpu.is_empty() && options.gpu.mode != gpu::GpuMode::Off {
         if let Some((name, at)) = low.shield.names().next() {
@@ -512,15 +524,15 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
             )]);
         }
     }
-    let threads =
-        options.units.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    // As many threads as the pass manager had, unless `-j` says.
+    let threads = options.units.unwrap_or_else(rayon::current_num_threads).max(1);
     let units = if kind == EmitKind::Object { default_units(low.insts).min(low.exported.len().max(1)) } else { 1 };
     // One unit embeds the device code.
     let units = if low.gpu.is_empty() { units } else { 1 };
     let out = if units <= 1 {
         let timer = &mut timer;
         let low = &low;
-        on_llvm_thread(move || {
+        llvm_pool(1)?.install(move || {
             with_target_machine(options, |tm| {
                 let cx = Context::create();
                 let module = timer.time("llvm build + link + verify", || build_unit(&cx, low, options, tm, None))?;
@@ -529,37 +541,22 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         })?
     } else {
         let chunks = split(&low.exported, units);
-        // `threads` workers take the units in turn; each result keeps its
+        let pool = llvm_pool(threads.min(chunks.len()))?;
+        // The pool's threads take the units in turn; each result keeps its
         // unit's place, so the combined object does not depend on them.
         let results: Vec<Result<Vec<u8>, Vec<Diagnostic>>> = timer.time("llvm units", || {
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            type Slot = std::sync::Mutex<Option<Result<Vec<u8>, Vec<Diagnostic>>>>;
-            let slots: Vec<Slot> = chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
-            std::thread::scope(|s| {
-                for _ in 0..threads.min(chunks.len()) {
-                    let (low, chunks, next, slots) = (&low, &chunks, &next, &slots);
-                    let worker = std::thread::Builder::new().name("postc-llvm".into()).stack_size(LLVM_STACK);
-                    // A worker that cannot start leaves its units to the others.
-                    let _ = worker.spawn_scoped(s, move || loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(chunk) = chunks.get(i) else { break };
-                        let r = with_target_machine(options, |tm| {
+            pool.install(|| {
+                chunks
+                    .par_iter()
+                    .map(|chunk| {
+                        with_target_machine(options, |tm| {
                             let cx = Context::create();
-                            let module = build_unit(&cx, low, options, tm, Some(chunk))?;
-                            finish_unit(&module, low, tm, options.opt, kind)
-                        });
-                        if let Ok(mut slot) = slots[i].lock() {
-                            *slot = Some(r);
-                        }
-                    });
-                }
-            });
-            slots
-                .into_iter()
-                .map(|m| {
-                    m.into_inner().ok().flatten().unwrap_or_else(|| Err(internal("a codegen unit did not finish")))
-                })
-                .collect()
+                            let module = build_unit(&cx, &low, options, tm, Some(chunk))?;
+                            finish_unit(&module, &low, tm, options.opt, kind)
+                        })
+                    })
+                    .collect()
+            })
         });
         let mut objects = Vec::new();
         for r in results {

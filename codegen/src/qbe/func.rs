@@ -492,8 +492,18 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let w = if fc == 'l' { self.def('w', format!("copy {x}")) } else { x.to_owned() };
                 return self.narrow(to, w);
             }
-            let name = self.t.helper(&h::saturate_name(from, to), || h::saturate(from, to));
-            return self.def(class(to), format!("call {name}({} {x})", class(from)));
+            // A float converts only where it truncates into range:
+            // `legalize` wrote the saturation out.
+            let fc = class(from);
+            return match (to.is_signed_int(), class(to)) {
+                (true, 'w') => self.def('w', format!("{fc}tosi {x}")),
+                (false, 'w') => {
+                    let wide = self.def('l', format!("{fc}tosi {x}"));
+                    self.def('w', format!("copy {wide}"))
+                }
+                (true, _) => self.def('l', format!("{fc}tosi {x}")),
+                (false, _) => self.def('l', format!("{fc}toui {x}")),
+            };
         }
         // To Float32 or Float64.
         let tc = class(to);
@@ -974,15 +984,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let r = self.def(c, format!("{ins} {x}, {y}"));
                     arith(self, r)
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let name = self.t.helper("postc_qbe_fdivmod", h::float_divmod);
-                    let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
-                    let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
-                    let m = self.slot(8);
-                    let q = self.def('d', format!("call {name}(d {xd}, d {yd}, l {m})"));
-                    let r = if op == Opcode::FDiv { q } else { self.def('d', format!("loadd {m}")) };
-                    self.convert(&r, DType::Float64, od, None)
-                }
+                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
                 Opcode::Pow => {
                     let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
                     let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
@@ -1024,36 +1026,19 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     self.line(format!("{n} =w xor {e}, 1"));
                 }
             }
-            Opcode::Mul | Opcode::Div | Opcode::Pow => {
+            // `div` and `pow` are calls of `legalize`'s functions by now.
+            Opcode::Mul => {
                 let w = DType::Float64;
                 let ar = self.convert(&ar, pd, w, None);
                 let ai = self.convert(&ai, pd, w, None);
                 let br = self.convert(&br, pd, w, None);
                 let bi = self.convert(&bi, pd, w, None);
-                let (re, im) = if op == Opcode::Mul {
-                    let p1 = self.def('d', format!("mul {ar}, {br}"));
-                    let p2 = self.def('d', format!("mul {ai}, {bi}"));
-                    let re = self.def('d', format!("sub {p1}, {p2}"));
-                    let p3 = self.def('d', format!("mul {ar}, {bi}"));
-                    let p4 = self.def('d', format!("mul {ai}, {br}"));
-                    let im = self.def('d', format!("add {p3}, {p4}"));
-                    (re, im)
-                } else {
-                    // Zero to a negative or complex power is guarded by
-                    // `insert-checks`.
-                    let name = if op == Opcode::Div {
-                        self.t.helper("postc_qbe_cdiv", h::complex_div)
-                    } else {
-                        self.t.helper("postc_qbe_cdiv", h::complex_div);
-                        self.t.helper("postc_qbe_cpow", h::complex_pow)
-                    };
-                    let out = self.slot(16);
-                    self.line(format!("call {name}(d {ar}, d {ai}, d {br}, d {bi}, l {out})"));
-                    let re = self.def('d', format!("loadd {out}"));
-                    let ip = self.def('l', format!("add {out}, 8"));
-                    let im = self.def('d', format!("loadd {ip}"));
-                    (re, im)
-                };
+                let p1 = self.def('d', format!("mul {ar}, {br}"));
+                let p2 = self.def('d', format!("mul {ai}, {bi}"));
+                let re = self.def('d', format!("sub {p1}, {p2}"));
+                let p3 = self.def('d', format!("mul {ar}, {bi}"));
+                let p4 = self.def('d', format!("mul {ai}, {br}"));
+                let im = self.def('d', format!("add {p3}, {p4}"));
                 let re = self.convert(&re, w, pd, None);
                 let im = self.convert(&im, w, pd, None);
                 self.store_cpart(od, &n, 0, &re);

@@ -389,97 +389,6 @@ fn pow_ovf_helper(t: &mut Translation<'_>, d: DType) -> u32 {
     })
 }
 
-/// Python's float `//` (`mode` 0) or `%` (`mode` 1) on doubles.
-pub(super) fn float_divmod_helper(t: &mut Translation<'_>) -> u32 {
-    let fmod = t.import("fmod", &[ValType::F64, ValType::F64], &[ValType::F64]);
-    t.helper("postc.fdivmod", |_| {
-        // Locals: 0 x, 1 y, 2 mode, 3 m, 4 div, 5 fd.
-        let f = |x: f64| I::F64Const(x.into());
-        let body = vec![
-            I::LocalGet(1),
-            f(0.0),
-            I::F64Eq,
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::If(BlockType::Result(ValType::F64)),
-            f(f64::NAN),
-            I::Else,
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::F64Div,
-            I::End,
-            I::Return,
-            I::End,
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::Call(fmod),
-            I::LocalSet(3),
-            I::LocalGet(0),
-            I::LocalGet(3),
-            I::F64Sub,
-            I::LocalGet(1),
-            I::F64Div,
-            I::LocalSet(4),
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Ne,
-            I::If(BlockType::Empty),
-            I::LocalGet(1),
-            f(0.0),
-            I::F64Lt,
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Lt,
-            I::I32Ne,
-            I::If(BlockType::Empty),
-            I::LocalGet(3),
-            I::LocalGet(1),
-            I::F64Add,
-            I::LocalSet(3),
-            I::LocalGet(4),
-            f(1.0),
-            I::F64Sub,
-            I::LocalSet(4),
-            I::End,
-            I::Else,
-            f(0.0),
-            I::LocalGet(1),
-            I::F64Copysign,
-            I::LocalSet(3),
-            I::End,
-            I::LocalGet(2),
-            I::If(BlockType::Empty),
-            I::LocalGet(3),
-            I::Return,
-            I::End,
-            I::LocalGet(4),
-            f(0.0),
-            I::F64Ne,
-            I::If(BlockType::Result(ValType::F64)),
-            I::LocalGet(4),
-            I::F64Floor,
-            I::LocalTee(5),
-            f(1.0),
-            I::F64Add,
-            I::LocalGet(5),
-            I::LocalGet(4),
-            I::LocalGet(5),
-            I::F64Sub,
-            f(0.5),
-            I::F64Gt,
-            I::Select,
-            I::Else,
-            f(0.0),
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::F64Div,
-            I::F64Copysign,
-            I::End,
-        ];
-        (vec![ValType::F64, ValType::F64, ValType::I32], vec![ValType::F64], vec![ValType::F64; 3], body)
-    })
-}
-
 /// A piece of a panic message: text, or an `i64` argument in decimal.
 enum Piece {
     Text(String),
@@ -1459,15 +1368,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                         _ => I::F64Div,
                     });
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let h = float_divmod_helper(self.t);
-                    self.get(l);
-                    self.convert(v, od, DType::Float64)?;
-                    self.get(r);
-                    self.convert(v, od, DType::Float64)?;
-                    self.extend([I::I32Const(i32::from(op == Opcode::Mod)), I::Call(h)]);
-                    self.convert(v, DType::Float64, od)?;
-                }
+                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
                 Opcode::Pow => {
                     let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
                     self.get(l);

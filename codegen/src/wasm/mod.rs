@@ -18,8 +18,9 @@
 //! instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
-//! functions (floor division and modulo, integer powers, overflow tests,
-//! Python's float `//` and `%`, decimal formatting of panic arguments);
+//! functions (overflow tests, decimal formatting of panic arguments; floor
+//! division, powers and CPython's float and complex algorithms are written
+//! out by `legalize` before the backend sees the program);
 //! math functions are imported from `env` under their libm names; a panic
 //! formats its message in memory and calls the imported
 //! `env.postc_panic(ptr, len)`, then traps. The module exports `memory`,
@@ -57,9 +58,16 @@ pub struct Wasm;
 /// The JavaScript loader that instantiates the modules this backend makes.
 pub const LOADER: &str = include_str!("postc.mjs");
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {
         "wasm"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::Wasm, EmitKind::Wat]
@@ -80,7 +88,7 @@ impl crate::backend::Backend for Wasm {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false))?;
+        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;
         let bytes = timer.time("tables to wasm", || translate(&prepared, options.debug))?;
         timer.time("validate (wasmparser)", || validate(&bytes))?;
         let out = match kind {

@@ -438,6 +438,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // (optnone rules out minsize).
             attrs.push("optnone");
         }
+        if fa.contains(FuncAttrs::INLINE) {
+            attrs.push("inlinehint");
+        }
         if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
             attrs.push("noinline");
         }
@@ -1169,6 +1172,17 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             let d = self.dt(*a);
             let x = self.val(*a)?;
             xs.push(self.convert(x, d, w)?);
+        }
+        if let ("fmod", [x, y]) = (base, xs.as_slice()) {
+            // `frem` is C's `fmod` to LLVM, which knows it has no effect
+            // (no `errno`): `legalize`'s floor division and modulo of the
+            // same operands share one.
+            let r = self.b.build_float_rem(float(*x)?, float(*y)?, "")?;
+            if let Some(rd) = rd {
+                let r = self.convert(r.into(), w, rd)?;
+                self.vals.insert(v, r);
+            }
+            return Ok(());
         }
         let name = if LLVM1.contains(&base) || LLVM2.contains(&base) || base == "fma" {
             format!("llvm.{base}.{}", float_suffix(w))

@@ -10,12 +10,15 @@
 
 use crate::dlpack;
 use crate::guard::{self, Runtime, UFuncLoop};
-use crate::signature::UFuncSpec;
-use numpy::npyffi::PyUFuncGenericFunction;
+use numpy::npyffi::{PyUFuncGenericFunction, PY_UFUNC_API};
+use postc_ir::exports::UFuncSpec;
 use postc_ir::DType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::ffi::{c_char, c_void, CString};
+
+/// `PyUFunc_None`: no identity.
+const PY_UFUNC_NONE: i32 = -1;
 
 /// One loop of a ufunc: the `NAME_loop` of one dtype signature.
 #[derive(Clone, Debug)]
@@ -95,7 +98,7 @@ pub unsafe fn make<'py>(
         }
     }
     let core = core_signature.map(|s| CString::new(s.replace('\0', " ")).unwrap_or_default());
-    crate::merge::new_ufunc(py, name, doc, nin as i32, nout as i32, core, funcs, data, types)
+    new_ufunc(py, name, doc, nin as i32, nout as i32, core, funcs, data, types)
 }
 
 /// The NumPy ufunc of one exported ufunc: one loop, its `NAME_loop` at
@@ -112,4 +115,51 @@ pub unsafe fn make_from_spec<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let one = Loop { function, runtime, dtypes: spec.dtypes.clone() };
     make(py, &spec.name, spec.doc.as_deref(), spec.nin, spec.nout, spec.signature.as_deref(), &[one])
+}
+
+/// A `numpy.ufunc` of loops `funcs` with their `data` and `types` (`nin +
+/// nout` per loop) and the core signature `core` (`None`: elementwise).
+/// NumPy keeps the tables for the life of the ufunc: they are never freed.
+///
+/// # Safety
+/// Every loop must have NumPy's inner-loop signature, take its `data` and
+/// operands of its types, and live for ever (its library is never
+/// unloaded).
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn new_ufunc<'py>(
+    py: Python<'py>,
+    name: &str,
+    doc: Option<&str>,
+    nin: i32,
+    nout: i32,
+    core: Option<CString>,
+    funcs: Vec<PyUFuncGenericFunction>,
+    data: Vec<*mut c_void>,
+    types: Vec<c_char>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+    let funcs: &'static mut [PyUFuncGenericFunction] = Box::leak(funcs.into_boxed_slice());
+    let data: &'static mut [*mut c_void] = Box::leak(data.into_boxed_slice());
+    let types: &'static mut [c_char] = Box::leak(types.into_boxed_slice());
+    let cname: &'static CString = Box::leak(Box::new(text(name)));
+    let cdoc: &'static CString = Box::leak(Box::new(text(doc.unwrap_or(""))));
+    let core: *const c_char = match core {
+        Some(c) => Box::leak(Box::new(c)).as_ptr(),
+        None => std::ptr::null(),
+    };
+    let obj = PY_UFUNC_API.PyUFunc_FromFuncAndDataAndSignature(
+        py,
+        funcs.as_mut_ptr(),
+        data.as_mut_ptr(),
+        types.as_mut_ptr(),
+        funcs.len() as i32,
+        nin,
+        nout,
+        PY_UFUNC_NONE,
+        cname.as_ptr(),
+        cdoc.as_ptr(),
+        0,
+        core,
+    );
+    Bound::from_owned_ptr_or_err(py, obj)
 }

@@ -27,10 +27,10 @@ use crate::aligned::AlignedCopy;
 use crate::dlpack::{self, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLTensor};
 use crate::guard::{self, Registers, Returns, FLOAT_REGISTERS, INT_REGISTERS};
 use crate::scalars::{self, NumpyValue, ScalarMaker};
-use crate::signature::{ArraySpec, FuncSpec, ParamType, Ret};
 use libffi::middle::{Cif, Type};
 use numpy::npyffi::{self, PY_ARRAY_API};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use postc_ir::exports::{ArraySpec, FuncSpec, ParamType, Ret};
 use postc_ir::DType;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -179,7 +179,9 @@ impl Plan {
     }
 }
 
-/// An exported function of a compiled module.
+// An exported function of a compiled module. (A plain comment: a class
+// docstring would be the class's `__doc__` entry, which CPython sets over
+// the `__doc__` getter, and every function would show it instead of its own.)
 #[pyclass(module = "postc", name = "Function", frozen)]
 pub struct Function {
     /// What CPython calls: the class's `tp_vectorcall_offset` points here.
@@ -193,6 +195,11 @@ pub struct Function {
     /// panic).
     pub runtime: Option<guard::Runtime>,
     pub library: String,
+    /// The importable module that holds the function as an attribute of
+    /// its name (an extension module made ahead of time), by which it
+    /// pickles; `None` for the package's functions, which pickle as what
+    /// they were compiled from (`postc`'s copyreg entry).
+    pub module: Option<String>,
 }
 
 impl Function {
@@ -208,10 +215,14 @@ impl Function {
         code: usize,
         runtime: Option<guard::Runtime>,
         library: String,
+        module: Option<String>,
     ) -> PyResult<Bound<'py, Function>> {
         let plan = Plan::new(py, &spec)?;
         let cif = (!plan.registers).then(|| call_interface(&spec));
-        let f = Bound::new(py, Function { vectorcall: function_vectorcall, spec, plan, code, cif, runtime, library })?;
+        let f = Bound::new(
+            py,
+            Function { vectorcall: function_vectorcall, spec, plan, code, cif, runtime, library, module },
+        )?;
         // SAFETY: every `Function` holds `function_vectorcall` there.
         unsafe { enable_vectorcall(&f, &f.get().vectorcall) }?;
         Ok(f)
@@ -644,7 +655,7 @@ unsafe extern "C" fn function_vectorcall(
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     let py = Python::assume_attached();
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    to_python(py, || {
         let f = Borrowed::from_ptr(py, callable).cast_unchecked::<Function>();
         let f = f.get();
         let nargs = ffi::PyVectorcall_NARGS(nargsf) as usize;
@@ -656,7 +667,14 @@ unsafe extern "C" fn function_vectorcall(
             let values = std::slice::from_raw_parts(args.add(nargs), names.len());
             f.invoke(py, positional, Some((&names, values)))
         }
-    }));
+    })
+}
+
+/// What a C entry point called by CPython returns for `body`'s outcome: a
+/// new reference, or NULL with the error set. A Rust panic must not unwind
+/// into CPython: it becomes PyO3's `PanicException`.
+pub fn to_python<'py, T>(py: Python<'py>, body: impl FnOnce() -> PyResult<Bound<'py, T>>) -> *mut ffi::PyObject {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
     match outcome {
         Ok(Ok(obj)) => obj.into_ptr(),
         Ok(Err(e)) => {
@@ -785,6 +803,43 @@ impl Function {
     #[getter]
     fn __doc__(&self) -> Option<&str> {
         self.spec.doc.as_deref()
+    }
+
+    #[getter]
+    fn __qualname__(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The parameters as `inspect` reads a builtin's: every one positional
+    /// or by keyword.
+    #[getter]
+    fn __text_signature__(&self) -> String {
+        let names: Vec<&str> = self.spec.params.iter().map(|p| p.name.as_str()).collect();
+        format!("({})", names.join(", "))
+    }
+
+    /// `inspect.signature(f)`: the parameters of `__text_signature__`, as
+    /// `inspect` would read them from a builtin.
+    #[getter]
+    fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let inspect = py.import("inspect")?;
+        let kind = inspect.getattr("Parameter")?.getattr("POSITIONAL_OR_KEYWORD")?;
+        let parameter = inspect.getattr("Parameter")?;
+        let params =
+            self.spec.params.iter().map(|p| parameter.call1((p.name.as_str(), &kind))).collect::<PyResult<Vec<_>>>()?;
+        inspect.getattr("Signature")?.call1((params,))
+    }
+
+    /// An extension module's function pickles as its module and name
+    /// (`pkgutil.resolve_name("module:name")`), so the process that
+    /// unpickles it imports the module and gets the same object.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let Some(module) = &self.module else {
+            let error = py.import("pickle")?.getattr("PicklingError")?;
+            let text = format!("{}: its library was not loaded by postc.compile or @jit", self.__repr__());
+            return Err(PyErr::from_value(error.call1((text,))?));
+        };
+        Ok((py.import("pkgutil")?.getattr("resolve_name")?, (format!("{module}:{}", self.spec.name),)))
     }
 
     /// The parameters as (name, type) pairs, types as the IR writes them.

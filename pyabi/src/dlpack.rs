@@ -91,7 +91,7 @@ pub fn device_name(t: i32) -> String {
 
 /// The DLPack element type of an array of `d`.
 pub fn dl_dtype(d: DType) -> DLDataType {
-    let (code, bits) = postc_codegen::abi::dlpack_dtype(d);
+    let (code, bits) = postc_ir::dtype::dlpack_dtype(d);
     DLDataType { code, bits, lanes: 1 }
 }
 

@@ -1,0 +1,179 @@
+//! `compile --emit pyext`: a CPython extension module made ahead of time
+//! (docs/aot.md). The program's code (any backend that makes objects), the
+//! glue that gives CPython `PyInit_NAME` (`postc_codegen::pyext`) and
+//! `postc-pyabi`'s static library (the `postc` package's argument checks,
+//! calls, exceptions and ufuncs) are linked in-process into `NAME<EXT_SUFFIX>`;
+//! a type stub `NAME.pyi` goes beside it.
+
+use postc_codegen::{link, pyext, CodegenOptions, EmitKind};
+use postc_ir::exports::{self, Exports, ParamType, Ret};
+use postc_ir::{DType, Program};
+use std::path::{Path, PathBuf};
+
+/// What the extension is built for, asked of the interpreter named by
+/// `--python`.
+pub(crate) struct Interpreter {
+    /// `sysconfig`'s `EXT_SUFFIX` (`.cpython-311-x86_64-linux-gnu.so`).
+    pub(crate) ext_suffix: String,
+    /// `major.minor`.
+    pub(crate) version: String,
+}
+
+pub(crate) fn interpreter(python: &str) -> Result<Interpreter, String> {
+    let script =
+        "import sys, sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX')); print('%d.%d' % sys.version_info[:2])";
+    let out = std::process::Command::new(python)
+        .args(["-c", script])
+        .output()
+        .map_err(|e| format!("`--python {python}`: cannot run it: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`--python {python}` failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    match (lines.next(), lines.next()) {
+        (Some(suffix), Some(version)) if suffix.starts_with('.') => {
+            Ok(Interpreter { ext_suffix: suffix.to_owned(), version: version.to_owned() })
+        }
+        _ => Err(format!("`--python {python}` did not tell its extension suffix and version: {text}")),
+    }
+}
+
+/// The module an extension file is imported as: its name up to the first
+/// dot, as CPython's import system reads it; it must be an identifier in
+/// ASCII (the name is part of the symbol `PyInit_NAME`).
+pub(crate) fn module_name(path: &Path) -> Result<String, String> {
+    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = file.split('.').next().unwrap_or_default();
+    let identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !identifier {
+        return Err(format!(
+            "`{}`: an extension module's file is named after the module (`NAME.cpython-311-x86_64-linux-gnu.so`), \
+             and `{name}` is not a Python identifier in ASCII",
+            path.display()
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// The exports the extension exposes: the first module's, less `kernel`
+/// functions (which take a launch configuration no Python call gives).
+pub(crate) fn exposed(program: &Program) -> Exports {
+    let mut e = exports::exports(program);
+    e.functions.retain(|f| !f.kernel);
+    e
+}
+
+/// Compiles `program` into the extension module at `out` (and `NAME.pyi`
+/// beside it). Diagnostics of code generation come back as `Err(Ok)`, other
+/// failures as `Err(Err(text))`.
+pub(crate) fn build(
+    program: &Program,
+    backend: &dyn postc_codegen::backend::Backend,
+    options: &CodegenOptions,
+    out: &Path,
+    python: &Interpreter,
+) -> Result<(), Result<Vec<postc_ir::Diagnostic>, String>> {
+    let name = module_name(out).map_err(Err)?;
+    let pyabi = link::pyabi_lib().map_err(Err)?;
+    let built_for = link::pyabi_python_version(&pyabi).map_err(Err)?;
+    if built_for != python.version {
+        return Err(Err(format!(
+            "{} was built for CPython {built_for}, and `--python` is CPython {}: build postc-pyabi with that \
+             interpreter (PYO3_PYTHON=... cargo build -p postc-pyabi) or name a CPython {built_for}",
+            pyabi.display(),
+            python.version
+        )));
+    }
+    let exports = exposed(program);
+    let mut code: Vec<String> =
+        exports.functions.iter().map(|f| postc_codegen::abi::export_symbol(&f.name).into_owned()).collect();
+    code.extend(
+        exports.ufuncs.iter().map(|u| postc_codegen::abi::loop_symbol(&postc_codegen::abi::export_symbol(&u.name))),
+    );
+    let doc = program.modules.iter().next().and_then(|m| m.doc.as_deref());
+    let encoded = exports.encode();
+    let glue = pyext::ModuleGlue { name: &name, doc, exports: &encoded, code: &code };
+    let objects = vec![
+        backend.emit(program, options, EmitKind::Object).map_err(Ok)?,
+        pyext::glue_object(&glue, options).map_err(Ok)?,
+    ];
+    link::link_extension(&objects, &pyabi, &pyext::init_symbol(&name), out, options.debug).map_err(Err)?;
+    let stub_path = stub_path(out, &name);
+    std::fs::write(&stub_path, stub(&exports, doc))
+        .map_err(|e| Err(format!("cannot write {}: {e}", stub_path.display())))
+}
+
+/// `NAME.pyi` beside the extension.
+pub(crate) fn stub_path(out: &Path, name: &str) -> PathBuf {
+    out.with_file_name(format!("{name}.pyi"))
+}
+
+/// The NumPy scalar type of `d`, or the Python type of text.
+fn numpy_type(d: DType) -> String {
+    match d {
+        DType::Bool => "np.bool_".into(),
+        DType::Str => "str".into(),
+        DType::Bytes => "bytes".into(),
+        _ => format!("np.{}", d.name().to_ascii_lowercase()),
+    }
+}
+
+/// What a scalar parameter accepts (the checks of `postc_pyabi::call`).
+fn scalar_param(d: DType) -> String {
+    match d {
+        DType::Bool => "bool | np.bool_".into(),
+        DType::Str => "str".into(),
+        DType::Bytes => "bytes".into(),
+        _ if d.is_int() => "int | np.integer".into(),
+        _ if d.is_float() => "float | np.integer | np.floating".into(),
+        _ => "complex | np.number".into(),
+    }
+}
+
+/// A docstring as a Python string literal's body.
+fn docstring(doc: &str, indent: &str) -> String {
+    format!("{indent}\"\"\"{}\"\"\"\n", doc.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\""))
+}
+
+/// The type stub of the extension's exports.
+pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
+    let mut s = String::new();
+    if let Some(doc) = module_doc {
+        s.push_str(&docstring(doc, ""));
+    }
+    s.push_str("# The type stub of an extension module made by `postc-driver compile --emit pyext`.\n");
+    s.push_str("import numpy as np\nimport numpy.typing as npt\n");
+    for f in &exports.functions {
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|p| match &p.ty {
+                ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
+                ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
+            })
+            .collect();
+        let ret = match &f.ret {
+            Ret::Void => "None".to_owned(),
+            Ret::Scalar(d) => numpy_type(*d),
+            Ret::Array(a) => format!("npt.NDArray[{}]", numpy_type(a.dtype)),
+        };
+        s.push_str(&format!("\ndef {}({}) -> {ret}:\n", f.name, params.join(", ")));
+        match &f.doc {
+            Some(doc) => s.push_str(&docstring(doc, "    ")),
+            None => s.push_str("    ...\n"),
+        }
+    }
+    for u in &exports.ufuncs {
+        s.push_str(&format!("\n{}: np.ufunc\n", u.name));
+        if let Some(doc) = &u.doc {
+            s.push_str(&docstring(doc, ""));
+        }
+    }
+    s
+}

@@ -1,0 +1,372 @@
+//! What Python sees of a compiled module: its exported functions and
+//! ufuncs, with the parameter and result types the calls check, read from
+//! the program's IR. The `postc` package reads them from the program it
+//! has just compiled; an extension module made ahead of time carries them
+//! as bytes ([`Exports::encode`]) that it decodes when it is imported
+//! ([`Exports::decode`]).
+
+use crate::{DType, Layout, Module, Program, Shape, TypeData};
+
+/// An array parameter or result type.
+#[derive(Clone, Debug)]
+pub struct ArraySpec {
+    pub dtype: DType,
+    /// One entry per axis: `Some(n)` for a static extent.
+    pub dims: Vec<Option<u64>>,
+    /// The byte strides the type fixes (explicit `Strides[...]`, or C or
+    /// Fortran order with static extents); `None` when any view will do.
+    pub fixed_strides: Option<Vec<i64>>,
+    /// The spelling of the layout a fixed stride comes from, for messages.
+    pub layout: &'static str,
+    pub output: bool,
+    /// The type as the IR writes it (`&Float64[]Shape[?]`), for messages.
+    pub text: String,
+}
+
+/// A parameter's type.
+#[derive(Clone, Debug)]
+pub enum ParamType {
+    Scalar(DType),
+    Array(ArraySpec),
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: ParamType,
+}
+
+/// A result type.
+#[derive(Clone, Debug)]
+pub enum Ret {
+    Void,
+    Scalar(DType),
+    Array(ArraySpec),
+}
+
+/// An exported plain function (an alias is one more name of the same
+/// symbol).
+#[derive(Clone, Debug)]
+pub struct FuncSpec {
+    /// The name Python sees and the symbol of the library.
+    pub name: String,
+    pub params: Vec<Param>,
+    pub ret: Ret,
+    pub doc: Option<String>,
+    /// `kernel` functions take a launch configuration first.
+    pub kernel: bool,
+}
+
+/// An exported ufunc.
+#[derive(Clone, Debug)]
+pub struct UFuncSpec {
+    pub name: String,
+    /// The operands' dtypes: inputs, then outputs.
+    pub dtypes: Vec<DType>,
+    pub nin: usize,
+    pub nout: usize,
+    /// NumPy's signature text, `None` for an elementwise ufunc.
+    pub signature: Option<String>,
+    pub doc: Option<String>,
+}
+
+/// What a module exports.
+#[derive(Clone, Debug, Default)]
+pub struct Exports {
+    pub functions: Vec<FuncSpec>,
+    pub ufuncs: Vec<UFuncSpec>,
+}
+
+fn array_spec(t: &TypeData) -> ArraySpec {
+    let dims: Vec<Option<u64>> = match &t.shape {
+        Shape::Dims(d) => d.to_vec(),
+        // The frontend always fixes the rank; `.pir` may not.
+        Shape::Any => Vec::new(),
+    };
+    let fixed: Option<Vec<i64>> = (0..dims.len()).map(|axis| t.static_stride(axis)).collect();
+    let fixed_strides = if dims.is_empty() { None } else { fixed };
+    let layout = match &t.layout {
+        Layout::COrder => "C-contiguous",
+        Layout::FOrder => "Fortran-contiguous",
+        Layout::Strides(_) => "strided",
+    };
+    ArraySpec { dtype: t.dtype, dims, fixed_strides, layout, output: t.is_output, text: t.to_string() }
+}
+
+/// The exports of the first module of `program` (the one compiled; the
+/// modules it imports are linked in but not exposed).
+pub fn exports(program: &Program) -> Exports {
+    let Some(m) = program.modules.iter().next() else { return Exports::default() };
+    let mut out = Exports::default();
+    for f in m.functions.iter() {
+        if f.name.starts_with(crate::builtins::PREFIX) || !m.is_exported(&f.name) {
+            continue;
+        }
+        add(m, f, &f.name, &mut out);
+    }
+    for (alias, target) in &m.function_aliases {
+        if m.export_all.is_some() && !m.is_exported(alias) {
+            continue;
+        }
+        if let Some(fid) = m.get_function(target) {
+            add(m, &m.functions[fid], alias, &mut out);
+        }
+    }
+    out
+}
+
+fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
+    if let Some(sig) = &f.ufunc_sig {
+        let mut dtypes: Vec<DType> =
+            f.params().map(|p| f.body.ty(p).map_or(DType::Int64, |t| m.types.dtype(t))).collect();
+        if let Some(r) = f.return_dtype(&m.types) {
+            dtypes.push(r);
+        }
+        let elementwise = sig.inputs.iter().chain(&sig.outputs).all(Vec::is_empty);
+        out.ufuncs.push(UFuncSpec {
+            name: name.to_owned(),
+            nin: sig.inputs.len(),
+            nout: sig.outputs.len(),
+            dtypes,
+            signature: (!elementwise).then(|| sig.to_string()),
+            doc: f.doc.clone(),
+        });
+        return;
+    }
+    let params = f
+        .params()
+        .map(|p| {
+            let t = f.body.ty(p).map(|t| m.types.get(t).clone()).unwrap_or_else(|| TypeData::scalar(DType::Int64));
+            let ty = if t.is_array { ParamType::Array(array_spec(&t)) } else { ParamType::Scalar(t.dtype) };
+            Param { name: f.body.name(p).unwrap_or("_").to_owned(), ty }
+        })
+        .collect();
+    let ret = match f.ret.map(|t| m.types.get(t)) {
+        None => Ret::Void,
+        Some(t) if t.is_array => Ret::Array(array_spec(t)),
+        Some(t) => Ret::Scalar(t.dtype),
+    };
+    out.functions.push(FuncSpec {
+        name: name.to_owned(),
+        params,
+        ret,
+        doc: f.doc.clone(),
+        kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
+    });
+}
+
+/// Layouts by their spelling (the `&'static str` of [`ArraySpec::layout`]).
+const LAYOUTS: [&str; 3] = ["C-contiguous", "Fortran-contiguous", "strided"];
+
+/// Writes the little-endian, length-prefixed fields of [`Exports::encode`].
+#[derive(Default)]
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn int(&mut self, v: i64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn text(&mut self, s: &str) {
+        self.int(s.len() as i64);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn optional_text(&mut self, s: Option<&str>) {
+        self.int(i64::from(s.is_some()));
+        if let Some(s) = s {
+            self.text(s);
+        }
+    }
+    fn dtype(&mut self, d: DType) {
+        self.text(d.name());
+    }
+    fn array(&mut self, a: &ArraySpec) {
+        self.dtype(a.dtype);
+        self.int(a.dims.len() as i64);
+        for d in &a.dims {
+            // -1: an extent known only at run time.
+            self.int(d.map_or(-1, |n| n as i64));
+        }
+        self.int(i64::from(a.fixed_strides.is_some()));
+        for s in a.fixed_strides.iter().flatten() {
+            self.int(*s);
+        }
+        self.int(LAYOUTS.iter().position(|l| *l == a.layout).unwrap_or(2) as i64);
+        self.int(i64::from(a.output));
+        self.text(&a.text);
+    }
+}
+
+/// Reads what [`Writer`] wrote; `None` at the first field that is not
+/// there or not valid.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn int(&mut self) -> Option<i64> {
+        let (head, rest) = self.0.split_first_chunk::<8>()?;
+        self.0 = rest;
+        Some(i64::from_le_bytes(*head))
+    }
+    fn count(&mut self) -> Option<usize> {
+        usize::try_from(self.int()?).ok().filter(|n| *n <= self.0.len())
+    }
+    fn flag(&mut self) -> Option<bool> {
+        Some(self.int()? != 0)
+    }
+    fn text(&mut self) -> Option<String> {
+        let n = self.count()?;
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        String::from_utf8(head.to_vec()).ok()
+    }
+    fn optional_text(&mut self) -> Option<Option<String>> {
+        Some(if self.flag()? { Some(self.text()?) } else { None })
+    }
+    fn dtype(&mut self) -> Option<DType> {
+        DType::from_name(&self.text()?)
+    }
+    fn array(&mut self) -> Option<ArraySpec> {
+        let dtype = self.dtype()?;
+        let rank = self.count()?;
+        let dims = (0..rank).map(|_| self.int().map(|d| u64::try_from(d).ok())).collect::<Option<Vec<_>>>()?;
+        let fixed_strides =
+            if self.flag()? { Some((0..rank).map(|_| self.int()).collect::<Option<Vec<_>>>()?) } else { None };
+        let layout = *LAYOUTS.get(self.count()?)?;
+        let output = self.flag()?;
+        let text = self.text()?;
+        Some(ArraySpec { dtype, dims, fixed_strides, layout, output, text })
+    }
+}
+
+impl Exports {
+    /// The exports as bytes that [`Exports::decode`] reads back.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.int(self.functions.len() as i64);
+        for f in &self.functions {
+            w.text(&f.name);
+            w.int(f.params.len() as i64);
+            for p in &f.params {
+                w.text(&p.name);
+                match &p.ty {
+                    ParamType::Scalar(d) => {
+                        w.int(0);
+                        w.dtype(*d);
+                    }
+                    ParamType::Array(a) => {
+                        w.int(1);
+                        w.array(a);
+                    }
+                }
+            }
+            match &f.ret {
+                Ret::Void => w.int(0),
+                Ret::Scalar(d) => {
+                    w.int(1);
+                    w.dtype(*d);
+                }
+                Ret::Array(a) => {
+                    w.int(2);
+                    w.array(a);
+                }
+            }
+            w.optional_text(f.doc.as_deref());
+            w.int(i64::from(f.kernel));
+        }
+        w.int(self.ufuncs.len() as i64);
+        for u in &self.ufuncs {
+            w.text(&u.name);
+            w.int(u.dtypes.len() as i64);
+            for d in &u.dtypes {
+                w.dtype(*d);
+            }
+            w.int(u.nin as i64);
+            w.int(u.nout as i64);
+            w.optional_text(u.signature.as_deref());
+            w.optional_text(u.doc.as_deref());
+        }
+        w.0
+    }
+
+    /// The exports [`Exports::encode`] wrote; `None` for bytes it did not
+    /// write.
+    pub fn decode(bytes: &[u8]) -> Option<Exports> {
+        let mut r = Reader(bytes);
+        let mut out = Exports::default();
+        for _ in 0..r.count()? {
+            let name = r.text()?;
+            let mut params = Vec::new();
+            for _ in 0..r.count()? {
+                let name = r.text()?;
+                let ty = match r.int()? {
+                    0 => ParamType::Scalar(r.dtype()?),
+                    1 => ParamType::Array(r.array()?),
+                    _ => return None,
+                };
+                params.push(Param { name, ty });
+            }
+            let ret = match r.int()? {
+                0 => Ret::Void,
+                1 => Ret::Scalar(r.dtype()?),
+                2 => Ret::Array(r.array()?),
+                _ => return None,
+            };
+            let doc = r.optional_text()?;
+            let kernel = r.flag()?;
+            out.functions.push(FuncSpec { name, params, ret, doc, kernel });
+        }
+        for _ in 0..r.count()? {
+            let name = r.text()?;
+            let dtypes = (0..r.count()?).map(|_| r.dtype()).collect::<Option<Vec<_>>>()?;
+            let nin = r.count()?;
+            let nout = r.count()?;
+            let signature = r.optional_text()?;
+            let doc = r.optional_text()?;
+            out.ufuncs.push(UFuncSpec { name, dtypes, nin, nout, signature, doc });
+        }
+        r.0.is_empty().then_some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exports_read_back_as_written() {
+        let array = ArraySpec {
+            dtype: DType::Float32,
+            dims: vec![None, Some(3)],
+            fixed_strides: Some(vec![12, 4]),
+            layout: "C-contiguous",
+            output: true,
+            text: "&Float32[]Shape[?, 3]".into(),
+        };
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "f".into(),
+                params: vec![
+                    Param { name: "a".into(), ty: ParamType::Scalar(DType::Int8) },
+                    Param { name: "xs".into(), ty: ParamType::Array(array.clone()) },
+                ],
+                ret: Ret::Array(ArraySpec { layout: "strided", fixed_strides: None, ..array }),
+                doc: Some("two\nlines".into()),
+                kernel: false,
+            }],
+            ufuncs: vec![UFuncSpec {
+                name: "u".into(),
+                dtypes: vec![DType::Float64, DType::Complex128],
+                nin: 1,
+                nout: 1,
+                signature: Some("(n)->()".into()),
+                doc: None,
+            }],
+        };
+        let bytes = exports.encode();
+        let back = Exports::decode(&bytes).expect("decodes");
+        assert_eq!(format!("{back:?}"), format!("{exports:?}"));
+        // Cut short anywhere, the bytes are refused rather than misread.
+        for n in 0..bytes.len() {
+            assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+"""Extension modules made ahead of time (`postc compile --emit pyext`,
+docs/aot.md): every program of tests/py is built into one and imported in
+a virtual environment that has NumPy alone (no postc package, no C
+compiler on the PATH); its cases, and calls with bad arguments, must give
+what the package gives, to the bit and to the exception's type and text
+(`pyext_cases.py` prints both transcripts). Every export pickles as
+itself, and calls in a spawned process pool agree.
+
+The build links postc-pyabi's static library: POSTC_PYABI_LIB names it
+(driver/tests/python_package.rs builds it and sets it), as does
+POSTC_PYEXT_VENV the NumPy-only environment it keeps between runs."""
+import ast
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import numpy as np
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+PROGRAMS = sorted(p for p in (REPO / "tests" / "py").rglob("*.py") if p.with_suffix(".expected").is_file())
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+
+
+def run(args, **kw):
+    r = subprocess.run(args, capture_output=True, text=True, **kw)
+    assert r.returncode == 0, f"{args} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def fresh_venv(venv, *packages):
+    """A new virtual environment at `venv` with `packages` alone, installed
+    by this environment's pip (a Debian Python's venv may have none)."""
+    run([sys.executable, "-m", "venv", "--clear", "--without-pip", venv])
+    run([sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet",
+         "--disable-pip-version-check", *packages])
+
+
+@pytest.fixture(scope="session")
+def numpy_venv(tmp_path_factory):
+    """The Python of a virtual environment with NumPy (this process's
+    version) and nothing else."""
+    where = os.environ.get("POSTC_PYEXT_VENV")
+    venv = pathlib.Path(where) if where else tmp_path_factory.mktemp("numpy-venv")
+    python = venv / "bin" / "python"
+    wanted = f"numpy=={np.__version__}"
+    probe = python.is_file() and subprocess.run([python, "-c", "import numpy; print(numpy.__version__)"],
+                                                capture_output=True, text=True)
+    if not probe or probe.returncode != 0 or probe.stdout.strip() != np.__version__:
+        fresh_venv(venv, wanted)
+    blocked = subprocess.run([python, "-c", "import postc"], capture_output=True)
+    assert blocked.returncode != 0, "the NumPy-only environment can import postc"
+    return python
+
+
+@pytest.fixture(scope="session")
+def extensions(tmp_path_factory):
+    """Each program of tests/py built into `NAME<EXT_SUFFIX>` in one directory."""
+    out = tmp_path_factory.mktemp("extensions")
+    for program in PROGRAMS:
+        target = out / f"{program.stem}{SUFFIX}"
+        run([sys.executable, "-m", "postc", "compile", "--emit", "pyext", program, "-o", target,
+             "--python", sys.executable])
+        assert target.is_file() and (out / f"{program.stem}.pyi").is_file()
+    return out
+
+
+def test_extension_modules_give_what_the_package_gives(numpy_venv, extensions):
+    package = run([sys.executable, HERE / "pyext_cases.py", "package", *PROGRAMS])
+    # The extension modules need NumPy alone: no compiler or linker on the
+    # PATH, no postc on the module path.
+    bare = {"PATH": str(numpy_venv.parent), "HOME": os.environ.get("HOME", "/tmp")}
+    assert shutil.which("cc", path=bare["PATH"]) is None
+    pyext = subprocess.run([numpy_venv, HERE / "pyext_cases.py", "pyext", extensions, *PROGRAMS],
+                           capture_output=True, text=True, env=bare, cwd=extensions)
+    assert pyext.returncode == 0, f"the extension modules' run failed:\n{pyext.stderr}"
+    theirs, ours = package.stdout.splitlines(), pyext.stdout.splitlines()
+    assert sum(line.startswith("case ") for line in theirs) > 1000
+    assert sum(line.startswith("probe ") for line in theirs) > 500
+    assert sum("raises" in line for line in theirs if line.startswith("case ")) > 20
+    for i, (a, b) in enumerate(zip(theirs, ours)):
+        assert a == b, f"line {i + 1} differs:\n package: {a}\n   pyext: {b}"
+    assert len(theirs) == len(ours)
+
+
+def test_type_stubs_declare_every_export(extensions):
+    for program in PROGRAMS:
+        stub = ast.parse((extensions / f"{program.stem}.pyi").read_text())
+        declared = {n.name for n in stub.body if isinstance(n, ast.FunctionDef)}
+        declared |= {n.target.id for n in stub.body if isinstance(n, ast.AnnAssign)}
+        import postc
+
+        assert declared == set(postc.compile(program).exports()), program.name
+
+
+def test_a_module_of_another_name_is_refused(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "postc", "compile", "--emit", "pyext", REPO / "examples" / "saxpy.py",
+                        "-o", tmp_path / f"not-a-name{SUFFIX}", "--python", sys.executable],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "`not-a-name` is not a Python identifier in ASCII" in r.stderr
+
+
+def test_a_wheel_built_by_the_hatch_hook_needs_numpy_alone(tmp_path, numpy_venv):
+    """examples/aot-package: `pip wheel` runs the `postc` hatchling hook,
+    and the wheel installs into a fresh environment with NumPy alone, where
+    its function and its ufunc give NumPy's results and raise as the
+    package does."""
+    dist = tmp_path / "dist"
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--disable-pip-version-check", "-w", dist, REPO / "examples" / "aot-package"])
+    wheels = list(dist.glob("aot_demo-0.1.0-*.whl"))
+    assert len(wheels) == 1, wheels
+    fresh = tmp_path / "venv"
+    fresh_venv(fresh, f"numpy=={np.__version__}", wheels[0])
+    check = """
+import pickle, numpy as np, aot_demo
+from aot_demo import kernels
+assert kernels.__file__.endswith(%r), kernels.__file__
+x = np.linspace(-1.0, 2.0, 7); w = np.arange(7.0)
+assert aot_demo.weighted_sum(x, w) == np.float64(sum(x[i] * w[i] for i in range(7)))
+assert isinstance(aot_demo.hypot, np.ufunc)
+a = np.array([3.0, 5.0, -8.0]); b = np.array([4.0, 12.0, 15.0])
+assert (aot_demo.hypot(a, b) == np.sqrt(a * a + b * b)).all()
+assert kernels.__name__ == "aot_demo.kernels"
+assert pickle.loads(pickle.dumps(aot_demo.hypot)) is aot_demo.hypot
+assert pickle.loads(pickle.dumps(aot_demo.weighted_sum)) is aot_demo.weighted_sum
+try:
+    aot_demo.weighted_sum(x, w[:3])
+except ValueError as e:
+    print(e)
+""" % SUFFIX
+    bare = {"PATH": str(fresh / "bin"), "HOME": os.environ.get("HOME", "/tmp")}
+    r = run([fresh / "bin" / "python", "-c", check], env=bare, cwd=tmp_path)
+    assert r.stdout.startswith("x and w differ in length at "), r.stdout
+    assert subprocess.run([fresh / "bin" / "python", "-c", "import postc"], capture_output=True).returncode != 0
+
+
+def test_another_python_version_is_refused(tmp_path):
+    """The static library is built for one CPython version: an interpreter
+    of another version gets no module that would crash it."""
+    other = tmp_path / "python3.99"
+    other.write_text("#!/bin/sh\nprintf '.cpython-399-x86_64-linux-gnu.so\\n3.99\\n'\n")
+    other.chmod(0o755)
+    r = subprocess.run([sys.executable, "-m", "postc", "compile", "--emit", "pyext", REPO / "examples" / "saxpy.py",
+                        "-o", tmp_path / "saxpy.cpython-399-x86_64-linux-gnu.so", "--python", other],
+                       capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    want = "was built for CPython %d.%d, and `--python` is CPython 3.99" % sys.version_info[:2]
+    assert want in r.stderr, r.stderr
+    assert not (tmp_path / "saxpy.cpython-399-x86_64-linux-gnu.so").exists()
+
+
+@pytest.mark.parametrize("backend", ["c", "qbe"])
+def test_other_backends_make_the_same_modules(numpy_venv, tmp_path, backend):
+    """The C and QBE backends' objects make extension modules that behave
+    as the package's LLVM-compiled modules do (ufuncs, panics, outputs,
+    arrays made in kernels, strings)."""
+    programs = [REPO / "tests" / "py" / f"{n}.py" for n in ("ufuncs", "panics", "saxpy", "numpy_arrays", "strings")]
+    for program in programs:
+        run([sys.executable, "-m", "postc", "compile", "--backend", backend, "--emit", "pyext", program,
+             "-o", tmp_path / f"{program.stem}{SUFFIX}", "--python", sys.executable])
+    package = run([sys.executable, HERE / "pyext_cases.py", "package", *programs])
+    bare = {"PATH": str(numpy_venv.parent), "HOME": os.environ.get("HOME", "/tmp")}
+    pyext = run([numpy_venv, HERE / "pyext_cases.py", "pyext", tmp_path, *programs], env=bare, cwd=tmp_path)
+    assert sum(line.startswith("case ") for line in package.stdout.splitlines()) > 100
+    assert pyext.stdout == package.stdout
