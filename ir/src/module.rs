@@ -37,9 +37,13 @@ impl FuncAttrs {
     /// is told (LLVM's `inlinehint`, C's `inline`); `legalize` marks the
     /// functions it adds so.
     pub const INLINE: FuncAttrs = FuncAttrs(64);
+    /// Written by the compiler, not from a user's source: only such a
+    /// function may use the `raw` opcodes (`Opcode::is_raw`), and every
+    /// parameter it takes is an address.
+    pub const COMPILER_MADE: FuncAttrs = FuncAttrs(128);
 
     /// Every attribute with its text spelling, in printing order.
-    pub const NAMED: [(FuncAttrs, &'static str); 7] = [
+    pub const NAMED: [(FuncAttrs, &'static str); 8] = [
         (FuncAttrs::COLD, "cold"),
         (FuncAttrs::NOINLINE, "noinline"),
         (FuncAttrs::NORETURN, "noreturn"),
@@ -47,6 +51,7 @@ impl FuncAttrs {
         (FuncAttrs::GPU_FALLBACK, "gpu(fallback)"),
         (FuncAttrs::KERNEL, "kernel"),
         (FuncAttrs::INLINE, "inline"),
+        (FuncAttrs::COMPILER_MADE, "compiler"),
     ];
 
     pub const fn empty() -> FuncAttrs {

@@ -22,6 +22,7 @@ pub mod simplify_cfg;
 pub mod strength_reduce;
 pub mod stride_lower;
 pub mod stride_version;
+pub mod ufunc_entry;
 pub mod verify;
 
 use analysis::{Analyses, AnalysisSet};
@@ -137,6 +138,7 @@ pub fn registry() -> Vec<Registration> {
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),
         (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
         (&outline_parallel::INFO, || Pass::Module(Box::new(outline_parallel::OutlineParallel))),
+        (&ufunc_entry::INFO, || Pass::Module(Box::new(ufunc_entry::UFuncEntry))),
         (&verify::INFO, || Pass::Module(Box::new(verify::Verify))),
     ]
 }

@@ -171,7 +171,39 @@ impl<'t, 'p> FnC<'t, 'p> {
     }
 
     fn vty(&self, v: ValueId) -> &'static str {
+        if self.f.attrs.contains(FuncAttrs::COMPILER_MADE)
+            && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset)
+        {
+            return "char *";
+        }
         self.tyd(v).map(super::value_cty).unwrap_or("int64_t")
+    }
+
+    /// `v` = the array element of its dtype at the `char *` `at` (Bool is a
+    /// byte), when `v` is read.
+    fn load_at(&mut self, v: ValueId, at: &str) {
+        if !self.used.contains(&v.as_u32()) {
+            return;
+        }
+        let n = self.name(v);
+        let s = if self.dt(v) == DType::Bool {
+            format!("{n} = *(const unsigned char *)({at}) != 0;")
+        } else {
+            format!("memcpy(&{n}, {at}, sizeof {n});")
+        };
+        self.stmt(Some(v), s);
+    }
+
+    /// The store `v` of `value` as an array element of its dtype at the
+    /// `char *` `at`.
+    fn store_at(&mut self, v: ValueId, value: ValueId, at: &str) {
+        let x = self.name(value);
+        let s = if self.dt(value) == DType::Bool {
+            format!("*(unsigned char *)({at}) = (unsigned char){x};")
+        } else {
+            format!("memcpy({at}, &{x}, sizeof {x});")
+        };
+        self.stmt(Some(v), s);
     }
 
     /// The C name of a value.
@@ -505,28 +537,12 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.def(v, e);
             }
             InstData::Load { array, offset } => {
-                let d = self.dt(v);
                 let at = format!("{} + {}", self.base(array), self.name(offset));
-                if self.used.contains(&v.as_u32()) {
-                    let n = self.name(v);
-                    let s = if d == DType::Bool {
-                        format!("{n} = *(const unsigned char *)({at}) != 0;")
-                    } else {
-                        format!("memcpy(&{n}, {at}, sizeof {n});")
-                    };
-                    self.stmt(Some(v), s);
-                }
+                self.load_at(v, &at);
             }
             InstData::Store { array, offset, value } => {
-                let d = self.dt(value);
                 let at = format!("{} + {}", self.base(array), self.name(offset));
-                let x = self.name(value);
-                let s = if d == DType::Bool {
-                    format!("*(unsigned char *)({at}) = (unsigned char){x};")
-                } else {
-                    format!("memcpy({at}, &{x}, sizeof {x});")
-                };
-                self.stmt(Some(v), s);
+                self.store_at(v, value, &at);
             }
             InstData::Dim { array, axis } => {
                 let e = format!("{}->shape[{axis}]", self.name(array));
@@ -657,6 +673,29 @@ impl<'t, 'p> FnC<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // Addresses are `char *` values (see `vty`; the parameters are
+            // NumPy's, see `signature`).
+            InstData::RawRead { op, base, index } => {
+                let (n, b) = (self.name(v), self.name(base));
+                let s = if op == Opcode::RawPtr {
+                    format!("{n} = ((char *const *)({b}))[{index}];")
+                } else {
+                    format!("{n} = (int64_t)((const intptr_t *)({b}))[{index}];")
+                };
+                self.stmt(Some(v), s);
+            }
+            InstData::RawOffset { address, bytes } => {
+                let (n, a, b) = (self.name(v), self.name(address), self.name(bytes));
+                self.stmt(Some(v), format!("{n} = (char *)({a}) + {b};"));
+            }
+            InstData::RawLoad { address } => {
+                let at = format!("(char *)({})", self.name(address));
+                self.load_at(v, &at);
+            }
+            InstData::RawStore { address, value } => {
+                let at = format!("(char *)({})", self.name(address));
+                self.store_at(v, value, &at);
+            }
         }
         Ok(())
     }

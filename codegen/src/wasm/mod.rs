@@ -45,7 +45,7 @@ mod ufunc;
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::Diagnostic;
-use postc_ir::{DType, FuncId, ModuleId, Program};
+use postc_ir::{DType, FuncAttrs, FuncId, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
 use wasm_encoder::{
     CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function, FunctionSection,
@@ -88,7 +88,7 @@ impl crate::backend::Backend for Wasm {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare_serial(program, options, FEATURES))?;
+        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;
         let bytes = timer.time("tables to wasm", || translate(&prepared, options.debug))?;
         timer.time("validate (wasmparser)", || validate(&bytes))?;
         let out = match kind {
@@ -275,6 +275,8 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
         let mut params = Vec::new();
         for p in f.body.all_params() {
             match f.body.ty(p).map(|t| m.types.get(t)) {
+                // Every parameter of a compiler-made function is an address.
+                _ if f.attrs.contains(FuncAttrs::COMPILER_MADE) => params.push(ValType::I32),
                 Some(t) if !t.is_array => params.extend(val_types(t.dtype)),
                 _ => params.push(ValType::I32),
             }
@@ -319,9 +321,13 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
     // Each exported ufunc's `NAME_loop` and `NAME_dl`.
     match symbols.ufuncs(program) {
         Ok(plans) => {
-            for (function, plan) in plans {
-                let body = t.sigs[&function].index;
-                let lp = ufunc::loop_entry(&mut t, &plan, body);
+            for ((mid, fid), plan) in plans {
+                let body = t.sigs[&(mid, fid)].index;
+                let lp =
+                    match t.index.function(mid, &format!("{}{}", postc_passes::ufunc_entry::LOOP_PREFIX, plan.name)) {
+                        Some(lp) if plan.loop_in_ir => DEFINED + t.sigs[&(mid, lp)].index,
+                        _ => ufunc::loop_entry(&mut t, &plan, body),
+                    };
                 let dl = ufunc::dl_entry(&mut t, &plan, lp);
                 t.ufunc_exports.push((crate::abi::loop_symbol(&plan.symbol), lp - DEFINED));
                 t.ufunc_exports.push((crate::abi::dl_symbol(&plan.symbol), dl - DEFINED));
@@ -432,7 +438,10 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))], debug
     let mut first = true;
     let mut entries: Vec<(String, (ModuleId, FuncId))> = Vec::new();
     for (&(mid, fid), sig) in &t.sigs {
-        if sig.exported {
+        // A ufunc's inner loop is exported with its entry points, which
+        // the loader does not call by signature.
+        let inner_loop = t.program.modules[mid].functions[fid].attrs.contains(FuncAttrs::COMPILER_MADE);
+        if sig.exported && !inner_loop {
             entries.push((sig.name.clone(), (mid, fid)));
         }
     }
