@@ -12,7 +12,7 @@ fn main() {
         print!("{}", postc_codegen::compile_to_ir(&p, &opts).unwrap());
         return;
     }
-    let prepared = postc_codegen::prepare(&p, &opts).unwrap();
+    let prepared = postc_codegen::prepare(&p, &opts, postc_codegen::llvm::FEATURES).unwrap();
     let low = postc_codegen::llvm::lower(&prepared).unwrap();
     let tm = postc_codegen::llvm::target_machine(&opts).unwrap();
     let cx = inkwell::context::Context::create();

@@ -15,6 +15,9 @@ pub trait Backend: Sync {
     fn name(&self) -> &'static str;
     /// The artifacts it makes.
     fn emit_kinds(&self) -> &'static [EmitKind];
+    /// What it lowers natively; `legalize` writes out the rest before it
+    /// sees the program (docs/backends.md).
+    fn features(&self) -> crate::Features;
     /// Prepares and translates a program into an artifact of `kind` (one
     /// of [`Backend::emit_kinds`]), or located diagnostics.
     fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>>;

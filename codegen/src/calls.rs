@@ -106,7 +106,14 @@ pub fn depth_counted<'p>(program: &'p Program, index: &Index<'p>) -> HashSet<(Mo
     let n = ids.len();
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, &(mid, fid)) in ids.iter().enumerate() {
-        let body = &program.modules[mid].functions[fid].body;
+        let f = &program.modules[mid].functions[fid];
+        // A compiler-made function (a ufunc's inner loop) is no frame of
+        // the program: the body it calls is the first, as when NumPy calls
+        // the loop the backends wrote.
+        if f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
+            continue;
+        }
+        let body = &f.body;
         for v in body.tags.ids() {
             if let InstData::Call { callee, .. } = body.inst(v) {
                 if let Some(Target::Func(cm, cf)) = resolve(program, index, mid, callee) {

@@ -27,6 +27,7 @@ pub mod wasm;
 
 use postc_ir::diag::Diagnostic;
 use postc_ir::Program;
+pub use postc_passes::legalize::Features;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -168,21 +169,51 @@ impl Timer {
 }
 
 /// The postc pass pipeline of the level, on a clone of every module, then
-/// the verifier; `prange` loops are outlined for the runtime's thread pool.
-pub fn prepare(program: &Program, options: &CodegenOptions) -> Result<Program, Vec<Diagnostic>> {
-    prepare_with(program, options, true)
+/// the verifier; `prange` loops are outlined for the runtime's thread pool,
+/// and `legalize` writes out what a backend with `features` does not lower
+/// ([`backend::Backend::features`]).
+pub fn prepare(program: &Program, options: &CodegenOptions, features: Features) -> Result<Program, Vec<Diagnostic>> {
+    prepare_with(program, options, true, false, features)
 }
 
 /// [`prepare`] for a backend that runs `prange` loops serially (they stay
 /// loops).
-pub fn prepare_serial(program: &Program, options: &CodegenOptions) -> Result<Program, Vec<Diagnostic>> {
-    prepare_with(program, options, false)
+pub fn prepare_serial(
+    program: &Program,
+    options: &CodegenOptions,
+    features: Features,
+) -> Result<Program, Vec<Diagnostic>> {
+    prepare_with(program, options, false, false, features)
 }
 
-fn prepare_with(program: &Program, options: &CodegenOptions, parallel: bool) -> Result<Program, Vec<Diagnostic>> {
+/// [`prepare`] (with `parallel`, else [`prepare_serial`]) for a backend that
+/// takes the inner loops of elementwise ufuncs as IR: `ufunc-entry` runs
+/// after the pipeline, so the program holds a compiler-made
+/// `postc.loop.NAME` for each, which the backend compiles as the ufunc's
+/// `NAME_loop` ([`symbols`]).
+pub fn prepare_with_ufunc_loops(
+    program: &Program,
+    options: &CodegenOptions,
+    parallel: bool,
+    features: Features,
+) -> Result<Program, Vec<Diagnostic>> {
+    prepare_with(program, options, parallel, true, features)
+}
+
+fn prepare_with(
+    program: &Program,
+    options: &CodegenOptions,
+    parallel: bool,
+    ufunc_loops: bool,
+    features: Features,
+) -> Result<Program, Vec<Diagnostic>> {
     let mut p = program.clone();
-    let popts = postc_passes::PassOptions { parallel, ..options.pass_options() };
-    let pm = postc_passes::parse_pipeline(postc_passes::default_pipeline(options.opt.as_u8()))?;
+    let popts = postc_passes::PassOptions { parallel, features, ..options.pass_options() };
+    let mut pipeline = postc_passes::default_pipeline(options.opt.as_u8()).to_owned();
+    if ufunc_loops {
+        pipeline.push_str(",ufunc-entry");
+    }
+    let pm = postc_passes::parse_pipeline(&pipeline)?;
     let run = postc_passes::RunOptions { time_passes: options.time_passes, ..Default::default() };
     for m in p.modules.iter_mut() {
         let report = pm.run(m, &popts, &run)?;

@@ -111,6 +111,12 @@ impl SymbolPlan {
                     plan.diags.push(Diagnostic::error(message, at));
                     continue;
                 }
+                if let Some(symbol) = ufunc_loop_symbol(m, mid, f, index) {
+                    // Its ufunc's `NAME_loop`; a clash with another export
+                    // is the ufunc's diagnostic (see [`SymbolPlan::ufuncs`]).
+                    plan.symbols.insert((mid, fid), Symbol { name: symbol, exported: true });
+                    continue;
+                }
                 let exported = !f.name.starts_with(postc_ir::builtins::PREFIX) && index.is_exported(mid, &f.name);
                 let name = if exported {
                     crate::abi::export_symbol(&f.name).into_owned()
@@ -209,6 +215,16 @@ impl SymbolPlan {
     pub fn ufuncs(&self, program: &Program) -> Result<Vec<((ModuleId, FuncId), ufunc_plan::Plan)>, Vec<Diagnostic>> {
         let mut out = Vec::new();
         let mut diags = Vec::new();
+        let inner_loops: HashSet<(ModuleId, &str)> = program
+            .modules
+            .iter_enumerated()
+            .flat_map(|(mid, m)| {
+                m.functions
+                    .iter()
+                    .filter(|f| f.attrs.contains(FuncAttrs::COMPILER_MADE))
+                    .filter_map(move |f| Some((mid, f.name.strip_prefix(postc_passes::ufunc_entry::LOOP_PREFIX)?)))
+            })
+            .collect();
         for e in self.exported_functions() {
             let (mid, fid) = e.function;
             let m = &program.modules[mid];
@@ -219,6 +235,7 @@ impl SymbolPlan {
             match ufunc_plan::Plan::new(m, f) {
                 Ok(mut plan) => {
                     plan.symbol = e.symbol.clone();
+                    plan.loop_in_ir = inner_loops.contains(&(mid, f.name.as_str()));
                     for entry in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
                         if self.is_exported(&entry) {
                             diags.push(Diagnostic::error(
@@ -241,6 +258,18 @@ impl SymbolPlan {
             Err(diags)
         }
     }
+}
+
+/// The symbol of `f` when it is the inner loop `ufunc-entry` wrote for an
+/// exported ufunc of its module: that ufunc's `NAME_loop`.
+fn ufunc_loop_symbol(m: &Module, mid: ModuleId, f: &Function, index: &Index<'_>) -> Option<String> {
+    if !f.attrs.contains(FuncAttrs::COMPILER_MADE) {
+        return None;
+    }
+    let ufunc = f.name.strip_prefix(postc_passes::ufunc_entry::LOOP_PREFIX)?;
+    let body = &m.functions[index.function(mid, ufunc)?];
+    (body.is_ufunc() && index.is_exported(mid, ufunc))
+        .then(|| crate::abi::loop_symbol(&crate::abi::export_symbol(ufunc)))
 }
 
 /// Why a backend that compiles `device` functions as described refuses

@@ -53,6 +53,10 @@ pub struct Plan {
     /// instead of `malloc` (the device's copy of the loop; see
     /// [`Plan::scratch_operands`]).
     pub scratch_from_data: bool,
+    /// Whether `NAME_loop` is the compiler-made function `ufunc-entry`
+    /// wrote, which the backend compiles as any other; else the backend
+    /// writes it from this plan.
+    pub loop_in_ir: bool,
 }
 
 impl Plan {
@@ -140,6 +144,7 @@ impl Plan {
             types,
             device_operands: false,
             scratch_from_data: false,
+            loop_in_ir: false,
         })
     }
 

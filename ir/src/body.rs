@@ -517,6 +517,26 @@ pub enum InstData<'a> {
         weights: Option<(u32, u32)>,
     },
     Unreachable,
+    /// `raw.ptr` / `raw.word`: word `index` of the array at `base`.
+    RawRead {
+        op: Opcode,
+        base: ValueId,
+        index: u32,
+    },
+    /// `raw.offset`: `address + bytes`.
+    RawOffset {
+        address: ValueId,
+        bytes: ValueId,
+    },
+    /// `raw.load`: the element at `address`.
+    RawLoad {
+        address: ValueId,
+    },
+    /// `raw.store`: `value` to `address`.
+    RawStore {
+        address: ValueId,
+        value: ValueId,
+    },
     /// A payload that does not decode (only reachable through direct
     /// column edits); the verifier reports it.
     Malformed,
@@ -727,6 +747,10 @@ impl Body {
                 }
             }
             Format::Unreachable => InstData::Unreachable,
+            Format::RawRead => InstData::RawRead { op, base: val(a), index: b },
+            Format::RawOffset => InstData::RawOffset { address: val(a), bytes: val(b) },
+            Format::RawLoad => InstData::RawLoad { address: val(a) },
+            Format::RawStore => InstData::RawStore { address: val(a), value: val(b) },
         })
     }
 

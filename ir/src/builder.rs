@@ -258,6 +258,21 @@ impl FunctionBuilder {
     pub fn unreachable(&mut self) -> ValueId {
         self.push(Opcode::Unreachable, None, [0, 0], None)
     }
+    /// `raw.ptr` (an address) or `raw.word` (an `Int64`): word `index` of
+    /// the array at address `base`.
+    pub fn raw_read(&mut self, op: Opcode, base: ValueId, index: u32, name: &str) -> ValueId {
+        debug_assert_eq!(op.format(), Format::RawRead);
+        self.push(op, Some(TypeId::INT64), [base.as_u32(), index], Some(name))
+    }
+    pub fn raw_offset(&mut self, address: ValueId, bytes: ValueId, name: &str) -> ValueId {
+        self.push(Opcode::RawOffset, Some(TypeId::INT64), [address.as_u32(), bytes.as_u32()], Some(name))
+    }
+    pub fn raw_load(&mut self, ty: TypeId, address: ValueId, name: &str) -> ValueId {
+        self.push(Opcode::RawLoad, Some(ty), [address.as_u32(), 0], Some(name))
+    }
+    pub fn raw_store(&mut self, address: ValueId, value: ValueId) -> ValueId {
+        self.push(Opcode::RawStore, None, [address.as_u32(), value.as_u32()], None)
+    }
 
     /// Lays the blocks out contiguously, in block order, and returns the
     /// function. Instructions keep their relative order within a block.

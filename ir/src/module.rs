@@ -33,15 +33,25 @@ impl FuncAttrs {
     /// `gpu(fallback)`: implies `gpu`.
     pub const GPU_FALLBACK: FuncAttrs = FuncAttrs(16);
     pub const KERNEL: FuncAttrs = FuncAttrs(32);
+    /// Small enough to copy into its callers: what a backend's optimiser
+    /// is told (LLVM's `inlinehint`, C's `inline`); `legalize` marks the
+    /// functions it adds so.
+    pub const INLINE: FuncAttrs = FuncAttrs(64);
+    /// Written by the compiler, not from a user's source: only such a
+    /// function may use the `raw` opcodes (`Opcode::is_raw`), and every
+    /// parameter it takes is an address.
+    pub const COMPILER_MADE: FuncAttrs = FuncAttrs(128);
 
     /// Every attribute with its text spelling, in printing order.
-    pub const NAMED: [(FuncAttrs, &'static str); 6] = [
+    pub const NAMED: [(FuncAttrs, &'static str); 8] = [
         (FuncAttrs::COLD, "cold"),
         (FuncAttrs::NOINLINE, "noinline"),
         (FuncAttrs::NORETURN, "noreturn"),
         (FuncAttrs::GPU, "gpu"),
         (FuncAttrs::GPU_FALLBACK, "gpu(fallback)"),
         (FuncAttrs::KERNEL, "kernel"),
+        (FuncAttrs::INLINE, "inline"),
+        (FuncAttrs::COMPILER_MADE, "compiler"),
     ];
 
     pub const fn empty() -> FuncAttrs {
@@ -63,7 +73,7 @@ impl FuncAttrs {
         self.0
     }
     pub fn from_bits(bits: u8) -> FuncAttrs {
-        FuncAttrs(bits & 63)
+        FuncAttrs(bits & 127)
     }
     pub fn from_name(s: &str) -> Option<FuncAttrs> {
         FuncAttrs::NAMED.iter().find(|(_, n)| *n == s).map(|(a, _)| *a)

@@ -66,6 +66,15 @@ pub enum Format {
     CondBr,
     /// No payload.
     Unreachable,
+    /// `a` = address value, `b` = index (immediate): the `b`-th
+    /// pointer-sized word of the array at that address.
+    RawRead,
+    /// `a` = address value, `b` = byte-count value.
+    RawOffset,
+    /// `a` = address value.
+    RawLoad,
+    /// `a` = address value, `b` = stored value.
+    RawStore,
 }
 
 /// What a payload slot holds. Every sweep over operands (visiting,
@@ -136,6 +145,9 @@ impl Format {
             Format::Br => (S::Block, S::Unused, &[]),
             Format::CondBr => (S::Value, S::Extra, &[I::Block, I::Block, I::Imm, I::Imm]),
             Format::Unreachable => (S::Unused, S::Unused, &[]),
+            Format::RawRead => (S::Value, S::Imm, &[]),
+            Format::RawOffset | Format::RawStore => (S::Value, S::Value, &[]),
+            Format::RawLoad => (S::Value, S::Unused, &[]),
         };
         PayloadLayout { a, b, extra }
     }
@@ -153,6 +165,7 @@ impl Format {
                 | Format::Set
                 | Format::SetField
                 | Format::IndexStore
+                | Format::RawStore
                 | Format::Return
                 | Format::Br
                 | Format::CondBr
@@ -228,7 +241,7 @@ impl Trap {
 }
 
 /// The flags a row of the opcode table may carry after its trap column.
-const FLAGS: [&str; 2] = ["effects", "checked"];
+const FLAGS: [&str; 3] = ["effects", "checked", "raw"];
 
 /// Whether `flags` holds `flag` (string equality, in a `const` context).
 const fn has_flag(flags: &[&str], flag: &str) -> bool {
@@ -303,14 +316,27 @@ macro_rules! opcodes {
             pub const fn is_checked(self) -> bool {
                 match self { $(Opcode::$variant => has_flag(&[$(stringify!($flag)),*], "checked"),)* }
             }
+            /// Whether the instruction works on raw addresses, which only
+            /// compiler-made functions may do (see
+            /// [`crate::FuncAttrs::COMPILER_MADE`]).
+            pub const fn is_raw(self) -> bool {
+                match self { $(Opcode::$variant => has_flag(&[$(stringify!($flag)),*], "raw"),)* }
+            }
         }
     };
 }
 
 // The columns: the variant, its mnemonic, its format, when it may trap
 // (a [`Trap`]), then its flags: `effects` (an effect besides its result and
-// a trap, so it is never removed) and `checked` (`insert-checks` may guard
-// it).
+// a trap, so it is never removed), `checked` (`insert-checks` may guard
+// it) and `raw` (it reads, offsets or writes raw addresses: the entry
+// points the compiler writes around a body, never a user's function).
+//
+// An address is an `Int64` in the tables and a pointer in the compiled
+// code: a parameter of a compiler-made function, or the result of
+// `raw.ptr` or `raw.offset`, used only where an address is expected (the
+// verifier checks both ways). Reads through addresses trap `Always`, so no
+// pass speculates or removes one whose address a branch guards.
 opcodes! {
     /// A function parameter or ufunc core-dimension size.
     Param = "param", Param, Never, effects;
@@ -406,6 +432,16 @@ opcodes! {
     CondBr = "condbr", CondBr, Never, effects;
     /// Never reached: follows a call that never returns, or panics.
     Unreachable = "unreachable", Unreachable, Always, effects, checked;
+    /// `result = ((void **)address)[index]`: an address read from an array of pointers.
+    RawPtr = "raw.ptr", RawRead, Always, raw;
+    /// `result = ((intptr_t *)address)[index]`: a pointer-sized integer, sign-extended to Int64.
+    RawWord = "raw.word", RawRead, Always, raw;
+    /// `result = address + bytes`: an address that many bytes on (an Int64 count).
+    RawOffset = "raw.offset", RawOffset, Never, raw;
+    /// `result = *address`: one element of the result dtype, as laid out in a NumPy array.
+    RawLoad = "raw.load", RawLoad, Always, raw;
+    /// `*address = value`: one element of the value's dtype, as laid out in a NumPy array.
+    RawStore = "raw.store", RawStore, Always, effects, raw;
 }
 
 /// Each opcode's payload layout, by opcode number: one load on the hot
@@ -727,7 +763,10 @@ mod tests {
     #[test]
     fn effects_of_writes_calls_and_control() {
         for op in Opcode::ALL {
-            let writes = matches!(op.format(), Format::Store | Format::Set | Format::SetField | Format::IndexStore);
+            let writes = matches!(
+                op.format(),
+                Format::Store | Format::Set | Format::SetField | Format::IndexStore | Format::RawStore
+            );
             let control = op.is_terminator() || op.format() == Format::Call;
             if writes || control {
                 assert!(op.has_side_effects(), "{op:?}");
@@ -759,8 +798,22 @@ mod tests {
     }
 
     #[test]
+    fn raw_opcodes_are_exactly_those_of_the_raw_formats() {
+        // Only the raw opcodes take addresses, so the verifier's rule that
+        // addresses go only into their first slot covers every raw format.
+        for op in Opcode::ALL {
+            let raw_format =
+                matches!(op.format(), Format::RawRead | Format::RawOffset | Format::RawLoad | Format::RawStore);
+            assert_eq!(op.is_raw(), raw_format, "{op:?}");
+            if op.is_raw() {
+                assert_eq!(op.layout().a, Slot::Value, "{op:?} takes its address first");
+            }
+        }
+    }
+
+    #[test]
     fn flags_are_recognised() {
-        assert!(known_flags(&["effects", "checked"]));
+        assert!(known_flags(&["effects", "checked", "raw"]));
         assert!(!known_flags(&["effect"]));
         assert!(has_flag(&["checked"], "checked"));
         assert!(!has_flag(&["checked"], "effects"));

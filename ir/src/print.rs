@@ -329,14 +329,14 @@ impl<'m> Printer<'m> {
                     _ => return false,
                 }
             }
-            Format::Binary | Format::Load => {
+            Format::Binary | Format::Load | Format::RawOffset | Format::RawStore => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, q);
             }
             Format::Alloc | Format::View => return false,
-            Format::Unary => {
+            Format::Unary | Format::RawLoad => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
             }
@@ -349,7 +349,7 @@ impl<'m> Printer<'m> {
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, y);
             }
-            Format::Axis => {
+            Format::Axis | Format::RawRead => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
                 self.out.extend_from_slice(b", ");
@@ -484,7 +484,10 @@ impl<'m> Printer<'m> {
                     _ => literal_bytes(&mut self.out, dtype, lit),
                 }
             }
-            InstData::Binary { left, right, .. } | InstData::Load { array: left, offset: right } => {
+            InstData::Binary { left, right, .. }
+            | InstData::Load { array: left, offset: right }
+            | InstData::RawOffset { address: left, bytes: right }
+            | InstData::RawStore { address: left, value: right } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, left);
@@ -516,7 +519,7 @@ impl<'m> Printer<'m> {
                     self.c(b']');
                 }
             }
-            InstData::Unary { operand, .. } | InstData::Cast { operand } => {
+            InstData::Unary { operand, .. } | InstData::Cast { operand } | InstData::RawLoad { address: operand } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, operand);
@@ -529,7 +532,9 @@ impl<'m> Printer<'m> {
                 self.s(", ");
                 self.value(b, value);
             }
-            InstData::Dim { array, axis } | InstData::Stride { array, axis } => {
+            InstData::Dim { array, axis }
+            | InstData::Stride { array, axis }
+            | InstData::RawRead { base: array, index: axis, .. } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, array);

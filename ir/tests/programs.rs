@@ -3,7 +3,8 @@
 //! `tests/programs/oracle.py` from independent Python/NumPy implementations)
 //! runs in the reference interpreter with and without overflow checks, and
 //! the results must match exactly or within the case's stated tolerance.
-//! The corpus must together use every opcode and every dtype.
+//! The corpus must together use every opcode a program may hold and every
+//! dtype.
 //!
 //! The `.expected` format is described in `tests/programs/README.md`.
 
@@ -94,7 +95,11 @@ fn corpus_covers_every_opcode_and_dtype() {
             }
         }
     }
-    let missing_ops: Vec<&str> = Opcode::ALL.iter().filter(|o| !opcodes.contains(o)).map(|o| o.mnemonic()).collect();
+    // Raw-address opcodes are only for compiler-made functions, never a
+    // program's (the verifier refuses them there); `ufunc-entry`'s
+    // filetests and the verifier's tests cover them.
+    let missing_ops: Vec<&str> =
+        Opcode::ALL.iter().filter(|o| !o.is_raw() && !opcodes.contains(o)).map(|o| o.mnemonic()).collect();
     let missing_dtypes: Vec<&str> = DType::ALL.iter().filter(|d| !dtypes.contains(d)).map(|d| d.name()).collect();
     assert!(missing_ops.is_empty(), "no program uses the opcodes {missing_ops:?}");
     assert!(missing_dtypes.is_empty(), "no program uses the dtypes {missing_dtypes:?}");

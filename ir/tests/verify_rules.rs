@@ -1359,3 +1359,64 @@ fn detached_functions_verify_without_their_module() {
         vec!["call to unknown function `anything`", "`add` %r: result type is Bool, expected Int64"]
     );
 }
+
+#[test]
+fn raw_addresses_only_in_compiler_made_functions() {
+    // `f(%p) { %x: Float64 = raw.load %p; raw.store %p, %x }`, compiler-made
+    // or not.
+    let build = |compiler_made: bool| {
+        check(move |_, f| {
+            if compiler_made {
+                f.set_attrs(FuncAttrs::COMPILER_MADE);
+            }
+            let p = f.param("p", I64);
+            let e = f.create_block("entry");
+            f.switch_to(e);
+            let x = f.raw_load(F64, p, "x");
+            f.raw_store(p, x);
+            f.ret(None);
+        })
+    };
+    let refused = |op: &str| {
+        format!("`{op}` is allowed only in functions the compiler makes (`compiler`): it works on raw addresses; `f` is not one")
+    };
+    assert_eq!(build(false), vec![refused("raw.load"), refused("raw.store")]);
+    assert_eq!(build(true), Vec::<String>::new());
+}
+
+#[test]
+fn addresses_and_integers_do_not_mix() {
+    // An integer where an address goes, and an address where an integer goes.
+    let msgs = check(|_, f| {
+        f.set_attrs(FuncAttrs::COMPILER_MADE);
+        let p = f.param("p", I64);
+        let e = f.create_block("entry");
+        f.switch_to(e);
+        let n = f.raw_read(Opcode::RawWord, p, 0, "n");
+        let q = f.raw_read(Opcode::RawPtr, p, 1, "q");
+        f.raw_load(F64, n, "x");
+        f.binary(Opcode::Add, I64, q, n, "sum");
+        let at = f.raw_offset(q, n, "at");
+        f.raw_offset(at, q, "bad");
+        f.ret(None);
+    });
+    assert_eq!(
+        msgs,
+        vec![
+            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr` or a `raw.offset`)",
+            "`add` %sum: %q is an address, usable only as the address of a `raw` instruction",
+            "`raw.offset` %bad: %q is an address, usable only as the address of a `raw` instruction",
+        ]
+    );
+}
+
+#[test]
+fn compiler_made_parameters_are_addresses() {
+    assert_one("%x of compiler-made function `f` must be Int64: every parameter is an address", |_, f| {
+        f.set_attrs(FuncAttrs::COMPILER_MADE);
+        f.param("x", F64);
+        let e = f.create_block("entry");
+        f.switch_to(e);
+        f.ret(None);
+    });
+}

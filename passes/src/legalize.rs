@@ -1,8 +1,13 @@
-//! `legalize`: writes out, in primitive instructions every backend lowers
-//! one way, the integer operations whose Python meaning would otherwise be
-//! written in each backend: the last pass before code generation, so the
-//! backends (LLVM, C, QBE, wasm) get the same instructions and the meaning
-//! lives here alone.
+//! `legalize`: writes out, in primitive instructions and calls of
+//! functions written once in POST IR, the operations whose Python meaning
+//! would otherwise be written in each backend: the last pass before code
+//! generation, so the backends (LLVM, C, QBE, wasm) get the same
+//! instructions and the meaning lives here alone. A backend declares what
+//! it lowers natively ([`Features`], one table per backend, which
+//! `codegen::prepare` passes in [`PassOptions::features`]); everything else
+//! is written out.
+//!
+//! Always written out, for every backend:
 //!
 //! - Integer `fdiv` and `mod` (floor division and modulo) become the
 //!   truncating `quot` and `rem` and the floor adjustment (a nonzero
@@ -18,88 +23,284 @@
 //!   1: r *= b; e >>= 1; if e: b *= b` on locals, the multiplications
 //!   wrapping. A negative exponent (only without division checks) gives 1,
 //!   an unsigned one is never negative.
+//! - Float `fdiv` and `mod` become calls of `postc.py.floordiv` and
+//!   `postc.py.mod` (CPython's `float_floor_div` and `float_rem` through
+//!   `fmod`: signed zeros, infinities and NaN as CPython, a zero divisor as
+//!   NumPy), complex `div` and `pow` calls of `postc.py.cdiv` and
+//!   `postc.py.cpow` (CPython's `_Py_c_quot` and `complex_pow`). These are
+//!   written once in POST IR (`legalize/python.pir`); the module gets a
+//!   copy of each function it calls, and the intrinsic imports (`fmod`,
+//!   `floor`, ...) those use, under `postc.` names no program can take.
+//!   They compute in Float64 (Complex128): a narrower operand is widened
+//!   exactly and the result rounded once, as the reference interpreter
+//!   does.
+//!
+//! Written out where the backend does not declare it:
+//!
+//! - A float→integer `cast` saturates (NaN is 0): without
+//!   [`Features::saturating_casts`] the operand is replaced by 0 outside
+//!   the dtype's range and the bounds are selected after the conversion,
+//!   so the conversion the backend lowers only ever sees a value that
+//!   truncates into range.
 //!
 //! Nothing written here overflows where the original instruction does not,
 //! so the reference interpreter, which at -O0 panics on any overflowing
 //! `add sub mul`, gives the legalized function the original's meaning.
 //!
-//! It does not touch floats or complex numbers, whose `//`, `%` and `**`
-//! the backends still lower, nor the checks: `insert-checks` has already
-//! guarded the zero divisor, the negative exponent and (at -O0) the
-//! overflow of a power (`postc.ovf.pow`), with the original instruction's
-//! location; the instructions written here carry that location too.
+//! It does not touch the checks: `insert-checks` has already guarded the
+//! zero divisor, the negative exponent, a complex zero to a negative or
+//! complex power and (at -O0) the overflow of a power (`postc.ovf.pow`),
+//! with the original instruction's location; the instructions written here
+//! carry that location too. Float `pow` is libm's `pow`, which every
+//! backend calls: NumPy's meaning, not CPython's exceptions.
 
-use crate::analysis::{Analyses, AnalysisSet};
-use crate::manager::FuncCx;
+use crate::analysis::AnalysisSet;
 use crate::rewrite::{NameGen, Rewriter};
-use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{Body, InstData, Literal, ValueId};
-use postc_ir::{DType, Function, Opcode, SrcLoc, TypeId};
+use crate::scratch::{Scratch, Workers};
+use crate::{PassInfo, PassOptions, Scope};
+use postc_ir::body::{Body, Field, InstData, Literal, ValueId};
+use postc_ir::diag::Diagnostic;
+use postc_ir::{DType, Function, Loc, Module, Opcode, SrcLoc, TypeId, TypeTable};
+use rayon::prelude::*;
+use std::sync::LazyLock;
+
+/// What a backend lowers natively, so that `legalize` leaves it alone: each
+/// backend declares one table (`FEATURES` in its `mod.rs`). An operation
+/// not listed here is written out for every backend.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Features {
+    /// A float→integer `cast` that saturates, NaN giving 0, in one
+    /// instruction (LLVM's `fptosi.sat`, wasm's `trunc_sat`). Without it a
+    /// backend's conversion only sees values that truncate into range.
+    pub saturating_casts: bool,
+}
+
+impl Features {
+    /// Nothing lowered natively: everything is written out (the default of
+    /// [`PassOptions`], so that `postc-driver opt` and the tests of the
+    /// passes see every rewrite).
+    pub const NONE: Features = Features { saturating_casts: false };
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features::NONE
+    }
+}
 
 pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write integer floor division, modulo and power out in primitives every backend lowers alike",
-    scope: Scope::Function,
+    description: "write Python's integer, float and complex //, %, / and ** (and what the backend does not lower) out in primitives and calls of functions written once in POST IR",
+    scope: Scope::Module,
     needs: AnalysisSet::NONE,
-    keeps: AnalysisSet::NAMES,
+    keeps: AnalysisSet::NONE,
 };
 
-/// Whether instruction `v` of `body` is rewritten, and its integer dtype.
-fn legalized(body: &Body, cx: &FuncCx<'_>, v: ValueId) -> Option<DType> {
-    if !matches!(body.tags[v], Opcode::FDiv | Opcode::Mod | Opcode::Pow) {
-        return None;
-    }
-    let d = body.types.get(v).copied().flatten().map(|t| cx.types.dtype(t))?;
-    d.is_int().then_some(d)
+/// The functions of `legalize/python.pir`, each once per module that calls it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Helper {
+    FloorDiv,
+    Mod,
+    ComplexDiv,
+    ComplexPow,
 }
 
-impl FunctionPass for Legalize {
+impl Helper {
+    const ALL: [Helper; 4] = [Helper::FloorDiv, Helper::Mod, Helper::ComplexDiv, Helper::ComplexPow];
+
+    fn name(self) -> &'static str {
+        match self {
+            Helper::FloorDiv => "postc.py.floordiv",
+            Helper::Mod => "postc.py.mod",
+            Helper::ComplexDiv => "postc.py.cdiv",
+            Helper::ComplexPow => "postc.py.cpow",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// The helpers this one calls.
+    fn calls(self) -> &'static [Helper] {
+        match self {
+            Helper::ComplexPow => &[Helper::ComplexDiv],
+            _ => &[],
+        }
+    }
+}
+
+/// The helper library, parsed once.
+static LIBRARY: LazyLock<Module> = LazyLock::new(|| {
+    let text = include_str!("legalize/python.pir");
+    match postc_ir::parse::parse_str("legalize/python.pir", text) {
+        Ok(m) => m,
+        // The text is part of the compiler and a unit test parses and
+        // verifies it: this cannot happen in a release.
+        Err(e) => panic!("legalize/python.pir does not parse: {e:?}"),
+    }
+});
+
+/// A copy of helper `h` for a module, without locations (they would name
+/// the library's text).
+fn helper_function(h: Helper) -> Function {
+    let lib = &*LIBRARY;
+    let mut f = lib.functions.iter().find(|f| f.name == h.name()).cloned().unwrap_or_else(|| Function::new(h.name()));
+    let body = &mut f.body;
+    body.locs.raw_mut().iter_mut().for_each(|l| *l = Loc::NONE);
+    body.far_locs.clear();
+    body.src_file = None;
+    body.pir_file = None;
+    f.loc = None;
+    f.doc = None;
+    f.attrs.insert(postc_ir::FuncAttrs::INLINE);
+    f
+}
+
+/// Whether instruction `v` of `body` is rewritten with `features`.
+fn legalized(body: &Body, types: &TypeTable, features: Features, v: ValueId) -> bool {
+    let op = body.tags[v];
+    if !matches!(op, Opcode::FDiv | Opcode::Mod | Opcode::Pow | Opcode::Div | Opcode::Cast) {
+        return false;
+    }
+    let Some(d) = body.types.get(v).copied().flatten().map(|t| types.dtype(t)) else { return false };
+    match op {
+        Opcode::FDiv | Opcode::Mod => d.is_int() || d.is_float(),
+        Opcode::Pow => d.is_int() || d.is_complex(),
+        Opcode::Div => d.is_complex(),
+        _ => {
+            let InstData::Cast { operand } = body.inst(v) else { return false };
+            let from = body.types[operand].map(|t| types.dtype(t));
+            !features.saturating_casts && d.is_int() && from.is_some_and(|f| f.is_float() || f.is_complex())
+        }
+    }
+}
+
+impl crate::ModulePass for Legalize {
     fn info(&self) -> &'static PassInfo {
         &INFO
     }
 
-    fn run(&self, cx: &FuncCx<'_>, func: &mut Function, analyses: &mut Analyses) -> bool {
-        let old = std::mem::take(&mut func.body);
-        if !old.tags.ids().any(|v| legalized(&old, cx, v).is_some()) {
-            func.body = old;
-            return false;
-        }
-        let names = NameGen::starting_at(analyses.name_start(&old));
-        let labels = names.same_start();
-        let mut w = Writer { rw: Rewriter::new(&old, cx.scratch), names, labels };
-        for b in old.blocks.ids() {
-            w.rw.begin_old_block(b);
-            let d = old.blocks[b];
-            let mut run_start = d.start;
-            for i in d.start..d.end {
-                let v = ValueId::from_u32(i);
-                let Some(dtype) = legalized(&old, cx, v) else { continue };
-                w.rw.copy_range(ValueId::from_u32(run_start), v);
-                run_start = i + 1;
-                let InstData::Binary { op, left, right } = old.inst(v) else { unreachable!("a binary opcode") };
-                let loc = old.loc(v);
-                let result = match op {
-                    Opcode::Pow => w.power(v, dtype, left, right, loc),
-                    _ => w.floor(&old, v, op == Opcode::FDiv, dtype, left, right, loc),
-                };
-                w.rw.drop_inst(v);
-                w.rw.replace_uses(v, result);
-            }
-            w.rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
-        }
-        func.body = w.rw.finish();
-        analyses.set_name_start(Some(w.names.peek().max(w.labels.peek())));
-        cx.scratch.recycle(old);
-        true
+    fn run(&self, m: &mut Module, options: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+        self.run_on_workers(m, options, &Workers::for_current_pool())
     }
+
+    fn run_on_workers(&self, m: &mut Module, options: &PassOptions, workers: &Workers) -> Result<bool, Vec<Diagnostic>> {
+        let features = options.features;
+        let Module { types, functions, .. } = m;
+        let results: Vec<(bool, u8)> = functions
+            .raw_mut()
+            .par_iter_mut()
+            .map(|f| {
+                workers.with(|scratch| {
+                    scratch.reset();
+                    legalize_function(f, types, features, scratch)
+                })
+            })
+            .collect();
+        let changed = results.iter().any(|r| r.0);
+        let mut wanted = results.iter().fold(0u8, |a, r| a | r.1);
+        // The helpers the helpers call.
+        for h in Helper::ALL {
+            if wanted & h.bit() != 0 {
+                wanted |= h.calls().iter().fold(0, |a, c| a | c.bit());
+            }
+        }
+        let mut added = false;
+        for h in Helper::ALL {
+            if wanted & h.bit() == 0 || m.get_function(h.name()).is_some() {
+                continue;
+            }
+            let mut f = helper_function(h);
+            // The helpers hold no floor division nor complex arithmetic of
+            // their own, but may convert a float to an integer.
+            workers.with(|scratch| {
+                scratch.reset();
+                legalize_function(&mut f, &m.types, features, scratch)
+            });
+            // The math functions it calls, under the library's `postc.`
+            // names, which no program can import.
+            for v in f.body.tags.ids() {
+                if let InstData::Call { callee, .. } = f.body.inst(v) {
+                    if let Some(symbol) = LIBRARY.intrinsic_imports.get(callee) {
+                        m.intrinsic_imports.entry(callee.to_owned()).or_insert_with(|| symbol.clone());
+                    }
+                }
+            }
+            m.add_function(f);
+            added = true;
+        }
+        Ok(changed || added)
+    }
+}
+
+/// Rewrites one function; returns whether it changed and the helpers it
+/// now calls (a bit per [`Helper`]).
+fn legalize_function(func: &mut Function, types: &TypeTable, features: Features, scratch: &Scratch) -> (bool, u8) {
+    let old = std::mem::take(&mut func.body);
+    if !old.tags.ids().any(|v| legalized(&old, types, features, v)) {
+        func.body = old;
+        return (false, 0);
+    }
+    let names = NameGen::new(&old);
+    let labels = names.same_start();
+    let mut w = Writer { rw: Rewriter::new(&old, scratch), names, labels, helpers: 0 };
+    for b in old.blocks.ids() {
+        w.rw.begin_old_block(b);
+        let d = old.blocks[b];
+        let mut run_start = d.start;
+        for i in d.start..d.end {
+            let v = ValueId::from_u32(i);
+            if !legalized(&old, types, features, v) {
+                continue;
+            }
+            let dtype = types.dtype(old.types[v].unwrap_or(TypeId::INT64));
+            w.rw.copy_range(ValueId::from_u32(run_start), v);
+            run_start = i + 1;
+            let loc = old.loc(v);
+            let result = match old.inst(v) {
+                InstData::Cast { operand } => {
+                    let from = types.dtype(old.types[operand].unwrap_or(TypeId::FLOAT64));
+                    w.saturate(v, from, dtype, operand, loc)
+                }
+                InstData::Binary { op, left, right } => {
+                    let operand_dtype = |x: ValueId| types.dtype(old.types[x].unwrap_or(TypeId::INT64));
+                    let (ld, rd) = (operand_dtype(left), operand_dtype(right));
+                    match op {
+                        Opcode::Pow if dtype.is_int() => w.power(v, dtype, left, right, loc),
+                        _ if dtype.is_int() => w.floor(&old, v, op == Opcode::FDiv, dtype, left, right, loc),
+                        _ => {
+                            let h = match op {
+                                Opcode::FDiv => Helper::FloorDiv,
+                                Opcode::Mod => Helper::Mod,
+                                Opcode::Div => Helper::ComplexDiv,
+                                _ => Helper::ComplexPow,
+                            };
+                            w.call_helper(v, h, dtype, [(left, ld), (right, rd)], loc)
+                        }
+                    }
+                }
+                _ => unreachable!("only binary operations and casts are legalized"),
+            };
+            w.rw.drop_inst(v);
+            w.rw.replace_uses(v, result);
+        }
+        w.rw.copy_range(ValueId::from_u32(run_start), ValueId::from_u32(d.end));
+    }
+    let helpers = w.helpers;
+    func.body = w.rw.finish();
+    scratch.recycle(old);
+    (true, helpers)
 }
 
 struct Writer<'a> {
     rw: Rewriter<'a>,
     names: NameGen,
     labels: NameGen,
+    /// The helpers called so far, a bit per [`Helper`].
+    helpers: u8,
 }
 
 impl Writer<'_> {
@@ -141,6 +342,89 @@ impl Writer<'_> {
     ) -> ValueId {
         let n = self.rw.copy_name(v);
         self.rw.emit_with_name(op, Some(ty), ops, extra, n, loc)
+    }
+
+    /// `x` of dtype `from` converted to `to` (nothing when they are equal).
+    fn convert(&mut self, x: ValueId, from: DType, to: DType, loc: Option<SrcLoc>) -> ValueId {
+        if from == to {
+            return x;
+        }
+        self.value(Opcode::Cast, TypeId::scalar(to), [x.as_u32(), 0], &[], "wide", loc)
+    }
+
+    /// Instruction `v` of dtype `d` as a call of helper `h` on its operands
+    /// (value and dtype each): brought to `d` as the instruction would,
+    /// widened exactly to Float64 or Complex128, the result rounded once
+    /// to `d`.
+    fn call_helper(
+        &mut self,
+        v: ValueId,
+        h: Helper,
+        d: DType,
+        operands: [(ValueId, DType); 2],
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let wide = if d.is_complex() { DType::Complex128 } else { DType::Float64 };
+        let mut items = [2u32, 0, 0];
+        for (i, (x, xd)) in operands.into_iter().enumerate() {
+            let at_d = self.convert(x, xd, d, loc);
+            items[1 + i] = self.convert(at_d, d, wide, loc).as_u32();
+        }
+        self.helpers |= h.bit();
+        let callee = self.rw.intern(h.name());
+        let ty = TypeId::scalar(wide);
+        if d == wide {
+            return self.named_as(v, Opcode::Call, ty, [callee, 0], &items, loc);
+        }
+        let n = self.rw.fresh_name(&mut self.names, &[b"py"]);
+        let r = self.rw.emit_with_name(Opcode::Call, Some(ty), [callee, 0], &items, Some(n), loc);
+        self.named_as(v, Opcode::Cast, TypeId::scalar(d), [r.as_u32(), 0], &[], loc)
+    }
+
+    /// A float (or complex: its real part) `x` of dtype `from` cast to the
+    /// integer dtype `to`, saturating, with NaN giving 0: the conversion
+    /// sees `x` where it truncates into range and 0 elsewhere, and the
+    /// bounds are selected after it.
+    fn saturate(&mut self, v: ValueId, from: DType, to: DType, x: ValueId, loc: Option<SrcLoc>) -> ValueId {
+        let (x, from) = match from.complex_part() {
+            Some(part) => {
+                let n = self.rw.fresh_name(&mut self.names, &[b"real"]);
+                let ops = [x.as_u32(), Field::Real as u32];
+                (self.rw.emit_with_name(Opcode::GetField, Some(TypeId::scalar(part)), ops, &[], Some(n), loc), part)
+            }
+            None => (x, from),
+        };
+        // Float16 widens exactly; its range is Float32's bounds' subset.
+        let f = if from == DType::Float64 { DType::Float64 } else { DType::Float32 };
+        let x = self.convert(x, from, f, loc);
+        let fty = TypeId::scalar(f);
+        let ty = TypeId::scalar(to);
+        let bits = to.bits();
+        // `lo < x < hi` truncates into range; `x <= lo` gives the minimum,
+        // `x >= hi` the maximum (powers of two, exact in Float32).
+        let (lo, hi, min, max) = if to.is_signed_int() {
+            let half = 2f64.powi(bits as i32 - 1);
+            (-half, half, -(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (-1.0, 2f64.powi(bits as i32), 0, (1i128 << bits) - 1)
+        };
+        let float = |w: &mut Self, value: f64, base: &str| {
+            let n = w.rw.fresh_name(&mut w.names, &[base.as_bytes()]);
+            let bits = postc_ir::body::f64_to_float_bits(f, value);
+            w.rw.emit_const_with_name(fty, Literal::Float(bits), Some(n), None)
+        };
+        let (lo, hi, zero) = (float(self, lo, "lo"), float(self, hi, "hi"), float(self, 0.0, "zero"));
+        let b = TypeId::BOOL;
+        let above_lo = self.binary(Opcode::Gt, b, x, lo, "above.lo", loc);
+        let below_hi = self.binary(Opcode::Lt, b, x, hi, "below.hi", loc);
+        let inside = self.binary(Opcode::And, b, above_lo, below_hi, "in.range", loc);
+        let safe = self.select(fty, inside, x, zero, "in.range.value", loc);
+        let t = self.value(Opcode::Cast, ty, [safe.as_u32(), 0], &[], "truncated", loc);
+        let at_min = self.binary(Opcode::Le, b, x, lo, "at.min", loc);
+        let at_max = self.binary(Opcode::Ge, b, x, hi, "at.max", loc);
+        let (min, max) = (self.int(ty, min, "min"), self.int(ty, max, "max"));
+        let low = self.select(ty, at_min, min, t, "low", loc);
+        self.named_as(v, Opcode::Select, ty, [at_max.as_u32(), 0], &[max.as_u32(), low.as_u32()], loc)
     }
 
     /// `left // right` or `left % right` on integers of dtype `d`.
@@ -263,5 +547,31 @@ impl Writer<'_> {
         let label = self.rw.fresh_name(&mut self.labels, &[b"pow.done"]);
         self.rw.begin_block_named(exit, label);
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_library_verifies_and_holds_every_helper() {
+        let diags = postc_ir::verify::verify_module(&LIBRARY);
+        assert!(diags.is_empty(), "{diags:?}");
+        for h in Helper::ALL {
+            let f = helper_function(h);
+            assert!(f.body.num_insts() > 0, "{} is missing from legalize/python.pir", h.name());
+            // Every call is of an intrinsic import or another helper.
+            for v in f.body.tags.ids() {
+                if let InstData::Call { callee, .. } = f.body.inst(v) {
+                    let helper = Helper::ALL.iter().find(|c| c.name() == callee);
+                    assert!(
+                        LIBRARY.intrinsic_imports.contains_key(callee) || helper.is_some_and(|c| h.calls().contains(c)),
+                        "{} calls {callee}, which it does not declare",
+                        h.name()
+                    );
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ pub mod simplify_cfg;
 pub mod strength_reduce;
 pub mod stride_lower;
 pub mod stride_version;
+pub mod ufunc_entry;
 pub mod verify;
 
 use analysis::{Analyses, AnalysisSet};
@@ -64,6 +65,9 @@ pub struct PassOptions {
     /// `outline-parallel` outlines `prange` loops for the thread pool
     /// (off: they run serially).
     pub parallel: bool,
+    /// What the backend lowers natively, which `legalize` leaves alone
+    /// (by default nothing: everything is written out).
+    pub features: legalize::Features,
 }
 
 impl PassOptions {
@@ -75,6 +79,7 @@ impl PassOptions {
             overflow_checks: opt_level == 0,
             opt_level,
             parallel: true,
+            features: legalize::Features::NONE,
         }
     }
 }
@@ -123,7 +128,7 @@ pub fn registry() -> Vec<Registration> {
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
-        (&legalize::INFO, || Pass::Function(Box::new(legalize::Legalize))),
+        (&legalize::INFO, || Pass::Module(Box::new(legalize::Legalize))),
         (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),
@@ -133,6 +138,7 @@ pub fn registry() -> Vec<Registration> {
         (&dce::INFO, || Pass::Function(Box::new(dce::Dce))),
         (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
         (&outline_parallel::INFO, || Pass::Module(Box::new(outline_parallel::OutlineParallel))),
+        (&ufunc_entry::INFO, || Pass::Module(Box::new(ufunc_entry::UFuncEntry))),
         (&verify::INFO, || Pass::Module(Box::new(verify::Verify))),
     ]
 }

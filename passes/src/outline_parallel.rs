@@ -163,6 +163,10 @@ fn copy_inst(
         InstData::Br { target } => b.br(bm(target)),
         InstData::CondBr { cond, if_true, if_false, weights } => b.condbr(vm(cond), bm(if_true), bm(if_false), weights),
         InstData::Unreachable => b.unreachable(),
+        InstData::RawRead { op, base, index } => b.raw_read(op, vm(base), index, name),
+        InstData::RawOffset { address, bytes } => b.raw_offset(vm(address), vm(bytes), name),
+        InstData::RawLoad { address } => b.raw_load(t(), vm(address), name),
+        InstData::RawStore { address, value } => b.raw_store(vm(address), vm(value)),
     }
 }
 

@@ -127,15 +127,15 @@ fn time_passes_reports_every_step() {
 #[test]
 fn bisect_limit() {
     // The -O2 pipeline after `outline-parallel`, which has no loop to
-    // outline here: one module pass, last.
+    // outline here: two module passes, last (`legalize`, `cold-outline`).
     let pipeline = default_pipeline(2).strip_prefix("outline-parallel,").expect("outline-parallel first");
     let original = print_module(&sample());
     let mut full = sample();
     let total = run(&mut full, pipeline, &RunOptions::default()).applications;
-    // The function passes on 2 functions, plus the module pass.
-    let function_passes = pipeline.split(',').count() as u64 - 1;
+    // The function passes on 2 functions, plus the module passes.
+    let function_passes = pipeline.split(',').count() as u64 - 2;
     let per_function = function_passes * 2;
-    assert_eq!(total, per_function + 1);
+    assert_eq!(total, per_function + 2);
     let full = print_module(&full);
 
     let mut m = sample();
@@ -155,6 +155,8 @@ fn bisect_limit() {
         let want = if k < per_function {
             let (pass, func) = (names[(k / 2) as usize], if k % 2 == 0 { "f" } else { "g" });
             format!("({k}) {pass} on function {func}")
+        } else if k == per_function {
+            format!("({k}) legalize on module sample")
         } else {
             format!("({k}) cold-outline on module sample")
         };

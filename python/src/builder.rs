@@ -266,7 +266,7 @@ pub fn listing(path: &Path, o: &Options, listing: Listing) -> Result<String, Err
     let fail = |d: Vec<postc_ir::Diagnostic>| Error::Compile(render(&sources, &d));
     let kind = match listing {
         Listing::Pir => {
-            let prepared = postc_codegen::prepare(&program, &options).map_err(fail)?;
+            let prepared = postc_codegen::prepare(&program, &options, backend.features()).map_err(fail)?;
             return Ok(prepared.modules.iter().map(postc_ir::print::print_module).collect::<Vec<_>>().join("\n"));
         }
         Listing::LlvmIr => EmitKind::LlvmIr,

@@ -2,7 +2,7 @@
 round, so the combining order shows in the bits, an integer reduction and a
 loop that indexes past the end part-way."""
 from postc import prange
-from postyp import Float64, Int64
+from postyp import Float64, Int64, Out
 
 
 def harmonic(n: Int64) -> Float64:
@@ -40,4 +40,19 @@ def past_end(a: Float64[:], n: Int64) -> Float64:
     s = 0.0
     for i in prange(n):
         s += a[i]
+    return s
+
+
+def stops_early(done: Out[Float64[:]], panic_at: Int64, work: Int64) -> Float64:
+    """Each iteration does `work` steps and marks itself done; iteration
+    `panic_at` raises instead."""
+    s = 0.0
+    for i in prange(done.shape[0]):
+        if i == panic_at:
+            raise ValueError("stopped")
+        x = 0.0
+        for k in range(work):
+            x += 1e-9 * k
+        done[i] = x + 1.0
+        s += x
     return s

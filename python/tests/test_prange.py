@@ -128,3 +128,25 @@ def test_without_the_extension_the_value_is_stored():
     assert p.returncode == 0, p.stderr
     count, value = p.stdout.split()
     assert count == "1" and float(value) == cpython()["harmonic"](1000)
+
+
+def test_other_chunks_stop_at_their_next_iteration(cache_dir):
+    """Iteration 10 raises while the other thread is inside a chunk of 400
+    slow iterations: it stops at its next iteration instead of finishing
+    the chunk (a chunk finished would mark at least 400), and the loop
+    raises the serial exception. The iterations before the failing one in
+    its own chunk all ran, as in the serial loop."""
+    import numpy as np
+
+    m = postc.compile(KERNELS)
+    before = postc.get_num_threads()
+    try:
+        postc.set_num_threads(2)
+        done = np.zeros(128 * 400)
+        with pytest.raises(ValueError, match="stopped"):
+            m.stops_early(done, 10, 200_000)
+    finally:
+        postc.set_num_threads(before)
+    assert (done[:10] > 0).all()
+    ran = int((done > 0).sum())
+    assert 10 <= ran < 200, ran

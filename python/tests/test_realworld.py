@@ -44,7 +44,6 @@ NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.full`, `np.*_lik
 PRANGE = "numba.prange"
 NONE = "`None` as a value"
 DEFAULT = "parameter default value"
-WHOLE_ARRAY = "whole-array arithmetic"
 RETURN_CAST = "implicit cast of the returned value"
 TUPLE = "a tuple as a value"
 FOR_OTHER = "`for` over anything but `range` (`enumerate`, unpacking targets)"
@@ -118,15 +117,12 @@ EXPECTED = {
     "pynndescent_kernels.checked_heap_push": PASS,
     # PyOD (BSD-2-Clause)
     "pyod_kernels._wcos": refused(
-        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
-    "pyod_kernels._aad": refused(
-        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
-    "pyod_kernels._wrap_around_discrepancy": refused(
-        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
+        "`numpy.dot` is a CPython function and cannot be called from compiled code", NP_ARRAY),
+    "pyod_kernels._aad": PASS,
+    "pyod_kernels._wrap_around_discrepancy": PASS,
     "pyod_kernels._pairwise_distances_no_broadcast_helper": refused(
-        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
-    "pyod_kernels._get_perplexity": refused(
-        "arithmetic on whole arrays is not supported: loop over the elements", WHOLE_ARRAY),
+        "`np.sum` takes no keyword `axis=` in compiled code", NP_ARRAY),
+    "pyod_kernels._get_perplexity": refused("a tuple is not supported in POST Python", TUPLE),
     # STUMPY (BSD-3-Clause)
     "stumpy_kernels._sliding_dot_product": refused(
         "`numpy.dot` is a CPython function and cannot be called from compiled code", NP_ARRAY),

@@ -1,4 +1,4 @@
-# error: line 7: a NumPy ufunc of an array
+# error: line 7: a whole-array result (np.exp of an array) stored in one element
 import numpy as np
 from postyp import Float64, Out
 

@@ -50,9 +50,9 @@ fn main() {
         let m = postc_ir::parse::parse_module(file, &text).unwrap_or_else(|e| panic!("{file}: {e:?}"));
         let program = Program::from_module(m);
         let total = best(rounds, || compile(&program, &options).expect("compiles").len());
-        let prepared = prepare(&program, &options).expect("prepares");
+        let prepared = prepare(&program, &options, postc_codegen::llvm::FEATURES).expect("prepares");
         let low = lower(&prepared).expect("lowers");
-        let t_prepare = best(rounds, || prepare(&program, &options).is_ok());
+        let t_prepare = best(rounds, || prepare(&program, &options, postc_codegen::llvm::FEATURES).is_ok());
         let t_lower = best(rounds, || lower(&prepared).is_ok());
         let t_tm = best(rounds, || target_machine(&options).is_ok());
         let tm = target_machine(&options).expect("a target machine");

@@ -97,8 +97,9 @@ fn main() {
     let (mut prep, mut low, mut llvm) = ([0.0; 3], [0.0; 3], [0.0; 3]);
     for (k, n) in sizes(nfuncs).into_iter().enumerate() {
         let program = Program::from_module(functions(n));
-        prep[k] = best(rounds, || timed(|| prepare(&program, &codegen).expect("prepares")).1);
-        let prepared = prepare(&program, &codegen).expect("prepares");
+        prep[k] =
+            best(rounds, || timed(|| prepare(&program, &codegen, postc_codegen::llvm::FEATURES).expect("prepares")).1);
+        let prepared = prepare(&program, &codegen, postc_codegen::llvm::FEATURES).expect("prepares");
         low[k] = best(rounds, || timed(|| lower(&prepared).expect("lowers")).1);
         let lowered = lower(&prepared).expect("lowers");
         llvm[k] = best(rounds, || {

@@ -171,7 +171,39 @@ impl<'t, 'p> FnC<'t, 'p> {
     }
 
     fn vty(&self, v: ValueId) -> &'static str {
+        if self.f.attrs.contains(FuncAttrs::COMPILER_MADE)
+            && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset)
+        {
+            return "char *";
+        }
         self.tyd(v).map(super::value_cty).unwrap_or("int64_t")
+    }
+
+    /// `v` = the array element of its dtype at the `char *` `at` (Bool is a
+    /// byte), when `v` is read.
+    fn load_at(&mut self, v: ValueId, at: &str) {
+        if !self.used.contains(&v.as_u32()) {
+            return;
+        }
+        let n = self.name(v);
+        let s = if self.dt(v) == DType::Bool {
+            format!("{n} = *(const unsigned char *)({at}) != 0;")
+        } else {
+            format!("memcpy(&{n}, {at}, sizeof {n});")
+        };
+        self.stmt(Some(v), s);
+    }
+
+    /// The store `v` of `value` as an array element of its dtype at the
+    /// `char *` `at`.
+    fn store_at(&mut self, v: ValueId, value: ValueId, at: &str) {
+        let x = self.name(value);
+        let s = if self.dt(value) == DType::Bool {
+            format!("*(unsigned char *)({at}) = (unsigned char){x};")
+        } else {
+            format!("memcpy({at}, &{x}, sizeof {x});")
+        };
+        self.stmt(Some(v), s);
     }
 
     /// The C name of a value.
@@ -401,6 +433,9 @@ impl<'t, 'p> FnC<'t, 'p> {
         let mut attrs = String::new();
         if !sig.exported {
             attrs.push_str("POSTC_PRIVATE ");
+            if self.f.attrs.contains(FuncAttrs::INLINE) {
+                attrs.push_str("inline ");
+            }
         }
         if is_panic_thunk(self.f) || self.f.attrs.contains(FuncAttrs::COLD) {
             attrs.push_str("POSTC_COLD ");
@@ -460,10 +495,8 @@ impl<'t, 'p> FnC<'t, 'p> {
             return format!("({x} != 0)");
         }
         if to.is_int() {
-            if from.is_float() {
-                let name = self.t.helper(h::saturate(from, to));
-                return format!("{name}({x})");
-            }
+            // A float converts only in range: `legalize` wrote the
+            // saturation out.
             return format!("({})({x})", cty(to));
         }
         // To a float.
@@ -504,28 +537,12 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.def(v, e);
             }
             InstData::Load { array, offset } => {
-                let d = self.dt(v);
                 let at = format!("{} + {}", self.base(array), self.name(offset));
-                if self.used.contains(&v.as_u32()) {
-                    let n = self.name(v);
-                    let s = if d == DType::Bool {
-                        format!("{n} = *(const unsigned char *)({at}) != 0;")
-                    } else {
-                        format!("memcpy(&{n}, {at}, sizeof {n});")
-                    };
-                    self.stmt(Some(v), s);
-                }
+                self.load_at(v, &at);
             }
             InstData::Store { array, offset, value } => {
-                let d = self.dt(value);
                 let at = format!("{} + {}", self.base(array), self.name(offset));
-                let x = self.name(value);
-                let s = if d == DType::Bool {
-                    format!("*(unsigned char *)({at}) = (unsigned char){x};")
-                } else {
-                    format!("memcpy({at}, &{x}, sizeof {x});")
-                };
-                self.stmt(Some(v), s);
+                self.store_at(v, value, &at);
             }
             InstData::Dim { array, axis } => {
                 let e = format!("{}->shape[{axis}]", self.name(array));
@@ -656,6 +673,29 @@ impl<'t, 'p> FnC<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // Addresses are `char *` values (see `vty`; the parameters are
+            // NumPy's, see `signature`).
+            InstData::RawRead { op, base, index } => {
+                let (n, b) = (self.name(v), self.name(base));
+                let s = if op == Opcode::RawPtr {
+                    format!("{n} = ((char *const *)({b}))[{index}];")
+                } else {
+                    format!("{n} = (int64_t)((const intptr_t *)({b}))[{index}];")
+                };
+                self.stmt(Some(v), s);
+            }
+            InstData::RawOffset { address, bytes } => {
+                let (n, a, b) = (self.name(v), self.name(address), self.name(bytes));
+                self.stmt(Some(v), format!("{n} = (char *)({a}) + {b};"));
+            }
+            InstData::RawLoad { address } => {
+                let at = format!("(char *)({})", self.name(address));
+                self.load_at(v, &at);
+            }
+            InstData::RawStore { address, value } => {
+                let at = format!("(char *)({})", self.name(address));
+                self.store_at(v, value, &at);
+            }
         }
         Ok(())
     }
@@ -768,19 +808,10 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => arith("-"),
                 Opcode::Mul => arith("*"),
                 Opcode::Div => arith("/"),
-                Opcode::FDiv | Opcode::Mod | Opcode::Pow => {
-                    let (x, y) = (format!("(double){x}"), format!("(double){y}"));
-                    let r = match op {
-                        Opcode::Pow => {
-                            self.t.libm.insert("pow".into(), 2);
-                            format!("pow({x}, {y})")
-                        }
-                        _ => {
-                            let name = self.t.helper(h::float_divmod(op == Opcode::Mod));
-                            format!("{name}({x}, {y})")
-                        }
-                    };
-                    self.convert(&r, DType::Float64, od)
+                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
+                Opcode::Pow => {
+                    self.t.libm.insert("pow".into(), 2);
+                    self.convert(&format!("pow((double){x}, (double){y})"), DType::Float64, od)
                 }
                 Opcode::Eq => format!("{x} == {y}"),
                 Opcode::Ne => format!("{x} != {y}"),
@@ -805,27 +836,11 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => format!("postc_{s}({ar} - {br}, {ai} - {bi})"),
                 Opcode::Eq => format!("{ar} == {br} && {ai} == {bi}"),
                 Opcode::Ne => format!("!({ar} == {br} && {ai} == {bi})"),
-                Opcode::Mul | Opcode::Div | Opcode::Pow => {
+                // `div` and `pow` are calls of `legalize`'s functions by now.
+                Opcode::Mul => {
                     let args = format!("(double){ar}, (double){ai}, (double){br}, (double){bi}");
-                    let wide = match op {
-                        Opcode::Mul => {
-                            let name =
-                                self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
-                            format!("{name}({args})")
-                        }
-                        Opcode::Div => {
-                            let name = self.t.helper(h::complex_div());
-                            format!("{name}({args})")
-                        }
-                        // Zero to a negative or complex power is guarded
-                        // by `insert-checks`.
-                        _ => {
-                            self.t.helper(h::complex_div());
-                            let name = self.t.helper(h::complex_pow());
-                            format!("{name}({args})")
-                        }
-                    };
-                    self.convert(&wide, DType::Complex128, od)
+                    let name = self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
+                    self.convert(&format!("{name}({args})"), DType::Complex128, od)
                 }
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }

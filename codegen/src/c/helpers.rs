@@ -1,8 +1,8 @@
 //! The C helpers a translation uses, each written once per file when a body
-//! needs it: the overflow test of an integer power (integer floor
-//! division, modulo and power are written out by `legalize`), saturating float→int
-//! conversions, Python's float `//` and `%`, CPython's complex arithmetic,
-//! and the `Float16` and complex basics.
+//! needs it: the overflow test of an integer power, and the `Float16` and
+//! complex basics. (Integer and float floor division and modulo, integer
+//! power, complex division and power and saturating float→int conversions
+//! are written out by `legalize`.)
 
 use postc_ir::DType;
 
@@ -104,47 +104,6 @@ pub fn int_pow_overflows(d: DType) -> Helper {
     helper(name, text)
 }
 
-/// The float→int conversion that saturates (NaN is 0), from `float` or
-/// `double` (Float16 converts to `float` first).
-pub fn saturate(from: DType, to: DType) -> Helper {
-    let f = if from == DType::Float64 { "double" } else { "float" };
-    let fs = if from == DType::Float64 { "f64" } else { "f32" };
-    let t = cty(to);
-    let name = format!("postc_sat_{fs}_{}", short(to));
-    let sfx = if from == DType::Float64 { "" } else { "f" };
-    let bits = to.bits();
-    let body = if to.is_signed_int() {
-        format!(
-            "  if (x != x) return 0;\n  if (x <= -0x1p{e}{sfx}) return {min};\n  if (x >= 0x1p{e}{sfx}) return INT{bits}_MAX;\n  \
-             return ({t})x;\n",
-            e = bits - 1,
-            min = int_min(to)
-        )
-    } else {
-        format!("  if (!(x > 0)) return 0;\n  if (x >= 0x1p{bits}{sfx}) return UINT{bits}_MAX;\n  return ({t})x;\n")
-    };
-    helper(name.clone(), format!("POSTC_HELPER {t} {name}({f} x) {{\n{body}}}\n"))
-}
-
-/// Python's float `divmod` on doubles (`interp::ops::float_divmod`): the
-/// floor quotient, or the modulo with `mod`; a zero divisor gives `x / 0.0`
-/// and NaN.
-pub fn float_divmod(want_mod: bool) -> Helper {
-    let name = if want_mod { "postc_fmod_f64" } else { "postc_fdiv_f64" }.to_owned();
-    let tail = if want_mod { "  return mod;\n" } else { "  return div != 0.0 ? q : copysign(0.0, x / y);\n" };
-    let text = format!(
-        "POSTC_HELPER double {name}(double x, double y) {{\n  \
-         double mod, div, q;\n  \
-         if (y == 0.0) return {zero};\n  \
-         mod = fmod(x, y);\n  div = (x - mod) / y;\n  \
-         if (mod != 0.0) {{\n    if ((y < 0.0) != (mod < 0.0)) {{\n      mod += y;\n      div -= 1.0;\n    }}\n  }} else {{\n    \
-         mod = copysign(0.0, y);\n  }}\n  \
-         q = floor(div);\n  if (div - q > 0.5) q += 1.0;\n{tail}}}\n",
-        zero = if want_mod { "postc_f64_bits(0x7ff8000000000000u)" } else { "x / y" },
-    );
-    Helper { name, text, libm: &["fmod", "copysign", "floor"] }
-}
-
 /// The `Float16` basics: the type (`_Float16`, or its bits where the
 /// compiler lacks it) and conversions that round once.
 pub const FLOAT16: &str = r#"
@@ -230,73 +189,6 @@ POSTC_HELPER float _Complex postc_c64(float re, float im) {
   return z;
 }
 "#;
-
-/// CPython's complex quotient (`_Py_c_quot`) on doubles.
-pub fn complex_div() -> Helper {
-    let text = r#"#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-slp-vectorize")))
-#endif
-POSTC_HELPER double _Complex postc_cdiv(double ar, double ai, double br, double bi) {
-  double abr = fabs(br), abi = fabs(bi), ratio, den;
-  if (abr >= abi) {
-    if (abr == 0.0) return postc_c128(ar / abr, ai / abr);
-    ratio = bi / br;
-    den = br + bi * ratio;
-    return postc_c128((ar + ai * ratio) / den, (ai - ar * ratio) / den);
-  }
-  if (abi >= abr) {
-    ratio = br / bi;
-    den = br * ratio + bi;
-    return postc_c128((ar * ratio + ai) / den, (ai * ratio - ar) / den);
-  }
-  return postc_c128(postc_f64_bits(0x7ff8000000000000u), postc_f64_bits(0x7ff8000000000000u));
-}
-"#;
-    Helper { name: "postc_cdiv".into(), text: text.into(), libm: &["fabs"] }
-}
-
-/// CPython's complex power (`c_pow`, and `c_powi` for integral exponents
-/// up to 100), as `interp::ops::c_pow`; the caller checks the zero base.
-pub fn complex_pow() -> Helper {
-    let text = r#"#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-slp-vectorize")))
-#endif
-POSTC_HELPER double _Complex postc_cpow(double ar, double ai, double br, double bi) {
-  double vabs, len, at, phase, rr = 1.0, ri = 0.0, pr = ar, pi = ai, t;
-  uint64_t n, mask;
-  if (br == 0.0 && bi == 0.0) return postc_c128(1.0, 0.0);
-  if (ar == 0.0 && ai == 0.0) return postc_c128(0.0, 0.0);
-  if (bi == 0.0 && br == floor(br) && fabs(br) <= 100.0) {
-    n = (uint64_t)(br < 0 ? -br : br);
-    for (mask = 1; mask != 0 && n >= mask; mask <<= 1) {
-      if (n & mask) {
-        t = rr * pr - ri * pi;
-        ri = rr * pi + ri * pr;
-        rr = t;
-      }
-      t = pr * pr - pi * pi;
-      pi = pr * pi + pi * pr;
-      pr = t;
-    }
-    return br < 0 ? postc_cdiv(1.0, 0.0, rr, ri) : postc_c128(rr, ri);
-  }
-  vabs = hypot(ar, ai);
-  len = pow(vabs, br);
-  at = atan2(ai, ar);
-  phase = at * br;
-  if (bi != 0.0) {
-    len /= exp(at * bi);
-    phase += bi * log(vabs);
-  }
-  return postc_c128(len * cos(phase), len * sin(phase));
-}
-"#;
-    Helper {
-        name: "postc_cpow".into(),
-        text: text.into(),
-        libm: &["floor", "fabs", "hypot", "pow", "atan2", "exp", "log", "cos", "sin"],
-    }
-}
 
 /// The prototype of a libm function of doubles (`f` suffix: floats).
 pub fn libm_prototype(name: &str, arity: usize) -> String {

@@ -9,8 +9,9 @@
 //! The IR's semantics (docs/ir-text.md) are written out so that no input
 //! reaches undefined behaviour in C: integers wrap through unsigned
 //! arithmetic, the overflow tests are `__builtin_*_overflow`, shifts past
-//! the width, division by zero and `MIN // -1` never reach the C operator,
-//! float→int conversions saturate, array elements are read and written
+//! the width, division by zero and `MIN // -1` never reach the C operator
+//! (`legalize`), a float→int conversion sees only values in range (its
+//! saturation written out by `legalize`), array elements are read and written
 //! with `memcpy`. Panics call the runtime's `postc_rt_panic` with the
 //! message the LLVM backend prints, and `#line` directives name the
 //! `.pir`/`.py` line of each located statement.
@@ -21,7 +22,7 @@ pub mod helpers;
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::Diagnostic;
-use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
+use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -33,9 +34,16 @@ const PRELUDE: &str = include_str!("prelude.h");
 /// The C backend.
 pub struct C;
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). C has no saturating conversion: `legalize` clamps, and a cast converts only values in range.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: false };
+
 impl crate::backend::Backend for C {
     fn name(&self) -> &'static str {
         "c"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::C, EmitKind::CHeader, EmitKind::Object]
@@ -55,7 +63,7 @@ impl crate::backend::Backend for C {
                 None,
             )]);
         }
-        let prepared = crate::prepare(program, options)?;
+        let prepared = crate::prepare_with_ufunc_loops(program, options, true, FEATURES)?;
         let out = translate(&prepared)?;
         match kind {
             EmitKind::C => Ok(out.source.into_bytes()),
@@ -347,6 +355,13 @@ pub(crate) fn value_cty(t: &postc_ir::TypeData) -> &'static str {
 
 fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
     let mut params = Vec::new();
+    if f.attrs.contains(FuncAttrs::COMPILER_MADE) {
+        // The only compiler-made functions are ufuncs' inner loops, whose
+        // parameters are NumPy's (the header's `NAME_loop` prototype).
+        let numpy = ["char **", "const intptr_t *", "const intptr_t *", "void *"];
+        params.extend(numpy.iter().take(f.body.num_params as usize).map(|t| t.to_string()));
+        return CSig { name, exported, ret: "void".into(), params, complex_out: None, array_ret: false };
+    }
     for p in f.body.all_params() {
         match f.body.ty(p).map(|t| m.types.get(t)) {
             Some(t) if t.is_array => params.push("DLTensor *".to_owned()),
@@ -484,7 +499,9 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         Ok(plans) => {
             for ((mid, fid), plan) in plans {
                 let (m, sig) = (&program.modules[mid], &p.sigs[&(mid, fid)]);
-                ufuncs.push_str(&func::ufunc_loop(&plan, sig, m, &m.functions[fid]));
+                if !plan.loop_in_ir {
+                    ufuncs.push_str(&func::ufunc_loop(&plan, sig, m, &m.functions[fid]));
+                }
                 ufuncs.push_str(&func::ufunc_dl(&plan));
             }
         }
@@ -502,6 +519,10 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, f) in m.functions.iter_enumerated() {
             let Some(sig) = p.sigs.get(&(mid, fid)) else { continue };
+            if f.attrs.contains(FuncAttrs::COMPILER_MADE) {
+                // A ufunc's inner loop: its prototype is the ufunc's below.
+                continue;
+            }
             if sig.exported {
                 if f.name == "main" {
                     c_protos.push_str(MAIN_PRAGMA);

@@ -35,9 +35,7 @@ pub mod runtime;
 pub mod ufunc;
 
 use crate::backend::Backend;
-use crate::{
-    calls, default_units, internal, link, prepare, split, ufunc_plan, CodegenOptions, EmitKind, OptLevel, Timer,
-};
+use crate::{calls, default_units, internal, link, split, ufunc_plan, CodegenOptions, EmitKind, OptLevel, Timer};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module as LlModule};
@@ -52,9 +50,16 @@ use std::sync::{Mutex, Once, OnceLock};
 /// The LLVM backend (through inkwell), with GPU code for NVPTX and AMDGPU.
 pub struct Llvm;
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). LLVM lowers a saturating float→integer cast in one instruction (`fptosi.sat`).
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+
 impl Backend for Llvm {
     fn name(&self) -> &'static str {
         "llvm"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::Object, EmitKind::Assembly, EmitKind::LlvmIr, EmitKind::Bitcode]
@@ -113,9 +118,12 @@ pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
     if !d.diags.is_empty() {
         return Err(std::mem::take(&mut d.diags));
     }
-    let exported = d.symbols.exported_functions().map(|e| e.symbol.clone()).collect();
+    let mut exported: Vec<String> = d.symbols.exported_functions().map(|e| e.symbol.clone()).collect();
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs: Vec<_> = d.symbols.ufuncs(program)?.into_iter().map(|(_, plan)| plan).collect();
+    // An inner loop written as IR is an exported function like the others:
+    // one codegen unit defines it.
+    exported.extend(ufuncs.iter().filter(|p| p.loop_in_ir).map(|p| crate::abi::loop_symbol(&p.symbol)));
     // The GPU step of lowering: which functions get device code.
     let gpu = gpu::plan(program, &d.sigs, &ufuncs);
     Ok(Lowered {
@@ -501,7 +509,7 @@ fn finish_unit(
 /// single unit) and emits its chunk; the objects are combined by LLD (`-r`).
 pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
-    let prepared = timer.time("postc passes", || prepare(program, options))?;
+    let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
     let low = timer.time("lowering", || lower(&prepared))?;
     if !low.gpu.is_empty() && options.gpu.mode != gpu::GpuMode::Off {
         if let Some((name, at)) = low.shield.names().next() {

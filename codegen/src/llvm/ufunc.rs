@@ -96,7 +96,15 @@ pub(crate) fn emit_unit<'ctx>(
         let body = llmod
             .get_function(&shield.text_symbol(&plan.symbol))
             .ok_or_else(|| format!("ufunc `{}` has no function `{}` in the module", plan.name, plan.symbol))?;
-        emit_entry_points(cx, llmod, plan, body)?;
+        if plan.loop_in_ir {
+            let symbol = loop_symbol(&plan.symbol);
+            let lp = llmod
+                .get_function(&shield.text_symbol(&symbol))
+                .ok_or_else(|| format!("ufunc `{}` has no function `{symbol}` in the module", plan.name))?;
+            Gen::new(cx, llmod, plan).emit_dl(lp)?;
+        } else {
+            emit_entry_points(cx, llmod, plan, body)?;
+        }
     }
     Ok(())
 }
@@ -122,7 +130,7 @@ pub(crate) fn emit_entry_points<'ctx>(
 
 /// What LLVM's loop passes may do with a loop of `NAME_loop`.
 #[derive(Clone, Copy)]
-enum LoopHint {
+pub(crate) enum LoopHint {
     /// Vectorise it, without interleaving vector iterations (the contiguous
     /// loop: its vector body is what runs).
     Vector,
@@ -320,54 +328,10 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         let latch = self.b.get_insert_block().unwrap();
         let back = self.b.build_unconditional_branch(head).unwrap();
         if let Some(hint) = hint {
-            self.mark_loop(back, hint);
+            mark_loop(self.cx, back, hint);
         }
         phi.add_incoming(&[(&next, latch)]);
         self.b.position_at_end(exit);
-    }
-
-    /// Marks the loop whose back edge is `back` with `hint`: `!llvm.loop`
-    /// metadata, a node whose first operand is itself (made through a
-    /// temporary node), then the hint's properties.
-    fn mark_loop(&self, back: inkwell::values::InstructionValue<'ctx>, hint: LoopHint) {
-        use inkwell::llvm_sys::core::{
-            LLVMConstInt, LLVMGetMDKindIDInContext, LLVMInt1TypeInContext, LLVMInt32TypeInContext,
-            LLVMMDNodeInContext2, LLVMMDStringInContext2, LLVMMetadataAsValue, LLVMSetMetadata, LLVMValueAsMetadata,
-        };
-        use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
-        use inkwell::llvm_sys::prelude::LLVMMetadataRef;
-        use inkwell::values::AsValueRef;
-        let text = |s: &str| (s.as_ptr().cast::<std::ffi::c_char>(), s.len());
-        // SAFETY: every call takes the unit's context and metadata made in
-        // it; the strings outlive the calls, which copy them; the temporary
-        // node is replaced (and so freed) before the node is attached.
-        unsafe {
-            let cx = self.cx.raw();
-            let property = |name: &str, value: Option<LLVMMetadataRef>| {
-                let (p, n) = text(name);
-                let mut ops = vec![LLVMMDStringInContext2(cx, p, n)];
-                ops.extend(value);
-                LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len())
-            };
-            let tmp = LLVMTemporaryMDNode(cx, std::ptr::null_mut(), 0);
-            let mut ops = vec![tmp];
-            match hint {
-                LoopHint::Scalar => {
-                    let off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0));
-                    ops.push(property("llvm.loop.vectorize.enable", Some(off)));
-                    ops.push(property("llvm.loop.unroll.disable", None));
-                }
-                LoopHint::Vector => {
-                    let one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0));
-                    ops.push(property("llvm.loop.interleave.count", Some(one)));
-                }
-            }
-            let id = LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len());
-            LLVMMetadataReplaceAllUsesWith(tmp, id);
-            let (kind, kind_len) = text("llvm.loop");
-            let kind = LLVMGetMDKindIDInContext(cx, kind, kind_len as u32);
-            LLVMSetMetadata(back.as_value_ref(), kind, LLVMMetadataAsValue(cx, id));
-        }
     }
 
     /// Converts a value loaded from memory to the body's parameter type.
@@ -827,6 +791,50 @@ fn driver_decl<'ctx>(cx: &'ctx Context, llmod: &Module<'ctx>) -> FunctionValue<'
         f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
         f
     })
+}
+
+/// Marks the loop whose back edge is `back` with `hint`: `!llvm.loop`
+/// metadata, a node whose first operand is itself (made through a
+/// temporary node), then the hint's properties.
+pub(crate) fn mark_loop(cx: &Context, back: inkwell::values::InstructionValue<'_>, hint: LoopHint) {
+    use inkwell::llvm_sys::core::{
+        LLVMConstInt, LLVMGetMDKindIDInContext, LLVMInt1TypeInContext, LLVMInt32TypeInContext, LLVMMDNodeInContext2,
+        LLVMMDStringInContext2, LLVMMetadataAsValue, LLVMSetMetadata, LLVMValueAsMetadata,
+    };
+    use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+    use inkwell::llvm_sys::prelude::LLVMMetadataRef;
+    use inkwell::values::AsValueRef;
+    let text = |s: &str| (s.as_ptr().cast::<std::ffi::c_char>(), s.len());
+    // SAFETY: every call takes the unit's context and metadata made in
+    // it; the strings outlive the calls, which copy them; the temporary
+    // node is replaced (and so freed) before the node is attached.
+    unsafe {
+        let cx = cx.raw();
+        let property = |name: &str, value: Option<LLVMMetadataRef>| {
+            let (p, n) = text(name);
+            let mut ops = vec![LLVMMDStringInContext2(cx, p, n)];
+            ops.extend(value);
+            LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len())
+        };
+        let tmp = LLVMTemporaryMDNode(cx, std::ptr::null_mut(), 0);
+        let mut ops = vec![tmp];
+        match hint {
+            LoopHint::Scalar => {
+                let off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0));
+                ops.push(property("llvm.loop.vectorize.enable", Some(off)));
+                ops.push(property("llvm.loop.unroll.disable", None));
+            }
+            LoopHint::Vector => {
+                let one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0));
+                ops.push(property("llvm.loop.interleave.count", Some(one)));
+            }
+        }
+        let id = LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len());
+        LLVMMetadataReplaceAllUsesWith(tmp, id);
+        let (kind, kind_len) = text("llvm.loop");
+        let kind = LLVMGetMDKindIDInContext(cx, kind, kind_len as u32);
+        LLVMSetMetadata(back.as_value_ref(), kind, LLVMMetadataAsValue(cx, id));
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,34 @@ fn in_memory(d: DType) -> bool {
     d.is_complex() || d.is_text()
 }
 
+/// The load of a scalar element of dtype `d` (not complex or text): the
+/// class of its value and the instruction (Bool and Float16 as their
+/// bytes, Bool made 0/1 by the reader).
+pub(super) fn load_op(d: DType) -> (char, &'static str) {
+    match d {
+        DType::Bool | DType::UInt8 => ('w', "loadub"),
+        DType::Int8 => ('w', "loadsb"),
+        DType::Int16 => ('w', "loadsh"),
+        DType::UInt16 | DType::Float16 => ('w', "loaduh"),
+        DType::Int32 | DType::UInt32 => ('w', "loadw"),
+        DType::Float32 => ('s', "loads"),
+        DType::Float64 => ('d', "loadd"),
+        _ => ('l', "loadl"),
+    }
+}
+
+/// The store of a scalar element of dtype `d` (not complex or text).
+pub(super) fn store_op(d: DType) -> &'static str {
+    match d {
+        DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
+        DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
+        DType::Int32 | DType::UInt32 => "storew",
+        DType::Float32 => "stores",
+        DType::Float64 => "stored",
+        _ => "storel",
+    }
+}
+
 fn slot_size(d: DType) -> u32 {
     if d.is_text() {
         16
@@ -464,8 +492,18 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let w = if fc == 'l' { self.def('w', format!("copy {x}")) } else { x.to_owned() };
                 return self.narrow(to, w);
             }
-            let name = self.t.helper(&h::saturate_name(from, to), || h::saturate(from, to));
-            return self.def(class(to), format!("call {name}({} {x})", class(from)));
+            // A float converts only where it truncates into range:
+            // `legalize` wrote the saturation out.
+            let fc = class(from);
+            return match (to.is_signed_int(), class(to)) {
+                (true, 'w') => self.def('w', format!("{fc}tosi {x}")),
+                (false, 'w') => {
+                    let wide = self.def('l', format!("{fc}tosi {x}"));
+                    self.def('w', format!("copy {wide}"))
+                }
+                (true, _) => self.def('l', format!("{fc}tosi {x}")),
+                (false, _) => self.def('l', format!("{fc}toui {x}")),
+            };
         }
         // To Float32 or Float64.
         let tc = class(to);
@@ -536,47 +574,12 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 }
             }
             InstData::Load { array, offset } => {
-                let d = self.dt(v);
                 let addr = self.elem_addr(array, offset);
-                let n = self.val(v);
-                let (c, op) = match d {
-                    DType::Bool | DType::UInt8 => ('w', "loadub"),
-                    DType::Int8 => ('w', "loadsb"),
-                    DType::Int16 => ('w', "loadsh"),
-                    DType::UInt16 | DType::Float16 => ('w', "loaduh"),
-                    DType::Int32 | DType::UInt32 => ('w', "loadw"),
-                    DType::Int64 | DType::UInt64 => ('l', "loadl"),
-                    DType::Float32 => ('s', "loads"),
-                    DType::Float64 => ('d', "loadd"),
-                    _ => {
-                        self.copy_mem(&n, &addr, slot_size(d));
-                        return Ok(());
-                    }
-                };
-                if d == DType::Bool {
-                    let b = self.def('w', format!("{op} {addr}"));
-                    self.line(format!("{n} =w cnew {b}, 0"));
-                } else {
-                    self.line(format!("{n} ={c} {op} {addr}"));
-                }
+                self.load_at(v, &addr);
             }
             InstData::Store { array, offset, value } => {
-                let d = self.dt(value);
                 let addr = self.elem_addr(array, offset);
-                let x = self.val(value);
-                let op = match d {
-                    DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
-                    DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
-                    DType::Int32 | DType::UInt32 => "storew",
-                    DType::Int64 | DType::UInt64 => "storel",
-                    DType::Float32 => "stores",
-                    DType::Float64 => "stored",
-                    _ => {
-                        self.copy_mem(&addr, &x, slot_size(d));
-                        return Ok(());
-                    }
-                };
-                self.line(format!("{op} {x}, {addr}"));
+                self.store_at(value, &addr);
             }
             InstData::Dim { array, axis } => {
                 let a = self.val(array);
@@ -706,6 +709,26 @@ impl<'t, 'p> FnQ<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.line("hlt"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // Addresses are `l` values like the Int64 they are in the IR;
+            // pointers and `intptr_t` are 8 bytes on every QBE target.
+            InstData::RawRead { base, index, .. } => {
+                let base = self.val(base);
+                let at = self.def('l', format!("add {base}, {}", 8 * index as u64));
+                let n = self.val(v);
+                self.line(format!("{n} =l loadl {at}"));
+            }
+            InstData::RawOffset { address, bytes } => {
+                let (a, b, n) = (self.val(address), self.val(bytes), self.val(v));
+                self.line(format!("{n} =l add {a}, {b}"));
+            }
+            InstData::RawLoad { address } => {
+                let addr = self.val(address);
+                self.load_at(v, &addr);
+            }
+            InstData::RawStore { address, value } => {
+                let addr = self.val(address);
+                self.store_at(value, &addr);
+            }
         }
         Ok(())
     }
@@ -731,6 +754,34 @@ impl<'t, 'p> FnQ<'t, 'p> {
         } else {
             let c = self.vcls(target);
             self.line(format!("{n} ={c} copy {x}"));
+        }
+    }
+
+    /// `v` = the element of its dtype at `addr`.
+    fn load_at(&mut self, v: ValueId, addr: &str) {
+        let d = self.dt(v);
+        let n = self.val(v);
+        if in_memory(d) {
+            self.copy_mem(&n, addr, slot_size(d));
+            return;
+        }
+        let (c, op) = load_op(d);
+        if d == DType::Bool {
+            let b = self.def('w', format!("{op} {addr}"));
+            self.line(format!("{n} =w cnew {b}, 0"));
+        } else {
+            self.line(format!("{n} ={c} {op} {addr}"));
+        }
+    }
+
+    /// Stores `value` as an element of its dtype at `addr`.
+    fn store_at(&mut self, value: ValueId, addr: &str) {
+        let d = self.dt(value);
+        let x = self.val(value);
+        if in_memory(d) {
+            self.copy_mem(addr, &x, slot_size(d));
+        } else {
+            self.line(format!("{} {x}, {addr}", store_op(d)));
         }
     }
 
@@ -933,15 +984,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let r = self.def(c, format!("{ins} {x}, {y}"));
                     arith(self, r)
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let name = self.t.helper("postc_qbe_fdivmod", h::float_divmod);
-                    let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
-                    let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
-                    let m = self.slot(8);
-                    let q = self.def('d', format!("call {name}(d {xd}, d {yd}, l {m})"));
-                    let r = if op == Opcode::FDiv { q } else { self.def('d', format!("loadd {m}")) };
-                    self.convert(&r, DType::Float64, od, None)
-                }
+                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
                 Opcode::Pow => {
                     let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
                     let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
@@ -983,36 +1026,19 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     self.line(format!("{n} =w xor {e}, 1"));
                 }
             }
-            Opcode::Mul | Opcode::Div | Opcode::Pow => {
+            // `div` and `pow` are calls of `legalize`'s functions by now.
+            Opcode::Mul => {
                 let w = DType::Float64;
                 let ar = self.convert(&ar, pd, w, None);
                 let ai = self.convert(&ai, pd, w, None);
                 let br = self.convert(&br, pd, w, None);
                 let bi = self.convert(&bi, pd, w, None);
-                let (re, im) = if op == Opcode::Mul {
-                    let p1 = self.def('d', format!("mul {ar}, {br}"));
-                    let p2 = self.def('d', format!("mul {ai}, {bi}"));
-                    let re = self.def('d', format!("sub {p1}, {p2}"));
-                    let p3 = self.def('d', format!("mul {ar}, {bi}"));
-                    let p4 = self.def('d', format!("mul {ai}, {br}"));
-                    let im = self.def('d', format!("add {p3}, {p4}"));
-                    (re, im)
-                } else {
-                    // Zero to a negative or complex power is guarded by
-                    // `insert-checks`.
-                    let name = if op == Opcode::Div {
-                        self.t.helper("postc_qbe_cdiv", h::complex_div)
-                    } else {
-                        self.t.helper("postc_qbe_cdiv", h::complex_div);
-                        self.t.helper("postc_qbe_cpow", h::complex_pow)
-                    };
-                    let out = self.slot(16);
-                    self.line(format!("call {name}(d {ar}, d {ai}, d {br}, d {bi}, l {out})"));
-                    let re = self.def('d', format!("loadd {out}"));
-                    let ip = self.def('l', format!("add {out}, 8"));
-                    let im = self.def('d', format!("loadd {ip}"));
-                    (re, im)
-                };
+                let p1 = self.def('d', format!("mul {ar}, {br}"));
+                let p2 = self.def('d', format!("mul {ai}, {bi}"));
+                let re = self.def('d', format!("sub {p1}, {p2}"));
+                let p3 = self.def('d', format!("mul {ar}, {bi}"));
+                let p4 = self.def('d', format!("mul {ai}, {br}"));
+                let im = self.def('d', format!("add {p3}, {p4}"));
                 let re = self.convert(&re, w, pd, None);
                 let im = self.convert(&im, w, pd, None);
                 self.store_cpart(od, &n, 0, &re);

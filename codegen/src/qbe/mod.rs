@@ -20,11 +20,11 @@
 //! - arrays: the `DLTensor *` (`l`).
 //!
 //! What QBE has no instruction for is written out: selects and overflow
-//! checks as branches, floor division, integer powers, saturating float to
-//! integer conversion, Python's float `//` and `%`, CPython's complex
-//! division and power as small IL functions emitted once when used; math
-//! functions call libm; panics call the runtime's `postc_rt_panic` with the
-//! message text of the LLVM backend.
+//! checks as branches, overflow tests as small IL functions emitted once
+//! when used (floor division, powers, saturating conversions and CPython's
+//! float and complex algorithms are written out by `legalize` before the
+//! backend sees the program); math functions call libm; panics call the
+//! runtime's `postc_rt_panic` with the message text of the LLVM backend.
 
 mod func;
 mod helpers;
@@ -41,9 +41,16 @@ use std::path::PathBuf;
 /// The QBE backend.
 pub struct Qbe;
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: false };
+
 impl crate::backend::Backend for Qbe {
     fn name(&self) -> &'static str {
         "qbe"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::Qbe, EmitKind::Assembly, EmitKind::Object]
@@ -64,7 +71,7 @@ impl crate::backend::Backend for Qbe {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare(program, options))?;
+        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
         let il = timer.time("tables to QBE IL", || translate(&prepared, options.debug))?;
         let out = match kind {
             EmitKind::Qbe => Ok(il.into_bytes()),

@@ -7,6 +7,7 @@
 //! hands its operands and the ufunc's descriptor to the runtime's
 //! broadcasting driver `postc_rt_ufunc_dl`.
 
+use super::func::{load_op, store_op};
 use super::{Sig, Translation, STR_TYPE};
 use crate::abi::dltensor;
 use crate::ufunc_plan::Plan;
@@ -117,33 +118,20 @@ struct View {
     output: bool,
 }
 
-fn load_op(d: DType) -> (char, &'static str) {
-    match d {
-        DType::Bool | DType::UInt8 => ('w', "loadub"),
-        DType::Int8 => ('w', "loadsb"),
-        DType::Int16 => ('w', "loadsh"),
-        DType::UInt16 | DType::Float16 => ('w', "loaduh"),
-        DType::Int32 | DType::UInt32 => ('w', "loadw"),
-        DType::Float32 => ('s', "loads"),
-        DType::Float64 => ('d', "loadd"),
-        _ => ('l', "loadl"),
-    }
-}
-
-fn store_op(d: DType) -> &'static str {
-    match d {
-        DType::Bool | DType::UInt8 | DType::Int8 => "storeb",
-        DType::Int16 | DType::UInt16 | DType::Float16 => "storeh",
-        DType::Int32 | DType::UInt32 => "storew",
-        DType::Float32 => "stores",
-        DType::Float64 => "stored",
-        _ => "storel",
-    }
-}
-
-/// The IL of `NAME_loop` and `NAME_dl` for the ufunc `f` of `m`, whose
-/// body has the signature `sig`, and its descriptor's data.
+/// The IL of `NAME_loop` (unless `ufunc-entry` wrote it as IR) and
+/// `NAME_dl` for the ufunc `f` of `m`, whose body has the signature `sig`,
+/// and its descriptor's data.
 pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, plan: &Plan, sig: &Sig) -> String {
+    let mut text = format!("# the entry points of ufunc {}\n", plan.name);
+    if !plan.loop_in_ir {
+        text.push_str(&inner_loop(t, m, f, plan, sig));
+    }
+    text.push_str(&dl_entry(t, plan, sig));
+    text
+}
+
+/// `NAME_loop`: NumPy's inner loop over the outer dimension.
+fn inner_loop(t: &mut Translation<'_>, m: &Module, f: &Function, plan: &Plan, sig: &Sig) -> String {
     let mut pass = Vec::new();
     let mut types: Vec<Option<TypeData>> = Vec::new();
     for p in f.params() {
@@ -369,13 +357,20 @@ pub(crate) fn entry_points(t: &mut Translation<'_>, m: &Module, f: &Function, pl
 
     let linkage = if sig.exported { "export " } else { "" };
     let lp = crate::abi::loop_symbol(&sig.name);
-    let mut text = String::new();
-    let _ = writeln!(text, "# the entry points of ufunc {}", plan.name);
-    let _ = writeln!(text, "{linkage}function ${lp}(l %args, l %dims, l %steps, l %data) {{\n@start");
+    let mut text = format!("{linkage}function ${lp}(l %args, l %dims, l %steps, l %data) {{\n@start\n");
     text.push_str(&g.start);
     text.push_str("  jmp @entry\n@entry\n");
     text.push_str(&g.out);
     text.push_str("}\n\n");
+    text
+}
+
+/// `NAME_dl`: the operands in an array, handed with the ufunc's descriptor
+/// to the runtime's broadcasting driver.
+fn dl_entry(t: &mut Translation<'_>, plan: &Plan, sig: &Sig) -> String {
+    let linkage = if sig.exported { "export " } else { "" };
+    let lp = crate::abi::loop_symbol(&sig.name);
+    let mut text = String::new();
     let desc = descriptor(t, plan, &sig.name);
     let params: Vec<String> = (0..plan.nops).map(|i| format!("l %op{i}")).collect();
     let _ = writeln!(

@@ -2,20 +2,16 @@
 //! Complex128 two `f64` (real part first), passed as two parameters and
 //! returned as two results; in memory the two parts are adjacent, as in
 //! C and NumPy. Sums, differences and comparisons run in the part's type;
-//! products, quotients and powers in `f64` (CPython's algorithms, as the
-//! interpreter), a Complex64 one rounded once at the end; the magnitude
-//! is `hypot`.
+//! products in `f64`, a Complex64 one rounded once at the end; the
+//! magnitude is `hypot`. (Quotients and powers are calls of `legalize`'s
+//! functions by now.)
 
 use super::func::{mem, FnW, R};
 use super::Translation;
 use postc_ir::{DType, Field, Opcode, ValueId};
-use wasm_encoder::{BlockType, Instruction as I, ValType};
+use wasm_encoder::{Instruction as I, ValType};
 
 const F64: ValType = ValType::F64;
-
-fn f(x: f64) -> I<'static> {
-    I::F64Const(x.into())
-}
 
 /// `postc.cmul(ar, ai, br, bi) -> (re, im)`.
 fn mul_helper(t: &mut Translation<'_>) -> u32 {
@@ -37,287 +33,6 @@ fn mul_helper(t: &mut Translation<'_>) -> u32 {
             I::F64Add,
         ];
         (vec![F64; 4], vec![F64; 2], vec![], body)
-    })
-}
-
-/// `postc.cdiv(ar, ai, br, bi) -> (re, im)`: CPython's `_Py_c_quot`.
-fn div_helper(t: &mut Translation<'_>) -> u32 {
-    t.helper("postc.cdiv", |_| {
-        // Locals: 4 |br|, 5 |bi|, 6 ratio, 7 denominator.
-        let body = vec![
-            I::LocalGet(2),
-            I::F64Abs,
-            I::LocalSet(4),
-            I::LocalGet(3),
-            I::F64Abs,
-            I::LocalSet(5),
-            I::LocalGet(4),
-            I::LocalGet(5),
-            I::F64Ge,
-            I::If(BlockType::Empty),
-            I::LocalGet(4),
-            f(0.0),
-            I::F64Eq,
-            I::If(BlockType::Empty),
-            I::LocalGet(0),
-            I::LocalGet(4),
-            I::F64Div,
-            I::LocalGet(1),
-            I::LocalGet(4),
-            I::F64Div,
-            I::Return,
-            I::End,
-            I::LocalGet(3),
-            I::LocalGet(2),
-            I::F64Div,
-            I::LocalSet(6),
-            I::LocalGet(2),
-            I::LocalGet(3),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::F64Add,
-            I::LocalSet(7),
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::F64Add,
-            I::LocalGet(7),
-            I::F64Div,
-            I::LocalGet(1),
-            I::LocalGet(0),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::F64Sub,
-            I::LocalGet(7),
-            I::F64Div,
-            I::Return,
-            I::End,
-            I::LocalGet(5),
-            I::LocalGet(4),
-            I::F64Ge,
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::LocalGet(3),
-            I::F64Div,
-            I::LocalSet(6),
-            I::LocalGet(2),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::LocalGet(3),
-            I::F64Add,
-            I::LocalSet(7),
-            I::LocalGet(0),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::LocalGet(1),
-            I::F64Add,
-            I::LocalGet(7),
-            I::F64Div,
-            I::LocalGet(1),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::LocalGet(0),
-            I::F64Sub,
-            I::LocalGet(7),
-            I::F64Div,
-            I::Return,
-            I::End,
-            // A NaN part in the divisor.
-            f(f64::NAN),
-            f(f64::NAN),
-        ];
-        (vec![F64; 4], vec![F64; 2], vec![F64; 4], body)
-    })
-}
-
-/// `postc.cpow(ar, ai, br, bi) -> (re, im)`: CPython's `c_pow`, and
-/// `c_powi` for integral exponents up to 100 in magnitude; the caller has
-/// checked a zero base.
-fn pow_helper(t: &mut Translation<'_>) -> u32 {
-    let cdiv = div_helper(t);
-    let imp = |t: &mut Translation<'_>, name: &str, n: usize| t.import(name, &vec![F64; n], &[F64]);
-    let (hypot, pow, atan2) = (imp(t, "hypot", 2), imp(t, "pow", 2), imp(t, "atan2", 2));
-    let (exp, log, cos, sin) = (imp(t, "exp", 1), imp(t, "log", 1), imp(t, "cos", 1), imp(t, "sin", 1));
-    t.helper("postc.cpow", |_| {
-        // Locals: 0 ar, 1 ai, 2 br, 3 bi; 4 rr, 5 ri, 6 pr, 7 pi, 8 t,
-        // 9 vabs, 10 len, 11 at, 12 phase (f64); 13 n, 14 mask (i64).
-        let mut b = vec![
-            I::LocalGet(2),
-            f(0.0),
-            I::F64Eq,
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Eq,
-            I::I32And,
-            I::If(BlockType::Empty),
-            f(1.0),
-            f(0.0),
-            I::Return,
-            I::End,
-            I::LocalGet(0),
-            f(0.0),
-            I::F64Eq,
-            I::LocalGet(1),
-            f(0.0),
-            I::F64Eq,
-            I::I32And,
-            I::If(BlockType::Empty),
-            f(0.0),
-            f(0.0),
-            I::Return,
-            I::End,
-        ];
-        // An integral real exponent: repeated squaring.
-        b.extend([
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Eq,
-            I::LocalGet(2),
-            I::LocalGet(2),
-            I::F64Floor,
-            I::F64Eq,
-            I::I32And,
-            I::LocalGet(2),
-            I::F64Abs,
-            f(100.0),
-            I::F64Le,
-            I::I32And,
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::F64Abs,
-            I::I64TruncSatF64U,
-            I::LocalSet(13),
-            f(1.0),
-            I::LocalSet(4),
-            I::LocalGet(0),
-            I::LocalSet(6),
-            I::LocalGet(1),
-            I::LocalSet(7),
-            I::I64Const(1),
-            I::LocalSet(14),
-            I::Block(BlockType::Empty),
-            I::Loop(BlockType::Empty),
-            I::LocalGet(14),
-            I::I64Eqz,
-            I::LocalGet(13),
-            I::LocalGet(14),
-            I::I64LtU,
-            I::I32Or,
-            I::BrIf(1),
-            I::LocalGet(13),
-            I::LocalGet(14),
-            I::I64And,
-            I::I64Eqz,
-            I::I32Eqz,
-            I::If(BlockType::Empty),
-            I::LocalGet(4),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::LocalGet(5),
-            I::LocalGet(7),
-            I::F64Mul,
-            I::F64Sub,
-            I::LocalSet(8),
-            I::LocalGet(4),
-            I::LocalGet(7),
-            I::F64Mul,
-            I::LocalGet(5),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::F64Add,
-            I::LocalSet(5),
-            I::LocalGet(8),
-            I::LocalSet(4),
-            I::End,
-            I::LocalGet(14),
-            I::I64Const(1),
-            I::I64Shl,
-            I::LocalSet(14),
-            I::LocalGet(6),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::LocalGet(7),
-            I::LocalGet(7),
-            I::F64Mul,
-            I::F64Sub,
-            I::LocalSet(8),
-            I::LocalGet(6),
-            I::LocalGet(7),
-            I::F64Mul,
-            I::LocalGet(7),
-            I::LocalGet(6),
-            I::F64Mul,
-            I::F64Add,
-            I::LocalSet(7),
-            I::LocalGet(8),
-            I::LocalSet(6),
-            I::Br(0),
-            I::End,
-            I::End,
-            I::LocalGet(2),
-            f(0.0),
-            I::F64Lt,
-            I::If(BlockType::Empty),
-            f(1.0),
-            f(0.0),
-            I::LocalGet(4),
-            I::LocalGet(5),
-            I::Call(cdiv),
-            I::Return,
-            I::End,
-            I::LocalGet(4),
-            I::LocalGet(5),
-            I::Return,
-            I::End,
-        ]);
-        // Otherwise through polar form.
-        b.extend([
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::Call(hypot),
-            I::LocalTee(9),
-            I::LocalGet(2),
-            I::Call(pow),
-            I::LocalSet(10),
-            I::LocalGet(1),
-            I::LocalGet(0),
-            I::Call(atan2),
-            I::LocalTee(11),
-            I::LocalGet(2),
-            I::F64Mul,
-            I::LocalSet(12),
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Ne,
-            I::If(BlockType::Empty),
-            I::LocalGet(10),
-            I::LocalGet(11),
-            I::LocalGet(3),
-            I::F64Mul,
-            I::Call(exp),
-            I::F64Div,
-            I::LocalSet(10),
-            I::LocalGet(12),
-            I::LocalGet(3),
-            I::LocalGet(9),
-            I::Call(log),
-            I::F64Mul,
-            I::F64Add,
-            I::LocalSet(12),
-            I::End,
-            I::LocalGet(10),
-            I::LocalGet(12),
-            I::Call(cos),
-            I::F64Mul,
-            I::LocalGet(10),
-            I::LocalGet(12),
-            I::Call(sin),
-            I::F64Mul,
-        ]);
-        let mut locals = vec![F64; 9];
-        locals.extend([ValType::I64; 2]);
-        (vec![F64; 4], vec![F64; 2], locals, b)
     })
 }
 
@@ -437,14 +152,9 @@ impl FnW<'_, '_> {
                 }
                 self.set(v);
             }
-            // Zero to a negative or complex power is guarded by
-            // `insert-checks`.
-            Opcode::Mul | Opcode::Div | Opcode::Pow => {
-                let h = match op {
-                    Opcode::Mul => mul_helper(self.t),
-                    Opcode::Div => div_helper(self.t),
-                    _ => pow_helper(self.t),
-                };
+            // `div` and `pow` are calls of `legalize`'s functions by now.
+            Opcode::Mul => {
+                let h = mul_helper(self.t);
                 self.parts_f64(l);
                 self.parts_f64(r);
                 self.push(I::Call(h));

@@ -389,97 +389,6 @@ fn pow_ovf_helper(t: &mut Translation<'_>, d: DType) -> u32 {
     })
 }
 
-/// Python's float `//` (`mode` 0) or `%` (`mode` 1) on doubles.
-pub(super) fn float_divmod_helper(t: &mut Translation<'_>) -> u32 {
-    let fmod = t.import("fmod", &[ValType::F64, ValType::F64], &[ValType::F64]);
-    t.helper("postc.fdivmod", |_| {
-        // Locals: 0 x, 1 y, 2 mode, 3 m, 4 div, 5 fd.
-        let f = |x: f64| I::F64Const(x.into());
-        let body = vec![
-            I::LocalGet(1),
-            f(0.0),
-            I::F64Eq,
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::If(BlockType::Result(ValType::F64)),
-            f(f64::NAN),
-            I::Else,
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::F64Div,
-            I::End,
-            I::Return,
-            I::End,
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::Call(fmod),
-            I::LocalSet(3),
-            I::LocalGet(0),
-            I::LocalGet(3),
-            I::F64Sub,
-            I::LocalGet(1),
-            I::F64Div,
-            I::LocalSet(4),
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Ne,
-            I::If(BlockType::Empty),
-            I::LocalGet(1),
-            f(0.0),
-            I::F64Lt,
-            I::LocalGet(3),
-            f(0.0),
-            I::F64Lt,
-            I::I32Ne,
-            I::If(BlockType::Empty),
-            I::LocalGet(3),
-            I::LocalGet(1),
-            I::F64Add,
-            I::LocalSet(3),
-            I::LocalGet(4),
-            f(1.0),
-            I::F64Sub,
-            I::LocalSet(4),
-            I::End,
-            I::Else,
-            f(0.0),
-            I::LocalGet(1),
-            I::F64Copysign,
-            I::LocalSet(3),
-            I::End,
-            I::LocalGet(2),
-            I::If(BlockType::Empty),
-            I::LocalGet(3),
-            I::Return,
-            I::End,
-            I::LocalGet(4),
-            f(0.0),
-            I::F64Ne,
-            I::If(BlockType::Result(ValType::F64)),
-            I::LocalGet(4),
-            I::F64Floor,
-            I::LocalTee(5),
-            f(1.0),
-            I::F64Add,
-            I::LocalGet(5),
-            I::LocalGet(4),
-            I::LocalGet(5),
-            I::F64Sub,
-            f(0.5),
-            I::F64Gt,
-            I::Select,
-            I::Else,
-            f(0.0),
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::F64Div,
-            I::F64Copysign,
-            I::End,
-        ];
-        (vec![ValType::F64, ValType::F64, ValType::I32], vec![ValType::F64], vec![ValType::F64; 3], body)
-    })
-}
-
 /// A piece of a panic message: text, or an `i64` argument in decimal.
 enum Piece {
     Text(String),
@@ -603,6 +512,14 @@ impl<'t, 'p> FnW<'t, 'p> {
         self.tyd(v).is_some_and(|t| t.is_array)
     }
 
+    /// Whether `v` is a 32-bit address: an array (a `DLTensor *`), or an
+    /// address of a compiler-made function (an `Int64` in the IR).
+    fn is_pointer(&self, v: ValueId) -> bool {
+        self.is_array(v)
+            || (self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE)
+                && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset))
+    }
+
     pub(super) fn local(&mut self, vt: ValType) -> u32 {
         self.locals.push(vt);
         self.nparams + self.locals.len() as u32 - 1
@@ -625,7 +542,7 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     /// The number of locals value `v` occupies.
     pub(super) fn width(&self, v: ValueId) -> u32 {
-        if self.is_array(v) {
+        if self.is_pointer(v) {
             1
         } else {
             val_types(self.dt(v)).len() as u32
@@ -728,14 +645,14 @@ impl<'t, 'p> FnW<'t, 'p> {
             if let InstData::Set { .. } = body.inst(v) {
                 continue;
             }
-            let vts = if self.is_array(v) { vec![ValType::I32] } else { val_types(self.dt(v)) };
+            let vts = if self.is_pointer(v) { vec![ValType::I32] } else { val_types(self.dt(v)) };
             let l = self.nparams + self.locals.len() as u32;
             self.locals.extend(vts);
             self.value_local.insert(v, l);
         }
         // Arguments from outside are re-narrowed to their width.
         for (p, &i) in params.iter().zip(&param_local) {
-            if self.is_array(*p) {
+            if self.is_pointer(*p) {
                 continue;
             }
             let d = self.dt(*p);
@@ -1029,43 +946,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.set(v);
             }
             InstData::Load { array, offset } => {
-                let d = self.dt(v);
                 self.elem_addr(array, offset);
-                let i = match d {
-                    DType::Bool | DType::UInt8 => I::I32Load8U(mem(0)),
-                    DType::Int8 => I::I32Load8S(mem(0)),
-                    DType::Int16 => I::I32Load16S(mem(0)),
-                    DType::UInt16 | DType::Float16 => I::I32Load16U(mem(0)),
-                    DType::Int32 | DType::UInt32 => I::I32Load(mem(0)),
-                    DType::Int64 | DType::UInt64 => I::I64Load(mem(0)),
-                    DType::Float32 => I::F32Load(mem(0)),
-                    DType::Float64 => I::F64Load(mem(0)),
-                    DType::Complex64 | DType::Complex128 => return self.complex_load(v, d),
-                    _ => return self.unsupported(v, format!("an array of {d}")),
-                };
-                self.push(i);
-                if d == DType::Bool {
-                    self.extend([I::I32Const(0), I::I32Ne]);
-                }
-                self.set(v);
+                self.load_at(v)?;
             }
             InstData::Store { array, offset, value } => {
-                let d = self.dt(value);
                 self.elem_addr(array, offset);
-                if d.is_complex() {
-                    return self.complex_store(value, d);
-                }
-                self.get(value);
-                let i = match d {
-                    DType::Bool | DType::UInt8 | DType::Int8 => I::I32Store8(mem(0)),
-                    DType::Int16 | DType::UInt16 | DType::Float16 => I::I32Store16(mem(0)),
-                    DType::Int32 | DType::UInt32 => I::I32Store(mem(0)),
-                    DType::Int64 | DType::UInt64 => I::I64Store(mem(0)),
-                    DType::Float32 => I::F32Store(mem(0)),
-                    DType::Float64 => I::F64Store(mem(0)),
-                    _ => return self.unsupported(v, format!("an array of {d}")),
-                };
-                self.push(i);
+                self.store_at(v, value)?;
             }
             InstData::Dim { array, axis } => {
                 self.get(array);
@@ -1260,7 +1146,76 @@ impl<'t, 'p> FnW<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.push(I::Unreachable),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // Addresses are `i32` locals (see `is_pointer`); pointers and
+            // `intptr_t` are 4 bytes.
+            InstData::RawRead { op, base, index } => {
+                self.get(base);
+                self.push(I::I32Load(mem(4 * index as u64)));
+                if op == Opcode::RawWord {
+                    self.push(I::I64ExtendI32S);
+                }
+                self.set(v);
+            }
+            InstData::RawOffset { address, bytes } => {
+                self.get(address);
+                self.get(bytes);
+                self.extend([I::I32WrapI64, I::I32Add]);
+                self.set(v);
+            }
+            InstData::RawLoad { address } => {
+                self.get(address);
+                self.load_at(v)?;
+            }
+            InstData::RawStore { address, value } => {
+                self.get(address);
+                self.store_at(v, value)?;
+            }
         }
+        Ok(())
+    }
+
+    /// `v` = the array element of its dtype at the address on the stack
+    /// (Bool is a byte).
+    fn load_at(&mut self, v: ValueId) -> R<()> {
+        let d = self.dt(v);
+        let i = match d {
+            DType::Bool | DType::UInt8 => I::I32Load8U(mem(0)),
+            DType::Int8 => I::I32Load8S(mem(0)),
+            DType::Int16 => I::I32Load16S(mem(0)),
+            DType::UInt16 | DType::Float16 => I::I32Load16U(mem(0)),
+            DType::Int32 | DType::UInt32 => I::I32Load(mem(0)),
+            DType::Int64 | DType::UInt64 => I::I64Load(mem(0)),
+            DType::Float32 => I::F32Load(mem(0)),
+            DType::Float64 => I::F64Load(mem(0)),
+            DType::Complex64 | DType::Complex128 => return self.complex_load(v, d),
+            _ => return self.unsupported(v, format!("an array of {d}")),
+        };
+        self.push(i);
+        if d == DType::Bool {
+            self.extend([I::I32Const(0), I::I32Ne]);
+        }
+        self.set(v);
+        Ok(())
+    }
+
+    /// The store `v` of `value` as an array element of its dtype at the
+    /// address on the stack.
+    fn store_at(&mut self, v: ValueId, value: ValueId) -> R<()> {
+        let d = self.dt(value);
+        if d.is_complex() {
+            return self.complex_store(value, d);
+        }
+        self.get(value);
+        let i = match d {
+            DType::Bool | DType::UInt8 | DType::Int8 => I::I32Store8(mem(0)),
+            DType::Int16 | DType::UInt16 | DType::Float16 => I::I32Store16(mem(0)),
+            DType::Int32 | DType::UInt32 => I::I32Store(mem(0)),
+            DType::Int64 | DType::UInt64 => I::I64Store(mem(0)),
+            DType::Float32 => I::F32Store(mem(0)),
+            DType::Float64 => I::F64Store(mem(0)),
+            _ => return self.unsupported(v, format!("an array of {d}")),
+        };
+        self.push(i);
         Ok(())
     }
 
@@ -1413,15 +1368,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                         _ => I::F64Div,
                     });
                 }
-                Opcode::FDiv | Opcode::Mod => {
-                    let h = float_divmod_helper(self.t);
-                    self.get(l);
-                    self.convert(v, od, DType::Float64)?;
-                    self.get(r);
-                    self.convert(v, od, DType::Float64)?;
-                    self.extend([I::I32Const(i32::from(op == Opcode::Mod)), I::Call(h)]);
-                    self.convert(v, DType::Float64, od)?;
-                }
+                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
                 Opcode::Pow => {
                     let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
                     self.get(l);

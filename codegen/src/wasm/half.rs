@@ -5,7 +5,7 @@
 //! exact and a quotient rounds twice innocuously (53 ≥ 2·11 + 2 bits), so
 //! every result is the correctly rounded Float16 one.
 
-use super::func::{float_divmod_helper, FnW, R};
+use super::func::{FnW, R};
 use super::Translation;
 use postc_ir::{DType, Opcode, ValueId};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
@@ -255,20 +255,17 @@ impl FnW<'_, '_> {
             w.f16_to_f64();
         };
         match op {
-            Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div | Opcode::Pow | Opcode::FDiv | Opcode::Mod => {
+            // `fdiv` and `mod` are calls of `legalize`'s functions by now.
+            Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div | Opcode::Pow => {
                 operands(self);
                 match op {
                     Opcode::Add => self.push(I::F64Add),
                     Opcode::Sub => self.push(I::F64Sub),
                     Opcode::Mul => self.push(I::F64Mul),
                     Opcode::Div => self.push(I::F64Div),
-                    Opcode::Pow => {
+                    _ => {
                         let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
                         self.push(I::Call(pow));
-                    }
-                    _ => {
-                        let h = float_divmod_helper(self.t);
-                        self.extend([I::I32Const(i32::from(op == Opcode::Mod)), I::Call(h)]);
                     }
                 }
                 self.f16_from_f64();

@@ -18,8 +18,9 @@
 //! instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
-//! functions (floor division and modulo, integer powers, overflow tests,
-//! Python's float `//` and `%`, decimal formatting of panic arguments);
+//! functions (overflow tests, decimal formatting of panic arguments; floor
+//! division, powers and CPython's float and complex algorithms are written
+//! out by `legalize` before the backend sees the program);
 //! math functions are imported from `env` under their libm names; a panic
 //! formats its message in memory and calls the imported
 //! `env.postc_panic(ptr, len)`, then traps. The module exports `memory`,
@@ -44,7 +45,7 @@ mod ufunc;
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::Diagnostic;
-use postc_ir::{DType, FuncId, ModuleId, Program};
+use postc_ir::{DType, FuncAttrs, FuncId, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
 use wasm_encoder::{
     CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function, FunctionSection,
@@ -57,9 +58,16 @@ pub struct Wasm;
 /// The JavaScript loader that instantiates the modules this backend makes.
 pub const LOADER: &str = include_str!("postc.mjs");
 
+/// What this backend lowers natively; `legalize` writes out the rest
+/// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {
         "wasm"
+    }
+    fn features(&self) -> crate::Features {
+        FEATURES
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::Wasm, EmitKind::Wat]
@@ -80,7 +88,7 @@ impl crate::backend::Backend for Wasm {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare_serial(program, options))?;
+        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;
         let bytes = timer.time("tables to wasm", || translate(&prepared, options.debug))?;
         timer.time("validate (wasmparser)", || validate(&bytes))?;
         let out = match kind {
@@ -267,6 +275,8 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
         let mut params = Vec::new();
         for p in f.body.all_params() {
             match f.body.ty(p).map(|t| m.types.get(t)) {
+                // Every parameter of a compiler-made function is an address.
+                _ if f.attrs.contains(FuncAttrs::COMPILER_MADE) => params.push(ValType::I32),
                 Some(t) if !t.is_array => params.extend(val_types(t.dtype)),
                 _ => params.push(ValType::I32),
             }
@@ -311,9 +321,13 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
     // Each exported ufunc's `NAME_loop` and `NAME_dl`.
     match symbols.ufuncs(program) {
         Ok(plans) => {
-            for (function, plan) in plans {
-                let body = t.sigs[&function].index;
-                let lp = ufunc::loop_entry(&mut t, &plan, body);
+            for ((mid, fid), plan) in plans {
+                let body = t.sigs[&(mid, fid)].index;
+                let lp =
+                    match t.index.function(mid, &format!("{}{}", postc_passes::ufunc_entry::LOOP_PREFIX, plan.name)) {
+                        Some(lp) if plan.loop_in_ir => DEFINED + t.sigs[&(mid, lp)].index,
+                        _ => ufunc::loop_entry(&mut t, &plan, body),
+                    };
                 let dl = ufunc::dl_entry(&mut t, &plan, lp);
                 t.ufunc_exports.push((crate::abi::loop_symbol(&plan.symbol), lp - DEFINED));
                 t.ufunc_exports.push((crate::abi::dl_symbol(&plan.symbol), dl - DEFINED));
@@ -424,7 +438,10 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))], debug
     let mut first = true;
     let mut entries: Vec<(String, (ModuleId, FuncId))> = Vec::new();
     for (&(mid, fid), sig) in &t.sigs {
-        if sig.exported {
+        // A ufunc's inner loop is exported with its entry points, which
+        // the loader does not call by signature.
+        let inner_loop = t.program.modules[mid].functions[fid].attrs.contains(FuncAttrs::COMPILER_MADE);
+        if sig.exported && !inner_loop {
             entries.push((sig.name.clone(), (mid, fid)));
         }
     }

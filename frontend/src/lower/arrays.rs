@@ -5,7 +5,8 @@
 //! `np.all` and the same methods), with NumPy's result dtypes. Everything
 //! lowers to IR: an `alloc` (compact, C order, zeroed, in the call's arena)
 //! and loops over every index in C order. Not here: `axis=`, `out=` and
-//! every other keyword but `dtype=`, whole-array arithmetic, slicing,
+//! every other keyword but `dtype=`, whole-array arithmetic
+//! (`elementwise.rs`), slicing,
 //! sorting.
 
 use super::*;

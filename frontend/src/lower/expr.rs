@@ -13,6 +13,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn expr_inner(&mut self, e: &Expr) -> Val {
+        if let Some(v) = self.element_of.get(&(e as *const Expr)) {
+            return v.clone();
+        }
+        if let Some(v) = self.elementwise(e) {
+            return v;
+        }
         if let Some(l) = literal(e) {
             return match l {
                 Ok(lit) => {

@@ -22,6 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod arrays;
 mod calls;
+mod elementwise;
 mod expr;
 mod numpy;
 mod prange;
@@ -200,6 +201,13 @@ pub(crate) struct FnLower<'a, 'c> {
     parallel_depth: u32,
     /// The calls being lowered, innermost last.
     calls: Vec<CallArgs>,
+    /// Inside a fused whole-array loop: what each leaf of the expression
+    /// stands for (see `elementwise.rs`).
+    element_of: HashMap<*const Expr, Val>,
+    fusing: bool,
+    /// Whether each operator seen has an array below it (see
+    /// `elementwise.rs`), remembered so that a long chain is walked once.
+    has_array_below: HashMap<*const Expr, bool>,
     /// Locals bound to views of input arrays (see `slicing::input_views`).
     input_views: HashSet<String>,
 }
@@ -341,6 +349,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             name_uses: Vec::new(),
             parallel_depth: 0,
             calls: Vec::new(),
+            element_of: HashMap::new(),
+            fusing: false,
+            has_array_below: HashMap::new(),
             input_views: HashSet::new(),
         }
     }
@@ -926,6 +937,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &*a.target {
             Expr::Name(n) => {
                 let cur = self.name(n);
+                if matches!(cur, Val::Arr { .. }) {
+                    self.elementwise_in_place(a, cur);
+                    return;
+                }
                 let rhs = self.expr(&a.value);
                 self.at(a);
                 let r = self.binop(a.op, cur, rhs, a.range);
@@ -1603,12 +1618,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Branches to a panic with `msg`, located at `at`, unless `ok` holds.
     pub(super) fn panic_unless(&mut self, ok: ValueId, msg: &str, at: &impl Ranged) {
-        self.panic_with_unless(ok, msg, &[], at)
+        self.panic_unless_with(ok, msg, &[], at);
     }
 
-    /// Branches to a panic with `msg`, its `{}` filled by `args`, located at
-    /// `at`, unless `ok` holds.
-    pub(super) fn panic_with_unless(&mut self, ok: ValueId, msg: &str, args: &[ValueId], at: &impl Ranged) {
+    /// Branches to a panic with `msg`, each `{}` of it formatted from the
+    /// next of `args` at run time, unless `ok` holds.
+    pub(super) fn panic_unless_with(&mut self, ok: ValueId, msg: &str, args: &[ValueId], at: &impl Ranged) {
         let fail = self.block("fail");
         let cont = self.block("ok");
         self.b.condbr(ok, cont, fail, None);
@@ -1616,8 +1631,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(at);
         let n = self.fresh("msg");
         let m = self.b.const_(TypeId::STR, Literal::Str(msg), &n);
-        let call_args: Vec<ValueId> = std::iter::once(m).chain(args.iter().copied()).collect();
-        self.b.call(postc_ir::builtins::PANIC, &call_args, None, "");
+        let mut all = vec![m];
+        all.extend_from_slice(args);
+        self.b.call(postc_ir::builtins::PANIC, &all, None, "");
         self.b.unreachable();
         self.enter(cont);
     }

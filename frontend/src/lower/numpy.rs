@@ -4,9 +4,10 @@
 //! IR arithmetic, with the result dtype NumPy 2 gives: always a NumPy
 //! scalar (strong, NEP 50), the float functions taking an integer to the
 //! smallest float that holds it (`np.exp(Int64)` is Float64, `np.exp(Int8)`
-//! Float16). Arrays are not taken here (NumPy's whole-array calls are not
-//! compiled), nor complex numbers except by `abs`, `negative` and
-//! `square`; every other NumPy name stays a CPython boundary.
+//! Float16). Arrays are not taken here (`elementwise.rs` lowers a ufunc
+//! of arrays as a loop that calls these on the elements), nor complex
+//! numbers except by `abs`, `negative` and `square`; every other NumPy
+//! name stays a CPython boundary.
 
 use super::*;
 use crate::pytypes::float_for;
@@ -265,36 +266,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 Val::Num { v, s: Scalar::strong(DType::Bool), nonneg: true }
             }
-            NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax => {
-                let min = matches!(op, NpOp::Minimum | NpOp::Fmin);
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
-                let (a, b) = (xs[0], xs[1]);
-                let nonneg = if min {
-                    vals[0].0.nonneg() && vals[1].0.nonneg()
-                } else {
-                    vals[0].0.nonneg() || vals[1].0.nonneg()
-                };
-                let v = match k {
-                    Kind::Bool => self.result(if min { Opcode::And } else { Opcode::Or }, d, a, b),
-                    Kind::Float if matches!(op, NpOp::Fmin | NpOp::Fmax) => {
-                        return self.intrinsic(if min { "fmin" } else { "fmax" }, &xs, d, c);
-                    }
-                    _ => {
-                        // NumPy keeps `a` when it is better or NaN, else `b`
-                        // (so a NaN on either side wins).
-                        let better = self.result(if min { Opcode::Lt } else { Opcode::Gt }, DType::Bool, a, b);
-                        let pick_a = if k == Kind::Float {
-                            let nan = self.result(Opcode::Ne, DType::Bool, a, a);
-                            self.result(Opcode::Or, DType::Bool, better, nan)
-                        } else {
-                            better
-                        };
-                        let n = self.fresh(if min { "min" } else { "max" });
-                        self.b.select(TypeId::scalar(d), pick_a, a, b, &n)
-                    }
-                };
-                Val::Num { v, s: Scalar::strong(d), nonneg }
-            }
+            NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax => self.min_max(op, &vals, d, c),
             NpOp::Power => {
                 // NumPy's loops raise Bool to a power as Int8.
                 let d = if k == Kind::Bool { DType::Int8 } else { d };
@@ -306,6 +278,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.binop(ast::Operator::Pow, l, r, c.range())
             }
         }
+    }
+
+    /// `np.minimum`, `np.maximum`, `np.fmin` or `np.fmax` of two numbers
+    /// that meet in `d`.
+    pub(super) fn min_max(&mut self, op: NpOp, vals: &[(Val, &Expr)], d: DType, c: &ast::ExprCall) -> Val {
+        let k = kind(d);
+        let min = matches!(op, NpOp::Minimum | NpOp::Fmin);
+        let Some(xs) = self.operands(vals, d, c) else { return Val::Err };
+        let (a, b) = (xs[0], xs[1]);
+        let nonneg =
+            if min { vals[0].0.nonneg() && vals[1].0.nonneg() } else { vals[0].0.nonneg() || vals[1].0.nonneg() };
+        let v = match k {
+            Kind::Bool => self.result(if min { Opcode::And } else { Opcode::Or }, d, a, b),
+            Kind::Float if matches!(op, NpOp::Fmin | NpOp::Fmax) => {
+                return self.intrinsic(if min { "fmin" } else { "fmax" }, &xs, d, c);
+            }
+            _ => {
+                // NumPy keeps `a` when it is better or NaN, else `b`
+                // (so a NaN on either side wins).
+                let better = self.result(if min { Opcode::Lt } else { Opcode::Gt }, DType::Bool, a, b);
+                let pick_a = if k == Kind::Float {
+                    let nan = self.result(Opcode::Ne, DType::Bool, a, a);
+                    self.result(Opcode::Or, DType::Bool, better, nan)
+                } else {
+                    better
+                };
+                let n = self.fresh(if min { "min" } else { "max" });
+                self.b.select(TypeId::scalar(d), pick_a, a, b, &n)
+            }
+        };
+        Val::Num { v, s: Scalar::strong(d), nonneg }
     }
 
     /// The arguments as IR values of `d`.

@@ -323,7 +323,7 @@ impl FnLower<'_, '_> {
         let msg =
             format!("ValueError: could not broadcast input array from shape {} into shape {}", shape(sr), shape(dr));
         let args: Vec<ValueId> = src_dims.iter().chain(&dst_dims).copied().collect();
-        self.panic_with_unless(ok, &msg, &args, at);
+        self.panic_unless_with(ok, &msg, &args, at);
         // The source, copied first: it may share memory with `dst`.
         let temp = self.new_array(src.1.dtype, &src_dims.iter().map(|&d| (d, true)).collect::<Vec<_>>(), at);
         let open = self.loops_open(&src_dims, at);
@@ -399,7 +399,7 @@ impl FnLower<'_, '_> {
         let lt = self.result(Opcode::Lt, DType::Bool, i, n);
         let ok = self.result(Opcode::And, DType::Bool, ge, lt);
         let msg = format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}");
-        self.panic_with_unless(ok, &msg, &[i, n], s);
+        self.panic_unless_with(ok, &msg, &[i, n], s);
         i
     }
 
@@ -468,7 +468,7 @@ impl FnLower<'_, '_> {
             Some((step, Some(k))) => (step, self.bool_const(k > 0, s)),
             Some((step, None)) => {
                 let nonzero = self.result(Opcode::Ne, DType::Bool, step, zero);
-                self.panic_with_unless(nonzero, "ValueError: slice step cannot be zero", &[], s);
+                self.panic_unless_with(nonzero, "ValueError: slice step cannot be zero", &[], s);
                 (step, self.result(Opcode::Gt, DType::Bool, step, zero))
             }
         };

@@ -762,6 +762,18 @@ impl<'p> Interpreter<'p> {
                 return Ok(Step::Next);
             }
             InstData::Unreachable => return ops::panic("entered unreachable code"),
+            // Raw addresses exist only in compiled code: the entry points
+            // the compiler writes around a ufunc's body, which the
+            // interpreter never runs (it calls the body itself).
+            InstData::RawRead { .. }
+            | InstData::RawOffset { .. }
+            | InstData::RawLoad { .. }
+            | InstData::RawStore { .. } => {
+                return unsupported(format!(
+                    "`{}` works on raw addresses, which the interpreter does not have",
+                    body.opcode(v).mnemonic()
+                ))
+            }
         };
         fr.regs[v.index()] = Some(result);
         fr.pc += 1;

@@ -231,12 +231,12 @@ impl<'a> Parser<'a> {
                 let dtype = self.scalar_dtype_of_result(ty, start, c)?;
                 pending = Some(self.literal(c, dtype)?);
             }
-            Format::Binary | Format::Load => {
+            Format::Binary | Format::Load | Format::RawOffset | Format::RawStore => {
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;
                 ops[1] = self.operand(c, op1)?;
             }
-            Format::Unary => ops[0] = self.operand(c, op0)?,
+            Format::Unary | Format::RawLoad => ops[0] = self.operand(c, op0)?,
             Format::Alloc => {
                 // `alloc %n` or `alloc %n, %m, ...`: one extent per axis.
                 self.scratch.resize(1, 0);
@@ -278,6 +278,11 @@ impl<'a> Parser<'a> {
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;
                 ops[1] = c.unsigned(u32::MAX as u64, "an axis")? as u32;
+            }
+            Format::RawRead => {
+                ops[0] = self.operand(c, op0)?;
+                Self::comma(c)?;
+                ops[1] = c.unsigned(u32::MAX as u64, "an index")? as u32;
             }
             Format::Call => {
                 let (name, _) = c.expect_ident("the called function's name")?;

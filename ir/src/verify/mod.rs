@@ -30,6 +30,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 mod callees;
 mod fast;
 mod names;
+mod raw;
 mod rules;
 mod types;
 
@@ -395,6 +396,17 @@ impl<'p> Verifier<'p> {
     // -- function ------------------------------------------------------------
 
     fn check_function(&mut self, f: &'p Function) {
+        self.check_function_tables(f);
+        let body = &f.body;
+        let n = body.tags.len();
+        let np = body.num_params as usize + body.num_core as usize;
+        let lengths_agree = body.types.len() == n && body.ops.len() == n && body.locs.len() == n;
+        if lengths_agree && np <= n && !self.full() {
+            self.check_raw(Fx { f, body, n, np, structured: false });
+        }
+    }
+
+    fn check_function_tables(&mut self, f: &'p Function) {
         let body = &f.body;
         let n = body.tags.len();
         let np = body.num_params as usize + body.num_core as usize;

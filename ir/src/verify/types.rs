@@ -68,6 +68,23 @@ impl<'p> Verifier<'p> {
 
         match inst {
             InstData::Param { .. } => {}
+            InstData::RawRead { .. } => {
+                let r = scalar_result!();
+                expect_result!(r, DType::Int64);
+            }
+            InstData::RawOffset { bytes, .. } => {
+                if scalar!(bytes) != DType::Int64 {
+                    err!("{d}: byte count {} must be Int64", Self::vname(x, bytes));
+                }
+                let r = scalar_result!();
+                expect_result!(r, DType::Int64);
+            }
+            InstData::RawLoad { .. } => {
+                scalar_result!();
+            }
+            InstData::RawStore { value, .. } => {
+                scalar!(value);
+            }
             InstData::Malformed => err!("malformed {d} instruction"),
             InstData::Const(lit) => {
                 let r = scalar_result!();

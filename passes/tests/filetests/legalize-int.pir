@@ -4,7 +4,9 @@
 ; reached only without division checks) and -1 (the wrapped negation, 0);
 ; a constant divisor other than those gets neither, and an unsigned one is
 ; its truncating division. Integer `pow` becomes a loop of squarings over
-; locals; float `//`, `%` and `**` stay.
+; locals. Float `//` becomes a call of the floor-division function written
+; in POST IR, copied into the module with the intrinsic imports it uses
+; (legalize-python.pir has the rest); float `**` stays.
 module legal
 
 func fdiv(%a: Int64, %b: Int64) -> Int64 {

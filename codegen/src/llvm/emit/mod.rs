@@ -89,6 +89,11 @@ pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> Fn
     for p in f.body.all_params() {
         let t = f.body.ty(p).map(|t| m.types.get(t));
         match t {
+            // Every parameter of a compiler-made function is an address.
+            _ if f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) => {
+                params.push(AbiType::Ptr);
+                param_attrs.push(ParamAttr::None);
+            }
             Some(t) if t.is_array => {
                 params.push(AbiType::Ptr);
                 param_attrs.push(ParamAttr::Tensor);

@@ -344,7 +344,7 @@ pub fn host_plans<'a>(
 
 /// The device code of a program's gpu functions, for the options' GPU.
 pub fn emit_device(program: &Program, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
-    let prepared = crate::prepare_serial(program, options)?;
+    let prepared = crate::prepare_serial(program, options, crate::llvm::FEATURES)?;
     let low = crate::llvm::lower(&prepared)?;
     if options.gpu.mode == GpuMode::Off {
         return Err(err("no device code with `--gpu off`"));

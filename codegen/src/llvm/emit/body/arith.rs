@@ -255,13 +255,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             Opcode::Sub => bl.build_float_sub(x, y, "")?.into(),
             Opcode::Mul => bl.build_float_mul(x, y, "")?.into(),
             Opcode::Div => bl.build_float_div(x, y, "")?.into(),
-            Opcode::FDiv | Opcode::Mod => {
-                let x = self.convert(a, od, DType::Float64)?;
-                let y = self.convert(b, od, DType::Float64)?;
-                let pair = aggregate(self.call_helper(Helper::FloatDivMod, &[x, y])?)?;
-                let r = self.b.build_extract_value(pair, if op == Opcode::FDiv { 0 } else { 1 }, "")?;
-                self.convert(r, DType::Float64, od)?
-            }
+            // `fdiv` and `mod` are calls of `legalize`'s functions by now.
             Opcode::Pow => {
                 let x = self.convert(a, od, DType::Float64)?;
                 let y = self.convert(b, od, DType::Float64)?;
@@ -313,34 +307,22 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                 let e = self.b.build_and(x, y, "")?;
                 Ok(if op == Opcode::Eq { e.into() } else { self.b.build_not(e, "")?.into() })
             }
-            Opcode::Mul | Opcode::Div | Opcode::Pow => {
+            // `div` and `pow` are calls of `legalize`'s functions by now.
+            Opcode::Mul => {
                 let w = DType::Float64;
-                let ar = self.convert(ar, pd, w)?;
-                let ai = self.convert(ai, pd, w)?;
-                let br = self.convert(br, pd, w)?;
-                let bi = self.convert(bi, pd, w)?;
-                let (re, im) = match op {
-                    Opcode::Mul => {
-                        let (ar, ai, br, bi) = (float(ar)?, float(ai)?, float(br)?, float(bi)?);
-                        let bl = &self.b;
-                        let p1 = bl.build_float_mul(ar, br, "")?;
-                        let p2 = bl.build_float_mul(ai, bi, "")?;
-                        let re = bl.build_float_sub(p1, p2, "")?;
-                        let p3 = bl.build_float_mul(ar, bi, "")?;
-                        let p4 = bl.build_float_mul(ai, br, "")?;
-                        let im = bl.build_float_add(p3, p4, "")?;
-                        (re.into(), im.into())
-                    }
-                    // Zero to a negative or complex power is guarded by
-                    // `insert-checks`.
-                    _ => {
-                        let h = if op == Opcode::Div { Helper::ComplexDiv } else { Helper::ComplexPow };
-                        let pair = self.call_helper(h, &[ar, ai, br, bi])?;
-                        self.unpack(pair)?
-                    }
-                };
-                let re = self.convert(re, w, pd)?;
-                let im = self.convert(im, w, pd)?;
+                let ar = float(self.convert(ar, pd, w)?)?;
+                let ai = float(self.convert(ai, pd, w)?)?;
+                let br = float(self.convert(br, pd, w)?)?;
+                let bi = float(self.convert(bi, pd, w)?)?;
+                let bl = &self.b;
+                let p1 = bl.build_float_mul(ar, br, "")?;
+                let p2 = bl.build_float_mul(ai, bi, "")?;
+                let re = bl.build_float_sub(p1, p2, "")?;
+                let p3 = bl.build_float_mul(ar, bi, "")?;
+                let p4 = bl.build_float_mul(ai, br, "")?;
+                let im = bl.build_float_add(p3, p4, "")?;
+                let re = self.convert(re.into(), w, pd)?;
+                let im = self.convert(im.into(), w, pd)?;
                 self.pack(od, re, im)
             }
             _ => self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),

@@ -438,6 +438,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // (optnone rules out minsize).
             attrs.push("optnone");
         }
+        if fa.contains(FuncAttrs::INLINE) {
+            attrs.push("inlinehint");
+        }
         if fa.contains(FuncAttrs::NOINLINE) || is_thunk {
             attrs.push("noinline");
         }
@@ -537,6 +540,61 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
 
     /// The address of the element at byte offset `off` (the value `off_v`)
     /// of an array of `d`.
+    /// What LLVM may do with the loop that the `br` `v` to `target` closes,
+    /// in a compiler-made function (laid out as `ufunc-entry` lays it out:
+    /// the loop's blocks run from `target` to the `br`); `None` when the
+    /// `br` closes no loop. A loop whose addresses advance by steps known
+    /// only at run time stays scalar: LLVM would vectorise it with gathers,
+    /// or on a stride of one byte, which never ran faster and took most of
+    /// a ufunc's compile time. One whose steps are constant is vectorised
+    /// without interleaving vector iterations.
+    fn inner_loop_hint(&self, v: ValueId, target: BlockId) -> Option<crate::llvm::ufunc::LoopHint> {
+        let body = &self.f.body;
+        let here = body.block_of(v)?;
+        if target > here {
+            return None;
+        }
+        let start = body.blocks[target].start;
+        let end = body.blocks[here].end;
+        let at_run_time = (start..end).map(ValueId::from_u32).any(|x| match body.inst(x) {
+            InstData::RawOffset { bytes, .. } => match body.inst(bytes) {
+                InstData::Binary { op: Opcode::Mul, left, right } => {
+                    ![left, right].iter().any(|&o| matches!(body.inst(o), InstData::Const(_)))
+                }
+                _ => true,
+            },
+            _ => false,
+        });
+        Some(if at_run_time { crate::llvm::ufunc::LoopHint::Scalar } else { crate::llvm::ufunc::LoopHint::Vector })
+    }
+
+    /// `v` = the array element of its dtype at `addr` (Bool is a byte).
+    fn load_at(&mut self, v: ValueId, addr: PointerValue<'c>) -> R<()> {
+        let d = self.dt(v);
+        let x = self.b.build_load(self.u.t.mem(d), addr, "")?;
+        let i = x.as_instruction_value().ok_or(Fail::Llvm("a load that is not an instruction".into()))?;
+        i.set_alignment(1).map_err(|e| Fail::Llvm(e.to_string()))?;
+        self.u.tag_data(i);
+        let x = if d == DType::Bool {
+            self.b.build_int_compare(IntPredicate::NE, int(x)?, self.u.t.i8.const_zero(), "")?.into()
+        } else {
+            x
+        };
+        self.vals.insert(v, x);
+        Ok(())
+    }
+
+    /// Stores `value` as an array element of its dtype at `addr`.
+    fn store_at(&mut self, value: ValueId, addr: PointerValue<'c>) -> R<()> {
+        let d = self.dt(value);
+        let x = self.val(value)?;
+        let x = if d == DType::Bool { self.b.build_int_z_extend(int(x)?, self.u.t.i8, "")?.into() } else { x };
+        let s = self.b.build_store(addr, x)?;
+        s.set_alignment(1).map_err(|e| Fail::Llvm(e.to_string()))?;
+        self.u.tag_data(s);
+        Ok(())
+    }
+
     fn data_addr(&mut self, arr: PointerValue<'c>, off: IntValue<'c>, off_v: ValueId, d: DType) -> R<PointerValue<'c>> {
         let ptr = self.u.t.ptr.into();
         let data = pointer(self.header_field(arr, runtime::dltensor::DATA, ptr)?)?;
@@ -1115,6 +1173,17 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             let x = self.val(*a)?;
             xs.push(self.convert(x, d, w)?);
         }
+        if let ("fmod", [x, y]) = (base, xs.as_slice()) {
+            // `frem` is C's `fmod` to LLVM, which knows it has no effect
+            // (no `errno`): `legalize`'s floor division and modulo of the
+            // same operands share one.
+            let r = self.b.build_float_rem(float(*x)?, float(*y)?, "")?;
+            if let Some(rd) = rd {
+                let r = self.convert(r.into(), w, rd)?;
+                self.vals.insert(v, r);
+            }
+            return Ok(());
+        }
         let name = if LLVM1.contains(&base) || LLVM2.contains(&base) || base == "fma" {
             format!("llvm.{base}.{}", float_suffix(w))
         } else if w == DType::Float32 {
@@ -1270,27 +1339,14 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let arr = pointer(self.val(array)?)?;
                 let off = self.ival(offset)?;
                 let addr = self.data_addr(arr, off, offset, d)?;
-                let x = self.b.build_load(self.u.t.mem(d), addr, "")?;
-                let i = x.as_instruction_value().ok_or(Fail::Llvm("a load that is not an instruction".into()))?;
-                i.set_alignment(1).map_err(|e| Fail::Llvm(e.to_string()))?;
-                self.u.tag_data(i);
-                let x = if d == DType::Bool {
-                    self.b.build_int_compare(IntPredicate::NE, int(x)?, self.u.t.i8.const_zero(), "")?.into()
-                } else {
-                    x
-                };
-                self.vals.insert(v, x);
+                self.load_at(v, addr)?;
             }
             InstData::Store { array, offset, value } => {
                 let d = self.dt(value);
                 let arr = pointer(self.val(array)?)?;
                 let off = self.ival(offset)?;
-                let x = self.val(value)?;
                 let addr = self.data_addr(arr, off, offset, d)?;
-                let x = if d == DType::Bool { self.b.build_int_z_extend(int(x)?, self.u.t.i8, "")?.into() } else { x };
-                let s = self.b.build_store(addr, x)?;
-                s.set_alignment(1).map_err(|e| Fail::Llvm(e.to_string()))?;
-                self.u.tag_data(s);
+                self.store_at(value, addr)?;
             }
             InstData::Dim { array, axis } => {
                 let arr = pointer(self.val(array)?)?;
@@ -1424,7 +1480,12 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             }
             InstData::Return { value } => self.ret_value(value)?,
             InstData::Br { target } => {
-                self.b.build_unconditional_branch(self.blocks[&target])?;
+                let br = self.b.build_unconditional_branch(self.blocks[&target])?;
+                if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
+                    if let Some(hint) = self.inner_loop_hint(v, target) {
+                        crate::llvm::ufunc::mark_loop(self.u.t.cx, br, hint);
+                    }
+                }
             }
             InstData::CondBr { cond, if_true, if_false, weights } => {
                 let c = self.ival(cond)?;
@@ -1439,6 +1500,29 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.b.build_unreachable()?;
             }
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // Addresses are LLVM pointers (a compiler-made function's
+            // parameters are, see `signature`), so offsets stay GEPs that
+            // LLVM's loop analyses see through.
+            InstData::RawRead { op, base, index } => {
+                let ty: BasicTypeEnum = if op == Opcode::RawPtr { self.u.t.ptr.into() } else { self.u.t.i64.into() };
+                let base = pointer(self.val(base)?)?;
+                let at = self.elem_gep(ty, base, self.u.t.i64.const_int(index as u64, false))?;
+                let x = self.b.build_load(ty, at, "")?;
+                self.vals.insert(v, x);
+            }
+            InstData::RawOffset { address, bytes } => {
+                let (address, bytes) = (pointer(self.val(address)?)?, self.ival(bytes)?);
+                let at = self.byte_gep(address, bytes)?;
+                self.vals.insert(v, at.into());
+            }
+            InstData::RawLoad { address } => {
+                let at = pointer(self.val(address)?)?;
+                self.load_at(v, at)?;
+            }
+            InstData::RawStore { address, value } => {
+                let at = pointer(self.val(address)?)?;
+                self.store_at(value, at)?;
+            }
         }
         Ok(())
     }

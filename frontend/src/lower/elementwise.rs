@@ -1,0 +1,619 @@
+//! Whole-array expressions: `2.0 * x + y`, `-a`, `a < b`, `np.sqrt(a)`,
+//! `np.minimum(a, b)`, `np.where(c, a, b)`, `np.clip(a, lo, hi)` and the
+//! in-place `a += b` (`-=`, `*=`, `/=`), with NumPy's broadcasting.
+//!
+//! An expression tree is lowered as one loop nest that writes a fresh
+//! C-order array (an `alloc` in the call's arena): no array per operator.
+//! The tree's *nodes* are the operators with an array below them; its
+//! *leaves* are everything else (arrays, and scalar subexpressions such as
+//! `x / y` of two numbers, which keep CPython's evaluation and errors).
+//! Leaves are evaluated once, in source order, before the loop; inside it
+//! each array leaf stands for its element (a strong NumPy scalar) and each
+//! scalar leaf for its value, and the whole tree is lowered again by the
+//! scalar rules of `expr.rs` and `numpy.rs`, so an element's dtype and
+//! value are exactly those of NEP 50 on scalars.
+//!
+//! The loop nest is emitted twice: a copy that indexes every array operand
+//! by the loop's own indices, taken when no operand is stretched at run
+//! time (bounds-check elimination and the vectoriser see through it), and
+//! one that indexes through each axis's broadcast step. One of them runs.
+//!
+//! Broadcasting is checked per operator, before the loop, with NumPy's
+//! message (`operands could not be broadcast together with shapes (3,)
+//! (4,) `), extents formatted at run time through `postc.panic`'s
+//! arguments.
+//!
+//! Whether a tree holds an array is decided before it is lowered, from
+//! what the leaves are: an array local, a call that creates an array, a
+//! call of a function that returns one ([`FnLower::is_array_leaf`]). An
+//! array that comes from another expression (a subscript, an attribute)
+//! is not seen, and the scalar rules refuse it with a located error. Not
+//! here either: `out=`, `where=` and other ufunc keywords, in-place
+//! operators other than `+= -= *= /=`, and operands whose number of axes
+//! is not known.
+
+use super::*;
+use postc_ir::{Layout, Shape};
+
+/// NumPy's functions that take arrays here beyond the scalar ufuncs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Select {
+    /// `np.where(cond, a, b)`.
+    Where,
+    /// `np.clip(a, lo, hi)`: `minimum(maximum(a, lo), hi)`.
+    Clip,
+}
+
+/// The shape of a tree node before the loop: one extent per axis (none
+/// for a scalar).
+type Extents = Vec<ValueId>;
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// The lowering of `e` as a whole-array expression, when it is an
+    /// operator with an array below it; `None` leaves `e` to the scalar
+    /// rules. Inside a fused loop, `np.where` and `np.clip` of elements.
+    pub(super) fn elementwise(&mut self, e: &Expr) -> Option<Val> {
+        if self.fusing {
+            return match e {
+                Expr::Call(c) => self.select_of(c).map(|s| self.element_select(s, c)),
+                _ => None,
+            };
+        }
+        if self.node_operands(e).is_none() || !self.has_array(e) {
+            return None;
+        }
+        if self.decl.attrs.is_device() {
+            self.err(e, "this whole-array expression creates an array, which GPU code cannot: write the loop");
+            return Some(self.check_refused_parts(e));
+        }
+        Some(self.fuse(e, None))
+    }
+
+    /// `a op= value` on a whole array `a`: NumPy's in-place ufunc, which
+    /// writes into `a` the result cast with the `same_kind` rule.
+    pub(super) fn elementwise_in_place(&mut self, a: &ast::StmtAugAssign, target: Val) {
+        use ast::Operator as O;
+        let Val::Arr { v, ty } = target else { return };
+        if !matches!(a.op, O::Add | O::Sub | O::Mult | O::Div) {
+            self.err(a, format!("`{}=` on a whole array is not supported: loop over the elements", a.op.as_str()));
+            self.expr(&a.value);
+            return;
+        }
+        if !ty.is_output && self.is_param_array(&a.target) {
+            let name = dotted(&a.target).unwrap_or_default();
+            self.err(
+                &*a.target,
+                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
+            );
+            return;
+        }
+        self.fuse(&a.value, Some((a, v, ty)));
+    }
+
+    /// The operands of `e` when it is a tree node: an arithmetic or
+    /// comparison operator, a NumPy ufunc or `np.where`/`np.clip` call.
+    fn node_operands<'e>(&self, e: &'e Expr) -> Option<Vec<&'e Expr>> {
+        match e {
+            Expr::BinOp(b) if b.op != ast::Operator::MatMult => Some(vec![&*b.left, &*b.right]),
+            Expr::UnaryOp(u) if u.op != ast::UnaryOp::Not => Some(vec![&*u.operand]),
+            Expr::Compare(c) if c.ops.len() == 1 => Some(vec![&*c.left, &c.comparators[0]]),
+            Expr::Call(c) if c.arguments.keywords.is_empty() => {
+                let args = &c.arguments.args;
+                if args.iter().any(|a| matches!(a, Expr::Starred(_))) {
+                    return None;
+                }
+                let known = matches!(self.target_of(&c.func), Some(Target::Numpy(..))) || self.select_of(c).is_some();
+                known.then(|| args.iter().collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a tree node has an array among its leaves, as far as the
+    /// types known before lowering tell: an array local, a call that
+    /// creates an array or a function that returns one.
+    fn has_array(&mut self, e: &Expr) -> bool {
+        let key = e as *const Expr;
+        if let Some(&known) = self.has_array_below.get(&key) {
+            return known;
+        }
+        let found = deep(|| match self.node_operands(e) {
+            Some(ops) => ops.into_iter().any(|o| self.has_array(o)),
+            None => self.is_array_leaf(e),
+        });
+        self.has_array_below.insert(key, found);
+        found
+    }
+
+    fn is_array_leaf(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Name(n) => {
+                matches!(self.locals.get(n.id.as_str()), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
+            }
+            Expr::Call(c) => {
+                if let Some((f, ..)) = self.array_target(&c.func) {
+                    return !matches!(f, arrays::ArrFn::Reduce(_));
+                }
+                matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
+            }
+            _ => false,
+        }
+    }
+
+    /// `np.where` or `np.clip`, when `c` calls one of them.
+    fn select_of(&self, c: &ast::ExprCall) -> Option<Select> {
+        let name = match &*c.func {
+            Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => a.attr.id.as_str(),
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::Boundary { module, name }) if module == "numpy" => name.as_str(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match name {
+            "where" => Some(Select::Where),
+            "clip" => Some(Select::Clip),
+            _ => None,
+        }
+    }
+
+    /// Lowers the tree `root` as one loop nest: into a fresh array, or for
+    /// `in_place`, into its target with its operator applied.
+    fn fuse(&mut self, root: &Expr, in_place: Option<(&ast::StmtAugAssign, ValueId, TypeData)>) -> Val {
+        let at: TextRange = match &in_place {
+            Some((a, ..)) => a.range,
+            None => root.range(),
+        };
+        // The leaves, evaluated once in source order.
+        let mut leaves: Vec<(*const Expr, Val)> = Vec::new();
+        let mut failed = false;
+        self.eval_leaves(root, &mut leaves, &mut failed);
+        if failed {
+            return Val::Err;
+        }
+        // The shape of every node, checked operator by operator.
+        let Some(mut shape) = self.broadcast_node(root, &leaves) else { return Val::Err };
+        self.at(&at);
+        if let Some((a, target, tty)) = &in_place {
+            let Some(nd) = tty.ndim() else {
+                return self.err(&*a.target, "the number of axes of this array is not known");
+            };
+            if shape.len() > nd {
+                return self.err(
+                    *a,
+                    format!(
+                        "a {}-D result cannot be written into a {nd}-D array in place (NumPy raises \
+                         \"non-broadcastable output operand\")",
+                        shape.len()
+                    ),
+                );
+            }
+            let tdims: Extents = (0..nd as u32).map(|k| self.dim(*target, k)).collect();
+            shape = self.in_place_shape(&tdims, &shape, a);
+        }
+        // How the index of each axis of each array leaf moves with the
+        // loop's (not at all where its extent is 1), known before the loop.
+        let mut stretched: Vec<Vec<Option<ValueId>>> = Vec::new();
+        for (_, v) in &leaves {
+            stretched.push(match v {
+                Val::Arr { v: arr, ty } => self.stretched_axes(*arr, ty),
+                _ => Vec::new(),
+            });
+        }
+        // The allocation's block comes before the loop, but the element
+        // dtype is known only once the body is lowered: it is filled last.
+        let alloc_block = self.block("fused.alloc");
+        self.br(alloc_block);
+        let general = self.block("fused");
+        self.enter(general);
+        let errors_before = self.diags.len();
+        let (value, open, idx) = self.fused_body(root, &leaves, Some(&stretched), &shape, &in_place, at);
+        let Some(s) = value.scalar() else {
+            if !matches!(value, Val::Err) {
+                self.err(root, "this operand has no value");
+            }
+            return Val::Err;
+        };
+        let body_end = self.b.current_block();
+        let (arr, ty) = match &in_place {
+            Some((a, target, tty)) => {
+                if !same_kind(s.dtype, tty.dtype) {
+                    let ufunc = ufunc_name(a.op);
+                    return self.err(
+                        a,
+                        format!(
+                            "UFuncTypeError: Cannot cast ufunc '{ufunc}' output from dtype('{}') to dtype('{}') with \
+                             casting rule 'same_kind'",
+                            numpy_dtype_name(s.dtype),
+                            numpy_dtype_name(tty.dtype)
+                        ),
+                    );
+                }
+                self.enter(alloc_block);
+                (*target, tty.clone())
+            }
+            None => {
+                // A Python scalar's kind meeting nothing strong (`np.where(c,
+                // 1, 2)`) takes its default dtype, as NumPy's result does.
+                let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+                if d.is_text() {
+                    return self.err(root, "arrays of Str or Bytes cannot be made in compiled code");
+                }
+                self.enter(alloc_block);
+                self.at(&at);
+                let ty = TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder);
+                let tid = self.types.intern(ty.clone());
+                let n = self.fresh("arr");
+                (self.b.alloc(tid, &shape, &n), ty)
+            }
+        };
+        // When no operand is stretched at run time (the common case), a
+        // second copy of the loop indexes every operand by the loop's own
+        // indices, which bounds-check elimination and the vectoriser see
+        // through. It is lowered only when the first copy was error-free,
+        // so that no diagnostic is reported twice.
+        let steps: Vec<ValueId> = stretched.iter().flatten().flatten().copied().collect();
+        let plain = if steps.is_empty() || self.diags.len() != errors_before {
+            self.br(general);
+            None
+        } else {
+            let one = self.int64(1);
+            let mut all = None;
+            for st in steps {
+                let unit = self.result(Opcode::Eq, DType::Bool, st, one);
+                all = Some(match all {
+                    None => unit,
+                    Some(a) => self.result(Opcode::And, DType::Bool, a, unit),
+                });
+            }
+            let fast = self.block("fused.plain");
+            self.b.condbr(all.expect("a step"), fast, general, None);
+            self.open = false;
+            Some(fast)
+        };
+        if let Some(b) = body_end {
+            self.enter(b);
+        }
+        if !self.store_element(&value, (arr, &ty), &idx, at) {
+            return Val::Err;
+        }
+        self.loops_close(open, &at);
+        if let Some(fast) = plain {
+            let join = self.block("fused.end");
+            self.br(join);
+            self.enter(fast);
+            let (value, open, idx) = self.fused_body(root, &leaves, None, &shape, &in_place, at);
+            if !self.store_element(&value, (arr, &ty), &idx, at) {
+                return Val::Err;
+            }
+            self.loops_close(open, &at);
+            self.br(join);
+            self.enter(join);
+        }
+        match in_place {
+            Some(_) => Val::Void,
+            None => Val::Arr { v: arr, ty },
+        }
+    }
+
+    /// Opens the loop nest over `shape` and lowers the tree's element in
+    /// it: each array leaf indexed through its `steps` (broadcast), or by
+    /// the loop's own indices when `None`.
+    fn fused_body(
+        &mut self,
+        root: &Expr,
+        leaves: &[(*const Expr, Val)],
+        steps: Option<&[Vec<Option<ValueId>>]>,
+        shape: &Extents,
+        in_place: &Option<(&ast::StmtAugAssign, ValueId, TypeData)>,
+        at: TextRange,
+    ) -> (Val, Vec<arrays::Counted>, Vec<ValueId>) {
+        let open = self.loops_open(shape, &at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let mut subst = HashMap::new();
+        for (n, (p, v)) in leaves.iter().enumerate() {
+            let el = match v {
+                Val::Arr { v: arr, ty } => {
+                    let i = match steps {
+                        Some(steps) => self.broadcast_index(&steps[n], &idx),
+                        None => idx[idx.len() - ty.ndim().unwrap_or(0)..].to_vec(),
+                    };
+                    self.at(&at);
+                    self.load(&(*arr, ty.clone()), &i, at)
+                }
+                other => other.clone(),
+            };
+            subst.insert(*p, el);
+        }
+        let saved = std::mem::replace(&mut self.element_of, subst);
+        self.fusing = true;
+        let value = self.expr(root);
+        let value = match in_place {
+            Some((a, target, tty)) => {
+                let cur = self.load(&(*target, tty.clone()), &idx, a.range);
+                self.binop(a.op, cur, value, a.range)
+            }
+            None => value,
+        };
+        self.fusing = false;
+        self.element_of = saved;
+        (value, open, idx)
+    }
+
+    /// Stores an element of the result, converted to its dtype.
+    fn store_element(&mut self, value: &Val, (arr, ty): (ValueId, &TypeData), idx: &[ValueId], at: TextRange) -> bool {
+        let Some(x) = self.materialize(value, ty.dtype, &at) else { return false };
+        self.at(&at);
+        self.b.index_store(arr, idx, x);
+        true
+    }
+
+    fn eval_leaves(&mut self, e: &Expr, out: &mut Vec<(*const Expr, Val)>, failed: &mut bool) {
+        let node = self.node_operands(e).filter(|_| self.has_array(e));
+        match node {
+            Some(ops) => {
+                for o in ops {
+                    self.eval_leaves(o, out, failed);
+                }
+            }
+            None => {
+                let v = self.expr(e);
+                match &v {
+                    Val::Err => *failed = true,
+                    Val::Void => {
+                        self.err(e, "this call returns nothing");
+                        *failed = true;
+                    }
+                    Val::Arr { ty, .. } if ty.ndim().is_none() => {
+                        self.err(e, "the number of axes of this array is not known");
+                        *failed = true;
+                    }
+                    _ => {}
+                }
+                out.push((e as *const Expr, v));
+            }
+        }
+    }
+
+    /// The extents of `e`'s result, each operator's operands checked to
+    /// broadcast together (NumPy's rules: axes aligned on the right, equal
+    /// extents or 1).
+    fn broadcast_node(&mut self, e: &Expr, leaves: &[(*const Expr, Val)]) -> Option<Extents> {
+        let node = self.node_operands(e).filter(|_| self.has_array(e));
+        let Some(ops) = node else {
+            let (_, v) = leaves.iter().find(|(p, _)| std::ptr::eq(*p, e))?;
+            return Some(match v.clone() {
+                Val::Arr { v, ty } => (0..ty.ndim()? as u32).map(|k| self.dim(v, k)).collect(),
+                _ => Vec::new(),
+            });
+        };
+        let mut shapes = Vec::new();
+        for o in ops {
+            shapes.push(self.broadcast_node(o, leaves)?);
+        }
+        if let Expr::Call(c) = e {
+            if let Some(s) = self.select_of(c) {
+                if shapes.len() != 3 {
+                    let name = if s == Select::Where { "np.where" } else { "np.clip" };
+                    self.err(e, format!("`{name}` takes 3 arguments here, not {}", shapes.len()));
+                    return None;
+                }
+            }
+        }
+        self.at(e);
+        Some(self.broadcast(&shapes, e))
+    }
+
+    /// The broadcast of `shapes`, panicking with NumPy's message when they
+    /// do not broadcast.
+    fn broadcast(&mut self, shapes: &[Extents], at: &impl Ranged) -> Extents {
+        let rank = shapes.iter().map(Vec::len).max().unwrap_or(0);
+        if shapes.iter().filter(|s| !s.is_empty()).count() < 2 {
+            return shapes.iter().find(|s| s.len() == rank).cloned().unwrap_or_default();
+        }
+        let one = self.int64(1);
+        let mut ok: Option<ValueId> = None;
+        let mut out = Vec::new();
+        for axis in 0..rank {
+            let mut ext: Option<ValueId> = None;
+            for s in shapes {
+                let Some(k) = (axis + s.len()).checked_sub(rank) else { continue };
+                let x = s[k];
+                ext = Some(match ext {
+                    None => x,
+                    Some(prev) => {
+                        // Compatible when equal or either is 1; the result
+                        // is the one that is not 1.
+                        let eq = self.result(Opcode::Eq, DType::Bool, prev, x);
+                        let prev_one = self.result(Opcode::Eq, DType::Bool, prev, one);
+                        let x_one = self.result(Opcode::Eq, DType::Bool, x, one);
+                        let either = self.result(Opcode::Or, DType::Bool, prev_one, x_one);
+                        let fits = self.result(Opcode::Or, DType::Bool, eq, either);
+                        ok = Some(match ok {
+                            None => fits,
+                            Some(o) => self.result(Opcode::And, DType::Bool, o, fits),
+                        });
+                        let n = self.fresh("ext");
+                        self.b.select(TypeId::INT64, prev_one, x, prev, &n)
+                    }
+                });
+            }
+            out.push(ext.expect("an operand has this axis"));
+        }
+        if let Some(ok) = ok {
+            let shown: Vec<String> = shapes.iter().map(|s| shape_pattern(s.len())).collect();
+            let msg = format!("ValueError: operands could not be broadcast together with shapes {} ", shown.join(" "));
+            let args: Vec<ValueId> = shapes.iter().flatten().copied().collect();
+            self.panic_unless_with(ok, &msg, &args, at);
+        }
+        out
+    }
+
+    /// The loop's extents for `target op= value`: the value's shape must
+    /// broadcast with the target's and give the target's shape.
+    fn in_place_shape(&mut self, target: &Extents, value: &Extents, a: &ast::StmtAugAssign) -> Extents {
+        // NumPy lists the inputs and then the output.
+        let inputs = [target.clone(), value.clone()];
+        let both = self.broadcast(&inputs, a);
+        let mut ok: Option<ValueId> = None;
+        for (&t, &b) in target.iter().zip(&both).filter(|(t, b)| t != b) {
+            let same = self.result(Opcode::Eq, DType::Bool, t, b);
+            ok = Some(match ok {
+                None => same,
+                Some(o) => self.result(Opcode::And, DType::Bool, o, same),
+            });
+        }
+        if let Some(ok) = ok {
+            let msg = format!(
+                "ValueError: non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+                shape_pattern(target.len()),
+                shape_pattern(both.len())
+            );
+            let args: Vec<ValueId> = target.iter().chain(&both).copied().collect();
+            self.panic_unless_with(ok, &msg, &args, a);
+        }
+        target.clone()
+    }
+
+    /// For each axis of an array leaf, the step of its index per step of
+    /// the loop's: 0 where its extent is 1 (broadcast), else 1; `None`
+    /// where its type says the extent is not 1. A product with the loop
+    /// index, not a choice of it, keeps the index affine, which LLVM's
+    /// vectoriser handles by checking the step once.
+    fn stretched_axes(&mut self, arr: ValueId, ty: &TypeData) -> Vec<Option<ValueId>> {
+        let one = self.int64(1);
+        (0..ty.ndim().unwrap_or(0))
+            .map(|k| {
+                if let Shape::Dims(d) = &ty.shape {
+                    if d[k].is_some_and(|x| x != 1) {
+                        return None;
+                    }
+                }
+                let ext = self.dim(arr, k as u32);
+                let moves = self.result(Opcode::Ne, DType::Bool, ext, one);
+                let n = self.fresh("step");
+                Some(self.b.cast(TypeId::INT64, moves, &n))
+            })
+            .collect()
+    }
+
+    /// The index of a leaf's element at the loop indices `idx`: its axes
+    /// align on the right, and a stretched axis stays at index 0.
+    fn broadcast_index(&mut self, steps: &[Option<ValueId>], idx: &[ValueId]) -> Vec<ValueId> {
+        let skip = idx.len() - steps.len();
+        steps
+            .iter()
+            .enumerate()
+            .map(|(k, step)| match step {
+                None => idx[skip + k],
+                Some(step) => self.result(Opcode::Mul, DType::Int64, idx[skip + k], *step),
+            })
+            .collect()
+    }
+
+    /// `np.where(c, a, b)` or `np.clip(a, lo, hi)` of elements.
+    fn element_select(&mut self, s: Select, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let vals: Vec<Val> = args.iter().map(|a| self.expr(a)).collect();
+        if vals.iter().any(|v| matches!(v, Val::Err)) {
+            return Val::Err;
+        }
+        self.at(c);
+        match s {
+            Select::Where => {
+                let Some(cond) = self.truth(vals[0].clone(), &args[0]) else { return Val::Err };
+                let (Some(a), Some(b)) = (vals[1].scalar(), vals[2].scalar()) else {
+                    return self.err(c, "`np.where` takes numbers");
+                };
+                let Some(p) = promote(a, b).filter(|p| !p.dtype.is_text()) else {
+                    return self.err(c, format!("`np.where` of {} and {}", a.dtype.name(), b.dtype.name()));
+                };
+                let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
+                let (Some(x), Some(y)) =
+                    (self.materialize(&vals[1], d, &args[1]), self.materialize(&vals[2], d, &args[2]))
+                else {
+                    return Val::Err;
+                };
+                let n = self.fresh("where");
+                let v = self.b.select(TypeId::scalar(d), cond, x, y, &n);
+                Val::Num { v, s: Scalar::strong(d), nonneg: false }
+            }
+            Select::Clip => {
+                // NumPy's `clip` is `minimum(maximum(a, lo), hi)` in the
+                // dtype the three meet in.
+                let mut common: Option<Scalar> = None;
+                for v in &vals {
+                    let Some(s) = v.scalar().filter(|s| kind(s.dtype) <= Kind::Float) else {
+                        return self.err(c, "`np.clip` takes integers, floats or Bool here");
+                    };
+                    common = match common {
+                        None => Some(s),
+                        Some(p) => promote(p, s),
+                    };
+                }
+                let Some(p) = common else { return self.err(c, "`np.clip` of these dtypes") };
+                let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
+                let pair = |a: Val, b: &Val| [(a, &args[0]), (b.clone(), &args[0])];
+                let up = self.min_max(NpOp::Maximum, &pair(vals[0].clone(), &vals[1]), d, c);
+                if matches!(up, Val::Err) {
+                    return Val::Err;
+                }
+                self.min_max(NpOp::Minimum, &pair(up, &vals[2]), d, c)
+            }
+        }
+    }
+
+    fn dim(&mut self, arr: ValueId, axis: u32) -> ValueId {
+        let n = self.fresh("dim");
+        self.b.dim(arr, axis, &n)
+    }
+
+    fn int64(&mut self, x: i128) -> ValueId {
+        let n = self.fresh("c");
+        self.b.int(TypeId::INT64, x, &n)
+    }
+}
+
+/// A shape of `rank` axes as NumPy prints it, each extent a `{}` of
+/// `postc.panic`: `()`, `({},)`, `({},{})`.
+fn shape_pattern(rank: usize) -> String {
+    match rank {
+        0 => "()".to_owned(),
+        1 => "({},)".to_owned(),
+        n => format!("({})", vec!["{}"; n].join(",")),
+    }
+}
+
+/// NumPy's `same_kind` casting: the kinds ordered Bool, unsigned, signed
+/// integers, floats, complex; a cast within a kind or to a later one is
+/// allowed (`uint64` into `int8` too), to an earlier one refused.
+fn same_kind(from: DType, to: DType) -> bool {
+    let rank = |d: DType| match kind(d) {
+        Kind::Bool => 0,
+        Kind::Int if d.is_unsigned_int() => 1,
+        Kind::Int => 2,
+        Kind::Float => 3,
+        Kind::Complex => 4,
+        Kind::Text => 5,
+    };
+    rank(from) <= rank(to) && (rank(from) == 5) == (rank(to) == 5)
+}
+
+/// The NumPy ufunc of an in-place operator, as its messages name it.
+fn ufunc_name(op: ast::Operator) -> &'static str {
+    match op {
+        ast::Operator::Add => "add",
+        ast::Operator::Sub => "subtract",
+        ast::Operator::Mult => "multiply",
+        _ => "divide",
+    }
+}
+
+/// NumPy's name of a dtype (`float64`, `int8`, `bool`).
+fn numpy_dtype_name(d: DType) -> String {
+    if d == DType::Bool {
+        "bool".to_owned()
+    } else {
+        d.name().to_ascii_lowercase()
+    }
+}
