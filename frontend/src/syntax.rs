@@ -22,6 +22,85 @@ pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, f)
 }
 
+/// A binding that [`for_each_binding`] finds.
+pub(crate) enum Binding<'b> {
+    /// An assignment or `for` target, with its value (the iterable of a
+    /// `for`; `None` for an augmented assignment, a bare annotation or a
+    /// `with ... as` target).
+    Target(&'b Expr, Option<&'b Expr>),
+    /// A name an `except ... as` clause or a `match` pattern binds.
+    Name(&'b str),
+}
+
+/// Calls `f` with every binding in `body`, nested blocks included (those of
+/// `with`, `try` and `match` too, which are refused later but bind names).
+pub(crate) fn for_each_binding<'b>(body: &'b [Stmt], f: &mut dyn FnMut(Binding<'b>)) {
+    struct PatternNames<'f, 'b>(&'f mut dyn FnMut(Binding<'b>));
+    impl<'b> ruff_python_ast::visitor::Visitor<'b> for PatternNames<'_, 'b> {
+        fn visit_pattern(&mut self, p: &'b ast::Pattern) {
+            let bound = match p {
+                ast::Pattern::MatchAs(m) => m.name.as_ref(),
+                ast::Pattern::MatchStar(m) => m.name.as_ref(),
+                ast::Pattern::MatchMapping(m) => m.rest.as_ref(),
+                _ => None,
+            };
+            if let Some(n) = bound {
+                (self.0)(Binding::Name(n.id.as_str()));
+            }
+            deep(|| ruff_python_ast::visitor::walk_pattern(self, p));
+        }
+        // Values in patterns bind nothing.
+        fn visit_expr(&mut self, _: &'b Expr) {}
+    }
+    deep(|| {
+        for s in body {
+            match s {
+                Stmt::Assign(a) => a.targets.iter().for_each(|t| f(Binding::Target(t, Some(&a.value)))),
+                Stmt::AnnAssign(a) => f(Binding::Target(&a.target, a.value.as_deref())),
+                Stmt::AugAssign(a) => f(Binding::Target(&a.target, None)),
+                Stmt::For(l) => {
+                    f(Binding::Target(&l.target, Some(&l.iter)));
+                    for_each_binding(&l.body, f);
+                    for_each_binding(&l.orelse, f);
+                }
+                Stmt::While(w) => {
+                    for_each_binding(&w.body, f);
+                    for_each_binding(&w.orelse, f);
+                }
+                Stmt::If(i) => {
+                    for_each_binding(&i.body, f);
+                    i.elif_else_clauses.iter().for_each(|c| for_each_binding(&c.body, f));
+                }
+                Stmt::With(w) => {
+                    for t in w.items.iter().filter_map(|i| i.optional_vars.as_deref()) {
+                        f(Binding::Target(t, None));
+                    }
+                    for_each_binding(&w.body, f);
+                }
+                Stmt::Try(t) => {
+                    for_each_binding(&t.body, f);
+                    for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                        if let Some(n) = &h.name {
+                            f(Binding::Name(n.id.as_str()));
+                        }
+                        for_each_binding(&h.body, f);
+                    }
+                    for_each_binding(&t.orelse, f);
+                    for_each_binding(&t.finalbody, f);
+                }
+                Stmt::Match(m) => {
+                    for case in &m.cases {
+                        use ruff_python_ast::visitor::Visitor;
+                        PatternNames(f).visit_pattern(&case.pattern);
+                        for_each_binding(&case.body, f);
+                    }
+                }
+                _ => {}
+            }
+        }
+    })
+}
+
 /// A Python literal (or folded constant) not yet given a dtype.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Lit {

@@ -1,9 +1,5 @@
-# error: line 6: unsupported construct: slicing (indexing takes one integer per axis)
-from postyp import Bool, Float64, Int64, Out
+# error: line 5: unsupported construct: augmented assignment to a slice
+from postyp import Float64, Out
 
-def head_sum(a: Float64[:]) -> Float64:
-    s = 0.0
-    b = a[1:3]
-    for i in range(len(b)):
-        s += b[i]
-    return s
+def bump(a: Out[Float64[:]]) -> None:
+    a[1:3] += 1.0

@@ -412,7 +412,8 @@ def panic_message(exc, instr):
     if isinstance(exc, ValueError) and (
         re.fullmatch(r"zero-size array to reduction operation (minimum|maximum) which has no identity", str(exc))
         or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
-        or str(exc) == "negative dimensions are not allowed"
+        or str(exc) in ("negative dimensions are not allowed", "slice step cannot be zero")
+        or re.fullmatch(r"could not broadcast input array from shape \([\d, ]*\) into shape \([\d, ]*\)", str(exc))
         or re.fullmatch(r"operands could not be broadcast together with shapes (\([\d,]*\) )+", str(exc))
         or re.fullmatch(r"non-broadcastable output operand with shape \([\d,]*\) doesn't match the broadcast shape \([\d,]*\)", str(exc))
     ):
@@ -1074,6 +1075,116 @@ def _stats():
         C("count_above", "count_above", x, 0.0),
         C("count_above_nan", "count_above", arr([1.0, math.nan, 3.0], np.float64), 0.5),
     ]
+
+
+@program("slicing")
+def _slicing():
+    ramp = arr(list(range(1, 11)), np.int64)
+    cases = [
+        C("row_total", "row_total", ints(np.int64, -50, 50, 3, 4), 1),
+        C("row_total_negative", "row_total", ints(np.int64, -50, 50, 3, 4), -1),
+        C("row_total_transposed", "row_total", transposed(ints(np.int64, -50, 50, 3, 5)), 2),
+        C("row_total_fortran", "row_total", fortran(ints(np.int64, -50, 50, 4, 3)), 0),
+        C("row_total_out_of_range", "row_total", ints(np.int64, -50, 50, 3, 4), 3),
+        C("row_total_negative_out_of_range", "row_total", ints(np.int64, -50, 50, 3, 4), -4),
+        C("column_weighted", "column_weighted", f64(3, 4), 2),
+        C("column_weighted_fortran", "column_weighted", fortran(f64(4, 3)), -1),
+        C("column_weighted_strided", "column_weighted", every_other(f64(3, 2)), 1),
+        C("column_weighted_out_of_range", "column_weighted", f64(3, 4), 4),
+        C("column_weighted_no_rows", "column_weighted", np.zeros((0, 3)), 1),
+        C("slice_len_empty_crossed", "slice_len", ramp, 7, 3, 1),
+        C("slice_len_reversed_empty", "slice_len", ramp, 3, 7, -1),
+        C("slice_len_huge_step", "slice_len", ramp, 0, 10, 1 << 62),
+        C("slice_len_huge_negative_step", "slice_len", ramp, -1, -100, -(1 << 62)),
+        C("slice_len_of_empty", "slice_len", zeros(0, np.int64), -5, 5, -2),
+        C("slice_weighted_step_zero", "slice_weighted", ramp, 0, 5, 0),
+        C("head_tail", "head_tail", ramp, 3),
+        C("head_tail_zero", "head_tail", ramp, 0),
+        C("head_tail_past_end", "head_tail", ramp, 20),
+        C("head_tail_reversed_input", "head_tail", reversed_view(ramp), 4),
+        C("reversed_view", "reversed_view", ramp),
+        C("reversed_view_strided", "reversed_view", every_other(ramp)),
+        C("reversed_view_reversed", "reversed_view", reversed_view(ramp)),
+        C("reversed_view_empty", "reversed_view", zeros(0, np.int64)),
+        C("stepped", "stepped", f64(9), 1, 8, 3),
+        C("stepped_back", "stepped", f64(9), -2, 0, -2),
+        C("stepped_back_strided", "stepped", every_other(f64(7)), 5, -8, -3),
+        C("stepped_clamped", "stepped", f64(5), -100, 100, 2),
+        C("stepped_empty", "stepped", f64(5), 4, 4, 1),
+        C("row", "row", f64(3, 4), 2),
+        C("row_fortran", "row", fortran(f64(3, 4)), -3),
+        C("row_out_of_range", "row", f64(3, 4), -5),
+        C("column", "column", transposed(f64(4, 3)), 0),
+        C("column_of_empty_rows", "column", np.zeros((0, 2)), 1),
+        C("block", "block", ints(np.int64, -9, 9, 4, 5), 1, 3, 1, -1),
+        C("block_fortran", "block", fortran(ints(np.int64, -9, 9, 4, 5)), -3, 100, 0, 2),
+        C("block_empty", "block", ints(np.int64, -9, 9, 4, 5), 2, 1, 0, 5),
+        C("flipped", "flipped", ints(np.int64, -9, 9, 3, 5)),
+        C("flipped_transposed", "flipped", transposed(ints(np.int64, -9, 9, 4, 3))),
+        C("transposed", "transposed", ints(np.int32, -9, 9, 2, 3)),
+        C("transposed_fortran", "transposed", fortran(ints(np.int32, -9, 9, 3, 2))),
+        C("transposed_call", "transposed_call", ints(np.int32, -9, 9, 3, 4)),
+        C("as_row", "as_row", f64(4)),
+        C("as_column", "as_column", every_other(f64(3))),
+        C("last_plane", "last_plane", ints(np.int64, -9, 9, 2, 3, 4), -1),
+        C("last_plane_out_of_range", "last_plane", ints(np.int64, -9, 9, 2, 3, 4), 4),
+        C("middle", "middle", ints(np.int64, -9, 9, 2, 3, 4), 1),
+        C("middle_fortran", "middle", fortran(ints(np.int64, -9, 9, 2, 3, 4)), -2),
+        C("shape_of_block", "shape_of_block", ints(np.int64, -9, 9, 4, 5), 1, 1),
+        C("shape_of_block_past_end", "shape_of_block", ints(np.int64, -9, 9, 4, 5), 9, -2),
+        C("matvec", "matvec", f64(3, 4), f64(4), zeros(3, np.float64)),
+        C("matvec_transposed", "matvec", transposed(f64(2, 3)), every_other(f64(3)), zeros(2, np.float64)),
+        C("scale_row", "scale_row", f64(3, 2), 1, -0.5),
+        C("scale_row_fortran", "scale_row", fortran(f64(2, 3)), -1, 2.0),
+        C("fill_column", "fill_column", ints(np.int64, -9, 9, 3, 4), -2, 7),
+        C("fill_column_transposed", "fill_column", transposed(ints(np.int64, -9, 9, 3, 2)), 0, 5),
+        C("reverse_in_place", "reverse_in_place", arr([1, 2, 3, 4, 5], np.int64)),
+        C("reverse_in_place_strided", "reverse_in_place", every_other(arr([1, 2, 3, 4], np.int64))),
+        C("set_transposed", "set_transposed", ints(np.int32, -9, 9, 2, 3), 2, 1, np.int32(42)),
+        C("set_transposed_out_of_range", "set_transposed", ints(np.int32, -9, 9, 2, 3), 1, 2, np.int32(42)),
+    ]
+    cases += [
+        C("clear_column", "clear_column", f64(3, 4), 1, -2.5),
+        C("clear_column_fortran", "clear_column", fortran(f64(3, 4)), -1, 7.0),
+        C("clear_column_out_of_range", "clear_column", f64(3, 4), 4, 0.0),
+        C("shift_right", "shift_right", arr([1, 2, 3, 4, 5], np.int64)),
+        C("shift_right_reversed", "shift_right", reversed_view(arr([1, 2, 3, 4, 5], np.int64))),
+        C("shift_right_empty", "shift_right", zeros(0, np.int64)),
+        C("shift_left", "shift_left", every_other(arr([1, 2, 3, 4, 5], np.int64))),
+        C("put_range", "put_range", zeros(6, np.float64), arr([1.5, -2.0, 3.25], np.float64), 2),
+        C("put_range_mismatch", "put_range", zeros(6, np.float64), arr([1.5, -2.0, 3.25], np.float64), 4),
+        C("put_range_one", "put_range", zeros(6, np.float64), arr([9.0], np.float64), 0),
+        C("put_rows", "put_rows", np.zeros((4, 3)), arr([1.0, 2.0, 3.0], np.float64)),
+        C("put_rows_transposed", "put_rows", transposed(np.zeros((3, 4))), arr([1.0, 2.0, 3.0, 4.0], np.float64)),
+        C("put_rows_mismatch", "put_rows", np.zeros((4, 3)), arr([1.0, 2.0], np.float64)),
+        C("swap_halves", "swap_halves", ints(np.int32, -9, 9, 4, 3)),
+        C("swap_halves_fortran", "swap_halves", fortran(ints(np.int32, -9, 9, 6, 2))),
+        C("row_maxima", "row_maxima", f64(3, 4), zeros(3, np.float64)),
+        C("row_maxima_transposed", "row_maxima", transposed(f64(4, 2)), every_other(zeros(4, np.float64))),
+        C("row_maxima_no_rows", "row_maxima", np.zeros((0, 4)), zeros(0, np.float64)),
+        C("scale_rows", "scale_rows", f64(3, 2)),
+        C("scale_rows_fortran", "scale_rows", fortran(f64(2, 3))),
+        C("plane_corners", "plane_corners", ints(np.int64, 0, 4, 3, 2, 2)),
+        C("plane_corners_fortran", "plane_corners", fortran(ints(np.int64, 0, 4, 3, 3, 2))),
+        C("row_dots", "row_dots", f64(3, 4), f64(2, 4), zeros(2, np.float64)),
+        C("raveled", "raveled", ints(np.int64, -9, 9, 3, 4)),
+        C("raveled_fortran", "raveled", fortran(ints(np.int64, -9, 9, 3, 4))),
+        C("raveled_transposed", "raveled", transposed(ints(np.int64, -9, 9, 2, 3))),
+        C("raveled_strided_rows", "raveled", every_other(ints(np.int64, -9, 9, 3, 2))),
+        C("raveled_empty", "raveled", np.zeros((0, 3), np.int64)),
+        C("raveled_one_column", "raveled", transposed(ints(np.int64, -9, 9, 1, 4))),
+        C("ravel_write", "ravel_write", ints(np.int64, -9, 9, 2, 3)),
+        C("ravel_write_fortran", "ravel_write", fortran(ints(np.int64, -9, 9, 2, 3))),
+        C("ravel_write_reversed", "ravel_write", reversed_view(ints(np.int64, -9, 9, 3, 2))),
+        C("ravel_write_3d", "ravel_write3", ints(np.int64, -9, 9, 2, 2, 3)),
+        C("ravel_write_3d_transposed", "ravel_write3", transposed(ints(np.int64, -9, 9, 2, 2, 3))),
+        C("row_dots_views", "row_dots", transposed(f64(4, 3)), fortran(f64(4, 3)), zeros(4, np.float64)),
+    ]
+    for k, (lo, hi, st) in enumerate([(0, 10, 1), (-3, 10, 1), (9, -11, -1), (1, 9, 3), (8, 1, -3),
+                                      (-1, -10, -4), (-100, 100, 7), (100, -100, -7), (2, 2, -1)]):
+        cases.append(C(f"slice_weighted_{k}", "slice_weighted", ramp, lo, hi, st))
+        cases.append(C(f"slice_weighted_strided_{k}", "slice_weighted", every_other(ramp), lo, hi, st))
+    return cases
 
 
 @program("numpy_arrays")
@@ -1999,7 +2110,7 @@ DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
 DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
 BUILTINS = {"len", "abs", "min", "max", "range", "prange", "int", "float", "complex", "bool"}
-ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate"}
+ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate", "T"}
 # NumPy's ufuncs compiled code calls on scalars, and its float constants.
 NUMPY_UFUNCS = {
     "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
@@ -2015,7 +2126,7 @@ NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
 NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "arange", "copy"}
 NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"}
-ARRAY_METHODS = NUMPY_REDUCE | {"copy"}
+ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
 NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "bool_", "complex64", "complex128"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -2256,6 +2367,9 @@ class Lint:
             if isinstance(it, ast.Name) and isinstance(s.target, ast.Name):
                 F.add("for over an array")
                 self.expr(path, it)
+            elif isinstance(it, ast.Subscript) and isinstance(s.target, ast.Name):
+                F.add("for over a view")
+                self.expr(path, it)
             elif (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip")
                     and it.args and not it.keywords and names(s.target)):
                 F.add(f"for over {it.func.id}()")
@@ -2312,16 +2426,30 @@ class Lint:
     def target(self, path, t):
         if not isinstance(t.value, ast.Name):
             self.err(path, t, "indexed store into a non-name")
-        self.index(path, t)
+        self.index(path, t, store=True)
 
-    def index(self, path, sub):
+    def index(self, path, sub, store=False):
         F = self.features
         idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
         if len(idx) > 1:
             F.add("multi-index a[i, j]")
         for i in idx:
+            if store and (isinstance(i, ast.Slice) or (isinstance(i, ast.Constant) and i.value in (None, ...))):
+                F.add("assignment to a slice")
             if isinstance(i, ast.Slice):
-                self.err(path, sub, "slicing")
+                F.add("slice lo:hi:st")
+                if i.step is not None:
+                    F.add("slice with a step")
+                for part in (i.lower, i.upper, i.step):
+                    if part is not None:
+                        self.expr(path, part)
+                continue
+            if isinstance(i, ast.Constant) and i.value is None:
+                F.add("None (new axis) in an index")
+                continue
+            if isinstance(i, ast.Constant) and i.value is ...:
+                F.add("... in an index")
+                continue
             if (isinstance(i, ast.UnaryOp) and isinstance(i.op, ast.USub)) or (isinstance(i, ast.BinOp) and isinstance(i.op, ast.Sub)):
                 F.add("index that can be negative")
             self.expr(path, i)
@@ -2498,6 +2626,8 @@ REQUIRED = [
     "@cold", "@noinline", "@gpu(fallback=True)", "from numpy import", "np.NAME() on scalars", "np constant",
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
     "raise with a message", "raise without a message",
+    "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
+    "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

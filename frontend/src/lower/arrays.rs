@@ -25,6 +25,11 @@ pub(super) enum ArrFn {
     FullLike,
     Arange,
     Copy,
+    /// `a.transpose()`, `np.transpose(a)`: a view (lower/slicing.rs).
+    Transpose,
+    /// `a.ravel()`, `np.ravel(a)`: a view when `a` is C-contiguous, else a
+    /// copy (lower/slicing.rs).
+    Ravel,
     Reduce(Red),
 }
 
@@ -55,6 +60,8 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
         "full_like" => ArrFn::FullLike,
         "arange" => ArrFn::Arange,
         "copy" => ArrFn::Copy,
+        "transpose" => ArrFn::Transpose,
+        "ravel" => ArrFn::Ravel,
         other => ArrFn::Reduce(reduction(other)?),
     })
 }
@@ -63,6 +70,8 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
 pub(super) fn array_method(name: &str) -> Option<ArrFn> {
     match name {
         "copy" => Some(ArrFn::Copy),
+        "transpose" => Some(ArrFn::Transpose),
+        "ravel" => Some(ArrFn::Ravel),
         other => reduction(other).map(ArrFn::Reduce),
     }
 }
@@ -208,7 +217,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
             return self.err(s, "`*` arguments are not supported");
         }
-        let creates = !matches!(f, ArrFn::Reduce(_));
+        let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose);
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -236,7 +245,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (1, true)
             }
             ArrFn::Full | ArrFn::FullLike => (2, true),
-            ArrFn::Copy | ArrFn::Reduce(_) => (1, false),
+            ArrFn::Copy | ArrFn::Transpose | ArrFn::Ravel | ArrFn::Reduce(_) => (1, false),
             ArrFn::Arange => (0, false),
         };
         let max = need + dtype_pos as usize;
@@ -270,6 +279,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => None,
         };
         match f {
+            ArrFn::Transpose | ArrFn::Ravel => match self.expr(args[0]) {
+                Val::Arr { v, ty } if f == ArrFn::Ravel => self.raveled(v, &ty, c),
+                Val::Arr { v, ty } => self.transposed(v, &ty, c),
+                Val::Err => Val::Err,
+                _ => self.err(args[0], format!("{shown} takes an array")),
+            },
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {
                     if f == ArrFn::Full {
@@ -487,7 +502,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A fresh zeroed C-order array of `d` with the extents `dims`; a
     /// negative extent panics with NumPy's message first.
-    fn new_array(&mut self, d: DType, dims: &[(ValueId, bool)], at: &impl Ranged) -> (ValueId, TypeData) {
+    pub(super) fn new_array(&mut self, d: DType, dims: &[(ValueId, bool)], at: &impl Ranged) -> (ValueId, TypeData) {
         for &(x, nonneg) in dims {
             if !nonneg {
                 self.at(at);
@@ -506,7 +521,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The extents of an array of known rank.
-    fn dims_of(&mut self, arr: ValueId, ty: &TypeData) -> Vec<ValueId> {
+    pub(super) fn dims_of(&mut self, arr: ValueId, ty: &TypeData) -> Vec<ValueId> {
         (0..ty.ndim().unwrap_or(1))
             .map(|k| {
                 let n = self.fresh("dim");
@@ -517,7 +532,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Stores `v` (converted as NumPy's item assignment converts) in every
     /// element of `arr`.
-    fn fill(&mut self, arr: &(ValueId, TypeData), v: Val, at: &impl Ranged) {
+    pub(super) fn fill(&mut self, arr: &(ValueId, TypeData), v: Val, at: &impl Ranged) {
         let d = arr.1.dtype;
         if v.scalar().is_some_and(|s| s.dtype.is_complex() && !d.is_complex()) {
             self.err(at, format!("cannot fill an array of {} with a complex number", d.name()));

@@ -833,6 +833,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     None => Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) },
                 }
             }
+            (Val::Arr { v: av, ty }, "T") => self.transposed(*av, &ty.clone(), a),
             (Val::Arr { .. }, "shape") => self.err(a, "`shape` is read one axis at a time: `a.shape[k]`"),
             (Val::Arr { .. }, other) => {
                 self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code"))
@@ -922,7 +923,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Num { v: self.b.dim(v, axis as u32, &n), s: Scalar::weak(DType::Int64), nonneg: true };
             }
         }
-        let Some((arr, idx)) = self.element(s, false) else { return Val::Err };
+        let base = self.expr(&s.value);
+        if let Val::Arr { v, ty } = &base {
+            if slicing::makes_view(&s.slice, ty.ndim()) {
+                return self.view_subscript(*v, ty, s);
+            }
+        }
+        let Some((arr, idx)) = self.element_of(base, s, false) else { return Val::Err };
         self.load(&arr, &idx, s.range)
     }
 
@@ -934,6 +941,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         store: bool,
     ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
         let arr = self.expr(&s.value);
+        self.element_of(arr, s, store)
+    }
+
+    /// `element` of the array `arr` that `s.value` has been lowered to.
+    fn element_of(
+        &mut self,
+        arr: Val,
+        s: &ast::ExprSubscript,
+        store: bool,
+    ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
         let (av, ty) = match arr {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return None,
@@ -947,11 +964,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         };
         if store && !ty.is_output && self.is_param_array(&s.value) {
-            let name = dotted(&s.value).unwrap_or_default();
-            self.err(
-                &*s.value,
-                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
-            );
+            let msg = self.read_only_message(&s.value);
+            self.err(&*s.value, msg);
             return None;
         }
         let index_exprs: Vec<&Expr> = match &*s.slice {
@@ -970,8 +984,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let mut idx = Vec::new();
         for (axis, ie) in index_exprs.iter().enumerate() {
-            if let Expr::Slice(_) = ie {
-                self.err(*ie, "slicing is not supported: index one element per axis");
+            if let Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) = ie {
+                self.err(*ie, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
                 self.check_refused_parts(ie);
                 return None;
             }
@@ -1013,7 +1027,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn is_param_array(&self, e: &Expr) -> bool {
-        matches!(e, Expr::Name(n) if self.locals.get(n.id.as_str()).is_some_and(|l| l.param))
+        self.reads_input_memory(e)
     }
 
     pub(super) fn load(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], at: TextRange) -> Val {

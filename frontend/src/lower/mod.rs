@@ -11,7 +11,7 @@
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit};
+use crate::syntax::{construct_name, deep, dotted, for_each_binding, literal, stmt_name, Binding, Lit};
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -26,6 +26,7 @@ mod elementwise;
 mod expr;
 mod numpy;
 mod prange;
+mod slicing;
 
 use calls::*;
 use expr::*;
@@ -207,6 +208,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Whether each operator seen has an array below it (see
     /// `elementwise.rs`), remembered so that a long chain is walked once.
     has_array_below: HashMap<*const Expr, bool>,
+    /// Locals bound to views of input arrays (see `slicing::input_views`).
+    input_views: HashSet<String>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -244,9 +247,15 @@ pub(crate) fn lower_function(
             rebound: false,
         });
     }
+    let input_arrays: HashSet<String> = (decl.params.iter())
+        .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
+        .map(|(n, _)| n.clone())
+        .collect();
+    let input_views = slicing::input_views(&def.body, &input_arrays);
     // Inference rounds: the lattice is finite and joins only go up.
     for _ in 0..16 {
         let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
+        fl.input_views = input_views.clone();
         fl.body(def);
         if !fl.changed {
             break;
@@ -254,6 +263,7 @@ pub(crate) fn lower_function(
         locals = fl.locals;
     }
     let mut fl = FnLower::new(cx, types, decl, locals, false);
+    fl.input_views = input_views;
     fl.body(def);
     if fl.diags.is_empty() {
         Ok((fl.b.finish(), fl.math_imports))
@@ -303,71 +313,11 @@ pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
             _ => {}
         }
     }
-    struct PatternNames<'o>(&'o mut Vec<String>);
-    impl<'a> ruff_python_ast::visitor::Visitor<'a> for PatternNames<'_> {
-        fn visit_pattern(&mut self, p: &'a ast::Pattern) {
-            let bound = match p {
-                ast::Pattern::MatchAs(m) => m.name.as_ref(),
-                ast::Pattern::MatchStar(m) => m.name.as_ref(),
-                ast::Pattern::MatchMapping(m) => m.rest.as_ref(),
-                _ => None,
-            };
-            self.0.extend(bound.map(|n| n.id.to_string()));
-            deep(|| ruff_python_ast::visitor::walk_pattern(self, p));
-        }
-        // Values in patterns bind nothing.
-        fn visit_expr(&mut self, _: &'a Expr) {}
-    }
-    fn walk(body: &[Stmt], out: &mut Vec<String>) {
-        deep(|| walk_inner(body, out))
-    }
-    fn walk_inner(body: &[Stmt], out: &mut Vec<String>) {
-        for s in body {
-            match s {
-                Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
-                Stmt::AnnAssign(a) => target(&a.target, out),
-                Stmt::AugAssign(a) => target(&a.target, out),
-                Stmt::For(f) => {
-                    target(&f.target, out);
-                    walk(&f.body, out);
-                    walk(&f.orelse, out);
-                }
-                Stmt::While(w) => {
-                    walk(&w.body, out);
-                    walk(&w.orelse, out);
-                }
-                Stmt::If(i) => {
-                    walk(&i.body, out);
-                    for c in &i.elif_else_clauses {
-                        walk(&c.body, out);
-                    }
-                }
-                Stmt::With(w) => {
-                    w.items.iter().filter_map(|i| i.optional_vars.as_deref()).for_each(|t| target(t, out));
-                    walk(&w.body, out);
-                }
-                Stmt::Try(t) => {
-                    walk(&t.body, out);
-                    for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
-                        out.extend(h.name.as_ref().map(|n| n.id.to_string()));
-                        walk(&h.body, out);
-                    }
-                    walk(&t.orelse, out);
-                    walk(&t.finalbody, out);
-                }
-                Stmt::Match(m) => {
-                    for case in &m.cases {
-                        use ruff_python_ast::visitor::Visitor;
-                        PatternNames(out).visit_pattern(&case.pattern);
-                        walk(&case.body, out);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(body, &mut out);
+    for_each_binding(body, &mut |b| match b {
+        Binding::Target(t, _) => target(t, &mut out),
+        Binding::Name(n) => out.push(n.to_owned()),
+    });
     let mut seen = HashSet::new();
     out.retain(|n| seen.insert(n.clone()));
     out
@@ -402,6 +352,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             element_of: HashMap::new(),
             fusing: false,
             has_array_below: HashMap::new(),
+            input_views: HashSet::new(),
         }
     }
 
@@ -729,6 +680,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn assign(&mut self, target: &Expr, v: Val, value_at: &Expr) {
         match target {
             Expr::Name(n) => self.assign_local(n.id.as_str(), v, target, value_at),
+            Expr::Subscript(s) if self.is_view_expr(target) => self.assign_to_view(s, v, target),
             Expr::Subscript(s) => {
                 let Some((arr, idx)) = self.element(s, true) else { return };
                 self.store(&arr, &idx, v, target);
@@ -1340,7 +1292,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Name(n) => {
                 matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
             }
-            Expr::Attribute(_) | Expr::Subscript(_) => false,
+            Expr::Attribute(_) | Expr::Subscript(_) => self.is_view_expr(iter),
             _ => false,
         }
     }
@@ -1400,9 +1352,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut arrays = Vec::new();
         for src in &sources {
             match self.expr(src) {
-                Val::Arr { v, ty } if ty.ndim() == Some(1) => arrays.push((v, ty)),
+                Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => arrays.push((v, ty)),
                 Val::Arr { .. } => {
-                    self.err(*src, "a `for` loop runs over 1-D arrays: index the rows of this one (`a[i, j]`)");
+                    self.err(*src, "a `for` loop runs over arrays whose number of axes is known");
                     return false;
                 }
                 Val::Err => return false,
@@ -1442,7 +1394,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             values.push(Val::Num { v: k, s: Scalar::weak(DType::Int64), nonneg: true });
         }
         for a in &arrays {
-            values.push(self.load(a, &[k], f.iter.range()));
+            values.push(self.iteration_value(a, k, &f.iter));
         }
         for (t, v) in targets.iter().zip(values) {
             let Expr::Name(name) = t else { unreachable!("checked above") };

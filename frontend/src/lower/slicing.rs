@@ -1,0 +1,644 @@
+//! NumPy's basic slicing, lowered onto the IR's `view` (docs/python.md,
+//! "Slicing"): index expressions of integers, slices, `None` and `...`
+//! (`a[i]` of a 2-D array, `a[:, j]`, `a[lo:hi:st]`), and `a.T` /
+//! `a.transpose()` / `np.transpose(a)`. A view shares its base's memory;
+//! a view of an input array is read-only, as the input is (see
+//! `input_views`).
+//!
+//! Assigning to a view (`a[:, j] = 0.0`, `a[1:] = a[:-1]`) stores a
+//! number in every element, or copies an array broadcast to its shape.
+//!
+//! `a.ravel()` is a view of a C-contiguous array and a copy of any other.
+//!
+//! Not here (a located error names each): augmented assignment to a
+//! slice (`a[1:] += b`), `reshape`, `transpose` with axes, and advanced
+//! indexing (arrays or lists as indices).
+
+use super::*;
+use postc_ir::{Layout, Shape};
+
+/// One entry of an index expression, after `...` is expanded, with its
+/// operands lowered (CPython evaluates the whole index before NumPy
+/// checks any of it).
+#[derive(Clone, Copy)]
+enum Entry {
+    /// An integer: takes one element along its axis and drops the axis.
+    Int(ValueId),
+    /// `lo:hi:st` (each part `None` when omitted; all of them for a `:`
+    /// that `...` or a missing trailing entry stands for).
+    Slice(SliceParts),
+    /// `None`: a new axis of extent 1.
+    NewAxis,
+}
+
+/// The lowered bounds and step of a slice; the step with its value when
+/// written as a literal.
+#[derive(Clone, Copy, Default)]
+struct SliceParts {
+    lo: Option<ValueId>,
+    hi: Option<ValueId>,
+    step: Option<(ValueId, Option<i128>)>,
+}
+
+/// The entries `a[...]` is indexed with, as written.
+fn written_entries(slice: &Expr) -> Vec<&Expr> {
+    match slice {
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        e => vec![e],
+    }
+}
+
+/// Whether an index expression of an array of `ndim` axes makes a view
+/// (a slice, `None`, `...`, or fewer entries than axes) rather than naming
+/// one element.
+pub(super) fn makes_view(slice: &Expr, ndim: Option<usize>) -> bool {
+    let entries = written_entries(slice);
+    let special = entries.iter().any(|e| matches!(e, Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)));
+    special || ndim.is_some_and(|n| entries.len() < n)
+}
+
+impl FnLower<'_, '_> {
+    /// `a[e_0, ..., e_m]` of the array `(av, ty)` where `makes_view` holds:
+    /// a view, or the element itself when every entry after expanding `...`
+    /// is an integer.
+    pub(super) fn view_subscript(&mut self, av: ValueId, ty: &TypeData, s: &ast::ExprSubscript) -> Val {
+        let Some(nd) = ty.ndim() else {
+            return self.err(&*s.value, "the number of axes of this array is not known");
+        };
+        let written = written_entries(&s.slice);
+        let ellipses = written.iter().filter(|e| matches!(e, Expr::EllipsisLiteral(_))).count();
+        if ellipses > 1 {
+            return self.err(&*s.slice, "an index can only have a single ellipsis (`...`)");
+        }
+        let axes_named =
+            written.iter().filter(|e| !matches!(e, Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_))).count();
+        if axes_named > nd {
+            return self.err(
+                &*s.slice,
+                format!("too many indices for array: array is {nd}-dimensional, but {axes_named} were indexed"),
+            );
+        }
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut failed = false;
+        for e in &written {
+            match e {
+                Expr::Slice(sl) => match self.slice_parts(sl) {
+                    Some(parts) => entries.push(Entry::Slice(parts)),
+                    None => failed = true,
+                },
+                Expr::NoneLiteral(_) => entries.push(Entry::NewAxis),
+                Expr::EllipsisLiteral(_) => {
+                    entries.extend((0..nd - axes_named).map(|_| Entry::Slice(SliceParts::default())))
+                }
+                e => match self.int_operand(e, "an index") {
+                    Some(i) => entries.push(Entry::Int(i)),
+                    None => failed = true,
+                },
+            }
+        }
+        if failed {
+            return Val::Err;
+        }
+        if ellipses == 0 {
+            entries.extend((0..nd - axes_named).map(|_| Entry::Slice(SliceParts::default())));
+        }
+
+        let every_int = entries.iter().all(|e| matches!(e, Entry::Int(_)));
+        let mut idx = Vec::new();
+        let zero = self.int_const(0, s);
+        let mut offset = zero;
+        let (mut extents, mut strides) = (Vec::new(), Vec::new());
+        let mut axis = 0u32;
+        for entry in entries {
+            match entry {
+                Entry::Int(i) => {
+                    let i = self.checked_index(av, axis, i, s);
+                    if every_int {
+                        idx.push(i);
+                    } else {
+                        let st = self.named_axis_value(av, axis, true, s);
+                        let step = self.result(Opcode::Mul, DType::Int64, i, st);
+                        offset = self.result(Opcode::Add, DType::Int64, offset, step);
+                    }
+                    axis += 1;
+                }
+                Entry::Slice(parts) => {
+                    let (start, len, step) = self.normalised_slice(av, axis, parts, s);
+                    let st = self.named_axis_value(av, axis, true, s);
+                    let skip = self.result(Opcode::Mul, DType::Int64, start, st);
+                    offset = self.result(Opcode::Add, DType::Int64, offset, skip);
+                    extents.push(len);
+                    strides.push(self.result(Opcode::Mul, DType::Int64, step, st));
+                    axis += 1;
+                }
+                Entry::NewAxis => {
+                    extents.push(self.int_const(1, s));
+                    strides.push(zero);
+                }
+            }
+        }
+        if every_int {
+            return self.load(&(av, ty.clone()), &idx, s.range);
+        }
+        self.make_view(av, ty, offset, &extents, &strides, s)
+    }
+
+    /// Step `k` of `for x in a`: the element `a[k]` of a 1-D array, the
+    /// view `a[k]` (a row, without a bounds check: `k` counts below the
+    /// extent) of a 2-D or higher one.
+    pub(super) fn iteration_value(&mut self, a: &(ValueId, TypeData), k: ValueId, at: &Expr) -> Val {
+        let (av, ty) = a;
+        let nd = ty.ndim().unwrap_or(1);
+        if nd == 1 {
+            return self.load(a, &[k], at.range());
+        }
+        let s0 = self.named_axis_value(*av, 0, true, at);
+        let offset = self.result(Opcode::Mul, DType::Int64, k, s0);
+        let (mut extents, mut strides) = (Vec::new(), Vec::new());
+        for axis in 1..nd as u32 {
+            extents.push(self.named_axis_value(*av, axis, false, at));
+            strides.push(self.named_axis_value(*av, axis, true, at));
+        }
+        self.make_view(*av, ty, offset, &extents, &strides, at)
+    }
+
+    /// `a.ravel()`: the elements in C order, 1-D. A view of `a` when `a`
+    /// is C-contiguous (every axis of two elements or more has the stride
+    /// of the axes after it, or `a` is empty), else a copy, as NumPy
+    /// makes. Both arms are computed without branching on `a`'s layout
+    /// but for the final choice: the copy's loops run zero times, and the
+    /// arm not taken is an empty view, which is always valid.
+    pub(super) fn raveled(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
+        let Some(nd) = ty.ndim() else {
+            return self.err(at, "the number of axes of this array is not known");
+        };
+        if ty.dtype.is_text() {
+            return self.err(at, format!("an array of {} cannot be raveled in compiled code", ty.dtype.name()));
+        }
+        let dims = self.dims_of(av, ty);
+        let zero = self.int_const(0, at);
+        let one = self.int_const(1, at);
+        let elsize = self.int_const(i64::from(ty.dtype.size_bytes()), at);
+        let (mut size, mut block) = (one, elsize);
+        let mut contiguous = self.bool_const(true, at);
+        for axis in (0..nd).rev() {
+            let n = dims[axis];
+            let st = self.named_axis_value(av, axis as u32, true, at);
+            let single = self.result(Opcode::Le, DType::Bool, n, one);
+            let packed = self.result(Opcode::Eq, DType::Bool, st, block);
+            let fits = self.result(Opcode::Or, DType::Bool, single, packed);
+            contiguous = self.result(Opcode::And, DType::Bool, contiguous, fits);
+            block = self.result(Opcode::Mul, DType::Int64, block, n);
+            size = self.result(Opcode::Mul, DType::Int64, size, n);
+        }
+        let empty = self.result(Opcode::Eq, DType::Bool, size, zero);
+        let contiguous = self.result(Opcode::Or, DType::Bool, contiguous, empty);
+        // The copy: as long as `a` when it is needed, else empty.
+        let copy_len = self.select_int(contiguous, zero, size);
+        let copy = self.new_array(ty.dtype, &[(copy_len, true)], at);
+        let mut loop_dims = dims.clone();
+        loop_dims[0] = self.select_int(contiguous, zero, dims[0]);
+        let name = self.fresh("flat");
+        let flat = self.b.let_(TypeId::INT64, zero, &name);
+        let open = self.loops_open(&loop_dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let name = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(ty.dtype), av, &idx, &name);
+        self.b.index_store(copy.0, &[flat], x);
+        let next = self.result(Opcode::Add, DType::Int64, flat, one);
+        self.b.set(flat, next);
+        self.loops_close(open, at);
+        // Each arm a view; the one not taken is empty.
+        let view_len = self.select_int(contiguous, size, zero);
+        let Val::Arr { v: of_a, ty: vty } = self.make_view(av, ty, zero, &[view_len], &[elsize], at) else {
+            return Val::Err;
+        };
+        let mut copy_ty = copy.1.clone();
+        copy_ty.is_output = ty.is_output;
+        let Val::Arr { v: of_copy, .. } = self.make_view(copy.0, &copy_ty, zero, &[copy_len], &[elsize], at) else {
+            return Val::Err;
+        };
+        let tid = self.types.intern(vty.clone());
+        let name = self.fresh("raveled");
+        let r = self.b.let_(tid, of_copy, &name);
+        let take_view = self.block("ravel.view");
+        let join = self.block("ravel.done");
+        self.b.condbr(contiguous, take_view, join, None);
+        self.enter(take_view);
+        self.b.set(r, of_a);
+        self.br(join);
+        self.enter(join);
+        Val::Arr { v: r, ty: vty }
+    }
+
+    /// `a.T`, `a.transpose()`: the axes reversed.
+    pub(super) fn transposed(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
+        let Some(nd) = ty.ndim() else {
+            return self.err(at, "the number of axes of this array is not known");
+        };
+        let zero = self.int_const(0, at);
+        let (mut extents, mut strides) = (Vec::new(), Vec::new());
+        for axis in (0..nd as u32).rev() {
+            extents.push(self.named_axis_value(av, axis, false, at));
+            strides.push(self.named_axis_value(av, axis, true, at));
+        }
+        self.make_view(av, ty, zero, &extents, &strides, at)
+    }
+
+    /// `a[view index] = v`: a scalar is stored in every element of the
+    /// view; an array is broadcast to the view's shape (NumPy's rules: the
+    /// trailing axes line up, an extent 1 repeats) and copied through a
+    /// temporary, so that overlapping operands (`a[1:] = a[:-1]`) give
+    /// NumPy's result, which copies them too.
+    pub(super) fn assign_to_view(&mut self, s: &ast::ExprSubscript, v: Val, target: &Expr) {
+        let (av, ty) = match self.expr(&s.value) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return,
+            _ => {
+                self.err(&*s.value, "only an array can be sliced");
+                return;
+            }
+        };
+        if !ty.is_output && self.reads_input_memory(&s.value) {
+            let msg = self.read_only_message(&s.value);
+            self.err(&*s.value, msg);
+            return;
+        }
+        let dst = match self.view_subscript(av, &ty, s) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return,
+            _ => {
+                self.err(&*s.slice, "an element is assigned with one integer per axis, without `...`");
+                return;
+            }
+        };
+        match v {
+            Val::Arr { v, ty } => self.copy_broadcast(&dst, (v, ty), target),
+            Val::Err => {}
+            v if v.scalar().is_some_and(|sc| sc.dtype.is_text()) => {
+                self.err(target, "cannot store text in an array of numbers");
+            }
+            v if v.scalar().is_some() => self.fill(&dst, v, target),
+            _ => {
+                self.err(target, "only a number or an array can be assigned to a slice");
+            }
+        }
+    }
+
+    /// Copies `src` into `dst` with NumPy's broadcasting (see
+    /// `assign_to_view`), panicking with NumPy's ValueError when the shapes
+    /// do not broadcast.
+    fn copy_broadcast(&mut self, dst: &(ValueId, TypeData), src: (ValueId, TypeData), at: &Expr) {
+        let (Some(dr), Some(sr)) = (dst.1.ndim(), src.1.ndim()) else {
+            self.err(at, "the number of axes of this array is not known");
+            return;
+        };
+        if sr > dr {
+            self.err(at, format!("a {sr}-D array cannot be assigned to a {dr}-D slice"));
+            return;
+        }
+        if src.1.dtype.is_text() || (src.1.dtype.is_complex() && !dst.1.dtype.is_complex()) {
+            self.err(at, format!("cannot store {} in an array of {}", src.1.dtype.name(), dst.1.dtype.name()));
+            return;
+        }
+        if self.decl.attrs.is_device() {
+            self.err(at, "assigning an array to a slice copies it, which GPU code cannot: assign the elements");
+            return;
+        }
+        let dst_dims = self.dims_of(dst.0, &dst.1);
+        let src_dims = self.dims_of(src.0, &src.1);
+        // Each source extent equals the one it lines up with, or is 1.
+        let one = self.int_const(1, at);
+        let mut ok = self.bool_const(true, at);
+        for (k, &n) in src_dims.iter().enumerate() {
+            let same = self.result(Opcode::Eq, DType::Bool, n, dst_dims[dr - sr + k]);
+            let single = self.result(Opcode::Eq, DType::Bool, n, one);
+            let fits = self.result(Opcode::Or, DType::Bool, same, single);
+            ok = self.result(Opcode::And, DType::Bool, ok, fits);
+        }
+        let shape = |r: usize| match r {
+            1 => "({},)".to_owned(),
+            r => format!("({})", vec!["{}"; r].join(",")),
+        };
+        let msg =
+            format!("ValueError: could not broadcast input array from shape {} into shape {}", shape(sr), shape(dr));
+        let args: Vec<ValueId> = src_dims.iter().chain(&dst_dims).copied().collect();
+        self.panic_unless_with(ok, &msg, &args, at);
+        // The source, copied first: it may share memory with `dst`.
+        let temp = self.new_array(src.1.dtype, &src_dims.iter().map(|&d| (d, true)).collect::<Vec<_>>(), at);
+        let open = self.loops_open(&src_dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let x = self.load(&src, &idx, at.range());
+        self.store(&temp, &idx, x, at);
+        self.loops_close(open, at);
+        let open = self.loops_open(&dst_dims, at);
+        let zero = self.int_const(0, at);
+        let mut from = Vec::new();
+        for (k, &n) in src_dims.iter().enumerate() {
+            let single = self.result(Opcode::Eq, DType::Bool, n, one);
+            from.push(self.select_int(single, zero, open[dr - sr + k].i));
+        }
+        let x = self.load(&temp, &from, at.range());
+        let to: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        self.store(dst, &to, x, at);
+        self.loops_close(open, at);
+    }
+
+    /// The view of `av` with `offset`, `extents` and `strides` (bytes),
+    /// writable exactly when `av` is.
+    fn make_view(
+        &mut self,
+        av: ValueId,
+        ty: &TypeData,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        at: &impl Ranged,
+    ) -> Val {
+        if ty.dtype.is_text() {
+            return self.err(at, format!("an array of {} cannot be sliced in compiled code", ty.dtype.name()));
+        }
+        let mut vty = TypeData::array(ty.dtype, Shape::dims(&vec![None; extents.len()]), Layout::COrder);
+        vty.is_output = ty.is_output;
+        let tid = self.types.intern(vty.clone());
+        self.at(at);
+        let n = self.fresh("view");
+        let v = self.b.view(tid, av, offset, extents, strides, &n);
+        Val::Arr { v, ty: vty }
+    }
+
+    fn int_const(&mut self, x: i64, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        let n = self.fresh("c");
+        self.b.const_(TypeId::INT64, Literal::Int(x as i128), &n)
+    }
+
+    /// The extent (or, with `stride`, the byte stride) of `av` along `axis`.
+    fn named_axis_value(&mut self, av: ValueId, axis: u32, stride: bool, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        if stride {
+            let n = self.fresh("stride");
+            self.b.stride(av, axis, &n)
+        } else {
+            let n = self.fresh("dim");
+            self.b.dim(av, axis, &n)
+        }
+    }
+
+    /// An integer index `i` of `av` along `axis`, wrapped when negative and
+    /// checked against the extent with `index.load`'s message (NumPy's
+    /// IndexError), located at the subscript `s`.
+    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, s: &ast::ExprSubscript) -> ValueId {
+        let n = self.named_axis_value(av, axis, false, s);
+        let zero = self.int_const(0, s);
+        let neg = self.result(Opcode::Lt, DType::Bool, i, zero);
+        let wrapped = self.result(Opcode::Add, DType::Int64, i, n);
+        let name = self.fresh("idx");
+        let i = self.b.select(TypeId::INT64, neg, wrapped, i, &name);
+        let ge = self.result(Opcode::Ge, DType::Bool, i, zero);
+        let lt = self.result(Opcode::Lt, DType::Bool, i, n);
+        let ok = self.result(Opcode::And, DType::Bool, ge, lt);
+        let msg = format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}");
+        self.panic_unless_with(ok, &msg, &[i, n], s);
+        i
+    }
+
+    /// The bounds and step of `lo:hi:st`, lowered left to right (`None`
+    /// after an error); a literal step of 0 is refused here.
+    fn slice_parts(&mut self, sl: &ast::ExprSlice) -> Option<SliceParts> {
+        fn written(b: &Option<Box<Expr>>) -> Option<&Expr> {
+            b.as_deref().filter(|e| !matches!(e, Expr::NoneLiteral(_)))
+        }
+        let mut ok = true;
+        let mut part = |this: &mut Self, e: Option<&Expr>, what: &str| {
+            let v = e.map(|e| this.int_operand(e, what));
+            ok &= !matches!(v, Some(None));
+            v.flatten()
+        };
+        let lo = part(self, written(&sl.lower), "a slice bound");
+        let hi = part(self, written(&sl.upper), "a slice bound");
+        let step_expr = written(&sl.step);
+        let step = part(self, step_expr, "a slice step");
+        let literal_step = step_expr.and_then(literal_int);
+        if let (Some(e), Some(0)) = (step_expr, literal_step) {
+            self.err(e, "slice step cannot be zero");
+            return None;
+        }
+        ok.then_some(SliceParts { lo, hi, step: step.map(|v| (v, literal_step)) })
+    }
+
+    /// An integer operand (an index, a slice bound or step) as Int64.
+    fn int_operand(&mut self, e: &Expr, what: &str) -> Option<ValueId> {
+        let v = self.expr(e);
+        match v.scalar() {
+            Some(sc) if kind(sc.dtype) == Kind::Int => self.materialize(&v, DType::Int64, e),
+            Some(sc) => {
+                self.err(e, format!("{what} is an integer, not {}", sc.dtype.name()));
+                None
+            }
+            None => {
+                if matches!(v, Val::Arr { .. }) {
+                    self.err(e, "indexing with an array (advanced indexing) is not supported");
+                } else if !matches!(v, Val::Err) {
+                    self.err(e, format!("{what} is an integer"));
+                }
+                None
+            }
+        }
+    }
+
+    /// The slice `lo:hi:st` along `axis` of `av`, normalised as CPython's
+    /// `PySlice_AdjustIndices` does: `(start, length, step)`. Every bound
+    /// ends within `[-1, n]`, so no arithmetic here overflows.
+    fn normalised_slice(
+        &mut self,
+        av: ValueId,
+        axis: u32,
+        parts: SliceParts,
+        s: &ast::ExprSubscript,
+    ) -> (ValueId, ValueId, ValueId) {
+        let n = self.named_axis_value(av, axis, false, s);
+        let one = self.int_const(1, s);
+        let zero = self.int_const(0, s);
+        let minus_one = self.int_const(-1, s);
+        // The step, and whether it is positive (a constant when written
+        // as a literal, so that the selects below fold).
+        let (step, pos) = match parts.step {
+            None => (one, self.bool_const(true, s)),
+            Some((step, Some(k))) => (step, self.bool_const(k > 0, s)),
+            Some((step, None)) => {
+                let nonzero = self.result(Opcode::Ne, DType::Bool, step, zero);
+                self.panic_unless_with(nonzero, "ValueError: slice step cannot be zero", &[], s);
+                (step, self.result(Opcode::Gt, DType::Bool, step, zero))
+            }
+        };
+        let last = self.result(Opcode::Sub, DType::Int64, n, one);
+        let lowest = self.select_int(pos, zero, minus_one);
+        let highest = self.select_int(pos, n, last);
+        let adjusted = |this: &mut Self, x: Option<ValueId>, default: ValueId| -> ValueId {
+            let Some(x) = x else { return default };
+            let neg = this.result(Opcode::Lt, DType::Bool, x, zero);
+            let wrapped = this.result(Opcode::Add, DType::Int64, x, n);
+            let x = this.select_int(neg, wrapped, x);
+            let below = this.result(Opcode::Lt, DType::Bool, x, lowest);
+            let x = this.select_int(below, lowest, x);
+            let above = this.result(Opcode::Gt, DType::Bool, x, highest);
+            this.select_int(above, highest, x)
+        };
+        let lo_default = self.select_int(pos, zero, last);
+        let hi_default = self.select_int(pos, n, minus_one);
+        let start = adjusted(self, parts.lo, lo_default);
+        let stop = adjusted(self, parts.hi, hi_default);
+        // len = (stop - start - 1) // st + 1 for st > 0, (stop - start + 1)
+        // // st + 1 for st < 0 (Python's floor division of a non-positive
+        // by a negative number), when the slice is not empty.
+        let toward = self.select_int(pos, one, minus_one);
+        let span = self.result(Opcode::Sub, DType::Int64, stop, start);
+        let span = self.result(Opcode::Sub, DType::Int64, span, toward);
+        let q = self.result(Opcode::FDiv, DType::Int64, span, step);
+        let len = self.result(Opcode::Add, DType::Int64, q, one);
+        let forward = self.result(Opcode::Gt, DType::Bool, stop, start);
+        let backward = self.result(Opcode::Gt, DType::Bool, start, stop);
+        let name = self.fresh("nonempty");
+        let nonempty = self.b.select(TypeId::BOOL, pos, forward, backward, &name);
+        let len = self.select_int(nonempty, len, zero);
+        // A step is only used when the slice has two elements or more,
+        // where |st| < n and st * stride cannot overflow; otherwise 1.
+        let several = self.result(Opcode::Gt, DType::Bool, len, one);
+        let step = self.select_int(several, step, one);
+        (start, len, step)
+    }
+
+    fn select_int(&mut self, c: ValueId, t: ValueId, f: ValueId) -> ValueId {
+        let n = self.fresh("sel");
+        self.b.select(TypeId::INT64, c, t, f, &n)
+    }
+
+    fn bool_const(&mut self, b: bool, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        let n = self.fresh("c");
+        self.b.const_(TypeId::BOOL, Literal::Bool(b), &n)
+    }
+
+    /// Why a write to `e`, which `reads_input_memory`, is refused.
+    pub(super) fn read_only_message(&self, e: &Expr) -> String {
+        let fix = "cannot be written: mark the parameter `Out[...]`";
+        match e {
+            Expr::Name(n) if self.locals.get(n.id.as_str()).is_some_and(|l| l.param) => {
+                format!("`{}` is an input array and {fix}", n.id)
+            }
+            Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", n.id),
+            _ => format!("this is a view of an input array and {fix}"),
+        }
+    }
+
+    /// Whether `e` is a view written as one: `a.T`, or a subscript that
+    /// `makes_view` (of a local whose number of axes is known, for `a[i]`).
+    pub(super) fn is_view_expr(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Attribute(a) => a.attr.id.as_str() == "T",
+            Expr::Subscript(s) => {
+                let ndim = match &*s.value {
+                    Expr::Name(n) => match self.locals.get(n.id.as_str()).and_then(|l| l.ty.as_ref()) {
+                        Some(LocalTy::Array(t)) => t.ndim(),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                makes_view(&s.slice, ndim)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` reads the memory of an input (not `Out`) array
+    /// parameter, so that writes through it are refused: the parameter
+    /// itself, a view of it (`a[i]`, `a[:, j]`, `a.T`), or a local bound
+    /// to such a view.
+    pub(super) fn reads_input_memory(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Name(n) => match self.locals.get(n.id.as_str()) {
+                Some(l) if l.param => true,
+                Some(_) => self.input_views.contains(n.id.as_str()),
+                None => false,
+            },
+            Expr::Subscript(s) => self.reads_input_memory(&s.value),
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.reads_input_memory(&a.value),
+            Expr::Call(c) => match &*c.func {
+                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel") => {
+                    self.reads_input_memory(&a.value)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// The value of an integer literal, `-` one included.
+fn literal_int(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => literal_int(&u.operand).map(|i| -i),
+        e => match literal(e) {
+            Some(Ok(Lit::Int(i))) => Some(i),
+            _ => None,
+        },
+    }
+}
+
+/// The locals of `body` that some assignment or `for` binds to an input
+/// array parameter (`params`) or a view of one, directly or through
+/// another such local: writes through them are refused, as writes to the
+/// input are.
+pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<String> {
+    /// The arrays whose memory `e` may share: a name, a view of one, the
+    /// values of a tuple, or (in `for` loops) the arrays that `enumerate`
+    /// or `zip` walks.
+    fn roots(e: &Expr) -> Vec<&str> {
+        match e {
+            Expr::Name(n) => vec![n.id.as_str()],
+            Expr::Subscript(s) => roots(&s.value),
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => roots(&a.value),
+            // `r, s = a[0], a[1]`: every target, conservatively.
+            Expr::Tuple(t) => t.elts.iter().flat_map(roots).collect(),
+            Expr::Call(c) => match &*c.func {
+                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel") => roots(&a.value),
+                Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip") => {
+                    c.arguments.args.iter().flat_map(roots).collect()
+                }
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+    let mut pairs = Vec::new();
+    for_each_binding(body, &mut |b| {
+        if let Binding::Target(target, Some(value)) = b {
+            pairs.push((target, value));
+        }
+    });
+    let mut found: HashSet<String> = HashSet::new();
+    // Until nothing changes: a view of a view of an input is one too.
+    loop {
+        let before = found.len();
+        for (target, value) in &pairs {
+            // A binding of an input or of a local already found: a view, a
+            // row of a loop, or an alias. (A number bound this way is
+            // found too, harmlessly: a number is never indexed.)
+            if roots(value).iter().any(|r| params.contains(*r) || found.contains(*r)) {
+                let names: Vec<&Expr> = match target {
+                    Expr::Tuple(t) => t.elts.iter().collect(),
+                    t => vec![t],
+                };
+                for n in names {
+                    if let Expr::Name(n) = n {
+                        found.insert(n.id.to_string());
+                    }
+                }
+            }
+        }
+        if found.len() == before {
+            return found;
+        }
+    }
+}
