@@ -93,20 +93,7 @@ fn shared_library(
     let mut opts = CodegenOptions::for_level(level);
     opts.link_ir = link_ir.to_vec();
     let obj = postc_codegen::compile(&program, &opts).unwrap();
-    let o = dir.join(format!("{name}{}.o", level.as_u8()));
-    std::fs::write(&o, obj).unwrap();
-    let so = dir.join(format!("lib{name}{}.so", level.as_u8()));
-    let st = std::process::Command::new("cc")
-        .arg("-shared")
-        .arg("-o")
-        .arg(&so)
-        .arg(&o)
-        .arg(postc_runtime::STATIC_LIB_PATH)
-        .args(["-lm", "-ldl"])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    so
+    support::link_with_runtime(dir, &format!("{name}{}", level.as_u8()), &obj)
 }
 
 #[test]

@@ -96,19 +96,7 @@ fn program() -> postc_ir::Program {
 fn library(dir: &Path, level: OptLevel) -> PathBuf {
     let obj = postc_codegen::compile(&program(), &CodegenOptions::for_level(level))
         .unwrap_or_else(|d| panic!("{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")));
-    let o = dir.join(format!("limits{}.o", level.as_u8()));
-    std::fs::write(&o, obj).unwrap();
-    let so = dir.join(format!("liblimits{}.so", level.as_u8()));
-    let st = std::process::Command::new("cc")
-        .arg("-shared")
-        .arg("-o")
-        .arg(&so)
-        .arg(&o)
-        .arg(postc_runtime::STATIC_LIB_PATH)
-        .args(["-lm", "-ldl"])
-        .status();
-    assert!(st.unwrap().success());
-    so
+    support::link_with_runtime(dir, &format!("limits{}", level.as_u8()), &obj)
 }
 
 fn tensor(data: *mut f64, shape: &mut [i64], strides: Option<&mut [i64]>) -> DLTensor {

@@ -124,19 +124,7 @@ fn library(dir: &Path, level: OptLevel) -> PathBuf {
     let program = postc_ir::Program::from_module(m);
     let obj = postc_codegen::compile(&program, &CodegenOptions::for_level(level))
         .unwrap_or_else(|d| panic!("{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")));
-    let o = dir.join(format!("shadow{}.o", level.as_u8()));
-    std::fs::write(&o, obj).unwrap();
-    let so = dir.join(format!("libshadow{}.so", level.as_u8()));
-    let st = std::process::Command::new("cc")
-        .arg("-shared")
-        .arg("-o")
-        .arg(&so)
-        .arg(&o)
-        .arg(postc_runtime::STATIC_LIB_PATH)
-        .args(["-lm", "-ldl"])
-        .status();
-    assert!(st.unwrap().success());
-    so
+    support::link_with_runtime(dir, &format!("shadow{}", level.as_u8()), &obj)
 }
 
 type Loop = unsafe extern "C" fn(*mut *mut u8, *const i64, *const i64, *mut c_void);

@@ -187,7 +187,12 @@ impl crate::ModulePass for Legalize {
         self.run_on_workers(m, options, &Workers::for_current_pool())
     }
 
-    fn run_on_workers(&self, m: &mut Module, options: &PassOptions, workers: &Workers) -> Result<bool, Vec<Diagnostic>> {
+    fn run_on_workers(
+        &self,
+        m: &mut Module,
+        options: &PassOptions,
+        workers: &Workers,
+    ) -> Result<bool, Vec<Diagnostic>> {
         let features = options.features;
         let Module { types, functions, .. } = m;
         let results: Vec<(bool, u8)> = functions

@@ -71,7 +71,8 @@ impl crate::backend::Backend for Qbe {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
+        let prepared =
+            timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
         let il = timer.time("tables to QBE IL", || translate(&prepared, options.debug))?;
         let out = match kind {
             EmitKind::Qbe => Ok(il.into_bytes()),

@@ -88,7 +88,8 @@ impl crate::backend::Backend for Wasm {
             )]);
         }
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
-        let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;
+        let prepared =
+            timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;
         let bytes = timer.time("tables to wasm", || translate(&prepared, options.debug))?;
         timer.time("validate (wasmparser)", || validate(&bytes))?;
         let out = match kind {

@@ -117,3 +117,22 @@ head:\n  %more: Bool = lt %i, %n\n  condbr %more, body, done\n\
 body:\n  %x: Float64 = index.load %a[%i]\n  %acc2: Float64 = add %acc, %x\n  set %acc = %acc2\n\
   %one: Int64 = const 1\n  %next: Int64 = add %i, %one\n  set %i = %next\n  br head\n\
 done:\n  return %acc\n}\n";
+
+/// An object file of the compiler linked with the host runtime into
+/// `dir/libSTEM.so` (the object is kept beside it as `STEM.o`).
+pub fn link_with_runtime(dir: &Path, stem: &str, obj: &[u8]) -> PathBuf {
+    let o = dir.join(format!("{stem}.o"));
+    std::fs::write(&o, obj).unwrap();
+    let so = dir.join(format!("lib{stem}.so"));
+    let st = Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(&o)
+        .arg(postc_runtime::STATIC_LIB_PATH)
+        .args(["-lm", "-ldl"])
+        .status()
+        .unwrap();
+    assert!(st.success(), "linking {} failed", o.display());
+    so
+}
