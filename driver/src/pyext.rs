@@ -149,6 +149,18 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
     }
     s.push_str("# The type stub of an extension module made by `postc-driver compile --emit pyext`.\n");
     s.push_str("import numpy as np\nimport numpy.typing as npt\n");
+    // Every module has the package's thread-count functions, unless an
+    // export takes the name (`postc_pyabi::pyext`).
+    let exported =
+        |name: &str| exports.functions.iter().any(|f| f.name == name) || exports.ufuncs.iter().any(|u| u.name == name);
+    for (name, declaration) in [
+        ("set_num_threads", "def set_num_threads(n: int | np.integer) -> None: ...\n"),
+        ("get_num_threads", "def get_num_threads() -> int: ...\n"),
+    ] {
+        if !exported(name) {
+            s.push_str(declaration);
+        }
+    }
     for f in &exports.functions {
         let params: Vec<String> = f
             .params

@@ -19,6 +19,7 @@ import sysconfig
 
 import numpy as np
 import pytest
+from pyext_cases import THREAD_FUNCTIONS
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -94,7 +95,7 @@ def test_type_stubs_declare_every_export(extensions):
         declared |= {n.target.id for n in stub.body if isinstance(n, ast.AnnAssign)}
         import postc
 
-        assert declared == set(postc.compile(program).exports()), program.name
+        assert declared == set(postc.compile(program).exports()) | THREAD_FUNCTIONS, program.name
 
 
 def test_a_module_of_another_name_is_refused(tmp_path):
@@ -169,3 +170,116 @@ def test_other_backends_make_the_same_modules(numpy_venv, tmp_path, backend):
     pyext = run([numpy_venv, HERE / "pyext_cases.py", "pyext", tmp_path, *programs], env=bare, cwd=tmp_path)
     assert sum(line.startswith("case ") for line in package.stdout.splitlines()) > 100
     assert pyext.stdout == package.stdout
+
+
+THREAD_ARGUMENTS = """
+import sys
+import numpy as np
+threads = __import__(sys.argv[1])
+print("default", threads.get_num_threads())
+for bad in (0, -1, 5, 2**70, np.int64(9), np.uint8(0), True, np.bool_(True), 2.0, np.float64(2.0), "2", None):
+    try:
+        threads.set_num_threads(bad)
+        print("accepted", repr(bad))
+    except Exception as e:
+        print(repr(bad), type(e).__name__, e)
+print("kept", threads.get_num_threads())
+threads.set_num_threads(np.int16(3))
+print("set", threads.get_num_threads())
+threads.set_num_threads(n=2)
+print("set", threads.get_num_threads())
+"""
+
+THREAD_POOL = """
+import os, sys
+import prange_kernels as m
+
+def os_threads():
+    return len(os.listdir("/proc/self/task"))
+
+bits = {}
+for n in (1, 2, 1, 3):
+    before = os_threads()
+    m.set_num_threads(n)
+    assert m.get_num_threads() == n
+    results = (m.harmonic(300000), m.growth(300000), m.spread(300000), m.mixed(300000))
+    bits.setdefault(n, []).append([float(r).hex() if isinstance(r, float) else int(r) for r in results])
+    # The pool grows to n - 1 workers beside the calling thread at the
+    # first loop that needs them, and never shrinks.
+    print(n, os_threads() - before)
+assert all(runs == bits[1][:1] * len(runs) for runs in bits.values()), bits
+print(*bits[1][0])
+"""
+
+
+def test_set_num_threads_sets_the_pool_of_the_modules_prange_loops(numpy_venv, tmp_path):
+    """Every extension module has the package's `set_num_threads` and
+    `get_num_threads`, over the pool its `prange` loops run on: the same
+    checks and messages as the package's, the getter reflects the setter,
+    the pool runs on the threads set, and the results' bits do not depend on
+    the count and are the package's."""
+    program = HERE / "prange_kernels.py"
+    run([sys.executable, "-m", "postc", "compile", "--emit", "pyext", program, "-o", tmp_path / f"prange_kernels{SUFFIX}",
+         "--python", sys.executable])
+    script = tmp_path / "arguments.py"
+    script.write_text(THREAD_ARGUMENTS)
+    # POSTC_NUM_THREADS bounds `set_num_threads` in both, whatever the CPUs.
+    bare = {"PATH": str(numpy_venv.parent), "HOME": os.environ.get("HOME", "/tmp"), "POSTC_NUM_THREADS": "4"}
+    package = run([sys.executable, script, "postc"], env=dict(os.environ, POSTC_NUM_THREADS="4"))
+    pyext = run([numpy_venv, script, "prange_kernels"], env=dict(bare, PYTHONPATH=str(tmp_path)), cwd=tmp_path)
+    assert pyext.stdout == package.stdout
+    lines = package.stdout.splitlines()
+    assert lines[0] == "default 4" and lines[-3:] == ["kept 4", "set 3", "set 2"], lines
+    assert sum("ValueError The number of threads must be between 1 and 4" in line for line in lines) == 6, lines
+    assert sum("TypeError The number of threads specified must be an integer" in line for line in lines) == 6, lines
+
+    script = tmp_path / "pool.py"
+    script.write_text(THREAD_POOL)
+    pool = run([numpy_venv, script], env=dict(bare, PYTHONPATH=str(tmp_path)), cwd=tmp_path).stdout.splitlines()
+    assert pool[:4] == ["1 0", "2 1", "1 0", "3 1"], pool
+    import postc
+
+    m = postc.compile(program)
+    want = [m.harmonic(300000).hex(), m.growth(300000).hex(), m.spread(300000).hex(), str(m.mixed(300000))]
+    assert pool[4].split() == want
+
+
+DASK = """
+import sys
+
+import dask.array as da
+import numpy as np
+from dask.distributed import Client, LocalCluster
+
+import kernels
+
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \\
+            Client(cluster) as client:
+        a = np.linspace(-4.0, 4.0, 1000)
+        b = np.linspace(1.0, 3.0, 1000)
+        got = kernels.hypot(da.from_array(a, chunks=100), da.from_array(b, chunks=100)).compute()
+        assert (got == np.sqrt(a * a + b * b)).all()
+        xs = [np.arange(float(n)) for n in range(1, 6)]
+        sums = client.gather(client.map(kernels.weighted_sum, xs, [x[::-1].copy() for x in xs]))
+        assert sums == [np.dot(x, x[::-1]) for x in xs], sums
+        # The workers imported the module and ran it without the package.
+        assert set(client.run(lambda: ("kernels" in sys.modules, "postc" in sys.modules)).values()) == {(True, False)}
+        print("ok")
+"""
+
+
+def test_a_dask_local_cluster_runs_an_extension_module(tmp_path):
+    """A function and a ufunc of an extension module run on the worker
+    processes of a `dask.distributed` LocalCluster, which import the module
+    from PYTHONPATH by the name it pickles as, and give NumPy's results."""
+    modules = tmp_path / "modules"
+    modules.mkdir()
+    run([sys.executable, "-m", "postc", "compile", "--emit", "pyext",
+         REPO / "examples" / "aot-package" / "src" / "aot_demo" / "kernels.py", "-o", modules / f"kernels{SUFFIX}",
+         "--python", sys.executable])
+    script = tmp_path / "cluster.py"
+    script.write_text(DASK)
+    env = dict(os.environ, PYTHONPATH=str(modules))
+    r = run([sys.executable, script], env=env, cwd=tmp_path, timeout=600)
+    assert r.stdout.splitlines()[-1] == "ok", r.stdout + r.stderr
