@@ -64,12 +64,23 @@ pub unsafe extern "C" fn postc_pyext_init(table: *const ModuleTable) -> *mut ffi
 
 unsafe fn module<'py>(py: Python<'py>, t: &ModuleTable) -> PyResult<Bound<'py, PyModule>> {
     let name = CStr::from_ptr(t.name).to_string_lossy().into_owned();
-    let running = py.version_info();
-    let running = format!("{}.{}", running.major, running.minor);
-    if running != crate::PYTHON_VERSION {
+    let version = py.version_info();
+    let running = format!("{}.{}", version.major, version.minor);
+    // A module for the stable ABI serves the version it was built for and
+    // every later one.
+    let serves = if cfg!(feature = "abi3") {
+        let built = crate::PYTHON_VERSION.split_once('.');
+        built
+            .and_then(|(major, minor)| Some((major.parse::<u8>().ok()?, minor.parse::<u8>().ok()?)))
+            .is_some_and(|built| version >= built)
+    } else {
+        running == crate::PYTHON_VERSION
+    };
+    if !serves {
+        let and_later = if cfg!(feature = "abi3") { " and later" } else { "" };
         return Err(PyImportError::new_err(format!(
-            "extension module {name} was built for CPython {} and cannot be imported by CPython {running}: \
-             build it again with `postc-driver compile --emit pyext --python` naming this interpreter",
+            "extension module {name} was built for CPython {}{and_later} and cannot be imported by CPython \
+             {running}: build it again with `postc-driver compile --emit pyext --python` naming this interpreter",
             crate::PYTHON_VERSION
         )));
     }
