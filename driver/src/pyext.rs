@@ -105,11 +105,17 @@ pub(crate) fn build(
         Some(v) if python.abi3 => v <= python.version,
         _ => built_for == running,
     };
-    if !serves {
-        let and_later = if python.abi3 { " and later" } else { "" };
+    if !serves && python.abi3 {
         return Err(Err(format!(
-            "{} was built for CPython {built_for}{and_later}, and `--python` is CPython {running}: build postc-pyabi \
-             with that interpreter (PYO3_PYTHON=... cargo build -p postc-pyabi) or name a CPython {built_for}",
+            "{} was built for CPython {built_for} and later, and `--python` is CPython {running}: name a CPython \
+             {built_for} or later, or build for that version without `--abi3`",
+            pyabi.display(),
+        )));
+    }
+    if !serves {
+        return Err(Err(format!(
+            "{} was built for CPython {built_for}, and `--python` is CPython {running}: build postc-pyabi with that \
+             interpreter (PYO3_PYTHON=... cargo build -p postc-pyabi) or name a CPython {built_for}",
             pyabi.display(),
         )));
     }

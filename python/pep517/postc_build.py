@@ -6,7 +6,8 @@ wheel ships them and an installed package needs no cargo build around:
 - `postc/libpostc_pyabi.a`, crate `postc-pyabi` built by cargo with the
   profile maturin builds the package with and for the interpreter running
   the build (the one maturin builds `_native` for), its debug information
-  stripped (the link strips it anyway; it is three fifths of the file);
+  stripped (the link strips it anyway; it is three fifths of a release
+  build's file);
 - `postc/libpostc_pyabi_abi3.a`, the same crate built for CPython's stable
   ABI of 3.11 and later (its feature `abi3`, for `--emit pyext --abi3`),
   when the interpreter is 3.11 or later;
@@ -14,7 +15,7 @@ wheel ships them and an installed package needs no cargo build around:
   libffi-dev has it), when there is one: an extension linked with it needs
   no `libffi.so` where it is imported.
 
-Git ignores both files; `[tool.maturin] include` puts them in the wheel.
+Git ignores the three files; `[tool.maturin] include` puts them in the wheel.
 
     python pep517/postc_build.py PROFILE   # the same, before `maturin build`
 
