@@ -1,8 +1,9 @@
 //! Compiles the C shim that calls compiled code with a panic handler set
 //! (src/guard.c: setjmp/longjmp cannot be written in Rust), and records
 //! the CPython version PyO3 builds for: the static library's code follows
-//! that version's object layouts (it is not built for the stable ABI), so
-//! an extension module that links it works with that version only.
+//! that version's object layouts, so an extension module that links it
+//! works with that version only; with the feature `abi3`, that version and
+//! every later one (CPython's stable ABI).
 
 fn main() {
     println!("cargo:rerun-if-changed=src/guard.c");

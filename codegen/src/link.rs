@@ -260,14 +260,21 @@ pub fn gpu_runtime_lib() -> Result<PathBuf, String> {
 
 /// `libpostc_pyabi.a` (crate `postc-pyabi`: what an extension module does
 /// with Python's objects): `POSTC_PYABI_LIB`, else beside the driver
-/// executable or one level up ([`prebuilt_library`]).
-pub fn pyabi_lib() -> Result<PathBuf, String> {
-    const NAME: &str = "libpostc_pyabi.a";
-    prebuilt_library(NAME, "POSTC_PYABI_LIB")?.ok_or_else(|| {
-        format!(
-            "`--emit pyext` links {NAME}, which was not found beside the driver: build it with \
-             `cargo build -p postc-pyabi` (same profile) or set POSTC_PYABI_LIB"
+/// executable or one level up ([`prebuilt_library`]). With `abi3`, the
+/// library built for CPython's stable ABI (`--features abi3`),
+/// `libpostc_pyabi_abi3.a`, or `POSTC_PYABI_ABI3_LIB`.
+pub fn pyabi_lib(abi3: bool) -> Result<PathBuf, String> {
+    let (name, variable, build) = if abi3 {
+        (
+            "libpostc_pyabi_abi3.a",
+            "POSTC_PYABI_ABI3_LIB",
+            "`cargo build -p postc-pyabi --features abi3` (same profile), copying its libpostc_pyabi.a to that name,",
         )
+    } else {
+        ("libpostc_pyabi.a", "POSTC_PYABI_LIB", "`cargo build -p postc-pyabi` (same profile)")
+    };
+    prebuilt_library(name, variable)?.ok_or_else(|| {
+        format!("`--emit pyext` links {name}, which was not found beside the driver: build it with {build} or set {variable}")
     })
 }
 

@@ -3,8 +3,8 @@
 //! hands `postc_pyext_init` (crate `postc-pyabi`, linked in as a static
 //! library) a table of the module's name and docstring, its exports as
 //! `postc_ir::exports` encodes them, the address of each export's code and
-//! the runtime's panic and arena entry points. The table's layout is
-//! `postc_pyabi::pyext::ModuleTable`'s: nine pointer-sized fields.
+//! the runtime's panic, arena and thread-count entry points. The table's
+//! layout is `postc_pyabi::pyext::ModuleTable`'s: eleven pointer-sized fields.
 //!
 //! The object is LLVM IR text compiled for the options' target, whichever
 //! backend compiled the functions: it only declares data and one call.
@@ -28,7 +28,13 @@ pub struct ModuleGlue<'a> {
 }
 
 /// The runtime entry points the table passes, in the table's order.
-const RUNTIME_ENTRY_POINTS: [&str; 3] = ["postc_rt_set_panic_handler", "postc_rt_arena_mark", "postc_rt_arena_release"];
+const RUNTIME_ENTRY_POINTS: [&str; 5] = [
+    "postc_rt_set_panic_handler",
+    "postc_rt_arena_mark",
+    "postc_rt_arena_release",
+    "postc_rt_set_num_threads",
+    "postc_rt_get_num_threads",
+];
 
 /// The symbol CPython looks for in the extension of module `name`.
 pub fn init_symbol(name: &str) -> String {
@@ -82,7 +88,7 @@ pub fn glue_ir(m: &ModuleGlue<'_>) -> String {
     ir.push_str(&format!("@postc_pyext_code = private constant [{} x ptr] [{}]\n", code.len(), code.join(", ")));
     let runtime: Vec<String> = RUNTIME_ENTRY_POINTS.iter().map(|s| format!("ptr @{s}")).collect();
     ir.push_str(&format!(
-        "@postc_pyext_table = private constant {{ ptr, ptr, ptr, i64, ptr, i64, ptr, ptr, ptr }} \
+        "@postc_pyext_table = private constant {{ ptr, ptr, ptr, i64, ptr, i64, ptr, ptr, ptr, ptr, ptr }} \
          {{ ptr @postc_pyext_name, {doc}, ptr @postc_pyext_exports, i64 {}, ptr @postc_pyext_code, i64 {}, {} }}\n",
         m.exports.len(),
         code.len(),

@@ -148,6 +148,11 @@ pub(crate) enum Command {
         /// extension's suffix, and its version must be the one postc-pyabi was built for.
         #[arg(long, value_name = "PYTHON", default_value = "python3")]
         python: String,
+        /// A `--emit pyext` module for CPython's stable ABI (`NAME.abi3.so`),
+        /// which every CPython from the version postc-pyabi's abi3 library was
+        /// built for imports (docs/aot.md says what it costs).
+        #[arg(long)]
+        abi3: bool,
     },
     /// Lower a POST Python file to IR and print it (`.pir` text that `check`
     /// accepts and `fmt` leaves as it is).

@@ -168,6 +168,7 @@ pub(crate) struct CompileArgs {
     pub(crate) backend: String,
     pub(crate) debug: bool,
     pub(crate) python: String,
+    pub(crate) abi3: bool,
 }
 
 pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) -> ExitCode {
@@ -247,8 +248,11 @@ pub(crate) fn compile(files: &[PathBuf], include: Vec<PathBuf>, a: CompileArgs) 
             "`--emit pyext` builds for the machine's own CPython: no `--target` (`--cpu` picks the CPU)",
         );
     }
+    if a.abi3 && a.emit != EmitArg::Pyext {
+        return usage_error("`--abi3` is for `--emit pyext`");
+    }
     let interpreter = if a.emit == EmitArg::Pyext {
-        match crate::pyext::interpreter(&a.python) {
+        match crate::pyext::interpreter(&a.python, a.abi3) {
             Ok(i) => Some(i),
             Err(e) => return usage_error(&e),
         }

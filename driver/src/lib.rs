@@ -73,6 +73,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             backend,
             debug,
             python,
+            abi3,
         } => {
             let args = CompileArgs {
                 output,
@@ -89,6 +90,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 backend,
                 debug,
                 python,
+                abi3,
             };
             compile(&files, include, args)
         }

@@ -13,15 +13,19 @@ use std::path::{Path, PathBuf};
 /// What the extension is built for, asked of the interpreter named by
 /// `--python`.
 pub(crate) struct Interpreter {
-    /// `sysconfig`'s `EXT_SUFFIX` (`.cpython-311-x86_64-linux-gnu.so`).
+    /// The suffix of the extension's file: `sysconfig`'s `EXT_SUFFIX`
+    /// (`.cpython-311-x86_64-linux-gnu.so`), or the interpreter's suffix of
+    /// stable-ABI extensions (`.abi3.so`) for `--abi3`.
     pub(crate) ext_suffix: String,
-    /// `major.minor`.
-    pub(crate) version: String,
+    /// `(major, minor)`.
+    pub(crate) version: (u32, u32),
+    /// For CPython's stable ABI (`--abi3`).
+    pub(crate) abi3: bool,
 }
 
-pub(crate) fn interpreter(python: &str) -> Result<Interpreter, String> {
-    let script =
-        "import sys, sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX')); print('%d.%d' % sys.version_info[:2])";
+pub(crate) fn interpreter(python: &str, abi3: bool) -> Result<Interpreter, String> {
+    let script = "import sys, sysconfig, importlib.machinery as m; print(sysconfig.get_config_var('EXT_SUFFIX')); \
+                  print('%d.%d' % sys.version_info[:2]); print(*[s for s in m.EXTENSION_SUFFIXES if 'abi3' in s][:1])";
     let out = std::process::Command::new(python)
         .args(["-c", script])
         .output()
@@ -35,12 +39,25 @@ pub(crate) fn interpreter(python: &str) -> Result<Interpreter, String> {
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    match (lines.next(), lines.next()) {
-        (Some(suffix), Some(version)) if suffix.starts_with('.') => {
-            Ok(Interpreter { ext_suffix: suffix.to_owned(), version: version.to_owned() })
-        }
-        _ => Err(format!("`--python {python}` did not tell its extension suffix and version: {text}")),
+    let (Some(suffix), Some(version), abi3_suffix) = (lines.next(), lines.next().and_then(version), lines.next())
+    else {
+        return Err(format!("`--python {python}` did not tell its extension suffix and version: {text}"));
+    };
+    let ext_suffix = match abi3_suffix.filter(|s| s.starts_with('.')) {
+        Some(s) if abi3 => s,
+        None if abi3 => return Err(format!("`--python {python}` imports no stable-ABI (abi3) extension modules")),
+        _ => suffix,
+    };
+    if !ext_suffix.starts_with('.') {
+        return Err(format!("`--python {python}` did not tell its extension suffix and version: {text}"));
     }
+    Ok(Interpreter { ext_suffix: ext_suffix.to_owned(), version, abi3 })
+}
+
+/// `major.minor` as numbers.
+fn version(text: &str) -> Option<(u32, u32)> {
+    let (major, minor) = text.trim().split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
 /// The module an extension file is imported as: its name up to the first
@@ -80,14 +97,26 @@ pub(crate) fn build(
     python: &Interpreter,
 ) -> Result<(), Result<Vec<postc_ir::Diagnostic>, String>> {
     let name = module_name(out).map_err(Err)?;
-    let pyabi = link::pyabi_lib().map_err(Err)?;
+    let pyabi = link::pyabi_lib(python.abi3).map_err(Err)?;
     let built_for = link::pyabi_python_version(&pyabi).map_err(Err)?;
-    if built_for != python.version {
+    let running = format!("{}.{}", python.version.0, python.version.1);
+    // A library for the stable ABI serves its version and every later one.
+    let serves = match version(&built_for) {
+        Some(v) if python.abi3 => v <= python.version,
+        _ => built_for == running,
+    };
+    if !serves && python.abi3 {
         return Err(Err(format!(
-            "{} was built for CPython {built_for}, and `--python` is CPython {}: build postc-pyabi with that \
+            "{} was built for CPython {built_for} and later, and `--python` is CPython {running}: name a CPython \
+             {built_for} or later, or build for that version without `--abi3`",
+            pyabi.display(),
+        )));
+    }
+    if !serves {
+        return Err(Err(format!(
+            "{} was built for CPython {built_for}, and `--python` is CPython {running}: build postc-pyabi with that \
              interpreter (PYO3_PYTHON=... cargo build -p postc-pyabi) or name a CPython {built_for}",
             pyabi.display(),
-            python.version
         )));
     }
     let exports = exposed(program);
@@ -149,6 +178,18 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
     }
     s.push_str("# The type stub of an extension module made by `postc-driver compile --emit pyext`.\n");
     s.push_str("import numpy as np\nimport numpy.typing as npt\n");
+    // Every module has the package's thread-count functions, unless an
+    // export takes the name (`postc_pyabi::pyext`).
+    let exported =
+        |name: &str| exports.functions.iter().any(|f| f.name == name) || exports.ufuncs.iter().any(|u| u.name == name);
+    for (name, declaration) in [
+        ("set_num_threads", "def set_num_threads(n: int | np.integer) -> None: ...\n"),
+        ("get_num_threads", "def get_num_threads() -> int: ...\n"),
+    ] {
+        if !exported(name) {
+            s.push_str(declaration);
+        }
+    }
     for f in &exports.functions {
         let params: Vec<String> = f
             .params

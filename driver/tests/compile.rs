@@ -217,6 +217,10 @@ fn bad_levels_and_options_are_usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`2fast` is not a Python identifier in ASCII"));
+    // The stable ABI is a kind of extension module.
+    let out = driver().current_dir(dir.path()).args(["compile", "--emit", "obj", "--abi3"]).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`--abi3` is for `--emit pyext`"));
 }
 
 /// A one-function program whose `main` panics; `body` is the entry block.

@@ -1,8 +1,8 @@
-//! The `postc` Python package (`python/`): installs it with pip into a
-//! virtual environment under the target directory (a debug build of the
-//! extension, sharing the workspace's build of the compiler crates), builds
-//! postc-pyabi's static library for the extension modules the suite makes
-//! ahead of time, and runs its pytest suite, `python/tests`.
+//! The `postc` Python package (`python/`): builds its wheel with pip (a
+//! debug build of the extension, sharing the workspace's build of the
+//! compiler crates, with postc-pyabi's static libraries for the extension
+//! modules made ahead of time), installs it into a virtual environment
+//! under the target directory and runs its pytest suite, `python/tests`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,28 +57,39 @@ fn the_python_package_passes_its_tests() {
             .args(["-m", "pip", "install", "--quiet", "hatchling"])
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
     }
-    // `pip install ./python`, as a user would, with a debug build (the
-    // extension's release build would recompile LLVM's bindings and the
-    // whole compiler).
+    // The package's wheel, built by pip as a user would (its build backend
+    // stages the static libraries `--emit pyext` links into it), with a
+    // debug build (the extension's release build would recompile LLVM's
+    // bindings and the whole compiler), and installed into the venv. The
+    // suite installs it again where only it and NumPy are
+    // (python/tests/test_pyext.py).
+    let wheels = Path::new(env!("CARGO_TARGET_TMPDIR")).join("postc-wheel");
+    let _ = std::fs::remove_dir_all(&wheels);
     run(Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall"])
+        .args(["-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w"])
+        .arg(&wheels)
         .arg(root.join("python"))
         .env("MATURIN_PEP517_ARGS", "--profile dev")
         .env("CARGO_TARGET_DIR", target_dir())
         .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
-    // `postc compile --emit pyext` links postc-pyabi's static library
-    // (python/tests/test_pyext.py), built here for the venv's interpreter,
-    // as maturin built the package.
-    run(Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["build", "--quiet", "-p", "postc-pyabi"])
-        .current_dir(&root)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("PYO3_PYTHON", &python));
+    let wheel = std::fs::read_dir(&wheels)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .expect("pip wheel made the postc wheel");
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall"])
+        .arg(&wheel)
+        .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"));
     let cache = tempfile::tempdir().unwrap();
     let out = Command::new(&python)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
         .current_dir(&root)
-        .env("POSTC_PYABI_LIB", target_dir().join("debug").join("libpostc_pyabi.a"))
+        // `--emit pyext` links what the installed package ships.
+        .env_remove("POSTC_PYABI_LIB")
+        .env_remove("POSTC_PYABI_ABI3_LIB")
+        .env_remove("POSTC_LIBFFI")
+        .env("POSTC_WHEEL", &wheel)
         // The NumPy-only environment the extension modules are imported in,
         // kept between runs as the package's is.
         .env("POSTC_PYEXT_VENV", Path::new(env!("CARGO_TARGET_TMPDIR")).join("pyext-venv"))

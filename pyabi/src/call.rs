@@ -580,6 +580,7 @@ const FAST_RANK: usize = 4;
 
 /// Whether a Python thread other than the calling one exists (in any
 /// interpreter): one that could take the GIL while a call runs.
+#[cfg(not(feature = "abi3"))]
 fn other_python_threads() -> bool {
     // SAFETY: reads of the interpreter and thread-state lists with the GIL
     // held (a thread state made meanwhile by a thread outside Python is
@@ -592,6 +593,14 @@ fn other_python_threads() -> bool {
         let head = ffi::PyInterpreterState_ThreadHead(interp);
         !(head == ffi::PyThreadState_Get() && ffi::PyThreadState_Next(head).is_null())
     }
+}
+
+/// The stable ABI does not expose the interpreters' lists of thread
+/// states: there may always be another thread, and the GIL is released
+/// around every call.
+#[cfg(feature = "abi3")]
+fn other_python_threads() -> bool {
+    true
 }
 
 /// Runs `f` with the GIL released when another Python thread exists
@@ -626,6 +635,7 @@ fn without_gil<T>(f: impl FnOnce() -> T) -> T {
 /// `field` must point into `obj`'s Rust value, and every instance of the
 /// class (and of its subclasses) must hold a valid vectorcall function
 /// there.
+#[cfg(not(feature = "abi3"))]
 pub unsafe fn enable_vectorcall<T: pyo3::PyClass>(
     obj: &Bound<'_, T>,
     field: *const ffi::vectorcallfunc,
@@ -646,6 +656,20 @@ pub unsafe fn enable_vectorcall<T: pyo3::PyClass>(
     Ok(())
 }
 
+/// The stable ABI of CPython 3.11 gives a class no vectorcall (3.12's
+/// limited API has it): CPython calls `tp_call`, PyO3's `__call__`, with a
+/// tuple of the arguments and a dict of the keywords.
+///
+/// # Safety
+/// None needed; the signature is the other build's.
+#[cfg(feature = "abi3")]
+pub unsafe fn enable_vectorcall<T: pyo3::PyClass>(
+    _obj: &Bound<'_, T>,
+    _field: *const ffi::vectorcallfunc,
+) -> PyResult<()> {
+    Ok(())
+}
+
 /// `Function`'s vectorcall: the positional arguments, then the keyword
 /// arguments' values named by `kwnames`.
 unsafe extern "C" fn function_vectorcall(
@@ -658,7 +682,8 @@ unsafe extern "C" fn function_vectorcall(
     to_python(py, || {
         let f = Borrowed::from_ptr(py, callable).cast_unchecked::<Function>();
         let f = f.get();
-        let nargs = ffi::PyVectorcall_NARGS(nargsf) as usize;
+        // `PyVectorcall_NARGS`, which the stable ABI's bindings leave out.
+        let nargs = nargsf & !(1usize << (usize::BITS - 1));
         let positional = if nargs == 0 { &[][..] } else { std::slice::from_raw_parts(args, nargs) };
         if kwnames.is_null() {
             f.invoke(py, positional, None)
@@ -668,6 +693,18 @@ unsafe extern "C" fn function_vectorcall(
             f.invoke(py, positional, Some((&names, values)))
         }
     })
+}
+
+/// The value of a Python float (exactly a float: no error).
+///
+/// # Safety
+/// `p` is a live `float`.
+unsafe fn float_value(p: *mut ffi::PyObject) -> f64 {
+    #[cfg(not(feature = "abi3"))]
+    return ffi::PyFloat_AS_DOUBLE(p);
+    // The object's field is hidden from the stable ABI.
+    #[cfg(feature = "abi3")]
+    return ffi::PyFloat_AsDouble(p);
 }
 
 /// What a C entry point called by CPython returns for `body`'s outcome: a
@@ -956,7 +993,7 @@ fn scalar(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult
     // SAFETY: type checks and reads of a live object.
     unsafe {
         if d.is_float() && ffi::PyFloat_CheckExact(p) != 0 {
-            return Ok(Slot([scalars::float_bits(d, ffi::PyFloat_AS_DOUBLE(p)), 0]));
+            return Ok(Slot([scalars::float_bits(d, float_value(p)), 0]));
         }
         if d.is_int() && ffi::PyLong_CheckExact(p) != 0 {
             let mut overflow = 0;

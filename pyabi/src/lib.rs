@@ -16,7 +16,8 @@ pub mod pyext;
 pub mod scalars;
 pub mod ufunc;
 
-/// The CPython version (`major.minor`) this library was built for.
+/// The CPython version (`major.minor`) this library was built for: with
+/// the feature `abi3`, the first version of the stable ABI it uses.
 pub const PYTHON_VERSION: &str = env!("POSTC_PYABI_PYTHON");
 
 /// The marker `postc-driver` reads in the static library

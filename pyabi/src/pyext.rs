@@ -6,7 +6,10 @@
 //! it. Each function becomes the package's own [`Function`] and each ufunc
 //! the package's NumPy ufunc ([`ufunc::make_from_spec`]), so arguments are
 //! checked and converted, panics raised and ufunc loops guarded by the
-//! same code as in the `postc` package. What the package does around them
+//! same code as in the `postc` package. The module also has the package's
+//! `set_num_threads` and `get_num_threads`, acting on the thread pool of
+//! the runtime linked into the extension (each extension has its own, as
+//! each library the package loads has). What the package does around them
 //! is not here: there is no compiler, cache, `@jit` or pickling by recipe;
 //! an export pickles as its module and name instead.
 
@@ -14,10 +17,10 @@ use crate::call::Function;
 use crate::guard::Runtime;
 use crate::ufunc;
 use postc_ir::exports::Exports;
-use pyo3::exceptions::PyImportError;
+use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyModule;
+use pyo3::types::{PyBool, PyCFunction, PyDict, PyInt, PyModule, PyTuple};
 use std::ffi::{c_char, CStr};
 
 /// What `PyInit_NAME` passes (the layout the generated code writes:
@@ -40,6 +43,11 @@ pub struct ModuleTable {
     pub set_panic_handler: usize,
     pub arena_mark: usize,
     pub arena_release: usize,
+    /// `void postc_rt_set_num_threads(int)` and `int
+    /// postc_rt_get_num_threads(void)`: the thread count of the `prange`
+    /// loops of the runtime linked into the extension.
+    pub set_num_threads: usize,
+    pub get_num_threads: usize,
 }
 
 /// Builds the module `table` describes; a new reference, or NULL with a
@@ -56,12 +64,23 @@ pub unsafe extern "C" fn postc_pyext_init(table: *const ModuleTable) -> *mut ffi
 
 unsafe fn module<'py>(py: Python<'py>, t: &ModuleTable) -> PyResult<Bound<'py, PyModule>> {
     let name = CStr::from_ptr(t.name).to_string_lossy().into_owned();
-    let running = py.version_info();
-    let running = format!("{}.{}", running.major, running.minor);
-    if running != crate::PYTHON_VERSION {
+    let version = py.version_info();
+    let running = format!("{}.{}", version.major, version.minor);
+    // A module for the stable ABI serves the version it was built for and
+    // every later one.
+    let serves = if cfg!(feature = "abi3") {
+        let built = crate::PYTHON_VERSION.split_once('.');
+        built
+            .and_then(|(major, minor)| Some((major.parse::<u8>().ok()?, minor.parse::<u8>().ok()?)))
+            .is_some_and(|built| version >= built)
+    } else {
+        running == crate::PYTHON_VERSION
+    };
+    if !serves {
+        let and_later = if cfg!(feature = "abi3") { " and later" } else { "" };
         return Err(PyImportError::new_err(format!(
-            "extension module {name} was built for CPython {} and cannot be imported by CPython {running}: \
-             build it again with `postc-driver compile --emit pyext --python` naming this interpreter",
+            "extension module {name} was built for CPython {}{and_later} and cannot be imported by CPython \
+             {running}: build it again with `postc-driver compile --emit pyext --python` naming this interpreter",
             crate::PYTHON_VERSION
         )));
     }
@@ -86,6 +105,9 @@ unsafe fn module<'py>(py: Python<'py>, t: &ModuleTable) -> PyResult<Bound<'py, P
         m_free: None,
     }));
     let m = Bound::from_owned_ptr_or_err(py, ffi::PyModule_Create(def))?.cast_into::<PyModule>()?;
+    // SAFETY: the runtime's entry points of these signatures (the table's).
+    let threads = unsafe { ThreadCount::from_addresses(t.set_num_threads, t.get_num_threads) };
+    add_thread_functions(&m, threads)?;
     // The name the module is imported as: CPython gives a module of a
     // package its qualified name here (`pkg.kernels`), by which its exports
     // pickle.
@@ -108,6 +130,89 @@ unsafe fn module<'py>(py: Python<'py>, t: &ModuleTable) -> PyResult<Bound<'py, P
         m.add(spec.name.as_str(), u)?;
     }
     Ok(m)
+}
+
+/// The thread count of the `prange` loops of the runtime linked into one
+/// extension.
+#[derive(Clone, Copy)]
+struct ThreadCount {
+    set: unsafe extern "C" fn(i32),
+    get: unsafe extern "C" fn() -> i32,
+    /// What the runtime started with (`POSTC_NUM_THREADS`, at most 256,
+    /// else the CPUs the process may run on), read before any setting: the
+    /// most `set_num_threads` accepts, as in the package, which reads the
+    /// same variable the same way.
+    most: i32,
+}
+
+impl ThreadCount {
+    /// # Safety
+    /// `set` and `get` are the addresses of the runtime's
+    /// `postc_rt_set_num_threads` and `postc_rt_get_num_threads`.
+    unsafe fn from_addresses(set: usize, get: usize) -> ThreadCount {
+        let set: unsafe extern "C" fn(i32) = std::mem::transmute(set);
+        let get: unsafe extern "C" fn() -> i32 = std::mem::transmute(get);
+        ThreadCount { set, get, most: get() }
+    }
+}
+
+/// The package's `set_num_threads(n)` and `get_num_threads()` (their
+/// checks and messages are `postc.set_num_threads`'), over `threads`. An
+/// export of the same name, added later, takes the name's place.
+fn add_thread_functions(m: &Bound<'_, PyModule>, threads: ThreadCount) -> PyResult<()> {
+    let py = m.py();
+    let set = PyCFunction::new_closure(
+        py,
+        Some(c"set_num_threads"),
+        Some(
+            c"set_num_threads(n)\n--\n\nRuns later `prange` loops of this module on `n` threads (1 to \
+               `POSTC_NUM_THREADS`, else the CPUs the process may use). Results do not depend on it.",
+        ),
+        move |args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>| -> PyResult<()> {
+            // One argument, `n`, by position or keyword, as the package's.
+            let n = match (args.len(), kwargs.map_or(0, |k| k.len())) {
+                (1, 0) => args.get_item(0)?,
+                (0, 1) => kwargs
+                    .and_then(|k| k.get_item("n").ok().flatten())
+                    .ok_or_else(|| PyTypeError::new_err("set_num_threads() got an unexpected keyword argument"))?,
+                _ => return Err(PyTypeError::new_err("set_num_threads() takes exactly one argument, `n`")),
+            };
+            let integer = n.py().import("numpy")?.getattr("integer")?;
+            if n.is_instance_of::<PyBool>() || !(n.is_instance_of::<PyInt>() || n.is_instance(&integer)?) {
+                return Err(PyTypeError::new_err("The number of threads specified must be an integer"));
+            }
+            // An integer too large for 64 bits is out of the range too.
+            let n: Option<i64> = n.call_method0("__int__")?.extract().ok();
+            match n.and_then(|n| i32::try_from(n).ok()).filter(|n| (1..=threads.most).contains(n)) {
+                // SAFETY: the runtime's setter, which is atomic.
+                Some(n) => unsafe { (threads.set)(n) },
+                None => {
+                    return Err(PyValueError::new_err(format!(
+                        "The number of threads must be between 1 and {}",
+                        threads.most
+                    )))
+                }
+            }
+            Ok(())
+        },
+    )?;
+    let get = PyCFunction::new_closure(
+        py,
+        Some(c"get_num_threads"),
+        Some(
+            c"get_num_threads()\n--\n\nThe number of threads this module's `prange` loops run on: the last \
+               `set_num_threads`, else `POSTC_NUM_THREADS`, else the CPU count.",
+        ),
+        move |args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>| -> PyResult<i32> {
+            if !args.is_empty() || kwargs.is_some_and(|k| !k.is_empty()) {
+                return Err(PyTypeError::new_err("get_num_threads() takes no arguments"));
+            }
+            // SAFETY: the runtime's getter.
+            Ok(unsafe { (threads.get)() })
+        },
+    )?;
+    m.add("set_num_threads", set)?;
+    m.add("get_num_threads", get)
 }
 
 /// The file the extension was loaded from (what a function's `library`

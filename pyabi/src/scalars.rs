@@ -22,8 +22,8 @@ use std::ffi::c_void;
 pub enum ScalarMaker {
     /// `numpy.False_` and `numpy.True_`.
     Bool([Py<PyAny>; 2]),
-    /// `tp_alloc` of `ty`, then `size` bytes of value at `offset`.
-    Direct { ty: Py<pyo3::types::PyType>, offset: usize, size: usize },
+    /// `alloc`, `ty`'s `tp_alloc`, then `size` bytes of value at `offset`.
+    Direct { ty: Py<pyo3::types::PyType>, alloc: ffi::allocfunc, offset: usize, size: usize },
     /// `PyArray_Scalar` with the dtype's type number.
     Generic { typenum: i32 },
 }
@@ -42,6 +42,44 @@ fn generic_scalar<'py>(py: Python<'py>, typenum: i32, bytes: &[u64; 2]) -> PyRes
         let obj = PY_ARRAY_API.PyArray_Scalar(py, (&mut copy as *mut [u64; 2]).cast(), descr, std::ptr::null_mut());
         ffi::Py_DECREF(descr.cast());
         Bound::from_owned_ptr_or_err(py, obj)
+    }
+}
+
+/// What a scalar is made from: a type's object size, item size and
+/// `tp_alloc`.
+struct TypeLayout {
+    basic_size: usize,
+    item_size: usize,
+    alloc: Option<ffi::allocfunc>,
+}
+
+impl TypeLayout {
+    #[cfg(not(feature = "abi3"))]
+    fn of(ty: &Bound<'_, pyo3::types::PyType>) -> PyResult<TypeLayout> {
+        let t = ty.as_type_ptr();
+        // SAFETY: reads of a live type object's fields.
+        unsafe {
+            Ok(TypeLayout {
+                basic_size: (*t).tp_basicsize as usize,
+                item_size: (*t).tp_itemsize as usize,
+                alloc: (*t).tp_alloc,
+            })
+        }
+    }
+
+    /// The stable ABI hides the type object's fields: the sizes are its
+    /// attributes and `tp_alloc` its slot (which CPython 3.10 and later
+    /// give for static types too).
+    #[cfg(feature = "abi3")]
+    fn of(ty: &Bound<'_, pyo3::types::PyType>) -> PyResult<TypeLayout> {
+        // SAFETY: the slot of a live type; NULL or its `allocfunc`.
+        let alloc = unsafe { ffi::PyType_GetSlot(ty.as_type_ptr(), ffi::Py_tp_alloc) };
+        Ok(TypeLayout {
+            basic_size: ty.getattr("__basicsize__")?.extract()?,
+            item_size: ty.getattr("__itemsize__")?.extract()?,
+            // SAFETY: the `tp_alloc` slot holds an `allocfunc`.
+            alloc: (!alloc.is_null()).then(|| unsafe { std::mem::transmute::<*mut c_void, ffi::allocfunc>(alloc) }),
+        })
     }
 }
 
@@ -65,21 +103,18 @@ impl ScalarMaker {
         let align = size.min(8);
         let offset = header.div_ceil(align) * align;
         let ty = made.get_type();
-        let ty_ptr = ty.as_type_ptr();
-        // SAFETY: `made` is a live scalar of at least `tp_basicsize` bytes;
+        let layout = TypeLayout::of(&ty)?;
+        // SAFETY: `made` is a live scalar of at least `basic_size` bytes;
         // only that many are read.
-        let fits = unsafe {
-            let basic = (*ty_ptr).tp_basicsize as usize;
-            offset + size <= basic
-                && (*ty_ptr).tp_itemsize == 0
-                && (*ty_ptr).tp_alloc.is_some()
-                && std::slice::from_raw_parts(made.as_ptr().cast::<u8>().add(offset), size)
+        let fits = offset + size <= layout.basic_size
+            && layout.item_size == 0
+            && unsafe {
+                std::slice::from_raw_parts(made.as_ptr().cast::<u8>().add(offset), size)
                     == &bytemuck_bytes(&probe)[..size]
-        };
-        if fits {
-            Ok(ScalarMaker::Direct { ty: ty.unbind(), offset, size })
-        } else {
-            Ok(ScalarMaker::Generic { typenum })
+            };
+        match layout.alloc {
+            Some(alloc) if fits => Ok(ScalarMaker::Direct { ty: ty.unbind(), alloc, offset, size }),
+            _ => Ok(ScalarMaker::Generic { typenum }),
         }
     }
 
@@ -87,13 +122,12 @@ impl ScalarMaker {
     pub fn make<'py>(&self, py: Python<'py>, bytes: &[u64; 2]) -> PyResult<Bound<'py, PyAny>> {
         match self {
             ScalarMaker::Bool(values) => Ok(values[(bytes[0] & 1) as usize].bind(py).clone()),
-            ScalarMaker::Direct { ty, offset, size } => {
+            ScalarMaker::Direct { ty, alloc, offset, size } => {
                 let ty = ty.bind(py).as_type_ptr();
                 // SAFETY: `tp_alloc` of a NumPy scalar type gives a zeroed,
                 // initialised object of `tp_basicsize` bytes, whose value
                 // lies at `offset` (checked in `new`).
                 unsafe {
-                    let alloc = (*ty).tp_alloc.expect("checked in ScalarMaker::new");
                     let obj = alloc(ty, 0);
                     if obj.is_null() {
                         return Err(PyErr::fetch(py));

@@ -152,10 +152,16 @@ def probes(f, args):
             yield f"arg {i} complex", swap(1j), {}
 
 
+# What an extension module has beside its exports (the package has them as
+# `postc.set_num_threads` and `postc.get_num_threads`).
+THREAD_FUNCTIONS = {"set_num_threads", "get_num_threads"}
+
+
 def exports_of(mode, module):
     if mode == "package":
         return module.exports()
-    return {k: v for k, v in vars(module).items() if not (k.startswith("__") and k.endswith("__"))}
+    return {k: v for k, v in vars(module).items()
+            if not (k.startswith("__") and k.endswith("__")) and k not in THREAD_FUNCTIONS}
 
 
 def transcript(mode, module, expected, out):
