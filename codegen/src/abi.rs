@@ -88,6 +88,12 @@ pub const ALLOC_ARRAY: &str = "postc_rt_alloc_array";
 /// elsize)`: a fresh zeroed compact C-order array of `ndim` axes whose
 /// extents are the `ndim` Int64s at `dims` (callers check them first).
 pub const ALLOC_ND: &str = "postc_rt_alloc_nd";
+/// `ptr @postc_rt_alloc_array_empty(i64 n, i8 code, i8 bits, i64
+/// elsize)`: as [`ALLOC_ARRAY`], the elements not zeroed (`alloc.empty`).
+pub const ALLOC_ARRAY_EMPTY: &str = "postc_rt_alloc_array_empty";
+/// `ptr @postc_rt_alloc_nd_empty(i64 ndim, ptr dims, i8 code, i8 bits, i64
+/// elsize)`: as [`ALLOC_ND`], the elements not zeroed (`alloc.empty`).
+pub const ALLOC_ND_EMPTY: &str = "postc_rt_alloc_nd_empty";
 /// `ptr @postc_rt_arena_export(ptr mark, ptr tensor)`: see the module docs.
 pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
 /// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
@@ -110,7 +116,7 @@ pub const VIEW: &str = "postc_rt_view";
 /// that its function marks the arena on entry and releases it on return:
 /// an `alloc`'s array, a `view`'s header.
 pub fn allocates_in_arena(op: postc_ir::Opcode) -> bool {
-    matches!(op, postc_ir::Opcode::Alloc | postc_ir::Opcode::View)
+    matches!(op, postc_ir::Opcode::Alloc | postc_ir::Opcode::AllocEmpty | postc_ir::Opcode::View)
 }
 /// `ptr @postc_rt_parallel_stop_word()`: the `i64` holding the lowest
 /// panicked chunk of the loop whose chunk the thread runs (the chunk count

@@ -547,3 +547,46 @@ fn portable_cpu_levels_decide_the_vector_instructions() {
     assert!(ymm("x86-64-v3"));
     assert!(ymm("x86-64-v4"));
 }
+
+/// The body of the LLVM function `name` in the IR text `ll`.
+fn llvm_function<'a>(ll: &'a str, name: &str) -> &'a str {
+    let start = ll.find(&format!("@{name}(")).unwrap_or_else(|| panic!("no function {name} in\n{ll}"));
+    let end = start + ll[start..].find("\n}\n").expect("the end of the function");
+    &ll[start..end]
+}
+
+/// A view that never outlives its call is built in the caller's frame,
+/// with no `postc_rt_view` header in the arena; one that is returned (or
+/// passed to a call that may return it) keeps its header. An array whose
+/// every element the code writes first (`np.empty`, a whole-array
+/// expression's result) is allocated without zeroing; `np.zeros` is zeroed.
+#[test]
+fn views_and_fresh_arrays_take_only_the_runtime_work_they_need() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "arrays.py",
+        "import numpy as np\nfrom postyp import Float64, Int64\n\n\
+def total(r: Float64[:]) -> Float64:\n    s = 0.0\n    for j in range(len(r)):\n        s += r[j]\n    return s\n\n\
+def row_sums(a: Float64[:, :]) -> Float64:\n    s = 0.0\n    for i in range(a.shape[0]):\n        s += total(a[i][1:])\n    return s\n\n\
+def tail(r: Float64[:]) -> Float64[:]:\n    return r[1:]\n\n\
+def tails(a: Float64[:, :]) -> Float64:\n    s = 0.0\n    for i in range(a.shape[0]):\n        s += tail(a[i])[0]\n    return s\n\n\
+def axpy(x: Float64[:], y: Float64[:]) -> Float64[:]:\n    return 2.0 * x + y\n\n\
+def empty(n: Int64) -> Float64[:]:\n    return np.empty(n)\n\n\
+def zeros(n: Int64) -> Float64[:]:\n    return np.zeros(n)\n",
+    );
+    let out = dir.path().join("arrays.ll");
+    run_ok(driver().args(["compile", "-O0", "--emit", "llvm-ir"]).arg(&src).arg("-o").arg(&out));
+    let ll = std::fs::read_to_string(out).unwrap();
+    let calls_view = |f: &str| llvm_function(&ll, f).contains("@postc_rt_view(");
+    assert!(!calls_view("row_sums"), "{}", llvm_function(&ll, "row_sums"));
+    assert!(calls_view("tail") && calls_view("tails"), "{ll}");
+    for (f, entry) in [
+        ("axpy", "@postc_rt_alloc_array_empty("),
+        ("empty", "@postc_rt_alloc_array_empty("),
+        ("zeros", "@postc_rt_alloc_array("),
+    ] {
+        assert!(llvm_function(&ll, f).contains(entry), "{f} does not call {entry}:\n{}", llvm_function(&ll, f));
+    }
+    assert!(!llvm_function(&ll, "zeros").contains("_empty("));
+}

@@ -414,6 +414,8 @@ opcodes! {
     Select = "select", Select, Never;
     /// `result = alloc(result dtype, extents...)`: a zeroed C-order array from the per-call arena.
     Alloc = "alloc", Alloc, Always, checked;
+    /// `result = alloc.empty(result dtype, extents...)`: as `alloc`, but the elements' values are unspecified until written (NumPy's `np.empty`), so that a backend may skip zeroing them.
+    AllocEmpty = "alloc.empty", Alloc, Always, checked;
     /// `result = aggregate.field` (`real` / `imag` of a complex value).
     GetField = "getfield", GetField, Never;
     /// `aggregate.field = value`, in place.

@@ -495,7 +495,8 @@ impl<'m> Printer<'m> {
                 self.value(b, right);
             }
             InstData::Alloc { dims } => {
-                self.s("alloc ");
+                self.s(op.mnemonic());
+                self.c(b' ');
                 for (k, d) in dims.iter().enumerate() {
                     if k > 0 {
                         self.s(", ");

@@ -25,6 +25,9 @@
 //! (an overflow means the span cannot fit, and fails rule 3); the base's
 //! span is real memory, so computing it cannot overflow.
 
+use crate::body::{Body, InstData, ValueId};
+use crate::{EntityId, Opcode, TypeTable};
+
 /// The message of a negative extent at `axis`; `{}` is the extent.
 pub fn negative_extent_message(axis: usize) -> String {
     format!("invalid view: size {{}} of axis {axis} is negative")
@@ -50,4 +53,75 @@ pub fn span(extents: &[i128], strides: &[i128]) -> Option<(i128, i128)> {
         let reach = (n - 1).checked_mul(s)?;
         Some((lo.checked_add(reach.min(0))?, hi.checked_add(reach.max(0))?))
     })
+}
+
+/// Which instructions of `body` are `view`s that never outlive the call of
+/// the function that makes them, by instruction (`true` for such a view):
+/// every use reads or writes through the view (`load`, `store`,
+/// `index.load`, `index.store`), reads its extents or strides (`dim`,
+/// `stride`), is the base of another such view, or passes it to a call
+/// whose result is not an array (the callee cannot hand the view back,
+/// and no array holds arrays) and that `call_may_keep` does not name: a
+/// call that may still use its arguments once it has returned. A view
+/// that is returned, assigned to a local (`let`, `set`), chosen by a
+/// `select` or the base of a view that escapes, escapes.
+///
+/// Such a view needs no header in the call's arena: a backend may build
+/// it in its caller's frame (the LLVM backend does).
+pub fn local_views(body: &Body, types: &TypeTable, call_may_keep: impl Fn(&str) -> bool) -> Vec<bool> {
+    let n = body.num_insts();
+    let mut local: Vec<bool> = (0..n).map(|i| body.tags[ValueId::new(i)] == Opcode::View).collect();
+    if !local.contains(&true) {
+        return local;
+    }
+    // (base, view) for every view whose base is a view: the base stays
+    // local only while the view does.
+    let mut base_of: Vec<(ValueId, ValueId)> = Vec::new();
+    for b in body.blocks.ids() {
+        let d = body.blocks[b];
+        for u in (d.start..d.end).map(ValueId::from_u32) {
+            let stays = match body.tags[u] {
+                Opcode::Load
+                | Opcode::Store
+                | Opcode::IndexLoad
+                | Opcode::IndexStore
+                | Opcode::Dim
+                | Opcode::Stride => true,
+                Opcode::Call => match body.inst(u) {
+                    InstData::Call { callee, .. } => {
+                        !body.ty(u).is_some_and(|t| types.is_array(t)) && !call_may_keep(callee)
+                    }
+                    _ => false,
+                },
+                Opcode::View => {
+                    if let InstData::View { base, .. } = body.inst(u) {
+                        if local.get(base.index()) == Some(&true) {
+                            base_of.push((base, u));
+                        }
+                    }
+                    continue;
+                }
+                _ => false,
+            };
+            if !stays {
+                body.for_each_operand(u, |x| {
+                    if let Some(l) = local.get_mut(x.index()) {
+                        *l = false;
+                    }
+                });
+            }
+        }
+    }
+    // The base of a view that escapes escapes: spread down chains of views.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(base, view) in &base_of {
+            if local[base.index()] && !local[view.index()] {
+                local[base.index()] = false;
+                changed = true;
+            }
+        }
+    }
+    local
 }

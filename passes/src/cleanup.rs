@@ -78,11 +78,10 @@ impl FunctionPass for Cleanup {
         dead[..first].fill(false);
         let mut work = scratch.vec();
         let tags = body.tags.raw();
-        let checks = cx.options.overflow_checks;
         for (d, _) in body.blocks.iter().zip(fate.iter()).filter(|(_, &f)| f != BlockFate::Removed) {
             let (s, e) = ((d.start as usize).max(first), (d.end as usize).min(n));
             for i in s..e.max(s) {
-                if !tags[i].may_be_removable() || !dce::is_removable(body, cx.types, ValueId::new(i), checks) {
+                if !dce::may_go(cx, tags[i]) || !dce::removable_unused(cx, body, ValueId::new(i)) {
                     dead[i] = false;
                     work.push(ValueId::new(i));
                 }

@@ -3,6 +3,13 @@
 //! table says ([`Opcode::has_side_effects`], [`Opcode::trap`]) refined by
 //! the result type and the overflow-check option. Removal cascades: an
 //! operand whose last reader goes is considered in turn.
+//!
+//! A `view` traps when it is invalid, so it stays until `insert-checks`
+//! has run: its validity is then checked by the guard before it (or not at
+//! all, by the options), and the view itself can no longer panic. From
+//! then on dce removes a view that nothing reads; the guard stays, so an
+//! invalid view still panics where it stood (as the index or slice that
+//! made it raises in NumPy, or the frontend's own check before it).
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -10,7 +17,7 @@ use crate::rewrite::Rewriter;
 use crate::scratch::{Scratch, ScratchVec};
 use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, ValueId};
-use postc_ir::{EntityId, Function, Trap, TypeTable};
+use postc_ir::{EntityId, Function, Opcode, Trap, TypeTable};
 
 pub struct Dce;
 
@@ -39,6 +46,21 @@ pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks:
     }
 }
 
+/// Whether an instruction of `op` may be removable in a pass run with `cx`:
+/// [`Opcode::may_be_removable`], or a `view` once `insert-checks` has run
+/// (see the module docs).
+pub(crate) fn may_go(cx: &FuncCx<'_>, op: Opcode) -> bool {
+    op.may_be_removable() || cx.checks_inserted && op == Opcode::View
+}
+
+/// Whether removing `v` when its result is unused, in a pass run with
+/// `cx`, cannot change what the program does: [`is_removable`], or a `view`
+/// once `insert-checks` has run. (Not a licence to move a view: it can no
+/// longer panic only because its guard comes first.)
+pub(crate) fn removable_unused(cx: &FuncCx<'_>, body: &Body, v: ValueId) -> bool {
+    is_removable(body, cx.types, v, cx.options.overflow_checks) || cx.checks_inserted && body.tags[v] == Opcode::View
+}
+
 impl FunctionPass for Dce {
     fn info(&self) -> &'static PassInfo {
         &INFO
@@ -61,7 +83,7 @@ impl FunctionPass for Dce {
         let mut dead = scratch.filled(n, false);
         let mut work = scratch.vec();
         let tags = body.tags.raw();
-        work.extend((first..n).filter(|&i| uses[i] == 0 && tags[i].may_be_removable()).map(ValueId::new));
+        work.extend((first..n).filter(|&i| uses[i] == 0 && may_go(cx, tags[i])).map(ValueId::new));
         let any = cascade(body, cx, first, &mut uses, &mut dead, &mut work);
         if !any {
             return false;
@@ -93,7 +115,7 @@ fn cascade(
 ) -> bool {
     let mut any = false;
     while let Some(v) = work.pop() {
-        if dead[v.index()] || uses[v.index()] != 0 || !is_removable(body, cx.types, v, cx.options.overflow_checks) {
+        if dead[v.index()] || uses[v.index()] != 0 || !removable_unused(cx, body, v) {
             continue;
         }
         dead[v.index()] = true;

@@ -22,6 +22,11 @@ pub struct FuncCx<'a> {
     pub files: &'a FileTable,
     pub options: &'a PassOptions,
     pub module_name: &'a str,
+    /// Whether `insert-checks` ran earlier in this pipeline: every checked
+    /// instruction is then guarded (or unchecked by the options), so a
+    /// `view` cannot panic any more and `dce` may remove one that nothing
+    /// reads.
+    pub checks_inserted: bool,
     /// Reset before every pass application: nothing in it outlives one.
     pub scratch: &'a Scratch,
 }
@@ -32,11 +37,20 @@ struct Shared<'a> {
     files: &'a FileTable,
     options: &'a PassOptions,
     module_name: &'a str,
+    /// Whether `insert-checks` ran before the group of passes.
+    checks_inserted: bool,
 }
 
 impl Shared<'_> {
-    fn cx<'s>(&'s self, scratch: &'s Scratch) -> FuncCx<'s> {
-        FuncCx { types: self.types, files: self.files, options: self.options, module_name: self.module_name, scratch }
+    fn cx<'s>(&'s self, scratch: &'s Scratch, checks_inserted: bool) -> FuncCx<'s> {
+        FuncCx {
+            types: self.types,
+            files: self.files,
+            options: self.options,
+            module_name: self.module_name,
+            checks_inserted: self.checks_inserted || checks_inserted,
+            scratch,
+        }
     }
 }
 
@@ -188,6 +202,7 @@ impl PassManager {
         let mut app_base: u64 = 0;
         let mut pass_index = 0usize;
         let limit = run.bisect_limit.unwrap_or(u64::MAX);
+        let mut checks_inserted = false;
         for step in &self.steps {
             match step {
                 Step::Module(p) => {
@@ -217,7 +232,8 @@ impl PassManager {
                     let chunk = if run.verify_each { 1 } else { group.len() };
                     for sub in group.chunks(chunk) {
                         let nfuncs = m.functions.len() as u64;
-                        let shared = Shared { types: &m.types, files: &m.files, options, module_name: &m.name };
+                        let shared =
+                            Shared { types: &m.types, files: &m.files, options, module_name: &m.name, checks_inserted };
                         let sub_nanos = &nanos[pass_index..pass_index + sub.len()];
                         let workers = &workers;
                         let outcomes: Vec<FuncOutcome> = m
@@ -249,6 +265,7 @@ impl PassManager {
                         }
                         app_base += nfuncs * sub.len() as u64;
                         pass_index += sub.len();
+                        checks_inserted |= sub.iter().any(|p| p.info().name == crate::insert_checks::INFO.name);
                     }
                 }
             }
@@ -295,7 +312,8 @@ fn run_group(
         let t = Instant::now();
         if !settled.contains(&info.name) {
             scratch.reset();
-            let cx = shared.cx(scratch);
+            let checks_inserted = group[..pi].iter().any(|p| p.info().name == crate::insert_checks::INFO.name);
+            let cx = shared.cx(scratch, checks_inserted);
             analyses.prepare(info.needs, &f.body);
             if pass.run(&cx, f, &mut analyses) {
                 analyses.invalidate_except(info.keeps);

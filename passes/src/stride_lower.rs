@@ -6,6 +6,14 @@
 //! an array that `set` reassigns, whose strides are read at each access.
 //! A `view`'s strides are its stride operands, used as they are: a view
 //! is never assumed contiguous.
+//!
+//! An access through a view made in the function becomes an access of the
+//! view's base at the view's offset plus the access's (through a chain of
+//! views, of the first base), and `dim`/`stride` of such a view become its
+//! extent and stride operands — unless `set` reassigns the base, which may
+//! then be another array by the time of the access. A view that nothing
+//! reads any longer is left for `dce`, which removes it once
+//! `insert-checks` has guarded it.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -132,6 +140,15 @@ impl FunctionPass for StrideLower {
                 let v = ValueId::from_u32(i);
                 match old.tags[v] {
                     Opcode::IndexLoad | Opcode::IndexStore => {}
+                    Opcode::Dim | Opcode::Stride => {
+                        if let Some(operand) = view_operand(&old, v, &reassigned) {
+                            rw.copy_range(ValueId::from_u32(run_start), v);
+                            run_start = i + 1;
+                            rw.drop_inst(v);
+                            rw.replace_uses(v, operand);
+                        }
+                        continue;
+                    }
                     _ => {
                         while next_def < defined.len() && defined[next_def] < i {
                             next_def += 1;
@@ -149,6 +166,7 @@ impl FunctionPass for StrideLower {
                         rw.copy_range(ValueId::from_u32(run_start), v);
                         run_start = i + 1;
                         let off = offset(&mut rw, &mut names, &old, &strides, array, indices.iter(), v);
+                        let (array, off) = through_views(&mut rw, &mut names, &old, &reassigned, array, off, v);
                         let ty = old.types[v];
                         let name = rw.copy_name(v);
                         let nv =
@@ -160,6 +178,7 @@ impl FunctionPass for StrideLower {
                         rw.copy_range(ValueId::from_u32(run_start), v);
                         run_start = i + 1;
                         let off = offset(&mut rw, &mut names, &old, &strides, array, indices.iter(), v);
+                        let (array, off) = through_views(&mut rw, &mut names, &old, &reassigned, array, off, v);
                         rw.emit(
                             Opcode::Store,
                             None,
@@ -184,6 +203,58 @@ impl FunctionPass for StrideLower {
         cx.scratch.recycle(old);
         true
     }
+}
+
+/// The view of the function that `array` is, unless `set` reassigns its
+/// base: then the base may be another array by the time `array` is used.
+fn own_view<'b>(old: &'b postc_ir::Body, reassigned: &[ValueId], array: ValueId) -> Option<InstData<'b>> {
+    match old.inst(array) {
+        view @ InstData::View { base, .. } if !reassigned.contains(&base) => Some(view),
+        _ => None,
+    }
+}
+
+/// What the `dim` or `stride` `v` of a view of the function reads: the
+/// view's extent or stride operand of that axis.
+fn view_operand(old: &postc_ir::Body, v: ValueId, reassigned: &[ValueId]) -> Option<ValueId> {
+    let (array, axis, is_dim) = match old.inst(v) {
+        InstData::Dim { array, axis } => (array, axis, true),
+        InstData::Stride { array, axis } => (array, axis, false),
+        _ => return None,
+    };
+    match own_view(old, reassigned, array)? {
+        InstData::View { extents, .. } if is_dim => extents.get(axis as usize),
+        InstData::View { strides, .. } => strides.get(axis as usize),
+        _ => None,
+    }
+}
+
+/// The access at byte offset `off` of `array` as an access of the array
+/// that `array`'s chain of views of the function starts from: that array
+/// and the offset with each view's added (emitted, for the access `at`).
+fn through_views(
+    rw: &mut Rewriter<'_>,
+    names: &mut NameGen,
+    old: &postc_ir::Body,
+    reassigned: &[ValueId],
+    mut array: ValueId,
+    mut off: ValueId,
+    at: ValueId,
+) -> (ValueId, ValueId) {
+    while let Some(InstData::View { base, offset, .. }) = own_view(old, reassigned, array) {
+        let named = old.name_bytes(at).or_else(|| old.name_bytes(array)).unwrap_or(b"");
+        let name = rw.fresh_name(names, &[named, b".off"]);
+        off = rw.emit_with_name(
+            Opcode::Add,
+            Some(TypeId::INT64),
+            [offset.as_u32(), off.as_u32()],
+            &[],
+            Some(name),
+            old.loc(at),
+        );
+        array = base;
+    }
+    (array, off)
 }
 
 /// Emits `Σ index_k × stride_k` (indices widened to Int64) and returns it.

@@ -78,6 +78,10 @@ void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize
 /* A fresh zeroed compact C-order array of `ndim` (1 to 64) axes with the
  * extents `dims` (negative ones count as 0) in the arena. */
 void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize);
+/* As postc_rt_alloc_array and postc_rt_alloc_nd, but the elements are not
+ * zeroed (`alloc.empty`: the caller writes each before reading it). */
+void *postc_rt_alloc_array_empty(int64_t n, uint8_t code, uint8_t bits, int64_t elsize);
+void *postc_rt_alloc_nd_empty(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize);
 /* Detaches the array `tensor` from the arena (or wraps a tensor the arena
  * does not own in a new header sharing its data), releases the arena to
  * `mark` and returns the DLManagedTensor the caller owns. */

@@ -1,10 +1,12 @@
 /* The per-thread arena of allocations (arrays from `alloc`, returned
  * arrays) and the DLPack headers of arrays.
  *
- * Blocks are calloc'ed with a 16-byte header whose first word links to the
- * previous block of the thread's arena (NULL at the bottom). An array block
- * holds, after the header, a DLManagedTensor (64 bytes), the one-element
- * shape (8 bytes, then 8 of padding) and the data, 16-byte aligned:
+ * Blocks are calloc'ed (malloc'ed for `alloc.empty`'s arrays, whose
+ * elements are written before they are read) with a 16-byte header whose
+ * first word links to the previous block of the thread's arena (NULL at
+ * the bottom). An array block holds, after the header, a DLManagedTensor
+ * (64 bytes), the one-element shape (8 bytes, then 8 of padding) and the
+ * data, 16-byte aligned:
  *
  *   block: [prev ptr | pad] [DLManagedTensor] [shape[0] | pad] [data ...]
  *           0               16                80               96
@@ -21,7 +23,7 @@
  * header that owns its base joins an arena together with it. */
 #include "internal.h"
 
-enum { HEADER = 16, MANAGED = 64, ARRAY_PREFIX = 80 };
+enum { HEADER = 16, MANAGED = 64 };
 
 typedef struct block {
   struct block *prev;
@@ -42,12 +44,14 @@ POSTC_RT_EXPORT void postc_rt_arena_release(void *mark) {
   arena_top = t;
 }
 
-void *postc_rt_arena_alloc(int64_t bytes) {
+/* A block of `bytes` linked into the arena: zeroed, or (`zeroed` 0) with
+ * whatever `malloc` leaves in it. */
+static void *arena_block(int64_t bytes, int zeroed) {
   uint64_t n = (uint64_t)bytes;
   if (n > 9223372036854775000u) {
     postc_rt_oom();
   }
-  block *b = postc_rt_libc_calloc(1, n + HEADER);
+  block *b = zeroed ? postc_rt_libc_calloc(1, n + HEADER) : postc_rt_libc_malloc(n + HEADER);
   if (!b) {
     postc_rt_oom();
   }
@@ -55,6 +59,8 @@ void *postc_rt_arena_alloc(int64_t bytes) {
   arena_top = b;
   return (char *)b + HEADER;
 }
+
+void *postc_rt_arena_alloc(int64_t bytes) { return arena_block(bytes, 1); }
 
 /* The low bit of `manager_ctx` that marks a borrowed base. */
 enum { BORROWED = 1 };
@@ -73,30 +79,12 @@ void postc_rt_managed_deleter(void *managed) {
 
 static void managed_deleter(rt_managed *m) { postc_rt_managed_deleter(m); }
 
-void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
-  uint64_t count = n < 0 ? 0 : (uint64_t)n;
-  uint64_t bytes;
-  if (__builtin_mul_overflow(count, (uint64_t)elsize, &bytes) || bytes > (uint64_t)INT64_MAX - ARRAY_PREFIX) {
-    postc_rt_oom();
-  }
-  rt_managed *m = postc_rt_arena_alloc((int64_t)(bytes + ARRAY_PREFIX));
-  int64_t *shape = (int64_t *)((char *)m + MANAGED);
-  m->dl_tensor.data = (char *)m + ARRAY_PREFIX;
-  m->dl_tensor.device_type = 1; /* kDLCPU */
-  m->dl_tensor.ndim = 1;
-  m->dl_tensor.code = code;
-  m->dl_tensor.bits = bits;
-  m->dl_tensor.lanes = 1;
-  m->dl_tensor.shape = shape;
-  shape[0] = (int64_t)count;
-  m->deleter = managed_deleter;
-  return m;
-}
-
-void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize) {
-  /* The shape follows the DLManagedTensor, the data follows the shape
-   * (rounded up to 16 bytes); the count is checked for overflow axis by
-   * axis. */
+/* A fresh compact C-order array of `ndim` axes (at least 1, at most 64)
+ * with the extents `dims` (negative ones count as 0): its header and shape
+ * zeroed and filled in, its elements zeroed only when `zeroed` is set. The
+ * shape follows the DLManagedTensor, the data follows the shape (rounded
+ * up to 16 bytes); the count is checked for overflow axis by axis. */
+static void *new_array(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize, int zeroed) {
   uint64_t nd = ndim < 1 ? 1 : (uint64_t)ndim;
   if (nd > 64) {
     postc_rt_oom();
@@ -113,7 +101,15 @@ void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t
   if (__builtin_mul_overflow(count, (uint64_t)elsize, &bytes) || bytes > (uint64_t)INT64_MAX - prefix) {
     postc_rt_oom();
   }
-  rt_managed *m = postc_rt_arena_alloc((int64_t)(bytes + prefix));
+  rt_managed *m = arena_block((int64_t)(bytes + prefix), zeroed);
+  if (!zeroed) {
+    /* The header's fields that are not set below (device id, strides,
+     * byte offset, manager context) are 0, as calloc would leave them. */
+    uint64_t *words = (uint64_t *)m;
+    for (uint64_t k = 0; k < prefix / 8; k++) {
+      words[k] = 0;
+    }
+  }
   int64_t *shape = (int64_t *)((char *)m + MANAGED);
   m->dl_tensor.data = (char *)m + prefix;
   m->dl_tensor.device_type = 1; /* kDLCPU */
@@ -127,6 +123,22 @@ void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t
   }
   m->deleter = managed_deleter;
   return m;
+}
+
+void *postc_rt_alloc_array(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
+  return new_array(1, &n, code, bits, elsize, 1);
+}
+
+void *postc_rt_alloc_array_empty(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
+  return new_array(1, &n, code, bits, elsize, 0);
+}
+
+void *postc_rt_alloc_nd(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize) {
+  return new_array(ndim, dims, code, bits, elsize, 1);
+}
+
+void *postc_rt_alloc_nd_empty(int64_t ndim, const int64_t *dims, uint8_t code, uint8_t bits, int64_t elsize) {
+  return new_array(ndim, dims, code, bits, elsize, 0);
 }
 
 void *postc_rt_view(const void *base, int64_t offset, int64_t ndim, const int64_t *extents, const int64_t *strides,

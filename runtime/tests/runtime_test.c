@@ -144,6 +144,28 @@ static void test_arena(void) {
   managed *empty = postc_rt_alloc_array(-3, 0, 32, 4);
   CHECK(empty->t.shape[0] == 0);
 
+  /* `alloc.empty`'s arrays: the header as postc_rt_alloc_array's even in
+   * memory that held something else (a block just freed, scribbled over,
+   * which malloc hands out again), the elements as they are. */
+  void *before_empty = postc_rt_arena_mark();
+  managed *dirty = postc_rt_alloc_array(64, 2, 64, 8);
+  memset(dirty, 0xa5, 80 + 64 * 8);
+  postc_rt_arena_release(before_empty);
+  managed *u = postc_rt_alloc_array_empty(64, 2, 64, 8);
+  CHECK(u->t.ndim == 1 && u->t.shape[0] == 64 && u->t.strides == NULL && u->t.byte_offset == 0);
+  CHECK(u->t.code == 2 && u->t.bits == 64 && u->t.lanes == 1 && u->t.device_type == 1 && u->t.device_id == 0);
+  CHECK(u->ctx == NULL && u->deleter != NULL && (char *)u->t.data == (char *)u + 80);
+  for (int i = 0; i < 64; i++) {
+    ((double *)u->t.data)[i] = i;
+  }
+  CHECK(((double *)u->t.data)[63] == 63);
+  int64_t dims34[2] = {3, -4};
+  managed *u2 = postc_rt_alloc_nd_empty(2, dims34, 2, 32, 4);
+  CHECK(u2->t.ndim == 2 && u2->t.shape[0] == 3 && u2->t.shape[1] == 0 && u2->t.strides == NULL);
+  CHECK(u2->t.byte_offset == 0 && u2->t.device_id == 0 && u2->ctx == NULL && u2->t.bits == 32);
+  CHECK(((uintptr_t)u2->t.data % 16) == 0 && (char *)u2->t.data == (char *)u2 + 80);
+  postc_rt_arena_release(before_empty);
+
   /* Exporting an array of the arena detaches it and releases the rest. */
   void *inner = postc_rt_arena_mark();
   managed *y = postc_rt_alloc_array(3, 2, 64, 8);

@@ -1179,6 +1179,14 @@ def _slicing():
         C("ravel_write_3d", "ravel_write3", ints(np.int64, -9, 9, 2, 2, 3)),
         C("ravel_write_3d_transposed", "ravel_write3", transposed(ints(np.int64, -9, 9, 2, 2, 3))),
         C("row_dots_views", "row_dots", transposed(f64(4, 3)), fortran(f64(4, 3)), zeros(4, np.float64)),
+        C("row_self_dots", "row_self_dots", f64(3, 4)),
+        C("row_self_dots_transposed", "row_self_dots", transposed(f64(5, 2))),
+        C("row_self_dots_no_columns", "row_self_dots", np.zeros((3, 0))),
+        C("tails_first", "tails_first", f64(4, 3)),
+        C("tails_first_fortran", "tails_first", fortran(f64(3, 2))),
+        C("tails_first_one_column", "tails_first", f64(2, 1)),
+        C("scratch_halves", "scratch_halves", 9),
+        C("scratch_halves_empty", "scratch_halves", 0),
     ]
     for k, (lo, hi, st) in enumerate([(0, 10, 1), (-3, 10, 1), (9, -11, -1), (1, 9, 3), (8, 1, -3),
                                       (-1, -10, -4), (-100, 100, 7), (100, -100, -7), (2, 2, -1)]):

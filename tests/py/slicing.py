@@ -232,3 +232,34 @@ def ravel_write3(a: Out[Int64[:, :, :]]) -> Int64:
     for k in range(len(r)):
         r[k] = -k
     return r[len(r) - 1]
+
+
+def row_self_dots(a: Float64[:, :]) -> Float64:
+    """A view per row and a view of it, passed to a function that cannot
+    return them (built in the caller's frame)."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += dot(a[i], a[i][::-1])
+    return s
+
+
+def tail_of(r: Float64[:]) -> Float64[:]:
+    return r[1:]
+
+
+def tails_first(a: Float64[:, :]) -> Float64:
+    """Rows passed to a function that returns a view of them (each stays in
+    the arena until the call returns)."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        t = tail_of(a[i])
+        s += t[0] * (i + 1)
+    return s
+
+
+def scratch_halves(n: Int64) -> Float64:
+    """Views of a scratch array, passed on."""
+    t = np.empty(n)
+    for i in range(n):
+        t[i] = i * 0.5
+    return dot(t[: n // 2], t[n // 2 :])

@@ -309,6 +309,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 self.at(c);
                 let arr = self.new_array(d, &dims, c);
+                if f == ArrFn::Empty {
+                    self.b.mark_empty(arr.0);
+                }
                 match (f, fill) {
                     (ArrFn::Ones, _) => {
                         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };

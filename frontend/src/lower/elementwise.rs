@@ -244,7 +244,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let ty = TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder);
                 let tid = self.types.intern(ty.clone());
                 let n = self.fresh("arr");
-                (self.b.alloc(tid, &shape, &n), ty)
+                (self.b.alloc_empty(tid, &shape, &n), ty)
             }
         };
         // When no operand is stretched at run time (the common case), a

@@ -1,7 +1,7 @@
 ; pipeline: stride-lower
 ; Accesses through a view scale by the view's own stride operands (no
-; `stride` is read, and no contiguity is assumed); the base's are read as
-; for any parameter.
+; `stride` is read, and no contiguity is assumed) and address the base at
+; the view's offset; the base's strides are read as for any parameter.
 module slv
 
 func pick(%a: Int32[]Shape[?, ?], %i: Int64, %j: Int64) -> Int32 {

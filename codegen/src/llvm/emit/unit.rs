@@ -366,8 +366,8 @@ impl<'c, 'm> Unit<'c, 'm> {
             runtime::ARENA_MARK => t.ptr.fn_type(&[], false),
             runtime::ARENA_RELEASE | runtime::ARENA_ADOPT => void.fn_type(&[ptr], false),
             runtime::ARENA_ALLOC => t.ptr.fn_type(&[i64], false),
-            runtime::ALLOC_ARRAY => t.ptr.fn_type(&[i64, i8, i8, i64], false),
-            runtime::ALLOC_ND => t.ptr.fn_type(&[i64, ptr, i8, i8, i64], false),
+            runtime::ALLOC_ARRAY | runtime::ALLOC_ARRAY_EMPTY => t.ptr.fn_type(&[i64, i8, i8, i64], false),
+            runtime::ALLOC_ND | runtime::ALLOC_ND_EMPTY => t.ptr.fn_type(&[i64, ptr, i8, i8, i64], false),
             runtime::ARENA_EXPORT => t.ptr.fn_type(&[ptr, ptr], false),
             runtime::VIEW => t.ptr.fn_type(&[ptr, i64, i64, ptr, ptr, i64], false),
             runtime::STRIDE => t.i64.fn_type(&[ptr, i64, i64], false),
@@ -381,13 +381,13 @@ impl<'c, 'm> Unit<'c, 'm> {
         }
         let zeroext = || t.param_attrs(ParamAttr::ZeroExt);
         match name {
-            runtime::ALLOC_ARRAY => {
+            runtime::ALLOC_ARRAY | runtime::ALLOC_ARRAY_EMPTY => {
                 for a in zeroext() {
                     f.add_attribute(AttributeLoc::Param(1), a);
                     f.add_attribute(AttributeLoc::Param(2), a);
                 }
             }
-            runtime::ALLOC_ND => {
+            runtime::ALLOC_ND | runtime::ALLOC_ND_EMPTY => {
                 for a in zeroext() {
                     f.add_attribute(AttributeLoc::Param(2), a);
                     f.add_attribute(AttributeLoc::Param(3), a);

@@ -4,7 +4,9 @@
 use super::kernels::{Arch, Kernels};
 use super::{err, DEFAULT_ARCH, NVPTX_TRIPLE};
 use crate::llvm::emit::unit::Types;
-use crate::llvm::runtime::{ALLOC_ARRAY, ALLOC_ND, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, VIEW};
+use crate::llvm::runtime::{
+    ALLOC_ARRAY, ALLOC_ARRAY_EMPTY, ALLOC_ND, ALLOC_ND_EMPTY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK, VIEW,
+};
 use crate::llvm::Lowered;
 use crate::CodegenOptions;
 use inkwell::context::Context;
@@ -523,7 +525,18 @@ fn prune<'c>(
             f.set_linkage(Linkage::Internal);
         } else if !used {
             unsafe { f.delete() };
-        } else if [ARENA_ALLOC, ALLOC_ARRAY, ALLOC_ND, ARENA_EXPORT, ARENA_ADOPT, ARENA_MARK].contains(&name.as_str()) {
+        } else if [
+            ARENA_ALLOC,
+            ALLOC_ARRAY,
+            ALLOC_ARRAY_EMPTY,
+            ALLOC_ND,
+            ALLOC_ND_EMPTY,
+            ARENA_EXPORT,
+            ARENA_ADOPT,
+            ARENA_MARK,
+        ]
+        .contains(&name.as_str())
+        {
             return Err(err(format!("gpu function {what}: allocates arrays, which is not supported on the GPU")));
         } else if name == VIEW {
             return Err(err(format!("gpu function {what}: makes array views, which is not supported on the GPU")));

@@ -71,9 +71,11 @@ pub(super) fn build<'c>(
         blocks: HashMap::new(),
         vals: HashMap::new(),
         elem: HashMap::new(),
+        frame_views: Vec::new(),
         func_loc: func_loc.clone(),
         dbg,
     };
+    fe.frame_views = fe.frame_views();
     let r = fe.run();
     if let (Some(d), Some(fd)) = (&fe.u.debug, &fe.dbg) {
         d.end_function(fd);
@@ -118,6 +120,9 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     /// element addresses are `getelementptr <elem>` with an element index
     /// (what LLVM's loop-access analysis versions on a unit stride).
     elem: HashMap<ValueId, (u32, IntValue<'c>)>,
+    /// The `view`s built in the frame rather than the arena, by
+    /// instruction (see [`postc_ir::view::local_views`]).
+    frame_views: Vec<bool>,
     func_loc: Option<Pos>,
     /// The function's debug information (`-g`).
     dbg: Option<FnDebug<'c>>,
@@ -857,6 +862,86 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         }
     }
 
+    /// Which views [`FnEmit::frame_view`] builds: those that never outlive
+    /// the call, outside GPU code (whose views stay refused, see
+    /// `crate::llvm::gpu`). A call of a GPU kernel may keep its arguments.
+    fn frame_views(&self) -> Vec<bool> {
+        let gpu = |a: FuncAttrs| a.contains(FuncAttrs::GPU) || a.contains(FuncAttrs::KERNEL);
+        if gpu(self.f.attrs) {
+            return vec![false; self.f.body.num_insts()];
+        }
+        postc_ir::view::local_views(&self.f.body, &self.m.types, |callee| match self.resolve(callee) {
+            Some(Target::Func(mid, fid)) => gpu(self.low.program.modules[mid].functions[fid].attrs),
+            Some(Target::Builtin(_) | Target::Intrinsic(_)) => false,
+            None => true,
+        })
+    }
+
+    /// A view that never outlives the call (see [`FnEmit::frame_views`]):
+    /// its `DLTensor`, shape and strides in `alloca`s of the entry block,
+    /// filled in where the view is made, as `postc_rt_view` fills in its
+    /// arena header — no runtime call, and once LLVM inlines the callees
+    /// it is passed to, nothing left in memory.
+    fn frame_view(
+        &mut self,
+        v: ValueId,
+        base: ValueId,
+        offset: ValueId,
+        extents: postc_ir::ValueList<'_>,
+        strides: postc_ir::ValueList<'_>,
+    ) -> R<()> {
+        use runtime::dltensor as dl;
+        let t = self.u.t;
+        let n = extents.len() as u32;
+        let size = self.i64c(self.dt(v).size_bytes() as u64);
+        let tensor = self.temp_i64s((dl::SIZE / 8) as u32)?;
+        let shape = self.temp_i64s(n.max(1))?;
+        let elem_strides = self.temp_i64s(n.max(1))?;
+        let arr = pointer(self.val(base)?)?;
+        let off = self.ival(offset)?;
+        // data = base's data + its byte offset + the view's offset.
+        let data = pointer(self.header_field(arr, dl::DATA, t.ptr.into())?)?;
+        let bo = int(self.header_field(arr, dl::BYTE_OFFSET, t.i64.into())?)?;
+        let origin = self.byte_gep(data, bo)?;
+        let origin = self.byte_gep(origin, off)?;
+        // The device and the dtype are the base's.
+        let device = self.header_field(arr, dl::DEVICE, t.i64.into())?;
+        let dtype = self.header_field(arr, dl::DTYPE, t.i32.into())?;
+        let fields: [(u64, BasicValueEnum<'c>); 7] = [
+            (dl::DATA, origin.into()),
+            (dl::DEVICE, device),
+            (dl::NDIM, t.i32.const_int(n as u64, false).into()),
+            (dl::DTYPE, dtype),
+            (dl::SHAPE, shape.into()),
+            (dl::STRIDES, elem_strides.into()),
+            (dl::BYTE_OFFSET, self.i64c(0).into()),
+        ];
+        for (at, x) in fields {
+            let p = if at == 0 { tensor } else { self.byte_gep(tensor, self.i64c(at))? };
+            self.header_store(p, x)?;
+        }
+        for (k, (e, s)) in extents.iter().zip(strides.iter()).enumerate() {
+            let (e, s) = (self.ival(e)?, self.ival(s)?);
+            // DLPack's strides count elements (`insert-checks` made the
+            // byte strides multiples of the size).
+            let s = self.b.build_int_signed_div(s, size, "")?;
+            for (array, x) in [(shape, e), (elem_strides, s)] {
+                let p = self.elem_gep(t.i64.into(), array, self.i64c(k as u64))?;
+                self.header_store(p, x.into())?;
+            }
+        }
+        self.vals.insert(v, tensor.into());
+        Ok(())
+    }
+
+    /// Stores `x` into a `DLTensor` header field (or its shape or strides),
+    /// tagged as [`FnEmit::header_load`]'s loads are.
+    fn header_store(&mut self, at: PointerValue<'c>, x: BasicValueEnum<'c>) -> R<()> {
+        let s = self.b.build_store(at, x)?;
+        self.u.tag_header(s);
+        Ok(())
+    }
+
     fn resolve(&self, callee: &'p str) -> Option<Target<'p>> {
         resolve(self.low.program, &self.low.index, self.mid, callee)
     }
@@ -1403,8 +1488,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                     t.i8.const_int(bits as u64, false).into(),
                     self.i64c(d.size_bytes() as u64).into(),
                 );
+                // `alloc.empty`'s elements are written before they are read:
+                // the runtime leaves them as they are.
+                let empty = self.f.body.tags[v] == postc_ir::Opcode::AllocEmpty;
                 let r = if let [n] = ns[..] {
-                    let f = self.u.runtime(runtime::ALLOC_ARRAY);
+                    let f = self.u.runtime(if empty { runtime::ALLOC_ARRAY_EMPTY } else { runtime::ALLOC_ARRAY });
                     self.call_fn(f, &[n.into(), code, bits, size])?
                 } else {
                     // The extents go to the runtime through a stack buffer.
@@ -1414,10 +1502,13 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                         let at = unsafe { self.b.build_in_bounds_gep(t.i64, buf, &[self.i64c(k as u64)], "")? };
                         self.b.build_store(at, *n)?;
                     }
-                    let f = self.u.runtime(runtime::ALLOC_ND);
+                    let f = self.u.runtime(if empty { runtime::ALLOC_ND_EMPTY } else { runtime::ALLOC_ND });
                     self.call_fn(f, &[self.i64c(ns.len() as u64).into(), buf.into(), code, bits, size])?
                 };
                 self.vals.insert(v, r);
+            }
+            InstData::View { base, offset, extents, strides } if self.frame_views[v.as_u32() as usize] => {
+                self.frame_view(v, base, offset, extents, strides)?;
             }
             InstData::View { base, offset, extents, strides } => {
                 let d = self.dt(v);
