@@ -9,6 +9,7 @@
 //! `.pir` modules import each other freely.
 
 mod declare;
+mod hir;
 mod lower;
 mod pytypes;
 mod source;

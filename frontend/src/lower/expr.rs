@@ -63,26 +63,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// and a comprehension's parts are not: they see names of their own;
     /// nor is the name `:=` binds.
     pub(super) fn check_refused_parts(&mut self, e: &Expr) -> Val {
-        fn parts(e: &Expr) -> Vec<&Expr> {
-            use ruff_python_ast::visitor::{walk_expr, Visitor};
-            struct Parts<'e>(Vec<&'e Expr>);
-            impl<'e> Visitor<'e> for Parts<'e> {
-                fn visit_expr(&mut self, e: &'e Expr) {
-                    self.0.push(e);
-                }
-            }
-            match e {
-                Expr::Lambda(_) | Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
-                    Vec::new()
-                }
-                Expr::Named(n) => vec![&*n.value],
-                e => {
-                    let mut p = Parts(Vec::new());
-                    walk_expr(&mut p, e);
-                    p.0
-                }
-            }
-        }
+        use crate::hir::refused_parts as parts;
         let mut pending: Vec<&Expr> = parts(e).into_iter().rev().collect();
         while let Some(part) = pending.pop() {
             match part {

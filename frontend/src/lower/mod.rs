@@ -1,6 +1,11 @@
 //! Function bodies: type inference of locals and lowering to the IR
 //! builder.
 //!
+//! Which names are locals (and which of them are parameters, or quiet
+//! because their declaration was refused) is the body's HIR's
+//! (`crate::hir`), resolved once; the lowering itself still walks ruff's
+//! syntax tree.
+//!
 //! A body is lowered more than once. The first rounds infer: every
 //! assignment joins its value's type into the local's (along the numeric
 //! tower, NEP 50 for weak values) and whether the local stays
@@ -9,9 +14,10 @@
 //! block and reports diagnostics.
 
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
+use crate::hir::{self, LocalKind};
 use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, for_each_binding, literal, stmt_name, Binding, Lit};
+use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit};
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -221,31 +227,27 @@ pub(crate) fn lower_function(
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
-    let assigned = assigned_names(&def.body);
-    let mut locals: HashMap<String, LocalInfo> = HashMap::new();
-    for (name, t) in &decl.params {
-        let td = types.get(*t).clone();
-        let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals.insert(
-            name.clone(),
-            LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false },
-        );
-    }
-    for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
-        locals.insert(
-            name.clone(),
-            LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false },
-        );
-    }
-    for name in assigned {
-        locals.entry(name).or_insert(LocalInfo {
-            ty: None,
-            fixed: false,
-            nonneg: true,
-            param: false,
-            poisoned: false,
-            rebound: false,
-        });
+    // The locals are the body's, as its HIR resolved them.
+    let is_global = |name: &str| cx.globals.contains_key(name);
+    let params = decl.params.iter().map(|(name, _)| name.as_str());
+    let hir = hir::BodyBuilder::build(def, params, &decl.poisoned, &is_global);
+    let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
+    for local in hir.locals.values() {
+        let info = match local.kind {
+            LocalKind::Param => {
+                let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
+                let td = types.get(*t).clone();
+                let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
+                LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false }
+            }
+            LocalKind::Poisoned => {
+                LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false }
+            }
+            LocalKind::Assigned => {
+                LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false }
+            }
+        };
+        locals.insert(local.name.to_string(), info);
     }
     let input_arrays: HashSet<String> = (decl.params.iter())
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
@@ -286,42 +288,6 @@ pub(crate) const RAISABLE: [&str; 10] = [
     "ValueError",
     "ZeroDivisionError",
 ];
-
-/// The names of functions defined inside a body (reported as unsupported).
-fn nested_defs(body: &[Stmt]) -> Vec<String> {
-    body.iter()
-        .filter_map(|s| match s {
-            Stmt::FunctionDef(f) => Some(f.name.id.to_string()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Every name a body assigns (Python's rule for what is local).
-pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
-    // Names bound by refused constructs (nested or starred targets, the
-    // names of `with`, `except` and `case`, the assignments in their
-    // bodies) are locals too, so that their uses do not echo the refusal
-    // as undefined names.
-    fn target(e: &Expr, out: &mut Vec<String>) {
-        match e {
-            Expr::Name(n) => out.push(n.id.to_string()),
-            // `a, b = ...`: each name (nested targets are refused later).
-            Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
-            Expr::List(l) => l.elts.iter().for_each(|e| target(e, out)),
-            Expr::Starred(s) => target(&s.value, out),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for_each_binding(body, &mut |b| match b {
-        Binding::Target(t, _) => target(t, &mut out),
-        Binding::Name(n) => out.push(n.to_owned()),
-    });
-    let mut seen = HashSet::new();
-    out.retain(|n| seen.insert(n.clone()));
-    out
-}
 
 impl<'a, 'c> FnLower<'a, 'c> {
     fn new(
