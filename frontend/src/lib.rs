@@ -14,6 +14,7 @@ mod lower;
 mod pytypes;
 mod source;
 mod syntax;
+mod typeck;
 
 use declare::{Declared, Declarer, Global};
 use lower::ModuleCx;

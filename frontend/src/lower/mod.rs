@@ -6,18 +6,22 @@
 //! (`crate::hir`), resolved once; the lowering itself still walks ruff's
 //! syntax tree.
 //!
-//! A body is lowered more than once. The first rounds infer: every
-//! assignment joins its value's type into the local's (along the numeric
-//! tower, NEP 50 for weak values) and whether the local stays
-//! non-negative, until nothing changes; their output is thrown away. The
-//! last round knows every local's type, declares the locals in the entry
-//! block and reports diagnostics.
+//! The locals' types come from the typecheck (`crate::typeck`) where it
+//! types them all: the body is then lowered once, reading them. Where it
+//! leaves some open (arrays, NumPy calls, tuples, ...), the body is
+//! lowered more than once: the first rounds infer, starting from the
+//! types the typecheck gave: every assignment joins its value's type into
+//! the local's (along the numeric tower, NEP 50 for weak values) and
+//! whether the local stays non-negative, until nothing changes; their
+//! output is thrown away. The last round knows every local's type,
+//! declares the locals in the entry block and reports diagnostics.
 
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::hir::{self, LocalKind};
-use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
+use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit};
+use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit, LitCast};
+use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -67,7 +71,7 @@ enum LocalTy {
     Array(TypeData),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct LocalInfo {
     ty: Option<LocalTy>,
     /// Fixed by an annotation or as a parameter: assignments must not narrow.
@@ -112,6 +116,15 @@ impl Val {
             Val::Num { s, .. } | Val::Lit { s, .. } => Some(*s),
             _ => None,
         }
+    }
+    /// What the operator rules of `pytypes` see of a scalar.
+    fn operand(&self) -> Option<Operand<'_>> {
+        let (s, lit) = match self {
+            Val::Num { s, .. } => (*s, None),
+            Val::Lit { lit, s } => (*s, Some(lit)),
+            _ => return None,
+        };
+        Some(Operand { s, nonneg: self.nonneg(), lit })
     }
     fn nonneg(&self) -> bool {
         match self {
@@ -254,15 +267,27 @@ pub(crate) fn lower_function(
         .map(|(n, _)| n.clone())
         .collect();
     let input_views = slicing::input_views(&def.body, &input_arrays);
-    // Inference rounds: the lattice is finite and joins only go up.
-    for _ in 0..16 {
-        let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
-        fl.input_views = input_views.clone();
-        fl.body(def);
-        if !fl.changed {
-            break;
-        }
-        locals = fl.locals;
+    // The scalar locals the typecheck types; when it types them all, the
+    // body is lowered once, reading their types.
+    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl };
+    let solved = typeck::scalar_locals(&hir, &env);
+    let all_solved = hir.locals.iter().all(|(id, l)| l.kind != LocalKind::Assigned || solved.get(id).is_some());
+    #[cfg(debug_assertions)]
+    let unsolved = locals.clone();
+    for (id, t) in solved.iter() {
+        let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
+        info.ty = Some(LocalTy::Scalar(t.scalar));
+        info.nonneg = t.nonneg;
+        info.fixed = t.annotated;
+    }
+    if !all_solved {
+        locals = infer_rounds(cx, types, decl, def, locals, &input_views);
+    }
+    #[cfg(debug_assertions)]
+    {
+        // The typecheck's types are those the rounds reach by themselves.
+        let rounds = infer_rounds(cx, types, decl, def, unsolved, &input_views);
+        debug_assert!(rounds == locals, "`{}`: the rounds give {rounds:?}, the typecheck {locals:?}", decl.name);
     }
     let mut fl = FnLower::new(cx, types, decl, locals, false);
     fl.input_views = input_views;
@@ -272,6 +297,29 @@ pub(crate) fn lower_function(
     } else {
         Err(fl.diags)
     }
+}
+
+/// Infers the types of `locals` the typecheck left open: the body is
+/// lowered, its output thrown away, until no local's type changes (the
+/// lattice is finite and joins only go up).
+fn infer_rounds(
+    cx: &ModuleCx<'_>,
+    types: &mut TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+    mut locals: HashMap<String, LocalInfo>,
+    input_views: &HashSet<String>,
+) -> HashMap<String, LocalInfo> {
+    for _ in 0..16 {
+        let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
+        fl.input_views = input_views.clone();
+        fl.body(def);
+        if !fl.changed {
+            break;
+        }
+        locals = fl.locals;
+    }
+    locals
 }
 
 /// CPython's built-in exceptions that compiled code can raise; the
