@@ -1,7 +1,8 @@
 //! The types of a function's scalar locals, solved once over its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
-//! annotations, augmented assignments, `for` counters over `range`), then
+//! annotations, augmented assignments, unpackings of tuples and of
+//! `a.shape`, `for` counters over `range`), then
 //! runs one worklist: a binding's value is typed from the types known so
 //! far, joined into its local's type ([`join`], along the numeric tower
 //! and NEP 50; an annotated local keeps its annotation) and its
@@ -12,10 +13,11 @@
 //! What it does not do (yet): type every expression. It knows literals,
 //! module constants, parameters, arithmetic, comparisons, `and`/`or`,
 //! conditional expressions, indexing one element of an array parameter,
-//! casts, `len`, `abs`, `min`, `max`, `postc.math` intrinsics and calls
-//! of the module's scalar functions, each by the rule the lowering
-//! applies. A local bound by anything else (an array, a NumPy call, a
-//! tuple, a `for` over arrays, a construct in error) gets no type here,
+//! an array parameter's extents, casts, `len`, `abs`, `min`, `max`,
+//! `postc.math` intrinsics and calls of the module's scalar functions,
+//! each by the rule the lowering applies. A local bound by anything else
+//! (an array, a NumPy call, a `for` over arrays, a construct in error)
+//! gets no type here,
 //! and the lowering infers it in rounds as before. It reports nothing:
 //! where a rule would refuse its operands the type is simply not known.
 //!
@@ -105,6 +107,8 @@ enum Bound {
     Update(ast::Operator, ExprId),
     /// `for x in range(...)`: the call.
     RangeCounter(ExprId),
+    /// `n, m = a.shape`: one extent of the array `a` of `axes` axes.
+    Extent { array: ExprId, axes: usize },
 }
 
 struct Binding {
@@ -168,6 +172,11 @@ impl Ty {
     }
 }
 
+/// An array's extent: a Python int, never negative.
+fn extent() -> Ty {
+    Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }
+}
+
 fn bool_result(weak: bool) -> Ty {
     Ty::Num { s: Scalar { dtype: DType::Bool, weak }, nonneg: true }
 }
@@ -224,6 +233,10 @@ impl Solver<'_> {
             match &self.body.stmts[s] {
                 Stmt::Assign { targets, value } => {
                     let unpacks = targets.iter().any(|t| matches!(self.body.exprs[*t], Expr::Tuple(_) | Expr::List(_)));
+                    if let (true, [target]) = (unpacks, &targets[..]) {
+                        self.unpacking(*target, *value);
+                        continue;
+                    }
                     for &t in targets.iter() {
                         match self.local_of(t) {
                             Some(id) if !unpacks => self.bind(id, Bound::Value(*value)),
@@ -288,6 +301,31 @@ impl Solver<'_> {
         }
     }
 
+    /// `a, b = x, y` and `n, m = a.shape`, as the lowering's `unpack`
+    /// takes them: one level of names (or elements), as many values as
+    /// targets; each name is bound to its value.
+    fn unpacking(&mut self, target: ExprId, value: ExprId) {
+        let (Expr::Tuple(targets) | Expr::List(targets)) = &self.body.exprs[target] else { return };
+        let nested = |e: &ExprId| matches!(self.body.exprs[*e], Expr::Tuple(_) | Expr::List(_) | Expr::Starred(_));
+        let bounds: Option<Vec<Bound>> = match &self.body.exprs[value] {
+            _ if targets.iter().any(nested) => None,
+            Expr::Tuple(values) | Expr::List(values) => {
+                let plain = values.len() == targets.len() && !values.iter().any(nested);
+                plain.then(|| values.iter().map(|v| Bound::Value(*v)).collect())
+            }
+            Expr::Attribute { base, attr } if &**attr == "shape" => {
+                Some(vec![Bound::Extent { array: *base, axes: targets.len() }; targets.len()])
+            }
+            _ => None,
+        };
+        let Some(bounds) = bounds else { return self.close_names_in(target) };
+        for (t, bound) in targets.iter().zip(bounds) {
+            if let Some(id) = self.local_of(*t) {
+                self.bind(id, bound);
+            }
+        }
+    }
+
     /// A local's annotation, when it is a scalar type named plainly
     /// (`Float32`, `float`).
     fn annotation(&self, e: ExprId) -> Option<DType> {
@@ -317,7 +355,7 @@ impl Solver<'_> {
         let mut readers: ArenaMap<LocalId, Vec<usize>> = ArenaMap::default();
         for (i, b) in self.bindings.iter().enumerate() {
             let (value, updated) = match b.bound {
-                Bound::Value(v) | Bound::RangeCounter(v) => (v, None),
+                Bound::Value(v) | Bound::RangeCounter(v) | Bound::Extent { array: v, .. } => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
             };
             for id in self.locals_read(value).into_iter().chain(updated) {
@@ -439,6 +477,10 @@ impl Solver<'_> {
                 self.arith_type(op, &current, &value)
             }
             Bound::RangeCounter(call) => self.range_counter(call),
+            Bound::Extent { array, axes } => match self.ty(array)? {
+                Ty::Arr(ty) if ty.ndim() == Some(axes) => Some(extent()),
+                _ => None,
+            },
         }
     }
 
@@ -557,8 +599,27 @@ impl Solver<'_> {
         Some(bool_result(weak))
     }
 
-    /// `a[i, j]`: one element of an array, every index an integer.
+    /// `a[i, j]`: one element of an array, every index an integer; or
+    /// `a.shape[k]`, one extent.
     fn element(&self, base: ExprId, index: ExprId) -> Option<Ty> {
+        if let Expr::Attribute { base: array, attr } = &self.body.exprs[base] {
+            if &**attr != "shape" {
+                return None;
+            }
+            let Ty::Arr(ty) = self.ty(*array)? else { return None };
+            // A literal axis, as written (not a constant's name).
+            let k = match &self.body.exprs[index] {
+                Expr::Literal(Lit::Int(k)) => *k,
+                Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => match &self.body.exprs[*operand] {
+                    Expr::Literal(Lit::Int(k)) => -*k,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let axes = ty.ndim()? as i128;
+            let axis = if k < 0 { k + axes } else { k };
+            return (0..axes).contains(&axis).then(extent);
+        }
         let Ty::Arr(ty) = self.ty(base)? else { return None };
         let entries: &[ExprId] = match &self.body.exprs[index] {
             Expr::Tuple(es) => es,

@@ -82,13 +82,14 @@ def f(x: Float64[:], n: Int64) -> Float64:
     a = np.sum(x)
     b = a + 1.0
     c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
-    a2, b2 = 1, 2
+    for y in x:
+        pass
     d = -n if n > 0 else n
     return b
 "
     );
     // `a` is a NumPy call and `b` reads it: both are left to the rounds,
-    // as are the names a tuple unpacks.
+    // as is the name a loop over an array binds.
     assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
 }
 
@@ -125,6 +126,25 @@ fn counting_down_and_unsigned_values_keep_their_sign() {
     // it may be; a
     // remainder takes the sign of a non-negative divisor.
     assert_eq!(solved(&src), ["i: ~Int64+", "j: ~Int64", "v: UInt8+", "w: Int64+", "z: ~Int64"]);
+}
+
+#[test]
+fn unpacked_values_and_extents_are_typed() {
+    let src = format!(
+        "{HEADER}def f(a: Float32[:, :], x: Float64) -> Float64:
+    n, m = a.shape
+    p, q = x, 2
+    q2 = a.shape[-1]
+    k = a.shape[2]
+    r, (s, t) = 1, (2, 3)
+    u, v = a.shape[0], x + 1.0, 3
+    return x
+"
+    );
+    // An extent is a non-negative Python int; an axis out of range, a
+    // nested target and a count that does not match are left to the
+    // lowering to report.
+    assert_eq!(solved(&src), ["n: ~Int64+", "m: ~Int64+", "p: Float64", "q: ~Int64+", "q2: ~Int64+"]);
 }
 
 #[test]
