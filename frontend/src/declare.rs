@@ -810,7 +810,7 @@ impl Declarer<'_> {
                     // The core sizes are not Python names; one that a
                     // parameter or local also uses gets a suffix.
                     let taken: std::collections::HashSet<String> =
-                        params.iter().map(|(n, _)| n.clone()).chain(crate::lower::assigned_names(&f.body)).collect();
+                        params.iter().map(|(n, _)| n.clone()).chain(crate::hir::local_names(&f.body)).collect();
                     core_dims =
                         dims.into_iter().map(|d| if taken.contains(&d) { format!("{d}.core") } else { d }).collect();
                     ufunc_sig = Some(s);

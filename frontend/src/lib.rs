@@ -9,10 +9,12 @@
 //! `.pir` modules import each other freely.
 
 mod declare;
+mod hir;
 mod lower;
 mod pytypes;
 mod source;
 mod syntax;
+mod typeck;
 
 use declare::{Declared, Declarer, Global};
 use lower::ModuleCx;

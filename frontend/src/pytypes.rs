@@ -4,8 +4,14 @@
 //! literal, a loop counter, `len(a)`, a module constant): as NEP 50 says, a
 //! weak value takes the dtype of the strong operand it meets, unless its
 //! kind is higher (a Python float meeting an integer gives Float64).
+//!
+//! Also the rules that follow from them and that both the typecheck and
+//! the lowering apply: the type a local gets from its assignments
+//! ([`join`]) and the types of arithmetic ([`arith`]).
 
-use postc_ir::DType;
+use crate::syntax::Lit;
+use postc_ir::{DType, Opcode};
+use ruff_python_ast as ast;
 
 /// The numeric tower, for unification and for NEP 50's kind comparison.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -194,6 +200,121 @@ pub(crate) fn widens_to(from: Scalar, to: DType) -> bool {
         return true;
     }
     kf == kt && promote_strong(from.dtype, to) == Some(to)
+}
+
+/// The type a local has when assigned both `a` and `b`.
+pub(crate) fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
+    if a.dtype.is_text() || b.dtype.is_text() {
+        return (a.dtype == b.dtype).then_some(Scalar { dtype: a.dtype, weak: a.weak && b.weak });
+    }
+    promote(a, b).map(|p| Scalar { dtype: if p.weak { default_of(kind(p.dtype)) } else { p.dtype }, ..p })
+}
+
+/// What the rules of an operator know of an operand: its type, whether it
+/// is known to be non-negative, and its value when it is a literal (or a
+/// folded module constant).
+pub(crate) struct Operand<'a> {
+    pub s: Scalar,
+    pub nonneg: bool,
+    pub lit: Option<&'a Lit>,
+}
+
+/// How a binary arithmetic operator applies to two scalars.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Arith {
+    pub opcode: Opcode,
+    /// The dtype both operands are converted to.
+    pub operand: DType,
+    pub result: Scalar,
+    /// Whether the result is non-negative whenever the operands are as
+    /// [`Operand::nonneg`] says.
+    pub nonneg: bool,
+    /// The operands' promoted dtype (NEP 50), before an operator's own
+    /// rule (`/` of integers is Float64) changes it.
+    pub promoted: DType,
+}
+
+/// Python's and NumPy's rule for `l op r` on scalars: the instruction,
+/// the dtypes, and whether the result stays non-negative; or why the
+/// operands do not take the operator.
+pub(crate) fn arith(op: ast::Operator, l: &Operand, r: &Operand) -> Result<Arith, String> {
+    use ast::Operator as O;
+    let (ls, rs) = (l.s, r.s);
+    let sym = op.as_str();
+    if op == O::MatMult {
+        return Err("the `@` operator is not supported: write the loops".into());
+    }
+    let Some(p) = promote(ls, rs) else {
+        return Err(format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()));
+    };
+    let k = kind(p.dtype);
+    let both_bool = ls.dtype == DType::Bool && rs.dtype == DType::Bool;
+    let nonneg = l.nonneg && r.nonneg;
+    let (opcode, operand, result, nonneg) = match op {
+        O::Add if k == Kind::Text => (Opcode::Add, p.dtype, p, false),
+        _ if k == Kind::Text => return Err(format!("`{sym}` is not defined on {}", p.dtype.name())),
+        // NumPy's Bool arithmetic is logical (`+` is or, `*` is and, `-`
+        // is refused); Python's bools add as integers.
+        O::Add | O::Sub | O::Mult if both_bool && p.weak => {
+            let d = DType::Int64;
+            let op = match op {
+                O::Add => Opcode::Add,
+                O::Sub => Opcode::Sub,
+                _ => Opcode::Mul,
+            };
+            (op, d, Scalar::weak(d), false)
+        }
+        O::Add if both_bool => (Opcode::Or, DType::Bool, Scalar::strong(DType::Bool), true),
+        O::Mult if both_bool => (Opcode::And, DType::Bool, Scalar::strong(DType::Bool), true),
+        O::Sub if both_bool => {
+            return Err("`-` on two Bool values is not defined (as in NumPy): use `^` or convert with `int(...)`".into())
+        }
+        O::Add => (Opcode::Add, p.dtype, p, nonneg),
+        O::Mult => (Opcode::Mul, p.dtype, p, nonneg),
+        O::Sub => (Opcode::Sub, p.dtype, p, false),
+        O::Div => {
+            let d = if k <= Kind::Int { DType::Float64 } else { p.dtype };
+            (Opcode::Div, d, Scalar { dtype: d, weak: p.weak }, false)
+        }
+        O::FloorDiv | O::Mod => {
+            if k == Kind::Complex {
+                return Err(format!("`{sym}` is not defined on {}", p.dtype.name()));
+            }
+            let op = if op == O::FloorDiv { Opcode::FDiv } else { Opcode::Mod };
+            let nn = if op == Opcode::Mod { r.nonneg } else { nonneg };
+            let d = if k == Kind::Bool { DType::Int8 } else { p.dtype };
+            (op, d, Scalar { dtype: d, weak: p.weak }, nn)
+        }
+        O::Pow => {
+            if both_bool {
+                return Err("`**` on two Bool values: convert them with `int(...)` first".into());
+            }
+            if k <= Kind::Int && matches!(r.lit, Some(Lit::Int(i)) if *i < 0) {
+                return Err("an integer raised to a negative power: write a float base such as `2.0 ** -1`".into());
+            }
+            (Opcode::Pow, p.dtype, p, nonneg)
+        }
+        O::BitAnd | O::BitOr | O::BitXor => {
+            if k > Kind::Int {
+                return Err(format!("`{sym}` is defined on integers and Bool, not {}", p.dtype.name()));
+            }
+            let op = match op {
+                O::BitAnd => Opcode::BAnd,
+                O::BitOr => Opcode::BOr,
+                _ => Opcode::BXor,
+            };
+            (op, p.dtype, p, nonneg)
+        }
+        O::LShift | O::RShift => {
+            if k != Kind::Int {
+                return Err(format!("`{sym}` is defined on integers, not {}", p.dtype.name()));
+            }
+            let op = if op == O::LShift { Opcode::Shl } else { Opcode::Shr };
+            (op, p.dtype, p, op == Opcode::Shr && l.nonneg)
+        }
+        O::MatMult => unreachable!("refused above"),
+    };
+    Ok(Arith { opcode, operand, result, nonneg, promoted: p.dtype })
 }
 
 #[cfg(test)]

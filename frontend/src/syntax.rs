@@ -175,6 +175,45 @@ impl Lit {
     }
 }
 
+/// Why a literal does not convert to a dtype by a cast (`Int32(2.5)`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum LitCast {
+    /// An infinite or NaN float to an integer.
+    NotFinite(f64),
+    /// A complex number to a real dtype.
+    ComplexToReal,
+    /// Text from or to a number.
+    Text,
+    /// An integer that the dtype does not hold.
+    OutOfRange,
+}
+
+impl Lit {
+    /// The literal cast to `dtype` at compile time, as NumPy's scalar
+    /// constructors convert: a float truncates to an integer, any number
+    /// to Bool is its truth.
+    pub fn cast(&self, dtype: DType) -> Result<Lit, LitCast> {
+        let lit = match (self, kind(dtype)) {
+            (Lit::Float(x), Kind::Int) if !x.is_finite() => return Err(LitCast::NotFinite(*x)),
+            (Lit::Float(x), Kind::Int) => Lit::Int(x.trunc() as i128),
+            (Lit::Complex(..), k) if k < Kind::Complex => return Err(LitCast::ComplexToReal),
+            (Lit::Str(_) | Lit::Bytes(_), _) | (_, Kind::Text) => return Err(LitCast::Text),
+            (l, Kind::Bool) => Lit::Bool(match l {
+                Lit::Bool(b) => *b,
+                Lit::Int(i) => *i != 0,
+                Lit::Float(x) => *x != 0.0,
+                Lit::Complex(a, b) => *a != 0.0 || *b != 0.0,
+                _ => false,
+            }),
+            (l, _) => l.clone(),
+        };
+        match lit.convert(dtype) {
+            Some(_) => Ok(lit),
+            None => Err(LitCast::OutOfRange),
+        }
+    }
+}
+
 /// What a diagnostic calls an expression.
 pub(crate) fn construct_name(e: &Expr) -> &'static str {
     match e {

@@ -775,36 +775,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let result = Scalar { dtype, weak };
         match (&v, v.scalar()) {
             (Val::Err, _) => Val::Err,
-            (Val::Lit { lit, .. }, _) => {
-                // A literal converts at compile time; CPython would raise
-                // for a value out of range.
-                let lit = match (lit, kind(dtype)) {
-                    (Lit::Float(x), Kind::Int) => {
-                        if !x.is_finite() {
-                            return self.err(&args[0], format!("{x} cannot be converted to {}", dtype.name()));
-                        }
-                        Lit::Int(x.trunc() as i128)
-                    }
-                    (Lit::Complex(..), k) if k < Kind::Complex => {
-                        return self.err(&args[0], format!("a complex number cannot be converted to {}", dtype.name()));
-                    }
-                    (Lit::Str(_) | Lit::Bytes(_), _) | (_, Kind::Text) => {
-                        return self.err(c, format!("`{name}` of {} is not supported", lit.default_dtype().name()));
-                    }
-                    (l, Kind::Bool) => Lit::Bool(match l {
-                        Lit::Bool(b) => *b,
-                        Lit::Int(i) => *i != 0,
-                        Lit::Float(x) => *x != 0.0,
-                        Lit::Complex(a, b) => *a != 0.0 || *b != 0.0,
-                        _ => false,
-                    }),
-                    (l, _) => l.clone(),
-                };
-                if lit.convert(dtype).is_none() {
-                    return self.err(&args[0], format!("the value is out of range for {}", dtype.name()));
+            // A literal converts at compile time; CPython would raise for a
+            // value out of range.
+            (Val::Lit { lit, .. }, _) => match lit.cast(dtype) {
+                Ok(lit) => Val::Lit { lit, s: result },
+                Err(LitCast::NotFinite(x)) => {
+                    self.err(&args[0], format!("{x} cannot be converted to {}", dtype.name()))
                 }
-                Val::Lit { lit, s: result }
-            }
+                Err(LitCast::ComplexToReal) => {
+                    self.err(&args[0], format!("a complex number cannot be converted to {}", dtype.name()))
+                }
+                Err(LitCast::Text) => {
+                    self.err(c, format!("`{name}` of {} is not supported", lit.default_dtype().name()))
+                }
+                Err(LitCast::OutOfRange) => {
+                    self.err(&args[0], format!("the value is out of range for {}", dtype.name()))
+                }
+            },
             (_, Some(s)) if s.dtype.is_text() || dtype.is_text() => {
                 if s.dtype == dtype {
                     return v;

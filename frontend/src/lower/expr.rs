@@ -63,26 +63,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// and a comprehension's parts are not: they see names of their own;
     /// nor is the name `:=` binds.
     pub(super) fn check_refused_parts(&mut self, e: &Expr) -> Val {
-        fn parts(e: &Expr) -> Vec<&Expr> {
-            use ruff_python_ast::visitor::{walk_expr, Visitor};
-            struct Parts<'e>(Vec<&'e Expr>);
-            impl<'e> Visitor<'e> for Parts<'e> {
-                fn visit_expr(&mut self, e: &'e Expr) {
-                    self.0.push(e);
-                }
-            }
-            match e {
-                Expr::Lambda(_) | Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
-                    Vec::new()
-                }
-                Expr::Named(n) => vec![&*n.value],
-                e => {
-                    let mut p = Parts(Vec::new());
-                    walk_expr(&mut p, e);
-                    p.0
-                }
-            }
-        }
+        use crate::hir::refused_parts as parts;
         let mut pending: Vec<&Expr> = parts(e).into_iter().rev().collect();
         while let Some(part) = pending.pop() {
             match part {
@@ -278,8 +259,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn binop(&mut self, op: ast::Operator, l: Val, r: Val, at: TextRange) -> Val {
-        use ast::Operator as O;
-        let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
+        let (Some(lo), Some(ro)) = (l.operand(), r.operand()) else {
             if matches!(l, Val::Err) || matches!(r, Val::Err) {
                 return Val::Err;
             }
@@ -288,94 +268,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self.err(&at, "this operand has no value");
         };
-        let sym = op.as_str();
-        if op == O::MatMult {
-            return self.err(&at, "the `@` operator is not supported: write the loops");
-        }
-        let Some(p) = promote(ls, rs) else {
-            return self.err(
-                &at,
-                format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()),
-            );
-        };
-        let k = kind(p.dtype);
-        let both_bool = ls.dtype == DType::Bool && rs.dtype == DType::Bool;
-        let nonneg = l.nonneg() && r.nonneg();
-        let (opcode, operand_dtype, result, nonneg) = match op {
-            O::Add if k == Kind::Text => (Opcode::Add, p.dtype, p, false),
-            _ if k == Kind::Text => {
-                return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
-            }
-            // NumPy's Bool arithmetic is logical (`+` is or, `*` is and, `-`
-            // is refused); Python's bools add as integers.
-            O::Add | O::Sub | O::Mult if both_bool && p.weak => {
-                let d = DType::Int64;
-                let op = match op {
-                    O::Add => Opcode::Add,
-                    O::Sub => Opcode::Sub,
-                    _ => Opcode::Mul,
-                };
-                (op, d, Scalar::weak(d), false)
-            }
-            O::Add if both_bool => (Opcode::Or, DType::Bool, Scalar::strong(DType::Bool), true),
-            O::Mult if both_bool => (Opcode::And, DType::Bool, Scalar::strong(DType::Bool), true),
-            O::Sub if both_bool => {
-                return self.err(
-                    &at,
-                    "`-` on two Bool values is not defined (as in NumPy): use `^` or convert with `int(...)`",
-                );
-            }
-            O::Add => (Opcode::Add, p.dtype, p, nonneg),
-            O::Mult => (Opcode::Mul, p.dtype, p, nonneg),
-            O::Sub => (Opcode::Sub, p.dtype, p, false),
-            O::Div => {
-                let d = if k <= Kind::Int { DType::Float64 } else { p.dtype };
-                (Opcode::Div, d, Scalar { dtype: d, weak: p.weak }, false)
-            }
-            O::FloorDiv | O::Mod => {
-                if k == Kind::Complex {
-                    return self.err(&at, format!("`{sym}` is not defined on {}", p.dtype.name()));
-                }
-                let op = if op == O::FloorDiv { Opcode::FDiv } else { Opcode::Mod };
-                let nn = if op == Opcode::Mod { r.nonneg() } else { nonneg };
-                let d = if k == Kind::Bool { DType::Int8 } else { p.dtype };
-                (op, d, Scalar { dtype: d, weak: p.weak }, nn)
-            }
-            O::Pow => {
-                if both_bool {
-                    return self.err(&at, "`**` on two Bool values: convert them with `int(...)` first");
-                }
-                if k <= Kind::Int {
-                    if let Val::Lit { lit: Lit::Int(i), .. } = &r {
-                        if *i < 0 {
-                            return self.err(
-                                &at,
-                                "an integer raised to a negative power: write a float base such as `2.0 ** -1`",
-                            );
-                        }
-                    }
-                }
-                (Opcode::Pow, p.dtype, p, nonneg)
-            }
-            O::BitAnd | O::BitOr | O::BitXor => {
-                if k > Kind::Int {
-                    return self.err(&at, format!("`{sym}` is defined on integers and Bool, not {}", p.dtype.name()));
-                }
-                let op = match op {
-                    O::BitAnd => Opcode::BAnd,
-                    O::BitOr => Opcode::BOr,
-                    _ => Opcode::BXor,
-                };
-                (op, p.dtype, p, nonneg)
-            }
-            O::LShift | O::RShift => {
-                if k != Kind::Int {
-                    return self.err(&at, format!("`{sym}` is defined on integers, not {}", p.dtype.name()));
-                }
-                let op = if op == O::LShift { Opcode::Shl } else { Opcode::Shr };
-                (op, p.dtype, p, op == Opcode::Shr && l.nonneg())
-            }
-            O::MatMult => unreachable!(),
+        let Arith { opcode, operand: operand_dtype, result, nonneg, promoted } = match arith(op, &lo, &ro) {
+            Ok(a) => a,
+            Err(msg) => return self.err(&at, msg),
         };
         self.python_int_must_fit(&l, operand_dtype, &at);
         self.python_int_must_fit(&r, operand_dtype, &at);
@@ -384,7 +279,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         };
         self.b.set_loc(Some(self.cx.src.loc(self.cx.file, &at)));
-        let b = self.operand_kind_semantics(opcode, &r, result, p.dtype, operand_dtype, a, b, &at);
+        let b = self.operand_kind_semantics(opcode, &r, result, promoted, operand_dtype, a, b, &at);
         let v = self.result(opcode, result.dtype, a, b);
         Val::Num { v, s: result, nonneg }
     }
@@ -1093,14 +988,6 @@ pub(super) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
         }
     };
     shape_ok && arg.layout == param.layout
-}
-
-/// The type a local has when assigned both `a` and `b`.
-pub(super) fn join(a: Scalar, b: Scalar) -> Option<Scalar> {
-    if a.dtype.is_text() || b.dtype.is_text() {
-        return (a.dtype == b.dtype).then_some(Scalar { dtype: a.dtype, weak: a.weak && b.weak });
-    }
-    promote(a, b).map(|p| Scalar { dtype: if p.weak { default_of(kind(p.dtype)) } else { p.dtype }, ..p })
 }
 
 /// Whether evaluating an expression can have no effect and cannot panic,

@@ -1,17 +1,27 @@
 //! Function bodies: type inference of locals and lowering to the IR
 //! builder.
 //!
-//! A body is lowered more than once. The first rounds infer: every
-//! assignment joins its value's type into the local's (along the numeric
-//! tower, NEP 50 for weak values) and whether the local stays
-//! non-negative, until nothing changes; their output is thrown away. The
-//! last round knows every local's type, declares the locals in the entry
-//! block and reports diagnostics.
+//! Which names are locals (and which of them are parameters, or quiet
+//! because their declaration was refused) is the body's HIR's
+//! (`crate::hir`), resolved once; the lowering itself still walks ruff's
+//! syntax tree.
+//!
+//! The locals' types come from the typecheck (`crate::typeck`) where it
+//! types them all: the body is then lowered once, reading them. Where it
+//! leaves some open (arrays, NumPy calls, tuples, ...), the body is
+//! lowered more than once: the first rounds infer, starting from the
+//! types the typecheck gave: every assignment joins its value's type into
+//! the local's (along the numeric tower, NEP 50 for weak values) and
+//! whether the local stays non-negative, until nothing changes; their
+//! output is thrown away. The last round knows every local's type,
+//! declares the locals in the entry block and reports diagnostics.
 
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
-use crate::pytypes::{default_of, kind, promote, widens_to, Kind, Scalar};
+use crate::hir::{self, LocalKind};
+use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, for_each_binding, literal, stmt_name, Binding, Lit};
+use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit, LitCast};
+use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -61,7 +71,7 @@ enum LocalTy {
     Array(TypeData),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct LocalInfo {
     ty: Option<LocalTy>,
     /// Fixed by an annotation or as a parameter: assignments must not narrow.
@@ -106,6 +116,15 @@ impl Val {
             Val::Num { s, .. } | Val::Lit { s, .. } => Some(*s),
             _ => None,
         }
+    }
+    /// What the operator rules of `pytypes` see of a scalar.
+    fn operand(&self) -> Option<Operand<'_>> {
+        let (s, lit) = match self {
+            Val::Num { s, .. } => (*s, None),
+            Val::Lit { lit, s } => (*s, Some(lit)),
+            _ => return None,
+        };
+        Some(Operand { s, nonneg: self.nonneg(), lit })
     }
     fn nonneg(&self) -> bool {
         match self {
@@ -221,46 +240,54 @@ pub(crate) fn lower_function(
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
-    let assigned = assigned_names(&def.body);
-    let mut locals: HashMap<String, LocalInfo> = HashMap::new();
-    for (name, t) in &decl.params {
-        let td = types.get(*t).clone();
-        let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-        locals.insert(
-            name.clone(),
-            LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false },
-        );
-    }
-    for name in decl.poisoned.iter().chain(&nested_defs(&def.body)) {
-        locals.insert(
-            name.clone(),
-            LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false },
-        );
-    }
-    for name in assigned {
-        locals.entry(name).or_insert(LocalInfo {
-            ty: None,
-            fixed: false,
-            nonneg: true,
-            param: false,
-            poisoned: false,
-            rebound: false,
-        });
+    // The locals are the body's, as its HIR resolved them.
+    let is_global = |name: &str| cx.globals.contains_key(name);
+    let params = decl.params.iter().map(|(name, _)| name.as_str());
+    let hir = hir::BodyBuilder::build(def, params, &decl.poisoned, &is_global);
+    let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
+    for local in hir.locals.values() {
+        let info = match local.kind {
+            LocalKind::Param => {
+                let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
+                let td = types.get(*t).clone();
+                let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
+                LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false }
+            }
+            LocalKind::Poisoned => {
+                LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false }
+            }
+            LocalKind::Assigned => {
+                LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false }
+            }
+        };
+        locals.insert(local.name.to_string(), info);
     }
     let input_arrays: HashSet<String> = (decl.params.iter())
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
         .map(|(n, _)| n.clone())
         .collect();
     let input_views = slicing::input_views(&def.body, &input_arrays);
-    // Inference rounds: the lattice is finite and joins only go up.
-    for _ in 0..16 {
-        let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
-        fl.input_views = input_views.clone();
-        fl.body(def);
-        if !fl.changed {
-            break;
-        }
-        locals = fl.locals;
+    // The scalar locals the typecheck types; when it types them all, the
+    // body is lowered once, reading their types.
+    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl };
+    let solved = typeck::scalar_locals(&hir, &env);
+    let all_solved = hir.locals.iter().all(|(id, l)| l.kind != LocalKind::Assigned || solved.get(id).is_some());
+    #[cfg(debug_assertions)]
+    let unsolved = locals.clone();
+    for (id, t) in solved.iter() {
+        let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
+        info.ty = Some(LocalTy::Scalar(t.scalar));
+        info.nonneg = t.nonneg;
+        info.fixed = t.annotated;
+    }
+    if !all_solved {
+        locals = infer_rounds(cx, types, decl, def, locals, &input_views);
+    }
+    #[cfg(debug_assertions)]
+    {
+        // The typecheck's types are those the rounds reach by themselves.
+        let rounds = infer_rounds(cx, types, decl, def, unsolved, &input_views);
+        debug_assert!(rounds == locals, "`{}`: the rounds give {rounds:?}, the typecheck {locals:?}", decl.name);
     }
     let mut fl = FnLower::new(cx, types, decl, locals, false);
     fl.input_views = input_views;
@@ -270,6 +297,29 @@ pub(crate) fn lower_function(
     } else {
         Err(fl.diags)
     }
+}
+
+/// Infers the types of `locals` the typecheck left open: the body is
+/// lowered, its output thrown away, until no local's type changes (the
+/// lattice is finite and joins only go up).
+fn infer_rounds(
+    cx: &ModuleCx<'_>,
+    types: &mut TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+    mut locals: HashMap<String, LocalInfo>,
+    input_views: &HashSet<String>,
+) -> HashMap<String, LocalInfo> {
+    for _ in 0..16 {
+        let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
+        fl.input_views = input_views.clone();
+        fl.body(def);
+        if !fl.changed {
+            break;
+        }
+        locals = fl.locals;
+    }
+    locals
 }
 
 /// CPython's built-in exceptions that compiled code can raise; the
@@ -286,42 +336,6 @@ pub(crate) const RAISABLE: [&str; 10] = [
     "ValueError",
     "ZeroDivisionError",
 ];
-
-/// The names of functions defined inside a body (reported as unsupported).
-fn nested_defs(body: &[Stmt]) -> Vec<String> {
-    body.iter()
-        .filter_map(|s| match s {
-            Stmt::FunctionDef(f) => Some(f.name.id.to_string()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Every name a body assigns (Python's rule for what is local).
-pub(crate) fn assigned_names(body: &[Stmt]) -> Vec<String> {
-    // Names bound by refused constructs (nested or starred targets, the
-    // names of `with`, `except` and `case`, the assignments in their
-    // bodies) are locals too, so that their uses do not echo the refusal
-    // as undefined names.
-    fn target(e: &Expr, out: &mut Vec<String>) {
-        match e {
-            Expr::Name(n) => out.push(n.id.to_string()),
-            // `a, b = ...`: each name (nested targets are refused later).
-            Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
-            Expr::List(l) => l.elts.iter().for_each(|e| target(e, out)),
-            Expr::Starred(s) => target(&s.value, out),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for_each_binding(body, &mut |b| match b {
-        Binding::Target(t, _) => target(t, &mut out),
-        Binding::Name(n) => out.push(n.to_owned()),
-    });
-    let mut seen = HashSet::new();
-    out.retain(|n| seen.insert(n.clone()));
-    out
-}
 
 impl<'a, 'c> FnLower<'a, 'c> {
     fn new(

@@ -15,6 +15,7 @@
 //! indexing (arrays or lists as indices).
 
 use super::*;
+use crate::syntax::{for_each_binding, Binding};
 use postc_ir::{Layout, Shape};
 
 /// One entry of an index expression, after `...` is expanded, with its

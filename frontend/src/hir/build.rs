@@ -1,0 +1,287 @@
+//! Building a [`Body`] from ruff's syntax tree of a function.
+
+use super::{Body, Expr, ExprId, IfArm, Keyword, Local, LocalId, LocalKind, Name, Stmt, StmtId};
+use crate::syntax::{construct_name, deep, for_each_binding, literal, stmt_name, Binding};
+use ruff_python_ast as ast;
+use ruff_text_size::{Ranged, TextRange};
+use std::collections::{HashMap, HashSet};
+
+/// Every name a body binds, in the order of first binding: Python's rule
+/// for what is local to a function.
+pub(crate) fn local_names(body: &[ast::Stmt]) -> Vec<String> {
+    // Names bound by refused constructs (nested or starred targets, the
+    // names of `with`, `except` and `case`, the assignments in their
+    // bodies) are locals too, so that their uses do not echo the refusal
+    // as undefined names.
+    fn target(e: &ast::Expr, out: &mut Vec<String>) {
+        match e {
+            ast::Expr::Name(n) => out.push(n.id.to_string()),
+            // `a, b = ...`: each name (nested targets are refused later).
+            ast::Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
+            ast::Expr::List(l) => l.elts.iter().for_each(|e| target(e, out)),
+            ast::Expr::Starred(s) => target(&s.value, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for_each_binding(body, &mut |b| match b {
+        Binding::Target(t, _) => target(t, &mut out),
+        Binding::Name(n) => out.push(n.to_owned()),
+    });
+    let mut seen = HashSet::new();
+    out.retain(|n| seen.insert(n.clone()));
+    out
+}
+
+/// Builds one function's [`Body`].
+pub(crate) struct BodyBuilder<'g> {
+    body: Body,
+    scope: HashMap<String, LocalId>,
+    /// Whether the module level binds a name.
+    is_global: &'g dyn Fn(&str) -> bool,
+}
+
+impl<'g> BodyBuilder<'g> {
+    /// The body of `def`, whose parameters are `params` (those whose
+    /// annotations have errors are also in `poisoned`).
+    pub fn build<'p>(
+        def: &ast::StmtFunctionDef,
+        params: impl IntoIterator<Item = &'p str>,
+        poisoned: &[String],
+        is_global: &'g dyn Fn(&str) -> bool,
+    ) -> Body {
+        let mut b = BodyBuilder { body: Body::default(), scope: HashMap::new(), is_global };
+        for p in params {
+            b.declare(p, LocalKind::Param);
+        }
+        // A function defined in the body is refused; its name, like a
+        // parameter whose annotation is refused, is quiet where it is used.
+        let nested = def.body.iter().filter_map(|s| match s {
+            ast::Stmt::FunctionDef(f) => Some(f.name.id.as_str()),
+            _ => None,
+        });
+        for name in poisoned.iter().map(String::as_str).chain(nested) {
+            let id = b.declare(name, LocalKind::Poisoned);
+            b.body.locals[id].kind = LocalKind::Poisoned;
+        }
+        for name in local_names(&def.body) {
+            b.declare(&name, LocalKind::Assigned);
+        }
+        let top = b.block(&def.body);
+        b.body.top = top;
+        b.body
+    }
+
+    /// The local named `name`, made with `kind` if it is new.
+    fn declare(&mut self, name: &str, kind: LocalKind) -> LocalId {
+        if let Some(&id) = self.scope.get(name) {
+            return id;
+        }
+        let id = self.body.locals.alloc(Local { name: name.into(), kind });
+        self.scope.insert(name.to_owned(), id);
+        id
+    }
+
+    fn resolve(&self, name: &str) -> Name {
+        match self.scope.get(name) {
+            Some(&id) => Name::Local(id),
+            None if (self.is_global)(name) => Name::Global(name.into()),
+            None => Name::Free(name.into()),
+        }
+    }
+
+    fn alloc_expr(&mut self, e: Expr, range: TextRange) -> ExprId {
+        let id = self.body.exprs.alloc(e);
+        self.body.expr_ranges.insert(id, range);
+        id
+    }
+
+    fn alloc_stmt(&mut self, s: Stmt, range: TextRange) -> StmtId {
+        let id = self.body.stmts.alloc(s);
+        self.body.stmt_ranges.insert(id, range);
+        id
+    }
+
+    fn block(&mut self, stmts: &[ast::Stmt]) -> Box<[StmtId]> {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn exprs(&mut self, es: &[ast::Expr]) -> Box<[ExprId]> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn opt_expr(&mut self, e: Option<&ast::Expr>) -> Option<ExprId> {
+        e.map(|e| self.expr(e))
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> StmtId {
+        // Blocks nest as deep as the source does.
+        deep(|| self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&mut self, s: &ast::Stmt) -> StmtId {
+        use ast::Stmt as S;
+        let hir = match s {
+            S::Expr(e) => Stmt::Expr(self.expr(&e.value)),
+            S::Assign(a) => {
+                let targets = self.exprs(&a.targets);
+                Stmt::Assign { targets, value: self.expr(&a.value) }
+            }
+            S::AnnAssign(a) => Stmt::AnnAssign {
+                target: self.expr(&a.target),
+                annotation: self.expr(&a.annotation),
+                value: self.opt_expr(a.value.as_deref()),
+            },
+            S::AugAssign(a) => Stmt::AugAssign { target: self.expr(&a.target), op: a.op, value: self.expr(&a.value) },
+            S::If(i) => {
+                let mut arms = vec![IfArm { test: Some(self.expr(&i.test)), body: self.block(&i.body) }];
+                for clause in &i.elif_else_clauses {
+                    let test = self.opt_expr(clause.test.as_ref());
+                    arms.push(IfArm { test, body: self.block(&clause.body) });
+                }
+                Stmt::If { arms: arms.into() }
+            }
+            S::While(w) => {
+                Stmt::While { test: self.expr(&w.test), body: self.block(&w.body), orelse: self.block(&w.orelse) }
+            }
+            S::For(f) => Stmt::For {
+                is_async: f.is_async,
+                target: self.expr(&f.target),
+                iter: self.expr(&f.iter),
+                body: self.block(&f.body),
+                orelse: self.block(&f.orelse),
+            },
+            S::Break(_) => Stmt::Break,
+            S::Continue(_) => Stmt::Continue,
+            S::Pass(_) => Stmt::Pass,
+            S::Return(r) => Stmt::Return(self.opt_expr(r.value.as_deref())),
+            S::Assert(a) => Stmt::Assert { test: self.expr(&a.test), msg: self.opt_expr(a.msg.as_deref()) },
+            S::Raise(r) => {
+                Stmt::Raise { exc: self.opt_expr(r.exc.as_deref()), cause: self.opt_expr(r.cause.as_deref()) }
+            }
+            S::FunctionDef(f) => Stmt::NestedFunction { name_range: f.name.range },
+            S::Global(_) => Stmt::Global,
+            S::Import(_) | S::ImportFrom(_) => Stmt::Import,
+            S::With(w) => {
+                let mut exprs = Vec::new();
+                for item in &w.items {
+                    exprs.push(self.expr(&item.context_expr));
+                    exprs.extend(self.opt_expr(item.optional_vars.as_deref()));
+                }
+                let blocks = Box::new([self.block(&w.body)]);
+                Stmt::Refused { construct: stmt_name(s), exprs: exprs.into(), blocks }
+            }
+            S::Try(t) => {
+                let mut exprs = Vec::new();
+                let mut blocks = vec![self.block(&t.body)];
+                for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                    exprs.extend(self.opt_expr(h.type_.as_deref()));
+                    blocks.push(self.block(&h.body));
+                }
+                blocks.push(self.block(&t.orelse));
+                blocks.push(self.block(&t.finalbody));
+                Stmt::Refused { construct: stmt_name(s), exprs: exprs.into(), blocks: blocks.into() }
+            }
+            S::Match(m) => {
+                let mut exprs = vec![self.expr(&m.subject)];
+                let mut blocks = Vec::new();
+                for case in &m.cases {
+                    exprs.extend(self.opt_expr(case.guard.as_deref()));
+                    blocks.push(self.block(&case.body));
+                }
+                Stmt::Refused { construct: stmt_name(s), exprs: exprs.into(), blocks: blocks.into() }
+            }
+            S::Delete(d) => {
+                Stmt::Refused { construct: stmt_name(s), exprs: self.exprs(&d.targets), blocks: Box::new([]) }
+            }
+            // A class body and a `type` alias see names of their own.
+            S::ClassDef(_) | S::TypeAlias(_) | S::Nonlocal(_) | S::IpyEscapeCommand(_) => {
+                Stmt::Refused { construct: stmt_name(s), exprs: Box::new([]), blocks: Box::new([]) }
+            }
+        };
+        self.alloc_stmt(hir, s.range())
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> ExprId {
+        // A sum of 100,000 terms is 100,000 levels deep.
+        deep(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &ast::Expr) -> ExprId {
+        use ast::Expr as E;
+        if let Some(l) = literal(e) {
+            let hir = match l {
+                Ok(lit) => Expr::Literal(lit),
+                Err(_) => Expr::IntTooLarge,
+            };
+            return self.alloc_expr(hir, e.range());
+        }
+        let hir = match e {
+            E::Name(n) => Expr::Name(self.resolve(n.id.as_str())),
+            E::NoneLiteral(_) => Expr::None,
+            E::EllipsisLiteral(_) => Expr::Ellipsis,
+            E::BinOp(b) => Expr::BinOp { op: b.op, lhs: self.expr(&b.left), rhs: self.expr(&b.right) },
+            E::UnaryOp(u) => Expr::UnaryOp { op: u.op, operand: self.expr(&u.operand) },
+            E::BoolOp(b) => Expr::BoolOp { op: b.op, values: self.exprs(&b.values) },
+            E::Compare(c) => {
+                let mut operands = vec![self.expr(&c.left)];
+                operands.extend(c.comparators.iter().map(|e| self.expr(e)));
+                Expr::Compare { ops: c.ops.clone(), operands: operands.into() }
+            }
+            E::If(i) => Expr::If { test: self.expr(&i.test), body: self.expr(&i.body), orelse: self.expr(&i.orelse) },
+            E::Call(c) => {
+                let func = self.expr(&c.func);
+                let args = self.exprs(&c.arguments.args);
+                let keywords = (c.arguments.keywords.iter())
+                    .map(|k| Keyword {
+                        name: k.arg.as_ref().map(|n| n.id.as_str().into()),
+                        value: self.expr(&k.value),
+                        range: k.range,
+                    })
+                    .collect();
+                Expr::Call { func, args, keywords }
+            }
+            E::Attribute(a) => Expr::Attribute { base: self.expr(&a.value), attr: a.attr.id.as_str().into() },
+            E::Subscript(s) => Expr::Subscript { base: self.expr(&s.value), index: self.expr(&s.slice) },
+            E::Slice(s) => Expr::Slice {
+                lower: self.opt_expr(s.lower.as_deref()),
+                upper: self.opt_expr(s.upper.as_deref()),
+                step: self.opt_expr(s.step.as_deref()),
+            },
+            E::Tuple(t) => Expr::Tuple(self.exprs(&t.elts)),
+            E::List(l) => Expr::List(self.exprs(&l.elts)),
+            E::Starred(s) => Expr::Starred(self.expr(&s.value)),
+            other => {
+                let parts = refused_parts(other).into_iter().map(|p| self.expr(p)).collect();
+                Expr::Refused { construct: construct_name(other), parts }
+            }
+        };
+        self.alloc_expr(hir, e.range())
+    }
+}
+
+/// The children of a refused expression that are checked on their own: a
+/// lambda's body and a comprehension's parts are not (they see names of
+/// their own), nor is the name `:=` binds.
+pub(crate) fn refused_parts(e: &ast::Expr) -> Vec<&ast::Expr> {
+    use ruff_python_ast::visitor::{walk_expr, Visitor};
+    struct Children<'e>(Vec<&'e ast::Expr>);
+    impl<'e> Visitor<'e> for Children<'e> {
+        fn visit_expr(&mut self, e: &'e ast::Expr) {
+            self.0.push(e);
+        }
+    }
+    match e {
+        ast::Expr::Lambda(_)
+        | ast::Expr::ListComp(_)
+        | ast::Expr::SetComp(_)
+        | ast::Expr::DictComp(_)
+        | ast::Expr::Generator(_) => Vec::new(),
+        ast::Expr::Named(n) => vec![&*n.value],
+        e => {
+            let mut children = Children(Vec::new());
+            walk_expr(&mut children, e);
+            children.0
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! The high-level IR of a function body: its statements, expressions and
+//! locals in arenas, each node with its source range, every name resolved.
+//!
+//! What building a [`Body`] does (`build.rs`), once per function:
+//!
+//! - decides which names are the function's locals, by Python's rule (a
+//!   name bound anywhere in the body is local to all of it, parameters
+//!   included), and gives each a [`LocalId`];
+//! - resolves every name read or written to that local, to a module-level
+//!   name (a constant, function, import, alias, type, namespace, as
+//!   `declare.rs` collected them) or to a free name (a builtin such as
+//!   `range`, an exception, or a name that is not defined);
+//! - keeps the constructs POST Python refuses as nodes ([`Expr::Refused`],
+//!   [`Stmt::Refused`]) that carry their children, so that what they hold
+//!   is still there to check;
+//! - flattens an `if`/`elif`/`else` chain into one node with its arms.
+//!
+//! What it does not do: it reports nothing and decides no types: a
+//! refused construct, an undefined name, a too-large literal are recorded
+//! as they are, for the checks that come after. Nothing in a [`Body`]
+//! points back into ruff's syntax tree; the ranges locate nodes in the
+//! source text.
+//!
+//! Building recurses as deep as the syntax tree through
+//! [`crate::syntax::deep`] (a sum of 100,000 terms is 100,000 levels);
+//! walking a built body need not recurse at all: children are ids into the
+//! arenas, and an arena is dropped without recursion.
+
+mod build;
+
+use crate::syntax::Lit;
+use la_arena::{Arena, ArenaMap, Idx};
+use ruff_python_ast as ast;
+use ruff_text_size::TextRange;
+
+pub(crate) use build::{local_names, refused_parts, BodyBuilder};
+
+pub(crate) type ExprId = Idx<Expr>;
+pub(crate) type StmtId = Idx<Stmt>;
+pub(crate) type LocalId = Idx<Local>;
+
+/// One function's body.
+#[derive(Debug, Default)]
+pub(crate) struct Body {
+    pub exprs: Arena<Expr>,
+    pub stmts: Arena<Stmt>,
+    pub locals: Arena<Local>,
+    /// Where each expression and statement is in the source.
+    pub expr_ranges: ArenaMap<ExprId, TextRange>,
+    pub stmt_ranges: ArenaMap<StmtId, TextRange>,
+    /// The statements of the function's top level, in order.
+    pub top: Box<[StmtId]>,
+}
+
+/// A local variable of a function.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Local {
+    pub name: Box<str>,
+    pub kind: LocalKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LocalKind {
+    /// A parameter with a valid annotation: its type is the annotation.
+    Param,
+    /// A parameter whose annotation has errors (already reported), or the
+    /// name of a function defined inside the body (refused): uses of it
+    /// are not errors of their own.
+    Poisoned,
+    /// Bound by an assignment, a `for` target, or a refused construct
+    /// that binds (`with ... as`, `except ... as`, a `match` pattern).
+    Assigned,
+}
+
+/// What a name in the body refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Name {
+    Local(LocalId),
+    /// A name the module level binds (`declare.rs`'s globals).
+    Global(Box<str>),
+    /// Neither: a builtin (`range`, `len`, `ValueError`, ...) or undefined.
+    Free(Box<str>),
+}
+
+#[derive(Debug, PartialEq)]
+pub(crate) enum Expr {
+    Name(Name),
+    Literal(Lit),
+    /// An integer literal that does not fit in 64 bits.
+    IntTooLarge,
+    None,
+    Ellipsis,
+    BinOp {
+        op: ast::Operator,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    UnaryOp {
+        op: ast::UnaryOp,
+        operand: ExprId,
+    },
+    BoolOp {
+        op: ast::BoolOp,
+        values: Box<[ExprId]>,
+    },
+    /// `a < b <= c`: `ops[i]` compares `operands[i]` and `operands[i + 1]`.
+    Compare {
+        ops: Box<[ast::CmpOp]>,
+        operands: Box<[ExprId]>,
+    },
+    /// `body if test else orelse`.
+    If {
+        test: ExprId,
+        body: ExprId,
+        orelse: ExprId,
+    },
+    Call {
+        func: ExprId,
+        args: Box<[ExprId]>,
+        keywords: Box<[Keyword]>,
+    },
+    Attribute {
+        base: ExprId,
+        attr: Box<str>,
+    },
+    Subscript {
+        base: ExprId,
+        index: ExprId,
+    },
+    Slice {
+        lower: Option<ExprId>,
+        upper: Option<ExprId>,
+        step: Option<ExprId>,
+    },
+    Tuple(Box<[ExprId]>),
+    List(Box<[ExprId]>),
+    Starred(ExprId),
+    /// A construct POST Python does not compile (a lambda, a dict, an
+    /// f-string, `:=`, `yield`, ...), named for diagnostics as
+    /// [`crate::syntax::construct_name`] names it, with the parts of it
+    /// that are checked on their own: a container's elements, `:=`'s
+    /// value; none for a lambda or a comprehension, whose parts see names
+    /// of their own.
+    Refused {
+        construct: &'static str,
+        parts: Box<[ExprId]>,
+    },
+}
+
+/// `name=value` in a call; `**value` has no name.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Keyword {
+    pub name: Option<Box<str>>,
+    pub value: ExprId,
+    pub range: TextRange,
+}
+
+#[derive(Debug, PartialEq)]
+pub(crate) enum Stmt {
+    Expr(ExprId),
+    /// `a = b = value`: the targets, then the value.
+    Assign {
+        targets: Box<[ExprId]>,
+        value: ExprId,
+    },
+    AnnAssign {
+        target: ExprId,
+        annotation: ExprId,
+        value: Option<ExprId>,
+    },
+    AugAssign {
+        target: ExprId,
+        op: ast::Operator,
+        value: ExprId,
+    },
+    /// An `if` with its `elif`s and `else`, in order: each arm's test
+    /// (none for the `else`) and its statements.
+    If {
+        arms: Box<[IfArm]>,
+    },
+    While {
+        test: ExprId,
+        body: Box<[StmtId]>,
+        orelse: Box<[StmtId]>,
+    },
+    For {
+        is_async: bool,
+        target: ExprId,
+        iter: ExprId,
+        body: Box<[StmtId]>,
+        orelse: Box<[StmtId]>,
+    },
+    Break,
+    Continue,
+    Pass,
+    Return(Option<ExprId>),
+    Assert {
+        test: ExprId,
+        msg: Option<ExprId>,
+    },
+    Raise {
+        exc: Option<ExprId>,
+        cause: Option<ExprId>,
+    },
+    /// `def` inside the body (refused); at the body's top level its name
+    /// is a [`LocalKind::Poisoned`] local.
+    NestedFunction {
+        name_range: TextRange,
+    },
+    Global,
+    Import,
+    /// Another construct POST Python does not compile (`with`, `try`,
+    /// `match`, `del`, a class, ...), named as [`crate::syntax::stmt_name`]
+    /// names it, with its expressions and the blocks it holds.
+    Refused {
+        construct: &'static str,
+        exprs: Box<[ExprId]>,
+        blocks: Box<[Box<[StmtId]>]>,
+    },
+}
+
+#[derive(Debug, PartialEq)]
+pub(crate) struct IfArm {
+    pub test: Option<ExprId>,
+    pub body: Box<[StmtId]>,
+}
+
+#[cfg(test)]
+mod tests;

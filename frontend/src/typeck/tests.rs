@@ -1,0 +1,161 @@
+use super::*;
+use crate::declare::{Declared, Declarer};
+use crate::hir::BodyBuilder;
+use crate::source::SourceFile;
+use crate::Tree;
+use ruff_python_ast::Stmt as AstStmt;
+
+/// The locals the typecheck types in function `f` of `src`, each shown as
+/// `name: Dtype` (`~` for a weak type, `+` when non-negative, `!` when
+/// annotated), in the order the body binds them.
+fn solved(src: &str) -> Vec<String> {
+    let tree = Tree::parse(src);
+    assert!(tree.errors().is_empty(), "{:?}", tree.errors());
+    let file = SourceFile::new("t.py", src);
+    let mut files = postc_ir::FileTable::default();
+    let mut d = Declarer { src: &file, file: files.intern("t.py"), diags: Vec::new(), is_post_module: &|_| false };
+    let Declared { module, globals, funcs, .. } = d.declare("t", tree.body());
+    assert!(d.diags.is_empty(), "{:?}", d.diags);
+    let decl = funcs.iter().find(|f| f.name == "f").expect("a function `f`");
+    let AstStmt::FunctionDef(def) = &tree.body()[decl.stmt] else { panic!("a def") };
+    let is_global = |n: &str| globals.contains_key(n);
+    let body = BodyBuilder::build(def, decl.params.iter().map(|(n, _)| n.as_str()), &decl.poisoned, &is_global);
+    let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl };
+    let types = scalar_locals(&body, &env);
+    (types.iter())
+        .map(|(id, t)| {
+            let weak = if t.scalar.weak { "~" } else { "" };
+            let nonneg = if t.nonneg { "+" } else { "" };
+            let annotated = if t.annotated { "!" } else { "" };
+            format!("{}: {weak}{}{nonneg}{annotated}", body.locals[id].name, t.scalar.dtype.name())
+        })
+        .collect()
+}
+
+const HEADER: &str = "from postyp import Float32, Float64, Int8, Int32, Int64, UInt8\nfrom postc.math import sqrt\n\n";
+
+#[test]
+fn python_scalars_stay_weak_and_meet_numpy_scalars_by_nep_50() {
+    let src = format!(
+        "{HEADER}def f(x: Float32, n: Int8) -> Float32:
+    a = 1
+    b = a * 2.5
+    c = x * 2.5
+    d = n + 1
+    e = n + 1000.0
+    g = a / 2
+    return c
+"
+    );
+    // NumPy 2: float32 * Python float is float32, int8 + Python int is
+    // int8, int8 + Python float is float64, Python int / int is float.
+    assert_eq!(solved(&src), ["a: ~Int64+", "b: ~Float64", "c: Float32", "d: Int8", "e: Float64", "g: ~Float64"]);
+}
+
+#[test]
+fn a_local_is_the_join_of_its_bindings_wherever_they_are() {
+    let src = format!(
+        "{HEADER}def f(x: Float64[:], n: Int64) -> Float64:
+    s = 0
+    for i in range(n):
+        if i > 2:
+            s = s + x[i]
+    k = 0
+    while k < n:
+        k += 2
+    t: Float32 = 0
+    t = t + 1
+    return s
+"
+    );
+    // `s` starts as a Python int and meets float64 elements: Float64;
+    // `range` counters are Python ints, non-negative from a start of 0.
+    assert_eq!(solved(&src), ["s: Float64", "i: ~Int64+", "k: ~Int64+", "t: Float32+!"]);
+}
+
+#[test]
+fn only_what_depends_on_typed_values_is_typed() {
+    let src = format!(
+        "{HEADER}import numpy as np
+
+def f(x: Float64[:], n: Int64) -> Float64:
+    a = np.sum(x)
+    b = a + 1.0
+    c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
+    for y in x:
+        pass
+    d = -n if n > 0 else n
+    return b
+"
+    );
+    // `a` is a NumPy call and `b` reads it: both are left to the rounds,
+    // as is the name a loop over an array binds.
+    assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
+}
+
+#[test]
+fn conflicting_bindings_are_left_to_the_lowering_to_report() {
+    let src = format!(
+        "{HEADER}def f(n: Int64) -> Int64:
+    a = 1
+    a = \"text\"
+    b: Int32 = 1
+    b = 2.5
+    c = n
+    return n
+"
+    );
+    assert_eq!(solved(&src), ["c: Int64"]);
+}
+
+#[test]
+fn counting_down_and_unsigned_values_keep_their_sign() {
+    let src = format!(
+        "{HEADER}def f(n: Int64, u: UInt8) -> Int64:
+    for i in range(n, -1, -1):
+        pass
+    for j in range(n, -5, -1):
+        pass
+    v = u * 2
+    w = n % 3
+    z = -1
+    return n
+"
+    );
+    // Down to a stop of -1 or more a counter is never negative, past it
+    // it may be; a
+    // remainder takes the sign of a non-negative divisor.
+    assert_eq!(solved(&src), ["i: ~Int64+", "j: ~Int64", "v: UInt8+", "w: Int64+", "z: ~Int64"]);
+}
+
+#[test]
+fn unpacked_values_and_extents_are_typed() {
+    let src = format!(
+        "{HEADER}def f(a: Float32[:, :], x: Float64) -> Float64:
+    n, m = a.shape
+    p, q = x, 2
+    q2 = a.shape[-1]
+    k = a.shape[2]
+    r, (s, t) = 1, (2, 3)
+    u, v = a.shape[0], x + 1.0, 3
+    return x
+"
+    );
+    // An extent is a non-negative Python int; an axis out of range, a
+    // nested target and a count that does not match are left to the
+    // lowering to report.
+    assert_eq!(solved(&src), ["n: ~Int64+", "m: ~Int64+", "p: Float64", "q: ~Int64+", "q2: ~Int64+"]);
+}
+
+#[test]
+fn a_long_sum_is_typed_on_a_small_stack() {
+    let terms = 20_000;
+    let src = format!("{HEADER}def f(n: Int64) -> Int64:\n    s = {}\n    return s\n", vec!["n"; terms].join(" + "));
+    let out = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || solved(&src))
+        .expect("a thread")
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(out, ["s: Int64"]);
+}
