@@ -722,7 +722,6 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
-        let rd = self.dt(v);
         let (a, b) = (self.name(l), self.name(r));
         let t = cty(od);
         let e: String = if od.is_text() {
@@ -755,14 +754,6 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Add => format!("({t})(({w}){a} + ({w}){b})"),
                 Opcode::Sub => format!("({t})(({w}){a} - ({w}){b})"),
                 Opcode::Mul => format!("({t})(({w}){a} * ({w}){b})"),
-                Opcode::Div => {
-                    let (x, y) = (self.convert(&a, od, rd), self.convert(&b, od, rd));
-                    if rd == DType::Float16 {
-                        format!("POSTC_F16_FROM_F(POSTC_F16_TO_F({x}) / POSTC_F16_TO_F({y}))")
-                    } else {
-                        format!("{x} / {y}")
-                    }
-                }
                 // `legalize` wrote integer `//`, `%` and `**` out in these;
                 // the divisor is never zero nor -1 with a minimal dividend.
                 Opcode::Quot => format!("({t})({a} / {b})"),
@@ -789,29 +780,20 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Shr => format!("{b} >= {bits} ? 0 : ({t})({a} >> {b})"),
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
+        } else if od == DType::Float16 {
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
         } else if od.is_float() {
-            let half = od == DType::Float16;
-            let (x, y) = if half {
-                (format!("POSTC_F16_TO_F({a})"), format!("POSTC_F16_TO_F({b})"))
-            } else {
-                (a.clone(), b.clone())
-            };
-            let arith = |sym: &str| {
-                if half {
-                    format!("POSTC_F16_FROM_F({x} {sym} {y})")
-                } else {
-                    format!("{x} {sym} {y}")
-                }
-            };
+            let (x, y) = (&a, &b);
             match op {
-                Opcode::Add => arith("+"),
-                Opcode::Sub => arith("-"),
-                Opcode::Mul => arith("*"),
-                Opcode::Div => arith("/"),
-                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
+                Opcode::Add => format!("{x} + {y}"),
+                Opcode::Sub => format!("{x} - {y}"),
+                Opcode::Mul => format!("{x} * {y}"),
+                Opcode::Div => format!("{x} / {y}"),
+                // `fdiv` and `mod` are calls of `legalize`'s functions by
+                // now, and a Float32 power a Float64 one.
+                Opcode::Pow if od == DType::Float64 => {
                     self.t.libm.insert("pow".into(), 2);
-                    self.convert(&format!("pow((double){x}, (double){y})"), DType::Float64, od)
+                    format!("pow({x}, {y})")
                 }
                 Opcode::Eq => format!("{x} == {y}"),
                 Opcode::Ne => format!("{x} != {y}"),
@@ -851,6 +833,9 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
+        if d == DType::Float16 {
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())));
+        }
         let rd = self.dt(v);
         let t = cty(d);
         let a = self.name(x);
@@ -859,7 +844,6 @@ impl<'t, 'p> FnC<'t, 'p> {
             Opcode::Inv if d == DType::Bool => format!("!{a}"),
             Opcode::Inv => format!("({t})~{a}"),
             Opcode::Neg if d.is_int() => format!("({t})(0u - ({}){a})", wrap_ty(d)),
-            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_FROM_F(-POSTC_F16_TO_F({a}))"),
             Opcode::Neg if d.is_float() => format!("-{a}"),
             Opcode::Neg if d.is_complex() => {
                 let s = short(d);
@@ -867,10 +851,6 @@ impl<'t, 'p> FnC<'t, 'p> {
             }
             Opcode::Abs if d.is_signed_int() => format!("{a} < 0 ? ({t})(0u - ({}){a}) : {a}", wrap_ty(d)),
             Opcode::Abs if d.is_int() => a,
-            Opcode::Abs if d == DType::Float16 => {
-                self.t.libm.insert("fabsf".into(), 1);
-                format!("POSTC_F16_FROM_F(fabsf(POSTC_F16_TO_F({a})))")
-            }
             Opcode::Abs if d == DType::Float32 => {
                 self.t.libm.insert("fabsf".into(), 1);
                 format!("fabsf({a})")
@@ -928,10 +908,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                     OvfOp::Neg => format!("{a} != 0"),
                     OvfOp::Abs if d.is_signed_int() => format!("{a} == {}", h::int_min(d)),
                     OvfOp::Abs => "0".to_owned(),
-                    OvfOp::Pow => {
-                        let name = self.t.helper(h::int_pow_overflows(d));
-                        format!("{name}({a}, {})", self.name(args[1]))
-                    }
+                    OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
                 };
                 self.def(v, e);
                 Ok(())

@@ -1,8 +1,8 @@
 //! The C helpers a translation uses, each written once per file when a body
-//! needs it: the overflow test of an integer power, and the `Float16` and
-//! complex basics. (Integer and float floor division and modulo, integer
-//! power, complex division and power and saturating float→int conversions
-//! are written out by `legalize`.)
+//! needs it: the `Float16` and complex basics. (Integer and float floor
+//! division and modulo, integer power and its overflow test, complex
+//! division and power and saturating float→int conversions are written out
+//! by `legalize`.)
 
 use postc_ir::DType;
 
@@ -84,33 +84,13 @@ pub struct Helper {
     pub libm: &'static [&'static str],
 }
 
-fn helper(name: String, text: String) -> Helper {
-    Helper { name, text, libm: &[] }
-}
-
-/// Whether `base ** exp` overflows the dtype: each multiplication that
-/// the result uses checked, the base squared only while bits remain, as
-/// the interpreter does.
-pub fn int_pow_overflows(d: DType) -> Helper {
-    let t = cty(d);
-    let name = format!("postc_ovf_pow_{}", short(d));
-    let stop = if d.is_signed_int() { "exp <= 0" } else { "exp == 0" };
-    let text = format!(
-        "POSTC_HELPER _Bool {name}({t} base, {t} exp) {{\n  {t} r = 1, b = base;\n  {u} e = ({u})exp;\n  \
-         if ({stop}) return 0;\n  for (;;) {{\n    if ((e & 1u) && __builtin_mul_overflow(r, b, &r)) return 1;\n    \
-         e = ({u})(e >> 1);\n    if (e == 0) return 0;\n    if (__builtin_mul_overflow(b, b, &b)) return 1;\n  }}\n}}\n",
-        u = unsigned_of(d)
-    );
-    helper(name, text)
-}
-
 /// The `Float16` basics: the type (`_Float16`, or its bits where the
-/// compiler lacks it) and conversions that round once.
+/// compiler lacks it) and conversions that round once (its arithmetic is
+/// written out in `float` by `legalize`).
 pub const FLOAT16: &str = r#"
 #if defined(__FLT16_MAX__) && !defined(POSTC_NO_FLOAT16)
 __extension__ typedef _Float16 postc_f16;
 #define POSTC_F16_TO_F(x) ((float)(x))
-#define POSTC_F16_FROM_F(x) ((postc_f16)(x))
 #define POSTC_F16_FROM_D(x) ((postc_f16)(x))
 #define POSTC_F16_BITS(b) postc_f16_bits(b)
 POSTC_HELPER postc_f16 postc_f16_bits(uint16_t bits) {
@@ -123,7 +103,6 @@ POSTC_HELPER postc_f16 postc_f16_bits(uint16_t bits) {
  * argument then travels as an integer, unlike _Float16). */
 typedef uint16_t postc_f16;
 #define POSTC_F16_TO_F(x) postc_f16_to_f(x)
-#define POSTC_F16_FROM_F(x) postc_f16_from_d((double)(x))
 #define POSTC_F16_FROM_D(x) postc_f16_from_d(x)
 #define POSTC_F16_BITS(b) ((postc_f16)(b))
 POSTC_HELPER float postc_f16_to_f(postc_f16 h) {

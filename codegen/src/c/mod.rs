@@ -35,8 +35,9 @@ const PRELUDE: &str = include_str!("prelude.h");
 pub struct C;
 
 /// What this backend lowers natively; `legalize` writes out the rest
-/// (docs/backends.md). C has no saturating conversion: `legalize` clamps, and a cast converts only values in range.
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: false };
+/// (docs/backends.md). C has no saturating conversion: `legalize` clamps, and a cast converts only values in range;
+/// Float16 is `_Float16` only where the compiler has it, so its arithmetic is written out in `float`.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: false, float16_arithmetic: false };
 
 impl crate::backend::Backend for C {
     fn name(&self) -> &'static str {
