@@ -1,6 +1,6 @@
 """Float16 arithmetic, Float32 powers and the true division of integers in
 hot loops: what `legalize` writes out of them (the Float16 arithmetic for
-the backends without it: C, QBE, wasm). `main` returns a checksum.
+the backends without it: QBE, wasm). `main` returns a checksum.
 `scripts/bench-intdiv --source benches/python/float16.py` runs it."""
 from postyp import Float16, Float32, Int64
 

@@ -40,7 +40,6 @@
 //!   They compute in Float64 (Complex128): a narrower operand is widened
 //!   exactly and the result rounded once, as the reference interpreter
 //!   does.
-//!
 //! - A Float32 or Float16 `pow` becomes the Float64 one on widened
 //!   operands, its result rounded once: every backend calls libm's `pow`,
 //!   never `powf`.
@@ -51,12 +50,13 @@
 //! Written out where the backend does not declare it:
 //!
 //! - Float16 arithmetic: without [`Features::float16_arithmetic`], `add
-//!   sub mul div`, comparisons, `neg` and `abs` of Float16 operands become
-//!   the Float32 instruction on operands widened exactly, each Float16
-//!   result narrowed once (Float32 holds twice
-//!   Float16's precision and two bits more, so the double rounding is
-//!   innocuous); the backend then only stores, loads, passes and converts
-//!   Float16 values.
+//!   sub mul div` and comparisons of Float16 operands become the Float32
+//!   instruction on operands widened exactly, each Float16 result narrowed
+//!   once (Float32 holds twice Float16's precision and two bits more, so
+//!   the double rounding is innocuous); the backend then only stores,
+//!   loads, passes and converts Float16 values and flips or clears their
+//!   sign bit (`neg`, `abs`: a widened round trip would cost two
+//!   conversions for one bit operation).
 //! - A float→integer `cast` saturates (NaN is 0): without
 //!   [`Features::saturating_casts`] the operand is replaced by 0 outside
 //!   the dtype's range and the bounds are selected after the conversion,
@@ -72,8 +72,8 @@
 //! complex power and (at -O0) the overflow of a power, with the original
 //! instruction's location; the instructions written here carry that
 //! location too, and the overflow test's loop computes only the condition
-//! of the check `insert-checks` wrote. Float `pow` is libm's `pow`, which every
-//! backend calls: NumPy's meaning, not CPython's exceptions.
+//! of the check `insert-checks` wrote. Float `pow` is libm's `pow`, which
+//! every backend calls: NumPy's meaning, not CPython's exceptions.
 
 use crate::analysis::AnalysisSet;
 use crate::rewrite::{NameGen, Rewriter};
@@ -95,11 +95,12 @@ pub struct Features {
     /// instruction (LLVM's `fptosi.sat`, wasm's `trunc_sat`). Without it a
     /// backend's conversion only sees values that truncate into range.
     pub saturating_casts: bool,
-    /// Float16 `add sub mul div`, comparisons, `neg` and `abs`, each
-    /// result rounded once (LLVM's `half`). Without it a backend sees
-    /// Float16 only stored, loaded, passed and converted: each of those
-    /// becomes the Float32 operation on operands widened exactly, the
-    /// result narrowed once.
+    /// Float16 `add sub mul div` and comparisons, each result rounded
+    /// once (LLVM's `half`, C's `float` expression rounded to `_Float16`).
+    /// Without it a backend sees Float16 only stored, loaded, passed,
+    /// converted and in `neg` and `abs` (its sign bit): the others become
+    /// the Float32 operation on operands widened exactly, the result
+    /// narrowed once.
     pub float16_arithmetic: bool,
 }
 
@@ -205,7 +206,6 @@ fn legalized(body: &Body, types: &TypeTable, features: Features, v: ValueId) -> 
                 _ => false,
             }
         }
-        InstData::Unary { op: Opcode::Neg | Opcode::Abs, operand } => soft_half(operand),
         InstData::Cast { operand } => {
             let (to, from) = (dtype(v), dtype(operand));
             !features.saturating_casts
@@ -339,7 +339,6 @@ fn legalize_function(func: &mut Function, types: &TypeTable, features: Features,
                         }
                     }
                 }
-                InstData::Unary { op, operand } => w.float16(v, op, dtype, [operand, operand], loc),
                 InstData::Call { args, .. } => {
                     let (Some(base), Some(exp)) = (args.get(0), args.get(1)) else {
                         unreachable!("`legalized` takes `postc.ovf.pow` with two operands")
@@ -446,9 +445,8 @@ impl Writer<'_> {
         self.named_as(v, Opcode::Cast, TypeId::scalar(d), [r.as_u32(), 0], &[], loc)
     }
 
-    /// Instruction `v` (`op` with result dtype `d`) on Float16 operands
-    /// (the first only for a unary `op`), for a backend without Float16
-    /// arithmetic: the operands widened exactly and `op` done in Float32,
+    /// Instruction `v` (`op` with result dtype `d`) on Float16 operands,
+    /// for a backend without Float16 arithmetic: the operands widened exactly and `op` done in Float32,
     /// a Float16 result narrowed once. Float32's 24 bits are at least twice
     /// Float16's 11 plus 2, so a sum, difference, product or quotient
     /// rounded to Float32 and then to Float16 is the correctly rounded
@@ -457,9 +455,7 @@ impl Writer<'_> {
         let half = DType::Float16;
         let wide = DType::Float32;
         let x = self.convert(operands[0], half, wide, loc);
-        let ops = if matches!(op, Opcode::Neg | Opcode::Abs) {
-            [x.as_u32(), 0]
-        } else if operands[1] == operands[0] {
+        let ops = if operands[1] == operands[0] {
             [x.as_u32(), x.as_u32()]
         } else {
             [x.as_u32(), self.convert(operands[1], half, wide, loc).as_u32()]

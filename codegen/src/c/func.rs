@@ -780,15 +780,27 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Shr => format!("{b} >= {bits} ? 0 : ({t})({a} >> {b})"),
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
-        } else if od == DType::Float16 {
-            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
         } else if od.is_float() {
-            let (x, y) = (&a, &b);
+            // Float16 in `float`, rounded once in the same expression
+            // (gcc makes that a native half instruction where there is one).
+            let half = od == DType::Float16;
+            let (x, y) = if half {
+                (format!("POSTC_F16_TO_F({a})"), format!("POSTC_F16_TO_F({b})"))
+            } else {
+                (a.clone(), b.clone())
+            };
+            let arith = |sym: &str| {
+                if half {
+                    format!("POSTC_F16_FROM_F({x} {sym} {y})")
+                } else {
+                    format!("{x} {sym} {y}")
+                }
+            };
             match op {
-                Opcode::Add => format!("{x} + {y}"),
-                Opcode::Sub => format!("{x} - {y}"),
-                Opcode::Mul => format!("{x} * {y}"),
-                Opcode::Div => format!("{x} / {y}"),
+                Opcode::Add => arith("+"),
+                Opcode::Sub => arith("-"),
+                Opcode::Mul => arith("*"),
+                Opcode::Div => arith("/"),
                 // `fdiv` and `mod` are calls of `legalize`'s functions by
                 // now, and a Float32 power a Float64 one.
                 Opcode::Pow if od == DType::Float64 => {
@@ -833,9 +845,6 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        if d == DType::Float16 {
-            return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())));
-        }
         let rd = self.dt(v);
         let t = cty(d);
         let a = self.name(x);
@@ -844,6 +853,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             Opcode::Inv if d == DType::Bool => format!("!{a}"),
             Opcode::Inv => format!("({t})~{a}"),
             Opcode::Neg if d.is_int() => format!("({t})(0u - ({}){a})", wrap_ty(d)),
+            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_FROM_F(-POSTC_F16_TO_F({a}))"),
             Opcode::Neg if d.is_float() => format!("-{a}"),
             Opcode::Neg if d.is_complex() => {
                 let s = short(d);
@@ -851,6 +861,10 @@ impl<'t, 'p> FnC<'t, 'p> {
             }
             Opcode::Abs if d.is_signed_int() => format!("{a} < 0 ? ({t})(0u - ({}){a}) : {a}", wrap_ty(d)),
             Opcode::Abs if d.is_int() => a,
+            Opcode::Abs if d == DType::Float16 => {
+                self.t.libm.insert("fabsf".into(), 1);
+                format!("POSTC_F16_FROM_F(fabsf(POSTC_F16_TO_F({a})))")
+            }
             Opcode::Abs if d == DType::Float32 => {
                 self.t.libm.insert("fabsf".into(), 1);
                 format!("fabsf({a})")

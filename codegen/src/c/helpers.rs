@@ -85,12 +85,12 @@ pub struct Helper {
 }
 
 /// The `Float16` basics: the type (`_Float16`, or its bits where the
-/// compiler lacks it) and conversions that round once (its arithmetic is
-/// written out in `float` by `legalize`).
+/// compiler lacks it) and conversions that round once.
 pub const FLOAT16: &str = r#"
 #if defined(__FLT16_MAX__) && !defined(POSTC_NO_FLOAT16)
 __extension__ typedef _Float16 postc_f16;
 #define POSTC_F16_TO_F(x) ((float)(x))
+#define POSTC_F16_FROM_F(x) ((postc_f16)(x))
 #define POSTC_F16_FROM_D(x) ((postc_f16)(x))
 #define POSTC_F16_BITS(b) postc_f16_bits(b)
 POSTC_HELPER postc_f16 postc_f16_bits(uint16_t bits) {
@@ -103,6 +103,7 @@ POSTC_HELPER postc_f16 postc_f16_bits(uint16_t bits) {
  * argument then travels as an integer, unlike _Float16). */
 typedef uint16_t postc_f16;
 #define POSTC_F16_TO_F(x) postc_f16_to_f(x)
+#define POSTC_F16_FROM_F(x) postc_f16_from_d((double)(x))
 #define POSTC_F16_FROM_D(x) postc_f16_from_d(x)
 #define POSTC_F16_BITS(b) ((postc_f16)(b))
 POSTC_HELPER float postc_f16_to_f(postc_f16 h) {

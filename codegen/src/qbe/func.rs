@@ -1037,9 +1037,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        if d == DType::Float16 {
-            return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())));
-        }
         let rd = self.dt(v);
         let a = self.val(x);
         let n = self.val(v);
@@ -1055,6 +1052,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let r = self.def(c, format!("sub 0, {a}"));
                 self.narrow(d, r)
             }
+            // A Float16's sign bit (in a `w`).
+            Opcode::Neg if d == DType::Float16 => self.def('w', format!("xor {a}, 32768")),
             Opcode::Neg if d.is_float() => self.def(c, format!("neg {a}")),
             Opcode::Neg if d.is_complex() => {
                 let pc = class(part(d));
@@ -1072,6 +1071,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.select(c, &neg, &m, &a)
             }
             Opcode::Abs if d.is_int() => a,
+            Opcode::Abs if d == DType::Float16 => self.def('w', format!("and {a}, 32767")),
             Opcode::Abs if d == DType::Float32 => {
                 let b = self.def('w', format!("cast {a}"));
                 let m = self.def('w', format!("and {b}, 2147483647"));

@@ -1325,7 +1325,7 @@ impl<'t, 'p> FnW<'t, 'p> {
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
         if d == DType::Float16 {
-            return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())));
+            return self.unary_f16(v, op, x);
         }
         if d.is_complex() {
             return self.unary_complex(v, op, x);

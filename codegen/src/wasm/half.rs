@@ -2,10 +2,12 @@
 //! (zero-extended), converted exactly to `f32` to be read and rounded
 //! once from `f64`, ties to even, to be written. Its arithmetic is written
 //! out in Float32 by `legalize` (the backend declares no
-//! `float16_arithmetic`), so these conversions are all it needs.
+//! `float16_arithmetic`), so these conversions and the sign bit's `neg`
+//! and `abs` are all it needs.
 
-use super::func::FnW;
+use super::func::{FnW, R};
 use super::Translation;
+use postc_ir::{DType, Opcode, ValueId};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
 
 /// `postc.f16_to_f32(bits) -> f32`: exact (NaN payloads kept, subnormals
@@ -242,5 +244,17 @@ impl FnW<'_, '_> {
     pub(super) fn f16_from_f64(&mut self) {
         let h = from_f64_helper(self.t);
         self.push(I::Call(h));
+    }
+
+    /// `neg` and `abs` of a Float16: the sign bit flipped or cleared.
+    pub(super) fn unary_f16(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
+        self.get(x);
+        match op {
+            Opcode::Neg => self.extend([I::I32Const(0x8000), I::I32Xor]),
+            Opcode::Abs => self.extend([I::I32Const(0x7fff), I::I32And]),
+            _ => return self.err(Some(v), format!("`{}` on {}", op.mnemonic(), DType::Float16)),
+        }
+        self.set(v);
+        Ok(())
     }
 }

@@ -1,7 +1,8 @@
 ; pipeline: legalize
 ; With no backend features, Float16 arithmetic is written out in Float32:
 ; the operands widened exactly, the operation done, a Float16 result
-; narrowed once; comparisons compare the widened operands. A Float16 or
+; narrowed once; comparisons compare the widened operands; `neg` and `abs`
+; (the sign bit) stay. A Float16 or
 ; Float32 `pow` becomes the Float64 one (libm's `pow`), rounded once, and
 ; a true division of integers divides the operands converted to its
 ; result's dtype. Float64 `pow` and `div` stay.
