@@ -722,7 +722,6 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
-        let rd = self.dt(v);
         let (a, b) = (self.name(l), self.name(r));
         let t = cty(od);
         let e: String = if od.is_text() {
@@ -755,14 +754,6 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Add => format!("({t})(({w}){a} + ({w}){b})"),
                 Opcode::Sub => format!("({t})(({w}){a} - ({w}){b})"),
                 Opcode::Mul => format!("({t})(({w}){a} * ({w}){b})"),
-                Opcode::Div => {
-                    let (x, y) = (self.convert(&a, od, rd), self.convert(&b, od, rd));
-                    if rd == DType::Float16 {
-                        format!("POSTC_F16_FROM_F(POSTC_F16_TO_F({x}) / POSTC_F16_TO_F({y}))")
-                    } else {
-                        format!("{x} / {y}")
-                    }
-                }
                 // `legalize` wrote integer `//`, `%` and `**` out in these;
                 // the divisor is never zero nor -1 with a minimal dividend.
                 Opcode::Quot => format!("({t})({a} / {b})"),
@@ -790,6 +781,8 @@ impl<'t, 'p> FnC<'t, 'p> {
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
         } else if od.is_float() {
+            // Float16 in `float`, rounded once in the same expression
+            // (gcc makes that a native half instruction where there is one).
             let half = od == DType::Float16;
             let (x, y) = if half {
                 (format!("POSTC_F16_TO_F({a})"), format!("POSTC_F16_TO_F({b})"))
@@ -808,10 +801,11 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => arith("-"),
                 Opcode::Mul => arith("*"),
                 Opcode::Div => arith("/"),
-                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
+                // `fdiv` and `mod` are calls of `legalize`'s functions by
+                // now, and a Float32 power a Float64 one.
+                Opcode::Pow if od == DType::Float64 => {
                     self.t.libm.insert("pow".into(), 2);
-                    self.convert(&format!("pow((double){x}, (double){y})"), DType::Float64, od)
+                    format!("pow({x}, {y})")
                 }
                 Opcode::Eq => format!("{x} == {y}"),
                 Opcode::Ne => format!("{x} != {y}"),
@@ -928,10 +922,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                     OvfOp::Neg => format!("{a} != 0"),
                     OvfOp::Abs if d.is_signed_int() => format!("{a} == {}", h::int_min(d)),
                     OvfOp::Abs => "0".to_owned(),
-                    OvfOp::Pow => {
-                        let name = self.t.helper(h::int_pow_overflows(d));
-                        format!("{name}({a}, {})", self.name(args[1]))
-                    }
+                    OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
                 };
                 self.def(v, e);
                 Ok(())

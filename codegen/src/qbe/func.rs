@@ -867,7 +867,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
 
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
-        let rd = self.dt(v);
         let (a, b) = (self.val(l), self.val(r));
         let n = self.val(v);
         if od.is_text() {
@@ -915,17 +914,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let x = self.def(c, format!("{ins} {a}, {b}"));
                     self.narrow(od, x)
                 }
-                Opcode::Div => {
-                    let x = self.convert(&a, od, rd, None);
-                    let y = self.convert(&b, od, rd, None);
-                    if rd == DType::Float16 {
-                        let (xs, ys) = (self.f16_to_s(&x), self.f16_to_s(&y));
-                        let q = self.def('s', format!("div {xs}, {ys}"));
-                        self.s_to_f16(&q, 's')
-                    } else {
-                        self.def(class(rd), format!("div {x}, {y}"))
-                    }
-                }
                 // `legalize` wrote integer `//`, `%` and `**` out in these
                 // (on values extended to the class); the divisor is never
                 // zero nor -1 with a minimal dividend.
@@ -969,10 +957,11 @@ impl<'t, 'p> FnQ<'t, 'p> {
             self.line(format!("{n} ={} copy {r}", self.vcls(v)));
             return Ok(());
         }
+        if od == DType::Float16 {
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
+        }
         if od.is_float() {
-            let half = od == DType::Float16;
-            let (x, y, c) = if half { (self.f16_to_s(&a), self.f16_to_s(&b), 's') } else { (a, b, class(od)) };
-            let arith = |me: &mut Self, r: String| if half { me.s_to_f16(&r, 's') } else { r };
+            let (x, y, c) = (a, b, class(od));
             let r = match op {
                 Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div => {
                     let ins = match op {
@@ -981,16 +970,13 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         Opcode::Mul => "mul",
                         _ => "div",
                     };
-                    let r = self.def(c, format!("{ins} {x}, {y}"));
-                    arith(self, r)
+                    self.def(c, format!("{ins} {x}, {y}"))
                 }
-                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
-                    let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
-                    let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
+                // `fdiv` and `mod` are calls of `legalize`'s functions by
+                // now, and a Float32 power a Float64 one.
+                Opcode::Pow if od == DType::Float64 => {
                     self.t.libc_call("pow");
-                    let r = self.def('d', format!("call $pow(d {xd}, d {yd})"));
-                    self.convert(&r, DType::Float64, od, None)
+                    self.def('d', format!("call $pow(d {x}, d {y})"))
                 }
                 Opcode::Eq => self.def('w', format!("ceq{c} {x}, {y}")),
                 Opcode::Ne => self.def('w', format!("cne{c} {x}, {y}")),
@@ -1066,6 +1052,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let r = self.def(c, format!("sub 0, {a}"));
                 self.narrow(d, r)
             }
+            // A Float16's sign bit (in a `w`).
             Opcode::Neg if d == DType::Float16 => self.def('w', format!("xor {a}, 32768")),
             Opcode::Neg if d.is_float() => self.def(c, format!("neg {a}")),
             Opcode::Neg if d.is_complex() => {
@@ -1126,6 +1113,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
         let n = self.val(v);
         match target {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Overflows(OvfOp::Pow)) => {
+                self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name()))
+            }
             Target::Builtin(Builtin::Overflows(op)) => {
                 let d = self.dt(args[0]);
                 let a = self.val(args[0]);
@@ -1354,13 +1344,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.def('w', format!("ceq{c} {a}, {}", min as i64))
             }
             OvfOp::Abs => "0".to_owned(),
-            OvfOp::Pow => {
-                if bits == 64 {
-                    self.t.helper(&h::mul_ovf_name(signed), || h::mul_ovf(signed));
-                }
-                let name = self.t.helper(&h::pow_ovf_name(d), || h::pow_ovf(d));
-                self.def('w', format!("call {name}({c} {a}, {c} {b})"))
-            }
+            // Written out by `legalize` (the call above).
+            OvfOp::Pow => "0".to_owned(),
         }
     }
 

@@ -42,8 +42,9 @@ use std::path::PathBuf;
 pub struct Qbe;
 
 /// What this backend lowers natively; `legalize` writes out the rest
-/// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range.
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: false };
+/// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range;
+/// it has no Float16 either: a Float16 is its bits in a `w`, converted in software.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: false, float16_arithmetic: false };
 
 impl crate::backend::Backend for Qbe {
     fn name(&self) -> &'static str {

@@ -319,76 +319,6 @@ fn mul_ovf_helper(t: &mut Translation<'_>, signed: bool) -> u32 {
     })
 }
 
-/// Whether `base ** exp` (both in `i64`, extended by the signedness of
-/// `d`) leaves `d`: each product of the squaring loop is checked, and a
-/// squaring only when a later bit needs it.
-fn pow_ovf_helper(t: &mut Translation<'_>, d: DType) -> u32 {
-    let signed = d.is_signed_int();
-    let mul = mul_ovf_helper(t, signed);
-    let bits = d.bits() as i64;
-    t.helper(&format!("postc.powovf_{}", d.name()), |_| {
-        // Locals: 0 base, 1 exp, 2 result, 3 overflowed (i32), 4 product.
-        let out_of_range = |x: u32| -> Vec<I<'static>> {
-            if bits == 64 {
-                return vec![I::I32Const(0)];
-            }
-            if signed {
-                vec![
-                    I::LocalGet(x),
-                    I::I64Const(64 - bits),
-                    I::I64Shl,
-                    I::I64Const(64 - bits),
-                    I::I64ShrS,
-                    I::LocalGet(x),
-                    I::I64Ne,
-                ]
-            } else {
-                vec![I::LocalGet(x), I::I64Const(bits), I::I64ShrU, I::I64Const(0), I::I64Ne]
-            }
-        };
-        let mut b = vec![I::I64Const(1), I::LocalSet(2), I::Block(BlockType::Empty), I::Loop(BlockType::Empty)];
-        b.extend([
-            I::LocalGet(1),
-            I::I64Const(0),
-            if signed { I::I64LeS } else { I::I64Eq },
-            I::BrIf(1),
-            I::LocalGet(1),
-            I::I64Const(1),
-            I::I64And,
-            I::I32WrapI64,
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::LocalGet(0),
-            I::Call(mul),
-            I::LocalGet(3),
-            I::I32Or,
-            I::LocalSet(3),
-            I::LocalGet(2),
-            I::LocalGet(0),
-            I::I64Mul,
-            I::LocalSet(2),
-        ]);
-        b.extend(out_of_range(2));
-        b.extend([I::LocalGet(3), I::I32Or, I::LocalSet(3), I::End]);
-        b.extend([I::LocalGet(1), I::I64Const(1), I::I64ShrU, I::LocalTee(1), I::I64Eqz, I::BrIf(1)]);
-        b.extend([
-            I::LocalGet(0),
-            I::LocalGet(0),
-            I::Call(mul),
-            I::LocalGet(3),
-            I::I32Or,
-            I::LocalSet(3),
-            I::LocalGet(0),
-            I::LocalGet(0),
-            I::I64Mul,
-            I::LocalSet(0),
-        ]);
-        b.extend(out_of_range(0));
-        b.extend([I::LocalGet(3), I::I32Or, I::LocalSet(3), I::Br(0), I::End, I::End, I::LocalGet(3)]);
-        (vec![ValType::I64, ValType::I64], vec![ValType::I32], vec![ValType::I64, ValType::I32], b)
-    })
-}
-
 /// A piece of a panic message: text, or an `i64` argument in decimal.
 enum Piece {
     Text(String),
@@ -1237,7 +1167,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         let od = self.dt(l);
         let rd = self.dt(v);
         if od == DType::Float16 {
-            return self.binary_f16(v, op, l, r);
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
         }
         if od.is_complex() {
             return self.binary_complex(v, op, l, r);
@@ -1269,16 +1199,6 @@ impl<'t, 'p> FnW<'t, 'p> {
                         _ => o.pick(I::I32Mul, I::I64Mul),
                     });
                     self.extend(narrow(od));
-                }
-                Opcode::Div => {
-                    // A Float16 quotient is rounded once from Float64.
-                    let wd = if rd == DType::Float16 { DType::Float64 } else { rd };
-                    self.get(l);
-                    self.convert(v, od, wd)?;
-                    self.get(r);
-                    self.convert(v, od, wd)?;
-                    self.push(if wd == DType::Float32 { I::F32Div } else { I::F64Div });
-                    self.convert(v, wd, rd)?;
                 }
                 // `legalize` wrote integer `//`, `%` and `**` out in these;
                 // the divisor is never zero nor -1 with a minimal dividend.
@@ -1369,14 +1289,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                     });
                 }
                 // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
+                // A Float32 power is a Float64 one by now.
+                Opcode::Pow if !f32 => {
                     let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
                     self.get(l);
-                    self.convert(v, od, DType::Float64)?;
                     self.get(r);
-                    self.convert(v, od, DType::Float64)?;
                     self.push(I::Call(pow));
-                    self.convert(v, DType::Float64, od)?;
                 }
                 Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
                     self.get(l);
@@ -1406,7 +1324,7 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        if d == DType::Float16 && matches!(op, Opcode::Neg | Opcode::Abs) {
+        if d == DType::Float16 {
             return self.unary_f16(v, op, x);
         }
         if d.is_complex() {
@@ -1585,17 +1503,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([o.konst(0), o.pick(I::I32Ne, I::I64Ne)]);
             }
             OvfOp::Abs => self.push(I::I32Const(0)),
-            OvfOp::Pow => {
-                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
-                let h = pow_ovf_helper(self.t, d);
-                for x in [a, b] {
-                    self.get(x);
-                    if !is64(self.dt(x)) {
-                        self.push(if self.dt(x).is_signed_int() { I::I64ExtendI32S } else { I::I64ExtendI32U });
-                    }
-                }
-                self.push(I::Call(h));
-            }
+            OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
         }
         Ok(())
     }

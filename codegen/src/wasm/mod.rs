@@ -59,8 +59,9 @@ pub struct Wasm;
 pub const LOADER: &str = include_str!("postc.mjs");
 
 /// What this backend lowers natively; `legalize` writes out the rest
-/// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate.
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+/// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate; it has no Float16: a Float16 is
+/// its bits in an `i32`, converted in software (`half.rs`).
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true, float16_arithmetic: false };
 
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {

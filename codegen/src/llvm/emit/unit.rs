@@ -93,17 +93,6 @@ impl<'c> Types<'c> {
         self.scalar(d).into_int_type()
     }
 
-    /// The integer type of `bits` bits (1, 8, 16, 32 or 64).
-    pub fn int_bits(&self, bits: u32) -> IntType<'c> {
-        match bits {
-            1 => self.i1,
-            8 => self.i8,
-            16 => self.i16,
-            32 => self.i32,
-            _ => self.i64,
-        }
-    }
-
     /// The float type of a float dtype (or of a complex dtype's parts).
     pub fn float(&self, d: DType) -> FloatType<'c> {
         match d {
