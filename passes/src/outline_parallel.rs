@@ -322,7 +322,7 @@ struct BlockStops {
 
 impl BlockStops {
     fn new(cb: &mut FunctionBuilder, names: &mut NameGen, span: i64) -> BlockStops {
-        let mut block = |label: &str| cb.create_block(&names.fresh(label).to_owned());
+        let mut block = |label: &str| cb.create_block(names.fresh(label));
         BlockStops {
             span,
             start: block("block"),
@@ -506,7 +506,7 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
     };
     let stops = match block_span {
         Some(span) => StopChecks::Blocks(BlockStops::new(&mut cb, &mut names, span)),
-        None => StopChecks::EveryIteration(cb.create_block(&names.fresh("chunk.next").to_owned())),
+        None => StopChecks::EveryIteration(cb.create_block(names.fresh("chunk.next"))),
     };
     cb.switch_to(entry);
     cb.set_loc(old.loc(marker));
@@ -535,7 +535,7 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
     // or of the chunk.
     let limit = match &stops {
         StopChecks::Blocks(blocks) => {
-            let end = cb.let_(TypeId::INT64, p_hi, &names.fresh("block.end").to_owned());
+            let end = cb.let_(TypeId::INT64, p_hi, names.fresh("block.end"));
             cb.br(blocks.start);
             end
         }
