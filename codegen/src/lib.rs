@@ -251,9 +251,10 @@ pub fn too_large_to_optimise(f: &postc_ir::Function) -> bool {
 /// The number of codegen units for a program of `insts` instructions: one
 /// below [`UNIT_THRESHOLD`], else one per threshold's worth, from 2 to
 /// [`MAX_UNITS`]. It depends on the program alone (not on the threads), so
-/// objects are byte-identical for any `-j`. Every unit optimises the whole
-/// module (the others' functions as `available_externally`, for inlining),
-/// so more units cost more in all: the cap keeps that bounded.
+/// objects are byte-identical for any `-j`. A unit also optimises the
+/// other units' functions that its own call (as `available_externally`,
+/// for inlining), so more units can cost more in all: the cap keeps that
+/// bounded.
 pub fn default_units(insts: usize) -> usize {
     if insts < UNIT_THRESHOLD {
         1

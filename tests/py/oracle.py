@@ -2091,6 +2091,16 @@ def _prange():
         C("nested_checked_ok", "nested_checked", arr(list(range(60)), np.int64), 10, 6),
         C("nested_checked_panics", "nested_checked", arr(list(range(60)), np.int64), 10, 7),
         C("stepped_down_short", "stepped", 10, -10, -3),
+        C("up_by_three", "up_by_three", 0, 100000),
+        C("up_by_three_odd", "up_by_three", -5, 24001),
+        C("up_by_three_few", "up_by_three", 10, 200),
+        C("up_by_three_empty", "up_by_three", 5, 5),
+        C("down_by_seven", "down_by_seven", 100000, -3),
+        C("down_by_seven_few", "down_by_seven", 0, -300),
+        C("huge_steps", "huge_steps", 7 * 2**60),
+        C("fails_at_ok", "fails_at", 20000, -1),
+        C("fails_at", "fails_at", 50000, 20100),
+        C("fails_at_first_block", "fails_at", 50000, 3),
     ]
 
 

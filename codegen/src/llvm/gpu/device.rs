@@ -294,7 +294,7 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
     };
     let cx = Context::create();
     let m = cx.create_module("postc.gpu");
-    crate::llvm::emit::build_module(&cx, &m, low, None)?;
+    crate::llvm::emit::build_module(&cx, &m, low, None, None)?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)

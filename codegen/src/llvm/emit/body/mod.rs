@@ -72,6 +72,7 @@ pub(super) fn build<'c>(
         vals: HashMap::new(),
         elem: HashMap::new(),
         frame_views: Vec::new(),
+        strides_not_unit: strides_not_unit(&f.body),
         func_loc: func_loc.clone(),
         dbg,
     };
@@ -88,6 +89,38 @@ pub(super) fn build<'c>(
             func_loc,
         ))),
     }
+}
+
+/// The blocks entered by the false edge of a test that strides are their
+/// element sizes (`and`s of `eq (stride a, k), SIZE`): what
+/// `stride-version` guards its copy of a loop with, the unit-stride copy on
+/// the true edge and the loop over any strides on the false one. LLVM's
+/// vectoriser versions a loop over run-time strides on their being one
+/// element; on the false edge of such a test that version can never run
+/// (the unit-stride copy runs instead), so the loop is marked not to be
+/// vectorised or unrolled, which saves its vector versions' compile time
+/// and changes no code that runs.
+fn strides_not_unit(body: &postc_ir::body::Body) -> HashSet<BlockId> {
+    fn stride_is_size(body: &postc_ir::body::Body, v: ValueId) -> bool {
+        match body.inst(v) {
+            InstData::Binary { op: Opcode::And, left, right } => {
+                stride_is_size(body, left) && stride_is_size(body, right)
+            }
+            InstData::Binary { op: Opcode::Eq, left, right } => {
+                let stride = |x: ValueId| matches!(body.inst(x), InstData::Stride { .. });
+                let constant = |x: ValueId| matches!(body.inst(x), InstData::Const(Literal::Int(_)));
+                (stride(left) && constant(right)) || (constant(left) && stride(right))
+            }
+            _ => false,
+        }
+    }
+    body.tags
+        .ids()
+        .filter_map(|v| match body.inst(v) {
+            InstData::CondBr { cond, if_false, .. } if stride_is_size(body, cond) => Some(if_false),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Lowers one function.
@@ -123,6 +156,9 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     /// The `view`s built in the frame rather than the arena, by
     /// instruction (see [`postc_ir::view::local_views`]).
     frame_views: Vec<bool>,
+    /// Loop headers entered only where some array's stride is known not to
+    /// be its element size (see [`strides_not_unit`]).
+    strides_not_unit: HashSet<BlockId>,
     func_loc: Option<Pos>,
     /// The function's debug information (`-g`).
     dbg: Option<FnDebug<'c>>,
@@ -571,6 +607,22 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             _ => false,
         });
         Some(if at_run_time { crate::llvm::ufunc::LoopHint::Scalar } else { crate::llvm::ufunc::LoopHint::Vector })
+    }
+
+    /// Whether the `br` `v` to `target` is a back edge: `target` reaches
+    /// the branch's block.
+    fn closes_loop(&self, v: ValueId, target: BlockId) -> bool {
+        let body = &self.f.body;
+        let Some(here) = body.block_of(v) else { return false };
+        let mut seen = HashSet::from([target]);
+        let mut work = vec![target];
+        while let Some(b) = work.pop() {
+            if b == here {
+                return true;
+            }
+            work.extend(body.successors(b).into_iter().filter(|s| seen.insert(*s)));
+        }
+        false
     }
 
     /// `v` = the array element of its dtype at `addr` (Bool is a byte).
@@ -1569,10 +1621,15 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             InstData::Return { value } => self.ret_value(value)?,
             InstData::Br { target } => {
                 let br = self.b.build_unconditional_branch(self.blocks[&target])?;
-                if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
-                    if let Some(hint) = self.inner_loop_hint(v, target) {
-                        crate::llvm::ufunc::mark_loop(self.u.t.cx, br, hint);
-                    }
+                let hint = if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
+                    self.inner_loop_hint(v, target)
+                } else if self.strides_not_unit.contains(&target) && self.closes_loop(v, target) {
+                    Some(crate::llvm::ufunc::LoopHint::Scalar)
+                } else {
+                    None
+                };
+                if let Some(hint) = hint {
+                    crate::llvm::ufunc::mark_loop(self.u.t.cx, br, hint);
                 }
             }
             InstData::CondBr { cond, if_true, if_false, weights } => {
