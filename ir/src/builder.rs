@@ -211,12 +211,26 @@ impl FunctionBuilder {
         strides: &[ValueId],
         name: &str,
     ) -> ValueId {
+        self.view_of(Opcode::View, ty, base, offset, extents, strides, name)
+    }
+    /// `view` or `raw.view`, which share their operands' layout.
+    #[allow(clippy::too_many_arguments)]
+    fn view_of(
+        &mut self,
+        op: Opcode,
+        ty: TypeId,
+        base: ValueId,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        name: &str,
+    ) -> ValueId {
         let mut items = vec![offset.as_u32(), extents.len() as u32];
         items.extend(extents.iter().map(|d| d.as_u32()));
         items.push(strides.len() as u32);
         items.extend(strides.iter().map(|d| d.as_u32()));
         let e = self.extra(&items);
-        self.push(Opcode::View, Some(ty), [base.as_u32(), e], Some(name))
+        self.push(op, Some(ty), [base.as_u32(), e], Some(name))
     }
     pub fn getfield(&mut self, ty: TypeId, aggregate: ValueId, field: Field, name: &str) -> ValueId {
         self.push(Opcode::GetField, Some(ty), [aggregate.as_u32(), field as u32], Some(name))
@@ -272,6 +286,23 @@ impl FunctionBuilder {
     }
     pub fn raw_store(&mut self, address: ValueId, value: ValueId) -> ValueId {
         self.push(Opcode::RawStore, None, [address.as_u32(), value.as_u32()], None)
+    }
+    /// An array of type `ty` over the memory at `address` (see
+    /// [`Opcode::RawView`]): one extent and one byte stride per axis.
+    pub fn raw_view(
+        &mut self,
+        ty: TypeId,
+        address: ValueId,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        name: &str,
+    ) -> ValueId {
+        self.view_of(Opcode::RawView, ty, address, offset, extents, strides, name)
+    }
+    /// The address of `array`'s first element.
+    pub fn raw_data(&mut self, array: ValueId, name: &str) -> ValueId {
+        self.push(Opcode::RawData, Some(TypeId::INT64), [array.as_u32(), 0], Some(name))
     }
 
     /// Lays the blocks out contiguously, in block order, and returns the

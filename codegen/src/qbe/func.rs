@@ -729,6 +729,56 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let addr = self.val(address);
                 self.store_at(value, &addr);
             }
+            // The header and its shape and strides are stack slots of the
+            // function, rewritten each time (no arena block per index).
+            InstData::RawView { address, offset, extents, strides } => {
+                let d = self.dt(v);
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let n = extents.len();
+                let header = self.slot(48);
+                let dims = self.slot(16 * n as u32);
+                for (k, x) in extents.iter().enumerate() {
+                    let (x, at) = (self.val(x), self.def('l', format!("add {dims}, {}", 8 * k)));
+                    self.line(format!("storel {x}, {at}"));
+                }
+                for (k, x) in strides.iter().enumerate() {
+                    let x = self.val(x);
+                    let elems = self.def('l', format!("div {x}, {}", d.size_bytes()));
+                    let at = self.def('l', format!("add {dims}, {}", 8 * (n + k)));
+                    self.line(format!("storel {elems}, {at}"));
+                }
+                let (address, offset) = (self.val(address), self.val(offset));
+                let data = self.def('l', format!("add {address}, {offset}"));
+                let strides_at = self.def('l', format!("add {dims}, {}", 8 * n));
+                // DLTensor: data, device {type, id}, ndim, dtype {code,
+                // bits, lanes}, shape, strides, byte_offset.
+                let fields = [
+                    ("storel", data, 0),
+                    ("storew", "1".to_owned(), 8),
+                    ("storew", "0".to_owned(), 12),
+                    ("storew", n.to_string(), 16),
+                    ("storeb", code.to_string(), 20),
+                    ("storeb", bits.to_string(), 21),
+                    ("storeh", "1".to_owned(), 22),
+                    ("storel", dims.clone(), 24),
+                    ("storel", strides_at, 32),
+                    ("storel", "0".to_owned(), 40),
+                ];
+                for (store, x, off) in fields {
+                    let at = self.def('l', format!("add {header}, {off}"));
+                    self.line(format!("{store} {x}, {at}"));
+                }
+                let n = self.val(v);
+                self.line(format!("{n} =l copy {header}"));
+            }
+            InstData::RawData { array } => {
+                let a = self.val(array);
+                let bo_at = self.def('l', format!("add {a}, 40"));
+                let data = self.def('l', format!("loadl {a}"));
+                let bo = self.def('l', format!("loadl {bo_at}"));
+                let n = self.val(v);
+                self.line(format!("{n} =l add {data}, {bo}"));
+            }
         }
         Ok(())
     }
