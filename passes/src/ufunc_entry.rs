@@ -154,12 +154,17 @@ fn operands(m: &Module, f: &Function) -> Option<Vec<Operand>> {
             return None;
         }
         let pass = if t.is_array {
-            let fixed = (0..axes.len()).map(|a| t.static_stride(a)).collect();
-            let declared = matches!(t.layout, Layout::Strides(_));
-            let extents = match &t.shape {
+            let fixed: Vec<Option<i64>> = (0..axes.len()).map(|a| t.static_stride(a)).collect();
+            let extents: Vec<i64> = match &t.shape {
                 Shape::Dims(d) => d.iter().map_while(|e| e.and_then(|e| i64::try_from(e).ok())).collect(),
                 Shape::Any => Vec::new(),
             };
+            // A static shape too large to copy (its bytes overflow) is
+            // held to its strides as declared ones are: a panic, never a
+            // scratch array too small.
+            let fits = extents.len() == axes.len()
+                && extents.iter().try_fold(t.dtype.size_bytes() as i64, |n, &e| n.checked_mul(e)).is_some();
+            let declared = matches!(t.layout, Layout::Strides(_)) || (fixed.iter().any(Option::is_some) && !fits);
             Pass::View(View { axes: axes.clone(), fixed, declared, extents, output: t.is_output })
         } else {
             Pass::Scalar
