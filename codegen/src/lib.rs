@@ -189,7 +189,7 @@ pub fn prepare_serial(
 /// [`prepare`] (with `parallel`, else [`prepare_serial`]) for a backend that
 /// takes the inner loops of ufuncs as IR: `ufunc-entry` runs after the
 /// pipeline, so the program holds a compiler-made `postc.loop.NAME` for
-/// each host ufunc, which the backend compiles as the ufunc's `NAME_loop`
+/// each ufunc, which the backend compiles as the ufunc's `NAME_loop`
 /// ([`symbols`]).
 pub fn prepare_with_ufunc_loops(
     program: &Program,
@@ -201,12 +201,13 @@ pub fn prepare_with_ufunc_loops(
 }
 
 /// The error of a backend that writes no inner loop itself, for a ufunc
-/// `ufunc-entry` wrote none for (a device ufunc, which only the LLVM
-/// backend compiles).
+/// `ufunc-entry` wrote none for (none: it writes one for every exported
+/// ufunc whose body has the parameters its signature asks for, which the
+/// verifier requires).
 pub(crate) fn no_inner_loop(plan: &ufunc_plan::Plan) -> Diagnostic {
     Diagnostic::error(
         format!(
-            "internal code generation error: ufunc `{}` has no inner loop (`ufunc-entry` writes one for every host ufunc)",
+            "internal code generation error: ufunc `{}` has no inner loop (`ufunc-entry` writes one for every ufunc)",
             plan.name
         ),
         None,

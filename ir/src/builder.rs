@@ -211,26 +211,17 @@ impl FunctionBuilder {
         strides: &[ValueId],
         name: &str,
     ) -> ValueId {
-        self.view_of(Opcode::View, ty, base, offset, extents, strides, name)
+        let e = self.view_items(offset, extents, strides);
+        self.push(Opcode::View, Some(ty), [base.as_u32(), e], Some(name))
     }
-    /// `view` or `raw.view`, which share their operands' layout.
-    #[allow(clippy::too_many_arguments)]
-    fn view_of(
-        &mut self,
-        op: Opcode,
-        ty: TypeId,
-        base: ValueId,
-        offset: ValueId,
-        extents: &[ValueId],
-        strides: &[ValueId],
-        name: &str,
-    ) -> ValueId {
+    /// The `extra` run of a `view` or `raw.view`: the offset, then the
+    /// extents and the strides, each list after its length.
+    fn view_items(&mut self, offset: ValueId, extents: &[ValueId], strides: &[ValueId]) -> u32 {
         let mut items = vec![offset.as_u32(), extents.len() as u32];
         items.extend(extents.iter().map(|d| d.as_u32()));
         items.push(strides.len() as u32);
         items.extend(strides.iter().map(|d| d.as_u32()));
-        let e = self.extra(&items);
-        self.push(op, Some(ty), [base.as_u32(), e], Some(name))
+        self.extra(&items)
     }
     pub fn getfield(&mut self, ty: TypeId, aggregate: ValueId, field: Field, name: &str) -> ValueId {
         self.push(Opcode::GetField, Some(ty), [aggregate.as_u32(), field as u32], Some(name))
@@ -298,7 +289,8 @@ impl FunctionBuilder {
         strides: &[ValueId],
         name: &str,
     ) -> ValueId {
-        self.view_of(Opcode::RawView, ty, address, offset, extents, strides, name)
+        let e = self.view_items(offset, extents, strides);
+        self.push(Opcode::RawView, Some(ty), [address.as_u32(), e], Some(name))
     }
     /// The address of `array`'s first element.
     pub fn raw_data(&mut self, array: ValueId, name: &str) -> ValueId {

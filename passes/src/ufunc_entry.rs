@@ -19,7 +19,9 @@
 //! strides (a static shape in C or Fortran order) and whose steps differ is
 //! copied, per index, to a compact scratch array in the type's order before
 //! the call, and an output copied back after it; the scratch is allocated
-//! once per call of the loop (an `alloc`, so the arena frees it on return).
+//! once per call of the loop (an `alloc`, so the arena frees it on return;
+//! a ufunc returning text cannot have such an operand, since the arena
+//! would free the text as well: a located error).
 //!
 //! A `gpu` ufunc's loop is its host code's (the fallback the LLVM backend
 //! dispatches to, and what the other backends compile); the loop that runs

@@ -701,13 +701,18 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.store_at(v, value, &at);
             }
             // The header and its shape and strides are locals of the
-            // function, rewritten each time (no arena block per index).
+            // function, their constant fields initialised once: each time,
+            // only the data, extents and strides (no arena block per
+            // index, and few stores in a loop).
             InstData::RawView { address, offset, extents, strides } => {
                 let d = self.dt(v);
                 let (code, bits) = crate::abi::dlpack_dtype(d);
                 let n = extents.len();
                 let h = format!("h{}", v.as_u32());
-                self.decls.push(format!("DLTensor {h}; int64_t {h}_dims[{}];", (2 * n).max(1)));
+                self.decls.push(format!(
+                    "int64_t {h}_dims[{}]; DLTensor {h} = {{0, {{kDLCPU, 0}}, {n}, {{{code}, {bits}, 1}}, {h}_dims, {h}_dims + {n}, 0}};",
+                    (2 * n).max(1)
+                ));
                 let mut s = String::new();
                 for (k, x) in extents.iter().enumerate() {
                     let _ = write!(s, "{h}_dims[{k}] = {}; ", self.name(x));
@@ -715,9 +720,9 @@ impl<'t, 'p> FnC<'t, 'p> {
                 for (k, x) in strides.iter().enumerate() {
                     let _ = write!(s, "{h}_dims[{}] = {} / {}; ", n + k, self.name(x), d.size_bytes());
                 }
-                let data = format!("(char *)({}) + {}", self.name(address), self.name(offset));
-                self.stmt(Some(v), s.trim_end());
-                self.def(v, format!("postc_raw_view(&{h}, {h}_dims, {data}, {n}, {code}, {bits})"));
+                let _ = write!(s, "{h}.data = (char *)({}) + {};", self.name(address), self.name(offset));
+                self.stmt(Some(v), s);
+                self.def(v, format!("&{h}"));
             }
             InstData::RawData { array } => {
                 let e = format!("postc_base({})", self.name(array));

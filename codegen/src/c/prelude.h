@@ -56,23 +56,6 @@ POSTC_HELPER DLTensor *postc_view(const DLTensor *base, int64_t offset, int64_t 
   return &((DLManagedTensor *)postc_rt_view(base, offset, ndim, extents, strides, elsize))->dl_tensor;
 }
 
-/* The array of `ndim` axes at `data`, its header `h` and its shape and
- * element strides `dims` in the caller's frame (`raw.view`). */
-POSTC_HELPER DLTensor *postc_raw_view(DLTensor *h, int64_t *dims, char *data, int32_t ndim, uint8_t code,
-                                      uint8_t bits) {
-  h->data = data;
-  h->device.device_type = kDLCPU;
-  h->device.device_id = 0;
-  h->ndim = ndim;
-  h->dtype.code = code;
-  h->dtype.bits = bits;
-  h->dtype.lanes = 1;
-  h->shape = dims;
-  h->strides = dims + ndim;
-  h->byte_offset = 0;
-  return h;
-}
-
 /* A fresh 1-D array in the caller's arena. */
 POSTC_HELPER DLTensor *postc_alloc(int64_t n, uint8_t code, uint8_t bits, int64_t elsize) {
   return &((DLManagedTensor *)postc_rt_alloc_array(n, code, bits, elsize))->dl_tensor;

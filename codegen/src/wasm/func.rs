@@ -516,13 +516,19 @@ impl<'t, 'p> FnW<'t, 'p> {
     }
 
     /// Fills the header at local `p` of the view `v` (all but its data,
-    /// and the fields that stay zero): its type, then its extents and its
-    /// strides in elements after it; `v` is then `p`.
+    /// and the fields that stay zero): its type ([`FnW::header_type`]),
+    /// then its extents and its strides in elements after it; `v` is then
+    /// `p`.
     fn view_header(&mut self, v: ValueId, p: u32, extents: &[ValueId], strides: &[ValueId]) {
-        let d = self.dt(v);
-        let (code, bits) = crate::abi::dlpack_dtype(d);
-        let size = d.size_bytes() as i64;
-        let nd = extents.len() as i32;
+        self.header_type(v, p, extents.len() as i32);
+        self.header_dims(v, p, extents, strides);
+    }
+
+    /// The fields of the header at local `p` that the type of the view `v`
+    /// of `nd` axes fixes: device, rank, dtype, and where its shape and
+    /// strides are (after the header).
+    fn header_type(&mut self, v: ValueId, p: u32, nd: i32) {
+        let (code, bits) = crate::abi::dlpack_dtype(self.dt(v));
         self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
         self.extend([I::LocalGet(p), I::I32Const(nd), I::I32Store(mem(dl::NDIM))]);
         self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
@@ -531,6 +537,12 @@ impl<'t, 'p> FnW<'t, 'p> {
         for (field, at) in [(dl::SHAPE, dl::SIZE), (dl::STRIDES, dl::SIZE + 8 * nd)] {
             self.extend([I::LocalGet(p), I::LocalGet(p), I::I32Const(at), I::I32Add, I::I32Store(mem(field))]);
         }
+    }
+
+    /// The extents and strides (in elements) of the view `v` after its
+    /// header at local `p`; `v` is then `p`.
+    fn header_dims(&mut self, v: ValueId, p: u32, extents: &[ValueId], strides: &[ValueId]) {
+        let size = self.dt(v).size_bytes() as i64;
         for (k, &length) in extents.iter().enumerate() {
             self.push(I::LocalGet(p));
             self.get(length);
@@ -736,13 +748,16 @@ impl<'t, 'p> FnW<'t, 'p> {
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
         }
-        // One header per `raw.view`, for the whole call: a loop that makes
-        // a view per index takes no memory per index.
+        // One header per `raw.view`, for the whole call, its type's fields
+        // written here: a loop that makes a view per index takes no memory
+        // per index, and writes only the data, extents and strides.
         for v in body.tags.ids().filter(|&v| body.opcode(v) == Opcode::RawView) {
             let InstData::RawView { extents, .. } = body.inst(v) else { continue };
+            let nd = extents.len() as i32;
             let alloc = alloc_helper(self.t);
             let p = self.local(ValType::I32);
-            self.extend([I::I32Const(dl::SIZE + 16 * extents.len() as i32), I::Call(alloc), I::LocalSet(p)]);
+            self.extend([I::I32Const(dl::SIZE + 16 * nd), I::Call(alloc), I::LocalSet(p)]);
+            self.header_type(v, p, nd);
             self.raw_headers.insert(v, p);
         }
         match structure::plan(body) {
@@ -1146,7 +1161,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.get(address);
                 self.get(offset);
                 self.extend([I::I32WrapI64, I::I32Add, I::I32Store(mem(dl::DATA))]);
-                self.view_header(v, p, &extents, &strides);
+                self.header_dims(v, p, &extents, &strides);
             }
             InstData::RawData { array } => {
                 self.get(array);
