@@ -187,10 +187,10 @@ pub fn prepare_serial(
 }
 
 /// [`prepare`] (with `parallel`, else [`prepare_serial`]) for a backend that
-/// takes the inner loops of elementwise ufuncs as IR: `ufunc-entry` runs
-/// after the pipeline, so the program holds a compiler-made
-/// `postc.loop.NAME` for each, which the backend compiles as the ufunc's
-/// `NAME_loop` ([`symbols`]).
+/// takes the inner loops of ufuncs as IR: `ufunc-entry` runs after the
+/// pipeline, so the program holds a compiler-made `postc.loop.NAME` for
+/// each ufunc, which the backend compiles as the ufunc's `NAME_loop`
+/// ([`symbols`]).
 pub fn prepare_with_ufunc_loops(
     program: &Program,
     options: &CodegenOptions,
@@ -198,6 +198,20 @@ pub fn prepare_with_ufunc_loops(
     features: Features,
 ) -> Result<Program, Vec<Diagnostic>> {
     prepare_with(program, options, parallel, true, features)
+}
+
+/// The error of a backend that writes no inner loop itself, for a ufunc
+/// `ufunc-entry` wrote none for (none: it writes one for every exported
+/// ufunc whose body has the parameters its signature asks for, which the
+/// verifier requires).
+pub(crate) fn no_inner_loop(plan: &ufunc_plan::Plan) -> Diagnostic {
+    Diagnostic::error(
+        format!(
+            "internal code generation error: ufunc `{}` has no inner loop (`ufunc-entry` writes one for every ufunc)",
+            plan.name
+        ),
+        None,
+    )
 }
 
 fn prepare_with(

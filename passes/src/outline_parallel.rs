@@ -182,6 +182,12 @@ fn copy_inst(
         InstData::RawOffset { address, bytes } => b.raw_offset(vm(address), vm(bytes), name),
         InstData::RawLoad { address } => b.raw_load(t(), vm(address), name),
         InstData::RawStore { address, value } => b.raw_store(vm(address), vm(value)),
+        InstData::RawView { address, offset, extents, strides } => {
+            let e: Vec<ValueId> = extents.iter().map(vm).collect();
+            let s: Vec<ValueId> = strides.iter().map(vm).collect();
+            b.raw_view(t(), vm(address), vm(offset), &e, &s, name)
+        }
+        InstData::RawData { array } => b.raw_data(vm(array), name),
     }
 }
 

@@ -500,12 +500,12 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
     let mut ufuncs = String::new();
     match symbols.ufuncs(program) {
         Ok(plans) => {
-            for ((mid, fid), plan) in plans {
-                let (m, sig) = (&program.modules[mid], &p.sigs[&(mid, fid)]);
-                if !plan.loop_in_ir {
-                    ufuncs.push_str(&func::ufunc_loop(&plan, sig, m, &m.functions[fid]));
+            for (_, plan) in plans {
+                if plan.loop_in_ir {
+                    ufuncs.push_str(&func::ufunc_dl(&plan));
+                } else {
+                    diags.push(crate::no_inner_loop(&plan));
                 }
-                ufuncs.push_str(&func::ufunc_dl(&plan));
             }
         }
         Err(d) => diags.extend(d),

@@ -729,6 +729,62 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let addr = self.val(address);
                 self.store_at(value, &addr);
             }
+            // The header and its shape and strides are stack slots of the
+            // function whose constant fields the start block writes: each
+            // time, only the data, extents and strides (no arena block per
+            // index, and few stores in a loop).
+            InstData::RawView { address, offset, extents, strides } => {
+                let d = self.dt(v);
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let n = extents.len();
+                let header = self.slot(48);
+                let dims = self.slot(16 * n as u32);
+                // DLTensor: data, device {type, id}, ndim, dtype {code,
+                // bits, lanes}, shape, strides, byte_offset (zero: slots
+                // are not, so every field is written).
+                let fixed = [
+                    ("storew", "1".to_owned(), 8),
+                    ("storew", "0".to_owned(), 12),
+                    ("storew", n.to_string(), 16),
+                    ("storeb", code.to_string(), 20),
+                    ("storeb", bits.to_string(), 21),
+                    ("storeh", "1".to_owned(), 22),
+                    ("storel", dims.clone(), 24),
+                    ("storel", format!("%t{}", self.fresh()), 32),
+                    ("storel", "0".to_owned(), 40),
+                ];
+                let strides_at = &fixed[7].1;
+                let _ = writeln!(self.start, "  {strides_at} =l add {dims}, {}", 8 * n);
+                for (store, x, off) in &fixed {
+                    let at = format!("%t{}", self.fresh());
+                    let _ = writeln!(self.start, "  {at} =l add {header}, {off}\n  {store} {x}, {at}");
+                }
+                for (k, x) in extents.iter().enumerate() {
+                    let (x, at) = (self.val(x), self.def('l', format!("add {dims}, {}", 8 * k)));
+                    self.line(format!("storel {x}, {at}"));
+                }
+                // Element strides: exact quotients by a power of two.
+                let shift = d.size_bytes().trailing_zeros();
+                for (k, x) in strides.iter().enumerate() {
+                    let x = self.val(x);
+                    let elems = self.def('l', format!("sar {x}, {shift}"));
+                    let at = self.def('l', format!("add {dims}, {}", 8 * (n + k)));
+                    self.line(format!("storel {elems}, {at}"));
+                }
+                let (address, offset) = (self.val(address), self.val(offset));
+                let data = self.def('l', format!("add {address}, {offset}"));
+                self.line(format!("storel {data}, {header}"));
+                let n = self.val(v);
+                self.line(format!("{n} =l copy {header}"));
+            }
+            InstData::RawData { array } => {
+                let a = self.val(array);
+                let bo_at = self.def('l', format!("add {a}, 40"));
+                let data = self.def('l', format!("loadl {a}"));
+                let bo = self.def('l', format!("loadl {bo_at}"));
+                let n = self.val(v);
+                self.line(format!("{n} =l add {data}, {bo}"));
+            }
         }
         Ok(())
     }

@@ -438,10 +438,9 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
         return Err(diags);
     }
     let mut entry_points = String::new();
-    for ((mid, fid), plan) in symbols.ufuncs(program)? {
-        let m = &program.modules[mid];
-        let sig = t.sigs[&(mid, fid)].clone();
-        entry_points.push_str(&ufunc::entry_points(&mut t, m, &m.functions[fid], &plan, &sig));
+    for (key, plan) in symbols.ufuncs(program)? {
+        let sig = t.sigs[&key].clone();
+        entry_points.push_str(&ufunc::entry_points(&mut t, &plan, &sig).map_err(|d| vec![d])?);
     }
     // QBE has no aliases: a comment line names each, which the assembly
     // step makes a symbol at the target's address (see [`assembly`]).

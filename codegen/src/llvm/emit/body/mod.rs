@@ -820,6 +820,23 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             i.set_alignment(8).map_err(|e| Fail::Llvm(e.to_string()))?;
         }
         let data = result(self.b.build_call(getter, &[], "")?)?;
+        self.fill_header(h, data, nd, (code, bits), shape_g, strides_g)?;
+        self.vals.insert(v, h.into());
+        Ok(())
+    }
+
+    /// Writes the `DLTensor` at `h`: a host array of `nd` axes and the
+    /// DLPack type `code`/`bits` at `data`, its shape and element strides
+    /// the `nd` Int64s at `shape` and `strides`.
+    fn fill_header(
+        &mut self,
+        h: PointerValue<'c>,
+        data: BasicValueEnum<'c>,
+        nd: usize,
+        (code, bits): (u8, u8),
+        shape: PointerValue<'c>,
+        strides: PointerValue<'c>,
+    ) -> R<()> {
         let t = self.u.t;
         let device = t.cx.const_struct(&[t.i32.const_int(1, false).into(), t.i32.const_zero().into()], false);
         let dtype = t.cx.const_struct(
@@ -835,15 +852,14 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             (runtime::dltensor::DEVICE, device.into()),
             (runtime::dltensor::NDIM, t.i32.const_int(nd as u64, false).into()),
             (runtime::dltensor::DTYPE, dtype.into()),
-            (runtime::dltensor::SHAPE, shape_g.into()),
-            (runtime::dltensor::STRIDES, strides_g.into()),
+            (runtime::dltensor::SHAPE, shape.into()),
+            (runtime::dltensor::STRIDES, strides.into()),
             (runtime::dltensor::BYTE_OFFSET, t.i64.const_zero().into()),
         ];
         for (off, val) in fields {
             let at = self.byte_gep(h, self.i64c(off))?;
             self.b.build_store(at, val)?;
         }
-        self.vals.insert(v, h.into());
         Ok(())
     }
 
@@ -1667,6 +1683,42 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             InstData::RawStore { address, value } => {
                 let at = pointer(self.val(address)?)?;
                 self.store_at(value, at)?;
+            }
+            // The header, its shape and its strides are in the frame, made
+            // once and rewritten each time (no arena block per index).
+            InstData::RawView { address, offset, extents, strides } => {
+                let d = self.dt(v);
+                let n = extents.len();
+                let header = self.entry_alloca(crate::llvm::ufunc::dltensor_type(self.u.t.cx).into())?;
+                let buf = self.temp_i64s((2 * n).max(1) as u32)?;
+                let size = self.i64c(d.size_bytes() as u64);
+                for (k, x) in extents.iter().enumerate() {
+                    let x = self.ival(x)?;
+                    // SAFETY: `k` is within the buffer of `2 * n` Int64s.
+                    let at = unsafe { self.b.build_in_bounds_gep(self.u.t.i64, buf, &[self.i64c(k as u64)], "")? };
+                    self.b.build_store(at, x)?;
+                }
+                for (k, x) in strides.iter().enumerate() {
+                    let x = self.ival(x)?;
+                    let x = self.b.build_int_signed_div(x, size, "")?;
+                    // SAFETY: `n + k` is within the buffer of `2 * n` Int64s.
+                    let at =
+                        unsafe { self.b.build_in_bounds_gep(self.u.t.i64, buf, &[self.i64c((n + k) as u64)], "")? };
+                    self.b.build_store(at, x)?;
+                }
+                // SAFETY: `n` is within the buffer (which holds at least one Int64).
+                let strides_at = unsafe { self.b.build_in_bounds_gep(self.u.t.i64, buf, &[self.i64c(n as u64)], "")? };
+                let (address, offset) = (pointer(self.val(address)?)?, self.ival(offset)?);
+                let data = self.byte_gep(address, offset)?;
+                self.fill_header(header, data.into(), n, crate::abi::dlpack_dtype(d), buf, strides_at)?;
+                self.vals.insert(v, header.into());
+            }
+            InstData::RawData { array } => {
+                let arr = pointer(self.val(array)?)?;
+                let data = pointer(self.header_field(arr, runtime::dltensor::DATA, self.u.t.ptr.into())?)?;
+                let bo = int(self.header_field(arr, runtime::dltensor::BYTE_OFFSET, self.u.t.i64.into())?)?;
+                let at = self.byte_gep(data, bo)?;
+                self.vals.insert(v, at.into());
             }
         }
         Ok(())
