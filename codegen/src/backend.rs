@@ -23,6 +23,12 @@ pub trait Backend: Sync {
     fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>>;
 }
 
+/// The internal error of a backend that meets what `legalize` writes out
+/// before any backend sees a program (a program prepared without it).
+pub fn written_out(what: &str) -> String {
+    format!("`{what}` reached the backend: `legalize` writes it out in primitives first")
+}
+
 /// Every backend, the default first.
 pub static BACKENDS: &[&dyn Backend] = &[&crate::llvm::Llvm, &crate::c::C, &crate::qbe::Qbe, &crate::wasm::Wasm];
 

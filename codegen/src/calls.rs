@@ -85,6 +85,56 @@ pub fn resolve<'p>(program: &'p Program, index: &Index<'p>, mid: ModuleId, calle
     None
 }
 
+/// The POST functions that `f` (of module `mid`) refers to: those it
+/// calls, and the chunk functions its `postc.parallel_for` calls name. A
+/// malformed `postc.parallel_for` refers to nothing here; building the
+/// call reports it.
+pub fn referenced<'p>(
+    program: &'p Program,
+    index: &Index<'p>,
+    mid: ModuleId,
+    f: &'p Function,
+) -> Vec<(ModuleId, FuncId)> {
+    let mut out = Vec::new();
+    for v in f.body.tags.ids() {
+        let InstData::Call { callee, args } = f.body.inst(v) else { continue };
+        match resolve(program, index, mid, callee) {
+            Some(Target::Func(cm, cf)) => out.push((cm, cf)),
+            Some(Target::Builtin(Builtin::ParallelFor)) => {
+                let args: Vec<_> = args.iter().collect();
+                if args.is_empty() {
+                    continue;
+                }
+                if let Ok(chunk) = parallel_chunk(&program.modules[mid], f, &args) {
+                    out.push((mid, chunk));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `roots` and every function they refer to ([`referenced`]), directly or
+/// through others: what a codegen unit that defines `roots` must also
+/// define (or see, to inline it).
+pub fn reachable<'p>(
+    program: &'p Program,
+    index: &Index<'p>,
+    roots: impl IntoIterator<Item = (ModuleId, FuncId)>,
+) -> HashSet<(ModuleId, FuncId)> {
+    let mut seen: HashSet<(ModuleId, FuncId)> = HashSet::new();
+    let mut work: Vec<(ModuleId, FuncId)> = roots.into_iter().filter(|r| seen.insert(*r)).collect();
+    while let Some((mid, fid)) = work.pop() {
+        for r in referenced(program, index, mid, &program.modules[mid].functions[fid]) {
+            if seen.insert(r) {
+                work.push(r);
+            }
+        }
+    }
+    seen
+}
+
 /// The functions whose calls of POST functions count the depth (the
 /// runtime's [`crate::abi::DEPTH`]) and panic
 /// `recursion limit exceeded` when a call would make more than

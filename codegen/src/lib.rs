@@ -187,10 +187,10 @@ pub fn prepare_serial(
 }
 
 /// [`prepare`] (with `parallel`, else [`prepare_serial`]) for a backend that
-/// takes the inner loops of elementwise ufuncs as IR: `ufunc-entry` runs
-/// after the pipeline, so the program holds a compiler-made
-/// `postc.loop.NAME` for each, which the backend compiles as the ufunc's
-/// `NAME_loop` ([`symbols`]).
+/// takes the inner loops of ufuncs as IR: `ufunc-entry` runs after the
+/// pipeline, so the program holds a compiler-made `postc.loop.NAME` for
+/// each ufunc, which the backend compiles as the ufunc's `NAME_loop`
+/// ([`symbols`]).
 pub fn prepare_with_ufunc_loops(
     program: &Program,
     options: &CodegenOptions,
@@ -198,6 +198,20 @@ pub fn prepare_with_ufunc_loops(
     features: Features,
 ) -> Result<Program, Vec<Diagnostic>> {
     prepare_with(program, options, parallel, true, features)
+}
+
+/// The error of a backend that writes no inner loop itself, for a ufunc
+/// `ufunc-entry` wrote none for (none: it writes one for every exported
+/// ufunc whose body has the parameters its signature asks for, which the
+/// verifier requires).
+pub(crate) fn no_inner_loop(plan: &ufunc_plan::Plan) -> Diagnostic {
+    Diagnostic::error(
+        format!(
+            "internal code generation error: ufunc `{}` has no inner loop (`ufunc-entry` writes one for every ufunc)",
+            plan.name
+        ),
+        None,
+    )
 }
 
 fn prepare_with(
@@ -251,9 +265,10 @@ pub fn too_large_to_optimise(f: &postc_ir::Function) -> bool {
 /// The number of codegen units for a program of `insts` instructions: one
 /// below [`UNIT_THRESHOLD`], else one per threshold's worth, from 2 to
 /// [`MAX_UNITS`]. It depends on the program alone (not on the threads), so
-/// objects are byte-identical for any `-j`. Every unit optimises the whole
-/// module (the others' functions as `available_externally`, for inlining),
-/// so more units cost more in all: the cap keeps that bounded.
+/// objects are byte-identical for any `-j`. A unit also optimises the
+/// other units' functions that its own call (as `available_externally`,
+/// for inlining), so more units can cost more in all: the cap keeps that
+/// bounded.
 pub fn default_units(insts: usize) -> usize {
     if insts < UNIT_THRESHOLD {
         1

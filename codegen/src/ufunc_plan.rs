@@ -72,23 +72,8 @@ impl Plan {
                 f.name
             ));
         }
-        let mut dims: Vec<(String, Option<u64>)> = Vec::new();
-        let mut core = Vec::with_capacity(nops);
-        for i in 0..nops {
-            let names = sig.operand(i).unwrap_or(&[]);
-            let mut ix = Vec::with_capacity(names.len());
-            for n in names {
-                let k = match dims.iter().position(|(d, _)| d == n) {
-                    Some(k) => k,
-                    None => {
-                        dims.push((n.clone(), n.parse::<u64>().ok()));
-                        dims.len() - 1
-                    }
-                };
-                ix.push(k);
-            }
-            core.push(ix);
-        }
+        let (names, core) = sig.distinct_dims();
+        let dims: Vec<(String, Option<u64>)> = names.iter().map(|n| (n.to_string(), n.parse::<u64>().ok())).collect();
         let core_params: Vec<usize> = sig
             .core_dims()
             .iter()

@@ -5,6 +5,7 @@
 //! located diagnostic naming the LLVM backend.
 
 mod support;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{driver, root, tmpdir};
 
@@ -135,18 +136,6 @@ fn gpu_and_kernel_functions_name_the_llvm_backend() {
 /// (scratch copies included), and checks that they agree with each other
 /// and with the arithmetic done here.
 const LOOP_MAIN: &str = r#"
-#include "postc.h"
-#include <dlfcn.h>
-#include <stdio.h>
-#include <string.h>
-
-static postc_gufunc_loop get(void *h, const char *name) {
-  postc_gufunc_loop f;
-  void *p = dlsym(h, name);
-  if (!p) { fprintf(stderr, "no %s\n", name); return 0; }
-  memcpy(&f, &p, sizeof f);
-  return f;
-}
 
 /* Runs the four loops of one library; writes its results to out[]. */
 static int run(void *h, double *out) {
@@ -231,8 +220,31 @@ fn ufunc_loops_agree_with_the_llvm_backend() {
             libs.push(so);
         }
     }
+    run_loop_main(&dir, LOOP_MAIN, &libs);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the C programs that call `NAME_loop`s start with: `get(h, NAME)`,
+/// the entry point `NAME` of the library `h`.
+const LOOP_PRELUDE: &str = r#"#include "postc.h"
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+static postc_gufunc_loop get(void *h, const char *name) {
+  postc_gufunc_loop f;
+  void *p = dlsym(h, name);
+  if (!p) { fprintf(stderr, "no %s\n", name); return 0; }
+  memcpy(&f, &p, sizeof f);
+  return f;
+}
+"#;
+
+/// Compiles the C program `main` (after [`LOOP_PRELUDE`]) in `dir` and runs
+/// it with the libraries `libs` as its arguments; it must succeed.
+fn run_loop_main(dir: &Path, main: &str, libs: &[PathBuf]) {
     let c = dir.join("loops.c");
-    std::fs::write(&c, LOOP_MAIN).unwrap();
+    std::fs::write(&c, format!("{LOOP_PRELUDE}{main}")).unwrap();
     let exe = dir.join("loops");
     let out = Command::new("cc")
         .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I"])
@@ -244,8 +256,116 @@ fn ufunc_loops_agree_with_the_llvm_backend() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = Command::new(&exe).args(&libs).output().unwrap();
+    let out = Command::new(&exe).args(libs).output().unwrap();
     assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+}
+
+/// Ufuncs whose loops are unlike abi_demo's: text elements (`postc_str`
+/// pairs, loaded and stored whole) and zero extents.
+const TEXT_AND_EMPTY_PIR: &str = r#"module loops
+ufunc pick(%c: Bool, %a: Str, %b: Str) -> Str "(),(),()->()" {
+entry:
+  %r: Str = select %c, %a, %b
+  return %r
+}
+ufunc nbytes(%b: Bytes) -> Int64 "()->()" {
+entry:
+  %n: Int64 = getfield %b, len
+  return %n
+}
+ufunc length(%a: Float64[]Shape[?]) -> Int64 "(n)->()" core(%n: Int64) {
+entry:
+  %m: Int64 = dim %a, 0
+  %both: Int64 = add %m, %n
+  return %both
+}
+"#;
+
+const TEXT_AND_EMPTY_MAIN: &str = r#"
+
+static int run(void *h) {
+  /* pick: c every element, a every other one (strided), out contiguous. */
+  {
+    unsigned char c[3] = {1, 0, 1};
+    postc_str a[6] = {{"one", 3}, {0, 0}, {"two", 3}, {0, 0}, {"three", 5}, {0, 0}};
+    postc_str b[3] = {{"uno", 3}, {"dos", 3}, {"tres", 4}}, r[3];
+    char *args[4] = {(char *)c, (char *)a, (char *)b, (char *)r};
+    intptr_t dims[1] = {3}, steps[4] = {1, 2 * sizeof(postc_str), sizeof(postc_str), sizeof(postc_str)};
+    get(h, "pick_loop")(args, dims, steps, NULL);
+    const char *want[3] = {"one", "dos", "three"};
+    for (int i = 0; i < 3; i++) {
+      if ((size_t)r[i].len != strlen(want[i]) || memcmp(r[i].ptr, want[i], (size_t)r[i].len) != 0) {
+        fprintf(stderr, "pick %d: %.*s\n", i, (int)r[i].len, r[i].ptr);
+        return 1;
+      }
+    }
+  }
+  /* nbytes: contiguous, then nothing at all (n = 0 leaves r alone). */
+  {
+    postc_bytes b[2] = {{"\x00\x01", 2}, {"", 0}};
+    int64_t r[2] = {-1, -1};
+    char *args[2] = {(char *)b, (char *)r};
+    intptr_t dims[1] = {2}, steps[2] = {sizeof(postc_bytes), sizeof(int64_t)};
+    get(h, "nbytes_loop")(args, dims, steps, NULL);
+    if (r[0] != 2 || r[1] != 0) { fprintf(stderr, "nbytes: %lld %lld\n", (long long)r[0], (long long)r[1]); return 1; }
+    r[0] = r[1] = -1;
+    dims[0] = 0;
+    get(h, "nbytes_loop")(args, dims, steps, NULL);
+    if (r[0] != -1 || r[1] != -1) { fprintf(stderr, "nbytes ran %lld times\n", (long long)(r[0] != -1) + (r[1] != -1)); return 1; }
+  }
+  /* length (its view's extent plus its core size): rows of a zero-length
+   * core, then zero rows. */
+  {
+    double a[1] = {7};
+    int64_t r[2] = {-1, -1};
+    char *args[2] = {(char *)a, (char *)r};
+    intptr_t dims[2] = {2, 0}, steps[3] = {0, sizeof(int64_t), sizeof(double)};
+    get(h, "length_loop")(args, dims, steps, NULL);
+    if (r[0] != 0 || r[1] != 0) { fprintf(stderr, "length of empty rows: %lld %lld\n", (long long)r[0], (long long)r[1]); return 1; }
+    r[0] = r[1] = -1;
+    dims[0] = 0;
+    dims[1] = 3;
+    get(h, "length_loop")(args, dims, steps, NULL);
+    if (r[0] != -1 || r[1] != -1) { fprintf(stderr, "length of no rows wrote %lld\n", (long long)r[0]); return 1; }
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  for (int l = 1; l < argc; l++) {
+    void *h = dlopen(argv[l], RTLD_NOW | RTLD_LOCAL);
+    if (!h) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    if (run(h)) { fprintf(stderr, "in %s\n", argv[l]); return 1; }
+  }
+  printf("loops ok\n");
+  return 0;
+}
+"#;
+
+/// The inner loops of text and zero-extent ufuncs, from the LLVM, C and
+/// QBE backends at -O0 and -O2, called with NumPy's conventions.
+#[test]
+fn text_and_empty_ufunc_loops_on_every_native_backend() {
+    let dir = tmpdir("c-text-loops");
+    let pir = dir.join("loops.pir");
+    std::fs::write(&pir, TEXT_AND_EMPTY_PIR).unwrap();
+    let mut libs = Vec::new();
+    for backend in ["llvm", "c", "qbe"] {
+        for level in ["-O0", "-O2"] {
+            let so = dir.join(format!("lib_{backend}_{level}.so"));
+            let out = Command::new(driver())
+                .current_dir(root())
+                .args(["compile", "--backend", backend, "--emit", "shared", level])
+                .arg(&pir)
+                .arg("-o")
+                .arg(&so)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{backend} {level}: {}", String::from_utf8_lossy(&out.stderr));
+            libs.push(so);
+        }
+    }
+    run_loop_main(&dir, TEXT_AND_EMPTY_MAIN, &libs);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -537,6 +537,18 @@ pub enum InstData<'a> {
         address: ValueId,
         value: ValueId,
     },
+    /// `raw.view`: the array whose element 0 is `offset` bytes from
+    /// `address`, one extent and one byte stride per axis.
+    RawView {
+        address: ValueId,
+        offset: ValueId,
+        extents: ValueList<'a>,
+        strides: ValueList<'a>,
+    },
+    /// `raw.data`: the address of `array`'s first element.
+    RawData {
+        array: ValueId,
+    },
     /// A payload that does not decode (only reachable through direct
     /// column edits); the verifier reports it.
     Malformed,
@@ -727,13 +739,18 @@ impl Body {
                 let value = val(ex(b.checked_add(1)?.checked_add(n)?)?);
                 InstData::IndexStore { array: val(a), indices: self.value_at(b + 1, n as usize)?, value }
             }
-            Format::View => {
+            Format::View | Format::RawView => {
                 let offset = val(ex(b)?);
                 let n = ex(b.checked_add(1)?)?;
                 let extents = self.value_at(b + 2, n as usize)?;
                 let at = b.checked_add(2)?.checked_add(n)?;
                 let m = ex(at)?;
-                InstData::View { base: val(a), offset, extents, strides: self.value_at(at + 1, m as usize)? }
+                let strides = self.value_at(at + 1, m as usize)?;
+                if op == Opcode::View {
+                    InstData::View { base: val(a), offset, extents, strides }
+                } else {
+                    InstData::RawView { address: val(a), offset, extents, strides }
+                }
             }
             Format::Return => InstData::Return { value: (a != NO_VALUE).then(|| val(a)) },
             Format::Br => InstData::Br { target: BlockId::from_u32(a) },
@@ -751,6 +768,7 @@ impl Body {
             Format::RawOffset => InstData::RawOffset { address: val(a), bytes: val(b) },
             Format::RawLoad => InstData::RawLoad { address: val(a) },
             Format::RawStore => InstData::RawStore { address: val(a), value: val(b) },
+            Format::RawData => InstData::RawData { array: val(a) },
         })
     }
 

@@ -226,12 +226,17 @@ impl FunctionBuilder {
         strides: &[ValueId],
         name: &str,
     ) -> ValueId {
+        let e = self.view_items(offset, extents, strides);
+        self.push(Opcode::View, Some(ty), [base.as_u32(), e], Some(name))
+    }
+    /// The `extra` run of a `view` or `raw.view`: the offset, then the
+    /// extents and the strides, each list after its length.
+    fn view_items(&mut self, offset: ValueId, extents: &[ValueId], strides: &[ValueId]) -> u32 {
         let mut items = vec![offset.as_u32(), extents.len() as u32];
         items.extend(extents.iter().map(|d| d.as_u32()));
         items.push(strides.len() as u32);
         items.extend(strides.iter().map(|d| d.as_u32()));
-        let e = self.extra(&items);
-        self.push(Opcode::View, Some(ty), [base.as_u32(), e], Some(name))
+        self.extra(&items)
     }
     pub fn getfield(&mut self, ty: TypeId, aggregate: ValueId, field: Field, name: &str) -> ValueId {
         self.push(Opcode::GetField, Some(ty), [aggregate.as_u32(), field as u32], Some(name))
@@ -287,6 +292,24 @@ impl FunctionBuilder {
     }
     pub fn raw_store(&mut self, address: ValueId, value: ValueId) -> ValueId {
         self.push(Opcode::RawStore, None, [address.as_u32(), value.as_u32()], None)
+    }
+    /// An array of type `ty` over the memory at `address` (see
+    /// [`Opcode::RawView`]): one extent and one byte stride per axis.
+    pub fn raw_view(
+        &mut self,
+        ty: TypeId,
+        address: ValueId,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        name: &str,
+    ) -> ValueId {
+        let e = self.view_items(offset, extents, strides);
+        self.push(Opcode::RawView, Some(ty), [address.as_u32(), e], Some(name))
+    }
+    /// The address of `array`'s first element.
+    pub fn raw_data(&mut self, array: ValueId, name: &str) -> ValueId {
+        self.push(Opcode::RawData, Some(TypeId::INT64), [array.as_u32(), 0], Some(name))
     }
 
     /// Lays the blocks out contiguously, in block order, and returns the

@@ -75,6 +75,11 @@ pub enum Format {
     RawLoad,
     /// `a` = address value, `b` = stored value.
     RawStore,
+    /// `a` = address value, `b` = extra index of [byte-offset value, n,
+    /// extent values..., n, byte-stride values...], as [`Format::View`].
+    RawView,
+    /// `a` = array value.
+    RawData,
 }
 
 /// What a payload slot holds. Every sweep over operands (visiting,
@@ -140,14 +145,14 @@ impl Format {
             Format::Call => (S::Name, S::Extra, &[I::Values]),
             Format::IndexLoad => (S::Value, S::Extra, &[I::Values]),
             Format::IndexStore => (S::Value, S::Extra, &[I::Values, I::Value]),
-            Format::View => (S::Value, S::Extra, &[I::Value, I::Values, I::Values]),
+            Format::View | Format::RawView => (S::Value, S::Extra, &[I::Value, I::Values, I::Values]),
             Format::Return => (S::OptValue, S::Unused, &[]),
             Format::Br => (S::Block, S::Unused, &[]),
             Format::CondBr => (S::Value, S::Extra, &[I::Block, I::Block, I::Imm, I::Imm]),
             Format::Unreachable => (S::Unused, S::Unused, &[]),
             Format::RawRead => (S::Value, S::Imm, &[]),
             Format::RawOffset | Format::RawStore => (S::Value, S::Value, &[]),
-            Format::RawLoad => (S::Value, S::Unused, &[]),
+            Format::RawLoad | Format::RawData => (S::Value, S::Unused, &[]),
         };
         PayloadLayout { a, b, extra }
     }
@@ -334,9 +339,12 @@ macro_rules! opcodes {
 //
 // An address is an `Int64` in the tables and a pointer in the compiled
 // code: a parameter of a compiler-made function, or the result of
-// `raw.ptr` or `raw.offset`, used only where an address is expected (the
-// verifier checks both ways). Reads through addresses trap `Always`, so no
-// pass speculates or removes one whose address a branch guards.
+// `raw.ptr`, `raw.offset` or `raw.data`, used only where an address is
+// expected (the verifier checks both ways): the first operand of every raw
+// opcode but `raw.data`, which takes an array. Reads through addresses trap
+// `Always`, so no pass speculates or removes one whose address a branch
+// guards. A `raw.view` is an array like any other once made: the body of a
+// generalized ufunc receives its operands' core blocks as such views.
 opcodes! {
     /// A function parameter or ufunc core-dimension size.
     Param = "param", Param, Never, effects;
@@ -444,6 +452,10 @@ opcodes! {
     RawLoad = "raw.load", RawLoad, Always, raw;
     /// `*address = value`: one element of the value's dtype, as laid out in a NumPy array.
     RawStore = "raw.store", RawStore, Always, effects, raw;
+    /// `result = raw.view(address, offset, [extents...], [strides...])`: the array of the result type whose element `[i, j, ...]` is at `address + offset + i*stride0 + j*stride1 + ...` bytes, strides multiples of the element size; its header lives in the function's frame and is rewritten each time the instruction runs.
+    RawView = "raw.view", RawView, Never, raw;
+    /// `result = &array[0, 0, ...]`: the address of an array's first element.
+    RawData = "raw.data", RawData, Never, raw;
 }
 
 /// Each opcode's payload layout, by opcode number: one load on the hot
@@ -802,10 +814,18 @@ mod tests {
     #[test]
     fn raw_opcodes_are_exactly_those_of_the_raw_formats() {
         // Only the raw opcodes take addresses, so the verifier's rule that
-        // addresses go only into their first slot covers every raw format.
+        // addresses go only into their first slot covers every raw format
+        // (`raw.data` makes an address of the array there).
         for op in Opcode::ALL {
-            let raw_format =
-                matches!(op.format(), Format::RawRead | Format::RawOffset | Format::RawLoad | Format::RawStore);
+            let raw_format = matches!(
+                op.format(),
+                Format::RawRead
+                    | Format::RawOffset
+                    | Format::RawLoad
+                    | Format::RawStore
+                    | Format::RawView
+                    | Format::RawData
+            );
             assert_eq!(op.is_raw(), raw_format, "{op:?}");
             if op.is_raw() {
                 assert_eq!(op.layout().a, Slot::Value, "{op:?} takes its address first");

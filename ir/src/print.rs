@@ -335,8 +335,8 @@ impl<'m> Printer<'m> {
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, q);
             }
-            Format::Alloc | Format::View => return false,
-            Format::Unary | Format::RawLoad => {
+            Format::Alloc | Format::View | Format::RawView => return false,
+            Format::Unary | Format::RawLoad | Format::RawData => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
             }
@@ -504,8 +504,10 @@ impl<'m> Printer<'m> {
                     self.value(b, d);
                 }
             }
-            InstData::View { base, offset, extents, strides } => {
-                self.s("view ");
+            InstData::View { base, offset, extents, strides }
+            | InstData::RawView { address: base, offset, extents, strides } => {
+                self.s(op.mnemonic());
+                self.c(b' ');
                 self.value(b, base);
                 self.s(", ");
                 self.value(b, offset);
@@ -520,7 +522,10 @@ impl<'m> Printer<'m> {
                     self.c(b']');
                 }
             }
-            InstData::Unary { operand, .. } | InstData::Cast { operand } | InstData::RawLoad { address: operand } => {
+            InstData::Unary { operand, .. }
+            | InstData::Cast { operand }
+            | InstData::RawLoad { address: operand }
+            | InstData::RawData { array: operand } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, operand);

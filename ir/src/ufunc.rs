@@ -105,6 +105,27 @@ impl UFuncSignature {
         seen
     }
 
+    /// NumPy's core dimensions, the sizes an inner loop receives after the
+    /// loop length (`dimensions[1..]`): every distinct dimension, fixed
+    /// sizes included, in order of first appearance; and each operand's
+    /// core axes as indexes into them.
+    pub fn distinct_dims(&self) -> (Vec<&str>, Vec<Vec<usize>>) {
+        let mut dims: Vec<&str> = Vec::new();
+        let mut axes = Vec::with_capacity(self.num_operands());
+        for names in self.inputs.iter().chain(&self.outputs) {
+            let mut of = Vec::with_capacity(names.len());
+            for n in names {
+                let k = dims.iter().position(|d| d == n).unwrap_or_else(|| {
+                    dims.push(n);
+                    dims.len() - 1
+                });
+                of.push(k);
+            }
+            axes.push(of);
+        }
+        (dims, axes)
+    }
+
     pub fn num_operands(&self) -> usize {
         self.inputs.len() + self.outputs.len()
     }
@@ -147,6 +168,8 @@ mod tests {
         assert_eq!(sig.core_dims(), vec!["m", "k", "n"]);
         assert_eq!(sig.inputs.len(), 2);
         assert_eq!(sig.operand(2).unwrap(), &["m".to_string(), "n".to_string()]);
+        let fixed = UFuncSignature::parse("(3),(n)->(n,3)").unwrap();
+        assert_eq!(fixed.distinct_dims(), (vec!["3", "n"], vec![vec![0], vec![1], vec![1, 0]]));
     }
 
     #[test]

@@ -33,7 +33,9 @@ fn decoded(i: &InstData<'_>) -> (Vec<ValueId>, Vec<BlockId>) {
         InstData::IndexStore { array, indices, value } => {
             (std::iter::once(*array).chain(indices.iter()).chain([*value]).collect(), Vec::new())
         }
-        InstData::View { base, offset, extents, strides } => {
+        InstData::RawData { array } => v(&[*array]),
+        InstData::View { base, offset, extents, strides }
+        | InstData::RawView { address: base, offset, extents, strides } => {
             ([*base, *offset].into_iter().chain(extents.iter()).chain(strides.iter()).collect(), Vec::new())
         }
         InstData::Return { value } => (value.iter().copied().collect(), Vec::new()),

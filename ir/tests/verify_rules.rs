@@ -1403,9 +1403,65 @@ fn addresses_and_integers_do_not_mix() {
     assert_eq!(
         msgs,
         vec![
-            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr` or a `raw.offset`)",
+            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
             "`add` %sum: %q is an address, usable only as the address of a `raw` instruction",
             "`raw.offset` %bad: %q is an address, usable only as the address of a `raw` instruction",
+        ]
+    );
+}
+
+#[test]
+fn views_over_raw_addresses_only_in_compiler_made_functions() {
+    // `f(%p)`: a 3-element view at %p, the address of its element 0, and a
+    // load through that address, compiler-made or not.
+    let build = |compiler_made: bool| {
+        check(move |m, f| {
+            let t = arr(m, DType::Float64, Some(&[Some(3)]));
+            if compiler_made {
+                f.set_attrs(FuncAttrs::COMPILER_MADE);
+            }
+            let p = f.param("p", I64);
+            let e = f.create_block("entry");
+            f.switch_to(e);
+            let zero = f.int(I64, 0, "zero");
+            let three = f.int(I64, 3, "three");
+            let eight = f.int(I64, 8, "eight");
+            let a = f.raw_view(t, p, zero, &[three], &[eight], "a");
+            let at = f.raw_data(a, "at");
+            f.raw_load(F64, at, "x");
+            f.ret(None);
+        })
+    };
+    let refused = |op: &str| {
+        format!("`{op}` is allowed only in functions the compiler makes (`compiler`): it works on raw addresses; `f` is not one")
+    };
+    assert_eq!(build(false), vec![refused("raw.view"), refused("raw.data"), refused("raw.load")]);
+    assert_eq!(build(true), Vec::<String>::new());
+}
+
+#[test]
+fn raw_views_take_an_address_and_give_an_array_of_their_rank() {
+    let msgs = check(|m, f| {
+        let t = arr(m, DType::Float64, Some(&[None, None]));
+        f.set_attrs(FuncAttrs::COMPILER_MADE);
+        let p = f.param("p", I64);
+        let e = f.create_block("entry");
+        f.switch_to(e);
+        let n = f.raw_read(Opcode::RawWord, p, 0, "n");
+        f.raw_view(t, n, n, &[n, n], &[n, n], "from_integer");
+        f.raw_view(t, p, n, &[n], &[n], "one_axis");
+        f.raw_view(F64, p, n, &[n], &[n], "scalar");
+        f.raw_data(p, "of_address");
+        f.ret(None);
+    });
+    assert_eq!(
+        msgs,
+        vec![
+            "`raw.view` %one_axis: result type Float64[]Shape[?, ?] must have 1 axis",
+            "`raw.view` %scalar: result type Float64 must be an array of numbers or Bool",
+            "`raw.data` %of_address: operand %p must be an array, got Int64",
+            "`raw.view` %from_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.data` %of_address: %p is an address, usable only as the address of a `raw` instruction",
         ]
     );
 }

@@ -23,6 +23,12 @@
 //!   1: r *= b; e >>= 1; if e: b *= b` on locals, the multiplications
 //!   wrapping. A negative exponent (only without division checks) gives 1,
 //!   an unsigned one is never negative.
+//! - `postc.ovf.pow(base, exp)`, the test `insert-checks` writes before an
+//!   integer `pow` at -O0 (or with overflow checks), becomes the same loop
+//!   with each product it uses tested by `postc.ovf.mul` before it is
+//!   made, leaving with `true` at the first that overflows; the base is
+//!   squared only while bits remain, so a square no product uses does not
+//!   count, as in the interpreter.
 //! - Float `fdiv` and `mod` become calls of `postc.py.floordiv` and
 //!   `postc.py.mod` (CPython's `float_floor_div` and `float_rem` through
 //!   `fmod`: signed zeros, infinities and NaN as CPython, a zero divisor as
@@ -34,9 +40,23 @@
 //!   They compute in Float64 (Complex128): a narrower operand is widened
 //!   exactly and the result rounded once, as the reference interpreter
 //!   does.
+//! - A Float32 or Float16 `pow` becomes the Float64 one on widened
+//!   operands, its result rounded once: every backend calls libm's `pow`,
+//!   never `powf`.
+//! - Integer true division (`div` of integers, a float result) divides
+//!   the operands converted to the result's dtype, as the interpreter
+//!   does.
 //!
 //! Written out where the backend does not declare it:
 //!
+//! - Float16 arithmetic: without [`Features::float16_arithmetic`], `add
+//!   sub mul div` and comparisons of Float16 operands become the Float32
+//!   instruction on operands widened exactly, each Float16 result narrowed
+//!   once (Float32 holds twice Float16's precision and two bits more, so
+//!   the double rounding is innocuous); the backend then only stores,
+//!   loads, passes and converts Float16 values and flips or clears their
+//!   sign bit (`neg`, `abs`: a widened round trip would cost two
+//!   conversions for one bit operation).
 //! - A float→integer `cast` saturates (NaN is 0): without
 //!   [`Features::saturating_casts`] the operand is replaced by 0 outside
 //!   the dtype's range and the bounds are selected after the conversion,
@@ -49,16 +69,18 @@
 //!
 //! It does not touch the checks: `insert-checks` has already guarded the
 //! zero divisor, the negative exponent, a complex zero to a negative or
-//! complex power and (at -O0) the overflow of a power (`postc.ovf.pow`),
-//! with the original instruction's location; the instructions written here
-//! carry that location too. Float `pow` is libm's `pow`, which every
-//! backend calls: NumPy's meaning, not CPython's exceptions.
+//! complex power and (at -O0) the overflow of a power, with the original
+//! instruction's location; the instructions written here carry that
+//! location too, and the overflow test's loop computes only the condition
+//! of the check `insert-checks` wrote. Float `pow` is libm's `pow`, which
+//! every backend calls: NumPy's meaning, not CPython's exceptions.
 
 use crate::analysis::AnalysisSet;
 use crate::rewrite::{NameGen, Rewriter};
 use crate::scratch::{Scratch, Workers};
 use crate::{PassInfo, PassOptions, Scope};
 use postc_ir::body::{Body, Field, InstData, Literal, ValueId};
+use postc_ir::builtins::OvfOp;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, Function, Loc, Module, Opcode, SrcLoc, TypeId, TypeTable};
 use rayon::prelude::*;
@@ -73,13 +95,20 @@ pub struct Features {
     /// instruction (LLVM's `fptosi.sat`, wasm's `trunc_sat`). Without it a
     /// backend's conversion only sees values that truncate into range.
     pub saturating_casts: bool,
+    /// Float16 `add sub mul div` and comparisons, each result rounded
+    /// once (LLVM's `half`, C's `float` expression rounded to `_Float16`).
+    /// Without it a backend sees Float16 only stored, loaded, passed,
+    /// converted and in `neg` and `abs` (its sign bit): the others become
+    /// the Float32 operation on operands widened exactly, the result
+    /// narrowed once.
+    pub float16_arithmetic: bool,
 }
 
 impl Features {
     /// Nothing lowered natively: everything is written out (the default of
     /// [`PassOptions`], so that `postc-driver opt` and the tests of the
     /// passes see every rewrite).
-    pub const NONE: Features = Features { saturating_casts: false };
+    pub const NONE: Features = Features { saturating_casts: false, float16_arithmetic: false };
 }
 
 impl Default for Features {
@@ -92,7 +121,7 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and ** (and what the backend does not lower) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, the overflow test of an integer power, integer true division (and Float16 arithmetic and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
@@ -161,20 +190,29 @@ fn helper_function(h: Helper) -> Function {
 
 /// Whether instruction `v` of `body` is rewritten with `features`.
 fn legalized(body: &Body, types: &TypeTable, features: Features, v: ValueId) -> bool {
-    let op = body.tags[v];
-    if !matches!(op, Opcode::FDiv | Opcode::Mod | Opcode::Pow | Opcode::Div | Opcode::Cast) {
-        return false;
-    }
-    let Some(d) = body.types.get(v).copied().flatten().map(|t| types.dtype(t)) else { return false };
-    match op {
-        Opcode::FDiv | Opcode::Mod => d.is_int() || d.is_float(),
-        Opcode::Pow => d.is_int() || d.is_complex(),
-        Opcode::Div => d.is_complex(),
-        _ => {
-            let InstData::Cast { operand } = body.inst(v) else { return false };
-            let from = body.types[operand].map(|t| types.dtype(t));
-            !features.saturating_casts && d.is_int() && from.is_some_and(|f| f.is_float() || f.is_complex())
+    let dtype = |x: ValueId| body.types.get(x).copied().flatten().map(|t| types.dtype(t));
+    let soft_half = |x: ValueId| !features.float16_arithmetic && dtype(x) == Some(DType::Float16);
+    match body.inst(v) {
+        // The verifier has checked a built-in's two operands.
+        InstData::Call { callee, args } => callee == OvfOp::Pow.name() && args.len() == 2,
+        InstData::Binary { op, left, .. } => {
+            let Some(d) = dtype(v) else { return false };
+            match op {
+                Opcode::FDiv | Opcode::Mod => d.is_int() || d.is_float(),
+                Opcode::Pow => d.is_int() || d.is_complex() || d == DType::Float32 || d == DType::Float16,
+                Opcode::Div => d.is_complex() || dtype(left).is_some_and(|l| l.is_int()) || soft_half(v),
+                Opcode::Add | Opcode::Sub | Opcode::Mul => soft_half(v),
+                Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => soft_half(left),
+                _ => false,
+            }
         }
+        InstData::Cast { operand } => {
+            let (to, from) = (dtype(v), dtype(operand));
+            !features.saturating_casts
+                && to.is_some_and(|d| d.is_int())
+                && from.is_some_and(|f| f.is_float() || f.is_complex())
+        }
+        _ => false,
     }
 }
 
@@ -276,6 +314,20 @@ fn legalize_function(func: &mut Function, types: &TypeTable, features: Features,
                     match op {
                         Opcode::Pow if dtype.is_int() => w.power(v, dtype, left, right, loc),
                         _ if dtype.is_int() => w.floor(&old, v, op == Opcode::FDiv, dtype, left, right, loc),
+                        // True division of integers divides the operands
+                        // brought to the float result.
+                        Opcode::Div if ld.is_int() => {
+                            let (x, y) = (w.convert(left, ld, dtype, loc), w.convert(right, rd, dtype, loc));
+                            if dtype == DType::Float16 && !features.float16_arithmetic {
+                                w.float16(v, op, dtype, [x, y], loc)
+                            } else {
+                                w.named_as(v, Opcode::Div, TypeId::scalar(dtype), [x.as_u32(), y.as_u32()], &[], loc)
+                            }
+                        }
+                        Opcode::Pow if dtype.is_float() => w.narrow_power(v, dtype, [left, right], loc),
+                        _ if ld == DType::Float16 && !matches!(op, Opcode::FDiv | Opcode::Mod) => {
+                            w.float16(v, op, dtype, [left, right], loc)
+                        }
                         _ => {
                             let h = match op {
                                 Opcode::FDiv => Helper::FloorDiv,
@@ -287,7 +339,14 @@ fn legalize_function(func: &mut Function, types: &TypeTable, features: Features,
                         }
                     }
                 }
-                _ => unreachable!("only binary operations and casts are legalized"),
+                InstData::Call { args, .. } => {
+                    let (Some(base), Some(exp)) = (args.get(0), args.get(1)) else {
+                        unreachable!("`legalized` takes `postc.ovf.pow` with two operands")
+                    };
+                    let d = types.dtype(old.types[base].unwrap_or(TypeId::INT64));
+                    w.power_overflows(v, d, base, exp, loc)
+                }
+                _ => unreachable!("only binary operations, casts and `postc.ovf.pow` are legalized"),
             };
             w.rw.drop_inst(v);
             w.rw.replace_uses(v, result);
@@ -383,6 +442,39 @@ impl Writer<'_> {
         }
         let n = self.rw.fresh_name(&mut self.names, &[b"py"]);
         let r = self.rw.emit_with_name(Opcode::Call, Some(ty), [callee, 0], &items, Some(n), loc);
+        self.named_as(v, Opcode::Cast, TypeId::scalar(d), [r.as_u32(), 0], &[], loc)
+    }
+
+    /// Instruction `v` (`op` with result dtype `d`) on Float16 operands,
+    /// for a backend without Float16 arithmetic: the operands widened exactly and `op` done in Float32,
+    /// a Float16 result narrowed once. Float32's 24 bits are at least twice
+    /// Float16's 11 plus 2, so a sum, difference, product or quotient
+    /// rounded to Float32 and then to Float16 is the correctly rounded
+    /// Float16 one, as the interpreter computes it in Float64.
+    fn float16(&mut self, v: ValueId, op: Opcode, d: DType, operands: [ValueId; 2], loc: Option<SrcLoc>) -> ValueId {
+        let half = DType::Float16;
+        let wide = DType::Float32;
+        let x = self.convert(operands[0], half, wide, loc);
+        let ops = if operands[1] == operands[0] {
+            [x.as_u32(), x.as_u32()]
+        } else {
+            [x.as_u32(), self.convert(operands[1], half, wide, loc).as_u32()]
+        };
+        if d != half {
+            // A comparison.
+            return self.named_as(v, op, TypeId::scalar(d), ops, &[], loc);
+        }
+        let r = self.value(op, TypeId::scalar(wide), ops, &[], "wide", loc);
+        self.named_as(v, Opcode::Cast, TypeId::scalar(half), [r.as_u32(), 0], &[], loc)
+    }
+
+    /// A Float32 or Float16 `pow`: libm's `pow` on the operands widened,
+    /// the result rounded once, as the interpreter does (`powf` can differ
+    /// in the last place, and no target has a Float16 one).
+    fn narrow_power(&mut self, v: ValueId, d: DType, [x, y]: [ValueId; 2], loc: Option<SrcLoc>) -> ValueId {
+        let wide_x = self.convert(x, d, DType::Float64, loc);
+        let wide_y = if y == x { wide_x } else { self.convert(y, d, DType::Float64, loc) };
+        let r = self.binary(Opcode::Pow, TypeId::FLOAT64, wide_x, wide_y, "wide", loc);
         self.named_as(v, Opcode::Cast, TypeId::scalar(d), [r.as_u32(), 0], &[], loc)
     }
 
@@ -552,6 +644,78 @@ impl Writer<'_> {
         let label = self.rw.fresh_name(&mut self.labels, &[b"pow.done"]);
         self.rw.begin_block_named(exit, label);
         result
+    }
+}
+
+impl Writer<'_> {
+    /// `postc.ovf.pow(base, exp)` on integers of dtype `d`: the loop of
+    /// [`Writer::power`] with each product it uses tested by
+    /// `postc.ovf.mul` first, leaving at the first that overflows (so no
+    /// multiplication written here overflows); the result is a Bool local
+    /// read after it. A negative exponent does not overflow (the check of
+    /// the exponent's sign panics first).
+    fn power_overflows(&mut self, v: ValueId, d: DType, base: ValueId, exp: ValueId, loc: Option<SrcLoc>) -> ValueId {
+        let ty = TypeId::scalar(d);
+        let bool_ty = TypeId::BOOL;
+        let one = self.int(ty, 1, "one");
+        let zero = self.int(ty, 0, "zero");
+        let n = self.rw.fresh_name(&mut self.names, &[b"no"]);
+        let no = self.rw.emit_const_with_name(bool_ty, Literal::Bool(false), Some(n), None);
+        let overflowed = self.named_as(v, Opcode::Let, bool_ty, [no.as_u32(), 0], &[], loc);
+        let r = self.value(Opcode::Let, ty, [one.as_u32(), 0], &[], "pow.result", loc);
+        let b = self.value(Opcode::Let, ty, [base.as_u32(), 0], &[], "pow.base", loc);
+        let e = self.value(Opcode::Let, ty, [exp.as_u32(), 0], &[], "pow.exp", loc);
+        let [head, body, step, square, squared, over, exit] = [(); 7].map(|_| self.rw.new_block());
+        let begin = |w: &mut Self, block, label: &str| {
+            let label = w.rw.fresh_name(&mut w.labels, &[label.as_bytes()]);
+            w.rw.begin_block_named(block, label);
+        };
+        let br = |w: &mut Self, to: postc_ir::BlockId| {
+            w.rw.emit(Opcode::Br, None, [to.as_u32(), 0], &[], None, loc);
+        };
+        let condbr = |w: &mut Self, c: ValueId, t: postc_ir::BlockId, f: postc_ir::BlockId| {
+            w.rw.emit(Opcode::CondBr, None, [c.as_u32(), 0], &[t.as_u32(), f.as_u32(), 0, 0], None, loc);
+        };
+        let mul_overflows = |w: &mut Self, x: ValueId, y: ValueId| {
+            let callee = w.rw.intern(OvfOp::Mul.name());
+            let n = w.rw.fresh_name(&mut w.names, &[b"pow.ovf"]);
+            let items = [2, x.as_u32(), y.as_u32()];
+            w.rw.emit_with_name(Opcode::Call, Some(bool_ty), [callee, 0], &items, Some(n), loc)
+        };
+        br(self, head);
+        begin(self, head, "powovf.head");
+        let stop = if d.is_signed_int() { Opcode::Le } else { Opcode::Eq };
+        let done = self.binary(stop, bool_ty, e, zero, "pow.done", loc);
+        condbr(self, done, exit, body);
+        begin(self, body, "powovf.body");
+        let bit = self.binary(Opcode::BAnd, ty, e, one, "pow.bit", loc);
+        let odd = self.binary(Opcode::Ne, bool_ty, bit, zero, "pow.odd", loc);
+        let factor = self.select(ty, odd, b, one, "pow.factor", loc);
+        let product_overflows = mul_overflows(self, r, factor);
+        condbr(self, product_overflows, over, step);
+        begin(self, step, "powovf.step");
+        let times = self.binary(Opcode::Mul, ty, r, factor, "pow.times", loc);
+        self.rw.emit(Opcode::Set, None, [r.as_u32(), times.as_u32()], &[], None, loc);
+        let halved = self.binary(Opcode::Shr, ty, e, one, "pow.halved", loc);
+        self.rw.emit(Opcode::Set, None, [e.as_u32(), halved.as_u32()], &[], None, loc);
+        // The base is squared only while bits remain, as the interpreter
+        // counts: a square no product uses cannot overflow the power.
+        let more = self.binary(Opcode::Ne, bool_ty, halved, zero, "pow.more", loc);
+        condbr(self, more, square, exit);
+        begin(self, square, "powovf.square");
+        let square_overflows = mul_overflows(self, b, b);
+        condbr(self, square_overflows, over, squared);
+        begin(self, squared, "powovf.squared");
+        let sq = self.binary(Opcode::Mul, ty, b, b, "pow.squared", loc);
+        self.rw.emit(Opcode::Set, None, [b.as_u32(), sq.as_u32()], &[], None, loc);
+        br(self, head);
+        begin(self, over, "powovf.over");
+        let n = self.rw.fresh_name(&mut self.names, &[b"yes"]);
+        let yes = self.rw.emit_const_with_name(bool_ty, Literal::Bool(true), Some(n), None);
+        self.rw.emit(Opcode::Set, None, [overflowed.as_u32(), yes.as_u32()], &[], None, loc);
+        br(self, exit);
+        begin(self, exit, "powovf.done");
+        overflowed
     }
 }
 

@@ -12,10 +12,17 @@
 //!   again inside), and a `let` local that the body assigns gets a local
 //!   copy that starts with the caller's value (the frontend has checked
 //!   that such a local is private to each iteration);
-//! - sends the loop's back edge through a call of
-//!   `postc.parallel_stopped(%chunk)`, which returns from the chunk once a
-//!   chunk with a lower index has panicked (the runtime raises that one's
-//!   panic, so this chunk's later iterations cannot matter);
+//! - runs the chunk's iterations in blocks of at most [`STOP_CHECK_EVERY`]
+//!   and calls `postc.parallel_stopped(%chunk)` between blocks, which
+//!   returns from the chunk once a chunk with a lower index has panicked
+//!   (the runtime raises that one's panic, so this chunk's later
+//!   iterations cannot matter). A block is the loop itself with the
+//!   block's end as its limit, so nothing but the loop's own compare is
+//!   left in it and a backend vectorises it as it would the serial loop.
+//!   That needs the step to be a constant (the counter value a block ends
+//!   at is then one add, and the header compares the counter with it as
+//!   with the stop); with a step known only at run time the check stays
+//!   on every iteration's back edge;
 //! - starts each reduction's copy at its operator's identity (`-0.0` for a
 //!   float sum, so that `x + identity` is `x` for every `x`; 1; the
 //!   largest or smallest value for `min`/`max`) and, when the chunk ends,
@@ -60,9 +67,17 @@ pub static INFO: PassInfo = PassInfo {
 /// The prefix of outlined chunk functions.
 pub const CHUNK_PREFIX: &str = "postc.prange.";
 
-/// How much likelier a chunk goes on than stops at its back edge (a
-/// branch weight): a stop happens once a loop, after a panic.
+/// How much likelier a chunk goes on than stops where it checks (a branch
+/// weight): a stop happens once a loop, after a panic.
 const STOP_WEIGHT: u32 = 1 << 20;
+
+/// The most iterations a chunk runs between two reads of the stop word.
+/// Enough that the read, its compare and branch are a few percent of a
+/// block even of a one-instruction body, and a block holds several
+/// vector iterations of the widest vectors (8 lanes, unrolled 4 times);
+/// few enough that a chunk which should stop runs on for at most a few
+/// dozen iterations.
+pub const STOP_CHECK_EVERY: i64 = 64;
 
 impl ModulePass for OutlineParallel {
     fn info(&self) -> &'static PassInfo {
@@ -167,6 +182,12 @@ fn copy_inst(
         InstData::RawOffset { address, bytes } => b.raw_offset(vm(address), vm(bytes), name),
         InstData::RawLoad { address } => b.raw_load(t(), vm(address), name),
         InstData::RawStore { address, value } => b.raw_store(vm(address), vm(value)),
+        InstData::RawView { address, offset, extents, strides } => {
+            let e: Vec<ValueId> = extents.iter().map(vm).collect();
+            let s: Vec<ValueId> = strides.iter().map(vm).collect();
+            b.raw_view(t(), vm(address), vm(offset), &e, &s, name)
+        }
+        InstData::RawData { array } => b.raw_data(vm(array), name),
     }
 }
 
@@ -276,6 +297,86 @@ fn identity(dtype: DType, op: char) -> Literal<'static> {
         }
         _ if dtype.is_float() => Literal::Float(postc_ir::body::f64_to_float_bits(dtype, -0.0)),
         _ => Literal::Int(0),
+    }
+}
+
+/// Where a chunk function reads the stop word.
+enum StopChecks {
+    /// Between blocks of [`STOP_CHECK_EVERY`] iterations (a constant step).
+    Blocks(BlockStops),
+    /// On every back edge, which goes through this block.
+    EveryIteration(BlockId),
+}
+
+/// The blocks of a chunk function that run its iterations in blocks:
+/// `start` sets the counter value the block ends at (the chunk's end when
+/// it is nearer), the loop runs to it, and `end`, where the loop's header
+/// exits, returns once the chunk's end is reached or a lower chunk has
+/// panicked, and starts the next block otherwise.
+struct BlockStops {
+    /// The counter value a block ends at, less its start: the step times
+    /// [`STOP_CHECK_EVERY`].
+    span: i64,
+    start: BlockId,
+    /// The block's end is `start + span`, which fits an Int64.
+    near: BlockId,
+    /// The chunk's end is nearer than an Int64 can count.
+    last: BlockId,
+    end: BlockId,
+    check: BlockId,
+}
+
+impl BlockStops {
+    fn new(cb: &mut FunctionBuilder, names: &mut NameGen, span: i64) -> BlockStops {
+        let mut block = |label: &str| cb.create_block(names.fresh(label));
+        BlockStops {
+            span,
+            start: block("block"),
+            near: block("block.near"),
+            last: block("block.last"),
+            end: block("block.done"),
+            check: block("block.check"),
+        }
+    }
+
+    /// Fills the blocks; `counter` is the chunk's counter, `hi` the
+    /// chunk's end and `limit` the local the loop's header compares the
+    /// counter with; `header` is the loop's, `done` ends the chunk.
+    fn fill(
+        &self,
+        cb: &mut FunctionBuilder,
+        names: &mut NameGen,
+        [counter, chunk, hi, limit]: [ValueId; 4],
+        header: BlockId,
+        done: BlockId,
+    ) {
+        let up = self.span > 0;
+        // `counter + span` does not overflow while the counter is at most
+        // `i64::MAX - span` going up, at least `i64::MIN - span` going down
+        // (neither bound overflows: span has the step's sign).
+        let (bound, toward) = if up { (i64::MAX - self.span, Opcode::Lt) } else { (i64::MIN - self.span, Opcode::Gt) };
+        cb.switch_to(self.start);
+        let bound = cb.int(TypeId::INT64, bound as i128, names.fresh("block.bound"));
+        let fits_op = if up { Opcode::Le } else { Opcode::Ge };
+        let fits = cb.binary(fits_op, TypeId::BOOL, counter, bound, names.fresh("block.fits"));
+        cb.condbr(fits, self.near, self.last, Some((STOP_WEIGHT, 1)));
+        cb.switch_to(self.near);
+        let span = cb.int(TypeId::INT64, self.span as i128, names.fresh("block.span"));
+        let next = cb.binary(Opcode::Add, TypeId::INT64, counter, span, names.fresh("block.next"));
+        let before = cb.binary(toward, TypeId::BOOL, next, hi, names.fresh("block.inside"));
+        let end = cb.select(TypeId::INT64, before, next, hi, names.fresh("block.limit"));
+        cb.set(limit, end);
+        cb.br(header);
+        cb.switch_to(self.last);
+        cb.set(limit, hi);
+        cb.br(header);
+        // The loop's header exits here: at the chunk's end, or at a block's.
+        cb.switch_to(self.end);
+        let whole = cb.binary(Opcode::Eq, TypeId::BOOL, limit, hi, names.fresh("chunk.ended"));
+        cb.condbr(whole, done, self.check, None);
+        cb.switch_to(self.check);
+        let stopped = cb.call(PARALLEL_STOPPED, &[chunk], Some(TypeId::BOOL), names.fresh("stopped"));
+        cb.condbr(stopped, done, self.start, Some((1, STOP_WEIGHT)));
     }
 }
 
@@ -403,7 +504,16 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
         bmap.insert(bb, cb.create_block(old.label(bb)));
     }
     let done = cb.create_block(&names.fresh("chunk.done").to_owned());
-    let next_iteration = cb.create_block(&names.fresh("chunk.next").to_owned());
+    // The counter value a block of iterations ends at: a constant step
+    // times the block's length, when that fits an Int64.
+    let block_span = match old.inst(step) {
+        InstData::Const(Literal::Int(s)) => i64::try_from(s).ok().and_then(|s| s.checked_mul(STOP_CHECK_EVERY)),
+        _ => None,
+    };
+    let stops = match block_span {
+        Some(span) => StopChecks::Blocks(BlockStops::new(&mut cb, &mut names, span)),
+        None => StopChecks::EveryIteration(cb.create_block(names.fresh("chunk.next"))),
+    };
     cb.switch_to(entry);
     cb.set_loc(old.loc(marker));
     for &c in &consts {
@@ -427,7 +537,19 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
             map.insert(x, l);
         }
     }
-    cb.br(bmap[&header]);
+    // What the header compares the counter with: the end of the block,
+    // or of the chunk.
+    let limit = match &stops {
+        StopChecks::Blocks(blocks) => {
+            let end = cb.let_(TypeId::INT64, p_hi, names.fresh("block.end"));
+            cb.br(blocks.start);
+            end
+        }
+        StopChecks::EveryIteration(_) => {
+            cb.br(bmap[&header]);
+            p_hi
+        }
+    };
     // Loop instructions take the next ids in order.
     let mut next = cb.function().body.num_insts() as u32;
     for &bb in &loop_blocks {
@@ -436,25 +558,36 @@ fn outline(m: &mut Module, fid: postc_ir::FuncId, marker: ValueId, chunk_name: &
             next += 1;
         }
     }
+    // Every branch to the header from inside the loop is a back edge; the
+    // header's exit ends a block.
+    let (back_edge, header_exit) = match &stops {
+        StopChecks::Blocks(blocks) => (bmap[&header], blocks.end),
+        StopChecks::EveryIteration(next_iteration) => (*next_iteration, done),
+    };
     for &bb in &loop_blocks {
         cb.switch_to(bmap[&bb]);
-        let header_stop = bb == header;
-        let vm = |x: ValueId| if header_stop && x == stop { p_hi } else { map[&x] };
-        // Every branch to the header from inside the loop is a back edge.
+        let in_header = bb == header;
+        let vm = |x: ValueId| if in_header && x == stop { limit } else { map[&x] };
         let bm = |t: BlockId| match t {
+            t if t == exit && in_header => header_exit,
             t if t == exit => done,
-            t if t == header => next_iteration,
+            t if t == header => back_edge,
             t => bmap[&t],
         };
         for v in old.blocks[bb].insts() {
             copy_inst(old, v, &mut cb, &vm, &bm);
         }
     }
-    // The back edge: the chunk returns once a lower chunk has panicked.
-    cb.switch_to(next_iteration);
+    // The chunk returns once a lower chunk has panicked.
     cb.set_loc(old.loc(marker));
-    let stopped = cb.call(PARALLEL_STOPPED, &[p_chunk], Some(TypeId::BOOL), names.fresh("stopped"));
-    cb.condbr(stopped, done, bmap[&header], Some((1, STOP_WEIGHT)));
+    match stops {
+        StopChecks::Blocks(blocks) => blocks.fill(&mut cb, &mut names, [k, p_chunk, p_hi, limit], bmap[&header], done),
+        StopChecks::EveryIteration(next_iteration) => {
+            cb.switch_to(next_iteration);
+            let stopped = cb.call(PARALLEL_STOPPED, &[p_chunk], Some(TypeId::BOOL), names.fresh("stopped"));
+            cb.condbr(stopped, done, bmap[&header], Some((1, STOP_WEIGHT)));
+        }
+    }
     cb.switch_to(done);
     cb.set_loc(old.loc(marker));
     for (&p, &l) in p_partials.iter().zip(&red_new) {

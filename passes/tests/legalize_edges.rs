@@ -1,12 +1,23 @@
 //! `legalize` against the reference interpreter on the edge cases of what
 //! it writes out: float `//` and `%` in every float dtype, complex `/` and
-//! `**` in both complex dtypes, and float→integer casts into every integer
-//! dtype, on signed zeros, infinities, NaN, huge, tiny and subnormal
+//! `**` in both complex dtypes, float→integer casts into every integer
+//! dtype and the true division of every integer dtype into every float
+//! one, on signed zeros, infinities, NaN, huge, tiny and subnormal
 //! operands and the bounds of each dtype. The interpreter runs the
 //! original instruction and the legalized module (with and without a
-//! backend's saturating casts); every result must be the same bits (any
-//! NaN equal to any NaN). The helpers' agreement with CPython itself is
-//! `tests/py/float_edges.py`, through every backend.
+//! backend's saturating casts and Float16 arithmetic); every result must
+//! be the same bits (any NaN equal to any NaN). The helpers' agreement
+//! with CPython itself is `tests/py/float_edges.py`, through every
+//! backend.
+//!
+//! Integer `**` (and its overflow test at -O0), `//` and `%` in every
+//! integer dtype, float `//` and `%`, Float16 arithmetic, comparisons and
+//! powers and Float32 powers are also checked against NumPy and CPython's
+//! integers directly (`python3` with NumPy computes the expected results):
+//! exact powers out of range panic `integer overflow` with overflow checks
+//! and wrap as NumPy's without, negative exponents panic, quotients and
+//! remainders take the divisor's sign, Float16 results round once (to
+//! infinity past 65504, NaN staying NaN).
 
 use postc_ir::interp::{InterpOptions, Interpreter, Value};
 use postc_ir::{DType, Module, ModuleId, Program};
@@ -80,6 +91,12 @@ fn module() -> Module {
     for to in dtypes(DType::is_int) {
         text.push_str(&function(&format!("cast_c_{to}"), "%x: Complex128", to, "cast %x"));
     }
+    // True division of integers, into every float dtype.
+    for d in dtypes(DType::is_int) {
+        for to in dtypes(DType::is_float) {
+            text.push_str(&function(&format!("div_{d}_{to}"), &format!("%x: {d}, %y: {d}"), to, "div %x, %y"));
+        }
+    }
     postc_ir::parse::parse_str("edges.pir", &text).expect("the edge module parses")
 }
 
@@ -99,6 +116,8 @@ fn outcome(p: &Program, func: &str, args: &[Value]) -> String {
     match interp.call(ModuleId::from_u32(0), func, args) {
         Ok(Some(Value::Float(d, x))) => format!("{d} {}", f(x)),
         Ok(Some(Value::Complex(d, re, im))) => format!("{d} {} {}", f(re), f(im)),
+        Ok(Some(Value::Int(d, x))) => format!("{d} {x}"),
+        Ok(Some(Value::Bool(b))) => format!("Bool {b}"),
         Ok(v) => format!("{v:?}"),
         Err(t) => format!("panic {}", t.message),
     }
@@ -110,7 +129,8 @@ fn legalized_operations_keep_the_interpreters_results() {
     let original = Program::from_module(m.clone());
     let variants = [
         ("every rewrite", legalized(&m, Features::NONE)),
-        ("saturating casts native", legalized(&m, Features { saturating_casts: true })),
+        ("saturating casts native", legalized(&m, Features { saturating_casts: true, float16_arithmetic: false })),
+        ("Float16 arithmetic native", legalized(&m, Features { saturating_casts: false, float16_arithmetic: true })),
     ];
     let values = edge_values();
     let mut checked = 0usize;
@@ -163,6 +183,18 @@ fn legalized_operations_keep_the_interpreters_results() {
             check(&format!("cast_c_{to}"), &[Value::complex(DType::Complex128, x, 1.0)]);
         }
     }
+    for d in dtypes(DType::is_int) {
+        let (lo, hi) = d.int_range().expect("an integer dtype");
+        let ints = [0, 1, -1, 3, -7, 255, 2049, 65_521, 1 << 24 | 1, (1 << 53) + 1, lo, hi, lo + 1, hi - 1];
+        let ints: Vec<i128> = ints.into_iter().filter(|x| (lo..=hi).contains(x)).collect();
+        for to in dtypes(DType::is_float) {
+            for &x in &ints {
+                for &y in &ints {
+                    check(&format!("div_{d}_{to}"), &[Value::Int(d, x), Value::Int(d, y)]);
+                }
+            }
+        }
+    }
     assert!(
         failures.is_empty(),
         "{} of {checked} calls differ:\n{}",
@@ -170,4 +202,248 @@ fn legalized_operations_keep_the_interpreters_results() {
         failures[..failures.len().min(30)].join("\n")
     );
     assert!(checked > 80_000, "{checked} calls");
+}
+
+/// Computes each case (`OP DTYPE A B` a line, floats as the bits of a
+/// Float64) as NumPy does on arrays of that dtype, with CPython's exact
+/// integers deciding overflow: `CHECKS` says whether overflow and zero
+/// divisors panic (as a program compiled with checks does) or wrap and
+/// give 0 (NumPy's own results).
+const NUMPY_ORACLE: &str = r#"
+import struct, sys, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+checks = sys.argv[1] == "checks"
+def floatbits(v):
+    v = float(v)
+    return "nan" if v != v else hex(struct.unpack("<Q", struct.pack("<d", v))[0])
+for line in sys.stdin:
+    op, name, a, b = line.split()
+    dt = np.dtype(name.lower())
+    if dt.kind == "f":
+        x, y = (np.array([struct.unpack("<d", struct.pack("<Q", int(t, 16)))[0]]).astype(dt) for t in (a, b))
+        if op in ("eq", "ne", "lt", "le", "gt", "ge"):
+            r = {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y}[op]
+            print("Bool", str(bool(r[0])).lower())
+            continue
+        if op == "pow":
+            # libm's pow in double, rounded once (NumPy's float16 and
+            # float32 powers go through powf).
+            r = np.power(x.astype(np.float64), y.astype(np.float64)).astype(dt)
+        else:
+            r = {
+                "fdiv": np.floor_divide, "mod": np.remainder, "add": np.add, "sub": np.subtract,
+                "mul": np.multiply, "div": np.divide, "neg": lambda x, y: -x, "abs": lambda x, y: np.abs(x),
+            }[op](x, y)
+        print(name, floatbits(r[0]))
+        continue
+    a, b = int(a), int(b)
+    info = np.iinfo(dt)
+    if op == "pow" and b < 0:
+        print("panic negative exponent")
+    elif op != "pow" and b == 0 and checks:
+        print("panic division by zero" if op == "fdiv" else "panic modulo by zero")
+    elif op == "pow" and checks and not info.min <= a ** b <= info.max:
+        print("panic integer overflow")
+    else:
+        x, y = np.array([a], dt), np.array([b], dt)
+        r = x ** y if op == "pow" else x // y if op == "fdiv" else x % y
+        print(name, int(r[0]))
+"#;
+
+/// What `python3` with NumPy gives for each case of `cases` (see
+/// [`NUMPY_ORACLE`]).
+fn numpy_results(cases: &[String], checks: bool) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("python3")
+        .args(["-c", NUMPY_ORACLE, if checks { "checks" } else { "wrap" }])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs (the oracle of these tests; scripts/setup installs it with NumPy)");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    let input = cases.join("\n") + "\n";
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("python3 finishes");
+    writer.join().expect("the writer thread").expect("the cases are written");
+    assert!(out.status.success(), "the NumPy oracle failed: is NumPy installed?");
+    String::from_utf8(out.stdout).expect("text").lines().map(str::to_owned).collect()
+}
+
+/// Integers of dtype `d` around its bounds, zero and the small values.
+fn int_edges(d: DType) -> Vec<i128> {
+    let (lo, hi) = d.int_range().expect("an integer dtype");
+    let mut v: Vec<i128> = [0, 1, -1, 2, -2, 3, -3, 7, -7, 100, -100, 181, 255, 65_535, 46_341, 3_037_000_500]
+        .into_iter()
+        .chain([lo, lo + 1, hi, hi - 1, hi / 2, lo / 2])
+        .filter(|x| (lo..=hi).contains(x))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Compares the legalized module with the oracle on every case: `checks`
+/// runs `insert-checks,legalize` at -O0 (every check, overflow included),
+/// otherwise at -O2 with no division or overflow checks; `features` are
+/// the backend's.
+fn against_numpy(m: &Module, cases: &[(String, String, Vec<Value>)], checks: bool, features: Features) -> Vec<String> {
+    let mut out = m.clone();
+    let pm = parse_pipeline("insert-checks,legalize").expect("a pipeline");
+    let options = if checks {
+        PassOptions { features, ..PassOptions::for_level(0) }
+    } else {
+        PassOptions { div_checks: false, overflow_checks: false, features, ..PassOptions::for_level(2) }
+    };
+    pm.run(&mut out, &options, &RunOptions { verify_each: true, ..RunOptions::default() }).expect("verifies");
+    let p = Program::from_module(out);
+    let lines: Vec<String> = cases.iter().map(|c| c.1.clone()).collect();
+    let want = numpy_results(&lines, checks);
+    assert_eq!(want.len(), cases.len(), "one result per case");
+    let mut failures = Vec::new();
+    for ((func, line, args), want) in cases.iter().zip(&want) {
+        let got = outcome(&p, func, args);
+        if &got != want {
+            failures.push(format!("{line} (checks {checks}): {got}, NumPy {want}"));
+        }
+    }
+    failures
+}
+
+#[test]
+fn integer_power_floor_division_and_modulo_agree_with_numpy() {
+    let mut text = String::from("module ints\n");
+    let mut cases = Vec::new();
+    let mut wrap_cases = Vec::new();
+    for d in dtypes(DType::is_int) {
+        for op in ["pow", "fdiv", "mod"] {
+            let params = format!("%x: {d}, %y: {d}");
+            text.push_str(&function(&format!("{op}_{d}"), &params, d, &format!("{op} %x, %y")));
+        }
+        let values = int_edges(d);
+        let (lo, hi) = d.int_range().expect("an integer dtype");
+        let exponents: Vec<i128> = [-3, -1, 0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 32, 33, 40, 63, 64, 65, 127]
+            .into_iter()
+            .filter(|e| (lo..=hi).contains(e))
+            .collect();
+        for &x in &values {
+            let case = |op: &str, y: i128| {
+                (format!("{op}_{d}"), format!("{op} {d} {x} {y}"), vec![Value::Int(d, x), Value::Int(d, y)])
+            };
+            for &e in &exponents {
+                cases.push(case("pow", e));
+                // Without checks a negative exponent gives postc's 1, not
+                // NumPy's error: no oracle.
+                if e >= 0 {
+                    wrap_cases.push(case("pow", e));
+                }
+            }
+            for &y in &values {
+                for op in ["fdiv", "mod"] {
+                    cases.push(case(op, y));
+                    wrap_cases.push(case(op, y));
+                }
+            }
+        }
+    }
+    let m = postc_ir::parse::parse_str("ints.pir", &text).expect("the module parses");
+    let mut failures = against_numpy(&m, &cases, true, Features::NONE);
+    failures.extend(against_numpy(&m, &wrap_cases, false, Features::NONE));
+    assert!(cases.len() > 2_000, "{} cases", cases.len());
+    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+}
+
+#[test]
+fn float_floor_division_and_modulo_agree_with_numpy() {
+    let mut text = String::from("module floats\n");
+    let mut cases = Vec::new();
+    let values = edge_values();
+    // Not Float32: NumPy computes its floor division in float32, and a
+    // quotient above 2**24 then floors to a neighbour of the exact floor
+    // (`2.0**32 // 255.0` is 16843010 there, 16843008 — the exact
+    // 16843009.0039 floored, rounded once — here and in the interpreter).
+    for d in [DType::Float64, DType::Float16] {
+        for op in ["fdiv", "mod"] {
+            let params = format!("%x: {d}, %y: {d}");
+            text.push_str(&function(&format!("{op}_{d}"), &params, d, &format!("{op} %x, %y")));
+            for &x in &values {
+                for &y in &values {
+                    let line = format!("{op} {d} {:#x} {:#x}", x.to_bits(), y.to_bits());
+                    cases.push((format!("{op}_{d}"), line, vec![Value::float(d, x), Value::float(d, y)]));
+                }
+            }
+        }
+    }
+    let m = postc_ir::parse::parse_str("floats.pir", &text).expect("the module parses");
+    let failures = against_numpy(&m, &cases, true, Features::NONE);
+    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+}
+
+/// Float16 values: the edges of Float64's (rounded to Float16) and
+/// Float16's own: the largest finite, the halfway point to infinity and
+/// its neighbours, the smallest normal and subnormal, ties at 2048.
+fn half_values() -> Vec<f64> {
+    let mut v = edge_values();
+    v.extend([
+        65504.0,
+        65519.99,
+        65520.0,
+        -65504.0,
+        6.103515625e-05,
+        5.960464477539063e-08,
+        -5.960464477539063e-08,
+        2.98e-08,
+        2049.0,
+        2051.0,
+        0.1,
+        1.0 / 3.0,
+        255.0,
+        300.0,
+        1.5,
+        -2.0,
+    ]);
+    v
+}
+
+#[test]
+fn float16_arithmetic_and_narrow_powers_agree_with_numpy() {
+    let mut text = String::from("module halves\n");
+    let mut cases = Vec::new();
+    let values = half_values();
+    let half = DType::Float16;
+    let bits = |x: f64| format!("{:#x}", x.to_bits());
+    for op in ["add", "sub", "mul", "div", "pow"] {
+        text.push_str(&function(&format!("{op}_{half}"), "%x: Float16, %y: Float16", half, &format!("{op} %x, %y")));
+    }
+    for op in ["eq", "ne", "lt", "le", "gt", "ge"] {
+        let body = format!("{op} %x, %y");
+        text.push_str(&function(&format!("{op}_{half}"), "%x: Float16, %y: Float16", DType::Bool, &body));
+    }
+    for op in ["neg", "abs"] {
+        text.push_str(&function(&format!("{op}_{half}"), "%x: Float16", half, &format!("{op} %x")));
+    }
+    text.push_str(&function("pow_Float32", "%x: Float32, %y: Float32", DType::Float32, "pow %x, %y"));
+    for &x in &values {
+        for op in ["neg", "abs"] {
+            cases.push((format!("{op}_{half}"), format!("{op} {half} {} 0x0", bits(x)), vec![Value::float(half, x)]));
+        }
+        for &y in &values {
+            for op in ["add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge"] {
+                let line = format!("{op} {half} {} {}", bits(x), bits(y));
+                cases.push((format!("{op}_{half}"), line, vec![Value::float(half, x), Value::float(half, y)]));
+            }
+            let f = DType::Float32;
+            let line = format!("pow {f} {} {}", bits(x), bits(y));
+            cases.push(("pow_Float32".into(), line, vec![Value::float(f, x), Value::float(f, y)]));
+        }
+    }
+    let m = postc_ir::parse::parse_str("halves.pir", &text).expect("the module parses");
+    let mut failures = Vec::new();
+    for float16_arithmetic in [false, true] {
+        let features = Features { float16_arithmetic, ..Features::NONE };
+        failures.extend(against_numpy(&m, &cases, true, features));
+    }
+    assert!(cases.len() > 50_000, "{} cases", cases.len());
+    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
 }

@@ -130,12 +130,13 @@ def test_without_the_extension_the_value_is_stored():
     assert count == "1" and float(value) == cpython()["harmonic"](1000)
 
 
-def test_other_chunks_stop_at_their_next_iteration(cache_dir):
+def test_other_chunks_stop_at_their_next_block(cache_dir):
     """Iteration 10 raises while the other thread is inside a chunk of 400
-    slow iterations: it stops at its next iteration instead of finishing
-    the chunk (a chunk finished would mark at least 400), and the loop
-    raises the serial exception. The iterations before the failing one in
-    its own chunk all ran, as in the serial loop."""
+    slow iterations: it stops at the end of its block of at most 64
+    iterations instead of finishing the chunk (a chunk finished would mark
+    at least 400), and the loop raises the serial exception. The
+    iterations before the failing one in its own chunk all ran, as in the
+    serial loop."""
     import numpy as np
 
     m = postc.compile(KERNELS)

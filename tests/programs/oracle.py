@@ -1380,7 +1380,10 @@ def _unsigned():
     for a, b in [(3, 25), (3, 5), (0, 0), (1, 4000000000)]:
         cases.append(Case(f"upow32_{a}_{b}", "upow32", [("UInt32", a), ("UInt32", b)], lambda m, a, b: ("UInt32", ipow(a[1], b[1], "UInt32", m, loc(P, "%r: UInt32 = pow")))))
     ip16 = lambda m, a, b: ("Int16", ipow(a[1], b[1], "Int16", m, loc(P, "%r: Int16 = pow")))
-    for a, b in [(-3, 7), (7, 0), (2, -1)]:
+    # 181**2 fits and 182**2 does not; 3**10 and (-3)**11 leave the range
+    # on a product, 200**2 on the square the product needs: checked, each
+    # panics.
+    for a, b in [(-3, 7), (7, 0), (2, -1), (181, 2), (182, 2), (3, 10), (-3, 11), (200, 2), (-1, 32767)]:
         cases.append(Case(f"ipow16_{a}_{b}", "ipow16", [("Int16", a), ("Int16", b)], ip16))
     # The result fits; whether squaring past it traps when checked is the
     # implementation's business, so only the wrapping result is pinned.

@@ -413,6 +413,8 @@ def panic_message(exc, instr):
         re.fullmatch(r"zero-size array to reduction operation (minimum|maximum) which has no identity", str(exc))
         or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
         or str(exc) in ("negative dimensions are not allowed", "slice step cannot be zero")
+        or str(exc) == "can only specify one unknown dimension"
+        or re.fullmatch(r"cannot reshape array of size \d+ into shape \(((\d+|newaxis)(,(\d+|newaxis))*,?)?\)", str(exc))
         or re.fullmatch(r"could not broadcast input array from shape \([\d, ]*\) into shape \([\d, ]*\)", str(exc))
         or re.fullmatch(r"operands could not be broadcast together with shapes (\([\d,]*\) )+", str(exc))
         or re.fullmatch(r"non-broadcastable output operand with shape \([\d,]*\) doesn't match the broadcast shape \([\d,]*\)", str(exc))
@@ -1193,6 +1195,71 @@ def _slicing():
         cases.append(C(f"slice_weighted_{k}", "slice_weighted", ramp, lo, hi, st))
         cases.append(C(f"slice_weighted_strided_{k}", "slice_weighted", every_other(ramp), lo, hi, st))
     return cases
+
+
+@program("array_methods")
+def _array_methods():
+    ramp = arr(list(range(1, 13)), np.int64)
+    floats = arr([2.5, -2.5, 0.999, -0.999, 1e9, -7.0, 0.0, -0.0, 123456.75], np.float64)
+    return [
+        C("reshaped", "reshaped", ramp, 3, 4),
+        C("reshaped_unknown_rows", "reshaped", ramp, -1, 6),
+        C("reshaped_strided", "reshaped", every_other(ramp), 4, 3),
+        C("reshaped_reversed", "reshaped", reversed_view(ramp), 4, -1),
+        C("reshaped_empty", "reshaped", zeros(0, np.int64), 5, 0),
+        C("reshaped_mismatch", "reshaped", ramp, 5, 2),
+        C("reshaped_unknown_mismatch", "reshaped", ramp, 5, -1),
+        C("reshaped_unknown_first_mismatch", "reshaped", ramp, -1, 5),
+        C("reshaped_product_overflows", "reshaped", ramp, 1 << 62, 1 << 62),
+        C("reshaped_product_wraps_to_zero", "reshaped", zeros(0, np.int64), 1 << 32, 1 << 32),
+        C("reshaped_tuple", "reshaped_tuple", f64(3, 4), 6),
+        C("reshaped_tuple_fortran", "reshaped_tuple", fortran(f64(3, 4)), 2),
+        C("reshaped_tuple_transposed", "reshaped_tuple", transposed(f64(2, 3)), 3),
+        C("reshaped_tuple_strided", "reshaped_tuple", every_other(f64(4, 2)), 1),
+        C("reshaped_tuple_empty", "reshaped_tuple", np.zeros((0, 4)), 3),
+        C("reshaped_tuple_empty_zero", "reshaped_tuple", np.zeros((0, 4)), 0),
+        C("reshaped_tuple_not_dividing", "reshaped_tuple", f64(3, 4), 5),
+        C("as_length", "as_length", fortran(f64(2, 3)), 6),
+        C("as_length_mismatch", "as_length", f64(2, 3), 4),
+        C("flat_of", "flat_of", ints(np.int64, -9, 9, 3, 4)),
+        C("flat_of_fortran", "flat_of", fortran(ints(np.int64, -9, 9, 3, 4))),
+        C("flat_of_transposed", "flat_of", transposed(ints(np.int64, -9, 9, 2, 5))),
+        C("flat_of_empty", "flat_of", np.zeros((3, 0), np.int64)),
+        C("blocks", "blocks", ints(np.int32, -9, 9, 4, 6), 3),
+        C("blocks_transposed", "blocks", transposed(ints(np.int32, -9, 9, 6, 4)), -1),
+        C("blocks_odd", "blocks", ints(np.int32, -9, 9, 3, 3), 3),
+        C("two_unknowns", "two_unknowns", f64(6), 2),
+        C("leading_unknown", "leading_unknown", f64(12)),
+        C("leading_unknown_mismatch", "leading_unknown", f64(10)),
+        C("row_sums", "row_sums", f64(12), 4),
+        C("row_sums_strided", "row_sums", every_other(f64(6)), 2),
+        C("row_sums_empty", "row_sums", zeros(0, np.float64), 3),
+        C("write_through", "write_through", ramp, 3),
+        C("write_through_reversed", "write_through", reversed_view(ramp), 2),
+        C("write_through_transposed", "write_through_transposed", ints(np.int64, -9, 9, 2, 3)),
+        C("write_through_transposed_one_row", "write_through_transposed", ints(np.int64, -9, 9, 1, 4)),
+        C("write_through_transposed_one_column", "write_through_transposed", ints(np.int64, -9, 9, 4, 1)),
+        C("flattened", "flattened", f64(3, 4)),
+        C("flattened_fortran", "flattened", fortran(f64(3, 4))),
+        C("flattened_transposed", "flattened", transposed(f64(3, 2))),
+        C("flattened_strided", "flattened", every_other(f64(3, 2))),
+        C("flattened_empty", "flattened", np.zeros((0, 5))),
+        C("flattened_3d", "flattened_3d", ints(np.int16, -9, 9, 2, 3, 4)),
+        C("flattened_3d_fortran", "flattened_3d", fortran(ints(np.int16, -9, 9, 2, 3, 2))),
+        C("flatten_is_copy", "flatten_is_copy", ramp),
+        C("flatten_is_copy_empty", "flatten_is_copy", zeros(0, np.int64)),
+        C("to_int32", "to_int32", floats),
+        C("to_int32_reversed", "to_int32", reversed_view(floats)),
+        C("to_int32_empty", "to_int32", zeros(0, np.float64)),
+        C("to_float32", "to_float32", arr([[1, -2, 16777217], [2**53 + 1, 0, -(2**40) - 3]], np.int64)),
+        C("to_float32_transposed", "to_float32", transposed(ints(np.int64, -9, 9, 2, 3))),
+        C("to_float", "to_float", fortran(ints(np.int32, -9, 9, 3, 2))),
+        C("to_int", "to_int", arr([1.75, -1.75, 65504.5, -0.5], np.float32)),
+        C("to_bool", "to_bool", arr([0.0, -0.0, math.nan, 1e-300, -2.0, math.inf], np.float64)),
+        C("to_bool_strided", "to_bool", every_other(arr([0.0, 1.0, 2.0, 0.0, -0.0, 5.0], np.float64))),
+        C("wrapped_total", "wrapped_total", arr([255, 256, -1, -256, 300, 32767, -32768], np.int16)),
+        C("astype_is_copy", "astype_is_copy", f64(5)),
+    ]
 
 
 @program("numpy_arrays")
@@ -2128,6 +2195,16 @@ def _prange():
         C("nested_checked_ok", "nested_checked", arr(list(range(60)), np.int64), 10, 6),
         C("nested_checked_panics", "nested_checked", arr(list(range(60)), np.int64), 10, 7),
         C("stepped_down_short", "stepped", 10, -10, -3),
+        C("up_by_three", "up_by_three", 0, 100000),
+        C("up_by_three_odd", "up_by_three", -5, 24001),
+        C("up_by_three_few", "up_by_three", 10, 200),
+        C("up_by_three_empty", "up_by_three", 5, 5),
+        C("down_by_seven", "down_by_seven", 100000, -3),
+        C("down_by_seven_few", "down_by_seven", 0, -300),
+        C("huge_steps", "huge_steps", 7 * 2**60),
+        C("fails_at_ok", "fails_at", 20000, -1),
+        C("fails_at", "fails_at", 50000, 20100),
+        C("fails_at_first_block", "fails_at", 50000, 3),
     ]
 
 
@@ -2516,11 +2593,13 @@ class Lint:
             self.features.add("dtype np.NAME")
         elif isinstance(e, ast.Name) and (e.id in DTYPE_NAMES or e.id in ("float", "int", "bool", "complex")):
             self.features.add("dtype by name")
+        elif isinstance(e, ast.Constant) and e.value in NUMPY_DTYPES:
+            self.features.add("dtype string")
         else:
             self.err(path, e, "a dtype= other than np.NAME, a postyp dtype or a Python type")
 
     def shape_arg(self, path, e):
-        if isinstance(e, ast.Tuple):
+        if isinstance(e, (ast.Tuple, ast.List)):
             self.features.add("shape tuple")
             for x in e.elts:
                 self.expr(path, x)
@@ -2594,6 +2673,35 @@ class Lint:
                 F.add(f"np.{f.attr}()")
                 for a in e.args:
                     self.expr(path, a)
+                return
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np" \
+                    and f.attr == "reshape" and len(e.args) == 2 and not e.keywords:
+                F.add("np.reshape()")
+                self.expr(path, e.args[0])
+                self.shape_arg(path, e.args[1])
+                return
+            if isinstance(f, ast.Attribute) and f.attr in ("reshape", "flatten", "astype") \
+                    and not (isinstance(f.value, ast.Name) and f.value.id in ("np", "postc")):
+                # `a.reshape(shape)` / `a.reshape(d0, d1, ...)`, `a.flatten()`,
+                # `a.astype(dtype)` (or `dtype=`).
+                F.add(f"method .{f.attr}()")
+                self.expr(path, f.value)
+                dtypes = [k.value for k in e.keywords if k.arg == "dtype" and f.attr == "astype"]
+                if len(dtypes) != len(e.keywords):
+                    self.err(path, e, "keyword or starred arguments")
+                if f.attr == "astype":
+                    dtypes += e.args
+                    if len(dtypes) != 1:
+                        self.err(path, e, "astype() with other than one dtype")
+                    for d in dtypes:
+                        self.dtype_arg(path, d)
+                elif f.attr == "flatten" and e.args:
+                    self.err(path, e, "flatten() with arguments")
+                elif len(e.args) == 1:
+                    self.shape_arg(path, e.args[0])
+                else:
+                    for a in e.args:
+                        self.expr(path, a)
                 return
             if isinstance(f, ast.Attribute) and f.attr in ARRAY_METHODS and not e.args and not e.keywords \
                     and not (isinstance(f.value, ast.Name) and f.value.id in ("np", "postc")):
@@ -2692,6 +2800,7 @@ REQUIRED = [
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
     "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",
     "default parameter value", "keyword argument",
+    "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -124,3 +124,37 @@ def nested_checked(a: Int64[:], n: Int64, m: Int64) -> Int64:
             acc += a[i * m + j]
         s += acc
     return s
+
+
+def up_by_three(start: Int64, stop: Int64) -> Int64:
+    """A constant step: each chunk runs its iterations in blocks, the
+    last one shorter, and one block where the chunk is short."""
+    s = 0
+    for i in prange(start, stop, 3):
+        s += i - start + 1
+    return s
+
+
+def down_by_seven(start: Int64, stop: Int64) -> Int64:
+    """A constant negative step, in blocks as well."""
+    s = 0
+    for i in prange(start, stop, -7):
+        s += start - i + 1
+    return s
+
+
+def huge_steps(stop: Int64) -> Int64:
+    """A step of 2**56: a block's end past a counter of 2**62 would not
+    fit an Int64, so there a block runs to the chunk's end."""
+    s = 0
+    for i in prange(0, stop, 72057594037927936):
+        s += i // 72057594037927936 + 1
+    return s
+
+
+def fails_at(n: Int64, bad: Int64) -> Int64:
+    """Divides by zero in iteration `bad`, some blocks into its chunk."""
+    s = 0
+    for i in prange(n):
+        s += 1000 // (i - bad)
+    return s

@@ -172,7 +172,7 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn vty(&self, v: ValueId) -> &'static str {
         if self.f.attrs.contains(FuncAttrs::COMPILER_MADE)
-            && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset)
+            && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData)
         {
             return "char *";
         }
@@ -368,7 +368,11 @@ impl<'t, 'p> FnC<'t, 'p> {
             if self.is_array(v) && self.used.contains(&v.as_u32()) && !self.vars.contains(&v) && body.ty(v).is_some() {
                 let defines = matches!(
                     body.inst(v),
-                    InstData::Param { .. } | InstData::Call { .. } | InstData::Alloc { .. } | InstData::View { .. }
+                    InstData::Param { .. }
+                        | InstData::Call { .. }
+                        | InstData::Alloc { .. }
+                        | InstData::View { .. }
+                        | InstData::RawView { .. }
                 );
                 if defines && accessed.contains(&v) {
                     self.bases.insert(v);
@@ -696,6 +700,34 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let at = format!("(char *)({})", self.name(address));
                 self.store_at(v, value, &at);
             }
+            // The header and its shape and strides are locals of the
+            // function, their constant fields initialised once: each time,
+            // only the data, extents and strides (no arena block per
+            // index, and few stores in a loop).
+            InstData::RawView { address, offset, extents, strides } => {
+                let d = self.dt(v);
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let n = extents.len();
+                let h = format!("h{}", v.as_u32());
+                self.decls.push(format!(
+                    "int64_t {h}_dims[{}]; DLTensor {h} = {{0, {{kDLCPU, 0}}, {n}, {{{code}, {bits}, 1}}, {h}_dims, {h}_dims + {n}, 0}};",
+                    (2 * n).max(1)
+                ));
+                let mut s = String::new();
+                for (k, x) in extents.iter().enumerate() {
+                    let _ = write!(s, "{h}_dims[{k}] = {}; ", self.name(x));
+                }
+                for (k, x) in strides.iter().enumerate() {
+                    let _ = write!(s, "{h}_dims[{}] = {} / {}; ", n + k, self.name(x), d.size_bytes());
+                }
+                let _ = write!(s, "{h}.data = (char *)({}) + {};", self.name(address), self.name(offset));
+                self.stmt(Some(v), s);
+                self.def(v, format!("&{h}"));
+            }
+            InstData::RawData { array } => {
+                let e = format!("postc_base({})", self.name(array));
+                self.def(v, e);
+            }
         }
         Ok(())
     }
@@ -722,7 +754,6 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
-        let rd = self.dt(v);
         let (a, b) = (self.name(l), self.name(r));
         let t = cty(od);
         let e: String = if od.is_text() {
@@ -755,14 +786,6 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Add => format!("({t})(({w}){a} + ({w}){b})"),
                 Opcode::Sub => format!("({t})(({w}){a} - ({w}){b})"),
                 Opcode::Mul => format!("({t})(({w}){a} * ({w}){b})"),
-                Opcode::Div => {
-                    let (x, y) = (self.convert(&a, od, rd), self.convert(&b, od, rd));
-                    if rd == DType::Float16 {
-                        format!("POSTC_F16_FROM_F(POSTC_F16_TO_F({x}) / POSTC_F16_TO_F({y}))")
-                    } else {
-                        format!("{x} / {y}")
-                    }
-                }
                 // `legalize` wrote integer `//`, `%` and `**` out in these;
                 // the divisor is never zero nor -1 with a minimal dividend.
                 Opcode::Quot => format!("({t})({a} / {b})"),
@@ -790,6 +813,8 @@ impl<'t, 'p> FnC<'t, 'p> {
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
         } else if od.is_float() {
+            // Float16 in `float`, rounded once in the same expression
+            // (gcc makes that a native half instruction where there is one).
             let half = od == DType::Float16;
             let (x, y) = if half {
                 (format!("POSTC_F16_TO_F({a})"), format!("POSTC_F16_TO_F({b})"))
@@ -808,10 +833,11 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => arith("-"),
                 Opcode::Mul => arith("*"),
                 Opcode::Div => arith("/"),
-                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
+                // `fdiv` and `mod` are calls of `legalize`'s functions by
+                // now, and a Float32 power a Float64 one.
+                Opcode::Pow if od == DType::Float64 => {
                     self.t.libm.insert("pow".into(), 2);
-                    self.convert(&format!("pow((double){x}, (double){y})"), DType::Float64, od)
+                    format!("pow({x}, {y})")
                 }
                 Opcode::Eq => format!("{x} == {y}"),
                 Opcode::Ne => format!("{x} != {y}"),
@@ -928,10 +954,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                     OvfOp::Neg => format!("{a} != 0"),
                     OvfOp::Abs if d.is_signed_int() => format!("{a} == {}", h::int_min(d)),
                     OvfOp::Abs => "0".to_owned(),
-                    OvfOp::Pow => {
-                        let name = self.t.helper(h::int_pow_overflows(d));
-                        format!("{name}({a}, {})", self.name(args[1]))
-                    }
+                    OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
                 };
                 self.def(v, e);
                 Ok(())
@@ -1264,179 +1287,6 @@ const CMUL: &str =
     "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-slp-vectorize\")))\n#endif\n\
                     POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
                     return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
-
-/// `NAME_loop`, NumPy's generalized-ufunc inner loop of a ufunc (docs/abi.md,
-/// "UFuncs"): scalars are read from (and a returned scalar written to) the
-/// element pointers; array operands become `DLTensor` views of their core
-/// axes, through a compact scratch copy (copied back for outputs) when the
-/// core strides differ from those the parameter's type fixes.
-pub(crate) fn ufunc_loop(plan: &crate::ufunc_plan::Plan, sig: &CSig, m: &Module, f: &Function) -> String {
-    let views: BTreeSet<usize> = plan.scratch_operands().into_iter().collect();
-    let params: Vec<ValueId> = f.params().collect();
-    let fail = |what: String| {
-        let msg = format!("panic: ufunc {}: {what}{}", plan.name, plan.at);
-        format!("postc_rt_panic({});", c_string(msg.replace('%', "%%").as_bytes()))
-    };
-    let mut d = String::new();
-    let mut s = String::new();
-    let _ = writeln!(d, "  intptr_t n = dimensions[0], k;");
-    for (k, (name, _)) in plan.dims.iter().enumerate() {
-        let _ = writeln!(d, "  int64_t dim_{k} = dimensions[{}]; /* {name} */", k + 1);
-    }
-    for i in 0..plan.nops {
-        let _ = writeln!(d, "  char *e{i} = args[{i}];");
-    }
-    for &i in &views {
-        let t = m.types.get(f.body.ty(params[i]).expect("a typed parameter"));
-        let nd = plan.core[i].len();
-        let size = plan.dtypes[i].size_bytes();
-        let (code, bits) = crate::abi::dlpack_dtype(plan.dtypes[i]);
-        let arr = |n: &str| format!("  int64_t {n}{i}[{}];", nd.max(1));
-        for n in ["shape", "strides", "bytes", "sbytes"] {
-            let _ = writeln!(d, "{}", arr(n));
-        }
-        let _ = writeln!(d, "  DLTensor view{i};\n  _Bool copy{i} = 0;\n  char *scratch{i} = 0;");
-        for (a, &dim) in plan.core[i].iter().enumerate() {
-            let _ =
-                writeln!(s, "  shape{i}[{a}] = dim_{dim};\n  bytes{i}[{a}] = steps[{}];", plan.core_step_base(i) + a);
-        }
-        for (a, fx) in plan.fixed_core_strides(i).into_iter().chain(plan.declared_core_strides(i)) {
-            let _ = writeln!(s, "  copy{i} |= bytes{i}[{a}] != {fx};");
-        }
-        // Compact strides (elements) in the type's order.
-        let mut compact = vec!["1".to_owned(); nd];
-        if t.layout == postc_ir::Layout::FOrder {
-            for a in 1..nd {
-                compact[a] = format!("{} * shape{i}[{}]", compact[a - 1], a - 1);
-            }
-        } else {
-            for a in (0..nd.saturating_sub(1)).rev() {
-                compact[a] = format!("{} * shape{i}[{}]", compact[a + 1], a + 1);
-            }
-        }
-        if matches!(t.layout, postc_ir::Layout::Strides(_)) {
-            let _ = writeln!(
-                s,
-                "  if (copy{i}) {}\n  copy{i} = 0;",
-                fail(format!("operand {i} does not have the strides its parameter type declares"))
-            );
-        }
-        for a in 0..nd {
-            if size > 1 {
-                let _ = writeln!(
-                    s,
-                    "  if (!copy{i} && bytes{i}[{a}] % {size} != 0) {}",
-                    fail(format!("a core stride of operand {i} is not a multiple of its element size"))
-                );
-            }
-            let _ = writeln!(
-                s,
-                "  strides{i}[{a}] = copy{i} ? (int64_t)({}) : bytes{i}[{a}] / {size};\n  sbytes{i}[{a}] = strides{i}[{a}] * {size};",
-                compact[a]
-            );
-        }
-        let count: Vec<String> = (0..nd).map(|a| format!("(size_t)shape{i}[{a}]")).collect();
-        let count = if count.is_empty() { "1".to_owned() } else { count.join(" * ") };
-        let _ = writeln!(
-            s,
-            "  if (copy{i}) {{\n    scratch{i} = malloc({count} * {size} + 1);\n    if (!scratch{i}) postc_rt_panic(\"panic: out of memory (%s)\", \"ufunc scratch\");\n  }}\n  \
-             view{i}.data = 0;\n  view{i}.device.device_type = kDLCPU;\n  view{i}.device.device_id = 0;\n  view{i}.ndim = {nd};\n  \
-             view{i}.dtype.code = {code};\n  view{i}.dtype.bits = {bits};\n  view{i}.dtype.lanes = 1;\n  view{i}.shape = shape{i};\n  \
-             view{i}.strides = strides{i};\n  view{i}.byte_offset = 0;"
-        );
-    }
-    // The copy of a view's core block between the element and the scratch.
-    let copy = |i: usize, back: bool| -> String {
-        let nd = plan.core[i].len();
-        let size = plan.dtypes[i].size_bytes();
-        let mut src = format!("e{i}");
-        let mut dst = format!("scratch{i}");
-        let (sb, db) = if back { ("sbytes", "bytes") } else { ("bytes", "sbytes") };
-        if back {
-            std::mem::swap(&mut src, &mut dst);
-        }
-        let mut t = format!("    if (copy{i}) {{\n");
-        let mut soff = String::new();
-        let mut doff = String::new();
-        for a in 0..nd {
-            let _ = writeln!(t, "{}for (c{a} = 0; c{a} < shape{i}[{a}]; c{a}++)", "  ".repeat(a + 3));
-            let _ = write!(soff, " + c{a} * {sb}{i}[{a}]");
-            let _ = write!(doff, " + c{a} * {db}{i}[{a}]");
-        }
-        let _ = writeln!(t, "{}memcpy({dst}{doff}, {src}{soff}, {size});\n    }}", "  ".repeat(nd + 3));
-        t
-    };
-    let maxnd = views.iter().map(|&i| plan.core[i].len()).max().unwrap_or(0);
-    if maxnd > 0 {
-        let cs: Vec<String> = (0..maxnd).map(|a| format!("c{a}")).collect();
-        let _ = writeln!(d, "  int64_t {};", cs.join(", "));
-    }
-    // The loop.
-    let _ = writeln!(s, "  for (k = 0; k < n; k++) {{");
-    let mut call = Vec::new();
-    let mut ret: Option<usize> = None;
-    for i in 0..plan.nops {
-        if plan.is_returned(i) {
-            ret = Some(i);
-        } else if views.contains(&i) {
-            s.push_str(&copy(i, false));
-            let _ = writeln!(s, "    view{i}.data = copy{i} ? scratch{i} : e{i};");
-            call.push(format!("&view{i}"));
-        } else {
-            let dt = plan.dtypes[i];
-            let _ = writeln!(d, "  {} x{i};", cty(dt));
-            if dt == DType::Bool {
-                let _ = writeln!(s, "    x{i} = *(const unsigned char *)e{i} != 0;");
-            } else {
-                let _ = writeln!(s, "    memcpy(&x{i}, e{i}, sizeof x{i});");
-            }
-            call.push(if dt.is_complex() { format!("&x{i}") } else { format!("x{i}") });
-        }
-    }
-    for &dim in &plan.core_params {
-        call.push(format!("dim_{dim}"));
-    }
-    match ret {
-        Some(i) => {
-            let dt = plan.dtypes[i];
-            let _ = writeln!(d, "  {} r;", cty(dt));
-            if sig.complex_out.is_some() {
-                call.push("&r".into());
-                let _ = writeln!(s, "    {}({});", sig.name, call.join(", "));
-            } else {
-                let _ = writeln!(s, "    r = {}({});", sig.name, call.join(", "));
-            }
-            if dt == DType::Bool {
-                let _ = writeln!(s, "    *(unsigned char *)e{i} = (unsigned char)r;");
-            } else {
-                let _ = writeln!(s, "    memcpy(e{i}, &r, sizeof r);");
-            }
-        }
-        None => {
-            let _ = writeln!(s, "    {}({});", sig.name, call.join(", "));
-        }
-    }
-    for &i in &views {
-        if m.types.get(f.body.ty(params[i]).expect("a typed parameter")).is_output {
-            s.push_str(&copy(i, true));
-        }
-    }
-    for i in 0..plan.nops {
-        let _ = writeln!(s, "    e{i} += steps[{i}];");
-    }
-    s.push_str("  }\n");
-    for &i in &views {
-        let _ = writeln!(s, "  free(scratch{i});");
-    }
-    if plan.dims.is_empty() && views.is_empty() {
-        // Nothing reads them.
-    }
-    format!(
-        "\n/* NumPy's inner loop of ufunc {} */\nvoid {}(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data) {{\n{d}  (void)data;\n{s}}}\n",
-        plan.name,
-        crate::abi::loop_symbol(&plan.symbol)
-    )
-}
 
 /// `NAME_dl`: the operands handed, with the ufunc's descriptor, to the
 /// runtime's broadcasting driver (docs/abi.md 6.3), which calls `NAME_loop`.

@@ -1,8 +1,8 @@
 //! The C helpers a translation uses, each written once per file when a body
-//! needs it: the overflow test of an integer power, and the `Float16` and
-//! complex basics. (Integer and float floor division and modulo, integer
-//! power, complex division and power and saturating float→int conversions
-//! are written out by `legalize`.)
+//! needs it: the `Float16` and complex basics. (Integer and float floor
+//! division and modulo, integer power and its overflow test, complex
+//! division and power and saturating float→int conversions are written out
+//! by `legalize`.)
 
 use postc_ir::DType;
 
@@ -82,26 +82,6 @@ pub struct Helper {
     pub name: String,
     pub text: String,
     pub libm: &'static [&'static str],
-}
-
-fn helper(name: String, text: String) -> Helper {
-    Helper { name, text, libm: &[] }
-}
-
-/// Whether `base ** exp` overflows the dtype: each multiplication that
-/// the result uses checked, the base squared only while bits remain, as
-/// the interpreter does.
-pub fn int_pow_overflows(d: DType) -> Helper {
-    let t = cty(d);
-    let name = format!("postc_ovf_pow_{}", short(d));
-    let stop = if d.is_signed_int() { "exp <= 0" } else { "exp == 0" };
-    let text = format!(
-        "POSTC_HELPER _Bool {name}({t} base, {t} exp) {{\n  {t} r = 1, b = base;\n  {u} e = ({u})exp;\n  \
-         if ({stop}) return 0;\n  for (;;) {{\n    if ((e & 1u) && __builtin_mul_overflow(r, b, &r)) return 1;\n    \
-         e = ({u})(e >> 1);\n    if (e == 0) return 0;\n    if (__builtin_mul_overflow(b, b, &b)) return 1;\n  }}\n}}\n",
-        u = unsigned_of(d)
-    );
-    helper(name, text)
 }
 
 /// The `Float16` basics: the type (`_Float16`, or its bits where the

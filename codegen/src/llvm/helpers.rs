@@ -1,15 +1,14 @@
-//! Small helpers, one per operation and type, built into the module that
-//! calls them: the overflow test of an integer power (the power itself,
-//! integer and float floor division and modulo, complex division and power
-//! are instructions or calls of POST functions by then: `legalize`) and
-//! the length of a Str. Each is `linkonce_odr hidden`, made only when
-//! used; the optimiser inlines them.
+//! The helper built into the module that calls it: the length of a Str,
+//! which reads the Str's bytes, as no POST instruction can (every other
+//! routine of Python's meaning is written out by `legalize` before the
+//! backend sees the program). It is `linkonce_odr hidden`, made only when
+//! used; the optimiser inlines it.
 
 use crate::llvm::emit::unit::{add_flags, Types, Unit};
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::module::Linkage;
-use inkwell::values::{BasicValue, FunctionValue, IntValue, StructValue};
+use inkwell::values::{BasicValue, FunctionValue, IntValue};
 use inkwell::{GlobalVisibility, IntPredicate};
 
 /// A helper function.
@@ -17,8 +16,6 @@ use inkwell::{GlobalVisibility, IntPredicate};
 pub enum Helper {
     /// The length of a Str in code points.
     StrLen,
-    /// Whether an integer power overflows.
-    IntPowOverflows { bits: u32, signed: bool },
 }
 
 type R<T> = Result<T, BuilderError>;
@@ -26,10 +23,8 @@ type R<T> = Result<T, BuilderError>;
 impl Helper {
     /// The helper's symbol.
     pub fn name(&self) -> String {
-        let su = |signed: bool| if signed { "s" } else { "u" };
         match *self {
             Helper::StrLen => "postc.str.len".into(),
-            Helper::IntPowOverflows { bits, signed } => format!("postc.ovf.{}pow.i{bits}", su(signed)),
         }
     }
 
@@ -37,22 +32,15 @@ impl Helper {
     pub(crate) fn build<'c>(self, u: &mut Unit<'c, '_>, name: &str) -> R<FunctionValue<'c>> {
         let t = u.t;
         let ty = match self {
-            Helper::IntPowOverflows { bits, .. } => {
-                let it = t.int_bits(bits);
-                t.i1.fn_type(&[it.into(), it.into()], false)
-            }
             Helper::StrLen => t.i64.fn_type(&[t.text.into()], false),
         };
         let f = u.module.add_function(name, ty, Some(Linkage::LinkOnceODR));
         f.as_global_value().set_visibility(GlobalVisibility::Hidden);
         add_flags(&t, f, &["nounwind"]);
-        if self == Helper::StrLen {
-            f.add_attribute(inkwell::attributes::AttributeLoc::Function, read_only(&t));
-        }
+        f.add_attribute(inkwell::attributes::AttributeLoc::Function, read_only(&t));
         let h = Fb { t, f, b: t.cx.create_builder() };
         match self {
             Helper::StrLen => h.str_len()?,
-            Helper::IntPowOverflows { bits, signed } => h.int_pow_overflows(u, bits, signed)?,
         }
         Ok(f)
     }
@@ -82,10 +70,6 @@ impl<'c> Fb<'c> {
     /// Starts the next block.
     fn at(&self, bb: BasicBlock<'c>) {
         self.b.position_at_end(bb);
-    }
-
-    fn int_param(&self, i: u32) -> IntValue<'c> {
-        self.f.get_nth_param(i).map(|p| p.into_int_value()).unwrap_or_else(|| self.t.i64.get_poison())
     }
 
     fn icmp(&self, p: IntPredicate, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
@@ -132,63 +116,5 @@ impl<'c> Fb<'c> {
         c.add_incoming(&[(&zero, entry), (&c2, body)]);
         self.at(exit);
         self.ret(cv)
-    }
-
-    /// Whether `base ** exp` overflows (the multiplications of
-    /// [`Fb::int_pow`] that the result uses, each checked; the base is
-    /// squared only while bits remain, as the interpreter does).
-    fn int_pow_overflows(&self, u: &Unit<'c, '_>, bits: u32, signed: bool) -> R<()> {
-        let it = self.t.int_bits(bits);
-        let pair = self.t.cx.struct_type(&[it.into(), self.t.i1.into()], false);
-        let s = if signed { "s" } else { "u" };
-        let mulo =
-            u.declare(&format!("llvm.{s}mul.with.overflow.i{bits}"), pair.fn_type(&[it.into(), it.into()], false), &[]);
-        let mul = |x: IntValue<'c>, y: IntValue<'c>| -> R<StructValue<'c>> {
-            let c = self.b.build_call(mulo, &[x.into(), y.into()], "")?;
-            Ok(c.try_as_basic_value().basic().map(|v| v.into_struct_value()).unwrap_or_else(|| pair.get_poison()))
-        };
-        let (base, exp) = (self.int_param(0), self.int_param(1));
-        let entry = self.block();
-        let (lp, body, step, sqr, sq, over, fine) =
-            (self.block(), self.block(), self.block(), self.block(), self.block(), self.block(), self.block());
-        self.at(entry);
-        self.b.build_unconditional_branch(lp)?;
-        self.at(lp);
-        let (r, bp, e) = (self.b.build_phi(it, "")?, self.b.build_phi(it, "")?, self.b.build_phi(it, "")?);
-        let (rv, bv, ev) = (
-            r.as_basic_value().into_int_value(),
-            bp.as_basic_value().into_int_value(),
-            e.as_basic_value().into_int_value(),
-        );
-        let stop = if signed { IntPredicate::SLE } else { IntPredicate::EQ };
-        let done = self.icmp(stop, ev, it.const_zero())?;
-        self.b.build_conditional_branch(done, fine, body)?;
-        self.at(body);
-        let bit = self.b.build_and(ev, it.const_int(1, false), "")?;
-        let odd = self.icmp(IntPredicate::NE, bit, it.const_zero())?;
-        let rm = mul(rv, bv)?;
-        let rmv = self.b.build_extract_value(rm, 0, "")?.into_int_value();
-        let ro = self.b.build_extract_value(rm, 1, "")?.into_int_value();
-        let rbad = self.b.build_and(odd, ro, "")?;
-        self.b.build_conditional_branch(rbad, over, step)?;
-        self.at(step);
-        let r2 = self.select_int(odd, rmv, rv)?;
-        let e2 = self.b.build_right_shift(ev, it.const_int(1, false), false, "")?;
-        let more = self.icmp(IntPredicate::NE, e2, it.const_zero())?;
-        self.b.build_conditional_branch(more, sqr, fine)?;
-        self.at(sqr);
-        let bm = mul(bv, bv)?;
-        let bo = self.b.build_extract_value(bm, 1, "")?.into_int_value();
-        self.b.build_conditional_branch(bo, over, sq)?;
-        self.at(sq);
-        let b2 = self.b.build_extract_value(bm, 0, "")?.into_int_value();
-        self.b.build_unconditional_branch(lp)?;
-        r.add_incoming(&[(&it.const_int(1, false), entry), (&r2, sq)]);
-        bp.add_incoming(&[(&base, entry), (&b2, sq)]);
-        e.add_incoming(&[(&exp, entry), (&e2, sq)]);
-        self.at(over);
-        self.ret(self.t.i1.const_int(1, false))?;
-        self.at(fine);
-        self.ret(self.t.i1.const_zero())
     }
 }

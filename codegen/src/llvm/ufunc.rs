@@ -1,16 +1,21 @@
 //! The NumPy-facing entry points of a ufunc (docs/abi.md, "UFuncs").
 //!
-//! The body `NAME` computes one iteration (docs/ir-text.md, Semantics). For every ufunc two
-//! more functions are emitted here:
+//! The body `NAME` computes one iteration (docs/ir-text.md, Semantics).
+//! Its inner loop `NAME_loop` is the compiler-made function `ufunc-entry`
+//! wrote, compiled with the program; emitted here are:
 //!
-//! - `void NAME_loop(char **args, const intptr_t *dimensions,
-//!   const intptr_t *steps, void *data)`: NumPy's generalized-ufunc inner
-//!   loop. `dimensions[0]` is the outer length, then the size of each
-//!   distinct core dimension in order of first appearance; `steps[0..nops]`
-//!   are the outer byte strides, then each operand's core byte strides.
-//!   Scalars are loaded from (and a returned scalar stored to) the element
+//! - for a `gpu` ufunc's device code only, `void NAME_loop(char **args,
+//!   const intptr_t *dimensions, const intptr_t *steps, void *data)`:
+//!   NumPy's generalized-ufunc inner loop, as `ufunc-entry` writes it for
+//!   the host but with the scratch copies in the buffer `data` points to
+//!   (a device has no `malloc`; [`Plan::scratch_from_data`], which the
+//!   unit tests below also leave off, for the host's `malloc`).
+//!   `dimensions[0]` is the outer length, then the size of each distinct
+//!   core dimension in order of first appearance; `steps[0..nops]` are the
+//!   outer byte strides, then each operand's core byte strides. Scalars
+//!   are loaded from (and a returned scalar stored to) the element
 //!   pointers; array operands become `DLTensor` views of their core axes.
-//! - `void NAME_dl(DLTensor *op0, ..., DLTensor *opN)`: inputs then outputs,
+//! - for every ufunc, `void NAME_dl(DLTensor *op0, ..., DLTensor *opN)`: inputs then outputs,
 //!   all as tensors. Checks device, dtype and rank, broadcasts the loop
 //!   dimensions NumPy-style (right-aligned, size 1 stretches), checks the
 //!   core sizes and the outputs' shape, and calls `NAME_loop` once per index
@@ -83,8 +88,8 @@ use crate::ufunc_plan::{fixed_stride, Pass, Plan};
 
 pub use crate::abi::{dl_symbol, loop_symbol};
 
-/// Emits the entry points of every planned ufunc whose body `owned` says
-/// this codegen unit defines.
+/// Emits `NAME_dl` of every planned ufunc whose body `owned` says this
+/// codegen unit defines (its `NAME_loop` is in the unit already).
 pub(crate) fn emit_unit<'ctx>(
     cx: &'ctx Context,
     llmod: &Module<'ctx>,
@@ -93,18 +98,12 @@ pub(crate) fn emit_unit<'ctx>(
     owned: impl Fn(&str) -> bool,
 ) -> Result<(), String> {
     for plan in plans.iter().filter(|p| owned(&p.symbol)) {
-        let body = llmod
-            .get_function(&shield.text_symbol(&plan.symbol))
-            .ok_or_else(|| format!("ufunc `{}` has no function `{}` in the module", plan.name, plan.symbol))?;
-        if plan.loop_in_ir {
-            let symbol = loop_symbol(&plan.symbol);
-            let lp = llmod
-                .get_function(&shield.text_symbol(&symbol))
-                .ok_or_else(|| format!("ufunc `{}` has no function `{symbol}` in the module", plan.name))?;
-            Gen::new(cx, llmod, plan).emit_dl(lp)?;
-        } else {
-            emit_entry_points(cx, llmod, plan, body)?;
-        }
+        let symbol = loop_symbol(&plan.symbol);
+        let lp = llmod
+            .get_function(&shield.text_symbol(&symbol))
+            .filter(|_| plan.loop_in_ir)
+            .ok_or_else(|| format!("ufunc `{}` has no inner loop `{symbol}` (`ufunc-entry` writes it)", plan.name))?;
+        Gen::new(cx, llmod, plan).emit_dl(lp)?;
     }
     Ok(())
 }

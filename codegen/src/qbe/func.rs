@@ -729,6 +729,62 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let addr = self.val(address);
                 self.store_at(value, &addr);
             }
+            // The header and its shape and strides are stack slots of the
+            // function whose constant fields the start block writes: each
+            // time, only the data, extents and strides (no arena block per
+            // index, and few stores in a loop).
+            InstData::RawView { address, offset, extents, strides } => {
+                let d = self.dt(v);
+                let (code, bits) = crate::abi::dlpack_dtype(d);
+                let n = extents.len();
+                let header = self.slot(48);
+                let dims = self.slot(16 * n as u32);
+                // DLTensor: data, device {type, id}, ndim, dtype {code,
+                // bits, lanes}, shape, strides, byte_offset (zero: slots
+                // are not, so every field is written).
+                let fixed = [
+                    ("storew", "1".to_owned(), 8),
+                    ("storew", "0".to_owned(), 12),
+                    ("storew", n.to_string(), 16),
+                    ("storeb", code.to_string(), 20),
+                    ("storeb", bits.to_string(), 21),
+                    ("storeh", "1".to_owned(), 22),
+                    ("storel", dims.clone(), 24),
+                    ("storel", format!("%t{}", self.fresh()), 32),
+                    ("storel", "0".to_owned(), 40),
+                ];
+                let strides_at = &fixed[7].1;
+                let _ = writeln!(self.start, "  {strides_at} =l add {dims}, {}", 8 * n);
+                for (store, x, off) in &fixed {
+                    let at = format!("%t{}", self.fresh());
+                    let _ = writeln!(self.start, "  {at} =l add {header}, {off}\n  {store} {x}, {at}");
+                }
+                for (k, x) in extents.iter().enumerate() {
+                    let (x, at) = (self.val(x), self.def('l', format!("add {dims}, {}", 8 * k)));
+                    self.line(format!("storel {x}, {at}"));
+                }
+                // Element strides: exact quotients by a power of two.
+                let shift = d.size_bytes().trailing_zeros();
+                for (k, x) in strides.iter().enumerate() {
+                    let x = self.val(x);
+                    let elems = self.def('l', format!("sar {x}, {shift}"));
+                    let at = self.def('l', format!("add {dims}, {}", 8 * (n + k)));
+                    self.line(format!("storel {elems}, {at}"));
+                }
+                let (address, offset) = (self.val(address), self.val(offset));
+                let data = self.def('l', format!("add {address}, {offset}"));
+                self.line(format!("storel {data}, {header}"));
+                let n = self.val(v);
+                self.line(format!("{n} =l copy {header}"));
+            }
+            InstData::RawData { array } => {
+                let a = self.val(array);
+                let bo_at = self.def('l', format!("add {a}, 40"));
+                let data = self.def('l', format!("loadl {a}"));
+                let bo = self.def('l', format!("loadl {bo_at}"));
+                let n = self.val(v);
+                self.line(format!("{n} =l add {data}, {bo}"));
+            }
         }
         Ok(())
     }
@@ -867,7 +923,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
 
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
-        let rd = self.dt(v);
         let (a, b) = (self.val(l), self.val(r));
         let n = self.val(v);
         if od.is_text() {
@@ -915,17 +970,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let x = self.def(c, format!("{ins} {a}, {b}"));
                     self.narrow(od, x)
                 }
-                Opcode::Div => {
-                    let x = self.convert(&a, od, rd, None);
-                    let y = self.convert(&b, od, rd, None);
-                    if rd == DType::Float16 {
-                        let (xs, ys) = (self.f16_to_s(&x), self.f16_to_s(&y));
-                        let q = self.def('s', format!("div {xs}, {ys}"));
-                        self.s_to_f16(&q, 's')
-                    } else {
-                        self.def(class(rd), format!("div {x}, {y}"))
-                    }
-                }
                 // `legalize` wrote integer `//`, `%` and `**` out in these
                 // (on values extended to the class); the divisor is never
                 // zero nor -1 with a minimal dividend.
@@ -969,10 +1013,11 @@ impl<'t, 'p> FnQ<'t, 'p> {
             self.line(format!("{n} ={} copy {r}", self.vcls(v)));
             return Ok(());
         }
+        if od == DType::Float16 {
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
+        }
         if od.is_float() {
-            let half = od == DType::Float16;
-            let (x, y, c) = if half { (self.f16_to_s(&a), self.f16_to_s(&b), 's') } else { (a, b, class(od)) };
-            let arith = |me: &mut Self, r: String| if half { me.s_to_f16(&r, 's') } else { r };
+            let (x, y, c) = (a, b, class(od));
             let r = match op {
                 Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div => {
                     let ins = match op {
@@ -981,16 +1026,13 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         Opcode::Mul => "mul",
                         _ => "div",
                     };
-                    let r = self.def(c, format!("{ins} {x}, {y}"));
-                    arith(self, r)
+                    self.def(c, format!("{ins} {x}, {y}"))
                 }
-                // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
-                    let xd = if c == 's' { self.def('d', format!("exts {x}")) } else { x };
-                    let yd = if c == 's' { self.def('d', format!("exts {y}")) } else { y };
+                // `fdiv` and `mod` are calls of `legalize`'s functions by
+                // now, and a Float32 power a Float64 one.
+                Opcode::Pow if od == DType::Float64 => {
                     self.t.libc_call("pow");
-                    let r = self.def('d', format!("call $pow(d {xd}, d {yd})"));
-                    self.convert(&r, DType::Float64, od, None)
+                    self.def('d', format!("call $pow(d {x}, d {y})"))
                 }
                 Opcode::Eq => self.def('w', format!("ceq{c} {x}, {y}")),
                 Opcode::Ne => self.def('w', format!("cne{c} {x}, {y}")),
@@ -1066,6 +1108,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let r = self.def(c, format!("sub 0, {a}"));
                 self.narrow(d, r)
             }
+            // A Float16's sign bit (in a `w`).
             Opcode::Neg if d == DType::Float16 => self.def('w', format!("xor {a}, 32768")),
             Opcode::Neg if d.is_float() => self.def(c, format!("neg {a}")),
             Opcode::Neg if d.is_complex() => {
@@ -1126,6 +1169,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
         let n = self.val(v);
         match target {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
+            Target::Builtin(Builtin::Overflows(OvfOp::Pow)) => {
+                self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name()))
+            }
             Target::Builtin(Builtin::Overflows(op)) => {
                 let d = self.dt(args[0]);
                 let a = self.val(args[0]);
@@ -1354,13 +1400,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.def('w', format!("ceq{c} {a}, {}", min as i64))
             }
             OvfOp::Abs => "0".to_owned(),
-            OvfOp::Pow => {
-                if bits == 64 {
-                    self.t.helper(&h::mul_ovf_name(signed), || h::mul_ovf(signed));
-                }
-                let name = self.t.helper(&h::pow_ovf_name(d), || h::pow_ovf(d));
-                self.def('w', format!("call {name}({c} {a}, {c} {b})"))
-            }
+            // Written out by `legalize` (the call above).
+            OvfOp::Pow => "0".to_owned(),
         }
     }
 

@@ -42,8 +42,9 @@ use std::path::PathBuf;
 pub struct Qbe;
 
 /// What this backend lowers natively; `legalize` writes out the rest
-/// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range.
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: false };
+/// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range;
+/// it has no Float16 either: a Float16 is its bits in a `w`, converted in software.
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: false, float16_arithmetic: false };
 
 impl crate::backend::Backend for Qbe {
     fn name(&self) -> &'static str {
@@ -437,10 +438,9 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
         return Err(diags);
     }
     let mut entry_points = String::new();
-    for ((mid, fid), plan) in symbols.ufuncs(program)? {
-        let m = &program.modules[mid];
-        let sig = t.sigs[&(mid, fid)].clone();
-        entry_points.push_str(&ufunc::entry_points(&mut t, m, &m.functions[fid], &plan, &sig));
+    for (key, plan) in symbols.ufuncs(program)? {
+        let sig = t.sigs[&key].clone();
+        entry_points.push_str(&ufunc::entry_points(&mut t, &plan, &sig).map_err(|d| vec![d])?);
     }
     // QBE has no aliases: a comment line names each, which the assembly
     // step makes a symbol at the target's address (see [`assembly`]).

@@ -319,76 +319,6 @@ fn mul_ovf_helper(t: &mut Translation<'_>, signed: bool) -> u32 {
     })
 }
 
-/// Whether `base ** exp` (both in `i64`, extended by the signedness of
-/// `d`) leaves `d`: each product of the squaring loop is checked, and a
-/// squaring only when a later bit needs it.
-fn pow_ovf_helper(t: &mut Translation<'_>, d: DType) -> u32 {
-    let signed = d.is_signed_int();
-    let mul = mul_ovf_helper(t, signed);
-    let bits = d.bits() as i64;
-    t.helper(&format!("postc.powovf_{}", d.name()), |_| {
-        // Locals: 0 base, 1 exp, 2 result, 3 overflowed (i32), 4 product.
-        let out_of_range = |x: u32| -> Vec<I<'static>> {
-            if bits == 64 {
-                return vec![I::I32Const(0)];
-            }
-            if signed {
-                vec![
-                    I::LocalGet(x),
-                    I::I64Const(64 - bits),
-                    I::I64Shl,
-                    I::I64Const(64 - bits),
-                    I::I64ShrS,
-                    I::LocalGet(x),
-                    I::I64Ne,
-                ]
-            } else {
-                vec![I::LocalGet(x), I::I64Const(bits), I::I64ShrU, I::I64Const(0), I::I64Ne]
-            }
-        };
-        let mut b = vec![I::I64Const(1), I::LocalSet(2), I::Block(BlockType::Empty), I::Loop(BlockType::Empty)];
-        b.extend([
-            I::LocalGet(1),
-            I::I64Const(0),
-            if signed { I::I64LeS } else { I::I64Eq },
-            I::BrIf(1),
-            I::LocalGet(1),
-            I::I64Const(1),
-            I::I64And,
-            I::I32WrapI64,
-            I::If(BlockType::Empty),
-            I::LocalGet(2),
-            I::LocalGet(0),
-            I::Call(mul),
-            I::LocalGet(3),
-            I::I32Or,
-            I::LocalSet(3),
-            I::LocalGet(2),
-            I::LocalGet(0),
-            I::I64Mul,
-            I::LocalSet(2),
-        ]);
-        b.extend(out_of_range(2));
-        b.extend([I::LocalGet(3), I::I32Or, I::LocalSet(3), I::End]);
-        b.extend([I::LocalGet(1), I::I64Const(1), I::I64ShrU, I::LocalTee(1), I::I64Eqz, I::BrIf(1)]);
-        b.extend([
-            I::LocalGet(0),
-            I::LocalGet(0),
-            I::Call(mul),
-            I::LocalGet(3),
-            I::I32Or,
-            I::LocalSet(3),
-            I::LocalGet(0),
-            I::LocalGet(0),
-            I::I64Mul,
-            I::LocalSet(0),
-        ]);
-        b.extend(out_of_range(0));
-        b.extend([I::LocalGet(3), I::I32Or, I::LocalSet(3), I::Br(0), I::End, I::End, I::LocalGet(3)]);
-        (vec![ValType::I64, ValType::I64], vec![ValType::I32], vec![ValType::I64, ValType::I32], b)
-    })
-}
-
 /// A piece of a panic message: text, or an `i64` argument in decimal.
 enum Piece {
     Text(String),
@@ -440,6 +370,8 @@ pub(super) struct FnW<'t, 'p> {
     pub(super) missing: Option<ValueId>,
     /// Array parameters' element bases (`data + byte_offset`), in locals.
     pub(super) bases: HashMap<ValueId, u32>,
+    /// The header of each `raw.view`, allocated once per call, in locals.
+    pub(super) raw_headers: HashMap<ValueId, u32>,
     /// Whether calls count the depth (see `depth.rs`).
     pub(super) counts_depth: bool,
 }
@@ -473,6 +405,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         mark: None,
         missing: None,
         bases: HashMap::new(),
+        raw_headers: HashMap::new(),
         counts_depth,
     };
     w.run()?;
@@ -512,12 +445,58 @@ impl<'t, 'p> FnW<'t, 'p> {
         self.tyd(v).is_some_and(|t| t.is_array)
     }
 
+    /// Fills the header at local `p` of the view `v` (all but its data,
+    /// and the fields that stay zero): its type ([`FnW::header_type`]),
+    /// then its extents and its strides in elements after it; `v` is then
+    /// `p`.
+    fn view_header(&mut self, v: ValueId, p: u32, extents: &[ValueId], strides: &[ValueId]) {
+        self.header_type(v, p, extents.len() as i32);
+        self.header_dims(v, p, extents, strides);
+    }
+
+    /// The fields of the header at local `p` that the type of the view `v`
+    /// of `nd` axes fixes: device, rank, dtype, and where its shape and
+    /// strides are (after the header).
+    fn header_type(&mut self, v: ValueId, p: u32, nd: i32) {
+        let (code, bits) = crate::abi::dlpack_dtype(self.dt(v));
+        self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
+        self.extend([I::LocalGet(p), I::I32Const(nd), I::I32Store(mem(dl::NDIM))]);
+        self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
+        self.extend([I::LocalGet(p), I::I32Const(bits as i32), I::I32Store8(mem(dl::BITS))]);
+        self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store16(mem(dl::LANES))]);
+        for (field, at) in [(dl::SHAPE, dl::SIZE), (dl::STRIDES, dl::SIZE + 8 * nd)] {
+            self.extend([I::LocalGet(p), I::LocalGet(p), I::I32Const(at), I::I32Add, I::I32Store(mem(field))]);
+        }
+    }
+
+    /// The extents and strides (in elements) of the view `v` after its
+    /// header at local `p`; `v` is then `p`.
+    fn header_dims(&mut self, v: ValueId, p: u32, extents: &[ValueId], strides: &[ValueId]) {
+        let size = self.dt(v).size_bytes() as i64;
+        for (k, &length) in extents.iter().enumerate() {
+            self.push(I::LocalGet(p));
+            self.get(length);
+            self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * k as u64)));
+        }
+        for (k, &stride) in strides.iter().enumerate() {
+            self.push(I::LocalGet(p));
+            self.get(stride);
+            self.extend([I::I64Const(size), I::I64DivS]);
+            self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * (extents.len() + k) as u64)));
+        }
+        self.push(I::LocalGet(p));
+        self.set(v);
+    }
+
     /// Whether `v` is a 32-bit address: an array (a `DLTensor *`), or an
     /// address of a compiler-made function (an `Int64` in the IR).
     fn is_pointer(&self, v: ValueId) -> bool {
         self.is_array(v)
             || (self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE)
-                && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset))
+                && matches!(
+                    self.f.body.opcode(v),
+                    Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData
+                ))
     }
 
     pub(super) fn local(&mut self, vt: ValType) -> u32 {
@@ -693,10 +672,23 @@ impl<'t, 'p> FnW<'t, 'p> {
         // An array or text a function returns may be in the arena: it is
         // left there for the caller.
         let returns_memory = self.f.ret.map(|t| self.m.types.get(t)).is_some_and(|t| t.is_array || t.dtype.is_text());
-        if body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o)) && !returns_memory {
+        let headers = body.tags.iter().any(|&o| o == Opcode::RawView);
+        if body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o) || headers) && !returns_memory {
             let mark = self.local(ValType::I32);
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
+        }
+        // One header per `raw.view`, for the whole call, its type's fields
+        // written here: a loop that makes a view per index takes no memory
+        // per index, and writes only the data, extents and strides.
+        for v in body.tags.ids().filter(|&v| body.opcode(v) == Opcode::RawView) {
+            let InstData::RawView { extents, .. } = body.inst(v) else { continue };
+            let nd = extents.len() as i32;
+            let alloc = alloc_helper(self.t);
+            let p = self.local(ValType::I32);
+            self.extend([I::I32Const(dl::SIZE + 16 * nd), I::Call(alloc), I::LocalSet(p)]);
+            self.header_type(v, p, nd);
+            self.raw_headers.insert(v, p);
         }
         match structure::plan(body) {
             Some(steps) => self.structured(&steps),
@@ -1075,9 +1067,6 @@ impl<'t, 'p> FnW<'t, 'p> {
                 // A tensor in the arena, its extents, then its strides in
                 // elements; element 0 is its `data` (`insert-checks`
                 // checked the view, so the strides divide exactly).
-                let d = self.dt(v);
-                let (code, bits) = crate::abi::dlpack_dtype(d);
-                let size = d.size_bytes() as i64;
                 let extents: Vec<ValueId> = extents.iter().collect();
                 let strides: Vec<ValueId> = strides.iter().collect();
                 let nd = extents.len() as i32;
@@ -1091,26 +1080,24 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
                 self.get(offset);
                 self.extend([I::I32WrapI64, I::I32Add, I::I32Store(mem(dl::DATA))]);
-                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store(mem(dl::DEVICE_TYPE))]);
-                self.extend([I::LocalGet(p), I::I32Const(nd), I::I32Store(mem(dl::NDIM))]);
-                self.extend([I::LocalGet(p), I::I32Const(code as i32), I::I32Store8(mem(dl::CODE))]);
-                self.extend([I::LocalGet(p), I::I32Const(bits as i32), I::I32Store8(mem(dl::BITS))]);
-                self.extend([I::LocalGet(p), I::I32Const(1), I::I32Store16(mem(dl::LANES))]);
-                for (field, at) in [(dl::SHAPE, dl::SIZE), (dl::STRIDES, dl::SIZE + 8 * nd)] {
-                    self.extend([I::LocalGet(p), I::LocalGet(p), I::I32Const(at), I::I32Add, I::I32Store(mem(field))]);
-                }
-                for (k, &length) in extents.iter().enumerate() {
-                    self.push(I::LocalGet(p));
-                    self.get(length);
-                    self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * k as u64)));
-                }
-                for (k, &stride) in strides.iter().enumerate() {
-                    self.push(I::LocalGet(p));
-                    self.get(stride);
-                    self.extend([I::I64Const(size), I::I64DivS]);
-                    self.push(I::I64Store(mem(dl::SIZE as u64 + 8 * (extents.len() + k) as u64)));
-                }
+                self.view_header(v, p, &extents, &strides);
+            }
+            InstData::RawView { address, offset, extents, strides } => {
+                // The header the prologue allocated, rewritten each time.
+                let p = self.raw_headers[&v];
+                let extents: Vec<ValueId> = extents.iter().collect();
+                let strides: Vec<ValueId> = strides.iter().collect();
                 self.push(I::LocalGet(p));
+                self.get(address);
+                self.get(offset);
+                self.extend([I::I32WrapI64, I::I32Add, I::I32Store(mem(dl::DATA))]);
+                self.header_dims(v, p, &extents, &strides);
+            }
+            InstData::RawData { array } => {
+                self.get(array);
+                self.push(I::I32Load(mem(dl::DATA)));
+                self.get(array);
+                self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
                 self.set(v);
             }
             InstData::GetField { aggregate, field } => self.get_field(v, aggregate, field)?,
@@ -1188,7 +1175,7 @@ impl<'t, 'p> FnW<'t, 'p> {
             DType::Float32 => I::F32Load(mem(0)),
             DType::Float64 => I::F64Load(mem(0)),
             DType::Complex64 | DType::Complex128 => return self.complex_load(v, d),
-            _ => return self.unsupported(v, format!("an array of {d}")),
+            DType::Str | DType::Bytes => return self.text_at(v, false),
         };
         self.push(i);
         if d == DType::Bool {
@@ -1205,6 +1192,9 @@ impl<'t, 'p> FnW<'t, 'p> {
         if d.is_complex() {
             return self.complex_store(value, d);
         }
+        if d.is_text() {
+            return self.text_at(value, true);
+        }
         self.get(value);
         let i = match d {
             DType::Bool | DType::UInt8 | DType::Int8 => I::I32Store8(mem(0)),
@@ -1216,6 +1206,23 @@ impl<'t, 'p> FnW<'t, 'p> {
             _ => return self.unsupported(v, format!("an array of {d}")),
         };
         self.push(i);
+        Ok(())
+    }
+
+    /// Loads (or with `store`, stores) the text value `v` at the address on
+    /// the stack: a `postc_str` of two `i32`s, the bytes' address and their
+    /// length (only a ufunc's operands are laid out so).
+    fn text_at(&mut self, v: ValueId, store: bool) -> R<()> {
+        let at = self.local(ValType::I32);
+        let l = self.value_local[&v];
+        self.push(I::LocalSet(at));
+        for (k, off) in [(0, 0), (1, 4)] {
+            if store {
+                self.extend([I::LocalGet(at), I::LocalGet(l + k), I::I32Store(mem(off))]);
+            } else {
+                self.extend([I::LocalGet(at), I::I32Load(mem(off)), I::LocalSet(l + k)]);
+            }
+        }
         Ok(())
     }
 
@@ -1237,7 +1244,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         let od = self.dt(l);
         let rd = self.dt(v);
         if od == DType::Float16 {
-            return self.binary_f16(v, op, l, r);
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
         }
         if od.is_complex() {
             return self.binary_complex(v, op, l, r);
@@ -1269,16 +1276,6 @@ impl<'t, 'p> FnW<'t, 'p> {
                         _ => o.pick(I::I32Mul, I::I64Mul),
                     });
                     self.extend(narrow(od));
-                }
-                Opcode::Div => {
-                    // A Float16 quotient is rounded once from Float64.
-                    let wd = if rd == DType::Float16 { DType::Float64 } else { rd };
-                    self.get(l);
-                    self.convert(v, od, wd)?;
-                    self.get(r);
-                    self.convert(v, od, wd)?;
-                    self.push(if wd == DType::Float32 { I::F32Div } else { I::F64Div });
-                    self.convert(v, wd, rd)?;
                 }
                 // `legalize` wrote integer `//`, `%` and `**` out in these;
                 // the divisor is never zero nor -1 with a minimal dividend.
@@ -1369,14 +1366,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                     });
                 }
                 // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-                Opcode::Pow => {
+                // A Float32 power is a Float64 one by now.
+                Opcode::Pow if !f32 => {
                     let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
                     self.get(l);
-                    self.convert(v, od, DType::Float64)?;
                     self.get(r);
-                    self.convert(v, od, DType::Float64)?;
                     self.push(I::Call(pow));
-                    self.convert(v, DType::Float64, od)?;
                 }
                 Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
                     self.get(l);
@@ -1406,7 +1401,7 @@ impl<'t, 'p> FnW<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        if d == DType::Float16 && matches!(op, Opcode::Neg | Opcode::Abs) {
+        if d == DType::Float16 {
             return self.unary_f16(v, op, x);
         }
         if d.is_complex() {
@@ -1585,17 +1580,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([o.konst(0), o.pick(I::I32Ne, I::I64Ne)]);
             }
             OvfOp::Abs => self.push(I::I32Const(0)),
-            OvfOp::Pow => {
-                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
-                let h = pow_ovf_helper(self.t, d);
-                for x in [a, b] {
-                    self.get(x);
-                    if !is64(self.dt(x)) {
-                        self.push(if self.dt(x).is_signed_int() { I::I64ExtendI32S } else { I::I64ExtendI32U });
-                    }
-                }
-                self.push(I::Call(h));
-            }
+            OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
         }
         Ok(())
     }

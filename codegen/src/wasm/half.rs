@@ -1,9 +1,9 @@
 //! Float16 in software: a value is its IEEE binary16 bits in an `i32`
 //! (zero-extended), converted exactly to `f32` to be read and rounded
-//! once from `f64`, ties to even, to be written. Arithmetic runs in
-//! `f64`, where a sum, difference or product of two Float16 values is
-//! exact and a quotient rounds twice innocuously (53 ≥ 2·11 + 2 bits), so
-//! every result is the correctly rounded Float16 one.
+//! once from `f64`, ties to even, to be written. Its arithmetic is written
+//! out in Float32 by `legalize` (the backend declares no
+//! `float16_arithmetic`), so these conversions and the sign bit's `neg`
+//! and `abs` are all it needs.
 
 use super::func::{FnW, R};
 use super::Translation;
@@ -244,47 +244,6 @@ impl FnW<'_, '_> {
     pub(super) fn f16_from_f64(&mut self) {
         let h = from_f64_helper(self.t);
         self.push(I::Call(h));
-    }
-
-    /// A binary operation on Float16 operands.
-    pub(super) fn binary_f16(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
-        let operands = |w: &mut Self| {
-            w.get(l);
-            w.f16_to_f64();
-            w.get(r);
-            w.f16_to_f64();
-        };
-        match op {
-            // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-            Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Div | Opcode::Pow => {
-                operands(self);
-                match op {
-                    Opcode::Add => self.push(I::F64Add),
-                    Opcode::Sub => self.push(I::F64Sub),
-                    Opcode::Mul => self.push(I::F64Mul),
-                    Opcode::Div => self.push(I::F64Div),
-                    _ => {
-                        let pow = self.t.import("pow", &[ValType::F64, ValType::F64], &[ValType::F64]);
-                        self.push(I::Call(pow));
-                    }
-                }
-                self.f16_from_f64();
-            }
-            Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
-                operands(self);
-                self.push(match op {
-                    Opcode::Eq => I::F64Eq,
-                    Opcode::Ne => I::F64Ne,
-                    Opcode::Lt => I::F64Lt,
-                    Opcode::Le => I::F64Le,
-                    Opcode::Gt => I::F64Gt,
-                    _ => I::F64Ge,
-                });
-            }
-            _ => return self.err(Some(v), format!("`{}` on {}", op.mnemonic(), DType::Float16)),
-        }
-        self.set(v);
-        Ok(())
     }
 
     /// `neg` and `abs` of a Float16: the sign bit flipped or cleared.

@@ -59,8 +59,9 @@ pub struct Wasm;
 pub const LOADER: &str = include_str!("postc.mjs");
 
 /// What this backend lowers natively; `legalize` writes out the rest
-/// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate.
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: true };
+/// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate; it has no Float16: a Float16 is
+/// its bits in an `i32`, converted in software (`half.rs`).
+pub const FEATURES: crate::Features = crate::Features { saturating_casts: true, float16_arithmetic: false };
 
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {
@@ -322,13 +323,13 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
     // Each exported ufunc's `NAME_loop` and `NAME_dl`.
     match symbols.ufuncs(program) {
         Ok(plans) => {
-            for ((mid, fid), plan) in plans {
-                let body = t.sigs[&(mid, fid)].index;
-                let lp =
-                    match t.index.function(mid, &format!("{}{}", postc_passes::ufunc_entry::LOOP_PREFIX, plan.name)) {
-                        Some(lp) if plan.loop_in_ir => DEFINED + t.sigs[&(mid, lp)].index,
-                        _ => ufunc::loop_entry(&mut t, &plan, body),
-                    };
+            for ((mid, _), plan) in plans {
+                let inner = format!("{}{}", postc_passes::ufunc_entry::LOOP_PREFIX, plan.name);
+                let Some(lp) = t.index.function(mid, &inner).filter(|_| plan.loop_in_ir) else {
+                    diags.push(crate::no_inner_loop(&plan));
+                    continue;
+                };
+                let lp = DEFINED + t.sigs[&(mid, lp)].index;
                 let dl = ufunc::dl_entry(&mut t, &plan, lp);
                 t.ufunc_exports.push((crate::abi::loop_symbol(&plan.symbol), lp - DEFINED));
                 t.ufunc_exports.push((crate::abi::dl_symbol(&plan.symbol), dl - DEFINED));

@@ -1,6 +1,6 @@
 //! NumPy on whole arrays: creating arrays in compiled code (`np.empty`,
 //! `np.zeros`, `np.ones`, `np.full`, the `*_like` forms, `np.arange`,
-//! `a.copy()`) and reducing a whole array to a scalar (`np.sum`, `np.prod`,
+//! `a.copy()`, `a.astype(dtype)`) and reducing a whole array to a scalar (`np.sum`, `np.prod`,
 //! `np.min`, `np.max`, `np.mean`, `np.argmin`, `np.argmax`, `np.any`,
 //! `np.all` and the same methods), with NumPy's result dtypes. Everything
 //! lowers to IR: an `alloc` (compact, C order, zeroed, in the call's arena)
@@ -30,6 +30,15 @@ pub(super) enum ArrFn {
     /// `a.ravel()`, `np.ravel(a)`: a view when `a` is C-contiguous, else a
     /// copy (lower/slicing.rs).
     Ravel,
+    /// `a.reshape(shape)`, `np.reshape(a, shape)`: a view of `a`'s
+    /// elements in C order, which are copied first when `a` is not
+    /// C-contiguous (lower/slicing.rs).
+    Reshape,
+    /// `a.flatten()`: a new 1-D copy in C order (lower/slicing.rs).
+    Flatten,
+    /// `a.astype(dtype)`: a new array of `a`'s shape, each element
+    /// converted.
+    Astype,
     Reduce(Red),
 }
 
@@ -62,6 +71,7 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
         "copy" => ArrFn::Copy,
         "transpose" => ArrFn::Transpose,
         "ravel" => ArrFn::Ravel,
+        "reshape" => ArrFn::Reshape,
         other => ArrFn::Reduce(reduction(other)?),
     })
 }
@@ -72,6 +82,9 @@ pub(super) fn array_method(name: &str) -> Option<ArrFn> {
         "copy" => Some(ArrFn::Copy),
         "transpose" => Some(ArrFn::Transpose),
         "ravel" => Some(ArrFn::Ravel),
+        "reshape" => Some(ArrFn::Reshape),
+        "flatten" => Some(ArrFn::Flatten),
+        "astype" => Some(ArrFn::Astype),
         other => reduction(other).map(ArrFn::Reduce),
     }
 }
@@ -224,10 +237,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         // `dtype=` is the one keyword; the others (`axis=`, `out=`, `order=`,
         // `keepdims=`) are NumPy's but not compiled.
+        let takes_dtype = creates && !matches!(f, ArrFn::Reshape | ArrFn::Flatten);
         let mut dtype_kw: Option<&Expr> = None;
         for k in c.arguments.keywords.iter() {
             match k.arg.as_ref().map(|a| a.id.as_str()) {
-                Some("dtype") if creates => dtype_kw = Some(&k.value),
+                Some("dtype") if takes_dtype => dtype_kw = Some(&k.value),
                 Some(name) => {
                     return self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
                 }
@@ -245,7 +259,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (1, true)
             }
             ArrFn::Full | ArrFn::FullLike => (2, true),
-            ArrFn::Copy | ArrFn::Transpose | ArrFn::Ravel | ArrFn::Reduce(_) => (1, false),
+            ArrFn::Astype => (1, true),
+            ArrFn::Copy | ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten | ArrFn::Reshape | ArrFn::Reduce(_) => {
+                (1, false)
+            }
             ArrFn::Arange => (0, false),
         };
         let max = need + dtype_pos as usize;
@@ -253,7 +270,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if args.is_empty() || args.len() > 3 {
                 return self.err(c, format!("{shown} takes 1 to 3 arguments (and `dtype=`)"));
             }
-        } else if args.len() < need || args.len() > max {
+        } else if f != ArrFn::Reshape && (args.len() < need || args.len() > max) {
             let given = args.len() - recv.is_some() as usize;
             let wanted = need - recv.is_some() as usize;
             return self.err(
@@ -269,6 +286,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(_), Some(p)) => return self.err(*p, "the dtype is given twice"),
             (Some(k), None) => Some(k),
             (None, Some(p)) => Some(*p),
+            (None, None) if f == ArrFn::Astype => return self.err(c, format!("{shown} takes a dtype")),
             (None, None) => None,
         };
         let dtype = match dtype_expr {
@@ -279,8 +297,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => None,
         };
         match f {
-            ArrFn::Transpose | ArrFn::Ravel => match self.expr(args[0]) {
+            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => match self.expr(args[0]) {
                 Val::Arr { v, ty } if f == ArrFn::Ravel => self.raveled(v, &ty, c),
+                Val::Arr { v, ty } if f == ArrFn::Flatten => self.flattened(v, &ty, c),
                 Val::Arr { v, ty } => self.transposed(v, &ty, c),
                 Val::Err => Val::Err,
                 _ => self.err(args[0], format!("{shown} takes an array")),
@@ -327,7 +346,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Val::Arr { v: arr.0, ty: arr.1 }
             }
-            ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy => {
+            ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
                 let src = self.expr(args[0]);
                 let (sv, st) = match src {
                     Val::Arr { v, ty } => (v, ty),
@@ -362,12 +381,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                         self.fill(&arr, v, c);
                     }
-                    ArrFn::Copy => {
+                    // `astype` converts as NumPy's unsafe casting does,
+                    // which for every value in range is the IR's `cast`.
+                    ArrFn::Copy | ArrFn::Astype => {
                         let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
                         let open = self.loops_open(&ids, c);
                         let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-                        let n = self.fresh("el");
-                        let x = self.b.index_load(TypeId::scalar(st.dtype), sv, &idx, &n);
+                        let x = self.load(&(sv, st.clone()), &idx, c.range());
+                        let Some(x) = self.materialize(&x, d, c) else { return Val::Err };
                         self.b.index_store(arr.0, &idx, x);
                         self.loops_close(open, c);
                     }
@@ -376,6 +397,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v: arr.0, ty: arr.1 }
             }
             ArrFn::Arange => self.arange(&args, dtype, &shown, c),
+            ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c),
             ArrFn::Reduce(r) => {
                 let src = self.expr(args[0]);
                 match src {

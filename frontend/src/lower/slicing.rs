@@ -8,11 +8,14 @@
 //! Assigning to a view (`a[:, j] = 0.0`, `a[1:] = a[:-1]`) stores a
 //! number in every element, or copies an array broadcast to its shape.
 //!
-//! `a.ravel()` is a view of a C-contiguous array and a copy of any other.
+//! `a.ravel()` is a view of a C-contiguous array and a copy of any other;
+//! `a.reshape(shape)` is a view of that, with the new extents and C-order
+//! strides, so it copies exactly when NumPy's would have to (`a` not
+//! C-contiguous at run time). `a.flatten()` always copies.
 //!
 //! Not here (a located error names each): augmented assignment to a
-//! slice (`a[1:] += b`), `reshape`, `transpose` with axes, and advanced
-//! indexing (arrays or lists as indices).
+//! slice (`a[1:] += b`), `reshape` with `order=`, `transpose` with axes,
+//! and advanced indexing (arrays or lists as indices).
 
 use super::*;
 use crate::syntax::{for_each_binding, Binding};
@@ -199,16 +202,7 @@ impl FnLower<'_, '_> {
         let copy = self.new_array(ty.dtype, &[(copy_len, true)], at);
         let mut loop_dims = dims.clone();
         loop_dims[0] = self.select_int(contiguous, zero, dims[0]);
-        let name = self.fresh("flat");
-        let flat = self.b.let_(TypeId::INT64, zero, &name);
-        let open = self.loops_open(&loop_dims, at);
-        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-        let name = self.fresh("el");
-        let x = self.b.index_load(TypeId::scalar(ty.dtype), av, &idx, &name);
-        self.b.index_store(copy.0, &[flat], x);
-        let next = self.result(Opcode::Add, DType::Int64, flat, one);
-        self.b.set(flat, next);
-        self.loops_close(open, at);
+        self.copy_in_c_order(av, ty, &loop_dims, copy.0, at);
         // Each arm a view; the one not taken is empty.
         let view_len = self.select_int(contiguous, size, zero);
         let Val::Arr { v: of_a, ty: vty } = self.make_view(av, ty, zero, &[view_len], &[elsize], at) else {
@@ -230,6 +224,173 @@ impl FnLower<'_, '_> {
         self.br(join);
         self.enter(join);
         Val::Arr { v: r, ty: vty }
+    }
+
+    /// Stores the elements of `av` over the extents `dims` (its own, or
+    /// none) one after another, in C order, into the 1-D array `dst`.
+    fn copy_in_c_order(&mut self, av: ValueId, ty: &TypeData, dims: &[ValueId], dst: ValueId, at: &impl Ranged) {
+        let zero = self.int_const(0, at);
+        let one = self.int_const(1, at);
+        let name = self.fresh("flat");
+        let flat = self.b.let_(TypeId::INT64, zero, &name);
+        let open = self.loops_open(dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let name = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(ty.dtype), av, &idx, &name);
+        self.b.index_store(dst, &[flat], x);
+        let next = self.result(Opcode::Add, DType::Int64, flat, one);
+        self.b.set(flat, next);
+        self.loops_close(open, at);
+    }
+
+    /// `a.flatten()`: a new 1-D array of `a`'s elements in C order.
+    pub(super) fn flattened(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
+        if ty.ndim().is_none() {
+            return self.err(at, "the number of axes of this array is not known");
+        }
+        if ty.dtype.is_text() {
+            return self.err(at, format!("an array of {} cannot be flattened in compiled code", ty.dtype.name()));
+        }
+        let dims = self.dims_of(av, ty);
+        let mut size = self.int_const(1, at);
+        for &n in &dims {
+            size = self.result(Opcode::Mul, DType::Int64, size, n);
+        }
+        let copy = self.new_array(ty.dtype, &[(size, true)], at);
+        self.copy_in_c_order(av, ty, &dims, copy.0, at);
+        Val::Arr { v: copy.0, ty: copy.1 }
+    }
+
+    /// `a.reshape(d0, d1, ...)`, `a.reshape((d0, d1, ...))`,
+    /// `np.reshape(a, shape)`; `args` starts with `a`.
+    pub(super) fn reshape_call(&mut self, shown: &str, method: bool, args: &[&Expr], c: &ast::ExprCall) -> Val {
+        let written: Vec<&Expr> = match args {
+            [_, Expr::Tuple(t)] => t.elts.iter().collect(),
+            [_, Expr::List(l)] => l.elts.iter().collect(),
+            [_, rest @ ..] if !rest.is_empty() && (method || rest.len() == 1) => rest.to_vec(),
+            _ => {
+                let wanted = if method { "a shape" } else { "an array and a shape" };
+                return self.err(c, format!("{shown} takes {wanted}"));
+            }
+        };
+        if written.is_empty() {
+            return self
+                .err(c, format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"));
+        }
+        let (av, ty) = match self.expr(args[0]) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return Val::Err,
+            _ => return self.err(args[0], format!("{shown} takes an array")),
+        };
+        let mut entries = Vec::new();
+        for e in &written {
+            let v = self.int_operand(e, "an extent of a shape");
+            entries.push(v.map(|v| (v, literal_int(e))));
+        }
+        let Some(entries) = entries.into_iter().collect::<Option<Vec<_>>>() else { return Val::Err };
+        if ty.ndim().is_none() {
+            return self.err(args[0], "the number of axes of this array is not known");
+        }
+        if ty.dtype.is_text() {
+            return self.err(c, format!("an array of {} cannot be reshaped in compiled code", ty.dtype.name()));
+        }
+        self.reshaped(av, &ty, &entries, c)
+    }
+
+    /// `a` reshaped to `entries` (each extent with its literal value when
+    /// written as one). As NumPy: a negative extent is the one unknown,
+    /// `size / (product of the others)`; more than one, or a product that
+    /// does not give `a`'s size, panics with NumPy's ValueError. The
+    /// result is a view of `a.ravel()` with C-order strides.
+    fn reshaped(&mut self, av: ValueId, ty: &TypeData, entries: &[(ValueId, Option<i128>)], at: &impl Ranged) -> Val {
+        let zero = self.int_const(0, at);
+        let one = self.int_const(1, at);
+        let mut size = one;
+        for n in self.dims_of(av, ty) {
+            size = self.result(Opcode::Mul, DType::Int64, size, n);
+        }
+        // The unknowns counted, and the product of the known extents, with
+        // whether it overflowed (then no unknown extent can make it fit).
+        let mut unknowns = zero;
+        let mut known = one;
+        let mut overflow = self.bool_const(false, at);
+        let max = self.int_const(i64::MAX, at);
+        let mut negative = Vec::new();
+        for &(e, _) in entries {
+            let neg = self.result(Opcode::Lt, DType::Bool, e, zero);
+            let counted = self.select_int(neg, one, zero);
+            unknowns = self.result(Opcode::Add, DType::Int64, unknowns, counted);
+            let factor = self.select_int(neg, one, e);
+            let positive = self.result(Opcode::Gt, DType::Bool, factor, zero);
+            let divisor = self.select_int(positive, factor, one);
+            let room = self.result(Opcode::FDiv, DType::Int64, max, divisor);
+            let too_big = self.result(Opcode::Gt, DType::Bool, known, room);
+            overflow = self.result(Opcode::Or, DType::Bool, overflow, too_big);
+            // Not multiplied once it would overflow (the -O0 overflow check
+            // would panic first, with the wrong message).
+            let factor = self.select_int(too_big, one, factor);
+            known = self.result(Opcode::Mul, DType::Int64, known, factor);
+            negative.push(neg);
+        }
+        let single = self.result(Opcode::Le, DType::Bool, unknowns, one);
+        self.panic_unless(single, "ValueError: can only specify one unknown dimension", at);
+        let has_unknown = self.result(Opcode::Eq, DType::Bool, unknowns, one);
+        let known_nonzero = self.result(Opcode::Ne, DType::Bool, known, zero);
+        let divisor = self.select_int(known_nonzero, known, one);
+        let unknown = self.result(Opcode::FDiv, DType::Int64, size, divisor);
+        let whole = self.result(Opcode::Mul, DType::Int64, unknown, known);
+        let divides = self.result(Opcode::Eq, DType::Bool, whole, size);
+        let divides = self.result(Opcode::And, DType::Bool, divides, known_nonzero);
+        let equal = self.result(Opcode::Eq, DType::Bool, known, size);
+        let name = self.fresh("fits");
+        let fits = self.b.select(TypeId::BOOL, has_unknown, divides, equal, &name);
+        let never = self.bool_const(false, at);
+        let name = self.fresh("reshape.ok");
+        let ok = self.b.select(TypeId::BOOL, overflow, never, fits, &name);
+        // NumPy writes the unknown extent as `newaxis`: a literal one in
+        // the message itself, one known only at run time by a message per
+        // entry that could be it (at most one is, else the panic above).
+        let fail = self.block("reshape.fail");
+        let cont = self.block("reshape.ok");
+        self.b.condbr(ok, cont, fail, None);
+        self.enter(fail);
+        let is_unknown = |k: usize, unknown: Option<usize>| unknown == Some(k) || entries[k].1.is_some_and(|x| x < 0);
+        let message = |unknown: Option<usize>| {
+            let shown: Vec<&str> =
+                (0..entries.len()).map(|k| if is_unknown(k, unknown) { "newaxis" } else { "{}" }).collect();
+            // NumPy leaves out an unknown first extent, and the comma of a
+            // shape of one axis after it: `(-1, 5)` shows as `(5)`.
+            let shape = match shown.split_first() {
+                Some((&"newaxis", rest)) => format!("({})", rest.join(",")),
+                _ if shown.len() == 1 => format!("({},)", shown[0]),
+                _ => format!("({})", shown.join(",")),
+            };
+            format!("ValueError: cannot reshape array of size {{}} into shape {shape}")
+        };
+        let values = |unknown: Option<usize>| {
+            let known = (0..entries.len()).filter(|&k| !is_unknown(k, unknown)).map(|k| entries[k].0);
+            std::iter::once(size).chain(known).collect::<Vec<_>>()
+        };
+        for (k, &(e, lit)) in entries.iter().enumerate() {
+            if lit.is_none() {
+                let known_here = self.result(Opcode::Ge, DType::Bool, e, zero);
+                self.panic_unless_with(known_here, &message(Some(k)), &values(Some(k)), at);
+            }
+        }
+        self.panic_unless_with(never, &message(None), &values(None), at);
+        self.br(cont);
+        self.enter(cont);
+        let elsize = self.int_const(i64::from(ty.dtype.size_bytes()), at);
+        let extents: Vec<ValueId> =
+            entries.iter().zip(&negative).map(|(&(e, _), &neg)| self.select_int(neg, unknown, e)).collect();
+        let mut strides = vec![elsize; extents.len()];
+        let mut block = elsize;
+        for k in (0..extents.len()).rev() {
+            strides[k] = block;
+            block = self.result(Opcode::Mul, DType::Int64, block, extents[k]);
+        }
+        let Val::Arr { v: flat, ty: flat_ty } = self.raveled(av, ty, at) else { return Val::Err };
+        self.make_view(flat, &flat_ty, zero, &extents, &strides, at)
     }
 
     /// `a.T`, `a.transpose()`: the axes reversed.
@@ -566,7 +727,7 @@ impl FnLower<'_, '_> {
             Expr::Subscript(s) => self.reads_input_memory(&s.value),
             Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.reads_input_memory(&a.value),
             Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel") => {
+                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel" | "reshape") => {
                     self.reads_input_memory(&a.value)
                 }
                 _ => false,
@@ -603,7 +764,9 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
             // `r, s = a[0], a[1]`: every target, conservatively.
             Expr::Tuple(t) => t.elts.iter().flat_map(roots).collect(),
             Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel") => roots(&a.value),
+                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel" | "reshape") => {
+                    roots(&a.value)
+                }
                 Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip") => {
                     c.arguments.args.iter().flat_map(roots).collect()
                 }

@@ -768,7 +768,9 @@ impl<'p> Interpreter<'p> {
             InstData::RawRead { .. }
             | InstData::RawOffset { .. }
             | InstData::RawLoad { .. }
-            | InstData::RawStore { .. } => {
+            | InstData::RawStore { .. }
+            | InstData::RawView { .. }
+            | InstData::RawData { .. } => {
                 return unsupported(format!(
                     "`{}` works on raw addresses, which the interpreter does not have",
                     body.opcode(v).mnemonic()

@@ -321,7 +321,7 @@ impl<'a> Parser<'a> {
                 let Some(y) = self.fast_operand(&mut f, op1) else { return false };
                 ops = [x, y];
             }
-            Format::Alloc | Format::View => return false,
+            Format::Alloc | Format::View | Format::RawView => return false,
             Format::Unary => {
                 let Some(x) = self.fast_operand(&mut f, op0) else { return false };
                 ops[0] = x;

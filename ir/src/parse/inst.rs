@@ -236,7 +236,7 @@ impl<'a> Parser<'a> {
                 Self::comma(c)?;
                 ops[1] = self.operand(c, op1)?;
             }
-            Format::Unary | Format::RawLoad => ops[0] = self.operand(c, op0)?,
+            Format::Unary | Format::RawLoad | Format::RawData => ops[0] = self.operand(c, op0)?,
             Format::Alloc => {
                 // `alloc %n` or `alloc %n, %m, ...`: one extent per axis.
                 self.scratch.resize(1, 0);
@@ -253,8 +253,9 @@ impl<'a> Parser<'a> {
                 self.scratch[0] = clamp_u32(self.scratch.len() - 1);
                 ops[1] = xb;
             }
-            Format::View => {
-                // `view %base, %offset, [%extent, ...], [%stride, ...]`.
+            Format::View | Format::RawView => {
+                // `view %base, %offset, [%extent, ...], [%stride, ...]`
+                // (`raw.view` with an address for the base).
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;
                 let offset = self.operand(c, Slot::Extra(xb))?;

@@ -1,16 +1,17 @@
 //! The rules of raw addresses (see the `raw` column of the opcode table):
 //! the `raw` opcodes appear only in compiler-made functions, and there an
-//! address (a parameter, a `raw.ptr` or `raw.offset` result) is used only
-//! where an address is expected, the first operand of a `raw` opcode, and
-//! nothing else is used there. An address is an `Int64` in the tables but
-//! a pointer in compiled code, so mixing the two would not compile.
+//! address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data` result) is
+//! used only where an address is expected, the first operand of a `raw`
+//! opcode other than `raw.data` (whose operand is an array), and nothing
+//! else is used there. An address is an `Int64` in the tables but a
+//! pointer in compiled code, so mixing the two would not compile.
 
 use super::*;
 use crate::body::{operand_places, OperandAt};
 
 /// Whether `v` holds an address in a compiler-made function.
 fn is_address(body: &Body, v: ValueId) -> bool {
-    matches!(body.tags[v], Opcode::Param | Opcode::RawPtr | Opcode::RawOffset)
+    matches!(body.tags[v], Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData)
 }
 
 impl<'p> Verifier<'p> {
@@ -63,7 +64,7 @@ impl<'p> Verifier<'p> {
                         return;
                     }
                     let used = ValueId::from_u32(raw);
-                    let wants_address = op.is_raw() && at == OperandAt::A;
+                    let wants_address = op.is_raw() && op != Opcode::RawData && at == OperandAt::A;
                     if wants_address != is_address(body, used) {
                         bad = Some((used, wants_address));
                     }
@@ -73,7 +74,7 @@ impl<'p> Verifier<'p> {
             if let Some((used, wants_address)) = bad {
                 let msg = if wants_address {
                     format!(
-                        "{}: {} is not an address (a parameter, a `raw.ptr` or a `raw.offset`)",
+                        "{}: {} is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
                         Self::desc(x, v),
                         Self::vname(x, used)
                     )

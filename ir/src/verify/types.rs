@@ -3,6 +3,32 @@
 use super::*;
 
 impl<'p> Verifier<'p> {
+    /// The operands of a `view` or `raw.view` `v`: its byte offset, then one
+    /// extent and one byte stride per axis, each an Int64.
+    fn check_view_operands(
+        &mut self,
+        x: Fx<'p>,
+        v: ValueId,
+        offset: ValueId,
+        extents: crate::ValueList<'p>,
+        strides: crate::ValueList<'p>,
+    ) {
+        let d = Self::desc(x, v);
+        for (what, value) in std::iter::once(("byte offset", offset))
+            .chain(extents.iter().map(|e| ("extent", e)))
+            .chain(strides.iter().map(|s| ("byte stride", s)))
+        {
+            let Some(t) = self.vty(x, value) else { continue };
+            if t.is_array || t.dtype != DType::Int64 {
+                self.inst_err(x, v, format!("{d}: {what} {} must be Int64, got {t}", Self::vname(x, value)));
+            }
+        }
+        if extents.len() != strides.len() {
+            let (e, s) = (plural(extents.len(), "extent", "extents"), plural(strides.len(), "stride", "strides"));
+            self.inst_err(x, v, format!("{d}: {e} but {s}: one of each per axis"));
+        }
+    }
+
     pub(super) fn check_types(&mut self, x: Fx<'p>, v: ValueId, inst: InstData<'p>, rt: Option<&'p TypeData>) {
         let d = Self::desc(x, v);
         macro_rules! err {
@@ -84,6 +110,26 @@ impl<'p> Verifier<'p> {
             }
             InstData::RawStore { value, .. } => {
                 scalar!(value);
+            }
+            InstData::RawView { offset, extents, strides, .. } => {
+                self.check_view_operands(x, v, offset, extents, strides);
+                // Unlike `view`'s, the result type may fix extents and
+                // strides: the compiler that writes the view vouches for them.
+                let r = result!();
+                if !r.is_array || r.dtype.is_text() {
+                    err!("{d}: result type {r} must be an array of numbers or Bool");
+                } else if r.ndim() != Some(extents.len()) {
+                    err!("{d}: result type {r} must have {}", plural(extents.len(), "axis", "axes"));
+                }
+            }
+            InstData::RawData { array: a } => {
+                if let Some(t) = array(self, a, "operand") {
+                    if t.dtype.is_text() {
+                        err!("{d}: an array of {} has no element address", t.dtype);
+                    }
+                }
+                let r = scalar_result!();
+                expect_result!(r, DType::Int64);
             }
             InstData::Malformed => err!("malformed {d} instruction"),
             InstData::Const(lit) => {
@@ -249,20 +295,7 @@ impl<'p> Verifier<'p> {
                 if bt.dtype.is_text() {
                     err!("{d}: cannot view an array of {}: views hold numbers and Bool", bt.dtype);
                 }
-                for (what, value) in std::iter::once(("byte offset", offset))
-                    .chain(extents.iter().map(|e| ("extent", e)))
-                    .chain(strides.iter().map(|s| ("byte stride", s)))
-                {
-                    let t = ty!(value);
-                    if t.is_array || t.dtype != DType::Int64 {
-                        err!("{d}: {what} {} must be Int64, got {t}", Self::vname(x, value));
-                    }
-                }
-                if extents.len() != strides.len() {
-                    let (e, s) =
-                        (plural(extents.len(), "extent", "extents"), plural(strides.len(), "stride", "strides"));
-                    err!("{d}: {e} but {s}: one of each per axis");
-                }
+                self.check_view_operands(x, v, offset, extents, strides);
                 let r = result!();
                 let dynamic = match &r.shape {
                     crate::Shape::Dims(dims) => dims.len() == extents.len() && dims.iter().all(Option::is_none),

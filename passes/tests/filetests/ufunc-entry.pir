@@ -1,8 +1,8 @@
 ; pipeline: ufunc-entry
 ; NumPy's inner loop of each exported elementwise ufunc, as IR: a returned
-; result (axpy), a complex operand and a Bool result; a generalized ufunc
-; (rowsum), a ufunc of text (shout) and a function that is not a ufunc get
-; none.
+; result (axpy), a complex operand, a Bool result and text (shout, its
+; elements postc_str pairs); a function that is not a ufunc gets none (the
+; loops of generalized ufuncs: ufunc-entry-generalized.pir).
 module ue
 
 ufunc axpy(%a: Float64, %x: Float64, %y: Float64) -> Float64 "(),(),()->()" {
@@ -24,12 +24,6 @@ entry:
   %z: Int16 = const 0
   %r: Bool = lt %a, %z
   return %r
-}
-
-ufunc rowsum(%a: Float64[]Shape[?]) -> Float64 "(n)->()" core(%n: Int64) {
-entry:
-  %z: Float64 = const 0.0
-  return %z
 }
 
 func twice(%x: Float64) -> Float64 {

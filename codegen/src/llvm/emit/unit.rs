@@ -19,8 +19,8 @@ use inkwell::values::{
 };
 use inkwell::{AddressSpace, GlobalVisibility};
 use postc_ir::diag::Diagnostic;
-use postc_ir::{DType, ModuleId, SrcLoc};
-use std::collections::HashMap;
+use postc_ir::{DType, FuncId, ModuleId, SrcLoc};
+use std::collections::{HashMap, HashSet};
 
 /// The LLVM types the lowering uses, made once per context.
 #[derive(Clone, Copy)]
@@ -91,17 +91,6 @@ impl<'c> Types<'c> {
     /// The integer type of an integer or Bool dtype.
     pub fn int(&self, d: DType) -> IntType<'c> {
         self.scalar(d).into_int_type()
-    }
-
-    /// The integer type of `bits` bits (1, 8, 16, 32 or 64).
-    pub fn int_bits(&self, bits: u32) -> IntType<'c> {
-        match bits {
-            1 => self.i1,
-            8 => self.i8,
-            16 => self.i16,
-            32 => self.i32,
-            _ => self.i64,
-        }
     }
 
     /// The float type of a float dtype (or of a complex dtype's parts).
@@ -430,7 +419,9 @@ impl<'c, 'm> Unit<'c, 'm> {
 }
 
 /// Builds the module of a lowered program into `module`: every function
-/// declared, then every body (see [`super::body`]), each verified. With
+/// of `functions` (all of the program's when `None`) declared, then their
+/// bodies (see [`super::body`]), each verified. `functions` must hold
+/// every function its members refer to ([`crate::calls::reachable`]). With
 /// `debug` (whether the code is optimised) the bodies carry debug
 /// information, which the caller completes with [`DebugInfo::finish`] once
 /// the module has every function.
@@ -438,13 +429,15 @@ pub fn build_module<'c>(
     cx: &'c Context,
     module: &LlModule<'c>,
     low: &Lowered<'_>,
+    functions: Option<&HashSet<(ModuleId, FuncId)>>,
     debug: Option<bool>,
 ) -> Result<Option<DebugInfo<'c>>, Vec<Diagnostic>> {
+    let wanted = |id: &(ModuleId, FuncId)| functions.is_none_or(|fs| fs.contains(id));
     let mut unit = Unit::new(cx, module);
     unit.debug = debug.map(|optimized| DebugInfo::new(cx, module, low.program, optimized));
     let mut functions = HashMap::new();
     for (mid, m) in low.program.modules.iter_enumerated() {
-        for (fid, _) in m.functions.iter_enumerated() {
+        for (fid, _) in m.functions.iter_enumerated().filter(|(fid, _)| wanted(&(mid, *fid))) {
             let sig = &low.sigs[&(mid, fid)];
             let name = low.shield.text_symbol(&sig.symbol);
             let f = module.add_function(&name, unit.t.fn_type(sig), None);
@@ -466,7 +459,7 @@ pub fn build_module<'c>(
     }
     let mut diags = Vec::new();
     for (mid, m) in low.program.modules.iter_enumerated() {
-        for (fid, f) in m.functions.iter_enumerated() {
+        for (fid, f) in m.functions.iter_enumerated().filter(|(fid, _)| wanted(&(mid, *fid))) {
             let func = functions[&(mid, fid)];
             if let Err(d) = super::body::build(&mut unit, low, &functions, (mid, fid), func) {
                 diags.push(*d);

@@ -294,13 +294,20 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
     };
     let cx = Context::create();
     let m = cx.create_module("postc.gpu");
-    crate::llvm::emit::build_module(&cx, &m, low, None)?;
+    crate::llvm::emit::build_module(&cx, &m, low, None, None)?;
     for u in &low.gpu.ufuncs {
         let body = m
             .get_function(&u.symbol)
             .ok_or_else(|| internal(format!("no body `{}` in the device module", u.symbol)))?;
-        // Scratch copies come from a buffer the host passes: AMDGPU has no
-        // device `malloc`, and NVIDIA's heap is 8 MiB unless enlarged.
+        // The host's loop (`ufunc-entry`'s, built with the rest of the
+        // program) allocates its scratch copies in the host's arena: the
+        // device gets its own, whose scratch copies come from a buffer the
+        // host passes (AMDGPU has no device `malloc`, and NVIDIA's heap is
+        // 8 MiB unless enlarged).
+        if let Some(host_loop) = m.get_function(&crate::llvm::ufunc::loop_symbol(&u.symbol)) {
+            // SAFETY: nothing in the device module calls an inner loop.
+            unsafe { host_loop.delete() };
+        }
         let mut plan = u.plan.clone();
         plan.scratch_from_data = true;
         crate::llvm::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;

@@ -130,7 +130,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
 
     pub(super) fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
-        let rd = self.dt(v);
         let (a, b) = (self.val(l)?, self.val(r)?);
         let res: BasicValueEnum<'c> = if od.is_text() {
             match op {
@@ -161,7 +160,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
         } else if od.is_int() || od == DType::Bool {
-            self.int_binary(v, op, od, rd, a, b)?
+            self.int_binary(v, op, od, a, b)?
         } else if od.is_float() {
             self.float_binary(v, op, od, a, b)?
         } else {
@@ -176,7 +175,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         v: ValueId,
         op: Opcode,
         od: DType,
-        rd: DType,
         a: BasicValueEnum<'c>,
         b: BasicValueEnum<'c>,
     ) -> R<BasicValueEnum<'c>> {
@@ -188,11 +186,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             Opcode::Add => bl.build_int_add(x, y, "")?.into(),
             Opcode::Sub => bl.build_int_sub(x, y, "")?.into(),
             Opcode::Mul => bl.build_int_mul(x, y, "")?.into(),
-            Opcode::Div => {
-                let x = float(self.convert(a, od, rd)?)?;
-                let y = float(self.convert(b, od, rd)?)?;
-                self.b.build_float_div(x, y, "")?.into()
-            }
             // `legalize` wrote integer `//`, `%` and `**` out in these; the
             // divisor is never zero nor -1 with a minimal dividend.
             Opcode::Quot if signed => bl.build_int_signed_div(x, y, "")?.into(),
@@ -255,13 +248,11 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             Opcode::Sub => bl.build_float_sub(x, y, "")?.into(),
             Opcode::Mul => bl.build_float_mul(x, y, "")?.into(),
             Opcode::Div => bl.build_float_div(x, y, "")?.into(),
-            // `fdiv` and `mod` are calls of `legalize`'s functions by now.
-            Opcode::Pow => {
-                let x = self.convert(a, od, DType::Float64)?;
-                let y = self.convert(b, od, DType::Float64)?;
+            // `fdiv` and `mod` are calls of `legalize`'s functions by now,
+            // and a narrower power a Float64 one.
+            Opcode::Pow if od == DType::Float64 => {
                 let f = self.u.float_fn("llvm.pow.f64", self.u.t.f64, 2, &[]);
-                let r = self.call_fn(f, &[x, y])?;
-                self.convert(r, DType::Float64, od)?
+                self.call_fn(f, &[a, b])?
             }
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
                 let p = match op {

@@ -72,6 +72,7 @@ pub(super) fn build<'c>(
         vals: HashMap::new(),
         elem: HashMap::new(),
         frame_views: Vec::new(),
+        strides_not_unit: strides_not_unit(&f.body),
         func_loc: func_loc.clone(),
         dbg,
     };
@@ -88,6 +89,38 @@ pub(super) fn build<'c>(
             func_loc,
         ))),
     }
+}
+
+/// The blocks entered by the false edge of a test that strides are their
+/// element sizes (`and`s of `eq (stride a, k), SIZE`): what
+/// `stride-version` guards its copy of a loop with, the unit-stride copy on
+/// the true edge and the loop over any strides on the false one. LLVM's
+/// vectoriser versions a loop over run-time strides on their being one
+/// element; on the false edge of such a test that version can never run
+/// (the unit-stride copy runs instead), so the loop is marked not to be
+/// vectorised or unrolled, which saves its vector versions' compile time
+/// and changes no code that runs.
+fn strides_not_unit(body: &postc_ir::body::Body) -> HashSet<BlockId> {
+    fn stride_is_size(body: &postc_ir::body::Body, v: ValueId) -> bool {
+        match body.inst(v) {
+            InstData::Binary { op: Opcode::And, left, right } => {
+                stride_is_size(body, left) && stride_is_size(body, right)
+            }
+            InstData::Binary { op: Opcode::Eq, left, right } => {
+                let stride = |x: ValueId| matches!(body.inst(x), InstData::Stride { .. });
+                let constant = |x: ValueId| matches!(body.inst(x), InstData::Const(Literal::Int(_)));
+                (stride(left) && constant(right)) || (constant(left) && stride(right))
+            }
+            _ => false,
+        }
+    }
+    body.tags
+        .ids()
+        .filter_map(|v| match body.inst(v) {
+            InstData::CondBr { cond, if_false, .. } if stride_is_size(body, cond) => Some(if_false),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Lowers one function.
@@ -123,6 +156,9 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     /// The `view`s built in the frame rather than the arena, by
     /// instruction (see [`postc_ir::view::local_views`]).
     frame_views: Vec<bool>,
+    /// Loop headers entered only where some array's stride is known not to
+    /// be its element size (see [`strides_not_unit`]).
+    strides_not_unit: HashSet<BlockId>,
     func_loc: Option<Pos>,
     /// The function's debug information (`-g`).
     dbg: Option<FnDebug<'c>>,
@@ -573,6 +609,22 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         Some(if at_run_time { crate::llvm::ufunc::LoopHint::Scalar } else { crate::llvm::ufunc::LoopHint::Vector })
     }
 
+    /// Whether the `br` `v` to `target` is a back edge: `target` reaches
+    /// the branch's block.
+    fn closes_loop(&self, v: ValueId, target: BlockId) -> bool {
+        let body = &self.f.body;
+        let Some(here) = body.block_of(v) else { return false };
+        let mut seen = HashSet::from([target]);
+        let mut work = vec![target];
+        while let Some(b) = work.pop() {
+            if b == here {
+                return true;
+            }
+            work.extend(body.successors(b).into_iter().filter(|s| seen.insert(*s)));
+        }
+        false
+    }
+
     /// `v` = the array element of its dtype at `addr` (Bool is a byte).
     fn load_at(&mut self, v: ValueId, addr: PointerValue<'c>) -> R<()> {
         let d = self.dt(v);
@@ -768,6 +820,23 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             i.set_alignment(8).map_err(|e| Fail::Llvm(e.to_string()))?;
         }
         let data = result(self.b.build_call(getter, &[], "")?)?;
+        self.fill_header(h, data, nd, (code, bits), shape_g, strides_g)?;
+        self.vals.insert(v, h.into());
+        Ok(())
+    }
+
+    /// Writes the `DLTensor` at `h`: a host array of `nd` axes and the
+    /// DLPack type `code`/`bits` at `data`, its shape and element strides
+    /// the `nd` Int64s at `shape` and `strides`.
+    fn fill_header(
+        &mut self,
+        h: PointerValue<'c>,
+        data: BasicValueEnum<'c>,
+        nd: usize,
+        (code, bits): (u8, u8),
+        shape: PointerValue<'c>,
+        strides: PointerValue<'c>,
+    ) -> R<()> {
         let t = self.u.t;
         let device = t.cx.const_struct(&[t.i32.const_int(1, false).into(), t.i32.const_zero().into()], false);
         let dtype = t.cx.const_struct(
@@ -783,15 +852,14 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             (runtime::dltensor::DEVICE, device.into()),
             (runtime::dltensor::NDIM, t.i32.const_int(nd as u64, false).into()),
             (runtime::dltensor::DTYPE, dtype.into()),
-            (runtime::dltensor::SHAPE, shape_g.into()),
-            (runtime::dltensor::STRIDES, strides_g.into()),
+            (runtime::dltensor::SHAPE, shape.into()),
+            (runtime::dltensor::STRIDES, strides.into()),
             (runtime::dltensor::BYTE_OFFSET, t.i64.const_zero().into()),
         ];
         for (off, val) in fields {
             let at = self.byte_gep(h, self.i64c(off))?;
             self.b.build_store(at, val)?;
         }
-        self.vals.insert(v, h.into());
         Ok(())
     }
 
@@ -1026,10 +1094,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.b.build_int_compare(IntPredicate::EQ, a, min, "")?.into()
             }
             OvfOp::Abs => self.u.t.i1.const_zero().into(),
-            OvfOp::Pow => {
-                let b = self.val(args[1])?;
-                self.call_helper(Helper::IntPowOverflows { bits: d.bits(), signed: d.is_signed_int() }, &[a.into(), b])?
-            }
+            OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
         };
         self.vals.insert(v, r);
         Ok(())
@@ -1572,10 +1637,15 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             InstData::Return { value } => self.ret_value(value)?,
             InstData::Br { target } => {
                 let br = self.b.build_unconditional_branch(self.blocks[&target])?;
-                if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
-                    if let Some(hint) = self.inner_loop_hint(v, target) {
-                        crate::llvm::ufunc::mark_loop(self.u.t.cx, br, hint);
-                    }
+                let hint = if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
+                    self.inner_loop_hint(v, target)
+                } else if self.strides_not_unit.contains(&target) && self.closes_loop(v, target) {
+                    Some(crate::llvm::ufunc::LoopHint::Scalar)
+                } else {
+                    None
+                };
+                if let Some(hint) = hint {
+                    crate::llvm::ufunc::mark_loop(self.u.t.cx, br, hint);
                 }
             }
             InstData::CondBr { cond, if_true, if_false, weights } => {
@@ -1613,6 +1683,42 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             InstData::RawStore { address, value } => {
                 let at = pointer(self.val(address)?)?;
                 self.store_at(value, at)?;
+            }
+            // The header, its shape and its strides are in the frame, made
+            // once and rewritten each time (no arena block per index).
+            InstData::RawView { address, offset, extents, strides } => {
+                let d = self.dt(v);
+                let n = extents.len();
+                let header = self.entry_alloca(crate::llvm::ufunc::dltensor_type(self.u.t.cx).into())?;
+                let buf = self.temp_i64s((2 * n).max(1) as u32)?;
+                let size = self.i64c(d.size_bytes() as u64);
+                for (k, x) in extents.iter().enumerate() {
+                    let x = self.ival(x)?;
+                    // SAFETY: `k` is within the buffer of `2 * n` Int64s.
+                    let at = unsafe { self.b.build_in_bounds_gep(self.u.t.i64, buf, &[self.i64c(k as u64)], "")? };
+                    self.b.build_store(at, x)?;
+                }
+                for (k, x) in strides.iter().enumerate() {
+                    let x = self.ival(x)?;
+                    let x = self.b.build_int_signed_div(x, size, "")?;
+                    // SAFETY: `n + k` is within the buffer of `2 * n` Int64s.
+                    let at =
+                        unsafe { self.b.build_in_bounds_gep(self.u.t.i64, buf, &[self.i64c((n + k) as u64)], "")? };
+                    self.b.build_store(at, x)?;
+                }
+                // SAFETY: `n` is within the buffer (which holds at least one Int64).
+                let strides_at = unsafe { self.b.build_in_bounds_gep(self.u.t.i64, buf, &[self.i64c(n as u64)], "")? };
+                let (address, offset) = (pointer(self.val(address)?)?, self.ival(offset)?);
+                let data = self.byte_gep(address, offset)?;
+                self.fill_header(header, data.into(), n, crate::abi::dlpack_dtype(d), buf, strides_at)?;
+                self.vals.insert(v, header.into());
+            }
+            InstData::RawData { array } => {
+                let arr = pointer(self.val(array)?)?;
+                let data = pointer(self.header_field(arr, runtime::dltensor::DATA, self.u.t.ptr.into())?)?;
+                let bo = int(self.header_field(arr, runtime::dltensor::BYTE_OFFSET, self.u.t.i64.into())?)?;
+                let at = self.byte_gep(data, bo)?;
+                self.vals.insert(v, at.into());
             }
         }
         Ok(())

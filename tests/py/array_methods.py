@@ -1,0 +1,134 @@
+"""Array methods in compiled code: `a.reshape` and `np.reshape` (a view of
+a C-contiguous array, a copy of any other, as NumPy makes), `a.flatten()`
+(always a copy) and `a.astype(dtype)` (a new array, each element
+converted), over C-order, Fortran-order, transposed, strided and empty
+inputs."""
+import numpy as np
+from postyp import Bool, Float32, Float64, Int16, Int32, Int64
+
+
+def reshaped(a: Int64[:], m: Int64, n: Int64) -> Int64[:, :]:
+    """a.reshape(m, n), returned; a size mismatch panics."""
+    return a.reshape(m, n)
+
+
+def reshaped_tuple(a: Float64[:, :], m: Int64) -> Float64[:, :]:
+    """a.reshape((m, -1)): the unknown extent is the size over m."""
+    return a.reshape((m, -1))
+
+
+def as_length(a: Float64[:, :], n: Int64) -> Float64[:]:
+    """a.reshape(n) into one axis."""
+    return a.reshape(n)
+
+
+def flat_of(a: Int64[:, :]) -> Int64[:]:
+    """np.reshape(a, -1): every element in C order."""
+    return np.reshape(a, -1)
+
+
+def blocks(a: Int32[:, :], k: Int64) -> Int32[:, :, :]:
+    """np.reshape(a, [k, -1, 2]) into three axes."""
+    return np.reshape(a, [k, -1, 2])
+
+
+def two_unknowns(a: Float64[:], m: Int64) -> Float64[:, :, :]:
+    """Two unknown extents: NumPy's ValueError."""
+    return a.reshape(-1, m, -1)
+
+
+def leading_unknown(a: Float64[:]) -> Float64[:, :]:
+    """a.reshape(-1, 4): NumPy leaves the unknown out of its message."""
+    return a.reshape(-1, 4)
+
+
+def row_sums(a: Float64[:], m: Int64) -> Float64:
+    """The rows of a reshaped view, weighted by their index."""
+    t = 0.0
+    w = 1.0
+    rows = a.reshape(m, -1)
+    for r in rows:
+        t += w * r.sum()
+        w += 1.0
+    return t
+
+
+def write_through(a: Int64[:], m: Int64) -> Int64[:]:
+    """A reshape of a fresh array is a view of it: writes through the view
+    reach the array."""
+    b = a.copy()
+    c = b.reshape(m, -1)
+    c[0, 0] = 100
+    c[m - 1] = 7
+    return b
+
+
+def write_through_transposed(a: Int64[:, :]) -> Int64[:, :]:
+    """A reshape of a transposed array is a copy unless the transpose is
+    C-contiguous too (one row or one column): only then do writes reach
+    the array."""
+    b = a.copy()
+    t = b.T
+    r = t.reshape(-1)
+    for i in range(len(r)):
+        r[i] = r[i] * 10 + i
+    return b
+
+
+def flattened(a: Float64[:, :]) -> Float64[:]:
+    """a.flatten(): the elements in C order."""
+    return a.flatten()
+
+
+def flattened_3d(a: Int16[:, :, :]) -> Int16[:]:
+    """a.flatten() of three axes."""
+    return a.flatten()
+
+
+def flatten_is_copy(a: Int64[:]) -> Int64:
+    """Writing a flattened copy leaves the array alone, even when the
+    array is already flat."""
+    b = a.copy()
+    f = b.flatten()
+    for i in range(len(f)):
+        f[i] = 1000
+    return b.sum() * 1000000 + f.sum()
+
+
+def to_int32(a: Float64[:]) -> Int32[:]:
+    """astype(np.int32): truncation toward zero."""
+    return a.astype(np.int32)
+
+
+def to_float32(a: Int64[:, :]) -> Float32[:, :]:
+    """astype(np.float32): rounded once."""
+    return a.astype(np.float32)
+
+
+def to_float(a: Int32[:, :]) -> Float64[:, :]:
+    """astype(float): Python's float is float64."""
+    return a.astype(float)
+
+
+def to_int(a: Float32[:]) -> Int64[:]:
+    """astype(int): Python's int is int64."""
+    return a.astype(int)
+
+
+def to_bool(a: Float64[:]) -> Bool[:]:
+    """astype(bool): nonzero (NaN included) is True."""
+    return a.astype(bool)
+
+
+def wrapped_total(a: Int16[:]) -> Int64:
+    """astype("uint8") wraps modulo 256; chained with astype(dtype=...)."""
+    return a.astype("uint8").astype(dtype=np.int64).sum()
+
+
+def astype_is_copy(a: Float64[:]) -> Float64:
+    """astype to the same dtype still copies."""
+    b = a.copy()
+    c = b.astype(np.float64)
+    for i in range(len(c)):
+        c[i] = -1.0
+    return b.sum() - c.sum()
