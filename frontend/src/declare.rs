@@ -3,7 +3,7 @@
 //! decorators). Bodies are lowered later, in [`crate::lower`], once every
 //! module of the program is declared.
 
-use crate::pytypes::{kind, Scalar};
+use crate::pytypes::{kind, widens_to, Scalar};
 use crate::source::SourceFile;
 use crate::syntax::{construct_name, Lit};
 use postc_ir::module::DeclLocs;
@@ -111,6 +111,9 @@ pub(crate) struct FuncDecl {
     /// Index of the `def` among the module's statements.
     pub stmt: usize,
     pub params: Vec<(String, TypeId)>,
+    /// The default values of the last `defaults.len()` parameters, as
+    /// CPython keeps them.
+    pub defaults: Vec<(Lit, Scalar)>,
     pub core_dims: Vec<String>,
     pub ret: Option<TypeId>,
     pub attrs: FuncAttrs,
@@ -501,6 +504,27 @@ impl Declarer<'_> {
         }
     }
 
+    /// The default value of parameter `name` of type `t`, folded as a
+    /// module constant's value is. A call that leaves the parameter out
+    /// passes this value as if written there, so it must fit the parameter
+    /// as an argument must (a weak `2.5` does not fit `Int32`).
+    fn default_value(&mut self, d: &Declared, name: &str, t: &TypeData, value: &Expr) -> Option<(Lit, Scalar)> {
+        if matches!(value, Expr::NoneLiteral(_)) {
+            self.err(value, format!("`None` is not a default value in compiled code (parameter `{name}`)"));
+            return None;
+        }
+        if t.is_array {
+            self.err(value, format!("array parameter `{name}` takes no default value"));
+            return None;
+        }
+        let (lit, scalar) = self.const_value(d, value)?;
+        if !widens_to(scalar, t.dtype) || lit.convert(t.dtype).is_none() {
+            self.err(value, format!("the default of `{name}` does not fit its annotation {t}"));
+            return None;
+        }
+        Some((lit, scalar))
+    }
+
     fn scalar_annotation(&mut self, d: &Declared, ann: &Expr) -> Option<DType> {
         match self.annotation(d, ann)? {
             Annot::Type(t) if !t.is_array => Some(t.dtype),
@@ -664,12 +688,13 @@ impl Declarer<'_> {
             poisoned.push(k.parameter.name.id.to_string());
             ok = false;
         }
+        if let Some(last) = p.posonlyargs.last() {
+            self.err(&last.parameter, "positional-only parameters (`/`) are not supported");
+            ok = false;
+        }
         let mut params = Vec::new();
+        let mut defaults = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args) {
-            if let Some(def) = &pw.default {
-                self.err(&**def, format!("default values are not supported (parameter `{}`)", pw.parameter.name.id));
-                ok = false;
-            }
             let pname = pw.parameter.name.id.to_string();
             match &pw.parameter.annotation {
                 None => {
@@ -678,7 +703,15 @@ impl Declarer<'_> {
                     ok = false;
                 }
                 Some(a) => match self.annotation(d, a) {
-                    Some(Annot::Type(t)) => params.push((pname, t)),
+                    Some(Annot::Type(t)) => {
+                        if let Some(value) = &pw.default {
+                            match self.default_value(d, &pname, &t, value) {
+                                Some(v) => defaults.push(v),
+                                None => ok = false,
+                            }
+                        }
+                        params.push((pname, t))
+                    }
                     Some(Annot::None) => {
                         self.err(&**a, format!("parameter `{pname}` cannot be `None`"));
                         poisoned.push(pname);
@@ -826,6 +859,7 @@ impl Declarer<'_> {
                 name,
                 stmt,
                 params,
+                defaults,
                 core_dims: Vec::new(),
                 ret,
                 attrs,
@@ -860,7 +894,7 @@ impl Declarer<'_> {
         b.set_doc(doc.clone());
         b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
         m.add_function(b.finish());
-        Ok(FuncDecl { name, stmt, params, core_dims, ret, attrs, ufunc_sig, doc, poisoned, ret_poisoned })
+        Ok(FuncDecl { name, stmt, params, defaults, core_dims, ret, attrs, ufunc_sig, doc, poisoned, ret_poisoned })
     }
 
     fn ufunc_signature(

@@ -123,6 +123,9 @@ pub struct PyFrontend {
     /// Modules named on the command line, by name.
     named: HashSet<String>,
     units: HashMap<String, Unit>,
+    /// Every declared module's default values, kept after its unit is
+    /// defined: the modules importing it call with them.
+    defaults: lower::DefaultsByModule,
 }
 
 impl PyFrontend {
@@ -132,7 +135,7 @@ impl PyFrontend {
     /// include directory; any other import is a CPython module.
     pub fn new(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> PyFrontend {
         let named = files.iter().filter_map(|f| module_name_of(f)).collect();
-        PyFrontend { include_dirs, named, units: HashMap::new() }
+        PyFrontend { include_dirs, named, units: HashMap::new(), defaults: HashMap::new() }
     }
 
     fn is_post_module(&self, importer: &Path, name: &str) -> bool {
@@ -214,6 +217,8 @@ impl SourceFrontend for PyFrontend {
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
         let mut declared_errors = d.diags;
         declared_errors.truncate(postc_ir::diag::MAX_ERRORS);
+        let with_defaults = funcs.iter().filter(|f| !f.defaults.is_empty());
+        self.defaults.insert(name.clone(), with_defaults.map(|f| (f.name.clone(), f.defaults.clone())).collect());
         self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, declared_errors });
         Ok(module)
     }
@@ -238,6 +243,7 @@ impl SourceFrontend for PyFrontend {
             program,
             post_imports: &module.post_imports,
             intrinsics: &module.intrinsic_imports,
+            imported_defaults: &self.defaults,
         };
         let stmts: &[Stmt] = unit.parsed.body();
         let mut bodies = Vec::new();

@@ -666,7 +666,8 @@ impl Solver<'_> {
 
     /// A call of a function of this module taking and returning scalars.
     fn scalar_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
-        if args.len() != callee.params.len() {
+        // The parameters left out take their defaults, which fit them.
+        if args.len() > callee.params.len() || args.len() + callee.defaults.len() < callee.params.len() {
             return None;
         }
         for (a, (_, p)) in args.iter().zip(&callee.params) {

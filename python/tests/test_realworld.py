@@ -43,7 +43,6 @@ NP_ARRAY = "NumPy array function (`np.sort`, `np.dot`, `np.nanmean`, `np.searchs
 NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.full`, `np.*_like`, often with `dtype=`)"
 PRANGE = "numba.prange"
 NONE = "`None` as a value"
-DEFAULT = "parameter default value"
 RETURN_CAST = "implicit cast of the returned value"
 TUPLE = "a tuple as a value"
 FOR_OTHER = "`for` over anything but `range` (`enumerate`, unpacking targets)"
@@ -129,7 +128,7 @@ EXPECTED = {
     "stumpy_kernels._welford_nanvar": refused(
         "`numpy.nanmean` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "stumpy_kernels._p_norm_distance_profile": refused(
-        "default values are not supported (parameter `p`)", DEFAULT),
+        "`numpy.dot` is a CPython function and cannot be called from compiled code", NP_ARRAY),
     "stumpy_kernels._count_diagonal_ndist": PASS,
     # tslearn (BSD-2-Clause)
     "tslearn_kernels._njit_local_squared_dist": PASS,

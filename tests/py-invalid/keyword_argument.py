@@ -1,9 +1,6 @@
-# error: line 9: unsupported construct: keyword argument in a call to the compiled function 'scale'
-from postyp import Bool, Float64, Int64, Out
+# error: line 6: keyword argument to a function that is not a POST function
+from postyp import Float64
+from postc.math import atan2
 
-def scale(x: Float64, k: Float64) -> Float64:
-    return x * k
-
-
-def double(x: Float64) -> Float64:
-    return scale(x, k=2.0)
+def angle(x: Float64, y: Float64) -> Float64:
+    return atan2(y=y, x=x)

@@ -1504,6 +1504,43 @@ def _uses_geom():
     ]
 
 
+@program("kwlib.blend")
+def _kwlib_blend():
+    return [
+        C("lerp_mid", "lerp", 1.0, 3.0, 0.5),
+        C("lerp_quarter", "lerp", -2.0, 6.0, 0.25),
+        C("ramp_inside", "ramp", 0.3, -1.0, 1.0, 4),
+        C("ramp_below", "ramp", -5.0, -1.0, 1.0, 4),
+        C("ramp_top", "ramp", 1.0, 0.0, 2.0, 3),
+    ]
+
+
+@program("keywords")
+def _keywords():
+    cases = []
+    for x in (0.0, 1.5, -2.25):
+        cases += [
+            C(f"poly_{x}", "poly", x, 1.0, -2.0, 3),
+            C(f"poly_default_{x}", "poly_default", x),
+            C(f"poly_reordered_{x}", "poly_reordered", x),
+            C(f"poly_all_keywords_{x}", "poly_all_keywords", x),
+            C(f"poly_mixed_{x}", "poly_mixed", x, 0.75),
+        ]
+    for n in (-20, -4, 0, 2, 7, 15):
+        cases.append(C(f"clip_calls_{n}", "clip_calls", n))
+    cases += [
+        C("scaled_twice", "scaled_twice", np.float32(3.25)),
+        C("scaled_twice_small", "scaled_twice", np.float32(-0.1)),
+        C("rotate_twice", "rotate_twice", 1.5 - 2.0j),
+        C("keyword_order", "keyword_order", zeros(3, np.int64)),
+        C("fill_calls", "fill_calls", zeros(5, np.float64)),
+        C("fill_calls_strided", "fill_calls", every_other(zeros(4, np.float64))),
+        C("blend", "blend", -0.5, 0.75),
+        C("blend_wide", "blend", 2.0, -3.0),
+    ]
+    return cases
+
+
 @program("linalg.core")
 def _linalg_core():
     return [
@@ -2344,6 +2381,14 @@ class Lint:
             return
         self.err(path, node, f"{what}: bad annotation")
 
+    def constant_value(self, e):
+        """A literal number or bool, a negated one, or a module constant's name."""
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            e = e.operand
+        if isinstance(e, ast.Name):
+            return True
+        return isinstance(e, ast.Constant) and isinstance(e.value, (bool, int, float, complex))
+
     def function(self, path, fn, funcs):
         F = self.features
         for d in fn.decorator_list:
@@ -2357,8 +2402,12 @@ class Lint:
             else:
                 self.err(path, d, "unknown decorator")
         a = fn.args
-        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
             self.err(path, fn, "only plain positional parameters")
+        for d in a.defaults:
+            F.add("default parameter value")
+            if not self.constant_value(d):
+                self.err(path, d, "a default is a number, a negative number or a module constant")
         for p in a.args:
             if p.annotation is None:
                 self.err(path, p, f"parameter {p.arg} has no annotation")
@@ -2659,8 +2708,14 @@ class Lint:
                 F.add(f"method .{f.attr}()")
                 self.expr(path, f.value)
                 return
-            if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
-                self.err(path, e, "keyword or starred arguments")
+            post_call = isinstance(f, ast.Name) and (f.id in self.funcs or f.id in self.imported)
+            if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
+                self.err(path, e, "starred arguments")
+            elif e.keywords and not post_call:
+                self.err(path, e, "keyword arguments to what is not a POST function")
+            for k in e.keywords:
+                F.add("keyword argument")
+                self.expr(path, k.value)
             if isinstance(f, ast.Name):
                 if f.id == self.fn.name:
                     F.add("recursion")
@@ -2744,6 +2799,7 @@ REQUIRED = [
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
     "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",
+    "default parameter value", "keyword argument",
     "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",

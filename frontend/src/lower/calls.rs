@@ -102,6 +102,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(Target::Func(Callee {
                     name: d.name.clone(),
                     params: d.params.iter().map(|(_, t)| self.types.get(*t).clone()).collect(),
+                    param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
+                    defaults: d.defaults.clone(),
                     ret: d.ret.map(|t| self.types.get(t).clone()),
                 }))
             }
@@ -121,8 +123,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 let f = m.functions.iter().find(|f| f.name == fname)?;
                 let params = f.params().map(|p| m.types.get(f.body.ty(p).expect("typed param")).clone()).collect();
+                let param_names = f.params().map(|p| f.body.name_or_empty(p).to_owned()).collect();
+                // Defaults are known of POST Python modules, not of `.pir` ones.
+                let defaults =
+                    self.cx.imported_defaults.get(module).and_then(|fs| fs.get(&fname)).cloned().unwrap_or_default();
                 let ret = f.ret.map(|t| m.types.get(t).clone());
-                Some(Target::Func(Callee { name: local.clone(), params, ret }))
+                Some(Target::Func(Callee { name: local.clone(), params, param_names, defaults, ret }))
             }
             Global::Type(t) => Some(Target::Cast { dtype: *t, weak: false }),
             Global::Empty => Some(Target::Empty),
@@ -247,7 +253,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self.err(&*c.func, format!("`{shown}` cannot be called from compiled code"));
         };
-        if let Some(k) = c.arguments.keywords.first() {
+        if let (Some(k), false) = (c.arguments.keywords.first(), matches!(target, Target::Func(_))) {
             return self.err(k, "keyword arguments are not supported in compiled code: pass arguments by position");
         }
         if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
@@ -374,94 +380,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 // `x32 * sqrt(3.0)` is Float64.
                 Val::Num { v, s: Scalar::strong(d), nonneg: false }
             }
-            Target::Func(callee) => {
-                if args.len() != callee.params.len() {
-                    return self.err(
-                        c,
-                        format!(
-                            "`{}` takes {} argument{}, but {} {} given",
-                            callee.name,
-                            callee.params.len(),
-                            if callee.params.len() == 1 { "" } else { "s" },
-                            args.len(),
-                            if args.len() == 1 { "was" } else { "were" }
-                        ),
-                    );
-                }
-                let mut ids = Vec::new();
-                let mut bad = false;
-                for (i, (a, p)) in args.iter().zip(&callee.params).enumerate() {
-                    let v = self.expr(a);
-                    if p.is_array {
-                        match &v {
-                            Val::Arr { v: av, ty } => {
-                                if !array_fits(ty, p) {
-                                    self.err(
-                                        a,
-                                        format!("argument {} of `{}` is {ty}, expected {p}", i + 1, callee.name),
-                                    );
-                                    bad = true;
-                                } else if p.is_output && !ty.is_output && self.is_param_array(a) {
-                                    self.err(
-                                        a,
-                                        format!(
-                                            "argument {} of `{}` is written by it, but this array is an input",
-                                            i + 1,
-                                            callee.name
-                                        ),
-                                    );
-                                    bad = true;
-                                } else {
-                                    ids.push(*av);
-                                }
-                            }
-                            Val::Err => bad = true,
-                            _ => {
-                                self.err(a, format!("argument {} of `{}` is an array ({p})", i + 1, callee.name));
-                                bad = true;
-                            }
-                        }
-                        continue;
-                    }
-                    match v.scalar() {
-                        Some(s) if widens_to(s, p.dtype) => match self.materialize(&v, p.dtype, a) {
-                            Some(x) => ids.push(x),
-                            None => bad = true,
-                        },
-                        Some(s) => {
-                            self.err(
-                                a,
-                                format!(
-                                    "argument {} of `{}` is {}, expected {} (cast explicitly)",
-                                    i + 1,
-                                    callee.name,
-                                    s.dtype.name(),
-                                    p.dtype.name()
-                                ),
-                            );
-                            bad = true;
-                        }
-                        None => {
-                            if !matches!(v, Val::Err) {
-                                self.err(a, format!("argument {} of `{}` is a {}", i + 1, callee.name, p.dtype.name()));
-                            }
-                            bad = true;
-                        }
-                    }
-                }
-                if bad {
-                    return Val::Err;
-                }
-                self.at(c);
-                let ret_ty = callee.ret.as_ref().map(|t| self.types.intern(t.clone()));
-                let n = self.fresh("r");
-                let v = self.b.call(&callee.name, &ids, ret_ty, &n);
-                match callee.ret {
-                    None => Val::Void,
-                    Some(t) if t.is_array => Val::Arr { v, ty: t },
-                    Some(t) => Val::Num { v, s: Scalar::strong(t.dtype), nonneg: false },
-                }
-            }
+            Target::Func(callee) => self.post_call(&callee, c),
         }
     }
 
@@ -821,5 +740,167 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Val::Arr { .. }, _) => self.err(&args[0], format!("`{name}` converts scalars, not arrays")),
             _ => self.err(&args[0], format!("`{name}` takes a number")),
         }
+    }
+}
+
+/// Where the value of one parameter of a POST call comes from.
+enum Bound {
+    /// The argument written at this index of the call: positional
+    /// arguments, then keyword values.
+    Given(usize),
+    Default(Lit, Scalar),
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// A call of a POST function: arguments matched to parameters as
+    /// CPython matches them (by position, then by keyword, then the
+    /// defaults), evaluated left to right as written, each converted to its
+    /// parameter's type.
+    fn post_call(&mut self, callee: &Callee, c: &ast::ExprCall) -> Val {
+        let Some(bound) = self.bind_arguments(callee, c) else { return Val::Err };
+        let written: Vec<&Expr> =
+            c.arguments.args.iter().chain(c.arguments.keywords.iter().map(|k| &k.value)).collect();
+        let mut values: Vec<Option<Val>> = written.iter().map(|a| Some(self.expr(a))).collect();
+        let mut ids = Vec::new();
+        let mut bad = false;
+        for (i, (b, p)) in bound.into_iter().zip(&callee.params).enumerate() {
+            let (v, given, at) = match b {
+                Bound::Given(w) => (values[w].take().unwrap_or(Val::Err), Some(written[w]), written[w].range()),
+                Bound::Default(lit, s) => (Val::Lit { lit, s }, None, c.range()),
+            };
+            match self.post_argument(callee, i, p, v, given, at) {
+                Some(x) => ids.push(x),
+                None => bad = true,
+            }
+        }
+        if bad {
+            return Val::Err;
+        }
+        self.at(c);
+        let ret_ty = callee.ret.as_ref().map(|t| self.types.intern(t.clone()));
+        let n = self.fresh("r");
+        let v = self.b.call(&callee.name, &ids, ret_ty, &n);
+        match &callee.ret {
+            None => Val::Void,
+            Some(t) if t.is_array => Val::Arr { v, ty: t.clone() },
+            Some(t) => Val::Num { v, s: Scalar::strong(t.dtype), nonneg: false },
+        }
+    }
+
+    /// Each parameter's argument, or `None` after reporting, in CPython's
+    /// words, an argument too many, unknown, given twice or missing.
+    fn bind_arguments(&mut self, callee: &Callee, c: &ast::ExprCall) -> Option<Vec<Bound>> {
+        let (args, keywords) = (&c.arguments.args, &c.arguments.keywords);
+        let name = &callee.name;
+        let count = callee.params.len();
+        if args.len() > count {
+            let s = if count == 1 { "" } else { "s" };
+            let were = if args.len() == 1 { "was" } else { "were" };
+            self.err(c, format!("`{name}` takes {count} argument{s}, but {} {were} given", args.len()));
+            return None;
+        }
+        let mut given: Vec<Option<usize>> = (0..count).map(|i| (i < args.len()).then_some(i)).collect();
+        for (w, k) in (args.len()..).zip(keywords.iter()) {
+            let Some(key) = &k.arg else {
+                self.err(k, "`**` arguments are not supported");
+                return None;
+            };
+            let Some(i) = callee.param_names.iter().position(|p| p == key.id.as_str()) else {
+                self.err(k, format!("{name}() got an unexpected keyword argument '{}'", key.id));
+                return None;
+            };
+            if given[i].is_some() {
+                self.err(k, format!("{name}() got multiple values for argument '{}'", key.id));
+                return None;
+            }
+            given[i] = Some(w);
+        }
+        let first_default = count - callee.defaults.len();
+        let missing: Vec<String> = (0..first_default)
+            .filter(|i| given[*i].is_none())
+            .map(|i| format!("'{}'", callee.param_names[i]))
+            .collect();
+        if !missing.is_empty() {
+            let s = if missing.len() == 1 { "" } else { "s" };
+            self.err(
+                c,
+                format!(
+                    "{name}() missing {} required positional argument{s}: {}",
+                    missing.len(),
+                    english_list(&missing)
+                ),
+            );
+            return None;
+        }
+        let defaults = (0..first_default).map(|_| None).chain(callee.defaults.iter().map(Some));
+        let bound = given.into_iter().zip(defaults).map(|(given, default)| match (given, default) {
+            (Some(w), _) => Some(Bound::Given(w)),
+            (None, default) => default.map(|(lit, s)| Bound::Default(lit.clone(), *s)),
+        });
+        bound.collect()
+    }
+
+    /// Argument `i` of a POST call converted to its parameter `p`, or
+    /// `None` after reporting why it does not fit. `given` is the
+    /// argument's expression, absent for a default.
+    fn post_argument(
+        &mut self,
+        callee: &Callee,
+        i: usize,
+        p: &TypeData,
+        v: Val,
+        given: Option<&Expr>,
+        at: TextRange,
+    ) -> Option<ValueId> {
+        let nth = i + 1;
+        let name = &callee.name;
+        if p.is_array {
+            match &v {
+                Val::Arr { v: av, ty } => {
+                    if !array_fits(ty, p) {
+                        self.err(&at, format!("argument {nth} of `{name}` is {ty}, expected {p}"));
+                        return None;
+                    }
+                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
+                        self.err(
+                            &at,
+                            format!("argument {nth} of `{name}` is written by it, but this array is an input"),
+                        );
+                        return None;
+                    }
+                    return Some(*av);
+                }
+                Val::Err => return None,
+                _ => {
+                    self.err(&at, format!("argument {nth} of `{name}` is an array ({p})"));
+                    return None;
+                }
+            }
+        }
+        match v.scalar() {
+            Some(s) if widens_to(s, p.dtype) => self.materialize(&v, p.dtype, &at),
+            Some(s) => {
+                let (got, expected) = (s.dtype.name(), p.dtype.name());
+                self.err(&at, format!("argument {nth} of `{name}` is {got}, expected {expected} (cast explicitly)"));
+                None
+            }
+            None => {
+                if !matches!(v, Val::Err) {
+                    self.err(&at, format!("argument {nth} of `{name}` is a {}", p.dtype.name()));
+                }
+                None
+            }
+        }
+    }
+}
+
+/// Names as CPython lists them in its errors: `'a'`, `'a' and 'b'`,
+/// `'a', 'b', and 'c'`.
+fn english_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
     }
 }

@@ -47,6 +47,10 @@ pub(crate) struct Callee {
     /// The name the IR call uses.
     pub name: String,
     pub params: Vec<TypeData>,
+    /// The parameters' names, which keyword arguments are matched to.
+    pub param_names: Vec<String>,
+    /// The default values of the last `defaults.len()` parameters.
+    pub defaults: Vec<(Lit, Scalar)>,
     pub ret: Option<TypeData>,
 }
 
@@ -62,7 +66,13 @@ pub(crate) struct ModuleCx<'a> {
     pub post_imports: &'a indexmap::IndexMap<String, postc_ir::ImportedName>,
     /// Local name → libm symbol of every intrinsic import.
     pub intrinsics: &'a indexmap::IndexMap<String, String>,
+    /// The parameters' default values of the program's POST Python
+    /// modules, for calls of imported functions.
+    pub imported_defaults: &'a DefaultsByModule,
 }
+
+/// Module name → function name → the function's default values.
+pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<(Lit, Scalar)>>>;
 
 /// A local's type as inferred so far.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,5 @@
+# error: line 4: `None` as a default value
+from postyp import Float64
+
+def scale(x: Float64, k: Float64 = None) -> Float64:
+    return x * k

@@ -1,0 +1,97 @@
+"""Keyword arguments and default parameter values in calls between POST functions."""
+from postyp import Bool, Complex128, Float32, Float64, Int32, Int64, Out
+from kwlib.blend import lerp, ramp as quantize
+
+LIMIT = 10
+
+
+def poly(x: Float64, a: Float64 = 1.0, b: Float64 = -2.0, c: Int64 = 3) -> Float64:
+    """a x^2 + b x + c, every coefficient with a default."""
+    return a * x * x + b * x + c
+
+
+def poly_default(x: Float64) -> Float64:
+    """Every coefficient left to its default."""
+    return poly(x)
+
+
+def poly_reordered(x: Float64) -> Float64:
+    """Keywords in another order than the parameters, one left out."""
+    return poly(x, c=1, a=0.5)
+
+
+def poly_all_keywords(x: Float64) -> Float64:
+    """Every argument by keyword, x last."""
+    return poly(b=0.25, c=-7, a=2.0, x=x)
+
+
+def poly_mixed(x: Float64, b: Float64) -> Float64:
+    """One positional default overridden, a keyword after it."""
+    return poly(x, 3.0, c=0) + poly(x, b=b)
+
+
+def scaled(x: Float32, s: Float32 = 0.5, shift: Int32 = -2) -> Float32:
+    """x s + shift in Float32: a Python float default stays weak."""
+    return x * s + Float32(shift)
+
+
+def scaled_twice(x: Float32) -> Float32:
+    """Float32 arithmetic through defaults and a keyword."""
+    return scaled(x) + scaled(x, shift=3)
+
+
+def rotate(z: Complex128, by: Complex128 = 1j) -> Complex128:
+    """z by; the default is a quarter turn."""
+    return z * by
+
+
+def rotate_twice(z: Complex128) -> Complex128:
+    """Two quarter turns: -z."""
+    return rotate(rotate(z))
+
+
+def clip(n: Int64, limit: Int64 = LIMIT, negative: Bool = False) -> Int64:
+    """n clamped to [0, limit] or, when negative, to [-limit, 0]; the limit defaults to a module constant."""
+    if negative:
+        return max(-limit, min(n, 0))
+    return max(0, min(n, limit))
+
+
+def clip_calls(n: Int64) -> Int64:
+    """Defaults, a keyword Bool, a keyword limit."""
+    return clip(n) + 100 * clip(n, negative=True) + 10000 * clip(n, limit=3)
+
+
+def stamp(log: Out[Int64[:]], v: Int64) -> Int64:
+    """Records v as the next entry of log (log[0] counts them); 10 v + its position."""
+    n = log[0] + 1
+    log[0] = n
+    log[n] = v
+    return 10 * v + n
+
+
+def pair(a: Int64, b: Int64) -> Int64:
+    """1000 a + b."""
+    return 1000 * a + b
+
+
+def keyword_order(log: Out[Int64[:]]) -> Int64:
+    """Arguments run as written, not in parameter order: b's stamp comes first."""
+    return pair(b=stamp(log, 7), a=stamp(log, 5))
+
+
+def fill(out: Out[Float64[:]], value: Float64 = 1.5, start: Int64 = 0) -> None:
+    """out[start:] = value."""
+    for i in range(start, len(out)):
+        out[i] = value
+
+
+def fill_calls(out: Out[Float64[:]]) -> None:
+    """A void call with its defaults, then one by keyword from position 2."""
+    fill(out)
+    fill(start=2, out=out, value=-0.5)
+
+
+def blend(a: Float64, b: Float64) -> Float64:
+    """Imported functions: a default, a keyword, and keywords through an alias."""
+    return lerp(a, b) + lerp(a, b, t=0.25) + quantize(a, hi=b, steps=8) + quantize(lo=0.0, x=b)
