@@ -1324,6 +1324,79 @@ def _numpy_arrays():
     ]
 
 
+@program("reductions_axis")
+def _reductions_axis():
+    nan = math.nan
+    t = "rel=1e-13"
+    return [
+        C("col_sums", "col_sums", f64(4, 5), tol=t),
+        C("col_sums_fortran", "col_sums", fortran(f64(3, 4)), tol=t),
+        C("col_sums_transposed", "col_sums", transposed(f64(5, 2)), tol=t),
+        C("col_sums_strided", "col_sums", every_other(f64(3, 3)), tol=t),
+        C("col_sums_no_rows", "col_sums", np.zeros((0, 3))),
+        C("col_sums_no_columns", "col_sums", np.zeros((3, 0))),
+        C("row_sums", "row_sums", f64(3, 9), tol=t),
+        C("row_sums_transposed", "row_sums", transposed(f64(4, 3)), tol=t),
+        C("row_sums_no_columns", "row_sums", np.zeros((2, 0))),
+        C("row_sums_i32", "row_sums_i32", ints(np.int32, -2**31, 2**31 - 1, 3, 5)),
+        C("row_sums_i32_fortran", "row_sums_i32", fortran(ints(np.int32, -2**31, 2**31 - 1, 4, 3))),
+        C("col_prods", "col_prods", ints(np.int64, -9, 9, 4, 3)),
+        C("col_prods_no_rows", "col_prods", np.zeros((0, 2), np.int64)),
+        C("col_mins", "col_mins", f64(4, 3)),
+        C("col_mins_nan", "col_mins", arr([[1.0, nan, 3.0], [nan, 2.0, -1.0], [0.5, 7.0, nan]], np.float64)),
+        C("col_mins_strided", "col_mins", every_other(f64(3, 2))),
+        C("col_mins_no_rows", "col_mins", np.zeros((0, 3))),
+        C("col_mins_no_columns", "col_mins", np.zeros((3, 0))),
+        C("col_mins_nothing", "col_mins", np.zeros((0, 0))),
+        C("row_maxs", "row_maxs", ints(np.int16, -999, 999, 3, 4)),
+        C("row_maxs_transposed", "row_maxs", transposed(ints(np.int16, -999, 999, 2, 5))),
+        C("row_maxs_no_columns", "row_maxs", np.zeros((2, 0), np.int16)),
+        C("col_argmins", "col_argmins", arr([[2.0, -1.0, 5.0], [2.0, -3.0, 5.0], [1.0, -3.0, 6.0]], np.float64)),
+        C("col_argmins_nan", "col_argmins", arr([[2.0, nan], [nan, 1.0], [-1.0, nan]], np.float64)),
+        C("col_argmins_fortran", "col_argmins", fortran(f64(4, 3))),
+        C("col_argmins_no_columns", "col_argmins", np.zeros((3, 0))),
+        C("col_argmins_no_rows", "col_argmins", np.zeros((0, 3))),
+        C("row_argmaxs", "row_argmaxs", ints(np.int32, -5, 5, 4, 6)),
+        C("row_argmaxs_strided", "row_argmaxs", every_other(ints(np.int32, -5, 5, 3, 4))),
+        C("col_means", "col_means", ints(np.int32, -1000, 1000, 5, 3), tol=t),
+        C("col_means_transposed", "col_means", transposed(ints(np.int32, -1000, 1000, 2, 4)), tol=t),
+        C("row_means_f32", "row_means_f32", arr([[1.0, 2.0, 4.5], [-0.25, 0.5, 8.0]], np.float32)),
+        C("rows_any", "rows_any", arr([[0.0, 0.0], [0.0, -2.0], [nan, 0.0], [-0.0, 0.0]], np.float64)),
+        C("rows_any_no_columns", "rows_any", np.zeros((3, 0))),
+        C("cols_all", "cols_all", fortran(arr([[1.0, 0.0, nan], [2.0, 3.0, -1.0]], np.float64))),
+        C("cols_all_no_rows", "cols_all", np.zeros((0, 2))),
+        C("middle_sums", "middle_sums", ints(np.int64, -99, 99, 2, 3, 4)),
+        C("middle_sums_fortran", "middle_sums", fortran(ints(np.int64, -99, 99, 3, 2, 2))),
+        C("middle_sums_empty_middle", "middle_sums", np.zeros((2, 0, 3), np.int64)),
+        C("last_maxs", "last_maxs", f64(2, 3, 4)),
+        C("last_maxs_transposed", "last_maxs", np.ascontiguousarray(f64(4, 3, 2).transpose(2, 1, 0)).transpose(2, 1, 0)),
+        C("last_maxs_empty_last", "last_maxs", np.zeros((2, 2, 0))),
+        C("first_argmins", "first_argmins", ints(np.int64, -3, 3, 4, 2, 3)),
+        C("first_argmins_empty_first", "first_argmins", np.zeros((0, 2, 2), np.int64)),
+        C("whole", "whole", f64(3, 4), tol=t),
+        C("col_averages", "col_averages", f64(4, 3), tol=t),
+        C("widest_row", "widest_row", ints(np.int64, -50, 50, 5, 4)),
+        C("widest_row_transposed", "widest_row", transposed(ints(np.int64, -50, 50, 3, 6))),
+        C("running", "running", ints(np.int32, -2**31, 2**31 - 1, 7)),
+        C("running_reversed", "running", reversed_view(ints(np.int32, -99, 99, 5))),
+        C("running_empty", "running", zeros(0, np.int32)),
+        C("running_flat", "running_flat", f64(3, 4), tol=t),
+        C("running_flat_fortran", "running_flat", fortran(f64(2, 3)), tol=t),
+        C("running_flat_transposed", "running_flat", transposed(f64(3, 2)), tol=t),
+        C("running_flat_empty", "running_flat", np.zeros((0, 4))),
+        C("running_count", "running_count", arr([True, False, True, True, False], np.bool_)),
+        C("running_bytes", "running_bytes", ints(np.uint8, 0, 255, 3, 3)),
+        C("running_down", "running_down", ints(np.int64, -99, 99, 4, 3)),
+        C("running_down_fortran", "running_down", fortran(ints(np.int64, -99, 99, 3, 4))),
+        C("running_down_strided", "running_down", every_other(ints(np.int64, -99, 99, 3, 2))),
+        C("running_down_no_rows", "running_down", np.zeros((0, 3), np.int64)),
+        C("running_across", "running_across", f64(3, 4), tol=t),
+        C("running_across_transposed", "running_across", transposed(f64(2, 5)), tol=t),
+        C("running_across_no_columns", "running_across", np.zeros((4, 0))),
+        C("running_one_axis", "running_one_axis", ints(np.int64, -99, 99, 6)),
+    ]
+
+
 @program("stencil")
 def _stencil():
     return [
@@ -2249,6 +2322,16 @@ NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "o
                 "arange", "copy"}
 NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"}
 ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
+# The reductions and running sums that take an axis (`axis=k`, or the
+# argument after the array).
+NUMPY_AXIS = NUMPY_REDUCE | {"cumsum"}
+
+
+def is_axis_constant(e):
+    """An integer literal, negated or not, or None."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        e = e.operand
+    return isinstance(e, ast.Constant) and (e.value is None or type(e.value) is int)
 NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "bool_", "complex64", "complex128"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -2668,6 +2751,26 @@ class Lint:
                     rest = rest[:-1]
                 for a in rest:
                     self.expr(path, a)
+                return
+            if isinstance(f, ast.Attribute) and f.attr in NUMPY_AXIS and all(k.arg == "axis" for k in e.keywords) \
+                    and not (isinstance(f.value, ast.Name) and f.value.id == "postc"):
+                # A reduction or `cumsum`, of the whole array or along an
+                # axis given as an integer constant (or None), by keyword or
+                # as the argument after the array.
+                on_np = isinstance(f.value, ast.Name) and f.value.id == "np"
+                operands = e.args[1:] if on_np else e.args
+                axes = list(operands) + [k.value for k in e.keywords]
+                if axes:
+                    F.add(f"np.{f.attr}(axis=)" if on_np else f"method .{f.attr}(axis=)")
+                    if len(axes) > 1 or not is_axis_constant(axes[0]):
+                        self.err(path, e, "an axis other than one integer constant")
+                else:
+                    F.add(f"np.{f.attr}()" if on_np else f"method .{f.attr}()")
+                if on_np:
+                    for a in e.args[:1]:
+                        self.expr(path, a)
+                else:
+                    self.expr(path, f.value)
                 return
             if np_array and not e.keywords:
                 F.add(f"np.{f.attr}()")

@@ -131,8 +131,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 matches!(self.locals.get(n.id.as_str()), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
             }
             Expr::Call(c) => {
-                if let Some((f, ..)) = self.array_target(&c.func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_));
+                if let Some((f, _, recv)) = self.array_target(&c.func) {
+                    return !matches!(f, arrays::ArrFn::Reduce(_)) || arrays::along_axis(c, recv.is_some());
                 }
                 matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }
