@@ -42,7 +42,7 @@ def refused(fragment, construct):
 NP_ARRAY = "NumPy array function (`np.sort`, `np.dot`, `np.nanmean`, `np.searchsorted`)"
 NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.full`, `np.*_like`, often with `dtype=`)"
 PRANGE = "numba.prange"
-NONE = "`None` as a value"
+NONE = "`return None` in a function returning a number"
 RETURN_CAST = "implicit cast of the returned value"
 TUPLE = "a tuple as a value"
 FOR_OTHER = "`for` over anything but `range` (`enumerate`, unpacking targets)"
@@ -90,7 +90,7 @@ EXPECTED = {
     "numba_examples.potential_numba_scalar": PASS,
     "numba_examples.numba_zero_suppression": PASS,
     "numba_examples.get_bin_edges": PASS,
-    "numba_examples.compute_bin": refused("`None` is not a value in compiled code", NONE),
+    "numba_examples.compute_bin": refused("`return None` in function `compute_bin` returning Int64", NONE),
     "numba_examples.gaussian": PASS,
     "numba_examples.numba_kde": PASS,
     "umap_kernels.sign": PASS,

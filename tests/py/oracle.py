@@ -1541,6 +1541,24 @@ def _keywords():
     return cases
 
 
+@program("none_values")
+def _none_values():
+    return [
+        C("clear", "clear", arr([1.0, -2.0, 3.5], np.float64)),
+        C("clear_strided", "clear", every_other(arr([1.0, 2.0, 3.0, 4.0], np.float64))),
+        C("fill_all", "fill_until_negative", arr([1.0, 2.0, 3.0], np.float64), zeros(3, np.float64)),
+        C("fill_stops", "fill_until_negative", arr([1.0, -2.0, 3.0], np.float64), zeros(3, np.float64)),
+        C("fill_stops_first", "fill_until_negative", arr([-1.0, 2.0], np.float64), zeros(2, np.float64)),
+        C("scale", "scale_unless_zero", arr([1.0, -2.0, 0.5], np.float64), 4.0),
+        C("scale_zero", "scale_unless_zero", arr([1.0, -2.0, 0.5], np.float64), 0.0),
+        C("count_into_10", "count_into", zeros(1, np.int64), 10),
+        C("count_into_0", "count_into", zeros(1, np.int64), 0),
+        C("steps", "steps", arr([2.5, 1.0, -1.0, 4.0], np.float64), zeros(4, np.float64), 2.0, zeros(1, np.int64)),
+        C("steps_zero", "steps", arr([3.0, 1.0], np.float64), zeros(2, np.float64), 0.0, zeros(1, np.int64)),
+        C("steps_empty", "steps", arr([], np.float64), zeros(0, np.float64), 3.0, zeros(1, np.int64)),
+    ]
+
+
 @program("linalg.core")
 def _linalg_core():
     return [
@@ -2415,6 +2433,8 @@ class Lint:
                 self.annotation(path, p.annotation, f"parameter {p.arg}")
         if fn.returns is not None:
             self.annotation(path, fn.returns, "return")
+        else:
+            F.add("no return annotation")
         body = fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             F.add("function docstring")
@@ -2529,9 +2549,12 @@ class Lint:
             if not self.loop:
                 self.err(path, s, "break/continue outside a loop")
         elif isinstance(s, ast.Return):
-            F.add("return" if s.value is not None else "bare return")
-            if s.value is not None:
-                self.expr(path, s.value)
+            if isinstance(s.value, ast.Constant) and s.value.value is None:
+                F.add("return None")
+            else:
+                F.add("return" if s.value is not None else "bare return")
+                if s.value is not None:
+                    self.expr(path, s.value)
         elif isinstance(s, ast.Pass):
             F.add("pass")
         elif isinstance(s, ast.Raise):
@@ -2784,7 +2807,7 @@ REQUIRED = [
     "for over range() with 1 argument(s)", "for over range() with 2 argument(s)",
     "for over range() with 3 argument(s)", "range() with a negative step", "for over an array",
     "for over enumerate()", "for over zip()", "for ... else", "while ... else", "break", "continue",
-    "return", "bare return", "pass", "assert with a message", "assert without a message",
+    "return", "bare return", "return None", "no return annotation", "pass", "assert with a message", "assert without a message",
     "call as a statement", "recursion", "operator /", "operator //", "operator %", "operator **",
     "operator &", "operator |", "operator ^", "operator <<", "operator >>", "operator ~",
     "unary -", "chained comparison", "and", "or", "not", "conditional expression",
