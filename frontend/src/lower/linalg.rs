@@ -2,8 +2,11 @@
 //! `a @ b` on arrays of one or two axes, with NumPy's meaning for each
 //! pairing: 1-D and 1-D give a scalar (the inner product), 2-D and 1-D a
 //! 1-D array (matrix times vector), 1-D and 2-D a 1-D array (vector times
-//! matrix), 2-D and 2-D a new C-order 2-D array (an `alloc.empty`: the
-//! loops write every element).
+//! matrix), 2-D and 2-D a new C-order 2-D array. A result is written
+//! element by element into an `alloc.empty` when `b` has one axis; when
+//! it has two, rows of `b` are added into a zeroed result row by row
+//! ([`FnLower::sum_rows_of_b`]), the same sums in the same order with the
+//! innermost loop along rows instead of down `b`'s columns.
 //!
 //! The result dtype is NumPy's promotion of the two array dtypes; both
 //! operands are converted to it element by element, as NumPy converts
@@ -169,14 +172,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         // The result's axes: `a`'s rows, then `b`'s columns.
         let out_dims: Vec<ValueId> = a_dims[..an - 1].iter().chain(&b_dims[1..]).copied().collect();
-        let out = if out_dims.is_empty() {
-            None
-        } else {
-            let dims: Vec<(ValueId, bool)> = out_dims.iter().map(|&n| (n, true)).collect();
+        let dims: Vec<(ValueId, bool)> = out_dims.iter().map(|&n| (n, true)).collect();
+        if bn == 2 && !matches!(d, DType::Float16 | DType::Bool) {
+            let out = self.new_array(d, &dims, at);
+            self.sum_rows_of_b((out.0, d), (av, aty.dtype, an), (bv, bty.dtype), &a_dims, &b_dims, at);
+            return Val::Arr { v: out.0, ty: out.1 };
+        }
+        let out = (!out_dims.is_empty()).then(|| {
             let arr = self.new_array(d, &dims, at);
             self.b.mark_empty(arr.0);
-            Some(arr)
-        };
+            arr
+        });
         let open = self.loops_open(&out_dims, at);
         let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
         let acc_d = if d == DType::Float16 { DType::Float32 } else { d };
@@ -208,6 +214,43 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             None => Val::Num { v: total, s: Scalar::strong(d), nonneg: false },
         }
+    }
+
+    /// A product whose `b` has two axes, into the zeroed `out` of the
+    /// result dtype: for each row of `a` (the one row of a 1-D `a`), for
+    /// each `k`, row `k` of `b` times `a[.., k]` is added into the row of
+    /// `out`. Every element still sums `k` from left to right, from zero,
+    /// as the loop of [`Self::product`] does, so the results are the same
+    /// bit for bit; but the innermost loop runs along rows of `b` and
+    /// `out`, not down `b`'s columns, which keeps the cache and lets it
+    /// be vectorised without reordering any sum.
+    fn sum_rows_of_b(
+        &mut self,
+        (out, d): (ValueId, DType),
+        (av, a_d, an): (ValueId, DType, usize),
+        (bv, b_d): (ValueId, DType),
+        a_dims: &[ValueId],
+        b_dims: &[ValueId],
+        at: &impl Ranged,
+    ) {
+        let rows = self.loops_open(&a_dims[..an - 1], at);
+        let row: Vec<ValueId> = rows.iter().map(|l| l.i).collect();
+        let shared = self.loops_open(&b_dims[..1], at);
+        let k = shared[0].i;
+        let a_idx: Vec<ValueId> = row.iter().copied().chain([k]).collect();
+        let x = self.product_element(av, a_d, &a_idx, d);
+        let cols = self.loops_open(&b_dims[1..], at);
+        let j = cols[0].i;
+        let y = self.product_element(bv, b_d, &[k, j], d);
+        let out_idx: Vec<ValueId> = row.iter().copied().chain([j]).collect();
+        let name = self.fresh("dot.acc");
+        let acc = self.b.index_load(TypeId::scalar(d), out, &out_idx, &name);
+        let xy = self.result(Opcode::Mul, d, x, y);
+        let sum = self.result(Opcode::Add, d, acc, xy);
+        self.b.index_store(out, &out_idx, sum);
+        self.loops_close(cols, at);
+        self.loops_close(shared, at);
+        self.loops_close(rows, at);
     }
 
     /// The element of `arr` (of dtype `d`) at `idx`, converted to `to`.
