@@ -31,10 +31,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         match e {
             Expr::Name(n) => self.name(n),
-            Expr::BinOp(b) if b.op == ast::Operator::MatMult => {
-                self.err(e, "the `@` operator is not supported: write the loops");
-                self.check_refused_parts(e)
-            }
+            Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.matmul(b),
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);

@@ -34,6 +34,7 @@ mod arrays;
 mod calls;
 mod elementwise;
 mod expr;
+mod linalg;
 mod numpy;
 mod prange;
 mod slicing;
