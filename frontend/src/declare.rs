@@ -543,6 +543,14 @@ impl Declarer<'_> {
     fn annotation_inner(&mut self, d: &Declared, e: &Expr) -> Option<Annot> {
         match e {
             Expr::NoneLiteral(_) => Some(Annot::None),
+            _ if is_optional_type(e) => {
+                self.err(
+                    e,
+                    "a type that may be `None` (`T | None`, `Optional[T]`) is not supported in compiled code: \
+                     pass a value of `T`",
+                );
+                None
+            }
             Expr::Name(_) | Expr::Attribute(_) => match self.type_name(d, e) {
                 Some(TypeName::DType(t)) => Some(Annot::Type(TypeData::scalar(t))),
                 Some(TypeName::Out) => {
@@ -1019,6 +1027,19 @@ fn global_of(g: &HashMap<String, Global>, e: &Expr) -> Option<Global> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// `T | None`, `None | T`, `Optional[T]` or `typing.Optional[T]`.
+fn is_optional_type(e: &Expr) -> bool {
+    match e {
+        Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
+            matches!(*b.left, Expr::NoneLiteral(_)) || matches!(*b.right, Expr::NoneLiteral(_))
+        }
+        Expr::Subscript(s) => {
+            matches!(crate::syntax::dotted(&s.value).as_deref(), Some("Optional" | "typing.Optional"))
+        }
+        _ => false,
     }
 }
 

@@ -242,7 +242,7 @@ pub(crate) fn arith(op: ast::Operator, l: &Operand, r: &Operand) -> Result<Arith
     let (ls, rs) = (l.s, r.s);
     let sym = op.as_str();
     if op == O::MatMult {
-        return Err("the `@` operator is not supported: write the loops".into());
+        return Err("`@` takes arrays of one or two axes, not scalars".into());
     }
     let Some(p) = promote(ls, rs) else {
         return Err(format!("unsupported operand types for `{sym}`: {} and {}", ls.dtype.name(), rs.dtype.name()));

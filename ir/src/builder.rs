@@ -226,8 +226,7 @@ impl FunctionBuilder {
         strides: &[ValueId],
         name: &str,
     ) -> ValueId {
-        let e = self.view_items(offset, extents, strides);
-        self.push(Opcode::View, Some(ty), [base.as_u32(), e], Some(name))
+        self.view_of(Opcode::View, ty, base, offset, extents, strides, name)
     }
     /// The `extra` run of a `view` or `raw.view`: the offset, then the
     /// extents and the strides, each list after its length.
@@ -304,8 +303,23 @@ impl FunctionBuilder {
         strides: &[ValueId],
         name: &str,
     ) -> ValueId {
+        self.view_of(Opcode::RawView, ty, address, offset, extents, strides, name)
+    }
+    /// A `view` or `raw.view`: the two differ only in what their first
+    /// operand is (an array or an address).
+    #[allow(clippy::too_many_arguments)]
+    fn view_of(
+        &mut self,
+        op: Opcode,
+        ty: TypeId,
+        first: ValueId,
+        offset: ValueId,
+        extents: &[ValueId],
+        strides: &[ValueId],
+        name: &str,
+    ) -> ValueId {
         let e = self.view_items(offset, extents, strides);
-        self.push(Opcode::RawView, Some(ty), [address.as_u32(), e], Some(name))
+        self.push(op, Some(ty), [first.as_u32(), e], Some(name))
     }
     /// The address of `array`'s first element.
     pub fn raw_data(&mut self, array: ValueId, name: &str) -> ValueId {

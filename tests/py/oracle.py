@@ -417,6 +417,9 @@ def panic_message(exc, instr):
         or re.fullmatch(r"cannot reshape array of size \d+ into shape \(((\d+|newaxis)(,(\d+|newaxis))*,?)?\)", str(exc))
         or re.fullmatch(r"could not broadcast input array from shape \([\d, ]*\) into shape \([\d, ]*\)", str(exc))
         or re.fullmatch(r"operands could not be broadcast together with shapes (\([\d,]*\) )+", str(exc))
+        or re.fullmatch(r"shapes \(\d+,(\d+)?\) and \(\d+,(\d+)?\) not aligned: \d+ \(dim \d\) != \d+ \(dim 0\)", str(exc))
+        or re.fullmatch(r"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                        r"\(n\?,k\),\(k,m\?\)->\(n\?,m\?\) \(size \d+ is different from \d+\)", str(exc))
         or re.fullmatch(r"non-broadcastable output operand with shape \([\d,]*\) doesn't match the broadcast shape \([\d,]*\)", str(exc))
     ):
         # NumPy's errors, which compiled code raises as the same ValueError.
@@ -1262,6 +1265,64 @@ def _array_methods():
     ]
 
 
+@program("dot_matmul")
+def _dot_matmul():
+    def exact(*shape):
+        """Small integers as Float64: every product and sum is exact, so
+        any summation order gives NumPy's result."""
+        return ints(np.float64, -9, 9, *shape)
+
+    def cplx(dtype, *shape):
+        return (ints(np.int64, -9, 9, *shape) + 1j * ints(np.int64, -9, 9, *shape)).astype(dtype)
+
+    return [
+        C("inner", "inner", exact(5), exact(5)),
+        C("inner_strided", "inner", every_other(exact(4)), reversed_view(exact(4))),
+        C("inner_rounded", "inner", f64(7), f64(7), tol="rel=1e-12"),
+        C("inner_empty", "inner", zeros(0, np.float64), zeros(0, np.float64)),
+        C("inner_mismatch", "inner", exact(3), exact(4)),
+        C("inner_method", "inner_method", ints(np.int64, -99, 99, 6), ints(np.int64, -99, 99, 6)),
+        C("inner_method_mismatch", "inner_method", ints(np.int64, -9, 9, 2), ints(np.int64, -9, 9, 0)),
+        C("inner_at", "inner_at", ints(np.int32, -99, 99, 5), every_other(ints(np.int32, -99, 99, 5))),
+        C("inner_at_mismatch", "inner_at", ints(np.int32, -9, 9, 3), ints(np.int32, -9, 9, 4)),
+        C("inner_mixed", "inner_mixed", ints(np.int8, -128, 127, 4), ints(np.uint8, 0, 255, 4)),
+        C("inner_half", "inner_half", arr([2048, 1, 1, -0.5], np.float16), arr([1, 1, 1, 2], np.float16)),
+        C("any_both", "any_both", arr([True, False, True], np.bool_), arr([False, False, True], np.bool_)),
+        C("any_both_none", "any_both", arr([True, False, True], np.bool_), arr([False, True, False], np.bool_)),
+        C("any_both_empty", "any_both", zeros(0, np.bool_), zeros(0, np.bool_)),
+        C("inner_complex", "inner_complex", cplx(np.complex128, 4), cplx(np.complex128, 4)),
+        C("matvec", "matvec", exact(3, 4), exact(4)),
+        C("matvec_fortran", "matvec", fortran(exact(4, 3)), every_other(exact(3))),
+        C("matvec_transposed", "matvec", transposed(exact(2, 5)), reversed_view(exact(5))),
+        C("matvec_strided", "matvec", every_other(exact(3, 2)), exact(2)),
+        C("matvec_no_rows", "matvec", np.zeros((0, 3)), exact(3)),
+        C("matvec_no_columns", "matvec", np.zeros((2, 0)), zeros(0, np.float64)),
+        C("matvec_mismatch", "matvec", exact(2, 3), exact(4)),
+        C("vecmat", "vecmat", ints(np.float32, -9, 9, 3), ints(np.float32, -9, 9, 3, 4)),
+        C("vecmat_fortran", "vecmat", ints(np.float32, -9, 9, 2), fortran(ints(np.float32, -9, 9, 2, 5))),
+        C("vecmat_mismatch", "vecmat", ints(np.float32, -9, 9, 3), ints(np.float32, -9, 9, 4, 2)),
+        C("matmat", "matmat", exact(2, 3), exact(3, 4)),
+        C("matmat_fortran", "matmat", fortran(exact(3, 3)), transposed(exact(3, 2))),
+        C("matmat_strided", "matmat", every_other(exact(2, 2)), fortran(exact(2, 3))),
+        C("matmat_rounded", "matmat", f64(3, 4), f64(4, 2), tol="rel=1e-12"),
+        C("matmat_empty_inner", "matmat", np.zeros((2, 0)), np.zeros((0, 3))),
+        C("matmat_empty_outer", "matmat", np.zeros((0, 3)), exact(3, 0)),
+        C("matmat_mismatch", "matmat", exact(2, 3), exact(4, 5)),
+        C("matmat_method", "matmat_method", ints(np.int64, -99, 99, 3, 2), transposed(ints(np.int64, -99, 99, 2, 3))),
+        C("matmat_method_mismatch", "matmat_method", ints(np.int64, -9, 9, 2, 3), ints(np.int64, -9, 9, 4, 5)),
+        C("matmat_complex", "matmat_complex", cplx(np.complex64, 2, 3), fortran(cplx(np.complex64, 3, 2))),
+        C("gram", "gram", exact(4, 3)),
+        C("gram_fortran", "gram", fortran(exact(2, 3))),
+        C("gram_no_rows", "gram", np.zeros((0, 2))),
+        C("residual", "residual", exact(3, 2), exact(2), exact(3)),
+        C("residual_mismatch", "residual", exact(3, 2), exact(3), exact(3)),
+        C("quadratic", "quadratic", exact(3, 3), exact(3)),
+        C("quadratic_transposed", "quadratic", transposed(exact(4, 4)), every_other(exact(4))),
+        C("chained", "chained", exact(2, 3), exact(3, 4), exact(4)),
+        C("chained_mismatch", "chained", exact(2, 3), exact(3, 4), exact(3)),
+    ]
+
+
 @program("numpy_arrays")
 def _numpy_arrays():
     nan = math.nan
@@ -1612,6 +1673,24 @@ def _keywords():
         C("blend_wide", "blend", 2.0, -3.0),
     ]
     return cases
+
+
+@program("none_values")
+def _none_values():
+    return [
+        C("clear", "clear", arr([1.0, -2.0, 3.5], np.float64)),
+        C("clear_strided", "clear", every_other(arr([1.0, 2.0, 3.0, 4.0], np.float64))),
+        C("fill_all", "fill_until_negative", arr([1.0, 2.0, 3.0], np.float64), zeros(3, np.float64)),
+        C("fill_stops", "fill_until_negative", arr([1.0, -2.0, 3.0], np.float64), zeros(3, np.float64)),
+        C("fill_stops_first", "fill_until_negative", arr([-1.0, 2.0], np.float64), zeros(2, np.float64)),
+        C("scale", "scale_unless_zero", arr([1.0, -2.0, 0.5], np.float64), 4.0),
+        C("scale_zero", "scale_unless_zero", arr([1.0, -2.0, 0.5], np.float64), 0.0),
+        C("count_into_10", "count_into", zeros(1, np.int64), 10),
+        C("count_into_0", "count_into", zeros(1, np.int64), 0),
+        C("steps", "steps", arr([2.5, 1.0, -1.0, 4.0], np.float64), zeros(4, np.float64), 2.0, zeros(1, np.int64)),
+        C("steps_zero", "steps", arr([3.0, 1.0], np.float64), zeros(2, np.float64), 0.0, zeros(1, np.int64)),
+        C("steps_empty", "steps", arr([], np.float64), zeros(0, np.float64), 3.0, zeros(1, np.int64)),
+    ]
 
 
 @program("linalg.core")
@@ -2335,7 +2414,7 @@ def is_axis_constant(e):
 NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "bool_", "complex64", "complex128"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-          ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+          ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
@@ -2498,6 +2577,8 @@ class Lint:
                 self.annotation(path, p.annotation, f"parameter {p.arg}")
         if fn.returns is not None:
             self.annotation(path, fn.returns, "return")
+        else:
+            F.add("no return annotation")
         body = fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             F.add("function docstring")
@@ -2612,9 +2693,12 @@ class Lint:
             if not self.loop:
                 self.err(path, s, "break/continue outside a loop")
         elif isinstance(s, ast.Return):
-            F.add("return" if s.value is not None else "bare return")
-            if s.value is not None:
-                self.expr(path, s.value)
+            if isinstance(s.value, ast.Constant) and s.value.value is None:
+                F.add("return None")
+            else:
+                F.add("return" if s.value is not None else "bare return")
+                if s.value is not None:
+                    self.expr(path, s.value)
         elif isinstance(s, ast.Pass):
             F.add("pass")
         elif isinstance(s, ast.Raise):
@@ -2783,6 +2867,13 @@ class Lint:
                 self.expr(path, e.args[0])
                 self.shape_arg(path, e.args[1])
                 return
+            method = not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np")
+            if isinstance(f, ast.Attribute) and f.attr == "dot" and len(e.args) == 2 - method and not e.keywords:
+                # `np.dot(a, b)`, `a.dot(b)`.
+                F.add("method .dot()" if method else "np.dot()")
+                for a in ([f.value] if method else []) + e.args:
+                    self.expr(path, a)
+                return
             if isinstance(f, ast.Attribute) and f.attr in ("reshape", "flatten", "astype") \
                     and not (isinstance(f.value, ast.Name) and f.value.id in ("np", "postc")):
                 # `a.reshape(shape)` / `a.reshape(d0, d1, ...)`, `a.flatten()`,
@@ -2887,7 +2978,7 @@ REQUIRED = [
     "for over range() with 1 argument(s)", "for over range() with 2 argument(s)",
     "for over range() with 3 argument(s)", "range() with a negative step", "for over an array",
     "for over enumerate()", "for over zip()", "for ... else", "while ... else", "break", "continue",
-    "return", "bare return", "pass", "assert with a message", "assert without a message",
+    "return", "bare return", "return None", "no return annotation", "pass", "assert with a message", "assert without a message",
     "call as a statement", "recursion", "operator /", "operator //", "operator %", "operator **",
     "operator &", "operator |", "operator ^", "operator <<", "operator >>", "operator ~",
     "unary -", "chained comparison", "and", "or", "not", "conditional expression",
@@ -2904,6 +2995,7 @@ REQUIRED = [
     "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",
     "default parameter value", "keyword argument",
     "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
+    "operator @", "np.dot()", "method .dot()",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -218,6 +218,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             }
         }
+        if let Some(operands) = self.dot_operands(c) {
+            return self.dot_call(&operands, c);
+        }
         if let Some((f, what, recv)) = self.array_target(&c.func) {
             return self.array_call(f, &what, recv, c);
         }

@@ -130,7 +130,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Name(n) => {
                 matches!(self.locals.get(n.id.as_str()), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
             }
+            Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.product_is_array(&b.left, &b.right),
             Expr::Call(c) => {
+                if let Some([a, b]) = self.dot_operands(c).as_deref() {
+                    return self.product_is_array(a, b);
+                }
                 if let Some((f, _, recv)) = self.array_target(&c.func) {
                     return !matches!(f, arrays::ArrFn::Reduce(_)) || arrays::along_axis(c, recv.is_some());
                 }

@@ -31,10 +31,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         match e {
             Expr::Name(n) => self.name(n),
-            Expr::BinOp(b) if b.op == ast::Operator::MatMult => {
-                self.err(e, "the `@` operator is not supported: write the loops");
-                self.check_refused_parts(e)
-            }
+            Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.matmul(b),
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);
@@ -535,10 +532,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn compare(&mut self, c: &ast::ExprCompare) -> Val {
-        for op in c.ops.iter() {
+        for (i, op) in c.ops.iter().enumerate() {
             match op {
                 ast::CmpOp::Is | ast::CmpOp::IsNot => {
-                    return self.err(c, "`is` is not supported: compare values with `==`")
+                    let left = if i == 0 { &*c.left } else { &c.comparators[i - 1] };
+                    let tests_none = [left, &c.comparators[i]].iter().any(|e| matches!(e, Expr::NoneLiteral(_)));
+                    return if tests_none {
+                        // No value of compiled code may be `None`, so the
+                        // test could only be constant.
+                        self.err(
+                            c,
+                            "no value of compiled code can be `None`, so `is None` and `is not None` are not supported",
+                        )
+                    } else {
+                        self.err(c, "`is` is not supported: compare values with `==`")
+                    };
                 }
                 ast::CmpOp::In | ast::CmpOp::NotIn => return self.err(c, "`in` is not supported"),
                 _ => {}

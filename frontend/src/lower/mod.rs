@@ -34,6 +34,7 @@ mod arrays;
 mod calls;
 mod elementwise;
 mod expr;
+mod linalg;
 mod numpy;
 mod prange;
 mod slicing;
@@ -1500,6 +1501,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (None, None) => {
                 self.b.ret(None);
             }
+            // `return None` is CPython's bare `return`: nothing to evaluate.
+            (Some(v), None) if matches!(**v, Expr::NoneLiteral(_)) => {
+                self.b.ret(None);
+            }
             (Some(v), None) => {
                 let val = self.expr(v);
                 if !matches!(val, Val::Void | Val::Err) {
@@ -1513,6 +1518,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (None, Some(t)) => {
                 let shown = self.types.get(t).to_string();
                 self.err(r, format!("`return` without a value in function `{}` returning {shown}", self.decl.name));
+                self.b.unreachable();
+            }
+            (Some(v), Some(t)) if matches!(**v, Expr::NoneLiteral(_)) => {
+                let shown = self.types.get(t).to_string();
+                self.err(&**v, format!("`return None` in function `{}` returning {shown}", self.decl.name));
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {

@@ -1,0 +1,266 @@
+//! Products of vectors and matrices: `np.dot(a, b)`, `a.dot(b)` and
+//! `a @ b` on arrays of one or two axes, with NumPy's meaning for each
+//! pairing: 1-D and 1-D give a scalar (the inner product), 2-D and 1-D a
+//! 1-D array (matrix times vector), 1-D and 2-D a 1-D array (vector times
+//! matrix), 2-D and 2-D a new C-order 2-D array. A result is written
+//! element by element into an `alloc.empty` when `b` has one axis; when
+//! it has two, rows of `b` are added into a zeroed result row by row
+//! ([`FnLower::sum_rows_of_b`]), the same sums in the same order with the
+//! innermost loop along rows instead of down `b`'s columns.
+//!
+//! The result dtype is NumPy's promotion of the two array dtypes; both
+//! operands are converted to it element by element, as NumPy converts
+//! them before its loop. The sum runs left to right over the shared axis
+//! in the result dtype (NumPy's BLAS for Float32/Float64 sums in another
+//! order, so float results can differ from NumPy's in the last bits),
+//! except that Float16 products are summed in Float32 and rounded once,
+//! as NumPy's half loop does, and Bool is NumPy's `any(a & b)`. Integer
+//! sums wrap like every integer sum here (from -O1; -O0 panics on
+//! overflow). An empty shared axis gives zeros.
+//!
+//! The shared extents are compared at run time; a mismatch panics with
+//! NumPy's ValueError: `np.dot`'s `shapes (2,3) and (4,) not aligned: 3
+//! (dim 1) != 4 (dim 0)`, `@`'s gufunc message. Not here: scalar operands
+//! (`np.dot(2.0, a)` is `2.0 * a`), arrays of three axes or more (NumPy
+//! stacks them differently for `dot` and `@`), `out=`, `@=`, and text.
+
+use super::*;
+use crate::pytypes::promote_strong;
+
+/// Which of NumPy's two products is written: they differ only in their
+/// error message on a shape mismatch (and on what this file refuses).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Product {
+    /// `np.dot(a, b)`, `a.dot(b)`.
+    Dot,
+    /// `a @ b`.
+    MatMul,
+}
+
+impl Product {
+    fn shown(self) -> &'static str {
+        match self {
+            Product::Dot => "`np.dot`",
+            Product::MatMul => "`@`",
+        }
+    }
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// The operands of `c` when it calls `np.dot(a, b)` (also `dot`
+    /// imported from NumPy) or `a.dot(b)` on an array local; a call of
+    /// another arity still names them, to be refused by [`Self::dot_call`].
+    pub(super) fn dot_operands<'e>(&self, c: &'e ast::ExprCall) -> Option<Vec<&'e Expr>> {
+        let args = c.arguments.args.iter();
+        match &*c.func {
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::Boundary { module, name }) if module == "numpy" && name == "dot" => Some(args.collect()),
+                _ => None,
+            },
+            Expr::Attribute(a) if a.attr.id.as_str() == "dot" => {
+                if self.boundary_module(&a.value) == Some("numpy") {
+                    return Some(args.collect());
+                }
+                match &*a.value {
+                    Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => {
+                        Some(std::iter::once(&*a.value).chain(args).collect())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a product of `a` and `b` is an array, as far as the types
+    /// of the locals tell before lowering: when either has two axes.
+    pub(super) fn product_is_array(&self, a: &Expr, b: &Expr) -> bool {
+        let two_axes = |e: &Expr| match e {
+            Expr::Name(n) => matches!(
+                self.locals.get(n.id.as_str()),
+                Some(LocalInfo { ty: Some(LocalTy::Array(t)), .. }) if t.ndim() == Some(2)
+            ),
+            _ => false,
+        };
+        two_axes(a) || two_axes(b)
+    }
+
+    /// `np.dot(a, b)` or `a.dot(b)`, its operands from [`Self::dot_operands`].
+    pub(super) fn dot_call(&mut self, operands: &[&Expr], c: &ast::ExprCall) -> Val {
+        if let Some(k) = c.arguments.keywords.first() {
+            for e in operands {
+                self.expr(e);
+            }
+            return match &k.arg {
+                Some(name) => self.err(k, format!("`np.dot` takes no keyword `{name}=` in compiled code")),
+                None => self.err(k, "`**` arguments are not supported"),
+            };
+        }
+        if let Some(s) = operands.iter().find(|a| matches!(a, Expr::Starred(_))) {
+            return self.err(*s, "`*` arguments are not supported");
+        }
+        let [a, b] = operands else {
+            for e in operands {
+                self.expr(e);
+            }
+            return self.err(c, format!("`np.dot` takes two arrays here, not {} arguments", operands.len()));
+        };
+        let (l, r) = (self.expr(a), self.expr(b));
+        self.product(Product::Dot, (l, a), (r, b), c)
+    }
+
+    /// `a @ b`.
+    pub(super) fn matmul(&mut self, e: &ast::ExprBinOp) -> Val {
+        let l = self.expr(&e.left);
+        let r = self.expr(&e.right);
+        self.product(Product::MatMul, (l, &e.left), (r, &e.right), e)
+    }
+
+    /// The product of two lowered operands, each with its expression.
+    fn product(&mut self, p: Product, (l, l_at): (Val, &Expr), (r, r_at): (Val, &Expr), at: &impl Ranged) -> Val {
+        let mut operands = Vec::new();
+        for (v, e) in [(l, l_at), (r, r_at)] {
+            match v {
+                Val::Arr { v, ty } => match ty.ndim() {
+                    Some(nd @ (1 | 2)) if !ty.dtype.is_text() => operands.push((v, ty, nd)),
+                    Some(1 | 2) => {
+                        return self.err(e, format!("{} takes arrays of numbers, not {}", p.shown(), ty.dtype.name()))
+                    }
+                    Some(_) => {
+                        return self.err(e, format!("{} of arrays of three axes or more is not supported", p.shown()))
+                    }
+                    None => return self.err(e, "the number of axes of this array is not known"),
+                },
+                Val::Err => return Val::Err,
+                _ => {
+                    let hint = match p {
+                        Product::Dot => ": multiply with `*`",
+                        Product::MatMul => "",
+                    };
+                    return self.err(e, format!("{} takes arrays of one or two axes, not a scalar{hint}", p.shown()));
+                }
+            }
+        }
+        let [(av, aty, an), (bv, bty, bn)] = <[_; 2]>::try_from(operands).expect("two operands");
+        let d = promote_strong(aty.dtype, bty.dtype).expect("numeric dtypes promote");
+        if (an == 2 || bn == 2) && self.decl.attrs.is_device() {
+            return self
+                .err(at, format!("{} here creates an array, which GPU code cannot: write the loops", p.shown()));
+        }
+        self.at(at);
+        let a_dims = self.dims_of(av, &aty);
+        let b_dims = self.dims_of(bv, &bty);
+        let (shared_a, shared_b) = (a_dims[an - 1], b_dims[0]);
+        let aligned = self.result(Opcode::Eq, DType::Bool, shared_a, shared_b);
+        match p {
+            Product::Dot => {
+                let shape = |n: usize| if n == 1 { "({},)".to_owned() } else { "({},{})".to_owned() };
+                let msg = format!(
+                    "ValueError: shapes {} and {} not aligned: {{}} (dim {}) != {{}} (dim 0)",
+                    shape(an),
+                    shape(bn),
+                    an - 1
+                );
+                let args: Vec<ValueId> = a_dims.iter().chain(&b_dims).copied().chain([shared_a, shared_b]).collect();
+                self.panic_unless_with(aligned, &msg, &args, at);
+            }
+            Product::MatMul => {
+                let msg = "ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc \
+                           signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})";
+                self.panic_unless_with(aligned, msg, &[shared_b, shared_a], at);
+            }
+        }
+        // The result's axes: `a`'s rows, then `b`'s columns.
+        let out_dims: Vec<ValueId> = a_dims[..an - 1].iter().chain(&b_dims[1..]).copied().collect();
+        let dims: Vec<(ValueId, bool)> = out_dims.iter().map(|&n| (n, true)).collect();
+        if bn == 2 && !matches!(d, DType::Float16 | DType::Bool) {
+            let out = self.new_array(d, &dims, at);
+            self.sum_rows_of_b((out.0, d), (av, aty.dtype, an), (bv, bty.dtype), &a_dims, &b_dims, at);
+            return Val::Arr { v: out.0, ty: out.1 };
+        }
+        let out = (!out_dims.is_empty()).then(|| {
+            let arr = self.new_array(d, &dims, at);
+            self.b.mark_empty(arr.0);
+            arr
+        });
+        let open = self.loops_open(&out_dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let acc_d = if d == DType::Float16 { DType::Float32 } else { d };
+        let acc_t = TypeId::scalar(acc_d);
+        let zero = self.zero(acc_d);
+        let name = self.fresh("dot.acc");
+        let acc = self.b.let_(acc_t, zero, &name);
+        let inner = self.loops_open(&[shared_a], at);
+        let k = inner[0].i;
+        let a_idx: Vec<ValueId> = idx[..an - 1].iter().copied().chain([k]).collect();
+        let b_idx: Vec<ValueId> = std::iter::once(k).chain(idx[an - 1..].iter().copied()).collect();
+        let x = self.product_element(av, aty.dtype, &a_idx, acc_d);
+        let y = self.product_element(bv, bty.dtype, &b_idx, acc_d);
+        let (times, plus) = if d == DType::Bool { (Opcode::And, Opcode::Or) } else { (Opcode::Mul, Opcode::Add) };
+        let xy = self.result(times, acc_d, x, y);
+        let sum = self.result(plus, acc_d, acc, xy);
+        self.b.set(acc, sum);
+        self.loops_close(inner, at);
+        let name = self.fresh("dot");
+        // A value of its own: the accumulator is a variable that later
+        // code must not see change.
+        let total =
+            if acc_d == d { self.b.let_(acc_t, acc, &name) } else { self.b.cast(TypeId::scalar(d), acc, &name) };
+        match out {
+            Some((arr, ty)) => {
+                self.b.index_store(arr, &idx, total);
+                self.loops_close(open, at);
+                Val::Arr { v: arr, ty }
+            }
+            None => Val::Num { v: total, s: Scalar::strong(d), nonneg: false },
+        }
+    }
+
+    /// A product whose `b` has two axes, into the zeroed `out` of the
+    /// result dtype: for each row of `a` (the one row of a 1-D `a`), for
+    /// each `k`, row `k` of `b` times `a[.., k]` is added into the row of
+    /// `out`. Every element still sums `k` from left to right, from zero,
+    /// as the loop of [`Self::product`] does, so the results are the same
+    /// bit for bit; but the innermost loop runs along rows of `b` and
+    /// `out`, not down `b`'s columns, which keeps the cache and lets it
+    /// be vectorised without reordering any sum.
+    fn sum_rows_of_b(
+        &mut self,
+        (out, d): (ValueId, DType),
+        (av, a_d, an): (ValueId, DType, usize),
+        (bv, b_d): (ValueId, DType),
+        a_dims: &[ValueId],
+        b_dims: &[ValueId],
+        at: &impl Ranged,
+    ) {
+        let rows = self.loops_open(&a_dims[..an - 1], at);
+        let row: Vec<ValueId> = rows.iter().map(|l| l.i).collect();
+        let shared = self.loops_open(&b_dims[..1], at);
+        let k = shared[0].i;
+        let a_idx: Vec<ValueId> = row.iter().copied().chain([k]).collect();
+        let x = self.product_element(av, a_d, &a_idx, d);
+        let cols = self.loops_open(&b_dims[1..], at);
+        let j = cols[0].i;
+        let y = self.product_element(bv, b_d, &[k, j], d);
+        let out_idx: Vec<ValueId> = row.iter().copied().chain([j]).collect();
+        let name = self.fresh("dot.acc");
+        let acc = self.b.index_load(TypeId::scalar(d), out, &out_idx, &name);
+        let xy = self.result(Opcode::Mul, d, x, y);
+        let sum = self.result(Opcode::Add, d, acc, xy);
+        self.b.index_store(out, &out_idx, sum);
+        self.loops_close(cols, at);
+        self.loops_close(shared, at);
+        self.loops_close(rows, at);
+    }
+
+    /// The element of `arr` (of dtype `d`) at `idx`, converted to `to`.
+    fn product_element(&mut self, arr: ValueId, d: DType, idx: &[ValueId], to: DType) -> ValueId {
+        let name = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(d), arr, idx, &name);
+        if d == to {
+            return x;
+        }
+        let name = self.fresh("el");
+        self.b.cast(TypeId::scalar(to), x, &name)
+    }
+}
