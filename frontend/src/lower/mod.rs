@@ -36,11 +36,13 @@ mod elementwise;
 mod expr;
 mod numpy;
 mod prange;
+mod pymath;
 mod slicing;
 
 use calls::*;
 use expr::*;
 use numpy::*;
+use pymath::*;
 
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
