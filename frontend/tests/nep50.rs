@@ -150,7 +150,8 @@ fn matches_cpython(funcs: &[(String, Vec<&str>, String, Vec<String>)]) {
     // One directory per run of this function: the tests run in parallel.
     let dir = std::env::temp_dir().join(format!("postc-nep50-{}-{}", std::process::id(), funcs[0].0));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut probe = String::from("import math\nimport numpy as np\nfrom postyp import *\nnp.seterr(all='ignore')\nres = []\n");
+    let mut probe =
+        String::from("import math\nimport numpy as np\nfrom postyp import *\nnp.seterr(all='ignore')\nres = []\n");
     for (name, ts, body, args) in funcs {
         let _ = writeln!(probe, "def {name}(a, b, c):\n    return {body}");
         let call_args: Vec<String> = ts.iter().zip(args).map(|(t, v)| format!("{t}({v})")).collect();

@@ -112,7 +112,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         if args.len() != arity {
             let s = if arity == 1 { "" } else { "s" };
-            return self.err(c, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {}", args.len()));
+            return self
+                .err(c, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {}", args.len()));
         }
         // CPython's `trunc` calls `__trunc__`, which Python numbers and
         // Float64 (a `float`) have and NumPy's other scalars lack.
@@ -150,7 +151,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             xs.push(x);
         }
         self.at(c);
-        let f64_ty = TypeId::scalar(DType::Float64);
         match f {
             MathFn::Float1(sym, errors) | MathFn::Float2(sym, errors) => {
                 let r = self.math_intrinsic(sym, &xs);
@@ -179,13 +179,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.result(Opcode::Ne, DType::Bool, xs[0], xs[0]);
                 Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
             }
-            MathFn::IsInf | MathFn::IsFinite => {
-                let n = self.fresh("mag");
-                let mag = self.b.unary(Opcode::Abs, f64_ty, xs[0], &n);
-                let inf = self.float_const(f64::INFINITY);
-                // NaN is neither: `<` and `==` are false on it.
-                let cmp = if f == MathFn::IsInf { Opcode::Eq } else { Opcode::Lt };
-                let v = self.result(cmp, DType::Bool, mag, inf);
+            MathFn::IsInf => {
+                let v = self.magnitude_vs_infinity(Opcode::Eq, xs[0]);
+                Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
+            }
+            MathFn::IsFinite => {
+                let v = self.is_finite(xs[0]);
                 Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
             }
         }
@@ -210,10 +209,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Whether a Float64 is neither infinite nor NaN.
     fn is_finite(&mut self, x: ValueId) -> ValueId {
+        self.magnitude_vs_infinity(Opcode::Lt, x)
+    }
+
+    /// `|x| cmp inf`: false for NaN with `Eq` and `Lt` alike.
+    fn magnitude_vs_infinity(&mut self, cmp: Opcode, x: ValueId) -> ValueId {
         let n = self.fresh("mag");
         let mag = self.b.unary(Opcode::Abs, TypeId::scalar(DType::Float64), x, &n);
         let inf = self.float_const(f64::INFINITY);
-        self.result(Opcode::Lt, DType::Bool, mag, inf)
+        self.result(cmp, DType::Bool, mag, inf)
     }
 
     /// Panics as CPython raises when `r`, the result of a `math` function
@@ -233,11 +237,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // A NaN made of numbers: of finite ones for `pow` (an infinite
         // argument is never its error), of non-NaN ones elsewhere.
         let r_number = self.result(Opcode::Eq, DType::Bool, r, r);
-        let excused = if errors == Errors::Pow {
-            self.negate(all_finite)
-        } else {
-            any_nan
-        };
+        let excused = if errors == Errors::Pow { self.negate(all_finite) } else { any_nan };
         let ok = self.result(Opcode::Or, DType::Bool, r_number, excused);
         self.panic_unless(ok, DOMAIN_ERROR, at);
         // An infinity made of finite arguments.
