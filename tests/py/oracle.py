@@ -370,6 +370,14 @@ _PYTHON_NUMBER_ZERO_DIVISION = (
 _BINARY_OP = {2: "//", 15: "//", 6: "%", 19: "%", 11: "/", 24: "/"}
 
 
+_MATH_ERRORS = (
+    "math domain error",
+    "math range error",
+    "cannot convert float NaN to integer",
+    "cannot convert float infinity to integer",
+)
+
+
 def panic_message(exc, instr):
     if instr is not None and instr.opname == "RAISE_VARARGS" and not isinstance(exc, AssertionError):
         # A `raise` of a built-in exception: POST's message names it (the
@@ -400,6 +408,9 @@ def panic_message(exc, instr):
         raise OracleError(f"division by zero outside // and %: {exc} at {instr}")
     if isinstance(exc, AssertionError):
         return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
+    if isinstance(exc, (ValueError, OverflowError)) and str(exc) in _MATH_ERRORS:
+        # Python's math module: the same exception and message.
+        return f"{type(exc).__name__}: {exc}"
     if isinstance(exc, OverflowError):
         # A Python int that does not fit the NumPy integer it meets; the
         # compiled message leaves out the value.
@@ -1815,6 +1826,78 @@ def _mathfuncs():
     return cases
 
 
+MATH_MODULE_FLOAT1 = [
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+    "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "gamma", "lgamma", "fabs",
+]
+MATH_MODULE_FUNCS = set(MATH_MODULE_FLOAT1) | {
+    "atan2", "hypot", "copysign", "fmod", "pow", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
+}
+MATH_MODULE_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
+MATH_MODULE_EXACT = ("sqrt", "fabs", "copysign", "fmod", "floor", "ceil", "trunc")
+
+
+@program("math_module")
+def _math_module():
+    inf, nan = float("inf"), float("nan")
+    # CPython computes gamma and lgamma with its own Lanczos sums, postc
+    # with the C library's: they agree to a few ulps. The WebAssembly
+    # backend's erfc is 8 ulps from glibc's at 1.0.
+    tol = lambda f: None if f in MATH_MODULE_EXACT else "ulps=16" if "gamma" in f or f == "erfc" else "ulps=4"
+    cases = []
+    f64_args = (0.5, 2.0, -0.75, 0.0, -1.0, 1000.0, inf, -inf, nan, -3.0, 200.0)
+    for k, f in enumerate(MATH_MODULE_FLOAT1):
+        # float1(k, t, x, x32, n, b) calls function k of the argument t.
+        for x in f64_args:
+            cases.append(C(f"{f}_f64_{x}", "float1", k, 0, x, 1.0, 1, True, tol=tol(f), allow_over=True))
+        for x in (f32v(0.3), f32v(1.7), -2.0, 0.0, f32v(90.5)):
+            cases.append(C(f"{f}_f32_{x}", "float1", k, 1, 1.0, x, 1, True, tol=tol(f), allow_over=True))
+        for n in (3, -4, 0, 1, 2**53 + 1):
+            cases.append(C(f"{f}_int_{n}", "float1", k, 2, 1.0, 1.0, n, True, tol=tol(f), allow_over=True))
+        for b in (False, True):
+            cases.append(C(f"{f}_bool_{b}", "float1", k, 3, 1.0, 1.0, 1, b, tol=tol(f), allow_over=True))
+    pairs = ((0.5, 2.0), (-1.5, -0.25), (0.0, -1.0), (2.0, 0.5), (-8.0, 1.0 / 3.0), (10.0, 400.0),
+             (0.0, 0.0), (inf, 2.0), (1.0, nan), (nan, 0.0), (inf, 1.0), (-0.0, -inf), (3.0, inf))
+    for k, f in enumerate(["atan2", "hypot", "copysign", "fmod", "pow"]):
+        for x, y in pairs:
+            cases.append(C(f"{f}_{x}_{y}", "float2", k, x, y, tol=tol(f), allow_over=True))
+    cases += [
+        C("sqrt_f32", "sqrt_f32", f32v(2.0)),
+        C("exp_f32", "exp_f32", f32v(0.1), tol="ulps=4"),
+        C("pow_f32", "pow_f32", f32v(1.1), f32v(2.5), tol="ulps=4"),
+        C("atan2_f32", "atan2_f32", f32v(-0.3), f32v(0.7), tol="ulps=4"),
+        C("log_int", "log_int", 10**15 + 7, tol="ulps=4"),
+        C("log_int_zero", "log_int", 0),
+        C("hypot_int", "hypot_int", 3, 4, tol="ulps=4"),
+        C("sqrt_bool", "sqrt_bool", True, tol="ulps=4"),
+        C("copysign_bool", "copysign_bool", True, -0.0),
+    ]
+    for f in ("floor", "ceil", "trunc"):
+        for x in (2.5, -2.5, 0.0, -0.0, 1e18, -7.0, nan, inf, -inf):
+            cases.append(C(f"{f}_{x}", f"{f}_f64", x))
+    cases += [
+        C("rounding_f32", "rounding_f32", f32v(-3.7)),
+        C("rounding_f32_pos", "rounding_f32", f32v(12.25)),
+        C("rounding_int", "rounding_int", -17, True),
+        C("rounding_int_big", "rounding_int", 2**53 + 1, False),
+    ]
+    for x in (1.5, nan, inf, -inf, -0.0):
+        cases.append(C(f"classify_{x}", "classify", x))
+    cases += [
+        C("classify_f32", "classify_f32", f32v(3.5)),
+        C("classify_f32_inf", "classify_f32", inf),
+        C("classify_int", "classify_int", 5, False),
+        C("weak_float_meets_f32", "weak_float_meets_f32", f32v(2.5)),
+        C("weak_int_meets_i32", "weak_int_meets_i32", 70000, -2.5),
+        C("constants", "constants", f32v(1.25)),
+        C("inf", "special_constants", 0),
+        C("minus_inf", "special_constants", 1),
+        C("nan", "special_constants", 2),
+        C("circle_area", "circle_area", f32v(0.1), tol="ulps=4"),
+    ]
+    return cases
+
+
 @program("unsigned")
 def _unsigned():
     big = 2**64 - 1
@@ -2454,6 +2537,9 @@ class Lint:
                     elif a.name == "numpy" and a.asname == "np":
                         F.add("import numpy as np")
                         self.modules.add("np")
+                    elif a.name == "math" and a.asname is None:
+                        F.add("import math")
+                        self.modules.add("math")
                     else:
                         self.err(path, node, f"import {a.name}")
             elif isinstance(node, ast.ImportFrom):
@@ -2466,6 +2552,11 @@ class Lint:
                     F.add("from postc import")
                 elif m == "postc.math":
                     F.add("from postc.math import")
+                elif m == "math":
+                    F.add("from math import")
+                    for a in node.names:
+                        if a.name not in MATH_MODULE_FUNCS and a.name not in MATH_MODULE_CONSTANTS:
+                            self.err(path, node, f"from math import {a.name}: not compiled")
                 elif m == "numpy":
                     F.add("from numpy import")
                     for a in node.names:
@@ -2930,6 +3021,8 @@ class Lint:
                     F.add("postc.math.NAME()")
                 elif isinstance(f.value, ast.Name) and f.value.id == "np" and f.attr in NUMPY_UFUNCS:
                     F.add("np.NAME() on scalars")
+                elif isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in MATH_MODULE_FUNCS:
+                    F.add("math.NAME()")
                 else:
                     self.err(path, e, "call of an attribute")
             else:
@@ -2951,6 +3044,8 @@ class Lint:
         elif isinstance(e, ast.Attribute):
             if isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_CONSTANTS:
                 F.add("np constant")
+            elif isinstance(e.value, ast.Name) and e.value.id == "math" and e.attr in MATH_MODULE_CONSTANTS:
+                F.add("math constant")
             elif e.attr in ATTRS:
                 F.add(f".{e.attr}")
                 self.expr(path, e.value)
@@ -2989,6 +3084,7 @@ REQUIRED = [
     "static-shape array", "F-order array [::1, :]", "explicit C-order array [:, ::1]", "Out[...]",
     "-> None", "@ufunc", "@ufunc(signature) with scalar output", "@ufunc(signature) with array output",
     "@cold", "@noinline", "@gpu(fallback=True)", "from numpy import", "np.NAME() on scalars", "np constant",
+    "import math", "from math import", "math.NAME()", "math constant",
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",

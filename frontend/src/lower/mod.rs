@@ -37,11 +37,13 @@ mod expr;
 mod linalg;
 mod numpy;
 mod prange;
+mod pymath;
 mod slicing;
 
 use calls::*;
 use expr::*;
 use numpy::*;
+use pymath::*;
 
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
