@@ -314,6 +314,13 @@ impl Function {
             }
         }
         let args = self.bind(positional, keywords)?;
+        // Once bound, keywords and defaults are positional arguments like
+        // any others.
+        if self.plan.registers {
+            if let Some(r) = self.call_fast(py, &args) {
+                return r;
+            }
+        }
         let n = args.len();
         let mut call = CallState::default();
         call.slots.resize(n + 1, Slot::default());
