@@ -238,7 +238,7 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
         }
     }
     for f in &exports.functions {
-        let first_default = f.params.len() - f.defaults.len();
+        let first_default = f.params.len().saturating_sub(f.defaults.len());
         let params: Vec<String> = f
             .params
             .iter()

@@ -220,6 +220,14 @@ impl Function {
         library: String,
         module: Option<String>,
     ) -> PyResult<Bound<'py, Function>> {
+        if spec.defaults.len() > spec.params.len() {
+            return Err(PyValueError::new_err(format!(
+                "{}: {} defaults for {} parameters",
+                spec.name,
+                spec.defaults.len(),
+                spec.params.len()
+            )));
+        }
         let plan = Plan::new(py, &spec)?;
         let cif = (!plan.registers).then(|| call_interface(&spec));
         let defaults = spec.defaults.iter().map(|v| python_value(py, v)).collect::<PyResult<Vec<_>>>()?;
