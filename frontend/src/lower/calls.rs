@@ -840,7 +840,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 format!(
                     "{name}() missing {} required positional argument{s}: {}",
                     missing.len(),
-                    english_list(&missing)
+                    postc_ir::diag::english_list(&missing)
                 ),
             );
             return None;
@@ -904,16 +904,5 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None
             }
         }
-    }
-}
-
-/// Names as CPython lists them in its errors: `'a'`, `'a' and 'b'`,
-/// `'a', 'b', and 'c'`.
-fn english_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [a, b] => format!("{a} and {b}"),
-        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
     }
 }
