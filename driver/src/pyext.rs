@@ -7,7 +7,7 @@
 
 use postc_codegen::{link, pyext, CodegenOptions, EmitKind};
 use postc_ir::exports::{self, Exports, ParamType, Ret};
-use postc_ir::{DType, Program};
+use postc_ir::{ConstValue, DType, Program};
 use std::path::{Path, PathBuf};
 
 /// What the extension is built for, asked of the interpreter named by
@@ -170,6 +170,53 @@ fn docstring(doc: &str, indent: &str) -> String {
     format!("{indent}\"\"\"{}\"\"\"\n", doc.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\""))
 }
 
+/// A default value as a Python expression of the same value, for the stub
+/// (`...`, a stub's "some value", for an infinity or a NaN, which have no
+/// literal).
+fn python_literal(v: &ConstValue) -> String {
+    // Rust's `Debug` of a finite f64 is a valid Python float literal of the
+    // same value (`1.0`, `-2.5`, `1e-7`).
+    let float = |bits: u64| {
+        let x = f64::from_bits(bits);
+        x.is_finite().then(|| format!("{x:?}"))
+    };
+    let text = match v {
+        ConstValue::Bool(b) => Some(if *b { "True" } else { "False" }.to_owned()),
+        ConstValue::Int(i) => Some(i.to_string()),
+        ConstValue::Float(bits) => float(*bits),
+        ConstValue::Complex(re, im) => match (float(*re), float(*im)) {
+            (Some(re), Some(im)) => Some(format!("complex({re}, {im})")),
+            _ => None,
+        },
+        ConstValue::Str(s) => {
+            let mut out = String::from("'");
+            for c in s.chars() {
+                match c {
+                    '\\' | '\'' => out.extend(['\\', c]),
+                    ' '..='~' => out.push(c),
+                    _ if (c as u32) <= 0xffff => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    _ => out.push_str(&format!("\\U{:08x}", c as u32)),
+                }
+            }
+            out.push('\'');
+            Some(out)
+        }
+        ConstValue::Bytes(b) => {
+            let mut out = String::from("b'");
+            for &byte in b {
+                match byte {
+                    b'\\' | b'\'' => out.extend(['\\', byte as char]),
+                    b' '..=b'~' => out.push(byte as char),
+                    _ => out.push_str(&format!("\\x{byte:02x}")),
+                }
+            }
+            out.push('\'');
+            Some(out)
+        }
+    };
+    text.unwrap_or_else(|| "...".to_owned())
+}
+
 /// The type stub of the extension's exports.
 pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
     let mut s = String::new();
@@ -191,12 +238,20 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
         }
     }
     for f in &exports.functions {
+        let first_default = f.params.len().saturating_sub(f.defaults.len());
         let params: Vec<String> = f
             .params
             .iter()
-            .map(|p| match &p.ty {
-                ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
-                ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
+            .enumerate()
+            .map(|(i, p)| {
+                let declared = match &p.ty {
+                    ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
+                    ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
+                };
+                match i.checked_sub(first_default) {
+                    Some(d) => format!("{declared} = {}", python_literal(&f.defaults[d])),
+                    None => declared,
+                }
             })
             .collect();
         let ret = match &f.ret {
@@ -217,4 +272,28 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stub_defaults_are_python_literals_of_the_same_value() {
+        let f = |x: f64| x.to_bits();
+        let cases = [
+            (ConstValue::Bool(false), "False"),
+            (ConstValue::Int(-(1 << 70)), "-1180591620717411303424"),
+            (ConstValue::Float(f(-2.0)), "-2.0"),
+            (ConstValue::Float(f(1e-7)), "1e-7"),
+            (ConstValue::Float(f(f64::NAN)), "..."),
+            (ConstValue::Complex(f(0.0), f(1.0)), "complex(0.0, 1.0)"),
+            (ConstValue::Complex(f(f64::INFINITY), f(1.0)), "..."),
+            (ConstValue::Str("a'\\\u{e9}\u{1f600}\n".into()), r"'a\'\\\u00e9\U0001f600\u000a'"),
+            (ConstValue::Bytes(b"a'\\\x00\xff".to_vec()), r"b'a\'\\\x00\xff'"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(python_literal(&value), text, "{value:?}");
+        }
+    }
 }

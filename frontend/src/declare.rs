@@ -41,7 +41,7 @@ pub(crate) enum Global {
     },
     /// A CPython module itself (`import numpy as np`).
     BoundaryModule(String),
-    /// `postc`, `postc.math` or `postyp` bound as a module.
+    /// `postc`, `postc.math`, `math` or `postyp` bound as a module.
     Namespace(Namespace),
     Type(DType),
     /// `postyp.Out`.
@@ -91,6 +91,8 @@ impl GpuBuiltin {
 pub(crate) enum Namespace {
     Postc,
     PostcMath,
+    /// Python's `math`: CPython's results (`lower/pymath.rs`).
+    Math,
     Postyp,
 }
 
@@ -315,6 +317,7 @@ impl Declarer<'_> {
                 ("postc" | "postc.math", None) => self.bind(d, "postc", Global::Namespace(Namespace::Postc), alias),
                 ("postc", Some(b)) => self.bind(d, b, Global::Namespace(Namespace::Postc), alias),
                 ("postyp", b) => self.bind(d, b.unwrap_or("postyp"), Global::Namespace(Namespace::Postyp), alias),
+                ("math", b) => self.bind(d, b.unwrap_or("math"), Global::Namespace(Namespace::Math), alias),
                 (m, _) if (self.is_post_module)(m) => {
                     self.err(alias, format!("`import {m}`: import the functions you call with `from {m} import NAME`"))
                 }

@@ -81,22 +81,78 @@ fn value_of(dtype: &str, k: usize) -> String {
     }
 }
 
+/// An expression meeting a result of Python's `math` (a Python float,
+/// int or bool: weak) with the parameters. Only functions that are
+/// correctly rounded everywhere, so CPython's C library and the reference
+/// interpreter agree to the bit.
+fn math_expr(r: &mut Rng) -> String {
+    let x = ["a", "b", "c"][r.next(3)];
+    let y = ["a", "b", "c", "2", "0.5"][r.next(5)];
+    let call = match r.next(9) {
+        0 => format!("math.sqrt({x})"),
+        1 => format!("math.floor({x})"),
+        2 => format!("math.ceil({x})"),
+        3 => format!("math.fabs({x})"),
+        4 => format!("math.copysign({x}, -1.0)"),
+        5 => format!("math.pow({x}, 2)"),
+        6 => format!("math.isfinite({x})"),
+        7 => format!("math.isnan({x})"),
+        _ => ["math.pi", "math.e", "math.tau"][r.next(3)].to_owned(),
+    };
+    match r.next(5) {
+        0 => format!("({call} + {y})"),
+        1 => format!("({y} * {call})"),
+        2 => format!("({y} - {call})"),
+        3 => format!("({call} < {y})"),
+        _ => format!("({call} + {})", expr(r, 1)),
+    }
+}
+
 #[test]
 fn inferred_dtypes_and_values_match_cpython() {
     let mut r = Rng(0x5eed_cafe_f00d_1234);
-    let n = 1500;
     let mut funcs = Vec::new();
-    for i in 0..n {
+    for i in 0..1500 {
         let ts: Vec<&str> = (0..3).map(|_| DTYPES[r.next(DTYPES.len())]).collect();
         let body = expr(&mut r, 3);
         let args: Vec<String> = ts.iter().enumerate().map(|(k, t)| value_of(t, k)).collect();
         funcs.push((format!("f{i}"), ts, body, args));
     }
+    matches_cpython(&funcs);
+}
+
+/// Python's `math` gives Python numbers, which meet NumPy scalars as
+/// weak operands: `x32 * math.sqrt(y)` is Float32, `n32 + math.floor(x)`
+/// Int32.
+#[test]
+fn math_results_are_weak_python_numbers() {
+    let mut r = Rng(0x3a7f_c0de_1357_2468);
+    let mut funcs = Vec::new();
+    // No Complex128: NumPy's complex scalars convert to a float for
+    // `math` with a warning (dropping the imaginary part); compiled code
+    // refuses them.
+    let real = &DTYPES[..DTYPES.len() - 1];
+    for i in 0..600 {
+        let ts: Vec<&str> = (0..3).map(|_| real[r.next(real.len())]).collect();
+        let body = math_expr(&mut r);
+        let args: Vec<String> = ts.iter().enumerate().map(|(k, t)| value_of(t, k)).collect();
+        funcs.push((format!("m{i}"), ts, body, args));
+    }
+    matches_cpython(&funcs);
+}
+
+/// Runs each `(name, parameter dtypes, body, arguments)` under CPython
+/// and through the frontend and the reference interpreter: the inferred
+/// dtype and the value must be CPython's.
+fn matches_cpython(funcs: &[(String, Vec<&str>, String, Vec<String>)]) {
+    let n = funcs.len();
     // CPython: each result's dtype name and value, or the error it raised.
-    let dir = std::env::temp_dir().join(format!("postc-nep50-{}", std::process::id()));
+    // One directory per run of this function: the tests run in parallel.
+    let dir = std::env::temp_dir().join(format!("postc-nep50-{}-{}", std::process::id(), funcs[0].0));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut probe = String::from("import numpy as np\nfrom postyp import *\nnp.seterr(all='ignore')\nres = []\n");
-    for (name, ts, body, args) in &funcs {
+    let mut probe =
+        String::from("import math\nimport numpy as np\nfrom postyp import *\nnp.seterr(all='ignore')\nres = []\n");
+    for (name, ts, body, args) in funcs {
         let _ = writeln!(probe, "def {name}(a, b, c):\n    return {body}");
         let call_args: Vec<String> = ts.iter().zip(args).map(|(t, v)| format!("{t}({v})")).collect();
         let _ = writeln!(
@@ -135,7 +191,8 @@ fn inferred_dtypes_and_values_match_cpython() {
             _ => return None,
         })
     };
-    let mut src = format!("from postyp import {}, Complex64\n", DTYPES.join(", "));
+    let header = format!("import math\nfrom postyp import {}, Complex64\n", DTYPES.join(", "));
+    let mut src = header.clone();
     let mut kept = Vec::new();
     for ((name, ts, body, args), line) in funcs.iter().zip(&lines) {
         let (t, v) = line.split_once(' ').unwrap();
@@ -161,7 +218,7 @@ fn inferred_dtypes_and_values_match_cpython() {
             drop.insert(def.split('(').next().unwrap_or("").trim_start_matches("def ").to_owned());
         }
         kept.retain(|k| !drop.contains(&k.0));
-        src = format!("from postyp import {}, Complex64\n", DTYPES.join(", "));
+        src = header.clone();
         for (name, ts, _, dt, _, body) in &kept {
             let _ = writeln!(src, "def {name}(a: {}, b: {}, c: {}) -> {dt}:\n    return {body}", ts[0], ts[1], ts[2]);
         }

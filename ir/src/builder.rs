@@ -50,6 +50,9 @@ impl FunctionBuilder {
     pub fn set_doc(&mut self, doc: Option<String>) {
         self.func.doc = doc;
     }
+    pub fn set_defaults(&mut self, defaults: Vec<crate::body::ConstValue>) {
+        self.func.defaults = defaults;
+    }
     pub fn set_ufunc_sig(&mut self, sig: Option<UFuncSignature>) {
         self.func.ufunc_sig = sig;
     }

@@ -292,6 +292,18 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// Names as CPython lists them in its errors (a call's missing
+/// arguments): `'a'`, `'a' and 'b'`, `'a', 'b', and 'c'`. Compiled calls
+/// and Python calls of exported functions report alike.
+pub fn english_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

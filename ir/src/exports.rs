@@ -5,7 +5,7 @@
 //! as bytes ([`Exports::encode`]) that it decodes when it is imported
 //! ([`Exports::decode`]).
 
-use crate::{DType, Layout, Module, Program, Shape, TypeData};
+use crate::{ConstValue, DType, Layout, Module, Program, Shape, TypeData};
 
 /// An array parameter or result type.
 #[derive(Clone, Debug)]
@@ -51,6 +51,9 @@ pub struct FuncSpec {
     /// The name Python sees and the symbol of the library.
     pub name: String,
     pub params: Vec<Param>,
+    /// The default values of the last `defaults.len()` parameters, as
+    /// CPython holds them ([`crate::Function::defaults`]).
+    pub defaults: Vec<ConstValue>,
     pub ret: Ret,
     pub doc: Option<String>,
     /// `kernel` functions take a launch configuration first.
@@ -149,6 +152,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
     out.functions.push(FuncSpec {
         name: name.to_owned(),
         params,
+        defaults: f.defaults.clone(),
         ret,
         doc: f.doc.clone(),
         kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
@@ -157,6 +161,12 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
 
 /// Layouts by their spelling (the `&'static str` of [`ArraySpec::layout`]).
 const LAYOUTS: [&str; 3] = ["C-contiguous", "Fortran-contiguous", "strided"];
+
+/// The first field of [`Exports::encode`]'s bytes since functions carry
+/// their defaults. Bytes written before start with the function count,
+/// never negative, and still decode (without defaults), so an extension
+/// module made earlier keeps importing.
+const WITH_DEFAULTS: i64 = -2;
 
 /// Writes the little-endian, length-prefixed fields of [`Exports::encode`].
 #[derive(Default)]
@@ -176,8 +186,42 @@ impl Writer {
             self.text(s);
         }
     }
+    fn bytes(&mut self, b: &[u8]) {
+        self.int(b.len() as i64);
+        self.0.extend_from_slice(b);
+    }
     fn dtype(&mut self, d: DType) {
         self.text(d.name());
+    }
+    fn value(&mut self, v: &ConstValue) {
+        match v {
+            ConstValue::Bool(b) => {
+                self.int(0);
+                self.int(i64::from(*b));
+            }
+            ConstValue::Int(i) => {
+                self.int(1);
+                self.int(*i as i64);
+                self.int((*i >> 64) as i64);
+            }
+            ConstValue::Float(bits) => {
+                self.int(2);
+                self.int(*bits as i64);
+            }
+            ConstValue::Complex(re, im) => {
+                self.int(3);
+                self.int(*re as i64);
+                self.int(*im as i64);
+            }
+            ConstValue::Str(s) => {
+                self.int(4);
+                self.text(s);
+            }
+            ConstValue::Bytes(b) => {
+                self.int(5);
+                self.bytes(b);
+            }
+        }
     }
     fn array(&mut self, a: &ArraySpec) {
         self.dtype(a.dtype);
@@ -212,11 +256,28 @@ impl Reader<'_> {
     fn flag(&mut self) -> Option<bool> {
         Some(self.int()? != 0)
     }
-    fn text(&mut self) -> Option<String> {
+    fn bytes(&mut self) -> Option<Vec<u8>> {
         let n = self.count()?;
         let (head, rest) = self.0.split_at(n);
         self.0 = rest;
-        String::from_utf8(head.to_vec()).ok()
+        Some(head.to_vec())
+    }
+    fn text(&mut self) -> Option<String> {
+        String::from_utf8(self.bytes()?).ok()
+    }
+    fn value(&mut self) -> Option<ConstValue> {
+        Some(match self.int()? {
+            0 => ConstValue::Bool(self.flag()?),
+            1 => {
+                let (lo, hi) = (self.int()?, self.int()?);
+                ConstValue::Int(i128::from(hi) << 64 | i128::from(lo as u64))
+            }
+            2 => ConstValue::Float(self.int()? as u64),
+            3 => ConstValue::Complex(self.int()? as u64, self.int()? as u64),
+            4 => ConstValue::Str(self.text()?),
+            5 => ConstValue::Bytes(self.bytes()?),
+            _ => return None,
+        })
     }
     fn optional_text(&mut self) -> Option<Option<String>> {
         Some(if self.flag()? { Some(self.text()?) } else { None })
@@ -241,6 +302,7 @@ impl Exports {
     /// The exports as bytes that [`Exports::decode`] reads back.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
+        w.int(WITH_DEFAULTS);
         w.int(self.functions.len() as i64);
         for f in &self.functions {
             w.text(&f.name);
@@ -271,6 +333,10 @@ impl Exports {
             }
             w.optional_text(f.doc.as_deref());
             w.int(i64::from(f.kernel));
+            w.int(f.defaults.len() as i64);
+            for v in &f.defaults {
+                w.value(v);
+            }
         }
         w.int(self.ufuncs.len() as i64);
         for u in &self.ufuncs {
@@ -292,6 +358,10 @@ impl Exports {
     pub fn decode(bytes: &[u8]) -> Option<Exports> {
         let mut r = Reader(bytes);
         let mut out = Exports::default();
+        let with_defaults = bytes.starts_with(&WITH_DEFAULTS.to_le_bytes());
+        if with_defaults {
+            r.int()?;
+        }
         for _ in 0..r.count()? {
             let name = r.text()?;
             let mut params = Vec::new();
@@ -312,7 +382,15 @@ impl Exports {
             };
             let doc = r.optional_text()?;
             let kernel = r.flag()?;
-            out.functions.push(FuncSpec { name, params, ret, doc, kernel });
+            let defaults = if with_defaults {
+                (0..r.count()?).map(|_| r.value()).collect::<Option<Vec<_>>>()?
+            } else {
+                Vec::new()
+            };
+            if defaults.len() > params.len() {
+                return None;
+            }
+            out.functions.push(FuncSpec { name, params, defaults, ret, doc, kernel });
         }
         for _ in 0..r.count()? {
             let name = r.text()?;
@@ -347,6 +425,20 @@ mod tests {
                 params: vec![
                     Param { name: "a".into(), ty: ParamType::Scalar(DType::Int8) },
                     Param { name: "xs".into(), ty: ParamType::Array(array.clone()) },
+                    Param { name: "flag".into(), ty: ParamType::Scalar(DType::Bool) },
+                    Param { name: "n".into(), ty: ParamType::Scalar(DType::Int64) },
+                    Param { name: "x".into(), ty: ParamType::Scalar(DType::Float64) },
+                    Param { name: "z".into(), ty: ParamType::Scalar(DType::Complex128) },
+                    Param { name: "s".into(), ty: ParamType::Scalar(DType::Str) },
+                    Param { name: "b".into(), ty: ParamType::Scalar(DType::Bytes) },
+                ],
+                defaults: vec![
+                    ConstValue::Bool(true),
+                    ConstValue::Int(-(1 << 70)),
+                    ConstValue::Float((-2.5f64).to_bits()),
+                    ConstValue::Complex(0f64.to_bits(), 1f64.to_bits()),
+                    ConstValue::Str("é".into()),
+                    ConstValue::Bytes(vec![0, 255]),
                 ],
                 ret: Ret::Array(ArraySpec { layout: "strided", fixed_strides: None, ..array }),
                 doc: Some("two\nlines".into()),
@@ -368,5 +460,44 @@ mod tests {
         for n in 0..bytes.len() {
             assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
         }
+    }
+
+    #[test]
+    fn exports_written_before_defaults_still_decode() {
+        // A function `g(x: Int64) -> Float64` and no ufuncs, as extension
+        // modules made before defaults were carried hold them.
+        let mut w = Writer::default();
+        w.int(1);
+        w.text("g");
+        w.int(1);
+        w.text("x");
+        w.int(0);
+        w.dtype(DType::Int64);
+        w.int(1);
+        w.dtype(DType::Float64);
+        w.optional_text(None);
+        w.int(0);
+        w.int(0);
+        let back = Exports::decode(&w.0).expect("decodes");
+        assert_eq!(back.functions.len(), 1);
+        let g = &back.functions[0];
+        assert_eq!((g.name.as_str(), g.params.len(), g.defaults.len()), ("g", 1, 0));
+        assert!(matches!(g.ret, Ret::Scalar(DType::Float64)));
+    }
+
+    #[test]
+    fn more_defaults_than_parameters_are_refused() {
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "f".into(),
+                params: vec![],
+                defaults: vec![ConstValue::Int(1)],
+                ret: Ret::Void,
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: vec![],
+        };
+        assert!(Exports::decode(&exports.encode()).is_none());
     }
 }

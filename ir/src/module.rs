@@ -129,6 +129,11 @@ pub struct Function {
     pub ret: Option<TypeId>,
     pub ufunc_sig: Option<UFuncSignature>,
     pub doc: Option<String>,
+    /// The default values of the last `defaults.len()` parameters, as
+    /// CPython holds them (the literal's own type: `2` stays an int for a
+    /// `Float64` parameter). Calls inside the program have them filled in
+    /// by the frontend; they are kept here for Python callers.
+    pub defaults: Vec<ConstValue>,
     pub body: Body,
     /// Where the function was declared, for diagnostics.
     pub loc: Option<SrcLoc>,
@@ -142,6 +147,7 @@ impl Function {
             ret: None,
             ufunc_sig: None,
             doc: None,
+            defaults: Vec::new(),
             body: Body::new(),
             loc: None,
         }

@@ -31,7 +31,7 @@ use libffi::middle::{Cif, Type};
 use numpy::npyffi::{self, PY_ARRAY_API};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use postc_ir::exports::{ArraySpec, FuncSpec, ParamType, Ret};
-use postc_ir::DType;
+use postc_ir::{ConstValue, DType};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyString, PyTuple};
@@ -188,6 +188,9 @@ pub struct Function {
     vectorcall: ffi::vectorcallfunc,
     pub spec: FuncSpec,
     plan: Plan,
+    /// The Python objects of `spec.defaults`, made once: a call that
+    /// leaves a parameter out passes its default as if it were given.
+    defaults: Vec<Py<PyAny>>,
     pub code: usize,
     /// The libffi interface, for a signature that does not fit in registers.
     cif: Option<CallInterface>,
@@ -217,11 +220,20 @@ impl Function {
         library: String,
         module: Option<String>,
     ) -> PyResult<Bound<'py, Function>> {
+        if spec.defaults.len() > spec.params.len() {
+            return Err(PyValueError::new_err(format!(
+                "{}: {} defaults for {} parameters",
+                spec.name,
+                spec.defaults.len(),
+                spec.params.len()
+            )));
+        }
         let plan = Plan::new(py, &spec)?;
         let cif = (!plan.registers).then(|| call_interface(&spec));
+        let defaults = spec.defaults.iter().map(|v| python_value(py, v)).collect::<PyResult<Vec<_>>>()?;
         let f = Bound::new(
             py,
-            Function { vectorcall: function_vectorcall, spec, plan, code, cif, runtime, library, module },
+            Function { vectorcall: function_vectorcall, spec, plan, defaults, code, cif, runtime, library, module },
         )?;
         // SAFETY: every `Function` holds `function_vectorcall` there.
         unsafe { enable_vectorcall(&f, &f.get().vectorcall) }?;
@@ -233,24 +245,29 @@ impl Function {
     }
 
     /// The arguments in parameter order: `positional`, then the values of
-    /// `keywords` (names and values, as vectorcall passes them) by name.
+    /// `keywords` (names and values, as vectorcall passes them) by name,
+    /// then the defaults of the parameters left over; the errors are
+    /// CPython's for a Python function's call.
     fn bind<'py>(
         &self,
         positional: &[*mut ffi::PyObject],
         keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
     ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
         let n = self.spec.params.len();
+        let first_default = n - self.defaults.len();
         if positional.len() > n {
+            let takes = if first_default == n { n.to_string() } else { format!("from {first_default} to {n}") };
+            let given = positional.len();
             return Err(PyTypeError::new_err(format!(
-                "{} takes {n} argument{} but {} were given",
+                "{} takes {takes} positional argument{} but {given} {} given",
                 self.what(),
-                if n == 1 { "" } else { "s" },
-                positional.len()
+                if n == 1 && first_default == n { "" } else { "s" },
+                if given == 1 { "was" } else { "were" },
             )));
         }
         let mut bound: SmallVec<[*mut ffi::PyObject; INLINE]> = SmallVec::from_slice(positional);
+        bound.resize(n, std::ptr::null_mut());
         if let Some((names, values)) = keywords {
-            bound.resize(n, std::ptr::null_mut());
             for (k, v) in names.iter().zip(values) {
                 let key: String = k.extract()?;
                 let Some(i) = self.spec.params.iter().position(|p| p.name == key) else {
@@ -268,13 +285,24 @@ impl Function {
                 bound[i] = *v;
             }
         }
-        if bound.len() < n || bound.iter().any(|b| b.is_null()) {
-            bound.resize(n, std::ptr::null_mut());
-            let missing = bound.iter().position(|b| b.is_null()).unwrap_or(0);
+        for (b, default) in bound[first_default..].iter_mut().zip(&self.defaults) {
+            if b.is_null() {
+                *b = default.as_ptr();
+            }
+        }
+        let missing: Vec<String> = bound
+            .iter()
+            .zip(&self.spec.params)
+            .filter(|(b, _)| b.is_null())
+            .map(|(_, p)| format!("'{}'", p.name))
+            .collect();
+        if !missing.is_empty() {
             return Err(PyTypeError::new_err(format!(
-                "{} missing required argument '{}'",
+                "{} missing {} required positional argument{}: {}",
                 self.what(),
-                self.spec.params[missing].name
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                postc_ir::diag::english_list(&missing)
             )));
         }
         Ok(bound)
@@ -294,6 +322,13 @@ impl Function {
             }
         }
         let args = self.bind(positional, keywords)?;
+        // Once bound, keywords and defaults are positional arguments like
+        // any others.
+        if self.plan.registers {
+            if let Some(r) = self.call_fast(py, &args) {
+                return r;
+            }
+        }
         let n = args.len();
         let mut call = CallState::default();
         call.slots.resize(n + 1, Slot::default());
@@ -804,6 +839,20 @@ impl std::ops::IndexMut<usize> for PointerTable {
     }
 }
 
+/// The Python object of a default value, as CPython holds it.
+fn python_value(py: Python<'_>, v: &ConstValue) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        ConstValue::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        ConstValue::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        ConstValue::Float(bits) => PyFloat::new(py, f64::from_bits(*bits)).into_any().unbind(),
+        ConstValue::Complex(re, im) => {
+            PyComplex::from_doubles(py, f64::from_bits(*re), f64::from_bits(*im)).into_any().unbind()
+        }
+        ConstValue::Str(s) => PyString::new(py, s).into_any().unbind(),
+        ConstValue::Bytes(b) => PyBytes::new(py, b).into_any().unbind(),
+    })
+}
+
 /// The capsule of parameter `param`'s DLPack argument.
 fn call_capsule(c: &[(usize, Bound<'_, PyAny>)], param: usize) -> *mut ffi::PyObject {
     c.iter().find(|(p, _)| *p == param).map_or(std::ptr::null_mut(), |(_, b)| b.as_ptr())
@@ -848,22 +897,37 @@ impl Function {
     }
 
     /// The parameters as `inspect` reads a builtin's: every one positional
-    /// or by keyword.
+    /// or by keyword, a default as its `repr`.
     #[getter]
-    fn __text_signature__(&self) -> String {
-        let names: Vec<&str> = self.spec.params.iter().map(|p| p.name.as_str()).collect();
-        format!("({})", names.join(", "))
+    fn __text_signature__(&self, py: Python<'_>) -> PyResult<String> {
+        let first_default = self.spec.params.len() - self.defaults.len();
+        let mut params = Vec::with_capacity(self.spec.params.len());
+        for (i, p) in self.spec.params.iter().enumerate() {
+            params.push(match i.checked_sub(first_default) {
+                Some(d) => format!("{}={}", p.name, self.defaults[d].bind(py).repr()?),
+                None => p.name.clone(),
+            });
+        }
+        Ok(format!("({})", params.join(", ")))
     }
 
     /// `inspect.signature(f)`: the parameters of `__text_signature__`, as
-    /// `inspect` would read them from a builtin.
+    /// `inspect` would read them from a builtin, the defaults the objects
+    /// a call passes.
     #[getter]
     fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let inspect = py.import("inspect")?;
-        let kind = inspect.getattr("Parameter")?.getattr("POSITIONAL_OR_KEYWORD")?;
         let parameter = inspect.getattr("Parameter")?;
-        let params =
-            self.spec.params.iter().map(|p| parameter.call1((p.name.as_str(), &kind))).collect::<PyResult<Vec<_>>>()?;
+        let kind = parameter.getattr("POSITIONAL_OR_KEYWORD")?;
+        let first_default = self.spec.params.len() - self.defaults.len();
+        let mut params = Vec::with_capacity(self.spec.params.len());
+        for (i, p) in self.spec.params.iter().enumerate() {
+            let kwargs = PyDict::new(py);
+            if let Some(d) = i.checked_sub(first_default) {
+                kwargs.set_item("default", &self.defaults[d])?;
+            }
+            params.push(parameter.call((p.name.as_str(), &kind), Some(&kwargs))?);
+        }
         inspect.getattr("Signature")?.call1((params,))
     }
 

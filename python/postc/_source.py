@@ -310,10 +310,11 @@ class _Cut:
         return "".join(out)
 
 
-# postc.math's names (its __all__), known without importing it.
-_MATH_NAMES = frozenset("""sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan sinh cosh tanh asinh
-    acosh atanh floor ceil trunc fabs cbrt erf erfc lgamma tgamma atan2 hypot pow fmod copysign fmin fmax pi e tau
-    inf nan""".split())
+# The functions of Python's math that compiled code has
+# (frontend/src/lower/pymath.rs).
+_PYTHON_MATH_NAMES = frozenset("""sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan sinh
+    cosh tanh asinh acosh atanh erf erfc gamma lgamma fabs atan2 hypot copysign fmod pow floor ceil trunc isnan
+    isinf isfinite""".split())
 
 _KEPT_DECORATORS = ("ufunc", "gpu", "kernel", "cold", "noinline")
 
@@ -486,8 +487,9 @@ def _bind(cut, name, value, chains, at, lines, work):
     if isinstance(value, types.ModuleType):
         mod = value.__name__
         if mod == "math":
-            # Python's math module is the C library's, as postc.math is.
-            cut.bind(name, f"import postc.math as {name}", at)
+            # Python's own math: compiled with CPython's results (Python
+            # floats and ints, CPython's domain and range errors).
+            cut.bind(name, "import math" if name == "math" else f"import math as {name}", at)
         elif mod == name:
             subs = sorted({f"{mod}.{c.rsplit('.', 1)[0]}" for c in chains if "." in c
                            and f"{mod}.{c.rsplit('.', 1)[0]}" in sys.modules})
@@ -516,11 +518,10 @@ def _bind(cut, name, value, chains, at, lines, work):
         work.append(fn)
         return
     if callable(value) and getattr(value, "__module__", None) == "math":
-        if value.__name__ in _MATH_NAMES:
-            cut.bind(name, f"from postc.math import {value.__name__} as {name}", at)
+        if value.__name__ in _PYTHON_MATH_NAMES:
+            cut.bind(name, f"from math import {value.__name__} as {name}", at)
             return
-        raise fail(f"`{name}` is `math.{value.__name__}`, which compiled code does not have "
-                   "(postc.math lists what it has)")
+        raise fail(f"`{name}` is `math.{value.__name__}`, which compiled code does not have")
     k = _identity_in(pmath, value) if pmath is not None else None
     if k is not None:
         cut.bind(name, f"from postc.math import {k} as {name}", at)

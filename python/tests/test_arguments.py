@@ -99,9 +99,9 @@ def test_integer_out_of_range(kernels):
 
 
 def test_argument_count_and_names(kernels):
-    with pytest.raises(TypeError, match=r"add_i64\(\) takes 2 arguments but 3 were given"):
+    with pytest.raises(TypeError, match=r"add_i64\(\) takes 2 positional arguments but 3 were given"):
         kernels.add_i64(1, 2, 3)
-    with pytest.raises(TypeError, match=r"add_i64\(\) missing required argument 'b'"):
+    with pytest.raises(TypeError, match=r"add_i64\(\) missing 1 required positional argument: 'b'"):
         kernels.add_i64(1)
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'c'"):
         kernels.add_i64(1, c=2)

@@ -75,5 +75,5 @@ def test_the_tuple_call(m):
     f = m.six_ints
     assert type(f).__call__(f, 1, 2, 3, 4, 5, 6) == 654321
     assert type(f).__call__(f, 1, 2, 3, 4, 5, f=6) == 654321
-    with pytest.raises(TypeError, match=r"six_ints\(\) missing required argument 'f'"):
+    with pytest.raises(TypeError, match=r"six_ints\(\) missing 1 required positional argument: 'f'"):
         type(f).__call__(f, 1, 2, 3, 4, 5)

@@ -2,7 +2,7 @@
 returned: the caller gets a NumPy array that owns its memory (the tensor's
 deleter runs when the array dies), of any rank, created many times over
 without the process's memory growing; reductions give NumPy's dtypes and
-raise NumPy's ValueError on an empty array."""
+raise NumPy's ValueError on an empty array (or an empty axis)."""
 import gc
 import resource
 
@@ -34,6 +34,15 @@ def smallest(a: Float64[:]) -> Float64:
 
 def isum(a: Int32[:]) -> Int64:
     return np.sum(a)
+
+def column_totals(a: Int32[:, :]) -> Int64[:]:
+    return np.sum(a, axis=0)
+
+def row_argmins(a: Float64[:, :]) -> Int64[:]:
+    return a.argmin(axis=-1)
+
+def running(a: Int32[:, :]) -> Int64[:]:
+    return np.cumsum(a)
 '''
 
 
@@ -84,3 +93,22 @@ def test_reductions_and_their_errors(m):
     assert isinstance(s, np.int64) and s == 4 * (2**31 - 1)
     with pytest.raises(ValueError, match="negative dimensions are not allowed"):
         m.grid(-1, 2)
+
+
+def test_reductions_along_an_axis_and_running_sums(m):
+    # Int32's extremes: the sums only fit in Int64.
+    a = np.where(np.arange(12).reshape(3, 4) % 3 == 0, -(2**31), 2**31 - 1).astype(np.int32)
+    for view in (a, np.asfortranarray(a), a[::-1, ::2]):
+        got = m.column_totals(view)
+        assert got.dtype == np.int64 and got.shape == (view.shape[1],)
+        np.testing.assert_array_equal(got, np.sum(view, axis=0))
+        flat = m.running(view)
+        assert flat.dtype == np.int64
+        np.testing.assert_array_equal(flat, np.cumsum(view))
+    f = np.array([[3.0, -1.0, -1.0], [np.nan, 2.0, np.nan], [0.5, 0.25, 7.0]])
+    np.testing.assert_array_equal(m.row_argmins(f), np.argmin(f, axis=-1))
+    np.testing.assert_array_equal(m.row_argmins(f.T), np.argmin(f.T, axis=-1))
+    assert m.column_totals(np.zeros((0, 3), np.int32)).tolist() == [0, 0, 0]
+    assert m.row_argmins(np.zeros((0, 3))).shape == (0,)
+    with pytest.raises(ValueError, match="attempt to get argmin of an empty sequence"):
+        m.row_argmins(np.zeros((2, 0)))

@@ -100,6 +100,51 @@ def test_type_stubs_declare_every_export(extensions):
         assert declared == set(postc.compile(program).exports()) | THREAD_FUNCTIONS, program.name
 
 
+# Calls of tests/py/keywords.py's functions that leave parameters out or
+# bind wrongly, and their signatures, printed by whichever `keywords`
+# module is imported.
+KEYWORD_CALLS = """
+import inspect
+import numpy as np
+import keywords as m
+calls = [("poly", (2.0,), {}), ("poly", (2.0,), {"c": 1, "a": 0.5}), ("poly", (), {"x": 2.0, "b": 0.25}),
+         ("scaled", (np.float32(3.0),), {}), ("scaled", (np.float32(3.0),), {"shift": 3}),
+         ("rotate", (1 + 2j,), {}), ("clip", (25,), {}), ("clip", (-25,), {"negative": True}),
+         ("poly", (), {}), ("poly", (1.0, 2.0, 3.0, 4, 5), {}), ("poly", (1.0,), {"d": 1}),
+         ("poly", (1.0, 2.0), {"a": 1.0})]
+for name, args, kwargs in calls:
+    try:
+        print(name, complex(getattr(m, name)(*args, **kwargs)))
+    except TypeError as e:
+        print(name, "TypeError:", e)
+for name in ["poly", "scaled", "rotate", "clip"]:
+    print(name, [(p.name, p.kind, repr(p.default)) for p in inspect.signature(getattr(m, name)).parameters.values()])
+"""
+
+
+def test_defaults_bind_as_in_the_uncompiled_module(numpy_venv, extensions):
+    """The extension module of tests/py/keywords.py fills in its functions'
+    defaults and raises CPython's binding errors, as the module imported
+    uncompiled (the `postyp` stand-ins) does; its stub shows the defaults."""
+    bare = {"PATH": str(numpy_venv.parent), "HOME": os.environ.get("HOME", "/tmp")}
+    pyext = run([numpy_venv, "-c", KEYWORD_CALLS], env=bare, cwd=extensions).stdout
+    cpython = run([sys.executable, "-c", KEYWORD_CALLS], cwd=REPO / "tests" / "py").stdout
+    assert pyext == cpython
+    assert "poly (3+0j)" in cpython.splitlines()  # 1.0 * 2.0**2 - 2.0 * 2.0 + 3: the defaults
+    sys.path.insert(0, str(REPO / "tests" / "py"))
+    try:
+        import keywords
+    finally:
+        sys.path.pop(0)
+    stub = ast.parse((extensions / "keywords.pyi").read_text())
+    shown = 0
+    for f in (n for n in stub.body if isinstance(n, ast.FunctionDef) and n.name not in THREAD_FUNCTIONS):
+        defaults = [eval(compile(ast.Expression(d), "keywords.pyi", "eval")) for d in f.args.defaults]
+        assert tuple(defaults) == (getattr(keywords, f.name).__defaults__ or ()), f.name
+        shown += len(defaults)
+    assert shown >= 9
+
+
 def test_a_module_of_another_name_is_refused(tmp_path):
     r = subprocess.run([sys.executable, "-m", "postc", "compile", "--emit", "pyext", REPO / "examples" / "saxpy.py",
                         "-o", tmp_path / f"not-a-name{SUFFIX}", "--python", sys.executable],

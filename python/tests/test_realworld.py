@@ -119,8 +119,7 @@ EXPECTED = {
     "pyod_kernels._wcos": refused("`np.linalg.norm` cannot be called from compiled code", NP_ARRAY),
     "pyod_kernels._aad": PASS,
     "pyod_kernels._wrap_around_discrepancy": PASS,
-    "pyod_kernels._pairwise_distances_no_broadcast_helper": refused(
-        "`np.sum` takes no keyword `axis=` in compiled code", NP_ARRAY),
+    "pyod_kernels._pairwise_distances_no_broadcast_helper": PASS,
     "pyod_kernels._get_perplexity": refused("a tuple is not supported in POST Python", TUPLE),
     # STUMPY (BSD-3-Clause)
     "stumpy_kernels._sliding_dot_product": PASS,

@@ -370,6 +370,14 @@ _PYTHON_NUMBER_ZERO_DIVISION = (
 _BINARY_OP = {2: "//", 15: "//", 6: "%", 19: "%", 11: "/", 24: "/"}
 
 
+_MATH_ERRORS = (
+    "math domain error",
+    "math range error",
+    "cannot convert float NaN to integer",
+    "cannot convert float infinity to integer",
+)
+
+
 def panic_message(exc, instr):
     if instr is not None and instr.opname == "RAISE_VARARGS" and not isinstance(exc, AssertionError):
         # A `raise` of a built-in exception: POST's message names it (the
@@ -400,6 +408,9 @@ def panic_message(exc, instr):
         raise OracleError(f"division by zero outside // and %: {exc} at {instr}")
     if isinstance(exc, AssertionError):
         return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
+    if isinstance(exc, (ValueError, OverflowError)) and str(exc) in _MATH_ERRORS:
+        # Python's math module: the same exception and message.
+        return f"{type(exc).__name__}: {exc}"
     if isinstance(exc, OverflowError):
         # A Python int that does not fit the NumPy integer it meets; the
         # compiled message leaves out the value.
@@ -1385,6 +1396,79 @@ def _numpy_arrays():
     ]
 
 
+@program("reductions_axis")
+def _reductions_axis():
+    nan = math.nan
+    t = "rel=1e-13"
+    return [
+        C("col_sums", "col_sums", f64(4, 5), tol=t),
+        C("col_sums_fortran", "col_sums", fortran(f64(3, 4)), tol=t),
+        C("col_sums_transposed", "col_sums", transposed(f64(5, 2)), tol=t),
+        C("col_sums_strided", "col_sums", every_other(f64(3, 3)), tol=t),
+        C("col_sums_no_rows", "col_sums", np.zeros((0, 3))),
+        C("col_sums_no_columns", "col_sums", np.zeros((3, 0))),
+        C("row_sums", "row_sums", f64(3, 9), tol=t),
+        C("row_sums_transposed", "row_sums", transposed(f64(4, 3)), tol=t),
+        C("row_sums_no_columns", "row_sums", np.zeros((2, 0))),
+        C("row_sums_i32", "row_sums_i32", ints(np.int32, -2**31, 2**31 - 1, 3, 5)),
+        C("row_sums_i32_fortran", "row_sums_i32", fortran(ints(np.int32, -2**31, 2**31 - 1, 4, 3))),
+        C("col_prods", "col_prods", ints(np.int64, -9, 9, 4, 3)),
+        C("col_prods_no_rows", "col_prods", np.zeros((0, 2), np.int64)),
+        C("col_mins", "col_mins", f64(4, 3)),
+        C("col_mins_nan", "col_mins", arr([[1.0, nan, 3.0], [nan, 2.0, -1.0], [0.5, 7.0, nan]], np.float64)),
+        C("col_mins_strided", "col_mins", every_other(f64(3, 2))),
+        C("col_mins_no_rows", "col_mins", np.zeros((0, 3))),
+        C("col_mins_no_columns", "col_mins", np.zeros((3, 0))),
+        C("col_mins_nothing", "col_mins", np.zeros((0, 0))),
+        C("row_maxs", "row_maxs", ints(np.int16, -999, 999, 3, 4)),
+        C("row_maxs_transposed", "row_maxs", transposed(ints(np.int16, -999, 999, 2, 5))),
+        C("row_maxs_no_columns", "row_maxs", np.zeros((2, 0), np.int16)),
+        C("col_argmins", "col_argmins", arr([[2.0, -1.0, 5.0], [2.0, -3.0, 5.0], [1.0, -3.0, 6.0]], np.float64)),
+        C("col_argmins_nan", "col_argmins", arr([[2.0, nan], [nan, 1.0], [-1.0, nan]], np.float64)),
+        C("col_argmins_fortran", "col_argmins", fortran(f64(4, 3))),
+        C("col_argmins_no_columns", "col_argmins", np.zeros((3, 0))),
+        C("col_argmins_no_rows", "col_argmins", np.zeros((0, 3))),
+        C("row_argmaxs", "row_argmaxs", ints(np.int32, -5, 5, 4, 6)),
+        C("row_argmaxs_strided", "row_argmaxs", every_other(ints(np.int32, -5, 5, 3, 4))),
+        C("col_means", "col_means", ints(np.int32, -1000, 1000, 5, 3), tol=t),
+        C("col_means_transposed", "col_means", transposed(ints(np.int32, -1000, 1000, 2, 4)), tol=t),
+        C("row_means_f32", "row_means_f32", arr([[1.0, 2.0, 4.5], [-0.25, 0.5, 8.0]], np.float32)),
+        C("rows_any", "rows_any", arr([[0.0, 0.0], [0.0, -2.0], [nan, 0.0], [-0.0, 0.0]], np.float64)),
+        C("rows_any_no_columns", "rows_any", np.zeros((3, 0))),
+        C("cols_all", "cols_all", fortran(arr([[1.0, 0.0, nan], [2.0, 3.0, -1.0]], np.float64))),
+        C("cols_all_no_rows", "cols_all", np.zeros((0, 2))),
+        C("middle_sums", "middle_sums", ints(np.int64, -99, 99, 2, 3, 4)),
+        C("middle_sums_fortran", "middle_sums", fortran(ints(np.int64, -99, 99, 3, 2, 2))),
+        C("middle_sums_empty_middle", "middle_sums", np.zeros((2, 0, 3), np.int64)),
+        C("last_maxs", "last_maxs", f64(2, 3, 4)),
+        C("last_maxs_transposed", "last_maxs", np.ascontiguousarray(f64(4, 3, 2).transpose(2, 1, 0)).transpose(2, 1, 0)),
+        C("last_maxs_empty_last", "last_maxs", np.zeros((2, 2, 0))),
+        C("first_argmins", "first_argmins", ints(np.int64, -3, 3, 4, 2, 3)),
+        C("first_argmins_empty_first", "first_argmins", np.zeros((0, 2, 2), np.int64)),
+        C("whole", "whole", f64(3, 4), tol=t),
+        C("col_averages", "col_averages", f64(4, 3), tol=t),
+        C("widest_row", "widest_row", ints(np.int64, -50, 50, 5, 4)),
+        C("widest_row_transposed", "widest_row", transposed(ints(np.int64, -50, 50, 3, 6))),
+        C("running", "running", ints(np.int32, -2**31, 2**31 - 1, 7)),
+        C("running_reversed", "running", reversed_view(ints(np.int32, -99, 99, 5))),
+        C("running_empty", "running", zeros(0, np.int32)),
+        C("running_flat", "running_flat", f64(3, 4), tol=t),
+        C("running_flat_fortran", "running_flat", fortran(f64(2, 3)), tol=t),
+        C("running_flat_transposed", "running_flat", transposed(f64(3, 2)), tol=t),
+        C("running_flat_empty", "running_flat", np.zeros((0, 4))),
+        C("running_count", "running_count", arr([True, False, True, True, False], np.bool_)),
+        C("running_bytes", "running_bytes", ints(np.uint8, 0, 255, 3, 3)),
+        C("running_down", "running_down", ints(np.int64, -99, 99, 4, 3)),
+        C("running_down_fortran", "running_down", fortran(ints(np.int64, -99, 99, 3, 4))),
+        C("running_down_strided", "running_down", every_other(ints(np.int64, -99, 99, 3, 2))),
+        C("running_down_no_rows", "running_down", np.zeros((0, 3), np.int64)),
+        C("running_across", "running_across", f64(3, 4), tol=t),
+        C("running_across_transposed", "running_across", transposed(f64(2, 5)), tol=t),
+        C("running_across_no_columns", "running_across", np.zeros((4, 0))),
+        C("running_one_axis", "running_one_axis", ints(np.int64, -99, 99, 6)),
+    ]
+
+
 @program("stencil")
 def _stencil():
     return [
@@ -1739,6 +1823,78 @@ def _mathfuncs():
     cases.append(C("mixed_atan2_f32", "mixed_atan2_f32", f32v(0.7), tol="ulps=4"))
     cases.append(C("pythagoras", "pythagoras", 0.7, tol="ulps=4"))
     cases.append(C("f32_times_sqrt3", "f32_times_sqrt3", f32v(0.1)))
+    return cases
+
+
+MATH_MODULE_FLOAT1 = [
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+    "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "gamma", "lgamma", "fabs",
+]
+MATH_MODULE_FUNCS = set(MATH_MODULE_FLOAT1) | {
+    "atan2", "hypot", "copysign", "fmod", "pow", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
+}
+MATH_MODULE_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
+MATH_MODULE_EXACT = ("sqrt", "fabs", "copysign", "fmod", "floor", "ceil", "trunc")
+
+
+@program("math_module")
+def _math_module():
+    inf, nan = float("inf"), float("nan")
+    # CPython computes gamma and lgamma with its own Lanczos sums, postc
+    # with the C library's: they agree to a few ulps. The WebAssembly
+    # backend's erfc is 8 ulps from glibc's at 1.0.
+    tol = lambda f: None if f in MATH_MODULE_EXACT else "ulps=16" if "gamma" in f or f == "erfc" else "ulps=4"
+    cases = []
+    f64_args = (0.5, 2.0, -0.75, 0.0, -1.0, 1000.0, inf, -inf, nan, -3.0, 200.0)
+    for k, f in enumerate(MATH_MODULE_FLOAT1):
+        # float1(k, t, x, x32, n, b) calls function k of the argument t.
+        for x in f64_args:
+            cases.append(C(f"{f}_f64_{x}", "float1", k, 0, x, 1.0, 1, True, tol=tol(f), allow_over=True))
+        for x in (f32v(0.3), f32v(1.7), -2.0, 0.0, f32v(90.5)):
+            cases.append(C(f"{f}_f32_{x}", "float1", k, 1, 1.0, x, 1, True, tol=tol(f), allow_over=True))
+        for n in (3, -4, 0, 1, 2**53 + 1):
+            cases.append(C(f"{f}_int_{n}", "float1", k, 2, 1.0, 1.0, n, True, tol=tol(f), allow_over=True))
+        for b in (False, True):
+            cases.append(C(f"{f}_bool_{b}", "float1", k, 3, 1.0, 1.0, 1, b, tol=tol(f), allow_over=True))
+    pairs = ((0.5, 2.0), (-1.5, -0.25), (0.0, -1.0), (2.0, 0.5), (-8.0, 1.0 / 3.0), (10.0, 400.0),
+             (0.0, 0.0), (inf, 2.0), (1.0, nan), (nan, 0.0), (inf, 1.0), (-0.0, -inf), (3.0, inf))
+    for k, f in enumerate(["atan2", "hypot", "copysign", "fmod", "pow"]):
+        for x, y in pairs:
+            cases.append(C(f"{f}_{x}_{y}", "float2", k, x, y, tol=tol(f), allow_over=True))
+    cases += [
+        C("sqrt_f32", "sqrt_f32", f32v(2.0)),
+        C("exp_f32", "exp_f32", f32v(0.1), tol="ulps=4"),
+        C("pow_f32", "pow_f32", f32v(1.1), f32v(2.5), tol="ulps=4"),
+        C("atan2_f32", "atan2_f32", f32v(-0.3), f32v(0.7), tol="ulps=4"),
+        C("log_int", "log_int", 10**15 + 7, tol="ulps=4"),
+        C("log_int_zero", "log_int", 0),
+        C("hypot_int", "hypot_int", 3, 4, tol="ulps=4"),
+        C("sqrt_bool", "sqrt_bool", True, tol="ulps=4"),
+        C("copysign_bool", "copysign_bool", True, -0.0),
+    ]
+    for f in ("floor", "ceil", "trunc"):
+        for x in (2.5, -2.5, 0.0, -0.0, 1e18, -7.0, nan, inf, -inf):
+            cases.append(C(f"{f}_{x}", f"{f}_f64", x))
+    cases += [
+        C("rounding_f32", "rounding_f32", f32v(-3.7)),
+        C("rounding_f32_pos", "rounding_f32", f32v(12.25)),
+        C("rounding_int", "rounding_int", -17, True),
+        C("rounding_int_big", "rounding_int", 2**53 + 1, False),
+    ]
+    for x in (1.5, nan, inf, -inf, -0.0):
+        cases.append(C(f"classify_{x}", "classify", x))
+    cases += [
+        C("classify_f32", "classify_f32", f32v(3.5)),
+        C("classify_f32_inf", "classify_f32", inf),
+        C("classify_int", "classify_int", 5, False),
+        C("weak_float_meets_f32", "weak_float_meets_f32", f32v(2.5)),
+        C("weak_int_meets_i32", "weak_int_meets_i32", 70000, -2.5),
+        C("constants", "constants", f32v(1.25)),
+        C("inf", "special_constants", 0),
+        C("minus_inf", "special_constants", 1),
+        C("nan", "special_constants", 2),
+        C("circle_area", "circle_area", f32v(0.1), tol="ulps=4"),
+    ]
     return cases
 
 
@@ -2328,6 +2484,16 @@ NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "o
                 "arange", "copy"}
 NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"}
 ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
+# The reductions and running sums that take an axis (`axis=k`, or the
+# argument after the array).
+NUMPY_AXIS = NUMPY_REDUCE | {"cumsum"}
+
+
+def is_axis_constant(e):
+    """An integer literal, negated or not, or None."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        e = e.operand
+    return isinstance(e, ast.Constant) and (e.value is None or type(e.value) is int)
 NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "bool_", "complex64", "complex128"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -2371,6 +2537,9 @@ class Lint:
                     elif a.name == "numpy" and a.asname == "np":
                         F.add("import numpy as np")
                         self.modules.add("np")
+                    elif a.name == "math" and a.asname is None:
+                        F.add("import math")
+                        self.modules.add("math")
                     else:
                         self.err(path, node, f"import {a.name}")
             elif isinstance(node, ast.ImportFrom):
@@ -2383,6 +2552,11 @@ class Lint:
                     F.add("from postc import")
                 elif m == "postc.math":
                     F.add("from postc.math import")
+                elif m == "math":
+                    F.add("from math import")
+                    for a in node.names:
+                        if a.name not in MATH_MODULE_FUNCS and a.name not in MATH_MODULE_CONSTANTS:
+                            self.err(path, node, f"from math import {a.name}: not compiled")
                 elif m == "numpy":
                     F.add("from numpy import")
                     for a in node.names:
@@ -2753,6 +2927,26 @@ class Lint:
                 for a in rest:
                     self.expr(path, a)
                 return
+            if isinstance(f, ast.Attribute) and f.attr in NUMPY_AXIS and all(k.arg == "axis" for k in e.keywords) \
+                    and not (isinstance(f.value, ast.Name) and f.value.id == "postc"):
+                # A reduction or `cumsum`, of the whole array or along an
+                # axis given as an integer constant (or None), by keyword or
+                # as the argument after the array.
+                on_np = isinstance(f.value, ast.Name) and f.value.id == "np"
+                operands = e.args[1:] if on_np else e.args
+                axes = list(operands) + [k.value for k in e.keywords]
+                if axes:
+                    F.add(f"np.{f.attr}(axis=)" if on_np else f"method .{f.attr}(axis=)")
+                    if len(axes) > 1 or not is_axis_constant(axes[0]):
+                        self.err(path, e, "an axis other than one integer constant")
+                else:
+                    F.add(f"np.{f.attr}()" if on_np else f"method .{f.attr}()")
+                if on_np:
+                    for a in e.args[:1]:
+                        self.expr(path, a)
+                else:
+                    self.expr(path, f.value)
+                return
             if np_array and not e.keywords:
                 F.add(f"np.{f.attr}()")
                 for a in e.args:
@@ -2827,6 +3021,8 @@ class Lint:
                     F.add("postc.math.NAME()")
                 elif isinstance(f.value, ast.Name) and f.value.id == "np" and f.attr in NUMPY_UFUNCS:
                     F.add("np.NAME() on scalars")
+                elif isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in MATH_MODULE_FUNCS:
+                    F.add("math.NAME()")
                 else:
                     self.err(path, e, "call of an attribute")
             else:
@@ -2848,6 +3044,8 @@ class Lint:
         elif isinstance(e, ast.Attribute):
             if isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_CONSTANTS:
                 F.add("np constant")
+            elif isinstance(e.value, ast.Name) and e.value.id == "math" and e.attr in MATH_MODULE_CONSTANTS:
+                F.add("math constant")
             elif e.attr in ATTRS:
                 F.add(f".{e.attr}")
                 self.expr(path, e.value)
@@ -2886,6 +3084,7 @@ REQUIRED = [
     "static-shape array", "F-order array [::1, :]", "explicit C-order array [:, ::1]", "Out[...]",
     "-> None", "@ufunc", "@ufunc(signature) with scalar output", "@ufunc(signature) with array output",
     "@cold", "@noinline", "@gpu(fallback=True)", "from numpy import", "np.NAME() on scalars", "np constant",
+    "import math", "from math import", "math.NAME()", "math constant",
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",

@@ -1,12 +1,15 @@
 //! NumPy on whole arrays: creating arrays in compiled code (`np.empty`,
 //! `np.zeros`, `np.ones`, `np.full`, the `*_like` forms, `np.arange`,
-//! `a.copy()`, `a.astype(dtype)`) and reducing a whole array to a scalar (`np.sum`, `np.prod`,
+//! `a.copy()`, `a.astype(dtype)`), reducing an array (`np.sum`, `np.prod`,
 //! `np.min`, `np.max`, `np.mean`, `np.argmin`, `np.argmax`, `np.any`,
-//! `np.all` and the same methods), with NumPy's result dtypes. Everything
-//! lowers to IR: an `alloc` (compact, C order, zeroed, in the call's arena)
-//! and loops over every index in C order. Not here: `axis=`, `out=` and
-//! every other keyword but `dtype=`, whole-array arithmetic
-//! (`elementwise.rs`), slicing,
+//! `np.all` and the same methods) to a scalar or, with `axis=k`, along one
+//! axis to an array of one axis fewer, and running sums (`np.cumsum`), with
+//! NumPy's result dtypes. Everything lowers to IR: an `alloc` (compact, C
+//! order, zeroed, in the call's arena) and loops over every index in C
+//! order. An axis is an integer literal (negative counts from the end),
+//! checked against the rank when the function is compiled. Not here:
+//! `out=`, `keepdims=` and every other keyword but `dtype=` and `axis=`, a
+//! tuple of axes, whole-array arithmetic (`elementwise.rs`), slicing,
 //! sorting.
 
 use super::*;
@@ -40,6 +43,9 @@ pub(super) enum ArrFn {
     /// converted.
     Astype,
     Reduce(Red),
+    /// `np.cumsum(a)`, `a.cumsum()`: the running sums, over the flattened
+    /// array in C order or, with `axis=k`, along axis `k`.
+    Cumsum,
 }
 
 /// A reduction of a whole array.
@@ -72,6 +78,7 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
         "transpose" => ArrFn::Transpose,
         "ravel" => ArrFn::Ravel,
         "reshape" => ArrFn::Reshape,
+        "cumsum" => ArrFn::Cumsum,
         other => ArrFn::Reduce(reduction(other)?),
     })
 }
@@ -85,6 +92,7 @@ pub(super) fn array_method(name: &str) -> Option<ArrFn> {
         "reshape" => Some(ArrFn::Reshape),
         "flatten" => Some(ArrFn::Flatten),
         "astype" => Some(ArrFn::Astype),
+        "cumsum" => Some(ArrFn::Cumsum),
         other => reduction(other).map(ArrFn::Reduce),
     }
 }
@@ -230,18 +238,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
             return self.err(s, "`*` arguments are not supported");
         }
-        let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose);
+        let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
+        let creates =
+            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && along_axis(c, recv.is_some()));
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
         }
-        // `dtype=` is the one keyword; the others (`axis=`, `out=`, `order=`,
-        // `keepdims=`) are NumPy's but not compiled.
-        let takes_dtype = creates && !matches!(f, ArrFn::Reshape | ArrFn::Flatten);
+        // `dtype=` and `axis=` are the keywords compiled; the others
+        // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
+        let takes_dtype = creates && !matches!(f, ArrFn::Reshape | ArrFn::Flatten | ArrFn::Cumsum | ArrFn::Reduce(_));
         let mut dtype_kw: Option<&Expr> = None;
+        let mut axis_kw: Option<&Expr> = None;
         for k in c.arguments.keywords.iter() {
             match k.arg.as_ref().map(|a| a.id.as_str()) {
                 Some("dtype") if takes_dtype => dtype_kw = Some(&k.value),
+                Some("axis") if takes_axis => axis_kw = Some(&k.value),
                 Some(name) => {
                     return self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
                 }
@@ -260,12 +272,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             ArrFn::Full | ArrFn::FullLike => (2, true),
             ArrFn::Astype => (1, true),
-            ArrFn::Copy | ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten | ArrFn::Reshape | ArrFn::Reduce(_) => {
-                (1, false)
-            }
+            ArrFn::Copy
+            | ArrFn::Transpose
+            | ArrFn::Ravel
+            | ArrFn::Flatten
+            | ArrFn::Reshape
+            | ArrFn::Reduce(_)
+            | ArrFn::Cumsum => (1, false),
             ArrFn::Arange => (0, false),
         };
-        let max = need + dtype_pos as usize;
+        // A reduction's and `cumsum`'s second positional argument is the axis.
+        let max = need + dtype_pos as usize + takes_axis as usize;
         if f == ArrFn::Arange {
             if args.is_empty() || args.len() > 3 {
                 return self.err(c, format!("{shown} takes 1 to 3 arguments (and `dtype=`)"));
@@ -277,7 +294,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 c,
                 format!(
                     "{shown} takes {wanted}{} argument{} here, not {given}",
-                    if dtype_pos { " (and a dtype)" } else { "" },
+                    if dtype_pos {
+                        " (and a dtype)"
+                    } else if takes_axis {
+                        " (and an axis)"
+                    } else {
+                        ""
+                    },
                     if wanted == 1 { "" } else { "s" }
                 ),
             );
@@ -288,6 +311,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (None, Some(p)) => Some(*p),
             (None, None) if f == ArrFn::Astype => return self.err(c, format!("{shown} takes a dtype")),
             (None, None) => None,
+        };
+        let axis_expr = match (axis_kw, args.get(need).filter(|_| takes_axis)) {
+            (Some(_), Some(p)) => return self.err(*p, "the axis is given twice"),
+            (k, p) => k.or(p.copied()),
+        };
+        let axis = match axis_expr {
+            Some(e) => match self.axis_arg(e, &shown) {
+                Some(a) => a,
+                None => return Val::Err,
+            },
+            None => None,
         };
         let dtype = match dtype_expr {
             Some(e) => match self.dtype_arg(e) {
@@ -398,15 +432,40 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             ArrFn::Arange => self.arange(&args, dtype, &shown, c),
             ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c),
-            ArrFn::Reduce(r) => {
-                let src = self.expr(args[0]);
-                match src {
-                    Val::Arr { v, ty } => self.reduce(r, v, &ty, &shown, args[0], c),
-                    Val::Err => Val::Err,
-                    _ => self.err(
+            ArrFn::Cumsum | ArrFn::Reduce(_) => {
+                let (v, ty) = match self.expr(args[0]) {
+                    Val::Arr { v, ty } => (v, ty),
+                    Val::Err => return Val::Err,
+                    _ if f == ArrFn::Cumsum => return self.err(args[0], format!("{shown} takes an array")),
+                    _ => {
+                        return self.err(
+                            args[0],
+                            format!(
+                                "{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"
+                            ),
+                        )
+                    }
+                };
+                if ty.dtype.is_text() {
+                    return self.err(args[0], format!("{shown} takes an array of numbers"));
+                }
+                let ordered = matches!(f, ArrFn::Reduce(Red::Min | Red::Max | Red::ArgMin | Red::ArgMax));
+                if ordered && ty.dtype.is_complex() {
+                    return self.err(
                         args[0],
-                        format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"),
-                    ),
+                        format!("{shown} of complex numbers is not supported: compare `abs` or the parts"),
+                    );
+                }
+                // Along the one axis of a 1-D array NumPy reduces to a
+                // scalar, which is the reduction without `axis=`; its
+                // running sums are an array.
+                let min_rank = if f == ArrFn::Cumsum { 1 } else { 2 };
+                let Some(axis) = self.axis_of(axis, &ty, min_rank, &shown, axis_expr.unwrap_or(args[0])) else {
+                    return Val::Err;
+                };
+                match f {
+                    ArrFn::Reduce(r) => self.reduce(r, v, &ty, axis, c),
+                    _ => self.cumsum(v, &ty, axis, c),
                 }
             }
         }
@@ -718,41 +777,68 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Arr { v: arr.0, ty: arr.1 }
     }
 
-    /// A reduction of every element of `arr`, in C order.
-    fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, shown: &str, arg: &Expr, c: &ast::ExprCall) -> Val {
+    /// An `axis` argument: an integer constant, or `None` for the whole
+    /// array; `None` when it is neither (reported).
+    fn axis_arg(&mut self, e: &Expr, shown: &str) -> Option<Option<i64>> {
+        if is_none(e) {
+            return Some(None);
+        }
+        match self.expr(e) {
+            Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => Some(Some(k as i64)),
+            Val::Err => None,
+            _ => {
+                self.err(e, format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"));
+                None
+            }
+        }
+    }
+
+    /// The axis `k` of an array of `ty` (negative counts from the end),
+    /// checked against its rank as NumPy does, or no axis for none given;
+    /// `None` when out of range or the array has fewer than `min_rank`
+    /// axes (reported at `at`).
+    fn axis_of(
+        &mut self,
+        k: Option<i64>,
+        ty: &TypeData,
+        min_rank: usize,
+        shown: &str,
+        at: &Expr,
+    ) -> Option<Option<usize>> {
+        let Some(k) = k else { return Some(None) };
+        let Some(nd) = ty.ndim() else {
+            self.err(at, "the number of axes of this array is not known");
+            return None;
+        };
+        if nd < min_rank {
+            self.err(
+                at,
+                format!("{shown} along an axis takes an array of two axes or more here (of one axis, drop `axis=`)"),
+            );
+            return None;
+        }
+        let n = nd as i64;
+        if k < -n || k >= n {
+            self.err(at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
+            return None;
+        }
+        Some(Some(if k < 0 { (k + n) as usize } else { k as usize }))
+    }
+
+    /// The number of elements of an array of extents `dims` (one or more).
+    fn element_count(&mut self, dims: &[ValueId]) -> ValueId {
+        let mut count = dims[0];
+        for &x in &dims[1..] {
+            count = self.result(Opcode::Mul, DType::Int64, count, x);
+        }
+        count
+    }
+
+    /// A reduction of every element of `arr` in C order to a scalar or,
+    /// with `axis`, of each lane along that axis to an array of the other
+    /// axes (C order).
+    fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &ast::ExprCall) -> Val {
         let d = ty.dtype;
-        if d.is_text() {
-            return self.err(arg, format!("{shown} takes an array of numbers"));
-        }
-        if d.is_complex() && matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax) {
-            return self.err(arg, format!("{shown} of complex numbers is not supported: compare `abs` or the parts"));
-        }
-        self.at(c);
-        let dims = self.dims_of(arr, ty);
-        // The element count, for `mean` and the empty checks.
-        let mut count = None;
-        for &x in &dims {
-            count = Some(match count {
-                None => x,
-                Some(p) => self.result(Opcode::Mul, DType::Int64, p, x),
-            });
-        }
-        let count = count.expect("an array has an axis");
-        if matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax) {
-            let z = self.zero(DType::Int64);
-            let n = self.fresh("nonempty");
-            let ok = self.b.binary(Opcode::Gt, TypeId::BOOL, count, z, &n);
-            let msg = match r {
-                Red::ArgMin | Red::ArgMax => {
-                    format!("ValueError: attempt to get {} of an empty sequence", r.numpy_name())
-                }
-                _ => format!(
-                    "ValueError: zero-size array to reduction operation {} which has no identity",
-                    r.numpy_name()
-                ),
-            };
-            self.panic_unless(ok, &msg, c);
-        }
         // The accumulator's dtype and the result's.
         let (acc_d, res_d) = match r {
             Red::Sum | Red::Prod if d == DType::Float16 => (DType::Float32, DType::Float16),
@@ -764,6 +850,65 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Red::ArgMin | Red::ArgMax => (d, DType::Int64),
             Red::Any | Red::All => (DType::Bool, DType::Bool),
         };
+        self.at(c);
+        let dims = self.dims_of(arr, ty);
+        let Some(k) = axis else {
+            // The element count, for `mean` and the empty check.
+            let count = self.element_count(&dims);
+            self.refuse_empty(r, count, c);
+            let fixed = vec![None; dims.len()];
+            let v = self.reduce_lane(r, arr, d, (acc_d, res_d), &fixed, &dims, count, c);
+            return Val::Num { v, s: Scalar::strong(res_d), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) };
+        };
+        // NumPy refuses an empty axis even when no lane is left to reduce.
+        self.refuse_empty(r, dims[k], c);
+        let kept: Vec<(ValueId, bool)> =
+            dims.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &x)| (x, true)).collect();
+        let out = self.new_array(res_d, &kept, c);
+        let kept: Vec<ValueId> = kept.iter().map(|x| x.0).collect();
+        let open = self.loops_open(&kept, c);
+        let at: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let mut fixed: Vec<Option<ValueId>> = at.iter().map(|&i| Some(i)).collect();
+        fixed.insert(k, None);
+        let v = self.reduce_lane(r, arr, d, (acc_d, res_d), &fixed, &[dims[k]], dims[k], c);
+        self.b.index_store(out.0, &at, v);
+        self.loops_close(open, c);
+        Val::Arr { v: out.0, ty: out.1 }
+    }
+
+    /// NumPy's panic for a minimum, maximum, argmin or argmax of `count`
+    /// elements when `count` is zero.
+    fn refuse_empty(&mut self, r: Red, count: ValueId, c: &ast::ExprCall) {
+        if !matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax) {
+            return;
+        }
+        let z = self.zero(DType::Int64);
+        let n = self.fresh("nonempty");
+        let ok = self.b.binary(Opcode::Gt, TypeId::BOOL, count, z, &n);
+        let msg = match r {
+            Red::ArgMin | Red::ArgMax => format!("ValueError: attempt to get {} of an empty sequence", r.numpy_name()),
+            _ => format!("ValueError: zero-size array to reduction operation {} which has no identity", r.numpy_name()),
+        };
+        self.panic_unless(ok, &msg, c);
+    }
+
+    /// The reduction of one lane of `arr`: the elements whose index is
+    /// `fixed[j]` on each axis `j` that has one and runs in C order over
+    /// the others, of extents `looped` (`count` elements, at least one for
+    /// the reductions without identity). The result is a value of the
+    /// result dtype that later code may keep.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_lane(
+        &mut self,
+        r: Red,
+        arr: ValueId,
+        d: DType,
+        (acc_d, res_d): (DType, DType),
+        fixed: &[Option<ValueId>],
+        looped: &[ValueId],
+        count: ValueId,
+        c: &ast::ExprCall,
+    ) -> ValueId {
         let acc_t = TypeId::scalar(acc_d);
         self.at(c);
         // Initial values: the identity, or for min/max the first element.
@@ -783,7 +928,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Red::Min | Red::Max | Red::ArgMin | Red::ArgMax => {
                 let z = self.zero(DType::Int64);
-                let idx = vec![z; dims.len()];
+                let idx: Vec<ValueId> = fixed.iter().map(|f| f.unwrap_or(z)).collect();
                 let n = self.fresh("first");
                 self.b.index_load(acc_t, arr, &idx, &n)
             }
@@ -795,8 +940,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let best = self.b.let_(TypeId::INT64, z, &n);
         let n = self.fresh("flat");
         let flat = self.b.let_(TypeId::INT64, z, &n);
-        let open = self.loops_open(&dims, c);
-        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let open = self.loops_open(looped, c);
+        let mut running = open.iter().map(|l| l.i);
+        let idx: Vec<ValueId> = fixed.iter().map(|f| f.unwrap_or_else(|| running.next().expect("a loop"))).collect();
         let n = self.fresh("el");
         let x = self.b.index_load(TypeId::scalar(d), arr, &idx, &n);
         match r {
@@ -860,9 +1006,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set(flat, f2);
         self.loops_close(open, c);
         self.at(c);
-        let s = Scalar::strong(res_d);
-        let v = match r {
-            Red::ArgMin | Red::ArgMax => best,
+        match r {
+            // A copy of the index, which later code must not see change.
+            Red::ArgMin | Red::ArgMax => {
+                let nm = self.fresh("red");
+                self.b.let_(TypeId::INT64, best, &nm)
+            }
             Red::Mean => {
                 let ct =
                     if kind(acc_d) == Kind::Complex { acc_d.complex_part().unwrap_or(DType::Float64) } else { acc_d };
@@ -892,7 +1041,78 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let nm = self.fresh("red");
                 self.b.let_(acc_t, acc, &nm)
             }
-        };
-        Val::Num { v, s, nonneg: matches!(r, Red::ArgMin | Red::ArgMax) }
+        }
     }
+
+    /// `np.cumsum(a)`: the running sums of `a`'s elements in C order, a
+    /// new 1-D array; with `axis`, the running sums along that axis, a new
+    /// C-order array of `a`'s shape. Sums are sequential, as NumPy's are,
+    /// in NumPy's dtype (small integers and Bool widen as for `np.sum`).
+    fn cumsum(&mut self, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &ast::ExprCall) -> Val {
+        let d = ty.dtype;
+        let rd = sum_dtype(d);
+        let rt = TypeId::scalar(rd);
+        self.at(c);
+        let dims = self.dims_of(arr, ty);
+        let out = match axis {
+            None => {
+                let count = self.element_count(&dims);
+                self.new_array(rd, &[(count, true)], c)
+            }
+            Some(_) => {
+                let all: Vec<(ValueId, bool)> = dims.iter().map(|&x| (x, true)).collect();
+                self.new_array(rd, &all, c)
+            }
+        };
+        // The lanes: one over every element, or one per index of the
+        // other axes.
+        let (outer, inner): (Vec<ValueId>, Vec<ValueId>) = match axis {
+            None => (vec![], dims.clone()),
+            Some(k) => (dims.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &x)| x).collect(), vec![dims[k]]),
+        };
+        let lanes = self.loops_open(&outer, c);
+        self.at(c);
+        let z = self.zero(rd);
+        let n = self.fresh("acc");
+        let acc = self.b.let_(rt, z, &n);
+        let z = self.zero(DType::Int64);
+        let n = self.fresh("flat");
+        let flat = self.b.let_(TypeId::INT64, z, &n);
+        let open = self.loops_open(&inner, c);
+        let idx: Vec<ValueId> = match axis {
+            None => open.iter().map(|l| l.i).collect(),
+            Some(k) => {
+                let mut idx: Vec<ValueId> = lanes.iter().map(|l| l.i).collect();
+                idx.insert(k, open[0].i);
+                idx
+            }
+        };
+        let n = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(d), arr, &idx, &n);
+        let nm = self.fresh("x");
+        let xc = if rd == d { x } else { self.b.cast(rt, x, &nm) };
+        let s = self.result(Opcode::Add, rd, acc, xc);
+        self.b.set(acc, s);
+        let to = if axis.is_some() { idx } else { vec![flat] };
+        self.b.index_store(out.0, &to, s);
+        let nm = self.fresh("one");
+        let one = self.b.int(TypeId::INT64, 1, &nm);
+        let f2 = self.result(Opcode::Add, DType::Int64, flat, one);
+        self.b.set(flat, f2);
+        self.loops_close(open, c);
+        self.loops_close(lanes, c);
+        Val::Arr { v: out.0, ty: out.1 }
+    }
+}
+
+/// Whether the call of a reduction or `cumsum` names an axis (a second
+/// positional argument, `axis=` other than `None`): then it gives an array.
+pub(super) fn along_axis(c: &ast::ExprCall, method: bool) -> bool {
+    let positional = c.arguments.args.get(if method { 0 } else { 1 });
+    let keyword = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "axis"));
+    positional.or(keyword.map(|k| &k.value)).is_some_and(|e| !is_none(e))
+}
+
+fn is_none(e: &Expr) -> bool {
+    matches!(e, Expr::NoneLiteral(_))
 }

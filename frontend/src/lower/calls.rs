@@ -41,6 +41,8 @@ pub(super) enum Target {
     Conjugate(Box<Expr>),
     /// A NumPy ufunc on scalars, by the name it was called by.
     Numpy(NpOp, String),
+    /// A function of Python's `math`, by its name there.
+    Math(MathFn, String),
     Boundary(String),
 }
 
@@ -72,6 +74,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             None
                         }
                     }
+                    Some(Namespace::Math) => math_func(attr).map(|f| Target::Math(f, attr.to_owned())),
                     Some(Namespace::Postyp) => DType::from_name(attr).map(|dtype| Target::Cast { dtype, weak: false }),
                     Some(Namespace::Postc) if attr == "prange" => Some(Target::Builtin(Builtin::Prange)),
                     Some(Namespace::Postc) => (attr == "empty").then_some(Target::Empty),
@@ -154,7 +157,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Global::Boundary { module, name } => match numpy_func(name) {
                 Some(op) if module == "numpy" => Some(Target::Numpy(op, name.clone())),
-                _ => Some(Target::Boundary(format!("{module}.{name}"))),
+                _ => match math_func(name) {
+                    Some(f) if module == "math" => Some(Target::Math(f, name.clone())),
+                    _ => Some(Target::Boundary(format!("{module}.{name}"))),
+                },
             },
             _ => None,
         }
@@ -242,6 +248,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if self.namespace_of(&a.value) == Some(Namespace::PostcMath) {
                     return self.err(&a.attr, format!("`postc.math` has no function `{}`", a.attr.id));
                 }
+                if self.namespace_of(&a.value) == Some(Namespace::Math) {
+                    return self.err(&a.attr, format!("`math.{}` is not supported in compiled code", a.attr.id));
+                }
                 // `np.zeros(...)` without `import numpy as np`: the name is
                 // what is missing, as CPython's NameError says.
                 let mut root = &*a.value;
@@ -268,6 +277,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&*c.func, format!("`{what}` is a CPython function and cannot be called from compiled code"))
             }
             Target::Numpy(op, name) => self.numpy_call(op, &name, c),
+            Target::Math(f, name) => self.math_call(f, &name, c),
             Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Prange) => self.err(c, "`prange` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
@@ -830,7 +840,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 format!(
                     "{name}() missing {} required positional argument{s}: {}",
                     missing.len(),
-                    english_list(&missing)
+                    postc_ir::diag::english_list(&missing)
                 ),
             );
             return None;
@@ -894,16 +904,5 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None
             }
         }
-    }
-}
-
-/// Names as CPython lists them in its errors: `'a'`, `'a' and 'b'`,
-/// `'a', 'b', and 'c'`.
-fn english_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [a, b] => format!("{a} and {b}"),
-        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
     }
 }

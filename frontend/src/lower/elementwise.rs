@@ -135,8 +135,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if let Some([a, b]) = self.dot_operands(c).as_deref() {
                     return self.product_is_array(a, b);
                 }
-                if let Some((f, ..)) = self.array_target(&c.func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_));
+                if let Some((f, _, recv)) = self.array_target(&c.func) {
+                    return !matches!(f, arrays::ArrFn::Reduce(_)) || arrays::along_axis(c, recv.is_some());
                 }
                 matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }

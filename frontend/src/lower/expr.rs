@@ -122,6 +122,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let x = numpy_constant(source).expect("a constant");
                 Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) }
             }
+            Some(Global::Boundary { module, name: source })
+                if module == "math" && MATH_CONSTANTS.iter().any(|(c, _)| c == source) =>
+            {
+                let (_, x) = MATH_CONSTANTS.iter().find(|(c, _)| c == source).expect("a constant");
+                Val::Lit { lit: Lit::Float(*x), s: Scalar::weak(DType::Float64) }
+            }
             Some(Global::Boundary { module, .. } | Global::BoundaryModule(module)) => {
                 let m = module.clone();
                 self.err(n, format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"))
@@ -698,7 +704,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         // `postc.math.pi` and friends.
         if let Some(ns) = self.namespace_of(&a.value) {
-            if ns == Namespace::PostcMath {
+            if matches!(ns, Namespace::PostcMath | Namespace::Math) {
                 if let Some((_, v)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }

@@ -37,11 +37,13 @@ mod expr;
 mod linalg;
 mod numpy;
 mod prange;
+mod pymath;
 mod slicing;
 
 use calls::*;
 use expr::*;
 use numpy::*;
+use pymath::*;
 
 /// The signature of a callable function, wherever it is defined.
 pub(crate) struct Callee {
@@ -442,6 +444,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_attrs(decl.attrs);
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
+        self.b.set_defaults(decl.defaults.iter().map(|(lit, _)| python_value(lit)).collect());
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
         let may_prange = self
@@ -1710,4 +1713,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     // ---- expressions ------------------------------------------------------
+}
+
+/// A default value as CPython holds it, for Python callers of an exported
+/// function: the literal's own value, not converted to the parameter's
+/// dtype (`c: Float64 = 3` is the int 3, as `inspect.signature` shows).
+fn python_value(lit: &Lit) -> postc_ir::ConstValue {
+    use postc_ir::ConstValue as V;
+    match lit {
+        Lit::Bool(b) => V::Bool(*b),
+        Lit::Int(i) => V::Int(*i),
+        Lit::Float(f) => V::Float(f.to_bits()),
+        Lit::Complex(re, im) => V::Complex(re.to_bits(), im.to_bits()),
+        Lit::Str(s) => V::Str(s.clone()),
+        Lit::Bytes(b) => V::Bytes(b.clone()),
+    }
 }

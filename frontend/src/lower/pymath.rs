@@ -1,0 +1,272 @@
+//! Python's `math` module on numbers (`import math`, then `math.sqrt(x)`),
+//! with CPython's results: every float function takes its arguments as
+//! Python floats and returns a Python float (a weak Float64, whatever the
+//! argument's dtype: `math.sqrt(x32)` is Float64, as in CPython);
+//! `floor`, `ceil` and `trunc` return Python ints (weak Int64);
+//! `isnan`, `isinf` and `isfinite` Python bools. Where CPython raises, the
+//! compiled code panics with CPython's exception and message:
+//! `ValueError: math domain error` for a NaN made of non-NaN arguments (or
+//! an infinity at a pole, `log(0.0)`), `OverflowError: math range error`
+//! for an infinity made of finite arguments by a function that overflows
+//! (`exp(1000.0)`), and `floor`/`ceil`/`trunc` of NaN or an infinity give
+//! CPython's ValueError/OverflowError. Not done here: `postc.math`
+//! (libm's stand-ins, keeping the float dtype, see `calls.rs`), `np.*`
+//! (NumPy scalars, `numpy.rs`), complex numbers (`cmath`), arrays, and
+//! the functions of `math` not listed in `math_func` (a located error
+//! names them). A floor of a finite float beyond Int64, a Python int
+//! CPython would make, panics with an OverflowError instead.
+
+use super::*;
+
+/// How a float function of `math` reports what CPython reports as errors.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Errors {
+    /// NaN of non-NaN arguments, or an infinity of finite ones (a pole):
+    /// `ValueError: math domain error`.
+    Domain,
+    /// As `Domain`, but an infinity of finite arguments is an overflow:
+    /// `OverflowError: math range error`.
+    Overflow,
+    /// `gamma`, `lgamma`: an infinity at a non-positive integer is a
+    /// pole (ValueError), elsewhere an overflow.
+    Gamma,
+    /// `pow`: NaN of finite arguments is a domain error, an infinity of
+    /// finite arguments an overflow unless the base is zero (a pole); an
+    /// infinite argument is never an error.
+    Pow,
+    /// Never an error (`atan2`, `hypot`, `copysign`, `fabs`).
+    Never,
+}
+
+/// What a `math` function does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum MathFn {
+    /// A float function of one argument, by its `postc.math` symbol.
+    Float1(&'static str, Errors),
+    /// A float function of two arguments, by its `postc.math` symbol.
+    Float2(&'static str, Errors),
+    /// `floor`, `ceil`, `trunc`: a Python int.
+    ToInt(&'static str),
+    IsNan,
+    IsInf,
+    IsFinite,
+}
+
+/// The function `math.NAME`, if compiled code has it.
+pub(super) fn math_func(name: &str) -> Option<MathFn> {
+    use Errors::*;
+    use MathFn::*;
+    Some(match name {
+        "sqrt" => Float1("sqrt", Domain),
+        "cbrt" => Float1("cbrt", Domain),
+        "exp" => Float1("exp", Overflow),
+        "exp2" => Float1("exp2", Overflow),
+        "expm1" => Float1("expm1", Overflow),
+        "log" => Float1("log", Domain),
+        "log2" => Float1("log2", Domain),
+        "log10" => Float1("log10", Domain),
+        "log1p" => Float1("log1p", Domain),
+        "sin" => Float1("sin", Domain),
+        "cos" => Float1("cos", Domain),
+        "tan" => Float1("tan", Domain),
+        "asin" => Float1("asin", Domain),
+        "acos" => Float1("acos", Domain),
+        "atan" => Float1("atan", Domain),
+        "sinh" => Float1("sinh", Overflow),
+        "cosh" => Float1("cosh", Overflow),
+        "tanh" => Float1("tanh", Domain),
+        "asinh" => Float1("asinh", Domain),
+        "acosh" => Float1("acosh", Domain),
+        "atanh" => Float1("atanh", Domain),
+        "erf" => Float1("erf", Domain),
+        "erfc" => Float1("erfc", Domain),
+        "gamma" => Float1("tgamma", Gamma),
+        "lgamma" => Float1("lgamma", Gamma),
+        "fabs" => Float1("fabs", Never),
+        "atan2" => Float2("atan2", Never),
+        "hypot" => Float2("hypot", Never),
+        "copysign" => Float2("copysign", Never),
+        "fmod" => Float2("fmod", Domain),
+        "pow" => Float2("pow", Pow),
+        "floor" => ToInt("floor"),
+        "ceil" => ToInt("ceil"),
+        "trunc" => ToInt("trunc"),
+        "isnan" => IsNan,
+        "isinf" => IsInf,
+        "isfinite" => IsFinite,
+        _ => return None,
+    })
+}
+
+const DOMAIN_ERROR: &str = "ValueError: math domain error";
+const RANGE_ERROR: &str = "OverflowError: math range error";
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// `math.NAME(args)`.
+    pub(super) fn math_call(&mut self, f: MathFn, name: &str, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let arity = if matches!(f, MathFn::Float2(..)) { 2 } else { 1 };
+        let mut vals = Vec::new();
+        for a in args.iter() {
+            vals.push((self.expr(a), a));
+        }
+        if args.len() != arity {
+            let s = if arity == 1 { "" } else { "s" };
+            return self
+                .err(c, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {}", args.len()));
+        }
+        // CPython's `trunc` calls `__trunc__`, which Python numbers and
+        // Float64 (a `float`) have and NumPy's other scalars lack.
+        if let (MathFn::ToInt("trunc"), [(v, a)]) = (f, &vals[..]) {
+            if let Some(s) = v.scalar().filter(|s| !s.weak && s.dtype != DType::Float64) {
+                let d = s.dtype.name();
+                return self.err(
+                    *a,
+                    format!("`math.trunc` of {d}: CPython raises TypeError ({d} has no `__trunc__`); pass `float(x)`"),
+                );
+            }
+        }
+        // `floor`, `ceil` and `trunc` of a Python int or bool are its
+        // value (their `__floor__`); NumPy's integers have none, so CPython
+        // takes them through a float like any other number.
+        if let (MathFn::ToInt(_), [(v, a)]) = (f, &vals[..]) {
+            if v.scalar().is_some_and(|s| s.weak && matches!(kind(s.dtype), Kind::Int | Kind::Bool)) {
+                let Some(n) = self.materialize(v, DType::Int64, *a) else { return Val::Err };
+                return Val::Num { v: n, s: Scalar::weak(DType::Int64), nonneg: v.nonneg() };
+            }
+        }
+        // CPython converts every argument to a Python float (an int
+        // exactly where it fits, else rounded once).
+        let mut xs = Vec::new();
+        for (v, a) in &vals {
+            match v {
+                Val::Err => return Val::Err,
+                Val::Num { s, .. } | Val::Lit { s, .. } if kind(s.dtype) <= Kind::Float => {}
+                Val::Num { s, .. } | Val::Lit { s, .. } => {
+                    return self.err(*a, format!("`math.{name}` takes real numbers, not {}", s.dtype.name()))
+                }
+                _ => return self.err(*a, format!("`math.{name}` takes a number")),
+            }
+            let Some(x) = self.materialize(v, DType::Float64, *a) else { return Val::Err };
+            xs.push(x);
+        }
+        self.at(c);
+        match f {
+            MathFn::Float1(sym, errors) | MathFn::Float2(sym, errors) => {
+                let r = self.math_intrinsic(sym, &xs);
+                self.check_math_errors(errors, &xs, r, c);
+                Val::Num { v: r, s: Scalar::weak(DType::Float64), nonneg: false }
+            }
+            MathFn::ToInt(sym) => {
+                let x = xs[0];
+                let nan = self.result(Opcode::Ne, DType::Bool, x, x);
+                let not_nan = self.negate(nan);
+                self.panic_unless(not_nan, "ValueError: cannot convert float NaN to integer", c);
+                let finite = self.is_finite(x);
+                self.panic_unless(finite, "OverflowError: cannot convert float infinity to integer", c);
+                let r = self.math_intrinsic(sym, &xs);
+                // Int64's range is [-2**63, 2**63), both ends exact floats.
+                let (lo, hi) = (self.float_const(-(2f64.powi(63))), self.float_const(2f64.powi(63)));
+                let above = self.result(Opcode::Ge, DType::Bool, r, lo);
+                let below = self.result(Opcode::Lt, DType::Bool, r, hi);
+                let fits = self.result(Opcode::And, DType::Bool, above, below);
+                self.panic_unless(fits, &format!("OverflowError: math.{sym} of a float beyond Int64"), c);
+                let n = self.fresh(sym);
+                let v = self.b.cast(TypeId::INT64, r, &n);
+                Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
+            }
+            MathFn::IsNan => {
+                let v = self.result(Opcode::Ne, DType::Bool, xs[0], xs[0]);
+                Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
+            }
+            MathFn::IsInf => {
+                let v = self.magnitude_vs_infinity(Opcode::Eq, xs[0]);
+                Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
+            }
+            MathFn::IsFinite => {
+                let v = self.is_finite(xs[0]);
+                Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
+            }
+        }
+    }
+
+    /// The intrinsic `sym` of Float64 arguments, imported as `math.sym`.
+    fn math_intrinsic(&mut self, sym: &str, xs: &[ValueId]) -> ValueId {
+        self.math_imports.insert(sym.to_owned());
+        let n = self.fresh(sym);
+        self.b.call(&format!("math.{sym}"), xs, Some(TypeId::scalar(DType::Float64)), &n)
+    }
+
+    fn float_const(&mut self, x: f64) -> ValueId {
+        let n = self.fresh("c");
+        self.b.const_(TypeId::scalar(DType::Float64), Literal::Float(x.to_bits()), &n)
+    }
+
+    fn negate(&mut self, b: ValueId) -> ValueId {
+        let n = self.fresh("not");
+        self.b.unary(Opcode::Not, TypeId::BOOL, b, &n)
+    }
+
+    /// Whether a Float64 is neither infinite nor NaN.
+    fn is_finite(&mut self, x: ValueId) -> ValueId {
+        self.magnitude_vs_infinity(Opcode::Lt, x)
+    }
+
+    /// `|x| cmp inf`: false for NaN with `Eq` and `Lt` alike.
+    fn magnitude_vs_infinity(&mut self, cmp: Opcode, x: ValueId) -> ValueId {
+        let n = self.fresh("mag");
+        let mag = self.b.unary(Opcode::Abs, TypeId::scalar(DType::Float64), x, &n);
+        let inf = self.float_const(f64::INFINITY);
+        self.result(cmp, DType::Bool, mag, inf)
+    }
+
+    /// Panics as CPython raises when `r`, the result of a `math` function
+    /// of `xs`, is an error by `errors`' rule.
+    fn check_math_errors(&mut self, errors: Errors, xs: &[ValueId], r: ValueId, at: &ast::ExprCall) {
+        if errors == Errors::Never {
+            return;
+        }
+        let mut all_finite = self.is_finite(xs[0]);
+        let mut any_nan = self.result(Opcode::Ne, DType::Bool, xs[0], xs[0]);
+        for &x in &xs[1..] {
+            let finite = self.is_finite(x);
+            all_finite = self.result(Opcode::And, DType::Bool, all_finite, finite);
+            let nan = self.result(Opcode::Ne, DType::Bool, x, x);
+            any_nan = self.result(Opcode::Or, DType::Bool, any_nan, nan);
+        }
+        // A NaN made of numbers: of finite ones for `pow` (an infinite
+        // argument is never its error), of non-NaN ones elsewhere.
+        let r_number = self.result(Opcode::Eq, DType::Bool, r, r);
+        let excused = if errors == Errors::Pow { self.negate(all_finite) } else { any_nan };
+        let ok = self.result(Opcode::Or, DType::Bool, r_number, excused);
+        self.panic_unless(ok, DOMAIN_ERROR, at);
+        // An infinity made of finite arguments.
+        let r_finite = self.is_finite(r);
+        let inputs_infinite = self.negate(all_finite);
+        let no_infinity = self.result(Opcode::Or, DType::Bool, r_finite, inputs_infinite);
+        match errors {
+            Errors::Domain => self.panic_unless(no_infinity, DOMAIN_ERROR, at),
+            Errors::Overflow => self.panic_unless(no_infinity, RANGE_ERROR, at),
+            Errors::Gamma | Errors::Pow => {
+                // The pole: a non-positive integer (`gamma`), a zero base
+                // (`pow`); anything else that reaches infinity overflowed.
+                let x = xs[0];
+                let zero = self.float_const(0.0);
+                let pole = if errors == Errors::Gamma {
+                    let fl = self.math_intrinsic("floor", &[x]);
+                    let integer = self.result(Opcode::Eq, DType::Bool, fl, x);
+                    let nonpos = self.result(Opcode::Le, DType::Bool, x, zero);
+                    self.result(Opcode::And, DType::Bool, integer, nonpos)
+                } else {
+                    self.result(Opcode::Eq, DType::Bool, x, zero)
+                };
+                let not_pole = self.negate(pole);
+                let domain_ok = self.result(Opcode::Or, DType::Bool, no_infinity, not_pole);
+                self.panic_unless(domain_ok, DOMAIN_ERROR, at);
+                let range_ok = self.result(Opcode::Or, DType::Bool, no_infinity, pole);
+                self.panic_unless(range_ok, RANGE_ERROR, at);
+            }
+            Errors::Never => {}
+        }
+    }
+}

@@ -1,0 +1,7 @@
+# error: line 7: math.gcd is not compiled
+import math
+from postyp import Int64
+
+
+def common(a: Int64, b: Int64) -> Int64:
+    return math.gcd(a, b)
