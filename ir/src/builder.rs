@@ -205,13 +205,6 @@ impl FunctionBuilder {
     pub fn alloc_empty(&mut self, ty: TypeId, dims: &[ValueId], name: &str) -> ValueId {
         self.alloc_as(Opcode::AllocEmpty, ty, dims, name)
     }
-    /// Makes the `alloc` `v` an `alloc.empty`: its caller writes every
-    /// element before reading any.
-    pub fn mark_empty(&mut self, v: ValueId) {
-        let tag = &mut self.func.body.tags[v];
-        assert_eq!(*tag, Opcode::Alloc, "mark_empty of an instruction that is not an alloc");
-        *tag = Opcode::AllocEmpty;
-    }
     fn alloc_as(&mut self, op: Opcode, ty: TypeId, dims: &[ValueId], name: &str) -> ValueId {
         let mut items = vec![dims.len() as u32];
         items.extend(dims.iter().map(|d| d.as_u32()));

@@ -361,10 +361,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(args[0], "arrays of Str or Bytes cannot be created in compiled code");
                 }
                 self.at(c);
-                let arr = self.new_array(d, &dims, c);
-                if f == ArrFn::Empty {
-                    self.b.mark_empty(arr.0);
-                }
+                let arr =
+                    if f == ArrFn::Empty { self.new_empty_array(d, &dims, c) } else { self.new_array(d, &dims, c) };
                 match (f, fill) {
                     (ArrFn::Ones, _) => {
                         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
@@ -587,6 +585,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// A fresh zeroed C-order array of `d` with the extents `dims`; a
     /// negative extent panics with NumPy's message first.
     pub(super) fn new_array(&mut self, d: DType, dims: &[(ValueId, bool)], at: &impl Ranged) -> (ValueId, TypeData) {
+        self.new_array_as(false, d, dims, at)
+    }
+
+    /// As [`FnLower::new_array`], its elements unspecified until written
+    /// (`alloc.empty`): for an array whose every element is stored before
+    /// any is read.
+    pub(super) fn new_empty_array(
+        &mut self,
+        d: DType,
+        dims: &[(ValueId, bool)],
+        at: &impl Ranged,
+    ) -> (ValueId, TypeData) {
+        self.new_array_as(true, d, dims, at)
+    }
+
+    fn new_array_as(
+        &mut self,
+        empty: bool,
+        d: DType,
+        dims: &[(ValueId, bool)],
+        at: &impl Ranged,
+    ) -> (ValueId, TypeData) {
         for &(x, nonneg) in dims {
             if !nonneg {
                 self.at(at);
@@ -601,7 +621,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(at);
         let n = self.fresh("arr");
         let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
-        (self.b.alloc(tid, &ids, &n), ty)
+        let arr = if empty { self.b.alloc_empty(tid, &ids, &n) } else { self.b.alloc(tid, &ids, &n) };
+        (arr, ty)
     }
 
     /// The extents of an array of known rank.

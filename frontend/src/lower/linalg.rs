@@ -178,11 +178,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.sum_rows_of_b((out.0, d), (av, aty.dtype, an), (bv, bty.dtype), &a_dims, &b_dims, at);
             return Val::Arr { v: out.0, ty: out.1 };
         }
-        let out = (!out_dims.is_empty()).then(|| {
-            let arr = self.new_array(d, &dims, at);
-            self.b.mark_empty(arr.0);
-            arr
-        });
+        let out = (!out_dims.is_empty()).then(|| self.new_empty_array(d, &dims, at));
         let open = self.loops_open(&out_dims, at);
         let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
         let acc_d = if d == DType::Float16 { DType::Float32 } else { d };
