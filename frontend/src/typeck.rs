@@ -1,11 +1,14 @@
-//! The types of a function's scalar locals, solved once over its HIR.
+//! The types of a function's scalar and tuple locals, solved once over
+//! its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
-//! annotations, augmented assignments, unpackings of tuples and of
-//! `a.shape`, `for` counters over `range`), then
+//! annotations, augmented assignments, unpackings of tuples, of
+//! `a.shape` and of 1-D arrays, `for` counters over `range` and `for`
+//! variables over tuples), then
 //! runs one worklist: a binding's value is typed from the types known so
 //! far, joined into its local's type ([`join`], along the numeric tower
-//! and NEP 50; an annotated local keeps its annotation) and its
+//! and NEP 50; an annotated local keeps its annotation; a tuple local's
+//! elements each join as a scalar local does) and its
 //! non-negativity; when a local's type changes, only the bindings that
 //! read it are typed again. The lattice is finite and joins only go up,
 //! so it ends.
@@ -15,9 +18,11 @@
 //! conditional expressions, indexing one element of an array parameter,
 //! an array parameter's extents, casts, `len`, `abs`, `min`, `max`,
 //! `postc.math` intrinsics and calls of the module's scalar functions,
-//! each by the rule the lowering applies. A local bound by anything else
-//! (an array, a NumPy call, a `for` over arrays, a construct in error)
-//! gets no type here,
+//! and tuples of scalars: displays, `a.shape`, `divmod`, indexing,
+//! `sum`, `==` and `in`, each by the rule the lowering applies. A local
+//! bound by anything else (an array, a tuple of arrays or of tuples, a
+//! NumPy call, a `for` over arrays, a construct in error) gets no type
+//! here,
 //! and the lowering infers it in rounds as before. It reports nothing:
 //! where a rule would refuse its operands the type is simply not known.
 //!
@@ -51,21 +56,38 @@ pub(crate) struct LocalType {
     pub annotated: bool,
 }
 
-/// The types of the scalar locals of `body` whose every binding is typed,
-/// from values that read only such locals, parameters and constants.
-pub(crate) fn scalar_locals(body: &Body, env: &TypeEnv) -> ArenaMap<LocalId, LocalType> {
+/// The locals the typecheck types: scalars, and tuples of scalars
+/// element by element (as the lowering's element locals hold them).
+#[derive(Default)]
+pub(crate) struct LocalTypes {
+    pub scalars: ArenaMap<LocalId, LocalType>,
+    pub tuples: ArenaMap<LocalId, Vec<LocalType>>,
+}
+
+impl LocalTypes {
+    pub(crate) fn contains(&self, id: LocalId) -> bool {
+        self.scalars.get(id).is_some() || self.tuples.get(id).is_some()
+    }
+}
+
+/// The types of the scalar and tuple locals of `body` whose every binding
+/// is typed, from values that read only such locals, parameters and
+/// constants.
+pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     let mut cx = Solver { body, env, states: ArenaMap::default(), bindings: Vec::new(), readers: ArenaMap::default() };
     for (id, local) in body.locals.iter() {
         let open = local.kind == LocalKind::Assigned;
-        cx.states.insert(id, State { ty: None, nonneg: true, annotation: None, open, bindings: 0 });
+        cx.states.insert(id, State { ty: None, elems: None, nonneg: true, annotation: None, open, bindings: 0 });
     }
     cx.collect(&body.top);
     cx.solve();
     // A local typed from another that is not (a partial type) is not
     // typed either.
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
-    let mut untyped: Vec<LocalId> =
-        cx.states.iter().filter(|(id, st)| assigned(*id) && (!st.open || st.ty.is_none())).map(|(id, _)| id).collect();
+    let mut untyped: Vec<LocalId> = (cx.states.iter())
+        .filter(|(id, st)| assigned(*id) && (!st.open || (st.ty.is_none() && st.elems.is_none())))
+        .map(|(id, _)| id)
+        .collect();
     untyped.extend(cx.bindings.iter().filter(|b| !b.typed && assigned(b.local)).map(|b| b.local));
     for id in &untyped {
         cx.states[*id].open = false;
@@ -79,10 +101,16 @@ pub(crate) fn scalar_locals(body: &Body, env: &TypeEnv) -> ArenaMap<LocalId, Loc
             }
         }
     }
-    let mut out = ArenaMap::default();
+    let mut out = LocalTypes::default();
     for (id, st) in cx.states.iter() {
-        if let (true, Some(scalar)) = (st.open && st.bindings > 0, st.ty) {
-            out.insert(id, LocalType { scalar, nonneg: st.nonneg, annotated: st.annotation.is_some() });
+        if !(st.open && st.bindings > 0) {
+            continue;
+        }
+        if let Some(scalar) = st.ty {
+            out.scalars.insert(id, LocalType { scalar, nonneg: st.nonneg, annotated: st.annotation.is_some() });
+        } else if let Some(elems) = &st.elems {
+            let elems = elems.iter().map(|&(scalar, nonneg)| LocalType { scalar, nonneg, annotated: false });
+            out.tuples.insert(id, elems.collect());
         }
     }
     out
@@ -91,6 +119,8 @@ pub(crate) fn scalar_locals(body: &Body, env: &TypeEnv) -> ArenaMap<LocalId, Loc
 /// What the solver knows of a local.
 struct State {
     ty: Option<Scalar>,
+    /// A tuple local's elements: each one's type and non-negativity.
+    elems: Option<Vec<(Scalar, bool)>>,
     nonneg: bool,
     annotation: Option<DType>,
     /// Still typeable here: no binding of it is one this module does not
@@ -109,6 +139,11 @@ enum Bound {
     RangeCounter(ExprId),
     /// `n, m = a.shape`: one extent of the array `a` of `axes` axes.
     Extent { array: ExprId, axes: usize },
+    /// `x, y = t`: element `index` of `count` of a tuple, or of a 1-D
+    /// array.
+    Element { value: ExprId, index: usize, count: usize },
+    /// `for x in t` over a tuple: each of its elements in turn.
+    EveryElement(ExprId),
 }
 
 struct Binding {
@@ -124,13 +159,14 @@ enum Ty {
     Num { s: Scalar, nonneg: bool },
     Lit { lit: Lit, s: Scalar },
     Arr(TypeData),
+    Tuple(Vec<Ty>),
 }
 
 impl Ty {
     fn scalar(&self) -> Option<Scalar> {
         match self {
             Ty::Num { s, .. } | Ty::Lit { s, .. } => Some(*s),
-            Ty::Arr(_) => None,
+            Ty::Arr(_) | Ty::Tuple(_) => None,
         }
     }
 
@@ -148,7 +184,7 @@ impl Ty {
         let (s, lit) = match self {
             Ty::Num { s, .. } => (*s, None),
             Ty::Lit { lit, s } => (*s, Some(lit)),
-            Ty::Arr(_) => return None,
+            Ty::Arr(_) | Ty::Tuple(_) => return None,
         };
         Some(Operand { s, nonneg: self.nonneg(), lit })
     }
@@ -159,7 +195,7 @@ impl Ty {
         match self {
             Ty::Lit { lit, .. } => lit.convert(dtype).is_some(),
             Ty::Num { s, .. } => s.dtype == dtype || !(s.dtype.is_text() || dtype.is_text()),
-            Ty::Arr(_) => false,
+            Ty::Arr(_) | Ty::Tuple(_) => false,
         }
     }
 
@@ -170,6 +206,37 @@ impl Ty {
             _ => false,
         }
     }
+}
+
+/// Joins a tuple into a local's state, element by element, as the
+/// lowering's `assign_tuple_local` does; whether the state changed.
+fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
+    let new: Option<Vec<(Scalar, bool)>> = elems.iter().map(|e| Some((e.scalar()?, e.nonneg()))).collect();
+    let Some(new) = new.filter(|_| st.ty.is_none() && st.annotation.is_none()) else {
+        // A tuple of arrays or tuples (not typed here), or a scalar local
+        // bound to a tuple (refused by the lowering).
+        st.open = false;
+        return false;
+    };
+    let Some(old) = &st.elems else {
+        st.elems = Some(new);
+        return true;
+    };
+    if old.len() != new.len() {
+        st.open = false;
+        return false;
+    }
+    let mut joined = Vec::with_capacity(new.len());
+    for (&(t, t_nonneg), &(s, s_nonneg)) in old.iter().zip(&new) {
+        let Some(j) = join(t, s) else {
+            st.open = false;
+            return false;
+        };
+        joined.push((j, t_nonneg && s_nonneg));
+    }
+    let changed = *old != joined;
+    st.elems = Some(joined);
+    changed
 }
 
 /// An array's extent: a Python int, never negative.
@@ -271,6 +338,7 @@ impl Solver<'_> {
                 Stmt::For { is_async, target, iter, body, orelse } => {
                     match self.local_of(*target) {
                         Some(id) if !is_async && self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
+                        Some(id) if !is_async && self.may_be_tuple(*iter) => self.bind(id, Bound::EveryElement(*iter)),
                         _ => self.close_names_in(*target),
                     }
                     push_blocks(&mut pending, &[body, orelse]);
@@ -316,7 +384,10 @@ impl Solver<'_> {
             Expr::Attribute { base, attr } if &**attr == "shape" => {
                 Some(vec![Bound::Extent { array: *base, axes: targets.len() }; targets.len()])
             }
-            _ => None,
+            _ => {
+                let count = targets.len();
+                Some((0..count).map(|index| Bound::Element { value, index, count }).collect())
+            }
         };
         let Some(bounds) = bounds else { return self.close_names_in(target) };
         for (t, bound) in targets.iter().zip(bounds) {
@@ -339,6 +410,16 @@ impl Solver<'_> {
         }
     }
 
+    /// Whether a `for` loop over `e` may run over a tuple (as the
+    /// lowering's `is_tuple_expr` decides once types are known).
+    fn may_be_tuple(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Tuple(_) | Expr::Name(Name::Local(_)) => true,
+            Expr::Attribute { attr, .. } => &**attr == "shape",
+            _ => false,
+        }
+    }
+
     /// `range(...)` with the builtin `range`, without keywords.
     fn is_range_call(&self, e: ExprId) -> bool {
         match &self.body.exprs[e] {
@@ -355,7 +436,11 @@ impl Solver<'_> {
         let mut readers: ArenaMap<LocalId, Vec<usize>> = ArenaMap::default();
         for (i, b) in self.bindings.iter().enumerate() {
             let (value, updated) = match b.bound {
-                Bound::Value(v) | Bound::RangeCounter(v) | Bound::Extent { array: v, .. } => (v, None),
+                Bound::Value(v)
+                | Bound::RangeCounter(v)
+                | Bound::Extent { array: v, .. }
+                | Bound::Element { value: v, .. }
+                | Bound::EveryElement(v) => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
             };
             for id in self.locals_read(value).into_iter().chain(updated) {
@@ -373,10 +458,14 @@ impl Solver<'_> {
             if !self.states[local].open {
                 continue;
             }
-            let ty = self.binding_type(self.bindings[i].bound, local);
-            self.bindings[i].typed = ty.is_some();
-            let Some(ty) = ty else { continue };
-            if self.join_into(local, &ty) {
+            let tys = self.binding_types(self.bindings[i].bound, local);
+            self.bindings[i].typed = tys.is_some();
+            let Some(tys) = tys else { continue };
+            let mut changed = false;
+            for ty in &tys {
+                changed |= self.join_into(local, ty);
+            }
+            if changed {
                 for &r in readers.get(local).into_iter().flatten() {
                     if !queued[r] {
                         queued[r] = true;
@@ -443,10 +532,18 @@ impl Solver<'_> {
     /// `assign_local` does; whether its state changed.
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
+        if let Ty::Tuple(elems) = ty {
+            return join_tuple_into(st, elems);
+        }
         let Some(s) = ty.scalar() else {
             st.open = false;
             return false;
         };
+        if st.elems.is_some() {
+            // A tuple local bound to a scalar: refused by the lowering.
+            st.open = false;
+            return false;
+        }
         let before = (st.ty, st.nonneg);
         match (st.annotation, st.ty) {
             (Some(annotated), _) if !widens_to(s, annotated) => {
@@ -467,6 +564,18 @@ impl Solver<'_> {
         (st.ty, st.nonneg) != before
     }
 
+    /// The types a binding gives its local, in order (a `for` loop over a
+    /// tuple gives it each element's).
+    fn binding_types(&self, bound: Bound, local: LocalId) -> Option<Vec<Ty>> {
+        match bound {
+            Bound::EveryElement(iter) => match self.ty(iter)? {
+                Ty::Tuple(elems) => Some(elems),
+                _ => None,
+            },
+            other => self.binding_type(other, local).map(|t| vec![t]),
+        }
+    }
+
     fn binding_type(&self, bound: Bound, local: LocalId) -> Option<Ty> {
         match bound {
             Bound::Value(v) => self.ty(v),
@@ -481,6 +590,13 @@ impl Solver<'_> {
                 Ty::Arr(ty) if ty.ndim() == Some(axes) => Some(extent()),
                 _ => None,
             },
+            // As the lowering's `unpacked`.
+            Bound::Element { value, index, count } => match self.ty(value)? {
+                Ty::Tuple(mut elems) if elems.len() == count => Some(elems.swap_remove(index)),
+                Ty::Arr(ty) if ty.ndim() == Some(1) => Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false }),
+                _ => None,
+            },
+            Bound::EveryElement(_) => None,
         }
     }
 
@@ -518,12 +634,26 @@ impl Solver<'_> {
                     return None;
                 }
                 let (t, f) = (self.ty(*body)?, self.ty(*orelse)?);
+                if let (Ty::Tuple(ts), Ty::Tuple(fs)) = (&t, &f) {
+                    return arms_of_tuples(ts, fs);
+                }
                 let p = promote(t.scalar()?, f.scalar()?)?;
                 (t.converts_to(p.dtype) && f.converts_to(p.dtype))
                     .then(|| Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() })
             }
             Expr::Call { func, args, keywords } if keywords.is_empty() => self.call(*func, args),
             Expr::Subscript { base, index } => self.element(*base, *index),
+            Expr::Tuple(es) => {
+                let elems = es.iter().map(|e| match self.body.exprs[*e] {
+                    Expr::Starred(_) => None,
+                    _ => self.ty(*e),
+                });
+                Some(Ty::Tuple(elems.collect::<Option<_>>()?))
+            }
+            Expr::Attribute { base, attr } if &**attr == "shape" => match self.ty(*base)? {
+                Ty::Arr(ty) => Some(Ty::Tuple(vec![extent(); ty.ndim()?])),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -543,6 +673,9 @@ impl Solver<'_> {
                 LocalKind::Poisoned => None,
                 LocalKind::Assigned => {
                     let st = &self.states[*id];
+                    if let Some(elems) = &st.elems {
+                        return Some(Ty::Tuple(elems.iter().map(|&(s, nonneg)| Ty::Num { s, nonneg }).collect()));
+                    }
                     Some(Ty::Num { s: st.ty?, nonneg: st.nonneg })
                 }
             },
@@ -564,39 +697,73 @@ impl Solver<'_> {
     fn compare(&self, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
         use ast::CmpOp as C;
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
+        if let ([op], [l, r]) = (ops, &tys[..]) {
+            let tuple = matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_));
+            match op {
+                // As the lowering's `tuple_compare` (which refuses a call
+                // on the right of `in` before lowering it).
+                C::In | C::NotIn => {
+                    let Ty::Tuple(elems) = r else { return None };
+                    if matches!(self.body.exprs[operands[1]], Expr::Call { .. }) {
+                        return None;
+                    }
+                    return elems.iter().all(|e| self.equality_typed(l, e)).then(|| bool_result(true));
+                }
+                C::Eq | C::NotEq if tuple => return self.equality_typed(l, r).then(|| bool_result(true)),
+                _ => {}
+            }
+        }
         for (op, pair) in ops.iter().zip(tys.windows(2)) {
-            let (l, r) = (&pair[0], &pair[1]);
-            if matches!(op, C::Is | C::IsNot | C::In | C::NotIn) {
-                return None;
-            }
-            let mut p = promote(l.scalar()?, r.scalar()?)?;
-            let out_of_range = |t: &Ty| match t {
-                Ty::Lit { lit: Lit::Int(i), .. } => p.dtype.int_range().is_some_and(|(lo, hi)| *i < lo || *i > hi),
-                _ => false,
-            };
-            let python_int = |t: &Ty| matches!(t, Ty::Num { s, .. } if s.weak && s.dtype.is_int());
-            if p.dtype.is_int() && (out_of_range(l) || out_of_range(r)) {
-                if p.dtype == DType::UInt64 {
-                    continue;
-                }
-                p = Scalar::strong(DType::Int64);
-            }
-            if p.dtype.is_int() && !p.weak && p.dtype != DType::Int64 && (python_int(l) || python_int(r)) {
-                if p.dtype == DType::UInt64 {
-                    continue;
-                }
-                p = Scalar::strong(DType::Int64);
-            }
-            if p.dtype.is_complex() && !matches!(op, C::Eq | C::NotEq) {
-                return None;
-            }
-            if !(l.converts_to(p.dtype) && r.converts_to(p.dtype)) {
+            if matches!(op, C::Is | C::IsNot | C::In | C::NotIn) || !self.comparable(*op, &pair[0], &pair[1]) {
                 return None;
             }
         }
         // Comparing Python scalars gives a Python bool.
         let weak = ops.len() == 1 && tys.iter().all(|t| t.scalar().is_some_and(|s| s.weak));
         Some(bool_result(weak))
+    }
+
+    /// Whether `l op r` of two scalars is a comparison the lowering's
+    /// `compare_pair` makes.
+    fn comparable(&self, op: ast::CmpOp, l: &Ty, r: &Ty) -> bool {
+        use ast::CmpOp as C;
+        let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else { return false };
+        let Some(mut p) = promote(ls, rs) else { return false };
+        let out_of_range = |t: &Ty| match t {
+            Ty::Lit { lit: Lit::Int(i), .. } => p.dtype.int_range().is_some_and(|(lo, hi)| *i < lo || *i > hi),
+            _ => false,
+        };
+        let python_int = |t: &Ty| matches!(t, Ty::Num { s, .. } if s.weak && s.dtype.is_int());
+        if p.dtype.is_int() && (out_of_range(l) || out_of_range(r)) {
+            if p.dtype == DType::UInt64 {
+                return true;
+            }
+            p = Scalar::strong(DType::Int64);
+        }
+        if p.dtype.is_int() && !p.weak && p.dtype != DType::Int64 && (python_int(l) || python_int(r)) {
+            if p.dtype == DType::UInt64 {
+                return true;
+            }
+            p = Scalar::strong(DType::Int64);
+        }
+        if p.dtype.is_complex() && !matches!(op, C::Eq | C::NotEq) {
+            return false;
+        }
+        l.converts_to(p.dtype) && r.converts_to(p.dtype)
+    }
+
+    /// Whether the lowering's `values_equal` compares `l` and `r`: tuples
+    /// element by element, a tuple and another value as unequal, scalars
+    /// with `==`.
+    fn equality_typed(&self, l: &Ty, r: &Ty) -> bool {
+        match (l, r) {
+            (Ty::Tuple(ls), Ty::Tuple(rs)) if ls.len() == rs.len() => {
+                ls.iter().zip(rs).all(|(a, b)| self.equality_typed(a, b))
+            }
+            (Ty::Arr(_), _) | (_, Ty::Arr(_)) => false,
+            (Ty::Tuple(_), _) | (_, Ty::Tuple(_)) => true,
+            _ => self.comparable(ast::CmpOp::Eq, l, r),
+        }
     }
 
     /// `a[i, j]`: one element of an array, every index an integer; or
@@ -620,7 +787,11 @@ impl Solver<'_> {
             let axis = if k < 0 { k + axes } else { k };
             return (0..axes).contains(&axis).then(extent);
         }
-        let Ty::Arr(ty) = self.ty(base)? else { return None };
+        let ty = match self.ty(base)? {
+            Ty::Arr(ty) => ty,
+            Ty::Tuple(elems) => return self.tuple_element(elems, index),
+            _ => return None,
+        };
         let entries: &[ExprId] = match &self.body.exprs[index] {
             Expr::Tuple(es) => es,
             _ => std::slice::from_ref(&index),
@@ -640,6 +811,36 @@ impl Solver<'_> {
         Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false })
     }
 
+    /// `t[k]` of a tuple, as the lowering's `tuple_subscript`: a constant
+    /// index picks its element; another integer index one of a single
+    /// dtype shared by every element.
+    fn tuple_element(&self, mut elems: Vec<Ty>, index: ExprId) -> Option<Ty> {
+        if matches!(self.body.exprs[index], Expr::Slice { .. }) {
+            return None;
+        }
+        let i = self.ty(index)?;
+        if let Ty::Lit { lit: Lit::Int(k), .. } = i {
+            let len = elems.len() as i128;
+            let at = if k < 0 { k + len } else { k };
+            return (0..len).contains(&at).then(|| elems.swap_remove(at as usize));
+        }
+        if !i.scalar()?.dtype.is_int() || !i.converts_to(DType::Int64) {
+            return None;
+        }
+        let common = elems.first()?.scalar()?.dtype;
+        let mut weak = true;
+        let mut nonneg = true;
+        for e in &elems {
+            let s = e.scalar()?;
+            if s.dtype != common || !e.converts_to(common) {
+                return None;
+            }
+            weak &= s.weak;
+            nonneg &= e.nonneg();
+        }
+        Some(Ty::Num { s: Scalar { dtype: common, weak }, nonneg })
+    }
+
     fn call(&self, func: ExprId, args: &[ExprId]) -> Option<Ty> {
         if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
@@ -650,8 +851,16 @@ impl Solver<'_> {
             Name::Free(n) => match &**n {
                 "len" => len(&tys()?),
                 "abs" => abs(&tys()?),
-                "min" => min_max(&tys()?, true),
-                "max" => min_max(&tys()?, false),
+                "min" => min_max(&spread_one_tuple(tys()?), true),
+                "max" => min_max(&spread_one_tuple(tys()?), false),
+                "sum" => self.sum(tys()?),
+                "divmod" => match &tys()?[..] {
+                    [a, b] => Some(Ty::Tuple(vec![
+                        self.arith_type(ast::Operator::FloorDiv, a, b)?,
+                        self.arith_type(ast::Operator::Mod, a, b)?,
+                    ])),
+                    _ => None,
+                },
                 n => cast(python_scalar(n)?, true, &tys()?),
             },
             Name::Global(n) => match self.env.globals.get(&**n)? {
@@ -662,6 +871,21 @@ impl Solver<'_> {
             },
             Name::Local(_) => None,
         }
+    }
+
+    /// `sum(t)` or `sum(t, start)` of a tuple, as the lowering's `sum`:
+    /// `start` (a Python 0 unless given) plus each element in turn.
+    fn sum(&self, args: Vec<Ty>) -> Option<Ty> {
+        let mut args = args.into_iter();
+        let Some(Ty::Tuple(elems)) = args.next() else { return None };
+        let mut acc = args.next().unwrap_or(Ty::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) });
+        if args.next().is_some() {
+            return None;
+        }
+        for e in &elems {
+            acc = self.arith_type(ast::Operator::Add, &acc, e)?;
+        }
+        Some(acc)
     }
 
     /// A call of a function of this module taking and returning scalars.
@@ -716,6 +940,31 @@ impl Solver<'_> {
     }
 }
 
+/// `min(t)` and `max(t)` of one tuple take its elements.
+fn spread_one_tuple(mut args: Vec<Ty>) -> Vec<Ty> {
+    match &mut args[..] {
+        [Ty::Tuple(elems)] => std::mem::take(elems),
+        _ => args,
+    }
+}
+
+/// A conditional expression choosing between tuples of scalars, as the
+/// lowering's `ternary`: each element the arms' promotion.
+fn arms_of_tuples(ts: &[Ty], fs: &[Ty]) -> Option<Ty> {
+    if ts.len() != fs.len() {
+        return None;
+    }
+    let mut elems = Vec::with_capacity(ts.len());
+    for (t, f) in ts.iter().zip(fs) {
+        let p = promote(t.scalar()?, f.scalar()?)?;
+        if !(t.converts_to(p.dtype) && f.converts_to(p.dtype)) {
+            return None;
+        }
+        elems.push(Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() });
+    }
+    Some(Ty::Tuple(elems))
+}
+
 /// A unary operator, as the lowering's `unary` applies it.
 fn unary(op: ast::UnaryOp, v: Ty) -> Option<Ty> {
     use ast::UnaryOp as U;
@@ -757,7 +1006,8 @@ fn unary(op: ast::UnaryOp, v: Ty) -> Option<Ty> {
     }
 }
 
-/// `len(a)`, as the lowering's `call_builtin` gives it.
+/// `len(a)` (`len(t)` of a tuple too), as the lowering's `call_builtin`
+/// gives it.
 fn len(args: &[Ty]) -> Option<Ty> {
     let [v] = args else { return None };
     let python_int = |i: usize| Ty::Lit { lit: Lit::Int(i as i128), s: Scalar::weak(DType::Int64) };
@@ -765,6 +1015,7 @@ fn len(args: &[Ty]) -> Option<Ty> {
         Ty::Arr(ty) if ty.ndim() != Some(0) => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
         Ty::Lit { lit: Lit::Str(s), .. } => Some(python_int(s.chars().count())),
         Ty::Lit { lit: Lit::Bytes(b), .. } => Some(python_int(b.len())),
+        Ty::Tuple(elems) => Some(python_int(elems.len())),
         Ty::Num { s, .. } if s.dtype.is_text() => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
         _ => None,
     }
@@ -857,7 +1108,7 @@ fn cast(dtype: DType, weak: bool, args: &[Ty]) -> Option<Ty> {
                 || (kind(dtype) == Kind::Int && dtype.bits() >= s.dtype.bits() && kind(s.dtype) == Kind::Int);
             Some(Ty::Num { s: result, nonneg: v.nonneg() && nonneg })
         }
-        Ty::Arr(_) => None,
+        Ty::Arr(_) | Ty::Tuple(_) => None,
     }
 }
 

@@ -1,4 +1,4 @@
-# error: line 8: only a tuple of values or a shape unpacks
+# error: line 8: only a tuple or a 1-D array unpacks
 from postyp import Int64
 
 def g(x: Int64) -> Int64:

@@ -385,6 +385,8 @@ def panic_message(exc, instr):
         # lowers to the same instruction).
         name = type(exc).__name__
         return f"{name}: {exc.args[0]}" if exc.args else name
+    if isinstance(exc, IndexError) and str(exc) == "tuple index out of range":
+        return "IndexError: " + str(exc)
     if isinstance(exc, IndexError):
         m = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(exc))
         if not m:
@@ -425,6 +427,8 @@ def panic_message(exc, instr):
         or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
         or str(exc) in ("negative dimensions are not allowed", "slice step cannot be zero")
         or str(exc) == "can only specify one unknown dimension"
+        or re.fullmatch(r"too many values to unpack \(expected \d+\)", str(exc))
+        or re.fullmatch(r"not enough values to unpack \(expected \d+, got \d+\)", str(exc))
         or re.fullmatch(r"cannot reshape array of size \d+ into shape \(((\d+|newaxis)(,(\d+|newaxis))*,?)?\)", str(exc))
         or re.fullmatch(r"could not broadcast input array from shape \([\d, ]*\) into shape \([\d, ]*\)", str(exc))
         or re.fullmatch(r"operands could not be broadcast together with shapes (\([\d,]*\) )+", str(exc))
@@ -2348,6 +2352,66 @@ def _unpacking():
     ]
 
 
+@program("tuple_values")
+def _tuple_values():
+    return [
+        C("shape_value", "shape_value", f64(3, 5)),
+        C("shape_value_fortran_empty", "shape_value", fortran(np.zeros((0, 4)))),
+        C("extent_0", "extent", f64(3, 5), 0),
+        C("extent_1", "extent", f64(3, 5), 1),
+        C("extent_minus_2", "extent", f64(3, 5), -2),
+        C("extent_2_panics", "extent", f64(3, 5), 2),
+        C("extent_minus_3_panics", "extent", f64(3, 5), -3),
+        C("mixed_pair", "mixed_pair", -7, 0.25),
+        C("swap_tuple", "swap_tuple", 3, 4),
+        C("pick_0", "pick", 0),
+        C("pick_2", "pick", 2),
+        C("pick_minus_1", "pick", -1),
+        C("pick_minus_3", "pick", -3),
+        C("pick_3_panics", "pick", 3),
+        C("pick_minus_4_panics", "pick", -4),
+        C("pick_joined_rebound", "pick_joined", 4, 0),
+        C("pick_joined_kept", "pick_joined", -4, 0),
+        C("pick_joined_from_end", "pick_joined", 4, -2),
+        C("divmod_positive", "divmod_value", 17, 5),
+        C("divmod_negative_dividend", "divmod_value", -17, 5),
+        C("divmod_negative_divisor", "divmod_value", 17, -5),
+        C("reductions", "reductions", 5, -3, 9),
+        C("reductions_equal", "reductions", 2, 2, 2),
+        C("float_sum", "float_sum", 0.1, 0.2),
+        C("membership_in", "membership", 2),
+        C("membership_odd", "membership", 3),
+        C("membership_neither", "membership", 4),
+        C("membership_out", "membership", 7),
+        C("same_shape_yes", "same_shape", f64(2, 3), fortran(f64(2, 3))),
+        C("same_shape_transposed", "same_shape", f64(2, 3), transposed(f64(2, 3))),
+        C("tuple_equality_equal", "tuple_equality", 1, 2),
+        C("tuple_equality_differs", "tuple_equality", 2, 1),
+        C("ordered_sorted", "ordered", 3, 8),
+        C("ordered_reversed", "ordered", 8, 3),
+        C("ordered_widened_int_first", "ordered_widened", 2, 3.5),
+        C("ordered_widened_float_first", "ordered_widened", 5, 3.5),
+        C("sort_two_swaps", "sort_two", arr([9, 4], np.int64)),
+        C("sort_two_keeps", "sort_two", arr([4, 9], np.int64)),
+        C("sort_two_strided", "sort_two", every_other(arr([7, 2], np.int64))),
+        C("sort_two_too_many", "sort_two", arr([1, 2, 3], np.int64)),
+        C("sort_two_too_few", "sort_two", arr([1], np.int64)),
+        C("unpack_three", "unpack_three", arr([1.0, 2.0, 3.0], np.float64)),
+        C("unpack_three_reversed", "unpack_three", reversed_view(arr([1.0, 2.0, 3.0], np.float64))),
+        C("unpack_three_too_few", "unpack_three", arr([1.0, 2.0], np.float64)),
+        C("unpack_three_empty", "unpack_three", arr([], np.float64)),
+        C("unpack_three_too_many", "unpack_three", arr([1.0, 2.0, 3.0, 4.0], np.float64)),
+        C("loop_constants_skip_2", "loop_constants", 2),
+        C("loop_constants_break", "loop_constants", 1),
+        C("loop_constants_break_first", "loop_constants", 0),
+        C("loop_mixed", "loop_mixed", 3, 0.5),
+        C("arrays_tuple", "arrays_tuple", f64(4), reversed_view(f64(5)), f64(3)),
+        C("write_through", "write_through", f64(3), every_other(f64(4))),
+        C("shape_loop", "shape_loop", np.zeros((2, 3, 4))),
+        C("pairs", "pairs", 5),
+    ]
+
+
 @program("elementwise")
 def _elementwise():
     nan = math.nan
@@ -2466,7 +2530,7 @@ REFERENCES = {
 DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
 DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
-BUILTINS = {"len", "abs", "min", "max", "range", "prange", "int", "float", "complex", "bool"}
+BUILTINS = {"len", "abs", "min", "max", "sum", "divmod", "range", "prange", "int", "float", "complex", "bool"}
 ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate", "T"}
 # NumPy's ufuncs compiled code calls on scalars, and its float constants.
 NUMPY_UFUNCS = {
@@ -2707,7 +2771,8 @@ class Lint:
                     F.add("unpacking a.shape")
                     self.expr(path, v.value)
                 else:
-                    self.err(path, s, "unpacking of something other than a tuple or a shape")
+                    F.add("unpacking a tuple value or a 1-D array")
+                    self.expr(path, v)
                 return
             elif not isinstance(t, ast.Name):
                 self.err(path, s, "assignment target")
@@ -2754,7 +2819,10 @@ class Lint:
             names = lambda t: isinstance(t, ast.Name) or (  # noqa: E731
                 isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts))
             if isinstance(it, ast.Name) and isinstance(s.target, ast.Name):
-                F.add("for over an array")
+                F.add("for over an array or a tuple")
+                self.expr(path, it)
+            elif isinstance(it, (ast.Tuple, ast.Attribute)) and names(s.target):
+                F.add("for over a tuple")
                 self.expr(path, it)
             elif isinstance(it, ast.Subscript) and isinstance(s.target, ast.Name):
                 F.add("for over a view")
@@ -2895,7 +2963,9 @@ class Lint:
             if len(e.ops) > 1:
                 F.add("chained comparison")
             for op in e.ops:
-                if not isinstance(op, CMPOPS):
+                if isinstance(op, (ast.In, ast.NotIn)) and len(e.ops) == 1:
+                    F.add("membership in a tuple")
+                elif not isinstance(op, CMPOPS):
                     self.err(path, e, f"comparison {type(op).__name__}")
             self.expr(path, e.left)
             for c in e.comparators:
@@ -3041,6 +3111,10 @@ class Lint:
                 self.err(path, e, "None")
         elif isinstance(e, ast.Name):
             pass
+        elif isinstance(e, ast.Tuple):
+            F.add("tuple value")
+            for x in e.elts:
+                self.expr(path, x)
         elif isinstance(e, ast.Attribute):
             if isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_CONSTANTS:
                 F.add("np constant")
@@ -3071,7 +3145,7 @@ REQUIRED = [
     "import of a POST function under another name", "annotated local", "augmented assignment",
     "indexed store", "augmented indexed store", "multi-index a[i, j]", "if", "elif", "else", "while",
     "for over range() with 1 argument(s)", "for over range() with 2 argument(s)",
-    "for over range() with 3 argument(s)", "range() with a negative step", "for over an array",
+    "for over range() with 3 argument(s)", "range() with a negative step", "for over an array or a tuple",
     "for over enumerate()", "for over zip()", "for ... else", "while ... else", "break", "continue",
     "return", "bare return", "return None", "no return annotation", "pass", "assert with a message", "assert without a message",
     "call as a statement", "recursion", "operator /", "operator //", "operator %", "operator **",
@@ -3086,6 +3160,8 @@ REQUIRED = [
     "@cold", "@noinline", "@gpu(fallback=True)", "from numpy import", "np.NAME() on scalars", "np constant",
     "import math", "from math import", "math.NAME()", "math constant",
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
+    "unpacking a tuple value or a 1-D array", "tuple value", "membership in a tuple", "for over a tuple",
+    "built-in sum()", "built-in divmod()",
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
     "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",

@@ -9,6 +9,8 @@ pub(super) enum Builtin {
     Abs,
     Min,
     Max,
+    Sum,
+    Divmod,
     Range,
     /// `prange`, imported from `postc` or `numba`.
     Prange,
@@ -21,6 +23,8 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "abs" => Builtin::Abs,
         "min" => Builtin::Min,
         "max" => Builtin::Max,
+        "sum" => Builtin::Sum,
+        "divmod" => Builtin::Divmod,
         "range" => Builtin::Range,
         "print" => Builtin::Print,
         _ => return None,
@@ -430,6 +434,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Lit { lit: Lit::Bytes(b), .. } => {
                         Val::Lit { lit: Lit::Int(b.len() as i128), s: Scalar::weak(DType::Int64) }
                     }
+                    Val::Tuple(elts) => Val::Lit { lit: Lit::Int(elts.len() as i128), s: Scalar::weak(DType::Int64) },
                     Val::Num { v: x, s, .. } if s.dtype.is_text() => {
                         self.at(c);
                         let n = self.fresh("len");
@@ -442,7 +447,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Err => Val::Err,
                     other => {
                         let what = other.scalar().map_or("this value", |s| s.dtype.name());
-                        self.err(&args[0], format!("`len` takes an array, not {what}"))
+                        self.err(&args[0], format!("`len` takes an array or a tuple, not {what}"))
                     }
                 }
             }
@@ -480,10 +485,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Builtin::Min | Builtin::Max => {
                 let word = if b == Builtin::Min { "min" } else { "max" };
-                if args.len() < 2 {
-                    return self.err(c, format!("`{word}` takes two or more numbers (iterables are not supported)"));
-                }
-                let vals: Vec<(Val, &Expr)> = args.iter().map(|a| (self.expr(a), a)).collect();
+                let vals: Vec<(Val, &Expr)> = match &args[..] {
+                    // `min(t)`: the least of a tuple's elements.
+                    [one] => match self.expr(one) {
+                        Val::Tuple(elts) if !elts.is_empty() => elts.into_iter().map(|v| (v, one)).collect(),
+                        Val::Tuple(_) => return self.err(one, format!("`{word}` of an empty tuple")),
+                        Val::Err => return Val::Err,
+                        _ => {
+                            return self.err(
+                                c,
+                                format!("`{word}` takes two or more numbers, or a tuple of them (other iterables are not supported)"),
+                            )
+                        }
+                    },
+                    [] => return self.err(c, format!("`{word}` takes two or more numbers, or a tuple of them")),
+                    _ => args.iter().map(|a| (self.expr(a), a)).collect(),
+                };
                 let mut p: Option<Scalar> = None;
                 for (v, a) in &vals {
                     match v.scalar() {
@@ -509,7 +526,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                     }
                 }
-                let p = p.expect("two arguments");
+                let Some(p) = p else { return Val::Err };
                 // Python keeps the first of equal values: `b < a` replaces.
                 let mut acc = match self.materialize(&vals[0].0, p.dtype, vals[0].1) {
                     Some(x) => x,
@@ -528,6 +545,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 Val::Num { v: acc, s: p, nonneg }
             }
+            Builtin::Sum => self.sum(c),
+            Builtin::Divmod => self.divmod(c),
             Builtin::Range | Builtin::Prange | Builtin::Print => unreachable!("handled by the caller"),
         }
     }

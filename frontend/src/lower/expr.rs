@@ -45,6 +45,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Call(c) => self.call(c),
             Expr::Attribute(a) => self.attribute(a),
             Expr::Subscript(s) => self.subscript(s),
+            Expr::Tuple(t) => self.tuple_display(t),
             Expr::NoneLiteral(_) => self.err(e, "`None` is not a value in compiled code"),
             other => {
                 self.err(other, format!("{} is not supported in POST Python", construct_name(other)));
@@ -78,39 +79,45 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn name(&mut self, n: &ast::ExprName) -> Val {
         let name = n.id.as_str();
-        if let Some(info) = self.locals.get(name) {
-            if info.poisoned {
+        if self.locals.contains_key(name) {
+            return self.read_local(name, n);
+        }
+        self.global_value(name, n)
+    }
+
+    /// The value of the local `name` (an element of a tuple local too),
+    /// read where `n` names it.
+    pub(super) fn read_local(&mut self, name: &str, n: &ast::ExprName) -> Val {
+        let info = &self.locals[name];
+        if info.poisoned {
+            return Val::Err;
+        }
+        let Some(ty) = info.ty.clone() else {
+            // With errors reported, an untyped local is their echo.
+            if self.inferring || !self.diags.is_empty() {
                 return Val::Err;
             }
-            let Some(ty) = info.ty.clone() else {
-                // With errors reported, an untyped local is their echo.
-                if self.inferring || !self.diags.is_empty() {
-                    return Val::Err;
-                }
-                return self.err(n, format!("`{name}` is used before it is assigned"));
-            };
-            let nonneg = info.nonneg && !info.param;
-            if self.inferring && !info.param {
-                // Only types matter while inferring; a placeholder value.
-                return match ty {
-                    LocalTy::Scalar(s) => {
-                        let z = self.zero(s.dtype);
-                        Val::Num { v: z, s, nonneg }
-                    }
-                    LocalTy::Array(t) => match self.slots.get(name) {
-                        Some(v) => Val::Arr { v: *v, ty: t },
-                        None => Val::Err,
-                    },
-                };
+            return self.err(n, format!("`{}` is used before it is assigned", tuples::shown_local(name)));
+        };
+        let nonneg = info.nonneg && !info.param;
+        // Only types matter while inferring: a scalar has a placeholder value.
+        let placeholder = self.inferring && !info.param;
+        let slot = self.slots.get(name).copied();
+        match (ty, slot) {
+            (LocalTy::Tuple(len), _) => self.read_tuple_local(name, len, n),
+            (LocalTy::Scalar(s), _) if placeholder => {
+                let z = self.zero(s.dtype);
+                Val::Num { v: z, s, nonneg }
             }
-            let Some(&v) = self.slots.get(name) else {
-                return self.err(n, format!("`{name}` is used before it is bound"));
-            };
-            return match ty {
-                LocalTy::Scalar(s) => Val::Num { v, s, nonneg },
-                LocalTy::Array(t) => Val::Arr { v, ty: t },
-            };
+            (LocalTy::Array(_), None) if placeholder => Val::Err,
+            (_, None) => self.err(n, format!("`{}` is used before it is bound", tuples::shown_local(name))),
+            (LocalTy::Scalar(s), Some(v)) => Val::Num { v, s, nonneg },
+            (LocalTy::Array(t), Some(v)) => Val::Arr { v, ty: t },
         }
+    }
+
+    /// The value of the module-level name `name`.
+    fn global_value(&mut self, name: &str, n: &ast::ExprName) -> Val {
         match self.cx.globals.get(name) {
             Some(Global::Const { lit, scalar }) => Val::Lit { lit: lit.clone(), s: *scalar },
             Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => {
@@ -147,6 +154,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Val::Arr { .. } => {
                 self.err(at, format!("an array is used where a {} is expected", dtype.name()));
+                None
+            }
+            Val::Tuple(_) => {
+                self.err(at, format!("a tuple is used where a {} is expected", dtype.name()));
                 None
             }
             Val::Lit { lit, .. } => match lit.convert(dtype) {
@@ -268,6 +279,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             if matches!(l, Val::Arr { .. }) || matches!(r, Val::Arr { .. }) {
                 return self.err(&at, "arithmetic on whole arrays is not supported: loop over the elements");
+            }
+            if matches!(l, Val::Tuple(_)) || matches!(r, Val::Tuple(_)) {
+                return self.err(&at, "arithmetic on tuples (`+` joining them, `*` repeating them) is not supported");
             }
             return self.err(&at, "this operand has no value");
         };
@@ -554,13 +568,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.err(c, "`is` is not supported: compare values with `==`")
                     };
                 }
-                ast::CmpOp::In | ast::CmpOp::NotIn => return self.err(c, "`in` is not supported"),
+                ast::CmpOp::In | ast::CmpOp::NotIn if c.ops.len() > 1 || matches!(c.comparators[i], Expr::Call(_)) => {
+                    return self.err(c, "`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
+                }
                 _ => {}
             }
         }
         let mut lhs = self.expr(&c.left);
         if c.ops.len() == 1 {
             let r = self.expr(&c.comparators[0]);
+            let membership = matches!(c.ops[0], ast::CmpOp::In | ast::CmpOp::NotIn);
+            if membership || matches!(lhs, Val::Tuple(_)) || matches!(r, Val::Tuple(_)) {
+                return self.tuple_compare(c.ops[0], &lhs, &r, c);
+            }
             // Comparing Python scalars gives a Python bool.
             let weak = lhs.scalar().is_some_and(|s| s.weak) && r.scalar().is_some_and(|s| s.weak);
             return match self.compare_pair(c.ops[0], &lhs, &r, c.range) {
@@ -604,7 +624,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn ternary(&mut self, i: &ast::ExprIf) -> Val {
         let Some(c) = self.cond(&i.test) else { return Val::Err };
-        if is_pure(&i.body) && is_pure(&i.orelse) {
+        let tuple_arm = self.is_tuple_expr(&i.body) || self.is_tuple_expr(&i.orelse);
+        if is_pure(&i.body) && is_pure(&i.orelse) && !tuple_arm {
             let t = self.expr(&i.body);
             let f = self.expr(&i.orelse);
             let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else {
@@ -642,48 +663,78 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.enter(else_b);
         let f = self.expr(&i.orelse);
         let else_end = self.b.current_block();
-        let common = match (t.scalar(), f.scalar()) {
-            (Some(ts), Some(fs)) => match promote(ts, fs) {
-                Some(p) => Some(p),
-                None => {
-                    self.err(
-                        i,
-                        format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
-                    );
-                    None
+        // The arms' common type, element by element when they are tuples.
+        let common: Option<Vec<Scalar>> = match (Self::arm_elements(&t), Self::arm_elements(&f)) {
+            _ if matches!(t, Val::Err) || matches!(f, Val::Err) => None,
+            (Some(ts), Some(fs))
+                if ts.len() == fs.len() && matches!(t, Val::Tuple(_)) == matches!(f, Val::Tuple(_)) =>
+            {
+                let mut joined = Vec::with_capacity(ts.len());
+                for (&(_, ts), &(_, fs)) in ts.iter().zip(&fs) {
+                    match promote(ts, fs) {
+                        Some(p) => joined.push(p),
+                        None => {
+                            self.err(
+                                i,
+                                format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
+                            );
+                            break;
+                        }
+                    }
                 }
-            },
+                (joined.len() == ts.len()).then_some(joined)
+            }
+            (Some(ts), Some(fs)) if matches!(t, Val::Tuple(_)) && matches!(f, Val::Tuple(_)) => {
+                self.err(i, format!("the arms are tuples of {} and of {} elements", ts.len(), fs.len()));
+                None
+            }
+            (Some(_), Some(_)) => {
+                self.err(i, "one arm is a tuple and the other a scalar: both arms must be of one kind");
+                None
+            }
             _ => {
-                if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
-                    self.err(i, "both arms of a conditional expression must be scalars");
-                }
+                self.err(i, "both arms of a conditional expression must be scalars, or tuples of scalars");
                 None
             }
         };
         self.b.switch_to(pre);
         self.at(i);
-        let res = common.map(|p| {
-            let z = self.zero(p.dtype);
-            let n = self.fresh("ifx");
-            let ty = TypeId::scalar(p.dtype);
-            self.b.let_(ty, z, &n)
+        let res: Option<Vec<ValueId>> = common.as_ref().map(|joined| {
+            joined
+                .iter()
+                .map(|p| {
+                    let z = self.zero(p.dtype);
+                    let n = self.fresh("ifx");
+                    let ty = TypeId::scalar(p.dtype);
+                    self.b.let_(ty, z, &n)
+                })
+                .collect()
         });
         self.b.condbr(c, then_b, else_b, None);
         for (end, v, e) in [(then_end, &t, &*i.body), (else_end, &f, &*i.orelse)] {
             let Some(end) = end else { continue };
             self.b.switch_to(end);
             self.open = true;
-            if let (Some(p), Some(res)) = (common, res) {
-                if let Some(x) = self.materialize(v, p.dtype, e) {
-                    self.b.set(res, x);
+            if let (Some(joined), Some(res), Some(parts)) = (&common, &res, Self::arm_elements(v)) {
+                for ((p, r), (part, _)) in joined.iter().zip(res).zip(parts) {
+                    if let Some(x) = self.materialize(part, p.dtype, e) {
+                        self.b.set(*r, x);
+                    }
                 }
             }
             self.br(join);
         }
         self.enter(join);
-        match (common, res) {
-            (Some(p), Some(res)) => Val::Num { v: res, s: p, nonneg: t.nonneg() && f.nonneg() },
-            _ => Val::Err,
+        let (Some(joined), Some(res)) = (common, res) else { return Val::Err };
+        let (ts, fs) = (Self::arm_elements(&t).unwrap_or_default(), Self::arm_elements(&f).unwrap_or_default());
+        let mut parts: Vec<Val> = Vec::with_capacity(res.len());
+        for (k, (p, r)) in joined.into_iter().zip(res).enumerate() {
+            let nonneg = ts.get(k).is_some_and(|(v, _)| v.nonneg()) && fs.get(k).is_some_and(|(v, _)| v.nonneg());
+            parts.push(Val::Num { v: r, s: p, nonneg });
+        }
+        match t {
+            Val::Tuple(_) => Val::Tuple(parts),
+            _ => parts.pop().unwrap_or(Val::Err),
         }
     }
 
@@ -743,7 +794,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             (Val::Arr { v: av, ty }, "T") => self.transposed(*av, &ty.clone(), a),
-            (Val::Arr { .. }, "shape") => self.err(a, "`shape` is read one axis at a time: `a.shape[k]`"),
+            (Val::Arr { v: av, ty }, "shape") => self.shape_tuple(*av, &ty.clone(), a),
             (Val::Arr { .. }, other) => {
                 self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code"))
             }
@@ -833,6 +884,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let base = self.expr(&s.value);
+        if let Val::Tuple(elts) = base {
+            return self.tuple_subscript(elts, s);
+        }
         if let Val::Arr { v, ty } = &base {
             if slicing::makes_view(&s.slice, ty.ndim()) {
                 return self.view_subscript(*v, ty, s);
@@ -869,6 +923,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Val::Void => {
                 self.err(&*s.value, "this call returns nothing");
+                return None;
+            }
+            Val::Tuple(_) => {
+                let msg =
+                    if store { "a tuple's elements cannot be assigned" } else { "a tuple is indexed with one integer" };
+                self.err(&*s.value, msg);
                 return None;
             }
         };

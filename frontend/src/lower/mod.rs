@@ -39,6 +39,7 @@ mod numpy;
 mod prange;
 mod pymath;
 mod slicing;
+mod tuples;
 
 use calls::*;
 use expr::*;
@@ -82,6 +83,9 @@ pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<(Lit, Sca
 enum LocalTy {
     Scalar(Scalar),
     Array(TypeData),
+    /// A tuple of this many elements, each a local of its own (see
+    /// `tuples::element_local`).
+    Tuple(usize),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +122,9 @@ enum Val {
         lit: Lit,
         s: Scalar,
     },
+    /// A tuple: a fixed number of values, each lowered on its own (a tuple
+    /// is never one value of the IR).
+    Tuple(Vec<Val>),
     Void,
     /// An error was reported (or, while inferring, a type is not known yet).
     Err,
@@ -283,15 +290,25 @@ pub(crate) fn lower_function(
     // The scalar locals the typecheck types; when it types them all, the
     // body is lowered once, reading their types.
     let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl };
-    let solved = typeck::scalar_locals(&hir, &env);
-    let all_solved = hir.locals.iter().all(|(id, l)| l.kind != LocalKind::Assigned || solved.get(id).is_some());
+    let solved = typeck::local_types(&hir, &env);
+    let all_solved = hir.locals.iter().all(|(id, l)| l.kind != LocalKind::Assigned || solved.contains(id));
     #[cfg(debug_assertions)]
     let unsolved = locals.clone();
-    for (id, t) in solved.iter() {
+    for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
         info.ty = Some(LocalTy::Scalar(t.scalar));
         info.nonneg = t.nonneg;
         info.fixed = t.annotated;
+    }
+    for (id, elems) in solved.tuples.iter() {
+        let name = &*hir.locals[id].name;
+        locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
+        for (i, t) in elems.iter().enumerate() {
+            let ty = Some(LocalTy::Scalar(t.scalar));
+            let element =
+                LocalInfo { ty, fixed: false, nonneg: t.nonneg, param: false, poisoned: false, rebound: false };
+            locals.insert(tuples::element_local(name, i), element);
+        }
     }
     if !all_solved {
         locals = infer_rounds(cx, types, decl, def, locals, &input_views);
@@ -725,9 +742,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// `a, b = b, a`, `x, y = 1, 2`, `a[i], a[j] = a[j], a[i]` and
-    /// `n, m = a.shape`: every value is evaluated first, left to right,
-    /// then the targets are assigned left to right, as CPython does.
+    /// `a, b = b, a`, `x, y = 1, 2`, `a[i], a[j] = a[j], a[i]`,
+    /// `n, m = a.shape`, `x, y = t` of a tuple and `a, b = arr` of a 1-D
+    /// array: every value is evaluated first, left to right, then the
+    /// targets are assigned left to right, as CPython does.
     fn unpack(&mut self, a: &ast::StmtAssign) {
         let [target] = &a.targets[..] else {
             self.err(a, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
@@ -773,58 +791,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             for e in elts {
                 let v = self.expr(e);
-                // A local's value is read now: the assignments after
-                // this one must not see it change (`a, b = b, a`).
-                let v = match v {
-                    Val::Num { v, s, nonneg } if !self.inferring => {
-                        self.at(e);
-                        let n = self.fresh("tmp");
-                        Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
-                    }
-                    other => other,
-                };
-                vals.push((v, e));
-            }
-        } else if let Expr::Attribute(at) = &*a.value {
-            if at.attr.id.as_str() != "shape" {
-                self.expr(&a.value);
-                self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
-                return;
-            }
-            let arr = self.expr(&at.value);
-            let (av, ty) = match arr {
-                Val::Arr { v, ty } => (v, ty),
-                Val::Err => return,
-                _ => {
-                    self.err(&*at.value, "`shape` is an attribute of arrays");
-                    return;
-                }
-            };
-            let Some(nd) = ty.ndim() else {
-                self.err(&*a.value, "the number of axes of this array is not known");
-                return;
-            };
-            if nd != targets.len() {
-                self.err(
-                    a,
-                    format!(
-                        "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
-                        targets.len(),
-                        if nd == 1 { "" } else { "s" }
-                    ),
-                );
-                return;
-            }
-            self.at(&*a.value);
-            for axis in 0..nd {
-                let n = self.fresh("dim");
-                let d = self.b.dim(av, axis as u32, &n);
-                vals.push((Val::Num { v: d, s: Scalar::weak(DType::Int64), nonneg: true }, &*a.value));
+                // Read now: the assignments after this one must not see it
+                // change (`a, b = b, a`).
+                vals.push((self.snapshot(v, e), e));
             }
         } else {
-            self.expr(&a.value);
-            self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
-            return;
+            let v = self.expr(&a.value);
+            if let (Expr::Attribute(at), Val::Tuple(extents)) = (&*a.value, &v) {
+                if at.attr.id.as_str() == "shape" && extents.len() != targets.len() {
+                    let nd = extents.len();
+                    self.err(
+                        a,
+                        format!(
+                            "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
+                            targets.len(),
+                            if nd == 1 { "" } else { "s" }
+                        ),
+                    );
+                    return;
+                }
+            }
+            let Some(unpacked) = self.unpacked(v, targets.len(), a) else { return };
+            vals.extend(unpacked.into_iter().map(|v| (v, &*a.value)));
         }
         for (t, (v, at)) in targets.iter().zip(vals) {
             self.at(t);
@@ -865,6 +853,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Val::Void, _) => {
                 self.err(value_at, "this call returns nothing");
             }
+            (Val::Tuple(elts), _) => self.assign_tuple_local(name, elts.clone(), at, value_at),
             (Val::Arr { v: av, ty }, cur) => {
                 if info.param {
                     self.err(at, format!("cannot rebind the array parameter `{name}`"));
@@ -882,7 +871,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                     Some(LocalTy::Array(t)) if t == ty => {}
                     Some(_) => {
-                        self.err(at, format!("`{name}` is bound to values of different types"));
+                        self.err(at, format!("`{}` is bound to values of different types", tuples::shown_local(name)));
                         return;
                     }
                 }
@@ -900,7 +889,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let nonneg = v.nonneg();
                 match cur {
                     Some(LocalTy::Array(_)) => {
-                        self.err(at, format!("`{name}` holds an array and cannot be assigned a scalar"));
+                        let shown = tuples::shown_local(name);
+                        self.err(at, format!("`{shown}` holds an array and cannot be assigned a scalar"));
+                        return;
+                    }
+                    Some(LocalTy::Tuple(_)) => {
+                        let shown = tuples::shown_local(name);
+                        self.err(at, format!("`{shown}` holds a tuple and cannot be assigned a scalar"));
                         return;
                     }
                     Some(LocalTy::Scalar(t)) if info.fixed => {
@@ -929,7 +924,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                 self.err(
                                     value_at,
                                     format!(
-                                        "`{name}` is assigned {} here but {} elsewhere",
+                                        "`{}` is assigned {} here but {} elsewhere",
+                                        tuples::shown_local(name),
                                         s.dtype.name(),
                                         t.dtype.name()
                                     ),
@@ -1092,6 +1088,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             false
         } else if self.iterates_arrays(&f.iter) {
             self.for_over_arrays(f)
+        } else if self.is_tuple_expr(&f.iter) {
+            self.for_over_tuple(f)
         } else {
             self.for_over_range(f)
         };
@@ -1490,6 +1488,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.call(postc_ir::builtins::PRANGE, &args, None, "");
     }
 
+    /// A tuple as a function's result, refused: a function returns one
+    /// scalar or array. The one place that sees a returned tuple.
+    fn refuse_tuple_result(&mut self, value: &Expr) {
+        self.err(value, "a tuple is not supported in POST Python");
+    }
+
     fn return_(&mut self, r: &ast::StmtReturn) {
         if self.decl.ret_poisoned {
             if let Some(v) = &r.value {
@@ -1510,7 +1514,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Some(v), None) => {
                 let val = self.expr(v);
-                if !matches!(val, Val::Void | Val::Err) {
+                if let Val::Tuple(_) = val {
+                    self.refuse_tuple_result(v);
+                } else if !matches!(val, Val::Void | Val::Err) {
                     self.err(
                         &**v,
                         format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name),
@@ -1530,6 +1536,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Some(v), Some(t)) => {
                 let val = self.expr(v);
+                if let Val::Tuple(_) = val {
+                    self.refuse_tuple_result(v);
+                    self.b.unreachable();
+                    self.open = false;
+                    return;
+                }
                 let td = self.types.get(t).clone();
                 let x = if td.is_array {
                     match val {

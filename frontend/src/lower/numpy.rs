@@ -144,6 +144,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     )
                 }
                 Val::Void => return self.err(*a, "this call returns nothing"),
+                Val::Tuple(_) => return self.err(*a, format!("`{shown}` takes numbers, not a tuple")),
                 Val::Num { s, .. } | Val::Lit { s, .. } => *s,
             };
             if s.dtype.is_text() {

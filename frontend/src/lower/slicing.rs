@@ -529,7 +529,7 @@ impl FnLower<'_, '_> {
         Val::Arr { v, ty: vty }
     }
 
-    fn int_const(&mut self, x: i64, at: &impl Ranged) -> ValueId {
+    pub(super) fn int_const(&mut self, x: i64, at: &impl Ranged) -> ValueId {
         self.at(at);
         let n = self.fresh("c");
         self.b.const_(TypeId::INT64, Literal::Int(x as i128), &n)
@@ -547,12 +547,10 @@ impl FnLower<'_, '_> {
         }
     }
 
-    /// An integer index `i` of `av` along `axis`, wrapped when negative and
-    /// checked against the extent with `index.load`'s message (NumPy's
-    /// IndexError), located at the subscript `s`.
-    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, s: &ast::ExprSubscript) -> ValueId {
-        let n = self.named_axis_value(av, axis, false, s);
-        let zero = self.int_const(0, s);
+    /// An index `i` into `n` elements, wrapped when negative (counting from
+    /// the end, as Python does), and whether it then lies in `0..n`.
+    pub(super) fn wrapped_index(&mut self, i: ValueId, n: ValueId, at: &impl Ranged) -> (ValueId, ValueId) {
+        let zero = self.int_const(0, at);
         let neg = self.result(Opcode::Lt, DType::Bool, i, zero);
         let wrapped = self.result(Opcode::Add, DType::Int64, i, n);
         let name = self.fresh("idx");
@@ -560,6 +558,15 @@ impl FnLower<'_, '_> {
         let ge = self.result(Opcode::Ge, DType::Bool, i, zero);
         let lt = self.result(Opcode::Lt, DType::Bool, i, n);
         let ok = self.result(Opcode::And, DType::Bool, ge, lt);
+        (i, ok)
+    }
+
+    /// An integer index `i` of `av` along `axis`, wrapped when negative and
+    /// checked against the extent with `index.load`'s message (NumPy's
+    /// IndexError), located at the subscript `s`.
+    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, s: &ast::ExprSubscript) -> ValueId {
+        let n = self.named_axis_value(av, axis, false, s);
+        let (i, ok) = self.wrapped_index(i, n, s);
         let msg = format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}");
         self.panic_unless_with(ok, &msg, &[i, n], s);
         i
@@ -676,7 +683,7 @@ impl FnLower<'_, '_> {
         self.b.select(TypeId::INT64, c, t, f, &n)
     }
 
-    fn bool_const(&mut self, b: bool, at: &impl Ranged) -> ValueId {
+    pub(super) fn bool_const(&mut self, b: bool, at: &impl Ranged) -> ValueId {
         self.at(at);
         let n = self.fresh("c");
         self.b.const_(TypeId::BOOL, Literal::Bool(b), &n)

@@ -7,7 +7,7 @@ use ruff_python_ast::Stmt as AstStmt;
 
 /// The locals the typecheck types in function `f` of `src`, each shown as
 /// `name: Dtype` (`~` for a weak type, `+` when non-negative, `!` when
-/// annotated), in the order the body binds them.
+/// annotated; a tuple as `(Dtype, ...)`), in the order the body binds them.
 fn solved(src: &str) -> Vec<String> {
     let tree = Tree::parse(src);
     assert!(tree.errors().is_empty(), "{:?}", tree.errors());
@@ -21,13 +21,21 @@ fn solved(src: &str) -> Vec<String> {
     let is_global = |n: &str| globals.contains_key(n);
     let body = BodyBuilder::build(def, decl.params.iter().map(|(n, _)| n.as_str()), &decl.poisoned, &is_global);
     let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl };
-    let types = scalar_locals(&body, &env);
-    (types.iter())
-        .map(|(id, t)| {
-            let weak = if t.scalar.weak { "~" } else { "" };
-            let nonneg = if t.nonneg { "+" } else { "" };
-            let annotated = if t.annotated { "!" } else { "" };
-            format!("{}: {weak}{}{nonneg}{annotated}", body.locals[id].name, t.scalar.dtype.name())
+    let types = local_types(&body, &env);
+    let shown = |t: &LocalType| {
+        let weak = if t.scalar.weak { "~" } else { "" };
+        let nonneg = if t.nonneg { "+" } else { "" };
+        let annotated = if t.annotated { "!" } else { "" };
+        format!("{weak}{}{nonneg}{annotated}", t.scalar.dtype.name())
+    };
+    (body.locals.iter())
+        .filter_map(|(id, local)| {
+            let ty = match (types.scalars.get(id), types.tuples.get(id)) {
+                (Some(t), _) => shown(t),
+                (None, Some(elems)) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
+                (None, None) => return None,
+            };
+            Some(format!("{}: {ty}", local.name))
         })
         .collect()
 }
@@ -158,4 +166,72 @@ fn a_long_sum_is_typed_on_a_small_stack() {
         .join()
         .expect("no stack overflow");
     assert_eq!(out, ["s: Int64"]);
+}
+
+#[test]
+fn tuples_of_scalars_are_typed_element_by_element() {
+    let src = format!(
+        "{HEADER}def f(a: Float64[:, :], x: Int64, y: Float64, v: Int32[:]) -> Float64:
+    s = a.shape
+    n, m = s
+    t = (x, 1)
+    if x > 0:
+        t = (y, 2)
+    k = t[1]
+    q = divmod(x, 3)
+    w = s[x]
+    lo, hi = (x, y) if x < y else (y, x)
+    c = x in (1, 2)
+    e = s == (2, 3)
+    p, r = v
+    z = sum(t) + max(s) + len(s)
+    for u in (1, 2.5):
+        z = z + u
+    return z
+"
+    );
+    // An element joins as a local does (`t[0]`: Int64 then Float64); `x %
+    // 3` is non-negative; a run-time index into extents is a non-negative
+    // Python int; `p, r = v` reads Int32 elements.
+    assert_eq!(
+        solved(&src),
+        [
+            "s: (~Int64+, ~Int64+)",
+            "n: ~Int64+",
+            "m: ~Int64+",
+            "t: (Float64, ~Int64+)",
+            "k: ~Int64+",
+            "q: (Int64, Int64+)",
+            "w: ~Int64+",
+            "lo: Float64",
+            "hi: Float64",
+            "c: ~Bool+",
+            "e: ~Bool+",
+            "p: Int32",
+            "r: Int32",
+            "z: Float64",
+            "u: ~Float64",
+        ]
+    );
+}
+
+#[test]
+fn tuples_the_lowering_refuses_are_not_typed() {
+    let src = format!(
+        "{HEADER}def f(x: Int64, y: Float64) -> Int64:
+    t = (x, x)
+    if x > 0:
+        t = (x, x, x)
+    g = (x, y)
+    h = g[x]
+    b = x
+    b = (x, x)
+    o = (x, 1) < (x, 2)
+    return x
+"
+    );
+    // Only `g` itself: `t` changes length, `h` indexes a tuple of two
+    // dtypes at run time, `b` is a scalar bound to a tuple, and tuples
+    // are not ordered.
+    assert_eq!(solved(&src), ["g: (Int64, Float64)"]);
 }

@@ -1,0 +1,483 @@
+//! Tuples as values inside a function body.
+//!
+//! What it does: a tuple is a fixed number of values, each lowered on its
+//! own (`Val::Tuple`); no tuple reaches the IR as one value. A tuple
+//! local is a group of locals, one per element ([`element_local`]), each
+//! typed, declared and assigned as any other local: a tuple bound again
+//! keeps its length, and its elements' types join as scalars' do. Tuples
+//! come from displays (`(x, y)`), `a.shape` and `divmod(a, b)`, and are
+//! read by `t[k]` (a constant index, negative from the end, whatever the
+//! elements' types; any other integer index when the elements share one
+//! dtype, checked against the length at run time as CPython does), `len`,
+//! `min`, `max`, `sum`, `==` and `!=`, `in` and `not in`, unpacking
+//! (`x, y = t`, and `a, b = arr` of a 1-D array, whose length is checked
+//! at run time with CPython's messages), conditional expressions choosing
+//! between tuples of scalars, and `for` loops over a tuple, unrolled. The
+//! typecheck (`crate::typeck`) types tuples of scalars by the same rules.
+//!
+//! What it does not: tuples as parameters or results of functions,
+//! ordering comparisons of tuples (`<`), slices of tuples, tuples of
+//! tuples or of arrays in conditional expressions.
+
+use super::*;
+
+/// The local holding element `i` of the tuple local `name`: a name no
+/// Python identifier can take. This is the one place that lays a tuple
+/// local out.
+pub(super) fn element_local(name: &str, i: usize) -> String {
+    format!("{name}.{i}")
+}
+
+/// A local's name as diagnostics show it: an element of a tuple local as
+/// the subscript that reads it (`t[0]`).
+pub(super) fn shown_local(name: &str) -> String {
+    let mut parts = name.split('.');
+    let mut shown = parts.next().unwrap_or_default().to_owned();
+    for i in parts {
+        shown.push('[');
+        shown.push_str(i);
+        shown.push(']');
+    }
+    shown
+}
+
+/// The panic of an index out of a tuple's range, as CPython raises it.
+const TUPLE_INDEX_PANIC: &str = "IndexError: tuple index out of range";
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// What a value is, in a diagnostic.
+fn describe(v: &Val) -> &'static str {
+    match v {
+        Val::Num { s, .. } | Val::Lit { s, .. } => s.dtype.name(),
+        Val::Arr { .. } => "an array",
+        Val::Tuple(_) => "a tuple",
+        Val::Void | Val::Err => "no value",
+    }
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// `(x, y)`: the elements, evaluated left to right, each taken as it
+    /// is now.
+    pub(super) fn tuple_display(&mut self, t: &ast::ExprTuple) -> Val {
+        let mut elts = Vec::with_capacity(t.elts.len());
+        let mut failed = false;
+        for e in &t.elts {
+            if let Expr::Starred(s) = e {
+                self.err(e, "`*` in a tuple is not supported");
+                self.expr(&s.value);
+                failed = true;
+                continue;
+            }
+            let v = self.expr(e);
+            failed |= matches!(v, Val::Err);
+            elts.push(self.snapshot(v, e));
+        }
+        if failed {
+            Val::Err
+        } else {
+            Val::Tuple(elts)
+        }
+    }
+
+    /// A value as it is now. A scalar local is read where its value is
+    /// used, so a scalar is copied into a `let` of its own: assigning the
+    /// local later (`a, b = b, a`, `t = (t[1], t[0])`) must not change it.
+    pub(super) fn snapshot(&mut self, v: Val, at: &Expr) -> Val {
+        match v {
+            Val::Num { v, s, nonneg } if !self.inferring => {
+                self.at(at);
+                let n = self.fresh("tmp");
+                Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
+            }
+            Val::Tuple(elts) => Val::Tuple(elts.into_iter().map(|e| self.snapshot(e, at)).collect()),
+            other => other,
+        }
+    }
+
+    /// `a.shape`: the array's extents, read now.
+    pub(super) fn shape_tuple(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> Val {
+        let Some(nd) = ty.ndim() else { return self.err(at, "the number of axes of this array is not known") };
+        self.at(at);
+        let mut extents = Vec::with_capacity(nd);
+        for axis in 0..nd {
+            let n = self.fresh("dim");
+            let d = self.b.dim(av, axis as u32, &n);
+            extents.push(Val::Num { v: d, s: Scalar::weak(DType::Int64), nonneg: true });
+        }
+        Val::Tuple(extents)
+    }
+
+    /// Reads the tuple local `name` of `len` elements.
+    pub(super) fn read_tuple_local(&mut self, name: &str, len: usize, at: &ast::ExprName) -> Val {
+        let mut elts = Vec::with_capacity(len);
+        for i in 0..len {
+            match self.read_local(&element_local(name, i), at) {
+                Val::Err => return Val::Err,
+                v => elts.push(v),
+            }
+        }
+        Val::Tuple(elts)
+    }
+
+    /// Binds the tuple local `name` to `elts`, element by element.
+    pub(super) fn assign_tuple_local(&mut self, name: &str, elts: Vec<Val>, at: &Expr, value_at: &Expr) {
+        let info = &self.locals[name];
+        let shown = shown_local(name);
+        match info.ty {
+            None => {
+                self.locals.get_mut(name).expect("a local").ty = Some(LocalTy::Tuple(elts.len()));
+                self.changed = true;
+            }
+            Some(LocalTy::Tuple(n)) if n == elts.len() => {}
+            Some(LocalTy::Tuple(n)) => {
+                self.err(
+                    value_at,
+                    format!(
+                        "`{shown}` holds a tuple of {n} element{} and cannot be bound to one of {}",
+                        plural(n),
+                        elts.len()
+                    ),
+                );
+                return;
+            }
+            Some(LocalTy::Scalar(_) | LocalTy::Array(_)) => {
+                let what = if info.param { "parameter" } else { "local" };
+                self.err(at, format!("{what} `{shown}` does not hold a tuple and cannot be bound to one"));
+                return;
+            }
+        }
+        for (i, v) in elts.into_iter().enumerate() {
+            let element = element_local(name, i);
+            if !self.locals.contains_key(&element) {
+                let fresh =
+                    LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false };
+                self.locals.insert(element.clone(), fresh);
+                self.changed = true;
+            }
+            self.assign_local(&element, v, at, value_at);
+        }
+    }
+
+    /// `t[k]` of the tuple `elts`: a constant index (negative from the
+    /// end) picks its element, whatever the elements' types; another
+    /// integer index picks among elements of one dtype, checked against
+    /// the length at run time.
+    pub(super) fn tuple_subscript(&mut self, elts: Vec<Val>, s: &ast::ExprSubscript) -> Val {
+        let len = elts.len();
+        if let Expr::Slice(_) = &*s.slice {
+            self.check_refused_parts(&s.slice);
+            return self.err(&*s.slice, "a tuple is indexed with one integer: slices of tuples are not supported");
+        }
+        let index = self.expr(&s.slice);
+        if let Val::Lit { lit: Lit::Int(k), .. } = index {
+            let at = if k < 0 { k + len as i128 } else { k };
+            if !(0..len as i128).contains(&at) {
+                return self.err(
+                    &*s.slice,
+                    format!("tuple index {k} is out of range: the tuple has {len} element{}", plural(len)),
+                );
+            }
+            return elts.into_iter().nth(at as usize).expect("an index in range");
+        }
+        match index.scalar() {
+            Some(sc) if sc.dtype.is_int() => {}
+            Some(sc) => return self.err(&*s.slice, format!("a tuple index is an integer, not {}", sc.dtype.name())),
+            None if matches!(index, Val::Err) => return Val::Err,
+            None => return self.err(&*s.slice, format!("a tuple index is an integer, not {}", describe(&index))),
+        }
+        // One dtype for every element: the index chooses among values, not types.
+        let dtypes: Vec<Option<DType>> = elts.iter().map(|e| e.scalar().map(|s| s.dtype)).collect();
+        let common = match dtypes.first() {
+            Some(Some(d)) if dtypes.iter().all(|e| *e == Some(*d)) => *d,
+            None => return self.err(s, "the empty tuple has no elements to index"),
+            _ => {
+                let shown: Vec<&str> = elts.iter().map(describe).collect();
+                return self.err(
+                    &*s.slice,
+                    format!(
+                        "a tuple of different types ({}) is indexed with a constant such as `t[0]`",
+                        shown.join(", ")
+                    ),
+                );
+            }
+        };
+        let weak = elts.iter().all(|e| e.scalar().is_some_and(|s| s.weak));
+        let nonneg = elts.iter().all(Val::nonneg);
+        let Some(i) = self.materialize(&index, DType::Int64, &*s.slice) else { return Val::Err };
+        let mut values = Vec::with_capacity(len);
+        for e in &elts {
+            let Some(x) = self.materialize(e, common, s) else { return Val::Err };
+            values.push(x);
+        }
+        // A negative index counts from the end; what is still outside
+        // `0..len` panics.
+        let n = self.int_const(len as i64, s);
+        let (i, in_range) = self.wrapped_index(i, n, s);
+        self.panic_unless(in_range, TUPLE_INDEX_PANIC, s);
+        self.at(s);
+        let mut picked = values[len - 1];
+        for (k, &x) in values.iter().enumerate().rev().skip(1) {
+            let kv = self.int_const(k as i64, s);
+            let is_k = self.result(Opcode::Eq, DType::Bool, i, kv);
+            let pn = self.fresh("el");
+            picked = self.b.select(TypeId::scalar(common), is_k, x, picked, &pn);
+        }
+        Val::Num { v: picked, s: Scalar { dtype: common, weak }, nonneg }
+    }
+
+    /// The `count` values that unpacking `v` gives its targets: a tuple's
+    /// elements, or a 1-D array's, whose length is checked first with
+    /// CPython's messages. Every value is read before any target is
+    /// assigned.
+    pub(super) fn unpacked(&mut self, v: Val, count: usize, stmt: &ast::StmtAssign) -> Option<Vec<Val>> {
+        let value = &*stmt.value;
+        match v {
+            Val::Err => None,
+            Val::Tuple(elts) if elts.len() == count => {
+                Some(elts.into_iter().map(|e| self.snapshot(e, value)).collect())
+            }
+            Val::Tuple(elts) => {
+                self.err(stmt, format!("{count} targets but {} values: the counts must match", elts.len()));
+                None
+            }
+            Val::Arr { v: av, ty } if ty.ndim() == Some(1) => {
+                self.at(stmt);
+                let ln = self.fresh("len");
+                let len = self.b.dim(av, 0, &ln);
+                let want = self.int_const(count as i64, stmt);
+                let not_more = self.result(Opcode::Le, DType::Bool, len, want);
+                let msg = format!("ValueError: too many values to unpack (expected {count})");
+                self.panic_unless(not_more, &msg, stmt);
+                let not_fewer = self.result(Opcode::Ge, DType::Bool, len, want);
+                let msg = format!("ValueError: not enough values to unpack (expected {count}, got {{}})");
+                self.panic_unless_with(not_fewer, &msg, &[len], stmt);
+                let arr = (av, ty);
+                let mut elts = Vec::with_capacity(count);
+                for i in 0..count {
+                    let at = self.int_const(i as i64, stmt);
+                    let x = self.load(&arr, &[at], value.range());
+                    elts.push(self.snapshot(x, value));
+                }
+                Some(elts)
+            }
+            Val::Arr { .. } => {
+                self.err(value, "only a 1-D array can be unpacked, into its elements");
+                None
+            }
+            other => {
+                self.err(value, format!("only a tuple or a 1-D array can be unpacked, not {}", describe(&other)));
+                None
+            }
+        }
+    }
+
+    /// `t == u` and `t != u` when either side is a tuple (equal when they
+    /// have one length and equal elements, as CPython compares them), and
+    /// `x in t`, `x not in t`: whether some element equals `x`. A Python
+    /// bool either way.
+    pub(super) fn tuple_compare(&mut self, op: ast::CmpOp, l: &Val, r: &Val, c: &ast::ExprCompare) -> Val {
+        use ast::CmpOp as C;
+        let (equal, negate) = match op {
+            C::Eq | C::NotEq => (self.values_equal(l, r, c), op == C::NotEq),
+            C::In | C::NotIn => {
+                let Val::Tuple(elts) = r else {
+                    if matches!(r, Val::Err) {
+                        return Val::Err;
+                    }
+                    return self.err(&c.comparators[0], "`in` tests membership in a tuple, such as `x in (1, 2, 3)`");
+                };
+                let mut any = None;
+                for e in elts {
+                    let Some(eq) = self.values_equal(l, e, c) else { return Val::Err };
+                    any = Some(match any {
+                        None => eq,
+                        Some(acc) => self.result(Opcode::Or, DType::Bool, acc, eq),
+                    });
+                }
+                let found = match any {
+                    Some(v) => Some(v),
+                    None => Some(self.bool_const(false, c)),
+                };
+                (found, op == C::NotIn)
+            }
+            _ => return self.err(c, "tuples are compared with `==` and `!=` only"),
+        };
+        let Some(mut v) = equal else { return Val::Err };
+        if negate {
+            self.at(c);
+            let n = self.fresh("not");
+            v = self.b.unary(Opcode::Not, TypeId::BOOL, v, &n);
+        }
+        Val::Num { v, s: Scalar { dtype: DType::Bool, weak: true }, nonneg: true }
+    }
+
+    /// Whether `l == r`, tuples compared element by element; a tuple is
+    /// never equal to a scalar, nor to a tuple of another length.
+    fn values_equal(&mut self, l: &Val, r: &Val, c: &ast::ExprCompare) -> Option<ValueId> {
+        match (l, r) {
+            (Val::Tuple(ls), Val::Tuple(rs)) if ls.len() == rs.len() => {
+                let mut all = None;
+                for (a, b) in ls.iter().zip(rs) {
+                    let eq = self.values_equal(a, b, c)?;
+                    all = Some(match all {
+                        None => eq,
+                        Some(acc) => self.result(Opcode::And, DType::Bool, acc, eq),
+                    });
+                }
+                Some(all.unwrap_or_else(|| self.bool_const(true, c)))
+            }
+            (Val::Err, _) | (_, Val::Err) => None,
+            (Val::Tuple(_), Val::Num { .. } | Val::Lit { .. } | Val::Tuple(_))
+            | (Val::Num { .. } | Val::Lit { .. }, Val::Tuple(_)) => Some(self.bool_const(false, c)),
+            _ => {
+                self.at(c);
+                self.compare_pair(ast::CmpOp::Eq, l, r, c.range())
+            }
+        }
+    }
+
+    /// `divmod(a, b)`: the tuple `(a // b, a % b)`.
+    pub(super) fn divmod(&mut self, c: &ast::ExprCall) -> Val {
+        let [a, b] = &c.arguments.args[..] else { return self.err(c, "`divmod` takes two numbers") };
+        let a = self.expr(a);
+        let b = self.expr(b);
+        self.at(c);
+        let q = self.binop(ast::Operator::FloorDiv, a.clone(), b.clone(), c.range());
+        let r = self.binop(ast::Operator::Mod, a, b, c.range());
+        if matches!(q, Val::Err) || matches!(r, Val::Err) {
+            return Val::Err;
+        }
+        Val::Tuple(vec![q, r])
+    }
+
+    /// `sum(t)` and `sum(t, start)` of a tuple of numbers: `start` (0
+    /// unless given) plus each element in turn, as CPython adds them.
+    pub(super) fn sum(&mut self, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let (items, start) = match &args[..] {
+            [items] => (items, Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) }),
+            [items, start] => {
+                let t = self.expr(items);
+                let s = self.expr(start);
+                return self.sum_of(t, s, items, c);
+            }
+            _ => return self.err(c, "`sum` takes a tuple and an optional start value"),
+        };
+        let t = self.expr(items);
+        self.sum_of(t, start, items, c)
+    }
+
+    fn sum_of(&mut self, items: Val, start: Val, at: &Expr, c: &ast::ExprCall) -> Val {
+        let elts = match items {
+            Val::Tuple(elts) => elts,
+            Val::Err => return Val::Err,
+            Val::Arr { .. } => return self.err(at, "`sum` takes a tuple here; an array's sum is `np.sum(a)`"),
+            other => return self.err(at, format!("`sum` takes a tuple, not {}", describe(&other))),
+        };
+        let mut acc = start;
+        for e in elts {
+            self.at(c);
+            acc = self.binop(ast::Operator::Add, acc, e, c.range());
+            if matches!(acc, Val::Err) {
+                return Val::Err;
+            }
+        }
+        acc
+    }
+
+    /// Whether an expression is a tuple by its form: a display, a tuple
+    /// local or an array's `shape` (what a `for` loop runs over as a
+    /// tuple).
+    pub(super) fn is_tuple_expr(&self, iter: &Expr) -> bool {
+        match iter {
+            Expr::Tuple(_) => true,
+            Expr::Name(n) => {
+                matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Tuple(_)))
+            }
+            Expr::Attribute(a) => a.attr.id.as_str() == "shape",
+            _ => false,
+        }
+    }
+
+    /// `for x in (1, 2, 3)`, `for x in t`: the body once for each element,
+    /// in order, unrolled (the elements may differ in type: `x` takes
+    /// their join, as a local assigned each of them would); `for a, b in
+    /// ((1, 2), (3, 4))` unpacks each element. `continue` goes on to the
+    /// next element, `break` past the `else` clause.
+    pub(super) fn for_over_tuple(&mut self, f: &ast::StmtFor) -> bool {
+        // `for x in t`, or `for a, b in ((1, 2), (3, 4))` unpacking each.
+        let names: Option<&[Expr]> = match &*f.target {
+            Expr::Name(_) => None,
+            Expr::Tuple(t) if t.elts.iter().all(|e| matches!(e, Expr::Name(_))) => Some(&t.elts),
+            other => {
+                self.err(other, "a `for` loop over a tuple binds a name, or unpacks each element into names");
+                return false;
+            }
+        };
+        let elts = match self.expr(&f.iter) {
+            Val::Tuple(elts) => elts,
+            Val::Err => return false,
+            other => {
+                let what = describe(&other);
+                self.err(&*f.iter, format!("a `for` loop over a tuple runs over a tuple, not {what}"));
+                return false;
+            }
+        };
+        // The tuple is the one read now, whatever the body assigns.
+        let elts: Vec<Val> = elts.into_iter().map(|e| self.snapshot(e, &f.iter)).collect();
+        if let Some(names) = names {
+            let unpackable = |e: &Val| matches!(e, Val::Tuple(parts) if parts.len() == names.len());
+            if let Some(other) = elts.iter().find(|e| !unpackable(e)) {
+                let what = match other {
+                    Val::Tuple(parts) => format!("a tuple of {}", parts.len()),
+                    other => describe(other).to_owned(),
+                };
+                self.err(&*f.iter, format!("each element unpacks into {} names, but one is {what}", names.len()));
+                return false;
+            }
+        }
+        if elts.is_empty() {
+            // Never run, still checked.
+            self.rejected_block(&f.body);
+        }
+        let exit = self.block("endfor");
+        for e in elts {
+            let next = self.block("next");
+            self.loops.push(Loop { next, exit, broken: false, parallel: false });
+            self.at(&*f.target);
+            match (names, e) {
+                (Some(names), Val::Tuple(parts)) => {
+                    for (name, part) in names.iter().zip(parts) {
+                        self.assign(name, part, &f.iter);
+                    }
+                }
+                (_, e) => self.assign(&f.target, e, &f.iter),
+            }
+            self.nested(&f.body);
+            self.br(next);
+            self.loops.pop();
+            self.enter(next);
+        }
+        self.nested(&f.orelse);
+        self.br(exit);
+        self.enter(exit);
+        true
+    }
+
+    /// The elements of a conditional expression's arm, each with its
+    /// scalar type: a scalar is one, a tuple of scalars each of its
+    /// elements; `None` for anything else.
+    pub(super) fn arm_elements(v: &Val) -> Option<Vec<(&Val, Scalar)>> {
+        match v {
+            Val::Tuple(elts) => elts.iter().map(|e| Some((e, e.scalar()?))).collect(),
+            _ => Some(vec![(v, v.scalar()?)]),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+"""Tuples as values inside a function: displays, `a.shape` and `divmod`
+bound to locals and indexed (constant indices, negative ones, a run-time
+index into a tuple of one dtype, which CPython checks), `len`, `min`,
+`max`, `sum`, `==` and `!=`, `in`, unpacking of tuples and of 1-D arrays
+(whose length is checked as CPython checks it), conditional expressions
+choosing a tuple, tuples of arrays, and `for` loops over tuples."""
+from postyp import Bool, Float64, Int32, Int64, Out
+
+
+def shape_value(a: Float64[:, :]) -> Int64:
+    """`s = a.shape`: its extents by index, from the end, unpacked and
+    counted."""
+    s = a.shape
+    n, m = s
+    return 1000 * s[0] + 100 * s[-1] + 10 * len(s) + n * m
+
+
+def extent(a: Float64[:, :], axis: Int64) -> Int64:
+    """An extent picked by a run-time index (out of range panics)."""
+    s = a.shape
+    return s[axis]
+
+
+def mixed_pair(x: Int64, y: Float64) -> Float64:
+    """A tuple of an Int64 and a Float64: each element keeps its type."""
+    t = (x, y)
+    return t[0] // 2 + t[1]
+
+
+def swap_tuple(x: Int64, y: Int64) -> Int64:
+    """`t = (t[1], t[0])` builds the new tuple before rebinding `t`."""
+    t = (x, y)
+    t = (t[1], t[0])
+    a, b = t
+    return 10 * a + b
+
+
+def pick(i: Int64) -> Int64:
+    """A run-time index into a tuple of one dtype, negative from the end."""
+    t = (10, 20, 30)
+    return t[i]
+
+
+def pick_joined(x: Int32, i: Int64) -> Float64:
+    """Rebinding a tuple joins each element's type, as for a local."""
+    t = (1.5, 2.5)
+    if x > 0:
+        t = (Float64(x), 0.5)
+    return t[i] + t[-1]
+
+
+def divmod_value(a: Int64, b: Int64) -> Int64:
+    """`q = divmod(a, b)` with Python's floor semantics."""
+    q = divmod(a, b)
+    r = q[1]
+    return 100 * q[0] + r
+
+
+def reductions(x: Int64, y: Int64, z: Int64) -> Int64:
+    """`min`, `max` and `sum` of a tuple."""
+    t = (x, y, z)
+    return 10000 * min(t) + 100 * max(t) + sum(t)
+
+
+def float_sum(x: Float64, y: Float64) -> Float64:
+    """`sum` of floats, and with a start value."""
+    t = (x, y, 0.25)
+    return sum(t) + sum((x, 1.0), 100.0)
+
+
+def membership(x: Int64) -> Int64:
+    """`in` and `not in` a tuple of constants."""
+    small = x in (1, 2, 3)
+    odd = x not in (0, 2, 4, 6)
+    return 10 * Int64(small) + Int64(odd)
+
+
+def same_shape(a: Float64[:, :], b: Float64[:, :]) -> Bool:
+    """`a.shape == b.shape`."""
+    return a.shape == b.shape
+
+
+def tuple_equality(x: Int64, y: Int64) -> Int64:
+    """`t == (1, 2)`, `!=`, and tuples of different lengths."""
+    t = (x, y)
+    eq = t == (1, 2)
+    ne = t != (1, 2)
+    longer = t == (x, y, 0)
+    return 100 * Int64(eq) + 10 * Int64(ne) + Int64(longer)
+
+
+def ordered(x: Int64, y: Int64) -> Int64:
+    """`t = (x, y) if c else (y, x)`: a conditional expression of tuples."""
+    t = (x, y) if x <= y else (y, x)
+    lo, hi = t
+    return 100 * lo + hi
+
+
+def ordered_widened(x: Int64, y: Float64) -> Float64:
+    """The arms' element types are joined as for scalars."""
+    lo, hi = (x, y) if Float64(x) <= y else (y, x)
+    return 10.0 * lo + hi
+
+
+def sort_two(arr: Out[Int64[:]]) -> Int64:
+    """numba-examples' two-element sort: `a, b = arr` and a conditional
+    tuple stored into elements, every value read before any store."""
+    a, b = arr
+    arr[0], arr[1] = ((a, b) if a <= b else (b, a))
+    return arr[0] - arr[1]
+
+
+def unpack_three(arr: Float64[:]) -> Float64:
+    """`a, b, c = arr`: a length other than 3 raises CPython's ValueError."""
+    a, b, c = arr
+    return a + 10.0 * b + 100.0 * c
+
+
+def loop_constants(n: Int64) -> Int64:
+    """`for x in (1, 2, 3)` with `continue`, `break` and `else`."""
+    total = 0
+    for x in (1, 2, 3, 4):
+        if x == n:
+            continue
+        if x > 3 * n:
+            break
+        total += x
+    else:
+        total += 1000
+    return total
+
+
+def loop_mixed(x: Int64, y: Float64) -> Float64:
+    """`for v in t` over a tuple of an Int64 and a Float64: `v` takes
+    their join; the body's rebinding of `t` does not change the loop."""
+    t = (x, y)
+    acc = 0.0
+    for v in t:
+        acc = 10.0 * acc + v
+        t = (y, y)
+    return acc + t[0]
+
+
+def arrays_tuple(a: Float64[:], b: Float64[:], out: Out[Float64[:]]) -> Int64:
+    """A tuple of arrays holds the arrays, not copies."""
+    t = (a, b)
+    first, second = t
+    for i in range(len(out)):
+        out[i] = first[i] + 10.0 * t[1][i]
+    return len(t[0]) + 10 * len(second)
+
+
+def write_through(x: Out[Float64[:]], y: Out[Float64[:]]) -> None:
+    """Writing through an element of a tuple of arrays writes the array."""
+    t = (x, y)
+    for v in t:
+        v[0] = 7.0
+    last = t[-1]
+    last[1] = 9.0
+
+
+def shape_loop(a: Float64[:, :, :]) -> Int64:
+    """`for n in a.shape`."""
+    p = 1
+    for n in a.shape:
+        p = p * (n + 1)
+    return p
+
+
+def pairs(x: Int64) -> Int64:
+    """`for a, b in ((x, 1), (2, x))` unpacks each element."""
+    s = 0
+    for a, b in ((x, 1), (2, x)):
+        s += a * b
+    return s
