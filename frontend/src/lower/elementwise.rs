@@ -24,11 +24,23 @@
 //! arguments.
 //!
 //! Whether a tree holds an array is decided before it is lowered, from
-//! what the leaves are: an array local, a call that creates an array, a
-//! call of a function that returns one ([`FnLower::is_array_leaf`]). An
-//! array that comes from another expression (a subscript, an attribute)
-//! is not seen, and the scalar rules refuse it with a located error. Not
-//! here either: `out=`, `where=` and other ufunc keywords, in-place
+//! what the leaves are: an array local, a view of one written with basic
+//! indexing or `.T` (`t[i:i + m]`, `a[i]` of a 2-D `a`, `a[:, 0]`,
+//! `a.T`), a call that creates an array, a call of a function that
+//! returns one ([`FnLower::is_array_leaf`]). A view is read in place,
+//! through its strides: no copy. An array that comes from another
+//! expression (a subscript of a call, say) is not seen, and the scalar
+//! rules refuse it with a located error.
+//!
+//! In place, `a op= value` and `a[view index] op= value` write the
+//! target's elements. An array leaf that may share memory with the
+//! target at other elements (`a[1:] += a[:-1]`: a view of the same
+//! array, or a local, which may be a view of anything) is copied first,
+//! so the result is NumPy's, which copies such operands too; the target
+//! itself written again (`a += a`) and distinct parameters (which never
+//! overlap, docs/abi.md) are read in place.
+//!
+//! Not here: `out=`, `where=` and other ufunc keywords, in-place
 //! operators other than `+= -= *= /=`, and operands whose number of axes
 //! is not known.
 
@@ -79,15 +91,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.expr(&a.value);
             return;
         }
-        if !ty.is_output && self.is_param_array(&a.target) {
-            let name = dotted(&a.target).unwrap_or_default();
-            self.err(
-                &*a.target,
-                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
-            );
+        let written = match &*a.target {
+            Expr::Subscript(s) => &*s.value,
+            t => t,
+        };
+        if !ty.is_output && self.is_param_array(written) {
+            let msg = self.read_only_message(written);
+            self.err(written, msg);
             return;
         }
         self.fuse(&a.value, Some((a, v, ty)));
+    }
+
+    /// `a[view index] op= value` (`a[1:] += 1`, `a[:, j] *= 2.0`): the
+    /// in-place operator on the view, which writes `a`.
+    pub(super) fn view_in_place(&mut self, a: &ast::StmtAugAssign, s: &ast::ExprSubscript) {
+        let Some((av, ty)) = self.sliced_array(s) else { return };
+        match self.view_subscript(av, &ty, s) {
+            target @ Val::Arr { .. } => self.elementwise_in_place(a, target),
+            Val::Err => {}
+            _ => {
+                self.err(&*s.slice, "an element is updated with one integer per axis, without `...`");
+            }
+        }
     }
 
     /// The operands of `e` when it is a tree node: an arithmetic or
@@ -130,15 +156,92 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Name(n) => {
                 matches!(self.locals.get(n.id.as_str()), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
             }
+            Expr::Subscript(_) | Expr::Attribute(_) => self.view_rank(e).is_some_and(|r| r > 0),
             Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.product_is_array(&b.left, &b.right),
             Expr::Call(c) => {
                 if let Some([a, b]) = self.dot_operands(c).as_deref() {
                     return self.product_is_array(a, b);
                 }
                 if let Some((f, _, recv)) = self.array_target(&c.func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_)) || arrays::along_axis(c, recv.is_some());
+                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(c, recv.as_ref());
                 }
                 matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
+            }
+            _ => false,
+        }
+    }
+
+    /// The number of axes of `e` when it is an array local or a view of
+    /// one written with basic indexing or `.T` (`a[i]` of a 2-D `a`,
+    /// `a[:, j]`, `a.T[1:]`), as far as the types known before lowering
+    /// tell; `None` for anything else.
+    pub(super) fn view_rank(&self, e: &Expr) -> Option<usize> {
+        match e {
+            Expr::Name(n) => match self.locals.get(n.id.as_str()).and_then(|l| l.ty.as_ref()) {
+                Some(LocalTy::Array(t)) => t.ndim(),
+                _ => None,
+            },
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.view_rank(&a.value),
+            Expr::Subscript(s) => {
+                let nd = self.view_rank(&s.value)?;
+                let entries = slicing::written_entries(&s.slice);
+                let added = entries.iter().filter(|x| matches!(x, Expr::NoneLiteral(_))).count();
+                let dropped = entries
+                    .iter()
+                    .filter(|x| !matches!(x, Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)))
+                    .count();
+                (dropped <= nd).then(|| nd - dropped + added)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the call `c` of a reduction (of the array `recv` for a
+    /// method) gives an array: see `arrays::along_axis`.
+    pub(super) fn reduces_to_array(&self, c: &ast::ExprCall, recv: Option<&Expr>) -> bool {
+        let arr = recv.or(c.arguments.args.first());
+        arrays::along_axis(c, recv.is_some(), arr.and_then(|a| self.view_rank(a)))
+    }
+
+    /// Whether the array leaf `leaf` of `target op= ...` may share memory
+    /// with the target at other elements than the one being written, so
+    /// that it must be read from a copy for NumPy's result (NumPy copies
+    /// overlapping operands of a ufunc too): it is not a fresh array nor
+    /// the target itself written again, and it is a view of the target's
+    /// array, or either is a local (which may be a view of anything).
+    /// Distinct parameters never overlap (docs/abi.md).
+    fn may_overlap(&self, leaf: &Expr, target: &Expr) -> bool {
+        use ast::comparable::ComparableExpr;
+        if ComparableExpr::from(leaf) == ComparableExpr::from(target) || self.is_fresh_array(leaf) {
+            return false;
+        }
+        let (leaf_roots, target_roots) = (self.array_roots(leaf), self.array_roots(target));
+        if leaf_roots.is_empty() || target_roots.is_empty() {
+            return true;
+        }
+        let param = |n: &str| self.locals.get(n).is_some_and(|l| l.param);
+        leaf_roots.iter().any(|l| target_roots.iter().any(|t| l == t || !param(l) || !param(t)))
+    }
+
+    /// The array locals whose memory `e` reads when it is one written by
+    /// name or a view of them (`a`, `a[1:]`, `a.T`, `a.reshape(n)`).
+    fn array_roots<'e>(&self, e: &'e Expr) -> Vec<&'e str> {
+        match e {
+            Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => vec![n.id.as_str()],
+            e => slicing::view_bases(e).into_iter().flat_map(|b| self.array_roots(b)).collect(),
+        }
+    }
+
+    /// Whether `e` makes a new array: a NumPy call that creates one (not a
+    /// view such as `transpose`, `ravel` or `reshape`) or a product.
+    fn is_fresh_array(&self, e: &Expr) -> bool {
+        match e {
+            Expr::BinOp(b) => b.op == ast::Operator::MatMult,
+            Expr::Call(c) => {
+                self.dot_operands(c).is_some()
+                    || self.array_target(&c.func).is_some_and(|(f, ..)| {
+                        !matches!(f, arrays::ArrFn::Transpose | arrays::ArrFn::Ravel | arrays::ArrFn::Reshape)
+                    })
             }
             _ => false,
         }
@@ -171,9 +274,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // The leaves, evaluated once in source order.
         let mut leaves: Vec<(*const Expr, Val)> = Vec::new();
         let mut failed = false;
-        self.eval_leaves(root, &mut leaves, &mut failed);
+        let mut leaf_exprs: Vec<&Expr> = Vec::new();
+        self.eval_leaves(root, &mut leaves, &mut leaf_exprs, &mut failed);
         if failed {
             return Val::Err;
+        }
+        if let Some((a, ..)) = &in_place {
+            for (n, leaf) in leaf_exprs.iter().enumerate() {
+                if let Val::Arr { v, ty } = &leaves[n].1 {
+                    if !ty.dtype.is_text() && self.may_overlap(leaf, &a.target) {
+                        let (v, ty) = self.copy_of(*v, ty, *leaf);
+                        leaves[n].1 = Val::Arr { v, ty };
+                    }
+                }
+            }
         }
         // The shape of every node, checked operator by operator.
         let Some(mut shape) = self.broadcast_node(root, &leaves) else { return Val::Err };
@@ -352,12 +466,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         true
     }
 
-    fn eval_leaves(&mut self, e: &Expr, out: &mut Vec<(*const Expr, Val)>, failed: &mut bool) {
+    /// Evaluates the leaves of the tree `e` in source order into `out`,
+    /// and lists their expressions in `exprs`.
+    fn eval_leaves<'e>(
+        &mut self,
+        e: &'e Expr,
+        out: &mut Vec<(*const Expr, Val)>,
+        exprs: &mut Vec<&'e Expr>,
+        failed: &mut bool,
+    ) {
         let node = self.node_operands(e).filter(|_| self.has_array(e));
         match node {
             Some(ops) => {
                 for o in ops {
-                    self.eval_leaves(o, out, failed);
+                    self.eval_leaves(o, out, exprs, failed);
                 }
             }
             None => {
@@ -375,6 +497,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     _ => {}
                 }
                 out.push((e as *const Expr, v));
+                exprs.push(e);
             }
         }
     }
@@ -405,12 +528,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         self.at(e);
-        Some(self.broadcast(&shapes, e))
+        Some(self.broadcast(&shapes, None, e))
     }
 
     /// The broadcast of `shapes`, panicking with NumPy's message when they
-    /// do not broadcast.
-    fn broadcast(&mut self, shapes: &[Extents], at: &impl Ranged) -> Extents {
+    /// do not broadcast (which lists an in-place operator's `output` after
+    /// its inputs).
+    fn broadcast(&mut self, shapes: &[Extents], output: Option<&Extents>, at: &impl Ranged) -> Extents {
         let rank = shapes.iter().map(Vec::len).max().unwrap_or(0);
         if shapes.iter().filter(|s| !s.is_empty()).count() < 2 {
             return shapes.iter().find(|s| s.len() == rank).cloned().unwrap_or_default();
@@ -445,9 +569,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             out.push(ext.expect("an operand has this axis"));
         }
         if let Some(ok) = ok {
-            let shown: Vec<String> = shapes.iter().map(|s| shape_pattern(s.len())).collect();
+            let listed: Vec<&Extents> = shapes.iter().chain(output).collect();
+            let shown: Vec<String> = listed.iter().map(|s| shape_pattern(s.len())).collect();
             let msg = format!("ValueError: operands could not be broadcast together with shapes {} ", shown.join(" "));
-            let args: Vec<ValueId> = shapes.iter().flatten().copied().collect();
+            let args: Vec<ValueId> = listed.into_iter().flatten().copied().collect();
             self.panic_unless_with(ok, &msg, &args, at);
         }
         out
@@ -458,7 +583,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn in_place_shape(&mut self, target: &Extents, value: &Extents, a: &ast::StmtAugAssign) -> Extents {
         // NumPy lists the inputs and then the output.
         let inputs = [target.clone(), value.clone()];
-        let both = self.broadcast(&inputs, a);
+        let both = self.broadcast(&inputs, Some(target), a);
         let mut ok: Option<ValueId> = None;
         for (&t, &b) in target.iter().zip(&both).filter(|(t, b)| t != b) {
             let same = self.result(Opcode::Eq, DType::Bool, t, b);
