@@ -5,7 +5,7 @@ target, slice assignment from array expressions and calls, array
 parameters rebound to new arrays, local dtypes, and reductions over one
 axis of a 1-D array, a tuple of axes and `keepdims=True`."""
 import numpy as np
-from postyp import Float64, Int32, Int64, Out
+from postyp import Float32, Float64, Int8, Int32, Int64, Out
 
 
 def head_energy(t: Float64[:], m: Int64) -> Float64:
@@ -24,6 +24,17 @@ def window_energies(t: Float64[:], m: Int64, out: Out[Float64[:]]) -> None:
     """A sliding window: `np.sum(t[i:i+m] * t[i:i+m])` at every start."""
     for i in range(t.shape[0] - m + 1):
         out[i] = np.sum(t[i : i + m] * t[i : i + m])
+
+
+def byte_total(a: Int8[:]) -> Int64:
+    """The sum of a fused Int8 expression is Int64, as NumPy's: each
+    element stays Int8, the sum does not."""
+    return np.sum(a[::2] + a[1::2])
+
+
+def single_total(x: Float32[:]) -> Float32:
+    """The sum of a fused Float32 expression stays Float32."""
+    return (x[1:] * 2.0).sum()
 
 
 def cubes(x: Float64[:]) -> Float64[:]:

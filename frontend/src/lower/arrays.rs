@@ -177,6 +177,16 @@ fn sum_dtype(d: DType) -> DType {
     }
 }
 
+/// The accumulator's dtype and the result's of NumPy's `sum` and `prod`
+/// of elements of `d` (Float16 is accumulated in Float32, as NumPy's
+/// loop does).
+pub(super) fn sum_dtypes(d: DType) -> (DType, DType) {
+    match d {
+        DType::Float16 => (DType::Float32, DType::Float16),
+        d => (sum_dtype(d), sum_dtype(d)),
+    }
+}
+
 /// An open loop of [`FnLower::loops_open`].
 pub(super) struct Counted {
     pub(super) i: ValueId,
@@ -465,6 +475,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             ArrFn::Arange => self.arange(&args, dtype, &shown, c),
             ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c),
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
+                if f == ArrFn::Reduce(Red::Sum) && axis_expr.is_none() && !keepdims {
+                    if let Some(total) = self.fused_sum(args[0]) {
+                        return total;
+                    }
+                }
                 let (v, ty) = match self.expr(args[0]) {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
@@ -1024,8 +1039,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let d = ty.dtype;
         // The accumulator's dtype and the result's.
         let (acc_d, res_d) = match r {
-            Red::Sum | Red::Prod if d == DType::Float16 => (DType::Float32, DType::Float16),
-            Red::Sum | Red::Prod => (sum_dtype(d), sum_dtype(d)),
+            Red::Sum | Red::Prod => sum_dtypes(d),
             Red::Mean if d == DType::Float16 => (DType::Float32, DType::Float16),
             Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => (d, d),
             Red::Mean => (DType::Float64, DType::Float64),

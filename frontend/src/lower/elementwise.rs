@@ -60,6 +60,15 @@ enum Select {
 /// for a scalar).
 type Extents = Vec<ValueId>;
 
+/// Where the fused loop puts each element.
+enum Sink {
+    /// Into an array: the fresh result or the in-place target.
+    Array(ValueId, TypeData),
+    /// Added to `acc` (of `acc_d`), an element being of dtype `d`; the sum
+    /// is of `res_d` (NumPy's `np.sum` of an array of `d`).
+    Sum { acc: ValueId, d: DType, acc_d: DType, res_d: DType },
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The lowering of `e` as a whole-array expression, when it is an
     /// operator with an array below it; `None` leaves `e` to the scalar
@@ -78,7 +87,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(e, "this whole-array expression creates an array, which GPU code cannot: write the loop");
             return Some(self.check_refused_parts(e));
         }
-        Some(self.fuse(e, None))
+        Some(self.fuse(e, None, false))
     }
 
     /// `a op= value` on a whole array `a`: NumPy's in-place ufunc, which
@@ -100,7 +109,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(written, msg);
             return;
         }
-        self.fuse(&a.value, Some((a, v, ty)));
+        self.fuse(&a.value, Some((a, v, ty)), false);
     }
 
     /// `a[view index] op= value` (`a[1:] += 1`, `a[:, j] *= 2.0`): the
@@ -266,7 +275,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Lowers the tree `root` as one loop nest: into a fresh array, or for
     /// `in_place`, into its target with its operator applied.
-    fn fuse(&mut self, root: &Expr, in_place: Option<(&ast::StmtAugAssign, ValueId, TypeData)>) -> Val {
+    fn fuse(&mut self, root: &Expr, in_place: Option<(&ast::StmtAugAssign, ValueId, TypeData)>, sum: bool) -> Val {
         let at: TextRange = match &in_place {
             Some((a, ..)) => a.range,
             None => root.range(),
@@ -333,7 +342,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         };
         let body_end = self.b.current_block();
-        let (arr, ty) = match &in_place {
+        let sink = match &in_place {
             Some((a, target, tty)) => {
                 if !same_kind(s.dtype, tty.dtype) {
                     let ufunc = ufunc_name(a.op);
@@ -348,7 +357,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     );
                 }
                 self.enter(alloc_block);
-                (*target, tty.clone())
+                Sink::Array(*target, tty.clone())
+            }
+            None if sum => {
+                // NumPy's sum of the array the tree would make, added up in
+                // C order as `np.sum` of it is.
+                let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+                if d.is_text() {
+                    return self.err(root, "`np.sum` takes an array of numbers");
+                }
+                let (acc_d, res_d) = arrays::sum_dtypes(d);
+                self.enter(alloc_block);
+                self.at(&at);
+                let zero = self.zero(acc_d);
+                let n = self.fresh("acc");
+                Sink::Sum { acc: self.b.let_(TypeId::scalar(acc_d), zero, &n), d, acc_d, res_d }
             }
             None => {
                 // A Python scalar's kind meeting nothing strong (`np.where(c,
@@ -362,7 +385,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let ty = TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder);
                 let tid = self.types.intern(ty.clone());
                 let n = self.fresh("arr");
-                (self.b.alloc_empty(tid, &shape, &n), ty)
+                Sink::Array(self.b.alloc_empty(tid, &shape, &n), ty)
             }
         };
         // When no operand is stretched at run time (the common case), a
@@ -392,7 +415,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(b) = body_end {
             self.enter(b);
         }
-        if !self.store_element(&value, (arr, &ty), &idx, at) {
+        if !self.store_element(&value, &sink, &idx, at) {
             return Val::Err;
         }
         self.loops_close(open, &at);
@@ -401,17 +424,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.br(join);
             self.enter(fast);
             let (value, open, idx) = self.fused_body(root, &leaves, None, &shape, &in_place, at);
-            if !self.store_element(&value, (arr, &ty), &idx, at) {
+            if !self.store_element(&value, &sink, &idx, at) {
                 return Val::Err;
             }
             self.loops_close(open, &at);
             self.br(join);
             self.enter(join);
         }
-        match in_place {
-            Some(_) => Val::Void,
-            None => Val::Arr { v: arr, ty },
+        match (in_place, sink) {
+            (Some(_), _) => Val::Void,
+            (None, Sink::Array(v, ty)) => Val::Arr { v, ty },
+            (None, Sink::Sum { acc, acc_d, res_d, .. }) => {
+                let v = if acc_d == res_d {
+                    acc
+                } else {
+                    let n = self.fresh("sum");
+                    self.b.cast(TypeId::scalar(res_d), acc, &n)
+                };
+                Val::Num { v, s: Scalar::strong(res_d), nonneg: false }
+            }
         }
+    }
+
+    /// `np.sum(tree)` or `(tree).sum()` of a whole-array expression: the
+    /// tree's elements added up in the loop that computes them, without
+    /// the array (a sliding window `np.sum(t[i:i + m] * t[i:i + m])`
+    /// allocates nothing per step). `None` when `e` is not such a tree.
+    pub(super) fn fused_sum(&mut self, e: &Expr) -> Option<Val> {
+        if self.fusing || self.decl.attrs.is_device() || self.node_operands(e).is_none() || !self.has_array(e) {
+            return None;
+        }
+        Some(self.fuse(e, None, true))
     }
 
     /// Opens the loop nest over `shape` and lowers the tree's element in
@@ -458,11 +501,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
         (value, open, idx)
     }
 
-    /// Stores an element of the result, converted to its dtype.
-    fn store_element(&mut self, value: &Val, (arr, ty): (ValueId, &TypeData), idx: &[ValueId], at: TextRange) -> bool {
-        let Some(x) = self.materialize(value, ty.dtype, &at) else { return false };
-        self.at(&at);
-        self.b.index_store(arr, idx, x);
+    /// Stores an element of the result, converted to its dtype, or adds
+    /// it to the sum.
+    fn store_element(&mut self, value: &Val, sink: &Sink, idx: &[ValueId], at: TextRange) -> bool {
+        match sink {
+            Sink::Array(arr, ty) => {
+                let Some(x) = self.materialize(value, ty.dtype, &at) else { return false };
+                self.at(&at);
+                self.b.index_store(*arr, idx, x);
+            }
+            Sink::Sum { acc, d, acc_d, .. } => {
+                let Some(x) = self.materialize(value, *d, &at) else { return false };
+                self.at(&at);
+                let x = if d == acc_d {
+                    x
+                } else {
+                    let n = self.fresh("x");
+                    self.b.cast(TypeId::scalar(*acc_d), x, &n)
+                };
+                let total = self.result(Opcode::Add, *acc_d, *acc, x);
+                self.b.set(*acc, total);
+            }
+        }
         true
     }
 
