@@ -4,6 +4,8 @@
 //!
 //! An expression tree is lowered as one loop nest that writes a fresh
 //! C-order array (an `alloc` in the call's arena): no array per operator.
+//! Under `np.sum` (or `.sum()`, without `axis=`) the loop adds its
+//! elements up instead, and no array is made.
 //! The tree's *nodes* are the operators with an array below them; its
 //! *leaves* are everything else (arrays, and scalar subexpressions such as
 //! `x / y` of two numbers, which keep CPython's evaluation and errors).
