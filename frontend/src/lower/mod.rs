@@ -891,7 +891,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         Some(LocalTy::Array(t)) => shown(t),
                         _ => "an array".to_owned(),
                     };
-                    self.err(at, format!("the parameter `{name}` is {was}: it cannot be rebound to {}", shown(ty)));
+                    let mut now = shown(ty);
+                    if now == was {
+                        now.push_str(" of another layout or static shape");
+                    }
+                    self.err(at, format!("the parameter `{name}` is {was}: it cannot be rebound to {now}"));
                     return;
                 }
                 if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
