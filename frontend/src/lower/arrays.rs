@@ -360,8 +360,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(_), Some(p)) => return self.err(*p, "the axis is given twice"),
             (k, p) => k.or(p.copied()),
         };
+        // NumPy's `cumsum`, `argmin` and `argmax` take one axis, not a tuple.
+        let single_axis = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
         let axis = match axis_expr {
-            Some(e) => match self.axis_arg(e, &shown, f == ArrFn::Cumsum || matches!(f, ArrFn::Reduce(Red::ArgMin | Red::ArgMax))) {
+            Some(e) => match self.axis_arg(e, &shown, single_axis) {
                 Some(a) => a,
                 None => return Val::Err,
             },
@@ -600,7 +602,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// removed (`np.float_`); whether it is one.
     fn removed_dtype_reported(&mut self, name: &str, e: &Expr) -> bool {
         let Some(instead) = removed_numpy_dtype(name) else { return false };
-        self.err(e, format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."));
+        self.err(
+            e,
+            format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."),
+        );
         true
     }
 
@@ -1308,7 +1313,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
 /// `rank` when known (with it unknown, a single axis is taken to leave
 /// some).
 pub(super) fn along_axis(c: &ast::ExprCall, method: bool, rank: Option<usize>) -> bool {
-    let keyword = |name: &str| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == name));
+    let keyword =
+        |name: &str| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == name));
     if keyword("keepdims").is_some_and(|k| matches!(literal(&k.value), Some(Ok(Lit::Bool(true))))) {
         return true;
     }
