@@ -2457,6 +2457,8 @@ def _slice_arithmetic():
         C("shifted_add_one", "shifted_add", arr([5], np.int64)),
         C("reversed_add", "reversed_add", ramp.copy()),
         C("reversed_add_strided", "reversed_add", every_other(arr(list(range(6)), np.int64))),
+        C("local_view_add", "local_view_add", ramp.copy()),
+        C("local_view_add_strided", "local_view_add", every_other(arr(list(range(5)), np.int64))),
         C("rows_minus_first", "rows_minus_first", f64(4, 3)),
         C("rows_minus_first_fortran", "rows_minus_first", fortran(f64(3, 2))),
         C("rows_minus_first_transposed", "rows_minus_first", transposed(f64(2, 3))),

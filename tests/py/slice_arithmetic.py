@@ -102,6 +102,13 @@ def reversed_add(a: Out[Int64[:]]) -> None:
     a += a[::-1]
 
 
+def local_view_add(a: Out[Int64[:]]) -> None:
+    """`b = a[::-1]` then `a += b`: a local that is a view of the target
+    is read from a copy too."""
+    b = a[::-1]
+    a += b
+
+
 def rows_minus_first(a: Out[Float64[:, :]]) -> None:
     """Every row but the first minus the first row (a view of `a`)."""
     a[1:] -= a[0]
