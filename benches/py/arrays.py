@@ -1,7 +1,8 @@
 """Arrays inside kernels, for scripts/bench-arrays: a reduction with
 `np.sum`, a loop over the rows of a 2-D array through one view per row,
-and a per-call temporary array. The same source runs under postc, Numba
-and CPython."""
+a per-call temporary array, and a sliding window of whole-array
+arithmetic on slices. The same source runs under postc, Numba and
+CPython."""
 import numpy as np
 from postyp import Float64
 
@@ -31,4 +32,14 @@ def temporary(x: Float64[:]) -> Float64:
     s = 0.0
     for i in range(len(t)):
         s += t[i]
+    return s
+
+
+def windows(x: Float64[:]) -> Float64:
+    """`np.sum(x[i:i+m] * x[i:i+m])` at every start: STUMPY's sliding
+    window, a fused expression of two views per step."""
+    m = 32
+    s = 0.0
+    for i in range(len(x) - m + 1):
+        s += np.sum(x[i : i + m] * x[i : i + m])
     return s

@@ -1,4 +1,4 @@
-# error: line 7: axis 2 is out of bounds for a 2-D array; line 8: -3 too; line 9: the axis is not a constant; line 10: along an axis of a 1-D array; line 11: the axis given twice; line 12: cumsum's axis out of bounds of a 1-D array
+# error: line 7: axis 2 is out of bounds for a 2-D array; line 8: -3 too; line 9: the axis is not a constant; line 10: an axis named twice in a tuple; line 11: the axis given twice; line 12: cumsum's axis out of bounds of a 1-D array
 import numpy as np
 from postyp import Float64, Int64
 
@@ -7,7 +7,7 @@ def total(a: Float64[:, :], v: Float64[:], k: Int64) -> Float64:
     b = np.sum(a, axis=2)
     c = a.min(axis=-3)
     d = np.argmax(a, axis=k)
-    e = np.sum(v, axis=0)
+    e = np.sum(a, axis=(0, -2))
     f = np.mean(a, 0, axis=1)
     g = np.cumsum(v, axis=1)
     return s

@@ -1,5 +1,5 @@
-# error: line 5: unsupported construct: augmented assignment to a slice
+# error: line 5: `%=` on a slice is not supported
 from postyp import Float64, Out
 
 def bump(a: Out[Float64[:]]) -> None:
-    a[1:3] += 1.0
+    a[1:3] %= 2.0

@@ -2458,6 +2458,105 @@ def _elementwise():
     ]
 
 
+@program("slice_arithmetic")
+def _slice_arithmetic():
+    t = "rel=1e-13"
+    series = f64(12)
+    q = f64(4)
+    ramp = arr(list(range(1, 8)), np.int64)
+    return [
+        C("head_energy", "head_energy", f64(9), 5, tol=t),
+        C("head_energy_strided", "head_energy", every_other(f64(6)), 4, tol=t),
+        C("head_energy_reversed", "head_energy", reversed_view(f64(7)), 7, tol=t),
+        C("head_energy_past_end", "head_energy", f64(3), 10, tol=t),
+        C("head_energy_empty", "head_energy", f64(5), 0),
+        C("p_norm_profile", "p_norm_profile", q, series, 2.0, zeros(9, np.float64), tol="ulps=16"),
+        C("p_norm_profile_odd", "p_norm_profile", q, every_other(series), 3.0, zeros(9, np.float64), tol="ulps=16"),
+        C("p_norm_profile_reversed", "p_norm_profile", reversed_view(q), series, 1.5, zeros(9, np.float64), tol="ulps=16"),
+        C("window_energies", "window_energies", series, 5, zeros(8, np.float64), tol=t),
+        C("window_energies_strided", "window_energies", every_other(series), 3, zeros(10, np.float64), tol=t),
+        C("byte_total", "byte_total", arr([60, 50, 40, 60, -3, 55, 60, 60], np.int8)),
+        C("byte_total_odd", "byte_total", arr([60, 50, 40], np.int8)),
+        C("single_total", "single_total", arr([1.5, 0.25, -3.0, 1e7, 7.0], np.float32)),
+        C("cubes", "cubes", f64(6), tol="ulps=4"),
+        C("cubes_strided", "cubes", every_other(f64(5)), tol="ulps=4"),
+        C("cubes_empty", "cubes", zeros(0, np.float64)),
+        C("row_twice", "row_twice", f64(3, 4), 1),
+        C("row_twice_negative", "row_twice", fortran(f64(3, 4)), -1),
+        C("row_twice_transposed", "row_twice", transposed(f64(4, 3)), 2),
+        C("row_twice_out_of_range", "row_twice", f64(3, 4), 3),
+        C("column_gap", "column_gap", f64(5, 3), f64(5, 2), tol=t),
+        C("column_gap_fortran", "column_gap", fortran(f64(4, 3)), transposed(f64(2, 4)), tol=t),
+        C("column_gap_mismatch", "column_gap", f64(4, 3), f64(3, 3)),
+        C("plus_transpose", "plus_transpose", ints(np.int64, -50, 50, 3, 3)),
+        C("plus_transpose_fortran", "plus_transpose", fortran(ints(np.int64, -50, 50, 4, 4))),
+        C("plus_transpose_not_square", "plus_transpose", ints(np.int64, -50, 50, 2, 3)),
+        C("column_times_row", "column_times_row", ints(np.int32, -99, 99, 3, 4)),
+        C("column_times_row_transposed", "column_times_row", transposed(ints(np.int32, -99, 99, 2, 3))),
+        C("column_times_row_empty", "column_times_row", np.zeros((0, 3), np.int32)),
+        C("diffs", "diffs", f64(6)),
+        C("diffs_reversed", "diffs", reversed_view(f64(5))),
+        C("diffs_one", "diffs", f64(1)),
+        C("diffs_empty", "diffs", zeros(0, np.float64)),
+        C("stepped_mix", "stepped_mix", arr(list(range(10)), np.int64)),
+        C("stepped_mix_strided", "stepped_mix", every_other(arr(list(range(8)), np.int64))),
+        C("stepped_mix_odd", "stepped_mix", arr(list(range(7)), np.int64)),
+        C("mismatch_ok", "mismatch", f64(4), 1),
+        C("mismatch", "mismatch", f64(4), 2),
+        C("mismatch_empty", "mismatch", f64(0), 0),
+        C("bump_tail", "bump_tail", f64(5)),
+        C("bump_tail_reversed", "bump_tail", reversed_view(f64(4))),
+        C("bump_tail_empty", "bump_tail", zeros(0, np.float64)),
+        C("scale_column", "scale_column", f64(3, 4), 2),
+        C("scale_column_fortran", "scale_column", fortran(f64(3, 4)), -1),
+        C("scale_column_transposed", "scale_column", transposed(f64(4, 3)), 0),
+        C("scale_column_out_of_range", "scale_column", f64(3, 4), 4),
+        C("sub_range", "sub_range", f64(7), 2, 5, f64(3)),
+        C("sub_range_broadcast", "sub_range", f64(6), -4, 100, f64(1)),
+        C("sub_range_empty", "sub_range", f64(6), 4, 2, f64(1)),
+        C("sub_range_mismatch", "sub_range", f64(6), 1, 3, f64(3)),
+        C("shifted_add", "shifted_add", ramp.copy()),
+        C("shifted_add_strided", "shifted_add", every_other(ramp)),
+        C("shifted_add_reversed", "shifted_add", reversed_view(ramp)),
+        C("shifted_add_one", "shifted_add", arr([5], np.int64)),
+        C("reversed_add", "reversed_add", ramp.copy()),
+        C("reversed_add_strided", "reversed_add", every_other(arr(list(range(6)), np.int64))),
+        C("local_view_add", "local_view_add", ramp.copy()),
+        C("local_view_add_strided", "local_view_add", every_other(arr(list(range(5)), np.int64))),
+        C("rows_minus_first", "rows_minus_first", f64(4, 3)),
+        C("rows_minus_first_fortran", "rows_minus_first", fortran(f64(3, 2))),
+        C("rows_minus_first_transposed", "rows_minus_first", transposed(f64(2, 3))),
+        C("add_mismatch", "add_mismatch", f64(5), f64(3)),
+        C("add_mismatch_output", "add_mismatch", f64(2), f64(3)),
+        C("add_broadcast_one", "add_mismatch", f64(4), f64(1)),
+        C("running_after_first", "running_after_first", zeros(5, np.float64), f64(4), tol=t),
+        C("running_after_first_strided", "running_after_first", every_other(zeros(4, np.float64)), f64(3), tol=t),
+        C("running_after_first_mismatch", "running_after_first", zeros(5, np.float64), f64(5)),
+        C("rows_scaled", "rows_scaled", f64(3, 4), np.zeros((3, 4))),
+        C("rows_scaled_fortran", "rows_scaled", fortran(f64(2, 3)), transposed(np.zeros((2, 3)))),
+        C("rows_scaled_mismatch", "rows_scaled", f64(2, 3), np.zeros((2, 2))),
+        C("rebound", "rebound", f64(6), tol=t),
+        C("rebound_strided", "rebound", every_other(f64(4)), tol=t),
+        C("rebound_in_loop", "rebound_in_loop", f64(6), 3),
+        C("rebound_in_loop_none", "rebound_in_loop", reversed_view(f64(4)), 0),
+        C("indices", "indices", 6),
+        C("indices_empty", "indices", 0),
+        C("aliases", "aliases", 5),
+        C("total_1d", "total_1d", f64(6), tol=t),
+        C("total_1d_reversed", "total_1d", reversed_view(f64(5)), tol=t),
+        C("total_1d_empty", "total_1d", zeros(0, np.float64)),
+        C("total_2d", "total_2d", ints(np.int64, -99, 99, 3, 4)),
+        C("total_2d_fortran", "total_2d", fortran(ints(np.int64, -99, 99, 2, 5))),
+        C("total_2d_empty", "total_2d", np.zeros((0, 3), np.int64)),
+        C("col_sums_kept", "col_sums_kept", f64(3, 4), tol=t),
+        C("col_sums_kept_transposed", "col_sums_kept", transposed(f64(4, 2)), tol=t),
+        C("centred_rows", "centred_rows", f64(3, 5), tol=t),
+        C("centred_rows_fortran", "centred_rows", fortran(f64(2, 4)), tol=t),
+        C("all_kept", "all_kept", ints(np.int64, -99, 99, 3, 2)),
+        C("all_kept_empty", "all_kept", np.zeros((2, 0), np.int64)),
+    ]
+
+
 @program("prange")
 def _prange():
     ramp = arr([float(i % 17) - 8.0 for i in range(1000)], np.float64)
@@ -2560,6 +2659,10 @@ def is_axis_constant(e):
     return isinstance(e, ast.Constant) and (e.value is None or type(e.value) is int)
 NUMPY_DTYPES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "bool_", "complex64", "complex128"}
+# NumPy's other names of the same dtypes (NumPy 2, x86-64 and AArch64 Linux).
+NUMPY_DTYPE_ALIASES = {"double", "single", "half", "int_", "intp", "uintp", "long", "ulong", "longlong",
+                       "ulonglong", "intc", "uintc", "byte", "ubyte", "short", "ushort", "bool", "csingle",
+                       "cdouble"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
           ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -2569,6 +2672,7 @@ class Lint:
     def __init__(self):
         self.features = set()
         self.errors = []
+        self.dtype_locals = set()
 
     def err(self, path, node, msg):
         self.errors.append(f"{path}:{getattr(node, 'lineno', 0)}: {msg}")
@@ -2776,6 +2880,13 @@ class Lint:
                 return
             elif not isinstance(t, ast.Name):
                 self.err(path, s, "assignment target")
+            v = s.value
+            if isinstance(t, ast.Name) and isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) \
+                    and v.value.id == "np" and (v.attr in NUMPY_DTYPES or v.attr in NUMPY_DTYPE_ALIASES):
+                # `dtype = np.int_`: a local naming a dtype for `dtype=`.
+                F.add("local bound to a dtype")
+                self.dtype_locals.add(t.id)
+                return
             self.expr(path, s.value)
         elif isinstance(s, ast.AnnAssign):
             if not isinstance(s.target, ast.Name) or s.value is None:
@@ -2917,8 +3028,13 @@ class Lint:
     def dtype_arg(self, path, e):
         if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_DTYPES:
             self.features.add("dtype np.NAME")
+        elif isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "np" \
+                and e.attr in NUMPY_DTYPE_ALIASES:
+            self.features.add("dtype np.ALIAS")
         elif isinstance(e, ast.Name) and (e.id in DTYPE_NAMES or e.id in ("float", "int", "bool", "complex")):
             self.features.add("dtype by name")
+        elif isinstance(e, ast.Name) and e.id in self.dtype_locals:
+            self.features.add("dtype local")
         elif isinstance(e, ast.Constant) and e.value in NUMPY_DTYPES:
             self.features.add("dtype string")
         else:
@@ -2997,17 +3113,28 @@ class Lint:
                 for a in rest:
                     self.expr(path, a)
                 return
-            if isinstance(f, ast.Attribute) and f.attr in NUMPY_AXIS and all(k.arg == "axis" for k in e.keywords) \
+            if isinstance(f, ast.Attribute) and f.attr in NUMPY_AXIS \
+                    and all(k.arg in ("axis", "keepdims") for k in e.keywords) \
                     and not (isinstance(f.value, ast.Name) and f.value.id == "postc"):
                 # A reduction or `cumsum`, of the whole array or along an
-                # axis given as an integer constant (or None), by keyword or
-                # as the argument after the array.
+                # axis given as an integer constant (or None) or a tuple of
+                # them, by keyword or as the argument after the array, and
+                # `keepdims=True` or `False`.
                 on_np = isinstance(f.value, ast.Name) and f.value.id == "np"
                 operands = e.args[1:] if on_np else e.args
-                axes = list(operands) + [k.value for k in e.keywords]
+                axes = list(operands) + [k.value for k in e.keywords if k.arg == "axis"]
+                for k in e.keywords:
+                    if k.arg == "keepdims":
+                        F.add("keepdims=")
+                        if not (isinstance(k.value, ast.Constant) and type(k.value.value) is bool):
+                            self.err(path, e, "keepdims= other than True or False")
                 if axes:
                     F.add(f"np.{f.attr}(axis=)" if on_np else f"method .{f.attr}(axis=)")
-                    if len(axes) > 1 or not is_axis_constant(axes[0]):
+                    if isinstance(axes[0], ast.Tuple) and len(axes) == 1:
+                        F.add("a tuple of axes")
+                        if not all(is_axis_constant(x) for x in axes[0].elts):
+                            self.err(path, e, "an axis other than an integer constant")
+                    elif len(axes) > 1 or not is_axis_constant(axes[0]):
                         self.err(path, e, "an axis other than one integer constant")
                 else:
                     F.add(f"np.{f.attr}()" if on_np else f"method .{f.attr}()")

@@ -7,10 +7,16 @@
 //! NumPy's result dtypes. Everything lowers to IR: an `alloc` (compact, C
 //! order, zeroed, in the call's arena) and loops over every index in C
 //! order. An axis is an integer literal (negative counts from the end),
-//! checked against the rank when the function is compiled. Not here:
-//! `out=`, `keepdims=` and every other keyword but `dtype=` and `axis=`, a
-//! tuple of axes, whole-array arithmetic (`elementwise.rs`), slicing,
-//! sorting.
+//! checked against the rank when the function is compiled; a reduction
+//! also takes a tuple of them that names one axis or every axis (then, as
+//! the one axis of a 1-D array, it gives a scalar), and `keepdims=True`
+//! (a view of the result with the reduced axes of extent 1). A dtype is
+//! NumPy's (any of its names of the dtypes compiled code has, the aliases
+//! NumPy 2 removed refused with its AttributeError), postyp's, Python's,
+//! or a local bound to a NumPy dtype (`dtype = np.int_`). Not here:
+//! `out=` and every other keyword but `dtype=`, `axis=` and `keepdims=`,
+//! a tuple of some but not all of three axes or more, whole-array
+//! arithmetic (`elementwise.rs`), slicing, sorting.
 
 use super::*;
 use postc_ir::{Layout, Shape};
@@ -125,23 +131,38 @@ impl Red {
     }
 }
 
-/// A NumPy dtype object by its attribute name (`np.float64`) or string.
+/// A NumPy dtype object by its attribute name (`np.float64`) or string,
+/// as NumPy 2 names them (the C names `np.longlong`, `np.intc`, ... with
+/// the sizes of x86-64 and AArch64 Linux).
 pub(super) fn numpy_dtype(name: &str) -> Option<DType> {
     Some(match name {
-        "float64" | "double" | "float_" => DType::Float64,
+        "float64" | "double" => DType::Float64,
         "float32" | "single" => DType::Float32,
         "float16" | "half" => DType::Float16,
         "int8" | "byte" => DType::Int8,
         "int16" | "short" => DType::Int16,
         "int32" | "intc" => DType::Int32,
-        "int64" | "intp" | "int_" | "longlong" => DType::Int64,
+        "int64" | "intp" | "int_" | "long" | "longlong" => DType::Int64,
         "uint8" | "ubyte" => DType::UInt8,
         "uint16" | "ushort" => DType::UInt16,
         "uint32" | "uintc" => DType::UInt32,
-        "uint64" | "uintp" | "ulonglong" => DType::UInt64,
+        "uint64" | "uintp" | "uint" | "ulong" | "ulonglong" => DType::UInt64,
         "bool_" | "bool" => DType::Bool,
         "complex64" | "csingle" => DType::Complex64,
-        "complex128" | "cdouble" | "complex_" => DType::Complex128,
+        "complex128" | "cdouble" => DType::Complex128,
+        _ => return None,
+    })
+}
+
+/// The dtype aliases NumPy 2.0 removed, with the name its AttributeError
+/// says to use instead.
+fn removed_numpy_dtype(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "float_" => "np.float64",
+        "complex_" | "cfloat" => "np.complex128",
+        "singlecomplex" => "np.complex64",
+        "longfloat" => "np.longdouble",
+        "longcomplex" | "clongfloat" => "np.clongdouble",
         _ => return None,
     })
 }
@@ -153,6 +174,16 @@ fn sum_dtype(d: DType) -> DType {
         DType::Bool | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
         DType::UInt8 | DType::UInt16 | DType::UInt32 => DType::UInt64,
         other => other,
+    }
+}
+
+/// The accumulator's dtype and the result's of NumPy's `sum` and `prod`
+/// of elements of `d` (Float16 is accumulated in Float32, as NumPy's
+/// loop does).
+pub(super) fn sum_dtypes(d: DType) -> (DType, DType) {
+    match d {
+        DType::Float16 => (DType::Float32, DType::Float16),
+        d => (sum_dtype(d), sum_dtype(d)),
     }
 }
 
@@ -168,19 +199,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// more than once or inside a block, so that each binding can `set`
     /// it whatever path reaches a use. Its first value is an array of the
     /// local's type with no elements (or its static extents), from the
-    /// arena.
+    /// arena; that of a parameter rebound in the body is its argument.
     pub(super) fn declare_rebound_arrays(&mut self) {
-        let mut names: Vec<(String, TypeData)> = self
+        let mut names: Vec<(String, TypeData, bool)> = self
             .locals
             .iter()
-            .filter(|(_, l)| l.rebound && !l.param)
+            .filter(|(_, l)| l.rebound)
             .filter_map(|(n, l)| match &l.ty {
-                Some(LocalTy::Array(t)) => Some((n.clone(), t.clone())),
+                Some(LocalTy::Array(t)) => Some((n.clone(), t.clone(), l.param)),
                 _ => None,
             })
             .collect();
         names.sort_by(|a, b| a.0.cmp(&b.0));
-        for (n, ty) in names {
+        for (n, ty, param) in names {
+            if param {
+                let tid = self.types.intern(ty.clone());
+                let arg = self.slots[&n];
+                let name = self.fresh(&n);
+                let v = self.b.let_(tid, arg, &name);
+                self.slots.insert(n, v);
+                continue;
+            }
             let Shape::Dims(dims) = &ty.shape else { continue };
             let ext: Vec<ValueId> = dims
                 .iter()
@@ -239,8 +278,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(s, "`*` arguments are not supported");
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
-        let creates =
-            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && along_axis(c, recv.is_some()));
+        let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose)
+            || (takes_axis && self.reduces_to_array(c, recv.as_ref()));
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -250,10 +289,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let takes_dtype = creates && !matches!(f, ArrFn::Reshape | ArrFn::Flatten | ArrFn::Cumsum | ArrFn::Reduce(_));
         let mut dtype_kw: Option<&Expr> = None;
         let mut axis_kw: Option<&Expr> = None;
+        let mut keepdims = false;
         for k in c.arguments.keywords.iter() {
             match k.arg.as_ref().map(|a| a.id.as_str()) {
                 Some("dtype") if takes_dtype => dtype_kw = Some(&k.value),
                 Some("axis") if takes_axis => axis_kw = Some(&k.value),
+                Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match literal(&k.value) {
+                    Some(Ok(Lit::Bool(b))) => keepdims = b,
+                    _ => return self.err(&k.value, "`keepdims=` is `True` or `False` here"),
+                },
                 Some(name) => {
                     return self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
                 }
@@ -316,8 +360,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(_), Some(p)) => return self.err(*p, "the axis is given twice"),
             (k, p) => k.or(p.copied()),
         };
+        // NumPy's `cumsum`, `argmin` and `argmax` take one axis, not a tuple.
+        let single_axis = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
         let axis = match axis_expr {
-            Some(e) => match self.axis_arg(e, &shown) {
+            Some(e) => match self.axis_arg(e, &shown, single_axis) {
                 Some(a) => a,
                 None => return Val::Err,
             },
@@ -431,6 +477,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             ArrFn::Arange => self.arange(&args, dtype, &shown, c),
             ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c),
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
+                if f == ArrFn::Reduce(Red::Sum) && axis_expr.is_none() && !keepdims {
+                    if let Some(total) = self.fused_sum(args[0]) {
+                        return total;
+                    }
+                }
                 let (v, ty) = match self.expr(args[0]) {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
@@ -454,17 +505,39 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         format!("{shown} of complex numbers is not supported: compare `abs` or the parts"),
                     );
                 }
-                // Along the one axis of a 1-D array NumPy reduces to a
-                // scalar, which is the reduction without `axis=`; its
-                // running sums are an array.
-                let min_rank = if f == ArrFn::Cumsum { 1 } else { 2 };
-                let Some(axis) = self.axis_of(axis, &ty, min_rank, &shown, axis_expr.unwrap_or(args[0])) else {
+                let Some(nd) = ty.ndim() else {
+                    return self.err(args[0], "the number of axes of this array is not known");
+                };
+                let Some(axes) = self.axes_of(axis.as_deref(), nd, axis_expr.unwrap_or(args[0])) else {
                     return Val::Err;
                 };
-                match f {
-                    ArrFn::Reduce(r) => self.reduce(r, v, &ty, axis, c),
-                    _ => self.cumsum(v, &ty, axis, c),
+                let ArrFn::Reduce(r) = f else {
+                    // The running sums along the one axis of a 1-D array
+                    // are those of the flattened array.
+                    return self.cumsum(v, &ty, axes.map(|a| a[0]), c);
+                };
+                // NumPy reduces every axis when they are all named (the one
+                // axis of a 1-D array too): a scalar.
+                let one = match &axes {
+                    Some(a) if a.len() == nd => None,
+                    Some(a) if a.len() == 1 => Some(a[0]),
+                    Some(_) => {
+                        return self.err(
+                            axis_expr.unwrap_or(args[0]),
+                            format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time"),
+                        )
+                    }
+                    None => None,
+                };
+                let reduced = self.reduce(r, v, &ty, one, c);
+                if !keepdims {
+                    return reduced;
                 }
+                let kept: Vec<usize> = match one {
+                    Some(k) => vec![k],
+                    None => (0..nd).collect(),
+                };
+                self.with_kept_axes(reduced, &kept, nd, c)
             }
         }
     }
@@ -482,17 +555,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn dtype_arg(&mut self, e: &Expr) -> Option<DType> {
         let found = match e {
             Expr::StringLiteral(s) => numpy_dtype(s.value.to_str()),
-            Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => numpy_dtype(a.attr.id.as_str()),
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
-                Some(Global::Boundary { module, name }) if module == "numpy" => numpy_dtype(name),
-                _ => match self.target_of(e) {
+            Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => self.dtype_locals.get(n.id.as_str()).copied(),
+            _ => match self.numpy_attr(e) {
+                Some(name) if self.removed_dtype_reported(&name, e) => return None,
+                Some(name) => numpy_dtype(&name),
+                None => match self.target_of(e) {
                     Some(Target::Cast { dtype, .. }) => Some(dtype),
                     _ => None,
                 },
-            },
-            _ => match self.target_of(e) {
-                Some(Target::Cast { dtype, .. }) => Some(dtype),
-                _ => None,
             },
         };
         match found {
@@ -513,6 +583,62 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None
             }
         }
+    }
+
+    /// The name of the NumPy attribute `e` is (`np.int_`, or `intp`
+    /// imported from NumPy), if it is one.
+    fn numpy_attr(&self, e: &Expr) -> Option<String> {
+        match e {
+            Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => Some(a.attr.id.to_string()),
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::Boundary { module, name }) if module == "numpy" => Some(name.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Reports NumPy's AttributeError when `name` is a dtype alias NumPy 2
+    /// removed (`np.float_`); whether it is one.
+    fn removed_dtype_reported(&mut self, name: &str, e: &Expr) -> bool {
+        let Some(instead) = removed_numpy_dtype(name) else { return false };
+        self.err(
+            e,
+            format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."),
+        );
+        true
+    }
+
+    /// `name = np.int_`: a local bound to a NumPy dtype, which a `dtype=`
+    /// later names. It is fixed when the function is compiled, so every
+    /// binding of the local must give the same dtype. `false` when
+    /// `value` is not a NumPy dtype (the assignment is lowered as any
+    /// other).
+    pub(super) fn bind_dtype(&mut self, target: &Expr, value: &Expr) -> bool {
+        let Expr::Name(n) = target else { return false };
+        if !self.locals.get(n.id.as_str()).is_some_and(|l| !l.param && l.ty.is_none()) {
+            return false;
+        }
+        let Some(name) = self.numpy_attr(value) else { return false };
+        if self.removed_dtype_reported(&name, value) {
+            return true;
+        }
+        let Some(d) = numpy_dtype(&name) else { return false };
+        match self.dtype_locals.insert(n.id.to_string(), d) {
+            Some(before) if before != d => {
+                self.err(
+                    target,
+                    format!(
+                        "`{}` is bound to two dtypes ({} and {}): a local dtype is fixed when the function is compiled",
+                        n.id,
+                        before.name(),
+                        d.name()
+                    ),
+                );
+            }
+            _ => {}
+        }
+        true
     }
 
     /// A shape: an integer, a tuple of integers or an array's `shape`;
@@ -633,6 +759,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.dim(arr, k as u32, &n)
             })
             .collect()
+    }
+
+    /// A new C-order array holding the elements of `(av, ty)`: what an
+    /// operand that may share memory with the array being written is read
+    /// from.
+    pub(super) fn copy_of(&mut self, av: ValueId, ty: &TypeData, at: &impl Ranged) -> (ValueId, TypeData) {
+        let dims = self.dims_of(av, ty);
+        let extents: Vec<(ValueId, bool)> = dims.iter().map(|&d| (d, true)).collect();
+        let copy = self.new_empty_array(ty.dtype, &extents, at);
+        let open = self.loops_open(&dims, at);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let n = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(ty.dtype), av, &idx, &n);
+        self.b.index_store(copy.0, &idx, x);
+        self.loops_close(open, at);
+        copy
     }
 
     /// Stores `v` (converted as NumPy's item assignment converts) in every
@@ -798,52 +940,92 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Arr { v: arr.0, ty: arr.1 }
     }
 
-    /// An `axis` argument: an integer constant, or `None` for the whole
-    /// array; `None` when it is neither (reported).
-    fn axis_arg(&mut self, e: &Expr, shown: &str) -> Option<Option<i64>> {
+    /// An `axis` argument: an integer constant or (unless `single`) a
+    /// tuple of them, or `None` for the whole array; `None` when it is
+    /// neither (reported).
+    fn axis_arg(&mut self, e: &Expr, shown: &str, single: bool) -> Option<Option<Vec<i64>>> {
         if is_none(e) {
             return Some(None);
         }
-        match self.expr(e) {
-            Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => Some(Some(k as i64)),
-            Val::Err => None,
-            _ => {
-                self.err(e, format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"));
-                None
+        let written: Vec<&Expr> = match e {
+            Expr::Tuple(_) if single => {
+                self.err(e, "TypeError: 'tuple' object cannot be interpreted as an integer");
+                return None;
+            }
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            e => vec![e],
+        };
+        let mut axes = Vec::new();
+        for x in written {
+            match self.expr(x) {
+                Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
+                Val::Err => return None,
+                _ => {
+                    self.err(x, format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"));
+                    return None;
+                }
             }
         }
+        Some(Some(axes))
     }
 
-    /// The axis `k` of an array of `ty` (negative counts from the end),
-    /// checked against its rank as NumPy does, or no axis for none given;
-    /// `None` when out of range or the array has fewer than `min_rank`
-    /// axes (reported at `at`).
-    fn axis_of(
-        &mut self,
-        k: Option<i64>,
-        ty: &TypeData,
-        min_rank: usize,
-        shown: &str,
-        at: &Expr,
-    ) -> Option<Option<usize>> {
-        let Some(k) = k else { return Some(None) };
-        let Some(nd) = ty.ndim() else {
-            self.err(at, "the number of axes of this array is not known");
-            return None;
-        };
-        if nd < min_rank {
-            self.err(
-                at,
-                format!("{shown} along an axis takes an array of two axes or more here (of one axis, drop `axis=`)"),
-            );
-            return None;
-        }
+    /// The axes `ks` of an array of `nd` axes (negative counts from the
+    /// end), checked as NumPy checks them, or every axis for none given
+    /// (`None`); `None` when one is out of range or named twice (reported
+    /// at `at`).
+    fn axes_of(&mut self, ks: Option<&[i64]>, nd: usize, at: &Expr) -> Option<Option<Vec<usize>>> {
+        let Some(ks) = ks else { return Some(None) };
         let n = nd as i64;
-        if k < -n || k >= n {
-            self.err(at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
-            return None;
+        let mut axes = Vec::new();
+        for &k in ks {
+            if k < -n || k >= n {
+                self.err(at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
+                return None;
+            }
+            let k = if k < 0 { (k + n) as usize } else { k as usize };
+            if axes.contains(&k) {
+                self.err(at, "ValueError: duplicate value in 'axis'");
+                return None;
+            }
+            axes.push(k);
         }
-        Some(Some(if k < 0 { (k + n) as usize } else { k as usize }))
+        Some(Some(axes))
+    }
+
+    /// `reduced` (a scalar, or an array without the axes `kept`) as an
+    /// array of `nd` axes where each of `kept` has extent 1: NumPy's
+    /// `keepdims=True`. A view of the reduction's array, or a new array
+    /// of one element for a scalar.
+    fn with_kept_axes(&mut self, reduced: Val, kept: &[usize], nd: usize, c: &ast::ExprCall) -> Val {
+        let one = self.int_const(1, c);
+        match reduced {
+            Val::Arr { v, ty } => {
+                let zero = self.int_const(0, c);
+                let (mut extents, mut strides) = (Vec::new(), Vec::new());
+                let mut axis = 0;
+                for k in 0..nd {
+                    if kept.contains(&k) {
+                        extents.push(one);
+                        strides.push(zero);
+                    } else {
+                        let n = self.fresh("dim");
+                        extents.push(self.b.dim(v, axis, &n));
+                        let n = self.fresh("stride");
+                        strides.push(self.b.stride(v, axis, &n));
+                        axis += 1;
+                    }
+                }
+                self.make_view(v, &ty, zero, &extents, &strides, c)
+            }
+            Val::Num { s, .. } => {
+                let arr = self.new_empty_array(s.dtype, &vec![(one, true); nd], c);
+                let Some(x) = self.materialize(&reduced, s.dtype, c) else { return Val::Err };
+                let zero = self.int_const(0, c);
+                self.b.index_store(arr.0, &vec![zero; nd], x);
+                Val::Arr { v: arr.0, ty: arr.1 }
+            }
+            other => other,
+        }
     }
 
     /// The number of elements of an array of extents `dims` (one or more).
@@ -862,8 +1044,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let d = ty.dtype;
         // The accumulator's dtype and the result's.
         let (acc_d, res_d) = match r {
-            Red::Sum | Red::Prod if d == DType::Float16 => (DType::Float32, DType::Float16),
-            Red::Sum | Red::Prod => (sum_dtype(d), sum_dtype(d)),
+            Red::Sum | Red::Prod => sum_dtypes(d),
             Red::Mean if d == DType::Float16 => (DType::Float32, DType::Float16),
             Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => (d, d),
             Red::Mean => (DType::Float64, DType::Float64),
@@ -1126,12 +1307,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 }
 
-/// Whether the call of a reduction or `cumsum` names an axis (a second
-/// positional argument, `axis=` other than `None`): then it gives an array.
-pub(super) fn along_axis(c: &ast::ExprCall, method: bool) -> bool {
+/// Whether the call of a reduction or `cumsum` gives an array: it keeps
+/// the reduced axes (`keepdims=True`), or names fewer axes (a second
+/// positional argument, `axis=` other than `None`) than its array has,
+/// `rank` when known (with it unknown, a single axis is taken to leave
+/// some).
+pub(super) fn along_axis(c: &ast::ExprCall, method: bool, rank: Option<usize>) -> bool {
+    let keyword =
+        |name: &str| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == name));
+    if keyword("keepdims").is_some_and(|k| matches!(literal(&k.value), Some(Ok(Lit::Bool(true))))) {
+        return true;
+    }
     let positional = c.arguments.args.get(if method { 0 } else { 1 });
-    let keyword = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "axis"));
-    positional.or(keyword.map(|k| &k.value)).is_some_and(|e| !is_none(e))
+    let Some(axis) = positional.or(keyword("axis").map(|k| &k.value)).filter(|e| !is_none(e)) else { return false };
+    let named = match axis {
+        Expr::Tuple(t) => t.elts.len(),
+        _ => 1,
+    };
+    rank.is_none_or(|r| named < r)
 }
 
 fn is_none(e: &Expr) -> bool {

@@ -4,6 +4,8 @@
 //!
 //! An expression tree is lowered as one loop nest that writes a fresh
 //! C-order array (an `alloc` in the call's arena): no array per operator.
+//! Under `np.sum` (or `.sum()`, without `axis=`) the loop adds its
+//! elements up instead, and no array is made.
 //! The tree's *nodes* are the operators with an array below them; its
 //! *leaves* are everything else (arrays, and scalar subexpressions such as
 //! `x / y` of two numbers, which keep CPython's evaluation and errors).
@@ -24,11 +26,23 @@
 //! arguments.
 //!
 //! Whether a tree holds an array is decided before it is lowered, from
-//! what the leaves are: an array local, a call that creates an array, a
-//! call of a function that returns one ([`FnLower::is_array_leaf`]). An
-//! array that comes from another expression (a subscript, an attribute)
-//! is not seen, and the scalar rules refuse it with a located error. Not
-//! here either: `out=`, `where=` and other ufunc keywords, in-place
+//! what the leaves are: an array local, a view of one written with basic
+//! indexing or `.T` (`t[i:i + m]`, `a[i]` of a 2-D `a`, `a[:, 0]`,
+//! `a.T`), a call that creates an array, a call of a function that
+//! returns one ([`FnLower::is_array_leaf`]). A view is read in place,
+//! through its strides: no copy. An array that comes from another
+//! expression (a subscript of a call, say) is not seen, and the scalar
+//! rules refuse it with a located error.
+//!
+//! In place, `a op= value` and `a[view index] op= value` write the
+//! target's elements. An array leaf that may share memory with the
+//! target at other elements (`a[1:] += a[:-1]`: a view of the same
+//! array, or a local, which may be a view of anything) is copied first,
+//! so the result is NumPy's, which copies such operands too; the target
+//! itself written again (`a += a`) and distinct parameters (which never
+//! overlap, docs/abi.md) are read in place.
+//!
+//! Not here: `out=`, `where=` and other ufunc keywords, in-place
 //! operators other than `+= -= *= /=`, and operands whose number of axes
 //! is not known.
 
@@ -48,6 +62,15 @@ enum Select {
 /// for a scalar).
 type Extents = Vec<ValueId>;
 
+/// Where the fused loop puts each element.
+enum Sink {
+    /// Into an array: the fresh result or the in-place target.
+    Array(ValueId, TypeData),
+    /// Added to `acc` (of `acc_d`), an element being of dtype `d`; the sum
+    /// is of `res_d` (NumPy's `np.sum` of an array of `d`).
+    Sum { acc: ValueId, d: DType, acc_d: DType, res_d: DType },
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The lowering of `e` as a whole-array expression, when it is an
     /// operator with an array below it; `None` leaves `e` to the scalar
@@ -66,7 +89,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(e, "this whole-array expression creates an array, which GPU code cannot: write the loop");
             return Some(self.check_refused_parts(e));
         }
-        Some(self.fuse(e, None))
+        Some(self.fuse(e, None, false))
     }
 
     /// `a op= value` on a whole array `a`: NumPy's in-place ufunc, which
@@ -79,15 +102,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.expr(&a.value);
             return;
         }
-        if !ty.is_output && self.is_param_array(&a.target) {
-            let name = dotted(&a.target).unwrap_or_default();
-            self.err(
-                &*a.target,
-                format!("`{name}` is an input array and cannot be written: mark the parameter `Out[...]`"),
-            );
+        let written = match &*a.target {
+            Expr::Subscript(s) => &*s.value,
+            t => t,
+        };
+        if !ty.is_output && self.is_param_array(written) {
+            let msg = self.read_only_message(written);
+            self.err(written, msg);
             return;
         }
-        self.fuse(&a.value, Some((a, v, ty)));
+        self.fuse(&a.value, Some((a, v, ty)), false);
+    }
+
+    /// `a[view index] op= value` (`a[1:] += 1`, `a[:, j] *= 2.0`): the
+    /// in-place operator on the view, which writes `a`.
+    pub(super) fn view_in_place(&mut self, a: &ast::StmtAugAssign, s: &ast::ExprSubscript) {
+        let Some((av, ty)) = self.sliced_array(s) else { return };
+        match self.view_subscript(av, &ty, s) {
+            target @ Val::Arr { .. } => self.elementwise_in_place(a, target),
+            Val::Err => {}
+            _ => {
+                self.err(&*s.slice, "an element is updated with one integer per axis, without `...`");
+            }
+        }
     }
 
     /// The operands of `e` when it is a tree node: an arithmetic or
@@ -130,15 +167,92 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Name(n) => {
                 matches!(self.locals.get(n.id.as_str()), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
             }
+            Expr::Subscript(_) | Expr::Attribute(_) => self.view_rank(e).is_some_and(|r| r > 0),
             Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.product_is_array(&b.left, &b.right),
             Expr::Call(c) => {
                 if let Some([a, b]) = self.dot_operands(c).as_deref() {
                     return self.product_is_array(a, b);
                 }
                 if let Some((f, _, recv)) = self.array_target(&c.func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_)) || arrays::along_axis(c, recv.is_some());
+                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(c, recv.as_ref());
                 }
                 matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
+            }
+            _ => false,
+        }
+    }
+
+    /// The number of axes of `e` when it is an array local or a view of
+    /// one written with basic indexing or `.T` (`a[i]` of a 2-D `a`,
+    /// `a[:, j]`, `a.T[1:]`), as far as the types known before lowering
+    /// tell; `None` for anything else.
+    pub(super) fn view_rank(&self, e: &Expr) -> Option<usize> {
+        match e {
+            Expr::Name(n) => match self.locals.get(n.id.as_str()).and_then(|l| l.ty.as_ref()) {
+                Some(LocalTy::Array(t)) => t.ndim(),
+                _ => None,
+            },
+            Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.view_rank(&a.value),
+            Expr::Subscript(s) => {
+                let nd = self.view_rank(&s.value)?;
+                let entries = slicing::written_entries(&s.slice);
+                let added = entries.iter().filter(|x| matches!(x, Expr::NoneLiteral(_))).count();
+                let dropped = entries
+                    .iter()
+                    .filter(|x| !matches!(x, Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)))
+                    .count();
+                (dropped <= nd).then(|| nd - dropped + added)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the call `c` of a reduction (of the array `recv` for a
+    /// method) gives an array: see `arrays::along_axis`.
+    pub(super) fn reduces_to_array(&self, c: &ast::ExprCall, recv: Option<&Expr>) -> bool {
+        let arr = recv.or(c.arguments.args.first());
+        arrays::along_axis(c, recv.is_some(), arr.and_then(|a| self.view_rank(a)))
+    }
+
+    /// Whether the array leaf `leaf` of `target op= ...` may share memory
+    /// with the target at other elements than the one being written, so
+    /// that it must be read from a copy for NumPy's result (NumPy copies
+    /// overlapping operands of a ufunc too): it is not a fresh array nor
+    /// the target itself written again, and it is a view of the target's
+    /// array, or either is a local (which may be a view of anything).
+    /// Distinct parameters never overlap (docs/abi.md).
+    fn may_overlap(&self, leaf: &Expr, target: &Expr) -> bool {
+        use ast::comparable::ComparableExpr;
+        if ComparableExpr::from(leaf) == ComparableExpr::from(target) || self.is_fresh_array(leaf) {
+            return false;
+        }
+        let (leaf_roots, target_roots) = (self.array_roots(leaf), self.array_roots(target));
+        if leaf_roots.is_empty() || target_roots.is_empty() {
+            return true;
+        }
+        let param = |n: &str| self.locals.get(n).is_some_and(|l| l.param);
+        leaf_roots.iter().any(|l| target_roots.iter().any(|t| l == t || !param(l) || !param(t)))
+    }
+
+    /// The array locals whose memory `e` reads when it is one written by
+    /// name or a view of them (`a`, `a[1:]`, `a.T`, `a.reshape(n)`).
+    fn array_roots<'e>(&self, e: &'e Expr) -> Vec<&'e str> {
+        match e {
+            Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => vec![n.id.as_str()],
+            e => slicing::view_bases(e).into_iter().flat_map(|b| self.array_roots(b)).collect(),
+        }
+    }
+
+    /// Whether `e` makes a new array: a NumPy call that creates one (not a
+    /// view such as `transpose`, `ravel` or `reshape`) or a product.
+    fn is_fresh_array(&self, e: &Expr) -> bool {
+        match e {
+            Expr::BinOp(b) => b.op == ast::Operator::MatMult,
+            Expr::Call(c) => {
+                self.dot_operands(c).is_some()
+                    || self.array_target(&c.func).is_some_and(|(f, ..)| {
+                        !matches!(f, arrays::ArrFn::Transpose | arrays::ArrFn::Ravel | arrays::ArrFn::Reshape)
+                    })
             }
             _ => false,
         }
@@ -163,7 +277,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Lowers the tree `root` as one loop nest: into a fresh array, or for
     /// `in_place`, into its target with its operator applied.
-    fn fuse(&mut self, root: &Expr, in_place: Option<(&ast::StmtAugAssign, ValueId, TypeData)>) -> Val {
+    fn fuse(&mut self, root: &Expr, in_place: Option<(&ast::StmtAugAssign, ValueId, TypeData)>, sum: bool) -> Val {
         let at: TextRange = match &in_place {
             Some((a, ..)) => a.range,
             None => root.range(),
@@ -171,9 +285,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // The leaves, evaluated once in source order.
         let mut leaves: Vec<(*const Expr, Val)> = Vec::new();
         let mut failed = false;
-        self.eval_leaves(root, &mut leaves, &mut failed);
+        let mut leaf_exprs: Vec<&Expr> = Vec::new();
+        self.eval_leaves(root, &mut leaves, &mut leaf_exprs, &mut failed);
         if failed {
             return Val::Err;
+        }
+        if let Some((a, ..)) = &in_place {
+            for (n, leaf) in leaf_exprs.iter().enumerate() {
+                if let Val::Arr { v, ty } = &leaves[n].1 {
+                    if !ty.dtype.is_text() && self.may_overlap(leaf, &a.target) {
+                        let (v, ty) = self.copy_of(*v, ty, *leaf);
+                        leaves[n].1 = Val::Arr { v, ty };
+                    }
+                }
+            }
         }
         // The shape of every node, checked operator by operator.
         let Some(mut shape) = self.broadcast_node(root, &leaves) else { return Val::Err };
@@ -219,7 +344,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         };
         let body_end = self.b.current_block();
-        let (arr, ty) = match &in_place {
+        let sink = match &in_place {
             Some((a, target, tty)) => {
                 if !same_kind(s.dtype, tty.dtype) {
                     let ufunc = ufunc_name(a.op);
@@ -234,7 +359,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     );
                 }
                 self.enter(alloc_block);
-                (*target, tty.clone())
+                Sink::Array(*target, tty.clone())
+            }
+            None if sum => {
+                // NumPy's sum of the array the tree would make, added up in
+                // C order as `np.sum` of it is.
+                let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+                if d.is_text() {
+                    return self.err(root, "`np.sum` takes an array of numbers");
+                }
+                let (acc_d, res_d) = arrays::sum_dtypes(d);
+                self.enter(alloc_block);
+                self.at(&at);
+                let zero = self.zero(acc_d);
+                let n = self.fresh("acc");
+                Sink::Sum { acc: self.b.let_(TypeId::scalar(acc_d), zero, &n), d, acc_d, res_d }
             }
             None => {
                 // A Python scalar's kind meeting nothing strong (`np.where(c,
@@ -248,7 +387,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let ty = TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder);
                 let tid = self.types.intern(ty.clone());
                 let n = self.fresh("arr");
-                (self.b.alloc_empty(tid, &shape, &n), ty)
+                Sink::Array(self.b.alloc_empty(tid, &shape, &n), ty)
             }
         };
         // When no operand is stretched at run time (the common case), a
@@ -278,7 +417,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(b) = body_end {
             self.enter(b);
         }
-        if !self.store_element(&value, (arr, &ty), &idx, at) {
+        if !self.store_element(&value, &sink, &idx, at) {
             return Val::Err;
         }
         self.loops_close(open, &at);
@@ -287,17 +426,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.br(join);
             self.enter(fast);
             let (value, open, idx) = self.fused_body(root, &leaves, None, &shape, &in_place, at);
-            if !self.store_element(&value, (arr, &ty), &idx, at) {
+            if !self.store_element(&value, &sink, &idx, at) {
                 return Val::Err;
             }
             self.loops_close(open, &at);
             self.br(join);
             self.enter(join);
         }
-        match in_place {
-            Some(_) => Val::Void,
-            None => Val::Arr { v: arr, ty },
+        match (in_place, sink) {
+            (Some(_), _) => Val::Void,
+            (None, Sink::Array(v, ty)) => Val::Arr { v, ty },
+            (None, Sink::Sum { acc, acc_d, res_d, .. }) => {
+                let v = if acc_d == res_d {
+                    acc
+                } else {
+                    let n = self.fresh("sum");
+                    self.b.cast(TypeId::scalar(res_d), acc, &n)
+                };
+                Val::Num { v, s: Scalar::strong(res_d), nonneg: false }
+            }
         }
+    }
+
+    /// `np.sum(tree)` or `(tree).sum()` of a whole-array expression: the
+    /// tree's elements added up in the loop that computes them, without
+    /// the array (a sliding window `np.sum(t[i:i + m] * t[i:i + m])`
+    /// allocates nothing per step). `None` when `e` is not such a tree.
+    pub(super) fn fused_sum(&mut self, e: &Expr) -> Option<Val> {
+        if self.fusing || self.decl.attrs.is_device() || self.node_operands(e).is_none() || !self.has_array(e) {
+            return None;
+        }
+        Some(self.fuse(e, None, true))
     }
 
     /// Opens the loop nest over `shape` and lowers the tree's element in
@@ -344,20 +503,45 @@ impl<'a, 'c> FnLower<'a, 'c> {
         (value, open, idx)
     }
 
-    /// Stores an element of the result, converted to its dtype.
-    fn store_element(&mut self, value: &Val, (arr, ty): (ValueId, &TypeData), idx: &[ValueId], at: TextRange) -> bool {
-        let Some(x) = self.materialize(value, ty.dtype, &at) else { return false };
-        self.at(&at);
-        self.b.index_store(arr, idx, x);
+    /// Stores an element of the result, converted to its dtype, or adds
+    /// it to the sum.
+    fn store_element(&mut self, value: &Val, sink: &Sink, idx: &[ValueId], at: TextRange) -> bool {
+        match sink {
+            Sink::Array(arr, ty) => {
+                let Some(x) = self.materialize(value, ty.dtype, &at) else { return false };
+                self.at(&at);
+                self.b.index_store(*arr, idx, x);
+            }
+            Sink::Sum { acc, d, acc_d, .. } => {
+                let Some(x) = self.materialize(value, *d, &at) else { return false };
+                self.at(&at);
+                let x = if d == acc_d {
+                    x
+                } else {
+                    let n = self.fresh("x");
+                    self.b.cast(TypeId::scalar(*acc_d), x, &n)
+                };
+                let total = self.result(Opcode::Add, *acc_d, *acc, x);
+                self.b.set(*acc, total);
+            }
+        }
         true
     }
 
-    fn eval_leaves(&mut self, e: &Expr, out: &mut Vec<(*const Expr, Val)>, failed: &mut bool) {
+    /// Evaluates the leaves of the tree `e` in source order into `out`,
+    /// and lists their expressions in `exprs`.
+    fn eval_leaves<'e>(
+        &mut self,
+        e: &'e Expr,
+        out: &mut Vec<(*const Expr, Val)>,
+        exprs: &mut Vec<&'e Expr>,
+        failed: &mut bool,
+    ) {
         let node = self.node_operands(e).filter(|_| self.has_array(e));
         match node {
             Some(ops) => {
                 for o in ops {
-                    self.eval_leaves(o, out, failed);
+                    self.eval_leaves(o, out, exprs, failed);
                 }
             }
             None => {
@@ -375,6 +559,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     _ => {}
                 }
                 out.push((e as *const Expr, v));
+                exprs.push(e);
             }
         }
     }
@@ -405,12 +590,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         self.at(e);
-        Some(self.broadcast(&shapes, e))
+        Some(self.broadcast(&shapes, None, e))
     }
 
     /// The broadcast of `shapes`, panicking with NumPy's message when they
-    /// do not broadcast.
-    fn broadcast(&mut self, shapes: &[Extents], at: &impl Ranged) -> Extents {
+    /// do not broadcast (which lists an in-place operator's `output` after
+    /// its inputs).
+    fn broadcast(&mut self, shapes: &[Extents], output: Option<&Extents>, at: &impl Ranged) -> Extents {
         let rank = shapes.iter().map(Vec::len).max().unwrap_or(0);
         if shapes.iter().filter(|s| !s.is_empty()).count() < 2 {
             return shapes.iter().find(|s| s.len() == rank).cloned().unwrap_or_default();
@@ -445,9 +631,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             out.push(ext.expect("an operand has this axis"));
         }
         if let Some(ok) = ok {
-            let shown: Vec<String> = shapes.iter().map(|s| shape_pattern(s.len())).collect();
+            let listed: Vec<&Extents> = shapes.iter().chain(output).collect();
+            let shown: Vec<String> = listed.iter().map(|s| shape_pattern(s.len())).collect();
             let msg = format!("ValueError: operands could not be broadcast together with shapes {} ", shown.join(" "));
-            let args: Vec<ValueId> = shapes.iter().flatten().copied().collect();
+            let args: Vec<ValueId> = listed.into_iter().flatten().copied().collect();
             self.panic_unless_with(ok, &msg, &args, at);
         }
         out
@@ -458,7 +645,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn in_place_shape(&mut self, target: &Extents, value: &Extents, a: &ast::StmtAugAssign) -> Extents {
         // NumPy lists the inputs and then the output.
         let inputs = [target.clone(), value.clone()];
-        let both = self.broadcast(&inputs, a);
+        let both = self.broadcast(&inputs, Some(target), a);
         let mut ok: Option<ValueId> = None;
         for (&t, &b) in target.iter().zip(&both).filter(|(t, b)| t != b) {
             let same = self.result(Opcode::Eq, DType::Bool, t, b);

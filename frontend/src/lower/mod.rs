@@ -249,6 +249,9 @@ pub(crate) struct FnLower<'a, 'c> {
     has_array_below: HashMap<*const Expr, bool>,
     /// Locals bound to views of input arrays (see `slicing::input_views`).
     input_views: HashSet<String>,
+    /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
+    /// arguments may name.
+    dtype_locals: HashMap<String, DType>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -287,6 +290,15 @@ pub(crate) fn lower_function(
         .map(|(n, _)| n.clone())
         .collect();
     let input_views = slicing::input_views(&def.body, &input_arrays);
+    // An array parameter assigned in the body lives in a `let` from the
+    // start (`declare_rebound_arrays`), as a rebound array local does.
+    crate::syntax::for_each_binding(&def.body, &mut |b| {
+        if let crate::syntax::Binding::Target(Expr::Name(n), Some(_)) = b {
+            if let Some(l) = locals.get_mut(n.id.as_str()) {
+                l.rebound |= l.param && matches!(l.ty, Some(LocalTy::Array(_)));
+            }
+        }
+    });
     // The scalar locals the typecheck types; when it types them all, the
     // body is lowered once, reading their types.
     let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl };
@@ -397,6 +409,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             fusing: false,
             has_array_below: HashMap::new(),
             input_views: HashSet::new(),
+            dtype_locals: HashMap::new(),
         }
     }
 
@@ -583,6 +596,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Tuple(_) | Expr::List(_))) => {
                 self.unpack(a);
             }
+            Stmt::Assign(a) if matches!(&a.targets[..], [t] if self.bind_dtype(t, &a.value)) => {}
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value);
                 for t in &a.targets {
@@ -855,8 +869,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Val::Tuple(elts), _) => self.assign_tuple_local(name, elts.clone(), at, value_at),
             (Val::Arr { v: av, ty }, cur) => {
-                if info.param {
-                    self.err(at, format!("cannot rebind the array parameter `{name}`"));
+                if info.param && !matches!(cur, Some(LocalTy::Array(t)) if t == ty) {
+                    let shown = |t: &TypeData| match t.ndim() {
+                        Some(1) => format!("a 1-D array of {}", t.dtype.name()),
+                        Some(n) => format!("a {n}-D array of {}", t.dtype.name()),
+                        None => format!("an array of {}", t.dtype.name()),
+                    };
+                    let was = match cur {
+                        Some(LocalTy::Array(t)) if t.is_output => "an `Out` array, which stays the caller's".to_owned(),
+                        Some(LocalTy::Array(t)) => shown(t),
+                        _ => "an array".to_owned(),
+                    };
+                    let mut now = shown(ty);
+                    if now == was {
+                        now.push_str(" of another layout or static shape");
+                    }
+                    self.err(at, format!("the parameter `{name}` is {was}: it cannot be rebound to {now}"));
                     return;
                 }
                 if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
@@ -970,6 +998,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let r = self.binop(a.op, cur, rhs, a.range);
                 self.assign_local(n.id.as_str(), r, &a.target, &a.value);
             }
+            Expr::Subscript(s) if self.is_view_expr(&a.target) => self.view_in_place(a, s),
             Expr::Subscript(s) => {
                 let Some((arr, idx)) = self.element(s, true) else { return };
                 let cur = self.load(&arr, &idx, s.range);

@@ -13,9 +13,12 @@
 //! strides, so it copies exactly when NumPy's would have to (`a` not
 //! C-contiguous at run time). `a.flatten()` always copies.
 //!
-//! Not here (a located error names each): augmented assignment to a
-//! slice (`a[1:] += b`), `reshape` with `order=`, `transpose` with axes,
-//! and advanced indexing (arrays or lists as indices).
+//! Augmented assignment to a slice (`a[1:] += b`) is the in-place
+//! operator of `elementwise.rs` on the view.
+//!
+//! Not here (a located error names each): `reshape` with `order=`,
+//! `transpose` with axes, and advanced indexing (arrays or lists as
+//! indices).
 
 use super::*;
 use crate::syntax::{for_each_binding, Binding};
@@ -45,7 +48,7 @@ struct SliceParts {
 }
 
 /// The entries `a[...]` is indexed with, as written.
-fn written_entries(slice: &Expr) -> Vec<&Expr> {
+pub(super) fn written_entries(slice: &Expr) -> Vec<&Expr> {
     match slice {
         Expr::Tuple(t) => t.elts.iter().collect(),
         e => vec![e],
@@ -413,14 +416,7 @@ impl FnLower<'_, '_> {
     /// temporary, so that overlapping operands (`a[1:] = a[:-1]`) give
     /// NumPy's result, which copies them too.
     pub(super) fn assign_to_view(&mut self, s: &ast::ExprSubscript, v: Val, target: &Expr) {
-        let (av, ty) = match self.expr(&s.value) {
-            Val::Arr { v, ty } => (v, ty),
-            Val::Err => return,
-            _ => {
-                self.err(&*s.value, "only an array can be sliced");
-                return;
-            }
-        };
+        let Some((av, ty)) = self.sliced_array(s) else { return };
         if !ty.is_output && self.reads_input_memory(&s.value) {
             let msg = self.read_only_message(&s.value);
             self.err(&*s.value, msg);
@@ -443,6 +439,18 @@ impl FnLower<'_, '_> {
             v if v.scalar().is_some() => self.fill(&dst, v, target),
             _ => {
                 self.err(target, "only a number or an array can be assigned to a slice");
+            }
+        }
+    }
+
+    /// The array `s` slices, `None` when it is not one (reported).
+    pub(super) fn sliced_array(&mut self, s: &ast::ExprSubscript) -> Option<(ValueId, TypeData)> {
+        match self.expr(&s.value) {
+            Val::Arr { v, ty } => Some((v, ty)),
+            Val::Err => None,
+            _ => {
+                self.err(&*s.value, "only an array can be sliced");
+                None
             }
         }
     }
@@ -487,12 +495,7 @@ impl FnLower<'_, '_> {
         let args: Vec<ValueId> = src_dims.iter().chain(&dst_dims).copied().collect();
         self.panic_unless_with(ok, &msg, &args, at);
         // The source, copied first: it may share memory with `dst`.
-        let temp = self.new_array(src.1.dtype, &src_dims.iter().map(|&d| (d, true)).collect::<Vec<_>>(), at);
-        let open = self.loops_open(&src_dims, at);
-        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-        let x = self.load(&src, &idx, at.range());
-        self.store(&temp, &idx, x, at);
-        self.loops_close(open, at);
+        let temp = self.copy_of(src.0, &src.1, at);
         let open = self.loops_open(&dst_dims, at);
         let zero = self.int_const(0, at);
         let mut from = Vec::new();
@@ -508,7 +511,7 @@ impl FnLower<'_, '_> {
 
     /// The view of `av` with `offset`, `extents` and `strides` (bytes),
     /// writable exactly when `av` is.
-    fn make_view(
+    pub(super) fn make_view(
         &mut self,
         av: ValueId,
         ty: &TypeData,
@@ -731,16 +734,32 @@ impl FnLower<'_, '_> {
                 Some(_) => self.input_views.contains(n.id.as_str()),
                 None => false,
             },
-            Expr::Subscript(s) => self.reads_input_memory(&s.value),
-            Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.reads_input_memory(&a.value),
-            Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel" | "reshape") => {
-                    self.reads_input_memory(&a.value)
-                }
-                _ => false,
-            },
-            _ => false,
+            e => view_bases(e).into_iter().any(|b| self.reads_input_memory(b)),
         }
+    }
+}
+
+/// The arrays whose memory a view written as `e` shares: the base of a
+/// subscript or of `.T`, and the array of `transpose`, `ravel` or
+/// `reshape` (the receiver of the method and the first argument of
+/// NumPy's function, both, as the syntax alone does not tell a module
+/// from an array). Empty for anything else.
+pub(super) fn view_bases(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::Subscript(s) => vec![&*s.value],
+        Expr::Attribute(a) if a.attr.id.as_str() == "T" => vec![&*a.value],
+        Expr::Call(c) => {
+            let (name, receiver) = match &*c.func {
+                Expr::Attribute(a) => (a.attr.id.as_str(), Some(&*a.value)),
+                Expr::Name(n) => (n.id.as_str(), None),
+                _ => return Vec::new(),
+            };
+            if !matches!(name, "transpose" | "ravel" | "reshape") {
+                return Vec::new();
+            }
+            receiver.into_iter().chain(c.arguments.args.first()).collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -766,20 +785,12 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
     fn roots(e: &Expr) -> Vec<&str> {
         match e {
             Expr::Name(n) => vec![n.id.as_str()],
-            Expr::Subscript(s) => roots(&s.value),
-            Expr::Attribute(a) if a.attr.id.as_str() == "T" => roots(&a.value),
             // `r, s = a[0], a[1]`: every target, conservatively.
             Expr::Tuple(t) => t.elts.iter().flat_map(roots).collect(),
-            Expr::Call(c) => match &*c.func {
-                Expr::Attribute(a) if matches!(a.attr.id.as_str(), "transpose" | "ravel" | "reshape") => {
-                    roots(&a.value)
-                }
-                Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip") => {
-                    c.arguments.args.iter().flat_map(roots).collect()
-                }
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
+            Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")) => {
+                c.arguments.args.iter().flat_map(roots).collect()
+            }
+            e => view_bases(e).into_iter().flat_map(roots).collect(),
         }
     }
     let mut pairs = Vec::new();
