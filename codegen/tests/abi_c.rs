@@ -6,7 +6,9 @@ mod support;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{demo_library_with, doc_example, driver, root, tmpdir, BACKENDS, DECLARED_STRIDES_PIR};
+use support::{
+    demo_library_with, doc_example, driver, root, shared_library_with, tmpdir, BACKENDS, DECLARED_STRIDES_PIR,
+};
 
 fn have_cc() -> bool {
     Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success())
@@ -62,31 +64,9 @@ fn a_core_step_other_than_the_declared_stride_panics() {
 }
 
 /// Compiles `src` with `cc` against include/postc.h and `lib`.
-/// `(3)->(3)`: `b[i] = 2 * a[i]`, its operands of static shape, so a core
-/// step other than 8 bytes makes the inner loop copy them.
-const TWICE_PIR: &str = "module dev
-ufunc twice(%a: Float64[]Shape[3], %b: &Float64[]Shape[3]) \"(3)->(3)\" {
-entry:
-  %z: Int64 = const 0
-  %one: Int64 = const 1
-  %three: Int64 = const 3
-  %two: Float64 = const 2.0
-  let %i: Int64 = %z
-  br head
-head:
-  %more: Bool = lt %i, %three
-  condbr %more, body, done
-body:
-  %x: Float64 = index.load %a[%i]
-  %y: Float64 = mul %x, %two
-  index.store %b[%i], %y
-  %i2: Int64 = add %i, %one
-  set %i = %i2
-  br head
-done:
-  return
-}
-";
+/// `(3)->(3)`: `b[i] = 2 * a[i]`, its operands of static shape (also the
+/// LLVM backend's unit tests').
+const TWICE_PIR: &str = include_str!("support/twice.pir");
 
 /// Calls the device's `twice_loop` over the columns of a 2x3 array (core
 /// step 16 bytes: both operands copied, into an 80-byte buffer of which
@@ -131,14 +111,7 @@ fn device_loops_take_scratch_from_data_in_every_backend() {
     }
     for backend in BACKENDS {
         let lib = dir.join(format!("libtwice_{backend}.so"));
-        let out = Command::new(driver())
-            .args(["compile", "--backend", backend, "-O0", "--emit", "shared"])
-            .arg(&device)
-            .arg("-o")
-            .arg(&lib)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        shared_library_with(device.to_str().unwrap(), 0, &lib, backend);
         let exe = build_c(&dir, &format!("twice_{backend}"), DEVICE_LOOP_CALLER, &lib);
         let out = Command::new(&exe).output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "2 2 4 4 6 6 8 8 10 10 12 12 1\n", "{backend}");

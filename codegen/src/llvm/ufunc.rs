@@ -312,8 +312,6 @@ entry:
   %r: Complex128 = mul %a, %c
   return %r
 }
-ufunc twice(%a: Float64[]Shape[3], %b: &Float64[]Shape[3]) "(3)->(3)" {
-TWICE}
 ufunc isneg(%a: Int16) -> Bool "()->()" {
 entry:
   %z: Int16 = const 0
@@ -322,35 +320,18 @@ entry:
 }
 "#;
 
-    /// `b[i] = 2 * a[i]` for the three elements of `twice`'s operands.
-    const TWICE: &str = "entry:
-  %z: Int64 = const 0
-  %one: Int64 = const 1
-  %three: Int64 = const 3
-  %two: Float64 = const 2.0
-  let %i: Int64 = %z
-  br head
-head:
-  %more: Bool = lt %i, %three
-  condbr %more, body, done
-body:
-  %x: Float64 = index.load %a[%i]
-  %y: Float64 = mul %x, %two
-  index.store %b[%i], %y
-  %i2: Int64 = add %i, %one
-  set %i = %i2
-  br head
-done:
-  return
-";
+    /// `twice`, `(3)->(3)` over operands of static shape: `b[i] = 2 * a[i]`.
+    const TWICE: &str = include_str!("../../tests/support/twice.pir");
 
+    /// [`SRC`] and `twice`.
     fn source() -> String {
-        SRC.replace("TWICE", TWICE)
+        let (_, twice) = TWICE.split_once("module dev\n").expect("a module");
+        format!("{SRC}{twice}")
     }
 
     /// `twice` as the device runs it, compiled for the host as `dtwice`.
     fn device_source() -> String {
-        format!("module dev\nufunc dtwice(%a: Float64[]Shape[3], %b: &Float64[]Shape[3]) \"(3)->(3)\" {{\n{TWICE}}}\n")
+        TWICE.replace("twice", "dtwice")
     }
 
     /// The host's code of `src` (`path`'s), at -O2; with `device_loops`,
@@ -460,7 +441,7 @@ done:
             ("rank", "panic: ufunc rowdot: input operand 0 has fewer dimensions than its core signature (n) at uf.pir:8:1\n"),
             (
                 "noscratch",
-                "panic: ufunc dtwice: operand 0 needs a scratch copy but the launch has no buffer at dev.pir:2:1\n",
+                "panic: ufunc dtwice: operand 0 needs a scratch copy but the launch has no buffer at dev.pir:4:1\n",
             ),
         ] {
             let out = std::process::Command::new(&exe).arg(arg).output().unwrap();
