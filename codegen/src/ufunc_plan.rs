@@ -49,10 +49,6 @@ pub struct Plan {
     /// Whether `NAME_dl` accepts tensors in GPU memory (a gpu ufunc in a
     /// build with GPU code).
     pub device_operands: bool,
-    /// Whether scratch copies come from `NAME_loop`'s `data` argument
-    /// instead of `malloc` (the device's copy of the loop; see
-    /// [`Plan::scratch_operands`]).
-    pub scratch_from_data: bool,
     /// Whether `NAME_loop` is the compiler-made function `ufunc-entry`
     /// wrote, which the backend compiles as any other; else the backend
     /// writes it from this plan.
@@ -128,16 +124,15 @@ impl Plan {
             at,
             types,
             device_operands: false,
-            scratch_from_data: false,
             loop_in_ir: false,
         })
     }
 
     /// The operands passed to the body as views, in order: those that may
-    /// need a scratch copy. With [`Plan::scratch_from_data`], each such
-    /// operand `i` takes [`SCRATCH_ALIGN`]-rounded `count_i * size_i` bytes
-    /// of the buffer `data` points to (`count_i` the product of its core
-    /// extents), one after another, whether it is copied or not.
+    /// need a scratch copy. In the loop a device runs (`ufunc-device-entry`),
+    /// each such operand `i` takes [`SCRATCH_ALIGN`]-rounded `count_i *
+    /// size_i` bytes of the buffer `data` points to (`count_i` the product
+    /// of its core extents), one after another, whether it is copied or not.
     pub fn scratch_operands(&self) -> Vec<usize> {
         (0..self.nops).filter(|&i| self.pass[i] == Pass::View).collect()
     }
@@ -184,5 +179,5 @@ impl Plan {
     }
 }
 
-/// The alignment of each operand's part of a scratch buffer.
-pub const SCRATCH_ALIGN: u64 = 16;
+/// The alignment of each operand's part of a device loop's scratch buffer.
+pub const SCRATCH_ALIGN: u64 = postc_passes::ufunc_entry::SCRATCH_ALIGN as u64;

@@ -6,7 +6,9 @@ mod support;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{demo_library_with, doc_example, driver, root, tmpdir, BACKENDS, DECLARED_STRIDES_PIR};
+use support::{
+    demo_library_with, doc_example, driver, root, shared_library_with, tmpdir, BACKENDS, DECLARED_STRIDES_PIR,
+};
 
 fn have_cc() -> bool {
     Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success())
@@ -62,6 +64,67 @@ fn a_core_step_other_than_the_declared_stride_panics() {
 }
 
 /// Compiles `src` with `cc` against include/postc.h and `lib`.
+/// `(3)->(3)`: `b[i] = 2 * a[i]`, its operands of static shape (also the
+/// LLVM backend's unit tests').
+const TWICE_PIR: &str = include_str!("support/twice.pir");
+
+/// Calls the device's `twice_loop` over the columns of a 2x3 array (core
+/// step 16 bytes: both operands copied, into an 80-byte buffer of which
+/// the two parts take 64) and over its rows (no copy, no buffer); with an
+/// argument, over the columns without a buffer.
+const DEVICE_LOOP_CALLER: &str = r#"#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+void twice_loop(char **, const intptr_t *, const intptr_t *, void *);
+int main(int argc, char **argv) {
+  (void)argv;
+  double src[6] = {1, 2, 3, 4, 5, 6}, cols[6] = {0}, rows[6] = {0};
+  unsigned char scratch[80];
+  memset(scratch, 0xAB, sizeof scratch);
+  char *col_args[2] = {(char *)src, (char *)cols}, *row_args[2] = {(char *)src, (char *)rows};
+  intptr_t dims[2] = {2, 3}, col_steps[4] = {8, 8, 16, 16}, row_steps[4] = {24, 24, 8, 8};
+  twice_loop(col_args, dims, col_steps, argc > 1 ? NULL : scratch);
+  twice_loop(row_args, dims, row_steps, NULL);
+  int untouched = 1;
+  for (int k = 64; k < 80; k++) untouched &= scratch[k] == 0xAB;
+  for (int i = 0; i < 6; i++) printf("%g %g ", cols[i], rows[i]);
+  printf("%d\n", untouched);
+  return 0;
+}
+"#;
+
+/// The loop a device runs (`ufunc-device-entry`), compiled for the host by
+/// every backend: its scratch copies in the caller's buffer and none
+/// beyond the parts the host sizes it for, no buffer needed without
+/// copies, and a copy without one a panic.
+#[test]
+fn device_loops_take_scratch_from_data_in_every_backend() {
+    assert!(have_cc(), "scripts/setup installs a C compiler");
+    let dir = tmpdir("abi-device-loop");
+    let src = dir.join("twice.pir");
+    std::fs::write(&src, TWICE_PIR).unwrap();
+    let optimised = dir.join("twice-o2.pir");
+    let device = dir.join("twice-device.pir");
+    for (input, output, pass) in [(&src, &optimised, "-O2"), (&optimised, &device, "--passes=ufunc-device-entry")] {
+        let out = Command::new(driver()).args(["opt", pass]).arg(input).arg("-o").arg(output).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for backend in BACKENDS {
+        let lib = dir.join(format!("libtwice_{backend}.so"));
+        shared_library_with(device.to_str().unwrap(), 0, &lib, backend);
+        let exe = build_c(&dir, &format!("twice_{backend}"), DEVICE_LOOP_CALLER, &lib);
+        let out = Command::new(&exe).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "2 2 4 4 6 6 8 8 10 10 12 12 1\n", "{backend}");
+        let out = Command::new(&exe).arg("no buffer").output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("panic: ufunc twice: operand 0 needs a scratch copy but the launch has no buffer at "),
+            "{backend}: {err}"
+        );
+        assert_eq!(out.status.signal(), Some(6), "{backend}: SIGABRT");
+    }
+}
+
 fn build_c(dir: &Path, name: &str, src: &str, lib: &Path) -> PathBuf {
     let c = dir.join(format!("{name}.c"));
     std::fs::write(&c, src).unwrap();

@@ -285,6 +285,10 @@ impl FunctionBuilder {
     pub fn raw_load(&mut self, ty: TypeId, address: ValueId, name: &str) -> ValueId {
         self.push(Opcode::RawLoad, Some(ty), [address.as_u32(), 0], Some(name))
     }
+    /// Whether `address` is the null pointer.
+    pub fn raw_is_null(&mut self, address: ValueId, name: &str) -> ValueId {
+        self.push(Opcode::RawIsNull, Some(TypeId::BOOL), [address.as_u32(), 0], Some(name))
+    }
     pub fn raw_store(&mut self, address: ValueId, value: ValueId) -> ValueId {
         self.push(Opcode::RawStore, None, [address.as_u32(), value.as_u32()], None)
     }

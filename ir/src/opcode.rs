@@ -452,6 +452,8 @@ opcodes! {
     RawLoad = "raw.load", RawLoad, Always, raw;
     /// `*address = value`: one element of the value's dtype, as laid out in a NumPy array.
     RawStore = "raw.store", RawStore, Always, effects, raw;
+    /// `result = address == NULL`: whether an address is the null pointer (a Bool), as a device loop's scratch buffer is when the launch needs none.
+    RawIsNull = "raw.isnull", RawLoad, Never, raw;
     /// `result = raw.view(address, offset, [extents...], [strides...])`: the array of the result type whose element `[i, j, ...]` is at `address + offset + i*stride0 + j*stride1 + ...` bytes, strides multiples of the element size; its header lives in the function's frame and is rewritten each time the instruction runs.
     RawView = "raw.view", RawView, Never, raw;
     /// `result = &array[0, 0, ...]`: the address of an array's first element.

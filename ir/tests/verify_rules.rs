@@ -1466,6 +1466,23 @@ fn raw_views_take_an_address_and_give_an_array_of_their_rank() {
     );
 }
 
+/// `raw.isnull` tests an address (never an integer) and gives a Bool.
+#[test]
+fn null_tests_take_an_address_and_give_a_bool() {
+    let text = "module t\n\
+                func f(%p: Int64) compiler {\n\
+                entry:\n  %n: Int64 = raw.word %p, 0\n  %ok: Bool = raw.isnull %p\n\
+                \x20 %of_integer: Bool = raw.isnull %n\n  %not_bool: Int64 = raw.isnull %p\n  return\n}\n";
+    let m = postc_ir::parse::parse_str("t.pir", text).expect("parses");
+    assert_eq!(
+        messages(&m),
+        vec![
+            "`raw.isnull` %not_bool: result type is Int64, expected Bool",
+            "`raw.isnull` %of_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+        ]
+    );
+}
+
 #[test]
 fn compiler_made_parameters_are_addresses() {
     assert_one("%x of compiler-made function `f` must be Int64: every parameter is an address", |_, f| {

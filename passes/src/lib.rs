@@ -139,6 +139,7 @@ pub fn registry() -> Vec<Registration> {
         (&cold_outline::INFO, || Pass::Module(Box::new(cold_outline::ColdOutline))),
         (&outline_parallel::INFO, || Pass::Module(Box::new(outline_parallel::OutlineParallel))),
         (&ufunc_entry::INFO, || Pass::Module(Box::new(ufunc_entry::UFuncEntry))),
+        (&ufunc_entry::DEVICE_INFO, || Pass::Module(Box::new(ufunc_entry::UFuncDeviceEntry))),
         (&verify::INFO, || Pass::Module(Box::new(verify::Verify))),
     ]
 }

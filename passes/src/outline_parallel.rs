@@ -180,6 +180,7 @@ fn copy_inst(
         InstData::Unreachable => b.unreachable(),
         InstData::RawRead { op, base, index } => b.raw_read(op, vm(base), index, name),
         InstData::RawOffset { address, bytes } => b.raw_offset(vm(address), vm(bytes), name),
+        InstData::RawLoad { address } if old.opcode(v) == Opcode::RawIsNull => b.raw_is_null(vm(address), name),
         InstData::RawLoad { address } => b.raw_load(t(), vm(address), name),
         InstData::RawStore { address, value } => b.raw_store(vm(address), vm(value)),
         InstData::RawView { address, offset, extents, strides } => {

@@ -24,22 +24,27 @@
 //! would free the text as well: a located error).
 //!
 //! A `gpu` ufunc's loop is its host code's (the fallback the LLVM backend
-//! dispatches to, and what the other backends compile); the loop that runs
-//! on a device, with scratch from the launch's buffer, stays the LLVM
-//! backend's (`llvm/ufunc.rs`). `NAME_dl` is not written here. Codegen
-//! runs this pass after the pipeline (`postc_codegen::prepare_with_ufunc_loops`),
-//! so what it writes is already lowered (byte offsets, no `index.load`, its
-//! own checks), and every backend compiles `postc.loop.NAME` under the
-//! symbol `NAME_loop`.
+//! dispatches to, and what the other backends compile). The loop a device
+//! runs is `ufunc-device-entry`'s: the same loop, but a device has no
+//! arena (nor `malloc`), so the scratch copies come from the buffer the
+//! launch passes as `data`, each view operand `i` (copied or not) taking
+//! its core block's bytes rounded up to [`SCRATCH_ALIGN`], one after
+//! another; a copy with `data` null is a panic. It replaces the host's
+//! loop in the module the device code is built from. `NAME_dl` is not
+//! written here. Codegen runs these passes after the pipeline
+//! (`postc_codegen::prepare_with_ufunc_loops`), so what they write is
+//! already lowered (byte offsets, no `index.load`, its own checks), and
+//! every backend compiles `postc.loop.NAME` under the symbol `NAME_loop`.
 
 use crate::analysis::AnalysisSet;
 use crate::{ModulePass, PassInfo, PassOptions, Scope};
 use postc_ir::builtins::PANIC;
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{
-    DType, FuncAttrs, Function, FunctionBuilder, Layout, Literal, Module, Opcode, Shape, TypeData, TypeId, ValueId,
+    DType, FuncAttrs, FuncId, Function, FunctionBuilder, Layout, Literal, Module, Opcode, Shape, TypeData, TypeId,
+    ValueId,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub struct UFuncEntry;
 
@@ -51,8 +56,31 @@ pub static INFO: PassInfo = PassInfo {
     keeps: AnalysisSet::NONE,
 };
 
-/// The prefix of the inner loops this pass writes: `postc.loop.NAME`.
+pub struct UFuncDeviceEntry;
+
+pub static DEVICE_INFO: PassInfo = PassInfo {
+    name: "ufunc-device-entry",
+    description: "write the inner loop of each exported ufunc as a device runs it, scratch copies from `data`",
+    scope: Scope::Module,
+    needs: AnalysisSet::NONE,
+    keeps: AnalysisSet::NONE,
+};
+
+/// The prefix of the inner loops these passes write: `postc.loop.NAME`.
 pub const LOOP_PREFIX: &str = "postc.loop.";
+
+/// The alignment of each view operand's part of a device loop's scratch
+/// buffer (the host sizes the buffer with the same rounding).
+pub const SCRATCH_ALIGN: i64 = 16;
+
+/// Where an inner loop's scratch copies live.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScratchFrom {
+    /// Allocated per call of the loop, freed with its arena on return.
+    Arena,
+    /// Parts of the buffer the loop's `data` parameter points to.
+    Data,
+}
 
 impl ModulePass for UFuncEntry {
     fn info(&self) -> &'static PassInfo {
@@ -60,43 +88,66 @@ impl ModulePass for UFuncEntry {
     }
 
     fn run(&self, module: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
-        let names: HashSet<&str> = module.functions.iter().map(|f| f.name.as_str()).collect();
-        let listed: Option<HashSet<&str>> =
-            module.export_all.as_ref().map(|all| all.iter().map(String::as_str).collect());
-        let mut wanted = Vec::new();
-        for (fid, f) in module.functions.iter_enumerated() {
-            let name = format!("{LOOP_PREFIX}{}", f.name);
-            let exported = listed.as_ref().is_none_or(|l| l.contains(f.name.as_str()));
-            if exported && !names.contains(name.as_str()) {
-                wanted.push((fid, name));
-            }
-        }
-        let mut made = Vec::new();
-        let mut errors = Vec::new();
-        for (fid, name) in wanted {
-            let f = &module.functions[fid];
-            let Some(operands) = operands(module, f) else { continue };
-            let copies = operands.iter().any(|op| matches!(&op.pass, Pass::View(v) if v.copyable()));
-            if copies && matches!(f.ret.map(|t| module.types.dtype(t)), Some(d) if d.is_text()) {
-                // The scratch copies are in the loop's arena, released when
-                // it returns; so would the text the body returns be.
-                let at = f.loc.map(|l| Pos::from_loc(&module.files, l));
-                let what = "a ufunc returning Str or Bytes cannot take a core operand of static shape";
-                errors.push(Diagnostic::error(format!("ufunc `{}`: {what}", f.name), at));
-                continue;
-            }
-            let scratch_types = scratch_types(module, &operands);
-            made.push(inner_loop(name, &module.functions[fid], &operands, &scratch_types));
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        let changed = !made.is_empty();
-        for f in made {
-            module.add_function(f);
-        }
-        Ok(changed)
+        write_loops(module, ScratchFrom::Arena)
     }
+}
+
+impl ModulePass for UFuncDeviceEntry {
+    fn info(&self) -> &'static PassInfo {
+        &DEVICE_INFO
+    }
+
+    fn run(&self, module: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
+        write_loops(module, ScratchFrom::Data)
+    }
+}
+
+/// Writes `postc.loop.NAME` for every exported ufunc: with scratch from the
+/// arena, where the module has none yet; from `data`, in place of any.
+fn write_loops(module: &mut Module, from: ScratchFrom) -> Result<bool, Vec<Diagnostic>> {
+    let names: HashMap<&str, FuncId> =
+        module.functions.iter_enumerated().map(|(id, f)| (f.name.as_str(), id)).collect();
+    let listed: Option<HashSet<&str>> = module.export_all.as_ref().map(|all| all.iter().map(String::as_str).collect());
+    let mut wanted = Vec::new();
+    for (fid, f) in module.functions.iter_enumerated() {
+        let name = format!("{LOOP_PREFIX}{}", f.name);
+        let exported = listed.as_ref().is_none_or(|l| l.contains(f.name.as_str()));
+        let existing = names.get(name.as_str()).copied();
+        if exported && (from == ScratchFrom::Data || existing.is_none()) {
+            wanted.push((fid, name, existing));
+        }
+    }
+    let mut made = Vec::new();
+    let mut errors = Vec::new();
+    for (fid, name, existing) in wanted {
+        let f = &module.functions[fid];
+        let Some(operands) = operands(module, f) else { continue };
+        let copies = operands.iter().any(|op| matches!(&op.pass, Pass::View(v) if v.copyable()));
+        let text = matches!(f.ret.map(|t| module.types.dtype(t)), Some(d) if d.is_text());
+        if copies && text && from == ScratchFrom::Arena {
+            // The scratch copies are in the loop's arena, released when
+            // it returns; so would the text the body returns be.
+            let at = f.loc.map(|l| Pos::from_loc(&module.files, l));
+            let what = "a ufunc returning Str or Bytes cannot take a core operand of static shape";
+            errors.push(Diagnostic::error(format!("ufunc `{}`: {what}", f.name), at));
+            continue;
+        }
+        let scratch_types = scratch_types(module, &operands);
+        made.push((inner_loop(name, &module.functions[fid], &operands, &scratch_types, from), existing));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let changed = !made.is_empty();
+    for (f, existing) in made {
+        match existing {
+            Some(fid) => module.functions[fid] = f,
+            None => {
+                module.add_function(f);
+            }
+        }
+    }
+    Ok(changed)
 }
 
 /// How the body receives one operand.
@@ -224,7 +275,13 @@ struct Scratch {
 }
 
 /// `postc.loop.NAME(args, dimensions, steps, data)` for the body `f`.
-fn inner_loop(name: String, f: &Function, operands: &[Operand], scratch_types: &[Option<TypeId>]) -> Function {
+fn inner_loop(
+    name: String,
+    f: &Function,
+    operands: &[Operand],
+    scratch_types: &[Option<TypeId>],
+    from: ScratchFrom,
+) -> Function {
     let int = TypeId::INT64;
     let mut b = FunctionBuilder::new(name);
     b.set_attrs(FuncAttrs::COMPILER_MADE);
@@ -233,7 +290,7 @@ fn inner_loop(name: String, f: &Function, operands: &[Operand], scratch_types: &
     let args = b.param("args", int);
     let dimensions = b.param("dimensions", int);
     let steps_at = b.param("steps", int);
-    b.param("data", int);
+    let data = b.param("data", int);
     let entry = b.create_block("entry");
     b.switch_to(entry);
     let n = b.raw_read(Opcode::RawWord, dimensions, 0, "n");
@@ -263,9 +320,22 @@ fn inner_loop(name: String, f: &Function, operands: &[Operand], scratch_types: &
     let zero = b.int(int, 0, "zero");
     let one = b.int(int, 1, "one");
     let mut frame = Frame { n, sizes, bases, steps, core_steps, scratch: Vec::new(), zero, one };
+    // With scratch from `data`: the bytes of it the view operands before
+    // took.
+    let mut taken = zero;
     for (i, op) in operands.iter().enumerate() {
         let scratch = match &op.pass {
-            Pass::View(v) => core_checks(&mut b, f, i, op, v, &frame, scratch_types[i]),
+            Pass::View(v) => {
+                let place = match from {
+                    ScratchFrom::Arena => Place::Arena(scratch_types[i]),
+                    ScratchFrom::Data => Place::Data { data, at: taken },
+                };
+                let scratch = core_checks(&mut b, f, i, op, v, &frame, place);
+                if from == ScratchFrom::Data {
+                    taken = take_part(&mut b, &frame, i, op, v, taken);
+                }
+                scratch
+            }
             _ => None,
         };
         frame.scratch.push(scratch);
@@ -357,6 +427,29 @@ fn element_addresses(
         .collect()
 }
 
+/// Where one operand's scratch copy goes.
+enum Place {
+    /// An array of this type, allocated in the arena.
+    Arena(Option<TypeId>),
+    /// `at` bytes into the buffer at address `data`.
+    Data { data: ValueId, at: ValueId },
+}
+
+/// `taken` plus view operand `i`'s part of the scratch buffer: its core
+/// block's bytes, rounded up to [`SCRATCH_ALIGN`].
+fn take_part(b: &mut FunctionBuilder, frame: &Frame, i: usize, op: &Operand, v: &View, taken: ValueId) -> ValueId {
+    let int = TypeId::INT64;
+    let mut bytes = b.int(int, op.dtype.size_bytes() as i128, &format!("part{i}.size"));
+    for (a, &d) in v.axes.iter().enumerate() {
+        bytes = b.binary(Opcode::Mul, int, bytes, frame.sizes[d], &format!("part{i}.bytes{a}"));
+    }
+    let pad = b.int(int, (SCRATCH_ALIGN - 1) as i128, &format!("part{i}.pad"));
+    let mask = b.int(int, !(SCRATCH_ALIGN - 1) as i128, &format!("part{i}.mask"));
+    let padded = b.binary(Opcode::Add, int, bytes, pad, &format!("part{i}.padded"));
+    let rounded = b.binary(Opcode::BAnd, int, padded, mask, &format!("part{i}.rounded"));
+    b.binary(Opcode::Add, int, taken, rounded, &format!("part{i}.end"))
+}
+
 /// The checks of view operand `i`'s core steps and, when it may be copied,
 /// its scratch array.
 fn core_checks(
@@ -366,7 +459,7 @@ fn core_checks(
     op: &Operand,
     v: &View,
     frame: &Frame,
-    scratch_type: Option<TypeId>,
+    place: Place,
 ) -> Option<Scratch> {
     let int = TypeId::INT64;
     let bool_ = TypeId::BOOL;
@@ -405,10 +498,22 @@ fn core_checks(
     }
     let copy = copy?;
     // A copyable operand's type fixes every stride, so its shape is static.
-    let count = v.extents.iter().product::<i64>();
-    let count = b.int(int, count as i128, &format!("count{i}"));
-    let array = b.alloc(scratch_type.expect("a copyable operand's scratch type"), &[count], &format!("scratch{i}"));
-    let at = b.raw_data(array, &format!("scratch{i}.at"));
+    let at = match place {
+        Place::Arena(scratch_type) => {
+            let count = v.extents.iter().product::<i64>();
+            let count = b.int(int, count as i128, &format!("count{i}"));
+            let ty = scratch_type.expect("a copyable operand's scratch type");
+            let array = b.alloc(ty, &[count], &format!("scratch{i}"));
+            b.raw_data(array, &format!("scratch{i}.at"))
+        }
+        Place::Data { data, at } => {
+            let none = b.raw_is_null(data, &format!("scratch{i}.none"));
+            let missing = b.binary(Opcode::And, bool_, copy, none, &format!("scratch{i}.missing"));
+            let what = format!("operand {i} needs a scratch copy but the launch has no buffer");
+            panic_if(b, f, missing, &what, &format!("{i}.buffer"));
+            b.raw_offset(data, at, &format!("scratch{i}.at"))
+        }
+    };
     let extents: Vec<ValueId> = v.axes.iter().map(|&d| frame.sizes[d]).collect();
     let compact: Vec<ValueId> = v
         .fixed

@@ -692,6 +692,10 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let (n, a, b) = (self.name(v), self.name(address), self.name(bytes));
                 self.stmt(Some(v), format!("{n} = (char *)({a}) + {b};"));
             }
+            InstData::RawLoad { address } if self.f.body.opcode(v) == Opcode::RawIsNull => {
+                let (n, a) = (self.name(v), self.name(address));
+                self.stmt(Some(v), format!("{n} = ({a}) == NULL;"));
+            }
             InstData::RawLoad { address } => {
                 let at = format!("(char *)({})", self.name(address));
                 self.load_at(v, &at);

@@ -721,6 +721,10 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let (a, b, n) = (self.val(address), self.val(bytes), self.val(v));
                 self.line(format!("{n} =l add {a}, {b}"));
             }
+            InstData::RawLoad { address } if self.f.body.opcode(v) == Opcode::RawIsNull => {
+                let (a, n) = (self.val(address), self.val(v));
+                self.line(format!("{n} =w ceql {a}, 0"));
+            }
             InstData::RawLoad { address } => {
                 let addr = self.val(address);
                 self.load_at(v, &addr);

@@ -1149,6 +1149,11 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([I::I32WrapI64, I::I32Add]);
                 self.set(v);
             }
+            InstData::RawLoad { address } if self.f.body.opcode(v) == Opcode::RawIsNull => {
+                self.get(address);
+                self.push(I::I32Eqz);
+                self.set(v);
+            }
             InstData::RawLoad { address } => {
                 self.get(address);
                 self.load_at(v)?;

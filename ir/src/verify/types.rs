@@ -106,7 +106,10 @@ impl<'p> Verifier<'p> {
                 expect_result!(r, DType::Int64);
             }
             InstData::RawLoad { .. } => {
-                scalar_result!();
+                let r = scalar_result!();
+                if x.body.tags[v] == Opcode::RawIsNull {
+                    expect_result!(r, DType::Bool);
+                }
             }
             InstData::RawStore { value, .. } => {
                 scalar!(value);

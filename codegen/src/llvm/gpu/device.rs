@@ -292,26 +292,18 @@ pub fn compile_device(low: &Lowered<'_>, options: &CodegenOptions) -> Result<Dev
         super::GpuMode::Amdgpu => (Arch::Amdgpu, amdgpu_machine(options)?),
         _ => (Arch::Nvptx, nvptx_machine(options)?),
     };
+    // The host's inner loops allocate their scratch copies in the host's
+    // arena: the device runs `ufunc-device-entry`'s in their place, whose
+    // scratch copies come from a buffer the host passes (AMDGPU has no
+    // device `malloc`, and NVIDIA's heap is 8 MiB unless enlarged).
+    let mut program = low.program.clone();
+    for module in program.modules.iter_mut() {
+        postc_passes::ModulePass::run(&postc_passes::ufunc_entry::UFuncDeviceEntry, module, &Default::default())?;
+    }
+    let low = &crate::llvm::lower(&program)?;
     let cx = Context::create();
     let m = cx.create_module("postc.gpu");
     crate::llvm::emit::build_module(&cx, &m, low, None, None)?;
-    for u in &low.gpu.ufuncs {
-        let body = m
-            .get_function(&u.symbol)
-            .ok_or_else(|| internal(format!("no body `{}` in the device module", u.symbol)))?;
-        // The host's loop (`ufunc-entry`'s, built with the rest of the
-        // program) allocates its scratch copies in the host's arena: the
-        // device gets its own, whose scratch copies come from a buffer the
-        // host passes (AMDGPU has no device `malloc`, and NVIDIA's heap is
-        // 8 MiB unless enlarged).
-        if let Some(host_loop) = m.get_function(&crate::llvm::ufunc::loop_symbol(&u.symbol)) {
-            // SAFETY: nothing in the device module calls an inner loop.
-            unsafe { host_loop.delete() };
-        }
-        let mut plan = u.plan.clone();
-        plan.scratch_from_data = true;
-        crate::llvm::ufunc::emit_entry_points(&cx, &m, &plan, body).map_err(internal)?;
-    }
     let kernels = Kernels::new(Types::new(&cx), &m, arch);
     for u in &low.gpu.ufuncs {
         kernels.ufunc_kernel(u).map_err(internal)?;

@@ -1676,6 +1676,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let at = self.byte_gep(address, bytes)?;
                 self.vals.insert(v, at.into());
             }
+            InstData::RawLoad { address } if self.f.body.opcode(v) == Opcode::RawIsNull => {
+                let address = pointer(self.val(address)?)?;
+                let null = self.b.build_is_null(address, "")?;
+                self.vals.insert(v, null.into());
+            }
             InstData::RawLoad { address } => {
                 let at = pointer(self.val(address)?)?;
                 self.load_at(v, at)?;
