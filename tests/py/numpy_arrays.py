@@ -90,6 +90,22 @@ def rebound(n: Int64, big: Bool) -> Float64:
     return total + len(buf)
 
 
+def alias_then_rebind(n: Int64, flip: Bool) -> Float64:
+    """A name bound to an array keeps it when the name it came from is
+    bound again, directly or through a tuple."""
+    cur = np.zeros(n)
+    for k in range(2):
+        cur = np.full(n, float(k + 1))
+    kept = cur
+    pair = (cur, 1.0)
+    if flip:
+        cur = np.ones(n) * 10.0
+    else:
+        cur = np.ones(n) * 100.0
+    first = pair[0]
+    return kept[0] + first[n - 1] + cur[0]
+
+
 def fill_rows(n: Int64, m: Int64) -> Float64[:, :]:
     """A shape from another array's shape, passed to a function."""
     src = np.ones((n, m))

@@ -1361,6 +1361,8 @@ def _numpy_arrays():
         C("range_f32", "range_f32", 5),
         C("rebound_big", "rebound", 3, True),
         C("rebound_small", "rebound", 2, False),
+        C("alias_then_rebind", "alias_then_rebind", 3, True),
+        C("alias_then_rebind_other", "alias_then_rebind", 1, False),
         C("fill_rows", "fill_rows", 2, 3),
         C("sum_i32", "sum_i32", ints(np.int32, -2**31, 2**31 - 1, 9)),
         C("sum_i32_empty", "sum_i32", arr([], np.int32)),
