@@ -5,9 +5,10 @@
 //! [`FnLower::sorts_before`] is that order, written once for both.
 //!
 //! The sort is a bottom-up merge sort, emitted as IR at the call: the
-//! elements are copied into a compact array, runs of width 1, 2, 4, ...
-//! are merged back and forth between it and a scratch array of the same
-//! length, and the array the last pass wrote is the result (`a.sort()`
+//! elements are copied into a compact array, its runs of 16 are sorted by
+//! insertion, then runs of width 16, 32, 64, ... are merged back and
+//! forth between it and a scratch array of the same length, and the array
+//! the last pass wrote is the result (`a.sort()`
 //! copies it back into `a`, which may be any view). It is O(n log n) in
 //! every case and stable (NumPy's default quicksort is not, which no
 //! number can tell apart except -0.0 from 0.0 and NaNs of other
@@ -22,6 +23,9 @@
 
 use super::*;
 use super::npfuncs::NpFn;
+
+/// The length of the runs sorted by insertion before the merge passes.
+const INSERTION_RUN: i128 = 16;
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether `x` sorts before `y` (both of `d`) in NumPy's order.
@@ -135,6 +139,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let x = self.b.index_load(el, src, &[open[0].i], &nm);
         self.b.index_store(first, &[open[0].i], x);
         self.loops_close(open, at);
+        let run = self.index_const(INSERTION_RUN);
+        self.insertion_sort_runs(first, d, n, run);
         // Each pass merges pairs of sorted runs of `width` from `from`
         // into runs of twice that in `to`; then the two trade places.
         let arr_t = self.types.intern(ty.clone());
@@ -142,8 +148,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let from = self.b.let_(arr_t, first, &nm);
         let nm = self.fresh("to");
         let to = self.b.let_(arr_t, scratch, &nm);
-        let one = self.index_const(1);
-        let width = self.counter(one, "width");
+        let width = self.counter(run, "width");
         let passes = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, width, n));
         let zero = self.zero(DType::Int64);
         let lo = self.counter(zero, "lo");
@@ -200,6 +205,52 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // A value of its own: `from` is a variable.
         let nm = self.fresh("sorted");
         (self.b.let_(arr_t, from, &nm), ty)
+    }
+
+    /// Sorts each run of `run` elements of the compact `arr` (of `d`, `n`
+    /// elements; the last run may be shorter) in place by insertion, which
+    /// on so few elements is cheaper than the merge passes it replaces.
+    fn insertion_sort_runs(&mut self, arr: ValueId, d: DType, n: ValueId, run: ValueId) {
+        let el = TypeId::scalar(d);
+        let zero = self.zero(DType::Int64);
+        let start = self.counter(zero, "run");
+        let runs = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, start, n));
+        let start_run = self.result(Opcode::Add, DType::Int64, start, run);
+        let end = self.min_int(start_run, n);
+        let second = self.plus_one(start);
+        let i = self.counter(second, "i");
+        let inserting = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, i, end));
+        let nm = self.fresh("x");
+        let x = self.b.index_load(el, arr, &[i], &nm);
+        let j = self.counter(i, "j");
+        // Shift the elements that `x` sorts strictly before one place up
+        // (equal ones stay before it: the sort is stable).
+        let head = self.block("shift");
+        let compare = self.block("shift.compare");
+        let shift = self.block("shift.body");
+        let done = self.block("shift.end");
+        self.br(head);
+        self.enter(head);
+        let more = self.result(Opcode::Gt, DType::Bool, j, start);
+        self.b.condbr(more, compare, done, None);
+        self.enter(compare);
+        let minus_one = self.index_const(-1);
+        let below = self.result(Opcode::Add, DType::Int64, j, minus_one);
+        let nm = self.fresh("prev");
+        let prev = self.b.index_load(el, arr, &[below], &nm);
+        let x_first = self.sorts_before(d, x, prev);
+        self.b.condbr(x_first, shift, done, None);
+        self.enter(shift);
+        self.b.index_store(arr, &[j], prev);
+        self.b.set(j, below);
+        self.br(head);
+        self.enter(done);
+        self.b.index_store(arr, &[j], x);
+        let next = self.plus_one(i);
+        self.b.set(i, next);
+        self.while_close(inserting);
+        self.b.set(start, end);
+        self.while_close(runs);
     }
 
     /// `np.searchsorted(a, v, side)`.
