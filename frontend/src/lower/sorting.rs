@@ -7,8 +7,8 @@
 //! The sort is a bottom-up merge sort, emitted as IR at the call: the
 //! elements are copied into a compact array, its runs of 16 are sorted by
 //! insertion, then runs of width 16, 32, 64, ... are merged back and
-//! forth between it and a scratch array of the same length, and the array
-//! the last pass wrote is the result (`a.sort()`
+//! forth between it and a scratch array of the same length, an even
+//! number of passes, so that the result is the compact array (`a.sort()`
 //! copies it back into `a`, which may be any view). It is O(n log n) in
 //! every case and stable (NumPy's default quicksort is not, which no
 //! number can tell apart except -0.0 from 0.0 and NaNs of other
@@ -141,15 +141,32 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.loops_close(open, at);
         let run = self.index_const(INSERTION_RUN);
         self.insertion_sort_runs(first, d, n, run);
-        // Each pass merges pairs of sorted runs of `width` from `from`
-        // into runs of twice that in `to`; then the two trade places.
-        let arr_t = self.types.intern(ty.clone());
-        let nm = self.fresh("from");
-        let from = self.b.let_(arr_t, first, &nm);
-        let nm = self.fresh("to");
-        let to = self.b.let_(arr_t, scratch, &nm);
+        // Each pass merges pairs of sorted runs of `width` into runs of
+        // twice that, from one array into the other; passes go in pairs,
+        // so that the result is back in `first` (the second of a pair may
+        // only copy, when one run already spans the array). Both arrays
+        // stay values, not variables, so their extents and strides are
+        // loop-invariant.
         let width = self.counter(run, "width");
         let passes = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, width, n));
+        for (from, to) in [(first, scratch), (scratch, first)] {
+            self.merge_pass(from, to, d, n, width);
+            let doubled = self.result(Opcode::Add, DType::Int64, width, width);
+            self.b.set(width, doubled);
+        }
+        self.while_close(passes);
+        (first, ty)
+    }
+
+    /// Merges each pair of neighbouring sorted runs of `width` elements of
+    /// `from` (of `d`, `n` elements) into `to`. While both runs have
+    /// elements, each step stores the one that goes first without a
+    /// branch (a sort's comparisons are unpredictable): the right run's
+    /// element only when it sorts strictly before the left one's, which
+    /// keeps equal elements in order; the rest of either run is then
+    /// copied.
+    fn merge_pass(&mut self, from: ValueId, to: ValueId, d: DType, n: ValueId, width: ValueId) {
+        let el = TypeId::scalar(d);
         let zero = self.zero(DType::Int64);
         let lo = self.counter(zero, "lo");
         let runs = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, lo, n));
@@ -160,51 +177,43 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let i = self.counter(lo, "i");
         let j = self.counter(mid, "j");
         let k = self.counter(lo, "k");
-        let merge = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, k, hi));
-        // The left run's element goes next unless the left run is spent
-        // or the right one's sorts strictly before it (stability).
-        let take_left = self.block("merge.left");
-        let take_right = self.block("merge.right");
-        let right_left = self.block("merge.right.left");
-        let compare = self.block("merge.compare");
-        let next = self.block("merge.next");
-        let left_more = self.result(Opcode::Lt, DType::Bool, i, mid);
-        self.b.condbr(left_more, right_left, take_right, None);
-        self.enter(right_left);
-        let right_more = self.result(Opcode::Lt, DType::Bool, j, hi);
-        self.b.condbr(right_more, compare, take_left, None);
-        self.enter(compare);
+        let both = self.while_open(|s| {
+            let left = s.result(Opcode::Lt, DType::Bool, i, mid);
+            let right = s.result(Opcode::Lt, DType::Bool, j, hi);
+            s.result(Opcode::And, DType::Bool, left, right)
+        });
         let nm = self.fresh("l");
         let l = self.b.index_load(el, from, &[i], &nm);
         let nm = self.fresh("r");
         let r = self.b.index_load(el, from, &[j], &nm);
         let right_first = self.sorts_before(d, r, l);
-        self.b.condbr(right_first, take_right, take_left, None);
-        for (block, run) in [(take_left, i), (take_right, j)] {
-            self.enter(block);
+        let nm = self.fresh("next");
+        let x = self.b.select(el, right_first, r, l, &nm);
+        self.b.index_store(to, &[k], x);
+        let i_next = self.plus_one(i);
+        let j_next = self.plus_one(j);
+        let nm = self.fresh("i");
+        let i_step = self.b.select(TypeId::INT64, right_first, i, i_next, &nm);
+        let nm = self.fresh("j");
+        let j_step = self.b.select(TypeId::INT64, right_first, j_next, j, &nm);
+        self.b.set(i, i_step);
+        self.b.set(j, j_step);
+        let k_next = self.plus_one(k);
+        self.b.set(k, k_next);
+        self.while_close(both);
+        for (run, end) in [(i, mid), (j, hi)] {
+            let rest = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, run, end));
             let nm = self.fresh("el");
             let x = self.b.index_load(el, from, &[run], &nm);
             self.b.index_store(to, &[k], x);
             let run_next = self.plus_one(run);
             self.b.set(run, run_next);
-            self.br(next);
+            let k_next = self.plus_one(k);
+            self.b.set(k, k_next);
+            self.while_close(rest);
         }
-        self.enter(next);
-        let k_next = self.plus_one(k);
-        self.b.set(k, k_next);
-        self.while_close(merge);
         self.b.set(lo, hi);
         self.while_close(runs);
-        let nm = self.fresh("was");
-        let was = self.b.let_(arr_t, from, &nm);
-        self.b.set(from, to);
-        self.b.set(to, was);
-        let doubled = self.result(Opcode::Add, DType::Int64, width, width);
-        self.b.set(width, doubled);
-        self.while_close(passes);
-        // A value of its own: `from` is a variable.
-        let nm = self.fresh("sorted");
-        (self.b.let_(arr_t, from, &nm), ty)
     }
 
     /// Sorts each run of `run` elements of the compact `arr` (of `d`, `n`
