@@ -4,7 +4,7 @@ the NaN-ignoring reductions (`np.nansum` ... `np.nanstd`) and arrays made
 from lists (`np.array([...])`), over several dtypes and over strided,
 reversed and empty inputs, with NumPy's panics."""
 import numpy as np
-from postyp import Bool, Float16, Float32, Float64, Int8, Int16, Int32, Int64, Out, UInt8, UInt64
+from postyp import Bool, Complex64, Complex128, Float16, Float32, Float64, Int8, Int16, Int32, Int64, Out, UInt8, UInt64
 
 
 def sorted_f64(a: Float64[:]) -> Float64[:]:
@@ -291,3 +291,23 @@ def made_then_sorted(x: Float64, y: Float64) -> Float64:
     """A made array sorted, searched and reduced."""
     a = np.sort(np.array([y, 3.0, x, 1.0]))
     return a[0] * 1000.0 + np.searchsorted(a, 2.0) * 100.0 + np.nanmax(a)
+
+
+def norm_complex(x: Complex128[:]) -> Float64:
+    """The Euclidean norm of complex numbers: of their magnitudes."""
+    return np.linalg.norm(x)
+
+
+def norm_complex_one(x: Complex64[:]) -> Float32:
+    """np.linalg.norm(x, 1) of Complex64 is a Float32: the sum of magnitudes."""
+    return np.linalg.norm(x, 1)
+
+
+def norm_complex_inf(x: Complex128[:]) -> Float64:
+    """np.linalg.norm(x, np.inf) of complex numbers: the largest magnitude."""
+    return np.linalg.norm(x, np.inf)
+
+
+def norm_complex_zero(x: Complex128[:]) -> Float64:
+    """np.linalg.norm(x, 0) of complex numbers: those with a part not zero."""
+    return np.linalg.norm(x, 0)

@@ -25,7 +25,10 @@
 //! non-zeros) or any other number `p` (`sum(abs(x)**p)**(1/p)`), or of
 //! two axes with `ord` `None` or `'fro'` (the Frobenius norm); `ord` is a
 //! constant. An integer or Bool array is converted to Float64 first, as
-//! NumPy converts it; a float array keeps its dtype.
+//! NumPy converts it; a float array keeps its dtype; a complex array is
+//! normed by its elements' magnitudes in its parts' dtype, its Euclidean
+//! norm summing the squares of the real parts and of the imaginary parts
+//! apart and adding the sums, as NumPy does.
 
 use super::arrays::sum_dtype;
 use super::npfuncs::NanRed;
@@ -303,7 +306,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some((_, k)), None) => Some(*k),
             (None, p) => p,
         };
-        let Some((arr, ty)) = self.numeric_array_arg(&args[0], shown, false) else { return Val::Err };
+        let Some((arr, ty)) = self.numeric_array_arg(&args[0], shown, true) else { return Val::Err };
         let nd = ty.ndim().expect("checked by numeric_array_arg");
         if nd > 2 {
             return self.err(&args[0], format!("{shown} takes an array of one or two axes here"));
@@ -347,8 +350,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         };
         // Integers are converted to Float64; Float16 is computed in
-        // Float32 and rounded once.
-        let res_d = if kind(ty.dtype) == Kind::Float { ty.dtype } else { DType::Float64 };
+        // Float32 and rounded once; a complex array's norm is of its
+        // parts' dtype.
+        let part = ty.dtype.complex_part();
+        let real_d = part.unwrap_or(ty.dtype);
+        let res_d = if kind(real_d) == Kind::Float { real_d } else { DType::Float64 };
         let acc_d = if res_d == DType::Float16 { DType::Float32 } else { res_d };
         let acc_t = TypeId::scalar(acc_d);
         self.at(c);
@@ -368,27 +374,58 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let nm = self.fresh("acc");
         let acc = self.b.let_(acc_t, init, &nm);
+        // NumPy sums the squares of the imaginary parts apart from those
+        // of the real parts, and adds the two sums.
+        let imag_acc = part.map(|_| {
+            let z = self.zero(acc_d);
+            let nm = self.fresh("acc.imag");
+            self.b.let_(acc_t, z, &nm)
+        });
         let open = self.loops_open(&dims, c);
         let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
         let nm = self.fresh("el");
-        let x = self.b.index_load(TypeId::scalar(ty.dtype), arr, &idx, &nm);
-        let x = if ty.dtype == acc_d {
-            x
-        } else {
-            let nm = self.fresh("x");
-            self.b.cast(acc_t, x, &nm)
+        let el = self.b.index_load(TypeId::scalar(ty.dtype), arr, &idx, &nm);
+        let to_acc = |s: &mut Self, v: ValueId, d: DType| {
+            if d == acc_d {
+                v
+            } else {
+                let nm = s.fresh("x");
+                s.b.cast(acc_t, v, &nm)
+            }
         };
-        let nm = self.fresh("abs");
-        let mag = self.b.unary(Opcode::Abs, acc_t, x, &nm);
+        // The element (its real part, for a complex one) and its magnitude.
+        let (x, mag) = match part {
+            Some(p) => {
+                let nm = self.fresh("real");
+                let re = self.b.getfield(TypeId::scalar(p), el, Field::Real, &nm);
+                let nm = self.fresh("abs");
+                let mag = self.b.unary(Opcode::Abs, TypeId::scalar(p), el, &nm);
+                (to_acc(self, re, p), to_acc(self, mag, p))
+            }
+            None => {
+                let x = to_acc(self, el, ty.dtype);
+                let nm = self.fresh("abs");
+                (x, self.b.unary(Opcode::Abs, acc_t, x, &nm))
+            }
+        };
         let next = match ord {
             NormOrd::Euclid => {
+                if let (Some(p), Some(imag_acc)) = (part, imag_acc) {
+                    let nm = self.fresh("imag");
+                    let im = self.b.getfield(TypeId::scalar(p), el, Field::Imag, &nm);
+                    let im = to_acc(self, im, p);
+                    let sq = self.result(Opcode::Mul, acc_d, im, im);
+                    let total = self.result(Opcode::Add, acc_d, imag_acc, sq);
+                    self.b.set(imag_acc, total);
+                }
                 let sq = self.result(Opcode::Mul, acc_d, x, x);
                 self.result(Opcode::Add, acc_d, acc, sq)
             }
             NormOrd::Sum => self.result(Opcode::Add, acc_d, acc, mag),
             NormOrd::Count => {
+                // Not zero: a complex number with either part not zero.
                 let zero = self.zero(acc_d);
-                let nonzero = self.result(Opcode::Ne, DType::Bool, x, zero);
+                let nonzero = self.result(Opcode::Ne, DType::Bool, mag, zero);
                 let nm = self.fresh("one");
                 let one = self.b.cast(acc_t, nonzero, &nm);
                 self.result(Opcode::Add, acc_d, acc, one)
@@ -413,10 +450,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.loops_close(open, c);
         self.at(c);
         let v = match ord {
-            NormOrd::Euclid => match self.intrinsic("sqrt", &[acc], acc_d, c) {
-                Val::Num { v, .. } => v,
-                _ => return Val::Err,
-            },
+            NormOrd::Euclid => {
+                let squares = match imag_acc {
+                    Some(imag_acc) => self.result(Opcode::Add, acc_d, acc, imag_acc),
+                    None => acc,
+                };
+                match self.intrinsic("sqrt", &[squares], acc_d, c) {
+                    Val::Num { v, .. } => v,
+                    _ => return Val::Err,
+                }
+            }
             NormOrd::Power(p) => {
                 let inv = Val::Lit { lit: Lit::Float(1.0 / p), s: Scalar::weak(DType::Float64) };
                 let Some(inv) = self.materialize(&inv, acc_d, c) else { return Val::Err };
