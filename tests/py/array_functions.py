@@ -80,6 +80,12 @@ def sort_row(m: Out[Int32[:, :]], i: Int64) -> None:
     r.sort()
 
 
+def sort_columns(m: Out[Float64[:, :]]) -> None:
+    """Sorts each column of a matrix in place through `m[:, j].sort()`."""
+    for j in range(m.shape[1]):
+        m[:, j].sort()
+
+
 def median_of(a: Float64[:]) -> Float64:
     """The median by sorting: the middle element, or the mean of the two."""
     s = np.sort(a)

@@ -102,6 +102,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 } else if attr == "norm" && self.is_numpy_linalg(&a.value) {
                     Some(NpFn::Norm)
                 } else if attr == "sort" {
+                    // The method of an array local or of a view (`m[i].sort()`).
                     match &*a.value {
                         Expr::Name(n) if matches!(
                             self.locals.get(n.id.as_str()),
@@ -110,6 +111,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         {
                             Some(NpFn::SortInPlace)
                         }
+                        Expr::Subscript(_) => Some(NpFn::SortInPlace),
                         _ => None,
                     }
                 } else {
