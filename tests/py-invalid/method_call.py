@@ -1,6 +1,6 @@
-# error: line 5: unsupported construct: method call .sort() (methods: conjugate, copy and the reductions)
+# error: line 5: unsupported construct: method call .argsort() (not an array method compiled code has)
 from postyp import Bool, Float64, Int64, Out
 
 def total(a: Float64[:]) -> Float64:
-    a.sort()
+    a.argsort()
     return a[0]

@@ -423,7 +423,8 @@ def panic_message(exc, instr):
     if isinstance(exc, ValueError) and str(exc) in ("range() arg 3 must not be zero", "negative shift count"):
         return str(exc)
     if isinstance(exc, ValueError) and (
-        re.fullmatch(r"zero-size array to reduction operation (minimum|maximum) which has no identity", str(exc))
+        re.fullmatch(r"zero-size array to reduction operation (minimum|maximum|fmin|fmax) which has no identity", str(exc))
+        or str(exc) == "All-NaN slice encountered"
         or re.fullmatch(r"attempt to get arg(min|max) of an empty sequence", str(exc))
         or str(exc) in ("negative dimensions are not allowed", "slice step cannot be zero")
         or str(exc) == "can only specify one unknown dimension"
@@ -1843,6 +1844,152 @@ MATH_MODULE_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 MATH_MODULE_EXACT = ("sqrt", "fabs", "copysign", "fmod", "floor", "ceil", "trunc")
 
 
+@program("array_functions")
+def _array_functions():
+    nan = np.nan
+    inf = np.inf
+    with_nans = arr([3.5, nan, -1.25, 8.0, nan, -inf, 2.0, inf, 0.5], np.float64)
+    all_nan = arr([nan, nan, nan], np.float64)
+    empty = zeros(0, np.float64)
+    sorted_grid = arr([-2.0, -0.5, 0.0, 0.0, 1.5, 1.5, 1.5, 4.0, nan], np.float64)
+    mat = arr([[1.5, nan, -3.0], [nan, 7.25, 7.25]], np.float64)
+    big = ints(np.int32, -1000, 1000, 257)
+    return [
+        C("sorted_f64", "sorted_f64", with_nans),
+        C("sorted_f64_random", "sorted_f64", f64(100)),
+        C("sorted_f64_strided", "sorted_f64", every_other(with_nans)),
+        C("sorted_f64_reversed", "sorted_f64", reversed_view(with_nans)),
+        C("sorted_f64_empty", "sorted_f64", empty),
+        C("sorted_f64_one", "sorted_f64", arr([nan], np.float64)),
+        C("sorted_f32", "sorted_f32", f32(33)),
+        C("sorted_f32_nans", "sorted_f32", arr([nan, 1.5, nan, -2.0], np.float32)),
+        C("sorted_f16", "sorted_f16", arr([0.5, nan, -65504.0, 3.0, 1e-4], np.float16)),
+        C("sorted_i32", "sorted_i32", big),
+        C("sorted_i32_sorted", "sorted_i32", np.sort(big)),
+        C("sorted_i32_descending", "sorted_i32", np.sort(big)[::-1].copy()),
+        C("sorted_i8", "sorted_i8", arr([127, -128, 0, -1, 1, 127, -128], np.int8)),
+        C("sorted_u8", "sorted_u8", reversed_view(arr([255, 0, 7, 7, 128, 1], np.uint8))),
+        C("sorted_u64", "sorted_u64", arr([2**64 - 1, 0, 2**63, 5, 2**63 - 1], np.uint64)),
+        C("sorted_bool", "sorted_bool", arr([True, False, True, True, False], np.bool_)),
+        C("sorted_bool_strided", "sorted_bool", every_other(arr([True, False, True], np.bool_))),
+        C("sort_in_place", "sort_in_place", with_nans.copy()),
+        C("sort_in_place_strided", "sort_in_place", every_other(f64(9))),
+        C("sort_in_place_reversed", "sort_in_place", reversed_view(f64(8))),
+        C("sort_in_place_empty", "sort_in_place", zeros(0, np.float64)),
+        C("sort_copy", "sort_copy", ints(np.int64, -50, 50, 31)),
+        C("sort_every_other", "sort_every_other", ints(np.int16, -99, 99, 20), 2),
+        C("sort_every_third_strided", "sort_every_other", every_other(ints(np.int16, -99, 99, 20)), 3),
+        C("sort_reversed_slice", "sort_reversed_slice", f64(17)),
+        C("sort_temporary", "sort_temporary", with_nans),
+        C("sort_row", "sort_row", ints(np.int32, -9, 9, 3, 7), 1),
+        C("sort_row_fortran", "sort_row", fortran(ints(np.int32, -9, 9, 3, 7)), 2),
+        C("sort_columns", "sort_columns", arr([[3.0, nan, 1.0], [-1.0, 2.0, 1.0], [0.5, -inf, 0.0]], np.float64)),
+        C("sort_columns_transposed", "sort_columns", transposed(f64(4, 3))),
+        C("sort_columns_empty", "sort_columns", np.zeros((0, 2), np.float64)),
+        C("median_odd", "median_of", f64(7)),
+        C("median_even", "median_of", reversed_view(f64(10))),
+        C("search_left", "search_left", sorted_grid, 1.5),
+        C("search_left_low", "search_left", sorted_grid, -7.0),
+        C("search_left_nan", "search_left", sorted_grid, nan),
+        C("search_left_inf", "search_left", sorted_grid, inf),
+        C("search_left_empty", "search_left", empty, 1.0),
+        C("search_right", "search_right", sorted_grid, 1.5),
+        C("search_right_zero", "search_right", sorted_grid, 0.0),
+        C("search_right_nan", "search_right", sorted_grid, nan),
+        C("search_right_strided", "search_right", every_other(sorted_grid), 1.5),
+        C("search_right_reversed", "search_right", reversed_view(sorted_grid), 4.0),
+        C("search_positional", "search_positional", arr([1, 2, 2, 2, 5, 9], np.int64), 2),
+        C("search_positional_absent", "search_positional", arr([1, 2, 2, 2, 5, 9], np.int64), 3),
+        C("search_int_float", "search_int_float", arr([1, 2, 3, 5], np.int32), 2.5),
+        C("search_int_float_equal", "search_int_float", arr([1, 2, 3, 5], np.int32), 3.0),
+        C("search_many", "search_many", sorted_grid, arr([1.5, -9.0, nan, 0.0, 4.0], np.float64)),
+        C("search_many_empty", "search_many", sorted_grid, empty),
+        C("search_sorted_copy", "search_sorted_copy", with_nans, 1.0),
+        C("norm_default", "norm_default", arr([3.0, -4.0, 12.0], np.float64)),
+        C("norm_default_random", "norm_default", f64(50), tol="ulps=8"),
+        C("norm_default_empty", "norm_default", empty),
+        C("norm_default_nan", "norm_default", arr([1.0, nan], np.float64)),
+        C("norm_two_strided", "norm_two", every_other(arr([3.0, -4.0], np.float64))),
+        C("norm_one", "norm_one", arr([3.0, -4.0, 0.5], np.float64)),
+        C("norm_one_reversed", "norm_one", reversed_view(arr([3.0, -4.0, 0.5], np.float64))),
+        C("norm_inf", "norm_inf", arr([3.0, -4.0, 0.5], np.float64)),
+        C("norm_inf_empty", "norm_inf", empty),
+        C("norm_inf_nan", "norm_inf", arr([3.0, nan, 0.5], np.float64)),
+        C("norm_neg_inf", "norm_neg_inf", arr([3.0, -4.0, -0.5], np.float64)),
+        C("norm_neg_inf_empty", "norm_neg_inf", empty),
+        C("norm_zero", "norm_zero", arr([3.0, 0.0, -0.0, 2.0, nan], np.float64)),
+        C("norm_three", "norm_three", arr([3.0, -4.0, 5.0], np.float64), tol="ulps=2"),
+        C("norm_three_empty", "norm_three", empty),
+        C("norm_int", "norm_int", arr([3, -4], np.int32)),
+        C("norm_int_strided", "norm_int", every_other(arr([5, 0, -12], np.int32))),
+        C("norm_f32", "norm_f32", arr([1.5, -2.25, 4.0], np.float32)),
+        C("norm_fro", "norm_fro", arr([[1.0, -2.0], [2.0, 4.0]], np.float64)),
+        C("norm_fro_transposed", "norm_fro", transposed(arr([[1.0, -2.0], [2.0, 4.0]], np.float64))),
+        C("norm_matrix", "norm_matrix", arr([[1, 2, 2], [0, -4, 0]], np.int64)),
+        C("norm_matrix_empty", "norm_matrix", np.zeros((3, 0), np.int64)),
+        C("norm_complex", "norm_complex", arr([3 + 4j, -12j, 0j], np.complex128)),
+        C("norm_complex_strided", "norm_complex", every_other(arr([3 + 4j, 1 - 1j], np.complex128)), tol="ulps=2"),
+        C("norm_complex_empty", "norm_complex", zeros(0, np.complex128)),
+        C("norm_complex_one", "norm_complex_one", arr([3 + 4j, -0.5 + 0j, 1.5j], np.complex64)),
+        C("norm_complex_inf", "norm_complex_inf", reversed_view(arr([3 + 4j, -6 + 0j, 1j], np.complex128))),
+        C("norm_complex_zero", "norm_complex_zero", arr([0j, 1e-300j, -0.0 + 0j, 2 + 0j], np.complex128)),
+        C("nansum_f64", "nansum_f64", with_nans[[0, 1, 2, 3, 6, 8]].copy()),
+        C("nansum_f64_inf", "nansum_f64", with_nans),
+        C("nansum_f64_all_nan", "nansum_f64", all_nan),
+        C("nansum_f64_empty", "nansum_f64", empty),
+        C("nansum_i8", "nansum_i8", arr([127, 127, -3], np.int8)),
+        C("nansum_i8_strided", "nansum_i8", every_other(arr([100, 100, 100], np.int8))),
+        C("nanprod_f64", "nanprod_f64", arr([2.0, nan, -1.5, nan, 4.0], np.float64)),
+        C("nanprod_f64_empty", "nanprod_f64", empty),
+        C("nanmin_f64", "nanmin_f64", mat),
+        C("nanmin_f64_transposed", "nanmin_f64", transposed(mat)),
+        C("nanmin_f64_all_nan", "nanmin_f64", arr([[nan], [nan]], np.float64)),
+        C("nanmin_f64_empty", "nanmin_f64", np.zeros((2, 0), np.float64)),
+        C("nanmax_f32", "nanmax_f32", arr([nan, -1.0, 2.5, nan], np.float32)),
+        C("nanmax_f32_first_nan", "nanmax_f32", arr([nan, -3.0], np.float32)),
+        C("nanmax_f32_all_nan", "nanmax_f32", arr([nan], np.float32)),
+        C("nanmin_i16", "nanmin_i16", arr([5, -300, 7, -300], np.int16)),
+        C("nanmin_i16_empty", "nanmin_i16", zeros(0, np.int16)),
+        C("nanargmin_f64", "nanargmin_f64", with_nans),
+        C("nanargmin_f64_ties", "nanargmin_f64", arr([nan, 2.0, 1.0, nan, 1.0], np.float64)),
+        C("nanargmin_f64_reversed", "nanargmin_f64", reversed_view(arr([nan, 2.0, 1.0, nan, 1.0], np.float64))),
+        C("nanargmin_f64_all_nan", "nanargmin_f64", all_nan),
+        C("nanargmin_f64_empty", "nanargmin_f64", empty),
+        C("nanargmax_f64", "nanargmax_f64", mat),
+        C("nanargmax_f64_fortran", "nanargmax_f64", fortran(arr([[1.0, nan], [9.0, 9.0]], np.float64))),
+        C("nanargmax_f64_all_nan", "nanargmax_f64", arr([[nan, nan]], np.float64)),
+        C("nanargmax_f64_empty", "nanargmax_f64", np.zeros((0, 3), np.float64)),
+        C("nanmean_f64", "nanmean_f64", arr([1.0, nan, 2.0, 4.5, nan], np.float64)),
+        C("nanmean_f64_strided", "nanmean_f64", every_other(arr([1.0, nan, 2.0, 4.5, nan], np.float64))),
+        C("nanmean_f64_all_nan", "nanmean_f64", all_nan),
+        C("nanmean_f64_empty", "nanmean_f64", empty),
+        C("nanmean_f32", "nanmean_f32", arr([1.5, nan, -0.25, 3.0], np.float32)),
+        C("nanmean_i32", "nanmean_i32", arr([1, 2, 4, -9], np.int32)),
+        C("nanmean_i32_empty", "nanmean_i32", zeros(0, np.int32)),
+        C("nanvar_f64", "nanvar_f64", arr([1.0, nan, 2.0, 4.5, nan, 0.5], np.float64)),
+        C("nanvar_f64_all_nan", "nanvar_f64", all_nan),
+        C("nanvar_f64_empty", "nanvar_f64", empty),
+        C("nanvar_f64_one", "nanvar_f64", arr([nan, 3.0], np.float64)),
+        C("nanvar_ddof", "nanvar_ddof", arr([1.0, nan, 2.0, 4.5, nan, 0.5], np.float64), 1),
+        C("nanvar_ddof_too_many", "nanvar_ddof", arr([1.0, nan, 2.0], np.float64), 2),
+        C("nanvar_ddof_more", "nanvar_ddof", arr([1.0, nan, 2.0], np.float64), 5),
+        C("nanstd_f64", "nanstd_f64", arr([2.0, 4.0, nan, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], np.float64)),
+        C("nanstd_f64_reversed", "nanstd_f64", reversed_view(arr([1.0, nan, 2.0, 4.5], np.float64))),
+        C("rolling_nanvar", "rolling_nanvar", arr([1.0, 2.0, nan, 4.0, 0.5, 0.5, nan, nan, 8.0], np.float64), 3),
+        C("rolling_nanvar_strided", "rolling_nanvar", every_other(arr([1.0, 2.0, nan, 4.0, 0.5], np.float64)), 2),
+        C("made_floats", "made_floats", -0.5),
+        C("made_matrix", "made_matrix", 7),
+        C("made_with_dtype", "made_with_dtype", 0.1),
+        C("made_truncated", "made_truncated", -7.9),
+        C("made_promoted", "made_promoted", -8),
+        C("made_mixed", "made_mixed", 3, f32v(0.1)),
+        C("made_bools", "made_bools", 2.0),
+        C("made_bools_nan", "made_bools", nan),
+        C("made_then_sorted", "made_then_sorted", 5.0, -1.5),
+        C("made_then_sorted_nan", "made_then_sorted", nan, 2.0),
+    ]
+
+
 @program("math_module")
 def _math_module():
     inf, nan = float("inf"), float("nan")
@@ -2648,6 +2795,13 @@ NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
 NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "arange", "copy"}
 NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"}
+# NumPy's array functions with keywords of their own: sorting and searching,
+# the NaN-ignoring reductions, the norms, arrays made from lists.
+NUMPY_ARRAY_FUNCS = {
+    "sort": set(), "searchsorted": {"side"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
+    "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
+    "nanvar": {"ddof"}, "nanstd": {"ddof"},
+}
 ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
 # The reductions and running sums that take an axis (`axis=k`, or the
 # argument after the array).
@@ -3027,6 +3181,49 @@ class Lint:
                 F.add("index that can be negative")
             self.expr(path, i)
 
+    def array_function(self, path, e):
+        """`np.sort(a)`, `a.sort()`, `np.searchsorted`, `np.nanXXX`,
+        `np.linalg.norm`, `np.array([...])`: whether `e` is one (checked)."""
+        F = self.features
+        f = e.func
+        if not isinstance(f, ast.Attribute):
+            return False
+        on_np = isinstance(f.value, ast.Name) and f.value.id == "np"
+        on_linalg = (isinstance(f.value, ast.Attribute) and f.value.attr == "linalg"
+                     and isinstance(f.value.value, ast.Name) and f.value.value.id == "np")
+        if on_np and f.attr in NUMPY_ARRAY_FUNCS:
+            name, keywords = f"np.{f.attr}()", NUMPY_ARRAY_FUNCS[f.attr]
+        elif on_linalg and f.attr == "norm":
+            name, keywords = "np.linalg.norm()", {"ord"}
+        elif f.attr == "sort" and not on_np and not e.args and not e.keywords:
+            name, keywords = "method .sort()", set()
+            self.expr(path, f.value)
+        else:
+            return False
+        F.add(name)
+        for k in e.keywords:
+            if k.arg not in keywords:
+                self.err(path, e, f"keyword {k.arg}= of {name}")
+            elif k.arg == "dtype":
+                self.dtype_arg(path, k.value)
+            else:
+                self.expr(path, k.value)
+        for a in e.args:
+            if f.attr == "array" and on_np:
+                self.nested_list(path, a)
+            else:
+                self.expr(path, a)
+        return True
+
+    def nested_list(self, path, e):
+        F = self.features
+        if isinstance(e, (ast.List, ast.Tuple)):
+            F.add("list of numbers in np.array()")
+            for x in e.elts:
+                self.nested_list(path, x)
+        else:
+            self.expr(path, e)
+
     def dtype_arg(self, path, e):
         if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_DTYPES:
             self.features.add("dtype np.NAME")
@@ -3095,6 +3292,8 @@ class Lint:
             self.expr(path, e.orelse)
         elif isinstance(e, ast.Call):
             f = e.func
+            if self.array_function(path, e):
+                return
             np_array = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"
                         and f.attr in NUMPY_CREATE | NUMPY_REDUCE)
             if np_array and f.attr in NUMPY_CREATE and all(k.arg == "dtype" for k in e.keywords):

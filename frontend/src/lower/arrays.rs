@@ -169,7 +169,7 @@ fn removed_numpy_dtype(name: &str) -> Option<&'static str> {
 
 /// The dtype NumPy's `sum` and `prod` give for elements of `d`: small
 /// integers and Bool widen to the platform integer (Int64, UInt64).
-fn sum_dtype(d: DType) -> DType {
+pub(super) fn sum_dtype(d: DType) -> DType {
     match d {
         DType::Bool | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
         DType::UInt8 | DType::UInt16 | DType::UInt32 => DType::UInt64,
@@ -1029,7 +1029,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The number of elements of an array of extents `dims` (one or more).
-    fn element_count(&mut self, dims: &[ValueId]) -> ValueId {
+    pub(super) fn element_count(&mut self, dims: &[ValueId]) -> ValueId {
         let mut count = dims[0];
         for &x in &dims[1..] {
             count = self.result(Opcode::Mul, DType::Int64, count, x);

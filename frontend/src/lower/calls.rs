@@ -231,6 +231,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(operands) = self.dot_operands(c) {
             return self.dot_call(&operands, c);
         }
+        if let Some((f, shown)) = self.np_function_target(&c.func) {
+            return self.np_function_call(f, shown, c);
+        }
         if let Some((f, what, recv)) = self.array_target(&c.func) {
             return self.array_call(f, &what, recv, c);
         }

@@ -35,10 +35,13 @@ mod calls;
 mod elementwise;
 mod expr;
 mod linalg;
+mod nanreduce;
+mod npfuncs;
 mod numpy;
 mod prange;
 mod pymath;
 mod slicing;
+mod sorting;
 mod tuples;
 
 use calls::*;

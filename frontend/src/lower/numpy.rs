@@ -324,7 +324,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A call of the `postc.math` intrinsic `sym`, imported through the
     /// module as `math.sym`, giving a NumPy scalar of `rd`.
-    fn intrinsic(&mut self, sym: &str, xs: &[ValueId], rd: DType, c: &ast::ExprCall) -> Val {
+    pub(super) fn intrinsic(&mut self, sym: &str, xs: &[ValueId], rd: DType, c: &ast::ExprCall) -> Val {
         self.math_imports.insert(sym.to_owned());
         self.at(c);
         let n = self.fresh(sym);

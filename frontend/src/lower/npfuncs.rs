@@ -1,0 +1,341 @@
+//! NumPy's array functions that are neither creation by shape nor plain
+//! reductions (those are `arrays.rs`): which call names one, and
+//! `np.array([...])` of scalars. The others are lowered where their kind
+//! lives: sorting and searching in `sorting.rs`, the NaN-ignoring
+//! reductions and `np.linalg.norm` in `nanreduce.rs`. Each is named as
+//! NumPy spells it (`np.sort`, `np.linalg.norm`), imported from NumPy
+//! (`from numpy import nanmean`, `from numpy.linalg import norm`) or, for
+//! `a.sort()`, as the method of an array local.
+//!
+//! `np.array` takes a list (or tuple) of scalars, nested for more axes,
+//! of one extent per level (a ragged list is a located error), with
+//! `dtype=`; without it the dtype is NumPy's promotion of the elements'
+//! dtypes, a Python number counting as its default dtype (Int64, Float64,
+//! Complex128), as NumPy's array coercion counts it. The array is a new
+//! C-order one, its elements converted as NumPy's assignment converts.
+//! Not here: `np.array` of an array or of a list holding arrays.
+
+use super::*;
+use crate::pytypes::promote_strong;
+
+/// A NumPy array function lowered by this module's siblings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NpFn {
+    /// `np.sort(a)`: a sorted copy of a 1-D array.
+    Sort,
+    /// `a.sort()`: `a` sorted in place.
+    SortInPlace,
+    Searchsorted,
+    Norm,
+    Nan(NanRed),
+    /// `np.array([...])`.
+    ArrayOf,
+}
+
+/// A NaN-ignoring reduction of a whole array.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NanRed {
+    Sum,
+    Prod,
+    Min,
+    Max,
+    ArgMin,
+    ArgMax,
+    Mean,
+    Var,
+    Std,
+}
+
+/// The NumPy function `name` (an attribute of `numpy`), if this module has it.
+fn numpy_function(name: &str) -> Option<NpFn> {
+    Some(match name {
+        "sort" => NpFn::Sort,
+        "searchsorted" => NpFn::Searchsorted,
+        "array" => NpFn::ArrayOf,
+        "nansum" => NpFn::Nan(NanRed::Sum),
+        "nanprod" => NpFn::Nan(NanRed::Prod),
+        "nanmin" => NpFn::Nan(NanRed::Min),
+        "nanmax" => NpFn::Nan(NanRed::Max),
+        "nanargmin" => NpFn::Nan(NanRed::ArgMin),
+        "nanargmax" => NpFn::Nan(NanRed::ArgMax),
+        "nanmean" => NpFn::Nan(NanRed::Mean),
+        "nanvar" => NpFn::Nan(NanRed::Var),
+        "nanstd" => NpFn::Nan(NanRed::Std),
+        _ => return None,
+    })
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// What `f` names among this module's functions, and its name as
+    /// NumPy spells it (shown in messages).
+    pub(super) fn np_function_target(&self, f: &Expr) -> Option<(NpFn, &'static str)> {
+        let shown = |g: NpFn| match g {
+            NpFn::Sort => "`np.sort`",
+            NpFn::SortInPlace => "`.sort()`",
+            NpFn::Searchsorted => "`np.searchsorted`",
+            NpFn::Norm => "`np.linalg.norm`",
+            NpFn::ArrayOf => "`np.array`",
+            NpFn::Nan(r) => match r {
+                NanRed::Sum => "`np.nansum`",
+                NanRed::Prod => "`np.nanprod`",
+                NanRed::Min => "`np.nanmin`",
+                NanRed::Max => "`np.nanmax`",
+                NanRed::ArgMin => "`np.nanargmin`",
+                NanRed::ArgMax => "`np.nanargmax`",
+                NanRed::Mean => "`np.nanmean`",
+                NanRed::Var => "`np.nanvar`",
+                NanRed::Std => "`np.nanstd`",
+            },
+        };
+        let found = match f {
+            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+                Some(Global::Boundary { module, name }) if module == "numpy" => numpy_function(name),
+                Some(Global::Boundary { module, name }) if module == "numpy.linalg" && name == "norm" => {
+                    Some(NpFn::Norm)
+                }
+                _ => None,
+            },
+            Expr::Attribute(a) => {
+                let attr = a.attr.id.as_str();
+                if self.boundary_module(&a.value) == Some("numpy") {
+                    numpy_function(attr)
+                } else if attr == "norm" && self.is_numpy_linalg(&a.value) {
+                    Some(NpFn::Norm)
+                } else if attr == "sort" {
+                    // The method of an array local or of a view (`m[i].sort()`).
+                    match &*a.value {
+                        Expr::Name(n) if matches!(
+                            self.locals.get(n.id.as_str()),
+                            Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
+                        ) =>
+                        {
+                            Some(NpFn::SortInPlace)
+                        }
+                        Expr::Subscript(_) => Some(NpFn::SortInPlace),
+                        _ => None,
+                    }
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        found.map(|g| (g, shown(g)))
+    }
+
+    /// Whether `e` is `np.linalg` (or `linalg` imported from NumPy).
+    fn is_numpy_linalg(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Attribute(a) => a.attr.id.as_str() == "linalg" && self.boundary_module(&a.value) == Some("numpy"),
+            Expr::Name(_) => self.boundary_module(e) == Some("numpy.linalg"),
+            _ => false,
+        }
+    }
+
+    /// A call of one of this module's functions.
+    pub(super) fn np_function_call(&mut self, f: NpFn, shown: &str, c: &ast::ExprCall) -> Val {
+        if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
+            return self.err(s, "`*` arguments are not supported");
+        }
+        if let Some(k) = c.arguments.keywords.iter().find(|k| k.arg.is_none()) {
+            return self.err(k, "`**` arguments are not supported");
+        }
+        let creates = matches!(f, NpFn::Sort | NpFn::SortInPlace | NpFn::ArrayOf);
+        if creates && self.decl.attrs.is_device() {
+            return self
+                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
+        }
+        match f {
+            NpFn::Sort | NpFn::SortInPlace => self.sort_call(f, shown, c),
+            NpFn::Searchsorted => self.searchsorted_call(shown, c),
+            NpFn::Norm => self.norm_call(shown, c),
+            NpFn::Nan(r) => self.nan_reduction_call(r, shown, c),
+            NpFn::ArrayOf => self.array_of_call(shown, c),
+        }
+    }
+
+    /// The keyword arguments of `c`, refusing any not in `known`.
+    pub(super) fn keywords_of<'e>(
+        &mut self,
+        c: &'e ast::ExprCall,
+        known: &[&str],
+        shown: &str,
+    ) -> Option<Vec<(&'e str, &'e Expr)>> {
+        let mut out = Vec::new();
+        for k in c.arguments.keywords.iter() {
+            let name = k.arg.as_ref().map(|a| a.id.as_str()).unwrap_or("");
+            if !known.contains(&name) {
+                self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
+                return None;
+            }
+            if out.iter().any(|(n, _)| *n == name) {
+                self.err(k, format!("`{name}=` is given twice"));
+                return None;
+            }
+            out.push((name, &k.value));
+        }
+        Some(out)
+    }
+
+    /// The one array argument of a call, of numbers (complex ones only
+    /// when `complex_ok`); `None` when it is not (reported).
+    pub(super) fn numeric_array_arg(&mut self, e: &Expr, shown: &str, complex_ok: bool) -> Option<(ValueId, TypeData)> {
+        let (v, ty) = match self.expr(e) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return None,
+            _ => {
+                self.err(e, format!("{shown} takes an array"));
+                return None;
+            }
+        };
+        if ty.dtype.is_text() {
+            self.err(e, format!("{shown} takes an array of numbers, not {}", ty.dtype.name()));
+            return None;
+        }
+        if ty.dtype.is_complex() && !complex_ok {
+            self.err(e, format!("{shown} of complex numbers is not supported in compiled code"));
+            return None;
+        }
+        if ty.ndim().is_none() {
+            self.err(e, "the number of axes of this array is not known");
+            return None;
+        }
+        Some((v, ty))
+    }
+
+    /// `np.array(list, dtype=)`.
+    fn array_of_call(&mut self, shown: &str, c: &ast::ExprCall) -> Val {
+        let Some(kws) = self.keywords_of(c, &["dtype"], shown) else { return Val::Err };
+        let args = &c.arguments.args;
+        if args.is_empty() || args.len() > 2 {
+            return self.err(c, format!("{shown} takes a list of numbers (and a dtype) here"));
+        }
+        let dtype_expr = match (kws.first(), args.get(1)) {
+            (Some(_), Some(p)) => return self.err(p, "the dtype is given twice"),
+            (Some((_, k)), None) => Some(*k),
+            (None, p) => p,
+        };
+        let dtype = match dtype_expr {
+            Some(e) => match self.dtype_arg(e) {
+                Some(d) => Some(d),
+                None => return Val::Err,
+            },
+            None => None,
+        };
+        let mut shape = Vec::new();
+        let mut leaves = Vec::new();
+        if !self.nested_elements(&args[0], 0, &mut shape, &mut leaves, shown) {
+            return Val::Err;
+        }
+        let mut vals = Vec::with_capacity(leaves.len());
+        let mut common: Option<DType> = None;
+        for e in leaves {
+            let v = self.expr(e);
+            let s = match &v {
+                Val::Err => return Val::Err,
+                Val::Arr { .. } => return self.err(e, format!("{shown} takes a list of numbers here, not of arrays")),
+                Val::Tuple(_) => return self.err(e, format!("{shown} takes a list of numbers here, not of tuples")),
+                Val::Void => return self.err(e, "this call returns nothing"),
+                Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+            };
+            if s.dtype.is_text() {
+                return self.err(e, format!("{shown} takes numbers here, not {}", s.dtype.name()));
+            }
+            // NumPy's array coercion gives a Python number its default dtype.
+            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+            common = Some(match common {
+                None => d,
+                Some(p) => promote_strong(p, d).expect("numbers promote"),
+            });
+            vals.push((v, e));
+        }
+        let d = dtype.or(common).unwrap_or(DType::Float64);
+        self.at(c);
+        let dims: Vec<(ValueId, bool)> = shape
+            .iter()
+            .map(|&n| {
+                let nm = self.fresh("ext");
+                (self.b.int(TypeId::INT64, n as i128, &nm), true)
+            })
+            .collect();
+        let (arr, ty) = self.new_empty_array(d, &dims, c);
+        for (flat, (v, e)) in vals.into_iter().enumerate() {
+            if v.scalar().is_some_and(|s| s.dtype.is_complex()) && !d.is_complex() {
+                return self.err(e, format!("a complex number cannot be stored in an array of {}", d.name()));
+            }
+            let x = match (&v, kind(d)) {
+                // NumPy converts a float to an integer dtype by truncation,
+                // which a constant's conversion refuses: cast it in the IR.
+                (Val::Lit { lit: Lit::Float(_), .. }, Kind::Int | Kind::Bool) => {
+                    let Some(f) = self.materialize(&v, DType::Float64, e) else { return Val::Err };
+                    let nm = self.fresh("el");
+                    self.b.cast(TypeId::scalar(d), f, &nm)
+                }
+                _ => match self.materialize(&v, d, e) {
+                    Some(x) => x,
+                    None => return Val::Err,
+                },
+            };
+            self.at(c);
+            let mut rest = flat;
+            let mut idx = vec![0; shape.len()];
+            for k in (0..shape.len()).rev() {
+                idx[k] = rest % shape[k];
+                rest /= shape[k];
+            }
+            let idx: Vec<ValueId> = idx
+                .iter()
+                .map(|&i| {
+                    let nm = self.fresh("at");
+                    self.b.int(TypeId::INT64, i as i128, &nm)
+                })
+                .collect();
+            self.b.index_store(arr, &idx, x);
+        }
+        Val::Arr { v: arr, ty }
+    }
+
+    /// Collects the scalars of a nested list of `depth` levels already
+    /// seen into `leaves` in C order, and its extents into `shape`;
+    /// `false` when it is ragged or holds a list where a scalar was
+    /// (reported).
+    fn nested_elements<'e>(
+        &mut self,
+        e: &'e Expr,
+        depth: usize,
+        shape: &mut Vec<usize>,
+        leaves: &mut Vec<&'e Expr>,
+        shown: &str,
+    ) -> bool {
+        let elts: &[Expr] = match e {
+            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts,
+            _ if depth == 0 => {
+                self.expr(e);
+                self.err(e, format!("{shown} takes a list of numbers here (`np.array([1.0, x])`)"));
+                return false;
+            }
+            _ => {
+                if depth < shape.len() {
+                    self.err(e, format!("{shown} of a ragged list: a number where a list of {} was", shape[depth]));
+                    return false;
+                }
+                leaves.push(e);
+                return true;
+            }
+        };
+        if depth == shape.len() {
+            if !leaves.is_empty() {
+                self.err(e, format!("{shown} of a ragged list: a list where a number was"));
+                return false;
+            }
+            shape.push(elts.len());
+        } else if shape[depth] != elts.len() {
+            let n = elts.len();
+            let (s, first) = (if n == 1 { "" } else { "s" }, shape[depth]);
+            self.err(e, format!("{shown} of a ragged list: {n} element{s} here, {first} in the first list of this level"));
+            return false;
+        }
+        elts.iter().all(|x| self.nested_elements(x, depth + 1, shape, leaves, shown))
+    }
+}

@@ -1,0 +1,380 @@
+//! Sorting and searching 1-D arrays in NumPy's order: `np.sort(a)` (a new
+//! sorted array), `a.sort()` (in place) and `np.searchsorted(a, v,
+//! side=)`. NumPy's order is `<` with NaN after every number (so NaNs
+//! sort last and `searchsorted` finds them there) and False before True;
+//! [`FnLower::sorts_before`] is that order, written once for both.
+//!
+//! The sort is a bottom-up merge sort, emitted as IR at the call: the
+//! elements are copied into a compact array, its runs of 16 are sorted by
+//! insertion, then runs of width 16, 32, 64, ... are merged back and
+//! forth between it and a scratch array of the same length, an even
+//! number of passes, so that the result is the compact array (`a.sort()`
+//! copies it back into `a`, which may be any view). It is O(n log n) in
+//! every case and stable (NumPy's default quicksort is not, which no
+//! number can tell apart except -0.0 from 0.0 and NaNs of other
+//! payloads). Every backend compiles the same IR. Not here: arrays of two
+//! axes or more, `axis=`, `kind=`, `order=`, complex numbers and text.
+//!
+//! `searchsorted` is a binary search on `a`, assumed sorted as NumPy
+//! assumes it, in the dtype NumPy compares in (the promotion of `a`'s and
+//! `v`'s, a Python number weak); `v` is a scalar (the result an Int64) or
+//! an array (an Int64 array of its shape). `side` is the string constant
+//! `'left'` or `'right'`.
+
+use super::*;
+use super::npfuncs::NpFn;
+
+/// The length of the runs sorted by insertion before the merge passes.
+const INSERTION_RUN: i128 = 16;
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// Whether `x` sorts before `y` (both of `d`) in NumPy's order.
+    pub(super) fn sorts_before(&mut self, d: DType, x: ValueId, y: ValueId) -> ValueId {
+        match kind(d) {
+            // False < True: `!x and y`.
+            Kind::Bool => {
+                let nm = self.fresh("not");
+                let not_x = self.b.unary(Opcode::Not, TypeId::BOOL, x, &nm);
+                self.result(Opcode::And, DType::Bool, not_x, y)
+            }
+            Kind::Float => {
+                // `x < y`, or `y` is NaN and `x` is not.
+                let lt = self.result(Opcode::Lt, DType::Bool, x, y);
+                let y_nan = self.result(Opcode::Ne, DType::Bool, y, y);
+                let x_num = self.result(Opcode::Eq, DType::Bool, x, x);
+                let nan_after = self.result(Opcode::And, DType::Bool, y_nan, x_num);
+                self.result(Opcode::Or, DType::Bool, lt, nan_after)
+            }
+            _ => self.result(Opcode::Lt, DType::Bool, x, y),
+        }
+    }
+
+    /// Opens a loop that runs while `cond` (built in its head) holds; the
+    /// body goes into the current block, [`Self::while_close`] ends it.
+    fn while_open(&mut self, cond: impl FnOnce(&mut Self) -> ValueId) -> (BlockId, BlockId) {
+        let head = self.block("while");
+        let body = self.block("while.body");
+        let exit = self.block("while.end");
+        self.br(head);
+        self.enter(head);
+        let more = cond(self);
+        self.b.condbr(more, body, exit, None);
+        self.enter(body);
+        (head, exit)
+    }
+
+    fn while_close(&mut self, (head, exit): (BlockId, BlockId)) {
+        self.br(head);
+        self.enter(exit);
+    }
+
+    /// A mutable Int64 starting at `v`.
+    fn counter(&mut self, v: ValueId, what: &str) -> ValueId {
+        let nm = self.fresh(what);
+        self.b.let_(TypeId::INT64, v, &nm)
+    }
+
+    fn index_const(&mut self, i: i128) -> ValueId {
+        let nm = self.fresh("c");
+        self.b.int(TypeId::INT64, i, &nm)
+    }
+
+    /// `x + 1` in Int64.
+    pub(super) fn plus_one(&mut self, x: ValueId) -> ValueId {
+        let one = self.index_const(1);
+        self.result(Opcode::Add, DType::Int64, x, one)
+    }
+
+    /// The smaller of two Int64 values.
+    fn min_int(&mut self, x: ValueId, y: ValueId) -> ValueId {
+        let lt = self.result(Opcode::Lt, DType::Bool, x, y);
+        let nm = self.fresh("min");
+        self.b.select(TypeId::INT64, lt, x, y, &nm)
+    }
+
+    /// `np.sort(a)` or `a.sort()`.
+    pub(super) fn sort_call(&mut self, f: NpFn, shown: &str, c: &ast::ExprCall) -> Val {
+        if self.keywords_of(c, &[], shown).is_none() {
+            return Val::Err;
+        }
+        let args = &c.arguments.args;
+        let target: &Expr = match (f, &*c.func) {
+            (NpFn::SortInPlace, Expr::Attribute(a)) if args.is_empty() => &a.value,
+            (NpFn::SortInPlace, _) => return self.err(c, format!("{shown} takes no arguments here")),
+            (_, _) if args.len() == 1 => &args[0],
+            _ => return self.err(c, format!("{shown} takes one array here, not {} arguments", args.len())),
+        };
+        let Some((v, ty)) = self.numeric_array_arg(target, shown, false) else { return Val::Err };
+        if ty.ndim() != Some(1) {
+            return self.err(target, format!("{shown} takes an array of one axis here"));
+        }
+        if f == NpFn::SortInPlace && !ty.is_output && self.reads_input_memory(target) {
+            let msg = self.read_only_message(target);
+            return self.err(target, msg);
+        }
+        self.at(c);
+        let (sorted, sorted_ty) = self.sorted_copy(v, ty.dtype, c);
+        if f == NpFn::Sort {
+            return Val::Arr { v: sorted, ty: sorted_ty };
+        }
+        let n = self.dims_of(v, &ty);
+        let open = self.loops_open(&n, c);
+        let nm = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(ty.dtype), sorted, &[open[0].i], &nm);
+        self.b.index_store(v, &[open[0].i], x);
+        self.loops_close(open, c);
+        Val::Void
+    }
+
+    /// A new compact 1-D array of `src`'s elements (of `d`) in NumPy's
+    /// order, by a bottom-up merge sort.
+    fn sorted_copy(&mut self, src: ValueId, d: DType, at: &ast::ExprCall) -> (ValueId, TypeData) {
+        let el = TypeId::scalar(d);
+        let nm = self.fresh("len");
+        let n = self.b.dim(src, 0, &nm);
+        let (first, ty) = self.new_empty_array(d, &[(n, true)], at);
+        let (scratch, _) = self.new_empty_array(d, &[(n, true)], at);
+        let open = self.loops_open(&[n], at);
+        let nm = self.fresh("el");
+        let x = self.b.index_load(el, src, &[open[0].i], &nm);
+        self.b.index_store(first, &[open[0].i], x);
+        self.loops_close(open, at);
+        let run = self.index_const(INSERTION_RUN);
+        self.insertion_sort_runs(first, d, n, run);
+        // Each pass merges pairs of sorted runs of `width` into runs of
+        // twice that, from one array into the other; passes go in pairs,
+        // so that the result is back in `first` (the second of a pair may
+        // only copy, when one run already spans the array). Both arrays
+        // stay values, not variables, so their extents and strides are
+        // loop-invariant.
+        let width = self.counter(run, "width");
+        let passes = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, width, n));
+        for (from, to) in [(first, scratch), (scratch, first)] {
+            self.merge_pass(from, to, d, n, width);
+            let doubled = self.result(Opcode::Add, DType::Int64, width, width);
+            self.b.set(width, doubled);
+        }
+        self.while_close(passes);
+        (first, ty)
+    }
+
+    /// Merges each pair of neighbouring sorted runs of `width` elements of
+    /// `from` (of `d`, `n` elements) into `to`. While both runs have
+    /// elements, each step stores the one that goes first without a
+    /// branch (a sort's comparisons are unpredictable): the right run's
+    /// element only when it sorts strictly before the left one's, which
+    /// keeps equal elements in order; the rest of either run is then
+    /// copied.
+    fn merge_pass(&mut self, from: ValueId, to: ValueId, d: DType, n: ValueId, width: ValueId) {
+        let el = TypeId::scalar(d);
+        let zero = self.zero(DType::Int64);
+        let lo = self.counter(zero, "lo");
+        let runs = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, lo, n));
+        let lo_w = self.result(Opcode::Add, DType::Int64, lo, width);
+        let mid = self.min_int(lo_w, n);
+        let mid_w = self.result(Opcode::Add, DType::Int64, mid, width);
+        let hi = self.min_int(mid_w, n);
+        let i = self.counter(lo, "i");
+        let j = self.counter(mid, "j");
+        let k = self.counter(lo, "k");
+        let both = self.while_open(|s| {
+            let left = s.result(Opcode::Lt, DType::Bool, i, mid);
+            let right = s.result(Opcode::Lt, DType::Bool, j, hi);
+            s.result(Opcode::And, DType::Bool, left, right)
+        });
+        let nm = self.fresh("l");
+        let l = self.b.index_load(el, from, &[i], &nm);
+        let nm = self.fresh("r");
+        let r = self.b.index_load(el, from, &[j], &nm);
+        let right_first = self.sorts_before(d, r, l);
+        let nm = self.fresh("next");
+        let x = self.b.select(el, right_first, r, l, &nm);
+        self.b.index_store(to, &[k], x);
+        let i_next = self.plus_one(i);
+        let j_next = self.plus_one(j);
+        let nm = self.fresh("i");
+        let i_step = self.b.select(TypeId::INT64, right_first, i, i_next, &nm);
+        let nm = self.fresh("j");
+        let j_step = self.b.select(TypeId::INT64, right_first, j_next, j, &nm);
+        self.b.set(i, i_step);
+        self.b.set(j, j_step);
+        let k_next = self.plus_one(k);
+        self.b.set(k, k_next);
+        self.while_close(both);
+        for (run, end) in [(i, mid), (j, hi)] {
+            let rest = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, run, end));
+            let nm = self.fresh("el");
+            let x = self.b.index_load(el, from, &[run], &nm);
+            self.b.index_store(to, &[k], x);
+            let run_next = self.plus_one(run);
+            self.b.set(run, run_next);
+            let k_next = self.plus_one(k);
+            self.b.set(k, k_next);
+            self.while_close(rest);
+        }
+        self.b.set(lo, hi);
+        self.while_close(runs);
+    }
+
+    /// Sorts each run of `run` elements of the compact `arr` (of `d`, `n`
+    /// elements; the last run may be shorter) in place by insertion, which
+    /// on so few elements is cheaper than the merge passes it replaces.
+    fn insertion_sort_runs(&mut self, arr: ValueId, d: DType, n: ValueId, run: ValueId) {
+        let el = TypeId::scalar(d);
+        let zero = self.zero(DType::Int64);
+        let start = self.counter(zero, "run");
+        let runs = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, start, n));
+        let start_run = self.result(Opcode::Add, DType::Int64, start, run);
+        let end = self.min_int(start_run, n);
+        let second = self.plus_one(start);
+        let i = self.counter(second, "i");
+        let inserting = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, i, end));
+        let nm = self.fresh("x");
+        let x = self.b.index_load(el, arr, &[i], &nm);
+        let j = self.counter(i, "j");
+        // Shift the elements that `x` sorts strictly before one place up
+        // (equal ones stay before it: the sort is stable).
+        let head = self.block("shift");
+        let compare = self.block("shift.compare");
+        let shift = self.block("shift.body");
+        let done = self.block("shift.end");
+        self.br(head);
+        self.enter(head);
+        let more = self.result(Opcode::Gt, DType::Bool, j, start);
+        self.b.condbr(more, compare, done, None);
+        self.enter(compare);
+        let minus_one = self.index_const(-1);
+        let below = self.result(Opcode::Add, DType::Int64, j, minus_one);
+        let nm = self.fresh("prev");
+        let prev = self.b.index_load(el, arr, &[below], &nm);
+        let x_first = self.sorts_before(d, x, prev);
+        self.b.condbr(x_first, shift, done, None);
+        self.enter(shift);
+        self.b.index_store(arr, &[j], prev);
+        self.b.set(j, below);
+        self.br(head);
+        self.enter(done);
+        self.b.index_store(arr, &[j], x);
+        let next = self.plus_one(i);
+        self.b.set(i, next);
+        self.while_close(inserting);
+        self.b.set(start, end);
+        self.while_close(runs);
+    }
+
+    /// `np.searchsorted(a, v, side)`.
+    pub(super) fn searchsorted_call(&mut self, shown: &str, c: &ast::ExprCall) -> Val {
+        let Some(kws) = self.keywords_of(c, &["v", "side", "sorter"], shown) else { return Val::Err };
+        if let Some((_, e)) = kws.iter().find(|(n, _)| *n == "sorter") {
+            return self.err(*e, format!("{shown} takes no `sorter=` in compiled code: sort the array first"));
+        }
+        let args = &c.arguments.args;
+        let v_kw = kws.iter().find(|(n, _)| *n == "v").map(|(_, e)| *e);
+        let side_kw = kws.iter().find(|(n, _)| *n == "side").map(|(_, e)| *e);
+        let positional_v = args.get(1);
+        let positional_side = args.get(2);
+        if args.is_empty() || args.len() > 3 {
+            return self.err(c, format!("{shown} takes an array, a value and a side here, not {} arguments", args.len()));
+        }
+        let v_expr = match (v_kw, positional_v) {
+            (Some(_), Some(p)) => return self.err(p, "the value `v` is given twice"),
+            (k, p) => match k.or(p) {
+                Some(e) => e,
+                None => return self.err(c, format!("{shown} takes the value to search for")),
+            },
+        };
+        let side_expr = match (side_kw, positional_side) {
+            (Some(_), Some(p)) => return self.err(p, "the side is given twice"),
+            (k, p) => k.or(p),
+        };
+        let right = match side_expr {
+            None => false,
+            Some(Expr::StringLiteral(s)) if s.value.to_str() == "left" => false,
+            Some(Expr::StringLiteral(s)) if s.value.to_str() == "right" => true,
+            Some(e) => return self.err(e, format!("the side of {shown} is the string `'left'` or `'right'`")),
+        };
+        let Some((a, a_ty)) = self.numeric_array_arg(&args[0], shown, false) else { return Val::Err };
+        if a_ty.ndim() != Some(1) {
+            return self.err(&args[0], format!("{shown} searches an array of one axis"));
+        }
+        let value = self.expr(v_expr);
+        // NumPy compares in the common dtype of the array and the value.
+        let v_s = match &value {
+            Val::Err => return Val::Err,
+            Val::Void => return self.err(v_expr, "this call returns nothing"),
+            Val::Arr { ty, .. } => Scalar::strong(ty.dtype),
+            Val::Tuple(_) => return self.err(v_expr, format!("{shown} searches for a number here, not a tuple")),
+            Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+        };
+        if v_s.dtype.is_text() || v_s.dtype.is_complex() {
+            return self.err(v_expr, format!("{shown} searches for real numbers here, not {}", v_s.dtype.name()));
+        }
+        let Some(common) = promote(Scalar::strong(a_ty.dtype), v_s) else {
+            return self.err(v_expr, format!("{shown} of {} and {}", a_ty.dtype.name(), v_s.dtype.name()));
+        };
+        let d = common.dtype;
+        self.at(c);
+        let nm = self.fresh("len");
+        let n = self.b.dim(a, 0, &nm);
+        match value {
+            Val::Arr { v, ty } => {
+                let dims = self.dims_of(v, &ty);
+                let kept: Vec<(ValueId, bool)> = dims.iter().map(|&x| (x, true)).collect();
+                let (out, out_ty) = self.new_empty_array(DType::Int64, &kept, c);
+                let open = self.loops_open(&dims, c);
+                let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+                let x = self.load(&(v, ty.clone()), &idx, c.range());
+                let Some(x) = self.materialize(&x, d, c) else { return Val::Err };
+                let at = self.search(a, a_ty.dtype, n, x, d, right);
+                self.b.index_store(out, &idx, at);
+                self.loops_close(open, c);
+                Val::Arr { v: out, ty: out_ty }
+            }
+            scalar => {
+                let Some(x) = self.materialize(&scalar, d, v_expr) else { return Val::Err };
+                self.at(c);
+                let v = self.search(a, a_ty.dtype, n, x, d, right);
+                Val::Num { v, s: Scalar::strong(DType::Int64), nonneg: true }
+            }
+        }
+    }
+
+    /// The index at which `x` (of `d`) would go into the sorted `a` (of
+    /// `a_d`, `n` elements): before the first element not before it
+    /// (`left`) or after the last one not after it (`right`).
+    fn search(&mut self, a: ValueId, a_d: DType, n: ValueId, x: ValueId, d: DType, right: bool) -> ValueId {
+        let zero = self.zero(DType::Int64);
+        let lo = self.counter(zero, "lo");
+        let hi = self.counter(n, "hi");
+        let halving = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, lo, hi));
+        let sum = self.result(Opcode::Add, DType::Int64, lo, hi);
+        let one = self.index_const(1);
+        let mid = self.result(Opcode::Shr, DType::Int64, sum, one);
+        let nm = self.fresh("el");
+        let el = self.b.index_load(TypeId::scalar(a_d), a, &[mid], &nm);
+        let el = if a_d == d {
+            el
+        } else {
+            let nm = self.fresh("el");
+            self.b.cast(TypeId::scalar(d), el, &nm)
+        };
+        // Go right of `mid` when its element belongs before `x`.
+        let go_right = if right {
+            let after = self.sorts_before(d, x, el);
+            let nm = self.fresh("not");
+            self.b.unary(Opcode::Not, TypeId::BOOL, after, &nm)
+        } else {
+            self.sorts_before(d, el, x)
+        };
+        let past_mid = self.plus_one(mid);
+        let nm = self.fresh("lo");
+        let new_lo = self.b.select(TypeId::INT64, go_right, past_mid, lo, &nm);
+        let nm = self.fresh("hi");
+        let new_hi = self.b.select(TypeId::INT64, go_right, hi, mid, &nm);
+        self.b.set(lo, new_lo);
+        self.b.set(hi, new_hi);
+        self.while_close(halving);
+        let nm = self.fresh("found");
+        self.b.let_(TypeId::INT64, lo, &nm)
+    }
+}
