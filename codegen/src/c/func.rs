@@ -677,6 +677,9 @@ impl<'t, 'p> FnC<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            InstData::Tuple { .. } | InstData::Extract { .. } => {
+                return self.err(Some(v), crate::TUPLES_REACHED_CODEGEN.into())
+            }
             // Addresses are `char *` values (see `vty`; the parameters are
             // NumPy's, see `signature`).
             InstData::RawRead { op, base, index } => {

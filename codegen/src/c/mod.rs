@@ -66,6 +66,7 @@ impl crate::backend::Backend for C {
                 None,
             )]);
         }
+        crate::refuse_tuple_results(program, "C")?;
         let prepared = crate::prepare_with_ufunc_loops(program, options, true, FEATURES)?;
         let out = translate(&prepared)?;
         match kind {

@@ -709,6 +709,9 @@ impl<'t, 'p> FnQ<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.line("hlt"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            InstData::Tuple { .. } | InstData::Extract { .. } => {
+                return self.err(Some(v), crate::TUPLES_REACHED_CODEGEN.into())
+            }
             // Addresses are `l` values like the Int64 they are in the IR;
             // pointers and `intptr_t` are 8 bytes on every QBE target.
             InstData::RawRead { base, index, .. } => {

@@ -71,6 +71,7 @@ impl crate::backend::Backend for Qbe {
                 None,
             )]);
         }
+        crate::refuse_tuple_results(program, "QBE")?;
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared =
             timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
