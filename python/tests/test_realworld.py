@@ -44,7 +44,6 @@ NP_ALLOC = "NumPy array allocation (`np.empty`, `np.zeros`, `np.full`, `np.*_lik
 PRANGE = "numba.prange"
 NONE = "`return None` in a function returning a number"
 RETURN_CAST = "implicit cast of the returned value"
-TUPLE = "a tuple as a value"
 FOR_OTHER = "`for` over anything but `range` (`enumerate`, unpacking targets)"
 SHAPE_VALUE = "`a.shape` as a value"
 FOR_ELSE = "`for ... else`"
@@ -82,7 +81,7 @@ EXPECTED = {
     "numba_examples.create_fractal": PASS,
     "numba_examples.jacobi_relax_core": PASS,
     "numba_examples.cnd_numba": PASS,
-    "numba_examples.black_scholes_numba": refused("a tuple is not supported in POST Python", TUPLE),
+    "numba_examples.black_scholes_numba": PASS,
     "numba_examples.filter2d_core": PASS,
     "numba_examples.fbcorr": PASS,
     "numba_examples.xsten": refused("`shape` is read one axis at a time: `a.shape[k]`", SHAPE_VALUE),
@@ -120,7 +119,7 @@ EXPECTED = {
     "pyod_kernels._aad": PASS,
     "pyod_kernels._wrap_around_discrepancy": PASS,
     "pyod_kernels._pairwise_distances_no_broadcast_helper": PASS,
-    "pyod_kernels._get_perplexity": refused("a tuple is not supported in POST Python", TUPLE),
+    "pyod_kernels._get_perplexity": PASS,
     # STUMPY (BSD-3-Clause)
     "stumpy_kernels._sliding_dot_product": PASS,
     "stumpy_kernels._welford_nanvar": refused(

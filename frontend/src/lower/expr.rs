@@ -145,6 +145,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(at, "this call returns nothing");
                 None
             }
+            Val::Tuple { .. } => {
+                self.err(at, super::TUPLE_ONLY_UNPACKED);
+                None
+            }
             Val::Arr { .. } => {
                 self.err(at, format!("an array is used where a {} is expected", dtype.name()));
                 None
@@ -869,6 +873,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Val::Void => {
                 self.err(&*s.value, "this call returns nothing");
+                return None;
+            }
+            Val::Tuple { .. } => {
+                self.err(&*s.value, super::TUPLE_ONLY_UNPACKED);
                 return None;
             }
         };

@@ -119,9 +119,19 @@ enum Val {
         s: Scalar,
     },
     Void,
+    /// The tuple a call of a function with a tuple result returned (`ty`
+    /// is the tuple type): only unpacking reads it (see
+    /// [`FnLower::unpack_tuple_call`]).
+    Tuple {
+        v: ValueId,
+        ty: TypeData,
+    },
     /// An error was reported (or, while inferring, a type is not known yet).
     Err,
 }
+
+/// What a use of [`Val::Tuple`] other than unpacking reports.
+const TUPLE_ONLY_UNPACKED: &str = "this call returns a tuple, which compiled code can only unpack: `x, y = f(...)`";
 
 impl Val {
     fn scalar(&self) -> Option<Scalar> {
@@ -242,6 +252,9 @@ pub(crate) struct FnLower<'a, 'c> {
     has_array_below: HashMap<*const Expr, bool>,
     /// Locals bound to views of input arrays (see `slicing::input_views`).
     input_views: HashSet<String>,
+    /// The tuple result an unannotated function's first `return a, b`
+    /// gave it (see [`FnLower::return_tuple`]).
+    inferred_tuple: Option<TypeId>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -306,7 +319,11 @@ pub(crate) fn lower_function(
     fl.input_views = input_views;
     fl.body(def);
     if fl.diags.is_empty() {
-        Ok((fl.b.finish(), fl.math_imports))
+        let mut f = fl.b.finish();
+        if fl.inferred_tuple.is_some() {
+            f.ret = fl.inferred_tuple;
+        }
+        Ok((f, fl.math_imports))
     } else {
         Err(fl.diags)
     }
@@ -380,6 +397,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             fusing: false,
             has_array_below: HashMap::new(),
             input_views: HashSet::new(),
+            inferred_tuple: None,
         }
     }
 
@@ -489,6 +507,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         if self.open {
             match decl.ret {
+                None if self.inferred_tuple.is_some() => {
+                    self.err(
+                        &def.name,
+                        format!(
+                            "function `{}` can reach its end without returning a value (it returns a tuple)",
+                            decl.name
+                        ),
+                    );
+                    self.b.unreachable();
+                }
                 None => {
                     self.b.ret(None);
                 }
@@ -821,6 +849,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let d = self.b.dim(av, axis as u32, &n);
                 vals.push((Val::Num { v: d, s: Scalar::weak(DType::Int64), nonneg: true }, &*a.value));
             }
+        } else if let Expr::Call(_) = &*a.value {
+            match self.unpack_tuple_call(&a.value, targets.len()) {
+                Some(elements) => vals.extend(elements.into_iter().map(|v| (v, &*a.value))),
+                None => return,
+            }
         } else {
             self.expr(&a.value);
             self.err(&*a.value, "only a tuple of values or an array's `shape` can be unpacked");
@@ -864,6 +897,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match (&v, &info.ty) {
             (Val::Void, _) => {
                 self.err(value_at, "this call returns nothing");
+            }
+            (Val::Tuple { .. }, _) => {
+                self.err(value_at, TUPLE_ONLY_UNPACKED);
             }
             (Val::Arr { v: av, ty }, cur) => {
                 if info.param {
@@ -1491,6 +1527,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {
+        if let Some(Expr::Tuple(t)) = r.value.as_deref() {
+            if self.decl.ret_poisoned {
+                for e in &t.elts {
+                    self.expr(e);
+                }
+                self.b.unreachable();
+            } else {
+                self.return_tuple(r, t);
+            }
+            self.open = false;
+            return;
+        }
+        if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
+            self.err(r, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
+            if let Some(v) = &r.value {
+                self.expr(v);
+            }
+            self.b.unreachable();
+            self.open = false;
+            return;
+        }
         if self.decl.ret_poisoned {
             if let Some(v) = &r.value {
                 self.expr(v);
@@ -1571,6 +1628,148 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         self.open = false;
+    }
+
+    /// `x, y = f(...)` of a function with a tuple result: one `extract`
+    /// per element, `count` of them. `None` after reporting.
+    fn unpack_tuple_call(&mut self, call: &Expr, count: usize) -> Option<Vec<Val>> {
+        let (v, ty) = match self.expr(call) {
+            Val::Tuple { v, ty } => (v, ty),
+            Val::Err => return None,
+            Val::Void => {
+                let msg = "this call returns nothing: to be called from compiled code, a function that returns a \
+                           tuple declares it (`-> tuple[Float64, Int64[:]]`)";
+                self.err(call, msg);
+                return None;
+            }
+            _ => {
+                self.err(
+                    call,
+                    "only a tuple of values, an array's `shape` or a call that returns a tuple can be unpacked",
+                );
+                return None;
+            }
+        };
+        if ty.elements.len() != count {
+            self.err(
+                call,
+                format!("{count} targets but the call returns a tuple of {}: the counts must match", ty.elements.len()),
+            );
+            return None;
+        }
+        self.at(call);
+        let mut out = Vec::with_capacity(count);
+        for (k, e) in ty.elements.iter().enumerate() {
+            let n = self.fresh("element");
+            let et = self.types.intern(e.clone());
+            let x = self.b.extract(et, v, k as u32, &n);
+            out.push(if e.is_array {
+                Val::Arr { v: x, ty: e.clone() }
+            } else {
+                Val::Num { v: x, s: Scalar::strong(e.dtype), nonneg: false }
+            });
+        }
+        Some(out)
+    }
+
+    /// `return a, b` (or `return (a, b)`): a `tuple` of the elements,
+    /// returned. Its type is the declared `-> tuple[...]`, each element
+    /// converted as a single returned value is; without a return
+    /// annotation the first such `return` decides it (each scalar its own
+    /// dtype, each array `T[:, ...]`) and every other must give the same.
+    fn return_tuple(&mut self, r: &ast::StmtReturn, t: &ast::ExprTuple) {
+        let name = self.decl.name.clone();
+        let declared = self.decl.ret.map(|id| self.types.get(id).clone());
+        let expected = match &declared {
+            Some(d) if d.is_tuple() => Some(d.elements.clone()),
+            Some(d) => {
+                let d = d.clone();
+                for e in &t.elts {
+                    self.expr(e);
+                }
+                self.err(t, format!("function `{name}` returns {d}, but this returns a tuple"));
+                self.b.unreachable();
+                return;
+            }
+            None if self.decl.ret_unannotated => self.inferred_tuple.map(|id| self.types.get(id).elements.clone()),
+            None => {
+                for e in &t.elts {
+                    self.expr(e);
+                }
+                self.err(t, format!("function `{name}` returns nothing (`-> None`), but this returns a tuple"));
+                self.b.unreachable();
+                return;
+            }
+        };
+        if let Some(want) = expected.as_ref().filter(|w| w.len() != t.elts.len()) {
+            let got = t.elts.len();
+            self.err(
+                t,
+                format!("this returns a tuple of {got}, but function `{name}` returns a tuple of {}", want.len()),
+            );
+            self.b.unreachable();
+            return;
+        }
+        let mut values = Vec::with_capacity(t.elts.len());
+        let mut elements = Vec::with_capacity(t.elts.len());
+        for (k, e) in t.elts.iter().enumerate() {
+            if matches!(e, Expr::Starred(_)) {
+                self.err(e, "`*` in a returned tuple is not supported");
+                self.b.unreachable();
+                return;
+            }
+            let val = self.expr(e);
+            let want = expected.as_ref().map(|w| w[k].clone());
+            let got = match (&val, want) {
+                (Val::Err, _) => None,
+                (Val::Arr { v, ty }, Some(w)) if w.is_array && ty.dtype == w.dtype && ty.ndim() == w.ndim() => {
+                    Some((*v, w))
+                }
+                (Val::Arr { v, ty }, None) => {
+                    let dims = vec![None; ty.ndim().unwrap_or(0)];
+                    Some((*v, TypeData::array(ty.dtype, postc_ir::Shape::dims(&dims), postc_ir::Layout::COrder)))
+                }
+                (_, Some(w)) if !w.is_array => match val.scalar() {
+                    Some(s) if widens_to(s, w.dtype) => self.materialize(&val, w.dtype, e).map(|x| (x, w)),
+                    _ => None,
+                },
+                (_, None) => match val.scalar() {
+                    Some(s) => self.materialize(&val, s.dtype, e).map(|x| (x, TypeData::scalar(s.dtype))),
+                    None => None,
+                },
+                _ => None,
+            };
+            match got {
+                Some((x, ty)) => {
+                    values.push(x);
+                    elements.push(ty);
+                }
+                None => {
+                    if !matches!(val, Val::Err) {
+                        let what = match expected.as_ref() {
+                            Some(w) if declared.is_none() => format!(
+                                "element {k} of the tuple the first `return` of function `{name}` gives is {}: \
+                                 every `return` gives the same types (or annotate `-> tuple[...]`)",
+                                w[k]
+                            ),
+                            Some(w) => format!("element {k} of the result of function `{name}` is {}", w[k]),
+                            None => format!("element {k} of a returned tuple must be a scalar or an array"),
+                        };
+                        self.err(e, what);
+                    }
+                    self.b.unreachable();
+                    return;
+                }
+            }
+        }
+        let tuple_ty = self.types.intern(TypeData::tuple(elements));
+        if declared.is_none() {
+            self.inferred_tuple = Some(tuple_ty);
+        }
+        self.at(r);
+        let n = self.fresh("result");
+        let x = self.b.tuple(tuple_ty, &values, &n);
+        self.b.ret(Some(x));
     }
 
     fn assert_(&mut self, a: &ast::StmtAssert) {

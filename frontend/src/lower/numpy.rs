@@ -144,6 +144,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     )
                 }
                 Val::Void => return self.err(*a, "this call returns nothing"),
+                Val::Tuple { .. } => return self.err(*a, super::TUPLE_ONLY_UNPACKED),
                 Val::Num { s, .. } | Val::Lit { s, .. } => *s,
             };
             if s.dtype.is_text() {
