@@ -1,8 +1,8 @@
 //! Functions with a tuple result (`-> (Float64, Int64[]Shape[?])`,
-//! docs/abi.md §2): the LLVM backend writes each element through one
-//! trailing out-pointer, called here from C, with the arrays owned by the
-//! caller (each deleter frees only its own: an array returned twice, or
-//! two views of one array, come back as separate memory). The backends
+//! docs/abi.md §2): the LLVM and C backends write each element through
+//! one trailing out-pointer, called here from C, with the arrays owned by
+//! the caller (each deleter frees only its own: an array returned twice,
+//! or two views of one array, come back as separate memory). The backends
 //! without them refuse such a function at its declaration.
 
 mod support;
@@ -11,7 +11,7 @@ use postc_codegen::CodegenOptions;
 use postc_ir::interp::{Array, InterpOptions, Interpreter, Value};
 use postc_ir::DType;
 use std::process::Command;
-use support::{driver, root, tmpdir};
+use support::{doc_example, driver, root, tmpdir};
 
 const SRC: &str = r#"module tuples
 
@@ -202,19 +202,19 @@ fn a_c_caller_receives_every_element_and_owns_each_array() {
     let dir = tmpdir("tuple-results");
     let src = dir.join("tuples.pir");
     std::fs::write(&src, SRC).unwrap();
-    for level in ["-O0", "-O2"] {
-        let lib = dir.join(format!("libtuples{level}.so"));
+    for (backend, level) in [("llvm", "-O0"), ("llvm", "-O2"), ("c", "-O0"), ("c", "-O2")] {
+        let lib = dir.join(format!("libtuples_{backend}{level}.so"));
         let out = Command::new(driver())
-            .args(["compile", "--backend", "llvm", level, "--emit", "shared"])
+            .args(["compile", "--backend", backend, level, "--emit", "shared"])
             .arg(&src)
             .arg("-o")
             .arg(&lib)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{level}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{backend} {level}: {}", String::from_utf8_lossy(&out.stderr));
         let c = dir.join("caller.c");
         std::fs::write(&c, CALLER).unwrap();
-        let exe = dir.join(format!("caller{level}"));
+        let exe = dir.join(format!("caller_{backend}{level}"));
         let out = Command::new("cc")
             .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsanitize=address", "-I"])
             .arg(root().join("include"))
@@ -227,15 +227,15 @@ fn a_c_caller_receives_every_element_and_owns_each_array() {
             .unwrap();
         assert!(out.status.success(), "cc: {}", String::from_utf8_lossy(&out.stderr));
         let out = Command::new(&exe).output().unwrap();
-        assert!(out.status.success(), "{level}: {}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(String::from_utf8_lossy(&out.stdout), EXPECTED, "{level}");
+        assert!(out.status.success(), "{backend} {level}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), EXPECTED, "{backend} {level}");
     }
 }
 
 #[test]
 fn backends_without_tuple_results_refuse_them_at_the_declaration() {
     let program = program();
-    for backend in BACKENDS.iter().filter(|b| b.name() != "llvm") {
+    for backend in BACKENDS.iter().filter(|b| !["llvm", "c"].contains(&b.name())) {
         for &kind in backend.emit_kinds() {
             let what = format!("{} --emit {}", backend.name(), kind.name());
             let diags = match backend.emit(&program, &CodegenOptions::default(), kind) {
@@ -243,16 +243,34 @@ fn backends_without_tuple_results_refuse_them_at_the_declaration() {
                 Err(d) => d,
             };
             assert_eq!(diags.len(), 5, "{what}: {diags:?}");
-            let name = match backend.name() {
-                "c" => "C",
-                "qbe" => "QBE",
-                _ => "WebAssembly",
-            };
+            let name = if backend.name() == "qbe" { "QBE" } else { "WebAssembly" };
             assert_eq!(
                 diags[0].to_string(),
-                format!("tuples.pir:3:1: error: function `stats` returns a tuple (Float64, Int64, Float64[]Shape[?]): the {name} backend cannot return a tuple yet (`--backend llvm` can)"),
+                format!("tuples.pir:3:1: error: function `stats` returns a tuple (Float64, Int64, Float64[]Shape[?]): the {name} backend cannot return a tuple yet (`--backend llvm` and `--backend c` can)"),
                 "{what}"
             );
         }
     }
+}
+
+/// The ctypes example of docs/abi.md calls the POST Python function shown
+/// above it, compiled by the LLVM backend, and prints the output block
+/// that follows it.
+#[test]
+fn docs_ctypes_example_of_a_tuple_result() {
+    let doc = std::fs::read_to_string(root().join("docs/abi.md")).unwrap();
+    let start = "```python\n# stats.py\n";
+    let at = doc.find(start).expect("docs/abi.md shows stats.py") + start.len();
+    let source = &doc[at..at + doc[at..].find("```\n").unwrap()];
+    let (script, want) = doc_example(&doc, "```python\n# example: a tuple result");
+    let dir = tmpdir("tuple-results-doc");
+    let (py, lib, example) = (dir.join("stats.py"), dir.join("libstats.so"), dir.join("tuple_example.py"));
+    std::fs::write(&py, source).unwrap();
+    std::fs::write(&example, script).unwrap();
+    let out =
+        Command::new(driver()).args(["compile", "--emit", "shared"]).arg(&py).arg("-o").arg(&lib).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("python3").arg(&example).arg(&lib).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }
