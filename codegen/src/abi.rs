@@ -96,6 +96,11 @@ pub const ALLOC_ARRAY_EMPTY: &str = "postc_rt_alloc_array_empty";
 pub const ALLOC_ND_EMPTY: &str = "postc_rt_alloc_nd_empty";
 /// `ptr @postc_rt_arena_export(ptr mark, ptr tensor)`: see the module docs.
 pub const ARENA_EXPORT: &str = "postc_rt_arena_export";
+/// `void @postc_rt_arena_export_tuple(ptr mark, i64 n, ptr tensors)`: as
+/// [`ARENA_EXPORT`] for the `n` arrays of a tuple result, each element of
+/// the array `tensors` replaced by the `DLManagedTensor*` the caller
+/// owns (an array whose memory an earlier one took comes back copied).
+pub const ARENA_EXPORT_TUPLE: &str = "postc_rt_arena_export_tuple";
 /// `void @postc_rt_arena_adopt(ptr managed)`: a `DLManagedTensor*` made by
 /// this runtime joins the thread's arena (freed at the next release).
 pub const ARENA_ADOPT: &str = "postc_rt_arena_adopt";

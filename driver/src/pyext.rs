@@ -254,11 +254,17 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 }
             })
             .collect();
-        let ret = match &f.ret {
-            Ret::Void => "None".to_owned(),
-            Ret::Scalar(d) => numpy_type(*d),
-            Ret::Array(a) => format!("npt.NDArray[{}]", numpy_type(a.dtype)),
-        };
+        fn stub_type(r: &Ret) -> String {
+            match r {
+                Ret::Void => "None".to_owned(),
+                Ret::Scalar(d) => numpy_type(*d),
+                Ret::Array(a) => format!("npt.NDArray[{}]", numpy_type(a.dtype)),
+                Ret::Tuple(elements) => {
+                    format!("tuple[{}]", elements.iter().map(stub_type).collect::<Vec<_>>().join(", "))
+                }
+            }
+        }
+        let ret = stub_type(&f.ret);
         s.push_str(&format!("\ndef {}({}) -> {ret}:\n", f.name, params.join(", ")));
         match &f.doc {
             Some(doc) => s.push_str(&docstring(doc, "    ")),
@@ -277,6 +283,16 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stubs_spell_a_tuple_result_as_a_tuple() {
+        let src = "module t\n\nfunc pair(%x: Float64, %a: Int64[]Shape[?]) -> (Float64, Int64[]Shape[?]) {\nentry:\n  \
+                   %r: (Float64, Int64[]Shape[?]) = tuple %x, %a\n  return %r\n}\n";
+        let m = postc_ir::parse::parse_module("t.pir", src.as_bytes()).expect("parses");
+        let exports = postc_ir::exports::exports(&postc_ir::Program::from_module(m));
+        let stub = stub(&exports, None);
+        assert!(stub.contains(") -> tuple[np.float64, npt.NDArray[np.int64]]:\n"), "{stub}");
+    }
 
     #[test]
     fn stub_defaults_are_python_literals_of_the_same_value() {

@@ -125,6 +125,9 @@ pub(crate) struct FuncDecl {
     pub poisoned: Vec<String>,
     /// The return annotation has errors: returns are not checked.
     pub ret_poisoned: bool,
+    /// No return annotation: a `return a, b` gives the function its tuple
+    /// result (see `lower::Lower::return_tuple`).
+    pub ret_unannotated: bool,
 }
 
 /// Everything the module level declares.
@@ -593,6 +596,27 @@ impl Declarer<'_> {
         }
     }
 
+    /// A tuple result annotation, `tuple[Float64, Int64[:]]` (or
+    /// `Tuple[...]`): one scalar or array type per element.
+    fn tuple_result(&mut self, d: &Declared, e: &Expr) -> Option<TypeData> {
+        let elements = tuple_annotation(e)?;
+        let mut types = Vec::with_capacity(elements.len());
+        for el in elements {
+            match self.annotation(d, el)? {
+                Annot::Type(t) if !t.is_output => types.push(t),
+                _ => {
+                    self.err(el, "an element of a tuple result is a scalar or an array type (`Float64`, `Int64[:]`)");
+                    return None;
+                }
+            }
+        }
+        if types.is_empty() {
+            self.err(e, "a tuple result has at least one element");
+            return None;
+        }
+        Some(TypeData::tuple(types))
+    }
+
     fn type_name(&self, d: &Declared, e: &Expr) -> Option<TypeName> {
         match e {
             Expr::Name(n) => match d.globals.get(n.id.as_str()) {
@@ -738,6 +762,14 @@ impl Declarer<'_> {
         let mut ret_poisoned = false;
         let ret = match &f.returns {
             None => None,
+            Some(r) if tuple_annotation(r).is_some() => match self.tuple_result(d, r) {
+                Some(t) => Some(t),
+                None => {
+                    ok = false;
+                    ret_poisoned = true;
+                    None
+                }
+            },
             Some(r) => match self.annotation(d, r) {
                 Some(Annot::None) => None,
                 Some(Annot::Type(t)) => {
@@ -878,6 +910,7 @@ impl Declarer<'_> {
                 doc: None,
                 poisoned,
                 ret_poisoned,
+                ret_unannotated: f.returns.is_none(),
             });
         }
         let doc = match f.body.first() {
@@ -905,7 +938,21 @@ impl Declarer<'_> {
         b.set_doc(doc.clone());
         b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
         m.add_function(b.finish());
-        Ok(FuncDecl { name, stmt, params, defaults, core_dims, ret, attrs, ufunc_sig, doc, poisoned, ret_poisoned })
+        let ret_unannotated = f.returns.is_none();
+        Ok(FuncDecl {
+            name,
+            stmt,
+            params,
+            defaults,
+            core_dims,
+            ret,
+            attrs,
+            ufunc_sig,
+            doc,
+            poisoned,
+            ret_poisoned,
+            ret_unannotated,
+        })
     }
 
     fn ufunc_signature(
@@ -1031,6 +1078,19 @@ fn global_of(g: &HashMap<String, Global>, e: &Expr) -> Option<Global> {
         },
         _ => None,
     }
+}
+
+/// The element annotations of `tuple[A, B]`, `Tuple[A, B]` or
+/// `typing.Tuple[A, B]`; `None` for any other expression.
+fn tuple_annotation(e: &Expr) -> Option<Vec<&Expr>> {
+    let Expr::Subscript(s) = e else { return None };
+    if !matches!(crate::syntax::dotted(&s.value).as_deref(), Some("tuple" | "Tuple" | "typing.Tuple")) {
+        return None;
+    }
+    Some(match &*s.slice {
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        one => vec![one],
+    })
 }
 
 /// `T | None`, `None | T`, `Optional[T]` or `typing.Optional[T]`.

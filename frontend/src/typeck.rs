@@ -901,7 +901,7 @@ impl Solver<'_> {
             }
         }
         let ret = self.env.types.get(callee.ret?);
-        (!ret.is_array).then(|| Ty::Num { s: Scalar::strong(ret.dtype), nonneg: false })
+        (!ret.is_array && !ret.is_tuple()).then(|| Ty::Num { s: Scalar::strong(ret.dtype), nonneg: false })
     }
 
     /// The counter of `for x in range(...)`: a Python int, non-negative

@@ -549,6 +549,15 @@ pub enum InstData<'a> {
     RawData {
         array: ValueId,
     },
+    /// `tuple`: the tuple of `elements`, in order.
+    Tuple {
+        elements: ValueList<'a>,
+    },
+    /// `extract`: element `index` of a tuple.
+    Extract {
+        tuple: ValueId,
+        index: u32,
+    },
     /// A payload that does not decode (only reachable through direct
     /// column edits); the verifier reports it.
     Malformed,
@@ -769,6 +778,11 @@ impl Body {
             Format::RawLoad => InstData::RawLoad { address: val(a) },
             Format::RawStore => InstData::RawStore { address: val(a), value: val(b) },
             Format::RawData => InstData::RawData { array: val(a) },
+            Format::Tuple => {
+                let n = ex(b)?;
+                InstData::Tuple { elements: self.value_at(b + 1, n as usize)? }
+            }
+            Format::Extract => InstData::Extract { tuple: val(a), index: b },
         })
     }
 

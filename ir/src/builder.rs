@@ -205,6 +205,17 @@ impl FunctionBuilder {
     pub fn alloc_empty(&mut self, ty: TypeId, dims: &[ValueId], name: &str) -> ValueId {
         self.alloc_as(Opcode::AllocEmpty, ty, dims, name)
     }
+    /// The tuple of `elements`, of the tuple type `ty` (what a function
+    /// with a tuple result returns).
+    pub fn tuple(&mut self, ty: TypeId, elements: &[ValueId], name: &str) -> ValueId {
+        self.alloc_as(Opcode::Tuple, ty, elements, name)
+    }
+    /// Element `index`, of type `ty`, of the tuple a call returned.
+    pub fn extract(&mut self, ty: TypeId, tuple: ValueId, index: u32, name: &str) -> ValueId {
+        self.push(Opcode::Extract, Some(ty), [tuple.as_u32(), index], Some(name))
+    }
+    /// An instruction of the [`crate::opcode::Format::Alloc`] or
+    /// [`crate::opcode::Format::Tuple`] layout: a list of values.
     fn alloc_as(&mut self, op: Opcode, ty: TypeId, dims: &[ValueId], name: &str) -> ValueId {
         let mut items = vec![dims.len() as u32];
         items.extend(dims.iter().map(|d| d.as_u32()));

@@ -42,6 +42,21 @@ pub enum Ret {
     Void,
     Scalar(DType),
     Array(ArraySpec),
+    /// A tuple of scalars and arrays (never `Void` or another tuple), each
+    /// written through one trailing out-pointer (docs/abi.md §2).
+    Tuple(Vec<Ret>),
+}
+
+impl Ret {
+    fn of(t: &TypeData) -> Ret {
+        if t.is_tuple() {
+            Ret::Tuple(t.elements.iter().map(Ret::of).collect())
+        } else if t.is_array {
+            Ret::Array(array_spec(t))
+        } else {
+            Ret::Scalar(t.dtype)
+        }
+    }
 }
 
 /// An exported plain function (an alias is one more name of the same
@@ -146,8 +161,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         .collect();
     let ret = match f.ret.map(|t| m.types.get(t)) {
         None => Ret::Void,
-        Some(t) if t.is_array => Ret::Array(array_spec(t)),
-        Some(t) => Ret::Scalar(t.dtype),
+        Some(t) => Ret::of(t),
     };
     out.functions.push(FuncSpec {
         name: name.to_owned(),
@@ -223,6 +237,28 @@ impl Writer {
             }
         }
     }
+    /// A result: 0 void, 1 a scalar, 2 an array, 3 a tuple (its count,
+    /// then each element).
+    fn ret(&mut self, r: &Ret) {
+        match r {
+            Ret::Void => self.int(0),
+            Ret::Scalar(d) => {
+                self.int(1);
+                self.dtype(*d);
+            }
+            Ret::Array(a) => {
+                self.int(2);
+                self.array(a);
+            }
+            Ret::Tuple(elements) => {
+                self.int(3);
+                self.int(elements.len() as i64);
+                for e in elements {
+                    self.ret(e);
+                }
+            }
+        }
+    }
     fn array(&mut self, a: &ArraySpec) {
         self.dtype(a.dtype);
         self.int(a.dims.len() as i64);
@@ -285,6 +321,23 @@ impl Reader<'_> {
     fn dtype(&mut self) -> Option<DType> {
         DType::from_name(&self.text()?)
     }
+    /// What [`Writer::ret`] wrote; a tuple only where `tuple_allowed`
+    /// (a function's result, not a tuple's element).
+    fn ret(&mut self, tuple_allowed: bool) -> Option<Ret> {
+        Some(match self.int()? {
+            0 if tuple_allowed => Ret::Void,
+            1 => Ret::Scalar(self.dtype()?),
+            2 => Ret::Array(self.array()?),
+            3 if tuple_allowed => {
+                let elements = (0..self.count()?).map(|_| self.ret(false)).collect::<Option<Vec<_>>>()?;
+                if elements.is_empty() {
+                    return None;
+                }
+                Ret::Tuple(elements)
+            }
+            _ => return None,
+        })
+    }
     fn array(&mut self) -> Option<ArraySpec> {
         let dtype = self.dtype()?;
         let rank = self.count()?;
@@ -320,17 +373,7 @@ impl Exports {
                     }
                 }
             }
-            match &f.ret {
-                Ret::Void => w.int(0),
-                Ret::Scalar(d) => {
-                    w.int(1);
-                    w.dtype(*d);
-                }
-                Ret::Array(a) => {
-                    w.int(2);
-                    w.array(a);
-                }
-            }
+            w.ret(&f.ret);
             w.optional_text(f.doc.as_deref());
             w.int(i64::from(f.kernel));
             w.int(f.defaults.len() as i64);
@@ -374,12 +417,7 @@ impl Exports {
                 };
                 params.push(Param { name, ty });
             }
-            let ret = match r.int()? {
-                0 => Ret::Void,
-                1 => Ret::Scalar(r.dtype()?),
-                2 => Ret::Array(r.array()?),
-                _ => return None,
-            };
+            let ret = r.ret(true)?;
             let doc = r.optional_text()?;
             let kernel = r.flag()?;
             let defaults = if with_defaults {
@@ -457,6 +495,35 @@ mod tests {
         let back = Exports::decode(&bytes).expect("decodes");
         assert_eq!(format!("{back:?}"), format!("{exports:?}"));
         // Cut short anywhere, the bytes are refused rather than misread.
+        for n in 0..bytes.len() {
+            assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
+        }
+    }
+
+    #[test]
+    fn tuple_results_round_trip() {
+        let array = ArraySpec {
+            dtype: DType::Int64,
+            dims: vec![None],
+            fixed_strides: None,
+            layout: "C-contiguous",
+            output: false,
+            text: "Int64[]Shape[?]".into(),
+        };
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "pair".into(),
+                params: Vec::new(),
+                defaults: Vec::new(),
+                ret: Ret::Tuple(vec![Ret::Scalar(DType::Float64), Ret::Array(array)]),
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: Vec::new(),
+        };
+        let bytes = exports.encode();
+        let back = Exports::decode(&bytes).expect("decodes");
+        assert_eq!(format!("{back:?}"), format!("{exports:?}"));
         for n in 0..bytes.len() {
             assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
         }

@@ -80,6 +80,10 @@ pub enum Format {
     RawView,
     /// `a` = array value.
     RawData,
+    /// `b` = extra index of [n, element values...].
+    Tuple,
+    /// `a` = tuple value, `b` = the element's position (immediate).
+    Extract,
 }
 
 /// What a payload slot holds. Every sweep over operands (visiting,
@@ -153,6 +157,8 @@ impl Format {
             Format::RawRead => (S::Value, S::Imm, &[]),
             Format::RawOffset | Format::RawStore => (S::Value, S::Value, &[]),
             Format::RawLoad | Format::RawData => (S::Value, S::Unused, &[]),
+            Format::Tuple => (S::Unused, S::Extra, &[I::Values]),
+            Format::Extract => (S::Value, S::Imm, &[]),
         };
         PayloadLayout { a, b, extra }
     }
@@ -458,6 +464,10 @@ opcodes! {
     RawView = "raw.view", RawView, Never, raw;
     /// `result = &array[0, 0, ...]`: the address of an array's first element.
     RawData = "raw.data", RawData, Never, raw;
+    /// `result = (elements...)`: the tuple a function with a tuple result returns.
+    Tuple = "tuple", Tuple, Never;
+    /// `result = tuple[index]`: one element of the tuple a call returned.
+    Extract = "extract", Extract, Never;
 }
 
 /// Each opcode's payload layout, by opcode number: one load on the hot

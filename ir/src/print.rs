@@ -335,7 +335,7 @@ impl<'m> Printer<'m> {
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, q);
             }
-            Format::Alloc | Format::View | Format::RawView => return false,
+            Format::Alloc | Format::View | Format::RawView | Format::Tuple => return false,
             Format::Unary | Format::RawLoad | Format::RawData => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
@@ -349,7 +349,7 @@ impl<'m> Printer<'m> {
                 self.out.extend_from_slice(b", ");
                 self.raw_value(b, y);
             }
-            Format::Axis | Format::RawRead => {
+            Format::Axis | Format::RawRead | Format::Extract => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
                 self.out.extend_from_slice(b", ");
@@ -540,7 +540,8 @@ impl<'m> Printer<'m> {
             }
             InstData::Dim { array, axis }
             | InstData::Stride { array, axis }
-            | InstData::RawRead { base: array, index: axis, .. } => {
+            | InstData::RawRead { base: array, index: axis, .. }
+            | InstData::Extract { tuple: array, index: axis } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, array);
@@ -640,6 +641,15 @@ impl<'m> Printer<'m> {
                 }
             }
             InstData::Unreachable => self.s("unreachable"),
+            InstData::Tuple { elements } => {
+                self.s("tuple ");
+                for (i, x) in elements.iter().enumerate() {
+                    if i > 0 {
+                        self.s(", ");
+                    }
+                    self.value(b, x);
+                }
+            }
             InstData::Malformed => self.s("<malformed>"),
         }
         self.loc_note(b, v);

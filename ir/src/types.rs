@@ -101,7 +101,14 @@ impl fmt::Display for Layout {
 }
 
 /// What a value's type says: the `dtype`, `shape`, `layout`,
-/// `is_array` and `is_output` fields.
+/// `is_array` and `is_output` fields, or, for a tuple, its `elements`.
+///
+/// A tuple type (`(Float64, Int64[]Shape[?])`) is only ever the result
+/// type of a function and of the calls of it, and the operand of
+/// `extract`: it holds scalars and arrays, never another tuple or an
+/// output. Its other fields are those of [`TypeData::tuple`] and say
+/// nothing; code that reads `dtype` of a type that may be a function's
+/// result asks [`TypeData::is_tuple`] first.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct TypeData {
     pub dtype: DType,
@@ -109,14 +116,31 @@ pub struct TypeData {
     pub is_output: bool,
     pub shape: Shape,
     pub layout: Layout,
+    /// The element types of a tuple, in order; empty for every other type.
+    pub elements: Vec<TypeData>,
 }
 
 impl TypeData {
     pub fn scalar(dtype: DType) -> TypeData {
-        TypeData { dtype, is_array: false, is_output: false, shape: Shape::Any, layout: Layout::COrder }
+        TypeData {
+            dtype,
+            is_array: false,
+            is_output: false,
+            shape: Shape::Any,
+            layout: Layout::COrder,
+            elements: Vec::new(),
+        }
     }
     pub fn array(dtype: DType, shape: Shape, layout: Layout) -> TypeData {
-        TypeData { dtype, is_array: true, is_output: false, shape, layout }
+        TypeData { dtype, is_array: true, is_output: false, shape, layout, elements: Vec::new() }
+    }
+    /// The tuple of `elements` (at least one; scalars and arrays that are
+    /// not outputs).
+    pub fn tuple(elements: Vec<TypeData>) -> TypeData {
+        TypeData { elements, ..TypeData::scalar(DType::Int64) }
+    }
+    pub fn is_tuple(&self) -> bool {
+        !self.elements.is_empty()
     }
     pub fn output(mut self) -> TypeData {
         self.is_output = true;
@@ -158,9 +182,20 @@ impl TypeData {
 
 /// Prints as a value's type is written after its name (`%x: &Float64[]Shape[3, 3]`):
 /// `&` for an output, `[]` for an array, shape and layout only when they
-/// differ from `AnyShape` and `COrder`.
+/// differ from `AnyShape` and `COrder`; a tuple as its elements in
+/// parentheses (`(Float64, Int64[]Shape[?])`).
 impl fmt::Display for TypeData {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_tuple() {
+            f.write_str("(")?;
+            for (i, e) in self.elements.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{e}")?;
+            }
+            return f.write_str(")");
+        }
         if self.is_output {
             f.write_str("&")?;
         }
@@ -277,6 +312,14 @@ mod tests {
         let t = TypeData::array(DType::UInt8, Shape::Any, Layout::Strides([24, 8].into_iter().collect()));
         assert_eq!(t.to_string(), "UInt8[]Strides[24, 8]");
         assert_eq!(TypeData::scalar(DType::Bool).to_string(), "Bool");
+    }
+
+    #[test]
+    fn tuples_print_their_elements() {
+        let arr = TypeData::array(DType::Int64, Shape::dims(&[None]), Layout::COrder);
+        let t = TypeData::tuple(vec![TypeData::scalar(DType::Float64), arr]);
+        assert!(t.is_tuple() && !TypeData::scalar(DType::Int64).is_tuple());
+        assert_eq!(t.to_string(), "(Float64, Int64[]Shape[?])");
     }
 
     #[test]

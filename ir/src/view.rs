@@ -60,8 +60,8 @@ pub fn span(extents: &[i128], strides: &[i128]) -> Option<(i128, i128)> {
 /// every use reads or writes through the view (`load`, `store`,
 /// `index.load`, `index.store`), reads its extents or strides (`dim`,
 /// `stride`), is the base of another such view, or passes it to a call
-/// whose result is not an array (the callee cannot hand the view back,
-/// and no array holds arrays) and that `call_may_keep` does not name: a
+/// whose result is neither an array nor a tuple (the callee cannot hand
+/// the view back, and no array holds arrays) and that `call_may_keep` does not name: a
 /// call that may still use its arguments once it has returned. A view
 /// that is returned, assigned to a local (`let`, `set`), chosen by a
 /// `select` or the base of a view that escapes, escapes.
@@ -89,7 +89,8 @@ pub fn local_views(body: &Body, types: &TypeTable, call_may_keep: impl Fn(&str) 
                 | Opcode::Stride => true,
                 Opcode::Call => match body.inst(u) {
                     InstData::Call { callee, .. } => {
-                        !body.ty(u).is_some_and(|t| types.is_array(t)) && !call_may_keep(callee)
+                        let hands_back = body.ty(u).is_some_and(|t| types.is_array(t) || types.get(t).is_tuple());
+                        !hands_back && !call_may_keep(callee)
                     }
                     _ => false,
                 },

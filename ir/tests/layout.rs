@@ -27,6 +27,8 @@ fn decoded(i: &InstData<'_>) -> (Vec<ValueId>, Vec<BlockId>) {
         InstData::Set { target, value } => v(&[*target, *value]),
         InstData::Select { cond, if_true, if_false } => v(&[*cond, *if_true, *if_false]),
         InstData::Alloc { dims } => (dims.iter().collect(), Vec::new()),
+        InstData::Tuple { elements } => (elements.iter().collect(), Vec::new()),
+        InstData::Extract { tuple, .. } => v(&[*tuple]),
         InstData::GetField { aggregate, .. } => v(&[*aggregate]),
         InstData::SetField { aggregate, value, .. } => v(&[*aggregate, *value]),
         InstData::IndexLoad { array, indices } => (std::iter::once(*array).chain(indices.iter()).collect(), Vec::new()),

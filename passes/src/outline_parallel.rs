@@ -189,6 +189,11 @@ fn copy_inst(
             b.raw_view(t(), vm(address), vm(offset), &e, &s, name)
         }
         InstData::RawData { array } => b.raw_data(vm(array), name),
+        InstData::Tuple { elements } => {
+            let e: Vec<ValueId> = elements.iter().map(vm).collect();
+            b.tuple(t(), &e, name)
+        }
+        InstData::Extract { tuple, index } => b.extract(t(), vm(tuple), index, name),
     }
 }
 

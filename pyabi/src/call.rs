@@ -81,6 +81,11 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
     let result = match &spec.ret {
         Ret::Void => Type::void(),
         Ret::Array(_) => Type::pointer(),
+        Ret::Tuple(elements) => {
+            // Each element is written through one more pointer.
+            args.extend(elements.iter().map(|_| Type::pointer()));
+            Type::void()
+        }
         Ret::Scalar(d) if d.is_complex() => {
             // A complex result is written through one more pointer.
             args.push(Type::pointer());
@@ -125,6 +130,26 @@ enum Result_ {
     Complex(ScalarMaker),
     Text(DType),
     Array(DType),
+    /// A tuple, each element (any of the above but `Void`) written through
+    /// its own pointer: a Python tuple.
+    Tuple(Vec<Result_>),
+}
+
+impl Result_ {
+    /// How a scalar or array result of `ret` is converted; a tuple's
+    /// elements are read from memory as a complex result is.
+    fn of(py: Python<'_>, ret: &Ret) -> PyResult<Result_> {
+        Ok(match ret {
+            Ret::Void => Result_::Void,
+            Ret::Array(a) => Result_::Array(a.dtype),
+            Ret::Scalar(d) if d.is_complex() => Result_::Complex(ScalarMaker::new(py, *d)?),
+            Ret::Scalar(d) if d.is_text() => Result_::Text(*d),
+            Ret::Scalar(d) => Result_::Scalar(ScalarMaker::new(py, *d)?),
+            Ret::Tuple(elements) => {
+                Result_::Tuple(elements.iter().map(|e| Result_::of(py, e)).collect::<PyResult<_>>()?)
+            }
+        })
+    }
 }
 
 /// A function's signature, decoded once.
@@ -134,6 +159,8 @@ pub struct Plan {
     result: Result_,
     /// The general register of a complex result's pointer.
     complex_out: Option<usize>,
+    /// The general registers of a tuple result's pointers, one per element.
+    tuple_out: Vec<usize>,
     returns: Returns,
     /// Whether the arguments fit in registers (else libffi).
     registers: bool,
@@ -162,8 +189,14 @@ impl Plan {
             params.push(entry);
         }
         let mut complex_out = None;
+        let mut tuple_out = Vec::new();
         let (result, returns) = match &spec.ret {
             Ret::Void => (Result_::Void, Returns::Int),
+            Ret::Tuple(elements) => {
+                tuple_out = (ints..ints + elements.len()).collect();
+                ints += elements.len();
+                (Result_::of(py, &spec.ret)?, Returns::Int)
+            }
             Ret::Array(a) => (Result_::Array(a.dtype), Returns::Int),
             Ret::Scalar(d) if d.is_complex() => {
                 complex_out = Some(ints);
@@ -175,7 +208,7 @@ impl Plan {
             Ret::Scalar(d) => (Result_::Scalar(ScalarMaker::new(py, *d)?), Returns::Int),
         };
         let registers = ints <= INT_REGISTERS && floats <= FLOAT_REGISTERS;
-        Ok(Plan { params, result, complex_out, returns, registers })
+        Ok(Plan { params, result, complex_out, tuple_out, returns, registers })
     }
 }
 
@@ -331,7 +364,8 @@ impl Function {
         }
         let n = args.len();
         let mut call = CallState::default();
-        call.slots.resize(n + 1, Slot::default());
+        let outs = self.plan.tuple_out.len();
+        call.slots.resize(n + outs.max(1), Slot::default());
         for (i, (arg, (convert, _))) in args.iter().zip(&self.plan.params).enumerate() {
             // SAFETY: the caller holds every argument for the call.
             let arg = unsafe { Borrowed::from_ptr(py, *arg) };
@@ -378,6 +412,8 @@ impl Function {
             slots[i] = Slot([ptr as u64, 0]);
         }
         let mut result_value = Slot::default();
+        // Where each element of a tuple result is written.
+        let mut tuple_values: SmallVec<[Slot; 4]> = smallvec::smallvec![Slot::default(); outs];
         let outcome = if self.plan.registers {
             let mut regs = Registers::default();
             for (slot, (_, place)) in slots.iter().zip(&self.plan.params) {
@@ -393,6 +429,9 @@ impl Function {
             if let Some(r) = self.plan.complex_out {
                 regs.ints[r] = (&mut result_value as *mut Slot) as u64;
             }
+            for (&r, value) in self.plan.tuple_out.iter().zip(tuple_values.iter_mut()) {
+                regs.ints[r] = (value as *mut Slot) as u64;
+            }
             let returns = self.plan.returns;
             let (runtime, code) = (self.runtime.as_ref(), self.code as *const c_void);
             // SAFETY: the plan placed every argument in the register of its
@@ -407,7 +446,10 @@ impl Function {
             if complex_out {
                 slots[n] = Slot([(&mut result_value as *mut Slot) as u64, 0]);
             }
-            let nargs = n + usize::from(complex_out);
+            for (k, value) in tuple_values.iter_mut().enumerate() {
+                slots[n + k] = Slot([(value as *mut Slot) as u64, 0]);
+            }
+            let nargs = n + usize::from(complex_out) + outs;
             let mut avalue: SmallVec<[*mut c_void; INLINE]> =
                 slots[..nargs].iter_mut().map(|s| (s as *mut Slot).cast()).collect();
             let mut rvalue = Slot::default();
@@ -443,6 +485,10 @@ impl Function {
                 PassedArray { object: a.object, tensor: tensor_ptrs[a.param] as *const DLTensor, keeper }
             })
             .collect();
+        if let Result_::Tuple(elements) = &self.plan.result {
+            // SAFETY: the call wrote each element (docs/abi.md §2).
+            return unsafe { tuple_result(py, elements, &tuple_values, &passed) };
+        }
         self.result(py, result.0, &result_value, &passed)
     }
 
@@ -451,6 +497,9 @@ impl Function {
     /// stack; `None` when the call is not one (before any compiled code
     /// ran), for [`Function::invoke`] to make.
     fn call_fast<'py>(&self, py: Python<'py>, args: &[*mut ffi::PyObject]) -> Option<PyResult<Bound<'py, PyAny>>> {
+        if !self.plan.tuple_out.is_empty() {
+            return None;
+        }
         let mut regs = Registers::default();
         // Written before they are read, only as far as used: not zeroed.
         let mut tensors = [const { MaybeUninit::<DLTensor>::uninit() }; FAST_ARRAYS];
@@ -567,30 +616,79 @@ impl Function {
         complex_value: &Slot,
         arrays: &[PassedArray],
     ) -> PyResult<Bound<'py, PyAny>> {
-        match &self.plan.result {
-            Result_::Void => Ok(py.None().into_bound(py)),
-            Result_::Scalar(maker) => maker.make(py, &bits),
-            Result_::Complex(maker) => maker.make(py, &complex_value.0),
-            Result_::Text(d) => {
-                let [ptr, len] = bits;
-                // SAFETY: a returned string is `len` bytes at `ptr`, valid
-                // for the life of the process or, when it is a string
-                // argument, held by the caller (docs/abi.md §2).
-                let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
-                Ok(if *d == DType::Str {
-                    PyString::new(py, &String::from_utf8_lossy(bytes)).into_any()
-                } else {
-                    PyBytes::new(py, bytes).into_any()
-                })
-            }
-            Result_::Array(d) => {
-                let managed = bits[0] as *mut DLManagedTensor;
-                // SAFETY: the function returned a `DLManagedTensor *` owned
-                // by the caller (docs/abi.md §3); the arguments' tensors
-                // are alive.
-                unsafe { returned_array(py, managed, *d, arrays) }
+        // SAFETY: `bits` and `complex_value` are what the call returned.
+        unsafe { python_result(py, &self.plan.result, bits, complex_value, arrays) }
+    }
+}
+
+/// The Python tuple of a tuple result, each element read from where the
+/// call wrote it. An element that fails to convert deletes the arrays
+/// after it, which no Python object owns yet.
+///
+/// # Safety
+/// `values` must hold what the call wrote through each element's pointer.
+unsafe fn tuple_result<'py>(
+    py: Python<'py>,
+    elements: &[Result_],
+    values: &[Slot],
+    arrays: &[PassedArray],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut out = Vec::with_capacity(elements.len());
+    for (k, (element, value)) in elements.iter().zip(values).enumerate() {
+        match python_result(py, element, value.0, value, arrays) {
+            Ok(x) => out.push(x),
+            Err(e) => {
+                for (later, v) in elements[k + 1..].iter().zip(&values[k + 1..]) {
+                    let managed = v.0[0] as *mut DLManagedTensor;
+                    if let (Result_::Array(_), Some(del)) = (later, (*managed).deleter) {
+                        del(managed);
+                    }
+                }
+                return Err(e);
             }
         }
+    }
+    Ok(PyTuple::new(py, out)?.into_any())
+}
+
+/// The Python object of a scalar or array result: its bits, the value a
+/// complex result was written to, the array arguments passed.
+///
+/// # Safety
+/// `bits` and `complex_value` must be what the call returned or wrote.
+unsafe fn python_result<'py>(
+    py: Python<'py>,
+    result: &Result_,
+    bits: [u64; 2],
+    complex_value: &Slot,
+    arrays: &[PassedArray],
+) -> PyResult<Bound<'py, PyAny>> {
+    match result {
+        Result_::Void => Ok(py.None().into_bound(py)),
+        Result_::Scalar(maker) => maker.make(py, &bits),
+        Result_::Complex(maker) => maker.make(py, &complex_value.0),
+        Result_::Text(d) => {
+            let [ptr, len] = bits;
+            // SAFETY: a returned string is `len` bytes at `ptr`, valid
+            // for the life of the process or, when it is a string
+            // argument, held by the caller (docs/abi.md §2).
+            let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
+            Ok(if *d == DType::Str {
+                PyString::new(py, &String::from_utf8_lossy(bytes)).into_any()
+            } else {
+                PyBytes::new(py, bytes).into_any()
+            })
+        }
+        Result_::Array(d) => {
+            let managed = bits[0] as *mut DLManagedTensor;
+            // SAFETY: the function returned a `DLManagedTensor *` owned
+            // by the caller (docs/abi.md §3); the arguments' tensors
+            // are alive.
+            unsafe { returned_array(py, managed, *d, arrays) }
+        }
+        // Not reached: a call with a tuple result converts it with
+        // `tuple_result`, which reads the elements' memory.
+        Result_::Tuple(_) => Err(PyTypeError::new_err("internal error: a tuple result read as a single value")),
     }
 }
 
@@ -973,11 +1071,15 @@ impl Function {
 
     fn __repr__(&self) -> String {
         let params: Vec<String> = self.parameters().into_iter().map(|(n, t)| format!("{n}: {t}")).collect();
-        let ret = match &self.spec.ret {
-            Ret::Void => "None".to_owned(),
-            Ret::Scalar(d) => d.name().to_owned(),
-            Ret::Array(a) => a.text.clone(),
-        };
+        fn shown(r: &Ret) -> String {
+            match r {
+                Ret::Void => "None".to_owned(),
+                Ret::Scalar(d) => d.name().to_owned(),
+                Ret::Array(a) => a.text.clone(),
+                Ret::Tuple(elements) => format!("({})", elements.iter().map(shown).collect::<Vec<_>>().join(", ")),
+            }
+        }
+        let ret = shown(&self.spec.ret);
         format!("<postc function {}({}) -> {}>", self.spec.name, params.join(", "), ret)
     }
 }

@@ -53,7 +53,7 @@ UNPACK_ARRAY = "unpacking an array (`a, b = arr`)"
 # fragment, blocking construct)
 EXPECTED = {
     # QuantEcon.py (MIT)
-    "quantecon_kernels.sa_indices": refused("a tuple is not supported in POST Python", TUPLE),
+    "quantecon_kernels.sa_indices": PASS,
     "quantecon_kernels._s_wise_max_argmax": PASS,
     "quantecon_kernels._s_wise_max": PASS,
     "quantecon_kernels._find_indices": PASS,
@@ -63,7 +63,7 @@ EXPECTED = {
     "quantecon_kernels._generate_sample_paths": PASS,
     "quantecon_kernels._repeat_1d": PASS,
     "quantecon_kernels._cartesian_index": PASS,
-    "quantecon_kernels.lorenz_curve": refused("a tuple is not supported in POST Python", TUPLE),
+    "quantecon_kernels.lorenz_curve": PASS,
     "quantecon_kernels.gini_coefficient": PASS,
     "quantecon_kernels.gammaln": PASS,
     "quantecon_kernels.fix": PASS,
@@ -76,7 +76,7 @@ EXPECTED = {
     "numba_examples.create_fractal": PASS,
     "numba_examples.jacobi_relax_core": PASS,
     "numba_examples.cnd_numba": PASS,
-    "numba_examples.black_scholes_numba": refused("a tuple is not supported in POST Python", TUPLE),
+    "numba_examples.black_scholes_numba": PASS,
     "numba_examples.filter2d_core": PASS,
     "numba_examples.fbcorr": PASS,
     "numba_examples.xsten": PASS,
@@ -114,7 +114,7 @@ EXPECTED = {
     "pyod_kernels._aad": PASS,
     "pyod_kernels._wrap_around_discrepancy": PASS,
     "pyod_kernels._pairwise_distances_no_broadcast_helper": PASS,
-    "pyod_kernels._get_perplexity": refused("a tuple is not supported in POST Python", TUPLE),
+    "pyod_kernels._get_perplexity": PASS,
     # STUMPY (BSD-3-Clause)
     "stumpy_kernels._sliding_dot_product": PASS,
     "stumpy_kernels._welford_nanvar": PASS,

@@ -86,6 +86,11 @@ void *postc_rt_alloc_nd_empty(int64_t ndim, const int64_t *dims, uint8_t code, u
  * does not own in a new header sharing its data), releases the arena to
  * `mark` and returns the DLManagedTensor the caller owns. */
 void *postc_rt_arena_export(void *mark, void *tensor);
+/* As postc_rt_arena_export for the `n` arrays of a tuple result, each
+ * `tensors[k]` replaced by the DLManagedTensor the caller owns; an array
+ * whose memory an earlier one already took comes back as a compact copy,
+ * so that every deleter frees only its own. Then releases the arena. */
+void postc_rt_arena_export_tuple(void *mark, int64_t n, void **tensors);
 /* A DLManagedTensor made by this runtime joins the thread's arena (with
  * the base arrays it owns). */
 void postc_rt_arena_adopt(void *managed);

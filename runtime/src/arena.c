@@ -213,12 +213,113 @@ static void detach_bases(void *mark, rt_managed *m) {
   }
 }
 
+/* Hands `tensor` to the caller without releasing the arena: detached with
+ * the bases of this call it lies in, or wrapped in a new header that
+ * borrows it when the arena since `mark` does not hold it. */
+static void *detach(void *mark, void *tensor);
+
 void *postc_rt_arena_export(void *mark, void *tensor) {
+  void *m = detach(mark, tensor);
+  postc_rt_arena_release(mark);
+  return m;
+}
+
+/* Whether the exported header `out`, or a base it owns, is `p`. */
+static int owns(const rt_managed *out, const void *p) {
+  while (out) {
+    if (out == p) {
+      return 1;
+    }
+    uintptr_t base = (uintptr_t)out->manager_ctx;
+    out = (base & BORROWED) ? NULL : (const rt_managed *)base;
+  }
+  return 0;
+}
+
+/* Whether `tensor` is a block of the arena since `mark`. */
+static int linked_since(void *mark, const void *tensor) {
+  for (block *b = arena_top; b != mark && b != NULL; b = b->prev) {
+    if ((char *)b + HEADER == (const char *)tensor) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether `tensor`, or a base of it that this call made, is owned by one
+ * of the `n` headers of `out`. Only blocks of this call are read: a base
+ * outside the arena (an argument, an outer call's array) ends the chain. */
+static int shares_memory(void *mark, const void *tensor, void **out, int64_t n) {
+  const rt_managed *t = tensor;
+  while (t) {
+    for (int64_t j = 0; j < n; j++) {
+      if (owns(out[j], t)) {
+        return 1;
+      }
+    }
+    if (!linked_since(mark, t)) {
+      return 0;
+    }
+    uintptr_t base = (uintptr_t)t->manager_ctx;
+    t = (const rt_managed *)(base & ~(uintptr_t)BORROWED);
+  }
+  return 0;
+}
+
+/* A compact C-order copy of `tensor`, in a block of its own that the
+ * caller owns. */
+static void *detached_copy(void *mark, const rt_tensor *t) {
+  int64_t nd = t->ndim < 0 ? 0 : t->ndim;
+  int64_t one = 1;
+  int64_t elsize = ((int64_t)t->bits * (t->lanes ? t->lanes : 1) + 7) / 8;
+  rt_managed *c = new_array(nd ? nd : 1, nd ? t->shape : &one, t->code, t->bits, elsize, 0);
+  unlink_since(mark, c);
+  c->dl_tensor.ndim = (int32_t)nd;
+  int64_t count = 1;
+  for (int64_t k = 0; k < nd; k++) {
+    count *= t->shape[k];
+  }
+  if (count == 0) {
+    return c;
+  }
+  const char *src = (const char *)t->data + t->byte_offset;
+  char *dst = c->dl_tensor.data;
+  int64_t index[64] = {0};
+  for (int64_t i = 0; i < count; i++) {
+    /* The source's element at `index`: its strides in elements, or C
+     * order when it has none. */
+    int64_t at = 0, step = 1;
+    for (int64_t k = nd - 1; k >= 0; k--) {
+      at += index[k] * (t->strides ? t->strides[k] : step);
+      step *= t->shape[k];
+    }
+    postc_rt_libc_memcpy(dst + i * elsize, src + at * elsize, (size_t)elsize);
+    for (int64_t k = nd - 1; k >= 0 && ++index[k] == t->shape[k]; k--) {
+      index[k] = 0;
+    }
+  }
+  return c;
+}
+
+void postc_rt_arena_export_tuple(void *mark, int64_t n, void **tensors) {
+  for (int64_t k = 0; k < n; k++) {
+    /* An element whose memory an earlier element already took (the same
+     * array twice, two views of one array, an array and a view of it) is
+     * copied: each header the caller receives is freed on its own. */
+    if (shares_memory(mark, tensors[k], tensors, k)) {
+      tensors[k] = detached_copy(mark, tensors[k]);
+    } else {
+      tensors[k] = detach(mark, tensors[k]);
+    }
+  }
+  postc_rt_arena_release(mark);
+}
+
+static void *detach(void *mark, void *tensor) {
   /* An array of this call's arena: unlinked, and kept with the bases of
    * this call that it lies in. */
   if (unlink_since(mark, tensor)) {
     detach_bases(mark, tensor);
-    postc_rt_arena_release(mark);
     return tensor;
   }
   /* Any other tensor (an argument, or an array of an outer call): a new
@@ -241,6 +342,5 @@ void *postc_rt_arena_export(void *mark, void *tensor) {
   }
   m->manager_ctx = borrowed(tensor);
   m->deleter = managed_deleter;
-  postc_rt_arena_release(mark);
   return m;
 }

@@ -324,7 +324,13 @@ impl<'t, 'p> FnC<'t, 'p> {
                 && self.is_array(v)
         });
         let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
-        self.mark = has_alloc || calls_array_fn || self.sig.array_ret;
+        // Arrays in a tuple: those returned are exported, those a call
+        // returned are adopted, both against the mark.
+        let tuple_arrays = body.tags.ids().any(|v| {
+            matches!(body.opcode(v), Opcode::Call | Opcode::Tuple)
+                && self.tyd(v).is_some_and(|t| t.elements.iter().any(|e| e.is_array))
+        });
+        self.mark = has_alloc || calls_array_fn || self.sig.array_ret || tuple_arrays;
         // Parameters.
         let params: Vec<ValueId> = body.all_params().collect();
         let mut pnames = Vec::new();
@@ -353,6 +359,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             let _ = d;
             pnames.push("ret".to_owned());
         }
+        pnames.extend((0..self.sig.tuple_out.len()).map(|k| format!("ret{k}")));
         // Array values that are never reassigned keep their element base
         // in a local: stores through `memcpy` could otherwise alias the
         // tensor header, and the compiler would reload it after each.
@@ -677,6 +684,13 @@ impl<'t, 'p> FnC<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.stmt(Some(v), "__builtin_unreachable();"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // A tuple is its elements: a `tuple`'s operands, the locals a
+            // call wrote (see `tuple_element`).
+            InstData::Tuple { .. } => {}
+            InstData::Extract { tuple, index } => {
+                let x = self.tuple_element(tuple, index);
+                self.def(v, x);
+            }
             // Addresses are `char *` values (see `vty`; the parameters are
             // NumPy's, see `signature`).
             InstData::RawRead { op, base, index } => {
@@ -736,10 +750,52 @@ impl<'t, 'p> FnC<'t, 'p> {
         Ok(())
     }
 
+    /// Element `k` of the tuple `t`: the `tuple`'s operand, or the local
+    /// the call wrote it to.
+    fn tuple_element(&self, t: ValueId, k: u32) -> String {
+        match self.f.body.inst(t) {
+            InstData::Tuple { elements } => elements.get(k as usize).map_or_else(String::new, |e| self.name(e)),
+            // A returned array's `DLManagedTensor` starts with its `DLTensor`.
+            _ if self.tyd(t).is_some_and(|ty| ty.elements.get(k as usize).is_some_and(|e| e.is_array)) => {
+                format!("(DLTensor *){}_e{k}", self.name(t))
+            }
+            _ => format!("{}_e{k}", self.name(t)),
+        }
+    }
+
+    /// Returns the tuple `x`: each element through its out-pointer, the
+    /// arrays exported together (docs/abi.md §2).
+    fn ret_tuple(&mut self, v: ValueId, x: ValueId, release: &str) {
+        let outs = self.sig.tuple_out.clone();
+        let arrays: Vec<usize> = (0..outs.len()).filter(|&k| outs[k] == "DLManagedTensor *").collect();
+        let mut s = String::new();
+        for k in (0..outs.len()).filter(|k| !arrays.contains(k)) {
+            s.push_str(&format!("*ret{k} = {}; ", self.tuple_element(x, k as u32)));
+        }
+        if arrays.is_empty() {
+            s.push_str(release);
+        } else {
+            let list: Vec<String> = arrays.iter().map(|&k| self.tuple_element(x, k as u32)).collect();
+            s.push_str(&format!(
+                "{{ void *postc_tuple[{}] = {{{}}}; postc_rt_arena_export_tuple(postc_mark, {}, postc_tuple); ",
+                arrays.len(),
+                list.join(", "),
+                arrays.len()
+            ));
+            for (i, k) in arrays.iter().enumerate() {
+                s.push_str(&format!("*ret{k} = (DLManagedTensor *)postc_tuple[{i}]; "));
+            }
+            s.push_str("} ");
+        }
+        s.push_str("return;");
+        self.stmt(Some(v), s);
+    }
+
     fn ret(&mut self, v: ValueId, value: Option<ValueId>) {
         let release = self.mark.then_some("postc_rt_arena_release(postc_mark); ");
         let release = release.unwrap_or("");
         match value {
+            Some(x) if !self.sig.tuple_out.is_empty() => self.ret_tuple(v, x, release),
             Some(x) if self.sig.complex_out.is_some() => {
                 let s = format!("*ret = {}; {release}return;", self.name(x));
                 self.stmt(Some(v), s);
@@ -1003,6 +1059,15 @@ impl<'t, 'p> FnC<'t, 'p> {
                     }
                 }
                 let has_result = self.f.body.ty(v).is_some() && self.used.contains(&v.as_u32());
+                // A tuple's elements come back in one local each.
+                let element_locals: Vec<(String, bool)> = (0..sig.tuple_out.len())
+                    .map(|k| {
+                        let (l, ty) = (format!("{}_e{k}", self.name(v)), &sig.tuple_out[k]);
+                        self.decls.push(format!("{};", super::decl(ty, &format!("{l} = {}", zero(ty)))));
+                        parts.push(format!("&{l}"));
+                        (l, ty == "DLManagedTensor *")
+                    })
+                    .collect();
                 if let Some(d) = sig.complex_out {
                     if has_result {
                         parts.push(format!("&{}", self.name(v)));
@@ -1023,6 +1088,9 @@ impl<'t, 'p> FnC<'t, 'p> {
                 }
                 if let Some(d) = depth {
                     self.stmt(Some(v), format!("postc_rt_depth = {d};"));
+                }
+                for (l, _) in element_locals.iter().filter(|(_, array)| *array) {
+                    self.stmt(Some(v), format!("(void)postc_adopt({l});"));
                 }
                 Ok(())
             }

@@ -206,6 +206,9 @@ pub(crate) struct CSig {
     pub params: Vec<String>,
     pub complex_out: Option<DType>,
     pub array_ret: bool,
+    /// A tuple result: the C type each element is written as (`double`,
+    /// `DLManagedTensor *`), through one trailing pointer each.
+    pub tuple_out: Vec<String>,
 }
 
 impl CSig {
@@ -363,7 +366,8 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
         // parameters are NumPy's (the header's `NAME_loop` prototype).
         let numpy = ["char **", "const intptr_t *", "const intptr_t *", "void *"];
         params.extend(numpy.iter().take(f.body.num_params as usize).map(|t| t.to_string()));
-        return CSig { name, exported, ret: "void".into(), params, complex_out: None, array_ret: false };
+        let (complex_out, array_ret, tuple_out) = (None, false, Vec::new());
+        return CSig { name, exported, ret: "void".into(), params, complex_out, array_ret, tuple_out };
     }
     for p in f.body.all_params() {
         match f.body.ty(p).map(|t| m.types.get(t)) {
@@ -373,9 +377,12 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
             None => params.push("int64_t".to_owned()),
         }
     }
-    let (mut ret, mut complex_out, mut array_ret) = ("void".to_owned(), None, false);
+    let (mut ret, mut complex_out, mut array_ret, mut tuple_out) = ("void".to_owned(), None, false, Vec::new());
     if let Some(t) = f.ret.map(|t| m.types.get(t)) {
-        if t.is_array {
+        if t.is_tuple() {
+            tuple_out = t.elements.iter().map(tuple_element_cty).collect();
+            params.extend(tuple_out.iter().map(|c| format!("{c} *")));
+        } else if t.is_array {
             ret = "DLManagedTensor *".into();
             array_ret = true;
         } else if t.dtype.is_complex() {
@@ -385,7 +392,17 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
             ret = helpers::cty(t.dtype).into();
         }
     }
-    CSig { name, exported, ret, params, complex_out, array_ret }
+    CSig { name, exported, ret, params, complex_out, array_ret, tuple_out }
+}
+
+/// The C type an element of a tuple result is written as: a returned
+/// array is a `DLManagedTensor *` (docs/abi.md §2).
+pub(crate) fn tuple_element_cty(t: &postc_ir::TypeData) -> String {
+    if t.is_array {
+        "DLManagedTensor *".to_owned()
+    } else {
+        helpers::cty(t.dtype).to_owned()
+    }
 }
 
 pub(crate) use crate::calls::Target;

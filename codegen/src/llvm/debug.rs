@@ -347,7 +347,9 @@ impl<'c> DebugInfo<'c> {
         let line = at.map(|l| l.line).unwrap_or(0);
         let file = self.file(mid, m, file_id);
         let params: Vec<DIType<'c>> = f.body.all_params().map(|p| self.ty(mid, m, f.body.ty(p))).collect();
-        let ret = f.ret.map(|t| self.ty(mid, m, Some(t)));
+        // A tuple result is written through pointers the parameters do
+        // not describe: the subroutine returns nothing.
+        let ret = f.ret.filter(|t| !m.types.get(*t).is_tuple()).map(|t| self.ty(mid, m, Some(t)));
         let artificial = crate::calls::is_panic_thunk(f);
         let mut flags = DIFlags::PROTOTYPED;
         if artificial {

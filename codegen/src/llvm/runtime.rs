@@ -30,8 +30,9 @@
 // decided in `crate::abi` for every backend; the LLVM backend declares what
 // a module calls with the IR builder (`crate::llvm::emit::unit::Unit::runtime`).
 pub use crate::abi::{
-    ALLOC_ARRAY, ALLOC_ARRAY_EMPTY, ALLOC_ND, ALLOC_ND_EMPTY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT, ARENA_MARK,
-    ARENA_RELEASE, DEPTH, MANAGED_DELETER, PANIC, STRIDE, STR_CMP, STR_CONCAT, STR_EQ, UFUNC_DL, VIEW,
+    ALLOC_ARRAY, ALLOC_ARRAY_EMPTY, ALLOC_ND, ALLOC_ND_EMPTY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT,
+    ARENA_EXPORT_TUPLE, ARENA_MARK, ARENA_RELEASE, DEPTH, MANAGED_DELETER, PANIC, STRIDE, STR_CMP, STR_CONCAT, STR_EQ,
+    UFUNC_DL, VIEW,
 };
 
 /// Byte offsets of the `DLTensor` fields.

@@ -100,6 +100,9 @@ struct FnQ<'t, 'p> {
     func_loc: Option<Pos>,
     /// Array parameters whose element base is `%baseN`.
     bases: std::collections::HashSet<ValueId>,
+    /// The stack slots a call of a function with a tuple result had each
+    /// element written to, by call.
+    tuple_slots: std::collections::HashMap<ValueId, Vec<String>>,
 }
 
 /// Translates function `fid` of module `mid`.
@@ -122,6 +125,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         counts_depth,
         func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
         bases: Default::default(),
+        tuple_slots: Default::default(),
     };
     fq.run()
 }
@@ -286,6 +290,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
         if self.sig.complex_out.is_some() {
             pdecl.push(format!("l %p{}", params.len()));
         }
+        pdecl.extend((0..self.sig.tuple_out.len()).map(|k| format!("l %p{}", params.len() + k)));
         // The element base (`data + byte_offset`) of an array parameter that
         // is never assigned, computed once: QBE does not hoist the loads.
         let assigned: std::collections::HashSet<ValueId> = body
@@ -313,7 +318,13 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 && self.is_array(v)
                 && body.ty(v).is_some()
         });
-        if has_alloc || calls_array_fn || self.sig.array_ret {
+        // Arrays in a tuple: those returned are exported, those a call
+        // returned are adopted, both against the mark.
+        let tuple_arrays = body.tags.ids().any(|v| {
+            matches!(body.opcode(v), Opcode::Call | Opcode::Tuple)
+                && self.tyd(v).is_some_and(|t| t.elements.iter().any(|e| e.is_array))
+        });
+        if has_alloc || calls_array_fn || self.sig.array_ret || tuple_arrays {
             let _ = writeln!(self.start, "  %mark =l call $postc_rt_arena_mark()");
             self.mark = Some("%mark".into());
         }
@@ -699,6 +710,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                         .into(),
                 );
             }
+            InstData::Return { value: Some(x) } if !self.sig.tuple_out.is_empty() => self.ret_tuple(v, x)?,
             InstData::Return { value } => self.ret(value),
             InstData::Br { target } => self.line(format!("jmp @b{}", target.as_u32())),
             InstData::CondBr { cond, if_true, if_false, .. } => {
@@ -709,6 +721,10 @@ impl<'t, 'p> FnQ<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.line("hlt"),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            // A `tuple` is its operands, read by the `return` (see
+            // `ret_tuple`); a call's tuple is in one stack slot per element.
+            InstData::Tuple { .. } => {}
+            InstData::Extract { tuple, index } => self.extract(v, tuple, index)?,
             // Addresses are `l` values like the Int64 they are in the IR;
             // pointers and `intptr_t` are 8 bytes on every QBE target.
             InstData::RawRead { base, index, .. } => {
@@ -893,6 +909,79 @@ impl<'t, 'p> FnQ<'t, 'p> {
         if let Some(m) = self.mark.clone() {
             self.line(format!("call $postc_rt_arena_release(l {m})"));
         }
+    }
+
+    /// `v` = element `index` of the tuple a call wrote to its slots (or
+    /// of a `tuple`).
+    fn extract(&mut self, v: ValueId, tuple: ValueId, index: u32) -> R<()> {
+        let n = self.val(v);
+        let d = self.dt(v);
+        if let InstData::Tuple { elements } = self.f.body.inst(tuple) {
+            let Some(e) = elements.get(index as usize) else {
+                return self.err(Some(v), "`extract` out of range".into());
+            };
+            let x = self.val(e);
+            if !self.is_array(v) && in_memory(d) {
+                self.copy_mem(&n, &x, slot_size(d));
+            } else {
+                let c = if self.is_array(v) { 'l' } else { class(d) };
+                self.line(format!("{n} ={c} copy {x}"));
+            }
+            return Ok(());
+        }
+        let Some(at) = self.tuple_slots.get(&tuple).and_then(|s| s.get(index as usize)).cloned() else {
+            return self.err(Some(v), "`extract` of a tuple no call wrote".into());
+        };
+        if self.is_array(v) {
+            self.line(format!("{n} =l loadl {at}"));
+        } else if in_memory(d) {
+            self.copy_mem(&n, &at, slot_size(d));
+        } else {
+            let (c, op) = load_op(d);
+            self.line(format!("{n} ={c} {op} {at}"));
+        }
+        Ok(())
+    }
+
+    /// Returns the `tuple` `x`: each element through its out-pointer, the
+    /// last parameters (docs/abi.md §2), the arrays exported together.
+    fn ret_tuple(&mut self, v: ValueId, x: ValueId) -> R<()> {
+        let InstData::Tuple { elements } = self.f.body.inst(x) else {
+            return self.unsupported(v, "returning the tuple a call returned".to_owned());
+        };
+        let elements: Vec<ValueId> = elements.iter().collect();
+        let first_out = self.sig.params.len() - elements.len();
+        let outs = self.sig.tuple_out.clone();
+        let mut arrays = Vec::new();
+        for (k, (&e, &(d, is_array))) in elements.iter().zip(&outs).enumerate() {
+            let (out, val) = (format!("%p{}", first_out + k), self.val(e));
+            if is_array {
+                arrays.push((out, val));
+            } else if in_memory(d) {
+                self.copy_mem(&out, &val, slot_size(d));
+            } else {
+                self.line(format!("{} {val}, {out}", store_op(d)));
+            }
+        }
+        if arrays.is_empty() {
+            self.release();
+        } else {
+            let buf = self.slot(8 * arrays.len() as u32);
+            let mut places = Vec::new();
+            for (i, (_, val)) in arrays.iter().enumerate() {
+                let at = self.def('l', format!("add {buf}, {}", 8 * i));
+                self.line(format!("storel {val}, {at}"));
+                places.push(at);
+            }
+            let mark = self.mark.clone().unwrap_or_else(|| "0".into());
+            self.line(format!("call $postc_rt_arena_export_tuple(l {mark}, l {}, l {buf})", arrays.len()));
+            for ((out, _), at) in arrays.iter().zip(places) {
+                let m = self.def('l', format!("loadl {at}"));
+                self.line(format!("storel {m}, {out}"));
+            }
+        }
+        self.line("ret");
+        Ok(())
     }
 
     fn ret(&mut self, value: Option<ValueId>) {
@@ -1224,6 +1313,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let out = if has_result { n.clone() } else { self.slot(16) };
                     parts.push(format!("l {out}"));
                 }
+                let slots: Vec<String> = sig.tuple_out.iter().map(|_| self.slot(16)).collect();
+                parts.extend(slots.iter().map(|s| format!("l {s}")));
                 let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 let call = format!("call ${}({})", sig.name, parts.join(", "));
                 match &sig.ret {
@@ -1257,6 +1348,13 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 if let Some(d) = depth {
                     let at = self.depth_addr();
                     self.line(format!("storel {d}, {at}"));
+                }
+                for (slot, _) in slots.iter().zip(&sig.tuple_out).filter(|(_, (_, is_array))| *is_array) {
+                    let m = self.def('l', format!("loadl {slot}"));
+                    self.line(format!("call $postc_rt_arena_adopt(l {m})"));
+                }
+                if !slots.is_empty() {
+                    self.tuple_slots.insert(v, slots);
                 }
                 Ok(())
             }

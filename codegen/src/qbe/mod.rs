@@ -232,6 +232,9 @@ pub(crate) struct Sig {
     pub ret: Option<String>,
     pub complex_out: Option<DType>,
     pub array_ret: bool,
+    /// A tuple result: each element's dtype and whether it is an array,
+    /// written through one trailing pointer each.
+    pub tuple_out: Vec<(DType, bool)>,
 }
 
 /// The aggregate type of Str and Bytes values.
@@ -274,9 +277,12 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> Sig {
             None => params.push("l".to_owned()),
         }
     }
-    let (mut ret, mut complex_out, mut array_ret) = (None, None, false);
+    let (mut ret, mut complex_out, mut array_ret, mut tuple_out) = (None, None, false, Vec::new());
     if let Some(t) = f.ret.map(|t| m.types.get(t)) {
-        if t.is_array {
+        if t.is_tuple() {
+            tuple_out = t.elements.iter().map(|e| (e.dtype, e.is_array)).collect();
+            params.extend(tuple_out.iter().map(|_| "l".to_owned()));
+        } else if t.is_array {
             ret = Some("l".to_owned());
             array_ret = true;
         } else if t.dtype.is_complex() {
@@ -286,7 +292,7 @@ fn signature(m: &Module, f: &Function, name: String, exported: bool) -> Sig {
             ret = Some(abi_type(t.dtype).to_owned());
         }
     }
-    Sig { name, exported, params, ret, complex_out, array_ret }
+    Sig { name, exported, params, ret, complex_out, array_ret, tuple_out }
 }
 
 pub(crate) use crate::symbols::c_ident as ident;

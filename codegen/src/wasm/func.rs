@@ -1133,6 +1133,9 @@ impl<'t, 'p> FnW<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.push(I::Unreachable),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            InstData::Tuple { .. } | InstData::Extract { .. } => {
+                return self.err(Some(v), crate::TUPLES_REACHED_CODEGEN.into())
+            }
             // Addresses are `i32` locals (see `is_pointer`); pointers and
             // `intptr_t` are 4 bytes.
             InstData::RawRead { op, base, index } => {

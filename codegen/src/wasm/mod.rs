@@ -88,6 +88,7 @@ impl crate::backend::Backend for Wasm {
                 None,
             )]);
         }
+        crate::refuse_tuple_results(program, "WebAssembly")?;
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared =
             timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;

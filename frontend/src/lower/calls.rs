@@ -817,6 +817,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let v = self.b.call(&callee.name, &ids, ret_ty, &n);
         match &callee.ret {
             None => Val::Void,
+            Some(t) if t.is_tuple() => self.call_tuple_elements(v, t),
             Some(t) if t.is_array => Val::Arr { v, ty: t.clone() },
             Some(t) => Val::Num { v, s: Scalar::strong(t.dtype), nonneg: false },
         }

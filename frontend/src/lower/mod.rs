@@ -133,6 +133,8 @@ enum Val {
     Err,
 }
 
+/// What a use of [`Val::Tuple`] other than unpacking reports.
+
 impl Val {
     fn scalar(&self) -> Option<Scalar> {
         match self {
@@ -255,6 +257,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
     /// arguments may name.
     dtype_locals: HashMap<String, DType>,
+    /// The tuple result an unannotated function's first `return a, b`
+    /// gave it (see [`FnLower::return_tuple`]).
+    inferred_tuple: Option<TypeId>,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -338,7 +343,11 @@ pub(crate) fn lower_function(
     fl.input_views = input_views;
     fl.body(def);
     if fl.diags.is_empty() {
-        Ok((fl.b.finish(), fl.math_imports))
+        let mut f = fl.b.finish();
+        if fl.inferred_tuple.is_some() {
+            f.ret = fl.inferred_tuple;
+        }
+        Ok((f, fl.math_imports))
     } else {
         Err(fl.diags)
     }
@@ -413,6 +422,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             has_array_below: HashMap::new(),
             input_views: HashSet::new(),
             dtype_locals: HashMap::new(),
+            inferred_tuple: None,
         }
     }
 
@@ -522,6 +532,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         if self.open {
             match decl.ret {
+                None if self.inferred_tuple.is_some() => {
+                    self.err(
+                        &def.name,
+                        format!(
+                            "function `{}` can reach its end without returning a value (it returns a tuple)",
+                            decl.name
+                        ),
+                    );
+                    self.b.unreachable();
+                }
                 None => {
                     self.b.ret(None);
                 }
@@ -812,6 +832,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 // change (`a, b = b, a`).
                 vals.push((self.snapshot(v, e), e));
             }
+        } else if let Expr::Call(_) = &*a.value {
+            let v = self.expr(&a.value);
+            if let Val::Void = v {
+                let msg = "this call returns nothing: to be called from compiled code, a function that returns a \
+                           tuple declares it (`-> tuple[Float64, Int64[:]]`)";
+                self.err(&*a.value, msg);
+                return;
+            }
+            let Some(unpacked) = self.unpacked(v, targets.len(), a) else { return };
+            vals.extend(unpacked.into_iter().map(|v| (v, &*a.value)));
         } else {
             let v = self.expr(&a.value);
             if let (Expr::Attribute(at), Val::Tuple(extents)) = (&*a.value, &v) {
@@ -1534,13 +1564,32 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.call(postc_ir::builtins::PRANGE, &args, None, "");
     }
 
-    /// A tuple as a function's result, refused: a function returns one
-    /// scalar or array. The one place that sees a returned tuple.
-    fn refuse_tuple_result(&mut self, value: &Expr) {
-        self.err(value, "a tuple is not supported in POST Python");
-    }
-
     fn return_(&mut self, r: &ast::StmtReturn) {
+        if let Some(Expr::Tuple(t)) = r.value.as_deref() {
+            if self.decl.ret_poisoned {
+                for e in &t.elts {
+                    self.expr(e);
+                }
+                self.b.unreachable();
+            } else {
+                self.return_tuple(r, t);
+            }
+            self.open = false;
+            return;
+        }
+        if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
+            let value = r.value.as_deref().map(|v| (self.expr(v), v));
+            if let Some((Val::Tuple(elements), v)) = value {
+                let vals = elements.into_iter().map(|e| (e, v)).collect();
+                self.return_tuple_values(r, v, vals);
+                self.open = false;
+                return;
+            }
+            self.err(r, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
+            self.b.unreachable();
+            self.open = false;
+            return;
+        }
         if self.decl.ret_poisoned {
             if let Some(v) = &r.value {
                 self.expr(v);
@@ -1560,8 +1609,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Some(v), None) => {
                 let val = self.expr(v);
-                if let Val::Tuple(_) = val {
-                    self.refuse_tuple_result(v);
+                if let Val::Tuple(elements) = val {
+                    let vals = elements.into_iter().map(|e| (e, &**v)).collect();
+                    self.return_tuple_values(r, v, vals);
+                    self.open = false;
+                    return;
                 } else if !matches!(val, Val::Void | Val::Err) {
                     self.err(
                         &**v,
@@ -1582,9 +1634,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Some(v), Some(t)) => {
                 let val = self.expr(v);
-                if let Val::Tuple(_) = val {
-                    self.refuse_tuple_result(v);
-                    self.b.unreachable();
+                if let Val::Tuple(elements) = val {
+                    let vals = elements.into_iter().map(|e| (e, &**v)).collect();
+                    self.return_tuple_values(r, v, vals);
                     self.open = false;
                     return;
                 }
@@ -1629,6 +1681,126 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         self.open = false;
+    }
+
+    /// The elements of a call's tuple result, one `extract` each: from
+    /// here on a tuple value like any other.
+    fn call_tuple_elements(&mut self, v: ValueId, ty: &TypeData) -> Val {
+        let mut out = Vec::with_capacity(ty.elements.len());
+        for (k, e) in ty.elements.iter().enumerate() {
+            let n = self.fresh("element");
+            let et = self.types.intern(e.clone());
+            let x = self.b.extract(et, v, k as u32, &n);
+            out.push(if e.is_array {
+                Val::Arr { v: x, ty: e.clone() }
+            } else {
+                Val::Num { v: x, s: Scalar::strong(e.dtype), nonneg: false }
+            });
+        }
+        Val::Tuple(out)
+    }
+
+    /// `return a, b` (or `return (a, b)`): a `tuple` of the elements,
+    /// returned. Its type is the declared `-> tuple[...]`, each element
+    /// converted as a single returned value is; without a return
+    /// annotation the first such `return` decides it (each scalar its own
+    /// dtype, each array `T[:, ...]`) and every other must give the same.
+    fn return_tuple(&mut self, r: &ast::StmtReturn, t: &ast::ExprTuple) {
+        let mut vals = Vec::with_capacity(t.elts.len());
+        for e in &t.elts {
+            if matches!(e, Expr::Starred(_)) {
+                self.err(e, "`*` in a returned tuple is not supported");
+                self.b.unreachable();
+                return;
+            }
+            vals.push((self.expr(e), e));
+        }
+        self.return_tuple_values(r, r.value.as_deref().expect("a returned tuple"), vals);
+    }
+
+    /// Returns the tuple of `vals` (each with the expression it came from),
+    /// `at` the returned expression: a display, a tuple local or a call.
+    fn return_tuple_values(&mut self, r: &ast::StmtReturn, at: &Expr, vals: Vec<(Val, &Expr)>) {
+        let name = self.decl.name.clone();
+        let declared = self.decl.ret.map(|id| self.types.get(id).clone());
+        let expected = match &declared {
+            Some(d) if d.is_tuple() => Some(d.elements.clone()),
+            Some(d) => {
+                let d = d.clone();
+                self.err(at, format!("function `{name}` returns {d}, but this returns a tuple"));
+                self.b.unreachable();
+                return;
+            }
+            None if self.decl.ret_unannotated => self.inferred_tuple.map(|id| self.types.get(id).elements.clone()),
+            None => {
+                self.err(at, format!("function `{name}` returns nothing (`-> None`), but this returns a tuple"));
+                self.b.unreachable();
+                return;
+            }
+        };
+        if let Some(want) = expected.as_ref().filter(|w| w.len() != vals.len()) {
+            let got = vals.len();
+            self.err(
+                at,
+                format!("this returns a tuple of {got}, but function `{name}` returns a tuple of {}", want.len()),
+            );
+            self.b.unreachable();
+            return;
+        }
+        let mut values = Vec::with_capacity(vals.len());
+        let mut elements = Vec::with_capacity(vals.len());
+        for (k, (val, e)) in vals.into_iter().enumerate() {
+            let want = expected.as_ref().map(|w| w[k].clone());
+            let got = match (&val, want) {
+                (Val::Err, _) => None,
+                (Val::Arr { v, ty }, Some(w)) if w.is_array && ty.dtype == w.dtype && ty.ndim() == w.ndim() => {
+                    Some((*v, w))
+                }
+                (Val::Arr { v, ty }, None) => {
+                    let dims = vec![None; ty.ndim().unwrap_or(0)];
+                    Some((*v, TypeData::array(ty.dtype, postc_ir::Shape::dims(&dims), postc_ir::Layout::COrder)))
+                }
+                (_, Some(w)) if !w.is_array => match val.scalar() {
+                    Some(s) if widens_to(s, w.dtype) => self.materialize(&val, w.dtype, e).map(|x| (x, w)),
+                    _ => None,
+                },
+                (_, None) => match val.scalar() {
+                    Some(s) => self.materialize(&val, s.dtype, e).map(|x| (x, TypeData::scalar(s.dtype))),
+                    None => None,
+                },
+                _ => None,
+            };
+            match got {
+                Some((x, ty)) => {
+                    values.push(x);
+                    elements.push(ty);
+                }
+                None => {
+                    if !matches!(val, Val::Err) {
+                        let what = match expected.as_ref() {
+                            Some(w) if declared.is_none() => format!(
+                                "element {k} of the tuple the first `return` of function `{name}` gives is {}: \
+                                 every `return` gives the same types (or annotate `-> tuple[...]`)",
+                                w[k]
+                            ),
+                            Some(w) => format!("element {k} of the result of function `{name}` is {}", w[k]),
+                            None => format!("element {k} of a returned tuple must be a scalar or an array"),
+                        };
+                        self.err(e, what);
+                    }
+                    self.b.unreachable();
+                    return;
+                }
+            }
+        }
+        let tuple_ty = self.types.intern(TypeData::tuple(elements));
+        if declared.is_none() {
+            self.inferred_tuple = Some(tuple_ty);
+        }
+        self.at(r);
+        let n = self.fresh("result");
+        let x = self.b.tuple(tuple_ty, &values, &n);
+        self.b.ret(Some(x));
     }
 
     fn assert_(&mut self, a: &ast::StmtAssert) {

@@ -14,7 +14,7 @@ pub fn literal_value(dtype: DType, lit: Literal<'_>) -> Option<Value> {
     ops::literal(dtype, lit).ok()
 }
 
-/// A scalar value as a literal of its dtype (`None` for arrays).
+/// A scalar value as a literal of its dtype (`None` for arrays and tuples).
 pub fn value_literal(v: &Value) -> Option<ConstValue> {
     Some(match v {
         Value::Bool(b) => ConstValue::Bool(*b),
@@ -26,7 +26,7 @@ pub fn value_literal(v: &Value) -> Option<ConstValue> {
         }
         Value::Str(s) => ConstValue::Str(s.clone()),
         Value::Bytes(b) => ConstValue::Bytes(b.clone()),
-        Value::Array(_) => return None,
+        Value::Array(_) | Value::Tuple(_) => return None,
     })
 }
 

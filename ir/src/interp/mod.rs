@@ -739,6 +739,13 @@ impl<'p> Interpreter<'p> {
                 fr.pc += 1;
                 return Ok(Step::Next);
             }
+            InstData::Tuple { elements } => {
+                Value::Tuple(elements.iter().map(|e| Self::reg(fr, e).cloned()).collect::<R<_>>()?)
+            }
+            InstData::Extract { tuple, index } => match Self::reg(fr, tuple)? {
+                Value::Tuple(elements) if (index as usize) < elements.len() => elements[index as usize].clone(),
+                _ => return unsupported(format!("`extract {index}` of a value that is not a tuple that long")),
+            },
             InstData::Return { value } => {
                 let r = match value {
                     Some(x) => Some(Self::reg(fr, x)?.clone()),

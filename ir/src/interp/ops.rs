@@ -189,7 +189,7 @@ pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
     }
     let bad = || unsupported(format!("cannot cast {} to {to}", describe(v)));
     Ok(match (to.kind(), v) {
-        (_, Value::Array(_) | Value::Str(_) | Value::Bytes(_)) => return bad(),
+        (_, Value::Array(_) | Value::Str(_) | Value::Bytes(_) | Value::Tuple(_)) => return bad(),
         (DTypeKind::Str | DTypeKind::Bytes, _) => return bad(),
         (DTypeKind::Bool, Value::Bool(b)) => Value::Bool(*b),
         (DTypeKind::Bool, Value::Int(_, x)) => Value::Bool(*x != 0),

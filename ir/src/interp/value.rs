@@ -18,6 +18,9 @@ pub enum Value {
     Str(String),
     Bytes(Vec<u8>),
     Array(Array),
+    /// The result of a function with a tuple result: its elements, scalars
+    /// and arrays.
+    Tuple(Vec<Value>),
 }
 
 impl Value {
@@ -29,6 +32,9 @@ impl Value {
             Value::Str(_) => DType::Str,
             Value::Bytes(_) => DType::Bytes,
             Value::Array(a) => a.dtype,
+            // A tuple has no dtype of its own; every operation but
+            // `extract` and `return` refuses one before asking.
+            Value::Tuple(_) => DType::Int64,
         }
     }
 
@@ -107,6 +113,7 @@ impl PartialEq for Value {
             (Value::Array(a), Value::Array(b)) => {
                 a.dtype == b.dtype && a.shape == b.shape && a.to_values() == b.to_values()
             }
+            (Value::Tuple(a), Value::Tuple(b)) => a == b,
             _ => false,
         }
     }
@@ -283,6 +290,20 @@ impl fmt::Display for Value {
             Value::Str(s) => f.write_str(s),
             Value::Bytes(b) => f.write_str(&bytes_repr(b)),
             Value::Array(a) => write!(f, "{a}"),
+            // Python's `repr` of each element (arrays as their `tolist()`).
+            Value::Tuple(elements) => {
+                f.write_str("(")?;
+                for (i, e) in elements.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    match e {
+                        Value::Str(s) => write!(f, "{s:?}")?,
+                        e => write!(f, "{e}")?,
+                    }
+                }
+                f.write_str(if elements.len() == 1 { ",)" } else { ")" })
+            }
         }
     }
 }

@@ -237,8 +237,9 @@ impl<'a> Parser<'a> {
                 ops[1] = self.operand(c, op1)?;
             }
             Format::Unary | Format::RawLoad | Format::RawData => ops[0] = self.operand(c, op0)?,
-            Format::Alloc => {
-                // `alloc %n` or `alloc %n, %m, ...`: one extent per axis.
+            Format::Alloc | Format::Tuple => {
+                // `alloc %n` or `alloc %n, %m, ...`: one extent per axis;
+                // `tuple %a, %b, ...`: one value per element.
                 self.scratch.resize(1, 0);
                 loop {
                     let k = clamp_u32(self.scratch.len());
@@ -284,6 +285,11 @@ impl<'a> Parser<'a> {
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;
                 ops[1] = c.unsigned(u32::MAX as u64, "an index")? as u32;
+            }
+            Format::Extract => {
+                ops[0] = self.operand(c, op0)?;
+                Self::comma(c)?;
+                ops[1] = c.unsigned(u32::MAX as u64, "an element's position")? as u32;
             }
             Format::Call => {
                 let (name, _) = c.expect_ident("the called function's name")?;

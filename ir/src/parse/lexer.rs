@@ -432,8 +432,42 @@ impl<'a> Cur<'a> {
     }
 
     /// Skips spaces and reads a type:
-    /// `['&'] DTYPE ['[]' ['Shape[' dims ']'] ['FOrder' | 'Strides[' ints ']']]`.
+    /// `['&'] DTYPE ['[]' ['Shape[' dims ']'] ['FOrder' | 'Strides[' ints ']']]`,
+    /// or a tuple of such types that are not outputs: `'(' type (', ' type)* ')'`.
     pub fn ty(&mut self, types: &mut TypeTable) -> R<TypeId> {
+        self.skip_ws();
+        if self.peek() == Some(b'(') {
+            return self.tuple_ty(types);
+        }
+        self.element_ty(types)
+    }
+
+    /// A tuple type, at its `(`; each element a scalar or array type.
+    fn tuple_ty(&mut self, types: &mut TypeTable) -> R<TypeId> {
+        self.eat(b'(');
+        let mut elements = Vec::new();
+        loop {
+            self.skip_ws();
+            let at = self.i;
+            let id = self.element_ty(types)?;
+            let t = types.get(id);
+            if t.is_output {
+                return Err(perr("a tuple element cannot be an output (`&`)", at, self.i - at));
+            }
+            elements.push(t.clone());
+            self.skip_ws();
+            if self.eat(b')') {
+                break;
+            }
+            if !self.eat(b',') {
+                return Err(self.expected("`,` or `)` in a tuple type"));
+            }
+        }
+        Ok(types.intern(TypeData::tuple(elements)))
+    }
+
+    /// A scalar or array type (no tuple).
+    fn element_ty(&mut self, types: &mut TypeTable) -> R<TypeId> {
         self.skip_ws();
         let start = self.i;
         let out = self.eat(b'&');

@@ -63,6 +63,9 @@ pub(super) struct TInfo {
     /// The id of the same type without the output flag, when interned,
     /// else its own: two types are [`same_type`] iff these agree.
     pub(super) canon: u32,
+    /// A tuple type: its other fields say nothing, so every instruction
+    /// that makes or reads one is left to the full checks.
+    pub(super) tuple: bool,
 }
 
 pub(super) fn type_infos(types: &TypeTable) -> Vec<TInfo> {
@@ -73,6 +76,7 @@ pub(super) fn type_infos(types: &TypeTable) -> Vec<TInfo> {
             array: t.is_array,
             ndim: t.ndim().map_or(NONE, |n| u32::try_from(n).unwrap_or(NONE)),
             canon: if t.is_output { types.lookup(&t.without_output()).unwrap_or(id) } else { id }.as_u32(),
+            tuple: t.is_tuple(),
         })
         .collect()
 }
@@ -98,7 +102,7 @@ impl<'p> Verifier<'p> {
         let rt = match body.types[v] {
             Some(t) => {
                 let t = t.as_u32();
-                if !info.has_result || t as usize >= ti.len() || body.names[v].is_none() {
+                if !info.has_result || t as usize >= ti.len() || body.names[v].is_none() || ti[t as usize].tuple {
                     return false;
                 }
                 t
@@ -125,7 +129,11 @@ impl<'p> Verifier<'p> {
                         return false;
                     }
                 }
-                ti[t as usize]
+                let info = ti[t as usize];
+                if info.tuple {
+                    return false;
+                }
+                info
             }};
         }
         let ex = &body.extra[..];

@@ -439,6 +439,15 @@ impl<'p> Verifier<'p> {
                 Some(t) if f.attrs.contains(FuncAttrs::KERNEL) => {
                     self.func_err(x, format!("`kernel` function `{name}` must not return a value, returns {t}"))
                 }
+                Some(t) if t.is_tuple() => {
+                    if f.ufunc_sig.is_some() || f.attrs.contains(FuncAttrs::GPU) {
+                        let kind = if f.ufunc_sig.is_some() { "ufunc" } else { "gpu function" };
+                        self.func_err(x, format!("{kind} `{name}` cannot return a tuple ({t})"));
+                    }
+                    if let Some(e) = t.elements.iter().find(|e| e.is_tuple() || e.is_output) {
+                        self.func_err(x, format!("function `{name}` returns {t}: an element cannot be {e}"));
+                    }
+                }
                 Some(_) => {}
             }
         }
@@ -465,6 +474,13 @@ impl<'p> Verifier<'p> {
                 self.inst_err(x, v, format!("{} is not {what} {want} of function `{name}`", Self::vname(x, v)));
             }
             self.check_result(x, v, None);
+            if let Some(t) = self.tdata(body.types[v]).filter(|t| t.is_tuple()) {
+                self.inst_err(
+                    x,
+                    v,
+                    format!("parameter {} of function `{name}` cannot be a tuple ({t})", Self::vname(x, v)),
+                );
+            }
         }
         if let Some(sig) = &f.ufunc_sig {
             self.check_ufunc(x, sig);

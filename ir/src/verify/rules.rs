@@ -53,7 +53,12 @@ pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// Types equal but for the output flag.
 pub(super) fn same_type(a: &TypeData, b: &TypeData) -> bool {
-    a.dtype == b.dtype && a.is_array == b.is_array && a.shape == b.shape && a.layout == b.layout
+    a.dtype == b.dtype
+        && a.is_array == b.is_array
+        && a.shape == b.shape
+        && a.layout == b.layout
+        && a.elements.len() == b.elements.len()
+        && a.elements.iter().zip(&b.elements).all(|(x, y)| same_type(x, y))
 }
 
 /// Whether an argument of type `arg` may be passed for a parameter of type

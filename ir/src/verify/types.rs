@@ -92,8 +92,56 @@ impl<'p> Verifier<'p> {
             }
         };
 
+        // Tuples travel from `tuple` to `return`, and from a call to
+        // `extract`, and nowhere else.
+        let makes_tuple = matches!(inst, InstData::Tuple { .. } | InstData::Call { .. });
+        if let Some(r) = rt.filter(|r| r.is_tuple() && !makes_tuple) {
+            err!("{d}: result type {r} is a tuple: only `tuple` and `call` make one");
+            return;
+        }
+        if !matches!(inst, InstData::Extract { .. } | InstData::Return { .. }) {
+            for a in x.body.operands(v) {
+                if let Some(t) = self.vty(x, a).filter(|t| t.is_tuple()) {
+                    err!("{d}: operand {} is a tuple ({t}): only `extract` and `return` take one", Self::vname(x, a));
+                    return;
+                }
+            }
+        }
+
         match inst {
             InstData::Param { .. } => {}
+            InstData::Tuple { elements } => {
+                let r = result!();
+                if !r.is_tuple() {
+                    err!("{d}: result type {r} must be a tuple");
+                    return;
+                }
+                if elements.len() != r.elements.len() {
+                    err!("{d}: {} for {r}", plural(elements.len(), "element", "elements"));
+                    return;
+                }
+                for (k, (e, want)) in elements.iter().zip(&r.elements).enumerate() {
+                    let t = ty!(e);
+                    if !same_type(t, want) {
+                        err!("{d}: element {k} ({}) has type {t}, expected {want}", Self::vname(x, e));
+                    }
+                }
+            }
+            InstData::Extract { tuple, index } => {
+                let t = ty!(tuple);
+                if !t.is_tuple() {
+                    err!("{d}: operand {} must be a tuple, got {t}", Self::vname(x, tuple));
+                    return;
+                }
+                let Some(want) = t.elements.get(index as usize) else {
+                    err!("{d}: element {index} is out of range for {t}");
+                    return;
+                };
+                let r = result!();
+                if !same_type(r, want) {
+                    err!("{d}: result type is {r}, expected {want}");
+                }
+            }
             InstData::RawRead { .. } => {
                 let r = scalar_result!();
                 expect_result!(r, DType::Int64);

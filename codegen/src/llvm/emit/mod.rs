@@ -56,7 +56,8 @@ pub struct FnSig {
     pub exported: bool,
     /// The result type ([`AbiType::Void`] for none or a complex result).
     pub ret: AbiType,
-    /// The parameter types, the complex out-pointer last when present.
+    /// The parameter types, the complex out-pointer (or a tuple's) last
+    /// when present.
     pub params: Vec<AbiType>,
     /// Parameter attributes, per parameter.
     pub param_attrs: Vec<ParamAttr>,
@@ -65,6 +66,9 @@ pub struct FnSig {
     pub complex_out: bool,
     /// The result is an array (`DLManagedTensor*`).
     pub array_ret: bool,
+    /// The result is a tuple: each element written through one of the
+    /// last `tuple_out` parameters, in order (docs/abi.md §2).
+    pub tuple_out: usize,
 }
 
 /// The part type of a complex dtype (the dtype itself otherwise).
@@ -113,8 +117,13 @@ pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> Fn
         }
     }
     let (mut ret, mut ret_attr, mut complex_out, mut array_ret) = (AbiType::Void, ParamAttr::None, false, false);
+    let mut tuple_out = 0;
     if let Some(t) = f.ret.map(|t| m.types.get(t)) {
-        if t.is_array {
+        if t.is_tuple() {
+            tuple_out = t.elements.len();
+            params.extend(std::iter::repeat_n(AbiType::Ptr, tuple_out));
+            param_attrs.extend(std::iter::repeat_n(ParamAttr::None, tuple_out));
+        } else if t.is_array {
             ret = AbiType::Ptr;
             array_ret = true;
         } else if t.dtype.is_complex() {
@@ -126,7 +135,7 @@ pub fn signature(m: &Module, f: &Function, symbol: String, exported: bool) -> Fn
             ret_attr = ext_attr(t.dtype);
         }
     }
-    FnSig { symbol, exported, ret, params, param_attrs, ret_attr, complex_out, array_ret }
+    FnSig { symbol, exported, ret, params, param_attrs, ret_attr, complex_out, array_ret, tuple_out }
 }
 
 /// How every function of a program appears in the LLVM module, decided

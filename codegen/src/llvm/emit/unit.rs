@@ -358,6 +358,7 @@ impl<'c, 'm> Unit<'c, 'm> {
             runtime::ALLOC_ARRAY | runtime::ALLOC_ARRAY_EMPTY => t.ptr.fn_type(&[i64, i8, i8, i64], false),
             runtime::ALLOC_ND | runtime::ALLOC_ND_EMPTY => t.ptr.fn_type(&[i64, ptr, i8, i8, i64], false),
             runtime::ARENA_EXPORT => t.ptr.fn_type(&[ptr, ptr], false),
+            runtime::ARENA_EXPORT_TUPLE => void.fn_type(&[ptr, i64, ptr], false),
             runtime::VIEW => t.ptr.fn_type(&[ptr, i64, i64, ptr, ptr, i64], false),
             runtime::STRIDE => t.i64.fn_type(&[ptr, i64, i64], false),
             runtime::STR_EQ => t.i1.fn_type(&[text, text], false),

@@ -70,6 +70,7 @@ pub(super) fn build<'c>(
         mark: None,
         blocks: HashMap::new(),
         vals: HashMap::new(),
+        tuple_parts: HashMap::new(),
         elem: HashMap::new(),
         frame_views: Vec::new(),
         strides_not_unit: strides_not_unit(&f.body),
@@ -147,6 +148,8 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     blocks: HashMap<BlockId, BasicBlock<'c>>,
     /// The LLVM value of each defined value.
     vals: HashMap<ValueId, BasicValueEnum<'c>>,
+    /// The elements of each tuple: a `tuple`'s operands, a call's results.
+    tuple_parts: HashMap<ValueId, Vec<BasicValueEnum<'c>>>,
     /// Byte offsets that are multiples of an element size, as element
     /// indices: value → (element size, index). Strides from `stride` and
     /// the products and sums of `stride-lower` built on them, so that
@@ -387,7 +390,13 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 }
             }
         }
-        let needs_mark = has_alloc || calls_array_fn || sig.array_ret;
+        // Arrays in a tuple: those returned are exported, those a call
+        // returned are adopted, both against the mark.
+        let tuple_arrays = body.tags.ids().any(|v| {
+            matches!(body.opcode(v), Opcode::Call | Opcode::Tuple)
+                && self.tyd(v).is_some_and(|t| t.elements.iter().any(|e| e.is_array))
+        });
+        let needs_mark = has_alloc || calls_array_fn || sig.array_ret || tuple_arrays;
         self.attributes(barrier);
         let entry = self.u.t.cx.append_basic_block(self.func, "alloca");
         self.entry = Some(entry);
@@ -1247,6 +1256,15 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         } else {
             None
         };
+        // A tuple's elements come back through one temporary each.
+        let tuple_elements = callee_f.ret.map(|t| cm.types.get(t).elements.as_slice()).unwrap_or(&[]);
+        let mut tuple_out = Vec::with_capacity(tuple_elements.len());
+        for e in tuple_elements {
+            let ty = if e.is_array { self.u.t.ptr.into() } else { self.u.t.scalar(e.dtype) };
+            let tmp = self.entry_alloca(ty)?;
+            parts.push(tmp.into());
+            tuple_out.push((tmp, ty, e.is_array));
+        }
         let depth = if self.counts_depth && !is_panic_thunk(callee_f) { Some(self.enter_call(v)?) } else { None };
         let call = self.b.build_call(callee, &parts, "")?;
         for (i, a) in sig.param_attrs.iter().enumerate() {
@@ -1257,7 +1275,18 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         for attr in self.u.t.param_attrs(sig.ret_attr) {
             call.add_attribute(AttributeLoc::Return, attr);
         }
-        if let Some((tmp, d)) = out {
+        if !tuple_out.is_empty() {
+            let mut elements = Vec::with_capacity(tuple_out.len());
+            for (tmp, ty, is_array) in tuple_out {
+                let x = self.b.build_load(ty, tmp, "")?;
+                if is_array {
+                    let adopt = self.u.runtime(runtime::ARENA_ADOPT);
+                    self.b.build_call(adopt, &[x.into()], "")?;
+                }
+                elements.push(x);
+            }
+            self.tuple_parts.insert(v, elements);
+        } else if let Some((tmp, d)) = out {
             if has_result {
                 let r = self.b.build_load(self.u.t.scalar(d), tmp, "")?;
                 self.vals.insert(v, r);
@@ -1398,6 +1427,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     fn ret_value(&mut self, value: Option<ValueId>) -> R<()> {
         let sig = self.sig;
         match value {
+            Some(x) if sig.tuple_out > 0 => self.ret_tuple(x)?,
             Some(x) if sig.complex_out => {
                 let a = self.val(x)?;
                 let Some(outp) = self.func.get_last_param() else { return llvm("no result pointer") };
@@ -1422,6 +1452,56 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.b.build_return(None)?;
             }
         }
+        Ok(())
+    }
+
+    /// Returns the tuple `x`: each element through its out-pointer, the
+    /// last parameters (docs/abi.md §2), its arrays exported together.
+    fn ret_tuple(&mut self, x: ValueId) -> R<()> {
+        let Some(parts) = self.tuple_parts.get(&x).cloned() else {
+            return llvm("`return` of a tuple without elements");
+        };
+        let Some(ret) = self.f.ret.map(|t| self.m.types.get(t)) else { return llvm("a tuple result without a type") };
+        let first_out = self.func.count_params() as usize - self.sig.tuple_out;
+        let out = |fe: &Self, k: usize| -> R<PointerValue<'c>> {
+            match fe.func.get_nth_param((first_out + k) as u32) {
+                Some(p) => pointer(p),
+                None => llvm("no result pointer"),
+            }
+        };
+        let arrays: Vec<usize> = (0..parts.len()).filter(|&k| ret.elements[k].is_array).collect();
+        for (k, part) in parts.iter().enumerate() {
+            if !ret.elements[k].is_array {
+                let p = out(self, k)?;
+                self.b.build_store(p, *part)?;
+            }
+        }
+        if arrays.is_empty() {
+            self.release()?;
+        } else {
+            let ptr = self.u.t.ptr;
+            let buf = self.entry_alloca(ptr.array_type(arrays.len() as u32).into())?;
+            let slot = |fe: &Self, i: usize| -> R<PointerValue<'c>> {
+                let i64 = fe.u.t.i64;
+                // SAFETY: `i` is below the array's length.
+                Ok(unsafe { fe.b.build_in_bounds_gep(ptr, buf, &[i64.const_int(i as u64, false)], "")? })
+            };
+            for (i, &k) in arrays.iter().enumerate() {
+                let s = slot(self, i)?;
+                self.b.build_store(s, parts[k])?;
+            }
+            let mark = self.mark.unwrap_or_else(|| ptr.const_null());
+            let export = self.u.runtime(runtime::ARENA_EXPORT_TUPLE);
+            let n = self.i64c(arrays.len() as u64);
+            self.b.build_call(export, &[mark.into(), n.into(), buf.into()], "")?;
+            for (i, &k) in arrays.iter().enumerate() {
+                let s = slot(self, i)?;
+                let managed = self.b.build_load(ptr, s, "")?;
+                let p = out(self, k)?;
+                self.b.build_store(p, managed)?;
+            }
+        }
+        self.b.build_return(None)?;
         Ok(())
     }
 
@@ -1661,6 +1741,16 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.b.build_unreachable()?;
             }
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
+            InstData::Tuple { elements } => {
+                let parts = elements.iter().map(|e| self.val(e)).collect::<R<Vec<_>>>()?;
+                self.tuple_parts.insert(v, parts);
+            }
+            InstData::Extract { tuple, index } => {
+                let Some(x) = self.tuple_parts.get(&tuple).and_then(|p| p.get(index as usize)) else {
+                    return llvm("`extract` of a tuple without elements");
+                };
+                self.vals.insert(v, *x);
+            }
             // Addresses are LLVM pointers (a compiler-made function's
             // parameters are, see `signature`), so offsets stay GEPs that
             // LLVM's loop analyses see through.
