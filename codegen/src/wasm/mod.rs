@@ -60,8 +60,10 @@ pub const LOADER: &str = include_str!("postc.mjs");
 
 /// What this backend lowers natively; `legalize` writes out the rest
 /// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate; it has no Float16: a Float16 is
-/// its bits in an `i32`, converted in software (`half.rs`).
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: true, float16_arithmetic: false };
+/// its bits in an `i32`, which `legalize` converts with integer operations on them
+/// (`postc.f16.widen`, `postc.f16.narrow`).
+pub const FEATURES: crate::Features =
+    crate::Features { saturating_casts: true, float16_arithmetic: false, float16_conversions: false };
 
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {
