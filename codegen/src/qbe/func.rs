@@ -380,6 +380,18 @@ impl<'t, 'p> FnQ<'t, 'p> {
         }
     }
 
+    fn f16_to_s(&mut self, x: &str) -> String {
+        let a = self.def('s', format!("cast {x}"));
+        self.def('s', format!("call $__extendhfsf2(s {a})"))
+    }
+
+    fn s_to_f16(&mut self, x: &str, from: char) -> String {
+        let f = if from == 's' { "__truncsfhf2" } else { "__truncdfhf2" };
+        let r = self.def('s', format!("call ${f}({from} {x})"));
+        let b = self.def('w', format!("cast {r}"));
+        self.def('w', format!("and {b}, 65535"))
+    }
+
     /// A float literal of class `c`.
     fn fconst(&mut self, c: char, x: f64) -> String {
         match float_const(c, x) {
@@ -397,9 +409,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
     }
 
     /// Converts scalar `x` of dtype `from` into dtype `to`; a complex result
-    /// is written into `dest` (a slot), whose address is returned. Neither
-    /// is a Float16 (`legalize` writes those conversions out; the callers
-    /// refuse one that reaches them).
+    /// is written into `dest` (a slot), whose address is returned.
     fn convert(&mut self, x: &str, from: DType, to: DType, dest: Option<&str>) -> String {
         if from == to {
             if let (true, Some(d)) = (in_memory(to), dest) {
@@ -442,6 +452,21 @@ impl<'t, 'p> FnQ<'t, 'p> {
             self.store_cpart(to, &dest, 0, &re);
             self.store_cpart(to, &dest, 1, &z);
             return dest;
+        }
+        // Float16 goes through Float32.
+        if from == DType::Float16 {
+            let s = self.f16_to_s(x);
+            return self.convert(&s, DType::Float32, to, None);
+        }
+        if to == DType::Float16 {
+            return match from {
+                DType::Float32 => self.s_to_f16(x, 's'),
+                DType::Float64 => self.s_to_f16(x, 'd'),
+                _ => {
+                    let d = self.convert(x, from, DType::Float64, None);
+                    self.s_to_f16(&d, 'd')
+                }
+            };
         }
         if to == DType::Bool {
             let c = class(from);
@@ -539,9 +564,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
             InstData::Unary { op, operand } => self.unary(v, op, operand)?,
             InstData::Cast { operand } => {
                 let (from, to) = (self.dt(operand), self.dt(v));
-                if from != to && (from == DType::Float16 || to == DType::Float16) {
-                    return self.err(Some(v), crate::backend::written_out(&format!("a cast from {from} to {to}")));
-                }
                 let x = self.val(operand);
                 let n = self.val(v);
                 if in_memory(to) {
@@ -1429,9 +1451,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
             }
             return Ok(());
         };
-        if args.iter().any(|a| self.dt(*a) == DType::Float16) || rd == Some(DType::Float16) {
-            return self.err(Some(v), crate::backend::written_out(&format!("a Float16 operand of `{base}`")));
-        }
         let all_f32 = args.iter().all(|a| self.dt(*a) == DType::Float32) && rd == Some(DType::Float32);
         let w = if all_f32 || f32_symbol { DType::Float32 } else { DType::Float64 };
         let wc = class(w);

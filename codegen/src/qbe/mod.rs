@@ -12,8 +12,8 @@
 //! - the 64-bit integers: `l`; Float32 `s`, Float64 `d`.
 //! - Float16: its bits in a `w`, passed and returned in an `s` (as the C
 //!   ABI passes `_Float16` in an SSE register); `legalize` writes its
-//!   arithmetic out in Float32 and its conversions as integer operations
-//!   on the bits.
+//!   arithmetic out in Float32, and its conversions are libgcc's
+//!   `__extendhfsf2` and `__truncsfhf2` (`__truncdfhf2` from a double).
 //! - complex numbers: a pair in a stack slot of the function, the value
 //!   being the slot's address (pointers at the ABI, as for the LLVM backend).
 //! - Str and Bytes: `{ptr, len}` in a stack slot, passed by value as the
@@ -44,10 +44,11 @@ pub struct Qbe;
 
 /// What this backend lowers natively; `legalize` writes out the rest
 /// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range;
-/// it has no Float16 either: a Float16 is its bits in a `w`, which `legalize` converts with integer
-/// operations on them (`postc.f16.widen`, `postc.f16.narrow`).
+/// it has no Float16 either: a Float16 is its bits in a `w`, converted by compiler-rt's
+/// `__extendhfsf2` and `__truncsfhf2`/`__truncdfhf2` (`legalize`'s conversions in IR, function
+/// calls that QBE does not inline, took 1.45x the time on benches/python/float16.py).
 pub const FEATURES: crate::Features =
-    crate::Features { saturating_casts: false, float16_arithmetic: false, float16_conversions: false };
+    crate::Features { saturating_casts: false, float16_arithmetic: false, float16_conversions: true };
 
 impl crate::backend::Backend for Qbe {
     fn name(&self) -> &'static str {

@@ -7,7 +7,8 @@
 //! kept extended from their width by their signedness (an operation that
 //! can leave the width is followed by the extension that re-narrows it),
 //! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, Float16 as
-//! its bits in an `i32` converted in software (`half.rs`), a complex as two
+//! its bits in an `i32` (`half.rs`: its conversions are `legalize`'s, integer
+//! operations on the bits), a complex as two
 //! locals of its part's type (`complex.rs`), Str and Bytes as an address
 //! and a length in the module's memory (`text.rs`), arrays as the 32-bit
 //! address of their `DLTensor` in the module's memory (docs/abi.md §14

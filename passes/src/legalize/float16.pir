@@ -53,27 +53,51 @@ func postc.f16.narrow(%x: Float64) -> Float16 {
   doc "x rounded to the nearest Float16, ties to even, in one step: past 65520 infinity, a NaN quiet with the top of its payload, a Float64 subnormal a signed zero."
 entry:
   %bits: UInt64 = bitcast %x
-  %c42: UInt64 = const 42
   %c48: UInt64 = const 48
   %c52: UInt64 = const 52
-  %u.one: UInt64 = const 1
-  %u.zero: UInt64 = const 0
   %sign.mask: UInt64 = const 32768
   %exp.mask: UInt64 = const 2047
   %man.mask: UInt64 = const 4503599627370495
   %sign.high: UInt64 = shr %bits, %c48
   %sign.u: UInt64 = band %sign.high, %sign.mask
+  %sign: Int64 = cast %sign.u
   %exp.high: UInt64 = shr %bits, %c52
   %exp.u: UInt64 = band %exp.high, %exp.mask
   %man: UInt64 = band %bits, %man.mask
-  ; The significand with its implicit bit, shifted down to Float16's ten
-  ; bits (more for a result below the normal range: at most 63, which
-  ; leaves nothing of a 53-bit significand and rounds to zero).
-  %hidden: UInt64 = shl %u.one, %c52
-  %m: UInt64 = bor %hidden, %man
   %exp: Int64 = cast %exp.u
   %bias: Int64 = const 1023
   %e: Int64 = sub %exp, %bias
+  %infinity: Int64 = const 31744
+  ; Past 65520 (and infinity and NaN, whose exponent field is all ones).
+  %sixteen: Int64 = const 16
+  %too.big: Bool = ge %e, %sixteen
+  condbr %too.big, too.big, finite
+too.big:
+  %all.ones: Bool = eq %exp.u, %exp.mask
+  %u.zero: UInt64 = const 0
+  %has.payload: Bool = ne %man, %u.zero
+  %is.nan: Bool = and %all.ones, %has.payload
+  ; Infinity, or NaN kept quiet with the top of its payload.
+  %c42: UInt64 = const 42
+  %payload.u: UInt64 = shr %man, %c42
+  %payload: Int64 = cast %payload.u
+  %quiet: Int64 = const 512
+  %nan.payload: Int64 = bor %quiet, %payload
+  %zero: Int64 = const 0
+  %special.payload: Int64 = select %is.nan, %nan.payload, %zero
+  %special.mag: Int64 = bor %infinity, %special.payload
+  %special.out: Int64 = bor %sign, %special.mag
+  %special.out16: UInt16 = cast %special.out
+  %special.h: Float16 = bitcast %special.out16
+  return %special.h
+finite:
+  ; The significand with its implicit bit, shifted down to Float16's ten
+  ; bits (more below the normal range: at most 63, which leaves nothing of
+  ; a 53-bit significand and rounds to zero, as for a zero or a Float64
+  ; subnormal).
+  %u.one: UInt64 = const 1
+  %hidden: UInt64 = shl %u.one, %c52
+  %m: UInt64 = bor %hidden, %man
   %min.normal: Int64 = const -14
   %normal: Bool = ge %e, %min.normal
   %normal.shift: Int64 = const 42
@@ -88,17 +112,18 @@ entry:
   %unit: UInt64 = shl %u.one, %shift
   %below: UInt64 = sub %unit, %u.one
   %rem: UInt64 = band %m, %below
-  %shift.less: UInt64 = sub %shift, %u.one
-  %halfway: UInt64 = shl %u.one, %shift.less
+  %halfway: UInt64 = shr %unit, %u.one
   %above.half: Bool = gt %rem, %halfway
   %at.half: Bool = eq %rem, %halfway
-  %r.bit: UInt64 = band %r, %u.one
-  %r.odd: Bool = ne %r.bit, %u.zero
-  %tie.up: Bool = and %at.half, %r.odd
+  %r.odd: UInt64 = band %r, %u.one
+  %none: UInt64 = const 0
+  %odd: Bool = ne %r.odd, %none
+  %tie.up: Bool = and %at.half, %odd
   %round.up: Bool = or %above.half, %tie.up
   %up: UInt64 = cast %round.up
   %rounded.u: UInt64 = add %r, %up
-  ; A carry out of the significand moves into the exponent by itself.
+  ; A carry out of the significand moves into the exponent by itself
+  ; (up to infinity from the largest finite).
   %rounded: Int64 = cast %rounded.u
   %rebias: Int64 = const 15
   %exp16: Int64 = add %e, %rebias
@@ -107,25 +132,7 @@ entry:
   %implicit: Int64 = const 1024
   %fraction: Int64 = sub %rounded, %implicit
   %normal.mag: Int64 = add %exp.field, %fraction
-  %finite.mag: Int64 = select %normal, %normal.mag, %rounded
-  %zero: Int64 = const 0
-  %infinity: Int64 = const 31744
-  %sixteen: Int64 = const 16
-  %overflows: Bool = ge %e, %sixteen
-  %big.mag: Int64 = select %overflows, %infinity, %finite.mag
-  %exp.zero: Bool = eq %exp.u, %u.zero
-  %nonzero.mag: Int64 = select %exp.zero, %zero, %big.mag
-  ; Infinity, or NaN kept quiet with the top of its payload.
-  %payload.u: UInt64 = shr %man, %c42
-  %payload: Int64 = cast %payload.u
-  %quiet: Int64 = const 512
-  %nan.payload: Int64 = bor %quiet, %payload
-  %is.nan.man: Bool = ne %man, %u.zero
-  %special.payload: Int64 = select %is.nan.man, %nan.payload, %zero
-  %special.mag: Int64 = bor %infinity, %special.payload
-  %special: Bool = eq %exp.u, %exp.mask
-  %mag: Int64 = select %special, %special.mag, %nonzero.mag
-  %sign: Int64 = cast %sign.u
+  %mag: Int64 = select %normal, %normal.mag, %rounded
   %out: Int64 = bor %sign, %mag
   %out16: UInt16 = cast %out
   %h: Float16 = bitcast %out16
