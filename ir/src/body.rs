@@ -439,6 +439,9 @@ pub enum InstData<'a> {
     Cast {
         operand: ValueId,
     },
+    Bitcast {
+        operand: ValueId,
+    },
     Load {
         array: ValueId,
         offset: ValueId,
@@ -716,6 +719,7 @@ impl Body {
             }
             Format::Binary => InstData::Binary { op, left: val(a), right: val(b) },
             Format::Unary if op == Opcode::Cast => InstData::Cast { operand: val(a) },
+            Format::Unary if op == Opcode::Bitcast => InstData::Bitcast { operand: val(a) },
             Format::Unary => InstData::Unary { op, operand: val(a) },
             Format::Load => InstData::Load { array: val(a), offset: val(b) },
             Format::Store => InstData::Store { array: val(a), offset: val(ex(b)?), value: val(ex(b + 1)?) },

@@ -135,6 +135,22 @@ impl DType {
         }
     }
 
+    /// The unsigned integer dtype that holds a float dtype's bits, and the
+    /// float dtype whose bits an unsigned integer dtype of its width holds:
+    /// the pairs a `bitcast` may join.
+    pub fn bits_partner(self) -> Option<DType> {
+        use DType::*;
+        Some(match self {
+            Float16 => UInt16,
+            Float32 => UInt32,
+            Float64 => UInt64,
+            UInt16 => Float16,
+            UInt32 => Float32,
+            UInt64 => Float64,
+            _ => return None,
+        })
+    }
+
     /// Size in bytes of one array element.
     pub fn size_bytes(self) -> u32 {
         self.bits() / 8

@@ -420,6 +420,8 @@ opcodes! {
     Call = "call", Call, Always, effects;
     /// `result = (result dtype) operand`.
     Cast = "cast", Unary, Never;
+    /// `result = the operand's bits read as the result dtype`: a float and the unsigned integer of its width (Float16 and UInt16, Float32 and UInt32, Float64 and UInt64), either way; how `legalize` reaches a float's sign, exponent and significand.
+    Bitcast = "bitcast", Unary, Never;
     /// Declares the mutable local `result` and assigns it.
     Let = "let", Let, Never;
     /// Assigns a mutable local declared by `let`, or a parameter.

@@ -524,6 +524,7 @@ impl<'m> Printer<'m> {
             }
             InstData::Unary { operand, .. }
             | InstData::Cast { operand }
+            | InstData::Bitcast { operand }
             | InstData::RawLoad { address: operand }
             | InstData::RawData { array: operand } => {
                 self.s(op.mnemonic());

@@ -428,3 +428,19 @@ fn float16_rounds_once() {
     assert_eq!(cast(Float16, f(-1e-30)), h(-0.0));
     assert_eq!(cast(Float16, f(3.0 * 2f64.powi(-25))), h(2f64.powi(-23)));
 }
+
+#[test]
+fn bitcast_reads_and_writes_a_floats_bits() {
+    use DType::{Float16, Float32, Float64, UInt16, UInt32, UInt64};
+    assert_eq!(un(Opcode::Bitcast, UInt32, Value::Float(Float32, 1.0)), i(UInt32, 0x3f80_0000));
+    assert_eq!(un(Opcode::Bitcast, UInt64, Value::Float(Float64, -2.0)), i(UInt64, 0xc000_0000_0000_0000));
+    assert_eq!(un(Opcode::Bitcast, UInt16, Value::Float(Float16, 65504.0)), i(UInt16, 0x7bff));
+    assert_eq!(un(Opcode::Bitcast, UInt16, Value::Float(Float16, -0.0)), i(UInt16, 0x8000));
+    assert_eq!(un(Opcode::Bitcast, Float16, i(UInt16, 0x0001)), Value::Float(Float16, 5.960464477539063e-8));
+    assert_eq!(un(Opcode::Bitcast, Float32, i(UInt32, 0xc040_0000)), Value::Float(Float32, -3.0));
+    assert_eq!(un(Opcode::Bitcast, Float64, i(UInt64, 0x7ff0_0000_0000_0000)), Value::Float(Float64, f64::INFINITY));
+    match un(Opcode::Bitcast, Float16, i(UInt16, 0x7e00)) {
+        Value::Float(Float16, x) => assert!(x.is_nan()),
+        other => panic!("{other:?}"),
+    }
+}

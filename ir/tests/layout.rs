@@ -14,7 +14,7 @@ fn decoded(i: &InstData<'_>) -> (Vec<ValueId>, Vec<BlockId>) {
     match i {
         InstData::Param { .. } | InstData::Const(_) | InstData::Unreachable | InstData::Malformed => v(&[]),
         InstData::Binary { left, right, .. } => v(&[*left, *right]),
-        InstData::Unary { operand, .. } | InstData::Cast { operand } => v(&[*operand]),
+        InstData::Unary { operand, .. } | InstData::Cast { operand } | InstData::Bitcast { operand } => v(&[*operand]),
         InstData::Load { array, offset } => v(&[*array, *offset]),
         InstData::Store { array, offset, value } => v(&[*array, *offset, *value]),
         InstData::Dim { array, .. } | InstData::Stride { array, .. } => v(&[*array]),

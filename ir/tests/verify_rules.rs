@@ -598,6 +598,29 @@ fn negation_abs_and_cast() {
 }
 
 #[test]
+fn bitcast_joins_a_float_and_the_unsigned_integer_of_its_width() {
+    for (float, bits) in
+        [(DType::Float16, DType::UInt16), (DType::Float32, DType::UInt32), (DType::Float64, DType::UInt64)]
+    {
+        assert_eq!(unary(Opcode::Bitcast, s(float), s(bits)), none());
+        assert_eq!(unary(Opcode::Bitcast, s(bits), s(float)), none());
+    }
+    let wrong = "a bitcast joins a float and the unsigned integer of its width";
+    assert_eq!(
+        unary(Opcode::Bitcast, F64, I64),
+        one(&format!("`bitcast` %r: cannot reinterpret Float64 as Int64: {wrong}"))
+    );
+    assert_eq!(
+        unary(Opcode::Bitcast, s(DType::Float32), s(DType::UInt64)),
+        one(&format!("`bitcast` %r: cannot reinterpret Float32 as UInt64: {wrong}"))
+    );
+    assert_eq!(
+        unary(Opcode::Bitcast, s(DType::Complex64), s(DType::UInt64)),
+        one(&format!("`bitcast` %r: cannot reinterpret Complex64 as UInt64: {wrong}"))
+    );
+}
+
+#[test]
 fn constants_fit_their_scalar_type() {
     let build = |v: i128| {
         check(move |_, f| {

@@ -15,8 +15,8 @@ use crate::{FunctionPass, PassInfo, Scope};
 use postc_ir::body::{Body, InstData, ValueId};
 use postc_ir::builtins::Builtin;
 use postc_ir::interp::fold::{
-    binary_scalar, cast_scalar, fold_binary, fold_cast, fold_overflow, fold_unary, literal_value, unary_scalar,
-    value_literal, Fast, Scalar,
+    binary_scalar, cast_scalar, fold_binary, fold_bitcast, fold_cast, fold_overflow, fold_unary, literal_value,
+    unary_scalar, value_literal, Fast, Scalar,
 };
 use postc_ir::interp::Value;
 use postc_ir::opcode::Format;
@@ -420,6 +420,11 @@ fn evaluate_block(
             Format::Unary => {
                 let Some(x) = st.index(body, a) else { continue };
                 let Some(rd) = dtype(i) else { continue };
+                if op == Opcode::Bitcast {
+                    let Some(x) = st.value_at(x) else { continue };
+                    any |= record_value(st, i, fold_bitcast(rd, &x), rd);
+                    continue;
+                }
                 if let Some(s) = st.fast_at(x) {
                     let r = match op {
                         Opcode::Cast => match cast_scalar(rd, s) {

@@ -57,6 +57,15 @@
 //!   loads, passes and converts Float16 values and flips or clears their
 //!   sign bit (`neg`, `abs`: a widened round trip would cost two
 //!   conversions for one bit operation).
+//! - Float16 conversions: without [`Features::float16_conversions`], a
+//!   `cast` from Float16 calls `postc.f16.widen` (exact, to Float32; then
+//!   a cast to the target) and a `cast` to Float16 calls
+//!   `postc.f16.narrow` (from Float64, after a cast of the operand,
+//!   rounded once to nearest even), and so do the conversions written
+//!   here for the rewrites above. Both are integer operations on the bits
+//!   through `bitcast` (`legalize/float16.pir`), so the backend only moves
+//!   Float16 bits. Float64 holds every Float32 and every integer Float16
+//!   can reach exactly, so going through it rounds once.
 //! - A float→integer `cast` saturates (NaN is 0): without
 //!   [`Features::saturating_casts`] the operand is replaced by 0 outside
 //!   the dtype's range and the bounds are selected after the conversion,
@@ -102,13 +111,22 @@ pub struct Features {
     /// the Float32 operation on operands widened exactly, the result
     /// narrowed once.
     pub float16_arithmetic: bool,
+    /// Float16 converted from and to every other numeric dtype, exactly
+    /// where it widens and rounded once where it narrows (LLVM's
+    /// `fpext`/`fptrunc` of `half`, C's `_Float16`). Without it each such
+    /// `cast` becomes calls of `postc.f16.widen` and `postc.f16.narrow`
+    /// (`legalize/float16.pir`: integer operations on the bits), by way of
+    /// Float32 or Float64, and the backend only moves Float16 bits and
+    /// reinterprets them (`bitcast`).
+    pub float16_conversions: bool,
 }
 
 impl Features {
     /// Nothing lowered natively: everything is written out (the default of
     /// [`PassOptions`], so that `postc-driver opt` and the tests of the
     /// passes see every rewrite).
-    pub const NONE: Features = Features { saturating_casts: false, float16_arithmetic: false };
+    pub const NONE: Features =
+        Features { saturating_casts: false, float16_arithmetic: false, float16_conversions: false };
 }
 
 impl Default for Features {
@@ -121,23 +139,27 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and **, the overflow test of an integer power, integer true division (and Float16 arithmetic and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, the overflow test of an integer power, integer true division (and Float16 arithmetic and conversions and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
 };
 
-/// The functions of `legalize/python.pir`, each once per module that calls it.
+/// The functions of `legalize/python.pir` and `legalize/float16.pir`, each
+/// once per module that calls it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Helper {
     FloorDiv,
     Mod,
     ComplexDiv,
     ComplexPow,
+    HalfWiden,
+    HalfNarrow,
 }
 
 impl Helper {
-    const ALL: [Helper; 4] = [Helper::FloorDiv, Helper::Mod, Helper::ComplexDiv, Helper::ComplexPow];
+    const ALL: [Helper; 6] =
+        [Helper::FloorDiv, Helper::Mod, Helper::ComplexDiv, Helper::ComplexPow, Helper::HalfWiden, Helper::HalfNarrow];
 
     fn name(self) -> &'static str {
         match self {
@@ -145,6 +167,8 @@ impl Helper {
             Helper::Mod => "postc.py.mod",
             Helper::ComplexDiv => "postc.py.cdiv",
             Helper::ComplexPow => "postc.py.cpow",
+            Helper::HalfWiden => "postc.f16.widen",
+            Helper::HalfNarrow => "postc.f16.narrow",
         }
     }
 
@@ -161,22 +185,30 @@ impl Helper {
     }
 }
 
-/// The helper library, parsed once.
-static LIBRARY: LazyLock<Module> = LazyLock::new(|| {
-    let text = include_str!("legalize/python.pir");
-    match postc_ir::parse::parse_str("legalize/python.pir", text) {
+/// The helper libraries, parsed once.
+static LIBRARIES: LazyLock<[Module; 2]> = LazyLock::new(|| {
+    let parse = |file: &str, text: &str| match postc_ir::parse::parse_str(file, text) {
         Ok(m) => m,
         // The text is part of the compiler and a unit test parses and
         // verifies it: this cannot happen in a release.
-        Err(e) => panic!("legalize/python.pir does not parse: {e:?}"),
-    }
+        Err(e) => panic!("{file} does not parse: {e:?}"),
+    };
+    [
+        parse("legalize/python.pir", include_str!("legalize/python.pir")),
+        parse("legalize/float16.pir", include_str!("legalize/float16.pir")),
+    ]
 });
+
+/// The symbol of the intrinsic import `name` of the libraries.
+fn library_import(name: &str) -> Option<&'static String> {
+    LIBRARIES.iter().find_map(|lib| lib.intrinsic_imports.get(name))
+}
 
 /// A copy of helper `h` for a module, without locations (they would name
 /// the library's text).
 fn helper_function(h: Helper) -> Function {
-    let lib = &*LIBRARY;
-    let mut f = lib.functions.iter().find(|f| f.name == h.name()).cloned().unwrap_or_else(|| Function::new(h.name()));
+    let found = LIBRARIES.iter().find_map(|lib| lib.functions.iter().find(|f| f.name == h.name()));
+    let mut f = found.cloned().unwrap_or_else(|| Function::new(h.name()));
     let body = &mut f.body;
     body.locs.raw_mut().iter_mut().for_each(|l| *l = Loc::NONE);
     body.far_locs.clear();
@@ -188,13 +220,36 @@ fn helper_function(h: Helper) -> Function {
     f
 }
 
-/// Whether instruction `v` of `body` is rewritten with `features`.
-fn legalized(body: &Body, types: &TypeTable, features: Features, v: ValueId) -> bool {
+/// What the rewrites read besides the function.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    types: &'a TypeTable,
+    features: Features,
+    /// The module's intrinsic imports of libm functions, by local name.
+    libm: &'a [String],
+}
+
+/// The local names of `m`'s intrinsic imports of libm functions.
+fn libm_imports(m: &Module) -> Vec<String> {
+    let known = |(name, symbol): (&String, &String)| postc_ir::interp::is_known_intrinsic(symbol).then(|| name.clone());
+    m.intrinsic_imports.iter().filter_map(known).collect()
+}
+
+/// Whether instruction `v` of `body` is rewritten.
+fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
+    let (types, features) = (cx.types, cx.features);
     let dtype = |x: ValueId| body.types.get(x).copied().flatten().map(|t| types.dtype(t));
     let soft_half = |x: ValueId| !features.float16_arithmetic && dtype(x) == Some(DType::Float16);
+    let half = Some(DType::Float16);
     match body.inst(v) {
         // The verifier has checked a built-in's two operands.
-        InstData::Call { callee, args } => callee == OvfOp::Pow.name() && args.len() == 2,
+        InstData::Call { callee, args } if callee == OvfOp::Pow.name() => args.len() == 2,
+        // A libm function of Float16 operands: computed in Float64.
+        InstData::Call { callee, args } => {
+            !features.float16_conversions
+                && cx.libm.iter().any(|n| n == callee)
+                && (dtype(v) == half || args.iter().any(|a| dtype(a) == half))
+        }
         InstData::Binary { op, left, .. } => {
             let Some(d) = dtype(v) else { return false };
             match op {
@@ -208,9 +263,10 @@ fn legalized(body: &Body, types: &TypeTable, features: Features, v: ValueId) -> 
         }
         InstData::Cast { operand } => {
             let (to, from) = (dtype(v), dtype(operand));
-            !features.saturating_casts
+            let saturated = !features.saturating_casts
                 && to.is_some_and(|d| d.is_int())
-                && from.is_some_and(|f| f.is_float() || f.is_complex())
+                && from.is_some_and(|f| f.is_float() || f.is_complex());
+            saturated || (!features.float16_conversions && to != from && (from == half || to == half))
         }
         _ => false,
     }
@@ -232,14 +288,16 @@ impl crate::ModulePass for Legalize {
         workers: &Workers,
     ) -> Result<bool, Vec<Diagnostic>> {
         let features = options.features;
+        let libm = libm_imports(m);
         let Module { types, functions, .. } = m;
+        let cx = Context { types, features, libm: &libm };
         let results: Vec<(bool, u8)> = functions
             .raw_mut()
             .par_iter_mut()
             .map(|f| {
                 workers.with(|scratch| {
                     scratch.reset();
-                    legalize_function(f, types, features, scratch)
+                    legalize_function(f, cx, scratch)
                 })
             })
             .collect();
@@ -261,13 +319,13 @@ impl crate::ModulePass for Legalize {
             // their own, but may convert a float to an integer.
             workers.with(|scratch| {
                 scratch.reset();
-                legalize_function(&mut f, &m.types, features, scratch)
+                legalize_function(&mut f, Context { types: &m.types, features, libm: &[] }, scratch)
             });
             // The math functions it calls, under the library's `postc.`
             // names, which no program can import.
             for v in f.body.tags.ids() {
                 if let InstData::Call { callee, .. } = f.body.inst(v) {
-                    if let Some(symbol) = LIBRARY.intrinsic_imports.get(callee) {
+                    if let Some(symbol) = library_import(callee) {
                         m.intrinsic_imports.entry(callee.to_owned()).or_insert_with(|| symbol.clone());
                     }
                 }
@@ -281,22 +339,29 @@ impl crate::ModulePass for Legalize {
 
 /// Rewrites one function; returns whether it changed and the helpers it
 /// now calls (a bit per [`Helper`]).
-fn legalize_function(func: &mut Function, types: &TypeTable, features: Features, scratch: &Scratch) -> (bool, u8) {
+fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) -> (bool, u8) {
+    let (types, features) = (cx.types, cx.features);
     let old = std::mem::take(&mut func.body);
-    if !old.tags.ids().any(|v| legalized(&old, types, features, v)) {
+    if !old.tags.ids().any(|v| legalized(&old, cx, v)) {
         func.body = old;
         return (false, 0);
     }
     let names = NameGen::new(&old);
     let labels = names.same_start();
-    let mut w = Writer { rw: Rewriter::new(&old, scratch), names, labels, helpers: 0 };
+    let mut w = Writer {
+        rw: Rewriter::new(&old, scratch),
+        names,
+        labels,
+        helpers: 0,
+        soft_half_casts: !features.float16_conversions,
+    };
     for b in old.blocks.ids() {
         w.rw.begin_old_block(b);
         let d = old.blocks[b];
         let mut run_start = d.start;
         for i in d.start..d.end {
             let v = ValueId::from_u32(i);
-            if !legalized(&old, types, features, v) {
+            if !legalized(&old, cx, v) {
                 continue;
             }
             let dtype = types.dtype(old.types[v].unwrap_or(TypeId::INT64));
@@ -306,7 +371,11 @@ fn legalize_function(func: &mut Function, types: &TypeTable, features: Features,
             let result = match old.inst(v) {
                 InstData::Cast { operand } => {
                     let from = types.dtype(old.types[operand].unwrap_or(TypeId::FLOAT64));
-                    w.saturate(v, from, dtype, operand, loc)
+                    if !features.saturating_casts && dtype.is_int() && (from.is_float() || from.is_complex()) {
+                        w.saturate(v, from, dtype, operand, loc)
+                    } else {
+                        w.cast(Some(v), operand, from, dtype, loc)
+                    }
                 }
                 InstData::Binary { op, left, right } => {
                     let operand_dtype = |x: ValueId| types.dtype(old.types[x].unwrap_or(TypeId::INT64));
@@ -339,6 +408,11 @@ fn legalize_function(func: &mut Function, types: &TypeTable, features: Features,
                         }
                     }
                 }
+                InstData::Call { callee, args } if callee != OvfOp::Pow.name() => {
+                    let operands: Vec<(ValueId, DType)> =
+                        args.iter().map(|a| (a, types.dtype(old.types[a].unwrap_or(TypeId::FLOAT64)))).collect();
+                    w.wide_libm_call(v, callee, &operands, dtype, loc)
+                }
                 InstData::Call { args, .. } => {
                     let (Some(base), Some(exp)) = (args.get(0), args.get(1)) else {
                         unreachable!("`legalized` takes `postc.ovf.pow` with two operands")
@@ -365,6 +439,10 @@ struct Writer<'a> {
     labels: NameGen,
     /// The helpers called so far, a bit per [`Helper`].
     helpers: u8,
+    /// Whether a `cast` from or to Float16 becomes calls of
+    /// `postc.f16.widen` and `postc.f16.narrow` (the backend does not
+    /// declare [`Features::float16_conversions`]).
+    soft_half_casts: bool,
 }
 
 impl Writer<'_> {
@@ -413,7 +491,65 @@ impl Writer<'_> {
         if from == to {
             return x;
         }
-        self.value(Opcode::Cast, TypeId::scalar(to), [x.as_u32(), 0], &[], "wide", loc)
+        self.cast(None, x, from, to, loc)
+    }
+
+    /// `x` of dtype `from` cast to the other dtype `to`, under the name of
+    /// `v` when given: one `cast`, or where Float16's conversions are
+    /// written out, a call of `postc.f16.widen` (to Float32, then cast) or
+    /// of `postc.f16.narrow` (from Float64, after a cast).
+    fn cast(&mut self, v: Option<ValueId>, x: ValueId, from: DType, to: DType, loc: Option<SrcLoc>) -> ValueId {
+        let half = DType::Float16;
+        if self.soft_half_casts && from == half {
+            if to == DType::Float32 {
+                return self.call_unary(v, Helper::HalfWiden, DType::Float32, x, loc);
+            }
+            let wide = self.call_unary(None, Helper::HalfWiden, DType::Float32, x, loc);
+            return self.cast(v, wide, DType::Float32, to, loc);
+        }
+        if self.soft_half_casts && to == half {
+            let wide = if from == DType::Float64 { x } else { self.cast(None, x, from, DType::Float64, loc) };
+            return self.call_unary(v, Helper::HalfNarrow, half, wide, loc);
+        }
+        let (ty, ops) = (TypeId::scalar(to), [x.as_u32(), 0]);
+        match v {
+            Some(v) => self.named_as(v, Opcode::Cast, ty, ops, &[], loc),
+            None => self.value(Opcode::Cast, ty, ops, &[], "wide", loc),
+        }
+    }
+
+    /// Call `v` of the libm function `callee` on Float16 operands (or with
+    /// a Float16 result) where Float16's conversions are written out: the
+    /// operands widened to Float64, the result rounded once from it, as
+    /// the interpreter computes a math function.
+    fn wide_libm_call(
+        &mut self,
+        v: ValueId,
+        callee: &str,
+        operands: &[(ValueId, DType)],
+        d: DType,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let wide = DType::Float64;
+        let mut items = vec![operands.len() as u32];
+        for &(x, xd) in operands {
+            items.push(self.convert(x, xd, wide, loc).as_u32());
+        }
+        let callee = self.rw.intern(callee);
+        let r = self.value(Opcode::Call, TypeId::scalar(wide), [callee, 0], &items, "wide", loc);
+        self.cast(Some(v), r, wide, d, loc)
+    }
+
+    /// A call of helper `h` on `x` with result dtype `d`, under the name
+    /// of `v` when given.
+    fn call_unary(&mut self, v: Option<ValueId>, h: Helper, d: DType, x: ValueId, loc: Option<SrcLoc>) -> ValueId {
+        self.helpers |= h.bit();
+        let callee = self.rw.intern(h.name());
+        let (ty, ops, items) = (TypeId::scalar(d), [callee, 0], [1, x.as_u32()]);
+        match v {
+            Some(v) => self.named_as(v, Opcode::Call, ty, ops, &items, loc),
+            None => self.value(Opcode::Call, ty, ops, &items, "half", loc),
+        }
     }
 
     /// Instruction `v` of dtype `d` as a call of helper `h` on its operands
@@ -442,7 +578,7 @@ impl Writer<'_> {
         }
         let n = self.rw.fresh_name(&mut self.names, &[b"py"]);
         let r = self.rw.emit_with_name(Opcode::Call, Some(ty), [callee, 0], &items, Some(n), loc);
-        self.named_as(v, Opcode::Cast, TypeId::scalar(d), [r.as_u32(), 0], &[], loc)
+        self.cast(Some(v), r, wide, d, loc)
     }
 
     /// Instruction `v` (`op` with result dtype `d`) on Float16 operands,
@@ -465,7 +601,7 @@ impl Writer<'_> {
             return self.named_as(v, op, TypeId::scalar(d), ops, &[], loc);
         }
         let r = self.value(op, TypeId::scalar(wide), ops, &[], "wide", loc);
-        self.named_as(v, Opcode::Cast, TypeId::scalar(half), [r.as_u32(), 0], &[], loc)
+        self.cast(Some(v), r, wide, half, loc)
     }
 
     /// A Float32 or Float16 `pow`: libm's `pow` on the operands widened,
@@ -475,7 +611,7 @@ impl Writer<'_> {
         let wide_x = self.convert(x, d, DType::Float64, loc);
         let wide_y = if y == x { wide_x } else { self.convert(y, d, DType::Float64, loc) };
         let r = self.binary(Opcode::Pow, TypeId::FLOAT64, wide_x, wide_y, "wide", loc);
-        self.named_as(v, Opcode::Cast, TypeId::scalar(d), [r.as_u32(), 0], &[], loc)
+        self.cast(Some(v), r, DType::Float64, d, loc)
     }
 
     /// A float (or complex: its real part) `x` of dtype `from` cast to the
@@ -725,17 +861,19 @@ mod tests {
 
     #[test]
     fn the_library_verifies_and_holds_every_helper() {
-        let diags = postc_ir::verify::verify_module(&LIBRARY);
-        assert!(diags.is_empty(), "{diags:?}");
+        for lib in LIBRARIES.iter() {
+            let diags = postc_ir::verify::verify_module(lib);
+            assert!(diags.is_empty(), "{diags:?}");
+        }
         for h in Helper::ALL {
             let f = helper_function(h);
-            assert!(f.body.num_insts() > 0, "{} is missing from legalize/python.pir", h.name());
+            assert!(f.body.num_insts() > 0, "{} is missing from the libraries", h.name());
             // Every call is of an intrinsic import or another helper.
             for v in f.body.tags.ids() {
                 if let InstData::Call { callee, .. } = f.body.inst(v) {
                     let helper = Helper::ALL.iter().find(|c| c.name() == callee);
                     assert!(
-                        LIBRARY.intrinsic_imports.contains_key(callee) || helper.is_some_and(|c| h.calls().contains(c)),
+                        library_import(callee).is_some() || helper.is_some_and(|c| h.calls().contains(c)),
                         "{} calls {callee}, which it does not declare",
                         h.name()
                     );

@@ -144,6 +144,7 @@ fn copy_inst(
         InstData::Binary { op, left, right } => b.binary(op, t(), vm(left), vm(right), name),
         InstData::Unary { op, operand } => b.unary(op, t(), vm(operand), name),
         InstData::Cast { operand } => b.cast(t(), vm(operand), name),
+        InstData::Bitcast { operand } => b.unary(Opcode::Bitcast, t(), vm(operand), name),
         InstData::Load { array, offset } => b.load(t(), vm(array), vm(offset), name),
         InstData::Store { array, offset, value } => b.store(vm(array), vm(offset), vm(value)),
         InstData::Dim { array, axis } => b.dim(vm(array), axis, name),

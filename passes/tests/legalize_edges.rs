@@ -91,6 +91,15 @@ fn module() -> Module {
     for to in dtypes(DType::is_int) {
         text.push_str(&function(&format!("cast_c_{to}"), "%x: Complex128", to, "cast %x"));
     }
+    // Float16 from and to every other numeric dtype (to the integers
+    // above).
+    let half = DType::Float16;
+    for other in dtypes(|d| d.is_numeric() && d != DType::Float16) {
+        if !other.is_int() {
+            text.push_str(&function(&format!("cast_{half}_{other}"), &format!("%x: {half}"), other, "cast %x"));
+        }
+        text.push_str(&function(&format!("cast_{other}_{half}"), &format!("%x: {other}"), half, "cast %x"));
+    }
     // True division of integers, into every float dtype.
     for d in dtypes(DType::is_int) {
         for to in dtypes(DType::is_float) {
@@ -129,8 +138,12 @@ fn legalized_operations_keep_the_interpreters_results() {
     let original = Program::from_module(m.clone());
     let variants = [
         ("every rewrite", legalized(&m, Features::NONE)),
-        ("saturating casts native", legalized(&m, Features { saturating_casts: true, float16_arithmetic: false })),
-        ("Float16 arithmetic native", legalized(&m, Features { saturating_casts: false, float16_arithmetic: true })),
+        ("saturating casts native", legalized(&m, Features { saturating_casts: true, ..Features::NONE })),
+        ("Float16 arithmetic native", legalized(&m, Features { float16_arithmetic: true, ..Features::NONE })),
+        (
+            "Float16 conversions native",
+            legalized(&m, Features { float16_conversions: true, float16_arithmetic: true, ..Features::NONE }),
+        ),
     ];
     let values = edge_values();
     let mut checked = 0usize;
@@ -183,6 +196,22 @@ fn legalized_operations_keep_the_interpreters_results() {
             check(&format!("cast_c_{to}"), &[Value::complex(DType::Complex128, x, 1.0)]);
         }
     }
+    let half = DType::Float16;
+    for other in dtypes(|d| d.is_numeric() && d != DType::Float16) {
+        for &x in &half_values() {
+            check(&format!("cast_{half}_{other}"), &[Value::float(half, x)]);
+            let from = match other {
+                DType::Bool => Value::Bool(x != 0.0),
+                d if d.is_complex() => Value::complex(d, x, -x),
+                d if d.is_float() => Value::float(d, x),
+                d => {
+                    let (lo, hi) = d.int_range().expect("an integer dtype");
+                    Value::Int(d, (x as i128).clamp(lo, hi))
+                }
+            };
+            check(&format!("cast_{other}_{half}"), &[from]);
+        }
+    }
     for d in dtypes(DType::is_int) {
         let (lo, hi) = d.int_range().expect("an integer dtype");
         let ints = [0, 1, -1, 3, -7, 255, 2049, 65_521, 1 << 24 | 1, (1 << 53) + 1, lo, hi, lo + 1, hi - 1];
@@ -220,6 +249,14 @@ def floatbits(v):
 for line in sys.stdin:
     op, name, a, b = line.split()
     dt = np.dtype(name.lower())
+    if op == "cast":
+        src = np.dtype(a.lower())
+        if src.kind in "iu":
+            x = np.array([int(b)], src)
+        else:
+            x = np.array([struct.unpack("<d", struct.pack("<Q", int(b, 16)))[0]]).astype(src)
+        print(name, floatbits(x.astype(dt)[0]))
+        continue
     if dt.kind == "f":
         x, y = (np.array([struct.unpack("<d", struct.pack("<Q", int(t, 16)))[0]]).astype(dt) for t in (a, b))
         if op in ("eq", "ne", "lt", "le", "gt", "ge"):
@@ -445,5 +482,68 @@ fn float16_arithmetic_and_narrow_powers_agree_with_numpy() {
         failures.extend(against_numpy(&m, &cases, true, features));
     }
     assert!(cases.len() > 50_000, "{} cases", cases.len());
+    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+}
+
+/// Every Float16 widened to Float32 and Float64, and Float64 and Float32
+/// values narrowed to Float16: each Float16, the midpoints between
+/// neighbours (ties, which go to the even one) and the values just either
+/// side of them, past the largest finite and below the smallest
+/// subnormal, infinities, NaN; and integers of every width narrowed. With
+/// the conversions written out (`postc.f16.widen`, `postc.f16.narrow`)
+/// and native, against NumPy's `astype`.
+#[test]
+fn float16_conversions_agree_with_numpy() {
+    let half = DType::Float16;
+    let mut text = String::from("module conversions\n");
+    let wide = [DType::Float32, DType::Float64];
+    for d in wide {
+        text.push_str(&function(&format!("widen_{d}"), &format!("%x: {half}"), d, "cast %x"));
+        text.push_str(&function(&format!("narrow_{d}"), &format!("%x: {d}"), half, "cast %x"));
+    }
+    let ints = dtypes(DType::is_int);
+    for &d in &ints {
+        text.push_str(&function(&format!("narrow_{d}"), &format!("%x: {d}"), half, "cast %x"));
+    }
+    let mut cases = Vec::new();
+    let bits = |x: f64| format!("{:#x}", x.to_bits());
+    let halves: Vec<f64> = (0..=u16::MAX).map(|b| postc_ir::body::float_bits_to_f64(half, b as u64)).collect();
+    for &x in &halves {
+        for d in wide {
+            cases.push((format!("widen_{d}"), format!("cast {d} {half} {}", bits(x)), vec![Value::float(half, x)]));
+        }
+    }
+    let mut narrowed: Vec<f64> = edge_values();
+    narrowed.extend(half_values());
+    for pair in halves.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if a.is_finite() && b.is_finite() && a.signum() == b.signum() {
+            let mid = (a + b) / 2.0;
+            narrowed.extend([mid, f64::from_bits(mid.to_bits() + 1), f64::from_bits(mid.to_bits() - 1)]);
+        }
+    }
+    narrowed.extend([65519.99999999999, 65520.0, 65520.00000000001, 2.9802322387695312e-08, 2.98023223876953e-08]);
+    for &x in &narrowed {
+        for d in wide {
+            // A Float32 operand is the value rounded to Float32 first.
+            let x = if d == DType::Float32 { x as f32 as f64 } else { x };
+            cases.push((format!("narrow_{d}"), format!("cast {half} {d} {}", bits(x)), vec![Value::float(d, x)]));
+        }
+    }
+    for &d in &ints {
+        for x in int_edges(d).into_iter().chain([2049, 2051, 4097, 65504, 65519, 65520, -65520, 1 << 40]) {
+            let (lo, hi) = d.int_range().expect("an integer dtype");
+            if (lo..=hi).contains(&x) {
+                cases.push((format!("narrow_{d}"), format!("cast {half} {d} {x}"), vec![Value::Int(d, x)]));
+            }
+        }
+    }
+    let m = postc_ir::parse::parse_str("conversions.pir", &text).expect("the module parses");
+    let mut failures = Vec::new();
+    for float16_conversions in [false, true] {
+        let features = Features { float16_conversions, ..Features::NONE };
+        failures.extend(against_numpy(&m, &cases, true, features));
+    }
+    assert!(cases.len() > 200_000, "{} cases", cases.len());
     assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
 }

@@ -744,6 +744,24 @@ def _satcast():
     tricky = 1 + 2.0**-11 + 2.0**-40
     assert float(np.float16(tricky)) == 1 + 2.0**-10 and float(np.float16(np.float32(tricky))) == 1.0
     add("f64_to_f16", "Float64", [65519.99, 65520.0, 1e-8, 3e-8, 0.1, tricky, -0.0, nan, -1e6, 2049.0, 2051.0], to_f16)
+    # bitcast: a float's bits as the unsigned integer of its width, and back.
+    def bits_of(dt, np_float, np_uint):
+        return lambda m, x: (dt, int(np.array([x[1]], np_float).view(np_uint)[0]))
+
+    def float_of(dt, np_uint, np_float):
+        return lambda m, x: (dt, float(np.array([x[1]], np_uint).view(np_float)[0]))
+
+    add("f16_bits", "Float16", [1.0, -0.0, 65504.0, 5.960464477539063e-08, -inf, 0.333251953125], bits_of("UInt16", np.float16, np.uint16))
+    add("f16_from_bits", "UInt16", [0x3C00, 0x8001, 0x7BFF, 0x7C00, 0x0400, 0xC500], float_of("Float16", np.uint16, np.float16))
+    add("f32_bits", "Float32", [1.0, -2.5, 1.401298464324817e-45, inf, -0.0, 3.4028234663852886e38], bits_of("UInt32", np.float32, np.uint32))
+    add("f32_from_bits", "UInt32", [0x3F800000, 0x00000001, 0xFF800000, 0x7F7FFFFF, 0x80000000], float_of("Float32", np.uint32, np.float32))
+    add("f64_from_bits", "UInt64", [0x3FF0000000000000, 1, 0xFFF0000000000000, 0x8000000000000000, 0x400921FB54442D18], float_of("Float64", np.uint64, np.float64))
+    add(
+        "f64_exponent",
+        "Float64",
+        [1.0, 0.75, 1e300, 5e-324, 2.0**-1022, -8.0, 0.0],
+        lambda m, x: ("Int64", ((int(np.array([x[1]]).view(np.uint64)[0]) >> 52) & 2047) - 1023),
+    )
     add("f64_to_f32", "Float64", [0.1, 1e40, -1e-46, 3.4028235e38, 16777217.0, nan], lambda m, x: ("Float32", float(np.float32(x[1]))))
     add("f64_to_bool", "Float64", [0.0, -0.0, nan, 1e-300, -2.0, inf], lambda m, x: ("Bool", x[1] != 0))
     add("i64_to_bool", "Int64", [0, -5, I64MIN, 1], lambda m, x: ("Bool", x[1] != 0))

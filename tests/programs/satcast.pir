@@ -1,7 +1,9 @@
 ; Numeric casts: float -> int saturates (NaN -> 0, truncation toward
 ; zero), Float64 -> Float16 rounds once (no double rounding through
 ; Float32), number -> Bool is `!= 0`, complex -> real drops the imaginary
-; part, int -> float rounds to nearest.
+; part, int -> float rounds to nearest. `bitcast` reads a float's bits as
+; the unsigned integer of its width and writes them back (the exponent
+; field of a Float64, as `frexp` starts).
 module satcast
 
 func f64_to_i8(%x: Float64) -> Int8 {
@@ -113,4 +115,47 @@ body:
   br head
 done:
   return
+}
+
+func f16_bits(%x: Float16) -> UInt16 {
+entry:
+  %r: UInt16 = bitcast %x
+  return %r
+}
+
+func f16_from_bits(%b: UInt16) -> Float16 {
+entry:
+  %r: Float16 = bitcast %b
+  return %r
+}
+
+func f32_bits(%x: Float32) -> UInt32 {
+entry:
+  %r: UInt32 = bitcast %x
+  return %r
+}
+
+func f32_from_bits(%b: UInt32) -> Float32 {
+entry:
+  %r: Float32 = bitcast %b
+  return %r
+}
+
+func f64_from_bits(%b: UInt64) -> Float64 {
+entry:
+  %r: Float64 = bitcast %b
+  return %r
+}
+
+func f64_exponent(%x: Float64) -> Int64 {
+entry:
+  %bits: UInt64 = bitcast %x
+  %c52: UInt64 = const 52
+  %mask: UInt64 = const 2047
+  %high: UInt64 = shr %bits, %c52
+  %field: UInt64 = band %high, %mask
+  %biased: Int64 = cast %field
+  %bias: Int64 = const 1023
+  %e: Int64 = sub %biased, %bias
+  return %e
 }

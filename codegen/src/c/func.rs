@@ -547,6 +547,12 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let e = self.convert(&x, from, to);
                 self.def(v, e);
             }
+            InstData::Bitcast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                let helper = self.t.helper(h::bitcast(from, to));
+                let e = format!("{helper}({})", self.name(operand));
+                self.def(v, e);
+            }
             InstData::Load { array, offset } => {
                 let at = format!("{} + {}", self.base(array), self.name(offset));
                 self.load_at(v, &at);

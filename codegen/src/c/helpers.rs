@@ -84,6 +84,18 @@ pub struct Helper {
     pub libm: &'static [&'static str],
 }
 
+/// `bitcast` from `from` to `to`: the bits copied (`memcpy`, which C
+/// compilers turn into a register move), the one reinterpretation C
+/// defines for every pair.
+pub fn bitcast(from: DType, to: DType) -> Helper {
+    let name = format!("postc_bitcast_{}_{}", short(from), short(to));
+    let (from_c, to_c) = (cty(from), cty(to));
+    let text = format!(
+        "POSTC_HELPER {to_c} {name}({from_c} x) {{\n  {to_c} r;\n  memcpy(&r, &x, sizeof r);\n  return r;\n}}\n"
+    );
+    Helper { name, text, libm: &[] }
+}
+
 /// The `Float16` basics: the type (`_Float16`, or its bits where the
 /// compiler lacks it) and conversions that round once.
 pub const FLOAT16: &str = r#"

@@ -39,7 +39,8 @@ pub struct C;
 /// Float16 arithmetic is `float` arithmetic rounded to `postc_f16` in one expression, which gcc compiles to native
 /// half instructions where the target has them (AVX512-FP16); written out over separate `float` temporaries it
 /// took 1.7x the time (docs/performance.md).
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: false, float16_arithmetic: true };
+pub const FEATURES: crate::Features =
+    crate::Features { saturating_casts: false, float16_arithmetic: true, float16_conversions: true };
 
 impl crate::backend::Backend for C {
     fn name(&self) -> &'static str {

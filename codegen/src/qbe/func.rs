@@ -584,6 +584,14 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     self.line(format!("{n} ={} copy {r}", class(to)));
                 }
             }
+            InstData::Bitcast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                let (x, n) = (self.val(operand), self.val(v));
+                // A Float16 is its bits in a `w` already; QBE's `cast`
+                // moves the others' between an integer and a float class.
+                let how = if from == DType::Float16 || to == DType::Float16 { "copy" } else { "cast" };
+                self.line(format!("{n} ={} {how} {x}", class(to)));
+            }
             InstData::Load { array, offset } => {
                 let addr = self.elem_addr(array, offset);
                 self.load_at(v, &addr);

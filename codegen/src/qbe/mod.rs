@@ -10,9 +10,10 @@
 //!   width by their signedness; an operation that can leave the width is
 //!   followed by the extension that re-narrows it (`extsb`, `extuh`, ...).
 //! - the 64-bit integers: `l`; Float32 `s`, Float64 `d`.
-//! - Float16: its bits in a `w`; arithmetic widens to `s` through libgcc's
-//!   `__extendhfsf2` and rounds back with `__truncsfhf2` (`__truncdfhf2`
-//!   from a double), as the C ABI passes `_Float16` in an SSE register.
+//! - Float16: its bits in a `w`, passed and returned in an `s` (as the C
+//!   ABI passes `_Float16` in an SSE register); `legalize` writes its
+//!   arithmetic out in Float32, and its conversions are libgcc's
+//!   `__extendhfsf2` and `__truncsfhf2` (`__truncdfhf2` from a double).
 //! - complex numbers: a pair in a stack slot of the function, the value
 //!   being the slot's address (pointers at the ABI, as for the LLVM backend).
 //! - Str and Bytes: `{ptr, len}` in a stack slot, passed by value as the
@@ -43,8 +44,11 @@ pub struct Qbe;
 
 /// What this backend lowers natively; `legalize` writes out the rest
 /// (docs/backends.md). QBE has no saturating conversion: `legalize` clamps, and `dtosi` and the like convert only values in range;
-/// it has no Float16 either: a Float16 is its bits in a `w`, converted in software.
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: false, float16_arithmetic: false };
+/// it has no Float16 either: a Float16 is its bits in a `w`, converted by compiler-rt's
+/// `__extendhfsf2` and `__truncsfhf2`/`__truncdfhf2` (`legalize`'s conversions in IR, function
+/// calls that QBE does not inline, took 1.45x the time on benches/python/float16.py).
+pub const FEATURES: crate::Features =
+    crate::Features { saturating_casts: false, float16_arithmetic: false, float16_conversions: true };
 
 impl crate::backend::Backend for Qbe {
     fn name(&self) -> &'static str {

@@ -808,14 +808,8 @@ impl<'t, 'p> FnW<'t, 'p> {
         if from.is_complex() || to.is_complex() {
             return self.convert_complex(v, from, to);
         }
-        if from == DType::Float16 {
-            self.f16_to_f64();
-            return self.convert(v, DType::Float64, to);
-        }
-        if to == DType::Float16 {
-            self.convert(v, from, DType::Float64)?;
-            self.f16_from_f64();
-            return Ok(());
+        if from == DType::Float16 || to == DType::Float16 {
+            return self.err(Some(v), crate::backend::written_out(&format!("a cast from {from} to {to}")));
         }
         for d in [from, to] {
             if val_type(d).is_none() {
@@ -935,6 +929,19 @@ impl<'t, 'p> FnW<'t, 'p> {
                 let (from, to) = (self.dt(operand), self.dt(v));
                 self.get(operand);
                 self.convert(v, from, to)?;
+                self.set(v);
+            }
+            InstData::Bitcast { operand } => {
+                let (from, to) = (self.dt(operand), self.dt(v));
+                self.get(operand);
+                // A Float16 is its bits in an `i32` already.
+                match (from, to) {
+                    (DType::Float32, _) => self.push(I::I32ReinterpretF32),
+                    (DType::Float64, _) => self.push(I::I64ReinterpretF64),
+                    (_, DType::Float32) => self.push(I::F32ReinterpretI32),
+                    (_, DType::Float64) => self.push(I::F64ReinterpretI64),
+                    _ => {}
+                }
                 self.set(v);
             }
             InstData::Load { array, offset } => {
@@ -1624,6 +1631,9 @@ impl<'t, 'p> FnW<'t, 'p> {
             return Ok(());
         };
         // In Float64, as JavaScript's `Math` computes, rounded once to the result.
+        if args.iter().any(|a| self.dt(*a) == DType::Float16) || rd == Some(DType::Float16) {
+            return self.err(Some(v), crate::backend::written_out(&format!("a Float16 operand of `{base}`")));
+        }
         for a in args {
             self.get(*a);
             self.convert(v, self.dt(*a), DType::Float64)?;

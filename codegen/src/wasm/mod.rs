@@ -7,7 +7,8 @@
 //! kept extended from their width by their signedness (an operation that
 //! can leave the width is followed by the extension that re-narrows it),
 //! the 64-bit integers in `i64`, Float32 `f32`, Float64 `f64`, Float16 as
-//! its bits in an `i32` converted in software (`half.rs`), a complex as two
+//! its bits in an `i32` (`half.rs`: its conversions are `legalize`'s, integer
+//! operations on the bits), a complex as two
 //! locals of its part's type (`complex.rs`), Str and Bytes as an address
 //! and a length in the module's memory (`text.rs`), arrays as the 32-bit
 //! address of their `DLTensor` in the module's memory (docs/abi.md §14
@@ -60,8 +61,10 @@ pub const LOADER: &str = include_str!("postc.mjs");
 
 /// What this backend lowers natively; `legalize` writes out the rest
 /// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate; it has no Float16: a Float16 is
-/// its bits in an `i32`, converted in software (`half.rs`).
-pub const FEATURES: crate::Features = crate::Features { saturating_casts: true, float16_arithmetic: false };
+/// its bits in an `i32`, which `legalize` converts with integer operations on them
+/// (`postc.f16.widen`, `postc.f16.narrow`).
+pub const FEATURES: crate::Features =
+    crate::Features { saturating_casts: true, float16_arithmetic: false, float16_conversions: false };
 
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {

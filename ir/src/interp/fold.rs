@@ -45,6 +45,11 @@ pub fn fold_cast(to: DType, a: &Value) -> Option<Value> {
     ops::cast(to, a).ok()
 }
 
+/// A `bitcast` of a constant to `to`.
+pub fn fold_bitcast(to: DType, a: &Value) -> Option<Value> {
+    ops::bitcast(to, a).ok()
+}
+
 /// A `postc.ovf.*` built-in on constant integers.
 pub fn fold_overflow(op: OvfOp, args: &[Value]) -> Option<Value> {
     let int = |v: &Value| match v {

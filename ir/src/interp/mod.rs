@@ -557,6 +557,7 @@ impl<'p> Interpreter<'p> {
             }
             InstData::Unary { op, operand } => ops::unary(op, rd()?, Self::reg(fr, operand)?, checks)?,
             InstData::Cast { operand } => ops::cast(rd()?, Self::reg(fr, operand)?)?,
+            InstData::Bitcast { operand } => ops::bitcast(rd()?, Self::reg(fr, operand)?)?,
             InstData::Load { array, offset } => {
                 let a = Self::array(fr, array)?;
                 let off = int_of(Self::reg(fr, offset)?, "a byte offset")?;

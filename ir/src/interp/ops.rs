@@ -212,6 +212,20 @@ pub(crate) fn cast(to: DType, v: &Value) -> R<Value> {
     })
 }
 
+/// `bitcast`: a float's bits as the unsigned integer of its width, or
+/// such an integer's bits as the float.
+pub(crate) fn bitcast(to: DType, v: &Value) -> R<Value> {
+    let from = v.dtype();
+    if v.is_array() || from.bits_partner() != Some(to) {
+        return unsupported(format!("cannot reinterpret {} as {to}", describe(v)));
+    }
+    Ok(match v {
+        Value::Float(d, x) => Value::Int(to, crate::body::f64_to_float_bits(*d, *x) as i128),
+        Value::Int(_, bits) => Value::Float(to, crate::body::float_bits_to_f64(to, *bits as u64)),
+        _ => return unsupported(format!("cannot reinterpret {} as {to}", describe(v))),
+    })
+}
+
 /// Integer to float, rounded once to nearest (ties to even).
 /// A float cast to the integer dtype `to`: saturating, NaN to zero (Rust's
 /// `as`).

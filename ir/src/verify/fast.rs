@@ -175,6 +175,8 @@ impl<'p> Verifier<'p> {
                 }
                 if op == Opcode::Cast {
                     a.dtype.is_numeric() && r.dtype.is_numeric()
+                } else if op == Opcode::Bitcast {
+                    a.dtype.bits_partner() == Some(r.dtype)
                 } else {
                     unary_rule(op, a.dtype) == Some(r.dtype)
                 }

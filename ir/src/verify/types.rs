@@ -222,6 +222,13 @@ impl<'p> Verifier<'p> {
                     err!("{d}: cannot cast {a} to {r}");
                 }
             }
+            InstData::Bitcast { operand } => {
+                let a = ty!(operand);
+                let r = result!();
+                if a.is_array || r.is_array || a.dtype.bits_partner() != Some(r.dtype) {
+                    err!("{d}: cannot reinterpret {a} as {r}: a bitcast joins a float and the unsigned integer of its width");
+                }
+            }
             InstData::Load { array: a, offset } => {
                 let Some(at) = array(self, a, "array") else { return };
                 let o = ty!(offset);

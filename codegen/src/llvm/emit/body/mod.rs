@@ -1564,6 +1564,14 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let r = self.convert(x, from, to)?;
                 self.vals.insert(v, r);
             }
+            InstData::Bitcast { operand } => {
+                let to = self.dt(v);
+                let ty: BasicTypeEnum<'c> =
+                    if to.is_float() { self.u.t.float(to).into() } else { self.u.t.int(to).into() };
+                let x = self.val(operand)?;
+                let r = self.b.build_bit_cast(x, ty, "")?;
+                self.vals.insert(v, r);
+            }
             InstData::Load { array, offset } => {
                 let d = self.dt(v);
                 let arr = pointer(self.val(array)?)?;
