@@ -652,6 +652,91 @@ entry:
         .expect("builds")
     }
 
+    /// The LLVM IR of function `name` of the `.pir` module `src` as the
+    /// backend hands it to LLVM's pipeline at -O2.
+    fn unoptimised_function(src: &str, name: &str) -> String {
+        let m = postc_ir::parse::parse_module("loops.pir", src.as_bytes()).expect("parses");
+        let program = Program::from_module(m);
+        let options = CodegenOptions::for_level(OptLevel::O2);
+        let prepared = crate::prepare(&program, &options, FEATURES).expect("prepares");
+        let low = lower(&prepared).expect("lowers");
+        with_target_machine(&options, |tm| {
+            let cx = Context::create();
+            let module = build_unit(&cx, &low, &options, tm, None)?;
+            let f = module.get_function(name).expect("the function is in the module");
+            Ok(inkwell::values::AnyValue::print_to_string(&f).to_string())
+        })
+        .expect("builds")
+    }
+
+    #[test]
+    fn the_checked_rest_of_a_split_loop_is_not_vectorised() {
+        // `irce` splits the loop (a main loop without the checks, and the
+        // checked loop after it) and `stride-version` copies the main loop
+        // for unit strides: the strided copy and the checked rest are
+        // marked to stay scalar, the unit-stride copy is left to LLVM.
+        let kernel = "module loops
+func scale(%x: Float64[]Shape[?], %y: &Float64[]Shape[?], %c: Float64) {
+entry:
+  %n: Int64 = dim %x, 0
+  %z: Int64 = const 0
+  %one: Int64 = const 1
+  let %i: Int64 = %z
+  br head
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, done
+body:
+  %v: Float64 = index.load %x[%i]
+  %t: Float64 = mul %v, %c
+  index.store %y[%i], %t
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br head
+done:
+  return
+}
+";
+        let f = unoptimised_function(kernel, "scale");
+        assert_eq!(f.matches("!llvm.loop").count(), 2, "{f}");
+        // Two loops written one after the other over the same counter: the
+        // second is entered by the first's exit, as a checked rest is, but
+        // by no guard, and is left to LLVM.
+        let consecutive = "module loops
+func two(%n: Int64) -> Int64 {
+entry:
+  %z: Int64 = const 0
+  %one: Int64 = const 1
+  %k: Int64 = const 10
+  let %i: Int64 = %z
+  let %s: Int64 = %z
+  br first
+first:
+  %a: Bool = lt %i, %k
+  condbr %a, body1, second
+body1:
+  %s1: Int64 = add %s, %i
+  set %s = %s1
+  %i1: Int64 = add %i, %one
+  set %i = %i1
+  br first
+second:
+  %b: Bool = lt %i, %n
+  condbr %b, body2, done
+body2:
+  %s2: Int64 = mul %s, %i
+  set %s = %s2
+  %i2: Int64 = add %i, %one
+  set %i = %i2
+  br second
+done:
+  return %s
+}
+";
+        let f = unoptimised_function(consecutive, "two");
+        assert_eq!(f.matches("!llvm.loop").count(), 0, "{f}");
+    }
+
     #[test]
     fn a_unit_holds_its_functions_and_what_they_call() {
         // `near` for inlining, as `available_externally`; `twice` as the

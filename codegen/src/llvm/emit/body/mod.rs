@@ -73,6 +73,7 @@ pub(super) fn build<'c>(
         elem: HashMap::new(),
         frame_views: Vec::new(),
         strides_not_unit: strides_not_unit(&f.body),
+        checked_rests: checked_rests(&f.body),
         func_loc: func_loc.clone(),
         dbg,
     };
@@ -123,6 +124,51 @@ fn strides_not_unit(body: &postc_ir::body::Body) -> HashSet<BlockId> {
         .collect()
 }
 
+/// The headers of the loops that `irce` leaves checked behind its main
+/// loop: a header that tests a counter (`lt %i, %n` first) and is entered
+/// both by the exit of another loop header testing the same counter (the
+/// main loop, or `stride-version`'s copies of it, running while every
+/// dropped check passes) and by the false edge of the guard that decides
+/// whether the main loop runs at all. The checked loop takes over only
+/// where a check is about to fail (or a check of a loop-invariant index
+/// already has), so it runs at most until its panic in code that does not
+/// panic otherwise; LLVM vectorised and unrolled it all the same, behind
+/// run-time checks of its own, which cost more compile time than any other
+/// loop of a checked kernel. It is marked not to be vectorised or
+/// unrolled. Two loops written one after the other over the same counter
+/// are not taken for such a pair: the second's header is entered only by
+/// the first's exit, never by a guard's false edge.
+fn checked_rests(body: &postc_ir::body::Body) -> HashSet<BlockId> {
+    let counter_test = |b: BlockId| {
+        let d = body.blocks[b];
+        if d.end <= d.start {
+            return None;
+        }
+        match body.inst(ValueId::from_u32(d.start)) {
+            InstData::Binary { op: Opcode::Lt, left, .. } => Some(left),
+            _ => None,
+        }
+    };
+    // Every block entered by a conditional branch's false edge, with the
+    // blocks that branch to it so.
+    let mut false_edges: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    for b in body.blocks.ids() {
+        if let Some(InstData::CondBr { if_false, .. }) = body.terminator(b).map(|t| body.inst(t)) {
+            false_edges.entry(if_false).or_default().push(b);
+        }
+    }
+    false_edges
+        .into_iter()
+        .filter(|(header, from)| {
+            let Some(counter) = counter_test(*header) else { return false };
+            let from_loop = |p: &BlockId| counter_test(*p) == Some(counter);
+            let others = || from.iter().filter(|p| *p != header);
+            others().any(from_loop) && others().any(|p| !from_loop(p))
+        })
+        .map(|(header, _)| header)
+        .collect()
+}
+
 /// Lowers one function.
 struct FnEmit<'a, 'c, 'm, 'p> {
     u: &'a mut Unit<'c, 'm>,
@@ -159,6 +205,9 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     /// Loop headers entered only where some array's stride is known not to
     /// be its element size (see [`strides_not_unit`]).
     strides_not_unit: HashSet<BlockId>,
+    /// Loop headers of the checked loops `irce` leaves behind its main
+    /// loops (see [`checked_rests`]).
+    checked_rests: HashSet<BlockId>,
     func_loc: Option<Pos>,
     /// The function's debug information (`-g`).
     dbg: Option<FnDebug<'c>>,
@@ -1639,7 +1688,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let br = self.b.build_unconditional_branch(self.blocks[&target])?;
                 let hint = if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
                     self.inner_loop_hint(v, target)
-                } else if self.strides_not_unit.contains(&target) && self.closes_loop(v, target) {
+                } else if (self.strides_not_unit.contains(&target) || self.checked_rests.contains(&target))
+                    && self.closes_loop(v, target)
+                {
                     Some(crate::llvm::ufunc::LoopHint::Scalar)
                 } else {
                     None
