@@ -653,6 +653,88 @@ entry:
         .expect("builds")
     }
 
+    /// What the backend tells LLVM about each loop of function `name` of
+    /// the `.pir` module `src` at -O2 (the `!llvm.loop` properties of each
+    /// latch, in the order of the function's text): `scalar` (neither
+    /// vectorised nor unrolled) or `no runtime unroll`.
+    fn loop_hints(src: &str, name: &str) -> Vec<&'static str> {
+        let m = postc_ir::parse::parse_module("loops.pir", src.as_bytes()).expect("parses");
+        let program = Program::from_module(m);
+        let options = CodegenOptions::for_level(OptLevel::O2);
+        let prepared = crate::prepare(&program, &options, FEATURES).expect("prepares");
+        let low = lower(&prepared).expect("lowers");
+        let (function, module) = with_target_machine(&options, |tm| {
+            let cx = Context::create();
+            let module = build_unit(&cx, &low, &options, tm, None)?;
+            let f = module.get_function(name).expect("the function is in the module");
+            Ok((inkwell::values::AnyValue::print_to_string(&f).to_string(), module.print_to_string().to_string()))
+        })
+        .expect("builds");
+        let node = |id: &str| {
+            let head = format!("{id} = ");
+            module.lines().find_map(|l| l.strip_prefix(head.as_str())).unwrap_or_else(|| panic!("no {id} in {module}"))
+        };
+        function
+            .split("!llvm.loop ")
+            .skip(1)
+            .map(|rest| {
+                let id: String = rest.chars().take_while(|c| *c == '!' || c.is_ascii_digit()).collect();
+                let properties: String = node(&id).split(", ").skip(1).map(|p| node(p.trim_end_matches('}'))).collect();
+                match (
+                    properties.contains("vectorize.enable\", i1 false"),
+                    properties.contains("unroll.runtime.disable"),
+                ) {
+                    (true, false) => "scalar",
+                    (false, true) => "no runtime unroll",
+                    _ => panic!("unexpected loop properties {properties}"),
+                }
+            })
+            .collect()
+    }
+
+    /// A loop over `%i` from its current value while `%i < limit`, headed
+    /// by `head`, running `body` and going on to `exit`.
+    fn counted_loop(head: &str, limit: &str, body: &str, exit: &str) -> String {
+        format!(
+            "{head}:\n  %{head}.more: Bool = lt %i, {limit}\n  condbr %{head}.more, {head}.body, {exit}\n\
+             {head}.body:\n{body}  %{head}.next: Int64 = add %i, %one\n  set %i = %{head}.next\n  br {head}\n"
+        )
+    }
+
+    #[test]
+    fn cold_loop_copies_stay_scalar_and_elementwise_loops_are_not_unrolled_at_run_time() {
+        // For an x86-64 host a loop that carries only its counter, and is
+        // not marked scalar, is marked not to be unrolled at run time.
+        let other: &[&str] = if cfg!(target_arch = "x86_64") { &["no runtime unroll"] } else { &[] };
+        // `irce` splits the loop (a main loop without the checks, and the
+        // checked loop after it) and `stride-version` copies the main loop
+        // for unit strides: the strided copy and the checked rest are
+        // marked to stay scalar, the unit-stride copy is left to LLVM.
+        let scale = counted_loop("head", "%n", "  %v: Float64 = index.load %x[%i]\n  index.store %y[%i], %v\n", "done");
+        let kernel = format!(
+            "module loops\nfunc scale(%x: Float64[]Shape[?], %y: &Float64[]Shape[?]) {{\nentry:\n  \
+             %n: Int64 = dim %x, 0\n  %z: Int64 = const 0\n  %one: Int64 = const 1\n  let %i: Int64 = %z\n  \
+             br head\n{scale}done:\n  return\n}}\n"
+        );
+        let mut hints = loop_hints(&kernel, "scale");
+        hints.sort();
+        assert_eq!(hints, [other, &["scalar", "scalar"]].concat());
+        // Two loops written one after the other over the same counter: the
+        // second is entered by the first's exit, as a checked rest is, but
+        // by no guard, and is left to LLVM; both carry a sum as well as
+        // their counter, so neither is marked at all.
+        let sum = "  %s1: Int64 = add %s, %i\n  set %s = %s1\n";
+        let product = "  %s2: Int64 = mul %s, %i\n  set %s = %s2\n";
+        let (first, second) =
+            (counted_loop("first", "%k", sum, "second"), counted_loop("second", "%n", product, "done"));
+        let consecutive = format!(
+            "module loops\nfunc two(%n: Int64) -> Int64 {{\nentry:\n  %z: Int64 = const 0\n  %one: Int64 = const 1\n  \
+             %k: Int64 = const 10\n  let %i: Int64 = %z\n  let %s: Int64 = %z\n  br first\n{first}{second}\
+             done:\n  return %s\n}}\n"
+        );
+        assert_eq!(loop_hints(&consecutive, "two"), Vec::<&str>::new());
+    }
+
     #[test]
     fn a_unit_holds_its_functions_and_what_they_call() {
         // `near` for inlining, as `available_externally`; `twice` as the

@@ -69,6 +69,9 @@ pub(crate) enum LoopHint {
     /// of it, on a stride of one byte or through gathers, never ran for
     /// wider elements and took most of a ufunc's compile time).
     Scalar,
+    /// Leave it to LLVM, but without run-time unrolling (a loop of a POST
+    /// function; see `postc_codegen::llvm::emit::body`).
+    NoRuntimeUnroll,
 }
 
 struct Gen<'a, 'ctx> {
@@ -253,6 +256,7 @@ pub(crate) fn mark_loop(cx: &Context, back: inkwell::values::InstructionValue<'_
                 let one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0));
                 ops.push(property("llvm.loop.interleave.count", Some(one)));
             }
+            LoopHint::NoRuntimeUnroll => ops.push(property("llvm.loop.unroll.runtime.disable", None)),
         }
         let id = LLVMMDNodeInContext2(cx, ops.as_mut_ptr(), ops.len());
         LLVMMetadataReplaceAllUsesWith(tmp, id);

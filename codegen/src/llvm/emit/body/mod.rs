@@ -53,6 +53,7 @@ pub(super) fn build<'c>(
     let b = unit.t.cx.create_builder();
     let func_loc = f.loc.map(|l| Pos::from_loc(&m.files, l));
     let dbg = unit.debug.as_mut().map(|d| d.function(mid, m, f, &low.sigs[&id], func));
+    let runtime_unroll_off = unit.module.get_triple().as_str().to_bytes().starts_with(b"x86_64");
     let mut fe = FnEmit {
         u: unit,
         low,
@@ -74,6 +75,9 @@ pub(super) fn build<'c>(
         elem: HashMap::new(),
         frame_views: Vec::new(),
         strides_not_unit: strides_not_unit(&f.body),
+        checked_rests: checked_rests(&f.body),
+        latches: latches(&f.body),
+        runtime_unroll_off,
         func_loc: func_loc.clone(),
         dbg,
     };
@@ -124,6 +128,102 @@ fn strides_not_unit(body: &postc_ir::body::Body) -> HashSet<BlockId> {
         .collect()
 }
 
+/// The `br`s that close a loop (those to a block that dominates theirs),
+/// each with whether its loop carries nothing from one iteration to the
+/// next but one local, its counter (it `set`s no other).
+///
+/// Such a loop is marked to stay scalar when it is one that a copy made
+/// cold ([`strides_not_unit`], [`checked_rests`]), and otherwise, when it
+/// carries only its counter, for an x86-64 target not to be unrolled at
+/// run time. For an x86-64 CPU whose scheduling model has a loop buffer
+/// (the host's here, not the baseline x86-64 that clang compiles for by
+/// default) LLVM unrolls a loop of unknown trip count with a remainder
+/// loop. A loop that carries only its counter is one the vectoriser takes
+/// (an elementwise loop), and what was unrolled was its scalar remainder:
+/// about a fifth of the code generator's time on postc's elementwise and
+/// 2-D kernels, for no speed (docs/performance.md). A loop that carries a
+/// sum or a chain is left to LLVM: unrolling is what an in-order float sum
+/// such as `dot` runs fastest with. Unrolling by a known trip count and the
+/// vectoriser's interleaving are not affected.
+fn latches(body: &postc_ir::body::Body) -> HashMap<ValueId, bool> {
+    let cfg = postc_ir::cfg::Cfg::compute(body);
+    let dom = postc_ir::cfg::DomTree::compute(&cfg);
+    body.blocks
+        .ids()
+        .filter_map(|latch| {
+            let br = body.terminator(latch)?;
+            let InstData::Br { target: header } = body.inst(br) else { return None };
+            if !dom.is_reachable(latch) || !dom.dominates(header, latch) {
+                return None;
+            }
+            // The loop's blocks: those that reach the latch without passing
+            // through the header.
+            let mut in_loop = HashSet::from([header, latch]);
+            let mut work = vec![latch];
+            while let Some(b) = work.pop() {
+                if b != header {
+                    work.extend(cfg.preds(b).filter(|p| in_loop.insert(*p)));
+                }
+            }
+            let mut carried = HashSet::new();
+            for b in &in_loop {
+                let d = body.blocks[*b];
+                for v in (d.start..d.end).map(ValueId::from_u32) {
+                    if let InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } = body.inst(v) {
+                        carried.insert(target);
+                    }
+                }
+            }
+            Some((br, carried.len() <= 1))
+        })
+        .collect()
+}
+
+/// The headers of the loops that `irce` leaves checked behind its main
+/// loop: a header that tests a counter (`lt %i, %n` first) and is entered
+/// both by the exit of another loop header testing the same counter (the
+/// main loop, or `stride-version`'s copies of it, running while every
+/// dropped check passes) and by the false edge of the guard that decides
+/// whether the main loop runs at all. The checked loop takes over only
+/// where a check is about to fail (or a check of a loop-invariant index
+/// already has), so it runs at most until its panic in code that does not
+/// panic otherwise; LLVM vectorised and unrolled it all the same, behind
+/// run-time checks of its own, which cost more compile time than any other
+/// loop of a checked kernel. It is marked not to be vectorised or
+/// unrolled. Two loops written one after the other over the same counter
+/// are not taken for such a pair: the second's header is entered only by
+/// the first's exit, never by a guard's false edge.
+fn checked_rests(body: &postc_ir::body::Body) -> HashSet<BlockId> {
+    let counter_test = |b: BlockId| {
+        let d = body.blocks[b];
+        if d.end <= d.start {
+            return None;
+        }
+        match body.inst(ValueId::from_u32(d.start)) {
+            InstData::Binary { op: Opcode::Lt, left, .. } => Some(left),
+            _ => None,
+        }
+    };
+    // Every block entered by a conditional branch's false edge, with the
+    // blocks that branch to it so.
+    let mut false_edges: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    for b in body.blocks.ids() {
+        if let Some(InstData::CondBr { if_false, .. }) = body.terminator(b).map(|t| body.inst(t)) {
+            false_edges.entry(if_false).or_default().push(b);
+        }
+    }
+    false_edges
+        .into_iter()
+        .filter(|(header, from)| {
+            let Some(counter) = counter_test(*header) else { return false };
+            let from_loop = |p: &BlockId| counter_test(*p) == Some(counter);
+            let others = || from.iter().filter(|p| *p != header);
+            others().any(from_loop) && others().any(|p| !from_loop(p))
+        })
+        .map(|(header, _)| header)
+        .collect()
+}
+
 /// Lowers one function.
 struct FnEmit<'a, 'c, 'm, 'p> {
     u: &'a mut Unit<'c, 'm>,
@@ -162,6 +262,16 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     /// Loop headers entered only where some array's stride is known not to
     /// be its element size (see [`strides_not_unit`]).
     strides_not_unit: HashSet<BlockId>,
+    /// Loop headers of the checked loops `irce` leaves behind its main
+    /// loops (see [`checked_rests`]).
+    checked_rests: HashSet<BlockId>,
+    /// The `br`s that close a loop, with whether the loop carries only its
+    /// counter (see [`latches`]).
+    latches: HashMap<ValueId, bool>,
+    /// Whether loops are marked not to be unrolled at run time: for an
+    /// x86-64 target (see [`latches`]); the device code of gpu functions,
+    /// and other targets, keep LLVM's choice.
+    runtime_unroll_off: bool,
     func_loc: Option<Pos>,
     /// The function's debug information (`-g`).
     dbg: Option<FnDebug<'c>>,
@@ -616,22 +726,6 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             _ => false,
         });
         Some(if at_run_time { crate::llvm::ufunc::LoopHint::Scalar } else { crate::llvm::ufunc::LoopHint::Vector })
-    }
-
-    /// Whether the `br` `v` to `target` is a back edge: `target` reaches
-    /// the branch's block.
-    fn closes_loop(&self, v: ValueId, target: BlockId) -> bool {
-        let body = &self.f.body;
-        let Some(here) = body.block_of(v) else { return false };
-        let mut seen = HashSet::from([target]);
-        let mut work = vec![target];
-        while let Some(b) = work.pop() {
-            if b == here {
-                return true;
-            }
-            work.extend(body.successors(b).into_iter().filter(|s| seen.insert(*s)));
-        }
-        false
     }
 
     /// `v` = the array element of its dtype at `addr` (Bool is a byte).
@@ -1727,8 +1821,12 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let br = self.b.build_unconditional_branch(self.blocks[&target])?;
                 let hint = if self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) {
                     self.inner_loop_hint(v, target)
-                } else if self.strides_not_unit.contains(&target) && self.closes_loop(v, target) {
+                } else if !self.latches.contains_key(&v) {
+                    None
+                } else if self.strides_not_unit.contains(&target) || self.checked_rests.contains(&target) {
                     Some(crate::llvm::ufunc::LoopHint::Scalar)
+                } else if self.runtime_unroll_off && self.latches[&v] {
+                    Some(crate::llvm::ufunc::LoopHint::NoRuntimeUnroll)
                 } else {
                     None
                 };
