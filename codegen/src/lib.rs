@@ -214,35 +214,6 @@ pub(crate) fn no_inner_loop(plan: &ufunc_plan::Plan) -> Diagnostic {
     )
 }
 
-/// The error of a backend without tuple results that meets a `tuple` or
-/// `extract`, which [`refuse_tuple_results`] keeps from it.
-pub(crate) const TUPLES_REACHED_CODEGEN: &str =
-    "internal code generation error: a tuple reached a backend that refuses functions with a tuple result";
-
-/// A backend that has no C ABI for a tuple result (`-> (Float64,
-/// Int64[]Shape[?])`, docs/abi.md §2) yet calls this first: every function
-/// with one is refused at its declaration, before a pass runs. The LLVM,
-/// C and QBE backends and the interpreter run them.
-pub(crate) fn refuse_tuple_results(program: &Program, backend: &str) -> Result<(), Vec<Diagnostic>> {
-    let mut diags = Vec::new();
-    for m in program.modules.iter() {
-        for f in m.functions.iter() {
-            if let Some(t) = f.ret.map(|t| m.types.get(t)).filter(|t| t.is_tuple()) {
-                let msg = format!(
-                    "function `{}` returns a tuple {t}: the {backend} backend cannot return a tuple yet (`--backend llvm`, `c` and `qbe` can)",
-                    f.name
-                );
-                diags.push(Diagnostic::error(msg, f.loc.map(|l| postc_ir::diag::Pos::from_loc(&m.files, l))));
-            }
-        }
-    }
-    if diags.is_empty() {
-        Ok(())
-    } else {
-        Err(diags)
-    }
-}
-
 fn prepare_with(
     program: &Program,
     options: &CodegenOptions,

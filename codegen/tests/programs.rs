@@ -15,9 +15,9 @@ use postc_codegen::{CodegenOptions, OptLevel};
 use postc_ir::interp::Value;
 use postc_ir::{DType, Module, ModuleId, Program};
 use postc_testkit::cases::{parse_expected, Arg, ArrayArg, Case, Ret};
-use postc_testkit::compare::{compare_list, show, values_match};
+use postc_testkit::compare::compare_list;
 use postc_testkit::corpus::{load, program_files, repo_root, stem};
-use postc_testkit::run::run_case;
+use postc_testkit::run::{check_return, run_case};
 use std::ffi::c_void;
 use std::fmt::Write as _;
 use std::os::unix::process::ExitStatusExt;
@@ -66,6 +66,13 @@ fn c_type(d: DType) -> &'static str {
     }
 }
 
+/// The bytes of each element's slot in the result buffer of a call with a
+/// tuple result (the widest, a Complex128 or a `postc_str`).
+const TUPLE_SLOT: usize = 16;
+
+/// The most elements of a tuple result the harness takes.
+const MAX_TUPLE: usize = 8;
+
 /// C trampolines for every function of the module.
 fn trampolines(m: &Module) -> String {
     let mut c = String::from(
@@ -101,6 +108,14 @@ fn trampolines(m: &Module) -> String {
         let ret = f.ret.map(|t| m.types.get(t));
         let (rt, call) = match ret {
             None => ("void".to_owned(), format!("{}({});", symbol, args.join(", "))),
+            // One out-pointer per element, into the element's slot of `r`.
+            Some(t) if t.is_tuple() => {
+                for k in 0..t.elements.len() {
+                    protos.push("void *".to_owned());
+                    args.push(format!("(char *)r + {}", TUPLE_SLOT * k));
+                }
+                ("void".to_owned(), format!("{}({});", symbol, args.join(", ")))
+            }
             Some(t) if t.is_array => ("void *".to_owned(), format!("*(void **)r = {}({});", symbol, args.join(", "))),
             Some(t) if t.dtype.is_complex() => {
                 protos.push(format!("{} *", c_type(t.dtype)));
@@ -422,12 +437,18 @@ fn frame(case: &Case) -> Frame {
     f
 }
 
-fn ret_dtype(m: &Module, func: &str) -> Option<(DType, bool)> {
+/// The result type of `func`: each element's dtype and whether it is an
+/// array (one element unless it is a tuple), and whether it is a tuple.
+fn ret_types(m: &Module, func: &str) -> Option<(Vec<(DType, bool)>, bool)> {
     let target = m.function_aliases.get(func).map_or(func, String::as_str);
     let f = &m.functions[m.get_function(target)?];
     f.ret.map(|t| {
         let t = m.types.get(t);
-        (t.dtype, t.is_array)
+        if t.is_tuple() {
+            (t.elements.iter().map(|e| (e.dtype, e.is_array)).collect(), true)
+        } else {
+            (vec![(t.dtype, t.is_array)], false)
+        }
     })
 }
 
@@ -440,13 +461,28 @@ unsafe fn call_case(
 ) -> Result<Option<Value>, String> {
     let sym = format!("postc_call_{}", case.func);
     let tramp: libloading::Symbol<Trampoline> = lib.get(sym.as_bytes()).map_err(|e| format!("{sym}: {e}"))?;
-    let mut ret = [0u64; 4];
+    let types = ret_types(m, &case.func);
+    let n = types.as_ref().map_or(0, |(es, _)| es.len());
+    if n > MAX_TUPLE {
+        return Err(format!("a tuple of {n} elements: the harness takes at most {MAX_TUPLE}"));
+    }
+    let mut ret = [0u64; TUPLE_SLOT / 8 * MAX_TUPLE];
     tramp(f.ptrs.as_mut_ptr(), ret.as_mut_ptr() as *mut c_void);
-    let rb = std::slice::from_raw_parts(ret.as_ptr() as *const u8, 32);
-    Ok(match ret_dtype(m, &case.func) {
-        None => None,
-        Some((d, true)) => {
-            let mt = ret[0] as *mut DLManagedTensor;
+    let Some((elements, is_tuple)) = types else { return Ok(None) };
+    let mut values = Vec::new();
+    for (k, (d, is_array)) in elements.into_iter().enumerate() {
+        values.push(read_result(&ret[TUPLE_SLOT / 8 * k..TUPLE_SLOT / 8 * (k + 1)], d, is_array)?);
+    }
+    Ok(Some(if is_tuple { Value::Tuple(values) } else { values.remove(0) }))
+}
+
+/// The value of dtype `d` (an array's `DLManagedTensor *`, which is then
+/// deleted) written in the result `slot`.
+unsafe fn read_result(slot: &[u64], d: DType, is_array: bool) -> Result<Value, String> {
+    let rb = std::slice::from_raw_parts(slot.as_ptr() as *const u8, TUPLE_SLOT);
+    Ok(match (d, is_array) {
+        (d, true) => {
+            let mt = slot[0] as *mut DLManagedTensor;
             if mt.is_null() {
                 return Err("returned a null array".into());
             }
@@ -468,15 +504,19 @@ unsafe fn call_case(
             if let Some(del) = (*mt).deleter {
                 del(mt);
             }
-            Some(Value::Array(arr))
+            Value::Array(arr)
         }
-        Some((d, false)) if d.is_text() => {
-            let p = ret[0] as *const u8;
-            let n = ret[1] as usize;
+        (d, false) if d.is_text() => {
+            let p = slot[0] as *const u8;
+            let n = slot[1] as usize;
             let b = std::slice::from_raw_parts(p, n).to_vec();
-            Some(if d == DType::Str { Value::Str(String::from_utf8_lossy(&b).into_owned()) } else { Value::Bytes(b) })
+            if d == DType::Str {
+                Value::Str(String::from_utf8_lossy(&b).into_owned())
+            } else {
+                Value::Bytes(b)
+            }
         }
-        Some((d, false)) => Some(decode(rb, d)),
+        (d, false) => decode(rb, d),
     })
 }
 
@@ -484,21 +524,7 @@ fn check_case(lib: &libloading::Library, m: &Module, case: &Case) -> Result<(), 
     let mut f = frame(case);
     let got = unsafe { call_case(lib, m, case, &mut f)? };
     let tol = case.tol;
-    match (case.ret.as_ref().unwrap(), got) {
-        (Ret::Void, None) => {}
-        (Ret::Scalar(w), Some(g)) => {
-            if !values_match(&g, w, tol) {
-                return Err(format!("returned {}, expected {}", show(&g), show(w)));
-            }
-        }
-        (Ret::Array { dtype, shape, values }, Some(Value::Array(a))) => {
-            if a.dtype != *dtype || &a.shape != shape {
-                return Err(format!("returned {}[] of shape {:?}, expected {dtype}[] {shape:?}", a.dtype, a.shape));
-            }
-            compare_list("returned array", &a.to_values(), values, tol)?;
-        }
-        (want, got) => return Err(format!("returned {got:?}, expected {want:?}")),
-    }
+    check_return(case.ret.as_ref().unwrap(), got.as_ref(), tol)?;
     for (idx, want) in &case.outs {
         let (bi, a) = f.arrays[*idx].as_ref().unwrap();
         let vals = unsafe {

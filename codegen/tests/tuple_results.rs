@@ -2,12 +2,11 @@
 //! docs/abi.md §2): the LLVM, C and QBE backends write each element
 //! through one trailing out-pointer, called here from C, with the arrays
 //! owned by the caller (each deleter frees only its own: an array returned twice,
-//! or two views of one array, come back as separate memory). The backends
-//! without them refuse such a function at its declaration.
+//! or two views of one array, come back as separate memory). The
+//! WebAssembly backend does the same in its memory, run under Node through
+//! the loader.
 
 mod support;
-use postc_codegen::backend::BACKENDS;
-use postc_codegen::CodegenOptions;
 use postc_ir::interp::{Array, InterpOptions, Interpreter, Value};
 use postc_ir::DType;
 use std::process::Command;
@@ -179,6 +178,18 @@ fn program() -> postc_ir::Program {
     postc_ir::Program::from_module(m)
 }
 
+/// Compiles `src` with the driver's `backend` at `level` to `out`.
+fn compile(src: &std::path::Path, backend: &str, level: &str, emit: &str, out: &std::path::Path) {
+    let run = Command::new(driver())
+        .args(["compile", "--backend", backend, level, "--emit", emit])
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{backend} {level}: {}", String::from_utf8_lossy(&run.stderr));
+}
+
 #[test]
 fn the_interpreter_agrees_with_the_c_callers_expectations() {
     let p = program();
@@ -207,14 +218,7 @@ fn a_c_caller_receives_every_element_and_owns_each_array() {
     for backend in ["llvm", "c", "qbe"] {
         for level in ["-O0", "-O2"] {
             let lib = dir.join(format!("libtuples_{backend}{level}.so"));
-            let out = Command::new(driver())
-                .args(["compile", "--backend", backend, level, "--emit", "shared"])
-                .arg(&src)
-                .arg("-o")
-                .arg(&lib)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "{backend} {level}: {}", String::from_utf8_lossy(&out.stderr));
+            compile(&src, backend, level, "shared", &lib);
             let exe = dir.join(format!("caller_{backend}{level}"));
             let out = Command::new("cc")
                 .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsanitize=address", "-I"])
@@ -234,24 +238,81 @@ fn a_c_caller_receives_every_element_and_owns_each_array() {
     }
 }
 
-#[test]
-fn backends_without_tuple_results_refuse_them_at_the_declaration() {
-    let program = program();
-    for backend in BACKENDS.iter().filter(|b| b.name() == "wasm") {
-        for &kind in backend.emit_kinds() {
-            let what = format!("{} --emit {}", backend.name(), kind.name());
-            let diags = match backend.emit(&program, &CodegenOptions::default(), kind) {
-                Ok(_) => panic!("{what}: compiled a tuple result"),
-                Err(d) => d,
-            };
-            assert_eq!(diags.len(), 5, "{what}: {diags:?}");
-            let name = "WebAssembly";
-            assert_eq!(
-                diags[0].to_string(),
-                format!("tuples.pir:3:1: error: function `stats` returns a tuple (Float64, Int64, Float64[]Shape[?]): the {name} backend cannot return a tuple yet (`--backend llvm`, `c` and `qbe` can)"),
-                "{what}"
-            );
+/// An interpreter value as the WebAssembly test's script prints a value the
+/// loader returned: a tuple `(a, b)`, an array `[x y] shape N`, a complex
+/// `re+imi`.
+fn show(v: &Value) -> String {
+    match v {
+        Value::Tuple(elements) => format!("({})", elements.iter().map(show).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => {
+            let values: Vec<String> = a.to_values().iter().map(show).collect();
+            let shape: Vec<String> = a.shape.iter().map(|n| n.to_string()).collect();
+            format!("[{}] shape {}", values.join(" "), shape.join("x"))
         }
+        Value::Bool(b) => b.to_string(),
+        Value::Int(_, i) => i.to_string(),
+        Value::Float(_, x) => x.to_string(),
+        Value::Complex(_, re, im) => format!("{re}{}{im}i", if *im >= 0.0 { "+" } else { "" }),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The WebAssembly backend writes each element through an `i32`
+/// out-pointer into the module's memory; the loader's `call` returns a
+/// JavaScript array of the elements, each converted as a single result is,
+/// and matches the interpreter at -O0 and -O2 (a call of a function with a
+/// tuple result inside the module included).
+#[test]
+fn the_wasm_loader_returns_every_element_as_the_interpreter_does() {
+    let p = program();
+    let m = p.get_module("tuples").unwrap();
+    let floats = |xs: &[f64]| {
+        let values: Vec<Value> = xs.iter().map(|&x| Value::f64(x)).collect();
+        Value::Array(Array::from_values(DType::Float64, &[xs.len()], &values))
+    };
+    let a = floats(&[1.0, 2.0, 3.0]);
+    let z = Value::Complex(DType::Complex128, 1.5, -2.0);
+    let calls: [(&str, Vec<Value>, &str); 6] = [
+        ("stats", vec![a.clone()], "[1, 2, 3]"),
+        ("same_twice", vec![Value::i64(3)], "3n"),
+        ("halves", vec![Value::i64(5)], "5n"),
+        ("with_input", vec![a.clone(), z], "[1, 2, 3], {re: 1.5, im: -2}"),
+        ("relay", vec![a.clone()], "[1, 2, 3]"),
+        ("mean_plus_first", vec![a], "[1, 2, 3]"),
+    ];
+    let mut want = String::new();
+    let mut script = String::from(
+        "const show = (x) => Array.isArray(x) ? `(${x.map(show).join(\", \")})`\n\
+           : x?.data ? `[${Array.from(x.data, String).join(\" \")}] shape ${x.shape.join(\"x\")}`\n\
+           : typeof x === \"object\" ? `${x.re}${x.im >= 0 ? \"+\" : \"\"}${x.im}i` : String(x);\n\
+         const f64 = (xs) => Float64Array.from(xs);\n",
+    );
+    for (name, args, js_args) in &calls {
+        let mut it = Interpreter::new(&p, InterpOptions::default());
+        let got = it.call(m, name, args).unwrap().unwrap();
+        want.push_str(&format!("{name} {}\n", show(&got)));
+        let js_args = js_args.replace("[1, 2, 3]", "f64([1, 2, 3])");
+        script.push_str(&format!("console.log({name:?}, show(m.call({name:?}, {js_args})));\n"));
+    }
+    let dir = tmpdir("tuple-results-wasm");
+    let src = dir.join("tuples.pir");
+    std::fs::write(&src, SRC).unwrap();
+    let loader = root().join("codegen/src/wasm/postc.mjs");
+    for level in ["-O0", "-O2"] {
+        let wasm = dir.join(format!("tuples{level}.wasm"));
+        compile(&src, "wasm", level, "wasm", &wasm);
+        let js = dir.join(format!("run{level}.mjs"));
+        std::fs::write(
+            &js,
+            format!(
+                "import {{ instantiate }} from {loader:?};\nimport {{ readFileSync }} from 'node:fs';\n\
+                 const m = await instantiate(readFileSync({wasm:?}));\n{script}"
+            ),
+        )
+        .unwrap();
+        let out = Command::new("node").arg(&js).output().unwrap();
+        assert!(out.status.success(), "{level}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{level}");
     }
 }
 

@@ -15,6 +15,7 @@ use postc_ir::interp::{Array, Value};
 use postc_ir::{DType, Program};
 use postc_testkit::cases::{parse_expected, Arg, Case, Ret};
 use postc_testkit::compare::{compare_list, show, values_match};
+use postc_testkit::run::check_return;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -235,6 +236,31 @@ fn check(c: &Case, line: &str) -> Result<(), String> {
     if let Some(e) = field(line, "error") {
         return Err(format!("failed: {}", json_string(e).unwrap_or_default()));
     }
+    if let Some(elements) = field(line, "tret") {
+        let Ret::Tuple(wants) = want else { return Err(format!("returned a tuple, expected {want:?}")) };
+        let got = buf_lists(elements)
+            .iter()
+            .zip(wants)
+            .map(|(element, want)| match (want, element.split_first()) {
+                (Ret::Array { dtype, .. }, Some((shape, values))) if shape.starts_with("shape=") => {
+                    let shape: Vec<usize> = shape["shape=".len()..]
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.parse().unwrap())
+                        .collect();
+                    let values: Vec<Value> = values.iter().map(|s| decode(*dtype, s)).collect();
+                    Ok(Value::Array(Array::from_values(*dtype, &shape, &values)))
+                }
+                (Ret::Scalar(w), Some((value, []))) => Ok(decode(w.dtype(), value)),
+                _ => Err(format!("returned {element:?} in a tuple, expected {want:?}")),
+            })
+            .collect::<Result<Vec<Value>, String>>()?;
+        if got.len() != wants.len() {
+            return Err(format!("returned {} elements, expected {}", got.len(), wants.len()));
+        }
+        check_return(want, Some(&Value::Tuple(got)), c.tol)?;
+        return check_outputs(c, line);
+    }
     let ret = field(line, "ret").unwrap();
     match want {
         Ret::Panic { message, .. } => return Err(format!("returned {ret}, expected panic `{message}`")),
@@ -249,8 +275,14 @@ fn check(c: &Case, line: &str) -> Result<(), String> {
                 return Err(format!("returned {}, expected {}", show(&g), show(w)));
             }
         }
-        Ret::Array { .. } => return Err(format!("returned {ret}, expected an array")),
+        Ret::Array { .. } | Ret::Tuple(_) => return Err(format!("returned {ret}, expected {want:?}")),
     }
+    check_outputs(c, line)
+}
+
+/// Checks the arguments after the call (`out` and `buf` lines) against the
+/// buffers a runner's line lists.
+fn check_outputs(c: &Case, line: &str) -> Result<(), String> {
     let bufs = buf_lists(field(line, "bufs").unwrap());
     let array_args: Vec<(usize, &postc_testkit::cases::ArrayArg)> = c
         .args

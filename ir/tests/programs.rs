@@ -98,9 +98,8 @@ fn corpus_covers_every_opcode_and_dtype() {
     // Raw-address opcodes are only for compiler-made functions, never a
     // program's (the verifier refuses them there); `ufunc-entry`'s
     // filetests and the verifier's tests cover them.
-    // `tuple` and `extract` too: every program here also runs compiled,
-    // and compiled code cannot return a tuple yet (`ir/tests/tuple_results.rs`
-    // covers them).
+    // `tuple` and `extract` too: no program here has a tuple result
+    // (`ir/tests/tuple_results.rs` and tests/py/tuple_returns.py cover them).
     let tuples = [Opcode::Tuple, Opcode::Extract];
     let missing_ops: Vec<&str> = Opcode::ALL
         .iter()

@@ -39,8 +39,17 @@ pub enum Arg {
 pub enum Ret {
     Void,
     Scalar(Value),
-    Array { dtype: DType, shape: Vec<usize>, values: Vec<Value> },
-    Panic { message: String, loc: (String, u32, u32) },
+    Array {
+        dtype: DType,
+        shape: Vec<usize>,
+        values: Vec<Value>,
+    },
+    /// A tuple result: one `ret` line per element, scalars and arrays.
+    Tuple(Vec<Ret>),
+    Panic {
+        message: String,
+        loc: (String, u32, u32),
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -332,7 +341,7 @@ pub fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
             }
             "ret" => {
                 let t = one("ret")?;
-                case.ret = Some(if t == "void" {
+                let element = if t == "void" {
                     Ret::Void
                 } else {
                     let (dtype, array) = parse_dtype(&t).map_err(err)?;
@@ -344,6 +353,18 @@ pub fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
                         let v = rest.get(1).ok_or_else(|| err("ret without a value".into()))?;
                         Ret::Scalar(parse_value(dtype, v).map_err(err)?)
                     }
+                };
+                // A second `ret` line makes the result a tuple of them.
+                case.ret = Some(match (case.ret.take(), element) {
+                    (None, e) => e,
+                    (Some(_), Ret::Void) | (Some(Ret::Void | Ret::Panic { .. }), _) => {
+                        return Err(err("a tuple element is a scalar or an array".into()))
+                    }
+                    (Some(Ret::Tuple(mut es)), e) => {
+                        es.push(e);
+                        Ret::Tuple(es)
+                    }
+                    (Some(first), e) => Ret::Tuple(vec![first, e]),
                 });
             }
             "panic" => {

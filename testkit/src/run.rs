@@ -1,6 +1,6 @@
 //! Running a case in the reference interpreter.
 
-use crate::cases::{build_args, Arg, Case, Ret};
+use crate::cases::{build_args, Arg, Case, Ret, Tol};
 use crate::compare::{compare_list, show, values_match};
 use postc_ir::interp::{Array, InterpOptions, Interpreter, Trap, TrapKind, Value};
 use postc_ir::{ModuleId, Program};
@@ -11,6 +11,37 @@ pub const FUEL: u64 = 50_000_000;
 /// The whole buffer under a view, as a 1-D array of `n` elements.
 pub fn whole_buffer(view: &Array, n: usize) -> Array {
     view.view(vec![n], vec![view.dtype.size_bytes() as isize], 0)
+}
+
+/// Compares a call's result (`None` for none) with the expected one of a
+/// case that does not panic: a tuple element by element.
+pub fn check_return(want: &Ret, got: Option<&Value>, tol: Tol) -> Result<(), String> {
+    match (want, got) {
+        (Ret::Void, None) => {}
+        (Ret::Scalar(w), Some(g)) if !matches!(g, Value::Array(_) | Value::Tuple(_)) => {
+            if !values_match(g, w, tol) {
+                return Err(format!("returned {}, expected {}", show(g), show(w)));
+            }
+        }
+        (Ret::Array { dtype, shape, values }, Some(Value::Array(a))) => {
+            if a.dtype != *dtype || &a.shape != shape {
+                return Err(format!(
+                    "returned a {}[] of shape {:?}, expected {dtype}[] of shape {shape:?}",
+                    a.dtype, a.shape
+                ));
+            }
+            compare_list("returned array", &a.to_values(), values, tol)?;
+        }
+        (Ret::Tuple(ws), Some(Value::Tuple(gs))) if ws.len() == gs.len() => {
+            for (k, (w, g)) in ws.iter().zip(gs).enumerate() {
+                check_return(w, Some(g), tol).map_err(|e| format!("element {k}: {e}"))?;
+            }
+        }
+        (want, got) => {
+            return Err(format!("returned {}, expected {want:?}", got.map(show).unwrap_or_else(|| "nothing".into())))
+        }
+    }
+    Ok(())
 }
 
 /// Runs one case in the interpreter (`checked`: overflow checks, the -O0
@@ -43,27 +74,7 @@ pub fn run_case(program: &Program, case: &Case, checked: bool) -> Result<(), Str
             ))
         }
         (_, Err(t)) => return Err(format!("trapped `{t}` ({:?})", t.kind)),
-        (Ret::Void, Ok(None)) => {}
-        (Ret::Scalar(w), Ok(Some(g))) => {
-            if !values_match(&g, w, tol) {
-                return Err(format!("returned {}, expected {}", show(&g), show(w)));
-            }
-        }
-        (Ret::Array { dtype, shape, values }, Ok(Some(Value::Array(a)))) => {
-            if a.dtype != *dtype || &a.shape != shape {
-                return Err(format!(
-                    "returned a {}[] of shape {:?}, expected {dtype}[] of shape {shape:?}",
-                    a.dtype, a.shape
-                ));
-            }
-            compare_list("returned array", &a.to_values(), values, tol)?;
-        }
-        (want, Ok(got)) => {
-            return Err(format!(
-                "returned {}, expected {want:?}",
-                got.as_ref().map(show).unwrap_or_else(|| "nothing".into())
-            ))
-        }
+        (want, Ok(got)) => check_return(want, got.as_ref(), tol)?,
     }
     for (idx, want) in &case.outs {
         let a = arrays[*idx].as_ref().unwrap();

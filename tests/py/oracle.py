@@ -209,6 +209,14 @@ def is_program_file(filename):
     return f.startswith(HERE + os.sep) and not f.startswith(STUBS + os.sep) and f != os.path.abspath(__file__)
 
 
+def tuple_elements(annotation):
+    """The element annotations of `tuple[A, B]` (or `typing.Tuple`), else
+    None."""
+    if getattr(annotation, "__origin__", None) is tuple:
+        return list(annotation.__args__)
+    return None
+
+
 def param_types(py):
     names = list(py.__code__.co_varnames[: py.__code__.co_argcount])
     ann = py.__annotations__
@@ -308,6 +316,8 @@ def prepare(case, fn):
             raise OracleError(f"{what}: unsupported annotation {t!r}")
     if is_ufunc:
         rd = fn.ret_dtype.name if fn.returns else None
+    elif tuple_elements(ret):
+        rd = "tuple"
     else:
         rd = None if ret is None else (ret.dtype if isinstance(ret, ArrayType) else dtype_of(ret))
         if ret is not None and rd is None:
@@ -463,6 +473,20 @@ class _Garbage:
         return np.iinfo(t).min + 5
 
 
+def ret_line(t, x, what):
+    """The `ret` line of a tuple element `x` of annotation `t`."""
+    if isinstance(t, ArrayType):
+        d = t.dtype.name
+        if not isinstance(x, np.ndarray) or DTYPE_OF_NP.get(x.dtype) != d or x.ndim != t.ndim:
+            raise OracleError(f"{what}: returned {x!r}, not a {t.ndim}-D array of {d}")
+        shape = ",".join(str(n) for n in x.shape)
+        return f"ret {d}[] shape={shape} : {logical_values(d, x)}".rstrip()
+    d = dtype_of(t)
+    if d is None:
+        raise OracleError(f"{what}: unsupported annotation {t!r}")
+    return f"ret {d.name} {fmt_scalar(d.name, convert(d.name, x, what))}"
+
+
 def run_case(case, mod, over="ignore", garbage=False):
     fn = getattr(mod, case.func, None)
     if fn is None:
@@ -496,7 +520,14 @@ def run_case(case, mod, over="ignore", garbage=False):
     ret = result[1]
     what = f"{case.name}: result of {case.func}"
     fn_ret = fn.__annotations__.get("return") if kind == "call" else None
-    if isinstance(fn_ret, ArrayType) and rd is not None:
+    if rd == "tuple":
+        # One `ret` line per element, each checked as a single result is.
+        elements = tuple_elements(fn_ret)
+        if not isinstance(ret, tuple) or len(ret) != len(elements):
+            raise OracleError(f"{what}: returned {ret!r}, not a tuple of {len(elements)}")
+        for k, (t, x) in enumerate(zip(elements, ret)):
+            lines.append(ret_line(t, x, f"{what}, element {k}"))
+    elif isinstance(fn_ret, ArrayType) and rd is not None:
         if not isinstance(ret, np.ndarray) or DTYPE_OF_NP.get(ret.dtype) != rd or ret.ndim != fn_ret.ndim:
             raise OracleError(f"{what}: returned {ret!r}, not a {fn_ret.ndim}-D array of {rd}")
         shape = ",".join(str(d) for d in ret.shape)
@@ -680,6 +711,36 @@ def _collatz():
     cases.append(C("longest_1", "longest", 1, zeros(2, np.int64)))
     cases += [C(f"peak_u32_{n}", "peak_u32", n) for n in (1, 7, 27, 703)]
     cases += [C(f"countdown_sum_{n}", "countdown_sum", n) for n in (0, 1, 100)]
+    return cases
+
+
+@program("tuple_returns")
+def _tuple_returns():
+    mixed = arr([2.5, -1.0, 7.25, 0.0, -3.5], np.float64)
+    cases = [
+        C("min_max_mixed", "min_max", mixed),
+        C("min_max_one", "min_max", arr([4.0], np.float64)),
+        C("min_max_stepped", "min_max", arr([9.0, 1.0, -2.0, 5.0, 3.0, 8.0], np.float64)[::2]),
+        C("min_max_empty", "min_max", zeros(0, np.float64)),
+    ]
+    cases += [C(f"floor_divmod_{i}", "floor_divmod", a, b)
+              for i, (a, b) in enumerate(((17, 5), (-17, 5), (17, -5), (-17, -5), (0, 3)))]
+    cases.append(C("floor_divmod_by_zero", "floor_divmod", 7, 0))
+    cases += [
+        C("split_signs_mixed", "split_signs", mixed),
+        C("split_signs_reversed", "split_signs", mixed[::-1]),
+        C("split_signs_empty", "split_signs", zeros(0, np.float64)),
+        C("scaled_grows", "scaled", mixed, 2.0),
+        C("scaled_shrinks", "scaled", mixed[1:4], 0.5),
+        C("square_twice", "square_twice", 1.5 - 2j, np.int32(21)),
+        C("square_twice_real", "square_twice", 3.0 + 0j, np.int32(-4)),
+        C("range_width_mixed", "range_width", mixed),
+        C("range_width_empty", "range_width", zeros(0, np.float64)),
+        C("count_and_total_mixed", "count_and_total", mixed),
+        C("count_and_total_stepped", "count_and_total", mixed[::2]),
+        C("digits_checksum", "digits_checksum", arr([17, -17, 40, 3], np.int64), 5),
+        C("digits_checksum_by_zero", "digits_checksum", arr([17, 4], np.int64), 0),
+    ]
     return cases
 
 
@@ -2938,6 +2999,12 @@ class Lint:
             if node.value.id == "Out":
                 F.add("Out[...]")
                 return self.annotation(path, node.slice, what)
+            if node.value.id in ("tuple", "Tuple") and what == "return":
+                F.add("tuple result")
+                items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                for it in items:
+                    self.annotation(path, it, what)
+                return
             self.annotation(path, node.value, what)
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             F.add(f"{len(items)}-D array")
@@ -3030,6 +3097,9 @@ class Lint:
                 elif isinstance(v, ast.Attribute) and v.attr == "shape":
                     F.add("unpacking a.shape")
                     self.expr(path, v.value)
+                elif isinstance(v, ast.Call):
+                    F.add("unpacking a tuple result")
+                    self.expr(path, v)
                 else:
                     F.add("unpacking a tuple value or a 1-D array")
                     self.expr(path, v)
@@ -3123,7 +3193,11 @@ class Lint:
                 F.add("return None")
             else:
                 F.add("return" if s.value is not None else "bare return")
-                if s.value is not None:
+                if isinstance(s.value, ast.Tuple):
+                    F.add("return of a tuple")
+                    for e in s.value.elts:
+                        self.expr(path, e)
+                elif s.value is not None:
                     self.expr(path, s.value)
         elif isinstance(s, ast.Pass):
             F.add("pass")

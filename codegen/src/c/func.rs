@@ -396,7 +396,9 @@ impl<'t, 'p> FnC<'t, 'p> {
                 }
                 continue;
             }
-            if !self.used.contains(&v.as_u32()) {
+            // A tuple has no local of its own: its elements are the
+            // `tuple`'s operands or the locals a call wrote.
+            if !self.used.contains(&v.as_u32()) || self.tyd(v).is_some_and(|t| t.is_tuple()) {
                 continue;
             }
             let ty = self.vty(v);

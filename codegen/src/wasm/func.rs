@@ -374,7 +374,15 @@ pub(super) struct FnW<'t, 'p> {
     pub(super) raw_headers: HashMap<ValueId, u32>,
     /// Whether calls count the depth (see `depth.rs`).
     pub(super) counts_depth: bool,
+    /// For each call of a function with a tuple result, the local holding
+    /// the address of the slots it writes the elements to (one of
+    /// [`TUPLE_SLOT`] bytes each), allocated once per call of this function.
+    pub(super) tuple_slots: HashMap<ValueId, u32>,
 }
+
+/// The bytes of each element's slot when a call's tuple result is written
+/// to memory: room for the widest scalar, a Complex128.
+pub(super) const TUPLE_SLOT: i32 = 16;
 
 /// The most locals (parameters included) a function may have: V8 and the
 /// validator refuse more.
@@ -407,6 +415,7 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         bases: HashMap::new(),
         raw_headers: HashMap::new(),
         counts_depth,
+        tuple_slots: HashMap::new(),
     };
     w.run()?;
     let nlocals = w.nparams + w.locals.len() as u32;
@@ -621,7 +630,9 @@ impl<'t, 'p> FnW<'t, 'p> {
             if self.value_local.contains_key(&v) || body.ty(v).is_none() {
                 continue;
             }
-            if let InstData::Set { .. } = body.inst(v) {
+            // A tuple has no locals: a `tuple` is its operands, a call's
+            // tuple its slots in memory.
+            if matches!(body.inst(v), InstData::Set { .. }) || self.tyd(v).is_some_and(|t| t.is_tuple()) {
                 continue;
             }
             let vts = if self.is_pointer(v) { vec![ValType::I32] } else { val_types(self.dt(v)) };
@@ -669,11 +680,19 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.bases.insert(array, base);
             }
         }
-        // An array or text a function returns may be in the arena: it is
-        // left there for the caller.
-        let returns_memory = self.f.ret.map(|t| self.m.types.get(t)).is_some_and(|t| t.is_array || t.dtype.is_text());
+        // An array or text a function returns (alone or in a tuple) may be
+        // in the arena: it is left there for the caller.
+        let in_memory = |t: &postc_ir::TypeData| t.is_array || t.dtype.is_text();
+        let returns_memory =
+            self.f.ret.map(|t| self.m.types.get(t)).is_some_and(|t| in_memory(t) || t.elements.iter().any(in_memory));
         let headers = body.tags.iter().any(|&o| o == Opcode::RawView);
-        if body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o) || headers) && !returns_memory {
+        let tuple_calls: Vec<ValueId> = body
+            .tags
+            .ids()
+            .filter(|&v| body.opcode(v) == Opcode::Call && self.tyd(v).is_some_and(|t| t.is_tuple()))
+            .collect();
+        let allocates = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o) || headers);
+        if (allocates || !tuple_calls.is_empty()) && !returns_memory {
             let mark = self.local(ValType::I32);
             self.extend([I::GlobalGet(ARENA_TOP), I::LocalSet(mark)]);
             self.mark = Some(mark);
@@ -689,6 +708,16 @@ impl<'t, 'p> FnW<'t, 'p> {
             self.extend([I::I32Const(dl::SIZE + 16 * nd), I::Call(alloc), I::LocalSet(p)]);
             self.header_type(v, p, nd);
             self.raw_headers.insert(v, p);
+        }
+        // The slots of each call with a tuple result, for the whole call
+        // of this function: a loop around the call takes no memory per
+        // iteration.
+        for v in tuple_calls {
+            let n = self.tyd(v).map_or(0, |t| t.elements.len()) as i32;
+            let alloc = alloc_helper(self.t);
+            let p = self.local(ValType::I32);
+            self.extend([I::I32Const(TUPLE_SLOT * n), I::Call(alloc), I::LocalSet(p)]);
+            self.tuple_slots.insert(v, p);
         }
         match structure::plan(body) {
             Some(steps) => self.structured(&steps),
@@ -1116,6 +1145,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                         .into(),
                 );
             }
+            InstData::Return { value: Some(x) } if self.tyd(x).is_some_and(|t| t.is_tuple()) => self.ret_tuple(v, x)?,
             InstData::Return { value } => {
                 if let Some(x) = value {
                     if self.f.ret.is_some() {
@@ -1140,9 +1170,10 @@ impl<'t, 'p> FnW<'t, 'p> {
             // that a run can reach.
             InstData::Unreachable => self.push(I::Unreachable),
             InstData::Malformed => return self.err(Some(v), "malformed instruction".into()),
-            InstData::Tuple { .. } | InstData::Extract { .. } => {
-                return self.err(Some(v), crate::TUPLES_REACHED_CODEGEN.into())
-            }
+            // A `tuple` is its operands, read by the `return` (see
+            // `ret_tuple`) or an `extract`.
+            InstData::Tuple { .. } => {}
+            InstData::Extract { tuple, index } => self.extract(v, tuple, index)?,
             // Addresses are `i32` locals (see `is_pointer`); pointers and
             // `intptr_t` are 4 bytes.
             InstData::RawRead { op, base, index } => {
@@ -1173,6 +1204,55 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.store_at(v, value)?;
             }
         }
+        Ok(())
+    }
+
+    /// `v` = element `index` of a `tuple`, or of the tuple a call wrote to
+    /// its slots.
+    fn extract(&mut self, v: ValueId, tuple: ValueId, index: u32) -> R<()> {
+        if let InstData::Tuple { elements } = self.f.body.inst(tuple) {
+            let Some(e) = elements.get(index as usize) else {
+                return self.err(Some(v), "`extract` out of range".into());
+            };
+            self.get(e);
+            self.set(v);
+            return Ok(());
+        }
+        let Some(&slots) = self.tuple_slots.get(&tuple) else {
+            return self.err(Some(v), "`extract` of a tuple no call wrote".into());
+        };
+        self.extend([I::LocalGet(slots), I::I32Const(TUPLE_SLOT * index as i32), I::I32Add]);
+        if self.is_array(v) {
+            self.push(I::I32Load(mem(0)));
+            self.set(v);
+            Ok(())
+        } else {
+            self.load_at(v)
+        }
+    }
+
+    /// Returns the `tuple` `x`: each element written through its
+    /// out-pointer, the last parameters (docs/abi.md §14), an array as its
+    /// `DLTensor`'s address, a scalar as an array element of its dtype.
+    fn ret_tuple(&mut self, v: ValueId, x: ValueId) -> R<()> {
+        let InstData::Tuple { elements } = self.f.body.inst(x) else {
+            return self.unsupported(v, "returning the tuple a call returned".to_owned());
+        };
+        let elements: Vec<ValueId> = elements.iter().collect();
+        let first_out = self.nparams - elements.len() as u32;
+        for (k, &e) in elements.iter().enumerate() {
+            self.push(I::LocalGet(first_out + k as u32));
+            if self.is_array(e) {
+                self.get(e);
+                self.push(I::I32Store(mem(0)));
+            } else {
+                self.store_at(v, e)?;
+            }
+        }
+        if let Some(m) = self.mark {
+            self.extend([I::LocalGet(m), I::GlobalSet(ARENA_TOP)]);
+        }
+        self.push(I::Return);
         Ok(())
     }
 
@@ -1503,6 +1583,12 @@ impl<'t, 'p> FnW<'t, 'p> {
                 let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 for a in &args {
                     self.get(*a);
+                }
+                if let Some(&slots) = self.tuple_slots.get(&v) {
+                    let n = self.tyd(v).map_or(0, |t| t.elements.len()) as i32;
+                    for k in 0..n {
+                        self.extend([I::LocalGet(slots), I::I32Const(TUPLE_SLOT * k), I::I32Add]);
+                    }
                 }
                 self.push(I::Call(DEFINED + sig.index));
                 if let Some(d) = depth {

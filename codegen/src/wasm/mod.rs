@@ -29,7 +29,9 @@
 //! arena the JavaScript loader `postc.mjs` copies arrays into, reset after
 //! each call) and a custom section `postc.signatures` describing each
 //! exported function's parameters and result for the loader. A returned
-//! array is its `DLTensor`'s address; functions that recursion can reach
+//! array is its `DLTensor`'s address; a tuple result is written through
+//! one `i32` out-pointer per element, the last parameters (docs/abi.md
+//! §14); functions that recursion can reach
 //! count the call depth in the exported global `postc_depth` (`depth.rs`).
 //! An exported ufunc also exports `NAME_loop` and `NAME_dl`, written out
 //! per ufunc (`ufunc.rs`).
@@ -91,7 +93,6 @@ impl crate::backend::Backend for Wasm {
                 None,
             )]);
         }
-        crate::refuse_tuple_results(program, "WebAssembly")?;
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared =
             timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;
@@ -257,12 +258,21 @@ fn unexportable(name: &str) -> Option<String> {
     None
 }
 
-/// The dtype name the loader reads, of a parameter or result type.
+/// The JSON the loader reads for a parameter or result type: its dtype's
+/// name as a string (`"Float64[]"` for an array, `"void"` for none), or a
+/// tuple's as an array of its elements' names.
 fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
+    fn name(t: &postc_ir::TypeData) -> String {
+        if t.is_array {
+            format!("\"{}[]\"", t.dtype.name())
+        } else {
+            format!("\"{}\"", t.dtype.name())
+        }
+    }
     match t.map(|t| m.types.get(t)) {
-        None => "void".into(),
-        Some(t) if t.is_array => format!("{}[]", t.dtype.name()),
-        Some(t) => t.dtype.name().to_owned(),
+        None => "\"void\"".into(),
+        Some(t) if t.is_tuple() => format!("[{}]", t.elements.iter().map(name).collect::<Vec<_>>().join(",")),
+        Some(t) => name(t),
     }
 }
 
@@ -289,6 +299,8 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
         }
         let mut results = Vec::new();
         match f.ret.map(|t| m.types.get(t)) {
+            // One out-pointer per element (docs/abi.md §14), no result.
+            Some(t) if t.is_tuple() => params.extend(t.elements.iter().map(|_| ValType::I32)),
             Some(t) if t.is_array => results.push(ValType::I32),
             Some(t) => results.extend(val_types(t.dtype)),
             None => {}
@@ -458,7 +470,7 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))], debug
         exports.export(name, ExportKind::Func, nimports + sig.index);
         let m = &t.program.modules[key.0];
         let f = &m.functions[key.1];
-        let params: Vec<String> = f.body.all_params().map(|p| format!("\"{}\"", describe(m, f.body.ty(p)))).collect();
+        let params: Vec<String> = f.body.all_params().map(|p| describe(m, f.body.ty(p))).collect();
         if !first {
             sig_text.push(',');
         }
@@ -484,7 +496,7 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))], debug
             _ => String::new(),
         };
         sig_text.push_str(&format!(
-            "\"{name}\":{{\"params\":[{}],\"ret\":\"{}\"{ufunc}}}",
+            "\"{name}\":{{\"params\":[{}],\"ret\":{}{ufunc}}}",
             params.join(","),
             describe(m, f.ret)
         ));

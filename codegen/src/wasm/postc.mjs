@@ -333,6 +333,33 @@ function fromWasm(dtype, r, memory) {
 
 /** Instantiates a module; `imports` adds or replaces `env` functions. */
 
+// The bytes of each element's slot of a tuple result (the widest scalar, a
+// Complex128), as the module's own calls use.
+const TUPLE_SLOT = 16;
+
+/** The scalar of `dtype` at address `at` of `memory`, laid out as an array
+ * element (Bool a byte), as the JavaScript value of its dtype. */
+function scalarAt(dtype, at, memory) {
+  const m = new DataView(memory.buffer);
+  switch (dtype) {
+    case "Bool": return m.getUint8(at) !== 0;
+    case "Int8": return m.getInt8(at);
+    case "UInt8": return m.getUint8(at);
+    case "Int16": return m.getInt16(at, true);
+    case "UInt16": return m.getUint16(at, true);
+    case "Int32": return m.getInt32(at, true);
+    case "UInt32": return m.getUint32(at, true);
+    case "Int64": return m.getBigInt64(at, true);
+    case "UInt64": return m.getBigUint64(at, true);
+    case "Float16": return f16Value(m.getUint16(at, true));
+    case "Float32": return m.getFloat32(at, true);
+    case "Float64": return m.getFloat64(at, true);
+    case "Complex64": return { re: m.getFloat32(at, true), im: m.getFloat32(at + 4, true) };
+    case "Complex128": return { re: m.getFloat64(at, true), im: m.getFloat64(at + 8, true) };
+    default: return fromWasm(dtype, [m.getUint32(at, true), m.getUint32(at + 4, true)], memory);
+  }
+}
+
 /**
  * The export of a POST name: a name starting with `_` is exported as
  * `postc_export_NAME` (C reserves such names; the symbol is the same in
@@ -561,9 +588,20 @@ export class PostcModule {
         if (isText(p)) return this.text(p, args[i]);
         return toWasm(p, args[i]);
       });
+      // A tuple result: one out-pointer per element, to a slot in the
+      // arena, read back as a JavaScript array of the elements.
+      const slots = Array.isArray(sig.ret) ? e.postc_arena_alloc(TUPLE_SLOT * sig.ret.length) : 0;
+      if (Array.isArray(sig.ret)) sig.ret.forEach((_, k) => raw.push(slots + TUPLE_SLOT * k));
       const r = f(...raw);
       for (const back of copies) back();
       returned = true;
+      if (Array.isArray(sig.ret)) {
+        return sig.ret.map((dtype, k) => {
+          const at = slots + TUPLE_SLOT * k;
+          if (!dtype.endsWith("[]")) return scalarAt(dtype, at, e.memory);
+          return this.array(dtype.slice(0, -2), new DataView(e.memory.buffer).getUint32(at, true));
+        });
+      }
       if (sig.ret.endsWith("[]")) return this.array(sig.ret.slice(0, -2), r);
       return sig.ret === "void" ? undefined : fromWasm(sig.ret, r, e.memory);
     } finally {

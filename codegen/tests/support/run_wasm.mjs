@@ -1,6 +1,8 @@
 // Runs cases against a module through the loader: `node run_wasm.mjs JOB.json`,
 // where the job names the module and lists the calls. Prints one JSON line
-// per case: {"ret": ..., "bufs": [...]}, {"panic": message} or {"error": text}.
+// per case: {"ret": ..., "bufs": [...]}, {"tret": [...], "bufs": [...]} for a
+// tuple result (per element a list: a scalar's value, or an array's
+// "shape=D0,D1" then its values), {"panic": message} or {"error": text}.
 // Floats travel as the hex of their bits (Float16 as a Float64's), a
 // complex as its two parts' joined by a comma, integers as decimal
 // strings, Str and Bytes as the hex of their bytes.
@@ -71,6 +73,16 @@ for (const c of job.cases) {
       // Outputs given: written in place.
       m.ufunc(c.func, ...args);
       line = { ret: null, bufs: arrays.map(([t, d]) => elements(t, d).map((x) => encode(t, x))) };
+    } else if (!c.ufunc && Array.isArray(m.signature(c.func).ret)) {
+      const types = m.signature(c.func).ret;
+      const r = m.call(c.func, ...args);
+      const tret = r.map((x, k) => {
+        if (!types[k].endsWith("[]")) return [encode(types[k], x)];
+        const t = types[k].slice(0, -2);
+        const values = elements(t, x.data).map((y) => encode(t, t === "Bool" ? y !== 0 : y));
+        return [`shape=${x.shape.join(",")}`, ...values];
+      });
+      line = { tret, bufs: arrays.map(([t, d]) => elements(t, d).map((x) => encode(t, x))) };
     } else if (c.ufunc || m.signature(c.func).ret.endsWith("[]")) {
       const t = m.signature(c.func).ret.replace("[]", "");
       const r = c.ufunc ? m.ufunc(c.func, ...args) : m.call(c.func, ...args);
