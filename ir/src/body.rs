@@ -759,7 +759,7 @@ impl Body {
                 let at = b.checked_add(2)?.checked_add(n)?;
                 let m = ex(at)?;
                 let strides = self.value_at(at + 1, m as usize)?;
-                if op == Opcode::View {
+                if op != Opcode::RawView {
                     InstData::View { base: val(a), offset, extents, strides }
                 } else {
                     InstData::RawView { address: val(a), offset, extents, strides }

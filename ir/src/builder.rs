@@ -316,10 +316,12 @@ impl FunctionBuilder {
     ) -> ValueId {
         self.view_of(Opcode::RawView, ty, address, offset, extents, strides, name)
     }
-    /// A `view` or `raw.view`: the two differ only in what their first
-    /// operand is (an array or an address).
+    /// An instruction of the `view` format, `op` one of `view`,
+    /// `view.inbounds` (whose maker guarantees it is valid) or `raw.view`:
+    /// they differ only in whether `insert-checks` checks them and in what
+    /// their first operand is (an array or an address).
     #[allow(clippy::too_many_arguments)]
-    fn view_of(
+    pub fn view_of(
         &mut self,
         op: Opcode,
         ty: TypeId,

@@ -442,6 +442,8 @@ opcodes! {
     IndexStore = "index.store", IndexStore, Always, effects, checked;
     /// `result = view(base, offset, [extents...], [strides...])`: an array sharing `base`'s memory, element `[i, j, ...]` at `offset + i*stride0 + j*stride1 + ...` bytes from `base`'s element 0.
     View = "view", View, Always, checked;
+    /// `result = view.inbounds(base, offset, [extents...], [strides...])`: a `view` that is valid by construction (the frontend's views: an index checked first, slice bounds clamped, `a.T` or a reshape spanning exactly its base), so `insert-checks` does not check it again.
+    ViewInBounds = "view.inbounds", View, Always;
     /// Returns from the function, with a value or without.
     Return = "return", Return, Never, effects;
     /// Jumps to a block.

@@ -9,7 +9,10 @@
 //! all, by the options), and the view itself can no longer panic. From
 //! then on dce removes a view that nothing reads; the guard stays, so an
 //! invalid view still panics where it stood (as the index or slice that
-//! made it raises in NumPy, or the frontend's own check before it).
+//! made it raises in NumPy, or the frontend's own check before it). A
+//! `view.inbounds` is valid by construction, so dce removes it whenever
+//! nothing reads it; it is not moved either, as it is valid only where
+//! its maker's checks have passed.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
@@ -46,19 +49,25 @@ pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks:
     }
 }
 
+/// Whether an instruction of `op` is a view that can no longer panic in a
+/// pass run with `cx`: a `view.inbounds`, or a `view` once `insert-checks`
+/// has run (see the module docs).
+fn is_settled_view(cx: &FuncCx<'_>, op: Opcode) -> bool {
+    op == Opcode::ViewInBounds || cx.checks_inserted && op == Opcode::View
+}
+
 /// Whether an instruction of `op` may be removable in a pass run with `cx`:
-/// [`Opcode::may_be_removable`], or a `view` once `insert-checks` has run
-/// (see the module docs).
+/// [`Opcode::may_be_removable`], or a view that can no longer panic.
 pub(crate) fn may_go(cx: &FuncCx<'_>, op: Opcode) -> bool {
-    op.may_be_removable() || cx.checks_inserted && op == Opcode::View
+    op.may_be_removable() || is_settled_view(cx, op)
 }
 
 /// Whether removing `v` when its result is unused, in a pass run with
-/// `cx`, cannot change what the program does: [`is_removable`], or a `view`
-/// once `insert-checks` has run. (Not a licence to move a view: it can no
-/// longer panic only because its guard comes first.)
+/// `cx`, cannot change what the program does: [`is_removable`], or a view
+/// that can no longer panic. (Not a licence to move a view: it can no
+/// longer panic only because its guard, or its maker's, comes first.)
 pub(crate) fn removable_unused(cx: &FuncCx<'_>, body: &Body, v: ValueId) -> bool {
-    is_removable(body, cx.types, v, cx.options.overflow_checks) || cx.checks_inserted && body.tags[v] == Opcode::View
+    is_removable(body, cx.types, v, cx.options.overflow_checks) || is_settled_view(cx, body.tags[v])
 }
 
 impl FunctionPass for Dce {

@@ -17,7 +17,8 @@
 //!   (constants, `stride`s, and their sums, differences and products); and,
 //!   for a non-empty view, a non-empty base whose span holds the view's
 //!   span, computed with `postc.ovf.*` so that a span that does not fit an
-//!   `Int64` fails.
+//!   `Int64` fails. A `view.inbounds` is not checked: its maker (the
+//!   frontend) guarantees all of this by construction.
 //!
 //! Every `unreachable` that does not already follow a panic call (the
 //! pass's own, or one of `postc.panic`'s) gets a call of `postc.panic`

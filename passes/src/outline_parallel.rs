@@ -173,7 +173,7 @@ fn copy_inst(
         InstData::View { base, offset, extents, strides } => {
             let e: Vec<ValueId> = extents.iter().map(vm).collect();
             let s: Vec<ValueId> = strides.iter().map(vm).collect();
-            b.view(t(), vm(base), vm(offset), &e, &s, name)
+            b.view_of(old.tags[v], t(), vm(base), vm(offset), &e, &s, name)
         }
         InstData::Return { value } => b.ret(value.map(vm)),
         InstData::Br { target } => b.br(bm(target)),

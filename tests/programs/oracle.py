@@ -1470,7 +1470,13 @@ def _views():
     t = rand_f64(4, 3).T
     rs = rand_f64(5, 8)[::-2, 1::3]
     assert rs.strides[0] < 0
-    for name, a, i in [
+    def row_wsum_inbounds(m, a, i):
+        i = i[1]
+        if not 0 <= i < a.shape[0]:
+            return ("Float64", 0.0)
+        return ("Float64", sum(float(x) * float(j + 1) for j, x in enumerate(a[i])))
+
+    rows = [
         ("row_c", c, 1),
         ("row_f", f, 2),
         ("row_transposed", t, 0),
@@ -1479,8 +1485,11 @@ def _views():
         ("row_negative", c, -1),
         ("row_of_no_columns", np.zeros((3, 0)), 2),
         ("row_of_no_rows", np.zeros((0, 4)), 0),
-    ]:
+    ]
+    for name, a, i in rows:
         cases.append(Case(name, "row_wsum", [a, ("Int64", i)], row_wsum))
+    for name, a, i in rows:
+        cases.append(Case(name + "_inbounds", "row_wsum_inbounds", [a, ("Int64", i)], row_wsum_inbounds))
 
     def slice_wsum(m, x, lo, count, step):
         lo, count, step = lo[1], count[1], step[1]

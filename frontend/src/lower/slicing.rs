@@ -510,7 +510,13 @@ impl FnLower<'_, '_> {
     }
 
     /// The view of `av` with `offset`, `extents` and `strides` (bytes),
-    /// writable exactly when `av` is.
+    /// writable exactly when `av` is. Every caller makes a view that lies
+    /// within `av` by construction (an integer index is checked with
+    /// IndexError first, slice bounds are clamped as Python clamps them, a
+    /// row of `for x in a` counts below the extent, and `a.T`, `ravel` and
+    /// `reshape` span exactly their base; `keepdims` views of a reduction's
+    /// result add only axes of extent 1), so it is a `view.inbounds`,
+    /// which `insert-checks` does not check again.
     pub(super) fn make_view(
         &mut self,
         av: ValueId,
@@ -528,7 +534,7 @@ impl FnLower<'_, '_> {
         let tid = self.types.intern(vty.clone());
         self.at(at);
         let n = self.fresh("view");
-        let v = self.b.view(tid, av, offset, extents, strides, &n);
+        let v = self.b.view_of(Opcode::ViewInBounds, tid, av, offset, extents, strides, &n);
         Val::Arr { v, ty: vty }
     }
 
