@@ -121,7 +121,13 @@ pub const VIEW: &str = "postc_rt_view";
 /// that its function marks the arena on entry and releases it on return:
 /// an `alloc`'s array, a `view`'s header.
 pub fn allocates_in_arena(op: postc_ir::Opcode) -> bool {
-    matches!(op, postc_ir::Opcode::Alloc | postc_ir::Opcode::AllocEmpty | postc_ir::Opcode::View | postc_ir::Opcode::ViewInBounds)
+    matches!(
+        op,
+        postc_ir::Opcode::Alloc
+            | postc_ir::Opcode::AllocEmpty
+            | postc_ir::Opcode::View
+            | postc_ir::Opcode::ViewInBounds
+    )
 }
 /// `ptr @postc_rt_parallel_stop_word()`: the `i64` holding the lowest
 /// panicked chunk of the loop whose chunk the thread runs (the chunk count

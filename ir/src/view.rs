@@ -70,7 +70,8 @@ pub fn span(extents: &[i128], strides: &[i128]) -> Option<(i128, i128)> {
 /// it in its caller's frame (the LLVM backend does).
 pub fn local_views(body: &Body, types: &TypeTable, call_may_keep: impl Fn(&str) -> bool) -> Vec<bool> {
     let n = body.num_insts();
-    let mut local: Vec<bool> = (0..n).map(|i| matches!(body.tags[ValueId::new(i)], Opcode::View | Opcode::ViewInBounds)).collect();
+    let mut local: Vec<bool> =
+        (0..n).map(|i| matches!(body.tags[ValueId::new(i)], Opcode::View | Opcode::ViewInBounds)).collect();
     if !local.contains(&true) {
         return local;
     }

@@ -944,10 +944,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         // A rebound array local is a variable: a name bound
                         // to it would follow its later assignments, where
                         // Python binds the name to the array it holds now.
-                        let variable = self
-                            .locals
-                            .iter()
-                            .any(|(n, l)| l.rebound && n != name && self.slots.get(n) == Some(av));
+                        let variable =
+                            self.locals.iter().any(|(n, l)| l.rebound && n != name && self.slots.get(n) == Some(av));
                         let held = if variable && !self.inferring {
                             let tid = self.types.intern(ty.clone());
                             let fresh = self.fresh(name);

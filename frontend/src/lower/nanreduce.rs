@@ -327,10 +327,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Lit { lit: Lit::Float(f), .. } => f,
                     Val::Err => return Val::Err,
                     _ => {
-                        return self.err(
-                            e,
-                            format!("the order of {shown} is a constant here (`2`, `1`, `np.inf`, `'fro'`)"),
-                        )
+                        return self
+                            .err(e, format!("the order of {shown} is a constant here (`2`, `1`, `np.inf`, `'fro'`)"))
                     }
                 };
                 if nd == 2 {
@@ -363,7 +361,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let count = self.element_count(&dims);
             let z = self.zero(DType::Int64);
             let ok = self.result(Opcode::Gt, DType::Bool, count, z);
-            self.panic_unless(ok, "ValueError: zero-size array to reduction operation minimum which has no identity", c);
+            self.panic_unless(
+                ok,
+                "ValueError: zero-size array to reduction operation minimum which has no identity",
+                c,
+            );
         }
         let init = match ord {
             NormOrd::Min => {

@@ -104,10 +104,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 } else if attr == "sort" {
                     // The method of an array local or of a view (`m[i].sort()`).
                     match &*a.value {
-                        Expr::Name(n) if matches!(
-                            self.locals.get(n.id.as_str()),
-                            Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
-                        ) =>
+                        Expr::Name(n)
+                            if matches!(
+                                self.locals.get(n.id.as_str()),
+                                Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
+                            ) =>
                         {
                             Some(NpFn::SortInPlace)
                         }
@@ -333,7 +334,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else if shape[depth] != elts.len() {
             let n = elts.len();
             let (s, first) = (if n == 1 { "" } else { "s" }, shape[depth]);
-            self.err(e, format!("{shown} of a ragged list: {n} element{s} here, {first} in the first list of this level"));
+            self.err(
+                e,
+                format!("{shown} of a ragged list: {n} element{s} here, {first} in the first list of this level"),
+            );
             return false;
         }
         elts.iter().all(|x| self.nested_elements(x, depth + 1, shape, leaves, shown))

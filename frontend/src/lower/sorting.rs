@@ -21,8 +21,8 @@
 //! an array (an Int64 array of its shape). `side` is the string constant
 //! `'left'` or `'right'`.
 
-use super::*;
 use super::npfuncs::NpFn;
+use super::*;
 
 /// The length of the runs sorted by insertion before the merge passes.
 const INSERTION_RUN: i128 = 16;
@@ -274,7 +274,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let positional_v = args.get(1);
         let positional_side = args.get(2);
         if args.is_empty() || args.len() > 3 {
-            return self.err(c, format!("{shown} takes an array, a value and a side here, not {} arguments", args.len()));
+            return self
+                .err(c, format!("{shown} takes an array, a value and a side here, not {} arguments", args.len()));
         }
         let v_expr = match (v_kw, positional_v) {
             (Some(_), Some(p)) => return self.err(p, "the value `v` is given twice"),
