@@ -447,6 +447,17 @@ impl Exports {
 mod tests {
     use super::*;
 
+    /// `exports` decodes back to itself, and cut short anywhere its bytes
+    /// are refused rather than misread.
+    fn assert_round_trips(exports: &Exports) {
+        let bytes = exports.encode();
+        let back = Exports::decode(&bytes).expect("decodes");
+        assert_eq!(format!("{back:?}"), format!("{exports:?}"));
+        for n in 0..bytes.len() {
+            assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
+        }
+    }
+
     #[test]
     fn exports_read_back_as_written() {
         let array = ArraySpec {
@@ -491,13 +502,7 @@ mod tests {
                 doc: None,
             }],
         };
-        let bytes = exports.encode();
-        let back = Exports::decode(&bytes).expect("decodes");
-        assert_eq!(format!("{back:?}"), format!("{exports:?}"));
-        // Cut short anywhere, the bytes are refused rather than misread.
-        for n in 0..bytes.len() {
-            assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
-        }
+        assert_round_trips(&exports);
     }
 
     #[test]
@@ -521,12 +526,7 @@ mod tests {
             }],
             ufuncs: Vec::new(),
         };
-        let bytes = exports.encode();
-        let back = Exports::decode(&bytes).expect("decodes");
-        assert_eq!(format!("{back:?}"), format!("{exports:?}"));
-        for n in 0..bytes.len() {
-            assert!(Exports::decode(&bytes[..n]).is_none(), "a prefix of {n} bytes decoded");
-        }
+        assert_round_trips(&exports);
     }
 
     #[test]

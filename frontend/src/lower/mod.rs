@@ -1563,24 +1563,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {
-        if let Some(Expr::Tuple(t)) = r.value.as_deref() {
-            if self.decl.ret_poisoned {
-                for e in &t.elts {
-                    self.expr(e);
-                }
-                self.b.unreachable();
-            } else {
-                self.return_tuple(r, t);
-            }
-            self.open = false;
-            return;
-        }
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
             let value = r.value.as_deref().map(|v| (self.expr(v), v));
             if let Some((Val::Tuple(elements), v)) = value {
-                let vals = elements.into_iter().map(|e| (e, v)).collect();
-                self.return_tuple_values(r, v, vals);
-                self.open = false;
+                self.return_tuple(r, v, elements);
                 return;
             }
             self.err(r, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
@@ -1608,9 +1594,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(v), None) => {
                 let val = self.expr(v);
                 if let Val::Tuple(elements) = val {
-                    let vals = elements.into_iter().map(|e| (e, &**v)).collect();
-                    self.return_tuple_values(r, v, vals);
-                    self.open = false;
+                    self.return_tuple(r, v, elements);
                     return;
                 } else if !matches!(val, Val::Void | Val::Err) {
                     self.err(
@@ -1633,9 +1617,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Some(v), Some(t)) => {
                 let val = self.expr(v);
                 if let Val::Tuple(elements) = val {
-                    let vals = elements.into_iter().map(|e| (e, &**v)).collect();
-                    self.return_tuple_values(r, v, vals);
-                    self.open = false;
+                    self.return_tuple(r, v, elements);
                     return;
                 }
                 let td = self.types.get(t).clone();
@@ -1698,26 +1680,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Tuple(out)
     }
 
-    /// `return a, b` (or `return (a, b)`): a `tuple` of the elements,
-    /// returned. Its type is the declared `-> tuple[...]`, each element
-    /// converted as a single returned value is; without a return
-    /// annotation the first such `return` decides it (each scalar its own
-    /// dtype, each array `T[:, ...]`) and every other must give the same.
-    fn return_tuple(&mut self, r: &ast::StmtReturn, t: &ast::ExprTuple) {
-        let mut vals = Vec::with_capacity(t.elts.len());
-        for e in &t.elts {
-            if matches!(e, Expr::Starred(_)) {
-                self.err(e, "`*` in a returned tuple is not supported");
-                self.b.unreachable();
-                return;
-            }
-            vals.push((self.expr(e), e));
-        }
-        self.return_tuple_values(r, r.value.as_deref().expect("a returned tuple"), vals);
+    /// `return` of the tuple `elements` that `v` gave (a display, a tuple
+    /// local or a call): each element located at its own expression in a
+    /// display, at `v` otherwise. Ends the block.
+    fn return_tuple(&mut self, r: &ast::StmtReturn, v: &Expr, elements: Vec<Val>) {
+        let vals = match v {
+            Expr::Tuple(t) if t.elts.len() == elements.len() => elements.into_iter().zip(&t.elts).collect(),
+            _ => elements.into_iter().map(|e| (e, v)).collect(),
+        };
+        self.return_tuple_values(r, v, vals);
+        self.open = false;
     }
 
-    /// Returns the tuple of `vals` (each with the expression it came from),
-    /// `at` the returned expression: a display, a tuple local or a call.
+    /// The tuple `vals` returned, each element with the expression it came
+    /// from, `at` the returned expression. Its type is the declared
+    /// `-> tuple[...]`, each element converted as a single returned value
+    /// is; without a return annotation the first tuple `return` decides it
+    /// (each scalar its own dtype, each array `T[:, ...]`) and every other
+    /// must give the same.
     fn return_tuple_values(&mut self, r: &ast::StmtReturn, at: &Expr, vals: Vec<(Val, &Expr)>) {
         let name = self.decl.name.clone();
         let declared = self.decl.ret.map(|id| self.types.get(id).clone());
