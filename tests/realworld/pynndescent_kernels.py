@@ -103,9 +103,10 @@ def siftdown(heap1: Out[Float32[:]], heap2: Out[Int32[:]], elt: Int64) -> None:
 
 # has_been_visited: lmcinnes/pynndescent, pynndescent/utils.py @ bd4cacab5e02962d30fbd0e3c98030ec31a7a3b9
 #   function `has_been_visited`; licence BSD-2-Clause; Copyright (c) 2018, Leland McInnes (BSD 2-Clause)
-#   changed: type annotations added; Numba decorator removed (its signature "b1(u1[::1],i4)" spelled as postyp types)
+#   changed: type annotations added; Numba decorator removed (its signature "b1(u1[::1],i4)" spelled as postyp types,
+#   but for the result: the function returns `table[loc] & mask`, an Int32, which Numba's `b1` casts on return)
 #   original signature: def has_been_visited(table, candidate):
-def has_been_visited(table: UInt8[::1], candidate: Int32) -> Bool:
+def has_been_visited(table: UInt8[::1], candidate: Int32) -> Int32:
     loc = candidate >> 3
     mask = 1 << (candidate & 7)
     return table[loc] & mask
