@@ -12,6 +12,7 @@ pub mod dce;
 pub mod insert_checks;
 pub mod irce;
 pub mod legalize;
+pub mod licm;
 mod loop_copy;
 pub mod manager;
 pub mod outline_parallel;
@@ -129,6 +130,7 @@ pub fn registry() -> Vec<Registration> {
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
         (&legalize::INFO, || Pass::Module(Box::new(legalize::Legalize))),
+        (&licm::INFO, || Pass::Function(Box::new(licm::Licm))),
         (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),

@@ -151,13 +151,13 @@ pub fn default_pipeline(level: u8) -> &'static str {
     match level {
         0 => "outline-parallel,insert-checks,stride-lower,legalize,verify,cold-outline",
         1 => {
-            "outline-parallel,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
+            "outline-parallel,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,licm,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
         }
         _ => concat!(
             "outline-parallel,cleanup,",
             "insert-checks,stride-lower,",
             "const-fold,strength-reduce,select-fold,simplify-cfg,dce,",
-            "irce,stride-version,",
+            "licm,irce,stride-version,",
             "const-fold,select-fold,simplify-cfg,dce,",
             "legalize,cold-outline"
         ),

@@ -22,13 +22,20 @@
 //!   nowhere else, and every edge leaving the loop other than the header's
 //!   goes to a block that ends the function, which the copy gets a copy of;
 //! - a `mul` in it reads a `stride %a, AXIS` computed outside the loop,
-//!   where `%a` has a static rank and `AXIS` is its last;
+//!   where `%a` has a static rank and `AXIS` is its last, or a view made
+//!   in it takes such a stride, or `C * stride` for a constant `C`
+//!   computed outside the loop (the frontend's row view `a[i]`, a step
+//!   slice `a[i, ::2]`), as a stride of its own: in the copy the view's
+//!   stride is the element size (times `C`, computed in the guard), so a
+//!   backend that inlines the function the view is passed to knows how far
+//!   apart the view's elements are;
 //! - it is not what a guard falls back to or what another loop over the
 //!   same counter continues in (an earlier `stride-version` or `irce`
 //!   left it behind), so that the pass is idempotent;
 //! - the cost model of [`crate::loop_copy`] finds the copy worth it: the
 //!   loop is not known to run fewer than 16 iterations, and has at most 64
-//!   instructions (exits included) per multiply by one of those strides.
+//!   instructions (exits included) per multiply by one of those strides
+//!   or view taking one.
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::loop_copy::{
@@ -64,6 +71,10 @@ struct Version {
     in_loop: Vec<bool>,
     /// Each run-time stride and the element size that makes it unit.
     strides: Vec<(ValueId, i64)>,
+    /// Each view stride `mul C, STRIDE` computed before the loop, with `C`
+    /// and `STRIDE`: the guard computes `C` times the element size for the
+    /// copy.
+    scaled: Vec<(ValueId, ValueId, ValueId)>,
 }
 
 impl FunctionPass for StrideVersion {
@@ -106,26 +117,33 @@ fn find_version(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: 
     let in_loop = lp.in_loop;
     let outside = |v: ValueId| body.block_of(v).is_some_and(|b| !in_loop[b.index()]);
     let mut strides: Vec<(ValueId, i64)> = Vec::new();
-    // The multiplies by those strides: what the copy makes constant.
+    // The multiplies by those strides and the views that take them: what
+    // the copy makes constant.
     let mut strided = 0usize;
+    let mut scaled: Vec<(ValueId, ValueId, ValueId)> = Vec::new();
     for &b in &lp.blocks {
         for v in body.blocks[b].insts() {
-            let InstData::Binary { op: Opcode::Mul, left, right } = body.inst(v) else { continue };
-            for s in [left, right] {
-                let InstData::Stride { array, axis } = body.inst(s) else { continue };
-                if !outside(s) {
-                    continue;
+            match body.inst(v) {
+                InstData::Binary { op: Opcode::Mul, left, right } => {
+                    for s in [left, right] {
+                        if last_axis_stride(cx, body, s, &outside, &mut strides) {
+                            strided += 1;
+                        }
+                    }
                 }
-                if strides.iter().any(|&(t, _)| t == s) {
-                    strided += 1;
-                    continue;
+                InstData::View { strides: view_strides, .. } => {
+                    for s in view_strides.iter() {
+                        if last_axis_stride(cx, body, s, &outside, &mut strides) {
+                            strided += 1;
+                        } else if let Some((c, t)) = scaled_stride(cx, body, s, &outside, &mut strides) {
+                            if !scaled.iter().any(|&(m, _, _)| m == s) {
+                                scaled.push((s, c, t));
+                            }
+                            strided += 1;
+                        }
+                    }
                 }
-                let Some(ty) = body.types[array].and_then(|t| cx.types.try_get(t)) else { continue };
-                let Shape::Dims(dims) = &ty.shape else { continue };
-                if axis as usize + 1 == dims.len() {
-                    strides.push((s, i64::from(ty.dtype.size_bytes())));
-                    strided += 1;
-                }
+                _ => {}
             }
         }
     }
@@ -157,7 +175,57 @@ fn find_version(cx: &FuncCx<'_>, body: &Body, cfg: &Cfg, dom: &DomTree, header: 
     if size > MAX_LOOP_INSTS || !pays(size, strided) {
         return None;
     }
-    Some(Version { header, copied, in_loop, strides })
+    Some(Version { header, copied, in_loop, strides, scaled })
+}
+
+/// Whether `s` is a `stride %a, AXIS` computed outside the loop, `AXIS`
+/// the last of `%a`'s static rank; it is added to `strides` with the
+/// element size that makes it unit.
+fn last_axis_stride(
+    cx: &FuncCx<'_>,
+    body: &Body,
+    s: ValueId,
+    outside: &impl Fn(ValueId) -> bool,
+    strides: &mut Vec<(ValueId, i64)>,
+) -> bool {
+    let InstData::Stride { array, axis } = body.inst(s) else { return false };
+    if !outside(s) {
+        return false;
+    }
+    if strides.iter().any(|&(t, _)| t == s) {
+        return true;
+    }
+    let Some(ty) = body.types[array].and_then(|t| cx.types.try_get(t)) else { return false };
+    let Shape::Dims(dims) = &ty.shape else { return false };
+    if axis as usize + 1 != dims.len() {
+        return false;
+    }
+    strides.push((s, i64::from(ty.dtype.size_bytes())));
+    true
+}
+
+/// A view's stride computed outside the loop as `mul C, STRIDE` (or
+/// `mul STRIDE, C`), `C` a constant and `STRIDE` one of
+/// [`last_axis_stride`]'s: what the frontend writes for a slice's step
+/// along the last axis (`a[i]`, `a[i, ::2]`). Returns `C` and `STRIDE`.
+fn scaled_stride(
+    cx: &FuncCx<'_>,
+    body: &Body,
+    s: ValueId,
+    outside: &impl Fn(ValueId) -> bool,
+    strides: &mut Vec<(ValueId, i64)>,
+) -> Option<(ValueId, ValueId)> {
+    let InstData::Binary { op: Opcode::Mul, left, right } = body.inst(s) else { return None };
+    if !outside(s) || body.types[s] != Some(TypeId::INT64) {
+        return None;
+    }
+    let is_const = |v: ValueId| matches!(body.inst(v), InstData::Const(_));
+    let (c, t) = match (is_const(left), is_const(right)) {
+        (true, false) => (left, right),
+        (false, true) => (right, left),
+        _ => return None,
+    };
+    last_axis_stride(cx, body, t, outside, strides).then_some((c, t))
 }
 
 /// The guard and the unit-stride copy of one loop.
@@ -182,6 +250,11 @@ fn emit_version(bd: &mut Build<'_, '_>, labels: &mut NameGen, ver: &Version, gua
         map.values.insert(stride, elsize);
     }
     let unit = unit.expect("a version has a stride");
+    for &(s, c, stride) in &ver.scaled {
+        let elsize = map.value(stride);
+        let scaled = bd.value(Opcode::Mul, TypeId::INT64, [c.as_u32(), elsize.as_u32()], &[], "elsize");
+        map.values.insert(s, scaled);
+    }
     let copy_head = map.block(ver.header).as_u32();
     bd.rw.emit(Opcode::CondBr, None, [unit.as_u32(), 0], &[copy_head, ver.header.as_u32(), 0, 0], None, None);
     copy_blocks(bd, labels, &ver.copied, &mut map, b".unit", |_, _, _| false);
