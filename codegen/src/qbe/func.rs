@@ -1146,7 +1146,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
             self.line(format!("{n} ={} copy {r}", self.vcls(v)));
             return Ok(());
         }
-        // Complex: products, quotients and powers in double, rounded once.
+        // Complex: sums, differences and comparisons (the rest is
+        // `legalize`'s by now).
         let pd = part(od);
         let pc = class(pd);
         let (ar, ai) = (self.cpart(od, &a, 0), self.cpart(od, &a, 1));
@@ -1169,32 +1170,14 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     self.line(format!("{n} =w xor {e}, 1"));
                 }
             }
-            // `div` and `pow` are calls of `legalize`'s functions by now.
-            Opcode::Mul => {
-                let w = DType::Float64;
-                let ar = self.convert(&ar, pd, w, None);
-                let ai = self.convert(&ai, pd, w, None);
-                let br = self.convert(&br, pd, w, None);
-                let bi = self.convert(&bi, pd, w, None);
-                let p1 = self.def('d', format!("mul {ar}, {br}"));
-                let p2 = self.def('d', format!("mul {ai}, {bi}"));
-                let re = self.def('d', format!("sub {p1}, {p2}"));
-                let p3 = self.def('d', format!("mul {ar}, {bi}"));
-                let p4 = self.def('d', format!("mul {ai}, {br}"));
-                let im = self.def('d', format!("add {p3}, {p4}"));
-                let re = self.convert(&re, w, pd, None);
-                let im = self.convert(&im, w, pd, None);
-                self.store_cpart(od, &n, 0, &re);
-                self.store_cpart(od, &n, 1, &im);
-            }
-            _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            // `mul`, `div` and `pow` are `legalize`'s by now.
+            _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
         }
         Ok(())
     }
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        let rd = self.dt(v);
         let a = self.val(x);
         let n = self.val(v);
         let c = class(d);
@@ -1240,13 +1223,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.def('d', format!("cast {m}"))
             }
             Opcode::Abs if d.is_complex() => {
-                let pd = part(d);
-                let (re, im) = (self.cpart(d, &a, 0), self.cpart(d, &a, 1));
-                let re = self.convert(&re, pd, DType::Float64, None);
-                let im = self.convert(&im, pd, DType::Float64, None);
-                self.t.libc_call("hypot");
-                let hy = self.def('d', format!("call $hypot(d {re}, d {im})"));
-                self.convert(&hy, DType::Float64, rd, None)
+                return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}")))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         };
