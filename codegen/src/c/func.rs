@@ -947,7 +947,8 @@ impl<'t, 'p> FnC<'t, 'p> {
             Opcode::Inv if d == DType::Bool => format!("!{a}"),
             Opcode::Inv => format!("({t})~{a}"),
             Opcode::Neg if d.is_int() => format!("({t})(0u - ({}){a})", wrap_ty(d)),
-            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_FROM_F(-POSTC_F16_TO_F({a}))"),
+            // The sign bit (`float` arithmetic where there is `_Float16`).
+            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_NEG({a})"),
             Opcode::Neg if d.is_float() => format!("-{a}"),
             Opcode::Neg if d.is_complex() => {
                 let s = short(d);
@@ -957,7 +958,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             Opcode::Abs if d.is_int() => a,
             Opcode::Abs if d == DType::Float16 => {
                 self.t.libm.insert("fabsf".into(), 1);
-                format!("POSTC_F16_FROM_F(fabsf(POSTC_F16_TO_F({a})))")
+                format!("POSTC_F16_ABS({a})")
             }
             Opcode::Abs if d == DType::Float32 => {
                 self.t.libm.insert("fabsf".into(), 1);
