@@ -32,8 +32,7 @@
 //! - Float `fdiv` and `mod` become calls of `postc.py.floordiv` and
 //!   `postc.py.mod` (CPython's `float_floor_div` and `float_rem` through
 //!   `fmod`: signed zeros, infinities and NaN as CPython, a zero divisor as
-//!   NumPy), complex `mul`, `div` and `pow` calls of `postc.py.cmul` (the
-//!   four products, no fused multiply-add), `postc.py.cdiv` and
+//!   NumPy), complex `div` and `pow` calls of `postc.py.cdiv` and
 //!   `postc.py.cpow` (CPython's `_Py_c_quot` and `complex_pow`). These are
 //!   written once in POST IR (`legalize/python.pir`); the module gets a
 //!   copy of each function it calls, and the intrinsic imports (`fmod`,
@@ -43,7 +42,9 @@
 //!   does.
 //! - A complex `abs` becomes libm's `hypot` of the parts widened to
 //!   Float64, rounded once (CPython's `abs`), through the intrinsic import
-//!   `postc.hypot`.
+//!   `postc.hypot`. (A complex product stays with the backends, four
+//!   products in line: as a call of a function written here it took 1.6x
+//!   the time through C and 1.7x through QBE, `benches/python/complexmul.py`.)
 //! - A Float32 or Float16 `pow` becomes the Float64 one on widened
 //!   operands, its result rounded once: every backend calls libm's `pow`,
 //!   never `powf`.
@@ -143,7 +144,7 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and **, complex * and abs, the overflow test of an integer power, integer true division (and Float16 arithmetic and conversions and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, complex abs, the overflow test of an integer power, integer true division (and Float16 arithmetic and conversions and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
@@ -155,7 +156,6 @@ pub static INFO: PassInfo = PassInfo {
 enum Helper {
     FloorDiv,
     Mod,
-    ComplexMul,
     ComplexDiv,
     ComplexPow,
     HalfWiden,
@@ -163,21 +163,13 @@ enum Helper {
 }
 
 impl Helper {
-    const ALL: [Helper; 7] = [
-        Helper::FloorDiv,
-        Helper::Mod,
-        Helper::ComplexMul,
-        Helper::ComplexDiv,
-        Helper::ComplexPow,
-        Helper::HalfWiden,
-        Helper::HalfNarrow,
-    ];
+    const ALL: [Helper; 6] =
+        [Helper::FloorDiv, Helper::Mod, Helper::ComplexDiv, Helper::ComplexPow, Helper::HalfWiden, Helper::HalfNarrow];
 
     fn name(self) -> &'static str {
         match self {
             Helper::FloorDiv => "postc.py.floordiv",
             Helper::Mod => "postc.py.mod",
-            Helper::ComplexMul => "postc.py.cmul",
             Helper::ComplexDiv => "postc.py.cdiv",
             Helper::ComplexPow => "postc.py.cpow",
             Helper::HalfWiden => "postc.f16.widen",
@@ -275,8 +267,7 @@ fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
                 Opcode::FDiv | Opcode::Mod => d.is_int() || d.is_float(),
                 Opcode::Pow => d.is_int() || d.is_complex() || d == DType::Float32 || d == DType::Float16,
                 Opcode::Div => d.is_complex() || dtype(left).is_some_and(|l| l.is_int()) || soft_half(v),
-                Opcode::Mul => soft_half(v) || d.is_complex(),
-                Opcode::Add | Opcode::Sub => soft_half(v),
+                Opcode::Add | Opcode::Sub | Opcode::Mul => soft_half(v),
                 Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => soft_half(left),
                 _ => false,
             }
@@ -440,7 +431,6 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                             let h = match op {
                                 Opcode::FDiv => Helper::FloorDiv,
                                 Opcode::Mod => Helper::Mod,
-                                Opcode::Mul => Helper::ComplexMul,
                                 Opcode::Div => Helper::ComplexDiv,
                                 _ => Helper::ComplexPow,
                             };

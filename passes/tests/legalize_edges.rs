@@ -17,8 +17,9 @@
 //! exact powers out of range panic `integer overflow` with overflow checks
 //! and wrap as NumPy's without, negative exponents panic, quotients and
 //! remainders take the divisor's sign, Float16 results round once (to
-//! infinity past 65504, NaN staying NaN). Complex products are checked
-//! against NumPy's Complex128 scalars (a Complex64 one as the Complex128
+//! infinity past 65504, NaN staying NaN). Complex products (the IR's
+//! meaning, which every backend's must match) are checked against NumPy's
+//! Complex128 scalars (a Complex64 one as the Complex128
 //! product rounded once), magnitudes against CPython's `abs`, libm's
 //! `hypot` of the parts (NumPy's `abs` of a complex array is its own
 //! `hypot`, which differs from libm's in the last place).

@@ -930,7 +930,12 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Sub => format!("postc_{s}({ar} - {br}, {ai} - {bi})"),
                 Opcode::Eq => format!("{ar} == {br} && {ai} == {bi}"),
                 Opcode::Ne => format!("!({ar} == {br} && {ai} == {bi})"),
-                // `mul`, `div` and `pow` are `legalize`'s by now.
+                // `div` and `pow` are calls of `legalize`'s functions by now.
+                Opcode::Mul => {
+                    let args = format!("(double){ar}, (double){ai}, (double){br}, (double){bi}");
+                    let name = self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
+                    self.convert(&format!("{name}({args})"), DType::Complex128, od)
+                }
                 _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
             }
         };
@@ -1352,6 +1357,14 @@ fn zero(ty: &str) -> &'static str {
 
 const TEXT_HELPER: &str =
     "POSTC_HELPER postc_str postc_text(const char *ptr, int64_t len) {\n  postc_str s;\n  s.ptr = ptr;\n  s.len = len;\n  return s;\n}\n";
+
+/// Complex products in double, rounded once, as the interpreter does.
+/// GCC's vectoriser turns the product into fused multiply-adds whatever
+/// `-ffp-contract` says: not here (and written once in IR, a call of it
+/// took 1.6x the time, docs/backends.md).
+const CMUL: &str =
+    "POSTC_EXACT POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
+                    return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
 
 /// `NAME_dl`: the operands handed, with the ufunc's descriptor, to the
 /// runtime's broadcasting driver (docs/abi.md 6.3), which calls `NAME_loop`.

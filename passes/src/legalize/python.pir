@@ -1,7 +1,7 @@
 ; Python's float and complex arithmetic, written once for every backend:
 ; `legalize` copies the functions a module calls into it (with the
 ; intrinsic imports they use) and rewrites `fdiv` and `mod` on floats and
-; `mul`, `div` and `pow` on complex numbers into calls of them. Each computes in
+; `div` and `pow` on complex numbers into calls of them. Each computes in
 ; Float64 (Complex128); a narrower operation is widened exactly and its
 ; result rounded once, as the reference interpreter does
 ; (`ir/src/interp/ops.rs`, which these functions must match bit for bit).
@@ -73,25 +73,6 @@ divide:
   %signed.zero: Float64 = call postc.copysign(%zero, %y)
   %result: Float64 = select %m.nonzero, %m1, %signed.zero
   return %result
-}
-
-func postc.py.cmul(%a: Complex128, %b: Complex128) -> Complex128 {
-  doc "a * b as the four products: (ar*br - ai*bi, ar*bi + ai*br), each rounded as written (no fused multiply-add); a Complex64 product is this one on operands widened exactly, each part rounded once."
-entry:
-  %ar: Float64 = getfield %a, real
-  %ai: Float64 = getfield %a, imag
-  %br: Float64 = getfield %b, real
-  %bi: Float64 = getfield %b, imag
-  %re.re: Float64 = mul %ar, %br
-  %im.im: Float64 = mul %ai, %bi
-  %re: Float64 = sub %re.re, %im.im
-  %re.im: Float64 = mul %ar, %bi
-  %im.re: Float64 = mul %ai, %br
-  %im: Float64 = add %re.im, %im.re
-  let %r: Complex128 = %a
-  setfield %r, real, %re
-  setfield %r, imag, %im
-  return %r
 }
 
 func postc.py.cdiv(%a: Complex128, %b: Complex128) -> Complex128 {

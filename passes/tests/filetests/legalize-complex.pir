@@ -1,10 +1,8 @@
 ; pipeline: legalize
-; A complex product becomes a call of `postc.py.cmul` (the four products
-; in Float64, written once in passes/src/legalize/python.pir): a Complex64
-; one widens its operands exactly and rounds the result once. A complex
-; `abs` becomes libm's `hypot` of the parts widened to Float64 (the
+; A complex `abs` becomes libm's `hypot` of the parts widened to Float64 (the
 ; intrinsic import `postc.hypot` added once), rounded once for a Complex64;
-; a float `abs` and a complex sum stay.
+; a float `abs`, a complex sum and a complex product (each backend's four
+; products) stay.
 module legal_complex
 
 func mul128(%a: Complex128, %b: Complex128) -> Complex128 {
