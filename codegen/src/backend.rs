@@ -29,6 +29,28 @@ pub fn written_out(what: &str) -> String {
     format!("`{what}` reached the backend: `legalize` writes it out in primitives first")
 }
 
+/// The options a backend other than LLVM refuses, decided once: a
+/// `--target` that `compiles_for` does not take (the backend, as `backend`,
+/// compiles for `targets`; the message names `instead`) and `--link-ir`,
+/// which links LLVM IR.
+pub fn refuse_options(
+    options: &crate::CodegenOptions,
+    backend: &str,
+    targets: &str,
+    compiles_for: fn(&str) -> bool,
+    instead: &str,
+) -> Result<(), Vec<Diagnostic>> {
+    if let Some(t) = options.target.as_deref().filter(|t| !compiles_for(t)) {
+        let msg = format!("{backend} compiles for {targets}; `--target {t}` needs {instead}");
+        return Err(vec![Diagnostic::error(msg, None)]);
+    }
+    if !options.link_ir.is_empty() {
+        let msg = "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do";
+        return Err(vec![Diagnostic::error(msg.to_owned(), None)]);
+    }
+    Ok(())
+}
+
 /// Every backend, the default first.
 pub static BACKENDS: &[&dyn Backend] = &[&crate::llvm::Llvm, &crate::c::C, &crate::qbe::Qbe, &crate::wasm::Wasm];
 

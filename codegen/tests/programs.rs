@@ -168,6 +168,9 @@ enum Build {
 enum Compiler {
     Gcc,
     Clang,
+    /// gcc told that it has no `_Float16` (`-DPOSTC_NO_FLOAT16`): the C
+    /// backend then prepares for a compiler without it.
+    GccWithoutFloat16,
 }
 
 impl Compiler {
@@ -175,7 +178,7 @@ impl Compiler {
     fn command(self) -> &'static str {
         static CLANG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         match self {
-            Compiler::Gcc => "gcc",
+            Compiler::Gcc | Compiler::GccWithoutFloat16 => "gcc",
             Compiler::Clang => CLANG.get_or_init(|| {
                 ["clang-22", "clang", "/usr/lib/llvm-22/bin/clang"]
                     .into_iter()
@@ -186,11 +189,20 @@ impl Compiler {
         }
     }
 
+    /// The command and its arguments, as `CC` would give them.
+    fn command_line(self) -> Vec<String> {
+        let mut c = vec![self.command().to_owned()];
+        if self == Compiler::GccWithoutFloat16 {
+            c.push("-DPOSTC_NO_FLOAT16".to_owned());
+        }
+        c
+    }
+
     /// The sanitizer runtime a process that loads a sanitized library
     /// must preload.
     fn asan_runtime(self) -> String {
         let name = match self {
-            Compiler::Gcc => "libasan.so",
+            Compiler::Gcc | Compiler::GccWithoutFloat16 => "libasan.so",
             Compiler::Clang => "libclang_rt.asan-x86_64.so",
         };
         let out = std::process::Command::new(self.command()).arg(format!("-print-file-name={name}")).output().unwrap();
@@ -224,7 +236,12 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
     // `gpu(fallback)` functions run their host body here.
     options.gpu.mode = postc_codegen::llvm::gpu::GpuMode::Off;
     let c = dir.join(format!("{}_calls.c", m.name));
-    std::fs::write(&c, trampolines(m)).map_err(|e| e.to_string())?;
+    let mut calls = trampolines(m);
+    if let Build::C { cc: Compiler::GccWithoutFloat16, .. } = build {
+        // A Float16 is then its bits, passed as an integer.
+        calls = calls.replace("_Float16", "uint16_t");
+    }
+    std::fs::write(&c, calls).map_err(|e| e.to_string())?;
     let so = dir.join(format!("lib{}.so", m.name));
     let Build::C { cc, sanitize } = build else {
         let backend = if build == Build::Qbe { "qbe" } else { "llvm" };
@@ -244,14 +261,14 @@ fn build_library(program: &Program, level: OptLevel, dir: &Path, build: Build) -
         )
         .map(|()| so);
     };
-    use postc_codegen::backend::Backend;
-    let source = postc_codegen::c::C
-        .emit(program, &options, postc_codegen::EmitKind::C)
+    let compiler = cc.command_line();
+    let out = postc_codegen::c::source(program, &options, &compiler)
         .map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
     let src = dir.join(format!("{}.c", m.name));
-    std::fs::write(&src, source).map_err(|e| e.to_string())?;
+    std::fs::write(&src, out.source).map_err(|e| e.to_string())?;
     postc_codegen::c::write_headers(dir).map_err(|e| e.to_string())?;
-    let mut flags = postc_codegen::c::c_flags(&options, &[cc.command().to_owned()]);
+    let mut flags = compiler[1..].to_vec();
+    flags.extend(postc_codegen::c::c_flags(&options, &compiler));
     if sanitize {
         flags.extend(
             ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"].map(String::from),
@@ -845,6 +862,27 @@ fn py_programs_run_through_c() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     let filtered = std::env::var_os("POSTC_PROGRAM").is_some();
     assert!(filtered || counts.0 > 800, "too few cases ran: {}", counts.0);
+}
+
+/// The programs with Float16 values through the C backend for a compiler
+/// without `_Float16`: `legalize` writes Float16's arithmetic and
+/// conversions out on the bits, and the results are the same bits as
+/// through the interpreter.
+#[test]
+fn float16_programs_run_through_c_without_float16() {
+    let mut programs: Vec<PathBuf> = program_files();
+    programs.extend(py_programs().into_iter().filter(|p| !has_device_only_code(p)));
+    programs.retain(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("Float16")));
+    let filtered = std::env::var_os("POSTC_PROGRAM").is_some();
+    assert!(filtered || programs.len() >= 5, "only {} programs with Float16", programs.len());
+    let no_half = vec!["gcc".to_owned(), "-DPOSTC_NO_FLOAT16".to_owned()];
+    let options = CodegenOptions::default();
+    assert!(!postc_codegen::c::has_float16(&no_half, &options), "the probe sees POSTC_NO_FLOAT16");
+    let build = Build::C { cc: Compiler::GccWithoutFloat16, sanitize: false };
+    let (failures, counts) = run_through(programs, &[build]);
+    eprintln!("{} C-backend case runs without _Float16 ({} panicking)", counts.0, counts.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(filtered || counts.0 > 100, "too few cases ran: {}", counts.0);
 }
 
 /// Every program through the C backend with the undefined-behaviour and

@@ -1,6 +1,6 @@
 //! `legalize` against the reference interpreter on the edge cases of what
-//! it writes out: float `//` and `%` in every float dtype, complex `/` and
-//! `**` in both complex dtypes, float→integer casts into every integer
+//! it writes out: float `//` and `%` in every float dtype, complex `*`,
+//! `/`, `**` and `abs` in both complex dtypes, float→integer casts into every integer
 //! dtype and the true division of every integer dtype into every float
 //! one, on signed zeros, infinities, NaN, huge, tiny and subnormal
 //! operands and the bounds of each dtype. The interpreter runs the
@@ -17,7 +17,12 @@
 //! exact powers out of range panic `integer overflow` with overflow checks
 //! and wrap as NumPy's without, negative exponents panic, quotients and
 //! remainders take the divisor's sign, Float16 results round once (to
-//! infinity past 65504, NaN staying NaN).
+//! infinity past 65504, NaN staying NaN). Complex products (the IR's
+//! meaning, which every backend's must match) are checked against NumPy's
+//! Complex128 scalars (a Complex64 one as the Complex128
+//! product rounded once), magnitudes against CPython's `abs`, libm's
+//! `hypot` of the parts (NumPy's `abs` of a complex array is its own
+//! `hypot`, which differs from libm's in the last place).
 
 use postc_ir::interp::{InterpOptions, Interpreter, Value};
 use postc_ir::{DType, Module, ModuleId, Program};
@@ -85,8 +90,11 @@ fn module() -> Module {
         }
     }
     for d in dtypes(DType::is_complex) {
+        text.push_str(&binary("mul", d));
         text.push_str(&binary("div", d));
         text.push_str(&binary("pow", d));
+        let part = d.complex_part().expect("a complex dtype");
+        text.push_str(&function(&format!("abs_{d}"), &format!("%x: {d}"), part, "abs %x"));
     }
     for to in dtypes(DType::is_int) {
         text.push_str(&function(&format!("cast_c_{to}"), "%x: Complex128", to, "cast %x"));
@@ -178,8 +186,10 @@ fn legalized_operations_keep_the_interpreters_results() {
         for &ar in &parts {
             for &ai in &parts {
                 let a = Value::complex(d, ar, ai);
+                check(&format!("abs_{d}"), &[a.clone()]);
                 for &br in &parts {
                     for &bi in &parts {
+                        check(&format!("mul_{d}"), &[a.clone(), Value::complex(d, br, bi)]);
                         check(&format!("div_{d}"), &[a.clone(), Value::complex(d, br, bi)]);
                     }
                 }
@@ -545,5 +555,98 @@ fn float16_conversions_agree_with_numpy() {
         failures.extend(against_numpy(&m, &cases, true, features));
     }
     assert!(cases.len() > 200_000, "{} cases", cases.len());
+    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+}
+
+/// Each case (`OP DTYPE AR AI BR BI`, the parts as the bits of a Float64)
+/// as NumPy's Complex128 scalars multiply (a Complex64 product is the
+/// Complex128 one of the operands, exact, rounded once, as postc computes
+/// it) and as CPython's `abs` takes a magnitude (libm's `hypot`).
+const COMPLEX_ORACLE: &str = r#"
+import struct, sys, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+def f(t):
+    return struct.unpack("<d", struct.pack("<Q", int(t, 16)))[0]
+def bits(v):
+    v = float(v)
+    return "nan" if v != v else hex(struct.unpack("<Q", struct.pack("<d", v))[0])
+for line in sys.stdin:
+    op, name, ar, ai, br, bi = line.split()
+    dt = np.dtype(name.lower())
+    a = np.complex128(dt.type(complex(f(ar), f(ai))))
+    b = np.complex128(dt.type(complex(f(br), f(bi))))
+    if op == "mul":
+        p = dt.type(a * b)
+        print(name, bits(p.real), bits(p.imag))
+    else:
+        part = np.float32 if name == "Complex64" else np.float64
+        print(dt.type(0).real.dtype.name.capitalize(), bits(part(abs(complex(a)))))
+"#;
+
+#[test]
+fn complex_products_and_magnitudes_agree_with_numpy_and_cpython() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut text = String::from("module cplx\n");
+    for d in dtypes(DType::is_complex) {
+        let params = format!("%x: {d}, %y: {d}");
+        text.push_str(&function(&format!("mul_{d}"), &params, d, "mul %x, %y"));
+        let part = d.complex_part().expect("a complex dtype");
+        text.push_str(&function(&format!("abs_{d}"), &format!("%x: {d}"), part, "abs %x"));
+    }
+    let m = postc_ir::parse::parse_str("cplx.pir", &text).expect("the module parses");
+    let p = legalized(&m, Features::NONE);
+    // Edge parts, and pseudo-random ones over many binades (a linear
+    // congruential sequence: the same cases every run).
+    let mut parts = vec![0.0, -0.0, 1.0, -2.5, 0.1, 1e308, -1e308, 1e-308, 5e-324, 3e38, 1e-45];
+    parts.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..24 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let mantissa = (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+        parts.push(mantissa * 2f64.powi((seed % 61) as i32 - 30));
+    }
+    let hex = |x: f64| format!("{:#x}", x.to_bits());
+    let mut cases: Vec<(String, String, Vec<Value>)> = Vec::new();
+    for d in dtypes(DType::is_complex) {
+        // Operands of the dtype: its parts rounded as a Complex64 stores them.
+        let of = |x: f64| if d == DType::Complex64 { x as f32 as f64 } else { x };
+        for (i, &ar) in parts.iter().enumerate() {
+            let ai = parts[(i * 7 + 3) % parts.len()];
+            let a = Value::complex(d, of(ar), of(ai));
+            let (h0, h1) = (hex(of(ar)), hex(of(ai)));
+            cases.push((format!("abs_{d}"), format!("abs {d} {h0} {h1} 0x0 0x0"), vec![a.clone()]));
+            for (j, &br) in parts.iter().enumerate() {
+                let bi = parts[(j * 5 + i) % parts.len()];
+                let b = Value::complex(d, of(br), of(bi));
+                let line = format!("mul {d} {h0} {h1} {} {}", hex(of(br)), hex(of(bi)));
+                cases.push((format!("mul_{d}"), line, vec![a.clone(), b]));
+            }
+        }
+    }
+    let mut child = Command::new("python3")
+        .args(["-c", COMPLEX_ORACLE])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs (the oracle of these tests; scripts/setup installs it with NumPy)");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    let input: String = cases.iter().map(|c| c.1.clone() + "\n").collect();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("python3 finishes");
+    writer.join().expect("the writer thread").expect("the cases are written");
+    assert!(out.status.success(), "the oracle failed: is NumPy installed?");
+    let want: Vec<String> = String::from_utf8(out.stdout).expect("text").lines().map(str::to_owned).collect();
+    assert_eq!(want.len(), cases.len(), "one result per case");
+    let failures: Vec<String> = cases
+        .iter()
+        .zip(&want)
+        .filter_map(|((func, line, args), want)| {
+            let got = outcome(&p, func, args);
+            (&got != want).then(|| format!("{line}: {got}, the oracle {want}"))
+        })
+        .collect();
+    assert!(cases.len() > 2_000, "{} cases", cases.len());
     assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
 }

@@ -458,6 +458,8 @@ impl<'t, 'p> FnC<'t, 'p> {
         }
         if crate::too_large_to_optimise(self.f) {
             attrs.push_str("POSTC_UNOPTIMISED ");
+        } else if postc_passes::legalize::is_library_function(&self.f.name) {
+            attrs.push_str("POSTC_EXACT ");
         }
         let _ = writeln!(text, "{attrs}{} {{", sig.prototype(Some(&pnames)));
         // The declarations are on the line of the `def`, one physical line,
@@ -916,8 +918,6 @@ impl<'t, 'p> FnC<'t, 'p> {
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
         } else {
-            // Complex: products, quotients and powers in double, rounded
-            // once, as the interpreter does.
             let s = short(od);
             let (ar, ai, br, bi) = (
                 format!("postc_re_{s}({a})"),
@@ -936,7 +936,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                     let name = self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
                     self.convert(&format!("{name}({args})"), DType::Complex128, od)
                 }
-                _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+                _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
             }
         };
         self.def(v, e);
@@ -945,7 +945,6 @@ impl<'t, 'p> FnC<'t, 'p> {
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        let rd = self.dt(v);
         let t = cty(d);
         let a = self.name(x);
         let e = match op {
@@ -953,7 +952,8 @@ impl<'t, 'p> FnC<'t, 'p> {
             Opcode::Inv if d == DType::Bool => format!("!{a}"),
             Opcode::Inv => format!("({t})~{a}"),
             Opcode::Neg if d.is_int() => format!("({t})(0u - ({}){a})", wrap_ty(d)),
-            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_FROM_F(-POSTC_F16_TO_F({a}))"),
+            // The sign bit (`float` arithmetic where there is `_Float16`).
+            Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_NEG({a})"),
             Opcode::Neg if d.is_float() => format!("-{a}"),
             Opcode::Neg if d.is_complex() => {
                 let s = short(d);
@@ -963,7 +963,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             Opcode::Abs if d.is_int() => a,
             Opcode::Abs if d == DType::Float16 => {
                 self.t.libm.insert("fabsf".into(), 1);
-                format!("POSTC_F16_FROM_F(fabsf(POSTC_F16_TO_F({a})))")
+                format!("POSTC_F16_ABS({a})")
             }
             Opcode::Abs if d == DType::Float32 => {
                 self.t.libm.insert("fabsf".into(), 1);
@@ -974,10 +974,7 @@ impl<'t, 'p> FnC<'t, 'p> {
                 format!("fabs({a})")
             }
             Opcode::Abs if d.is_complex() => {
-                self.t.libm.insert("hypot".into(), 2);
-                let s = short(d);
-                let hy = format!("hypot((double)postc_re_{s}({a}), (double)postc_im_{s}({a}))");
-                self.convert(&hy, DType::Float64, rd)
+                return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}")))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         };
@@ -1361,11 +1358,12 @@ fn zero(ty: &str) -> &'static str {
 const TEXT_HELPER: &str =
     "POSTC_HELPER postc_str postc_text(const char *ptr, int64_t len) {\n  postc_str s;\n  s.ptr = ptr;\n  s.len = len;\n  return s;\n}\n";
 
+/// Complex products in double, rounded once, as the interpreter does.
 /// GCC's vectoriser turns the product into fused multiply-adds whatever
-/// `-ffp-contract` says: not here.
+/// `-ffp-contract` says: not here (and written once in IR, a call of it
+/// took 1.6x the time, docs/backends.md).
 const CMUL: &str =
-    "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-slp-vectorize\")))\n#endif\n\
-                    POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
+    "POSTC_EXACT POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
                     return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
 
 /// `NAME_dl`: the operands handed, with the ufunc's descriptor, to the

@@ -96,65 +96,34 @@ pub fn bitcast(from: DType, to: DType) -> Helper {
     Helper { name, text, libm: &[] }
 }
 
-/// The `Float16` basics: the type (`_Float16`, or its bits where the
-/// compiler lacks it) and conversions that round once.
+/// The `Float16` basics where the C compiler has `_Float16` (what the
+/// program was prepared for: its arithmetic and conversions are C's).
 pub const FLOAT16: &str = r#"
-#if defined(__FLT16_MAX__) && !defined(POSTC_NO_FLOAT16)
+#if !defined(__FLT16_MAX__) || defined(POSTC_NO_FLOAT16)
+#error "this C was generated for a compiler with _Float16: generate it with this compiler as CC"
+#endif
 __extension__ typedef _Float16 postc_f16;
 #define POSTC_F16_TO_F(x) ((float)(x))
 #define POSTC_F16_FROM_F(x) ((postc_f16)(x))
 #define POSTC_F16_FROM_D(x) ((postc_f16)(x))
 #define POSTC_F16_BITS(b) postc_f16_bits(b)
+#define POSTC_F16_NEG(x) POSTC_F16_FROM_F(-POSTC_F16_TO_F(x))
+#define POSTC_F16_ABS(x) POSTC_F16_FROM_F(fabsf(POSTC_F16_TO_F(x)))
 POSTC_HELPER postc_f16 postc_f16_bits(uint16_t bits) {
   postc_f16 x;
   memcpy(&x, &bits, sizeof x);
   return x;
 }
-#else
-/* No _Float16: the bits in a uint16_t, converted in software (a Float16
- * argument then travels as an integer, unlike _Float16). */
+"#;
+
+/// The `Float16` basics where the C compiler has no `_Float16`: its bits
+/// in a `uint16_t` (`legalize` has written its arithmetic and conversions
+/// out on the bits).
+pub const FLOAT16_BITS: &str = r#"
 typedef uint16_t postc_f16;
-#define POSTC_F16_TO_F(x) postc_f16_to_f(x)
-#define POSTC_F16_FROM_F(x) postc_f16_from_d((double)(x))
-#define POSTC_F16_FROM_D(x) postc_f16_from_d(x)
 #define POSTC_F16_BITS(b) ((postc_f16)(b))
-POSTC_HELPER float postc_f16_to_f(postc_f16 h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
-  float x;
-  if (exp == 0x1f) bits = sign | 0x7f800000u | (man << 13);
-  else if (exp != 0) bits = sign | ((exp + 112u) << 23) | (man << 13);
-  else if (man == 0) bits = sign;
-  else {
-    exp = 113;
-    while (!(man & 0x400u)) { man <<= 1; exp--; }
-    bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
-  }
-  memcpy(&x, &bits, sizeof x);
-  return x;
-}
-/* Rounds a double to the nearest Float16, ties to even, in one step. */
-POSTC_HELPER postc_f16 postc_f16_from_d(double x) {
-  uint64_t bits, man, m, r, rem, halfway;
-  uint16_t sign;
-  int exp, e, shift;
-  memcpy(&bits, &x, sizeof bits);
-  sign = (uint16_t)((bits >> 48) & 0x8000u);
-  exp = (int)((bits >> 52) & 0x7ff);
-  man = bits & 0xfffffffffffffu;
-  if (exp == 0x7ff) return (postc_f16)(sign | 0x7c00u | (man ? 0x200u | (uint16_t)(man >> 42) : 0u));
-  if (exp == 0) return (postc_f16)sign;
-  e = exp - 1023;
-  if (e >= 16) return (postc_f16)(sign | 0x7c00u);
-  m = ((uint64_t)1 << 52) | man;
-  shift = e >= -14 ? 42 : 28 - e;
-  if (shift >= 64) return (postc_f16)sign;
-  r = m >> shift;
-  rem = m & (((uint64_t)1 << shift) - 1);
-  halfway = (uint64_t)1 << (shift - 1);
-  if (rem > halfway || (rem == halfway && (r & 1u))) r++;
-  return (postc_f16)(sign | (uint16_t)(e >= -14 ? ((uint64_t)(e + 15) << 10) + (r - 1024) : r));
-}
-#endif
+#define POSTC_F16_NEG(x) ((postc_f16)((x) ^ 0x8000u))
+#define POSTC_F16_ABS(x) ((postc_f16)((x) & 0x7fffu))
 "#;
 
 /// The complex basics: parts and construction (a complex is an array of

@@ -38,37 +38,70 @@ pub struct C;
 /// (docs/backends.md). C has no saturating conversion: `legalize` clamps, and a cast converts only values in range.
 /// Float16 arithmetic is `float` arithmetic rounded to `postc_f16` in one expression, which gcc compiles to native
 /// half instructions where the target has them (AVX512-FP16); written out over separate `float` temporaries it
-/// took 1.7x the time (docs/performance.md).
+/// took 1.7x the time (docs/performance.md). That needs a C compiler with `_Float16`; for one without
+/// ([`has_float16`]) the backend declares [`FEATURES_WITHOUT_FLOAT16`].
 pub const FEATURES: crate::Features =
     crate::Features { saturating_casts: false, float16_arithmetic: true, float16_conversions: true };
+
+/// What this backend lowers natively for a C compiler without `_Float16`: a Float16 is its bits in a
+/// `uint16_t`, and `legalize` writes its arithmetic and conversions out (`postc.f16.widen`/`narrow`).
+pub const FEATURES_WITHOUT_FLOAT16: crate::Features =
+    crate::Features { saturating_casts: false, ..crate::Features::NONE };
+
+/// The features for the C compiler `compiler` with the flags of `options`.
+pub fn features_for(compiler: &[String], options: &CodegenOptions) -> crate::Features {
+    if has_float16(compiler, options) {
+        FEATURES
+    } else {
+        FEATURES_WITHOUT_FLOAT16
+    }
+}
+
+/// Whether `compiler`, with the flags of `options`, has `_Float16`
+/// (`__FLT16_MAX__`; defining `POSTC_NO_FLOAT16` in `CC` says it has not).
+/// Asked once per command.
+pub fn has_float16(compiler: &[String], options: &CodegenOptions) -> bool {
+    type Known = Vec<(Vec<String>, bool)>;
+    static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(Vec::new());
+    let mut key = compiler.to_vec();
+    key.extend(c_flags(options, compiler));
+    let Ok(mut known) = KNOWN.lock() else { return false };
+    if let Some((_, yes)) = known.iter().find(|(k, _)| *k == key) {
+        return *yes;
+    }
+    let probe = "#if !defined(__FLT16_MAX__) || defined(POSTC_NO_FLOAT16)\n#error no _Float16\n#endif\n";
+    let yes = key.split_first().is_some_and(|(cmd, args)| {
+        let child = std::process::Command::new(cmd)
+            .args(args)
+            .args(["-fsyntax-only", "-x", "c", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        child.is_ok_and(|mut c| {
+            use std::io::Write;
+            let written = c.stdin.take().is_some_and(|mut i| i.write_all(probe.as_bytes()).is_ok());
+            c.wait().is_ok_and(|s| s.success()) && written
+        })
+    });
+    known.push((key, yes));
+    yes
+}
 
 impl crate::backend::Backend for C {
     fn name(&self) -> &'static str {
         "c"
     }
     fn features(&self) -> crate::Features {
-        FEATURES
+        features_for(&c_compiler(), &CodegenOptions::default())
     }
     fn emit_kinds(&self) -> &'static [EmitKind] {
         &[EmitKind::C, EmitKind::CHeader, EmitKind::Object]
     }
     fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
-        if let Some(t) = &options.target {
-            return Err(vec![Diagnostic::error(
-                format!(
-                    "the C backend compiles for the host only; `--target {t}` needs the LLVM backend (`--backend llvm`)"
-                ),
-                None,
-            )]);
-        }
-        if !options.link_ir.is_empty() {
-            return Err(vec![Diagnostic::error(
-                "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do".to_owned(),
-                None,
-            )]);
-        }
-        let prepared = crate::prepare_with_ufunc_loops(program, options, true, FEATURES)?;
-        let out = translate(&prepared)?;
+        let llvm = "the LLVM backend (`--backend llvm`)";
+        crate::backend::refuse_options(options, "the C backend", "the host only", |_| false, llvm)?;
+        let out = source(program, options, &c_compiler())?;
         match kind {
             EmitKind::C => Ok(out.source.into_bytes()),
             EmitKind::CHeader => Ok(out.header.into_bytes()),
@@ -469,8 +502,19 @@ fn cannot_export_because(name: &str, why: &str) -> String {
     format!("the C backend cannot export `{name}`: {why} (the LLVM backend can)")
 }
 
-/// Translates a prepared program.
-pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
+/// The C of `program` for the C compiler `compiler` (a command and its
+/// arguments, as [`c_compiler`] gives it): prepared with the features it
+/// allows, then translated.
+pub fn source(program: &Program, options: &CodegenOptions, compiler: &[String]) -> Result<Output, Vec<Diagnostic>> {
+    let features = features_for(compiler, options);
+    let prepared = crate::prepare_with_ufunc_loops(program, options, true, features)?;
+    translate(&prepared, features.float16_conversions)
+}
+
+/// Translates a prepared program, for a C compiler with `_Float16` when
+/// `float16` (prepared with [`FEATURES`]), else for one without (prepared
+/// with [`FEATURES_WITHOUT_FLOAT16`]).
+pub fn translate(program: &Program, float16: bool) -> Result<Output, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
     let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
@@ -614,7 +658,7 @@ pub fn translate(program: &Program) -> Result<Output, Vec<Diagnostic>> {
         );
     }
     if p.uses_f16 {
-        c.push_str(helpers::FLOAT16);
+        c.push_str(if float16 { helpers::FLOAT16 } else { helpers::FLOAT16_BITS });
     }
     if p.uses_complex {
         c.push_str(helpers::COMPLEX);

@@ -32,6 +32,16 @@
 #define POSTC_UNOPTIMISED
 #endif
 
+/* `legalize`'s functions (Python's arithmetic) compute each operation as
+ * written; GCC's vectoriser fuses a complex product's multiplications and
+ * additions whatever `-ffp-contract` says, so not in them (and they are
+ * then not inlined into a function that it vectorises). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define POSTC_EXACT __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define POSTC_EXACT
+#endif
+
 /* The C library's (ufunc scratch copies). */
 void *malloc(size_t size);
 void free(void *ptr);

@@ -61,20 +61,9 @@ impl crate::backend::Backend for Qbe {
         &[EmitKind::Qbe, EmitKind::Assembly, EmitKind::Object]
     }
     fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
-        if let Some(t) = &options.target {
-            if !t.starts_with("x86_64") || !t.contains("linux") {
-                return Err(vec![Diagnostic::error(
-                    format!("the qbe backend compiles for x86-64 Linux only; `--target {t}` needs the LLVM backend (`--backend llvm`)"),
-                    None,
-                )]);
-            }
-        }
-        if !options.link_ir.is_empty() {
-            return Err(vec![Diagnostic::error(
-                "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do".to_owned(),
-                None,
-            )]);
-        }
+        let x86_64_linux = |t: &str| t.starts_with("x86_64") && t.contains("linux");
+        let llvm = "the LLVM backend (`--backend llvm`)";
+        crate::backend::refuse_options(options, "the qbe backend", "x86-64 Linux only", x86_64_linux, llvm)?;
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared =
             timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;

@@ -2,9 +2,8 @@
 //! Complex128 two `f64` (real part first), passed as two parameters and
 //! returned as two results; in memory the two parts are adjacent, as in
 //! C and NumPy. Sums, differences and comparisons run in the part's type;
-//! products in `f64`, a Complex64 one rounded once at the end; the
-//! magnitude is `hypot`. (Quotients and powers are calls of `legalize`'s
-//! functions by now.)
+//! products in `f64`, a Complex64 one rounded once at the end.
+//! (Magnitudes, quotients and powers are `legalize`'s by now.)
 
 use super::func::{mem, FnW, R};
 use super::Translation;
@@ -160,7 +159,7 @@ impl FnW<'_, '_> {
                 self.push(I::Call(h));
                 self.set_from_f64(v);
             }
-            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
+            _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic()))),
         }
         Ok(())
     }
@@ -173,12 +172,7 @@ impl FnW<'_, '_> {
                 let neg = if d == DType::Complex64 { I::F32Neg } else { I::F64Neg };
                 self.extend([I::LocalGet(a), neg.clone(), I::LocalGet(a + 1), neg]);
             }
-            Opcode::Abs => {
-                let hypot = self.t.import("hypot", &[F64, F64], &[F64]);
-                self.parts_f64(x);
-                self.push(I::Call(hypot));
-                self.convert(v, DType::Float64, self.dt(v))?;
-            }
+            Opcode::Abs => return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}"))),
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         }
         self.set(v);

@@ -79,20 +79,8 @@ impl crate::backend::Backend for Wasm {
         &[EmitKind::Wasm, EmitKind::Wat]
     }
     fn emit(&self, program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
-        if let Some(t) = &options.target {
-            if !t.starts_with("wasm32") {
-                return Err(vec![Diagnostic::error(
-                    format!("the wasm backend compiles for wasm32 only; `--target {t}` needs another backend"),
-                    None,
-                )]);
-            }
-        }
-        if !options.link_ir.is_empty() {
-            return Err(vec![Diagnostic::error(
-                "`--link-ir` links LLVM IR, which only the LLVM backend (`--backend llvm`) can do".to_owned(),
-                None,
-            )]);
-        }
+        let wasm32 = |t: &str| t.starts_with("wasm32");
+        crate::backend::refuse_options(options, "the wasm backend", "wasm32 only", wasm32, "another backend")?;
         let mut timer = crate::Timer { on: options.time_passes, lines: Vec::new() };
         let prepared =
             timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, false, FEATURES))?;

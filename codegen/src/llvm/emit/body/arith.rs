@@ -122,12 +122,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         self.call_fn(f, &[x.into()])
     }
 
-    /// A libm function of two doubles.
-    pub(super) fn libm2(&mut self, name: &str, a: BasicValueEnum<'c>, b: BasicValueEnum<'c>) -> R<BasicValueEnum<'c>> {
-        let f = self.u.float_fn(name, self.u.t.f64, 2, &["nounwind"]);
-        self.call_fn(f, &[a, b])
-    }
-
     pub(super) fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
         let (a, b) = (self.val(l)?, self.val(r)?);
@@ -279,7 +273,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         a: BasicValueEnum<'c>,
         b: BasicValueEnum<'c>,
     ) -> R<BasicValueEnum<'c>> {
-        let pd = part(od);
         let (ar, ai) = self.unpack(a)?;
         let (br, bi) = self.unpack(b)?;
         match op {
@@ -300,7 +293,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             }
             // `div` and `pow` are calls of `legalize`'s functions by now.
             Opcode::Mul => {
-                let w = DType::Float64;
+                let (pd, w) = (part(od), DType::Float64);
                 let ar = float(self.convert(ar, pd, w)?)?;
                 let ai = float(self.convert(ai, pd, w)?)?;
                 let br = float(self.convert(br, pd, w)?)?;
@@ -316,13 +309,12 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                 let im = self.convert(im.into(), w, pd)?;
                 self.pack(od, re, im)
             }
-            _ => self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
+            _ => self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
         }
     }
 
     pub(super) fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
-        let rd = self.dt(v);
         let a = self.val(x)?;
         let bl = &self.b;
         let res: BasicValueEnum<'c> = match op {
@@ -345,12 +337,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             Opcode::Abs if d.is_int() => a,
             Opcode::Abs if d.is_float() => self.intrinsic1("fabs", float(a)?)?,
             Opcode::Abs if d.is_complex() => {
-                let (re, im) = self.unpack(a)?;
-                let pd = part(d);
-                let re = self.convert(re, pd, DType::Float64)?;
-                let im = self.convert(im, pd, DType::Float64)?;
-                let h = self.libm2("hypot", re, im)?;
-                self.convert(h, DType::Float64, rd)?
+                return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}")))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         };
