@@ -1426,7 +1426,7 @@ fn addresses_and_integers_do_not_mix() {
     assert_eq!(
         msgs,
         vec![
-            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
             "`add` %sum: %q is an address, usable only as the address of a `raw` instruction",
             "`raw.offset` %bad: %q is an address, usable only as the address of a `raw` instruction",
         ]
@@ -1483,7 +1483,7 @@ fn raw_views_take_an_address_and_give_an_array_of_their_rank() {
             "`raw.view` %one_axis: result type Float64[]Shape[?, ?] must have 1 axis",
             "`raw.view` %scalar: result type Float64 must be an array of numbers or Bool",
             "`raw.data` %of_address: operand %p must be an array, got Int64",
-            "`raw.view` %from_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.view` %from_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
             "`raw.data` %of_address: %p is an address, usable only as the address of a `raw` instruction",
         ]
     );
@@ -1501,7 +1501,7 @@ fn null_tests_take_an_address_and_give_a_bool() {
         messages(&m),
         vec![
             "`raw.isnull` %not_bool: result type is Int64, expected Bool",
-            "`raw.isnull` %of_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.isnull` %of_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
         ]
     );
 }
