@@ -1516,3 +1516,31 @@ fn compiler_made_parameters_are_addresses() {
         f.ret(None);
     });
 }
+
+/// `raw.field` names one of a DLTensor's nine fields and gives an address;
+/// `raw.setword` stores an `Int64`, `raw.setptr` an address (the one place
+/// besides a compiler-made callee's arguments where an address goes
+/// second); none of them outside a compiler-made function.
+#[test]
+fn tensor_fields_and_word_stores_keep_addresses_apart() {
+    let text = "module t\n\
+                func f(%t: Int64, %w: Int64) compiler {\n\
+                entry:\n  %shape: Int64 = raw.field %t, 6\n  %no: Int64 = raw.field %t, 9\n\
+                \x20 %n: Int64 = raw.word %shape, 0\n  %slot: Int64 = raw.slot %w, 1\n\
+                \x20 raw.setword %slot, %n\n  raw.setptr %slot, %shape\n\
+                \x20 raw.setptr %slot, %n\n  raw.setword %slot, %shape\n  %x: Float64 = const 1.0\n\
+                \x20 raw.setword %slot, %x\n  return\n}\n\
+                func g(%t: Int64) {\n\
+                entry:\n  %d: Int64 = raw.field %t, 0\n  return\n}\n";
+    let m = postc_ir::parse::parse_str("t.pir", text).expect("parses");
+    assert_eq!(
+        messages(&m),
+        vec![
+            "`raw.field` %no: a DLTensor has no field 9 (0 to 8)",
+            "`raw.setword`: stored value %x must be Int64, got Float64",
+            "`raw.setptr`: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
+            "`raw.setword`: %shape is an address, usable only as the address of a `raw` instruction",
+            "`raw.field` is allowed only in functions the compiler makes (`compiler`): it works on raw addresses; `g` is not one",
+        ]
+    );
+}

@@ -174,6 +174,9 @@ struct Writer<'a> {
     ufunc: &'a str,
     zero: ValueId,
     one: ValueId,
+    /// The bytes of an `Int64`, by which an index into a scratch array is
+    /// multiplied.
+    eight: ValueId,
     /// Blocks made so far, which number the next one's label.
     blocks: usize,
 }
@@ -207,15 +210,13 @@ impl Writer<'_> {
 
     /// `Int64` element `i` of the array at address `at`.
     fn word(&mut self, at: ValueId, i: ValueId) -> ValueId {
-        let eight = self.int(8);
-        let bytes = self.op(Opcode::Mul, INT, i, eight);
+        let bytes = self.op(Opcode::Mul, INT, i, self.eight);
         let p = self.b.raw_offset(at, bytes, "");
         self.b.raw_load(INT, p, "")
     }
 
     fn put(&mut self, at: ValueId, i: ValueId, x: ValueId) {
-        let eight = self.int(8);
-        let bytes = self.op(Opcode::Mul, INT, i, eight);
+        let bytes = self.op(Opcode::Mul, INT, i, self.eight);
         let p = self.b.raw_offset(at, bytes, "");
         self.b.raw_store(p, x);
     }
@@ -332,7 +333,8 @@ fn entry_point(
     b.switch_to(entry);
     let zero = b.int(INT, 0, "zero");
     let one = b.int(INT, 1, "one");
-    let mut w = Writer { b, ufunc: &f.name, zero, one, blocks: 0 };
+    let eight = b.int(INT, 8, "eight");
+    let mut w = Writer { b, ufunc: &f.name, zero, one, eight, blocks: 0 };
     let nin = f.ufunc_sig.as_ref().map_or(0, |s| s.inputs.len());
     let l = w.b.let_(INT, zero, "l");
     let checked: Vec<Checked> =

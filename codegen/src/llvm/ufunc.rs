@@ -264,6 +264,16 @@ entry:
             ("core", "panic: ufunc rowdot: core dimension `n` of operand 1 does not match its size in an earlier operand at uf.pir:8:1\n"),
             ("outshape", "panic: ufunc axpy: output operand 3 does not have the broadcast loop shape at uf.pir:2:1\n"),
             ("rank", "panic: ufunc rowdot: input operand 0 has fewer dimensions than its core signature (n) at uf.pir:8:1\n"),
+            ("device", "panic: ufunc axpy: input operand 1 is not in host memory at uf.pir:2:1\n"),
+            ("maxdims", "panic: ufunc axpy: input operand 1 has more than 64 loop dimensions at uf.pir:2:1\n"),
+            ("negative", "panic: ufunc axpy: output operand 3 has size -12 on axis 1, which is negative at uf.pir:2:1\n"),
+            ("count", "panic: ufunc axpy: input operand 1 has more elements than 64 bits count at uf.pir:2:1\n"),
+            (
+                "stride",
+                "panic: ufunc axpy: input operand 1 has a stride of -9223372036854775808 elements on axis 0, which \
+                 overflows 64 bits in bytes at uf.pir:2:1\n",
+            ),
+            ("total", "panic: ufunc axpy: the broadcast loop shape has more elements than 64 bits count at uf.pir:2:1\n"),
             (
                 "noscratch",
                 "panic: ufunc dtwice: operand 0 needs a scratch copy but the launch has no buffer at dev.pir:4:1\n",
@@ -420,6 +430,38 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(mode, "rank")) {
     rowdot_dl(&ta, &tv, &tr);
+  }
+  if (!strcmp(mode, "device")) {
+    DLTensor bad = tx;
+    bad.device.device_type = kDLCUDA;
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "maxdims")) {
+    int64_t ones[65];
+    for (int i = 0; i < 65; i++) ones[i] = 1;
+    DLTensor bad = T(m, 65, ones, NULL, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "negative")) {
+    int64_t sneg[2] = {2, -12};
+    DLTensor bad = T(out, 2, sneg, NULL, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &tx, &ty, &bad);
+  }
+  if (!strcmp(mode, "count")) {
+    int64_t huge[3] = {1 << 30, 1 << 30, 1 << 30};
+    DLTensor bad = T(m, 3, huge, NULL, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "stride")) {
+    int64_t s2c[1] = {2}, smin[1] = {INT64_MIN};
+    DLTensor bad = T(m, 1, s2c, smin, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "total")) {
+    int64_t square[2] = {1LL << 32, 1LL << 32}, zero[2] = {0, 0};
+    DLTensor bx = T(m, 2, square, zero, POSTC_DTYPE_FLOAT64);
+    DLTensor bo = T(out, 2, square, zero, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bx, &ta, &bo);
   }
   puts("ok");
   return 0;
