@@ -1,6 +1,6 @@
 //! What the entry points of a ufunc need to know about it, decided once
 //! from the IR for every backend: its operands, how the body receives each,
-//! its core dimensions and the checks of `NAME_dl` (docs/abi.md, "UFuncs").
+//! its core dimensions (docs/abi.md, "UFuncs").
 
 use postc_ir::{DType, Function, Layout, Module as IrModule, TypeData};
 
