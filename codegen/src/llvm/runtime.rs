@@ -1,6 +1,6 @@
 //! The runtime that compiled code calls: a per-thread arena of allocations
 //! (arrays from `alloc`, returned arrays), DLPack headers, string helpers,
-//! panics, the call depth and the broadcasting driver of ufuncs. It is one
+//! panics and the call depth. It is one
 //! C library, `libpostc_runtime.a` (crate `postc-runtime`), that
 //! [`crate::link`] links into every shared library and executable; a
 //! module only declares what it calls.

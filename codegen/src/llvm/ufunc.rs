@@ -344,6 +344,12 @@ int main(int argc, char **argv) {
   DLTensor tz = T(&never, 3, s203, NULL, POSTC_DTYPE_FLOAT64);
   axpy_dl(&ta, &tz, &ty, &tz);
   CHECK(never == 7);
+  /* An empty operand whose other extents count 2^64 elements: nothing
+   * overflows, since nothing runs. */
+  int64_t empty_big[3] = {0, 1LL << 32, 1LL << 32};
+  DLTensor te = T(&never, 3, empty_big, NULL, POSTC_DTYPE_FLOAT64);
+  axpy_dl(&ta, &te, &te, &te);
+  CHECK(never == 7);
   /* rowdot_dl over (2,2,3) rows with a (3,) vector; output (2,2). */
   double cube[12], res[4];
   for (int i = 0; i < 12; i++) cube[i] = i;
