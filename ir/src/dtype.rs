@@ -238,68 +238,27 @@ pub fn dlpack_dtype(d: DType) -> (u8, u8) {
 }
 
 /// The fields of DLPack's `DLTensor` that `raw.field` takes the address of,
-/// numbered by their order in the struct.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum DlField {
-    Data,
-    DeviceType,
-    Ndim,
-    Code,
-    Bits,
-    Lanes,
-    Shape,
-    Strides,
-    ByteOffset,
-}
+/// numbered by their order in the struct, as C names them (`dlpack.h`).
+pub const DLTENSOR_FIELDS: [&str; 9] = [
+    "data",
+    "device.device_type",
+    "ndim",
+    "dtype.code",
+    "dtype.bits",
+    "dtype.lanes",
+    "shape",
+    "strides",
+    "byte_offset",
+];
 
-impl DlField {
-    pub const ALL: [DlField; 9] = [
-        DlField::Data,
-        DlField::DeviceType,
-        DlField::Ndim,
-        DlField::Code,
-        DlField::Bits,
-        DlField::Lanes,
-        DlField::Shape,
-        DlField::Strides,
-        DlField::ByteOffset,
-    ];
-
-    /// The field a `raw.field` immediate names.
-    pub fn from_index(index: u32) -> Option<DlField> {
-        DlField::ALL.get(index as usize).copied()
-    }
-
-    /// Its member in C (`dlpack.h`).
-    pub fn member(self) -> &'static str {
-        match self {
-            DlField::Data => "data",
-            DlField::DeviceType => "device.device_type",
-            DlField::Ndim => "ndim",
-            DlField::Code => "dtype.code",
-            DlField::Bits => "dtype.bits",
-            DlField::Lanes => "dtype.lanes",
-            DlField::Shape => "shape",
-            DlField::Strides => "strides",
-            DlField::ByteOffset => "byte_offset",
-        }
-    }
-
-    /// Its byte offset in a `DLTensor` whose pointers take `ptr` bytes (8,
-    /// or 4 on wasm32): `data`, the two `int32_t` of `device`, `ndim`, the
-    /// four bytes of `dtype`, `shape`, `strides`, then the `int64_t`
-    /// `byte_offset` at a multiple of 8.
-    pub fn offset(self, ptr: u64) -> u64 {
-        match self {
-            DlField::Data => 0,
-            DlField::DeviceType => ptr,
-            DlField::Ndim => ptr + 8,
-            DlField::Code => ptr + 12,
-            DlField::Bits => ptr + 13,
-            DlField::Lanes => ptr + 14,
-            DlField::Shape => ptr + 16,
-            DlField::Strides => 2 * ptr + 16,
-            DlField::ByteOffset => (3 * ptr + 16).next_multiple_of(8),
-        }
+/// The byte offset of `DLTensor` field `index` where pointers take `ptr`
+/// bytes (8, or 4 on wasm32): `data`, the two `int32_t` of `device`,
+/// `ndim`, the four bytes of `dtype`, `shape`, `strides`, then the
+/// `int64_t` `byte_offset` at a multiple of 8.
+pub fn dltensor_offset(index: u32, ptr: u64) -> Option<u64> {
+    let after_dtype = [0, ptr, ptr + 8, ptr + 12, ptr + 13, ptr + 14, ptr + 16, 2 * ptr + 16];
+    match index {
+        8 => Some((3 * ptr + 16).next_multiple_of(8)),
+        _ => after_dtype.get(index as usize).copied(),
     }
 }

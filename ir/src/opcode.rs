@@ -487,7 +487,7 @@ opcodes! {
     RawView = "raw.view", RawView, Never, raw;
     /// `result = &array[0, 0, ...]`: the address of an array's first element.
     RawData = "raw.data", RawData, Never, raw;
-    /// `result = &((DLTensor *)address)->FIELD`: the address of a DLTensor's field, numbered as [`crate::dtype::DlField`] (0 `data`, 1 `device_type`, 2 `ndim`, 3 dtype `code`, 4 `bits`, 5 `lanes`, 6 `shape`, 7 `strides`, 8 `byte_offset`), its offset the target's.
+    /// `result = &((DLTensor *)address)->FIELD`: the address of a DLTensor's field, numbered as [`crate::dtype::DLTENSOR_FIELDS`] (0 `data`, 1 `device_type`, 2 `ndim`, 3 dtype `code`, 4 `bits`, 5 `lanes`, 6 `shape`, 7 `strides`, 8 `byte_offset`), its offset the target's.
     RawField = "raw.field", RawRead, Never, raw;
     /// `result = &((void **)address)[index]`: the address of a pointer-sized word of an array.
     RawSlot = "raw.slot", RawRead, Never, raw;

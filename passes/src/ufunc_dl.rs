@@ -33,14 +33,17 @@ use crate::ufunc_entry::LOOP_PREFIX;
 use crate::{ModulePass, PassInfo, PassOptions, Scope};
 use postc_ir::builtins::PANIC;
 use postc_ir::diag::Diagnostic;
-use postc_ir::dtype::{dlpack_dtype, DlField};
+use postc_ir::dtype::dlpack_dtype;
 use postc_ir::{
     BlockId, DType, FuncAttrs, Function, FunctionBuilder, Layout, Literal, Module, Opcode, Shape, TypeData, TypeId,
     ValueId,
 };
 use std::collections::HashSet;
 
-pub struct UFuncDl;
+/// `ufunc-dl`; with `gpu`, `ufunc-gpu-dl`.
+pub struct UFuncDl {
+    pub gpu: bool,
+}
 
 pub static INFO: PassInfo = PassInfo {
     name: "ufunc-dl",
@@ -49,8 +52,6 @@ pub static INFO: PassInfo = PassInfo {
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
 };
-
-pub struct UFuncGpuDl;
 
 pub static GPU_INFO: PassInfo = PassInfo {
     name: "ufunc-gpu-dl",
@@ -72,22 +73,31 @@ const DECIMAL: &str = "postc.dl.decimal";
 
 impl ModulePass for UFuncDl {
     fn info(&self) -> &'static PassInfo {
-        &INFO
+        if self.gpu {
+            &GPU_INFO
+        } else {
+            &INFO
+        }
     }
 
     fn run(&self, module: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
-        Ok(write_entry_points(module, false))
+        Ok(write_entry_points(module, self.gpu))
     }
 }
 
-impl ModulePass for UFuncGpuDl {
-    fn info(&self) -> &'static PassInfo {
-        &GPU_INFO
-    }
-
-    fn run(&self, module: &mut Module, _: &PassOptions) -> Result<bool, Vec<Diagnostic>> {
-        Ok(write_entry_points(module, true))
-    }
+/// The fields of a `DLTensor` the checks read, numbered as `raw.field`
+/// takes them.
+#[derive(Clone, Copy)]
+enum DlField {
+    Data = 0,
+    DeviceType = 1,
+    Ndim = 2,
+    Code = 3,
+    Bits = 4,
+    Lanes = 5,
+    Shape = 6,
+    Strides = 7,
+    ByteOffset = 8,
 }
 
 /// Device types of memory the host reads: CPU, CUDA host, ROCm host.
@@ -184,12 +194,6 @@ struct Writer<'a> {
 const INT: TypeId = TypeId::INT64;
 const BOOL: TypeId = TypeId::BOOL;
 
-/// A piece of a panic message: text, or an `Int64` written in decimal.
-enum Part<'a> {
-    Text(&'a str),
-    Int(ValueId),
-}
-
 impl Writer<'_> {
     fn block(&mut self, label: &str) -> BlockId {
         self.blocks += 1;
@@ -267,43 +271,24 @@ impl Writer<'_> {
         self.b.switch_to(done);
     }
 
-    /// A panic `ufunc NAME: MESSAGE` when `bad` holds, the message made
-    /// of `parts`.
-    fn panic_if(&mut self, bad: ValueId, parts: &[Part<'_>]) {
+    /// A panic `ufunc NAME: T0 N0 T1 ... Tk` when `bad` holds: the texts
+    /// `texts` with the numbers `numbers` between them, written in decimal
+    /// when it runs.
+    fn panic_if(&mut self, bad: ValueId, texts: &[&str], numbers: &[ValueId]) {
         let (fail, ok) = (self.block("fail"), self.block("ok"));
         self.b.condbr(bad, fail, ok, Some((1, 2000)));
         self.b.switch_to(fail);
-        // Text runs are one constant each; a number is written at run time.
-        let mut msg = None;
-        let mut text = format!("ufunc {}: ", self.ufunc);
-        for part in parts.iter().map(Some).chain([None]) {
-            let piece = match part {
-                Some(Part::Text(s)) => {
-                    text.push_str(s);
-                    continue;
-                }
-                Some(Part::Int(x)) => Some(self.b.call(DECIMAL, &[*x], Some(TypeId::STR), "")),
-                None => None,
-            };
-            for x in [(!text.is_empty()).then(|| self.b.const_(TypeId::STR, Literal::Str(&text), "")), piece]
-                .into_iter()
-                .flatten()
-            {
-                msg = Some(match msg {
-                    None => x,
-                    Some(m) => self.op(Opcode::Add, TypeId::STR, m, x),
-                });
-            }
-            text.clear();
+        let first = format!("ufunc {}: {}", self.ufunc, texts[0]);
+        let mut msg = self.b.const_(TypeId::STR, Literal::Str(&first), "");
+        for (&x, text) in numbers.iter().zip(&texts[1..]) {
+            let n = self.b.call(DECIMAL, &[x], Some(TypeId::STR), "");
+            let t = self.b.const_(TypeId::STR, Literal::Str(text), "");
+            let with_n = self.op(Opcode::Add, TypeId::STR, msg, n);
+            msg = self.op(Opcode::Add, TypeId::STR, with_n, t);
         }
-        let msg = msg.expect("a message");
         self.b.call(PANIC, &[msg], None, "");
         self.b.unreachable();
         self.b.switch_to(ok);
-    }
-
-    fn panic_text(&mut self, bad: ValueId, text: &str) {
-        self.panic_if(bad, &[Part::Text(text)]);
     }
 }
 
@@ -358,7 +343,7 @@ fn entry_point(
             let cur = w.word(lshape, at);
             let conflicts = [(cur, w.one), (n, w.one), (n, cur)].map(|(x, y)| w.op(Opcode::Ne, BOOL, x, y));
             let bad = w.all(Opcode::And, &conflicts);
-            w.panic_text(bad, "operands could not be broadcast together");
+            w.panic_if(bad, &["operands could not be broadcast together"], &[]);
             let stretched = w.op(Opcode::Eq, BOOL, cur, w.one);
             let wide = w.b.select(INT, stretched, n, cur, "");
             w.put(lshape, at, wide);
@@ -368,11 +353,11 @@ fn entry_point(
     for (i, c) in checked.iter().enumerate().skip(nin) {
         let text = format!("output operand {i} does not have the broadcast loop shape");
         let bad = w.op(Opcode::Ne, BOOL, c.lnd, l);
-        w.panic_text(bad, &text);
+        w.panic_if(bad, &[&text], &[]);
         w.range(zero, l, |w, j| {
             let (n, want) = (w.word(c.shape, j), w.word(lshape, j));
             let bad = w.op(Opcode::Ne, BOOL, n, want);
-            w.panic_text(bad, &text);
+            w.panic_if(bad, &[&text], &[]);
         });
     }
     // Loop byte strides (0 along a stretched axis), core sizes and steps.
@@ -406,12 +391,12 @@ fn entry_point(
             if let Some(fixed) = fixed {
                 let want = w.int(*fixed as i128);
                 let bad = w.op(Opcode::Ne, BOOL, n, want);
-                w.panic_text(bad, &format!("operand {i} has a size other than {fixed} for core dimension {k}"));
+                w.panic_if(bad, &[&format!("operand {i} has a size other than {fixed} for core dimension {k}")], &[]);
             } else if let Some(seen) = sizes[dim] {
                 let bad = w.op(Opcode::Ne, BOOL, n, seen);
                 let what =
                     format!("core dimension `{name}` of operand {i} does not match its size in an earlier operand");
-                w.panic_text(bad, &what);
+                w.panic_if(bad, &[&what], &[]);
             }
             if sizes[dim].is_none() {
                 sizes[dim] = Some(n);
@@ -443,7 +428,7 @@ fn entry_point(
         let n = w.word(lshape, a);
         let room = w.op(Opcode::Quot, INT, max, n);
         let bad = w.op(Opcode::Gt, BOOL, total, room);
-        w.panic_text(bad, "the broadcast loop shape has more elements than 64 bits count");
+        w.panic_if(bad, &["the broadcast loop shape has more elements than 64 bits count"], &[]);
         let more = w.op(Opcode::Mul, INT, total, n);
         w.b.set(total, more);
     });
@@ -544,7 +529,7 @@ fn check_operand(
         .collect();
     let bad = w.all(Opcode::And, &elsewhere);
     let memory = if gpu { "host or GPU memory" } else { "host memory" };
-    w.panic_text(bad, &format!("{role} operand {i} is not in {memory}"));
+    w.panic_if(bad, &[&format!("{role} operand {i} is not in {memory}")], &[]);
     let (code, bits) = dlpack_dtype(op.dtype);
     let mismatch: Vec<ValueId> = [
         (DlField::Code, DType::UInt8, code as i128),
@@ -559,16 +544,16 @@ fn check_operand(
     })
     .collect();
     let bad = w.all(Opcode::Or, &mismatch);
-    w.panic_text(bad, &format!("{role} operand {i} is not a {} tensor", op.dtype));
+    w.panic_if(bad, &[&format!("{role} operand {i} is not a {} tensor", op.dtype)], &[]);
     let nd = w.field(t, DlField::Ndim, DType::Int32);
     let ncore = w.int(op.core.len() as i128);
     let lnd = w.op(Opcode::Sub, INT, nd, ncore);
     let few = w.op(Opcode::Lt, BOOL, lnd, w.zero);
     let what = format!("{role} operand {i} has fewer dimensions than its core signature ({})", op.signature);
-    w.panic_text(few, &what);
+    w.panic_if(few, &[&what], &[]);
     let maxd = w.int(MAX_LOOP_DIMS as i128);
     let many = w.op(Opcode::Gt, BOOL, lnd, maxd);
-    w.panic_text(many, &format!("{role} operand {i} has more than {MAX_LOOP_DIMS} loop dimensions"));
+    w.panic_if(many, &[&format!("{role} operand {i} has more than {MAX_LOOP_DIMS} loop dimensions")], &[]);
     let shape = w.pointer(t, DlField::Shape);
     let given = w.pointer(t, DlField::Strides);
     // No extent is negative; an operand with a zero one has no elements,
@@ -579,16 +564,7 @@ fn check_operand(
         let n = w.word(shape, a);
         let negative = w.op(Opcode::Lt, BOOL, n, w.zero);
         let what = format!("{role} operand {i} has size ");
-        w.panic_if(
-            negative,
-            &[
-                Part::Text(&what),
-                Part::Int(n),
-                Part::Text(" on axis "),
-                Part::Int(a),
-                Part::Text(", which is negative"),
-            ],
-        );
+        w.panic_if(negative, &[&what, " on axis ", ", which is negative"], &[n, a]);
         let zero = w.op(Opcode::Eq, BOOL, n, w.zero);
         let any = w.op(Opcode::Or, BOOL, empty, zero);
         w.b.set(empty, any);
@@ -616,7 +592,7 @@ fn check_operand(
         let over = w.op(Opcode::Gt, BOOL, count, room);
         let full = w.b.unary(Opcode::Not, BOOL, empty, "");
         let bad = w.all(Opcode::And, &[nonzero, over, full]);
-        w.panic_text(bad, &format!("{role} operand {i} has more elements than 64 bits count"));
+        w.panic_if(bad, &[&format!("{role} operand {i} has more elements than 64 bits count")], &[]);
         let more = w.op(Opcode::Mul, INT, count, n);
         w.b.set(count, more);
     });
@@ -640,10 +616,7 @@ fn check_operand(
         let bad = w.op(Opcode::And, BOOL, over, full);
         let what = format!("{role} operand {i} has a stride of ");
         let tail = ", which overflows 64 bits in bytes";
-        w.panic_if(
-            bad,
-            &[Part::Text(&what), Part::Int(e), Part::Text(" elements on axis "), Part::Int(a), Part::Text(tail)],
-        );
+        w.panic_if(bad, &[&what, " elements on axis ", tail], &[e, a]);
     });
     Checked { lnd, shape, strides, base }
 }
@@ -698,4 +671,33 @@ fn decimal() -> Function {
     b.switch_to(done);
     b.ret(Some(text));
     b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ufunc-gpu-dl` rewrites the entry point of a gpu ufunc alone, which
+    /// then accepts GPU memory; the module keeps one `postc.dl.decimal`.
+    #[test]
+    fn gpu_entry_points_accept_gpu_memory_and_host_ones_do_not() {
+        let text = "module t\n\
+                    ufunc host(%a: Float64) -> Float64 \"()->()\" {\nentry:\n  return %a\n}\n\
+                    ufunc dev(%a: Float64) -> Float64 \"()->()\" gpu {\nentry:\n  return %a\n}\n";
+        let mut m = postc_ir::parse::parse_str("t.pir", text).expect("parses");
+        let opts = PassOptions::for_level(2);
+        crate::ufunc_entry::UFuncEntry.run(&mut m, &opts).expect("loops");
+        UFuncDl { gpu: false }.run(&mut m, &opts).expect("entry points");
+        UFuncDl { gpu: true }.run(&mut m, &opts).expect("gpu entry points");
+        let printed = postc_ir::print::print_module(&m);
+        let function = |name: &str| {
+            let at = printed.find(&format!("func {DL_PREFIX}{name}(")).expect("an entry point");
+            printed[at..at + printed[at..].find("\n}\n").expect("its end")].to_owned()
+        };
+        let (host, dev) = (function("host"), function("dev"));
+        assert!(host.contains("\"ufunc host: input operand 0 is not in host memory\""), "{host}");
+        assert!(dev.contains("\"ufunc dev: input operand 0 is not in host or GPU memory\""), "{dev}");
+        assert_eq!(printed.matches(&format!("func {DECIMAL}(")).count(), 1);
+        assert!(postc_ir::verify::verify_module(&m).is_empty());
+    }
 }

@@ -701,7 +701,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             // NumPy's, see `signature`).
             InstData::RawRead { op, base, index } => {
                 let (n, b) = (self.name(v), self.name(base));
-                let field = postc_ir::dtype::DlField::from_index(index).map_or("data", |f| f.member());
+                let field = postc_ir::dtype::DLTENSOR_FIELDS.get(index as usize).unwrap_or(&"data");
                 let s = if op == Opcode::RawField {
                     format!("{n} = (char *)&((DLTensor *)({b}))->{field};")
                 } else if op == Opcode::RawSlot {

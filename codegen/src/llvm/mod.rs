@@ -539,7 +539,7 @@ pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Resu
         // In a build with device code, `NAME_dl` of a gpu ufunc takes
         // tensors in GPU memory too.
         for m in prepared.modules.iter_mut() {
-            postc_passes::ModulePass::run(&postc_passes::ufunc_dl::UFuncGpuDl, m, &options.pass_options())?;
+            postc_passes::ModulePass::run(&postc_passes::ufunc_dl::UFuncDl { gpu: true }, m, &options.pass_options())?;
         }
     }
     let low = timer.time("lowering", || lower(&prepared))?;

@@ -736,7 +736,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
             // Addresses are `l` values like the Int64 they are in the IR;
             // pointers and `intptr_t` are 8 bytes on every QBE target.
             InstData::RawRead { op: Opcode::RawField, base, index } => {
-                let field = postc_ir::dtype::DlField::from_index(index).map_or(0, |f| f.offset(8));
+                let field = postc_ir::dtype::dltensor_offset(index, 8).unwrap_or(0);
                 let (base, n) = (self.val(base), self.val(v));
                 self.line(format!("{n} =l add {base}, {field}"));
             }

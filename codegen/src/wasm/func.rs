@@ -1173,8 +1173,8 @@ impl<'t, 'p> FnW<'t, 'p> {
             // Addresses are `i32` locals (see `is_pointer`); pointers and
             // `intptr_t` are 4 bytes.
             InstData::RawRead { op: op @ (Opcode::RawField | Opcode::RawSlot), base, index } => {
-                let offset = match postc_ir::dtype::DlField::from_index(index) {
-                    Some(field) if op == Opcode::RawField => field.offset(4),
+                let offset = match postc_ir::dtype::dltensor_offset(index, 4) {
+                    Some(field) if op == Opcode::RawField => field,
                     _ => 4 * index as u64,
                 };
                 self.get(base);

@@ -145,7 +145,7 @@ impl<'p> Verifier<'p> {
             InstData::RawRead { op, index, .. } => {
                 let r = scalar_result!();
                 expect_result!(r, DType::Int64);
-                if op == Opcode::RawField && crate::dtype::DlField::from_index(index).is_none() {
+                if op == Opcode::RawField && crate::dtype::dltensor_offset(index, 8).is_none() {
                     err!("{d}: a DLTensor has no field {index} (0 to 8)");
                 }
             }

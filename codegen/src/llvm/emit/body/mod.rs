@@ -1861,11 +1861,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // parameters are, see `signature`), so offsets stay GEPs that
             // LLVM's loop analyses see through.
             InstData::RawRead { op: Opcode::RawField, base, index } => {
-                let Some(field) = postc_ir::dtype::DlField::from_index(index) else {
+                let Some(offset) = postc_ir::dtype::dltensor_offset(index, 8) else {
                     return llvm("`raw.field` of no DLTensor field");
                 };
                 let base = pointer(self.val(base)?)?;
-                let at = self.byte_gep(base, self.i64c(field.offset(8)))?;
+                let at = self.byte_gep(base, self.i64c(offset))?;
                 self.vals.insert(v, at.into());
             }
             InstData::RawRead { op: Opcode::RawSlot, base, index } => {
