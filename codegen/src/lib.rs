@@ -200,20 +200,6 @@ pub fn prepare_with_ufunc_loops(
     prepare_with(program, options, parallel, true, features)
 }
 
-/// The error of a backend that writes no inner loop itself, for a ufunc
-/// `ufunc-entry` wrote none for (none: it writes one for every exported
-/// ufunc whose body has the parameters its signature asks for, which the
-/// verifier requires).
-pub(crate) fn no_inner_loop(plan: &ufunc_plan::Plan) -> Diagnostic {
-    Diagnostic::error(
-        format!(
-            "internal code generation error: ufunc `{}` has no inner loop (`ufunc-entry` writes one for every ufunc)",
-            plan.name
-        ),
-        None,
-    )
-}
-
 fn prepare_with(
     program: &Program,
     options: &CodegenOptions,

@@ -215,16 +215,6 @@ impl SymbolPlan {
     pub fn ufuncs(&self, program: &Program) -> Result<Vec<((ModuleId, FuncId), ufunc_plan::Plan)>, Vec<Diagnostic>> {
         let mut out = Vec::new();
         let mut diags = Vec::new();
-        let inner_loops: HashSet<(ModuleId, &str)> = program
-            .modules
-            .iter_enumerated()
-            .flat_map(|(mid, m)| {
-                m.functions
-                    .iter()
-                    .filter(|f| f.attrs.contains(FuncAttrs::COMPILER_MADE))
-                    .filter_map(move |f| Some((mid, f.name.strip_prefix(postc_passes::ufunc_entry::LOOP_PREFIX)?)))
-            })
-            .collect();
         for e in self.exported_functions() {
             let (mid, fid) = e.function;
             let m = &program.modules[mid];
@@ -235,9 +225,6 @@ impl SymbolPlan {
             match ufunc_plan::Plan::new(m, f) {
                 Ok(mut plan) => {
                     plan.symbol = e.symbol.clone();
-                    if !inner_loops.contains(&(mid, f.name.as_str())) {
-                        diags.push(crate::no_inner_loop(&plan));
-                    }
                     for entry in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
                         if self.is_exported(&entry) {
                             diags.push(Diagnostic::error(
