@@ -152,11 +152,6 @@ pub const STR_CONCAT: &str = "postc_rt_str_concat";
 /// `@postc_rt_depth`: the thread's depth of calls between POST functions
 /// (an `i64` thread-local variable).
 pub const DEPTH: &str = "postc_rt_depth";
-/// `void @postc_rt_ufunc_dl(ptr desc, ptr operands, ptr loop)`: the
-/// broadcasting driver behind every `NAME_dl` (the descriptor's layout is
-/// `postc_rt_ufunc_desc` in the header).
-pub const UFUNC_DL: &str = "postc_rt_ufunc_dl";
-
 /// The runtime's entry points that every shared library exports (the
 /// others are hidden in it).
 pub const EXPORTED: [&str; 7] = [

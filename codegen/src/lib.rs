@@ -186,11 +186,11 @@ pub fn prepare_serial(
     prepare_with(program, options, false, false, features)
 }
 
-/// [`prepare`] (with `parallel`, else [`prepare_serial`]) for a backend that
-/// takes the inner loops of ufuncs as IR: `ufunc-entry` runs after the
-/// pipeline, so the program holds a compiler-made `postc.loop.NAME` for
-/// each ufunc, which the backend compiles as the ufunc's `NAME_loop`
-/// ([`symbols`]).
+/// [`prepare`] (with `parallel`, else [`prepare_serial`]) with the entry
+/// points of ufuncs as IR: `ufunc-entry` and `ufunc-dl` run after the
+/// pipeline, so the program holds the compiler-made `postc.loop.NAME` and
+/// `postc.dl.NAME` for each ufunc, which the backend compiles as the
+/// ufunc's `NAME_loop` and `NAME_dl` ([`symbols`]).
 pub fn prepare_with_ufunc_loops(
     program: &Program,
     options: &CodegenOptions,
@@ -198,20 +198,6 @@ pub fn prepare_with_ufunc_loops(
     features: Features,
 ) -> Result<Program, Vec<Diagnostic>> {
     prepare_with(program, options, parallel, true, features)
-}
-
-/// The error of a backend that writes no inner loop itself, for a ufunc
-/// `ufunc-entry` wrote none for (none: it writes one for every exported
-/// ufunc whose body has the parameters its signature asks for, which the
-/// verifier requires).
-pub(crate) fn no_inner_loop(plan: &ufunc_plan::Plan) -> Diagnostic {
-    Diagnostic::error(
-        format!(
-            "internal code generation error: ufunc `{}` has no inner loop (`ufunc-entry` writes one for every ufunc)",
-            plan.name
-        ),
-        None,
-    )
 }
 
 fn prepare_with(
@@ -225,7 +211,7 @@ fn prepare_with(
     let popts = postc_passes::PassOptions { parallel, features, ..options.pass_options() };
     let mut pipeline = postc_passes::default_pipeline(options.opt.as_u8()).to_owned();
     if ufunc_loops {
-        pipeline.push_str(",ufunc-entry");
+        pipeline.push_str(",ufunc-entry,ufunc-dl");
     }
     let pm = postc_passes::parse_pipeline(&pipeline)?;
     let run = postc_passes::RunOptions { time_passes: options.time_passes, ..Default::default() };

@@ -112,7 +112,7 @@ impl SymbolPlan {
                     continue;
                 }
                 if let Some(symbol) = ufunc_loop_symbol(m, mid, f, index) {
-                    // Its ufunc's `NAME_loop`; a clash with another export
+                    // Its ufunc's `NAME_loop` or `NAME_dl`; a clash with another export
                     // is the ufunc's diagnostic (see [`SymbolPlan::ufuncs`]).
                     plan.symbols.insert((mid, fid), Symbol { name: symbol, exported: true });
                     continue;
@@ -215,16 +215,6 @@ impl SymbolPlan {
     pub fn ufuncs(&self, program: &Program) -> Result<Vec<((ModuleId, FuncId), ufunc_plan::Plan)>, Vec<Diagnostic>> {
         let mut out = Vec::new();
         let mut diags = Vec::new();
-        let inner_loops: HashSet<(ModuleId, &str)> = program
-            .modules
-            .iter_enumerated()
-            .flat_map(|(mid, m)| {
-                m.functions
-                    .iter()
-                    .filter(|f| f.attrs.contains(FuncAttrs::COMPILER_MADE))
-                    .filter_map(move |f| Some((mid, f.name.strip_prefix(postc_passes::ufunc_entry::LOOP_PREFIX)?)))
-            })
-            .collect();
         for e in self.exported_functions() {
             let (mid, fid) = e.function;
             let m = &program.modules[mid];
@@ -235,7 +225,6 @@ impl SymbolPlan {
             match ufunc_plan::Plan::new(m, f) {
                 Ok(mut plan) => {
                     plan.symbol = e.symbol.clone();
-                    plan.loop_in_ir = inner_loops.contains(&(mid, f.name.as_str()));
                     for entry in [crate::abi::loop_symbol(&plan.symbol), crate::abi::dl_symbol(&plan.symbol)] {
                         if self.is_exported(&entry) {
                             diags.push(Diagnostic::error(
@@ -260,16 +249,20 @@ impl SymbolPlan {
     }
 }
 
-/// The symbol of `f` when it is the inner loop `ufunc-entry` wrote for an
-/// exported ufunc of its module: that ufunc's `NAME_loop`.
+/// The symbol of `f` when it is an entry point that `ufunc-entry` or
+/// `ufunc-dl` wrote for an exported ufunc of its module: that ufunc's
+/// `NAME_loop` or `NAME_dl`.
 fn ufunc_loop_symbol(m: &Module, mid: ModuleId, f: &Function, index: &Index<'_>) -> Option<String> {
     if !f.attrs.contains(FuncAttrs::COMPILER_MADE) {
         return None;
     }
-    let ufunc = f.name.strip_prefix(postc_passes::ufunc_entry::LOOP_PREFIX)?;
+    let (ufunc, symbol): (&str, fn(&str) -> String) = match f.name.strip_prefix(postc_passes::ufunc_entry::LOOP_PREFIX)
+    {
+        Some(ufunc) => (ufunc, crate::abi::loop_symbol),
+        None => (f.name.strip_prefix(postc_passes::ufunc_dl::DL_PREFIX)?, crate::abi::dl_symbol),
+    };
     let body = &m.functions[index.function(mid, ufunc)?];
-    (body.is_ufunc() && index.is_exported(mid, ufunc))
-        .then(|| crate::abi::loop_symbol(&crate::abi::export_symbol(ufunc)))
+    (body.is_ufunc() && index.is_exported(mid, ufunc)).then(|| symbol(&crate::abi::export_symbol(ufunc)))
 }
 
 /// Why a backend that compiles `device` functions as described refuses

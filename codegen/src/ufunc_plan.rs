@@ -1,11 +1,8 @@
 //! What the entry points of a ufunc need to know about it, decided once
 //! from the IR for every backend: its operands, how the body receives each,
-//! its core dimensions and the checks of `NAME_dl` (docs/abi.md, "UFuncs").
+//! its core dimensions (docs/abi.md, "UFuncs").
 
 use postc_ir::{DType, Function, Layout, Module as IrModule, TypeData};
-
-/// The most loop dimensions `NAME_dl` accepts (NumPy's `NPY_MAXDIMS`).
-pub(crate) const MAX_LOOP_DIMS: u64 = 64;
 
 /// The byte stride of `axis` that a view type fixes: the one `stride-lower`
 /// compiled into the body; the body reads the other strides from the tensor.
@@ -46,13 +43,6 @@ pub struct Plan {
     pub at: String,
     /// The parameter type of each operand passed as a view.
     pub(crate) types: Vec<Option<TypeData>>,
-    /// Whether `NAME_dl` accepts tensors in GPU memory (a gpu ufunc in a
-    /// build with GPU code).
-    pub device_operands: bool,
-    /// Whether `NAME_loop` is the compiler-made function `ufunc-entry`
-    /// wrote, which the backend compiles as any other; else the backend
-    /// writes it from this plan.
-    pub loop_in_ir: bool,
 }
 
 impl Plan {
@@ -111,21 +101,7 @@ impl Plan {
             None => String::new(),
         };
         let symbol = f.name.clone();
-        Ok(Plan {
-            name: f.name.clone(),
-            symbol,
-            nin,
-            nops,
-            dtypes,
-            pass,
-            core,
-            dims,
-            core_params,
-            at,
-            types,
-            device_operands: false,
-            loop_in_ir: false,
-        })
+        Ok(Plan { name: f.name.clone(), symbol, nin, nops, dtypes, pass, core, dims, core_params, at, types })
     }
 
     /// The operands passed to the body as views, in order: those that may

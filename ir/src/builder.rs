@@ -285,7 +285,8 @@ impl FunctionBuilder {
         self.push(Opcode::Unreachable, None, [0, 0], None)
     }
     /// `raw.ptr` (an address) or `raw.word` (an `Int64`): word `index` of
-    /// the array at address `base`.
+    /// the array at address `base`; `raw.slot` its address; `raw.field`
+    /// the address of field `index` of the DLTensor at `base`.
     pub fn raw_read(&mut self, op: Opcode, base: ValueId, index: u32, name: &str) -> ValueId {
         debug_assert_eq!(op.format(), Format::RawRead);
         self.push(op, Some(TypeId::INT64), [base.as_u32(), index], Some(name))
@@ -302,6 +303,12 @@ impl FunctionBuilder {
     }
     pub fn raw_store(&mut self, address: ValueId, value: ValueId) -> ValueId {
         self.push(Opcode::RawStore, None, [address.as_u32(), value.as_u32()], None)
+    }
+    /// A store of the `raw.store` format: `raw.store`, `raw.setword` or
+    /// `raw.setptr`.
+    pub fn raw_put(&mut self, op: Opcode, address: ValueId, value: ValueId) -> ValueId {
+        debug_assert_eq!(op.format(), Format::RawStore);
+        self.push(op, None, [address.as_u32(), value.as_u32()], None)
     }
     /// An array of type `ty` over the memory at `address` (see
     /// [`Opcode::RawView`]): one extent and one byte stride per axis.

@@ -236,3 +236,29 @@ pub fn dlpack_dtype(d: DType) -> (u8, u8) {
     };
     (c, d.bits() as u8)
 }
+
+/// The fields of DLPack's `DLTensor` that `raw.field` takes the address of,
+/// numbered by their order in the struct, as C names them (`dlpack.h`).
+pub const DLTENSOR_FIELDS: [&str; 9] = [
+    "data",
+    "device.device_type",
+    "ndim",
+    "dtype.code",
+    "dtype.bits",
+    "dtype.lanes",
+    "shape",
+    "strides",
+    "byte_offset",
+];
+
+/// The byte offset of `DLTensor` field `index` where pointers take `ptr`
+/// bytes (8, or 4 on wasm32): `data`, the two `int32_t` of `device`,
+/// `ndim`, the four bytes of `dtype`, `shape`, `strides`, then the
+/// `int64_t` `byte_offset` at a multiple of 8.
+pub fn dltensor_offset(index: u32, ptr: u64) -> Option<u64> {
+    let after_dtype = [0, ptr, ptr + 8, ptr + 12, ptr + 13, ptr + 14, ptr + 16, 2 * ptr + 16];
+    match index {
+        8 => Some((3 * ptr + 16).next_multiple_of(8)),
+        _ => after_dtype.get(index as usize).copied(),
+    }
+}

@@ -337,6 +337,25 @@ macro_rules! opcodes {
     };
 }
 
+impl Opcode {
+    /// Whether the result is an address in a compiler-made function: a
+    /// parameter, or a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or
+    /// `raw.slot`.
+    pub const fn makes_address(self) -> bool {
+        matches!(
+            self,
+            Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData | Opcode::RawField | Opcode::RawSlot
+        )
+    }
+
+    /// Whether the operand in payload slot `b` is an address too (the
+    /// stored value of `raw.setptr`); slot `a` of every `raw` opcode but
+    /// `raw.data` is one.
+    pub const fn stores_address(self) -> bool {
+        matches!(self, Opcode::RawSetPtr)
+    }
+}
+
 // The columns: the variant, its mnemonic, its format, when it may trap
 // (a [`Trap`]), then its flags: `effects` (an effect besides its result and
 // a trap, so it is never removed), `checked` (`insert-checks` may guard
@@ -468,6 +487,14 @@ opcodes! {
     RawView = "raw.view", RawView, Never, raw;
     /// `result = &array[0, 0, ...]`: the address of an array's first element.
     RawData = "raw.data", RawData, Never, raw;
+    /// `result = &((DLTensor *)address)->FIELD`: the address of a DLTensor's field, numbered as [`crate::dtype::DLTENSOR_FIELDS`] (0 `data`, 1 `device_type`, 2 `ndim`, 3 dtype `code`, 4 `bits`, 5 `lanes`, 6 `shape`, 7 `strides`, 8 `byte_offset`), its offset the target's.
+    RawField = "raw.field", RawRead, Never, raw;
+    /// `result = &((void **)address)[index]`: the address of a pointer-sized word of an array.
+    RawSlot = "raw.slot", RawRead, Never, raw;
+    /// `*(intptr_t *)address = value`: an `Int64` stored as a pointer-sized integer (truncated where pointers are narrower).
+    RawSetWord = "raw.setword", RawStore, Always, effects, raw;
+    /// `*(void **)address = value`: an address stored as a pointer.
+    RawSetPtr = "raw.setptr", RawStore, Always, effects, raw;
     /// `result = (elements...)`: the tuple a function with a tuple result returns.
     Tuple = "tuple", Tuple, Never;
     /// `result = tuple[index]`: one element of the tuple a call returned.

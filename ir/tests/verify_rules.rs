@@ -1426,7 +1426,7 @@ fn addresses_and_integers_do_not_mix() {
     assert_eq!(
         msgs,
         vec![
-            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.load` %x: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
             "`add` %sum: %q is an address, usable only as the address of a `raw` instruction",
             "`raw.offset` %bad: %q is an address, usable only as the address of a `raw` instruction",
         ]
@@ -1483,7 +1483,7 @@ fn raw_views_take_an_address_and_give_an_array_of_their_rank() {
             "`raw.view` %one_axis: result type Float64[]Shape[?, ?] must have 1 axis",
             "`raw.view` %scalar: result type Float64 must be an array of numbers or Bool",
             "`raw.data` %of_address: operand %p must be an array, got Int64",
-            "`raw.view` %from_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.view` %from_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
             "`raw.data` %of_address: %p is an address, usable only as the address of a `raw` instruction",
         ]
     );
@@ -1501,7 +1501,7 @@ fn null_tests_take_an_address_and_give_a_bool() {
         messages(&m),
         vec![
             "`raw.isnull` %not_bool: result type is Int64, expected Bool",
-            "`raw.isnull` %of_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+            "`raw.isnull` %of_integer: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
         ]
     );
 }
@@ -1515,4 +1515,32 @@ fn compiler_made_parameters_are_addresses() {
         f.switch_to(e);
         f.ret(None);
     });
+}
+
+/// `raw.field` names one of a DLTensor's nine fields and gives an address;
+/// `raw.setword` stores an `Int64`, `raw.setptr` an address (the one place
+/// besides a compiler-made callee's arguments where an address goes
+/// second); none of them outside a compiler-made function.
+#[test]
+fn tensor_fields_and_word_stores_keep_addresses_apart() {
+    let text = "module t\n\
+                func f(%t: Int64, %w: Int64) compiler {\n\
+                entry:\n  %shape: Int64 = raw.field %t, 6\n  %no: Int64 = raw.field %t, 9\n\
+                \x20 %n: Int64 = raw.word %shape, 0\n  %slot: Int64 = raw.slot %w, 1\n\
+                \x20 raw.setword %slot, %n\n  raw.setptr %slot, %shape\n\
+                \x20 raw.setptr %slot, %n\n  raw.setword %slot, %shape\n  %x: Float64 = const 1.0\n\
+                \x20 raw.setword %slot, %x\n  return\n}\n\
+                func g(%t: Int64) {\n\
+                entry:\n  %d: Int64 = raw.field %t, 0\n  return\n}\n";
+    let m = postc_ir::parse::parse_str("t.pir", text).expect("parses");
+    assert_eq!(
+        messages(&m),
+        vec![
+            "`raw.field` %no: a DLTensor has no field 9 (0 to 8)",
+            "`raw.setword`: stored value %x must be Int64, got Float64",
+            "`raw.setptr`: %n is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
+            "`raw.setword`: %shape is an address, usable only as the address of a `raw` instruction",
+            "`raw.field` is allowed only in functions the compiler makes (`compiler`): it works on raw addresses; `g` is not one",
+        ]
+    );
 }

@@ -23,6 +23,7 @@ pub mod simplify_cfg;
 pub mod strength_reduce;
 pub mod stride_lower;
 pub mod stride_version;
+pub mod ufunc_dl;
 pub mod ufunc_entry;
 pub mod verify;
 
@@ -142,6 +143,8 @@ pub fn registry() -> Vec<Registration> {
         (&outline_parallel::INFO, || Pass::Module(Box::new(outline_parallel::OutlineParallel))),
         (&ufunc_entry::INFO, || Pass::Module(Box::new(ufunc_entry::UFuncEntry))),
         (&ufunc_entry::DEVICE_INFO, || Pass::Module(Box::new(ufunc_entry::UFuncDeviceEntry))),
+        (&ufunc_dl::INFO, || Pass::Module(Box::new(ufunc_dl::UFuncDl { gpu: false }))),
+        (&ufunc_dl::GPU_INFO, || Pass::Module(Box::new(ufunc_dl::UFuncDl { gpu: true }))),
         (&verify::INFO, || Pass::Module(Box::new(verify::Verify))),
     ]
 }

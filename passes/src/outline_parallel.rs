@@ -183,7 +183,7 @@ fn copy_inst(
         InstData::RawOffset { address, bytes } => b.raw_offset(vm(address), vm(bytes), name),
         InstData::RawLoad { address } if old.opcode(v) == Opcode::RawIsNull => b.raw_is_null(vm(address), name),
         InstData::RawLoad { address } => b.raw_load(t(), vm(address), name),
-        InstData::RawStore { address, value } => b.raw_store(vm(address), vm(value)),
+        InstData::RawStore { address, value } => b.raw_put(old.opcode(v), vm(address), vm(value)),
         InstData::RawView { address, offset, extents, strides } => {
             let e: Vec<ValueId> = extents.iter().map(vm).collect();
             let s: Vec<ValueId> = strides.iter().map(vm).collect();

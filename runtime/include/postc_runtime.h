@@ -122,11 +122,7 @@ extern thread_local int64_t postc_rt_depth;
 extern _Thread_local int64_t postc_rt_depth;
 #endif
 
-/* The most loop dimensions NAME_dl accepts (NumPy's NPY_MAXDIMS). */
-#define POSTC_RT_MAX_LOOP_DIMS 64
-
-/* The descriptor of a ufunc that NAME_dl hands to the broadcasting driver
- * (docs/abi.md 6.3). */
+/* What the parallel ufunc loop reads of each operand (docs/abi.md 12). */
 typedef struct postc_rt_ufunc_op {
   int64_t code, bits, elsize; /* the DLPack dtype, the element size */
   int64_t ncore;              /* core axes */
@@ -136,27 +132,7 @@ typedef struct postc_rt_ufunc_op {
   const char *core_signature; /* "m,k" */
 } postc_rt_ufunc_op;
 
-typedef struct postc_rt_ufunc_dim {
-  int64_t fixed; /* 1 for a fixed size such as (3) */
-  int64_t size;
-  const char *name;
-} postc_rt_ufunc_dim;
-
-typedef struct postc_rt_ufunc_desc {
-  int64_t nin, nops, ndims, nsteps;
-  int64_t rowlen; /* POSTC_RT_MAX_LOOP_DIMS + the largest core rank */
-  const char *name;
-  const char *at; /* " at FILE:LINE:COL" or "" */
-  const postc_rt_ufunc_op *ops;
-  const postc_rt_ufunc_dim *dims;
-  int64_t gpu; /* 1: operands may also be in GPU memory */
-} postc_rt_ufunc_desc;
-
 typedef void (*postc_rt_gufunc_loop)(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
-
-/* Checks and broadcasts the DLTensor operands (inputs, then outputs) and
- * calls `loop` once per index of every loop axis but the innermost. */
-void postc_rt_ufunc_dl(const postc_rt_ufunc_desc *desc, void *const *operands, postc_rt_gufunc_loop loop);
 
 /* ---- Parallel ufunc loops (exported; docs/abi.md 12) ----------------- */
 

@@ -1,6 +1,6 @@
 //! postc-runtime: the host runtime that code compiled by postc calls (the
 //! per-thread arena and DLPack export, strings, panics and their handler,
-//! the broadcasting driver behind every `NAME_dl`), C sources built once by
+//! the thread pool and the parallel ufunc loop), C sources built once by
 //! the build script into the static library `libpostc_runtime.a`.
 //!
 //! Every shared library and executable postc makes links it; a user who
@@ -28,14 +28,13 @@ pub const HEADER: &str = include_str!("../include/postc_runtime.h");
 /// with any C11 compiler beside `--emit c` output, they stand in for the
 /// prebuilt library (the build script's flags are what the library is
 /// built with; none is needed for a correct build).
-pub const SOURCES: [(&str, &str); 8] = [
+pub const SOURCES: [(&str, &str); 7] = [
     ("arena.c", include_str!("arena.c")),
     ("libc.c", include_str!("libc.c")),
     ("panic.c", include_str!("panic.c")),
     ("parallel.c", include_str!("parallel.c")),
     ("str.c", include_str!("str.c")),
     ("stride.c", include_str!("stride.c")),
-    ("ufunc_dl.c", include_str!("ufunc_dl.c")),
     ("internal.h", include_str!("internal.h")),
 ];
 

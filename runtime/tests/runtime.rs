@@ -1,6 +1,6 @@
 //! The runtime library on its own: `runtime_test.c` (the arena, export and
 //! adoption, strings, strides, panics through a handler that leaves with
-//! `longjmp`, the broadcasting driver and each of its errors) linked with
+//! `longjmp`, the thread pool and the parallel ufunc loop) linked with
 //! `libpostc_runtime.a`; panics without a handler; and the symbols the
 //! archive references and a shared library exports.
 

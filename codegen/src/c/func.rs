@@ -171,9 +171,7 @@ impl<'t, 'p> FnC<'t, 'p> {
     }
 
     fn vty(&self, v: ValueId) -> &'static str {
-        if self.f.attrs.contains(FuncAttrs::COMPILER_MADE)
-            && matches!(self.f.body.opcode(v), Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData)
-        {
+        if self.f.attrs.contains(FuncAttrs::COMPILER_MADE) && self.f.body.opcode(v).makes_address() {
             return "char *";
         }
         self.tyd(v).map(super::value_cty).unwrap_or("int64_t")
@@ -705,7 +703,12 @@ impl<'t, 'p> FnC<'t, 'p> {
             // NumPy's, see `signature`).
             InstData::RawRead { op, base, index } => {
                 let (n, b) = (self.name(v), self.name(base));
-                let s = if op == Opcode::RawPtr {
+                let field = postc_ir::dtype::DLTENSOR_FIELDS.get(index as usize).unwrap_or(&"data");
+                let s = if op == Opcode::RawField {
+                    format!("{n} = (char *)&((DLTensor *)({b}))->{field};")
+                } else if op == Opcode::RawSlot {
+                    format!("{n} = (char *)&((char **)({b}))[{index}];")
+                } else if op == Opcode::RawPtr {
                     format!("{n} = ((char *const *)({b}))[{index}];")
                 } else {
                     format!("{n} = (int64_t)((const intptr_t *)({b}))[{index}];")
@@ -723,6 +726,11 @@ impl<'t, 'p> FnC<'t, 'p> {
             InstData::RawLoad { address } => {
                 let at = format!("(char *)({})", self.name(address));
                 self.load_at(v, &at);
+            }
+            InstData::RawStore { address, value } if self.f.body.opcode(v) != Opcode::RawStore => {
+                let (a, x) = (self.name(address), self.name(value));
+                let ty = if self.f.body.opcode(v) == Opcode::RawSetPtr { "char *" } else { "intptr_t" };
+                self.stmt(Some(v), format!("*({ty} *)({a}) = ({ty})({x});"));
             }
             InstData::RawStore { address, value } => {
                 let at = format!("(char *)({})", self.name(address));
@@ -1055,9 +1063,13 @@ impl<'t, 'p> FnC<'t, 'p> {
                 };
                 let callee_f = &self.t.program.modules[mid].functions[fid];
                 let mut parts = Vec::new();
+                let addresses = callee_f.attrs.contains(FuncAttrs::COMPILER_MADE);
                 for (i, a) in args.iter().enumerate() {
                     let n = self.name(*a);
-                    if sig.params[i].starts_with("const ") {
+                    if addresses {
+                        // An address, as the parameter's pointer type.
+                        parts.push(format!("({})({n})", sig.params[i]));
+                    } else if sig.params[i].starts_with("const ") {
                         parts.push(format!("&{n}"));
                     } else {
                         parts.push(n);
@@ -1365,69 +1377,3 @@ const TEXT_HELPER: &str =
 const CMUL: &str =
     "POSTC_EXACT POSTC_HELPER double _Complex postc_cmul(double ar, double ai, double br, double bi) {\n  \
                     return postc_c128(ar * br - ai * bi, ar * bi + ai * br);\n}\n";
-
-/// `NAME_dl`: the operands handed, with the ufunc's descriptor, to the
-/// runtime's broadcasting driver (docs/abi.md 6.3), which calls `NAME_loop`.
-pub(crate) fn ufunc_dl(plan: &crate::ufunc_plan::Plan) -> String {
-    let base = format!("postc_ufunc_{}", ident(&plan.name));
-    let mut t = format!("\n/* The DLTensor entry point of ufunc {}: the runtime broadcasts. */\n", plan.name);
-    let mut ops = Vec::new();
-    for i in 0..plan.nops {
-        let (code, bits) = crate::abi::dlpack_dtype(plan.dtypes[i]);
-        let core = &plan.core[i];
-        let core_p = if core.is_empty() {
-            "0".to_owned()
-        } else {
-            let list: Vec<String> = core.iter().map(|d| d.to_string()).collect();
-            let _ = writeln!(t, "static const int64_t {base}_core{i}[] = {{{}}};", list.join(", "));
-            format!("{base}_core{i}")
-        };
-        let sig: Vec<&str> = core.iter().map(|&d| plan.dims[d].0.as_str()).collect();
-        ops.push(format!(
-            "  {{{code}, {bits}, {}, {}, {}, {core_p}, {}, {}}}",
-            plan.dtypes[i].size_bytes(),
-            core.len(),
-            plan.core_step_base(i),
-            c_string(plan.dtypes[i].to_string().as_bytes()),
-            c_string(sig.join(",").as_bytes())
-        ));
-    }
-    let _ = writeln!(t, "static const postc_rt_ufunc_op {base}_ops[] = {{\n{}\n}};", ops.join(",\n"));
-    let dims_p = if plan.dims.is_empty() {
-        "0".to_owned()
-    } else {
-        let dims: Vec<String> = plan
-            .dims
-            .iter()
-            .map(|(name, fixed)| {
-                format!("  {{{}, {}, {}}}", u8::from(fixed.is_some()), fixed.unwrap_or(0), c_string(name.as_bytes()))
-            })
-            .collect();
-        let _ = writeln!(t, "static const postc_rt_ufunc_dim {base}_dims[] = {{\n{}\n}};", dims.join(",\n"));
-        format!("{base}_dims")
-    };
-    let maxcore = plan.core.iter().map(Vec::len).max().unwrap_or(0) as u64;
-    let _ = writeln!(
-        t,
-        "static const postc_rt_ufunc_desc {base}_desc = {{{}, {}, {}, {}, {}, {}, {}, {base}_ops, {dims_p}, 0}};",
-        plan.nin,
-        plan.nops,
-        plan.dims.len(),
-        plan.num_steps(),
-        crate::ufunc_plan::MAX_LOOP_DIMS + maxcore,
-        c_string(plan.name.as_bytes()),
-        c_string(plan.at.as_bytes())
-    );
-    let params: Vec<String> = (0..plan.nops).map(|i| format!("DLTensor *op{i}")).collect();
-    let args: Vec<String> = (0..plan.nops).map(|i| format!("op{i}")).collect();
-    let _ = writeln!(
-        t,
-        "void {}({}) {{\n  void *ops[{}];\n{}  postc_rt_ufunc_dl(&{base}_desc, ops, {});\n}}",
-        crate::abi::dl_symbol(&plan.symbol),
-        params.join(", "),
-        plan.nops,
-        args.iter().enumerate().map(|(i, a)| format!("  ops[{i}] = {a};\n")).collect::<String>(),
-        crate::abi::loop_symbol(&plan.symbol)
-    );
-    t
-}

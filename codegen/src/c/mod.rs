@@ -396,10 +396,15 @@ pub(crate) fn value_cty(t: &postc_ir::TypeData) -> &'static str {
 fn signature(m: &Module, f: &Function, name: String, exported: bool) -> CSig {
     let mut params = Vec::new();
     if f.attrs.contains(FuncAttrs::COMPILER_MADE) {
-        // The only compiler-made functions are ufuncs' inner loops, whose
-        // parameters are NumPy's (the header's `NAME_loop` prototype).
+        // The compiler-made functions are ufuncs' entry points, whose
+        // parameters are the header's: NumPy's (`NAME_loop`) or tensors
+        // (`NAME_dl`).
         let numpy = ["char **", "const intptr_t *", "const intptr_t *", "void *"];
-        params.extend(numpy.iter().take(f.body.num_params as usize).map(|t| t.to_string()));
+        if f.name.starts_with(postc_passes::ufunc_dl::DL_PREFIX) {
+            params.extend((0..f.body.num_params).map(|_| "DLTensor *".to_owned()));
+        } else {
+            params.extend(numpy.iter().take(f.body.num_params as usize).map(|t| t.to_string()));
+        }
         let (complex_out, array_ret, tuple_out) = (None, false, Vec::new());
         return CSig { name, exported, ret: "void".into(), params, complex_out, array_ret, tuple_out };
     }
@@ -559,18 +564,8 @@ pub fn translate(program: &Program, float16: bool) -> Result<Output, Vec<Diagnos
             ));
         }
     }
-    let mut ufuncs = String::new();
-    match symbols.ufuncs(program) {
-        Ok(plans) => {
-            for (_, plan) in plans {
-                if plan.loop_in_ir {
-                    ufuncs.push_str(&func::ufunc_dl(&plan));
-                } else {
-                    diags.push(crate::no_inner_loop(&plan));
-                }
-            }
-        }
-        Err(d) => diags.extend(d),
+    if let Err(d) = symbols.ufuncs(program) {
+        diags.extend(d);
     }
     if !diags.is_empty() {
         return Err(diags);
@@ -689,7 +684,6 @@ pub fn translate(program: &Program, float16: bool) -> Result<Output, Vec<Diagnos
     }
     c.push_str(&bodies);
     c.push_str(&alias_text);
-    c.push_str(&ufuncs);
     let mut no_builtin: Vec<String> =
         symbols.exported.iter().filter(|e| shadows_builtin(&e.symbol)).map(|e| e.symbol.clone()).collect();
     no_builtin.sort();

@@ -125,9 +125,9 @@ pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
     let mut exported: Vec<String> = d.symbols.exported_functions().map(|e| e.symbol.clone()).collect();
     let insts = program.modules.iter().map(|m| m.num_insts()).sum();
     let ufuncs: Vec<_> = d.symbols.ufuncs(program)?.into_iter().map(|(_, plan)| plan).collect();
-    // An inner loop written as IR is an exported function like the others:
-    // one codegen unit defines it.
-    exported.extend(ufuncs.iter().filter(|p| p.loop_in_ir).map(|p| crate::abi::loop_symbol(&p.symbol)));
+    // The entry points of a ufunc, written as IR, are exported functions
+    // like the others: one codegen unit defines them.
+    exported.extend(ufuncs.iter().flat_map(|p| [crate::abi::loop_symbol(&p.symbol), crate::abi::dl_symbol(&p.symbol)]));
     // The GPU step of lowering: which functions get device code.
     let gpu = gpu::plan(program, &d.sigs, &ufuncs);
     Ok(Lowered {
@@ -321,7 +321,7 @@ pub fn with_target_machine<R>(
 }
 
 /// The functions a codegen unit that defines the exported functions
-/// `owned` builds: those, the inner loops of the ufuncs among them
+/// `owned` builds: those, the entry points of the ufuncs among them
 /// (`NAME_dl` calls `NAME_loop`), and every function they refer to,
 /// directly or not ([`calls::reachable`]). The module-private ones among
 /// those are the unit's own copies; the exported ones of other units are
@@ -331,8 +331,8 @@ fn unit_functions(low: &Lowered<'_>, owned: &HashSet<&str>) -> HashSet<(ModuleId
     let ufunc_loops = low
         .ufuncs
         .iter()
-        .filter(|p| p.loop_in_ir && owned.contains(p.symbol.as_str()))
-        .map(|p| abi::loop_symbol(&p.symbol));
+        .filter(|p| owned.contains(p.symbol.as_str()))
+        .flat_map(|p| [abi::loop_symbol(&p.symbol), abi::dl_symbol(&p.symbol)]);
     let roots: HashSet<String> = owned.iter().map(|s| s.to_string()).chain(ufunc_loops).collect();
     let defined = low.sigs.iter().filter(|(_, sig)| sig.exported && roots.contains(&sig.symbol)).map(|(id, _)| *id);
     calls::reachable(low.program, &low.index, defined)
@@ -396,10 +396,7 @@ pub fn build_unit<'c>(
             }
         }
     }
-    // The GPU step of a unit: `NAME_dl` of gpu ufuncs takes device tensors,
-    // and the device code is compiled and embedded.
-    let plans = gpu::host_plans(low, options)?;
-    ufunc::emit_unit(cx, &module, &plans, &low.shield, keep).map_err(internal)?;
+    // The GPU step of a unit: the device code is compiled and embedded.
     gpu::emit_host_unit(cx, &module, low, options)?;
     if owned.is_some() {
         for s in &low.exported {
@@ -536,7 +533,15 @@ fn finish_unit(
 /// optimise each function about once, not once per unit.
 pub fn emit(program: &Program, options: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut timer = Timer { on: options.time_passes, lines: Vec::new() };
-    let prepared = timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
+    let mut prepared =
+        timer.time("postc passes", || crate::prepare_with_ufunc_loops(program, options, true, FEATURES))?;
+    if options.gpu.mode != gpu::GpuMode::Off {
+        // In a build with device code, `NAME_dl` of a gpu ufunc takes
+        // tensors in GPU memory too.
+        for m in prepared.modules.iter_mut() {
+            postc_passes::ModulePass::run(&postc_passes::ufunc_dl::UFuncDl { gpu: true }, m, &options.pass_options())?;
+        }
+    }
     let low = timer.time("lowering", || lower(&prepared))?;
     if !low.gpu.is_empty() && options.gpu.mode != gpu::GpuMode::Off {
         if let Some((name, at)) = low.shield.names().next() {

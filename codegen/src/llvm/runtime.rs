@@ -1,6 +1,6 @@
 //! The runtime that compiled code calls: a per-thread arena of allocations
 //! (arrays from `alloc`, returned arrays), DLPack headers, string helpers,
-//! panics, the call depth and the broadcasting driver of ufuncs. It is one
+//! panics and the call depth. It is one
 //! C library, `libpostc_runtime.a` (crate `postc-runtime`), that
 //! [`crate::link`] links into every shared library and executable; a
 //! module only declares what it calls.
@@ -32,7 +32,7 @@
 pub use crate::abi::{
     ALLOC_ARRAY, ALLOC_ARRAY_EMPTY, ALLOC_ND, ALLOC_ND_EMPTY, ARENA_ADOPT, ARENA_ALLOC, ARENA_EXPORT,
     ARENA_EXPORT_TUPLE, ARENA_MARK, ARENA_RELEASE, DEPTH, MANAGED_DELETER, PANIC, STRIDE, STR_CMP, STR_CONCAT, STR_EQ,
-    UFUNC_DL, VIEW,
+    VIEW,
 };
 
 /// Byte offsets of the `DLTensor` fields.

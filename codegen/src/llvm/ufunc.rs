@@ -1,25 +1,12 @@
-//! The NumPy-facing entry points of a ufunc (docs/abi.md, "UFuncs").
-//!
-//! The body `NAME` computes one iteration (docs/ir-text.md, Semantics).
-//! Its inner loop `NAME_loop` is the compiler-made function `ufunc-entry`
-//! wrote (the device's, `ufunc-device-entry`'s), compiled with the
-//! program; emitted here is, for every ufunc, `void NAME_dl(DLTensor *op0,
-//! ..., DLTensor *opN)`: inputs then outputs, all as tensors. It checks
-//! device, dtype and rank, broadcasts the loop dimensions NumPy-style
-//! (right-aligned, size 1 stretches), checks the core sizes and the
-//! outputs' shape, and calls `NAME_loop` once per index of every loop axis
-//! but the innermost: a stub that hands the operands and the ufunc's
-//! descriptor to the driver shared by all ufuncs (`postc_rt_ufunc_dl` in
-//! the runtime library).
+//! What the LLVM backend keeps of a ufunc's entry points (docs/abi.md,
+//! "UFuncs"): both `NAME_loop` and `NAME_dl` are compiler-made functions
+//! (`ufunc-entry`, `ufunc-dl`), compiled as any other; here are the LLVM
+//! type of a `DLTensor` (the headers `raw.view` writes) and the loop
+//! metadata of `NAME_loop`'s loops.
 
-use inkwell::builder::Builder;
 use inkwell::context::Context;
-use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicMetadataTypeEnum, BasicType, StructType};
-use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
+use inkwell::types::StructType;
 use inkwell::AddressSpace;
-
-use crate::ufunc_plan::MAX_LOOP_DIMS;
 
 /// The LLVM type of DLPack's `DLTensor`:
 /// `{ ptr data, {i32, i32} device, i32 ndim, {i8, i8, i16} dtype,
@@ -35,29 +22,10 @@ pub(crate) fn dltensor_type(cx: &Context) -> StructType<'_> {
     )
 }
 
+#[cfg(test)]
 use crate::ufunc_plan::Plan;
 
 pub use crate::abi::{dl_symbol, loop_symbol};
-
-/// Emits `NAME_dl` of every planned ufunc whose body `owned` says this
-/// codegen unit defines (its `NAME_loop` is in the unit already).
-pub(crate) fn emit_unit<'ctx>(
-    cx: &'ctx Context,
-    llmod: &Module<'ctx>,
-    plans: &[Plan],
-    shield: &crate::llvm::imports::Shield,
-    owned: impl Fn(&str) -> bool,
-) -> Result<(), String> {
-    for plan in plans.iter().filter(|p| owned(&p.symbol)) {
-        let symbol = loop_symbol(&plan.symbol);
-        let lp = llmod
-            .get_function(&shield.text_symbol(&symbol))
-            .filter(|_| plan.loop_in_ir)
-            .ok_or_else(|| format!("ufunc `{}` has no inner loop `{symbol}` (`ufunc-entry` writes it)", plan.name))?;
-        Gen::new(cx, llmod, plan).emit_dl(lp)?;
-    }
-    Ok(())
-}
 
 /// What LLVM's loop passes may do with a loop of `NAME_loop`.
 #[derive(Clone, Copy)]
@@ -72,153 +40,6 @@ pub(crate) enum LoopHint {
     /// Leave it to LLVM, but without run-time unrolling (a loop of a POST
     /// function; see `postc_codegen::llvm::emit::body`).
     NoRuntimeUnroll,
-}
-
-struct Gen<'a, 'ctx> {
-    cx: &'ctx Context,
-    llmod: &'a Module<'ctx>,
-    plan: &'a Plan,
-    b: Builder<'ctx>,
-    i64t: inkwell::types::IntType<'ctx>,
-    ptr: inkwell::types::PointerType<'ctx>,
-}
-
-impl<'a, 'ctx> Gen<'a, 'ctx> {
-    fn new(cx: &'ctx Context, llmod: &'a Module<'ctx>, plan: &'a Plan) -> Self {
-        Gen { cx, llmod, plan, b: cx.create_builder(), i64t: cx.i64_type(), ptr: cx.ptr_type(AddressSpace::default()) }
-    }
-
-    fn c(&self, v: u64) -> IntValue<'ctx> {
-        self.i64t.const_int(v, false)
-    }
-
-    /// Pointer to element `i` of an array of `ty` at `base`.
-    fn at(&self, ty: impl BasicType<'ctx>, base: PointerValue<'ctx>, i: IntValue<'ctx>) -> PointerValue<'ctx> {
-        unsafe { self.b.build_in_bounds_gep(ty, base, &[i], "").unwrap() }
-    }
-
-    fn alloca_array(&self, ty: impl BasicType<'ctx>, n: u64, name: &str) -> PointerValue<'ctx> {
-        self.b.build_alloca(ty.array_type(n.max(1) as u32), name).unwrap()
-    }
-
-    /// A private NUL-terminated string constant.
-    fn cstring(&self, text: &str, name: &str) -> PointerValue<'ctx> {
-        self.constant(self.cx.const_string(text.as_bytes(), true), name)
-    }
-
-    /// A private constant global of `v`.
-    fn constant(&self, v: impl BasicValue<'ctx>, name: &str) -> PointerValue<'ctx> {
-        let v = v.as_basic_value_enum();
-        let g = self.llmod.add_global(v.get_type(), None, name);
-        g.set_initializer(&v);
-        g.set_constant(true);
-        g.set_linkage(Linkage::Private);
-        g.set_unnamed_addr(true);
-        g.as_pointer_value()
-    }
-
-    /// The ufunc's descriptor for the broadcasting driver (the layout of
-    /// `postc_rt_ufunc_desc` in `runtime/include/postc_runtime.h`).
-    fn descriptor(&self) -> PointerValue<'ctx> {
-        let plan = self.plan;
-        let (cx, p, i64t) = (self.cx, self.ptr, self.i64t);
-        let op_t = cx.struct_type(
-            &[i64t.into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), p.into(), p.into(), p.into()],
-            false,
-        );
-        let dim_t = cx.struct_type(&[i64t.into(), i64t.into(), p.into()], false);
-        let mut ops = Vec::with_capacity(plan.nops);
-        for i in 0..plan.nops {
-            let (code, bits) = crate::abi::dlpack_dtype(plan.dtypes[i]);
-            let core = &plan.core[i];
-            let core_p = if core.is_empty() {
-                p.const_null()
-            } else {
-                let vals: Vec<IntValue> = core.iter().map(|&d| self.c(d as u64)).collect();
-                self.constant(i64t.const_array(&vals), "postc.ufunc.core")
-            };
-            let sig = core.iter().map(|&d| plan.dims[d].0.as_str()).collect::<Vec<_>>().join(",");
-            ops.push(op_t.const_named_struct(&[
-                self.c(code as u64).into(),
-                self.c(bits as u64).into(),
-                self.c(plan.dtypes[i].size_bytes() as u64).into(),
-                self.c(core.len() as u64).into(),
-                self.c(plan.core_step_base(i) as u64).into(),
-                core_p.into(),
-                self.cstring(&plan.dtypes[i].to_string(), "postc.ufunc.dtype").into(),
-                self.cstring(&sig, "postc.ufunc.sig").into(),
-            ]));
-        }
-        let dims: Vec<_> = plan
-            .dims
-            .iter()
-            .map(|(name, fixed)| {
-                dim_t.const_named_struct(&[
-                    self.c(fixed.is_some() as u64).into(),
-                    self.c(fixed.unwrap_or(0)).into(),
-                    self.cstring(name, "postc.ufunc.dim").into(),
-                ])
-            })
-            .collect();
-        let ops_p = self.constant(op_t.const_array(&ops), "postc.ufunc.ops");
-        let dims_p =
-            if dims.is_empty() { p.const_null() } else { self.constant(dim_t.const_array(&dims), "postc.ufunc.dims") };
-        let maxcore = plan.core.iter().map(Vec::len).max().unwrap_or(0) as u64;
-        let desc = cx.const_struct(
-            &[
-                self.c(plan.nin as u64).into(),
-                self.c(plan.nops as u64).into(),
-                self.c(plan.dims.len() as u64).into(),
-                self.c(plan.num_steps() as u64).into(),
-                self.c(MAX_LOOP_DIMS + maxcore).into(),
-                self.cstring(&plan.name, "postc.ufunc.name").into(),
-                self.cstring(&plan.at, "postc.ufunc.at").into(),
-                ops_p.into(),
-                dims_p.into(),
-                self.c(plan.device_operands as u64).into(),
-            ],
-            false,
-        );
-        self.constant(desc, "postc.ufunc.desc")
-    }
-
-    /// `void NAME_dl(DLTensor *op0, ..., DLTensor *opN)`: the operands in an
-    /// array, handed to the shared driver with the ufunc's descriptor.
-    fn emit_dl(&self, lp: FunctionValue<'ctx>) -> Result<FunctionValue<'ctx>, String> {
-        let plan = self.plan;
-        let cx = self.cx;
-        let p = self.ptr;
-        let driver = driver_decl(cx, self.llmod);
-        let params: Vec<BasicMetadataTypeEnum> = vec![p.into(); plan.nops];
-        let f = self.llmod.add_function(&dl_symbol(&plan.symbol), cx.void_type().fn_type(&params, false), None);
-        self.b.position_at_end(cx.append_basic_block(f, "entry"));
-        let ops = self.alloca_array(p, plan.nops as u64, "ops");
-        for i in 0..plan.nops {
-            let t = f.get_nth_param(i as u32).unwrap().into_pointer_value();
-            t.set_name(&format!("op{i}"));
-            self.b.build_store(self.at(p, ops, self.c(i as u64)), t).unwrap();
-        }
-        let desc = self.descriptor();
-        let lp = lp.as_global_value().as_pointer_value();
-        self.b.build_call(driver, &[desc.into(), ops.into(), lp.into()], "").unwrap();
-        self.b.build_return(None).unwrap();
-        Ok(f)
-    }
-}
-
-/// The declaration of the broadcasting driver of `NAME_dl` in `llmod`
-/// (`postc_rt_ufunc_dl`, hidden in the runtime library).
-fn driver_decl<'ctx>(cx: &'ctx Context, llmod: &Module<'ctx>) -> FunctionValue<'ctx> {
-    llmod.get_function(crate::abi::UFUNC_DL).unwrap_or_else(|| {
-        let p = cx.ptr_type(AddressSpace::default());
-        let f = llmod.add_function(
-            crate::abi::UFUNC_DL,
-            cx.void_type().fn_type(&[p.into(), p.into(), p.into()], false),
-            None,
-        );
-        f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
-        f
-    })
 }
 
 /// Marks the loop whose back edge is `back` with `hint`: `!llvm.loop`
@@ -443,6 +264,16 @@ entry:
             ("core", "panic: ufunc rowdot: core dimension `n` of operand 1 does not match its size in an earlier operand at uf.pir:8:1\n"),
             ("outshape", "panic: ufunc axpy: output operand 3 does not have the broadcast loop shape at uf.pir:2:1\n"),
             ("rank", "panic: ufunc rowdot: input operand 0 has fewer dimensions than its core signature (n) at uf.pir:8:1\n"),
+            ("device", "panic: ufunc axpy: input operand 1 is not in host memory at uf.pir:2:1\n"),
+            ("maxdims", "panic: ufunc axpy: input operand 1 has more than 64 loop dimensions at uf.pir:2:1\n"),
+            ("negative", "panic: ufunc axpy: output operand 3 has size -12 on axis 1, which is negative at uf.pir:2:1\n"),
+            ("count", "panic: ufunc axpy: input operand 1 has more elements than 64 bits count at uf.pir:2:1\n"),
+            (
+                "stride",
+                "panic: ufunc axpy: input operand 1 has a stride of -9223372036854775808 elements on axis 0, which \
+                 overflows 64 bits in bytes at uf.pir:2:1\n",
+            ),
+            ("total", "panic: ufunc axpy: the broadcast loop shape has more elements than 64 bits count at uf.pir:2:1\n"),
             (
                 "noscratch",
                 "panic: ufunc dtwice: operand 0 needs a scratch copy but the launch has no buffer at dev.pir:4:1\n",
@@ -512,6 +343,12 @@ int main(int argc, char **argv) {
   double never = 7;
   DLTensor tz = T(&never, 3, s203, NULL, POSTC_DTYPE_FLOAT64);
   axpy_dl(&ta, &tz, &ty, &tz);
+  CHECK(never == 7);
+  /* An empty operand whose other extents count 2^64 elements: nothing
+   * overflows, since nothing runs. */
+  int64_t empty_big[3] = {0, 1LL << 32, 1LL << 32};
+  DLTensor te = T(&never, 3, empty_big, NULL, POSTC_DTYPE_FLOAT64);
+  axpy_dl(&ta, &te, &te, &te);
   CHECK(never == 7);
   /* rowdot_dl over (2,2,3) rows with a (3,) vector; output (2,2). */
   double cube[12], res[4];
@@ -599,6 +436,38 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(mode, "rank")) {
     rowdot_dl(&ta, &tv, &tr);
+  }
+  if (!strcmp(mode, "device")) {
+    DLTensor bad = tx;
+    bad.device.device_type = kDLCUDA;
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "maxdims")) {
+    int64_t ones[65];
+    for (int i = 0; i < 65; i++) ones[i] = 1;
+    DLTensor bad = T(m, 65, ones, NULL, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "negative")) {
+    int64_t sneg[2] = {2, -12};
+    DLTensor bad = T(out, 2, sneg, NULL, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &tx, &ty, &bad);
+  }
+  if (!strcmp(mode, "count")) {
+    int64_t huge[3] = {1 << 30, 1 << 30, 1 << 30};
+    DLTensor bad = T(m, 3, huge, NULL, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "stride")) {
+    int64_t s2c[1] = {2}, smin[1] = {INT64_MIN};
+    DLTensor bad = T(m, 1, s2c, smin, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bad, &ty, &to);
+  }
+  if (!strcmp(mode, "total")) {
+    int64_t square[2] = {1LL << 32, 1LL << 32}, zero[2] = {0, 0};
+    DLTensor bx = T(m, 2, square, zero, POSTC_DTYPE_FLOAT64);
+    DLTensor bo = T(out, 2, square, zero, POSTC_DTYPE_FLOAT64);
+    axpy_dl(&ta, &bx, &ta, &bo);
   }
   puts("ok");
   return 0;

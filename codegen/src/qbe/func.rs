@@ -735,6 +735,15 @@ impl<'t, 'p> FnQ<'t, 'p> {
             InstData::Extract { tuple, index } => self.extract(v, tuple, index)?,
             // Addresses are `l` values like the Int64 they are in the IR;
             // pointers and `intptr_t` are 8 bytes on every QBE target.
+            InstData::RawRead { op: Opcode::RawField, base, index } => {
+                let field = postc_ir::dtype::dltensor_offset(index, 8).unwrap_or(0);
+                let (base, n) = (self.val(base), self.val(v));
+                self.line(format!("{n} =l add {base}, {field}"));
+            }
+            InstData::RawRead { op: Opcode::RawSlot, base, index } => {
+                let (base, n) = (self.val(base), self.val(v));
+                self.line(format!("{n} =l add {base}, {}", 8 * index as u64));
+            }
             InstData::RawRead { base, index, .. } => {
                 let base = self.val(base);
                 let at = self.def('l', format!("add {base}, {}", 8 * index as u64));
@@ -752,6 +761,10 @@ impl<'t, 'p> FnQ<'t, 'p> {
             InstData::RawLoad { address } => {
                 let addr = self.val(address);
                 self.load_at(v, &addr);
+            }
+            InstData::RawStore { address, value } if self.f.body.opcode(v) != Opcode::RawStore => {
+                let (a, x) = (self.val(address), self.val(value));
+                self.line(format!("storel {x}, {a}"));
             }
             InstData::RawStore { address, value } => {
                 let addr = self.val(address);

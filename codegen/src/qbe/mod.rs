@@ -29,7 +29,6 @@
 
 mod func;
 mod helpers;
-mod ufunc;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
@@ -436,11 +435,7 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
     if !diags.is_empty() {
         return Err(diags);
     }
-    let mut entry_points = String::new();
-    for (key, plan) in symbols.ufuncs(program)? {
-        let sig = t.sigs[&key].clone();
-        entry_points.push_str(&ufunc::entry_points(&mut t, &plan, &sig).map_err(|d| vec![d])?);
-    }
+    symbols.ufuncs(program)?;
     // QBE has no aliases: a comment line names each, which the assembly
     // step makes a symbol at the target's address (see [`assembly`]).
     for e in symbols.aliases() {
@@ -452,16 +447,14 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
     out.push_str(&t.data);
     // The assembler's line table gives an instruction the line of the last
     // `.loc` before it, so with `debug` the code without a line (the
-    // helpers and the ufunc entry points) goes before every `dbgloc`.
+    // helpers) goes before every `dbgloc`.
     if debug {
         for text in t.helpers.values() {
             out.push_str(text);
         }
-        out.push_str(&entry_points);
         out.push_str(&bodies);
     } else {
         out.push_str(&bodies);
-        out.push_str(&entry_points);
         for text in t.helpers.values() {
             out.push_str(text);
         }

@@ -501,11 +501,7 @@ impl<'t, 'p> FnW<'t, 'p> {
     /// address of a compiler-made function (an `Int64` in the IR).
     fn is_pointer(&self, v: ValueId) -> bool {
         self.is_array(v)
-            || (self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE)
-                && matches!(
-                    self.f.body.opcode(v),
-                    Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData
-                ))
+            || (self.f.attrs.contains(postc_ir::FuncAttrs::COMPILER_MADE) && self.f.body.opcode(v).makes_address())
     }
 
     pub(super) fn local(&mut self, vt: ValType) -> u32 {
@@ -1176,6 +1172,15 @@ impl<'t, 'p> FnW<'t, 'p> {
             InstData::Extract { tuple, index } => self.extract(v, tuple, index)?,
             // Addresses are `i32` locals (see `is_pointer`); pointers and
             // `intptr_t` are 4 bytes.
+            InstData::RawRead { op: op @ (Opcode::RawField | Opcode::RawSlot), base, index } => {
+                let offset = match postc_ir::dtype::dltensor_offset(index, 4) {
+                    Some(field) if op == Opcode::RawField => field,
+                    _ => 4 * index as u64,
+                };
+                self.get(base);
+                self.extend([I::I32Const(offset as i32), I::I32Add]);
+                self.set(v);
+            }
             InstData::RawRead { op, base, index } => {
                 self.get(base);
                 self.push(I::I32Load(mem(4 * index as u64)));
@@ -1198,6 +1203,14 @@ impl<'t, 'p> FnW<'t, 'p> {
             InstData::RawLoad { address } => {
                 self.get(address);
                 self.load_at(v)?;
+            }
+            InstData::RawStore { address, value } if self.f.body.opcode(v) != Opcode::RawStore => {
+                self.get(address);
+                self.get(value);
+                if self.f.body.opcode(v) == Opcode::RawSetWord {
+                    self.push(I::I32WrapI64);
+                }
+                self.push(I::I32Store(mem(0)));
             }
             InstData::RawStore { address, value } => {
                 self.get(address);

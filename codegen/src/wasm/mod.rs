@@ -33,8 +33,8 @@
 //! one `i32` out-pointer per element, the last parameters (docs/abi.md
 //! §14); functions that recursion can reach
 //! count the call depth in the exported global `postc_depth` (`depth.rs`).
-//! An exported ufunc also exports `NAME_loop` and `NAME_dl`, written out
-//! per ufunc (`ufunc.rs`).
+//! An exported ufunc also exports `NAME_loop` and `NAME_dl`, the
+//! compiler-made functions `ufunc-entry` and `ufunc-dl` wrote.
 
 mod complex;
 mod depth;
@@ -43,7 +43,6 @@ mod half;
 mod peephole;
 mod structure;
 mod text;
-mod ufunc;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
@@ -328,15 +327,14 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
     match symbols.ufuncs(program) {
         Ok(plans) => {
             for ((mid, _), plan) in plans {
-                let inner = format!("{}{}", postc_passes::ufunc_entry::LOOP_PREFIX, plan.name);
-                let Some(lp) = t.index.function(mid, &inner).filter(|_| plan.loop_in_ir) else {
-                    diags.push(crate::no_inner_loop(&plan));
-                    continue;
-                };
-                let lp = DEFINED + t.sigs[&(mid, lp)].index;
-                let dl = ufunc::dl_entry(&mut t, &plan, lp);
-                t.ufunc_exports.push((crate::abi::loop_symbol(&plan.symbol), lp - DEFINED));
-                t.ufunc_exports.push((crate::abi::dl_symbol(&plan.symbol), dl - DEFINED));
+                for (prefix, symbol) in [
+                    (postc_passes::ufunc_entry::LOOP_PREFIX, crate::abi::loop_symbol(&plan.symbol)),
+                    (postc_passes::ufunc_dl::DL_PREFIX, crate::abi::dl_symbol(&plan.symbol)),
+                ] {
+                    if let Some(fid) = t.index.function(mid, &format!("{prefix}{}", plan.name)) {
+                        t.ufunc_exports.push((symbol, t.sigs[&(mid, fid)].index));
+                    }
+                }
             }
         }
         Err(d) => diags.extend(d),

@@ -1,9 +1,10 @@
 //! The rules of raw addresses (see the `raw` column of the opcode table):
 //! the `raw` opcodes appear only in compiler-made functions, and there an
-//! address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data` result) is
-//! used only where an address is expected, the first operand of a `raw`
-//! opcode other than `raw.data` (whose operand is an array), and nothing
-//! else is used there. An address is an `Int64` in the tables but a
+//! address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field`
+//! or `raw.slot` result) is used only where an address is expected, the
+//! first operand of a `raw` opcode other than `raw.data` (whose operand is
+//! an array), the value `raw.setptr` stores and the arguments of a call of
+//! a compiler-made function, and nothing else is used there. An address is an `Int64` in the tables but a
 //! pointer in compiled code, so mixing the two would not compile.
 
 use super::*;
@@ -11,7 +12,7 @@ use crate::body::{operand_places, OperandAt};
 
 /// Whether `v` holds an address in a compiler-made function.
 fn is_address(body: &Body, v: ValueId) -> bool {
-    matches!(body.tags[v], Opcode::Param | Opcode::RawPtr | Opcode::RawOffset | Opcode::RawData)
+    body.tags[v].makes_address()
 }
 
 impl<'p> Verifier<'p> {
@@ -53,6 +54,15 @@ impl<'p> Verifier<'p> {
                 continue;
             }
             let ops = body.ops[v];
+            // A compiler-made callee takes addresses, as its parameters are.
+            let to_compiler_made = match body.inst(v) {
+                crate::InstData::Call { callee, .. } => self
+                    .funcs
+                    .get(callee)
+                    .zip(self.m)
+                    .is_some_and(|(&id, m)| m.functions[id].attrs.contains(FuncAttrs::COMPILER_MADE)),
+                _ => false,
+            };
             let mut bad = None;
             operand_places(
                 op,
@@ -64,7 +74,13 @@ impl<'p> Verifier<'p> {
                         return;
                     }
                     let used = ValueId::from_u32(raw);
-                    let wants_address = op.is_raw() && op != Opcode::RawData && at == OperandAt::A;
+                    let wants_address = op.is_raw()
+                        && match at {
+                            OperandAt::A => op != Opcode::RawData,
+                            OperandAt::B => op.stores_address(),
+                            _ => false,
+                        }
+                        || to_compiler_made;
                     if wants_address != is_address(body, used) {
                         bad = Some((used, wants_address));
                     }
@@ -74,7 +90,7 @@ impl<'p> Verifier<'p> {
             if let Some((used, wants_address)) = bad {
                 let msg = if wants_address {
                     format!(
-                        "{}: {} is not an address (a parameter, a `raw.ptr`, `raw.offset` or `raw.data`)",
+                        "{}: {} is not an address (a parameter, a `raw.ptr`, `raw.offset`, `raw.data`, `raw.field` or `raw.slot`)",
                         Self::desc(x, v),
                         Self::vname(x, used)
                     )

@@ -142,9 +142,12 @@ impl<'p> Verifier<'p> {
                     err!("{d}: result type is {r}, expected {want}");
                 }
             }
-            InstData::RawRead { .. } => {
+            InstData::RawRead { op, index, .. } => {
                 let r = scalar_result!();
                 expect_result!(r, DType::Int64);
+                if op == Opcode::RawField && crate::dtype::dltensor_offset(index, 8).is_none() {
+                    err!("{d}: a DLTensor has no field {index} (0 to 8)");
+                }
             }
             InstData::RawOffset { bytes, .. } => {
                 if scalar!(bytes) != DType::Int64 {
@@ -160,7 +163,10 @@ impl<'p> Verifier<'p> {
                 }
             }
             InstData::RawStore { value, .. } => {
-                scalar!(value);
+                let t = scalar!(value);
+                if x.body.tags[v] != Opcode::RawStore && t != DType::Int64 {
+                    err!("{d}: stored value {} must be Int64, got {t}", Self::vname(x, value));
+                }
             }
             InstData::RawView { offset, extents, strides, .. } => {
                 self.check_view_operands(x, v, offset, extents, strides);

@@ -326,22 +326,6 @@ fn active(low: &Lowered<'_>, options: &CodegenOptions) -> Result<bool, Vec<Diagn
     Ok(!low.gpu.ufuncs.is_empty() || !low.gpu.functions.is_empty())
 }
 
-/// The ufunc plans for the host entry points: in a build with GPU code,
-/// a gpu ufunc's `NAME_dl` accepts tensors in GPU memory.
-pub fn host_plans<'a>(
-    low: &'a Lowered<'_>,
-    options: &CodegenOptions,
-) -> Result<std::borrow::Cow<'a, [Plan]>, Vec<Diagnostic>> {
-    if !active(low, options)? || low.gpu.ufuncs.is_empty() {
-        return Ok(std::borrow::Cow::Borrowed(&low.ufuncs));
-    }
-    let mut plans = low.ufuncs.clone();
-    for p in &mut plans {
-        p.device_operands = low.gpu.ufuncs.iter().any(|u| u.symbol == p.symbol);
-    }
-    Ok(std::borrow::Cow::Owned(plans))
-}
-
 /// The device code of a program's gpu functions, for the options' GPU.
 pub fn emit_device(program: &Program, options: &CodegenOptions) -> Result<DeviceCode, Vec<Diagnostic>> {
     let prepared = crate::prepare_serial(program, options, crate::llvm::FEATURES)?;

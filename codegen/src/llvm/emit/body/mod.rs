@@ -1860,6 +1860,19 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             // Addresses are LLVM pointers (a compiler-made function's
             // parameters are, see `signature`), so offsets stay GEPs that
             // LLVM's loop analyses see through.
+            InstData::RawRead { op: Opcode::RawField, base, index } => {
+                let Some(offset) = postc_ir::dtype::dltensor_offset(index, 8) else {
+                    return llvm("`raw.field` of no DLTensor field");
+                };
+                let base = pointer(self.val(base)?)?;
+                let at = self.byte_gep(base, self.i64c(offset))?;
+                self.vals.insert(v, at.into());
+            }
+            InstData::RawRead { op: Opcode::RawSlot, base, index } => {
+                let base = pointer(self.val(base)?)?;
+                let at = self.elem_gep(self.u.t.ptr.into(), base, self.i64c(index as u64))?;
+                self.vals.insert(v, at.into());
+            }
             InstData::RawRead { op, base, index } => {
                 let ty: BasicTypeEnum = if op == Opcode::RawPtr { self.u.t.ptr.into() } else { self.u.t.i64.into() };
                 let base = pointer(self.val(base)?)?;
@@ -1880,6 +1893,12 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             InstData::RawLoad { address } => {
                 let at = pointer(self.val(address)?)?;
                 self.load_at(v, at)?;
+            }
+            // A word or a pointer: 64 bits on every host LLVM targets.
+            InstData::RawStore { address, value } if self.f.body.opcode(v) != Opcode::RawStore => {
+                let at = pointer(self.val(address)?)?;
+                let x = self.val(value)?;
+                self.b.build_store(at, x)?;
             }
             InstData::RawStore { address, value } => {
                 let at = pointer(self.val(address)?)?;
