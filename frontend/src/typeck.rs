@@ -1,40 +1,51 @@
-//! The types of a function's scalar and tuple locals, solved once over
-//! its HIR.
+//! The types of a function's locals (scalars, tuples of scalars and
+//! arrays), solved once over its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
 //! annotations, augmented assignments, unpackings of tuples, of
-//! `a.shape` and of 1-D arrays, `for` counters over `range` and `for`
-//! variables over tuples), then
-//! runs one worklist: a binding's value is typed from the types known so
-//! far, joined into its local's type ([`join`], along the numeric tower
-//! and NEP 50; an annotated local keeps its annotation; a tuple local's
-//! elements each join as a scalar local does) and its
-//! non-negativity; when a local's type changes, only the bindings that
-//! read it are typed again. The lattice is finite and joins only go up,
-//! so it ends.
+//! `a.shape` and of 1-D arrays, `for` counters over `range` and `prange`
+//! and `for` variables over tuples), each with the statement it is in
+//! (counted in the order the lowering walks the body) and whether it is
+//! inside a block, then runs one worklist: a binding's value is typed from
+//! the types known so far, joined into its local's type ([`join`], along
+//! the numeric tower and NEP 50; an annotated local keeps its annotation;
+//! a tuple local's elements each join as a scalar local does; an array
+//! local takes the first array bound to it, and every other must be the
+//! same) and its non-negativity; when a local's type changes, only the
+//! bindings that read it are typed again. The lattice is finite and joins
+//! only go up, so it ends. An array local bound twice, or inside a block,
+//! is `rebound`, as the lowering needs to know before it lowers the body;
+//! one read by a statement at or before its first binding has no value
+//! there (as in the lowering), and what is typed from that read is not
+//! typed.
 //!
 //! What it does not do (yet): type every expression. It knows literals,
 //! module constants, parameters, arithmetic, comparisons, `and`/`or`,
-//! conditional expressions, indexing one element of an array parameter,
-//! an array parameter's extents, casts, `len`, `abs`, `min`, `max`,
-//! `postc.math` intrinsics and calls of the module's scalar functions,
-//! and tuples of scalars: displays, `a.shape`, `divmod`, indexing,
-//! `sum`, `==` and `in`, each by the rule the lowering applies. A local
-//! bound by anything else (an array, a tuple of arrays or of tuples, a
-//! NumPy call, a `for` over arrays, a construct in error) gets no type
-//! here,
-//! and the lowering infers it in rounds as before. It reports nothing:
-//! where a rule would refuse its operands the type is simply not known.
+//! conditional expressions, indexing one element of an array, an array's
+//! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
+//! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
+//! `np.ones`, `np.full`, their `*_like` forms, `a.copy()` and
+//! `a.astype(dtype)`, casts, `len`, `abs`, `min`, `max`, `postc.math`
+//! intrinsics and calls of the module's scalar functions, and tuples of
+//! scalars: displays, `a.shape`, `divmod`, indexing, `sum`, `==` and
+//! `in`, each by the rule the lowering applies. A local bound by anything
+//! else (a tuple of arrays or of tuples, another NumPy call, whole-array
+//! arithmetic, a `for` over arrays, a construct in error) gets no type
+//! here, and the lowering infers it in rounds as before. It reports
+//! nothing: where a rule would refuse its operands the type is simply not
+//! known.
 //!
 //! A type it gives is the one the lowering's rounds reach: in a debug
-//! build the lowering checks that, for every body, against its rounds.
+//! build the lowering checks that, for every body it accepts, against its
+//! rounds.
 
-use crate::declare::{python_scalar, FuncDecl, Global};
-use crate::hir::{Body, Expr, ExprId, LocalId, LocalKind, Name, Stmt, StmtId};
-use crate::pytypes::{arith, join, kind, promote, widens_to, Kind, Operand, Scalar};
+use crate::declare::{python_scalar, FuncDecl, Global, Namespace};
+use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
+use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, ArrFn};
+use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Kind, Operand, Scalar};
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
-use postc_ir::{DType, TypeData, TypeTable};
+use postc_ir::{DType, Layout, Shape, TypeData, TypeTable};
 use ruff_python_ast as ast;
 use std::collections::HashMap;
 
@@ -56,17 +67,27 @@ pub(crate) struct LocalType {
     pub annotated: bool,
 }
 
-/// The locals the typecheck types: scalars, and tuples of scalars
-/// element by element (as the lowering's element locals hold them).
+/// An array local's type, as the lowering's `LocalInfo` holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ArrayLocal {
+    pub ty: TypeData,
+    /// Bound more than once, or inside a block: the lowering keeps it in
+    /// a `let` declared in the entry block.
+    pub rebound: bool,
+}
+
+/// The locals the typecheck types: scalars, tuples of scalars element by
+/// element (as the lowering's element locals hold them), and arrays.
 #[derive(Default)]
 pub(crate) struct LocalTypes {
     pub scalars: ArenaMap<LocalId, LocalType>,
     pub tuples: ArenaMap<LocalId, Vec<LocalType>>,
+    pub arrays: ArenaMap<LocalId, ArrayLocal>,
 }
 
 impl LocalTypes {
     pub(crate) fn contains(&self, id: LocalId) -> bool {
-        self.scalars.get(id).is_some() || self.tuples.get(id).is_some()
+        self.scalars.get(id).is_some() || self.tuples.get(id).is_some() || self.arrays.get(id).is_some()
     }
 }
 
@@ -74,10 +95,29 @@ impl LocalTypes {
 /// is typed, from values that read only such locals, parameters and
 /// constants.
 pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
-    let mut cx = Solver { body, env, states: ArenaMap::default(), bindings: Vec::new(), readers: ArenaMap::default() };
+    let mut cx = Solver {
+        body,
+        env,
+        states: ArenaMap::default(),
+        bindings: Vec::new(),
+        readers: ArenaMap::default(),
+        at: 0,
+        nested: false,
+        reading_at: std::cell::Cell::new(0),
+    };
     for (id, local) in body.locals.iter() {
         let open = local.kind == LocalKind::Assigned;
-        cx.states.insert(id, State { ty: None, elems: None, nonneg: true, annotation: None, open, bindings: 0 });
+        let st = State {
+            ty: None,
+            elems: None,
+            arr: None,
+            nonneg: true,
+            annotation: None,
+            open,
+            bindings: 0,
+            first_at: None,
+        };
+        cx.states.insert(id, st);
     }
     cx.collect(&body.top);
     cx.solve();
@@ -85,7 +125,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     // typed either.
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
     let mut untyped: Vec<LocalId> = (cx.states.iter())
-        .filter(|(id, st)| assigned(*id) && (!st.open || (st.ty.is_none() && st.elems.is_none())))
+        .filter(|(id, st)| assigned(*id) && (!st.open || (st.ty.is_none() && st.elems.is_none() && st.arr.is_none())))
         .map(|(id, _)| id)
         .collect();
     untyped.extend(cx.bindings.iter().filter(|b| !b.typed && assigned(b.local)).map(|b| b.local));
@@ -111,6 +151,12 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         } else if let Some(elems) = &st.elems {
             let elems = elems.iter().map(|&(scalar, nonneg)| LocalType { scalar, nonneg, annotated: false });
             out.tuples.insert(id, elems.collect());
+        } else if let Some(ty) = &st.arr {
+            // As the lowering's `assign_local` finds it: a second binding,
+            // or one inside a block, makes the array local a variable.
+            let mut binds = cx.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
+            let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
+            out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: count > 1 || nested });
         }
     }
     out
@@ -121,12 +167,18 @@ struct State {
     ty: Option<Scalar>,
     /// A tuple local's elements: each one's type and non-negativity.
     elems: Option<Vec<(Scalar, bool)>>,
+    /// An array local's type.
+    arr: Option<TypeData>,
     nonneg: bool,
     annotation: Option<DType>,
     /// Still typeable here: no binding of it is one this module does not
     /// know, and no two of them conflict.
     open: bool,
     bindings: usize,
+    /// The statement (in the order the lowering walks them) of its first
+    /// binding that is not an update: an array local read at or before it
+    /// has no value yet where the lowering reads it.
+    first_at: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
@@ -151,6 +203,11 @@ struct Binding {
     bound: Bound,
     /// Typed on the last visit.
     typed: bool,
+    /// The statement it is in, counted in the order the lowering walks
+    /// the body.
+    at: usize,
+    /// Inside a block (a loop, an `if`), not at the body's top level.
+    nested: bool,
 }
 
 /// The type of a value, as the lowering's `Val` would have it.
@@ -239,6 +296,15 @@ fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
     changed
 }
 
+/// A view of `ty` of `axes` axes, as the lowering's `make_view` types
+/// it: C order by type (the strides are the view's own), writable as its
+/// base is.
+fn view_of(ty: &TypeData, axes: usize) -> Ty {
+    let mut view = TypeData::array(ty.dtype, Shape::dims(&vec![None; axes]), Layout::COrder);
+    view.is_output = ty.is_output;
+    Ty::Arr(view)
+}
+
 /// An array's extent: a Python int, never negative.
 fn extent() -> Ty {
     Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }
@@ -255,14 +321,24 @@ struct Solver<'a> {
     bindings: Vec<Binding>,
     /// The bindings whose values read each local.
     readers: ArenaMap<LocalId, Vec<usize>>,
+    /// While collecting: the statement being collected, counted in the
+    /// order the lowering walks the body, and whether it is in a block.
+    at: usize,
+    nested: bool,
+    /// While solving: the statement of the binding being typed.
+    reading_at: std::cell::Cell<usize>,
 }
 
 impl Solver<'_> {
     // ---- bindings ---------------------------------------------------------
 
     fn bind(&mut self, local: LocalId, bound: Bound) {
-        self.states[local].bindings += 1;
-        self.bindings.push(Binding { local, bound, typed: false });
+        let st = &mut self.states[local];
+        st.bindings += 1;
+        if !matches!(bound, Bound::Update(..)) && st.first_at.is_none() {
+            st.first_at = Some(self.at);
+        }
+        self.bindings.push(Binding { local, bound, typed: false, at: self.at, nested: self.nested });
     }
 
     /// Every local named in `e`, which a construct binds in a way not
@@ -290,11 +366,14 @@ impl Solver<'_> {
     fn collect(&mut self, block: &[StmtId]) {
         // Blocks nest as deep as the source: a stack of the statements
         // still to visit, innermost first.
-        let mut pending: Vec<StmtId> = block.iter().rev().copied().collect();
-        while let Some(s) = pending.pop() {
-            let push_blocks = |pending: &mut Vec<StmtId>, blocks: &[&[StmtId]]| {
+        // Each with whether it is inside a block.
+        let mut pending: Vec<(StmtId, bool)> = block.iter().rev().map(|s| (*s, false)).collect();
+        while let Some((s, nested)) = pending.pop() {
+            self.at += 1;
+            self.nested = nested;
+            let push_blocks = |pending: &mut Vec<(StmtId, bool)>, blocks: &[&[StmtId]]| {
                 for b in blocks.iter().rev() {
-                    pending.extend(b.iter().rev());
+                    pending.extend(b.iter().rev().map(|s| (*s, true)));
                 }
             };
             match &self.body.stmts[s] {
@@ -420,14 +499,25 @@ impl Solver<'_> {
         }
     }
 
-    /// `range(...)` with the builtin `range`, without keywords.
+    /// `range(...)` with the builtin `range`, or `prange(...)` (whose
+    /// counter is typed as `range`'s), without keywords.
     fn is_range_call(&self, e: ExprId) -> bool {
-        match &self.body.exprs[e] {
-            Expr::Call { func, keywords, .. } => {
-                keywords.is_empty() && matches!(&self.body.exprs[*func], Expr::Name(Name::Free(n)) if &**n == "range")
-            }
+        let Expr::Call { func, keywords, .. } = &self.body.exprs[e] else { return false };
+        let global = |n: &str| self.env.globals.get(n);
+        let names_range = match &self.body.exprs[*func] {
+            Expr::Name(Name::Free(n)) => &**n == "range",
+            Expr::Name(Name::Global(n)) => matches!(global(n), Some(Global::Prange)),
+            Expr::Attribute { base, attr } if &**attr == "prange" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match global(m) {
+                    Some(Global::Namespace(Namespace::Postc)) => true,
+                    Some(Global::BoundaryModule(m)) => m == "numba",
+                    _ => false,
+                },
+                _ => false,
+            },
             _ => false,
-        }
+        };
+        keywords.is_empty() && names_range
     }
 
     // ---- the worklist -------------------------------------------------------
@@ -458,6 +548,7 @@ impl Solver<'_> {
             if !self.states[local].open {
                 continue;
             }
+            self.reading_at.set(self.bindings[i].at);
             let tys = self.binding_types(self.bindings[i].bound, local);
             self.bindings[i].typed = tys.is_some();
             let Some(tys) = tys else { continue };
@@ -532,6 +623,30 @@ impl Solver<'_> {
     /// `assign_local` does; whether its state changed.
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
+        if let Ty::Arr(ty) = ty {
+            // As the lowering: the first array bound fixes the type, every
+            // other must be the same.
+            if st.ty.is_some() || st.elems.is_some() || st.annotation.is_some() {
+                st.open = false;
+                return false;
+            }
+            return match &st.arr {
+                None => {
+                    st.arr = Some(ty.clone());
+                    true
+                }
+                Some(t) if t == ty => false,
+                Some(_) => {
+                    st.open = false;
+                    false
+                }
+            };
+        }
+        if st.arr.is_some() {
+            // An array local bound to a scalar or a tuple: refused.
+            st.open = false;
+            return false;
+        }
         if let Ty::Tuple(elems) = ty {
             return join_tuple_into(st, elems);
         }
@@ -581,6 +696,10 @@ impl Solver<'_> {
             Bound::Value(v) => self.ty(v),
             Bound::Update(op, v) => {
                 let st = &self.states[local];
+                if let Some(arr) = &st.arr {
+                    // In place: the array keeps its type.
+                    return Some(Ty::Arr(arr.clone()));
+                }
                 let current = Ty::Num { s: st.ty?, nonneg: st.nonneg };
                 let value = self.ty(v)?;
                 self.arith_type(op, &current, &value)
@@ -641,7 +760,11 @@ impl Solver<'_> {
                 (t.converts_to(p.dtype) && f.converts_to(p.dtype))
                     .then(|| Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() })
             }
-            Expr::Call { func, args, keywords } if keywords.is_empty() => self.call(*func, args),
+            Expr::Call { func, args, keywords } => match self.array_function(*func) {
+                Some((f, recv)) => self.array_call(f, recv, args, keywords),
+                None if keywords.is_empty() => self.call(*func, args),
+                None => None,
+            },
             Expr::Subscript { base, index } => self.element(*base, *index),
             Expr::Tuple(es) => {
                 let elems = es.iter().map(|e| match self.body.exprs[*e] {
@@ -654,6 +777,17 @@ impl Solver<'_> {
                 Ty::Arr(ty) => Some(Ty::Tuple(vec![extent(); ty.ndim()?])),
                 _ => None,
             },
+            // As the lowering's `attribute` of an array.
+            Expr::Attribute { base, attr } => {
+                let Ty::Arr(ty) = self.ty(*base)? else { return None };
+                let nd = ty.ndim()?;
+                match &**attr {
+                    "T" => (!ty.dtype.is_text()).then(|| view_of(&ty, nd)),
+                    "ndim" => Some(Ty::Lit { lit: Lit::Int(nd as i128), s: Scalar::weak(DType::Int64) }),
+                    "size" if nd > 0 => Some(extent()),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -673,6 +807,12 @@ impl Solver<'_> {
                 LocalKind::Poisoned => None,
                 LocalKind::Assigned => {
                     let st = &self.states[*id];
+                    if let Some(arr) = &st.arr {
+                        // Bound by an earlier statement, or not yet where
+                        // the lowering reads it.
+                        let bound_before = st.first_at.is_some_and(|at| at < self.reading_at.get());
+                        return bound_before.then(|| Ty::Arr(arr.clone()));
+                    }
                     if let Some(elems) = &st.elems {
                         return Some(Ty::Tuple(elems.iter().map(|&(s, nonneg)| Ty::Num { s, nonneg }).collect()));
                     }
@@ -796,6 +936,10 @@ impl Solver<'_> {
             Expr::Tuple(es) => es,
             _ => std::slice::from_ref(&index),
         };
+        let special = |e: &ExprId| matches!(self.body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
+        if entries.iter().any(special) || entries.len() < ty.ndim()? {
+            return self.view(&ty, entries);
+        }
         if ty.ndim()? != entries.len() {
             return None;
         }
@@ -809,6 +953,50 @@ impl Solver<'_> {
             }
         }
         Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false })
+    }
+
+    /// `a[...]` of an array with slices, `None`, `...` or fewer integers
+    /// than axes, as the lowering's `view_subscript` types it: a view
+    /// with an axis for each slice and `None` and each axis not named;
+    /// the element when every entry is an integer after all.
+    fn view(&self, ty: &TypeData, entries: &[ExprId]) -> Option<Ty> {
+        let nd = ty.ndim()?;
+        let int = |e: ExprId| {
+            let t = self.ty(e)?;
+            (kind(t.scalar()?.dtype) == Kind::Int && t.converts_to(DType::Int64)).then_some(())
+        };
+        let (mut axes, mut named, mut ellipses) = (0, 0, 0);
+        for &e in entries {
+            match &self.body.exprs[e] {
+                Expr::Slice { lower, upper, step } => {
+                    for part in [lower, upper, step].into_iter().flatten() {
+                        if !matches!(self.body.exprs[*part], Expr::None) {
+                            int(*part)?;
+                        }
+                    }
+                    if step.is_some_and(|st| matches!(self.body.exprs[st], Expr::Literal(Lit::Int(0)))) {
+                        return None;
+                    }
+                    axes += 1;
+                    named += 1;
+                }
+                Expr::None => axes += 1,
+                Expr::Ellipsis => ellipses += 1,
+                _ => {
+                    int(e)?;
+                    named += 1;
+                }
+            }
+        }
+        if ellipses > 1 || named > nd || ty.dtype.is_text() {
+            return None;
+        }
+        // The axes not named (`...` stands for them, or they follow).
+        axes += nd - named;
+        if axes == 0 {
+            return Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false });
+        }
+        Some(view_of(ty, axes))
     }
 
     /// `t[k]` of a tuple, as the lowering's `tuple_subscript`: a constant
@@ -871,6 +1059,164 @@ impl Solver<'_> {
             },
             Name::Local(_) => None,
         }
+    }
+
+    /// What `func` names among the NumPy functions and array methods that
+    /// create an array (`np.zeros`, `zeros` imported from NumPy,
+    /// `a.copy()`), with the method's receiver; as the lowering's
+    /// `array_target`, for the functions typed here.
+    fn array_function(&self, func: ExprId) -> Option<(ArrFn, Option<ExprId>)> {
+        let creates = |f: ArrFn| {
+            matches!(
+                f,
+                ArrFn::Empty
+                    | ArrFn::Zeros
+                    | ArrFn::Ones
+                    | ArrFn::Full
+                    | ArrFn::EmptyLike
+                    | ArrFn::ZerosLike
+                    | ArrFn::OnesLike
+                    | ArrFn::FullLike
+                    | ArrFn::Copy
+                    | ArrFn::Astype
+            )
+        };
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => {
+                    array_func(name).filter(|f| creates(*f)).map(|f| (f, None))
+                }
+                _ => None,
+            },
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => {
+                        array_func(attr).filter(|f| creates(*f)).map(|f| (f, None))
+                    }
+                    _ => None,
+                },
+                // A method of an array (a namespace's attribute is not one).
+                Expr::Name(Name::Local(_)) | Expr::Subscript { .. } | Expr::Call { .. } => {
+                    array_method(attr).filter(|f| creates(*f)).map(|f| (f, Some(*base)))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A call of a NumPy function or array method creating an array, as
+    /// the lowering's `array_call` types it: a fresh C-order array of the
+    /// shape given (or the source array's), of the dtype given (or the
+    /// fill value's, or the source's; Float64 otherwise).
+    fn array_call(&self, f: ArrFn, recv: Option<ExprId>, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        if self.env.decl.attrs.is_device() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
+        }
+        let mut dtype_kw = None;
+        for k in keywords {
+            match k.name.as_deref() {
+                Some("dtype") => dtype_kw = Some(k.value),
+                _ => return None,
+            }
+        }
+        let args: Vec<ExprId> = recv.into_iter().chain(args.iter().copied()).collect();
+        let (need, dtype_pos) = match f {
+            ArrFn::Full | ArrFn::FullLike => (2, true),
+            ArrFn::Copy => (1, false),
+            _ => (1, true),
+        };
+        if args.len() < need || args.len() > need + dtype_pos as usize {
+            return None;
+        }
+        let dtype = match (dtype_kw, args.get(need)) {
+            (Some(_), Some(_)) => return None,
+            (Some(e), None) | (None, Some(&e)) => Some(self.dtype_arg(e)?),
+            (None, None) if f == ArrFn::Astype => return None,
+            (None, None) => None,
+        };
+        let array = |d: DType, axes: usize| {
+            (!d.is_text()).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; axes]), Layout::COrder)))
+        };
+        match f {
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
+                let axes = self.shape_axes(args[0])?;
+                let d = match (f, dtype) {
+                    (_, Some(d)) => d,
+                    (ArrFn::Full, None) => {
+                        let s = self.ty(args[1])?.scalar()?;
+                        if s.weak {
+                            default_of(kind(s.dtype))
+                        } else {
+                            s.dtype
+                        }
+                    }
+                    _ => DType::Float64,
+                };
+                if f == ArrFn::Full {
+                    self.ty(args[1])?.scalar()?;
+                }
+                array(d, axes)
+            }
+            _ => {
+                let Ty::Arr(src) = self.ty(args[0])? else { return None };
+                if f == ArrFn::FullLike {
+                    self.ty(args[1])?.scalar()?;
+                }
+                array(dtype.unwrap_or(src.dtype), src.ndim()?)
+            }
+        }
+    }
+
+    /// The number of axes of a shape argument, as the lowering's
+    /// `shape_arg` takes it: an integer, a tuple (or list) of them, or an
+    /// array's `shape`.
+    fn shape_axes(&self, e: ExprId) -> Option<usize> {
+        let extents: &[ExprId] = match &self.body.exprs[e] {
+            Expr::Tuple(es) | Expr::List(es) => es,
+            Expr::Attribute { base, attr } if &**attr == "shape" => match self.ty(*base)? {
+                Ty::Arr(ty) => return ty.ndim(),
+                _ => return None,
+            },
+            _ => std::slice::from_ref(&e),
+        };
+        for x in extents {
+            let t = self.ty(*x)?;
+            if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+                return None;
+            }
+        }
+        (!extents.is_empty()).then_some(extents.len())
+    }
+
+    /// A dtype argument, as the lowering's `dtype_arg` reads it (not a
+    /// local bound to a dtype).
+    fn dtype_arg(&self, e: ExprId) -> Option<DType> {
+        let numpy_name = |name: &str| {
+            if removed_numpy_dtype(name).is_some() {
+                return None;
+            }
+            numpy_dtype(name)
+        };
+        let d = match &self.body.exprs[e] {
+            Expr::Literal(Lit::Str(s)) => numpy_dtype(s)?,
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => numpy_name(name)?,
+                Global::Type(t) => *t,
+                _ => return None,
+            },
+            Expr::Name(Name::Free(n)) => python_scalar(n)?,
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => numpy_name(attr)?,
+                    Global::Namespace(Namespace::Postyp) => DType::from_name(attr)?,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (!d.is_text()).then_some(d)
     }
 
     /// `sum(t)` or `sum(t, start)` of a tuple, as the lowering's `sum`:

@@ -7,7 +7,8 @@ use ruff_python_ast::Stmt as AstStmt;
 
 /// The locals the typecheck types in function `f` of `src`, each shown as
 /// `name: Dtype` (`~` for a weak type, `+` when non-negative, `!` when
-/// annotated; a tuple as `(Dtype, ...)`), in the order the body binds them.
+/// annotated; a tuple as `(Dtype, ...)`; an array as [`shown_array`]), in
+/// the order the body binds them.
 fn solved(src: &str) -> Vec<String> {
     let tree = Tree::parse(src);
     assert!(tree.errors().is_empty(), "{:?}", tree.errors());
@@ -30,14 +31,33 @@ fn solved(src: &str) -> Vec<String> {
     };
     (body.locals.iter())
         .filter_map(|(id, local)| {
-            let ty = match (types.scalars.get(id), types.tuples.get(id)) {
-                (Some(t), _) => shown(t),
-                (None, Some(elems)) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
-                (None, None) => return None,
+            let ty = match (types.scalars.get(id), types.tuples.get(id), types.arrays.get(id)) {
+                (Some(t), _, _) => shown(t),
+                (None, Some(elems), _) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
+                (None, None, Some(a)) => shown_array(a),
+                (None, None, None) => return None,
             };
             Some(format!("{}: {ty}", local.name))
         })
         .collect()
+}
+
+/// An array local as `Dtype[:, :]` (one `:` an axis), `Out[...]` when it
+/// is a caller's output, `*` when it is rebound; with its layout unless C
+/// order.
+fn shown_array(a: &ArrayLocal) -> String {
+    let axes = vec![":"; a.ty.ndim().expect("a known rank")].join(", ");
+    let mut shown = format!("{}[{axes}]", a.ty.dtype.name());
+    if a.ty.layout != Layout::COrder {
+        shown = format!("{shown} {}", a.ty.layout);
+    }
+    if a.ty.is_output {
+        shown = format!("Out[{shown}]");
+    }
+    if a.rebound {
+        shown.push('*');
+    }
+    shown
 }
 
 const HEADER: &str = "from postyp import Float32, Float64, Int8, Int32, Int64, UInt8\nfrom postc.math import sqrt\n\n";
@@ -234,4 +254,134 @@ fn tuples_the_lowering_refuses_are_not_typed() {
     // dtypes at run time, `b` is a scalar bound to a tuple, and tuples
     // are not ordered.
     assert_eq!(solved(&src), ["g: (Int64, Float64)"]);
+}
+
+const NUMPY: &str =
+    "import numpy as np\nfrom numpy import zeros, float32\nfrom postyp import Float64, Int32, Int64, Out\n\n";
+
+#[test]
+fn arrays_created_in_the_body_take_numpy_dtypes() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :], n: Int64) -> Float64:
+    a = np.zeros((n, 3), dtype=np.int32)
+    b = np.empty(n)
+    c = np.full(n, 2)
+    d = np.full(n, Int32(2))
+    e = np.ones_like(x, \"float32\")
+    g = x.copy()
+    h = g.astype(np.uint8)
+    k = zeros(x.shape, float32)
+    m = np.full_like(a, 7)
+    return 0.0
+"
+    );
+    // A Python int fills Int64 (NumPy's default dtype of a Python
+    // number), a NumPy scalar its own dtype; `*_like` and `copy` keep the
+    // source's axes and, unless told otherwise, its dtype.
+    assert_eq!(
+        solved(&src),
+        [
+            "a: Int32[:, :]",
+            "b: Float64[:]",
+            "c: Int64[:]",
+            "d: Int32[:]",
+            "e: Float32[:, :]",
+            "g: Float64[:, :]",
+            "h: UInt8[:, :]",
+            "k: Float32[:, :]",
+            "m: Int32[:, :]",
+        ]
+    );
+}
+
+#[test]
+fn views_have_an_axis_for_each_slice_and_each_axis_not_named() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :, :], y: Out[Float64[:, :]], i: Int64) -> Float64:
+    r = x[i]
+    c = x[:, i, 1:]
+    e = x[..., i]
+    n = x[None, i, ::2, i]
+    t = y.T
+    w = y[i]
+    s = r[0, 1]
+    u = c[i, ...]
+    return s
+"
+    );
+    // A view is C order by type (its strides are its own) and writable
+    // exactly when its base is; all-integer entries name one element.
+    assert_eq!(
+        solved(&src),
+        [
+            "r: Float64[:, :]",
+            "c: Float64[:, :]",
+            "e: Float64[:, :]",
+            "n: Float64[:, :]",
+            "t: Out[Float64[:, :]]",
+            "w: Out[Float64[:]]",
+            "s: Float64",
+            "u: Float64[:]",
+        ]
+    );
+}
+
+#[test]
+fn an_array_local_bound_twice_or_in_a_block_is_rebound() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:], n: Int64) -> Float64:
+    once = np.zeros(n)
+    twice = np.zeros(n)
+    twice = x.copy()
+    inner = np.ones(n)
+    for i in range(n):
+        inner = np.zeros(n)
+    updated = np.zeros(n)
+    updated += 1.0
+    return 0.0
+"
+    );
+    // An update in place does not rebind.
+    assert_eq!(
+        solved(&src),
+        ["once: Float64[:]", "twice: Float64[:]*", "inner: Float64[:]*", "i: ~Int64+", "updated: Float64[:]"]
+    );
+}
+
+#[test]
+fn arrays_that_do_not_agree_or_are_read_before_bound_are_left_open() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:], n: Int64) -> Float64:
+    a = np.zeros(n)
+    a = np.zeros((n, n))
+    b = np.zeros(n)
+    b = 1.0
+    s = 0.0
+    for i in range(n):
+        if i > 0:
+            s = s + prev[0]
+        prev = x.copy()
+    g = np.zeros(n, dtype=np.float_)
+    return s
+"
+    );
+    // `prev` has no value yet where the loop's first statement reads it
+    // (the lowering reads it there before any binding), so `s`, typed
+    // from it, is not known either; `np.float_` is NumPy 1's.
+    assert_eq!(solved(&src), ["i: ~Int64+", "prev: Float64[:]*"]);
+}
+
+#[test]
+fn prange_counters_are_typed_as_range_counters() {
+    let src = format!(
+        "{NUMPY}from postc import prange\nimport postc\n\ndef f(x: Float64[:], n: Int64) -> Float64:
+    s = 0.0
+    for i in prange(n):
+        s += x[i]
+    for j in postc.prange(1, n, 2):
+        s += x[j]
+    return s
+"
+    );
+    assert_eq!(solved(&src), ["s: Float64", "i: ~Int64+", "j: ~Int64+"]);
 }
