@@ -4,7 +4,8 @@
 //! What it does: collects every binding of every local (assignments,
 //! annotations, augmented assignments, unpackings of tuples, of
 //! `a.shape` and of 1-D arrays, `for` counters over `range` and `prange`
-//! and `for` variables over tuples), each with the statement it is in
+//! and `for` variables over tuples and arrays, `enumerate` and `zip`),
+//! each with the statement it is in
 //! (counted in the order the lowering walks the body) and whether it is
 //! inside a block, then runs one worklist: a binding's value is typed from
 //! the types known so far, joined into its local's type ([`join`], along
@@ -25,8 +26,11 @@
 //! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
 //! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
 //! `np.ones`, `np.full`, their `*_like` forms, `a.copy()` and
-//! `a.astype(dtype)`, casts, `len`, `abs`, `min`, `max`, `postc.math`
-//! intrinsics and calls of the module's scalar functions, and tuples of
+//! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
+//! `np.argmax(a)`), NumPy's float ufuncs, `abs`, `negative`, `square` and
+//! rounding of scalars, Python's `math` float functions, casts, `len`,
+//! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
+//! module's functions (arrays and tuples in and out), and tuples of
 //! scalars: displays, `a.shape`, `divmod`, indexing, `sum`, `==` and
 //! `in`, each by the rule the lowering applies. A local bound by anything
 //! else (a tuple of arrays or of tuples, another NumPy call, whole-array
@@ -41,8 +45,11 @@
 
 use crate::declare::{python_scalar, FuncDecl, Global, Namespace};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
-use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, ArrFn};
-use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Kind, Operand, Scalar};
+use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtypes, ArrFn, Red};
+use crate::lower::expr::array_fits;
+use crate::lower::numpy::{numpy_func, NpOp};
+use crate::lower::pymath::{math_func, MathFn};
+use crate::pytypes::{arith, default_of, float_for, join, kind, promote, widens_to, Kind, Operand, Scalar};
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
 use postc_ir::{DType, Layout, Shape, TypeData, TypeTable};
@@ -196,6 +203,11 @@ enum Bound {
     Element { value: ExprId, index: usize, count: usize },
     /// `for x in t` over a tuple: each of its elements in turn.
     EveryElement(ExprId),
+    /// `for x, y in zip(a, b)`, `for i, x in enumerate(a)`: the element
+    /// (or row) of one array at each step.
+    ArrayStep(ExprId),
+    /// `for i, x in enumerate(a)`: the index.
+    StepIndex(ExprId),
 }
 
 struct Binding {
@@ -303,6 +315,18 @@ fn view_of(ty: &TypeData, axes: usize) -> Ty {
     let mut view = TypeData::array(ty.dtype, Shape::dims(&vec![None; axes]), Layout::COrder);
     view.is_output = ty.is_output;
     Ty::Arr(view)
+}
+
+/// What `for x in a` binds at each step, as the lowering's
+/// `iteration_value`: an element of a 1-D array, a row (a view) of a
+/// higher one.
+fn array_step(ty: &TypeData) -> Option<Ty> {
+    match ty.ndim()? {
+        _ if ty.dtype.is_text() => None,
+        0 => None,
+        1 => Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false }),
+        n => Some(view_of(ty, n - 1)),
+    }
 }
 
 /// An array's extent: a Python int, never negative.
@@ -416,9 +440,13 @@ impl Solver<'_> {
                 }
                 Stmt::For { is_async, target, iter, body, orelse } => {
                     match self.local_of(*target) {
-                        Some(id) if !is_async && self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
-                        Some(id) if !is_async && self.may_be_tuple(*iter) => self.bind(id, Bound::EveryElement(*iter)),
-                        _ => self.close_names_in(*target),
+                        _ if *is_async => self.close_names_in(*target),
+                        Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
+                        Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
+                        _ => match self.steps_over_arrays(*target, *iter) {
+                            Some(bindings) => bindings.into_iter().for_each(|(id, b)| self.bind(id, b)),
+                            None => self.close_names_in(*target),
+                        },
                     }
                     push_blocks(&mut pending, &[body, orelse]);
                 }
@@ -489,14 +517,44 @@ impl Solver<'_> {
         }
     }
 
-    /// Whether a `for` loop over `e` may run over a tuple (as the
-    /// lowering's `is_tuple_expr` decides once types are known).
-    fn may_be_tuple(&self, e: ExprId) -> bool {
+    /// Whether a `for` loop over `e` may run over a tuple or an array (as
+    /// the lowering's `is_tuple_expr` and `iterates_arrays` decide once
+    /// types are known).
+    fn may_iterate(&self, e: ExprId) -> bool {
         match &self.body.exprs[e] {
             Expr::Tuple(_) | Expr::Name(Name::Local(_)) => true,
-            Expr::Attribute { attr, .. } => &**attr == "shape",
+            Expr::Attribute { attr, .. } => matches!(&**attr, "shape" | "T"),
+            Expr::Subscript { base, .. } => matches!(self.body.exprs[*base], Expr::Name(Name::Local(_))),
             _ => false,
         }
+    }
+
+    /// `for i, x in enumerate(a)` and `for x, y in zip(a, b)` (the
+    /// builtins, without keywords): what each name is bound to, as the
+    /// lowering's `for_over_arrays` binds them.
+    fn steps_over_arrays(&self, target: ExprId, iter: ExprId) -> Option<Vec<(LocalId, Bound)>> {
+        let Expr::Call { func, args, keywords } = &self.body.exprs[iter] else { return None };
+        let Expr::Name(Name::Free(f)) = &self.body.exprs[*func] else { return None };
+        let counted = match &**f {
+            "enumerate" if args.len() == 1 => true,
+            "zip" if !args.is_empty() => false,
+            _ => return None,
+        };
+        if !keywords.is_empty() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
+        }
+        let want = args.len() + counted as usize;
+        let names: &[ExprId] = match &self.body.exprs[target] {
+            Expr::Tuple(names) if want > 1 => names,
+            Expr::Name(_) if want == 1 => std::slice::from_ref(&target),
+            _ => return None,
+        };
+        if names.len() != want {
+            return None;
+        }
+        let index = counted.then_some(Bound::StepIndex(iter));
+        let bounds = index.into_iter().chain(args.iter().map(|a| Bound::ArrayStep(*a)));
+        names.iter().zip(bounds).map(|(n, b)| Some((self.local_of(*n)?, b))).collect()
     }
 
     /// `range(...)` with the builtin `range`, or `prange(...)` (whose
@@ -530,7 +588,9 @@ impl Solver<'_> {
                 | Bound::RangeCounter(v)
                 | Bound::Extent { array: v, .. }
                 | Bound::Element { value: v, .. }
-                | Bound::EveryElement(v) => (v, None),
+                | Bound::EveryElement(v)
+                | Bound::ArrayStep(v)
+                | Bound::StepIndex(v) => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
             };
             for id in self.locals_read(value).into_iter().chain(updated) {
@@ -685,6 +745,7 @@ impl Solver<'_> {
         match bound {
             Bound::EveryElement(iter) => match self.ty(iter)? {
                 Ty::Tuple(elems) => Some(elems),
+                Ty::Arr(ty) => Some(vec![array_step(&ty)?]),
                 _ => None,
             },
             other => self.binding_type(other, local).map(|t| vec![t]),
@@ -715,6 +776,12 @@ impl Solver<'_> {
                 Ty::Arr(ty) if ty.ndim() == Some(1) => Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false }),
                 _ => None,
             },
+            Bound::ArrayStep(array) => match self.ty(array)? {
+                Ty::Arr(ty) => array_step(&ty),
+                _ => None,
+            },
+            // Typed when every array it runs over is.
+            Bound::StepIndex(_) => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
             Bound::EveryElement(_) => None,
         }
     }
@@ -1033,8 +1100,14 @@ impl Solver<'_> {
         if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
-        let Expr::Name(name) = &self.body.exprs[func] else { return None };
         let tys = || args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>();
+        if let Some(f) = self.scalar_library_function(func) {
+            return match f {
+                Library::Numpy(op) => numpy_ufunc(op, &tys()?),
+                Library::Math(f) => python_math(f, &tys()?),
+            };
+        }
+        let Expr::Name(name) = &self.body.exprs[func] else { return None };
         match name {
             Name::Free(n) => match &**n {
                 "len" => len(&tys()?),
@@ -1054,7 +1127,7 @@ impl Solver<'_> {
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
-                Global::Func(i) => self.scalar_function(&self.env.funcs[*i], &tys()?),
+                Global::Func(i) => self.module_function(&self.env.funcs[*i], &tys()?),
                 _ => None,
             },
             Name::Local(_) => None,
@@ -1079,6 +1152,7 @@ impl Solver<'_> {
                     | ArrFn::FullLike
                     | ArrFn::Copy
                     | ArrFn::Astype
+                    | ArrFn::Reduce(_)
             )
         };
         match &self.body.exprs[func] {
@@ -1110,6 +1184,13 @@ impl Solver<'_> {
     /// shape given (or the source array's), of the dtype given (or the
     /// fill value's, or the source's; Float64 otherwise).
     fn array_call(&self, f: ArrFn, recv: Option<ExprId>, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        if let ArrFn::Reduce(r) = f {
+            let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
+            return match (&whole[..], keywords) {
+                ([array], []) => self.reduction(r, *array),
+                _ => None,
+            };
+        }
         if self.env.decl.attrs.is_device() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
@@ -1168,6 +1249,33 @@ impl Solver<'_> {
         }
     }
 
+    /// `np.sum(a)`, `a.max()`, ... of a whole array, as the lowering's
+    /// `reduce` types it: a NumPy scalar of the reduction's dtype
+    /// (`sum_dtypes`: small integers widen; `mean` of integers is
+    /// Float64). Not typed here: a sum of an expression (fused with it),
+    /// an axis, `keepdims`.
+    fn reduction(&self, r: Red, array: ExprId) -> Option<Ty> {
+        if !matches!(self.body.exprs[array], Expr::Name(_) | Expr::Subscript { .. } | Expr::Attribute { .. }) {
+            return None;
+        }
+        let Ty::Arr(ty) = self.ty(array)? else { return None };
+        let d = ty.dtype;
+        let ordered = matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax);
+        if d.is_text() || (ordered && d.is_complex()) || ty.ndim().is_none() {
+            return None;
+        }
+        let result = match r {
+            Red::Sum | Red::Prod => sum_dtypes(d).1,
+            Red::Mean if d == DType::Float16 => DType::Float16,
+            Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => d,
+            Red::Mean => DType::Float64,
+            Red::Min | Red::Max => d,
+            Red::ArgMin | Red::ArgMax => DType::Int64,
+            Red::Any | Red::All => DType::Bool,
+        };
+        Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
+    }
+
     /// The number of axes of a shape argument, as the lowering's
     /// `shape_arg` takes it: an integer, a tuple (or list) of them, or an
     /// array's `shape`.
@@ -1219,6 +1327,29 @@ impl Solver<'_> {
         (!d.is_text()).then_some(d)
     }
 
+    /// What `func` names among NumPy's ufuncs on scalars (`np.exp`, `exp`
+    /// imported from NumPy) and Python's `math` functions, as the
+    /// lowering's `target_of` finds them.
+    fn scalar_library_function(&self, func: ExprId) -> Option<Library> {
+        let (module, name): (&Global, &str) = match &self.body.exprs[func] {
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => (self.env.globals.get(&**m)?, attr),
+                _ => return None,
+            },
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => return numpy_func(name).map(Library::Numpy),
+                Global::Boundary { module, name } if module == "math" => return math_func(name).map(Library::Math),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match module {
+            Global::BoundaryModule(m) if m == "numpy" => numpy_func(name).map(Library::Numpy),
+            Global::Namespace(Namespace::Math) => math_func(name).map(Library::Math),
+            _ => None,
+        }
+    }
+
     /// `sum(t)` or `sum(t, start)` of a tuple, as the lowering's `sum`:
     /// `start` (a Python 0 unless given) plus each element in turn.
     fn sum(&self, args: Vec<Ty>) -> Option<Ty> {
@@ -1234,20 +1365,36 @@ impl Solver<'_> {
         Some(acc)
     }
 
-    /// A call of a function of this module taking and returning scalars.
-    fn scalar_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
+    /// A call of a function of this module, as the lowering's `post_call`
+    /// types it: each argument fits its parameter (a scalar widens to it,
+    /// an array has its dtype, rank and layout; an output parameter takes
+    /// an output); the result is the declared one (a tuple's elements
+    /// each as one).
+    fn module_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
         // The parameters left out take their defaults, which fit them.
         if args.len() > callee.params.len() || args.len() + callee.defaults.len() < callee.params.len() {
             return None;
         }
         for (a, (_, p)) in args.iter().zip(&callee.params) {
             let p = self.env.types.get(*p);
-            if p.is_array || !widens_to(a.scalar()?, p.dtype) || !a.converts_to(p.dtype) {
+            let fits = match a {
+                Ty::Arr(ty) => p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output),
+                _ if p.is_array => false,
+                _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
+            };
+            if !fits {
                 return None;
             }
         }
+        let value = |t: &TypeData| match t.is_array {
+            true => Ty::Arr(t.clone()),
+            false => Ty::Num { s: Scalar::strong(t.dtype), nonneg: false },
+        };
         let ret = self.env.types.get(callee.ret?);
-        (!ret.is_array && !ret.is_tuple()).then(|| Ty::Num { s: Scalar::strong(ret.dtype), nonneg: false })
+        Some(match ret.is_tuple() {
+            true => Ty::Tuple(ret.elements.iter().map(value).collect()),
+            false => value(ret),
+        })
     }
 
     /// The counter of `for x in range(...)`: a Python int, non-negative
@@ -1284,6 +1431,88 @@ impl Solver<'_> {
         };
         Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg })
     }
+}
+
+/// A function of a library on scalars.
+enum Library {
+    Numpy(NpOp),
+    Math(MathFn),
+}
+
+/// A NumPy ufunc on scalars, as the lowering's `numpy_call` types it: a
+/// NumPy scalar of the arguments' common dtype (a Python number's is
+/// NumPy's default for its kind), or of the float dtype a float function
+/// computes in. Not typed here: `sign`, `isnan`, `isinf`, `isfinite`,
+/// `minimum`, `maximum`, `fmin`, `fmax`, `power`.
+fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
+    let arity = if matches!(op, NpOp::Float2(_)) { 2 } else { 1 };
+    if args.len() != arity
+        || !matches!(op, NpOp::Float1(_) | NpOp::Float2(_) | NpOp::Round(_) | NpOp::Abs | NpOp::Negative | NpOp::Square)
+    {
+        return None;
+    }
+    let mut common: Option<Scalar> = None;
+    for a in args {
+        let s = a.scalar()?;
+        if s.dtype.is_text() {
+            return None;
+        }
+        common = Some(match common {
+            None => s,
+            Some(p) => promote(p, s)?,
+        });
+    }
+    let s = common?;
+    let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+    let k = kind(d);
+    if k == Kind::Complex && !matches!(op, NpOp::Abs | NpOp::Negative | NpOp::Square) {
+        return None;
+    }
+    let converted = |d: DType| args.iter().all(|a| a.converts_to(d));
+    let num = |d: DType, nonneg: bool| Some(Ty::Num { s: Scalar::strong(d), nonneg });
+    match op {
+        NpOp::Float1(sym) | NpOp::Float2(sym) => {
+            let rd = if k == Kind::Float { d } else { float_for(d) };
+            if (sym == "fmod" && k != Kind::Float) || !converted(rd) {
+                return None;
+            }
+            num(rd, false)
+        }
+        _ if !converted(d) => None,
+        NpOp::Round(_) => num(d, k != Kind::Float && args[0].nonneg()),
+        NpOp::Abs if k == Kind::Bool => num(d, true),
+        NpOp::Abs => {
+            let rd = d.complex_part().unwrap_or(d);
+            num(rd, kind(rd) == Kind::Float)
+        }
+        NpOp::Negative if k == Kind::Bool => None,
+        NpOp::Negative => num(d, false),
+        NpOp::Square if k == Kind::Bool => {
+            converted(DType::Int8).then_some(Ty::Num { s: Scalar::strong(DType::Int8), nonneg: true })
+        }
+        NpOp::Square => num(d, k != Kind::Complex),
+        _ => None,
+    }
+}
+
+/// A float function of Python's `math`, as the lowering's `math_call`
+/// types it: a Python float of real arguments. Not typed here: `floor`,
+/// `ceil`, `trunc`, `isnan`, `isinf`, `isfinite`.
+fn python_math(f: MathFn, args: &[Ty]) -> Option<Ty> {
+    let arity = match f {
+        MathFn::Float1(..) => 1,
+        MathFn::Float2(..) => 2,
+        _ => return None,
+    };
+    if args.len() != arity {
+        return None;
+    }
+    for a in args {
+        if kind(a.scalar()?.dtype) > Kind::Float || !a.converts_to(DType::Float64) {
+            return None;
+        }
+    }
+    Some(Ty::Num { s: Scalar::weak(DType::Float64), nonneg: false })
 }
 
 /// `min(t)` and `max(t)` of one tuple take its elements.

@@ -180,7 +180,7 @@ pub(super) fn sum_dtype(d: DType) -> DType {
 /// The accumulator's dtype and the result's of NumPy's `sum` and `prod`
 /// of elements of `d` (Float16 is accumulated in Float32, as NumPy's
 /// loop does).
-pub(super) fn sum_dtypes(d: DType) -> (DType, DType) {
+pub(crate) fn sum_dtypes(d: DType) -> (DType, DType) {
     match d {
         DType::Float16 => (DType::Float32, DType::Float16),
         d => (sum_dtype(d), sum_dtype(d)),

@@ -107,17 +107,17 @@ fn only_what_depends_on_typed_values_is_typed() {
         "{HEADER}import numpy as np
 
 def f(x: Float64[:], n: Int64) -> Float64:
-    a = np.sum(x)
+    a = np.nansum(x)
     b = a + 1.0
     c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
-    for y in x:
+    for y in np.sort(x):
         pass
     d = -n if n > 0 else n
     return b
 "
     );
-    // `a` is a NumPy call and `b` reads it: both are left to the rounds,
-    // as is the name a loop over an array binds.
+    // `a` is a NumPy call not typed here and `b` reads it: both are left
+    // to the rounds, as is the name a loop over a sorted copy binds.
     assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
 }
 
@@ -384,4 +384,94 @@ fn prange_counters_are_typed_as_range_counters() {
 "
     );
     assert_eq!(solved(&src), ["s: Float64", "i: ~Int64+", "j: ~Int64+"]);
+}
+
+#[test]
+fn reductions_calls_and_library_functions_of_scalars_are_typed() {
+    let src = format!(
+        "{NUMPY}import math\n\ndef mean(x: Float64[:]) -> Float64:
+    return x.sum() / len(x)
+
+def halves(x: Float64[:]) -> tuple[Float64[:], Float64]:
+    return x[1:], x[0]
+
+def f(x: Float64[:, :], y: Int32[:], n: Int64) -> Float64:
+    s = x.sum()
+    m = y.mean()
+    k = np.argmax(y)
+    lo = y.min()
+    t = np.sum(y)
+    b = y.any()
+    r = x[0]
+    mu = mean(r)
+    h, first = halves(r)
+    e = np.exp(2)
+    q = np.sqrt(y[0])
+    a = np.abs(y[1])
+    g = math.sqrt(y[0])
+    w = np.square(True)
+    v = np.sum(y + 1)
+    return s
+"
+    );
+    // NumPy's sum of Int32 is Int64 and its mean Float64; a ufunc of a
+    // Python int computes in Int64 (sqrt of Int32 in Float64), `math`
+    // gives Python floats. A sum of an expression is fused with it and
+    // left to the lowering.
+    assert_eq!(
+        solved(&src),
+        [
+            "s: Float64",
+            "m: Float64",
+            "k: Int64+",
+            "lo: Int32",
+            "t: Int64",
+            "b: Bool",
+            "r: Float64[:]",
+            "mu: Float64",
+            "h: Float64[:]",
+            "first: Float64",
+            "e: Float64",
+            "q: Float64",
+            "a: Int32",
+            "g: ~Float64",
+            "w: Int8+",
+        ]
+    );
+}
+
+#[test]
+fn loops_over_arrays_bind_elements_rows_and_indices() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :], y: Int32[:], z: Float64[:]) -> Float64:
+    s = 0.0
+    for row in x:
+        for v in row:
+            s += v
+    for i, e in enumerate(y):
+        s += i * e
+    for u, w in zip(z, y):
+        s += u * w
+    for c in x.T:
+        s += c[0]
+    for p in x[1:, 0]:
+        s += p
+    return s
+"
+    );
+    // A row bound by a loop inside another is rebound.
+    assert_eq!(
+        solved(&src),
+        [
+            "s: Float64",
+            "row: Float64[:]",
+            "v: Float64",
+            "i: ~Int64+",
+            "e: Int32",
+            "u: Float64",
+            "w: Int32",
+            "c: Float64[:]",
+            "p: Float64",
+        ]
+    );
 }
