@@ -27,7 +27,9 @@
 //! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
 //! `np.ones`, `np.full`, their `*_like` forms, `a.copy()` and
 //! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
-//! `np.argmax(a)`), NumPy's float ufuncs, `abs`, `negative`, `square` and
+//! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
+//! `np.sqrt(a)`: the element's type by the scalar rules, the widest
+//! rank), NumPy's float ufuncs, `abs`, `negative`, `square` and
 //! rounding of scalars, Python's `math` float functions, casts, `len`,
 //! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
 //! module's functions (arrays and tuples in and out), and tuples of
@@ -802,9 +804,25 @@ impl Solver<'_> {
             Expr::Name(name) => self.name(name),
             Expr::BinOp { op, lhs, rhs } => {
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
+                if *op != ast::Operator::MatMult {
+                    let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
+                    if let Some(t) = self.elementwise(&[*lhs, *rhs], &[l.clone(), r.clone()], element) {
+                        return t;
+                    }
+                }
                 self.arith_type(*op, &l, &r)
             }
-            Expr::UnaryOp { op, operand } => unary(*op, self.ty(*operand)?),
+            Expr::UnaryOp { op, operand } => {
+                let v = self.ty(*operand)?;
+                if *op != ast::UnaryOp::Not {
+                    if let Some(t) =
+                        self.elementwise(&[*operand], std::slice::from_ref(&v), |e| unary(*op, e[0].clone()))
+                    {
+                        return t;
+                    }
+                }
+                unary(*op, v)
+            }
             Expr::Compare { ops, operands } => self.compare(ops, operands),
             Expr::BoolOp { values, .. } => {
                 for v in values.iter() {
@@ -904,6 +922,15 @@ impl Solver<'_> {
     fn compare(&self, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
         use ast::CmpOp as C;
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
+        if let [op] = ops {
+            let element = |e: &[Ty]| {
+                let ordered = !matches!(op, C::Is | C::IsNot | C::In | C::NotIn);
+                (ordered && self.comparable(*op, &e[0], &e[1])).then(|| bool_result(false))
+            };
+            if let Some(t) = self.elementwise(operands, &tys, element) {
+                return t;
+            }
+        }
         if let ([op], [l, r]) = (ops, &tys[..]) {
             let tuple = matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_));
             match op {
@@ -1103,7 +1130,13 @@ impl Solver<'_> {
         let tys = || args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>();
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
-                Library::Numpy(op) => numpy_ufunc(op, &tys()?),
+                Library::Numpy(op) => {
+                    let tys = tys()?;
+                    match self.elementwise(args, &tys, |e| numpy_ufunc(op, e)) {
+                        Some(t) => t,
+                        None => numpy_ufunc(op, &tys),
+                    }
+                }
                 Library::Math(f) => python_math(f, &tys()?),
             };
         }
@@ -1170,9 +1203,11 @@ impl Solver<'_> {
                     _ => None,
                 },
                 // A method of an array (a namespace's attribute is not one).
-                Expr::Name(Name::Local(_)) | Expr::Subscript { .. } | Expr::Call { .. } => {
-                    array_method(attr).filter(|f| creates(*f)).map(|f| (f, Some(*base)))
-                }
+                Expr::Name(Name::Local(_))
+                | Expr::Subscript { .. }
+                | Expr::Call { .. }
+                | Expr::BinOp { .. }
+                | Expr::UnaryOp { .. } => array_method(attr).filter(|f| creates(*f)).map(|f| (f, Some(*base))),
                 _ => None,
             },
             _ => None,
@@ -1255,7 +1290,9 @@ impl Solver<'_> {
     /// Float64). Not typed here: a sum of an expression (fused with it),
     /// an axis, `keepdims`.
     fn reduction(&self, r: Red, array: ExprId) -> Option<Ty> {
-        if !matches!(self.body.exprs[array], Expr::Name(_) | Expr::Subscript { .. } | Expr::Attribute { .. }) {
+        // A sum of a whole-array expression adds its elements up without
+        // making the array (`fused_sum`), and gives the same dtype.
+        if !self.is_array_operand(array) {
             return None;
         }
         let Ty::Arr(ty) = self.ty(array)? else { return None };
@@ -1274,6 +1311,76 @@ impl Solver<'_> {
             Red::Any | Red::All => DType::Bool,
         };
         Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
+    }
+
+    /// A node of a whole-array expression (an arithmetic operator, a
+    /// comparison, a NumPy ufunc) with an array among its `operands`, as
+    /// the lowering's `elementwise` fuses it: a fresh C-order array of the
+    /// operands' broadcast rank, of the dtype the scalar rule (`element`)
+    /// gives each array operand's element (a strong NumPy scalar) and the
+    /// scalar operands. `None` when no operand is an array (the scalar
+    /// rules apply); `Some(None)` when the node is not typed here.
+    fn elementwise(
+        &self,
+        operands: &[ExprId],
+        tys: &[Ty],
+        element: impl FnOnce(&[Ty]) -> Option<Ty>,
+    ) -> Option<Option<Ty>> {
+        if !tys.iter().any(|t| matches!(t, Ty::Arr(_))) {
+            return None;
+        }
+        if self.env.decl.attrs.is_device() {
+            return Some(None);
+        }
+        let mut rank = 0;
+        let mut elements = Vec::with_capacity(tys.len());
+        for (&e, t) in operands.iter().zip(tys) {
+            match t {
+                Ty::Arr(a) if self.is_array_operand(e) && !a.dtype.is_text() => {
+                    let Some(n) = a.ndim() else { return Some(None) };
+                    rank = rank.max(n);
+                    elements.push(Ty::Num { s: Scalar::strong(a.dtype), nonneg: false });
+                }
+                Ty::Num { .. } | Ty::Lit { .. } => elements.push(t.clone()),
+                _ => return Some(None),
+            }
+        }
+        let Some(s) = element(&elements).and_then(|t| t.scalar()) else { return Some(None) };
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        Some((!d.is_text()).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; rank]), Layout::COrder))))
+    }
+
+    /// Whether the lowering sees `e` as an array before lowering it (its
+    /// `is_array_leaf`, or a node of a whole-array expression): an array
+    /// local or a view of one, a call creating an array or of a function
+    /// returning one, an operator or ufunc.
+    fn is_array_operand(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::BinOp { op, .. } => *op != ast::Operator::MatMult,
+            Expr::UnaryOp { op, .. } => *op != ast::UnaryOp::Not,
+            Expr::Compare { ops, .. } => ops.len() == 1,
+            Expr::Call { func, keywords, .. } => {
+                let ufunc =
+                    keywords.is_empty() && matches!(self.scalar_library_function(*func), Some(Library::Numpy(_)));
+                let function = match &self.body.exprs[*func] {
+                    Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Func(_))),
+                    _ => false,
+                };
+                ufunc || function || self.array_function(*func).is_some()
+            }
+            _ => self.is_view_of_local(e),
+        }
+    }
+
+    /// An array local, or a view of one written with basic indexing or
+    /// `.T` (the lowering's `view_rank`).
+    fn is_view_of_local(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Local(_)) => true,
+            Expr::Attribute { base, attr } => &**attr == "T" && self.is_view_of_local(*base),
+            Expr::Subscript { base, .. } => self.is_view_of_local(*base),
+            _ => false,
+        }
     }
 
     /// The number of axes of a shape argument, as the lowering's

@@ -416,8 +416,8 @@ def f(x: Float64[:, :], y: Int32[:], n: Int64) -> Float64:
     );
     // NumPy's sum of Int32 is Int64 and its mean Float64; a ufunc of a
     // Python int computes in Int64 (sqrt of Int32 in Float64), `math`
-    // gives Python floats. A sum of an expression is fused with it and
-    // left to the lowering.
+    // gives Python floats; a sum of an expression is NumPy's sum of the
+    // array it would make.
     assert_eq!(
         solved(&src),
         [
@@ -436,6 +436,7 @@ def f(x: Float64[:, :], y: Int32[:], n: Int64) -> Float64:
             "a: Int32",
             "g: ~Float64",
             "w: Int8+",
+            "v: Int64",
         ]
     );
 }
@@ -472,6 +473,47 @@ fn loops_over_arrays_bind_elements_rows_and_indices() {
             "w: Int32",
             "c: Float64[:]",
             "p: Float64",
+        ]
+    );
+}
+
+#[test]
+fn whole_array_expressions_take_their_elements_types_and_the_widest_rank() {
+    let src = format!(
+        "{NUMPY}from postyp import Float32
+
+def f(x: Float64[:, :], y: Int32[:], z: Float32[:]) -> Float64:
+    a = 2.0 * x + y
+    b = -y
+    c = y > 0
+    d = np.sqrt(y) + z
+    e = z * 2
+    g = (x + 1.0).sum()
+    h = np.sum(y * y)
+    m = np.abs(z - 1)
+    n = x[0] * z
+    p = x.T * 3
+    q = (y < 3) & (y > 0)
+    return g
+"
+    );
+    // Each element meets the scalars by NEP 50 (Float32 times a Python
+    // int stays Float32); a sum of an expression is NumPy's sum of the
+    // array it would make (Int32 sums to Int64).
+    assert_eq!(
+        solved(&src),
+        [
+            "a: Float64[:, :]",
+            "b: Int32[:]",
+            "c: Bool[:]",
+            "d: Float64[:]",
+            "e: Float32[:]",
+            "g: Float64",
+            "h: Int64",
+            "m: Float32[:]",
+            "n: Float64[:]",
+            "p: Float64[:, :]",
+            "q: Bool[:]",
         ]
     );
 }
