@@ -29,7 +29,8 @@
 //! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
 //! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
 //! `np.sqrt(a)`: the element's type by the scalar rules, the widest
-//! rank), NumPy's float ufuncs, `abs`, `negative`, `square` and
+//! rank), `np.sort` and the NaN-skipping reductions, NumPy's and
+//! `math`'s constants, NumPy's float ufuncs, `abs`, `negative`, `square` and
 //! rounding of scalars, Python's `math` float functions, casts, `len`,
 //! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
 //! module's functions (arrays and tuples in and out), and tuples of
@@ -45,11 +46,12 @@
 //! build the lowering checks that, for every body it accepts, against its
 //! rounds.
 
-use crate::declare::{python_scalar, FuncDecl, Global, Namespace};
+use crate::declare::{python_scalar, FuncDecl, Global, Namespace, MATH_CONSTANTS};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
 use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtypes, ArrFn, Red};
 use crate::lower::expr::array_fits;
-use crate::lower::numpy::{numpy_func, NpOp};
+use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
+use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::pytypes::{arith, default_of, float_for, join, kind, promote, widens_to, Kind, Operand, Scalar};
 use crate::syntax::{deep, Lit};
@@ -329,6 +331,14 @@ fn array_step(ty: &TypeData) -> Option<Ty> {
         1 => Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false }),
         n => Some(view_of(ty, n - 1)),
     }
+}
+
+fn python_float(x: f64) -> Ty {
+    Ty::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) }
+}
+
+fn math_constant(name: &str) -> Option<f64> {
+    MATH_CONSTANTS.iter().find(|(c, _)| *c == name).map(|(_, x)| *x)
 }
 
 /// An array's extent: a Python int, never negative.
@@ -845,6 +855,10 @@ impl Solver<'_> {
                 (t.converts_to(p.dtype) && f.converts_to(p.dtype))
                     .then(|| Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() })
             }
+            Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
+                let f = self.numpy_array_function(*func)?;
+                self.numpy_array_call(f, args, keywords)
+            }
             Expr::Call { func, args, keywords } => match self.array_function(*func) {
                 Some((f, recv)) => self.array_call(f, recv, args, keywords),
                 None if keywords.is_empty() => self.call(*func, args),
@@ -862,6 +876,10 @@ impl Solver<'_> {
                 Ty::Arr(ty) => Some(Ty::Tuple(vec![extent(); ty.ndim()?])),
                 _ => None,
             },
+            // `np.pi`, `math.pi`, `postc.math.pi`: Python floats.
+            Expr::Attribute { base, attr } if self.constant_of_module(*base, attr).is_some() => {
+                self.constant_of_module(*base, attr).map(python_float)
+            }
             // As the lowering's `attribute` of an array.
             Expr::Attribute { base, attr } => {
                 let Ty::Arr(ty) = self.ty(*base)? else { return None };
@@ -906,6 +924,9 @@ impl Solver<'_> {
             },
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Const { lit, scalar } => Some(Ty::Lit { lit: lit.clone(), s: *scalar }),
+                // `pi` imported from NumPy or `math`: a Python float.
+                Global::Boundary { module, name } if module == "numpy" => numpy_constant(name).map(python_float),
+                Global::Boundary { module, name } if module == "math" => math_constant(name).map(python_float),
                 _ => None,
             },
             Name::Free(_) => None,
@@ -1284,6 +1305,60 @@ impl Solver<'_> {
         }
     }
 
+    /// What `func` names among the NumPy functions of the lowering's
+    /// `npfuncs` (`np.sort`, `np.nanmean`, ...), as its
+    /// `np_function_target` finds them.
+    fn numpy_array_function(&self, func: ExprId) -> Option<NpFn> {
+        let name: &str = match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => name,
+                _ => return None,
+            },
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => attr,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        numpy_function(name)
+    }
+
+    /// `np.sort(a)` of a 1-D array (a sorted C-order copy) and the
+    /// NaN-skipping reductions (`np.nanmean(a)`: a NumPy scalar of the
+    /// dtype NumPy gives, as the lowering's `nan_reduction_call`). Not
+    /// typed here: `ddof=`, the other functions.
+    fn numpy_array_call(&self, f: NpFn, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let ([array], []) = (args, keywords) else { return None };
+        if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+            return None;
+        }
+        let Ty::Arr(ty) = self.ty(*array)? else { return None };
+        let d = ty.dtype;
+        if d.is_text() || d.is_complex() || ty.ndim().is_none() {
+            return None;
+        }
+        let num = |d: DType, nonneg: bool| Some(Ty::Num { s: Scalar::strong(d), nonneg });
+        match f {
+            NpFn::Sort => {
+                (ty.ndim() == Some(1)).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)))
+            }
+            NpFn::Nan(r) => match r {
+                NanRed::Sum | NanRed::Prod if d == DType::Float16 => num(d, false),
+                NanRed::Sum | NanRed::Prod => num(sum_dtypes(d).1, false),
+                NanRed::Min | NanRed::Max => num(d, false),
+                NanRed::ArgMin | NanRed::ArgMax => num(DType::Int64, true),
+                NanRed::Mean | NanRed::Var | NanRed::Std => match d {
+                    DType::Float16 | DType::Float32 | DType::Float64 => num(d, false),
+                    _ => num(DType::Float64, false),
+                },
+            },
+            _ => None,
+        }
+    }
+
     /// `np.sum(a)`, `a.max()`, ... of a whole array, as the lowering's
     /// `reduce` types it: a NumPy scalar of the reduction's dtype
     /// (`sum_dtypes`: small integers widen; `mean` of integers is
@@ -1432,6 +1507,17 @@ impl Solver<'_> {
             _ => return None,
         };
         (!d.is_text()).then_some(d)
+    }
+
+    /// The constant `attr` of the module `base` names, if it is NumPy's
+    /// (`np.inf`), `math`'s or `postc.math`'s (`math.pi`).
+    fn constant_of_module(&self, base: ExprId, attr: &str) -> Option<f64> {
+        let Expr::Name(Name::Global(m)) = &self.body.exprs[base] else { return None };
+        match self.env.globals.get(&**m)? {
+            Global::BoundaryModule(m) if m == "numpy" => numpy_constant(attr),
+            Global::Namespace(Namespace::Math | Namespace::PostcMath) => math_constant(attr),
+            _ => None,
+        }
     }
 
     /// What `func` names among NumPy's ufuncs on scalars (`np.exp`, `exp`

@@ -37,7 +37,7 @@ mod elementwise;
 pub(crate) mod expr;
 mod linalg;
 mod nanreduce;
-mod npfuncs;
+pub(crate) mod npfuncs;
 pub(crate) mod numpy;
 mod prange;
 pub(crate) mod pymath;

@@ -91,7 +91,7 @@ fn intrinsic_symbol(name: &str) -> &'static str {
 }
 
 /// NumPy's float constants: Python floats (weak Float64), as in CPython.
-pub(super) fn numpy_constant(name: &str) -> Option<f64> {
+pub(crate) fn numpy_constant(name: &str) -> Option<f64> {
     Some(match name {
         "pi" => std::f64::consts::PI,
         "e" => std::f64::consts::E,

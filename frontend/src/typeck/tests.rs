@@ -107,7 +107,7 @@ fn only_what_depends_on_typed_values_is_typed() {
         "{HEADER}import numpy as np
 
 def f(x: Float64[:], n: Int64) -> Float64:
-    a = np.nansum(x)
+    a = np.searchsorted(x, 1.0)
     b = a + 1.0
     c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
     for y in np.sort(x):
@@ -515,5 +515,31 @@ def f(x: Float64[:, :], y: Int32[:], z: Float32[:]) -> Float64:
             "p: Float64[:, :]",
             "q: Bool[:]",
         ]
+    );
+}
+
+#[test]
+fn module_constants_sorted_copies_and_nan_reductions_are_typed() {
+    let src = format!(
+        "{NUMPY}import math
+from numpy import pi
+from postyp import Float32
+
+def f(x: Float64[:], y: Int32[:], z: Float32[:]) -> Float64:
+    a = np.full(3, np.inf)
+    b = math.e + pi
+    s = np.sort(y)
+    m = np.nanmean(y)
+    v = np.nanvar(z)
+    t = np.nansum(y)
+    k = np.nanargmax(x)
+    return b
+"
+    );
+    // NumPy's and `math`'s constants are Python floats; `nanmean` of
+    // integers is Float64, `nanvar` keeps a float dtype, `nansum` widens.
+    assert_eq!(
+        solved(&src),
+        ["a: Float64[:]", "b: ~Float64", "s: Int32[:]", "m: Float64", "v: Float32", "t: Int64", "k: Int64+"]
     );
 }
