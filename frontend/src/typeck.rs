@@ -18,7 +18,8 @@
 //! is `rebound`, as the lowering needs to know before it lowers the body;
 //! one read by a statement at or before its first binding has no value
 //! there (as in the lowering), and what is typed from that read is not
-//! typed.
+//! typed. A local bound only to NumPy dtypes (`dtype = np.int_`) has no
+//! type: it is solved as the dtype a later `dtype=` reads.
 //!
 //! What it does not do (yet): type every expression. It knows literals,
 //! module constants, parameters, arithmetic, comparisons, `and`/`or`,
@@ -94,11 +95,15 @@ pub(crate) struct LocalTypes {
     pub scalars: ArenaMap<LocalId, LocalType>,
     pub tuples: ArenaMap<LocalId, Vec<LocalType>>,
     pub arrays: ArenaMap<LocalId, ArrayLocal>,
+    /// Locals bound to a NumPy dtype (`dtype = np.int_`), which have no
+    /// type: the lowering reads them where a `dtype=` names them.
+    pub dtypes: ArenaMap<LocalId, DType>,
 }
 
 impl LocalTypes {
     pub(crate) fn contains(&self, id: LocalId) -> bool {
-        self.scalars.get(id).is_some() || self.tuples.get(id).is_some() || self.arrays.get(id).is_some()
+        let typed = self.scalars.get(id).is_some() || self.tuples.get(id).is_some();
+        typed || self.arrays.get(id).is_some() || self.dtypes.get(id).is_some()
     }
 }
 
@@ -122,6 +127,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             ty: None,
             elems: None,
             arr: None,
+            dtype: None,
             nonneg: true,
             annotation: None,
             open,
@@ -136,7 +142,14 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     // typed either.
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
     let mut untyped: Vec<LocalId> = (cx.states.iter())
-        .filter(|(id, st)| assigned(*id) && (!st.open || (st.ty.is_none() && st.elems.is_none() && st.arr.is_none())))
+        .filter(|(id, st)| {
+            // A local bound to a dtype has no type; one bound to a value
+            // too is refused by the lowering.
+            let (dtype_only, dtype_and_value) =
+                (st.dtype.is_some() && st.bindings == 0, st.dtype.is_some() && st.bindings > 0);
+            let no_type = st.ty.is_none() && st.elems.is_none() && st.arr.is_none() && !dtype_only;
+            assigned(*id) && (!st.open || no_type || dtype_and_value)
+        })
         .map(|(id, _)| id)
         .collect();
     untyped.extend(cx.bindings.iter().filter(|b| !b.typed && assigned(b.local)).map(|b| b.local));
@@ -154,6 +167,10 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     let mut out = LocalTypes::default();
     for (id, st) in cx.states.iter() {
+        if let (true, 0, Some((d, _))) = (st.open, st.bindings, st.dtype) {
+            out.dtypes.insert(id, d);
+            continue;
+        }
         if !(st.open && st.bindings > 0) {
             continue;
         }
@@ -180,6 +197,9 @@ struct State {
     elems: Option<Vec<(Scalar, bool)>>,
     /// An array local's type.
     arr: Option<TypeData>,
+    /// A local bound to a NumPy dtype: the dtype, and the statement of
+    /// its first binding.
+    dtype: Option<(DType, usize)>,
     nonneg: bool,
     annotation: Option<DType>,
     /// Still typeable here: no binding of it is one this module does not
@@ -377,6 +397,19 @@ impl Solver<'_> {
         self.bindings.push(Binding { local, bound, typed: false, at: self.at, nested: self.nested });
     }
 
+    /// `name = np.int_`: a local bound to a NumPy dtype, which a `dtype=`
+    /// names (the lowering's `bind_dtype`). It has no type; a local bound
+    /// to two dtypes, or to a dtype and a value, is not typed here.
+    fn bind_dtype(&mut self, local: LocalId, d: DType) {
+        let at = self.at;
+        let st = &mut self.states[local];
+        match st.dtype {
+            None => st.dtype = Some((d, at)),
+            Some((before, _)) if before == d => {}
+            Some(_) => st.open = false,
+        }
+    }
+
     /// Every local named in `e`, which a construct binds in a way not
     /// typed here.
     fn close_names_in(&mut self, e: ExprId) {
@@ -418,6 +451,16 @@ impl Solver<'_> {
                     if let (true, [target]) = (unpacks, &targets[..]) {
                         self.unpacking(*target, *value);
                         continue;
+                    }
+                    if let ([t], Some(name)) = (&targets[..], self.numpy_attr(*value)) {
+                        if let Some(id) = self.local_of(*t) {
+                            match (removed_numpy_dtype(name), numpy_dtype(name)) {
+                                (Some(_), _) => self.states[id].open = false,
+                                (None, Some(d)) => self.bind_dtype(id, d),
+                                (None, None) => self.bind(id, Bound::Value(*value)),
+                            }
+                            continue;
+                        }
                     }
                     for &t in targets.iter() {
                         match self.local_of(t) {
@@ -1458,6 +1501,25 @@ impl Solver<'_> {
         }
     }
 
+    /// The name of the NumPy attribute `e` is (`np.int_`, or `intp`
+    /// imported from NumPy), as the lowering's `numpy_attr`.
+    fn numpy_attr(&self, e: ExprId) -> Option<&str> {
+        match &self.body.exprs[e] {
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => Some(attr),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => Some(name),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The number of axes of a shape argument, as the lowering's
     /// `shape_arg` takes it: an integer, a tuple (or list) of them, or an
     /// array's `shape`.
@@ -1482,23 +1544,28 @@ impl Solver<'_> {
     /// A dtype argument, as the lowering's `dtype_arg` reads it (not a
     /// local bound to a dtype).
     fn dtype_arg(&self, e: ExprId) -> Option<DType> {
-        let numpy_name = |name: &str| {
+        if let Some(name) = self.numpy_attr(e) {
             if removed_numpy_dtype(name).is_some() {
                 return None;
             }
-            numpy_dtype(name)
-        };
+            return numpy_dtype(name).filter(|d| !d.is_text());
+        }
         let d = match &self.body.exprs[e] {
             Expr::Literal(Lit::Str(s)) => numpy_dtype(s)?,
+            // A local bound to a dtype by an earlier statement (where the
+            // lowering has seen it).
+            Expr::Name(Name::Local(id)) => {
+                let st = &self.states[*id];
+                let (d, at) = st.dtype.filter(|_| st.open && st.bindings == 0)?;
+                (at < self.reading_at.get()).then_some(d)?
+            }
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
-                Global::Boundary { module, name } if module == "numpy" => numpy_name(name)?,
                 Global::Type(t) => *t,
                 _ => return None,
             },
             Expr::Name(Name::Free(n)) => python_scalar(n)?,
             Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
                 Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
-                    Global::BoundaryModule(m) if m == "numpy" => numpy_name(attr)?,
                     Global::Namespace(Namespace::Postyp) => DType::from_name(attr)?,
                     _ => return None,
                 },

@@ -7,8 +7,9 @@ use ruff_python_ast::Stmt as AstStmt;
 
 /// The locals the typecheck types in function `f` of `src`, each shown as
 /// `name: Dtype` (`~` for a weak type, `+` when non-negative, `!` when
-/// annotated; a tuple as `(Dtype, ...)`; an array as [`shown_array`]), in
-/// the order the body binds them.
+/// annotated; a tuple as `(Dtype, ...)`; an array as [`shown_array`]; a
+/// local bound to a dtype as `(dtype Dtype)`), in the order the body binds
+/// them.
 fn solved(src: &str) -> Vec<String> {
     let tree = Tree::parse(src);
     assert!(tree.errors().is_empty(), "{:?}", tree.errors());
@@ -35,7 +36,7 @@ fn solved(src: &str) -> Vec<String> {
                 (Some(t), _, _) => shown(t),
                 (None, Some(elems), _) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
                 (None, None, Some(a)) => shown_array(a),
-                (None, None, None) => return None,
+                (None, None, None) => format!("(dtype {})", types.dtypes.get(id)?.name()),
             };
             Some(format!("{}: {ty}", local.name))
         })
@@ -542,4 +543,21 @@ def f(x: Float64[:], y: Int32[:], z: Float32[:]) -> Float64:
         solved(&src),
         ["a: Float64[:]", "b: ~Float64", "s: Int32[:]", "m: Float64", "v: Float32", "t: Int64", "k: Int64+"]
     );
+}
+
+#[test]
+fn a_local_bound_to_a_dtype_names_the_dtype_of_arrays_made_after_it() {
+    let src = format!(
+        "{NUMPY}def f(n: Int64) -> Float64:
+    dtype = np.int_
+    a = np.empty(n, dtype=dtype)
+    for i in range(n):
+        b = np.zeros(n, dtype=late)
+        late = np.float32
+    return 0.0
+"
+    );
+    // `dtype` has no type of its own; `late` is bound after the `dtype=`
+    // that names it, where the lowering has not seen it yet.
+    assert_eq!(solved(&src), ["dtype: (dtype Int64)", "a: Int64[:]", "i: ~Int64+", "late: (dtype Float32)"]);
 }
