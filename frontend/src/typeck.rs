@@ -30,7 +30,8 @@
 //! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
 //! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
 //! `np.sqrt(a)`: the element's type by the scalar rules, the widest
-//! rank), `np.sort` and the NaN-skipping reductions, NumPy's and
+//! rank), products (`np.dot`, `a.dot(b)`, `a @ b`), `np.sort` and the
+//! NaN-skipping reductions, NumPy's and
 //! `math`'s constants, NumPy's float ufuncs, `abs`, `negative`, `square` and
 //! rounding of scalars, Python's `math` float functions, casts, `len`,
 //! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
@@ -54,7 +55,9 @@ use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
 use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
-use crate::pytypes::{arith, default_of, float_for, join, kind, promote, widens_to, Kind, Operand, Scalar};
+use crate::pytypes::{
+    arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
+};
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
 use postc_ir::{DType, Layout, Shape, TypeData, TypeTable};
@@ -857,7 +860,10 @@ impl Solver<'_> {
             Expr::Name(name) => self.name(name),
             Expr::BinOp { op, lhs, rhs } => {
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
-                if *op != ast::Operator::MatMult {
+                if *op == ast::Operator::MatMult {
+                    return self.product(&l, &r);
+                }
+                {
                     let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
                     if let Some(t) = self.elementwise(&[*lhs, *rhs], &[l.clone(), r.clone()], element) {
                         return t;
@@ -897,6 +903,14 @@ impl Solver<'_> {
                 let p = promote(t.scalar()?, f.scalar()?)?;
                 (t.converts_to(p.dtype) && f.converts_to(p.dtype))
                     .then(|| Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() })
+            }
+            Expr::Call { func, args, keywords } if self.dot_operands(*func, args).is_some() => {
+                let operands = self.dot_operands(*func, args)?;
+                let ([a, b], []) = (&operands[..], &keywords[..]) else { return None };
+                if operands.iter().any(|o| matches!(self.body.exprs[*o], Expr::Starred(_))) {
+                    return None;
+                }
+                self.product(&self.ty(*a)?, &self.ty(*b)?)
             }
             Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
                 let f = self.numpy_array_function(*func)?;
@@ -1344,6 +1358,47 @@ impl Solver<'_> {
                     self.ty(args[1])?.scalar()?;
                 }
                 array(dtype.unwrap_or(src.dtype), src.ndim()?)
+            }
+        }
+    }
+
+    /// The operands of `np.dot(a, b)` (`dot` imported from NumPy) and of
+    /// the method `a.dot(b)`, as the lowering's `dot_operands`.
+    fn dot_operands(&self, func: ExprId, args: &[ExprId]) -> Option<Vec<ExprId>> {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" && name == "dot" => Some(args.to_vec()),
+                _ => None,
+            },
+            Expr::Attribute { base, attr } if &**attr == "dot" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => Some(args.to_vec()),
+                    _ => None,
+                },
+                Expr::Name(Name::Local(_)) => Some(std::iter::once(*base).chain(args.iter().copied()).collect()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `np.dot(a, b)`, `a.dot(b)`, `a @ b` of arrays of one or two axes,
+    /// as the lowering's `product` types it: the inner product of two
+    /// vectors is a NumPy scalar, any other pairing a fresh C-order array
+    /// (of one axis unless both have two), of the promoted dtype.
+    fn product(&self, l: &Ty, r: &Ty) -> Option<Ty> {
+        let (Ty::Arr(a), Ty::Arr(b)) = (l, r) else { return None };
+        let (an, bn) = (a.ndim()?, b.ndim()?);
+        if !matches!(an, 1 | 2) || !matches!(bn, 1 | 2) || a.dtype.is_text() || b.dtype.is_text() {
+            return None;
+        }
+        let d = promote_strong(a.dtype, b.dtype)?;
+        match (an, bn) {
+            (1, 1) => Some(Ty::Num { s: Scalar::strong(d), nonneg: false }),
+            _ if self.env.decl.attrs.is_device() => None,
+            _ => {
+                let rank = if an == 2 && bn == 2 { 2 } else { 1 };
+                Some(Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; rank]), Layout::COrder)))
             }
         }
     }

@@ -561,3 +561,22 @@ fn a_local_bound_to_a_dtype_names_the_dtype_of_arrays_made_after_it() {
     // that names it, where the lowering has not seen it yet.
     assert_eq!(solved(&src), ["dtype: (dtype Int64)", "a: Int64[:]", "i: ~Int64+", "late: (dtype Float32)"]);
 }
+
+#[test]
+fn products_of_vectors_and_matrices_are_scalars_or_fresh_arrays() {
+    let src = format!(
+        "{NUMPY}from numpy import dot
+from postyp import Float32
+
+def f(x: Float64[:], y: Int32[:], m: Float32[:, :], z: Float32[:]) -> Float64:
+    a = np.dot(x, y)
+    b = m @ z
+    c = z.dot(m)
+    d = m @ m
+    e = dot(z, z)
+    return a
+"
+    );
+    // NumPy promotes the two dtypes (Float64 and Int32 to Float64).
+    assert_eq!(solved(&src), ["a: Float64", "b: Float32[:]", "c: Float32[:]", "d: Float32[:, :]", "e: Float32"]);
+}
