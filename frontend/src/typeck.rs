@@ -26,7 +26,7 @@
 //! conditional expressions, indexing one element of an array, an array's
 //! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
 //! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
-//! `np.ones`, `np.full`, their `*_like` forms, `a.copy()` and
+//! `np.ones`, `np.full`, their `*_like` forms, `np.arange`, `a.copy()` and
 //! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
 //! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
 //! `np.sqrt(a)`: the element's type by the scalar rules, the widest
@@ -1263,6 +1263,7 @@ impl Solver<'_> {
                     | ArrFn::FullLike
                     | ArrFn::Copy
                     | ArrFn::Astype
+                    | ArrFn::Arange
                     | ArrFn::Reduce(_)
             )
         };
@@ -1315,6 +1316,13 @@ impl Solver<'_> {
             }
         }
         let args: Vec<ExprId> = recv.into_iter().chain(args.iter().copied()).collect();
+        if f == ArrFn::Arange {
+            let dtype = match dtype_kw {
+                Some(e) => Some(self.dtype_arg(e)?),
+                None => None,
+            };
+            return self.arange(&args, dtype);
+        }
         let (need, dtype_pos) = match f {
             ArrFn::Full | ArrFn::FullLike => (2, true),
             ArrFn::Copy => (1, false),
@@ -1573,6 +1581,37 @@ impl Solver<'_> {
             },
             _ => None,
         }
+    }
+
+    /// `np.arange(stop)`, `np.arange(start, stop[, step])`, as the
+    /// lowering's `arange` types it: a fresh 1-D array of the dtype given,
+    /// or of NumPy's promotion of the bounds' (a Python number's default
+    /// dtype, a NumPy scalar's own); integers or floats.
+    fn arange(&self, args: &[ExprId], dtype: Option<DType>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 3 {
+            return None;
+        }
+        let bounds: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect::<Option<_>>()?;
+        let mut common: Option<DType> = None;
+        for b in &bounds {
+            let s = b.scalar()?;
+            if !matches!(kind(s.dtype), Kind::Int | Kind::Float) {
+                return None;
+            }
+            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+            common = Some(match common {
+                None => d,
+                Some(c) => promote_strong(c, d).unwrap_or(DType::Float64),
+            });
+        }
+        let common = common?;
+        // The bounds are computed with in Int64, or else Float64.
+        let bound_dtype = if kind(common) == Kind::Int { DType::Int64 } else { DType::Float64 };
+        let d = dtype.unwrap_or(common);
+        if d.is_complex() || d == DType::Bool || !bounds.iter().all(|b| b.converts_to(bound_dtype)) {
+            return None;
+        }
+        Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)))
     }
 
     /// The number of axes of a shape argument, as the lowering's

@@ -580,3 +580,23 @@ def f(x: Float64[:], y: Int32[:], m: Float32[:, :], z: Float32[:]) -> Float64:
     // NumPy promotes the two dtypes (Float64 and Int32 to Float64).
     assert_eq!(solved(&src), ["a: Float64", "b: Float32[:]", "c: Float32[:]", "d: Float32[:, :]", "e: Float32"]);
 }
+
+#[test]
+fn ranges_of_numbers_take_numpy_dtypes_of_their_bounds() {
+    let src = format!(
+        "{NUMPY}from postyp import Float32
+
+def f(n: Int64, x: Float32, k: Int32) -> Float64:
+    a = np.arange(n)
+    b = np.arange(2, 10.5)
+    c = np.arange(x, 3.0)
+    d = np.arange(k, 10, dtype=np.int8)
+    e = np.arange(k, 10)
+    return 0.0
+"
+    );
+    // Python numbers count at their default dtype, NumPy scalars at their
+    // own, and the two promote: Float32 and a Python float give Float64,
+    // Int32 and a Python int Int64.
+    assert_eq!(solved(&src), ["a: Int64[:]", "b: Float64[:]", "c: Float64[:]", "d: Int8[:]", "e: Int64[:]"]);
+}
