@@ -1,40 +1,66 @@
-//! The types of a function's scalar and tuple locals, solved once over
-//! its HIR.
+//! The types of a function's locals (scalars, tuples of scalars and
+//! arrays), solved once over its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
 //! annotations, augmented assignments, unpackings of tuples, of
-//! `a.shape` and of 1-D arrays, `for` counters over `range` and `for`
-//! variables over tuples), then
-//! runs one worklist: a binding's value is typed from the types known so
-//! far, joined into its local's type ([`join`], along the numeric tower
-//! and NEP 50; an annotated local keeps its annotation; a tuple local's
-//! elements each join as a scalar local does) and its
-//! non-negativity; when a local's type changes, only the bindings that
-//! read it are typed again. The lattice is finite and joins only go up,
-//! so it ends.
+//! `a.shape` and of 1-D arrays, `for` counters over `range` and `prange`
+//! and `for` variables over tuples and arrays, `enumerate` and `zip`),
+//! each with the statement it is in
+//! (counted in the order the lowering walks the body) and whether it is
+//! inside a block, then runs one worklist: a binding's value is typed from
+//! the types known so far, joined into its local's type ([`join`], along
+//! the numeric tower and NEP 50; an annotated local keeps its annotation;
+//! a tuple local's elements each join as a scalar local does; an array
+//! local takes the first array bound to it, and every other must be the
+//! same) and its non-negativity; when a local's type changes, only the
+//! bindings that read it are typed again. The lattice is finite and joins
+//! only go up, so it ends. An array local bound twice, or inside a block,
+//! is `rebound`, as the lowering needs to know before it lowers the body;
+//! one read by a statement at or before its first binding has no value
+//! there (as in the lowering), and what is typed from that read is not
+//! typed. A local bound only to NumPy dtypes (`dtype = np.int_`) has no
+//! type: it is solved as the dtype a later `dtype=` reads.
 //!
 //! What it does not do (yet): type every expression. It knows literals,
 //! module constants, parameters, arithmetic, comparisons, `and`/`or`,
-//! conditional expressions, indexing one element of an array parameter,
-//! an array parameter's extents, casts, `len`, `abs`, `min`, `max`,
-//! `postc.math` intrinsics and calls of the module's scalar functions,
-//! and tuples of scalars: displays, `a.shape`, `divmod`, indexing,
-//! `sum`, `==` and `in`, each by the rule the lowering applies. A local
-//! bound by anything else (an array, a tuple of arrays or of tuples, a
-//! NumPy call, a `for` over arrays, a construct in error) gets no type
-//! here,
-//! and the lowering infers it in rounds as before. It reports nothing:
-//! where a rule would refuse its operands the type is simply not known.
+//! conditional expressions, indexing one element of an array, an array's
+//! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
+//! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
+//! `np.ones`, `np.full`, their `*_like` forms, `np.arange`, `a.copy()` and
+//! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
+//! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
+//! `np.sqrt(a)`: the element's type by the scalar rules, the widest
+//! rank), products (`np.dot`, `a.dot(b)`, `a @ b`), `np.sort` and the
+//! NaN-skipping reductions, NumPy's and
+//! `math`'s constants, NumPy's float ufuncs, `abs`, `negative`, `square` and
+//! rounding of scalars, Python's `math` float functions, casts, `len`,
+//! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
+//! module's functions (arrays and tuples in and out), and tuples of
+//! scalars: displays, `a.shape`, `divmod`, indexing, `sum`, `==` and
+//! `in`, each by the rule the lowering applies. A local bound by anything
+//! else (a tuple of arrays or of tuples, another NumPy call, whole-array
+//! arithmetic, a `for` over arrays, a construct in error) gets no type
+//! here, and the lowering infers it in rounds as before. It reports
+//! nothing: where a rule would refuse its operands the type is simply not
+//! known.
 //!
 //! A type it gives is the one the lowering's rounds reach: in a debug
-//! build the lowering checks that, for every body, against its rounds.
+//! build the lowering checks that, for every body it accepts, against its
+//! rounds.
 
-use crate::declare::{python_scalar, FuncDecl, Global};
-use crate::hir::{Body, Expr, ExprId, LocalId, LocalKind, Name, Stmt, StmtId};
-use crate::pytypes::{arith, join, kind, promote, widens_to, Kind, Operand, Scalar};
+use crate::declare::{python_scalar, FuncDecl, Global, Namespace, MATH_CONSTANTS};
+use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
+use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtypes, ArrFn, Red};
+use crate::lower::expr::array_fits;
+use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
+use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
+use crate::lower::pymath::{math_func, MathFn};
+use crate::pytypes::{
+    arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
+};
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
-use postc_ir::{DType, TypeData, TypeTable};
+use postc_ir::{DType, Layout, Shape, TypeData, TypeTable};
 use ruff_python_ast as ast;
 use std::collections::HashMap;
 
@@ -56,17 +82,31 @@ pub(crate) struct LocalType {
     pub annotated: bool,
 }
 
-/// The locals the typecheck types: scalars, and tuples of scalars
-/// element by element (as the lowering's element locals hold them).
+/// An array local's type, as the lowering's `LocalInfo` holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ArrayLocal {
+    pub ty: TypeData,
+    /// Bound more than once, or inside a block: the lowering keeps it in
+    /// a `let` declared in the entry block.
+    pub rebound: bool,
+}
+
+/// The locals the typecheck types: scalars, tuples of scalars element by
+/// element (as the lowering's element locals hold them), and arrays.
 #[derive(Default)]
 pub(crate) struct LocalTypes {
     pub scalars: ArenaMap<LocalId, LocalType>,
     pub tuples: ArenaMap<LocalId, Vec<LocalType>>,
+    pub arrays: ArenaMap<LocalId, ArrayLocal>,
+    /// Locals bound to a NumPy dtype (`dtype = np.int_`), which have no
+    /// type: the lowering reads them where a `dtype=` names them.
+    pub dtypes: ArenaMap<LocalId, DType>,
 }
 
 impl LocalTypes {
     pub(crate) fn contains(&self, id: LocalId) -> bool {
-        self.scalars.get(id).is_some() || self.tuples.get(id).is_some()
+        let typed = self.scalars.get(id).is_some() || self.tuples.get(id).is_some();
+        typed || self.arrays.get(id).is_some() || self.dtypes.get(id).is_some()
     }
 }
 
@@ -74,10 +114,30 @@ impl LocalTypes {
 /// is typed, from values that read only such locals, parameters and
 /// constants.
 pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
-    let mut cx = Solver { body, env, states: ArenaMap::default(), bindings: Vec::new(), readers: ArenaMap::default() };
+    let mut cx = Solver {
+        body,
+        env,
+        states: ArenaMap::default(),
+        bindings: Vec::new(),
+        readers: ArenaMap::default(),
+        at: 0,
+        nested: false,
+        reading_at: std::cell::Cell::new(0),
+    };
     for (id, local) in body.locals.iter() {
         let open = local.kind == LocalKind::Assigned;
-        cx.states.insert(id, State { ty: None, elems: None, nonneg: true, annotation: None, open, bindings: 0 });
+        let st = State {
+            ty: None,
+            elems: None,
+            arr: None,
+            dtype: None,
+            nonneg: true,
+            annotation: None,
+            open,
+            bindings: 0,
+            first_at: None,
+        };
+        cx.states.insert(id, st);
     }
     cx.collect(&body.top);
     cx.solve();
@@ -85,7 +145,14 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     // typed either.
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
     let mut untyped: Vec<LocalId> = (cx.states.iter())
-        .filter(|(id, st)| assigned(*id) && (!st.open || (st.ty.is_none() && st.elems.is_none())))
+        .filter(|(id, st)| {
+            // A local bound to a dtype has no type; one bound to a value
+            // too is refused by the lowering.
+            let (dtype_only, dtype_and_value) =
+                (st.dtype.is_some() && st.bindings == 0, st.dtype.is_some() && st.bindings > 0);
+            let no_type = st.ty.is_none() && st.elems.is_none() && st.arr.is_none() && !dtype_only;
+            assigned(*id) && (!st.open || no_type || dtype_and_value)
+        })
         .map(|(id, _)| id)
         .collect();
     untyped.extend(cx.bindings.iter().filter(|b| !b.typed && assigned(b.local)).map(|b| b.local));
@@ -103,6 +170,10 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     let mut out = LocalTypes::default();
     for (id, st) in cx.states.iter() {
+        if let (true, 0, Some((d, _))) = (st.open, st.bindings, st.dtype) {
+            out.dtypes.insert(id, d);
+            continue;
+        }
         if !(st.open && st.bindings > 0) {
             continue;
         }
@@ -111,6 +182,12 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         } else if let Some(elems) = &st.elems {
             let elems = elems.iter().map(|&(scalar, nonneg)| LocalType { scalar, nonneg, annotated: false });
             out.tuples.insert(id, elems.collect());
+        } else if let Some(ty) = &st.arr {
+            // As the lowering's `assign_local` finds it: a second binding,
+            // or one inside a block, makes the array local a variable.
+            let mut binds = cx.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
+            let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
+            out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: count > 1 || nested });
         }
     }
     out
@@ -121,12 +198,21 @@ struct State {
     ty: Option<Scalar>,
     /// A tuple local's elements: each one's type and non-negativity.
     elems: Option<Vec<(Scalar, bool)>>,
+    /// An array local's type.
+    arr: Option<TypeData>,
+    /// A local bound to a NumPy dtype: the dtype, and the statement of
+    /// its first binding.
+    dtype: Option<(DType, usize)>,
     nonneg: bool,
     annotation: Option<DType>,
     /// Still typeable here: no binding of it is one this module does not
     /// know, and no two of them conflict.
     open: bool,
     bindings: usize,
+    /// The statement (in the order the lowering walks them) of its first
+    /// binding that is not an update: an array local read at or before it
+    /// has no value yet where the lowering reads it.
+    first_at: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
@@ -144,6 +230,11 @@ enum Bound {
     Element { value: ExprId, index: usize, count: usize },
     /// `for x in t` over a tuple: each of its elements in turn.
     EveryElement(ExprId),
+    /// `for x, y in zip(a, b)`, `for i, x in enumerate(a)`: the element
+    /// (or row) of one array at each step.
+    ArrayStep(ExprId),
+    /// `for i, x in enumerate(a)`: the index.
+    StepIndex(ExprId),
 }
 
 struct Binding {
@@ -151,6 +242,11 @@ struct Binding {
     bound: Bound,
     /// Typed on the last visit.
     typed: bool,
+    /// The statement it is in, counted in the order the lowering walks
+    /// the body.
+    at: usize,
+    /// Inside a block (a loop, an `if`), not at the body's top level.
+    nested: bool,
 }
 
 /// The type of a value, as the lowering's `Val` would have it.
@@ -239,6 +335,35 @@ fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
     changed
 }
 
+/// A view of `ty` of `axes` axes, as the lowering's `make_view` types
+/// it: C order by type (the strides are the view's own), writable as its
+/// base is.
+fn view_of(ty: &TypeData, axes: usize) -> Ty {
+    let mut view = TypeData::array(ty.dtype, Shape::dims(&vec![None; axes]), Layout::COrder);
+    view.is_output = ty.is_output;
+    Ty::Arr(view)
+}
+
+/// What `for x in a` binds at each step, as the lowering's
+/// `iteration_value`: an element of a 1-D array, a row (a view) of a
+/// higher one.
+fn array_step(ty: &TypeData) -> Option<Ty> {
+    match ty.ndim()? {
+        _ if ty.dtype.is_text() => None,
+        0 => None,
+        1 => Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false }),
+        n => Some(view_of(ty, n - 1)),
+    }
+}
+
+fn python_float(x: f64) -> Ty {
+    Ty::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) }
+}
+
+fn math_constant(name: &str) -> Option<f64> {
+    MATH_CONSTANTS.iter().find(|(c, _)| *c == name).map(|(_, x)| *x)
+}
+
 /// An array's extent: a Python int, never negative.
 fn extent() -> Ty {
     Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }
@@ -255,14 +380,37 @@ struct Solver<'a> {
     bindings: Vec<Binding>,
     /// The bindings whose values read each local.
     readers: ArenaMap<LocalId, Vec<usize>>,
+    /// While collecting: the statement being collected, counted in the
+    /// order the lowering walks the body, and whether it is in a block.
+    at: usize,
+    nested: bool,
+    /// While solving: the statement of the binding being typed.
+    reading_at: std::cell::Cell<usize>,
 }
 
 impl Solver<'_> {
     // ---- bindings ---------------------------------------------------------
 
     fn bind(&mut self, local: LocalId, bound: Bound) {
-        self.states[local].bindings += 1;
-        self.bindings.push(Binding { local, bound, typed: false });
+        let st = &mut self.states[local];
+        st.bindings += 1;
+        if !matches!(bound, Bound::Update(..)) && st.first_at.is_none() {
+            st.first_at = Some(self.at);
+        }
+        self.bindings.push(Binding { local, bound, typed: false, at: self.at, nested: self.nested });
+    }
+
+    /// `name = np.int_`: a local bound to a NumPy dtype, which a `dtype=`
+    /// names (the lowering's `bind_dtype`). It has no type; a local bound
+    /// to two dtypes, or to a dtype and a value, is not typed here.
+    fn bind_dtype(&mut self, local: LocalId, d: DType) {
+        let at = self.at;
+        let st = &mut self.states[local];
+        match st.dtype {
+            None => st.dtype = Some((d, at)),
+            Some((before, _)) if before == d => {}
+            Some(_) => st.open = false,
+        }
     }
 
     /// Every local named in `e`, which a construct binds in a way not
@@ -290,11 +438,14 @@ impl Solver<'_> {
     fn collect(&mut self, block: &[StmtId]) {
         // Blocks nest as deep as the source: a stack of the statements
         // still to visit, innermost first.
-        let mut pending: Vec<StmtId> = block.iter().rev().copied().collect();
-        while let Some(s) = pending.pop() {
-            let push_blocks = |pending: &mut Vec<StmtId>, blocks: &[&[StmtId]]| {
+        // Each with whether it is inside a block.
+        let mut pending: Vec<(StmtId, bool)> = block.iter().rev().map(|s| (*s, false)).collect();
+        while let Some((s, nested)) = pending.pop() {
+            self.at += 1;
+            self.nested = nested;
+            let push_blocks = |pending: &mut Vec<(StmtId, bool)>, blocks: &[&[StmtId]]| {
                 for b in blocks.iter().rev() {
-                    pending.extend(b.iter().rev());
+                    pending.extend(b.iter().rev().map(|s| (*s, true)));
                 }
             };
             match &self.body.stmts[s] {
@@ -303,6 +454,16 @@ impl Solver<'_> {
                     if let (true, [target]) = (unpacks, &targets[..]) {
                         self.unpacking(*target, *value);
                         continue;
+                    }
+                    if let ([t], Some(name)) = (&targets[..], self.numpy_attr(*value)) {
+                        if let Some(id) = self.local_of(*t) {
+                            match (removed_numpy_dtype(name), numpy_dtype(name)) {
+                                (Some(_), _) => self.states[id].open = false,
+                                (None, Some(d)) => self.bind_dtype(id, d),
+                                (None, None) => self.bind(id, Bound::Value(*value)),
+                            }
+                            continue;
+                        }
                     }
                     for &t in targets.iter() {
                         match self.local_of(t) {
@@ -337,9 +498,13 @@ impl Solver<'_> {
                 }
                 Stmt::For { is_async, target, iter, body, orelse } => {
                     match self.local_of(*target) {
-                        Some(id) if !is_async && self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
-                        Some(id) if !is_async && self.may_be_tuple(*iter) => self.bind(id, Bound::EveryElement(*iter)),
-                        _ => self.close_names_in(*target),
+                        _ if *is_async => self.close_names_in(*target),
+                        Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
+                        Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
+                        _ => match self.steps_over_arrays(*target, *iter) {
+                            Some(bindings) => bindings.into_iter().for_each(|(id, b)| self.bind(id, b)),
+                            None => self.close_names_in(*target),
+                        },
                     }
                     push_blocks(&mut pending, &[body, orelse]);
                 }
@@ -410,24 +575,65 @@ impl Solver<'_> {
         }
     }
 
-    /// Whether a `for` loop over `e` may run over a tuple (as the
-    /// lowering's `is_tuple_expr` decides once types are known).
-    fn may_be_tuple(&self, e: ExprId) -> bool {
+    /// Whether a `for` loop over `e` may run over a tuple or an array (as
+    /// the lowering's `is_tuple_expr` and `iterates_arrays` decide once
+    /// types are known).
+    fn may_iterate(&self, e: ExprId) -> bool {
         match &self.body.exprs[e] {
             Expr::Tuple(_) | Expr::Name(Name::Local(_)) => true,
-            Expr::Attribute { attr, .. } => &**attr == "shape",
+            Expr::Attribute { attr, .. } => matches!(&**attr, "shape" | "T"),
+            Expr::Subscript { base, .. } => matches!(self.body.exprs[*base], Expr::Name(Name::Local(_))),
             _ => false,
         }
     }
 
-    /// `range(...)` with the builtin `range`, without keywords.
-    fn is_range_call(&self, e: ExprId) -> bool {
-        match &self.body.exprs[e] {
-            Expr::Call { func, keywords, .. } => {
-                keywords.is_empty() && matches!(&self.body.exprs[*func], Expr::Name(Name::Free(n)) if &**n == "range")
-            }
-            _ => false,
+    /// `for i, x in enumerate(a)` and `for x, y in zip(a, b)` (the
+    /// builtins, without keywords): what each name is bound to, as the
+    /// lowering's `for_over_arrays` binds them.
+    fn steps_over_arrays(&self, target: ExprId, iter: ExprId) -> Option<Vec<(LocalId, Bound)>> {
+        let Expr::Call { func, args, keywords } = &self.body.exprs[iter] else { return None };
+        let Expr::Name(Name::Free(f)) = &self.body.exprs[*func] else { return None };
+        let counted = match &**f {
+            "enumerate" if args.len() == 1 => true,
+            "zip" if !args.is_empty() => false,
+            _ => return None,
+        };
+        if !keywords.is_empty() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
         }
+        let want = args.len() + counted as usize;
+        let names: &[ExprId] = match &self.body.exprs[target] {
+            Expr::Tuple(names) if want > 1 => names,
+            Expr::Name(_) if want == 1 => std::slice::from_ref(&target),
+            _ => return None,
+        };
+        if names.len() != want {
+            return None;
+        }
+        let index = counted.then_some(Bound::StepIndex(iter));
+        let bounds = index.into_iter().chain(args.iter().map(|a| Bound::ArrayStep(*a)));
+        names.iter().zip(bounds).map(|(n, b)| Some((self.local_of(*n)?, b))).collect()
+    }
+
+    /// `range(...)` with the builtin `range`, or `prange(...)` (whose
+    /// counter is typed as `range`'s), without keywords.
+    fn is_range_call(&self, e: ExprId) -> bool {
+        let Expr::Call { func, keywords, .. } = &self.body.exprs[e] else { return false };
+        let global = |n: &str| self.env.globals.get(n);
+        let names_range = match &self.body.exprs[*func] {
+            Expr::Name(Name::Free(n)) => &**n == "range",
+            Expr::Name(Name::Global(n)) => matches!(global(n), Some(Global::Prange)),
+            Expr::Attribute { base, attr } if &**attr == "prange" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match global(m) {
+                    Some(Global::Namespace(Namespace::Postc)) => true,
+                    Some(Global::BoundaryModule(m)) => m == "numba",
+                    _ => false,
+                },
+                _ => false,
+            },
+            _ => false,
+        };
+        keywords.is_empty() && names_range
     }
 
     // ---- the worklist -------------------------------------------------------
@@ -440,7 +646,9 @@ impl Solver<'_> {
                 | Bound::RangeCounter(v)
                 | Bound::Extent { array: v, .. }
                 | Bound::Element { value: v, .. }
-                | Bound::EveryElement(v) => (v, None),
+                | Bound::EveryElement(v)
+                | Bound::ArrayStep(v)
+                | Bound::StepIndex(v) => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
             };
             for id in self.locals_read(value).into_iter().chain(updated) {
@@ -458,6 +666,7 @@ impl Solver<'_> {
             if !self.states[local].open {
                 continue;
             }
+            self.reading_at.set(self.bindings[i].at);
             let tys = self.binding_types(self.bindings[i].bound, local);
             self.bindings[i].typed = tys.is_some();
             let Some(tys) = tys else { continue };
@@ -532,6 +741,30 @@ impl Solver<'_> {
     /// `assign_local` does; whether its state changed.
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
+        if let Ty::Arr(ty) = ty {
+            // As the lowering: the first array bound fixes the type, every
+            // other must be the same.
+            if st.ty.is_some() || st.elems.is_some() || st.annotation.is_some() {
+                st.open = false;
+                return false;
+            }
+            return match &st.arr {
+                None => {
+                    st.arr = Some(ty.clone());
+                    true
+                }
+                Some(t) if t == ty => false,
+                Some(_) => {
+                    st.open = false;
+                    false
+                }
+            };
+        }
+        if st.arr.is_some() {
+            // An array local bound to a scalar or a tuple: refused.
+            st.open = false;
+            return false;
+        }
         if let Ty::Tuple(elems) = ty {
             return join_tuple_into(st, elems);
         }
@@ -570,6 +803,7 @@ impl Solver<'_> {
         match bound {
             Bound::EveryElement(iter) => match self.ty(iter)? {
                 Ty::Tuple(elems) => Some(elems),
+                Ty::Arr(ty) => Some(vec![array_step(&ty)?]),
                 _ => None,
             },
             other => self.binding_type(other, local).map(|t| vec![t]),
@@ -581,6 +815,10 @@ impl Solver<'_> {
             Bound::Value(v) => self.ty(v),
             Bound::Update(op, v) => {
                 let st = &self.states[local];
+                if let Some(arr) = &st.arr {
+                    // In place: the array keeps its type.
+                    return Some(Ty::Arr(arr.clone()));
+                }
                 let current = Ty::Num { s: st.ty?, nonneg: st.nonneg };
                 let value = self.ty(v)?;
                 self.arith_type(op, &current, &value)
@@ -596,6 +834,12 @@ impl Solver<'_> {
                 Ty::Arr(ty) if ty.ndim() == Some(1) => Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false }),
                 _ => None,
             },
+            Bound::ArrayStep(array) => match self.ty(array)? {
+                Ty::Arr(ty) => array_step(&ty),
+                _ => None,
+            },
+            // Typed when every array it runs over is.
+            Bound::StepIndex(_) => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
             Bound::EveryElement(_) => None,
         }
     }
@@ -616,9 +860,28 @@ impl Solver<'_> {
             Expr::Name(name) => self.name(name),
             Expr::BinOp { op, lhs, rhs } => {
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
+                if *op == ast::Operator::MatMult {
+                    return self.product(&l, &r);
+                }
+                {
+                    let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
+                    if let Some(t) = self.elementwise(&[*lhs, *rhs], &[l.clone(), r.clone()], element) {
+                        return t;
+                    }
+                }
                 self.arith_type(*op, &l, &r)
             }
-            Expr::UnaryOp { op, operand } => unary(*op, self.ty(*operand)?),
+            Expr::UnaryOp { op, operand } => {
+                let v = self.ty(*operand)?;
+                if *op != ast::UnaryOp::Not {
+                    if let Some(t) =
+                        self.elementwise(&[*operand], std::slice::from_ref(&v), |e| unary(*op, e[0].clone()))
+                    {
+                        return t;
+                    }
+                }
+                unary(*op, v)
+            }
             Expr::Compare { ops, operands } => self.compare(ops, operands),
             Expr::BoolOp { values, .. } => {
                 for v in values.iter() {
@@ -641,7 +904,23 @@ impl Solver<'_> {
                 (t.converts_to(p.dtype) && f.converts_to(p.dtype))
                     .then(|| Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() })
             }
-            Expr::Call { func, args, keywords } if keywords.is_empty() => self.call(*func, args),
+            Expr::Call { func, args, keywords } if self.dot_operands(*func, args).is_some() => {
+                let operands = self.dot_operands(*func, args)?;
+                let ([a, b], []) = (&operands[..], &keywords[..]) else { return None };
+                if operands.iter().any(|o| matches!(self.body.exprs[*o], Expr::Starred(_))) {
+                    return None;
+                }
+                self.product(&self.ty(*a)?, &self.ty(*b)?)
+            }
+            Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
+                let f = self.numpy_array_function(*func)?;
+                self.numpy_array_call(f, args, keywords)
+            }
+            Expr::Call { func, args, keywords } => match self.array_function(*func) {
+                Some((f, recv)) => self.array_call(f, recv, args, keywords),
+                None if keywords.is_empty() => self.call(*func, args),
+                None => None,
+            },
             Expr::Subscript { base, index } => self.element(*base, *index),
             Expr::Tuple(es) => {
                 let elems = es.iter().map(|e| match self.body.exprs[*e] {
@@ -654,6 +933,21 @@ impl Solver<'_> {
                 Ty::Arr(ty) => Some(Ty::Tuple(vec![extent(); ty.ndim()?])),
                 _ => None,
             },
+            // `np.pi`, `math.pi`, `postc.math.pi`: Python floats.
+            Expr::Attribute { base, attr } if self.constant_of_module(*base, attr).is_some() => {
+                self.constant_of_module(*base, attr).map(python_float)
+            }
+            // As the lowering's `attribute` of an array.
+            Expr::Attribute { base, attr } => {
+                let Ty::Arr(ty) = self.ty(*base)? else { return None };
+                let nd = ty.ndim()?;
+                match &**attr {
+                    "T" => (!ty.dtype.is_text()).then(|| view_of(&ty, nd)),
+                    "ndim" => Some(Ty::Lit { lit: Lit::Int(nd as i128), s: Scalar::weak(DType::Int64) }),
+                    "size" if nd > 0 => Some(extent()),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -673,6 +967,12 @@ impl Solver<'_> {
                 LocalKind::Poisoned => None,
                 LocalKind::Assigned => {
                     let st = &self.states[*id];
+                    if let Some(arr) = &st.arr {
+                        // Bound by an earlier statement, or not yet where
+                        // the lowering reads it.
+                        let bound_before = st.first_at.is_some_and(|at| at < self.reading_at.get());
+                        return bound_before.then(|| Ty::Arr(arr.clone()));
+                    }
                     if let Some(elems) = &st.elems {
                         return Some(Ty::Tuple(elems.iter().map(|&(s, nonneg)| Ty::Num { s, nonneg }).collect()));
                     }
@@ -681,6 +981,9 @@ impl Solver<'_> {
             },
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Const { lit, scalar } => Some(Ty::Lit { lit: lit.clone(), s: *scalar }),
+                // `pi` imported from NumPy or `math`: a Python float.
+                Global::Boundary { module, name } if module == "numpy" => numpy_constant(name).map(python_float),
+                Global::Boundary { module, name } if module == "math" => math_constant(name).map(python_float),
                 _ => None,
             },
             Name::Free(_) => None,
@@ -697,6 +1000,15 @@ impl Solver<'_> {
     fn compare(&self, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
         use ast::CmpOp as C;
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
+        if let [op] = ops {
+            let element = |e: &[Ty]| {
+                let ordered = !matches!(op, C::Is | C::IsNot | C::In | C::NotIn);
+                (ordered && self.comparable(*op, &e[0], &e[1])).then(|| bool_result(false))
+            };
+            if let Some(t) = self.elementwise(operands, &tys, element) {
+                return t;
+            }
+        }
         if let ([op], [l, r]) = (ops, &tys[..]) {
             let tuple = matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_));
             match op {
@@ -796,6 +1108,10 @@ impl Solver<'_> {
             Expr::Tuple(es) => es,
             _ => std::slice::from_ref(&index),
         };
+        let special = |e: &ExprId| matches!(self.body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
+        if entries.iter().any(special) || entries.len() < ty.ndim()? {
+            return self.view(&ty, entries);
+        }
         if ty.ndim()? != entries.len() {
             return None;
         }
@@ -809,6 +1125,50 @@ impl Solver<'_> {
             }
         }
         Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false })
+    }
+
+    /// `a[...]` of an array with slices, `None`, `...` or fewer integers
+    /// than axes, as the lowering's `view_subscript` types it: a view
+    /// with an axis for each slice and `None` and each axis not named;
+    /// the element when every entry is an integer after all.
+    fn view(&self, ty: &TypeData, entries: &[ExprId]) -> Option<Ty> {
+        let nd = ty.ndim()?;
+        let int = |e: ExprId| {
+            let t = self.ty(e)?;
+            (kind(t.scalar()?.dtype) == Kind::Int && t.converts_to(DType::Int64)).then_some(())
+        };
+        let (mut axes, mut named, mut ellipses) = (0, 0, 0);
+        for &e in entries {
+            match &self.body.exprs[e] {
+                Expr::Slice { lower, upper, step } => {
+                    for part in [lower, upper, step].into_iter().flatten() {
+                        if !matches!(self.body.exprs[*part], Expr::None) {
+                            int(*part)?;
+                        }
+                    }
+                    if step.is_some_and(|st| matches!(self.body.exprs[st], Expr::Literal(Lit::Int(0)))) {
+                        return None;
+                    }
+                    axes += 1;
+                    named += 1;
+                }
+                Expr::None => axes += 1,
+                Expr::Ellipsis => ellipses += 1,
+                _ => {
+                    int(e)?;
+                    named += 1;
+                }
+            }
+        }
+        if ellipses > 1 || named > nd || ty.dtype.is_text() {
+            return None;
+        }
+        // The axes not named (`...` stands for them, or they follow).
+        axes += nd - named;
+        if axes == 0 {
+            return Some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false });
+        }
+        Some(view_of(ty, axes))
     }
 
     /// `t[k]` of a tuple, as the lowering's `tuple_subscript`: a constant
@@ -845,8 +1205,20 @@ impl Solver<'_> {
         if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
-        let Expr::Name(name) = &self.body.exprs[func] else { return None };
         let tys = || args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>();
+        if let Some(f) = self.scalar_library_function(func) {
+            return match f {
+                Library::Numpy(op) => {
+                    let tys = tys()?;
+                    match self.elementwise(args, &tys, |e| numpy_ufunc(op, e)) {
+                        Some(t) => t,
+                        None => numpy_ufunc(op, &tys),
+                    }
+                }
+                Library::Math(f) => python_math(f, &tys()?),
+            };
+        }
+        let Expr::Name(name) = &self.body.exprs[func] else { return None };
         match name {
             Name::Free(n) => match &**n {
                 "len" => len(&tys()?),
@@ -866,10 +1238,469 @@ impl Solver<'_> {
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
-                Global::Func(i) => self.scalar_function(&self.env.funcs[*i], &tys()?),
+                Global::Func(i) => self.module_function(&self.env.funcs[*i], &tys()?),
                 _ => None,
             },
             Name::Local(_) => None,
+        }
+    }
+
+    /// What `func` names among the NumPy functions and array methods that
+    /// create an array (`np.zeros`, `zeros` imported from NumPy,
+    /// `a.copy()`), with the method's receiver; as the lowering's
+    /// `array_target`, for the functions typed here.
+    fn array_function(&self, func: ExprId) -> Option<(ArrFn, Option<ExprId>)> {
+        let creates = |f: ArrFn| {
+            matches!(
+                f,
+                ArrFn::Empty
+                    | ArrFn::Zeros
+                    | ArrFn::Ones
+                    | ArrFn::Full
+                    | ArrFn::EmptyLike
+                    | ArrFn::ZerosLike
+                    | ArrFn::OnesLike
+                    | ArrFn::FullLike
+                    | ArrFn::Copy
+                    | ArrFn::Astype
+                    | ArrFn::Arange
+                    | ArrFn::Reduce(_)
+            )
+        };
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => {
+                    array_func(name).filter(|f| creates(*f)).map(|f| (f, None))
+                }
+                _ => None,
+            },
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => {
+                        array_func(attr).filter(|f| creates(*f)).map(|f| (f, None))
+                    }
+                    _ => None,
+                },
+                // A method of an array (a namespace's attribute is not one).
+                Expr::Name(Name::Local(_))
+                | Expr::Subscript { .. }
+                | Expr::Call { .. }
+                | Expr::BinOp { .. }
+                | Expr::UnaryOp { .. } => array_method(attr).filter(|f| creates(*f)).map(|f| (f, Some(*base))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A call of a NumPy function or array method creating an array, as
+    /// the lowering's `array_call` types it: a fresh C-order array of the
+    /// shape given (or the source array's), of the dtype given (or the
+    /// fill value's, or the source's; Float64 otherwise).
+    fn array_call(&self, f: ArrFn, recv: Option<ExprId>, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        if let ArrFn::Reduce(r) = f {
+            let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
+            return match (&whole[..], keywords) {
+                ([array], []) => self.reduction(r, *array),
+                _ => None,
+            };
+        }
+        if self.env.decl.attrs.is_device() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
+        }
+        let mut dtype_kw = None;
+        for k in keywords {
+            match k.name.as_deref() {
+                Some("dtype") => dtype_kw = Some(k.value),
+                _ => return None,
+            }
+        }
+        let args: Vec<ExprId> = recv.into_iter().chain(args.iter().copied()).collect();
+        if f == ArrFn::Arange {
+            let dtype = match dtype_kw {
+                Some(e) => Some(self.dtype_arg(e)?),
+                None => None,
+            };
+            return self.arange(&args, dtype);
+        }
+        let (need, dtype_pos) = match f {
+            ArrFn::Full | ArrFn::FullLike => (2, true),
+            ArrFn::Copy => (1, false),
+            _ => (1, true),
+        };
+        if args.len() < need || args.len() > need + dtype_pos as usize {
+            return None;
+        }
+        let dtype = match (dtype_kw, args.get(need)) {
+            (Some(_), Some(_)) => return None,
+            (Some(e), None) | (None, Some(&e)) => Some(self.dtype_arg(e)?),
+            (None, None) if f == ArrFn::Astype => return None,
+            (None, None) => None,
+        };
+        let array = |d: DType, axes: usize| {
+            (!d.is_text()).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; axes]), Layout::COrder)))
+        };
+        match f {
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
+                let axes = self.shape_axes(args[0])?;
+                let d = match (f, dtype) {
+                    (_, Some(d)) => d,
+                    (ArrFn::Full, None) => {
+                        let s = self.ty(args[1])?.scalar()?;
+                        if s.weak {
+                            default_of(kind(s.dtype))
+                        } else {
+                            s.dtype
+                        }
+                    }
+                    _ => DType::Float64,
+                };
+                if f == ArrFn::Full {
+                    self.ty(args[1])?.scalar()?;
+                }
+                array(d, axes)
+            }
+            _ => {
+                let Ty::Arr(src) = self.ty(args[0])? else { return None };
+                if f == ArrFn::FullLike {
+                    self.ty(args[1])?.scalar()?;
+                }
+                array(dtype.unwrap_or(src.dtype), src.ndim()?)
+            }
+        }
+    }
+
+    /// The operands of `np.dot(a, b)` (`dot` imported from NumPy) and of
+    /// the method `a.dot(b)`, as the lowering's `dot_operands`.
+    fn dot_operands(&self, func: ExprId, args: &[ExprId]) -> Option<Vec<ExprId>> {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" && name == "dot" => Some(args.to_vec()),
+                _ => None,
+            },
+            Expr::Attribute { base, attr } if &**attr == "dot" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => Some(args.to_vec()),
+                    _ => None,
+                },
+                Expr::Name(Name::Local(_)) => Some(std::iter::once(*base).chain(args.iter().copied()).collect()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `np.dot(a, b)`, `a.dot(b)`, `a @ b` of arrays of one or two axes,
+    /// as the lowering's `product` types it: the inner product of two
+    /// vectors is a NumPy scalar, any other pairing a fresh C-order array
+    /// (of one axis unless both have two), of the promoted dtype.
+    fn product(&self, l: &Ty, r: &Ty) -> Option<Ty> {
+        let (Ty::Arr(a), Ty::Arr(b)) = (l, r) else { return None };
+        let (an, bn) = (a.ndim()?, b.ndim()?);
+        if !matches!(an, 1 | 2) || !matches!(bn, 1 | 2) || a.dtype.is_text() || b.dtype.is_text() {
+            return None;
+        }
+        let d = promote_strong(a.dtype, b.dtype)?;
+        match (an, bn) {
+            (1, 1) => Some(Ty::Num { s: Scalar::strong(d), nonneg: false }),
+            _ if self.env.decl.attrs.is_device() => None,
+            _ => {
+                let rank = if an == 2 && bn == 2 { 2 } else { 1 };
+                Some(Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; rank]), Layout::COrder)))
+            }
+        }
+    }
+
+    /// What `func` names among the NumPy functions of the lowering's
+    /// `npfuncs` (`np.sort`, `np.nanmean`, ...), as its
+    /// `np_function_target` finds them.
+    fn numpy_array_function(&self, func: ExprId) -> Option<NpFn> {
+        let name: &str = match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => name,
+                _ => return None,
+            },
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => attr,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        numpy_function(name)
+    }
+
+    /// `np.sort(a)` of a 1-D array (a sorted C-order copy) and the
+    /// NaN-skipping reductions (`np.nanmean(a)`: a NumPy scalar of the
+    /// dtype NumPy gives, as the lowering's `nan_reduction_call`). Not
+    /// typed here: `ddof=`, the other functions.
+    fn numpy_array_call(&self, f: NpFn, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let ([array], []) = (args, keywords) else { return None };
+        if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+            return None;
+        }
+        let Ty::Arr(ty) = self.ty(*array)? else { return None };
+        let d = ty.dtype;
+        if d.is_text() || d.is_complex() || ty.ndim().is_none() {
+            return None;
+        }
+        let num = |d: DType, nonneg: bool| Some(Ty::Num { s: Scalar::strong(d), nonneg });
+        match f {
+            NpFn::Sort => {
+                (ty.ndim() == Some(1)).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)))
+            }
+            NpFn::Nan(r) => match r {
+                NanRed::Sum | NanRed::Prod if d == DType::Float16 => num(d, false),
+                NanRed::Sum | NanRed::Prod => num(sum_dtypes(d).1, false),
+                NanRed::Min | NanRed::Max => num(d, false),
+                NanRed::ArgMin | NanRed::ArgMax => num(DType::Int64, true),
+                NanRed::Mean | NanRed::Var | NanRed::Std => match d {
+                    DType::Float16 | DType::Float32 | DType::Float64 => num(d, false),
+                    _ => num(DType::Float64, false),
+                },
+            },
+            _ => None,
+        }
+    }
+
+    /// `np.sum(a)`, `a.max()`, ... of a whole array, as the lowering's
+    /// `reduce` types it: a NumPy scalar of the reduction's dtype
+    /// (`sum_dtypes`: small integers widen; `mean` of integers is
+    /// Float64). Not typed here: a sum of an expression (fused with it),
+    /// an axis, `keepdims`.
+    fn reduction(&self, r: Red, array: ExprId) -> Option<Ty> {
+        // A sum of a whole-array expression adds its elements up without
+        // making the array (`fused_sum`), and gives the same dtype.
+        if !self.is_array_operand(array) {
+            return None;
+        }
+        let Ty::Arr(ty) = self.ty(array)? else { return None };
+        let d = ty.dtype;
+        let ordered = matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax);
+        if d.is_text() || (ordered && d.is_complex()) || ty.ndim().is_none() {
+            return None;
+        }
+        let result = match r {
+            Red::Sum | Red::Prod => sum_dtypes(d).1,
+            Red::Mean if d == DType::Float16 => DType::Float16,
+            Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => d,
+            Red::Mean => DType::Float64,
+            Red::Min | Red::Max => d,
+            Red::ArgMin | Red::ArgMax => DType::Int64,
+            Red::Any | Red::All => DType::Bool,
+        };
+        Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
+    }
+
+    /// A node of a whole-array expression (an arithmetic operator, a
+    /// comparison, a NumPy ufunc) with an array among its `operands`, as
+    /// the lowering's `elementwise` fuses it: a fresh C-order array of the
+    /// operands' broadcast rank, of the dtype the scalar rule (`element`)
+    /// gives each array operand's element (a strong NumPy scalar) and the
+    /// scalar operands. `None` when no operand is an array (the scalar
+    /// rules apply); `Some(None)` when the node is not typed here.
+    fn elementwise(
+        &self,
+        operands: &[ExprId],
+        tys: &[Ty],
+        element: impl FnOnce(&[Ty]) -> Option<Ty>,
+    ) -> Option<Option<Ty>> {
+        if !tys.iter().any(|t| matches!(t, Ty::Arr(_))) {
+            return None;
+        }
+        if self.env.decl.attrs.is_device() {
+            return Some(None);
+        }
+        let mut rank = 0;
+        let mut elements = Vec::with_capacity(tys.len());
+        for (&e, t) in operands.iter().zip(tys) {
+            match t {
+                Ty::Arr(a) if self.is_array_operand(e) && !a.dtype.is_text() => {
+                    let Some(n) = a.ndim() else { return Some(None) };
+                    rank = rank.max(n);
+                    elements.push(Ty::Num { s: Scalar::strong(a.dtype), nonneg: false });
+                }
+                Ty::Num { .. } | Ty::Lit { .. } => elements.push(t.clone()),
+                _ => return Some(None),
+            }
+        }
+        let Some(s) = element(&elements).and_then(|t| t.scalar()) else { return Some(None) };
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        Some((!d.is_text()).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; rank]), Layout::COrder))))
+    }
+
+    /// Whether the lowering sees `e` as an array before lowering it (its
+    /// `is_array_leaf`, or a node of a whole-array expression): an array
+    /// local or a view of one, a call creating an array or of a function
+    /// returning one, an operator or ufunc.
+    fn is_array_operand(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::BinOp { op, .. } => *op != ast::Operator::MatMult,
+            Expr::UnaryOp { op, .. } => *op != ast::UnaryOp::Not,
+            Expr::Compare { ops, .. } => ops.len() == 1,
+            Expr::Call { func, keywords, .. } => {
+                let ufunc =
+                    keywords.is_empty() && matches!(self.scalar_library_function(*func), Some(Library::Numpy(_)));
+                let function = match &self.body.exprs[*func] {
+                    Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Func(_))),
+                    _ => false,
+                };
+                ufunc || function || self.array_function(*func).is_some()
+            }
+            _ => self.is_view_of_local(e),
+        }
+    }
+
+    /// An array local, or a view of one written with basic indexing or
+    /// `.T` (the lowering's `view_rank`).
+    fn is_view_of_local(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Local(_)) => true,
+            Expr::Attribute { base, attr } => &**attr == "T" && self.is_view_of_local(*base),
+            Expr::Subscript { base, .. } => self.is_view_of_local(*base),
+            _ => false,
+        }
+    }
+
+    /// The name of the NumPy attribute `e` is (`np.int_`, or `intp`
+    /// imported from NumPy), as the lowering's `numpy_attr`.
+    fn numpy_attr(&self, e: ExprId) -> Option<&str> {
+        match &self.body.exprs[e] {
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) if m == "numpy" => Some(attr),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => Some(name),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `np.arange(stop)`, `np.arange(start, stop[, step])`, as the
+    /// lowering's `arange` types it: a fresh 1-D array of the dtype given,
+    /// or of NumPy's promotion of the bounds' (a Python number's default
+    /// dtype, a NumPy scalar's own); integers or floats.
+    fn arange(&self, args: &[ExprId], dtype: Option<DType>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 3 {
+            return None;
+        }
+        let bounds: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect::<Option<_>>()?;
+        let mut common: Option<DType> = None;
+        for b in &bounds {
+            let s = b.scalar()?;
+            if !matches!(kind(s.dtype), Kind::Int | Kind::Float) {
+                return None;
+            }
+            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+            common = Some(match common {
+                None => d,
+                Some(c) => promote_strong(c, d).unwrap_or(DType::Float64),
+            });
+        }
+        let common = common?;
+        // The bounds are computed with in Int64, or else Float64.
+        let bound_dtype = if kind(common) == Kind::Int { DType::Int64 } else { DType::Float64 };
+        let d = dtype.unwrap_or(common);
+        if d.is_complex() || d == DType::Bool || !bounds.iter().all(|b| b.converts_to(bound_dtype)) {
+            return None;
+        }
+        Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)))
+    }
+
+    /// The number of axes of a shape argument, as the lowering's
+    /// `shape_arg` takes it: an integer, a tuple (or list) of them, or an
+    /// array's `shape`.
+    fn shape_axes(&self, e: ExprId) -> Option<usize> {
+        let extents: &[ExprId] = match &self.body.exprs[e] {
+            Expr::Tuple(es) | Expr::List(es) => es,
+            Expr::Attribute { base, attr } if &**attr == "shape" => match self.ty(*base)? {
+                Ty::Arr(ty) => return ty.ndim(),
+                _ => return None,
+            },
+            _ => std::slice::from_ref(&e),
+        };
+        for x in extents {
+            let t = self.ty(*x)?;
+            if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+                return None;
+            }
+        }
+        (!extents.is_empty()).then_some(extents.len())
+    }
+
+    /// A dtype argument, as the lowering's `dtype_arg` reads it (not a
+    /// local bound to a dtype).
+    fn dtype_arg(&self, e: ExprId) -> Option<DType> {
+        if let Some(name) = self.numpy_attr(e) {
+            if removed_numpy_dtype(name).is_some() {
+                return None;
+            }
+            return numpy_dtype(name).filter(|d| !d.is_text());
+        }
+        let d = match &self.body.exprs[e] {
+            Expr::Literal(Lit::Str(s)) => numpy_dtype(s)?,
+            // A local bound to a dtype by an earlier statement (where the
+            // lowering has seen it).
+            Expr::Name(Name::Local(id)) => {
+                let st = &self.states[*id];
+                let (d, at) = st.dtype.filter(|_| st.open && st.bindings == 0)?;
+                (at < self.reading_at.get()).then_some(d)?
+            }
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Type(t) => *t,
+                _ => return None,
+            },
+            Expr::Name(Name::Free(n)) => python_scalar(n)?,
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::Namespace(Namespace::Postyp) => DType::from_name(attr)?,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (!d.is_text()).then_some(d)
+    }
+
+    /// The constant `attr` of the module `base` names, if it is NumPy's
+    /// (`np.inf`), `math`'s or `postc.math`'s (`math.pi`).
+    fn constant_of_module(&self, base: ExprId, attr: &str) -> Option<f64> {
+        let Expr::Name(Name::Global(m)) = &self.body.exprs[base] else { return None };
+        match self.env.globals.get(&**m)? {
+            Global::BoundaryModule(m) if m == "numpy" => numpy_constant(attr),
+            Global::Namespace(Namespace::Math | Namespace::PostcMath) => math_constant(attr),
+            _ => None,
+        }
+    }
+
+    /// What `func` names among NumPy's ufuncs on scalars (`np.exp`, `exp`
+    /// imported from NumPy) and Python's `math` functions, as the
+    /// lowering's `target_of` finds them.
+    fn scalar_library_function(&self, func: ExprId) -> Option<Library> {
+        let (module, name): (&Global, &str) = match &self.body.exprs[func] {
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => (self.env.globals.get(&**m)?, attr),
+                _ => return None,
+            },
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } if module == "numpy" => return numpy_func(name).map(Library::Numpy),
+                Global::Boundary { module, name } if module == "math" => return math_func(name).map(Library::Math),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match module {
+            Global::BoundaryModule(m) if m == "numpy" => numpy_func(name).map(Library::Numpy),
+            Global::Namespace(Namespace::Math) => math_func(name).map(Library::Math),
+            _ => None,
         }
     }
 
@@ -888,20 +1719,36 @@ impl Solver<'_> {
         Some(acc)
     }
 
-    /// A call of a function of this module taking and returning scalars.
-    fn scalar_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
+    /// A call of a function of this module, as the lowering's `post_call`
+    /// types it: each argument fits its parameter (a scalar widens to it,
+    /// an array has its dtype, rank and layout; an output parameter takes
+    /// an output); the result is the declared one (a tuple's elements
+    /// each as one).
+    fn module_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
         // The parameters left out take their defaults, which fit them.
         if args.len() > callee.params.len() || args.len() + callee.defaults.len() < callee.params.len() {
             return None;
         }
         for (a, (_, p)) in args.iter().zip(&callee.params) {
             let p = self.env.types.get(*p);
-            if p.is_array || !widens_to(a.scalar()?, p.dtype) || !a.converts_to(p.dtype) {
+            let fits = match a {
+                Ty::Arr(ty) => p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output),
+                _ if p.is_array => false,
+                _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
+            };
+            if !fits {
                 return None;
             }
         }
+        let value = |t: &TypeData| match t.is_array {
+            true => Ty::Arr(t.clone()),
+            false => Ty::Num { s: Scalar::strong(t.dtype), nonneg: false },
+        };
         let ret = self.env.types.get(callee.ret?);
-        (!ret.is_array && !ret.is_tuple()).then(|| Ty::Num { s: Scalar::strong(ret.dtype), nonneg: false })
+        Some(match ret.is_tuple() {
+            true => Ty::Tuple(ret.elements.iter().map(value).collect()),
+            false => value(ret),
+        })
     }
 
     /// The counter of `for x in range(...)`: a Python int, non-negative
@@ -938,6 +1785,88 @@ impl Solver<'_> {
         };
         Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg })
     }
+}
+
+/// A function of a library on scalars.
+enum Library {
+    Numpy(NpOp),
+    Math(MathFn),
+}
+
+/// A NumPy ufunc on scalars, as the lowering's `numpy_call` types it: a
+/// NumPy scalar of the arguments' common dtype (a Python number's is
+/// NumPy's default for its kind), or of the float dtype a float function
+/// computes in. Not typed here: `sign`, `isnan`, `isinf`, `isfinite`,
+/// `minimum`, `maximum`, `fmin`, `fmax`, `power`.
+fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
+    let arity = if matches!(op, NpOp::Float2(_)) { 2 } else { 1 };
+    if args.len() != arity
+        || !matches!(op, NpOp::Float1(_) | NpOp::Float2(_) | NpOp::Round(_) | NpOp::Abs | NpOp::Negative | NpOp::Square)
+    {
+        return None;
+    }
+    let mut common: Option<Scalar> = None;
+    for a in args {
+        let s = a.scalar()?;
+        if s.dtype.is_text() {
+            return None;
+        }
+        common = Some(match common {
+            None => s,
+            Some(p) => promote(p, s)?,
+        });
+    }
+    let s = common?;
+    let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+    let k = kind(d);
+    if k == Kind::Complex && !matches!(op, NpOp::Abs | NpOp::Negative | NpOp::Square) {
+        return None;
+    }
+    let converted = |d: DType| args.iter().all(|a| a.converts_to(d));
+    let num = |d: DType, nonneg: bool| Some(Ty::Num { s: Scalar::strong(d), nonneg });
+    match op {
+        NpOp::Float1(sym) | NpOp::Float2(sym) => {
+            let rd = if k == Kind::Float { d } else { float_for(d) };
+            if (sym == "fmod" && k != Kind::Float) || !converted(rd) {
+                return None;
+            }
+            num(rd, false)
+        }
+        _ if !converted(d) => None,
+        NpOp::Round(_) => num(d, k != Kind::Float && args[0].nonneg()),
+        NpOp::Abs if k == Kind::Bool => num(d, true),
+        NpOp::Abs => {
+            let rd = d.complex_part().unwrap_or(d);
+            num(rd, kind(rd) == Kind::Float)
+        }
+        NpOp::Negative if k == Kind::Bool => None,
+        NpOp::Negative => num(d, false),
+        NpOp::Square if k == Kind::Bool => {
+            converted(DType::Int8).then_some(Ty::Num { s: Scalar::strong(DType::Int8), nonneg: true })
+        }
+        NpOp::Square => num(d, k != Kind::Complex),
+        _ => None,
+    }
+}
+
+/// A float function of Python's `math`, as the lowering's `math_call`
+/// types it: a Python float of real arguments. Not typed here: `floor`,
+/// `ceil`, `trunc`, `isnan`, `isinf`, `isfinite`.
+fn python_math(f: MathFn, args: &[Ty]) -> Option<Ty> {
+    let arity = match f {
+        MathFn::Float1(..) => 1,
+        MathFn::Float2(..) => 2,
+        _ => return None,
+    };
+    if args.len() != arity {
+        return None;
+    }
+    for a in args {
+        if kind(a.scalar()?.dtype) > Kind::Float || !a.converts_to(DType::Float64) {
+            return None;
+        }
+    }
+    Some(Ty::Num { s: Scalar::weak(DType::Float64), nonneg: false })
 }
 
 /// `min(t)` and `max(t)` of one tuple take its elements.

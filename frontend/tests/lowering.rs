@@ -235,3 +235,24 @@ def block_sums(x: Float64[:], total: Out[Float64[:]], counts: Out[Int64[:]]) -> 
     let sum: f64 = (0..n).map(|k| k as f64 * 0.5 + 1.0).sum();
     assert_eq!(got_total, sum);
 }
+
+/// The real kernels of `tests/realworld/` lower without a panic, each
+/// accepted or refused with diagnostics (a file's call recipes are
+/// CPython's, not POST Python): in a debug build the lowering checks, for
+/// every body it accepts, that the typecheck's types of its locals are
+/// those its own rounds reach.
+#[test]
+fn real_world_kernels_lower_with_the_typecheck_agreeing() {
+    std::env::set_current_dir(repo_root()).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/realworld")
+        .expect("tests/realworld exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py") && p.file_stem().is_some_and(|s| s != "report"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 7, "{files:?}");
+    for f in files {
+        let lowered = std::panic::catch_unwind(|| postc_frontend::lower_files(&[f.clone()], Vec::new()).is_ok());
+        assert!(lowered.is_ok(), "{} panics in the frontend", f.display());
+    }
+}

@@ -23,7 +23,7 @@ use postc_ir::{Layout, Shape};
 
 /// A NumPy function or array method over whole arrays.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum ArrFn {
+pub(crate) enum ArrFn {
     Empty,
     Zeros,
     Ones,
@@ -56,7 +56,7 @@ pub(super) enum ArrFn {
 
 /// A reduction of a whole array.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Red {
+pub(crate) enum Red {
     Sum,
     Prod,
     Min,
@@ -69,7 +69,7 @@ pub(super) enum Red {
 }
 
 /// The NumPy function `name` over arrays, if compiled code has it.
-pub(super) fn array_func(name: &str) -> Option<ArrFn> {
+pub(crate) fn array_func(name: &str) -> Option<ArrFn> {
     Some(match name {
         "empty" => ArrFn::Empty,
         "zeros" => ArrFn::Zeros,
@@ -90,7 +90,7 @@ pub(super) fn array_func(name: &str) -> Option<ArrFn> {
 }
 
 /// The array method `name` (`a.sum()`, `a.copy()`), if compiled code has it.
-pub(super) fn array_method(name: &str) -> Option<ArrFn> {
+pub(crate) fn array_method(name: &str) -> Option<ArrFn> {
     match name {
         "copy" => Some(ArrFn::Copy),
         "transpose" => Some(ArrFn::Transpose),
@@ -134,7 +134,7 @@ impl Red {
 /// A NumPy dtype object by its attribute name (`np.float64`) or string,
 /// as NumPy 2 names them (the C names `np.longlong`, `np.intc`, ... with
 /// the sizes of x86-64 and AArch64 Linux).
-pub(super) fn numpy_dtype(name: &str) -> Option<DType> {
+pub(crate) fn numpy_dtype(name: &str) -> Option<DType> {
     Some(match name {
         "float64" | "double" => DType::Float64,
         "float32" | "single" => DType::Float32,
@@ -156,7 +156,7 @@ pub(super) fn numpy_dtype(name: &str) -> Option<DType> {
 
 /// The dtype aliases NumPy 2.0 removed, with the name its AttributeError
 /// says to use instead.
-fn removed_numpy_dtype(name: &str) -> Option<&'static str> {
+pub(crate) fn removed_numpy_dtype(name: &str) -> Option<&'static str> {
     Some(match name {
         "float_" => "np.float64",
         "complex_" | "cfloat" => "np.complex128",
@@ -180,7 +180,7 @@ pub(super) fn sum_dtype(d: DType) -> DType {
 /// The accumulator's dtype and the result's of NumPy's `sum` and `prod`
 /// of elements of `d` (Float16 is accumulated in Float32, as NumPy's
 /// loop does).
-pub(super) fn sum_dtypes(d: DType) -> (DType, DType) {
+pub(crate) fn sum_dtypes(d: DType) -> (DType, DType) {
     match d {
         DType::Float16 => (DType::Float32, DType::Float16),
         d => (sum_dtype(d), sum_dtype(d)),

@@ -1049,7 +1049,7 @@ fn truth_when_smaller(opcode: Opcode, left_smaller: bool) -> bool {
     }
 }
 
-pub(super) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
+pub(crate) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
     use postc_ir::Shape;
     if arg.dtype != param.dtype {
         return false;

@@ -8,7 +8,8 @@
 //!
 //! The locals' types come from the typecheck (`crate::typeck`) where it
 //! types them all: the body is then lowered once, reading them. Where it
-//! leaves some open (arrays, NumPy calls, tuples, ...), the body is
+//! leaves some open (whole-array arithmetic, other NumPy calls, tuples of
+//! arrays, `for` over arrays, ...), the body is
 //! lowered more than once: the first rounds infer, starting from the
 //! types the typecheck gave: every assignment joins its value's type into
 //! the local's (along the numeric tower, NEP 50 for weak values) and
@@ -30,16 +31,16 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-mod arrays;
+pub(crate) mod arrays;
 mod calls;
 mod elementwise;
-mod expr;
+pub(crate) mod expr;
 mod linalg;
 mod nanreduce;
-mod npfuncs;
-mod numpy;
+pub(crate) mod npfuncs;
+pub(crate) mod numpy;
 mod prange;
-mod pymath;
+pub(crate) mod pymath;
 mod slicing;
 mod sorting;
 mod tuples;
@@ -320,6 +321,11 @@ pub(crate) fn lower_function(
         info.nonneg = t.nonneg;
         info.fixed = t.annotated;
     }
+    for (id, a) in solved.arrays.iter() {
+        let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
+        info.ty = Some(LocalTy::Array(a.ty.clone()));
+        info.rebound = a.rebound;
+    }
     for (id, elems) in solved.tuples.iter() {
         let name = &*hir.locals[id].name;
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
@@ -333,15 +339,21 @@ pub(crate) fn lower_function(
     if !all_solved {
         locals = infer_rounds(cx, types, decl, def, locals, &input_views);
     }
+    // In a debug build: the rounds by themselves, to check against.
     #[cfg(debug_assertions)]
-    {
-        // The typecheck's types are those the rounds reach by themselves.
-        let rounds = infer_rounds(cx, types, decl, def, unsolved, &input_views);
-        debug_assert!(rounds == locals, "`{}`: the rounds give {rounds:?}, the typecheck {locals:?}", decl.name);
-    }
+    let (rounds, solved_locals) = (infer_rounds(cx, types, decl, def, unsolved, &input_views), locals.clone());
     let mut fl = FnLower::new(cx, types, decl, locals, false);
     fl.input_views = input_views;
     fl.body(def);
+    // The typecheck's types are those the rounds reach by themselves, in a
+    // body without errors (in one with errors, what the rounds leave
+    // untyped behind a refused construct is their own recovery).
+    #[cfg(debug_assertions)]
+    debug_assert!(
+        !fl.diags.is_empty() || rounds == solved_locals,
+        "`{}`: the rounds give {rounds:?}, the typecheck {solved_locals:?}",
+        decl.name
+    );
     if fl.diags.is_empty() {
         let mut f = fl.b.finish();
         if fl.inferred_tuple.is_some() {

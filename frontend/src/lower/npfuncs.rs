@@ -20,7 +20,7 @@ use crate::pytypes::promote_strong;
 
 /// A NumPy array function lowered by this module's siblings.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum NpFn {
+pub(crate) enum NpFn {
     /// `np.sort(a)`: a sorted copy of a 1-D array.
     Sort,
     /// `a.sort()`: `a` sorted in place.
@@ -34,7 +34,7 @@ pub(super) enum NpFn {
 
 /// A NaN-ignoring reduction of a whole array.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum NanRed {
+pub(crate) enum NanRed {
     Sum,
     Prod,
     Min,
@@ -47,7 +47,7 @@ pub(super) enum NanRed {
 }
 
 /// The NumPy function `name` (an attribute of `numpy`), if this module has it.
-fn numpy_function(name: &str) -> Option<NpFn> {
+pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
     Some(match name {
         "sort" => NpFn::Sort,
         "searchsorted" => NpFn::Searchsorted,

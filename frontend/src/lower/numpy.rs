@@ -14,7 +14,7 @@ use crate::pytypes::float_for;
 
 /// What a NumPy ufunc does to scalars.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum NpOp {
+pub(crate) enum NpOp {
     /// A float function of one argument, by its `postc.math` symbol.
     Float1(&'static str),
     /// A float function of two arguments, by its `postc.math` symbol.
@@ -48,7 +48,7 @@ impl NpOp {
 }
 
 /// The NumPy ufunc `name` (an attribute of `numpy`), if compiled code has it.
-pub(super) fn numpy_func(name: &str) -> Option<NpOp> {
+pub(crate) fn numpy_func(name: &str) -> Option<NpOp> {
     Some(match name {
         "sqrt" | "cbrt" | "exp" | "exp2" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan"
         | "sinh" | "cosh" | "tanh" | "rint" | "fabs" => NpOp::Float1(intrinsic_symbol(name)),
@@ -91,7 +91,7 @@ fn intrinsic_symbol(name: &str) -> &'static str {
 }
 
 /// NumPy's float constants: Python floats (weak Float64), as in CPython.
-pub(super) fn numpy_constant(name: &str) -> Option<f64> {
+pub(crate) fn numpy_constant(name: &str) -> Option<f64> {
     Some(match name {
         "pi" => std::f64::consts::PI,
         "e" => std::f64::consts::E,

@@ -20,7 +20,7 @@ use super::*;
 
 /// How a float function of `math` reports what CPython reports as errors.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Errors {
+pub(crate) enum Errors {
     /// NaN of non-NaN arguments, or an infinity of finite ones (a pole):
     /// `ValueError: math domain error`.
     Domain,
@@ -40,7 +40,7 @@ pub(super) enum Errors {
 
 /// What a `math` function does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum MathFn {
+pub(crate) enum MathFn {
     /// A float function of one argument, by its `postc.math` symbol.
     Float1(&'static str, Errors),
     /// A float function of two arguments, by its `postc.math` symbol.
@@ -53,7 +53,7 @@ pub(super) enum MathFn {
 }
 
 /// The function `math.NAME`, if compiled code has it.
-pub(super) fn math_func(name: &str) -> Option<MathFn> {
+pub(crate) fn math_func(name: &str) -> Option<MathFn> {
     use Errors::*;
     use MathFn::*;
     Some(match name {

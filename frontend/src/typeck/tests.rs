@@ -7,7 +7,9 @@ use ruff_python_ast::Stmt as AstStmt;
 
 /// The locals the typecheck types in function `f` of `src`, each shown as
 /// `name: Dtype` (`~` for a weak type, `+` when non-negative, `!` when
-/// annotated; a tuple as `(Dtype, ...)`), in the order the body binds them.
+/// annotated; a tuple as `(Dtype, ...)`; an array as [`shown_array`]; a
+/// local bound to a dtype as `(dtype Dtype)`), in the order the body binds
+/// them.
 fn solved(src: &str) -> Vec<String> {
     let tree = Tree::parse(src);
     assert!(tree.errors().is_empty(), "{:?}", tree.errors());
@@ -30,14 +32,33 @@ fn solved(src: &str) -> Vec<String> {
     };
     (body.locals.iter())
         .filter_map(|(id, local)| {
-            let ty = match (types.scalars.get(id), types.tuples.get(id)) {
-                (Some(t), _) => shown(t),
-                (None, Some(elems)) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
-                (None, None) => return None,
+            let ty = match (types.scalars.get(id), types.tuples.get(id), types.arrays.get(id)) {
+                (Some(t), _, _) => shown(t),
+                (None, Some(elems), _) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
+                (None, None, Some(a)) => shown_array(a),
+                (None, None, None) => format!("(dtype {})", types.dtypes.get(id)?.name()),
             };
             Some(format!("{}: {ty}", local.name))
         })
         .collect()
+}
+
+/// An array local as `Dtype[:, :]` (one `:` an axis), `Out[...]` when it
+/// is a caller's output, `*` when it is rebound; with its layout unless C
+/// order.
+fn shown_array(a: &ArrayLocal) -> String {
+    let axes = vec![":"; a.ty.ndim().expect("a known rank")].join(", ");
+    let mut shown = format!("{}[{axes}]", a.ty.dtype.name());
+    if a.ty.layout != Layout::COrder {
+        shown = format!("{shown} {}", a.ty.layout);
+    }
+    if a.ty.is_output {
+        shown = format!("Out[{shown}]");
+    }
+    if a.rebound {
+        shown.push('*');
+    }
+    shown
 }
 
 const HEADER: &str = "from postyp import Float32, Float64, Int8, Int32, Int64, UInt8\nfrom postc.math import sqrt\n\n";
@@ -87,17 +108,17 @@ fn only_what_depends_on_typed_values_is_typed() {
         "{HEADER}import numpy as np
 
 def f(x: Float64[:], n: Int64) -> Float64:
-    a = np.sum(x)
+    a = np.searchsorted(x, 1.0)
     b = a + 1.0
     c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
-    for y in x:
+    for y in np.sort(x):
         pass
     d = -n if n > 0 else n
     return b
 "
     );
-    // `a` is a NumPy call and `b` reads it: both are left to the rounds,
-    // as is the name a loop over an array binds.
+    // `a` is a NumPy call not typed here and `b` reads it: both are left
+    // to the rounds, as is the name a loop over a sorted copy binds.
     assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
 }
 
@@ -234,4 +255,348 @@ fn tuples_the_lowering_refuses_are_not_typed() {
     // dtypes at run time, `b` is a scalar bound to a tuple, and tuples
     // are not ordered.
     assert_eq!(solved(&src), ["g: (Int64, Float64)"]);
+}
+
+const NUMPY: &str =
+    "import numpy as np\nfrom numpy import zeros, float32\nfrom postyp import Float64, Int32, Int64, Out\n\n";
+
+#[test]
+fn arrays_created_in_the_body_take_numpy_dtypes() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :], n: Int64) -> Float64:
+    a = np.zeros((n, 3), dtype=np.int32)
+    b = np.empty(n)
+    c = np.full(n, 2)
+    d = np.full(n, Int32(2))
+    e = np.ones_like(x, \"float32\")
+    g = x.copy()
+    h = g.astype(np.uint8)
+    k = zeros(x.shape, float32)
+    m = np.full_like(a, 7)
+    return 0.0
+"
+    );
+    // A Python int fills Int64 (NumPy's default dtype of a Python
+    // number), a NumPy scalar its own dtype; `*_like` and `copy` keep the
+    // source's axes and, unless told otherwise, its dtype.
+    assert_eq!(
+        solved(&src),
+        [
+            "a: Int32[:, :]",
+            "b: Float64[:]",
+            "c: Int64[:]",
+            "d: Int32[:]",
+            "e: Float32[:, :]",
+            "g: Float64[:, :]",
+            "h: UInt8[:, :]",
+            "k: Float32[:, :]",
+            "m: Int32[:, :]",
+        ]
+    );
+}
+
+#[test]
+fn views_have_an_axis_for_each_slice_and_each_axis_not_named() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :, :], y: Out[Float64[:, :]], i: Int64) -> Float64:
+    r = x[i]
+    c = x[:, i, 1:]
+    e = x[..., i]
+    n = x[None, i, ::2, i]
+    t = y.T
+    w = y[i]
+    s = r[0, 1]
+    u = c[i, ...]
+    return s
+"
+    );
+    // A view is C order by type (its strides are its own) and writable
+    // exactly when its base is; all-integer entries name one element.
+    assert_eq!(
+        solved(&src),
+        [
+            "r: Float64[:, :]",
+            "c: Float64[:, :]",
+            "e: Float64[:, :]",
+            "n: Float64[:, :]",
+            "t: Out[Float64[:, :]]",
+            "w: Out[Float64[:]]",
+            "s: Float64",
+            "u: Float64[:]",
+        ]
+    );
+}
+
+#[test]
+fn an_array_local_bound_twice_or_in_a_block_is_rebound() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:], n: Int64) -> Float64:
+    once = np.zeros(n)
+    twice = np.zeros(n)
+    twice = x.copy()
+    inner = np.ones(n)
+    for i in range(n):
+        inner = np.zeros(n)
+    updated = np.zeros(n)
+    updated += 1.0
+    return 0.0
+"
+    );
+    // An update in place does not rebind.
+    assert_eq!(
+        solved(&src),
+        ["once: Float64[:]", "twice: Float64[:]*", "inner: Float64[:]*", "i: ~Int64+", "updated: Float64[:]"]
+    );
+}
+
+#[test]
+fn arrays_that_do_not_agree_or_are_read_before_bound_are_left_open() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:], n: Int64) -> Float64:
+    a = np.zeros(n)
+    a = np.zeros((n, n))
+    b = np.zeros(n)
+    b = 1.0
+    s = 0.0
+    for i in range(n):
+        if i > 0:
+            s = s + prev[0]
+        prev = x.copy()
+    g = np.zeros(n, dtype=np.float_)
+    return s
+"
+    );
+    // `prev` has no value yet where the loop's first statement reads it
+    // (the lowering reads it there before any binding), so `s`, typed
+    // from it, is not known either; `np.float_` is NumPy 1's.
+    assert_eq!(solved(&src), ["i: ~Int64+", "prev: Float64[:]*"]);
+}
+
+#[test]
+fn prange_counters_are_typed_as_range_counters() {
+    let src = format!(
+        "{NUMPY}from postc import prange\nimport postc\n\ndef f(x: Float64[:], n: Int64) -> Float64:
+    s = 0.0
+    for i in prange(n):
+        s += x[i]
+    for j in postc.prange(1, n, 2):
+        s += x[j]
+    return s
+"
+    );
+    assert_eq!(solved(&src), ["s: Float64", "i: ~Int64+", "j: ~Int64+"]);
+}
+
+#[test]
+fn reductions_calls_and_library_functions_of_scalars_are_typed() {
+    let src = format!(
+        "{NUMPY}import math\n\ndef mean(x: Float64[:]) -> Float64:
+    return x.sum() / len(x)
+
+def halves(x: Float64[:]) -> tuple[Float64[:], Float64]:
+    return x[1:], x[0]
+
+def f(x: Float64[:, :], y: Int32[:], n: Int64) -> Float64:
+    s = x.sum()
+    m = y.mean()
+    k = np.argmax(y)
+    lo = y.min()
+    t = np.sum(y)
+    b = y.any()
+    r = x[0]
+    mu = mean(r)
+    h, first = halves(r)
+    e = np.exp(2)
+    q = np.sqrt(y[0])
+    a = np.abs(y[1])
+    g = math.sqrt(y[0])
+    w = np.square(True)
+    v = np.sum(y + 1)
+    return s
+"
+    );
+    // NumPy's sum of Int32 is Int64 and its mean Float64; a ufunc of a
+    // Python int computes in Int64 (sqrt of Int32 in Float64), `math`
+    // gives Python floats; a sum of an expression is NumPy's sum of the
+    // array it would make.
+    assert_eq!(
+        solved(&src),
+        [
+            "s: Float64",
+            "m: Float64",
+            "k: Int64+",
+            "lo: Int32",
+            "t: Int64",
+            "b: Bool",
+            "r: Float64[:]",
+            "mu: Float64",
+            "h: Float64[:]",
+            "first: Float64",
+            "e: Float64",
+            "q: Float64",
+            "a: Int32",
+            "g: ~Float64",
+            "w: Int8+",
+            "v: Int64",
+        ]
+    );
+}
+
+#[test]
+fn loops_over_arrays_bind_elements_rows_and_indices() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :], y: Int32[:], z: Float64[:]) -> Float64:
+    s = 0.0
+    for row in x:
+        for v in row:
+            s += v
+    for i, e in enumerate(y):
+        s += i * e
+    for u, w in zip(z, y):
+        s += u * w
+    for c in x.T:
+        s += c[0]
+    for p in x[1:, 0]:
+        s += p
+    return s
+"
+    );
+    // A row bound by a loop inside another is rebound.
+    assert_eq!(
+        solved(&src),
+        [
+            "s: Float64",
+            "row: Float64[:]",
+            "v: Float64",
+            "i: ~Int64+",
+            "e: Int32",
+            "u: Float64",
+            "w: Int32",
+            "c: Float64[:]",
+            "p: Float64",
+        ]
+    );
+}
+
+#[test]
+fn whole_array_expressions_take_their_elements_types_and_the_widest_rank() {
+    let src = format!(
+        "{NUMPY}from postyp import Float32
+
+def f(x: Float64[:, :], y: Int32[:], z: Float32[:]) -> Float64:
+    a = 2.0 * x + y
+    b = -y
+    c = y > 0
+    d = np.sqrt(y) + z
+    e = z * 2
+    g = (x + 1.0).sum()
+    h = np.sum(y * y)
+    m = np.abs(z - 1)
+    n = x[0] * z
+    p = x.T * 3
+    q = (y < 3) & (y > 0)
+    return g
+"
+    );
+    // Each element meets the scalars by NEP 50 (Float32 times a Python
+    // int stays Float32); a sum of an expression is NumPy's sum of the
+    // array it would make (Int32 sums to Int64).
+    assert_eq!(
+        solved(&src),
+        [
+            "a: Float64[:, :]",
+            "b: Int32[:]",
+            "c: Bool[:]",
+            "d: Float64[:]",
+            "e: Float32[:]",
+            "g: Float64",
+            "h: Int64",
+            "m: Float32[:]",
+            "n: Float64[:]",
+            "p: Float64[:, :]",
+            "q: Bool[:]",
+        ]
+    );
+}
+
+#[test]
+fn module_constants_sorted_copies_and_nan_reductions_are_typed() {
+    let src = format!(
+        "{NUMPY}import math
+from numpy import pi
+from postyp import Float32
+
+def f(x: Float64[:], y: Int32[:], z: Float32[:]) -> Float64:
+    a = np.full(3, np.inf)
+    b = math.e + pi
+    s = np.sort(y)
+    m = np.nanmean(y)
+    v = np.nanvar(z)
+    t = np.nansum(y)
+    k = np.nanargmax(x)
+    return b
+"
+    );
+    // NumPy's and `math`'s constants are Python floats; `nanmean` of
+    // integers is Float64, `nanvar` keeps a float dtype, `nansum` widens.
+    assert_eq!(
+        solved(&src),
+        ["a: Float64[:]", "b: ~Float64", "s: Int32[:]", "m: Float64", "v: Float32", "t: Int64", "k: Int64+"]
+    );
+}
+
+#[test]
+fn a_local_bound_to_a_dtype_names_the_dtype_of_arrays_made_after_it() {
+    let src = format!(
+        "{NUMPY}def f(n: Int64) -> Float64:
+    dtype = np.int_
+    a = np.empty(n, dtype=dtype)
+    for i in range(n):
+        b = np.zeros(n, dtype=late)
+        late = np.float32
+    return 0.0
+"
+    );
+    // `dtype` has no type of its own; `late` is bound after the `dtype=`
+    // that names it, where the lowering has not seen it yet.
+    assert_eq!(solved(&src), ["dtype: (dtype Int64)", "a: Int64[:]", "i: ~Int64+", "late: (dtype Float32)"]);
+}
+
+#[test]
+fn products_of_vectors_and_matrices_are_scalars_or_fresh_arrays() {
+    let src = format!(
+        "{NUMPY}from numpy import dot
+from postyp import Float32
+
+def f(x: Float64[:], y: Int32[:], m: Float32[:, :], z: Float32[:]) -> Float64:
+    a = np.dot(x, y)
+    b = m @ z
+    c = z.dot(m)
+    d = m @ m
+    e = dot(z, z)
+    return a
+"
+    );
+    // NumPy promotes the two dtypes (Float64 and Int32 to Float64).
+    assert_eq!(solved(&src), ["a: Float64", "b: Float32[:]", "c: Float32[:]", "d: Float32[:, :]", "e: Float32"]);
+}
+
+#[test]
+fn ranges_of_numbers_take_numpy_dtypes_of_their_bounds() {
+    let src = format!(
+        "{NUMPY}from postyp import Float32
+
+def f(n: Int64, x: Float32, k: Int32) -> Float64:
+    a = np.arange(n)
+    b = np.arange(2, 10.5)
+    c = np.arange(x, 3.0)
+    d = np.arange(k, 10, dtype=np.int8)
+    e = np.arange(k, 10)
+    return 0.0
+"
+    );
+    // Python numbers count at their default dtype, NumPy scalars at their
+    // own, and the two promote: Float32 and a Python float give Float64,
+    // Int32 and a Python int Int64.
+    assert_eq!(solved(&src), ["a: Int64[:]", "b: Float64[:]", "c: Float64[:]", "d: Int8[:]", "e: Int64[:]"]);
 }
