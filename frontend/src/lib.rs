@@ -239,11 +239,17 @@ impl SourceFrontend for PyFrontend {
         // The module's calls see the declarations with every tuple result
         // that is found by lowering its function first; each function is
         // still lowered against its own declaration.
+        // Only a function the module names (a call, an alias) may be called.
         let mut funcs = unit.funcs.clone();
+        let named = names_read(stmts);
         let unannotated: Vec<usize> = (0..funcs.len())
             .filter(|&i| {
                 let d = &unit.funcs[i];
-                d.ret.is_none() && d.ret_unannotated && !d.ret_poisoned && returns_a_value(&stmts[d.stmt])
+                d.ret.is_none()
+                    && d.ret_unannotated
+                    && !d.ret_poisoned
+                    && named.contains(d.name.as_str())
+                    && returns_a_value(&stmts[d.stmt])
             })
             .collect();
         // A round lowers the functions whose result is still unknown; a
@@ -330,6 +336,29 @@ impl SourceFrontend for PyFrontend {
             Err(diags)
         }
     }
+}
+
+/// Every name the statements read, anywhere in them (function bodies,
+/// module-level aliases).
+fn names_read(stmts: &[Stmt]) -> HashSet<&str> {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Names<'a>(HashSet<&'a str>);
+    impl<'a> Visitor<'a> for Names<'a> {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            syntax::deep(|| walk_stmt(self, s));
+        }
+        fn visit_expr(&mut self, e: &'a ruff_python_ast::Expr) {
+            if let ruff_python_ast::Expr::Name(n) = e {
+                self.0.insert(n.id.as_str());
+            }
+            syntax::deep(|| walk_expr(self, e));
+        }
+    }
+    let mut names = Names(HashSet::new());
+    for s in stmts {
+        names.visit_stmt(s);
+    }
+    names.0
 }
 
 /// Whether a function definition has a `return` with a value (outside
