@@ -235,17 +235,67 @@ impl SourceFrontend for PyFrontend {
         let mut module = std::mem::replace(&mut program.modules[id], Module::new(""));
         let mut diags = std::mem::take(&mut unit.declared_errors);
         check_post_imports(program, &module, &unit, &mut diags);
+        let stmts: &[Stmt] = unit.parsed.body();
+        // The module's calls see the declarations with every tuple result
+        // that is found by lowering its function first; each function is
+        // still lowered against its own declaration.
+        // Only a function the module names (a call, an alias) may be called.
+        let mut funcs = unit.funcs.clone();
+        let named = names_read(stmts);
+        let unannotated: Vec<usize> = (0..funcs.len())
+            .filter(|&i| {
+                let d = &unit.funcs[i];
+                d.ret.is_none()
+                    && d.ret_unannotated
+                    && !d.ret_poisoned
+                    && named.contains(d.name.as_str())
+                    && returns_a_value(&stmts[d.stmt])
+            })
+            .collect();
+        // A round lowers the functions whose result is still unknown; a
+        // result found lets the next round lower their callers. A result
+        // that needs itself (recursion, directly or through others) is
+        // never found, and the calls that need it stay errors.
+        loop {
+            let mut found = false;
+            for &i in &unannotated {
+                if funcs[i].ret.is_some() {
+                    continue;
+                }
+                let Stmt::FunctionDef(def) = &stmts[unit.funcs[i].stmt] else { continue };
+                let cx = ModuleCx {
+                    src: &unit.src,
+                    file: unit.file,
+                    globals: &unit.globals,
+                    funcs: &funcs,
+                    program,
+                    post_imports: &module.post_imports,
+                    intrinsics: &module.intrinsic_imports,
+                    imported_defaults: &self.defaults,
+                };
+                let ret = match lower::lower_function(&cx, &mut module.types, &unit.funcs[i], def) {
+                    Ok((f, _)) => f.ret,
+                    Err(_) => None,
+                };
+                if ret.is_some() {
+                    funcs[i].ret = ret;
+                    found = true;
+                }
+            }
+            if !found {
+                break;
+            }
+        }
         let cx = ModuleCx {
             src: &unit.src,
             file: unit.file,
             globals: &unit.globals,
-            funcs: &unit.funcs,
+            funcs: &funcs,
             program,
             post_imports: &module.post_imports,
             intrinsics: &module.intrinsic_imports,
             imported_defaults: &self.defaults,
         };
-        let stmts: &[Stmt] = unit.parsed.body();
         let mut bodies = Vec::new();
         let mut math_imports = std::collections::BTreeSet::new();
         for decl in &unit.funcs {
@@ -286,6 +336,55 @@ impl SourceFrontend for PyFrontend {
             Err(diags)
         }
     }
+}
+
+/// Every name the statements read, anywhere in them (function bodies,
+/// module-level aliases).
+fn names_read(stmts: &[Stmt]) -> HashSet<&str> {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Names<'a>(HashSet<&'a str>);
+    impl<'a> Visitor<'a> for Names<'a> {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            syntax::deep(|| walk_stmt(self, s));
+        }
+        fn visit_expr(&mut self, e: &'a ruff_python_ast::Expr) {
+            if let ruff_python_ast::Expr::Name(n) = e {
+                self.0.insert(n.id.as_str());
+            }
+            syntax::deep(|| walk_expr(self, e));
+        }
+    }
+    let mut names = Names(HashSet::new());
+    for s in stmts {
+        names.visit_stmt(s);
+    }
+    names.0
+}
+
+/// Whether a function definition has a `return` with a value (outside
+/// the functions and classes nested in it): one that may return a tuple
+/// without declaring it.
+fn returns_a_value(stmt: &Stmt) -> bool {
+    fn any(body: &[Stmt]) -> bool {
+        body.iter().any(|s| match s {
+            Stmt::Return(r) => r.value.is_some(),
+            Stmt::If(i) => any(&i.body) || i.elif_else_clauses.iter().any(|c| any(&c.body)),
+            Stmt::For(f) => any(&f.body) || any(&f.orelse),
+            Stmt::While(w) => any(&w.body) || any(&w.orelse),
+            Stmt::With(w) => any(&w.body),
+            Stmt::Try(t) => {
+                any(&t.body)
+                    || any(&t.orelse)
+                    || any(&t.finalbody)
+                    || t.handlers.iter().any(|h| match h {
+                        ruff_python_ast::ExceptHandler::ExceptHandler(h) => any(&h.body),
+                    })
+            }
+            Stmt::Match(m) => m.cases.iter().any(|c| any(&c.body)),
+            _ => false,
+        })
+    }
+    matches!(stmt, Stmt::FunctionDef(def) if any(&def.body))
 }
 
 /// An alias of a `postc.math` function (`gammaln = lgamma`) becomes a

@@ -81,14 +81,14 @@ fn value_of(dtype: &str, k: usize) -> String {
     }
 }
 
-/// An expression meeting a result of Python's `math` (a Python float,
-/// int or bool: weak) with the parameters. Only functions that are
+/// An expression meeting a result of Python's `math`, `round` or `int`
+/// (a Python float, int or bool: weak) with the parameters. Only functions that are
 /// correctly rounded everywhere, so CPython's C library and the reference
 /// interpreter agree to the bit.
 fn math_expr(r: &mut Rng) -> String {
     let x = ["a", "b", "c"][r.next(3)];
     let y = ["a", "b", "c", "2", "0.5"][r.next(5)];
-    let call = match r.next(9) {
+    let call = match r.next(12) {
         0 => format!("math.sqrt({x})"),
         1 => format!("math.floor({x})"),
         2 => format!("math.ceil({x})"),
@@ -97,6 +97,9 @@ fn math_expr(r: &mut Rng) -> String {
         5 => format!("math.pow({x}, 2)"),
         6 => format!("math.isfinite({x})"),
         7 => format!("math.isnan({x})"),
+        8 => format!("math.isclose({x}, {y})"),
+        9 => format!("round({x})"),
+        10 => format!("int({x})"),
         _ => ["math.pi", "math.e", "math.tau"][r.next(3)].to_owned(),
     };
     match r.next(5) {

@@ -1,11 +1,11 @@
-# error: line 10: a caller needs the tuple result declared
-from postyp import Float64
+# error: line 10: a recursive call needs the tuple result declared
+from postyp import Int64
 
 
-def pair(x: Float64):
-    return x, x
-
-
-def use(x: Float64) -> Float64:
-    a, b = pair(x)
-    return a + b
+def fib_pair(n: Int64):
+    """(fib(n), fib(n + 1)): its result is needed by its own call before
+    the first `return` could give it."""
+    if n == 0:
+        return 0, 1
+    a, b = fib_pair(n - 1)
+    return b, a + b

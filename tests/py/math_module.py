@@ -196,3 +196,15 @@ def special_constants(k: Int64) -> Float64:
 def circle_area(r: Float32) -> Float64:
     """A Float32 radius: the area is a Python float (double)."""
     return math.pi * math.pow(r, 2.0) + 0.0 * math.sqrt(r)
+
+
+def close(x: Float64, y: Float64) -> Bool:
+    """math.isclose with its defaults (rel_tol=1e-09, abs_tol=0.0): within
+    1e-09 of the larger magnitude; an infinity is close to itself only, NaN
+    to nothing."""
+    return math.isclose(x, y)
+
+
+def close_mixed(x: Float32, n: Int64) -> Bool:
+    """math.isclose of a Float32 and an int, each taken as a Python float."""
+    return math.isclose(x, n)

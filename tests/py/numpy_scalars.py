@@ -1,10 +1,12 @@
 """NumPy's ufuncs on scalars and its float constants, compiled as
 intrinsics: each result is a NumPy scalar of the dtype NumPy gives (the
 float functions take an integer to the smallest float that holds it), so
-every function here returns exactly the dtype CPython's result has."""
+every function here returns exactly the dtype CPython's result has. The
+attributes of `np.iinfo(T)` and `np.finfo(T)` are constants: Python ints,
+and NumPy scalars of T for finfo's values."""
 import numpy as np
 from numpy import exp, hypot, pi
-from postyp import Bool, Complex128, Float16, Float32, Float64, Int8, Int16, Int32, Int64, UInt8, UInt32
+from postyp import Bool, Complex128, Float16, Float32, Float64, Int8, Int16, Int32, Int64, UInt8, UInt32, UInt64
 
 
 def gaussian(x: Float64, mu: Float64, sigma: Float64) -> Float64:
@@ -242,3 +244,99 @@ def constants(x: Float64) -> Float64:
 def circle(r: Float32) -> Float32:
     """A weak np.pi keeps a Float32 product Float32."""
     return np.pi * r * r
+
+
+def int_limits(k: Int64) -> Int64:
+    """np.iinfo(T).min, .max and .bits: Python ints, T named by NumPy's
+    type, a string or Python's `int`."""
+    if k == 0:
+        return np.iinfo(np.int8).min
+    if k == 1:
+        return np.iinfo(np.int32).max
+    if k == 2:
+        return np.iinfo(np.uint16).max + np.iinfo("int16").bits
+    if k == 3:
+        return np.iinfo(int).min
+    return np.iinfo(np.uint8).bits * np.iinfo(np.int64).bits
+
+
+def uint64_max() -> UInt64:
+    """np.iinfo(np.uint64).max, a Python int above Int64's range."""
+    return np.iinfo(np.uint64).max
+
+
+def clamp_to_int16(x: Int64) -> Int16:
+    """Saturates to Int16 through its limits."""
+    lo = np.iinfo(np.int16).min
+    hi = np.iinfo(np.int16).max
+    return Int16(min(max(x, lo), hi))
+
+
+def float64_limits(k: Int64) -> Float64:
+    """np.finfo(np.float64)'s values: NumPy Float64 scalars."""
+    if k == 0:
+        return np.finfo(np.float64).eps
+    if k == 1:
+        return np.finfo(np.float64).epsneg
+    if k == 2:
+        return np.finfo(float).max
+    if k == 3:
+        return np.finfo(np.float64).min
+    if k == 4:
+        return np.finfo(np.float64).tiny
+    if k == 5:
+        return np.finfo(np.float64).smallest_normal
+    if k == 6:
+        return np.finfo(np.float64).smallest_subnormal
+    if k == 7:
+        return np.finfo(np.complex128).eps
+    return np.finfo(np.float64).resolution
+
+
+def float32_limits(k: Int64) -> Float32:
+    """np.finfo(np.float32)'s values are Float32: with a Python float they
+    stay Float32."""
+    if k == 0:
+        return np.finfo(np.float32).eps * 2.0
+    if k == 1:
+        return np.finfo("float32").max
+    if k == 2:
+        return np.finfo(np.float32).tiny
+    if k == 3:
+        return np.finfo(np.float32).smallest_subnormal
+    if k == 4:
+        return np.finfo(np.float32).resolution
+    return np.finfo(np.float32).min
+
+
+def float16_limits(k: Int64) -> Float16:
+    """np.finfo(np.float16)'s values are Float16."""
+    if k == 0:
+        return np.finfo(np.float16).eps
+    if k == 1:
+        return np.finfo(np.float16).max
+    if k == 2:
+        return np.finfo(np.float16).smallest_subnormal
+    return np.finfo(np.float16).resolution
+
+
+def float_info_ints(k: Int64) -> Int64:
+    """np.finfo(T)'s integers, for Float16, Float32 and Float64 at once."""
+    if k == 0:
+        return 10000 * np.finfo(np.float16).bits + 100 * np.finfo(np.float32).bits + np.finfo(np.float64).bits
+    if k == 1:
+        return 10000 * np.finfo(np.float16).precision + 100 * np.finfo(np.float32).precision + np.finfo(np.float64).precision
+    if k == 2:
+        return 10000 * np.finfo(np.float16).nmant + 100 * np.finfo(np.float32).nmant + np.finfo(np.float64).nmant
+    if k == 3:
+        return 10000 * np.finfo(np.float16).nexp + 100 * np.finfo(np.float32).iexp + np.finfo(np.float64).nexp
+    if k == 4:
+        return 100000 * np.finfo(np.float16).maxexp + 1000 * np.finfo(np.float32).maxexp + np.finfo(np.float64).maxexp
+    if k == 5:
+        return 100000 * np.finfo(np.float16).minexp + 1000 * np.finfo(np.float32).minexp + np.finfo(np.float64).minexp
+    return 10000 * np.finfo(np.float16).machep + 100 * np.finfo(np.float32).negep + np.finfo(np.float64).machep
+
+
+def nearly_equal(a: Float32, b: Float32) -> Bool:
+    """A relative comparison through Float32's epsilon."""
+    return abs(a - b) <= 4.0 * np.finfo(np.float32).eps * max(abs(a), abs(b))

@@ -24,6 +24,7 @@ with garbage (a read before a write would show).
 """
 
 import ast
+import builtins
 import dis
 import importlib
 import math
@@ -551,9 +552,53 @@ def run_case(case, mod, over="ignore", garbage=False):
     return lines
 
 
+def _int64_results(f):
+    """`f`, raising where it makes a Python int beyond Int64: compiled code
+    holds Python ints in Int64, and where CPython's `int(x)`, `round(x)`,
+    `math.floor(x)`, `math.ceil(x)` or `math.trunc(x)` of a float would be
+    larger it panics with the OverflowError NumPy raises when such an int
+    meets an Int64, located at the call (README.md)."""
+
+    def checked(*args):
+        r = f(*args)
+        if isinstance(r, int) and not isinstance(r, bool) and not -(2**63) <= r < 2**63:
+            raise OverflowError(f"Python integer {r} out of bounds for int64")
+        return r
+
+    return checked
+
+
+_INT_MAKERS = {math.floor: "floor", math.ceil: "ceil", math.trunc: "trunc"}
+
+
+# The programs whose cases make Python ints of floats beyond Int64 (where
+# compiled code panics); elsewhere such a result is an OracleError.
+LIMITED_PYTHON_INTS = {"float_to_int"}
+
+
+def limit_python_ints(mod):
+    """Makes `mod`'s `int`, `round` and `math.floor`/`ceil`/`trunc` (as
+    `math.NAME` or imported by name) raise where they would make a Python
+    int beyond Int64, as compiled code does. (`int` is then a function,
+    not a type: not for a program that passes it as a dtype.)"""
+    for name in ("int", "round"):
+        setattr(mod, name, _int64_results(getattr(builtins, name)))
+    for name, value in list(vars(mod).items()):
+        if value is math:
+            ns = type(math)("math")
+            ns.__dict__.update(vars(math))
+            for f, fname in _INT_MAKERS.items():
+                setattr(ns, fname, _int64_results(f))
+            setattr(mod, name, ns)
+        elif callable(value) and any(value is f for f in _INT_MAKERS):
+            setattr(mod, name, _int64_results(value))
+
+
 def render_program(modname):
     global rng
     mod = importlib.import_module(modname)
+    if modname in LIMITED_PYTHON_INTS:
+        limit_python_ints(mod)
     rng = np.random.default_rng(zlib.crc32(modname.encode()))
     cases = PROGRAMS[modname]()
     names = set()
@@ -740,6 +785,11 @@ def _tuple_returns():
         C("count_and_total_stepped", "count_and_total", mixed[::2]),
         C("digits_checksum", "digits_checksum", arr([17, -17, 40, 3], np.int64), 5),
         C("digits_checksum_by_zero", "digits_checksum", arr([17, 4], np.int64), 0),
+        C("spread_mixed", "spread", mixed),
+        C("spread_one", "spread", arr([4.0], np.float64)),
+        C("spread_empty", "spread", zeros(0, np.float64)),
+        C("normalized_peak", "normalized_peak", arr([2.0, 6.0, 4.0, 3.0], np.float64)),
+        C("normalized_peak_reversed", "normalized_peak", arr([1.0, 9.0, 5.0, 3.0, 0.5], np.float64)[::-1]),
     ]
     return cases
 
@@ -1900,6 +1950,7 @@ MATH_MODULE_FLOAT1 = [
 ]
 MATH_MODULE_FUNCS = set(MATH_MODULE_FLOAT1) | {
     "atan2", "hypot", "copysign", "fmod", "pow", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
+    "isclose",
 }
 MATH_MODULE_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 MATH_MODULE_EXACT = ("sqrt", "fabs", "copysign", "fmod", "floor", "ceil", "trunc")
@@ -2109,6 +2160,10 @@ def _math_module():
         C("nan", "special_constants", 2),
         C("circle_area", "circle_area", f32v(0.1), tol="ulps=4"),
     ]
+    close_pairs = ((1.0, 1.0 + 1e-10), (1.0, 1.0 + 1e-8), (0.0, 1e-300), (0.0, -0.0), (1e300, 1.0000000001e300),
+                   (inf, inf), (inf, -inf), (inf, 1e308), (-1e308, -inf), (nan, nan), (nan, 1.0), (-2.0, -2.000000001))
+    cases += [C(f"close_{x}_{y}", "close", x, y) for x, y in close_pairs]
+    cases += [C("close_mixed", "close_mixed", f32v(3.0), 3), C("close_mixed_no", "close_mixed", f32v(3.1), 3)]
     return cases
 
 
@@ -2535,6 +2590,15 @@ def _numpy_scalars():
     cases.append(C("python_ints", "python_ints"))
     cases += [C(f"constants_{x}", "constants", x) for x in (1.0, float("inf"), nan)]
     cases += [C(f"circle_{r}", "circle", r) for r in (f32v(1.0), f32v(2.5))]
+    cases += [C(f"int_limits_{k}", "int_limits", k) for k in range(5)]
+    cases.append(C("uint64_max", "uint64_max"))
+    cases += [C(f"clamp_to_int16_{x}", "clamp_to_int16", x) for x in (-10**6, -5, 40000)]
+    cases += [C(f"float64_limits_{k}", "float64_limits", k) for k in range(9)]
+    cases += [C(f"float32_limits_{k}", "float32_limits", k) for k in range(6)]
+    cases += [C(f"float16_limits_{k}", "float16_limits", k) for k in range(4)]
+    cases += [C(f"float_info_ints_{k}", "float_info_ints", k) for k in range(7)]
+    cases += [C(f"nearly_equal_{a}_{b}", "nearly_equal", a, b)
+              for a, b in ((f32v(1.0), f32v(1.0000001)), (f32v(1.0), f32v(1.001)), (f32v(0.0), f32v(0.0)))]
     return cases
 
 
@@ -2619,7 +2683,61 @@ def _tuple_values():
         C("write_through", "write_through", f64(3), every_other(f64(4))),
         C("shape_loop", "shape_loop", np.zeros((2, 3, 4))),
         C("pairs", "pairs", 5),
+    ] + [
+        C(f"tuple_order_{a}_{b}_{c}_{d}", "tuple_order", a, b, c, d)
+        for a, b, c, d in ((1, 2, 1, 3), (1, 2, 1, 2), (1, 3, 1, 2), (0, 9, 1, -9), (2, -9, 1, 9), (-1, 0, -1, 0))
+    ] + [
+        C("order_lengths", "order_lengths", 3, 2.5),
+        C("order_lengths_below", "order_lengths", 3, 1.0),
+        C("order_lengths_integral", "order_lengths", -4, -4.0),
+        C("order_nan_left", "order_nan", math.nan, 1.0),
+        C("order_nan_both", "order_nan", math.nan, math.nan),
+        C("order_nan_none", "order_nan", 1.0, 1.0),
+        C("order_nested_yes", "order_nested", 1, 2),
+        C("order_nested_equal", "order_nested", 2, 2),
+        C("order_nested_no", "order_nested", 3, 2),
+        C("tuple_slices", "tuple_slices", 1, 2, 3),
+        C("tuple_slices_negative", "tuple_slices", -7, 5, 9),
+        C("slice_loop", "slice_loop", 3, 0.5),
+        C("slice_loop_equal", "slice_loop", -2, -2.0),
+        C("tuple_min_max", "tuple_min_max", 1, 2, 0.25),
+        C("tuple_min_max_tie", "tuple_min_max", 2, 2, 0.5),
+        C("tuple_min_max_first_wins", "tuple_min_max", 3, -1, 2.0),
     ]
+
+
+@program("float_to_int")
+def _float_to_int():
+    inf, nan = math.inf, math.nan
+    # Around Int64's ends: the largest Float64 below 2**63 fits, 2**63
+    # does not; -2**63 fits, the next Float64 below it does not.
+    edges = (2.0**63 - 1024.0, 2.0**63, -(2.0**63), -(2.0**63) - 2048.0)
+    values = (2.7, -2.7, 0.5, 1.5, 2.5, -0.5, -1.5, 0.49999999999999994, -0.0, 1e18) + edges + (1e300, -1e300, nan, inf, -inf)
+    cases = []
+    for k, x in enumerate(values):
+        cases.append(C(f"to_int_{k}_{x}", "to_int", x))
+        cases.append(C(f"rounded_{k}_{x}", "rounded", x))
+        for f in range(5):
+            cases.append(C(f"rounding_{f}_{k}_{x}", "rounding", f, x))
+    for x in (f32v(2.5), f32v(-3.75), f32v(3.0e38), f32v(-9.3e18), inf, nan):
+        cases.append(C(f"to_int_f32_{x}", "to_int_f32", x))
+    cases += [
+        C("rounded_narrow", "rounded_narrow", f32v(2.5), np.float16(3.5)),
+        C("rounded_narrow_negative", "rounded_narrow", f32v(-7.5), np.float16(-0.5)),
+        C("rounded_narrow_big", "rounded_narrow", f32v(1e20), np.float16(1.0)),
+        C("rounded_narrow_inf", "rounded_narrow", f32v(1.0), np.float16(inf)),
+        C("rounded_ints", "rounded_ints", -17, 3, True),
+        C("rounded_ints_big", "rounded_ints", 5, 2**63 - 1, False),
+        C("rounded_ints_beyond", "rounded_ints", 5, 2**63, False),
+        C("bucket", "bucket", 7.25, -1.0, 0.5),
+        C("bucket_negative", "bucket", -3.0, 0.0, 0.25),
+        C("bucket_beyond", "bucket", 1e10, 0.0, 1e-10),
+        C("bucket_nan", "bucket", nan, 0.0, 1.0),
+        C("bucket_inf", "bucket", 1.0, 0.0, 5e-324, allow_over=True),
+        C("scaled_sum", "scaled_sum", 2.5, 10),
+        C("scaled_sum_beyond", "scaled_sum", 3e18, 5),
+    ]
+    return cases
 
 
 @program("elementwise")
@@ -2839,7 +2957,7 @@ REFERENCES = {
 DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
 DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
-BUILTINS = {"len", "abs", "min", "max", "sum", "divmod", "range", "prange", "int", "float", "complex", "bool"}
+BUILTINS = {"len", "abs", "min", "max", "sum", "divmod", "round", "range", "prange", "int", "float", "complex", "bool"}
 ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate", "T"}
 # NumPy's ufuncs compiled code calls on scalars, and its float constants.
 NUMPY_UFUNCS = {
@@ -2851,6 +2969,12 @@ NUMPY_UFUNCS = {
     "where", "clip",
 }
 NUMPY_CONSTANTS = {"pi", "e", "inf", "nan", "euler_gamma"}
+# The attributes of `np.iinfo(T)` and `np.finfo(T)` compiled code reads.
+TYPE_INFO = {
+    "iinfo": {"min", "max", "bits"},
+    "finfo": {"eps", "epsneg", "max", "min", "tiny", "smallest_normal", "smallest_subnormal", "resolution",
+              "bits", "precision", "nmant", "nexp", "iexp", "maxexp", "minexp", "machep", "negep"},
+}
 # NumPy's functions on whole arrays that compiled code has: creation (the
 # one keyword is `dtype=`) and reductions, also as array methods.
 NUMPY_CREATE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
@@ -3522,6 +3646,12 @@ class Lint:
                 F.add("np constant")
             elif isinstance(e.value, ast.Name) and e.value.id == "math" and e.attr in MATH_MODULE_CONSTANTS:
                 F.add("math constant")
+            elif isinstance(e.value, ast.Call) and isinstance(e.value.func, ast.Attribute) \
+                    and isinstance(e.value.func.value, ast.Name) and e.value.func.value.id == "np" \
+                    and e.value.func.attr in TYPE_INFO and e.attr in TYPE_INFO[e.value.func.attr] \
+                    and len(e.value.args) == 1 and not e.value.keywords:
+                F.add(f"np.{e.value.func.attr}(T).NAME")
+                self.dtype_arg(path, e.value.args[0])
             elif e.attr in ATTRS:
                 F.add(f".{e.attr}")
                 self.expr(path, e.value)
@@ -3563,7 +3693,7 @@ REQUIRED = [
     "import math", "from math import", "math.NAME()", "math constant",
     "parallel assignment", "parallel assignment to an element", "unpacking a.shape",
     "unpacking a tuple value or a 1-D array", "tuple value", "membership in a tuple", "for over a tuple",
-    "built-in sum()", "built-in divmod()",
+    "built-in sum()", "built-in divmod()", "built-in round()", "np.iinfo(T).NAME", "np.finfo(T).NAME",
     "raise with a message", "raise without a message",
     "slice lo:hi:st", "slice with a step", "None (new axis) in an index", "... in an index", ".T",
     "method .transpose()", "method .ravel()", "for over a view", "assignment to a slice",

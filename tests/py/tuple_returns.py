@@ -69,3 +69,38 @@ def digits_checksum(a: Int64[:], b: Int64) -> Int64:
         q, r = floor_divmod(a[i], b)
         s += q * 10 + r
     return s
+
+
+def spread(a: Float64[:]) -> Float64:
+    """Calls `bounds`, defined below it without a return annotation: its
+    result's type, known from its first `return`, is known at the call."""
+    lo, hi, at = bounds(a)
+    return hi - lo + 0.0 * at
+
+
+def bounds(a: Float64[:]):
+    """The least and greatest element and where the least is, without a
+    return annotation; an empty array panics here."""
+    lo = a[0]
+    hi = a[0]
+    at = 0
+    for i in range(1, len(a)):
+        if a[i] < lo:
+            lo = a[i]
+            at = i
+        hi = max(hi, a[i])
+    return lo, hi, at
+
+
+def normalized(a: Float64[:]):
+    """A new array scaled into [0, 1] and where the least was: an
+    unannotated tuple result calling another."""
+    lo, hi, at = bounds(a)
+    return (a - lo) / (hi - lo), at
+
+
+def normalized_peak(a: Float64[:]) -> Float64:
+    """Unpacks `normalized`, a tuple of an array and an Int64."""
+    scaled, at = normalized(a)
+    t = normalized(a)
+    return scaled[len(a) - 1] + 10.0 * at + 100.0 * t[0][0]

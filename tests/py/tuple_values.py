@@ -173,3 +173,71 @@ def pairs(x: Int64) -> Int64:
     for a, b in ((x, 1), (2, x)):
         s += a * b
     return s
+
+
+def tuple_order(a: Int64, b: Int64, c: Int64, d: Int64) -> Int64:
+    """`<`, `<=`, `>`, `>=` of two tuples: the first elements that differ
+    decide, as CPython orders tuples."""
+    left = (a, b)
+    right = (c, d)
+    return 1000 * Int64(left < right) + 100 * Int64(left <= right) + 10 * Int64(left > right) + Int64(left >= right)
+
+
+def order_lengths(a: Int64, b: Float64) -> Int64:
+    """A tuple that begins the other is the smaller; an Int64 and a Float64
+    compare by value; the empty tuple is before every other."""
+    t = (a, b)
+    longer = Int64(t < (a, b, 0))
+    prefix = Int64(t >= (a,))
+    mixed = Int64((a, 2.5) > t)
+    empty = Int64(() < t)
+    widened = Int64((Float64(a), b) <= t)
+    return 10000 * longer + 1000 * prefix + 100 * mixed + 10 * empty + widened
+
+
+def order_nan(x: Float64, y: Float64) -> Int64:
+    """A NaN element is unequal to everything, so it decides: every
+    ordering of it is false."""
+    first = Int64((x, 1.0) < (y, 2.0))
+    second = Int64((1.0, x) >= (1.0, y))
+    return 10 * first + second
+
+
+def order_nested(x: Int64, y: Int64) -> Bool:
+    """Tuples of tuples, and a chained comparison of tuples."""
+    return ((x, 1), y) < ((x, 2), 0) and (0, x) <= (0, y) < (1,)
+
+
+def tuple_slices(a: Int64, b: Int64, c: Int64) -> Int64:
+    """`t[1:]`, `t[:-1]`, `t[::-1]`, `t[::2]`, bounds past the ends and an
+    empty slice, each a tuple of the elements picked."""
+    t = (a, b, c)
+    rest = t[1:]
+    init = t[:-1]
+    back = t[::-1]
+    odd = t[::2]
+    past = t[-10:10]
+    none = t[2:1]
+    down = t[5:0:-2]
+    return (10000 * rest[0] + 1000 * init[-1] + 100 * back[0] + 10 * odd[1] + sum(past)
+            + 1000000 * len(none) + 100000 * len(down) + down[-1])
+
+
+def slice_loop(x: Int64, y: Float64) -> Float64:
+    """A loop over a slice, a slice compared and a slice of a slice."""
+    t = (x, y, 2.5, 4)
+    acc = 0.0
+    for v in t[1::2]:
+        acc = 10.0 * acc + v
+    head = t[:2]
+    same = Int64(head == (x, y))
+    return acc + 100.0 * same + t[1:][1:][0]
+
+
+def tuple_min_max(a: Int64, b: Int64, x: Float64) -> Float64:
+    """`min` and `max` of tuples pick by the order of `<`, the first of
+    equal ones; of one tuple of tuples too."""
+    least = min((a, x), (b, 0.5), (a, 2.0))
+    pairs = ((a, b), (b, a), (a, b))
+    most = max(pairs)
+    return 1000.0 * least[0] + least[1] + 10.0 * most[0] + most[1]

@@ -587,7 +587,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The name of the NumPy attribute `e` is (`np.int_`, or `intp`
     /// imported from NumPy), if it is one.
-    fn numpy_attr(&self, e: &Expr) -> Option<String> {
+    pub(super) fn numpy_attr(&self, e: &Expr) -> Option<String> {
         match e {
             Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => Some(a.attr.id.to_string()),
             Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {

@@ -11,6 +11,8 @@ pub(super) enum Builtin {
     Max,
     Sum,
     Divmod,
+    /// `round(x)`: a Python int, halves to even.
+    Round,
     Range,
     /// `prange`, imported from `postc` or `numba`.
     Prange,
@@ -25,6 +27,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "max" => Builtin::Max,
         "sum" => Builtin::Sum,
         "divmod" => Builtin::Divmod,
+        "round" => Builtin::Round,
         "range" => Builtin::Range,
         "print" => Builtin::Print,
         _ => return None,
@@ -504,6 +507,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     [] => return self.err(c, format!("`{word}` takes two or more numbers, or a tuple of them")),
                     _ => args.iter().map(|a| (self.expr(a), a)).collect(),
                 };
+                if vals.iter().any(|(v, _)| matches!(v, Val::Tuple(_))) {
+                    return self.min_max_of_tuples(b == Builtin::Min, vals, c);
+                }
                 let mut p: Option<Scalar> = None;
                 for (v, a) in &vals {
                     match v.scalar() {
@@ -550,6 +556,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Builtin::Sum => self.sum(c),
             Builtin::Divmod => self.divmod(c),
+            Builtin::Round => self.round(c),
             Builtin::Range | Builtin::Prange | Builtin::Print => unreachable!("handled by the caller"),
         }
     }
@@ -759,6 +766,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         return self.err(c, format!("`{name}` of a complex number: take `.real` first"));
                     }
                 }
+                if weak && dtype == DType::Int64 && kind(s.dtype) == Kind::Float {
+                    // `int(x)` of a float is CPython's Python int: NaN, the
+                    // infinities and values beyond Int64 raise, where a
+                    // dtype's cast (`Int64(x)`) saturates.
+                    let Some(x) = self.materialize(&v, DType::Float64, &args[0]) else { return Val::Err };
+                    let v = self.python_int_of_float(x, c);
+                    return Val::Num { v, s: result, nonneg: false };
+                }
                 let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
                 if s.dtype == dtype {
                     return Val::Num { v: x, s: result, nonneg: v.nonneg() };
@@ -774,6 +789,60 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Val::Arr { .. }, _) => self.err(&args[0], format!("`{name}` converts scalars, not arrays")),
             _ => self.err(&args[0], format!("`{name}` takes a number")),
+        }
+    }
+
+    /// `round(x)`: CPython's Python int, the nearest to `x` with halves
+    /// rounded to even (`round(2.5)` is 2), of a Python or NumPy float,
+    /// int or a Python bool; a float's NaN, infinities and values beyond
+    /// Int64 panic as `int(x)` does. `round(x, n)` (a float of `n`
+    /// decimal digits, correctly rounded in decimal by CPython) is not
+    /// compiled.
+    fn round(&mut self, c: &ast::ExprCall) -> Val {
+        let args = &c.arguments.args;
+        let [arg] = &args[..] else {
+            for a in args.iter() {
+                self.expr(a);
+            }
+            if args.len() == 2 {
+                return self.err(c, "`round(x, ndigits)` is not supported in compiled code: only `round(x)`, an int");
+            }
+            return self.err(c, "`round` takes a number");
+        };
+        let v = self.expr(arg);
+        let Some(s) = v.scalar() else {
+            return if matches!(v, Val::Err) { Val::Err } else { self.err(arg, "`round` takes a number") };
+        };
+        match kind(s.dtype) {
+            // A NumPy bool has no `__round__` (CPython's TypeError); a
+            // Python bool is an int.
+            Kind::Bool if !s.weak => self.err(arg, "`round` of a NumPy Bool: CPython raises TypeError"),
+            Kind::Bool | Kind::Int if s.dtype != DType::UInt64 => {
+                let Some(x) = self.materialize(&v, DType::Int64, arg) else { return Val::Err };
+                Val::Num { v: x, s: Scalar::weak(DType::Int64), nonneg: v.nonneg() }
+            }
+            Kind::Int => {
+                // A UInt64 from 2**63 up would be a Python int beyond Int64.
+                let Some(x) = self.materialize(&v, DType::UInt64, arg) else { return Val::Err };
+                self.at(c);
+                let n = self.fresh("c");
+                let limit = self.b.const_(TypeId::scalar(DType::UInt64), Literal::Int(1i128 << 63), &n);
+                let fits = self.result(Opcode::Lt, DType::Bool, x, limit);
+                self.panic_unless(fits, BEYOND_INT64, c);
+                let n = self.fresh("int");
+                Val::Num { v: self.b.cast(TypeId::INT64, x, &n), s: Scalar::weak(DType::Int64), nonneg: true }
+            }
+            Kind::Float => {
+                let Some(x) = self.materialize(&v, DType::Float64, arg) else { return Val::Err };
+                self.at(c);
+                // `rint` rounds halves to even, as CPython's `round`.
+                self.math_imports.insert("rint".to_owned());
+                let n = self.fresh("rint");
+                let r = self.b.call("math.rint", &[x], Some(TypeId::scalar(DType::Float64)), &n);
+                let v = self.python_int_of_float(r, c);
+                Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
+            }
+            _ => self.err(arg, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
         }
     }
 }

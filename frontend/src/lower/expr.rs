@@ -593,7 +593,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut res = None;
         for (i, (op, comp)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
             let r = self.expr(comp);
-            let Some(v) = self.compare_pair(*op, &lhs, &r, c.range) else {
+            let Some(v) = self.compare_values(*op, &lhs, &r, c.range) else {
                 self.br(join);
                 self.enter(join);
                 return Val::Err;
@@ -762,6 +762,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self
                 .err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
+        }
+        // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
+        if let Expr::Call(call) = &*a.value {
+            if let Some(which) = self.numpy_attr(&call.func).filter(|f| f == "iinfo" || f == "finfo") {
+                return self.type_info(&which, call, a);
+            }
         }
         // `np.pi` and friends: Python floats.
         if self.boundary_module(&a.value) == Some("numpy") {

@@ -847,8 +847,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else if let Expr::Call(_) = &*a.value {
             let v = self.expr(&a.value);
             if let Val::Void = v {
-                let msg = "this call returns nothing: to be called from compiled code, a function that returns a \
-                           tuple declares it (`-> tuple[Float64, Int64[:]]`)";
+                let msg = "this call returns nothing: a function that returns a tuple and whose result is needed \
+                           before it is known (a recursive call) declares it (`-> tuple[Float64, Int64[:]]`)";
                 self.err(&*a.value, msg);
                 return;
             }
@@ -1172,6 +1172,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let lowered = if f.is_async {
             self.err(f, "`async for` is not supported");
             false
+        } else if matches!(&*f.iter, Expr::Subscript(_)) && self.is_tuple_expr(&f.iter) {
+            // `for x in t[1:]`: a slice of a tuple, not of an array.
+            self.for_over_tuple(f)
         } else if self.iterates_arrays(&f.iter) {
             self.for_over_arrays(f)
         } else if self.is_tuple_expr(&f.iter) {
@@ -1577,11 +1580,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn return_(&mut self, r: &ast::StmtReturn) {
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
             let value = r.value.as_deref().map(|v| (self.expr(v), v));
-            if let Some((Val::Tuple(elements), v)) = value {
-                self.return_tuple(r, v, elements);
-                return;
+            match value {
+                Some((Val::Tuple(elements), v)) => {
+                    self.return_tuple(r, v, elements);
+                    return;
+                }
+                // The value's own error is reported.
+                Some((Val::Err, _)) => {}
+                _ => {
+                    self.err(r, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
+                }
             }
-            self.err(r, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
             self.b.unreachable();
             self.open = false;
             return;

@@ -6,8 +6,10 @@
 //! smallest float that holds it (`np.exp(Int64)` is Float64, `np.exp(Int8)`
 //! Float16). Arrays are not taken here (`elementwise.rs` lowers a ufunc
 //! of arrays as a loop that calls these on the elements), nor complex
-//! numbers except by `abs`, `negative` and `square`; every other NumPy
-//! name stays a CPython boundary.
+//! numbers except by `abs`, `negative` and `square`. Also here: the
+//! attributes of `np.iinfo(T)` and `np.finfo(T)`, constants of a dtype
+//! (the objects themselves are not values). Every other NumPy name stays
+//! a CPython boundary.
 
 use super::*;
 use crate::pytypes::float_for;
@@ -102,6 +104,69 @@ pub(crate) fn numpy_constant(name: &str) -> Option<f64> {
     })
 }
 
+/// An attribute of `np.iinfo(T)` for the integer dtype `d`: a Python
+/// int, as NumPy gives it.
+fn iinfo_attr(d: DType, attr: &str) -> Option<i128> {
+    let (lo, hi) = d.int_range()?;
+    Some(match attr {
+        "min" => lo,
+        "max" => hi,
+        "bits" => d.bits() as i128,
+        _ => return None,
+    })
+}
+
+/// `2**e` for `e` in Float64's normal and subnormal range, built from its
+/// bits (`powi` divides by `2**-e`, which overflows below -1023).
+fn pow2(e: i32) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
+/// What an attribute of `np.finfo(T)` is: a value of the float dtype
+/// (a NumPy scalar) or a Python int.
+enum FloatInfo {
+    Value(f64),
+    Int(i128),
+}
+
+/// An attribute of `np.finfo(T)` for the float dtype `d`, as NumPy gives
+/// it. Each value is exactly one of `d` (`resolution`, a power of ten,
+/// rounded to it already).
+fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
+    use FloatInfo::{Int, Value};
+    // (mantissa bits, exponent bits, largest exponent, decimal precision,
+    // the largest finite value, `resolution` as a value of `d`)
+    let (nmant, nexp, maxexp, precision, max, resolution): (i32, i32, i32, i32, f64, f64) = match d {
+        DType::Float16 => (10, 5, 16, 3, 65504.0, 0.001_000_404_357_910_156_2),
+        DType::Float32 => (23, 8, 128, 6, f32::MAX as f64, 1e-6_f32 as f64),
+        DType::Float64 => (52, 11, 1024, 15, f64::MAX, 1e-15),
+        _ => return None,
+    };
+    let minexp = 2 - maxexp;
+    Some(match attr {
+        "eps" => Value(pow2(-nmant)),
+        "epsneg" => Value(pow2(-nmant - 1)),
+        "max" => Value(max),
+        "min" => Value(-max),
+        "tiny" | "smallest_normal" => Value(pow2(minexp)),
+        "smallest_subnormal" => Value(pow2(minexp - nmant)),
+        "resolution" => Value(resolution),
+        "bits" => Int(d.bits() as i128),
+        "precision" => Int(precision as i128),
+        "nmant" => Int(nmant as i128),
+        "nexp" | "iexp" => Int(nexp as i128),
+        "maxexp" => Int(maxexp as i128),
+        "minexp" => Int(minexp as i128),
+        "machep" => Int(-nmant as i128),
+        "negep" => Int((-nmant - 1) as i128),
+        _ => return None,
+    })
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The CPython module a name is bound to (`np` for `import numpy as np`).
     pub(super) fn boundary_module(&self, e: &Expr) -> Option<&'a str> {
@@ -111,6 +176,54 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// `np.iinfo(T).ATTR` or `np.finfo(T).ATTR` (`which` is `iinfo` or
+    /// `finfo`), `T` a dtype as `dtype=` takes it: a constant. `iinfo`'s
+    /// `min`, `max` and `bits` are Python ints; `finfo`'s `eps`,
+    /// `epsneg`, `max`, `min`, `tiny`, `smallest_normal`,
+    /// `smallest_subnormal` and `resolution` are NumPy scalars of `T`
+    /// (of its real part for a complex `T`), its `bits`, `precision`,
+    /// `nmant`, `nexp`, `iexp`, `maxexp`, `minexp`, `machep` and `negep`
+    /// Python ints.
+    pub(super) fn type_info(&mut self, which: &str, call: &ast::ExprCall, a: &ast::ExprAttribute) -> Val {
+        let attr = a.attr.id.as_str();
+        if let Some(k) = call.arguments.keywords.first() {
+            return self.err(k, format!("`numpy.{which}` takes its dtype by position in compiled code"));
+        }
+        let [arg] = &call.arguments.args[..] else {
+            return self.err(call, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`"));
+        };
+        let Some(d) = self.dtype_arg(arg) else { return Val::Err };
+        if which == "iinfo" {
+            if !d.is_int() {
+                return self.err(arg, format!("ValueError: Invalid integer data type: `np.iinfo` of {}", d.name()));
+            }
+            return match iinfo_attr(d, attr) {
+                Some(k) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
+                None => self.err(
+                    &a.attr,
+                    format!("`np.iinfo` has no attribute `{attr}` in compiled code (`min`, `max`, `bits`)"),
+                ),
+            };
+        }
+        let real = d.complex_part().unwrap_or(d);
+        if kind(real) != Kind::Float {
+            return self
+                .err(arg, format!("ValueError: data type {} not inexact: `np.finfo` takes a float dtype", d.name()));
+        }
+        match finfo_attr(real, attr) {
+            Some(FloatInfo::Value(x)) => Val::Lit { lit: Lit::Float(x), s: Scalar::strong(real) },
+            Some(FloatInfo::Int(k)) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
+            None => self.err(
+                &a.attr,
+                format!(
+                    "`np.finfo` has no attribute `{attr}` in compiled code (`eps`, `epsneg`, `max`, `min`, `tiny`, \
+                     `smallest_normal`, `smallest_subnormal`, `resolution`, `bits`, `precision`, `nmant`, `nexp`, \
+                     `iexp`, `maxexp`, `minexp`, `machep`, `negep`)"
+                ),
+            ),
         }
     }
 

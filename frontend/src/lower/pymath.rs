@@ -47,6 +47,8 @@ pub(crate) enum MathFn {
     Float2(&'static str, Errors),
     /// `floor`, `ceil`, `trunc`: a Python int.
     ToInt(&'static str),
+    /// `isclose(a, b)` with its default tolerances: a Python bool.
+    IsClose,
     IsNan,
     IsInf,
     IsFinite,
@@ -94,18 +96,23 @@ pub(crate) fn math_func(name: &str) -> Option<MathFn> {
         "isnan" => IsNan,
         "isinf" => IsInf,
         "isfinite" => IsFinite,
+        "isclose" => IsClose,
         _ => return None,
     })
 }
 
 const DOMAIN_ERROR: &str = "ValueError: math domain error";
+/// What compiled code raises where CPython would make a Python int beyond
+/// Int64 of a float: CPython's (NumPy's) OverflowError when that int meets
+/// the Int64 compiled code holds Python ints in, without the value.
+pub(super) const BEYOND_INT64: &str = "OverflowError: Python integer out of bounds for int64";
 const RANGE_ERROR: &str = "OverflowError: math range error";
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `math.NAME(args)`.
     pub(super) fn math_call(&mut self, f: MathFn, name: &str, c: &ast::ExprCall) -> Val {
         let args = &c.arguments.args;
-        let arity = if matches!(f, MathFn::Float2(..)) { 2 } else { 1 };
+        let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose) { 2 } else { 1 };
         let mut vals = Vec::new();
         for a in args.iter() {
             vals.push((self.expr(a), a));
@@ -158,22 +165,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v: r, s: Scalar::weak(DType::Float64), nonneg: false }
             }
             MathFn::ToInt(sym) => {
-                let x = xs[0];
-                let nan = self.result(Opcode::Ne, DType::Bool, x, x);
-                let not_nan = self.negate(nan);
-                self.panic_unless(not_nan, "ValueError: cannot convert float NaN to integer", c);
-                let finite = self.is_finite(x);
-                self.panic_unless(finite, "OverflowError: cannot convert float infinity to integer", c);
+                // The intrinsic keeps NaN and the infinities, which the
+                // conversion then refuses as CPython does.
                 let r = self.math_intrinsic(sym, &xs);
-                // Int64's range is [-2**63, 2**63), both ends exact floats.
-                let (lo, hi) = (self.float_const(-(2f64.powi(63))), self.float_const(2f64.powi(63)));
-                let above = self.result(Opcode::Ge, DType::Bool, r, lo);
-                let below = self.result(Opcode::Lt, DType::Bool, r, hi);
-                let fits = self.result(Opcode::And, DType::Bool, above, below);
-                self.panic_unless(fits, &format!("OverflowError: math.{sym} of a float beyond Int64"), c);
-                let n = self.fresh(sym);
-                let v = self.b.cast(TypeId::INT64, r, &n);
+                let v = self.python_int_of_float(r, c);
                 Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
+            }
+            MathFn::IsClose => {
+                let v = self.is_close(xs[0], xs[1]);
+                Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
             }
             MathFn::IsNan => {
                 let v = self.result(Opcode::Ne, DType::Bool, xs[0], xs[0]);
@@ -195,6 +195,64 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.math_imports.insert(sym.to_owned());
         let n = self.fresh(sym);
         self.b.call(&format!("math.{sym}"), xs, Some(TypeId::scalar(DType::Float64)), &n)
+    }
+
+    /// The Python int of the Float64 `x`, whose fraction is gone already
+    /// (`math.floor`, `round`) or is dropped toward zero by the conversion
+    /// (`int(x)`), as CPython makes it: `ValueError: cannot convert float
+    /// NaN to integer` for NaN, `OverflowError: cannot convert float
+    /// infinity to integer` for an infinity. A Python int of compiled code
+    /// is an Int64, so where CPython would make a larger int the code
+    /// panics with [`BEYOND_INT64`], located at `at`, rather than give a
+    /// wrong value.
+    pub(super) fn python_int_of_float(&mut self, x: ValueId, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        let nan = self.result(Opcode::Ne, DType::Bool, x, x);
+        let not_nan = self.negate(nan);
+        self.panic_unless(not_nan, "ValueError: cannot convert float NaN to integer", at);
+        let finite = self.is_finite(x);
+        self.panic_unless(finite, "OverflowError: cannot convert float infinity to integer", at);
+        // Int64 holds [-2**63, 2**63), both ends exact floats; no float
+        // lies strictly between -2**63 - 1 and -2**63, so truncating what
+        // passes also fits.
+        let (lo, hi) = (self.float_const(-(2f64.powi(63))), self.float_const(2f64.powi(63)));
+        let above = self.result(Opcode::Ge, DType::Bool, x, lo);
+        let below = self.result(Opcode::Lt, DType::Bool, x, hi);
+        let fits = self.result(Opcode::And, DType::Bool, above, below);
+        self.panic_unless(fits, BEYOND_INT64, at);
+        let n = self.fresh("int");
+        self.b.cast(TypeId::INT64, x, &n)
+    }
+
+    /// `math.isclose(a, b)` with `rel_tol=1e-09, abs_tol=0.0`, as CPython
+    /// computes it: equal values (infinities of one sign included) are
+    /// close, other infinities are not, and otherwise `|b - a|` is at
+    /// most `1e-09` times the larger magnitude. NaN is close to nothing.
+    fn is_close(&mut self, a: ValueId, b: ValueId) -> ValueId {
+        let equal = self.result(Opcode::Eq, DType::Bool, a, b);
+        let d = self.fresh("diff");
+        let diff = self.b.binary(Opcode::Sub, TypeId::scalar(DType::Float64), b, a, &d);
+        let n = self.fresh("diff");
+        let diff = self.b.unary(Opcode::Abs, TypeId::scalar(DType::Float64), diff, &n);
+        let n = self.fresh("mag");
+        let ma = self.b.unary(Opcode::Abs, TypeId::scalar(DType::Float64), a, &n);
+        let n = self.fresh("mag");
+        let mb = self.b.unary(Opcode::Abs, TypeId::scalar(DType::Float64), b, &n);
+        let rel = self.float_const(1e-09);
+        let n = self.fresh("tol");
+        let ta = self.b.binary(Opcode::Mul, TypeId::scalar(DType::Float64), rel, ma, &n);
+        let n = self.fresh("tol");
+        let tb = self.b.binary(Opcode::Mul, TypeId::scalar(DType::Float64), rel, mb, &n);
+        let within_a = self.result(Opcode::Le, DType::Bool, diff, ta);
+        let within_b = self.result(Opcode::Le, DType::Bool, diff, tb);
+        let within = self.result(Opcode::Or, DType::Bool, within_a, within_b);
+        // Unequal with an infinity is never close (its tolerance would be
+        // infinite too).
+        let fa = self.is_finite(a);
+        let fb = self.is_finite(b);
+        let finite = self.result(Opcode::And, DType::Bool, fa, fb);
+        let close = self.result(Opcode::And, DType::Bool, finite, within);
+        self.result(Opcode::Or, DType::Bool, equal, close)
     }
 
     fn float_const(&mut self, x: f64) -> ValueId {

@@ -11,13 +11,20 @@
 //! dtype, checked against the length at run time as CPython does), `len`,
 //! `min`, `max`, `sum`, `==` and `!=`, `in` and `not in`, unpacking
 //! (`x, y = t`, and `a, b = arr` of a 1-D array, whose length is checked
-//! at run time with CPython's messages), conditional expressions choosing
-//! between tuples of scalars, and `for` loops over a tuple, unrolled. The
-//! typecheck (`crate::typeck`) types tuples of scalars by the same rules.
+//! at run time with CPython's messages), ordering comparisons (`<`, `<=`,
+//! `>`, `>=`: lexicographic, as CPython orders tuples), slices with
+//! constant bounds (`t[1:]`, `t[::-1]`: a tuple of the elements picked),
+//! conditional expressions choosing between tuples of scalars, and `for`
+//! loops over a tuple, unrolled. The typecheck (`crate::typeck`) types
+//! tuples of scalars by the same rules, and leaves ordering comparisons and
+//! slices to the lowering's rounds.
 //!
-//! What it does not: tuples as parameters or results of functions,
-//! ordering comparisons of tuples (`<`), slices of tuples, tuples of
-//! tuples or of arrays in conditional expressions.
+//! What it does not: tuples as parameters of functions (results are
+//! `mod.rs`'s), slices with bounds known only at run time (the length of
+//! the result would be), tuples of tuples or of arrays in conditional
+//! expressions, and CPython's identity shortcut in comparisons (a NaN
+//! element is never equal to itself here, where CPython finds the very
+//! same float object equal to itself).
 
 use super::*;
 
@@ -60,6 +67,48 @@ fn describe(v: &Val) -> &'static str {
         Val::Tuple(_) => "a tuple",
         Val::Void | Val::Err => "no value",
     }
+}
+
+/// What a value is, with its article, in a diagnostic.
+fn describe_a(v: &Val) -> String {
+    match v {
+        Val::Tuple(_) => "a tuple".to_owned(),
+        Val::Arr { .. } => "an array".to_owned(),
+        other => match describe(other) {
+            "no value" => "no value".to_owned(),
+            dtype if dtype.starts_with(['A', 'E', 'I', 'O', 'U']) => format!("an {dtype}"),
+            dtype => format!("a {dtype}"),
+        },
+    }
+}
+
+/// The indices of a tuple of `len` elements that `t[start:stop:step]`
+/// picks, in order: CPython's `slice(start, stop, step).indices(len)`
+/// walked. `step` is not zero.
+fn slice_indices(len: usize, start: Option<i128>, stop: Option<i128>, step: i128) -> Vec<usize> {
+    let len = len as i128;
+    // A bound past an end stops at it: the first index or one before it
+    // going backwards, the length or the last index going forwards.
+    let clamp = |b: i128| {
+        let b = if b < 0 { b + len } else { b };
+        if step < 0 {
+            b.clamp(-1, len - 1)
+        } else {
+            b.clamp(0, len)
+        }
+    };
+    let (first, end) = if step > 0 {
+        (start.map_or(0, clamp), stop.map_or(len, clamp))
+    } else {
+        (start.map_or(len - 1, clamp), stop.map_or(-1, clamp))
+    };
+    let mut picked = Vec::new();
+    let mut i = first;
+    while (step > 0 && i < end) || (step < 0 && i > end) {
+        picked.push(i as usize);
+        i += step;
+    }
+    picked
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
@@ -171,9 +220,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// the length at run time.
     pub(super) fn tuple_subscript(&mut self, elts: Vec<Val>, s: &ast::ExprSubscript) -> Val {
         let len = elts.len();
-        if let Expr::Slice(_) = &*s.slice {
-            self.check_refused_parts(&s.slice);
-            return self.err(&*s.slice, "a tuple is indexed with one integer: slices of tuples are not supported");
+        if let Expr::Slice(slice) = &*s.slice {
+            return self.tuple_slice(elts, slice);
         }
         let index = self.expr(&s.slice);
         if let Val::Lit { lit: Lit::Int(k), .. } = index {
@@ -232,6 +280,45 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Num { v: picked, s: Scalar { dtype: common, weak }, nonneg }
     }
 
+    /// `t[a:b:c]` of the tuple `elts`: the tuple of the elements the slice
+    /// picks, as CPython picks them (`slice.indices`: a negative bound
+    /// counts from the end, a bound past either end stops there, a
+    /// negative step walks backwards). The bounds are integer constants or
+    /// left out (or `None`): the result's length must be known when
+    /// compiled.
+    fn tuple_slice(&mut self, elts: Vec<Val>, slice: &ast::ExprSlice) -> Val {
+        let mut bounds = [None; 3];
+        let parts = [&slice.lower, &slice.upper, &slice.step];
+        let mut failed = false;
+        for (bound, part) in bounds.iter_mut().zip(parts) {
+            let Some(e) = part.as_deref() else { continue };
+            if matches!(e, Expr::NoneLiteral(_)) {
+                continue;
+            }
+            match self.expr(e) {
+                Val::Lit { lit: Lit::Int(k), .. } => *bound = Some(k),
+                Val::Err => failed = true,
+                _ => {
+                    self.err(
+                        e,
+                        "the bounds of a slice of a tuple are integer constants: \
+                         the length of the tuple it gives is fixed when compiled",
+                    );
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            return Val::Err;
+        }
+        let [start, stop, step] = bounds;
+        if step == Some(0) {
+            return self.err(slice, "ValueError: slice step cannot be zero");
+        }
+        let picked = slice_indices(elts.len(), start, stop, step.unwrap_or(1));
+        Val::Tuple(picked.into_iter().map(|i| elts[i].clone()).collect())
+    }
+
     /// The `count` values that unpacking `v` gives its targets: a tuple's
     /// elements, or a 1-D array's, whose length is checked first with
     /// CPython's messages. Every value is read before any target is
@@ -278,14 +365,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// `t == u` and `t != u` when either side is a tuple (equal when they
-    /// have one length and equal elements, as CPython compares them), and
-    /// `x in t`, `x not in t`: whether some element equals `x`. A Python
-    /// bool either way.
+    /// A comparison when either side is a tuple: `t == u` and `t != u`
+    /// (equal when they have one length and equal elements, as CPython
+    /// compares them), `t < u`, `<=`, `>`, `>=` (lexicographic, see
+    /// [`FnLower::tuple_order`]), and `x in t`, `x not in t`: whether some
+    /// element equals `x`. A Python bool either way.
     pub(super) fn tuple_compare(&mut self, op: ast::CmpOp, l: &Val, r: &Val, c: &ast::ExprCompare) -> Val {
         use ast::CmpOp as C;
-        let (equal, negate) = match op {
-            C::Eq | C::NotEq => (self.values_equal(l, r, c), op == C::NotEq),
+        let found = match op {
             C::In | C::NotIn => {
                 let Val::Tuple(elts) = r else {
                     if matches!(r, Val::Err) {
@@ -295,52 +382,194 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 let mut any = None;
                 for e in elts {
-                    let Some(eq) = self.values_equal(l, e, c) else { return Val::Err };
+                    let Some(eq) = self.values_equal(l, e, c.range) else { return Val::Err };
                     any = Some(match any {
                         None => eq,
                         Some(acc) => self.result(Opcode::Or, DType::Bool, acc, eq),
                     });
                 }
-                let found = match any {
-                    Some(v) => Some(v),
-                    None => Some(self.bool_const(false, c)),
-                };
-                (found, op == C::NotIn)
+                let found = any.unwrap_or_else(|| self.bool_const(false, c));
+                if op == C::NotIn {
+                    Some(self.negate_bool(found, c))
+                } else {
+                    Some(found)
+                }
             }
-            _ => return self.err(c, "tuples are compared with `==` and `!=` only"),
+            _ => self.compare_values(op, l, r, c.range),
         };
-        let Some(mut v) = equal else { return Val::Err };
-        if negate {
-            self.at(c);
-            let n = self.fresh("not");
-            v = self.b.unary(Opcode::Not, TypeId::BOOL, v, &n);
+        match found {
+            Some(v) => Val::Num { v, s: Scalar { dtype: DType::Bool, weak: true }, nonneg: true },
+            None => Val::Err,
         }
-        Val::Num { v, s: Scalar { dtype: DType::Bool, weak: true }, nonneg: true }
+    }
+
+    /// `l op r` for any comparison but `in` and `is`: of tuples as CPython
+    /// compares them, of scalars as [`FnLower::compare_pair`] does.
+    pub(super) fn compare_values(&mut self, op: ast::CmpOp, l: &Val, r: &Val, at: TextRange) -> Option<ValueId> {
+        use ast::CmpOp as C;
+        let tuples = matches!(l, Val::Tuple(_)) || matches!(r, Val::Tuple(_));
+        match op {
+            C::Eq | C::NotEq if tuples => {
+                let equal = self.values_equal(l, r, at)?;
+                Some(if op == C::NotEq { self.negate_bool(equal, &at) } else { equal })
+            }
+            C::Lt | C::LtE | C::Gt | C::GtE if tuples => match (l, r) {
+                (Val::Tuple(ls), Val::Tuple(rs)) => self.tuple_order(op, ls, rs, at),
+                (Val::Err, _) | (_, Val::Err) => None,
+                _ => {
+                    // CPython's TypeError, raised here when compiled.
+                    let msg = format!(
+                        "`{}` orders two tuples, not {} and {}: CPython raises TypeError",
+                        op.as_str(),
+                        describe_a(l),
+                        describe_a(r)
+                    );
+                    self.err(&at, msg);
+                    None
+                }
+            },
+            _ => {
+                self.at(&at);
+                self.compare_pair(op, l, r, at)
+            }
+        }
+    }
+
+    /// `l op r` of two tuples for an ordering `op`, as CPython orders
+    /// them: the first position where the elements differ decides, by
+    /// comparing those two elements with `op`; when every element of the
+    /// shorter tuple equals the longer one's (or both are empty), the
+    /// lengths decide. Each position's equality and order are computed and
+    /// chosen by `select`s from the last position back, so the result is
+    /// one value with no branch (comparisons have no effects).
+    fn tuple_order(&mut self, op: ast::CmpOp, l: &[Val], r: &[Val], at: TextRange) -> Option<ValueId> {
+        use ast::CmpOp as C;
+        let by_length = match op {
+            C::Lt => l.len() < r.len(),
+            C::LtE => l.len() <= r.len(),
+            C::Gt => l.len() > r.len(),
+            _ => l.len() >= r.len(),
+        };
+        let mut decided = self.bool_const(by_length, &at);
+        for (a, b) in l.iter().zip(r).rev() {
+            let equal = self.values_equal(a, b, at)?;
+            let ordered = self.compare_values(op, a, b, at)?;
+            self.at(&at);
+            let n = self.fresh("lex");
+            decided = self.b.select(TypeId::BOOL, equal, decided, ordered, &n);
+        }
+        Some(decided)
+    }
+
+    fn negate_bool(&mut self, v: ValueId, at: &impl Ranged) -> ValueId {
+        self.at(at);
+        let n = self.fresh("not");
+        self.b.unary(Opcode::Not, TypeId::BOOL, v, &n)
     }
 
     /// Whether `l == r`, tuples compared element by element; a tuple is
     /// never equal to a scalar, nor to a tuple of another length.
-    fn values_equal(&mut self, l: &Val, r: &Val, c: &ast::ExprCompare) -> Option<ValueId> {
+    fn values_equal(&mut self, l: &Val, r: &Val, at: TextRange) -> Option<ValueId> {
         match (l, r) {
             (Val::Tuple(ls), Val::Tuple(rs)) if ls.len() == rs.len() => {
                 let mut all = None;
                 for (a, b) in ls.iter().zip(rs) {
-                    let eq = self.values_equal(a, b, c)?;
+                    let eq = self.values_equal(a, b, at)?;
                     all = Some(match all {
                         None => eq,
                         Some(acc) => self.result(Opcode::And, DType::Bool, acc, eq),
                     });
                 }
-                Some(all.unwrap_or_else(|| self.bool_const(true, c)))
+                Some(all.unwrap_or_else(|| self.bool_const(true, &at)))
             }
             (Val::Err, _) | (_, Val::Err) => None,
             (Val::Tuple(_), Val::Num { .. } | Val::Lit { .. } | Val::Tuple(_))
-            | (Val::Num { .. } | Val::Lit { .. }, Val::Tuple(_)) => Some(self.bool_const(false, c)),
+            | (Val::Num { .. } | Val::Lit { .. }, Val::Tuple(_)) => Some(self.bool_const(false, &at)),
             _ => {
-                self.at(c);
-                self.compare_pair(ast::CmpOp::Eq, l, r, c.range())
+                self.at(&at);
+                self.compare_pair(ast::CmpOp::Eq, l, r, at)
             }
         }
+    }
+
+    /// `min(t, u, ...)`, `max(...)` of tuples of numbers, or of one tuple
+    /// of such tuples: the least (greatest) by the order of `<`, the first
+    /// of equal ones, as CPython picks it. The tuples are of one length
+    /// (the result's length must be known when compiled); each element of
+    /// the result has the type its position's elements join to, as `min`
+    /// of numbers does.
+    pub(super) fn min_max_of_tuples(&mut self, is_min: bool, vals: Vec<(Val, &Expr)>, c: &ast::ExprCall) -> Val {
+        let word = if is_min { "min" } else { "max" };
+        let mut tuples = Vec::with_capacity(vals.len());
+        for (v, a) in vals {
+            match v {
+                Val::Tuple(elts) => tuples.push(elts),
+                Val::Err => return Val::Err,
+                other => {
+                    return self
+                        .err(a, format!("`{word}` compares tuples with tuples, not with {}", describe_a(&other)))
+                }
+            }
+        }
+        let len = tuples[0].len();
+        if tuples.iter().any(|t| t.len() != len) {
+            return self.err(
+                c,
+                format!(
+                    "`{word}` of tuples of different lengths: the length of its result would be known only at run time"
+                ),
+            );
+        }
+        let mut types: Vec<Scalar> = Vec::with_capacity(len);
+        for k in 0..len {
+            let mut joined: Option<Scalar> = None;
+            for t in &tuples {
+                let Some(s) = t[k].scalar().filter(|s| kind(s.dtype) <= Kind::Float || s.dtype.is_text()) else {
+                    return self.err(c, format!("`{word}` of tuples takes tuples of real numbers or strings"));
+                };
+                joined = match joined {
+                    None => Some(s),
+                    Some(q) => match promote(q, s) {
+                        Some(r) => Some(r),
+                        None => {
+                            return self.err(
+                                c,
+                                format!(
+                                    "`{word}` of tuples with {} and {} at index {k}",
+                                    q.dtype.name(),
+                                    s.dtype.name()
+                                ),
+                            )
+                        }
+                    },
+                };
+            }
+            types.extend(joined);
+        }
+        let mut tuples = tuples.into_iter();
+        let first = tuples.next().expect("one tuple at least");
+        let mut nonneg: Vec<bool> = first.iter().map(Val::nonneg).collect();
+        let mut best = Vec::with_capacity(len);
+        for (e, s) in first.iter().zip(&types) {
+            let Some(x) = self.materialize(e, s.dtype, c) else { return Val::Err };
+            best.push(x);
+        }
+        let op = if is_min { ast::CmpOp::Lt } else { ast::CmpOp::Gt };
+        for t in tuples {
+            let current: Vec<Val> = best.iter().zip(&types).map(|(&v, &s)| Val::Num { v, s, nonneg: false }).collect();
+            // Python keeps the first of equal tuples: only a strictly
+            // better one replaces it.
+            let Some(better) = self.tuple_order(op, &t, &current, c.range()) else { return Val::Err };
+            for (k, e) in t.iter().enumerate() {
+                let Some(x) = self.materialize(e, types[k].dtype, c) else { return Val::Err };
+                self.at(c);
+                let n = self.fresh(word);
+                best[k] = self.b.select(TypeId::scalar(types[k].dtype), better, x, best[k], &n);
+                nonneg[k] = if is_min { nonneg[k] && e.nonneg() } else { nonneg[k] || e.nonneg() };
+            }
+        }
+        let parts = best.into_iter().zip(types).zip(nonneg).map(|((v, s), nonneg)| Val::Num { v, s, nonneg });
+        Val::Tuple(parts.collect())
     }
 
     /// `divmod(a, b)`: the tuple `(a // b, a % b)`.
@@ -402,6 +631,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Tuple(_)))
             }
             Expr::Attribute(a) => a.attr.id.as_str() == "shape",
+            Expr::Subscript(s) => matches!(*s.slice, Expr::Slice(_)) && self.is_tuple_expr(&s.value),
             _ => false,
         }
     }
