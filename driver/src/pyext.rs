@@ -247,9 +247,13 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 let declared = match &p.ty {
                     ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
                     ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
+                    ParamType::MaybeNone(d) => format!("{}: {} | None", p.name, scalar_param(*d)),
                 };
                 match i.checked_sub(first_default) {
-                    Some(d) => format!("{declared} = {}", python_literal(&f.defaults[d])),
+                    Some(d) => match &f.defaults[d] {
+                        Some(v) => format!("{declared} = {}", python_literal(v)),
+                        None => format!("{declared} = None"),
+                    },
                     None => declared,
                 }
             })
@@ -262,6 +266,7 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 Ret::Tuple(elements) => {
                     format!("tuple[{}]", elements.iter().map(stub_type).collect::<Vec<_>>().join(", "))
                 }
+                Ret::MaybeNone(d) => format!("{} | None", numpy_type(*d)),
             }
         }
         let ret = stub_type(&f.ret);

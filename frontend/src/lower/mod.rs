@@ -35,6 +35,7 @@ mod calls;
 mod elementwise;
 mod expr;
 mod linalg;
+mod maybe_none;
 mod nanreduce;
 mod npfuncs;
 mod numpy;
@@ -56,9 +57,14 @@ pub(crate) struct Callee {
     pub params: Vec<TypeData>,
     /// The parameters' names, which keyword arguments are matched to.
     pub param_names: Vec<String>,
-    /// The default values of the last `defaults.len()` parameters.
-    pub defaults: Vec<(Lit, Scalar)>,
+    /// Whether each parameter may be `None` (its type is its value's).
+    pub maybe_none: Vec<bool>,
+    /// The default values of the last `defaults.len()` parameters; `None`
+    /// is a default of `None`.
+    pub defaults: Vec<Option<(Lit, Scalar)>>,
+    /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeData>,
+    pub ret_maybe_none: bool,
 }
 
 /// What a body is lowered against.
@@ -79,7 +85,7 @@ pub(crate) struct ModuleCx<'a> {
 }
 
 /// Module name → function name → the function's default values.
-pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<(Lit, Scalar)>>>;
+pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<Option<(Lit, Scalar)>>>>;
 
 /// A local's type as inferred so far.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,6 +110,8 @@ struct LocalInfo {
     /// An array local bound more than once or inside a block: it lives in
     /// a `let` declared in the entry block, which each binding `set`s.
     rebound: bool,
+    /// A scalar that may be `None` (see `maybe_none.rs`).
+    maybe_none: bool,
 }
 
 /// A lowered expression.
@@ -128,6 +136,14 @@ enum Val {
     /// A tuple: a fixed number of values, each lowered on its own (a tuple
     /// is never one value of the IR).
     Tuple(Vec<Val>),
+    /// `None`, where a value that may be `None` may go.
+    None,
+    /// A scalar that may be `None`: whether it holds a number (Bool), and
+    /// the number (zero when not).
+    Maybe {
+        present: ValueId,
+        value: Box<Val>,
+    },
     Void,
     /// An error was reported (or, while inferring, a type is not known yet).
     Err,
@@ -260,6 +276,14 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The tuple result an unannotated function's first `return a, b`
     /// gave it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
+    /// The locals that may be `None` known to hold a number here (see
+    /// `maybe_none.rs`).
+    present: HashSet<String>,
+    /// The presence flag of each local that may be `None`.
+    flags: HashMap<String, ValueId>,
+    /// The expression about to be lowered may be `None` (see
+    /// [`FnLower::expr_maybe_none`]); taken by [`FnLower::expr`].
+    accept_none: bool,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -282,16 +306,47 @@ pub(crate) fn lower_function(
                 let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
                 let td = types.get(*t).clone();
                 let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-                LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false }
+                LocalInfo {
+                    ty: Some(ty),
+                    fixed: true,
+                    nonneg: false,
+                    param: true,
+                    poisoned: false,
+                    rebound: false,
+                    maybe_none: false,
+                }
             }
-            LocalKind::Poisoned => {
-                LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false }
-            }
-            LocalKind::Assigned => {
-                LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false }
-            }
+            LocalKind::Poisoned => LocalInfo {
+                ty: None,
+                fixed: true,
+                nonneg: false,
+                param: true,
+                poisoned: true,
+                rebound: false,
+                maybe_none: false,
+            },
+            LocalKind::Assigned => LocalInfo {
+                ty: None,
+                fixed: false,
+                nonneg: true,
+                param: false,
+                poisoned: false,
+                rebound: false,
+                maybe_none: false,
+            },
         };
         locals.insert(local.name.to_string(), info);
+    }
+    // Which locals may be `None`, decided once from the syntax.
+    {
+        let probe = FnLower::new(cx, types, decl, HashMap::new(), true);
+        let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
+        let returns = |f: &Expr| probe.returns_maybe_none(f);
+        for name in maybe_none::maybe_none_locals(def, params, &returns) {
+            if let Some(l) = locals.get_mut(&name) {
+                l.maybe_none = !l.poisoned;
+            }
+        }
     }
     let input_arrays: HashSet<String> = (decl.params.iter())
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
@@ -325,8 +380,15 @@ pub(crate) fn lower_function(
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
         for (i, t) in elems.iter().enumerate() {
             let ty = Some(LocalTy::Scalar(t.scalar));
-            let element =
-                LocalInfo { ty, fixed: false, nonneg: t.nonneg, param: false, poisoned: false, rebound: false };
+            let element = LocalInfo {
+                ty,
+                fixed: false,
+                nonneg: t.nonneg,
+                param: false,
+                poisoned: false,
+                rebound: false,
+                maybe_none: false,
+            };
             locals.insert(tuples::element_local(name, i), element);
         }
     }
@@ -423,6 +485,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             input_views: HashSet::new(),
             dtype_locals: HashMap::new(),
             inferred_tuple: None,
+            present: HashSet::new(),
+            flags: HashMap::new(),
+            accept_none: false,
         }
     }
 
@@ -476,18 +541,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn body(&mut self, def: &ast::StmtFunctionDef) {
         let decl = self.decl;
-        for (name, t) in &decl.params {
+        for ((name, t), maybe_none) in decl.params.iter().zip(&decl.maybe_none) {
+            if *maybe_none {
+                let flag = self.b.param(&crate::declare::presence_name(name), TypeId::BOOL);
+                self.flags.insert(name.clone(), flag);
+            }
             let v = self.b.param(name, *t);
             self.slots.insert(name.clone(), v);
         }
         for c in &decl.core_dims {
             self.b.core_param(c, TypeId::INT64);
         }
-        self.b.set_return(decl.ret);
+        let ret = decl.ir_ret(self.types);
+        self.b.set_return(ret);
+        self.b.set_maybe_none(decl.ir_maybe_none());
         self.b.set_attrs(decl.attrs);
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
-        self.b.set_defaults(decl.defaults.iter().map(|(lit, _)| python_value(lit)).collect());
+        self.b.set_defaults(decl.defaults.iter().map(|d| d.as_ref().map(|(lit, _)| python_value(lit))).collect());
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
         let may_prange = self
@@ -520,6 +591,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.b.let_(ty, zero, &n);
                 self.slots.insert(n, v);
             }
+            self.declare_presence_flags();
             self.declare_rebound_arrays();
         }
         let stmts: &[Stmt] = &def.body;
@@ -545,6 +617,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None => {
                     self.b.ret(None);
                 }
+                Some(_) if decl.ret_maybe_none => self.fall_off_maybe_none(),
                 Some(t) => {
                     let shown = self.types.get(t).to_string();
                     self.err(
@@ -621,7 +694,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Stmt::Assign(a) if matches!(&a.targets[..], [t] if self.bind_dtype(t, &a.value)) => {}
             Stmt::Assign(a) => {
-                let v = self.expr(&a.value);
+                // A name may be bound to `None` (an error but for a local
+                // or parameter that may be `None`, see `assign_maybe_none`).
+                let v = if a.targets.iter().all(|t| matches!(t, Expr::Name(_))) {
+                    self.expr_maybe_none(&a.value)
+                } else {
+                    self.expr(&a.value)
+                };
                 for t in &a.targets {
                     self.assign(t, v.clone(), &a.value);
                 }
@@ -896,6 +975,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if matches!(v, Val::Err) {
             return;
         }
+        if matches!(v, Val::None | Val::Maybe { .. }) {
+            self.assign_maybe_none(name, v, at, value_at);
+            return;
+        }
+        if info.maybe_none && v.scalar().is_some() {
+            self.mark_given(name);
+        }
         match (&v, &info.ty) {
             (Val::Void, _) => {
                 self.err(value_at, "this call returns nothing");
@@ -1033,7 +1119,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
         match &*a.target {
             Expr::Name(n) => {
-                let cur = self.name(n);
+                let mut cur = self.name(n);
+                if matches!(cur, Val::Maybe { .. }) {
+                    cur = self.none_where_number_needed(&a.target, &cur);
+                }
                 if matches!(cur, Val::Arr { .. }) {
                     self.elementwise_in_place(a, cur);
                     return;
@@ -1071,8 +1160,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut joins: Vec<(BlockId, bool)> = Vec::new();
         let (mut test, mut body, mut clauses) = (test, body, clauses);
         let mut elifs = 0;
+        // What is known of the values that may be `None` at the end of
+        // each arm that falls through.
+        let mut arm_ends: Vec<HashSet<String>> = Vec::new();
+        let known_before = self.present.clone();
         loop {
+            let facts = self.facts(test);
             let c = self.cond(test);
+            let before = self.present.clone();
+            self.present.extend(facts.when_true);
             let then_b = self.block("then");
             let else_b = self.block(if clauses.is_empty() { "endif" } else { "else" });
             if let Some(c) = c {
@@ -1083,7 +1179,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.open = false;
             self.enter(then_b);
             self.nested(body);
+            if self.open {
+                arm_ends.push(self.present.clone());
+            }
+            self.present = before;
+            self.present.extend(facts.when_false);
             if clauses.is_empty() {
+                arm_ends.push(self.present.clone());
                 self.br(else_b);
                 self.enter(else_b);
                 break;
@@ -1103,10 +1205,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 None => {
                     self.nested(&first.body);
+                    if self.open {
+                        arm_ends.push(self.present.clone());
+                    }
                     break;
                 }
             }
         }
+        self.present = match arm_ends.split_first() {
+            Some((first, rest)) => first.iter().filter(|n| rest.iter().all(|r| r.contains(*n))).cloned().collect(),
+            None => known_before,
+        };
         // Each `elif` was lowered one level deeper.
         self.depth -= elifs;
         while let Some((join, then_open)) = joins.pop() {
@@ -1127,9 +1236,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let exit = self.block("endwhile");
         let forever = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
         let done = if w.orelse.is_empty() || forever { exit } else { self.block("whileelse") };
+        for name in self.unnarrowed_in(&w.body) {
+            self.present.remove(&name);
+        }
+        let at_head = self.present.clone();
         self.br(head);
         self.enter(head);
         self.at(&*w.test);
+        let facts = self.facts(&w.test);
         if forever {
             self.b.br(body);
         } else {
@@ -1141,7 +1255,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.open = false;
         self.loops.push(Loop { next: head, exit, broken: false, parallel: false });
         self.enter(body);
+        self.present.extend(facts.when_true);
         self.nested(&w.body);
+        self.present = at_head;
         self.br(head);
         let l = self.loops.pop().expect("loop");
         if forever {
@@ -1157,6 +1273,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn for_(&mut self, f: &ast::StmtFor) {
+        for name in self.unnarrowed_in(&f.body) {
+            self.present.remove(&name);
+        }
+        let at_head = self.present.clone();
+        self.for_inner(f);
+        self.present = at_head;
+    }
+
+    fn for_inner(&mut self, f: &ast::StmtFor) {
         let lowered = if f.is_async {
             self.err(f, "`async for` is not supported");
             false
@@ -1563,6 +1688,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {
+        if self.decl.ret_maybe_none && !self.decl.ret_poisoned {
+            self.return_maybe_none(r);
+            return;
+        }
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
             let value = r.value.as_deref().map(|v| (self.expr(v), v));
             if let Some((Val::Tuple(elements), v)) = value {
@@ -1794,9 +1923,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             },
         };
+        let facts = self.facts(&a.test);
         if let Some(c) = self.cond(&a.test) {
             self.panic_unless(c, &msg, a);
         }
+        self.present.extend(facts.when_true);
     }
 
     /// `raise ValueError("message")`: a panic whose message starts with the
