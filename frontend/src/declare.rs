@@ -555,7 +555,12 @@ impl Declarer<'_> {
     /// as an argument must (a weak `2.5` does not fit `Int32`).
     fn default_value(&mut self, d: &Declared, name: &str, t: &TypeData, value: &Expr) -> Option<(Lit, Scalar)> {
         if matches!(value, Expr::NoneLiteral(_)) {
-            self.err(value, format!("`None` is not a default value in compiled code (parameter `{name}`)"));
+            self.err(
+                value,
+                format!(
+                    "parameter `{name}` of type {t} cannot default to `None`: annotate it `{t} | None` to allow `None`"
+                ),
+            );
             return None;
         }
         if t.is_array {

@@ -275,6 +275,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
             );
             return;
         }
+        if info.ty.is_none() && matches!(v, Val::None) && !self.inferring && self.diags.is_empty() {
+            self.err(
+                value_at,
+                format!(
+                    "`{name}` is only ever `None`: a local that may be `None` is also bound to a number \
+                     (Bool, an integer or a float) somewhere"
+                ),
+            );
+            return;
+        }
         let present = match v {
             Val::None => {
                 let n = self.fresh("given");

@@ -342,9 +342,13 @@ pub(crate) fn lower_function(
         let probe = FnLower::new(cx, types, decl, HashMap::new(), true);
         let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
         let returns = |f: &Expr| probe.returns_maybe_none(f);
+        let declared: HashSet<&str> =
+            decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.as_str()).collect();
         for name in maybe_none::maybe_none_locals(def, params, &returns) {
             if let Some(l) = locals.get_mut(&name) {
-                l.maybe_none = !l.poisoned;
+                // A parameter is `None` only as declared (binding one that
+                // is not to `None` is an error, `assign_maybe_none`).
+                l.maybe_none = !l.poisoned && (!l.param || declared.contains(name.as_str()));
             }
         }
     }
@@ -1740,7 +1744,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Some(v), Some(t)) if matches!(**v, Expr::NoneLiteral(_)) => {
                 let shown = self.types.get(t).to_string();
-                self.err(&**v, format!("`return None` in function `{}` returning {shown}", self.decl.name));
+                self.err(
+                    &**v,
+                    format!(
+                        "`return None` in function `{}` returning {shown}: annotate it `-> {shown} | None` to return `None`",
+                        self.decl.name
+                    ),
+                );
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
