@@ -41,7 +41,6 @@ def refused(fragment, construct):
 
 NP_ARRAY = "NumPy array function (`np.sort`, `np.linalg.norm`, `np.nanmean`, `np.searchsorted`)"
 PRANGE = "numba.prange"
-NONE = "`return None` in a function returning a number"
 RETURN_CAST = "implicit cast of the returned value"
 TUPLE = "returning a tuple (`return a, b`)"
 FOR_OTHER = "`for` over anything but `range` (`enumerate`, unpacking targets)"
@@ -85,7 +84,7 @@ EXPECTED = {
     "numba_examples.potential_numba_scalar": PASS,
     "numba_examples.numba_zero_suppression": PASS,
     "numba_examples.get_bin_edges": PASS,
-    "numba_examples.compute_bin": refused("`return None` in function `compute_bin` returning Int64", NONE),
+    "numba_examples.compute_bin": PASS,
     "numba_examples.gaussian": PASS,
     "numba_examples.numba_kde": PASS,
     "umap_kernels.sign": PASS,
