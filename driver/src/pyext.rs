@@ -300,6 +300,18 @@ mod tests {
     }
 
     #[test]
+    fn stubs_say_which_values_may_be_none() {
+        let src = "from postyp import Float64, Int64\n\n\
+                   def pick(n: Int64, tol: Float64 | None = None, k: Int64 | None = 3) -> Int64 | None:\n    \
+                   return None\n";
+        let program = postc_frontend::lower_source("t.py", src).expect("lowers");
+        let stub = stub(&exports::exports(&program), None);
+        let want = "def pick(n: int | np.integer, tol: float | np.integer | np.floating | None = None, \
+                    k: int | np.integer | None = 3) -> np.int64 | None:\n";
+        assert!(stub.contains(want), "{stub}");
+    }
+
+    #[test]
     fn stub_defaults_are_python_literals_of_the_same_value() {
         let f = |x: f64| x.to_bits();
         let cases = [

@@ -391,9 +391,6 @@ impl Function {
     /// The C arguments of the Python ones: the argument of a parameter
     /// that may be `None` is passed twice, for its flag and its value.
     fn c_arguments(&self, args: &[*mut ffi::PyObject]) -> SmallVec<[*mut ffi::PyObject; INLINE]> {
-        if !self.plan.maybe_none {
-            return SmallVec::from_slice(args);
-        }
         self.plan.param_of.iter().map(|&k| args[k]).collect()
     }
 
@@ -406,12 +403,19 @@ impl Function {
         keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
     ) -> PyResult<Bound<'py, PyAny>> {
         if keywords.is_none() && positional.len() == self.spec.params.len() && self.plan.registers {
-            let args = self.c_arguments(positional);
-            if let Some(r) = self.call_fast(py, &args) {
+            let fast = if self.plan.maybe_none {
+                self.call_fast(py, &self.c_arguments(positional))
+            } else {
+                self.call_fast(py, positional)
+            };
+            if let Some(r) = fast {
                 return r;
             }
         }
-        let args = self.c_arguments(&self.bind(positional, keywords)?);
+        let mut args = self.bind(positional, keywords)?;
+        if self.plan.maybe_none {
+            args = self.c_arguments(&args);
+        }
         // Once bound, keywords and defaults are positional arguments like
         // any others.
         if self.plan.registers {
