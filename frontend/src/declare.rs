@@ -1199,7 +1199,7 @@ fn tuple_annotation(e: &Expr) -> Option<Vec<&Expr>> {
 
 /// The `T` of `T | None`, `None | T`, `Optional[T]` or
 /// `typing.Optional[T]`; `None` for any other expression.
-fn maybe_none_inner(e: &Expr) -> Option<&Expr> {
+pub(crate) fn maybe_none_inner(e: &Expr) -> Option<&Expr> {
     match e {
         Expr::BinOp(b) if b.op == ast::Operator::BitOr => match (&*b.left, &*b.right) {
             (Expr::NoneLiteral(_), t) | (t, Expr::NoneLiteral(_)) => Some(t),

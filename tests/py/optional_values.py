@@ -118,3 +118,12 @@ def nearest_list(p: Float64, q: Float64, r: Float64, t: Float64) -> Int64 | None
     if abs(r - t) < abs(q - t) and abs(r - t) < abs(p - t):
         best = 2
     return best
+
+
+def last_index(a: Int32[:], v: Int32) -> Int64 | None:
+    """The last index of v in a: an annotated local that may be None."""
+    found: Int64 | None = None
+    for i in range(len(a)):
+        if a[i] == v:
+            found = i
+    return found

@@ -780,6 +780,8 @@ def _optional_values():
         C("nearest_of_three_mid", "nearest_of_three", 1.2),
         C("nearest_of_three_nan", "nearest_of_three", float("nan")),
         C("nearest_list_last", "nearest_list", 5.0, 1.0, 2.5, 2.0),
+        C("last_index_found", "last_index", arr([4, -1, 4, 2], i32), i32(4)),
+        C("last_index_missing", "last_index", arr([4, -1, 4, 2], i32), i32(3)),
     ]
     return cases
 

@@ -801,7 +801,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 fl.expr(v);
             }
         };
-        let ty = match self.local_annotation(&a.annotation) {
+        // `x: T | None = ...`: a local that may be `None` (it is one when
+        // some binding gives it `None`, see `maybe_none.rs`).
+        let annotation = crate::declare::maybe_none_inner(&a.annotation).unwrap_or(&a.annotation);
+        let ty = match self.local_annotation(annotation) {
             Some(t) => t,
             None => return check_value(self),
         };
@@ -822,7 +825,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         if let Some(v) = &a.value {
-            let val = self.expr(v);
+            let may_be_none = !std::ptr::eq(annotation, &*a.annotation);
+            let val = if may_be_none { self.expr_maybe_none(v) } else { self.expr(v) };
             self.assign(&a.target, val, v);
         }
     }
