@@ -247,9 +247,13 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 let declared = match &p.ty {
                     ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
                     ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
+                    ParamType::MaybeNone(d) => format!("{}: {} | None", p.name, scalar_param(*d)),
                 };
                 match i.checked_sub(first_default) {
-                    Some(d) => format!("{declared} = {}", python_literal(&f.defaults[d])),
+                    Some(d) => match &f.defaults[d] {
+                        Some(v) => format!("{declared} = {}", python_literal(v)),
+                        None => format!("{declared} = None"),
+                    },
                     None => declared,
                 }
             })
@@ -262,6 +266,7 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 Ret::Tuple(elements) => {
                     format!("tuple[{}]", elements.iter().map(stub_type).collect::<Vec<_>>().join(", "))
                 }
+                Ret::MaybeNone(d) => format!("{} | None", numpy_type(*d)),
             }
         }
         let ret = stub_type(&f.ret);
@@ -292,6 +297,18 @@ mod tests {
         let exports = postc_ir::exports::exports(&postc_ir::Program::from_module(m));
         let stub = stub(&exports, None);
         assert!(stub.contains(") -> tuple[np.float64, npt.NDArray[np.int64]]:\n"), "{stub}");
+    }
+
+    #[test]
+    fn stubs_say_which_values_may_be_none() {
+        let src = "from postyp import Float64, Int64\n\n\
+                   def pick(n: Int64, tol: Float64 | None = None, k: Int64 | None = 3) -> Int64 | None:\n    \
+                   return None\n";
+        let program = postc_frontend::lower_source("t.py", src).expect("lowers");
+        let stub = stub(&exports::exports(&program), None);
+        let want = "def pick(n: int | np.integer, tol: float | np.integer | np.floating | None = None, \
+                    k: int | np.integer | None = 3) -> np.int64 | None:\n";
+        assert!(stub.contains(want), "{stub}");
     }
 
     #[test]

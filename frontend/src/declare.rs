@@ -3,7 +3,7 @@
 //! decorators). Bodies are lowered later, in [`crate::lower`], once every
 //! module of the program is declared.
 
-use crate::pytypes::{kind, widens_to, Scalar};
+use crate::pytypes::{kind, widens_to, Kind, Scalar};
 use crate::source::SourceFile;
 use crate::syntax::{construct_name, Lit};
 use postc_ir::module::DeclLocs;
@@ -112,12 +112,20 @@ pub(crate) struct FuncDecl {
     pub name: String,
     /// Index of the `def` among the module's statements.
     pub stmt: usize,
+    /// The Python parameters; one that may be `None` has the type of its
+    /// value (and is two parameters in the IR, see [`FuncDecl::maybe_none`]).
     pub params: Vec<(String, TypeId)>,
+    /// Whether each parameter is `T | None` (`Optional[T]`): in the IR a
+    /// Bool flag that says whether a value is given, then the value.
+    pub maybe_none: Vec<bool>,
     /// The default values of the last `defaults.len()` parameters, as
-    /// CPython keeps them.
-    pub defaults: Vec<(Lit, Scalar)>,
+    /// CPython keeps them; `None` is a default of `None`.
+    pub defaults: Vec<Option<(Lit, Scalar)>>,
     pub core_dims: Vec<String>,
+    /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeId>,
+    /// The result is `T | None`: in the IR the tuple `(Bool, T)`.
+    pub ret_maybe_none: bool,
     pub attrs: FuncAttrs,
     pub ufunc_sig: Option<UFuncSignature>,
     pub doc: Option<String>,
@@ -128,6 +136,37 @@ pub(crate) struct FuncDecl {
     /// No return annotation: a `return a, b` gives the function its tuple
     /// result (see `lower::Lower::return_tuple`).
     pub ret_unannotated: bool,
+}
+
+impl FuncDecl {
+    /// How the IR sees the parameters and the result that may be `None`.
+    pub fn ir_maybe_none(&self) -> postc_ir::MaybeNone {
+        let mut params = Vec::new();
+        let mut at = 0;
+        for &m in &self.maybe_none {
+            if m {
+                params.push(at);
+            }
+            at += 1 + usize::from(m);
+        }
+        postc_ir::MaybeNone { params, result: self.ret_maybe_none }
+    }
+
+    /// The IR's result type: `(Bool, T)` for a result that may be `None`.
+    pub fn ir_ret(&self, types: &mut postc_ir::TypeTable) -> Option<TypeId> {
+        let t = self.ret?;
+        if !self.ret_maybe_none {
+            return Some(t);
+        }
+        let value = types.get(t).clone();
+        Some(types.intern(TypeData::tuple(vec![TypeData::scalar(DType::Bool), value])))
+    }
+}
+
+/// The name of the IR parameter (or local) that says whether `name`, a
+/// parameter or local that may be `None`, holds a value.
+pub(crate) fn presence_name(name: &str) -> String {
+    format!("{name}.given")
 }
 
 /// Everything the module level declares.
@@ -516,7 +555,12 @@ impl Declarer<'_> {
     /// as an argument must (a weak `2.5` does not fit `Int32`).
     fn default_value(&mut self, d: &Declared, name: &str, t: &TypeData, value: &Expr) -> Option<(Lit, Scalar)> {
         if matches!(value, Expr::NoneLiteral(_)) {
-            self.err(value, format!("`None` is not a default value in compiled code (parameter `{name}`)"));
+            self.err(
+                value,
+                format!(
+                    "parameter `{name}` of type {t} cannot default to `None`: annotate it `{t} | None` to allow `None`"
+                ),
+            );
             return None;
         }
         if t.is_array {
@@ -549,13 +593,35 @@ impl Declarer<'_> {
     fn annotation_inner(&mut self, d: &Declared, e: &Expr) -> Option<Annot> {
         match e {
             Expr::NoneLiteral(_) => Some(Annot::None),
-            _ if is_optional_type(e) => {
-                self.err(
-                    e,
-                    "a type that may be `None` (`T | None`, `Optional[T]`) is not supported in compiled code: \
-                     pass a value of `T`",
-                );
-                None
+            _ if maybe_none_inner(e).is_some() => {
+                let inner = maybe_none_inner(e).expect("an optional type");
+                match self.annotation(d, inner)? {
+                    Annot::Type(t) if !t.is_array && matches!(kind(t.dtype), Kind::Bool | Kind::Int | Kind::Float) => {
+                        Some(Annot::MaybeNone(t))
+                    }
+                    Annot::Type(t) if t.is_array => {
+                        self.err(
+                            e,
+                            "an array that may be `None` is not supported: only a scalar (Bool, an integer or a \
+                             float) may be `None`; pass an array (an empty one for none)",
+                        );
+                        None
+                    }
+                    Annot::Type(t) => {
+                        self.err(
+                            e,
+                            format!(
+                                "a {} that may be `None` is not supported: only Bool, integers and floats may be `None`",
+                                t.dtype.name()
+                            ),
+                        );
+                        None
+                    }
+                    Annot::None | Annot::MaybeNone(_) => {
+                        self.err(e, "this type is `None` twice: write `T | None` once");
+                        None
+                    }
+                }
             }
             Expr::Name(_) | Expr::Attribute(_) => match self.type_name(d, e) {
                 Some(TypeName::DType(t)) => Some(Annot::Type(TypeData::scalar(t))),
@@ -728,6 +794,7 @@ impl Declarer<'_> {
             ok = false;
         }
         let mut params = Vec::new();
+        let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args) {
             let pname = pw.parameter.name.id.to_string();
@@ -741,11 +808,24 @@ impl Declarer<'_> {
                     Some(Annot::Type(t)) => {
                         if let Some(value) = &pw.default {
                             match self.default_value(d, &pname, &t, value) {
-                                Some(v) => defaults.push(v),
+                                Some(v) => defaults.push(Some(v)),
                                 None => ok = false,
                             }
                         }
-                        params.push((pname, t))
+                        params.push((pname, t));
+                        maybe_none.push(false);
+                    }
+                    Some(Annot::MaybeNone(t)) => {
+                        match &pw.default {
+                            Some(value) if matches!(**value, Expr::NoneLiteral(_)) => defaults.push(None),
+                            Some(value) => match self.default_value(d, &pname, &t, value) {
+                                Some(v) => defaults.push(Some(v)),
+                                None => ok = false,
+                            },
+                            None => {}
+                        }
+                        params.push((pname, t));
+                        maybe_none.push(true);
                     }
                     Some(Annot::None) => {
                         self.err(&**a, format!("parameter `{pname}` cannot be `None`"));
@@ -760,6 +840,7 @@ impl Declarer<'_> {
             }
         }
         let mut ret_poisoned = false;
+        let mut ret_maybe_none = false;
         let ret = match &f.returns {
             None => None,
             Some(r) if tuple_annotation(r).is_some() => match self.tuple_result(d, r) {
@@ -772,6 +853,10 @@ impl Declarer<'_> {
             },
             Some(r) => match self.annotation(d, r) {
                 Some(Annot::None) => None,
+                Some(Annot::MaybeNone(t)) => {
+                    ret_maybe_none = true;
+                    Some(t)
+                }
                 Some(Annot::Type(t)) => {
                     if t.is_output {
                         self.err(&**r, "`Out[...]` marks a parameter, not a return type");
@@ -878,6 +963,16 @@ impl Declarer<'_> {
             }
         }
 
+        if let Some((_, at)) = &ufunc {
+            if maybe_none.iter().any(|m| *m) || ret_maybe_none {
+                self.diags.push(self.src.error(
+                    at,
+                    format!("ufunc `{name}` has an operand that may be `None`: a ufunc's operands are numbers"),
+                ));
+                ok = false;
+                ufunc = None;
+            }
+        }
         let mut core_dims = Vec::new();
         let mut ufunc_sig = None;
         if let Some((sig, at)) = ufunc {
@@ -902,9 +997,11 @@ impl Declarer<'_> {
                 name,
                 stmt,
                 params,
+                maybe_none,
                 defaults,
                 core_dims: Vec::new(),
                 ret,
+                ret_maybe_none,
                 attrs,
                 ufunc_sig: None,
                 doc: None,
@@ -923,36 +1020,43 @@ impl Declarer<'_> {
         let m = &mut d.module;
         let params: Vec<(String, TypeId)> = params.into_iter().map(|(n, t)| (n, m.types.intern(t))).collect();
         let ret = ret.map(|t| m.types.intern(t));
-        // The declaration the loader and other modules see: the signature
-        // with an empty body.
-        let mut b = FunctionBuilder::new(&name);
-        for (pn, t) in &params {
-            b.param(pn, *t);
-        }
-        for c in &core_dims {
-            b.core_param(c, TypeId::INT64);
-        }
-        b.set_return(ret);
-        b.set_attrs(attrs);
-        b.set_ufunc_sig(ufunc_sig.clone());
-        b.set_doc(doc.clone());
-        b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
-        m.add_function(b.finish());
-        let ret_unannotated = f.returns.is_none();
-        Ok(FuncDecl {
+        let ret_maybe_none = ret_maybe_none && ret.is_some();
+        let decl = FuncDecl {
             name,
             stmt,
             params,
+            maybe_none,
             defaults,
             core_dims,
             ret,
+            ret_maybe_none,
             attrs,
             ufunc_sig,
             doc,
             poisoned,
             ret_poisoned,
-            ret_unannotated,
-        })
+            ret_unannotated: f.returns.is_none(),
+        };
+        // The declaration the loader and other modules see: the signature
+        // with an empty body.
+        let mut b = FunctionBuilder::new(&decl.name);
+        for ((pn, t), m) in decl.params.iter().zip(&decl.maybe_none) {
+            if *m {
+                b.param(&presence_name(pn), TypeId::BOOL);
+            }
+            b.param(pn, *t);
+        }
+        for c in &decl.core_dims {
+            b.core_param(c, TypeId::INT64);
+        }
+        b.set_return(decl.ir_ret(&mut m.types));
+        b.set_maybe_none(decl.ir_maybe_none());
+        b.set_attrs(decl.attrs);
+        b.set_ufunc_sig(decl.ufunc_sig.clone());
+        b.set_doc(decl.doc.clone());
+        b.set_func_loc(Some(self.src.loc(self.file, &f.name)));
+        m.add_function(b.finish());
+        Ok(decl)
     }
 
     fn ufunc_signature(
@@ -1093,22 +1197,29 @@ fn tuple_annotation(e: &Expr) -> Option<Vec<&Expr>> {
     })
 }
 
-/// `T | None`, `None | T`, `Optional[T]` or `typing.Optional[T]`.
-fn is_optional_type(e: &Expr) -> bool {
+/// The `T` of `T | None`, `None | T`, `Optional[T]` or
+/// `typing.Optional[T]`; `None` for any other expression.
+pub(crate) fn maybe_none_inner(e: &Expr) -> Option<&Expr> {
     match e {
-        Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
-            matches!(*b.left, Expr::NoneLiteral(_)) || matches!(*b.right, Expr::NoneLiteral(_))
+        Expr::BinOp(b) if b.op == ast::Operator::BitOr => match (&*b.left, &*b.right) {
+            (Expr::NoneLiteral(_), t) | (t, Expr::NoneLiteral(_)) => Some(t),
+            _ => None,
+        },
+        Expr::Subscript(s)
+            if matches!(crate::syntax::dotted(&s.value).as_deref(), Some("Optional" | "typing.Optional")) =>
+        {
+            Some(&s.slice)
         }
-        Expr::Subscript(s) => {
-            matches!(crate::syntax::dotted(&s.value).as_deref(), Some("Optional" | "typing.Optional"))
-        }
-        _ => false,
+        _ => None,
     }
 }
 
 pub(crate) enum Annot {
     None,
     Type(TypeData),
+    /// `T | None` (`Optional[T]`) of a scalar `T` that is Bool, an integer
+    /// or a float.
+    MaybeNone(TypeData),
 }
 
 enum TypeName {

@@ -956,7 +956,14 @@ impl Solver<'_> {
         match name {
             Name::Local(id) => match self.body.locals[*id].kind {
                 LocalKind::Param => {
-                    let (_, t) = self.env.decl.params.iter().find(|(n, _)| **n == *self.body.locals[*id].name)?;
+                    let decl = self.env.decl;
+                    let at = decl.params.iter().position(|(n, _)| **n == *self.body.locals[*id].name)?;
+                    // A parameter that may be `None` is a number only where
+                    // a test narrows it, which the lowering follows.
+                    if decl.maybe_none[at] {
+                        return None;
+                    }
+                    let t = &decl.params[at].1;
                     let td = self.env.types.get(*t);
                     Some(if td.is_array {
                         Ty::Arr(td.clone())
@@ -1725,6 +1732,10 @@ impl Solver<'_> {
     /// an output); the result is the declared one (a tuple's elements
     /// each as one).
     fn module_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
+        // A result that may be `None` is left to the lowering.
+        if callee.ret_maybe_none || callee.maybe_none.iter().any(|m| *m) {
+            return None;
+        }
         // The parameters left out take their defaults, which fit them.
         if args.len() > callee.params.len() || args.len() + callee.defaults.len() < callee.params.len() {
             return None;

@@ -50,8 +50,11 @@ impl FunctionBuilder {
     pub fn set_doc(&mut self, doc: Option<String>) {
         self.func.doc = doc;
     }
-    pub fn set_defaults(&mut self, defaults: Vec<crate::body::ConstValue>) {
+    pub fn set_defaults(&mut self, defaults: Vec<Option<crate::body::ConstValue>>) {
         self.func.defaults = defaults;
+    }
+    pub fn set_maybe_none(&mut self, maybe_none: crate::MaybeNone) {
+        self.func.maybe_none = maybe_none;
     }
     pub fn set_ufunc_sig(&mut self, sig: Option<UFuncSignature>) {
         self.func.ufunc_sig = sig;

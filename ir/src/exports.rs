@@ -28,6 +28,9 @@ pub struct ArraySpec {
 pub enum ParamType {
     Scalar(DType),
     Array(ArraySpec),
+    /// A scalar or `None` (`T | None`): two C arguments, a `bool` that
+    /// says whether the value is given, then the value (zero for `None`).
+    MaybeNone(DType),
 }
 
 #[derive(Clone, Debug)]
@@ -45,6 +48,9 @@ pub enum Ret {
     /// A tuple of scalars and arrays (never `Void` or another tuple), each
     /// written through one trailing out-pointer (docs/abi.md §2).
     Tuple(Vec<Ret>),
+    /// A scalar or `None` (`T | None`): in C the tuple `(Bool, T)`, two
+    /// trailing out-pointers, the `bool` saying whether there is a value.
+    MaybeNone(DType),
 }
 
 impl Ret {
@@ -67,8 +73,9 @@ pub struct FuncSpec {
     pub name: String,
     pub params: Vec<Param>,
     /// The default values of the last `defaults.len()` parameters, as
-    /// CPython holds them ([`crate::Function::defaults`]).
-    pub defaults: Vec<ConstValue>,
+    /// CPython holds them ([`crate::Function::defaults`]); `None` is
+    /// Python's `None`.
+    pub defaults: Vec<Option<ConstValue>>,
     pub ret: Ret,
     pub doc: Option<String>,
     /// `kernel` functions take a launch configuration first.
@@ -151,16 +158,30 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         });
         return;
     }
-    let params = f
-        .params()
-        .map(|p| {
-            let t = f.body.ty(p).map(|t| m.types.get(t).clone()).unwrap_or_else(|| TypeData::scalar(DType::Int64));
-            let ty = if t.is_array { ParamType::Array(array_spec(&t)) } else { ParamType::Scalar(t.dtype) };
-            Param { name: f.body.name(p).unwrap_or("_").to_owned(), ty }
-        })
-        .collect();
+    let ir_params: Vec<_> = f.params().collect();
+    let mut params = Vec::with_capacity(ir_params.len());
+    let mut k = 0;
+    while k < ir_params.len() {
+        let type_of =
+            |p| f.body.ty(p).map(|t| m.types.get(t).clone()).unwrap_or_else(|| TypeData::scalar(DType::Int64));
+        // A parameter that may be `None` is its flag and its value, and
+        // Python names it by its value.
+        let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
+        let p = ir_params[k + usize::from(flag)];
+        let t = type_of(p);
+        let ty = if flag {
+            ParamType::MaybeNone(t.dtype)
+        } else if t.is_array {
+            ParamType::Array(array_spec(&t))
+        } else {
+            ParamType::Scalar(t.dtype)
+        };
+        params.push(Param { name: f.body.name(p).unwrap_or("_").to_owned(), ty });
+        k += 1 + usize::from(flag);
+    }
     let ret = match f.ret.map(|t| m.types.get(t)) {
         None => Ret::Void,
+        Some(t) if f.maybe_none.result && t.elements.len() == 2 => Ret::MaybeNone(t.elements[1].dtype),
         Some(t) => Ret::of(t),
     };
     out.functions.push(FuncSpec {
@@ -207,7 +228,11 @@ impl Writer {
     fn dtype(&mut self, d: DType) {
         self.text(d.name());
     }
-    fn value(&mut self, v: &ConstValue) {
+    fn value(&mut self, v: Option<&ConstValue>) {
+        let Some(v) = v else {
+            self.int(6);
+            return;
+        };
         match v {
             ConstValue::Bool(b) => {
                 self.int(0);
@@ -257,6 +282,10 @@ impl Writer {
                     self.ret(e);
                 }
             }
+            Ret::MaybeNone(d) => {
+                self.int(4);
+                self.dtype(*d);
+            }
         }
     }
     fn array(&mut self, a: &ArraySpec) {
@@ -301,8 +330,9 @@ impl Reader<'_> {
     fn text(&mut self) -> Option<String> {
         String::from_utf8(self.bytes()?).ok()
     }
-    fn value(&mut self) -> Option<ConstValue> {
-        Some(match self.int()? {
+    /// A default value; `Some(None)` for Python's `None`.
+    fn value(&mut self) -> Option<Option<ConstValue>> {
+        Some(Some(match self.int()? {
             0 => ConstValue::Bool(self.flag()?),
             1 => {
                 let (lo, hi) = (self.int()?, self.int()?);
@@ -312,8 +342,9 @@ impl Reader<'_> {
             3 => ConstValue::Complex(self.int()? as u64, self.int()? as u64),
             4 => ConstValue::Str(self.text()?),
             5 => ConstValue::Bytes(self.bytes()?),
+            6 => return Some(None),
             _ => return None,
-        })
+        }))
     }
     fn optional_text(&mut self) -> Option<Option<String>> {
         Some(if self.flag()? { Some(self.text()?) } else { None })
@@ -335,6 +366,7 @@ impl Reader<'_> {
                 }
                 Ret::Tuple(elements)
             }
+            4 if tuple_allowed => Ret::MaybeNone(self.dtype()?),
             _ => return None,
         })
     }
@@ -371,6 +403,10 @@ impl Exports {
                         w.int(1);
                         w.array(a);
                     }
+                    ParamType::MaybeNone(d) => {
+                        w.int(2);
+                        w.dtype(*d);
+                    }
                 }
             }
             w.ret(&f.ret);
@@ -378,7 +414,7 @@ impl Exports {
             w.int(i64::from(f.kernel));
             w.int(f.defaults.len() as i64);
             for v in &f.defaults {
-                w.value(v);
+                w.value(v.as_ref());
             }
         }
         w.int(self.ufuncs.len() as i64);
@@ -413,6 +449,7 @@ impl Exports {
                 let ty = match r.int()? {
                     0 => ParamType::Scalar(r.dtype()?),
                     1 => ParamType::Array(r.array()?),
+                    2 => ParamType::MaybeNone(r.dtype()?),
                     _ => return None,
                 };
                 params.push(Param { name, ty });
@@ -482,12 +519,12 @@ mod tests {
                     Param { name: "b".into(), ty: ParamType::Scalar(DType::Bytes) },
                 ],
                 defaults: vec![
-                    ConstValue::Bool(true),
-                    ConstValue::Int(-(1 << 70)),
-                    ConstValue::Float((-2.5f64).to_bits()),
-                    ConstValue::Complex(0f64.to_bits(), 1f64.to_bits()),
-                    ConstValue::Str("é".into()),
-                    ConstValue::Bytes(vec![0, 255]),
+                    Some(ConstValue::Bool(true)),
+                    Some(ConstValue::Int(-(1 << 70))),
+                    Some(ConstValue::Float((-2.5f64).to_bits())),
+                    Some(ConstValue::Complex(0f64.to_bits(), 1f64.to_bits())),
+                    Some(ConstValue::Str("é".into())),
+                    Some(ConstValue::Bytes(vec![0, 255])),
                 ],
                 ret: Ret::Array(ArraySpec { layout: "strided", fixed_strides: None, ..array }),
                 doc: Some("two\nlines".into()),
@@ -530,6 +567,26 @@ mod tests {
     }
 
     #[test]
+    fn values_that_may_be_none_round_trip() {
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "bin_of".into(),
+                params: vec![
+                    Param { name: "x".into(), ty: ParamType::Scalar(DType::Float64) },
+                    Param { name: "tol".into(), ty: ParamType::MaybeNone(DType::Float32) },
+                    Param { name: "n".into(), ty: ParamType::MaybeNone(DType::Int64) },
+                ],
+                defaults: vec![None, Some(ConstValue::Int(3))],
+                ret: Ret::MaybeNone(DType::Int32),
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: Vec::new(),
+        };
+        assert_round_trips(&exports);
+    }
+
+    #[test]
     fn exports_written_before_defaults_still_decode() {
         // A function `g(x: Int64) -> Float64` and no ufuncs, as extension
         // modules made before defaults were carried hold them.
@@ -558,7 +615,7 @@ mod tests {
             functions: vec![FuncSpec {
                 name: "f".into(),
                 params: vec![],
-                defaults: vec![ConstValue::Int(1)],
+                defaults: vec![Some(ConstValue::Int(1))],
                 ret: Ret::Void,
                 doc: None,
                 kernel: false,

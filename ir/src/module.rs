@@ -129,11 +129,15 @@ pub struct Function {
     pub ret: Option<TypeId>,
     pub ufunc_sig: Option<UFuncSignature>,
     pub doc: Option<String>,
-    /// The default values of the last `defaults.len()` parameters, as
-    /// CPython holds them (the literal's own type: `2` stays an int for a
-    /// `Float64` parameter). Calls inside the program have them filled in
-    /// by the frontend; they are kept here for Python callers.
-    pub defaults: Vec<ConstValue>,
+    /// The default values of the last `defaults.len()` Python parameters
+    /// (a parameter that may be `None` counts once), as CPython holds them
+    /// (the literal's own type: `2` stays an int for a `Float64`
+    /// parameter); `None` is Python's `None`. Calls inside the program have
+    /// them filled in by the frontend; they are kept here for Python
+    /// callers.
+    pub defaults: Vec<Option<ConstValue>>,
+    /// Which parameters and whether the result are Python's `T | None`.
+    pub maybe_none: MaybeNone,
     pub body: Body,
     /// Where the function was declared, for diagnostics.
     pub loc: Option<SrcLoc>,
@@ -148,6 +152,7 @@ impl Function {
             ufunc_sig: None,
             doc: None,
             defaults: Vec::new(),
+            maybe_none: MaybeNone::default(),
             body: Body::new(),
             loc: None,
         }
@@ -174,6 +179,24 @@ impl Function {
         static ANY: Shape = Shape::Any;
         self.ret.map(|t| &types.get(t).shape).unwrap_or(&ANY)
     }
+}
+
+/// The parameters and the result of a function that are Python's `T |
+/// None` for a scalar `T` (docs/abi.md §2, "Values that may be `None`").
+/// The IR has no `None`: such a parameter is two IR parameters, a Bool
+/// that says whether a value was given, then the value (zero when not);
+/// such a result is the tuple `(Bool, T)`, the Bool saying whether the
+/// function returned a value. What is recorded here is only how Python
+/// callers and POST callers in other modules see them, as `defaults` is;
+/// the IR's passes, interpreter and backends read the two values like any
+/// others.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MaybeNone {
+    /// The positions, among the IR parameters, of the presence flags of
+    /// the parameters that may be `None`; each is followed by its value.
+    pub params: Vec<usize>,
+    /// The result is `(Bool, T)` standing for `T | None`.
+    pub result: bool,
 }
 
 /// An imported name: `local_name` bound to `source_name` of `module_name`.

@@ -70,17 +70,23 @@ fn scalar_type(d: DType) -> Type {
 
 /// The call interface of a function's C signature.
 fn call_interface(spec: &FuncSpec) -> CallInterface {
-    let mut args: Vec<Type> = spec
-        .params
-        .iter()
-        .map(|p| match &p.ty {
-            ParamType::Scalar(d) => scalar_type(*d),
-            ParamType::Array(_) => Type::pointer(),
-        })
-        .collect();
+    let mut args: Vec<Type> = Vec::with_capacity(spec.params.len());
+    for p in &spec.params {
+        match &p.ty {
+            ParamType::Scalar(d) => args.push(scalar_type(*d)),
+            ParamType::Array(_) => args.push(Type::pointer()),
+            // The flag, then the value.
+            ParamType::MaybeNone(d) => args.extend([scalar_type(DType::Bool), scalar_type(*d)]),
+        }
+    }
     let result = match &spec.ret {
         Ret::Void => Type::void(),
         Ret::Array(_) => Type::pointer(),
+        Ret::MaybeNone(_) => {
+            // The flag and the value are written through two more pointers.
+            args.extend([Type::pointer(), Type::pointer()]);
+            Type::void()
+        }
         Ret::Tuple(elements) => {
             // Each element is written through one more pointer.
             args.extend(elements.iter().map(|_| Type::pointer()));
@@ -109,6 +115,12 @@ enum Convert {
     Text(DType),
     /// An array: a `DLTensor *`.
     Array(ArraySpec),
+    /// Whether the argument of a parameter that may be `None` is a number:
+    /// the Bool before its value.
+    Given,
+    /// The value of a parameter that may be `None` (Bool, an integer or a
+    /// float dtype, in the register of that class): zero for `None`.
+    OrNone(DType),
 }
 
 /// Where an argument travels in a register call.
@@ -133,6 +145,9 @@ enum Result_ {
     /// A tuple, each element (any of the above but `Void`) written through
     /// its own pointer: a Python tuple.
     Tuple(Vec<Result_>),
+    /// A scalar or `None`: a flag and a value, each written through its own
+    /// pointer.
+    MaybeNone(Box<Result_>),
 }
 
 impl Result_ {
@@ -148,6 +163,7 @@ impl Result_ {
             Ret::Tuple(elements) => {
                 Result_::Tuple(elements.iter().map(|e| Result_::of(py, e)).collect::<PyResult<_>>()?)
             }
+            Ret::MaybeNone(d) => Result_::MaybeNone(Box::new(Result_::Scalar(ScalarMaker::new(py, *d)?))),
         })
     }
 }
@@ -155,7 +171,12 @@ impl Result_ {
 /// A function's signature, decoded once.
 #[derive(Debug)]
 pub struct Plan {
+    /// One entry per C argument: a parameter that may be `None` is two.
     params: Vec<(Convert, Place)>,
+    /// The Python parameter of each C argument.
+    param_of: Vec<usize>,
+    /// Some parameter may be `None` (its argument is passed twice).
+    maybe_none: bool,
     result: Result_,
     /// The general register of a complex result's pointer.
     complex_out: Option<usize>,
@@ -170,12 +191,26 @@ impl Plan {
     fn new(py: Python<'_>, spec: &FuncSpec) -> PyResult<Plan> {
         let (mut ints, mut floats) = (0usize, 0usize);
         let mut params = Vec::with_capacity(spec.params.len());
-        for p in &spec.params {
+        let mut param_of = Vec::with_capacity(spec.params.len());
+        for (k, p) in spec.params.iter().enumerate() {
             let mut int = |n: usize| {
                 let at = ints;
                 ints += n;
                 at
             };
+            if let ParamType::MaybeNone(d) = &p.ty {
+                params.push((Convert::Given, Place::Int(int(1))));
+                let value = if d.is_float() {
+                    floats += 1;
+                    Place::Float(floats - 1)
+                } else {
+                    Place::Int(int(1))
+                };
+                params.push((Convert::OrNone(*d), value));
+                param_of.extend([k, k]);
+                continue;
+            }
+            param_of.push(k);
             let entry = match &p.ty {
                 ParamType::Scalar(d) if d.is_complex() => (Convert::Complex(*d), Place::Int(int(1))),
                 ParamType::Scalar(d) if d.is_text() => (Convert::Text(*d), Place::Pair(int(2))),
@@ -185,9 +220,11 @@ impl Plan {
                 }
                 ParamType::Scalar(d) => (Convert::Int(*d), Place::Int(int(1))),
                 ParamType::Array(a) => (Convert::Array(a.clone()), Place::Int(int(1))),
+                ParamType::MaybeNone(_) => unreachable!("handled above"),
             };
             params.push(entry);
         }
+        let maybe_none = param_of.len() != spec.params.len();
         let mut complex_out = None;
         let mut tuple_out = Vec::new();
         let (result, returns) = match &spec.ret {
@@ -195,6 +232,11 @@ impl Plan {
             Ret::Tuple(elements) => {
                 tuple_out = (ints..ints + elements.len()).collect();
                 ints += elements.len();
+                (Result_::of(py, &spec.ret)?, Returns::Int)
+            }
+            Ret::MaybeNone(_) => {
+                tuple_out = vec![ints, ints + 1];
+                ints += 2;
                 (Result_::of(py, &spec.ret)?, Returns::Int)
             }
             Ret::Array(a) => (Result_::Array(a.dtype), Returns::Int),
@@ -208,7 +250,7 @@ impl Plan {
             Ret::Scalar(d) => (Result_::Scalar(ScalarMaker::new(py, *d)?), Returns::Int),
         };
         let registers = ints <= INT_REGISTERS && floats <= FLOAT_REGISTERS;
-        Ok(Plan { params, result, complex_out, tuple_out, returns, registers })
+        Ok(Plan { params, param_of, maybe_none, result, complex_out, tuple_out, returns, registers })
     }
 }
 
@@ -263,7 +305,12 @@ impl Function {
         }
         let plan = Plan::new(py, &spec)?;
         let cif = (!plan.registers).then(|| call_interface(&spec));
-        let defaults = spec.defaults.iter().map(|v| python_value(py, v)).collect::<PyResult<Vec<_>>>()?;
+        let defaults = (spec.defaults.iter())
+            .map(|v| match v {
+                Some(v) => python_value(py, v),
+                None => Ok(py.None()),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         let f = Bound::new(
             py,
             Function { vectorcall: function_vectorcall, spec, plan, defaults, code, cif, runtime, library, module },
@@ -341,6 +388,12 @@ impl Function {
         Ok(bound)
     }
 
+    /// The C arguments of the Python ones: the argument of a parameter
+    /// that may be `None` is passed twice, for its flag and its value.
+    fn c_arguments(&self, args: &[*mut ffi::PyObject]) -> SmallVec<[*mut ffi::PyObject; INLINE]> {
+        self.plan.param_of.iter().map(|&k| args[k]).collect()
+    }
+
     /// A call: binds, checks and converts the arguments, calls with the GIL
     /// released, converts the result.
     fn invoke<'py>(
@@ -349,12 +402,20 @@ impl Function {
         positional: &[*mut ffi::PyObject],
         keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if keywords.is_none() && positional.len() == self.plan.params.len() && self.plan.registers {
-            if let Some(r) = self.call_fast(py, positional) {
+        if keywords.is_none() && positional.len() == self.spec.params.len() && self.plan.registers {
+            let fast = if self.plan.maybe_none {
+                self.call_fast(py, &self.c_arguments(positional))
+            } else {
+                self.call_fast(py, positional)
+            };
+            if let Some(r) = fast {
                 return r;
             }
         }
-        let args = self.bind(positional, keywords)?;
+        let mut args = self.bind(positional, keywords)?;
+        if self.plan.maybe_none {
+            args = self.c_arguments(&args);
+        }
         // Once bound, keywords and defaults are positional arguments like
         // any others.
         if self.plan.registers {
@@ -369,9 +430,11 @@ impl Function {
         for (i, (arg, (convert, _))) in args.iter().zip(&self.plan.params).enumerate() {
             // SAFETY: the caller holds every argument for the call.
             let arg = unsafe { Borrowed::from_ptr(py, *arg) };
-            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[i].name);
+            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[self.plan.param_of[i]].name);
             match convert {
                 Convert::Int(d) | Convert::Float(d) => call.slots[i] = scalar(&arg, *d, &at)?,
+                Convert::Given => call.slots[i] = Slot([u64::from(!arg.is_none()), 0]),
+                Convert::OrNone(d) => call.slots[i] = or_none(&arg, *d, &at)?,
                 Convert::Complex(d) => {
                     call.values.push(scalar(&arg, *d, &at)?);
                     call.pointer_of[i] = Pointer::Value(call.values.len() - 1);
@@ -489,6 +552,14 @@ impl Function {
             // SAFETY: the call wrote each element (docs/abi.md §2).
             return unsafe { tuple_result(py, elements, &tuple_values, &passed) };
         }
+        if let Result_::MaybeNone(value) = &self.plan.result {
+            // The flag is a C `bool`: its low byte.
+            if tuple_values[0].0[0] & 0xff == 0 {
+                return Ok(py.None().into_bound(py));
+            }
+            // SAFETY: the call wrote the value (docs/abi.md §2).
+            return unsafe { python_result(py, value, tuple_values[1].0, &tuple_values[1], &passed) };
+        }
         self.result(py, result.0, &result_value, &passed)
     }
 
@@ -515,9 +586,14 @@ impl Function {
         for (i, (arg, (convert, place))) in args.iter().zip(&self.plan.params).enumerate() {
             // SAFETY: the caller holds every argument for the call.
             let arg = unsafe { Borrowed::from_ptr(py, *arg) };
-            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[i].name);
+            let at = || format!("{}: parameter `{}`", self.what(), self.spec.params[self.plan.param_of[i]].name);
             let word = match convert {
                 Convert::Int(d) | Convert::Float(d) => match scalar(&arg, *d, &at) {
+                    Ok(slot) => slot.0[0],
+                    Err(e) => return Some(Err(e)),
+                },
+                Convert::Given => u64::from(!arg.is_none()),
+                Convert::OrNone(d) => match or_none(&arg, *d, &at) {
                     Ok(slot) => slot.0[0],
                     Err(e) => return Some(Err(e)),
                 },
@@ -686,9 +762,12 @@ unsafe fn python_result<'py>(
             // are alive.
             unsafe { returned_array(py, managed, *d, arrays) }
         }
-        // Not reached: a call with a tuple result converts it with
-        // `tuple_result`, which reads the elements' memory.
-        Result_::Tuple(_) => Err(PyTypeError::new_err("internal error: a tuple result read as a single value")),
+        // Not reached: a call with a tuple result (or one that may be
+        // `None`) converts it with `tuple_result`, which reads the
+        // elements' memory.
+        Result_::Tuple(_) | Result_::MaybeNone(_) => {
+            Err(PyTypeError::new_err("internal error: a tuple result read as a single value"))
+        }
     }
 }
 
@@ -1051,6 +1130,7 @@ impl Function {
                 let t = match &p.ty {
                     ParamType::Scalar(d) => d.name().to_owned(),
                     ParamType::Array(a) => a.text.clone(),
+                    ParamType::MaybeNone(d) => format!("{} | None", d.name()),
                 };
                 (p.name.clone(), t)
             })
@@ -1077,11 +1157,27 @@ impl Function {
                 Ret::Scalar(d) => d.name().to_owned(),
                 Ret::Array(a) => a.text.clone(),
                 Ret::Tuple(elements) => format!("({})", elements.iter().map(shown).collect::<Vec<_>>().join(", ")),
+                Ret::MaybeNone(d) => format!("{} | None", d.name()),
             }
         }
         let ret = shown(&self.spec.ret);
         format!("<postc function {}({}) -> {}>", self.spec.name, params.join(", "), ret)
     }
+}
+
+/// The value slot of the argument of a parameter that may be `None`: zero
+/// for `None` (its flag says so), else the number as [`scalar`] converts it.
+fn or_none(obj: &Bound<'_, PyAny>, d: DType, at: &dyn Fn() -> String) -> PyResult<Slot> {
+    if obj.is_none() {
+        return Ok(Slot::default());
+    }
+    scalar(obj, d, at).map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            PyTypeError::new_err(format!("{}: expected None or {}, got {}", at(), accepted(d), type_name(obj)))
+        } else {
+            e
+        }
+    })
 }
 
 /// What a scalar parameter accepts, for messages.

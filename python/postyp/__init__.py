@@ -14,6 +14,7 @@ zero), int -> narrower int wraps (two's complement), number -> Bool is
 """
 
 import math
+import typing
 
 import numpy as np
 
@@ -123,6 +124,13 @@ class DType:
 
     def __repr__(self):
         return self.name
+
+    # `Float64 | None`, as `Optional[Float64]` spells it.
+    def __or__(self, other):
+        return typing.Optional[self] if other is None else NotImplemented
+
+    def __ror__(self, other):
+        return typing.Optional[self] if other is None else NotImplemented
 
     def __getitem__(self, items):
         if not isinstance(items, tuple):

@@ -108,6 +108,23 @@ def cases(expected):
         yield case
 
 
+def python_args(f, args):
+    """The Python arguments of a case's arguments, which are the IR's: a
+    parameter that may be `None` is two there, its flag and its value."""
+    params = getattr(f, "parameters", None)
+    if params is None:
+        return args
+    out, k = [], 0
+    for _, t in params:
+        if t.endswith(" | None"):
+            out.append(args[k + 1] if args[k] else None)
+            k += 2
+        else:
+            out.append(args[k])
+            k += 1
+    return out
+
+
 def show(v):
     """A value's exact text: type, dtype, shape and bytes."""
     if isinstance(v, np.ndarray):
@@ -173,6 +190,7 @@ def transcript(mode, module, expected, out):
     first = {}
     for name, kind, export, args, bases in cases(expected):
         f = exports[export]
+        args = python_args(f, args)
         out.append(f"case {name}: {outcome(f, args)}")
         for i, b in enumerate(bases):
             out.append(f"  buffer {i}: {b.tobytes().hex()}")
@@ -202,6 +220,7 @@ def check_pickling(modules):
                 continue
             seen.add(export)
             f = getattr(module, export)
+            args = python_args(f, args)
             tasks.append((f"{module.__name__}.{export} ({name})", f, args, call_shown(f, [a.copy() if isinstance(a, np.ndarray) else a for a in args])))
     if len(tasks) < len(modules):
         failures.append(f"only {len(tasks)} calls for {len(modules)} modules")

@@ -1,4 +1,4 @@
-# error: line 4: `None` as a default value
+# error: line 4: `None` as the default of a Float64 parameter
 from postyp import Float64
 
 def scale(x: Float64, k: Float64 = None) -> Float64:

@@ -31,6 +31,7 @@ import math
 import os
 import re
 import sys
+import typing
 import zlib
 
 sys.dont_write_bytecode = True  # leave no __pycache__ beside the programs
@@ -218,6 +219,23 @@ def tuple_elements(annotation):
     return None
 
 
+def maybe_none_inner(annotation):
+    """The `T` of `T | None` (`Optional[T]`), else None."""
+    args = getattr(annotation, "__args__", None)
+    if getattr(annotation, "__origin__", None) is typing.Union and len(args) == 2 and type(None) in args:
+        return args[0] if args[1] is type(None) else args[1]
+    return None
+
+
+def maybe_none_lines(d, v, what, kind):
+    """The two lines of a scalar that may be None (`arg` or `ret`): its
+    presence flag, then its value (zero for None), as the IR passes it."""
+    if v is None:
+        zero = {"b": False, "f": 0.0}.get(d.kind, 0)
+        return [f"{kind} Bool false", f"{kind} {d.name} {fmt_scalar(d.name, zero)}"]
+    return [f"{kind} Bool true", f"{kind} {d.name} {fmt_scalar(d.name, convert(d.name, v, what))}"]
+
+
 def param_types(py):
     names = list(py.__code__.co_varnames[: py.__code__.co_argcount])
     ann = py.__annotations__
@@ -292,6 +310,13 @@ def prepare(case, fn):
     lines, passed, outputs = [], [], []
     for i, (p, t, v) in enumerate(zip(names, types, case.args)):
         what = f"{case.name}: argument {i} ({p})"
+        inner = maybe_none_inner(t)
+        if inner is not None:
+            d = dtype_of(inner)
+            sv = None if v is None else scalar_arg(d, v, what)
+            lines += maybe_none_lines(d, sv, what, "arg")
+            passed.append(sv)
+            continue
         out = isinstance(t, OutType)
         if out:
             t = t.inner
@@ -319,6 +344,8 @@ def prepare(case, fn):
         rd = fn.ret_dtype.name if fn.returns else None
     elif tuple_elements(ret):
         rd = "tuple"
+    elif maybe_none_inner(ret) is not None:
+        rd = "maybe none"
     else:
         rd = None if ret is None else (ret.dtype if isinstance(ret, ArrayType) else dtype_of(ret))
         if ret is not None and rd is None:
@@ -528,6 +555,9 @@ def run_case(case, mod, over="ignore", garbage=False):
             raise OracleError(f"{what}: returned {ret!r}, not a tuple of {len(elements)}")
         for k, (t, x) in enumerate(zip(elements, ret)):
             lines.append(ret_line(t, x, f"{what}, element {k}"))
+    elif rd == "maybe none":
+        # Two `ret` lines: whether there is a value, and the value.
+        lines += maybe_none_lines(dtype_of(maybe_none_inner(fn_ret)), ret, what, "ret")
     elif isinstance(fn_ret, ArrayType) and rd is not None:
         if not isinstance(ret, np.ndarray) or DTYPE_OF_NP.get(ret.dtype) != rd or ret.ndim != fn_ret.ndim:
             raise OracleError(f"{what}: returned {ret!r}, not a {fn_ret.ndim}-D array of {rd}")
@@ -756,6 +786,48 @@ def _collatz():
     cases.append(C("longest_1", "longest", 1, zeros(2, np.int64)))
     cases += [C(f"peak_u32_{n}", "peak_u32", n) for n in (1, 7, 27, 703)]
     cases += [C(f"countdown_sum_{n}", "countdown_sum", n) for n in (0, 1, 100)]
+    return cases
+
+
+@program("optional_values")
+def _optional_values():
+    f64, i32 = np.float64, np.int32
+    cases = [
+        C("scaled_default", "scaled", 3.0, None),
+        C("scaled_given", "scaled", 3.0, 4.0),
+        C("clipped_no_bounds", "clipped", 7, None, None),
+        C("clipped_below", "clipped", -3, 0, None),
+        C("clipped_above", "clipped", 9, 0, 5),
+        C("clipped_only_hi", "clipped", 9, None, 5),
+        C("clipped_inside", "clipped", 4, 0, 5),
+        C("describe_none", "describe", None),
+        C("describe_false", "describe", False),
+        C("describe_true", "describe", True),
+        C("nearest_mixed", "nearest", arr([2.5, -1.0, 7.25, 0.0, -3.5], f64), 1.0),
+        C("nearest_stepped", "nearest", arr([9.0, 1.0, -2.0, 5.0, 3.0, 8.0], f64)[::2], 4.0),
+        C("nearest_empty", "nearest", zeros(0, f64), 1.0),
+        C("first_negative_found", "first_negative", arr([3, 0, -7, -2], i32)),
+        C("first_negative_none", "first_negative", arr([3, 0, 7], i32)),
+        C("first_negative_empty", "first_negative", zeros(0, i32)),
+        C("halved_even", "halved", -8),
+        C("halved_odd", "halved", 7),
+        C("or_default_given", "or_default", 2.5, 1.0),
+        C("or_default_none", "or_default", None, 1.0),
+        C("checked_given", "checked", 2.0),
+        C("checked_none", "checked", None),
+        C("is_missing_none", "is_missing", None),
+        C("is_missing_given", "is_missing", 0),
+        C("chain_none", "chain", None),
+        C("chain_even", "chain", 10),
+        C("chain_odd", "chain", 11),
+        C("counted_0", "counted", 0),
+        C("counted_6", "counted", 6),
+        C("nearest_of_three_mid", "nearest_of_three", 1.2),
+        C("nearest_of_three_nan", "nearest_of_three", float("nan")),
+        C("nearest_list_last", "nearest_list", 5.0, 1.0, 2.5, 2.0),
+        C("last_index_found", "last_index", arr([4, -1, 4, 2], i32), i32(4)),
+        C("last_index_missing", "last_index", arr([4, -1, 4, 2], i32), i32(3)),
+    ]
     return cases
 
 
@@ -3066,6 +3138,8 @@ class Lint:
                     for a in node.names:
                         if a.name not in MATH_MODULE_FUNCS and a.name not in MATH_MODULE_CONSTANTS:
                             self.err(path, node, f"from math import {a.name}: not compiled")
+                elif m == "typing" and all(a.name == "Optional" for a in node.names):
+                    F.add("from typing import Optional")
                 elif m == "numpy":
                     F.add("from numpy import")
                     for a in node.names:
@@ -3111,6 +3185,10 @@ class Lint:
 
     def annotation(self, path, node, what):
         F = self.features
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                and node.value.id == "Optional"):
+            F.add("Optional[T]")
+            return self.annotation(path, node.slice, what)
         if isinstance(node, ast.Name):
             if node.id in DTYPE_NAMES:
                 F.add(f"dtype {node.id}")
@@ -3147,6 +3225,11 @@ class Lint:
         if isinstance(node, ast.Constant) and node.value is None:
             F.add("-> None")
             return
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(other, ast.Constant) and other.value is None:
+                    F.add("T | None")
+                    return self.annotation(path, side, what)
         self.err(path, node, f"{what}: bad annotation")
 
     def constant_value(self, e):
@@ -3174,7 +3257,9 @@ class Lint:
             self.err(path, fn, "only plain positional parameters")
         for d in a.defaults:
             F.add("default parameter value")
-            if not self.constant_value(d):
+            if isinstance(d, ast.Constant) and d.value is None:
+                F.add("default None")
+            elif not self.constant_value(d):
                 self.err(path, d, "a default is a number, a negative number or a module constant")
         for p in a.args:
             if p.annotation is None:
@@ -3478,6 +3563,9 @@ class Lint:
             for op in e.ops:
                 if isinstance(op, (ast.In, ast.NotIn)) and len(e.ops) == 1:
                     F.add("membership in a tuple")
+                elif isinstance(op, (ast.Is, ast.IsNot)) and len(e.ops) == 1 and any(
+                        isinstance(x, ast.Constant) and x.value is None for x in (e.left, e.comparators[0])):
+                    F.add("is None test")
                 elif not isinstance(op, CMPOPS):
                     self.err(path, e, f"comparison {type(op).__name__}")
             self.expr(path, e.left)
@@ -3634,7 +3722,7 @@ class Lint:
             elif isinstance(v, bytes):
                 F.add("literal bytes")
             elif v is None:
-                self.err(path, e, "None")
+                F.add("None value")
         elif isinstance(e, ast.Name):
             pass
         elif isinstance(e, ast.Tuple):

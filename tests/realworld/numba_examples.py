@@ -312,7 +312,7 @@ def get_bin_edges(a: Float64[:], bins: Int64) -> Float64[:]:
 #   function `compute_bin`; licence BSD-2-Clause; Copyright (c) 2017, Numba (BSD 2-Clause)
 #   changed: type annotations added; Numba decorator removed
 #   original signature: def compute_bin(x, bin_edges): # assuming uniform bins for now
-def compute_bin(x: Float64, bin_edges: Float64[:]) -> Int64:
+def compute_bin(x: Float64, bin_edges: Float64[:]) -> Int64 | None:
     n = bin_edges.shape[0] - 1
     a_min = bin_edges[0]
     a_max = bin_edges[-1]

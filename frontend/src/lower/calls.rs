@@ -113,8 +113,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     name: d.name.clone(),
                     params: d.params.iter().map(|(_, t)| self.types.get(*t).clone()).collect(),
                     param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
+                    maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
                     ret: d.ret.map(|t| self.types.get(t).clone()),
+                    ret_maybe_none: d.ret_maybe_none,
                 }))
             }
             Global::Intrinsic { local } => {
@@ -132,13 +134,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
                 let f = m.functions.iter().find(|f| f.name == fname)?;
-                let params = f.params().map(|p| m.types.get(f.body.ty(p).expect("typed param")).clone()).collect();
-                let param_names = f.params().map(|p| f.body.name_or_empty(p).to_owned()).collect();
+                // A parameter that may be `None` is its flag and its value
+                // in the IR, and one parameter here.
+                let ir_params: Vec<_> = f.params().collect();
+                let (mut params, mut param_names, mut maybe_none) = (Vec::new(), Vec::new(), Vec::new());
+                let mut k = 0;
+                while k < ir_params.len() {
+                    let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
+                    let p = ir_params[k + usize::from(flag)];
+                    params.push(m.types.get(f.body.ty(p).expect("typed param")).clone());
+                    param_names.push(f.body.name_or_empty(p).to_owned());
+                    maybe_none.push(flag);
+                    k += 1 + usize::from(flag);
+                }
                 // Defaults are known of POST Python modules, not of `.pir` ones.
                 let defaults =
                     self.cx.imported_defaults.get(module).and_then(|fs| fs.get(&fname)).cloned().unwrap_or_default();
-                let ret = f.ret.map(|t| m.types.get(t).clone());
-                Some(Target::Func(Callee { name: local.clone(), params, param_names, defaults, ret }))
+                let ret_type = f.ret.map(|t| m.types.get(t).clone());
+                let ret_maybe_none = f.maybe_none.result && ret_type.as_ref().is_some_and(|t| t.elements.len() == 2);
+                let ret = match ret_type {
+                    Some(t) if ret_maybe_none => Some(t.elements[1].clone()),
+                    t => t,
+                };
+                Some(Target::Func(Callee {
+                    name: local.clone(),
+                    params,
+                    param_names,
+                    maybe_none,
+                    defaults,
+                    ret,
+                    ret_maybe_none,
+                }))
             }
             Global::Type(t) => Some(Target::Cast { dtype: *t, weak: false }),
             Global::Empty => Some(Target::Empty),
@@ -853,6 +879,8 @@ enum Bound {
     /// arguments, then keyword values.
     Given(usize),
     Default(Lit, Scalar),
+    /// A default of `None`.
+    DefaultNone,
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
@@ -864,14 +892,32 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Some(bound) = self.bind_arguments(callee, c) else { return Val::Err };
         let written: Vec<&Expr> =
             c.arguments.args.iter().chain(c.arguments.keywords.iter().map(|k| &k.value)).collect();
-        let mut values: Vec<Option<Val>> = written.iter().map(|a| Some(self.expr(a))).collect();
+        // The arguments of parameters that may be `None` may be `None`.
+        let mut takes_none = vec![false; written.len()];
+        for (b, m) in bound.iter().zip(&callee.maybe_none) {
+            if let (Bound::Given(w), true) = (b, m) {
+                takes_none[*w] = true;
+            }
+        }
+        let mut values: Vec<Option<Val>> = (written.iter().zip(&takes_none))
+            .map(|(a, none)| Some(if *none { self.expr_maybe_none(a) } else { self.expr(a) }))
+            .collect();
         let mut ids = Vec::new();
         let mut bad = false;
         for (i, (b, p)) in bound.into_iter().zip(&callee.params).enumerate() {
             let (v, given, at) = match b {
                 Bound::Given(w) => (values[w].take().unwrap_or(Val::Err), Some(written[w]), written[w].range()),
                 Bound::Default(lit, s) => (Val::Lit { lit, s }, None, c.range()),
+                Bound::DefaultNone => (Val::None, None, c.range()),
             };
+            if callee.maybe_none.get(i).copied().unwrap_or(false) {
+                let what = format!("argument {} of `{}`", i + 1, callee.name);
+                match self.flag_and_value(v, p.dtype, &at, &what) {
+                    Some(pair) => ids.extend(pair),
+                    None => bad = true,
+                }
+                continue;
+            }
             match self.post_argument(callee, i, p, v, given, at) {
                 Some(x) => ids.push(x),
                 None => bad = true,
@@ -881,11 +927,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         self.at(c);
-        let ret_ty = callee.ret.as_ref().map(|t| self.types.intern(t.clone()));
+        let ret_ty = match &callee.ret {
+            Some(t) if callee.ret_maybe_none => {
+                Some(self.types.intern(TypeData::tuple(vec![TypeData::scalar(DType::Bool), t.clone()])))
+            }
+            t => t.as_ref().map(|t| self.types.intern(t.clone())),
+        };
         let n = self.fresh("r");
         let v = self.b.call(&callee.name, &ids, ret_ty, &n);
         match &callee.ret {
             None => Val::Void,
+            Some(t) if callee.ret_maybe_none => self.call_maybe_none(v, t),
             Some(t) if t.is_tuple() => self.call_tuple_elements(v, t),
             Some(t) if t.is_array => Val::Arr { v, ty: t.clone() },
             Some(t) => Val::Num { v, s: Scalar::strong(t.dtype), nonneg: false },
@@ -940,7 +992,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let defaults = (0..first_default).map(|_| None).chain(callee.defaults.iter().map(Some));
         let bound = given.into_iter().zip(defaults).map(|(given, default)| match (given, default) {
             (Some(w), _) => Some(Bound::Given(w)),
-            (None, default) => default.map(|(lit, s)| Bound::Default(lit.clone(), *s)),
+            (None, Some(Some((lit, s)))) => Some(Bound::Default(lit.clone(), *s)),
+            (None, Some(None)) => Some(Bound::DefaultNone),
+            (None, None) => None,
         });
         bound.collect()
     }

@@ -13,6 +13,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn expr_inner(&mut self, e: &Expr) -> Val {
+        // Only this expression may be `None`, not its parts.
+        let accept_none = std::mem::take(&mut self.accept_none);
+        let v = self.expr_value(e);
+        if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
+            return self.none_where_number_needed(e, &v);
+        }
+        v
+    }
+
+    fn expr_value(&mut self, e: &Expr) -> Val {
         if let Some(v) = self.element_of.get(&(e as *const Expr)) {
             return v.clone();
         }
@@ -46,7 +56,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Attribute(a) => self.attribute(a),
             Expr::Subscript(s) => self.subscript(s),
             Expr::Tuple(t) => self.tuple_display(t),
-            Expr::NoneLiteral(_) => self.err(e, "`None` is not a value in compiled code"),
+            // An error where a number is needed (`expr_inner`).
+            Expr::NoneLiteral(_) => Val::None,
             other => {
                 self.err(other, format!("{} is not supported in POST Python", construct_name(other)));
                 self.check_refused_parts(other)
@@ -79,6 +90,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn name(&mut self, n: &ast::ExprName) -> Val {
         let name = n.id.as_str();
+        if self.is_maybe_none_local(name) && !self.present.contains(name) {
+            return self.read_maybe_none_local(name, n);
+        }
         if self.locals.contains_key(name) {
             return self.read_local(name, n);
         }
@@ -147,7 +161,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Converts a value to an IR value of `dtype`.
     pub(super) fn materialize(&mut self, v: &Val, dtype: DType, at: &impl Ranged) -> Option<ValueId> {
         match v {
-            Val::Err => None,
+            Val::Err | Val::None | Val::Maybe { .. } => None,
             Val::Void => {
                 self.err(at, "this call returns nothing");
                 None
@@ -419,7 +433,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let rn = self.fresh(word);
         let res = self.b.let_(TypeId::BOOL, x, &rn);
         let join = self.block(&format!("{word}.end"));
-        for operand in &b.values[1..] {
+        // Each operand runs where those before it were true (`and`) or
+        // false (`or`), and knows what they tell of values that may be
+        // `None` (`x is not None and x > 0`).
+        let known_before = self.present.clone();
+        for (k, operand) in b.values[1..].iter().enumerate() {
+            let facts = self.facts(&b.values[k]);
+            self.present.extend(if is_and { facts.when_true } else { facts.when_false });
             let next = self.block(word);
             if is_and {
                 self.b.condbr(res, next, join, None);
@@ -429,12 +449,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.enter(next);
             let v = self.expr(operand);
             let Some(y) = self.bool_operand(v, operand, word) else {
+                self.present = known_before;
                 self.br(join);
                 self.enter(join);
                 return Val::Err;
             };
             self.b.set(res, y);
         }
+        self.present = known_before;
         self.br(join);
         self.enter(join);
         Val::Num { v: res, s: Scalar::strong(DType::Bool), nonneg: true }
@@ -557,13 +579,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 ast::CmpOp::Is | ast::CmpOp::IsNot => {
                     let left = if i == 0 { &*c.left } else { &c.comparators[i - 1] };
                     let tests_none = [left, &c.comparators[i]].iter().any(|e| matches!(e, Expr::NoneLiteral(_)));
-                    return if tests_none {
-                        // No value of compiled code may be `None`, so the
-                        // test could only be constant.
-                        self.err(
-                            c,
-                            "no value of compiled code can be `None`, so `is None` and `is not None` are not supported",
-                        )
+                    return if tests_none && c.ops.len() == 1 {
+                        self.is_none_test(c)
+                    } else if tests_none {
+                        self.err(c, "`is None` is tested alone, not in a chain of comparisons")
                     } else {
                         self.err(c, "`is` is not supported: compare values with `==`")
                     };
@@ -623,10 +642,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn ternary(&mut self, i: &ast::ExprIf) -> Val {
+        let facts = self.facts(&i.test);
         let Some(c) = self.cond(&i.test) else { return Val::Err };
+        let known_before = self.present.clone();
+        let v = self.ternary_arms(i, c, facts);
+        self.present = known_before;
+        v
+    }
+
+    /// The arms of `i`, whose condition is `c`, each knowing what `facts`
+    /// tells of values that may be `None` where it runs.
+    fn ternary_arms(&mut self, i: &ast::ExprIf, c: ValueId, facts: maybe_none::Facts) -> Val {
+        let known_before = self.present.clone();
+        let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
+        let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
         let tuple_arm = self.is_tuple_expr(&i.body) || self.is_tuple_expr(&i.orelse);
         if is_pure(&i.body) && is_pure(&i.orelse) && !tuple_arm {
+            self.present = known_true;
             let t = self.expr(&i.body);
+            self.present = known_false;
             let f = self.expr(&i.orelse);
             let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else {
                 if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
@@ -658,9 +692,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let else_b = self.block("ifx.else");
         let join = self.block("ifx.end");
         self.enter(then_b);
+        self.present = known_true;
         let t = self.expr(&i.body);
         let then_end = self.b.current_block();
         self.enter(else_b);
+        self.present = known_false;
         let f = self.expr(&i.orelse);
         let else_end = self.b.current_block();
         // The arms' common type, element by element when they are tuples.
@@ -922,7 +958,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
         let (av, ty) = match arr {
             Val::Arr { v, ty } => (v, ty),
-            Val::Err => return None,
+            Val::Err | Val::None | Val::Maybe { .. } => return None,
             Val::Lit { s: sc, .. } | Val::Num { s: sc, .. } => {
                 self.err(&*s.value, format!("{} is a scalar and cannot be indexed", sc.dtype.name()));
                 return None;

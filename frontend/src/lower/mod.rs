@@ -36,6 +36,7 @@ mod calls;
 mod elementwise;
 pub(crate) mod expr;
 mod linalg;
+mod maybe_none;
 mod nanreduce;
 pub(crate) mod npfuncs;
 pub(crate) mod numpy;
@@ -57,9 +58,14 @@ pub(crate) struct Callee {
     pub params: Vec<TypeData>,
     /// The parameters' names, which keyword arguments are matched to.
     pub param_names: Vec<String>,
-    /// The default values of the last `defaults.len()` parameters.
-    pub defaults: Vec<(Lit, Scalar)>,
+    /// Whether each parameter may be `None` (its type is its value's).
+    pub maybe_none: Vec<bool>,
+    /// The default values of the last `defaults.len()` parameters; `None`
+    /// is a default of `None`.
+    pub defaults: Vec<Option<(Lit, Scalar)>>,
+    /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeData>,
+    pub ret_maybe_none: bool,
 }
 
 /// What a body is lowered against.
@@ -80,7 +86,7 @@ pub(crate) struct ModuleCx<'a> {
 }
 
 /// Module name → function name → the function's default values.
-pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<(Lit, Scalar)>>>;
+pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<Option<(Lit, Scalar)>>>>;
 
 /// A local's type as inferred so far.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,6 +111,8 @@ struct LocalInfo {
     /// An array local bound more than once or inside a block: it lives in
     /// a `let` declared in the entry block, which each binding `set`s.
     rebound: bool,
+    /// A scalar that may be `None` (see `maybe_none.rs`).
+    maybe_none: bool,
 }
 
 /// A lowered expression.
@@ -129,6 +137,14 @@ enum Val {
     /// A tuple: a fixed number of values, each lowered on its own (a tuple
     /// is never one value of the IR).
     Tuple(Vec<Val>),
+    /// `None`, where a value that may be `None` may go.
+    None,
+    /// A scalar that may be `None`: whether it holds a number (Bool), and
+    /// the number (zero when not).
+    Maybe {
+        present: ValueId,
+        value: Box<Val>,
+    },
     Void,
     /// An error was reported (or, while inferring, a type is not known yet).
     Err,
@@ -261,6 +277,14 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The tuple result an unannotated function's first `return a, b`
     /// gave it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
+    /// The locals that may be `None` known to hold a number here (see
+    /// `maybe_none.rs`).
+    present: HashSet<String>,
+    /// The presence flag of each local that may be `None`.
+    flags: HashMap<String, ValueId>,
+    /// The expression about to be lowered may be `None` (see
+    /// [`FnLower::expr_maybe_none`]); taken by [`FnLower::expr`].
+    accept_none: bool,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -283,16 +307,51 @@ pub(crate) fn lower_function(
                 let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
                 let td = types.get(*t).clone();
                 let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-                LocalInfo { ty: Some(ty), fixed: true, nonneg: false, param: true, poisoned: false, rebound: false }
+                LocalInfo {
+                    ty: Some(ty),
+                    fixed: true,
+                    nonneg: false,
+                    param: true,
+                    poisoned: false,
+                    rebound: false,
+                    maybe_none: false,
+                }
             }
-            LocalKind::Poisoned => {
-                LocalInfo { ty: None, fixed: true, nonneg: false, param: true, poisoned: true, rebound: false }
-            }
-            LocalKind::Assigned => {
-                LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false }
-            }
+            LocalKind::Poisoned => LocalInfo {
+                ty: None,
+                fixed: true,
+                nonneg: false,
+                param: true,
+                poisoned: true,
+                rebound: false,
+                maybe_none: false,
+            },
+            LocalKind::Assigned => LocalInfo {
+                ty: None,
+                fixed: false,
+                nonneg: true,
+                param: false,
+                poisoned: false,
+                rebound: false,
+                maybe_none: false,
+            },
         };
         locals.insert(local.name.to_string(), info);
+    }
+    // Which locals may be `None`, decided once from the syntax.
+    {
+        let probe = FnLower::new(cx, types, decl, HashMap::new(), true);
+        let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
+        let returns = |f: &Expr| probe.returns_maybe_none(f);
+        let declared: HashSet<&str> =
+            decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.as_str()).collect();
+        for name in maybe_none::maybe_none_locals(def, params, &returns) {
+            if let Some(l) = locals.get_mut(&name) {
+                // A parameter is `None` only as declared (binding one that
+                // is not to `None` is an error, `assign_maybe_none`).
+                l.maybe_none = !l.poisoned && (!l.param || declared.contains(name.as_str()));
+            }
+        }
     }
     let input_arrays: HashSet<String> = (decl.params.iter())
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
@@ -331,8 +390,15 @@ pub(crate) fn lower_function(
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
         for (i, t) in elems.iter().enumerate() {
             let ty = Some(LocalTy::Scalar(t.scalar));
-            let element =
-                LocalInfo { ty, fixed: false, nonneg: t.nonneg, param: false, poisoned: false, rebound: false };
+            let element = LocalInfo {
+                ty,
+                fixed: false,
+                nonneg: t.nonneg,
+                param: false,
+                poisoned: false,
+                rebound: false,
+                maybe_none: false,
+            };
             locals.insert(tuples::element_local(name, i), element);
         }
     }
@@ -435,6 +501,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             input_views: HashSet::new(),
             dtype_locals: HashMap::new(),
             inferred_tuple: None,
+            present: HashSet::new(),
+            flags: HashMap::new(),
+            accept_none: false,
         }
     }
 
@@ -488,18 +557,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn body(&mut self, def: &ast::StmtFunctionDef) {
         let decl = self.decl;
-        for (name, t) in &decl.params {
+        for ((name, t), maybe_none) in decl.params.iter().zip(&decl.maybe_none) {
+            if *maybe_none {
+                let flag = self.b.param(&crate::declare::presence_name(name), TypeId::BOOL);
+                self.flags.insert(name.clone(), flag);
+            }
             let v = self.b.param(name, *t);
             self.slots.insert(name.clone(), v);
         }
         for c in &decl.core_dims {
             self.b.core_param(c, TypeId::INT64);
         }
-        self.b.set_return(decl.ret);
+        let ret = decl.ir_ret(self.types);
+        self.b.set_return(ret);
+        self.b.set_maybe_none(decl.ir_maybe_none());
         self.b.set_attrs(decl.attrs);
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
-        self.b.set_defaults(decl.defaults.iter().map(|(lit, _)| python_value(lit)).collect());
+        self.b.set_defaults(decl.defaults.iter().map(|d| d.as_ref().map(|(lit, _)| python_value(lit))).collect());
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
         let may_prange = self
@@ -532,6 +607,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.b.let_(ty, zero, &n);
                 self.slots.insert(n, v);
             }
+            self.declare_presence_flags();
             self.declare_rebound_arrays();
         }
         let stmts: &[Stmt] = &def.body;
@@ -557,6 +633,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None => {
                     self.b.ret(None);
                 }
+                Some(_) if decl.ret_maybe_none => self.fall_off_maybe_none(),
                 Some(t) => {
                     let shown = self.types.get(t).to_string();
                     self.err(
@@ -633,7 +710,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Stmt::Assign(a) if matches!(&a.targets[..], [t] if self.bind_dtype(t, &a.value)) => {}
             Stmt::Assign(a) => {
-                let v = self.expr(&a.value);
+                // A name may be bound to `None` (an error but for a local
+                // or parameter that may be `None`, see `assign_maybe_none`).
+                let v = if a.targets.iter().all(|t| matches!(t, Expr::Name(_))) {
+                    self.expr_maybe_none(&a.value)
+                } else {
+                    self.expr(&a.value)
+                };
                 for t in &a.targets {
                     self.assign(t, v.clone(), &a.value);
                 }
@@ -730,7 +813,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 fl.expr(v);
             }
         };
-        let ty = match self.local_annotation(&a.annotation) {
+        // `x: T | None = ...`: a local that may be `None` (it is one when
+        // some binding gives it `None`, see `maybe_none.rs`).
+        let annotation = crate::declare::maybe_none_inner(&a.annotation).unwrap_or(&a.annotation);
+        let ty = match self.local_annotation(annotation) {
             Some(t) => t,
             None => return check_value(self),
         };
@@ -751,7 +837,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         if let Some(v) = &a.value {
-            let val = self.expr(v);
+            let may_be_none = !std::ptr::eq(annotation, &*a.annotation);
+            let val = if may_be_none { self.expr_maybe_none(v) } else { self.expr(v) };
             self.assign(&a.target, val, v);
         }
     }
@@ -908,6 +995,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if matches!(v, Val::Err) {
             return;
         }
+        if matches!(v, Val::None | Val::Maybe { .. }) {
+            self.assign_maybe_none(name, v, at, value_at);
+            return;
+        }
+        if info.maybe_none && v.scalar().is_some() {
+            self.mark_given(name);
+        }
         match (&v, &info.ty) {
             (Val::Void, _) => {
                 self.err(value_at, "this call returns nothing");
@@ -1045,7 +1139,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
         match &*a.target {
             Expr::Name(n) => {
-                let cur = self.name(n);
+                let mut cur = self.name(n);
+                if matches!(cur, Val::Maybe { .. }) {
+                    cur = self.none_where_number_needed(&a.target, &cur);
+                }
                 if matches!(cur, Val::Arr { .. }) {
                     self.elementwise_in_place(a, cur);
                     return;
@@ -1083,8 +1180,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut joins: Vec<(BlockId, bool)> = Vec::new();
         let (mut test, mut body, mut clauses) = (test, body, clauses);
         let mut elifs = 0;
+        // What is known of the values that may be `None` at the end of
+        // each arm that falls through.
+        let mut arm_ends: Vec<HashSet<String>> = Vec::new();
+        let known_before = self.present.clone();
         loop {
+            let facts = self.facts(test);
             let c = self.cond(test);
+            let before = self.present.clone();
+            self.present.extend(facts.when_true);
             let then_b = self.block("then");
             let else_b = self.block(if clauses.is_empty() { "endif" } else { "else" });
             if let Some(c) = c {
@@ -1095,7 +1199,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.open = false;
             self.enter(then_b);
             self.nested(body);
+            if self.open {
+                arm_ends.push(self.present.clone());
+            }
+            self.present = before;
+            self.present.extend(facts.when_false);
             if clauses.is_empty() {
+                arm_ends.push(self.present.clone());
                 self.br(else_b);
                 self.enter(else_b);
                 break;
@@ -1115,10 +1225,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 None => {
                     self.nested(&first.body);
+                    if self.open {
+                        arm_ends.push(self.present.clone());
+                    }
                     break;
                 }
             }
         }
+        self.present = match arm_ends.split_first() {
+            Some((first, rest)) => first.iter().filter(|n| rest.iter().all(|r| r.contains(*n))).cloned().collect(),
+            None => known_before,
+        };
         // Each `elif` was lowered one level deeper.
         self.depth -= elifs;
         while let Some((join, then_open)) = joins.pop() {
@@ -1139,9 +1256,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let exit = self.block("endwhile");
         let forever = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
         let done = if w.orelse.is_empty() || forever { exit } else { self.block("whileelse") };
+        for name in self.unnarrowed_in(&w.body) {
+            self.present.remove(&name);
+        }
+        let at_head = self.present.clone();
         self.br(head);
         self.enter(head);
         self.at(&*w.test);
+        let facts = self.facts(&w.test);
         if forever {
             self.b.br(body);
         } else {
@@ -1153,7 +1275,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.open = false;
         self.loops.push(Loop { next: head, exit, broken: false, parallel: false });
         self.enter(body);
+        self.present.extend(facts.when_true);
         self.nested(&w.body);
+        self.present = at_head;
         self.br(head);
         let l = self.loops.pop().expect("loop");
         if forever {
@@ -1169,6 +1293,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn for_(&mut self, f: &ast::StmtFor) {
+        for name in self.unnarrowed_in(&f.body) {
+            self.present.remove(&name);
+        }
+        let at_head = self.present.clone();
+        self.for_inner(f);
+        self.present = at_head;
+    }
+
+    fn for_inner(&mut self, f: &ast::StmtFor) {
         let lowered = if f.is_async {
             self.err(f, "`async for` is not supported");
             false
@@ -1578,6 +1711,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn return_(&mut self, r: &ast::StmtReturn) {
+        if self.decl.ret_maybe_none && !self.decl.ret_poisoned {
+            self.return_maybe_none(r);
+            return;
+        }
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
             let value = r.value.as_deref().map(|v| (self.expr(v), v));
             match value {
@@ -1632,7 +1769,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Some(v), Some(t)) if matches!(**v, Expr::NoneLiteral(_)) => {
                 let shown = self.types.get(t).to_string();
-                self.err(&**v, format!("`return None` in function `{}` returning {shown}", self.decl.name));
+                self.err(
+                    &**v,
+                    format!(
+                        "`return None` in function `{}` returning {shown}: annotate it `-> {shown} | None` to return `None`",
+                        self.decl.name
+                    ),
+                );
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
@@ -1815,9 +1958,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             },
         };
+        let facts = self.facts(&a.test);
         if let Some(c) = self.cond(&a.test) {
             self.panic_unless(c, &msg, a);
         }
+        self.present.extend(facts.when_true);
     }
 
     /// `raise ValueError("message")`: a panic whose message starts with the

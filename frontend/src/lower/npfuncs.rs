@@ -233,7 +233,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for e in leaves {
             let v = self.expr(e);
             let s = match &v {
-                Val::Err => return Val::Err,
+                Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
                 Val::Arr { .. } => return self.err(e, format!("{shown} takes a list of numbers here, not of arrays")),
                 Val::Tuple(_) => return self.err(e, format!("{shown} takes a list of numbers here, not of tuples")),
                 Val::Void => return self.err(e, "this call returns nothing"),

@@ -246,7 +246,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut common: Option<Scalar> = None;
         for (v, a) in &vals {
             let s = match v {
-                Val::Err => return Val::Err,
+                Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
                 Val::Arr { .. } => {
                     return self.err(
                         *a,

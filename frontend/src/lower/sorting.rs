@@ -301,7 +301,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let value = self.expr(v_expr);
         // NumPy compares in the common dtype of the array and the value.
         let v_s = match &value {
-            Val::Err => return Val::Err,
+            Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
             Val::Void => return self.err(v_expr, "this call returns nothing"),
             Val::Arr { ty, .. } => Scalar::strong(ty.dtype),
             Val::Tuple(_) => return self.err(v_expr, format!("{shown} searches for a number here, not a tuple")),

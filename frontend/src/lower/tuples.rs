@@ -65,7 +65,7 @@ fn describe(v: &Val) -> &'static str {
         Val::Num { s, .. } | Val::Lit { s, .. } => s.dtype.name(),
         Val::Arr { .. } => "an array",
         Val::Tuple(_) => "a tuple",
-        Val::Void | Val::Err => "no value",
+        Val::Void | Val::Err | Val::None | Val::Maybe { .. } => "no value",
     }
 }
 
@@ -205,8 +205,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (i, v) in elts.into_iter().enumerate() {
             let element = element_local(name, i);
             if !self.locals.contains_key(&element) {
-                let fresh =
-                    LocalInfo { ty: None, fixed: false, nonneg: true, param: false, poisoned: false, rebound: false };
+                let fresh = LocalInfo {
+                    ty: None,
+                    fixed: false,
+                    nonneg: true,
+                    param: false,
+                    poisoned: false,
+                    rebound: false,
+                    maybe_none: false,
+                };
                 self.locals.insert(element.clone(), fresh);
                 self.changed = true;
             }

@@ -1,0 +1,424 @@
+//! Scalars that may be `None`: parameters and locals of `T | None`
+//! (`Optional[T]`), results that may be `None`, `is None` tests and the
+//! narrowing that lets a tested value be used as a number.
+//!
+//! The IR has no `None`. A parameter or local that may be `None` is its
+//! value (a local of `T`, zero while it is `None`) and a Bool local, its
+//! presence flag ([`crate::declare::presence_name`]), which every binding
+//! sets: a number sets it, `None` clears it. A parameter is the two IR
+//! parameters flag and value, a result the tuple `(Bool, T)`
+//! (docs/abi.md §2). While being lowered, a value that may be `None` is a
+//! [`Val::Maybe`] (the flag and the value) and `None` itself [`Val::None`].
+//!
+//! Where such a value may go: into a local, a parameter that may be
+//! `None`, a `return` of a function whose result may be `None`, and an
+//! `is None` / `is not None` test ([`FnLower::expr_maybe_none`] lowers
+//! those). Anywhere else a number is needed, and a value that may be
+//! `None` there is a compile error that says to test it first.
+//!
+//! Narrowing: the lowering walks the body in order and keeps the set of
+//! locals known to hold a number at the point being lowered
+//! ([`FnLower::present`]); a local in it reads as its value. A binding of a
+//! number adds the local, one of `None` or of a value that may be `None`
+//! removes it. A test (`x is not None`, `x is None`, `not`, `and`, `or`)
+//! adds locals to the arm it guards ([`Facts`]); after an `if` a local is
+//! known where it is known at the end of every arm that falls through
+//! (`if x is None: x = 1.0` and `if x is None: return 0` both leave `x`
+//! known), after `assert x is not None` it is known. A loop starts (and
+//! ends) knowing what was known before it, less the locals its body may
+//! bind to something that may be `None`, so every iteration starts from a
+//! state that every earlier one also had.
+//!
+//! What it does not do: arrays, complex numbers and text that may be
+//! `None` (refused at the annotation, `declare.rs`), `None` inside other
+//! expressions (`a if c else None`), and narrowing through anything but
+//! the tests above (`if x == None`, `isinstance`).
+
+use super::*;
+use crate::declare::presence_name;
+
+/// What a condition tells of the locals that may be `None`: those known
+/// to hold a number where it is true and where it is false.
+#[derive(Default)]
+pub(super) struct Facts {
+    pub when_true: HashSet<String>,
+    pub when_false: HashSet<String>,
+}
+
+impl Facts {
+    fn swapped(self) -> Facts {
+        Facts { when_true: self.when_false, when_false: self.when_true }
+    }
+}
+
+/// The locals of `def` that may be `None`: the parameters annotated so,
+/// and every local bound (anywhere) to `None`, to a call whose result may
+/// be `None` or to another such local. `returns_maybe_none` says whether
+/// a call's callee returns `T | None`.
+pub(super) fn maybe_none_locals(
+    def: &ast::StmtFunctionDef,
+    params: impl Iterator<Item = String>,
+    returns_maybe_none: &dyn Fn(&Expr) -> bool,
+) -> HashSet<String> {
+    let mut found: HashSet<String> = params.collect();
+    loop {
+        let mut grew = false;
+        crate::syntax::for_each_binding(&def.body, &mut |b| {
+            if let crate::syntax::Binding::Target(Expr::Name(n), Some(value)) = b {
+                if !found.contains(n.id.as_str()) && may_be_none(value, &found, returns_maybe_none) {
+                    found.insert(n.id.to_string());
+                    grew = true;
+                }
+            }
+        });
+        if !grew {
+            return found;
+        }
+    }
+}
+
+/// Whether `value` may be `None`: `None`, a call that may return it, or a
+/// local that may hold it.
+fn may_be_none(value: &Expr, locals: &HashSet<String>, returns_maybe_none: &dyn Fn(&Expr) -> bool) -> bool {
+    match value {
+        Expr::NoneLiteral(_) => true,
+        Expr::Name(n) => locals.contains(n.id.as_str()),
+        Expr::Call(c) => returns_maybe_none(&c.func),
+        _ => false,
+    }
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// Whether the local `name` may be `None`.
+    pub(super) fn is_maybe_none_local(&self, name: &str) -> bool {
+        self.locals.get(name).is_some_and(|l| l.maybe_none)
+    }
+
+    /// Whether a call of `func` returns `T | None`.
+    pub(super) fn returns_maybe_none(&self, func: &Expr) -> bool {
+        matches!(self.target_of(func), Some(Target::Func(c)) if c.ret_maybe_none)
+    }
+
+    /// `e` lowered where a value that may be `None` may go: `None` gives
+    /// [`Val::None`], a local or call that may be `None` [`Val::Maybe`].
+    pub(super) fn expr_maybe_none(&mut self, e: &Expr) -> Val {
+        self.accept_none = true;
+        let v = self.expr(e);
+        self.accept_none = false;
+        v
+    }
+
+    /// The presence flag of the local `name` that may be `None`, as read
+    /// here (a placeholder while inferring types, when locals have no
+    /// storage yet).
+    pub(super) fn read_presence(&mut self, name: &str) -> ValueId {
+        match self.flags.get(name) {
+            Some(&f) => f,
+            None => {
+                let n = self.fresh("given");
+                self.b.const_(TypeId::BOOL, Literal::Bool(false), &n)
+            }
+        }
+    }
+
+    /// A local that may be `None`, read where nothing narrowed it: its
+    /// flag and its value.
+    pub(super) fn read_maybe_none_local(&mut self, name: &str, n: &ast::ExprName) -> Val {
+        let value = self.read_local(name, n);
+        if matches!(value, Val::Err) {
+            return Val::Err;
+        }
+        let present = self.read_presence(name);
+        Val::Maybe { present, value: Box::new(value) }
+    }
+
+    /// The error for a value that may be `None` where a number is needed.
+    pub(super) fn none_where_number_needed(&mut self, e: &Expr, v: &Val) -> Val {
+        match (e, v) {
+            (Expr::Name(n), _) => self.err(
+                e,
+                format!(
+                    "`{0}` may be `None` here: test `{0} is not None` first (or give it a number when `{0} is None`) \
+                     before using it as a number",
+                    n.id
+                ),
+            ),
+            (_, Val::None) => self.err(
+                e,
+                "`None` is not a number: it can be assigned, returned, passed to a parameter that may be `None` \
+                 or tested with `is`",
+            ),
+            _ => self
+                .err(e, "this may be `None`: assign it to a local and test `is not None` before using it as a number"),
+        }
+    }
+
+    /// `a is None`, `a is not None` (or `None is a`): whether `a`, a value
+    /// that may be `None`, holds a number, as Python's `bool`.
+    pub(super) fn is_none_test(&mut self, c: &ast::ExprCompare) -> Val {
+        let negated = matches!(c.ops[0], ast::CmpOp::IsNot);
+        let tested: &Expr = if matches!(*c.left, Expr::NoneLiteral(_)) { &c.comparators[0] } else { &c.left };
+        let present = match tested {
+            Expr::Name(n) if self.is_maybe_none_local(n.id.as_str()) => {
+                // Narrowed or not, the flag says.
+                if matches!(self.read_local(n.id.as_str(), n), Val::Err) {
+                    return Val::Err;
+                }
+                Some(self.read_presence(n.id.as_str()))
+            }
+            _ => match self.expr_maybe_none(tested) {
+                Val::Maybe { present, .. } => Some(present),
+                Val::None => {
+                    let n = self.fresh("given");
+                    Some(self.b.const_(TypeId::BOOL, Literal::Bool(false), &n))
+                }
+                Val::Err => None,
+                other => {
+                    let what = match &other {
+                        Val::Arr { .. } => "an array".to_owned(),
+                        Val::Tuple(_) => "a tuple".to_owned(),
+                        v => v.scalar().map_or_else(|| "this value".to_owned(), |s| s.dtype.name().to_owned()),
+                    };
+                    return self.err(
+                        tested,
+                        format!(
+                            "this is never `None` (it is {what}): `is None` tests a parameter, local or call \
+                             annotated `T | None`"
+                        ),
+                    );
+                }
+            },
+        };
+        let Some(present) = present else { return Val::Err };
+        self.at(c);
+        let v = if negated {
+            present
+        } else {
+            let n = self.fresh("isnone");
+            self.b.unary(Opcode::Not, TypeId::BOOL, present, &n)
+        };
+        Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
+    }
+
+    /// What the condition `e` tells of the locals that may be `None`.
+    pub(super) fn facts(&self, e: &Expr) -> Facts {
+        match e {
+            Expr::Compare(c) if c.ops.len() == 1 && matches!(c.ops[0], ast::CmpOp::Is | ast::CmpOp::IsNot) => {
+                let (l, r) = (&*c.left, &c.comparators[0]);
+                let tested = match (l, r) {
+                    (Expr::Name(n), Expr::NoneLiteral(_)) | (Expr::NoneLiteral(_), Expr::Name(n)) => n,
+                    _ => return Facts::default(),
+                };
+                if !self.is_maybe_none_local(tested.id.as_str()) {
+                    return Facts::default();
+                }
+                let known = HashSet::from([tested.id.to_string()]);
+                let f = Facts { when_true: known, when_false: HashSet::new() };
+                if matches!(c.ops[0], ast::CmpOp::IsNot) {
+                    f
+                } else {
+                    f.swapped()
+                }
+            }
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => self.facts(&u.operand).swapped(),
+            Expr::BoolOp(b) => {
+                let parts: Vec<Facts> = b.values.iter().map(|v| self.facts(v)).collect();
+                let union = |sets: Vec<&HashSet<String>>| sets.into_iter().flatten().cloned().collect();
+                let meet = |sets: Vec<&HashSet<String>>| {
+                    let mut it = sets.into_iter();
+                    let first = it.next().cloned().unwrap_or_default();
+                    it.fold(first, |acc: HashSet<String>, s| acc.intersection(s).cloned().collect())
+                };
+                let trues: Vec<_> = parts.iter().map(|f| &f.when_true).collect();
+                let falses: Vec<_> = parts.iter().map(|f| &f.when_false).collect();
+                if matches!(b.op, ast::BoolOp::And) {
+                    Facts { when_true: union(trues), when_false: meet(falses) }
+                } else {
+                    Facts { when_true: meet(trues), when_false: union(falses) }
+                }
+            }
+            _ => Facts::default(),
+        }
+    }
+
+    /// The locals that may be `None` which `body` may bind to a value that
+    /// may be `None` (what a loop over it cannot count on).
+    pub(super) fn unnarrowed_in(&self, body: &[Stmt]) -> HashSet<String> {
+        let maybe: HashSet<String> = self.locals.iter().filter(|(_, l)| l.maybe_none).map(|(n, _)| n.clone()).collect();
+        let mut out = HashSet::new();
+        crate::syntax::for_each_binding(body, &mut |b| {
+            if let crate::syntax::Binding::Target(Expr::Name(n), value) = b {
+                let name = n.id.as_str();
+                let none = value.is_some_and(|v| may_be_none(v, &maybe, &|f| self.returns_maybe_none(f)));
+                if maybe.contains(name) && none {
+                    out.insert(name.to_owned());
+                }
+            }
+        });
+        out
+    }
+
+    /// Binds the local `name` that may be `None` to `v`, `None` or a value
+    /// that may be `None` (a number goes through `assign_local`, which
+    /// sets the flag).
+    pub(super) fn assign_maybe_none(&mut self, name: &str, v: Val, at: &Expr, value_at: &Expr) {
+        let info = &self.locals[name];
+        if !info.maybe_none {
+            let what = if info.param { "parameter" } else { "local" };
+            let ty = match &info.ty {
+                Some(LocalTy::Scalar(s)) => s.dtype.name().to_owned(),
+                _ => "a number".to_owned(),
+            };
+            self.err(
+                value_at,
+                format!("{what} `{name}` of type {ty} cannot be `None`: annotate it `{ty} | None` to allow `None`"),
+            );
+            return;
+        }
+        if info.ty.is_none() && matches!(v, Val::None) && !self.inferring && self.diags.is_empty() {
+            self.err(
+                value_at,
+                format!(
+                    "`{name}` is only ever `None`: a local that may be `None` is also bound to a number \
+                     (Bool, an integer or a float) somewhere"
+                ),
+            );
+            return;
+        }
+        let present = match v {
+            Val::None => {
+                let n = self.fresh("given");
+                self.b.const_(TypeId::BOOL, Literal::Bool(false), &n)
+            }
+            Val::Maybe { present, value } => {
+                self.assign_local(name, *value, at, value_at);
+                present
+            }
+            _ => return,
+        };
+        self.present.remove(name);
+        if !self.inferring {
+            if let Some(&flag) = self.flags.get(name) {
+                self.at(at);
+                self.b.set(flag, present);
+            }
+        }
+    }
+
+    /// A number bound to the local `name` that may be `None`: its flag is
+    /// set, and it is known to hold a number from here.
+    pub(super) fn mark_given(&mut self, name: &str) {
+        if !self.is_maybe_none_local(name) {
+            return;
+        }
+        self.present.insert(name.to_owned());
+        if !self.inferring {
+            if let Some(&flag) = self.flags.get(name) {
+                let n = self.fresh("given");
+                let yes = self.b.const_(TypeId::BOOL, Literal::Bool(true), &n);
+                self.b.set(flag, yes);
+            }
+        }
+    }
+
+    /// The flag and the value of a value that may be `None`, `v`, for a
+    /// parameter or result of type `d`: `None` is no value and a zero.
+    /// `what` names the destination in errors.
+    pub(super) fn flag_and_value(&mut self, v: Val, d: DType, at: &impl Ranged, what: &str) -> Option<[ValueId; 2]> {
+        let (present, value) = match v {
+            Val::None => {
+                let n = self.fresh("given");
+                let no = self.b.const_(TypeId::BOOL, Literal::Bool(false), &n);
+                let zero = self.zero(d);
+                return Some([no, zero]);
+            }
+            Val::Maybe { present, value } => (present, *value),
+            Val::Err => return None,
+            number => {
+                let n = self.fresh("given");
+                (self.b.const_(TypeId::BOOL, Literal::Bool(true), &n), number)
+            }
+        };
+        match value.scalar() {
+            Some(s) if widens_to(s, d) => Some([present, self.materialize(&value, d, at)?]),
+            Some(s) => {
+                self.err(
+                    at,
+                    format!("{what} is {} | None, and this is {} (cast explicitly)", d.name(), s.dtype.name()),
+                );
+                None
+            }
+            None => {
+                if !matches!(value, Val::Err) {
+                    self.err(at, format!("{what} is {} | None", d.name()));
+                }
+                None
+            }
+        }
+    }
+
+    /// `return` in a function whose result may be `None`: the tuple
+    /// `(given, value)`. Ends the block.
+    pub(super) fn return_maybe_none(&mut self, r: &ast::StmtReturn) {
+        let t = self.decl.ret.expect("a result that may be None has a type");
+        let d = self.types.get(t).dtype;
+        let v = match r.value.as_deref() {
+            None => Val::None,
+            Some(e) => self.expr_maybe_none(e),
+        };
+        let what = format!("the result of `{}`", self.decl.name);
+        let at: TextRange = r.value.as_deref().map_or(r.range(), |e| e.range());
+        let pair = self.flag_and_value(v, d, &at, &what);
+        self.at(r);
+        match pair {
+            Some(pair) => {
+                let ty = self.decl.ir_ret(self.types).expect("a result");
+                let n = self.fresh("ret");
+                let tuple = self.b.tuple(ty, &pair, &n);
+                self.b.ret(Some(tuple));
+            }
+            None => {
+                self.b.unreachable();
+            }
+        }
+        self.open = false;
+    }
+
+    /// The end of a function whose result may be `None`, reached: it
+    /// returns `None`, as CPython does.
+    pub(super) fn fall_off_maybe_none(&mut self) {
+        let t = self.decl.ret.expect("a result that may be None has a type");
+        let d = self.types.get(t).dtype;
+        let pair = self.flag_and_value(Val::None, d, &TextRange::default(), "").expect("None converts");
+        let ty = self.decl.ir_ret(self.types).expect("a result");
+        let n = self.fresh("ret");
+        let tuple = self.b.tuple(ty, &pair, &n);
+        self.b.ret(Some(tuple));
+    }
+
+    /// The flag and the value of the call result `v` of type `(Bool, T)`.
+    pub(super) fn call_maybe_none(&mut self, v: ValueId, t: &TypeData) -> Val {
+        let n = self.fresh("given");
+        let present = self.b.extract(TypeId::BOOL, v, 0, &n);
+        let n = self.fresh("value");
+        let value = self.b.extract(TypeId::scalar(t.dtype), v, 1, &n);
+        Val::Maybe { present, value: Box::new(Val::Num { v: value, s: Scalar::strong(t.dtype), nonneg: false }) }
+    }
+
+    /// Declares, in the entry block, the presence flags of the locals that
+    /// may be `None` (clear until a binding sets them); the parameters'
+    /// flags are their own IR parameters.
+    pub(super) fn declare_presence_flags(&mut self) {
+        let mut names: Vec<String> = (self.locals.iter())
+            .filter(|(_, l)| l.maybe_none && !l.param && matches!(l.ty, Some(LocalTy::Scalar(_))))
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.sort();
+        for name in names {
+            let n = self.fresh("given");
+            let no = self.b.const_(TypeId::BOOL, Literal::Bool(false), &n);
+            let flag = self.b.let_(TypeId::BOOL, no, &presence_name(&name));
+            self.flags.insert(name, flag);
+        }
+    }
+}

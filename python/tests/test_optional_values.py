@@ -1,0 +1,168 @@
+"""Scalars that may be `None` called from Python (docs/python.md, "Values
+that may be `None`"): a parameter annotated `T | None` or `Optional[T]`
+takes `None` or a number, by position or keyword, or its default; a
+result that may be `None` comes back as `None` or the number. The oracle
+is CPython running the same source uncompiled (with the `postyp`
+stand-ins); extension modules give the same (test_pyext.py runs
+tests/py/optional_values.py through both)."""
+import importlib.util
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+SOURCE = '''\
+from typing import Optional
+
+from postyp import Bool, Float32, Float64, Int64
+
+
+def scale(x: Float64, tol: Float64 | None = None) -> Float64:
+    if tol is None:
+        tol = 0.5
+    return x * tol
+
+
+def clip(x: Int64, lo: Optional[Int64], hi: Int64 | None = 10) -> Int64:
+    if lo is not None and x < lo:
+        return lo
+    if hi is not None and x > hi:
+        return hi
+    return x
+
+
+def find(a: Float64[:], t: Float64) -> Int64 | None:
+    for i in range(len(a)):
+        if a[i] == t:
+            return i
+    return None
+
+
+def sign(x: Float32) -> Optional[Bool]:
+    if x != x:
+        return
+    return x >= 0
+
+
+def weight(w: Float32 | None = None) -> Float32 | None:
+    if w is None:
+        return None
+    return w * Float32(2)
+
+
+def first_or(a: Float64[:], t: Float64, default: Int64 | None = None) -> Int64 | None:
+    i = find(a, t)
+    if i is None:
+        if default is not None:
+            return clip(-1, default, hi=None)
+        return None
+    return i
+'''
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory):
+    """The source compiled by `postc.compile`, and imported uncompiled."""
+    import postc
+
+    path = tmp_path_factory.mktemp("optional") / "optional_source.py"
+    path.write_text(SOURCE)
+    spec = importlib.util.spec_from_file_location("optional_source", path)
+    uncompiled = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(uncompiled)
+    return postc.compile(path), uncompiled
+
+
+A = np.array([2.5, -1.0, 7.25, 0.0])
+
+CALLS = [
+    ("scale", (3.0,), {}),
+    ("scale", (3.0, None), {}),
+    ("scale", (3.0,), {"tol": None}),
+    ("scale", (3.0, 4.0), {}),
+    ("scale", (3.0,), {"tol": 4}),
+    ("scale", (), {"tol": np.float64(0.25), "x": 2.0}),
+    ("clip", (5, None), {}),
+    ("clip", (5, None, None), {}),
+    ("clip", (50, None), {}),
+    ("clip", (-5, 0), {"hi": None}),
+    ("clip", (-5,), {"lo": np.int32(-2)}),
+    ("find", (A, 7.25), {}),
+    ("find", (A, 1.0), {}),
+    ("find", (A[::2], 7.25), {}),
+    ("find", (A[:0], 7.25), {}),
+    ("sign", (np.float32(-2.0),), {}),
+    ("sign", (np.float32(0.0),), {}),
+    ("sign", (np.float32(math.nan),), {}),
+    ("weight", (), {}),
+    ("weight", (None,), {}),
+    ("weight", (np.float32(1.5),), {}),
+    ("first_or", (A, 0.0), {}),
+    ("first_or", (A, 3.0), {}),
+    ("first_or", (A, 3.0), {"default": 7}),
+    ("first_or", (A, 3.0, None), {}),
+]
+
+
+@pytest.mark.parametrize("name,args,kwargs", CALLS)
+def test_calls_give_what_cpython_gives(modules, name, args, kwargs):
+    compiled, uncompiled = modules
+    got = getattr(compiled, name)(*args, **kwargs)
+    want = getattr(uncompiled, name)(*args, **kwargs)
+    if want is None:
+        assert got is None
+    else:
+        # A number is a NumPy scalar of the result's dtype, as any scalar
+        # result is.
+        assert isinstance(got, np.generic) and got == want, (got, want)
+
+
+def test_results_that_may_be_none_have_their_dtype(modules):
+    compiled, _ = modules
+    assert type(compiled.find(A, 7.25)) is np.int64
+    assert type(compiled.sign(np.float32(1.0))) is np.bool_
+    assert type(compiled.weight(np.float32(1.0))) is np.float32
+
+
+def test_a_parameter_that_may_be_none_refuses_other_objects(modules):
+    compiled, _ = modules
+    with pytest.raises(TypeError, match=r"scale\(\): parameter `tol`: expected None or .*, got str"):
+        compiled.scale(1.0, "fast")
+    with pytest.raises(TypeError, match=r"missing 1 required positional argument: 'lo'"):
+        compiled.clip(1)
+    with pytest.raises(OverflowError):
+        compiled.clip(1, 2**70)
+
+
+def test_signatures_show_none(modules):
+    compiled, uncompiled = modules
+    for name in ("scale", "clip", "first_or", "weight"):
+        got = [(p.name, p.default) for p in inspect.signature(getattr(compiled, name)).parameters.values()]
+        want = [(p.name, p.default) for p in inspect.signature(getattr(uncompiled, name)).parameters.values()]
+        assert got == want, name
+    assert dict(compiled.scale.parameters) == {"x": "Float64", "tol": "Float64 | None"}
+    assert repr(compiled.find).endswith("-> Int64 | None>")
+
+
+def test_jit_functions_take_and_return_none(tmp_path):
+    path = tmp_path / "jitted.py"
+    path.write_text(
+        "import postc\n"
+        "from postyp import Int64\n\n\n"
+        "@postc.jit\n"
+        "def halved(n: Int64, by: Int64 | None = None) -> Int64 | None:\n"
+        "    if n % 2 != 0:\n"
+        "        return None\n"
+        "    if by is None:\n"
+        "        by = 2\n"
+        "    return n // by\n"
+    )
+    spec = importlib.util.spec_from_file_location("jitted", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    assert m.halved(7) is None
+    assert m.halved(8) == 4
+    assert m.halved(8, None) == 4
+    assert m.halved(9, by=3) is None
+    assert m.halved(12, by=3) == 4
