@@ -243,9 +243,14 @@ pub fn optimiser_size(f: &postc_ir::Function) -> usize {
 }
 
 /// Whether `f` is compiled without optimisation: its [`optimiser_size`] is
-/// over [`OPT_LIMIT`].
-pub fn too_large_to_optimise(f: &postc_ir::Function) -> bool {
-    optimiser_size(f) > OPT_LIMIT
+/// over [`OPT_LIMIT`], or it is a ufunc's DLPack entry point or one of its
+/// helpers (`postc.dl.*`, written by `ufunc-dl`). An entry point checks its
+/// operands and steps its odometer once per call and per outer index,
+/// never per element (its inner loop `NAME_loop` is optimised as any
+/// function), while LLVM's passes over its hundreds of instructions of
+/// checks cost several times a small ufunc's whole compile.
+pub fn compiled_unoptimised(f: &postc_ir::Function) -> bool {
+    optimiser_size(f) > OPT_LIMIT || f.name.starts_with(postc_passes::ufunc_dl::DL_PREFIX)
 }
 
 /// The number of codegen units for a program of `insts` instructions: one

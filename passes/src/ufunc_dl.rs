@@ -189,6 +189,10 @@ struct Writer<'a> {
     eight: ValueId,
     /// Blocks made so far, which number the next one's label.
     blocks: usize,
+    /// The address of the one scratch allocation, which [`Writer::scratch`]
+    /// hands out in pieces, and the words handed out so far.
+    pool: ValueId,
+    pooled: usize,
 }
 
 const INT: TypeId = TypeId::INT64;
@@ -249,10 +253,17 @@ impl Writer<'_> {
         self.b.raw_read(Opcode::RawPtr, at, 0, "")
     }
 
-    /// A zeroed array of `n` `Int64`s in the arena, by its address.
-    fn scratch(&mut self, words: TypeId, n: ValueId, name: &str) -> ValueId {
-        let a = self.b.alloc(words, &[n], name);
-        self.b.raw_data(a, &format!("{name}.at"))
+    /// The address of the next `n` words of the scratch pool, whose
+    /// values are unspecified until written.
+    fn scratch(&mut self, n: usize, name: &str) -> ValueId {
+        let bytes = self.int(8 * self.pooled as i128);
+        self.pooled += n;
+        self.b.raw_offset(self.pool, bytes, name)
+    }
+
+    /// Words `0..n` of the array at `at` set to zero.
+    fn clear(&mut self, at: ValueId, n: ValueId) {
+        self.range(self.zero, n, |w, k| w.put(at, k, w.zero));
     }
 
     /// `for k in from..to { body(k) }`.
@@ -319,18 +330,33 @@ fn entry_point(
     let zero = b.int(INT, 0, "zero");
     let one = b.int(INT, 1, "one");
     let eight = b.int(INT, 8, "eight");
-    let mut w = Writer { b, ufunc: &f.name, zero, one, eight, blocks: 0 };
+    // One allocation for every scratch array, sized for the most axes
+    // any operand may have; only what is read is written.
+    let axes = MAX_LOOP_DIMS as usize;
+    let core: usize = ops.iter().map(|op| op.core.len()).sum();
+    let num_steps = ops.len() + core;
+    let words_needed = ops.len() * axes + core // each operand's strides
+        + axes // the loop shape
+        + ops.len() * axes // each operand's loop strides
+        + dims.len() + 1 // the loop's `dimensions`
+        + num_steps // its `steps`
+        + axes // the odometer's index
+        + ops.len() // the loop's `args`
+        + 1; // a null word
+    let n_words = b.int(INT, words_needed as i128, "words");
+    let pool = b.alloc_empty(words, &[n_words], "scratch");
+    let pool = b.raw_data(pool, "scratch.at");
+    let mut w = Writer { b, ufunc: &f.name, zero, one, eight, blocks: 0, pool, pooled: 0 };
     let nin = f.ufunc_sig.as_ref().map_or(0, |s| s.inputs.len());
     let l = w.b.let_(INT, zero, "l");
     let checked: Vec<Checked> =
-        (0..ops.len()).map(|i| check_operand(&mut w, &ops[i], i, i < nin, tensors[i], words, gpu)).collect();
+        (0..ops.len()).map(|i| check_operand(&mut w, &ops[i], i, i < nin, tensors[i], gpu)).collect();
     for c in &checked {
         let more = w.op(Opcode::Gt, BOOL, c.lnd, l);
         let wider = w.b.select(INT, more, c.lnd, l, "");
         w.b.set(l, wider);
     }
-    let maxd = w.int(MAX_LOOP_DIMS as i128);
-    let lshape = w.scratch(words, maxd, "lshape");
+    let lshape = w.scratch(axes, "lshape");
     let any = w.op(Opcode::Gt, BOOL, l, zero);
     let used = w.b.select(INT, any, l, one, "used");
     w.range(zero, used, |w, a| w.put(lshape, a, w.one));
@@ -361,17 +387,16 @@ fn entry_point(
         });
     }
     // Loop byte strides (0 along a stretched axis), core sizes and steps.
-    let num_dims = w.int(dims.len() as i128 + 1);
-    let dimensions = w.scratch(words, num_dims, "dimensions");
-    let num_steps = ops.len() + ops.iter().map(|op| op.core.len()).sum::<usize>();
-    let n_steps = w.int(num_steps as i128);
-    let steps = w.scratch(words, n_steps, "steps");
+    let dimensions = w.scratch(dims.len() + 1, "dimensions");
+    let steps = w.scratch(num_steps, "steps");
     let mut sizes: Vec<Option<ValueId>> = vec![None; dims.len()];
     let mut core_step = ops.len();
     let mut lstr = Vec::with_capacity(ops.len());
     for (i, (op, c)) in ops.iter().zip(&checked).enumerate() {
         let size = w.int(op.dtype.size_bytes() as i128);
-        let row = w.scratch(words, maxd, &format!("lstr{i}"));
+        // 0 along the leading axes the operand lacks (stretched).
+        let row = w.scratch(axes, &format!("lstr{i}"));
+        w.clear(row, l);
         lstr.push(row);
         let lead = w.op(Opcode::Sub, INT, l, c.lnd);
         w.range(zero, c.lnd, |w, j| {
@@ -438,12 +463,13 @@ fn entry_point(
         w.set_word(Opcode::RawSetWord, steps, i, step);
         offsets.push(w.b.let_(INT, zero, &format!("off{i}")));
     }
-    let idx = w.scratch(words, maxd, "idx");
-    let n_ops = w.int(ops.len() as i128);
-    let args = w.scratch(words, n_ops, "args");
+    let idx = w.scratch(axes, "idx");
+    w.clear(idx, l);
+    let args = w.scratch(ops.len(), "args");
     // `data` is NULL: read from a zeroed word, the IR having no address
     // constants.
-    let nothing = w.scratch(words, one, "nothing");
+    let nothing = w.scratch(1, "nothing");
+    w.put(nothing, zero, zero);
     let null = w.b.raw_read(Opcode::RawPtr, nothing, 0, "null");
     // One call of the loop per outer index, then the odometer.
     let call = w.block("call");
@@ -508,15 +534,7 @@ fn name_temporaries(f: &mut Function) {
 
 /// The checks of operand `i` (the tensor at `t`) on its own, in the order
 /// of docs/abi.md's table.
-fn check_operand(
-    w: &mut Writer<'_>,
-    op: &Operand,
-    i: usize,
-    input: bool,
-    t: ValueId,
-    words: TypeId,
-    gpu: bool,
-) -> Checked {
+fn check_operand(w: &mut Writer<'_>, op: &Operand, i: usize, input: bool, t: ValueId, gpu: bool) -> Checked {
     let role = if input { "input" } else { "output" };
     let device = w.field(t, DlField::DeviceType, DType::Int32);
     let kinds: Vec<i128> = HOST_MEMORY.iter().chain(if gpu { &GPU_MEMORY[..] } else { &[] }).copied().collect();
@@ -572,8 +590,7 @@ fn check_operand(
     let data = w.pointer(t, DlField::Data);
     let byte_offset = w.field(t, DlField::ByteOffset, DType::Int64);
     let base = w.b.raw_offset(data, byte_offset, &format!("base{i}"));
-    let room = w.int(MAX_LOOP_DIMS as i128 + op.core.len() as i128);
-    let strides = w.scratch(words, room, &format!("strides{i}"));
+    let strides = w.scratch(MAX_LOOP_DIMS as usize + op.core.len(), &format!("strides{i}"));
     let max = w.int(i64::MAX as i128);
     let (compact, copied, joined) = (w.block("compact"), w.block("strided"), w.block("strides"));
     let null = w.b.raw_is_null(given, "");

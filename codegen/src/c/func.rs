@@ -454,7 +454,7 @@ impl<'t, 'p> FnC<'t, 'p> {
         if never_returns(self.f) {
             attrs.push_str("_Noreturn ");
         }
-        if crate::too_large_to_optimise(self.f) {
+        if crate::compiled_unoptimised(self.f) {
             attrs.push_str("POSTC_UNOPTIMISED ");
         } else if postc_passes::legalize::is_library_function(&self.f.name) {
             attrs.push_str("POSTC_EXACT ");

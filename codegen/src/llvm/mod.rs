@@ -19,13 +19,16 @@
 //! bytes of stack each (its analyses recurse along chains of values; the
 //! caller's thread, which may be the Python package's caller's, is not
 //! relied on). And a function
-//! too large for LLVM's optimiser ([`crate::too_large_to_optimise`]) is compiled
+//! too large for LLVM's optimiser ([`crate::compiled_unoptimised`]) is compiled
 //! by it as at -O0: several of LLVM's passes take time that grows faster
 //! than linearly in a function's size on the shapes long generated code
 //! has (SimplifyCFG folding the arms of a 10,000-arm conditional into one
 //! join, the SLP vectoriser on 10,000 nested subscripts, scalar evolution
 //! over 2,000 inlined integer power loops: 10 to 30 s each), so bounding
 //! the size of what it optimises makes the whole compile time linear.
+//! A ufunc's DLPack entry point is compiled so too: it runs once per call,
+//! and optimising its checks cost more than the rest of a small ufunc
+//! module's compile.
 
 pub mod debug;
 pub mod emit;

@@ -614,8 +614,9 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         if (fa.contains(FuncAttrs::NORETURN) || is_thunk) && !returns {
             attrs.push("noreturn");
         }
-        if crate::too_large_to_optimise(self.f) {
-            // LLVM compiles it as at -O0 (postc's own passes have run).
+        if crate::compiled_unoptimised(self.f) {
+            // LLVM compiles it as at -O0 (postc's own passes have run, or
+            // `ufunc-dl` wrote it lowered).
             attrs.extend(["optnone", "noinline"]);
         }
         add_flags(&self.u.t, self.func, &attrs);
