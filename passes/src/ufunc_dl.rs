@@ -21,10 +21,13 @@
 //! What the checks read is in the operands' `DLTensor`s (`raw.field`), and
 //! what the loop reads is written to arrays of pointer-sized words
 //! (`raw.slot`, `raw.setword`, `raw.setptr`), so the function is the same
-//! on 64-bit hosts and on wasm32. Its scratch arrays come from the arena,
-//! released when it returns. `ufunc-gpu-dl` writes the entry point of a
-//! `gpu` ufunc in a build with device code, which accepts tensors in GPU
-//! memory as well. Like `ufunc-entry`, these passes run after the
+//! on 64-bit hosts and on wasm32. Its scratch arrays are pieces of one
+//! uninitialised allocation from the arena, released when it returns
+//! (ten zeroed ones cost six times the rest of a call); what is read of
+//! them is written first. Backends compile it unoptimised
+//! (`postc_codegen::compiled_unoptimised`): it runs once per call.
+//! `ufunc-gpu-dl` writes the entry point of a `gpu` ufunc in a build with
+//! device code, which accepts tensors in GPU memory as well. Like `ufunc-entry`, these passes run after the
 //! pipeline (`postc_codegen::prepare_with_ufunc_loops`), so what they
 //! write is already lowered.
 
