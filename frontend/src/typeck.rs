@@ -50,7 +50,9 @@
 
 use crate::declare::{python_scalar, FuncDecl, Global, Namespace, MATH_CONSTANTS};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
-use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtypes, ArrFn, Red};
+use crate::lower::arrays::{
+    array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
+};
 use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
 use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
@@ -1257,35 +1259,14 @@ impl Solver<'_> {
     /// `a.copy()`), with the method's receiver; as the lowering's
     /// `array_target`, for the functions typed here.
     fn array_function(&self, func: ExprId) -> Option<(ArrFn, Option<ExprId>)> {
-        let creates = |f: ArrFn| {
-            matches!(
-                f,
-                ArrFn::Empty
-                    | ArrFn::Zeros
-                    | ArrFn::Ones
-                    | ArrFn::Full
-                    | ArrFn::EmptyLike
-                    | ArrFn::ZerosLike
-                    | ArrFn::OnesLike
-                    | ArrFn::FullLike
-                    | ArrFn::Copy
-                    | ArrFn::Astype
-                    | ArrFn::Arange
-                    | ArrFn::Reduce(_)
-            )
-        };
         match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
-                Global::Boundary { module, name } if module == "numpy" => {
-                    array_func(name).filter(|f| creates(*f)).map(|f| (f, None))
-                }
+                Global::Boundary { module, name } if module == "numpy" => array_func(name).map(|f| (f, None)),
                 _ => None,
             },
             Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
                 Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
-                    Global::BoundaryModule(m) if m == "numpy" => {
-                        array_func(attr).filter(|f| creates(*f)).map(|f| (f, None))
-                    }
+                    Global::BoundaryModule(m) if m == "numpy" => array_func(attr).map(|f| (f, None)),
                     _ => None,
                 },
                 // A method of an array (a namespace's attribute is not one).
@@ -1293,7 +1274,7 @@ impl Solver<'_> {
                 | Expr::Subscript { .. }
                 | Expr::Call { .. }
                 | Expr::BinOp { .. }
-                | Expr::UnaryOp { .. } => array_method(attr).filter(|f| creates(*f)).map(|f| (f, Some(*base))),
+                | Expr::UnaryOp { .. } => array_method(attr).map(|f| (f, Some(*base))),
                 _ => None,
             },
             _ => None,
@@ -1309,8 +1290,12 @@ impl Solver<'_> {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
             return match (&whole[..], keywords) {
                 ([array], []) => self.reduction(r, *array),
-                _ => None,
+                _ => self.reduction_along(r, &whole, keywords),
             };
+        }
+        if matches!(f, ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten | ArrFn::Reshape | ArrFn::Cumsum) {
+            let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
+            return self.rearranged(f, recv.is_some(), &whole, keywords);
         }
         if self.env.decl.attrs.is_device() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
@@ -1373,6 +1358,160 @@ impl Solver<'_> {
                     self.ty(args[1])?.scalar()?;
                 }
                 array(dtype.unwrap_or(src.dtype), src.ndim()?)
+            }
+        }
+    }
+
+    /// `a.transpose()`, `a.ravel()`, `a.flatten()`, `a.reshape(shape)`
+    /// and `np.cumsum(a[, axis])` (`args` starts with the array, the
+    /// receiver of a `method`), as the
+    /// lowering's `array_call` types them: a transpose is a view of as many
+    /// axes, a ravel one of one axis, a reshape one of as many axes as
+    /// extents written (each of them writable as the array is); a flatten
+    /// a fresh 1-D copy; the running sums a fresh array of the sum's dtype
+    /// (small integers widen), 1-D without an axis, of the array's axes
+    /// along one. Not typed here: keywords other than `axis=` of `cumsum`,
+    /// and any of them in GPU code (which cannot create arrays).
+    fn rearranged(&self, f: ArrFn, method: bool, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let mut axis_kw = None;
+        for k in keywords {
+            match k.name.as_deref() {
+                Some("axis") if f == ArrFn::Cumsum => axis_kw = Some(k.value),
+                _ => return None,
+            }
+        }
+        let (&array, rest) = args.split_first()?;
+        if f != ArrFn::Transpose && self.env.decl.attrs.is_device() {
+            return None;
+        }
+        let fresh = |d: DType, axes: usize| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; axes]), Layout::COrder));
+        if f == ArrFn::Reshape {
+            let written: &[ExprId] = match (rest, rest.first().map(|e| &self.body.exprs[*e])) {
+                ([_], Some(Expr::Tuple(es) | Expr::List(es))) => es,
+                _ => rest,
+            };
+            if written.is_empty() || (!method && rest.len() > 1) {
+                return None;
+            }
+            let Ty::Arr(ty) = self.ty(array)? else { return None };
+            for e in written {
+                if matches!(self.body.exprs[*e], Expr::Starred(_)) {
+                    return None;
+                }
+                let t = self.ty(*e)?;
+                if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+                    return None;
+                }
+            }
+            ty.ndim()?;
+            return (!ty.dtype.is_text()).then(|| view_of(&ty, written.len()));
+        }
+        let axis = match (f, rest, axis_kw) {
+            (ArrFn::Cumsum, [], None) => None,
+            (ArrFn::Cumsum, &[a], None) | (ArrFn::Cumsum, [], Some(a)) => Some(a),
+            (_, [], None) => None,
+            _ => return None,
+        };
+        let Ty::Arr(ty) = self.ty(array)? else { return None };
+        let nd = ty.ndim()?;
+        if ty.dtype.is_text() {
+            return None;
+        }
+        match f {
+            ArrFn::Transpose => Some(view_of(&ty, nd)),
+            ArrFn::Ravel => Some(view_of(&ty, 1)),
+            ArrFn::Flatten => Some(fresh(ty.dtype, 1)),
+            _ => {
+                let along = match axis {
+                    Some(e) => self.axes_named(e, nd, true)?,
+                    None => None,
+                };
+                Some(fresh(sum_dtype(ty.dtype), if along.is_some() { nd } else { 1 }))
+            }
+        }
+    }
+
+    /// The axes `e` names of an array of `nd` axes, as the lowering's
+    /// `axis_arg` and `axes_of` read them: `None` for every axis, else
+    /// integer constants (one unless `single` is false: then a tuple may
+    /// name several), each in range, none twice, counted from the end when
+    /// negative.
+    fn axes_named(&self, e: ExprId, nd: usize, single: bool) -> Option<Option<Vec<usize>>> {
+        let written: &[ExprId] = match &self.body.exprs[e] {
+            Expr::None => return Some(None),
+            Expr::Tuple(_) if single => return None,
+            Expr::Tuple(es) => es,
+            _ => std::slice::from_ref(&e),
+        };
+        let n = nd as i128;
+        let mut axes = Vec::with_capacity(written.len());
+        for x in written {
+            let Ty::Lit { lit: Lit::Int(k), .. } = self.ty(*x)? else { return None };
+            if i64::try_from(k).is_err() || k < -n || k >= n {
+                return None;
+            }
+            let k = if k < 0 { (k + n) as usize } else { k as usize };
+            if axes.contains(&k) {
+                return None;
+            }
+            axes.push(k);
+        }
+        Some(Some(axes))
+    }
+
+    /// A reduction along an axis or with `keepdims=` (`a.sum(axis=0)`,
+    /// `np.max(a, 1)`, `a.mean(keepdims=True)`), as the lowering's
+    /// `array_call` types it: over every axis, the whole array's scalar;
+    /// over one, a fresh array of the other axes; with `keepdims=True`
+    /// either as a fresh array of all the array's axes. Not typed here:
+    /// a reduction over some but not all of several axes (refused), any
+    /// in GPU code.
+    fn reduction_along(&self, r: Red, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let (mut axis_kw, mut keepdims) = (None, false);
+        for k in keywords {
+            match (k.name.as_deref(), &self.body.exprs[k.value]) {
+                (Some("axis"), _) => axis_kw = Some(k.value),
+                (Some("keepdims"), Expr::Literal(Lit::Bool(b))) => keepdims = *b,
+                _ => return None,
+            }
+        }
+        let axis = match (args, axis_kw) {
+            ([_], None) => None,
+            (&[_, a], None) | ([_], Some(a)) => Some(a),
+            _ => return None,
+        };
+        let array = args[0];
+        if matches!(self.body.exprs[array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+            return None;
+        }
+        if axis.is_none() && !keepdims {
+            // As without keywords (a sum may be fused with its operand).
+            return self.reduction(r, array);
+        }
+        let Ty::Arr(ty) = self.ty(array)? else { return None };
+        let d = ty.dtype;
+        let ordered = matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax);
+        if d.is_text() || (ordered && d.is_complex()) {
+            return None;
+        }
+        let nd = ty.ndim()?;
+        let axes = match axis {
+            Some(e) => self.axes_named(e, nd, matches!(r, Red::ArgMin | Red::ArgMax))?,
+            None => None,
+        };
+        let one = match &axes {
+            Some(a) if a.len() == nd => None,
+            Some(a) if a.len() == 1 => Some(a[0]),
+            Some(_) => return None,
+            None => None,
+        };
+        let result = reduction_dtype(r, d);
+        let array_of = |axes: usize| Ty::Arr(TypeData::array(result, Shape::dims(&vec![None; axes]), Layout::COrder));
+        match (one, keepdims) {
+            (_, true) => Some(array_of(nd)),
+            (Some(_), false) => Some(array_of(nd - 1)),
+            (None, false) => {
+                Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
             }
         }
     }
@@ -1489,15 +1628,7 @@ impl Solver<'_> {
         if d.is_text() || (ordered && d.is_complex()) || ty.ndim().is_none() {
             return None;
         }
-        let result = match r {
-            Red::Sum | Red::Prod => sum_dtypes(d).1,
-            Red::Mean if d == DType::Float16 => DType::Float16,
-            Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => d,
-            Red::Mean => DType::Float64,
-            Red::Min | Red::Max => d,
-            Red::ArgMin | Red::ArgMax => DType::Int64,
-            Red::Any | Red::All => DType::Bool,
-        };
+        let result = reduction_dtype(r, d);
         Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
     }
 
@@ -1906,6 +2037,21 @@ fn arms_of_tuples(ts: &[Ty], fs: &[Ty]) -> Option<Ty> {
 }
 
 /// A unary operator, as the lowering's `unary` applies it.
+/// The dtype of a reduction `r` of elements of `d`, as the lowering's
+/// `reduce` gives it (`sum_dtypes`: small integers widen; `mean` of
+/// integers is Float64).
+fn reduction_dtype(r: Red, d: DType) -> DType {
+    match r {
+        Red::Sum | Red::Prod => sum_dtypes(d).1,
+        Red::Mean if d == DType::Float16 => DType::Float16,
+        Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => d,
+        Red::Mean => DType::Float64,
+        Red::Min | Red::Max => d,
+        Red::ArgMin | Red::ArgMax => DType::Int64,
+        Red::Any | Red::All => DType::Bool,
+    }
+}
+
 fn unary(op: ast::UnaryOp, v: Ty) -> Option<Ty> {
     use ast::UnaryOp as U;
     // Literals fold (`-1` stays a literal).

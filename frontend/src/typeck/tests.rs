@@ -600,3 +600,90 @@ def f(n: Int64, x: Float32, k: Int32) -> Float64:
     // Int32 and a Python int Int64.
     assert_eq!(solved(&src), ["a: Int64[:]", "b: Float64[:]", "c: Float64[:]", "d: Int8[:]", "e: Int64[:]"]);
 }
+
+#[test]
+fn transposes_ravels_reshapes_and_flattens_are_views_or_fresh_copies() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :], o: Out[Int32[:]], n: Int64) -> Float64:
+    t = x.transpose()
+    r = x.ravel()
+    s = np.ravel(x)
+    p = x.reshape(n, -1)
+    q = x.reshape((2, n, -1))
+    w = np.reshape(x, n)
+    v = o.reshape(n, 2)
+    g = x.flatten()
+    return 0.0
+"
+    );
+    // Views are writable as their base is (`Out`); a flatten is a copy.
+    assert_eq!(
+        solved(&src),
+        [
+            "t: Float64[:, :]",
+            "r: Float64[:]",
+            "s: Float64[:]",
+            "p: Float64[:, :]",
+            "q: Float64[:, :, :]",
+            "w: Float64[:]",
+            "v: Out[Int32[:, :]]",
+            "g: Float64[:]",
+        ]
+    );
+}
+
+#[test]
+fn reshapes_the_lowering_refuses_are_not_typed() {
+    let src = format!(
+        "{NUMPY}def f(x: Float64[:, :], n: Int64) -> Float64:
+    a = np.reshape(x, n, 2)
+    b = x.reshape(1.5)
+    c = x.reshape(())
+    d = x.flatten(order=\"C\")
+    e = n
+    return 0.0
+"
+    );
+    assert_eq!(solved(&src), ["e: Int64"]);
+}
+
+#[test]
+fn running_sums_widen_small_integers_and_keep_the_axes_along_one() {
+    let src = format!(
+        "{NUMPY}from postyp import Int8, Float32\n\ndef f(x: Int8[:, :], y: Float32[:]) -> Float64:
+    a = np.cumsum(x)
+    b = x.cumsum(axis=1)
+    c = np.cumsum(x, -2)
+    d = y.cumsum()
+    e = np.cumsum(x, axis=2)
+    g = np.cumsum(x, axis=(0, 1))
+    return 0.0
+"
+    );
+    // An axis out of range, or a tuple of them, is refused by the lowering.
+    assert_eq!(solved(&src), ["a: Int64[:]", "b: Int64[:, :]", "c: Int64[:, :]", "d: Float32[:]"]);
+}
+
+#[test]
+fn reductions_along_an_axis_drop_it_or_keep_it() {
+    let src = format!(
+        "{NUMPY}from postyp import Float32\n\ndef f(x: Int32[:, :], y: Float32[:]) -> Float64:
+    a = x.sum(axis=0)
+    b = np.max(x, 1)
+    c = x.mean(axis=-1, keepdims=True)
+    d = x.argmax(axis=None)
+    e = y.sum(axis=0)
+    g = x.prod(axis=(0, 1))
+    h = x.all(keepdims=True)
+    k = x.argmin(axis=(0, 1))
+    m = x.sum(axis=(0, 0))
+    return 0.0
+"
+    );
+    // Every axis named is the whole array's scalar; a tuple of axes to
+    // `argmin` and an axis named twice are refused.
+    assert_eq!(
+        solved(&src),
+        ["a: Int64[:]", "b: Int32[:]", "c: Float64[:, :]", "d: Int64+", "e: Float32", "g: Int64", "h: Bool[:, :]",]
+    );
+}
