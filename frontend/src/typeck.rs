@@ -55,7 +55,7 @@ use crate::lower::arrays::{
 };
 use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
-use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
+use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
@@ -317,7 +317,8 @@ fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
         return false;
     };
     let Some(old) = &st.elems else {
-        st.elems = Some(new);
+        // As a scalar local's first value (`join_into`).
+        st.elems = Some(new.iter().map(|&(s, nonneg)| (join(s, s).unwrap_or(s), nonneg)).collect());
         return true;
     };
     if old.len() != new.len() {
@@ -786,7 +787,10 @@ impl Solver<'_> {
                 return false;
             }
             (Some(annotated), _) => st.ty = Some(Scalar::strong(annotated)),
-            (None, None) => st.ty = Some(s),
+            // The lowering's rounds join the value into the type it gave
+            // the local before: a weak value of a dtype not its kind's
+            // default (`x.imag` of a Float32) settles at the default.
+            (None, None) => st.ty = Some(join(s, s).unwrap_or(s)),
             (None, Some(t)) => match join(t, s) {
                 Some(j) => st.ty = Some(j),
                 None => {
@@ -939,9 +943,17 @@ impl Solver<'_> {
             Expr::Attribute { base, attr } if self.constant_of_module(*base, attr).is_some() => {
                 self.constant_of_module(*base, attr).map(python_float)
             }
-            // As the lowering's `attribute` of an array.
+            Expr::Attribute { base, attr } if self.type_info_of(*base).is_some() => {
+                let (which, args, keywords) = self.type_info_of(*base)?;
+                self.type_info(which, args, keywords, attr)
+            }
+            // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
-                let Ty::Arr(ty) = self.ty(*base)? else { return None };
+                let ty = match self.ty(*base)? {
+                    Ty::Arr(ty) => ty,
+                    Ty::Tuple(_) => return None,
+                    number => return part_of(number, attr),
+                };
                 let nd = ty.ndim()?;
                 match &**attr {
                     "T" => (!ty.dtype.is_text()).then(|| view_of(&ty, nd)),
@@ -1215,6 +1227,16 @@ impl Solver<'_> {
             return None;
         }
         let tys = || args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>();
+        // As the lowering's `target_of`, which takes any `.conjugate` for
+        // the method of numbers first.
+        if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
+            if &**attr == "conjugate" {
+                return if args.is_empty() { conjugate(self.ty(*base)?) } else { None };
+            }
+        }
+        if self.names_postc_empty(func) {
+            return self.postc_empty(args);
+        }
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
                 Library::Numpy(op) => {
@@ -1231,6 +1253,10 @@ impl Solver<'_> {
         match name {
             Name::Free(n) => match &**n {
                 "len" => len(&tys()?),
+                "round" => match &tys()?[..] {
+                    [v] => round(v),
+                    _ => None,
+                },
                 "abs" => abs(&tys()?),
                 "min" => min_max(&spread_one_tuple(tys()?), true),
                 "max" => min_max(&spread_one_tuple(tys()?), false),
@@ -1251,6 +1277,81 @@ impl Solver<'_> {
                 _ => None,
             },
             Name::Local(_) => None,
+        }
+    }
+
+    /// Whether `func` names `postc.empty` (imported, or as `postc.empty`).
+    fn names_postc_empty(&self, func: ExprId) -> bool {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Empty)),
+            Expr::Attribute { base, attr } if &**attr == "empty" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => {
+                    matches!(self.env.globals.get(&**m), Some(Global::Namespace(Namespace::Postc)))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `postc.empty(n, Float64)`, as the lowering types it: a fresh 1-D
+    /// array of the dtype named as a cast is (`Float64`, `float`,
+    /// `postyp.Float64`), its extent static when written as a
+    /// non-negative integer literal.
+    fn postc_empty(&self, args: &[ExprId]) -> Option<Ty> {
+        let [n, dtype] = args else { return None };
+        let d = match &self.body.exprs[*dtype] {
+            Expr::Name(Name::Global(g)) => match self.env.globals.get(&**g)? {
+                Global::Type(t) => *t,
+                _ => return None,
+            },
+            Expr::Name(Name::Free(f)) => python_scalar(f)?,
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::Namespace(Namespace::Postyp) => DType::from_name(attr)?,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let len = self.ty(*n)?;
+        if d.is_text() || kind(len.scalar()?.dtype) != Kind::Int || !len.converts_to(DType::Int64) {
+            return None;
+        }
+        let extent = match len {
+            Ty::Lit { lit: Lit::Int(i), .. } if i >= 0 => Some(i as u64),
+            _ => None,
+        };
+        Some(Ty::Arr(TypeData::array(d, Shape::dims(&[extent]), Layout::COrder)))
+    }
+
+    /// The call `np.iinfo(T)` or `np.finfo(T)` an attribute is read from:
+    /// which, its arguments and keywords.
+    fn type_info_of(&self, base: ExprId) -> Option<(&str, &[ExprId], &[Keyword])> {
+        let Expr::Call { func, args, keywords } = &self.body.exprs[base] else { return None };
+        let which = self.numpy_attr(*func).filter(|f| matches!(*f, "iinfo" | "finfo"))?;
+        Some((which, args, keywords))
+    }
+
+    /// `np.iinfo(T).ATTR`, `np.finfo(T).ATTR`, as the lowering's
+    /// `type_info` types them: constants, `iinfo`'s Python ints, `finfo`'s
+    /// values NumPy scalars of `T` (of its real part) and its counts
+    /// Python ints.
+    fn type_info(&self, which: &str, args: &[ExprId], keywords: &[Keyword], attr: &str) -> Option<Ty> {
+        let ([arg], []) = (args, keywords) else { return None };
+        let d = self.dtype_arg(*arg)?;
+        let python_int = |k: i128| Ty::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) };
+        if which == "iinfo" {
+            return if d.is_int() { iinfo_attr(d, attr).map(python_int) } else { None };
+        }
+        let real = d.complex_part().unwrap_or(d);
+        if kind(real) != Kind::Float {
+            return None;
+        }
+        match finfo_attr(real, attr)? {
+            FloatInfo::Value(x) => Some(Ty::Lit { lit: Lit::Float(x), s: Scalar::strong(real) }),
+            FloatInfo::Int(k) => Some(python_int(k)),
         }
     }
 
@@ -2049,6 +2150,55 @@ fn reduction_dtype(r: Red, d: DType) -> DType {
         Red::Min | Red::Max => d,
         Red::ArgMin | Red::ArgMax => DType::Int64,
         Red::Any | Red::All => DType::Bool,
+    }
+}
+
+/// `x.real`, `x.imag` of a number, as the lowering's `attribute`: a
+/// complex number's part (weak as it is), a real number itself and a
+/// zero of its type.
+fn part_of(v: Ty, attr: &str) -> Option<Ty> {
+    let s = v.scalar()?;
+    if !matches!(attr, "real" | "imag") || s.dtype.is_text() {
+        return None;
+    }
+    match s.dtype.complex_part() {
+        Some(part) => {
+            v.converts_to(s.dtype).then_some(Ty::Num { s: Scalar { dtype: part, weak: s.weak }, nonneg: false })
+        }
+        None if attr == "real" => Some(v),
+        None => Some(Ty::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } }),
+    }
+}
+
+/// `x.conjugate()`, as the lowering's: a complex number's conjugate, a
+/// real number itself.
+fn conjugate(v: Ty) -> Option<Ty> {
+    let s = v.scalar()?;
+    match s.dtype.complex_part() {
+        Some(_) => v.converts_to(s.dtype).then_some(Ty::Num { s, nonneg: false }),
+        None => (kind(s.dtype) <= Kind::Float).then_some(v),
+    }
+}
+
+/// `round(x)`, as the lowering's: a Python int (of a NumPy Bool,
+/// CPython's TypeError).
+fn round(v: &Ty) -> Option<Ty> {
+    let s = v.scalar()?;
+    let int = |nonneg: bool| Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg });
+    match kind(s.dtype) {
+        Kind::Bool if !s.weak => None,
+        Kind::Bool | Kind::Int if s.dtype != DType::UInt64 => {
+            if v.converts_to(DType::Int64) {
+                int(v.nonneg())
+            } else {
+                None
+            }
+        }
+        Kind::Int => v.converts_to(DType::UInt64).then_some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
+        Kind::Float => {
+            v.converts_to(DType::Float64).then_some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: false })
+        }
+        _ => None,
     }
 }
 

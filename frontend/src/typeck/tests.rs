@@ -43,11 +43,14 @@ fn solved(src: &str) -> Vec<String> {
         .collect()
 }
 
-/// An array local as `Dtype[:, :]` (one `:` an axis), `Out[...]` when it
+/// An array local as `Dtype[:, :]` (one `:` an axis, its extent where
+/// static), `Out[...]` when it
 /// is a caller's output, `*` when it is rebound; with its layout unless C
 /// order.
 fn shown_array(a: &ArrayLocal) -> String {
-    let axes = vec![":"; a.ty.ndim().expect("a known rank")].join(", ");
+    let Shape::Dims(dims) = &a.ty.shape else { panic!("a known rank") };
+    let axes: Vec<String> = dims.iter().map(|d| d.map_or(":".to_owned(), |n| n.to_string())).collect();
+    let axes = axes.join(", ");
     let mut shown = format!("{}[{axes}]", a.ty.dtype.name());
     if a.ty.layout != Layout::COrder {
         shown = format!("{shown} {}", a.ty.layout);
@@ -685,5 +688,68 @@ fn reductions_along_an_axis_drop_it_or_keep_it() {
     assert_eq!(
         solved(&src),
         ["a: Int64[:]", "b: Int32[:]", "c: Float64[:, :]", "d: Int64+", "e: Float32", "g: Int64", "h: Bool[:, :]",]
+    );
+}
+
+#[test]
+fn parts_conjugates_and_rounding_of_numbers_are_typed() {
+    let src = "import numpy as np\nfrom postyp import Float64, Float32, Int64, Complex64, UInt64\n\n\
+def f(z: Complex64, x: Float32, n: Int64, u: UInt64) -> Float64:
+    w = z.conjugate()
+    y = x.conjugate()
+    re = z.real
+    im = z.imag
+    xr = x.real
+    xi = x.imag
+    r1 = round(x)
+    r2 = round(n)
+    r3 = round(u)
+    r4 = round(True)
+    c = complex(-z.imag, z.real)
+    return 0.0
+";
+    // A complex number's parts are of its real dtype; a real number's
+    // `imag` is a weak zero of its dtype, which a local holds as a Python
+    // float; `round` gives a Python int.
+    assert_eq!(
+        solved(src),
+        [
+            "w: Complex64",
+            "y: Float32",
+            "re: Float32",
+            "im: Float32",
+            "xr: Float32",
+            "xi: ~Float64+",
+            "r1: ~Int64",
+            "r2: ~Int64",
+            "r3: ~Int64+",
+            "r4: ~Int64+",
+            "c: ~Complex128",
+        ]
+    );
+}
+
+#[test]
+fn postc_empty_and_numpy_type_limits_are_typed() {
+    let src = "import numpy as np\nimport postc\nfrom postc import empty\n\
+from postyp import Float64, Int16, Int64, Bool\n\n\
+def f(n: Int64, b: Bool) -> Float64:
+    a = empty(n, Float64)
+    s = postc.empty(3, Int16)
+    c = empty(n, float)
+    lo = np.iinfo(np.int16).min
+    bits = np.iinfo(\"int8\").bits
+    eps = np.finfo(np.float32).eps
+    m = np.finfo(np.complex64).nmant
+    r = round(b)
+    g = empty(n, Bool).conjugate()
+    return 0.0
+";
+    // A literal length is a static extent; `finfo`'s values are NumPy
+    // scalars, its counts Python ints; `round` of a NumPy Bool and the
+    // `conjugate` of an array are refused.
+    assert_eq!(
+        solved(src),
+        ["a: Float64[:]", "s: Int16[3]", "c: Float64[:]", "lo: ~Int64", "bits: ~Int64+", "eps: Float32", "m: ~Int64+",]
     );
 }
