@@ -1662,21 +1662,33 @@ impl Solver<'_> {
     /// `npfuncs` (`np.sort`, `np.nanmean`, ...), as its
     /// `np_function_target` finds them.
     fn numpy_array_function(&self, func: ExprId) -> Option<NpFn> {
+        let linalg = |e: ExprId| match &self.body.exprs[e] {
+            Expr::Attribute { base, attr } => &**attr == "linalg" && self.names_module(*base, "numpy"),
+            _ => self.names_module(e, "numpy.linalg"),
+        };
         let name: &str = match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
                 Global::Boundary { module, name } if module == "numpy" => name,
+                Global::Boundary { module, name } if module == "numpy.linalg" && name == "norm" => {
+                    return Some(NpFn::Norm)
+                }
                 _ => return None,
             },
-            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
-                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
-                    Global::BoundaryModule(m) if m == "numpy" => attr,
-                    _ => return None,
-                },
-                _ => return None,
-            },
+            Expr::Attribute { base, attr } if self.names_module(*base, "numpy") => attr,
+            Expr::Attribute { base, attr } if &**attr == "norm" && linalg(*base) => return Some(NpFn::Norm),
             _ => return None,
         };
         numpy_function(name)
+    }
+
+    /// Whether `e` is the name of the CPython module `module` (`np`).
+    fn names_module(&self, e: ExprId, module: &str) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Global(m)) => {
+                matches!(self.env.globals.get(&**m), Some(Global::BoundaryModule(m)) if m == module)
+            }
+            _ => false,
+        }
     }
 
     /// `np.sort(a)` of a 1-D array (a sorted C-order copy) and the
@@ -1684,6 +1696,15 @@ impl Solver<'_> {
     /// dtype NumPy gives, as the lowering's `nan_reduction_call`). Not
     /// typed here: `ddof=`, the other functions.
     fn numpy_array_call(&self, f: NpFn, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
+        }
+        match f {
+            NpFn::Searchsorted => return self.searchsorted(args, &self.keywords_of(keywords, &["v", "side"])?),
+            NpFn::Norm => return self.norm(args, &self.keywords_of(keywords, &["ord"])?),
+            NpFn::ArrayOf => return self.array_of(args, &self.keywords_of(keywords, &["dtype"])?),
+            _ => {}
+        }
         let ([array], []) = (args, keywords) else { return None };
         if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
             return None;
@@ -1710,6 +1731,176 @@ impl Solver<'_> {
             },
             _ => None,
         }
+    }
+
+    /// The keywords of a call, by name, when each is one of `known` and
+    /// given once (as the lowering's `keywords_of` accepts them).
+    fn keywords_of<'k>(&self, keywords: &'k [Keyword], known: &[&str]) -> Option<HashMap<&'k str, ExprId>> {
+        let mut out = HashMap::new();
+        for k in keywords {
+            let name = k.name.as_deref().filter(|n| known.contains(n))?;
+            if out.insert(name, k.value).is_some() {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// The array argument of a NumPy function over arrays of numbers
+    /// (complex ones when `complex_ok`), of a known number of axes.
+    fn numeric_array(&self, e: ExprId, complex_ok: bool) -> Option<TypeData> {
+        let Ty::Arr(ty) = self.ty(e)? else { return None };
+        let refused = ty.dtype.is_text() || (ty.dtype.is_complex() && !complex_ok) || ty.ndim().is_none();
+        (!refused).then_some(ty)
+    }
+
+    /// `np.searchsorted(a, v[, side])`, as the lowering's
+    /// `searchsorted_call`: the index (a non-negative Int64) for a
+    /// number, a fresh Int64 array of the value's axes for an array.
+    fn searchsorted(&self, args: &[ExprId], kws: &HashMap<&str, ExprId>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 3 {
+            return None;
+        }
+        let v = match (kws.get("v"), args.get(1)) {
+            (Some(_), Some(_)) | (None, None) => return None,
+            (Some(&e), None) | (None, Some(&e)) => e,
+        };
+        let side = match (kws.get("side"), args.get(2)) {
+            (Some(_), Some(_)) => return None,
+            (Some(&e), None) | (None, Some(&e)) => Some(e),
+            (None, None) => None,
+        };
+        if let Some(e) = side {
+            let Expr::Literal(Lit::Str(side)) = &self.body.exprs[e] else { return None };
+            if !matches!(&**side, "left" | "right") {
+                return None;
+            }
+        }
+        let a = self.numeric_array(args[0], false)?;
+        if a.ndim() != Some(1) {
+            return None;
+        }
+        let value = self.ty(v)?;
+        let vs = match &value {
+            Ty::Arr(ty) => Scalar::strong(ty.dtype),
+            Ty::Tuple(_) => return None,
+            Ty::Num { s, .. } | Ty::Lit { s, .. } => *s,
+        };
+        if vs.dtype.is_text() || vs.dtype.is_complex() {
+            return None;
+        }
+        let d = promote(Scalar::strong(a.dtype), vs)?.dtype;
+        match value {
+            Ty::Arr(ty) => {
+                let axes = ty.ndim()?;
+                Some(Ty::Arr(TypeData::array(DType::Int64, Shape::dims(&vec![None; axes]), Layout::COrder)))
+            }
+            number => number.converts_to(d).then_some(Ty::Num { s: Scalar::strong(DType::Int64), nonneg: true }),
+        }
+    }
+
+    /// `np.linalg.norm(a[, ord])` of a vector or a matrix, as the
+    /// lowering's `norm_call`: a non-negative NumPy scalar of the array's
+    /// float dtype (of its parts' for complex numbers; Float64 for
+    /// integers). The order is a constant number of a vector's, `None`,
+    /// or `'fro'` of a matrix's.
+    fn norm(&self, args: &[ExprId], kws: &HashMap<&str, ExprId>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 2 {
+            return None;
+        }
+        let ord = match (kws.get("ord"), args.get(1)) {
+            (Some(_), Some(_)) => return None,
+            (Some(&e), None) | (None, Some(&e)) => Some(e),
+            (None, None) => None,
+        };
+        let ty = self.numeric_array(args[0], true)?;
+        let nd = ty.ndim()?;
+        if nd > 2 {
+            return None;
+        }
+        if let Some(e) = ord {
+            match &self.body.exprs[e] {
+                Expr::None => {}
+                Expr::Literal(Lit::Str(o)) if nd == 2 && matches!(&**o, "fro" | "f") => {}
+                Expr::Literal(Lit::Str(_)) => return None,
+                _ => match self.ty(e)? {
+                    Ty::Lit { lit: Lit::Int(_) | Lit::Float(_), .. } if nd == 1 => {}
+                    _ => return None,
+                },
+            }
+        }
+        let real = ty.dtype.complex_part().unwrap_or(ty.dtype);
+        let d = if kind(real) == Kind::Float { real } else { DType::Float64 };
+        Some(Ty::Num { s: Scalar::strong(d), nonneg: true })
+    }
+
+    /// `np.array([...][, dtype])` of a (nested) list of numbers, as the
+    /// lowering's `array_of_call`: a fresh array of an axis for each level
+    /// of the list, of the dtype given or NumPy's promotion of the
+    /// numbers' (a Python number's default dtype; Float64 for none).
+    fn array_of(&self, args: &[ExprId], kws: &HashMap<&str, ExprId>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 2 || self.env.decl.attrs.is_device() {
+            return None;
+        }
+        let dtype = match (kws.get("dtype"), args.get(1)) {
+            (Some(_), Some(_)) => return None,
+            (Some(&e), None) | (None, Some(&e)) => Some(self.dtype_arg(e)?),
+            (None, None) => None,
+        };
+        let (mut shape, mut leaves) = (Vec::new(), Vec::new());
+        self.nested_elements(args[0], 0, &mut shape, &mut leaves)?;
+        let mut numbers = Vec::with_capacity(leaves.len());
+        let mut common: Option<DType> = None;
+        for e in leaves {
+            let t = self.ty(e)?;
+            let s = t.scalar()?;
+            if s.dtype.is_text() {
+                return None;
+            }
+            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+            common = Some(match common {
+                None => d,
+                Some(p) => promote_strong(p, d)?,
+            });
+            numbers.push(t);
+        }
+        let d = dtype.or(common).unwrap_or(DType::Float64);
+        for t in &numbers {
+            let s = t.scalar()?;
+            if s.dtype.is_complex() && !d.is_complex() {
+                return None;
+            }
+            // A float constant is truncated to an integer dtype in the IR.
+            let truncated =
+                matches!(t, Ty::Lit { lit: Lit::Float(_), .. }) && matches!(kind(d), Kind::Int | Kind::Bool);
+            if !(if truncated { t.converts_to(DType::Float64) } else { t.converts_to(d) }) {
+                return None;
+            }
+        }
+        Some(Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder)))
+    }
+
+    /// The numbers of a nested list, in C order, and its extents, as the
+    /// lowering's `nested_elements` collects them; `None` for a ragged
+    /// list or one that is not a list.
+    fn nested_elements(&self, e: ExprId, depth: usize, shape: &mut Vec<usize>, leaves: &mut Vec<ExprId>) -> Option<()> {
+        let elts: &[ExprId] = match &self.body.exprs[e] {
+            Expr::List(es) | Expr::Tuple(es) => es,
+            _ if depth == 0 || depth < shape.len() => return None,
+            _ => {
+                leaves.push(e);
+                return Some(());
+            }
+        };
+        if depth == shape.len() {
+            if !leaves.is_empty() {
+                return None;
+            }
+            shape.push(elts.len());
+        } else if shape[depth] != elts.len() {
+            return None;
+        }
+        elts.iter().try_for_each(|x| self.nested_elements(*x, depth + 1, shape, leaves))
     }
 
     /// `np.sum(a)`, `a.max()`, ... of a whole array, as the lowering's

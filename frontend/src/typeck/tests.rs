@@ -111,7 +111,7 @@ fn only_what_depends_on_typed_values_is_typed() {
         "{HEADER}import numpy as np
 
 def f(x: Float64[:], n: Int64) -> Float64:
-    a = np.searchsorted(x, 1.0)
+    a = np.where(x > 0.0, x, 1.0).sum()
     b = a + 1.0
     c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
     for y in np.sort(x):
@@ -120,7 +120,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
     return b
 "
     );
-    // `a` is a NumPy call not typed here and `b` reads it: both are left
+    // `a` is of a NumPy call not typed here and `b` reads it: both are left
     // to the rounds, as is the name a loop over a sorted copy binds.
     assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
 }
@@ -751,5 +751,49 @@ def f(n: Int64, b: Bool) -> Float64:
     assert_eq!(
         solved(src),
         ["a: Float64[:]", "s: Int16[3]", "c: Float64[:]", "lo: ~Int64", "bits: ~Int64+", "eps: Float32", "m: ~Int64+",]
+    );
+}
+
+#[test]
+fn searches_norms_and_arrays_of_lists_are_typed() {
+    let src = "import numpy as np\nfrom numpy.linalg import norm\n\
+from postyp import Float64, Int64, Int32, Complex64, Float16\n\n\
+def f(x: Float64[:], y: Int32[:], z: Complex64[:], m: Float16[:, :], n: Int64) -> Float64:
+    a = np.searchsorted(x, 2.0)
+    b = np.searchsorted(x, n, side=\"right\")
+    c = np.searchsorted(y, v=x)
+    d = np.linalg.norm(x)
+    e = norm(y, 1)
+    g = np.linalg.norm(z, np.inf)
+    h = np.linalg.norm(m, \"fro\")
+    k = np.array([1, 2, n])
+    p = np.array([[1.0, 2], [3, 4]], dtype=np.float32)
+    q = np.array([1.5, 2.5], np.int32)
+    r = np.array([])
+    s1 = np.searchsorted(x, 1.0, side=\"middle\")
+    s2 = np.linalg.norm(m, 2)
+    s3 = np.array([[1, 2], [3]])
+    s4 = np.array([1j], dtype=np.float64)
+    return 0.0
+";
+    // An index is a non-negative Int64; a norm is of the array's real
+    // float dtype (Float64 of integers); an array of a list has an axis
+    // per level. A side not `left`/`right`, a matrix's numeric order, a
+    // ragged list and a complex number stored as a float are refused.
+    assert_eq!(
+        solved(src),
+        [
+            "a: Int64+",
+            "b: Int64+",
+            "c: Int64[:]",
+            "d: Float64+",
+            "e: Float64+",
+            "g: Float32+",
+            "h: Float16+",
+            "k: Int64[:]",
+            "p: Float32[:, :]",
+            "q: Int32[:]",
+            "r: Float64[:]",
+        ]
     );
 }
