@@ -57,6 +57,7 @@ use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
 use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
+use crate::lower::tuples::slice_indices;
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
 };
@@ -1043,6 +1044,9 @@ impl Solver<'_> {
                     return elems.iter().all(|e| self.equality_typed(l, e)).then(|| bool_result(true));
                 }
                 C::Eq | C::NotEq if tuple => return self.equality_typed(l, r).then(|| bool_result(true)),
+                C::Lt | C::LtE | C::Gt | C::GtE if tuple => {
+                    return self.ordering_typed(*op, l, r).then(|| bool_result(true))
+                }
                 _ => {}
             }
         }
@@ -1083,6 +1087,70 @@ impl Solver<'_> {
             return false;
         }
         l.converts_to(p.dtype) && r.converts_to(p.dtype)
+    }
+
+    /// `min(t, u, ...)`, `max(...)` of tuples of one length, as the
+    /// lowering's `min_max_of_tuples`: each element of the result of the
+    /// promotion of its position's elements (real numbers or strings),
+    /// non-negative as `min` and `max` of numbers are.
+    fn min_max_of_tuples(&self, values: &[Ty], is_min: bool) -> Option<Ty> {
+        let tuples: Vec<&[Ty]> = values
+            .iter()
+            .map(|v| match v {
+                Ty::Tuple(elems) => Some(&elems[..]),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (first, rest) = tuples.split_first()?;
+        let len = first.len();
+        if rest.iter().any(|t| t.len() != len) {
+            return None;
+        }
+        let mut types = Vec::with_capacity(len);
+        for k in 0..len {
+            let mut joined: Option<Scalar> = None;
+            for t in &tuples {
+                let s = t[k].scalar().filter(|s| kind(s.dtype) <= Kind::Float || s.dtype.is_text())?;
+                joined = Some(match joined {
+                    None => s,
+                    Some(q) => promote(q, s)?,
+                });
+            }
+            types.push(joined?);
+        }
+        let mut nonneg: Vec<bool> = first.iter().map(Ty::nonneg).collect();
+        if !first.iter().zip(&types).all(|(e, s)| e.converts_to(s.dtype)) {
+            return None;
+        }
+        let op = if is_min { ast::CmpOp::Lt } else { ast::CmpOp::Gt };
+        let current: Vec<Ty> = types.iter().map(|&s| Ty::Num { s, nonneg: false }).collect();
+        for t in rest {
+            if !self.ordering_typed(op, &Ty::Tuple(t.to_vec()), &Ty::Tuple(current.clone())) {
+                return None;
+            }
+            for (k, e) in t.iter().enumerate() {
+                if !e.converts_to(types[k].dtype) {
+                    return None;
+                }
+                nonneg[k] = if is_min { nonneg[k] && e.nonneg() } else { nonneg[k] || e.nonneg() };
+            }
+        }
+        let elems = types.into_iter().zip(nonneg).map(|(s, nonneg)| Ty::Num { s, nonneg });
+        Some(Ty::Tuple(elems.collect()))
+    }
+
+    /// Whether the lowering's `compare_values` orders `l` and `r` by `op`
+    /// (`<`, `<=`, `>`, `>=`): two tuples lexicographically (each pair of
+    /// elements compared for equality and by `op`), scalars as
+    /// [`Solver::comparable`]; a tuple and anything else is refused.
+    fn ordering_typed(&self, op: ast::CmpOp, l: &Ty, r: &Ty) -> bool {
+        match (l, r) {
+            (Ty::Tuple(ls), Ty::Tuple(rs)) => {
+                ls.iter().zip(rs).all(|(a, b)| self.equality_typed(a, b) && self.ordering_typed(op, a, b))
+            }
+            (Ty::Tuple(_), _) | (_, Ty::Tuple(_)) => false,
+            _ => self.comparable(op, l, r),
+        }
     }
 
     /// Whether the lowering's `values_equal` compares `l` and `r`: tuples
@@ -1196,8 +1264,21 @@ impl Solver<'_> {
     /// index picks its element; another integer index one of a single
     /// dtype shared by every element.
     fn tuple_element(&self, mut elems: Vec<Ty>, index: ExprId) -> Option<Ty> {
-        if matches!(self.body.exprs[index], Expr::Slice { .. }) {
-            return None;
+        if let Expr::Slice { lower, upper, step } = self.body.exprs[index] {
+            // As the lowering's `tuple_slice`: integer constants (or left
+            // out), the elements picked as CPython picks them.
+            let mut bounds = [None; 3];
+            for (bound, part) in bounds.iter_mut().zip([lower, upper, step]) {
+                let Some(e) = part.filter(|e| !matches!(self.body.exprs[*e], Expr::None)) else { continue };
+                let Ty::Lit { lit: Lit::Int(k), .. } = self.ty(e)? else { return None };
+                *bound = Some(k);
+            }
+            let [start, stop, step] = bounds;
+            if step == Some(0) {
+                return None;
+            }
+            let picked = slice_indices(elems.len(), start, stop, step.unwrap_or(1));
+            return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
         }
         let i = self.ty(index)?;
         if let Ty::Lit { lit: Lit::Int(k), .. } = i {
@@ -1258,8 +1339,14 @@ impl Solver<'_> {
                     _ => None,
                 },
                 "abs" => abs(&tys()?),
-                "min" => min_max(&spread_one_tuple(tys()?), true),
-                "max" => min_max(&spread_one_tuple(tys()?), false),
+                "min" | "max" => {
+                    let values = spread_one_tuple(tys()?);
+                    if values.iter().any(|v| matches!(v, Ty::Tuple(_))) {
+                        self.min_max_of_tuples(&values, &**n == "min")
+                    } else {
+                        min_max(&values, &**n == "min")
+                    }
+                }
                 "sum" => self.sum(tys()?),
                 "divmod" => match &tys()?[..] {
                     [a, b] => Some(Ty::Tuple(vec![

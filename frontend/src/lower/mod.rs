@@ -44,7 +44,7 @@ mod prange;
 pub(crate) mod pymath;
 mod slicing;
 mod sorting;
-mod tuples;
+pub(crate) mod tuples;
 
 use calls::*;
 use expr::*;

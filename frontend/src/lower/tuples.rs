@@ -16,8 +16,7 @@
 //! constant bounds (`t[1:]`, `t[::-1]`: a tuple of the elements picked),
 //! conditional expressions choosing between tuples of scalars, and `for`
 //! loops over a tuple, unrolled. The typecheck (`crate::typeck`) types
-//! tuples of scalars by the same rules, and leaves ordering comparisons and
-//! slices to the lowering's rounds.
+//! tuples of scalars by the same rules.
 //!
 //! What it does not: tuples as parameters of functions (results are
 //! `mod.rs`'s), slices with bounds known only at run time (the length of
@@ -85,7 +84,7 @@ fn describe_a(v: &Val) -> String {
 /// The indices of a tuple of `len` elements that `t[start:stop:step]`
 /// picks, in order: CPython's `slice(start, stop, step).indices(len)`
 /// walked. `step` is not zero.
-fn slice_indices(len: usize, start: Option<i128>, stop: Option<i128>, step: i128) -> Vec<usize> {
+pub(crate) fn slice_indices(len: usize, start: Option<i128>, stop: Option<i128>, step: i128) -> Vec<usize> {
     let len = len as i128;
     // A bound past an end stops at it: the first index or one before it
     // going backwards, the length or the last index going forwards.

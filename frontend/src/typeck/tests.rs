@@ -250,13 +250,13 @@ fn tuples_the_lowering_refuses_are_not_typed() {
     h = g[x]
     b = x
     b = (x, x)
-    o = (x, 1) < (x, 2)
+    o = (x, 1) < x
     return x
 "
     );
     // Only `g` itself: `t` changes length, `h` indexes a tuple of two
-    // dtypes at run time, `b` is a scalar bound to a tuple, and tuples
-    // are not ordered.
+    // dtypes at run time, `b` is a scalar bound to a tuple, and a tuple
+    // is not ordered against a number.
     assert_eq!(solved(&src), ["g: (Int64, Float64)"]);
 }
 
@@ -794,6 +794,50 @@ def f(x: Float64[:], y: Int32[:], z: Complex64[:], m: Float16[:, :], n: Int64) -
             "p: Float32[:, :]",
             "q: Int32[:]",
             "r: Float64[:]",
+        ]
+    );
+}
+
+#[test]
+fn tuple_orderings_slices_and_extremes_are_typed() {
+    let src = format!(
+        "{HEADER}def f(a: Int64, b: Float64, c: Int64) -> Float64:
+    t = (a, b, c)
+    lt = t < (a, b, 0)
+    em = () < t
+    nested = ((a, 1), 2) <= ((a, 2), 3)
+    rest = t[1:]
+    back = t[::-1]
+    none = t[2:1]
+    down = t[5:0:-2]
+    least = min((a, b), (c, 0.5), (a, 2.0))
+    most = max(t[:2], (c, 1.0))
+    m2 = max((1, 2), (3, 4))
+    bad1 = t < a
+    bad2 = t[::0]
+    bad3 = t[:c]
+    bad4 = min((a, b), (a,))
+    return 0.0
+"
+    );
+    // An ordering of tuples is a Python bool; a slice is the tuple of the
+    // elements it picks; `min` and `max` of tuples promote each position.
+    // A tuple ordered against a number, a zero step, a bound not a
+    // constant and tuples of different lengths are refused.
+    assert_eq!(
+        solved(&src),
+        [
+            "t: (Int64, Float64, Int64)",
+            "lt: ~Bool+",
+            "em: ~Bool+",
+            "nested: ~Bool+",
+            "rest: (Float64, Int64)",
+            "back: (Int64, Float64, Int64)",
+            "none: ()",
+            "down: (Int64)",
+            "least: (Int64, Float64)",
+            "most: (Int64, Float64)",
+            "m2: (~Int64+, ~Int64+)",
         ]
     );
 }
