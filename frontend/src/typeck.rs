@@ -1,21 +1,23 @@
-//! The types of a function's locals (scalars, tuples of scalars and
-//! arrays), solved once over its HIR.
+//! The types of a function's locals (scalars, tuples and arrays), solved
+//! once over its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
 //! annotations, augmented assignments, unpackings of tuples, of
 //! `a.shape` and of 1-D arrays, `for` counters over `range` and `prange`
-//! and `for` variables over tuples and arrays, `enumerate` and `zip`),
+//! and `for` variables over tuples (one name, or names unpacking each
+//! element) and arrays, `enumerate` and `zip`),
 //! each with the statement it is in
 //! (counted in the order the lowering walks the body) and whether it is
 //! inside a block, then runs one worklist: a binding's value is typed from
 //! the types known so far, joined into its local's type ([`join`], along
 //! the numeric tower and NEP 50; an annotated local keeps its annotation;
-//! a tuple local's elements each join as a scalar local does; an array
-//! local takes the first array bound to it, and every other must be the
-//! same) and its non-negativity; when a local's type changes, only the
+//! a tuple local's elements each join as a local of their own does; an
+//! array local takes the first array bound to it, and every other must be
+//! the same) and its non-negativity; when a local's type changes, only the
 //! bindings that read it are typed again. The lattice is finite and joins
-//! only go up, so it ends. An array local bound twice, or inside a block,
-//! is `rebound`, as the lowering needs to know before it lowers the body;
+//! only go up, so it ends. An array local (or array element of a tuple
+//! local) bound twice, or inside a block, is `rebound`, as the lowering
+//! needs to know before it lowers the body;
 //! one read by a statement at or before its first binding has no value
 //! there (as in the lowering), and what is typed from that read is not
 //! typed. A local bound only to NumPy dtypes (`dtype = np.int_`) has no
@@ -26,23 +28,28 @@
 //! conditional expressions, indexing one element of an array, an array's
 //! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
 //! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
-//! `np.ones`, `np.full`, their `*_like` forms, `np.arange`, `a.copy()` and
-//! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
-//! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
-//! `np.sqrt(a)`: the element's type by the scalar rules, the widest
-//! rank), products (`np.dot`, `a.dot(b)`, `a @ b`), `np.sort` and the
-//! NaN-skipping reductions, NumPy's and
-//! `math`'s constants, NumPy's float ufuncs, `abs`, `negative`, `square` and
-//! rounding of scalars, Python's `math` float functions, casts, `len`,
-//! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
-//! module's functions (arrays and tuples in and out), and tuples of
-//! scalars: displays, `a.shape`, `divmod`, indexing, `sum`, `==` and
-//! `in`, each by the rule the lowering applies. A local bound by anything
-//! else (a tuple of arrays or of tuples, another NumPy call, whole-array
-//! arithmetic, a `for` over arrays, a construct in error) gets no type
-//! here, and the lowering infers it in rounds as before. It reports
-//! nothing: where a rule would refuse its operands the type is simply not
-//! known.
+//! `np.ones`, `np.full`, their `*_like` forms, `np.arange`, `np.array` of
+//! nested lists, `postc.empty`, `a.copy()` and `a.astype(dtype)`,
+//! transposes, ravels, reshapes and flattens, `cumsum`, reductions of a
+//! whole array or along an axis (`a.sum()`, `np.argmax(a)`,
+//! `a.sum(axis=0)`, `keepdims=`), whole-array expressions
+//! (`2.0 * x + y`, `a > 0`, `np.sqrt(a)`: the element's type by the
+//! scalar rules, the widest rank), products (`np.dot`, `a.dot(b)`,
+//! `a @ b`), `np.sort`, `np.searchsorted`, `np.linalg.norm` and the
+//! NaN-skipping reductions, NumPy's and `math`'s constants,
+//! `np.iinfo`/`np.finfo` constants, NumPy's float ufuncs, `abs`,
+//! `negative`, `square` and rounding of scalars, Python's `math` float
+//! functions, casts, `len`, `abs`, `min`, `max`, `round`, `real`, `imag`
+//! and `conjugate` of numbers, `postc.math` intrinsics and calls of the
+//! module's functions (arrays and tuples in and out), and tuples (of
+//! scalars, arrays and tuples): displays, `a.shape`, `divmod`, indexing,
+//! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
+//! and `in`, each by the rule the lowering applies. A local bound by
+//! anything else (another NumPy call, a value that may be `None`, a call
+//! of a function imported from another POST module, a construct in error)
+//! gets no type here, and the lowering infers it in rounds as before. It
+//! reports nothing: where a rule would refuse its operands the type is
+//! simply not known.
 //!
 //! A type it gives is the one the lowering's rounds reach: in a debug
 //! build the lowering checks that, for every body it accepts, against its
@@ -94,12 +101,20 @@ pub(crate) struct ArrayLocal {
     pub rebound: bool,
 }
 
-/// The locals the typecheck types: scalars, tuples of scalars element by
-/// element (as the lowering's element locals hold them), and arrays.
+/// An element of a tuple local, as the lowering's element local holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum TupleElement {
+    Scalar(LocalType),
+    Array(ArrayLocal),
+    Tuple(Vec<TupleElement>),
+}
+
+/// The locals the typecheck types: scalars, tuples element by element (as
+/// the lowering's element locals hold them), and arrays.
 #[derive(Default)]
 pub(crate) struct LocalTypes {
     pub scalars: ArenaMap<LocalId, LocalType>,
-    pub tuples: ArenaMap<LocalId, Vec<LocalType>>,
+    pub tuples: ArenaMap<LocalId, Vec<TupleElement>>,
     pub arrays: ArenaMap<LocalId, ArrayLocal>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which have no
     /// type: the lowering reads them where a `dtype=` names them.
@@ -133,6 +148,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             ty: None,
             elems: None,
             arr: None,
+            repeated: false,
             dtype: None,
             nonneg: true,
             annotation: None,
@@ -183,26 +199,94 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         if let Some(scalar) = st.ty {
             out.scalars.insert(id, LocalType { scalar, nonneg: st.nonneg, annotated: st.annotation.is_some() });
         } else if let Some(elems) = &st.elems {
-            let elems = elems.iter().map(|&(scalar, nonneg)| LocalType { scalar, nonneg, annotated: false });
-            out.tuples.insert(id, elems.collect());
+            out.tuples.insert(id, tuple_elements(elems, cx.rebound(id)));
         } else if let Some(ty) = &st.arr {
-            // As the lowering's `assign_local` finds it: a second binding,
-            // or one inside a block, makes the array local a variable.
-            let mut binds = cx.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
-            let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
-            out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: count > 1 || nested });
+            out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: cx.rebound(id) });
         }
     }
     out
 }
 
+/// The elements of a tuple local as the lowering's element locals hold
+/// them: an array element is rebound when the tuple local is.
+fn tuple_elements(elems: &[Element], rebound: bool) -> Vec<TupleElement> {
+    let element = |e: &Element| match e {
+        Element::Scalar(scalar, nonneg) => {
+            TupleElement::Scalar(LocalType { scalar: *scalar, nonneg: *nonneg, annotated: false })
+        }
+        Element::Array(ty) => TupleElement::Array(ArrayLocal { ty: ty.clone(), rebound }),
+        Element::Tuple(inner) => TupleElement::Tuple(tuple_elements(inner, rebound)),
+    };
+    elems.iter().map(element).collect()
+}
+
+/// An element of a tuple local, as the solver knows it.
+#[derive(Clone, Debug, PartialEq)]
+enum Element {
+    /// Its type and whether it stays non-negative.
+    Scalar(Scalar, bool),
+    Array(TypeData),
+    Tuple(Vec<Element>),
+}
+
+impl Element {
+    /// A value's first binding to an element, as the lowering's
+    /// `assign_local` types it: a weak scalar of a dtype not its kind's
+    /// default settles at the default (`join_into`).
+    fn of(ty: &Ty) -> Option<Element> {
+        Some(match ty {
+            Ty::Num { .. } | Ty::Lit { .. } => {
+                let s = ty.scalar()?;
+                Element::Scalar(join(s, s).unwrap_or(s), ty.nonneg())
+            }
+            Ty::Arr(t) => Element::Array(t.clone()),
+            Ty::Tuple(elems) => Element::Tuple(elems.iter().map(Element::of).collect::<Option<_>>()?),
+        })
+    }
+
+    /// The element joined with another binding's, as the lowering's
+    /// element locals join: scalars along the numeric tower, arrays only
+    /// when they are the same, tuples of one length element by element.
+    fn join(&self, other: &Element) -> Option<Element> {
+        Some(match (self, other) {
+            (Element::Scalar(t, t_nonneg), Element::Scalar(s, s_nonneg)) => {
+                Element::Scalar(join(*t, *s)?, *t_nonneg && *s_nonneg)
+            }
+            (Element::Array(a), Element::Array(b)) if a == b => Element::Array(a.clone()),
+            (Element::Tuple(a), Element::Tuple(b)) if a.len() == b.len() => {
+                Element::Tuple(a.iter().zip(b).map(|(x, y)| x.join(y)).collect::<Option<_>>()?)
+            }
+            _ => return None,
+        })
+    }
+
+    fn ty(&self) -> Ty {
+        match self {
+            Element::Scalar(s, nonneg) => Ty::Num { s: *s, nonneg: *nonneg },
+            Element::Array(t) => Ty::Arr(t.clone()),
+            Element::Tuple(elems) => Ty::Tuple(elems.iter().map(Element::ty).collect()),
+        }
+    }
+
+    fn holds_array(&self) -> bool {
+        match self {
+            Element::Scalar(..) => false,
+            Element::Array(_) => true,
+            Element::Tuple(elems) => elems.iter().any(Element::holds_array),
+        }
+    }
+}
+
 /// What the solver knows of a local.
 struct State {
     ty: Option<Scalar>,
-    /// A tuple local's elements: each one's type and non-negativity.
-    elems: Option<Vec<(Scalar, bool)>>,
+    /// A tuple local's elements.
+    elems: Option<Vec<Element>>,
     /// An array local's type.
     arr: Option<TypeData>,
+    /// One binding gave it more than one value (a `for` loop over a
+    /// tuple, unrolled): as bound more than once.
+    repeated: bool,
     /// A local bound to a NumPy dtype: the dtype, and the statement of
     /// its first binding.
     dtype: Option<(DType, usize)>,
@@ -233,6 +317,9 @@ enum Bound {
     Element { value: ExprId, index: usize, count: usize },
     /// `for x in t` over a tuple: each of its elements in turn.
     EveryElement(ExprId),
+    /// `for a, b in t` over a tuple of tuples: part `index` of `count`
+    /// of each element in turn.
+    EveryElementPart { iter: ExprId, index: usize, count: usize },
     /// `for x, y in zip(a, b)`, `for i, x in enumerate(a)`: the element
     /// (or row) of one array at each step.
     ArrayStep(ExprId),
@@ -310,30 +397,21 @@ impl Ty {
 /// Joins a tuple into a local's state, element by element, as the
 /// lowering's `assign_tuple_local` does; whether the state changed.
 fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
-    let new: Option<Vec<(Scalar, bool)>> = elems.iter().map(|e| Some((e.scalar()?, e.nonneg()))).collect();
+    let new: Option<Vec<Element>> = elems.iter().map(Element::of).collect();
     let Some(new) = new.filter(|_| st.ty.is_none() && st.annotation.is_none()) else {
-        // A tuple of arrays or tuples (not typed here), or a scalar local
-        // bound to a tuple (refused by the lowering).
+        // A scalar local bound to a tuple (refused by the lowering).
         st.open = false;
         return false;
     };
     let Some(old) = &st.elems else {
-        // As a scalar local's first value (`join_into`).
-        st.elems = Some(new.iter().map(|&(s, nonneg)| (join(s, s).unwrap_or(s), nonneg)).collect());
+        st.elems = Some(new);
         return true;
     };
-    if old.len() != new.len() {
+    let joined = Element::Tuple(old.clone()).join(&Element::Tuple(new));
+    let Some(Element::Tuple(joined)) = joined else {
         st.open = false;
         return false;
-    }
-    let mut joined = Vec::with_capacity(new.len());
-    for (&(t, t_nonneg), &(s, s_nonneg)) in old.iter().zip(&new) {
-        let Some(j) = join(t, s) else {
-            st.open = false;
-            return false;
-        };
-        joined.push((j, t_nonneg && s_nonneg));
-    }
+    };
     let changed = *old != joined;
     st.elems = Some(joined);
     changed
@@ -393,6 +471,15 @@ struct Solver<'a> {
 }
 
 impl Solver<'_> {
+    /// Whether an array local (or an array element of a tuple local) is a
+    /// variable, as the lowering's `assign_local` finds it: bound more
+    /// than once, or inside a block.
+    fn rebound(&self, id: LocalId) -> bool {
+        let mut binds = self.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
+        let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
+        count > 1 || nested || self.states[id].repeated
+    }
+
     // ---- bindings ---------------------------------------------------------
 
     fn bind(&mut self, local: LocalId, bound: Bound) {
@@ -505,6 +592,15 @@ impl Solver<'_> {
                         _ if *is_async => self.close_names_in(*target),
                         Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
                         Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
+                        None if self.may_iterate(*iter) => match self.unpacked_names(*target) {
+                            Some(ids) => {
+                                let count = ids.len();
+                                for (index, id) in ids.into_iter().enumerate() {
+                                    self.bind(id, Bound::EveryElementPart { iter: *iter, index, count });
+                                }
+                            }
+                            None => self.close_names_in(*target),
+                        },
                         _ => match self.steps_over_arrays(*target, *iter) {
                             Some(bindings) => bindings.into_iter().for_each(|(id, b)| self.bind(id, b)),
                             None => self.close_names_in(*target),
@@ -591,6 +687,12 @@ impl Solver<'_> {
         }
     }
 
+    /// The locals `for a, b in ...` binds: a tuple of plain names.
+    fn unpacked_names(&self, target: ExprId) -> Option<Vec<LocalId>> {
+        let Expr::Tuple(names) = &self.body.exprs[target] else { return None };
+        names.iter().map(|n| self.local_of(*n)).collect()
+    }
+
     /// `for i, x in enumerate(a)` and `for x, y in zip(a, b)` (the
     /// builtins, without keywords): what each name is bound to, as the
     /// lowering's `for_over_arrays` binds them.
@@ -651,6 +753,7 @@ impl Solver<'_> {
                 | Bound::Extent { array: v, .. }
                 | Bound::Element { value: v, .. }
                 | Bound::EveryElement(v)
+                | Bound::EveryElementPart { iter: v, .. }
                 | Bound::ArrayStep(v)
                 | Bound::StepIndex(v) => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
@@ -674,6 +777,7 @@ impl Solver<'_> {
             let tys = self.binding_types(self.bindings[i].bound, local);
             self.bindings[i].typed = tys.is_some();
             let Some(tys) = tys else { continue };
+            self.states[local].repeated |= tys.len() > 1;
             let mut changed = false;
             for ty in &tys {
                 changed |= self.join_into(local, ty);
@@ -813,6 +917,18 @@ impl Solver<'_> {
                 Ty::Arr(ty) => Some(vec![array_step(&ty)?]),
                 _ => None,
             },
+            // As the lowering's `for_over_tuple`: every element a tuple of
+            // as many parts as names.
+            Bound::EveryElementPart { iter, index, count } => match self.ty(iter)? {
+                Ty::Tuple(elems) => elems
+                    .into_iter()
+                    .map(|e| match e {
+                        Ty::Tuple(mut parts) if parts.len() == count => Some(parts.swap_remove(index)),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => None,
+            },
             other => self.binding_type(other, local).map(|t| vec![t]),
         }
     }
@@ -847,7 +963,7 @@ impl Solver<'_> {
             },
             // Typed when every array it runs over is.
             Bound::StepIndex(_) => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
-            Bound::EveryElement(_) => None,
+            Bound::EveryElement(_) | Bound::EveryElementPart { .. } => None,
         }
     }
 
@@ -996,7 +1112,13 @@ impl Solver<'_> {
                         return bound_before.then(|| Ty::Arr(arr.clone()));
                     }
                     if let Some(elems) = &st.elems {
-                        return Some(Ty::Tuple(elems.iter().map(|&(s, nonneg)| Ty::Num { s, nonneg }).collect()));
+                        // An array element has no value before its first
+                        // binding, as an array local.
+                        let bound_before = st.first_at.is_some_and(|at| at < self.reading_at.get());
+                        if elems.iter().any(Element::holds_array) && !bound_before {
+                            return None;
+                        }
+                        return Some(Ty::Tuple(elems.iter().map(Element::ty).collect()));
                     }
                     Some(Ty::Num { s: st.ty?, nonneg: st.nonneg })
                 }

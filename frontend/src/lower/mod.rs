@@ -388,19 +388,7 @@ pub(crate) fn lower_function(
     for (id, elems) in solved.tuples.iter() {
         let name = &*hir.locals[id].name;
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
-        for (i, t) in elems.iter().enumerate() {
-            let ty = Some(LocalTy::Scalar(t.scalar));
-            let element = LocalInfo {
-                ty,
-                fixed: false,
-                nonneg: t.nonneg,
-                param: false,
-                poisoned: false,
-                rebound: false,
-                maybe_none: false,
-            };
-            locals.insert(tuples::element_local(name, i), element);
-        }
+        insert_tuple_elements(&mut locals, name, elems);
     }
     if !all_solved {
         locals = infer_rounds(cx, types, decl, def, locals, &input_views);
@@ -428,6 +416,26 @@ pub(crate) fn lower_function(
         Ok((f, fl.math_imports))
     } else {
         Err(fl.diags)
+    }
+}
+
+/// The element locals of the tuple local `name` (see
+/// `tuples::element_local`), typed as the typecheck typed its elements,
+/// as the lowering's `assign_tuple_local` makes them.
+fn insert_tuple_elements(locals: &mut HashMap<String, LocalInfo>, name: &str, elems: &[typeck::TupleElement]) {
+    for (i, e) in elems.iter().enumerate() {
+        let element = tuples::element_local(name, i);
+        let (ty, nonneg, rebound) = match e {
+            typeck::TupleElement::Scalar(t) => (LocalTy::Scalar(t.scalar), t.nonneg, false),
+            typeck::TupleElement::Array(a) => (LocalTy::Array(a.ty.clone()), true, a.rebound),
+            typeck::TupleElement::Tuple(inner) => {
+                insert_tuple_elements(locals, &element, inner);
+                (LocalTy::Tuple(inner.len()), true, false)
+            }
+        };
+        let info =
+            LocalInfo { ty: Some(ty), fixed: false, nonneg, param: false, poisoned: false, rebound, maybe_none: false };
+        locals.insert(element, info);
     }
 }
 

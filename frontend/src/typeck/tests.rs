@@ -30,11 +30,19 @@ fn solved(src: &str) -> Vec<String> {
         let annotated = if t.annotated { "!" } else { "" };
         format!("{weak}{}{nonneg}{annotated}", t.scalar.dtype.name())
     };
+    fn shown_tuple(elems: &[TupleElement], shown: &dyn Fn(&LocalType) -> String) -> String {
+        let shown_element = |e: &TupleElement| match e {
+            TupleElement::Scalar(t) => shown(t),
+            TupleElement::Array(a) => shown_array(a),
+            TupleElement::Tuple(inner) => shown_tuple(inner, shown),
+        };
+        format!("({})", elems.iter().map(shown_element).collect::<Vec<_>>().join(", "))
+    }
     (body.locals.iter())
         .filter_map(|(id, local)| {
             let ty = match (types.scalars.get(id), types.tuples.get(id), types.arrays.get(id)) {
                 (Some(t), _, _) => shown(t),
-                (None, Some(elems), _) => format!("({})", elems.iter().map(shown).collect::<Vec<_>>().join(", ")),
+                (None, Some(elems), _) => shown_tuple(elems, &shown),
                 (None, None, Some(a)) => shown_array(a),
                 (None, None, None) => format!("(dtype {})", types.dtypes.get(id)?.name()),
             };
@@ -838,6 +846,54 @@ fn tuple_orderings_slices_and_extremes_are_typed() {
             "least: (Int64, Float64)",
             "most: (Int64, Float64)",
             "m2: (~Int64+, ~Int64+)",
+        ]
+    );
+}
+
+#[test]
+fn tuples_of_arrays_and_of_tuples_are_typed_element_by_element() {
+    let src = format!(
+        "{NUMPY}def g(a: Float64[:], n: Int64) -> tuple[Float64[:], Int64]:
+    return a, n
+
+
+def f(a: Float64[:], b: Float64[:], x: Out[Float64[:]], n: Int64) -> Float64:
+    t = (a, b)
+    first, second = t
+    u = (x, n)
+    for v in t:
+        n += len(v)
+    pairs = ((n, 1), (2, n))
+    for p, q in pairs:
+        pass
+    most = max(pairs)
+    w = g(a, n)
+    nested = ((a, 1.5), n)
+    if n > 3:
+        nested = ((b, 2.5), 7)
+    mixed = (a, 1)
+    mixed = (x, 1)
+    return 0.0
+"
+    );
+    // An array element is rebound when its tuple local is (bound twice or
+    // in a block), as a local bound to each element of a tuple in turn
+    // is; arrays of different types in one position are refused. `max`
+    // of tuples is non-negative where any tuple's element is.
+    assert_eq!(
+        solved(&src),
+        [
+            "t: (Float64[:], Float64[:])",
+            "first: Float64[:]",
+            "second: Float64[:]",
+            "u: (Out[Float64[:]], Int64)",
+            "v: Float64[:]*",
+            "pairs: ((Int64, ~Int64+), (~Int64+, Int64))",
+            "p: Int64",
+            "q: Int64",
+            "most: (Int64+, Int64+)",
+            "w: (Float64[:], Int64)",
+            "nested: ((Float64[:]*, ~Float64), Int64)",
         ]
     );
 }
