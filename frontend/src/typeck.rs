@@ -44,9 +44,11 @@
 //! module's functions (arrays and tuples in and out), and tuples (of
 //! scalars, arrays and tuples): displays, `a.shape`, `divmod`, indexing,
 //! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
-//! and `in`, each by the rule the lowering applies. A local bound by
-//! anything else (another NumPy call, a value that may be `None`, a call
-//! of a function imported from another POST module, a construct in error)
+//! and `in`, each by the rule the lowering applies; a value that may be
+//! `None` (a parameter or result `T | None`) as its number (`None` binds
+//! a local's presence flag, not its type). A local bound by anything else
+//! (another NumPy call, a call of a function imported from another POST
+//! module, a construct in error)
 //! gets no type here, and the lowering infers it in rounds as before. It
 //! reports nothing: where a rule would refuse its operands the type is
 //! simply not known.
@@ -665,12 +667,42 @@ impl Solver<'_> {
     /// A local's annotation, when it is a scalar type named plainly
     /// (`Float32`, `float`).
     fn annotation(&self, e: ExprId) -> Option<DType> {
+        // `T | None`, `Optional[T]`: a local that may be `None` has the
+        // type of its value.
+        let e = self.maybe_none_inner(e).unwrap_or(e);
         match &self.body.exprs[e] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
                 Some(Global::Type(t)) => Some(*t),
                 _ => None,
             },
             Expr::Name(Name::Free(n)) => python_scalar(n),
+            _ => None,
+        }
+    }
+
+    /// `T` of the annotation `T | None`, `None | T` or `Optional[T]`
+    /// (`typing.Optional[T]`), as `declare::maybe_none_inner` reads it.
+    fn maybe_none_inner(&self, e: ExprId) -> Option<ExprId> {
+        let named = |e: ExprId, want: &str| match &self.body.exprs[e] {
+            Expr::Name(Name::Free(n) | Name::Global(n)) => &**n == want,
+            Expr::Name(Name::Local(id)) => &*self.body.locals[*id].name == want,
+            _ => false,
+        };
+        match &self.body.exprs[e] {
+            Expr::BinOp { op: ast::Operator::BitOr, lhs, rhs } => {
+                match (&self.body.exprs[*lhs], &self.body.exprs[*rhs]) {
+                    (Expr::None, _) => Some(*rhs),
+                    (_, Expr::None) => Some(*lhs),
+                    _ => None,
+                }
+            }
+            Expr::Subscript { base, index } => {
+                let optional = match &self.body.exprs[*base] {
+                    Expr::Attribute { base: module, attr } => &**attr == "Optional" && named(*module, "typing"),
+                    _ => named(*base, "Optional"),
+                };
+                optional.then_some(*index)
+            }
             _ => None,
         }
     }
@@ -912,6 +944,9 @@ impl Solver<'_> {
     /// tuple gives it each element's).
     fn binding_types(&self, bound: Bound, local: LocalId) -> Option<Vec<Ty>> {
         match bound {
+            // `x = None` of a local that may be `None` (the lowering's
+            // `assign_maybe_none`): its flag, not its type.
+            Bound::Value(v) if matches!(self.body.exprs[v], Expr::None) => Some(Vec::new()),
             Bound::EveryElement(iter) => match self.ty(iter)? {
                 Ty::Tuple(elems) => Some(elems),
                 Ty::Arr(ty) => Some(vec![array_step(&ty)?]),
@@ -1042,7 +1077,14 @@ impl Solver<'_> {
             Expr::Call { func, args, keywords } => match self.array_function(*func) {
                 Some((f, recv)) => self.array_call(f, recv, args, keywords),
                 None if keywords.is_empty() => self.call(*func, args),
-                None => None,
+                // Keywords name the parameters of the module's functions.
+                None => match &self.body.exprs[*func] {
+                    Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                        Global::Func(i) => self.module_function(&self.env.funcs[*i], args, keywords),
+                        _ => None,
+                    },
+                    _ => None,
+                },
             },
             Expr::Subscript { base, index } => self.element(*base, *index),
             Expr::Tuple(es) => {
@@ -1089,11 +1131,9 @@ impl Solver<'_> {
                 LocalKind::Param => {
                     let decl = self.env.decl;
                     let at = decl.params.iter().position(|(n, _)| **n == *self.body.locals[*id].name)?;
-                    // A parameter that may be `None` is a number only where
-                    // a test narrows it, which the lowering follows.
-                    if decl.maybe_none[at] {
-                        return None;
-                    }
+                    // A parameter that may be `None` is read as a number
+                    // where a test narrows it (elsewhere the lowering
+                    // refuses the read): of its value's type.
                     let t = &decl.params[at].1;
                     let td = self.env.types.get(*t);
                     Some(if td.is_array {
@@ -1482,7 +1522,7 @@ impl Solver<'_> {
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
-                Global::Func(i) => self.module_function(&self.env.funcs[*i], &tys()?),
+                Global::Func(i) => self.module_function(&self.env.funcs[*i], args, &[]),
                 _ => None,
             },
             Name::Local(_) => None,
@@ -2363,19 +2403,43 @@ impl Solver<'_> {
     /// an array has its dtype, rank and layout; an output parameter takes
     /// an output); the result is the declared one (a tuple's elements
     /// each as one).
-    fn module_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
-        // A result that may be `None` is left to the lowering.
-        if callee.ret_maybe_none || callee.maybe_none.iter().any(|m| *m) {
+    /// A call of one of the module's functions, as the lowering's
+    /// `post_call` binds and converts its arguments (by position, then by
+    /// keyword, then the defaults; a parameter that may be `None` takes
+    /// `None` or a number that widens to it): its result, of its value's
+    /// type when it may be `None`.
+    fn module_function(&self, callee: &FuncDecl, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let count = callee.params.len();
+        if args.len() > count || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
+        }
+        let mut given: Vec<Option<ExprId>> = (0..count).map(|i| args.get(i).copied()).collect();
+        for k in keywords {
+            let name = k.name.as_deref()?;
+            let i = callee.params.iter().position(|(n, _)| n == name)?;
+            if given[i].replace(k.value).is_some() {
+                return None;
+            }
         }
         // The parameters left out take their defaults, which fit them.
-        if args.len() > callee.params.len() || args.len() + callee.defaults.len() < callee.params.len() {
-            return None;
-        }
-        for (a, (_, p)) in args.iter().zip(&callee.params) {
-            let p = self.env.types.get(*p);
-            let fits = match a {
-                Ty::Arr(ty) => p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output),
+        let first_default = count.checked_sub(callee.defaults.len())?;
+        for (i, g) in given.iter().enumerate() {
+            let p = self.env.types.get(callee.params[i].1);
+            let Some(e) = *g else {
+                if i < first_default {
+                    return None;
+                }
+                continue;
+            };
+            if callee.maybe_none[i] && matches!(self.body.exprs[e], Expr::None) {
+                continue;
+            }
+            let a = self.ty(e)?;
+            let fits = match &a {
+                Ty::Arr(ty) if !callee.maybe_none[i] => {
+                    p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output)
+                }
+                Ty::Arr(_) | Ty::Tuple(_) => false,
                 _ if p.is_array => false,
                 _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
             };

@@ -897,3 +897,36 @@ def f(a: Float64[:], b: Float64[:], x: Out[Float64[:]], n: Int64) -> Float64:
         ]
     );
 }
+
+#[test]
+fn values_that_may_be_none_are_typed_as_their_numbers() {
+    let src = "from typing import Optional\nfrom postyp import Float64, Int64, Float32\n\n\
+def g(x: Int64, lo: Optional[Int64], hi: Int64 | None = None, scale: Float64 = 2.0) -> Int64 | None:
+    return None
+
+
+def f(x: Float32 | None, n: Int64) -> Float64:
+    best = None
+    for i in range(n):
+        best = i
+    found: Int64 | None = None
+    r = g(n, None)
+    k = g(n, 1, hi=None)
+    j = g(n, lo=2, hi=3)
+    y = x * 2.0
+    bad1 = g(n, hi=2)
+    bad2 = g(n, 1, lo=2)
+    bad3 = g(n, 1.5)
+    bad4 = g(n, 1, width=2)
+    return 0.0
+";
+    // `None` binds a local's flag, not its type; a call whose result may
+    // be `None` gives its value's type, and a parameter that may be `None`
+    // is read (where narrowed) as its value. A required parameter left
+    // out, one given twice, a float for an integer and an unknown keyword
+    // are refused.
+    assert_eq!(
+        solved(src),
+        ["best: ~Int64+", "i: ~Int64+", "found: Int64+!", "r: Int64", "k: Int64", "j: Int64", "y: Float32"]
+    );
+}
