@@ -67,12 +67,13 @@ use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
 use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
+use crate::lower::Callee;
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
 };
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
-use postc_ir::{DType, Layout, Shape, TypeData, TypeTable};
+use postc_ir::{DType, Layout, Shape, TypeData, TypeId, TypeTable};
 use ruff_python_ast as ast;
 use std::collections::HashMap;
 
@@ -82,6 +83,8 @@ pub(crate) struct TypeEnv<'a> {
     pub funcs: &'a [FuncDecl],
     pub types: &'a TypeTable,
     pub decl: &'a FuncDecl,
+    /// The function a name imported from another POST module names.
+    pub imported: &'a dyn Fn(&str) -> Option<Callee>,
 }
 
 /// A scalar local's type, as the lowering's `LocalInfo` holds it.
@@ -1079,10 +1082,7 @@ impl Solver<'_> {
                 None if keywords.is_empty() => self.call(*func, args),
                 // Keywords name the parameters of the module's functions.
                 None => match &self.body.exprs[*func] {
-                    Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
-                        Global::Func(i) => self.module_function(&self.env.funcs[*i], args, keywords),
-                        _ => None,
-                    },
+                    Expr::Name(Name::Global(n)) => self.post_call(n, args, keywords),
                     _ => None,
                 },
             },
@@ -1522,7 +1522,7 @@ impl Solver<'_> {
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
-                Global::Func(i) => self.module_function(&self.env.funcs[*i], args, &[]),
+                Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) => self.post_call(n, args, &[]),
                 _ => None,
             },
             Name::Local(_) => None,
@@ -2223,7 +2223,9 @@ impl Solver<'_> {
                 let ufunc =
                     keywords.is_empty() && matches!(self.scalar_library_function(*func), Some(Library::Numpy(_)));
                 let function = match &self.body.exprs[*func] {
-                    Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Func(_))),
+                    Expr::Name(Name::Global(n)) => {
+                        self.callee(n).is_some_and(|c| c.ret.as_ref().is_some_and(|r| r.is_array))
+                    }
                     _ => false,
                 };
                 ufunc || function || self.array_function(*func).is_some()
@@ -2403,12 +2405,49 @@ impl Solver<'_> {
     /// an array has its dtype, rank and layout; an output parameter takes
     /// an output); the result is the declared one (a tuple's elements
     /// each as one).
-    /// A call of one of the module's functions, as the lowering's
+    /// The POST function a global name names: one of the module's, or
+    /// one imported from another POST module (as the lowering's
+    /// `global_target` finds it).
+    fn callee(&self, name: &str) -> Option<Callee> {
+        match self.env.globals.get(name)? {
+            Global::Func(i) => {
+                let d = &self.env.funcs[*i];
+                let ty = |t: TypeId| self.env.types.get(t).clone();
+                Some(Callee {
+                    name: d.name.clone(),
+                    params: d.params.iter().map(|(_, t)| ty(*t)).collect(),
+                    param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
+                    maybe_none: d.maybe_none.clone(),
+                    defaults: d.defaults.clone(),
+                    ret: d.ret.map(ty),
+                    ret_maybe_none: d.ret_maybe_none,
+                })
+            }
+            Global::PostImport { local } => (self.env.imported)(local),
+            // `g = f` at the module's top level: what the chain of
+            // aliases ends at (none when it comes back to a name seen).
+            Global::Alias(_) => {
+                let mut seen = std::collections::HashSet::from([name]);
+                let mut at = name;
+                while let Some(Global::Alias(next)) = self.env.globals.get(at) {
+                    if !seen.insert(next) {
+                        return None;
+                    }
+                    at = next;
+                }
+                self.callee(at)
+            }
+            _ => None,
+        }
+    }
+
+    /// A call of a POST function (the global `name`), as the lowering's
     /// `post_call` binds and converts its arguments (by position, then by
     /// keyword, then the defaults; a parameter that may be `None` takes
     /// `None` or a number that widens to it): its result, of its value's
     /// type when it may be `None`.
-    fn module_function(&self, callee: &FuncDecl, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+    fn post_call(&self, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let callee = self.callee(name)?;
         let count = callee.params.len();
         if args.len() > count || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
@@ -2416,7 +2455,7 @@ impl Solver<'_> {
         let mut given: Vec<Option<ExprId>> = (0..count).map(|i| args.get(i).copied()).collect();
         for k in keywords {
             let name = k.name.as_deref()?;
-            let i = callee.params.iter().position(|(n, _)| n == name)?;
+            let i = callee.param_names.iter().position(|n| n == name)?;
             if given[i].replace(k.value).is_some() {
                 return None;
             }
@@ -2424,7 +2463,7 @@ impl Solver<'_> {
         // The parameters left out take their defaults, which fit them.
         let first_default = count.checked_sub(callee.defaults.len())?;
         for (i, g) in given.iter().enumerate() {
-            let p = self.env.types.get(callee.params[i].1);
+            let p = &callee.params[i];
             let Some(e) = *g else {
                 if i < first_default {
                     return None;
@@ -2451,7 +2490,7 @@ impl Solver<'_> {
             true => Ty::Arr(t.clone()),
             false => Ty::Num { s: Scalar::strong(t.dtype), nonneg: false },
         };
-        let ret = self.env.types.get(callee.ret?);
+        let ret = callee.ret.as_ref()?;
         Some(match ret.is_tuple() {
             true => Ty::Tuple(ret.elements.iter().map(value).collect()),
             false => value(ret),

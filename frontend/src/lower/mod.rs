@@ -369,7 +369,8 @@ pub(crate) fn lower_function(
     });
     // The scalar locals the typecheck types; when it types them all, the
     // body is lowered once, reading their types.
-    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl };
+    let imported = |local: &str| calls::imported_callee(cx, local);
+    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported };
     let solved = typeck::local_types(&hir, &env);
     let all_solved = hir.locals.iter().all(|(id, l)| l.kind != LocalKind::Assigned || solved.contains(id));
     #[cfg(debug_assertions)]

@@ -11,18 +11,25 @@ use ruff_python_ast::Stmt as AstStmt;
 /// local bound to a dtype as `(dtype Dtype)`), in the order the body binds
 /// them.
 fn solved(src: &str) -> Vec<String> {
+    solved_importing(src, &|_| None)
+}
+
+/// As [`solved`], the module `other` a POST module whose functions
+/// `imported` gives.
+fn solved_importing(src: &str, imported: &dyn Fn(&str) -> Option<Callee>) -> Vec<String> {
     let tree = Tree::parse(src);
     assert!(tree.errors().is_empty(), "{:?}", tree.errors());
     let file = SourceFile::new("t.py", src);
     let mut files = postc_ir::FileTable::default();
-    let mut d = Declarer { src: &file, file: files.intern("t.py"), diags: Vec::new(), is_post_module: &|_| false };
+    let is_post_module = |m: &str| m == "other";
+    let mut d = Declarer { src: &file, file: files.intern("t.py"), diags: Vec::new(), is_post_module: &is_post_module };
     let Declared { module, globals, funcs, .. } = d.declare("t", tree.body());
     assert!(d.diags.is_empty(), "{:?}", d.diags);
     let decl = funcs.iter().find(|f| f.name == "f").expect("a function `f`");
     let AstStmt::FunctionDef(def) = &tree.body()[decl.stmt] else { panic!("a def") };
     let is_global = |n: &str| globals.contains_key(n);
     let body = BodyBuilder::build(def, decl.params.iter().map(|(n, _)| n.as_str()), &decl.poisoned, &is_global);
-    let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl };
+    let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl, imported };
     let types = local_types(&body, &env);
     let shown = |t: &LocalType| {
         let weak = if t.scalar.weak { "~" } else { "" };
@@ -929,4 +936,44 @@ def f(x: Float32 | None, n: Int64) -> Float64:
         solved(src),
         ["best: ~Int64+", "i: ~Int64+", "found: Int64+!", "r: Int64", "k: Int64", "j: Int64", "y: Float32"]
     );
+}
+
+#[test]
+fn calls_through_aliases_and_of_imported_functions_are_typed() {
+    let src = "from other import dot as vdot, count\nfrom postyp import Float64, Int64\n\n\
+def h(a: Float64[:], n: Int64 = 2) -> Float64[:]:
+    return a
+
+
+g = h
+
+
+def f(x: Float64[:], n: Int64) -> Float64:
+    a = g(x)
+    c = vdot(x, x) / 2.0
+    k = count(x, limit=n)
+    bad = vdot(x)
+    return 0.0
+";
+    let vector = TypeData::array(DType::Float64, Shape::dims(&[None]), Layout::COrder);
+    let imported = |name: &str| {
+        let (params, ret) = match name {
+            "vdot" => (vec![vector.clone(), vector.clone()], TypeData::scalar(DType::Float64)),
+            "count" => (vec![vector.clone(), TypeData::scalar(DType::Int64)], TypeData::scalar(DType::Int32)),
+            _ => return None,
+        };
+        let param_names = ["a", "limit"].iter().map(|n| n.to_string()).collect();
+        Some(Callee {
+            name: name.to_owned(),
+            maybe_none: vec![false; params.len()],
+            params,
+            param_names,
+            defaults: Vec::new(),
+            ret: Some(ret),
+            ret_maybe_none: false,
+        })
+    };
+    // An alias calls what it names; an imported function's signature is
+    // its module's. A missing argument is refused.
+    assert_eq!(solved_importing(src, &imported), ["a: Float64[:]", "c: Float64", "k: Int32"]);
 }
