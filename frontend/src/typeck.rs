@@ -40,16 +40,15 @@
 //! `np.iinfo`/`np.finfo` constants, NumPy's float ufuncs, `abs`,
 //! `negative`, `square` and rounding of scalars, Python's `math` float
 //! functions, casts, `len`, `abs`, `min`, `max`, `round`, `real`, `imag`
-//! and `conjugate` of numbers, `postc.math` intrinsics and calls of the
-//! module's functions (arrays and tuples in and out), and tuples (of
+//! and `conjugate` of numbers, `postc.math` intrinsics and calls of POST
+//! functions (the module's, aliased or imported from other POST modules;
+//! arrays and tuples in and out; keyword arguments), and tuples (of
 //! scalars, arrays and tuples): displays, `a.shape`, `divmod`, indexing,
 //! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
 //! and `in`, each by the rule the lowering applies; a value that may be
 //! `None` (a parameter or result `T | None`) as its number (`None` binds
 //! a local's presence flag, not its type). A local bound by anything else
-//! (another NumPy call, a call of a function imported from another POST
-//! module, a construct in error)
-//! gets no type here, and the lowering infers it in rounds as before. It
+//! (another NumPy call, a construct in error) gets no type here, and the lowering infers it in rounds as before. It
 //! reports nothing: where a rule would refuse its operands the type is
 //! simply not known.
 //!
