@@ -47,10 +47,14 @@
 //! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
 //! and `in`, each by the rule the lowering applies; a value that may be
 //! `None` (a parameter or result `T | None`) as its number (`None` binds
-//! a local's presence flag, not its type). A local bound by anything else
-//! (another NumPy call, a construct in error) gets no type here, and the lowering infers it in rounds as before. It
-//! reports nothing: where a rule would refuse its operands the type is
-//! simply not known.
+//! a local's presence flag, not its type). It reports nothing: a binding
+//! whose value is not typed here (another NumPy call, a construct the
+//! lowering refuses) or that the lowering refuses (a value that does not
+//! join the local's others, a narrowing, a target it does not store
+//! into) is left out, as the lowering leaves it out after reporting it,
+//! and the local is typed by its other bindings; a local no binding
+//! types gets no type here, and the lowering infers it in rounds as
+//! before.
 //!
 //! A type it gives is the one the lowering's rounds reach: in a debug
 //! build the lowering checks that, for every body it accepts, against its
@@ -141,7 +145,6 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         env,
         states: ArenaMap::default(),
         bindings: Vec::new(),
-        readers: ArenaMap::default(),
         at: 0,
         nested: false,
         reading_at: std::cell::Cell::new(0),
@@ -164,10 +167,12 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     cx.collect(&body.top);
     cx.solve();
-    // A local typed from another that is not (a partial type) is not
-    // typed either.
+    // A local is typed by the bindings that are: one the lowering refuses
+    // it leaves out, as the lowering does after reporting it (a value that
+    // is not typed reads a construct the lowering refuses, or a local no
+    // binding types).
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
-    let mut untyped: Vec<LocalId> = (cx.states.iter())
+    let untyped: Vec<LocalId> = (cx.states.iter())
         .filter(|(id, st)| {
             // A local bound to a dtype has no type; one bound to a value
             // too is refused by the lowering.
@@ -178,18 +183,8 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         })
         .map(|(id, _)| id)
         .collect();
-    untyped.extend(cx.bindings.iter().filter(|b| !b.typed && assigned(b.local)).map(|b| b.local));
     for id in &untyped {
         cx.states[*id].open = false;
-    }
-    while let Some(id) = untyped.pop() {
-        for &r in cx.readers.get(id).into_iter().flatten() {
-            let reader = cx.bindings[r].local;
-            if cx.states[reader].open {
-                cx.states[reader].open = false;
-                untyped.push(reader);
-            }
-        }
     }
     let mut out = LocalTypes::default();
     for (id, st) in cx.states.iter() {
@@ -334,8 +329,6 @@ enum Bound {
 struct Binding {
     local: LocalId,
     bound: Bound,
-    /// Typed on the last visit.
-    typed: bool,
     /// The statement it is in, counted in the order the lowering walks
     /// the body.
     at: usize,
@@ -404,7 +397,6 @@ fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
     let new: Option<Vec<Element>> = elems.iter().map(Element::of).collect();
     let Some(new) = new.filter(|_| st.ty.is_none() && st.annotation.is_none()) else {
         // A scalar local bound to a tuple (refused by the lowering).
-        st.open = false;
         return false;
     };
     let Some(old) = &st.elems else {
@@ -412,10 +404,7 @@ fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
         return true;
     };
     let joined = Element::Tuple(old.clone()).join(&Element::Tuple(new));
-    let Some(Element::Tuple(joined)) = joined else {
-        st.open = false;
-        return false;
-    };
+    let Some(Element::Tuple(joined)) = joined else { return false };
     let changed = *old != joined;
     st.elems = Some(joined);
     changed
@@ -464,8 +453,6 @@ struct Solver<'a> {
     env: &'a TypeEnv<'a>,
     states: ArenaMap<LocalId, State>,
     bindings: Vec<Binding>,
-    /// The bindings whose values read each local.
-    readers: ArenaMap<LocalId, Vec<usize>>,
     /// While collecting: the statement being collected, counted in the
     /// order the lowering walks the body, and whether it is in a block.
     at: usize,
@@ -492,7 +479,7 @@ impl Solver<'_> {
         if !matches!(bound, Bound::Update(..)) && st.first_at.is_none() {
             st.first_at = Some(self.at);
         }
-        self.bindings.push(Binding { local, bound, typed: false, at: self.at, nested: self.nested });
+        self.bindings.push(Binding { local, bound, at: self.at, nested: self.nested });
     }
 
     /// `name = np.int_`: a local bound to a NumPy dtype, which a `dtype=`
@@ -505,20 +492,6 @@ impl Solver<'_> {
             None => st.dtype = Some((d, at)),
             Some((before, _)) if before == d => {}
             Some(_) => st.open = false,
-        }
-    }
-
-    /// Every local named in `e`, which a construct binds in a way not
-    /// typed here.
-    fn close_names_in(&mut self, e: ExprId) {
-        let mut pending = vec![e];
-        while let Some(e) = pending.pop() {
-            match &self.body.exprs[e] {
-                Expr::Name(Name::Local(id)) => self.states[*id].open = false,
-                Expr::Tuple(es) | Expr::List(es) => pending.extend(es.iter()),
-                Expr::Starred(e) => pending.push(*e),
-                _ => {}
-            }
         }
     }
 
@@ -560,10 +533,11 @@ impl Solver<'_> {
                             continue;
                         }
                     }
+                    // A target of another form binds no local (the lowering
+                    // refuses what it does not store into).
                     for &t in targets.iter() {
-                        match self.local_of(t) {
-                            Some(id) if !unpacks => self.bind(id, Bound::Value(*value)),
-                            _ => self.close_names_in(t),
+                        if let (Some(id), false) = (self.local_of(t), unpacks) {
+                            self.bind(id, Bound::Value(*value));
                         }
                     }
                 }
@@ -576,11 +550,9 @@ impl Solver<'_> {
                             self.states[id].ty = Some(Scalar::strong(d));
                         }
                         (Some(d), Some(before)) if d == before => {}
-                        // Refused or conflicting: its value is not bound.
-                        _ => {
-                            self.states[id].open = false;
-                            continue;
-                        }
+                        // Refused or conflicting: its value is not bound (the
+                        // lowering reports the annotation).
+                        _ => continue,
                     }
                     if let Some(v) = value {
                         self.bind(id, Bound::Value(*v));
@@ -591,9 +563,11 @@ impl Solver<'_> {
                         self.bind(id, Bound::Update(*op, *value));
                     }
                 }
+                // A `for` target of a form not below binds nothing here: the
+                // lowering refuses it.
                 Stmt::For { is_async, target, iter, body, orelse } => {
                     match self.local_of(*target) {
-                        _ if *is_async => self.close_names_in(*target),
+                        _ if *is_async => {}
                         Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
                         Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
                         None if self.may_iterate(*iter) => match self.unpacked_names(*target) {
@@ -603,12 +577,13 @@ impl Solver<'_> {
                                     self.bind(id, Bound::EveryElementPart { iter: *iter, index, count });
                                 }
                             }
-                            None => self.close_names_in(*target),
+                            None => {}
                         },
-                        _ => match self.steps_over_arrays(*target, *iter) {
-                            Some(bindings) => bindings.into_iter().for_each(|(id, b)| self.bind(id, b)),
-                            None => self.close_names_in(*target),
-                        },
+                        _ => {
+                            for (id, b) in self.steps_over_arrays(*target, *iter).into_iter().flatten() {
+                                self.bind(id, b);
+                            }
+                        }
                     }
                     push_blocks(&mut pending, &[body, orelse]);
                 }
@@ -617,10 +592,9 @@ impl Solver<'_> {
                     push_blocks(&mut pending, &blocks);
                 }
                 Stmt::While { body, orelse, .. } => push_blocks(&mut pending, &[body, orelse]),
-                Stmt::Refused { exprs, blocks, .. } => {
-                    for &e in exprs.iter() {
-                        self.close_names_in(e);
-                    }
+                // A refused statement binds nothing (the lowering reports it
+                // and goes on with its blocks).
+                Stmt::Refused { blocks, .. } => {
                     let blocks: Vec<&[StmtId]> = blocks.iter().map(|b| &**b).collect();
                     push_blocks(&mut pending, &blocks);
                 }
@@ -658,7 +632,8 @@ impl Solver<'_> {
                 Some((0..count).map(|index| Bound::Element { value, index, count }).collect())
             }
         };
-        let Some(bounds) = bounds else { return self.close_names_in(target) };
+        // Nested or starred targets, or counts that differ: refused.
+        let Some(bounds) = bounds else { return };
         for (t, bound) in targets.iter().zip(bounds) {
             if let Some(id) = self.local_of(*t) {
                 self.bind(id, bound);
@@ -809,7 +784,6 @@ impl Solver<'_> {
             }
             self.reading_at.set(self.bindings[i].at);
             let tys = self.binding_types(self.bindings[i].bound, local);
-            self.bindings[i].typed = tys.is_some();
             let Some(tys) = tys else { continue };
             self.states[local].repeated |= tys.len() > 1;
             let mut changed = false;
@@ -825,7 +799,6 @@ impl Solver<'_> {
                 }
             }
         }
-        self.readers = readers;
     }
 
     /// The locals an expression reads.
@@ -880,14 +853,16 @@ impl Solver<'_> {
     }
 
     /// Joins a value bound to `local` into its type, as the lowering's
-    /// `assign_local` does; whether its state changed.
+    /// `assign_local` does; whether its state changed. A value the
+    /// lowering refuses there (of another kind, a narrowing, types that do
+    /// not join) is left out, as the lowering leaves it out after
+    /// reporting it: the local keeps the type its other bindings give.
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
         if let Ty::Arr(ty) = ty {
             // As the lowering: the first array bound fixes the type, every
             // other must be the same.
             if st.ty.is_some() || st.elems.is_some() || st.annotation.is_some() {
-                st.open = false;
                 return false;
             }
             return match &st.arr {
@@ -896,33 +871,26 @@ impl Solver<'_> {
                     true
                 }
                 Some(t) if t == ty => false,
-                Some(_) => {
-                    st.open = false;
-                    false
-                }
+                Some(_) => false,
             };
         }
         if st.arr.is_some() {
             // An array local bound to a scalar or a tuple: refused.
-            st.open = false;
             return false;
         }
         if let Ty::Tuple(elems) = ty {
             return join_tuple_into(st, elems);
         }
         let Some(s) = ty.scalar() else {
-            st.open = false;
             return false;
         };
         if st.elems.is_some() {
             // A tuple local bound to a scalar: refused by the lowering.
-            st.open = false;
             return false;
         }
         let before = (st.ty, st.nonneg);
         match (st.annotation, st.ty) {
             (Some(annotated), _) if !widens_to(s, annotated) => {
-                st.open = false;
                 return false;
             }
             (Some(annotated), _) => st.ty = Some(Scalar::strong(annotated)),
@@ -932,10 +900,7 @@ impl Solver<'_> {
             (None, None) => st.ty = Some(join(s, s).unwrap_or(s)),
             (None, Some(t)) => match join(t, s) {
                 Some(j) => st.ty = Some(j),
-                None => {
-                    st.open = false;
-                    return false;
-                }
+                None => return false,
             },
         }
         st.nonneg &= ty.nonneg();
@@ -1144,6 +1109,9 @@ impl Solver<'_> {
                 LocalKind::Poisoned => None,
                 LocalKind::Assigned => {
                     let st = &self.states[*id];
+                    if !st.open {
+                        return None;
+                    }
                     if let Some(arr) = &st.arr {
                         // Bound by an earlier statement, or not yet where
                         // the lowering reads it.
