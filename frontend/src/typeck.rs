@@ -53,14 +53,13 @@
 //! join the local's others, a narrowing, a target it does not store
 //! into) is left out, as the lowering leaves it out after reporting it,
 //! and the local is typed by its other bindings; a local no binding
-//! types gets no type here, and the lowering infers it in rounds as
-//! before.
+//! types gets no type.
 //!
-//! A type it gives is the one the lowering's rounds reach: in a debug
-//! build the lowering checks that, for every body it accepts, against its
-//! rounds.
+//! The lowering reads these types and nothing else: a binding it lowers
+//! that they do not hold (a local left untyped, a value wider than its
+//! local's type) it reports rather than compiles.
 
-use crate::declare::{python_scalar, FuncDecl, Global, Namespace, MATH_CONSTANTS};
+use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
 use crate::lower::arrays::{
     array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
@@ -76,7 +75,8 @@ use crate::pytypes::{
 };
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
-use postc_ir::{DType, Layout, Shape, TypeData, TypeId, TypeTable};
+use postc_ir::builtins::{Axis, GpuReg};
+use postc_ir::{DType, FuncAttrs, Layout, Shape, TypeData, TypeId, TypeTable};
 use ruff_python_ast as ast;
 use std::collections::HashMap;
 
@@ -129,16 +129,8 @@ pub(crate) struct LocalTypes {
     pub dtypes: ArenaMap<LocalId, DType>,
 }
 
-impl LocalTypes {
-    pub(crate) fn contains(&self, id: LocalId) -> bool {
-        let typed = self.scalars.get(id).is_some() || self.tuples.get(id).is_some();
-        typed || self.arrays.get(id).is_some() || self.dtypes.get(id).is_some()
-    }
-}
-
-/// The types of the scalar and tuple locals of `body` whose every binding
-/// is typed, from values that read only such locals, parameters and
-/// constants.
+/// The types of the locals of `body`, each the join of its bindings that
+/// are typed (see the module's header).
 pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     let mut cx = Solver {
         body,
@@ -192,7 +184,8 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             out.dtypes.insert(id, d);
             continue;
         }
-        if !(st.open && st.bindings > 0) {
+        // An annotated local is typed by its annotation, bound or not.
+        if !(st.open && (st.bindings > 0 || st.annotation.is_some())) {
             continue;
         }
         if let Some(scalar) = st.ty {
@@ -570,15 +563,13 @@ impl Solver<'_> {
                         _ if *is_async => {}
                         Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
                         Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
-                        None if self.may_iterate(*iter) => match self.unpacked_names(*target) {
-                            Some(ids) => {
-                                let count = ids.len();
-                                for (index, id) in ids.into_iter().enumerate() {
-                                    self.bind(id, Bound::EveryElementPart { iter: *iter, index, count });
-                                }
+                        None if self.may_iterate(*iter) => {
+                            let ids = self.unpacked_names(*target).unwrap_or_default();
+                            let count = ids.len();
+                            for (index, id) in ids.into_iter().enumerate() {
+                                self.bind(id, Bound::EveryElementPart { iter: *iter, index, count });
                             }
-                            None => {}
-                        },
+                        }
                         _ => {
                             for (id, b) in self.steps_over_arrays(*target, *iter).into_iter().flatten() {
                                 self.bind(id, b);
@@ -653,6 +644,12 @@ impl Solver<'_> {
                 _ => None,
             },
             Expr::Name(Name::Free(n)) => python_scalar(n),
+            // `postyp.Float64`, as the lowering's `local_annotation` reads
+            // it (by the module's own name).
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Free(m) | Name::Global(m)) if &**m == "postyp" => DType::from_name(attr),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -894,8 +891,8 @@ impl Solver<'_> {
                 return false;
             }
             (Some(annotated), _) => st.ty = Some(Scalar::strong(annotated)),
-            // The lowering's rounds join the value into the type it gave
-            // the local before: a weak value of a dtype not its kind's
+            // A local's type is the join of its values', one value's
+            // with itself too: a weak value of a dtype not its kind's
             // default (`x.imag` of a Float32) settles at the default.
             (None, None) => st.ty = Some(join(s, s).unwrap_or(s)),
             (None, Some(t)) => match join(t, s) {
@@ -1065,6 +1062,11 @@ impl Solver<'_> {
             // `np.pi`, `math.pi`, `postc.math.pi`: Python floats.
             Expr::Attribute { base, attr } if self.constant_of_module(*base, attr).is_some() => {
                 self.constant_of_module(*base, attr).map(python_float)
+            }
+            // `thread_idx.x` in a `@kernel`: a Python int, never negative.
+            Expr::Attribute { base, attr } if self.is_gpu_register(*base) => {
+                let kernel = self.env.decl.attrs.contains(FuncAttrs::KERNEL);
+                (kernel && Axis::ALL.iter().any(|x| x.name() == &**attr)).then(extent)
             }
             Expr::Attribute { base, attr } if self.type_info_of(*base).is_some() => {
                 let (which, args, keywords) = self.type_info_of(*base)?;
@@ -1490,6 +1492,7 @@ impl Solver<'_> {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
                 Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) => self.post_call(n, args, &[]),
+                Global::GpuBuiltin(g) => self.gpu_call(*g, args),
                 _ => None,
             },
             Name::Local(_) => None,
@@ -1516,21 +1519,7 @@ impl Solver<'_> {
     /// non-negative integer literal.
     fn postc_empty(&self, args: &[ExprId]) -> Option<Ty> {
         let [n, dtype] = args else { return None };
-        let d = match &self.body.exprs[*dtype] {
-            Expr::Name(Name::Global(g)) => match self.env.globals.get(&**g)? {
-                Global::Type(t) => *t,
-                _ => return None,
-            },
-            Expr::Name(Name::Free(f)) => python_scalar(f)?,
-            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
-                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
-                    Global::Namespace(Namespace::Postyp) => DType::from_name(attr)?,
-                    _ => return None,
-                },
-                _ => return None,
-            },
-            _ => return None,
-        };
+        let d = self.cast_dtype(*dtype)?;
         let len = self.ty(*n)?;
         if d.is_text() || kind(len.scalar()?.dtype) != Kind::Int || !len.converts_to(DType::Int64) {
             return None;
@@ -1540,6 +1529,91 @@ impl Solver<'_> {
             _ => None,
         };
         Some(Ty::Arr(TypeData::array(d, Shape::dims(&[extent]), Layout::COrder)))
+    }
+
+    /// The dtype `e` names as a cast does (`Float64`, `float`,
+    /// `postyp.Float64`: the lowering's `Target::Cast`).
+    fn cast_dtype(&self, e: ExprId) -> Option<DType> {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Global(g)) => match self.env.globals.get(&**g)? {
+                Global::Type(t) => Some(*t),
+                _ => None,
+            },
+            Expr::Name(Name::Free(f)) => python_scalar(f),
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::Namespace(Namespace::Postyp) => DType::from_name(attr),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `e` names a GPU register (`thread_idx`, `postc.block_dim`),
+    /// as the lowering's `gpu_register`.
+    fn is_gpu_register(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::GpuRegister(_))),
+            Expr::Attribute { base, attr } => {
+                let postc = match &self.body.exprs[*base] {
+                    Expr::Name(Name::Global(m)) => {
+                        matches!(self.env.globals.get(&**m), Some(Global::Namespace(Namespace::Postc)))
+                    }
+                    _ => false,
+                };
+                postc && GpuReg::ALL.iter().any(|r| r.name() == &**attr)
+            }
+            _ => false,
+        }
+    }
+
+    /// `shared(T[n, m])` and `atomic_add(a, i, ..., v)` in a `@kernel`, as
+    /// the lowering's `gpu_builtin` types them: a block-shared C-order
+    /// array of static extents; the element's old value.
+    fn gpu_call(&self, g: GpuBuiltin, args: &[ExprId]) -> Option<Ty> {
+        if !self.env.decl.attrs.contains(FuncAttrs::KERNEL) {
+            return None;
+        }
+        match g {
+            GpuBuiltin::SyncThreads => None,
+            GpuBuiltin::Shared => {
+                let [ann] = args else { return None };
+                let Expr::Subscript { base, index } = &self.body.exprs[*ann] else { return None };
+                let d = self.cast_dtype(*base)?;
+                let items: &[ExprId] = match &self.body.exprs[*index] {
+                    Expr::Tuple(es) => es,
+                    _ => std::slice::from_ref(index),
+                };
+                let mut dims = Vec::with_capacity(items.len());
+                for it in items {
+                    match &self.body.exprs[*it] {
+                        Expr::Literal(Lit::Int(n)) if *n > 0 => dims.push(Some(u64::try_from(*n).ok()?)),
+                        _ => return None,
+                    }
+                }
+                let ty = TypeData::array(d, Shape::dims(&dims), Layout::COrder);
+                postc_ir::builtins::shared_bytes(&ty).is_ok().then_some(Ty::Arr(ty))
+            }
+            GpuBuiltin::AtomicAdd => {
+                let (first, rest) = args.split_first()?;
+                let Ty::Arr(ty) = self.ty(*first)? else { return None };
+                let nd = ty.ndim().unwrap_or(0);
+                if !postc_ir::builtins::atomic_dtype(ty.dtype) || rest.len() != nd + 1 {
+                    return None;
+                }
+                for i in &rest[..nd] {
+                    let t = self.ty(*i)?;
+                    if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+                        return None;
+                    }
+                }
+                let v = self.ty(rest[nd])?;
+                let fits = widens_to(v.scalar()?, ty.dtype) && v.converts_to(ty.dtype);
+                fits.then_some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false })
+            }
+        }
     }
 
     /// The call `np.iinfo(T)` or `np.finfo(T)` an attribute is read from:

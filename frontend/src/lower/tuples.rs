@@ -139,7 +139,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// local later (`a, b = b, a`, `t = (t[1], t[0])`) must not change it.
     pub(super) fn snapshot(&mut self, v: Val, at: &Expr) -> Val {
         match v {
-            Val::Num { v, s, nonneg } if !self.inferring => {
+            Val::Num { v, s, nonneg } => {
                 self.at(at);
                 let n = self.fresh("tmp");
                 Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
@@ -180,8 +180,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let shown = shown_local(name);
         match info.ty {
             None => {
-                self.locals.get_mut(name).expect("a local").ty = Some(LocalTy::Tuple(elts.len()));
-                self.changed = true;
+                self.untyped_binding(name, at);
+                return;
             }
             Some(LocalTy::Tuple(n)) if n == elts.len() => {}
             Some(LocalTy::Tuple(n)) => {
@@ -201,20 +201,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return;
             }
         }
+        // Each element is a local of its own, typed with the tuple local.
         for (i, v) in elts.into_iter().enumerate() {
             let element = element_local(name, i);
             if !self.locals.contains_key(&element) {
-                let fresh = LocalInfo {
-                    ty: None,
-                    fixed: false,
-                    nonneg: true,
-                    param: false,
-                    poisoned: false,
-                    rebound: false,
-                    maybe_none: false,
-                };
-                self.locals.insert(element.clone(), fresh);
-                self.changed = true;
+                self.untyped_binding(&element, at);
+                continue;
             }
             self.assign_local(&element, v, at, value_at);
         }

@@ -136,7 +136,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
 "
     );
     // `a` is of a NumPy call not typed here and `b` reads it: both are left
-    // to the rounds, as is the name a loop over a sorted copy binds.
+    // untyped, as is the name a loop over a sorted copy binds.
     assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
 }
 
@@ -982,4 +982,26 @@ def f(x: Float64[:], n: Int64) -> Float64:
     // An alias calls what it names; an imported function's signature is
     // its module's. A missing argument is refused.
     assert_eq!(solved_importing(src, &imported), ["a: Float64[:]", "c: Float64", "k: Int32"]);
+}
+
+#[test]
+fn launch_coordinates_shared_arrays_and_atomic_adds_of_kernels_are_typed() {
+    let src = "import postc\nfrom postyp import Float64, Int32, Out\n\
+from postc import kernel, thread_idx, block_idx, shared, atomic_add\n\n\
+@kernel
+def f(total: Out[Float64[:]], counts: Out[Int32[:, :]]) -> None:
+    t = thread_idx.x
+    i = block_idx.y * 8 + postc.block_dim.z
+    buf = shared(Float64[8, 4])
+    old = atomic_add(total, 0, 1.5)
+    n = atomic_add(counts, t, i, 1)
+    bad1 = thread_idx.w
+    bad2 = shared(Float64[0])
+    bad3 = atomic_add(counts, 0, 1)
+";
+    // A coordinate is a non-negative Python int; a shared array has its
+    // static extents; an atomic add gives the element's old value. An
+    // axis not `x`, `y` or `z`, an extent not positive and too few
+    // indices are refused.
+    assert_eq!(solved(src), ["t: ~Int64+", "i: ~Int64+", "buf: Float64[8, 4]", "old: Float64", "n: Int32"]);
 }
