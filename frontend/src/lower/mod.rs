@@ -88,7 +88,7 @@ pub(crate) struct ModuleCx<'a> {
 /// Module name → function name → the function's default values.
 pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<Option<(Lit, Scalar)>>>>;
 
-/// A local's type as inferred so far.
+/// A local's type, as the typecheck gives it.
 #[derive(Clone, Debug, PartialEq)]
 enum LocalTy {
     Scalar(Scalar),
