@@ -286,7 +286,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         // `dtype=` and `axis=` are the keywords compiled; the others
         // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
-        let takes_dtype = creates && !matches!(f, ArrFn::Reshape | ArrFn::Flatten | ArrFn::Cumsum | ArrFn::Reduce(_));
+        // NumPy's `ravel` and `copy` take none either (CPython's TypeError).
+        let takes_dtype = creates
+            && !matches!(
+                f,
+                ArrFn::Reshape | ArrFn::Flatten | ArrFn::Ravel | ArrFn::Copy | ArrFn::Cumsum | ArrFn::Reduce(_)
+            );
         let mut dtype_kw: Option<&Expr> = None;
         let mut axis_kw: Option<&Expr> = None;
         let mut keepdims = false;

@@ -118,6 +118,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let slot = self.slots.get(name).copied();
         match (ty, slot) {
             (LocalTy::Tuple(len), _) => self.read_tuple_local(name, len, n),
+            (_, None) if self.refused_bindings.contains(name) => Val::Err,
             (_, None) => self.err(n, format!("`{}` is used before it is bound", tuples::shown_local(name))),
             (LocalTy::Scalar(s), Some(v)) => Val::Num { v, s, nonneg },
             (LocalTy::Array(t), Some(v)) => Val::Arr { v, ty: t },

@@ -249,6 +249,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// the body has no other diagnostics (where it has, they are echoes
     /// of them), so that no body compiles with a wrong type.
     untyped: Vec<Diagnostic>,
+    /// Locals a binding of which was refused (its value reported): a read
+    /// of one that finds it unbound echoes that error and reports nothing.
+    refused_bindings: HashSet<String>,
     loops: Vec<Loop>,
     /// Whether the current block can still take instructions.
     open: bool,
@@ -462,6 +465,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             locals,
             slots: HashMap::new(),
             untyped: Vec::new(),
+            refused_bindings: HashSet::new(),
             diags: Vec::new(),
             loops: Vec::new(),
             open: true,
@@ -971,6 +975,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if matches!(v, Val::Err) {
+            self.refused_bindings.insert(name.to_owned());
             return;
         }
         if matches!(v, Val::None | Val::Maybe { .. }) {
