@@ -1,21 +1,23 @@
-//! The types of a function's locals (scalars, tuples of scalars and
-//! arrays), solved once over its HIR.
+//! The types of a function's locals (scalars, tuples and arrays), solved
+//! once over its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
 //! annotations, augmented assignments, unpackings of tuples, of
 //! `a.shape` and of 1-D arrays, `for` counters over `range` and `prange`
-//! and `for` variables over tuples and arrays, `enumerate` and `zip`),
+//! and `for` variables over tuples (one name, or names unpacking each
+//! element) and arrays, `enumerate` and `zip`),
 //! each with the statement it is in
 //! (counted in the order the lowering walks the body) and whether it is
 //! inside a block, then runs one worklist: a binding's value is typed from
 //! the types known so far, joined into its local's type ([`join`], along
 //! the numeric tower and NEP 50; an annotated local keeps its annotation;
-//! a tuple local's elements each join as a scalar local does; an array
-//! local takes the first array bound to it, and every other must be the
-//! same) and its non-negativity; when a local's type changes, only the
+//! a tuple local's elements each join as a local of their own does; an
+//! array local takes the first array bound to it, and every other must be
+//! the same) and its non-negativity; when a local's type changes, only the
 //! bindings that read it are typed again. The lattice is finite and joins
-//! only go up, so it ends. An array local bound twice, or inside a block,
-//! is `rebound`, as the lowering needs to know before it lowers the body;
+//! only go up, so it ends. An array local (or array element of a tuple
+//! local) bound twice, or inside a block, is `rebound`, as the lowering
+//! needs to know before it lowers the body;
 //! one read by a statement at or before its first binding has no value
 //! there (as in the lowering), and what is typed from that read is not
 //! typed. A local bound only to NumPy dtypes (`dtype = np.int_`) has no
@@ -26,41 +28,55 @@
 //! conditional expressions, indexing one element of an array, an array's
 //! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
 //! `a[:, j]`, `a[1:, ...]`), arrays created by `np.empty`, `np.zeros`,
-//! `np.ones`, `np.full`, their `*_like` forms, `np.arange`, `a.copy()` and
-//! `a.astype(dtype)`, reductions of a whole array (`a.sum()`,
-//! `np.argmax(a)`), whole-array expressions (`2.0 * x + y`, `a > 0`,
-//! `np.sqrt(a)`: the element's type by the scalar rules, the widest
-//! rank), products (`np.dot`, `a.dot(b)`, `a @ b`), `np.sort` and the
-//! NaN-skipping reductions, NumPy's and
-//! `math`'s constants, NumPy's float ufuncs, `abs`, `negative`, `square` and
-//! rounding of scalars, Python's `math` float functions, casts, `len`,
-//! `abs`, `min`, `max`, `postc.math` intrinsics and calls of the
-//! module's functions (arrays and tuples in and out), and tuples of
-//! scalars: displays, `a.shape`, `divmod`, indexing, `sum`, `==` and
-//! `in`, each by the rule the lowering applies. A local bound by anything
-//! else (a tuple of arrays or of tuples, another NumPy call, whole-array
-//! arithmetic, a `for` over arrays, a construct in error) gets no type
-//! here, and the lowering infers it in rounds as before. It reports
-//! nothing: where a rule would refuse its operands the type is simply not
-//! known.
+//! `np.ones`, `np.full`, their `*_like` forms, `np.arange`, `np.array` of
+//! nested lists, `postc.empty`, `a.copy()` and `a.astype(dtype)`,
+//! transposes, ravels, reshapes and flattens, `cumsum`, reductions of a
+//! whole array or along an axis (`a.sum()`, `np.argmax(a)`,
+//! `a.sum(axis=0)`, `keepdims=`), whole-array expressions
+//! (`2.0 * x + y`, `a > 0`, `np.sqrt(a)`: the element's type by the
+//! scalar rules, the widest rank), products (`np.dot`, `a.dot(b)`,
+//! `a @ b`), `np.sort`, `np.searchsorted`, `np.linalg.norm` and the
+//! NaN-skipping reductions, NumPy's and `math`'s constants,
+//! `np.iinfo`/`np.finfo` constants, NumPy's float ufuncs, `abs`,
+//! `negative`, `square` and rounding of scalars, Python's `math` float
+//! functions, casts, `len`, `abs`, `min`, `max`, `round`, `real`, `imag`
+//! and `conjugate` of numbers, `postc.math` intrinsics and calls of POST
+//! functions (the module's, aliased or imported from other POST modules;
+//! arrays and tuples in and out; keyword arguments), and tuples (of
+//! scalars, arrays and tuples): displays, `a.shape`, `divmod`, indexing,
+//! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
+//! and `in`, each by the rule the lowering applies; a value that may be
+//! `None` (a parameter or result `T | None`) as its number (`None` binds
+//! a local's presence flag, not its type). It reports nothing: a binding
+//! whose value is not typed here (another NumPy call, a construct the
+//! lowering refuses) or that the lowering refuses (a value that does not
+//! join the local's others, a narrowing, a target it does not store
+//! into) is left out, as the lowering leaves it out after reporting it,
+//! and the local is typed by its other bindings; a local no binding
+//! types gets no type.
 //!
-//! A type it gives is the one the lowering's rounds reach: in a debug
-//! build the lowering checks that, for every body it accepts, against its
-//! rounds.
+//! The lowering reads these types and nothing else: a binding it lowers
+//! that they do not hold (a local left untyped, a value wider than its
+//! local's type) it reports rather than compiles.
 
-use crate::declare::{python_scalar, FuncDecl, Global, Namespace, MATH_CONSTANTS};
+use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
-use crate::lower::arrays::{array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtypes, ArrFn, Red};
+use crate::lower::arrays::{
+    array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
+};
 use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
-use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
+use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
+use crate::lower::tuples::slice_indices;
+use crate::lower::Callee;
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
 };
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
-use postc_ir::{DType, Layout, Shape, TypeData, TypeTable};
+use postc_ir::builtins::{Axis, GpuReg};
+use postc_ir::{DType, FuncAttrs, Layout, Shape, TypeData, TypeId, TypeTable};
 use ruff_python_ast as ast;
 use std::collections::HashMap;
 
@@ -70,6 +86,8 @@ pub(crate) struct TypeEnv<'a> {
     pub funcs: &'a [FuncDecl],
     pub types: &'a TypeTable,
     pub decl: &'a FuncDecl,
+    /// The function a name imported from another POST module names.
+    pub imported: &'a dyn Fn(&str) -> Option<Callee>,
 }
 
 /// A scalar local's type, as the lowering's `LocalInfo` holds it.
@@ -91,35 +109,34 @@ pub(crate) struct ArrayLocal {
     pub rebound: bool,
 }
 
-/// The locals the typecheck types: scalars, tuples of scalars element by
-/// element (as the lowering's element locals hold them), and arrays.
+/// An element of a tuple local, as the lowering's element local holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum TupleElement {
+    Scalar(LocalType),
+    Array(ArrayLocal),
+    Tuple(Vec<TupleElement>),
+}
+
+/// The locals the typecheck types: scalars, tuples element by element (as
+/// the lowering's element locals hold them), and arrays.
 #[derive(Default)]
 pub(crate) struct LocalTypes {
     pub scalars: ArenaMap<LocalId, LocalType>,
-    pub tuples: ArenaMap<LocalId, Vec<LocalType>>,
+    pub tuples: ArenaMap<LocalId, Vec<TupleElement>>,
     pub arrays: ArenaMap<LocalId, ArrayLocal>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which have no
     /// type: the lowering reads them where a `dtype=` names them.
     pub dtypes: ArenaMap<LocalId, DType>,
 }
 
-impl LocalTypes {
-    pub(crate) fn contains(&self, id: LocalId) -> bool {
-        let typed = self.scalars.get(id).is_some() || self.tuples.get(id).is_some();
-        typed || self.arrays.get(id).is_some() || self.dtypes.get(id).is_some()
-    }
-}
-
-/// The types of the scalar and tuple locals of `body` whose every binding
-/// is typed, from values that read only such locals, parameters and
-/// constants.
+/// The types of the locals of `body`, each the join of its bindings that
+/// are typed (see the module's header).
 pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     let mut cx = Solver {
         body,
         env,
         states: ArenaMap::default(),
         bindings: Vec::new(),
-        readers: ArenaMap::default(),
         at: 0,
         nested: false,
         reading_at: std::cell::Cell::new(0),
@@ -130,6 +147,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             ty: None,
             elems: None,
             arr: None,
+            repeated: false,
             dtype: None,
             nonneg: true,
             annotation: None,
@@ -141,10 +159,12 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     cx.collect(&body.top);
     cx.solve();
-    // A local typed from another that is not (a partial type) is not
-    // typed either.
+    // A local is typed by the bindings that are: one the lowering refuses
+    // it leaves out, as the lowering does after reporting it (a value that
+    // is not typed reads a construct the lowering refuses, or a local no
+    // binding types).
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
-    let mut untyped: Vec<LocalId> = (cx.states.iter())
+    let untyped: Vec<LocalId> = (cx.states.iter())
         .filter(|(id, st)| {
             // A local bound to a dtype has no type; one bound to a value
             // too is refused by the lowering.
@@ -155,18 +175,8 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         })
         .map(|(id, _)| id)
         .collect();
-    untyped.extend(cx.bindings.iter().filter(|b| !b.typed && assigned(b.local)).map(|b| b.local));
     for id in &untyped {
         cx.states[*id].open = false;
-    }
-    while let Some(id) = untyped.pop() {
-        for &r in cx.readers.get(id).into_iter().flatten() {
-            let reader = cx.bindings[r].local;
-            if cx.states[reader].open {
-                cx.states[reader].open = false;
-                untyped.push(reader);
-            }
-        }
     }
     let mut out = LocalTypes::default();
     for (id, st) in cx.states.iter() {
@@ -174,32 +184,101 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             out.dtypes.insert(id, d);
             continue;
         }
-        if !(st.open && st.bindings > 0) {
+        // An annotated local is typed by its annotation, bound or not.
+        if !(st.open && (st.bindings > 0 || st.annotation.is_some())) {
             continue;
         }
         if let Some(scalar) = st.ty {
             out.scalars.insert(id, LocalType { scalar, nonneg: st.nonneg, annotated: st.annotation.is_some() });
         } else if let Some(elems) = &st.elems {
-            let elems = elems.iter().map(|&(scalar, nonneg)| LocalType { scalar, nonneg, annotated: false });
-            out.tuples.insert(id, elems.collect());
+            out.tuples.insert(id, tuple_elements(elems, cx.rebound(id)));
         } else if let Some(ty) = &st.arr {
-            // As the lowering's `assign_local` finds it: a second binding,
-            // or one inside a block, makes the array local a variable.
-            let mut binds = cx.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
-            let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
-            out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: count > 1 || nested });
+            out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: cx.rebound(id) });
         }
     }
     out
 }
 
+/// The elements of a tuple local as the lowering's element locals hold
+/// them: an array element is rebound when the tuple local is.
+fn tuple_elements(elems: &[Element], rebound: bool) -> Vec<TupleElement> {
+    let element = |e: &Element| match e {
+        Element::Scalar(scalar, nonneg) => {
+            TupleElement::Scalar(LocalType { scalar: *scalar, nonneg: *nonneg, annotated: false })
+        }
+        Element::Array(ty) => TupleElement::Array(ArrayLocal { ty: ty.clone(), rebound }),
+        Element::Tuple(inner) => TupleElement::Tuple(tuple_elements(inner, rebound)),
+    };
+    elems.iter().map(element).collect()
+}
+
+/// An element of a tuple local, as the solver knows it.
+#[derive(Clone, Debug, PartialEq)]
+enum Element {
+    /// Its type and whether it stays non-negative.
+    Scalar(Scalar, bool),
+    Array(TypeData),
+    Tuple(Vec<Element>),
+}
+
+impl Element {
+    /// A value's first binding to an element, as the lowering's
+    /// `assign_local` types it: a weak scalar of a dtype not its kind's
+    /// default settles at the default (`join_into`).
+    fn of(ty: &Ty) -> Option<Element> {
+        Some(match ty {
+            Ty::Num { .. } | Ty::Lit { .. } => {
+                let s = ty.scalar()?;
+                Element::Scalar(join(s, s).unwrap_or(s), ty.nonneg())
+            }
+            Ty::Arr(t) => Element::Array(t.clone()),
+            Ty::Tuple(elems) => Element::Tuple(elems.iter().map(Element::of).collect::<Option<_>>()?),
+        })
+    }
+
+    /// The element joined with another binding's, as the lowering's
+    /// element locals join: scalars along the numeric tower, arrays only
+    /// when they are the same, tuples of one length element by element.
+    fn join(&self, other: &Element) -> Option<Element> {
+        Some(match (self, other) {
+            (Element::Scalar(t, t_nonneg), Element::Scalar(s, s_nonneg)) => {
+                Element::Scalar(join(*t, *s)?, *t_nonneg && *s_nonneg)
+            }
+            (Element::Array(a), Element::Array(b)) if a == b => Element::Array(a.clone()),
+            (Element::Tuple(a), Element::Tuple(b)) if a.len() == b.len() => {
+                Element::Tuple(a.iter().zip(b).map(|(x, y)| x.join(y)).collect::<Option<_>>()?)
+            }
+            _ => return None,
+        })
+    }
+
+    fn ty(&self) -> Ty {
+        match self {
+            Element::Scalar(s, nonneg) => Ty::Num { s: *s, nonneg: *nonneg },
+            Element::Array(t) => Ty::Arr(t.clone()),
+            Element::Tuple(elems) => Ty::Tuple(elems.iter().map(Element::ty).collect()),
+        }
+    }
+
+    fn holds_array(&self) -> bool {
+        match self {
+            Element::Scalar(..) => false,
+            Element::Array(_) => true,
+            Element::Tuple(elems) => elems.iter().any(Element::holds_array),
+        }
+    }
+}
+
 /// What the solver knows of a local.
 struct State {
     ty: Option<Scalar>,
-    /// A tuple local's elements: each one's type and non-negativity.
-    elems: Option<Vec<(Scalar, bool)>>,
+    /// A tuple local's elements.
+    elems: Option<Vec<Element>>,
     /// An array local's type.
     arr: Option<TypeData>,
+    /// One binding gave it more than one value (a `for` loop over a
+    /// tuple, unrolled): as bound more than once.
+    repeated: bool,
     /// A local bound to a NumPy dtype: the dtype, and the statement of
     /// its first binding.
     dtype: Option<(DType, usize)>,
@@ -230,6 +309,9 @@ enum Bound {
     Element { value: ExprId, index: usize, count: usize },
     /// `for x in t` over a tuple: each of its elements in turn.
     EveryElement(ExprId),
+    /// `for a, b in t` over a tuple of tuples: part `index` of `count`
+    /// of each element in turn.
+    EveryElementPart { iter: ExprId, index: usize, count: usize },
     /// `for x, y in zip(a, b)`, `for i, x in enumerate(a)`: the element
     /// (or row) of one array at each step.
     ArrayStep(ExprId),
@@ -240,8 +322,6 @@ enum Bound {
 struct Binding {
     local: LocalId,
     bound: Bound,
-    /// Typed on the last visit.
-    typed: bool,
     /// The statement it is in, counted in the order the lowering walks
     /// the body.
     at: usize,
@@ -307,29 +387,17 @@ impl Ty {
 /// Joins a tuple into a local's state, element by element, as the
 /// lowering's `assign_tuple_local` does; whether the state changed.
 fn join_tuple_into(st: &mut State, elems: &[Ty]) -> bool {
-    let new: Option<Vec<(Scalar, bool)>> = elems.iter().map(|e| Some((e.scalar()?, e.nonneg()))).collect();
+    let new: Option<Vec<Element>> = elems.iter().map(Element::of).collect();
     let Some(new) = new.filter(|_| st.ty.is_none() && st.annotation.is_none()) else {
-        // A tuple of arrays or tuples (not typed here), or a scalar local
-        // bound to a tuple (refused by the lowering).
-        st.open = false;
+        // A scalar local bound to a tuple (refused by the lowering).
         return false;
     };
     let Some(old) = &st.elems else {
         st.elems = Some(new);
         return true;
     };
-    if old.len() != new.len() {
-        st.open = false;
-        return false;
-    }
-    let mut joined = Vec::with_capacity(new.len());
-    for (&(t, t_nonneg), &(s, s_nonneg)) in old.iter().zip(&new) {
-        let Some(j) = join(t, s) else {
-            st.open = false;
-            return false;
-        };
-        joined.push((j, t_nonneg && s_nonneg));
-    }
+    let joined = Element::Tuple(old.clone()).join(&Element::Tuple(new));
+    let Some(Element::Tuple(joined)) = joined else { return false };
     let changed = *old != joined;
     st.elems = Some(joined);
     changed
@@ -378,8 +446,6 @@ struct Solver<'a> {
     env: &'a TypeEnv<'a>,
     states: ArenaMap<LocalId, State>,
     bindings: Vec<Binding>,
-    /// The bindings whose values read each local.
-    readers: ArenaMap<LocalId, Vec<usize>>,
     /// While collecting: the statement being collected, counted in the
     /// order the lowering walks the body, and whether it is in a block.
     at: usize,
@@ -389,6 +455,15 @@ struct Solver<'a> {
 }
 
 impl Solver<'_> {
+    /// Whether an array local (or an array element of a tuple local) is a
+    /// variable, as the lowering's `assign_local` finds it: bound more
+    /// than once, or inside a block.
+    fn rebound(&self, id: LocalId) -> bool {
+        let mut binds = self.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
+        let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
+        count > 1 || nested || self.states[id].repeated
+    }
+
     // ---- bindings ---------------------------------------------------------
 
     fn bind(&mut self, local: LocalId, bound: Bound) {
@@ -397,7 +472,7 @@ impl Solver<'_> {
         if !matches!(bound, Bound::Update(..)) && st.first_at.is_none() {
             st.first_at = Some(self.at);
         }
-        self.bindings.push(Binding { local, bound, typed: false, at: self.at, nested: self.nested });
+        self.bindings.push(Binding { local, bound, at: self.at, nested: self.nested });
     }
 
     /// `name = np.int_`: a local bound to a NumPy dtype, which a `dtype=`
@@ -410,20 +485,6 @@ impl Solver<'_> {
             None => st.dtype = Some((d, at)),
             Some((before, _)) if before == d => {}
             Some(_) => st.open = false,
-        }
-    }
-
-    /// Every local named in `e`, which a construct binds in a way not
-    /// typed here.
-    fn close_names_in(&mut self, e: ExprId) {
-        let mut pending = vec![e];
-        while let Some(e) = pending.pop() {
-            match &self.body.exprs[e] {
-                Expr::Name(Name::Local(id)) => self.states[*id].open = false,
-                Expr::Tuple(es) | Expr::List(es) => pending.extend(es.iter()),
-                Expr::Starred(e) => pending.push(*e),
-                _ => {}
-            }
         }
     }
 
@@ -465,10 +526,11 @@ impl Solver<'_> {
                             continue;
                         }
                     }
+                    // A target of another form binds no local (the lowering
+                    // refuses what it does not store into).
                     for &t in targets.iter() {
-                        match self.local_of(t) {
-                            Some(id) if !unpacks => self.bind(id, Bound::Value(*value)),
-                            _ => self.close_names_in(t),
+                        if let (Some(id), false) = (self.local_of(t), unpacks) {
+                            self.bind(id, Bound::Value(*value));
                         }
                     }
                 }
@@ -481,11 +543,9 @@ impl Solver<'_> {
                             self.states[id].ty = Some(Scalar::strong(d));
                         }
                         (Some(d), Some(before)) if d == before => {}
-                        // Refused or conflicting: its value is not bound.
-                        _ => {
-                            self.states[id].open = false;
-                            continue;
-                        }
+                        // Refused or conflicting: its value is not bound (the
+                        // lowering reports the annotation).
+                        _ => continue,
                     }
                     if let Some(v) = value {
                         self.bind(id, Bound::Value(*v));
@@ -496,15 +556,25 @@ impl Solver<'_> {
                         self.bind(id, Bound::Update(*op, *value));
                     }
                 }
+                // A `for` target of a form not below binds nothing here: the
+                // lowering refuses it.
                 Stmt::For { is_async, target, iter, body, orelse } => {
                     match self.local_of(*target) {
-                        _ if *is_async => self.close_names_in(*target),
+                        _ if *is_async => {}
                         Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
                         Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
-                        _ => match self.steps_over_arrays(*target, *iter) {
-                            Some(bindings) => bindings.into_iter().for_each(|(id, b)| self.bind(id, b)),
-                            None => self.close_names_in(*target),
-                        },
+                        None if self.may_iterate(*iter) => {
+                            let ids = self.unpacked_names(*target).unwrap_or_default();
+                            let count = ids.len();
+                            for (index, id) in ids.into_iter().enumerate() {
+                                self.bind(id, Bound::EveryElementPart { iter: *iter, index, count });
+                            }
+                        }
+                        _ => {
+                            for (id, b) in self.steps_over_arrays(*target, *iter).into_iter().flatten() {
+                                self.bind(id, b);
+                            }
+                        }
                     }
                     push_blocks(&mut pending, &[body, orelse]);
                 }
@@ -513,10 +583,9 @@ impl Solver<'_> {
                     push_blocks(&mut pending, &blocks);
                 }
                 Stmt::While { body, orelse, .. } => push_blocks(&mut pending, &[body, orelse]),
-                Stmt::Refused { exprs, blocks, .. } => {
-                    for &e in exprs.iter() {
-                        self.close_names_in(e);
-                    }
+                // A refused statement binds nothing (the lowering reports it
+                // and goes on with its blocks).
+                Stmt::Refused { blocks, .. } => {
                     let blocks: Vec<&[StmtId]> = blocks.iter().map(|b| &**b).collect();
                     push_blocks(&mut pending, &blocks);
                 }
@@ -554,7 +623,8 @@ impl Solver<'_> {
                 Some((0..count).map(|index| Bound::Element { value, index, count }).collect())
             }
         };
-        let Some(bounds) = bounds else { return self.close_names_in(target) };
+        // Nested or starred targets, or counts that differ: refused.
+        let Some(bounds) = bounds else { return };
         for (t, bound) in targets.iter().zip(bounds) {
             if let Some(id) = self.local_of(*t) {
                 self.bind(id, bound);
@@ -565,12 +635,48 @@ impl Solver<'_> {
     /// A local's annotation, when it is a scalar type named plainly
     /// (`Float32`, `float`).
     fn annotation(&self, e: ExprId) -> Option<DType> {
+        // `T | None`, `Optional[T]`: a local that may be `None` has the
+        // type of its value.
+        let e = self.maybe_none_inner(e).unwrap_or(e);
         match &self.body.exprs[e] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
                 Some(Global::Type(t)) => Some(*t),
                 _ => None,
             },
             Expr::Name(Name::Free(n)) => python_scalar(n),
+            // `postyp.Float64`, as the lowering's `local_annotation` reads
+            // it (by the module's own name).
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Free(m) | Name::Global(m)) if &**m == "postyp" => DType::from_name(attr),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `T` of the annotation `T | None`, `None | T` or `Optional[T]`
+    /// (`typing.Optional[T]`), as `declare::maybe_none_inner` reads it.
+    fn maybe_none_inner(&self, e: ExprId) -> Option<ExprId> {
+        let named = |e: ExprId, want: &str| match &self.body.exprs[e] {
+            Expr::Name(Name::Free(n) | Name::Global(n)) => &**n == want,
+            Expr::Name(Name::Local(id)) => &*self.body.locals[*id].name == want,
+            _ => false,
+        };
+        match &self.body.exprs[e] {
+            Expr::BinOp { op: ast::Operator::BitOr, lhs, rhs } => {
+                match (&self.body.exprs[*lhs], &self.body.exprs[*rhs]) {
+                    (Expr::None, _) => Some(*rhs),
+                    (_, Expr::None) => Some(*lhs),
+                    _ => None,
+                }
+            }
+            Expr::Subscript { base, index } => {
+                let optional = match &self.body.exprs[*base] {
+                    Expr::Attribute { base: module, attr } => &**attr == "Optional" && named(*module, "typing"),
+                    _ => named(*base, "Optional"),
+                };
+                optional.then_some(*index)
+            }
             _ => None,
         }
     }
@@ -585,6 +691,12 @@ impl Solver<'_> {
             Expr::Subscript { base, .. } => matches!(self.body.exprs[*base], Expr::Name(Name::Local(_))),
             _ => false,
         }
+    }
+
+    /// The locals `for a, b in ...` binds: a tuple of plain names.
+    fn unpacked_names(&self, target: ExprId) -> Option<Vec<LocalId>> {
+        let Expr::Tuple(names) = &self.body.exprs[target] else { return None };
+        names.iter().map(|n| self.local_of(*n)).collect()
     }
 
     /// `for i, x in enumerate(a)` and `for x, y in zip(a, b)` (the
@@ -647,6 +759,7 @@ impl Solver<'_> {
                 | Bound::Extent { array: v, .. }
                 | Bound::Element { value: v, .. }
                 | Bound::EveryElement(v)
+                | Bound::EveryElementPart { iter: v, .. }
                 | Bound::ArrayStep(v)
                 | Bound::StepIndex(v) => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
@@ -668,8 +781,8 @@ impl Solver<'_> {
             }
             self.reading_at.set(self.bindings[i].at);
             let tys = self.binding_types(self.bindings[i].bound, local);
-            self.bindings[i].typed = tys.is_some();
             let Some(tys) = tys else { continue };
+            self.states[local].repeated |= tys.len() > 1;
             let mut changed = false;
             for ty in &tys {
                 changed |= self.join_into(local, ty);
@@ -683,7 +796,6 @@ impl Solver<'_> {
                 }
             }
         }
-        self.readers = readers;
     }
 
     /// The locals an expression reads.
@@ -738,14 +850,16 @@ impl Solver<'_> {
     }
 
     /// Joins a value bound to `local` into its type, as the lowering's
-    /// `assign_local` does; whether its state changed.
+    /// `assign_local` does; whether its state changed. A value the
+    /// lowering refuses there (of another kind, a narrowing, types that do
+    /// not join) is left out, as the lowering leaves it out after
+    /// reporting it: the local keeps the type its other bindings give.
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
         if let Ty::Arr(ty) = ty {
             // As the lowering: the first array bound fixes the type, every
             // other must be the same.
             if st.ty.is_some() || st.elems.is_some() || st.annotation.is_some() {
-                st.open = false;
                 return false;
             }
             return match &st.arr {
@@ -754,43 +868,36 @@ impl Solver<'_> {
                     true
                 }
                 Some(t) if t == ty => false,
-                Some(_) => {
-                    st.open = false;
-                    false
-                }
+                Some(_) => false,
             };
         }
         if st.arr.is_some() {
             // An array local bound to a scalar or a tuple: refused.
-            st.open = false;
             return false;
         }
         if let Ty::Tuple(elems) = ty {
             return join_tuple_into(st, elems);
         }
         let Some(s) = ty.scalar() else {
-            st.open = false;
             return false;
         };
         if st.elems.is_some() {
             // A tuple local bound to a scalar: refused by the lowering.
-            st.open = false;
             return false;
         }
         let before = (st.ty, st.nonneg);
         match (st.annotation, st.ty) {
             (Some(annotated), _) if !widens_to(s, annotated) => {
-                st.open = false;
                 return false;
             }
             (Some(annotated), _) => st.ty = Some(Scalar::strong(annotated)),
-            (None, None) => st.ty = Some(s),
+            // A local's type is the join of its values', one value's
+            // with itself too: a weak value of a dtype not its kind's
+            // default (`x.imag` of a Float32) settles at the default.
+            (None, None) => st.ty = Some(join(s, s).unwrap_or(s)),
             (None, Some(t)) => match join(t, s) {
                 Some(j) => st.ty = Some(j),
-                None => {
-                    st.open = false;
-                    return false;
-                }
+                None => return false,
             },
         }
         st.nonneg &= ty.nonneg();
@@ -801,9 +908,24 @@ impl Solver<'_> {
     /// tuple gives it each element's).
     fn binding_types(&self, bound: Bound, local: LocalId) -> Option<Vec<Ty>> {
         match bound {
+            // `x = None` of a local that may be `None` (the lowering's
+            // `assign_maybe_none`): its flag, not its type.
+            Bound::Value(v) if matches!(self.body.exprs[v], Expr::None) => Some(Vec::new()),
             Bound::EveryElement(iter) => match self.ty(iter)? {
                 Ty::Tuple(elems) => Some(elems),
                 Ty::Arr(ty) => Some(vec![array_step(&ty)?]),
+                _ => None,
+            },
+            // As the lowering's `for_over_tuple`: every element a tuple of
+            // as many parts as names.
+            Bound::EveryElementPart { iter, index, count } => match self.ty(iter)? {
+                Ty::Tuple(elems) => elems
+                    .into_iter()
+                    .map(|e| match e {
+                        Ty::Tuple(mut parts) if parts.len() == count => Some(parts.swap_remove(index)),
+                        _ => None,
+                    })
+                    .collect(),
                 _ => None,
             },
             other => self.binding_type(other, local).map(|t| vec![t]),
@@ -840,7 +962,7 @@ impl Solver<'_> {
             },
             // Typed when every array it runs over is.
             Bound::StepIndex(_) => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
-            Bound::EveryElement(_) => None,
+            Bound::EveryElement(_) | Bound::EveryElementPart { .. } => None,
         }
     }
 
@@ -919,7 +1041,11 @@ impl Solver<'_> {
             Expr::Call { func, args, keywords } => match self.array_function(*func) {
                 Some((f, recv)) => self.array_call(f, recv, args, keywords),
                 None if keywords.is_empty() => self.call(*func, args),
-                None => None,
+                // Keywords name the parameters of the module's functions.
+                None => match &self.body.exprs[*func] {
+                    Expr::Name(Name::Global(n)) => self.post_call(n, args, keywords),
+                    _ => None,
+                },
             },
             Expr::Subscript { base, index } => self.element(*base, *index),
             Expr::Tuple(es) => {
@@ -937,9 +1063,22 @@ impl Solver<'_> {
             Expr::Attribute { base, attr } if self.constant_of_module(*base, attr).is_some() => {
                 self.constant_of_module(*base, attr).map(python_float)
             }
-            // As the lowering's `attribute` of an array.
+            // `thread_idx.x` in a `@kernel`: a Python int, never negative.
+            Expr::Attribute { base, attr } if self.is_gpu_register(*base) => {
+                let kernel = self.env.decl.attrs.contains(FuncAttrs::KERNEL);
+                (kernel && Axis::ALL.iter().any(|x| x.name() == &**attr)).then(extent)
+            }
+            Expr::Attribute { base, attr } if self.type_info_of(*base).is_some() => {
+                let (which, args, keywords) = self.type_info_of(*base)?;
+                self.type_info(which, args, keywords, attr)
+            }
+            // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
-                let Ty::Arr(ty) = self.ty(*base)? else { return None };
+                let ty = match self.ty(*base)? {
+                    Ty::Arr(ty) => ty,
+                    Ty::Tuple(_) => return None,
+                    number => return part_of(number, attr),
+                };
                 let nd = ty.ndim()?;
                 match &**attr {
                     "T" => (!ty.dtype.is_text()).then(|| view_of(&ty, nd)),
@@ -958,11 +1097,9 @@ impl Solver<'_> {
                 LocalKind::Param => {
                     let decl = self.env.decl;
                     let at = decl.params.iter().position(|(n, _)| **n == *self.body.locals[*id].name)?;
-                    // A parameter that may be `None` is a number only where
-                    // a test narrows it, which the lowering follows.
-                    if decl.maybe_none[at] {
-                        return None;
-                    }
+                    // A parameter that may be `None` is read as a number
+                    // where a test narrows it (elsewhere the lowering
+                    // refuses the read): of its value's type.
                     let t = &decl.params[at].1;
                     let td = self.env.types.get(*t);
                     Some(if td.is_array {
@@ -974,6 +1111,9 @@ impl Solver<'_> {
                 LocalKind::Poisoned => None,
                 LocalKind::Assigned => {
                     let st = &self.states[*id];
+                    if !st.open {
+                        return None;
+                    }
                     if let Some(arr) = &st.arr {
                         // Bound by an earlier statement, or not yet where
                         // the lowering reads it.
@@ -981,7 +1121,13 @@ impl Solver<'_> {
                         return bound_before.then(|| Ty::Arr(arr.clone()));
                     }
                     if let Some(elems) = &st.elems {
-                        return Some(Ty::Tuple(elems.iter().map(|&(s, nonneg)| Ty::Num { s, nonneg }).collect()));
+                        // An array element has no value before its first
+                        // binding, as an array local.
+                        let bound_before = st.first_at.is_some_and(|at| at < self.reading_at.get());
+                        if elems.iter().any(Element::holds_array) && !bound_before {
+                            return None;
+                        }
+                        return Some(Ty::Tuple(elems.iter().map(Element::ty).collect()));
                     }
                     Some(Ty::Num { s: st.ty?, nonneg: st.nonneg })
                 }
@@ -1029,6 +1175,9 @@ impl Solver<'_> {
                     return elems.iter().all(|e| self.equality_typed(l, e)).then(|| bool_result(true));
                 }
                 C::Eq | C::NotEq if tuple => return self.equality_typed(l, r).then(|| bool_result(true)),
+                C::Lt | C::LtE | C::Gt | C::GtE if tuple => {
+                    return self.ordering_typed(*op, l, r).then(|| bool_result(true))
+                }
                 _ => {}
             }
         }
@@ -1069,6 +1218,70 @@ impl Solver<'_> {
             return false;
         }
         l.converts_to(p.dtype) && r.converts_to(p.dtype)
+    }
+
+    /// `min(t, u, ...)`, `max(...)` of tuples of one length, as the
+    /// lowering's `min_max_of_tuples`: each element of the result of the
+    /// promotion of its position's elements (real numbers or strings),
+    /// non-negative as `min` and `max` of numbers are.
+    fn min_max_of_tuples(&self, values: &[Ty], is_min: bool) -> Option<Ty> {
+        let tuples: Vec<&[Ty]> = values
+            .iter()
+            .map(|v| match v {
+                Ty::Tuple(elems) => Some(&elems[..]),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (first, rest) = tuples.split_first()?;
+        let len = first.len();
+        if rest.iter().any(|t| t.len() != len) {
+            return None;
+        }
+        let mut types = Vec::with_capacity(len);
+        for k in 0..len {
+            let mut joined: Option<Scalar> = None;
+            for t in &tuples {
+                let s = t[k].scalar().filter(|s| kind(s.dtype) <= Kind::Float || s.dtype.is_text())?;
+                joined = Some(match joined {
+                    None => s,
+                    Some(q) => promote(q, s)?,
+                });
+            }
+            types.push(joined?);
+        }
+        let mut nonneg: Vec<bool> = first.iter().map(Ty::nonneg).collect();
+        if !first.iter().zip(&types).all(|(e, s)| e.converts_to(s.dtype)) {
+            return None;
+        }
+        let op = if is_min { ast::CmpOp::Lt } else { ast::CmpOp::Gt };
+        let current: Vec<Ty> = types.iter().map(|&s| Ty::Num { s, nonneg: false }).collect();
+        for t in rest {
+            if !self.ordering_typed(op, &Ty::Tuple(t.to_vec()), &Ty::Tuple(current.clone())) {
+                return None;
+            }
+            for (k, e) in t.iter().enumerate() {
+                if !e.converts_to(types[k].dtype) {
+                    return None;
+                }
+                nonneg[k] = if is_min { nonneg[k] && e.nonneg() } else { nonneg[k] || e.nonneg() };
+            }
+        }
+        let elems = types.into_iter().zip(nonneg).map(|(s, nonneg)| Ty::Num { s, nonneg });
+        Some(Ty::Tuple(elems.collect()))
+    }
+
+    /// Whether the lowering's `compare_values` orders `l` and `r` by `op`
+    /// (`<`, `<=`, `>`, `>=`): two tuples lexicographically (each pair of
+    /// elements compared for equality and by `op`), scalars as
+    /// [`Solver::comparable`]; a tuple and anything else is refused.
+    fn ordering_typed(&self, op: ast::CmpOp, l: &Ty, r: &Ty) -> bool {
+        match (l, r) {
+            (Ty::Tuple(ls), Ty::Tuple(rs)) => {
+                ls.iter().zip(rs).all(|(a, b)| self.equality_typed(a, b) && self.ordering_typed(op, a, b))
+            }
+            (Ty::Tuple(_), _) | (_, Ty::Tuple(_)) => false,
+            _ => self.comparable(op, l, r),
+        }
     }
 
     /// Whether the lowering's `values_equal` compares `l` and `r`: tuples
@@ -1182,8 +1395,21 @@ impl Solver<'_> {
     /// index picks its element; another integer index one of a single
     /// dtype shared by every element.
     fn tuple_element(&self, mut elems: Vec<Ty>, index: ExprId) -> Option<Ty> {
-        if matches!(self.body.exprs[index], Expr::Slice { .. }) {
-            return None;
+        if let Expr::Slice { lower, upper, step } = self.body.exprs[index] {
+            // As the lowering's `tuple_slice`: integer constants (or left
+            // out), the elements picked as CPython picks them.
+            let mut bounds = [None; 3];
+            for (bound, part) in bounds.iter_mut().zip([lower, upper, step]) {
+                let Some(e) = part.filter(|e| !matches!(self.body.exprs[*e], Expr::None)) else { continue };
+                let Ty::Lit { lit: Lit::Int(k), .. } = self.ty(e)? else { return None };
+                *bound = Some(k);
+            }
+            let [start, stop, step] = bounds;
+            if step == Some(0) {
+                return None;
+            }
+            let picked = slice_indices(elems.len(), start, stop, step.unwrap_or(1));
+            return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
         }
         let i = self.ty(index)?;
         if let Ty::Lit { lit: Lit::Int(k), .. } = i {
@@ -1213,6 +1439,16 @@ impl Solver<'_> {
             return None;
         }
         let tys = || args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>();
+        // As the lowering's `target_of`, which takes any `.conjugate` for
+        // the method of numbers first.
+        if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
+            if &**attr == "conjugate" {
+                return if args.is_empty() { conjugate(self.ty(*base)?) } else { None };
+            }
+        }
+        if self.names_postc_empty(func) {
+            return self.postc_empty(args);
+        }
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
                 Library::Numpy(op) => {
@@ -1229,9 +1465,19 @@ impl Solver<'_> {
         match name {
             Name::Free(n) => match &**n {
                 "len" => len(&tys()?),
+                "round" => match &tys()?[..] {
+                    [v] => round(v),
+                    _ => None,
+                },
                 "abs" => abs(&tys()?),
-                "min" => min_max(&spread_one_tuple(tys()?), true),
-                "max" => min_max(&spread_one_tuple(tys()?), false),
+                "min" | "max" => {
+                    let values = spread_one_tuple(tys()?);
+                    if values.iter().any(|v| matches!(v, Ty::Tuple(_))) {
+                        self.min_max_of_tuples(&values, &**n == "min")
+                    } else {
+                        min_max(&values, &**n == "min")
+                    }
+                }
                 "sum" => self.sum(tys()?),
                 "divmod" => match &tys()?[..] {
                     [a, b] => Some(Ty::Tuple(vec![
@@ -1245,10 +1491,157 @@ impl Solver<'_> {
             Name::Global(n) => match self.env.globals.get(&**n)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
-                Global::Func(i) => self.module_function(&self.env.funcs[*i], &tys()?),
+                Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) => self.post_call(n, args, &[]),
+                Global::GpuBuiltin(g) => self.gpu_call(*g, args),
                 _ => None,
             },
             Name::Local(_) => None,
+        }
+    }
+
+    /// Whether `func` names `postc.empty` (imported, or as `postc.empty`).
+    fn names_postc_empty(&self, func: ExprId) -> bool {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Empty)),
+            Expr::Attribute { base, attr } if &**attr == "empty" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => {
+                    matches!(self.env.globals.get(&**m), Some(Global::Namespace(Namespace::Postc)))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `postc.empty(n, Float64)`, as the lowering types it: a fresh 1-D
+    /// array of the dtype named as a cast is (`Float64`, `float`,
+    /// `postyp.Float64`), its extent static when written as a
+    /// non-negative integer literal.
+    fn postc_empty(&self, args: &[ExprId]) -> Option<Ty> {
+        let [n, dtype] = args else { return None };
+        let d = self.cast_dtype(*dtype)?;
+        let len = self.ty(*n)?;
+        if d.is_text() || kind(len.scalar()?.dtype) != Kind::Int || !len.converts_to(DType::Int64) {
+            return None;
+        }
+        let extent = match len {
+            Ty::Lit { lit: Lit::Int(i), .. } if i >= 0 => Some(i as u64),
+            _ => None,
+        };
+        Some(Ty::Arr(TypeData::array(d, Shape::dims(&[extent]), Layout::COrder)))
+    }
+
+    /// The dtype `e` names as a cast does (`Float64`, `float`,
+    /// `postyp.Float64`: the lowering's `Target::Cast`).
+    fn cast_dtype(&self, e: ExprId) -> Option<DType> {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Global(g)) => match self.env.globals.get(&**g)? {
+                Global::Type(t) => Some(*t),
+                _ => None,
+            },
+            Expr::Name(Name::Free(f)) => python_scalar(f),
+            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::Namespace(Namespace::Postyp) => DType::from_name(attr),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `e` names a GPU register (`thread_idx`, `postc.block_dim`),
+    /// as the lowering's `gpu_register`.
+    fn is_gpu_register(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::GpuRegister(_))),
+            Expr::Attribute { base, attr } => {
+                let postc = match &self.body.exprs[*base] {
+                    Expr::Name(Name::Global(m)) => {
+                        matches!(self.env.globals.get(&**m), Some(Global::Namespace(Namespace::Postc)))
+                    }
+                    _ => false,
+                };
+                postc && GpuReg::ALL.iter().any(|r| r.name() == &**attr)
+            }
+            _ => false,
+        }
+    }
+
+    /// `shared(T[n, m])` and `atomic_add(a, i, ..., v)` in a `@kernel`, as
+    /// the lowering's `gpu_builtin` types them: a block-shared C-order
+    /// array of static extents; the element's old value.
+    fn gpu_call(&self, g: GpuBuiltin, args: &[ExprId]) -> Option<Ty> {
+        if !self.env.decl.attrs.contains(FuncAttrs::KERNEL) {
+            return None;
+        }
+        match g {
+            GpuBuiltin::SyncThreads => None,
+            GpuBuiltin::Shared => {
+                let [ann] = args else { return None };
+                let Expr::Subscript { base, index } = &self.body.exprs[*ann] else { return None };
+                let d = self.cast_dtype(*base)?;
+                let items: &[ExprId] = match &self.body.exprs[*index] {
+                    Expr::Tuple(es) => es,
+                    _ => std::slice::from_ref(index),
+                };
+                let mut dims = Vec::with_capacity(items.len());
+                for it in items {
+                    match &self.body.exprs[*it] {
+                        Expr::Literal(Lit::Int(n)) if *n > 0 => dims.push(Some(u64::try_from(*n).ok()?)),
+                        _ => return None,
+                    }
+                }
+                let ty = TypeData::array(d, Shape::dims(&dims), Layout::COrder);
+                postc_ir::builtins::shared_bytes(&ty).is_ok().then_some(Ty::Arr(ty))
+            }
+            GpuBuiltin::AtomicAdd => {
+                let (first, rest) = args.split_first()?;
+                let Ty::Arr(ty) = self.ty(*first)? else { return None };
+                let nd = ty.ndim().unwrap_or(0);
+                if !postc_ir::builtins::atomic_dtype(ty.dtype) || rest.len() != nd + 1 {
+                    return None;
+                }
+                for i in &rest[..nd] {
+                    let t = self.ty(*i)?;
+                    if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+                        return None;
+                    }
+                }
+                let v = self.ty(rest[nd])?;
+                let fits = widens_to(v.scalar()?, ty.dtype) && v.converts_to(ty.dtype);
+                fits.then_some(Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false })
+            }
+        }
+    }
+
+    /// The call `np.iinfo(T)` or `np.finfo(T)` an attribute is read from:
+    /// which, its arguments and keywords.
+    fn type_info_of(&self, base: ExprId) -> Option<(&str, &[ExprId], &[Keyword])> {
+        let Expr::Call { func, args, keywords } = &self.body.exprs[base] else { return None };
+        let which = self.numpy_attr(*func).filter(|f| matches!(*f, "iinfo" | "finfo"))?;
+        Some((which, args, keywords))
+    }
+
+    /// `np.iinfo(T).ATTR`, `np.finfo(T).ATTR`, as the lowering's
+    /// `type_info` types them: constants, `iinfo`'s Python ints, `finfo`'s
+    /// values NumPy scalars of `T` (of its real part) and its counts
+    /// Python ints.
+    fn type_info(&self, which: &str, args: &[ExprId], keywords: &[Keyword], attr: &str) -> Option<Ty> {
+        let ([arg], []) = (args, keywords) else { return None };
+        let d = self.dtype_arg(*arg)?;
+        let python_int = |k: i128| Ty::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) };
+        if which == "iinfo" {
+            return if d.is_int() { iinfo_attr(d, attr).map(python_int) } else { None };
+        }
+        let real = d.complex_part().unwrap_or(d);
+        if kind(real) != Kind::Float {
+            return None;
+        }
+        match finfo_attr(real, attr)? {
+            FloatInfo::Value(x) => Some(Ty::Lit { lit: Lit::Float(x), s: Scalar::strong(real) }),
+            FloatInfo::Int(k) => Some(python_int(k)),
         }
     }
 
@@ -1257,35 +1650,14 @@ impl Solver<'_> {
     /// `a.copy()`), with the method's receiver; as the lowering's
     /// `array_target`, for the functions typed here.
     fn array_function(&self, func: ExprId) -> Option<(ArrFn, Option<ExprId>)> {
-        let creates = |f: ArrFn| {
-            matches!(
-                f,
-                ArrFn::Empty
-                    | ArrFn::Zeros
-                    | ArrFn::Ones
-                    | ArrFn::Full
-                    | ArrFn::EmptyLike
-                    | ArrFn::ZerosLike
-                    | ArrFn::OnesLike
-                    | ArrFn::FullLike
-                    | ArrFn::Copy
-                    | ArrFn::Astype
-                    | ArrFn::Arange
-                    | ArrFn::Reduce(_)
-            )
-        };
         match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
-                Global::Boundary { module, name } if module == "numpy" => {
-                    array_func(name).filter(|f| creates(*f)).map(|f| (f, None))
-                }
+                Global::Boundary { module, name } if module == "numpy" => array_func(name).map(|f| (f, None)),
                 _ => None,
             },
             Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
                 Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
-                    Global::BoundaryModule(m) if m == "numpy" => {
-                        array_func(attr).filter(|f| creates(*f)).map(|f| (f, None))
-                    }
+                    Global::BoundaryModule(m) if m == "numpy" => array_func(attr).map(|f| (f, None)),
                     _ => None,
                 },
                 // A method of an array (a namespace's attribute is not one).
@@ -1293,7 +1665,7 @@ impl Solver<'_> {
                 | Expr::Subscript { .. }
                 | Expr::Call { .. }
                 | Expr::BinOp { .. }
-                | Expr::UnaryOp { .. } => array_method(attr).filter(|f| creates(*f)).map(|f| (f, Some(*base))),
+                | Expr::UnaryOp { .. } => array_method(attr).map(|f| (f, Some(*base))),
                 _ => None,
             },
             _ => None,
@@ -1309,8 +1681,12 @@ impl Solver<'_> {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
             return match (&whole[..], keywords) {
                 ([array], []) => self.reduction(r, *array),
-                _ => None,
+                _ => self.reduction_along(r, &whole, keywords),
             };
+        }
+        if matches!(f, ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten | ArrFn::Reshape | ArrFn::Cumsum) {
+            let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
+            return self.rearranged(f, recv.is_some(), &whole, keywords);
         }
         if self.env.decl.attrs.is_device() || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
@@ -1377,6 +1753,160 @@ impl Solver<'_> {
         }
     }
 
+    /// `a.transpose()`, `a.ravel()`, `a.flatten()`, `a.reshape(shape)`
+    /// and `np.cumsum(a[, axis])` (`args` starts with the array, the
+    /// receiver of a `method`), as the
+    /// lowering's `array_call` types them: a transpose is a view of as many
+    /// axes, a ravel one of one axis, a reshape one of as many axes as
+    /// extents written (each of them writable as the array is); a flatten
+    /// a fresh 1-D copy; the running sums a fresh array of the sum's dtype
+    /// (small integers widen), 1-D without an axis, of the array's axes
+    /// along one. Not typed here: keywords other than `axis=` of `cumsum`,
+    /// and any of them in GPU code (which cannot create arrays).
+    fn rearranged(&self, f: ArrFn, method: bool, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let mut axis_kw = None;
+        for k in keywords {
+            match k.name.as_deref() {
+                Some("axis") if f == ArrFn::Cumsum => axis_kw = Some(k.value),
+                _ => return None,
+            }
+        }
+        let (&array, rest) = args.split_first()?;
+        if f != ArrFn::Transpose && self.env.decl.attrs.is_device() {
+            return None;
+        }
+        let fresh = |d: DType, axes: usize| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; axes]), Layout::COrder));
+        if f == ArrFn::Reshape {
+            let written: &[ExprId] = match (rest, rest.first().map(|e| &self.body.exprs[*e])) {
+                ([_], Some(Expr::Tuple(es) | Expr::List(es))) => es,
+                _ => rest,
+            };
+            if written.is_empty() || (!method && rest.len() > 1) {
+                return None;
+            }
+            let Ty::Arr(ty) = self.ty(array)? else { return None };
+            for e in written {
+                if matches!(self.body.exprs[*e], Expr::Starred(_)) {
+                    return None;
+                }
+                let t = self.ty(*e)?;
+                if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+                    return None;
+                }
+            }
+            ty.ndim()?;
+            return (!ty.dtype.is_text()).then(|| view_of(&ty, written.len()));
+        }
+        let axis = match (f, rest, axis_kw) {
+            (ArrFn::Cumsum, [], None) => None,
+            (ArrFn::Cumsum, &[a], None) | (ArrFn::Cumsum, [], Some(a)) => Some(a),
+            (_, [], None) => None,
+            _ => return None,
+        };
+        let Ty::Arr(ty) = self.ty(array)? else { return None };
+        let nd = ty.ndim()?;
+        if ty.dtype.is_text() {
+            return None;
+        }
+        match f {
+            ArrFn::Transpose => Some(view_of(&ty, nd)),
+            ArrFn::Ravel => Some(view_of(&ty, 1)),
+            ArrFn::Flatten => Some(fresh(ty.dtype, 1)),
+            _ => {
+                let along = match axis {
+                    Some(e) => self.axes_named(e, nd, true)?,
+                    None => None,
+                };
+                Some(fresh(sum_dtype(ty.dtype), if along.is_some() { nd } else { 1 }))
+            }
+        }
+    }
+
+    /// The axes `e` names of an array of `nd` axes, as the lowering's
+    /// `axis_arg` and `axes_of` read them: `None` for every axis, else
+    /// integer constants (one unless `single` is false: then a tuple may
+    /// name several), each in range, none twice, counted from the end when
+    /// negative.
+    fn axes_named(&self, e: ExprId, nd: usize, single: bool) -> Option<Option<Vec<usize>>> {
+        let written: &[ExprId] = match &self.body.exprs[e] {
+            Expr::None => return Some(None),
+            Expr::Tuple(_) if single => return None,
+            Expr::Tuple(es) => es,
+            _ => std::slice::from_ref(&e),
+        };
+        let n = nd as i128;
+        let mut axes = Vec::with_capacity(written.len());
+        for x in written {
+            let Ty::Lit { lit: Lit::Int(k), .. } = self.ty(*x)? else { return None };
+            if i64::try_from(k).is_err() || k < -n || k >= n {
+                return None;
+            }
+            let k = if k < 0 { (k + n) as usize } else { k as usize };
+            if axes.contains(&k) {
+                return None;
+            }
+            axes.push(k);
+        }
+        Some(Some(axes))
+    }
+
+    /// A reduction along an axis or with `keepdims=` (`a.sum(axis=0)`,
+    /// `np.max(a, 1)`, `a.mean(keepdims=True)`), as the lowering's
+    /// `array_call` types it: over every axis, the whole array's scalar;
+    /// over one, a fresh array of the other axes; with `keepdims=True`
+    /// either as a fresh array of all the array's axes. Not typed here:
+    /// a reduction over some but not all of several axes (refused), any
+    /// in GPU code.
+    fn reduction_along(&self, r: Red, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let (mut axis_kw, mut keepdims) = (None, false);
+        for k in keywords {
+            match (k.name.as_deref(), &self.body.exprs[k.value]) {
+                (Some("axis"), _) => axis_kw = Some(k.value),
+                (Some("keepdims"), Expr::Literal(Lit::Bool(b))) => keepdims = *b,
+                _ => return None,
+            }
+        }
+        let axis = match (args, axis_kw) {
+            ([_], None) => None,
+            (&[_, a], None) | ([_], Some(a)) => Some(a),
+            _ => return None,
+        };
+        let array = args[0];
+        if matches!(self.body.exprs[array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+            return None;
+        }
+        if axis.is_none() && !keepdims {
+            // As without keywords (a sum may be fused with its operand).
+            return self.reduction(r, array);
+        }
+        let Ty::Arr(ty) = self.ty(array)? else { return None };
+        let d = ty.dtype;
+        let ordered = matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax);
+        if d.is_text() || (ordered && d.is_complex()) {
+            return None;
+        }
+        let nd = ty.ndim()?;
+        let axes = match axis {
+            Some(e) => self.axes_named(e, nd, matches!(r, Red::ArgMin | Red::ArgMax))?,
+            None => None,
+        };
+        let one = match &axes {
+            Some(a) if a.len() == nd => None,
+            Some(a) if a.len() == 1 => Some(a[0]),
+            Some(_) => return None,
+            None => None,
+        };
+        let result = reduction_dtype(r, d);
+        let array_of = |axes: usize| Ty::Arr(TypeData::array(result, Shape::dims(&vec![None; axes]), Layout::COrder));
+        match (one, keepdims) {
+            (_, true) => Some(array_of(nd)),
+            (Some(_), false) => Some(array_of(nd - 1)),
+            (None, false) => {
+                Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
+            }
+        }
+    }
+
     /// The operands of `np.dot(a, b)` (`dot` imported from NumPy) and of
     /// the method `a.dot(b)`, as the lowering's `dot_operands`.
     fn dot_operands(&self, func: ExprId, args: &[ExprId]) -> Option<Vec<ExprId>> {
@@ -1422,21 +1952,33 @@ impl Solver<'_> {
     /// `npfuncs` (`np.sort`, `np.nanmean`, ...), as its
     /// `np_function_target` finds them.
     fn numpy_array_function(&self, func: ExprId) -> Option<NpFn> {
+        let linalg = |e: ExprId| match &self.body.exprs[e] {
+            Expr::Attribute { base, attr } => &**attr == "linalg" && self.names_module(*base, "numpy"),
+            _ => self.names_module(e, "numpy.linalg"),
+        };
         let name: &str = match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
                 Global::Boundary { module, name } if module == "numpy" => name,
+                Global::Boundary { module, name } if module == "numpy.linalg" && name == "norm" => {
+                    return Some(NpFn::Norm)
+                }
                 _ => return None,
             },
-            Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
-                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
-                    Global::BoundaryModule(m) if m == "numpy" => attr,
-                    _ => return None,
-                },
-                _ => return None,
-            },
+            Expr::Attribute { base, attr } if self.names_module(*base, "numpy") => attr,
+            Expr::Attribute { base, attr } if &**attr == "norm" && linalg(*base) => return Some(NpFn::Norm),
             _ => return None,
         };
         numpy_function(name)
+    }
+
+    /// Whether `e` is the name of the CPython module `module` (`np`).
+    fn names_module(&self, e: ExprId, module: &str) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Name(Name::Global(m)) => {
+                matches!(self.env.globals.get(&**m), Some(Global::BoundaryModule(m)) if m == module)
+            }
+            _ => false,
+        }
     }
 
     /// `np.sort(a)` of a 1-D array (a sorted C-order copy) and the
@@ -1444,6 +1986,15 @@ impl Solver<'_> {
     /// dtype NumPy gives, as the lowering's `nan_reduction_call`). Not
     /// typed here: `ddof=`, the other functions.
     fn numpy_array_call(&self, f: NpFn, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
+        }
+        match f {
+            NpFn::Searchsorted => return self.searchsorted(args, &self.keywords_of(keywords, &["v", "side"])?),
+            NpFn::Norm => return self.norm(args, &self.keywords_of(keywords, &["ord"])?),
+            NpFn::ArrayOf => return self.array_of(args, &self.keywords_of(keywords, &["dtype"])?),
+            _ => {}
+        }
         let ([array], []) = (args, keywords) else { return None };
         if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
             return None;
@@ -1472,6 +2023,176 @@ impl Solver<'_> {
         }
     }
 
+    /// The keywords of a call, by name, when each is one of `known` and
+    /// given once (as the lowering's `keywords_of` accepts them).
+    fn keywords_of<'k>(&self, keywords: &'k [Keyword], known: &[&str]) -> Option<HashMap<&'k str, ExprId>> {
+        let mut out = HashMap::new();
+        for k in keywords {
+            let name = k.name.as_deref().filter(|n| known.contains(n))?;
+            if out.insert(name, k.value).is_some() {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// The array argument of a NumPy function over arrays of numbers
+    /// (complex ones when `complex_ok`), of a known number of axes.
+    fn numeric_array(&self, e: ExprId, complex_ok: bool) -> Option<TypeData> {
+        let Ty::Arr(ty) = self.ty(e)? else { return None };
+        let refused = ty.dtype.is_text() || (ty.dtype.is_complex() && !complex_ok) || ty.ndim().is_none();
+        (!refused).then_some(ty)
+    }
+
+    /// `np.searchsorted(a, v[, side])`, as the lowering's
+    /// `searchsorted_call`: the index (a non-negative Int64) for a
+    /// number, a fresh Int64 array of the value's axes for an array.
+    fn searchsorted(&self, args: &[ExprId], kws: &HashMap<&str, ExprId>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 3 {
+            return None;
+        }
+        let v = match (kws.get("v"), args.get(1)) {
+            (Some(_), Some(_)) | (None, None) => return None,
+            (Some(&e), None) | (None, Some(&e)) => e,
+        };
+        let side = match (kws.get("side"), args.get(2)) {
+            (Some(_), Some(_)) => return None,
+            (Some(&e), None) | (None, Some(&e)) => Some(e),
+            (None, None) => None,
+        };
+        if let Some(e) = side {
+            let Expr::Literal(Lit::Str(side)) = &self.body.exprs[e] else { return None };
+            if !matches!(&**side, "left" | "right") {
+                return None;
+            }
+        }
+        let a = self.numeric_array(args[0], false)?;
+        if a.ndim() != Some(1) {
+            return None;
+        }
+        let value = self.ty(v)?;
+        let vs = match &value {
+            Ty::Arr(ty) => Scalar::strong(ty.dtype),
+            Ty::Tuple(_) => return None,
+            Ty::Num { s, .. } | Ty::Lit { s, .. } => *s,
+        };
+        if vs.dtype.is_text() || vs.dtype.is_complex() {
+            return None;
+        }
+        let d = promote(Scalar::strong(a.dtype), vs)?.dtype;
+        match value {
+            Ty::Arr(ty) => {
+                let axes = ty.ndim()?;
+                Some(Ty::Arr(TypeData::array(DType::Int64, Shape::dims(&vec![None; axes]), Layout::COrder)))
+            }
+            number => number.converts_to(d).then_some(Ty::Num { s: Scalar::strong(DType::Int64), nonneg: true }),
+        }
+    }
+
+    /// `np.linalg.norm(a[, ord])` of a vector or a matrix, as the
+    /// lowering's `norm_call`: a non-negative NumPy scalar of the array's
+    /// float dtype (of its parts' for complex numbers; Float64 for
+    /// integers). The order is a constant number of a vector's, `None`,
+    /// or `'fro'` of a matrix's.
+    fn norm(&self, args: &[ExprId], kws: &HashMap<&str, ExprId>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 2 {
+            return None;
+        }
+        let ord = match (kws.get("ord"), args.get(1)) {
+            (Some(_), Some(_)) => return None,
+            (Some(&e), None) | (None, Some(&e)) => Some(e),
+            (None, None) => None,
+        };
+        let ty = self.numeric_array(args[0], true)?;
+        let nd = ty.ndim()?;
+        if nd > 2 {
+            return None;
+        }
+        if let Some(e) = ord {
+            match &self.body.exprs[e] {
+                Expr::None => {}
+                Expr::Literal(Lit::Str(o)) if nd == 2 && matches!(&**o, "fro" | "f") => {}
+                Expr::Literal(Lit::Str(_)) => return None,
+                _ => match self.ty(e)? {
+                    Ty::Lit { lit: Lit::Int(_) | Lit::Float(_), .. } if nd == 1 => {}
+                    _ => return None,
+                },
+            }
+        }
+        let real = ty.dtype.complex_part().unwrap_or(ty.dtype);
+        let d = if kind(real) == Kind::Float { real } else { DType::Float64 };
+        Some(Ty::Num { s: Scalar::strong(d), nonneg: true })
+    }
+
+    /// `np.array([...][, dtype])` of a (nested) list of numbers, as the
+    /// lowering's `array_of_call`: a fresh array of an axis for each level
+    /// of the list, of the dtype given or NumPy's promotion of the
+    /// numbers' (a Python number's default dtype; Float64 for none).
+    fn array_of(&self, args: &[ExprId], kws: &HashMap<&str, ExprId>) -> Option<Ty> {
+        if args.is_empty() || args.len() > 2 || self.env.decl.attrs.is_device() {
+            return None;
+        }
+        let dtype = match (kws.get("dtype"), args.get(1)) {
+            (Some(_), Some(_)) => return None,
+            (Some(&e), None) | (None, Some(&e)) => Some(self.dtype_arg(e)?),
+            (None, None) => None,
+        };
+        let (mut shape, mut leaves) = (Vec::new(), Vec::new());
+        self.nested_elements(args[0], 0, &mut shape, &mut leaves)?;
+        let mut numbers = Vec::with_capacity(leaves.len());
+        let mut common: Option<DType> = None;
+        for e in leaves {
+            let t = self.ty(e)?;
+            let s = t.scalar()?;
+            if s.dtype.is_text() {
+                return None;
+            }
+            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+            common = Some(match common {
+                None => d,
+                Some(p) => promote_strong(p, d)?,
+            });
+            numbers.push(t);
+        }
+        let d = dtype.or(common).unwrap_or(DType::Float64);
+        for t in &numbers {
+            let s = t.scalar()?;
+            if s.dtype.is_complex() && !d.is_complex() {
+                return None;
+            }
+            // A float constant is truncated to an integer dtype in the IR.
+            let truncated =
+                matches!(t, Ty::Lit { lit: Lit::Float(_), .. }) && matches!(kind(d), Kind::Int | Kind::Bool);
+            if !(if truncated { t.converts_to(DType::Float64) } else { t.converts_to(d) }) {
+                return None;
+            }
+        }
+        Some(Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder)))
+    }
+
+    /// The numbers of a nested list, in C order, and its extents, as the
+    /// lowering's `nested_elements` collects them; `None` for a ragged
+    /// list or one that is not a list.
+    fn nested_elements(&self, e: ExprId, depth: usize, shape: &mut Vec<usize>, leaves: &mut Vec<ExprId>) -> Option<()> {
+        let elts: &[ExprId] = match &self.body.exprs[e] {
+            Expr::List(es) | Expr::Tuple(es) => es,
+            _ if depth == 0 || depth < shape.len() => return None,
+            _ => {
+                leaves.push(e);
+                return Some(());
+            }
+        };
+        if depth == shape.len() {
+            if !leaves.is_empty() {
+                return None;
+            }
+            shape.push(elts.len());
+        } else if shape[depth] != elts.len() {
+            return None;
+        }
+        elts.iter().try_for_each(|x| self.nested_elements(*x, depth + 1, shape, leaves))
+    }
+
     /// `np.sum(a)`, `a.max()`, ... of a whole array, as the lowering's
     /// `reduce` types it: a NumPy scalar of the reduction's dtype
     /// (`sum_dtypes`: small integers widen; `mean` of integers is
@@ -1489,15 +2210,7 @@ impl Solver<'_> {
         if d.is_text() || (ordered && d.is_complex()) || ty.ndim().is_none() {
             return None;
         }
-        let result = match r {
-            Red::Sum | Red::Prod => sum_dtypes(d).1,
-            Red::Mean if d == DType::Float16 => DType::Float16,
-            Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => d,
-            Red::Mean => DType::Float64,
-            Red::Min | Red::Max => d,
-            Red::ArgMin | Red::ArgMax => DType::Int64,
-            Red::Any | Red::All => DType::Bool,
-        };
+        let result = reduction_dtype(r, d);
         Some(Ty::Num { s: Scalar::strong(result), nonneg: matches!(r, Red::ArgMin | Red::ArgMax) })
     }
 
@@ -1551,7 +2264,9 @@ impl Solver<'_> {
                 let ufunc =
                     keywords.is_empty() && matches!(self.scalar_library_function(*func), Some(Library::Numpy(_)));
                 let function = match &self.body.exprs[*func] {
-                    Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Func(_))),
+                    Expr::Name(Name::Global(n)) => {
+                        self.callee(n).is_some_and(|c| c.ret.as_ref().is_some_and(|r| r.is_array))
+                    }
                     _ => false,
                 };
                 ufunc || function || self.array_function(*func).is_some()
@@ -1731,19 +2446,80 @@ impl Solver<'_> {
     /// an array has its dtype, rank and layout; an output parameter takes
     /// an output); the result is the declared one (a tuple's elements
     /// each as one).
-    fn module_function(&self, callee: &FuncDecl, args: &[Ty]) -> Option<Ty> {
-        // A result that may be `None` is left to the lowering.
-        if callee.ret_maybe_none || callee.maybe_none.iter().any(|m| *m) {
+    /// The POST function a global name names: one of the module's, or
+    /// one imported from another POST module (as the lowering's
+    /// `global_target` finds it).
+    fn callee(&self, name: &str) -> Option<Callee> {
+        match self.env.globals.get(name)? {
+            Global::Func(i) => {
+                let d = &self.env.funcs[*i];
+                let ty = |t: TypeId| self.env.types.get(t).clone();
+                Some(Callee {
+                    name: d.name.clone(),
+                    params: d.params.iter().map(|(_, t)| ty(*t)).collect(),
+                    param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
+                    maybe_none: d.maybe_none.clone(),
+                    defaults: d.defaults.clone(),
+                    ret: d.ret.map(ty),
+                    ret_maybe_none: d.ret_maybe_none,
+                })
+            }
+            Global::PostImport { local } => (self.env.imported)(local),
+            // `g = f` at the module's top level: what the chain of
+            // aliases ends at (none when it comes back to a name seen).
+            Global::Alias(_) => {
+                let mut seen = std::collections::HashSet::from([name]);
+                let mut at = name;
+                while let Some(Global::Alias(next)) = self.env.globals.get(at) {
+                    if !seen.insert(next) {
+                        return None;
+                    }
+                    at = next;
+                }
+                self.callee(at)
+            }
+            _ => None,
+        }
+    }
+
+    /// A call of a POST function (the global `name`), as the lowering's
+    /// `post_call` binds and converts its arguments (by position, then by
+    /// keyword, then the defaults; a parameter that may be `None` takes
+    /// `None` or a number that widens to it): its result, of its value's
+    /// type when it may be `None`.
+    fn post_call(&self, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let callee = self.callee(name)?;
+        let count = callee.params.len();
+        if args.len() > count || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
+        }
+        let mut given: Vec<Option<ExprId>> = (0..count).map(|i| args.get(i).copied()).collect();
+        for k in keywords {
+            let name = k.name.as_deref()?;
+            let i = callee.param_names.iter().position(|n| n == name)?;
+            if given[i].replace(k.value).is_some() {
+                return None;
+            }
         }
         // The parameters left out take their defaults, which fit them.
-        if args.len() > callee.params.len() || args.len() + callee.defaults.len() < callee.params.len() {
-            return None;
-        }
-        for (a, (_, p)) in args.iter().zip(&callee.params) {
-            let p = self.env.types.get(*p);
-            let fits = match a {
-                Ty::Arr(ty) => p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output),
+        let first_default = count.checked_sub(callee.defaults.len())?;
+        for (i, g) in given.iter().enumerate() {
+            let p = &callee.params[i];
+            let Some(e) = *g else {
+                if i < first_default {
+                    return None;
+                }
+                continue;
+            };
+            if callee.maybe_none[i] && matches!(self.body.exprs[e], Expr::None) {
+                continue;
+            }
+            let a = self.ty(e)?;
+            let fits = match &a {
+                Ty::Arr(ty) if !callee.maybe_none[i] => {
+                    p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output)
+                }
+                Ty::Arr(_) | Ty::Tuple(_) => false,
                 _ if p.is_array => false,
                 _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
             };
@@ -1755,7 +2531,7 @@ impl Solver<'_> {
             true => Ty::Arr(t.clone()),
             false => Ty::Num { s: Scalar::strong(t.dtype), nonneg: false },
         };
-        let ret = self.env.types.get(callee.ret?);
+        let ret = callee.ret.as_ref()?;
         Some(match ret.is_tuple() {
             true => Ty::Tuple(ret.elements.iter().map(value).collect()),
             false => value(ret),
@@ -1906,6 +2682,70 @@ fn arms_of_tuples(ts: &[Ty], fs: &[Ty]) -> Option<Ty> {
 }
 
 /// A unary operator, as the lowering's `unary` applies it.
+/// The dtype of a reduction `r` of elements of `d`, as the lowering's
+/// `reduce` gives it (`sum_dtypes`: small integers widen; `mean` of
+/// integers is Float64).
+fn reduction_dtype(r: Red, d: DType) -> DType {
+    match r {
+        Red::Sum | Red::Prod => sum_dtypes(d).1,
+        Red::Mean if d == DType::Float16 => DType::Float16,
+        Red::Mean if matches!(kind(d), Kind::Float | Kind::Complex) => d,
+        Red::Mean => DType::Float64,
+        Red::Min | Red::Max => d,
+        Red::ArgMin | Red::ArgMax => DType::Int64,
+        Red::Any | Red::All => DType::Bool,
+    }
+}
+
+/// `x.real`, `x.imag` of a number, as the lowering's `attribute`: a
+/// complex number's part (weak as it is), a real number itself and a
+/// zero of its type.
+fn part_of(v: Ty, attr: &str) -> Option<Ty> {
+    let s = v.scalar()?;
+    if !matches!(attr, "real" | "imag") || s.dtype.is_text() {
+        return None;
+    }
+    match s.dtype.complex_part() {
+        Some(part) => {
+            v.converts_to(s.dtype).then_some(Ty::Num { s: Scalar { dtype: part, weak: s.weak }, nonneg: false })
+        }
+        None if attr == "real" => Some(v),
+        None => Some(Ty::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } }),
+    }
+}
+
+/// `x.conjugate()`, as the lowering's: a complex number's conjugate, a
+/// real number itself.
+fn conjugate(v: Ty) -> Option<Ty> {
+    let s = v.scalar()?;
+    match s.dtype.complex_part() {
+        Some(_) => v.converts_to(s.dtype).then_some(Ty::Num { s, nonneg: false }),
+        None => (kind(s.dtype) <= Kind::Float).then_some(v),
+    }
+}
+
+/// `round(x)`, as the lowering's: a Python int (of a NumPy Bool,
+/// CPython's TypeError).
+fn round(v: &Ty) -> Option<Ty> {
+    let s = v.scalar()?;
+    let int = |nonneg: bool| Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg });
+    match kind(s.dtype) {
+        Kind::Bool if !s.weak => None,
+        Kind::Bool | Kind::Int if s.dtype != DType::UInt64 => {
+            if v.converts_to(DType::Int64) {
+                int(v.nonneg())
+            } else {
+                None
+            }
+        }
+        Kind::Int => v.converts_to(DType::UInt64).then_some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
+        Kind::Float => {
+            v.converts_to(DType::Float64).then_some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: false })
+        }
+        _ => None,
+    }
+}
+
 fn unary(op: ast::UnaryOp, v: Ty) -> Option<Ty> {
     use ast::UnaryOp as U;
     // Literals fold (`-1` stays a literal).

@@ -169,7 +169,7 @@ pub(crate) fn removed_numpy_dtype(name: &str) -> Option<&'static str> {
 
 /// The dtype NumPy's `sum` and `prod` give for elements of `d`: small
 /// integers and Bool widen to the platform integer (Int64, UInt64).
-pub(super) fn sum_dtype(d: DType) -> DType {
+pub(crate) fn sum_dtype(d: DType) -> DType {
     match d {
         DType::Bool | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
         DType::UInt8 | DType::UInt16 | DType::UInt32 => DType::UInt64,
@@ -286,7 +286,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         // `dtype=` and `axis=` are the keywords compiled; the others
         // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
-        let takes_dtype = creates && !matches!(f, ArrFn::Reshape | ArrFn::Flatten | ArrFn::Cumsum | ArrFn::Reduce(_));
+        // NumPy's `ravel` and `copy` take none either (CPython's TypeError).
+        let takes_dtype = creates
+            && !matches!(
+                f,
+                ArrFn::Reshape | ArrFn::Flatten | ArrFn::Ravel | ArrFn::Copy | ArrFn::Cumsum | ArrFn::Reduce(_)
+            );
         let mut dtype_kw: Option<&Expr> = None;
         let mut axis_kw: Option<&Expr> = None;
         let mut keepdims = false;

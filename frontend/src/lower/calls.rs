@@ -122,50 +122,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Global::Intrinsic { local } => {
                 Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone())))
             }
-            Global::PostImport { local } => {
-                let imp = self.cx.post_imports.get(local)?;
-                let (module, source) = (&imp.module_name, &imp.source_name);
-                let m = self.cx.program.modules.iter().find(|m| &m.name == module)?;
-                let mut fname = source.clone();
-                for _ in 0..8 {
-                    match m.function_aliases.get(&fname) {
-                        Some(t) => fname = t.clone(),
-                        None => break,
-                    }
-                }
-                let f = m.functions.iter().find(|f| f.name == fname)?;
-                // A parameter that may be `None` is its flag and its value
-                // in the IR, and one parameter here.
-                let ir_params: Vec<_> = f.params().collect();
-                let (mut params, mut param_names, mut maybe_none) = (Vec::new(), Vec::new(), Vec::new());
-                let mut k = 0;
-                while k < ir_params.len() {
-                    let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
-                    let p = ir_params[k + usize::from(flag)];
-                    params.push(m.types.get(f.body.ty(p).expect("typed param")).clone());
-                    param_names.push(f.body.name_or_empty(p).to_owned());
-                    maybe_none.push(flag);
-                    k += 1 + usize::from(flag);
-                }
-                // Defaults are known of POST Python modules, not of `.pir` ones.
-                let defaults =
-                    self.cx.imported_defaults.get(module).and_then(|fs| fs.get(&fname)).cloned().unwrap_or_default();
-                let ret_type = f.ret.map(|t| m.types.get(t).clone());
-                let ret_maybe_none = f.maybe_none.result && ret_type.as_ref().is_some_and(|t| t.elements.len() == 2);
-                let ret = match ret_type {
-                    Some(t) if ret_maybe_none => Some(t.elements[1].clone()),
-                    t => t,
-                };
-                Some(Target::Func(Callee {
-                    name: local.clone(),
-                    params,
-                    param_names,
-                    maybe_none,
-                    defaults,
-                    ret,
-                    ret_maybe_none,
-                }))
-            }
+            Global::PostImport { local } => imported_callee(self.cx, local).map(Target::Func),
             Global::Type(t) => Some(Target::Cast { dtype: *t, weak: false }),
             Global::Empty => Some(Target::Empty),
             Global::Prange => Some(Target::Builtin(Builtin::Prange)),
@@ -1051,4 +1008,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
     }
+}
+
+/// The callee a name imported from another POST module names (`from
+/// m import f`): the function's signature as that module declares it
+/// (a parameter that may be `None` is one parameter here, as in the
+/// source).
+pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> {
+    let imp = cx.post_imports.get(local)?;
+    let (module, source) = (&imp.module_name, &imp.source_name);
+    let m = cx.program.modules.iter().find(|m| &m.name == module)?;
+    let mut fname = source.clone();
+    for _ in 0..8 {
+        match m.function_aliases.get(&fname) {
+            Some(t) => fname = t.clone(),
+            None => break,
+        }
+    }
+    let f = m.functions.iter().find(|f| f.name == fname)?;
+    // A parameter that may be `None` is its flag and its value
+    // in the IR, and one parameter here.
+    let ir_params: Vec<_> = f.params().collect();
+    let (mut params, mut param_names, mut maybe_none) = (Vec::new(), Vec::new(), Vec::new());
+    let mut k = 0;
+    while k < ir_params.len() {
+        let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
+        let p = ir_params[k + usize::from(flag)];
+        params.push(m.types.get(f.body.ty(p).expect("typed param")).clone());
+        param_names.push(f.body.name_or_empty(p).to_owned());
+        maybe_none.push(flag);
+        k += 1 + usize::from(flag);
+    }
+    // Defaults are known of POST Python modules, not of `.pir` ones.
+    let defaults = cx.imported_defaults.get(module).and_then(|fs| fs.get(&fname)).cloned().unwrap_or_default();
+    let ret_type = f.ret.map(|t| m.types.get(t).clone());
+    let ret_maybe_none = f.maybe_none.result && ret_type.as_ref().is_some_and(|t| t.elements.len() == 2);
+    let ret = match ret_type {
+        Some(t) if ret_maybe_none => Some(t.elements[1].clone()),
+        t => t,
+    };
+    Some(Callee { name: local.to_owned(), params, param_names, maybe_none, defaults, ret, ret_maybe_none })
 }

@@ -107,23 +107,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         let Some(ty) = info.ty.clone() else {
-            // With errors reported, an untyped local is their echo.
-            if self.inferring || !self.diags.is_empty() {
+            // With errors reported, an untyped local is their echo (as it
+            // is of a binding the types did not hold).
+            if !self.diags.is_empty() || !self.untyped.is_empty() {
                 return Val::Err;
             }
             return self.err(n, format!("`{}` is used before it is assigned", tuples::shown_local(name)));
         };
         let nonneg = info.nonneg && !info.param;
-        // Only types matter while inferring: a scalar has a placeholder value.
-        let placeholder = self.inferring && !info.param;
         let slot = self.slots.get(name).copied();
         match (ty, slot) {
             (LocalTy::Tuple(len), _) => self.read_tuple_local(name, len, n),
-            (LocalTy::Scalar(s), _) if placeholder => {
-                let z = self.zero(s.dtype);
-                Val::Num { v: z, s, nonneg }
-            }
-            (LocalTy::Array(_), None) if placeholder => Val::Err,
+            (_, None) if self.refused_bindings.contains(name) => Val::Err,
             (_, None) => self.err(n, format!("`{}` is used before it is bound", tuples::shown_local(name))),
             (LocalTy::Scalar(s), Some(v)) => Val::Num { v, s, nonneg },
             (LocalTy::Array(t), Some(v)) => Val::Arr { v, ty: t },

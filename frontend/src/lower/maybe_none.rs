@@ -109,8 +109,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The presence flag of the local `name` that may be `None`, as read
-    /// here (a placeholder while inferring types, when locals have no
-    /// storage yet).
+    /// here (a constant for a local without a type, which has no storage:
+    /// its body has errors).
     pub(super) fn read_presence(&mut self, name: &str) -> ValueId {
         match self.flags.get(name) {
             Some(&f) => f,
@@ -275,7 +275,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             );
             return;
         }
-        if info.ty.is_none() && matches!(v, Val::None) && !self.inferring && self.diags.is_empty() {
+        if info.ty.is_none() && matches!(v, Val::None) && self.diags.is_empty() {
             self.err(
                 value_at,
                 format!(
@@ -297,11 +297,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => return,
         };
         self.present.remove(name);
-        if !self.inferring {
-            if let Some(&flag) = self.flags.get(name) {
-                self.at(at);
-                self.b.set(flag, present);
-            }
+        if let Some(&flag) = self.flags.get(name) {
+            self.at(at);
+            self.b.set(flag, present);
         }
     }
 
@@ -312,12 +310,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         self.present.insert(name.to_owned());
-        if !self.inferring {
-            if let Some(&flag) = self.flags.get(name) {
-                let n = self.fresh("given");
-                let yes = self.b.const_(TypeId::BOOL, Literal::Bool(true), &n);
-                self.b.set(flag, yes);
-            }
+        if let Some(&flag) = self.flags.get(name) {
+            let n = self.fresh("given");
+            let yes = self.b.const_(TypeId::BOOL, Literal::Bool(true), &n);
+            self.b.set(flag, yes);
         }
     }
 

@@ -1,21 +1,21 @@
-//! Function bodies: type inference of locals and lowering to the IR
-//! builder.
+//! Function bodies: lowering to the IR builder, with the locals' types
+//! the typecheck gives.
 //!
 //! Which names are locals (and which of them are parameters, or quiet
 //! because their declaration was refused) is the body's HIR's
 //! (`crate::hir`), resolved once; the lowering itself still walks ruff's
 //! syntax tree.
 //!
-//! The locals' types come from the typecheck (`crate::typeck`) where it
-//! types them all: the body is then lowered once, reading them. Where it
-//! leaves some open (whole-array arithmetic, other NumPy calls, tuples of
-//! arrays, `for` over arrays, ...), the body is
-//! lowered more than once: the first rounds infer, starting from the
-//! types the typecheck gave: every assignment joins its value's type into
-//! the local's (along the numeric tower, NEP 50 for weak values) and
-//! whether the local stays non-negative, until nothing changes; their
-//! output is thrown away. The last round knows every local's type,
-//! declares the locals in the entry block and reports diagnostics.
+//! The locals' types come from the typecheck (`crate::typeck`): the body
+//! is lowered once, reading them, and every local lives where they say (a
+//! scalar in a `let` declared in the entry block, an array bound twice or
+//! in a block too, a tuple as one local per element). The lowering does
+//! not infer types: a binding the typecheck's types do not hold (a local
+//! it left untyped, a value wider than the local's type, a negative value
+//! in a local it found never negative, an array bound again that it did
+//! not find rebound) is not lowered, and is reported as an internal error
+//! when the body has no other diagnostic (with one, it is that error's
+//! echo: the typecheck leaves out what the lowering refuses).
 
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::hir::{self, LocalKind};
@@ -44,7 +44,7 @@ mod prange;
 pub(crate) mod pymath;
 mod slicing;
 mod sorting;
-mod tuples;
+pub(crate) mod tuples;
 
 use calls::*;
 use expr::*;
@@ -88,7 +88,7 @@ pub(crate) struct ModuleCx<'a> {
 /// Module name → function name → the function's default values.
 pub(crate) type DefaultsByModule = HashMap<String, HashMap<String, Vec<Option<(Lit, Scalar)>>>>;
 
-/// A local's type as inferred so far.
+/// A local's type, as the typecheck gives it.
 #[derive(Clone, Debug, PartialEq)]
 enum LocalTy {
     Scalar(Scalar),
@@ -146,7 +146,7 @@ enum Val {
         value: Box<Val>,
     },
     Void,
-    /// An error was reported (or, while inferring, a type is not known yet).
+    /// An error was reported (or the value is an echo of one).
     Err,
 }
 
@@ -243,9 +243,15 @@ pub(crate) struct FnLower<'a, 'c> {
     locals: HashMap<String, LocalInfo>,
     /// The IR value of each local: its `let`, parameter or bound array.
     slots: HashMap<String, ValueId>,
-    inferring: bool,
-    changed: bool,
     diags: Vec<Diagnostic>,
+    /// Bindings the typecheck's types do not hold (a local it left
+    /// untyped, or typed narrower than the value bound): reported when
+    /// the body has no other diagnostics (where it has, they are echoes
+    /// of them), so that no body compiles with a wrong type.
+    untyped: Vec<Diagnostic>,
+    /// Locals a binding of which was refused (its value reported): a read
+    /// of one that finds it unbound echoes that error and reports nothing.
+    refused_bindings: HashSet<String>,
     loops: Vec<Loop>,
     /// Whether the current block can still take instructions.
     open: bool,
@@ -340,7 +346,7 @@ pub(crate) fn lower_function(
     }
     // Which locals may be `None`, decided once from the syntax.
     {
-        let probe = FnLower::new(cx, types, decl, HashMap::new(), true);
+        let probe = FnLower::new(cx, types, decl, HashMap::new());
         let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
         let returns = |f: &Expr| probe.returns_maybe_none(f);
         let declared: HashSet<&str> =
@@ -367,13 +373,13 @@ pub(crate) fn lower_function(
             }
         }
     });
-    // The scalar locals the typecheck types; when it types them all, the
-    // body is lowered once, reading their types.
-    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl };
+    // The locals' types are the typecheck's: the body is lowered once,
+    // reading them. A local it leaves untyped is bound only by constructs
+    // the lowering refuses (it reports them), or its bindings are
+    // reported as not inferred (`FnLower::untyped`).
+    let imported = |local: &str| calls::imported_callee(cx, local);
+    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported };
     let solved = typeck::local_types(&hir, &env);
-    let all_solved = hir.locals.iter().all(|(id, l)| l.kind != LocalKind::Assigned || solved.contains(id));
-    #[cfg(debug_assertions)]
-    let unsolved = locals.clone();
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
         info.ty = Some(LocalTy::Scalar(t.scalar));
@@ -388,38 +394,16 @@ pub(crate) fn lower_function(
     for (id, elems) in solved.tuples.iter() {
         let name = &*hir.locals[id].name;
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
-        for (i, t) in elems.iter().enumerate() {
-            let ty = Some(LocalTy::Scalar(t.scalar));
-            let element = LocalInfo {
-                ty,
-                fixed: false,
-                nonneg: t.nonneg,
-                param: false,
-                poisoned: false,
-                rebound: false,
-                maybe_none: false,
-            };
-            locals.insert(tuples::element_local(name, i), element);
-        }
+        insert_tuple_elements(&mut locals, name, elems);
     }
-    if !all_solved {
-        locals = infer_rounds(cx, types, decl, def, locals, &input_views);
-    }
-    // In a debug build: the rounds by themselves, to check against.
-    #[cfg(debug_assertions)]
-    let (rounds, solved_locals) = (infer_rounds(cx, types, decl, def, unsolved, &input_views), locals.clone());
-    let mut fl = FnLower::new(cx, types, decl, locals, false);
+    let mut fl = FnLower::new(cx, types, decl, locals);
     fl.input_views = input_views;
     fl.body(def);
-    // The typecheck's types are those the rounds reach by themselves, in a
-    // body without errors (in one with errors, what the rounds leave
-    // untyped behind a refused construct is their own recovery).
-    #[cfg(debug_assertions)]
-    debug_assert!(
-        !fl.diags.is_empty() || rounds == solved_locals,
-        "`{}`: the rounds give {rounds:?}, the typecheck {solved_locals:?}",
-        decl.name
-    );
+    // With other diagnostics, a binding the types do not hold is their
+    // echo; without them, it is reported rather than compiled wrong.
+    if fl.diags.is_empty() {
+        fl.diags = std::mem::take(&mut fl.untyped);
+    }
     if fl.diags.is_empty() {
         let mut f = fl.b.finish();
         if fl.inferred_tuple.is_some() {
@@ -431,27 +415,24 @@ pub(crate) fn lower_function(
     }
 }
 
-/// Infers the types of `locals` the typecheck left open: the body is
-/// lowered, its output thrown away, until no local's type changes (the
-/// lattice is finite and joins only go up).
-fn infer_rounds(
-    cx: &ModuleCx<'_>,
-    types: &mut TypeTable,
-    decl: &FuncDecl,
-    def: &ast::StmtFunctionDef,
-    mut locals: HashMap<String, LocalInfo>,
-    input_views: &HashSet<String>,
-) -> HashMap<String, LocalInfo> {
-    for _ in 0..16 {
-        let mut fl = FnLower::new(cx, types, decl, locals.clone(), true);
-        fl.input_views = input_views.clone();
-        fl.body(def);
-        if !fl.changed {
-            break;
-        }
-        locals = fl.locals;
+/// The element locals of the tuple local `name` (see
+/// `tuples::element_local`), typed as the typecheck typed its elements,
+/// as the lowering's `assign_tuple_local` makes them.
+fn insert_tuple_elements(locals: &mut HashMap<String, LocalInfo>, name: &str, elems: &[typeck::TupleElement]) {
+    for (i, e) in elems.iter().enumerate() {
+        let element = tuples::element_local(name, i);
+        let (ty, nonneg, rebound) = match e {
+            typeck::TupleElement::Scalar(t) => (LocalTy::Scalar(t.scalar), t.nonneg, false),
+            typeck::TupleElement::Array(a) => (LocalTy::Array(a.ty.clone()), true, a.rebound),
+            typeck::TupleElement::Tuple(inner) => {
+                insert_tuple_elements(locals, &element, inner);
+                (LocalTy::Tuple(inner.len()), true, false)
+            }
+        };
+        let info =
+            LocalInfo { ty: Some(ty), fixed: false, nonneg, param: false, poisoned: false, rebound, maybe_none: false };
+        locals.insert(element, info);
     }
-    locals
 }
 
 /// CPython's built-in exceptions that compiled code can raise; the
@@ -475,7 +456,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         types: &'a mut TypeTable,
         decl: &'a FuncDecl,
         locals: HashMap<String, LocalInfo>,
-        inferring: bool,
     ) -> Self {
         FnLower {
             cx,
@@ -484,8 +464,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             b: FunctionBuilder::new(&decl.name),
             locals,
             slots: HashMap::new(),
-            inferring,
-            changed: false,
+            untyped: Vec::new(),
+            refused_bindings: HashSet::new(),
             diags: Vec::new(),
             loops: Vec::new(),
             open: true,
@@ -510,10 +490,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     // ---- diagnostics, names, locations ---------------------------------
 
     fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) -> Val {
-        if !self.inferring {
-            self.diags.push(self.cx.src.error(at, msg));
-        }
+        self.diags.push(self.cx.src.error(at, msg));
         Val::Err
+    }
+
+    /// A binding of `name` the typecheck's types do not hold (see
+    /// [`FnLower::untyped`]): it is not lowered.
+    fn untyped_binding(&mut self, name: &str, at: &impl Ranged) {
+        let msg = format!("internal error: the type of `{}` was not inferred", tuples::shown_local(name));
+        self.untyped.push(self.cx.src.error(at, msg));
     }
 
     fn at(&mut self, node: &impl Ranged) {
@@ -588,28 +573,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let entry = self.b.create_block("entry");
         self.enter(entry);
         self.at(&def.name);
-        if !self.inferring {
-            // Scalar locals live in `let`s declared up front, so that every
-            // use is dominated whatever path assigns them.
-            let mut names: Vec<(String, Scalar)> = self
-                .locals
-                .iter()
-                .filter(|(_, l)| !l.param)
-                .filter_map(|(n, l)| match &l.ty {
-                    Some(LocalTy::Scalar(s)) => Some((n.clone(), *s)),
-                    _ => None,
-                })
-                .collect();
-            names.sort_by(|a, b| a.0.cmp(&b.0));
-            for (n, s) in names {
-                let zero = self.zero(s.dtype);
-                let ty = TypeId::scalar(s.dtype);
-                let v = self.b.let_(ty, zero, &n);
-                self.slots.insert(n, v);
-            }
-            self.declare_presence_flags();
-            self.declare_rebound_arrays();
+        // Scalar locals live in `let`s declared up front, so that every
+        // use is dominated whatever path assigns them.
+        let mut names: Vec<(String, Scalar)> = self
+            .locals
+            .iter()
+            .filter(|(_, l)| !l.param)
+            .filter_map(|(n, l)| match &l.ty {
+                Some(LocalTy::Scalar(s)) => Some((n.clone(), *s)),
+                _ => None,
+            })
+            .collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (n, s) in names {
+            let zero = self.zero(s.dtype);
+            let ty = TypeId::scalar(s.dtype);
+            let v = self.b.let_(ty, zero, &n);
+            self.slots.insert(n, v);
         }
+        self.declare_presence_flags();
+        self.declare_rebound_arrays();
         let stmts: &[Stmt] = &def.body;
         let skip_doc = matches!(stmts.first(), Some(Stmt::Expr(e)) if matches!(*e.value, Expr::StringLiteral(_)));
         self.stmts(&stmts[skip_doc as usize..]);
@@ -831,9 +814,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return check_value(self);
             }
             if !info.fixed || info.ty.is_none() {
-                info.ty = Some(want);
-                info.fixed = true;
-                self.changed = true;
+                self.untyped_binding(&name, &*a.target);
+                return check_value(self);
             }
         }
         if let Some(v) = &a.value {
@@ -993,6 +975,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if matches!(v, Val::Err) {
+            self.refused_bindings.insert(name.to_owned());
             return;
         }
         if matches!(v, Val::None | Val::Maybe { .. }) {
@@ -1027,14 +1010,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return;
                 }
                 if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
-                    // Found while inferring: the next round declares it.
-                    self.locals.get_mut(name).unwrap().rebound = true;
-                    self.changed = true;
+                    // Bound again, or in a block: it would have been
+                    // declared a variable up front.
+                    self.untyped_binding(name, at);
                 }
                 match cur {
                     None => {
-                        self.locals.get_mut(name).unwrap().ty = Some(LocalTy::Array(ty.clone()));
-                        self.changed = true;
+                        self.untyped_binding(name, at);
+                        return;
                     }
                     Some(LocalTy::Array(t)) if t == ty => {}
                     Some(_) => {
@@ -1043,7 +1026,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
                 match self.slots.get(name) {
-                    Some(&slot) if info.rebound && !self.inferring => {
+                    Some(&slot) if info.rebound => {
                         self.b.set(slot, *av);
                     }
                     _ => {
@@ -1052,7 +1035,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         // Python binds the name to the array it holds now.
                         let variable =
                             self.locals.iter().any(|(n, l)| l.rebound && n != name && self.slots.get(n) == Some(av));
-                        let held = if variable && !self.inferring {
+                        let held = if variable {
                             let tid = self.types.intern(ty.clone());
                             let fresh = self.fresh(name);
                             self.b.let_(tid, *av, &fresh)
@@ -1094,9 +1077,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(LocalTy::Scalar(t)) => {
                         let joined = join(*t, s);
                         match joined {
+                            // A value wider than the local's type.
                             Some(j) if j != *t => {
-                                self.locals.get_mut(name).unwrap().ty = Some(LocalTy::Scalar(j));
-                                self.changed = true;
+                                self.untyped_binding(name, at);
+                                return;
                             }
                             Some(_) => {}
                             None => {
@@ -1114,24 +1098,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                     }
                     None => {
-                        self.locals.get_mut(name).unwrap().ty = Some(LocalTy::Scalar(s));
-                        self.changed = true;
+                        self.untyped_binding(name, at);
+                        return;
                     }
                 }
                 if !nonneg && self.locals[name].nonneg {
-                    self.locals.get_mut(name).unwrap().nonneg = false;
-                    self.changed = true;
+                    // A value that may be negative in a local typed as one
+                    // that never is.
+                    self.untyped_binding(name, at);
                 }
-                if !self.inferring {
-                    let Some(LocalTy::Scalar(t)) = self.locals[name].ty else { return };
-                    let Some(x) = self.materialize(&v, t.dtype, value_at) else { return };
-                    let Some(&slot) = self.slots.get(name) else {
-                        self.err(at, format!("internal error: the type of `{name}` was not inferred"));
-                        return;
-                    };
-                    self.at(at);
-                    self.b.set(slot, x);
-                }
+                let Some(LocalTy::Scalar(t)) = self.locals[name].ty else { return };
+                let Some(x) = self.materialize(&v, t.dtype, value_at) else { return };
+                let Some(&slot) = self.slots.get(name) else {
+                    self.err(at, format!("internal error: the type of `{name}` was not inferred"));
+                    return;
+                };
+                self.at(at);
+                self.b.set(slot, x);
             }
         }
     }
@@ -1448,7 +1431,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(call);
         let kname = self.fresh(&format!("{}.next", var.id));
         let k = self.b.let_(TypeId::INT64, s0, &kname);
-        if parallel && !self.inferring {
+        if parallel {
             self.prange_marker(&reductions, k, s1, s2, call);
         }
         let ForBlocks { head, body, latch, exit, done } = self.for_blocks(&f.orelse);

@@ -106,7 +106,7 @@ pub(crate) fn numpy_constant(name: &str) -> Option<f64> {
 
 /// An attribute of `np.iinfo(T)` for the integer dtype `d`: a Python
 /// int, as NumPy gives it.
-fn iinfo_attr(d: DType, attr: &str) -> Option<i128> {
+pub(crate) fn iinfo_attr(d: DType, attr: &str) -> Option<i128> {
     let (lo, hi) = d.int_range()?;
     Some(match attr {
         "min" => lo,
@@ -128,7 +128,7 @@ fn pow2(e: i32) -> f64 {
 
 /// What an attribute of `np.finfo(T)` is: a value of the float dtype
 /// (a NumPy scalar) or a Python int.
-enum FloatInfo {
+pub(crate) enum FloatInfo {
     Value(f64),
     Int(i128),
 }
@@ -136,7 +136,7 @@ enum FloatInfo {
 /// An attribute of `np.finfo(T)` for the float dtype `d`, as NumPy gives
 /// it. Each value is exactly one of `d` (`resolution`, a power of ten,
 /// rounded to it already).
-fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
+pub(crate) fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
     use FloatInfo::{Int, Value};
     // (mantissa bits, exponent bits, largest exponent, decimal precision,
     // the largest finite value, `resolution` as a value of `d`)

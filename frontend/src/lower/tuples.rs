@@ -16,8 +16,7 @@
 //! constant bounds (`t[1:]`, `t[::-1]`: a tuple of the elements picked),
 //! conditional expressions choosing between tuples of scalars, and `for`
 //! loops over a tuple, unrolled. The typecheck (`crate::typeck`) types
-//! tuples of scalars by the same rules, and leaves ordering comparisons and
-//! slices to the lowering's rounds.
+//! tuples of scalars by the same rules.
 //!
 //! What it does not: tuples as parameters of functions (results are
 //! `mod.rs`'s), slices with bounds known only at run time (the length of
@@ -85,7 +84,7 @@ fn describe_a(v: &Val) -> String {
 /// The indices of a tuple of `len` elements that `t[start:stop:step]`
 /// picks, in order: CPython's `slice(start, stop, step).indices(len)`
 /// walked. `step` is not zero.
-fn slice_indices(len: usize, start: Option<i128>, stop: Option<i128>, step: i128) -> Vec<usize> {
+pub(crate) fn slice_indices(len: usize, start: Option<i128>, stop: Option<i128>, step: i128) -> Vec<usize> {
     let len = len as i128;
     // A bound past an end stops at it: the first index or one before it
     // going backwards, the length or the last index going forwards.
@@ -140,7 +139,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// local later (`a, b = b, a`, `t = (t[1], t[0])`) must not change it.
     pub(super) fn snapshot(&mut self, v: Val, at: &Expr) -> Val {
         match v {
-            Val::Num { v, s, nonneg } if !self.inferring => {
+            Val::Num { v, s, nonneg } => {
                 self.at(at);
                 let n = self.fresh("tmp");
                 Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
@@ -181,8 +180,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let shown = shown_local(name);
         match info.ty {
             None => {
-                self.locals.get_mut(name).expect("a local").ty = Some(LocalTy::Tuple(elts.len()));
-                self.changed = true;
+                self.untyped_binding(name, at);
+                return;
             }
             Some(LocalTy::Tuple(n)) if n == elts.len() => {}
             Some(LocalTy::Tuple(n)) => {
@@ -202,20 +201,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return;
             }
         }
+        // Each element is a local of its own, typed with the tuple local.
         for (i, v) in elts.into_iter().enumerate() {
             let element = element_local(name, i);
             if !self.locals.contains_key(&element) {
-                let fresh = LocalInfo {
-                    ty: None,
-                    fixed: false,
-                    nonneg: true,
-                    param: false,
-                    poisoned: false,
-                    rebound: false,
-                    maybe_none: false,
-                };
-                self.locals.insert(element.clone(), fresh);
-                self.changed = true;
+                self.untyped_binding(&element, at);
+                continue;
             }
             self.assign_local(&element, v, at, value_at);
         }
