@@ -319,7 +319,6 @@ pub(crate) struct Translation<'p> {
     /// Data definitions (strings), by contents.
     pub strings: HashMap<Vec<u8>, String>,
     pub data: String,
-    pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
     /// The C library (libm) functions the code calls.
     pub libc: std::collections::BTreeSet<String>,
     /// Line directives for the assembler's line table.
@@ -399,7 +398,6 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
     let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut t = Translation {
         program,
-        depth_counted: crate::calls::depth_counted(program, &index),
         index,
         sigs,
         helpers: BTreeMap::new(),
