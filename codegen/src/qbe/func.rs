@@ -1412,7 +1412,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
     /// The address of the thread's call depth, taken once in the start block.
     fn depth_addr(&mut self) -> String {
         if !self.start.contains("%depth =l") {
-            let _ = writeln!(self.start, "  %depth =l call ${}()", super::DEPTH_ADDR);
+            let _ = writeln!(self.start, "  %depth =l call ${}()", crate::abi::DEPTH_ADDR);
         }
         "%depth".to_owned()
     }
