@@ -87,8 +87,11 @@ impl fmt::Display for Trap {
 
 impl std::error::Error for Trap {}
 
-/// Frames beyond this many trap `recursion limit exceeded`.
+/// Frames beyond this many trap [`RECURSION_MESSAGE`].
 pub const MAX_FRAMES: usize = 10_000;
+/// The panic of a call that would make more than [`MAX_FRAMES`] frames
+/// (here and in `insert-checks`' recursion guard).
+pub const RECURSION_MESSAGE: &str = "recursion limit exceeded";
 /// The most threads a block of a launch may have (as on every GPU).
 pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// The largest single `alloc` the interpreter performs, in bytes.
@@ -475,7 +478,7 @@ impl<'p> Interpreter<'p> {
                 Ok(Step::Barrier) => return Ok(Ran::Barrier),
                 Ok(Step::Call(cm, cf, args)) => {
                     if stack.len() >= MAX_FRAMES {
-                        ops::panic("recursion limit exceeded")
+                        ops::panic(RECURSION_MESSAGE)
                     } else {
                         self.new_frame(cm, cf, args).map(|fr| stack.push(fr))
                     }

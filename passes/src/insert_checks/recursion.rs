@@ -46,11 +46,8 @@ use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{DEPTH, SET_DEPTH};
 use postc_ir::calls::{depth_counted, is_panic_thunk, resolve, Index, Target};
 use postc_ir::diag::Diagnostic;
-use postc_ir::interp::MAX_FRAMES;
+use postc_ir::interp::{MAX_FRAMES, RECURSION_MESSAGE};
 use postc_ir::{Function, Module, ModuleId, Opcode, Program, TypeId, ValueId};
-
-/// The message of a call past the recursion limit (the interpreter's).
-pub const RECURSION_MESSAGE: &str = "recursion limit exceeded";
 
 pub struct InsertRecursionChecks;
 
