@@ -152,6 +152,10 @@ pub const STR_CONCAT: &str = "postc_rt_str_concat";
 /// `@postc_rt_depth`: the thread's depth of calls between POST functions
 /// (an `i64` thread-local variable).
 pub const DEPTH: &str = "postc_rt_depth";
+
+/// `ptr @postc_rt_depth_addr()`: the address of the running thread's
+/// [`DEPTH`], for a backend that cannot name thread-local data (QBE).
+pub const DEPTH_ADDR: &str = "postc_rt_depth_addr";
 /// The runtime's entry points that every shared library exports (the
 /// others are hidden in it).
 pub const EXPORTED: [&str; 7] = [

@@ -168,8 +168,10 @@ impl Timer {
     }
 }
 
-/// The postc pass pipeline of the level, on a clone of every module, then
-/// the verifier; `prange` loops are outlined for the runtime's thread pool,
+/// The postc pass pipeline of the level, on a clone of every module, the
+/// recursion guard of the whole program (`insert-checks`'
+/// `guard_program`, its panic paths outlined by `cold-outline`), then the
+/// verifier; `prange` loops are outlined for the runtime's thread pool,
 /// and `legalize` writes out what a backend with `features` does not lower
 /// ([`backend::Backend::features`]).
 pub fn prepare(program: &Program, options: &CodegenOptions, features: Features) -> Result<Program, Vec<Diagnostic>> {
@@ -220,6 +222,13 @@ fn prepare_with(
         if options.time_passes {
             eprint!("{}", postc_passes::manager::format_timings(&report));
         }
+    }
+    // Which calls count the depth depends on the whole program's call
+    // graph, as the pipeline left it; the guards' panic paths are then
+    // outlined as the pipeline's own are.
+    for mid in postc_passes::insert_checks::recursion::guard_program(&mut p) {
+        use postc_passes::ModulePass;
+        postc_passes::cold_outline::ColdOutline.run(&mut p.modules[mid], &popts)?;
     }
     let diags = postc_ir::verify::verify_program(&p);
     if !diags.is_empty() {

@@ -394,3 +394,37 @@ fn gcc_gets_the_vectoriser_cost_model_that_checks_for_overlap() {
     assert!(!postc_codegen::c::c_flags(&o3, &["gcc".to_owned()]).contains(&flag));
     assert!(!postc_codegen::c::c_flags(&o2, &["clang-22".to_owned()]).contains(&flag));
 }
+
+/// The recursion guard that `insert-checks` writes reaches the C backend
+/// as two built-ins: `main` and 9998 nested calls of `down` are the
+/// interpreter's 10000 frames and return, one call more panics `recursion
+/// limit exceeded` at the call, at -O0 and -O2.
+#[test]
+fn executables_count_the_call_depth() {
+    let dir = tmpdir("c-depth");
+    let src = dir.join("rec.pir");
+    let prog = |n: u32| {
+        format!(
+            "module rec\n\nfunc down(%n: Int64) -> Int64 {{\nentry:\n  %z: Int64 = const 0\n  \
+             %done: Bool = le %n, %z\n  condbr %done, base, step\nbase:\n  return %z\nstep:\n  %one: Int64 = const 1\n  \
+             %m: Int64 = sub %n, %one\n  %r: Int64 = call down(%m)\n  %s: Int64 = add %r, %one\n  return %s\n}}\n\n\
+             func main() -> Int64 {{\nentry:\n  %n: Int64 = const {n}\n  %r: Int64 = call down(%n)\n  return %r\n}}\n"
+        )
+    };
+    let exe = dir.join("rec");
+    for level in ["-O0", "-O2"] {
+        for (n, code) in [(9998, Some(9998 % 256)), (9999, None)] {
+            std::fs::write(&src, prog(n)).unwrap();
+            let args = ["--backend", "c", level, "--emit", "exe", src.to_str().unwrap(), "-o", exe.to_str().unwrap()];
+            let out = compile(&args);
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let out = Command::new(&exe).output().unwrap();
+            assert_eq!(out.status.code(), code, "{level} {n}");
+            if code.is_none() {
+                let want = format!("panic: recursion limit exceeded at {}:13:3\n", src.display());
+                assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{level}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -68,6 +68,17 @@ pub enum Builtin {
     /// functions of the `outline-parallel` pass ask on their loop's back
     /// edge and return when it is true.
     ParallelStopped,
+    /// `%d: Int64 = call postc.depth()`: the running thread's count of
+    /// frames of depth-counted functions (`crate::calls::depth_counted`),
+    /// 0 when a thread starts. `insert-checks`' recursion guard reads it
+    /// before a counted call.
+    Depth,
+    /// `call postc.set_depth(%d: Int64)`: sets that count; the recursion
+    /// guard counts the callee's frame before the call and restores the
+    /// caller's after it. Only the recursion guard makes these two calls;
+    /// each backend keeps the count where its target keeps thread-local
+    /// state.
+    SetDepth,
 }
 
 /// `postc.prange`.
@@ -76,6 +87,10 @@ pub const PRANGE: &str = "postc.prange";
 pub const PARALLEL_FOR: &str = "postc.parallel_for";
 /// `postc.parallel_stopped`.
 pub const PARALLEL_STOPPED: &str = "postc.parallel_stopped";
+/// `postc.depth`.
+pub const DEPTH: &str = "postc.depth";
+/// `postc.set_depth`.
+pub const SET_DEPTH: &str = "postc.set_depth";
 
 /// The most chunks a `prange` loop is split into. The chunks depend on the
 /// trip count alone, never on the number of threads, so a reduction's
@@ -276,6 +291,8 @@ impl Builtin {
             PRANGE => return Some(Builtin::Prange),
             PARALLEL_FOR => return Some(Builtin::ParallelFor),
             PARALLEL_STOPPED => return Some(Builtin::ParallelStopped),
+            DEPTH => return Some(Builtin::Depth),
+            SET_DEPTH => return Some(Builtin::SetDepth),
             _ => {}
         }
         if let Some(rest) = name.strip_prefix(GPU_PREFIX) {
@@ -299,6 +316,8 @@ impl Builtin {
             Builtin::Prange => PRANGE.into(),
             Builtin::ParallelFor => PARALLEL_FOR.into(),
             Builtin::ParallelStopped => PARALLEL_STOPPED.into(),
+            Builtin::Depth => DEPTH.into(),
+            Builtin::SetDepth => SET_DEPTH.into(),
         }
     }
 
@@ -451,6 +470,18 @@ impl Builtin {
                 }
                 if ret != Some(DType::Bool) {
                     return Err(format!("`{PARALLEL_STOPPED}` returns Bool"));
+                }
+                Ok(())
+            }
+            Builtin::Depth => {
+                if !args.is_empty() || ret != Some(DType::Int64) {
+                    return Err(format!("`{DEPTH}` takes no arguments and returns Int64"));
+                }
+                Ok(())
+            }
+            Builtin::SetDepth => {
+                if args != [DType::Int64] || ret.is_some() {
+                    return Err(format!("`{SET_DEPTH}` takes the depth (Int64) and returns nothing"));
                 }
                 Ok(())
             }

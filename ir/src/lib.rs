@@ -7,6 +7,7 @@
 pub mod body;
 pub mod builder;
 pub mod builtins;
+pub mod calls;
 pub mod cfg;
 pub mod diag;
 pub mod dtype;

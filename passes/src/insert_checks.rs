@@ -32,9 +32,11 @@
 //! complex base or a constant complex exponent with a non-negative real
 //! part and no imaginary part.
 //!
-//! The recursion limit is not checked here: which calls count the depth
-//! depends on the whole program's call graph (`codegen/src/calls.rs`), and
-//! the count lives in each backend's thread-local storage.
+//! The recursion limit is not checked by this function pass: which calls
+//! count the depth depends on the whole program's call graph, so its
+//! guard is the program step [`recursion::guard_program`] (and, on one
+//! module alone, the pass `insert-recursion-checks`), which codegen runs
+//! once the pipeline is done.
 //!
 //! With bounds checks, an array parameter whose extents the checks read
 //! (see [`hoisted_extents`]) is also checked once on entry: no extent is
@@ -51,6 +53,8 @@ use postc_ir::body::{InstData, Literal, ValueId};
 use postc_ir::builtins::{OvfOp, PANIC};
 use postc_ir::{view, DType, EntityId, Field, Function, Opcode, SrcLoc, TypeId};
 use smallvec::SmallVec;
+
+pub mod recursion;
 
 pub struct InsertChecks;
 

@@ -128,6 +128,7 @@ pub type Registration = (&'static PassInfo, fn() -> Pass);
 pub fn registry() -> Vec<Registration> {
     vec![
         (&insert_checks::INFO, || Pass::Function(Box::new(insert_checks::InsertChecks))),
+        (&insert_checks::recursion::INFO, || Pass::Module(Box::new(insert_checks::recursion::InsertRecursionChecks))),
         (&stride_lower::INFO, || Pass::Function(Box::new(stride_lower::StrideLower))),
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
         (&legalize::INFO, || Pass::Module(Box::new(legalize::Legalize))),

@@ -353,3 +353,86 @@ entry:
         }
     }
 }
+
+/// The recursion guard panics exactly where the interpreter's own frame
+/// limit does, with its message and the call's location: the deepest
+/// recursion that returns, from entry points with one and two frames
+/// below the cycle (`main`, `outer`), returns the same, and one frame
+/// more panics the same; a mutual recursion (`even`/`odd`) too.
+#[test]
+fn the_recursion_guard_agrees_with_the_frame_limit() {
+    let text = "module rec
+
+func down(%n: Int64) -> Int64 {
+entry:
+  %z: Int64 = const 0
+  %done: Bool = le %n, %z
+  condbr %done, base, step
+base:
+  return %z
+step:
+  %one: Int64 = const 1
+  %m: Int64 = sub %n, %one
+  %r: Int64 = call down(%m) !loc \"rec.py\":3:12
+  %s: Int64 = add %r, %one
+  return %s
+}
+
+func main(%n: Int64) -> Int64 {
+entry:
+  %r: Int64 = call down(%n) !loc \"rec.py\":6:11
+  return %r
+}
+
+func outer(%n: Int64) -> Int64 {
+entry:
+  %r: Int64 = call main(%n) !loc \"rec.py\":9:11
+  return %r
+}
+
+func even(%n: Int64) -> Bool {
+entry:
+  %z: Int64 = const 0
+  %done: Bool = le %n, %z
+  condbr %done, base, step
+base:
+  %t: Bool = const true
+  return %t
+step:
+  %one: Int64 = const 1
+  %m: Int64 = sub %n, %one
+  %r: Bool = call odd(%m) !loc \"rec.py\":12:12
+  return %r
+}
+
+func odd(%n: Int64) -> Bool {
+entry:
+  %z: Int64 = const 0
+  %done: Bool = le %n, %z
+  condbr %done, base, step
+base:
+  %f: Bool = const false
+  return %f
+step:
+  %one: Int64 = const 1
+  %m: Int64 = sub %n, %one
+  %r: Bool = call even(%m) !loc \"rec.py\":15:12
+  return %r
+}
+";
+    let m = postc_ir::parse::parse_module("rec.pir", text.as_bytes()).unwrap();
+    let before = Program::from_module(m.clone());
+    let after = Program::from_module(transform(&m, "insert-recursion-checks", &PassOptions::default()).unwrap());
+    let mid = ModuleId::from_u32(0);
+    assert!(after.modules[mid].num_insts() > before.modules[mid].num_insts(), "no guard written");
+    let int = |x: i128| Value::Int(DType::Int64, x);
+    // `down(n)` makes n + 1 frames.
+    for (entry, deepest) in [("down", 9999), ("main", 9998), ("outer", 9997), ("even", 9999)] {
+        for n in [deepest, deepest + 1] {
+            let want = call(&before, entry, false, &[int(n)], false, u64::MAX);
+            let got = call(&after, entry, false, &[int(n)], false, u64::MAX);
+            assert_eq!(got, want, "{entry}({n})");
+            assert_eq!(matches!(want, Outcome::Returned { .. }), n == deepest, "{entry}({n}): {want:?}");
+        }
+    }
+}

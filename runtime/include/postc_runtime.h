@@ -121,6 +121,8 @@ extern thread_local int64_t postc_rt_depth;
 #else
 extern _Thread_local int64_t postc_rt_depth;
 #endif
+/* The address of the running thread's postc_rt_depth. */
+int64_t *postc_rt_depth_addr(void);
 
 /* What the parallel ufunc loop reads of each operand (docs/abi.md 12). */
 typedef struct postc_rt_ufunc_op {

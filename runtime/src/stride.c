@@ -3,6 +3,10 @@
 
 _Thread_local int64_t postc_rt_depth;
 
+/* For code that cannot name thread-local data itself (QBE's IL reaches it
+   only with the local-exec model, which a shared library cannot use). */
+int64_t *postc_rt_depth_addr(void) { return &postc_rt_depth; }
+
 int64_t postc_rt_stride(const void *tensor, int64_t axis, int64_t elsize) {
   const rt_tensor *t = tensor;
   if (t->strides) {

@@ -307,8 +307,9 @@ static void test_strides(void) {
   t.strides = strides;
   CHECK(postc_rt_stride(&t, 0, 8) == -96 && postc_rt_stride(&t, 2, 4) == 4);
   postc_rt_depth++;
-  CHECK(postc_rt_depth == 1);
-  postc_rt_depth = 0;
+  CHECK(postc_rt_depth == 1 && *postc_rt_depth_addr() == 1);
+  *postc_rt_depth_addr() = 0;
+  CHECK(postc_rt_depth == 0);
 }
 
 /* ---- Modes that must abort ---------------------------------------------- */

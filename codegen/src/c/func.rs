@@ -117,7 +117,6 @@ struct FnC<'t, 'p> {
     /// located instruction.
     func_line: Option<(String, u32)>,
     func_loc: Option<Pos>,
-    counts_depth: bool,
 }
 
 /// Translates function `fid` of module `mid`.
@@ -126,7 +125,6 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
     let m = &program.modules[mid];
     let f = &m.functions[fid];
     let sig = t.sigs[&(mid, fid)].clone();
-    let counts_depth = t.depth_counted.contains(&(mid, fid));
     let mut fc = FnC {
         t,
         mid,
@@ -147,7 +145,6 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
             .or_else(|| f.body.tags.ids().find_map(|v| f.body.loc(v)))
             .map(|l| (m.files.path(l.file).to_owned(), l.line)),
         func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
-        counts_depth,
     };
     fc.run()
 }
@@ -294,11 +291,6 @@ impl<'t, 'p> FnC<'t, 'p> {
         }
         call.push_str(");");
         call
-    }
-
-    fn guard(&mut self, v: ValueId, bad: &str, msg: &str) {
-        let p = self.panic_text(v, msg, &[]);
-        self.stmt(Some(v), format!("if (POSTC_UNLIKELY({bad})) {p}"));
     }
 
     fn run(&mut self) -> R<String> {
@@ -1033,6 +1025,16 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Ok(())
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            // The runtime's thread-local count (`postc_runtime.h`).
+            Target::Builtin(Builtin::Depth) => {
+                self.def(v, "postc_rt_depth".to_owned());
+                Ok(())
+            }
+            Target::Builtin(Builtin::SetDepth) => {
+                let d = self.name(args[0]);
+                self.stmt(Some(v), format!("postc_rt_depth = {d};"));
+                Ok(())
+            }
             Target::Builtin(Builtin::ParallelStopped) => {
                 // The running loop's lowest panicked chunk: its address taken
                 // once, at the function's start, then a relaxed load on the
@@ -1094,7 +1096,6 @@ impl<'t, 'p> FnC<'t, 'p> {
                     }
                 }
                 let call = format!("{}({})", sig.name, parts.join(", "));
-                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 if sig.complex_out.is_some() || sig.ret == "void" || !has_result {
                     let s = if sig.array_ret { format!("(void)postc_adopt({call});") } else { format!("{call};") };
                     self.stmt(Some(v), s);
@@ -1102,9 +1103,6 @@ impl<'t, 'p> FnC<'t, 'p> {
                     self.def(v, format!("postc_adopt({call})"));
                 } else {
                     self.def(v, call);
-                }
-                if let Some(d) = depth {
-                    self.stmt(Some(v), format!("postc_rt_depth = {d};"));
                 }
                 for (l, _) in element_locals.iter().filter(|(_, array)| *array) {
                     self.stmt(Some(v), format!("(void)postc_adopt({l});"));
@@ -1187,18 +1185,6 @@ impl<'t, 'p> FnC<'t, 'p> {
             self.stmt(Some(v), format!("(void){call};"));
         }
         Ok(())
-    }
-
-    /// Before a call that counts the depth: panics `recursion limit
-    /// exceeded` when the caller's frame is the interpreter's last one,
-    /// else counts the callee's frame. Returns the depth to restore.
-    fn enter_call(&mut self, v: ValueId) -> String {
-        let d = self.temp("int64_t");
-        self.stmt(Some(v), format!("{d} = postc_rt_depth;"));
-        let limit = postc_ir::interp::MAX_FRAMES - 1;
-        self.guard(v, &format!("{d} >= {limit}"), "recursion limit exceeded");
-        self.stmt(Some(v), format!("postc_rt_depth = {d} + 1;"));
-        d
     }
 
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {

@@ -23,7 +23,7 @@ use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
 use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncAttrs, FuncId, Function, Module, ModuleId, Program};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -460,7 +460,6 @@ pub(crate) struct Translation<'p> {
     pub externs: BTreeMap<String, String>,
     pub uses_f16: bool,
     pub uses_complex: bool,
-    pub depth_counted: HashSet<(ModuleId, FuncId)>,
 }
 
 impl<'p> Translation<'p> {
@@ -529,7 +528,6 @@ pub fn translate(program: &Program, float16: bool) -> Result<Output, Vec<Diagnos
     let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut p = Translation {
         program,
-        depth_counted: crate::calls::depth_counted(program, &index),
         index,
         sigs,
         helpers: BTreeMap::new(),

@@ -104,8 +104,6 @@ pub struct Lowered<'p> {
     /// [`build_unit`] built the module, `module.get_function(&sig.symbol)`
     /// is the function's `FunctionValue`.
     pub sigs: std::collections::HashMap<(postc_ir::ModuleId, postc_ir::FuncId), emit::FnSig>,
-    /// The functions whose calls count the depth of calls.
-    pub depth_counted: std::collections::HashSet<(postc_ir::ModuleId, postc_ir::FuncId)>,
     /// The exported ufuncs, whose `NAME_loop` / `NAME_dl` entry points
     /// [`ufunc`] adds to the unit that defines their body.
     pub ufuncs: Vec<ufunc_plan::Plan>,
@@ -140,7 +138,6 @@ pub fn lower(program: &Program) -> Result<Lowered<'_>, Vec<Diagnostic>> {
         exported,
         insts,
         sigs: d.sigs,
-        depth_counted: d.depth_counted,
         ufuncs,
         gpu,
         shield: d.shield,

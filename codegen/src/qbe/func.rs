@@ -5,7 +5,6 @@
 
 use super::helpers as h;
 use super::{class, Sig, Target, Translation, STR_TYPE};
-use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
@@ -96,7 +95,6 @@ struct FnQ<'t, 'p> {
     out: String,
     tmp: u32,
     mark: Option<String>,
-    counts_depth: bool,
     func_loc: Option<Pos>,
     /// Array parameters whose element base is `%baseN`.
     bases: std::collections::HashSet<ValueId>,
@@ -111,7 +109,6 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
     let m = &program.modules[mid];
     let f = &m.functions[fid];
     let sig = t.sigs[&(mid, fid)].clone();
-    let counts_depth = t.depth_counted.contains(&(mid, fid));
     let mut fq = FnQ {
         t,
         mid,
@@ -122,7 +119,6 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         out: String::new(),
         tmp: 0,
         mark: None,
-        counts_depth,
         func_loc: f.loc.map(|l| Pos::from_loc(&m.files, l)),
         bases: Default::default(),
         tuple_slots: Default::default(),
@@ -205,29 +201,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
 
     fn loc_text(&self, v: ValueId) -> Option<String> {
         self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
-    }
-
-    /// A call of the runtime's panic with a message known when compiling
-    /// (its `{}` are the `l` arguments), then `hlt`.
-    fn panic_now(&mut self, v: ValueId, msg: &str, args: &[String]) {
-        let fmt = crate::abi::panic_format(msg, args.len(), self.loc_text(v).as_deref());
-        let s = self.t.string(fmt.as_bytes());
-        let mut call = format!("call $postc_rt_panic(l {s}, ...");
-        for a in args {
-            let _ = write!(call, ", l {a}");
-        }
-        call.push(')');
-        self.line(call);
-        self.line("hlt");
-    }
-
-    /// Panics with `msg` when the `w` value `bad` is not zero.
-    fn guard(&mut self, v: ValueId, bad: &str, msg: &str) {
-        let n = self.fresh();
-        self.line(format!("jnz {bad}, @panic{n}, @ok{n}"));
-        self.label(&format!("panic{n}"));
-        self.panic_now(v, msg, &[]);
-        self.label(&format!("ok{n}"));
     }
 
     /// `cond ? a : b` of class `c`, as branches.
@@ -1288,6 +1261,16 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 Ok(())
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::Depth) => {
+                let at = self.depth_addr();
+                self.line(format!("{n} =l loadl {at}"));
+                Ok(())
+            }
+            Target::Builtin(Builtin::SetDepth) => {
+                let (at, d) = (self.depth_addr(), self.val(args[0]));
+                self.line(format!("storel {d}, {at}"));
+                Ok(())
+            }
             Target::Builtin(Builtin::ParallelStopped) => {
                 // The running loop's lowest panicked chunk: its address taken
                 // once in the start block, then a load on the back edge (QBE
@@ -1310,7 +1293,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let Some(sig) = self.t.sigs.get(&(mid, fid)).cloned() else {
                     return self.unsupported(v, format!("a call to `{callee}` (a `gpu` or `kernel` function)"));
                 };
-                let callee_f = &self.t.program.modules[mid].functions[fid];
                 let mut parts = Vec::new();
                 for (i, a) in args.iter().enumerate() {
                     let x = self.val(*a);
@@ -1329,7 +1311,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 }
                 let slots: Vec<String> = sig.tuple_out.iter().map(|_| self.slot(16)).collect();
                 parts.extend(slots.iter().map(|s| format!("l {s}")));
-                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 let call = format!("call ${}({})", sig.name, parts.join(", "));
                 match &sig.ret {
                     None => self.line(call),
@@ -1358,10 +1339,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
                             self.line(format!("call $postc_rt_arena_adopt(l {n})"));
                         }
                     }
-                }
-                if let Some(d) = depth {
-                    let at = self.depth_addr();
-                    self.line(format!("storel {d}, {at}"));
                 }
                 for (slot, _) in slots.iter().zip(&sig.tuple_out).filter(|(_, (_, is_array))| *is_array) {
                     let m = self.def('l', format!("loadl {slot}"));
@@ -1432,23 +1409,10 @@ impl<'t, 'p> FnQ<'t, 'p> {
         Ok(())
     }
 
-    /// Before a call that counts the depth: panics `recursion limit
-    /// exceeded` when the caller's frame is the interpreter's last one, else
-    /// counts the callee's frame. Returns the depth to restore.
-    fn enter_call(&mut self, v: ValueId) -> String {
-        let at = self.depth_addr();
-        let d = self.def('l', format!("loadl {at}"));
-        let deep = self.def('w', format!("cugel {d}, {}", postc_ir::interp::MAX_FRAMES - 1));
-        self.guard(v, &deep, "recursion limit exceeded");
-        let d1 = self.def('l', format!("add {d}, 1"));
-        self.line(format!("storel {d1}, {at}"));
-        d
-    }
-
     /// The address of the thread's call depth, taken once in the start block.
     fn depth_addr(&mut self) -> String {
         if !self.start.contains("%depth =l") {
-            let _ = writeln!(self.start, "  %depth =l call ${}()", super::DEPTH_ADDR);
+            let _ = writeln!(self.start, "  %depth =l call ${}()", crate::abi::DEPTH_ADDR);
         }
         "%depth".to_owned()
     }

@@ -125,17 +125,6 @@ pub fn run_qbe(il: &str) -> Result<(String, String), Vec<Diagnostic>> {
 /// The start of the IL comment that declares an exported alias.
 const ALIAS_LINE: &str = "# alias ";
 
-/// The function that returns the address of the thread's `postc_rt_depth`.
-pub(crate) const DEPTH_ADDR: &str = "postc_qbe_depth_addr";
-
-/// [`DEPTH_ADDR`] in assembly: QBE reaches thread-local data with the
-/// local-exec model, which a shared library cannot use, so the address
-/// comes from `__tls_get_addr` (the general-dynamic sequence, which the
-/// linker relaxes in an executable).
-const DEPTH_ADDR_ASM: &str = "\n.text\n.p2align 4\n.type postc_qbe_depth_addr, @function\npostc_qbe_depth_addr:\n\
-     \tsubq $8, %rsp\n\t.byte 0x66\n\tleaq postc_rt_depth@tlsgd(%rip), %rdi\n\t.value 0x6666\n\trex64\n\
-     \tcall __tls_get_addr@PLT\n\taddq $8, %rsp\n\tret\n.size postc_qbe_depth_addr, .-postc_qbe_depth_addr\n";
-
 /// QBE's assembly of IL text, every exported function made `protected`:
 /// inside a shared library the program's calls reach its own functions,
 /// never a function of the same name that another library defines (libm's
@@ -143,14 +132,7 @@ const DEPTH_ADDR_ASM: &str = "\n.text\n.p2align 4\n.type postc_qbe_depth_addr, @
 /// executable they are hidden but `main`: the dynamic linker would let an
 /// executable's `malloc` or `write` replace the C library's own.
 fn assembly(il: &str, executable: bool) -> Result<String, Vec<Diagnostic>> {
-    let (qbe_asm, _) = run_qbe(il)?;
-    // [`DEPTH_ADDR_ASM`] goes first: after QBE's code it would take the
-    // line of the last `.loc` in a line table.
-    let mut asm = String::new();
-    if il.contains(DEPTH_ADDR) {
-        asm.push_str(DEPTH_ADDR_ASM);
-    }
-    asm.push_str(&qbe_asm);
+    let (mut asm, _) = run_qbe(il)?;
     for line in il.lines() {
         if let Some((alias, target)) = line.strip_prefix(ALIAS_LINE).and_then(|l| l.split_once(" = ")) {
             let _ =
@@ -319,7 +301,6 @@ pub(crate) struct Translation<'p> {
     /// Data definitions (strings), by contents.
     pub strings: HashMap<Vec<u8>, String>,
     pub data: String,
-    pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
     /// The C library (libm) functions the code calls.
     pub libc: std::collections::BTreeSet<String>,
     /// Line directives for the assembler's line table.
@@ -399,7 +380,6 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
     let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut t = Translation {
         program,
-        depth_counted: crate::calls::depth_counted(program, &index),
         index,
         sigs,
         helpers: BTreeMap::new(),

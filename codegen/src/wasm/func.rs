@@ -6,7 +6,6 @@
 
 use super::structure::{self, Step};
 use super::{val_type, val_types, Target, Translation, ARENA_TOP, DEFINED};
-use crate::calls::is_panic_thunk;
 use postc_ir::body::{InstData, Literal};
 use postc_ir::builtins::{Builtin, OvfOp};
 use postc_ir::diag::{Diagnostic, Pos};
@@ -372,8 +371,6 @@ pub(super) struct FnW<'t, 'p> {
     pub(super) bases: HashMap<ValueId, u32>,
     /// The header of each `raw.view`, allocated once per call, in locals.
     pub(super) raw_headers: HashMap<ValueId, u32>,
-    /// Whether calls count the depth (see `depth.rs`).
-    pub(super) counts_depth: bool,
     /// For each call of a function with a tuple result, the local holding
     /// the address of the slots it writes the elements to (one of
     /// [`TUPLE_SLOT`] bytes each), allocated once per call of this function.
@@ -394,7 +391,6 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
     let m = &program.modules[mid];
     let f = &m.functions[fid];
     let nparams = t.sigs[&(mid, fid)].params.len() as u32;
-    let counts_depth = t.depth_counted.contains(&(mid, fid));
     let mut w = FnW {
         t,
         mid,
@@ -414,7 +410,6 @@ pub(crate) fn translate(t: &mut Translation<'_>, mid: ModuleId, fid: FuncId) -> 
         missing: None,
         bases: HashMap::new(),
         raw_headers: HashMap::new(),
-        counts_depth,
         tuple_slots: HashMap::new(),
     };
     w.run()?;
@@ -1584,6 +1579,17 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.set(v);
                 Ok(())
             }
+            // The count is the mutable global `postc_depth`, an i32.
+            Target::Builtin(Builtin::Depth) => {
+                self.extend([I::GlobalGet(super::DEPTH), I::I64ExtendI32S]);
+                self.set(v);
+                Ok(())
+            }
+            Target::Builtin(Builtin::SetDepth) => {
+                self.get(args[0]);
+                self.extend([I::I32WrapI64, I::GlobalSet(super::DEPTH)]);
+                Ok(())
+            }
             Target::Builtin(b) => {
                 self.unsupported(v, format!("`{}`, which runs only in `kernel` functions,", b.name()))
             }
@@ -1592,8 +1598,6 @@ impl<'t, 'p> FnW<'t, 'p> {
                 let Some(sig) = self.t.sigs.get(&(mid, fid)).cloned() else {
                     return self.unsupported(v, format!("a call to `{callee}`"));
                 };
-                let callee_f = &self.t.program.modules[mid].functions[fid];
-                let depth = (self.counts_depth && !is_panic_thunk(callee_f)).then(|| self.enter_call(v));
                 for a in &args {
                     self.get(*a);
                 }
@@ -1604,9 +1608,6 @@ impl<'t, 'p> FnW<'t, 'p> {
                     }
                 }
                 self.push(I::Call(DEFINED + sig.index));
-                if let Some(d) = depth {
-                    self.leave_call(d);
-                }
                 if !sig.results.is_empty() {
                     if has_result {
                         self.set(v);

@@ -31,13 +31,13 @@
 //! exported function's parameters and result for the loader. A returned
 //! array is its `DLTensor`'s address; a tuple result is written through
 //! one `i32` out-pointer per element, the last parameters (docs/abi.md
-//! §14); functions that recursion can reach
-//! count the call depth in the exported global `postc_depth` (`depth.rs`).
+//! §14); the recursion guard's count of the call depth (`postc.depth`,
+//! `postc.set_depth`) is the exported mutable global `postc_depth`, an
+//! `i32`, which the loader resets after a call that throws.
 //! An exported ufunc also exports `NAME_loop` and `NAME_dl`, the
 //! compiler-made functions `ufunc-entry` and `ufunc-dl` wrote.
 
 mod complex;
-mod depth;
 mod func;
 mod half;
 mod peephole;
@@ -46,6 +46,7 @@ mod text;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
+use postc_ir::builtins::Builtin;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncAttrs, FuncId, ModuleId, Program};
 use std::collections::{BTreeMap, HashMap};
@@ -167,8 +168,9 @@ pub(crate) struct Translation<'p> {
     /// The ufunc entry points (`NAME_loop`, `NAME_dl`) by their export
     /// name: their defined index.
     pub ufunc_exports: Vec<(String, u32)>,
-    /// The functions whose calls count the depth.
-    pub depth_counted: std::collections::HashSet<(ModuleId, FuncId)>,
+    /// Whether the program counts the call depth (calls `postc.depth` or
+    /// `postc.set_depth`).
+    pub counts_depth: bool,
 }
 
 /// Where constant data starts in memory (the first bytes stay unused so
@@ -178,7 +180,7 @@ pub(crate) const DATA_BASE: u32 = 1024;
 /// The global holding the arena's top.
 pub(crate) const ARENA_TOP: u32 = 0;
 
-/// The global counting the call depth (see `depth.rs`).
+/// The global counting the call depth, when the program does.
 pub(crate) const DEPTH: u32 = 1;
 
 impl<'p> Translation<'p> {
@@ -295,10 +297,16 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
         defined += 1;
         Sig { name: symbol.name.clone(), exported: symbol.exported, params, results, index: defined - 1 }
     });
-    let depth_counted = crate::calls::depth_counted(program, &index);
+    let counts_depth = program.modules.iter().flat_map(|m| m.functions.iter()).any(|f| {
+        f.body.tags.ids().any(|v| {
+            f.body.tags[v] == postc_ir::Opcode::Call
+                && matches!(f.body.inst(v), postc_ir::InstData::Call { callee, .. }
+                    if matches!(Builtin::from_name(callee), Some(Builtin::Depth | Builtin::SetDepth)))
+        })
+    });
     let mut t = Translation {
         program,
-        depth_counted,
+        counts_depth,
         index,
         sigs,
         imports: Vec::new(),
@@ -429,7 +437,7 @@ fn assemble(t: &Translation<'_>, aliases: &[(String, (ModuleId, FuncId))], debug
         GlobalType { val_type: ValType::I32, mutable: true, shared: false },
         &ConstExpr::i32_const(heap_start as i32),
     );
-    let counts_depth = !t.depth_counted.is_empty();
+    let counts_depth = t.counts_depth;
     if counts_depth {
         globals.global(GlobalType { val_type: ValType::I32, mutable: true, shared: false }, &ConstExpr::i32_const(0));
     }

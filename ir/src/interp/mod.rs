@@ -87,8 +87,11 @@ impl fmt::Display for Trap {
 
 impl std::error::Error for Trap {}
 
-/// Frames beyond this many trap `recursion limit exceeded`.
+/// Frames beyond this many trap [`RECURSION_MESSAGE`].
 pub const MAX_FRAMES: usize = 10_000;
+/// The panic of a call that would make more than [`MAX_FRAMES`] frames
+/// (here and in `insert-checks`' recursion guard).
+pub const RECURSION_MESSAGE: &str = "recursion limit exceeded";
 /// The most threads a block of a launch may have (as on every GPU).
 pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// The largest single `alloc` the interpreter performs, in bytes.
@@ -137,6 +140,11 @@ pub struct Interpreter<'p> {
     steps: u64,
     /// The running thread's coordinates inside [`Interpreter::launch`].
     coords: Option<builtins::ThreadCoords>,
+    /// The count of `postc.depth` and `postc.set_depth`: what the
+    /// recursion guard of `insert-checks` keeps besides the frames this
+    /// interpreter counts itself (and limits to [`MAX_FRAMES`]). Each
+    /// [`Interpreter::call`] starts it at 0, as a thread starts.
+    depth: i64,
     /// The running block's shared arrays, by the `postc.gpu.shared` call
     /// that made each.
     shared: Vec<(ValueId, Array)>,
@@ -207,7 +215,7 @@ fn int_of(v: &Value, what: &str) -> R<i128> {
 
 impl<'p> Interpreter<'p> {
     pub fn new(program: &'p Program, options: InterpOptions) -> Self {
-        Interpreter { program, options, fuel_left: None, steps: 0, coords: None, shared: Vec::new() }
+        Interpreter { program, options, fuel_left: None, steps: 0, coords: None, shared: Vec::new(), depth: 0 }
     }
 
     fn module(&self, mid: ModuleId) -> R<&'p Module> {
@@ -319,10 +327,11 @@ impl<'p> Interpreter<'p> {
     /// Arrays are shared: writes to output arrays are visible to the caller.
     pub fn call(&mut self, module: ModuleId, func: &str, args: &[Value]) -> Result<Option<Value>, Trap> {
         self.reset_fuel();
+        self.depth = 0;
         match self.resolve(module, func).map_err(|f| to_trap(f, None))? {
             Callee::Func(mid, fid) => self.exec(mid, fid, args.to_vec()),
             Callee::Intrinsic(sym) => intrinsics::call(sym, args, None).map(Some).map_err(|f| to_trap(f, None)),
-            Callee::Builtin(b) => builtin(b, args, self.coords).map_err(|f| to_trap(f, None)),
+            Callee::Builtin(b) => builtin(b, args, self.coords, &mut self.depth).map_err(|f| to_trap(f, None)),
         }
     }
 
@@ -469,7 +478,7 @@ impl<'p> Interpreter<'p> {
                 Ok(Step::Barrier) => return Ok(Ran::Barrier),
                 Ok(Step::Call(cm, cf, args)) => {
                     if stack.len() >= MAX_FRAMES {
-                        ops::panic("recursion limit exceeded")
+                        ops::panic(RECURSION_MESSAGE)
                     } else {
                         self.new_frame(cm, cf, args).map(|fr| stack.push(fr))
                     }
@@ -669,7 +678,7 @@ impl<'p> Interpreter<'p> {
                         }
                         old
                     }
-                    Callee::Builtin(b) => match builtin(b, &vals, self.coords)? {
+                    Callee::Builtin(b) => match builtin(b, &vals, self.coords, &mut self.depth)? {
                         Some(r) if rty.is_some() => r,
                         _ => {
                             fr.pc += 1;
@@ -804,8 +813,16 @@ impl<'p> Interpreter<'p> {
 
 /// Runs a `postc.` built-in: `postc.panic` traps with its rendered
 /// message; `postc.ovf.<op>` says whether the operation overflows.
-fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>) -> R<Option<Value>> {
+fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>, depth: &mut i64) -> R<Option<Value>> {
     match b {
+        Builtin::Depth => Ok(Some(Value::Int(crate::DType::Int64, *depth as i128))),
+        Builtin::SetDepth => match args {
+            [Value::Int(_, d)] => {
+                *depth = *d as i64;
+                Ok(None)
+            }
+            _ => unsupported("`postc.set_depth` takes the depth (Int64)"),
+        },
         Builtin::Gpu(reg, axis) => match coords {
             Some(c) => Ok(Some(Value::Int(crate::DType::Int64, c.get(reg, axis) as i128))),
             None => unsupported(format!(

@@ -2,9 +2,8 @@
 //! LLVM's IR builder.
 //!
 //! [`Declared`] decides, once per program, how every function appears in
-//! the module (its symbol from [`crate::symbols`], linkage, ABI), which
-//! calls count the depth of calls, and which exported names shadow C
-//! library functions. Each codegen unit then builds the module in its own
+//! the module (its symbol from [`crate::symbols`], linkage, ABI) and
+//! which exported names shadow C library functions. Each codegen unit then builds the module in its own
 //! `Context` ([`build_module`]): every function is declared first, then
 //! the bodies are built in the order of the IR tables ([`body`]), with the
 //! helpers ([`crate::llvm::helpers`]), panic paths, constants and metadata
@@ -13,13 +12,13 @@
 mod body;
 pub(crate) mod unit;
 
-use crate::calls::{depth_counted, is_panic_thunk, resolve, Index, Target};
+use crate::calls::{is_panic_thunk, resolve, Index, Target};
 use crate::symbols::{Conventions, DeviceFunctions, Export, SymbolPlan};
 
 use crate::llvm::imports::Shield;
 use postc_ir::diag::Diagnostic;
 use postc_ir::{DType, FuncId, Function, Module, ModuleId, Program};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub use unit::build_module;
 
@@ -149,9 +148,6 @@ pub struct Declared<'p> {
     pub aliases: Vec<(String, String, FnSig)>,
     /// The C library functions that exported names shadow.
     pub shield: Shield,
-    /// The functions whose calls count the depth of calls (see
-    /// [`depth_counted`]).
-    pub depth_counted: HashSet<(ModuleId, FuncId)>,
     pub diags: Vec<Diagnostic>,
     /// The symbols, decided as for every backend.
     pub symbols: SymbolPlan,
@@ -166,7 +162,6 @@ impl<'p> Declared<'p> {
             sigs: HashMap::new(),
             aliases: Vec::new(),
             shield: Shield::default(),
-            depth_counted: HashSet::new(),
             diags: Vec::new(),
             symbols: SymbolPlan::default(),
         };
@@ -183,7 +178,6 @@ impl<'p> Declared<'p> {
         }
         self.diags.extend(symbols.diags.iter().cloned());
         self.check_shadowed_names(&symbols.exported);
-        self.depth_counted = depth_counted(self.program, &self.index);
         self.symbols = symbols;
     }
 

@@ -19,7 +19,7 @@ use inkwell::values::{
 };
 use inkwell::{AddressSpace, GlobalVisibility};
 use postc_ir::diag::Diagnostic;
-use postc_ir::{DType, FuncId, ModuleId, SrcLoc};
+use postc_ir::{DType, FuncId, ModuleId};
 use std::collections::{HashMap, HashSet};
 
 /// The LLVM types the lowering uses, made once per context.
@@ -163,7 +163,6 @@ pub(crate) struct Unit<'c, 'm> {
     /// The TBAA access tags (header, data), once made.
     tbaa: Option<(MetadataValue<'c>, MetadataValue<'c>)>,
     weights: HashMap<(u32, u32), MetadataValue<'c>>,
-    thunks: HashMap<(String, Option<String>), FunctionValue<'c>>,
     /// The debug information being built (`-g`), see [`crate::llvm::debug`].
     pub debug: Option<DebugInfo<'c>>,
 }
@@ -178,7 +177,6 @@ impl<'c, 'm> Unit<'c, 'm> {
             nconst: 0,
             tbaa: None,
             weights: HashMap::new(),
-            thunks: HashMap::new(),
             debug: None,
         }
     }
@@ -308,37 +306,6 @@ impl<'c, 'm> Unit<'c, 'm> {
         all.extend_from_slice(args);
         b.build_call(self.panic_fn(), &all, "")?;
         Ok(())
-    }
-
-    /// A cold panic function made by codegen (for `unreachable`, a negative
-    /// allocation length, ...): deduplicated by message and location. `site`
-    /// is the module and the location of the panic (its line with `-g`).
-    pub fn thunk(
-        &mut self,
-        msg: &str,
-        loc: Option<String>,
-        site: (ModuleId, &postc_ir::Module, Option<SrcLoc>),
-    ) -> Result<FunctionValue<'c>, inkwell::builder::BuilderError> {
-        let key = (msg.to_owned(), loc);
-        if let Some(f) = self.thunks.get(&key) {
-            return Ok(*f);
-        }
-        let name = format!("postc.cg.panic.{}", self.thunks.len());
-        let fmt = super::panic_format(msg, 0, key.1.as_deref());
-        let g = self.cstring(fmt.as_bytes());
-        let f = self.module.add_function(&name, self.t.cx.void_type().fn_type(&[], false), Some(Linkage::Private));
-        // Nothing to optimise in it (see the panic thunks of `body`).
-        add_flags(&self.t, f, &["cold", "optnone", "noinline", "noreturn", "nounwind"]);
-        let b = self.t.cx.create_builder();
-        if let Some(d) = &mut self.debug {
-            let (mid, m, at) = site;
-            b.set_current_debug_location(d.thunk(f, m, mid, at));
-        }
-        b.position_at_end(self.t.cx.append_basic_block(f, ""));
-        self.build_panic(&b, g, &[])?;
-        b.build_unreachable()?;
-        self.thunks.insert(key, f);
-        Ok(f)
     }
 
     /// A runtime entry point (the runtime library defines it; all but the

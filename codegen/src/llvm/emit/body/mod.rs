@@ -63,7 +63,6 @@ pub(super) fn build<'c>(
         m,
         f,
         sig: &low.sigs[&id],
-        counts_depth: low.depth_counted.contains(&id),
         func,
         entry: None,
         last_temp: None,
@@ -234,8 +233,6 @@ struct FnEmit<'a, 'c, 'm, 'p> {
     m: &'p Module,
     f: &'p Function,
     sig: &'a FnSig,
-    /// Calls of POST functions count the depth (see [`super::depth_counted`]).
-    counts_depth: bool,
     func: FunctionValue<'c>,
     /// The entry block, which holds the `alloca`s.
     entry: Option<BasicBlock<'c>>,
@@ -632,17 +629,6 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         self.u.set_weights(br, (1, 2000));
         self.b.position_at_end(fail);
         Ok(ok)
-    }
-
-    /// Branches to a codegen-made panic when `bad` holds.
-    fn guard_panic(&mut self, v: ValueId, bad: IntValue<'c>, msg: &str) -> R<()> {
-        let loc = self.loc_text(v);
-        let thunk = self.u.thunk(msg, loc, (self.mid, self.m, self.f.body.loc(v)))?;
-        let ok = self.branch_unlikely(bad)?;
-        self.b.build_call(thunk, &[], "")?;
-        self.b.build_unreachable()?;
-        self.b.position_at_end(ok);
-        Ok(())
     }
 
     /// Branches to a panic with the bounds message of `axis` (the index and
@@ -1157,6 +1143,16 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             Target::Builtin(Builtin::Prange) => Ok(()),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             Target::Builtin(Builtin::ParallelStopped) => self.parallel_stopped(v, args[0]),
+            Target::Builtin(Builtin::Depth) => {
+                let d = self.b.build_load(self.u.t.i64, self.u.depth(), "depth")?;
+                self.vals.insert(v, d);
+                Ok(())
+            }
+            Target::Builtin(Builtin::SetDepth) => {
+                let d = self.val(args[0])?;
+                self.b.build_store(self.u.depth(), d)?;
+                Ok(())
+            }
             Target::Intrinsic(sym) => self.intrinsic_call(v, sym, &args),
             Target::Func(mid, fid) => self.func_call(v, mid, fid, &args),
         }
@@ -1360,7 +1356,6 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             parts.push(tmp.into());
             tuple_out.push((tmp, ty, e.is_array));
         }
-        let depth = if self.counts_depth && !is_panic_thunk(callee_f) { Some(self.enter_call(v)?) } else { None };
         let call = self.b.build_call(callee, &parts, "")?;
         for (i, a) in sig.param_attrs.iter().enumerate() {
             for attr in self.u.t.param_attrs(*a) {
@@ -1395,27 +1390,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 self.b.build_call(adopt, &[r.into()], "")?;
             }
         }
-        if let Some(d) = depth {
-            let g = self.u.depth();
-            self.b.build_store(g, d)?;
-        }
         Ok(())
-    }
-
-    /// Before a call that counts the depth: panics `recursion limit
-    /// exceeded` when the caller's frame is the interpreter's last one (the
-    /// outermost frame is the first), else counts the callee's frame.
-    /// Returns the depth to restore after the call.
-    fn enter_call(&mut self, v: ValueId) -> R<IntValue<'c>> {
-        let g = self.u.depth();
-        let d = int(self.b.build_load(self.u.t.i64, g, "")?)?;
-        let limit = self.i64c(postc_ir::interp::MAX_FRAMES as u64 - 1);
-        let deep = self.b.build_int_compare(IntPredicate::UGE, d, limit, "")?;
-        self.guard_panic(v, deep, "recursion limit exceeded")?;
-        let d1 = self.b.build_int_add(d, self.i64c(1), "")?;
-        let g = self.u.depth();
-        self.b.build_store(g, d1)?;
-        Ok(d)
     }
 
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
