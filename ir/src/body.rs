@@ -60,6 +60,9 @@ pub enum Field {
     /// The length of a Str (in code points, as Python's `len`) or Bytes
     /// (in bytes); read-only.
     Len = 2,
+    /// The length of a Str (its UTF-8 bytes) or Bytes in bytes; read-only.
+    /// What `legalize` counts a Str's code points up to.
+    NBytes = 3,
 }
 
 impl Field {
@@ -68,6 +71,7 @@ impl Field {
             Field::Real => "real",
             Field::Imag => "imag",
             Field::Len => "len",
+            Field::NBytes => "nbytes",
         }
     }
     pub fn from_name(s: &str) -> Option<Field> {
@@ -75,6 +79,7 @@ impl Field {
             "real" => Some(Field::Real),
             "imag" => Some(Field::Imag),
             "len" => Some(Field::Len),
+            "nbytes" => Some(Field::NBytes),
             _ => None,
         }
     }
@@ -83,6 +88,7 @@ impl Field {
             0 => Some(Field::Real),
             1 => Some(Field::Imag),
             2 => Some(Field::Len),
+            3 => Some(Field::NBytes),
             _ => None,
         }
     }
@@ -552,6 +558,11 @@ pub enum InstData<'a> {
     RawData {
         array: ValueId,
     },
+    /// `text.byte`: byte `index` of a Str's UTF-8 bytes or of a Bytes.
+    TextByte {
+        text: ValueId,
+        index: ValueId,
+    },
     /// `tuple`: the tuple of `elements`, in order.
     Tuple {
         elements: ValueList<'a>,
@@ -782,6 +793,7 @@ impl Body {
             Format::RawLoad => InstData::RawLoad { address: val(a) },
             Format::RawStore => InstData::RawStore { address: val(a), value: val(b) },
             Format::RawData => InstData::RawData { array: val(a) },
+            Format::TextByte => InstData::TextByte { text: val(a), index: val(b) },
             Format::Tuple => {
                 let n = ex(b)?;
                 InstData::Tuple { elements: self.value_at(b + 1, n as usize)? }

@@ -294,6 +294,11 @@ impl FunctionBuilder {
         debug_assert_eq!(op.format(), Format::RawRead);
         self.push(op, Some(TypeId::INT64), [base.as_u32(), index], Some(name))
     }
+    /// Byte `index` of the Str or Bytes `text`, a UInt8.
+    pub fn text_byte(&mut self, text: ValueId, index: ValueId, name: &str) -> ValueId {
+        let ty = TypeId::scalar(DType::UInt8);
+        self.push(Opcode::TextByte, Some(ty), [text.as_u32(), index.as_u32()], Some(name))
+    }
     pub fn raw_offset(&mut self, address: ValueId, bytes: ValueId, name: &str) -> ValueId {
         self.push(Opcode::RawOffset, Some(TypeId::INT64), [address.as_u32(), bytes.as_u32()], Some(name))
     }

@@ -80,6 +80,8 @@ pub enum Format {
     RawView,
     /// `a` = array value.
     RawData,
+    /// `a` = Str or Bytes value, `b` = byte-index value.
+    TextByte,
     /// `b` = extra index of [n, element values...].
     Tuple,
     /// `a` = tuple value, `b` = the element's position (immediate).
@@ -157,6 +159,7 @@ impl Format {
             Format::RawRead => (S::Value, S::Imm, &[]),
             Format::RawOffset | Format::RawStore => (S::Value, S::Value, &[]),
             Format::RawLoad | Format::RawData => (S::Value, S::Unused, &[]),
+            Format::TextByte => (S::Value, S::Value, &[]),
             Format::Tuple => (S::Unused, S::Extra, &[I::Values]),
             Format::Extract => (S::Value, S::Imm, &[]),
         };
@@ -451,7 +454,7 @@ opcodes! {
     Alloc = "alloc", Alloc, Always, checked;
     /// `result = alloc.empty(result dtype, extents...)`: as `alloc`, but the elements' values are unspecified until written (NumPy's `np.empty`), so that a backend may skip zeroing them.
     AllocEmpty = "alloc.empty", Alloc, Always, checked;
-    /// `result = aggregate.field` (`real` / `imag` of a complex value).
+    /// `result = aggregate.field` (`real` / `imag` of a complex value; `len` and `nbytes` of a Str or Bytes).
     GetField = "getfield", GetField, Never;
     /// `aggregate.field = value`, in place.
     SetField = "setfield", SetField, Never, effects;
@@ -495,6 +498,8 @@ opcodes! {
     RawSetWord = "raw.setword", RawStore, Always, effects, raw;
     /// `*(void **)address = value`: an address stored as a pointer.
     RawSetPtr = "raw.setptr", RawStore, Always, effects, raw;
+    /// `result = text[index]`: byte `index` (an Int64, `0 <= index < nbytes`, which `legalize`'s loop keeps) of a Str's UTF-8 bytes or of a Bytes, as a UInt8; it traps `Always` so that no pass moves it above the test that keeps the index in range.
+    TextByte = "text.byte", TextByte, Always;
     /// `result = (elements...)`: the tuple a function with a tuple result returns.
     Tuple = "tuple", Tuple, Never;
     /// `result = tuple[index]`: one element of the tuple a call returned.

@@ -329,7 +329,7 @@ impl<'m> Printer<'m> {
                     _ => return false,
                 }
             }
-            Format::Binary | Format::Load | Format::RawOffset | Format::RawStore => {
+            Format::Binary | Format::Load | Format::RawOffset | Format::RawStore | Format::TextByte => {
                 put16(&mut self.out, &mw, mn);
                 self.raw_value(b, p);
                 self.out.extend_from_slice(b", ");
@@ -487,7 +487,8 @@ impl<'m> Printer<'m> {
             InstData::Binary { left, right, .. }
             | InstData::Load { array: left, offset: right }
             | InstData::RawOffset { address: left, bytes: right }
-            | InstData::RawStore { address: left, value: right } => {
+            | InstData::RawStore { address: left, value: right }
+            | InstData::TextByte { text: left, index: right } => {
                 self.s(op.mnemonic());
                 self.c(b' ');
                 self.value(b, left);

@@ -36,6 +36,7 @@ fn decoded(i: &InstData<'_>) -> (Vec<ValueId>, Vec<BlockId>) {
             (std::iter::once(*array).chain(indices.iter()).chain([*value]).collect(), Vec::new())
         }
         InstData::RawData { array } => v(&[*array]),
+        InstData::TextByte { text, index } => v(&[*text, *index]),
         InstData::View { base, offset, extents, strides }
         | InstData::RawView { address: base, offset, extents, strides } => {
             ([*base, *offset].into_iter().chain(extents.iter()).chain(strides.iter()).collect(), Vec::new())

@@ -51,6 +51,12 @@
 //! - Integer true division (`div` of integers, a float result) divides
 //!   the operands converted to the result's dtype, as the interpreter
 //!   does.
+//! - The length of a Str (`getfield %s, len`, its code points) becomes a
+//!   call of `postc.str.len` (`legalize/text.pir`), which counts the bytes
+//!   that do not continue a UTF-8 sequence through the two reads of a
+//!   Str's bytes every backend lowers, `getfield %s, nbytes` and
+//!   `text.byte`. The length of a Bytes is its byte count, which the
+//!   backends read, and stays.
 //!
 //! Written out where the backend does not declare it:
 //!
@@ -144,14 +150,14 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and **, complex abs, the overflow test of an integer power, integer true division (and Float16 arithmetic and conversions and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, complex abs, the overflow test of an integer power, integer true division, the code-point length of a Str (and Float16 arithmetic and conversions and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
 };
 
-/// The functions of `legalize/python.pir` and `legalize/float16.pir`, each
-/// once per module that calls it.
+/// The functions of `legalize/python.pir`, `legalize/float16.pir` and
+/// `legalize/text.pir`, each once per module that calls it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Helper {
     FloorDiv,
@@ -160,11 +166,19 @@ enum Helper {
     ComplexPow,
     HalfWiden,
     HalfNarrow,
+    StrLen,
 }
 
 impl Helper {
-    const ALL: [Helper; 6] =
-        [Helper::FloorDiv, Helper::Mod, Helper::ComplexDiv, Helper::ComplexPow, Helper::HalfWiden, Helper::HalfNarrow];
+    const ALL: [Helper; 7] = [
+        Helper::FloorDiv,
+        Helper::Mod,
+        Helper::ComplexDiv,
+        Helper::ComplexPow,
+        Helper::HalfWiden,
+        Helper::HalfNarrow,
+        Helper::StrLen,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -174,6 +188,7 @@ impl Helper {
             Helper::ComplexPow => "postc.py.cpow",
             Helper::HalfWiden => "postc.f16.widen",
             Helper::HalfNarrow => "postc.f16.narrow",
+            Helper::StrLen => "postc.str.len",
         }
     }
 
@@ -191,7 +206,7 @@ impl Helper {
 }
 
 /// The helper libraries, parsed once.
-static LIBRARIES: LazyLock<[Module; 2]> = LazyLock::new(|| {
+static LIBRARIES: LazyLock<[Module; 3]> = LazyLock::new(|| {
     let parse = |file: &str, text: &str| match postc_ir::parse::parse_str(file, text) {
         Ok(m) => m,
         // The text is part of the compiler and a unit test parses and
@@ -201,11 +216,13 @@ static LIBRARIES: LazyLock<[Module; 2]> = LazyLock::new(|| {
     [
         parse("legalize/python.pir", include_str!("legalize/python.pir")),
         parse("legalize/float16.pir", include_str!("legalize/float16.pir")),
+        parse("legalize/text.pir", include_str!("legalize/text.pir")),
     ]
 });
 
 /// Whether `name` is one of the functions `legalize` copies into a module
-/// (Python's float and complex arithmetic, Float16's conversions).
+/// (Python's float and complex arithmetic, Float16's conversions, the
+/// length of a Str).
 pub fn is_library_function(name: &str) -> bool {
     Helper::ALL.iter().any(|h| h.name() == name)
 }
@@ -273,6 +290,7 @@ fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
             }
         }
         InstData::Unary { op: Opcode::Abs, operand } => dtype(operand).is_some_and(|d| d.is_complex()),
+        InstData::GetField { aggregate, field: Field::Len } => dtype(aggregate) == Some(DType::Str),
         InstData::Cast { operand } => {
             let (to, from) = (dtype(v), dtype(operand));
             let saturated = !features.saturating_casts
@@ -438,6 +456,9 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                         }
                     }
                 }
+                InstData::GetField { aggregate, .. } => {
+                    w.call_unary(Some(v), Helper::StrLen, DType::Int64, aggregate, loc)
+                }
                 InstData::Unary { operand, .. } => {
                     let from = types.dtype(old.types[operand].unwrap_or(TypeId::scalar(DType::Complex128)));
                     w.complex_abs(v, from, dtype, operand, loc)
@@ -454,7 +475,7 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                     let d = types.dtype(old.types[base].unwrap_or(TypeId::INT64));
                     w.power_overflows(v, d, base, exp, loc)
                 }
-                _ => unreachable!("only binary operations, casts and `postc.ovf.pow` are legalized"),
+                _ => unreachable!("only binary operations, casts, `abs`, a Str's `len` and calls are legalized"),
             };
             w.rw.drop_inst(v);
             w.rw.replace_uses(v, result);

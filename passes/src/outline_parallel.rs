@@ -190,6 +190,7 @@ fn copy_inst(
             b.raw_view(t(), vm(address), vm(offset), &e, &s, name)
         }
         InstData::RawData { array } => b.raw_data(vm(array), name),
+        InstData::TextByte { text, index } => b.text_byte(vm(text), vm(index), name),
         InstData::Tuple { elements } => {
             let e: Vec<ValueId> = elements.iter().map(vm).collect();
             b.tuple(t(), &e, name)

@@ -2,7 +2,8 @@
 //! it writes out: float `//` and `%` in every float dtype, complex `*`,
 //! `/`, `**` and `abs` in both complex dtypes, float→integer casts into every integer
 //! dtype and the true division of every integer dtype into every float
-//! one, on signed zeros, infinities, NaN, huge, tiny and subnormal
+//! one (and the length of a Str, on text of one to four bytes per code
+//! point), on signed zeros, infinities, NaN, huge, tiny and subnormal
 //! operands and the bounds of each dtype. The interpreter runs the
 //! original instruction and the legalized module (with and without a
 //! backend's saturating casts and Float16 arithmetic); every result must
@@ -114,6 +115,8 @@ fn module() -> Module {
             text.push_str(&function(&format!("div_{d}_{to}"), &format!("%x: {d}, %y: {d}"), to, "div %x, %y"));
         }
     }
+    // The length of a Str, in code points.
+    text.push_str(&function("len_Str", "%x: Str", DType::Int64, "getfield %x, len"));
     postc_ir::parse::parse_str("edges.pir", &text).expect("the edge module parses")
 }
 
@@ -233,6 +236,20 @@ fn legalized_operations_keep_the_interpreters_results() {
                 }
             }
         }
+    }
+    // One to four bytes per code point, the largest of each width, NUL.
+    for t in [
+        "",
+        "a",
+        "\u{e9}",
+        "\u{7ff}\u{800}",
+        "\u{ffff}\u{10000}",
+        "\u{10ffff}",
+        "Zo\u{eb} \u{1f600}",
+        "a\0b",
+        "\u{20ac}uro",
+    ] {
+        check("len_Str", &[Value::Str(t.to_owned())]);
     }
     assert!(
         failures.is_empty(),

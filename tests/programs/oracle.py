@@ -987,6 +987,16 @@ def _strings():
 
     for x in [-3, 0, 5]:
         cases.append(Case(f"label_{x}", "label", [("Int64", x)], label))
+    # One to four UTF-8 bytes per code point, and a NUL.
+    texts = ["", "numpy", "\u00e9", "Zo\u00eb \U0001f600", "\u20acuro", "a\x00b", "\U0010ffff\u07ff\u0800\x7f", "na\u00efve \u20ac \U0001d11e"]
+    for k, t in enumerate(texts):
+        cases.append(Case(f"str_len_{k}", "str_len", [("Str", t)], lambda m, s: ("Int64", len(s[1]) + 1000 * len(s[1].encode()))))
+    for k, (a, b) in enumerate([("caf", "\u00e9"), ("", ""), ("\U0001f600", "\u20ac!")]):
+        cases.append(Case(f"concat_len_{k}", "concat_len", [("Str", a), ("Str", b)], lambda m, a, b: ("Int64", len(a[1] + b[1]))))
+    for k, (t, i) in enumerate([("abc", 0), ("\u00e9", 0), ("\u00e9", 1), ("Zo\u00eb \U0001f600", 7), ("x\x00", 1)]):
+        cases.append(Case(f"str_byte_{k}", "str_byte", [("Str", t), ("Int64", i)], lambda m, s, i: ("UInt8", s[1].encode()[i[1]])))
+    for k, (b, i) in enumerate([(b"\x00\xff\x80", 1), (b"\x00\xff\x80", 2), (b"PNG", 0)]):
+        cases.append(Case(f"bytes_byte_{k}", "bytes_byte", [("Bytes", b), ("Int64", i)], lambda m, b, i: ("Int64", b[1][i[1]] + 1000 * len(b[1]))))
     return cases
 
 

@@ -1,5 +1,6 @@
 ; Str and Bytes: concatenation, equality and bytewise ordering (UTF-8
-; order, which is code-point order), selecting between strings.
+; order, which is code-point order), selecting between strings, a Str's
+; length in code points and in bytes, and the bytes of a Str and a Bytes.
 module strings
 
 func greet(%name: Str) -> Str {
@@ -104,5 +105,46 @@ isneg:
 nonneg:
   %eq: Bool = eq %x, %z
   %r: Str = select %eq, %zero, %pos
+  return %r
+}
+
+func str_len(%s: Str) -> Int64 {
+  doc "len(s) plus 1000 times its UTF-8 byte count."
+entry:
+  %n: Int64 = getfield %s, len
+  %b: Int64 = getfield %s, nbytes
+  %k: Int64 = const 1000
+  %bk: Int64 = mul %b, %k
+  %r: Int64 = add %n, %bk
+  return %r
+}
+
+func concat_len(%a: Str, %b: Str) -> Int64 {
+  doc "len(a + b): the length of text the call built."
+entry:
+  %ab: Str = add %a, %b
+  %n: Int64 = getfield %ab, len
+  return %n
+}
+
+func str_byte(%s: Str, %i: Int64) -> UInt8 {
+  doc "Byte i of s's UTF-8 bytes (0 <= i < nbytes)."
+entry:
+  %b: UInt8 = text.byte %s, %i
+  return %b
+}
+
+func bytes_byte(%b: Bytes, %i: Int64) -> Int64 {
+  doc "Byte i of b (0 <= i < len(b)) plus 1000 times len(b), its byte count both ways."
+entry:
+  %x: UInt8 = text.byte %b, %i
+  %n: Int64 = getfield %b, len
+  %m: Int64 = getfield %b, nbytes
+  %w: Int64 = cast %x
+  %k: Int64 = const 500
+  %nk: Int64 = mul %n, %k
+  %mk: Int64 = mul %m, %k
+  %r0: Int64 = add %w, %nk
+  %r: Int64 = add %r0, %mk
   return %r
 }

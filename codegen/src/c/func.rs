@@ -640,8 +640,10 @@ impl<'t, 'p> FnC<'t, 'p> {
                 let d = self.dt(aggregate);
                 let x = self.name(aggregate);
                 let e = match field {
-                    Field::Len if d == DType::Bytes => format!("{x}.len"),
-                    Field::Len => format!("postc_str_len({x})"),
+                    Field::Len if d == DType::Str => {
+                        return self.err(Some(v), crate::backend::written_out("getfield len on Str"))
+                    }
+                    Field::Len | Field::NBytes => format!("{x}.len"),
                     Field::Real => format!("postc_re_{}({x})", short(d)),
                     Field::Imag => format!("postc_im_{}({x})", short(d)),
                 };
@@ -754,6 +756,10 @@ impl<'t, 'p> FnC<'t, 'p> {
             }
             InstData::RawData { array } => {
                 let e = format!("postc_base({})", self.name(array));
+                self.def(v, e);
+            }
+            InstData::TextByte { text, index } => {
+                let e = format!("(uint8_t){}.ptr[{}]", self.name(text), self.name(index));
                 self.def(v, e);
             }
         }

@@ -106,13 +106,6 @@ POSTC_HELPER int postc_str_cmp(postc_str a, postc_str b) {
   return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
 }
 
-/* Code points of UTF-8 text: the bytes that do not continue a sequence. */
-POSTC_HELPER int64_t postc_str_len(postc_str s) {
-  int64_t i, n = 0;
-  for (i = 0; i < s.len; i++) n += ((unsigned char)s.ptr[i] & 0xC0) != 0x80;
-  return n;
-}
-
 POSTC_HELPER double postc_f64_bits(uint64_t bits) {
   double x;
   memcpy(&x, &bits, sizeof x);

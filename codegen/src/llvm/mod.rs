@@ -5,7 +5,7 @@
 //! signatures, ufunc and GPU plans); per codegen unit, building the LLVM
 //! module of the unit's functions and what they reach in the unit's own
 //! `Context` with LLVM's IR builder (the functions declared first, then the
-//! bodies, with the helpers and runtime declarations they use; see
+//! bodies, with the runtime declarations they use; see
 //! [`emit`](mod@emit)), linking
 //! `--link-ir` files, giving exported functions that have the names of C
 //! library functions their names while the unit's own calls still reach
@@ -33,7 +33,6 @@
 pub mod debug;
 pub mod emit;
 pub mod gpu;
-pub mod helpers;
 pub mod imports;
 pub mod runtime;
 pub mod ufunc;

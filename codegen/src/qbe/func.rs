@@ -665,13 +665,12 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let x = self.val(aggregate);
                 let n = self.val(v);
                 match field {
-                    Field::Len if d == DType::Bytes => {
+                    Field::Len if d == DType::Str => {
+                        return self.err(Some(v), crate::backend::written_out("getfield len on Str"))
+                    }
+                    Field::Len | Field::NBytes => {
                         let a = self.def('l', format!("add {x}, 8"));
                         self.line(format!("{n} =l loadl {a}"));
-                    }
-                    Field::Len => {
-                        let name = self.t.helper("postc_qbe_str_len", h::str_len);
-                        self.line(format!("{n} =l call {name}(l {x})"));
                     }
                     Field::Real | Field::Imag => {
                         let r = self.cpart(d, &x, if field == Field::Real { 0 } else { 1 });
@@ -798,6 +797,14 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let bo = self.def('l', format!("loadl {bo_at}"));
                 let n = self.val(v);
                 self.line(format!("{n} =l add {data}, {bo}"));
+            }
+            InstData::TextByte { text, index } => {
+                // A Str is the address of its `{ptr, len}` pair.
+                let (x, i) = (self.val(text), self.val(index));
+                let p = self.def('l', format!("loadl {x}"));
+                let at = self.def('l', format!("add {p}, {i}"));
+                let n = self.val(v);
+                self.line(format!("{n} =w loadub {at}"));
             }
         }
         Ok(())

@@ -188,7 +188,11 @@ impl FnW<'_, '_> {
                 let p = Self::part(d);
                 self.convert(v, p, self.dt(v))?;
             }
-            Field::Len if d.is_text() => self.text_len(d, a),
+            Field::Len if d == DType::Str => {
+                return self.err(Some(v), crate::backend::written_out("getfield len on Str"))
+            }
+            // The byte count, the text's second local.
+            Field::Len | Field::NBytes if d.is_text() => self.extend([I::LocalGet(a + 1), I::I64ExtendI32U]),
             _ => return self.err(Some(v), format!("no field `{}` on {d}", field.name())),
         }
         self.set(v);

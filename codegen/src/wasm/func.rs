@@ -1127,6 +1127,14 @@ impl<'t, 'p> FnW<'t, 'p> {
                 self.extend([I::I64Load(mem(dl::BYTE_OFFSET)), I::I32WrapI64, I::I32Add]);
                 self.set(v);
             }
+            InstData::TextByte { text, index } => {
+                // The text's address local plus the index, an Int64 below
+                // its 32-bit length.
+                self.push(I::LocalGet(self.value_local[&text]));
+                self.get(index);
+                self.extend([I::I32WrapI64, I::I32Add, I::I32Load8U(mem(0))]);
+                self.set(v);
+            }
             InstData::GetField { aggregate, field } => self.get_field(v, aggregate, field)?,
             InstData::SetField { aggregate, field, value } => self.set_field(v, aggregate, field, value)?,
             InstData::IndexLoad { .. } | InstData::IndexStore { .. } => {

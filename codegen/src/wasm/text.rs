@@ -8,7 +8,7 @@
 
 use super::func::{alloc_helper, mem, FnW, PANIC, R};
 use super::Translation;
-use postc_ir::{DType, Opcode, ValueId};
+use postc_ir::{Opcode, ValueId};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
 
 const I32: ValType = ValType::I32;
@@ -101,58 +101,11 @@ fn cmp_helper(t: &mut Translation<'_>) -> u32 {
     })
 }
 
-/// `postc.str_len(p, n) -> i64`: code points of UTF-8 text, the bytes
-/// that do not continue a sequence.
-fn str_len_helper(t: &mut Translation<'_>) -> u32 {
-    t.helper("postc.str_len", |_| {
-        // Locals: 2 index (i32), 3 count (i64).
-        let body = vec![
-            I::Block(BlockType::Empty),
-            I::Loop(BlockType::Empty),
-            I::LocalGet(2),
-            I::LocalGet(1),
-            I::I32GeU,
-            I::BrIf(1),
-            I::LocalGet(3),
-            I::LocalGet(0),
-            I::LocalGet(2),
-            I::I32Add,
-            I::I32Load8U(mem(0)),
-            I::I32Const(0xc0),
-            I::I32And,
-            I::I32Const(0x80),
-            I::I32Ne,
-            I::I64ExtendI32U,
-            I::I64Add,
-            I::LocalSet(3),
-            I::LocalGet(2),
-            I::I32Const(1),
-            I::I32Add,
-            I::LocalSet(2),
-            I::Br(0),
-            I::End,
-            I::End,
-            I::LocalGet(3),
-        ];
-        (vec![I32; 2], vec![ValType::I64], vec![I32, ValType::I64], body)
-    })
-}
-
 impl FnW<'_, '_> {
     /// Pushes a text constant: its address in the data section and length.
     pub(super) fn text_const(&mut self, bytes: &[u8]) {
         let at = self.t.string(bytes);
         self.extend([I::I32Const(at as i32), I::I32Const(bytes.len() as i32)]);
-    }
-
-    /// Pushes the `len` field of the text in locals `a`, `a + 1`.
-    pub(super) fn text_len(&mut self, d: DType, a: u32) {
-        if d == DType::Bytes {
-            self.extend([I::LocalGet(a + 1), I::I64ExtendI32U]);
-        } else {
-            let h = str_len_helper(self.t);
-            self.extend([I::LocalGet(a), I::LocalGet(a + 1), I::Call(h)]);
-        }
     }
 
     /// A panic whose message is the text value `msg`, known at run time:

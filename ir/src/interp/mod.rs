@@ -727,7 +727,9 @@ impl<'p> Interpreter<'p> {
             InstData::GetField { aggregate, field } => match Self::reg(fr, aggregate)? {
                 Value::Str(s) if field == Field::Len => Value::Int(DType::Int64, s.chars().count() as i128),
                 Value::Bytes(b) if field == Field::Len => Value::Int(DType::Int64, b.len() as i128),
-                Value::Complex(d, re, im) if field != Field::Len => {
+                Value::Str(s) if field == Field::NBytes => Value::Int(DType::Int64, s.len() as i128),
+                Value::Bytes(b) if field == Field::NBytes => Value::Int(DType::Int64, b.len() as i128),
+                Value::Complex(d, re, im) if matches!(field, Field::Real | Field::Imag) => {
                     let part = d.complex_part().unwrap_or(DType::Float64);
                     Value::Float(part, if field == Field::Real { *re } else { *im })
                 }
@@ -748,6 +750,20 @@ impl<'p> Interpreter<'p> {
                 }
                 fr.pc += 1;
                 return Ok(Step::Next);
+            }
+            InstData::TextByte { text, index } => {
+                let i = int_of(Self::reg(fr, index)?, "a byte index")?;
+                let bytes = match Self::reg(fr, text)? {
+                    Value::Str(s) => s.as_bytes(),
+                    Value::Bytes(b) => b.as_slice(),
+                    other => return unsupported(format!("`text.byte` of {}", other.dtype())),
+                };
+                // The index is the loop's that `legalize` writes, within the
+                // text: out of range is a malformed program, not a panic.
+                match usize::try_from(i).ok().and_then(|i| bytes.get(i)) {
+                    Some(&b) => Value::Int(DType::UInt8, b as i128),
+                    None => return unsupported(format!("`text.byte` index {i} of {} bytes", bytes.len())),
+                }
             }
             InstData::Tuple { elements } => {
                 Value::Tuple(elements.iter().map(|e| Self::reg(fr, e).cloned()).collect::<R<_>>()?)

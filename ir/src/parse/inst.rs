@@ -231,7 +231,7 @@ impl<'a> Parser<'a> {
                 let dtype = self.scalar_dtype_of_result(ty, start, c)?;
                 pending = Some(self.literal(c, dtype)?);
             }
-            Format::Binary | Format::Load | Format::RawOffset | Format::RawStore => {
+            Format::Binary | Format::Load | Format::RawOffset | Format::RawStore | Format::TextByte => {
                 ops[0] = self.operand(c, op0)?;
                 Self::comma(c)?;
                 ops[1] = self.operand(c, op1)?;

@@ -375,10 +375,10 @@ impl<'p> Verifier<'p> {
                     err!("{d}: result type {r} must be {}{}[]Shape[{axes}]: a view's extents and strides are its operands'", if r.is_output { "&" } else { "" }, r.dtype);
                 }
             }
-            InstData::GetField { aggregate, field: Field::Len } => {
+            InstData::GetField { aggregate, field: field @ (Field::Len | Field::NBytes) } => {
                 let t = ty!(aggregate);
                 if t.is_array || !t.dtype.is_text() {
-                    err!("{d}: `len` is a field of Str and Bytes, not {t}");
+                    err!("{d}: `{}` is a field of Str and Bytes, not {t}", field.name());
                     return;
                 }
                 let r = result!();
@@ -397,7 +397,24 @@ impl<'p> Verifier<'p> {
                     err!("{d}: result type is {r}, expected {part}");
                 }
             }
-            InstData::SetField { field: Field::Len, .. } => err!("{d}: `len` is read-only"),
+            InstData::SetField { field: field @ (Field::Len | Field::NBytes), .. } => {
+                err!("{d}: `{}` is read-only", field.name())
+            }
+            InstData::TextByte { text, index } => {
+                let t = ty!(text);
+                if t.is_array || !t.dtype.is_text() {
+                    err!("{d}: {} must be a Str or Bytes, got {t}", Self::vname(x, text));
+                    return;
+                }
+                let it = ty!(index);
+                if it.is_array || it.dtype != DType::Int64 {
+                    err!("{d}: index {} must be an Int64, got {it}", Self::vname(x, index));
+                }
+                let r = result!();
+                if r.is_array || r.dtype != DType::UInt8 {
+                    err!("{d}: result type is {r}, expected UInt8");
+                }
+            }
             InstData::SetField { aggregate, value, .. } => {
                 let_or_param(self, aggregate);
                 let t = ty!(aggregate);

@@ -6,8 +6,8 @@
 //! which exported names shadow C library functions. Each codegen unit then builds the module in its own
 //! `Context` ([`build_module`]): every function is declared first, then
 //! the bodies are built in the order of the IR tables ([`body`]), with the
-//! helpers ([`crate::llvm::helpers`]), panic paths, constants and metadata
-//! they use made on first use ([`unit`]).
+//! panic paths, constants and metadata they use made on first use
+//! ([`unit`]).
 
 mod body;
 pub(crate) mod unit;

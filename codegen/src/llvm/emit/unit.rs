@@ -1,10 +1,9 @@
 //! What the bodies of one LLVM module share: the types of the context, the
 //! declarations of what they call, private constants, metadata, the panic
-//! paths codegen makes, the helpers, and the runtime parts they use.
+//! paths codegen makes, and the runtime parts they use.
 
 use super::{AbiType, FnSig, ParamAttr};
 use crate::llvm::debug::DebugInfo;
-use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use crate::llvm::Lowered;
 use inkwell::attributes::{Attribute, AttributeLoc};
@@ -143,6 +142,15 @@ impl<'c> Types<'c> {
     pub fn flag(&self, name: &str) -> Attribute {
         self.cx.create_enum_attribute(Attribute::get_named_enum_kind_id(name), 0)
     }
+}
+
+/// `memory(read)`: LLVM 22's encoding of memory effects, two bits per
+/// location (argument, inaccessible, errno, other, two target locations),
+/// `01` reading.
+pub(crate) fn read_only<'c>(t: &Types<'c>) -> inkwell::attributes::Attribute {
+    const READ_EVERYWHERE: u64 = 0b01_01_01_01_01_01;
+    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("memory");
+    t.cx.create_enum_attribute(kind, READ_EVERYWHERE)
 }
 
 /// Adds the attributes named in `flags` to `f`.
@@ -358,7 +366,7 @@ impl<'c, 'm> Unit<'c, 'm> {
             // Reads the tensor and its shape only.
             runtime::STRIDE => {
                 add_flags(t, f, &["willreturn"]);
-                f.add_attribute(AttributeLoc::Function, crate::llvm::helpers::read_only(t));
+                f.add_attribute(AttributeLoc::Function, read_only(t));
             }
             _ => {}
         }
@@ -374,15 +382,6 @@ impl<'c, 'm> Unit<'c, 'm> {
         g.set_thread_local(true);
         g.set_visibility(GlobalVisibility::Hidden);
         g.as_pointer_value()
-    }
-
-    /// The helper `h`, built when the module has none yet.
-    pub fn helper(&mut self, h: Helper) -> Result<FunctionValue<'c>, inkwell::builder::BuilderError> {
-        let name = h.name();
-        if let Some(f) = self.module.get_function(&name) {
-            return Ok(f);
-        }
-        h.build(self, &name)
     }
 }
 

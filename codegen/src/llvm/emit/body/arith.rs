@@ -1,9 +1,8 @@
 //! Arithmetic and conversions of scalar values (docs/ir-text.md,
-//! Semantics), and the calls of helpers and math functions they use.
+//! Semantics), and the calls of runtime and math functions they use.
 
 use super::{aggregate, float, float_suffix, float_suffix_of, int, result, FnEmit, R};
 use crate::llvm::emit::part;
-use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue};
 use inkwell::{FloatPredicate, IntPredicate};
@@ -106,12 +105,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
     pub(super) fn call_fn(&mut self, f: FunctionValue<'c>, args: &[BasicValueEnum<'c>]) -> R<BasicValueEnum<'c>> {
         let args: Vec<BasicMetadataValueEnum> = args.iter().map(|a| (*a).into()).collect();
         result(self.b.build_call(f, &args, "")?)
-    }
-
-    /// A helper's result (see [`crate::llvm::helpers`]).
-    pub(super) fn call_helper(&mut self, h: Helper, args: &[BasicValueEnum<'c>]) -> R<BasicValueEnum<'c>> {
-        let f = self.u.helper(h)?;
-        self.call_fn(f, args)
     }
 
     /// `llvm.NAME.fN(x)` of a float value.

@@ -5,7 +5,6 @@ mod arith;
 use super::unit::{add_flags, Unit};
 use super::{is_panic_thunk, part, resolve, FnSig, Target};
 use crate::llvm::debug::{DebugInfo, Described, FnDebug};
-use crate::llvm::helpers::Helper;
 use crate::llvm::runtime;
 use crate::llvm::Lowered;
 use inkwell::attributes::AttributeLoc;
@@ -1762,14 +1761,13 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let r = self.call_fn(f, &args)?;
                 self.vals.insert(v, r);
             }
-            InstData::GetField { aggregate: agg, field: Field::Len } => {
-                let d = self.dt(agg);
-                let x = self.val(agg)?;
-                let r = if d == DType::Bytes {
-                    self.b.build_extract_value(aggregate(x)?, 1, "")?
-                } else {
-                    self.call_helper(Helper::StrLen, &[x])?
-                };
+            InstData::GetField { aggregate: agg, field: field @ (Field::Len | Field::NBytes) } => {
+                if field == Field::Len && self.dt(agg) == DType::Str {
+                    return self.err(Some(v), crate::backend::written_out("getfield len on Str"));
+                }
+                // The byte count, the text's second member.
+                let x = aggregate(self.val(agg)?)?;
+                let r = self.b.build_extract_value(x, 1, "")?;
                 self.vals.insert(v, r);
             }
             InstData::GetField { aggregate: agg, field } => {
@@ -1915,6 +1913,17 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 let bo = int(self.header_field(arr, runtime::dltensor::BYTE_OFFSET, self.u.t.i64.into())?)?;
                 let at = self.byte_gep(data, bo)?;
                 self.vals.insert(v, at.into());
+            }
+            InstData::TextByte { text, index } => {
+                let x = aggregate(self.val(text)?)?;
+                let p = pointer(self.b.build_extract_value(x, 0, "")?)?;
+                let i = int(self.val(index)?)?;
+                let i8 = self.u.t.i8;
+                // SAFETY: the index is within the text's bytes (the
+                // instruction's contract, kept by `legalize`'s loop).
+                let at = unsafe { self.b.build_in_bounds_gep(i8, p, &[i], "")? };
+                let r = self.b.build_load(i8, at, "")?;
+                self.vals.insert(v, r);
             }
         }
         Ok(())
