@@ -1032,6 +1032,7 @@ def _strings():
         C("join_path_empty", "join_path", "", "lib"),
         C("str_len", "str_len", "numpy"),
         C("str_len_empty", "str_len", ""),
+        C("str_len_unicode", "str_len", "na\u00efve \u20ac \U0001d11e \u07ff\U0010ffff"),
         C("same_yes", "same", "abc", "abc"),
         C("same_no", "same", "abc", "abd"),
         C("same_prefix", "same", "ab", "abc"),

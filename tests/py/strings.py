@@ -19,7 +19,7 @@ def join_path(a: str, b: str) -> str:
 
 
 def str_len(s: Str) -> Int64:
-    """Length of an ASCII string."""
+    """Length of a string in code points."""
     return len(s)
 
 

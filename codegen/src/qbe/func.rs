@@ -799,7 +799,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 self.line(format!("{n} =l add {data}, {bo}"));
             }
             InstData::TextByte { text, index } => {
-                // A Str is the address of its `{ptr, len}` pair.
+                // A Str or Bytes is the address of its `{ptr, len}` pair.
                 let (x, i) = (self.val(text), self.val(index));
                 let p = self.def('l', format!("loadl {x}"));
                 let at = self.def('l', format!("add {p}, {i}"));
