@@ -1018,6 +1018,16 @@ impl Solver<'_> {
                 if !self.ty(*test)?.is_condition() {
                     return None;
                 }
+                // As the lowering's `ternary_maybe_none`: an arm that is
+                // `None` sets the flag only, the other gives the type (of
+                // a Bool, an integer or a float); both `None`, no type.
+                let none = |e: &ExprId| matches!(self.body.exprs[*e], Expr::None);
+                match (none(body), none(orelse)) {
+                    (true, true) => return None,
+                    (true, false) => return self.number_arm(*orelse),
+                    (false, true) => return self.number_arm(*body),
+                    (false, false) => {}
+                }
                 let (t, f) = (self.ty(*body)?, self.ty(*orelse)?);
                 if let (Ty::Tuple(ts), Ty::Tuple(fs)) = (&t, &f) {
                     return arms_of_tuples(ts, fs);
@@ -1091,6 +1101,14 @@ impl Solver<'_> {
         }
     }
 
+    /// The arm beside a `None` arm of a conditional expression: a Bool,
+    /// an integer or a float, in its own type.
+    fn number_arm(&self, e: ExprId) -> Option<Ty> {
+        let t = self.ty(e)?;
+        let s = t.scalar()?;
+        (kind(s.dtype) <= Kind::Float && t.converts_to(s.dtype)).then(|| Ty::Num { s, nonneg: t.nonneg() })
+    }
+
     fn name(&self, name: &Name) -> Option<Ty> {
         match name {
             Name::Local(id) => match self.body.locals[*id].kind {
@@ -1152,6 +1170,13 @@ impl Solver<'_> {
     /// each pair.
     fn compare(&self, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
         use ast::CmpOp as C;
+        // `x is None`, `x == None` (the lowering's `is_none_test`): a
+        // Python bool.
+        if let ([C::Is | C::IsNot | C::Eq | C::NotEq], [l, r]) = (ops, operands) {
+            if [l, r].iter().any(|e| matches!(self.body.exprs[**e], Expr::None)) {
+                return Some(bool_result(true));
+            }
+        }
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
         if let [op] = ops {
             let element = |e: &[Ty]| {
