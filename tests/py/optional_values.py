@@ -218,3 +218,32 @@ def countdown(n: Int64) -> Int64:
         count += 1
         k = k - 1 if k > 1 else None
     return count
+
+
+def doubled_nonzero(n: Int64, keep: Bool) -> Int64:
+    """An annotated local bound to a conditional expression with a `None`
+    arm; `if not found: return` leaves it known to be a number."""
+    found: Int64 | None = n if keep else None
+    if not found:
+        return -1
+    return found * 2
+
+
+def capped(n: Int64) -> Int64 | None:
+    """Nested conditional expressions, the inner one with a `None` arm."""
+    return (None if n < 0 else n) if n < 10 else 10
+
+
+def required_nonzero(x: Int64 | None) -> Int64:
+    """`assert x` fails for None and for 0, and narrows x after it."""
+    assert x, "x is required and nonzero"
+    return x + 1
+
+
+def first_truthy(x: Int64 | None, y: Int64 | None) -> Int64:
+    """`if x:` then `elif y:`, each narrowing its own arm."""
+    if x:
+        return x
+    elif y:
+        return y * 10
+    return 0

@@ -864,6 +864,18 @@ def _optional_values():
         C("countdown_4", "countdown", 4),
         C("countdown_0", "countdown", 0),
         C("countdown_negative", "countdown", -3),
+        C("doubled_nonzero_kept", "doubled_nonzero", 5, True),
+        C("doubled_nonzero_zero", "doubled_nonzero", 0, True),
+        C("doubled_nonzero_dropped", "doubled_nonzero", 5, False),
+        C("capped_negative", "capped", -3),
+        C("capped_small", "capped", 4),
+        C("capped_large", "capped", 40),
+        C("required_nonzero_given", "required_nonzero", 3),
+        C("required_nonzero_zero", "required_nonzero", 0),
+        C("required_nonzero_none", "required_nonzero", None),
+        C("first_truthy_second", "first_truthy", None, 2),
+        C("first_truthy_first", "first_truthy", 3, 2),
+        C("first_truthy_neither", "first_truthy", 0, None),
     ]
     return cases
 
