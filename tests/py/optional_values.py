@@ -247,3 +247,13 @@ def first_truthy(x: Int64 | None, y: Int64 | None) -> Int64:
     elif y:
         return y * 10
     return 0
+
+
+def same_or_both_none(x: Float64 | None, y: Int64 | None) -> Bool:
+    """`==` of two values that may be None: None equals only None."""
+    return x == y
+
+
+def halves_differ(n: Int64, m: Int64) -> Bool:
+    """`!=` of two calls whose results may be None."""
+    return halved(n) != halved(m)

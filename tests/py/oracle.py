@@ -876,6 +876,15 @@ def _optional_values():
         C("first_truthy_second", "first_truthy", None, 2),
         C("first_truthy_first", "first_truthy", 3, 2),
         C("first_truthy_neither", "first_truthy", 0, None),
+        C("same_or_both_none_none", "same_or_both_none", None, None),
+        C("same_or_both_none_left", "same_or_both_none", None, 0),
+        C("same_or_both_none_right", "same_or_both_none", 0.0, None),
+        C("same_or_both_none_equal", "same_or_both_none", 2.0, 2),
+        C("same_or_both_none_unequal", "same_or_both_none", 2.5, 2),
+        C("halves_differ_odd_odd", "halves_differ", 3, 5),
+        C("halves_differ_even_odd", "halves_differ", 4, 3),
+        C("halves_differ_equal", "halves_differ", -4, -4),
+        C("halves_differ_unequal", "halves_differ", 4, 6),
     ]
     return cases
 

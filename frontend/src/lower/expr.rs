@@ -630,6 +630,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => {}
             }
         }
+        if let [ast::CmpOp::Eq | ast::CmpOp::NotEq] = c.ops[..] {
+            if [&*c.left, &c.comparators[0]].iter().any(|e| self.may_be_none_here(e)) {
+                return self.equality_maybe_none(c);
+            }
+        }
         let mut lhs = self.expr(&c.left);
         if c.ops.len() == 1 {
             let r = self.expr(&c.comparators[0]);

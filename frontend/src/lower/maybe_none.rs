@@ -16,7 +16,8 @@
 //! a conditional expression that goes to one of those
 //! ([`FnLower::ternary_maybe_none`]), an `is None` / `is not None` /
 //! `== None` / `!= None` test ([`FnLower::is_none_test`]; a number never
-//! equals `None` in CPython), and a place where only its truth is read (a
+//! equals `None` in CPython), `==` / `!=` with another value
+//! ([`FnLower::equality_maybe_none`]), and a place where only its truth is read (a
 //! condition, `not`, an operand of `and`/`or` there, an operand of `or`
 //! before the last anywhere): `None` is false, a number its own truth.
 //! Anywhere else a number is needed, and a value that may be `None` there
@@ -296,6 +297,60 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => false,
         }
+    }
+
+    /// Whether `e` may be `None` where it is lowered now (an arm of a
+    /// conditional expression counts, see [`Self::arm_may_be_none`]).
+    pub(super) fn may_be_none_here(&self, e: &Expr) -> bool {
+        self.arm_may_be_none(e, &self.present)
+    }
+
+    /// `a == b`, `a != b` where `a` or `b` may be `None`: as CPython,
+    /// `None` equals `None` only, and two numbers compare as numbers do.
+    pub(super) fn equality_maybe_none(&mut self, c: &ast::ExprCompare) -> Val {
+        let (l, r) = (self.expr_maybe_none(&c.left), self.expr_maybe_none(&c.comparators[0]));
+        // Each side's flag (`None` for a number) and number (`None` for
+        // `None` itself).
+        let split = |v: Val| match v {
+            Val::None => Some((None, None)),
+            Val::Maybe { present, value } => Some((Some(present), Some(*value))),
+            Val::Err => None,
+            v => Some((None, Some(v))),
+        };
+        let is_none = |v: &Val| matches!(v, Val::None);
+        let (l_none, r_none) = (is_none(&l), is_none(&r));
+        let (Some((lp, lv)), Some((rp, rv))) = (split(l), split(r)) else { return Val::Err };
+        let weak = [&lv, &rv].iter().all(|v| v.as_ref().and_then(|v| v.scalar()).is_some_and(|s| s.weak));
+        self.at(c);
+        let flag = |this: &mut Self, p: Option<ValueId>, none: bool| match p {
+            Some(p) => p,
+            None => {
+                let n = this.fresh("given");
+                this.b.const_(TypeId::BOOL, Literal::Bool(!none), &n)
+            }
+        };
+        let (lp, rp) = (flag(self, lp, l_none), flag(self, rp, r_none));
+        let same_numbers = match (lv, rv) {
+            (Some(lv), Some(rv)) => match self.compare_pair(ast::CmpOp::Eq, &lv, &rv, c.range) {
+                Some(v) => v,
+                None => return Val::Err,
+            },
+            _ => {
+                let n = self.fresh("cmp");
+                self.b.const_(TypeId::BOOL, Literal::Bool(false), &n)
+            }
+        };
+        // Both numbers and equal, or both `None`.
+        let both = self.result(Opcode::And, DType::Bool, rp, same_numbers);
+        let n = self.fresh("isnone");
+        let r_absent = self.b.unary(Opcode::Not, TypeId::BOOL, rp, &n);
+        let n = self.fresh("eq");
+        let mut eq = self.b.select(TypeId::BOOL, lp, both, r_absent, &n);
+        if matches!(c.ops[0], ast::CmpOp::NotEq) {
+            let n = self.fresh("ne");
+            eq = self.b.unary(Opcode::Not, TypeId::BOOL, eq, &n);
+        }
+        Val::Num { v: eq, s: Scalar { dtype: DType::Bool, weak }, nonneg: true }
     }
 
     /// `a if c else b` where a value that may be `None` may go: when an
