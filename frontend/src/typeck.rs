@@ -993,6 +993,10 @@ impl Solver<'_> {
                 }
                 self.arith_type(*op, &l, &r)
             }
+            // `not None`: the lowering reads the truth of `None`, false.
+            Expr::UnaryOp { op: ast::UnaryOp::Not, operand } if matches!(self.body.exprs[*operand], Expr::None) => {
+                Some(bool_result(false))
+            }
             Expr::UnaryOp { op, operand } => {
                 let v = self.ty(*operand)?;
                 if *op != ast::UnaryOp::Not {
@@ -1006,7 +1010,10 @@ impl Solver<'_> {
             }
             Expr::Compare { ops, operands } => self.compare(ops, operands),
             Expr::BoolOp { values, .. } => {
-                for v in values.iter() {
+                // A `None` operand is false where the lowering takes one (a
+                // condition, an `or` operand before the last) and refused
+                // elsewhere.
+                for v in values.iter().filter(|v| !matches!(self.body.exprs[**v], Expr::None)) {
                     let t = self.ty(*v)?;
                     if t.scalar()?.dtype != DType::Bool || !t.converts_to(DType::Bool) {
                         return None;

@@ -958,15 +958,28 @@ def f(x: Float32 | None, n: Int64, c: Bool) -> Float64:
     u = None is not x
     v = not x
     e = x != None and c
+    g = not None
+    o = None or c
     return 0.0
 ";
     // An arm that is `None` leaves the other's type (a Bool, an integer or
     // a float, not a complex number); two `None` arms none. `== None`,
     // `is not None` and the like are Python bools, `not` of a value that
-    // may be `None` a Bool.
+    // may be `None` a Bool, as are `not None` and `None or c`.
     assert_eq!(
         solved(src),
-        ["h: Int64", "k: ~Int64+", "z: ~Float64", "w: Float32", "t: ~Bool+", "u: ~Bool+", "v: Bool+", "e: Bool+"]
+        [
+            "h: Int64",
+            "k: ~Int64+",
+            "z: ~Float64",
+            "w: Float32",
+            "t: ~Bool+",
+            "u: ~Bool+",
+            "v: Bool+",
+            "e: Bool+",
+            "g: Bool+",
+            "o: Bool+"
+        ]
     );
 }
 
