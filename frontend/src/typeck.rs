@@ -47,7 +47,10 @@
 //! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
 //! and `in`, each by the rule the lowering applies; a value that may be
 //! `None` (a parameter or result `T | None`) as its number (`None` binds
-//! a local's presence flag, not its type). It reports nothing: a binding
+//! a local's presence flag, not its type), a conditional expression with
+//! a `None` arm as its other arm, `x is None` and `x == None` as Python
+//! bools, and `not None` and a `None` operand of `and`/`or` as the
+//! lowering reads them, false. It reports nothing: a binding
 //! whose value is not typed here (another NumPy call, a construct the
 //! lowering refuses) or that the lowering refuses (a value that does not
 //! join the local's others, a narrowing, a target it does not store
