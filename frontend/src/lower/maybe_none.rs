@@ -62,7 +62,8 @@ impl Facts {
 
 /// The locals of `def` that may be `None`: the parameters annotated so,
 /// and every local bound (anywhere) to `None`, to a call whose result may
-/// be `None` or to another such local. `returns_maybe_none` says whether
+/// be `None`, to another such local or to a conditional expression with
+/// an arm that is `None` or such a call. `returns_maybe_none` says whether
 /// a call's callee returns `T | None`.
 pub(super) fn maybe_none_locals(
     def: &ast::StmtFunctionDef,
