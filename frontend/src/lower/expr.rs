@@ -692,6 +692,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
         v
     }
 
+    /// The arms of `i` lowered by `arm`, each in a block of its own that
+    /// knows what its side of the test tells of values that may be `None`
+    /// (`known`: when true, when false). Nothing branches to them yet: the
+    /// caller does, from `pre`, once it knows the arms' common type.
+    pub(super) fn arms_in_blocks(
+        &mut self,
+        i: &ast::ExprIf,
+        (known_true, known_false): (HashSet<String>, HashSet<String>),
+        arm: fn(&mut Self, &Expr) -> Val,
+    ) -> Option<Arms> {
+        let pre = self.b.current_block()?;
+        let then_b = self.block("ifx.then");
+        let else_b = self.block("ifx.else");
+        let join = self.block("ifx.end");
+        self.enter(then_b);
+        self.present = known_true;
+        let t = arm(self, &i.body);
+        let then_end = self.b.current_block();
+        self.enter(else_b);
+        self.present = known_false;
+        let f = arm(self, &i.orelse);
+        let else_end = self.b.current_block();
+        Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end })
+    }
+
     /// The arms of `i`, whose condition is `c`, each knowing what `facts`
     /// tells of values that may be `None` where it runs.
     fn ternary_arms(&mut self, i: &ast::ExprIf, c: ValueId, facts: maybe_none::Facts) -> Val {
@@ -729,18 +754,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // taken. Their common type is known once both are lowered, so the
         // branch and the result's `let` go into the block before them last
         // (the builder appends to any block).
-        let Some(pre) = self.b.current_block() else { return Val::Err };
-        let then_b = self.block("ifx.then");
-        let else_b = self.block("ifx.else");
-        let join = self.block("ifx.end");
-        self.enter(then_b);
-        self.present = known_true;
-        let t = self.expr(&i.body);
-        let then_end = self.b.current_block();
-        self.enter(else_b);
-        self.present = known_false;
-        let f = self.expr(&i.orelse);
-        let else_end = self.b.current_block();
+        let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
+            self.arms_in_blocks(i, (known_true, known_false), Self::expr)
+        else {
+            return Val::Err;
+        };
         // The arms' common type, element by element when they are tuples.
         let common: Option<Vec<Scalar>> = match (Self::arm_elements(&t), Self::arm_elements(&f)) {
             _ if matches!(t, Val::Err) || matches!(f, Val::Err) => None,
@@ -1177,4 +1195,18 @@ fn is_nonzero_literal(v: &Val) -> bool {
         Val::Lit { lit: Lit::Bool(b), .. } => *b,
         _ => false,
     }
+}
+
+/// The arms of a conditional expression as [`FnLower::arms_in_blocks`]
+/// leaves them: the block before them, each arm's block, the join, and
+/// each arm's value with the block it ends in (`None` after an exit).
+pub(super) struct Arms {
+    pub pre: BlockId,
+    pub then_b: BlockId,
+    pub else_b: BlockId,
+    pub join: BlockId,
+    pub t: Val,
+    pub then_end: Option<BlockId>,
+    pub f: Val,
+    pub else_end: Option<BlockId>,
 }

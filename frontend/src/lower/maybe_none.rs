@@ -368,18 +368,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.ternary(i);
         }
         let Some(c) = self.cond(&i.test) else { return Val::Err };
-        let Some(pre) = self.b.current_block() else { return Val::Err };
-        let then_b = self.block("ifx.then");
-        let else_b = self.block("ifx.else");
-        let join = self.block("ifx.end");
-        self.enter(then_b);
-        self.present = known_true;
-        let t = self.expr_maybe_none(&i.body);
-        let then_end = self.b.current_block();
-        self.enter(else_b);
-        self.present = known_false;
-        let f = self.expr_maybe_none(&i.orelse);
-        let else_end = self.b.current_block();
+        let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
+            self.arms_in_blocks(i, (known_true, known_false), Self::expr_maybe_none)
+        else {
+            return Val::Err;
+        };
         self.present = known_before;
         // Each arm's number: `Some(None)` for a `None` arm, `None` for an
         // arm in error or not a number.
