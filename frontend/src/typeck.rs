@@ -47,7 +47,10 @@
 //! slices with constant bounds, `sum`, `min` and `max`, `==`, orderings
 //! and `in`, each by the rule the lowering applies; a value that may be
 //! `None` (a parameter or result `T | None`) as its number (`None` binds
-//! a local's presence flag, not its type). It reports nothing: a binding
+//! a local's presence flag, not its type), a conditional expression with
+//! a `None` arm as its other arm, `x is None` and `x == None` as Python
+//! bools, and `not None` and a `None` operand of `and`/`or` as the
+//! lowering reads them, false. It reports nothing: a binding
 //! whose value is not typed here (another NumPy call, a construct the
 //! lowering refuses) or that the lowering refuses (a value that does not
 //! join the local's others, a narrowing, a target it does not store
@@ -993,6 +996,10 @@ impl Solver<'_> {
                 }
                 self.arith_type(*op, &l, &r)
             }
+            // `not None`: the lowering reads the truth of `None`, false.
+            Expr::UnaryOp { op: ast::UnaryOp::Not, operand } if matches!(self.body.exprs[*operand], Expr::None) => {
+                Some(bool_result(false))
+            }
             Expr::UnaryOp { op, operand } => {
                 let v = self.ty(*operand)?;
                 if *op != ast::UnaryOp::Not {
@@ -1006,7 +1013,10 @@ impl Solver<'_> {
             }
             Expr::Compare { ops, operands } => self.compare(ops, operands),
             Expr::BoolOp { values, .. } => {
-                for v in values.iter() {
+                // A `None` operand is false where the lowering takes one (a
+                // condition, an `or` operand before the last) and refused
+                // elsewhere.
+                for v in values.iter().filter(|v| !matches!(self.body.exprs[**v], Expr::None)) {
                     let t = self.ty(*v)?;
                     if t.scalar()?.dtype != DType::Bool || !t.converts_to(DType::Bool) {
                         return None;
@@ -1017,6 +1027,16 @@ impl Solver<'_> {
             Expr::If { test, body, orelse } => {
                 if !self.ty(*test)?.is_condition() {
                     return None;
+                }
+                // As the lowering's `ternary_maybe_none`: an arm that is
+                // `None` sets the flag only, the other gives the type (of
+                // a Bool, an integer or a float); both `None`, no type.
+                let none = |e: &ExprId| matches!(self.body.exprs[*e], Expr::None);
+                match (none(body), none(orelse)) {
+                    (true, true) => return None,
+                    (true, false) => return self.number_arm(*orelse),
+                    (false, true) => return self.number_arm(*body),
+                    (false, false) => {}
                 }
                 let (t, f) = (self.ty(*body)?, self.ty(*orelse)?);
                 if let (Ty::Tuple(ts), Ty::Tuple(fs)) = (&t, &f) {
@@ -1091,6 +1111,14 @@ impl Solver<'_> {
         }
     }
 
+    /// The arm beside a `None` arm of a conditional expression: a Bool,
+    /// an integer or a float, in its own type.
+    fn number_arm(&self, e: ExprId) -> Option<Ty> {
+        let t = self.ty(e)?;
+        let s = t.scalar()?;
+        (kind(s.dtype) <= Kind::Float && t.converts_to(s.dtype)).then(|| Ty::Num { s, nonneg: t.nonneg() })
+    }
+
     fn name(&self, name: &Name) -> Option<Ty> {
         match name {
             Name::Local(id) => match self.body.locals[*id].kind {
@@ -1152,6 +1180,13 @@ impl Solver<'_> {
     /// each pair.
     fn compare(&self, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
         use ast::CmpOp as C;
+        // `x is None`, `x == None` (the lowering's `is_none_test`): a
+        // Python bool.
+        if let ([C::Is | C::IsNot | C::Eq | C::NotEq], [l, r]) = (ops, operands) {
+            if [l, r].iter().any(|e| matches!(self.body.exprs[**e], Expr::None)) {
+                return Some(bool_result(true));
+            }
+        }
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
         if let [op] = ops {
             let element = |e: &[Ty]| {

@@ -110,7 +110,14 @@ struct Check<'a> {
     messages: Vec<(String, [u32; 2])>,
 }
 
-impl Check<'_> {
+impl<'a> Check<'a> {
+    /// The checks written through `rw`, new values and labels named from
+    /// `names` on.
+    fn new(rw: Rewriter<'a>, names: NameGen) -> Self {
+        let labels = names.same_start();
+        Check { rw, names, labels, panic: None, bounds: Vec::new(), extents: Vec::new(), messages: Vec::new() }
+    }
+
     fn value(&mut self, op: Opcode, ty: TypeId, ops: [u32; 2], base: &str, loc: Option<SrcLoc>) -> ValueId {
         let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
         self.rw.emit_with_name(op, Some(ty), ops, &[], Some(n), loc)
@@ -250,17 +257,8 @@ impl FunctionPass for InsertChecks {
         // base: the first free number afterwards is the larger of the two
         // counters'.
         let names = NameGen::starting_at(analyses.name_start(&old));
-        let labels = names.same_start();
         let hoisted = if opts.bounds_checks { hoisted_extents(&old, cx) } else { Vec::new() };
-        let mut c = Check {
-            rw: Rewriter::new(&old, cx.scratch),
-            names,
-            labels,
-            panic: None,
-            bounds: Vec::new(),
-            extents: Vec::new(),
-            messages: Vec::new(),
-        };
+        let mut c = Check::new(Rewriter::new(&old, cx.scratch), names);
         for b in old.blocks.ids() {
             c.rw.begin_old_block(b);
             if b.index() == 0 {

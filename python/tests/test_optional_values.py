@@ -1,7 +1,9 @@
 """Scalars that may be `None` called from Python (docs/python.md, "Values
 that may be `None`"): a parameter annotated `T | None` or `Optional[T]`
 takes `None` or a number, by position or keyword, or its default; a
-result that may be `None` comes back as `None` or the number. The oracle
+result that may be `None` comes back as `None` or the number, also from a
+conditional expression with a `None` arm; `== None` and the truth of
+such values are CPython's. The oracle
 is CPython running the same source uncompiled (with the `postyp`
 stand-ins); extension modules give the same (test_pyext.py runs
 tests/py/optional_values.py through both)."""
@@ -58,6 +60,16 @@ def first_or(a: Float64[:], t: Float64, default: Int64 | None = None) -> Int64 |
             return clip(-1, default, hi=None)
         return None
     return i
+
+
+def positive(x: Float64) -> Float64 | None:
+    return x if x > 0.0 else None
+
+
+def truthy(flag: Bool | None = None, n: Int64 | None = None) -> Int64:
+    if flag or n == None:
+        return 1
+    return 2 if not n else 3
 '''
 
 
@@ -102,6 +114,13 @@ CALLS = [
     ("first_or", (A, 3.0), {}),
     ("first_or", (A, 3.0), {"default": 7}),
     ("first_or", (A, 3.0, None), {}),
+    ("positive", (2.5,), {}),
+    ("positive", (-2.5,), {}),
+    ("positive", (0.0,), {}),
+    ("truthy", (), {}),
+    ("truthy", (True, 4), {}),
+    ("truthy", (None, 0), {}),
+    ("truthy", (False,), {"n": 5}),
 ]
 
 

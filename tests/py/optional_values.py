@@ -127,3 +127,133 @@ def last_index(a: Int32[:], v: Int32) -> Int64 | None:
         if a[i] == v:
             found = i
     return found
+
+
+def positive_or_none(x: Float64) -> Float64 | None:
+    """`None` as an arm of a returned conditional expression."""
+    return None if x <= 0.0 else x
+
+
+def half_if_even(n: Int64) -> Int64 | None:
+    """A local bound to a conditional expression with a `None` arm,
+    returned as it is."""
+    h = n // 2 if n % 2 == 0 else None
+    return h
+
+
+def tripled_above(n: Int64, limit: Int64) -> Int64:
+    """`== None` and `!= None` test and narrow as `is None` does."""
+    h = n * 3 if n > limit else None
+    if h == None:
+        return -1
+    k = None if n < 0 else n
+    if k != None and k > 1:
+        return h + k
+    return h
+
+
+def equals_none(x: Float64 | None) -> Bool:
+    """`x == None` as a value."""
+    return x == None
+
+
+def doubled_unless_none(x: Int32 | None) -> Int64:
+    """`None != x`, `None` on the left."""
+    if None != x:
+        return Int64(x) * 2
+    return -5
+
+
+def truth_of(x: Float64 | None) -> Int64:
+    """`if x:` of a value that may be None: None and 0.0 are false."""
+    if x:
+        return 1
+    return 0
+
+
+def not_of(x: Int64 | None) -> Bool:
+    """`not x`: true for None and for 0."""
+    return not x
+
+
+def plus_ten_if_truthy(x: Int64 | None) -> Int64:
+    """`if x:` narrows x to a number in its arm."""
+    if x:
+        return x + 10
+    return 0
+
+
+def both(x: Bool | None, y: Bool) -> Int64:
+    """`and` and `or` in a condition take operands that may be None."""
+    if x and y:
+        return 1
+    if not x or not y:
+        return 2
+    return 3
+
+
+def either(x: Bool | None, y: Bool) -> Bool:
+    """`x or y` of an x that may be None: True, or y."""
+    return x or y
+
+
+def or_zero(x: Float32 | None) -> Float32:
+    """x, or 0 when x is None."""
+    return x if x is not None else Float32(0.0)
+
+
+def passed_on(x: Float32 | None) -> Float32:
+    """Values that may be None passed to a parameter that may be None: a
+    local, a parameter and a conditional expression with a `None` arm."""
+    y = x if x is not None else None
+    return or_zero(y) + or_zero(x) + or_zero(x * 2.0 if x is not None and x > 0 else None)
+
+
+def countdown(n: Int64) -> Int64:
+    """`while k:` of a local that may be None, rebound in the loop to a
+    conditional expression with a `None` arm."""
+    k = n if n > 0 else None
+    count = 0
+    while k:
+        count += 1
+        k = k - 1 if k > 1 else None
+    return count
+
+
+def doubled_nonzero(n: Int64, keep: Bool) -> Int64:
+    """An annotated local bound to a conditional expression with a `None`
+    arm; `if not found: return` leaves it known to be a number."""
+    found: Int64 | None = n if keep else None
+    if not found:
+        return -1
+    return found * 2
+
+
+def capped(n: Int64) -> Int64 | None:
+    """Nested conditional expressions, the inner one with a `None` arm."""
+    return (None if n < 0 else n) if n < 10 else 10
+
+
+def required_nonzero(x: Int64 | None) -> Int64:
+    """`assert x` fails for None and for 0, and narrows x after it."""
+    assert x, "x is required and nonzero"
+    return x + 1
+
+
+def first_truthy(x: Int64 | None, y: Int64 | None) -> Int64:
+    """`if x:` then `elif y:`, each narrowing its own arm."""
+    if x:
+        return x
+    elif y:
+        return y * 10
+    return 0
+
+
+def same_or_both_none(x: Float64 | None, y: Int64 | None) -> Bool:
+    """`==` of two values that may be None: None equals only None."""
+    return x == y
+
+
+def halves_differ(n: Int64, m: Int64) -> Bool:
+    """`!=` of two calls whose results may be None."""
+    return halved(n) != halved(m)

@@ -15,7 +15,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr_inner(&mut self, e: &Expr) -> Val {
         // Only this expression may be `None`, not its parts.
         let accept_none = std::mem::take(&mut self.accept_none);
-        let v = self.expr_value(e);
+        let condition = std::mem::take(&mut self.condition);
+        let v = match e {
+            Expr::If(i) if accept_none => self.ternary_maybe_none(i),
+            Expr::BoolOp(b) if condition => self.bool_op(b, true),
+            _ => self.expr_value(e),
+        };
         if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
             return self.none_where_number_needed(e, &v);
         }
@@ -49,7 +54,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.binop(b.op, l, r, b.range)
             }
             Expr::UnaryOp(u) => self.unary(u),
-            Expr::BoolOp(b) => self.bool_op(b),
+            Expr::BoolOp(b) => self.bool_op(b, false),
             Expr::Compare(c) => self.compare(c),
             Expr::If(i) => self.ternary(i),
             Expr::Call(c) => self.call(c),
@@ -346,7 +351,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn unary(&mut self, u: &ast::ExprUnaryOp) -> Val {
-        let v = self.expr(&u.operand);
+        // `not x` reads only the truth of `x`, which may be `None`.
+        let v = if u.op == ast::UnaryOp::Not { self.condition_value(&u.operand) } else { self.expr(&u.operand) };
         // Literals fold (`-1` stays a literal, so `a[-1]` needs no wrap).
         if let Val::Lit { lit, s } = &v {
             let folded = match (u.op, lit) {
@@ -360,6 +366,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if let Some(lit) = folded {
                 return Val::Lit { lit, s: *s };
             }
+        }
+        if matches!(v, Val::None | Val::Maybe { .. }) {
+            return self.not(v, u);
         }
         let Some(mut s) = v.scalar() else {
             if matches!(v, Val::Err) {
@@ -394,15 +403,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let ty = TypeId::scalar(s.dtype);
                 Val::Num { v: self.b.unary(Opcode::Neg, ty, x, &n), s, nonneg: false }
             }
-            ast::UnaryOp::Not => {
-                let Some(c) = self.truth(v, &u.operand) else { return Val::Err };
-                let n = self.fresh("not");
-                Val::Num {
-                    v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n),
-                    s: Scalar::strong(DType::Bool),
-                    nonneg: true,
-                }
-            }
+            ast::UnaryOp::Not => self.not(v, u),
             ast::UnaryOp::Invert => {
                 let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
                 let n = self.fresh("inv");
@@ -418,11 +419,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// `not v`, `v` the operand of `u`.
+    fn not(&mut self, v: Val, u: &ast::ExprUnaryOp) -> Val {
+        let Some(c) = self.truth(v, &u.operand) else { return Val::Err };
+        let n = self.fresh("not");
+        Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n), s: Scalar::strong(DType::Bool), nonneg: true }
+    }
+
     /// Joins branches that each assign a hidden local, read at `join`.
-    pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp) -> Val {
+    /// `condition`: only its truth is read, and every operand may be
+    /// `None` (`None and y` is falsy as `False and y` is). Elsewhere only
+    /// an operand of `or` before the last may be: it is taken only when
+    /// true, so the result is never that `None`.
+    pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, condition: bool) -> Val {
         let is_and = matches!(b.op, ast::BoolOp::And);
         let word = if is_and { "and" } else { "or" };
-        let first = self.expr(&b.values[0]);
+        let last = b.values.len() - 1;
+        let operand = |this: &mut Self, k: usize| {
+            if condition || (!is_and && k < last) {
+                this.condition_value(&b.values[k])
+            } else {
+                this.expr(&b.values[k])
+            }
+        };
+        let first = operand(self, 0);
         let Some(x) = self.bool_operand(first, &b.values[0], word) else { return Val::Err };
         self.at(b);
         let rn = self.fresh(word);
@@ -432,7 +452,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // false (`or`), and knows what they tell of values that may be
         // `None` (`x is not None and x > 0`).
         let known_before = self.present.clone();
-        for (k, operand) in b.values[1..].iter().enumerate() {
+        for (k, e) in b.values[1..].iter().enumerate() {
             let facts = self.facts(&b.values[k]);
             self.present.extend(if is_and { facts.when_true } else { facts.when_false });
             let next = self.block(word);
@@ -442,8 +462,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.condbr(res, join, next, None);
             }
             self.enter(next);
-            let v = self.expr(operand);
-            let Some(y) = self.bool_operand(v, operand, word) else {
+            let v = operand(self, k + 1);
+            let Some(y) = self.bool_operand(v, e, word) else {
                 self.present = known_before;
                 self.br(join);
                 self.enter(join);
@@ -458,6 +478,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn bool_operand(&mut self, v: Val, e: &Expr, word: &str) -> Option<ValueId> {
+        // An operand that may be `None` (where `bool_op` takes one): its
+        // truth, of a Bool as any other operand.
+        match v {
+            Val::None => return self.truth(v, e),
+            Val::Maybe { ref value, .. } if value.scalar().is_some_and(|s| s.dtype == DType::Bool) => {
+                return self.truth(v, e)
+            }
+            Val::Maybe { value, .. } => return self.bool_operand(*value, e, word),
+            _ => {}
+        }
         match v.scalar() {
             Some(s) if s.dtype == DType::Bool => self.materialize(&v, DType::Bool, e),
             Some(s) => {
@@ -585,7 +615,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 ast::CmpOp::In | ast::CmpOp::NotIn if c.ops.len() > 1 || matches!(c.comparators[i], Expr::Call(_)) => {
                     return self.err(c, "`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
                 }
+                // `x == None`: the same test as `x is None`, CPython's
+                // numbers never being equal to `None`.
+                ast::CmpOp::Eq | ast::CmpOp::NotEq => {
+                    let left = if i == 0 { &*c.left } else { &c.comparators[i - 1] };
+                    if [left, &c.comparators[i]].iter().any(|e| matches!(e, Expr::NoneLiteral(_))) {
+                        return if c.ops.len() == 1 {
+                            self.is_none_test(c)
+                        } else {
+                            self.err(c, "`== None` is tested alone, not in a chain of comparisons")
+                        };
+                    }
+                }
                 _ => {}
+            }
+        }
+        if let [ast::CmpOp::Eq | ast::CmpOp::NotEq] = c.ops[..] {
+            if [&*c.left, &c.comparators[0]].iter().any(|e| self.may_be_none_here(e)) {
+                return self.equality_maybe_none(c);
             }
         }
         let mut lhs = self.expr(&c.left);
@@ -645,6 +692,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
         v
     }
 
+    /// The arms of `i` lowered by `arm`, each in a block of its own that
+    /// knows what its side of the test tells of values that may be `None`
+    /// (`known`: when true, when false). Nothing branches to them yet: the
+    /// caller does, from `pre`, once it knows the arms' common type.
+    pub(super) fn arms_in_blocks(
+        &mut self,
+        i: &ast::ExprIf,
+        (known_true, known_false): (HashSet<String>, HashSet<String>),
+        arm: fn(&mut Self, &Expr) -> Val,
+    ) -> Option<Arms> {
+        let pre = self.b.current_block()?;
+        let then_b = self.block("ifx.then");
+        let else_b = self.block("ifx.else");
+        let join = self.block("ifx.end");
+        self.enter(then_b);
+        self.present = known_true;
+        let t = arm(self, &i.body);
+        let then_end = self.b.current_block();
+        self.enter(else_b);
+        self.present = known_false;
+        let f = arm(self, &i.orelse);
+        let else_end = self.b.current_block();
+        Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end })
+    }
+
     /// The arms of `i`, whose condition is `c`, each knowing what `facts`
     /// tells of values that may be `None` where it runs.
     fn ternary_arms(&mut self, i: &ast::ExprIf, c: ValueId, facts: maybe_none::Facts) -> Val {
@@ -682,18 +754,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // taken. Their common type is known once both are lowered, so the
         // branch and the result's `let` go into the block before them last
         // (the builder appends to any block).
-        let Some(pre) = self.b.current_block() else { return Val::Err };
-        let then_b = self.block("ifx.then");
-        let else_b = self.block("ifx.else");
-        let join = self.block("ifx.end");
-        self.enter(then_b);
-        self.present = known_true;
-        let t = self.expr(&i.body);
-        let then_end = self.b.current_block();
-        self.enter(else_b);
-        self.present = known_false;
-        let f = self.expr(&i.orelse);
-        let else_end = self.b.current_block();
+        let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
+            self.arms_in_blocks(i, (known_true, known_false), Self::expr)
+        else {
+            return Val::Err;
+        };
         // The arms' common type, element by element when they are tuples.
         let common: Option<Vec<Scalar>> = match (Self::arm_elements(&t), Self::arm_elements(&f)) {
             _ if matches!(t, Val::Err) || matches!(f, Val::Err) => None,
@@ -1130,4 +1195,18 @@ fn is_nonzero_literal(v: &Val) -> bool {
         Val::Lit { lit: Lit::Bool(b), .. } => *b,
         _ => false,
     }
+}
+
+/// The arms of a conditional expression as [`FnLower::arms_in_blocks`]
+/// leaves them: the block before them, each arm's block, the join, and
+/// each arm's value with the block it ends in (`None` after an exit).
+pub(super) struct Arms {
+    pub pre: BlockId,
+    pub then_b: BlockId,
+    pub else_b: BlockId,
+    pub join: BlockId,
+    pub t: Val,
+    pub then_end: Option<BlockId>,
+    pub f: Val,
+    pub else_end: Option<BlockId>,
 }

@@ -1,5 +1,6 @@
 //! Scalars that may be `None`: parameters and locals of `T | None`
-//! (`Optional[T]`), results that may be `None`, `is None` tests and the
+//! (`Optional[T]`), results that may be `None`, conditional expressions
+//! with a `None` arm, `is None` / `== None` tests, truth, and the
 //! narrowing that lets a tested value be used as a number.
 //!
 //! The IR has no `None`. A parameter or local that may be `None` is its
@@ -11,17 +12,24 @@
 //! [`Val::Maybe`] (the flag and the value) and `None` itself [`Val::None`].
 //!
 //! Where such a value may go: into a local, a parameter that may be
-//! `None`, a `return` of a function whose result may be `None`, and an
-//! `is None` / `is not None` test ([`FnLower::expr_maybe_none`] lowers
-//! those). Anywhere else a number is needed, and a value that may be
-//! `None` there is a compile error that says to test it first.
+//! `None`, a `return` of a function whose result may be `None`, an arm of
+//! a conditional expression that goes to one of those
+//! ([`FnLower::ternary_maybe_none`]), an `is None` / `is not None` /
+//! `== None` / `!= None` test ([`FnLower::is_none_test`]; a number never
+//! equals `None` in CPython), `==` / `!=` with another value
+//! ([`FnLower::equality_maybe_none`]), and a place where only its truth is read (a
+//! condition, `not`, an operand of `and`/`or` there, an operand of `or`
+//! before the last anywhere): `None` is false, a number its own truth.
+//! Anywhere else a number is needed, and a value that may be `None` there
+//! is a compile error that says to test it first.
 //!
 //! Narrowing: the lowering walks the body in order and keeps the set of
 //! locals known to hold a number at the point being lowered
 //! ([`FnLower::present`]); a local in it reads as its value. A binding of a
 //! number adds the local, one of `None` or of a value that may be `None`
-//! removes it. A test (`x is not None`, `x is None`, `not`, `and`, `or`)
-//! adds locals to the arm it guards ([`Facts`]); after an `if` a local is
+//! removes it. A test (`x is not None`, `x is None`, `x != None`,
+//! `x == None`, `x` alone, `not`, `and`, `or`) adds locals to the arm it
+//! guards ([`Facts`]); after an `if` a local is
 //! known where it is known at the end of every arm that falls through
 //! (`if x is None: x = 1.0` and `if x is None: return 0` both leave `x`
 //! known), after `assert x is not None` it is known. A loop starts (and
@@ -31,8 +39,9 @@
 //!
 //! What it does not do: arrays, complex numbers and text that may be
 //! `None` (refused at the annotation, `declare.rs`), `None` inside other
-//! expressions (`a if c else None`), and narrowing through anything but
-//! the tests above (`if x == None`, `isinstance`).
+//! expressions (`2.0 * (x if c else None)`, a tuple), `is` between two
+//! values (CPython's `is` of numbers is identity), and narrowing through
+//! anything but the tests above (`isinstance`).
 
 use super::*;
 use crate::declare::presence_name;
@@ -53,7 +62,8 @@ impl Facts {
 
 /// The locals of `def` that may be `None`: the parameters annotated so,
 /// and every local bound (anywhere) to `None`, to a call whose result may
-/// be `None` or to another such local. `returns_maybe_none` says whether
+/// be `None`, to another such local or to a conditional expression with
+/// an arm that is `None` or such a call. `returns_maybe_none` says whether
 /// a call's callee returns `T | None`.
 pub(super) fn maybe_none_locals(
     def: &ast::StmtFunctionDef,
@@ -77,14 +87,79 @@ pub(super) fn maybe_none_locals(
     }
 }
 
-/// Whether `value` may be `None`: `None`, a call that may return it, or a
-/// local that may hold it.
+/// Whether `value` may be `None`: `None`, a call that may return it, a
+/// local that may hold it, or a conditional expression with an arm that
+/// is `None` or such a call. An arm naming a local does not count: its
+/// test may narrow it (`x if x is not None else 0.0`), which only the
+/// lowering knows, and a local that is never `None` stays one.
 fn may_be_none(value: &Expr, locals: &HashSet<String>, returns_maybe_none: &dyn Fn(&Expr) -> bool) -> bool {
     match value {
         Expr::NoneLiteral(_) => true,
         Expr::Name(n) => locals.contains(n.id.as_str()),
         Expr::Call(c) => returns_maybe_none(&c.func),
+        Expr::If(i) => [&*i.body, &*i.orelse]
+            .into_iter()
+            .any(|arm| !matches!(arm, Expr::Name(_)) && may_be_none(arm, locals, returns_maybe_none)),
         _ => false,
+    }
+}
+
+/// What the condition `e` tells of the locals for which `maybe` holds:
+/// `x is not None`, `x is None`, `x != None`, `x == None` (either way
+/// round), `x` alone (true only when `x` holds a number), and `not`,
+/// `and` and `or` of these.
+fn facts_of(e: &Expr, maybe: &dyn Fn(&str) -> bool) -> Facts {
+    match e {
+        Expr::Compare(c) if c.ops.len() == 1 && none_test(c.ops[0]).is_some() => {
+            let (l, r) = (&*c.left, &c.comparators[0]);
+            let tested = match (l, r) {
+                (Expr::Name(n), Expr::NoneLiteral(_)) | (Expr::NoneLiteral(_), Expr::Name(n)) => n,
+                _ => return Facts::default(),
+            };
+            if !maybe(tested.id.as_str()) {
+                return Facts::default();
+            }
+            let known = HashSet::from([tested.id.to_string()]);
+            let f = Facts { when_true: known, when_false: HashSet::new() };
+            if none_test(c.ops[0]) == Some(true) {
+                f
+            } else {
+                f.swapped()
+            }
+        }
+        // `if x:` runs where `x` is neither `None` nor zero.
+        Expr::Name(n) if maybe(n.id.as_str()) => {
+            Facts { when_true: HashSet::from([n.id.to_string()]), when_false: HashSet::new() }
+        }
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => facts_of(&u.operand, maybe).swapped(),
+        Expr::BoolOp(b) => {
+            let parts: Vec<Facts> = b.values.iter().map(|v| facts_of(v, maybe)).collect();
+            let union = |sets: Vec<&HashSet<String>>| sets.into_iter().flatten().cloned().collect();
+            let meet = |sets: Vec<&HashSet<String>>| {
+                let mut it = sets.into_iter();
+                let first = it.next().cloned().unwrap_or_default();
+                it.fold(first, |acc: HashSet<String>, s| acc.intersection(s).cloned().collect())
+            };
+            let trues: Vec<_> = parts.iter().map(|f| &f.when_true).collect();
+            let falses: Vec<_> = parts.iter().map(|f| &f.when_false).collect();
+            if matches!(b.op, ast::BoolOp::And) {
+                Facts { when_true: union(trues), when_false: meet(falses) }
+            } else {
+                Facts { when_true: meet(trues), when_false: union(falses) }
+            }
+        }
+        _ => Facts::default(),
+    }
+}
+
+/// Whether `op` compared with `None` tests for `None`: `Some(true)` when
+/// it is true of a number (`is not`, `!=`: CPython's numbers never equal
+/// `None`), `Some(false)` when it is true of `None` (`is`, `==`).
+pub(super) fn none_test(op: ast::CmpOp) -> Option<bool> {
+    match op {
+        ast::CmpOp::IsNot | ast::CmpOp::NotEq => Some(true),
+        ast::CmpOp::Is | ast::CmpOp::Eq => Some(false),
+        _ => None,
     }
 }
 
@@ -153,10 +228,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// `a is None`, `a is not None` (or `None is a`): whether `a`, a value
-    /// that may be `None`, holds a number, as Python's `bool`.
+    /// `a is None`, `a is not None` (or `None is a`), `a == None`,
+    /// `a != None`: whether `a`, a value that may be `None`, holds a
+    /// number, as Python's `bool` (a number never equals `None`).
     pub(super) fn is_none_test(&mut self, c: &ast::ExprCompare) -> Val {
-        let negated = matches!(c.ops[0], ast::CmpOp::IsNot);
+        let negated = none_test(c.ops[0]) == Some(true);
+        let op = if matches!(c.ops[0], ast::CmpOp::Is | ast::CmpOp::IsNot) { "is None" } else { "== None" };
         let tested: &Expr = if matches!(*c.left, Expr::NoneLiteral(_)) { &c.comparators[0] } else { &c.left };
         let present = match tested {
             Expr::Name(n) if self.is_maybe_none_local(n.id.as_str()) => {
@@ -182,7 +259,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(
                         tested,
                         format!(
-                            "this is never `None` (it is {what}): `is None` tests a parameter, local or call \
+                            "this is never `None` (it is {what}): `{op}` tests a parameter, local or call \
                              annotated `T | None`"
                         ),
                     );
@@ -202,42 +279,201 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// What the condition `e` tells of the locals that may be `None`.
     pub(super) fn facts(&self, e: &Expr) -> Facts {
+        facts_of(e, &|n| self.is_maybe_none_local(n))
+    }
+
+    /// Whether the arm `e` may be `None` where the locals `known` hold
+    /// numbers: `None`, a local not known to hold a number, a call that
+    /// may return `None`, or a conditional expression with such an arm.
+    fn arm_may_be_none(&self, e: &Expr, known: &HashSet<String>) -> bool {
         match e {
-            Expr::Compare(c) if c.ops.len() == 1 && matches!(c.ops[0], ast::CmpOp::Is | ast::CmpOp::IsNot) => {
-                let (l, r) = (&*c.left, &c.comparators[0]);
-                let tested = match (l, r) {
-                    (Expr::Name(n), Expr::NoneLiteral(_)) | (Expr::NoneLiteral(_), Expr::Name(n)) => n,
-                    _ => return Facts::default(),
-                };
-                if !self.is_maybe_none_local(tested.id.as_str()) {
-                    return Facts::default();
+            Expr::NoneLiteral(_) => true,
+            Expr::Name(n) => self.is_maybe_none_local(n.id.as_str()) && !known.contains(n.id.as_str()),
+            Expr::Call(c) => self.returns_maybe_none(&c.func),
+            Expr::If(i) => {
+                let f = self.facts(&i.test);
+                let with = |more: HashSet<String>| known.iter().cloned().chain(more).collect::<HashSet<String>>();
+                self.arm_may_be_none(&i.body, &with(f.when_true))
+                    || self.arm_may_be_none(&i.orelse, &with(f.when_false))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` may be `None` where it is lowered now (an arm of a
+    /// conditional expression counts, see [`Self::arm_may_be_none`]).
+    pub(super) fn may_be_none_here(&self, e: &Expr) -> bool {
+        self.arm_may_be_none(e, &self.present)
+    }
+
+    /// `a == b`, `a != b` where `a` or `b` may be `None`: as CPython,
+    /// `None` equals `None` only, and two numbers compare as numbers do.
+    pub(super) fn equality_maybe_none(&mut self, c: &ast::ExprCompare) -> Val {
+        let (l, r) = (self.expr_maybe_none(&c.left), self.expr_maybe_none(&c.comparators[0]));
+        // Each side's flag (`None` for a number) and number (`None` for
+        // `None` itself).
+        let split = |v: Val| match v {
+            Val::None => Some((None, None)),
+            Val::Maybe { present, value } => Some((Some(present), Some(*value))),
+            Val::Err => None,
+            v => Some((None, Some(v))),
+        };
+        let is_none = |v: &Val| matches!(v, Val::None);
+        let (l_none, r_none) = (is_none(&l), is_none(&r));
+        let (Some((lp, lv)), Some((rp, rv))) = (split(l), split(r)) else { return Val::Err };
+        let weak = [&lv, &rv].iter().all(|v| v.as_ref().and_then(|v| v.scalar()).is_some_and(|s| s.weak));
+        self.at(c);
+        let flag = |this: &mut Self, p: Option<ValueId>, none: bool| match p {
+            Some(p) => p,
+            None => {
+                let n = this.fresh("given");
+                this.b.const_(TypeId::BOOL, Literal::Bool(!none), &n)
+            }
+        };
+        let (lp, rp) = (flag(self, lp, l_none), flag(self, rp, r_none));
+        let same_numbers = match (lv, rv) {
+            (Some(lv), Some(rv)) => match self.compare_pair(ast::CmpOp::Eq, &lv, &rv, c.range) {
+                Some(v) => v,
+                None => return Val::Err,
+            },
+            _ => {
+                let n = self.fresh("cmp");
+                self.b.const_(TypeId::BOOL, Literal::Bool(false), &n)
+            }
+        };
+        // Both numbers and equal, or both `None`.
+        let both = self.result(Opcode::And, DType::Bool, rp, same_numbers);
+        let n = self.fresh("isnone");
+        let r_absent = self.b.unary(Opcode::Not, TypeId::BOOL, rp, &n);
+        let n = self.fresh("eq");
+        let mut eq = self.b.select(TypeId::BOOL, lp, both, r_absent, &n);
+        if matches!(c.ops[0], ast::CmpOp::NotEq) {
+            let n = self.fresh("ne");
+            eq = self.b.unary(Opcode::Not, TypeId::BOOL, eq, &n);
+        }
+        Val::Num { v: eq, s: Scalar { dtype: DType::Bool, weak }, nonneg: true }
+    }
+
+    /// `a if c else b` where a value that may be `None` may go: when an
+    /// arm may be `None`, a value that may be `None` whose flag and value
+    /// the taken arm sets (the value in the arms' common type, zero for a
+    /// `None` arm); `None` when both arms are. Without such an arm it is
+    /// the number of [`FnLower::ternary`]. The arms run only when taken.
+    pub(super) fn ternary_maybe_none(&mut self, i: &ast::ExprIf) -> Val {
+        let facts = self.facts(&i.test);
+        let known_before = self.present.clone();
+        let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
+        let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
+        if !self.arm_may_be_none(&i.body, &known_true) && !self.arm_may_be_none(&i.orelse, &known_false) {
+            return self.ternary(i);
+        }
+        let Some(c) = self.cond(&i.test) else { return Val::Err };
+        let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
+            self.arms_in_blocks(i, (known_true, known_false), Self::expr_maybe_none)
+        else {
+            return Val::Err;
+        };
+        self.present = known_before;
+        // Each arm's number: `Some(None)` for a `None` arm, `None` for an
+        // arm in error or not a number.
+        let number = |v: &Val| match v {
+            Val::None => Some(None),
+            Val::Maybe { value, .. } => value.scalar().map(Some),
+            Val::Err => None,
+            v => v.scalar().map(Some),
+        };
+        let mut common: Option<Option<Scalar>> = Some(None);
+        for (v, e) in [(&t, &*i.body), (&f, &*i.orelse)] {
+            let Some(s) = number(v) else {
+                if !matches!(v, Val::Err) {
+                    self.err(
+                        e,
+                        "an arm of a conditional expression that may be `None` is `None` or a number \
+                         (Bool, an integer or a float)",
+                    );
                 }
-                let known = HashSet::from([tested.id.to_string()]);
-                let f = Facts { when_true: known, when_false: HashSet::new() };
-                if matches!(c.ops[0], ast::CmpOp::IsNot) {
-                    f
-                } else {
-                    f.swapped()
+                common = None;
+                continue;
+            };
+            if let Some(s) = s.filter(|s| kind(s.dtype) > Kind::Float) {
+                self.err(
+                    e,
+                    format!(
+                        "an arm of a conditional expression that may be `None` is `None` or a number \
+                         (Bool, an integer or a float), not {}",
+                        s.dtype.name()
+                    ),
+                );
+                common = None;
+            }
+            common = match (common, s) {
+                (Some(None), s) => Some(s),
+                (Some(Some(p)), None) => Some(Some(p)),
+                (Some(Some(p)), Some(s)) => match promote(p, s) {
+                    Some(q) => Some(Some(q)),
+                    None => {
+                        self.err(
+                            i,
+                            format!("the arms have incompatible types {} and {}", p.dtype.name(), s.dtype.name()),
+                        );
+                        None
+                    }
+                },
+                (None, _) => None,
+            };
+        }
+        self.b.switch_to(pre);
+        self.at(i);
+        let slots = common.map(|p| {
+            let n = self.fresh("given");
+            let no = self.b.const_(TypeId::BOOL, Literal::Bool(false), &n);
+            let n = self.fresh("ifx.given");
+            let flag = self.b.let_(TypeId::BOOL, no, &n);
+            let value = p.map(|p| {
+                let z = self.zero(p.dtype);
+                let n = self.fresh("ifx");
+                (self.b.let_(TypeId::scalar(p.dtype), z, &n), p)
+            });
+            (flag, value)
+        });
+        self.b.condbr(c, then_b, else_b, None);
+        for (end, v, e) in [(then_end, &t, &*i.body), (else_end, &f, &*i.orelse)] {
+            let Some(end) = end else { continue };
+            self.b.switch_to(end);
+            self.open = true;
+            if let Some((flag, value)) = slots {
+                let (present, number) = match v {
+                    Val::None => (None, None),
+                    Val::Maybe { present, value } => (Some(*present), Some(&**value)),
+                    v => {
+                        let n = self.fresh("given");
+                        (Some(self.b.const_(TypeId::BOOL, Literal::Bool(true), &n)), Some(v))
+                    }
+                };
+                if let Some(present) = present {
+                    self.b.set(flag, present);
+                }
+                if let (Some((slot, p)), Some(number)) = (value, number) {
+                    if let Some(x) = self.materialize(number, p.dtype, e) {
+                        self.b.set(slot, x);
+                    }
                 }
             }
-            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => self.facts(&u.operand).swapped(),
-            Expr::BoolOp(b) => {
-                let parts: Vec<Facts> = b.values.iter().map(|v| self.facts(v)).collect();
-                let union = |sets: Vec<&HashSet<String>>| sets.into_iter().flatten().cloned().collect();
-                let meet = |sets: Vec<&HashSet<String>>| {
-                    let mut it = sets.into_iter();
-                    let first = it.next().cloned().unwrap_or_default();
-                    it.fold(first, |acc: HashSet<String>, s| acc.intersection(s).cloned().collect())
-                };
-                let trues: Vec<_> = parts.iter().map(|f| &f.when_true).collect();
-                let falses: Vec<_> = parts.iter().map(|f| &f.when_false).collect();
-                if matches!(b.op, ast::BoolOp::And) {
-                    Facts { when_true: union(trues), when_false: meet(falses) }
-                } else {
-                    Facts { when_true: meet(trues), when_false: union(falses) }
-                }
-            }
-            _ => Facts::default(),
+            self.br(join);
+        }
+        self.enter(join);
+        let nonneg = |v: &Val| match v {
+            Val::None => true,
+            Val::Maybe { value, .. } => value.nonneg(),
+            v => v.nonneg(),
+        };
+        match slots {
+            None => Val::Err,
+            Some((_, None)) => Val::None,
+            Some((flag, Some((slot, p)))) => Val::Maybe {
+                present: flag,
+                value: Box::new(Val::Num { v: slot, s: p, nonneg: nonneg(&t) && nonneg(&f) }),
+            },
         }
     }
 

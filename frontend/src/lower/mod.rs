@@ -291,6 +291,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The expression about to be lowered may be `None` (see
     /// [`FnLower::expr_maybe_none`]); taken by [`FnLower::expr`].
     accept_none: bool,
+    /// Only the truth of the expression about to be lowered is read (see
+    /// [`FnLower::condition_value`]); taken by [`FnLower::expr`].
+    condition: bool,
 }
 
 /// Lowers one function's body. Returns the function and the `postc.math`
@@ -484,6 +487,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             present: HashSet::new(),
             flags: HashMap::new(),
             accept_none: false,
+            condition: false,
         }
     }
 
@@ -2032,13 +2036,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.enter(cont);
     }
 
-    /// A condition: Bool as it is, a number compared with zero.
+    /// A condition: Bool as it is, a number compared with zero, a value
+    /// that may be `None` false when it is.
     fn cond(&mut self, e: &Expr) -> Option<ValueId> {
-        let v = self.expr(e);
+        let v = self.condition_value(e);
         self.truth(v, e)
     }
 
+    /// `e` lowered where only its truth is read (a condition, the operand
+    /// of `not`): it may be `None` (falsy, as in CPython), and an `and` or
+    /// `or` in it takes operands that may be `None` (`None and y` is
+    /// falsy as `False and y` is, whichever of the two it gives).
+    fn condition_value(&mut self, e: &Expr) -> Val {
+        self.condition = true;
+        self.expr_maybe_none(e)
+    }
+
     fn truth(&mut self, v: Val, e: &Expr) -> Option<ValueId> {
+        match v {
+            Val::None => {
+                let n = self.fresh("truth");
+                return Some(self.b.const_(TypeId::BOOL, Literal::Bool(false), &n));
+            }
+            // Present and true: the value of a local is not cleared when
+            // `None` is bound to it.
+            Val::Maybe { present, value } => {
+                let t = self.truth(*value, e)?;
+                self.at(e);
+                return Some(self.result(Opcode::And, DType::Bool, present, t));
+            }
+            _ => {}
+        }
         match v.scalar() {
             Some(s) if kind(s.dtype) <= Kind::Complex => {
                 if s.dtype == DType::Bool {

@@ -945,6 +945,45 @@ def f(x: Float32 | None, n: Int64) -> Float64:
 }
 
 #[test]
+fn none_arms_and_none_tests_are_typed() {
+    let src = "from postyp import Bool, Float32, Float64, Int64\n\n\
+def f(x: Float32 | None, n: Int64, c: Bool) -> Float64:
+    h = n // 2 if c else None
+    k = None if c else 3
+    z = 1.5 if c else None
+    w = x if c else None
+    both = None if c else None
+    bad = 1j if c else None
+    t = x == None
+    u = None is not x
+    v = not x
+    e = x != None and c
+    g = not None
+    o = None or c
+    return 0.0
+";
+    // An arm that is `None` leaves the other's type (a Bool, an integer or
+    // a float, not a complex number); two `None` arms none. `== None`,
+    // `is not None` and the like are Python bools, `not` of a value that
+    // may be `None` a Bool, as are `not None` and `None or c`.
+    assert_eq!(
+        solved(src),
+        [
+            "h: Int64",
+            "k: ~Int64+",
+            "z: ~Float64",
+            "w: Float32",
+            "t: ~Bool+",
+            "u: ~Bool+",
+            "v: Bool+",
+            "e: Bool+",
+            "g: Bool+",
+            "o: Bool+"
+        ]
+    );
+}
+
+#[test]
 fn calls_through_aliases_and_of_imported_functions_are_typed() {
     let src = "from other import dot as vdot, count\nfrom postyp import Float64, Int64\n\n\
 def h(a: Float64[:], n: Int64 = 2) -> Float64[:]:

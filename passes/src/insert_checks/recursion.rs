@@ -114,17 +114,7 @@ pub fn guard_program(program: &mut Program) -> Vec<ModuleId> {
 /// Rebuilds `f` with the guard around each of `calls` (in id order).
 fn guard_calls(f: &mut Function, calls: &[ValueId], scratch: &Scratch) {
     let old = std::mem::take(&mut f.body);
-    let names = NameGen::new(&old);
-    let labels = names.same_start();
-    let mut c = Check {
-        rw: Rewriter::new(&old, scratch),
-        names,
-        labels,
-        panic: None,
-        bounds: Vec::new(),
-        extents: Vec::new(),
-        messages: Vec::new(),
-    };
+    let mut c = Check::new(Rewriter::new(&old, scratch), NameGen::new(&old));
     let (depth, set_depth) = (c.rw.intern(DEPTH), c.rw.intern(SET_DEPTH));
     for b in old.blocks.ids() {
         c.rw.begin_old_block(b);
