@@ -252,6 +252,18 @@ impl SourceFrontend for PyFrontend {
                     && returns_a_value(&stmts[d.stmt])
             })
             .collect();
+        // What lowering a body of this module sees, but the functions'
+        // declarations, which the rounds below complete.
+        let base = ModuleCx {
+            src: &unit.src,
+            file: unit.file,
+            globals: &unit.globals,
+            funcs: &[],
+            program,
+            post_imports: &module.post_imports,
+            intrinsics: &module.intrinsic_imports,
+            imported_defaults: &self.defaults,
+        };
         // A round lowers the functions whose result is still unknown; a
         // result found lets the next round lower their callers. A result
         // that needs itself (recursion, directly or through others) is
@@ -263,16 +275,7 @@ impl SourceFrontend for PyFrontend {
                     continue;
                 }
                 let Stmt::FunctionDef(def) = &stmts[unit.funcs[i].stmt] else { continue };
-                let cx = ModuleCx {
-                    src: &unit.src,
-                    file: unit.file,
-                    globals: &unit.globals,
-                    funcs: &funcs,
-                    program,
-                    post_imports: &module.post_imports,
-                    intrinsics: &module.intrinsic_imports,
-                    imported_defaults: &self.defaults,
-                };
+                let cx = ModuleCx { funcs: &funcs, ..base };
                 let ret = match lower::lower_function(&cx, &mut module.types, &unit.funcs[i], def) {
                     Ok((f, _)) => f.ret,
                     Err(_) => None,
@@ -286,16 +289,7 @@ impl SourceFrontend for PyFrontend {
                 break;
             }
         }
-        let cx = ModuleCx {
-            src: &unit.src,
-            file: unit.file,
-            globals: &unit.globals,
-            funcs: &funcs,
-            program,
-            post_imports: &module.post_imports,
-            intrinsics: &module.intrinsic_imports,
-            imported_defaults: &self.defaults,
-        };
+        let cx = ModuleCx { funcs: &funcs, ..base };
         let mut bodies = Vec::new();
         let mut math_imports = std::collections::BTreeSet::new();
         for decl in &unit.funcs {
