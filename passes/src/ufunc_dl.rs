@@ -156,10 +156,14 @@ struct Operand {
     signature: String,
 }
 
+/// A ufunc's distinct core dimensions: each name with the size a
+/// numeric name fixes.
+type CoreDims = Vec<(String, Option<i64>)>;
+
 /// The operands of ufunc `f` and its distinct core dimensions (each with
 /// the size a numeric name fixes), when its parameters and result match
 /// its signature.
-fn operands(m: &Module, f: &Function) -> Option<(Vec<Operand>, Vec<(String, Option<i64>)>)> {
+fn operands(m: &Module, f: &Function) -> Option<(Vec<Operand>, CoreDims)> {
     let sig = f.ufunc_sig.as_ref()?;
     let (names, axes) = sig.distinct_dims();
     let mut dtypes: Vec<DType> = f.params().map(|p| f.body.ty(p).map(|t| m.types.dtype(t))).collect::<Option<_>>()?;
@@ -317,12 +321,7 @@ struct Checked {
 }
 
 /// `postc.dl.NAME(op0, ..., opN)` for ufunc `f`.
-fn entry_point(
-    f: &Function,
-    (ops, dims): &(Vec<Operand>, Vec<(String, Option<i64>)>),
-    words: TypeId,
-    gpu: bool,
-) -> Function {
+fn entry_point(f: &Function, (ops, dims): &(Vec<Operand>, CoreDims), words: TypeId, gpu: bool) -> Function {
     let mut b = FunctionBuilder::new(format!("{DL_PREFIX}{}", f.name));
     b.set_attrs(FuncAttrs::COMPILER_MADE);
     b.set_func_loc(f.loc);

@@ -1033,7 +1033,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             // The runtime's thread-local count (`postc_runtime.h`).
             Target::Builtin(Builtin::Depth) => {
-                self.def(v, "postc_rt_depth".to_owned());
+                self.def(v, "postc_rt_depth");
                 Ok(())
             }
             Target::Builtin(Builtin::SetDepth) => {
