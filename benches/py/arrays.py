@@ -1,5 +1,6 @@
 """Arrays inside kernels, for scripts/bench-arrays: a reduction with
-`np.sum`, a loop over the rows of a 2-D array through one view per row,
+`np.sum`, a loop over the rows of a 2-D array through one view per row
+(summed by a function of our own and by `r.sum()`),
 a per-call temporary array, and a sliding window of whole-array
 arithmetic on slices. The same source runs under postc, Numba and
 CPython."""
@@ -22,6 +23,16 @@ def sum_rows(a: Float64[:, :]) -> Float64:
     s = 0.0
     for i in range(a.shape[0]):
         s += row_sum(a[i])
+    return s
+
+
+def row_views(a: Float64[:, :]) -> Float64:
+    """The row loop with NumPy's own row sum: `r.sum()` of each row's
+    view."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        r = a[i]
+        s += r.sum()
     return s
 
 

@@ -321,6 +321,7 @@ impl SourceFrontend for PyFrontend {
                 *slot = f;
             }
             intrinsic_alias_wrappers(&mut module);
+            lower::pairwise::add_helpers(&mut module);
         }
         program.modules[id] = module;
         if diags.is_empty() {

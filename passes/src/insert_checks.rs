@@ -712,14 +712,20 @@ fn const_int(body: &postc_ir::Body, v: ValueId) -> Option<i128> {
 }
 
 /// Whether index `i` of `array` on `axis` is a constant within the axis's
-/// static extent, so that its bounds check could never fail.
+/// static extent, or within the constant extent a `view` gives that axis
+/// (the view's own checks hold it within its base), so that its bounds
+/// check could never fail.
 fn within_static_extent(body: &postc_ir::Body, cx: &FuncCx<'_>, array: ValueId, axis: usize, i: ValueId) -> bool {
     let Some(x) = const_int(body, i) else { return false };
     let extent = match body.types[array].and_then(|t| cx.types.try_get(t)).map(|t| &t.shape) {
-        Some(postc_ir::Shape::Dims(d)) => d.get(axis).copied().flatten(),
+        Some(postc_ir::Shape::Dims(d)) => d.get(axis).copied().flatten().map(i128::from),
         _ => None,
     };
-    extent.is_some_and(|n| 0 <= x && x < n as i128)
+    let extent = extent.or_else(|| match body.inst(array) {
+        InstData::View { extents, .. } => extents.get(axis).and_then(|e| const_int(body, e)),
+        _ => None,
+    });
+    extent.is_some_and(|n| 0 <= x && x < n)
 }
 
 fn overflow(c: &mut Check<'_>, op: OvfOp, args: &[ValueId], loc: Option<SrcLoc>) {

@@ -1645,6 +1645,40 @@ def _numpy_arrays():
     ]
 
 
+@program("pairwise_sums")
+def _pairwise_sums():
+    def full(*shape):
+        """Float64 values with every bit of the mantissa in use, so that
+        sums in another order differ."""
+        return rng.uniform(-1e3, 1e3, size=shape)
+
+    cases = []
+    for n in [0, 1, 7, 8, 9, 15, 16, 17, 100, 127, 128, 129, 200, 1000]:
+        cases.append(C(f"total_{n}", "total", full(n)))
+    cases += [
+        C("total_reversed", "total", reversed_view(full(300))),
+        C("total_every_other", "total", every_other(full(257))),
+        C("total_f32_130", "total_f32", full(130).astype(np.float32)),
+        C("total_f32_reversed", "total_f32", reversed_view(full(77).astype(np.float32))),
+        C("total_f16_300", "total_f16", rng.uniform(-4, 4, size=300).astype(np.float16)),
+        C("total_f16_9", "total_f16", rng.uniform(-4, 4, size=9).astype(np.float16)),
+        C("average_500", "average", full(500)),
+        C("average_f32_64", "average_f32", full(64).astype(np.float32)),
+        C("total_2d_c", "total_2d", full(13, 29)),
+        C("total_2d_fortran", "total_2d", fortran(full(21, 11))),
+        C("total_2d_transposed", "total_2d", transposed(full(9, 40))),
+        C("total_2d_one_row", "total_2d", full(1, 150)),
+        C("row_totals_c", "row_totals", full(5, 140)),
+        C("row_totals_strided", "row_totals", every_other(full(3, 31))),
+        C("row_totals_fortran", "row_totals", fortran(full(6, 20))),
+        C("col_totals_c", "col_totals", full(40, 3).astype(np.float32)),
+        C("col_totals_fortran", "col_totals", fortran(full(150, 2).astype(np.float32))),
+        C("rows_one_by_one", "rows_one_by_one", full(20, 10)),
+        C("rows_one_by_one_long", "rows_one_by_one", full(3, 300)),
+    ]
+    return cases
+
+
 @program("reductions_axis")
 def _reductions_axis():
     nan = math.nan

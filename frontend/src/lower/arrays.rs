@@ -1147,6 +1147,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let best = self.b.let_(TypeId::INT64, z, &n);
         let n = self.fresh("flat");
         let flat = self.b.let_(TypeId::INT64, z, &n);
+        // NumPy sums floats pairwise where its run is the lane; the loop
+        // below adds in order otherwise.
+        let pairwise = matches!(r, Red::Sum | Red::Mean)
+            && pairwise::accumulator(d) == Some(acc_d)
+            && !(r == Red::Mean && d == DType::Float16);
+        let summed = if pairwise { Some(self.pairwise_lane(arr, d, acc, acc_d, fixed, looped, count)) } else { None };
         let open = self.loops_open(looped, c);
         let mut running = open.iter().map(|l| l.i);
         let idx: Vec<ValueId> = fixed.iter().map(|f| f.unwrap_or_else(|| running.next().expect("a loop"))).collect();
@@ -1212,6 +1218,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let f2 = self.result(Opcode::Add, DType::Int64, flat, one);
         self.b.set(flat, f2);
         self.loops_close(open, c);
+        if let Some(done) = summed {
+            self.br(done);
+            self.enter(done);
+        }
         self.at(c);
         match r {
             // A copy of the index, which later code must not see change.
@@ -1249,6 +1259,119 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.let_(acc_t, acc, &nm)
             }
         }
+    }
+
+    /// Where NumPy's run is this lane (see `pairwise.rs`), adds its
+    /// pairwise sum to `acc` and continues in the block returned, which
+    /// the caller enters after the lane's loop; the builder is left where
+    /// that loop goes, for the other layouts. `fixed` and `looped` are as
+    /// for [`Self::reduce_lane`]: one looped axis, or all of them.
+    #[allow(clippy::too_many_arguments)]
+    fn pairwise_lane(
+        &mut self,
+        arr: ValueId,
+        d: DType,
+        acc: ValueId,
+        acc_d: DType,
+        fixed: &[Option<ValueId>],
+        looped: &[ValueId],
+        count: ValueId,
+    ) -> BlockId {
+        let rank = fixed.len();
+        let strides: Vec<ValueId> = (0..rank)
+            .map(|j| {
+                let n = self.fresh("stride");
+                self.b.stride(arr, j as u32, &n)
+            })
+            .collect();
+        let dims: Vec<ValueId> = (0..rank)
+            .map(|j| {
+                let n = self.fresh("dim");
+                self.b.dim(arr, j as u32, &n)
+            })
+            .collect();
+        let n = self.fresh("one");
+        let one = self.b.int(TypeId::INT64, 1, &n);
+        let n = self.fresh("itemsize");
+        let size = self.b.int(TypeId::INT64, i128::from(d.size_bytes()), &n);
+        // Whether an axis is one NumPy's iterator drops: extent 0 or 1.
+        let trivial = |s: &mut Self, j: usize| s.result(Opcode::Le, DType::Bool, dims[j], one);
+        let along: Vec<usize> = (0..rank).filter(|&j| fixed[j].is_none()).collect();
+        let cond = if rank == 1 {
+            None
+        } else if let [k] = along[..] {
+            // The lane's axis has the smallest stride of the axes that count.
+            let n = self.fresh("abs");
+            let sk = self.b.unary(Opcode::Abs, TypeId::INT64, strides[k], &n);
+            let mut all: Option<ValueId> = None;
+            for j in (0..rank).filter(|&j| j != k) {
+                let n = self.fresh("abs");
+                let sj = self.b.unary(Opcode::Abs, TypeId::INT64, strides[j], &n);
+                let inner = self.result(Opcode::Lt, DType::Bool, sk, sj);
+                let t = trivial(self, j);
+                let ok = self.result(Opcode::Or, DType::Bool, inner, t);
+                all = Some(all.map_or(ok, |a| self.result(Opcode::And, DType::Bool, a, ok)));
+            }
+            all
+        } else {
+            // Contiguous in C or in Fortran order.
+            let contiguous = |s: &mut Self, order: &mut dyn Iterator<Item = usize>| {
+                let mut expected = size;
+                let mut all: Option<ValueId> = None;
+                for j in order {
+                    let same = s.result(Opcode::Eq, DType::Bool, strides[j], expected);
+                    let t = trivial(s, j);
+                    let ok = s.result(Opcode::Or, DType::Bool, same, t);
+                    all = Some(all.map_or(ok, |a| s.result(Opcode::And, DType::Bool, a, ok)));
+                    expected = s.result(Opcode::Mul, DType::Int64, expected, dims[j]);
+                }
+                all.expect("an axis")
+            };
+            let c_order = contiguous(self, &mut (0..rank).rev());
+            let f_order = contiguous(self, &mut (0..rank));
+            Some(self.result(Opcode::Or, DType::Bool, c_order, f_order))
+        };
+        let done = self.block("summed");
+        let pairwise = self.block("pairwise");
+        let in_order = cond.map(|cond| {
+            let in_order = self.block("in.order");
+            self.b.condbr(cond, pairwise, in_order, None);
+            in_order
+        });
+        if in_order.is_none() {
+            self.b.br(pairwise);
+        }
+        self.enter(pairwise);
+        let (offset, extent, stride) = if let [k] = along[..] {
+            let mut offset = self.zero(DType::Int64);
+            for (j, i) in fixed.iter().enumerate() {
+                if let Some(i) = i {
+                    let at = self.result(Opcode::Mul, DType::Int64, *i, strides[j]);
+                    offset = self.result(Opcode::Add, DType::Int64, offset, at);
+                }
+            }
+            (offset, looped[0], strides[k])
+        } else {
+            (self.zero(DType::Int64), count, size)
+        };
+        let run_t = pairwise::run_type(self.types, d);
+        let n = self.fresh("run");
+        let run = self.b.view_of(Opcode::ViewInBounds, run_t, arr, offset, &[extent], &[stride], &n);
+        let mut e = pairwise::Emit { b: &mut self.b, types: self.types, counter: &mut self.counter };
+        let v = e.sum(run, d, acc_d);
+        let s = self.result(Opcode::Add, acc_d, acc, v);
+        self.b.set(acc, s);
+        self.b.br(done);
+        match in_order {
+            Some(b) => self.enter(b),
+            // Every layout is summed pairwise: the loop that follows is
+            // not reached.
+            None => {
+                let dead = self.block("in.order");
+                self.enter(dead);
+            }
+        }
+        done
     }
 
     /// `np.cumsum(a)`: the running sums of `a`'s elements in C order, a

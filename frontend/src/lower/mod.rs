@@ -40,6 +40,7 @@ mod maybe_none;
 mod nanreduce;
 pub(crate) mod npfuncs;
 pub(crate) mod numpy;
+pub(crate) mod pairwise;
 mod prange;
 pub(crate) mod pymath;
 mod slicing;
