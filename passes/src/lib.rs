@@ -9,6 +9,7 @@ pub mod cleanup;
 pub mod cold_outline;
 pub mod const_fold;
 pub mod dce;
+pub mod forward_sets;
 pub mod insert_checks;
 pub mod irce;
 pub mod legalize;
@@ -133,6 +134,7 @@ pub fn registry() -> Vec<Registration> {
         (&irce::INFO, || Pass::Function(Box::new(irce::Irce))),
         (&legalize::INFO, || Pass::Module(Box::new(legalize::Legalize))),
         (&licm::INFO, || Pass::Function(Box::new(licm::Licm))),
+        (&forward_sets::INFO, || Pass::Function(Box::new(forward_sets::ForwardSets))),
         (&stride_version::INFO, || Pass::Function(Box::new(stride_version::StrideVersion))),
         (&const_fold::INFO, || Pass::Function(Box::new(const_fold::ConstFold))),
         (&cleanup::INFO, || Pass::Function(Box::new(cleanup::Cleanup))),

@@ -151,10 +151,10 @@ pub fn default_pipeline(level: u8) -> &'static str {
     match level {
         0 => "outline-parallel,insert-checks,stride-lower,legalize,verify,cold-outline",
         1 => {
-            "outline-parallel,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,licm,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
+            "outline-parallel,forward-sets,insert-checks,stride-lower,const-fold,strength-reduce,simplify-cfg,dce,licm,irce,stride-version,simplify-cfg,dce,legalize,cold-outline"
         }
         _ => concat!(
-            "outline-parallel,cleanup,",
+            "outline-parallel,cleanup,forward-sets,",
             "insert-checks,stride-lower,",
             "const-fold,strength-reduce,select-fold,simplify-cfg,dce,",
             "licm,irce,stride-version,",
