@@ -1675,6 +1675,8 @@ def _pairwise_sums():
         C("col_totals_fortran", "col_totals", fortran(full(150, 2).astype(np.float32))),
         C("rows_one_by_one", "rows_one_by_one", full(20, 10)),
         C("rows_one_by_one_long", "rows_one_by_one", full(3, 300)),
+        C("rows_bound", "rows_bound", full(6, 9)),
+        C("rows_bound_transposed", "rows_bound", transposed(full(4, 140))),
     ]
     return cases
 

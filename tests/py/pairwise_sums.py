@@ -45,3 +45,13 @@ def rows_one_by_one(a: Float64[:, :]) -> Float64:
     for i in range(a.shape[0]):
         s += a[i].sum()
     return s
+
+
+def rows_bound(a: Float64[:, :]) -> Float64:
+    """Each row bound to a local in the loop, read after: its sum and its
+    last element."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        r = a[i]
+        s += r.sum() * 0.5 + r[len(r) - 1]
+    return s
