@@ -6,8 +6,8 @@
 //! than 8 in order; up to 128 in eight accumulators, element `i` into
 //! accumulator `i % 8`, the eight then combined as `((r0 + r1) + (r2 +
 //! r3)) + ((r4 + r5) + (r6 + r7))` and the last `n % 8` elements added in
-//! order; more than 128 as the sums of the first `n2` and the remaining `n
-//! - n2` elements, `n2` being half of `n` rounded down to a multiple of 8.
+//! order; more than 128 as the sum of two halves, the first `n2` elements
+//! and the rest, `n2` being half of `n` rounded down to a multiple of 8.
 //! Float16 elements are added in Float32. The reduction adds that sum to
 //! the identity, 0.0.
 //!
@@ -120,9 +120,17 @@ impl Emit<'_> {
             (self.block("pairwise.split"), self.block("pairwise.short"), self.block("pairwise.done"));
         self.b.condbr(long, split, short, None);
         self.b.switch_to(split);
+        // The callee's argument is a view of its own, made here: the
+        // header a call needs is then built only on this path.
+        let n = self.name("stride");
+        let stride = self.b.stride(run, 0, &n);
+        let run_t = run_type(self.types, d);
+        let start = self.int(0);
+        let n = self.name("run");
+        let arg = self.b.view_of(Opcode::ViewInBounds, run_t, run, start, &[count], &[stride], &n);
         let n = self.name("halves");
         let ret = TypeId::scalar(acc);
-        let whole = self.b.call(&helper_name(d), &[run], Some(ret), &n);
+        let whole = self.b.call(&helper_name(d), &[arg], Some(ret), &n);
         self.b.set(res, whole);
         self.b.br(done);
         self.b.switch_to(short);
@@ -155,10 +163,59 @@ impl Emit<'_> {
         let (blocked, tail) = (self.block("pairwise.lanes"), self.block("pairwise.tail"));
         self.b.condbr(few, tail, blocked, None);
 
-        // Eight accumulators, each block of eight read through a view.
+        // Eight accumulators, each block of eight read through a view; for
+        // a unit stride with the stride a constant, so that the offsets of
+        // the eight are constants too.
         self.b.switch_to(blocked);
         let n = self.name("stride");
         let stride = self.b.stride(run, 0, &n);
+        let size = self.int(i128::from(d.size_bytes()));
+        let n = self.name("unit");
+        let unit = self.b.binary(Opcode::Eq, TypeId::BOOL, stride, size, &n);
+        let (unit_blocks, strided_blocks) = (self.block("pairwise.unit"), self.block("pairwise.strided"));
+        self.b.condbr(unit, unit_blocks, strided_blocks, None);
+        self.b.switch_to(unit_blocks);
+        self.blocks(run, count, d, acc, (i, res), size, tail);
+        self.b.switch_to(strided_blocks);
+        self.blocks(run, count, d, acc, (i, res), stride, tail);
+
+        // The elements left, in order (all of them below eight).
+        self.b.switch_to(tail);
+        let (head, body, done) = (self.block("pairwise.rest"), self.block("pairwise.next"), self.block("pairwise.end"));
+        self.b.br(head);
+        self.b.switch_to(head);
+        let n = self.name("more");
+        let more = self.b.binary(Opcode::Lt, TypeId::BOOL, i, count, &n);
+        self.b.condbr(more, body, done, None);
+        self.b.switch_to(body);
+        let x = self.element(run, i, d, acc);
+        let s = self.op(Opcode::Add, acc, res, x);
+        self.b.set(res, s);
+        let one = self.int(1);
+        let next = self.op(Opcode::Add, DType::Int64, i, one);
+        self.b.set(i, next);
+        self.b.br(head);
+        self.b.switch_to(done);
+        let n = self.name("short");
+        self.b.let_(acc_t, res, &n)
+    }
+
+    /// The run's blocks of eight in eight accumulators (at least one
+    /// block: `count` is 8 or more), combined into `res`, with `i` left
+    /// at the first element after them; then a branch to `tail`.
+    #[allow(clippy::too_many_arguments)]
+    fn blocks(
+        &mut self,
+        run: ValueId,
+        count: ValueId,
+        d: DType,
+        acc: DType,
+        (i, res): (ValueId, ValueId),
+        stride: ValueId,
+        tail: postc_ir::BlockId,
+    ) {
+        let acc_t = TypeId::scalar(acc);
+        let lanes = self.int(LANES);
         let run_t = run_type(self.types, d);
         let at = self.int(0);
         let first = self.eight(run, run_t, at, stride, lanes);
@@ -199,26 +256,6 @@ impl Emit<'_> {
         let all = pair(self, q0, q1);
         self.b.set(res, all);
         self.b.br(tail);
-
-        // The elements left, in order (all of them below eight).
-        self.b.switch_to(tail);
-        let (head, body, done) = (self.block("pairwise.rest"), self.block("pairwise.next"), self.block("pairwise.end"));
-        self.b.br(head);
-        self.b.switch_to(head);
-        let n = self.name("more");
-        let more = self.b.binary(Opcode::Lt, TypeId::BOOL, i, count, &n);
-        self.b.condbr(more, body, done, None);
-        self.b.switch_to(body);
-        let x = self.element(run, i, d, acc);
-        let s = self.op(Opcode::Add, acc, res, x);
-        self.b.set(res, s);
-        let one = self.int(1);
-        let next = self.op(Opcode::Add, DType::Int64, i, one);
-        self.b.set(i, next);
-        self.b.br(head);
-        self.b.switch_to(done);
-        let n = self.name("short");
-        self.b.let_(acc_t, res, &n)
     }
 
     /// The eight elements of `run` from byte `offset` on, which the caller
