@@ -897,6 +897,15 @@ impl Body {
         };
     }
 
+    /// Calls `f` on every value `v` reads: its operands, except that a
+    /// `set` reads only the value it assigns (its target is written).
+    pub fn for_each_read(&self, v: ValueId, mut f: impl FnMut(ValueId)) {
+        match self.inst(v) {
+            InstData::Set { value, .. } => f(value),
+            _ => self.for_each_operand(v, f),
+        }
+    }
+
     /// Calls `f` on every value operand of `v`, in textual order. The
     /// target of `set`/`setfield` counts as an operand.
     #[inline]

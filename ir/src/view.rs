@@ -83,18 +83,10 @@ pub fn local_views(body: &Body, types: &TypeTable, call_may_keep: impl Fn(&str) 
     for b in body.blocks.ids() {
         let d = body.blocks[b];
         for u in (d.start..d.end).map(ValueId::from_u32) {
-            let target = match body.inst(u) {
-                InstData::Set { target, .. } => Some(target),
-                _ => None,
-            };
-            let mut first = true;
-            body.for_each_operand(u, |x| {
-                if !(first && target == Some(x)) {
-                    if let Some(r) = read.get_mut(x.index()) {
-                        *r = true;
-                    }
+            body.for_each_read(u, |x| {
+                if let Some(r) = read.get_mut(x.index()) {
+                    *r = true;
                 }
-                first = false;
             });
         }
     }

@@ -66,20 +66,13 @@ impl FunctionPass for ForwardSets {
         let mut locals: HashMap<ValueId, Local> = HashMap::new();
         for b in body.blocks.ids() {
             for u in body.blocks[b].insts() {
-                let target = match body.inst(u) {
-                    InstData::Set { target, value } => {
-                        if is_array_let(target) {
-                            locals.entry(target).or_default().sets.push((u, value));
-                        }
-                        Some(target)
+                if let InstData::Set { target, value } = body.inst(u) {
+                    if is_array_let(target) {
+                        locals.entry(target).or_default().sets.push((u, value));
                     }
-                    _ => None,
-                };
-                let mut first = true;
-                body.for_each_operand(u, |x| {
-                    let is_target = first && target == Some(x);
-                    first = false;
-                    if !is_target && is_array_let(x) {
+                }
+                body.for_each_read(u, |x| {
+                    if is_array_let(x) {
                         let reads = &mut locals.entry(x).or_default().reads;
                         if reads.last() != Some(&u) {
                             reads.push(u);

@@ -1153,72 +1153,77 @@ impl<'a, 'c> FnLower<'a, 'c> {
             && pairwise::accumulator(d) == Some(acc_d)
             && !(r == Red::Mean && d == DType::Float16);
         let summed = if pairwise { Some(self.pairwise_lane(arr, d, acc, acc_d, fixed, looped, count)) } else { None };
-        let open = self.loops_open(looped, c);
-        let mut running = open.iter().map(|l| l.i);
-        let idx: Vec<ValueId> = fixed.iter().map(|f| f.unwrap_or_else(|| running.next().expect("a loop"))).collect();
-        let n = self.fresh("el");
-        let x = self.b.index_load(TypeId::scalar(d), arr, &idx, &n);
-        match r {
-            Red::Sum | Red::Mean | Red::Prod => {
-                let nm = self.fresh("x");
-                let xc = if acc_d == d { x } else { self.b.cast(acc_t, x, &nm) };
-                let op = if r == Red::Prod { Opcode::Mul } else { Opcode::Add };
-                let s = self.result(op, acc_d, acc, xc);
-                self.b.set(acc, s);
-            }
-            Red::Any | Red::All => {
-                let nm = self.fresh("truth");
-                let t = if d == DType::Bool { x } else { self.b.cast(TypeId::BOOL, x, &nm) };
-                let op = if r == Red::Any { Opcode::Or } else { Opcode::And };
-                let s = self.result(op, DType::Bool, acc, t);
-                self.b.set(acc, s);
-            }
-            Red::Min | Red::Max | Red::ArgMin | Red::ArgMax => {
-                let lower = matches!(r, Red::Min | Red::ArgMin);
-                // Replace when the element is strictly better, or NaN while
-                // the accumulator is not: NumPy's min and max propagate the
-                // first NaN, argmin and argmax return its index.
-                let better = if d == DType::Bool {
-                    // False < True: x < acc is `!x and acc`, x > acc is
-                    // `x and !acc`.
-                    let nm = self.fresh("not");
-                    let (a, b) = if lower {
-                        (self.b.unary(Opcode::Not, TypeId::BOOL, x, &nm), acc)
+        // A 1-D array is always summed pairwise: no loop in order.
+        let in_order = !matches!(summed, Some((_, true)));
+        if in_order {
+            let open = self.loops_open(looped, c);
+            let mut running = open.iter().map(|l| l.i);
+            let idx: Vec<ValueId> =
+                fixed.iter().map(|f| f.unwrap_or_else(|| running.next().expect("a loop"))).collect();
+            let n = self.fresh("el");
+            let x = self.b.index_load(TypeId::scalar(d), arr, &idx, &n);
+            match r {
+                Red::Sum | Red::Mean | Red::Prod => {
+                    let nm = self.fresh("x");
+                    let xc = if acc_d == d { x } else { self.b.cast(acc_t, x, &nm) };
+                    let op = if r == Red::Prod { Opcode::Mul } else { Opcode::Add };
+                    let s = self.result(op, acc_d, acc, xc);
+                    self.b.set(acc, s);
+                }
+                Red::Any | Red::All => {
+                    let nm = self.fresh("truth");
+                    let t = if d == DType::Bool { x } else { self.b.cast(TypeId::BOOL, x, &nm) };
+                    let op = if r == Red::Any { Opcode::Or } else { Opcode::And };
+                    let s = self.result(op, DType::Bool, acc, t);
+                    self.b.set(acc, s);
+                }
+                Red::Min | Red::Max | Red::ArgMin | Red::ArgMax => {
+                    let lower = matches!(r, Red::Min | Red::ArgMin);
+                    // Replace when the element is strictly better, or NaN while
+                    // the accumulator is not: NumPy's min and max propagate the
+                    // first NaN, argmin and argmax return its index.
+                    let better = if d == DType::Bool {
+                        // False < True: x < acc is `!x and acc`, x > acc is
+                        // `x and !acc`.
+                        let nm = self.fresh("not");
+                        let (a, b) = if lower {
+                            (self.b.unary(Opcode::Not, TypeId::BOOL, x, &nm), acc)
+                        } else {
+                            (x, self.b.unary(Opcode::Not, TypeId::BOOL, acc, &nm))
+                        };
+                        self.result(Opcode::And, DType::Bool, a, b)
                     } else {
-                        (x, self.b.unary(Opcode::Not, TypeId::BOOL, acc, &nm))
+                        let op = if lower { Opcode::Lt } else { Opcode::Gt };
+                        let nm = self.fresh("better");
+                        let strict = self.b.binary(op, TypeId::BOOL, x, acc, &nm);
+                        if kind(d) == Kind::Float {
+                            let nm = self.fresh("xnan");
+                            let xnan = self.b.binary(Opcode::Ne, TypeId::BOOL, x, x, &nm);
+                            let nm = self.fresh("anum");
+                            let anum = self.b.binary(Opcode::Eq, TypeId::BOOL, acc, acc, &nm);
+                            let either = self.result(Opcode::Or, DType::Bool, strict, xnan);
+                            self.result(Opcode::And, DType::Bool, either, anum)
+                        } else {
+                            strict
+                        }
                     };
-                    self.result(Opcode::And, DType::Bool, a, b)
-                } else {
-                    let op = if lower { Opcode::Lt } else { Opcode::Gt };
-                    let nm = self.fresh("better");
-                    let strict = self.b.binary(op, TypeId::BOOL, x, acc, &nm);
-                    if kind(d) == Kind::Float {
-                        let nm = self.fresh("xnan");
-                        let xnan = self.b.binary(Opcode::Ne, TypeId::BOOL, x, x, &nm);
-                        let nm = self.fresh("anum");
-                        let anum = self.b.binary(Opcode::Eq, TypeId::BOOL, acc, acc, &nm);
-                        let either = self.result(Opcode::Or, DType::Bool, strict, xnan);
-                        self.result(Opcode::And, DType::Bool, either, anum)
-                    } else {
-                        strict
-                    }
-                };
-                let yes = self.block("better");
-                let no = self.block("same");
-                self.b.condbr(better, yes, no, None);
-                self.enter(yes);
-                self.b.set(acc, x);
-                self.b.set(best, flat);
-                self.br(no);
-                self.enter(no);
+                    let yes = self.block("better");
+                    let no = self.block("same");
+                    self.b.condbr(better, yes, no, None);
+                    self.enter(yes);
+                    self.b.set(acc, x);
+                    self.b.set(best, flat);
+                    self.br(no);
+                    self.enter(no);
+                }
             }
+            let nm = self.fresh("one");
+            let one = self.b.int(TypeId::INT64, 1, &nm);
+            let f2 = self.result(Opcode::Add, DType::Int64, flat, one);
+            self.b.set(flat, f2);
+            self.loops_close(open, c);
         }
-        let nm = self.fresh("one");
-        let one = self.b.int(TypeId::INT64, 1, &nm);
-        let f2 = self.result(Opcode::Add, DType::Int64, flat, one);
-        self.b.set(flat, f2);
-        self.loops_close(open, c);
-        if let Some(done) = summed {
+        if let Some((done, _)) = summed {
             self.br(done);
             self.enter(done);
         }
@@ -1264,8 +1269,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Where NumPy's run is this lane (see `pairwise.rs`), adds its
     /// pairwise sum to `acc` and continues in the block returned, which
     /// the caller enters after the lane's loop; the builder is left where
-    /// that loop goes, for the other layouts. `fixed` and `looped` are as
-    /// for [`Self::reduce_lane`]: one looped axis, or all of them.
+    /// that loop goes, for the other layouts, unless the flag returned
+    /// says that every layout is summed pairwise (a 1-D array): then no
+    /// loop is needed. `fixed` and `looped` are as for
+    /// [`Self::reduce_lane`]: one looped axis, or all of them.
     #[allow(clippy::too_many_arguments)]
     fn pairwise_lane(
         &mut self,
@@ -1276,7 +1283,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         fixed: &[Option<ValueId>],
         looped: &[ValueId],
         count: ValueId,
-    ) -> BlockId {
+    ) -> (BlockId, bool) {
         let rank = fixed.len();
         let strides: Vec<ValueId> = (0..rank)
             .map(|j| {
@@ -1284,7 +1291,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.stride(arr, j as u32, &n)
             })
             .collect();
+        // The extents, for the layout tests of two axes or more.
         let dims: Vec<ValueId> = (0..rank)
+            .filter(|_| rank > 1)
             .map(|j| {
                 let n = self.fresh("dim");
                 self.b.dim(arr, j as u32, &n)
@@ -1361,17 +1370,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let v = e.sum(run, d, acc_d);
         let s = self.result(Opcode::Add, acc_d, acc, v);
         self.b.set(acc, s);
-        self.b.br(done);
-        match in_order {
-            Some(b) => self.enter(b),
-            // Every layout is summed pairwise: the loop that follows is
-            // not reached.
-            None => {
-                let dead = self.block("in.order");
-                self.enter(dead);
-            }
+        self.br(done);
+        if let Some(b) = in_order {
+            self.enter(b);
         }
-        done
+        (done, in_order.is_none())
     }
 
     /// `np.cumsum(a)`: the running sums of `a`'s elements in C order, a

@@ -108,17 +108,11 @@ impl Emit<'_> {
     /// The pairwise sum of `run` (a value of [`run_type`]), in `acc`; the
     /// builder continues in a block after it.
     pub(crate) fn sum(&mut self, run: ValueId, d: DType, acc: DType) -> ValueId {
-        let n = self.name("n");
-        let count = self.b.dim(run, 0, &n);
         let zero = self.zero(acc);
         let n = self.name("pairwise");
         let res = self.b.let_(TypeId::scalar(acc), zero, &n);
-        let limit = self.int(BLOCK);
-        let n = self.name("long");
-        let long = self.b.binary(Opcode::Gt, TypeId::BOOL, count, limit, &n);
-        let (split, short, done) =
-            (self.block("pairwise.split"), self.block("pairwise.short"), self.block("pairwise.done"));
-        self.b.condbr(long, split, short, None);
+        let done = self.block("pairwise.done");
+        let (count, split, short) = self.by_length(run);
         self.b.switch_to(split);
         // The callee's argument is a view of its own, made here: the
         // header a call needs is then built only on this path.
@@ -140,6 +134,19 @@ impl Emit<'_> {
         self.b.switch_to(done);
         let n = self.name("sum");
         self.b.let_(TypeId::scalar(acc), res, &n)
+    }
+
+    /// The run's length, and a branch on whether it is longer than
+    /// [`BLOCK`] to the first block returned (split) or the second.
+    fn by_length(&mut self, run: ValueId) -> (ValueId, postc_ir::BlockId, postc_ir::BlockId) {
+        let n = self.name("n");
+        let count = self.b.dim(run, 0, &n);
+        let limit = self.int(BLOCK);
+        let n = self.name("long");
+        let long = self.b.binary(Opcode::Gt, TypeId::BOOL, count, limit, &n);
+        let (split, short) = (self.block("pairwise.split"), self.block("pairwise.short"));
+        self.b.condbr(long, split, short, None);
+        (count, split, short)
     }
 
     fn zero(&mut self, acc: DType) -> ValueId {
@@ -273,7 +280,7 @@ pub(crate) fn add_helpers(module: &mut Module) {
     // Each dtype's function is located at its first caller's reduction.
     let mut wanted: Vec<(DType, Option<SrcLoc>)> = Vec::new();
     for f in module.functions.iter() {
-        for v in f.body.tags.ids() {
+        for v in f.body.tags.ids().filter(|&v| f.body.tags[v] == Opcode::Call) {
             if let InstData::Call { callee, .. } = f.body.inst(v) {
                 if let Some(d) = callee.strip_prefix(HELPER_PREFIX).and_then(|s| {
                     [DType::Float16, DType::Float32, DType::Float64]
@@ -308,13 +315,7 @@ fn helper(types: &mut TypeTable, d: DType, acc: DType, loc: Option<SrcLoc>) -> p
     b.switch_to(entry);
     let mut counter = 0;
     let mut e = Emit { b: &mut b, types, counter: &mut counter };
-    let n = e.name("n");
-    let count = e.b.dim(run, 0, &n);
-    let limit = e.int(BLOCK);
-    let n = e.name("long");
-    let long = e.b.binary(Opcode::Gt, TypeId::BOOL, count, limit, &n);
-    let (split, short) = (e.block("split"), e.block("short"));
-    e.b.condbr(long, split, short, None);
+    let (count, split, short) = e.by_length(run);
     e.b.switch_to(short);
     let s = e.short(run, count, d, acc);
     e.b.ret(Some(s));
