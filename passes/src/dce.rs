@@ -13,13 +13,18 @@
 //! `view.inbounds` is valid by construction, so dce removes it whenever
 //! nothing reads it; it is not moved either, as it is valid only where
 //! its maker's checks have passed.
+//!
+//! An `alloc` whose extents are constants, none negative, of at most
+//! [`MAX_ALLOC_BYTES`] bytes cannot fail, so an unused one goes too (the
+//! frontend's placeholder for an array local bound inside a block is an
+//! `alloc` of extent 0, which `forward-sets` may leave unread).
 
 use crate::analysis::{Analyses, AnalysisSet};
 use crate::manager::FuncCx;
 use crate::rewrite::Rewriter;
 use crate::scratch::{Scratch, ScratchVec};
 use crate::{FunctionPass, PassInfo, Scope};
-use postc_ir::body::{Body, ValueId};
+use postc_ir::body::{Body, InstData, Literal, ValueId};
 use postc_ir::{EntityId, Function, Opcode, Trap, TypeTable};
 
 pub struct Dce;
@@ -49,6 +54,31 @@ pub fn is_removable(body: &Body, types: &TypeTable, v: ValueId, overflow_checks:
     }
 }
 
+/// The largest `alloc` dce may remove, in bytes (the interpreter's
+/// largest allocation).
+const MAX_ALLOC_BYTES: u64 = postc_ir::interp::MAX_ALLOC_BYTES as u64;
+
+/// Whether the `alloc` `v` has constant extents, none negative, of at most
+/// [`MAX_ALLOC_BYTES`] bytes in all: it cannot fail.
+fn is_small_constant_alloc(body: &Body, types: &TypeTable, v: ValueId) -> bool {
+    let Some(elem) = body.types[v].and_then(|t| types.try_get(t)).map(|d| d.dtype.size_bytes()) else {
+        return false;
+    };
+    let mut bytes = Some(u64::from(elem));
+    body.for_each_operand(v, |x| {
+        let extent = match body.inst(x) {
+            InstData::Const(Literal::Int(k)) => u64::try_from(k).ok(),
+            _ => None,
+        };
+        bytes = bytes.zip(extent).and_then(|(b, e)| b.checked_mul(e));
+    });
+    bytes.is_some_and(|b| b <= MAX_ALLOC_BYTES)
+}
+
+fn is_alloc(op: Opcode) -> bool {
+    matches!(op, Opcode::Alloc | Opcode::AllocEmpty)
+}
+
 /// Whether an instruction of `op` is a view that can no longer panic in a
 /// pass run with `cx`: a `view.inbounds`, or a `view` once `insert-checks`
 /// has run (see the module docs).
@@ -57,17 +87,23 @@ fn is_settled_view(cx: &FuncCx<'_>, op: Opcode) -> bool {
 }
 
 /// Whether an instruction of `op` may be removable in a pass run with `cx`:
-/// [`Opcode::may_be_removable`], or a view that can no longer panic.
+/// [`Opcode::may_be_removable`], a view that can no longer panic, or an
+/// `alloc` (removable when it cannot fail).
 pub(crate) fn may_go(cx: &FuncCx<'_>, op: Opcode) -> bool {
-    op.may_be_removable() || is_settled_view(cx, op)
+    op.may_be_removable() || is_settled_view(cx, op) || is_alloc(op)
 }
 
 /// Whether removing `v` when its result is unused, in a pass run with
-/// `cx`, cannot change what the program does: [`is_removable`], or a view
-/// that can no longer panic. (Not a licence to move a view: it can no
-/// longer panic only because its guard, or its maker's, comes first.)
+/// `cx`, cannot change what the program does: [`is_removable`], a view
+/// that can no longer panic, or an `alloc` that cannot fail. (Not a
+/// licence to move either: a view can no longer panic only because its
+/// guard, or its maker's, comes first, and each run of an `alloc` makes a
+/// new array.)
 pub(crate) fn removable_unused(cx: &FuncCx<'_>, body: &Body, v: ValueId) -> bool {
-    is_removable(body, cx.types, v, cx.options.overflow_checks) || is_settled_view(cx, body.tags[v])
+    let op = body.tags[v];
+    is_removable(body, cx.types, v, cx.options.overflow_checks)
+        || is_settled_view(cx, op)
+        || is_alloc(op) && is_small_constant_alloc(body, cx.types, v)
 }
 
 impl FunctionPass for Dce {

@@ -18,9 +18,10 @@
 //! - the `set` dominates the read: every path to the read goes through it,
 //!   so the read sees that latest `v`.
 //!
-//! The `set` stays (the local may still be read where the `set` does not
-//! dominate, and `dce` does not remove assignments); a local nothing reads
-//! any more no longer makes a view escape (`postc_ir::view::local_views`).
+//! A local whose every read now reads the value goes, with its `set` (its
+//! first value, the frontend's placeholder, is then unused and goes in
+//! `dce`). Otherwise the `set` stays, as the local is still read where the
+//! `set` does not dominate (`dce` does not remove assignments).
 //!
 //! Not here: scalars (the backends keep them in registers whatever the
 //! form), locals assigned twice or more, and values made in another block.
@@ -39,7 +40,7 @@ pub static INFO: PassInfo = PassInfo {
     description: "read the value of an array local assigned once where that assignment dominates the read",
     scope: Scope::Function,
     needs: AnalysisSet::DOMINATORS,
-    keeps: AnalysisSet::CFG.union(AnalysisSet::DOMINATORS).union(AnalysisSet::NAMES),
+    keeps: AnalysisSet::CFG.union(AnalysisSet::DOMINATORS),
 };
 
 /// What is known of one array `let`.
@@ -86,6 +87,8 @@ impl FunctionPass for ForwardSets {
         }
         let dom = analyses.dom(body);
         let mut forward: Vec<(ValueId, ValueId, ValueId)> = Vec::new();
+        // The locals whose every read is forwarded, with their `set`s.
+        let mut unread: Vec<(ValueId, ValueId)> = Vec::new();
         for (&l, local) in &locals {
             let [(set, value)] = local.sets[..] else { continue };
             let Some(set_block) = body.block_of(set) else { continue };
@@ -94,6 +97,7 @@ impl FunctionPass for ForwardSets {
             if !made_before || mutable {
                 continue;
             }
+            let before = forward.len();
             for &r in &local.reads {
                 let dominated = match body.block_of(r) {
                     Some(b) if b == set_block => set < r,
@@ -104,12 +108,23 @@ impl FunctionPass for ForwardSets {
                     forward.push((r, l, value));
                 }
             }
+            if forward.len() - before == local.reads.len() {
+                unread.push((l, set));
+            }
         }
-        if forward.is_empty() {
+        if forward.is_empty() && unread.is_empty() {
             return false;
         }
         for (r, l, value) in forward {
             func.body.map_operands(r, |x| if x == l { value } else { x });
+        }
+        if !unread.is_empty() {
+            let mut dead = cx.scratch.filled(func.body.num_insts(), false);
+            for (l, set) in unread {
+                dead[l.index()] = true;
+                dead[set.index()] = true;
+            }
+            crate::dce::remove(func, &dead, cx.scratch);
         }
         true
     }

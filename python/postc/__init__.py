@@ -215,7 +215,7 @@ def kernel(fn):
     return _mark(fn, "kernel")
 
 
-def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(),
+def jit(fn=None, *, opt=3, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(),
         verbose=None, debug=False):
     """`@jit` / `@jit(opt=..., boundscheck=..., fastmath=..., cache=...)`:
     compiles the function and the POST functions it calls (in its file,
@@ -233,7 +233,7 @@ def jit(fn=None, *, opt=2, boundscheck=None, fastmath=False, cache=True, backend
     return _Jit(fn, options)
 
 
-def _options(*, opt=2, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(), verbose=None,
+def _options(*, opt=3, boundscheck=None, fastmath=False, cache=True, backend="llvm", include=(), verbose=None,
              debug=False):
     """The build options, checked once (a bad level is a ValueError at the
     decorator, not at the first call)."""
@@ -937,13 +937,14 @@ def _write_source(text, cache):
     return path
 
 
-def compile(path_or_source, *, opt=2, backend="llvm", include=(), boundscheck=None, fastmath=False, cache=True,
+def compile(path_or_source, *, opt=3, backend="llvm", include=(), boundscheck=None, fastmath=False, cache=True,
             verbose=None, debug=False):
     """Compiles a POST module (a `.py` or `.pir` path, or the source text
     itself) and the POST modules it imports; returns a `Module` whose
     attributes are the exported functions and ufuncs (real NumPy ufuncs).
 
-    `opt` is the optimisation level (0-3: integer overflow panics at 0),
+    `opt` is the optimisation level (0-3: integer overflow panics at 0;
+    3 by default, as Numba's),
     `include` directories where imports are looked for after the importing
     file's own directory, `boundscheck=False` drops bounds checks (on by
     default), `fastmath=True` lets float arithmetic be reassociated and

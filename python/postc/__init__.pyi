@@ -29,7 +29,7 @@ class Module:
 def compile(
     path_or_source: str | os.PathLike[str],
     *,
-    opt: int = 2,
+    opt: int = 3,
     backend: str = "llvm",
     include: Sequence[str | os.PathLike[str]] = (),
 ) -> Module: ...
@@ -40,7 +40,7 @@ def get_num_threads() -> int: ...
 @overload
 def jit(fn: _F) -> _F: ...
 @overload
-def jit(fn: None = None, *, opt: int = 2, backend: str = "llvm",
+def jit(fn: None = None, *, opt: int = 3, backend: str = "llvm",
         include: Sequence[str | os.PathLike[str]] = ()) -> Callable[[_F], _F]: ...
 
 class UFunc:

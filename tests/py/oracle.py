@@ -1653,11 +1653,14 @@ def _pairwise_sums():
         return rng.uniform(-1e3, 1e3, size=shape)
 
     cases = []
-    for n in [0, 1, 7, 8, 9, 15, 16, 17, 100, 127, 128, 129, 200, 1000]:
+    for n in [0, 1, 3, 5, 7, 8, 9, 10, 12, 14, 15, 16, 17, 100, 127, 128, 129, 200, 1000]:
         cases.append(C(f"total_{n}", "total", full(n)))
     cases += [
         C("total_reversed", "total", reversed_view(full(300))),
         C("total_every_other", "total", every_other(full(257))),
+        C("total_every_other_11", "total", every_other(full(22))),
+        C("total_f32_13", "total_f32", full(13).astype(np.float32)),
+        C("total_f16_14", "total_f16", rng.uniform(-4, 4, size=14).astype(np.float16)),
         C("total_f32_130", "total_f32", full(130).astype(np.float32)),
         C("total_f32_reversed", "total_f32", reversed_view(full(77).astype(np.float32))),
         C("total_f16_300", "total_f16", rng.uniform(-4, 4, size=300).astype(np.float16)),

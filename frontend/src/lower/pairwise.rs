@@ -26,7 +26,11 @@
 //! function of the module ([`add_helpers`] writes one per dtype called),
 //! whose runs of at most 128 are the same code. Each block of eight is read
 //! through a view of eight elements, whose constant indices need no bounds
-//! check.
+//! check. Short runs, the rows of most kernels, are kept cheap: a run of 8
+//! to 15 elements combines its first eight directly, without the
+//! accumulators' loop, and the fewer than eight elements after the blocks
+//! are added in line, each behind the test of whether it is there, not by
+//! a loop.
 
 use postc_ir::body::InstData;
 use postc_ir::{
@@ -186,22 +190,30 @@ impl Emit<'_> {
         self.b.switch_to(strided_blocks);
         self.blocks(run, count, d, acc, (i, res), stride, tail);
 
-        // The elements left, in order (all of them below eight).
+        // The elements left, in order: fewer than eight, so added in line,
+        // each through a view of them at a constant index, behind the test
+        // of whether it is there (which is also its bounds check).
         self.b.switch_to(tail);
-        let (head, body, done) = (self.block("pairwise.rest"), self.block("pairwise.next"), self.block("pairwise.end"));
-        self.b.br(head);
-        self.b.switch_to(head);
-        let n = self.name("more");
-        let more = self.b.binary(Opcode::Lt, TypeId::BOOL, i, count, &n);
-        self.b.condbr(more, body, done, None);
-        self.b.switch_to(body);
-        let x = self.element(run, i, d, acc);
-        let s = self.op(Opcode::Add, acc, res, x);
-        self.b.set(res, s);
-        let one = self.int(1);
-        let next = self.op(Opcode::Add, DType::Int64, i, one);
-        self.b.set(i, next);
-        self.b.br(head);
+        let done = self.block("pairwise.end");
+        let left = self.op(Opcode::Sub, DType::Int64, count, i);
+        let n = self.name("stride");
+        let stride = self.b.stride(run, 0, &n);
+        let offset = self.op(Opcode::Mul, DType::Int64, i, stride);
+        let run_t = run_type(self.types, d);
+        let n = self.name("rest");
+        let rest = self.b.view_of(Opcode::ViewInBounds, run_t, run, offset, &[left], &[stride], &n);
+        for k in 0..LANES - 1 {
+            let idx = self.int(k);
+            let n = self.name("there");
+            let there = self.b.binary(Opcode::Lt, TypeId::BOOL, idx, left, &n);
+            let add = self.block("pairwise.rest");
+            self.b.condbr(there, add, done, None);
+            self.b.switch_to(add);
+            let x = self.element(rest, idx, d, acc);
+            let s = self.op(Opcode::Add, acc, res, x);
+            self.b.set(res, s);
+        }
+        self.b.br(done);
         self.b.switch_to(done);
         let n = self.name("short");
         self.b.let_(acc_t, res, &n)
@@ -209,7 +221,8 @@ impl Emit<'_> {
 
     /// The run's blocks of eight in eight accumulators (at least one
     /// block: `count` is 8 or more), combined into `res`, with `i` left
-    /// at the first element after them; then a branch to `tail`.
+    /// at the first element after them; then a branch to `tail`. A single
+    /// block is combined as it is read.
     #[allow(clippy::too_many_arguments)]
     fn blocks(
         &mut self,
@@ -226,16 +239,28 @@ impl Emit<'_> {
         let run_t = run_type(self.types, d);
         let at = self.int(0);
         let first = self.eight(run, run_t, at, stride, lanes);
-        let mut r = Vec::with_capacity(LANES as usize);
+        let mut x0 = Vec::with_capacity(LANES as usize);
         for k in 0..LANES {
             let idx = self.int(k);
-            let x = self.element(first, idx, d, acc);
-            let n = self.name("r");
-            r.push(self.b.let_(acc_t, x, &n));
+            x0.push(self.element(first, idx, d, acc));
         }
         self.b.set(i, lanes);
         let mask = self.int(!(LANES - 1));
         let whole = self.op(Opcode::BAnd, DType::Int64, count, mask);
+        let (one_block, more_blocks) = (self.block("pairwise.one"), self.block("pairwise.more"));
+        let n = self.name("single");
+        let single = self.b.binary(Opcode::Eq, TypeId::BOOL, whole, lanes, &n);
+        self.b.condbr(single, one_block, more_blocks, None);
+        self.b.switch_to(one_block);
+        let all = self.combine(acc, &x0);
+        self.b.set(res, all);
+        self.b.br(tail);
+        self.b.switch_to(more_blocks);
+        let mut r = Vec::with_capacity(LANES as usize);
+        for &x in &x0 {
+            let n = self.name("r");
+            r.push(self.b.let_(acc_t, x, &n));
+        }
         let (head, body, combine) =
             (self.block("pairwise.head"), self.block("pairwise.body"), self.block("pairwise.combine"));
         self.b.br(head);
@@ -256,13 +281,18 @@ impl Emit<'_> {
         self.b.set(i, next);
         self.b.br(head);
         self.b.switch_to(combine);
+        let all = self.combine(acc, &r);
+        self.b.set(res, all);
+        self.b.br(tail);
+    }
+
+    /// NumPy's combination of the eight accumulators `r`.
+    fn combine(&mut self, acc: DType, r: &[ValueId]) -> ValueId {
         let pair = |e: &mut Self, a: ValueId, b: ValueId| e.op(Opcode::Add, acc, a, b);
         let (p01, p23, p45, p67) =
             (pair(self, r[0], r[1]), pair(self, r[2], r[3]), pair(self, r[4], r[5]), pair(self, r[6], r[7]));
         let (q0, q1) = (pair(self, p01, p23), pair(self, p45, p67));
-        let all = pair(self, q0, q1);
-        self.b.set(res, all);
-        self.b.br(tail);
+        pair(self, q0, q1)
     }
 
     /// The eight elements of `run` from byte `offset` on, which the caller

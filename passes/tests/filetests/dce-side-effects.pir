@@ -1,7 +1,9 @@
 ; pipeline: dce
 ; Unused results of operations with effects stay: a call, a store, integer
 ; fdiv/mod/shl/pow (they can panic), a load (memory read can fault), a
-; `set`; unused float division and integer add (no overflow checks) go.
+; `set`, an `alloc` of a run-time extent (it can fail); unused float
+; division, integer add (no overflow checks) and an `alloc` of constant
+; extents (it cannot fail) go.
 module dcs
 
 func g(%x: Int64) -> Int64 {
@@ -21,6 +23,9 @@ entry:
   %v: Int64 = load %a, %z
   store %a, %z, %x
   set %l = %x
+  %e: Int64 = const 4
+  %buf: Float64[]Shape[?] = alloc %e
+  %n: Float64[]Shape[?] = alloc.empty %y
   %fd: Float64 = div %f, %f
   %fq: Float64 = fdiv %f, %f
   %ad: Int64 = add %x, %y

@@ -1,7 +1,8 @@
 ; pipeline: forward-sets
 ; `%r` is assigned once, in the loop, the view made just before in the
 ; same block: the reads the assignment dominates (the row's extent and
-; element in the loop) read the view itself. `%q` is assigned twice, and
+; element in the loop) read the view itself, and as nothing reads `%r`
+; any more it goes with its assignment. `%q` is assigned twice, and
 ; the read of `%p` after the loop is not dominated by its assignment in
 ; the loop (the loop may not run): those reads stay.
 module fs
