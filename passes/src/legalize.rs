@@ -42,9 +42,7 @@
 //!   does.
 //! - A complex `abs` becomes libm's `hypot` of the parts widened to
 //!   Float64, rounded once (CPython's `abs`), through the intrinsic import
-//!   `postc.hypot`. (A complex product stays with the backends, four
-//!   products in line: as a call of a function written here it took 1.6x
-//!   the time through C and 1.7x through QBE, `benches/python/complexmul.py`.)
+//!   `postc.hypot`.
 //! - A Float32 or Float16 `pow` becomes the Float64 one on widened
 //!   operands, its result rounded once: every backend calls libm's `pow`,
 //!   never `powf`.
@@ -82,6 +80,13 @@
 //!   the dtype's range and the bounds are selected after the conversion,
 //!   so the conversion the backend lowers only ever sees a value that
 //!   truncates into range.
+//! - A complex `mul`: without [`Features::complex_products`] it becomes
+//!   CPython's (and NumPy's) product of the parts in line, `(ar*br -
+//!   ai*bi, ar*bi + ai*br)` in Float64 (a Complex64's parts widened
+//!   exactly, each part of the result rounded once, as the interpreter
+//!   computes it), set into a local. In line, not as a call of a function
+//!   written once: such a call took 1.6x the time through C and 1.7x
+//!   through QBE (`benches/python/complexmul.py`).
 //!
 //! Nothing written here overflows where the original instruction does not,
 //! so the reference interpreter, which at -O0 panics on any overflowing
@@ -130,14 +135,25 @@ pub struct Features {
     /// Float32 or Float64, and the backend only moves Float16 bits and
     /// reinterprets them (`bitcast`).
     pub float16_conversions: bool,
+    /// A complex `mul` as CPython's product, `(ar*br - ai*bi, ar*bi +
+    /// ai*br)` in Float64, each part rounded once, in an operation of the
+    /// backend's own. Only C declares it: GCC's vectoriser fuses the
+    /// product's multiplications and additions whatever `-ffp-contract`
+    /// says, so C computes it in a helper the vectoriser is kept out of.
+    /// Without it the product is written out in line.
+    pub complex_products: bool,
 }
 
 impl Features {
     /// Nothing lowered natively: everything is written out (the default of
     /// [`PassOptions`], so that `postc-driver opt` and the tests of the
     /// passes see every rewrite).
-    pub const NONE: Features =
-        Features { saturating_casts: false, float16_arithmetic: false, float16_conversions: false };
+    pub const NONE: Features = Features {
+        saturating_casts: false,
+        float16_arithmetic: false,
+        float16_conversions: false,
+        complex_products: false,
+    };
 }
 
 impl Default for Features {
@@ -150,7 +166,7 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and **, complex abs, the overflow test of an integer power, integer true division, the code-point length of a Str (and Float16 arithmetic and conversions and saturating casts where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, complex abs, the overflow test of an integer power, integer true division, the code-point length of a Str (and Float16 arithmetic and conversions, saturating casts and complex products where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
@@ -284,7 +300,8 @@ fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
                 Opcode::FDiv | Opcode::Mod => d.is_int() || d.is_float(),
                 Opcode::Pow => d.is_int() || d.is_complex() || d == DType::Float32 || d == DType::Float16,
                 Opcode::Div => d.is_complex() || dtype(left).is_some_and(|l| l.is_int()) || soft_half(v),
-                Opcode::Add | Opcode::Sub | Opcode::Mul => soft_half(v),
+                Opcode::Mul => d.is_complex() && !features.complex_products || soft_half(v),
+                Opcode::Add | Opcode::Sub => soft_half(v),
                 Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => soft_half(left),
                 _ => false,
             }
@@ -442,6 +459,7 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                             }
                         }
                         Opcode::Pow if dtype.is_float() => w.narrow_power(v, dtype, [left, right], loc),
+                        Opcode::Mul if dtype.is_complex() => w.complex_product(v, dtype, [left, right], loc),
                         _ if ld == DType::Float16 && !matches!(op, Opcode::FDiv | Opcode::Mod) => {
                             w.float16(v, op, dtype, [left, right], loc)
                         }
@@ -685,6 +703,29 @@ impl Writer<'_> {
         }
         let h = self.value(Opcode::Call, TypeId::FLOAT64, [callee, 0], &items, "hypot", loc);
         self.cast(Some(v), h, DType::Float64, to, loc)
+    }
+
+    /// A complex `mul` of dtype `d`: CPython's (and NumPy's) product of the
+    /// parts, `(ar*br - ai*bi, ar*bi + ai*br)`, in Float64 (a Complex64's
+    /// parts widened exactly, each part of the result rounded once, as the
+    /// interpreter computes it); the result is a local whose parts are set.
+    fn complex_product(&mut self, v: ValueId, d: DType, [a, b]: [ValueId; 2], loc: Option<SrcLoc>) -> ValueId {
+        let (ar, ai) = (self.wide_part(a, d, Field::Real, loc), self.wide_part(a, d, Field::Imag, loc));
+        let (br, bi) = (self.wide_part(b, d, Field::Real, loc), self.wide_part(b, d, Field::Imag, loc));
+        let f64 = TypeId::FLOAT64;
+        let (p1, p2) =
+            (self.binary(Opcode::Mul, f64, ar, br, "re", loc), self.binary(Opcode::Mul, f64, ai, bi, "re", loc));
+        let re = self.binary(Opcode::Sub, f64, p1, p2, "re", loc);
+        let (p3, p4) =
+            (self.binary(Opcode::Mul, f64, ar, bi, "im", loc), self.binary(Opcode::Mul, f64, ai, br, "im", loc));
+        let im = self.binary(Opcode::Add, f64, p3, p4, "im", loc);
+        let part = d.complex_part().unwrap_or(DType::Float64);
+        let (re, im) = (self.convert(re, DType::Float64, part, loc), self.convert(im, DType::Float64, part, loc));
+        let result = self.named_as(v, Opcode::Let, TypeId::scalar(d), [a.as_u32(), 0], &[], loc);
+        for (field, x) in [(Field::Real, re), (Field::Imag, im)] {
+            self.rw.emit(Opcode::SetField, None, [result.as_u32(), 0], &[field as u32, x.as_u32()], None, loc);
+        }
+        result
     }
 
     /// A Float32 or Float16 `pow`: libm's `pow` on the operands widened,

@@ -40,13 +40,18 @@ pub struct C;
 /// half instructions where the target has them (AVX512-FP16); written out over separate `float` temporaries it
 /// took 1.7x the time (docs/performance.md). That needs a C compiler with `_Float16`; for one without
 /// ([`has_float16`]) the backend declares [`FEATURES_WITHOUT_FLOAT16`].
-pub const FEATURES: crate::Features =
-    crate::Features { saturating_casts: false, float16_arithmetic: true, float16_conversions: true };
+/// A complex product is the helper `postc_cmul`, which GCC's vectoriser is kept out of (`POSTC_EXACT`).
+pub const FEATURES: crate::Features = crate::Features {
+    saturating_casts: false,
+    float16_arithmetic: true,
+    float16_conversions: true,
+    complex_products: true,
+};
 
 /// What this backend lowers natively for a C compiler without `_Float16`: a Float16 is its bits in a
 /// `uint16_t`, and `legalize` writes its arithmetic and conversions out (`postc.f16.widen`/`narrow`).
 pub const FEATURES_WITHOUT_FLOAT16: crate::Features =
-    crate::Features { saturating_casts: false, ..crate::Features::NONE };
+    crate::Features { saturating_casts: false, complex_products: true, ..crate::Features::NONE };
 
 /// The features for the C compiler `compiler` with the flags of `options`.
 pub fn features_for(compiler: &[String], options: &CodegenOptions) -> crate::Features {

@@ -57,8 +57,12 @@ pub struct Llvm;
 /// What this backend lowers natively; `legalize` writes out the rest
 /// (docs/backends.md). LLVM lowers a saturating float→integer cast in one instruction (`fptosi.sat`),
 /// and `half` arithmetic rounds each result once (promoted to `float` where the target has none).
-pub const FEATURES: crate::Features =
-    crate::Features { saturating_casts: true, float16_arithmetic: true, float16_conversions: true };
+pub const FEATURES: crate::Features = crate::Features {
+    saturating_casts: true,
+    float16_arithmetic: true,
+    float16_conversions: true,
+    complex_products: false,
+};
 
 impl Backend for Llvm {
     fn name(&self) -> &'static str {

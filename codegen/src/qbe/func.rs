@@ -1162,24 +1162,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     self.line(format!("{n} =w xor {e}, 1"));
                 }
             }
-            // `div` and `pow` are calls of `legalize`'s functions by now.
-            Opcode::Mul => {
-                let w = DType::Float64;
-                let ar = self.convert(&ar, pd, w, None);
-                let ai = self.convert(&ai, pd, w, None);
-                let br = self.convert(&br, pd, w, None);
-                let bi = self.convert(&bi, pd, w, None);
-                let p1 = self.def('d', format!("mul {ar}, {br}"));
-                let p2 = self.def('d', format!("mul {ai}, {bi}"));
-                let re = self.def('d', format!("sub {p1}, {p2}"));
-                let p3 = self.def('d', format!("mul {ar}, {bi}"));
-                let p4 = self.def('d', format!("mul {ai}, {br}"));
-                let im = self.def('d', format!("add {p3}, {p4}"));
-                let re = self.convert(&re, w, pd, None);
-                let im = self.convert(&im, w, pd, None);
-                self.store_cpart(od, &n, 0, &re);
-                self.store_cpart(od, &n, 1, &im);
-            }
+            // `mul`, `div` and `pow` are `legalize`'s by now.
             _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
         }
         Ok(())

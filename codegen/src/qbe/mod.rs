@@ -46,8 +46,12 @@ pub struct Qbe;
 /// it has no Float16 either: a Float16 is its bits in a `w`, converted by compiler-rt's
 /// `__extendhfsf2` and `__truncsfhf2`/`__truncdfhf2` (`legalize`'s conversions in IR, function
 /// calls that QBE does not inline, took 1.45x the time on benches/python/float16.py).
-pub const FEATURES: crate::Features =
-    crate::Features { saturating_casts: false, float16_arithmetic: false, float16_conversions: true };
+pub const FEATURES: crate::Features = crate::Features {
+    saturating_casts: false,
+    float16_arithmetic: false,
+    float16_conversions: true,
+    complex_products: false,
+};
 
 impl crate::backend::Backend for Qbe {
     fn name(&self) -> &'static str {

@@ -1,66 +1,17 @@
 //! Complex numbers as pairs: a Complex64 is two `f32` locals, a
 //! Complex128 two `f64` (real part first), passed as two parameters and
 //! returned as two results; in memory the two parts are adjacent, as in
-//! C and NumPy. Sums, differences and comparisons run in the part's type;
-//! products in `f64`, a Complex64 one rounded once at the end.
-//! (Magnitudes, quotients and powers are `legalize`'s by now.)
+//! C and NumPy. Sums, differences and comparisons run in the part's type.
+//! (Products, magnitudes, quotients and powers are `legalize`'s by now.)
 
 use super::func::{mem, FnW, R};
-use super::Translation;
 use postc_ir::{DType, Field, Opcode, ValueId};
 use wasm_encoder::{Instruction as I, ValType};
-
-const F64: ValType = ValType::F64;
-
-/// `postc.cmul(ar, ai, br, bi) -> (re, im)`.
-fn mul_helper(t: &mut Translation<'_>) -> u32 {
-    t.helper("postc.cmul", |_| {
-        let body = vec![
-            I::LocalGet(0),
-            I::LocalGet(2),
-            I::F64Mul,
-            I::LocalGet(1),
-            I::LocalGet(3),
-            I::F64Mul,
-            I::F64Sub,
-            I::LocalGet(0),
-            I::LocalGet(3),
-            I::F64Mul,
-            I::LocalGet(1),
-            I::LocalGet(2),
-            I::F64Mul,
-            I::F64Add,
-        ];
-        (vec![F64; 4], vec![F64; 2], vec![], body)
-    })
-}
 
 impl FnW<'_, '_> {
     /// The part dtype of complex `d`.
     fn part(d: DType) -> DType {
         d.complex_part().unwrap_or(d)
-    }
-
-    /// Pushes the parts of complex value `x` as two `f64`.
-    fn parts_f64(&mut self, x: ValueId) {
-        let l = self.value_local[&x];
-        for k in 0..2 {
-            self.push(I::LocalGet(l + k));
-            if self.dt(x) == DType::Complex64 {
-                self.push(I::F64PromoteF32);
-            }
-        }
-    }
-
-    /// Pops two `f64` (real, imaginary) into complex value `v`, rounding
-    /// each once for a Complex64.
-    fn set_from_f64(&mut self, v: ValueId) {
-        let l = self.value_local[&v];
-        if self.dt(v) == DType::Complex128 {
-            self.extend([I::LocalSet(l + 1), I::LocalSet(l)]);
-        } else {
-            self.extend([I::F32DemoteF64, I::LocalSet(l + 1), I::F32DemoteF64, I::LocalSet(l)]);
-        }
     }
 
     pub(super) fn complex_const(&mut self, d: DType, re: u64, im: u64) {
@@ -151,14 +102,7 @@ impl FnW<'_, '_> {
                 }
                 self.set(v);
             }
-            // `div` and `pow` are calls of `legalize`'s functions by now.
-            Opcode::Mul => {
-                let h = mul_helper(self.t);
-                self.parts_f64(l);
-                self.parts_f64(r);
-                self.push(I::Call(h));
-                self.set_from_f64(v);
-            }
+            // `mul`, `div` and `pow` are `legalize`'s by now.
             _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic()))),
         }
         Ok(())

@@ -65,8 +65,12 @@ pub const LOADER: &str = include_str!("postc.mjs");
 /// (docs/backends.md). WebAssembly's `trunc_sat` instructions saturate; it has no Float16: a Float16 is
 /// its bits in an `i32`, which `legalize` converts with integer operations on them
 /// (`postc.f16.widen`, `postc.f16.narrow`).
-pub const FEATURES: crate::Features =
-    crate::Features { saturating_casts: true, float16_arithmetic: false, float16_conversions: false };
+pub const FEATURES: crate::Features = crate::Features {
+    saturating_casts: true,
+    float16_arithmetic: false,
+    float16_conversions: false,
+    complex_products: false,
+};
 
 impl crate::backend::Backend for Wasm {
     fn name(&self) -> &'static str {

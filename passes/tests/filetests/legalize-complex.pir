@@ -1,8 +1,9 @@
 ; pipeline: legalize
 ; A complex `abs` becomes libm's `hypot` of the parts widened to Float64 (the
 ; intrinsic import `postc.hypot` added once), rounded once for a Complex64;
-; a float `abs`, a complex sum and a complex product (each backend's four
-; products) stay.
+; a complex product becomes the four products of the parts in Float64, each
+; part of the result rounded once for a Complex64, set into a local; a
+; float `abs` and a complex sum stay.
 module legal_complex
 
 func mul128(%a: Complex128, %b: Complex128) -> Complex128 {

@@ -284,24 +284,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                 let e = self.b.build_and(x, y, "")?;
                 Ok(if op == Opcode::Eq { e.into() } else { self.b.build_not(e, "")?.into() })
             }
-            // `div` and `pow` are calls of `legalize`'s functions by now.
-            Opcode::Mul => {
-                let (pd, w) = (part(od), DType::Float64);
-                let ar = float(self.convert(ar, pd, w)?)?;
-                let ai = float(self.convert(ai, pd, w)?)?;
-                let br = float(self.convert(br, pd, w)?)?;
-                let bi = float(self.convert(bi, pd, w)?)?;
-                let bl = &self.b;
-                let p1 = bl.build_float_mul(ar, br, "")?;
-                let p2 = bl.build_float_mul(ai, bi, "")?;
-                let re = bl.build_float_sub(p1, p2, "")?;
-                let p3 = bl.build_float_mul(ar, bi, "")?;
-                let p4 = bl.build_float_mul(ai, br, "")?;
-                let im = bl.build_float_add(p3, p4, "")?;
-                let re = self.convert(re.into(), w, pd)?;
-                let im = self.convert(im.into(), w, pd)?;
-                self.pack(od, re, im)
-            }
+            // `mul`, `div` and `pow` are `legalize`'s by now.
             _ => self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
         }
     }
