@@ -65,6 +65,27 @@ pub fn panic_format(msg: &str, nargs: usize, loc: Option<&str>) -> String {
     out
 }
 
+/// The printf format of a panic whose message is known only at run time:
+/// `panic: ` and the message (a `%.*s` of its length and bytes), then
+/// `nargs` arguments as ` %lld` each and ` at LOC` when located.
+pub fn runtime_panic_format(nargs: usize, loc: Option<&str>) -> String {
+    let mut fmt = String::from("panic: %.*s");
+    for _ in 0..nargs {
+        fmt.push_str(" %lld");
+    }
+    if let Some(l) = loc {
+        fmt.push_str(" at ");
+        fmt.push_str(&l.replace('%', "%%"));
+    }
+    fmt
+}
+
+/// Where instruction `v` of `f` in module `m` is, as a panic names it
+/// (`FILE:LINE:COL`).
+pub fn loc_text(m: &postc_ir::Module, f: &postc_ir::Function, v: postc_ir::body::ValueId) -> Option<String> {
+    f.body.loc(v).map(|l| format!("{}:{}:{}", m.files.path(l.file), l.line, l.col))
+}
+
 // The runtime's entry points: `runtime/include/postc_runtime.h` declares
 // them in C; `libpostc_runtime.a` defines them.
 

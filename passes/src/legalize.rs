@@ -142,6 +142,16 @@ pub struct Features {
     /// says, so C computes it in a helper the vectoriser is kept out of.
     /// Without it the product is written out in line.
     pub complex_products: bool,
+    /// The overflow tests `postc.ovf.add`, `sub`, `mul`, `neg` and `abs`
+    /// (whether the wrapping operation differs from the exact one) in
+    /// instructions of the backend's own (LLVM's `*.with.overflow`, C's
+    /// `__builtin_*_overflow`). Without it each becomes integer operations
+    /// that themselves never overflow: a narrow operation computed exactly
+    /// in 64 bits and compared with its narrowed value, a 64-bit sum or
+    /// difference compared with the bounds moved by the second operand's
+    /// positive and negative parts, a 64-bit product with the bounds
+    /// divided by the second operand.
+    pub overflow_tests: bool,
 }
 
 impl Features {
@@ -153,6 +163,7 @@ impl Features {
         float16_arithmetic: false,
         float16_conversions: false,
         complex_products: false,
+        overflow_tests: false,
     };
 }
 
@@ -280,14 +291,21 @@ fn libm_imports(m: &Module) -> Vec<String> {
 }
 
 /// Whether instruction `v` of `body` is rewritten.
+/// The overflow test `callee` names, other than the power's (which is
+/// always written out).
+fn overflow_test(callee: &str) -> Option<OvfOp> {
+    OvfOp::ALL.into_iter().find(|op| *op != OvfOp::Pow && op.name() == callee)
+}
+
 fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
     let (types, features) = (cx.types, cx.features);
     let dtype = |x: ValueId| body.types.get(x).copied().flatten().map(|t| types.dtype(t));
     let soft_half = |x: ValueId| !features.float16_arithmetic && dtype(x) == Some(DType::Float16);
     let half = Some(DType::Float16);
     match body.inst(v) {
-        // The verifier has checked a built-in's two operands.
+        // The verifier has checked a built-in's operands.
         InstData::Call { callee, args } if callee == OvfOp::Pow.name() => args.len() == 2,
+        InstData::Call { callee, .. } if overflow_test(callee).is_some() => !features.overflow_tests,
         // A libm function of Float16 operands: computed in Float64.
         InstData::Call { callee, args } => {
             !features.float16_conversions
@@ -418,6 +436,7 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
         labels,
         helpers: 0,
         soft_half_casts: !features.float16_conversions,
+        native_overflow_tests: features.overflow_tests,
         uses_hypot: false,
     };
     for b in old.blocks.ids() {
@@ -481,6 +500,11 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                     let from = types.dtype(old.types[operand].unwrap_or(TypeId::scalar(DType::Complex128)));
                     w.complex_abs(v, from, dtype, operand, loc)
                 }
+                InstData::Call { callee, args } if overflow_test(callee).is_some() => {
+                    let op = overflow_test(callee).expect("an overflow test");
+                    let d = types.dtype(old.types[args.get(0).expect("an operand")].unwrap_or(TypeId::INT64));
+                    w.overflows(Some(v), op, d, args.get(0).expect("an operand"), args.get(1), loc)
+                }
                 InstData::Call { callee, args } if callee != OvfOp::Pow.name() => {
                     let operands: Vec<(ValueId, DType)> =
                         args.iter().map(|a| (a, types.dtype(old.types[a].unwrap_or(TypeId::FLOAT64)))).collect();
@@ -516,6 +540,8 @@ struct Writer<'a> {
     /// `postc.f16.widen` and `postc.f16.narrow` (the backend does not
     /// declare [`Features::float16_conversions`]).
     soft_half_casts: bool,
+    /// Whether the backend tests overflow itself ([`Features::overflow_tests`]).
+    native_overflow_tests: bool,
     /// Whether a call of `postc.hypot` was written (a complex `abs`).
     uses_hypot: bool,
 }
@@ -908,6 +934,152 @@ impl Writer<'_> {
 }
 
 impl Writer<'_> {
+    /// Whether `op` (`postc.ovf.add`, `sub`, `mul`, `neg` or `abs`) on `a`
+    /// (and `b`) of integer dtype `d` overflows, under the name of `v` when
+    /// given: a call of the built-in where the backend tests overflow
+    /// itself, else written out (see [`Features::overflow_tests`]). No
+    /// operation written here overflows (the interpreter checks them at
+    /// -O0) or divides by zero or `MIN` by -1.
+    fn overflows(
+        &mut self,
+        v: Option<ValueId>,
+        op: OvfOp,
+        d: DType,
+        a: ValueId,
+        b: Option<ValueId>,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let bool_ty = TypeId::BOOL;
+        let b = b.unwrap_or(a);
+        // The test's result: under `v`'s name when it replaces `v`.
+        let last = |w: &mut Self, op: Opcode, ops: [u32; 2], extra: &[u32]| match v {
+            Some(v) => w.named_as(v, op, bool_ty, ops, extra, loc),
+            None => w.value(op, bool_ty, ops, extra, "ovf", loc),
+        };
+        if self.native_overflow_tests {
+            let callee = self.rw.intern(op.name());
+            let items: &[u32] = match op {
+                OvfOp::Neg | OvfOp::Abs => &[1, a.as_u32()],
+                _ => &[2, a.as_u32(), b.as_u32()],
+            };
+            return last(self, Opcode::Call, [callee, 0], items);
+        }
+        let ty = TypeId::scalar(d);
+        let (signed, bits) = (d.is_signed_int(), d.bits());
+        let (lo, _) = d.int_range().unwrap_or((0, 0));
+        let arith = match op {
+            OvfOp::Add => Opcode::Add,
+            OvfOp::Sub => Opcode::Sub,
+            _ => Opcode::Mul,
+        };
+        match op {
+            // `-MIN` and `abs(MIN)` of a signed dtype, `-x` of an unsigned
+            // one but 0.
+            OvfOp::Neg | OvfOp::Abs if signed => {
+                let min = self.int(ty, lo, "min");
+                last(self, Opcode::Eq, [a.as_u32(), min.as_u32()], &[])
+            }
+            OvfOp::Neg => {
+                let zero = self.int(ty, 0, "zero");
+                last(self, Opcode::Ne, [a.as_u32(), zero.as_u32()], &[])
+            }
+            OvfOp::Abs => {
+                let name = match v {
+                    Some(v) => self.rw.copy_name(v),
+                    None => Some(self.rw.fresh_name(&mut self.names, &[b"ovf"])),
+                };
+                self.rw.emit_const_with_name(bool_ty, Literal::Bool(false), name, loc)
+            }
+            // Exact in 64 bits (an unsigned product in UInt64, the rest in
+            // Int64, where an unsigned difference may go below zero): out of
+            // range when narrowing changes it.
+            _ if bits <= 32 => {
+                let wide = if signed || op != OvfOp::Mul { DType::Int64 } else { DType::UInt64 };
+                let (x, y) = (self.convert(a, d, wide, loc), self.convert(b, d, wide, loc));
+                let r = self.binary(arith, TypeId::scalar(wide), x, y, "ovf.exact", loc);
+                let narrowed = self.convert(r, wide, d, loc);
+                let back = self.convert(narrowed, d, wide, loc);
+                last(self, Opcode::Ne, [back.as_u32(), r.as_u32()], &[])
+            }
+            // 64 bits, against the bounds moved by `b`'s positive part
+            // `b+` and its negative part `b-` (`b & ~(b >> 63)` and `b & (b
+            // >> 63)`, one of them 0): a sum overflows past `MAX - b+` or
+            // below `MIN - b-`, a difference past `MAX + b-` or below `MIN +
+            // b+`. Neither bound can overflow, and no select is needed
+            // (QBE's is a branch).
+            OvfOp::Add | OvfOp::Sub if signed => {
+                let (lo, hi) = d.int_range().unwrap_or((0, 0));
+                let (max, min) = (self.int(ty, hi, "max"), self.int(ty, lo, "min"));
+                let width = self.int(ty, i128::from(bits) - 1, "width");
+                let sign = self.binary(Opcode::Shr, ty, b, width, "ovf.sign", loc);
+                let not_sign = self.value(Opcode::Inv, ty, [sign.as_u32(), 0], &[], "ovf.sign", loc);
+                let positive = self.binary(Opcode::BAnd, ty, b, not_sign, "ovf.positive", loc);
+                let negative = self.binary(Opcode::BAnd, ty, b, sign, "ovf.negative", loc);
+                let (top, bottom) = if op == OvfOp::Add {
+                    (
+                        self.binary(Opcode::Sub, ty, max, positive, "ovf.top", loc),
+                        self.binary(Opcode::Sub, ty, min, negative, "ovf.bottom", loc),
+                    )
+                } else {
+                    (
+                        self.binary(Opcode::Add, ty, max, negative, "ovf.top", loc),
+                        self.binary(Opcode::Add, ty, min, positive, "ovf.bottom", loc),
+                    )
+                };
+                let past = self.binary(Opcode::Gt, bool_ty, a, top, "ovf.past", loc);
+                let below = self.binary(Opcode::Lt, bool_ty, a, bottom, "ovf.below", loc);
+                last(self, Opcode::Or, [past.as_u32(), below.as_u32()], &[])
+            }
+            OvfOp::Add => {
+                let (_, hi) = d.int_range().unwrap_or((0, 0));
+                let max = self.int(ty, hi, "max");
+                let room = self.binary(Opcode::Sub, ty, max, b, "ovf.room", loc);
+                last(self, Opcode::Gt, [a.as_u32(), room.as_u32()], &[])
+            }
+            OvfOp::Sub => last(self, Opcode::Lt, [a.as_u32(), b.as_u32()], &[]),
+            // A 64-bit product, against the quotients of the bounds by `b`
+            // (truncating: for b > 0, `a` must lie in [MIN / b, MAX / b]; for
+            // b < 0, in [MAX / b, MIN / b]); by 0 it does not overflow, by
+            // -1 only `MIN` does.
+            _ => {
+                let (lo, hi) = d.int_range().unwrap_or((0, 0));
+                let (zero, one) = (self.int(ty, 0, "zero"), self.int(ty, 1, "one"));
+                let by_zero = self.binary(Opcode::Eq, bool_ty, b, zero, "ovf.by.zero", loc);
+                let max = self.int(ty, hi, "max");
+                let no = self.rw.fresh_name(&mut self.names, &[b"no"]);
+                let no = self.rw.emit_const_with_name(bool_ty, Literal::Bool(false), Some(no), None);
+                let outcome = if signed {
+                    let minus_one = self.int(ty, -1, "minus.one");
+                    let by_minus_one = self.binary(Opcode::Eq, bool_ty, b, minus_one, "ovf.by.minus.one", loc);
+                    let by_unit = self.binary(Opcode::Or, bool_ty, by_zero, by_minus_one, "ovf.by.unit", loc);
+                    let divisor = self.select(ty, by_unit, one, b, "ovf.divisor", loc);
+                    let min = self.int(ty, lo, "min");
+                    let top = self.binary(Opcode::Quot, ty, max, divisor, "ovf.top", loc);
+                    let bottom = self.binary(Opcode::Quot, ty, min, divisor, "ovf.bottom", loc);
+                    let (above_top, below_top) = (
+                        self.binary(Opcode::Gt, bool_ty, a, top, "ovf.above", loc),
+                        self.binary(Opcode::Lt, bool_ty, a, top, "ovf.below", loc),
+                    );
+                    let (above_bottom, below_bottom) = (
+                        self.binary(Opcode::Gt, bool_ty, a, bottom, "ovf.above", loc),
+                        self.binary(Opcode::Lt, bool_ty, a, bottom, "ovf.below", loc),
+                    );
+                    let by_positive = self.binary(Opcode::Or, bool_ty, above_top, below_bottom, "ovf.by.positive", loc);
+                    let by_negative = self.binary(Opcode::Or, bool_ty, below_top, above_bottom, "ovf.by.negative", loc);
+                    let positive = self.binary(Opcode::Gt, bool_ty, b, zero, "ovf.positive", loc);
+                    let outside = self.select(bool_ty, positive, by_positive, by_negative, "ovf.outside", loc);
+                    let a_min = self.binary(Opcode::Eq, bool_ty, a, min, "ovf.min", loc);
+                    self.select(bool_ty, by_minus_one, a_min, outside, "ovf.outside", loc)
+                } else {
+                    let divisor = self.select(ty, by_zero, one, b, "ovf.divisor", loc);
+                    let top = self.binary(Opcode::Quot, ty, max, divisor, "ovf.top", loc);
+                    self.binary(Opcode::Gt, bool_ty, a, top, "ovf.above", loc)
+                };
+                last(self, Opcode::Select, [by_zero.as_u32(), 0], &[no.as_u32(), outcome.as_u32()])
+            }
+        }
+    }
+
     /// `postc.ovf.pow(base, exp)` on integers of dtype `d`: the loop of
     /// [`Writer::power`] with each product it uses tested by
     /// `postc.ovf.mul` first, leaving at the first that overflows (so no
@@ -936,12 +1108,7 @@ impl Writer<'_> {
         let condbr = |w: &mut Self, c: ValueId, t: postc_ir::BlockId, f: postc_ir::BlockId| {
             w.rw.emit(Opcode::CondBr, None, [c.as_u32(), 0], &[t.as_u32(), f.as_u32(), 0, 0], None, loc);
         };
-        let mul_overflows = |w: &mut Self, x: ValueId, y: ValueId| {
-            let callee = w.rw.intern(OvfOp::Mul.name());
-            let n = w.rw.fresh_name(&mut w.names, &[b"pow.ovf"]);
-            let items = [2, x.as_u32(), y.as_u32()];
-            w.rw.emit_with_name(Opcode::Call, Some(bool_ty), [callee, 0], &items, Some(n), loc)
-        };
+        let mul_overflows = |w: &mut Self, x: ValueId, y: ValueId| w.overflows(None, OvfOp::Mul, d, x, Some(y), loc);
         br(self, head);
         begin(self, head, "powovf.head");
         let stop = if d.is_signed_int() { Opcode::Le } else { Opcode::Eq };

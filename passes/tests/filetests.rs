@@ -34,6 +34,8 @@ fn header(text: &str) -> Result<(String, PassOptions), String> {
                     "no-overflow-checks" => options.overflow_checks = false,
                     "no-bounds-checks" => options.bounds_checks = false,
                     "no-div-checks" => options.div_checks = false,
+                    // A backend's own overflow tests (`legalize` leaves them).
+                    "native-overflow-tests" => options.features.overflow_tests = true,
                     w if w.starts_with('O') && w[1..].parse::<u8>().is_ok() => {}
                     w => return Err(format!("unknown option `{w}`")),
                 }

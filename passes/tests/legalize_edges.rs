@@ -115,6 +115,17 @@ fn module() -> Module {
             text.push_str(&function(&format!("div_{d}_{to}"), &format!("%x: {d}, %y: {d}"), to, "div %x, %y"));
         }
     }
+    // The overflow tests of every integer dtype.
+    for d in dtypes(DType::is_int) {
+        for op in ["add", "sub", "mul"] {
+            let call = format!("call postc.ovf.{op}(%x, %y)");
+            text.push_str(&function(&format!("ovf_{op}_{d}"), &format!("%x: {d}, %y: {d}"), DType::Bool, &call));
+        }
+        for op in ["neg", "abs"] {
+            let call = format!("call postc.ovf.{op}(%x)");
+            text.push_str(&function(&format!("ovf_{op}_{d}"), &format!("%x: {d}"), DType::Bool, &call));
+        }
+    }
     // The length of a Str, in code points.
     text.push_str(&function("len_Str", "%x: Str", DType::Int64, "getfield %x, len"));
     postc_ir::parse::parse_str("edges.pir", &text).expect("the edge module parses")
@@ -150,6 +161,7 @@ fn legalized_operations_keep_the_interpreters_results() {
     let variants = [
         ("every rewrite", legalized(&m, Features::NONE)),
         ("saturating casts native", legalized(&m, Features { saturating_casts: true, ..Features::NONE })),
+        ("overflow tests native", legalized(&m, Features { overflow_tests: true, ..Features::NONE })),
         ("Float16 arithmetic native", legalized(&m, Features { float16_arithmetic: true, ..Features::NONE })),
         (
             "Float16 conversions native",
@@ -233,6 +245,24 @@ fn legalized_operations_keep_the_interpreters_results() {
             for &x in &ints {
                 for &y in &ints {
                     check(&format!("div_{d}_{to}"), &[Value::Int(d, x), Value::Int(d, y)]);
+                }
+            }
+        }
+        // The overflow tests, at the bounds, their neighbours, the square
+        // roots of the bounds and their neighbours.
+        let root = |x: i128| (x.unsigned_abs() as f64).sqrt() as i128;
+        let mut near: Vec<i128> = vec![0, 1, -1, 2, -2, lo, hi, lo + 1, hi - 1, lo / 2, hi / 2, hi / 2 + 1];
+        for r in [root(lo), root(hi)] {
+            near.extend([r - 1, r, r + 1, -r - 1, -r, -r + 1]);
+        }
+        near.retain(|x| (lo..=hi).contains(x));
+        for &x in &near {
+            let a = Value::Int(d, x);
+            check(&format!("ovf_neg_{d}"), &[a.clone()]);
+            check(&format!("ovf_abs_{d}"), &[a.clone()]);
+            for &y in &near {
+                for op in ["add", "sub", "mul"] {
+                    check(&format!("ovf_{op}_{d}"), &[a.clone(), Value::Int(d, y)]);
                 }
             }
         }

@@ -695,7 +695,7 @@ def ufunc(arg=None, *, parallel=False, **options):
     """`@ufunc` (elementwise, dtypes from the annotations),
     `@ufunc("(n),(n)->()")` (generalized) or `@ufunc(["f8(f8,f8)",
     "f4(f4,f4)"])` (elementwise, one loop per dtype signature, as Numba's
-    `@vectorize`), with `jit`'s options (`@ufunc(opt=3, fastmath=True)`).
+    `@vectorize`), with `jit`'s options (`@ufunc(opt=2, fastmath=True)`).
     `parallel=True` splits the outer loop of a large call across the
     threads of `set_num_threads`, with the serial ufunc's results."""
     if not isinstance(parallel, bool):

@@ -278,7 +278,7 @@ impl<'t, 'p> FnC<'t, 'p> {
     }
 
     fn loc_text(&self, v: ValueId) -> Option<String> {
-        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+        crate::abi::loc_text(self.m, self.f, v)
     }
 
     /// `postc_rt_panic("panic: MSG at LOC", args...)` for a message known
@@ -1259,14 +1259,7 @@ impl<'t, 'p> FnC<'t, 'p> {
             Some(s) => self.panic_text(v, s, &rest),
             None => {
                 // A message known at run time: printed as it is.
-                let mut fmt = String::from("panic: %.*s");
-                for _ in &rest {
-                    fmt.push_str(" %lld");
-                }
-                if let Some(l) = self.loc_text(v) {
-                    fmt.push_str(" at ");
-                    fmt.push_str(&l.replace('%', "%%"));
-                }
+                let fmt = crate::abi::runtime_panic_format(rest.len(), self.loc_text(v).as_deref());
                 self.t.helpers.entry("postc_text".into()).or_insert_with(|| TEXT_HELPER.into());
                 let m = msg.map(|m| self.name(m)).unwrap_or_else(|| "postc_text(\"\", 0)".into());
                 let mut call = format!("postc_rt_panic({}, (int){m}.len, {m}.ptr", c_string(fmt.as_bytes()));

@@ -46,12 +46,13 @@ pub const FEATURES: crate::Features = crate::Features {
     float16_arithmetic: true,
     float16_conversions: true,
     complex_products: true,
+    overflow_tests: true,
 };
 
 /// What this backend lowers natively for a C compiler without `_Float16`: a Float16 is its bits in a
 /// `uint16_t`, and `legalize` writes its arithmetic and conversions out (`postc.f16.widen`/`narrow`).
 pub const FEATURES_WITHOUT_FLOAT16: crate::Features =
-    crate::Features { saturating_casts: false, complex_products: true, ..crate::Features::NONE };
+    crate::Features { saturating_casts: false, complex_products: true, overflow_tests: true, ..crate::Features::NONE };
 
 /// The features for the C compiler `compiler` with the flags of `options`.
 pub fn features_for(compiler: &[String], options: &CodegenOptions) -> crate::Features {

@@ -62,6 +62,7 @@ pub const FEATURES: crate::Features = crate::Features {
     float16_arithmetic: true,
     float16_conversions: true,
     complex_products: false,
+    overflow_tests: true,
 };
 
 impl Backend for Llvm {

@@ -3,10 +3,9 @@
 //! form), complex and text values the address of their slot, allocated in
 //! the start block; every IR block a label `@bN` in reverse postorder.
 
-use super::helpers as h;
 use super::{class, Sig, Target, Translation, STR_TYPE};
 use postc_ir::body::{InstData, Literal};
-use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::builtins::Builtin;
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{BlockId, DType, Field, FuncId, Function, Module, ModuleId, Opcode, ValueId};
 use std::fmt::Write as _;
@@ -200,7 +199,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
     }
 
     fn loc_text(&self, v: ValueId) -> Option<String> {
-        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+        crate::abi::loc_text(self.m, self.f, v)
     }
 
     /// `cond ? a : b` of class `c`, as branches.
@@ -1239,17 +1238,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
         let n = self.val(v);
         match target {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
-            Target::Builtin(Builtin::Overflows(OvfOp::Pow)) => {
-                self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name()))
-            }
-            Target::Builtin(Builtin::Overflows(op)) => {
-                let d = self.dt(args[0]);
-                let a = self.val(args[0]);
-                let b = args.get(1).map(|b| self.val(*b)).unwrap_or_default();
-                let r = self.overflows(op, d, &a, &b);
-                self.line(format!("{n} =w copy {r}"));
-                Ok(())
-            }
+            Target::Builtin(Builtin::Overflows(op)) => self.err(Some(v), crate::backend::written_out(op.name())),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
             Target::Builtin(Builtin::Depth) => {
                 let at = self.depth_addr();
@@ -1407,74 +1396,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
         "%depth".to_owned()
     }
 
-    /// Whether `a op b` overflows dtype `d` (a `w` 0 or 1).
-    fn overflows(&mut self, op: OvfOp, d: DType, a: &str, b: &str) -> String {
-        let c = class(d);
-        let signed = d.is_signed_int();
-        let bits = d.bits();
-        match op {
-            OvfOp::Add | OvfOp::Sub | OvfOp::Mul if bits <= 16 => {
-                // Exact in 32 bits: out of range when re-narrowing changes it.
-                let ins = match op {
-                    OvfOp::Add => "add",
-                    OvfOp::Sub => "sub",
-                    _ => "mul",
-                };
-                let r = self.def('w', format!("{ins} {a}, {b}"));
-                let nr = self.narrow(d, r.clone());
-                self.def('w', format!("cnew {nr}, {r}"))
-            }
-            OvfOp::Add | OvfOp::Sub | OvfOp::Mul if bits == 32 => {
-                let ext = if signed { "extsw" } else { "extuw" };
-                let (x, y) = (self.def('l', format!("{ext} {a}")), self.def('l', format!("{ext} {b}")));
-                let ins = match op {
-                    OvfOp::Add => "add",
-                    OvfOp::Sub => "sub",
-                    _ => "mul",
-                };
-                let r = self.def('l', format!("{ins} {x}, {y}"));
-                let w = self.def('w', format!("copy {r}"));
-                let back = self.def('l', format!("{ext} {w}"));
-                self.def('w', format!("cnel {back}, {r}"))
-            }
-            OvfOp::Add if signed => {
-                let r = self.def('l', format!("add {a}, {b}"));
-                let x = self.def('l', format!("xor {a}, {r}"));
-                let y = self.def('l', format!("xor {b}, {r}"));
-                let z = self.def('l', format!("and {x}, {y}"));
-                self.def('w', format!("csltl {z}, 0"))
-            }
-            OvfOp::Sub if signed => {
-                let r = self.def('l', format!("sub {a}, {b}"));
-                let x = self.def('l', format!("xor {a}, {b}"));
-                let y = self.def('l', format!("xor {a}, {r}"));
-                let z = self.def('l', format!("and {x}, {y}"));
-                self.def('w', format!("csltl {z}, 0"))
-            }
-            OvfOp::Add => {
-                let r = self.def('l', format!("add {a}, {b}"));
-                self.def('w', format!("cultl {r}, {a}"))
-            }
-            OvfOp::Sub => self.def('w', format!("cultl {a}, {b}")),
-            OvfOp::Mul => {
-                let name = self.t.helper(&h::mul_ovf_name(signed), || h::mul_ovf(signed));
-                self.def('w', format!("call {name}(l {a}, l {b})"))
-            }
-            OvfOp::Neg if signed => {
-                let min = -(1i128 << (bits - 1));
-                self.def('w', format!("ceq{c} {a}, {}", min as i64))
-            }
-            OvfOp::Neg => self.def('w', format!("cne{c} {a}, 0")),
-            OvfOp::Abs if signed => {
-                let min = -(1i128 << (bits - 1));
-                self.def('w', format!("ceq{c} {a}, {}", min as i64))
-            }
-            OvfOp::Abs => "0".to_owned(),
-            // Written out by `legalize` (the call above).
-            OvfOp::Pow => "0".to_owned(),
-        }
-    }
-
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {
         let rd = self.f.body.ty(v).map(|t| self.m.types.dtype(t));
         let n = self.val(v);
@@ -1559,14 +1480,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
             }
             None => {
                 // A message known at run time: printed as it is.
-                let mut fmt = String::from("panic: %.*s");
-                for _ in &rest {
-                    fmt.push_str(" %lld");
-                }
-                if let Some(l) = self.loc_text(v) {
-                    fmt.push_str(" at ");
-                    fmt.push_str(&l.replace('%', "%%"));
-                }
+                let fmt = crate::abi::runtime_panic_format(rest.len(), self.loc_text(v).as_deref());
                 let g = self.t.string(fmt.as_bytes());
                 let (p, len) = match msg {
                     Some(m) => {

@@ -28,7 +28,6 @@
 //! runtime's `postc_rt_panic` with the message text of the LLVM backend.
 
 mod func;
-mod helpers;
 
 use crate::symbols::{Conventions, DeviceFunctions, SymbolPlan};
 use crate::{CodegenOptions, EmitKind};
@@ -51,6 +50,7 @@ pub const FEATURES: crate::Features = crate::Features {
     float16_arithmetic: false,
     float16_conversions: true,
     complex_products: false,
+    overflow_tests: false,
 };
 
 impl crate::backend::Backend for Qbe {

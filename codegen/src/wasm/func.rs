@@ -7,7 +7,7 @@
 use super::structure::{self, Step};
 use super::{val_type, val_types, Target, Translation, ARENA_TOP, DEFINED};
 use postc_ir::body::{InstData, Literal};
-use postc_ir::builtins::{Builtin, OvfOp};
+use postc_ir::builtins::Builtin;
 use postc_ir::diag::{Diagnostic, Pos};
 use postc_ir::{BlockId, DType, FuncId, Function, Module, ModuleId, Opcode, ValueId};
 use std::borrow::Cow;
@@ -287,37 +287,6 @@ impl Ops {
     }
 }
 
-/// Whether the 64-bit product `a * b` overflows (signed or unsigned).
-fn mul_ovf_helper(t: &mut Translation<'_>, signed: bool) -> u32 {
-    let name = format!("postc.mulovf{}", if signed { "_s" } else { "_u" });
-    t.helper(&name, |_| {
-        let mut b = vec![I::LocalGet(0), I::I64Eqz, I::If(BlockType::Empty), I::I32Const(0), I::Return, I::End];
-        if signed {
-            b.extend([
-                I::LocalGet(0),
-                I::I64Const(-1),
-                I::I64Eq,
-                I::If(BlockType::Empty),
-                I::LocalGet(1),
-                I::I64Const(i64::MIN),
-                I::I64Eq,
-                I::Return,
-                I::End,
-            ]);
-        }
-        b.extend([
-            I::LocalGet(0),
-            I::LocalGet(1),
-            I::I64Mul,
-            I::LocalGet(0),
-            if signed { I::I64DivS } else { I::I64DivU },
-            I::LocalGet(1),
-            I::I64Ne,
-        ]);
-        (vec![ValType::I64, ValType::I64], vec![ValType::I32], vec![], b)
-    })
-}
-
 /// A piece of a panic message: text, or an `i64` argument in decimal.
 enum Piece {
     Text(String),
@@ -549,7 +518,7 @@ impl<'t, 'p> FnW<'t, 'p> {
     }
 
     pub(super) fn loc_text(&self, v: ValueId) -> Option<String> {
-        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+        crate::abi::loc_text(self.m, self.f, v)
     }
 
     /// Formats a panic message (its `i64` arguments in `args` locals) in
@@ -1581,12 +1550,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         let has_result = self.f.body.ty(v).is_some();
         match target {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
-            Target::Builtin(Builtin::Overflows(op)) => {
-                let d = self.dt(args[0]);
-                self.overflows(v, op, d, &args)?;
-                self.set(v);
-                Ok(())
-            }
+            Target::Builtin(Builtin::Overflows(op)) => self.err(Some(v), crate::backend::written_out(op.name())),
             // The count is the mutable global `postc_depth`, an i32.
             Target::Builtin(Builtin::Depth) => {
                 self.extend([I::GlobalGet(super::DEPTH), I::I64ExtendI32S]);
@@ -1626,86 +1590,6 @@ impl<'t, 'p> FnW<'t, 'p> {
                 Ok(())
             }
         }
-    }
-
-    /// Pushes whether `a op b` overflows dtype `d` (an `i32` 0 or 1).
-    fn overflows(&mut self, v: ValueId, op: OvfOp, d: DType, args: &[ValueId]) -> R<()> {
-        let signed = d.is_signed_int();
-        let bits = d.bits();
-        let (a, b) = (args[0], args.get(1).copied());
-        let ext = if signed { I::I64ExtendI32S } else { I::I64ExtendI32U };
-        match op {
-            OvfOp::Add | OvfOp::Sub | OvfOp::Mul if bits <= 32 => {
-                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
-                // Exact in 64 bits: out of range when re-narrowing changes it.
-                let r = self.local(ValType::I64);
-                self.get(a);
-                self.push(ext.clone());
-                self.get(b);
-                self.push(ext.clone());
-                self.push(match op {
-                    OvfOp::Add => I::I64Add,
-                    OvfOp::Sub => I::I64Sub,
-                    _ => I::I64Mul,
-                });
-                self.extend([I::LocalTee(r), I::I32WrapI64]);
-                self.extend(narrow(d));
-                self.extend([ext, I::LocalGet(r), I::I64Ne]);
-            }
-            OvfOp::Add | OvfOp::Sub => {
-                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
-                let r = self.local(ValType::I64);
-                self.get(a);
-                self.get(b);
-                self.extend([if op == OvfOp::Add { I::I64Add } else { I::I64Sub }, I::LocalSet(r)]);
-                match (op, signed) {
-                    (OvfOp::Add, true) => {
-                        self.get(a);
-                        self.extend([I::LocalGet(r), I::I64Xor]);
-                        self.get(b);
-                        self.extend([I::LocalGet(r), I::I64Xor, I::I64And, I::I64Const(0), I::I64LtS]);
-                    }
-                    (_, true) => {
-                        self.get(a);
-                        self.get(b);
-                        self.push(I::I64Xor);
-                        self.get(a);
-                        self.extend([I::LocalGet(r), I::I64Xor, I::I64And, I::I64Const(0), I::I64LtS]);
-                    }
-                    (OvfOp::Add, false) => {
-                        self.push(I::LocalGet(r));
-                        self.get(a);
-                        self.push(I::I64LtU);
-                    }
-                    _ => {
-                        self.get(a);
-                        self.get(b);
-                        self.push(I::I64LtU);
-                    }
-                }
-            }
-            OvfOp::Mul => {
-                let Some(b) = b else { return self.err(Some(v), "overflow test without an operand".into()) };
-                let h = mul_ovf_helper(self.t, signed);
-                self.get(a);
-                self.get(b);
-                self.push(I::Call(h));
-            }
-            OvfOp::Neg | OvfOp::Abs if signed => {
-                let o = Ops { wide: is64(d) };
-                self.get(a);
-                let min = if bits == 64 { i64::MIN } else { -(1i64 << (bits - 1)) };
-                self.extend([o.konst(min), o.pick(I::I32Eq, I::I64Eq)]);
-            }
-            OvfOp::Neg => {
-                let o = Ops { wide: is64(d) };
-                self.get(a);
-                self.extend([o.konst(0), o.pick(I::I32Ne, I::I64Ne)]);
-            }
-            OvfOp::Abs => self.push(I::I32Const(0)),
-            OvfOp::Pow => return self.err(Some(v), crate::backend::written_out(OvfOp::Pow.name())),
-        }
-        Ok(())
     }
 
     fn intrinsic_call(&mut self, v: ValueId, sym: &str, args: &[ValueId]) -> R<()> {

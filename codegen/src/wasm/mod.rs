@@ -70,6 +70,7 @@ pub const FEATURES: crate::Features = crate::Features {
     float16_arithmetic: false,
     float16_conversions: false,
     complex_products: false,
+    overflow_tests: false,
 };
 
 impl crate::backend::Backend for Wasm {

@@ -420,7 +420,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     }
 
     fn loc_text(&self, v: ValueId) -> Option<String> {
-        self.f.body.loc(v).map(|l| format!("{}:{}:{}", self.m.files.path(l.file), l.line, l.col))
+        crate::abi::loc_text(self.m, self.f, v)
     }
 
     /// A block placed after the current one.
@@ -1465,14 +1465,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
             }
             None => {
                 // A message known at run time: printed as it is.
-                let mut fmt = String::from("panic: %.*s");
-                for _ in 1..args.len() {
-                    fmt.push_str(" %lld");
-                }
-                if let Some(l) = &loc {
-                    fmt.push_str(" at ");
-                    fmt.push_str(&l.replace('%', "%%"));
-                }
+                let fmt = crate::abi::runtime_panic_format(args.len().saturating_sub(1), loc.as_deref());
                 let g = self.u.cstring(fmt.as_bytes());
                 let s = match msg {
                     Some(m) => aggregate(self.val(m)?)?,
