@@ -1226,7 +1226,6 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
         Ok(())
     }
 
-    /// A call of a POST function.
     /// `postc.parallel_for`: the arguments after the range go into a
     /// struct on the stack, and a trampoline `void(ptr env, i64 chunk, i64
     /// lo, i64 hi)`, one per chunk function, calls the chunk function with
