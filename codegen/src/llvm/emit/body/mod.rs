@@ -478,7 +478,13 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 vars.push(var)
             }
         }
-        let has_alloc = body.tags.iter().any(|o| crate::abi::allocates_in_arena(*o));
+        // A view built in the frame (`frame_views`) takes nothing from the
+        // arena: a function whose views all are needs no mark for them.
+        let has_alloc = body.tags.ids().any(|v| {
+            let op = body.tags[v];
+            let in_frame = matches!(op, Opcode::View | Opcode::ViewInBounds) && self.frame_views[v.as_u32() as usize];
+            crate::abi::allocates_in_arena(op) && !in_frame
+        });
         let calls_array_fn = body.tags.ids().any(|v| {
             matches!(body.inst(v), InstData::Call { callee, .. } if Builtin::from_name(callee).is_none())
                 && self.is_array(v)
