@@ -257,3 +257,18 @@ def same_or_both_none(x: Float64 | None, y: Int64 | None) -> Bool:
 def halves_differ(n: Int64, m: Int64) -> Bool:
     """`!=` of two calls whose results may be None."""
     return halved(n) != halved(m)
+
+
+def never_none(x: Float64, k: Int64) -> Int64:
+    """A value that is never `None` tested against it, as generic code
+    does: CPython's constant answers."""
+    n = 0
+    if x is not None:
+        n += 1
+    if x is None:
+        n += 10
+    if x == None:  # noqa: E711
+        n += 100
+    if None != k * 2:  # noqa: E711
+        n += 1000
+    return n

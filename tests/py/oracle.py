@@ -815,6 +815,7 @@ def _optional_values():
         C("or_default_none", "or_default", None, 1.0),
         C("checked_given", "checked", 2.0),
         C("checked_none", "checked", None),
+        C("never_none", "never_none", 1.5, 3),
         C("is_missing_none", "is_missing", None),
         C("is_missing_given", "is_missing", 0),
         C("chain_none", "chain", None),
