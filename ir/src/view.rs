@@ -63,9 +63,10 @@ pub fn span(extents: &[i128], strides: &[i128]) -> Option<(i128, i128)> {
 /// whose result is neither an array nor a tuple (the callee cannot hand
 /// the view back, and no array holds arrays) and that `call_may_keep` does not name: a
 /// call that may still use its arguments once it has returned. A view
-/// that is returned, assigned to a local (`let`, or `set` of a local that
-/// something reads), chosen by a `select` or the base of a view that
-/// escapes, escapes.
+/// that is returned, assigned to a local (`let`, `set`), chosen by a
+/// `select` or the base of a view that escapes, escapes. (A local that
+/// nothing reads is gone by then: `forward-sets` removes one whose reads
+/// it made take the assigned view.)
 ///
 /// Such a view needs no header in the call's arena: a backend may build
 /// it in its caller's frame (the LLVM backend does).
@@ -75,20 +76,6 @@ pub fn local_views(body: &Body, types: &TypeTable, call_may_keep: impl Fn(&str) 
         (0..n).map(|i| matches!(body.tags[ValueId::new(i)], Opcode::View | Opcode::ViewInBounds)).collect();
     if !local.contains(&true) {
         return local;
-    }
-    // The `let` locals something reads: a `set` of one that nothing reads
-    // (`forward-sets` makes reads take the assigned value) carries the
-    // view nowhere.
-    let mut read = vec![false; n];
-    for b in body.blocks.ids() {
-        let d = body.blocks[b];
-        for u in (d.start..d.end).map(ValueId::from_u32) {
-            body.for_each_read(u, |x| {
-                if let Some(r) = read.get_mut(x.index()) {
-                    *r = true;
-                }
-            });
-        }
     }
     // (base, view) for every view whose base is a view: the base stays
     // local only while the view does.
@@ -103,10 +90,6 @@ pub fn local_views(body: &Body, types: &TypeTable, call_may_keep: impl Fn(&str) 
                 | Opcode::IndexStore
                 | Opcode::Dim
                 | Opcode::Stride => true,
-                Opcode::Set => match body.inst(u) {
-                    InstData::Set { target, .. } => body.tags[target] == Opcode::Let && !read[target.index()],
-                    _ => false,
-                },
                 Opcode::Call => match body.inst(u) {
                     InstData::Call { callee, .. } => {
                         let hands_back = body.ty(u).is_some_and(|t| types.is_array(t) || types.get(t).is_tuple());

@@ -966,7 +966,7 @@ impl Writer<'_> {
         }
         let ty = TypeId::scalar(d);
         let (signed, bits) = (d.is_signed_int(), d.bits());
-        let (lo, _) = d.int_range().unwrap_or((0, 0));
+        let (lo, hi) = d.int_range().unwrap_or((0, 0));
         let arith = match op {
             OvfOp::Add => Opcode::Add,
             OvfOp::Sub => Opcode::Sub,
@@ -1008,7 +1008,6 @@ impl Writer<'_> {
             // b+`. Neither bound can overflow, and no select is needed
             // (QBE's is a branch).
             OvfOp::Add | OvfOp::Sub if signed => {
-                let (lo, hi) = d.int_range().unwrap_or((0, 0));
                 let (max, min) = (self.int(ty, hi, "max"), self.int(ty, lo, "min"));
                 let width = self.int(ty, i128::from(bits) - 1, "width");
                 let sign = self.binary(Opcode::Shr, ty, b, width, "ovf.sign", loc);
@@ -1031,7 +1030,6 @@ impl Writer<'_> {
                 last(self, Opcode::Or, [past.as_u32(), below.as_u32()], &[])
             }
             OvfOp::Add => {
-                let (_, hi) = d.int_range().unwrap_or((0, 0));
                 let max = self.int(ty, hi, "max");
                 let room = self.binary(Opcode::Sub, ty, max, b, "ovf.room", loc);
                 last(self, Opcode::Gt, [a.as_u32(), room.as_u32()], &[])
@@ -1042,7 +1040,6 @@ impl Writer<'_> {
             // b < 0, in [MAX / b, MIN / b]); by 0 it does not overflow, by
             // -1 only `MIN` does.
             _ => {
-                let (lo, hi) = d.int_range().unwrap_or((0, 0));
                 let (zero, one) = (self.int(ty, 0, "zero"), self.int(ty, 1, "one"));
                 let by_zero = self.binary(Opcode::Eq, bool_ty, b, zero, "ovf.by.zero", loc);
                 let max = self.int(ty, hi, "max");

@@ -1292,13 +1292,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
             })
             .collect();
         // The extents, for the layout tests of two axes or more.
-        let dims: Vec<ValueId> = (0..rank)
-            .filter(|_| rank > 1)
-            .map(|j| {
-                let n = self.fresh("dim");
-                self.b.dim(arr, j as u32, &n)
-            })
-            .collect();
+        let dims: Vec<ValueId> = if rank > 1 {
+            (0..rank)
+                .map(|j| {
+                    let n = self.fresh("dim");
+                    self.b.dim(arr, j as u32, &n)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let n = self.fresh("one");
         let one = self.b.int(TypeId::INT64, 1, &n);
         let n = self.fresh("itemsize");
@@ -1342,14 +1345,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let done = self.block("summed");
         let pairwise = self.block("pairwise");
-        let in_order = cond.map(|cond| {
-            let in_order = self.block("in.order");
-            self.b.condbr(cond, pairwise, in_order, None);
-            in_order
-        });
-        if in_order.is_none() {
-            self.b.br(pairwise);
-        }
+        let in_order = match cond {
+            Some(cond) => {
+                let in_order = self.block("in.order");
+                self.b.condbr(cond, pairwise, in_order, None);
+                Some(in_order)
+            }
+            None => {
+                self.b.br(pairwise);
+                None
+            }
+        };
         self.enter(pairwise);
         let (offset, extent, stride) = if let [k] = along[..] {
             let mut offset = self.zero(DType::Int64);

@@ -97,6 +97,28 @@ impl Emit<'_> {
         self.b.create_block(&n)
     }
 
+    /// The stride of `run`'s one axis.
+    fn stride(&mut self, run: ValueId) -> ValueId {
+        let n = self.name("stride");
+        self.b.stride(run, 0, &n)
+    }
+
+    /// The part of `run` (of `d`) of `extent` elements `stride` bytes apart
+    /// from byte `offset` on, which the caller knows are there.
+    fn part(
+        &mut self,
+        run: ValueId,
+        d: DType,
+        offset: ValueId,
+        extent: ValueId,
+        stride: ValueId,
+        what: &str,
+    ) -> ValueId {
+        let run_t = run_type(self.types, d);
+        let n = self.name(what);
+        self.b.view_of(Opcode::ViewInBounds, run_t, run, offset, &[extent], &[stride], &n)
+    }
+
     /// Element `i` of the 1-D `run` of `d`, in the accumulator's dtype.
     fn element(&mut self, run: ValueId, i: ValueId, d: DType, acc: DType) -> ValueId {
         let n = self.name("el");
@@ -120,12 +142,9 @@ impl Emit<'_> {
         self.b.switch_to(split);
         // The callee's argument is a view of its own, made here: the
         // header a call needs is then built only on this path.
-        let n = self.name("stride");
-        let stride = self.b.stride(run, 0, &n);
-        let run_t = run_type(self.types, d);
+        let stride = self.stride(run);
         let start = self.int(0);
-        let n = self.name("run");
-        let arg = self.b.view_of(Opcode::ViewInBounds, run_t, run, start, &[count], &[stride], &n);
+        let arg = self.part(run, d, start, count, stride, "run");
         let n = self.name("halves");
         let ret = TypeId::scalar(acc);
         let whole = self.b.call(&helper_name(d), &[arg], Some(ret), &n);
@@ -178,8 +197,7 @@ impl Emit<'_> {
         // a unit stride with the stride a constant, so that the offsets of
         // the eight are constants too.
         self.b.switch_to(blocked);
-        let n = self.name("stride");
-        let stride = self.b.stride(run, 0, &n);
+        let stride = self.stride(run);
         let size = self.int(i128::from(d.size_bytes()));
         let n = self.name("unit");
         let unit = self.b.binary(Opcode::Eq, TypeId::BOOL, stride, size, &n);
@@ -196,12 +214,9 @@ impl Emit<'_> {
         self.b.switch_to(tail);
         let done = self.block("pairwise.end");
         let left = self.op(Opcode::Sub, DType::Int64, count, i);
-        let n = self.name("stride");
-        let stride = self.b.stride(run, 0, &n);
+        let stride = self.stride(run);
         let offset = self.op(Opcode::Mul, DType::Int64, i, stride);
-        let run_t = run_type(self.types, d);
-        let n = self.name("rest");
-        let rest = self.b.view_of(Opcode::ViewInBounds, run_t, run, offset, &[left], &[stride], &n);
+        let rest = self.part(run, d, offset, left, stride, "rest");
         for k in 0..LANES - 1 {
             let idx = self.int(k);
             let n = self.name("there");
@@ -236,9 +251,8 @@ impl Emit<'_> {
     ) {
         let acc_t = TypeId::scalar(acc);
         let lanes = self.int(LANES);
-        let run_t = run_type(self.types, d);
         let at = self.int(0);
-        let first = self.eight(run, run_t, at, stride, lanes);
+        let first = self.part(run, d, at, lanes, stride, "eight");
         let mut x0 = Vec::with_capacity(LANES as usize);
         for k in 0..LANES {
             let idx = self.int(k);
@@ -270,7 +284,7 @@ impl Emit<'_> {
         self.b.condbr(more, body, combine, None);
         self.b.switch_to(body);
         let offset = self.op(Opcode::Mul, DType::Int64, i, stride);
-        let eight = self.eight(run, run_t, offset, stride, lanes);
+        let eight = self.part(run, d, offset, lanes, stride, "eight");
         for (k, &rk) in r.iter().enumerate() {
             let idx = self.int(k as i128);
             let x = self.element(eight, idx, d, acc);
@@ -293,13 +307,6 @@ impl Emit<'_> {
             (pair(self, r[0], r[1]), pair(self, r[2], r[3]), pair(self, r[4], r[5]), pair(self, r[6], r[7]));
         let (q0, q1) = (pair(self, p01, p23), pair(self, p45, p67));
         pair(self, q0, q1)
-    }
-
-    /// The eight elements of `run` from byte `offset` on, which the caller
-    /// knows are there.
-    fn eight(&mut self, run: ValueId, run_t: TypeId, offset: ValueId, stride: ValueId, lanes: ValueId) -> ValueId {
-        let n = self.name("eight");
-        self.b.view_of(Opcode::ViewInBounds, run_t, run, offset, &[lanes], &[stride], &n)
     }
 }
 
@@ -356,14 +363,11 @@ fn helper(types: &mut TypeTable, d: DType, acc: DType, loc: Option<SrcLoc>) -> p
     let mask = e.int(!(LANES - 1));
     let first = e.op(Opcode::BAnd, DType::Int64, half, mask);
     let second = e.op(Opcode::Sub, DType::Int64, count, first);
-    let n = e.name("stride");
-    let stride = e.b.stride(run, 0, &n);
+    let stride = e.stride(run);
     let zero = e.int(0);
-    let n = e.name("left");
-    let left = e.b.view_of(Opcode::ViewInBounds, run_t, run, zero, &[first], &[stride], &n);
+    let left = e.part(run, d, zero, first, stride, "left");
     let offset = e.op(Opcode::Mul, DType::Int64, first, stride);
-    let n = e.name("right");
-    let right = e.b.view_of(Opcode::ViewInBounds, run_t, run, offset, &[second], &[stride], &n);
+    let right = e.part(run, d, offset, second, stride, "right");
     let ret = TypeId::scalar(acc);
     let n = e.name("sum");
     let l = e.b.call(&helper_name(d), &[left], Some(ret), &n);
