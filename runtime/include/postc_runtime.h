@@ -163,6 +163,23 @@ typedef struct postc_rt_parallel_ufunc {
  * once, serially. A panic is raised as the serial loop raises it. */
 void postc_rt_parallel_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
 
+/* The host emulation of a kernel launch (docs/runtime-gpu.md 6), called by
+ * a kernel's entry point built with `--gpu off`. `dims` is the launch's
+ * grid[3] then block[3]; `coords` the module's twelve coordinates (thread
+ * index, block index, block extents, grid extents; each x, y, z), written
+ * before each thread runs; `body(args)` runs one thread. Each block's
+ * `nshared` shared arrays are zeroed before it runs. With `cooperative`
+ * set, a block's threads run as coroutines that wait at
+ * postc_rt_gpu_sync_threads; `kernel` names the kernel in the panic of a
+ * thread that returns while others wait. */
+void postc_rt_gpu_emulate(const char *kernel, const uint32_t *dims, int64_t *coords, void (*body)(void *),
+                          void *args, void *const *shared, const int64_t *shared_bytes, int64_t nshared,
+                          int32_t cooperative);
+
+/* A barrier of the emulation: the running thread waits until every thread
+ * of its block waits; outside a cooperative launch, nothing. */
+void postc_rt_gpu_sync_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,15 @@ int postc_rt_libc_pthread_cond_signal(pthread_cond_t *c);
 int postc_rt_libc_pthread_cond_broadcast(pthread_cond_t *c);
 int postc_rt_libc_sched_getaffinity(int pid, size_t size, void *set);
 const char *postc_rt_libc_getenv(const char *name);
+/* Memory mappings and contexts, for the coroutines of the GPU emulation
+ * (src/gpu_emulation.c). */
+#include <ucontext.h>
+void *postc_rt_libc_mmap(size_t size, int prot, int flags);
+int postc_rt_libc_munmap(void *p, size_t size);
+int postc_rt_libc_mprotect(void *p, size_t size, int prot);
+int postc_rt_libc_getcontext(ucontext_t *c);
+void postc_rt_libc_makecontext(ucontext_t *c, void (*f)(void));
+int postc_rt_libc_swapcontext(ucontext_t *from, const ucontext_t *to);
 
 void postc_rt_libc_pin_self(void *addr);
 

@@ -28,8 +28,9 @@ pub const HEADER: &str = include_str!("../include/postc_runtime.h");
 /// with any C11 compiler beside `--emit c` output, they stand in for the
 /// prebuilt library (the build script's flags are what the library is
 /// built with; none is needed for a correct build).
-pub const SOURCES: [(&str, &str); 7] = [
+pub const SOURCES: [(&str, &str); 8] = [
     ("arena.c", include_str!("arena.c")),
+    ("gpu_emulation.c", include_str!("gpu_emulation.c")),
     ("libc.c", include_str!("libc.c")),
     ("panic.c", include_str!("panic.c")),
     ("parallel.c", include_str!("parallel.c")),

@@ -107,6 +107,20 @@ int postc_rt_libc_pthread_cond_broadcast(pthread_cond_t *c) {
 int postc_rt_libc_sched_getaffinity(int pid, size_t size, void *set) {
   return RT_LIBC("sched_getaffinity", int, (int, size_t, void *))(pid, size, set);
 }
+void *postc_rt_libc_mmap(size_t size, int prot, int flags) {
+  return RT_LIBC("mmap", void *, (void *, size_t, int, int, int, off_t))(0, size, prot, flags, -1, 0);
+}
+int postc_rt_libc_munmap(void *p, size_t size) { return RT_LIBC("munmap", int, (void *, size_t))(p, size); }
+int postc_rt_libc_mprotect(void *p, size_t size, int prot) {
+  return RT_LIBC("mprotect", int, (void *, size_t, int))(p, size, prot);
+}
+int postc_rt_libc_getcontext(ucontext_t *c) { return RT_LIBC("getcontext", int, (ucontext_t *))(c); }
+void postc_rt_libc_makecontext(ucontext_t *c, void (*f)(void)) {
+  RT_LIBC("makecontext", void, (ucontext_t *, void (*)(void), int, ...))(c, f, 0);
+}
+int postc_rt_libc_swapcontext(ucontext_t *from, const ucontext_t *to) {
+  return RT_LIBC("swapcontext", int, (ucontext_t *, const ucontext_t *))(from, to);
+}
 const char *postc_rt_libc_getenv(const char *name) { return RT_LIBC("getenv", const char *, (const char *))(name); }
 
 /* Keeps the shared object that holds `addr` loaded for the life of the

@@ -1,7 +1,8 @@
 //! The host side of the GPU code, built with LLVM's IR builder: the
-//! coordinate built-ins of an emulated launch, block-shared storage and the
-//! coroutines behind barriers, the `--gpu off` emulation of kernel launches,
-//! the embedded device image and the constructor that loads it, per gpu
+//! coordinate built-ins of an emulated launch, block-shared storage, the
+//! `--gpu off` entry points of kernels (which the runtime's
+//! `postc_rt_gpu_emulate` runs, coroutines and barriers included: written
+//! once in C, runtime/src/gpu_emulation.c), the embedded device image and the constructor that loads it, per gpu
 //! ufunc the staging wrapper `SYMBOL_loop.gpu` and the dispatcher
 //! `SYMBOL_loop`, and per `kernel` or plain `gpu` function its launcher
 //! (docs/runtime-gpu.md §6).
@@ -42,7 +43,7 @@ const CTORS: &str = "llvm.global_ctors";
 const CTOR_PRIORITY: u64 = 65535;
 
 /// The host side of the GPU runtime (docs/runtime-gpu.md §4) and the
-/// C library functions the coroutines use.
+/// runtime's emulation of launches.
 mod entry {
     pub const USABLE: &str = "__postc_gpu_usable";
     pub const SELECT_RUNTIME: &str = "__postc_gpu_select_runtime";
@@ -57,68 +58,13 @@ mod entry {
     pub const ARENA_RESTORE: &str = "postc_gpu_arena_restore";
     pub const STAGE_TENSOR: &str = "postc_gpu_stage_tensor";
     pub const UNSTAGE_TENSOR: &str = "postc_gpu_unstage_tensor";
-    pub const GETCONTEXT: &str = "getcontext";
-    pub const MAKECONTEXT: &str = "makecontext";
-    pub const SWAPCONTEXT: &str = "swapcontext";
-    pub const MMAP: &str = "mmap";
-    pub const MUNMAP: &str = "munmap";
-    pub const MPROTECT: &str = "mprotect";
-    pub const CALLOC: &str = "calloc";
-    pub const FREE: &str = "free";
-    pub const MEMSET: &str = "llvm.memset.p0.i64";
+    pub const EMULATE: &str = "postc_rt_gpu_emulate";
+    pub const SYNC_THREADS: &str = "postc_rt_gpu_sync_threads";
     pub const SMAX: &str = "llvm.smax.i64";
     pub const SMIN: &str = "llvm.smin.i64";
     pub const UMAX: &str = "llvm.umax.i64";
     pub const UMIN: &str = "llvm.umin.i64";
 }
-
-/// The functions behind cooperating kernels' emulation.
-mod coop {
-    /// The running coroutine record (NULL outside a cooperative launch).
-    pub const CURRENT: &str = "postc.gpu.coop.current";
-    pub const THREAD: &str = "postc.gpu.coop.thread";
-    pub const ENTRY: &str = "postc.gpu.coop.entry";
-    pub const NEW: &str = "postc.gpu.coop.new";
-    pub const FREE: &str = "postc.gpu.coop.free";
-    pub const BLOCK: &str = "postc.gpu.coop.block";
-}
-
-/// Bytes kept for a `ucontext_t` (968 on x86-64, 4560 on AArch64 glibc).
-const CTX: u64 = 8192;
-/// One emulated thread: its context, its stack, its state (one of
-/// [`READY`], [`WAITING`], [`RETURNED`]).
-const THREAD: u64 = CTX + 16;
-const THREAD_STACK: u64 = CTX;
-const THREAD_STATE: u64 = CTX + 8;
-const READY: u64 = 0;
-const WAITING: u64 = 1;
-const RETURNED: u64 = 2;
-/// A coroutine record: the scheduler's context, then the thread count,
-/// the running thread, the body and its argument, the threads, the record
-/// this one replaced as current, and how many threads have returned.
-const REC_COUNT: u64 = CTX;
-const REC_RUNNING: u64 = CTX + 8;
-const REC_BODY: u64 = CTX + 16;
-const REC_ARG: u64 = CTX + 24;
-const REC_THREADS: u64 = CTX + 32;
-const REC_PREV: u64 = CTX + 40;
-const REC_DONE: u64 = CTX + 48;
-const RECORD: u64 = CTX + 64;
-/// `ucontext_t` fields (glibc, x86-64 and AArch64): `uc_link` and
-/// `uc_stack`'s `ss_sp`, `ss_flags`, `ss_size`.
-const UC_LINK: u64 = 8;
-const UC_STACK_SP: u64 = 16;
-const UC_STACK_FLAGS: u64 = 24;
-const UC_STACK_SIZE: u64 = 32;
-/// The stack of an emulated thread (reserved, not committed), its lowest
-/// page a guard.
-const STACK: u64 = 512 << 10;
-const GUARD: u64 = 4096;
-/// `PROT_READ | PROT_WRITE`, `MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE`,
-/// `PROT_NONE` (Linux).
-const PROT_RW: u64 = 3;
-const MAP_STACK_FLAGS: u64 = 0x2 | 0x20 | 0x4000;
-const PROT_NONE: u64 = 0;
 
 /// The most bytes of scratch copies one launch of a ufunc takes (its grid
 /// shrinks to fit when more threads would need more, down to one block).
@@ -179,13 +125,6 @@ impl<'c> Fb<'c> {
         self.f.get_nth_param(k as u32).ok_or_else(|| Mistake(format!("no parameter {k}")))
     }
 
-    fn param_int(&self, k: usize) -> R<IntValue<'c>> {
-        match self.param(k)? {
-            BasicValueEnum::IntValue(v) => Ok(v),
-            _ => Err(Mistake(format!("parameter {k} is not an integer"))),
-        }
-    }
-
     fn param_ptr(&self, k: usize) -> R<PointerValue<'c>> {
         match self.param(k)? {
             BasicValueEnum::PointerValue(v) => Ok(v),
@@ -197,10 +136,6 @@ impl<'c> Fb<'c> {
     fn byte(&self, base: PointerValue<'c>, off: IntValue<'c>) -> R<PointerValue<'c>> {
         // SAFETY: a plain byte offset; the IR does not require it in bounds.
         Ok(unsafe { self.b.build_gep(self.t.i8, base, &[off], "")? })
-    }
-
-    fn field(&self, base: PointerValue<'c>, off: u64) -> R<PointerValue<'c>> {
-        self.byte(base, self.int(off))
     }
 
     /// Element `k` of the array of `elem` at `base`.
@@ -272,10 +207,6 @@ impl<'c> Fb<'c> {
         Ok(self.b.build_int_unsigned_div(a, b, "")?)
     }
 
-    fn urem(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
-        Ok(self.b.build_int_unsigned_rem(a, b, "")?)
-    }
-
     fn cmp(&self, p: IntPredicate, a: IntValue<'c>, b: IntValue<'c>, name: &str) -> R<IntValue<'c>> {
         Ok(self.b.build_int_compare(p, a, b, name)?)
     }
@@ -294,52 +225,6 @@ impl<'c> Fb<'c> {
         self.b.build_return(None)?;
         Ok(())
     }
-
-    /// A counted loop `0..n` of `i64`: branches from the current block to
-    /// `head`, where `i` runs; returns `i`, and the block that continues
-    /// after the loop. The caller builds the body (from `body`) and then
-    /// calls [`Fb::next`].
-    fn counted(&self, n: IntValue<'c>, head: &str, body: &str, done: &str) -> R<Counted<'c>> {
-        let from = self.here()?;
-        let (h, bb, d) = (self.block(head), self.block(body), self.block(done));
-        self.br(h)?;
-        self.at(h);
-        let i = self.b.build_phi(self.t.i64, "i")?;
-        i.add_incoming(&[(&self.int(0), from)]);
-        let iv = i.as_basic_value().into_int_value();
-        let more = self.cmp(IntPredicate::ULT, iv, n, "more")?;
-        self.condbr(more, bb, d)?;
-        self.at(bb);
-        Ok(Counted { head: h, body: bb, phi: i, i: iv, done: d })
-    }
-
-    /// Lays the blocks out in the order of `blocks` (each after the one
-    /// before it), as a reader follows the function.
-    fn order(&self, blocks: &[BasicBlock<'c>]) -> R<()> {
-        for w in blocks.windows(2) {
-            w[1].move_after(w[0]).map_err(|_| Mistake("cannot move a block".into()))?;
-        }
-        Ok(())
-    }
-
-    /// Ends the body of a [`Fb::counted`] loop and continues after it.
-    fn next(&self, l: &Counted<'c>) -> R<()> {
-        let next = self.add(l.i, self.int(1))?;
-        let from = self.here()?;
-        l.phi.add_incoming(&[(&next, from)]);
-        self.br(l.head)?;
-        self.at(l.done);
-        Ok(())
-    }
-}
-
-/// A loop of [`Fb::counted`].
-struct Counted<'c> {
-    head: BasicBlock<'c>,
-    body: BasicBlock<'c>,
-    phi: inkwell::values::PhiValue<'c>,
-    i: IntValue<'c>,
-    done: BasicBlock<'c>,
 }
 
 /// Builds the host side of the GPU code into one module.
@@ -409,15 +294,7 @@ impl<'c, 'm> Host<'c, 'm> {
             entry::ARENA_RESTORE => (void.fn_type(&[i64, ptr], false), &[]),
             entry::STAGE_TENSOR => (t.ptr.fn_type(&[ptr, ptr, ptr], false), &[]),
             entry::UNSTAGE_TENSOR => (void.fn_type(&[ptr], false), &[]),
-            entry::GETCONTEXT => (t.i32.fn_type(&[ptr], false), &["returns_twice", "nounwind"]),
-            entry::MAKECONTEXT => (void.fn_type(&[ptr, ptr, i32], true), &["nounwind"]),
-            entry::SWAPCONTEXT => (t.i32.fn_type(&[ptr, ptr], false), &["nounwind"]),
-            entry::MMAP => (t.ptr.fn_type(&[ptr, i64, i32, i32, i32, i64], false), &["nounwind"]),
-            entry::MUNMAP => (t.i32.fn_type(&[ptr, i64], false), &["nounwind"]),
-            entry::MPROTECT => (t.i32.fn_type(&[ptr, i64, i32], false), &["nounwind"]),
-            entry::CALLOC => (t.ptr.fn_type(&[i64, i64], false), &["nounwind"]),
-            entry::FREE => (void.fn_type(&[ptr], false), &["nounwind"]),
-            entry::MEMSET => (void.fn_type(&[ptr, t.i8.into(), i64, t.i1.into()], false), &[]),
+            entry::EMULATE => (void.fn_type(&[ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i32], false), &[]),
             entry::SMAX | entry::SMIN | entry::UMAX | entry::UMIN => (t.i64.fn_type(&[i64, i64], false), &[]),
             _ => return Err(Mistake(format!("no declaration of `{name}`"))),
         };
@@ -554,16 +431,12 @@ impl<'c, 'm> Host<'c, 'm> {
         Ok(())
     }
 
-    /// Block-shared storage and, when a kernel cooperates, barriers and the
-    /// coroutines that run a block's threads (docs/runtime-gpu.md §6).
-    ///
-    /// Without a GPU, the threads of a block that share arrays or wait at
-    /// barriers run as coroutines on the calling thread (`ucontext`): in
-    /// turn, each up to its next `postc.gpu.sync_threads` or its return, the
-    /// barrier releasing them once all wait, so the result is the
-    /// interpreter's. Block storage is thread-local, cleared before each
-    /// block.
-    pub fn cooperation(&mut self, functions: &[GpuFunction], emulate: bool) -> Result<(), Vec<Diagnostic>> {
+    /// Block-shared storage: per shared array of a kernel, a thread-local
+    /// buffer and the function that returns it (the emulation clears it
+    /// before each block). A barrier the kernels' host bodies wait at is the
+    /// runtime's `postc_rt_gpu_sync_threads`, which returns at once outside
+    /// an emulated cooperative launch.
+    pub fn shared_storage(&mut self, functions: &[GpuFunction]) -> Result<(), Vec<Diagnostic>> {
         let t = self.t();
         for g in functions {
             for s in &g.shared {
@@ -579,223 +452,11 @@ impl<'c, 'm> Host<'c, 'm> {
                 })?;
             }
         }
-        if !functions.iter().any(|g| g.cooperates()) {
-            return Ok(());
+        if let Some(sync) = self.module().get_function(SYNC_THREADS) {
+            sync.as_global_value().set_name(entry::SYNC_THREADS);
+            sync.set_linkage(Linkage::External);
         }
-        let current = self.global(coop::CURRENT, t.ptr, &t.ptr.const_null(), Linkage::Internal);
-        current.set_thread_local(true);
-        current.set_alignment(8);
-        let current = current.as_pointer_value();
-        let void = t.cx.void_type();
-        let (ptr, i64) = (t.ptr.into(), t.i64.into());
-        let internal = Some(Linkage::Internal);
-        let thread = self.function(coop::THREAD, t.ptr.fn_type(&[ptr], false), internal)?;
-        let sync = self.function(SYNC_THREADS, void.fn_type(&[], false), internal)?;
-        for f in [thread, sync] {
-            add_flags(&t, f, &["nounwind"]);
-        }
-        let owner = "the emulation of cooperating kernels";
-        // The record of the running thread of coroutine record `c`.
-        self.define(thread, owner, |h, fb| {
-            let c = fb.param_ptr(0)?;
-            let t = h.t();
-            let i = fb.load_int(t.i64, fb.field(c, REC_RUNNING)?, "i")?;
-            let th = fb.load_ptr(fb.field(c, REC_THREADS)?, "th")?;
-            let at = fb.byte(th, fb.mul(i, fb.int(THREAD))?)?;
-            fb.b.build_return(Some(&at))?;
-            Ok(())
-        })?;
-        // Waits at the barrier: back to the scheduler (outside a cooperative
-        // launch, nothing).
-        self.define(sync, owner, |h, fb| {
-            let c = fb.load_ptr(current, "c")?;
-            let (wait, out) = (fb.block("wait"), fb.block("out"));
-            fb.condbr(fb.b.build_is_null(c, "none")?, out, wait)?;
-            fb.at(wait);
-            let th = fb.call_ptr(thread, &[c.into()])?;
-            fb.store(fb.field(th, THREAD_STATE)?, fb.int(WAITING))?;
-            fb.call(h.callee(entry::SWAPCONTEXT)?, &[th.into(), c.into()])?;
-            fb.br(out)?;
-            fb.at(out);
-            fb.ret_void()
-        })?;
-        // The rest runs the emulation (kernels' host bodies only wait at
-        // barriers).
-        if !emulate {
-            return Ok(());
-        }
-        let nomem = self.format("panic: cannot map the stacks of %lld emulated GPU threads");
-        let start = self.function(coop::ENTRY, void.fn_type(&[], false), internal)?;
-        let new = self.function(coop::NEW, t.ptr.fn_type(&[i64, ptr, ptr], false), internal)?;
-        let free = self.function(coop::FREE, void.fn_type(&[ptr], false), internal)?;
-        let block = self.function(coop::BLOCK, void.fn_type(&[ptr, ptr, i64, i64, i64, i64, i64], false), internal)?;
-        for f in [start, new, free, block] {
-            add_flags(&t, f, &["nounwind"]);
-        }
-        // Where every emulated thread starts; returning resumes the scheduler.
-        self.define(start, owner, |h, fb| {
-            let t = h.t();
-            let c = fb.load_ptr(current, "c")?;
-            let body = fb.load_ptr(fb.field(c, REC_BODY)?, "f")?;
-            let arg = fb.load_ptr(fb.field(c, REC_ARG)?, "a")?;
-            fb.b.build_indirect_call(void.fn_type(&[ptr], false), body, &[arg.into()], "")?;
-            let th = fb.call_ptr(thread, &[c.into()])?;
-            fb.store(fb.field(th, THREAD_STATE)?, fb.int(RETURNED))?;
-            let done = fb.field(c, REC_DONE)?;
-            let d = fb.load_int(t.i64, done, "d")?;
-            fb.store(done, fb.add(d, fb.int(1))?)?;
-            fb.ret_void()
-        })?;
-        // A coroutine record of `n` threads running `f(a)`, made current.
-        self.define(new, owner, |h, fb| {
-            let t = h.t();
-            let (n, body, arg) = (fb.param_int(0)?, fb.param_ptr(1)?, fb.param_ptr(2)?);
-            let calloc = h.callee(entry::CALLOC)?;
-            let c = fb.call_ptr(calloc, &[fb.int(1).into(), fb.int(RECORD).into()])?;
-            let th = fb.call_ptr(calloc, &[n.into(), fb.int(THREAD).into()])?;
-            let none = fb.b.build_or(fb.b.build_is_null(c, "")?, fb.b.build_is_null(th, "")?, "")?;
-            let (fill, fail) = (fb.block("fill"), fb.block("fail"));
-            fb.condbr(none, fail, fill)?;
-            fb.at(fill);
-            fb.store(fb.field(c, REC_COUNT)?, n)?;
-            fb.store(fb.field(c, REC_BODY)?, body)?;
-            fb.store(fb.field(c, REC_ARG)?, arg)?;
-            fb.store(fb.field(c, REC_THREADS)?, th)?;
-            let old = fb.load_ptr(current, "old")?;
-            fb.store(fb.field(c, REC_PREV)?, old)?;
-            fb.store(current, c)?;
-            let l = fb.counted(n, "head", "map", "done")?;
-            let i32t = t.i32;
-            let s = fb.call_ptr(
-                h.callee(entry::MMAP)?,
-                &[
-                    t.ptr.const_null().into(),
-                    fb.int(STACK).into(),
-                    i32t.const_int(PROT_RW, false).into(),
-                    i32t.const_int(MAP_STACK_FLAGS, false).into(),
-                    i32t.const_all_ones().into(),
-                    fb.int(0).into(),
-                ],
-            )?;
-            let failed = t.i64.const_all_ones().const_to_pointer(t.ptr);
-            let bad = fb.b.build_int_compare(IntPredicate::EQ, s, failed, "bad")?;
-            let mapped = fb.block("mapped");
-            fb.condbr(bad, fail, mapped)?;
-            fb.at(mapped);
-            fb.call(
-                h.callee(entry::MPROTECT)?,
-                &[s.into(), fb.int(GUARD).into(), i32t.const_int(PROT_NONE, false).into()],
-            )?;
-            let at = fb.byte(th, fb.mul(l.i, fb.int(THREAD))?)?;
-            fb.store(fb.field(at, THREAD_STACK)?, s)?;
-            fb.next(&l)?;
-            fb.b.build_return(Some(&c))?;
-            fb.at(fail);
-            h.panic(fb, nomem, &[n.into()])?;
-            fb.order(&[fill, l.head, l.body, mapped, fail, l.done])
-        })?;
-        // Frees record `c` and its stacks; the record it replaced is current
-        // again.
-        self.define(free, owner, |h, fb| {
-            let t = h.t();
-            let c = fb.param_ptr(0)?;
-            let n = fb.load_int(t.i64, fb.field(c, REC_COUNT)?, "n")?;
-            let th = fb.load_ptr(fb.field(c, REC_THREADS)?, "th")?;
-            let l = fb.counted(n, "head", "body", "done")?;
-            let at = fb.byte(th, fb.mul(l.i, fb.int(THREAD))?)?;
-            let s = fb.load_ptr(fb.field(at, THREAD_STACK)?, "s")?;
-            fb.call(h.callee(entry::MUNMAP)?, &[s.into(), fb.int(STACK).into()])?;
-            fb.next(&l)?;
-            let cfree = h.callee(entry::FREE)?;
-            fb.call(cfree, &[th.into()])?;
-            let old = fb.load_ptr(fb.field(c, REC_PREV)?, "old")?;
-            fb.store(current, old)?;
-            fb.call(cfree, &[c.into()])?;
-            fb.ret_void()
-        })?;
-        // Runs the threads of one block (its coordinates already set):
-        // phases in which every ready thread runs in turn, until all have
-        // returned. The format `msg` reports a thread that returned while
-        // others wait at a barrier.
-        self.define(block, owner, |h, fb| {
-            let t = h.t();
-            let (c, msg) = (fb.param_ptr(0)?, fb.param_ptr(1)?);
-            let (bx, by, bz) = (fb.param_int(2)?, fb.param_int(3)?, fb.param_int(4)?);
-            let (dx, dy) = (fb.param_int(5)?, fb.param_int(6)?);
-            let n = fb.load_int(t.i64, fb.field(c, REC_COUNT)?, "n")?;
-            let th = fb.load_ptr(fb.field(c, REC_THREADS)?, "th")?;
-            let running = fb.field(c, REC_RUNNING)?;
-            let done = fb.field(c, REC_DONE)?;
-            fb.store(done, fb.int(0))?;
-            // Every thread ready at the entry.
-            let init = fb.counted(n, "init", "init.body", "phase")?;
-            let it = fb.byte(th, fb.mul(init.i, fb.int(THREAD))?)?;
-            fb.call(h.callee(entry::GETCONTEXT)?, &[it.into()])?;
-            fb.store(fb.field(it, UC_LINK)?, c)?;
-            let stack = fb.load_ptr(fb.field(it, THREAD_STACK)?, "stack")?;
-            fb.store(fb.field(it, UC_STACK_SP)?, stack)?;
-            fb.store(fb.field(it, UC_STACK_FLAGS)?, t.i32.const_zero())?;
-            fb.store(fb.field(it, UC_STACK_SIZE)?, fb.int(STACK))?;
-            let start = start.as_global_value().as_pointer_value();
-            fb.call(h.callee(entry::MAKECONTEXT)?, &[it.into(), start.into(), t.i32.const_zero().into()])?;
-            fb.store(fb.field(it, THREAD_STATE)?, fb.int(READY))?;
-            fb.next(&init)?;
-            // A phase: every ready thread runs up to its next barrier or its
-            // return.
-            let phase = fb.here()?;
-            let turn = fb.counted(n, "turn", "turn.body", "phase.end")?;
-            let jt = fb.byte(th, fb.mul(turn.i, fb.int(THREAD))?)?;
-            let state = fb.load_int(t.i64, fb.field(jt, THREAD_STATE)?, "state")?;
-            let (go, next) = (fb.block("go"), fb.block("next"));
-            fb.condbr(fb.cmp(IntPredicate::EQ, state, fb.int(READY), "ready")?, go, next)?;
-            fb.at(go);
-            let (tx, q) = (fb.urem(turn.i, dx)?, fb.udiv(turn.i, dx)?);
-            let (ty, tz) = (fb.urem(q, dy)?, fb.udiv(q, dy)?);
-            for (k, v) in [tx, ty, tz].into_iter().enumerate() {
-                fb.store(h.coord(fb, k as u64)?, v)?;
-            }
-            fb.store(running, turn.i)?;
-            fb.call(h.callee(entry::SWAPCONTEXT)?, &[c.into(), jt.into()])?;
-            fb.br(next)?;
-            fb.at(next);
-            fb.next(&turn)?;
-            let d = fb.load_int(t.i64, done, "d")?;
-            let (check, out) = (fb.block("check"), fb.block("out"));
-            fb.condbr(fb.cmp(IntPredicate::EQ, d, n, "all")?, out, check)?;
-            fb.at(check);
-            let (find, release) = (fb.block("find"), fb.block("release"));
-            fb.condbr(fb.cmp(IntPredicate::NE, d, fb.int(0), "some")?, find, release)?;
-            // All wait at the barrier: release them, and run another phase.
-            fb.at(release);
-            let rel = fb.counted(n, "release.head", "release.body", "release.done")?;
-            let kt = fb.byte(th, fb.mul(rel.i, fb.int(THREAD))?)?;
-            fb.store(fb.field(kt, THREAD_STATE)?, fb.int(READY))?;
-            fb.next(&rel)?;
-            fb.br(phase)?;
-            // Some returned while others wait: find one that returned.
-            fb.at(find);
-            let r = fb.b.build_phi(t.i64, "r")?;
-            r.add_incoming(&[(&fb.int(0), check)]);
-            let ri = r.as_basic_value().into_int_value();
-            let rt = fb.byte(th, fb.mul(ri, fb.int(THREAD))?)?;
-            let rst = fb.load_int(t.i64, fb.field(rt, THREAD_STATE)?, "rstate")?;
-            let (diverged, find_next) = (fb.block("diverged"), fb.block("find.next"));
-            fb.condbr(fb.cmp(IntPredicate::EQ, rst, fb.int(RETURNED), "gone")?, diverged, find_next)?;
-            fb.at(find_next);
-            let r1 = fb.add(ri, fb.int(1))?;
-            r.add_incoming(&[(&r1, find_next)]);
-            fb.br(find)?;
-            fb.at(diverged);
-            let (rx, rq) = (fb.urem(ri, dx)?, fb.udiv(ri, dx)?);
-            let (ry, rz) = (fb.urem(rq, dy)?, fb.udiv(rq, dy)?);
-            h.panic(fb, msg, &[rx.into(), ry.into(), rz.into(), bx.into(), by.into(), bz.into()])?;
-            fb.at(out);
-            fb.ret_void()?;
-            fb.order(&[
-                init.head, init.body, phase, turn.head, turn.body, go, next, turn.done, check, release, rel.head,
-                rel.body, rel.done, find, find_next, diverged, out,
-            ])
-        })
+        Ok(())
     }
 
     /// The entry point `void SYMBOL(const postc_launch *cfg, ...)` of a
@@ -836,45 +497,14 @@ impl<'c, 'm> Host<'c, 'm> {
         Ok(dims)
     }
 
-    /// The kernel's parameters past the configuration.
-    fn launch_args(fb: &Fb<'c>, g: &GpuFunction) -> R<Vec<BasicMetadataValueEnum<'c>>> {
-        (0..g.sig.params.len()).map(|k| Ok(fb.param(k + 1)?.into())).collect()
-    }
-
-    /// Without GPU code, `void SYMBOL(const postc_launch *cfg, ...)` runs
-    /// every thread of the launch on the calling thread, one after another
-    /// (blocks in order, x fastest), each a call to the body with the
-    /// coordinates set, as the interpreter's `launch` does.
+    /// Without GPU code, `void SYMBOL(const postc_launch *cfg, ...)` checks
+    /// the configuration, keeps the launch's arguments in a buffer and has
+    /// the runtime's `postc_rt_gpu_emulate` run every thread of the launch
+    /// on the calling thread as the interpreter's `launch` does, each a call
+    /// of `SYMBOL.thread(buffer)`, which calls the body with the arguments;
+    /// a cooperating kernel's threads as coroutines, given its shared
+    /// arrays to clear before each block.
     pub fn emulation(&mut self, g: &GpuFunction) -> Result<(), Vec<Diagnostic>> {
-        let f = self.launch_entry(g)?;
-        self.define(f, &format!("kernel function `{}`", g.name), |h, fb| {
-            let body = h.existing(&format!("{}.host", g.symbol))?;
-            let [g0, g1, g2, g3, g4, g5] = h.launch_config(fb, g)?;
-            let blk01 = fb.mul(g3, g4)?;
-            let threads = fb.mul(blk01, g5)?;
-            let grd01 = fb.mul(g0, g1)?;
-            let blocks = fb.mul(grd01, g2)?;
-            let total = fb.mul(blocks, threads)?;
-            let l = fb.counted(total, "head", "body", "done")?;
-            let (tid, bid) = (fb.urem(l.i, threads)?, fb.udiv(l.i, threads)?);
-            let (tx, t1) = (fb.urem(tid, g3)?, fb.udiv(tid, g3)?);
-            let (ty, tz) = (fb.urem(t1, g4)?, fb.udiv(tid, blk01)?);
-            let (bx, b1) = (fb.urem(bid, g0)?, fb.udiv(bid, g0)?);
-            let (by, bz) = (fb.urem(b1, g1)?, fb.udiv(bid, grd01)?);
-            for (k, v) in [tx, ty, tz, bx, by, bz, g3, g4, g5, g0, g1, g2].into_iter().enumerate() {
-                fb.store(h.coord(fb, k as u64)?, v)?;
-            }
-            h.call_abi(fb, body, &Self::launch_args(fb, g)?, &g.sig)?;
-            fb.next(&l)?;
-            fb.ret_void()
-        })
-    }
-
-    /// Without GPU code, the launch of a cooperating kernel: every block in
-    /// turn (x fastest), its storage cleared, its threads as coroutines (see
-    /// [`Host::cooperation`]), each running `SYMBOL.thread`: the body with
-    /// the launch's arguments, kept in a buffer.
-    pub fn cooperative_emulation(&mut self, g: &GpuFunction) -> Result<(), Vec<Diagnostic>> {
         let t = self.t();
         let owner = format!("kernel function `{}`", g.name);
         let fields: Vec<BasicTypeEnum> = g.sig.params.iter().filter_map(|p| t.abi(*p)).collect();
@@ -884,44 +514,30 @@ impl<'c, 'm> Host<'c, 'm> {
             t.cx.void_type().fn_type(&[t.ptr.into()], false),
             Some(Linkage::Internal),
         )?;
-        let diverged = self.format(&format!(
-            "panic: kernel function {}: thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) returned while other \
-             threads of its block wait at {SYNC_THREADS}",
-            literal(&g.name)
-        ));
+        let name = self.format(&g.name);
         let f = self.launch_entry(g)?;
         self.define(f, &owner, |h, fb| {
+            h.launch_config(fb, g)?;
             let argbuf = fb.alloca(args_ty, "argbuf")?;
-            let [g0, g1, g2, g3, g4, g5] = h.launch_config(fb, g)?;
             for k in 0..fields.len() {
                 let at = fb.b.build_struct_gep(args_ty, argbuf, k as u32, "")?;
                 fb.store(at, fb.param(k + 1)?)?;
             }
-            let threads = fb.mul(fb.mul(g3, g4)?, g5)?;
-            let grd01 = fb.mul(g0, g1)?;
-            let blocks = fb.mul(grd01, g2)?;
-            let new = h.existing(coop::NEW)?;
-            let entry = thread.as_global_value().as_pointer_value();
-            let c = fb.call_ptr(new, &[threads.into(), entry.into(), argbuf.into()])?;
-            for (k, v) in [g3, g4, g5, g0, g1, g2].into_iter().enumerate() {
-                fb.store(h.coord(fb, 6 + k as u64)?, v)?;
-            }
-            let l = fb.counted(blocks, "head", "body", "done")?;
-            let (bx, b1) = (fb.urem(l.i, g0)?, fb.udiv(l.i, g0)?);
-            let (by, bz) = (fb.urem(b1, g1)?, fb.udiv(l.i, grd01)?);
-            for (k, v) in [bx, by, bz].into_iter().enumerate() {
-                fb.store(h.coord(fb, 3 + k as u64)?, v)?;
-            }
-            for sh in &g.shared {
+            let n = g.shared.len() as u32;
+            let shared = fb.alloca(t.ptr.array_type(n.max(1)), "shared")?;
+            let bytes = fb.alloca(t.i64.array_type(n.max(1)), "bytes")?;
+            for (k, sh) in g.shared.iter().enumerate() {
                 let p = fb.call_ptr(h.existing(&sh.symbol)?, &[])?;
-                let zero = (t.i8.const_zero().into(), t.i1.const_zero().into());
-                fb.call(h.callee(entry::MEMSET)?, &[p.into(), zero.0, fb.int(sh.bytes).into(), zero.1])?;
+                fb.store(fb.slot(t.ptr, n, shared, k as u64)?, p)?;
+                fb.store(fb.slot(t.i64, n, bytes, k as u64)?, fb.int(sh.bytes))?;
             }
-            let block = h.existing(coop::BLOCK)?;
-            let args = [c.into(), diverged.into(), bx.into(), by.into(), bz.into(), g3.into(), g4.into()];
-            fb.call(block, &args)?;
-            fb.next(&l)?;
-            fb.call(h.existing(coop::FREE)?, &[c.into()])?;
+            let coords = h.coords().as_pointer_value();
+            let entry = thread.as_global_value().as_pointer_value();
+            let cooperative = t.i32.const_int(g.cooperates() as u64, false);
+            let args = [name, fb.param_ptr(0)?, coords, entry, argbuf, shared, bytes];
+            let mut args: Vec<BasicMetadataValueEnum> = args.into_iter().map(Into::into).collect();
+            args.extend::<[BasicMetadataValueEnum; 2]>([fb.int(n as u64).into(), cooperative.into()]);
+            fb.call(h.callee(entry::EMULATE)?, &args)?;
             fb.ret_void()
         })?;
         self.define(thread, &owner, |h, fb| {

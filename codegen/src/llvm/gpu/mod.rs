@@ -389,16 +389,12 @@ pub fn emit_host_unit<'c>(
         let entry = module.add_function(&g.symbol, module.get_context().void_type().fn_type(&params, false), None);
         f.replace_all_uses_with(entry);
     }
-    // Block storage and barriers, for the kernels' host bodies and the
-    // emulation.
-    h.cooperation(&low.gpu.functions, !on)?;
+    // Block storage and the runtime's barrier, for the kernels' host bodies
+    // and the emulation.
+    h.shared_storage(&low.gpu.functions)?;
     if !on {
         for g in low.gpu.functions.iter().filter(|g| g.kind == FunctionKind::Kernel) {
-            if g.cooperates() {
-                h.cooperative_emulation(g)?;
-            } else {
-                h.emulation(g)?;
-            }
+            h.emulation(g)?;
         }
         return internalize_kernel_bodies(module, low);
     }
