@@ -40,6 +40,15 @@
 //!   They compute in Float64 (Complex128): a narrower operand is widened
 //!   exactly and the result rounded once, as the reference interpreter
 //!   does.
+//! - Complex `add`, `sub` and `neg` become the operation on each part in
+//!   the part's dtype (as the interpreter computes them), set into a
+//!   local; complex `eq` and `ne` compare the parts (`and`, `or`); a
+//!   `cast` from or to a complex dtype goes through the parts as NumPy
+//!   casts (between complex dtypes each part converts; a real value is the
+//!   real part, the imaginary part +0.0; to Bool, whether either part is
+//!   nonzero; to another dtype, the real part, saturating to an integer as
+//!   any float→integer cast). So a backend only stores, loads, copies,
+//!   passes and takes apart complex values.
 //! - A complex `abs` becomes libm's `hypot` of the parts widened to
 //!   Float64, rounded once (CPython's `abs`), through the intrinsic import
 //!   `postc.hypot`.
@@ -177,7 +186,7 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and **, complex abs, the overflow test of an integer power, integer true division, the code-point length of a Str (and Float16 arithmetic and conversions, saturating casts and complex products where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, complex sums, differences, negations, equality tests, casts and abs, the overflow test of an integer power, integer true division, the code-point length of a Str (and Float16 arithmetic and conversions, saturating casts and complex products where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
@@ -319,19 +328,21 @@ fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
                 Opcode::Pow => d.is_int() || d.is_complex() || d == DType::Float32 || d == DType::Float16,
                 Opcode::Div => d.is_complex() || dtype(left).is_some_and(|l| l.is_int()) || soft_half(v),
                 Opcode::Mul => d.is_complex() && !features.complex_products || soft_half(v),
-                Opcode::Add | Opcode::Sub => soft_half(v),
-                Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => soft_half(left),
+                Opcode::Add | Opcode::Sub => soft_half(v) || d.is_complex(),
+                Opcode::Eq | Opcode::Ne => soft_half(left) || dtype(left).is_some_and(|l| l.is_complex()),
+                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => soft_half(left),
                 _ => false,
             }
         }
-        InstData::Unary { op: Opcode::Abs, operand } => dtype(operand).is_some_and(|d| d.is_complex()),
+        InstData::Unary { op: Opcode::Abs | Opcode::Neg, operand } => dtype(operand).is_some_and(|d| d.is_complex()),
         InstData::GetField { aggregate, field: Field::Len } => dtype(aggregate) == Some(DType::Str),
         InstData::Cast { operand } => {
             let (to, from) = (dtype(v), dtype(operand));
             let saturated = !features.saturating_casts
                 && to.is_some_and(|d| d.is_int())
                 && from.is_some_and(|f| f.is_float() || f.is_complex());
-            saturated || (!features.float16_conversions && to != from && (from == half || to == half))
+            let complex = to.is_some_and(|d| d.is_complex()) || from.is_some_and(|f| f.is_complex());
+            saturated || complex || (!features.float16_conversions && to != from && (from == half || to == half))
         }
         _ => false,
     }
@@ -437,6 +448,7 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
         helpers: 0,
         soft_half_casts: !features.float16_conversions,
         native_overflow_tests: features.overflow_tests,
+        native_saturating_casts: features.saturating_casts,
         uses_hypot: false,
     };
     for b in old.blocks.ids() {
@@ -455,8 +467,10 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
             let result = match old.inst(v) {
                 InstData::Cast { operand } => {
                     let from = types.dtype(old.types[operand].unwrap_or(TypeId::FLOAT64));
-                    if !features.saturating_casts && dtype.is_int() && (from.is_float() || from.is_complex()) {
-                        w.saturate(v, from, dtype, operand, loc)
+                    if from.is_complex() || dtype.is_complex() {
+                        w.complex_cast(Some(v), operand, from, dtype, loc)
+                    } else if !features.saturating_casts && dtype.is_int() && from.is_float() {
+                        w.saturate(Some(v), from, dtype, operand, loc)
                     } else {
                         w.cast(Some(v), operand, from, dtype, loc)
                     }
@@ -479,6 +493,10 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                         }
                         Opcode::Pow if dtype.is_float() => w.narrow_power(v, dtype, [left, right], loc),
                         Opcode::Mul if dtype.is_complex() => w.complex_product(v, dtype, [left, right], loc),
+                        Opcode::Add | Opcode::Sub if dtype.is_complex() => {
+                            w.complex_parts(v, op, dtype, &[left, right], loc)
+                        }
+                        Opcode::Eq | Opcode::Ne if ld.is_complex() => w.complex_equality(v, op, ld, [left, right], loc),
                         _ if ld == DType::Float16 && !matches!(op, Opcode::FDiv | Opcode::Mod) => {
                             w.float16(v, op, dtype, [left, right], loc)
                         }
@@ -496,6 +514,7 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                 InstData::GetField { aggregate, .. } => {
                     w.call_unary(Some(v), Helper::StrLen, DType::Int64, aggregate, loc)
                 }
+                InstData::Unary { op: Opcode::Neg, operand } => w.complex_parts(v, Opcode::Neg, dtype, &[operand], loc),
                 InstData::Unary { operand, .. } => {
                     let from = types.dtype(old.types[operand].unwrap_or(TypeId::scalar(DType::Complex128)));
                     w.complex_abs(v, from, dtype, operand, loc)
@@ -542,6 +561,9 @@ struct Writer<'a> {
     soft_half_casts: bool,
     /// Whether the backend tests overflow itself ([`Features::overflow_tests`]).
     native_overflow_tests: bool,
+    /// Whether the backend's float→integer casts saturate
+    /// ([`Features::saturating_casts`]).
+    native_saturating_casts: bool,
     /// Whether a call of `postc.hypot` was written (a complex `abs`).
     uses_hypot: bool,
 }
@@ -566,6 +588,13 @@ impl Writer<'_> {
 
     fn select(&mut self, ty: TypeId, c: ValueId, t: ValueId, f: ValueId, base: &str, loc: Option<SrcLoc>) -> ValueId {
         self.value(Opcode::Select, ty, [c.as_u32(), 0], &[t.as_u32(), f.as_u32()], base, loc)
+    }
+
+    /// The float constant `x` of dtype `d`.
+    fn float(&mut self, d: DType, x: f64, base: &str) -> ValueId {
+        let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
+        let bits = postc_ir::body::f64_to_float_bits(d, x);
+        self.rw.emit_const_with_name(TypeId::scalar(d), Literal::Float(bits), Some(n), None)
     }
 
     fn int(&mut self, ty: TypeId, x: i128, base: &str) -> ValueId {
@@ -600,6 +629,9 @@ impl Writer<'_> {
     /// written out, a call of `postc.f16.widen` (to Float32, then cast) or
     /// of `postc.f16.narrow` (from Float64, after a cast).
     fn cast(&mut self, v: Option<ValueId>, x: ValueId, from: DType, to: DType, loc: Option<SrcLoc>) -> ValueId {
+        if from.is_complex() || to.is_complex() {
+            return self.complex_cast(v, x, from, to, loc);
+        }
         let half = DType::Float16;
         if self.soft_half_casts && from == half {
             if to == DType::Float32 {
@@ -612,10 +644,23 @@ impl Writer<'_> {
             let wide = if from == DType::Float64 { x } else { self.cast(None, x, from, DType::Float64, loc) };
             return self.call_unary(v, Helper::HalfNarrow, half, wide, loc);
         }
-        let (ty, ops) = (TypeId::scalar(to), [x.as_u32(), 0]);
+        self.named_or_new(v, Opcode::Cast, TypeId::scalar(to), [x.as_u32(), 0], "wide", loc)
+    }
+
+    /// An instruction under the name of `v` when given, else under a new
+    /// name from `base`.
+    fn named_or_new(
+        &mut self,
+        v: Option<ValueId>,
+        op: Opcode,
+        ty: TypeId,
+        ops: [u32; 2],
+        base: &str,
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
         match v {
-            Some(v) => self.named_as(v, Opcode::Cast, ty, ops, &[], loc),
-            None => self.value(Opcode::Cast, ty, ops, &[], "wide", loc),
+            Some(v) => self.named_as(v, op, ty, ops, &[], loc),
+            None => self.value(op, ty, ops, &[], base, loc),
         }
     }
 
@@ -754,6 +799,113 @@ impl Writer<'_> {
         result
     }
 
+    /// Part `field` of complex `x` of dtype `d`, in the part's dtype.
+    fn part(&mut self, x: ValueId, d: DType, field: Field, loc: Option<SrcLoc>) -> ValueId {
+        let part = d.complex_part().unwrap_or(DType::Float64);
+        let base = if field == Field::Real { "re" } else { "im" };
+        self.value(Opcode::GetField, TypeId::scalar(part), [x.as_u32(), field as u32], &[], base, loc)
+    }
+
+    /// A complex value of dtype `d` under the name of `v` (when given): a local that
+    /// starts as `init` (of dtype `d`) and whose parts are then set to
+    /// `parts` (in `d`'s part dtype).
+    fn complex_local(
+        &mut self,
+        v: Option<ValueId>,
+        d: DType,
+        init: ValueId,
+        parts: &[(Field, ValueId)],
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let result = self.named_or_new(v, Opcode::Let, TypeId::scalar(d), [init.as_u32(), 0], "complex", loc);
+        for &(field, x) in parts {
+            self.rw.emit(Opcode::SetField, None, [result.as_u32(), 0], &[field as u32, x.as_u32()], None, loc);
+        }
+        result
+    }
+
+    /// A complex `add` or `sub` (two operands) or `neg` (one) of dtype
+    /// `d`: the operation on each part, in the part's dtype, as the
+    /// interpreter computes it.
+    fn complex_parts(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        d: DType,
+        operands: &[ValueId],
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let pty = TypeId::scalar(d.complex_part().unwrap_or(DType::Float64));
+        let mut parts = [(Field::Real, v), (Field::Imag, v)];
+        for (field, result) in &mut parts {
+            let xs: Vec<u32> = operands.iter().map(|&x| self.part(x, d, *field, loc).as_u32()).collect();
+            *result = self.value(op, pty, [xs[0], xs.get(1).copied().unwrap_or(0)], &[], "part", loc);
+        }
+        self.complex_local(Some(v), d, operands[0], &parts, loc)
+    }
+
+    /// A complex `eq` (both parts equal) or `ne` (either differs) of
+    /// operands of dtype `d`.
+    fn complex_equality(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        d: DType,
+        [a, b]: [ValueId; 2],
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let mut tests = [0u32; 2];
+        for (k, field) in [Field::Real, Field::Imag].into_iter().enumerate() {
+            let (x, y) = (self.part(a, d, field, loc), self.part(b, d, field, loc));
+            tests[k] = self.binary(op, TypeId::BOOL, x, y, "same", loc).as_u32();
+        }
+        let join = if op == Opcode::Eq { Opcode::And } else { Opcode::Or };
+        self.named_as(v, join, TypeId::BOOL, tests, &[], loc)
+    }
+
+    /// A `cast` from or to a complex dtype, as NumPy casts: to its own
+    /// dtype a copy (a local), between complex dtypes each part converts; a real value becomes the real part, the
+    /// imaginary part +0.0; a complex value cast to Bool is whether either
+    /// part is nonzero, to any other dtype its real part cast (saturating
+    /// to an integer where the backend's casts do not).
+    fn complex_cast(&mut self, v: Option<ValueId>, x: ValueId, from: DType, to: DType, loc: Option<SrcLoc>) -> ValueId {
+        if from == to {
+            return self.named_or_new(v, Opcode::Let, TypeId::scalar(to), [x.as_u32(), 0], "complex", loc);
+        }
+        let Some(to_part) = to.complex_part() else {
+            if to == DType::Bool {
+                let part = from.complex_part().unwrap_or(DType::Float64);
+                let zero = self.float(part, 0.0, "zero");
+                let re = self.part(x, from, Field::Real, loc);
+                let im = self.part(x, from, Field::Imag, loc);
+                let (re, im) = (
+                    self.binary(Opcode::Ne, TypeId::BOOL, re, zero, "nonzero", loc),
+                    self.binary(Opcode::Ne, TypeId::BOOL, im, zero, "nonzero", loc),
+                );
+                return self.named_or_new(v, Opcode::Or, TypeId::BOOL, [re.as_u32(), im.as_u32()], "nonzero", loc);
+            }
+            let part = from.complex_part().unwrap_or(DType::Float64);
+            let re = self.part(x, from, Field::Real, loc);
+            if to.is_int() && !self.native_saturating_casts {
+                return self.saturate(v, part, to, re, loc);
+            }
+            return self.cast(v, re, part, to, loc);
+        };
+        let n = self.rw.fresh_name(&mut self.names, &[b"zero"]);
+        let zero = self.rw.emit_const_with_name(TypeId::scalar(to), Literal::Complex(0, 0), Some(n), None);
+        let parts: Vec<(Field, ValueId)> = match from.complex_part() {
+            Some(from_part) => [Field::Real, Field::Imag]
+                .into_iter()
+                .map(|field| {
+                    let p = self.part(x, from, field, loc);
+                    (field, self.convert(p, from_part, to_part, loc))
+                })
+                .collect(),
+            None => vec![(Field::Real, self.convert(x, from, to_part, loc))],
+        };
+        self.complex_local(v, to, zero, &parts, loc)
+    }
+
     /// A Float32 or Float16 `pow`: libm's `pow` on the operands widened,
     /// the result rounded once, as the interpreter does (`powf` can differ
     /// in the last place, and no target has a Float16 one).
@@ -764,19 +916,11 @@ impl Writer<'_> {
         self.cast(Some(v), r, DType::Float64, d, loc)
     }
 
-    /// A float (or complex: its real part) `x` of dtype `from` cast to the
-    /// integer dtype `to`, saturating, with NaN giving 0: the conversion
-    /// sees `x` where it truncates into range and 0 elsewhere, and the
-    /// bounds are selected after it.
-    fn saturate(&mut self, v: ValueId, from: DType, to: DType, x: ValueId, loc: Option<SrcLoc>) -> ValueId {
-        let (x, from) = match from.complex_part() {
-            Some(part) => {
-                let n = self.rw.fresh_name(&mut self.names, &[b"real"]);
-                let ops = [x.as_u32(), Field::Real as u32];
-                (self.rw.emit_with_name(Opcode::GetField, Some(TypeId::scalar(part)), ops, &[], Some(n), loc), part)
-            }
-            None => (x, from),
-        };
+    /// A float `x` of dtype `from` cast to the integer dtype `to`,
+    /// saturating, with NaN giving 0: the conversion sees `x` where it
+    /// truncates into range and 0 elsewhere, and the bounds are selected
+    /// after it.
+    fn saturate(&mut self, v: Option<ValueId>, from: DType, to: DType, x: ValueId, loc: Option<SrcLoc>) -> ValueId {
         // Float16 widens exactly; its range is Float32's bounds' subset.
         let f = if from == DType::Float64 { DType::Float64 } else { DType::Float32 };
         let x = self.convert(x, from, f, loc);
@@ -791,12 +935,7 @@ impl Writer<'_> {
         } else {
             (-1.0, 2f64.powi(bits as i32), 0, (1i128 << bits) - 1)
         };
-        let float = |w: &mut Self, value: f64, base: &str| {
-            let n = w.rw.fresh_name(&mut w.names, &[base.as_bytes()]);
-            let bits = postc_ir::body::f64_to_float_bits(f, value);
-            w.rw.emit_const_with_name(fty, Literal::Float(bits), Some(n), None)
-        };
-        let (lo, hi, zero) = (float(self, lo, "lo"), float(self, hi, "hi"), float(self, 0.0, "zero"));
+        let (lo, hi, zero) = (self.float(f, lo, "lo"), self.float(f, hi, "hi"), self.float(f, 0.0, "zero"));
         let b = TypeId::BOOL;
         let above_lo = self.binary(Opcode::Gt, b, x, lo, "above.lo", loc);
         let below_hi = self.binary(Opcode::Lt, b, x, hi, "below.hi", loc);
@@ -807,7 +946,11 @@ impl Writer<'_> {
         let at_max = self.binary(Opcode::Ge, b, x, hi, "at.max", loc);
         let (min, max) = (self.int(ty, min, "min"), self.int(ty, max, "max"));
         let low = self.select(ty, at_min, min, t, "low", loc);
-        self.named_as(v, Opcode::Select, ty, [at_max.as_u32(), 0], &[max.as_u32(), low.as_u32()], loc)
+        let (ops, extra) = ([at_max.as_u32(), 0], [max.as_u32(), low.as_u32()]);
+        match v {
+            Some(v) => self.named_as(v, Opcode::Select, ty, ops, &extra, loc),
+            None => self.value(Opcode::Select, ty, ops, &extra, "saturated", loc),
+        }
     }
 
     /// `left // right` or `left % right` on integers of dtype `d`.

@@ -470,26 +470,11 @@ impl<'t, 'p> FnC<'t, 'p> {
     }
 
     /// A C expression converting `x` of dtype `from` to dtype `to`
-    /// (docs/ir-text.md, Semantics).
+    /// (docs/ir-text.md, Semantics), neither complex: casts from and to
+    /// complex dtypes are `legalize`'s.
     fn convert(&mut self, x: &str, from: DType, to: DType) -> String {
         if from == to {
             return x.to_owned();
-        }
-        if from.is_complex() {
-            let (re, im) = (format!("postc_re_{}({x})", short(from)), format!("postc_im_{}({x})", short(from)));
-            if to.is_complex() {
-                let (r, i) = (self.convert(&re, part(from), part(to)), self.convert(&im, part(from), part(to)));
-                return format!("postc_{}({r}, {i})", short(to));
-            }
-            if to == DType::Bool {
-                return format!("({re} != 0 || {im} != 0)");
-            }
-            return self.convert(&re, part(from), to);
-        }
-        if to.is_complex() {
-            let re = self.convert(x, from, part(to));
-            let zero = if to == DType::Complex64 { "0.0f" } else { "0.0" };
-            return format!("postc_{}({re}, {zero})", short(to));
         }
         let x = if from == DType::Float16 { format!("POSTC_F16_TO_F({x})") } else { x.to_owned() };
         let from = if from == DType::Float16 { DType::Float32 } else { from };
@@ -537,6 +522,9 @@ impl<'t, 'p> FnC<'t, 'p> {
             InstData::Unary { op, operand } => self.unary(v, op, operand)?,
             InstData::Cast { operand } => {
                 let (from, to) = (self.dt(operand), self.dt(v));
+                if from.is_complex() || to.is_complex() {
+                    return self.err(Some(v), crate::backend::written_out(&format!("cast from {from} to {to}")));
+                }
                 let x = self.name(operand);
                 let e = self.convert(&x, from, to);
                 self.def(v, e);
@@ -923,27 +911,15 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Opcode::Ge => format!("{x} >= {y}"),
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
-        } else {
+        } else if op == Opcode::Mul {
+            // The product, the one complex operation C is given
+            // (`Features::complex_products`): in a helper, for exactness.
             let s = short(od);
-            let (ar, ai, br, bi) = (
-                format!("postc_re_{s}({a})"),
-                format!("postc_im_{s}({a})"),
-                format!("postc_re_{s}({b})"),
-                format!("postc_im_{s}({b})"),
-            );
-            match op {
-                Opcode::Add => format!("postc_{s}({ar} + {br}, {ai} + {bi})"),
-                Opcode::Sub => format!("postc_{s}({ar} - {br}, {ai} - {bi})"),
-                Opcode::Eq => format!("{ar} == {br} && {ai} == {bi}"),
-                Opcode::Ne => format!("!({ar} == {br} && {ai} == {bi})"),
-                // `div` and `pow` are calls of `legalize`'s functions by now.
-                Opcode::Mul => {
-                    let args = format!("(double){ar}, (double){ai}, (double){br}, (double){bi}");
-                    let name = self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
-                    self.convert(&format!("{name}({args})"), DType::Complex128, od)
-                }
-                _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
-            }
+            let args = format!("postc_re_{s}({a}), postc_im_{s}({a}), postc_re_{s}({b}), postc_im_{s}({b})");
+            let name = self.t.helper(h::Helper { name: "postc_cmul".into(), text: CMUL.into(), libm: &[] });
+            format!("({t})({name}({args}))")
+        } else {
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
         };
         self.def(v, e);
         Ok(())
@@ -961,10 +937,6 @@ impl<'t, 'p> FnC<'t, 'p> {
             // The sign bit (`float` arithmetic where there is `_Float16`).
             Opcode::Neg if d == DType::Float16 => format!("POSTC_F16_NEG({a})"),
             Opcode::Neg if d.is_float() => format!("-{a}"),
-            Opcode::Neg if d.is_complex() => {
-                let s = short(d);
-                format!("postc_{s}(-postc_re_{s}({a}), -postc_im_{s}({a}))")
-            }
             Opcode::Abs if d.is_signed_int() => format!("{a} < 0 ? ({t})(0u - ({}){a}) : {a}", wrap_ty(d)),
             Opcode::Abs if d.is_int() => a,
             Opcode::Abs if d == DType::Float16 => {
@@ -979,8 +951,8 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.t.libm.insert("fabs".into(), 1);
                 format!("fabs({a})")
             }
-            Opcode::Abs if d.is_complex() => {
-                return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}")))
+            _ if d.is_complex() => {
+                return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         };

@@ -391,62 +391,23 @@ impl<'t, 'p> FnQ<'t, 'p> {
         }
     }
 
-    /// Converts scalar `x` of dtype `from` into dtype `to`; a complex result
-    /// is written into `dest` (a slot), whose address is returned.
-    fn convert(&mut self, x: &str, from: DType, to: DType, dest: Option<&str>) -> String {
+    /// Converts scalar `x` of dtype `from` into dtype `to` (neither complex
+    /// nor text: casts of those are `legalize`'s).
+    fn convert(&mut self, x: &str, from: DType, to: DType) -> String {
         if from == to {
-            if let (true, Some(d)) = (in_memory(to), dest) {
-                self.copy_mem(d, x, slot_size(to));
-                return d.to_owned();
-            }
             return x.to_owned();
-        }
-        if from.is_complex() {
-            let re = self.cpart(from, x, 0);
-            if to.is_complex() {
-                let im = self.cpart(from, x, 1);
-                let r2 = self.convert(&re, part(from), part(to), None);
-                let i2 = self.convert(&im, part(from), part(to), None);
-                let dest = match dest {
-                    Some(d) => d.to_owned(),
-                    None => self.slot(16),
-                };
-                self.store_cpart(to, &dest, 0, &r2);
-                self.store_cpart(to, &dest, 1, &i2);
-                return dest;
-            }
-            if to == DType::Bool {
-                let im = self.cpart(from, x, 1);
-                let c = class(part(from));
-                let z = self.fconst(c, 0.0);
-                let a = self.def('w', format!("cne{c} {re}, {z}"));
-                let b = self.def('w', format!("cne{c} {im}, {z}"));
-                return self.def('w', format!("or {a}, {b}"));
-            }
-            return self.convert(&re, part(from), to, None);
-        }
-        if to.is_complex() {
-            let re = self.convert(x, from, part(to), None);
-            let dest = match dest {
-                Some(d) => d.to_owned(),
-                None => self.slot(16),
-            };
-            let z = self.fconst(class(part(to)), 0.0);
-            self.store_cpart(to, &dest, 0, &re);
-            self.store_cpart(to, &dest, 1, &z);
-            return dest;
         }
         // Float16 goes through Float32.
         if from == DType::Float16 {
             let s = self.f16_to_s(x);
-            return self.convert(&s, DType::Float32, to, None);
+            return self.convert(&s, DType::Float32, to);
         }
         if to == DType::Float16 {
             return match from {
                 DType::Float32 => self.s_to_f16(x, 's'),
                 DType::Float64 => self.s_to_f16(x, 'd'),
                 _ => {
-                    let d = self.convert(x, from, DType::Float64, None);
+                    let d = self.convert(x, from, DType::Float64);
                     self.s_to_f16(&d, 'd')
                 }
             };
@@ -549,12 +510,11 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let (from, to) = (self.dt(operand), self.dt(v));
                 let x = self.val(operand);
                 let n = self.val(v);
-                if in_memory(to) {
-                    self.convert(&x, from, to, Some(&n));
-                } else {
-                    let r = self.convert(&x, from, to, None);
-                    self.line(format!("{n} ={} copy {r}", class(to)));
+                if in_memory(to) || in_memory(from) {
+                    return self.err(Some(v), crate::backend::written_out(&format!("cast from {from} to {to}")));
                 }
+                let r = self.convert(&x, from, to);
+                self.line(format!("{n} ={} copy {r}", class(to)));
             }
             InstData::Bitcast { operand } => {
                 let (from, to) = (self.dt(operand), self.dt(v));
@@ -1138,33 +1098,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
             self.line(format!("{n} ={} copy {r}", self.vcls(v)));
             return Ok(());
         }
-        // Complex: products in double, rounded once.
-        let pd = part(od);
-        let pc = class(pd);
-        let (ar, ai) = (self.cpart(od, &a, 0), self.cpart(od, &a, 1));
-        let (br, bi) = (self.cpart(od, &b, 0), self.cpart(od, &b, 1));
-        match op {
-            Opcode::Add | Opcode::Sub => {
-                let ins = if op == Opcode::Add { "add" } else { "sub" };
-                let re = self.def(pc, format!("{ins} {ar}, {br}"));
-                let im = self.def(pc, format!("{ins} {ai}, {bi}"));
-                self.store_cpart(od, &n, 0, &re);
-                self.store_cpart(od, &n, 1, &im);
-            }
-            Opcode::Eq | Opcode::Ne => {
-                let x = self.def('w', format!("ceq{pc} {ar}, {br}"));
-                let y = self.def('w', format!("ceq{pc} {ai}, {bi}"));
-                let e = self.def('w', format!("and {x}, {y}"));
-                if op == Opcode::Eq {
-                    self.line(format!("{n} =w copy {e}"));
-                } else {
-                    self.line(format!("{n} =w xor {e}, 1"));
-                }
-            }
-            // `mul`, `div` and `pow` are `legalize`'s by now.
-            _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
-        }
-        Ok(())
+        // Complex arithmetic and comparisons are `legalize`'s by now.
+        self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())))
     }
 
     fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
@@ -1186,15 +1121,6 @@ impl<'t, 'p> FnQ<'t, 'p> {
             // A Float16's sign bit (in a `w`).
             Opcode::Neg if d == DType::Float16 => self.def('w', format!("xor {a}, 32768")),
             Opcode::Neg if d.is_float() => self.def(c, format!("neg {a}")),
-            Opcode::Neg if d.is_complex() => {
-                let pc = class(part(d));
-                let (re, im) = (self.cpart(d, &a, 0), self.cpart(d, &a, 1));
-                let r2 = self.def(pc, format!("neg {re}"));
-                let i2 = self.def(pc, format!("neg {im}"));
-                self.store_cpart(d, &n, 0, &r2);
-                self.store_cpart(d, &n, 1, &i2);
-                return Ok(());
-            }
             Opcode::Abs if d.is_signed_int() => {
                 let neg = self.def('w', format!("cslt{c} {a}, 0"));
                 let m = self.def(c, format!("sub 0, {a}"));
@@ -1213,8 +1139,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let m = self.def('l', format!("and {b}, 9223372036854775807"));
                 self.def('d', format!("cast {m}"))
             }
-            Opcode::Abs if d.is_complex() => {
-                return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}")))
+            _ if d.is_complex() => {
+                return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         };
@@ -1442,13 +1368,13 @@ impl<'t, 'p> FnQ<'t, 'p> {
         for a in args {
             let d = self.dt(*a);
             let x = self.val(*a);
-            let y = self.convert(&x, d, w, None);
+            let y = self.convert(&x, d, w);
             xs.push(format!("{wc} {y}"));
         }
         self.t.libc_call(&name);
         let r = self.def(wc, format!("call ${name}({})", xs.join(", ")));
         if let Some(rd) = rd {
-            let r = self.convert(&r, w, rd, None);
+            let r = self.convert(&r, w, rd);
             self.line(format!("{n} ={} copy {r}", class(rd)));
         }
         Ok(())
@@ -1465,7 +1391,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
         for a in args.iter().skip(1) {
             let d = self.dt(*a);
             let x = self.val(*a);
-            rest.push(self.convert(&x, d, DType::Int64, None));
+            rest.push(self.convert(&x, d, DType::Int64));
         }
         match lit {
             Some(s) => {

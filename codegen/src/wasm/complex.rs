@@ -1,11 +1,11 @@
 //! Complex numbers as pairs: a Complex64 is two `f32` locals, a
 //! Complex128 two `f64` (real part first), passed as two parameters and
 //! returned as two results; in memory the two parts are adjacent, as in
-//! C and NumPy. Sums, differences and comparisons run in the part's type.
-//! (Products, magnitudes, quotients and powers are `legalize`'s by now.)
+//! C and NumPy. Arithmetic, comparisons and casts are `legalize`'s: they
+//! reach the backend as operations on the parts (`getfield`, `setfield`).
 
 use super::func::{mem, FnW, R};
-use postc_ir::{DType, Field, Opcode, ValueId};
+use postc_ir::{DType, Field, ValueId};
 use wasm_encoder::{Instruction as I, ValType};
 
 impl FnW<'_, '_> {
@@ -42,84 +42,6 @@ impl FnW<'_, '_> {
             (I::F64Store(mem(0)), I::F64Store(mem(8)))
         };
         self.extend([I::LocalTee(at), I::LocalGet(l), store, I::LocalGet(at), I::LocalGet(l + 1), store_im]);
-        Ok(())
-    }
-
-    /// Converts the value of dtype `from` on the stack to `to`, one of
-    /// them complex.
-    pub(super) fn convert_complex(&mut self, v: ValueId, from: DType, to: DType) -> R<()> {
-        if from.is_text() || to.is_text() {
-            return self.err(Some(v), format!("a cast from {from} to {to}"));
-        }
-        if from.is_complex() {
-            let p = Self::part(from);
-            let im = self.local(super::val_type(p).expect("a real part"));
-            self.push(I::LocalSet(im));
-            if to.is_complex() {
-                let q = Self::part(to);
-                self.convert(v, p, q)?;
-                self.push(I::LocalGet(im));
-                return self.convert(v, p, q);
-            }
-            if to == DType::Bool {
-                let (zero, ne) = if p == DType::Float32 {
-                    (I::F32Const(0.0f32.into()), I::F32Ne)
-                } else {
-                    (I::F64Const(0.0f64.into()), I::F64Ne)
-                };
-                self.extend([zero.clone(), ne.clone(), I::LocalGet(im), zero, ne, I::I32Or]);
-                return Ok(());
-            }
-            return self.convert(v, p, to);
-        }
-        let q = Self::part(to);
-        self.convert(v, from, q)?;
-        self.push(if q == DType::Float32 { I::F32Const(0.0f32.into()) } else { I::F64Const(0.0f64.into()) });
-        Ok(())
-    }
-
-    pub(super) fn binary_complex(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
-        let d = self.dt(l);
-        let small = d == DType::Complex64;
-        let (a, b) = (self.value_local[&l], self.value_local[&r]);
-        match op {
-            Opcode::Add | Opcode::Sub => {
-                let o = match (op, small) {
-                    (Opcode::Add, true) => I::F32Add,
-                    (Opcode::Add, false) => I::F64Add,
-                    (_, true) => I::F32Sub,
-                    (_, false) => I::F64Sub,
-                };
-                self.extend([I::LocalGet(a), I::LocalGet(b), o.clone(), I::LocalGet(a + 1), I::LocalGet(b + 1), o]);
-                self.set(v);
-            }
-            Opcode::Eq | Opcode::Ne => {
-                let eq = if small { I::F32Eq } else { I::F64Eq };
-                self.extend([I::LocalGet(a), I::LocalGet(b), eq.clone(), I::LocalGet(a + 1), I::LocalGet(b + 1), eq]);
-                self.push(I::I32And);
-                if op == Opcode::Ne {
-                    self.push(I::I32Eqz);
-                }
-                self.set(v);
-            }
-            // `mul`, `div` and `pow` are `legalize`'s by now.
-            _ => return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic()))),
-        }
-        Ok(())
-    }
-
-    pub(super) fn unary_complex(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
-        let d = self.dt(x);
-        let a = self.value_local[&x];
-        match op {
-            Opcode::Neg => {
-                let neg = if d == DType::Complex64 { I::F32Neg } else { I::F64Neg };
-                self.extend([I::LocalGet(a), neg.clone(), I::LocalGet(a + 1), neg]);
-            }
-            Opcode::Abs => return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}"))),
-            _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
-        }
-        self.set(v);
         Ok(())
     }
 

@@ -794,10 +794,7 @@ impl<'t, 'p> FnW<'t, 'p> {
         if from == to {
             return Ok(());
         }
-        if from.is_complex() || to.is_complex() {
-            return self.convert_complex(v, from, to);
-        }
-        if from == DType::Float16 || to == DType::Float16 {
+        if from == DType::Float16 || to == DType::Float16 || from.is_complex() || to.is_complex() {
             return self.err(Some(v), crate::backend::written_out(&format!("a cast from {from} to {to}")));
         }
         for d in [from, to] {
@@ -1323,11 +1320,8 @@ impl<'t, 'p> FnW<'t, 'p> {
     fn binary(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let od = self.dt(l);
         let rd = self.dt(v);
-        if od == DType::Float16 {
+        if od == DType::Float16 || od.is_complex() {
             return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
-        }
-        if od.is_complex() {
-            return self.binary_complex(v, op, l, r);
         }
         if od.is_text() {
             return self.binary_text(v, op, l, r);
@@ -1485,7 +1479,7 @@ impl<'t, 'p> FnW<'t, 'p> {
             return self.unary_f16(v, op, x);
         }
         if d.is_complex() {
-            return self.unary_complex(v, op, x);
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())));
         }
         if val_type(d).is_none() || val_type(self.dt(v)).is_none() {
             return self.unsupported(v, format!("`{}` on {d}", op.mnemonic()));

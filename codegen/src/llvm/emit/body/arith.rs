@@ -1,10 +1,9 @@
 //! Arithmetic and conversions of scalar values (docs/ir-text.md,
 //! Semantics), and the calls of runtime and math functions they use.
 
-use super::{aggregate, float, float_suffix, float_suffix_of, int, result, FnEmit, R};
-use crate::llvm::emit::part;
+use super::{float, float_suffix, float_suffix_of, int, llvm, result, FnEmit, R};
 use crate::llvm::runtime;
-use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue};
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FloatValue, FunctionValue};
 use inkwell::{FloatPredicate, IntPredicate};
 use postc_ir::{DType, Opcode, ValueId};
 
@@ -14,30 +13,10 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         if from == to {
             return Ok(x);
         }
+        if from.is_complex() || to.is_complex() {
+            return llvm(&crate::backend::written_out(&format!("cast from {from} to {to}")));
+        }
         let b = &self.b;
-        if from.is_complex() {
-            let c = aggregate(x)?;
-            let re = b.build_extract_value(c, 0, "")?;
-            if to.is_complex() {
-                let im = b.build_extract_value(c, 1, "")?;
-                let r2 = self.convert(re, part(from), part(to))?;
-                let i2 = self.convert(im, part(from), part(to))?;
-                return self.pack(to, r2, i2);
-            }
-            if to == DType::Bool {
-                let im = b.build_extract_value(c, 1, "")?;
-                let zero = self.u.t.float(from).const_zero();
-                let a = b.build_float_compare(FloatPredicate::UNE, float(re)?, zero, "")?;
-                let bb = b.build_float_compare(FloatPredicate::UNE, float(im)?, zero, "")?;
-                return Ok(b.build_or(a, bb, "")?.into());
-            }
-            return self.convert(re, part(from), to);
-        }
-        if to.is_complex() {
-            let re = self.convert(x, from, part(to))?;
-            let zero = self.u.t.float(to).const_zero();
-            return self.pack(to, re, zero.into());
-        }
         if to == DType::Bool {
             return Ok(if from.is_float() {
                 let x = float(x)?;
@@ -87,18 +66,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         } else {
             b.build_float_trunc(x, tt, "")?.into()
         })
-    }
-
-    pub(super) fn pack(&mut self, d: DType, re: BasicValueEnum<'c>, im: BasicValueEnum<'c>) -> R<BasicValueEnum<'c>> {
-        let ty = self.u.t.scalar(d).into_struct_type();
-        let a = self.b.build_insert_value(ty.get_undef(), re, 0, "")?;
-        let a = self.b.build_insert_value(a, im, 1, "")?;
-        Ok(a.as_basic_value_enum())
-    }
-
-    pub(super) fn unpack(&mut self, x: BasicValueEnum<'c>) -> R<(BasicValueEnum<'c>, BasicValueEnum<'c>)> {
-        let c = aggregate(x)?;
-        Ok((self.b.build_extract_value(c, 0, "")?, self.b.build_extract_value(c, 1, "")?))
     }
 
     /// Calls `f` with `args`; its result.
@@ -151,7 +118,7 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         } else if od.is_float() {
             self.float_binary(v, op, od, a, b)?
         } else {
-            self.complex_binary(v, op, od, a, b)?
+            return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())));
         };
         self.vals.insert(v, res);
         Ok(())
@@ -256,39 +223,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
         })
     }
 
-    /// Complex: Complex64 products, quotients and powers are computed in
-    /// double and rounded once, as the interpreter does.
-    pub(super) fn complex_binary(
-        &mut self,
-        v: ValueId,
-        op: Opcode,
-        od: DType,
-        a: BasicValueEnum<'c>,
-        b: BasicValueEnum<'c>,
-    ) -> R<BasicValueEnum<'c>> {
-        let (ar, ai) = self.unpack(a)?;
-        let (br, bi) = self.unpack(b)?;
-        match op {
-            Opcode::Add | Opcode::Sub => {
-                let (ar, ai, br, bi) = (float(ar)?, float(ai)?, float(br)?, float(bi)?);
-                let (re, im) = if op == Opcode::Add {
-                    (self.b.build_float_add(ar, br, "")?, self.b.build_float_add(ai, bi, "")?)
-                } else {
-                    (self.b.build_float_sub(ar, br, "")?, self.b.build_float_sub(ai, bi, "")?)
-                };
-                self.pack(od, re.into(), im.into())
-            }
-            Opcode::Eq | Opcode::Ne => {
-                let x = self.b.build_float_compare(FloatPredicate::OEQ, float(ar)?, float(br)?, "")?;
-                let y = self.b.build_float_compare(FloatPredicate::OEQ, float(ai)?, float(bi)?, "")?;
-                let e = self.b.build_and(x, y, "")?;
-                Ok(if op == Opcode::Eq { e.into() } else { self.b.build_not(e, "")?.into() })
-            }
-            // `mul`, `div` and `pow` are `legalize`'s by now.
-            _ => self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic()))),
-        }
-    }
-
     pub(super) fn unary(&mut self, v: ValueId, op: Opcode, x: ValueId) -> R<()> {
         let d = self.dt(x);
         let a = self.val(x)?;
@@ -298,12 +232,6 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             Opcode::Inv => bl.build_not(int(a)?, "")?.into(),
             Opcode::Neg if d.is_int() => bl.build_int_neg(int(a)?, "")?.into(),
             Opcode::Neg if d.is_float() => bl.build_float_neg(float(a)?, "")?.into(),
-            Opcode::Neg if d.is_complex() => {
-                let (re, im) = self.unpack(a)?;
-                let r2 = self.b.build_float_neg(float(re)?, "")?;
-                let i2 = self.b.build_float_neg(float(im)?, "")?;
-                self.pack(d, r2.into(), i2.into())?
-            }
             Opcode::Abs if d.is_signed_int() => {
                 let a = int(a)?;
                 let n = bl.build_int_compare(IntPredicate::SLT, a, a.get_type().const_zero(), "")?;
@@ -312,8 +240,8 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
             }
             Opcode::Abs if d.is_int() => a,
             Opcode::Abs if d.is_float() => self.intrinsic1("fabs", float(a)?)?,
-            Opcode::Abs if d.is_complex() => {
-                return self.err(Some(v), crate::backend::written_out(&format!("abs on {d}")))
+            _ if d.is_complex() => {
+                return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         };
