@@ -814,15 +814,22 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
 }
 
 /// A panic whose message is a Str computed at run time prints it as the
-/// interpreter does: `panic: MESSAGE at FILE:LINE:COL`.
+/// interpreter does: `panic: MESSAGE at FILE:LINE:COL`; with arguments, as
+/// the native backends do (`abi::runtime_panic_format`: each after a
+/// space). A literal message's `%` is text, not a conversion, to the
+/// loader that formats it.
 #[test]
 fn a_panic_message_computed_at_run_time() {
     let dir = tmpdir("wasm-panic-text");
     let src = dir.join("p.pir");
     std::fs::write(
         &src,
-        "module p\nexport fail\n\nfunc fail(%who: Str) -> Int64 {\nentry:\n  %pre: Str = const \"bad input: \"\n  \
-         %m: Str = add %pre, %who\n  call postc.panic(%m)\n  unreachable\n}\n",
+        "module p\nexport fail, fail_with, percent\n\nfunc fail(%who: Str) -> Int64 {\nentry:\n  %pre: Str = const \"bad input: \"\n  \
+         %m: Str = add %pre, %who\n  call postc.panic(%m)\n  unreachable\n}\n\n\
+         func fail_with(%who: Str, %k: Int64) -> Int64 {\nentry:\n  %pre: Str = const \"100% bad: \"\n  \
+         %m: Str = add %pre, %who\n  %big: Int64 = const -9223372036854775808\n  call postc.panic(%m, %k, %big)\n  unreachable\n}\n\n\
+         func percent(%k: Int64) -> Int64 {\nentry:\n  %m: Str = const \"%lld {} is 100% of {} %%\"\n  \
+         call postc.panic(%m, %k)\n  unreachable\n}\n",
     )
     .unwrap();
     let wasm = dir.join("p.wasm");
@@ -830,11 +837,19 @@ fn a_panic_message_computed_at_run_time() {
     let stdout = run_with_module(
         &dir,
         &wasm,
-        &format!(
-        "try {{ m.call('fail', 'n\\u00e9gatif'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n",
-    ),
+        "for (const [f, ...args] of [['fail', 'n\\u00e9gatif'], ['fail_with', 'x%sy', -7n], ['percent', 12345678901234n]]) {\n\
+           try { m.call(f, ...args); } catch (e) { console.log(e instanceof PostcPanic, e.message); }\n\
+         }\n",
     );
-    let want = format!("true panic: bad input: négatif at {}:8:3\n", src.display());
+    let at = |line| format!("{}:{line}:3", src.display());
+    let want = format!(
+        "true panic: bad input: négatif at {}\n\
+         true panic: 100% bad: x%sy -7 -9223372036854775808 at {}\n\
+         true panic: %lld 12345678901234 is 100% of {{}} %% at {}\n",
+        at(8),
+        at(17),
+        at(24)
+    );
     assert_eq!(stdout, want);
 }
 
