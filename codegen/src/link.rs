@@ -104,11 +104,8 @@ fn system_libraries() -> Result<Vec<PathBuf>, String> {
                 (c"_Unwind_Backtrace", "libgcc_s", false),
             ] {
                 match library_defining(symbol) {
-                    Some(p) => {
-                        if !found.contains(&p) {
-                            found.push(p);
-                        }
-                    }
+                    Some(p) if !found.contains(&p) => found.push(p),
+                    Some(_) => {}
                     None if required => {
                         return Err(format!(
                             "cannot find the shared library of {what} (`{}`) in this process to link against",

@@ -63,9 +63,8 @@ fn a_core_step_other_than_the_declared_stride_panics() {
     }
 }
 
-/// Compiles `src` with `cc` against include/postc.h and `lib`.
-/// `(3)->(3)`: `b[i] = 2 * a[i]`, its operands of static shape (also the
-/// LLVM backend's unit tests').
+/// `(3)->(3)`: `b[i] = 2 * a[i]`, its operands of static shape (also
+/// ufunc_loops.rs').
 const TWICE_PIR: &str = include_str!("support/twice.pir");
 
 /// Calls the device's `twice_loop` over the columns of a 2x3 array (core
@@ -125,6 +124,7 @@ fn device_loops_take_scratch_from_data_in_every_backend() {
     }
 }
 
+/// Compiles `src` with `cc` against include/postc.h and `lib`.
 fn build_c(dir: &Path, name: &str, src: &str, lib: &Path) -> PathBuf {
     let c = dir.join(format!("{name}.c"));
     std::fs::write(&c, src).unwrap();

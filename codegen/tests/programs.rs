@@ -367,6 +367,9 @@ unsafe fn read_view(base: *const u8, d: DType, shape: &[usize], strides: &[isize
 }
 
 /// The memory behind one call's arguments.
+// Boxed: the call takes the addresses of the slots and tensors, which
+// must stay put while the vectors grow.
+#[allow(clippy::vec_box)]
 struct Frame {
     scalars: Vec<Box<[u64; 4]>>,
     buffers: Vec<Vec<u128>>,
@@ -850,7 +853,7 @@ fn py_programs_run_through_c() {
         let program = load_program(p).unwrap();
         let options = CodegenOptions::for_level(OptLevel::O0);
         use postc_codegen::backend::Backend;
-        let e = postc_codegen::c::C.emit(&program, &options, postc_codegen::EmitKind::C).err().expect("a diagnostic");
+        let e = postc_codegen::c::C.emit(&program, &options, postc_codegen::EmitKind::C).expect_err("a diagnostic");
         let text: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         assert!(
             text.iter().any(|t| t.contains("the C backend cannot compile") && t.contains("--backend llvm")),

@@ -489,11 +489,9 @@ func boom(%a: Int64) -> Int64 {\nentry:\n  %z: Int64 = const 0\n  %r: Int64 = fd
     let stdout = run_with_module(
         &dir,
         &wasm,
-        &format!(
-            "console.log(m.call('big', 18446744073709551614n), m.call('half', 4294967295));\n\
-         try {{ m.call('boom', 1n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+        "console.log(m.call('big', 18446744073709551614n), m.call('half', 4294967295));\n\
+         try { m.call('boom', 1n); } catch (e) { console.log(e instanceof PostcPanic, e.message); }\n\
          console.log(m.call('big', 5n));\n",
-        ),
     );
     let want =
         format!("18446744073709551615n 2147483647\ntrue panic: division by zero at {}:21:3\n6n\n", src.display());
@@ -604,12 +602,10 @@ fn the_loader_converts_float16_complex_and_text() {
     let stdout = run_with_module(
         &dir,
         &wasm,
-        &format!(
-            "console.log(m.call('half_sum', 0.1, 0.2), m.call('half_sum', 65504, 16));\n\
-         console.log(JSON.stringify(m.call('cmul', {{ re: 1, im: 2 }}, [3, -1])));\n\
-         console.log(m.call('greet', 'w\\u00f6rld \\u{{1f600}}'), m.call('blen', 'w\\u00f6rld \\u{{1f600}}'));\n\
+        "console.log(m.call('half_sum', 0.1, 0.2), m.call('half_sum', 65504, 16));\n\
+         console.log(JSON.stringify(m.call('cmul', { re: 1, im: 2 }, [3, -1])));\n\
+         console.log(m.call('greet', 'w\\u00f6rld \\u{1f600}'), m.call('blen', 'w\\u00f6rld \\u{1f600}'));\n\
          console.log(Array.from(m.call('bsame', new Uint8Array([0, 255, 7]))).join(','));\n",
-        ),
     );
     // 0.1 and 0.2 round to Float16 first; their sum rounds again.
     let want = "0.2998046875 Infinity\n{\"re\":5,\"im\":5}\nhéllo wörld 😀 7n\n0,255,7\n";
@@ -769,11 +765,9 @@ fn recursion_counts_the_call_depth() {
         &dir,
         &wasm,
         &["--stack-size=4000"],
-        &format!(
-            "console.log(m.call('down', 42n), m.call('down', 9999n));\n\
-         try {{ m.call('down', 20000n); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
+        "console.log(m.call('down', 42n), m.call('down', 9999n));\n\
+         try { m.call('down', 20000n); } catch (e) { console.log(e instanceof PostcPanic, e.message); }\n\
          console.log(m.call('down', 9999n));\n",
-        ),
     );
     let want = format!("42n 9999n\ntrue panic: recursion limit exceeded at {}:14:3\n9999n\n", src.display());
     assert_eq!(stdout, want);
@@ -789,20 +783,22 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
     let src = root().join("tests/programs/dot.pir");
     let wasm = dir.join("dot.wasm");
     compile_wasm(&src, &wasm, 2);
-    let stdout = run_with_module(&dir, &wasm, &format!(
+    let stdout = run_with_module(
+        &dir,
+        &wasm,
         "console.log(typeof m.exports.rowdot_loop, typeof m.exports.rowdot_dl);\n\
-         const a = {{ data: new Float64Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] }};\n\
+         const a = { data: new Float64Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] };\n\
          // Rows of b are the columns of a 3x2 array: core stride 2 elements.\n\
-         const b = {{ data: new Float64Array([1, 10, 2, 20, 3, 30]), shape: [2, 3], strides: [1, 2] }};\n\
+         const b = { data: new Float64Array([1, 10, 2, 20, 3, 30]), shape: [2, 3], strides: [1, 2] };\n\
          const r = m.ufunc('rowdot', a, b);\n\
          console.log(r.shape.join('x'), Array.from(r.data).join(' '));\n\
          // A row broadcast against a stack of two.\n\
          const row = new Float64Array([1, 1, 1]);\n\
          console.log(Array.from(m.ufunc('rowdot', a, row).data).join(' '));\n\
-         for (const [x, y] of [[a, {{ data: new Float64Array(12), shape: [4, 3] }}], [a, {{ data: new Float64Array(8), shape: [2, 4] }}], [a, 2.0]]) {{\n\
-           try {{ m.ufunc('rowdot', x, y); console.log('no panic'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
-         }}\n",
-    ));
+         for (const [x, y] of [[a, { data: new Float64Array(12), shape: [4, 3] }], [a, { data: new Float64Array(8), shape: [2, 4] }], [a, 2.0]]) {\n\
+           try { m.ufunc('rowdot', x, y); console.log('no panic'); } catch (e) { console.log(e instanceof PostcPanic, e.message); }\n\
+         }\n",
+    );
     let at = format!("at {}:5:1", src.display());
     let want = format!(
         "function function\n2 14 320\n6 15\n\
@@ -814,15 +810,22 @@ fn ufunc_entry_points_broadcast_copy_and_check() {
 }
 
 /// A panic whose message is a Str computed at run time prints it as the
-/// interpreter does: `panic: MESSAGE at FILE:LINE:COL`.
+/// interpreter does: `panic: MESSAGE at FILE:LINE:COL`; with arguments, as
+/// the native backends do (`abi::runtime_panic_format`: each after a
+/// space). A literal message's `%` is text, not a conversion, to the
+/// loader that formats it.
 #[test]
 fn a_panic_message_computed_at_run_time() {
     let dir = tmpdir("wasm-panic-text");
     let src = dir.join("p.pir");
     std::fs::write(
         &src,
-        "module p\nexport fail\n\nfunc fail(%who: Str) -> Int64 {\nentry:\n  %pre: Str = const \"bad input: \"\n  \
-         %m: Str = add %pre, %who\n  call postc.panic(%m)\n  unreachable\n}\n",
+        "module p\nexport fail, fail_with, percent\n\nfunc fail(%who: Str) -> Int64 {\nentry:\n  %pre: Str = const \"bad input: \"\n  \
+         %m: Str = add %pre, %who\n  call postc.panic(%m)\n  unreachable\n}\n\n\
+         func fail_with(%who: Str, %k: Int64) -> Int64 {\nentry:\n  %pre: Str = const \"100% bad: \"\n  \
+         %m: Str = add %pre, %who\n  %big: Int64 = const -9223372036854775808\n  call postc.panic(%m, %k, %big)\n  unreachable\n}\n\n\
+         func percent(%k: Int64) -> Int64 {\nentry:\n  %m: Str = const \"%lld {} is 100% of {} %%\"\n  \
+         call postc.panic(%m, %k)\n  unreachable\n}\n",
     )
     .unwrap();
     let wasm = dir.join("p.wasm");
@@ -830,11 +833,19 @@ fn a_panic_message_computed_at_run_time() {
     let stdout = run_with_module(
         &dir,
         &wasm,
-        &format!(
-        "try {{ m.call('fail', 'n\\u00e9gatif'); }} catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n",
-    ),
+        "for (const [f, ...args] of [['fail', 'n\\u00e9gatif'], ['fail_with', 'x%sy', -7n], ['percent', 12345678901234n]]) {\n\
+           try { m.call(f, ...args); } catch (e) { console.log(e instanceof PostcPanic, e.message); }\n\
+         }\n",
     );
-    let want = format!("true panic: bad input: négatif at {}:8:3\n", src.display());
+    let at = |line| format!("{}:{line}:3", src.display());
+    let want = format!(
+        "true panic: bad input: négatif at {}\n\
+         true panic: 100% bad: x%sy -7 -9223372036854775808 at {}\n\
+         true panic: %lld 12345678901234 is 100% of {{}} %% at {}\n",
+        at(8),
+        at(17),
+        at(24)
+    );
     assert_eq!(stdout, want);
 }
 
@@ -949,19 +960,17 @@ fn a_core_step_other_than_the_declared_stride_panics_in_name_loop() {
     let stdout = run_with_module(
         &dir,
         &wasm,
-        &format!(
-            "const x = m.exports, at = (n) => x.postc_arena_alloc(n);\n\
+        "const x = m.exports, at = (n) => x.postc_arena_alloc(n);\n\
          const a = at(48), out = at(8), args = at(8), dims = at(8), steps = at(12);\n\
          const mem = () => x.memory.buffer;\n\
          new Float64Array(mem(), a, 6).set([1, 2, 3, 4, 5, 6]);\n\
          new Int32Array(mem(), args, 2).set([a, out]);\n\
          new Int32Array(mem(), dims, 2).set([1, 3]);\n\
-         for (const step of [16, 8]) {{\n\
+         for (const step of [16, 8]) {\n\
            new Int32Array(mem(), steps, 3).set([0, 0, step]);\n\
-           try {{ x.colsum_loop(args, dims, steps, 0); console.log(new Float64Array(mem(), out, 1)[0]); }}\n\
-           catch (e) {{ console.log(e instanceof PostcPanic, e.message); }}\n\
-         }}\n",
-        ),
+           try { x.colsum_loop(args, dims, steps, 0); console.log(new Float64Array(mem(), out, 1)[0]); }\n\
+           catch (e) { console.log(e instanceof PostcPanic, e.message); }\n\
+         }\n",
     );
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "9", "{stdout}");

@@ -120,87 +120,6 @@ pub(super) fn alloc_helper(t: &mut Translation<'_>) -> u32 {
     })
 }
 
-/// `itoa(dst, x) -> end`: writes `x` in decimal at `dst`.
-fn itoa_helper(t: &mut Translation<'_>) -> u32 {
-    t.helper("postc.itoa", |_| {
-        let body = vec![
-            I::LocalGet(1),
-            I::I64Const(0),
-            I::I64LtS,
-            I::If(BlockType::Empty),
-            I::LocalGet(0),
-            I::I32Const(45),
-            I::I32Store8(mem(0)),
-            I::LocalGet(0),
-            I::I32Const(1),
-            I::I32Add,
-            I::LocalSet(0),
-            I::I64Const(0),
-            I::LocalGet(1),
-            I::I64Sub,
-            I::LocalSet(2),
-            I::Else,
-            I::LocalGet(1),
-            I::LocalSet(2),
-            I::End,
-            I::I32Const(1),
-            I::LocalSet(3),
-            I::LocalGet(2),
-            I::LocalSet(4),
-            I::Block(BlockType::Empty),
-            I::Loop(BlockType::Empty),
-            I::LocalGet(4),
-            I::I64Const(10),
-            I::I64LtU,
-            I::BrIf(1),
-            I::LocalGet(4),
-            I::I64Const(10),
-            I::I64DivU,
-            I::LocalSet(4),
-            I::LocalGet(3),
-            I::I32Const(1),
-            I::I32Add,
-            I::LocalSet(3),
-            I::Br(0),
-            I::End,
-            I::End,
-            I::LocalGet(0),
-            I::LocalGet(3),
-            I::I32Add,
-            I::LocalSet(5),
-            I::Loop(BlockType::Empty),
-            I::LocalGet(5),
-            I::I32Const(1),
-            I::I32Sub,
-            I::LocalTee(5),
-            I::LocalGet(2),
-            I::I64Const(10),
-            I::I64RemU,
-            I::I32WrapI64,
-            I::I32Const(48),
-            I::I32Add,
-            I::I32Store8(mem(0)),
-            I::LocalGet(2),
-            I::I64Const(10),
-            I::I64DivU,
-            I::LocalTee(2),
-            I::I64Const(0),
-            I::I64Ne,
-            I::BrIf(0),
-            I::End,
-            I::LocalGet(0),
-            I::LocalGet(3),
-            I::I32Add,
-        ];
-        (
-            vec![ValType::I32, ValType::I64],
-            vec![ValType::I32],
-            vec![ValType::I64, ValType::I32, ValType::I64, ValType::I32],
-            body,
-        )
-    })
-}
-
 /// `stride(tensor, axis, size) -> i64`: the byte stride of an axis, the
 /// product of the later extents times `size` when `strides` is null.
 pub(super) fn stride_helper(t: &mut Translation<'_>) -> u32 {
@@ -285,34 +204,6 @@ impl Ops {
             a
         }
     }
-}
-
-/// A piece of a panic message: text, or an `i64` argument in decimal.
-enum Piece {
-    Text(String),
-    Arg(usize),
-}
-
-/// The message `panic: MSG at LOC`, its `{}` replaced by the arguments.
-fn panic_pieces(msg: &str, nargs: usize, loc: Option<&str>) -> Vec<Piece> {
-    let mut out = vec![Piece::Text("panic: ".into())];
-    let mut rest = msg;
-    let mut next = 0;
-    while let Some(i) = rest.find("{}") {
-        out.push(Piece::Text(rest[..i].to_owned()));
-        if next < nargs {
-            out.push(Piece::Arg(next));
-            next += 1;
-        } else {
-            out.push(Piece::Text("{}".into()));
-        }
-        rest = &rest[i + 2..];
-    }
-    out.push(Piece::Text(rest.to_owned()));
-    if let Some(l) = loc {
-        out.push(Piece::Text(format!(" at {l}")));
-    }
-    out
 }
 
 pub(super) struct FnW<'t, 'p> {
@@ -521,49 +412,32 @@ impl<'t, 'p> FnW<'t, 'p> {
         crate::abi::loc_text(self.m, self.f, v)
     }
 
-    /// Formats a panic message (its `i64` arguments in `args` locals) in
-    /// the arena, calls `env.postc_panic` and traps.
+    /// Panics with message `msg`, its `{}` replaced by the `i64` values of
+    /// the `args` locals (the native backends' format, `abi::panic_format`).
     pub(super) fn panic_with(&mut self, v: ValueId, msg: &str, args: &[u32]) {
-        let pieces = panic_pieces(msg, args.len(), self.loc_text(v).as_deref());
+        let fmt = crate::abi::panic_format(msg, args.len(), self.loc_text(v).as_deref());
+        self.call_panic(&fmt, args);
+    }
+
+    /// Calls `env.postc_panic(fmt, fmt_len, args, nargs)` and traps: `fmt`
+    /// is a printf format in the data section, which the host formats (so
+    /// the module carries no number formatting), and its arguments are the
+    /// `i64` values of the `args` locals, stored side by side in the arena.
+    pub(super) fn call_panic(&mut self, fmt: &str, args: &[u32]) {
+        let at = self.t.string(fmt.as_bytes());
+        self.extend([I::I32Const(at as i32), I::I32Const(fmt.len() as i32)]);
         if args.is_empty() {
-            let text: String = pieces.iter().map(|p| if let Piece::Text(s) = p { s.as_str() } else { "" }).collect();
-            let at = self.t.string(text.as_bytes());
-            self.extend([I::I32Const(at as i32), I::I32Const(text.len() as i32), I::Call(PANIC), I::Unreachable]);
-            return;
-        }
-        let alloc = alloc_helper(self.t);
-        let itoa = itoa_helper(self.t);
-        let size: usize = pieces.iter().map(|p| if let Piece::Text(s) = p { s.len() } else { 21 }).sum();
-        let start = self.local(ValType::I32);
-        let at = self.local(ValType::I32);
-        self.extend([I::I32Const(size as i32), I::Call(alloc), I::LocalTee(start), I::LocalSet(at)]);
-        for p in pieces {
-            match p {
-                Piece::Text(s) if s.is_empty() => {}
-                Piece::Text(s) => {
-                    let src = self.t.string(s.as_bytes());
-                    self.extend([
-                        I::LocalGet(at),
-                        I::I32Const(src as i32),
-                        I::I32Const(s.len() as i32),
-                        I::MemoryCopy { src_mem: 0, dst_mem: 0 },
-                        I::LocalGet(at),
-                        I::I32Const(s.len() as i32),
-                        I::I32Add,
-                        I::LocalSet(at),
-                    ]);
-                }
-                Piece::Arg(k) => self.extend([I::LocalGet(at), I::LocalGet(args[k]), I::Call(itoa), I::LocalSet(at)]),
+            self.extend([I::I32Const(0), I::I32Const(0)]);
+        } else {
+            let alloc = alloc_helper(self.t);
+            let slots = self.local(ValType::I32);
+            self.extend([I::I32Const(8 * args.len() as i32), I::Call(alloc), I::LocalSet(slots)]);
+            for (k, &a) in args.iter().enumerate() {
+                self.extend([I::LocalGet(slots), I::LocalGet(a), I::I64Store(mem(8 * k as u64))]);
             }
+            self.extend([I::LocalGet(slots), I::I32Const(args.len() as i32)]);
         }
-        self.extend([
-            I::LocalGet(start),
-            I::LocalGet(at),
-            I::LocalGet(start),
-            I::I32Sub,
-            I::Call(PANIC),
-            I::Unreachable,
-        ]);
+        self.extend([I::Call(PANIC), I::Unreachable]);
     }
 
     /// Panics with `msg` when the `i32` on the stack is not zero.
@@ -898,7 +772,7 @@ impl<'t, 'p> FnW<'t, 'p> {
                         }
                     }
                     Literal::Str(s) => self.text_const(s.as_bytes()),
-                    Literal::Bytes(b) => self.text_const(&b),
+                    Literal::Bytes(b) => self.text_const(b),
                     Literal::Float(bits) if d == DType::Float16 => self.push(I::I32Const(bits as i32 & 0xffff)),
                     Literal::Float(bits) if d == DType::Float32 || d == DType::Float64 => {
                         let x = postc_ir::body::float_bits_to_f64(d, bits);
@@ -1653,12 +1527,6 @@ impl<'t, 'p> FnW<'t, 'p> {
             InstData::Const(Literal::Str(s)) => Some(s),
             _ => None,
         });
-        let Some(msg) = lit else {
-            if args.len() == 1 {
-                return self.panic_with_text(v, args[0]);
-            }
-            return self.unsupported(v, "a panic whose message is computed at run time, with arguments,".into());
-        };
         let mut rest = Vec::new();
         for a in args.iter().skip(1) {
             let d = self.dt(*a);
@@ -1668,7 +1536,10 @@ impl<'t, 'p> FnW<'t, 'p> {
             self.push(I::LocalSet(l));
             rest.push(l);
         }
-        self.panic_with(v, msg, &rest);
+        match lit {
+            Some(msg) => self.panic_with(v, msg, &rest),
+            None => self.panic_with_text(v, args[0], &rest),
+        }
         Ok(())
     }
 }

@@ -19,12 +19,16 @@
 //! instead: `loop` around nested `block`s and a `br_table`.
 //!
 //! What WebAssembly has no instruction for is written out as small helper
-//! functions (overflow tests, decimal formatting of panic arguments; floor
-//! division, powers and CPython's float and complex algorithms are written
-//! out by `legalize` before the backend sees the program);
-//! math functions are imported from `env` under their libm names; a panic
-//! formats its message in memory and calls the imported
-//! `env.postc_panic(ptr, len)`, then traps. The module exports `memory`,
+//! functions (an axis's byte stride, text concatenation and comparison;
+//! overflow tests, floor division, powers and CPython's float and complex
+//! algorithms are written out by `legalize` before the backend sees the
+//! program);
+//! math functions are imported from `env` under their libm names. A panic
+//! does not format its message: it calls the imported
+//! `env.postc_panic(fmt, fmt_len, args, nargs)` with the printf format the
+//! native backends pass to the runtime (`abi::panic_format`,
+//! `abi::runtime_panic_format`) and its arguments as `i64`s in the arena,
+//! and the host formats it; then the module traps. The module exports `memory`,
 //! `postc_arena_mark`, `postc_arena_alloc` and `postc_arena_release` (the
 //! arena the JavaScript loader `postc.mjs` copies arrays into, reset after
 //! each call) and a custom section `postc.signatures` describing each
@@ -155,6 +159,10 @@ pub(crate) struct Sig {
     pub index: u32,
 }
 
+/// A defined function: its parameters, results, locals (after the
+/// parameters) and code.
+pub(crate) type Body = (Vec<ValType>, Vec<ValType>, Vec<ValType>, Vec<Instruction<'static>>);
+
 /// The program-wide state of a translation.
 pub(crate) struct Translation<'p> {
     pub program: &'p Program,
@@ -165,7 +173,7 @@ pub(crate) struct Translation<'p> {
     /// Helper functions by name: their defined index.
     pub helper_index: HashMap<String, u32>,
     /// Bodies of defined functions, by defined index.
-    pub bodies: BTreeMap<u32, (Vec<ValType>, Vec<ValType>, Vec<ValType>, Vec<Instruction<'static>>)>,
+    pub bodies: BTreeMap<u32, Body>,
     pub defined: u32,
     /// Constant data: bytes at [`DATA_BASE`], and where each string is.
     pub data: Vec<u8>,
@@ -215,12 +223,7 @@ impl<'p> Translation<'p> {
 
     /// The (placeholder) index of helper `name`, made by `make` on first
     /// use: `make` returns the parameters, results, extra locals and body.
-    #[allow(clippy::type_complexity)]
-    pub fn helper(
-        &mut self,
-        name: &str,
-        make: impl FnOnce(&mut Self) -> (Vec<ValType>, Vec<ValType>, Vec<ValType>, Vec<Instruction<'static>>),
-    ) -> u32 {
+    pub fn helper(&mut self, name: &str, make: impl FnOnce(&mut Self) -> Body) -> u32 {
         if let Some(i) = self.helper_index.get(name) {
             return DEFINED + *i;
         }
@@ -323,7 +326,7 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
         ufunc_exports: Vec::new(),
     };
     // The panic import comes first so that its index is fixed.
-    t.import("postc_panic", &[ValType::I32, ValType::I32], &[]);
+    t.import("postc_panic", &[ValType::I32; 4], &[]);
     func::arena_helpers(&mut t);
     for (mid, m) in program.modules.iter_enumerated() {
         for (fid, _) in m.functions.iter_enumerated() {

@@ -9,9 +9,10 @@
 //
 // The `env` imports are filled here: the libm functions the module uses
 // from `Math` (fmod as JavaScript's `%`; erf, erfc, lgamma and tgamma,
-// which `Math` lacks, from the small implementations below), and `postc_panic(ptr, len)`,
-// which throws a `PostcPanic` whose message is the panic's text
-// (`panic: ... at file:line:col`). Arrays are copied into the module's
+// which `Math` lacks, from the small implementations below), and
+// `postc_panic(fmt, fmtLen, args, nargs)`, which formats the panic's printf
+// format with its arguments (see `panicText`) and throws a `PostcPanic`
+// whose message is the text (`panic: ... at file:line:col`). Arrays are copied into the module's
 // arena as DLTensors before a call and back after it; the arena is reset
 // after every call, whether it returns or throws.
 
@@ -369,12 +370,41 @@ function exportSymbol(name) {
   return name.startsWith("_") ? `postc_export_${name}` : name;
 }
 
+/**
+ * The text of a panic: the printf format of `fmtLen` UTF-8 bytes at `fmt`
+ * in `memory`, as the native backends pass it to the runtime's
+ * `postc_rt_panic`, with its arguments, the `nargs` Int64s at `args`. The
+ * format uses only `%lld` (one argument, in decimal), `%.*s` (two: a byte
+ * length, then the address of that many UTF-8 bytes) and `%%`; anything
+ * else would be the compiler's bug, and is reported as one.
+ */
+function panicText(memory, fmt, fmtLen, args, nargs) {
+  const view = new DataView(memory.buffer);
+  const text = (at, len) => utf8.decode(new Uint8Array(memory.buffer, at, len));
+  let next = 0;
+  const arg = () => {
+    if (next >= nargs) throw new Error("postc: a panic format takes more arguments than the module passed");
+    return view.getBigInt64(args + 8 * next++, true);
+  };
+  const format = text(fmt, fmtLen);
+  // `replace` visits the conversions left to right, as printf takes the arguments.
+  return format.replace(/%(%|lld|\.\*s)?/g, (_, conversion) => {
+    if (conversion === "%") return "%";
+    if (conversion === "lld") return arg().toString();
+    if (conversion === ".*s") {
+      const len = Number(arg());
+      return text(Number(arg()), len);
+    }
+    throw new Error(`postc: a panic format with a conversion the loader does not know: ${format}`);
+  });
+}
+
 export async function instantiate(source, imports = {}) {
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
   let memory = null;
   const env = {
-    postc_panic(ptr, len) {
-      throw new PostcPanic(utf8.decode(new Uint8Array(memory.buffer, ptr, len)));
+    postc_panic(fmt, fmtLen, args, nargs) {
+      throw new PostcPanic(panicText(memory, fmt, fmtLen, args, nargs));
     },
   };
   for (const imp of WebAssembly.Module.imports(module)) {

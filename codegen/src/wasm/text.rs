@@ -6,7 +6,7 @@
 //! returns text does not release its own allocations). Equality and
 //! ordering compare bytewise, then by length, as the other backends.
 
-use super::func::{alloc_helper, mem, FnW, PANIC, R};
+use super::func::{alloc_helper, mem, FnW, R};
 use super::Translation;
 use postc_ir::{Opcode, ValueId};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
@@ -108,25 +108,18 @@ impl FnW<'_, '_> {
         self.extend([I::I32Const(at as i32), I::I32Const(bytes.len() as i32)]);
     }
 
-    /// A panic whose message is the text value `msg`, known at run time:
-    /// `panic: MSG at LOC` built in the arena, then `env.postc_panic`.
-    pub(super) fn panic_with_text(&mut self, v: ValueId, msg: ValueId) -> R<()> {
-        let tail = self.loc_text(v).map(|l| format!(" at {l}")).unwrap_or_default();
-        let head = "panic: ";
-        let (h, t) = (self.t.string(head.as_bytes()), self.t.string(tail.as_bytes()));
-        let alloc = alloc_helper(self.t);
-        let (start, len) = (self.local(I32), self.local(I32));
+    /// A panic whose message is the text value `msg`, known at run time,
+    /// followed by the `i64` values of the `args` locals: the native
+    /// backends' format (`abi::runtime_panic_format`), whose `%.*s` takes
+    /// the text's length and address as its first two arguments.
+    pub(super) fn panic_with_text(&mut self, v: ValueId, msg: ValueId, args: &[u32]) {
+        let fmt = crate::abi::runtime_panic_format(args.len(), self.loc_text(v).as_deref());
         let m = self.value_local[&msg];
-        self.extend([I::LocalGet(m + 1), I::LocalTee(len), I::I32Const((head.len() + tail.len()) as i32), I::I32Add]);
-        self.extend([I::Call(alloc), I::LocalTee(start), I::I32Const(h as i32), I::I32Const(head.len() as i32)]);
-        self.extend([I::MemoryCopy { src_mem: 0, dst_mem: 0 }]);
-        self.extend([I::LocalGet(start), I::I32Const(head.len() as i32), I::I32Add, I::LocalGet(m), I::LocalGet(len)]);
-        self.extend([I::MemoryCopy { src_mem: 0, dst_mem: 0 }]);
-        self.extend([I::LocalGet(start), I::I32Const(head.len() as i32), I::I32Add, I::LocalGet(len), I::I32Add]);
-        self.extend([I::I32Const(t as i32), I::I32Const(tail.len() as i32), I::MemoryCopy { src_mem: 0, dst_mem: 0 }]);
-        self.extend([I::LocalGet(start), I::LocalGet(len), I::I32Const((head.len() + tail.len()) as i32), I::I32Add]);
-        self.extend([I::Call(PANIC), I::Unreachable]);
-        Ok(())
+        let (len, at) = (self.local(ValType::I64), self.local(ValType::I64));
+        self.extend([I::LocalGet(m + 1), I::I64ExtendI32U, I::LocalSet(len)]);
+        self.extend([I::LocalGet(m), I::I64ExtendI32U, I::LocalSet(at)]);
+        let all: Vec<u32> = [len, at].into_iter().chain(args.iter().copied()).collect();
+        self.call_panic(&fmt, &all);
     }
 
     pub(super) fn binary_text(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
