@@ -162,10 +162,6 @@ pub const MANAGED_DELETER: &str = "postc_rt_managed_deleter";
 /// `i64 @postc_rt_stride(ptr tensor, i64 axis, i64 elsize)`: the byte
 /// stride of an axis (compact row-major when `strides` is null).
 pub const STRIDE: &str = "postc_rt_stride";
-/// `i1 @postc_rt_str_eq({ptr, i64}, {ptr, i64})`.
-pub const STR_EQ: &str = "postc_rt_str_eq";
-/// `i32 @postc_rt_str_cmp({ptr, i64}, {ptr, i64})`: <0, 0 or >0, bytewise.
-pub const STR_CMP: &str = "postc_rt_str_cmp";
 /// `{ptr, i64} @postc_rt_str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
 /// NUL-terminated concatenation (never freed).
 pub const STR_CONCAT: &str = "postc_rt_str_concat";

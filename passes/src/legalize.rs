@@ -64,6 +64,16 @@
 //!   Str's bytes every backend lowers, `getfield %s, nbytes` and
 //!   `text.byte`. The length of a Bytes is its byte count, which the
 //!   backends read, and stays.
+//! - The comparisons `eq ne lt le gt ge` of two Str or two Bytes compare
+//!   the bytes as unsigned, the first that differs deciding and else the
+//!   shorter (a prefix of the other) sorting first, as the interpreter
+//!   does (UTF-8 puts a Str in code-point order so). `eq` becomes a call
+//!   of `postc.str.eq` (`legalize/text.pir`), which tests the byte counts
+//!   before it reads a byte, and `ne` its `not`; an ordering becomes a
+//!   call of `postc.str.cmp`, -1, 0 or 1, compared with 0. Both read the
+//!   bytes as `postc.str.len` does. Of Bytes they are `postc.bytes.eq`
+//!   and `postc.bytes.cmp`: the same functions with Bytes parameters,
+//!   made from the Str ones, as the two reads take either.
 //!
 //! Written out where the backend does not declare it:
 //!
@@ -186,7 +196,7 @@ pub struct Legalize;
 
 pub static INFO: PassInfo = PassInfo {
     name: "legalize",
-    description: "write Python's integer, float and complex //, %, / and **, complex sums, differences, negations, equality tests, casts and abs, the overflow test of an integer power, integer true division, the code-point length of a Str (and Float16 arithmetic and conversions, saturating casts and complex products where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
+    description: "write Python's integer, float and complex //, %, / and **, complex sums, differences, negations, equality tests, casts and abs, the overflow test of an integer power, integer true division, the code-point length of a Str, the comparisons of text (and Float16 arithmetic and conversions, saturating casts and complex products where the backend does not lower them) out in primitives and calls of functions written once in POST IR",
     scope: Scope::Module,
     needs: AnalysisSet::NONE,
     keeps: AnalysisSet::NONE,
@@ -203,10 +213,14 @@ enum Helper {
     HalfWiden,
     HalfNarrow,
     StrLen,
+    StrEq,
+    StrCmp,
+    BytesEq,
+    BytesCmp,
 }
 
 impl Helper {
-    const ALL: [Helper; 7] = [
+    const ALL: [Helper; 11] = [
         Helper::FloorDiv,
         Helper::Mod,
         Helper::ComplexDiv,
@@ -214,6 +228,10 @@ impl Helper {
         Helper::HalfWiden,
         Helper::HalfNarrow,
         Helper::StrLen,
+        Helper::StrEq,
+        Helper::StrCmp,
+        Helper::BytesEq,
+        Helper::BytesCmp,
     ];
 
     fn name(self) -> &'static str {
@@ -225,11 +243,27 @@ impl Helper {
             Helper::HalfWiden => "postc.f16.widen",
             Helper::HalfNarrow => "postc.f16.narrow",
             Helper::StrLen => "postc.str.len",
+            Helper::StrEq => "postc.str.eq",
+            Helper::StrCmp => "postc.str.cmp",
+            Helper::BytesEq => "postc.bytes.eq",
+            Helper::BytesCmp => "postc.bytes.cmp",
         }
     }
 
-    fn bit(self) -> u8 {
-        1 << self as u8
+    fn bit(self) -> u16 {
+        1 << self as u16
+    }
+
+    /// The helper of the libraries this one is made from, its Str
+    /// parameters taken as Bytes: a comparison of Bytes reads the bytes
+    /// through the same `getfield nbytes` and `text.byte` as that of Str,
+    /// so `legalize/text.pir` writes it once.
+    fn of_bytes(self) -> Option<Helper> {
+        match self {
+            Helper::BytesEq => Some(Helper::StrEq),
+            Helper::BytesCmp => Some(Helper::StrCmp),
+            _ => None,
+        }
     }
 
     /// The helpers this one calls.
@@ -258,7 +292,7 @@ static LIBRARIES: LazyLock<[Module; 3]> = LazyLock::new(|| {
 
 /// Whether `name` is one of the functions `legalize` copies into a module
 /// (Python's float and complex arithmetic, Float16's conversions, the
-/// length of a Str).
+/// length of a Str and the comparisons of text).
 pub fn is_library_function(name: &str) -> bool {
     Helper::ALL.iter().any(|h| h.name() == name)
 }
@@ -271,8 +305,17 @@ fn library_import(name: &str) -> Option<&'static String> {
 /// A copy of helper `h` for a module, without locations (they would name
 /// the library's text).
 fn helper_function(h: Helper) -> Function {
-    let found = LIBRARIES.iter().find_map(|lib| lib.functions.iter().find(|f| f.name == h.name()));
+    let source = h.of_bytes().unwrap_or(h).name();
+    let found = LIBRARIES.iter().find_map(|lib| lib.functions.iter().find(|f| f.name == source));
     let mut f = found.cloned().unwrap_or_else(|| Function::new(h.name()));
+    if h.of_bytes().is_some() {
+        f.name = h.name().to_owned();
+        for p in f.body.params().collect::<Vec<_>>() {
+            if f.body.types[p] == Some(TypeId::STR) {
+                f.body.types[p] = Some(TypeId::scalar(DType::Bytes));
+            }
+        }
+    }
     let body = &mut f.body;
     body.locs.raw_mut().iter_mut().for_each(|l| *l = Loc::NONE);
     body.far_locs.clear();
@@ -329,8 +372,12 @@ fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
                 Opcode::Div => d.is_complex() || dtype(left).is_some_and(|l| l.is_int()) || soft_half(v),
                 Opcode::Mul => d.is_complex() && !features.complex_products || soft_half(v),
                 Opcode::Add | Opcode::Sub => soft_half(v) || d.is_complex(),
-                Opcode::Eq | Opcode::Ne => soft_half(left) || dtype(left).is_some_and(|l| l.is_complex()),
-                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => soft_half(left),
+                Opcode::Eq | Opcode::Ne => {
+                    soft_half(left) || dtype(left).is_some_and(|l| l.is_complex() || l.is_text())
+                }
+                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
+                    soft_half(left) || dtype(left).is_some_and(|l| l.is_text())
+                }
                 _ => false,
             }
         }
@@ -378,7 +425,7 @@ impl crate::ModulePass for Legalize {
             })
             .collect();
         let changed = results.iter().any(|r| r.changed);
-        let mut wanted = results.iter().fold(0u8, |a, r| a | r.helpers);
+        let mut wanted = results.iter().fold(0u16, |a, r| a | r.helpers);
         if results.iter().any(|r| r.uses_hypot) {
             if let Some(symbol) = library_import(HYPOT) {
                 m.intrinsic_imports.entry(HYPOT.to_owned()).or_insert_with(|| symbol.clone());
@@ -423,7 +470,7 @@ impl crate::ModulePass for Legalize {
 struct Outcome {
     changed: bool,
     /// The helpers it now calls, a bit per [`Helper`].
-    helpers: u8,
+    helpers: u16,
     /// Whether it now calls libm's `hypot` (as [`HYPOT`]).
     uses_hypot: bool,
 }
@@ -479,6 +526,7 @@ fn legalize_function(func: &mut Function, cx: Context<'_>, scratch: &Scratch) ->
                     let operand_dtype = |x: ValueId| types.dtype(old.types[x].unwrap_or(TypeId::INT64));
                     let (ld, rd) = (operand_dtype(left), operand_dtype(right));
                     match op {
+                        _ if ld.is_text() => w.text_comparison(v, op, ld, [left, right], loc),
                         Opcode::Pow if dtype.is_int() => w.power(v, dtype, left, right, loc),
                         _ if dtype.is_int() => w.floor(&old, v, op == Opcode::FDiv, dtype, left, right, loc),
                         // True division of integers divides the operands
@@ -554,7 +602,7 @@ struct Writer<'a> {
     names: NameGen,
     labels: NameGen,
     /// The helpers called so far, a bit per [`Helper`].
-    helpers: u8,
+    helpers: u16,
     /// Whether a `cast` from or to Float16 becomes calls of
     /// `postc.f16.widen` and `postc.f16.narrow` (the backend does not
     /// declare [`Features::float16_conversions`]).
@@ -695,6 +743,40 @@ impl Writer<'_> {
         match v {
             Some(v) => self.named_as(v, Opcode::Call, ty, ops, &items, loc),
             None => self.value(Opcode::Call, ty, ops, &items, "half", loc),
+        }
+    }
+
+    /// Comparison `v` (`op`) of two texts of dtype `d` (Str or Bytes): `eq`
+    /// the call of `postc.str.eq` (`postc.bytes.eq`), which tests the byte
+    /// counts before it reads a byte, `ne` its `not`; an ordering the
+    /// call of `postc.str.cmp` (`postc.bytes.cmp`), -1, 0 or 1, compared
+    /// with 0.
+    fn text_comparison(
+        &mut self,
+        v: ValueId,
+        op: Opcode,
+        d: DType,
+        [a, b]: [ValueId; 2],
+        loc: Option<SrcLoc>,
+    ) -> ValueId {
+        let (eq, cmp) =
+            if d == DType::Bytes { (Helper::BytesEq, Helper::BytesCmp) } else { (Helper::StrEq, Helper::StrCmp) };
+        let h = if matches!(op, Opcode::Eq | Opcode::Ne) { eq } else { cmp };
+        self.helpers |= h.bit();
+        let callee = self.rw.intern(h.name());
+        let items = [2, a.as_u32(), b.as_u32()];
+        match op {
+            Opcode::Eq => self.named_as(v, Opcode::Call, TypeId::BOOL, [callee, 0], &items, loc),
+            Opcode::Ne => {
+                let equal = self.value(Opcode::Call, TypeId::BOOL, [callee, 0], &items, "text.eq", loc);
+                self.named_as(v, Opcode::Not, TypeId::BOOL, [equal.as_u32(), 0], &[], loc)
+            }
+            _ => {
+                let ty = TypeId::scalar(DType::Int32);
+                let order = self.value(Opcode::Call, ty, [callee, 0], &items, "text.order", loc);
+                let zero = self.int(ty, 0, "zero");
+                self.named_as(v, op, TypeId::BOOL, [order.as_u32(), zero.as_u32()], &[], loc)
+            }
         }
     }
 
@@ -1311,5 +1393,12 @@ mod tests {
                 }
             }
         }
+        // The Bytes comparisons, made from the Str ones, verify on their own.
+        let mut m = Module::new("bytes");
+        for h in Helper::ALL.into_iter().filter(|h| h.of_bytes().is_some()) {
+            m.add_function(helper_function(h));
+        }
+        let diags = postc_ir::verify::verify_module(&m);
+        assert!(diags.is_empty(), "{diags:?}");
     }
 }

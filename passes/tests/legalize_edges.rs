@@ -3,7 +3,8 @@
 //! `/`, `**` and `abs` in both complex dtypes, float→integer casts into every integer
 //! dtype and the true division of every integer dtype into every float
 //! one (and the length of a Str, on text of one to four bytes per code
-//! point), on signed zeros, infinities, NaN, huge, tiny and subnormal
+//! point, and the six comparisons of Str and of Bytes, on empty text,
+//! prefixes and bytes on either side of 0x80), on signed zeros, infinities, NaN, huge, tiny and subnormal
 //! operands and the bounds of each dtype. The interpreter runs the
 //! original instruction and the legalized module (with and without a
 //! backend's saturating casts and Float16 arithmetic); every result must
@@ -128,6 +129,17 @@ fn module() -> Module {
     }
     // The length of a Str, in code points.
     text.push_str(&function("len_Str", "%x: Str", DType::Int64, "getfield %x, len"));
+    // The comparisons of text.
+    for d in [DType::Str, DType::Bytes] {
+        for op in ["eq", "ne", "lt", "le", "gt", "ge"] {
+            text.push_str(&function(
+                &format!("{op}_{d}"),
+                &format!("%x: {d}, %y: {d}"),
+                DType::Bool,
+                &format!("{op} %x, %y"),
+            ));
+        }
+    }
     postc_ir::parse::parse_str("edges.pir", &text).expect("the edge module parses")
 }
 
@@ -280,6 +292,25 @@ fn legalized_operations_keep_the_interpreters_results() {
         "\u{20ac}uro",
     ] {
         check("len_Str", &[Value::Str(t.to_owned())]);
+    }
+    // Equal, prefixes both ways, empty, a difference in the first and in a
+    // later byte, bytes of 0x80 and above against ASCII.
+    let texts: [&[u8]; 12] =
+        [b"", b"a", b"ab", b"abc", b"abd", b"b", b"\0", b"a\0", b"\x7f", b"\x80", b"\xff", b"ab\x80"];
+    for x in texts {
+        for y in texts {
+            for op in ["eq", "ne", "lt", "le", "gt", "ge"] {
+                check(&format!("{op}_Bytes"), &[Value::Bytes(x.to_vec()), Value::Bytes(y.to_vec())]);
+            }
+        }
+    }
+    let strs = ["", "a", "ab", "abc", "b", "\u{e9}", "z", "\u{20ac}", "\u{ffff}", "\u{10000}", "ab\u{e9}", "a\0"];
+    for x in strs {
+        for y in strs {
+            for op in ["eq", "ne", "lt", "le", "gt", "ge"] {
+                check(&format!("{op}_Str"), &[Value::Str(x.to_owned()), Value::Str(y.to_owned())]);
+            }
+        }
     }
     assert!(
         failures.is_empty(),

@@ -109,9 +109,6 @@ void *postc_rt_view(const void *base, int64_t offset, int64_t ndim, const int64_
  * strides are NULL). */
 int64_t postc_rt_stride(const void *tensor, int64_t axis, int64_t elsize);
 
-_Bool postc_rt_str_eq(postc_rt_str a, postc_rt_str b);
-/* <0, 0 or >0, bytewise, a shorter prefix first. */
-int32_t postc_rt_str_cmp(postc_rt_str a, postc_rt_str b);
 /* A new NUL-terminated concatenation, never freed. */
 postc_rt_str postc_rt_str_concat(postc_rt_str a, postc_rt_str b);
 

@@ -40,7 +40,6 @@ void *postc_rt_libc_malloc(size_t n);
 void *postc_rt_libc_calloc(size_t n, size_t size);
 void postc_rt_libc_free(void *p);
 void postc_rt_libc_memcpy(void *dst, const void *src, size_t n);
-int postc_rt_libc_memcmp(const void *a, const void *b, size_t n);
 int postc_rt_libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 /* Writes all of `buf` to standard error (what can be written). */
 void postc_rt_libc_write_stderr(const char *buf, size_t len);

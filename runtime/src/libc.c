@@ -63,10 +63,6 @@ void postc_rt_libc_memcpy(void *dst, const void *src, size_t n) {
   }
 }
 
-int postc_rt_libc_memcmp(const void *a, const void *b, size_t n) {
-  return n ? RT_LIBC("memcmp", int, (const void *, const void *, size_t))(a, b, n) : 0;
-}
-
 int postc_rt_libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
   return RT_LIBC("vsnprintf", int, (char *, size_t, const char *, va_list))(buf, size, fmt, ap);
 }

@@ -38,6 +38,15 @@ def before(a: Str, b: Str) -> Bool:
     return a < b
 
 
+def str_order(a: Str, b: Str) -> Int64:
+    """1, 0 or -1 as a sorts after, with or before b, through >, <= and >=."""
+    if a > b:
+        return 1
+    if a <= b and a >= b:
+        return 0
+    return -1
+
+
 def smaller(a: Str, b: Str) -> Str:
     """The lesser of two strings, by a conditional expression."""
     return a if a < b else b

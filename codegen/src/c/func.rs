@@ -823,12 +823,9 @@ impl<'t, 'p> FnC<'t, 'p> {
         let e: String = if od.is_text() {
             match op {
                 Opcode::Add => format!("postc_concat({a}, {b})"),
-                Opcode::Eq => format!("postc_str_eq({a}, {b})"),
-                Opcode::Ne => format!("!postc_str_eq({a}, {b})"),
-                Opcode::Lt => format!("postc_str_cmp({a}, {b}) < 0"),
-                Opcode::Le => format!("postc_str_cmp({a}, {b}) <= 0"),
-                Opcode::Gt => format!("postc_str_cmp({a}, {b}) > 0"),
-                Opcode::Ge => format!("postc_str_cmp({a}, {b}) >= 0"),
+                _ if op.is_compare() => {
+                    return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())))
+                }
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
         } else if od == DType::Bool {

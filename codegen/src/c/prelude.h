@@ -94,18 +94,6 @@ POSTC_HELPER int64_t postc_stride(const DLTensor *a, int64_t axis, int64_t ndim,
   return (int64_t)(s * (uint64_t)size);
 }
 
-POSTC_HELPER _Bool postc_str_eq(postc_str a, postc_str b) {
-  return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, (size_t)a.len) == 0);
-}
-
-/* <0, 0 or >0: bytewise, then by length. */
-POSTC_HELPER int postc_str_cmp(postc_str a, postc_str b) {
-  int64_t n = a.len < b.len ? a.len : b.len;
-  int c = n > 0 ? memcmp(a.ptr, b.ptr, (size_t)n) : 0;
-  if (c != 0) return c;
-  return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
-}
-
 POSTC_HELPER double postc_f64_bits(uint64_t bits) {
   double x;
   memcpy(&x, &bits, sizeof x);

@@ -985,24 +985,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                     let p = self.def_text(format!("call $postc_rt_str_concat({s} {a}, {s} {b})"));
                     self.copy_mem(&n, &p, 16);
                 }
-                Opcode::Eq | Opcode::Ne => {
-                    let e = self.def('w', format!("call $postc_rt_str_eq({s} {a}, {s} {b})"));
-                    let e = self.def('w', format!("and {e}, 255"));
-                    if op == Opcode::Eq {
-                        self.line(format!("{n} =w copy {e}"));
-                    } else {
-                        self.line(format!("{n} =w xor {e}, 1"));
-                    }
-                }
-                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
-                    let c = self.def('w', format!("call $postc_rt_str_cmp({s} {a}, {s} {b})"));
-                    let p = match op {
-                        Opcode::Lt => "csltw",
-                        Opcode::Le => "cslew",
-                        Opcode::Gt => "csgtw",
-                        _ => "csgew",
-                    };
-                    self.line(format!("{n} =w {p} {c}, 0"));
+                _ if op.is_compare() => {
+                    return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())))
                 }
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }

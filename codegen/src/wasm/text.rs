@@ -3,13 +3,14 @@
 //! as two results. Constants live in the data section (each distinct text
 //! once); a concatenation is a fresh copy in the arena, which lasts until
 //! the caller of the exported function releases it (a function that
-//! returns text does not release its own allocations). Equality and
-//! ordering compare bytewise, then by length, as the other backends.
+//! returns text does not release its own allocations). The comparisons
+//! of text are written out by `legalize` (`postc.str.cmp` and the like,
+//! reading the bytes through `getfield nbytes` and `text.byte`).
 
-use super::func::{alloc_helper, mem, FnW, R};
+use super::func::{alloc_helper, FnW, R};
 use super::Translation;
 use postc_ir::{Opcode, ValueId};
-use wasm_encoder::{BlockType, Instruction as I, ValType};
+use wasm_encoder::{Instruction as I, ValType};
 
 const I32: ValType = ValType::I32;
 
@@ -43,64 +44,6 @@ fn concat_helper(t: &mut Translation<'_>) -> u32 {
     })
 }
 
-/// `postc.text_cmp(ap, an, bp, bn) -> -1, 0 or 1`: the first differing
-/// byte (unsigned) decides, else the shorter is less.
-fn cmp_helper(t: &mut Translation<'_>) -> u32 {
-    t.helper("postc.text_cmp", |_| {
-        // Locals: 4 index, 5 common length, 6 byte of a, 7 byte of b.
-        let body = vec![
-            I::LocalGet(1),
-            I::LocalGet(3),
-            I::LocalGet(1),
-            I::LocalGet(3),
-            I::I32LtU,
-            I::Select,
-            I::LocalSet(5),
-            I::Block(BlockType::Empty),
-            I::Loop(BlockType::Empty),
-            I::LocalGet(4),
-            I::LocalGet(5),
-            I::I32GeU,
-            I::BrIf(1),
-            I::LocalGet(0),
-            I::LocalGet(4),
-            I::I32Add,
-            I::I32Load8U(mem(0)),
-            I::LocalTee(6),
-            I::LocalGet(2),
-            I::LocalGet(4),
-            I::I32Add,
-            I::I32Load8U(mem(0)),
-            I::LocalTee(7),
-            I::I32Ne,
-            I::If(BlockType::Empty),
-            I::I32Const(-1),
-            I::I32Const(1),
-            I::LocalGet(6),
-            I::LocalGet(7),
-            I::I32LtU,
-            I::Select,
-            I::Return,
-            I::End,
-            I::LocalGet(4),
-            I::I32Const(1),
-            I::I32Add,
-            I::LocalSet(4),
-            I::Br(0),
-            I::End,
-            I::End,
-            I::LocalGet(1),
-            I::LocalGet(3),
-            I::I32GtU,
-            I::LocalGet(1),
-            I::LocalGet(3),
-            I::I32LtU,
-            I::I32Sub,
-        ];
-        (vec![I32; 4], vec![I32], vec![I32; 4], body)
-    })
-}
-
 impl FnW<'_, '_> {
     /// Pushes a text constant: its address in the data section and length.
     pub(super) fn text_const(&mut self, bytes: &[u8]) {
@@ -122,26 +65,18 @@ impl FnW<'_, '_> {
         self.call_panic(&fmt, &all);
     }
 
+    /// `add` of two texts, their concatenation.
     pub(super) fn binary_text(&mut self, v: ValueId, op: Opcode, l: ValueId, r: ValueId) -> R<()> {
         let d = self.dt(l);
-        self.get(l);
-        self.get(r);
         match op {
             Opcode::Add => {
+                self.get(l);
+                self.get(r);
                 let h = concat_helper(self.t);
                 self.push(I::Call(h));
             }
-            Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
-                let h = cmp_helper(self.t);
-                self.extend([I::Call(h), I::I32Const(0)]);
-                self.push(match op {
-                    Opcode::Eq => I::I32Eq,
-                    Opcode::Ne => I::I32Ne,
-                    Opcode::Lt => I::I32LtS,
-                    Opcode::Le => I::I32LeS,
-                    Opcode::Gt => I::I32GtS,
-                    _ => I::I32GeS,
-                });
+            _ if op.is_compare() => {
+                return self.err(Some(v), crate::backend::written_out(&format!("{} on {d}", op.mnemonic())))
             }
             _ => return self.err(Some(v), format!("`{}` on {d}", op.mnemonic())),
         }

@@ -1,10 +1,12 @@
-; The length of a Str, written once for every backend: `legalize` copies
-; the function into a module that reads `getfield %s, len` of a Str and
-; rewrites each such read into a call of it. It counts the code points of
-; the UTF-8 bytes as the reference interpreter does (`chars().count()` of
-; a valid UTF-8 string): every byte but a continuation byte (`10xxxxxx`)
-; starts one. It reads the bytes with `getfield nbytes` and `text.byte`,
-; the two reads of a Str's bytes every backend lowers.
+; The length and the comparisons of text, written once for every backend:
+; `legalize` copies the functions a module calls into it and rewrites
+; `getfield %s, len` of a Str and the comparisons `eq ne lt le gt ge` of
+; two Str or two Bytes into calls of them. They read the bytes with
+; `getfield nbytes` and `text.byte`, the two reads of a text's bytes every
+; backend lowers, and both reads take a Bytes as they take a Str: the
+; comparisons are written here once, on Str, and `legalize` makes the
+; Bytes ones (`postc.bytes.eq`, `postc.bytes.cmp`) from them by retyping
+; their parameters.
 module text
 
 func postc.str.len(%s: Str) -> Int64 {
@@ -33,4 +35,67 @@ body:
   br head
 done:
   return %count
+}
+
+func postc.str.eq(%a: Str, %b: Str) -> Bool {
+  doc "a == b: the same byte count, then the same bytes. Text of different lengths is unequal without a byte read."
+entry:
+  %zero: Int64 = const 0
+  %one: Int64 = const 1
+  %yes: Bool = const true
+  %no: Bool = const false
+  %n: Int64 = getfield %a, nbytes
+  %m: Int64 = getfield %b, nbytes
+  %same.len: Bool = eq %n, %m
+  let %i: Int64 = %zero
+  condbr %same.len, head, differ
+head:
+  %more: Bool = lt %i, %n
+  condbr %more, body, same
+body:
+  %x: UInt8 = text.byte %a, %i
+  %y: UInt8 = text.byte %b, %i
+  %same.byte: Bool = eq %x, %y
+  %i.next: Int64 = add %i, %one
+  set %i = %i.next
+  condbr %same.byte, head, differ
+same:
+  return %yes
+differ:
+  return %no
+}
+
+func postc.str.cmp(%a: Str, %b: Str) -> Int32 {
+  doc "-1, 0 or 1 as a sorts before, with or after b: the first byte that differs decides (bytes are unsigned, so UTF-8 sorts a Str by code point), else the shorter, a prefix of the other, sorts first."
+entry:
+  %zero: Int64 = const 0
+  %one: Int64 = const 1
+  %n: Int64 = getfield %a, nbytes
+  %m: Int64 = getfield %b, nbytes
+  %shorter: Bool = lt %n, %m
+  %longer: Bool = gt %n, %m
+  %common: Int64 = select %shorter, %n, %m
+  let %i: Int64 = %zero
+  br head
+head:
+  %more: Bool = lt %i, %common
+  condbr %more, body, prefix
+body:
+  %x: UInt8 = text.byte %a, %i
+  %y: UInt8 = text.byte %b, %i
+  %same.byte: Bool = eq %x, %y
+  %i.next: Int64 = add %i, %one
+  set %i = %i.next
+  condbr %same.byte, head, differ
+differ:
+  %below: Bool = lt %x, %y
+  %before: Int32 = const -1
+  %after: Int32 = const 1
+  %order: Int32 = select %below, %before, %after
+  return %order
+prefix:
+  %after.len: Int32 = cast %longer
+  %before.len: Int32 = cast %shorter
+  %by.len: Int32 = sub %after.len, %before.len
+  return %by.len
 }

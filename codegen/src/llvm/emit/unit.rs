@@ -336,8 +336,6 @@ impl<'c, 'm> Unit<'c, 'm> {
             runtime::ARENA_EXPORT_TUPLE => void.fn_type(&[ptr, i64, ptr], false),
             runtime::VIEW => t.ptr.fn_type(&[ptr, i64, i64, ptr, ptr, i64], false),
             runtime::STRIDE => t.i64.fn_type(&[ptr, i64, i64], false),
-            runtime::STR_EQ => t.i1.fn_type(&[text, text], false),
-            runtime::STR_CMP => t.i32.fn_type(&[text, text], false),
             _ => t.text.fn_type(&[text, text], false),
         };
         let f = self.declare(name, ty, &["nounwind"]);
@@ -356,11 +354,6 @@ impl<'c, 'm> Unit<'c, 'm> {
                 for a in zeroext() {
                     f.add_attribute(AttributeLoc::Param(2), a);
                     f.add_attribute(AttributeLoc::Param(3), a);
-                }
-            }
-            runtime::STR_EQ => {
-                for a in zeroext() {
-                    f.add_attribute(AttributeLoc::Return, a);
                 }
             }
             // Reads the tensor and its shape only.

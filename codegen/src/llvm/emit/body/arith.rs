@@ -91,25 +91,8 @@ impl<'c> FnEmit<'_, 'c, '_, '_> {
                     let f = self.u.runtime(runtime::STR_CONCAT);
                     self.call_fn(f, &[a, b])?
                 }
-                Opcode::Eq | Opcode::Ne => {
-                    let f = self.u.runtime(runtime::STR_EQ);
-                    let e = int(self.call_fn(f, &[a, b])?)?;
-                    if op == Opcode::Eq {
-                        e.into()
-                    } else {
-                        self.b.build_not(e, "")?.into()
-                    }
-                }
-                Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge => {
-                    let f = self.u.runtime(runtime::STR_CMP);
-                    let c = int(self.call_fn(f, &[a, b])?)?;
-                    let p = match op {
-                        Opcode::Lt => IntPredicate::SLT,
-                        Opcode::Le => IntPredicate::SLE,
-                        Opcode::Gt => IntPredicate::SGT,
-                        _ => IntPredicate::SGE,
-                    };
-                    self.b.build_int_compare(p, c, self.u.t.i32.const_zero(), "")?.into()
+                _ if op.is_compare() => {
+                    return self.err(Some(v), crate::backend::written_out(&format!("{} on {od}", op.mnemonic())))
                 }
                 _ => return self.err(Some(v), format!("`{}` on {od}", op.mnemonic())),
             }
