@@ -1,5 +1,7 @@
 //! postc-runtime-gpu: MLIR's `mgpu*` runtime ABI over the CUDA driver API
-//! (`libcuda.so.1`) or HIP (`libamdhip64.so`), plus postc's device arena.
+//! (`libcuda.so.1`) or HIP (`libamdhip64.so`), plus postc's device arena and
+//! the staging that compiled code calls: of `DLTensor` arguments for kernel
+//! launchers (`stage`), of a gpu ufunc's inner loop (`ufunc`).
 //!
 //! The driver library is opened with `dlopen` on first use and never linked,
 //! so a program built with GPU code still starts on a machine without one
@@ -22,6 +24,7 @@ mod cuda;
 mod dl;
 mod hip;
 mod stage;
+mod ufunc;
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -36,6 +39,10 @@ pub use arena::{
 };
 use backend::{Backend, DResult, DevicePtr, Failure, Handle};
 pub use stage::{postc_gpu_stage_tensor, postc_gpu_unstage_tensor, DLTensor, Staged};
+pub use ufunc::{
+    postc_gpu_ufunc_launch, FixedStep, HostLoop, UfuncDescriptor, UfuncOperand, OPERAND_RETURNED, OPERAND_VIEW,
+    SCRATCH_BUDGET, UFUNC_BLOCK, UFUNC_MAX_GRID,
+};
 
 /// `POSTC_GPU_RUNTIME`: `cuda`, `hip` or `auto` (the default: CUDA first).
 pub const ENV_RUNTIME: &str = "POSTC_GPU_RUNTIME";

@@ -968,6 +968,7 @@ fn static_library_does_not_link_the_driver() {
         "postc_gpu_stage_tensor",
         "postc_gpu_unstage_tensor",
         "postc_gpu_is_device_ptr",
+        "postc_gpu_ufunc_launch",
     ] {
         assert!(defined.lines().any(|l| l.ends_with(&format!(" T {sym}"))), "{sym} is not defined");
     }

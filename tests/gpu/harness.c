@@ -150,10 +150,13 @@ static void scenario_saxpy(void) {
     char *args[4] = {(char *)a, (char *)x, (char *)&y[N - 1], (char *)out};
     intptr_t dims[1] = {N};
     intptr_t steps[4] = {0, 2 * sizeof(float), -(intptr_t)sizeof(float), sizeof(float)};
-    long before = launches();
+    long before = launches(), copies = counter ? counter("copies") : 0;
     ((loop_fn)sym("saxpy_loop"))(args, dims, steps, NULL);
     CHECK(counter == NULL || launches() == before + 1, "saxpy_loop launched %ld kernels", launches() - before);
     CHECK(memcmp(out, want, sizeof out) == 0, "saxpy_loop differs from the host body");
+    /* Three inputs copied in and the output back: the returned output is
+     * dense, written whole by the kernel, so not copied in. */
+    if (counter) CHECK(counter("copies") == copies + 4, "saxpy_loop made %ld copies", counter("copies") - copies);
     if (last_launch) CHECK(last_launch(3) == 256 && last_launch(0) == (N + 255) / 256, "saxpy launch grid %u block %u", last_launch(0), last_launch(3));
 
     /* daxpy with an output with gaps: every third element; the others keep their values. */
@@ -167,8 +170,29 @@ static void scenario_saxpy(void) {
     for (int i = 0; i < N; i++) dwant[3 * i] = daxpy_host(da[i], dx[i], dy[i]);
     char *dargs[4] = {(char *)da, (char *)dx, (char *)dy, (char *)dout};
     intptr_t dsteps[4] = {8, 8, 8, 24};
+    copies = counter ? counter("copies") : 0;
     ((loop_fn)sym("daxpy_loop"))(dargs, dims, dsteps, NULL);
     CHECK(memcmp(dout, dwant, sizeof dout) == 0, "daxpy_loop differs from the host body");
+    /* The output's span has gaps: copied in as well, so the gaps keep their values. */
+    if (counter) CHECK(counter("copies") == copies + 5, "daxpy_loop made %ld copies", counter("copies") - copies);
+
+    /* x at a step of 6 bytes, not a multiple of a Float32's size: a device
+     * cannot load such elements, so the host loop runs, with no launch. */
+    static unsigned char packed[6 * N];
+    static float mout[N], mwant[N];
+    for (int i = 0; i < N; i++) {
+        float v = (float)i * -0.75f + 3.0f;
+        memcpy(packed + 6 * i, &v, sizeof v);
+        mwant[i] = saxpy_host(a[0], v, y[N - 1 - i]);
+    }
+    char *margs[4] = {(char *)a, (char *)packed, (char *)&y[N - 1], (char *)mout};
+    intptr_t msteps[4] = {0, 6, -(intptr_t)sizeof(float), sizeof(float)};
+    before = launches();
+    copies = counter ? counter("copies") : 0;
+    ((loop_fn)sym("saxpy_loop"))(margs, dims, msteps, NULL);
+    CHECK(counter == NULL || launches() == before, "saxpy_loop with a 6-byte step launched a kernel");
+    if (counter) CHECK(counter("copies") == copies, "saxpy_loop with a 6-byte step made %ld copies", counter("copies") - copies);
+    CHECK(memcmp(mout, mwant, sizeof mout) == 0, "saxpy_loop with a 6-byte step differs from the host body");
 
     /* No iterations: no launch. */
     intptr_t zero[1] = {0};
@@ -245,9 +269,11 @@ static void scenario_gufunc(void) {
     char *args[3] = {(char *)a, (char *)bt, (char *)c};
     intptr_t dims[4] = {B, M, K, N};
     intptr_t steps[9] = {sizeof a[0], sizeof bt[0], sizeof c[0], K * 8, 8, 8, K * 8, N * 8, 8};
-    long before = launches();
+    long before = launches(), copies = counter ? counter("copies") : 0;
     ((loop_fn)sym("matmul_loop"))(args, dims, steps, NULL);
     CHECK(counter == NULL || launches() == before + 1, "matmul_loop launched %ld kernels", launches() - before);
+    /* c is passed to the body as a view, not returned: copied in and back. */
+    if (counter) CHECK(counter("copies") == copies + 4, "matmul_loop made %ld copies", counter("copies") - copies);
     CHECK(memcmp(c, want, sizeof c) == 0, "matmul_loop differs from the C loops");
     char *hargs[3] = {(char *)a, (char *)bt, (char *)host_c};
     ((loop_fn)sym("matmul_loop.host"))(hargs, dims, steps, NULL);

@@ -2,17 +2,25 @@
 //! coordinate built-ins of an emulated launch, block-shared storage, the
 //! `--gpu off` entry points of kernels (which the runtime's
 //! `postc_rt_gpu_emulate` runs, coroutines and barriers included: written
-//! once in C, runtime/src/gpu_emulation.c), the embedded device image and the constructor that loads it, per gpu
-//! ufunc the staging wrapper `SYMBOL_loop.gpu` and the dispatcher
-//! `SYMBOL_loop`, and per `kernel` or plain `gpu` function its launcher
-//! (docs/runtime-gpu.md §6).
+//! once in C, runtime/src/gpu_emulation.c), the embedded device image and
+//! the constructor that loads it, per gpu ufunc its constant descriptor,
+//! the wrapper `SYMBOL_loop.gpu` and the dispatcher `SYMBOL_loop`, and per
+//! `kernel` or plain `gpu` function its launcher (docs/runtime-gpu.md §6).
+//!
+//! A ufunc's staging (the step check and host fallback, the spans copied
+//! in and back, the grid, the scratch buffer, the launch) is not built
+//! here: it is written once, in Rust, by the GPU runtime's
+//! `postc_gpu_ufunc_launch` (runtime-gpu/src/ufunc.rs), which
+//! `SYMBOL_loop.gpu` calls with the descriptor. The launchers of `kernel`
+//! and plain `gpu` functions are built here, their arrays staged by the
+//! runtime's `postc_gpu_stage_tensor`.
 //!
 //! Every function is verified once built; a mistake in building one is an
 //! internal-error diagnostic naming it and the POST function it serves.
 //! Host-side panics go through the runtime's `postc_rt_panic`, as every
 //! other panic of compiled code.
 
-use super::{err, DeviceCode, FunctionKind, GpuFunction, GpuUfunc, BLOCK, MAX_GRID};
+use super::{err, DeviceCode, FunctionKind, GpuFunction, GpuUfunc};
 use crate::llvm::emit::unit::{add_flags, Types, Unit};
 use crate::llvm::emit::FnSig;
 use crate::llvm::Lowered;
@@ -47,7 +55,6 @@ const CTOR_PRIORITY: u64 = 65535;
 mod entry {
     pub const USABLE: &str = "__postc_gpu_usable";
     pub const SELECT_RUNTIME: &str = "__postc_gpu_select_runtime";
-    pub const IS_DEVICE_PTR: &str = "postc_gpu_is_device_ptr";
     pub const MODULE_LOAD: &str = "mgpuModuleLoad";
     pub const MODULE_GET_FUNCTION: &str = "mgpuModuleGetFunction";
     pub const LAUNCH_KERNEL: &str = "mgpuLaunchKernel";
@@ -58,17 +65,17 @@ mod entry {
     pub const ARENA_RESTORE: &str = "postc_gpu_arena_restore";
     pub const STAGE_TENSOR: &str = "postc_gpu_stage_tensor";
     pub const UNSTAGE_TENSOR: &str = "postc_gpu_unstage_tensor";
+    pub const UFUNC_LAUNCH: &str = "postc_gpu_ufunc_launch";
     pub const EMULATE: &str = "postc_rt_gpu_emulate";
     pub const SYNC_THREADS: &str = "postc_rt_gpu_sync_threads";
-    pub const SMAX: &str = "llvm.smax.i64";
-    pub const SMIN: &str = "llvm.smin.i64";
-    pub const UMAX: &str = "llvm.umax.i64";
-    pub const UMIN: &str = "llvm.umin.i64";
 }
 
-/// The most bytes of scratch copies one launch of a ufunc takes (its grid
-/// shrinks to fit when more threads would need more, down to one block).
-pub const SCRATCH_BUDGET: u64 = 64 << 20;
+/// The flags of an operand in a ufunc's descriptor (runtime-gpu's
+/// `OPERAND_RETURNED`, `OPERAND_VIEW`): the body's result, which the kernel
+/// writes whole; passed to the body as a view, taking a part of each
+/// thread's scratch buffer.
+const OPERAND_RETURNED: u64 = 1;
+const OPERAND_VIEW: u64 = 2;
 
 /// Whether `module` calls a `postc.gpu.*` coordinate built-in.
 pub(super) fn uses_coords(module: &LlModule<'_>) -> bool {
@@ -113,10 +120,6 @@ impl<'c> Fb<'c> {
         self.b.position_at_end(bb);
     }
 
-    fn here(&self) -> R<BasicBlock<'c>> {
-        self.b.get_insert_block().ok_or_else(|| Mistake("the builder has no block".into()))
-    }
-
     fn int(&self, v: u64) -> IntValue<'c> {
         self.t.i64.const_int(v, false)
     }
@@ -132,15 +135,9 @@ impl<'c> Fb<'c> {
         }
     }
 
-    /// `base + off` bytes.
-    fn byte(&self, base: PointerValue<'c>, off: IntValue<'c>) -> R<PointerValue<'c>> {
-        // SAFETY: a plain byte offset; the IR does not require it in bounds.
-        Ok(unsafe { self.b.build_gep(self.t.i8, base, &[off], "")? })
-    }
-
     /// Element `k` of the array of `elem` at `base`.
     fn nth(&self, elem: impl BasicType<'c>, base: PointerValue<'c>, k: IntValue<'c>) -> R<PointerValue<'c>> {
-        // SAFETY: as `byte`.
+        // SAFETY: a plain element offset; the IR does not require it in bounds.
         Ok(unsafe { self.b.build_gep(elem, base, &[k], "")? })
     }
 
@@ -195,25 +192,8 @@ impl<'c> Fb<'c> {
         }
     }
 
-    fn add(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
-        Ok(self.b.build_int_add(a, b, "")?)
-    }
-
-    fn mul(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
-        Ok(self.b.build_int_mul(a, b, "")?)
-    }
-
-    fn udiv(&self, a: IntValue<'c>, b: IntValue<'c>) -> R<IntValue<'c>> {
-        Ok(self.b.build_int_unsigned_div(a, b, "")?)
-    }
-
     fn cmp(&self, p: IntPredicate, a: IntValue<'c>, b: IntValue<'c>, name: &str) -> R<IntValue<'c>> {
         Ok(self.b.build_int_compare(p, a, b, name)?)
-    }
-
-    fn br(&self, to: BasicBlock<'c>) -> R<()> {
-        self.b.build_unconditional_branch(to)?;
-        Ok(())
     }
 
     fn condbr(&self, c: IntValue<'c>, yes: BasicBlock<'c>, no: BasicBlock<'c>) -> R<()> {
@@ -281,7 +261,6 @@ impl<'c, 'm> Host<'c, 'm> {
         let (ty, flags): (FunctionType<'c>, &[&str]) = match name {
             entry::USABLE => (t.i32.fn_type(&[], false), &[]),
             entry::SELECT_RUNTIME => (void.fn_type(&[i32], false), &[]),
-            entry::IS_DEVICE_PTR => (t.i32.fn_type(&[ptr], false), &[]),
             entry::MODULE_LOAD => (t.ptr.fn_type(&[ptr, i64], false), &[]),
             entry::MODULE_GET_FUNCTION => (t.ptr.fn_type(&[ptr, ptr], false), &[]),
             entry::LAUNCH_KERNEL => {
@@ -294,8 +273,8 @@ impl<'c, 'm> Host<'c, 'm> {
             entry::ARENA_RESTORE => (void.fn_type(&[i64, ptr], false), &[]),
             entry::STAGE_TENSOR => (t.ptr.fn_type(&[ptr, ptr, ptr], false), &[]),
             entry::UNSTAGE_TENSOR => (void.fn_type(&[ptr], false), &[]),
+            entry::UFUNC_LAUNCH => (void.fn_type(&[ptr; 7], false), &[]),
             entry::EMULATE => (void.fn_type(&[ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i32], false), &[]),
-            entry::SMAX | entry::SMIN | entry::UMAX | entry::UMIN => (t.i64.fn_type(&[i64, i64], false), &[]),
             _ => return Err(Mistake(format!("no declaration of `{name}`"))),
         };
         let f = self.u.declare(name, ty, flags);
@@ -554,7 +533,7 @@ impl<'c, 'm> Host<'c, 'm> {
     }
 
     /// With GPU code: the device image and the constructor that loads it,
-    /// then per gpu ufunc its staging wrapper and dispatcher, per `kernel`
+    /// then per gpu ufunc its descriptor, wrapper and dispatcher, per `kernel`
     /// or plain `gpu` function its launcher.
     pub fn device_side(&mut self, low: &Lowered<'_>, code: &DeviceCode) -> Result<(), Vec<Diagnostic>> {
         let t = self.t();
@@ -699,240 +678,81 @@ impl<'c, 'm> Host<'c, 'm> {
         })
     }
 
-    /// `SYMBOL_loop.gpu`, with `SYMBOL_loop`'s arguments: stages the byte
-    /// span every operand's loop and core axes reach into the device arena
-    /// (an operand already in device memory is used in place), launches the
-    /// kernel with the loop's steps and dimensions, and copies the outputs'
-    /// spans back. Operands whose steps are not multiples of their element
-    /// size (which a device cannot load) run on the host loop instead.
+    /// `SYMBOL_loop.gpu`, with `SYMBOL_loop`'s arguments: loads the kernel's
+    /// handle and has the runtime's `postc_gpu_ufunc_launch` stage, launch
+    /// and copy back, given `SYMBOL_loop.host` for steps a device cannot
+    /// take and the ufunc's descriptor.
     fn staging(&mut self, u: &GpuUfunc, handle: PointerValue<'c>) -> Result<(), Vec<Diagnostic>> {
         let t = self.t();
         let name = crate::llvm::ufunc::loop_symbol(&u.symbol);
         let ptr = t.ptr.into();
         let f = self.function(&format!("{name}.gpu"), t.cx.void_type().fn_type(&[ptr, ptr, ptr, ptr], false), None)?;
+        let descriptor = self.ufunc_descriptor(u, &name);
         self.define(f, &format!("gpu ufunc `{}`", u.name), |h, fb| {
-            let plan = &u.plan;
-            let (nops, nsteps, ndims) = (plan.nops, plan.num_steps(), 1 + plan.dims.len());
-            let np = u.num_kernel_params() as u32;
-            let (args, dims, steps, data) = (fb.param_ptr(0)?, fb.param_ptr(1)?, fb.param_ptr(2)?, fb.param_ptr(3)?);
-            let b = &fb.b;
-            let params = fb.alloca(t.ptr.array_type(np), "params")?;
-            let scratch_slot = fb.alloca(t.ptr, "scrslot")?;
-            let slot_bytes = fb.alloca(t.i64, "slotslot")?;
-            // Per operand: the base the kernel gets, and what to copy back
-            // (host span, device span, bytes).
-            let mut slots = Vec::with_capacity(nops);
-            for j in 0..nops {
-                let base = fb.alloca(t.ptr, &format!("pslot{j}"))?;
-                let host = fb.alloca(t.ptr, &format!("hslot{j}"))?;
-                let dev = fb.alloca(t.ptr, &format!("dslot{j}"))?;
-                let bytes = fb.alloca(t.i64, &format!("bslot{j}"))?;
-                slots.push((base, host, dev, bytes));
-            }
-            let n = fb.load_int(t.i64, dims, "n")?;
-            let (check, out) = (fb.block("check"), fb.block("out"));
-            fb.condbr(fb.cmp(IntPredicate::SGT, n, fb.int(0), "nz")?, check, out)?;
-            fb.at(check);
-            let mut step_at = Vec::with_capacity(nsteps);
-            let mut step = Vec::with_capacity(nsteps);
-            for k in 0..nsteps {
-                let p = fb.nth(t.i64, steps, fb.int(k as u64))?;
-                step_at.push(p);
-                step.push(fb.load_int(t.i64, p, &format!("st{k}"))?);
-            }
-            // `dim_at[k]`, `dim[k]`: dimension `k` (the loop length first).
-            let mut dim_at = vec![dims];
-            let mut dim = vec![n];
-            for k in 1..ndims {
-                let p = fb.nth(t.i64, dims, fb.int(k as u64))?;
-                dim_at.push(p);
-                dim.push(fb.load_int(t.i64, p, &format!("dm{k}"))?);
-            }
-            // Every (extent, step) an operand's elements are reached by.
-            let mut axes: Vec<Vec<(IntValue<'c>, IntValue<'c>)>> = Vec::with_capacity(nops);
-            let mut any_bad: Option<IntValue<'c>> = None;
-            for j in 0..nops {
-                let mut ax = vec![(n, step[j])];
-                for (a, d) in plan.core[j].iter().enumerate() {
-                    ax.push((dim[d + 1], step[plan.core_step_base(j) + a]));
-                }
-                let e = elsize(plan.dtypes[j]);
-                if e > 1 {
-                    for (_, st) in &ax {
-                        let rem = b.build_int_signed_rem(*st, fb.int(e), "")?;
-                        let bad = fb.cmp(IntPredicate::NE, rem, fb.int(0), "")?;
-                        any_bad = Some(match any_bad {
-                            Some(acc) => b.build_or(acc, bad, "")?,
-                            None => bad,
-                        });
-                    }
-                }
-                axes.push(ax);
-            }
-            let (host, go) = (fb.block("host"), fb.block("go"));
-            fb.condbr(any_bad.unwrap_or_else(|| t.i1.const_zero()), host, go)?;
-            fb.at(host);
-            fb.call(h.existing(&format!("{name}.host"))?, &[args.into(), dims.into(), steps.into(), data.into()])?;
-            fb.br(out)?;
-            fb.at(go);
             let kernel = fb.load_ptr(handle, "f")?;
-            let stream = fb.call_ptr(h.callee(entry::STREAM)?, &[])?;
-            let mark = fb.call_int(h.callee(entry::ARENA_MARK)?, &[stream.into()])?;
-            let (smax, smin) = (h.callee(entry::SMAX)?, h.callee(entry::SMIN)?);
-            let mut on_device = Vec::with_capacity(nops);
-            for (j, ax) in axes.iter().enumerate() {
-                let e = elsize(plan.dtypes[j]);
-                // The span: lowest and highest byte offsets any index reaches.
-                let (mut lo, mut hi, mut count) = (fb.int(0), fb.int(0), fb.int(1));
-                let mut empty = t.i1.const_zero();
-                for (size, st) in ax {
-                    let x = fb.mul(b.build_int_sub(*size, fb.int(1), "")?, *st)?;
-                    hi = fb.add(hi, fb.call_int(smax, &[x.into(), fb.int(0).into()])?)?;
-                    lo = fb.add(lo, fb.call_int(smin, &[x.into(), fb.int(0).into()])?)?;
-                    count = fb.mul(count, *size)?;
-                    empty = b.build_or(empty, fb.cmp(IntPredicate::SLT, *size, fb.int(1), "")?, "")?;
-                }
-                let (base, host_span, dev_span, bytes_slot) = slots[j];
-                let hp = fb.load_ptr(fb.nth(t.ptr, args, fb.int(j as u64))?, &format!("h{j}"))?;
-                let dev = fb.call_int(h.callee(entry::IS_DEVICE_PTR)?, &[hp.into()])?;
-                let indev = fb.cmp(IntPredicate::NE, dev, t.i32.const_zero(), &format!("indev{j}"))?;
-                fb.store(base, hp)?;
-                let (stage, copyin, staged) =
-                    (fb.block(&format!("stage{j}")), fb.block(&format!("copyin{j}")), fb.block(&format!("staged{j}")));
-                fb.condbr(indev, staged, stage)?;
-                fb.at(stage);
-                let width = fb.add(b.build_int_sub(hi, lo, "")?, fb.int(e))?;
-                let bytes = b.build_select(empty, fb.int(0), width, &format!("bytes{j}"))?.into_int_value();
-                let hlo = fb.byte(hp, lo)?;
-                let d = fb.call_ptr(h.callee(entry::ARENA_ALLOC)?, &[bytes.into(), stream.into()])?;
-                let db = fb.byte(d, b.build_int_sub(fb.int(0), lo, "")?)?;
-                fb.store(base, db)?;
-                fb.store(host_span, hlo)?;
-                fb.store(dev_span, d)?;
-                fb.store(bytes_slot, bytes)?;
-                if j >= plan.nin && plan.is_returned(j) {
-                    // A returned result is written whole: only a span with
-                    // gaps (a strided output) needs its old bytes copied in.
-                    let dense = fb.cmp(IntPredicate::EQ, bytes, fb.mul(count, fb.int(e))?, "dense")?;
-                    fb.condbr(dense, staged, copyin)?;
-                } else {
-                    fb.br(copyin)?;
-                }
-                fb.at(copyin);
-                fb.call(h.callee(entry::MEMCPY)?, &[d.into(), hlo.into(), bytes.into(), stream.into()])?;
-                fb.br(staged)?;
-                fb.at(staged);
-                on_device.push(indev);
-            }
-            // The kernel's parameters point at the staged bases and straight
-            // at the caller's steps and dimensions.
-            let param_ptrs = slots.iter().map(|s| s.0).chain(step_at).chain(dim_at);
-            for (i, p) in param_ptrs.enumerate() {
-                fb.store(fb.slot(t.ptr, np, params, i as u64)?, p)?;
-            }
-            let blocks = fb.udiv(fb.add(n, fb.int(BLOCK - 1))?, fb.int(BLOCK))?;
-            let grid0 = fb.call_int(h.callee(entry::UMIN)?, &[blocks.into(), fb.int(MAX_GRID).into()])?;
-            let grid = h.scratch(fb, u, &step, &dim, n, grid0, stream, scratch_slot, slot_bytes)?;
-            fb.store(fb.slot(t.ptr, np, params, np as u64 - 2)?, scratch_slot)?;
-            fb.store(fb.slot(t.ptr, np, params, np as u64 - 1)?, slot_bytes)?;
-            let one = fb.int(1);
-            let launch = [
-                kernel.into(),
-                grid.into(),
-                one.into(),
-                one.into(),
-                fb.int(BLOCK).into(),
-                one.into(),
-                one.into(),
-                t.i32.const_zero().into(),
-                stream.into(),
-                params.into(),
-                t.ptr.const_null().into(),
-                fb.int(np as u64).into(),
-            ];
-            fb.call(h.callee(entry::LAUNCH_KERNEL)?, &launch)?;
-            for j in plan.nin..nops {
-                let (back, done) = (fb.block(&format!("back{j}")), fb.block(&format!("back{j}.done")));
-                fb.condbr(on_device[j], done, back)?;
-                fb.at(back);
-                let (_, host_span, dev_span, bytes_slot) = slots[j];
-                let hs = fb.load_ptr(host_span, "")?;
-                let ds = fb.load_ptr(dev_span, "")?;
-                let bytes = fb.load_int(t.i64, bytes_slot, "")?;
-                fb.call(h.callee(entry::MEMCPY)?, &[hs.into(), ds.into(), bytes.into(), stream.into()])?;
-                fb.br(done)?;
-                fb.at(done);
-            }
-            fb.call(h.callee(entry::ARENA_RESTORE)?, &[mark.into(), stream.into()])?;
-            fb.br(out)?;
-            out.move_after(fb.here()?).map_err(|_| Mistake("cannot move the exit block".into()))?;
-            fb.at(out);
+            let host = h.existing(&format!("{name}.host"))?.as_global_value().as_pointer_value();
+            let mut args: Vec<BasicMetadataValueEnum> = (0..4).map(|k| Ok(fb.param(k)?.into())).collect::<R<_>>()?;
+            args.extend::<[BasicMetadataValueEnum; 3]>([kernel.into(), host.into(), descriptor.into()]);
+            fb.call(h.callee(entry::UFUNC_LAUNCH)?, &args)?;
             fb.ret_void()
         })
     }
 
-    /// The scratch buffer of a launch of `u` (stored in `scratch_slot`,
-    /// its bytes per thread in `slot_bytes`) and the launch's grid (from
-    /// `grid0`). When a view operand's core steps differ from those its
-    /// parameter type fixes, the device's loop copies it through a buffer:
-    /// each thread that runs loop indices gets its own part, of `slot` bytes
-    /// (each view operand's core extents times its element size, rounded to
-    /// 16, as `Plan::scratch_operands` lays them out), all from the stream's
-    /// arena. Otherwise the buffer is NULL and takes nothing.
-    #[allow(clippy::too_many_arguments)]
-    fn scratch(
-        &self,
-        fb: &Fb<'c>,
-        u: &GpuUfunc,
-        step: &[IntValue<'c>],
-        dim: &[IntValue<'c>],
-        n: IntValue<'c>,
-        grid0: IntValue<'c>,
-        stream: PointerValue<'c>,
-        scratch_slot: PointerValue<'c>,
-        slot_bytes: PointerValue<'c>,
-    ) -> R<IntValue<'c>> {
+    /// The constant `UfuncDescriptor` of `u` (runtime-gpu/src/ufunc.rs, field
+    /// for field: every field 64 bits wide, so no padding to agree on), with
+    /// its arrays, named after the loop `name`.
+    fn ufunc_descriptor(&self, u: &GpuUfunc, name: &str) -> PointerValue<'c> {
         let t = self.t();
-        let b = &fb.b;
         let plan = &u.plan;
-        let mut need = t.i1.const_zero();
-        let mut slot = fb.int(0);
-        for i in plan.scratch_operands() {
-            for (a, fixed) in plan.fixed_core_strides(i) {
-                let k = plan.core_step_base(i) + a;
-                let differs = fb.cmp(IntPredicate::NE, step[k], t.i64.const_int(fixed as u64, true), "")?;
-                need = b.build_or(need, differs, "")?;
+        let int = |v: u64| t.i64.const_int(v, false);
+        let views = plan.scratch_operands();
+        let pair = t.cx.struct_type(&[t.i64.into(), t.i64.into()], false);
+        let operand_ty = t.cx.struct_type(&[t.i64.into(); 4], false);
+        let operands: Vec<StructValue> = (0..plan.nops)
+            .map(|j| {
+                let flags =
+                    u64::from(plan.is_returned(j)) * OPERAND_RETURNED + u64::from(views.contains(&j)) * OPERAND_VIEW;
+                let first_core = (plan.core_step_base(j) - plan.nops) as u64;
+                let fields = [elsize(plan.dtypes[j]), first_core, plan.core[j].len() as u64, flags];
+                operand_ty.const_named_struct(&fields.map(|v| int(v).into()))
+            })
+            .collect();
+        let core_dims: Vec<IntValue> = plan.core.iter().flatten().map(|d| int(*d as u64 + 1)).collect();
+        let fixed_steps: Vec<StructValue> = views
+            .iter()
+            .flat_map(|&i| plan.fixed_core_strides(i).into_iter().map(move |(a, s)| (plan.core_step_base(i) + a, s)))
+            .map(|(k, s)| pair.const_named_struct(&[int(k as u64).into(), t.i64.const_int(s as u64, true).into()]))
+            .collect();
+        // A private constant array, or NULL for none.
+        let array = |what: &str, len: usize, value: &dyn BasicValue<'c>, ty: BasicTypeEnum<'c>| {
+            if len == 0 {
+                return t.ptr.const_null();
             }
-            let mut count = fb.int(elsize(plan.dtypes[i]));
-            for d in &plan.core[i] {
-                count = fb.mul(count, dim[d + 1])?;
-            }
-            let align = crate::ufunc_plan::SCRATCH_ALIGN;
-            let rounded = b.build_and(fb.add(count, fb.int(align - 1))?, fb.int(!(align - 1)), "")?;
-            slot = fb.add(slot, rounded)?;
-        }
-        let (scratch, none, launch) = (fb.block("scratch"), fb.block("noscratch"), fb.block("launch"));
-        fb.condbr(need, scratch, none)?;
-        fb.at(scratch);
-        let (umax, umin) = (self.callee(entry::UMAX)?, self.callee(entry::UMIN)?);
-        let slot1 = fb.call_int(umax, &[slot.into(), fb.int(1).into()])?;
-        let cap0 = fb.udiv(fb.int(SCRATCH_BUDGET), fb.mul(slot1, fb.int(BLOCK))?)?;
-        let cap = fb.call_int(umax, &[cap0.into(), fb.int(1).into()])?;
-        let sgrid = fb.call_int(umin, &[grid0.into(), cap.into()])?;
-        let threads = fb.call_int(umin, &[fb.mul(sgrid, fb.int(BLOCK))?.into(), n.into()])?;
-        let bytes = fb.mul(threads, slot)?;
-        let buf = fb.call_ptr(self.callee(entry::ARENA_ALLOC)?, &[bytes.into(), stream.into()])?;
-        fb.store(scratch_slot, buf)?;
-        fb.store(slot_bytes, slot)?;
-        fb.br(launch)?;
-        fb.at(none);
-        fb.store(scratch_slot, t.ptr.const_null())?;
-        fb.store(slot_bytes, fb.int(0))?;
-        fb.br(launch)?;
-        fb.at(launch);
-        let grid = b.build_phi(t.i64, "grid")?;
-        grid.add_incoming(&[(&sgrid, scratch), (&grid0, none)]);
-        Ok(grid.as_basic_value().into_int_value())
+            let g = self.global(&format!("{name}.{what}"), ty, value, Linkage::Private);
+            g.set_constant(true);
+            g.set_unnamed_addr(true);
+            g.as_pointer_value()
+        };
+        let ops = operand_ty.const_array(&operands);
+        let cores = t.i64.const_array(&core_dims);
+        let fixed = pair.const_array(&fixed_steps);
+        let descriptor = t.cx.const_struct(
+            &[
+                int(plan.nops as u64).into(),
+                int(plan.nin as u64).into(),
+                int(plan.dims.len() as u64).into(),
+                array("operands", operands.len(), &ops, ops.get_type().into()).into(),
+                array("core_dims", core_dims.len(), &cores, cores.get_type().into()).into(),
+                array("fixed_steps", fixed_steps.len(), &fixed, fixed.get_type().into()).into(),
+                int(fixed_steps.len() as u64).into(),
+                int(crate::ufunc_plan::SCRATCH_ALIGN).into(),
+            ],
+            false,
+        );
+        let g = self.global(&format!("{name}.ufunc"), descriptor.get_type(), &descriptor, Linkage::Private);
+        g.set_constant(true);
+        g.set_unnamed_addr(true);
+        g.as_pointer_value()
     }
 
     /// The kernel's parameter array and a slot per argument of `g` (a

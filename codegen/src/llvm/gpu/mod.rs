@@ -92,10 +92,6 @@ impl GpuOptions {
 pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 /// The default NVIDIA architecture.
 pub const DEFAULT_ARCH: &str = "sm_90";
-/// Threads per block of a ufunc launch.
-pub const BLOCK: u64 = 256;
-/// The most blocks of a ufunc launch (the grid-stride loop covers the rest).
-pub const MAX_GRID: u64 = 65535;
 
 /// One gpu ufunc.
 #[derive(Clone, Debug)]
