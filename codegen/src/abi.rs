@@ -165,6 +165,9 @@ pub const STRIDE: &str = "postc_rt_stride";
 /// `{ptr, i64} @postc_rt_str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
 /// NUL-terminated concatenation (never freed).
 pub const STR_CONCAT: &str = "postc_rt_str_concat";
+/// `ptr @postc_rt_libm_symbol(ptr name)`: the math library's function
+/// `name`, past the program's exports of that name.
+pub const LIBM_SYMBOL: &str = "postc_rt_libm_symbol";
 
 /// `@postc_rt_depth`: the thread's depth of calls between POST functions
 /// (an `i64` thread-local variable).

@@ -160,6 +160,12 @@ typedef struct postc_rt_parallel_ufunc {
  * once, serially. A panic is raised as the serial loop raises it. */
 void postc_rt_parallel_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t *steps, void *data);
 
+/* The math library's (or C library's) function `name`, looked up with
+ * dlsym on a handle of that library, never the program's own exports:
+ * what a module that exports a function named like one it calls reaches
+ * the library's through (docs/abi.md 1). Traps when there is none. */
+void *postc_rt_libm_symbol(const char *name);
+
 /* The host emulation of a kernel launch (docs/runtime-gpu.md 6), called by
  * a kernel's entry point built with `--gpu off`. `dims` is the launch's
  * grid[3] then block[3]; `coords` the module's twelve coordinates (thread

@@ -119,6 +119,29 @@ int postc_rt_libc_swapcontext(ucontext_t *from, const ucontext_t *to) {
 }
 const char *postc_rt_libc_getenv(const char *name) { return RT_LIBC("getenv", const char *, (const char *))(name); }
 
+#if defined(__GLIBC__)
+#define RT_LIBM_NAME "libm.so.6"
+#else
+#define RT_LIBM_NAME "libc.so" /* musl: the math is in the C library */
+#endif
+
+void *postc_rt_libm_symbol(const char *name) {
+  static _Atomic(void *) handle;
+  void *h = atomic_load_explicit(&handle, memory_order_relaxed);
+  if (!h) {
+    h = dlopen(RT_LIBM_NAME, RTLD_LAZY);
+    if (!h) {
+      __builtin_trap();
+    }
+    atomic_store_explicit(&handle, h, memory_order_relaxed);
+  }
+  void *f = dlsym(h, name);
+  if (!f) {
+    __builtin_trap();
+  }
+  return f;
+}
+
 /* Keeps the shared object that holds `addr` loaded for the life of the
  * process (the pool's workers run its code). */
 void postc_rt_libc_pin_self(void *addr) {

@@ -23,10 +23,10 @@
 //!    name call `postc.c.NAME` instead, and every function gets the
 //!    attribute `no-builtin-NAME`, so that LLVM introduces no call of it;
 //! 4. each `postc.c.NAME` is defined to call the C library's `NAME`, looked
-//!    up on first use with `dlsym` on a handle of the C math library, which
-//!    searches that library and the C library it depends on, never the
-//!    program's own exports, whatever the order in which the process loaded
-//!    them.
+//!    up on first use by the runtime's `postc_rt_libm_symbol` with `dlsym`
+//!    on a handle of the C math library, which searches that library and
+//!    the C library it depends on, never the program's own exports,
+//!    whatever the order in which the process loaded them.
 //!
 //! After optimisation [`Shield::after_optimisation`] routes any intrinsic
 //! that still lowers to a shadowed name the same way. A program without
@@ -91,10 +91,11 @@ impl Shield {
         }
     }
 
-    /// The library `postc.c.NAME` looks its functions up in, for `triple`.
-    fn library(&self, triple: &str) -> Result<&'static str, Vec<Diagnostic>> {
+    /// Whether the runtime can look the C functions up for `triple` (on
+    /// Linux, where it opens the math library by its name there).
+    fn supported(&self, triple: &str) -> Result<(), Vec<Diagnostic>> {
         if triple.contains("-linux") {
-            return Ok(if triple.contains("musl") { "libc.so" } else { "libm.so.6" });
+            return Ok(());
         }
         let (name, pos) = self.names.iter().next().map(|(n, p)| (n.as_str(), p.clone())).unwrap_or_default();
         Err(vec![Diagnostic::error(
@@ -113,7 +114,7 @@ impl Shield {
         if self.is_empty() {
             return Ok(());
         }
-        let library = self.library(triple)?;
+        self.supported(triple)?;
         for name in self.names.keys() {
             if let Some(f) = module.get_function(name) {
                 if f.count_basic_blocks() > 0 {
@@ -128,7 +129,7 @@ impl Shield {
                 rename_alias(module, &placeholder, name);
             }
         }
-        self.route(module, library)?;
+        self.route(module)?;
         let cx = module.get_context();
         for f in module.get_functions() {
             if f.count_basic_blocks() == 0 {
@@ -150,15 +151,15 @@ impl Shield {
         if self.is_empty() {
             return Ok(());
         }
-        let library = self.library(triple)?;
-        self.route(module, library)
+        self.supported(triple)?;
+        self.route(module)
     }
 
     /// Replaces instructions that lower to shadowed calls, then defines
     /// every declared `postc.c.NAME`.
-    fn route(&self, module: &LlModule<'_>, library: &str) -> Result<(), Vec<Diagnostic>> {
+    fn route(&self, module: &LlModule<'_>) -> Result<(), Vec<Diagnostic>> {
         self.replace_lowered_calls(module).map_err(crate::internal)?;
-        define_imports(module, library).map_err(crate::internal)
+        define_imports(module).map_err(crate::internal)
     }
 
     /// `frem` and the intrinsics whose lowering calls a shadowed name become
@@ -382,21 +383,25 @@ fn rename_alias(module: &LlModule<'_>, from: &str, to: &str) {
 }
 
 /// Defines every declared `postc.c.NAME` (see the module docs): each calls
-/// the function its slot holds, which `postc.c.bind` fills on first use.
-fn define_imports(module: &LlModule<'_>, library: &str) -> Result<(), String> {
+/// the function its slot holds, which the runtime's `postc_rt_libm_symbol`
+/// fills on first use.
+fn define_imports(module: &LlModule<'_>) -> Result<(), String> {
     let declared: Vec<(String, FunctionValue<'_>)> = module
         .get_functions()
         .filter(|f| f.count_basic_blocks() == 0)
         .filter_map(|f| {
             let full = f.get_name().to_string_lossy().into_owned();
             let name = full.strip_prefix(IMPORT)?.to_owned();
-            (name != "bind").then_some((name, f))
+            Some((name, f))
         })
         .collect();
     if declared.is_empty() {
         return Ok(());
     }
-    let bind = bind_function(module, library).map_err(|e| e.to_string())?;
+    let ptr = module.get_context().ptr_type(inkwell::AddressSpace::default());
+    let bind = module
+        .get_function(crate::abi::LIBM_SYMBOL)
+        .unwrap_or_else(|| module.add_function(crate::abi::LIBM_SYMBOL, ptr.fn_type(&[ptr.into()], false), None));
     for (name, f) in declared {
         trampoline(module, &name, f, bind).map_err(|e| e.to_string())?;
     }
@@ -425,54 +430,6 @@ fn add_flags(f: FunctionValue<'_>, names: &[&str]) {
         let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(a);
         f.add_attribute(inkwell::attributes::AttributeLoc::Function, cx.create_enum_attribute(kind, 0));
     }
-}
-
-/// `ptr postc.c.bind(ptr name)`: the C library's function `name`, looked up
-/// with `dlsym` on a `dlopen` handle of `library`; traps when there is none.
-fn bind_function<'c>(module: &LlModule<'c>, library: &str) -> Result<FunctionValue<'c>, BuilderError> {
-    let full = format!("{IMPORT}bind");
-    if let Some(f) = module.get_function(&full).filter(|f| f.count_basic_blocks() > 0) {
-        return Ok(f);
-    }
-    let cx = module.get_context();
-    let ptr = cx.ptr_type(inkwell::AddressSpace::default());
-    let lib = internal_cstring(module, &format!("{IMPORT}library"), library);
-    let get = |name: &str, ty: inkwell::types::FunctionType<'c>| {
-        module.get_function(name).unwrap_or_else(|| module.add_function(name, ty, None))
-    };
-    let dlopen = get("dlopen", ptr.fn_type(&[ptr.into(), cx.i32_type().into()], false));
-    let dlsym = get("dlsym", ptr.fn_type(&[ptr.into(), ptr.into()], false));
-    let trap = get("llvm.trap", cx.void_type().fn_type(&[], false));
-    let f = module
-        .get_function(&full)
-        .unwrap_or_else(|| module.add_function(&full, ptr.fn_type(&[ptr.into()], false), None));
-    f.set_linkage(Linkage::Internal);
-    add_flags(f, &["cold", "noinline", "nounwind"]);
-    let b = cx.create_builder();
-    let (entry, sym, ok, fail) = (
-        cx.append_basic_block(f, "entry"),
-        cx.append_basic_block(f, "sym"),
-        cx.append_basic_block(f, "ok"),
-        cx.append_basic_block(f, "fail"),
-    );
-    let name = f.get_nth_param(0).map(|p| p.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
-    b.position_at_end(entry);
-    let rtld_lazy = cx.i32_type().const_int(1, false);
-    let h = b.build_call(dlopen, &[lib.into(), rtld_lazy.into()], "h")?;
-    let h = h.try_as_basic_value().basic().map(|v| v.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
-    let hz = b.build_is_null(h, "")?;
-    b.build_conditional_branch(hz, fail, sym)?;
-    b.position_at_end(sym);
-    let p = b.build_call(dlsym, &[h.into(), name.into()], "p")?;
-    let p = p.try_as_basic_value().basic().map(|v| v.into_pointer_value()).unwrap_or_else(|| ptr.const_null());
-    let pz = b.build_is_null(p, "")?;
-    b.build_conditional_branch(pz, fail, ok)?;
-    b.position_at_end(ok);
-    b.build_return(Some(&p))?;
-    b.position_at_end(fail);
-    b.build_call(trap, &[], "")?;
-    b.build_unreachable()?;
-    Ok(f)
 }
 
 /// Defines the declaration `f` of `postc.c.NAME`: it calls the function its
