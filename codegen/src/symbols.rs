@@ -164,6 +164,28 @@ impl SymbolPlan {
         plan
     }
 
+    /// [`SymbolPlan::new`], its diagnostics an error.
+    pub fn checked(
+        program: &Program,
+        index: &Index<'_>,
+        conventions: &Conventions,
+    ) -> Result<SymbolPlan, Vec<Diagnostic>> {
+        let plan = SymbolPlan::new(program, index, conventions);
+        if plan.diags.is_empty() {
+            Ok(plan)
+        } else {
+            Err(plan.diags)
+        }
+    }
+
+    /// The functions with a symbol, the backend's to define, in the
+    /// program's order.
+    pub fn defined<'p>(&'p self, program: &'p Program) -> impl Iterator<Item = (ModuleId, FuncId)> + 'p {
+        program.modules.iter_enumerated().flat_map(move |(mid, m)| {
+            m.functions.ids().map(move |fid| (mid, fid)).filter(|k| self.symbols.contains_key(k))
+        })
+    }
+
     fn export(&mut self, e: Export) {
         self.exported_names.insert(e.symbol.clone());
         self.exported.push(e);

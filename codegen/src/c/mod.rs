@@ -527,10 +527,7 @@ pub fn source(program: &Program, options: &CodegenOptions, compiler: &[String]) 
 pub fn translate(program: &Program, float16: bool) -> Result<Output, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
-    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
-    if !symbols.diags.is_empty() {
-        return Err(symbols.diags);
-    }
+    let symbols = SymbolPlan::checked(program, &index, &CONVENTIONS)?;
     let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut p = Translation {
         program,
@@ -549,15 +546,10 @@ pub fn translate(program: &Program, float16: bool) -> Result<Output, Vec<Diagnos
         }
     }
     let mut bodies = String::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, _) in m.functions.iter_enumerated() {
-            if !p.sigs.contains_key(&(mid, fid)) {
-                continue;
-            }
-            match func::translate(&mut p, mid, fid) {
-                Ok(text) => bodies.push_str(&text),
-                Err(d) => diags.push(*d),
-            }
+    for (mid, fid) in symbols.defined(program) {
+        match func::translate(&mut p, mid, fid) {
+            Ok(text) => bodies.push_str(&text),
+            Err(d) => diags.push(*d),
         }
     }
     for e in &symbols.exported {

@@ -377,10 +377,7 @@ fn cannot_export(name: &str) -> Option<String> {
 pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
-    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
-    if !symbols.diags.is_empty() {
-        return Err(symbols.diags);
-    }
+    let symbols = SymbolPlan::checked(program, &index, &CONVENTIONS)?;
     let sigs = symbols.signatures(program, |m, f, s| signature(m, f, s.name.clone(), s.exported));
     let mut t = Translation {
         program,
@@ -393,15 +390,10 @@ pub fn translate(program: &Program, debug: bool) -> Result<String, Vec<Diagnosti
         debug,
     };
     let mut bodies = String::new();
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, _) in m.functions.iter_enumerated() {
-            if !t.sigs.contains_key(&(mid, fid)) {
-                continue;
-            }
-            match func::translate(&mut t, mid, fid) {
-                Ok(text) => bodies.push_str(&text),
-                Err(d) => diags.push(*d),
-            }
+    for (mid, fid) in symbols.defined(program) {
+        match func::translate(&mut t, mid, fid) {
+            Ok(text) => bodies.push_str(&text),
+            Err(d) => diags.push(*d),
         }
     }
     for e in &symbols.exported {

@@ -279,10 +279,7 @@ fn describe(m: &postc_ir::Module, t: Option<postc_ir::TypeId>) -> String {
 pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let index = crate::calls::Index::new(program);
-    let symbols = SymbolPlan::new(program, &index, &CONVENTIONS);
-    if !symbols.diags.is_empty() {
-        return Err(symbols.diags);
-    }
+    let symbols = SymbolPlan::checked(program, &index, &CONVENTIONS)?;
     let mut defined = 0u32;
     let sigs = symbols.signatures(program, |m, f, symbol| {
         let mut params = Vec::new();
@@ -328,15 +325,13 @@ pub fn translate(program: &Program, debug: bool) -> Result<Vec<u8>, Vec<Diagnost
     // The panic import comes first so that its index is fixed.
     t.import("postc_panic", &[ValType::I32; 4], &[]);
     func::arena_helpers(&mut t);
-    for (mid, m) in program.modules.iter_enumerated() {
-        for (fid, _) in m.functions.iter_enumerated() {
-            let Some(sig) = t.sigs.get(&(mid, fid)).cloned() else { continue };
-            match func::translate(&mut t, mid, fid) {
-                Ok((locals, code)) => {
-                    t.bodies.insert(sig.index, (sig.params.clone(), sig.results.clone(), locals, code));
-                }
-                Err(d) => diags.push(*d),
+    for (mid, fid) in symbols.defined(program) {
+        let sig = t.sigs[&(mid, fid)].clone();
+        match func::translate(&mut t, mid, fid) {
+            Ok((locals, code)) => {
+                t.bodies.insert(sig.index, (sig.params.clone(), sig.results.clone(), locals, code));
             }
+            Err(d) => diags.push(*d),
         }
     }
     // Each exported ufunc's `NAME_loop` and `NAME_dl`.
