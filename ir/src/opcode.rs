@@ -498,7 +498,7 @@ opcodes! {
     RawSetWord = "raw.setword", RawStore, Always, effects, raw;
     /// `*(void **)address = value`: an address stored as a pointer.
     RawSetPtr = "raw.setptr", RawStore, Always, effects, raw;
-    /// `result = text[index]`: byte `index` (an Int64, `0 <= index < nbytes`, which `legalize`'s loop keeps) of a Str's UTF-8 bytes or of a Bytes, as a UInt8; it traps `Always` so that no pass moves it above the test that keeps the index in range.
+    /// `result = text[index]`: byte `index` (an Int64, `0 <= index < nbytes`, which `legalize`'s loop keeps) of a Str's UTF-8 bytes or of a Bytes, as a UInt8; with a UInt64 result, the eight bytes from `index` (`index + 8 <= nbytes`) as a little-endian word; it traps `Always` so that no pass moves it above the test that keeps the index in range.
     TextByte = "text.byte", TextByte, Always;
     /// `result = (elements...)`: the tuple a function with a tuple result returns.
     Tuple = "tuple", Tuple, Never;

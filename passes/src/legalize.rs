@@ -297,6 +297,16 @@ pub fn is_library_function(name: &str) -> bool {
     Helper::ALL.iter().any(|h| h.name() == name)
 }
 
+/// Whether `name` is one of the library functions of float arithmetic
+/// (`postc.py.*`), whose every operation must round as written: a backend
+/// whose compiler may fuse operations keeps its optimiser out of them.
+pub fn is_float_library_function(name: &str) -> bool {
+    matches!(
+        Helper::ALL.iter().find(|h| h.name() == name),
+        Some(Helper::FloorDiv | Helper::Mod | Helper::ComplexDiv | Helper::ComplexPow)
+    )
+}
+
 /// The symbol of the intrinsic import `name` of the libraries.
 fn library_import(name: &str) -> Option<&'static String> {
     LIBRARIES.iter().find_map(|lib| lib.intrinsic_imports.get(name))

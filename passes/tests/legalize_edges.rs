@@ -1,10 +1,12 @@
 //! `legalize` against the reference interpreter on the edge cases of what
 //! it writes out: float `//` and `%` in every float dtype, complex `*`,
-//! `/`, `**` and `abs` in both complex dtypes, float→integer casts into every integer
+//! `/`, `**`, `abs`, `+`, `-`, negation, `==`, `!=` and casts (to and from
+//! the other complex dtype, Float64, Int32 and Bool) in both complex dtypes, float→integer casts into every integer
 //! dtype and the true division of every integer dtype into every float
 //! one (and the length of a Str, on text of one to four bytes per code
 //! point, and the six comparisons of Str and of Bytes, on empty text,
-//! prefixes and bytes on either side of 0x80), on signed zeros, infinities, NaN, huge, tiny and subnormal
+//! prefixes, bytes on either side of 0x80, and texts of one to three words
+//! of eight bytes differing in each part of them), on signed zeros, infinities, NaN, huge, tiny and subnormal
 //! operands and the bounds of each dtype. The interpreter runs the
 //! original instruction and the legalized module (with and without a
 //! backend's saturating casts and Float16 arithmetic); every result must
@@ -95,8 +97,26 @@ fn module() -> Module {
         text.push_str(&binary("mul", d));
         text.push_str(&binary("div", d));
         text.push_str(&binary("pow", d));
+        text.push_str(&binary("add", d));
+        text.push_str(&binary("sub", d));
+        for op in ["eq", "ne"] {
+            text.push_str(&function(
+                &format!("{op}_{d}"),
+                &format!("%x: {d}, %y: {d}"),
+                DType::Bool,
+                &format!("{op} %x, %y"),
+            ));
+        }
         let part = d.complex_part().expect("a complex dtype");
         text.push_str(&function(&format!("abs_{d}"), &format!("%x: {d}"), part, "abs %x"));
+        text.push_str(&function(&format!("neg_{d}"), &format!("%x: {d}"), d, "neg %x"));
+        // Casts from and to the other complex dtype, Float64, Int32 and Bool.
+        for other in [DType::Complex64, DType::Complex128, DType::Float64, DType::Int32, DType::Bool] {
+            text.push_str(&function(&format!("cast_{d}_{other}"), &format!("%x: {d}"), other, "cast %x"));
+            if !other.is_complex() {
+                text.push_str(&function(&format!("cast_{other}_{d}"), &format!("%x: {other}"), d, "cast %x"));
+            }
+        }
     }
     for to in dtypes(DType::is_int) {
         text.push_str(&function(&format!("cast_c_{to}"), "%x: Complex128", to, "cast %x"));
@@ -214,10 +234,15 @@ fn legalized_operations_keep_the_interpreters_results() {
             for &ai in &parts {
                 let a = Value::complex(d, ar, ai);
                 check(&format!("abs_{d}"), &[a.clone()]);
+                check(&format!("neg_{d}"), &[a.clone()]);
+                for other in [DType::Complex64, DType::Complex128, DType::Float64, DType::Int32, DType::Bool] {
+                    check(&format!("cast_{d}_{other}"), &[a.clone()]);
+                }
                 for &br in &parts {
                     for &bi in &parts {
-                        check(&format!("mul_{d}"), &[a.clone(), Value::complex(d, br, bi)]);
-                        check(&format!("div_{d}"), &[a.clone(), Value::complex(d, br, bi)]);
+                        for op in ["mul", "div", "add", "sub", "eq", "ne"] {
+                            check(&format!("{op}_{d}"), &[a.clone(), Value::complex(d, br, bi)]);
+                        }
                     }
                 }
                 for &er in &exponents {
@@ -231,6 +256,17 @@ fn legalized_operations_keep_the_interpreters_results() {
     for &x in &values {
         for to in dtypes(DType::is_int) {
             check(&format!("cast_c_{to}"), &[Value::complex(DType::Complex128, x, 1.0)]);
+        }
+        for d in dtypes(DType::is_complex) {
+            check(&format!("cast_Float64_{d}"), &[Value::float(DType::Float64, x)]);
+        }
+    }
+    for d in dtypes(DType::is_complex) {
+        for i in [i32::MIN, -1, 0, 1, 16_777_217, i32::MAX] {
+            check(&format!("cast_Int32_{d}"), &[Value::Int(DType::Int32, i as i128)]);
+        }
+        for b in [false, true] {
+            check(&format!("cast_Bool_{d}"), &[Value::Bool(b)]);
         }
     }
     let half = DType::Float16;
@@ -301,6 +337,28 @@ fn legalized_operations_keep_the_interpreters_results() {
         for y in texts {
             for op in ["eq", "ne", "lt", "le", "gt", "ge"] {
                 check(&format!("{op}_Bytes"), &[Value::Bytes(x.to_vec()), Value::Bytes(y.to_vec())]);
+            }
+        }
+    }
+    // Texts of one or more words of eight bytes and a tail: prefixes of
+    // one text at and around the word lengths, and copies of it that
+    // differ in the first byte, at a word's first and last byte, in the
+    // bytes the last word overlaps with the one before, and in the last.
+    let base = b"abcdefghijklmnopqrstuvwx";
+    let mut long: Vec<Vec<u8>> = [7, 8, 9, 15, 16, 17, 23, 24].iter().map(|&n| base[..n].to_vec()).collect();
+    for n in [17, 24] {
+        for at in [0, 7, 8, 10, 15, 16, n - 1] {
+            for byte in [0x80, b'\0'] {
+                let mut t = base[..n].to_vec();
+                t[at] = byte;
+                long.push(t);
+            }
+        }
+    }
+    for x in &long {
+        for y in &long {
+            for op in ["eq", "ne", "lt", "le", "gt", "ge"] {
+                check(&format!("{op}_Bytes"), &[Value::Bytes(x.clone()), Value::Bytes(y.clone())]);
             }
         }
     }

@@ -448,7 +448,7 @@ impl<'t, 'p> FnC<'t, 'p> {
         }
         if crate::compiled_unoptimised(self.f) {
             attrs.push_str("POSTC_UNOPTIMISED ");
-        } else if postc_passes::legalize::is_library_function(&self.f.name) {
+        } else if postc_passes::legalize::is_float_library_function(&self.f.name) {
             attrs.push_str("POSTC_EXACT ");
         }
         let _ = writeln!(text, "{attrs}{} {{", sig.prototype(Some(&pnames)));
@@ -747,8 +747,9 @@ impl<'t, 'p> FnC<'t, 'p> {
                 self.def(v, e);
             }
             InstData::TextByte { text, index } => {
-                let e = format!("(uint8_t){}.ptr[{}]", self.name(text), self.name(index));
-                self.def(v, e);
+                // A byte, or eight (a UInt64, little-endian as the target).
+                let at = format!("{}.ptr + {}", self.name(text), self.name(index));
+                self.load_at(v, &at);
             }
         }
         Ok(())
@@ -1093,10 +1094,7 @@ impl<'t, 'p> FnC<'t, 'p> {
     /// chunk function with them; `postc_rt_parallel_for` (the runtime's
     /// pool) calls the trampoline per chunk and returns the chunk count.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
-            Ok(fid) => fid,
-            Err(msg) => return self.err(Some(v), msg),
-        };
+        let fid = crate::calls::parallel_chunk(self.m, self.f, args).or_else(|msg| self.err(Some(v), msg))?;
         let name = &self.m.functions[fid].name;
         let Some(sig) = self.t.sigs.get(&(self.mid, fid)).cloned() else {
             return self.err(Some(v), format!("`postc.parallel_for`: the chunk function `{name}` has no C signature"));

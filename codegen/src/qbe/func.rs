@@ -762,8 +762,8 @@ impl<'t, 'p> FnQ<'t, 'p> {
                 let (x, i) = (self.val(text), self.val(index));
                 let p = self.def('l', format!("loadl {x}"));
                 let at = self.def('l', format!("add {p}, {i}"));
-                let n = self.val(v);
-                self.line(format!("{n} =w loadub {at}"));
+                let (n, load) = (self.val(v), if self.dt(v) == DType::UInt64 { "=l loadl" } else { "=w loadub" });
+                self.line(format!("{n} {load} {at}"));
             }
         }
         Ok(())
@@ -1249,10 +1249,7 @@ impl<'t, 'p> FnQ<'t, 'p> {
     /// (the runtime's pool) calls the trampoline per chunk and returns the
     /// chunk count.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
-            Ok(fid) => fid,
-            Err(msg) => return self.err(Some(v), msg),
-        };
+        let fid = crate::calls::parallel_chunk(self.m, self.f, args).or_else(|msg| self.err(Some(v), msg))?;
         let name = &self.m.functions[fid].name;
         let captures = &args[4..];
         let sig = match self.t.sigs.get(&(self.mid, fid)) {

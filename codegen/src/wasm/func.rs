@@ -972,7 +972,8 @@ impl<'t, 'p> FnW<'t, 'p> {
                 // its 32-bit length.
                 self.push(I::LocalGet(self.value_local[&text]));
                 self.get(index);
-                self.extend([I::I32WrapI64, I::I32Add, I::I32Load8U(mem(0))]);
+                let load = if self.dt(v) == DType::UInt64 { I::I64Load(mem(0)) } else { I::I32Load8U(mem(0)) };
+                self.extend([I::I32WrapI64, I::I32Add, load]);
                 self.set(v);
             }
             InstData::GetField { aggregate, field } => self.get_field(v, aggregate, field)?,

@@ -760,8 +760,16 @@ impl<'p> Interpreter<'p> {
                 };
                 // The index is the loop's that `legalize` writes, within the
                 // text: out of range is a malformed program, not a panic.
-                match usize::try_from(i).ok().and_then(|i| bytes.get(i)) {
-                    Some(&b) => Value::Int(DType::UInt8, b as i128),
+                // A UInt64 result is the eight bytes from `i`, little-endian.
+                let wide = rd()? == DType::UInt64;
+                let width = if wide { 8 } else { 1 };
+                let word = usize::try_from(i).ok().and_then(|i| bytes.get(i..i.checked_add(width)?));
+                match word {
+                    Some(w) if wide => {
+                        let w: [u8; 8] = w.try_into().unwrap_or([0; 8]);
+                        Value::Int(DType::UInt64, u64::from_le_bytes(w) as i128)
+                    }
+                    Some(w) => Value::Int(DType::UInt8, w[0] as i128),
                     None => return unsupported(format!("`text.byte` index {i} of {} bytes", bytes.len())),
                 }
             }

@@ -411,8 +411,8 @@ impl<'p> Verifier<'p> {
                     err!("{d}: index {} must be an Int64, got {it}", Self::vname(x, index));
                 }
                 let r = result!();
-                if r.is_array || r.dtype != DType::UInt8 {
-                    err!("{d}: result type is {r}, expected UInt8");
+                if r.is_array || !matches!(r.dtype, DType::UInt8 | DType::UInt64) {
+                    err!("{d}: result type is {r}, expected UInt8 (a byte) or UInt64 (eight)");
                 }
             }
             InstData::SetField { aggregate, value, .. } => {

@@ -2,8 +2,9 @@
 ; `legalize` copies the functions a module calls into it and rewrites
 ; `getfield %s, len` of a Str and the comparisons `eq ne lt le gt ge` of
 ; two Str or two Bytes into calls of them. They read the bytes with
-; `getfield nbytes` and `text.byte`, the two reads of a text's bytes every
-; backend lowers, and both reads take a Bytes as they take a Str: the
+; `getfield nbytes` and `text.byte` (a byte, or eight as a little-endian
+; UInt64), the two reads of a text's bytes every backend lowers, and both
+; reads take a Bytes as they take a Str: the
 ; comparisons are written here once, on Str, and `legalize` makes the
 ; Bytes ones (`postc.bytes.eq`, `postc.bytes.cmp`) from them by retyping
 ; their parameters.
@@ -38,17 +39,40 @@ done:
 }
 
 func postc.str.eq(%a: Str, %b: Str) -> Bool {
-  doc "a == b: the same byte count, then the same bytes. Text of different lengths is unequal without a byte read."
+  doc "a == b: the same byte count, then the same bytes, eight at a time while eight remain, then the last eight (overlapping the words compared) or, in a text shorter than eight, one at a time. Text of different lengths is unequal without a byte read."
 entry:
   %zero: Int64 = const 0
   %one: Int64 = const 1
+  %eight: Int64 = const 8
   %yes: Bool = const true
   %no: Bool = const false
   %n: Int64 = getfield %a, nbytes
   %m: Int64 = getfield %b, nbytes
   %same.len: Bool = eq %n, %m
   let %i: Int64 = %zero
-  condbr %same.len, head, differ
+  condbr %same.len, words, differ
+words:
+  %i.word: Int64 = add %i, %eight
+  %word.fits: Bool = le %i.word, %n
+  condbr %word.fits, word, tail
+word:
+  %wx: UInt64 = text.byte %a, %i
+  %wy: UInt64 = text.byte %b, %i
+  %same.word: Bool = eq %wx, %wy
+  set %i = %i.word
+  condbr %same.word, words, differ
+tail:
+  %rest: Bool = lt %i, %n
+  condbr %rest, tail.some, same
+tail.some:
+  %long: Bool = ge %n, %eight
+  condbr %long, last.word, head
+last.word:
+  %at: Int64 = sub %n, %eight
+  %lx: UInt64 = text.byte %a, %at
+  %ly: UInt64 = text.byte %b, %at
+  %same.last: Bool = eq %lx, %ly
+  condbr %same.last, same, differ
 head:
   %more: Bool = lt %i, %n
   condbr %more, body, same
@@ -66,7 +90,7 @@ differ:
 }
 
 func postc.str.cmp(%a: Str, %b: Str) -> Int32 {
-  doc "-1, 0 or 1 as a sorts before, with or after b: the first byte that differs decides (bytes are unsigned, so UTF-8 sorts a Str by code point), else the shorter, a prefix of the other, sorts first."
+  doc "-1, 0 or 1 as a sorts before, with or after b: the first byte that differs decides (bytes are unsigned, so UTF-8 sorts a Str by code point), else the shorter, a prefix of the other, sorts first. Equal words of eight bytes are passed over first, then the last eight of the common length (overlapping the words compared); the bytes of the first word that differs are compared one by one."
 entry:
   %zero: Int64 = const 0
   %one: Int64 = const 1
@@ -75,7 +99,35 @@ entry:
   %shorter: Bool = lt %n, %m
   %longer: Bool = gt %n, %m
   %common: Int64 = select %shorter, %n, %m
+  %eight: Int64 = const 8
   let %i: Int64 = %zero
+  br words
+words:
+  %i.word: Int64 = add %i, %eight
+  %word.fits: Bool = le %i.word, %common
+  condbr %word.fits, word, tail
+word:
+  %wx: UInt64 = text.byte %a, %i
+  %wy: UInt64 = text.byte %b, %i
+  %same.word: Bool = eq %wx, %wy
+  condbr %same.word, next.word, head
+next.word:
+  set %i = %i.word
+  br words
+tail:
+  %rest: Bool = lt %i, %common
+  condbr %rest, tail.some, prefix
+tail.some:
+  %long: Bool = ge %common, %eight
+  condbr %long, last.word, head
+last.word:
+  %at: Int64 = sub %common, %eight
+  %lx: UInt64 = text.byte %a, %at
+  %ly: UInt64 = text.byte %b, %at
+  %same.last: Bool = eq %lx, %ly
+  condbr %same.last, prefix, last.bytes
+last.bytes:
+  set %i = %at
   br head
 head:
   %more: Bool = lt %i, %common

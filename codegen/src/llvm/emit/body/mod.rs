@@ -1237,10 +1237,7 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     /// lo, i64 hi)`, one per chunk function, calls the chunk function with
     /// them; `postc_rt_parallel_for` calls the trampoline per chunk.
     fn parallel_for(&mut self, v: ValueId, args: &[ValueId]) -> R<()> {
-        let fid = match crate::calls::parallel_chunk(self.m, self.f, args) {
-            Ok(fid) => fid,
-            Err(msg) => return self.err(Some(v), msg),
-        };
+        let fid = crate::calls::parallel_chunk(self.m, self.f, args).or_else(|msg| self.err(Some(v), msg))?;
         let name = &self.m.functions[fid].name;
         let callee = self.functions[&(self.mid, fid)];
         let callee_f = &self.m.functions[fid];
@@ -1920,7 +1917,11 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
                 // SAFETY: the index is within the text's bytes (the
                 // instruction's contract, kept by `legalize`'s loop).
                 let at = unsafe { self.b.build_in_bounds_gep(i8, p, &[i], "")? };
-                let r = self.b.build_load(i8, at, "")?;
+                let ty = self.u.t.int(self.dt(v));
+                let r = self.b.build_load(ty, at, "")?;
+                if let Some(load) = r.as_instruction_value() {
+                    let _ = load.set_alignment(1);
+                }
                 self.vals.insert(v, r);
             }
         }
