@@ -290,13 +290,6 @@ static LIBRARIES: LazyLock<[Module; 3]> = LazyLock::new(|| {
     ]
 });
 
-/// Whether `name` is one of the functions `legalize` copies into a module
-/// (Python's float and complex arithmetic, Float16's conversions, the
-/// length of a Str and the comparisons of text).
-pub fn is_library_function(name: &str) -> bool {
-    Helper::ALL.iter().any(|h| h.name() == name)
-}
-
 /// Whether `name` is one of the library functions of float arithmetic
 /// (`postc.py.*`), whose every operation must round as written: a backend
 /// whose compiler may fuse operations keeps its optimiser out of them.
