@@ -630,7 +630,7 @@ impl Declarer<'_> {
                     None
                 }
                 None => {
-                    self.err(e, format!("unknown type `{}`", crate::syntax::dotted(e).unwrap_or_default()));
+                    self.err(e, unknown_type(&crate::syntax::dotted(e).unwrap_or_default()));
                     None
                 }
             },
@@ -644,10 +644,7 @@ impl Declarer<'_> {
                 },
                 Some(TypeName::DType(t)) => self.array_type(t, &s.slice).map(Annot::Type),
                 None => {
-                    self.err(
-                        &*s.value,
-                        format!("unknown type `{}`", crate::syntax::dotted(&s.value).unwrap_or_default()),
-                    );
+                    self.err(&*s.value, unknown_type(&crate::syntax::dotted(&s.value).unwrap_or_default()));
                     None
                 }
             },
@@ -1241,5 +1238,16 @@ fn is_main_guard(test: &Expr) -> bool {
                 && matches!(&c.comparators[0], Expr::StringLiteral(s) if s.value.to_str() == "__main__")
         }
         _ => false,
+    }
+}
+
+/// The message for an annotation naming no type: a dtype of `postyp` that
+/// the module did not import says how to import it.
+pub(crate) fn unknown_type(name: &str) -> String {
+    match DType::from_name(name) {
+        Some(_) if !name.contains('.') => {
+            format!("unknown type `{name}`: it is not imported (`from postyp import {name}`)")
+        }
+        _ => format!("unknown type `{name}`"),
     }
 }

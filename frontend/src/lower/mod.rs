@@ -839,7 +839,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None if name.starts_with("postyp.") => DType::from_name(last),
             None => python_scalar(&name),
         };
-        if t.is_none() {
+        if t.is_none() && self.cx.globals.get(&name).is_none() && DType::from_name(&name).is_some() {
+            self.err(e, crate::declare::unknown_type(&name));
+        } else if t.is_none() {
             self.err(e, format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"));
         }
         t
