@@ -345,13 +345,13 @@ fn libm_imports(m: &Module) -> Vec<String> {
     m.intrinsic_imports.iter().filter_map(known).collect()
 }
 
-/// Whether instruction `v` of `body` is rewritten.
 /// The overflow test `callee` names, other than the power's (which is
 /// always written out).
 fn overflow_test(callee: &str) -> Option<OvfOp> {
     OvfOp::ALL.into_iter().find(|op| *op != OvfOp::Pow && op.name() == callee)
 }
 
+/// Whether instruction `v` of `body` is rewritten.
 fn legalized(body: &Body, cx: Context<'_>, v: ValueId) -> bool {
     let (types, features) = (cx.types, cx.features);
     let dtype = |x: ValueId| body.types.get(x).copied().flatten().map(|t| types.dtype(t));
@@ -641,16 +641,19 @@ impl Writer<'_> {
         self.value(Opcode::Select, ty, [c.as_u32(), 0], &[t.as_u32(), f.as_u32()], base, loc)
     }
 
+    /// The constant `lit` of type `ty`, under a new name from `base`.
+    fn constant(&mut self, ty: TypeId, lit: Literal<'_>, base: &str) -> ValueId {
+        let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
+        self.rw.emit_const_with_name(ty, lit, Some(n), None)
+    }
+
     /// The float constant `x` of dtype `d`.
     fn float(&mut self, d: DType, x: f64, base: &str) -> ValueId {
-        let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
-        let bits = postc_ir::body::f64_to_float_bits(d, x);
-        self.rw.emit_const_with_name(TypeId::scalar(d), Literal::Float(bits), Some(n), None)
+        self.constant(TypeId::scalar(d), Literal::Float(postc_ir::body::f64_to_float_bits(d, x)), base)
     }
 
     fn int(&mut self, ty: TypeId, x: i128, base: &str) -> ValueId {
-        let n = self.rw.fresh_name(&mut self.names, &[base.as_bytes()]);
-        self.rw.emit_const_with_name(ty, Literal::Int(x), Some(n), None)
+        self.constant(ty, Literal::Int(x), base)
     }
 
     /// An instruction under the name of `v`, which it replaces.
@@ -695,7 +698,7 @@ impl Writer<'_> {
             let wide = if from == DType::Float64 { x } else { self.cast(None, x, from, DType::Float64, loc) };
             return self.call_unary(v, Helper::HalfNarrow, half, wide, loc);
         }
-        self.named_or_new(v, Opcode::Cast, TypeId::scalar(to), [x.as_u32(), 0], "wide", loc)
+        self.named_or_new(v, Opcode::Cast, TypeId::scalar(to), [x.as_u32(), 0], &[], "wide", loc)
     }
 
     /// An instruction under the name of `v` when given, else under a new
@@ -706,12 +709,13 @@ impl Writer<'_> {
         op: Opcode,
         ty: TypeId,
         ops: [u32; 2],
+        extra: &[u32],
         base: &str,
         loc: Option<SrcLoc>,
     ) -> ValueId {
         match v {
-            Some(v) => self.named_as(v, op, ty, ops, &[], loc),
-            None => self.value(op, ty, ops, &[], base, loc),
+            Some(v) => self.named_as(v, op, ty, ops, extra, loc),
+            None => self.value(op, ty, ops, extra, base, loc),
         }
     }
 
@@ -742,11 +746,7 @@ impl Writer<'_> {
     fn call_unary(&mut self, v: Option<ValueId>, h: Helper, d: DType, x: ValueId, loc: Option<SrcLoc>) -> ValueId {
         self.helpers |= h.bit();
         let callee = self.rw.intern(h.name());
-        let (ty, ops, items) = (TypeId::scalar(d), [callee, 0], [1, x.as_u32()]);
-        match v {
-            Some(v) => self.named_as(v, Opcode::Call, ty, ops, &items, loc),
-            None => self.value(Opcode::Call, ty, ops, &items, "half", loc),
-        }
+        self.named_or_new(v, Opcode::Call, TypeId::scalar(d), [callee, 0], &[1, x.as_u32()], "half", loc)
     }
 
     /// Comparison `v` (`op`) of two texts of dtype `d` (Str or Bytes): `eq`
@@ -891,9 +891,9 @@ impl Writer<'_> {
         self.value(Opcode::GetField, TypeId::scalar(part), [x.as_u32(), field as u32], &[], base, loc)
     }
 
-    /// A complex value of dtype `d` under the name of `v` (when given): a local that
-    /// starts as `init` (of dtype `d`) and whose parts are then set to
-    /// `parts` (in `d`'s part dtype).
+    /// A complex value of dtype `d` under the name of `v` (when given): a
+    /// local that starts as `init` (of dtype `d`) and whose parts are then
+    /// set to `parts` (in `d`'s part dtype).
     fn complex_local(
         &mut self,
         v: Option<ValueId>,
@@ -902,7 +902,7 @@ impl Writer<'_> {
         parts: &[(Field, ValueId)],
         loc: Option<SrcLoc>,
     ) -> ValueId {
-        let result = self.named_or_new(v, Opcode::Let, TypeId::scalar(d), [init.as_u32(), 0], "complex", loc);
+        let result = self.named_or_new(v, Opcode::Let, TypeId::scalar(d), [init.as_u32(), 0], &[], "complex", loc);
         for &(field, x) in parts {
             self.rw.emit(Opcode::SetField, None, [result.as_u32(), 0], &[field as u32, x.as_u32()], None, loc);
         }
@@ -949,17 +949,18 @@ impl Writer<'_> {
     }
 
     /// A `cast` from or to a complex dtype, as NumPy casts: to its own
-    /// dtype a copy (a local), between complex dtypes each part converts; a real value becomes the real part, the
-    /// imaginary part +0.0; a complex value cast to Bool is whether either
-    /// part is nonzero, to any other dtype its real part cast (saturating
-    /// to an integer where the backend's casts do not).
+    /// dtype a copy (a local); between complex dtypes each part converts;
+    /// a real value becomes the real part, the imaginary part +0.0; a
+    /// complex value cast to Bool is whether either part is nonzero, to
+    /// any other dtype its real part cast (saturating to an integer where
+    /// the backend's casts do not).
     fn complex_cast(&mut self, v: Option<ValueId>, x: ValueId, from: DType, to: DType, loc: Option<SrcLoc>) -> ValueId {
         if from == to {
-            return self.named_or_new(v, Opcode::Let, TypeId::scalar(to), [x.as_u32(), 0], "complex", loc);
+            return self.named_or_new(v, Opcode::Let, TypeId::scalar(to), [x.as_u32(), 0], &[], "complex", loc);
         }
         let Some(to_part) = to.complex_part() else {
+            let part = from.complex_part().unwrap_or(DType::Float64);
             if to == DType::Bool {
-                let part = from.complex_part().unwrap_or(DType::Float64);
                 let zero = self.float(part, 0.0, "zero");
                 let re = self.part(x, from, Field::Real, loc);
                 let im = self.part(x, from, Field::Imag, loc);
@@ -967,17 +968,15 @@ impl Writer<'_> {
                     self.binary(Opcode::Ne, TypeId::BOOL, re, zero, "nonzero", loc),
                     self.binary(Opcode::Ne, TypeId::BOOL, im, zero, "nonzero", loc),
                 );
-                return self.named_or_new(v, Opcode::Or, TypeId::BOOL, [re.as_u32(), im.as_u32()], "nonzero", loc);
+                return self.named_or_new(v, Opcode::Or, TypeId::BOOL, [re.as_u32(), im.as_u32()], &[], "nonzero", loc);
             }
-            let part = from.complex_part().unwrap_or(DType::Float64);
             let re = self.part(x, from, Field::Real, loc);
             if to.is_int() && !self.native_saturating_casts {
                 return self.saturate(v, part, to, re, loc);
             }
             return self.cast(v, re, part, to, loc);
         };
-        let n = self.rw.fresh_name(&mut self.names, &[b"zero"]);
-        let zero = self.rw.emit_const_with_name(TypeId::scalar(to), Literal::Complex(0, 0), Some(n), None);
+        let zero = self.constant(TypeId::scalar(to), Literal::Complex(0, 0), "zero");
         let parts: Vec<(Field, ValueId)> = match from.complex_part() {
             Some(from_part) => [Field::Real, Field::Imag]
                 .into_iter()
@@ -1031,11 +1030,7 @@ impl Writer<'_> {
         let at_max = self.binary(Opcode::Ge, b, x, hi, "at.max", loc);
         let (min, max) = (self.int(ty, min, "min"), self.int(ty, max, "max"));
         let low = self.select(ty, at_min, min, t, "low", loc);
-        let (ops, extra) = ([at_max.as_u32(), 0], [max.as_u32(), low.as_u32()]);
-        match v {
-            Some(v) => self.named_as(v, Opcode::Select, ty, ops, &extra, loc),
-            None => self.value(Opcode::Select, ty, ops, &extra, "saturated", loc),
-        }
+        self.named_or_new(v, Opcode::Select, ty, [at_max.as_u32(), 0], &[max.as_u32(), low.as_u32()], "saturated", loc)
     }
 
     /// `left // right` or `left % right` on integers of dtype `d`.
@@ -1180,9 +1175,8 @@ impl Writer<'_> {
         let bool_ty = TypeId::BOOL;
         let b = b.unwrap_or(a);
         // The test's result: under `v`'s name when it replaces `v`.
-        let last = |w: &mut Self, op: Opcode, ops: [u32; 2], extra: &[u32]| match v {
-            Some(v) => w.named_as(v, op, bool_ty, ops, extra, loc),
-            None => w.value(op, bool_ty, ops, extra, "ovf", loc),
+        let last = |w: &mut Self, op: Opcode, ops: [u32; 2], extra: &[u32]| {
+            w.named_or_new(v, op, bool_ty, ops, extra, "ovf", loc)
         };
         if self.native_overflow_tests {
             let callee = self.rw.intern(op.name());
@@ -1271,8 +1265,7 @@ impl Writer<'_> {
                 let (zero, one) = (self.int(ty, 0, "zero"), self.int(ty, 1, "one"));
                 let by_zero = self.binary(Opcode::Eq, bool_ty, b, zero, "ovf.by.zero", loc);
                 let max = self.int(ty, hi, "max");
-                let no = self.rw.fresh_name(&mut self.names, &[b"no"]);
-                let no = self.rw.emit_const_with_name(bool_ty, Literal::Bool(false), Some(no), None);
+                let no = self.constant(bool_ty, Literal::Bool(false), "no");
                 let outcome = if signed {
                     let minus_one = self.int(ty, -1, "minus.one");
                     let by_minus_one = self.binary(Opcode::Eq, bool_ty, b, minus_one, "ovf.by.minus.one", loc);
@@ -1316,8 +1309,7 @@ impl Writer<'_> {
         let bool_ty = TypeId::BOOL;
         let one = self.int(ty, 1, "one");
         let zero = self.int(ty, 0, "zero");
-        let n = self.rw.fresh_name(&mut self.names, &[b"no"]);
-        let no = self.rw.emit_const_with_name(bool_ty, Literal::Bool(false), Some(n), None);
+        let no = self.constant(bool_ty, Literal::Bool(false), "no");
         let overflowed = self.named_as(v, Opcode::Let, bool_ty, [no.as_u32(), 0], &[], loc);
         let r = self.value(Opcode::Let, ty, [one.as_u32(), 0], &[], "pow.result", loc);
         let b = self.value(Opcode::Let, ty, [base.as_u32(), 0], &[], "pow.base", loc);
@@ -1362,8 +1354,7 @@ impl Writer<'_> {
         self.rw.emit(Opcode::Set, None, [b.as_u32(), sq.as_u32()], &[], None, loc);
         br(self, head);
         begin(self, over, "powovf.over");
-        let n = self.rw.fresh_name(&mut self.names, &[b"yes"]);
-        let yes = self.rw.emit_const_with_name(bool_ty, Literal::Bool(true), Some(n), None);
+        let yes = self.constant(bool_ty, Literal::Bool(true), "yes");
         self.rw.emit(Opcode::Set, None, [overflowed.as_u32(), yes.as_u32()], &[], None, loc);
         br(self, exit);
         begin(self, exit, "powovf.done");

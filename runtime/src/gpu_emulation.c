@@ -91,11 +91,12 @@ static void coop_free(coop_launch *c) {
   postc_rt_libc_free(c);
 }
 
-/* Writes thread `i`'s coordinates in a block of extents `block`. */
-static void thread_coords(int64_t *coords, int64_t i, const int64_t *block) {
-  coords[0] = i % block[0];
-  coords[1] = i / block[0] % block[1];
-  coords[2] = i / (block[0] * block[1]);
+/* Writes the x, y and z of linear index `i` (x fastest) among `extents`:
+ * a thread's in its block, a block's in the grid. */
+static void split_index(int64_t *xyz, int64_t i, const int64_t *extents) {
+  xyz[0] = i % extents[0];
+  xyz[1] = i / extents[0] % extents[1];
+  xyz[2] = i / (extents[0] * extents[1]);
 }
 
 /* Runs the threads of one block (its coordinates already written). */
@@ -113,7 +114,7 @@ static void coop_block(coop_launch *c, const char *kernel, int64_t *coords, cons
   for (;;) {
     for (int64_t i = 0; i < n; i++) {
       if (c->threads[i].state == READY) {
-        thread_coords(coords, i, block);
+        split_index(coords, i, block);
         c->running = i;
         postc_rt_libc_swapcontext(&c->scheduler, &c->threads[i].context);
       }
@@ -122,15 +123,15 @@ static void coop_block(coop_launch *c, const char *kernel, int64_t *coords, cons
       return;
     }
     if (c->returned != 0) {
-      int64_t r = 0;
+      int64_t r = 0, at[3];
       while (c->threads[r].state != RETURNED) {
         r++;
       }
+      split_index(at, r, block);
       postc_rt_panic("panic: kernel function %s: thread (%lld, %lld, %lld) of block (%lld, %lld, %lld) returned "
                      "while other threads of its block wait at postc.gpu.sync_threads",
-                     kernel, (long long)(r % block[0]), (long long)(r / block[0] % block[1]),
-                     (long long)(r / (block[0] * block[1])), (long long)coords[3], (long long)coords[4],
-                     (long long)coords[5]);
+                     kernel, (long long)at[0], (long long)at[1], (long long)at[2], (long long)coords[3],
+                     (long long)coords[4], (long long)coords[5]);
     }
     for (int64_t i = 0; i < n; i++) {
       c->threads[i].state = READY;
@@ -161,9 +162,7 @@ void postc_rt_gpu_emulate(const char *kernel, const uint32_t *dims, int64_t *coo
   }
   coop_launch *c = cooperative ? coop_new(threads, body, args) : 0;
   for (int64_t b = 0; b < blocks; b++) {
-    coords[3] = b % grid[0];
-    coords[4] = b / grid[0] % grid[1];
-    coords[5] = b / (grid[0] * grid[1]);
+    split_index(coords + 3, b, grid);
     for (int64_t s = 0; s < nshared; s++) {
       for (int64_t k = 0; k < shared_bytes[s]; k++) {
         ((unsigned char *)shared[s])[k] = 0;
@@ -174,7 +173,7 @@ void postc_rt_gpu_emulate(const char *kernel, const uint32_t *dims, int64_t *coo
       continue;
     }
     for (int64_t i = 0; i < threads; i++) {
-      thread_coords(coords, i, block);
+      split_index(coords, i, block);
       body(args);
     }
   }

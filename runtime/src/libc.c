@@ -20,27 +20,33 @@
 
 static _Atomic(void *) libc_handle;
 
-static void *lookup(_Atomic(void *) *slot, const char *name) {
-  void *f = atomic_load_explicit(slot, memory_order_relaxed);
-  if (f) {
-    return f;
-  }
-  void *h = atomic_load_explicit(&libc_handle, memory_order_relaxed);
+/* Function `name` of the library `library`, whose handle `handle` keeps
+ * once opened; traps when there is none. */
+static void *library_symbol(_Atomic(void *) *handle, const char *library, const char *name) {
+  void *h = atomic_load_explicit(handle, memory_order_relaxed);
   if (!h) {
-    h = dlopen(RT_LIBC_NAME, RTLD_LAZY | RTLD_NOLOAD);
+    h = dlopen(library, RTLD_LAZY | RTLD_NOLOAD);
     if (!h) {
-      h = dlopen(RT_LIBC_NAME, RTLD_LAZY);
+      h = dlopen(library, RTLD_LAZY);
     }
     if (!h) {
       __builtin_trap();
     }
-    atomic_store_explicit(&libc_handle, h, memory_order_relaxed);
+    atomic_store_explicit(handle, h, memory_order_relaxed);
   }
-  f = dlsym(h, name);
+  void *f = dlsym(h, name);
   if (!f) {
     __builtin_trap();
   }
-  atomic_store_explicit(slot, f, memory_order_relaxed);
+  return f;
+}
+
+static void *lookup(_Atomic(void *) *slot, const char *name) {
+  void *f = atomic_load_explicit(slot, memory_order_relaxed);
+  if (!f) {
+    f = library_symbol(&libc_handle, RT_LIBC_NAME, name);
+    atomic_store_explicit(slot, f, memory_order_relaxed);
+  }
   return f;
 }
 
@@ -126,20 +132,8 @@ const char *postc_rt_libc_getenv(const char *name) { return RT_LIBC("getenv", co
 #endif
 
 void *postc_rt_libm_symbol(const char *name) {
-  static _Atomic(void *) handle;
-  void *h = atomic_load_explicit(&handle, memory_order_relaxed);
-  if (!h) {
-    h = dlopen(RT_LIBM_NAME, RTLD_LAZY);
-    if (!h) {
-      __builtin_trap();
-    }
-    atomic_store_explicit(&handle, h, memory_order_relaxed);
-  }
-  void *f = dlsym(h, name);
-  if (!f) {
-    __builtin_trap();
-  }
-  return f;
+  static _Atomic(void *) libm_handle;
+  return library_symbol(&libm_handle, RT_LIBM_NAME, name);
 }
 
 /* Keeps the shared object that holds `addr` loaded for the life of the

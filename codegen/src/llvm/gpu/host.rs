@@ -723,15 +723,20 @@ impl<'c, 'm> Host<'c, 'm> {
             .flat_map(|&i| plan.fixed_core_strides(i).into_iter().map(move |(a, s)| (plan.core_step_base(i) + a, s)))
             .map(|(k, s)| pair.const_named_struct(&[int(k as u64).into(), t.i64.const_int(s as u64, true).into()]))
             .collect();
-        // A private constant array, or NULL for none.
-        let array = |what: &str, len: usize, value: &dyn BasicValue<'c>, ty: BasicTypeEnum<'c>| {
-            if len == 0 {
-                return t.ptr.const_null();
-            }
+        // A private constant `NAME.WHAT`.
+        let constant = |what: &str, value: &dyn BasicValue<'c>, ty: BasicTypeEnum<'c>| {
             let g = self.global(&format!("{name}.{what}"), ty, value, Linkage::Private);
             g.set_constant(true);
             g.set_unnamed_addr(true);
             g.as_pointer_value()
+        };
+        // A constant array, or NULL for none.
+        let array = |what: &str, len: usize, value: &dyn BasicValue<'c>, ty: BasicTypeEnum<'c>| {
+            if len == 0 {
+                t.ptr.const_null()
+            } else {
+                constant(what, value, ty)
+            }
         };
         let ops = operand_ty.const_array(&operands);
         let cores = t.i64.const_array(&core_dims);
@@ -749,10 +754,7 @@ impl<'c, 'm> Host<'c, 'm> {
             ],
             false,
         );
-        let g = self.global(&format!("{name}.ufunc"), descriptor.get_type(), &descriptor, Linkage::Private);
-        g.set_constant(true);
-        g.set_unnamed_addr(true);
-        g.as_pointer_value()
+        constant("ufunc", &descriptor, descriptor.get_type().into())
     }
 
     /// The kernel's parameter array and a slot per argument of `g` (a
