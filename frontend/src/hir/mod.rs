@@ -147,6 +147,15 @@ pub(crate) enum Expr {
     },
 }
 
+/// The syntax each node of a [`Body`] was built from, kept apart from the
+/// body (which never points into ruff's tree) for the parts of the
+/// lowering that still read the syntax.
+#[derive(Debug, Default)]
+pub(crate) struct BodySourceMap<'s> {
+    pub exprs: ArenaMap<ExprId, &'s ast::Expr>,
+    pub stmts: ArenaMap<StmtId, &'s ast::Stmt>,
+}
+
 /// `name=value` in a call; `**value` has no name.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Keyword {

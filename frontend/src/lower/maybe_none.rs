@@ -471,25 +471,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The locals that may be `None` which `body` may bind to a value that
     /// may be `None` (what a loop over it cannot count on).
-    pub(super) fn unnarrowed_in(&self, body: &[Stmt]) -> HashSet<String> {
+    pub(super) fn unnarrowed_in(&self, body: &[crate::hir::StmtId]) -> HashSet<String> {
         let maybe: HashSet<String> = self.locals.iter().filter(|(_, l)| l.maybe_none).map(|(n, _)| n.clone()).collect();
         let mut out = HashSet::new();
-        crate::syntax::for_each_binding(body, &mut |b| {
-            if let crate::syntax::Binding::Target(Expr::Name(n), value) = b {
-                let name = n.id.as_str();
-                let none = value.is_some_and(|v| may_be_none(v, &maybe, &|f| self.returns_maybe_none(f)));
-                if maybe.contains(name) && none {
-                    out.insert(name.to_owned());
+        for &s in body {
+            crate::syntax::for_each_binding(std::slice::from_ref(self.syntax.stmts[s]), &mut |b| {
+                if let crate::syntax::Binding::Target(Expr::Name(n), value) = b {
+                    let name = n.id.as_str();
+                    let none = value.is_some_and(|v| may_be_none(v, &maybe, &|f| self.returns_maybe_none(f)));
+                    if maybe.contains(name) && none {
+                        out.insert(name.to_owned());
+                    }
                 }
-            }
-        });
+            });
+        }
         out
     }
 
     /// Binds the local `name` that may be `None` to `v`, `None` or a value
     /// that may be `None` (a number goes through `assign_local`, which
     /// sets the flag).
-    pub(super) fn assign_maybe_none(&mut self, name: &str, v: Val, at: &Expr, value_at: &Expr) {
+    pub(super) fn assign_maybe_none(&mut self, name: &str, v: Val, at: TextRange, value_at: TextRange) {
         let info = &self.locals[name];
         if !info.maybe_none {
             let what = if info.param { "parameter" } else { "local" };
@@ -498,14 +500,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => "a number".to_owned(),
             };
             self.err(
-                value_at,
+                &value_at,
                 format!("{what} `{name}` of type {ty} cannot be `None`: annotate it `{ty} | None` to allow `None`"),
             );
             return;
         }
         if info.ty.is_none() && matches!(v, Val::None) && self.diags.is_empty() {
             self.err(
-                value_at,
+                &value_at,
                 format!(
                     "`{name}` is only ever `None`: a local that may be `None` is also bound to a number \
                      (Bool, an integer or a float) somewhere"
@@ -526,7 +528,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         self.present.remove(name);
         if let Some(&flag) = self.flags.get(name) {
-            self.at(at);
+            self.at(&at);
             self.b.set(flag, present);
         }
     }
@@ -583,17 +585,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `return` in a function whose result may be `None`: the tuple
     /// `(given, value)`. Ends the block.
-    pub(super) fn return_maybe_none(&mut self, r: &ast::StmtReturn) {
+    pub(super) fn return_maybe_none(&mut self, r: TextRange, value: Option<crate::hir::ExprId>) {
         let t = self.decl.ret.expect("a result that may be None has a type");
         let d = self.types.get(t).dtype;
-        let v = match r.value.as_deref() {
+        let v = match value {
             None => Val::None,
-            Some(e) => self.expr_maybe_none(e),
+            Some(e) => self.expr_maybe_none(self.syn(e)),
         };
         let what = format!("the result of `{}`", self.decl.name);
-        let at: TextRange = r.value.as_deref().map_or(r.range(), |e| e.range());
+        let at: TextRange = value.map_or(r, |e| self.range(e));
         let pair = self.flag_and_value(v, d, &at, &what);
-        self.at(r);
+        self.at(&r);
         match pair {
             Some(pair) => {
                 let ty = self.decl.ir_ret(self.types).expect("a result");

@@ -3,8 +3,11 @@
 //!
 //! Which names are locals (and which of them are parameters, or quiet
 //! because their declaration was refused) is the body's HIR's
-//! (`crate::hir`), resolved once; the lowering itself still walks ruff's
-//! syntax tree.
+//! (`crate::hir`), resolved once. The lowering walks the HIR's statements
+//! (control flow, assignments, `return`, `assert`, `raise`, the refused
+//! statements); most expressions are still lowered from ruff's syntax
+//! tree, reached from the HIR through the body's source map
+//! ([`hir::BodySourceMap`]).
 //!
 //! The locals' types come from the typecheck (`crate::typeck`): the body
 //! is lowered once, reading them, and every local lives where they say (a
@@ -21,7 +24,7 @@ use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MAT
 use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, literal, stmt_name, Lit, LitCast};
+use crate::syntax::{construct_name, deep, dotted, literal, Lit, LitCast};
 use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
@@ -151,8 +154,6 @@ enum Val {
     Err,
 }
 
-/// What a use of [`Val::Tuple`] other than unpacking reports.
-
 impl Val {
     fn scalar(&self) -> Option<Scalar> {
         match self {
@@ -177,6 +178,15 @@ impl Val {
             _ => false,
         }
     }
+}
+
+/// The parts of a `for` statement.
+struct ForLoop<'h> {
+    at: TextRange,
+    target: hir::ExprId,
+    iter: hir::ExprId,
+    body: &'h [hir::StmtId],
+    orelse: &'h [hir::StmtId],
 }
 
 /// The blocks of a `for` loop (see `FnLower::for_blocks`).
@@ -238,6 +248,11 @@ impl CallArgs {
 
 pub(crate) struct FnLower<'a, 'c> {
     cx: &'a ModuleCx<'c>,
+    /// The body being lowered, its names resolved.
+    hir: &'a hir::Body,
+    /// The syntax each of its nodes was built from, for the parts of the
+    /// lowering that still read it.
+    syntax: &'a hir::BodySourceMap<'a>,
     types: &'a mut TypeTable,
     decl: &'a FuncDecl,
     b: FunctionBuilder,
@@ -309,7 +324,7 @@ pub(crate) fn lower_function(
     // The locals are the body's, as its HIR resolved them.
     let is_global = |name: &str| cx.globals.contains_key(name);
     let params = decl.params.iter().map(|(name, _)| name.as_str());
-    let hir = hir::BodyBuilder::build(def, params, &decl.poisoned, &is_global);
+    let (hir, syntax) = hir::BodyBuilder::build_with_source_map(def, params, &decl.poisoned, &is_global);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
     for local in hir.locals.values() {
         let info = match local.kind {
@@ -350,7 +365,7 @@ pub(crate) fn lower_function(
     }
     // Which locals may be `None`, decided once from the syntax.
     {
-        let probe = FnLower::new(cx, types, decl, HashMap::new());
+        let probe = FnLower::new(cx, &hir, &syntax, types, decl, HashMap::new());
         let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
         let returns = |f: &Expr| probe.returns_maybe_none(f);
         let declared: HashSet<&str> =
@@ -400,7 +415,7 @@ pub(crate) fn lower_function(
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
         insert_tuple_elements(&mut locals, name, elems);
     }
-    let mut fl = FnLower::new(cx, types, decl, locals);
+    let mut fl = FnLower::new(cx, &hir, &syntax, types, decl, locals);
     fl.input_views = input_views;
     fl.body(def);
     // With other diagnostics, a binding the types do not hold is their
@@ -457,12 +472,16 @@ pub(crate) const RAISABLE: [&str; 10] = [
 impl<'a, 'c> FnLower<'a, 'c> {
     fn new(
         cx: &'a ModuleCx<'c>,
+        hir: &'a hir::Body,
+        syntax: &'a hir::BodySourceMap<'a>,
         types: &'a mut TypeTable,
         decl: &'a FuncDecl,
         locals: HashMap<String, LocalInfo>,
     ) -> Self {
         FnLower {
             cx,
+            hir,
+            syntax,
             types,
             decl,
             b: FunctionBuilder::new(&decl.name),
@@ -504,6 +523,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn untyped_binding(&mut self, name: &str, at: &impl Ranged) {
         let msg = format!("internal error: the type of `{}` was not inferred", tuples::shown_local(name));
         self.untyped.push(self.cx.src.error(at, msg));
+    }
+
+    /// Where the expression `e` is in the source.
+    pub(super) fn range(&self, e: hir::ExprId) -> TextRange {
+        self.hir.expr_ranges[e]
+    }
+
+    /// The syntax the expression `e` was built from.
+    pub(super) fn syn(&self, e: hir::ExprId) -> &'a Expr {
+        self.syntax.exprs[e]
     }
 
     fn at(&mut self, node: &impl Ranged) {
@@ -598,8 +627,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         self.declare_presence_flags();
         self.declare_rebound_arrays();
-        let stmts: &[Stmt] = &def.body;
-        let skip_doc = matches!(stmts.first(), Some(Stmt::Expr(e)) if matches!(*e.value, Expr::StringLiteral(_)));
+        let hir = self.hir;
+        let stmts: &[hir::StmtId] = &hir.top;
+        let skip_doc = matches!(stmts.first().map(|&s| &hir.stmts[s]),
+            Some(hir::Stmt::Expr(e)) if matches!(hir.exprs[*e], hir::Expr::Literal(Lit::Str(_))));
         self.stmts(&stmts[skip_doc as usize..]);
         if self.open && !self.diags.is_empty() {
             // Errors above may have cut control flow short.
@@ -652,71 +683,52 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.const_(ty, lit, &n)
     }
 
-    fn stmts(&mut self, stmts: &[Stmt]) {
-        for s in stmts {
+    fn stmts(&mut self, stmts: &[hir::StmtId]) {
+        for &s in stmts {
             self.ensure_open();
             self.stmt(s);
         }
     }
 
-    fn nested(&mut self, stmts: &[Stmt]) {
+    fn nested(&mut self, stmts: &[hir::StmtId]) {
         self.depth += 1;
         self.stmts(stmts);
         self.depth -= 1;
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    fn stmt(&mut self, s: hir::StmtId) {
         deep(|| self.stmt_inner(s))
     }
 
-    fn stmt_inner(&mut self, s: &Stmt) {
-        self.at(s);
-        match s {
-            Stmt::Expr(e) => match &*e.value {
-                Expr::Call(c) => {
+    fn stmt_inner(&mut self, id: hir::StmtId) {
+        let hir = self.hir;
+        let at = hir.stmt_ranges[id];
+        self.at(&at);
+        match &hir.stmts[id] {
+            hir::Stmt::Expr(e) => match &hir.exprs[*e] {
+                hir::Expr::Call { .. } => {
+                    let Expr::Call(c) = self.syn(*e) else { unreachable!("a call") };
                     self.call(c);
                 }
-                Expr::StringLiteral(_) => {}
-                other @ (Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_)) => {
-                    self.err(
-                        other,
-                        format!(
-                            "{} is not supported: POST functions are not generators or coroutines",
-                            construct_name(other)
-                        ),
-                    );
+                hir::Expr::Literal(Lit::Str(_)) => {}
+                hir::Expr::Refused { construct: what @ ("`yield`" | "`yield from`" | "`await`"), .. } => {
+                    let msg = format!("{what} is not supported: POST functions are not generators or coroutines");
+                    self.err(&self.range(*e), msg);
                 }
-                other => {
-                    self.err(
-                        other,
-                        format!("{} has no effect as a statement; only calls stand alone", construct_name(other)),
-                    );
+                _ => {
+                    let what = construct_name(self.syn(*e));
+                    self.err(&self.range(*e), format!("{what} has no effect as a statement; only calls stand alone"));
                 }
             },
-            Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Tuple(_) | Expr::List(_))) => {
-                self.unpack(a);
-            }
-            Stmt::Assign(a) if matches!(&a.targets[..], [t] if self.bind_dtype(t, &a.value)) => {}
-            Stmt::Assign(a) => {
-                // A name may be bound to `None` (an error but for a local
-                // or parameter that may be `None`, see `assign_maybe_none`).
-                let v = if a.targets.iter().all(|t| matches!(t, Expr::Name(_))) {
-                    self.expr_maybe_none(&a.value)
-                } else {
-                    self.expr(&a.value)
-                };
-                for t in &a.targets {
-                    self.assign(t, v.clone(), &a.value);
-                }
-            }
-            Stmt::AnnAssign(a) => self.ann_assign(a),
-            Stmt::AugAssign(a) => self.aug_assign(a),
-            Stmt::If(i) => self.if_(&i.test, &i.body, &i.elif_else_clauses),
-            Stmt::While(w) => self.while_(w),
-            Stmt::For(f) => self.for_(f),
-            Stmt::Break(b) => match self.loops.last_mut() {
+            hir::Stmt::Assign { targets, value } => self.assign_stmt(at, targets, *value),
+            hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
+            hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),
+            hir::Stmt::If { arms } => self.if_(arms),
+            hir::Stmt::While { test, body, orelse } => self.while_(*test, body, orelse),
+            hir::Stmt::For { .. } => self.for_(id),
+            hir::Stmt::Break => match self.loops.last_mut() {
                 Some(l) if l.parallel => {
-                    self.err(b, "`break` out of a `prange` loop: its iterations run independently, in any order");
+                    self.err(&at, "`break` out of a `prange` loop: its iterations run independently, in any order");
                 }
                 Some(l) => {
                     l.broken = true;
@@ -724,60 +736,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.br(exit);
                 }
                 None => {
-                    self.err(b, "`break` outside a loop");
+                    self.err(&at, "`break` outside a loop");
                 }
             },
-            Stmt::Continue(c) => match self.loops.last() {
+            hir::Stmt::Continue => match self.loops.last() {
                 Some(l) => {
                     let next = l.next;
                     self.br(next);
                 }
                 None => {
-                    self.err(c, "`continue` outside a loop");
+                    self.err(&at, "`continue` outside a loop");
                 }
             },
-            Stmt::Pass(_) => {}
-            Stmt::Return(r) => self.return_(r),
-            Stmt::Assert(a) => self.assert_(a),
-            Stmt::Raise(r) => self.raise_(r),
-            Stmt::FunctionDef(f) => {
-                self.err(&f.name, "nested functions are not supported: define the function at module level");
+            hir::Stmt::Pass => {}
+            hir::Stmt::Return(value) => self.return_(at, *value),
+            hir::Stmt::Assert { test, msg } => self.assert_(at, *test, *msg),
+            hir::Stmt::Raise { exc, cause } => self.raise_(at, *exc, *cause),
+            hir::Stmt::NestedFunction { name_range } => {
+                self.err(name_range, "nested functions are not supported: define the function at module level");
+            }
+            hir::Stmt::Global => {
+                self.err(&at, "`global` is not supported: module constants are read-only in compiled code");
+            }
+            hir::Stmt::Import => {
+                self.err(&at, "imports inside a function are not supported: import at module level");
             }
             // Refused statements whose bodies are still checked.
-            Stmt::With(w) => {
-                self.err(s, format!("{} is not supported in POST Python", stmt_name(s)));
-                self.rejected_block(&w.body);
-            }
-            Stmt::Try(t) => {
-                self.err(s, format!("{} is not supported in POST Python", stmt_name(s)));
-                self.rejected_block(&t.body);
-                for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
-                    self.rejected_block(&h.body);
+            hir::Stmt::Refused { construct, blocks, .. } => {
+                self.err(&at, format!("{construct} is not supported in POST Python"));
+                for block in blocks.iter() {
+                    self.rejected_block(block);
                 }
-                self.rejected_block(&t.orelse);
-                self.rejected_block(&t.finalbody);
-            }
-            Stmt::Match(m) => {
-                self.err(s, format!("{} is not supported in POST Python", stmt_name(s)));
-                for case in &m.cases {
-                    self.rejected_block(&case.body);
-                }
-            }
-            Stmt::Global(g) => {
-                self.err(g, "`global` is not supported: module constants are read-only in compiled code");
-            }
-            Stmt::Import(_) | Stmt::ImportFrom(_) => {
-                self.err(s, "imports inside a function are not supported: import at module level");
-            }
-            other => {
-                self.err(other, format!("{} is not supported in POST Python", stmt_name(other)));
             }
         }
     }
 
     /// The body of a statement refused with a diagnostic, checked for the
     /// errors in it in a block that nothing enters.
-    fn rejected_block(&mut self, body: &[Stmt]) {
+    fn rejected_block(&mut self, body: &[hir::StmtId]) {
         let dead = self.block("refused");
         let after = self.block("after");
         self.br(after);
@@ -789,44 +785,57 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     // ---- assignment ---------------------------------------------------------
 
-    fn ann_assign(&mut self, a: &ast::StmtAnnAssign) {
-        let Expr::Name(n) = &*a.target else {
-            self.err(&*a.target, "only a local variable can be annotated");
+    fn ann_assign(&mut self, target: hir::ExprId, annotation: hir::ExprId, value: Option<hir::ExprId>) {
+        let hir = self.hir;
+        let at = self.range(target);
+        let hir::Expr::Name(n) = &hir.exprs[target] else {
+            self.err(&at, "only a local variable can be annotated");
             return;
         };
-        let name = n.id.to_string();
+        let name = self.name_text(n).to_owned();
         // A refused annotation still has its value checked.
         let check_value = |fl: &mut Self| {
-            if let Some(v) = &a.value {
-                fl.expr(v);
+            if let Some(v) = value {
+                fl.expr(fl.syn(v));
             }
         };
         // `x: T | None = ...`: a local that may be `None` (it is one when
         // some binding gives it `None`, see `maybe_none.rs`).
-        let annotation = crate::declare::maybe_none_inner(&a.annotation).unwrap_or(&a.annotation);
-        let ty = match self.local_annotation(annotation) {
+        let written = self.syn(annotation);
+        let inner = crate::declare::maybe_none_inner(written);
+        let ty = match self.local_annotation(inner.unwrap_or(written)) {
             Some(t) => t,
             None => return check_value(self),
         };
         if let Some(info) = self.locals.get_mut(&name) {
             if info.param {
-                self.err(&*a.target, format!("`{name}` is a parameter; its type is its annotation"));
+                self.err(&at, format!("`{name}` is a parameter; its type is its annotation"));
                 return check_value(self);
             }
             let want = LocalTy::Scalar(Scalar::strong(ty));
             if info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
-                self.err(&*a.annotation, format!("`{name}` is annotated twice with different types"));
+                self.err(&self.range(annotation), format!("`{name}` is annotated twice with different types"));
                 return check_value(self);
             }
             if !info.fixed || info.ty.is_none() {
-                self.untyped_binding(&name, &*a.target);
+                self.untyped_binding(&name, &at);
                 return check_value(self);
             }
         }
-        if let Some(v) = &a.value {
-            let may_be_none = !std::ptr::eq(annotation, &*a.annotation);
-            let val = if may_be_none { self.expr_maybe_none(v) } else { self.expr(v) };
-            self.assign(&a.target, val, v);
+        if let Some(v) = value {
+            let val = if inner.is_some() { self.expr_maybe_none(self.syn(v)) } else { self.expr(self.syn(v)) };
+            self.assign(target, val, v);
+        }
+    }
+
+    /// The text of a name as the source spells it.
+    pub(super) fn name_text<'n>(&self, n: &'n hir::Name) -> &'n str
+    where
+        'a: 'n,
+    {
+        match n {
+            hir::Name::Local(id) => &self.hir.locals[*id].name,
+            hir::Name::Global(name) | hir::Name::Free(name) => name,
         }
     }
 
@@ -847,22 +856,53 @@ impl<'a, 'c> FnLower<'a, 'c> {
         t
     }
 
-    fn assign(&mut self, target: &Expr, v: Val, value_at: &Expr) {
-        match target {
-            Expr::Name(n) => self.assign_local(n.id.as_str(), v, target, value_at),
-            Expr::Subscript(s) if self.is_view_expr(target) => self.assign_to_view(s, v, target),
-            Expr::Subscript(s) => {
-                let Some((arr, idx)) = self.element(s, true) else { return };
-                self.store(&arr, &idx, v, target);
+    /// `a = b = value`: a tuple target unpacks the value; a name bound to
+    /// a NumPy dtype is remembered, not lowered.
+    fn assign_stmt(&mut self, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
+        let hir = self.hir;
+        if targets.iter().any(|&t| matches!(hir.exprs[t], hir::Expr::Tuple(_) | hir::Expr::List(_))) {
+            self.unpack(at, targets, value);
+            return;
+        }
+        if let [t] = targets {
+            if self.bind_dtype(self.syn(*t), self.syn(value)) {
+                return;
             }
-            Expr::Tuple(_) | Expr::List(_) => {
-                self.err(target, "tuple unpacking is not supported: assign each variable on its own line");
+        }
+        // A name may be bound to `None` (an error but for a local or
+        // parameter that may be `None`, see `assign_maybe_none`).
+        let v = if targets.iter().all(|&t| matches!(hir.exprs[t], hir::Expr::Name(_))) {
+            self.expr_maybe_none(self.syn(value))
+        } else {
+            self.expr(self.syn(value))
+        };
+        for &t in targets {
+            self.assign(t, v.clone(), value);
+        }
+    }
+
+    fn assign(&mut self, target: hir::ExprId, v: Val, value_at: hir::ExprId) {
+        let hir = self.hir;
+        let (at, value_range) = (self.range(target), self.range(value_at));
+        match &hir.exprs[target] {
+            hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
+            hir::Expr::Subscript { .. } => {
+                let syntax = self.syn(target);
+                let Expr::Subscript(s) = syntax else { unreachable!("a subscript") };
+                if self.is_view_expr(syntax) {
+                    self.assign_to_view(s, v, syntax);
+                } else if let Some((arr, idx)) = self.element(s, true) {
+                    self.store(&arr, &idx, v, syntax);
+                }
             }
-            Expr::Starred(_) => {
-                self.err(target, "starred assignment is not supported");
+            hir::Expr::Tuple(_) | hir::Expr::List(_) => {
+                self.err(&at, "tuple unpacking is not supported: assign each variable on its own line");
             }
-            other => {
-                self.err(other, format!("cannot assign to {}", construct_name(other)));
+            hir::Expr::Starred(_) => {
+                self.err(&at, "starred assignment is not supported");
+            }
+            _ => {
+                self.err(&at, format!("cannot assign to {}", construct_name(self.syn(target))));
             }
         }
     }
@@ -871,87 +911,87 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `n, m = a.shape`, `x, y = t` of a tuple and `a, b = arr` of a 1-D
     /// array: every value is evaluated first, left to right, then the
     /// targets are assigned left to right, as CPython does.
-    fn unpack(&mut self, a: &ast::StmtAssign) {
-        let [target] = &a.targets[..] else {
-            self.err(a, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
-            self.check_unpacked_values(&a.value);
+    fn unpack(&mut self, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
+        let hir = self.hir;
+        let [target] = targets else {
+            self.err(&at, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
+            self.check_unpacked_values(value);
             return;
         };
-        let targets: &[Expr] = match target {
-            Expr::Tuple(t) => &t.elts,
-            Expr::List(l) => &l.elts,
+        let targets: &[hir::ExprId] = match &hir.exprs[*target] {
+            hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
             _ => unreachable!("a tuple target"),
         };
-        for t in targets {
-            match t {
-                Expr::Tuple(_) | Expr::List(_) => {
-                    self.err(t, "nested tuple unpacking is not supported: unpack one level at a time");
-                    self.check_unpacked_values(&a.value);
+        for &t in targets {
+            let refusal = match hir.exprs[t] {
+                hir::Expr::Tuple(_) | hir::Expr::List(_) => {
+                    "nested tuple unpacking is not supported: unpack one level at a time"
+                }
+                hir::Expr::Starred(_) => "starred assignment is not supported",
+                _ => continue,
+            };
+            self.err(&self.range(t), refusal);
+            self.check_unpacked_values(value);
+            return;
+        }
+        let value_range = self.range(value);
+        let mut vals: Vec<(Val, hir::ExprId)> = Vec::new();
+        match &hir.exprs[value] {
+            hir::Expr::Tuple(elts) | hir::Expr::List(elts) => {
+                if let Some(&s) = elts.iter().find(|&&e| matches!(hir.exprs[e], hir::Expr::Starred(_))) {
+                    self.err(&self.range(s), "`*` in a tuple is not supported");
+                    self.check_unpacked_values(value);
                     return;
                 }
-                Expr::Starred(_) => {
-                    self.err(t, "starred assignment is not supported");
-                    self.check_unpacked_values(&a.value);
+                if elts.len() != targets.len() {
+                    let msg = format!("{} targets but {} values: the counts must match", targets.len(), elts.len());
+                    self.err(&at, msg);
+                    self.check_unpacked_values(value);
                     return;
                 }
-                _ => {}
+                for &e in elts.iter() {
+                    let v = self.expr(self.syn(e));
+                    // Read now: the assignments after this one must not
+                    // see it change (`a, b = b, a`).
+                    let v = self.snapshot(v, &self.range(e));
+                    vals.push((v, e));
+                }
+            }
+            hir::Expr::Call { .. } => {
+                let v = self.expr(self.syn(value));
+                if let Val::Void = v {
+                    let msg = "this call returns nothing: a function that returns a tuple and whose result is \
+                               needed before it is known (a recursive call) declares it (`-> tuple[Float64, \
+                               Int64[:]]`)";
+                    self.err(&value_range, msg);
+                    return;
+                }
+                let Some(unpacked) = self.unpacked(v, targets.len(), at, value_range) else { return };
+                vals.extend(unpacked.into_iter().map(|v| (v, value)));
+            }
+            other => {
+                let v = self.expr(self.syn(value));
+                if let (hir::Expr::Attribute { attr, .. }, Val::Tuple(extents)) = (other, &v) {
+                    if &**attr == "shape" && extents.len() != targets.len() {
+                        let nd = extents.len();
+                        self.err(
+                            &at,
+                            format!(
+                                "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
+                                targets.len(),
+                                if nd == 1 { "" } else { "s" }
+                            ),
+                        );
+                        return;
+                    }
+                }
+                let Some(unpacked) = self.unpacked(v, targets.len(), at, value_range) else { return };
+                vals.extend(unpacked.into_iter().map(|v| (v, value)));
             }
         }
-        let value_elts: Option<&[Expr]> = match &*a.value {
-            Expr::Tuple(t) => Some(&t.elts),
-            Expr::List(l) => Some(&l.elts),
-            _ => None,
-        };
-        let mut vals: Vec<(Val, &Expr)> = Vec::new();
-        if let Some(elts) = value_elts {
-            if let Some(s) = elts.iter().find(|e| matches!(e, Expr::Starred(_))) {
-                self.err(s, "`*` in a tuple is not supported");
-                self.check_unpacked_values(&a.value);
-                return;
-            }
-            if elts.len() != targets.len() {
-                self.err(a, format!("{} targets but {} values: the counts must match", targets.len(), elts.len()));
-                self.check_unpacked_values(&a.value);
-                return;
-            }
-            for e in elts {
-                let v = self.expr(e);
-                // Read now: the assignments after this one must not see it
-                // change (`a, b = b, a`).
-                vals.push((self.snapshot(v, e), e));
-            }
-        } else if let Expr::Call(_) = &*a.value {
-            let v = self.expr(&a.value);
-            if let Val::Void = v {
-                let msg = "this call returns nothing: a function that returns a tuple and whose result is needed \
-                           before it is known (a recursive call) declares it (`-> tuple[Float64, Int64[:]]`)";
-                self.err(&*a.value, msg);
-                return;
-            }
-            let Some(unpacked) = self.unpacked(v, targets.len(), a) else { return };
-            vals.extend(unpacked.into_iter().map(|v| (v, &*a.value)));
-        } else {
-            let v = self.expr(&a.value);
-            if let (Expr::Attribute(at), Val::Tuple(extents)) = (&*a.value, &v) {
-                if at.attr.id.as_str() == "shape" && extents.len() != targets.len() {
-                    let nd = extents.len();
-                    self.err(
-                        a,
-                        format!(
-                            "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
-                            targets.len(),
-                            if nd == 1 { "" } else { "s" }
-                        ),
-                    );
-                    return;
-                }
-            }
-            let Some(unpacked) = self.unpacked(v, targets.len(), a) else { return };
-            vals.extend(unpacked.into_iter().map(|v| (v, &*a.value)));
-        }
-        for (t, (v, at)) in targets.iter().zip(vals) {
-            self.at(t);
-            self.assign(t, v, at);
+        for (&t, (v, from)) in targets.iter().zip(vals) {
+            self.at(&self.range(t));
+            self.assign(t, v, from);
         }
     }
 
@@ -959,23 +999,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// and then dropped: the elements of (nested) tuples and the operands
     /// of starred values, which answer the refused targets and are not
     /// refused again.
-    fn check_unpacked_values(&mut self, value: &Expr) {
+    fn check_unpacked_values(&mut self, value: hir::ExprId) {
+        let hir = self.hir;
         let mut pending = vec![value];
         while let Some(e) = pending.pop() {
-            match e {
-                Expr::Tuple(t) => pending.extend(t.elts.iter().rev()),
-                Expr::List(l) => pending.extend(l.elts.iter().rev()),
-                Expr::Starred(s) => pending.push(&s.value),
-                other => {
-                    self.expr(other);
+            match &hir.exprs[e] {
+                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => pending.extend(elts.iter().rev()),
+                hir::Expr::Starred(inner) => pending.push(*inner),
+                _ => {
+                    self.expr(self.syn(e));
                 }
             }
         }
     }
 
-    fn assign_local(&mut self, name: &str, v: Val, at: &Expr, value_at: &Expr) {
+    fn assign_local(&mut self, name: &str, v: Val, at: TextRange, value_at: TextRange) {
         let Some(info) = self.locals.get(name).cloned() else {
-            self.err(at, format!("cannot assign to `{name}`"));
+            self.err(&at, format!("cannot assign to `{name}`"));
             return;
         };
         if info.poisoned {
@@ -994,7 +1034,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         match (&v, &info.ty) {
             (Val::Void, _) => {
-                self.err(value_at, "this call returns nothing");
+                self.err(&value_at, "this call returns nothing");
             }
             (Val::Tuple(elts), _) => self.assign_tuple_local(name, elts.clone(), at, value_at),
             (Val::Arr { v: av, ty }, cur) => {
@@ -1013,22 +1053,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     if now == was {
                         now.push_str(" of another layout or static shape");
                     }
-                    self.err(at, format!("the parameter `{name}` is {was}: it cannot be rebound to {now}"));
+                    self.err(&at, format!("the parameter `{name}` is {was}: it cannot be rebound to {now}"));
                     return;
                 }
                 if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
                     // Bound again, or in a block: it would have been
                     // declared a variable up front.
-                    self.untyped_binding(name, at);
+                    self.untyped_binding(name, &at);
                 }
                 match cur {
                     None => {
-                        self.untyped_binding(name, at);
+                        self.untyped_binding(name, &at);
                         return;
                     }
                     Some(LocalTy::Array(t)) if t == ty => {}
                     Some(_) => {
-                        self.err(at, format!("`{}` is bound to values of different types", tuples::shown_local(name)));
+                        self.err(&at, format!("`{}` is bound to values of different types", tuples::shown_local(name)));
                         return;
                     }
                 }
@@ -1059,19 +1099,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 match cur {
                     Some(LocalTy::Array(_)) => {
                         let shown = tuples::shown_local(name);
-                        self.err(at, format!("`{shown}` holds an array and cannot be assigned a scalar"));
+                        self.err(&at, format!("`{shown}` holds an array and cannot be assigned a scalar"));
                         return;
                     }
                     Some(LocalTy::Tuple(_)) => {
                         let shown = tuples::shown_local(name);
-                        self.err(at, format!("`{shown}` holds a tuple and cannot be assigned a scalar"));
+                        self.err(&at, format!("`{shown}` holds a tuple and cannot be assigned a scalar"));
                         return;
                     }
                     Some(LocalTy::Scalar(t)) if info.fixed => {
                         if !widens_to(s, t.dtype) {
                             let what = if info.param { "parameter" } else { "local" };
                             self.err(
-                                value_at,
+                                &value_at,
                                 format!(
                                     "cannot assign {} to {what} `{name}` of type {}: it would narrow the value (cast explicitly)",
                                     s.dtype.name(),
@@ -1086,13 +1126,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         match joined {
                             // A value wider than the local's type.
                             Some(j) if j != *t => {
-                                self.untyped_binding(name, at);
+                                self.untyped_binding(name, &at);
                                 return;
                             }
                             Some(_) => {}
                             None => {
                                 self.err(
-                                    value_at,
+                                    &value_at,
                                     format!(
                                         "`{}` is assigned {} here but {} elsewhere",
                                         tuples::shown_local(name),
@@ -1105,55 +1145,60 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                     }
                     None => {
-                        self.untyped_binding(name, at);
+                        self.untyped_binding(name, &at);
                         return;
                     }
                 }
                 if !nonneg && self.locals[name].nonneg {
                     // A value that may be negative in a local typed as one
                     // that never is.
-                    self.untyped_binding(name, at);
+                    self.untyped_binding(name, &at);
                 }
                 let Some(LocalTy::Scalar(t)) = self.locals[name].ty else { return };
-                let Some(x) = self.materialize(&v, t.dtype, value_at) else { return };
+                let Some(x) = self.materialize(&v, t.dtype, &value_at) else { return };
                 let Some(&slot) = self.slots.get(name) else {
-                    self.err(at, format!("internal error: the type of `{name}` was not inferred"));
+                    self.err(&at, format!("internal error: the type of `{name}` was not inferred"));
                     return;
                 };
-                self.at(at);
+                self.at(&at);
                 self.b.set(slot, x);
             }
         }
     }
 
-    fn aug_assign(&mut self, a: &ast::StmtAugAssign) {
-        match &*a.target {
-            Expr::Name(n) => {
+    fn aug_assign(&mut self, id: hir::StmtId, target: hir::ExprId, op: ast::Operator, value: hir::ExprId) {
+        let hir = self.hir;
+        let at = hir.stmt_ranges[id];
+        // What the whole-array updates still read.
+        let Stmt::AugAssign(a) = self.syntax.stmts[id] else { unreachable!("an augmented assignment") };
+        let syntax = self.syn(target);
+        match (&hir.exprs[target], syntax) {
+            (hir::Expr::Name(name), Expr::Name(n)) => {
                 let mut cur = self.name(n);
                 if matches!(cur, Val::Maybe { .. }) {
-                    cur = self.none_where_number_needed(&a.target, &cur);
+                    cur = self.none_where_number_needed(syntax, &cur);
                 }
                 if matches!(cur, Val::Arr { .. }) {
                     self.elementwise_in_place(a, cur);
                     return;
                 }
-                let rhs = self.expr(&a.value);
-                self.at(a);
-                let r = self.binop(a.op, cur, rhs, a.range);
-                self.assign_local(n.id.as_str(), r, &a.target, &a.value);
+                let rhs = self.expr(self.syn(value));
+                self.at(&at);
+                let r = self.binop(op, cur, rhs, at);
+                self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
             }
-            Expr::Subscript(s) if self.is_view_expr(&a.target) => self.view_in_place(a, s),
-            Expr::Subscript(s) => {
+            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) if self.is_view_expr(syntax) => self.view_in_place(a, s),
+            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => {
                 let Some((arr, idx)) = self.element(s, true) else { return };
                 let cur = self.load(&arr, &idx, s.range);
-                let rhs = self.expr(&a.value);
-                self.at(a);
-                let r = self.binop(a.op, cur, rhs, a.range);
-                self.store(&arr, &idx, r, &a.target);
+                let rhs = self.expr(self.syn(value));
+                self.at(&at);
+                let r = self.binop(op, cur, rhs, at);
+                self.store(&arr, &idx, r, syntax);
             }
-            other => {
-                self.err(other, format!("cannot assign to {}", construct_name(other)));
-                self.expr(&a.value);
+            _ => {
+                self.err(&self.range(target), format!("cannot assign to {}", construct_name(syntax)));
+                self.expr(self.syn(value));
             }
         }
     }
@@ -1164,23 +1209,38 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `else` arm of the one before, each with its own join block; the
     /// chain is walked in a loop (it may have as many arms as the file has
     /// lines), and the joins are closed innermost first.
-    fn if_(&mut self, test: &Expr, body: &[Stmt], clauses: &[ast::ElifElseClause]) {
+    fn if_(&mut self, arms: &[hir::IfArm]) {
         // The join of each arm with an `elif` or `else` after it, and
         // whether its `then` arm fell through to it.
         let mut joins: Vec<(BlockId, bool)> = Vec::new();
-        let (mut test, mut body, mut clauses) = (test, body, clauses);
         let mut elifs = 0;
         // What is known of the values that may be `None` at the end of
         // each arm that falls through.
         let mut arm_ends: Vec<HashSet<String>> = Vec::new();
         let known_before = self.present.clone();
-        loop {
-            let facts = self.facts(test);
-            let c = self.cond(test);
+        let mut rest = arms;
+        // The first arm has a test; an `else` is the last arm, with none.
+        while let Some((arm, after)) = rest.split_first() {
+            rest = after;
+            let Some(test) = arm.test else {
+                self.nested(&arm.body);
+                if self.open {
+                    arm_ends.push(self.present.clone());
+                }
+                break;
+            };
+            if !joins.is_empty() {
+                // An `elif`: nested in the `else` arm of the one before.
+                self.at(&self.range(test));
+                self.depth += 1;
+                elifs += 1;
+            }
+            let facts = self.facts(self.syn(test));
+            let c = self.cond(self.syn(test));
             let before = self.present.clone();
             self.present.extend(facts.when_true);
             let then_b = self.block("then");
-            let else_b = self.block(if clauses.is_empty() { "endif" } else { "else" });
+            let else_b = self.block(if rest.is_empty() { "endif" } else { "else" });
             if let Some(c) = c {
                 self.b.condbr(c, then_b, else_b, None);
             } else {
@@ -1188,13 +1248,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             self.open = false;
             self.enter(then_b);
-            self.nested(body);
+            self.nested(&arm.body);
             if self.open {
                 arm_ends.push(self.present.clone());
             }
             self.present = before;
             self.present.extend(facts.when_false);
-            if clauses.is_empty() {
+            if rest.is_empty() {
                 arm_ends.push(self.present.clone());
                 self.br(else_b);
                 self.enter(else_b);
@@ -1205,22 +1265,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.br(join);
             self.enter(else_b);
             joins.push((join, then_open));
-            let (first, rest) = clauses.split_first().expect("clauses");
-            match &first.test {
-                Some(t) => {
-                    self.at(t);
-                    self.depth += 1;
-                    elifs += 1;
-                    (test, body, clauses) = (t, &first.body, rest);
-                }
-                None => {
-                    self.nested(&first.body);
-                    if self.open {
-                        arm_ends.push(self.present.clone());
-                    }
-                    break;
-                }
-            }
         }
         self.present = match arm_ends.split_first() {
             Some((first, rest)) => first.iter().filter(|n| rest.iter().all(|r| r.contains(*n))).cloned().collect(),
@@ -1240,24 +1284,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    fn while_(&mut self, w: &ast::StmtWhile) {
+    fn while_(&mut self, test: hir::ExprId, body_stmts: &[hir::StmtId], orelse: &[hir::StmtId]) {
         let head = self.block("while");
         let body = self.block("do");
         let exit = self.block("endwhile");
-        let forever = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
-        let done = if w.orelse.is_empty() || forever { exit } else { self.block("whileelse") };
-        for name in self.unnarrowed_in(&w.body) {
+        let forever = matches!(self.hir.exprs[test], hir::Expr::Literal(Lit::Bool(true)));
+        let done = if orelse.is_empty() || forever { exit } else { self.block("whileelse") };
+        for name in self.unnarrowed_in(body_stmts) {
             self.present.remove(&name);
         }
         let at_head = self.present.clone();
         self.br(head);
         self.enter(head);
-        self.at(&*w.test);
-        let facts = self.facts(&w.test);
+        self.at(&self.range(test));
+        let facts = self.facts(self.syn(test));
         if forever {
             self.b.br(body);
         } else {
-            match self.cond(&w.test) {
+            match self.cond(self.syn(test)) {
                 Some(c) => self.b.condbr(c, body, done, None),
                 None => self.b.br(done),
             };
@@ -1266,7 +1310,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.loops.push(Loop { next: head, exit, broken: false, parallel: false });
         self.enter(body);
         self.present.extend(facts.when_true);
-        self.nested(&w.body);
+        self.nested(body_stmts);
         self.present = at_head;
         self.br(head);
         let l = self.loops.pop().expect("loop");
@@ -1278,35 +1322,42 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.open = false;
             }
         } else {
-            self.loop_else(&w.orelse, done, exit);
+            self.loop_else(orelse, done, exit);
         }
     }
 
-    fn for_(&mut self, f: &ast::StmtFor) {
-        for name in self.unnarrowed_in(&f.body) {
+    fn for_(&mut self, id: hir::StmtId) {
+        let hir::Stmt::For { body, .. } = &self.hir.stmts[id] else { unreachable!("a `for` loop") };
+        for name in self.unnarrowed_in(body) {
             self.present.remove(&name);
         }
         let at_head = self.present.clone();
-        self.for_inner(f);
+        self.for_inner(id);
         self.present = at_head;
     }
 
-    fn for_inner(&mut self, f: &ast::StmtFor) {
-        let lowered = if f.is_async {
-            self.err(f, "`async for` is not supported");
+    fn for_inner(&mut self, id: hir::StmtId) {
+        let hir = self.hir;
+        let hir::Stmt::For { is_async, target, iter, body, orelse } = &hir.stmts[id] else {
+            unreachable!("a `for` loop")
+        };
+        let l = ForLoop { at: hir.stmt_ranges[id], target: *target, iter: *iter, body, orelse };
+        let iter_syntax = self.syn(l.iter);
+        let lowered = if *is_async {
+            self.err(&l.at, "`async for` is not supported");
             false
-        } else if matches!(&*f.iter, Expr::Subscript(_)) && self.is_tuple_expr(&f.iter) {
+        } else if matches!(hir.exprs[l.iter], hir::Expr::Subscript { .. }) && self.is_tuple_expr(iter_syntax) {
             // `for x in t[1:]`: a slice of a tuple, not of an array.
-            self.for_over_tuple(f)
-        } else if self.iterates_arrays(&f.iter) {
-            self.for_over_arrays(f)
-        } else if self.is_tuple_expr(&f.iter) {
-            self.for_over_tuple(f)
+            self.for_over_tuple(&l)
+        } else if self.iterates_arrays(l.iter) {
+            self.for_over_arrays(&l)
+        } else if self.is_tuple_expr(iter_syntax) {
+            self.for_over_tuple(&l)
         } else {
-            self.for_over_range(f)
+            self.for_over_range(id, &l)
         };
         if !lowered {
-            self.rejected_loop(&f.body, &f.orelse);
+            self.rejected_loop(body, orelse);
         }
     }
 
@@ -1314,7 +1365,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// still checked, so that the errors in them are reported with the
     /// refusal (`break` and `continue` in the body leave this loop, which
     /// nothing enters; what it binds stays without a type, its uses quiet).
-    fn rejected_loop(&mut self, body: &[Stmt], orelse: &[Stmt]) {
+    fn rejected_loop(&mut self, body: &[hir::StmtId], orelse: &[hir::StmtId]) {
         let next = self.block("next");
         let exit = self.block("endfor");
         self.loops.push(Loop { next, exit, broken: false, parallel: false });
@@ -1327,24 +1378,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.enter(exit);
     }
 
-    fn for_over_range(&mut self, f: &ast::StmtFor) -> bool {
-        let Expr::Name(var) = &*f.target else {
-            self.err(&*f.target, "a `for` loop over a `range` binds one variable");
+    fn for_over_range(&mut self, id: hir::StmtId, f: &ForLoop) -> bool {
+        let hir = self.hir;
+        let hir::Expr::Name(var) = &hir.exprs[f.target] else {
+            self.err(&self.range(f.target), "a `for` loop over a `range` binds one variable");
             return false;
         };
-        let Expr::Call(call) = &*f.iter else {
+        let var = self.name_text(var);
+        let iter_at = self.range(f.iter);
+        let hir::Expr::Call { func, args, keywords } = &hir.exprs[f.iter] else {
             self.err(
-                &*f.iter,
+                &iter_at,
                 "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
             );
             return false;
         };
-        let prange = match self.target_of(&call.func) {
+        let prange = match self.target_of(self.syn(*func)) {
             Some(Target::Builtin(Builtin::Range)) => false,
             Some(Target::Builtin(Builtin::Prange)) => true,
             _ => {
                 self.err(
-                    &*f.iter,
+                    &iter_at,
                     "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
                 );
                 return false;
@@ -1358,46 +1412,48 @@ impl<'a, 'c> FnLower<'a, 'c> {
             && !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL)
             && !self.decl.attrs.contains(postc_ir::FuncAttrs::GPU);
         let reductions = if prange {
-            match self.prange_reductions(f, var.id.as_str()) {
+            let Stmt::For(syntax) = self.syntax.stmts[id] else { unreachable!("a `for` loop") };
+            match self.prange_reductions(syntax, var) {
                 Some(r) => r,
                 None => return false,
             }
         } else {
             Vec::new()
         };
-        if !call.arguments.keywords.is_empty() {
-            self.err(&call.arguments.keywords[0], "`range` takes no keyword arguments");
+        if let Some(k) = keywords.first() {
+            self.err(&k.range, "`range` takes no keyword arguments");
             return false;
         }
-        let args = &call.arguments.args;
         if args.is_empty() || args.len() > 3 {
-            self.err(call, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
+            self.err(&iter_at, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
             return false;
         }
         let mut vals = Vec::new();
-        for a in args.iter() {
-            let v = self.expr(a);
+        for &a in args.iter() {
+            let v = self.expr(self.syn(a));
+            let at = self.range(a);
             match v.scalar() {
-                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, a)),
+                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, at)),
                 Some(s) => {
-                    self.err(a, format!("`range` takes integers, not {}", s.dtype.name()));
+                    self.err(&at, format!("`range` takes integers, not {}", s.dtype.name()));
                     return false;
                 }
                 None => {
                     if !matches!(v, Val::Err) {
-                        self.err(a, "`range` takes integers");
+                        self.err(&at, "`range` takes integers");
                     }
                     return false;
                 }
             }
         }
+        let first = self.range(args[0]);
         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
         let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
         let (start, stop, step) = match vals.len() {
-            1 => ((zero, &args[0]), vals.pop().unwrap(), (one, &args[0])),
+            1 => ((zero, first), vals.pop().unwrap(), (one, first)),
             2 => {
                 let stop = vals.pop().unwrap();
-                (vals.pop().unwrap(), stop, (one, &args[0]))
+                (vals.pop().unwrap(), stop, (one, first))
             }
             _ => {
                 let step = vals.pop().unwrap();
@@ -1410,7 +1466,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => None,
         };
         if step_const == Some(0) {
-            self.err(step.1, "`range` step must not be zero");
+            self.err(&step.1, "`range` step must not be zero");
             return false;
         }
         // The loop variable: a Python int, non-negative when the range says so.
@@ -1420,29 +1476,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => start.0.nonneg() && stop.0.nonneg(),
         };
         let range_val_ty = Scalar::weak(DType::Int64);
-        self.at(call);
+        self.at(&iter_at);
         let (Some(s0), Some(s1), Some(s2)) = (
-            self.materialize(&start.0, DType::Int64, start.1),
-            self.materialize(&stop.0, DType::Int64, stop.1),
-            self.materialize(&step.0, DType::Int64, step.1),
+            self.materialize(&start.0, DType::Int64, &start.1),
+            self.materialize(&stop.0, DType::Int64, &stop.1),
+            self.materialize(&step.0, DType::Int64, &step.1),
         ) else {
             return false;
         };
         if step_const.is_none() {
-            self.at(call);
+            self.at(&iter_at);
             let z = self.zero(DType::Int64);
             let n = self.fresh("step.ok");
             let ok = self.b.binary(Opcode::Ne, TypeId::BOOL, s2, z, &n);
-            self.panic_unless(ok, "range() arg 3 must not be zero", call);
+            self.panic_unless(ok, "range() arg 3 must not be zero", &iter_at);
         }
-        self.at(call);
-        let kname = self.fresh(&format!("{}.next", var.id));
+        self.at(&iter_at);
+        let kname = self.fresh(&format!("{var}.next"));
         let k = self.b.let_(TypeId::INT64, s0, &kname);
         if parallel {
-            self.prange_marker(&reductions, k, s1, s2, call);
+            self.prange_marker(&reductions, k, s1, s2, iter_at);
         }
-        let ForBlocks { head, body, latch, exit, done } = self.for_blocks(&f.orelse);
-        self.at(call);
+        let ForBlocks { head, body, latch, exit, done } = self.for_blocks(f.orelse);
+        self.at(&iter_at);
         let cname = self.fresh("more");
         let more = match step_const {
             Some(s) if s > 0 => self.b.binary(Opcode::Lt, TypeId::BOOL, k, s1, &cname),
@@ -1462,23 +1518,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.open = false;
         self.enter(body);
         let kv = Val::Num { v: k, s: range_val_ty, nonneg: var_nonneg };
-        self.at(&*f.target);
-        self.assign_local(var.id.as_str(), kv, &f.target, &f.iter);
+        self.at(&self.range(f.target));
+        self.assign_local(var, kv, self.range(f.target), iter_at);
         self.loops.push(Loop { next: latch, exit, broken: false, parallel });
         self.parallel_depth += u32::from(parallel);
-        self.nested(&f.body);
+        self.nested(f.body);
         self.parallel_depth -= u32::from(parallel);
         self.loops.pop();
         self.br(latch);
-        self.at(call);
+        self.at(&iter_at);
         self.for_latch(latch, head, k, Some(s2));
-        self.loop_else(&f.orelse, done, exit);
+        self.loop_else(f.orelse, done, exit);
         true
     }
 
     /// A `for` loop's blocks, entered at its header: `done` is where the
     /// loop ends without `break` (its `else` clause, if it has one).
-    fn for_blocks(&mut self, orelse: &[Stmt]) -> ForBlocks {
+    fn for_blocks(&mut self, orelse: &[hir::StmtId]) -> ForBlocks {
         let head = self.block("for");
         let body = self.block("body");
         let latch = self.block("next");
@@ -1506,7 +1562,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// After a loop: its `else` clause, which runs when the loop ends
     /// without `break` (`done` is where its condition fails), then `exit`.
-    fn loop_else(&mut self, orelse: &[Stmt], done: BlockId, exit: BlockId) {
+    fn loop_else(&mut self, orelse: &[hir::StmtId], done: BlockId, exit: BlockId) {
         if done != exit {
             self.enter(done);
             self.nested(orelse);
@@ -1517,20 +1573,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Whether a `for` loop's iterable is an array, `enumerate(...)` or
     /// `zip(...)` (Python's own, not a name the program binds).
-    fn iterates_arrays(&self, iter: &Expr) -> bool {
-        match iter {
-            Expr::Call(c) => match &*c.func {
-                Expr::Name(n) => {
-                    matches!(n.id.as_str(), "enumerate" | "zip")
-                        && !self.locals.contains_key(n.id.as_str())
-                        && self.cx.globals.get(n.id.as_str()).is_none()
-                }
+    fn iterates_arrays(&self, iter: hir::ExprId) -> bool {
+        let hir = self.hir;
+        match &hir.exprs[iter] {
+            hir::Expr::Call { func, .. } => match &hir.exprs[*func] {
+                hir::Expr::Name(hir::Name::Free(n)) => matches!(&**n, "enumerate" | "zip"),
                 _ => false,
             },
-            Expr::Name(n) => {
-                matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
+            hir::Expr::Name(n) => {
+                matches!(self.locals.get(self.name_text(n)).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
             }
-            Expr::Attribute(_) | Expr::Subscript(_) => self.is_view_expr(iter),
+            hir::Expr::Attribute { .. } | hir::Expr::Subscript { .. } => self.is_view_expr(self.syn(iter)),
             _ => false,
         }
     }
@@ -1540,69 +1593,73 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// for `zip`), each element read at the top of the body, as CPython
     /// reads it (a write to the array in the body is seen by later
     /// iterations).
-    fn for_over_arrays(&mut self, f: &ast::StmtFor) -> bool {
-        let (counted, sources): (bool, Vec<&Expr>) = match &*f.iter {
-            Expr::Call(c) => {
-                if let Some(k) = c.arguments.keywords.first() {
-                    self.err(k, "keyword arguments are not supported here");
+    fn for_over_arrays(&mut self, f: &ForLoop) -> bool {
+        let hir = self.hir;
+        let iter_at = self.range(f.iter);
+        let (counted, sources): (bool, Vec<hir::ExprId>) = match &hir.exprs[f.iter] {
+            hir::Expr::Call { func, args, keywords } => {
+                if let Some(k) = keywords.first() {
+                    self.err(&k.range, "keyword arguments are not supported here");
                     return false;
                 }
-                let Expr::Name(n) = &*c.func else { unreachable!("checked by iterates_arrays") };
-                let args: Vec<&Expr> = c.arguments.args.iter().collect();
-                if n.id.as_str() == "enumerate" {
+                let hir::Expr::Name(hir::Name::Free(n)) = &hir.exprs[*func] else {
+                    unreachable!("checked by iterates_arrays")
+                };
+                if &**n == "enumerate" {
                     if args.len() != 1 {
-                        self.err(c, "`enumerate` takes one 1-D array here (no `start`)");
+                        self.err(&iter_at, "`enumerate` takes one 1-D array here (no `start`)");
                         return false;
                     }
-                    (true, args)
+                    (true, args.to_vec())
                 } else {
                     if args.is_empty() {
-                        self.err(c, "`zip` takes one or more 1-D arrays");
+                        self.err(&iter_at, "`zip` takes one or more 1-D arrays");
                         return false;
                     }
-                    (false, args)
+                    (false, args.to_vec())
                 }
             }
-            e => (false, vec![e]),
+            _ => (false, vec![f.iter]),
         };
         // The names the loop binds: the index (enumerate), then one per array.
         let want = sources.len() + usize::from(counted);
-        let targets: Vec<&Expr> = match &*f.target {
-            Expr::Tuple(t) if want > 1 => t.elts.iter().collect(),
-            Expr::Tuple(t) => {
-                self.err(&*f.target, format!("this loop gives one value at each step, not {}", t.elts.len()));
+        let target_at = self.range(f.target);
+        let targets: Vec<hir::ExprId> = match &hir.exprs[f.target] {
+            hir::Expr::Tuple(elts) if want > 1 => elts.to_vec(),
+            hir::Expr::Tuple(elts) => {
+                self.err(&target_at, format!("this loop gives one value at each step, not {}", elts.len()));
                 return false;
             }
-            e if want == 1 => vec![e],
-            e => {
-                self.err(e, format!("this loop gives {want} values at each step: unpack them (`a, b`)"));
+            _ if want == 1 => vec![f.target],
+            _ => {
+                self.err(&target_at, format!("this loop gives {want} values at each step: unpack them (`a, b`)"));
                 return false;
             }
         };
         if targets.len() != want {
-            self.err(&*f.target, format!("this loop gives {want} values at each step, not {}", targets.len()));
+            self.err(&target_at, format!("this loop gives {want} values at each step, not {}", targets.len()));
             return false;
         }
-        if let Some(t) = targets.iter().find(|t| !matches!(t, Expr::Name(_))) {
-            self.err(*t, "a `for` loop binds names");
+        if let Some(&t) = targets.iter().find(|&&t| !matches!(hir.exprs[t], hir::Expr::Name(_))) {
+            self.err(&self.range(t), "a `for` loop binds names");
             return false;
         }
         let mut arrays = Vec::new();
-        for src in &sources {
-            match self.expr(src) {
+        for &src in &sources {
+            match self.expr(self.syn(src)) {
                 Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => arrays.push((v, ty)),
                 Val::Arr { .. } => {
-                    self.err(*src, "a `for` loop runs over arrays whose number of axes is known");
+                    self.err(&self.range(src), "a `for` loop runs over arrays whose number of axes is known");
                     return false;
                 }
                 Val::Err => return false,
                 _ => {
-                    self.err(*src, "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays");
+                    self.err(&self.range(src), "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays");
                     return false;
                 }
             }
         }
-        self.at(&*f.iter);
+        self.at(&iter_at);
         // The trip count: the length of the (shortest) array, read once.
         let mut n: Option<ValueId> = None;
         for (v, _) in &arrays {
@@ -1621,8 +1678,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let z = self.zero(DType::Int64);
         let kname = self.fresh("index");
         let k = self.b.let_(TypeId::INT64, z, &kname);
-        let ForBlocks { head, body, latch, exit, done } = self.for_blocks(&f.orelse);
-        self.at(&*f.iter);
+        let ForBlocks { head, body, latch, exit, done } = self.for_blocks(f.orelse);
+        self.at(&iter_at);
         let more = self.result(Opcode::Lt, DType::Bool, k, n);
         self.b.condbr(more, body, done, None);
         self.open = false;
@@ -1632,20 +1689,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
             values.push(Val::Num { v: k, s: Scalar::weak(DType::Int64), nonneg: true });
         }
         for a in &arrays {
-            values.push(self.iteration_value(a, k, &f.iter));
+            values.push(self.iteration_value(a, k, self.syn(f.iter)));
         }
-        for (t, v) in targets.iter().zip(values) {
-            let Expr::Name(name) = t else { unreachable!("checked above") };
-            self.at(*t);
-            self.assign_local(name.id.as_str(), v, t, &f.iter);
+        for (&t, v) in targets.iter().zip(values) {
+            let hir::Expr::Name(name) = &hir.exprs[t] else { unreachable!("checked above") };
+            self.at(&self.range(t));
+            self.assign_local(self.name_text(name), v, self.range(t), iter_at);
         }
         self.loops.push(Loop { next: latch, exit, broken: false, parallel: false });
-        self.nested(&f.body);
+        self.nested(f.body);
         self.loops.pop();
         self.br(latch);
-        self.at(&*f.iter);
+        self.at(&iter_at);
         self.for_latch(latch, head, k, None);
-        self.loop_else(&f.orelse, done, exit);
+        self.loop_else(f.orelse, done, exit);
         true
     }
 
@@ -1658,7 +1715,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         k: ValueId,
         stop: ValueId,
         step: ValueId,
-        at: &ast::ExprCall,
+        at: TextRange,
     ) {
         let mut kinds = String::new();
         let mut args = vec![k, stop, step];
@@ -1666,7 +1723,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let dtype = match self.locals.get(name).and_then(|l| l.ty.clone()) {
                 Some(LocalTy::Scalar(s)) => s.dtype,
                 _ => {
-                    self.err(at, format!("the reduction `{name}` of this `prange` loop must be a numeric scalar"));
+                    self.err(&at, format!("the reduction `{name}` of this `prange` loop must be a numeric scalar"));
                     return;
                 }
             };
@@ -1681,7 +1738,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     _ => "this operator",
                 };
                 self.err(
-                    at,
+                    &at,
                     format!(
                         "the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce",
                         dtype.name()
@@ -1693,29 +1750,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
             kinds.push(*op);
             args.push(slot);
         }
-        self.at(at);
+        self.at(&at);
         let n = self.fresh("prange.ops");
         let kinds = self.b.const_(TypeId::scalar(DType::Str), Literal::Str(&kinds), &n);
         args.insert(0, kinds);
         self.b.call(postc_ir::builtins::PRANGE, &args, None, "");
     }
 
-    fn return_(&mut self, r: &ast::StmtReturn) {
+    fn return_(&mut self, at: TextRange, value: Option<hir::ExprId>) {
+        let hir = self.hir;
         if self.decl.ret_maybe_none && !self.decl.ret_poisoned {
-            self.return_maybe_none(r);
+            self.return_maybe_none(at, value);
             return;
         }
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
-            let value = r.value.as_deref().map(|v| (self.expr(v), v));
-            match value {
+            let lowered = value.map(|v| (self.expr(self.syn(v)), v));
+            match lowered {
                 Some((Val::Tuple(elements), v)) => {
-                    self.return_tuple(r, v, elements);
+                    self.return_tuple(at, v, elements);
                     return;
                 }
                 // The value's own error is reported.
                 Some((Val::Err, _)) => {}
                 _ => {
-                    self.err(r, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
+                    self.err(&at, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
                 }
             }
             self.b.unreachable();
@@ -1723,30 +1781,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if self.decl.ret_poisoned {
-            if let Some(v) = &r.value {
-                self.expr(v);
+            if let Some(v) = value {
+                self.expr(self.syn(v));
             }
             self.b.unreachable();
             self.open = false;
             return;
         }
         let ret = self.decl.ret;
-        match (&r.value, ret) {
+        let is_none = |v: hir::ExprId| matches!(hir.exprs[v], hir::Expr::None);
+        match (value, ret) {
             (None, None) => {
                 self.b.ret(None);
             }
             // `return None` is CPython's bare `return`: nothing to evaluate.
-            (Some(v), None) if matches!(**v, Expr::NoneLiteral(_)) => {
+            (Some(v), None) if is_none(v) => {
                 self.b.ret(None);
             }
             (Some(v), None) => {
-                let val = self.expr(v);
+                let val = self.expr(self.syn(v));
                 if let Val::Tuple(elements) = val {
-                    self.return_tuple(r, v, elements);
+                    self.return_tuple(at, v, elements);
                     return;
                 } else if !matches!(val, Val::Void | Val::Err) {
                     self.err(
-                        &**v,
+                        &self.range(v),
                         format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name),
                     );
                 }
@@ -1754,13 +1813,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (None, Some(t)) => {
                 let shown = self.types.get(t).to_string();
-                self.err(r, format!("`return` without a value in function `{}` returning {shown}", self.decl.name));
+                self.err(&at, format!("`return` without a value in function `{}` returning {shown}", self.decl.name));
                 self.b.unreachable();
             }
-            (Some(v), Some(t)) if matches!(**v, Expr::NoneLiteral(_)) => {
+            (Some(v), Some(t)) if is_none(v) => {
                 let shown = self.types.get(t).to_string();
                 self.err(
-                    &**v,
+                    &self.range(v),
                     format!(
                         "`return None` in function `{}` returning {shown}: annotate it `-> {shown} | None` to return `None`",
                         self.decl.name
@@ -1769,9 +1828,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
-                let val = self.expr(v);
+                let val = self.expr(self.syn(v));
                 if let Val::Tuple(elements) = val {
-                    self.return_tuple(r, v, elements);
+                    self.return_tuple(at, v, elements);
                     return;
                 }
                 let td = self.types.get(t).clone();
@@ -1780,16 +1839,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         Val::Arr { v: av, ty } if ty.dtype == td.dtype && ty.ndim() == td.ndim() => Some(av),
                         Val::Err => None,
                         _ => {
-                            self.err(&**v, format!("function `{}` returns {td}", self.decl.name));
+                            self.err(&self.range(v), format!("function `{}` returns {td}", self.decl.name));
                             None
                         }
                     }
                 } else {
                     match val.scalar() {
-                        Some(s) if widens_to(s, td.dtype) => self.materialize(&val, td.dtype, &**v),
+                        Some(s) if widens_to(s, td.dtype) => self.materialize(&val, td.dtype, &self.range(v)),
                         Some(s) => {
                             self.err(
-                                &**v,
+                                &self.range(v),
                                 format!(
                                     "this returns {}, but function `{}` returns {} (cast explicitly)",
                                     s.dtype.name(),
@@ -1801,13 +1860,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                         None => {
                             if !matches!(val, Val::Err) {
-                                self.err(&**v, format!("function `{}` returns {td}", self.decl.name));
+                                self.err(&self.range(v), format!("function `{}` returns {td}", self.decl.name));
                             }
                             None
                         }
                     }
                 };
-                self.at(r);
+                self.at(&at);
                 match x {
                     Some(x) => self.b.ret(Some(x)),
                     None => self.b.unreachable(),
@@ -1837,12 +1896,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `return` of the tuple `elements` that `v` gave (a display, a tuple
     /// local or a call): each element located at its own expression in a
     /// display, at `v` otherwise. Ends the block.
-    fn return_tuple(&mut self, r: &ast::StmtReturn, v: &Expr, elements: Vec<Val>) {
-        let vals = match v {
-            Expr::Tuple(t) if t.elts.len() == elements.len() => elements.into_iter().zip(&t.elts).collect(),
-            _ => elements.into_iter().map(|e| (e, v)).collect(),
+    fn return_tuple(&mut self, at: TextRange, v: hir::ExprId, elements: Vec<Val>) {
+        let vals = match &self.hir.exprs[v] {
+            hir::Expr::Tuple(elts) if elts.len() == elements.len() => {
+                elements.into_iter().zip(elts.iter().map(|&e| self.range(e))).collect()
+            }
+            _ => elements.into_iter().map(|e| (e, self.range(v))).collect(),
         };
-        self.return_tuple_values(r, v, vals);
+        self.return_tuple_values(at, self.range(v), vals);
         self.open = false;
     }
 
@@ -1852,20 +1913,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// is; without a return annotation the first tuple `return` decides it
     /// (each scalar its own dtype, each array `T[:, ...]`) and every other
     /// must give the same.
-    fn return_tuple_values(&mut self, r: &ast::StmtReturn, at: &Expr, vals: Vec<(Val, &Expr)>) {
+    fn return_tuple_values(&mut self, r: TextRange, at: TextRange, vals: Vec<(Val, TextRange)>) {
         let name = self.decl.name.clone();
         let declared = self.decl.ret.map(|id| self.types.get(id).clone());
         let expected = match &declared {
             Some(d) if d.is_tuple() => Some(d.elements.clone()),
             Some(d) => {
                 let d = d.clone();
-                self.err(at, format!("function `{name}` returns {d}, but this returns a tuple"));
+                self.err(&at, format!("function `{name}` returns {d}, but this returns a tuple"));
                 self.b.unreachable();
                 return;
             }
             None if self.decl.ret_unannotated => self.inferred_tuple.map(|id| self.types.get(id).elements.clone()),
             None => {
-                self.err(at, format!("function `{name}` returns nothing (`-> None`), but this returns a tuple"));
+                self.err(&at, format!("function `{name}` returns nothing (`-> None`), but this returns a tuple"));
                 self.b.unreachable();
                 return;
             }
@@ -1873,7 +1934,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(want) = expected.as_ref().filter(|w| w.len() != vals.len()) {
             let got = vals.len();
             self.err(
-                at,
+                &at,
                 format!("this returns a tuple of {got}, but function `{name}` returns a tuple of {}", want.len()),
             );
             self.b.unreachable();
@@ -1893,11 +1954,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some((*v, TypeData::array(ty.dtype, postc_ir::Shape::dims(&dims), postc_ir::Layout::COrder)))
                 }
                 (_, Some(w)) if !w.is_array => match val.scalar() {
-                    Some(s) if widens_to(s, w.dtype) => self.materialize(&val, w.dtype, e).map(|x| (x, w)),
+                    Some(s) if widens_to(s, w.dtype) => self.materialize(&val, w.dtype, &e).map(|x| (x, w)),
                     _ => None,
                 },
                 (_, None) => match val.scalar() {
-                    Some(s) => self.materialize(&val, s.dtype, e).map(|x| (x, TypeData::scalar(s.dtype))),
+                    Some(s) => self.materialize(&val, s.dtype, &e).map(|x| (x, TypeData::scalar(s.dtype))),
                     None => None,
                 },
                 _ => None,
@@ -1918,7 +1979,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             Some(w) => format!("element {k} of the result of function `{name}` is {}", w[k]),
                             None => format!("element {k} of a returned tuple must be a scalar or an array"),
                         };
-                        self.err(e, what);
+                        self.err(&e, what);
                     }
                     self.b.unreachable();
                     return;
@@ -1929,28 +1990,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if declared.is_none() {
             self.inferred_tuple = Some(tuple_ty);
         }
-        self.at(r);
+        self.at(&r);
         let n = self.fresh("result");
         let x = self.b.tuple(tuple_ty, &values, &n);
         self.b.ret(Some(x));
     }
 
-    fn assert_(&mut self, a: &ast::StmtAssert) {
-        let msg = match &a.msg {
+    fn assert_(&mut self, at: TextRange, test: hir::ExprId, msg: Option<hir::ExprId>) {
+        let hir = self.hir;
+        let msg = match msg {
             None => "assertion failed".to_owned(),
-            Some(m) => match &**m {
-                Expr::StringLiteral(s) => format!("assertion failed: {}", s.value.to_str()),
-                other => {
-                    self.err(other, "an assert message must be a string literal");
-                    self.expr(other);
-                    self.cond(&a.test);
+            Some(m) => match &hir.exprs[m] {
+                hir::Expr::Literal(Lit::Str(s)) => format!("assertion failed: {s}"),
+                _ => {
+                    self.err(&self.range(m), "an assert message must be a string literal");
+                    self.expr(self.syn(m));
+                    self.cond(self.syn(test));
                     return;
                 }
             },
         };
-        let facts = self.facts(&a.test);
-        if let Some(c) = self.cond(&a.test) {
-            self.panic_unless(c, &msg, a);
+        let facts = self.facts(self.syn(test));
+        if let Some(c) = self.cond(self.syn(test)) {
+            self.panic_unless(c, &msg, &at);
         }
         self.present.extend(facts.when_true);
     }
@@ -1959,57 +2021,54 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// exception's name (`ValueError: message`), which the `postc` package
     /// raises as that exception. Only CPython's built-in exceptions, with
     /// no message or a string literal, can be raised.
-    fn raise_(&mut self, r: &ast::StmtRaise) {
-        if let Some(cause) = &r.cause {
-            self.err(&**cause, "`raise ... from ...` is not supported: raise the exception alone");
+    fn raise_(&mut self, at: TextRange, exc: Option<hir::ExprId>, cause: Option<hir::ExprId>) {
+        let hir = self.hir;
+        if let Some(cause) = cause {
+            self.err(&self.range(cause), "`raise ... from ...` is not supported: raise the exception alone");
             return;
         }
-        let Some(exc) = &r.exc else {
-            self.err(r, "a bare `raise` is not supported: there is no exception to re-raise in compiled code");
+        let Some(exc) = exc else {
+            self.err(&at, "a bare `raise` is not supported: there is no exception to re-raise in compiled code");
             return;
         };
-        let (callee, args) = match &**exc {
-            Expr::Call(c) => (&*c.func, Some(&c.arguments)),
-            e => (e, None),
+        let (callee, call) = match &hir.exprs[exc] {
+            hir::Expr::Call { func, args, keywords } => (*func, Some((args, keywords))),
+            _ => (exc, None),
         };
-        let name = match callee {
-            Expr::Name(n)
-                if RAISABLE.contains(&n.id.as_str())
-                    && !self.locals.contains_key(n.id.as_str())
-                    && !self.cx.globals.contains_key(n.id.as_str()) =>
-            {
-                n.id.as_str()
-            }
-            other => {
+        let name = match &hir.exprs[callee] {
+            hir::Expr::Name(hir::Name::Free(n)) if RAISABLE.contains(&&**n) => &**n,
+            _ => {
                 self.err(
-                    other,
+                    &self.range(callee),
                     format!(
                         "compiled code raises CPython's built-in exceptions only ({}), such as `ValueError(\"...\")`",
                         RAISABLE.join(", ")
                     ),
                 );
-                for a in args.iter().flat_map(|a| a.args.iter().chain(a.keywords.iter().map(|k| &k.value))) {
-                    self.check_unreached_argument(a);
+                let arguments =
+                    call.into_iter().flat_map(|(args, kws)| args.iter().copied().chain(kws.iter().map(|k| k.value)));
+                for a in arguments {
+                    self.check_unreached_argument(self.syn(a));
                 }
                 return;
             }
         };
-        let msg = match args {
+        let msg = match call {
             None => name.to_owned(),
-            Some(a) if !a.keywords.is_empty() => {
-                self.err(&a.keywords[0], "keyword arguments are not supported in compiled code");
+            Some((_, keywords)) if !keywords.is_empty() => {
+                self.err(&keywords[0].range, "keyword arguments are not supported in compiled code");
                 return;
             }
-            Some(a) => match &a.args[..] {
-                [] => name.to_owned(),
-                [Expr::StringLiteral(s)] => format!("{name}: {}", s.value.to_str()),
-                [other, ..] => {
-                    self.err(other, "the message of a raised exception is one string literal");
+            Some((args, _)) => match args.first().map(|&a| (a, &hir.exprs[a])) {
+                None => name.to_owned(),
+                Some((_, hir::Expr::Literal(Lit::Str(s)))) if args.len() == 1 => format!("{name}: {s}"),
+                Some((other, _)) => {
+                    self.err(&self.range(other), "the message of a raised exception is one string literal");
                     return;
                 }
             },
         };
-        self.at(r);
+        self.at(&at);
         let n = self.fresh("msg");
         let m = self.b.const_(TypeId::STR, Literal::Str(&msg), &n);
         self.b.call(postc_ir::builtins::PANIC, &[m], None, "");

@@ -137,7 +137,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// A value as it is now. A scalar local is read where its value is
     /// used, so a scalar is copied into a `let` of its own: assigning the
     /// local later (`a, b = b, a`, `t = (t[1], t[0])`) must not change it.
-    pub(super) fn snapshot(&mut self, v: Val, at: &Expr) -> Val {
+    pub(super) fn snapshot(&mut self, v: Val, at: &impl Ranged) -> Val {
         match v {
             Val::Num { v, s, nonneg } => {
                 self.at(at);
@@ -175,18 +175,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Binds the tuple local `name` to `elts`, element by element.
-    pub(super) fn assign_tuple_local(&mut self, name: &str, elts: Vec<Val>, at: &Expr, value_at: &Expr) {
+    pub(super) fn assign_tuple_local(&mut self, name: &str, elts: Vec<Val>, at: TextRange, value_at: TextRange) {
         let info = &self.locals[name];
         let shown = shown_local(name);
         match info.ty {
             None => {
-                self.untyped_binding(name, at);
+                self.untyped_binding(name, &at);
                 return;
             }
             Some(LocalTy::Tuple(n)) if n == elts.len() => {}
             Some(LocalTy::Tuple(n)) => {
                 self.err(
-                    value_at,
+                    &value_at,
                     format!(
                         "`{shown}` holds a tuple of {n} element{} and cannot be bound to one of {}",
                         plural(n),
@@ -197,7 +197,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Some(LocalTy::Scalar(_) | LocalTy::Array(_)) => {
                 let what = if info.param { "parameter" } else { "local" };
-                self.err(at, format!("{what} `{shown}` does not hold a tuple and cannot be bound to one"));
+                self.err(&at, format!("{what} `{shown}` does not hold a tuple and cannot be bound to one"));
                 return;
             }
         }
@@ -205,7 +205,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (i, v) in elts.into_iter().enumerate() {
             let element = element_local(name, i);
             if !self.locals.contains_key(&element) {
-                self.untyped_binding(&element, at);
+                self.untyped_binding(&element, &at);
                 continue;
             }
             self.assign_local(&element, v, at, value_at);
@@ -321,8 +321,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// elements, or a 1-D array's, whose length is checked first with
     /// CPython's messages. Every value is read before any target is
     /// assigned.
-    pub(super) fn unpacked(&mut self, v: Val, count: usize, stmt: &ast::StmtAssign) -> Option<Vec<Val>> {
-        let value = &*stmt.value;
+    pub(super) fn unpacked(&mut self, v: Val, count: usize, stmt: TextRange, value: TextRange) -> Option<Vec<Val>> {
+        let (stmt, value) = (&stmt, &value);
         match v {
             Val::Err => None,
             Val::Tuple(elts) if elts.len() == count => {
@@ -639,27 +639,36 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// their join, as a local assigned each of them would); `for a, b in
     /// ((1, 2), (3, 4))` unpacks each element. `continue` goes on to the
     /// next element, `break` past the `else` clause.
-    pub(super) fn for_over_tuple(&mut self, f: &ast::StmtFor) -> bool {
+    pub(super) fn for_over_tuple(&mut self, f: &ForLoop) -> bool {
+        let hir = self.hir;
+        let iter_at = self.range(f.iter);
         // `for x in t`, or `for a, b in ((1, 2), (3, 4))` unpacking each.
-        let names: Option<&[Expr]> = match &*f.target {
-            Expr::Name(_) => None,
-            Expr::Tuple(t) if t.elts.iter().all(|e| matches!(e, Expr::Name(_))) => Some(&t.elts),
-            other => {
-                self.err(other, "a `for` loop over a tuple binds a name, or unpacks each element into names");
+        let names: Option<&[crate::hir::ExprId]> = match &hir.exprs[f.target] {
+            crate::hir::Expr::Name(_) => None,
+            crate::hir::Expr::Tuple(elts)
+                if elts.iter().all(|&e| matches!(hir.exprs[e], crate::hir::Expr::Name(_))) =>
+            {
+                Some(elts)
+            }
+            _ => {
+                self.err(
+                    &self.range(f.target),
+                    "a `for` loop over a tuple binds a name, or unpacks each element into names",
+                );
                 return false;
             }
         };
-        let elts = match self.expr(&f.iter) {
+        let elts = match self.expr(self.syn(f.iter)) {
             Val::Tuple(elts) => elts,
             Val::Err => return false,
             other => {
                 let what = describe(&other);
-                self.err(&*f.iter, format!("a `for` loop over a tuple runs over a tuple, not {what}"));
+                self.err(&iter_at, format!("a `for` loop over a tuple runs over a tuple, not {what}"));
                 return false;
             }
         };
         // The tuple is the one read now, whatever the body assigns.
-        let elts: Vec<Val> = elts.into_iter().map(|e| self.snapshot(e, &f.iter)).collect();
+        let elts: Vec<Val> = elts.into_iter().map(|e| self.snapshot(e, &iter_at)).collect();
         if let Some(names) = names {
             let unpackable = |e: &Val| matches!(e, Val::Tuple(parts) if parts.len() == names.len());
             if let Some(other) = elts.iter().find(|e| !unpackable(e)) {
@@ -667,33 +676,33 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Tuple(parts) => format!("a tuple of {}", parts.len()),
                     other => describe(other).to_owned(),
                 };
-                self.err(&*f.iter, format!("each element unpacks into {} names, but one is {what}", names.len()));
+                self.err(&iter_at, format!("each element unpacks into {} names, but one is {what}", names.len()));
                 return false;
             }
         }
         if elts.is_empty() {
             // Never run, still checked.
-            self.rejected_block(&f.body);
+            self.rejected_block(f.body);
         }
         let exit = self.block("endfor");
         for e in elts {
             let next = self.block("next");
             self.loops.push(Loop { next, exit, broken: false, parallel: false });
-            self.at(&*f.target);
+            self.at(&self.range(f.target));
             match (names, e) {
                 (Some(names), Val::Tuple(parts)) => {
-                    for (name, part) in names.iter().zip(parts) {
-                        self.assign(name, part, &f.iter);
+                    for (&name, part) in names.iter().zip(parts) {
+                        self.assign(name, part, f.iter);
                     }
                 }
-                (_, e) => self.assign(&f.target, e, &f.iter),
+                (_, e) => self.assign(f.target, e, f.iter),
             }
-            self.nested(&f.body);
+            self.nested(f.body);
             self.br(next);
             self.loops.pop();
             self.enter(next);
         }
-        self.nested(&f.orelse);
+        self.nested(f.orelse);
         self.br(exit);
         self.enter(exit);
         true
