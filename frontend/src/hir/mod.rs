@@ -154,6 +154,16 @@ pub(crate) enum Expr {
 pub(crate) struct BodySourceMap<'s> {
     pub exprs: ArenaMap<ExprId, &'s ast::Expr>,
     pub stmts: ArenaMap<StmtId, &'s ast::Stmt>,
+    /// The expression built from each node of the syntax, by address.
+    expr_ids: std::collections::HashMap<*const ast::Expr, ExprId>,
+}
+
+impl BodySourceMap<'_> {
+    /// The expression built from the syntax node `e`; `None` for a node
+    /// the body was not built from.
+    pub fn expr_id(&self, e: &ast::Expr) -> Option<ExprId> {
+        self.expr_ids.get(&(e as *const ast::Expr)).copied()
+    }
 }
 
 /// `name=value` in a call; `**value` has no name.

@@ -238,7 +238,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// What `f` names among NumPy's array functions (`np.zeros`, `zeros`
     /// imported from NumPy) or array methods (`a.sum`), if anything.
-    pub(super) fn array_target(&self, f: &Expr) -> Option<(ArrFn, String, Option<Expr>)> {
+    pub(super) fn array_target(&self, f: &Expr) -> Option<(ArrFn, String, Option<&'a Expr>)> {
         match f {
             Expr::Name(n) => {
                 let name = n.id.as_str();
@@ -265,21 +265,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         return None;
                     }
                 }
-                array_method(attr).map(|f| (f, format!("`.{attr}()`"), Some((*a.value).clone())))
+                let recv = self.in_body(&a.value)?;
+                array_method(attr).map(|f| (f, format!("`.{attr}()`"), Some(recv)))
             }
             _ => None,
         }
     }
 
     /// A call of a NumPy array function or array method.
-    pub(super) fn array_call(&mut self, f: ArrFn, what: &str, recv: Option<Expr>, c: &ast::ExprCall) -> Val {
+    pub(super) fn array_call(&mut self, f: ArrFn, what: &str, recv: Option<&Expr>, c: &ast::ExprCall) -> Val {
         let shown = if recv.is_some() { what.to_owned() } else { format!("`{what}`") };
         if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
             return self.err(s, "`*` arguments are not supported");
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
-        let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose)
-            || (takes_axis && self.reduces_to_array(c, recv.as_ref()));
+        let creates =
+            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.reduces_to_array(c, recv));
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -310,7 +311,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let mut args: Vec<&Expr> = Vec::new();
-        if let Some(r) = &recv {
+        if let Some(r) = recv {
             args.push(r);
         }
         args.extend(c.arguments.args.iter());
@@ -382,7 +383,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => None,
         };
         match f {
-            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => match self.expr(args[0]) {
+            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => match self.expr_syntax(args[0]) {
                 Val::Arr { v, ty } if f == ArrFn::Ravel => self.raveled(v, &ty, c),
                 Val::Arr { v, ty } if f == ArrFn::Flatten => self.flattened(v, &ty, c),
                 Val::Arr { v, ty } => self.transposed(v, &ty, c),
@@ -392,11 +393,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {
                     if f == ArrFn::Full {
-                        self.expr(args[1]);
+                        self.expr_syntax(args[1]);
                     }
                     return Val::Err;
                 };
-                let fill = if f == ArrFn::Full { Some(self.expr(args[1])) } else { None };
+                let fill = if f == ArrFn::Full { Some(self.expr_syntax(args[1])) } else { None };
                 let d = match (&fill, dtype) {
                     (_, Some(d)) => d,
                     // NumPy's dtype of the fill value: a Python number's
@@ -430,13 +431,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v: arr.0, ty: arr.1 }
             }
             ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
-                let src = self.expr(args[0]);
+                let src = self.expr_syntax(args[0]);
                 let (sv, st) = match src {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
                     _ => return self.err(args[0], format!("{shown} takes an array")),
                 };
-                let fill = if f == ArrFn::FullLike { Some(self.expr(args[1])) } else { None };
+                let fill = if f == ArrFn::FullLike { Some(self.expr_syntax(args[1])) } else { None };
                 let Some(nd) = st.ndim() else {
                     return self.err(args[0], "the number of axes of this array is not known");
                 };
@@ -487,7 +488,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         return total;
                     }
                 }
-                let (v, ty) = match self.expr(args[0]) {
+                let (v, ty) = match self.expr_syntax(args[0]) {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
                     _ if f == ArrFn::Cumsum => return self.err(args[0], format!("{shown} takes an array")),
@@ -653,7 +654,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Tuple(t) => t.elts.iter().collect(),
             Expr::List(l) => l.elts.iter().collect(),
             Expr::Attribute(a) if a.attr.id.as_str() == "shape" => {
-                let v = self.expr(&a.value);
+                let v = self.expr_syntax(&a.value);
                 let (av, ty) = match v {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return None,
@@ -685,7 +686,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut out = Vec::new();
         let mut bad = false;
         for x in elts {
-            let v = self.expr(x);
+            let v = self.expr_syntax(x);
             match v.scalar() {
                 Some(s) if kind(s.dtype) == Kind::Int => {
                     let nonneg = v.nonneg();
@@ -839,7 +840,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn arange(&mut self, args: &[&Expr], dtype: Option<DType>, shown: &str, c: &ast::ExprCall) -> Val {
         let mut vals = Vec::new();
         for a in args {
-            let v = self.expr(a);
+            let v = self.expr_syntax(a);
             match v.scalar() {
                 Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => vals.push((v, *a)),
                 Some(s) => return self.err(*a, format!("{shown} takes integers or floats, not {}", s.dtype.name())),
@@ -962,7 +963,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let mut axes = Vec::new();
         for x in written {
-            match self.expr(x) {
+            match self.expr_syntax(x) {
                 Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
                 Val::Err => return None,
                 _ => {

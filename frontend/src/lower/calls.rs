@@ -45,7 +45,7 @@ pub(super) enum Target {
     },
     Builtin(Builtin),
     Empty,
-    Conjugate(Box<Expr>),
+    Conjugate(hir::ExprId),
     /// A NumPy ufunc on scalars, by the name it was called by.
     Numpy(NpOp, String),
     /// A function of Python's `math`, by its name there.
@@ -71,7 +71,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::Attribute(a) => {
                 let attr = a.attr.id.as_str();
                 if attr == "conjugate" {
-                    return Some(Target::Conjugate(a.value.clone()));
+                    return self.syntax.expr_id(&a.value).map(Target::Conjugate);
                 }
                 match self.namespace_of(&a.value) {
                     Some(Namespace::PostcMath) => {
@@ -191,7 +191,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ if literal(a).is_some() || names_global() == Some(true) => {}
             a => {
-                self.expr(a);
+                self.expr_syntax(a);
             }
         }
     }
@@ -209,7 +209,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             };
             if quiet {
                 for a in c.arguments.args.iter() {
-                    self.expr(a);
+                    self.expr_syntax(a);
                 }
                 return Val::Err;
             }
@@ -226,7 +226,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Some(target) = self.target_of(&c.func) else {
             // The arguments may hold errors of their own.
             for a in c.arguments.args.iter() {
-                self.expr(a);
+                self.expr_syntax(a);
             }
             let shown = dotted(&c.func).unwrap_or_else(|| construct_name(&c.func).to_owned());
             if let Expr::Name(n) = &*c.func {
@@ -281,7 +281,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if args.len() != 2 {
                     return self.err(c, "`empty` takes a length and a dtype: `empty(n, Float64)`");
                 }
-                let n = self.expr(&args[0]);
+                let n = self.expr_syntax(&args[0]);
                 let Some(dt) = (match self.target_of(&args[1]) {
                     Some(Target::Cast { dtype, .. }) if !dtype.is_text() => Some(dtype),
                     _ => None,
@@ -314,21 +314,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if !args.is_empty() {
                     return self.err(c, "`conjugate` takes no arguments");
                 }
-                let v = self.expr(&base);
+                let v = self.expr(base);
                 let Some(s) = v.scalar() else {
                     return if matches!(v, Val::Err) {
                         Val::Err
                     } else {
-                        self.err(&*base, "`conjugate` is a method of numbers")
+                        self.err(&self.range(base), "`conjugate` is a method of numbers")
                     };
                 };
                 let Some(part) = s.dtype.complex_part() else {
                     if kind(s.dtype) <= Kind::Float {
                         return v;
                     }
-                    return self.err(&*base, format!("{} has no `conjugate`", s.dtype.name()));
+                    return self.err(&self.range(base), format!("{} has no `conjugate`", s.dtype.name()));
                 };
-                let Some(x) = self.materialize(&v, s.dtype, &*base) else { return Val::Err };
+                let Some(x) = self.materialize(&v, s.dtype, &self.range(base)) else { return Val::Err };
                 self.at(c);
                 let ty = TypeId::scalar(s.dtype);
                 let pty = TypeId::scalar(part);
@@ -347,7 +347,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let local = self.intrinsic_local(&symbol, &c.func);
                 let mut vals = Vec::new();
                 for a in args.iter() {
-                    vals.push((self.expr(a), a));
+                    vals.push((self.expr_syntax(a), a));
                 }
                 let mut common: Option<Scalar> = None;
                 for (v, a) in &vals {
@@ -407,7 +407,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if args.len() != 1 {
                     return self.err(c, "`len` takes one argument");
                 }
-                let v = self.expr(&args[0]);
+                let v = self.expr_syntax(&args[0]);
                 match v {
                     Val::Arr { v: av, ty } => {
                         if ty.ndim() == Some(0) {
@@ -444,7 +444,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if args.len() != 1 {
                     return self.err(c, "`abs` takes one argument");
                 }
-                let v = self.expr(&args[0]);
+                let v = self.expr_syntax(&args[0]);
                 match (&v, v.scalar()) {
                     (Val::Lit { lit: Lit::Int(i), s }, _) => Val::Lit { lit: Lit::Int(i.abs()), s: *s },
                     // NumPy's absolute value of a Bool is itself.
@@ -476,7 +476,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let word = if b == Builtin::Min { "min" } else { "max" };
                 let vals: Vec<(Val, &Expr)> = match &args[..] {
                     // `min(t)`: the least of a tuple's elements.
-                    [one] => match self.expr(one) {
+                    [one] => match self.expr_syntax(one) {
                         Val::Tuple(elts) if !elts.is_empty() => elts.into_iter().map(|v| (v, one)).collect(),
                         Val::Tuple(_) => return self.err(one, format!("`{word}` of an empty tuple")),
                         Val::Err => return Val::Err,
@@ -488,7 +488,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                     },
                     [] => return self.err(c, format!("`{word}` takes two or more numbers, or a tuple of them")),
-                    _ => args.iter().map(|a| (self.expr(a), a)).collect(),
+                    _ => args.iter().map(|a| (self.expr_syntax(a), a)).collect(),
                 };
                 if vals.iter().any(|(v, _)| matches!(v, Val::Tuple(_))) {
                     return self.min_max_of_tuples(b == Builtin::Min, vals, c);
@@ -578,7 +578,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some((first, rest)) = args.split_first() else {
                     return self.err(c, "`atomic_add` takes an array, one index per axis and a value");
                 };
-                let arr = self.expr(first);
+                let arr = self.expr_syntax(first);
                 let (av, ty) = match arr {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
@@ -605,7 +605,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 let mut ids = vec![av];
                 for ie in &rest[..nd] {
-                    let v = self.expr(ie);
+                    let v = self.expr_syntax(ie);
                     match v.scalar() {
                         Some(s) if kind(s.dtype) == Kind::Int => {}
                         _ => {
@@ -619,7 +619,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     ids.push(x);
                 }
                 let value_at = &rest[nd];
-                let v = self.expr(value_at);
+                let v = self.expr_syntax(value_at);
                 match v.scalar() {
                     Some(s) if widens_to(s, ty.dtype) => {}
                     Some(s) => {
@@ -686,8 +686,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let name = dotted(&c.func).unwrap_or_default();
         if dtype == DType::Complex128 && weak && args.len() == 2 {
             // complex(re, im)
-            let re = self.expr(&args[0]);
-            let im = self.expr(&args[1]);
+            let re = self.expr_syntax(&args[0]);
+            let im = self.expr_syntax(&args[1]);
             for (v, a) in [(&re, &args[0]), (&im, &args[1])] {
                 match v.scalar() {
                     Some(s) if kind(s.dtype) <= Kind::Float => {}
@@ -715,7 +715,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if args.len() != 1 {
             return self.err(c, format!("`{name}` takes one argument"));
         }
-        let v = self.expr(&args[0]);
+        let v = self.expr_syntax(&args[0]);
         let result = Scalar { dtype, weak };
         match (&v, v.scalar()) {
             (Val::Err, _) => Val::Err,
@@ -785,14 +785,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let args = &c.arguments.args;
         let [arg] = &args[..] else {
             for a in args.iter() {
-                self.expr(a);
+                self.expr_syntax(a);
             }
             if args.len() == 2 {
                 return self.err(c, "`round(x, ndigits)` is not supported in compiled code: only `round(x)`, an int");
             }
             return self.err(c, "`round` takes a number");
         };
-        let v = self.expr(arg);
+        let v = self.expr_syntax(arg);
         let Some(s) = v.scalar() else {
             return if matches!(v, Val::Err) { Val::Err } else { self.err(arg, "`round` takes a number") };
         };
@@ -857,7 +857,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let mut values: Vec<Option<Val>> = (written.iter().zip(&takes_none))
-            .map(|(a, none)| Some(if *none { self.expr_maybe_none(a) } else { self.expr(a) }))
+            .map(|(a, none)| Some(if *none { self.expr_maybe_none(a) } else { self.expr_syntax(a) }))
             .collect();
         let mut ids = Vec::new();
         let mut bad = false;

@@ -99,7 +99,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Val::Arr { v, ty } = target else { return };
         if !matches!(a.op, O::Add | O::Sub | O::Mult | O::Div) {
             self.err(a, format!("`{}=` on a whole array is not supported: loop over the elements", a.op.as_str()));
-            self.expr(&a.value);
+            self.expr_syntax(&a.value);
             return;
         }
         let written = match &*a.target {
@@ -174,7 +174,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.product_is_array(a, b);
                 }
                 if let Some((f, _, recv)) = self.array_target(&c.func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(c, recv.as_ref());
+                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(c, recv);
                 }
                 matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }
@@ -490,7 +490,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let saved = std::mem::replace(&mut self.element_of, subst);
         self.fusing = true;
-        let value = self.expr(root);
+        let value = self.expr_syntax(root);
         let value = match in_place {
             Some((a, target, tty)) => {
                 let cur = self.load(&(*target, tty.clone()), &idx, a.range);
@@ -545,7 +545,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             None => {
-                let v = self.expr(e);
+                let v = self.expr_syntax(e);
                 match &v {
                     Val::Err => *failed = true,
                     Val::Void => {
@@ -705,7 +705,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.where(c, a, b)` or `np.clip(a, lo, hi)` of elements.
     fn element_select(&mut self, s: Select, c: &ast::ExprCall) -> Val {
         let args = &c.arguments.args;
-        let vals: Vec<Val> = args.iter().map(|a| self.expr(a)).collect();
+        let vals: Vec<Val> = args.iter().map(|a| self.expr_syntax(a)).collect();
         if vals.iter().any(|v| matches!(v, Val::Err)) {
             return Val::Err;
         }

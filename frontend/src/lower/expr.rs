@@ -4,67 +4,75 @@
 use super::*;
 
 impl<'a, 'c> FnLower<'a, 'c> {
-    pub(super) fn expr(&mut self, e: &Expr) -> Val {
+    pub(super) fn expr(&mut self, e: hir::ExprId) -> Val {
         if let Some(call) = self.calls.last_mut() {
-            call.mark(e);
+            call.mark(self.syntax.exprs[e]);
         }
         // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
         deep(|| self.expr_inner(e))
     }
 
-    pub(super) fn expr_inner(&mut self, e: &Expr) -> Val {
+    /// The expression built from the syntax node `e`, lowered: for the
+    /// parts of the lowering that still walk the syntax.
+    pub(super) fn expr_syntax(&mut self, e: &Expr) -> Val {
+        match self.syntax.expr_id(e) {
+            Some(id) => self.expr(id),
+            None => self.err(e, "internal error: an expression outside the function's body"),
+        }
+    }
+
+    fn expr_inner(&mut self, e: hir::ExprId) -> Val {
         // Only this expression may be `None`, not its parts.
         let accept_none = std::mem::take(&mut self.accept_none);
         let condition = std::mem::take(&mut self.condition);
-        let v = match e {
-            Expr::If(i) if accept_none => self.ternary_maybe_none(i),
-            Expr::BoolOp(b) if condition => self.bool_op(b, true),
+        let v = match (&self.hir.exprs[e], self.syn(e)) {
+            (hir::Expr::If { .. }, Expr::If(i)) if accept_none => self.ternary_maybe_none(i),
+            (hir::Expr::BoolOp { .. }, Expr::BoolOp(b)) if condition => self.bool_op(b, true),
             _ => self.expr_value(e),
         };
         if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
-            return self.none_where_number_needed(e, &v);
+            return self.none_where_number_needed(self.syn(e), &v);
         }
         v
     }
 
-    fn expr_value(&mut self, e: &Expr) -> Val {
-        if let Some(v) = self.element_of.get(&(e as *const Expr)) {
+    fn expr_value(&mut self, e: hir::ExprId) -> Val {
+        let hir = self.hir;
+        let syntax = self.syn(e);
+        if let Some(v) = self.element_of.get(&(syntax as *const Expr)) {
             return v.clone();
         }
-        if let Some(v) = self.elementwise(e) {
+        if let Some(v) = self.elementwise(syntax) {
             return v;
         }
-        if let Some(l) = literal(e) {
-            return match l {
-                Ok(lit) => {
-                    let d = lit.default_dtype();
-                    let weak = !d.is_text();
-                    Val::Lit { lit, s: Scalar { dtype: d, weak } }
-                }
-                Err((at, msg)) => self.err(&at, msg),
-            };
-        }
-        match e {
-            Expr::Name(n) => self.name(n),
-            Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.matmul(b),
-            Expr::BinOp(b) => {
-                let l = self.expr(&b.left);
-                let r = self.expr(&b.right);
-                self.at(e);
-                self.binop(b.op, l, r, b.range)
+        let at = self.range(e);
+        match (&hir.exprs[e], syntax) {
+            (hir::Expr::Literal(lit), _) => {
+                let d = lit.default_dtype();
+                let weak = !d.is_text();
+                Val::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak } }
             }
-            Expr::UnaryOp(u) => self.unary(u),
-            Expr::BoolOp(b) => self.bool_op(b, false),
-            Expr::Compare(c) => self.compare(c),
-            Expr::If(i) => self.ternary(i),
-            Expr::Call(c) => self.call(c),
-            Expr::Attribute(a) => self.attribute(a),
-            Expr::Subscript(s) => self.subscript(s),
-            Expr::Tuple(t) => self.tuple_display(t),
+            (hir::Expr::IntTooLarge, _) => self.err(&at, "integer literal is too large for 64 bits"),
+            (hir::Expr::Name(_), Expr::Name(n)) => self.name(n),
+            (hir::Expr::BinOp { op: ast::Operator::MatMult, .. }, Expr::BinOp(b)) => self.matmul(b),
+            (&hir::Expr::BinOp { op, lhs, rhs }, _) => {
+                let l = self.expr(lhs);
+                let r = self.expr(rhs);
+                self.at(&at);
+                self.binop(op, l, r, at)
+            }
+            (hir::Expr::UnaryOp { .. }, Expr::UnaryOp(u)) => self.unary(u),
+            (hir::Expr::BoolOp { .. }, Expr::BoolOp(b)) => self.bool_op(b, false),
+            (hir::Expr::Compare { .. }, Expr::Compare(c)) => self.compare(c),
+            (hir::Expr::If { .. }, Expr::If(i)) => self.ternary(i),
+            (hir::Expr::Call { .. }, Expr::Call(c)) => self.call(c),
+            (hir::Expr::Attribute { .. }, Expr::Attribute(a)) => self.attribute(a),
+            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => self.subscript(s),
+            (hir::Expr::Tuple(_), Expr::Tuple(t)) => self.tuple_display(t),
             // An error where a number is needed (`expr_inner`).
-            Expr::NoneLiteral(_) => Val::None,
-            other => {
-                self.err(other, format!("{} is not supported in POST Python", construct_name(other)));
+            (hir::Expr::None, _) => Val::None,
+            (_, other) => {
+                self.err(&at, format!("{} is not supported in POST Python", construct_name(other)));
                 self.check_refused_parts(other)
             }
         }
@@ -86,7 +94,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     pending.extend(parts(part).into_iter().rev())
                 }
                 other => {
-                    self.expr(other);
+                    self.expr_syntax(other);
                 }
             }
         }
@@ -352,7 +360,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn unary(&mut self, u: &ast::ExprUnaryOp) -> Val {
         // `not x` reads only the truth of `x`, which may be `None`.
-        let v = if u.op == ast::UnaryOp::Not { self.condition_value(&u.operand) } else { self.expr(&u.operand) };
+        let v = if u.op == ast::UnaryOp::Not { self.condition_value(&u.operand) } else { self.expr_syntax(&u.operand) };
         // Literals fold (`-1` stays a literal, so `a[-1]` needs no wrap).
         if let Val::Lit { lit, s } = &v {
             let folded = match (u.op, lit) {
@@ -439,7 +447,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if condition || (!is_and && k < last) {
                 this.condition_value(&b.values[k])
             } else {
-                this.expr(&b.values[k])
+                this.expr_syntax(&b.values[k])
             }
         };
         let first = operand(self, 0);
@@ -635,9 +643,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return self.equality_maybe_none(c);
             }
         }
-        let mut lhs = self.expr(&c.left);
+        let mut lhs = self.expr_syntax(&c.left);
         if c.ops.len() == 1 {
-            let r = self.expr(&c.comparators[0]);
+            let r = self.expr_syntax(&c.comparators[0]);
             let membership = matches!(c.ops[0], ast::CmpOp::In | ast::CmpOp::NotIn);
             if membership || matches!(lhs, Val::Tuple(_)) || matches!(r, Val::Tuple(_)) {
                 return self.tuple_compare(c.ops[0], &lhs, &r, c);
@@ -653,7 +661,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let join = self.block("cmp.end");
         let mut res = None;
         for (i, (op, comp)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
-            let r = self.expr(comp);
+            let r = self.expr_syntax(comp);
             let Some(v) = self.compare_values(*op, &lhs, &r, c.range) else {
                 self.br(join);
                 self.enter(join);
@@ -726,9 +734,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let tuple_arm = self.is_tuple_expr(&i.body) || self.is_tuple_expr(&i.orelse);
         if is_pure(&i.body) && is_pure(&i.orelse) && !tuple_arm {
             self.present = known_true;
-            let t = self.expr(&i.body);
+            let t = self.expr_syntax(&i.body);
             self.present = known_false;
-            let f = self.expr(&i.orelse);
+            let f = self.expr_syntax(&i.orelse);
             let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else {
                 if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
                     self.err(i, "both arms of a conditional expression must be scalars");
@@ -755,7 +763,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // branch and the result's `let` go into the block before them last
         // (the builder appends to any block).
         let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
-            self.arms_in_blocks(i, (known_true, known_false), Self::expr)
+            self.arms_in_blocks(i, (known_true, known_false), Self::expr_syntax)
         else {
             return Val::Err;
         };
@@ -871,7 +879,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) };
             }
         }
-        let v = self.expr(&a.value);
+        let v = self.expr_syntax(&a.value);
         match (&v, attr) {
             (Val::Err, _) => Val::Err,
             (Val::Arr { ty, .. }, "ndim") => match ty.ndim() {
@@ -960,7 +968,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // `a.shape[k]`.
         if let Expr::Attribute(attr) = &*s.value {
             if attr.attr.id.as_str() == "shape" {
-                let arr = self.expr(&attr.value);
+                let arr = self.expr_syntax(&attr.value);
                 let Val::Arr { v, ty } = arr else {
                     if matches!(arr, Val::Err) {
                         return Val::Err;
@@ -985,7 +993,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Num { v: self.b.dim(v, axis as u32, &n), s: Scalar::weak(DType::Int64), nonneg: true };
             }
         }
-        let base = self.expr(&s.value);
+        let base = self.expr_syntax(&s.value);
         if let Val::Tuple(elts) = base {
             return self.tuple_subscript(elts, s);
         }
@@ -1005,7 +1013,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         s: &ast::ExprSubscript,
         store: bool,
     ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
-        let arr = self.expr(&s.value);
+        let arr = self.expr_syntax(&s.value);
         self.element_of(arr, s, store)
     }
 
@@ -1060,7 +1068,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.check_refused_parts(ie);
                 return None;
             }
-            let v = self.expr(ie);
+            let v = self.expr_syntax(ie);
             match v.scalar() {
                 Some(sc) if kind(sc.dtype) == Kind::Int => {}
                 Some(sc) => {

@@ -89,7 +89,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn dot_call(&mut self, operands: &[&Expr], c: &ast::ExprCall) -> Val {
         if let Some(k) = c.arguments.keywords.first() {
             for e in operands {
-                self.expr(e);
+                self.expr_syntax(e);
             }
             return match &k.arg {
                 Some(name) => self.err(k, format!("`np.dot` takes no keyword `{name}=` in compiled code")),
@@ -101,18 +101,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let [a, b] = operands else {
             for e in operands {
-                self.expr(e);
+                self.expr_syntax(e);
             }
             return self.err(c, format!("`np.dot` takes two arrays here, not {} arguments", operands.len()));
         };
-        let (l, r) = (self.expr(a), self.expr(b));
+        let (l, r) = (self.expr_syntax(a), self.expr_syntax(b));
         self.product(Product::Dot, (l, a), (r, b), c)
     }
 
     /// `a @ b`.
     pub(super) fn matmul(&mut self, e: &ast::ExprBinOp) -> Val {
-        let l = self.expr(&e.left);
-        let r = self.expr(&e.right);
+        let l = self.expr_syntax(&e.left);
+        let r = self.expr_syntax(&e.right);
         self.product(Product::MatMul, (l, &e.left), (r, &e.right), e)
     }
 

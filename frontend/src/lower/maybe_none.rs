@@ -178,7 +178,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// [`Val::None`], a local or call that may be `None` [`Val::Maybe`].
     pub(super) fn expr_maybe_none(&mut self, e: &Expr) -> Val {
         self.accept_none = true;
-        let v = self.expr(e);
+        let v = self.expr_syntax(e);
         self.accept_none = false;
         v
     }

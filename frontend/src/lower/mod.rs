@@ -5,9 +5,13 @@
 //! because their declaration was refused) is the body's HIR's
 //! (`crate::hir`), resolved once. The lowering walks the HIR's statements
 //! (control flow, assignments, `return`, `assert`, `raise`, the refused
-//! statements); most expressions are still lowered from ruff's syntax
+//! statements) and lowers an expression by its [`hir::ExprId`]
+//! (`FnLower::expr`): literals, names' resolution, arithmetic and the
+//! refusals are the HIR's; the lowering of most kinds of expression
+//! (calls, attributes, subscripts, comparisons) still reads ruff's syntax
 //! tree, reached from the HIR through the body's source map
-//! ([`hir::BodySourceMap`]).
+//! ([`hir::BodySourceMap`]), and lowers the parts it finds there through
+//! `FnLower::expr_syntax`.
 //!
 //! The locals' types come from the typecheck (`crate::typeck`): the body
 //! is lowered once, reading them, and every local lives where they say (a
@@ -530,6 +534,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.hir.expr_ranges[e]
     }
 
+    /// The node of the body's syntax that `e` is, with the syntax's
+    /// lifetime (`None` for a node the body was not built from).
+    pub(super) fn in_body(&self, e: &Expr) -> Option<&'a Expr> {
+        self.syntax.expr_id(e).map(|id| self.syntax.exprs[id])
+    }
+
     /// The syntax the expression `e` was built from.
     pub(super) fn syn(&self, e: hir::ExprId) -> &'a Expr {
         self.syntax.exprs[e]
@@ -796,7 +806,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // A refused annotation still has its value checked.
         let check_value = |fl: &mut Self| {
             if let Some(v) = value {
-                fl.expr(fl.syn(v));
+                fl.expr(v);
             }
         };
         // `x: T | None = ...`: a local that may be `None` (it is one when
@@ -823,7 +833,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         if let Some(v) = value {
-            let val = if inner.is_some() { self.expr_maybe_none(self.syn(v)) } else { self.expr(self.syn(v)) };
+            let val = if inner.is_some() { self.expr_maybe_none(self.syn(v)) } else { self.expr(v) };
             self.assign(target, val, v);
         }
     }
@@ -874,7 +884,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let v = if targets.iter().all(|&t| matches!(hir.exprs[t], hir::Expr::Name(_))) {
             self.expr_maybe_none(self.syn(value))
         } else {
-            self.expr(self.syn(value))
+            self.expr(value)
         };
         for &t in targets {
             self.assign(t, v.clone(), value);
@@ -950,7 +960,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return;
                 }
                 for &e in elts.iter() {
-                    let v = self.expr(self.syn(e));
+                    let v = self.expr(e);
                     // Read now: the assignments after this one must not
                     // see it change (`a, b = b, a`).
                     let v = self.snapshot(v, &self.range(e));
@@ -958,7 +968,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             hir::Expr::Call { .. } => {
-                let v = self.expr(self.syn(value));
+                let v = self.expr(value);
                 if let Val::Void = v {
                     let msg = "this call returns nothing: a function that returns a tuple and whose result is \
                                needed before it is known (a recursive call) declares it (`-> tuple[Float64, \
@@ -970,7 +980,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 vals.extend(unpacked.into_iter().map(|v| (v, value)));
             }
             other => {
-                let v = self.expr(self.syn(value));
+                let v = self.expr(value);
                 if let (hir::Expr::Attribute { attr, .. }, Val::Tuple(extents)) = (other, &v) {
                     if &**attr == "shape" && extents.len() != targets.len() {
                         let nd = extents.len();
@@ -1007,7 +1017,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 hir::Expr::Tuple(elts) | hir::Expr::List(elts) => pending.extend(elts.iter().rev()),
                 hir::Expr::Starred(inner) => pending.push(*inner),
                 _ => {
-                    self.expr(self.syn(e));
+                    self.expr(e);
                 }
             }
         }
@@ -1182,7 +1192,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.elementwise_in_place(a, cur);
                     return;
                 }
-                let rhs = self.expr(self.syn(value));
+                let rhs = self.expr(value);
                 self.at(&at);
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
@@ -1191,14 +1201,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => {
                 let Some((arr, idx)) = self.element(s, true) else { return };
                 let cur = self.load(&arr, &idx, s.range);
-                let rhs = self.expr(self.syn(value));
+                let rhs = self.expr(value);
                 self.at(&at);
                 let r = self.binop(op, cur, rhs, at);
                 self.store(&arr, &idx, r, syntax);
             }
             _ => {
                 self.err(&self.range(target), format!("cannot assign to {}", construct_name(syntax)));
-                self.expr(self.syn(value));
+                self.expr(value);
             }
         }
     }
@@ -1430,7 +1440,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let mut vals = Vec::new();
         for &a in args.iter() {
-            let v = self.expr(self.syn(a));
+            let v = self.expr(a);
             let at = self.range(a);
             match v.scalar() {
                 Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, at)),
@@ -1646,7 +1656,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let mut arrays = Vec::new();
         for &src in &sources {
-            match self.expr(self.syn(src)) {
+            match self.expr(src) {
                 Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => arrays.push((v, ty)),
                 Val::Arr { .. } => {
                     self.err(&self.range(src), "a `for` loop runs over arrays whose number of axes is known");
@@ -1764,7 +1774,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
-            let lowered = value.map(|v| (self.expr(self.syn(v)), v));
+            let lowered = value.map(|v| (self.expr(v), v));
             match lowered {
                 Some((Val::Tuple(elements), v)) => {
                     self.return_tuple(at, v, elements);
@@ -1782,7 +1792,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         if self.decl.ret_poisoned {
             if let Some(v) = value {
-                self.expr(self.syn(v));
+                self.expr(v);
             }
             self.b.unreachable();
             self.open = false;
@@ -1799,7 +1809,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.ret(None);
             }
             (Some(v), None) => {
-                let val = self.expr(self.syn(v));
+                let val = self.expr(v);
                 if let Val::Tuple(elements) = val {
                     self.return_tuple(at, v, elements);
                     return;
@@ -1828,7 +1838,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
-                let val = self.expr(self.syn(v));
+                let val = self.expr(v);
                 if let Val::Tuple(elements) = val {
                     self.return_tuple(at, v, elements);
                     return;
@@ -2004,7 +2014,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 hir::Expr::Literal(Lit::Str(s)) => format!("assertion failed: {s}"),
                 _ => {
                     self.err(&self.range(m), "an assert message must be a string literal");
-                    self.expr(self.syn(m));
+                    self.expr(m);
                     self.cond(self.syn(test));
                     return;
                 }

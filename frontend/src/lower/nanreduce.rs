@@ -74,7 +74,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let d = ty.dtype;
         let ddof = match kws.first() {
             Some((_, e)) => {
-                let v = self.expr(e);
+                let v = self.expr_syntax(e);
                 match v.scalar() {
                     Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => Some((v, *e)),
                     _ if matches!(v, Val::Err) => return Val::Err,
@@ -322,7 +322,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 )
             }
             Some(e) => {
-                let p = match self.expr(e) {
+                let p = match self.expr_syntax(e) {
                     Val::Lit { lit: Lit::Int(i), .. } => i as f64,
                     Val::Lit { lit: Lit::Float(f), .. } => f,
                     Val::Err => return Val::Err,

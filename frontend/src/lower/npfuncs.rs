@@ -181,7 +181,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The one array argument of a call, of numbers (complex ones only
     /// when `complex_ok`); `None` when it is not (reported).
     pub(super) fn numeric_array_arg(&mut self, e: &Expr, shown: &str, complex_ok: bool) -> Option<(ValueId, TypeData)> {
-        let (v, ty) = match self.expr(e) {
+        let (v, ty) = match self.expr_syntax(e) {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return None,
             _ => {
@@ -231,7 +231,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut vals = Vec::with_capacity(leaves.len());
         let mut common: Option<DType> = None;
         for e in leaves {
-            let v = self.expr(e);
+            let v = self.expr_syntax(e);
             let s = match &v {
                 Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
                 Val::Arr { .. } => return self.err(e, format!("{shown} takes a list of numbers here, not of arrays")),
@@ -312,7 +312,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Expr::List(l) => &l.elts,
             Expr::Tuple(t) => &t.elts,
             _ if depth == 0 => {
-                self.expr(e);
+                self.expr_syntax(e);
                 self.err(e, format!("{shown} takes a list of numbers here (`np.array([1.0, x])`)"));
                 return false;
             }

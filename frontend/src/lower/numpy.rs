@@ -234,14 +234,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let n = op.arity();
         if args.len() != n {
             for a in args.iter() {
-                self.expr(a);
+                self.expr_syntax(a);
             }
             return self
                 .err(c, format!("`{shown}` takes {n} argument{}, not {}", if n == 1 { "" } else { "s" }, args.len()));
         }
         let mut vals = Vec::new();
         for a in args.iter() {
-            vals.push((self.expr(a), a));
+            vals.push((self.expr_syntax(a), a));
         }
         let mut common: Option<Scalar> = None;
         for (v, a) in &vals {

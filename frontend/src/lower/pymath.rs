@@ -115,7 +115,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose) { 2 } else { 1 };
         let mut vals = Vec::new();
         for a in args.iter() {
-            vals.push((self.expr(a), a));
+            vals.push((self.expr_syntax(a), a));
         }
         if args.len() != arity {
             let s = if arity == 1 { "" } else { "s" };

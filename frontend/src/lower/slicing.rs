@@ -280,7 +280,7 @@ impl FnLower<'_, '_> {
             return self
                 .err(c, format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"));
         }
-        let (av, ty) = match self.expr(args[0]) {
+        let (av, ty) = match self.expr_syntax(args[0]) {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return Val::Err,
             _ => return self.err(args[0], format!("{shown} takes an array")),
@@ -445,7 +445,7 @@ impl FnLower<'_, '_> {
 
     /// The array `s` slices, `None` when it is not one (reported).
     pub(super) fn sliced_array(&mut self, s: &ast::ExprSubscript) -> Option<(ValueId, TypeData)> {
-        match self.expr(&s.value) {
+        match self.expr_syntax(&s.value) {
             Val::Arr { v, ty } => Some((v, ty)),
             Val::Err => None,
             _ => {
@@ -607,7 +607,7 @@ impl FnLower<'_, '_> {
 
     /// An integer operand (an index, a slice bound or step) as Int64.
     fn int_operand(&mut self, e: &Expr, what: &str) -> Option<ValueId> {
-        let v = self.expr(e);
+        let v = self.expr_syntax(e);
         match v.scalar() {
             Some(sc) if kind(sc.dtype) == Kind::Int => self.materialize(&v, DType::Int64, e),
             Some(sc) => {

@@ -298,7 +298,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if a_ty.ndim() != Some(1) {
             return self.err(&args[0], format!("{shown} searches an array of one axis"));
         }
-        let value = self.expr(v_expr);
+        let value = self.expr_syntax(v_expr);
         // NumPy compares in the common dtype of the array and the value.
         let v_s = match &value {
             Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,

@@ -119,11 +119,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for e in &t.elts {
             if let Expr::Starred(s) = e {
                 self.err(e, "`*` in a tuple is not supported");
-                self.expr(&s.value);
+                self.expr_syntax(&s.value);
                 failed = true;
                 continue;
             }
-            let v = self.expr(e);
+            let v = self.expr_syntax(e);
             failed |= matches!(v, Val::Err);
             elts.push(self.snapshot(v, e));
         }
@@ -221,7 +221,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Expr::Slice(slice) = &*s.slice {
             return self.tuple_slice(elts, slice);
         }
-        let index = self.expr(&s.slice);
+        let index = self.expr_syntax(&s.slice);
         if let Val::Lit { lit: Lit::Int(k), .. } = index {
             let at = if k < 0 { k + len as i128 } else { k };
             if !(0..len as i128).contains(&at) {
@@ -293,7 +293,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if matches!(e, Expr::NoneLiteral(_)) {
                 continue;
             }
-            match self.expr(e) {
+            match self.expr_syntax(e) {
                 Val::Lit { lit: Lit::Int(k), .. } => *bound = Some(k),
                 Val::Err => failed = true,
                 _ => {
@@ -573,8 +573,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `divmod(a, b)`: the tuple `(a // b, a % b)`.
     pub(super) fn divmod(&mut self, c: &ast::ExprCall) -> Val {
         let [a, b] = &c.arguments.args[..] else { return self.err(c, "`divmod` takes two numbers") };
-        let a = self.expr(a);
-        let b = self.expr(b);
+        let a = self.expr_syntax(a);
+        let b = self.expr_syntax(b);
         self.at(c);
         let q = self.binop(ast::Operator::FloorDiv, a.clone(), b.clone(), c.range());
         let r = self.binop(ast::Operator::Mod, a, b, c.range());
@@ -591,13 +591,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (items, start) = match &args[..] {
             [items] => (items, Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) }),
             [items, start] => {
-                let t = self.expr(items);
-                let s = self.expr(start);
+                let t = self.expr_syntax(items);
+                let s = self.expr_syntax(start);
                 return self.sum_of(t, s, items, c);
             }
             _ => return self.err(c, "`sum` takes a tuple and an optional start value"),
         };
-        let t = self.expr(items);
+        let t = self.expr_syntax(items);
         self.sum_of(t, start, items, c)
     }
 
@@ -658,7 +658,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return false;
             }
         };
-        let elts = match self.expr(self.syn(f.iter)) {
+        let elts = match self.expr(f.iter) {
             Val::Tuple(elts) => elts,
             Val::Err => return false,
             other => {
