@@ -751,7 +751,8 @@ fn programs_run_natively() {
     }
     eprintln!("{} native case runs ({} panicking, in child processes)", counts.0, counts.1);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    assert!(counts.0 > 300, "too few cases ran: {}", counts.0);
+    // One program of `tests/py/` named by the filter runs none of these.
+    assert!(only.is_some() || counts.0 > 300, "too few cases ran: {}", counts.0);
 }
 
 /// The minimum size of the POST Python corpus.

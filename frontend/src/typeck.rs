@@ -2676,19 +2676,35 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
 /// `ceil`, `trunc`, `isnan`, `isinf`, `isfinite`.
 fn python_math(f: MathFn, args: &[Ty]) -> Option<Ty> {
     let arity = match f {
-        MathFn::Float1(..) => 1,
-        MathFn::Float2(..) => 2,
-        _ => return None,
+        MathFn::Float2(..) | MathFn::IsClose => 2,
+        _ => 1,
     };
     if args.len() != arity {
         return None;
+    }
+    // `floor`, `ceil` and `trunc` of a Python int or bool are its value;
+    // `trunc` of a NumPy scalar other than Float64 is refused.
+    if let (MathFn::ToInt(sym), [a]) = (f, args) {
+        let s = a.scalar()?;
+        if sym == "trunc" && !s.weak && s.dtype != DType::Float64 {
+            return None;
+        }
+        if s.weak && matches!(kind(s.dtype), Kind::Int | Kind::Bool) {
+            return a.converts_to(DType::Int64).then(|| Ty::Num { s: Scalar::weak(DType::Int64), nonneg: a.nonneg() });
+        }
     }
     for a in args {
         if kind(a.scalar()?.dtype) > Kind::Float || !a.converts_to(DType::Float64) {
             return None;
         }
     }
-    Some(Ty::Num { s: Scalar::weak(DType::Float64), nonneg: false })
+    Some(match f {
+        MathFn::Float1(..) | MathFn::Float2(..) => Ty::Num { s: Scalar::weak(DType::Float64), nonneg: false },
+        MathFn::ToInt(_) => Ty::Num { s: Scalar::weak(DType::Int64), nonneg: false },
+        MathFn::IsClose | MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite => {
+            Ty::Num { s: Scalar::weak(DType::Bool), nonneg: true }
+        }
+    })
 }
 
 /// `min(t)` and `max(t)` of one tuple take its elements.

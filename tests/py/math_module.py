@@ -147,6 +147,17 @@ def rounding_int(n: Int64, b: Bool) -> Int64:
     return math.floor(n) + math.ceil(b) * 1000 + math.trunc(int(n)) * 10 + math.floor(int(n)) * 100
 
 
+def rounding_locals(x: Float64, n: Int64) -> Int64:
+    """floor, ceil and trunc bound to locals (Python ints), then used as
+    ints: a cell index as kernels compute one."""
+    lo = math.floor(x)
+    hi = math.ceil(x) + 1
+    k = math.trunc(x)
+    m = math.floor(n)
+    span = hi - lo
+    return lo * 1000000 + span * 10000 + k * 100 + m
+
+
 def classify(x: Float64) -> Int64:
     """isnan, isinf, isfinite as bits."""
     bits = 0

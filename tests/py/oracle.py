@@ -2332,6 +2332,9 @@ def _math_module():
         C("rounding_f32_pos", "rounding_f32", f32v(12.25)),
         C("rounding_int", "rounding_int", -17, True),
         C("rounding_int_big", "rounding_int", 2**53 + 1, False),
+        C("rounding_locals", "rounding_locals", -2.5, 7),
+        C("rounding_locals_whole", "rounding_locals", 3.0, -4),
+        C("rounding_locals_nan_panics", "rounding_locals", float("nan"), 1),
     ]
     for x in (1.5, nan, inf, -inf, -0.0):
         cases.append(C(f"classify_{x}", "classify", x))
@@ -2810,6 +2813,10 @@ def _unpacking():
         C("total_empty", "total", np.zeros((0, 3))),
         C("volume", "volume", np.zeros((2, 3, 4))),
         C("length", "length", f64(7)),
+        C("swap_arrays", "swap_arrays", 3),
+        C("swap_arrays_0", "swap_arrays", 0),
+        C("swap_params", "swap_params", arr([1.0, 2.0], np.float64), arr([3.0, 4.0, 5.0], np.float64)),
+        C("swap_params_strided", "swap_params", every_other(f64(6)), arr([3.0, 4.0], np.float64)),
     ]
 
 

@@ -2,6 +2,7 @@
 a[j], a[i]`), which evaluates every value before assigning any target,
 left to right, as CPython does; and an array's shape unpacked into its
 extents (`n, m = a.shape`)."""
+import numpy as np
 from postyp import Float64, Int32, Int64, Out
 
 
@@ -87,3 +88,23 @@ def length(a: Float64[:]) -> Int64:
     (n,) = a.shape
     [m] = a.shape
     return n + m
+
+
+def swap_arrays(n: Int64) -> Float64:
+    """Two array locals exchanged each step, as dynamic-programming
+    kernels keep a previous and a current row: each name takes the
+    array the other held before the statement."""
+    prev = np.zeros(3)
+    curr = np.ones(3)
+    for i in range(n):
+        curr[0] = prev[0] + 2.0
+        prev, curr = curr, prev
+    return prev[0] * 100.0 + curr[0]
+
+
+def swap_params(x: Float64[:], y: Float64[:]) -> Float64:
+    """Two array parameters exchanged (`x, y = y, x`, so that `x` is the
+    longer)."""
+    if len(x) < len(y):
+        x, y = y, x
+    return x[0] * 10.0 + y[0] + len(x)

@@ -389,13 +389,28 @@ pub(crate) fn lower_function(
     let input_views = slicing::input_views(&def.body, &input_arrays);
     // An array parameter assigned in the body lives in a `let` from the
     // start (`declare_rebound_arrays`), as a rebound array local does.
-    crate::syntax::for_each_binding(&def.body, &mut |b| {
-        if let crate::syntax::Binding::Target(Expr::Name(n), Some(_)) = b {
-            if let Some(l) = locals.get_mut(n.id.as_str()) {
-                l.rebound |= l.param && matches!(l.ty, Some(LocalTy::Array(_)));
+    // A name in a tuple target (`x, y = y, x`) is assigned too.
+    for stmt in hir.stmts.values() {
+        let targets: &[hir::ExprId] = match stmt {
+            hir::Stmt::Assign { targets, .. } => targets,
+            hir::Stmt::AnnAssign { target, value: Some(_), .. } | hir::Stmt::For { target, .. } => {
+                std::slice::from_ref(target)
+            }
+            _ => continue,
+        };
+        for &t in targets {
+            let names = match &hir.exprs[t] {
+                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
+                _ => std::slice::from_ref(&t),
+            };
+            for &n in names {
+                if let hir::Expr::Name(hir::Name::Local(id)) = hir.exprs[n] {
+                    let l = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
+                    l.rebound |= l.param && matches!(l.ty, Some(LocalTy::Array(_)));
+                }
             }
         }
-    });
+    }
     // The locals' types are the typecheck's: the body is lowered once,
     // reading them. A local it leaves untyped is bound only by constructs
     // the lowering refuses (it reports them), or its bindings are
@@ -532,6 +547,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Where the expression `e` is in the source.
     pub(super) fn range(&self, e: hir::ExprId) -> TextRange {
         self.hir.expr_ranges[e]
+    }
+
+    /// Whether `v` is the variable of an array local bound more than once
+    /// (which later assignments change).
+    pub(super) fn is_array_variable(&self, v: ValueId) -> bool {
+        self.locals.iter().any(|(n, l)| l.rebound && self.slots.get(n) == Some(&v))
     }
 
     /// The node of the body's syntax that `e` is, with the syntax's
@@ -1090,8 +1111,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         // A rebound array local is a variable: a name bound
                         // to it would follow its later assignments, where
                         // Python binds the name to the array it holds now.
-                        let variable =
-                            self.locals.iter().any(|(n, l)| l.rebound && n != name && self.slots.get(n) == Some(av));
+                        let variable = self.is_array_variable(*av) && self.slots.get(name) != Some(av);
                         let held = if variable {
                             let tid = self.types.intern(ty.clone());
                             let fresh = self.fresh(name);

@@ -144,6 +144,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let n = self.fresh("tmp");
                 Val::Num { v: self.b.let_(TypeId::scalar(s.dtype), v, &n), s, nonneg }
             }
+            // An array local bound more than once is a variable: what it
+            // holds now, not what a later assignment gives it.
+            Val::Arr { v, ty } if self.is_array_variable(v) => {
+                self.at(at);
+                let n = self.fresh("tmp");
+                let tid = self.types.intern(ty.clone());
+                Val::Arr { v: self.b.let_(tid, v, &n), ty }
+            }
             Val::Tuple(elts) => Val::Tuple(elts.into_iter().map(|e| self.snapshot(e, at)).collect()),
             other => other,
         }
