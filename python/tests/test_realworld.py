@@ -126,22 +126,14 @@ EXPECTED = {
     "aeon_kernels._squared_distance": PASS,
     "aeon_kernels._univariate_manhattan_distance": PASS,
     "aeon_kernels._univariate_minkowski_distance": PASS,
-    "aeon_kernels._dtw_distance": refused(
-        "internal error: the type of `x` was not inferred",
-        "swapping two array parameters (`x, y = y, x`)"),
-    "aeon_kernels._dtw_distance_sakoe_equal": wrong(
-        "`prev, curr = curr, prev` of two array locals binds both names to `curr`'s array",
-        "swapping two array locals"),
+    "aeon_kernels._dtw_distance": PASS,
+    "aeon_kernels._dtw_distance_sakoe_equal": PASS,
     "aeon_kernels._dtw_cost_matrix": PASS,
     "aeon_kernels._itakura_parallelogram": refused(
         "`round(x, ndigits)` is not supported in compiled code",
         "`round(x, ndigits)`"),
-    "aeon_kernels._sakoe_chiba_bounds": refused(
-        "internal error: the type of `x_index` was not inferred",
-        "`math.floor` bound to a local"),
-    "aeon_kernels._sakoe_chiba_bounding": refused(
-        "internal error: the type of `x_index` was not inferred",
-        "`math.floor` bound to a local"),
+    "aeon_kernels._sakoe_chiba_bounds": PASS,
+    "aeon_kernels._sakoe_chiba_bounding": PASS,
     # librosa (ISC)
     "librosa_kernels.__num_two_factors": PASS,
     "librosa_kernels.__o_fold": PASS,
@@ -153,9 +145,7 @@ EXPECTED = {
         "`np.round`"),
     "librosa_kernels.__window_ss_fill": PASS,
     "librosa_kernels.__overlap_add": PASS,
-    "librosa_kernels.__lpc": refused(
-        "internal error: the type of `ar_coeffs_prev` was not inferred",
-        "swapping two array parameters (`x, y = y, x`)"),
+    "librosa_kernels.__lpc": PASS,
     "librosa_kernels.__dtw_calc_accu_cost": refused(
         "`range` is only used as the iterable of a `for` loop",
         "`zip(range(n), a, b)`"),
