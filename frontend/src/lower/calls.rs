@@ -857,7 +857,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let mut values: Vec<Option<Val>> = (written.iter().zip(&takes_none))
-            .map(|(a, none)| Some(if *none { self.expr_maybe_none(a) } else { self.expr_syntax(a) }))
+            .map(|(a, none)| Some(if *none { self.expr_maybe_none_syntax(a) } else { self.expr_syntax(a) }))
             .collect();
         let mut ids = Vec::new();
         let mut bad = false;

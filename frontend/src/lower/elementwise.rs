@@ -712,7 +712,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(c);
         match s {
             Select::Where => {
-                let Some(cond) = self.truth(vals[0].clone(), &args[0]) else { return Val::Err };
+                let Some(cond) = self.truth(vals[0].clone(), args[0].range()) else { return Val::Err };
                 let (Some(a), Some(b)) = (vals[1].scalar(), vals[2].scalar()) else {
                     return self.err(c, "`np.where` takes numbers");
                 };

@@ -26,8 +26,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let accept_none = std::mem::take(&mut self.accept_none);
         let condition = std::mem::take(&mut self.condition);
         let v = match (&self.hir.exprs[e], self.syn(e)) {
-            (hir::Expr::If { .. }, Expr::If(i)) if accept_none => self.ternary_maybe_none(i),
-            (hir::Expr::BoolOp { .. }, Expr::BoolOp(b)) if condition => self.bool_op(b, true),
+            (&hir::Expr::If { test, body, orelse }, _) if accept_none => {
+                self.ternary_maybe_none(&IfExpr { at: self.range(e), test, body, orelse })
+            }
+            (hir::Expr::BoolOp { .. }, _) if condition => self.bool_op(e, true),
             _ => self.expr_value(e),
         };
         if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
@@ -53,7 +55,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak } }
             }
             (hir::Expr::IntTooLarge, _) => self.err(&at, "integer literal is too large for 64 bits"),
-            (hir::Expr::Name(_), Expr::Name(n)) => self.name(n),
+            (hir::Expr::Name(n), _) => self.name(self.name_text(n), at),
             (hir::Expr::BinOp { op: ast::Operator::MatMult, .. }, Expr::BinOp(b)) => self.matmul(b),
             (&hir::Expr::BinOp { op, lhs, rhs }, _) => {
                 let l = self.expr(lhs);
@@ -61,10 +63,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.at(&at);
                 self.binop(op, l, r, at)
             }
-            (hir::Expr::UnaryOp { .. }, Expr::UnaryOp(u)) => self.unary(u),
-            (hir::Expr::BoolOp { .. }, Expr::BoolOp(b)) => self.bool_op(b, false),
+            (&hir::Expr::UnaryOp { op, operand }, _) => self.unary(e, op, operand),
+            (hir::Expr::BoolOp { .. }, _) => self.bool_op(e, false),
             (hir::Expr::Compare { .. }, Expr::Compare(c)) => self.compare(c),
-            (hir::Expr::If { .. }, Expr::If(i)) => self.ternary(i),
+            (&hir::Expr::If { test, body, orelse }, _) => self.ternary(&IfExpr { at, test, body, orelse }),
             (hir::Expr::Call { .. }, Expr::Call(c)) => self.call(c),
             (hir::Expr::Attribute { .. }, Expr::Attribute(a)) => self.attribute(a),
             (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => self.subscript(s),
@@ -101,20 +103,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Err
     }
 
-    pub(super) fn name(&mut self, n: &ast::ExprName) -> Val {
-        let name = n.id.as_str();
+    /// The value of the name `name`, read at `at`.
+    pub(super) fn name(&mut self, name: &str, at: TextRange) -> Val {
         if self.is_maybe_none_local(name) && !self.present.contains(name) {
-            return self.read_maybe_none_local(name, n);
+            return self.read_maybe_none_local(name, at);
         }
         if self.locals.contains_key(name) {
-            return self.read_local(name, n);
+            return self.read_local(name, at);
         }
-        self.global_value(name, n)
+        self.global_value(name, at)
     }
 
     /// The value of the local `name` (an element of a tuple local too),
-    /// read where `n` names it.
-    pub(super) fn read_local(&mut self, name: &str, n: &ast::ExprName) -> Val {
+    /// read at `n`.
+    pub(super) fn read_local(&mut self, name: &str, n: TextRange) -> Val {
         let info = &self.locals[name];
         if info.poisoned {
             return Val::Err;
@@ -125,25 +127,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if !self.diags.is_empty() || !self.untyped.is_empty() {
                 return Val::Err;
             }
-            return self.err(n, format!("`{}` is used before it is assigned", tuples::shown_local(name)));
+            return self.err(&n, format!("`{}` is used before it is assigned", tuples::shown_local(name)));
         };
         let nonneg = info.nonneg && !info.param;
         let slot = self.slots.get(name).copied();
         match (ty, slot) {
             (LocalTy::Tuple(len), _) => self.read_tuple_local(name, len, n),
             (_, None) if self.refused_bindings.contains(name) => Val::Err,
-            (_, None) => self.err(n, format!("`{}` is used before it is bound", tuples::shown_local(name))),
+            (_, None) => self.err(&n, format!("`{}` is used before it is bound", tuples::shown_local(name))),
             (LocalTy::Scalar(s), Some(v)) => Val::Num { v, s, nonneg },
             (LocalTy::Array(t), Some(v)) => Val::Arr { v, ty: t },
         }
     }
 
     /// The value of the module-level name `name`.
-    fn global_value(&mut self, name: &str, n: &ast::ExprName) -> Val {
+    fn global_value(&mut self, name: &str, n: TextRange) -> Val {
         match self.cx.globals.get(name) {
             Some(Global::Const { lit, scalar }) => Val::Lit { lit: lit.clone(), s: *scalar },
             Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => {
-                self.err(n, format!("function `{name}` is not a value: call it"))
+                self.err(&n, format!("function `{name}` is not a value: call it"))
             }
             Some(Global::Boundary { module, name: source })
                 if module == "numpy" && numpy_constant(source).is_some() =>
@@ -159,10 +161,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Some(Global::Boundary { module, .. } | Global::BoundaryModule(module)) => {
                 let m = module.clone();
-                self.err(n, format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"))
+                self.err(
+                    &n,
+                    format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"),
+                )
             }
-            Some(_) => self.err(n, format!("`{name}` is not a value")),
-            None => self.err(n, format!("undefined name `{name}`")),
+            Some(_) => self.err(&n, format!("`{name}` is not a value")),
+            None => self.err(&n, format!("undefined name `{name}`")),
         }
     }
 
@@ -358,12 +363,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    pub(super) fn unary(&mut self, u: &ast::ExprUnaryOp) -> Val {
+    pub(super) fn unary(&mut self, e: hir::ExprId, op: ast::UnaryOp, operand: hir::ExprId) -> Val {
+        let at = self.range(e);
         // `not x` reads only the truth of `x`, which may be `None`.
-        let v = if u.op == ast::UnaryOp::Not { self.condition_value(&u.operand) } else { self.expr_syntax(&u.operand) };
+        let v = if op == ast::UnaryOp::Not { self.condition_value(operand) } else { self.expr(operand) };
         // Literals fold (`-1` stays a literal, so `a[-1]` needs no wrap).
         if let Val::Lit { lit, s } = &v {
-            let folded = match (u.op, lit) {
+            let folded = match (op, lit) {
                 (ast::UnaryOp::USub, Lit::Int(i)) => Some(Lit::Int(-i)),
                 (ast::UnaryOp::USub, Lit::Float(x)) => Some(Lit::Float(-x)),
                 (ast::UnaryOp::USub, Lit::Complex(a, b)) => Some(Lit::Complex(-a, -b)),
@@ -376,44 +382,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         if matches!(v, Val::None | Val::Maybe { .. }) {
-            return self.not(v, u);
+            return self.not(v, self.range(operand));
         }
         let Some(mut s) = v.scalar() else {
             if matches!(v, Val::Err) {
                 return Val::Err;
             }
             if matches!(v, Val::Arr { .. }) {
-                return self.err(u, "arithmetic on whole arrays is not supported: loop over the elements");
+                return self.err(&at, "arithmetic on whole arrays is not supported: loop over the elements");
             }
-            return self.err(u, "this operand has no scalar value");
+            return self.err(&at, "this operand has no scalar value");
         };
-        self.at(u);
+        self.at(&at);
         // `-` and `~` of a Python bool are Python ints.
         let mut v = v;
-        if s.dtype == DType::Bool && s.weak && matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::Invert) {
-            let Some(x) = self.materialize(&v, DType::Int64, u) else { return Val::Err };
+        if s.dtype == DType::Bool && s.weak && matches!(op, ast::UnaryOp::USub | ast::UnaryOp::Invert) {
+            let Some(x) = self.materialize(&v, DType::Int64, &at) else { return Val::Err };
             s = Scalar::weak(DType::Int64);
             v = Val::Num { v: x, s, nonneg: true };
         }
-        match u.op {
+        match op {
             ast::UnaryOp::UAdd => {
                 if kind(s.dtype) > Kind::Complex || s.dtype == DType::Bool {
-                    return self.err(u, format!("unary `+` is not defined on {}", s.dtype.name()));
+                    return self.err(&at, format!("unary `+` is not defined on {}", s.dtype.name()));
                 }
                 v
             }
             ast::UnaryOp::USub => {
                 if !matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) {
-                    return self.err(u, format!("unary `-` is not defined on {}", s.dtype.name()));
+                    return self.err(&at, format!("unary `-` is not defined on {}", s.dtype.name()));
                 }
-                let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
+                let Some(x) = self.materialize(&v, s.dtype, &at) else { return Val::Err };
                 let n = self.fresh("neg");
                 let ty = TypeId::scalar(s.dtype);
                 Val::Num { v: self.b.unary(Opcode::Neg, ty, x, &n), s, nonneg: false }
             }
-            ast::UnaryOp::Not => self.not(v, u),
+            ast::UnaryOp::Not => self.not(v, self.range(operand)),
             ast::UnaryOp::Invert => {
-                let Some(x) = self.materialize(&v, s.dtype, u) else { return Val::Err };
+                let Some(x) = self.materialize(&v, s.dtype, &at) else { return Val::Err };
                 let n = self.fresh("inv");
                 match kind(s.dtype) {
                     Kind::Bool => Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, x, &n), s, nonneg: true },
@@ -421,15 +427,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         let ty = TypeId::scalar(s.dtype);
                         Val::Num { v: self.b.unary(Opcode::Inv, ty, x, &n), s, nonneg: false }
                     }
-                    _ => self.err(u, format!("`~` is defined on integers, not {}", s.dtype.name())),
+                    _ => self.err(&at, format!("`~` is defined on integers, not {}", s.dtype.name())),
                 }
             }
         }
     }
 
-    /// `not v`, `v` the operand of `u`.
-    fn not(&mut self, v: Val, u: &ast::ExprUnaryOp) -> Val {
-        let Some(c) = self.truth(v, &u.operand) else { return Val::Err };
+    /// `not v`, `v` the operand at `operand`.
+    fn not(&mut self, v: Val, operand: TextRange) -> Val {
+        let Some(c) = self.truth(v, operand) else { return Val::Err };
         let n = self.fresh("not");
         Val::Num { v: self.b.unary(Opcode::Not, TypeId::BOOL, c, &n), s: Scalar::strong(DType::Bool), nonneg: true }
     }
@@ -439,20 +445,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `None` (`None and y` is falsy as `False and y` is). Elsewhere only
     /// an operand of `or` before the last may be: it is taken only when
     /// true, so the result is never that `None`.
-    pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, condition: bool) -> Val {
-        let is_and = matches!(b.op, ast::BoolOp::And);
+    pub(super) fn bool_op(&mut self, e: hir::ExprId, condition: bool) -> Val {
+        let hir::Expr::BoolOp { op, values } = &self.hir.exprs[e] else { unreachable!("`and` or `or`") };
+        let is_and = matches!(op, ast::BoolOp::And);
         let word = if is_and { "and" } else { "or" };
-        let last = b.values.len() - 1;
+        let last = values.len() - 1;
         let operand = |this: &mut Self, k: usize| {
             if condition || (!is_and && k < last) {
-                this.condition_value(&b.values[k])
+                this.condition_value(values[k])
             } else {
-                this.expr_syntax(&b.values[k])
+                this.expr(values[k])
             }
         };
         let first = operand(self, 0);
-        let Some(x) = self.bool_operand(first, &b.values[0], word) else { return Val::Err };
-        self.at(b);
+        let Some(x) = self.bool_operand(first, self.range(values[0]), word) else { return Val::Err };
+        self.at(&self.range(e));
         let rn = self.fresh(word);
         let res = self.b.let_(TypeId::BOOL, x, &rn);
         let join = self.block(&format!("{word}.end"));
@@ -460,8 +467,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // false (`or`), and knows what they tell of values that may be
         // `None` (`x is not None and x > 0`).
         let known_before = self.present.clone();
-        for (k, e) in b.values[1..].iter().enumerate() {
-            let facts = self.facts(&b.values[k]);
+        for (k, &value) in values[1..].iter().enumerate() {
+            let facts = self.facts(self.syn(values[k]));
             self.present.extend(if is_and { facts.when_true } else { facts.when_false });
             let next = self.block(word);
             if is_and {
@@ -471,7 +478,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             self.enter(next);
             let v = operand(self, k + 1);
-            let Some(y) = self.bool_operand(v, e, word) else {
+            let Some(y) = self.bool_operand(v, self.range(value), word) else {
                 self.present = known_before;
                 self.br(join);
                 self.enter(join);
@@ -485,7 +492,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Num { v: res, s: Scalar::strong(DType::Bool), nonneg: true }
     }
 
-    pub(super) fn bool_operand(&mut self, v: Val, e: &Expr, word: &str) -> Option<ValueId> {
+    pub(super) fn bool_operand(&mut self, v: Val, e: TextRange, word: &str) -> Option<ValueId> {
         // An operand that may be `None` (where `bool_op` takes one): its
         // truth, of a Bool as any other operand.
         match v {
@@ -497,17 +504,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => {}
         }
         match v.scalar() {
-            Some(s) if s.dtype == DType::Bool => self.materialize(&v, DType::Bool, e),
+            Some(s) if s.dtype == DType::Bool => self.materialize(&v, DType::Bool, &e),
             Some(s) => {
                 self.err(
-                    e,
+                    &e,
                     format!("`{word}` takes Bool operands, not {}: compare explicitly (`x != 0`)", s.dtype.name()),
                 );
                 None
             }
             None => {
                 if !matches!(v, Val::Err) {
-                    self.err(e, format!("`{word}` takes Bool operands"));
+                    self.err(&e, format!("`{word}` takes Bool operands"));
                 }
                 None
             }
@@ -691,9 +698,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Num { v: res.expect("a comparison"), s: Scalar::strong(DType::Bool), nonneg: true }
     }
 
-    pub(super) fn ternary(&mut self, i: &ast::ExprIf) -> Val {
-        let facts = self.facts(&i.test);
-        let Some(c) = self.cond(&i.test) else { return Val::Err };
+    pub(super) fn ternary(&mut self, i: &IfExpr) -> Val {
+        let facts = self.facts(self.syn(i.test));
+        let Some(c) = self.cond(i.test) else { return Val::Err };
         let known_before = self.present.clone();
         let v = self.ternary_arms(i, c, facts);
         self.present = known_before;
@@ -706,9 +713,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// caller does, from `pre`, once it knows the arms' common type.
     pub(super) fn arms_in_blocks(
         &mut self,
-        i: &ast::ExprIf,
+        i: &IfExpr,
         (known_true, known_false): (HashSet<String>, HashSet<String>),
-        arm: fn(&mut Self, &Expr) -> Val,
+        arm: fn(&mut Self, hir::ExprId) -> Val,
     ) -> Option<Arms> {
         let pre = self.b.current_block()?;
         let then_b = self.block("ifx.then");
@@ -716,43 +723,47 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let join = self.block("ifx.end");
         self.enter(then_b);
         self.present = known_true;
-        let t = arm(self, &i.body);
+        let t = arm(self, i.body);
         let then_end = self.b.current_block();
         self.enter(else_b);
         self.present = known_false;
-        let f = arm(self, &i.orelse);
+        let f = arm(self, i.orelse);
         let else_end = self.b.current_block();
         Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end })
     }
 
     /// The arms of `i`, whose condition is `c`, each knowing what `facts`
     /// tells of values that may be `None` where it runs.
-    fn ternary_arms(&mut self, i: &ast::ExprIf, c: ValueId, facts: maybe_none::Facts) -> Val {
+    fn ternary_arms(&mut self, i: &IfExpr, c: ValueId, facts: maybe_none::Facts) -> Val {
         let known_before = self.present.clone();
         let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
         let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
-        let tuple_arm = self.is_tuple_expr(&i.body) || self.is_tuple_expr(&i.orelse);
-        if is_pure(&i.body) && is_pure(&i.orelse) && !tuple_arm {
+        let (body, orelse) = (self.syn(i.body), self.syn(i.orelse));
+        let tuple_arm = self.is_tuple_expr(body) || self.is_tuple_expr(orelse);
+        if is_pure(body) && is_pure(orelse) && !tuple_arm {
             self.present = known_true;
-            let t = self.expr_syntax(&i.body);
+            let t = self.expr(i.body);
             self.present = known_false;
-            let f = self.expr_syntax(&i.orelse);
+            let f = self.expr(i.orelse);
             let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else {
                 if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
-                    self.err(i, "both arms of a conditional expression must be scalars");
+                    self.err(&i.at, "both arms of a conditional expression must be scalars");
                 }
                 return Val::Err;
             };
             let Some(p) = promote(ts, fs) else {
-                return self
-                    .err(i, format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()));
+                return self.err(
+                    &i.at,
+                    format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
+                );
             };
-            let (Some(a), Some(b)) =
-                (self.materialize(&t, p.dtype, &*i.body), self.materialize(&f, p.dtype, &*i.orelse))
-            else {
+            let (Some(a), Some(b)) = (
+                self.materialize(&t, p.dtype, &self.range(i.body)),
+                self.materialize(&f, p.dtype, &self.range(i.orelse)),
+            ) else {
                 return Val::Err;
             };
-            self.at(i);
+            self.at(&i.at);
             let n = self.fresh("sel");
             let ty = TypeId::scalar(p.dtype);
             let nonneg = t.nonneg() && f.nonneg();
@@ -763,7 +774,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // branch and the result's `let` go into the block before them last
         // (the builder appends to any block).
         let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
-            self.arms_in_blocks(i, (known_true, known_false), Self::expr_syntax)
+            self.arms_in_blocks(i, (known_true, known_false), Self::expr)
         else {
             return Val::Err;
         };
@@ -779,7 +790,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         Some(p) => joined.push(p),
                         None => {
                             self.err(
-                                i,
+                                &i.at,
                                 format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
                             );
                             break;
@@ -789,20 +800,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (joined.len() == ts.len()).then_some(joined)
             }
             (Some(ts), Some(fs)) if matches!(t, Val::Tuple(_)) && matches!(f, Val::Tuple(_)) => {
-                self.err(i, format!("the arms are tuples of {} and of {} elements", ts.len(), fs.len()));
+                self.err(&i.at, format!("the arms are tuples of {} and of {} elements", ts.len(), fs.len()));
                 None
             }
             (Some(_), Some(_)) => {
-                self.err(i, "one arm is a tuple and the other a scalar: both arms must be of one kind");
+                self.err(&i.at, "one arm is a tuple and the other a scalar: both arms must be of one kind");
                 None
             }
             _ => {
-                self.err(i, "both arms of a conditional expression must be scalars, or tuples of scalars");
+                self.err(&i.at, "both arms of a conditional expression must be scalars, or tuples of scalars");
                 None
             }
         };
         self.b.switch_to(pre);
-        self.at(i);
+        self.at(&i.at);
         let res: Option<Vec<ValueId>> = common.as_ref().map(|joined| {
             joined
                 .iter()
@@ -815,13 +826,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 .collect()
         });
         self.b.condbr(c, then_b, else_b, None);
-        for (end, v, e) in [(then_end, &t, &*i.body), (else_end, &f, &*i.orelse)] {
+        for (end, v, e) in [(then_end, &t, self.range(i.body)), (else_end, &f, self.range(i.orelse))] {
             let Some(end) = end else { continue };
             self.b.switch_to(end);
             self.open = true;
             if let (Some(joined), Some(res), Some(parts)) = (&common, &res, Self::arm_elements(v)) {
                 for ((p, r), (part, _)) in joined.iter().zip(res).zip(parts) {
-                    if let Some(x) = self.materialize(part, p.dtype, e) {
+                    if let Some(x) = self.materialize(part, p.dtype, &e) {
                         self.b.set(*r, x);
                     }
                 }

@@ -176,11 +176,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `e` lowered where a value that may be `None` may go: `None` gives
     /// [`Val::None`], a local or call that may be `None` [`Val::Maybe`].
-    pub(super) fn expr_maybe_none(&mut self, e: &Expr) -> Val {
+    pub(super) fn expr_maybe_none(&mut self, e: crate::hir::ExprId) -> Val {
         self.accept_none = true;
-        let v = self.expr_syntax(e);
+        let v = self.expr(e);
         self.accept_none = false;
         v
+    }
+
+    /// [`FnLower::expr_maybe_none`] of the expression built from `e`.
+    pub(super) fn expr_maybe_none_syntax(&mut self, e: &Expr) -> Val {
+        match self.syntax.expr_id(e) {
+            Some(id) => self.expr_maybe_none(id),
+            None => self.err(e, "internal error: an expression outside the function's body"),
+        }
     }
 
     /// The presence flag of the local `name` that may be `None`, as read
@@ -198,7 +206,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A local that may be `None`, read where nothing narrowed it: its
     /// flag and its value.
-    pub(super) fn read_maybe_none_local(&mut self, name: &str, n: &ast::ExprName) -> Val {
+    pub(super) fn read_maybe_none_local(&mut self, name: &str, n: TextRange) -> Val {
         let value = self.read_local(name, n);
         if matches!(value, Val::Err) {
             return Val::Err;
@@ -240,12 +248,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let present = match tested {
             Expr::Name(n) if self.is_maybe_none_local(n.id.as_str()) => {
                 // Narrowed or not, the flag says.
-                if matches!(self.read_local(n.id.as_str(), n), Val::Err) {
+                if matches!(self.read_local(n.id.as_str(), n.range), Val::Err) {
                     return Val::Err;
                 }
                 Some(self.read_presence(n.id.as_str()))
             }
-            _ => match self.expr_maybe_none(tested) {
+            _ => match self.expr_maybe_none_syntax(tested) {
                 Val::Maybe { present, .. } => Some(present),
                 Val::None => {
                     let n = self.fresh("given");
@@ -301,7 +309,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `a == b`, `a != b` where `a` or `b` may be `None`: as CPython,
     /// `None` equals `None` only, and two numbers compare as numbers do.
     pub(super) fn equality_maybe_none(&mut self, c: &ast::ExprCompare) -> Val {
-        let (l, r) = (self.expr_maybe_none(&c.left), self.expr_maybe_none(&c.comparators[0]));
+        let (l, r) = (self.expr_maybe_none_syntax(&c.left), self.expr_maybe_none_syntax(&c.comparators[0]));
         // Each side's flag (`None` for a number) and number (`None` for
         // `None` itself).
         let split = |v: Val| match v {
@@ -351,15 +359,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// the taken arm sets (the value in the arms' common type, zero for a
     /// `None` arm); `None` when both arms are. Without such an arm it is
     /// the number of [`FnLower::ternary`]. The arms run only when taken.
-    pub(super) fn ternary_maybe_none(&mut self, i: &ast::ExprIf) -> Val {
-        let facts = self.facts(&i.test);
+    pub(super) fn ternary_maybe_none(&mut self, i: &IfExpr) -> Val {
+        let facts = self.facts(self.syn(i.test));
         let known_before = self.present.clone();
         let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
         let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
-        if !self.arm_may_be_none(&i.body, &known_true) && !self.arm_may_be_none(&i.orelse, &known_false) {
+        if !self.arm_may_be_none(self.syn(i.body), &known_true)
+            && !self.arm_may_be_none(self.syn(i.orelse), &known_false)
+        {
             return self.ternary(i);
         }
-        let Some(c) = self.cond(&i.test) else { return Val::Err };
+        let Some(c) = self.cond(i.test) else { return Val::Err };
         let Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end }) =
             self.arms_in_blocks(i, (known_true, known_false), Self::expr_maybe_none)
         else {
@@ -375,11 +385,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             v => v.scalar().map(Some),
         };
         let mut common: Option<Option<Scalar>> = Some(None);
-        for (v, e) in [(&t, &*i.body), (&f, &*i.orelse)] {
+        for (v, e) in [(&t, self.range(i.body)), (&f, self.range(i.orelse))] {
             let Some(s) = number(v) else {
                 if !matches!(v, Val::Err) {
                     self.err(
-                        e,
+                        &e,
                         "an arm of a conditional expression that may be `None` is `None` or a number \
                          (Bool, an integer or a float)",
                     );
@@ -389,7 +399,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             };
             if let Some(s) = s.filter(|s| kind(s.dtype) > Kind::Float) {
                 self.err(
-                    e,
+                    &e,
                     format!(
                         "an arm of a conditional expression that may be `None` is `None` or a number \
                          (Bool, an integer or a float), not {}",
@@ -405,7 +415,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(q) => Some(Some(q)),
                     None => {
                         self.err(
-                            i,
+                            &i.at,
                             format!("the arms have incompatible types {} and {}", p.dtype.name(), s.dtype.name()),
                         );
                         None
@@ -415,7 +425,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             };
         }
         self.b.switch_to(pre);
-        self.at(i);
+        self.at(&i.at);
         let slots = common.map(|p| {
             let n = self.fresh("given");
             let no = self.b.const_(TypeId::BOOL, Literal::Bool(false), &n);
@@ -429,7 +439,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (flag, value)
         });
         self.b.condbr(c, then_b, else_b, None);
-        for (end, v, e) in [(then_end, &t, &*i.body), (else_end, &f, &*i.orelse)] {
+        for (end, v, e) in [(then_end, &t, self.range(i.body)), (else_end, &f, self.range(i.orelse))] {
             let Some(end) = end else { continue };
             self.b.switch_to(end);
             self.open = true;
@@ -446,7 +456,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.b.set(flag, present);
                 }
                 if let (Some((slot, p)), Some(number)) = (value, number) {
-                    if let Some(x) = self.materialize(number, p.dtype, e) {
+                    if let Some(x) = self.materialize(number, p.dtype, &e) {
                         self.b.set(slot, x);
                     }
                 }
@@ -590,7 +600,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let d = self.types.get(t).dtype;
         let v = match value {
             None => Val::None,
-            Some(e) => self.expr_maybe_none(self.syn(e)),
+            Some(e) => self.expr_maybe_none(e),
         };
         let what = format!("the result of `{}`", self.decl.name);
         let at: TextRange = value.map_or(r, |e| self.range(e));

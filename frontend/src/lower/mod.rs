@@ -184,6 +184,14 @@ impl Val {
     }
 }
 
+/// The parts of a conditional expression, `body if test else orelse`.
+struct IfExpr {
+    at: TextRange,
+    test: hir::ExprId,
+    body: hir::ExprId,
+    orelse: hir::ExprId,
+}
+
 /// The parts of a `for` statement.
 struct ForLoop<'h> {
     at: TextRange,
@@ -854,7 +862,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         if let Some(v) = value {
-            let val = if inner.is_some() { self.expr_maybe_none(self.syn(v)) } else { self.expr(v) };
+            let val = if inner.is_some() { self.expr_maybe_none(v) } else { self.expr(v) };
             self.assign(target, val, v);
         }
     }
@@ -903,7 +911,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // A name may be bound to `None` (an error but for a local or
         // parameter that may be `None`, see `assign_maybe_none`).
         let v = if targets.iter().all(|&t| matches!(hir.exprs[t], hir::Expr::Name(_))) {
-            self.expr_maybe_none(self.syn(value))
+            self.expr_maybe_none(value)
         } else {
             self.expr(value)
         };
@@ -1203,8 +1211,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Stmt::AugAssign(a) = self.syntax.stmts[id] else { unreachable!("an augmented assignment") };
         let syntax = self.syn(target);
         match (&hir.exprs[target], syntax) {
-            (hir::Expr::Name(name), Expr::Name(n)) => {
-                let mut cur = self.name(n);
+            (hir::Expr::Name(name), _) => {
+                let mut cur = self.name(self.name_text(name), self.range(target));
                 if matches!(cur, Val::Maybe { .. }) {
                     cur = self.none_where_number_needed(syntax, &cur);
                 }
@@ -1266,7 +1274,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 elifs += 1;
             }
             let facts = self.facts(self.syn(test));
-            let c = self.cond(self.syn(test));
+            let c = self.cond(test);
             let before = self.present.clone();
             self.present.extend(facts.when_true);
             let then_b = self.block("then");
@@ -1331,7 +1339,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if forever {
             self.b.br(body);
         } else {
-            match self.cond(self.syn(test)) {
+            match self.cond(test) {
                 Some(c) => self.b.condbr(c, body, done, None),
                 None => self.b.br(done),
             };
@@ -2035,13 +2043,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => {
                     self.err(&self.range(m), "an assert message must be a string literal");
                     self.expr(m);
-                    self.cond(self.syn(test));
+                    self.cond(test);
                     return;
                 }
             },
         };
         let facts = self.facts(self.syn(test));
-        if let Some(c) = self.cond(self.syn(test)) {
+        if let Some(c) = self.cond(test) {
             self.panic_unless(c, &msg, &at);
         }
         self.present.extend(facts.when_true);
@@ -2130,21 +2138,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A condition: Bool as it is, a number compared with zero, a value
     /// that may be `None` false when it is.
-    fn cond(&mut self, e: &Expr) -> Option<ValueId> {
+    fn cond(&mut self, e: hir::ExprId) -> Option<ValueId> {
         let v = self.condition_value(e);
-        self.truth(v, e)
+        self.truth(v, self.range(e))
     }
 
     /// `e` lowered where only its truth is read (a condition, the operand
     /// of `not`): it may be `None` (falsy, as in CPython), and an `and` or
     /// `or` in it takes operands that may be `None` (`None and y` is
     /// falsy as `False and y` is, whichever of the two it gives).
-    fn condition_value(&mut self, e: &Expr) -> Val {
+    fn condition_value(&mut self, e: hir::ExprId) -> Val {
         self.condition = true;
         self.expr_maybe_none(e)
     }
 
-    fn truth(&mut self, v: Val, e: &Expr) -> Option<ValueId> {
+    fn truth(&mut self, v: Val, e: TextRange) -> Option<ValueId> {
         match v {
             Val::None => {
                 let n = self.fresh("truth");
@@ -2154,7 +2162,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // `None` is bound to it.
             Val::Maybe { present, value } => {
                 let t = self.truth(*value, e)?;
-                self.at(e);
+                self.at(&e);
                 return Some(self.result(Opcode::And, DType::Bool, present, t));
             }
             _ => {}
@@ -2162,26 +2170,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match v.scalar() {
             Some(s) if kind(s.dtype) <= Kind::Complex => {
                 if s.dtype == DType::Bool {
-                    return self.materialize(&v, DType::Bool, e);
+                    return self.materialize(&v, DType::Bool, &e);
                 }
-                let x = self.materialize(&v, s.dtype, e)?;
+                let x = self.materialize(&v, s.dtype, &e)?;
                 let z = self.zero(s.dtype);
                 let n = self.fresh("nz");
-                self.at(e);
+                self.at(&e);
                 Some(self.b.binary(Opcode::Ne, TypeId::BOOL, x, z, &n))
             }
             Some(s) => {
-                self.err(e, format!("{} is not a condition: compare it explicitly", s.dtype.name()));
+                self.err(&e, format!("{} is not a condition: compare it explicitly", s.dtype.name()));
                 None
             }
             None => {
                 match v {
                     Val::Err => {}
                     Val::Arr { .. } => {
-                        self.err(e, "an array is not a condition");
+                        self.err(&e, "an array is not a condition");
                     }
                     _ => {
-                        self.err(e, "this is not a condition");
+                        self.err(&e, "this is not a condition");
                     }
                 }
                 None

@@ -171,7 +171,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Reads the tuple local `name` of `len` elements.
-    pub(super) fn read_tuple_local(&mut self, name: &str, len: usize, at: &ast::ExprName) -> Val {
+    pub(super) fn read_tuple_local(&mut self, name: &str, len: usize, at: TextRange) -> Val {
         let mut elts = Vec::with_capacity(len);
         for i in 0..len {
             match self.read_local(&element_local(name, i), at) {
