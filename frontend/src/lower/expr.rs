@@ -65,7 +65,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (&hir::Expr::UnaryOp { op, operand }, _) => self.unary(e, op, operand),
             (hir::Expr::BoolOp { .. }, _) => self.bool_op(e, false),
-            (hir::Expr::Compare { .. }, Expr::Compare(c)) => self.compare(c),
+            (hir::Expr::Compare { .. }, _) => self.compare(e),
             (&hir::Expr::If { test, body, orelse }, _) => self.ternary(&IfExpr { at, test, body, orelse }),
             (hir::Expr::Call { .. }, Expr::Call(c)) => self.call(c),
             (hir::Expr::Attribute { .. }, Expr::Attribute(a)) => self.attribute(a),
@@ -613,53 +613,55 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Some(self.b.select(TypeId::BOOL, negative, fixed, by_value, &n))
     }
 
-    pub(super) fn compare(&mut self, c: &ast::ExprCompare) -> Val {
-        for (i, op) in c.ops.iter().enumerate() {
+    pub(super) fn compare(&mut self, e: hir::ExprId) -> Val {
+        let hir = self.hir;
+        let hir::Expr::Compare { ops, operands } = &hir.exprs[e] else { unreachable!("a comparison") };
+        let c = &CompareExpr { at: self.range(e), ops, operands };
+        let is_none = |e: hir::ExprId| matches!(hir.exprs[e], hir::Expr::None);
+        for (i, op) in ops.iter().enumerate() {
+            let tests_none = is_none(operands[i]) || is_none(operands[i + 1]);
             match op {
                 ast::CmpOp::Is | ast::CmpOp::IsNot => {
-                    let left = if i == 0 { &*c.left } else { &c.comparators[i - 1] };
-                    let tests_none = [left, &c.comparators[i]].iter().any(|e| matches!(e, Expr::NoneLiteral(_)));
-                    return if tests_none && c.ops.len() == 1 {
+                    return if tests_none && ops.len() == 1 {
                         self.is_none_test(c)
                     } else if tests_none {
-                        self.err(c, "`is None` is tested alone, not in a chain of comparisons")
+                        self.err(&c.at, "`is None` is tested alone, not in a chain of comparisons")
                     } else {
-                        self.err(c, "`is` is not supported: compare values with `==`")
+                        self.err(&c.at, "`is` is not supported: compare values with `==`")
                     };
                 }
-                ast::CmpOp::In | ast::CmpOp::NotIn if c.ops.len() > 1 || matches!(c.comparators[i], Expr::Call(_)) => {
-                    return self.err(c, "`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
+                ast::CmpOp::In | ast::CmpOp::NotIn
+                    if ops.len() > 1 || matches!(hir.exprs[operands[i + 1]], hir::Expr::Call { .. }) =>
+                {
+                    return self.err(&c.at, "`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
                 }
                 // `x == None`: the same test as `x is None`, CPython's
                 // numbers never being equal to `None`.
-                ast::CmpOp::Eq | ast::CmpOp::NotEq => {
-                    let left = if i == 0 { &*c.left } else { &c.comparators[i - 1] };
-                    if [left, &c.comparators[i]].iter().any(|e| matches!(e, Expr::NoneLiteral(_))) {
-                        return if c.ops.len() == 1 {
-                            self.is_none_test(c)
-                        } else {
-                            self.err(c, "`== None` is tested alone, not in a chain of comparisons")
-                        };
-                    }
+                ast::CmpOp::Eq | ast::CmpOp::NotEq if tests_none => {
+                    return if ops.len() == 1 {
+                        self.is_none_test(c)
+                    } else {
+                        self.err(&c.at, "`== None` is tested alone, not in a chain of comparisons")
+                    };
                 }
                 _ => {}
             }
         }
-        if let [ast::CmpOp::Eq | ast::CmpOp::NotEq] = c.ops[..] {
-            if [&*c.left, &c.comparators[0]].iter().any(|e| self.may_be_none_here(e)) {
+        if let [ast::CmpOp::Eq | ast::CmpOp::NotEq] = ops[..] {
+            if operands.iter().any(|&e| self.may_be_none_here(e)) {
                 return self.equality_maybe_none(c);
             }
         }
-        let mut lhs = self.expr_syntax(&c.left);
-        if c.ops.len() == 1 {
-            let r = self.expr_syntax(&c.comparators[0]);
-            let membership = matches!(c.ops[0], ast::CmpOp::In | ast::CmpOp::NotIn);
+        let mut lhs = self.expr(operands[0]);
+        if ops.len() == 1 {
+            let r = self.expr(operands[1]);
+            let membership = matches!(ops[0], ast::CmpOp::In | ast::CmpOp::NotIn);
             if membership || matches!(lhs, Val::Tuple(_)) || matches!(r, Val::Tuple(_)) {
-                return self.tuple_compare(c.ops[0], &lhs, &r, c);
+                return self.tuple_compare(ops[0], &lhs, &r, c);
             }
             // Comparing Python scalars gives a Python bool.
             let weak = lhs.scalar().is_some_and(|s| s.weak) && r.scalar().is_some_and(|s| s.weak);
-            return match self.compare_pair(c.ops[0], &lhs, &r, c.range) {
+            return match self.compare_pair(ops[0], &lhs, &r, c.at) {
                 Some(v) => Val::Num { v, s: Scalar { dtype: DType::Bool, weak }, nonneg: true },
                 None => Val::Err,
             };
@@ -667,9 +669,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // `a < b < c`: `b` once, and `c` only when `a < b`.
         let join = self.block("cmp.end");
         let mut res = None;
-        for (i, (op, comp)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
-            let r = self.expr_syntax(comp);
-            let Some(v) = self.compare_values(*op, &lhs, &r, c.range) else {
+        for (i, (op, &comp)) in ops.iter().zip(&operands[1..]).enumerate() {
+            let r = self.expr(comp);
+            let Some(v) = self.compare_values(*op, &lhs, &r, c.at) else {
                 self.br(join);
                 self.enter(join);
                 return Val::Err;
@@ -686,7 +688,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     l
                 }
             };
-            if i + 1 < c.ops.len() {
+            if i + 1 < ops.len() {
                 let next = self.block("cmp");
                 self.b.condbr(res_v, next, join, None);
                 self.enter(next);

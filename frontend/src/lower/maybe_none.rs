@@ -242,18 +242,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// value that is never `None` (a number, an array, a tuple) the test is
     /// a constant, as in CPython and Numba (generic code tests values that
     /// are not optional where it is compiled).
-    pub(super) fn is_none_test(&mut self, c: &ast::ExprCompare) -> Val {
+    pub(super) fn is_none_test(&mut self, c: &CompareExpr) -> Val {
+        let hir = self.hir;
         let negated = none_test(c.ops[0]) == Some(true);
-        let tested: &Expr = if matches!(*c.left, Expr::NoneLiteral(_)) { &c.comparators[0] } else { &c.left };
-        let present = match tested {
-            Expr::Name(n) if self.is_maybe_none_local(n.id.as_str()) => {
+        let tested =
+            if matches!(hir.exprs[c.operands[0]], crate::hir::Expr::None) { c.operands[1] } else { c.operands[0] };
+        let present = match &hir.exprs[tested] {
+            crate::hir::Expr::Name(n) if self.is_maybe_none_local(self.name_text(n)) => {
                 // Narrowed or not, the flag says.
-                if matches!(self.read_local(n.id.as_str(), n.range), Val::Err) {
+                let name = self.name_text(n);
+                if matches!(self.read_local(name, self.range(tested)), Val::Err) {
                     return Val::Err;
                 }
-                Some(self.read_presence(n.id.as_str()))
+                Some(self.read_presence(name))
             }
-            _ => match self.expr_maybe_none_syntax(tested) {
+            _ => match self.expr_maybe_none(tested) {
                 Val::Maybe { present, .. } => Some(present),
                 Val::None => {
                     let n = self.fresh("given");
@@ -267,7 +270,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             },
         };
         let Some(present) = present else { return Val::Err };
-        self.at(c);
+        self.at(&c.at);
         let v = if negated {
             present
         } else {
@@ -285,16 +288,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether the arm `e` may be `None` where the locals `known` hold
     /// numbers: `None`, a local not known to hold a number, a call that
     /// may return `None`, or a conditional expression with such an arm.
-    fn arm_may_be_none(&self, e: &Expr, known: &HashSet<String>) -> bool {
-        match e {
-            Expr::NoneLiteral(_) => true,
-            Expr::Name(n) => self.is_maybe_none_local(n.id.as_str()) && !known.contains(n.id.as_str()),
-            Expr::Call(c) => self.returns_maybe_none(&c.func),
-            Expr::If(i) => {
-                let f = self.facts(&i.test);
+    fn arm_may_be_none(&self, e: crate::hir::ExprId, known: &HashSet<String>) -> bool {
+        use crate::hir::Expr as E;
+        match &self.hir.exprs[e] {
+            E::None => true,
+            E::Name(n) => {
+                let name = self.name_text(n);
+                self.is_maybe_none_local(name) && !known.contains(name)
+            }
+            E::Call { func, .. } => self.returns_maybe_none(self.syn(*func)),
+            &E::If { test, body, orelse } => {
+                let f = self.facts(self.syn(test));
                 let with = |more: HashSet<String>| known.iter().cloned().chain(more).collect::<HashSet<String>>();
-                self.arm_may_be_none(&i.body, &with(f.when_true))
-                    || self.arm_may_be_none(&i.orelse, &with(f.when_false))
+                self.arm_may_be_none(body, &with(f.when_true)) || self.arm_may_be_none(orelse, &with(f.when_false))
             }
             _ => false,
         }
@@ -302,14 +308,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Whether `e` may be `None` where it is lowered now (an arm of a
     /// conditional expression counts, see [`Self::arm_may_be_none`]).
-    pub(super) fn may_be_none_here(&self, e: &Expr) -> bool {
+    pub(super) fn may_be_none_here(&self, e: crate::hir::ExprId) -> bool {
         self.arm_may_be_none(e, &self.present)
     }
 
     /// `a == b`, `a != b` where `a` or `b` may be `None`: as CPython,
     /// `None` equals `None` only, and two numbers compare as numbers do.
-    pub(super) fn equality_maybe_none(&mut self, c: &ast::ExprCompare) -> Val {
-        let (l, r) = (self.expr_maybe_none_syntax(&c.left), self.expr_maybe_none_syntax(&c.comparators[0]));
+    pub(super) fn equality_maybe_none(&mut self, c: &CompareExpr) -> Val {
+        let (l, r) = (self.expr_maybe_none(c.operands[0]), self.expr_maybe_none(c.operands[1]));
         // Each side's flag (`None` for a number) and number (`None` for
         // `None` itself).
         let split = |v: Val| match v {
@@ -322,7 +328,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (l_none, r_none) = (is_none(&l), is_none(&r));
         let (Some((lp, lv)), Some((rp, rv))) = (split(l), split(r)) else { return Val::Err };
         let weak = [&lv, &rv].iter().all(|v| v.as_ref().and_then(|v| v.scalar()).is_some_and(|s| s.weak));
-        self.at(c);
+        self.at(&c.at);
         let flag = |this: &mut Self, p: Option<ValueId>, none: bool| match p {
             Some(p) => p,
             None => {
@@ -332,7 +338,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let (lp, rp) = (flag(self, lp, l_none), flag(self, rp, r_none));
         let same_numbers = match (lv, rv) {
-            (Some(lv), Some(rv)) => match self.compare_pair(ast::CmpOp::Eq, &lv, &rv, c.range) {
+            (Some(lv), Some(rv)) => match self.compare_pair(ast::CmpOp::Eq, &lv, &rv, c.at) {
                 Some(v) => v,
                 None => return Val::Err,
             },
@@ -364,9 +370,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let known_before = self.present.clone();
         let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
         let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
-        if !self.arm_may_be_none(self.syn(i.body), &known_true)
-            && !self.arm_may_be_none(self.syn(i.orelse), &known_false)
-        {
+        if !self.arm_may_be_none(i.body, &known_true) && !self.arm_may_be_none(i.orelse, &known_false) {
             return self.ternary(i);
         }
         let Some(c) = self.cond(i.test) else { return Val::Err };

@@ -184,6 +184,13 @@ impl Val {
     }
 }
 
+/// A comparison: `ops[i]` compares `operands[i]` and `operands[i + 1]`.
+struct CompareExpr<'h> {
+    at: TextRange,
+    ops: &'h [ast::CmpOp],
+    operands: &'h [hir::ExprId],
+}
+
 /// The parts of a conditional expression, `body if test else orelse`.
 struct IfExpr {
     at: TextRange,

@@ -376,7 +376,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// compares them), `t < u`, `<=`, `>`, `>=` (lexicographic, see
     /// [`FnLower::tuple_order`]), and `x in t`, `x not in t`: whether some
     /// element equals `x`. A Python bool either way.
-    pub(super) fn tuple_compare(&mut self, op: ast::CmpOp, l: &Val, r: &Val, c: &ast::ExprCompare) -> Val {
+    pub(super) fn tuple_compare(&mut self, op: ast::CmpOp, l: &Val, r: &Val, c: &CompareExpr) -> Val {
         use ast::CmpOp as C;
         let found = match op {
             C::In | C::NotIn => {
@@ -384,24 +384,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     if matches!(r, Val::Err) {
                         return Val::Err;
                     }
-                    return self.err(&c.comparators[0], "`in` tests membership in a tuple, such as `x in (1, 2, 3)`");
+                    return self
+                        .err(&self.range(c.operands[1]), "`in` tests membership in a tuple, such as `x in (1, 2, 3)`");
                 };
                 let mut any = None;
                 for e in elts {
-                    let Some(eq) = self.values_equal(l, e, c.range) else { return Val::Err };
+                    let Some(eq) = self.values_equal(l, e, c.at) else { return Val::Err };
                     any = Some(match any {
                         None => eq,
                         Some(acc) => self.result(Opcode::Or, DType::Bool, acc, eq),
                     });
                 }
-                let found = any.unwrap_or_else(|| self.bool_const(false, c));
+                let found = any.unwrap_or_else(|| self.bool_const(false, &c.at));
                 if op == C::NotIn {
-                    Some(self.negate_bool(found, c))
+                    Some(self.negate_bool(found, &c.at))
                 } else {
                     Some(found)
                 }
             }
-            _ => self.compare_values(op, l, r, c.range),
+            _ => self.compare_values(op, l, r, c.at),
         };
         match found {
             Some(v) => Val::Num { v, s: Scalar { dtype: DType::Bool, weak: true }, nonneg: true },
