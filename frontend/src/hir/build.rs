@@ -261,7 +261,12 @@ impl<'g, 's> BodyBuilder<'g, 's> {
                     .collect();
                 Expr::Call { func, args, keywords }
             }
-            E::Attribute(a) => Expr::Attribute { base: self.expr(&a.value), attr: a.attr.id.as_str().into() },
+            E::Attribute(a) => {
+                let hir = Expr::Attribute { base: self.expr(&a.value), attr: a.attr.id.as_str().into() };
+                let id = self.alloc_expr(hir, e);
+                self.body.attr_ranges.insert(id, a.attr.range);
+                return id;
+            }
             E::Subscript(s) => Expr::Subscript { base: self.expr(&s.value), index: self.expr(&s.slice) },
             E::Slice(s) => Expr::Slice {
                 lower: self.opt_expr(s.lower.as_deref()),

@@ -48,6 +48,8 @@ pub(crate) struct Body {
     /// Where each expression and statement is in the source.
     pub expr_ranges: ArenaMap<ExprId, TextRange>,
     pub stmt_ranges: ArenaMap<StmtId, TextRange>,
+    /// Where the name of each [`Expr::Attribute`] is (`b` of `a.b`).
+    pub attr_ranges: ArenaMap<ExprId, TextRange>,
     /// The statements of the function's top level, in order.
     pub top: Box<[StmtId]>,
 }

@@ -68,9 +68,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (hir::Expr::Compare { .. }, _) => self.compare(e),
             (&hir::Expr::If { test, body, orelse }, _) => self.ternary(&IfExpr { at, test, body, orelse }),
             (hir::Expr::Call { .. }, Expr::Call(c)) => self.call(c),
-            (hir::Expr::Attribute { .. }, Expr::Attribute(a)) => self.attribute(a),
+            (hir::Expr::Attribute { base, attr }, _) => self.attribute(e, *base, attr),
             (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => self.subscript(s),
-            (hir::Expr::Tuple(_), Expr::Tuple(t)) => self.tuple_display(t),
+            (hir::Expr::Tuple(elements), _) => self.tuple_display(elements),
             // An error where a number is needed (`expr_inner`).
             (hir::Expr::None, _) => Val::None,
             (_, other) => {
@@ -855,53 +855,53 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    pub(super) fn attribute(&mut self, a: &ast::ExprAttribute) -> Val {
-        let attr = a.attr.id.as_str();
-        if let Some(reg) = self.gpu_register(&a.value) {
+    pub(super) fn attribute(&mut self, e: hir::ExprId, base: hir::ExprId, attr: &str) -> Val {
+        let hir = self.hir;
+        let (at, attr_at) = (self.range(e), hir.attr_ranges[e]);
+        if let Some(reg) = self.gpu_register(self.syn(base)) {
             let Some(axis) = postc_ir::builtins::Axis::ALL.iter().find(|x| x.name() == attr) else {
-                return self.err(&a.attr, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
+                return self.err(&attr_at, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
             };
             if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
-                return self.err(a, format!("`{}` is read in `@kernel` functions only", reg.name()));
+                return self.err(&at, format!("`{}` is read in `@kernel` functions only", reg.name()));
             }
-            self.at(a);
+            self.at(&at);
             let n = self.fresh(reg.name());
             let callee = postc_ir::builtins::gpu_builtin_name(reg, *axis);
             let v = self.b.call(&callee, &[], Some(TypeId::INT64), &n);
             return Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: true };
         }
         // `postc.math.pi` and friends.
-        if let Some(ns) = self.namespace_of(&a.value) {
+        if let Some(ns) = self.namespace_of(self.syn(base)) {
             if matches!(ns, Namespace::PostcMath | Namespace::Math) {
                 if let Some((_, v)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }
             }
-            return self
-                .err(a, format!("`{}` is not a value", dotted(&Expr::Attribute(a.clone())).unwrap_or_default()));
+            return self.err(&at, format!("`{}` is not a value", dotted(self.syn(e)).unwrap_or_default()));
         }
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
-        if let Expr::Call(call) = &*a.value {
+        if let (Expr::Call(call), Expr::Attribute(a)) = (self.syn(base), self.syn(e)) {
             if let Some(which) = self.numpy_attr(&call.func).filter(|f| f == "iinfo" || f == "finfo") {
                 return self.type_info(&which, call, a);
             }
         }
         // `np.pi` and friends: Python floats.
-        if self.boundary_module(&a.value) == Some("numpy") {
+        if self.boundary_module(self.syn(base)) == Some("numpy") {
             if let Some(x) = numpy_constant(attr) {
                 return Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) };
             }
         }
-        let v = self.expr_syntax(&a.value);
+        let v = self.expr(base);
         match (&v, attr) {
             (Val::Err, _) => Val::Err,
             (Val::Arr { ty, .. }, "ndim") => match ty.ndim() {
                 Some(n) => Val::Lit { lit: Lit::Int(n as i128), s: Scalar::weak(DType::Int64) },
-                None => self.err(a, "the number of axes of this array is not known"),
+                None => self.err(&at, "the number of axes of this array is not known"),
             },
             (Val::Arr { v: av, ty }, "size") => {
-                let Some(n) = ty.ndim() else { return self.err(a, "the number of axes of this array is not known") };
-                self.at(a);
+                let Some(n) = ty.ndim() else { return self.err(&at, "the number of axes of this array is not known") };
+                self.at(&at);
                 let mut acc: Option<ValueId> = None;
                 for axis in 0..n {
                     let nm = self.fresh("dim");
@@ -916,20 +916,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     None => Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) },
                 }
             }
-            (Val::Arr { v: av, ty }, "T") => self.transposed(*av, &ty.clone(), a),
-            (Val::Arr { v: av, ty }, "shape") => self.shape_tuple(*av, &ty.clone(), a),
+            (Val::Arr { v: av, ty }, "T") => self.transposed(*av, &ty.clone(), &at),
+            (Val::Arr { v: av, ty }, "shape") => self.shape_tuple(*av, &ty.clone(), &at),
             (Val::Arr { .. }, other) => {
-                self.err(&a.attr, format!("arrays have no attribute `{other}` in compiled code"))
+                self.err(&attr_at, format!("arrays have no attribute `{other}` in compiled code"))
             }
             (_, "real" | "imag") => {
-                let Some(s) = v.scalar() else { return self.err(a, "`real` and `imag` are read from numbers") };
+                let Some(s) = v.scalar() else { return self.err(&at, "`real` and `imag` are read from numbers") };
                 if s.dtype.is_text() {
-                    return self.err(&a.attr, format!("{} has no attribute `{attr}`", s.dtype.name()));
+                    return self.err(&attr_at, format!("{} has no attribute `{attr}`", s.dtype.name()));
                 }
                 match s.dtype.complex_part() {
                     Some(part) => {
-                        let Some(x) = self.materialize(&v, s.dtype, a) else { return Val::Err };
-                        self.at(a);
+                        let Some(x) = self.materialize(&v, s.dtype, &at) else { return Val::Err };
+                        self.at(&at);
                         let n = self.fresh(attr);
                         let field = if attr == "real" { Field::Real } else { Field::Imag };
                         let ty = TypeId::scalar(part);
@@ -943,7 +943,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     None => Val::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } },
                 }
             }
-            (_, other) => self.err(&a.attr, format!("no attribute `{other}` on this value in compiled code")),
+            (_, other) => self.err(&attr_at, format!("no attribute `{other}` on this value in compiled code")),
         }
     }
 

@@ -113,19 +113,20 @@ pub(crate) fn slice_indices(len: usize, start: Option<i128>, stop: Option<i128>,
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `(x, y)`: the elements, evaluated left to right, each taken as it
     /// is now.
-    pub(super) fn tuple_display(&mut self, t: &ast::ExprTuple) -> Val {
-        let mut elts = Vec::with_capacity(t.elts.len());
+    pub(super) fn tuple_display(&mut self, elements: &[crate::hir::ExprId]) -> Val {
+        let hir = self.hir;
+        let mut elts = Vec::with_capacity(elements.len());
         let mut failed = false;
-        for e in &t.elts {
-            if let Expr::Starred(s) = e {
-                self.err(e, "`*` in a tuple is not supported");
-                self.expr_syntax(&s.value);
+        for &e in elements {
+            if let crate::hir::Expr::Starred(inner) = hir.exprs[e] {
+                self.err(&self.range(e), "`*` in a tuple is not supported");
+                self.expr(inner);
                 failed = true;
                 continue;
             }
-            let v = self.expr_syntax(e);
+            let v = self.expr(e);
             failed |= matches!(v, Val::Err);
-            elts.push(self.snapshot(v, e));
+            elts.push(self.snapshot(v, &self.range(e)));
         }
         if failed {
             Val::Err
