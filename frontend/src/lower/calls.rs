@@ -160,13 +160,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// arguments it did not get to (positional and keyword values) are
     /// checked for their own errors all the same: each call's arguments
     /// are marked as [`FnLower::expr`] reaches them.
-    pub(super) fn call(&mut self, c: &ast::ExprCall) -> Val {
+    pub(super) fn call(&mut self, c: &CallExpr) -> Val {
         self.calls.push(CallArgs::new(c));
         let v = self.call_inner(c);
         let marks = self.calls.pop().expect("the call pushed above");
         if matches!(v, Val::Err) {
-            let keyword_values = c.arguments.keywords.iter().map(|k| &k.value);
-            for (a, seen) in c.arguments.args.iter().chain(keyword_values).zip(marks.seen) {
+            for (&a, seen) in marks.written.iter().zip(marks.seen) {
                 if !seen {
                     self.check_unreached_argument(a);
                 }
@@ -178,66 +177,72 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// An argument a refused call did not get to. What is not a value in
     /// itself (a shape tuple, a dtype such as `np.float64` or `"f8"`, a
     /// `*` operand) is not refused again as one; its parts are checked.
-    pub(super) fn check_unreached_argument(&mut self, a: &Expr) {
+    pub(super) fn check_unreached_argument(&mut self, a: hir::ExprId) {
+        let syntax = self.syn(a);
         let names_global = || {
-            let root = dotted(a)?;
+            let root = dotted(syntax)?;
             let root = root.split('.').next()?;
             let global = self.cx.globals.get(root).filter(|_| !self.locals.contains_key(root))?;
             Some(!matches!(global, Global::Const { .. }))
         };
-        match a {
-            Expr::Starred(_) | Expr::Tuple(_) | Expr::List(_) => {
-                self.check_refused_parts(a);
+        match &self.hir.exprs[a] {
+            hir::Expr::Starred(_) | hir::Expr::Tuple(_) | hir::Expr::List(_) => {
+                self.check_refused_parts(syntax);
             }
-            _ if literal(a).is_some() || names_global() == Some(true) => {}
-            a => {
-                self.expr_syntax(a);
+            hir::Expr::Literal(_) | hir::Expr::IntTooLarge => {}
+            _ if names_global() == Some(true) => {}
+            _ => {
+                self.expr(a);
             }
         }
     }
 
-    fn call_inner(&mut self, c: &ast::ExprCall) -> Val {
-        if let Expr::Name(n) = &*c.func {
+    fn call_inner(&mut self, c: &CallExpr) -> Val {
+        let hir = self.hir;
+        let func = self.syn(c.func);
+        let syntax = self.call_syntax(c);
+        if let Expr::Name(n) = func {
             let quiet = match self.locals.get(n.id.as_str()) {
                 Some(l) => l.poisoned,
                 None => match self.cx.globals.get(n.id.as_str()) {
                     Some(Global::Broken) => true,
                     // A missing name of a POST module is reported once, at the import.
-                    Some(Global::PostImport { .. }) => self.target_of(&c.func).is_none(),
+                    Some(Global::PostImport { .. }) => self.target_of(func).is_none(),
                     _ => false,
                 },
             };
             if quiet {
-                for a in c.arguments.args.iter() {
-                    self.expr_syntax(a);
+                for &a in c.args {
+                    self.expr(a);
                 }
                 return Val::Err;
             }
         }
-        if let Some(operands) = self.dot_operands(c) {
-            return self.dot_call(&operands, c);
+        if let Some(operands) = self.dot_operands(syntax) {
+            return self.dot_call(&operands, syntax);
         }
-        if let Some((f, shown)) = self.np_function_target(&c.func) {
-            return self.np_function_call(f, shown, c);
+        if let Some((f, shown)) = self.np_function_target(func) {
+            return self.np_function_call(f, shown, syntax);
         }
-        if let Some((f, what, recv)) = self.array_target(&c.func) {
-            return self.array_call(f, &what, recv, c);
+        if let Some((f, what, recv)) = self.array_target(func) {
+            return self.array_call(f, &what, recv, syntax);
         }
-        let Some(target) = self.target_of(&c.func) else {
+        let func_at = self.range(c.func);
+        let Some(target) = self.target_of(func) else {
             // The arguments may hold errors of their own.
-            for a in c.arguments.args.iter() {
-                self.expr_syntax(a);
+            for &a in c.args {
+                self.expr(a);
             }
-            let shown = dotted(&c.func).unwrap_or_else(|| construct_name(&c.func).to_owned());
-            if let Expr::Name(n) = &*c.func {
+            let shown = dotted(func).unwrap_or_else(|| construct_name(func).to_owned());
+            if let Expr::Name(n) = func {
                 if self.locals.contains_key(n.id.as_str()) {
-                    return self.err(&*c.func, format!("`{shown}` is a variable, not a function"));
+                    return self.err(&func_at, format!("`{shown}` is a variable, not a function"));
                 }
                 if self.cx.globals.get(n.id.as_str()).is_none() {
-                    return self.err(&*c.func, format!("undefined function `{shown}`"));
+                    return self.err(&func_at, format!("undefined function `{shown}`"));
                 }
             }
-            if let Expr::Attribute(a) = &*c.func {
+            if let Expr::Attribute(a) = func {
                 if self.namespace_of(&a.value) == Some(Namespace::PostcMath) {
                     return self.err(&a.attr, format!("`postc.math` has no function `{}`", a.attr.id));
                 }
@@ -256,48 +261,51 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
             }
-            return self.err(&*c.func, format!("`{shown}` cannot be called from compiled code"));
+            return self.err(&func_at, format!("`{shown}` cannot be called from compiled code"));
         };
-        if let (Some(k), false) = (c.arguments.keywords.first(), matches!(target, Target::Func(_))) {
-            return self.err(k, "keyword arguments are not supported in compiled code: pass arguments by position");
+        if let (Some(k), false) = (c.keywords.first(), matches!(target, Target::Func(_))) {
+            return self
+                .err(&k.range, "keyword arguments are not supported in compiled code: pass arguments by position");
         }
-        if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
-            return self.err(s, "`*` arguments are not supported");
+        if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
+            return self.err(&self.range(s), "`*` arguments are not supported");
         }
-        let args = &c.arguments.args;
+        let args = c.args;
         match target {
             Target::Boundary(what) => {
-                self.err(&*c.func, format!("`{what}` is a CPython function and cannot be called from compiled code"))
+                self.err(&func_at, format!("`{what}` is a CPython function and cannot be called from compiled code"))
             }
-            Target::Numpy(op, name) => self.numpy_call(op, &name, c),
-            Target::Math(f, name) => self.math_call(f, &name, c),
-            Target::Builtin(Builtin::Range) => self.err(c, "`range` is only used as the iterable of a `for` loop"),
-            Target::Builtin(Builtin::Prange) => self.err(c, "`prange` is only used as the iterable of a `for` loop"),
-            Target::Builtin(Builtin::Print) => self.err(c, "`print` is not supported in compiled code"),
+            Target::Numpy(op, name) => self.numpy_call(op, &name, syntax),
+            Target::Math(f, name) => self.math_call(f, &name, syntax),
+            Target::Builtin(Builtin::Range) => self.err(&c.at, "`range` is only used as the iterable of a `for` loop"),
+            Target::Builtin(Builtin::Prange) => {
+                self.err(&c.at, "`prange` is only used as the iterable of a `for` loop")
+            }
+            Target::Builtin(Builtin::Print) => self.err(&c.at, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),
             Target::Gpu(g) => self.gpu_builtin(g, c),
             Target::Cast { dtype, weak } => self.cast_call(dtype, weak, c),
             Target::Empty => {
                 if args.len() != 2 {
-                    return self.err(c, "`empty` takes a length and a dtype: `empty(n, Float64)`");
+                    return self.err(&c.at, "`empty` takes a length and a dtype: `empty(n, Float64)`");
                 }
-                let n = self.expr_syntax(&args[0]);
-                let Some(dt) = (match self.target_of(&args[1]) {
+                let n = self.expr(args[0]);
+                let Some(dt) = (match self.target_of(self.syn(args[1])) {
                     Some(Target::Cast { dtype, .. }) if !dtype.is_text() => Some(dtype),
                     _ => None,
                 }) else {
-                    return self.err(&args[1], "`empty` takes a numeric dtype such as `Float64`");
+                    return self.err(&self.range(args[1]), "`empty` takes a numeric dtype such as `Float64`");
                 };
                 match n.scalar() {
                     Some(s) if kind(s.dtype) == Kind::Int => {}
                     _ => {
                         if !matches!(n, Val::Err) {
-                            self.err(&args[0], "the length of `empty` is an integer");
+                            self.err(&self.range(args[0]), "the length of `empty` is an integer");
                         }
                         return Val::Err;
                     }
                 }
-                let Some(len) = self.materialize(&n, DType::Int64, &args[0]) else { return Val::Err };
+                let Some(len) = self.materialize(&n, DType::Int64, &self.range(args[0])) else { return Val::Err };
                 // A constant length is a static extent (the array can be
                 // passed where `Float64[3]` is expected).
                 let extent = match &n {
@@ -306,13 +314,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 let ty = TypeData::array(dt, postc_ir::Shape::dims(&[extent]), postc_ir::Layout::COrder);
                 let tid = self.types.intern(ty.clone());
-                self.at(c);
+                self.at(&c.at);
                 let nm = self.fresh("buf");
                 Val::Arr { v: self.b.alloc(tid, &[len], &nm), ty }
             }
             Target::Conjugate(base) => {
                 if !args.is_empty() {
-                    return self.err(c, "`conjugate` takes no arguments");
+                    return self.err(&c.at, "`conjugate` takes no arguments");
                 }
                 let v = self.expr(base);
                 let Some(s) = v.scalar() else {
@@ -329,7 +337,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(&self.range(base), format!("{} has no `conjugate`", s.dtype.name()));
                 };
                 let Some(x) = self.materialize(&v, s.dtype, &self.range(base)) else { return Val::Err };
-                self.at(c);
+                self.at(&c.at);
                 let ty = TypeId::scalar(s.dtype);
                 let pty = TypeId::scalar(part);
                 let n = self.fresh("conj");
@@ -344,10 +352,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v: out, s, nonneg: false }
             }
             Target::Intrinsic(symbol) => {
-                let local = self.intrinsic_local(&symbol, &c.func);
+                let local = self.intrinsic_local(&symbol, func);
                 let mut vals = Vec::new();
-                for a in args.iter() {
-                    vals.push((self.expr_syntax(a), a));
+                for &a in args {
+                    vals.push((self.expr(a), self.range(a)));
                 }
                 let mut common: Option<Scalar> = None;
                 for (v, a) in &vals {
@@ -359,25 +367,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             })
                         }
                         Some(s) => {
-                            return self.err(*a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))
+                            return self.err(a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))
                         }
                         None => {
                             return if matches!(v, Val::Err) {
                                 Val::Err
                             } else {
-                                self.err(*a, format!("`{symbol}` takes real numbers"))
+                                self.err(a, format!("`{symbol}` takes real numbers"))
                             }
                         }
                     }
                 }
-                let Some(common) = common else { return self.err(c, format!("`{symbol}` takes arguments")) };
+                let Some(common) = common else { return self.err(&c.at, format!("`{symbol}` takes arguments")) };
                 let d = if kind(common.dtype) == Kind::Float { common.dtype } else { DType::Float64 };
                 let mut ids = Vec::new();
                 for (v, a) in &vals {
-                    let Some(x) = self.materialize(v, d, *a) else { return Val::Err };
+                    let Some(x) = self.materialize(v, d, a) else { return Val::Err };
                     ids.push(x);
                 }
-                self.at(c);
+                self.at(&c.at);
                 let n = self.fresh(&symbol);
                 let ty = TypeId::scalar(d);
                 let v = self.b.call(&local, &ids, Some(ty), &n);
@@ -400,20 +408,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         format!("math.{symbol}")
     }
 
-    pub(super) fn call_builtin(&mut self, b: Builtin, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
+    pub(super) fn call_builtin(&mut self, b: Builtin, c: &CallExpr) -> Val {
+        let args = c.args;
         match b {
             Builtin::Len => {
                 if args.len() != 1 {
-                    return self.err(c, "`len` takes one argument");
+                    return self.err(&c.at, "`len` takes one argument");
                 }
-                let v = self.expr_syntax(&args[0]);
+                let v = self.expr(args[0]);
                 match v {
                     Val::Arr { v: av, ty } => {
                         if ty.ndim() == Some(0) {
-                            return self.err(&args[0], "`len` of a 0-D array");
+                            return self.err(&self.range(args[0]), "`len` of a 0-D array");
                         }
-                        self.at(c);
+                        self.at(&c.at);
                         let n = self.fresh("len");
                         Val::Num { v: self.b.dim(av, 0, &n), s: Scalar::weak(DType::Int64), nonneg: true }
                     }
@@ -425,7 +433,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                     Val::Tuple(elts) => Val::Lit { lit: Lit::Int(elts.len() as i128), s: Scalar::weak(DType::Int64) },
                     Val::Num { v: x, s, .. } if s.dtype.is_text() => {
-                        self.at(c);
+                        self.at(&c.at);
                         let n = self.fresh("len");
                         Val::Num {
                             v: self.b.getfield(TypeId::INT64, x, Field::Len, &n),
@@ -436,24 +444,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Err => Val::Err,
                     other => {
                         let what = other.scalar().map_or("this value", |s| s.dtype.name());
-                        self.err(&args[0], format!("`len` takes an array or a tuple, not {what}"))
+                        self.err(&self.range(args[0]), format!("`len` takes an array or a tuple, not {what}"))
                     }
                 }
             }
             Builtin::Abs => {
                 if args.len() != 1 {
-                    return self.err(c, "`abs` takes one argument");
+                    return self.err(&c.at, "`abs` takes one argument");
                 }
-                let v = self.expr_syntax(&args[0]);
+                let v = self.expr(args[0]);
                 match (&v, v.scalar()) {
                     (Val::Lit { lit: Lit::Int(i), s }, _) => Val::Lit { lit: Lit::Int(i.abs()), s: *s },
                     // NumPy's absolute value of a Bool is itself.
                     (_, Some(s)) if s.dtype == DType::Bool => v,
                     (Val::Lit { lit: Lit::Float(x), s }, _) => Val::Lit { lit: Lit::Float(x.abs()), s: *s },
                     (_, Some(s)) if matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) => {
-                        let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
+                        let Some(x) = self.materialize(&v, s.dtype, &self.range(args[0])) else { return Val::Err };
                         let rd = s.dtype.complex_part().unwrap_or(s.dtype);
-                        self.at(c);
+                        self.at(&c.at);
                         let n = self.fresh("abs");
                         let ty = TypeId::scalar(rd);
                         Val::Num {
@@ -462,33 +470,35 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             nonneg: kind(rd) == Kind::Float,
                         }
                     }
-                    (_, Some(s)) => self.err(&args[0], format!("`abs` is not defined on {}", s.dtype.name())),
+                    (_, Some(s)) => {
+                        self.err(&self.range(args[0]), format!("`abs` is not defined on {}", s.dtype.name()))
+                    }
                     _ => {
                         if matches!(v, Val::Err) {
                             Val::Err
                         } else {
-                            self.err(&args[0], "`abs` takes a number")
+                            self.err(&self.range(args[0]), "`abs` takes a number")
                         }
                     }
                 }
             }
             Builtin::Min | Builtin::Max => {
                 let word = if b == Builtin::Min { "min" } else { "max" };
-                let vals: Vec<(Val, &Expr)> = match &args[..] {
+                let vals: Vec<(Val, TextRange)> = match args {
                     // `min(t)`: the least of a tuple's elements.
-                    [one] => match self.expr_syntax(one) {
-                        Val::Tuple(elts) if !elts.is_empty() => elts.into_iter().map(|v| (v, one)).collect(),
-                        Val::Tuple(_) => return self.err(one, format!("`{word}` of an empty tuple")),
+                    &[one] => match self.expr(one) {
+                        Val::Tuple(elts) if !elts.is_empty() => elts.into_iter().map(|v| (v, self.range(one))).collect(),
+                        Val::Tuple(_) => return self.err(&self.range(one), format!("`{word}` of an empty tuple")),
                         Val::Err => return Val::Err,
                         _ => {
                             return self.err(
-                                c,
+                                &c.at,
                                 format!("`{word}` takes two or more numbers, or a tuple of them (other iterables are not supported)"),
                             )
                         }
                     },
-                    [] => return self.err(c, format!("`{word}` takes two or more numbers, or a tuple of them")),
-                    _ => args.iter().map(|a| (self.expr_syntax(a), a)).collect(),
+                    [] => return self.err(&c.at, format!("`{word}` takes two or more numbers, or a tuple of them")),
+                    _ => args.iter().map(|&a| (self.expr(a), self.range(a))).collect(),
                 };
                 if vals.iter().any(|(v, _)| matches!(v, Val::Tuple(_))) {
                     return self.min_max_of_tuples(b == Builtin::Min, vals, c);
@@ -503,31 +513,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                     Some(r) => Some(r),
                                     None => {
                                         return self
-                                            .err(*a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))
+                                            .err(a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))
                                     }
                                 },
                             }
                         }
-                        Some(s) => return self.err(*a, format!("`{word}` is not defined on {}", s.dtype.name())),
+                        Some(s) => return self.err(a, format!("`{word}` is not defined on {}", s.dtype.name())),
                         None => {
                             return if matches!(v, Val::Err) {
                                 Val::Err
                             } else {
-                                self.err(*a, format!("`{word}` takes numbers"))
+                                self.err(a, format!("`{word}` takes numbers"))
                             };
                         }
                     }
                 }
                 let Some(p) = p else { return Val::Err };
                 // Python keeps the first of equal values: `b < a` replaces.
-                let mut acc = match self.materialize(&vals[0].0, p.dtype, vals[0].1) {
+                let mut acc = match self.materialize(&vals[0].0, p.dtype, &vals[0].1) {
                     Some(x) => x,
                     None => return Val::Err,
                 };
                 let mut nonneg = vals[0].0.nonneg();
                 for (v, a) in &vals[1..] {
-                    let Some(x) = self.materialize(v, p.dtype, *a) else { return Val::Err };
-                    self.at(c);
+                    let Some(x) = self.materialize(v, p.dtype, a) else { return Val::Err };
+                    self.at(&c.at);
                     let op = if b == Builtin::Min { Opcode::Lt } else { Opcode::Gt };
                     let better = self.result(op, DType::Bool, x, acc);
                     let n = self.fresh(word);
@@ -545,48 +555,49 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `shared(Float32[16, 16])`, `sync_threads()`, `atomic_add(a, i, ..., v)`.
-    pub(super) fn gpu_builtin(&mut self, g: GpuBuiltin, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
+    pub(super) fn gpu_builtin(&mut self, g: GpuBuiltin, c: &CallExpr) -> Val {
+        let args = c.args;
         let name = g.python_name();
         if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
-            return self.err(&*c.func, format!("`{name}` is available in `@kernel` functions only"));
+            return self.err(&self.range(c.func), format!("`{name}` is available in `@kernel` functions only"));
         }
         match g {
             GpuBuiltin::SyncThreads => {
                 if !args.is_empty() {
-                    return self.err(c, "`sync_threads` takes no arguments");
+                    return self.err(&c.at, "`sync_threads` takes no arguments");
                 }
-                self.at(c);
+                self.at(&c.at);
                 self.b.call(g.ir_name(), &[], None, "");
                 Val::Void
             }
             GpuBuiltin::Shared => {
-                let [ann] = &args[..] else {
+                let &[ann] = args else {
                     return self
-                        .err(c, "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`");
+                        .err(&c.at, "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`");
                 };
-                let Some(ty) = self.static_array_type(ann) else { return Val::Err };
+                let Some(ty) = self.static_array_type(self.syn(ann)) else { return Val::Err };
                 if let Err(e) = postc_ir::builtins::shared_bytes(&ty) {
-                    return self.err(ann, e);
+                    return self.err(&self.range(ann), e);
                 }
                 let tid = self.types.intern(ty.clone());
-                self.at(c);
+                self.at(&c.at);
                 let n = self.fresh("shared");
                 Val::Arr { v: self.b.call(g.ir_name(), &[], Some(tid), &n), ty }
             }
             GpuBuiltin::AtomicAdd => {
-                let Some((first, rest)) = args.split_first() else {
-                    return self.err(c, "`atomic_add` takes an array, one index per axis and a value");
+                let Some((&first, rest)) = args.split_first() else {
+                    return self.err(&c.at, "`atomic_add` takes an array, one index per axis and a value");
                 };
-                let arr = self.expr_syntax(first);
+                let arr = self.expr(first);
+                let first_at = self.range(first);
                 let (av, ty) = match arr {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ => return self.err(first, "the first argument of `atomic_add` is an array"),
+                    _ => return self.err(&first_at, "the first argument of `atomic_add` is an array"),
                 };
                 if !postc_ir::builtins::atomic_dtype(ty.dtype) {
                     return self.err(
-                        first,
+                        &first_at,
                         format!(
                             "`atomic_add` takes arrays of Int32, UInt32, Int64, UInt64, Float32 or Float64, not {}",
                             ty.dtype.name()
@@ -596,7 +607,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let nd = ty.ndim().unwrap_or(0);
                 if rest.len() != nd + 1 {
                     return self.err(
-                        c,
+                        &c.at,
                         format!(
                             "`atomic_add` on a {nd}-D array takes {nd} {} and a value",
                             if nd == 1 { "index" } else { "indices" }
@@ -604,22 +615,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     );
                 }
                 let mut ids = vec![av];
-                for ie in &rest[..nd] {
-                    let v = self.expr_syntax(ie);
+                for &ie in &rest[..nd] {
+                    let v = self.expr(ie);
+                    let ie = self.range(ie);
                     match v.scalar() {
                         Some(s) if kind(s.dtype) == Kind::Int => {}
                         _ => {
                             if !matches!(v, Val::Err) {
-                                self.err(ie, "an index is an integer");
+                                self.err(&ie, "an index is an integer");
                             }
                             return Val::Err;
                         }
                     }
-                    let Some(x) = self.materialize(&v, DType::Int64, ie) else { return Val::Err };
+                    let Some(x) = self.materialize(&v, DType::Int64, &ie) else { return Val::Err };
                     ids.push(x);
                 }
-                let value_at = &rest[nd];
-                let v = self.expr_syntax(value_at);
+                let v = self.expr(rest[nd]);
+                let value_at = &self.range(rest[nd]);
                 match v.scalar() {
                     Some(s) if widens_to(s, ty.dtype) => {}
                     Some(s) => {
@@ -642,7 +654,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 let Some(x) = self.materialize(&v, ty.dtype, value_at) else { return Val::Err };
                 ids.push(x);
-                self.at(c);
+                self.at(&c.at);
                 let n = self.fresh("old");
                 let rt = TypeId::scalar(ty.dtype);
                 Val::Num { v: self.b.call(g.ir_name(), &ids, Some(rt), &n), s: Scalar::strong(ty.dtype), nonneg: false }
@@ -681,14 +693,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Some(TypeData::array(dtype, postc_ir::Shape::dims(&dims), postc_ir::Layout::COrder))
     }
 
-    pub(super) fn cast_call(&mut self, dtype: DType, weak: bool, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
-        let name = dotted(&c.func).unwrap_or_default();
+    pub(super) fn cast_call(&mut self, dtype: DType, weak: bool, c: &CallExpr) -> Val {
+        let args = c.args;
+        let name = dotted(self.syn(c.func)).unwrap_or_default();
         if dtype == DType::Complex128 && weak && args.len() == 2 {
             // complex(re, im)
-            let re = self.expr_syntax(&args[0]);
-            let im = self.expr_syntax(&args[1]);
-            for (v, a) in [(&re, &args[0]), (&im, &args[1])] {
+            let re = self.expr(args[0]);
+            let im = self.expr(args[1]);
+            let (re_at, im_at) = (self.range(args[0]), self.range(args[1]));
+            for (v, a) in [(&re, &re_at), (&im, &im_at)] {
                 match v.scalar() {
                     Some(s) if kind(s.dtype) <= Kind::Float => {}
                     Some(s) => return self.err(a, format!("`complex` takes real parts, not {}", s.dtype.name())),
@@ -698,11 +711,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             let (Some(r), Some(i)) =
-                (self.materialize(&re, DType::Float64, &args[0]), self.materialize(&im, DType::Float64, &args[1]))
+                (self.materialize(&re, DType::Float64, &re_at), self.materialize(&im, DType::Float64, &im_at))
             else {
                 return Val::Err;
             };
-            self.at(c);
+            self.at(&c.at);
             let n = self.fresh("cplx");
             let rc = self.b.cast(TypeId::scalar(DType::Complex128), r, &n);
             let n = self.fresh("cplx");
@@ -713,9 +726,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Num { v: out, s: Scalar::weak(DType::Complex128), nonneg: false };
         }
         if args.len() != 1 {
-            return self.err(c, format!("`{name}` takes one argument"));
+            return self.err(&c.at, format!("`{name}` takes one argument"));
         }
-        let v = self.expr_syntax(&args[0]);
+        let v = self.expr(args[0]);
+        let arg_at = self.range(args[0]);
         let result = Scalar { dtype, weak };
         match (&v, v.scalar()) {
             (Val::Err, _) => Val::Err,
@@ -723,45 +737,43 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // value out of range.
             (Val::Lit { lit, .. }, _) => match lit.cast(dtype) {
                 Ok(lit) => Val::Lit { lit, s: result },
-                Err(LitCast::NotFinite(x)) => {
-                    self.err(&args[0], format!("{x} cannot be converted to {}", dtype.name()))
-                }
+                Err(LitCast::NotFinite(x)) => self.err(&arg_at, format!("{x} cannot be converted to {}", dtype.name())),
                 Err(LitCast::ComplexToReal) => {
-                    self.err(&args[0], format!("a complex number cannot be converted to {}", dtype.name()))
+                    self.err(&arg_at, format!("a complex number cannot be converted to {}", dtype.name()))
                 }
                 Err(LitCast::Text) => {
-                    self.err(c, format!("`{name}` of {} is not supported", lit.default_dtype().name()))
+                    self.err(&c.at, format!("`{name}` of {} is not supported", lit.default_dtype().name()))
                 }
                 Err(LitCast::OutOfRange) => {
-                    self.err(&args[0], format!("the value is out of range for {}", dtype.name()))
+                    self.err(&arg_at, format!("the value is out of range for {}", dtype.name()))
                 }
             },
             (_, Some(s)) if s.dtype.is_text() || dtype.is_text() => {
                 if s.dtype == dtype {
                     return v;
                 }
-                self.err(c, format!("`{name}` of {} is not supported", s.dtype.name()))
+                self.err(&c.at, format!("`{name}` of {} is not supported", s.dtype.name()))
             }
             (_, Some(s)) => {
                 if s.dtype.is_complex() && !dtype.is_complex() && dtype != DType::Bool {
                     // NumPy drops the imaginary part; Python's int()/float() refuse.
                     if weak {
-                        return self.err(c, format!("`{name}` of a complex number: take `.real` first"));
+                        return self.err(&c.at, format!("`{name}` of a complex number: take `.real` first"));
                     }
                 }
                 if weak && dtype == DType::Int64 && kind(s.dtype) == Kind::Float {
                     // `int(x)` of a float is CPython's Python int: NaN, the
                     // infinities and values beyond Int64 raise, where a
                     // dtype's cast (`Int64(x)`) saturates.
-                    let Some(x) = self.materialize(&v, DType::Float64, &args[0]) else { return Val::Err };
-                    let v = self.python_int_of_float(x, c);
+                    let Some(x) = self.materialize(&v, DType::Float64, &arg_at) else { return Val::Err };
+                    let v = self.python_int_of_float(x, &c.at);
                     return Val::Num { v, s: result, nonneg: false };
                 }
-                let Some(x) = self.materialize(&v, s.dtype, &args[0]) else { return Val::Err };
+                let Some(x) = self.materialize(&v, s.dtype, &arg_at) else { return Val::Err };
                 if s.dtype == dtype {
                     return Val::Num { v: x, s: result, nonneg: v.nonneg() };
                 }
-                self.at(c);
+                self.at(&c.at);
                 let n = self.fresh("cast");
                 let ty = TypeId::scalar(dtype);
                 let nonneg = v.nonneg()
@@ -770,8 +782,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     && kind(s.dtype) == Kind::Int;
                 Val::Num { v: self.b.cast(ty, x, &n), s: result, nonneg }
             }
-            (Val::Arr { .. }, _) => self.err(&args[0], format!("`{name}` converts scalars, not arrays")),
-            _ => self.err(&args[0], format!("`{name}` takes a number")),
+            (Val::Arr { .. }, _) => self.err(&arg_at, format!("`{name}` converts scalars, not arrays")),
+            _ => self.err(&arg_at, format!("`{name}` takes a number")),
         }
     }
 
@@ -781,18 +793,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Int64 panic as `int(x)` does. `round(x, n)` (a float of `n`
     /// decimal digits, correctly rounded in decimal by CPython) is not
     /// compiled.
-    fn round(&mut self, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
-        let [arg] = &args[..] else {
-            for a in args.iter() {
-                self.expr_syntax(a);
+    fn round(&mut self, c: &CallExpr) -> Val {
+        let args = c.args;
+        let &[arg] = args else {
+            for &a in args {
+                self.expr(a);
             }
             if args.len() == 2 {
-                return self.err(c, "`round(x, ndigits)` is not supported in compiled code: only `round(x)`, an int");
+                return self
+                    .err(&c.at, "`round(x, ndigits)` is not supported in compiled code: only `round(x)`, an int");
             }
-            return self.err(c, "`round` takes a number");
+            return self.err(&c.at, "`round` takes a number");
         };
-        let v = self.expr_syntax(arg);
+        let v = self.expr(arg);
+        let arg = &self.range(arg);
         let Some(s) = v.scalar() else {
             return if matches!(v, Val::Err) { Val::Err } else { self.err(arg, "`round` takes a number") };
         };
@@ -807,22 +821,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Kind::Int => {
                 // A UInt64 from 2**63 up would be a Python int beyond Int64.
                 let Some(x) = self.materialize(&v, DType::UInt64, arg) else { return Val::Err };
-                self.at(c);
+                self.at(&c.at);
                 let n = self.fresh("c");
                 let limit = self.b.const_(TypeId::scalar(DType::UInt64), Literal::Int(1i128 << 63), &n);
                 let fits = self.result(Opcode::Lt, DType::Bool, x, limit);
-                self.panic_unless(fits, BEYOND_INT64, c);
+                self.panic_unless(fits, BEYOND_INT64, &c.at);
                 let n = self.fresh("int");
                 Val::Num { v: self.b.cast(TypeId::INT64, x, &n), s: Scalar::weak(DType::Int64), nonneg: true }
             }
             Kind::Float => {
                 let Some(x) = self.materialize(&v, DType::Float64, arg) else { return Val::Err };
-                self.at(c);
+                self.at(&c.at);
                 // `rint` rounds halves to even, as CPython's `round`.
                 self.math_imports.insert("rint".to_owned());
                 let n = self.fresh("rint");
                 let r = self.b.call("math.rint", &[x], Some(TypeId::scalar(DType::Float64)), &n);
-                let v = self.python_int_of_float(r, c);
+                let v = self.python_int_of_float(r, &c.at);
                 Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
             }
             _ => self.err(arg, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
@@ -845,10 +859,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// CPython matches them (by position, then by keyword, then the
     /// defaults), evaluated left to right as written, each converted to its
     /// parameter's type.
-    fn post_call(&mut self, callee: &Callee, c: &ast::ExprCall) -> Val {
+    fn post_call(&mut self, callee: &Callee, c: &CallExpr) -> Val {
         let Some(bound) = self.bind_arguments(callee, c) else { return Val::Err };
-        let written: Vec<&Expr> =
-            c.arguments.args.iter().chain(c.arguments.keywords.iter().map(|k| &k.value)).collect();
+        let written: Vec<hir::ExprId> = c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
         // The arguments of parameters that may be `None` may be `None`.
         let mut takes_none = vec![false; written.len()];
         for (b, m) in bound.iter().zip(&callee.maybe_none) {
@@ -857,15 +870,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let mut values: Vec<Option<Val>> = (written.iter().zip(&takes_none))
-            .map(|(a, none)| Some(if *none { self.expr_maybe_none_syntax(a) } else { self.expr_syntax(a) }))
+            .map(|(&a, none)| Some(if *none { self.expr_maybe_none(a) } else { self.expr(a) }))
             .collect();
         let mut ids = Vec::new();
         let mut bad = false;
         for (i, (b, p)) in bound.into_iter().zip(&callee.params).enumerate() {
             let (v, given, at) = match b {
-                Bound::Given(w) => (values[w].take().unwrap_or(Val::Err), Some(written[w]), written[w].range()),
-                Bound::Default(lit, s) => (Val::Lit { lit, s }, None, c.range()),
-                Bound::DefaultNone => (Val::None, None, c.range()),
+                Bound::Given(w) => (values[w].take().unwrap_or(Val::Err), Some(written[w]), self.range(written[w])),
+                Bound::Default(lit, s) => (Val::Lit { lit, s }, None, c.at),
+                Bound::DefaultNone => (Val::None, None, c.at),
             };
             if callee.maybe_none.get(i).copied().unwrap_or(false) {
                 let what = format!("argument {} of `{}`", i + 1, callee.name);
@@ -883,7 +896,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if bad {
             return Val::Err;
         }
-        self.at(c);
+        self.at(&c.at);
         let ret_ty = match &callee.ret {
             Some(t) if callee.ret_maybe_none => {
                 Some(self.types.intern(TypeData::tuple(vec![TypeData::scalar(DType::Bool), t.clone()])))
@@ -903,28 +916,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Each parameter's argument, or `None` after reporting, in CPython's
     /// words, an argument too many, unknown, given twice or missing.
-    fn bind_arguments(&mut self, callee: &Callee, c: &ast::ExprCall) -> Option<Vec<Bound>> {
-        let (args, keywords) = (&c.arguments.args, &c.arguments.keywords);
+    fn bind_arguments(&mut self, callee: &Callee, c: &CallExpr) -> Option<Vec<Bound>> {
+        let (args, keywords) = (c.args, c.keywords);
         let name = &callee.name;
         let count = callee.params.len();
         if args.len() > count {
             let s = if count == 1 { "" } else { "s" };
             let were = if args.len() == 1 { "was" } else { "were" };
-            self.err(c, format!("`{name}` takes {count} argument{s}, but {} {were} given", args.len()));
+            self.err(&c.at, format!("`{name}` takes {count} argument{s}, but {} {were} given", args.len()));
             return None;
         }
         let mut given: Vec<Option<usize>> = (0..count).map(|i| (i < args.len()).then_some(i)).collect();
         for (w, k) in (args.len()..).zip(keywords.iter()) {
-            let Some(key) = &k.arg else {
-                self.err(k, "`**` arguments are not supported");
+            let Some(key) = k.name.as_deref() else {
+                self.err(&k.range, "`**` arguments are not supported");
                 return None;
             };
-            let Some(i) = callee.param_names.iter().position(|p| p == key.id.as_str()) else {
-                self.err(k, format!("{name}() got an unexpected keyword argument '{}'", key.id));
+            let Some(i) = callee.param_names.iter().position(|p| p == key) else {
+                self.err(&k.range, format!("{name}() got an unexpected keyword argument '{key}'"));
                 return None;
             };
             if given[i].is_some() {
-                self.err(k, format!("{name}() got multiple values for argument '{}'", key.id));
+                self.err(&k.range, format!("{name}() got multiple values for argument '{key}'"));
                 return None;
             }
             given[i] = Some(w);
@@ -937,7 +950,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if !missing.is_empty() {
             let s = if missing.len() == 1 { "" } else { "s" };
             self.err(
-                c,
+                &c.at,
                 format!(
                     "{name}() missing {} required positional argument{s}: {}",
                     missing.len(),
@@ -965,7 +978,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         i: usize,
         p: &TypeData,
         v: Val,
-        given: Option<&Expr>,
+        given: Option<hir::ExprId>,
         at: TextRange,
     ) -> Option<ValueId> {
         let nth = i + 1;
@@ -977,7 +990,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.err(&at, format!("argument {nth} of `{name}` is {ty}, expected {p}"));
                         return None;
                     }
-                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
+                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(self.syn(a))) {
                         self.err(
                             &at,
                             format!("argument {nth} of `{name}` is written by it, but this array is an input"),

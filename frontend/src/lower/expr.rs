@@ -6,7 +6,7 @@ use super::*;
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: hir::ExprId) -> Val {
         if let Some(call) = self.calls.last_mut() {
-            call.mark(self.syntax.exprs[e]);
+            call.mark(e);
         }
         // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
         deep(|| self.expr_inner(e))
@@ -67,7 +67,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (hir::Expr::BoolOp { .. }, _) => self.bool_op(e, false),
             (hir::Expr::Compare { .. }, _) => self.compare(e),
             (&hir::Expr::If { test, body, orelse }, _) => self.ternary(&IfExpr { at, test, body, orelse }),
-            (hir::Expr::Call { .. }, Expr::Call(c)) => self.call(c),
+            (hir::Expr::Call { .. }, _) => self.call(&self.call_of(e)),
             (hir::Expr::Attribute { base, attr }, _) => self.attribute(e, *base, attr),
             (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => self.subscript(s),
             (hir::Expr::Tuple(elements), _) => self.tuple_display(elements),

@@ -183,14 +183,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         v
     }
 
-    /// [`FnLower::expr_maybe_none`] of the expression built from `e`.
-    pub(super) fn expr_maybe_none_syntax(&mut self, e: &Expr) -> Val {
-        match self.syntax.expr_id(e) {
-            Some(id) => self.expr_maybe_none(id),
-            None => self.err(e, "internal error: an expression outside the function's body"),
-        }
-    }
-
     /// The presence flag of the local `name` that may be `None`, as read
     /// here (a constant for a local without a type, which has no storage:
     /// its body has errors).

@@ -226,41 +226,38 @@ struct Loop {
     parallel: bool,
 }
 
-/// Which arguments of a call being lowered have been lowered, by address:
-/// a call's positional arguments and keywords each lie in one slice, so
-/// an expression is one of them when its address is.
+/// A call in the HIR: the callee, the positional arguments, then the
+/// keywords.
+#[derive(Clone, Copy)]
+pub(super) struct CallExpr<'h> {
+    id: hir::ExprId,
+    at: TextRange,
+    func: hir::ExprId,
+    args: &'h [hir::ExprId],
+    keywords: &'h [hir::Keyword],
+}
+
+/// Which arguments of a call being lowered have been lowered: positional
+/// arguments, then keyword values.
 pub(crate) struct CallArgs {
-    args: std::ops::Range<*const Expr>,
-    keywords: std::ops::Range<*const ast::Keyword>,
-    /// Positional arguments, then keyword values (on the stack for the
-    /// calls of every day: this is made for each call lowered).
+    /// On the stack for the calls of every day: this is made for each
+    /// call lowered.
+    written: smallvec::SmallVec<[hir::ExprId; 8]>,
     seen: smallvec::SmallVec<[bool; 8]>,
 }
 
 impl CallArgs {
-    fn new(c: &ast::ExprCall) -> CallArgs {
-        let a = &c.arguments;
-        CallArgs {
-            args: a.args.as_ptr_range(),
-            keywords: a.keywords.as_ptr_range(),
-            seen: smallvec::smallvec![false; a.args.len() + a.keywords.len()],
-        }
+    fn new(c: &CallExpr) -> CallArgs {
+        let written: smallvec::SmallVec<[hir::ExprId; 8]> =
+            c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
+        let seen = smallvec::smallvec![false; written.len()];
+        CallArgs { written, seen }
     }
 
-    /// Marks `e` when it is one of the arguments.
-    fn mark(&mut self, e: &Expr) {
-        let at = e as *const Expr;
-        if self.args.contains(&at) {
-            let i = (at as usize - self.args.start as usize) / std::mem::size_of::<Expr>();
+    /// Notes that `e` is being lowered: one of the arguments, or not.
+    fn mark(&mut self, e: hir::ExprId) {
+        if let Some(i) = self.written.iter().position(|&w| w == e) {
             self.seen[i] = true;
-            return;
-        }
-        let keyword = at as *const ast::Keyword;
-        let (start, end) = (self.keywords.start as usize, self.keywords.end as usize);
-        if (start..end).contains(&(at as usize)) {
-            let i = (keyword as usize - start) / std::mem::size_of::<ast::Keyword>();
-            let n = self.seen.len() - (end - start) / std::mem::size_of::<ast::Keyword>();
-            self.seen[n + i] = true;
         }
     }
 }
@@ -576,6 +573,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.syntax.expr_id(e).map(|id| self.syntax.exprs[id])
     }
 
+    /// The call `e`.
+    pub(super) fn call_of(&self, e: hir::ExprId) -> CallExpr<'a> {
+        let hir::Expr::Call { func, args, keywords } = &self.hir.exprs[e] else { unreachable!("a call") };
+        CallExpr { id: e, at: self.range(e), func: *func, args, keywords }
+    }
+
+    /// The syntax the call `c` was built from.
+    pub(super) fn call_syntax(&self, c: &CallExpr) -> &'a ast::ExprCall {
+        let Expr::Call(call) = self.syn(c.id) else { unreachable!("a call") };
+        call
+    }
+
     /// The syntax the expression `e` was built from.
     pub(super) fn syn(&self, e: hir::ExprId) -> &'a Expr {
         self.syntax.exprs[e]
@@ -753,8 +762,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &hir.stmts[id] {
             hir::Stmt::Expr(e) => match &hir.exprs[*e] {
                 hir::Expr::Call { .. } => {
-                    let Expr::Call(c) = self.syn(*e) else { unreachable!("a call") };
-                    self.call(c);
+                    self.call(&self.call_of(*e));
                 }
                 hir::Expr::Literal(Lit::Str(_)) => {}
                 hir::Expr::Refused { construct: what @ ("`yield`" | "`yield from`" | "`await`"), .. } => {
@@ -2093,7 +2101,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let arguments =
                     call.into_iter().flat_map(|(args, kws)| args.iter().copied().chain(kws.iter().map(|k| k.value)));
                 for a in arguments {
-                    self.check_unreached_argument(self.syn(a));
+                    self.check_unreached_argument(a);
                 }
                 return;
             }

@@ -506,7 +506,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// (the result's length must be known when compiled); each element of
     /// the result has the type its position's elements join to, as `min`
     /// of numbers does.
-    pub(super) fn min_max_of_tuples(&mut self, is_min: bool, vals: Vec<(Val, &Expr)>, c: &ast::ExprCall) -> Val {
+    pub(super) fn min_max_of_tuples(&mut self, is_min: bool, vals: Vec<(Val, TextRange)>, c: &CallExpr) -> Val {
         let word = if is_min { "min" } else { "max" };
         let mut tuples = Vec::with_capacity(vals.len());
         for (v, a) in vals {
@@ -515,14 +515,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Err => return Val::Err,
                 other => {
                     return self
-                        .err(a, format!("`{word}` compares tuples with tuples, not with {}", describe_a(&other)))
+                        .err(&a, format!("`{word}` compares tuples with tuples, not with {}", describe_a(&other)))
                 }
             }
         }
         let len = tuples[0].len();
         if tuples.iter().any(|t| t.len() != len) {
             return self.err(
-                c,
+                &c.at,
                 format!(
                     "`{word}` of tuples of different lengths: the length of its result would be known only at run time"
                 ),
@@ -533,7 +533,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let mut joined: Option<Scalar> = None;
             for t in &tuples {
                 let Some(s) = t[k].scalar().filter(|s| kind(s.dtype) <= Kind::Float || s.dtype.is_text()) else {
-                    return self.err(c, format!("`{word}` of tuples takes tuples of real numbers or strings"));
+                    return self.err(&c.at, format!("`{word}` of tuples takes tuples of real numbers or strings"));
                 };
                 joined = match joined {
                     None => Some(s),
@@ -541,7 +541,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         Some(r) => Some(r),
                         None => {
                             return self.err(
-                                c,
+                                &c.at,
                                 format!(
                                     "`{word}` of tuples with {} and {} at index {k}",
                                     q.dtype.name(),
@@ -559,7 +559,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut nonneg: Vec<bool> = first.iter().map(Val::nonneg).collect();
         let mut best = Vec::with_capacity(len);
         for (e, s) in first.iter().zip(&types) {
-            let Some(x) = self.materialize(e, s.dtype, c) else { return Val::Err };
+            let Some(x) = self.materialize(e, s.dtype, &c.at) else { return Val::Err };
             best.push(x);
         }
         let op = if is_min { ast::CmpOp::Lt } else { ast::CmpOp::Gt };
@@ -567,10 +567,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let current: Vec<Val> = best.iter().zip(&types).map(|(&v, &s)| Val::Num { v, s, nonneg: false }).collect();
             // Python keeps the first of equal tuples: only a strictly
             // better one replaces it.
-            let Some(better) = self.tuple_order(op, &t, &current, c.range()) else { return Val::Err };
+            let Some(better) = self.tuple_order(op, &t, &current, c.at) else { return Val::Err };
             for (k, e) in t.iter().enumerate() {
-                let Some(x) = self.materialize(e, types[k].dtype, c) else { return Val::Err };
-                self.at(c);
+                let Some(x) = self.materialize(e, types[k].dtype, &c.at) else { return Val::Err };
+                self.at(&c.at);
                 let n = self.fresh(word);
                 best[k] = self.b.select(TypeId::scalar(types[k].dtype), better, x, best[k], &n);
                 nonneg[k] = if is_min { nonneg[k] && e.nonneg() } else { nonneg[k] || e.nonneg() };
@@ -581,13 +581,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `divmod(a, b)`: the tuple `(a // b, a % b)`.
-    pub(super) fn divmod(&mut self, c: &ast::ExprCall) -> Val {
-        let [a, b] = &c.arguments.args[..] else { return self.err(c, "`divmod` takes two numbers") };
-        let a = self.expr_syntax(a);
-        let b = self.expr_syntax(b);
-        self.at(c);
-        let q = self.binop(ast::Operator::FloorDiv, a.clone(), b.clone(), c.range());
-        let r = self.binop(ast::Operator::Mod, a, b, c.range());
+    pub(super) fn divmod(&mut self, c: &CallExpr) -> Val {
+        let &[a, b] = c.args else { return self.err(&c.at, "`divmod` takes two numbers") };
+        let a = self.expr(a);
+        let b = self.expr(b);
+        self.at(&c.at);
+        let q = self.binop(ast::Operator::FloorDiv, a.clone(), b.clone(), c.at);
+        let r = self.binop(ast::Operator::Mod, a, b, c.at);
         if matches!(q, Val::Err) || matches!(r, Val::Err) {
             return Val::Err;
         }
@@ -596,32 +596,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `sum(t)` and `sum(t, start)` of a tuple of numbers: `start` (0
     /// unless given) plus each element in turn, as CPython adds them.
-    pub(super) fn sum(&mut self, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
-        let (items, start) = match &args[..] {
+    pub(super) fn sum(&mut self, c: &CallExpr) -> Val {
+        let (items, start) = match *c.args {
             [items] => (items, Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) }),
             [items, start] => {
-                let t = self.expr_syntax(items);
-                let s = self.expr_syntax(start);
-                return self.sum_of(t, s, items, c);
+                let t = self.expr(items);
+                let s = self.expr(start);
+                return self.sum_of(t, s, self.range(items), c);
             }
-            _ => return self.err(c, "`sum` takes a tuple and an optional start value"),
+            _ => return self.err(&c.at, "`sum` takes a tuple and an optional start value"),
         };
-        let t = self.expr_syntax(items);
-        self.sum_of(t, start, items, c)
+        let t = self.expr(items);
+        self.sum_of(t, start, self.range(items), c)
     }
 
-    fn sum_of(&mut self, items: Val, start: Val, at: &Expr, c: &ast::ExprCall) -> Val {
+    fn sum_of(&mut self, items: Val, start: Val, at: TextRange, c: &CallExpr) -> Val {
         let elts = match items {
             Val::Tuple(elts) => elts,
             Val::Err => return Val::Err,
-            Val::Arr { .. } => return self.err(at, "`sum` takes a tuple here; an array's sum is `np.sum(a)`"),
-            other => return self.err(at, format!("`sum` takes a tuple, not {}", describe(&other))),
+            Val::Arr { .. } => return self.err(&at, "`sum` takes a tuple here; an array's sum is `np.sum(a)`"),
+            other => return self.err(&at, format!("`sum` takes a tuple, not {}", describe(&other))),
         };
         let mut acc = start;
         for e in elts {
-            self.at(c);
-            acc = self.binop(ast::Operator::Add, acc, e, c.range());
+            self.at(&c.at);
+            acc = self.binop(ast::Operator::Add, acc, e, c.at);
             if matches!(acc, Val::Err) {
                 return Val::Err;
             }
