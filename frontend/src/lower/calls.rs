@@ -275,8 +275,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Boundary(what) => {
                 self.err(&func_at, format!("`{what}` is a CPython function and cannot be called from compiled code"))
             }
-            Target::Numpy(op, name) => self.numpy_call(op, &name, syntax),
-            Target::Math(f, name) => self.math_call(f, &name, syntax),
+            Target::Numpy(op, name) => self.numpy_call(op, &name, c),
+            Target::Math(f, name) => self.math_call(f, &name, c),
             Target::Builtin(Builtin::Range) => self.err(&c.at, "`range` is only used as the iterable of a `for` loop"),
             Target::Builtin(Builtin::Prange) => {
                 self.err(&c.at, "`prange` is only used as the iterable of a `for` loop")

@@ -744,12 +744,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 let Some(p) = common else { return self.err(c, "`np.clip` of these dtypes") };
                 let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
-                let pair = |a: Val, b: &Val| [(a, &args[0]), (b.clone(), &args[0])];
-                let up = self.min_max(NpOp::Maximum, &pair(vals[0].clone(), &vals[1]), d, c);
+                let first = args[0].range();
+                let pair = |a: Val, b: &Val| [(a, first), (b.clone(), first)];
+                let up = self.min_max(NpOp::Maximum, &pair(vals[0].clone(), &vals[1]), d, c.range());
                 if matches!(up, Val::Err) {
                     return Val::Err;
                 }
-                self.min_max(NpOp::Minimum, &pair(up, &vals[2]), d, c)
+                self.min_max(NpOp::Minimum, &pair(up, &vals[2]), d, c.range())
             }
         }
     }

@@ -881,9 +881,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(&at, format!("`{}` is not a value", dotted(self.syn(e)).unwrap_or_default()));
         }
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
-        if let (Expr::Call(call), Expr::Attribute(a)) = (self.syn(base), self.syn(e)) {
-            if let Some(which) = self.numpy_attr(&call.func).filter(|f| f == "iinfo" || f == "finfo") {
-                return self.type_info(&which, call, a);
+        if let hir::Expr::Call { func, .. } = hir.exprs[base] {
+            if let Some(which) = self.numpy_attr(self.syn(func)).filter(|f| f == "iinfo" || f == "finfo") {
+                return self.type_info(&which, &self.call_of(base), attr, attr_at);
             }
         }
         // `np.pi` and friends: Python floats.

@@ -176,7 +176,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let nm = self.fresh("var");
                     let var = self.b.select(acc_t, free, var, nan, &nm);
                     if r == NanRed::Std {
-                        match self.intrinsic("sqrt", &[var], acc_d, c) {
+                        match self.intrinsic("sqrt", &[var], acc_d, c.range()) {
                             Val::Num { v, .. } => v,
                             _ => return Val::Err,
                         }
@@ -444,7 +444,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NormOrd::Power(p) => {
                 let p = Val::Lit { lit: Lit::Float(p), s: Scalar::weak(DType::Float64) };
                 let Some(p) = self.materialize(&p, acc_d, c) else { return Val::Err };
-                let Val::Num { v: term, .. } = self.intrinsic("pow", &[mag, p], acc_d, c) else { return Val::Err };
+                let Val::Num { v: term, .. } = self.intrinsic("pow", &[mag, p], acc_d, c.range()) else {
+                    return Val::Err;
+                };
                 self.result(Opcode::Add, acc_d, acc, term)
             }
         };
@@ -457,7 +459,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(imag_acc) => self.result(Opcode::Add, acc_d, acc, imag_acc),
                     None => acc,
                 };
-                match self.intrinsic("sqrt", &[squares], acc_d, c) {
+                match self.intrinsic("sqrt", &[squares], acc_d, c.range()) {
                     Val::Num { v, .. } => v,
                     _ => return Val::Err,
                 }
@@ -465,7 +467,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NormOrd::Power(p) => {
                 let inv = Val::Lit { lit: Lit::Float(1.0 / p), s: Scalar::weak(DType::Float64) };
                 let Some(inv) = self.materialize(&inv, acc_d, c) else { return Val::Err };
-                match self.intrinsic("pow", &[acc, inv], acc_d, c) {
+                match self.intrinsic("pow", &[acc, inv], acc_d, c.range()) {
                     Val::Num { v, .. } => v,
                     _ => return Val::Err,
                 }

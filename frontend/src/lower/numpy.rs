@@ -187,15 +187,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// (of its real part for a complex `T`), its `bits`, `precision`,
     /// `nmant`, `nexp`, `iexp`, `maxexp`, `minexp`, `machep` and `negep`
     /// Python ints.
-    pub(super) fn type_info(&mut self, which: &str, call: &ast::ExprCall, a: &ast::ExprAttribute) -> Val {
-        let attr = a.attr.id.as_str();
-        if let Some(k) = call.arguments.keywords.first() {
-            return self.err(k, format!("`numpy.{which}` takes its dtype by position in compiled code"));
+    pub(super) fn type_info(&mut self, which: &str, call: &CallExpr, attr: &str, attr_at: TextRange) -> Val {
+        if let Some(k) = call.keywords.first() {
+            return self.err(&k.range, format!("`numpy.{which}` takes its dtype by position in compiled code"));
         }
-        let [arg] = &call.arguments.args[..] else {
-            return self.err(call, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`"));
+        let &[arg] = call.args else {
+            return self.err(&call.at, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`"));
         };
-        let Some(d) = self.dtype_arg(arg) else { return Val::Err };
+        let Some(d) = self.dtype_arg(self.syn(arg)) else { return Val::Err };
+        let arg = &self.range(arg);
         if which == "iinfo" {
             if !d.is_int() {
                 return self.err(arg, format!("ValueError: Invalid integer data type: `np.iinfo` of {}", d.name()));
@@ -203,7 +203,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return match iinfo_attr(d, attr) {
                 Some(k) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
                 None => self.err(
-                    &a.attr,
+                    &attr_at,
                     format!("`np.iinfo` has no attribute `{attr}` in compiled code (`min`, `max`, `bits`)"),
                 ),
             };
@@ -217,7 +217,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Some(FloatInfo::Value(x)) => Val::Lit { lit: Lit::Float(x), s: Scalar::strong(real) },
             Some(FloatInfo::Int(k)) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
             None => self.err(
-                &a.attr,
+                &attr_at,
                 format!(
                     "`np.finfo` has no attribute `{attr}` in compiled code (`eps`, `epsneg`, `max`, `min`, `tiny`, \
                      `smallest_normal`, `smallest_subnormal`, `resolution`, `bits`, `precision`, `nmant`, `nexp`, \
@@ -228,20 +228,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `np.NAME(args)` on scalars.
-    pub(super) fn numpy_call(&mut self, op: NpOp, name: &str, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
+    pub(super) fn numpy_call(&mut self, op: NpOp, name: &str, c: &CallExpr) -> Val {
+        let args = c.args;
         let shown = format!("numpy.{name}");
         let n = op.arity();
         if args.len() != n {
-            for a in args.iter() {
-                self.expr_syntax(a);
+            for &a in args {
+                self.expr(a);
             }
-            return self
-                .err(c, format!("`{shown}` takes {n} argument{}, not {}", if n == 1 { "" } else { "s" }, args.len()));
+            return self.err(
+                &c.at,
+                format!("`{shown}` takes {n} argument{}, not {}", if n == 1 { "" } else { "s" }, args.len()),
+            );
         }
         let mut vals = Vec::new();
-        for a in args.iter() {
-            vals.push((self.expr_syntax(a), a));
+        for &a in args {
+            vals.push((self.expr(a), self.range(a)));
         }
         let mut common: Option<Scalar> = None;
         for (v, a) in &vals {
@@ -249,26 +251,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
                 Val::Arr { .. } => {
                     return self.err(
-                        *a,
+                        a,
                         format!(
                             "`{shown}` of an array is not supported in compiled code: NumPy functions take scalars \
                              here (loop over the elements)"
                         ),
                     )
                 }
-                Val::Void => return self.err(*a, "this call returns nothing"),
-                Val::Tuple(_) => return self.err(*a, format!("`{shown}` takes numbers, not a tuple")),
+                Val::Void => return self.err(a, "this call returns nothing"),
+                Val::Tuple(_) => return self.err(a, format!("`{shown}` takes numbers, not a tuple")),
                 Val::Num { s, .. } | Val::Lit { s, .. } => *s,
             };
             if s.dtype.is_text() {
-                return self.err(*a, format!("`{shown}` takes numbers, not {}", s.dtype.name()));
+                return self.err(a, format!("`{shown}` takes numbers, not {}", s.dtype.name()));
             }
             common = match common {
                 None => Some(s),
                 Some(p) => match promote(p, s) {
                     Some(q) => Some(q),
                     None => {
-                        return self.err(c, format!("`{shown}` of {} and {}", p.dtype.name(), s.dtype.name()));
+                        return self.err(&c.at, format!("`{shown}` of {} and {}", p.dtype.name(), s.dtype.name()));
                     }
                 },
             };
@@ -280,29 +282,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let k = kind(d);
         let complex_ok = matches!(op, NpOp::Abs | NpOp::Negative | NpOp::Square);
         if k == Kind::Complex && !complex_ok {
-            return self.err(c, format!("`{shown}` of {} is not supported in compiled code", d.name()));
+            return self.err(&c.at, format!("`{shown}` of {} is not supported in compiled code", d.name()));
         }
         let float_of = |d: DType| if kind(d) == Kind::Float { d } else { float_for(d) };
-        self.at(c);
+        self.at(&c.at);
         match op {
             NpOp::Float1(sym) | NpOp::Float2(sym) => {
                 if sym == "fmod" && k != Kind::Float {
-                    return self
-                        .err(c, format!("`{shown}` of {} is not supported in compiled code: pass floats", d.name()));
+                    return self.err(
+                        &c.at,
+                        format!("`{shown}` of {} is not supported in compiled code: pass floats", d.name()),
+                    );
                 }
                 let rd = float_of(d);
-                let Some(xs) = self.operands(&vals, rd, c) else { return Val::Err };
-                self.intrinsic(sym, &xs, rd, c)
+                let Some(xs) = self.operands(&vals, rd, c.at) else { return Val::Err };
+                self.intrinsic(sym, &xs, rd, c.at)
             }
             NpOp::Round(sym) => {
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 if k != Kind::Float {
                     return Val::Num { v: xs[0], s: Scalar::strong(d), nonneg: vals[0].0.nonneg() };
                 }
-                self.intrinsic(sym, &xs, d, c)
+                self.intrinsic(sym, &xs, d, c.at)
             }
             NpOp::Abs => {
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 if k == Kind::Bool {
                     return Val::Num { v: xs[0], s: Scalar::strong(d), nonneg: true };
                 }
@@ -312,10 +316,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v, s: Scalar::strong(rd), nonneg: kind(rd) == Kind::Float }
             }
             NpOp::Negative | NpOp::Sign if k == Kind::Bool => {
-                self.err(c, format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
+                self.err(&c.at, format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
             }
             NpOp::Negative => {
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 let n = self.fresh("neg");
                 let v = self.b.unary(Opcode::Neg, TypeId::scalar(d), xs[0], &n);
                 Val::Num { v, s: Scalar::strong(d), nonneg: false }
@@ -323,18 +327,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpOp::Square => {
                 // Bool squares as Int8, as NumPy's loops say.
                 let d = if k == Kind::Bool { DType::Int8 } else { d };
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 let v = self.result(Opcode::Mul, d, xs[0], xs[0]);
                 Val::Num { v, s: Scalar::strong(d), nonneg: k != Kind::Complex }
             }
             NpOp::Sign => {
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 let x = xs[0];
                 let lit = |f: f64| Val::Lit {
                     lit: if k == Kind::Float { Lit::Float(f) } else { Lit::Int(f as i128) },
                     s: Scalar::weak(d),
                 };
-                let one = self.materialize(&lit(1.0), d, c).expect("1 fits");
+                let one = self.materialize(&lit(1.0), d, &c.at).expect("1 fits");
                 let zero = self.zero(d);
                 let ty = TypeId::scalar(d);
                 let pos = self.result(Opcode::Gt, DType::Bool, x, zero);
@@ -342,7 +346,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let n = self.fresh("sign");
                     self.b.select(ty, pos, one, zero, &n)
                 } else {
-                    let minus = self.materialize(&lit(-1.0), d, c).expect("-1 fits");
+                    let minus = self.materialize(&lit(-1.0), d, &c.at).expect("-1 fits");
                     let neg = self.result(Opcode::Lt, DType::Bool, x, zero);
                     // A float that is neither positive nor negative is a
                     // zero (the sign is +0.0) or NaN (itself).
@@ -365,7 +369,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     // Integers are never NaN or infinite.
                     return Val::Lit { lit: Lit::Bool(op == NpOp::IsFinite), s: Scalar::strong(DType::Bool) };
                 }
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 let x = xs[0];
                 let v = if op == NpOp::IsNan {
                     self.result(Opcode::Ne, DType::Bool, x, x)
@@ -373,40 +377,40 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let n = self.fresh("mag");
                     let mag = self.b.unary(Opcode::Abs, TypeId::scalar(d), x, &n);
                     let inf = Val::Lit { lit: Lit::Float(f64::INFINITY), s: Scalar::weak(d) };
-                    let inf = self.materialize(&inf, d, c).expect("inf converts");
+                    let inf = self.materialize(&inf, d, &c.at).expect("inf converts");
                     // NaN is neither: `<` and `==` are false on it.
                     let cmp = if op == NpOp::IsInf { Opcode::Eq } else { Opcode::Lt };
                     self.result(cmp, DType::Bool, mag, inf)
                 };
                 Val::Num { v, s: Scalar::strong(DType::Bool), nonneg: true }
             }
-            NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax => self.min_max(op, &vals, d, c),
+            NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax => self.min_max(op, &vals, d, c.at),
             NpOp::Power => {
                 // NumPy's loops raise Bool to a power as Int8.
                 let d = if k == Kind::Bool { DType::Int8 } else { d };
-                let Some(xs) = self.operands(&vals, d, c) else { return Val::Err };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 // Strong operands: NumPy's semantics (`0.0 ** -1` is inf),
                 // not Python's.
                 let l = Val::Num { v: xs[0], s: Scalar::strong(d), nonneg: vals[0].0.nonneg() };
                 let r = Val::Num { v: xs[1], s: Scalar::strong(d), nonneg: vals[1].0.nonneg() };
-                self.binop(ast::Operator::Pow, l, r, c.range())
+                self.binop(ast::Operator::Pow, l, r, c.at)
             }
         }
     }
 
     /// `np.minimum`, `np.maximum`, `np.fmin` or `np.fmax` of two numbers
     /// that meet in `d`.
-    pub(super) fn min_max(&mut self, op: NpOp, vals: &[(Val, &Expr)], d: DType, c: &ast::ExprCall) -> Val {
+    pub(super) fn min_max(&mut self, op: NpOp, vals: &[(Val, TextRange)], d: DType, at: TextRange) -> Val {
         let k = kind(d);
         let min = matches!(op, NpOp::Minimum | NpOp::Fmin);
-        let Some(xs) = self.operands(vals, d, c) else { return Val::Err };
+        let Some(xs) = self.operands(vals, d, at) else { return Val::Err };
         let (a, b) = (xs[0], xs[1]);
         let nonneg =
             if min { vals[0].0.nonneg() && vals[1].0.nonneg() } else { vals[0].0.nonneg() || vals[1].0.nonneg() };
         let v = match k {
             Kind::Bool => self.result(if min { Opcode::And } else { Opcode::Or }, d, a, b),
             Kind::Float if matches!(op, NpOp::Fmin | NpOp::Fmax) => {
-                return self.intrinsic(if min { "fmin" } else { "fmax" }, &xs, d, c);
+                return self.intrinsic(if min { "fmin" } else { "fmax" }, &xs, d, at);
             }
             _ => {
                 // NumPy keeps `a` when it is better or NaN, else `b`
@@ -426,20 +430,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The arguments as IR values of `d`.
-    fn operands(&mut self, vals: &[(Val, &Expr)], d: DType, c: &ast::ExprCall) -> Option<Vec<ValueId>> {
+    fn operands(&mut self, vals: &[(Val, TextRange)], d: DType, at: TextRange) -> Option<Vec<ValueId>> {
         let mut xs = Vec::new();
         for (v, a) in vals {
-            xs.push(self.materialize(v, d, *a)?);
+            xs.push(self.materialize(v, d, a)?);
         }
-        self.at(c);
+        self.at(&at);
         Some(xs)
     }
 
     /// A call of the `postc.math` intrinsic `sym`, imported through the
     /// module as `math.sym`, giving a NumPy scalar of `rd`.
-    pub(super) fn intrinsic(&mut self, sym: &str, xs: &[ValueId], rd: DType, c: &ast::ExprCall) -> Val {
+    pub(super) fn intrinsic(&mut self, sym: &str, xs: &[ValueId], rd: DType, at: TextRange) -> Val {
         self.math_imports.insert(sym.to_owned());
-        self.at(c);
+        self.at(&at);
         let n = self.fresh(sym);
         let v = self.b.call(&format!("math.{sym}"), xs, Some(TypeId::scalar(rd)), &n);
         Val::Num { v, s: Scalar::strong(rd), nonneg: false }

@@ -110,17 +110,17 @@ const RANGE_ERROR: &str = "OverflowError: math range error";
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `math.NAME(args)`.
-    pub(super) fn math_call(&mut self, f: MathFn, name: &str, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
+    pub(super) fn math_call(&mut self, f: MathFn, name: &str, c: &CallExpr) -> Val {
+        let args = c.args;
         let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose) { 2 } else { 1 };
         let mut vals = Vec::new();
-        for a in args.iter() {
-            vals.push((self.expr_syntax(a), a));
+        for &a in args {
+            vals.push((self.expr(a), self.range(a)));
         }
         if args.len() != arity {
             let s = if arity == 1 { "" } else { "s" };
             return self
-                .err(c, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {}", args.len()));
+                .err(&c.at, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {}", args.len()));
         }
         // CPython's `trunc` calls `__trunc__`, which Python numbers and
         // Float64 (a `float`) have and NumPy's other scalars lack.
@@ -128,7 +128,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if let Some(s) = v.scalar().filter(|s| !s.weak && s.dtype != DType::Float64) {
                 let d = s.dtype.name();
                 return self.err(
-                    *a,
+                    a,
                     format!("`math.trunc` of {d}: CPython raises TypeError ({d} has no `__trunc__`); pass `float(x)`"),
                 );
             }
@@ -138,7 +138,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // takes them through a float like any other number.
         if let (MathFn::ToInt(_), [(v, a)]) = (f, &vals[..]) {
             if v.scalar().is_some_and(|s| s.weak && matches!(kind(s.dtype), Kind::Int | Kind::Bool)) {
-                let Some(n) = self.materialize(v, DType::Int64, *a) else { return Val::Err };
+                let Some(n) = self.materialize(v, DType::Int64, a) else { return Val::Err };
                 return Val::Num { v: n, s: Scalar::weak(DType::Int64), nonneg: v.nonneg() };
             }
         }
@@ -150,25 +150,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Err => return Val::Err,
                 Val::Num { s, .. } | Val::Lit { s, .. } if kind(s.dtype) <= Kind::Float => {}
                 Val::Num { s, .. } | Val::Lit { s, .. } => {
-                    return self.err(*a, format!("`math.{name}` takes real numbers, not {}", s.dtype.name()))
+                    return self.err(a, format!("`math.{name}` takes real numbers, not {}", s.dtype.name()))
                 }
-                _ => return self.err(*a, format!("`math.{name}` takes a number")),
+                _ => return self.err(a, format!("`math.{name}` takes a number")),
             }
-            let Some(x) = self.materialize(v, DType::Float64, *a) else { return Val::Err };
+            let Some(x) = self.materialize(v, DType::Float64, a) else { return Val::Err };
             xs.push(x);
         }
-        self.at(c);
+        self.at(&c.at);
         match f {
             MathFn::Float1(sym, errors) | MathFn::Float2(sym, errors) => {
                 let r = self.math_intrinsic(sym, &xs);
-                self.check_math_errors(errors, &xs, r, c);
+                self.check_math_errors(errors, &xs, r, &c.at);
                 Val::Num { v: r, s: Scalar::weak(DType::Float64), nonneg: false }
             }
             MathFn::ToInt(sym) => {
                 // The intrinsic keeps NaN and the infinities, which the
                 // conversion then refuses as CPython does.
                 let r = self.math_intrinsic(sym, &xs);
-                let v = self.python_int_of_float(r, c);
+                let v = self.python_int_of_float(r, &c.at);
                 Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
             }
             MathFn::IsClose => {
@@ -280,7 +280,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Panics as CPython raises when `r`, the result of a `math` function
     /// of `xs`, is an error by `errors`' rule.
-    fn check_math_errors(&mut self, errors: Errors, xs: &[ValueId], r: ValueId, at: &ast::ExprCall) {
+    fn check_math_errors(&mut self, errors: Errors, xs: &[ValueId], r: ValueId, at: &TextRange) {
         if errors == Errors::Never {
             return;
         }
