@@ -2621,6 +2621,9 @@ enum Library {
 /// computes in. Not typed here: `sign`, `isnan`, `isinf`, `isfinite`,
 /// `minimum`, `maximum`, `fmin`, `fmax`, `power`.
 fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
+    if op == NpOp::Around {
+        return numpy_round(args);
+    }
     let arity = if matches!(op, NpOp::Float2(_)) { 2 } else { 1 };
     if args.len() != arity
         || !matches!(op, NpOp::Float1(_) | NpOp::Float2(_) | NpOp::Round(_) | NpOp::Abs | NpOp::Negative | NpOp::Square)
@@ -2671,9 +2674,30 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
     }
 }
 
-/// A float function of Python's `math`, as the lowering's `math_call`
-/// types it: a Python float of real arguments. Not typed here: `floor`,
-/// `ceil`, `trunc`, `isnan`, `isinf`, `isfinite`.
+/// `np.round(x)`, `np.round(x, decimals)`, as the lowering's
+/// `numpy_round` types it: a NumPy scalar of the number's dtype (NumPy's
+/// default for a Python number), Float16 for a Bool; decimals are an
+/// integer constant, not negative for an integer.
+fn numpy_round(args: &[Ty]) -> Option<Ty> {
+    let decimals = match args {
+        [_] => 0,
+        [_, Ty::Lit { lit: Lit::Int(k), .. }] if k.unsigned_abs() < 400 => *k,
+        _ => return None,
+    };
+    let s = args[0].scalar()?;
+    let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+    let (rd, nonneg) = match kind(d) {
+        Kind::Int if decimals >= 0 => (d, args[0].nonneg()),
+        Kind::Bool => (DType::Float16, false),
+        Kind::Float => (d, false),
+        _ => return None,
+    };
+    args[0].converts_to(rd).then_some(Ty::Num { s: Scalar::strong(rd), nonneg })
+}
+
+/// A function of Python's `math`, as the lowering's `math_call` types
+/// it: a Python float of the float functions, a Python int of `floor`,
+/// `ceil` and `trunc`, a Python bool of the tests.
 fn python_math(f: MathFn, args: &[Ty]) -> Option<Ty> {
     let arity = match f {
         MathFn::Float2(..) | MathFn::IsClose => 2,

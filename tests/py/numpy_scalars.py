@@ -340,3 +340,39 @@ def float_info_ints(k: Int64) -> Int64:
 def nearly_equal(a: Float32, b: Float32) -> Bool:
     """A relative comparison through Float32's epsilon."""
     return abs(a - b) <= 4.0 * np.finfo(np.float32).eps * max(abs(a), abs(b))
+
+
+def rounded(x: Float64, k: Int64) -> Float64:
+    """np.round and np.around: halves to even, to decimals as NumPy
+    rounds them (multiplied by 10**k, rounded, divided back), negative
+    decimals to tens, hundreds."""
+    if k == 0:
+        return np.round(x)
+    if k == 1:
+        return np.round(x, 2)
+    if k == 2:
+        return np.around(x, -1)
+    if k == 3:
+        return np.round(x, 12)
+    return np.round(x, -2) + np.round(x, 30)
+
+
+def rounded_f32(x: Float32) -> Float32:
+    """Float32 rounds in Float32."""
+    return np.round(x, 1) + np.round(x)
+
+
+def rounded_ints(n: Int32, b: Bool) -> Float64:
+    """An integer is itself (Int32 here); a Bool rounds as NumPy's
+    Float16, which meets the Int32 in Float64."""
+    return np.round(n, 2) * np.round(b)
+
+
+def rounded_bool(b: Bool) -> Float16:
+    """np.round of a Bool is NumPy's Float16."""
+    return np.round(b)
+
+
+def bo_fold(d: Float64) -> Float64:
+    """librosa's fold of a frequency ratio into an octave."""
+    return d * (2.0 ** -np.round(np.log2(d)))

@@ -2789,6 +2789,13 @@ def _numpy_scalars():
     cases += [C(f"float_info_ints_{k}", "float_info_ints", k) for k in range(7)]
     cases += [C(f"nearly_equal_{a}_{b}", "nearly_equal", a, b)
               for a, b in ((f32v(1.0), f32v(1.0000001)), (f32v(1.0), f32v(1.001)), (f32v(0.0), f32v(0.0)))]
+    for k in range(5):
+        cases += [C(f"rounded_{k}_{i}", "rounded", x, k) for i, x in
+                  enumerate((2.5, -2.5, 1.005, 2.675, 0.125, 1234.5, -0.0, float("nan"), float("inf"), 1e200, 5e-324))]
+    cases += [C(f"rounded_f32_{i}", "rounded_f32", f32v(x)) for i, x in enumerate((2.25, 0.35, -1.5, 3.75e30))]
+    cases += [C(f"rounded_ints_{n}_{b}", "rounded_ints", np.int32(n), b) for n in (0, 7, -3) for b in (True, False)]
+    cases += [C(f"rounded_bool_{b}", "rounded_bool", b) for b in (True, False)]
+    cases += [C(f"bo_fold_{i}", "bo_fold", x) for i, x in enumerate((3.0, 1.5, 0.75, 10.0, 1.0 / 3.0))]
     return cases
 
 
@@ -3157,7 +3164,7 @@ ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate", "T"}
 NUMPY_UFUNCS = {
     "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
     "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "rint", "fabs", "arctan2",
-    "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "abs", "absolute", "negative", "square", "sign",
+    "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "round", "around", "abs", "absolute", "negative", "square", "sign",
     "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "power",
     # Elementwise selections over arrays.
     "where", "clip",

@@ -237,6 +237,12 @@ pub(super) struct CallExpr<'h> {
     keywords: &'h [hir::Keyword],
 }
 
+impl Ranged for CallExpr<'_> {
+    fn range(&self) -> TextRange {
+        self.at
+    }
+}
+
 /// Which arguments of a call being lowered have been lowered: positional
 /// arguments, then keyword values.
 pub(crate) struct CallArgs {

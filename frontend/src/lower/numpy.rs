@@ -24,6 +24,8 @@ pub(crate) enum NpOp {
     /// `floor`, `ceil`, `trunc`: integers and Bool are themselves (NumPy 2
     /// has integer loops for them), floats go through the intrinsic.
     Round(&'static str),
+    /// `round`, `around`: halves to even, with optional decimals.
+    Around,
     Abs,
     Negative,
     Square,
@@ -67,6 +69,7 @@ pub(crate) fn numpy_func(name: &str) -> Option<NpOp> {
         "floor" => NpOp::Round("floor"),
         "ceil" => NpOp::Round("ceil"),
         "trunc" => NpOp::Round("trunc"),
+        "round" | "around" => NpOp::Around,
         "abs" | "absolute" => NpOp::Abs,
         "negative" => NpOp::Negative,
         "square" => NpOp::Square,
@@ -231,6 +234,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn numpy_call(&mut self, op: NpOp, name: &str, c: &CallExpr) -> Val {
         let args = c.args;
         let shown = format!("numpy.{name}");
+        if op == NpOp::Around {
+            return self.numpy_round(&shown, c);
+        }
         let n = op.arity();
         if args.len() != n {
             for &a in args {
@@ -298,6 +304,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some(xs) = self.operands(&vals, rd, c.at) else { return Val::Err };
                 self.intrinsic(sym, &xs, rd, c.at)
             }
+            NpOp::Around => unreachable!("lowered by numpy_round"),
             NpOp::Round(sym) => {
                 let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 if k != Kind::Float {
@@ -396,6 +403,79 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.binop(ast::Operator::Pow, l, r, c.at)
             }
         }
+    }
+
+    /// `np.round(x)` or `np.round(x, decimals)` (`np.around` too) of a
+    /// number, as NumPy rounds it: to the nearest, halves to even. With
+    /// `decimals`, a float is multiplied by `10**decimals` in its own
+    /// dtype (divided by `10**-decimals` for negative ones), rounded and
+    /// divided back. An integer is itself (to negative decimals it is not
+    /// compiled); a Bool rounds as a Float16, NumPy's result for it.
+    fn numpy_round(&mut self, shown: &str, c: &CallExpr) -> Val {
+        let args = c.args;
+        if args.is_empty() || args.len() > 2 {
+            for &a in args {
+                self.expr(a);
+            }
+            let n = args.len();
+            return self.err(c, format!("`{shown}` takes a number and, optionally, decimals, not {n} arguments"));
+        }
+        let v = self.expr(args[0]);
+        let at = self.range(args[0]);
+        let decimals = match args.get(1) {
+            None => 0,
+            Some(&d) => match self.expr(d) {
+                Val::Lit { lit: Lit::Int(k), .. } if k.unsigned_abs() < 400 => k as i32,
+                Val::Err => return Val::Err,
+                _ => {
+                    let msg = format!("the decimals of `{shown}` are an integer constant in compiled code");
+                    return self.err(&self.range(d), msg);
+                }
+            },
+        };
+        let s = match &v {
+            Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
+            Val::Num { s, .. } | Val::Lit { s, .. } if !s.dtype.is_text() => *s,
+            Val::Arr { .. } => {
+                let msg = format!(
+                    "`{shown}` of an array is not supported in compiled code: NumPy functions take scalars here \
+                     (loop over the elements)"
+                );
+                return self.err(&at, msg);
+            }
+            _ => return self.err(&at, format!("`{shown}` takes a number")),
+        };
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        let rd = match kind(d) {
+            Kind::Int if decimals >= 0 => {
+                let Some(x) = self.materialize(&v, d, &at) else { return Val::Err };
+                return Val::Num { v: x, s: Scalar::strong(d), nonneg: v.nonneg() };
+            }
+            Kind::Int => {
+                let msg = format!("`{shown}` of an integer to negative decimals is not supported in compiled code");
+                return self.err(&self.range(args[1]), msg);
+            }
+            Kind::Bool => DType::Float16,
+            Kind::Float => d,
+            _ => return self.err(c, format!("`{shown}` of {} is not supported in compiled code", d.name())),
+        };
+        let Some(x) = self.materialize(&v, rd, &at) else { return Val::Err };
+        if decimals == 0 {
+            return self.intrinsic("rint", &[x], rd, c.at);
+        }
+        // NumPy's power of ten: exact up to 1e22, then multiplied up.
+        let mut scale = 1.0f64;
+        for k in 0..decimals.unsigned_abs() {
+            scale = if k < 9 { 10f64.powi(k as i32 + 1) } else { scale * 10.0 };
+        }
+        let f = Val::Lit { lit: Lit::Float(scale), s: Scalar::weak(DType::Float64) };
+        let Some(f) = self.materialize(&f, rd, c) else { return Val::Err };
+        let (there, back) = if decimals > 0 { (Opcode::Mul, Opcode::Div) } else { (Opcode::Div, Opcode::Mul) };
+        self.at(c);
+        let y = self.result(there, rd, x, f);
+        let Val::Num { v: r, .. } = self.intrinsic("rint", &[y], rd, c.at) else { return Val::Err };
+        let v = self.result(back, rd, r, f);
+        Val::Num { v, s: Scalar::strong(rd), nonneg: false }
     }
 
     /// `np.minimum`, `np.maximum`, `np.fmin` or `np.fmax` of two numbers
