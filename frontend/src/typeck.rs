@@ -726,7 +726,9 @@ impl Solver<'_> {
             return None;
         }
         let index = counted.then_some(Bound::StepIndex(iter));
-        let bounds = index.into_iter().chain(args.iter().map(|a| Bound::ArrayStep(*a)));
+        // `zip(range(n), a)`: a range steps with the arrays.
+        let step = |a: &ExprId| if self.is_range_call(*a) { Bound::RangeCounter(*a) } else { Bound::ArrayStep(*a) };
+        let bounds = index.into_iter().chain(args.iter().map(step));
         names.iter().zip(bounds).map(|(n, b)| Some((self.local_of(*n)?, b))).collect()
     }
 

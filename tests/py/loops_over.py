@@ -84,3 +84,23 @@ def triples(a: Int32[:], b: Int32[:], c: Int32[:]) -> Int64:
     for x, y, z in zip(a, b, c):
         s += x * y - z
     return s
+
+
+def steps(w: Float64[:], n: Int64) -> Float64:
+    """`zip(range(n), a)`: the index steps with the array and the shorter
+    ends the loop (librosa's DTW loops over its steps so)."""
+    s = 0.0
+    for i, x in zip(range(n), w):
+        s += (i + 1) * x
+    return s
+
+
+def stepped(w: Float64[:], v: Int32[:], start: Int64, step: Int64) -> Float64:
+    """A range with a start and a run-time step (negative too), zipped
+    with two arrays; enumerate over a range."""
+    s = 0.0
+    for i, x, y in zip(range(start, 100 * step, step), w, v):
+        s += i * x + y
+    for k, j in enumerate(range(start, start + 3)):
+        s += k * j
+    return s

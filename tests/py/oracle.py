@@ -1021,6 +1021,11 @@ def _loops_over():
     ]
     cases += [C(f"is_prime_{n}", "is_prime", n) for n in (0, 1, 2, 3, 4, 17, 25, 97, 7919)]
     cases += [C(f"count_down_{n}", "count_down", n) for n in (0, 1, 9, 10, 1000)]
+    w = arr([1.5, -2.0, 4.25, 0.5], np.float64)
+    cases += [C(f"steps_{n}", "steps", w, n) for n in (0, 2, 4, 9)]
+    cases += [C("steps_strided", "steps", every_other(arr([1.0, 2.0, 4.0, 8.0, 16.0], np.float64)), 5)]
+    v = arr([3, -1, 4, 1], np.int32)
+    cases += [C(f"stepped_{a}_{k}", "stepped", w, v, a, k) for a, k in ((0, 1), (2, 3), (5, -1), (-4, -2), (0, 0))]
     return cases
 
 

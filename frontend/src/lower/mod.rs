@@ -208,6 +208,17 @@ struct ForLoop<'h> {
     orelse: &'h [hir::StmtId],
 }
 
+/// The bounds of a `range(...)`, as Int64 values (see
+/// `FnLower::range_bounds`).
+struct RangeBounds {
+    start: ValueId,
+    stop: ValueId,
+    step: ValueId,
+    step_const: Option<i128>,
+    /// Every value it gives is non-negative.
+    nonneg: bool,
+}
+
 /// The blocks of a `for` loop (see `FnLower::for_blocks`).
 struct ForBlocks {
     head: BlockId,
@@ -1479,77 +1490,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             Vec::new()
         };
-        if let Some(k) = keywords.first() {
-            self.err(&k.range, "`range` takes no keyword arguments");
+        let Some(RangeBounds { start: s0, stop: s1, step: s2, step_const, nonneg: var_nonneg }) =
+            self.range_bounds(iter_at, args, keywords)
+        else {
             return false;
-        }
-        if args.is_empty() || args.len() > 3 {
-            self.err(&iter_at, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
-            return false;
-        }
-        let mut vals = Vec::new();
-        for &a in args.iter() {
-            let v = self.expr(a);
-            let at = self.range(a);
-            match v.scalar() {
-                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, at)),
-                Some(s) => {
-                    self.err(&at, format!("`range` takes integers, not {}", s.dtype.name()));
-                    return false;
-                }
-                None => {
-                    if !matches!(v, Val::Err) {
-                        self.err(&at, "`range` takes integers");
-                    }
-                    return false;
-                }
-            }
-        }
-        let first = self.range(args[0]);
-        let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
-        let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
-        let (start, stop, step) = match vals.len() {
-            1 => ((zero, first), vals.pop().unwrap(), (one, first)),
-            2 => {
-                let stop = vals.pop().unwrap();
-                (vals.pop().unwrap(), stop, (one, first))
-            }
-            _ => {
-                let step = vals.pop().unwrap();
-                let stop = vals.pop().unwrap();
-                (vals.pop().unwrap(), stop, step)
-            }
-        };
-        let step_const = match &step.0 {
-            Val::Lit { lit: Lit::Int(i), .. } => Some(*i),
-            _ => None,
-        };
-        if step_const == Some(0) {
-            self.err(&step.1, "`range` step must not be zero");
-            return false;
-        }
-        // The loop variable: a Python int, non-negative when the range says so.
-        let var_nonneg = match step_const {
-            Some(s) if s > 0 => start.0.nonneg(),
-            Some(_) => matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg(),
-            None => start.0.nonneg() && stop.0.nonneg(),
         };
         let range_val_ty = Scalar::weak(DType::Int64);
-        self.at(&iter_at);
-        let (Some(s0), Some(s1), Some(s2)) = (
-            self.materialize(&start.0, DType::Int64, &start.1),
-            self.materialize(&stop.0, DType::Int64, &stop.1),
-            self.materialize(&step.0, DType::Int64, &step.1),
-        ) else {
-            return false;
-        };
-        if step_const.is_none() {
-            self.at(&iter_at);
-            let z = self.zero(DType::Int64);
-            let n = self.fresh("step.ok");
-            let ok = self.b.binary(Opcode::Ne, TypeId::BOOL, s2, z, &n);
-            self.panic_unless(ok, "range() arg 3 must not be zero", &iter_at);
-        }
         self.at(&iter_at);
         let kname = self.fresh(&format!("{var}.next"));
         let k = self.b.let_(TypeId::INT64, s0, &kname);
@@ -1558,21 +1504,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let ForBlocks { head, body, latch, exit, done } = self.for_blocks(f.orelse);
         self.at(&iter_at);
-        let cname = self.fresh("more");
-        let more = match step_const {
-            Some(s) if s > 0 => self.b.binary(Opcode::Lt, TypeId::BOOL, k, s1, &cname),
-            Some(_) => self.b.binary(Opcode::Gt, TypeId::BOOL, k, s1, &cname),
-            None => {
-                let z = self.zero(DType::Int64);
-                let up = self.fresh("up");
-                let up = self.b.binary(Opcode::Gt, TypeId::BOOL, s2, z, &up);
-                let lt = self.fresh("lt");
-                let lt = self.b.binary(Opcode::Lt, TypeId::BOOL, k, s1, &lt);
-                let gt = self.fresh("gt");
-                let gt = self.b.binary(Opcode::Gt, TypeId::BOOL, k, s1, &gt);
-                self.b.select(TypeId::BOOL, up, lt, gt, &cname)
-            }
-        };
+        let bounds = RangeBounds { start: s0, stop: s1, step: s2, step_const, nonneg: var_nonneg };
+        let more = self.range_continues(k, &bounds);
         self.b.condbr(more, body, done, None);
         self.open = false;
         self.enter(body);
@@ -1586,9 +1519,106 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.loops.pop();
         self.br(latch);
         self.at(&iter_at);
-        self.for_latch(latch, head, k, Some(s2));
+        self.for_latch(latch, head, k, Some(s2), &[]);
         self.loop_else(f.orelse, done, exit);
         true
+    }
+
+    /// The bounds of `range(args)` (the call at `at`), as Int64 values:
+    /// each argument an integer, a step that is zero refused or, when not
+    /// constant, a panic.
+    fn range_bounds(&mut self, at: TextRange, args: &[hir::ExprId], keywords: &[hir::Keyword]) -> Option<RangeBounds> {
+        if let Some(k) = keywords.first() {
+            self.err(&k.range, "`range` takes no keyword arguments");
+            return None;
+        }
+        if args.is_empty() || args.len() > 3 {
+            self.err(&at, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
+            return None;
+        }
+        let mut vals = Vec::new();
+        for &a in args.iter() {
+            let v = self.expr(a);
+            let at = self.range(a);
+            match v.scalar() {
+                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, at)),
+                Some(s) => {
+                    self.err(&at, format!("`range` takes integers, not {}", s.dtype.name()));
+                    return None;
+                }
+                None => {
+                    if !matches!(v, Val::Err) {
+                        self.err(&at, "`range` takes integers");
+                    }
+                    return None;
+                }
+            }
+        }
+        let first = self.range(args[0]);
+        let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+        let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
+        let (start, stop, step) = match vals.len() {
+            1 => ((zero, first), vals.pop()?, (one, first)),
+            2 => {
+                let stop = vals.pop()?;
+                (vals.pop()?, stop, (one, first))
+            }
+            _ => {
+                let step = vals.pop()?;
+                let stop = vals.pop()?;
+                (vals.pop()?, stop, step)
+            }
+        };
+        let step_const = match &step.0 {
+            Val::Lit { lit: Lit::Int(i), .. } => Some(*i),
+            _ => None,
+        };
+        if step_const == Some(0) {
+            self.err(&step.1, "`range` step must not be zero");
+            return None;
+        }
+        // The counter: a Python int, non-negative when the range says so.
+        let nonneg = match step_const {
+            Some(s) if s > 0 => start.0.nonneg(),
+            Some(_) => matches!(&stop.0, Val::Lit { lit: Lit::Int(i), .. } if *i >= -1) || stop.0.nonneg(),
+            None => start.0.nonneg() && stop.0.nonneg(),
+        };
+        self.at(&at);
+        let (Some(s0), Some(s1), Some(s2)) = (
+            self.materialize(&start.0, DType::Int64, &start.1),
+            self.materialize(&stop.0, DType::Int64, &stop.1),
+            self.materialize(&step.0, DType::Int64, &step.1),
+        ) else {
+            return None;
+        };
+        if step_const.is_none() {
+            self.at(&at);
+            let z = self.zero(DType::Int64);
+            let n = self.fresh("step.ok");
+            let ok = self.b.binary(Opcode::Ne, TypeId::BOOL, s2, z, &n);
+            self.panic_unless(ok, "range() arg 3 must not be zero", &at);
+        }
+        Some(RangeBounds { start: s0, stop: s1, step: s2, step_const, nonneg })
+    }
+
+    /// Whether the counter `k` of a range with these bounds has not reached
+    /// its stop (tested before each step).
+    fn range_continues(&mut self, k: ValueId, r: &RangeBounds) -> ValueId {
+        let cname = self.fresh("more");
+        match r.step_const {
+            Some(s) if s > 0 => self.b.binary(Opcode::Lt, TypeId::BOOL, k, r.stop, &cname),
+            Some(_) => self.b.binary(Opcode::Gt, TypeId::BOOL, k, r.stop, &cname),
+            None => {
+                let z = self.zero(DType::Int64);
+                let up = self.fresh("up");
+                let up = self.b.binary(Opcode::Gt, TypeId::BOOL, r.step, z, &up);
+                let lt = self.fresh("lt");
+                let lt = self.b.binary(Opcode::Lt, TypeId::BOOL, k, r.stop, &lt);
+                let gt = self.fresh("gt");
+                let gt = self.b.binary(Opcode::Gt, TypeId::BOOL, k, r.stop, &gt);
+                self.b.select(TypeId::BOOL, up, lt, gt, &cname)
+            }
+        }
     }
 
     /// A `for` loop's blocks, entered at its header: `done` is where the
@@ -1605,8 +1635,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// A `for` loop's latch: the counter `k` steps by `step` (1 when
-    /// `None`), back to the header.
-    fn for_latch(&mut self, latch: BlockId, head: BlockId, k: ValueId, step: Option<ValueId>) {
+    /// `None`), and each of `counters` by its step, back to the header.
+    fn for_latch(
+        &mut self,
+        latch: BlockId,
+        head: BlockId,
+        k: ValueId,
+        step: Option<ValueId>,
+        counters: &[(ValueId, ValueId)],
+    ) {
         self.enter(latch);
         let step = step.unwrap_or_else(|| {
             let on = self.fresh("one");
@@ -1615,6 +1652,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let nn = self.fresh("k");
         let k2 = self.b.binary(Opcode::Add, TypeId::INT64, k, step, &nn);
         self.b.set(k, k2);
+        for &(c, c_step) in counters {
+            let nn = self.fresh("k");
+            let c2 = self.b.binary(Opcode::Add, TypeId::INT64, c, c_step, &nn);
+            self.b.set(c, c2);
+        }
         self.b.br(head);
         self.open = false;
     }
@@ -1703,10 +1745,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.err(&self.range(t), "a `for` loop binds names");
             return false;
         }
+        // Each source: an array, or a `range(...)` stepping with the index.
         let mut arrays = Vec::new();
+        let mut ranges = Vec::new();
+        let mut steps: Vec<Result<usize, usize>> = Vec::new();
         for &src in &sources {
+            if let hir::Expr::Call { func, args, keywords } = &hir.exprs[src] {
+                if matches!(self.target_of(self.syn(*func)), Some(Target::Builtin(Builtin::Range))) {
+                    let Some(bounds) = self.range_bounds(self.range(src), args, keywords) else { return false };
+                    let n = self.fresh("range");
+                    let counter = self.b.let_(TypeId::INT64, bounds.start, &n);
+                    steps.push(Err(ranges.len()));
+                    ranges.push((counter, bounds));
+                    continue;
+                }
+            }
             match self.expr(src) {
-                Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => arrays.push((v, ty)),
+                Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => {
+                    steps.push(Ok(arrays.len()));
+                    arrays.push((v, ty));
+                }
                 Val::Arr { .. } => {
                     self.err(&self.range(src), "a `for` loop runs over arrays whose number of axes is known");
                     return false;
@@ -1719,7 +1777,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         self.at(&iter_at);
-        // The trip count: the length of the (shortest) array, read once.
+        // The trip count: the length of the (shortest) array, read once;
+        // a range stops the loop where it ends.
         let mut n: Option<ValueId> = None;
         for (v, _) in &arrays {
             let dn = self.fresh("len");
@@ -1733,13 +1792,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             });
         }
-        let Some(n) = n else { return false };
         let z = self.zero(DType::Int64);
         let kname = self.fresh("index");
         let k = self.b.let_(TypeId::INT64, z, &kname);
         let ForBlocks { head, body, latch, exit, done } = self.for_blocks(f.orelse);
         self.at(&iter_at);
-        let more = self.result(Opcode::Lt, DType::Bool, k, n);
+        let mut more = n.map(|n| self.result(Opcode::Lt, DType::Bool, k, n));
+        for (counter, bounds) in &ranges {
+            let going = self.range_continues(*counter, bounds);
+            more = Some(match more {
+                None => going,
+                Some(m) => self.result(Opcode::And, DType::Bool, m, going),
+            });
+        }
+        let Some(more) = more else { return false };
         self.b.condbr(more, body, done, None);
         self.open = false;
         self.enter(body);
@@ -1747,8 +1813,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if counted {
             values.push(Val::Num { v: k, s: Scalar::weak(DType::Int64), nonneg: true });
         }
-        for a in &arrays {
-            values.push(self.iteration_value(a, k, self.syn(f.iter)));
+        for step in &steps {
+            values.push(match *step {
+                Ok(a) => self.iteration_value(&arrays[a], k, self.syn(f.iter)),
+                Err(r) => {
+                    let (counter, bounds) = &ranges[r];
+                    Val::Num { v: *counter, s: Scalar::weak(DType::Int64), nonneg: bounds.nonneg }
+                }
+            });
         }
         for (&t, v) in targets.iter().zip(values) {
             let hir::Expr::Name(name) = &hir.exprs[t] else { unreachable!("checked above") };
@@ -1760,7 +1832,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.loops.pop();
         self.br(latch);
         self.at(&iter_at);
-        self.for_latch(latch, head, k, None);
+        let counters: Vec<(ValueId, ValueId)> = ranges.iter().map(|(c, b)| (*c, b.step)).collect();
+        self.for_latch(latch, head, k, None, &counters);
         self.loop_else(f.orelse, done, exit);
         true
     }
