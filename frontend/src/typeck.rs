@@ -689,7 +689,8 @@ impl Solver<'_> {
     /// types are known).
     fn may_iterate(&self, e: ExprId) -> bool {
         match &self.body.exprs[e] {
-            Expr::Tuple(_) | Expr::Name(Name::Local(_)) => true,
+            // A list display iterates as a tuple of its values.
+            Expr::Tuple(_) | Expr::List(_) | Expr::Name(Name::Local(_)) => true,
             Expr::Attribute { attr, .. } => matches!(&**attr, "shape" | "T"),
             Expr::Subscript { base, .. } => matches!(self.body.exprs[*base], Expr::Name(Name::Local(_))),
             _ => false,
@@ -916,6 +917,10 @@ impl Solver<'_> {
             // `x = None` of a local that may be `None` (the lowering's
             // `assign_maybe_none`): its flag, not its type.
             Bound::Value(v) if matches!(self.body.exprs[v], Expr::None) => Some(Vec::new()),
+            Bound::EveryElement(iter) if matches!(self.body.exprs[iter], Expr::List(_)) => {
+                let Expr::List(elts) = &self.body.exprs[iter] else { return None };
+                elts.iter().map(|e| self.ty(*e)).collect()
+            }
             Bound::EveryElement(iter) => match self.ty(iter)? {
                 Ty::Tuple(elems) => Some(elems),
                 Ty::Arr(ty) => Some(vec![array_step(&ty)?]),

@@ -104,3 +104,15 @@ def stepped(w: Float64[:], v: Int32[:], start: Int64, step: Int64) -> Float64:
     for k, j in enumerate(range(start, start + 3)):
         s += k * j
     return s
+
+
+def signs(x: Float64, n: Int64) -> Float64:
+    """`for sign in [1, -1]`: a list display's values in turn, as
+    librosa's search over fifths tries each sign."""
+    s = 0.5
+    for power in range(n):
+        for sign in [1, -1]:
+            if sign * x > 6 - power:
+                return power * sign + s
+            s = s * 2.0 + sign
+    return s

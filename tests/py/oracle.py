@@ -1026,6 +1026,7 @@ def _loops_over():
     cases += [C("steps_strided", "steps", every_other(arr([1.0, 2.0, 4.0, 8.0, 16.0], np.float64)), 5)]
     v = arr([3, -1, 4, 1], np.int32)
     cases += [C(f"stepped_{a}_{k}", "stepped", w, v, a, k) for a, k in ((0, 1), (2, 3), (5, -1), (-4, -2), (0, 0))]
+    cases += [C(f"signs_{i}", "signs", x, n) for i, (x, n) in enumerate(((3.5, 5), (-4.5, 6), (0.0, 3), (2.5, 0), (-1.5, 8)))]
     return cases
 
 
@@ -3501,9 +3502,10 @@ class Lint:
             if isinstance(it, ast.Name) and isinstance(s.target, ast.Name):
                 F.add("for over an array or a tuple")
                 self.expr(path, it)
-            elif isinstance(it, (ast.Tuple, ast.Attribute)) and names(s.target):
+            elif isinstance(it, (ast.Tuple, ast.List, ast.Attribute)) and names(s.target):
                 F.add("for over a tuple")
-                self.expr(path, it)
+                for e in (it.elts if isinstance(it, ast.List) else [it]):
+                    self.expr(path, e)
             elif isinstance(it, ast.Subscript) and isinstance(s.target, ast.Name):
                 F.add("for over a view")
                 self.expr(path, it)

@@ -233,7 +233,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             for &a in c.args {
                 self.expr(a);
             }
-            let shown = dotted(func).unwrap_or_else(|| construct_name(func).to_owned());
+            // A method of a value that is not a name (`f(x).m()`) is shown as
+            // `.m`.
+            let shown = dotted(func).unwrap_or_else(|| match func {
+                Expr::Attribute(a) => format!(".{}", a.attr.id),
+                _ => construct_name(func).to_owned(),
+            });
             if let Expr::Name(n) = func {
                 if self.locals.contains_key(n.id.as_str()) {
                     return self.err(&func_at, format!("`{shown}` is a variable, not a function"));

@@ -1421,7 +1421,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.for_over_tuple(&l)
         } else if self.iterates_arrays(l.iter) {
             self.for_over_arrays(&l)
-        } else if self.is_tuple_expr(iter_syntax) {
+        } else if matches!(hir.exprs[l.iter], hir::Expr::List(_)) || self.is_tuple_expr(iter_syntax) {
             self.for_over_tuple(&l)
         } else {
             self.for_over_range(id, &l)

@@ -667,7 +667,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return false;
             }
         };
-        let elts = match self.expr(f.iter) {
+        // `for x in [1, -1]`: a list display's values, as a tuple's.
+        let values = match &hir.exprs[f.iter] {
+            crate::hir::Expr::List(elements) => self.tuple_display(elements),
+            _ => self.expr(f.iter),
+        };
+        let elts = match values {
             Val::Tuple(elts) => elts,
             Val::Err => return false,
             other => {
