@@ -1,5 +1,5 @@
-//! The types of a function's locals (scalars, tuples and arrays), solved
-//! once over its HIR.
+//! The types of a function's locals (scalars, tuples and arrays) and of
+//! its expressions, solved once over its HIR.
 //!
 //! What it does: collects every binding of every local (assignments,
 //! annotations, augmented assignments, unpackings of tuples, of
@@ -23,7 +23,13 @@
 //! typed. A local bound only to NumPy dtypes (`dtype = np.int_`) has no
 //! type: it is solved as the dtype a later `dtype=` reads.
 //!
-//! What it does not do (yet): type every expression. It knows literals,
+//! Then, the locals' types final, it sweeps the body once, in the order
+//! the lowering walks it, and records the type of every expression it
+//! types there (`LocalTypes::exprs`, a [`Ty`] each), each expression
+//! typed once, after the ones it holds, on an explicit stack: the
+//! expressions of every statement, nested blocks and the blocks of
+//! refused statements included, down to the parts of refused
+//! expressions. It knows literals,
 //! module constants, parameters, arithmetic, comparisons, `and`/`or`,
 //! conditional expressions, indexing one element of an array, an array's
 //! extents, `ndim`, `size` and `T`, views (`a[i]` of a 2-D array,
@@ -50,7 +56,20 @@
 //! a local's presence flag, not its type), a conditional expression with
 //! a `None` arm as its other arm, `x is None` and `x == None` as Python
 //! bools, and `not None` and a `None` operand of `and`/`or` as the
-//! lowering reads them, false. It reports nothing: a binding
+//! lowering reads them, false.
+//!
+//! An expression it does not type is absent from the map: a name of a
+//! module, a function, a type or a dtype and the attributes naming them
+//! (`np`, `np.zeros`, `range`, `Float64`, `np.int32`), calls of other
+//! NumPy functions and of builtins not above, `None`, `...`, slices and
+//! starred expressions on their own, a refused construct (its parts are
+//! typed), an undefined name, a local left untyped, and whatever reads
+//! one of them or is refused by the lowering. A name is typed as a read
+//! of its local where its statement is: an array local (or a tuple local
+//! holding an array) has no type at or before its first binding, the
+//! target of that binding included.
+//!
+//! It reports nothing: a binding
 //! whose value is not typed here (another NumPy call, a construct the
 //! lowering refuses) or that the lowering refuses (a value that does not
 //! join the local's others, a narrowing, a target it does not store
@@ -58,7 +77,8 @@
 //! and the local is typed by its other bindings; a local no binding
 //! types gets no type.
 //!
-//! The lowering reads these types and nothing else: a binding it lowers
+//! The lowering reads the locals' types (not yet the expressions') and
+//! nothing else: a binding it lowers
 //! that they do not hold (a local left untyped, a value wider than its
 //! local's type) it reports rather than compiles.
 
@@ -120,8 +140,9 @@ pub(crate) enum TupleElement {
     Tuple(Vec<TupleElement>),
 }
 
-/// The locals the typecheck types: scalars, tuples element by element (as
-/// the lowering's element locals hold them), and arrays.
+/// What the typecheck solves: the types of the locals (scalars, tuples
+/// element by element as the lowering's element locals hold them, and
+/// arrays), and of the expressions they give.
 #[derive(Default)]
 pub(crate) struct LocalTypes {
     pub scalars: ArenaMap<LocalId, LocalType>,
@@ -130,6 +151,10 @@ pub(crate) struct LocalTypes {
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which have no
     /// type: the lowering reads them where a `dtype=` names them.
     pub dtypes: ArenaMap<LocalId, DType>,
+    /// The type of every expression of the body the solver types, the
+    /// locals' types above final (see the module's header for what it
+    /// leaves out).
+    pub exprs: ArenaMap<ExprId, Ty>,
 }
 
 /// The types of the locals of `body`, each the join of its bindings that
@@ -143,6 +168,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         at: 0,
         nested: false,
         reading_at: std::cell::Cell::new(0),
+        known: std::cell::RefCell::default(),
     };
     for (id, local) in body.locals.iter() {
         let open = local.kind == LocalKind::Assigned;
@@ -199,7 +225,55 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: cx.rebound(id) });
         }
     }
+    out.exprs = cx.sweep();
     out
+}
+
+/// The expressions `e` holds, pushed onto `out`.
+fn push_children(body: &Body, e: ExprId, out: &mut Vec<ExprId>) {
+    match &body.exprs[e] {
+        Expr::BinOp { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+        Expr::UnaryOp { operand, .. } | Expr::Starred(operand) | Expr::Attribute { base: operand, .. } => {
+            out.push(*operand)
+        }
+        Expr::If { test, body, orelse } => out.extend([*test, *body, *orelse]),
+        Expr::Subscript { base, index } => out.extend([*base, *index]),
+        Expr::Slice { lower, upper, step } => out.extend([*lower, *upper, *step].into_iter().flatten()),
+        Expr::Call { func, args, keywords } => {
+            out.push(*func);
+            out.extend(args.iter().copied());
+            out.extend(keywords.iter().map(|k| k.value));
+        }
+        Expr::BoolOp { values: es, .. }
+        | Expr::Compare { operands: es, .. }
+        | Expr::Tuple(es)
+        | Expr::List(es)
+        | Expr::Refused { parts: es, .. } => out.extend(es.iter().copied()),
+        Expr::Name(_) | Expr::Literal(_) | Expr::IntTooLarge | Expr::None | Expr::Ellipsis => {}
+    }
+}
+
+/// The expressions a statement holds itself (not those of its blocks), in
+/// source order, and its blocks.
+fn parts_of(stmt: &Stmt) -> (Vec<ExprId>, Vec<&[StmtId]>) {
+    match stmt {
+        Stmt::Expr(e) => (vec![*e], Vec::new()),
+        Stmt::Assign { targets, value } => (targets.iter().copied().chain([*value]).collect(), Vec::new()),
+        Stmt::AnnAssign { target, annotation, value } => {
+            ([*target, *annotation].into_iter().chain(*value).collect(), Vec::new())
+        }
+        Stmt::AugAssign { target, value, .. } => (vec![*target, *value], Vec::new()),
+        Stmt::If { arms } => (arms.iter().filter_map(|a| a.test).collect(), arms.iter().map(|a| &*a.body).collect()),
+        Stmt::While { test, body, orelse } => (vec![*test], vec![body, orelse]),
+        Stmt::For { target, iter, body, orelse, .. } => (vec![*target, *iter], vec![body, orelse]),
+        Stmt::Return(value) => (value.iter().copied().collect(), Vec::new()),
+        Stmt::Assert { test, msg } => ([*test].into_iter().chain(*msg).collect(), Vec::new()),
+        Stmt::Raise { exc, cause } => (exc.iter().chain(cause).copied().collect(), Vec::new()),
+        Stmt::Refused { exprs, blocks, .. } => (exprs.to_vec(), blocks.iter().map(|b| &**b).collect()),
+        Stmt::Break | Stmt::Continue | Stmt::Pass | Stmt::NestedFunction { .. } | Stmt::Global | Stmt::Import => {
+            (Vec::new(), Vec::new())
+        }
+    }
 }
 
 /// The elements of a tuple local as the lowering's element locals hold
@@ -333,24 +407,36 @@ struct Binding {
 }
 
 /// The type of a value, as the lowering's `Val` would have it.
-#[derive(Clone, Debug)]
-enum Ty {
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Ty {
+    /// A number (or a string) computed at run time: its scalar type (weak
+    /// for a Python `int`, `float`, `complex` or `bool`) and whether it is
+    /// known never to be negative.
     Num { s: Scalar, nonneg: bool },
+    /// A constant known at compile time (a literal, a module's or a
+    /// library's constant, a folded `-1`, `len` of a tuple), with the
+    /// scalar type it has until it meets another value.
     Lit { lit: Lit, s: Scalar },
+    /// An array or a view of one: its dtype, axes (with the extents known
+    /// statically), layout, and whether it is a caller's output.
     Arr(TypeData),
+    /// A tuple, element by element.
     Tuple(Vec<Ty>),
 }
 
 impl Ty {
-    fn scalar(&self) -> Option<Scalar> {
+    /// The scalar type of a number or a constant; `None` for an array or
+    /// a tuple.
+    pub(crate) fn scalar(&self) -> Option<Scalar> {
         match self {
             Ty::Num { s, .. } | Ty::Lit { s, .. } => Some(*s),
             Ty::Arr(_) | Ty::Tuple(_) => None,
         }
     }
 
-    /// As `Val::nonneg`.
-    fn nonneg(&self) -> bool {
+    /// Whether it is known never to be negative (as `Val::nonneg`): an
+    /// unsigned integer, a non-negative constant, a bool.
+    pub(crate) fn nonneg(&self) -> bool {
         match self {
             Ty::Num { nonneg, s } => *nonneg || s.dtype.is_unsigned_int(),
             Ty::Lit { lit: Lit::Int(i), .. } => *i >= 0,
@@ -453,8 +539,13 @@ struct Solver<'a> {
     /// order the lowering walks the body, and whether it is in a block.
     at: usize,
     nested: bool,
-    /// While solving: the statement of the binding being typed.
+    /// While solving: the statement of the binding being typed; while
+    /// sweeping, of the expression.
     reading_at: std::cell::Cell<usize>,
+    /// While sweeping (the locals' types final): what [`Solver::ty`]
+    /// gave each expression already swept, typed or not. Empty while
+    /// solving, when a type may still change.
+    known: std::cell::RefCell<ArenaMap<ExprId, Option<Ty>>>,
 }
 
 impl Solver<'_> {
@@ -809,48 +900,10 @@ impl Solver<'_> {
         let mut out = Vec::new();
         let mut pending = vec![e];
         while let Some(e) = pending.pop() {
-            let children: &[ExprId] = match &self.body.exprs[e] {
-                Expr::Name(Name::Local(id)) => {
-                    out.push(*id);
-                    &[]
-                }
-                Expr::BinOp { lhs, rhs, .. } => {
-                    pending.extend([*lhs, *rhs]);
-                    &[]
-                }
-                Expr::UnaryOp { operand, .. } | Expr::Starred(operand) => {
-                    pending.push(*operand);
-                    &[]
-                }
-                Expr::If { test, body, orelse } => {
-                    pending.extend([*test, *body, *orelse]);
-                    &[]
-                }
-                Expr::Attribute { base, .. } => {
-                    pending.push(*base);
-                    &[]
-                }
-                Expr::Subscript { base, index } => {
-                    pending.extend([*base, *index]);
-                    &[]
-                }
-                Expr::Slice { lower, upper, step } => {
-                    pending.extend([*lower, *upper, *step].into_iter().flatten());
-                    &[]
-                }
-                Expr::Call { func, args, keywords } => {
-                    pending.push(*func);
-                    pending.extend(keywords.iter().map(|k| k.value));
-                    args
-                }
-                Expr::BoolOp { values: es, .. }
-                | Expr::Compare { operands: es, .. }
-                | Expr::Tuple(es)
-                | Expr::List(es)
-                | Expr::Refused { parts: es, .. } => es,
-                Expr::Name(_) | Expr::Literal(_) | Expr::IntTooLarge | Expr::None | Expr::Ellipsis => &[],
-            };
-            pending.extend(children.iter().copied());
+            if let Expr::Name(Name::Local(id)) = self.body.exprs[e] {
+                out.push(id);
+            }
+            push_children(self.body, e, &mut pending);
         }
         out
     }
@@ -979,8 +1032,49 @@ impl Solver<'_> {
     // ---- expressions --------------------------------------------------------
 
     fn ty(&self, e: ExprId) -> Option<Ty> {
+        if let Some(known) = self.known.borrow().get(e) {
+            return known.clone();
+        }
         // A sum of 100,000 terms is 100,000 levels deep.
         deep(|| self.ty_inner(e))
+    }
+
+    /// The type of every expression of the body that [`Solver::ty`] types,
+    /// once the locals' types are final: the statements in the order
+    /// [`Solver::collect`] counts them (each expression read where its
+    /// statement is), each expression after the ones it holds, so that
+    /// typing it finds theirs known and each is typed once, without
+    /// recursing.
+    fn sweep(&self) -> ArenaMap<ExprId, Ty> {
+        let body = self.body;
+        self.known.borrow_mut().reserve(body.exprs.len());
+        let mut at = 0;
+        let mut pending: Vec<StmtId> = body.top.iter().rev().copied().collect();
+        // Expressions still to type, each with whether the ones it holds
+        // are typed already.
+        let mut exprs: Vec<(ExprId, bool)> = Vec::new();
+        let mut children = Vec::new();
+        while let Some(s) = pending.pop() {
+            at += 1;
+            self.reading_at.set(at);
+            let (roots, blocks) = parts_of(&body.stmts[s]);
+            exprs.extend(roots.iter().rev().map(|e| (*e, false)));
+            while let Some((e, held_typed)) = exprs.pop() {
+                if held_typed {
+                    let ty = self.ty(e);
+                    self.known.borrow_mut().insert(e, ty);
+                    continue;
+                }
+                exprs.push((e, true));
+                push_children(body, e, &mut children);
+                exprs.extend(children.drain(..).rev().map(|c| (c, false)));
+            }
+            for b in blocks.iter().rev() {
+                pending.extend(b.iter().rev());
+            }
+        }
+        let known = self.known.take();
+        known.into_iter().filter_map(|(e, ty)| Some((e, ty?))).collect()
     }
 
     fn ty_inner(&self, e: ExprId) -> Option<Ty> {

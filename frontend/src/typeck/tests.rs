@@ -17,6 +17,17 @@ fn solved(src: &str) -> Vec<String> {
 /// As [`solved`], the module `other` a POST module whose functions
 /// `imported` gives.
 fn solved_importing(src: &str, imported: &dyn Fn(&str) -> Option<Callee>) -> Vec<String> {
+    typechecked(src, imported, |body, types| shown_locals(body, &types))
+}
+
+/// `then` of the body of function `f` of `src` and what the typecheck
+/// solves of it, the module `other` a POST module whose functions
+/// `imported` gives.
+fn typechecked<R>(
+    src: &str,
+    imported: &dyn Fn(&str) -> Option<Callee>,
+    then: impl FnOnce(&Body, LocalTypes) -> R,
+) -> R {
     let tree = Tree::parse(src);
     assert!(tree.errors().is_empty(), "{:?}", tree.errors());
     let file = SourceFile::new("t.py", src);
@@ -30,7 +41,11 @@ fn solved_importing(src: &str, imported: &dyn Fn(&str) -> Option<Callee>) -> Vec
     let is_global = |n: &str| globals.contains_key(n);
     let body = BodyBuilder::build(def, decl.params.iter().map(|(n, _)| n.as_str()), &decl.poisoned, &is_global);
     let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl, imported };
-    let types = local_types(&body, &env);
+    then(&body, local_types(&body, &env))
+}
+
+/// The typed locals of `body`, as [`solved`] shows them.
+fn shown_locals(body: &Body, types: &LocalTypes) -> Vec<String> {
     let shown = |t: &LocalType| {
         let weak = if t.scalar.weak { "~" } else { "" };
         let nonneg = if t.nonneg { "+" } else { "" };
@@ -63,20 +78,61 @@ fn solved_importing(src: &str, imported: &dyn Fn(&str) -> Option<Callee>) -> Vec
 /// is a caller's output, `*` when it is rebound; with its layout unless C
 /// order.
 fn shown_array(a: &ArrayLocal) -> String {
-    let Shape::Dims(dims) = &a.ty.shape else { panic!("a known rank") };
-    let axes: Vec<String> = dims.iter().map(|d| d.map_or(":".to_owned(), |n| n.to_string())).collect();
-    let axes = axes.join(", ");
-    let mut shown = format!("{}[{axes}]", a.ty.dtype.name());
-    if a.ty.layout != Layout::COrder {
-        shown = format!("{shown} {}", a.ty.layout);
-    }
-    if a.ty.is_output {
-        shown = format!("Out[{shown}]");
-    }
+    let mut shown = shown_array_type(&a.ty);
     if a.rebound {
         shown.push('*');
     }
     shown
+}
+
+/// An array's type as [`shown_array`] shows it (never rebound).
+fn shown_array_type(ty: &TypeData) -> String {
+    let Shape::Dims(dims) = &ty.shape else { panic!("a known rank") };
+    let axes: Vec<String> = dims.iter().map(|d| d.map_or(":".to_owned(), |n| n.to_string())).collect();
+    let axes = axes.join(", ");
+    let mut shown = format!("{}[{axes}]", ty.dtype.name());
+    if ty.layout != Layout::COrder {
+        shown = format!("{shown} {}", ty.layout);
+    }
+    if ty.is_output {
+        shown = format!("Out[{shown}]");
+    }
+    shown
+}
+
+/// An expression's type as [`solved`] shows a local's (`~` weak, `+`
+/// non-negative), a constant's followed by `= value`.
+fn shown_ty(ty: &Ty) -> String {
+    let scalar = |s: &Scalar| {
+        format!("{}{}{}", if s.weak { "~" } else { "" }, s.dtype.name(), if ty.nonneg() { "+" } else { "" })
+    };
+    match ty {
+        Ty::Num { s, .. } => scalar(s),
+        Ty::Lit { lit, s } => format!("{} = {lit:?}", scalar(s)),
+        Ty::Arr(a) => shown_array_type(a),
+        Ty::Tuple(elems) => format!("({})", elems.iter().map(shown_ty).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// The type the typecheck records for each expression of function `f` of
+/// `src` whose source text is `text`, in the order they are written
+/// (`None` where it records none).
+fn types_of(src: &str, text: &str) -> Vec<Option<String>> {
+    types_of_importing(src, &|_| None, text)
+}
+
+/// As [`types_of`], the module `other` a POST module whose functions
+/// `imported` gives.
+fn types_of_importing(src: &str, imported: &dyn Fn(&str) -> Option<Callee>, text: &str) -> Vec<Option<String>> {
+    typechecked(src, imported, |body, types| {
+        let mut found: Vec<(ruff_text_size::TextRange, Option<String>)> = (body.expr_ranges.iter())
+            .filter(|(_, r)| &src[**r] == text)
+            .map(|(e, r)| (*r, types.exprs.get(e).map(shown_ty)))
+            .collect();
+        assert!(!found.is_empty(), "no expression `{text}`");
+        found.sort_by_key(|(r, _)| r.start());
+        found.into_iter().map(|(_, t)| t).collect()
+    })
 }
 
 const HEADER: &str = "from postyp import Float32, Float64, Int8, Int32, Int64, UInt8\nfrom postc.math import sqrt\n\n";
@@ -1043,4 +1099,132 @@ def f(total: Out[Float64[:]], counts: Out[Int32[:, :]]) -> None:
     // axis not `x`, `y` or `z`, an extent not positive and too few
     // indices are refused.
     assert_eq!(solved(src), ["t: ~Int64+", "i: ~Int64+", "buf: Float64[8, 4]", "old: Float64", "n: Int32"]);
+}
+
+#[test]
+fn expressions_of_scalars_are_typed_as_the_lowering_types_them() {
+    let src = format!(
+        "{HEADER}import math
+
+def g(a: Float64, k: Int64) -> Int32:
+    return Int32(k)
+
+
+def f(x: Int32, y: Float64, n: Int64) -> Int32:
+    p = x + 1
+    q = 1 + 2.5
+    r = math.floor(y)
+    j = 3
+    k = 4
+    c = j < k
+    m = g(y, n)
+    return -p
+"
+    );
+    let ty = |text: &str| types_of(&src, text);
+    // NEP 50: an Int32 meets a Python int as Int32; two Python numbers
+    // give a Python float, `math.floor` a Python int, a comparison of
+    // Python ints a Python bool.
+    assert_eq!(ty("x + 1"), [Some("Int32".to_owned())]);
+    assert_eq!(ty("1 + 2.5"), [Some("~Float64".to_owned())]);
+    assert_eq!(ty("2.5"), [Some("~Float64 = Float(2.5)".to_owned())]);
+    assert_eq!(ty("math.floor(y)"), [Some("~Int64".to_owned())]);
+    assert_eq!(ty("j < k"), [Some("~Bool+".to_owned())]);
+    // A call of a POST function is of its result type.
+    assert_eq!(ty("g(y, n)"), [Some("Int32".to_owned())]);
+    // A name is its local's type, where it is bound and where it is read.
+    assert_eq!(ty("p"), [Some("Int32".to_owned()), Some("Int32".to_owned())]);
+    assert_eq!(ty("-p"), [Some("Int32".to_owned())]);
+    // A module, a function and what names them have no type.
+    assert_eq!(ty("math"), [None]);
+    assert_eq!(ty("math.floor"), [None]);
+    assert_eq!(ty("g"), [None]);
+}
+
+#[test]
+fn expressions_of_arrays_are_typed_where_their_statements_read_them() {
+    let src = format!(
+        "{HEADER}import numpy as np
+
+def f(a: Float64[:], b: Float32[:, :], i: Int64, n: Int64) -> Float64:
+    s = a[i]
+    z = np.zeros(n)
+    w = np.zeros((n, 3), dtype=np.int32)
+    sh = b.shape
+    v = b[i] * 2.0
+    t = z + 1.0
+    return s
+"
+    );
+    let ty = |text: &str| types_of(&src, text);
+    assert_eq!(ty("a[i]"), [Some("Float64".to_owned())]);
+    assert_eq!(ty("np.zeros(n)"), [Some("Float64[:]".to_owned())]);
+    assert_eq!(ty("np.zeros((n, 3), dtype=np.int32)"), [Some("Int32[:, :]".to_owned())]);
+    assert_eq!(ty("(n, 3)"), [Some("(Int64, ~Int64+ = Int(3))".to_owned())]);
+    // Extents are non-negative Python ints.
+    assert_eq!(ty("b.shape"), [Some("(~Int64+, ~Int64+)".to_owned())]);
+    // A row is a view; a whole-array expression a fresh array.
+    assert_eq!(ty("b[i]"), [Some("Float32[:]".to_owned())]);
+    assert_eq!(ty("b[i] * 2.0"), [Some("Float32[:]".to_owned())]);
+    assert_eq!(ty("z + 1.0"), [Some("Float64[:]".to_owned())]);
+    // An array local has no value where it is first bound (the target of
+    // its binding), as the lowering reads it, and has one after.
+    assert_eq!(ty("z"), [None, Some("Float64[:]".to_owned())]);
+    // The NumPy module, its functions and dtypes have no type.
+    assert_eq!(ty("np.zeros"), [None, None]);
+    assert_eq!(ty("np.int32"), [None]);
+}
+
+#[test]
+fn expressions_in_blocks_and_in_refused_constructs_are_typed_undefined_names_not() {
+    let src = format!(
+        "{HEADER}def f(a: Float64[:], x: Int64, n: Int64) -> Int64:
+    t = 0.0
+    if n > 0:
+        for i in range(n):
+            t = t + a[i]
+    d = {{\"k\": x + 1}}
+    with open(\"p\") as fh:
+        y = x * 2
+    u = undefined_name + 1
+    return x
+"
+    );
+    let ty = |text: &str| types_of(&src, text);
+    assert_eq!(ty("n > 0"), [Some("Bool+".to_owned())]);
+    assert_eq!(ty("t + a[i]"), [Some("Float64".to_owned())]);
+    assert_eq!(ty("i"), [Some("~Int64+".to_owned()), Some("~Int64+".to_owned())]);
+    // `range` itself is not typed, its counter is.
+    assert_eq!(ty("range(n)"), [None]);
+    // The parts of a refused dict, and a refused `with`'s block.
+    assert_eq!(ty("x + 1"), [Some("Int64".to_owned())]);
+    assert_eq!(ty("{\"k\": x + 1}"), [None]);
+    assert_eq!(ty("x * 2"), [Some("Int64".to_owned())]);
+    assert_eq!(ty("open(\"p\")"), [None]);
+    // An undefined name, and what is made of it.
+    assert_eq!(ty("undefined_name"), [None]);
+    assert_eq!(ty("undefined_name + 1"), [None]);
+    assert_eq!(ty("1"), vec![Some("~Int64+ = Int(1)".to_owned()); 2]);
+}
+
+#[test]
+fn every_term_of_a_long_sum_is_typed_once_on_a_small_stack() {
+    let terms = 20_000;
+    let src = format!("{HEADER}def f(n: Int64) -> Int64:\n    s = {}\n    return s\n", vec!["n"; terms].join(" + "));
+    let out = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            typechecked(&src, &|_| None, |body, types| {
+                let typed: Vec<String> = types.exprs.values().map(shown_ty).collect();
+                (body.exprs.len(), typed)
+            })
+        })
+        .expect("a thread")
+        .join()
+        .expect("no stack overflow");
+    // The terms, the sums of them, `s` bound and `s` returned.
+    let (count, typed) = out;
+    assert_eq!(count, 2 * terms + 1);
+    assert_eq!(typed.len(), count);
+    assert!(typed.iter().all(|t| t == "Int64"), "{:?}", typed.iter().find(|t| *t != "Int64"));
 }
