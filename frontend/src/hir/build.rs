@@ -111,7 +111,7 @@ impl<'g, 's> BodyBuilder<'g, 's> {
         let id = self.body.exprs.alloc(e);
         self.body.expr_ranges.insert(id, syntax.range());
         self.source_map.exprs.insert(id, syntax);
-        self.source_map.expr_ids.insert(syntax, id);
+        ast::HasNodeIndex::node_index(syntax).set(ast::NodeIndex::from(id.into_raw().into_u32()));
         id
     }
 

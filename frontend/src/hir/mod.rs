@@ -151,20 +151,24 @@ pub(crate) enum Expr {
 
 /// The syntax each node of a [`Body`] was built from, kept apart from the
 /// body (which never points into ruff's tree) for the parts of the
-/// lowering that still read the syntax.
+/// lowering that still read the syntax. The other way, from a node of the
+/// syntax to its expression, is the node's own index (ruff's
+/// `node_index`, which the builder sets): no table.
 #[derive(Debug, Default)]
 pub(crate) struct BodySourceMap<'s> {
     pub exprs: ArenaMap<ExprId, &'s ast::Expr>,
     pub stmts: ArenaMap<StmtId, &'s ast::Stmt>,
-    /// The expression built from each node of the syntax, by address.
-    expr_ids: std::collections::HashMap<*const ast::Expr, ExprId>,
 }
 
 impl BodySourceMap<'_> {
     /// The expression built from the syntax node `e`; `None` for a node
     /// the body was not built from.
     pub fn expr_id(&self, e: &ast::Expr) -> Option<ExprId> {
-        self.expr_ids.get(&(e as *const ast::Expr)).copied()
+        use ast::HasNodeIndex;
+        let raw = e.node_index().load().as_u32()?;
+        let id = ExprId::from_raw(la_arena::RawIdx::from_u32(raw));
+        // The index is this body's only if it leads back to this node.
+        self.exprs.get(id).is_some_and(|&built| std::ptr::eq(built, e)).then_some(id)
     }
 }
 
