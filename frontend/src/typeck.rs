@@ -23,7 +23,8 @@
 //! typed. A local bound only to NumPy dtypes (`dtype = np.int_`) has no
 //! type: it is solved as the dtype a later `dtype=` reads.
 //!
-//! Then, the locals' types final, it sweeps the body once, in the order
+//! Then, the locals' types final and when asked (`TypeEnv::expr_types`),
+//! it sweeps the body once, in the order
 //! the lowering walks it, and records the type of every expression it
 //! types there (`LocalTypes::exprs`, a [`Ty`] each), each expression
 //! typed once, after the ones it holds, on an explicit stack: the
@@ -111,6 +112,11 @@ pub(crate) struct TypeEnv<'a> {
     pub decl: &'a FuncDecl,
     /// The function a name imported from another POST module names.
     pub imported: &'a dyn Fn(&str) -> Option<Callee>,
+    /// Whether to record every expression's type ([`LocalTypes::exprs`]),
+    /// a sweep of the whole body: about a tenth of the frontend's time on
+    /// a large module, which the lowering, not reading them yet, does not
+    /// ask for.
+    pub expr_types: bool,
 }
 
 /// A scalar local's type, as the lowering's `LocalInfo` holds it.
@@ -225,7 +231,9 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             out.arrays.insert(id, ArrayLocal { ty: ty.clone(), rebound: cx.rebound(id) });
         }
     }
-    out.exprs = cx.sweep();
+    if env.expr_types {
+        out.exprs = cx.sweep();
+    }
     out
 }
 
@@ -1061,7 +1069,8 @@ impl Solver<'_> {
             exprs.extend(roots.iter().rev().map(|e| (*e, false)));
             while let Some((e, held_typed)) = exprs.pop() {
                 if held_typed {
-                    let ty = self.ty(e);
+                    // What it holds is known: typing it does not recurse.
+                    let ty = self.ty_inner(e);
                     self.known.borrow_mut().insert(e, ty);
                     continue;
                 }
@@ -1089,7 +1098,7 @@ impl Solver<'_> {
                 if *op == ast::Operator::MatMult {
                     return self.product(&l, &r);
                 }
-                {
+                if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) {
                     let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
                     if let Some(t) = self.elementwise(&[*lhs, *rhs], &[l.clone(), r.clone()], element) {
                         return t;

@@ -445,7 +445,8 @@ pub(crate) fn lower_function(
     // the lowering refuses (it reports them), or its bindings are
     // reported as not inferred (`FnLower::untyped`).
     let imported = |local: &str| calls::imported_callee(cx, local);
-    let env = typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported };
+    let env =
+        typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported, expr_types: false };
     let solved = typeck::local_types(&hir, &env);
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");

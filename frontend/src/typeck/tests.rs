@@ -40,7 +40,7 @@ fn typechecked<R>(
     let AstStmt::FunctionDef(def) = &tree.body()[decl.stmt] else { panic!("a def") };
     let is_global = |n: &str| globals.contains_key(n);
     let body = BodyBuilder::build(def, decl.params.iter().map(|(n, _)| n.as_str()), &decl.poisoned, &is_global);
-    let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl, imported };
+    let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl, imported, expr_types: true };
     then(&body, local_types(&body, &env))
 }
 
