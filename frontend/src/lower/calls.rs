@@ -222,7 +222,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.dot_call(&operands, syntax);
         }
         if let Some((f, shown)) = self.np_function_target(func) {
-            return self.np_function_call(f, shown, syntax);
+            return self.np_function_call(f, shown, c);
         }
         if let Some((f, what, recv)) = self.array_target(func) {
             return self.array_call(f, &what, recv, syntax);

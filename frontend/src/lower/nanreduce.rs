@@ -63,22 +63,23 @@ impl NanRed {
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.nanXXX(a)`, with `ddof=` for `nanvar` and `nanstd`.
-    pub(super) fn nan_reduction_call(&mut self, r: NanRed, shown: &str, c: &ast::ExprCall) -> Val {
+    pub(super) fn nan_reduction_call(&mut self, r: NanRed, shown: &str, c: &CallExpr) -> Val {
         let known: &[&str] = if matches!(r, NanRed::Var | NanRed::Std) { &["ddof"] } else { &[] };
         let Some(kws) = self.keywords_of(c, known, shown) else { return Val::Err };
-        let args = &c.arguments.args;
+        let args = c.args;
         if args.len() != 1 {
-            return self.err(c, format!("{shown} takes one array here, not {} arguments", args.len()));
+            return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len()));
         }
-        let Some((arr, ty)) = self.numeric_array_arg(&args[0], shown, false) else { return Val::Err };
+        let Some((arr, ty)) = self.numeric_array_arg(args[0], shown, false) else { return Val::Err };
         let d = ty.dtype;
         let ddof = match kws.first() {
-            Some((_, e)) => {
-                let v = self.expr_syntax(e);
+            Some(&(_, e)) => {
+                let v = self.expr(e);
+                let e = self.range(e);
                 match v.scalar() {
-                    Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => Some((v, *e)),
+                    Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => Some((v, e)),
                     _ if matches!(v, Val::Err) => return Val::Err,
-                    _ => return self.err(*e, format!("the `ddof` of {shown} is a number")),
+                    _ => return self.err(&e, format!("the `ddof` of {shown} is a number")),
                 }
             }
             None => None,
@@ -96,7 +97,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NanRed::ArgMin | NanRed::ArgMax => (d, DType::Int64),
             NanRed::Mean | NanRed::Var | NanRed::Std => float_of(d),
         };
-        self.at(c);
+        self.at(&c.at);
         let dims = self.dims_of(arr, &ty);
         let count = self.element_count(&dims);
         if r.ordered() {
@@ -134,7 +135,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let more = s.result(Opcode::Add, acc_d, seen, one);
             s.b.set(seen, more);
         });
-        self.at(c);
+        self.at(&c.at);
         let v = match r {
             NanRed::Sum | NanRed::Prod => {
                 let nm = self.fresh("red");
@@ -158,11 +159,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         let total = s.result(Opcode::Add, acc_d, ssd, sq);
                         s.b.set(ssd, total);
                     });
-                    self.at(c);
+                    self.at(&c.at);
                     let dof = match ddof {
                         Some((v, e)) => {
-                            let Some(k) = self.materialize(&v, acc_d, e) else { return Val::Err };
-                            self.at(c);
+                            let Some(k) = self.materialize(&v, acc_d, &e) else { return Val::Err };
+                            self.at(&c.at);
                             self.result(Opcode::Sub, acc_d, seen, k)
                         }
                         None => seen,
@@ -176,7 +177,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let nm = self.fresh("var");
                     let var = self.b.select(acc_t, free, var, nan, &nm);
                     if r == NanRed::Std {
-                        match self.intrinsic("sqrt", &[var], acc_d, c.range()) {
+                        match self.intrinsic("sqrt", &[var], acc_d, c.at) {
                             Val::Num { v, .. } => v,
                             _ => return Val::Err,
                         }
@@ -203,7 +204,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         d: DType,
         to: DType,
         dims: &[ValueId],
-        at: &ast::ExprCall,
+        at: &CallExpr,
         body: impl FnOnce(&mut Self, ValueId),
     ) {
         let open = self.loops_open(dims, at);
@@ -234,7 +235,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The smallest or largest number of the non-empty `arr` (NaN when it
     /// has none), or its flat index (panicking when it has none): the
     /// first of equals, as NumPy's.
-    fn nan_extremum(&mut self, r: NanRed, arr: ValueId, d: DType, dims: &[ValueId], c: &ast::ExprCall) -> ValueId {
+    fn nan_extremum(&mut self, r: NanRed, arr: ValueId, d: DType, dims: &[ValueId], c: &CallExpr) -> ValueId {
         let t = TypeId::scalar(d);
         let z = self.zero(d);
         let nm = self.fresh("acc");
@@ -295,45 +296,46 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `np.linalg.norm(x, ord)`.
-    pub(super) fn norm_call(&mut self, shown: &str, c: &ast::ExprCall) -> Val {
+    pub(super) fn norm_call(&mut self, shown: &str, c: &CallExpr) -> Val {
         let Some(kws) = self.keywords_of(c, &["ord"], shown) else { return Val::Err };
-        let args = &c.arguments.args;
+        let args = c.args;
         if args.is_empty() || args.len() > 2 {
-            return self.err(c, format!("{shown} takes an array and an order here, not {} arguments", args.len()));
+            return self.err(&c.at, format!("{shown} takes an array and an order here, not {} arguments", args.len()));
         }
         let ord_expr = match (kws.first(), args.get(1)) {
-            (Some(_), Some(p)) => return self.err(p, "the order is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), "the order is given twice"),
             (Some((_, k)), None) => Some(*k),
-            (None, p) => p,
+            (None, p) => p.copied(),
         };
-        let Some((arr, ty)) = self.numeric_array_arg(&args[0], shown, true) else { return Val::Err };
+        let Some((arr, ty)) = self.numeric_array_arg(args[0], shown, true) else { return Val::Err };
         let nd = ty.ndim().expect("checked by numeric_array_arg");
         if nd > 2 {
-            return self.err(&args[0], format!("{shown} takes an array of one or two axes here"));
+            return self.err(&self.range(args[0]), format!("{shown} takes an array of one or two axes here"));
         }
-        let ord = match ord_expr {
-            None => NormOrd::Euclid,
-            Some(Expr::NoneLiteral(_)) => NormOrd::Euclid,
-            Some(Expr::StringLiteral(s)) if nd == 2 && matches!(s.value.to_str(), "fro" | "f") => NormOrd::Euclid,
-            Some(Expr::StringLiteral(s)) if nd == 1 => {
-                return self.err(
-                    ord_expr.expect("an order"),
-                    format!("ValueError: Invalid norm order '{}' for vectors", s.value.to_str()),
-                )
+        let hir = self.hir;
+        let ord = match ord_expr.map(|e| (e, &hir.exprs[e])) {
+            None | Some((_, hir::Expr::None)) => NormOrd::Euclid,
+            Some((_, hir::Expr::Literal(Lit::Str(s)))) if nd == 2 && matches!(s.as_str(), "fro" | "f") => {
+                NormOrd::Euclid
             }
-            Some(e) => {
-                let p = match self.expr_syntax(e) {
+            Some((e, hir::Expr::Literal(Lit::Str(s)))) if nd == 1 => {
+                return self.err(&self.range(e), format!("ValueError: Invalid norm order '{s}' for vectors"))
+            }
+            Some((e, _)) => {
+                let p = match self.expr(e) {
                     Val::Lit { lit: Lit::Int(i), .. } => i as f64,
                     Val::Lit { lit: Lit::Float(f), .. } => f,
                     Val::Err => return Val::Err,
                     _ => {
-                        return self
-                            .err(e, format!("the order of {shown} is a constant here (`2`, `1`, `np.inf`, `'fro'`)"))
+                        return self.err(
+                            &self.range(e),
+                            format!("the order of {shown} is a constant here (`2`, `1`, `np.inf`, `'fro'`)"),
+                        )
                     }
                 };
                 if nd == 2 {
                     return self.err(
-                        e,
+                        &self.range(e),
                         format!("{shown} of a matrix takes the order `None` or `'fro'` here (the Frobenius norm)"),
                     );
                 }
@@ -355,7 +357,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let res_d = if kind(real_d) == Kind::Float { real_d } else { DType::Float64 };
         let acc_d = if res_d == DType::Float16 { DType::Float32 } else { res_d };
         let acc_t = TypeId::scalar(acc_d);
-        self.at(c);
+        self.at(&c.at);
         let dims = self.dims_of(arr, &ty);
         if ord == NormOrd::Min {
             let count = self.element_count(&dims);
@@ -444,7 +446,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NormOrd::Power(p) => {
                 let p = Val::Lit { lit: Lit::Float(p), s: Scalar::weak(DType::Float64) };
                 let Some(p) = self.materialize(&p, acc_d, c) else { return Val::Err };
-                let Val::Num { v: term, .. } = self.intrinsic("pow", &[mag, p], acc_d, c.range()) else {
+                let Val::Num { v: term, .. } = self.intrinsic("pow", &[mag, p], acc_d, c.at) else {
                     return Val::Err;
                 };
                 self.result(Opcode::Add, acc_d, acc, term)
@@ -452,14 +454,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         self.b.set(acc, next);
         self.loops_close(open, c);
-        self.at(c);
+        self.at(&c.at);
         let v = match ord {
             NormOrd::Euclid => {
                 let squares = match imag_acc {
                     Some(imag_acc) => self.result(Opcode::Add, acc_d, acc, imag_acc),
                     None => acc,
                 };
-                match self.intrinsic("sqrt", &[squares], acc_d, c.range()) {
+                match self.intrinsic("sqrt", &[squares], acc_d, c.at) {
                     Val::Num { v, .. } => v,
                     _ => return Val::Err,
                 }
@@ -467,7 +469,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NormOrd::Power(p) => {
                 let inv = Val::Lit { lit: Lit::Float(1.0 / p), s: Scalar::weak(DType::Float64) };
                 let Some(inv) = self.materialize(&inv, acc_d, c) else { return Val::Err };
-                match self.intrinsic("pow", &[acc, inv], acc_d, c.range()) {
+                match self.intrinsic("pow", &[acc, inv], acc_d, c.at) {
                     Val::Num { v, .. } => v,
                     _ => return Val::Err,
                 }

@@ -134,12 +134,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// A call of one of this module's functions.
-    pub(super) fn np_function_call(&mut self, f: NpFn, shown: &str, c: &ast::ExprCall) -> Val {
-        if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
-            return self.err(s, "`*` arguments are not supported");
+    pub(super) fn np_function_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
+        let hir = self.hir;
+        if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
+            return self.err(&self.range(s), "`*` arguments are not supported");
         }
-        if let Some(k) = c.arguments.keywords.iter().find(|k| k.arg.is_none()) {
-            return self.err(k, "`**` arguments are not supported");
+        if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
+            return self.err(&k.range, "`**` arguments are not supported");
         }
         let creates = matches!(f, NpFn::Sort | NpFn::SortInPlace | NpFn::ArrayOf);
         if creates && self.decl.attrs.is_device() {
@@ -156,68 +157,73 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The keyword arguments of `c`, refusing any not in `known`.
-    pub(super) fn keywords_of<'e>(
+    pub(super) fn keywords_of<'h>(
         &mut self,
-        c: &'e ast::ExprCall,
+        c: &CallExpr<'h>,
         known: &[&str],
         shown: &str,
-    ) -> Option<Vec<(&'e str, &'e Expr)>> {
+    ) -> Option<Vec<(&'h str, hir::ExprId)>> {
         let mut out = Vec::new();
-        for k in c.arguments.keywords.iter() {
-            let name = k.arg.as_ref().map(|a| a.id.as_str()).unwrap_or("");
+        for k in c.keywords {
+            let name = k.name.as_deref().unwrap_or("");
             if !known.contains(&name) {
-                self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
+                self.err(&k.range, format!("{shown} takes no keyword `{name}=` in compiled code"));
                 return None;
             }
             if out.iter().any(|(n, _)| *n == name) {
-                self.err(k, format!("`{name}=` is given twice"));
+                self.err(&k.range, format!("`{name}=` is given twice"));
                 return None;
             }
-            out.push((name, &k.value));
+            out.push((name, k.value));
         }
         Some(out)
     }
 
     /// The one array argument of a call, of numbers (complex ones only
     /// when `complex_ok`); `None` when it is not (reported).
-    pub(super) fn numeric_array_arg(&mut self, e: &Expr, shown: &str, complex_ok: bool) -> Option<(ValueId, TypeData)> {
-        let (v, ty) = match self.expr_syntax(e) {
+    pub(super) fn numeric_array_arg(
+        &mut self,
+        e: hir::ExprId,
+        shown: &str,
+        complex_ok: bool,
+    ) -> Option<(ValueId, TypeData)> {
+        let (v, ty) = match self.expr(e) {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return None,
             _ => {
-                self.err(e, format!("{shown} takes an array"));
+                self.err(&self.range(e), format!("{shown} takes an array"));
                 return None;
             }
         };
         if ty.dtype.is_text() {
-            self.err(e, format!("{shown} takes an array of numbers, not {}", ty.dtype.name()));
+            self.err(&self.range(e), format!("{shown} takes an array of numbers, not {}", ty.dtype.name()));
             return None;
         }
         if ty.dtype.is_complex() && !complex_ok {
-            self.err(e, format!("{shown} of complex numbers is not supported in compiled code"));
+            self.err(&self.range(e), format!("{shown} of complex numbers is not supported in compiled code"));
             return None;
         }
         if ty.ndim().is_none() {
-            self.err(e, "the number of axes of this array is not known");
+            self.err(&self.range(e), "the number of axes of this array is not known");
             return None;
         }
         Some((v, ty))
     }
 
     /// `np.array(list, dtype=)`.
-    fn array_of_call(&mut self, shown: &str, c: &ast::ExprCall) -> Val {
+    fn array_of_call(&mut self, shown: &str, c: &CallExpr) -> Val {
         let Some(kws) = self.keywords_of(c, &["dtype"], shown) else { return Val::Err };
-        let args = &c.arguments.args;
+        let args = c.args;
         if args.is_empty() || args.len() > 2 {
-            return self.err(c, format!("{shown} takes a list of numbers (and a dtype) here"));
+            return self.err(&c.at, format!("{shown} takes a list of numbers (and a dtype) here"));
         }
         let dtype_expr = match (kws.first(), args.get(1)) {
-            (Some(_), Some(p)) => return self.err(p, "the dtype is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), "the dtype is given twice"),
             (Some((_, k)), None) => Some(*k),
-            (None, p) => p,
+            (None, p) => p.copied(),
         };
         let dtype = match dtype_expr {
-            Some(e) => match self.dtype_arg(e) {
+            Some(e) => match self.dtype_arg(self.syn(e)) {
                 Some(d) => Some(d),
                 None => return Val::Err,
             },
@@ -225,22 +231,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let mut shape = Vec::new();
         let mut leaves = Vec::new();
-        if !self.nested_elements(&args[0], 0, &mut shape, &mut leaves, shown) {
+        if !self.nested_elements(args[0], 0, &mut shape, &mut leaves, shown) {
             return Val::Err;
         }
         let mut vals = Vec::with_capacity(leaves.len());
         let mut common: Option<DType> = None;
         for e in leaves {
-            let v = self.expr_syntax(e);
+            let v = self.expr(e);
+            let e = self.range(e);
             let s = match &v {
                 Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
-                Val::Arr { .. } => return self.err(e, format!("{shown} takes a list of numbers here, not of arrays")),
-                Val::Tuple(_) => return self.err(e, format!("{shown} takes a list of numbers here, not of tuples")),
-                Val::Void => return self.err(e, "this call returns nothing"),
+                Val::Arr { .. } => return self.err(&e, format!("{shown} takes a list of numbers here, not of arrays")),
+                Val::Tuple(_) => return self.err(&e, format!("{shown} takes a list of numbers here, not of tuples")),
+                Val::Void => return self.err(&e, "this call returns nothing"),
                 Val::Num { s, .. } | Val::Lit { s, .. } => *s,
             };
             if s.dtype.is_text() {
-                return self.err(e, format!("{shown} takes numbers here, not {}", s.dtype.name()));
+                return self.err(&e, format!("{shown} takes numbers here, not {}", s.dtype.name()));
             }
             // NumPy's array coercion gives a Python number its default dtype.
             let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
@@ -251,7 +258,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             vals.push((v, e));
         }
         let d = dtype.or(common).unwrap_or(DType::Float64);
-        self.at(c);
+        self.at(&c.at);
         let dims: Vec<(ValueId, bool)> = shape
             .iter()
             .map(|&n| {
@@ -262,22 +269,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (arr, ty) = self.new_empty_array(d, &dims, c);
         for (flat, (v, e)) in vals.into_iter().enumerate() {
             if v.scalar().is_some_and(|s| s.dtype.is_complex()) && !d.is_complex() {
-                return self.err(e, format!("a complex number cannot be stored in an array of {}", d.name()));
+                return self.err(&e, format!("a complex number cannot be stored in an array of {}", d.name()));
             }
             let x = match (&v, kind(d)) {
                 // NumPy converts a float to an integer dtype by truncation,
                 // which a constant's conversion refuses: cast it in the IR.
                 (Val::Lit { lit: Lit::Float(_), .. }, Kind::Int | Kind::Bool) => {
-                    let Some(f) = self.materialize(&v, DType::Float64, e) else { return Val::Err };
+                    let Some(f) = self.materialize(&v, DType::Float64, &e) else { return Val::Err };
                     let nm = self.fresh("el");
                     self.b.cast(TypeId::scalar(d), f, &nm)
                 }
-                _ => match self.materialize(&v, d, e) {
+                _ => match self.materialize(&v, d, &e) {
                     Some(x) => x,
                     None => return Val::Err,
                 },
             };
-            self.at(c);
+            self.at(&c.at);
             let mut rest = flat;
             let mut idx = vec![0; shape.len()];
             for k in (0..shape.len()).rev() {
@@ -300,25 +307,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// seen into `leaves` in C order, and its extents into `shape`;
     /// `false` when it is ragged or holds a list where a scalar was
     /// (reported).
-    fn nested_elements<'e>(
+    fn nested_elements(
         &mut self,
-        e: &'e Expr,
+        e: hir::ExprId,
         depth: usize,
         shape: &mut Vec<usize>,
-        leaves: &mut Vec<&'e Expr>,
+        leaves: &mut Vec<hir::ExprId>,
         shown: &str,
     ) -> bool {
-        let elts: &[Expr] = match e {
-            Expr::List(l) => &l.elts,
-            Expr::Tuple(t) => &t.elts,
+        let hir = self.hir;
+        let at = self.range(e);
+        let elts: &[hir::ExprId] = match &hir.exprs[e] {
+            hir::Expr::List(elts) | hir::Expr::Tuple(elts) => elts,
             _ if depth == 0 => {
-                self.expr_syntax(e);
-                self.err(e, format!("{shown} takes a list of numbers here (`np.array([1.0, x])`)"));
+                self.expr(e);
+                self.err(&at, format!("{shown} takes a list of numbers here (`np.array([1.0, x])`)"));
                 return false;
             }
             _ => {
                 if depth < shape.len() {
-                    self.err(e, format!("{shown} of a ragged list: a number where a list of {} was", shape[depth]));
+                    self.err(&at, format!("{shown} of a ragged list: a number where a list of {} was", shape[depth]));
                     return false;
                 }
                 leaves.push(e);
@@ -327,7 +335,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         if depth == shape.len() {
             if !leaves.is_empty() {
-                self.err(e, format!("{shown} of a ragged list: a list where a number was"));
+                self.err(&at, format!("{shown} of a ragged list: a list where a number was"));
                 return false;
             }
             shape.push(elts.len());
@@ -335,11 +343,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let n = elts.len();
             let (s, first) = (if n == 1 { "" } else { "s" }, shape[depth]);
             self.err(
-                e,
+                &at,
                 format!("{shown} of a ragged list: {n} element{s} here, {first} in the first list of this level"),
             );
             return false;
         }
-        elts.iter().all(|x| self.nested_elements(x, depth + 1, shape, leaves, shown))
+        elts.iter().all(|&x| self.nested_elements(x, depth + 1, shape, leaves, shown))
     }
 }

@@ -93,26 +93,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `np.sort(a)` or `a.sort()`.
-    pub(super) fn sort_call(&mut self, f: NpFn, shown: &str, c: &ast::ExprCall) -> Val {
+    pub(super) fn sort_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
         if self.keywords_of(c, &[], shown).is_none() {
             return Val::Err;
         }
-        let args = &c.arguments.args;
-        let target: &Expr = match (f, &*c.func) {
-            (NpFn::SortInPlace, Expr::Attribute(a)) if args.is_empty() => &a.value,
-            (NpFn::SortInPlace, _) => return self.err(c, format!("{shown} takes no arguments here")),
-            (_, _) if args.len() == 1 => &args[0],
-            _ => return self.err(c, format!("{shown} takes one array here, not {} arguments", args.len())),
+        let args = c.args;
+        let target = match (f, &self.hir.exprs[c.func]) {
+            (NpFn::SortInPlace, &hir::Expr::Attribute { base, .. }) if args.is_empty() => base,
+            (NpFn::SortInPlace, _) => return self.err(&c.at, format!("{shown} takes no arguments here")),
+            (_, _) if args.len() == 1 => args[0],
+            _ => return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len())),
         };
         let Some((v, ty)) = self.numeric_array_arg(target, shown, false) else { return Val::Err };
+        let (target, target_at) = (self.syn(target), self.range(target));
         if ty.ndim() != Some(1) {
-            return self.err(target, format!("{shown} takes an array of one axis here"));
+            return self.err(&target_at, format!("{shown} takes an array of one axis here"));
         }
         if f == NpFn::SortInPlace && !ty.is_output && self.reads_input_memory(target) {
             let msg = self.read_only_message(target);
-            return self.err(target, msg);
+            return self.err(&target_at, msg);
         }
-        self.at(c);
+        self.at(&c.at);
         let (sorted, sorted_ty) = self.sorted_copy(v, ty.dtype, c);
         if f == NpFn::Sort {
             return Val::Arr { v: sorted, ty: sorted_ty };
@@ -128,7 +129,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A new compact 1-D array of `src`'s elements (of `d`) in NumPy's
     /// order, by a bottom-up merge sort.
-    fn sorted_copy(&mut self, src: ValueId, d: DType, at: &ast::ExprCall) -> (ValueId, TypeData) {
+    fn sorted_copy(&mut self, src: ValueId, d: DType, at: &CallExpr) -> (ValueId, TypeData) {
         let el = TypeId::scalar(d);
         let nm = self.fresh("len");
         let n = self.b.dim(src, 0, &nm);
@@ -263,42 +264,47 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `np.searchsorted(a, v, side)`.
-    pub(super) fn searchsorted_call(&mut self, shown: &str, c: &ast::ExprCall) -> Val {
+    pub(super) fn searchsorted_call(&mut self, shown: &str, c: &CallExpr) -> Val {
         let Some(kws) = self.keywords_of(c, &["v", "side", "sorter"], shown) else { return Val::Err };
-        if let Some((_, e)) = kws.iter().find(|(n, _)| *n == "sorter") {
-            return self.err(*e, format!("{shown} takes no `sorter=` in compiled code: sort the array first"));
+        if let Some(&(_, e)) = kws.iter().find(|(n, _)| *n == "sorter") {
+            return self
+                .err(&self.range(e), format!("{shown} takes no `sorter=` in compiled code: sort the array first"));
         }
-        let args = &c.arguments.args;
+        let args = c.args;
         let v_kw = kws.iter().find(|(n, _)| *n == "v").map(|(_, e)| *e);
         let side_kw = kws.iter().find(|(n, _)| *n == "side").map(|(_, e)| *e);
-        let positional_v = args.get(1);
-        let positional_side = args.get(2);
+        let positional_v = args.get(1).copied();
+        let positional_side = args.get(2).copied();
         if args.is_empty() || args.len() > 3 {
             return self
-                .err(c, format!("{shown} takes an array, a value and a side here, not {} arguments", args.len()));
+                .err(&c.at, format!("{shown} takes an array, a value and a side here, not {} arguments", args.len()));
         }
         let v_expr = match (v_kw, positional_v) {
-            (Some(_), Some(p)) => return self.err(p, "the value `v` is given twice"),
+            (Some(_), Some(p)) => return self.err(&self.range(p), "the value `v` is given twice"),
             (k, p) => match k.or(p) {
                 Some(e) => e,
-                None => return self.err(c, format!("{shown} takes the value to search for")),
+                None => return self.err(&c.at, format!("{shown} takes the value to search for")),
             },
         };
         let side_expr = match (side_kw, positional_side) {
-            (Some(_), Some(p)) => return self.err(p, "the side is given twice"),
+            (Some(_), Some(p)) => return self.err(&self.range(p), "the side is given twice"),
             (k, p) => k.or(p),
         };
-        let right = match side_expr {
+        let right = match side_expr.map(|e| (e, &self.hir.exprs[e])) {
             None => false,
-            Some(Expr::StringLiteral(s)) if s.value.to_str() == "left" => false,
-            Some(Expr::StringLiteral(s)) if s.value.to_str() == "right" => true,
-            Some(e) => return self.err(e, format!("the side of {shown} is the string `'left'` or `'right'`")),
+            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s == "left" => false,
+            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s == "right" => true,
+            Some((e, _)) => {
+                let msg = format!("the side of {shown} is the string `'left'` or `'right'`");
+                return self.err(&self.range(e), msg);
+            }
         };
-        let Some((a, a_ty)) = self.numeric_array_arg(&args[0], shown, false) else { return Val::Err };
+        let Some((a, a_ty)) = self.numeric_array_arg(args[0], shown, false) else { return Val::Err };
         if a_ty.ndim() != Some(1) {
-            return self.err(&args[0], format!("{shown} searches an array of one axis"));
+            return self.err(&self.range(args[0]), format!("{shown} searches an array of one axis"));
         }
-        let value = self.expr_syntax(v_expr);
+        let value = self.expr(v_expr);
+        let v_expr = &self.range(v_expr);
         // NumPy compares in the common dtype of the array and the value.
         let v_s = match &value {
             Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
@@ -314,7 +320,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(v_expr, format!("{shown} of {} and {}", a_ty.dtype.name(), v_s.dtype.name()));
         };
         let d = common.dtype;
-        self.at(c);
+        self.at(&c.at);
         let nm = self.fresh("len");
         let n = self.b.dim(a, 0, &nm);
         match value {
@@ -324,7 +330,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (out, out_ty) = self.new_empty_array(DType::Int64, &kept, c);
                 let open = self.loops_open(&dims, c);
                 let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-                let x = self.load(&(v, ty.clone()), &idx, c.range());
+                let x = self.load(&(v, ty.clone()), &idx, c.at);
                 let Some(x) = self.materialize(&x, d, c) else { return Val::Err };
                 let at = self.search(a, a_ty.dtype, n, x, d, right);
                 self.b.index_store(out, &idx, at);
@@ -333,7 +339,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             scalar => {
                 let Some(x) = self.materialize(&scalar, d, v_expr) else { return Val::Err };
-                self.at(c);
+                self.at(&c.at);
                 let v = self.search(a, a_ty.dtype, n, x, d, right);
                 Val::Num { v, s: Scalar::strong(DType::Int64), nonneg: true }
             }
