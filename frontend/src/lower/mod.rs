@@ -6,9 +6,10 @@
 //! (`crate::hir`), resolved once. The lowering walks the HIR's statements
 //! (control flow, assignments, `return`, `assert`, `raise`, the refused
 //! statements) and lowers an expression by its [`hir::ExprId`]
-//! (`FnLower::expr`): literals, names' resolution, arithmetic and the
-//! refusals are the HIR's; the lowering of most kinds of expression
-//! (calls, attributes, subscripts, comparisons) still reads ruff's syntax
+//! (`FnLower::expr`): literals, names, operators, comparisons,
+//! conditional expressions, attributes, tuples and calls are read from
+//! the HIR. The array layer (array creation and methods, views and
+//! subscripts, products, whole-array fusion) still reads ruff's syntax
 //! tree, reached from the HIR through the body's source map
 //! ([`hir::BodySourceMap`]), and lowers the parts it finds there through
 //! `FnLower::expr_syntax`.
@@ -217,6 +218,14 @@ struct RangeBounds {
     step_const: Option<i128>,
     /// Every value it gives is non-negative.
     nonneg: bool,
+}
+
+/// What a `for` loop over arrays reads at each step, by source: an
+/// element of array `k`, or the counter of range `k`.
+#[derive(Clone, Copy)]
+enum Step {
+    Array(usize),
+    Range(usize),
 }
 
 /// The blocks of a `for` loop (see `FnLower::for_blocks`).
@@ -1749,21 +1758,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Each source: an array, or a `range(...)` stepping with the index.
         let mut arrays = Vec::new();
         let mut ranges = Vec::new();
-        let mut steps: Vec<Result<usize, usize>> = Vec::new();
+        let mut steps: Vec<Step> = Vec::new();
         for &src in &sources {
             if let hir::Expr::Call { func, args, keywords } = &hir.exprs[src] {
                 if matches!(self.target_of(self.syn(*func)), Some(Target::Builtin(Builtin::Range))) {
                     let Some(bounds) = self.range_bounds(self.range(src), args, keywords) else { return false };
                     let n = self.fresh("range");
                     let counter = self.b.let_(TypeId::INT64, bounds.start, &n);
-                    steps.push(Err(ranges.len()));
+                    steps.push(Step::Range(ranges.len()));
                     ranges.push((counter, bounds));
                     continue;
                 }
             }
             match self.expr(src) {
                 Val::Arr { v, ty } if ty.ndim().is_some_and(|n| n >= 1) => {
-                    steps.push(Ok(arrays.len()));
+                    steps.push(Step::Array(arrays.len()));
                     arrays.push((v, ty));
                 }
                 Val::Arr { .. } => {
@@ -1816,8 +1825,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         for step in &steps {
             values.push(match *step {
-                Ok(a) => self.iteration_value(&arrays[a], k, self.syn(f.iter)),
-                Err(r) => {
+                Step::Array(a) => self.iteration_value(&arrays[a], k, self.syn(f.iter)),
+                Step::Range(r) => {
                     let (counter, bounds) = &ranges[r];
                     Val::Num { v: *counter, s: Scalar::weak(DType::Int64), nonneg: bounds.nonneg }
                 }

@@ -464,9 +464,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.intrinsic("rint", &[x], rd, c.at);
         }
         // NumPy's power of ten: exact up to 1e22, then multiplied up.
-        let mut scale = 1.0f64;
-        for k in 0..decimals.unsigned_abs() {
-            scale = if k < 9 { 10f64.powi(k as i32 + 1) } else { scale * 10.0 };
+        let places = decimals.unsigned_abs();
+        let mut scale = 10f64.powi(places.min(9) as i32);
+        for _ in 9..places {
+            scale *= 10.0;
         }
         let f = Val::Lit { lit: Lit::Float(scale), s: Scalar::weak(DType::Float64) };
         let Some(f) = self.materialize(&f, rd, c) else { return Val::Err };
