@@ -149,6 +149,64 @@ pub(crate) enum Expr {
     },
 }
 
+impl Body {
+    /// What a diagnostic calls the expression `e`, as
+    /// [`crate::syntax::construct_name`] calls its syntax.
+    pub fn construct_name(&self, e: ExprId) -> &'static str {
+        match &self.exprs[e] {
+            Expr::Name(_) => "a name",
+            Expr::Literal(Lit::Str(_)) => "a string literal",
+            Expr::Literal(Lit::Bytes(_)) => "a bytes literal",
+            Expr::Literal(Lit::Bool(_)) => "a boolean literal",
+            Expr::Literal(_) | Expr::IntTooLarge => "a number",
+            Expr::None => "`None`",
+            Expr::Ellipsis => "`...`",
+            Expr::BinOp { .. } => "an arithmetic expression",
+            Expr::UnaryOp { .. } => "a unary operation",
+            Expr::BoolOp { .. } => "a boolean operation",
+            Expr::Compare { .. } => "a comparison",
+            Expr::If { .. } => "a conditional expression",
+            Expr::Call { .. } => "a call",
+            Expr::Attribute { .. } => "an attribute",
+            Expr::Subscript { .. } => "a subscript",
+            Expr::Slice { .. } => "a slice",
+            Expr::Tuple(_) => "a tuple",
+            Expr::List(_) => "a list literal",
+            Expr::Starred(_) => "a starred expression",
+            Expr::Refused { construct, .. } => construct,
+        }
+    }
+
+    /// The text of a name: its local's name, or the name it was written as.
+    pub fn name_text<'b>(&'b self, n: &'b Name) -> &'b str {
+        match n {
+            Name::Local(id) => &self.locals[*id].name,
+            Name::Global(name) | Name::Free(name) => name,
+        }
+    }
+
+    /// `a.b.c` of a name or attribute chain (walked in a loop: a chain may
+    /// be as long as the line).
+    pub fn dotted(&self, mut e: ExprId) -> Option<String> {
+        let mut parts = Vec::new();
+        loop {
+            match &self.exprs[e] {
+                Expr::Name(n) => {
+                    parts.push(self.name_text(n));
+                    break;
+                }
+                Expr::Attribute { base, attr } => {
+                    parts.push(attr);
+                    e = *base;
+                }
+                _ => return None,
+            }
+        }
+        parts.reverse();
+        Some(parts.join("."))
+    }
+}
+
 /// The syntax each node of a [`Body`] was built from, kept apart from the
 /// body (which never points into ruff's tree) for the parts of the
 /// lowering that still read the syntax. The other way, from a node of the

@@ -254,10 +254,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Expr::Attribute(a) => {
                 let attr = a.attr.id.as_str();
-                if self.boundary_module(&a.value) == Some("numpy") {
+                if self.boundary_module(self.id_of(&a.value)) == Some("numpy") {
                     return array_func(attr).map(|f| (f, format!("np.{attr}"), None));
                 }
-                if self.namespace_of(&a.value).is_some() || self.gpu_register(&a.value).is_some() {
+                if self.namespace_of(self.id_of(&a.value)).is_some() || self.gpu_register(self.id_of(&a.value)).is_some() {
                     return None;
                 }
                 if let Expr::Name(n) = &*a.value {
@@ -565,7 +565,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => match self.numpy_attr(e) {
                 Some(name) if self.removed_dtype_reported(&name, e) => return None,
                 Some(name) => numpy_dtype(&name),
-                None => match self.target_of(e) {
+                None => match self.target_of(self.id_of(e)) {
                     Some(Target::Cast { dtype, .. }) => Some(dtype),
                     _ => None,
                 },
@@ -595,7 +595,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// imported from NumPy), if it is one.
     pub(super) fn numpy_attr(&self, e: &Expr) -> Option<String> {
         match e {
-            Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => Some(a.attr.id.to_string()),
+            Expr::Attribute(a) if self.boundary_module(self.id_of(&a.value)) == Some("numpy") => Some(a.attr.id.to_string()),
             Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => Some(name.clone()),
                 _ => None,

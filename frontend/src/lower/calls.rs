@@ -54,10 +54,10 @@ pub(super) enum Target {
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
-    pub(super) fn target_of(&self, f: &Expr) -> Option<Target> {
-        match f {
-            Expr::Name(n) => {
-                let name = n.id.as_str();
+    pub(super) fn target_of(&self, f: hir::ExprId) -> Option<Target> {
+        match &self.hir.exprs[f] {
+            hir::Expr::Name(n) => {
+                let name = self.name_text(n);
                 if self.locals.contains_key(name) {
                     return None;
                 }
@@ -68,12 +68,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         .or_else(|| builtin(name).map(Target::Builtin)),
                 }
             }
-            Expr::Attribute(a) => {
-                let attr = a.attr.id.as_str();
+            &hir::Expr::Attribute { base, ref attr } => {
+                let attr = &**attr;
                 if attr == "conjugate" {
-                    return self.syntax.expr_id(&a.value).map(Target::Conjugate);
+                    return Some(Target::Conjugate(base));
                 }
-                match self.namespace_of(&a.value) {
+                match self.namespace_of(base) {
                     Some(Namespace::PostcMath) => {
                         if postc_ir::interp::is_known_intrinsic(attr) {
                             Some(Target::Intrinsic(attr.to_owned()))
@@ -85,8 +85,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(Namespace::Postyp) => DType::from_name(attr).map(|dtype| Target::Cast { dtype, weak: false }),
                     Some(Namespace::Postc) if attr == "prange" => Some(Target::Builtin(Builtin::Prange)),
                     Some(Namespace::Postc) => (attr == "empty").then_some(Target::Empty),
-                    None => match &*a.value {
-                        Expr::Name(n) => match self.cx.globals.get(n.id.as_str()) {
+                    None => match &self.hir.exprs[base] {
+                        hir::Expr::Name(n) => match self.cx.globals.get(self.name_text(n)) {
                             Some(Global::BoundaryModule(m)) if m == "numba" && attr == "prange" => {
                                 Some(Target::Builtin(Builtin::Prange))
                             }
@@ -199,15 +199,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn call_inner(&mut self, c: &CallExpr) -> Val {
         let hir = self.hir;
-        let func = self.syn(c.func);
+        let func = &hir.exprs[c.func];
         let syntax = self.call_syntax(c);
-        if let Expr::Name(n) = func {
-            let quiet = match self.locals.get(n.id.as_str()) {
+        if let hir::Expr::Name(n) = func {
+            let name = self.name_text(n);
+            let quiet = match self.locals.get(name) {
                 Some(l) => l.poisoned,
-                None => match self.cx.globals.get(n.id.as_str()) {
+                None => match self.cx.globals.get(name) {
                     Some(Global::Broken) => true,
                     // A missing name of a POST module is reported once, at the import.
-                    Some(Global::PostImport { .. }) => self.target_of(func).is_none(),
+                    Some(Global::PostImport { .. }) => self.target_of(c.func).is_none(),
                     _ => false,
                 },
             };
@@ -221,48 +222,50 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(operands) = self.dot_operands(syntax) {
             return self.dot_call(&operands, syntax);
         }
-        if let Some((f, shown)) = self.np_function_target(func) {
+        if let Some((f, shown)) = self.np_function_target(c.func) {
             return self.np_function_call(f, shown, c);
         }
-        if let Some((f, what, recv)) = self.array_target(func) {
+        if let Some((f, what, recv)) = self.array_target(self.syn(c.func)) {
             return self.array_call(f, &what, recv, syntax);
         }
         let func_at = self.range(c.func);
-        let Some(target) = self.target_of(func) else {
+        let Some(target) = self.target_of(c.func) else {
             // The arguments may hold errors of their own.
             for &a in c.args {
                 self.expr(a);
             }
             // A method of a value that is not a name (`f(x).m()`) is shown as
             // `.m`.
-            let shown = dotted(func).unwrap_or_else(|| match func {
-                Expr::Attribute(a) => format!(".{}", a.attr.id),
-                _ => construct_name(func).to_owned(),
+            let shown = hir.dotted(c.func).unwrap_or_else(|| match func {
+                hir::Expr::Attribute { attr, .. } => format!(".{attr}"),
+                _ => hir.construct_name(c.func).to_owned(),
             });
-            if let Expr::Name(n) = func {
-                if self.locals.contains_key(n.id.as_str()) {
+            if let hir::Expr::Name(n) = func {
+                if self.locals.contains_key(self.name_text(n)) {
                     return self.err(&func_at, format!("`{shown}` is a variable, not a function"));
                 }
-                if self.cx.globals.get(n.id.as_str()).is_none() {
+                if self.cx.globals.get(self.name_text(n)).is_none() {
                     return self.err(&func_at, format!("undefined function `{shown}`"));
                 }
             }
-            if let Expr::Attribute(a) = func {
-                if self.namespace_of(&a.value) == Some(Namespace::PostcMath) {
-                    return self.err(&a.attr, format!("`postc.math` has no function `{}`", a.attr.id));
+            if let &hir::Expr::Attribute { base, ref attr } = func {
+                let attr_at = hir.attr_ranges[c.func];
+                if self.namespace_of(base) == Some(Namespace::PostcMath) {
+                    return self.err(&attr_at, format!("`postc.math` has no function `{attr}`"));
                 }
-                if self.namespace_of(&a.value) == Some(Namespace::Math) {
-                    return self.err(&a.attr, format!("`math.{}` is not supported in compiled code", a.attr.id));
+                if self.namespace_of(base) == Some(Namespace::Math) {
+                    return self.err(&attr_at, format!("`math.{attr}` is not supported in compiled code"));
                 }
                 // `np.zeros(...)` without `import numpy as np`: the name is
                 // what is missing, as CPython's NameError says.
-                let mut root = &*a.value;
-                while let Expr::Attribute(inner) = root {
-                    root = &inner.value;
+                let mut root = base;
+                while let hir::Expr::Attribute { base, .. } = hir.exprs[root] {
+                    root = base;
                 }
-                if let Expr::Name(n) = root {
-                    if !self.locals.contains_key(n.id.as_str()) && self.cx.globals.get(n.id.as_str()).is_none() {
-                        return self.err(n, format!("undefined name `{}`", n.id));
+                if let hir::Expr::Name(n) = &hir.exprs[root] {
+                    let name = self.name_text(n);
+                    if !self.locals.contains_key(name) && self.cx.globals.get(name).is_none() {
+                        return self.err(&self.range(root), format!("undefined name `{name}`"));
                     }
                 }
             }
@@ -295,7 +298,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(&c.at, "`empty` takes a length and a dtype: `empty(n, Float64)`");
                 }
                 let n = self.expr(args[0]);
-                let Some(dt) = (match self.target_of(self.syn(args[1])) {
+                let Some(dt) = (match self.target_of(args[1]) {
                     Some(Target::Cast { dtype, .. }) if !dtype.is_text() => Some(dtype),
                     _ => None,
                 }) else {
@@ -357,7 +360,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v: out, s, nonneg: false }
             }
             Target::Intrinsic(symbol) => {
-                let local = self.intrinsic_local(&symbol, func);
+                let local = self.intrinsic_local(&symbol, c.func);
                 let mut vals = Vec::new();
                 for &a in args {
                     vals.push((self.expr(a), self.range(a)));
@@ -405,9 +408,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The local name an intrinsic is called by: its import, or for
     /// `postc.math.f(...)` an import this call adds.
-    pub(super) fn intrinsic_local(&mut self, symbol: &str, func: &Expr) -> String {
-        if let Expr::Name(n) = func {
-            return n.id.to_string();
+    pub(super) fn intrinsic_local(&mut self, symbol: &str, func: hir::ExprId) -> String {
+        if let hir::Expr::Name(n) = &self.hir.exprs[func] {
+            return self.name_text(n).to_owned();
         }
         self.math_imports.insert(symbol.to_owned());
         format!("math.{symbol}")
@@ -580,7 +583,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self
                         .err(&c.at, "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`");
                 };
-                let Some(ty) = self.static_array_type(self.syn(ann)) else { return Val::Err };
+                let Some(ty) = self.static_array_type(ann) else { return Val::Err };
                 if let Err(e) = postc_ir::builtins::shared_bytes(&ty) {
                     return self.err(&self.range(ann), e);
                 }
@@ -668,29 +671,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `Float32[16, 16]`: an array type with static extents, C order.
-    pub(super) fn static_array_type(&mut self, e: &Expr) -> Option<TypeData> {
+    pub(super) fn static_array_type(&mut self, e: hir::ExprId) -> Option<TypeData> {
         let bad = "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`";
-        let Expr::Subscript(s) = e else {
-            self.err(e, bad);
+        let hir::Expr::Subscript { base, index } = self.hir.exprs[e] else {
+            self.err(&self.range(e), bad);
             return None;
         };
-        let dtype = match self.target_of(&s.value) {
+        let dtype = match self.target_of(base) {
             Some(Target::Cast { dtype, .. }) => dtype,
             _ => {
-                self.err(&*s.value, bad);
+                self.err(&self.range(base), bad);
                 return None;
             }
         };
-        let items: Vec<&Expr> = match &*s.slice {
-            Expr::Tuple(t) => t.elts.iter().collect(),
-            x => vec![x],
+        let items: &[hir::ExprId] = match &self.hir.exprs[index] {
+            hir::Expr::Tuple(t) => t,
+            _ => std::slice::from_ref(&index),
         };
         let mut dims = Vec::new();
-        for it in items {
-            match literal(it) {
-                Some(Ok(Lit::Int(n))) if n > 0 => dims.push(Some(n as u64)),
+        for &it in items {
+            match self.hir.exprs[it] {
+                hir::Expr::Literal(Lit::Int(n)) if n > 0 => dims.push(Some(n as u64)),
                 _ => {
-                    self.err(it, "an extent of a shared array is a positive integer literal");
+                    self.err(&self.range(it), "an extent of a shared array is a positive integer literal");
                     return None;
                 }
             }

@@ -139,7 +139,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if args.iter().any(|a| matches!(a, Expr::Starred(_))) {
                     return None;
                 }
-                let known = matches!(self.target_of(&c.func), Some(Target::Numpy(..))) || self.select_of(c).is_some();
+                let known = matches!(self.target_of(self.id_of(&c.func)), Some(Target::Numpy(..))) || self.select_of(c).is_some();
                 known.then(|| args.iter().collect())
             }
             _ => None,
@@ -176,7 +176,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if let Some((f, _, recv)) = self.array_target(&c.func) {
                     return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(c, recv);
                 }
-                matches!(self.target_of(&c.func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
+                matches!(self.target_of(self.id_of(&c.func)), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }
             _ => false,
         }
@@ -261,7 +261,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.where` or `np.clip`, when `c` calls one of them.
     fn select_of(&self, c: &ast::ExprCall) -> Option<Select> {
         let name = match &*c.func {
-            Expr::Attribute(a) if self.boundary_module(&a.value) == Some("numpy") => a.attr.id.as_str(),
+            Expr::Attribute(a) if self.boundary_module(self.id_of(&a.value)) == Some("numpy") => a.attr.id.as_str(),
             Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => name.as_str(),
                 _ => return None,

@@ -468,7 +468,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // `None` (`x is not None and x > 0`).
         let known_before = self.present.clone();
         for (k, &value) in values[1..].iter().enumerate() {
-            let facts = self.facts(self.syn(values[k]));
+            let facts = self.facts(values[k]);
             self.present.extend(if is_and { facts.when_true } else { facts.when_false });
             let next = self.block(word);
             if is_and {
@@ -701,7 +701,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     pub(super) fn ternary(&mut self, i: &IfExpr) -> Val {
-        let facts = self.facts(self.syn(i.test));
+        let facts = self.facts(i.test);
         let Some(c) = self.cond(i.test) else { return Val::Err };
         let known_before = self.present.clone();
         let v = self.ternary_arms(i, c, facts);
@@ -858,7 +858,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn attribute(&mut self, e: hir::ExprId, base: hir::ExprId, attr: &str) -> Val {
         let hir = self.hir;
         let (at, attr_at) = (self.range(e), hir.attr_ranges[e]);
-        if let Some(reg) = self.gpu_register(self.syn(base)) {
+        if let Some(reg) = self.gpu_register(base) {
             let Some(axis) = postc_ir::builtins::Axis::ALL.iter().find(|x| x.name() == attr) else {
                 return self.err(&attr_at, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
             };
@@ -872,7 +872,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: true };
         }
         // `postc.math.pi` and friends.
-        if let Some(ns) = self.namespace_of(self.syn(base)) {
+        if let Some(ns) = self.namespace_of(base) {
             if matches!(ns, Namespace::PostcMath | Namespace::Math) {
                 if let Some((_, v)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
@@ -887,7 +887,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         // `np.pi` and friends: Python floats.
-        if self.boundary_module(self.syn(base)) == Some("numpy") {
+        if self.boundary_module(base) == Some("numpy") {
             if let Some(x) = numpy_constant(attr) {
                 return Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) };
             }
@@ -947,33 +947,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    pub(super) fn gpu_register(&self, e: &Expr) -> Option<postc_ir::builtins::GpuReg> {
-        match e {
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+    pub(super) fn gpu_register(&self, e: hir::ExprId) -> Option<postc_ir::builtins::GpuReg> {
+        match &self.hir.exprs[e] {
+            &hir::Expr::Attribute { base, ref attr } if self.namespace_of(base) == Some(Namespace::Postc) => {
+                postc_ir::builtins::GpuReg::ALL.iter().copied().find(|r| r.name() == &**attr)
+            }
+            _ => match self.global_of(e) {
                 Some(Global::GpuRegister(r)) => Some(*r),
                 _ => None,
             },
-            Expr::Attribute(a) if self.namespace_of(&a.value) == Some(Namespace::Postc) => {
-                postc_ir::builtins::GpuReg::ALL.iter().copied().find(|r| r.name() == a.attr.id.as_str())
-            }
-            _ => None,
         }
     }
 
     /// The namespace a name or `postc.math` attribute names.
-    pub(super) fn namespace_of(&self, e: &Expr) -> Option<Namespace> {
-        let of_name = |e: &Expr| match e {
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
-                Some(Global::Namespace(ns)) => Some(*ns),
-                _ => None,
-            },
+    pub(super) fn namespace_of(&self, e: hir::ExprId) -> Option<Namespace> {
+        let of_name = |e| match self.global_of(e) {
+            Some(Global::Namespace(ns)) => Some(*ns),
             _ => None,
         };
-        match e {
-            Expr::Attribute(a) if a.attr.id.as_str() == "math" => {
-                (of_name(&a.value) == Some(Namespace::Postc)).then_some(Namespace::PostcMath)
+        match &self.hir.exprs[e] {
+            &hir::Expr::Attribute { base, ref attr } if &**attr == "math" => {
+                (of_name(base) == Some(Namespace::Postc)).then_some(Namespace::PostcMath)
             }
             _ => of_name(e),
+        }
+    }
+
+    /// What the module-level name `e` is bound to, when `e` is a name no
+    /// local shadows.
+    pub(super) fn global_of(&self, e: hir::ExprId) -> Option<&'c Global> {
+        match &self.hir.exprs[e] {
+            hir::Expr::Name(n) => {
+                let name = self.name_text(n);
+                if self.locals.contains_key(name) {
+                    return None;
+                }
+                self.cx.globals.get(name)
+            }
+            _ => None,
         }
     }
 

@@ -58,7 +58,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => None,
             },
             Expr::Attribute(a) if a.attr.id.as_str() == "dot" => {
-                if self.boundary_module(&a.value) == Some("numpy") {
+                if self.boundary_module(self.id_of(&a.value)) == Some("numpy") {
                     return Some(args.collect());
                 }
                 match &*a.value {

@@ -60,23 +60,24 @@ impl Facts {
     }
 }
 
-/// The locals of `def` that may be `None`: the parameters annotated so,
+/// The locals of `body` that may be `None`: the parameters annotated so,
 /// and every local bound (anywhere) to `None`, to a call whose result may
 /// be `None`, to another such local or to a conditional expression with
 /// an arm that is `None` or such a call. `returns_maybe_none` says whether
 /// a call's callee returns `T | None`.
 pub(super) fn maybe_none_locals(
-    def: &ast::StmtFunctionDef,
+    body: &hir::Body,
     params: impl Iterator<Item = String>,
-    returns_maybe_none: &dyn Fn(&Expr) -> bool,
+    returns_maybe_none: &dyn Fn(hir::ExprId) -> bool,
 ) -> HashSet<String> {
     let mut found: HashSet<String> = params.collect();
     loop {
         let mut grew = false;
-        crate::syntax::for_each_binding(&def.body, &mut |b| {
-            if let crate::syntax::Binding::Target(Expr::Name(n), Some(value)) = b {
-                if !found.contains(n.id.as_str()) && may_be_none(value, &found, returns_maybe_none) {
-                    found.insert(n.id.to_string());
+        for_each_assignment(body, &body.top, &mut |target, value| {
+            if let hir::Expr::Name(n) = &body.exprs[target] {
+                let name = body.name_text(n);
+                if !found.contains(name) && may_be_none(body, value, &found, returns_maybe_none) {
+                    found.insert(name.to_owned());
                     grew = true;
                 }
             }
@@ -87,19 +88,51 @@ pub(super) fn maybe_none_locals(
     }
 }
 
+/// Calls `f` with the target and the value of every assignment in
+/// `stmts`, nested blocks included (those of refused statements too, which
+/// bind names): `target = value`, `target: T = value`, and a `for` loop's
+/// target with its iterable.
+fn for_each_assignment(body: &hir::Body, stmts: &[hir::StmtId], f: &mut dyn FnMut(hir::ExprId, hir::ExprId)) {
+    deep(|| {
+        for &s in stmts {
+            match &body.stmts[s] {
+                hir::Stmt::Assign { targets, value } => targets.iter().for_each(|&t| f(t, *value)),
+                &hir::Stmt::AnnAssign { target, value: Some(value), .. } => f(target, value),
+                hir::Stmt::For { target, iter, body: inner, orelse, .. } => {
+                    f(*target, *iter);
+                    for_each_assignment(body, inner, f);
+                    for_each_assignment(body, orelse, f);
+                }
+                hir::Stmt::While { body: inner, orelse, .. } => {
+                    for_each_assignment(body, inner, f);
+                    for_each_assignment(body, orelse, f);
+                }
+                hir::Stmt::If { arms } => arms.iter().for_each(|arm| for_each_assignment(body, &arm.body, f)),
+                hir::Stmt::Refused { blocks, .. } => blocks.iter().for_each(|b| for_each_assignment(body, b, f)),
+                _ => {}
+            }
+        }
+    })
+}
+
 /// Whether `value` may be `None`: `None`, a call that may return it, a
 /// local that may hold it, or a conditional expression with an arm that
 /// is `None` or such a call. An arm naming a local does not count: its
 /// test may narrow it (`x if x is not None else 0.0`), which only the
 /// lowering knows, and a local that is never `None` stays one.
-fn may_be_none(value: &Expr, locals: &HashSet<String>, returns_maybe_none: &dyn Fn(&Expr) -> bool) -> bool {
-    match value {
-        Expr::NoneLiteral(_) => true,
-        Expr::Name(n) => locals.contains(n.id.as_str()),
-        Expr::Call(c) => returns_maybe_none(&c.func),
-        Expr::If(i) => [&*i.body, &*i.orelse]
-            .into_iter()
-            .any(|arm| !matches!(arm, Expr::Name(_)) && may_be_none(arm, locals, returns_maybe_none)),
+fn may_be_none(
+    body: &hir::Body,
+    value: hir::ExprId,
+    locals: &HashSet<String>,
+    returns_maybe_none: &dyn Fn(hir::ExprId) -> bool,
+) -> bool {
+    match &body.exprs[value] {
+        hir::Expr::None => true,
+        hir::Expr::Name(n) => locals.contains(body.name_text(n)),
+        hir::Expr::Call { func, .. } => returns_maybe_none(*func),
+        &hir::Expr::If { body: then, orelse, .. } => [then, orelse].into_iter().any(|arm| {
+            !matches!(body.exprs[arm], hir::Expr::Name(_)) && may_be_none(body, arm, locals, returns_maybe_none)
+        }),
         _ => false,
     }
 }
@@ -108,32 +141,31 @@ fn may_be_none(value: &Expr, locals: &HashSet<String>, returns_maybe_none: &dyn 
 /// `x is not None`, `x is None`, `x != None`, `x == None` (either way
 /// round), `x` alone (true only when `x` holds a number), and `not`,
 /// `and` and `or` of these.
-fn facts_of(e: &Expr, maybe: &dyn Fn(&str) -> bool) -> Facts {
-    match e {
-        Expr::Compare(c) if c.ops.len() == 1 && none_test(c.ops[0]).is_some() => {
-            let (l, r) = (&*c.left, &c.comparators[0]);
-            let tested = match (l, r) {
-                (Expr::Name(n), Expr::NoneLiteral(_)) | (Expr::NoneLiteral(_), Expr::Name(n)) => n,
+fn facts_of(body: &hir::Body, e: hir::ExprId, maybe: &dyn Fn(&str) -> bool) -> Facts {
+    match &body.exprs[e] {
+        hir::Expr::Compare { ops, operands } if ops.len() == 1 && none_test(ops[0]).is_some() => {
+            let tested = match (&body.exprs[operands[0]], &body.exprs[operands[1]]) {
+                (hir::Expr::Name(n), hir::Expr::None) | (hir::Expr::None, hir::Expr::Name(n)) => body.name_text(n),
                 _ => return Facts::default(),
             };
-            if !maybe(tested.id.as_str()) {
+            if !maybe(tested) {
                 return Facts::default();
             }
-            let known = HashSet::from([tested.id.to_string()]);
+            let known = HashSet::from([tested.to_owned()]);
             let f = Facts { when_true: known, when_false: HashSet::new() };
-            if none_test(c.ops[0]) == Some(true) {
+            if none_test(ops[0]) == Some(true) {
                 f
             } else {
                 f.swapped()
             }
         }
         // `if x:` runs where `x` is neither `None` nor zero.
-        Expr::Name(n) if maybe(n.id.as_str()) => {
-            Facts { when_true: HashSet::from([n.id.to_string()]), when_false: HashSet::new() }
+        hir::Expr::Name(n) if maybe(body.name_text(n)) => {
+            Facts { when_true: HashSet::from([body.name_text(n).to_owned()]), when_false: HashSet::new() }
         }
-        Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => facts_of(&u.operand, maybe).swapped(),
-        Expr::BoolOp(b) => {
-            let parts: Vec<Facts> = b.values.iter().map(|v| facts_of(v, maybe)).collect();
+        &hir::Expr::UnaryOp { op: ast::UnaryOp::Not, operand } => facts_of(body, operand, maybe).swapped(),
+        hir::Expr::BoolOp { op, values } => {
+            let parts: Vec<Facts> = values.iter().map(|&v| facts_of(body, v, maybe)).collect();
             let union = |sets: Vec<&HashSet<String>>| sets.into_iter().flatten().cloned().collect();
             let meet = |sets: Vec<&HashSet<String>>| {
                 let mut it = sets.into_iter();
@@ -142,7 +174,7 @@ fn facts_of(e: &Expr, maybe: &dyn Fn(&str) -> bool) -> Facts {
             };
             let trues: Vec<_> = parts.iter().map(|f| &f.when_true).collect();
             let falses: Vec<_> = parts.iter().map(|f| &f.when_false).collect();
-            if matches!(b.op, ast::BoolOp::And) {
+            if matches!(op, ast::BoolOp::And) {
                 Facts { when_true: union(trues), when_false: meet(falses) }
             } else {
                 Facts { when_true: meet(trues), when_false: union(falses) }
@@ -170,7 +202,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Whether a call of `func` returns `T | None`.
-    pub(super) fn returns_maybe_none(&self, func: &Expr) -> bool {
+    pub(super) fn returns_maybe_none(&self, func: hir::ExprId) -> bool {
         matches!(self.target_of(func), Some(Target::Func(c)) if c.ret_maybe_none)
     }
 
@@ -273,8 +305,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// What the condition `e` tells of the locals that may be `None`.
-    pub(super) fn facts(&self, e: &Expr) -> Facts {
-        facts_of(e, &|n| self.is_maybe_none_local(n))
+    pub(super) fn facts(&self, e: hir::ExprId) -> Facts {
+        facts_of(self.hir, e, &|n| self.is_maybe_none_local(n))
     }
 
     /// Whether the arm `e` may be `None` where the locals `known` hold
@@ -288,9 +320,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let name = self.name_text(n);
                 self.is_maybe_none_local(name) && !known.contains(name)
             }
-            E::Call { func, .. } => self.returns_maybe_none(self.syn(*func)),
+            E::Call { func, .. } => self.returns_maybe_none(*func),
             &E::If { test, body, orelse } => {
-                let f = self.facts(self.syn(test));
+                let f = self.facts(test);
                 let with = |more: HashSet<String>| known.iter().cloned().chain(more).collect::<HashSet<String>>();
                 self.arm_may_be_none(body, &with(f.when_true)) || self.arm_may_be_none(orelse, &with(f.when_false))
             }
@@ -358,7 +390,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `None` arm); `None` when both arms are. Without such an arm it is
     /// the number of [`FnLower::ternary`]. The arms run only when taken.
     pub(super) fn ternary_maybe_none(&mut self, i: &IfExpr) -> Val {
-        let facts = self.facts(self.syn(i.test));
+        let facts = self.facts(i.test);
         let known_before = self.present.clone();
         let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
         let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
@@ -480,17 +512,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn unnarrowed_in(&self, body: &[crate::hir::StmtId]) -> HashSet<String> {
         let maybe: HashSet<String> = self.locals.iter().filter(|(_, l)| l.maybe_none).map(|(n, _)| n.clone()).collect();
         let mut out = HashSet::new();
-        for &s in body {
-            crate::syntax::for_each_binding(std::slice::from_ref(self.syntax.stmts[s]), &mut |b| {
-                if let crate::syntax::Binding::Target(Expr::Name(n), value) = b {
-                    let name = n.id.as_str();
-                    let none = value.is_some_and(|v| may_be_none(v, &maybe, &|f| self.returns_maybe_none(f)));
-                    if maybe.contains(name) && none {
-                        out.insert(name.to_owned());
-                    }
+        for_each_assignment(self.hir, body, &mut |target, value| {
+            if let hir::Expr::Name(n) = &self.hir.exprs[target] {
+                let name = self.name_text(n);
+                if maybe.contains(name) && may_be_none(self.hir, value, &maybe, &|f| self.returns_maybe_none(f)) {
+                    out.insert(name.to_owned());
                 }
-            });
-        }
+            }
+        });
         out
     }
 

@@ -409,10 +409,10 @@ pub(crate) fn lower_function(
     {
         let probe = FnLower::new(cx, &hir, &syntax, types, decl, HashMap::new());
         let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
-        let returns = |f: &Expr| probe.returns_maybe_none(f);
+        let returns = |f| probe.returns_maybe_none(f);
         let declared: HashSet<&str> =
             decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.as_str()).collect();
-        for name in maybe_none::maybe_none_locals(def, params, &returns) {
+        for name in maybe_none::maybe_none_locals(&hir, params, &returns) {
             if let Some(l) = locals.get_mut(&name) {
                 // A parameter is `None` only as declared (binding one that
                 // is not to `None` is an error, `assign_maybe_none`).
@@ -610,6 +610,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn call_syntax(&self, c: &CallExpr) -> &'a ast::ExprCall {
         let Expr::Call(call) = self.syn(c.id) else { unreachable!("a call") };
         call
+    }
+
+    /// The expression built from the syntax node `e`: a bridge for the
+    /// parts of the lowering that still walk the syntax.
+    pub(super) fn id_of(&self, e: &Expr) -> hir::ExprId {
+        self.syntax.expr_id(e).expect("a node of the body")
     }
 
     /// The syntax the expression `e` was built from.
@@ -1315,7 +1321,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.depth += 1;
                 elifs += 1;
             }
-            let facts = self.facts(self.syn(test));
+            let facts = self.facts(test);
             let c = self.cond(test);
             let before = self.present.clone();
             self.present.extend(facts.when_true);
@@ -1377,7 +1383,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.br(head);
         self.enter(head);
         self.at(&self.range(test));
-        let facts = self.facts(self.syn(test));
+        let facts = self.facts(test);
         if forever {
             self.b.br(body);
         } else {
@@ -1473,7 +1479,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             );
             return false;
         };
-        let prange = match self.target_of(self.syn(*func)) {
+        let prange = match self.target_of(*func) {
             Some(Target::Builtin(Builtin::Range)) => false,
             Some(Target::Builtin(Builtin::Prange)) => true,
             _ => {
@@ -1761,7 +1767,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut steps: Vec<Step> = Vec::new();
         for &src in &sources {
             if let hir::Expr::Call { func, args, keywords } = &hir.exprs[src] {
-                if matches!(self.target_of(self.syn(*func)), Some(Target::Builtin(Builtin::Range))) {
+                if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Range))) {
                     let Some(bounds) = self.range_bounds(self.range(src), args, keywords) else { return false };
                     let n = self.fresh("range");
                     let counter = self.b.let_(TypeId::INT64, bounds.start, &n);
@@ -2152,7 +2158,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             },
         };
-        let facts = self.facts(self.syn(test));
+        let facts = self.facts(test);
         if let Some(c) = self.cond(test) {
             self.panic_unless(c, &msg, &at);
         }

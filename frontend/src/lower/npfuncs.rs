@@ -68,7 +68,7 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
 impl<'a, 'c> FnLower<'a, 'c> {
     /// What `f` names among this module's functions, and its name as
     /// NumPy spells it (shown in messages).
-    pub(super) fn np_function_target(&self, f: &Expr) -> Option<(NpFn, &'static str)> {
+    pub(super) fn np_function_target(&self, f: hir::ExprId) -> Option<(NpFn, &'static str)> {
         let shown = |g: NpFn| match g {
             NpFn::Sort => "`np.sort`",
             NpFn::SortInPlace => "`.sort()`",
@@ -87,32 +87,32 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 NanRed::Std => "`np.nanstd`",
             },
         };
-        let found = match f {
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+        let found = match &self.hir.exprs[f] {
+            hir::Expr::Name(_) => match self.global_of(f) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => numpy_function(name),
                 Some(Global::Boundary { module, name }) if module == "numpy.linalg" && name == "norm" => {
                     Some(NpFn::Norm)
                 }
                 _ => None,
             },
-            Expr::Attribute(a) => {
-                let attr = a.attr.id.as_str();
-                if self.boundary_module(&a.value) == Some("numpy") {
+            &hir::Expr::Attribute { base, ref attr } => {
+                let attr = &**attr;
+                if self.boundary_module(base) == Some("numpy") {
                     numpy_function(attr)
-                } else if attr == "norm" && self.is_numpy_linalg(&a.value) {
+                } else if attr == "norm" && self.is_numpy_linalg(base) {
                     Some(NpFn::Norm)
                 } else if attr == "sort" {
                     // The method of an array local or of a view (`m[i].sort()`).
-                    match &*a.value {
-                        Expr::Name(n)
+                    match &self.hir.exprs[base] {
+                        hir::Expr::Name(n)
                             if matches!(
-                                self.locals.get(n.id.as_str()),
+                                self.locals.get(self.name_text(n)),
                                 Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
                             ) =>
                         {
                             Some(NpFn::SortInPlace)
                         }
-                        Expr::Subscript(_) => Some(NpFn::SortInPlace),
+                        hir::Expr::Subscript { .. } => Some(NpFn::SortInPlace),
                         _ => None,
                     }
                 } else {
@@ -125,10 +125,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Whether `e` is `np.linalg` (or `linalg` imported from NumPy).
-    fn is_numpy_linalg(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Attribute(a) => a.attr.id.as_str() == "linalg" && self.boundary_module(&a.value) == Some("numpy"),
-            Expr::Name(_) => self.boundary_module(e) == Some("numpy.linalg"),
+    fn is_numpy_linalg(&self, e: hir::ExprId) -> bool {
+        match &self.hir.exprs[e] {
+            &hir::Expr::Attribute { base, ref attr } => &**attr == "linalg" && self.boundary_module(base) == Some("numpy"),
+            hir::Expr::Name(_) => self.boundary_module(e) == Some("numpy.linalg"),
             _ => false,
         }
     }

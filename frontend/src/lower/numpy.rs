@@ -172,12 +172,9 @@ pub(crate) fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The CPython module a name is bound to (`np` for `import numpy as np`).
-    pub(super) fn boundary_module(&self, e: &Expr) -> Option<&'a str> {
-        match e {
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
-                Some(Global::BoundaryModule(m)) => Some(m.as_str()),
-                _ => None,
-            },
+    pub(super) fn boundary_module(&self, e: hir::ExprId) -> Option<&'c str> {
+        match self.global_of(e) {
+            Some(Global::BoundaryModule(m)) => Some(m.as_str()),
             _ => None,
         }
     }
