@@ -739,7 +739,7 @@ impl Solver<'_> {
     fn annotation(&self, e: ExprId) -> Option<DType> {
         // `T | None`, `Optional[T]`: a local that may be `None` has the
         // type of its value.
-        let e = self.maybe_none_inner(e).unwrap_or(e);
+        let e = self.body.maybe_none_inner(e).unwrap_or(e);
         match &self.body.exprs[e] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
                 Some(Global::Type(t)) => Some(*t),
@@ -752,33 +752,6 @@ impl Solver<'_> {
                 Expr::Name(Name::Free(m) | Name::Global(m)) if &**m == "postyp" => DType::from_name(attr),
                 _ => None,
             },
-            _ => None,
-        }
-    }
-
-    /// `T` of the annotation `T | None`, `None | T` or `Optional[T]`
-    /// (`typing.Optional[T]`), as `declare::maybe_none_inner` reads it.
-    fn maybe_none_inner(&self, e: ExprId) -> Option<ExprId> {
-        let named = |e: ExprId, want: &str| match &self.body.exprs[e] {
-            Expr::Name(Name::Free(n) | Name::Global(n)) => &**n == want,
-            Expr::Name(Name::Local(id)) => &*self.body.locals[*id].name == want,
-            _ => false,
-        };
-        match &self.body.exprs[e] {
-            Expr::BinOp { op: ast::Operator::BitOr, lhs, rhs } => {
-                match (&self.body.exprs[*lhs], &self.body.exprs[*rhs]) {
-                    (Expr::None, _) => Some(*rhs),
-                    (_, Expr::None) => Some(*lhs),
-                    _ => None,
-                }
-            }
-            Expr::Subscript { base, index } => {
-                let optional = match &self.body.exprs[*base] {
-                    Expr::Attribute { base: module, attr } => &**attr == "Optional" && named(*module, "typing"),
-                    _ => named(*base, "Optional"),
-                };
-                optional.then_some(*index)
-            }
             _ => None,
         }
     }

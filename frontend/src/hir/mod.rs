@@ -33,7 +33,7 @@ use la_arena::{Arena, ArenaMap, Idx};
 use ruff_python_ast as ast;
 use ruff_text_size::TextRange;
 
-pub(crate) use build::{local_names, refused_parts, BodyBuilder};
+pub(crate) use build::{local_names, BodyBuilder};
 
 pub(crate) type ExprId = Idx<Expr>;
 pub(crate) type StmtId = Idx<Stmt>;
@@ -174,6 +174,41 @@ impl Body {
             Expr::List(_) => "a list literal",
             Expr::Starred(_) => "a starred expression",
             Expr::Refused { construct, .. } => construct,
+        }
+    }
+
+    /// The parts of a refused expression, a container or a slice that
+    /// are checked on their own, in source order: a refused construct's
+    /// [`Expr::Refused::parts`], a tuple's or list's elements, the operand
+    /// of `*`, a slice's bounds. Other expressions are lowered whole, not
+    /// through their parts: they have none here.
+    pub fn refused_parts(&self, e: ExprId) -> impl DoubleEndedIterator<Item = ExprId> + '_ {
+        let parts: &[ExprId] = match &self.exprs[e] {
+            Expr::Refused { parts, .. } => parts,
+            Expr::Tuple(elements) | Expr::List(elements) => elements,
+            Expr::Starred(inner) => std::slice::from_ref(inner),
+            _ => &[],
+        };
+        let bounds = match &self.exprs[e] {
+            Expr::Slice { lower, upper, step } => [*lower, *upper, *step],
+            _ => [None; 3],
+        };
+        parts.iter().copied().chain(bounds.into_iter().flatten())
+    }
+
+    /// `T` of the annotation `T | None`, `None | T` or `Optional[T]`
+    /// (`typing.Optional[T]`), as `declare::maybe_none_inner` reads it.
+    pub fn maybe_none_inner(&self, e: ExprId) -> Option<ExprId> {
+        match &self.exprs[e] {
+            Expr::BinOp { op: ast::Operator::BitOr, lhs, rhs } => match (&self.exprs[*lhs], &self.exprs[*rhs]) {
+                (Expr::None, _) => Some(*rhs),
+                (_, Expr::None) => Some(*lhs),
+                _ => None,
+            },
+            Expr::Subscript { base, index } => {
+                matches!(self.dotted(*base).as_deref(), Some("Optional" | "typing.Optional")).then_some(*index)
+            }
+            _ => None,
         }
     }
 

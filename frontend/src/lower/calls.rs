@@ -178,16 +178,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// itself (a shape tuple, a dtype such as `np.float64` or `"f8"`, a
     /// `*` operand) is not refused again as one; its parts are checked.
     pub(super) fn check_unreached_argument(&mut self, a: hir::ExprId) {
-        let syntax = self.syn(a);
         let names_global = || {
-            let root = dotted(syntax)?;
+            let root = self.hir.dotted(a)?;
             let root = root.split('.').next()?;
             let global = self.cx.globals.get(root).filter(|_| !self.locals.contains_key(root))?;
             Some(!matches!(global, Global::Const { .. }))
         };
         match &self.hir.exprs[a] {
             hir::Expr::Starred(_) | hir::Expr::Tuple(_) | hir::Expr::List(_) => {
-                self.check_refused_parts(syntax);
+                self.check_refused_parts(a);
             }
             hir::Expr::Literal(_) | hir::Expr::IntTooLarge => {}
             _ if names_global() == Some(true) => {}
@@ -703,7 +702,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn cast_call(&mut self, dtype: DType, weak: bool, c: &CallExpr) -> Val {
         let args = c.args;
-        let name = dotted(self.syn(c.func)).unwrap_or_default();
+        let name = self.hir.dotted(c.func).unwrap_or_default();
         if dtype == DType::Complex128 && weak && args.len() == 2 {
             // complex(re, im)
             let re = self.expr(args[0]);

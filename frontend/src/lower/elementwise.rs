@@ -87,7 +87,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         if self.decl.attrs.is_device() {
             self.err(e, "this whole-array expression creates an array, which GPU code cannot: write the loop");
-            return Some(self.check_refused_parts(e));
+            return Some(self.check_refused_parts(self.id_of(e)));
         }
         Some(self.fuse(e, None, false))
     }

@@ -25,15 +25,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Only this expression may be `None`, not its parts.
         let accept_none = std::mem::take(&mut self.accept_none);
         let condition = std::mem::take(&mut self.condition);
-        let v = match (&self.hir.exprs[e], self.syn(e)) {
-            (&hir::Expr::If { test, body, orelse }, _) if accept_none => {
+        let v = match self.hir.exprs[e] {
+            hir::Expr::If { test, body, orelse } if accept_none => {
                 self.ternary_maybe_none(&IfExpr { at: self.range(e), test, body, orelse })
             }
-            (hir::Expr::BoolOp { .. }, _) if condition => self.bool_op(e, true),
+            hir::Expr::BoolOp { .. } if condition => self.bool_op(e, true),
             _ => self.expr_value(e),
         };
         if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
-            return self.none_where_number_needed(self.syn(e), &v);
+            return self.none_where_number_needed(e, &v);
         }
         v
     }
@@ -73,9 +73,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (hir::Expr::Tuple(elements), _) => self.tuple_display(elements),
             // An error where a number is needed (`expr_inner`).
             (hir::Expr::None, _) => Val::None,
-            (_, other) => {
-                self.err(&at, format!("{} is not supported in POST Python", construct_name(other)));
-                self.check_refused_parts(other)
+            _ => {
+                self.err(&at, format!("{} is not supported in POST Python", hir.construct_name(e)));
+                self.check_refused_parts(e)
             }
         }
     }
@@ -86,17 +86,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// for their own errors in source order and dropped. A lambda's body
     /// and a comprehension's parts are not: they see names of their own;
     /// nor is the name `:=` binds.
-    pub(super) fn check_refused_parts(&mut self, e: &Expr) -> Val {
-        use crate::hir::refused_parts as parts;
-        let mut pending: Vec<&Expr> = parts(e).into_iter().rev().collect();
+    pub(super) fn check_refused_parts(&mut self, e: hir::ExprId) -> Val {
+        let hir = self.hir;
+        let mut pending: Vec<hir::ExprId> = hir.refused_parts(e).rev().collect();
         while let Some(part) = pending.pop() {
-            match part {
+            match hir.exprs[part] {
                 // Refused with their container, not again.
-                Expr::Starred(_) | Expr::Slice(_) | Expr::Tuple(_) | Expr::List(_) => {
-                    pending.extend(parts(part).into_iter().rev())
+                hir::Expr::Starred(_) | hir::Expr::Slice { .. } | hir::Expr::Tuple(_) | hir::Expr::List(_) => {
+                    pending.extend(hir.refused_parts(part).rev())
                 }
-                other => {
-                    self.expr_syntax(other);
+                _ => {
+                    self.expr(part);
                 }
             }
         }
@@ -740,9 +740,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let known_before = self.present.clone();
         let known_true: HashSet<String> = known_before.iter().cloned().chain(facts.when_true).collect();
         let known_false: HashSet<String> = known_before.iter().cloned().chain(facts.when_false).collect();
-        let (body, orelse) = (self.syn(i.body), self.syn(i.orelse));
-        let tuple_arm = self.is_tuple_expr(body) || self.is_tuple_expr(orelse);
-        if is_pure(body) && is_pure(orelse) && !tuple_arm {
+        let tuple_arm = self.is_tuple_expr(i.body) || self.is_tuple_expr(i.orelse);
+        if is_pure(self.hir, i.body) && is_pure(self.hir, i.orelse) && !tuple_arm {
             self.present = known_true;
             let t = self.expr(i.body);
             self.present = known_false;
@@ -1089,7 +1088,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (axis, ie) in index_exprs.iter().enumerate() {
             if let Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) = ie {
                 self.err(*ie, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
-                self.check_refused_parts(ie);
+                self.check_refused_parts(self.id_of(ie));
                 return None;
             }
             let v = self.expr_syntax(ie);
@@ -1200,22 +1199,16 @@ pub(crate) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
 
 /// Whether evaluating an expression can have no effect and cannot panic,
 /// so that a conditional expression may evaluate both arms.
-pub(super) fn is_pure(e: &Expr) -> bool {
-    deep(|| is_pure_inner(e))
-}
-
-pub(super) fn is_pure_inner(e: &Expr) -> bool {
-    match e {
-        Expr::Name(_)
-        | Expr::NumberLiteral(_)
-        | Expr::BooleanLiteral(_)
-        | Expr::StringLiteral(_)
-        | Expr::BytesLiteral(_) => true,
-        Expr::Attribute(a) => matches!(a.attr.id.as_str(), "real" | "imag" | "ndim") && is_pure(&a.value),
-        Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::Not | ast::UnaryOp::UAdd) && is_pure(&u.operand),
-        Expr::Compare(c) => c.ops.len() == 1 && is_pure(&c.left) && c.comparators.iter().all(is_pure),
+pub(super) fn is_pure(body: &hir::Body, e: hir::ExprId) -> bool {
+    deep(|| match &body.exprs[e] {
+        hir::Expr::Name(_) | hir::Expr::Literal(_) | hir::Expr::IntTooLarge => true,
+        &hir::Expr::Attribute { base, ref attr } => matches!(&**attr, "real" | "imag" | "ndim") && is_pure(body, base),
+        &hir::Expr::UnaryOp { op, operand } => {
+            matches!(op, ast::UnaryOp::Not | ast::UnaryOp::UAdd) && is_pure(body, operand)
+        }
+        hir::Expr::Compare { ops, operands } => ops.len() == 1 && operands.iter().all(|&o| is_pure(body, o)),
         _ => false,
-    }
+    })
 }
 
 /// Whether `v` is a literal other than zero (a division by it needs no check).

@@ -240,23 +240,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The error for a value that may be `None` where a number is needed.
-    pub(super) fn none_where_number_needed(&mut self, e: &Expr, v: &Val) -> Val {
-        match (e, v) {
-            (Expr::Name(n), _) => self.err(
-                e,
+    pub(super) fn none_where_number_needed(&mut self, e: hir::ExprId, v: &Val) -> Val {
+        let at = self.range(e);
+        match (&self.hir.exprs[e], v) {
+            (hir::Expr::Name(n), _) => self.err(
+                &at,
                 format!(
                     "`{0}` may be `None` here: test `{0} is not None` first (or give it a number when `{0} is None`) \
                      before using it as a number",
-                    n.id
+                    self.name_text(n)
                 ),
             ),
             (_, Val::None) => self.err(
-                e,
+                &at,
                 "`None` is not a number: it can be assigned, returned, passed to a parameter that may be `None` \
                  or tested with `is`",
             ),
-            _ => self
-                .err(e, "this may be `None`: assign it to a local and test `is not None` before using it as a number"),
+            _ => self.err(
+                &at,
+                "this may be `None`: assign it to a local and test `is not None` before using it as a number",
+            ),
         }
     }
 

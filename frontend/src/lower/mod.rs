@@ -803,7 +803,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.err(&self.range(*e), msg);
                 }
                 _ => {
-                    let what = construct_name(self.syn(*e));
+                    let what = hir.construct_name(*e);
                     self.err(&self.range(*e), format!("{what} has no effect as a statement; only calls stand alone"));
                 }
             },
@@ -888,9 +888,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         // `x: T | None = ...`: a local that may be `None` (it is one when
         // some binding gives it `None`, see `maybe_none.rs`).
-        let written = self.syn(annotation);
-        let inner = crate::declare::maybe_none_inner(written);
-        let ty = match self.local_annotation(inner.unwrap_or(written)) {
+        let inner = self.hir.maybe_none_inner(annotation);
+        let ty = match self.local_annotation(inner.unwrap_or(annotation)) {
             Some(t) => t,
             None => return check_value(self),
         };
@@ -926,8 +925,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    fn local_annotation(&mut self, e: &Expr) -> Option<DType> {
-        let name = dotted(e)?;
+    fn local_annotation(&mut self, e: hir::ExprId) -> Option<DType> {
+        let name = self.hir.dotted(e)?;
         let last = name.rsplit('.').next().unwrap_or(&name);
         let t = match self.cx.globals.get(&name) {
             Some(Global::Type(t)) => Some(*t),
@@ -936,9 +935,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => python_scalar(&name),
         };
         if t.is_none() && self.cx.globals.get(&name).is_none() && DType::from_name(&name).is_some() {
-            self.err(e, crate::declare::unknown_type(&name));
+            self.err(&self.range(e), crate::declare::unknown_type(&name));
         } else if t.is_none() {
-            self.err(e, format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"));
+            self.err(&self.range(e), format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"));
         }
         t
     }
@@ -989,7 +988,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&at, "starred assignment is not supported");
             }
             _ => {
-                self.err(&at, format!("cannot assign to {}", construct_name(self.syn(target))));
+                self.err(&at, format!("cannot assign to {}", hir.construct_name(target)));
             }
         }
     }
@@ -1262,7 +1261,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (hir::Expr::Name(name), _) => {
                 let mut cur = self.name(self.name_text(name), self.range(target));
                 if matches!(cur, Val::Maybe { .. }) {
-                    cur = self.none_where_number_needed(syntax, &cur);
+                    cur = self.none_where_number_needed(target, &cur);
                 }
                 if matches!(cur, Val::Arr { .. }) {
                     self.elementwise_in_place(a, cur);
@@ -1428,16 +1427,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
             unreachable!("a `for` loop")
         };
         let l = ForLoop { at: hir.stmt_ranges[id], target: *target, iter: *iter, body, orelse };
-        let iter_syntax = self.syn(l.iter);
         let lowered = if *is_async {
             self.err(&l.at, "`async for` is not supported");
             false
-        } else if matches!(hir.exprs[l.iter], hir::Expr::Subscript { .. }) && self.is_tuple_expr(iter_syntax) {
+        } else if matches!(hir.exprs[l.iter], hir::Expr::Subscript { .. }) && self.is_tuple_expr(l.iter) {
             // `for x in t[1:]`: a slice of a tuple, not of an array.
             self.for_over_tuple(&l)
         } else if self.iterates_arrays(l.iter) {
             self.for_over_arrays(&l)
-        } else if matches!(hir.exprs[l.iter], hir::Expr::List(_)) || self.is_tuple_expr(iter_syntax) {
+        } else if matches!(hir.exprs[l.iter], hir::Expr::List(_)) || self.is_tuple_expr(l.iter) {
             self.for_over_tuple(&l)
         } else {
             self.for_over_range(id, &l)

@@ -631,14 +631,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether an expression is a tuple by its form: a display, a tuple
     /// local or an array's `shape` (what a `for` loop runs over as a
     /// tuple).
-    pub(super) fn is_tuple_expr(&self, iter: &Expr) -> bool {
-        match iter {
-            Expr::Tuple(_) => true,
-            Expr::Name(n) => {
-                matches!(self.locals.get(n.id.as_str()).and_then(|l| l.ty.clone()), Some(LocalTy::Tuple(_)))
+    pub(super) fn is_tuple_expr(&self, iter: hir::ExprId) -> bool {
+        match &self.hir.exprs[iter] {
+            hir::Expr::Tuple(_) => true,
+            hir::Expr::Name(n) => {
+                matches!(self.locals.get(self.name_text(n)).and_then(|l| l.ty.clone()), Some(LocalTy::Tuple(_)))
             }
-            Expr::Attribute(a) => a.attr.id.as_str() == "shape",
-            Expr::Subscript(s) => matches!(*s.slice, Expr::Slice(_)) && self.is_tuple_expr(&s.value),
+            hir::Expr::Attribute { attr, .. } => &**attr == "shape",
+            &hir::Expr::Subscript { base, index } => {
+                matches!(self.hir.exprs[index], hir::Expr::Slice { .. }) && self.is_tuple_expr(base)
+            }
             _ => false,
         }
     }
