@@ -212,6 +212,31 @@ impl Body {
         }
     }
 
+    /// The expressions `e` is made of, in the order Python evaluates
+    /// them (a call's positional arguments before its keywords, a
+    /// conditional expression's test first).
+    pub fn children(&self, e: ExprId) -> smallvec::SmallVec<[ExprId; 4]> {
+        use smallvec::smallvec;
+        match &self.exprs[e] {
+            Expr::Name(_) | Expr::Literal(_) | Expr::IntTooLarge | Expr::None | Expr::Ellipsis => smallvec![],
+            &Expr::BinOp { lhs, rhs, .. } => smallvec![lhs, rhs],
+            &Expr::UnaryOp { operand, .. } => smallvec![operand],
+            &Expr::If { test, body, orelse } => smallvec![test, body, orelse],
+            Expr::Call { func, args, keywords } => {
+                std::iter::once(*func).chain(args.iter().copied()).chain(keywords.iter().map(|k| k.value)).collect()
+            }
+            &Expr::Attribute { base, .. } => smallvec![base],
+            &Expr::Subscript { base, index } => smallvec![base, index],
+            &Expr::Slice { lower, upper, step } => [lower, upper, step].into_iter().flatten().collect(),
+            &Expr::Starred(inner) => smallvec![inner],
+            Expr::BoolOp { values: parts, .. }
+            | Expr::Compare { operands: parts, .. }
+            | Expr::Tuple(parts)
+            | Expr::List(parts)
+            | Expr::Refused { parts, .. } => parts.iter().copied().collect(),
+        }
+    }
+
     /// The text of a name: its local's name, or the name it was written as.
     pub fn name_text<'b>(&'b self, n: &'b Name) -> &'b str {
         match n {

@@ -690,7 +690,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             .values()
             .any(|g| matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_)));
         if may_prange {
-            self.name_uses = prange::name_uses(&def.body);
+            self.name_uses = prange::name_uses(self.hir);
         }
         let entry = self.b.create_block("entry");
         self.enter(entry);
@@ -1438,7 +1438,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else if matches!(hir.exprs[l.iter], hir::Expr::List(_)) || self.is_tuple_expr(l.iter) {
             self.for_over_tuple(&l)
         } else {
-            self.for_over_range(id, &l)
+            self.for_over_range(&l)
         };
         if !lowered {
             self.rejected_loop(body, orelse);
@@ -1462,7 +1462,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.enter(exit);
     }
 
-    fn for_over_range(&mut self, id: hir::StmtId, f: &ForLoop) -> bool {
+    fn for_over_range(&mut self, f: &ForLoop) -> bool {
         let hir = self.hir;
         let hir::Expr::Name(var) = &hir.exprs[f.target] else {
             self.err(&self.range(f.target), "a `for` loop over a `range` binds one variable");
@@ -1496,8 +1496,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             && !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL)
             && !self.decl.attrs.contains(postc_ir::FuncAttrs::GPU);
         let reductions = if prange {
-            let Stmt::For(syntax) = self.syntax.stmts[id] else { unreachable!("a `for` loop") };
-            match self.prange_reductions(syntax, var) {
+            match self.prange_reductions(f, var) {
                 Some(r) => r,
                 None => return false,
             }

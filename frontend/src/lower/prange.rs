@@ -17,137 +17,199 @@
 //! the program's business, as in Numba.
 
 use super::*;
-use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use crate::hir::{ExprId, StmtId};
 use ruff_text_size::TextSize;
 
-/// Every occurrence of a name in a function: where, and whether it is
-/// written (`Store`) or read (`Load`; an augmented assignment's target is
-/// both).
-pub(super) fn name_uses(body: &[Stmt]) -> Vec<(String, TextSize, bool)> {
-    struct V(Vec<(String, TextSize, bool)>);
-    impl<'a> Visitor<'a> for V {
-        fn visit_stmt(&mut self, s: &'a Stmt) {
-            if let Stmt::AugAssign(a) = s {
-                if let Expr::Name(n) = &*a.target {
-                    self.0.push((n.id.to_string(), n.range.start(), false));
+/// The names of statements and expressions, each with where it is and
+/// whether it is written: a name in a target's place (an assignment's,
+/// an augmented assignment's, a `for` loop's, inside a tuple, list or
+/// `*` there) is written, every other name read. The parts of refused
+/// constructs that the body keeps are read.
+struct Names<'b> {
+    body: &'b hir::Body,
+    /// Also report the target of `x += e` as read (it is read and
+    /// written, at one place).
+    aug_reads: bool,
+    out: Vec<(&'b str, TextRange, bool)>,
+}
+
+impl<'b> Names<'b> {
+    fn new(body: &'b hir::Body) -> Self {
+        Names { body, aug_reads: false, out: Vec::new() }
+    }
+
+    fn expr(&mut self, e: ExprId, store: bool) {
+        deep(|| match &self.body.exprs[e] {
+            hir::Expr::Name(n) => self.out.push((self.body.name_text(n), self.body.expr_ranges[e], store)),
+            hir::Expr::Tuple(_) | hir::Expr::List(_) | hir::Expr::Starred(_) => {
+                self.body.children(e).into_iter().for_each(|c| self.expr(c, store))
+            }
+            _ => self.body.children(e).into_iter().for_each(|c| self.expr(c, false)),
+        })
+    }
+
+    fn stmts(&mut self, stmts: &[StmtId]) {
+        stmts.iter().for_each(|&s| self.stmt(s));
+    }
+
+    fn stmt(&mut self, s: StmtId) {
+        let body = self.body;
+        deep(|| match &body.stmts[s] {
+            &hir::Stmt::Expr(e) => self.expr(e, false),
+            hir::Stmt::Assign { targets, value } => {
+                self.expr(*value, false);
+                targets.iter().for_each(|&t| self.expr(t, true));
+            }
+            &hir::Stmt::AnnAssign { target, annotation, value } => {
+                value.into_iter().for_each(|v| self.expr(v, false));
+                self.expr(annotation, false);
+                self.expr(target, true);
+            }
+            &hir::Stmt::AugAssign { target, value, .. } => {
+                if let (true, hir::Expr::Name(n)) = (self.aug_reads, &body.exprs[target]) {
+                    self.out.push((body.name_text(n), body.expr_ranges[target], false));
+                }
+                self.expr(value, false);
+                self.expr(target, true);
+            }
+            hir::Stmt::If { arms } => {
+                for arm in arms.iter() {
+                    arm.test.into_iter().for_each(|t| self.expr(t, false));
+                    self.stmts(&arm.body);
                 }
             }
-            deep(|| walk_stmt(self, s))
-        }
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e {
-                self.0.push((n.id.to_string(), n.range.start(), !matches!(n.ctx, ast::ExprContext::Load)));
+            hir::Stmt::While { test, body: inner, orelse } => {
+                self.expr(*test, false);
+                self.stmts(inner);
+                self.stmts(orelse);
             }
-            deep(|| walk_expr(self, e))
-        }
+            hir::Stmt::For { target, iter, body: inner, orelse, .. } => {
+                self.expr(*iter, false);
+                self.expr(*target, true);
+                self.stmts(inner);
+                self.stmts(orelse);
+            }
+            &hir::Stmt::Return(value) => value.into_iter().for_each(|v| self.expr(v, false)),
+            &hir::Stmt::Assert { test, msg } => [Some(test), msg].into_iter().flatten().for_each(|e| self.expr(e, false)),
+            &hir::Stmt::Raise { exc, cause } => [exc, cause].into_iter().flatten().for_each(|e| self.expr(e, false)),
+            hir::Stmt::Refused { exprs, blocks, .. } => {
+                exprs.iter().for_each(|&e| self.expr(e, false));
+                blocks.iter().for_each(|b| self.stmts(b));
+            }
+            hir::Stmt::Break
+            | hir::Stmt::Continue
+            | hir::Stmt::Pass
+            | hir::Stmt::NestedFunction { .. }
+            | hir::Stmt::Global
+            | hir::Stmt::Import => {}
+        })
     }
-    let mut v = V(Vec::new());
-    deep(|| v.visit_body(body));
-    v.0
+
+    /// The names read, in order.
+    fn reads(self) -> Vec<(String, TextRange)> {
+        self.out.into_iter().filter(|(_, _, store)| !store).map(|(n, at, _)| (n.to_owned(), at)).collect()
+    }
+}
+
+/// Every occurrence of a name in a function's body: where, and whether it
+/// is written or read (an augmented assignment's target is both).
+pub(super) fn name_uses(body: &hir::Body) -> Vec<(String, TextSize, bool)> {
+    let mut names = Names::new(body);
+    names.aug_reads = true;
+    names.stmts(&body.top);
+    names.out.into_iter().map(|(n, at, store)| (n.to_owned(), at.start(), store)).collect()
 }
 
 /// The reduction operator of a statement that updates `name`, if it is one.
-fn reduction_of(s: &Stmt) -> Option<(&str, char)> {
-    match s {
-        Stmt::AugAssign(a) => {
-            let Expr::Name(n) = &*a.target else { return None };
-            let op = match a.op {
+fn reduction_of(body: &hir::Body, s: StmtId) -> Option<(&str, char)> {
+    let name = |e: ExprId| match &body.exprs[e] {
+        hir::Expr::Name(n) => Some(body.name_text(n)),
+        _ => None,
+    };
+    match &body.stmts[s] {
+        &hir::Stmt::AugAssign { target, op, .. } => {
+            let n = name(target)?;
+            let op = match op {
                 ast::Operator::Add => '+',
                 ast::Operator::Sub => '-',
                 ast::Operator::Mult => '*',
                 _ => return None,
             };
-            Some((n.id.as_str(), op))
+            Some((n, op))
         }
-        Stmt::Assign(a) => {
-            let [Expr::Name(n)] = &a.targets[..] else { return None };
-            let Expr::Call(c) = &*a.value else { return None };
-            let Expr::Name(f) = &*c.func else { return None };
-            let op = match f.id.as_str() {
+        hir::Stmt::Assign { targets, value } => {
+            let &[target] = &targets[..] else { return None };
+            let n = name(target)?;
+            let hir::Expr::Call { func, args, keywords } = &body.exprs[*value] else { return None };
+            let op = match name(*func)? {
                 "min" => '<',
                 "max" => '>',
                 _ => return None,
             };
-            if !c.arguments.keywords.is_empty() || c.arguments.args.len() != 2 {
+            if !keywords.is_empty() || args.len() != 2 {
                 return None;
             }
-            match &c.arguments.args[0] {
-                Expr::Name(first) if first.id == n.id => Some((n.id.as_str(), op)),
-                _ => None,
-            }
+            (name(args[0]) == Some(n)).then_some((n, op))
         }
         _ => None,
     }
 }
 
-/// Every statement of `body`, nested ones included, in source order.
-fn all_stmts<'s>(body: &'s [Stmt], out: &mut Vec<&'s Stmt>) {
-    deep(|| all_stmts_inner(body, out))
-}
-
-fn all_stmts_inner<'s>(body: &'s [Stmt], out: &mut Vec<&'s Stmt>) {
-    for s in body {
-        out.push(s);
-        match s {
-            Stmt::If(i) => {
-                all_stmts(&i.body, out);
-                for c in &i.elif_else_clauses {
-                    all_stmts(&c.body, out);
+/// Every statement of `stmts`, nested ones included, in source order.
+fn all_stmts(body: &hir::Body, stmts: &[StmtId], out: &mut Vec<StmtId>) {
+    deep(|| {
+        for &s in stmts {
+            out.push(s);
+            match &body.stmts[s] {
+                hir::Stmt::If { arms } => arms.iter().for_each(|arm| all_stmts(body, &arm.body, out)),
+                hir::Stmt::For { body: inner, orelse, .. } | hir::Stmt::While { body: inner, orelse, .. } => {
+                    all_stmts(body, inner, out);
+                    all_stmts(body, orelse, out);
                 }
+                _ => {}
             }
-            Stmt::For(f) => {
-                all_stmts(&f.body, out);
-                all_stmts(&f.orelse, out);
-            }
-            Stmt::While(w) => {
-                all_stmts(&w.body, out);
-                all_stmts(&w.orelse, out);
-            }
-            _ => {}
         }
-    }
+    })
 }
 
 /// The names an expression reads, in order.
-fn reads(e: &Expr, out: &mut Vec<(String, TextRange)>) {
-    struct V<'o>(&'o mut Vec<(String, TextRange)>);
-    impl<'a> Visitor<'a> for V<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e {
-                if matches!(n.ctx, ast::ExprContext::Load) {
-                    self.0.push((n.id.to_string(), n.range));
-                }
-            }
-            deep(|| walk_expr(self, e))
-        }
-    }
-    V(out).visit_expr(e)
+fn reads(body: &hir::Body, e: ExprId, out: &mut Vec<(String, TextRange)>) {
+    let mut names = Names::new(body);
+    names.expr(e, false);
+    out.extend(names.reads());
 }
 
 /// The names a target assigns, and what it reads (a subscript's array and
 /// indices).
-fn target(e: &Expr, assigned: &mut Vec<String>, read: &mut Vec<(String, TextRange)>) {
-    match e {
-        Expr::Name(n) => assigned.push(n.id.to_string()),
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, assigned, read)),
-        Expr::List(l) => l.elts.iter().for_each(|e| target(e, assigned, read)),
-        other => reads(other, read),
+fn target(body: &hir::Body, e: ExprId, assigned: &mut Vec<String>, read: &mut Vec<(String, TextRange)>) {
+    match &body.exprs[e] {
+        hir::Expr::Name(n) => assigned.push(body.name_text(n).to_owned()),
+        hir::Expr::Tuple(parts) | hir::Expr::List(parts) => {
+            parts.iter().for_each(|&p| target(body, p, assigned, read))
+        }
+        _ => {
+            let mut names = Names::new(body);
+            names.expr(e, true);
+            read.extend(names.reads());
+        }
     }
 }
 
 /// Definite assignment over one iteration: reports the first read of each
 /// private name (in `private`) that some path reaches before assigning it.
 fn definite(
-    body: &[Stmt],
+    body: &hir::Body,
+    stmts: &[StmtId],
     assigned: &mut HashSet<String>,
     private: &HashSet<String>,
     bad: &mut Vec<(String, TextRange)>,
 ) {
-    deep(|| definite_inner(body, assigned, private, bad))
+    deep(|| definite_inner(body, stmts, assigned, private, bad))
 }
 
 fn definite_inner(
-    body: &[Stmt],
+    body: &hir::Body,
+    stmts: &[StmtId],
     assigned: &mut HashSet<String>,
     private: &HashSet<String>,
     bad: &mut Vec<(String, TextRange)>,
@@ -159,51 +221,42 @@ fn definite_inner(
             }
         }
     };
-    for s in body {
+    for &s in stmts {
         let mut read = Vec::new();
         let mut names = Vec::new();
-        match s {
-            Stmt::Assign(a) => {
-                reads(&a.value, &mut read);
-                a.targets.iter().for_each(|t| target(t, &mut names, &mut read));
+        match &body.stmts[s] {
+            hir::Stmt::Assign { targets, value } => {
+                reads(body, *value, &mut read);
+                targets.iter().for_each(|&t| target(body, t, &mut names, &mut read));
             }
-            Stmt::AnnAssign(a) => {
-                if let Some(v) = &a.value {
-                    reads(v, &mut read);
-                    target(&a.target, &mut names, &mut read);
-                }
+            &hir::Stmt::AnnAssign { target: t, value: Some(value), .. } => {
+                reads(body, value, &mut read);
+                target(body, t, &mut names, &mut read);
             }
-            Stmt::AugAssign(a) => {
-                reads(&a.value, &mut read);
-                match &*a.target {
-                    Expr::Name(n) => read.push((n.id.to_string(), n.range)),
-                    t => reads(t, &mut read),
-                }
-                target(&a.target, &mut names, &mut Vec::new());
+            hir::Stmt::AnnAssign { value: None, .. } => {}
+            &hir::Stmt::AugAssign { target: t, value, .. } => {
+                reads(body, value, &mut read);
+                reads(body, t, &mut read);
+                target(body, t, &mut names, &mut Vec::new());
             }
-            Stmt::If(i) => {
-                reads(&i.test, &mut read);
-                check(read, assigned, bad);
+            hir::Stmt::If { arms } => {
                 let mut after: Option<HashSet<String>> = None;
-                let mut arm = |stmts: &[Stmt], bad: &mut Vec<(String, TextRange)>| {
+                let mut has_else = false;
+                for arm in arms.iter() {
+                    match arm.test {
+                        Some(t) => {
+                            let mut r = Vec::new();
+                            reads(body, t, &mut r);
+                            check(r, assigned, bad);
+                        }
+                        None => has_else = true,
+                    }
                     let mut a = assigned.clone();
-                    definite(stmts, &mut a, private, bad);
+                    definite(body, &arm.body, &mut a, private, bad);
                     after = Some(match after.take() {
                         None => a,
                         Some(prev) => prev.intersection(&a).cloned().collect(),
                     });
-                };
-                arm(&i.body, bad);
-                let mut has_else = false;
-                for c in &i.elif_else_clauses {
-                    if let Some(t) = &c.test {
-                        let mut r = Vec::new();
-                        reads(t, &mut r);
-                        check(r, assigned, bad);
-                    } else {
-                        has_else = true;
-                    }
-                    arm(&c.body, bad);
                 }
                 if has_else {
                     if let Some(a) = after {
@@ -212,30 +265,26 @@ fn definite_inner(
                 }
                 continue;
             }
-            Stmt::For(f) => {
-                reads(&f.iter, &mut read);
+            hir::Stmt::For { target: t, iter, body: inner, .. } => {
+                reads(body, *iter, &mut read);
                 check(read, assigned, bad);
                 let mut a = assigned.clone();
-                target(&f.target, &mut names, &mut Vec::new());
+                target(body, *t, &mut names, &mut Vec::new());
                 a.extend(names);
-                definite(&f.body, &mut a, private, bad);
+                definite(body, inner, &mut a, private, bad);
                 continue;
             }
-            Stmt::While(w) => {
-                reads(&w.test, &mut read);
+            hir::Stmt::While { test, body: inner, .. } => {
+                reads(body, *test, &mut read);
                 check(read, assigned, bad);
                 let mut a = assigned.clone();
-                definite(&w.body, &mut a, private, bad);
+                definite(body, inner, &mut a, private, bad);
                 continue;
             }
-            other => {
-                struct V<'o>(&'o mut Vec<(String, TextRange)>);
-                impl<'a> Visitor<'a> for V<'_> {
-                    fn visit_expr(&mut self, e: &'a Expr) {
-                        reads(e, self.0)
-                    }
-                }
-                walk_stmt(&mut V(&mut read), other);
+            _ => {
+                let mut names = Names::new(body);
+                names.stmt(s);
+                read.extend(names.reads());
             }
         }
         check(read, assigned, bad);
@@ -247,39 +296,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Checks the body of `for var in prange(...)` at `f`; returns its
     /// reductions (name and operator), or `None` after reporting why the
     /// iterations are not independent.
-    pub(super) fn prange_reductions(&mut self, f: &ast::StmtFor, var: &str) -> Option<Vec<(String, char)>> {
+    pub(super) fn prange_reductions(&mut self, f: &ForLoop, var: &str) -> Option<Vec<(String, char)>> {
+        let hir = self.hir;
         let mut stmts = Vec::new();
-        all_stmts(&f.body, &mut stmts);
-        let (start, end) = (f.range.start(), f.range.end());
+        all_stmts(hir, f.body, &mut stmts);
+        let (start, end) = (f.at.start(), f.at.end());
         let mut ok = true;
         // Assignments in the body, by name: the statement and its
         // reduction operator, if it is a reduction.
         let mut writes: Vec<(String, TextRange, Option<char>)> = Vec::new();
-        for s in &stmts {
-            match s {
-                Stmt::Return(r) => {
-                    self.err(r, "`return` inside a `prange` loop: its iterations run independently, in any order");
+        for &s in &stmts {
+            let at = hir.stmt_ranges[s];
+            match &hir.stmts[s] {
+                hir::Stmt::Return(_) => {
+                    self.err(&at, "`return` inside a `prange` loop: its iterations run independently, in any order");
                     ok = false;
                 }
-                _ => {
-                    let red = reduction_of(s);
+                other => {
+                    let red = reduction_of(hir, s);
                     let mut names = Vec::new();
-                    match s {
-                        Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, &mut names, &mut Vec::new())),
-                        Stmt::AnnAssign(a) => target(&a.target, &mut names, &mut Vec::new()),
-                        Stmt::AugAssign(a) => target(&a.target, &mut names, &mut Vec::new()),
-                        Stmt::For(l) => target(&l.target, &mut names, &mut Vec::new()),
+                    match other {
+                        hir::Stmt::Assign { targets, .. } => {
+                            targets.iter().for_each(|&t| target(hir, t, &mut names, &mut Vec::new()))
+                        }
+                        &hir::Stmt::AnnAssign { target: t, .. }
+                        | &hir::Stmt::AugAssign { target: t, .. }
+                        | &hir::Stmt::For { target: t, .. } => target(hir, t, &mut names, &mut Vec::new()),
                         _ => {}
                     }
                     for n in names {
                         let op = red.filter(|(r, _)| *r == n).map(|(_, op)| op);
-                        writes.push((n, s.range(), op));
+                        writes.push((n, at, op));
                     }
                 }
             }
         }
         let uses = &self.name_uses;
-        let in_body = |p: TextSize| p >= f.body[0].range().start() && p < end;
+        let body_start = f.body.first().map_or(end, |&s| hir.stmt_ranges[s].start());
+        let in_body = |p: TextSize| p >= body_start && p < end;
         let mut reductions: Vec<(String, char)> = Vec::new();
         let mut private: HashSet<String> = HashSet::new();
         let mut seen: HashSet<String> = HashSet::new();
@@ -321,10 +375,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             private.insert(n.clone());
         }
         if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end) {
-            errors.push((f.target.range(), format!("the `prange` loop variable `{var}` is read after the loop")));
+            errors.push((self.range(f.target), format!("the `prange` loop variable `{var}` is read after the loop")));
         }
         let mut bad = Vec::new();
-        definite(&f.body, &mut HashSet::new(), &private, &mut bad);
+        definite(hir, f.body, &mut HashSet::new(), &private, &mut bad);
         for (n, r) in bad {
             errors.push((
                 r,
