@@ -28,7 +28,7 @@
 
 mod build;
 
-use crate::syntax::Lit;
+use crate::syntax::{deep, Lit};
 use la_arena::{Arena, ArenaMap, Idx};
 use ruff_python_ast as ast;
 use ruff_text_size::TextRange;
@@ -235,6 +235,38 @@ impl Body {
             | Expr::List(parts)
             | Expr::Refused { parts, .. } => parts.iter().copied().collect(),
         }
+    }
+
+    /// Whether `a` and `b` are the same expression written twice: the
+    /// same operators, names and literals in the same places, wherever
+    /// they are in the source.
+    pub fn same_expr(&self, a: ExprId, b: ExprId) -> bool {
+        use std::mem::discriminant;
+        let (x, y) = (&self.exprs[a], &self.exprs[b]);
+        let same_node = discriminant(x) == discriminant(y)
+            && match (x, y) {
+                (Expr::Name(m), Expr::Name(n)) => self.name_text(m) == self.name_text(n),
+                (Expr::Literal(l), Expr::Literal(m)) => l == m,
+                (Expr::BinOp { op, .. }, Expr::BinOp { op: p, .. }) => op == p,
+                (Expr::UnaryOp { op, .. }, Expr::UnaryOp { op: p, .. }) => op == p,
+                (Expr::BoolOp { op, values }, Expr::BoolOp { op: p, values: v }) => op == p && values.len() == v.len(),
+                (Expr::Compare { ops, .. }, Expr::Compare { ops: p, .. }) => ops == p,
+                (Expr::Call { args, keywords, .. }, Expr::Call { args: a, keywords: k, .. }) => {
+                    args.len() == a.len()
+                        && keywords.len() == k.len()
+                        && keywords.iter().zip(k.iter()).all(|(x, y)| x.name == y.name)
+                }
+                (Expr::Attribute { attr, .. }, Expr::Attribute { attr: a, .. }) => attr == a,
+                (Expr::Slice { lower, upper, step }, Expr::Slice { lower: l, upper: u, step: s }) => {
+                    lower.is_some() == l.is_some() && upper.is_some() == u.is_some() && step.is_some() == s.is_some()
+                }
+                (Expr::Tuple(p) | Expr::List(p), Expr::Tuple(q) | Expr::List(q)) => p.len() == q.len(),
+                // What a refused construct holds besides its parts is not
+                // kept: none is known to be the same as another.
+                (Expr::Refused { .. }, _) => false,
+                _ => true,
+            };
+        same_node && deep(|| self.children(a).into_iter().zip(self.children(b)).all(|(p, q)| self.same_expr(p, q)))
     }
 
     /// The text of a name: its local's name, or the name it was written as.

@@ -280,7 +280,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
         let creates =
-            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.reduces_to_array(c, recv));
+            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.reduces_to_array(&self.call_id_of(c), recv.map(|r| self.id_of(r))));
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -484,7 +484,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c),
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
                 if f == ArrFn::Reduce(Red::Sum) && axis_expr.is_none() && !keepdims {
-                    if let Some(total) = self.fused_sum(args[0]) {
+                    if let Some(total) = self.fused_sum(self.id_of(args[0])) {
                         return total;
                     }
                 }

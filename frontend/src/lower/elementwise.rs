@@ -71,14 +71,25 @@ enum Sink {
     Sum { acc: ValueId, d: DType, acc_d: DType, res_d: DType },
 }
 
+/// `target op= value` of an augmented assignment at `at`.
+pub(super) struct InPlace {
+    pub at: TextRange,
+    pub op: ast::Operator,
+    pub target: hir::ExprId,
+    pub value: hir::ExprId,
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The lowering of `e` as a whole-array expression, when it is an
     /// operator with an array below it; `None` leaves `e` to the scalar
     /// rules. Inside a fused loop, `np.where` and `np.clip` of elements.
-    pub(super) fn elementwise(&mut self, e: &Expr) -> Option<Val> {
+    pub(super) fn elementwise(&mut self, e: hir::ExprId) -> Option<Val> {
         if self.fusing {
-            return match e {
-                Expr::Call(c) => self.select_of(c).map(|s| self.element_select(s, c)),
+            return match self.hir.exprs[e] {
+                hir::Expr::Call { .. } => {
+                    let c = self.call_of(e);
+                    self.select_of(c.func).map(|s| self.element_select(s, &c))
+                }
                 _ => None,
             };
         }
@@ -86,37 +97,41 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return None;
         }
         if self.decl.attrs.is_device() {
-            self.err(e, "this whole-array expression creates an array, which GPU code cannot: write the loop");
-            return Some(self.check_refused_parts(self.id_of(e)));
+            self.err(
+                &self.range(e),
+                "this whole-array expression creates an array, which GPU code cannot: write the loop",
+            );
+            return Some(self.check_refused_parts(e));
         }
         Some(self.fuse(e, None, false))
     }
 
     /// `a op= value` on a whole array `a`: NumPy's in-place ufunc, which
     /// writes into `a` the result cast with the `same_kind` rule.
-    pub(super) fn elementwise_in_place(&mut self, a: &ast::StmtAugAssign, target: Val) {
+    pub(super) fn elementwise_in_place(&mut self, a: &InPlace, target: Val) {
         use ast::Operator as O;
         let Val::Arr { v, ty } = target else { return };
         if !matches!(a.op, O::Add | O::Sub | O::Mult | O::Div) {
-            self.err(a, format!("`{}=` on a whole array is not supported: loop over the elements", a.op.as_str()));
-            self.expr_syntax(&a.value);
+            self.err(&a.at, format!("`{}=` on a whole array is not supported: loop over the elements", a.op.as_str()));
+            self.expr(a.value);
             return;
         }
-        let written = match &*a.target {
-            Expr::Subscript(s) => &*s.value,
-            t => t,
+        let written = match self.hir.exprs[a.target] {
+            hir::Expr::Subscript { base, .. } => base,
+            _ => a.target,
         };
-        if !ty.is_output && self.is_param_array(written) {
-            let msg = self.read_only_message(written);
-            self.err(written, msg);
+        if !ty.is_output && self.is_param_array(self.syn(written)) {
+            let msg = self.read_only_message(self.syn(written));
+            self.err(&self.range(written), msg);
             return;
         }
-        self.fuse(&a.value, Some((a, v, ty)), false);
+        self.fuse(a.value, Some((a, v, ty)), false);
     }
 
     /// `a[view index] op= value` (`a[1:] += 1`, `a[:, j] *= 2.0`): the
     /// in-place operator on the view, which writes `a`.
-    pub(super) fn view_in_place(&mut self, a: &ast::StmtAugAssign, s: &ast::ExprSubscript) {
+    pub(super) fn view_in_place(&mut self, a: &InPlace) {
+        let Expr::Subscript(s) = self.syn(a.target) else { unreachable!("a subscript") };
         let Some((av, ty)) = self.sliced_array(s) else { return };
         match self.view_subscript(av, &ty, s) {
             target @ Val::Arr { .. } => self.elementwise_in_place(a, target),
@@ -129,18 +144,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The operands of `e` when it is a tree node: an arithmetic or
     /// comparison operator, a NumPy ufunc or `np.where`/`np.clip` call.
-    fn node_operands<'e>(&self, e: &'e Expr) -> Option<Vec<&'e Expr>> {
-        match e {
-            Expr::BinOp(b) if b.op != ast::Operator::MatMult => Some(vec![&*b.left, &*b.right]),
-            Expr::UnaryOp(u) if u.op != ast::UnaryOp::Not => Some(vec![&*u.operand]),
-            Expr::Compare(c) if c.ops.len() == 1 => Some(vec![&*c.left, &c.comparators[0]]),
-            Expr::Call(c) if c.arguments.keywords.is_empty() => {
-                let args = &c.arguments.args;
-                if args.iter().any(|a| matches!(a, Expr::Starred(_))) {
+    fn node_operands(&self, e: hir::ExprId) -> Option<smallvec::SmallVec<[hir::ExprId; 3]>> {
+        let hir = self.hir;
+        match &hir.exprs[e] {
+            &hir::Expr::BinOp { op, lhs, rhs } if op != ast::Operator::MatMult => Some([lhs, rhs].into_iter().collect()),
+            &hir::Expr::UnaryOp { op, operand } if op != ast::UnaryOp::Not => Some([operand].into_iter().collect()),
+            hir::Expr::Compare { ops, operands } if ops.len() == 1 => Some(operands.iter().copied().collect()),
+            hir::Expr::Call { func, args, keywords } if keywords.is_empty() => {
+                if args.iter().any(|&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
                     return None;
                 }
-                let known = matches!(self.target_of(self.id_of(&c.func)), Some(Target::Numpy(..))) || self.select_of(c).is_some();
-                known.then(|| args.iter().collect())
+                let known = matches!(self.target_of(*func), Some(Target::Numpy(..))) || self.select_of(*func).is_some();
+                known.then(|| args.iter().copied().collect())
             }
             _ => None,
         }
@@ -149,34 +164,38 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether a tree node has an array among its leaves, as far as the
     /// types known before lowering tell: an array local, a call that
     /// creates an array or a function that returns one.
-    fn has_array(&mut self, e: &Expr) -> bool {
-        let key = e as *const Expr;
-        if let Some(&known) = self.has_array_below.get(&key) {
+    fn has_array(&mut self, e: hir::ExprId) -> bool {
+        if let Some(&known) = self.has_array_below.get(e) {
             return known;
         }
         let found = deep(|| match self.node_operands(e) {
             Some(ops) => ops.into_iter().any(|o| self.has_array(o)),
             None => self.is_array_leaf(e),
         });
-        self.has_array_below.insert(key, found);
+        self.has_array_below.insert(e, found);
         found
     }
 
-    fn is_array_leaf(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Name(n) => {
-                matches!(self.locals.get(n.id.as_str()), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
+    fn is_array_leaf(&self, e: hir::ExprId) -> bool {
+        match &self.hir.exprs[e] {
+            hir::Expr::Name(n) => matches!(
+                self.locals.get(self.name_text(n)),
+                Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
+            ),
+            hir::Expr::Subscript { .. } | hir::Expr::Attribute { .. } => self.view_rank(e).is_some_and(|r| r > 0),
+            hir::Expr::BinOp { op: ast::Operator::MatMult, lhs, rhs } => {
+                self.product_is_array(self.syn(*lhs), self.syn(*rhs))
             }
-            Expr::Subscript(_) | Expr::Attribute(_) => self.view_rank(e).is_some_and(|r| r > 0),
-            Expr::BinOp(b) if b.op == ast::Operator::MatMult => self.product_is_array(&b.left, &b.right),
-            Expr::Call(c) => {
-                if let Some([a, b]) = self.dot_operands(c).as_deref() {
+            hir::Expr::Call { func, .. } => {
+                let c = self.call_of(e);
+                if let Some([a, b]) = self.dot_operands(self.call_syntax(&c)).as_deref() {
                     return self.product_is_array(a, b);
                 }
-                if let Some((f, _, recv)) = self.array_target(&c.func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(c, recv);
+                if let Some((f, _, recv)) = self.array_target(self.syn(*func)) {
+                    let recv = recv.map(|r| self.id_of(r));
+                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(&c, recv);
                 }
-                matches!(self.target_of(self.id_of(&c.func)), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
+                matches!(self.target_of(*func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }
             _ => false,
         }
@@ -186,20 +205,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// one written with basic indexing or `.T` (`a[i]` of a 2-D `a`,
     /// `a[:, j]`, `a.T[1:]`), as far as the types known before lowering
     /// tell; `None` for anything else.
-    pub(super) fn view_rank(&self, e: &Expr) -> Option<usize> {
-        match e {
-            Expr::Name(n) => match self.locals.get(n.id.as_str()).and_then(|l| l.ty.as_ref()) {
+    pub(super) fn view_rank(&self, e: hir::ExprId) -> Option<usize> {
+        let hir = self.hir;
+        match &hir.exprs[e] {
+            hir::Expr::Name(n) => match self.locals.get(self.name_text(n)).and_then(|l| l.ty.as_ref()) {
                 Some(LocalTy::Array(t)) => t.ndim(),
                 _ => None,
             },
-            Expr::Attribute(a) if a.attr.id.as_str() == "T" => self.view_rank(&a.value),
-            Expr::Subscript(s) => {
-                let nd = self.view_rank(&s.value)?;
-                let entries = slicing::written_entries(&s.slice);
-                let added = entries.iter().filter(|x| matches!(x, Expr::NoneLiteral(_))).count();
-                let dropped = entries
-                    .iter()
-                    .filter(|x| !matches!(x, Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)))
+            hir::Expr::Attribute { base, attr } if &**attr == "T" => self.view_rank(*base),
+            &hir::Expr::Subscript { base, index } => {
+                let nd = self.view_rank(base)?;
+                let entries: &[hir::ExprId] = match &hir.exprs[index] {
+                    hir::Expr::Tuple(entries) => entries,
+                    _ => std::slice::from_ref(&index),
+                };
+                let added = entries.iter().filter(|&&x| matches!(hir.exprs[x], hir::Expr::None)).count();
+                let dropped = (entries.iter())
+                    .filter(|&&x| !matches!(hir.exprs[x], hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis))
                     .count();
                 (dropped <= nd).then(|| nd - dropped + added)
             }
@@ -209,9 +231,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Whether the call `c` of a reduction (of the array `recv` for a
     /// method) gives an array: see `arrays::along_axis`.
-    pub(super) fn reduces_to_array(&self, c: &ast::ExprCall, recv: Option<&Expr>) -> bool {
-        let arr = recv.or(c.arguments.args.first());
-        arrays::along_axis(c, recv.is_some(), arr.and_then(|a| self.view_rank(a)))
+    pub(super) fn reduces_to_array(&self, c: &CallExpr, recv: Option<hir::ExprId>) -> bool {
+        let arr = recv.or(c.args.first().copied());
+        arrays::along_axis(self.call_syntax(c), recv.is_some(), arr.and_then(|a| self.view_rank(a)))
     }
 
     /// Whether the array leaf `leaf` of `target op= ...` may share memory
@@ -221,9 +243,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// the target itself written again, and it is a view of the target's
     /// array, or either is a local (which may be a view of anything).
     /// Distinct parameters never overlap (docs/abi.md).
-    fn may_overlap(&self, leaf: &Expr, target: &Expr) -> bool {
-        use ast::comparable::ComparableExpr;
-        if ComparableExpr::from(leaf) == ComparableExpr::from(target) || self.is_fresh_array(leaf) {
+    fn may_overlap(&self, leaf: hir::ExprId, target: hir::ExprId) -> bool {
+        if self.hir.same_expr(leaf, target) || self.is_fresh_array(leaf) {
             return false;
         }
         let (leaf_roots, target_roots) = (self.array_roots(leaf), self.array_roots(target));
@@ -236,21 +257,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The array locals whose memory `e` reads when it is one written by
     /// name or a view of them (`a`, `a[1:]`, `a.T`, `a.reshape(n)`).
-    fn array_roots<'e>(&self, e: &'e Expr) -> Vec<&'e str> {
-        match e {
-            Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => vec![n.id.as_str()],
-            e => slicing::view_bases(e).into_iter().flat_map(|b| self.array_roots(b)).collect(),
+    fn array_roots(&self, e: hir::ExprId) -> Vec<&'a str> {
+        match &self.hir.exprs[e] {
+            hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => vec![self.name_text(n)],
+            _ => (slicing::view_bases(self.syn(e)).into_iter())
+                .flat_map(|b| self.array_roots(self.id_of(b)))
+                .collect(),
         }
     }
 
     /// Whether `e` makes a new array: a NumPy call that creates one (not a
     /// view such as `transpose`, `ravel` or `reshape`) or a product.
-    fn is_fresh_array(&self, e: &Expr) -> bool {
-        match e {
-            Expr::BinOp(b) => b.op == ast::Operator::MatMult,
-            Expr::Call(c) => {
-                self.dot_operands(c).is_some()
-                    || self.array_target(&c.func).is_some_and(|(f, ..)| {
+    fn is_fresh_array(&self, e: hir::ExprId) -> bool {
+        match &self.hir.exprs[e] {
+            hir::Expr::BinOp { op, .. } => *op == ast::Operator::MatMult,
+            hir::Expr::Call { func, .. } => {
+                self.dot_operands(self.call_syntax(&self.call_of(e))).is_some()
+                    || self.array_target(self.syn(*func)).is_some_and(|(f, ..)| {
                         !matches!(f, arrays::ArrFn::Transpose | arrays::ArrFn::Ravel | arrays::ArrFn::Reshape)
                     })
             }
@@ -258,11 +281,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// `np.where` or `np.clip`, when `c` calls one of them.
-    fn select_of(&self, c: &ast::ExprCall) -> Option<Select> {
-        let name = match &*c.func {
-            Expr::Attribute(a) if self.boundary_module(self.id_of(&a.value)) == Some("numpy") => a.attr.id.as_str(),
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
+    /// `np.where` or `np.clip`, when `func` names one of them.
+    fn select_of(&self, func: hir::ExprId) -> Option<Select> {
+        let name = match &self.hir.exprs[func] {
+            hir::Expr::Attribute { base, attr } if self.boundary_module(*base) == Some("numpy") => &**attr,
+            hir::Expr::Name(_) => match self.global_of(func) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => name.as_str(),
                 _ => return None,
             },
@@ -277,25 +300,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Lowers the tree `root` as one loop nest: into a fresh array, or for
     /// `in_place`, into its target with its operator applied.
-    fn fuse(&mut self, root: &Expr, in_place: Option<(&ast::StmtAugAssign, ValueId, TypeData)>, sum: bool) -> Val {
+    fn fuse(&mut self, root: hir::ExprId, in_place: Option<(&InPlace, ValueId, TypeData)>, sum: bool) -> Val {
         let at: TextRange = match &in_place {
-            Some((a, ..)) => a.range,
-            None => root.range(),
+            Some((a, ..)) => a.at,
+            None => self.range(root),
         };
         // The leaves, evaluated once in source order.
-        let mut leaves: Vec<(*const Expr, Val)> = Vec::new();
+        let mut leaves: Vec<(hir::ExprId, Val)> = Vec::new();
         let mut failed = false;
-        let mut leaf_exprs: Vec<&Expr> = Vec::new();
-        self.eval_leaves(root, &mut leaves, &mut leaf_exprs, &mut failed);
+        self.eval_leaves(root, &mut leaves, &mut failed);
         if failed {
             return Val::Err;
         }
         if let Some((a, ..)) = &in_place {
-            for (n, leaf) in leaf_exprs.iter().enumerate() {
-                if let Val::Arr { v, ty } = &leaves[n].1 {
-                    if !ty.dtype.is_text() && self.may_overlap(leaf, &a.target) {
-                        let (v, ty) = self.copy_of(*v, ty, *leaf);
-                        leaves[n].1 = Val::Arr { v, ty };
+            for (leaf, v) in &mut leaves {
+                if let Val::Arr { v: arr, ty } = &*v {
+                    if !ty.dtype.is_text() && self.may_overlap(*leaf, a.target) {
+                        let (arr, ty) = self.copy_of(*arr, ty, &self.range(*leaf));
+                        *v = Val::Arr { v: arr, ty };
                     }
                 }
             }
@@ -305,11 +327,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(&at);
         if let Some((a, target, tty)) = &in_place {
             let Some(nd) = tty.ndim() else {
-                return self.err(&*a.target, "the number of axes of this array is not known");
+                return self.err(&self.range(a.target), "the number of axes of this array is not known");
             };
             if shape.len() > nd {
                 return self.err(
-                    *a,
+                    &a.at,
                     format!(
                         "a {}-D result cannot be written into a {nd}-D array in place (NumPy raises \
                          \"non-broadcastable output operand\")",
@@ -339,7 +361,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (value, open, idx) = self.fused_body(root, &leaves, Some(&stretched), &shape, &in_place, at);
         let Some(s) = value.scalar() else {
             if !matches!(value, Val::Err) {
-                self.err(root, "this operand has no value");
+                self.err(&self.range(root), "this operand has no value");
             }
             return Val::Err;
         };
@@ -349,7 +371,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if !same_kind(s.dtype, tty.dtype) {
                     let ufunc = ufunc_name(a.op);
                     return self.err(
-                        a,
+                        &a.at,
                         format!(
                             "UFuncTypeError: Cannot cast ufunc '{ufunc}' output from dtype('{}') to dtype('{}') with \
                              casting rule 'same_kind'",
@@ -366,7 +388,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 // C order as `np.sum` of it is.
                 let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
                 if d.is_text() {
-                    return self.err(root, "`np.sum` takes an array of numbers");
+                    return self.err(&self.range(root), "`np.sum` takes an array of numbers");
                 }
                 let (acc_d, res_d) = arrays::sum_dtypes(d);
                 self.enter(alloc_block);
@@ -380,7 +402,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 // 1, 2)`) takes its default dtype, as NumPy's result does.
                 let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
                 if d.is_text() {
-                    return self.err(root, "arrays of Str or Bytes cannot be made in compiled code");
+                    return self.err(&self.range(root), "arrays of Str or Bytes cannot be made in compiled code");
                 }
                 self.enter(alloc_block);
                 self.at(&at);
@@ -452,7 +474,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// tree's elements added up in the loop that computes them, without
     /// the array (a sliding window `np.sum(t[i:i + m] * t[i:i + m])`
     /// allocates nothing per step). `None` when `e` is not such a tree.
-    pub(super) fn fused_sum(&mut self, e: &Expr) -> Option<Val> {
+    pub(super) fn fused_sum(&mut self, e: hir::ExprId) -> Option<Val> {
         if self.fusing || self.decl.attrs.is_device() || self.node_operands(e).is_none() || !self.has_array(e) {
             return None;
         }
@@ -464,11 +486,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// the loop's own indices when `None`.
     fn fused_body(
         &mut self,
-        root: &Expr,
-        leaves: &[(*const Expr, Val)],
+        root: hir::ExprId,
+        leaves: &[(hir::ExprId, Val)],
         steps: Option<&[Vec<Option<ValueId>>]>,
         shape: &Extents,
-        in_place: &Option<(&ast::StmtAugAssign, ValueId, TypeData)>,
+        in_place: &Option<(&InPlace, ValueId, TypeData)>,
         at: TextRange,
     ) -> (Val, Vec<arrays::Counted>, Vec<ValueId>) {
         let open = self.loops_open(shape, &at);
@@ -490,11 +512,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let saved = std::mem::replace(&mut self.element_of, subst);
         self.fusing = true;
-        let value = self.expr_syntax(root);
+        let value = self.expr(root);
         let value = match in_place {
             Some((a, target, tty)) => {
-                let cur = self.load(&(*target, tty.clone()), &idx, a.range);
-                self.binop(a.op, cur, value, a.range)
+                let cur = self.load(&(*target, tty.clone()), &idx, a.at);
+                self.binop(a.op, cur, value, a.at)
             }
             None => value,
         };
@@ -528,38 +550,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
         true
     }
 
-    /// Evaluates the leaves of the tree `e` in source order into `out`,
-    /// and lists their expressions in `exprs`.
-    fn eval_leaves<'e>(
-        &mut self,
-        e: &'e Expr,
-        out: &mut Vec<(*const Expr, Val)>,
-        exprs: &mut Vec<&'e Expr>,
-        failed: &mut bool,
-    ) {
+    /// Evaluates the leaves of the tree `e` in source order into `out`.
+    fn eval_leaves(&mut self, e: hir::ExprId, out: &mut Vec<(hir::ExprId, Val)>, failed: &mut bool) {
         let node = self.node_operands(e).filter(|_| self.has_array(e));
         match node {
             Some(ops) => {
                 for o in ops {
-                    self.eval_leaves(o, out, exprs, failed);
+                    self.eval_leaves(o, out, failed);
                 }
             }
             None => {
-                let v = self.expr_syntax(e);
+                let v = self.expr(e);
                 match &v {
                     Val::Err => *failed = true,
                     Val::Void => {
-                        self.err(e, "this call returns nothing");
+                        self.err(&self.range(e), "this call returns nothing");
                         *failed = true;
                     }
                     Val::Arr { ty, .. } if ty.ndim().is_none() => {
-                        self.err(e, "the number of axes of this array is not known");
+                        self.err(&self.range(e), "the number of axes of this array is not known");
                         *failed = true;
                     }
                     _ => {}
                 }
-                out.push((e as *const Expr, v));
-                exprs.push(e);
+                out.push((e, v));
             }
         }
     }
@@ -567,30 +581,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The extents of `e`'s result, each operator's operands checked to
     /// broadcast together (NumPy's rules: axes aligned on the right, equal
     /// extents or 1).
-    fn broadcast_node(&mut self, e: &Expr, leaves: &[(*const Expr, Val)]) -> Option<Extents> {
+    fn broadcast_node(&mut self, e: hir::ExprId, leaves: &[(hir::ExprId, Val)]) -> Option<Extents> {
         let node = self.node_operands(e).filter(|_| self.has_array(e));
         let Some(ops) = node else {
-            let (_, v) = leaves.iter().find(|(p, _)| std::ptr::eq(*p, e))?;
+            let (_, v) = leaves.iter().find(|(leaf, _)| *leaf == e)?;
             return Some(match v.clone() {
                 Val::Arr { v, ty } => (0..ty.ndim()? as u32).map(|k| self.dim(v, k)).collect(),
                 _ => Vec::new(),
             });
         };
         let mut shapes = Vec::new();
-        for o in ops {
+        for o in ops.iter().copied() {
             shapes.push(self.broadcast_node(o, leaves)?);
         }
-        if let Expr::Call(c) = e {
-            if let Some(s) = self.select_of(c) {
+        let at = self.range(e);
+        if let hir::Expr::Call { func, .. } = self.hir.exprs[e] {
+            if let Some(s) = self.select_of(func) {
                 if shapes.len() != 3 {
                     let name = if s == Select::Where { "np.where" } else { "np.clip" };
-                    self.err(e, format!("`{name}` takes 3 arguments here, not {}", shapes.len()));
+                    self.err(&at, format!("`{name}` takes 3 arguments here, not {}", shapes.len()));
                     return None;
                 }
             }
         }
-        self.at(e);
-        Some(self.broadcast(&shapes, None, e))
+        self.at(&at);
+        Some(self.broadcast(&shapes, None, &at))
     }
 
     /// The broadcast of `shapes`, panicking with NumPy's message when they
@@ -642,10 +657,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The loop's extents for `target op= value`: the value's shape must
     /// broadcast with the target's and give the target's shape.
-    fn in_place_shape(&mut self, target: &Extents, value: &Extents, a: &ast::StmtAugAssign) -> Extents {
+    fn in_place_shape(&mut self, target: &Extents, value: &Extents, a: &InPlace) -> Extents {
         // NumPy lists the inputs and then the output.
         let inputs = [target.clone(), value.clone()];
-        let both = self.broadcast(&inputs, Some(target), a);
+        let both = self.broadcast(&inputs, Some(target), &a.at);
         let mut ok: Option<ValueId> = None;
         for (&t, &b) in target.iter().zip(&both).filter(|(t, b)| t != b) {
             let same = self.result(Opcode::Eq, DType::Bool, t, b);
@@ -661,7 +676,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 shape_pattern(both.len())
             );
             let args: Vec<ValueId> = target.iter().chain(&both).copied().collect();
-            self.panic_unless_with(ok, &msg, &args, a);
+            self.panic_unless_with(ok, &msg, &args, &a.at);
         }
         target.clone()
     }
@@ -703,25 +718,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `np.where(c, a, b)` or `np.clip(a, lo, hi)` of elements.
-    fn element_select(&mut self, s: Select, c: &ast::ExprCall) -> Val {
-        let args = &c.arguments.args;
-        let vals: Vec<Val> = args.iter().map(|a| self.expr_syntax(a)).collect();
+    fn element_select(&mut self, s: Select, c: &CallExpr) -> Val {
+        let args = c.args;
+        let vals: Vec<Val> = args.iter().map(|&a| self.expr(a)).collect();
         if vals.iter().any(|v| matches!(v, Val::Err)) {
             return Val::Err;
         }
-        self.at(c);
+        self.at(&c.at);
         match s {
             Select::Where => {
-                let Some(cond) = self.truth(vals[0].clone(), args[0].range()) else { return Val::Err };
+                let Some(cond) = self.truth(vals[0].clone(), self.range(args[0])) else { return Val::Err };
                 let (Some(a), Some(b)) = (vals[1].scalar(), vals[2].scalar()) else {
-                    return self.err(c, "`np.where` takes numbers");
+                    return self.err(&c.at, "`np.where` takes numbers");
                 };
                 let Some(p) = promote(a, b).filter(|p| !p.dtype.is_text()) else {
-                    return self.err(c, format!("`np.where` of {} and {}", a.dtype.name(), b.dtype.name()));
+                    return self.err(&c.at, format!("`np.where` of {} and {}", a.dtype.name(), b.dtype.name()));
                 };
                 let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
                 let (Some(x), Some(y)) =
-                    (self.materialize(&vals[1], d, &args[1]), self.materialize(&vals[2], d, &args[2]))
+                    (self.materialize(&vals[1], d, &self.range(args[1])), self.materialize(&vals[2], d, &self.range(args[2])))
                 else {
                     return Val::Err;
                 };
@@ -735,22 +750,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let mut common: Option<Scalar> = None;
                 for v in &vals {
                     let Some(s) = v.scalar().filter(|s| kind(s.dtype) <= Kind::Float) else {
-                        return self.err(c, "`np.clip` takes integers, floats or Bool here");
+                        return self.err(&c.at, "`np.clip` takes integers, floats or Bool here");
                     };
                     common = match common {
                         None => Some(s),
                         Some(p) => promote(p, s),
                     };
                 }
-                let Some(p) = common else { return self.err(c, "`np.clip` of these dtypes") };
+                let Some(p) = common else { return self.err(&c.at, "`np.clip` of these dtypes") };
                 let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
-                let first = args[0].range();
+                let first = self.range(args[0]);
                 let pair = |a: Val, b: &Val| [(a, first), (b.clone(), first)];
-                let up = self.min_max(NpOp::Maximum, &pair(vals[0].clone(), &vals[1]), d, c.range());
+                let up = self.min_max(NpOp::Maximum, &pair(vals[0].clone(), &vals[1]), d, c.at);
                 if matches!(up, Val::Err) {
                     return Val::Err;
                 }
-                self.min_max(NpOp::Minimum, &pair(up, &vals[2]), d, c.range())
+                self.min_max(NpOp::Minimum, &pair(up, &vals[2]), d, c.at)
             }
         }
     }

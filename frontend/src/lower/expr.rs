@@ -41,10 +41,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn expr_value(&mut self, e: hir::ExprId) -> Val {
         let hir = self.hir;
         let syntax = self.syn(e);
-        if let Some(v) = self.element_of.get(&(syntax as *const Expr)) {
+        if let Some(v) = self.element_of.get(&e) {
             return v.clone();
         }
-        if let Some(v) = self.elementwise(syntax) {
+        if let Some(v) = self.elementwise(e) {
             return v;
         }
         let at = self.range(e);

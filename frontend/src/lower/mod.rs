@@ -328,11 +328,11 @@ pub(crate) struct FnLower<'a, 'c> {
     calls: Vec<CallArgs>,
     /// Inside a fused whole-array loop: what each leaf of the expression
     /// stands for (see `elementwise.rs`).
-    element_of: HashMap<*const Expr, Val>,
+    element_of: HashMap<hir::ExprId, Val>,
     fusing: bool,
     /// Whether each operator seen has an array below it (see
     /// `elementwise.rs`), remembered so that a long chain is walked once.
-    has_array_below: HashMap<*const Expr, bool>,
+    has_array_below: la_arena::ArenaMap<hir::ExprId, bool>,
     /// Locals bound to views of input arrays (see `slicing::input_views`).
     input_views: HashSet<String>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
@@ -558,7 +558,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             calls: Vec::new(),
             element_of: HashMap::new(),
             fusing: false,
-            has_array_below: HashMap::new(),
+            has_array_below: la_arena::ArenaMap::default(),
             input_views: HashSet::new(),
             dtype_locals: HashMap::new(),
             inferred_tuple: None,
@@ -616,6 +616,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// parts of the lowering that still walk the syntax.
     pub(super) fn id_of(&self, e: &Expr) -> hir::ExprId {
         self.syntax.expr_id(e).expect("a node of the body")
+    }
+
+    /// The call built from the syntax node `c`: a bridge for the parts
+    /// of the lowering that still walk the syntax.
+    pub(super) fn call_id_of(&self, c: &ast::ExprCall) -> CallExpr<'a> {
+        use ast::HasNodeIndex;
+        let raw = c.node_index().load().as_u32().expect("a node of the body");
+        self.call_of(hir::ExprId::from_raw(la_arena::RawIdx::from_u32(raw)))
     }
 
     /// The syntax the expression `e` was built from.
@@ -1254,8 +1262,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn aug_assign(&mut self, id: hir::StmtId, target: hir::ExprId, op: ast::Operator, value: hir::ExprId) {
         let hir = self.hir;
         let at = hir.stmt_ranges[id];
-        // What the whole-array updates still read.
-        let Stmt::AugAssign(a) = self.syntax.stmts[id] else { unreachable!("an augmented assignment") };
+        let update = elementwise::InPlace { at, op, target, value };
         let syntax = self.syn(target);
         match (&hir.exprs[target], syntax) {
             (hir::Expr::Name(name), _) => {
@@ -1264,7 +1271,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     cur = self.none_where_number_needed(target, &cur);
                 }
                 if matches!(cur, Val::Arr { .. }) {
-                    self.elementwise_in_place(a, cur);
+                    self.elementwise_in_place(&update, cur);
                     return;
                 }
                 let rhs = self.expr(value);
@@ -1272,7 +1279,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
             }
-            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) if self.is_view_expr(syntax) => self.view_in_place(a, s),
+            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) if self.is_view_expr(syntax) => self.view_in_place(&update),
             (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => {
                 let Some((arr, idx)) = self.element(s, true) else { return };
                 let cur = self.load(&arr, &idx, s.range);
@@ -1282,7 +1289,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.store(&arr, &idx, r, syntax);
             }
             _ => {
-                self.err(&self.range(target), format!("cannot assign to {}", construct_name(syntax)));
+                self.err(&self.range(target), format!("cannot assign to {}", hir.construct_name(target)));
                 self.expr(value);
             }
         }
