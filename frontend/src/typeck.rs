@@ -2377,7 +2377,8 @@ impl Solver<'_> {
         match &self.body.exprs[e] {
             Expr::BinOp { op, .. } => *op != ast::Operator::MatMult,
             Expr::UnaryOp { op, .. } => *op != ast::UnaryOp::Not,
-            Expr::Compare { ops, .. } => ops.len() == 1,
+            // `a is None` tests the array, not its elements.
+            Expr::Compare { ops, .. } => matches!(ops[..], [op] if !matches!(op, ast::CmpOp::Is | ast::CmpOp::IsNot)),
             Expr::Call { func, keywords, .. } => {
                 let ufunc =
                     keywords.is_empty() && matches!(self.scalar_library_function(*func), Some(Library::Numpy(_)));

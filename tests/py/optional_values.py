@@ -272,3 +272,16 @@ def never_none(x: Float64, k: Int64) -> Int64:
     if None != k * 2:  # noqa: E711
         n += 1000
     return n
+
+
+def array_never_none(a: Float64[:], m: Float64[:, :], t: Float64 | None = None) -> Float64:
+    """Arrays tested with `is None`, as generic code does: an array is never
+    `None` (NumPy's `==` with `None` compares elements, so only `is`)."""
+    s = 0.0
+    if a is not None:
+        s += a[0]
+    if m is None:
+        s += 100.0
+    if a is not None and t is not None:
+        s += t
+    return s if m[0] is not None else -1.0

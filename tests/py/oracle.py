@@ -816,6 +816,8 @@ def _optional_values():
         C("checked_given", "checked", 2.0),
         C("checked_none", "checked", None),
         C("never_none", "never_none", 1.5, 3),
+        C("array_never_none", "array_never_none", arr([1.5, 2.0], f64), np.ones((2, 2)), None),
+        C("array_never_none_t", "array_never_none", transposed(arr([1.5, 2.0], f64)), fortran(np.ones((2, 2))), 0.25),
         C("is_missing_none", "is_missing", None),
         C("is_missing_given", "is_missing", 0),
         C("chain_none", "chain", None),

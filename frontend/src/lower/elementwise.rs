@@ -149,7 +149,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &hir.exprs[e] {
             &hir::Expr::BinOp { op, lhs, rhs } if op != ast::Operator::MatMult => Some([lhs, rhs].into_iter().collect()),
             &hir::Expr::UnaryOp { op, operand } if op != ast::UnaryOp::Not => Some([operand].into_iter().collect()),
-            hir::Expr::Compare { ops, operands } if ops.len() == 1 => Some(operands.iter().copied().collect()),
+            // `a is None` tests the array, not its elements.
+            hir::Expr::Compare { ops, operands } if matches!(ops[..], [op] if !is_identity(op)) => {
+                Some(operands.iter().copied().collect())
+            }
             hir::Expr::Call { func, args, keywords } if keywords.is_empty() => {
                 if args.iter().any(|&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
                     return None;
@@ -804,6 +807,11 @@ fn same_kind(from: DType, to: DType) -> bool {
         Kind::Text => 5,
     };
     rank(from) <= rank(to) && (rank(from) == 5) == (rank(to) == 5)
+}
+
+/// Whether `op` is `is` or `is not`, which compare objects, not elements.
+pub(super) fn is_identity(op: ast::CmpOp) -> bool {
+    matches!(op, ast::CmpOp::Is | ast::CmpOp::IsNot)
 }
 
 /// The NumPy ufunc of an in-place operator, as its messages name it.
