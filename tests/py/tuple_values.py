@@ -225,7 +225,7 @@ def tuple_slices(a: Int64, b: Int64, c: Int64) -> Int64:
 
 def slice_loop(x: Int64, y: Float64) -> Float64:
     """A loop over a slice, a slice compared and a slice of a slice."""
-    t = (x, y, 2.5, 4)
+    t = (x, y, 2.5, 4.0)
     acc = 0.0
     for v in t[1::2]:
         acc = 10.0 * acc + v

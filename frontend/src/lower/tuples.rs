@@ -696,6 +696,32 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return false;
             }
         }
+        // The name has one type for every iteration: an integer element
+        // computed as a float would give `-0.0` for CPython's `0`, so
+        // numbers of different kinds are refused, as Numba refuses them.
+        let parts = names.map_or(1, <[_]>::len);
+        for part in 0..parts {
+            let element = |e: &Val| match (names, e) {
+                (Some(_), Val::Tuple(p)) => p[part].scalar(),
+                _ => e.scalar(),
+            };
+            let mut kinds = elts.iter().filter_map(element).map(|s| (kind(s.dtype).max(Kind::Int), s.dtype));
+            if let Some((first, d)) = kinds.next() {
+                if let Some((_, other)) = kinds.find(|(k, _)| *k != first) {
+                    self.err(
+                        &iter_at,
+                        format!(
+                            "the elements of this {} mix {} and {}: a `for` loop over them gives its name one \
+                             type, so convert them to one kind of number first",
+                            if matches!(hir.exprs[f.iter], crate::hir::Expr::List(_)) { "list" } else { "tuple" },
+                            d.name(),
+                            other.name()
+                        ),
+                    );
+                    return false;
+                }
+            }
+        }
         if elts.is_empty() {
             // Never run, still checked.
             self.rejected_block(f.body);
