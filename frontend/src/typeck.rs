@@ -1138,8 +1138,13 @@ impl Solver<'_> {
                 self.product(&self.ty(*a)?, &self.ty(*b)?)
             }
             Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
-                let f = self.numpy_array_function(*func)?;
-                self.numpy_array_call(f, args, keywords)
+                match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
+                    (NpFn::ArgSortMethod, Expr::Attribute { base, .. }) if args.is_empty() => {
+                        self.numpy_array_call(NpFn::ArgSort, std::slice::from_ref(base), keywords)
+                    }
+                    (NpFn::ArgSortMethod, _) => None,
+                    (f, _) => self.numpy_array_call(f, args, keywords),
+                }
             }
             Expr::Call { func, args, keywords } => match self.array_function(*func) {
                 Some((f, recv)) => self.array_call(f, recv, args, keywords),
@@ -2084,6 +2089,15 @@ impl Solver<'_> {
             },
             Expr::Attribute { base, attr } if self.names_module(*base, "numpy") => attr,
             Expr::Attribute { base, attr } if &**attr == "norm" && linalg(*base) => return Some(NpFn::Norm),
+            // A method of an array local or of a view, as the lowering finds it.
+            Expr::Attribute { base, attr } if &**attr == "argsort" => {
+                let array = match &self.body.exprs[*base] {
+                    Expr::Name(Name::Local(l)) => self.states[*l].arr.is_some(),
+                    Expr::Subscript { .. } => true,
+                    _ => false,
+                };
+                return array.then_some(NpFn::ArgSortMethod);
+            }
             _ => return None,
         };
         numpy_function(name)
@@ -2111,6 +2125,17 @@ impl Solver<'_> {
             NpFn::Searchsorted => return self.searchsorted(args, &self.keywords_of(keywords, &["v", "side"])?),
             NpFn::Norm => return self.norm(args, &self.keywords_of(keywords, &["ord"])?),
             NpFn::ArrayOf => return self.array_of(args, &self.keywords_of(keywords, &["dtype"])?),
+            // `kind=` picks no other order (the lowering checks its value).
+            NpFn::ArgSort => {
+                self.keywords_of(keywords, &["kind"])?;
+                let [array] = args else { return None };
+                return match self.ty(*array)? {
+                    Ty::Arr(ty) if ty.ndim() == Some(1) && !ty.dtype.is_text() && !ty.dtype.is_complex() => {
+                        Some(Ty::Arr(TypeData::array(DType::Int64, Shape::dims(&[None]), Layout::COrder)))
+                    }
+                    _ => None,
+                };
+            }
             _ => {}
         }
         let ([array], []) = (args, keywords) else { return None };

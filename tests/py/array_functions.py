@@ -1,5 +1,5 @@
 """NumPy array functions in compiled code: `np.sort` and `a.sort()` (NaNs
-last), `np.searchsorted` with `side=`, `np.linalg.norm` with its orders,
+last), `np.argsort` and `a.argsort()` (stable), `np.searchsorted` with `side=`, `np.linalg.norm` with its orders,
 the NaN-ignoring reductions (`np.nansum` ... `np.nanstd`) and arrays made
 from lists (`np.array([...])`), over several dtypes and over strided,
 reversed and empty inputs, with NumPy's panics."""
@@ -93,6 +93,34 @@ def median_of(a: Float64[:]) -> Float64:
     if n % 2 == 1:
         return s[n // 2]
     return (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def argsorted_stable(a: Float64[:]) -> Int64[:]:
+    """np.argsort(kind="stable"): equal elements (NaNs, -0.0 and 0.0 too)
+    in the order of their indices."""
+    return np.argsort(a, kind="stable")
+
+
+def argsorted(a: Float64[:]) -> Int64[:]:
+    """np.argsort of distinct elements: one order whatever the kind."""
+    return np.argsort(a)
+
+
+def argsort_method(a: Int32[:]) -> Int64[:]:
+    """`.argsort()` of a reversed view, ties kept in index order."""
+    return a[::-1].argsort(kind="mergesort")
+
+
+def argsorted_bool(a: Bool[:]) -> Int64[:]:
+    """False before True, stably."""
+    return np.argsort(a, kind="stable")
+
+
+def argsort_extremes(a: UInt64[:]) -> Int64:
+    """The indices of the least and the greatest element through an
+    argsort of a local, as a kernel picks them."""
+    order = np.argsort(a)
+    return 1000 * order[0] + order[len(order) - 1]
 
 
 def search_left(a: Float64[:], v: Float64) -> Int64:

@@ -2195,6 +2195,14 @@ def _array_functions():
         C("sort_columns_empty", "sort_columns", np.zeros((0, 2), np.float64)),
         C("median_odd", "median_of", f64(7)),
         C("median_even", "median_of", reversed_view(f64(10))),
+        C("argsorted_stable", "argsorted_stable", arr([0.0, nan, -1.0, -0.0, 2.5, nan, -1.0, 0.0, -inf], np.float64)),
+        C("argsorted_stable_strided", "argsorted_stable", every_other(with_nans)),
+        C("argsorted_stable_empty", "argsorted_stable", empty),
+        C("argsorted_random", "argsorted", f64(100)),
+        C("argsorted_reversed", "argsorted", reversed_view(f64(40))),
+        C("argsort_method", "argsort_method", ints(np.int32, -3, 3, 50)),
+        C("argsorted_bool", "argsorted_bool", every_other(arr([True, False, True, False, False], np.bool_))),
+        C("argsort_extremes", "argsort_extremes", arr([2**64 - 1, 0, 2**63, 5, 2**63 - 1], np.uint64)),
         C("search_left", "search_left", sorted_grid, 1.5),
         C("search_left_low", "search_left", sorted_grid, -7.0),
         C("search_left_nan", "search_left", sorted_grid, nan),
@@ -3192,7 +3200,7 @@ NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", 
 # NumPy's array functions with keywords of their own: sorting and searching,
 # the NaN-ignoring reductions, the norms, arrays made from lists.
 NUMPY_ARRAY_FUNCS = {
-    "sort": set(), "searchsorted": {"side"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
+    "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
     "nanvar": {"ddof"}, "nanstd": {"ddof"},
 }
@@ -3603,7 +3611,8 @@ class Lint:
             self.expr(path, i)
 
     def array_function(self, path, e):
-        """`np.sort(a)`, `a.sort()`, `np.searchsorted`, `np.nanXXX`,
+        """`np.sort(a)`, `a.sort()`, `np.argsort(a)`, `a.argsort()`,
+        `np.searchsorted`, `np.nanXXX`,
         `np.linalg.norm`, `np.array([...])`: whether `e` is one (checked)."""
         F = self.features
         f = e.func
@@ -3618,6 +3627,9 @@ class Lint:
             name, keywords = "np.linalg.norm()", {"ord"}
         elif f.attr == "sort" and not on_np and not e.args and not e.keywords:
             name, keywords = "method .sort()", set()
+            self.expr(path, f.value)
+        elif f.attr == "argsort" and not on_np and not e.args:
+            name, keywords = "method .argsort()", {"kind"}
             self.expr(path, f.value)
         else:
             return False

@@ -25,6 +25,10 @@ pub(crate) enum NpFn {
     Sort,
     /// `a.sort()`: `a` sorted in place.
     SortInPlace,
+    /// `np.argsort(a)`: the indices that sort a 1-D array.
+    ArgSort,
+    /// `a.argsort()`.
+    ArgSortMethod,
     Searchsorted,
     Norm,
     Nan(NanRed),
@@ -50,6 +54,7 @@ pub(crate) enum NanRed {
 pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
     Some(match name {
         "sort" => NpFn::Sort,
+        "argsort" => NpFn::ArgSort,
         "searchsorted" => NpFn::Searchsorted,
         "array" => NpFn::ArrayOf,
         "nansum" => NpFn::Nan(NanRed::Sum),
@@ -72,6 +77,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let shown = |g: NpFn| match g {
             NpFn::Sort => "`np.sort`",
             NpFn::SortInPlace => "`.sort()`",
+            NpFn::ArgSort => "`np.argsort`",
+            NpFn::ArgSortMethod => "`.argsort()`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::ArrayOf => "`np.array`",
@@ -101,8 +108,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     numpy_function(attr)
                 } else if attr == "norm" && self.is_numpy_linalg(base) {
                     Some(NpFn::Norm)
-                } else if attr == "sort" {
+                } else if attr == "sort" || attr == "argsort" {
                     // The method of an array local or of a view (`m[i].sort()`).
+                    let method = if attr == "sort" { NpFn::SortInPlace } else { NpFn::ArgSortMethod };
                     match &self.hir.exprs[base] {
                         hir::Expr::Name(n)
                             if matches!(
@@ -110,9 +118,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                 Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
                             ) =>
                         {
-                            Some(NpFn::SortInPlace)
+                            Some(method)
                         }
-                        hir::Expr::Subscript { .. } => Some(NpFn::SortInPlace),
+                        hir::Expr::Subscript { .. } => Some(method),
                         _ => None,
                     }
                 } else {
@@ -142,13 +150,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
             return self.err(&k.range, "`**` arguments are not supported");
         }
-        let creates = matches!(f, NpFn::Sort | NpFn::SortInPlace | NpFn::ArrayOf);
+        let creates = matches!(f, NpFn::Sort | NpFn::SortInPlace | NpFn::ArgSort | NpFn::ArgSortMethod | NpFn::ArrayOf);
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
         }
         match f {
             NpFn::Sort | NpFn::SortInPlace => self.sort_call(f, shown, c),
+            NpFn::ArgSort | NpFn::ArgSortMethod => self.argsort_call(f, shown, c),
             NpFn::Searchsorted => self.searchsorted_call(shown, c),
             NpFn::Norm => self.norm_call(shown, c),
             NpFn::Nan(r) => self.nan_reduction_call(r, shown, c),

@@ -1,6 +1,7 @@
 //! Sorting and searching 1-D arrays in NumPy's order: `np.sort(a)` (a new
-//! sorted array), `a.sort()` (in place) and `np.searchsorted(a, v,
-//! side=)`. NumPy's order is `<` with NaN after every number (so NaNs
+//! sorted array), `a.sort()` (in place), `np.argsort(a)` and
+//! `a.argsort()` (the Int64 indices that sort `a`) and
+//! `np.searchsorted(a, v, side=)`. NumPy's order is `<` with NaN after every number (so NaNs
 //! sort last and `searchsorted` finds them there) and False before True;
 //! [`FnLower::sorts_before`] is that order, written once for both.
 //!
@@ -12,8 +13,13 @@
 //! copies it back into `a`, which may be any view). It is O(n log n) in
 //! every case and stable (NumPy's default quicksort is not, which no
 //! number can tell apart except -0.0 from 0.0 and NaNs of other
-//! payloads). Every backend compiles the same IR. Not here: arrays of two
-//! axes or more, `axis=`, `kind=`, `order=`, complex numbers and text.
+//! payloads). `argsort` sorts the indices `0..n` by the same merge sort,
+//! comparing the elements they index: equal elements keep the order of
+//! their indices, which is NumPy's `kind='stable'` for every `kind=`
+//! (its default quicksort may order equal elements otherwise, as Numba's
+//! does; distinct elements have one order). Every backend compiles the
+//! same IR. Not here: arrays of two axes or more, `axis=`, `order=`,
+//! complex numbers and text.
 //!
 //! `searchsorted` is a binary search on `a`, assumed sorted as NumPy
 //! assumes it, in the dtype NumPy compares in (the promotion of `a`'s and
@@ -26,6 +32,24 @@ use super::*;
 
 /// The length of the runs sorted by insertion before the merge passes.
 const INSERTION_RUN: i128 = 16;
+
+/// What a merge sort orders: elements of `d`, or (with `keys`) Int64
+/// indices by the elements of `d` of `keys` they index.
+#[derive(Clone, Copy)]
+struct Order {
+    d: DType,
+    keys: Option<ValueId>,
+}
+
+impl Order {
+    /// The type of the elements moved.
+    fn element(self) -> TypeId {
+        match self.keys {
+            None => TypeId::scalar(self.d),
+            Some(_) => TypeId::INT64,
+        }
+    }
+}
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether `x` sorts before `y` (both of `d`) in NumPy's order.
@@ -127,6 +151,39 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Void
     }
 
+    /// `np.argsort(a, kind=...)` or `a.argsort(kind=...)`: every `kind`
+    /// NumPy names gives the stable order.
+    pub(super) fn argsort_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
+        let Some(kws) = self.keywords_of(c, &["kind"], shown) else { return Val::Err };
+        for &(_, e) in &kws {
+            match &self.hir.exprs[e] {
+                hir::Expr::None => {}
+                hir::Expr::Literal(Lit::Str(k)) if ["quicksort", "mergesort", "heapsort", "stable"].contains(&&**k) => {}
+                _ => {
+                    let msg = format!(
+                        "the `kind` of {shown} is `'quicksort'`, `'mergesort'`, `'heapsort'` or `'stable'` (each \
+                         gives the stable order here)"
+                    );
+                    return self.err(&self.range(e), msg);
+                }
+            }
+        }
+        let args = c.args;
+        let target = match (f, &self.hir.exprs[c.func]) {
+            (NpFn::ArgSortMethod, &hir::Expr::Attribute { base, .. }) if args.is_empty() => base,
+            (NpFn::ArgSortMethod, _) => return self.err(&c.at, format!("{shown} takes no arguments here")),
+            (_, _) if args.len() == 1 => args[0],
+            _ => return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len())),
+        };
+        let Some((v, ty)) = self.numeric_array_arg(target, shown, false) else { return Val::Err };
+        if ty.ndim() != Some(1) {
+            return self.err(&self.range(target), format!("{shown} takes an array of one axis here"));
+        }
+        self.at(&c.at);
+        let (indices, ty) = self.argsorted(v, ty.dtype, c);
+        Val::Arr { v: indices, ty }
+    }
+
     /// A new compact 1-D array of `src`'s elements (of `d`) in NumPy's
     /// order, by a bottom-up merge sort.
     fn sorted_copy(&mut self, src: ValueId, d: DType, at: &CallExpr) -> (ValueId, TypeData) {
@@ -140,8 +197,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let x = self.b.index_load(el, src, &[open[0].i], &nm);
         self.b.index_store(first, &[open[0].i], x);
         self.loops_close(open, at);
+        self.merge_sort(first, scratch, n, Order { d, keys: None });
+        (first, ty)
+    }
+
+    /// A new compact Int64 array of the indices that sort `src` (of `d`)
+    /// in NumPy's order, equal elements in the order of their indices.
+    fn argsorted(&mut self, src: ValueId, d: DType, at: &CallExpr) -> (ValueId, TypeData) {
+        let nm = self.fresh("len");
+        let n = self.b.dim(src, 0, &nm);
+        let (first, ty) = self.new_empty_array(DType::Int64, &[(n, true)], at);
+        let (scratch, _) = self.new_empty_array(DType::Int64, &[(n, true)], at);
+        let open = self.loops_open(&[n], at);
+        self.b.index_store(first, &[open[0].i], open[0].i);
+        self.loops_close(open, at);
+        self.merge_sort(first, scratch, n, Order { d, keys: Some(src) });
+        (first, ty)
+    }
+
+    /// Sorts the compact `first` (`n` elements) by `order`, with `scratch`
+    /// (as long) to merge into: runs sorted by insertion, then merged.
+    fn merge_sort(&mut self, first: ValueId, scratch: ValueId, n: ValueId, order: Order) {
         let run = self.index_const(INSERTION_RUN);
-        self.insertion_sort_runs(first, d, n, run);
+        self.insertion_sort_runs(first, order, n, run);
         // Each pass merges pairs of sorted runs of `width` into runs of
         // twice that, from one array into the other; passes go in pairs,
         // so that the result is back in `first` (the second of a pair may
@@ -151,12 +229,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let width = self.counter(run, "width");
         let passes = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, width, n));
         for (from, to) in [(first, scratch), (scratch, first)] {
-            self.merge_pass(from, to, d, n, width);
+            self.merge_pass(from, to, order, n, width);
             let doubled = self.result(Opcode::Add, DType::Int64, width, width);
             self.b.set(width, doubled);
         }
         self.while_close(passes);
-        (first, ty)
+    }
+
+    /// What `order` compares of the element `x` being sorted: `x` itself,
+    /// or the key it indexes.
+    fn key_of(&mut self, order: Order, x: ValueId) -> ValueId {
+        match order.keys {
+            None => x,
+            Some(keys) => {
+                let nm = self.fresh("key");
+                self.b.index_load(TypeId::scalar(order.d), keys, &[x], &nm)
+            }
+        }
     }
 
     /// Merges each pair of neighbouring sorted runs of `width` elements of
@@ -166,8 +255,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// element only when it sorts strictly before the left one's, which
     /// keeps equal elements in order; the rest of either run is then
     /// copied.
-    fn merge_pass(&mut self, from: ValueId, to: ValueId, d: DType, n: ValueId, width: ValueId) {
-        let el = TypeId::scalar(d);
+    fn merge_pass(&mut self, from: ValueId, to: ValueId, order: Order, n: ValueId, width: ValueId) {
+        let el = order.element();
         let zero = self.zero(DType::Int64);
         let lo = self.counter(zero, "lo");
         let runs = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, lo, n));
@@ -187,7 +276,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let l = self.b.index_load(el, from, &[i], &nm);
         let nm = self.fresh("r");
         let r = self.b.index_load(el, from, &[j], &nm);
-        let right_first = self.sorts_before(d, r, l);
+        let (l_key, r_key) = (self.key_of(order, l), self.key_of(order, r));
+        let right_first = self.sorts_before(order.d, r_key, l_key);
         let nm = self.fresh("next");
         let x = self.b.select(el, right_first, r, l, &nm);
         self.b.index_store(to, &[k], x);
@@ -220,8 +310,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Sorts each run of `run` elements of the compact `arr` (of `d`, `n`
     /// elements; the last run may be shorter) in place by insertion, which
     /// on so few elements is cheaper than the merge passes it replaces.
-    fn insertion_sort_runs(&mut self, arr: ValueId, d: DType, n: ValueId, run: ValueId) {
-        let el = TypeId::scalar(d);
+    fn insertion_sort_runs(&mut self, arr: ValueId, order: Order, n: ValueId, run: ValueId) {
+        let el = order.element();
         let zero = self.zero(DType::Int64);
         let start = self.counter(zero, "run");
         let runs = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, start, n));
@@ -232,6 +322,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let inserting = self.while_open(|s| s.result(Opcode::Lt, DType::Bool, i, end));
         let nm = self.fresh("x");
         let x = self.b.index_load(el, arr, &[i], &nm);
+        let x_key = self.key_of(order, x);
         let j = self.counter(i, "j");
         // Shift the elements that `x` sorts strictly before one place up
         // (equal ones stay before it: the sort is stable).
@@ -248,7 +339,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let below = self.result(Opcode::Add, DType::Int64, j, minus_one);
         let nm = self.fresh("prev");
         let prev = self.b.index_load(el, arr, &[below], &nm);
-        let x_first = self.sorts_before(d, x, prev);
+        let prev_key = self.key_of(order, prev);
+        let x_first = self.sorts_before(order.d, x_key, prev_key);
         self.b.condbr(x_first, shift, done, None);
         self.enter(shift);
         self.b.index_store(arr, &[j], prev);
