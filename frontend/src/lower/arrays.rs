@@ -238,10 +238,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// What `f` names among NumPy's array functions (`np.zeros`, `zeros`
     /// imported from NumPy) or array methods (`a.sum`), if anything.
-    pub(super) fn array_target(&self, f: &Expr) -> Option<(ArrFn, String, Option<&'a Expr>)> {
-        match f {
-            Expr::Name(n) => {
-                let name = n.id.as_str();
+    pub(super) fn array_target(&self, f: hir::ExprId) -> Option<(ArrFn, String, Option<hir::ExprId>)> {
+        match &self.hir.exprs[f] {
+            hir::Expr::Name(n) => {
+                let name = self.name_text(n);
                 if self.locals.contains_key(name) {
                     return None;
                 }
@@ -252,35 +252,35 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     _ => None,
                 }
             }
-            Expr::Attribute(a) => {
-                let attr = a.attr.id.as_str();
-                if self.boundary_module(self.id_of(&a.value)) == Some("numpy") {
+            &hir::Expr::Attribute { base, ref attr } => {
+                let attr = &**attr;
+                if self.boundary_module(base) == Some("numpy") {
                     return array_func(attr).map(|f| (f, format!("np.{attr}"), None));
                 }
-                if self.namespace_of(self.id_of(&a.value)).is_some() || self.gpu_register(self.id_of(&a.value)).is_some() {
+                if self.namespace_of(base).is_some() || self.gpu_register(base).is_some() {
                     return None;
                 }
-                if let Expr::Name(n) = &*a.value {
-                    if !self.locals.contains_key(n.id.as_str()) {
+                if let hir::Expr::Name(n) = &self.hir.exprs[base] {
+                    if !self.locals.contains_key(self.name_text(n)) {
                         return None;
                     }
                 }
-                let recv = self.in_body(&a.value)?;
-                array_method(attr).map(|f| (f, format!("`.{attr}()`"), Some(recv)))
+                array_method(attr).map(|f| (f, format!("`.{attr}()`"), Some(base)))
             }
             _ => None,
         }
     }
 
     /// A call of a NumPy array function or array method.
-    pub(super) fn array_call(&mut self, f: ArrFn, what: &str, recv: Option<&Expr>, c: &ast::ExprCall) -> Val {
+    pub(super) fn array_call(&mut self, f: ArrFn, what: &str, recv: Option<hir::ExprId>, c: &CallExpr) -> Val {
+        let hir = self.hir;
         let shown = if recv.is_some() { what.to_owned() } else { format!("`{what}`") };
-        if let Some(s) = c.arguments.args.iter().find(|a| matches!(a, Expr::Starred(_))) {
-            return self.err(s, "`*` arguments are not supported");
+        if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
+            return self.err(&self.range(s), "`*` arguments are not supported");
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
         let creates =
-            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.reduces_to_array(&self.call_id_of(c), recv.map(|r| self.id_of(r))));
+            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.reduces_to_array(c, recv));
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -293,28 +293,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 f,
                 ArrFn::Reshape | ArrFn::Flatten | ArrFn::Ravel | ArrFn::Copy | ArrFn::Cumsum | ArrFn::Reduce(_)
             );
-        let mut dtype_kw: Option<&Expr> = None;
-        let mut axis_kw: Option<&Expr> = None;
+        let mut dtype_kw: Option<hir::ExprId> = None;
+        let mut axis_kw: Option<hir::ExprId> = None;
         let mut keepdims = false;
-        for k in c.arguments.keywords.iter() {
-            match k.arg.as_ref().map(|a| a.id.as_str()) {
-                Some("dtype") if takes_dtype => dtype_kw = Some(&k.value),
-                Some("axis") if takes_axis => axis_kw = Some(&k.value),
-                Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match literal(&k.value) {
-                    Some(Ok(Lit::Bool(b))) => keepdims = b,
-                    _ => return self.err(&k.value, "`keepdims=` is `True` or `False` here"),
+        for k in c.keywords {
+            match k.name.as_deref() {
+                Some("dtype") if takes_dtype => dtype_kw = Some(k.value),
+                Some("axis") if takes_axis => axis_kw = Some(k.value),
+                Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match hir.exprs[k.value] {
+                    hir::Expr::Literal(Lit::Bool(b)) => keepdims = b,
+                    _ => return self.err(&self.range(k.value), "`keepdims=` is `True` or `False` here"),
                 },
                 Some(name) => {
-                    return self.err(k, format!("{shown} takes no keyword `{name}=` in compiled code"));
+                    return self.err(&k.range, format!("{shown} takes no keyword `{name}=` in compiled code"));
                 }
-                None => return self.err(k, "`**` arguments are not supported"),
+                None => return self.err(&k.range, "`**` arguments are not supported"),
             }
         }
-        let mut args: Vec<&Expr> = Vec::new();
+        let mut args: Vec<hir::ExprId> = Vec::new();
         if let Some(r) = recv {
             args.push(r);
         }
-        args.extend(c.arguments.args.iter());
+        args.extend(c.args.iter().copied());
         // (required positional, optional positional dtype)
         let (need, dtype_pos) = match f {
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => {
@@ -356,14 +356,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             );
         }
         let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
-            (Some(_), Some(p)) => return self.err(*p, "the dtype is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), "the dtype is given twice"),
             (Some(k), None) => Some(k),
-            (None, Some(p)) => Some(*p),
+            (None, Some(&p)) => Some(p),
             (None, None) if f == ArrFn::Astype => return self.err(c, format!("{shown} takes a dtype")),
             (None, None) => None,
         };
         let axis_expr = match (axis_kw, args.get(need).filter(|_| takes_axis)) {
-            (Some(_), Some(p)) => return self.err(*p, "the axis is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), "the axis is given twice"),
             (k, p) => k.or(p.copied()),
         };
         // NumPy's `cumsum`, `argmin` and `argmax` take one axis, not a tuple.
@@ -383,21 +383,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
             None => None,
         };
         match f {
-            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => match self.expr_syntax(args[0]) {
+            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => match self.expr(args[0]) {
                 Val::Arr { v, ty } if f == ArrFn::Ravel => self.raveled(v, &ty, c),
                 Val::Arr { v, ty } if f == ArrFn::Flatten => self.flattened(v, &ty, c),
                 Val::Arr { v, ty } => self.transposed(v, &ty, c),
                 Val::Err => Val::Err,
-                _ => self.err(args[0], format!("{shown} takes an array")),
+                _ => self.err(&self.range(args[0]), format!("{shown} takes an array")),
             },
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {
                     if f == ArrFn::Full {
-                        self.expr_syntax(args[1]);
+                        self.expr(args[1]);
                     }
                     return Val::Err;
                 };
-                let fill = if f == ArrFn::Full { Some(self.expr_syntax(args[1])) } else { None };
+                let fill = if f == ArrFn::Full { Some(self.expr(args[1])) } else { None };
                 let d = match (&fill, dtype) {
                     (_, Some(d)) => d,
                     // NumPy's dtype of the fill value: a Python number's
@@ -410,7 +410,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     (None, None) => DType::Float64,
                 };
                 if d.is_text() {
-                    return self.err(args[0], "arrays of Str or Bytes cannot be created in compiled code");
+                    return self.err(&self.range(args[0]), "arrays of Str or Bytes cannot be created in compiled code");
                 }
                 self.at(c);
                 let arr =
@@ -431,19 +431,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v: arr.0, ty: arr.1 }
             }
             ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
-                let src = self.expr_syntax(args[0]);
+                let src = self.expr(args[0]);
                 let (sv, st) = match src {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ => return self.err(args[0], format!("{shown} takes an array")),
+                    _ => return self.err(&self.range(args[0]), format!("{shown} takes an array")),
                 };
-                let fill = if f == ArrFn::FullLike { Some(self.expr_syntax(args[1])) } else { None };
+                let fill = if f == ArrFn::FullLike { Some(self.expr(args[1])) } else { None };
                 let Some(nd) = st.ndim() else {
-                    return self.err(args[0], "the number of axes of this array is not known");
+                    return self.err(&self.range(args[0]), "the number of axes of this array is not known");
                 };
                 let d = dtype.unwrap_or(st.dtype);
                 if d.is_text() {
-                    return self.err(args[0], "arrays of Str or Bytes cannot be created in compiled code");
+                    return self.err(&self.range(args[0]), "arrays of Str or Bytes cannot be created in compiled code");
                 }
                 self.at(c);
                 let dims: Vec<(ValueId, bool)> = (0..nd)
@@ -481,20 +481,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v: arr.0, ty: arr.1 }
             }
             ArrFn::Arange => self.arange(&args, dtype, &shown, c),
-            ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c),
+            ArrFn::Reshape => {
+                let args: Vec<&Expr> = args.iter().map(|&a| self.syn(a)).collect();
+                self.reshape_call(&shown, recv.is_some(), &args, self.call_syntax(c))
+            }
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
                 if f == ArrFn::Reduce(Red::Sum) && axis_expr.is_none() && !keepdims {
-                    if let Some(total) = self.fused_sum(self.id_of(args[0])) {
+                    if let Some(total) = self.fused_sum(args[0]) {
                         return total;
                     }
                 }
-                let (v, ty) = match self.expr_syntax(args[0]) {
+                let (v, ty) = match self.expr(args[0]) {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ if f == ArrFn::Cumsum => return self.err(args[0], format!("{shown} takes an array")),
+                    _ if f == ArrFn::Cumsum => {
+                        return self.err(&self.range(args[0]), format!("{shown} takes an array"))
+                    }
                     _ => {
                         return self.err(
-                            args[0],
+                            &self.range(args[0]),
                             format!(
                                 "{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"
                             ),
@@ -502,19 +507,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 };
                 if ty.dtype.is_text() {
-                    return self.err(args[0], format!("{shown} takes an array of numbers"));
+                    return self.err(&self.range(args[0]), format!("{shown} takes an array of numbers"));
                 }
                 let ordered = matches!(f, ArrFn::Reduce(Red::Min | Red::Max | Red::ArgMin | Red::ArgMax));
                 if ordered && ty.dtype.is_complex() {
                     return self.err(
-                        args[0],
+                        &self.range(args[0]),
                         format!("{shown} of complex numbers is not supported: compare `abs` or the parts"),
                     );
                 }
                 let Some(nd) = ty.ndim() else {
-                    return self.err(args[0], "the number of axes of this array is not known");
+                    return self.err(&self.range(args[0]), "the number of axes of this array is not known");
                 };
-                let Some(axes) = self.axes_of(axis.as_deref(), nd, axis_expr.unwrap_or(args[0])) else {
+                let Some(axes) = self.axes_of(axis.as_deref(), nd, self.range(axis_expr.unwrap_or(args[0]))) else {
                     return Val::Err;
                 };
                 let ArrFn::Reduce(r) = f else {
@@ -529,7 +534,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(a) if a.len() == 1 => Some(a[0]),
                     Some(_) => {
                         return self.err(
-                            axis_expr.unwrap_or(args[0]),
+                            &self.range(axis_expr.unwrap_or(args[0])),
                             format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time"),
                         )
                     }
@@ -548,24 +553,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    fn fill_error(&mut self, v: &Val, at: &Expr) -> Val {
+    fn fill_error(&mut self, v: &Val, at: hir::ExprId) -> Val {
         if matches!(v, Val::Err) {
             Val::Err
         } else {
-            self.err(at, "the fill value is a number")
+            self.err(&self.range(at), "the fill value is a number")
         }
     }
 
     /// A dtype argument: NumPy's (`np.float64`, `"float64"`), postyp's
     /// (`Float64`) or Python's (`float`, `int`, `bool`, `complex`).
-    pub(super) fn dtype_arg(&mut self, e: &Expr) -> Option<DType> {
-        let found = match e {
-            Expr::StringLiteral(s) => numpy_dtype(s.value.to_str()),
-            Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => self.dtype_locals.get(n.id.as_str()).copied(),
+    pub(super) fn dtype_arg(&mut self, e: hir::ExprId) -> Option<DType> {
+        let hir = self.hir;
+        let found = match &hir.exprs[e] {
+            hir::Expr::Literal(Lit::Str(s)) => numpy_dtype(s),
+            hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => {
+                self.dtype_locals.get(self.name_text(n)).copied()
+            }
             _ => match self.numpy_attr(e) {
                 Some(name) if self.removed_dtype_reported(&name, e) => return None,
                 Some(name) => numpy_dtype(&name),
-                None => match self.target_of(self.id_of(e)) {
+                None => match self.target_of(e) {
                     Some(Target::Cast { dtype, .. }) => Some(dtype),
                     _ => None,
                 },
@@ -573,17 +581,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         match found {
             Some(d) if d.is_text() => {
-                self.err(e, "arrays of Str or Bytes cannot be created in compiled code");
+                self.err(&self.range(e), "arrays of Str or Bytes cannot be created in compiled code");
                 None
             }
             Some(d) => Some(d),
             None => {
-                let shown = match e {
-                    Expr::StringLiteral(s) => format!("\"{}\"", s.value.to_str()),
-                    _ => dotted(e).unwrap_or_else(|| construct_name(e).to_owned()),
+                let shown = match &hir.exprs[e] {
+                    hir::Expr::Literal(Lit::Str(s)) => format!("\"{s}\""),
+                    _ => hir.dotted(e).unwrap_or_else(|| hir.construct_name(e).to_owned()),
                 };
                 self.err(
-                    e,
+                    &self.range(e),
                     format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`"),
                 );
                 None
@@ -593,23 +601,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The name of the NumPy attribute `e` is (`np.int_`, or `intp`
     /// imported from NumPy), if it is one.
-    pub(super) fn numpy_attr(&self, e: &Expr) -> Option<String> {
-        match e {
-            Expr::Attribute(a) if self.boundary_module(self.id_of(&a.value)) == Some("numpy") => Some(a.attr.id.to_string()),
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
-                Some(Global::Boundary { module, name }) if module == "numpy" => Some(name.clone()),
-                _ => None,
-            },
+    pub(super) fn numpy_attr(&self, e: hir::ExprId) -> Option<String> {
+        match &self.hir.exprs[e] {
+            &hir::Expr::Attribute { base, ref attr } if self.boundary_module(base) == Some("numpy") => {
+                Some(attr.to_string())
+            }
+            hir::Expr::Name(n) if !self.locals.contains_key(self.name_text(n)) => {
+                match self.cx.globals.get(self.name_text(n)) {
+                    Some(Global::Boundary { module, name }) if module == "numpy" => Some(name.clone()),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
 
     /// Reports NumPy's AttributeError when `name` is a dtype alias NumPy 2
     /// removed (`np.float_`); whether it is one.
-    fn removed_dtype_reported(&mut self, name: &str, e: &Expr) -> bool {
+    fn removed_dtype_reported(&mut self, name: &str, e: hir::ExprId) -> bool {
         let Some(instead) = removed_numpy_dtype(name) else { return false };
         self.err(
-            e,
+            &self.range(e),
             format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."),
         );
         true
@@ -620,9 +632,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// binding of the local must give the same dtype. `false` when
     /// `value` is not a NumPy dtype (the assignment is lowered as any
     /// other).
-    pub(super) fn bind_dtype(&mut self, target: &Expr, value: &Expr) -> bool {
-        let Expr::Name(n) = target else { return false };
-        if !self.locals.get(n.id.as_str()).is_some_and(|l| !l.param && l.ty.is_none()) {
+    pub(super) fn bind_dtype(&mut self, target: hir::ExprId, value: hir::ExprId) -> bool {
+        let hir::Expr::Name(n) = &self.hir.exprs[target] else { return false };
+        let local = self.name_text(n);
+        if !self.locals.get(local).is_some_and(|l| !l.param && l.ty.is_none()) {
             return false;
         }
         let Some(name) = self.numpy_attr(value) else { return false };
@@ -630,13 +643,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return true;
         }
         let Some(d) = numpy_dtype(&name) else { return false };
-        match self.dtype_locals.insert(n.id.to_string(), d) {
+        match self.dtype_locals.insert(local.to_owned(), d) {
             Some(before) if before != d => {
                 self.err(
-                    target,
+                    &self.range(target),
                     format!(
                         "`{}` is bound to two dtypes ({} and {}): a local dtype is fixed when the function is compiled",
-                        n.id,
+                        local,
                         before.name(),
                         d.name()
                     ),
@@ -649,25 +662,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A shape: an integer, a tuple of integers or an array's `shape`;
     /// each extent as Int64 with whether it is known to be non-negative.
-    fn shape_arg(&mut self, e: &Expr, shown: &str) -> Option<Vec<(ValueId, bool)>> {
-        let elts: Vec<&Expr> = match e {
-            Expr::Tuple(t) => t.elts.iter().collect(),
-            Expr::List(l) => l.elts.iter().collect(),
-            Expr::Attribute(a) if a.attr.id.as_str() == "shape" => {
-                let v = self.expr_syntax(&a.value);
+    fn shape_arg(&mut self, e: hir::ExprId, shown: &str) -> Option<Vec<(ValueId, bool)>> {
+        let hir = self.hir;
+        let elts: &[hir::ExprId] = match &hir.exprs[e] {
+            hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
+            &hir::Expr::Attribute { base, ref attr } if &**attr == "shape" => {
+                let v = self.expr(base);
                 let (av, ty) = match v {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return None,
                     _ => {
-                        self.err(&*a.value, "`shape` is an attribute of arrays");
+                        self.err(&self.range(base), "`shape` is an attribute of arrays");
                         return None;
                     }
                 };
                 let Some(nd) = ty.ndim() else {
-                    self.err(e, "the number of axes of this array is not known");
+                    self.err(&self.range(e), "the number of axes of this array is not known");
                     return None;
                 };
-                self.at(e);
+                self.at(&self.range(e));
                 return Some(
                     (0..nd)
                         .map(|k| {
@@ -677,20 +690,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         .collect(),
                 );
             }
-            other => vec![other],
+            _ => std::slice::from_ref(&e),
         };
         if elts.is_empty() {
-            self.err(e, format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"));
+            self.err(
+                &self.range(e),
+                format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"),
+            );
             return None;
         }
         let mut out = Vec::new();
         let mut bad = false;
-        for x in elts {
-            let v = self.expr_syntax(x);
+        for &x in elts {
+            let v = self.expr(x);
             match v.scalar() {
                 Some(s) if kind(s.dtype) == Kind::Int => {
                     let nonneg = v.nonneg();
-                    match self.materialize(&v, DType::Int64, x) {
+                    match self.materialize(&v, DType::Int64, &self.range(x)) {
                         Some(id) => out.push((id, nonneg)),
                         None => bad = true,
                     }
@@ -703,7 +719,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             None => "not a number".to_owned(),
                         };
                         self.err(
-                            x,
+                            &self.range(x),
                             format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}"),
                         );
                     }
@@ -837,15 +853,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.arange(stop)`, `np.arange(start, stop[, step])`: NumPy's
     /// length `ceil((stop - start) / step)` (none when not positive), the
     /// element `i` being `start + i * step` in the result dtype.
-    fn arange(&mut self, args: &[&Expr], dtype: Option<DType>, shown: &str, c: &ast::ExprCall) -> Val {
+    fn arange(&mut self, args: &[hir::ExprId], dtype: Option<DType>, shown: &str, c: &CallExpr) -> Val {
         let mut vals = Vec::new();
-        for a in args {
-            let v = self.expr_syntax(a);
+        for &a in args {
+            let v = self.expr(a);
+            let at = self.range(a);
             match v.scalar() {
-                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => vals.push((v, *a)),
-                Some(s) => return self.err(*a, format!("{shown} takes integers or floats, not {}", s.dtype.name())),
+                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => vals.push((v, at)),
+                Some(s) => return self.err(&at, format!("{shown} takes integers or floats, not {}", s.dtype.name())),
                 None if matches!(v, Val::Err) => return Val::Err,
-                None => return self.err(*a, format!("{shown} takes numbers")),
+                None => return self.err(&at, format!("{shown} takes numbers")),
             }
         }
         // NumPy's result dtype of the bounds: Python numbers at their
@@ -865,9 +882,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
+        let first = self.range(args[0]);
         let (start, stop, step) = match vals.len() {
-            1 => ((zero, args[0]), vals[0].clone(), (one, args[0])),
-            2 => (vals[0].clone(), vals[1].clone(), (one, args[0])),
+            1 => ((zero, first), vals[0].clone(), (one, first)),
+            2 => (vals[0].clone(), vals[1].clone(), (one, first)),
             _ => (vals[0].clone(), vals[1].clone(), vals[2].clone()),
         };
         let int_bounds = kind(common.unwrap_or(DType::Int64)) == Kind::Int;
@@ -875,9 +893,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // The length, in Int64 for integer bounds and Float64 otherwise.
         let len = if int_bounds {
             let (Some(s0), Some(s1), Some(s2)) = (
-                self.materialize(&start.0, DType::Int64, start.1),
-                self.materialize(&stop.0, DType::Int64, stop.1),
-                self.materialize(&step.0, DType::Int64, step.1),
+                self.materialize(&start.0, DType::Int64, &start.1),
+                self.materialize(&stop.0, DType::Int64, &stop.1),
+                self.materialize(&step.0, DType::Int64, &step.1),
             ) else {
                 return Val::Err;
             };
@@ -898,9 +916,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (len, s0, s2)
         } else {
             let (Some(f0), Some(f1), Some(f2)) = (
-                self.materialize(&start.0, DType::Float64, start.1),
-                self.materialize(&stop.0, DType::Float64, stop.1),
-                self.materialize(&step.0, DType::Float64, step.1),
+                self.materialize(&start.0, DType::Float64, &start.1),
+                self.materialize(&stop.0, DType::Float64, &stop.1),
+                self.materialize(&step.0, DType::Float64, &step.1),
             ) else {
                 return Val::Err;
             };
@@ -949,25 +967,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// An `axis` argument: an integer constant or (unless `single`) a
     /// tuple of them, or `None` for the whole array; `None` when it is
     /// neither (reported).
-    fn axis_arg(&mut self, e: &Expr, shown: &str, single: bool) -> Option<Option<Vec<i64>>> {
-        if is_none(e) {
+    fn axis_arg(&mut self, e: hir::ExprId, shown: &str, single: bool) -> Option<Option<Vec<i64>>> {
+        let hir = self.hir;
+        if is_none(hir, e) {
             return Some(None);
         }
-        let written: Vec<&Expr> = match e {
-            Expr::Tuple(_) if single => {
-                self.err(e, "TypeError: 'tuple' object cannot be interpreted as an integer");
+        let written: &[hir::ExprId] = match &hir.exprs[e] {
+            hir::Expr::Tuple(_) if single => {
+                self.err(&self.range(e), "TypeError: 'tuple' object cannot be interpreted as an integer");
                 return None;
             }
-            Expr::Tuple(t) => t.elts.iter().collect(),
-            e => vec![e],
+            hir::Expr::Tuple(elts) => elts,
+            _ => std::slice::from_ref(&e),
         };
         let mut axes = Vec::new();
-        for x in written {
-            match self.expr_syntax(x) {
+        for &x in written {
+            match self.expr(x) {
                 Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
                 Val::Err => return None,
                 _ => {
-                    self.err(x, format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"));
+                    self.err(
+                        &self.range(x),
+                        format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"),
+                    );
                     return None;
                 }
             }
@@ -979,18 +1001,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// end), checked as NumPy checks them, or every axis for none given
     /// (`None`); `None` when one is out of range or named twice (reported
     /// at `at`).
-    fn axes_of(&mut self, ks: Option<&[i64]>, nd: usize, at: &Expr) -> Option<Option<Vec<usize>>> {
+    fn axes_of(&mut self, ks: Option<&[i64]>, nd: usize, at: TextRange) -> Option<Option<Vec<usize>>> {
         let Some(ks) = ks else { return Some(None) };
         let n = nd as i64;
         let mut axes = Vec::new();
         for &k in ks {
             if k < -n || k >= n {
-                self.err(at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
+                self.err(&at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
                 return None;
             }
             let k = if k < 0 { (k + n) as usize } else { k as usize };
             if axes.contains(&k) {
-                self.err(at, "ValueError: duplicate value in 'axis'");
+                self.err(&at, "ValueError: duplicate value in 'axis'");
                 return None;
             }
             axes.push(k);
@@ -1002,7 +1024,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// array of `nd` axes where each of `kept` has extent 1: NumPy's
     /// `keepdims=True`. A view of the reduction's array, or a new array
     /// of one element for a scalar.
-    fn with_kept_axes(&mut self, reduced: Val, kept: &[usize], nd: usize, c: &ast::ExprCall) -> Val {
+    fn with_kept_axes(&mut self, reduced: Val, kept: &[usize], nd: usize, c: &CallExpr) -> Val {
         let one = self.int_const(1, c);
         match reduced {
             Val::Arr { v, ty } => {
@@ -1046,7 +1068,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// A reduction of every element of `arr` in C order to a scalar or,
     /// with `axis`, of each lane along that axis to an array of the other
     /// axes (C order).
-    fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &ast::ExprCall) -> Val {
+    fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &CallExpr) -> Val {
         let d = ty.dtype;
         // The accumulator's dtype and the result's.
         let (acc_d, res_d) = match r {
@@ -1086,7 +1108,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// NumPy's panic for a minimum, maximum, argmin or argmax of `count`
     /// elements when `count` is zero.
-    fn refuse_empty(&mut self, r: Red, count: ValueId, c: &ast::ExprCall) {
+    fn refuse_empty(&mut self, r: Red, count: ValueId, c: &CallExpr) {
         if !matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax) {
             return;
         }
@@ -1115,7 +1137,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         fixed: &[Option<ValueId>],
         looped: &[ValueId],
         count: ValueId,
-        c: &ast::ExprCall,
+        c: &CallExpr,
     ) -> ValueId {
         let acc_t = TypeId::scalar(acc_d);
         self.at(c);
@@ -1388,7 +1410,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// new 1-D array; with `axis`, the running sums along that axis, a new
     /// C-order array of `a`'s shape. Sums are sequential, as NumPy's are,
     /// in NumPy's dtype (small integers and Bool widen as for `np.sum`).
-    fn cumsum(&mut self, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &ast::ExprCall) -> Val {
+    fn cumsum(&mut self, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &CallExpr) -> Val {
         let d = ty.dtype;
         let rd = sum_dtype(d);
         let rt = TypeId::scalar(rd);
@@ -1450,21 +1472,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
 /// positional argument, `axis=` other than `None`) than its array has,
 /// `rank` when known (with it unknown, a single axis is taken to leave
 /// some).
-pub(super) fn along_axis(c: &ast::ExprCall, method: bool, rank: Option<usize>) -> bool {
-    let keyword =
-        |name: &str| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == name));
-    if keyword("keepdims").is_some_and(|k| matches!(literal(&k.value), Some(Ok(Lit::Bool(true))))) {
+pub(super) fn along_axis(hir: &hir::Body, c: &CallExpr, method: bool, rank: Option<usize>) -> bool {
+    let keyword = |name: &str| c.keywords.iter().find(|k| k.name.as_deref() == Some(name));
+    if keyword("keepdims").is_some_and(|k| matches!(hir.exprs[k.value], hir::Expr::Literal(Lit::Bool(true)))) {
         return true;
     }
-    let positional = c.arguments.args.get(if method { 0 } else { 1 });
-    let Some(axis) = positional.or(keyword("axis").map(|k| &k.value)).filter(|e| !is_none(e)) else { return false };
-    let named = match axis {
-        Expr::Tuple(t) => t.elts.len(),
+    let positional = c.args.get(if method { 0 } else { 1 }).copied();
+    let Some(axis) = positional.or(keyword("axis").map(|k| k.value)).filter(|&e| !is_none(hir, e)) else {
+        return false;
+    };
+    let named = match &hir.exprs[axis] {
+        hir::Expr::Tuple(elts) => elts.len(),
         _ => 1,
     };
     rank.is_none_or(|r| named < r)
 }
 
-fn is_none(e: &Expr) -> bool {
-    matches!(e, Expr::NoneLiteral(_))
+fn is_none(hir: &hir::Body, e: hir::ExprId) -> bool {
+    matches!(hir.exprs[e], hir::Expr::None)
 }

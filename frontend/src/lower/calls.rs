@@ -224,8 +224,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some((f, shown)) = self.np_function_target(c.func) {
             return self.np_function_call(f, shown, c);
         }
-        if let Some((f, what, recv)) = self.array_target(self.syn(c.func)) {
-            return self.array_call(f, &what, recv, syntax);
+        if let Some((f, what, recv)) = self.array_target(c.func) {
+            return self.array_call(f, &what, recv, c);
         }
         let func_at = self.range(c.func);
         let Some(target) = self.target_of(c.func) else {

@@ -194,8 +194,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if let Some([a, b]) = self.dot_operands(self.call_syntax(&c)).as_deref() {
                     return self.product_is_array(a, b);
                 }
-                if let Some((f, _, recv)) = self.array_target(self.syn(*func)) {
-                    let recv = recv.map(|r| self.id_of(r));
+                if let Some((f, _, recv)) = self.array_target(*func) {
                     return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(&c, recv);
                 }
                 matches!(self.target_of(*func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
@@ -236,7 +235,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// method) gives an array: see `arrays::along_axis`.
     pub(super) fn reduces_to_array(&self, c: &CallExpr, recv: Option<hir::ExprId>) -> bool {
         let arr = recv.or(c.args.first().copied());
-        arrays::along_axis(self.call_syntax(c), recv.is_some(), arr.and_then(|a| self.view_rank(a)))
+        arrays::along_axis(self.hir, c, recv.is_some(), arr.and_then(|a| self.view_rank(a)))
     }
 
     /// Whether the array leaf `leaf` of `target op= ...` may share memory
@@ -276,7 +275,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::BinOp { op, .. } => *op == ast::Operator::MatMult,
             hir::Expr::Call { func, .. } => {
                 self.dot_operands(self.call_syntax(&self.call_of(e))).is_some()
-                    || self.array_target(self.syn(*func)).is_some_and(|(f, ..)| {
+                    || self.array_target(*func).is_some_and(|(f, ..)| {
                         !matches!(f, arrays::ArrFn::Transpose | arrays::ArrFn::Ravel | arrays::ArrFn::Reshape)
                     })
             }

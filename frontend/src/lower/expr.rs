@@ -881,7 +881,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
         if let hir::Expr::Call { func, .. } = hir.exprs[base] {
-            if let Some(which) = self.numpy_attr(self.syn(func)).filter(|f| f == "iinfo" || f == "finfo") {
+            if let Some(which) = self.numpy_attr(func).filter(|f| f == "iinfo" || f == "finfo") {
                 return self.type_info(&which, &self.call_of(base), attr, attr_at);
             }
         }

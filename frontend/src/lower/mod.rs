@@ -8,8 +8,9 @@
 //! statements) and lowers an expression by its [`hir::ExprId`]
 //! (`FnLower::expr`): literals, names, operators, comparisons,
 //! conditional expressions, attributes, tuples and calls are read from
-//! the HIR. The array layer (array creation and methods, views and
-//! subscripts, products, whole-array fusion) still reads ruff's syntax
+//! the HIR, and so are NumPy's array creation, reductions and running
+//! sums (`arrays.rs`). The rest of the array layer (views, subscripts and
+//! reshaping, products, whole-array fusion) still reads ruff's syntax
 //! tree, reached from the HIR through the body's source map
 //! ([`hir::BodySourceMap`]), and lowers the parts it finds there through
 //! `FnLower::expr_syntax`.
@@ -29,7 +30,7 @@ use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MAT
 use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{construct_name, deep, dotted, literal, Lit, LitCast};
+use crate::syntax::{deep, dotted, literal, Lit, LitCast};
 use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
@@ -594,12 +595,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.locals.iter().any(|(n, l)| l.rebound && self.slots.get(n) == Some(&v))
     }
 
-    /// The node of the body's syntax that `e` is, with the syntax's
-    /// lifetime (`None` for a node the body was not built from).
-    pub(super) fn in_body(&self, e: &Expr) -> Option<&'a Expr> {
-        self.syntax.expr_id(e).map(|id| self.syntax.exprs[id])
-    }
-
     /// The call `e`.
     pub(super) fn call_of(&self, e: hir::ExprId) -> CallExpr<'a> {
         let hir::Expr::Call { func, args, keywords } = &self.hir.exprs[e] else { unreachable!("a call") };
@@ -616,14 +611,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// parts of the lowering that still walk the syntax.
     pub(super) fn id_of(&self, e: &Expr) -> hir::ExprId {
         self.syntax.expr_id(e).expect("a node of the body")
-    }
-
-    /// The call built from the syntax node `c`: a bridge for the parts
-    /// of the lowering that still walk the syntax.
-    pub(super) fn call_id_of(&self, c: &ast::ExprCall) -> CallExpr<'a> {
-        use ast::HasNodeIndex;
-        let raw = c.node_index().load().as_u32().expect("a node of the body");
-        self.call_of(hir::ExprId::from_raw(la_arena::RawIdx::from_u32(raw)))
     }
 
     /// The syntax the expression `e` was built from.
@@ -959,7 +946,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if let [t] = targets {
-            if self.bind_dtype(self.syn(*t), self.syn(value)) {
+            if self.bind_dtype(*t, value) {
                 return;
             }
         }

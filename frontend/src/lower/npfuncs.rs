@@ -232,7 +232,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (None, p) => p.copied(),
         };
         let dtype = match dtype_expr {
-            Some(e) => match self.dtype_arg(self.syn(e)) {
+            Some(e) => match self.dtype_arg(e) {
                 Some(d) => Some(d),
                 None => return Val::Err,
             },

@@ -194,7 +194,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let &[arg] = call.args else {
             return self.err(&call.at, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`"));
         };
-        let Some(d) = self.dtype_arg(self.syn(arg)) else { return Val::Err };
+        let Some(d) = self.dtype_arg(arg) else { return Val::Err };
         let arg = &self.range(arg);
         if which == "iinfo" {
             if !d.is_int() {
