@@ -24,10 +24,8 @@ pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
 
 /// A binding that [`for_each_binding`] finds.
 pub(crate) enum Binding<'b> {
-    /// An assignment or `for` target, with its value (the iterable of a
-    /// `for`; `None` for an augmented assignment, a bare annotation or a
-    /// `with ... as` target).
-    Target(&'b Expr, Option<&'b Expr>),
+    /// An assignment, `for` or `with ... as` target.
+    Target(&'b Expr),
     /// A name an `except ... as` clause or a `match` pattern binds.
     Name(&'b str),
 }
@@ -55,11 +53,11 @@ pub(crate) fn for_each_binding<'b>(body: &'b [Stmt], f: &mut dyn FnMut(Binding<'
     deep(|| {
         for s in body {
             match s {
-                Stmt::Assign(a) => a.targets.iter().for_each(|t| f(Binding::Target(t, Some(&a.value)))),
-                Stmt::AnnAssign(a) => f(Binding::Target(&a.target, a.value.as_deref())),
-                Stmt::AugAssign(a) => f(Binding::Target(&a.target, None)),
+                Stmt::Assign(a) => a.targets.iter().for_each(|t| f(Binding::Target(t))),
+                Stmt::AnnAssign(a) => f(Binding::Target(&a.target)),
+                Stmt::AugAssign(a) => f(Binding::Target(&a.target)),
                 Stmt::For(l) => {
-                    f(Binding::Target(&l.target, Some(&l.iter)));
+                    f(Binding::Target(&l.target));
                     for_each_binding(&l.body, f);
                     for_each_binding(&l.orelse, f);
                 }
@@ -73,7 +71,7 @@ pub(crate) fn for_each_binding<'b>(body: &'b [Stmt], f: &mut dyn FnMut(Binding<'
                 }
                 Stmt::With(w) => {
                     for t in w.items.iter().filter_map(|i| i.optional_vars.as_deref()) {
-                        f(Binding::Target(t, None));
+                        f(Binding::Target(t));
                     }
                     for_each_binding(&w.body, f);
                 }

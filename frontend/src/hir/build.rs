@@ -25,7 +25,7 @@ pub(crate) fn local_names(body: &[ast::Stmt]) -> Vec<String> {
     }
     let mut out = Vec::new();
     for_each_binding(body, &mut |b| match b {
-        Binding::Target(t, _) => target(t, &mut out),
+        Binding::Target(t) => target(t, &mut out),
         Binding::Name(n) => out.push(n.to_owned()),
     });
     let mut seen = HashSet::new();

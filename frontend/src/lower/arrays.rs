@@ -481,10 +481,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v: arr.0, ty: arr.1 }
             }
             ArrFn::Arange => self.arange(&args, dtype, &shown, c),
-            ArrFn::Reshape => {
-                let args: Vec<&Expr> = args.iter().map(|&a| self.syn(a)).collect();
-                self.reshape_call(&shown, recv.is_some(), &args, self.call_syntax(c))
-            }
+            ArrFn::Reshape => self.reshape_call(&shown, recv.is_some(), &args, c.at),
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
                 if f == ArrFn::Reduce(Red::Sum) && axis_expr.is_none() && !keepdims {
                     if let Some(total) = self.fused_sum(args[0]) {

@@ -199,7 +199,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn call_inner(&mut self, c: &CallExpr) -> Val {
         let hir = self.hir;
         let func = &hir.exprs[c.func];
-        let syntax = self.call_syntax(c);
         if let hir::Expr::Name(n) = func {
             let name = self.name_text(n);
             let quiet = match self.locals.get(name) {
@@ -218,8 +217,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             }
         }
-        if let Some(operands) = self.dot_operands(syntax) {
-            return self.dot_call(&operands, syntax);
+        if let Some(operands) = self.dot_operands(c) {
+            return self.dot_call(&operands, c);
         }
         if let Some((f, shown)) = self.np_function_target(c.func) {
             return self.np_function_call(f, shown, c);
@@ -997,7 +996,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.err(&at, format!("argument {nth} of `{name}` is {ty}, expected {p}"));
                         return None;
                     }
-                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(self.syn(a))) {
+                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
                         self.err(
                             &at,
                             format!("argument {nth} of `{name}` is written by it, but this array is an input"),

@@ -120,8 +120,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Subscript { base, .. } => base,
             _ => a.target,
         };
-        if !ty.is_output && self.is_param_array(self.syn(written)) {
-            let msg = self.read_only_message(self.syn(written));
+        if !ty.is_output && self.is_param_array(written) {
+            let msg = self.read_only_message(written);
             self.err(&self.range(written), msg);
             return;
         }
@@ -131,13 +131,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `a[view index] op= value` (`a[1:] += 1`, `a[:, j] *= 2.0`): the
     /// in-place operator on the view, which writes `a`.
     pub(super) fn view_in_place(&mut self, a: &InPlace) {
-        let Expr::Subscript(s) = self.syn(a.target) else { unreachable!("a subscript") };
-        let Some((av, ty)) = self.sliced_array(s) else { return };
-        match self.view_subscript(av, &ty, s) {
+        let hir::Expr::Subscript { index, .. } = self.hir.exprs[a.target] else { unreachable!("a subscript") };
+        let Some((av, ty)) = self.sliced_array(a.target) else { return };
+        match self.view_subscript(av, &ty, a.target) {
             target @ Val::Arr { .. } => self.elementwise_in_place(a, target),
             Val::Err => {}
             _ => {
-                self.err(&*s.slice, "an element is updated with one integer per axis, without `...`");
+                self.err(&self.range(index), "an element is updated with one integer per axis, without `...`");
             }
         }
     }
@@ -147,7 +147,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn node_operands(&self, e: hir::ExprId) -> Option<smallvec::SmallVec<[hir::ExprId; 3]>> {
         let hir = self.hir;
         match &hir.exprs[e] {
-            &hir::Expr::BinOp { op, lhs, rhs } if op != ast::Operator::MatMult => Some([lhs, rhs].into_iter().collect()),
+            &hir::Expr::BinOp { op, lhs, rhs } if op != ast::Operator::MatMult => {
+                Some([lhs, rhs].into_iter().collect())
+            }
             &hir::Expr::UnaryOp { op, operand } if op != ast::UnaryOp::Not => Some([operand].into_iter().collect()),
             // `a is None` tests the array, not its elements.
             hir::Expr::Compare { ops, operands } if matches!(ops[..], [op] if !is_identity(op)) => {
@@ -181,17 +183,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn is_array_leaf(&self, e: hir::ExprId) -> bool {
         match &self.hir.exprs[e] {
-            hir::Expr::Name(n) => matches!(
-                self.locals.get(self.name_text(n)),
-                Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. })
-            ),
-            hir::Expr::Subscript { .. } | hir::Expr::Attribute { .. } => self.view_rank(e).is_some_and(|r| r > 0),
-            hir::Expr::BinOp { op: ast::Operator::MatMult, lhs, rhs } => {
-                self.product_is_array(self.syn(*lhs), self.syn(*rhs))
+            hir::Expr::Name(n) => {
+                matches!(self.locals.get(self.name_text(n)), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
             }
+            hir::Expr::Subscript { .. } | hir::Expr::Attribute { .. } => self.view_rank(e).is_some_and(|r| r > 0),
+            hir::Expr::BinOp { op: ast::Operator::MatMult, lhs, rhs } => self.product_is_array(*lhs, *rhs),
             hir::Expr::Call { func, .. } => {
                 let c = self.call_of(e);
-                if let Some([a, b]) = self.dot_operands(self.call_syntax(&c)).as_deref() {
+                if let Some(&[a, b]) = self.dot_operands(&c).as_deref() {
                     return self.product_is_array(a, b);
                 }
                 if let Some((f, _, recv)) = self.array_target(*func) {
@@ -217,13 +216,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Attribute { base, attr } if &**attr == "T" => self.view_rank(*base),
             &hir::Expr::Subscript { base, index } => {
                 let nd = self.view_rank(base)?;
-                let entries: &[hir::ExprId] = match &hir.exprs[index] {
-                    hir::Expr::Tuple(entries) => entries,
-                    _ => std::slice::from_ref(&index),
-                };
+                let entries = slicing::written_entries(hir, index);
                 let added = entries.iter().filter(|&&x| matches!(hir.exprs[x], hir::Expr::None)).count();
                 let dropped = (entries.iter())
-                    .filter(|&&x| !matches!(hir.exprs[x], hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis))
+                    .filter(|&&x| {
+                        !matches!(hir.exprs[x], hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis)
+                    })
                     .count();
                 (dropped <= nd).then(|| nd - dropped + added)
             }
@@ -262,9 +260,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn array_roots(&self, e: hir::ExprId) -> Vec<&'a str> {
         match &self.hir.exprs[e] {
             hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => vec![self.name_text(n)],
-            _ => (slicing::view_bases(self.syn(e)).into_iter())
-                .flat_map(|b| self.array_roots(self.id_of(b)))
-                .collect(),
+            _ => slicing::view_bases(self.hir, e).into_iter().flat_map(|b| self.array_roots(b)).collect(),
         }
     }
 
@@ -274,7 +270,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &self.hir.exprs[e] {
             hir::Expr::BinOp { op, .. } => *op == ast::Operator::MatMult,
             hir::Expr::Call { func, .. } => {
-                self.dot_operands(self.call_syntax(&self.call_of(e))).is_some()
+                self.dot_operands(&self.call_of(e)).is_some()
                     || self.array_target(*func).is_some_and(|(f, ..)| {
                         !matches!(f, arrays::ArrFn::Transpose | arrays::ArrFn::Ravel | arrays::ArrFn::Reshape)
                     })
@@ -737,9 +733,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return self.err(&c.at, format!("`np.where` of {} and {}", a.dtype.name(), b.dtype.name()));
                 };
                 let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
-                let (Some(x), Some(y)) =
-                    (self.materialize(&vals[1], d, &self.range(args[1])), self.materialize(&vals[2], d, &self.range(args[2])))
-                else {
+                let (Some(x), Some(y)) = (
+                    self.materialize(&vals[1], d, &self.range(args[1])),
+                    self.materialize(&vals[2], d, &self.range(args[2])),
+                ) else {
                     return Val::Err;
                 };
                 let n = self.fresh("where");

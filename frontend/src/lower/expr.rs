@@ -12,15 +12,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         deep(|| self.expr_inner(e))
     }
 
-    /// The expression built from the syntax node `e`, lowered: for the
-    /// parts of the lowering that still walk the syntax.
-    pub(super) fn expr_syntax(&mut self, e: &Expr) -> Val {
-        match self.syntax.expr_id(e) {
-            Some(id) => self.expr(id),
-            None => self.err(e, "internal error: an expression outside the function's body"),
-        }
-    }
-
     fn expr_inner(&mut self, e: hir::ExprId) -> Val {
         // Only this expression may be `None`, not its parts.
         let accept_none = std::mem::take(&mut self.accept_none);
@@ -40,7 +31,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn expr_value(&mut self, e: hir::ExprId) -> Val {
         let hir = self.hir;
-        let syntax = self.syn(e);
         if let Some(v) = self.element_of.get(&e) {
             return v.clone();
         }
@@ -48,31 +38,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return v;
         }
         let at = self.range(e);
-        match (&hir.exprs[e], syntax) {
-            (hir::Expr::Literal(lit), _) => {
+        match &hir.exprs[e] {
+            hir::Expr::Literal(lit) => {
                 let d = lit.default_dtype();
                 let weak = !d.is_text();
                 Val::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak } }
             }
-            (hir::Expr::IntTooLarge, _) => self.err(&at, "integer literal is too large for 64 bits"),
-            (hir::Expr::Name(n), _) => self.name(self.name_text(n), at),
-            (hir::Expr::BinOp { op: ast::Operator::MatMult, .. }, Expr::BinOp(b)) => self.matmul(b),
-            (&hir::Expr::BinOp { op, lhs, rhs }, _) => {
+            hir::Expr::IntTooLarge => self.err(&at, "integer literal is too large for 64 bits"),
+            hir::Expr::Name(n) => self.name(self.name_text(n), at),
+            hir::Expr::BinOp { op: ast::Operator::MatMult, .. } => self.matmul(e),
+            &hir::Expr::BinOp { op, lhs, rhs } => {
                 let l = self.expr(lhs);
                 let r = self.expr(rhs);
                 self.at(&at);
                 self.binop(op, l, r, at)
             }
-            (&hir::Expr::UnaryOp { op, operand }, _) => self.unary(e, op, operand),
-            (hir::Expr::BoolOp { .. }, _) => self.bool_op(e, false),
-            (hir::Expr::Compare { .. }, _) => self.compare(e),
-            (&hir::Expr::If { test, body, orelse }, _) => self.ternary(&IfExpr { at, test, body, orelse }),
-            (hir::Expr::Call { .. }, _) => self.call(&self.call_of(e)),
-            (hir::Expr::Attribute { base, attr }, _) => self.attribute(e, *base, attr),
-            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => self.subscript(s),
-            (hir::Expr::Tuple(elements), _) => self.tuple_display(elements),
+            &hir::Expr::UnaryOp { op, operand } => self.unary(e, op, operand),
+            hir::Expr::BoolOp { .. } => self.bool_op(e, false),
+            hir::Expr::Compare { .. } => self.compare(e),
+            &hir::Expr::If { test, body, orelse } => self.ternary(&IfExpr { at, test, body, orelse }),
+            hir::Expr::Call { .. } => self.call(&self.call_of(e)),
+            hir::Expr::Attribute { base, attr } => self.attribute(e, *base, attr),
+            hir::Expr::Subscript { .. } => self.subscript(e),
+            hir::Expr::Tuple(elements) => self.tuple_display(elements),
             // An error where a number is needed (`expr_inner`).
-            (hir::Expr::None, _) => Val::None,
+            hir::Expr::None => Val::None,
             _ => {
                 self.err(&at, format!("{} is not supported in POST Python", hir.construct_name(e)));
                 self.check_refused_parts(e)
@@ -987,132 +977,133 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    pub(super) fn subscript(&mut self, s: &ast::ExprSubscript) -> Val {
+    /// The subscript `s`: `a.shape[k]`, an element or a view of an array,
+    /// an element or a slice of a tuple.
+    pub(super) fn subscript(&mut self, s: hir::ExprId) -> Val {
+        let hir = self.hir;
+        let hir::Expr::Subscript { base, index } = hir.exprs[s] else { unreachable!("a subscript") };
         // `a.shape[k]`.
-        if let Expr::Attribute(attr) = &*s.value {
-            if attr.attr.id.as_str() == "shape" {
-                let arr = self.expr_syntax(&attr.value);
+        if let hir::Expr::Attribute { base: of, attr } = &hir.exprs[base] {
+            if &**attr == "shape" {
+                let arr = self.expr(*of);
                 let Val::Arr { v, ty } = arr else {
                     if matches!(arr, Val::Err) {
                         return Val::Err;
                     }
-                    return self.err(&*attr.value, "`shape` is an attribute of arrays");
+                    return self.err(&self.range(*of), "`shape` is an attribute of arrays");
                 };
-                let Some(Ok(Lit::Int(k))) = literal(&s.slice).or_else(|| match &*s.slice {
-                    Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
-                        literal(&u.operand).map(|r| r.map(|l| if let Lit::Int(i) = l { Lit::Int(-i) } else { l }))
-                    }
+                let axis = match hir.exprs[index] {
+                    hir::Expr::Literal(Lit::Int(k)) => Some(k),
+                    hir::Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => match hir.exprs[operand] {
+                        hir::Expr::Literal(Lit::Int(k)) => Some(-k),
+                        _ => None,
+                    },
                     _ => None,
-                }) else {
-                    return self.err(&*s.slice, "`shape` takes a constant axis such as `a.shape[0]`");
+                };
+                let Some(k) = axis else {
+                    return self.err(&self.range(index), "`shape` takes a constant axis such as `a.shape[0]`");
                 };
                 let nd = ty.ndim().unwrap_or(usize::MAX) as i128;
                 let axis = if k < 0 { k + nd } else { k };
                 if axis < 0 || axis >= nd {
-                    return self.err(&*s.slice, format!("axis {k} is out of range for a {nd}-D array"));
+                    return self.err(&self.range(index), format!("axis {k} is out of range for a {nd}-D array"));
                 }
-                self.at(s);
+                self.at(&self.range(s));
                 let n = self.fresh("dim");
                 return Val::Num { v: self.b.dim(v, axis as u32, &n), s: Scalar::weak(DType::Int64), nonneg: true };
             }
         }
-        let base = self.expr_syntax(&s.value);
+        let base = self.expr(base);
         if let Val::Tuple(elts) = base {
             return self.tuple_subscript(elts, s);
         }
         if let Val::Arr { v, ty } = &base {
-            if slicing::makes_view(&s.slice, ty.ndim()) {
+            if slicing::makes_view(hir, index, ty.ndim()) {
                 return self.view_subscript(*v, ty, s);
             }
         }
         let Some((arr, idx)) = self.element_of(base, s, false) else { return Val::Err };
-        self.load(&arr, &idx, s.range)
+        self.load(&arr, &idx, self.range(s))
     }
 
-    /// The array and element indices of `a[i, j]`, each index wrapped when it
-    /// may be negative.
-    pub(super) fn element(
-        &mut self,
-        s: &ast::ExprSubscript,
-        store: bool,
-    ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
-        let arr = self.expr_syntax(&s.value);
+    /// The array and element indices of the subscript `s` (`a[i, j]`),
+    /// each index wrapped when it may be negative.
+    pub(super) fn element(&mut self, s: hir::ExprId, store: bool) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
+        let hir::Expr::Subscript { base, .. } = self.hir.exprs[s] else { unreachable!("a subscript") };
+        let arr = self.expr(base);
         self.element_of(arr, s, store)
     }
 
-    /// `element` of the array `arr` that `s.value` has been lowered to.
-    fn element_of(
-        &mut self,
-        arr: Val,
-        s: &ast::ExprSubscript,
-        store: bool,
-    ) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
+    /// `element` of the array `arr` that the base of `s` has been lowered
+    /// to.
+    fn element_of(&mut self, arr: Val, s: hir::ExprId, store: bool) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
+        let hir = self.hir;
+        let hir::Expr::Subscript { base, index } = hir.exprs[s] else { unreachable!("a subscript") };
+        let base_at = self.range(base);
         let (av, ty) = match arr {
             Val::Arr { v, ty } => (v, ty),
             Val::Err | Val::None | Val::Maybe { .. } => return None,
             Val::Lit { s: sc, .. } | Val::Num { s: sc, .. } => {
-                self.err(&*s.value, format!("{} is a scalar and cannot be indexed", sc.dtype.name()));
+                self.err(&base_at, format!("{} is a scalar and cannot be indexed", sc.dtype.name()));
                 return None;
             }
             Val::Void => {
-                self.err(&*s.value, "this call returns nothing");
+                self.err(&base_at, "this call returns nothing");
                 return None;
             }
             Val::Tuple(_) => {
                 let msg =
                     if store { "a tuple's elements cannot be assigned" } else { "a tuple is indexed with one integer" };
-                self.err(&*s.value, msg);
+                self.err(&base_at, msg);
                 return None;
             }
         };
-        if store && !ty.is_output && self.is_param_array(&s.value) {
-            let msg = self.read_only_message(&s.value);
-            self.err(&*s.value, msg);
+        if store && !ty.is_output && self.is_param_array(base) {
+            let msg = self.read_only_message(base);
+            self.err(&base_at, msg);
             return None;
         }
-        let index_exprs: Vec<&Expr> = match &*s.slice {
-            Expr::Tuple(t) => t.elts.iter().collect(),
-            e => vec![e],
-        };
+        let index_exprs = slicing::written_entries(hir, index);
         if let Some(nd) = ty.ndim() {
             if index_exprs.len() != nd {
                 let n = index_exprs.len();
                 self.err(
-                    &*s.slice,
+                    &self.range(index),
                     format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }),
                 );
                 return None;
             }
         }
         let mut idx = Vec::new();
-        for (axis, ie) in index_exprs.iter().enumerate() {
-            if let Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) = ie {
-                self.err(*ie, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
-                self.check_refused_parts(self.id_of(ie));
+        for (axis, &ie) in index_exprs.iter().enumerate() {
+            let at = self.range(ie);
+            if let hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis = hir.exprs[ie] {
+                self.err(&at, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
+                self.check_refused_parts(ie);
                 return None;
             }
-            let v = self.expr_syntax(ie);
+            let v = self.expr(ie);
             match v.scalar() {
                 Some(sc) if kind(sc.dtype) == Kind::Int => {}
                 Some(sc) => {
-                    self.err(*ie, format!("an index is an integer, not {}", sc.dtype.name()));
+                    self.err(&at, format!("an index is an integer, not {}", sc.dtype.name()));
                     return None;
                 }
                 None => {
                     if !matches!(v, Val::Err) {
-                        self.err(*ie, "an index is an integer");
+                        self.err(&at, "an index is an integer");
                     }
                     return None;
                 }
             }
             let nonneg = v.nonneg();
-            let x = self.materialize(&v, DType::Int64, *ie)?;
+            let x = self.materialize(&v, DType::Int64, &at)?;
             if nonneg {
                 idx.push(x);
                 continue;
             }
             // A negative index counts from the end, as in NumPy.
-            self.at(*ie);
+            self.at(&at);
             let dn = self.fresh("dim");
             let d = self.b.dim(av, axis as u32, &dn);
             if let Val::Lit { lit: Lit::Int(_), .. } = v {
@@ -1128,7 +1119,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Some(((av, ty), idx))
     }
 
-    pub(super) fn is_param_array(&self, e: &Expr) -> bool {
+    pub(super) fn is_param_array(&self, e: hir::ExprId) -> bool {
         self.reads_input_memory(e)
     }
 
@@ -1140,7 +1131,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Val::Num { v, s: Scalar::strong(arr.1.dtype), nonneg: false }
     }
 
-    pub(super) fn store(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], v: Val, at: &Expr) {
+    /// Stores `v` in the element `idx` of `arr`, written at `at`.
+    pub(super) fn store(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], v: Val, at: TextRange) {
+        let at = &at;
         let d = arr.1.dtype;
         match v.scalar() {
             Some(s)

@@ -50,20 +50,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The operands of `c` when it calls `np.dot(a, b)` (also `dot`
     /// imported from NumPy) or `a.dot(b)` on an array local; a call of
     /// another arity still names them, to be refused by [`Self::dot_call`].
-    pub(super) fn dot_operands<'e>(&self, c: &'e ast::ExprCall) -> Option<Vec<&'e Expr>> {
-        let args = c.arguments.args.iter();
-        match &*c.func {
-            Expr::Name(n) if !self.locals.contains_key(n.id.as_str()) => match self.cx.globals.get(n.id.as_str()) {
-                Some(Global::Boundary { module, name }) if module == "numpy" && name == "dot" => Some(args.collect()),
-                _ => None,
-            },
-            Expr::Attribute(a) if a.attr.id.as_str() == "dot" => {
-                if self.boundary_module(self.id_of(&a.value)) == Some("numpy") {
+    pub(super) fn dot_operands(&self, c: &CallExpr) -> Option<Vec<hir::ExprId>> {
+        let args = c.args.iter().copied();
+        match &self.hir.exprs[c.func] {
+            hir::Expr::Name(n) if !self.locals.contains_key(self.name_text(n)) => {
+                match self.cx.globals.get(self.name_text(n)) {
+                    Some(Global::Boundary { module, name }) if module == "numpy" && name == "dot" => {
+                        Some(args.collect())
+                    }
+                    _ => None,
+                }
+            }
+            &hir::Expr::Attribute { base, ref attr } if &**attr == "dot" => {
+                if self.boundary_module(base) == Some("numpy") {
                     return Some(args.collect());
                 }
-                match &*a.value {
-                    Expr::Name(n) if self.locals.contains_key(n.id.as_str()) => {
-                        Some(std::iter::once(&*a.value).chain(args).collect())
+                match &self.hir.exprs[base] {
+                    hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => {
+                        Some(std::iter::once(base).chain(args).collect())
                     }
                     _ => None,
                 }
@@ -74,10 +78,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Whether a product of `a` and `b` is an array, as far as the types
     /// of the locals tell before lowering: when either has two axes.
-    pub(super) fn product_is_array(&self, a: &Expr, b: &Expr) -> bool {
-        let two_axes = |e: &Expr| match e {
-            Expr::Name(n) => matches!(
-                self.locals.get(n.id.as_str()),
+    pub(super) fn product_is_array(&self, a: hir::ExprId, b: hir::ExprId) -> bool {
+        let two_axes = |e: hir::ExprId| match &self.hir.exprs[e] {
+            hir::Expr::Name(n) => matches!(
+                self.locals.get(self.name_text(n)),
                 Some(LocalInfo { ty: Some(LocalTy::Array(t)), .. }) if t.ndim() == Some(2)
             ),
             _ => false,
@@ -86,40 +90,47 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `np.dot(a, b)` or `a.dot(b)`, its operands from [`Self::dot_operands`].
-    pub(super) fn dot_call(&mut self, operands: &[&Expr], c: &ast::ExprCall) -> Val {
-        if let Some(k) = c.arguments.keywords.first() {
-            for e in operands {
-                self.expr_syntax(e);
+    pub(super) fn dot_call(&mut self, operands: &[hir::ExprId], c: &CallExpr) -> Val {
+        if let Some(k) = c.keywords.first() {
+            for &e in operands {
+                self.expr(e);
             }
-            return match &k.arg {
-                Some(name) => self.err(k, format!("`np.dot` takes no keyword `{name}=` in compiled code")),
-                None => self.err(k, "`**` arguments are not supported"),
+            return match &k.name {
+                Some(name) => self.err(&k.range, format!("`np.dot` takes no keyword `{name}=` in compiled code")),
+                None => self.err(&k.range, "`**` arguments are not supported"),
             };
         }
-        if let Some(s) = operands.iter().find(|a| matches!(a, Expr::Starred(_))) {
-            return self.err(*s, "`*` arguments are not supported");
+        if let Some(&s) = operands.iter().find(|&&a| matches!(self.hir.exprs[a], hir::Expr::Starred(_))) {
+            return self.err(&self.range(s), "`*` arguments are not supported");
         }
-        let [a, b] = operands else {
-            for e in operands {
-                self.expr_syntax(e);
+        let &[a, b] = operands else {
+            for &e in operands {
+                self.expr(e);
             }
             return self.err(c, format!("`np.dot` takes two arrays here, not {} arguments", operands.len()));
         };
-        let (l, r) = (self.expr_syntax(a), self.expr_syntax(b));
-        self.product(Product::Dot, (l, a), (r, b), c)
+        let (l, r) = (self.expr(a), self.expr(b));
+        self.product(Product::Dot, (l, self.range(a)), (r, self.range(b)), c)
     }
 
-    /// `a @ b`.
-    pub(super) fn matmul(&mut self, e: &ast::ExprBinOp) -> Val {
-        let l = self.expr_syntax(&e.left);
-        let r = self.expr_syntax(&e.right);
-        self.product(Product::MatMul, (l, &e.left), (r, &e.right), e)
+    /// `a @ b`, the binary operator `e`.
+    pub(super) fn matmul(&mut self, e: hir::ExprId) -> Val {
+        let hir::Expr::BinOp { lhs, rhs, .. } = self.hir.exprs[e] else { unreachable!("a binary operator") };
+        let l = self.expr(lhs);
+        let r = self.expr(rhs);
+        self.product(Product::MatMul, (l, self.range(lhs)), (r, self.range(rhs)), &self.range(e))
     }
 
-    /// The product of two lowered operands, each with its expression.
-    fn product(&mut self, p: Product, (l, l_at): (Val, &Expr), (r, r_at): (Val, &Expr), at: &impl Ranged) -> Val {
+    /// The product of two lowered operands, each with where it is written.
+    fn product(
+        &mut self,
+        p: Product,
+        (l, l_at): (Val, TextRange),
+        (r, r_at): (Val, TextRange),
+        at: &impl Ranged,
+    ) -> Val {
         let mut operands = Vec::new();
-        for (v, e) in [(l, l_at), (r, r_at)] {
+        for (v, e) in [(l, &l_at), (r, &r_at)] {
             match v {
                 Val::Arr { v, ty } => match ty.ndim() {
                     Some(nd @ (1 | 2)) if !ty.dtype.is_text() => operands.push((v, ty, nd)),

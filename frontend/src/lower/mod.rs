@@ -7,13 +7,13 @@
 //! (control flow, assignments, `return`, `assert`, `raise`, the refused
 //! statements) and lowers an expression by its [`hir::ExprId`]
 //! (`FnLower::expr`): literals, names, operators, comparisons,
-//! conditional expressions, attributes, tuples and calls are read from
-//! the HIR, and so are NumPy's array creation, reductions and running
-//! sums (`arrays.rs`). The rest of the array layer (views, subscripts and
-//! reshaping, products, whole-array fusion) still reads ruff's syntax
-//! tree, reached from the HIR through the body's source map
-//! ([`hir::BodySourceMap`]), and lowers the parts it finds there through
-//! `FnLower::expr_syntax`.
+//! conditional expressions, attributes, tuples, subscripts (elements and
+//! views of arrays, elements and slices of tuples), products (`@`,
+//! `np.dot`) and calls are read from the HIR, and so are NumPy's array
+//! creation, reductions and running sums (`arrays.rs`) and whole-array
+//! fusion (`elementwise.rs`). Only the message for a module path used as
+//! a value still reads ruff's syntax tree, reached from the HIR through
+//! the body's source map ([`hir::BodySourceMap`]).
 //!
 //! The locals' types come from the typecheck (`crate::typeck`): the body
 //! is lowered once, reading them, and every local lives where they say (a
@@ -30,13 +30,13 @@ use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MAT
 use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{deep, dotted, literal, Lit, LitCast};
+use crate::syntax::{deep, dotted, Lit, LitCast};
 use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
 };
-use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -251,7 +251,6 @@ struct Loop {
 /// keywords.
 #[derive(Clone, Copy)]
 pub(super) struct CallExpr<'h> {
-    id: hir::ExprId,
     at: TextRange,
     func: hir::ExprId,
     args: &'h [hir::ExprId],
@@ -425,7 +424,7 @@ pub(crate) fn lower_function(
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
         .map(|(n, _)| n.clone())
         .collect();
-    let input_views = slicing::input_views(&def.body, &input_arrays);
+    let input_views = slicing::input_views(&hir, &input_arrays);
     // An array parameter assigned in the body lives in a `let` from the
     // start (`declare_rebound_arrays`), as a rebound array local does.
     // A name in a tuple target (`x, y = y, x`) is assigned too.
@@ -598,19 +597,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The call `e`.
     pub(super) fn call_of(&self, e: hir::ExprId) -> CallExpr<'a> {
         let hir::Expr::Call { func, args, keywords } = &self.hir.exprs[e] else { unreachable!("a call") };
-        CallExpr { id: e, at: self.range(e), func: *func, args, keywords }
-    }
-
-    /// The syntax the call `c` was built from.
-    pub(super) fn call_syntax(&self, c: &CallExpr) -> &'a ast::ExprCall {
-        let Expr::Call(call) = self.syn(c.id) else { unreachable!("a call") };
-        call
-    }
-
-    /// The expression built from the syntax node `e`: a bridge for the
-    /// parts of the lowering that still walk the syntax.
-    pub(super) fn id_of(&self, e: &Expr) -> hir::ExprId {
-        self.syntax.expr_id(e).expect("a node of the body")
+        CallExpr { at: self.range(e), func: *func, args, keywords }
     }
 
     /// The syntax the expression `e` was built from.
@@ -932,7 +919,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if t.is_none() && self.cx.globals.get(&name).is_none() && DType::from_name(&name).is_some() {
             self.err(&self.range(e), crate::declare::unknown_type(&name));
         } else if t.is_none() {
-            self.err(&self.range(e), format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"));
+            self.err(
+                &self.range(e),
+                format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"),
+            );
         }
         t
     }
@@ -968,12 +958,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &hir.exprs[target] {
             hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
             hir::Expr::Subscript { .. } => {
-                let syntax = self.syn(target);
-                let Expr::Subscript(s) = syntax else { unreachable!("a subscript") };
-                if self.is_view_expr(syntax) {
-                    self.assign_to_view(s, v, syntax);
-                } else if let Some((arr, idx)) = self.element(s, true) {
-                    self.store(&arr, &idx, v, syntax);
+                if self.is_view_expr(target) {
+                    self.assign_to_view(target, v);
+                } else if let Some((arr, idx)) = self.element(target, true) {
+                    self.store(&arr, &idx, v, at);
                 }
             }
             hir::Expr::Tuple(_) | hir::Expr::List(_) => {
@@ -1250,9 +1238,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
-        let syntax = self.syn(target);
-        match (&hir.exprs[target], syntax) {
-            (hir::Expr::Name(name), _) => {
+        match &hir.exprs[target] {
+            hir::Expr::Name(name) => {
                 let mut cur = self.name(self.name_text(name), self.range(target));
                 if matches!(cur, Val::Maybe { .. }) {
                     cur = self.none_where_number_needed(target, &cur);
@@ -1266,14 +1253,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
             }
-            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) if self.is_view_expr(syntax) => self.view_in_place(&update),
-            (hir::Expr::Subscript { .. }, Expr::Subscript(s)) => {
-                let Some((arr, idx)) = self.element(s, true) else { return };
-                let cur = self.load(&arr, &idx, s.range);
+            hir::Expr::Subscript { .. } if self.is_view_expr(target) => self.view_in_place(&update),
+            hir::Expr::Subscript { .. } => {
+                let Some((arr, idx)) = self.element(target, true) else { return };
+                let cur = self.load(&arr, &idx, self.range(target));
                 let rhs = self.expr(value);
                 self.at(&at);
                 let r = self.binop(op, cur, rhs, at);
-                self.store(&arr, &idx, r, syntax);
+                self.store(&arr, &idx, r, self.range(target));
             }
             _ => {
                 self.err(&self.range(target), format!("cannot assign to {}", hir.construct_name(target)));
@@ -1691,7 +1678,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Name(n) => {
                 matches!(self.locals.get(self.name_text(n)).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
             }
-            hir::Expr::Attribute { .. } | hir::Expr::Subscript { .. } => self.is_view_expr(self.syn(iter)),
+            hir::Expr::Attribute { .. } | hir::Expr::Subscript { .. } => self.is_view_expr(iter),
             _ => false,
         }
     }
@@ -1822,7 +1809,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         for step in &steps {
             values.push(match *step {
-                Step::Array(a) => self.iteration_value(&arrays[a], k, self.syn(f.iter)),
+                Step::Array(a) => self.iteration_value(&arrays[a], k, self.range(f.iter)),
                 Step::Range(r) => {
                     let (counter, bounds) = &ranges[r];
                     Val::Num { v: *counter, s: Scalar::weak(DType::Int64), nonneg: bounds.nonneg }

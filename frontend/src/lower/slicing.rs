@@ -21,7 +21,6 @@
 //! indices).
 
 use super::*;
-use crate::syntax::{for_each_binding, Binding};
 use postc_ir::{Layout, Shape};
 
 /// One entry of an index expression, after `...` is expanded, with its
@@ -47,57 +46,61 @@ struct SliceParts {
     step: Option<(ValueId, Option<i128>)>,
 }
 
-/// The entries `a[...]` is indexed with, as written.
-pub(super) fn written_entries(slice: &Expr) -> Vec<&Expr> {
-    match slice {
-        Expr::Tuple(t) => t.elts.iter().collect(),
-        e => vec![e],
+/// The entries `a[...]` is indexed with (the index `index` of `hir`), as
+/// written.
+pub(super) fn written_entries(hir: &hir::Body, index: hir::ExprId) -> Vec<hir::ExprId> {
+    match &hir.exprs[index] {
+        hir::Expr::Tuple(elts) => elts.to_vec(),
+        _ => vec![index],
     }
 }
 
 /// Whether an index expression of an array of `ndim` axes makes a view
 /// (a slice, `None`, `...`, or fewer entries than axes) rather than naming
 /// one element.
-pub(super) fn makes_view(slice: &Expr, ndim: Option<usize>) -> bool {
-    let entries = written_entries(slice);
-    let special = entries.iter().any(|e| matches!(e, Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)));
+pub(super) fn makes_view(hir: &hir::Body, index: hir::ExprId, ndim: Option<usize>) -> bool {
+    let entries = written_entries(hir, index);
+    let special = (entries.iter())
+        .any(|&e| matches!(hir.exprs[e], hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis));
     special || ndim.is_some_and(|n| entries.len() < n)
 }
 
 impl FnLower<'_, '_> {
-    /// `a[e_0, ..., e_m]` of the array `(av, ty)` where `makes_view` holds:
-    /// a view, or the element itself when every entry after expanding `...`
-    /// is an integer.
-    pub(super) fn view_subscript(&mut self, av: ValueId, ty: &TypeData, s: &ast::ExprSubscript) -> Val {
+    /// `a[e_0, ..., e_m]` (the subscript `s`) of the array `(av, ty)` where
+    /// `makes_view` holds: a view, or the element itself when every entry
+    /// after expanding `...` is an integer.
+    pub(super) fn view_subscript(&mut self, av: ValueId, ty: &TypeData, s: hir::ExprId) -> Val {
+        let hir = self.hir;
+        let hir::Expr::Subscript { base, index } = hir.exprs[s] else { unreachable!("a subscript") };
         let Some(nd) = ty.ndim() else {
-            return self.err(&*s.value, "the number of axes of this array is not known");
+            return self.err(&self.range(base), "the number of axes of this array is not known");
         };
-        let written = written_entries(&s.slice);
-        let ellipses = written.iter().filter(|e| matches!(e, Expr::EllipsisLiteral(_))).count();
+        let written = written_entries(hir, index);
+        let ellipses = written.iter().filter(|&&e| matches!(hir.exprs[e], hir::Expr::Ellipsis)).count();
         if ellipses > 1 {
-            return self.err(&*s.slice, "an index can only have a single ellipsis (`...`)");
+            return self.err(&self.range(index), "an index can only have a single ellipsis (`...`)");
         }
         let axes_named =
-            written.iter().filter(|e| !matches!(e, Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_))).count();
+            written.iter().filter(|&&e| !matches!(hir.exprs[e], hir::Expr::None | hir::Expr::Ellipsis)).count();
         if axes_named > nd {
             return self.err(
-                &*s.slice,
+                &self.range(index),
                 format!("too many indices for array: array is {nd}-dimensional, but {axes_named} were indexed"),
             );
         }
         let mut entries: Vec<Entry> = Vec::new();
         let mut failed = false;
-        for e in &written {
-            match e {
-                Expr::Slice(sl) => match self.slice_parts(sl) {
+        for &e in &written {
+            match hir.exprs[e] {
+                hir::Expr::Slice { .. } => match self.slice_parts(e) {
                     Some(parts) => entries.push(Entry::Slice(parts)),
                     None => failed = true,
                 },
-                Expr::NoneLiteral(_) => entries.push(Entry::NewAxis),
-                Expr::EllipsisLiteral(_) => {
+                hir::Expr::None => entries.push(Entry::NewAxis),
+                hir::Expr::Ellipsis => {
                     entries.extend((0..nd - axes_named).map(|_| Entry::Slice(SliceParts::default())))
                 }
-                e => match self.int_operand(e, "an index") {
+                _ => match self.int_operand(e, "an index") {
                     Some(i) => entries.push(Entry::Int(i)),
                     None => failed = true,
                 },
@@ -111,27 +114,28 @@ impl FnLower<'_, '_> {
         }
 
         let every_int = entries.iter().all(|e| matches!(e, Entry::Int(_)));
+        let at = self.range(s);
         let mut idx = Vec::new();
-        let zero = self.int_const(0, s);
+        let zero = self.int_const(0, &at);
         let mut offset = zero;
         let (mut extents, mut strides) = (Vec::new(), Vec::new());
         let mut axis = 0u32;
         for entry in entries {
             match entry {
                 Entry::Int(i) => {
-                    let i = self.checked_index(av, axis, i, s);
+                    let i = self.checked_index(av, axis, i, at);
                     if every_int {
                         idx.push(i);
                     } else {
-                        let st = self.named_axis_value(av, axis, true, s);
+                        let st = self.named_axis_value(av, axis, true, &at);
                         let step = self.result(Opcode::Mul, DType::Int64, i, st);
                         offset = self.result(Opcode::Add, DType::Int64, offset, step);
                     }
                     axis += 1;
                 }
                 Entry::Slice(parts) => {
-                    let (start, len, step) = self.normalised_slice(av, axis, parts, s);
-                    let st = self.named_axis_value(av, axis, true, s);
+                    let (start, len, step) = self.normalised_slice(av, axis, parts, at);
+                    let st = self.named_axis_value(av, axis, true, &at);
                     let skip = self.result(Opcode::Mul, DType::Int64, start, st);
                     offset = self.result(Opcode::Add, DType::Int64, offset, skip);
                     extents.push(len);
@@ -139,26 +143,27 @@ impl FnLower<'_, '_> {
                     axis += 1;
                 }
                 Entry::NewAxis => {
-                    extents.push(self.int_const(1, s));
+                    extents.push(self.int_const(1, &at));
                     strides.push(zero);
                 }
             }
         }
         if every_int {
-            return self.load(&(av, ty.clone()), &idx, s.range);
+            return self.load(&(av, ty.clone()), &idx, at);
         }
-        self.make_view(av, ty, offset, &extents, &strides, s)
+        self.make_view(av, ty, offset, &extents, &strides, &at)
     }
 
     /// Step `k` of `for x in a`: the element `a[k]` of a 1-D array, the
     /// view `a[k]` (a row, without a bounds check: `k` counts below the
     /// extent) of a 2-D or higher one.
-    pub(super) fn iteration_value(&mut self, a: &(ValueId, TypeData), k: ValueId, at: &Expr) -> Val {
+    pub(super) fn iteration_value(&mut self, a: &(ValueId, TypeData), k: ValueId, at: TextRange) -> Val {
         let (av, ty) = a;
         let nd = ty.ndim().unwrap_or(1);
         if nd == 1 {
-            return self.load(a, &[k], at.range());
+            return self.load(a, &[k], at);
         }
+        let at = &at;
         let s0 = self.named_axis_value(*av, 0, true, at);
         let offset = self.result(Opcode::Mul, DType::Int64, k, s0);
         let (mut extents, mut strides) = (Vec::new(), Vec::new());
@@ -265,11 +270,17 @@ impl FnLower<'_, '_> {
     }
 
     /// `a.reshape(d0, d1, ...)`, `a.reshape((d0, d1, ...))`,
-    /// `np.reshape(a, shape)`; `args` starts with `a`.
-    pub(super) fn reshape_call(&mut self, shown: &str, method: bool, args: &[&Expr], c: &ast::ExprCall) -> Val {
-        let written: Vec<&Expr> = match args {
-            [_, Expr::Tuple(t)] => t.elts.iter().collect(),
-            [_, Expr::List(l)] => l.elts.iter().collect(),
+    /// `np.reshape(a, shape)` (the call at `c`); `args` starts with `a`.
+    pub(super) fn reshape_call(&mut self, shown: &str, method: bool, args: &[hir::ExprId], c: TextRange) -> Val {
+        let hir = self.hir;
+        let c = &c;
+        let written: Vec<hir::ExprId> = match args {
+            &[_, shape] if matches!(hir.exprs[shape], hir::Expr::Tuple(_) | hir::Expr::List(_)) => {
+                let (hir::Expr::Tuple(elts) | hir::Expr::List(elts)) = &hir.exprs[shape] else {
+                    unreachable!("a tuple or list")
+                };
+                elts.to_vec()
+            }
             [_, rest @ ..] if !rest.is_empty() && (method || rest.len() == 1) => rest.to_vec(),
             _ => {
                 let wanted = if method { "a shape" } else { "an array and a shape" };
@@ -280,19 +291,19 @@ impl FnLower<'_, '_> {
             return self
                 .err(c, format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"));
         }
-        let (av, ty) = match self.expr_syntax(args[0]) {
+        let (av, ty) = match self.expr(args[0]) {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return Val::Err,
-            _ => return self.err(args[0], format!("{shown} takes an array")),
+            _ => return self.err(&self.range(args[0]), format!("{shown} takes an array")),
         };
         let mut entries = Vec::new();
-        for e in &written {
+        for &e in &written {
             let v = self.int_operand(e, "an extent of a shape");
-            entries.push(v.map(|v| (v, literal_int(e))));
+            entries.push(v.map(|v| (v, literal_int(hir, e))));
         }
         let Some(entries) = entries.into_iter().collect::<Option<Vec<_>>>() else { return Val::Err };
         if ty.ndim().is_none() {
-            return self.err(args[0], "the number of axes of this array is not known");
+            return self.err(&self.range(args[0]), "the number of axes of this array is not known");
         }
         if ty.dtype.is_text() {
             return self.err(c, format!("an array of {} cannot be reshaped in compiled code", ty.dtype.name()));
@@ -415,41 +426,45 @@ impl FnLower<'_, '_> {
     /// trailing axes line up, an extent 1 repeats) and copied through a
     /// temporary, so that overlapping operands (`a[1:] = a[:-1]`) give
     /// NumPy's result, which copies them too.
-    pub(super) fn assign_to_view(&mut self, s: &ast::ExprSubscript, v: Val, target: &Expr) {
+    pub(super) fn assign_to_view(&mut self, s: hir::ExprId, v: Val) {
+        let hir::Expr::Subscript { base, index } = self.hir.exprs[s] else { unreachable!("a subscript") };
         let Some((av, ty)) = self.sliced_array(s) else { return };
-        if !ty.is_output && self.reads_input_memory(&s.value) {
-            let msg = self.read_only_message(&s.value);
-            self.err(&*s.value, msg);
+        if !ty.is_output && self.reads_input_memory(base) {
+            let msg = self.read_only_message(base);
+            self.err(&self.range(base), msg);
             return;
         }
         let dst = match self.view_subscript(av, &ty, s) {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return,
             _ => {
-                self.err(&*s.slice, "an element is assigned with one integer per axis, without `...`");
+                self.err(&self.range(index), "an element is assigned with one integer per axis, without `...`");
                 return;
             }
         };
+        let target = self.range(s);
         match v {
             Val::Arr { v, ty } => self.copy_broadcast(&dst, (v, ty), target),
             Val::Err => {}
             v if v.scalar().is_some_and(|sc| sc.dtype.is_text()) => {
-                self.err(target, "cannot store text in an array of numbers");
+                self.err(&target, "cannot store text in an array of numbers");
             }
-            v if v.scalar().is_some() => self.fill(&dst, v, target),
+            v if v.scalar().is_some() => self.fill(&dst, v, &target),
             _ => {
-                self.err(target, "only a number or an array can be assigned to a slice");
+                self.err(&target, "only a number or an array can be assigned to a slice");
             }
         }
     }
 
-    /// The array `s` slices, `None` when it is not one (reported).
-    pub(super) fn sliced_array(&mut self, s: &ast::ExprSubscript) -> Option<(ValueId, TypeData)> {
-        match self.expr_syntax(&s.value) {
+    /// The array the subscript `s` slices, `None` when it is not one
+    /// (reported).
+    pub(super) fn sliced_array(&mut self, s: hir::ExprId) -> Option<(ValueId, TypeData)> {
+        let hir::Expr::Subscript { base, .. } = self.hir.exprs[s] else { unreachable!("a subscript") };
+        match self.expr(base) {
             Val::Arr { v, ty } => Some((v, ty)),
             Val::Err => None,
             _ => {
-                self.err(&*s.value, "only an array can be sliced");
+                self.err(&self.range(base), "only an array can be sliced");
                 None
             }
         }
@@ -458,7 +473,8 @@ impl FnLower<'_, '_> {
     /// Copies `src` into `dst` with NumPy's broadcasting (see
     /// `assign_to_view`), panicking with NumPy's ValueError when the shapes
     /// do not broadcast.
-    fn copy_broadcast(&mut self, dst: &(ValueId, TypeData), src: (ValueId, TypeData), at: &Expr) {
+    fn copy_broadcast(&mut self, dst: &(ValueId, TypeData), src: (ValueId, TypeData), at: TextRange) {
+        let at = &at;
         let (Some(dr), Some(sr)) = (dst.1.ndim(), src.1.ndim()) else {
             self.err(at, "the number of axes of this array is not known");
             return;
@@ -503,9 +519,9 @@ impl FnLower<'_, '_> {
             let single = self.result(Opcode::Eq, DType::Bool, n, one);
             from.push(self.select_int(single, zero, open[dr - sr + k].i));
         }
-        let x = self.load(&temp, &from, at.range());
+        let x = self.load(&temp, &from, *at);
         let to: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-        self.store(dst, &to, x, at);
+        self.store(dst, &to, x, *at);
         self.loops_close(open, at);
     }
 
@@ -572,42 +588,44 @@ impl FnLower<'_, '_> {
 
     /// An integer index `i` of `av` along `axis`, wrapped when negative and
     /// checked against the extent with `index.load`'s message (NumPy's
-    /// IndexError), located at the subscript `s`.
-    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, s: &ast::ExprSubscript) -> ValueId {
-        let n = self.named_axis_value(av, axis, false, s);
-        let (i, ok) = self.wrapped_index(i, n, s);
+    /// IndexError), located at the subscript `at`.
+    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, at: TextRange) -> ValueId {
+        let at = &at;
+        let n = self.named_axis_value(av, axis, false, at);
+        let (i, ok) = self.wrapped_index(i, n, at);
         let msg = format!("index out of bounds: index {{}} is out of range for axis {axis} with size {{}}");
-        self.panic_unless_with(ok, &msg, &[i, n], s);
+        self.panic_unless_with(ok, &msg, &[i, n], at);
         i
     }
 
-    /// The bounds and step of `lo:hi:st`, lowered left to right (`None`
-    /// after an error); a literal step of 0 is refused here.
-    fn slice_parts(&mut self, sl: &ast::ExprSlice) -> Option<SliceParts> {
-        fn written(b: &Option<Box<Expr>>) -> Option<&Expr> {
-            b.as_deref().filter(|e| !matches!(e, Expr::NoneLiteral(_)))
-        }
+    /// The bounds and step of the slice `sl` (`lo:hi:st`), lowered left to
+    /// right (`None` after an error); a literal step of 0 is refused here.
+    fn slice_parts(&mut self, sl: hir::ExprId) -> Option<SliceParts> {
+        let hir = self.hir;
+        let hir::Expr::Slice { lower, upper, step } = hir.exprs[sl] else { unreachable!("a slice") };
+        let written = |b: Option<hir::ExprId>| b.filter(|&e| !matches!(hir.exprs[e], hir::Expr::None));
         let mut ok = true;
-        let mut part = |this: &mut Self, e: Option<&Expr>, what: &str| {
+        let mut part = |this: &mut Self, e: Option<hir::ExprId>, what: &str| {
             let v = e.map(|e| this.int_operand(e, what));
             ok &= !matches!(v, Some(None));
             v.flatten()
         };
-        let lo = part(self, written(&sl.lower), "a slice bound");
-        let hi = part(self, written(&sl.upper), "a slice bound");
-        let step_expr = written(&sl.step);
+        let lo = part(self, written(lower), "a slice bound");
+        let hi = part(self, written(upper), "a slice bound");
+        let step_expr = written(step);
         let step = part(self, step_expr, "a slice step");
-        let literal_step = step_expr.and_then(literal_int);
+        let literal_step = step_expr.and_then(|e| literal_int(hir, e));
         if let (Some(e), Some(0)) = (step_expr, literal_step) {
-            self.err(e, "slice step cannot be zero");
+            self.err(&self.range(e), "slice step cannot be zero");
             return None;
         }
         ok.then_some(SliceParts { lo, hi, step: step.map(|v| (v, literal_step)) })
     }
 
     /// An integer operand (an index, a slice bound or step) as Int64.
-    fn int_operand(&mut self, e: &Expr, what: &str) -> Option<ValueId> {
-        let v = self.expr_syntax(e);
+    fn int_operand(&mut self, id: hir::ExprId, what: &str) -> Option<ValueId> {
+        let v = self.expr(id);
+        let e = &self.range(id);
         match v.scalar() {
             Some(sc) if kind(sc.dtype) == Kind::Int => self.materialize(&v, DType::Int64, e),
             Some(sc) => {
@@ -633,20 +651,21 @@ impl FnLower<'_, '_> {
         av: ValueId,
         axis: u32,
         parts: SliceParts,
-        s: &ast::ExprSubscript,
+        at: TextRange,
     ) -> (ValueId, ValueId, ValueId) {
-        let n = self.named_axis_value(av, axis, false, s);
-        let one = self.int_const(1, s);
-        let zero = self.int_const(0, s);
-        let minus_one = self.int_const(-1, s);
+        let at = &at;
+        let n = self.named_axis_value(av, axis, false, at);
+        let one = self.int_const(1, at);
+        let zero = self.int_const(0, at);
+        let minus_one = self.int_const(-1, at);
         // The step, and whether it is positive (a constant when written
         // as a literal, so that the selects below fold).
         let (step, pos) = match parts.step {
-            None => (one, self.bool_const(true, s)),
-            Some((step, Some(k))) => (step, self.bool_const(k > 0, s)),
+            None => (one, self.bool_const(true, at)),
+            Some((step, Some(k))) => (step, self.bool_const(k > 0, at)),
             Some((step, None)) => {
                 let nonzero = self.result(Opcode::Ne, DType::Bool, step, zero);
-                self.panic_unless_with(nonzero, "ValueError: slice step cannot be zero", &[], s);
+                self.panic_unless_with(nonzero, "ValueError: slice step cannot be zero", &[], at);
                 (step, self.result(Opcode::Gt, DType::Bool, step, zero))
             }
         };
@@ -699,31 +718,32 @@ impl FnLower<'_, '_> {
     }
 
     /// Why a write to `e`, which `reads_input_memory`, is refused.
-    pub(super) fn read_only_message(&self, e: &Expr) -> String {
+    pub(super) fn read_only_message(&self, e: hir::ExprId) -> String {
         let fix = "cannot be written: mark the parameter `Out[...]`";
-        match e {
-            Expr::Name(n) if self.locals.get(n.id.as_str()).is_some_and(|l| l.param) => {
-                format!("`{}` is an input array and {fix}", n.id)
+        match &self.hir.exprs[e] {
+            hir::Expr::Name(n) if self.locals.get(self.name_text(n)).is_some_and(|l| l.param) => {
+                format!("`{}` is an input array and {fix}", self.name_text(n))
             }
-            Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", n.id),
+            hir::Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", self.name_text(n)),
             _ => format!("this is a view of an input array and {fix}"),
         }
     }
 
     /// Whether `e` is a view written as one: `a.T`, or a subscript that
     /// `makes_view` (of a local whose number of axes is known, for `a[i]`).
-    pub(super) fn is_view_expr(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Attribute(a) => a.attr.id.as_str() == "T",
-            Expr::Subscript(s) => {
-                let ndim = match &*s.value {
-                    Expr::Name(n) => match self.locals.get(n.id.as_str()).and_then(|l| l.ty.as_ref()) {
+    pub(super) fn is_view_expr(&self, e: hir::ExprId) -> bool {
+        let hir = self.hir;
+        match &hir.exprs[e] {
+            hir::Expr::Attribute { attr, .. } => &**attr == "T",
+            &hir::Expr::Subscript { base, index } => {
+                let ndim = match &hir.exprs[base] {
+                    hir::Expr::Name(n) => match self.locals.get(self.name_text(n)).and_then(|l| l.ty.as_ref()) {
                         Some(LocalTy::Array(t)) => t.ndim(),
                         _ => None,
                     },
                     _ => None,
                 };
-                makes_view(&s.slice, ndim)
+                makes_view(hir, index, ndim)
             }
             _ => false,
         }
@@ -733,14 +753,14 @@ impl FnLower<'_, '_> {
     /// parameter, so that writes through it are refused: the parameter
     /// itself, a view of it (`a[i]`, `a[:, j]`, `a.T`), or a local bound
     /// to such a view.
-    pub(super) fn reads_input_memory(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Name(n) => match self.locals.get(n.id.as_str()) {
+    pub(super) fn reads_input_memory(&self, e: hir::ExprId) -> bool {
+        match &self.hir.exprs[e] {
+            hir::Expr::Name(n) => match self.locals.get(self.name_text(n)) {
                 Some(l) if l.param => true,
-                Some(_) => self.input_views.contains(n.id.as_str()),
+                Some(_) => self.input_views.contains(self.name_text(n)),
                 None => false,
             },
-            e => view_bases(e).into_iter().any(|b| self.reads_input_memory(b)),
+            _ => view_bases(self.hir, e).into_iter().any(|b| self.reads_input_memory(b)),
         }
     }
 }
@@ -748,63 +768,69 @@ impl FnLower<'_, '_> {
 /// The arrays whose memory a view written as `e` shares: the base of a
 /// subscript or of `.T`, and the array of `transpose`, `ravel` or
 /// `reshape` (the receiver of the method and the first argument of
-/// NumPy's function, both, as the syntax alone does not tell a module
-/// from an array). Empty for anything else.
-pub(super) fn view_bases(e: &Expr) -> Vec<&Expr> {
-    match e {
-        Expr::Subscript(s) => vec![&*s.value],
-        Expr::Attribute(a) if a.attr.id.as_str() == "T" => vec![&*a.value],
-        Expr::Call(c) => {
-            let (name, receiver) = match &*c.func {
-                Expr::Attribute(a) => (a.attr.id.as_str(), Some(&*a.value)),
-                Expr::Name(n) => (n.id.as_str(), None),
+/// NumPy's function, both, as the written form alone does not tell a
+/// module from an array). Empty for anything else.
+pub(super) fn view_bases(hir: &hir::Body, e: hir::ExprId) -> Vec<hir::ExprId> {
+    match &hir.exprs[e] {
+        &hir::Expr::Subscript { base, .. } => vec![base],
+        hir::Expr::Attribute { base, attr } if &**attr == "T" => vec![*base],
+        hir::Expr::Call { func, args, .. } => {
+            let (name, receiver) = match &hir.exprs[*func] {
+                hir::Expr::Attribute { base, attr } => (&**attr, Some(*base)),
+                hir::Expr::Name(n) => (hir.name_text(n), None),
                 _ => return Vec::new(),
             };
             if !matches!(name, "transpose" | "ravel" | "reshape") {
                 return Vec::new();
             }
-            receiver.into_iter().chain(c.arguments.args.first()).collect()
+            receiver.into_iter().chain(args.first().copied()).collect()
         }
         _ => Vec::new(),
     }
 }
 
 /// The value of an integer literal, `-` one included.
-fn literal_int(e: &Expr) -> Option<i128> {
-    match e {
-        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => literal_int(&u.operand).map(|i| -i),
-        e => match literal(e) {
-            Some(Ok(Lit::Int(i))) => Some(i),
-            _ => None,
-        },
+fn literal_int(hir: &hir::Body, e: hir::ExprId) -> Option<i128> {
+    match hir.exprs[e] {
+        hir::Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => literal_int(hir, operand).map(|i| -i),
+        hir::Expr::Literal(Lit::Int(i)) => Some(i),
+        _ => None,
     }
 }
 
-/// The locals of `body` that some assignment or `for` binds to an input
+/// The locals of `hir` that some assignment or `for` binds to an input
 /// array parameter (`params`) or a view of one, directly or through
 /// another such local: writes through them are refused, as writes to the
 /// input are.
-pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<String> {
+pub(super) fn input_views(hir: &hir::Body, params: &HashSet<String>) -> HashSet<String> {
     /// The arrays whose memory `e` may share: a name, a view of one, the
     /// values of a tuple, or (in `for` loops) the arrays that `enumerate`
     /// or `zip` walks.
-    fn roots(e: &Expr) -> Vec<&str> {
-        match e {
-            Expr::Name(n) => vec![n.id.as_str()],
+    fn roots(hir: &hir::Body, e: hir::ExprId) -> Vec<&str> {
+        match &hir.exprs[e] {
+            hir::Expr::Name(n) => vec![hir.name_text(n)],
             // `r, s = a[0], a[1]`: every target, conservatively.
-            Expr::Tuple(t) => t.elts.iter().flat_map(roots).collect(),
-            Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")) => {
-                c.arguments.args.iter().flat_map(roots).collect()
+            hir::Expr::Tuple(elts) => elts.iter().flat_map(|&x| roots(hir, x)).collect(),
+            hir::Expr::Call { func, args, .. }
+                if matches!(&hir.exprs[*func],
+                    hir::Expr::Name(n) if matches!(hir.name_text(n), "enumerate" | "zip")) =>
+            {
+                args.iter().flat_map(|&x| roots(hir, x)).collect()
             }
-            e => view_bases(e).into_iter().flat_map(roots).collect(),
+            _ => view_bases(hir, e).into_iter().flat_map(|x| roots(hir, x)).collect(),
         }
     }
-    let mut pairs = Vec::new();
-    for_each_binding(body, &mut |b| {
-        if let Binding::Target(target, Some(value)) = b {
-            pairs.push((target, value));
+    // Every binding with a value, nested blocks included (the statements
+    // of the arena are those of every block).
+    let mut pairs: Vec<(hir::ExprId, hir::ExprId)> = Vec::new();
+    for stmt in hir.stmts.values() {
+        match stmt {
+            hir::Stmt::Assign { targets, value } => pairs.extend(targets.iter().map(|&t| (t, *value))),
+            &hir::Stmt::AnnAssign { target, value: Some(value), .. } => pairs.push((target, value)),
+            &hir::Stmt::For { target, iter, .. } => pairs.push((target, iter)),
+            _ => {}
         }
-    });
+    }
     let mut found: HashSet<String> = HashSet::new();
     // Until nothing changes: a view of a view of an input is one too.
     loop {
@@ -813,14 +839,14 @@ pub(super) fn input_views(body: &[Stmt], params: &HashSet<String>) -> HashSet<St
             // A binding of an input or of a local already found: a view, a
             // row of a loop, or an alias. (A number bound this way is
             // found too, harmlessly: a number is never indexed.)
-            if roots(value).iter().any(|r| params.contains(*r) || found.contains(*r)) {
-                let names: Vec<&Expr> = match target {
-                    Expr::Tuple(t) => t.elts.iter().collect(),
-                    t => vec![t],
+            if roots(hir, *value).iter().any(|r| params.contains(*r) || found.contains(*r)) {
+                let names = match &hir.exprs[*target] {
+                    hir::Expr::Tuple(elts) => elts,
+                    _ => std::slice::from_ref(target),
                 };
-                for n in names {
-                    if let Expr::Name(n) = n {
-                        found.insert(n.id.to_string());
+                for &n in names {
+                    if let hir::Expr::Name(n) = &hir.exprs[n] {
+                        found.insert(hir.name_text(n).to_string());
                     }
                 }
             }

@@ -129,7 +129,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len())),
         };
         let Some((v, ty)) = self.numeric_array_arg(target, shown, false) else { return Val::Err };
-        let (target, target_at) = (self.syn(target), self.range(target));
+        let target_at = self.range(target);
         if ty.ndim() != Some(1) {
             return self.err(&target_at, format!("{shown} takes an array of one axis here"));
         }

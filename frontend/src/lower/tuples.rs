@@ -221,21 +221,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// `t[k]` of the tuple `elts`: a constant index (negative from the
-    /// end) picks its element, whatever the elements' types; another
-    /// integer index picks among elements of one dtype, checked against
-    /// the length at run time.
-    pub(super) fn tuple_subscript(&mut self, elts: Vec<Val>, s: &ast::ExprSubscript) -> Val {
+    /// `t[k]` (the subscript `s`) of the tuple `elts`: a constant index
+    /// (negative from the end) picks its element, whatever the elements'
+    /// types; another integer index picks among elements of one dtype,
+    /// checked against the length at run time.
+    pub(super) fn tuple_subscript(&mut self, elts: Vec<Val>, s: hir::ExprId) -> Val {
         let len = elts.len();
-        if let Expr::Slice(slice) = &*s.slice {
+        let hir::Expr::Subscript { index: slice, .. } = self.hir.exprs[s] else { unreachable!("a subscript") };
+        if let hir::Expr::Slice { .. } = self.hir.exprs[slice] {
             return self.tuple_slice(elts, slice);
         }
-        let index = self.expr_syntax(&s.slice);
+        let index = self.expr(slice);
+        let (s_at, index_at) = (&self.range(s), &self.range(slice));
         if let Val::Lit { lit: Lit::Int(k), .. } = index {
             let at = if k < 0 { k + len as i128 } else { k };
             if !(0..len as i128).contains(&at) {
                 return self.err(
-                    &*s.slice,
+                    index_at,
                     format!("tuple index {k} is out of range: the tuple has {len} element{}", plural(len)),
                 );
             }
@@ -243,19 +245,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         match index.scalar() {
             Some(sc) if sc.dtype.is_int() => {}
-            Some(sc) => return self.err(&*s.slice, format!("a tuple index is an integer, not {}", sc.dtype.name())),
+            Some(sc) => return self.err(index_at, format!("a tuple index is an integer, not {}", sc.dtype.name())),
             None if matches!(index, Val::Err) => return Val::Err,
-            None => return self.err(&*s.slice, format!("a tuple index is an integer, not {}", describe(&index))),
+            None => return self.err(index_at, format!("a tuple index is an integer, not {}", describe(&index))),
         }
         // One dtype for every element: the index chooses among values, not types.
         let dtypes: Vec<Option<DType>> = elts.iter().map(|e| e.scalar().map(|s| s.dtype)).collect();
         let common = match dtypes.first() {
             Some(Some(d)) if dtypes.iter().all(|e| *e == Some(*d)) => *d,
-            None => return self.err(s, "the empty tuple has no elements to index"),
+            None => return self.err(s_at, "the empty tuple has no elements to index"),
             _ => {
                 let shown: Vec<&str> = elts.iter().map(describe).collect();
                 return self.err(
-                    &*s.slice,
+                    index_at,
                     format!(
                         "a tuple of different types ({}) is indexed with a constant such as `t[0]`",
                         shown.join(", ")
@@ -265,21 +267,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let weak = elts.iter().all(|e| e.scalar().is_some_and(|s| s.weak));
         let nonneg = elts.iter().all(Val::nonneg);
-        let Some(i) = self.materialize(&index, DType::Int64, &*s.slice) else { return Val::Err };
+        let Some(i) = self.materialize(&index, DType::Int64, index_at) else { return Val::Err };
         let mut values = Vec::with_capacity(len);
         for e in &elts {
-            let Some(x) = self.materialize(e, common, s) else { return Val::Err };
+            let Some(x) = self.materialize(e, common, s_at) else { return Val::Err };
             values.push(x);
         }
         // A negative index counts from the end; what is still outside
         // `0..len` panics.
-        let n = self.int_const(len as i64, s);
-        let (i, in_range) = self.wrapped_index(i, n, s);
-        self.panic_unless(in_range, TUPLE_INDEX_PANIC, s);
-        self.at(s);
+        let n = self.int_const(len as i64, s_at);
+        let (i, in_range) = self.wrapped_index(i, n, s_at);
+        self.panic_unless(in_range, TUPLE_INDEX_PANIC, s_at);
+        self.at(s_at);
         let mut picked = values[len - 1];
         for (k, &x) in values.iter().enumerate().rev().skip(1) {
-            let kv = self.int_const(k as i64, s);
+            let kv = self.int_const(k as i64, s_at);
             let is_k = self.result(Opcode::Eq, DType::Bool, i, kv);
             let pn = self.fresh("el");
             picked = self.b.select(TypeId::scalar(common), is_k, x, picked, &pn);
@@ -293,21 +295,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// negative step walks backwards). The bounds are integer constants or
     /// left out (or `None`): the result's length must be known when
     /// compiled.
-    fn tuple_slice(&mut self, elts: Vec<Val>, slice: &ast::ExprSlice) -> Val {
+    fn tuple_slice(&mut self, elts: Vec<Val>, slice: hir::ExprId) -> Val {
+        let hir = self.hir;
+        let hir::Expr::Slice { lower, upper, step } = hir.exprs[slice] else { unreachable!("a slice") };
         let mut bounds = [None; 3];
-        let parts = [&slice.lower, &slice.upper, &slice.step];
+        let parts = [lower, upper, step];
         let mut failed = false;
         for (bound, part) in bounds.iter_mut().zip(parts) {
-            let Some(e) = part.as_deref() else { continue };
-            if matches!(e, Expr::NoneLiteral(_)) {
+            let Some(e) = part else { continue };
+            if matches!(hir.exprs[e], hir::Expr::None) {
                 continue;
             }
-            match self.expr_syntax(e) {
+            match self.expr(e) {
                 Val::Lit { lit: Lit::Int(k), .. } => *bound = Some(k),
                 Val::Err => failed = true,
                 _ => {
                     self.err(
-                        e,
+                        &self.range(e),
                         "the bounds of a slice of a tuple are integer constants: \
                          the length of the tuple it gives is fixed when compiled",
                     );
@@ -320,7 +324,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let [start, stop, step] = bounds;
         if step == Some(0) {
-            return self.err(slice, "ValueError: slice step cannot be zero");
+            return self.err(&self.range(slice), "ValueError: slice step cannot be zero");
         }
         let picked = slice_indices(elts.len(), start, stop, step.unwrap_or(1));
         Val::Tuple(picked.into_iter().map(|i| elts[i].clone()).collect())
