@@ -1,6 +1,6 @@
 //! Building a [`Body`] from ruff's syntax tree of a function.
 
-use super::{Body, BodySourceMap, Expr, ExprId, IfArm, Keyword, Local, LocalId, LocalKind, Name, Stmt, StmtId};
+use super::{Body, Expr, ExprId, IfArm, Keyword, Local, LocalId, LocalKind, Name, Stmt, StmtId};
 use crate::syntax::{construct_name, deep, for_each_binding, literal, stmt_name, Binding};
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;
@@ -34,40 +34,23 @@ pub(crate) fn local_names(body: &[ast::Stmt]) -> Vec<String> {
 }
 
 /// Builds one function's [`Body`].
-pub(crate) struct BodyBuilder<'g, 's> {
+pub(crate) struct BodyBuilder<'g> {
     body: Body,
-    source_map: BodySourceMap<'s>,
     scope: HashMap<String, LocalId>,
     /// Whether the module level binds a name.
     is_global: &'g dyn Fn(&str) -> bool,
 }
 
-impl<'g, 's> BodyBuilder<'g, 's> {
+impl<'g> BodyBuilder<'g> {
     /// The body of `def`, whose parameters are `params` (those whose
     /// annotations have errors are also in `poisoned`).
-    #[cfg(test)]
     pub fn build<'p>(
-        def: &'s ast::StmtFunctionDef,
+        def: &ast::StmtFunctionDef,
         params: impl IntoIterator<Item = &'p str>,
         poisoned: &[String],
         is_global: &'g dyn Fn(&str) -> bool,
     ) -> Body {
-        Self::build_with_source_map(def, params, poisoned, is_global).0
-    }
-
-    /// [`BodyBuilder::build`], with the syntax each node was built from.
-    pub fn build_with_source_map<'p>(
-        def: &'s ast::StmtFunctionDef,
-        params: impl IntoIterator<Item = &'p str>,
-        poisoned: &[String],
-        is_global: &'g dyn Fn(&str) -> bool,
-    ) -> (Body, BodySourceMap<'s>) {
-        let mut b = BodyBuilder {
-            body: Body::default(),
-            source_map: BodySourceMap::default(),
-            scope: HashMap::new(),
-            is_global,
-        };
+        let mut b = BodyBuilder { body: Body::default(), scope: HashMap::new(), is_global };
         for p in params {
             b.declare(p, LocalKind::Param);
         }
@@ -86,7 +69,7 @@ impl<'g, 's> BodyBuilder<'g, 's> {
         }
         let top = b.block(&def.body);
         b.body.top = top;
-        (b.body, b.source_map)
+        b.body
     }
 
     /// The local named `name`, made with `kind` if it is new.
@@ -107,39 +90,36 @@ impl<'g, 's> BodyBuilder<'g, 's> {
         }
     }
 
-    fn alloc_expr(&mut self, e: Expr, syntax: &'s ast::Expr) -> ExprId {
+    fn alloc_expr(&mut self, e: Expr, syntax: &ast::Expr) -> ExprId {
         let id = self.body.exprs.alloc(e);
         self.body.expr_ranges.insert(id, syntax.range());
-        self.source_map.exprs.insert(id, syntax);
-        ast::HasNodeIndex::node_index(syntax).set(ast::NodeIndex::from(id.into_raw().into_u32()));
         id
     }
 
-    fn alloc_stmt(&mut self, s: Stmt, syntax: &'s ast::Stmt) -> StmtId {
+    fn alloc_stmt(&mut self, s: Stmt, syntax: &ast::Stmt) -> StmtId {
         let id = self.body.stmts.alloc(s);
         self.body.stmt_ranges.insert(id, syntax.range());
-        self.source_map.stmts.insert(id, syntax);
         id
     }
 
-    fn block(&mut self, stmts: &'s [ast::Stmt]) -> Box<[StmtId]> {
+    fn block(&mut self, stmts: &[ast::Stmt]) -> Box<[StmtId]> {
         stmts.iter().map(|s| self.stmt(s)).collect()
     }
 
-    fn exprs(&mut self, es: &'s [ast::Expr]) -> Box<[ExprId]> {
+    fn exprs(&mut self, es: &[ast::Expr]) -> Box<[ExprId]> {
         es.iter().map(|e| self.expr(e)).collect()
     }
 
-    fn opt_expr(&mut self, e: Option<&'s ast::Expr>) -> Option<ExprId> {
+    fn opt_expr(&mut self, e: Option<&ast::Expr>) -> Option<ExprId> {
         e.map(|e| self.expr(e))
     }
 
-    fn stmt(&mut self, s: &'s ast::Stmt) -> StmtId {
+    fn stmt(&mut self, s: &ast::Stmt) -> StmtId {
         // Blocks nest as deep as the source does.
         deep(|| self.stmt_inner(s))
     }
 
-    fn stmt_inner(&mut self, s: &'s ast::Stmt) -> StmtId {
+    fn stmt_inner(&mut self, s: &ast::Stmt) -> StmtId {
         use ast::Stmt as S;
         let hir = match s {
             S::Expr(e) => Stmt::Expr(self.expr(&e.value)),
@@ -222,12 +202,12 @@ impl<'g, 's> BodyBuilder<'g, 's> {
         self.alloc_stmt(hir, s)
     }
 
-    fn expr(&mut self, e: &'s ast::Expr) -> ExprId {
+    fn expr(&mut self, e: &ast::Expr) -> ExprId {
         // A sum of 100,000 terms is 100,000 levels deep.
         deep(|| self.expr_inner(e))
     }
 
-    fn expr_inner(&mut self, e: &'s ast::Expr) -> ExprId {
+    fn expr_inner(&mut self, e: &ast::Expr) -> ExprId {
         use ast::Expr as E;
         if let Some(l) = literal(e) {
             let hir = match l {

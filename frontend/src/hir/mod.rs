@@ -299,31 +299,6 @@ impl Body {
     }
 }
 
-/// The syntax each node of a [`Body`] was built from, kept apart from the
-/// body (which never points into ruff's tree) for the parts of the
-/// lowering that still read the syntax. The other way, from a node of the
-/// syntax to its expression, is the node's own index (ruff's
-/// `node_index`, which the builder sets): no table.
-#[derive(Debug, Default)]
-pub(crate) struct BodySourceMap<'s> {
-    pub exprs: ArenaMap<ExprId, &'s ast::Expr>,
-    pub stmts: ArenaMap<StmtId, &'s ast::Stmt>,
-}
-
-impl BodySourceMap<'_> {
-    /// The expression built from the syntax node `e`; `None` for a node
-    /// the body was not built from. (The lowering no longer goes this
-    /// way; the tests check that it leads back.)
-    #[cfg(test)]
-    pub fn expr_id(&self, e: &ast::Expr) -> Option<ExprId> {
-        use ast::HasNodeIndex;
-        let raw = e.node_index().load().as_u32()?;
-        let id = ExprId::from_raw(la_arena::RawIdx::from_u32(raw));
-        // The index is this body's only if it leads back to this node.
-        self.exprs.get(id).is_some_and(|&built| std::ptr::eq(built, e)).then_some(id)
-    }
-}
-
 /// `name=value` in a call; `**value` has no name.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Keyword {

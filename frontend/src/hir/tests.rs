@@ -209,34 +209,3 @@ fn a_sum_of_100000_terms_builds_on_a_small_stack() {
     assert_eq!(exprs, 2 * terms - 1);
     assert_eq!(depth, terms);
 }
-
-#[test]
-fn the_source_map_leads_from_each_node_to_its_syntax_and_back() {
-    let src = "def f(a, n):\n    s = 0.0\n    for i in range(n):\n        s += a[i] * (1 if i else -2)\n    return s\n\
-               def g(b):\n    return b[0] + b[1]\n";
-    let parsed = parse(src);
-    let defs: Vec<&ast::StmtFunctionDef> = (parsed.body().iter())
-        .filter_map(|s| match s {
-            AstStmt::FunctionDef(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let no_globals = |_: &str| false;
-    let (f, f_map) = BodyBuilder::build_with_source_map(defs[0], ["a", "n"], &[], &no_globals);
-    let (g, g_map) = BodyBuilder::build_with_source_map(defs[1], ["b"], &[], &no_globals);
-    for (body, map) in [(&f, &f_map), (&g, &g_map)] {
-        for (id, _) in body.exprs.iter() {
-            let syntax = map.exprs[id];
-            assert_eq!(ruff_text_size::Ranged::range(syntax), body.expr_ranges[id]);
-            assert_eq!(map.expr_id(syntax), Some(id));
-        }
-        for (id, _) in body.stmts.iter() {
-            assert_eq!(ruff_text_size::Ranged::range(map.stmts[id]), body.stmt_ranges[id]);
-        }
-    }
-    // `g`'s nodes have indices of `g`'s body: `f`'s map, where the same
-    // indices are other nodes, does not take them for its own.
-    for (id, _) in g.exprs.iter() {
-        assert_eq!(f_map.expr_id(g_map.exprs[id]), None);
-    }
-}

@@ -867,7 +867,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }
             }
-            return self.err(&at, format!("`{}` is not a value", dotted(self.syn(e)).unwrap_or_default()));
+            return self.err(&at, format!("`{}` is not a value", self.hir.dotted(e).unwrap_or_default()));
         }
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
         if let hir::Expr::Call { func, .. } = hir.exprs[base] {

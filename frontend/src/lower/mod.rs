@@ -11,9 +11,8 @@
 //! views of arrays, elements and slices of tuples), products (`@`,
 //! `np.dot`) and calls are read from the HIR, and so are NumPy's array
 //! creation, reductions and running sums (`arrays.rs`) and whole-array
-//! fusion (`elementwise.rs`). Only the message for a module path used as
-//! a value still reads ruff's syntax tree, reached from the HIR through
-//! the body's source map ([`hir::BodySourceMap`]).
+//! fusion (`elementwise.rs`). Nothing reads ruff's syntax tree of the
+//! body: only the function's signature and name come from its `def`.
 //!
 //! The locals' types come from the typecheck (`crate::typeck`): the body
 //! is lowered once, reading them, and every local lives where they say (a
@@ -30,13 +29,13 @@ use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MAT
 use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{deep, dotted, Lit, LitCast};
+use crate::syntax::{deep, Lit, LitCast};
 use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
 };
-use ruff_python_ast::{self as ast, Expr};
+use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -292,9 +291,6 @@ pub(crate) struct FnLower<'a, 'c> {
     cx: &'a ModuleCx<'c>,
     /// The body being lowered, its names resolved.
     hir: &'a hir::Body,
-    /// The syntax each of its nodes was built from, for the parts of the
-    /// lowering that still read it.
-    syntax: &'a hir::BodySourceMap<'a>,
     types: &'a mut TypeTable,
     decl: &'a FuncDecl,
     b: FunctionBuilder,
@@ -366,7 +362,7 @@ pub(crate) fn lower_function(
     // The locals are the body's, as its HIR resolved them.
     let is_global = |name: &str| cx.globals.contains_key(name);
     let params = decl.params.iter().map(|(name, _)| name.as_str());
-    let (hir, syntax) = hir::BodyBuilder::build_with_source_map(def, params, &decl.poisoned, &is_global);
+    let hir = hir::BodyBuilder::build(def, params, &decl.poisoned, &is_global);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
     for local in hir.locals.values() {
         let info = match local.kind {
@@ -405,9 +401,9 @@ pub(crate) fn lower_function(
         };
         locals.insert(local.name.to_string(), info);
     }
-    // Which locals may be `None`, decided once from the syntax.
+    // Which locals may be `None`, decided once from the HIR.
     {
-        let probe = FnLower::new(cx, &hir, &syntax, types, decl, HashMap::new());
+        let probe = FnLower::new(cx, &hir, types, decl, HashMap::new());
         let params = decl.params.iter().zip(&decl.maybe_none).filter(|(_, m)| **m).map(|((n, _), _)| n.clone());
         let returns = |f| probe.returns_maybe_none(f);
         let declared: HashSet<&str> =
@@ -473,7 +469,7 @@ pub(crate) fn lower_function(
         locals.get_mut(name).expect("every local of the HIR").ty = Some(LocalTy::Tuple(elems.len()));
         insert_tuple_elements(&mut locals, name, elems);
     }
-    let mut fl = FnLower::new(cx, &hir, &syntax, types, decl, locals);
+    let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.input_views = input_views;
     fl.body(def);
     // With other diagnostics, a binding the types do not hold is their
@@ -531,7 +527,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn new(
         cx: &'a ModuleCx<'c>,
         hir: &'a hir::Body,
-        syntax: &'a hir::BodySourceMap<'a>,
         types: &'a mut TypeTable,
         decl: &'a FuncDecl,
         locals: HashMap<String, LocalInfo>,
@@ -539,7 +534,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         FnLower {
             cx,
             hir,
-            syntax,
             types,
             decl,
             b: FunctionBuilder::new(&decl.name),
@@ -598,11 +592,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn call_of(&self, e: hir::ExprId) -> CallExpr<'a> {
         let hir::Expr::Call { func, args, keywords } = &self.hir.exprs[e] else { unreachable!("a call") };
         CallExpr { at: self.range(e), func: *func, args, keywords }
-    }
-
-    /// The syntax the expression `e` was built from.
-    pub(super) fn syn(&self, e: hir::ExprId) -> &'a Expr {
-        self.syntax.exprs[e]
     }
 
     fn at(&mut self, node: &impl Ranged) {
