@@ -1451,6 +1451,18 @@ impl Solver<'_> {
             Expr::Tuple(es) => es,
             _ => std::slice::from_ref(&index),
         };
+        // `a[idx]`, `a[mask]`: one array index, as the lowering's `gather`.
+        if let [e] = entries {
+            if let Some(Ty::Arr(it)) = self.ty(*e) {
+                let (nd, ind) = (ty.ndim()?, it.ndim()?);
+                let rank = match it.dtype {
+                    DType::Bool if (1..=nd).contains(&ind) => 1 + nd - ind,
+                    d if kind(d) == Kind::Int && nd > 0 => ind + nd - 1,
+                    _ => return None,
+                };
+                return Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
+            }
+        }
         let special = |e: &ExprId| matches!(self.body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
         if entries.iter().any(special) || entries.len() < ty.ndim()? {
             return self.view(&ty, entries);

@@ -425,6 +425,8 @@ def panic_message(exc, instr):
         return f"{name}: {exc.args[0]}" if exc.args else name
     if isinstance(exc, IndexError) and str(exc) == "tuple index out of range":
         return "IndexError: " + str(exc)
+    if isinstance(exc, IndexError) and str(exc).startswith("boolean index did not match indexed array"):
+        return "IndexError: " + str(exc)
     if isinstance(exc, IndexError):
         m = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", str(exc))
         if not m:
@@ -458,6 +460,13 @@ def panic_message(exc, instr):
         if not m:
             raise OracleError(f"unexpected OverflowError: {exc}")
         return f"OverflowError: Python integer out of bounds for {m.group(1)}"
+    if isinstance(exc, ValueError) and (
+        re.fullmatch(r"shape mismatch: value array of shape \S+ could not be broadcast to indexing result of shape \S+",
+                     str(exc))
+        or re.fullmatch(r"NumPy boolean array indexing assignment cannot assign \d+ input values to the \d+ output "
+                        r"values where the mask is true", str(exc))
+    ):
+        return "ValueError: " + str(exc)
     if isinstance(exc, ValueError) and str(exc) in ("range() arg 3 must not be zero", "negative shift count"):
         return str(exc)
     if isinstance(exc, ValueError) and (
@@ -2494,6 +2503,46 @@ def _control():
     cases += [C(f"loop_var_after_{n}", "loop_var_after", n) for n in (0, 3, 100)]
     cases += [C(f"digits_{n}", "digits", n) for n in (0, 9, 10, 123456789)]
     return cases
+
+
+@program("index_arrays")
+def _index_arrays():
+    i64, i32 = np.int64, np.int32
+    grid = f64(4, 3)
+    return [
+        C("take", "take", f64(6), arr([0, 5, -1, 2, 2], i64)),
+        C("take_strided", "take", every_other(f64(6)), reversed_view(arr([3, -6, 1], i64))),
+        C("take_empty", "take", f64(4), zeros(0, i64)),
+        C("take_oob", "take", f64(4), arr([1, 4], i64)),
+        C("take_oob_negative", "take", f64(4), arr([-5], i64)),
+        C("take_rows", "take_rows", grid, arr([3, 0, -1], i32)),
+        C("take_rows_fortran", "take_rows", fortran(grid), arr([1, 1], i32)),
+        C("take_rows_transposed", "take_rows", transposed(f64(3, 5)), arr([2, 0], i32)),
+        C("take_grid", "take_grid", arr([10, 20, 30, 40], i64), arr([[0, 1, 2], [3, -1, -4]], i64)),
+        C("sorted_by_argsort", "sorted_by_argsort", f64(9)),
+        C("positives", "positives", f64(10)),
+        C("positives_reversed", "positives", reversed_view(f64(7))),
+        C("positives_none", "positives", arr([-1.0, -2.0], np.float64)),
+        C("kept_rows", "kept_rows", ints(i32, -9, 9, 4, 3), arr([True, False, True, True], np.bool_)),
+        C("kept_rows_strided", "kept_rows", every_other(ints(i32, -9, 9, 3, 2)), every_other(arr([False, True, True], np.bool_))),
+        C("kept_rows_mismatch", "kept_rows", ints(i32, -9, 9, 4, 3), arr([True, False], np.bool_)),
+        C("above_half", "above_half", np.round(rng.uniform(0, 1, size=(3, 4)), 3)),
+        C("above_half_fortran", "above_half", fortran(np.round(rng.uniform(0, 1, size=(3, 4)), 3))),
+        C("clip_negative", "clip_negative", f64(8)),
+        C("clip_negative_strided", "clip_negative", every_other(f64(5))),
+        C("put", "put", zeros(5, np.float64), arr([4, 0, -2, 0], i64), arr([1.5, 2.5, 3.5, 4.5], np.float64)),
+        C("put_broadcast", "put", zeros(5, np.float64), arr([1, 3], i64), arr([9.0], np.float64)),
+        C("put_mismatch", "put", zeros(5, np.float64), arr([1, 3, 4], i64), arr([1.0, 2.0], np.float64)),
+        C("put_oob", "put", zeros(5, np.float64), arr([5], i64), arr([1.0], np.float64)),
+        C("put_number", "put_number", ints(i32, 0, 9, 6), arr([5, 0, 5], np.uint8)),
+        C("put_rows", "put_rows", zeros((3, 2), np.float64), arr([2, 0], i64), arr([1.5, -2.5], np.float64)),
+        C("put_masked", "put_masked", arr([1, 2, 3, 4, 6], i64), arr([-2, -4, -6], i64)),
+        C("put_masked_mismatch", "put_masked", arr([1, 2, 3, 4, 6], i64), arr([-2, -4], i64)),
+        C("reverse_through_indices", "reverse_through_indices", arr([1, 2, 3, 4, 5], i64)),
+        C("reverse_through_indices_strided", "reverse_through_indices", every_other(arr([1, 2, 3, 4], i64))),
+        C("masked_total", "masked_total", f64(12), 0.5),
+        C("masked_total_empty", "masked_total", f64(3), 100.0),
+    ]
 
 
 @program("panics")

@@ -196,10 +196,34 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if let Some((f, _, recv)) = self.array_target(*func) {
                     return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(&c, recv);
                 }
+                if let Some((f, _)) = self.np_function_target(*func) {
+                    use npfuncs::NpFn;
+                    return matches!(f, NpFn::Sort | NpFn::ArgSort | NpFn::ArgSortMethod | NpFn::ArrayOf);
+                }
                 matches!(self.target_of(*func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }
             _ => false,
         }
+    }
+
+    /// Whether the index of a subscript is one array (`a[idx]`,
+    /// `a[a > 0.0]`, `a[np.argsort(a)]`), as far as the types known
+    /// before lowering tell: indexing with it gathers (`gather.rs`).
+    pub(super) fn is_array_index(&self, index: hir::ExprId) -> bool {
+        let single = !matches!(
+            self.hir.exprs[index],
+            hir::Expr::Tuple(_) | hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis
+        );
+        single && self.holds_array(index)
+    }
+
+    /// Whether `e` is an array leaf or a tree node with one below it
+    /// ([`Self::has_array`] without its memo, for the few indices asked).
+    fn holds_array(&self, e: hir::ExprId) -> bool {
+        deep(|| match self.node_operands(e) {
+            Some(ops) => ops.iter().any(|&o| self.holds_array(o)),
+            None => self.is_array_leaf(e),
+        })
     }
 
     /// The number of axes of `e` when it is an array local or a view of
@@ -216,6 +240,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Attribute { base, attr } if &**attr == "T" => self.view_rank(*base),
             &hir::Expr::Subscript { base, index } => {
                 let nd = self.view_rank(base)?;
+                if self.is_array_index(index) {
+                    // A gather: the index's axes and the base's after the
+                    // first; a mask's elements on one axis.
+                    let local = match &hir.exprs[index] {
+                        hir::Expr::Name(n) => match self.locals.get(self.name_text(n)).and_then(|l| l.ty.as_ref()) {
+                            Some(LocalTy::Array(t)) => Some((t.dtype, t.ndim()?)),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    return Some(match local {
+                        Some((DType::Bool, m)) => 1 + nd.saturating_sub(m),
+                        Some((_, k)) => k + nd.saturating_sub(1),
+                        None => 1,
+                    });
+                }
                 let entries = slicing::written_entries(hir, index);
                 let added = entries.iter().filter(|&&x| matches!(hir.exprs[x], hir::Expr::None)).count();
                 let dropped = (entries.iter())
@@ -782,7 +822,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
 /// A shape of `rank` axes as NumPy prints it, each extent a `{}` of
 /// `postc.panic`: `()`, `({},)`, `({},{})`.
-fn shape_pattern(rank: usize) -> String {
+pub(super) fn shape_pattern(rank: usize) -> String {
     match rank {
         0 => "()".to_owned(),
         1 => "({},)".to_owned(),

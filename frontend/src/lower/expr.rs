@@ -1018,6 +1018,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.tuple_subscript(elts, s);
         }
         if let Val::Arr { v, ty } = &base {
+            if self.is_array_index(index) {
+                let Some(idx) = self.index_array(index) else { return Val::Err };
+                return self.gather(&(*v, ty.clone()), &idx, self.range(s));
+            }
             if slicing::makes_view(hir, index, ty.ndim()) {
                 return self.view_subscript(*v, ty, s);
             }
@@ -1032,6 +1036,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir::Expr::Subscript { base, .. } = self.hir.exprs[s] else { unreachable!("a subscript") };
         let arr = self.expr(base);
         self.element_of(arr, s, store)
+    }
+
+    /// The array of indices or the mask `index` (one that
+    /// [`Self::is_array_index`] found), lowered; `None` after an error.
+    pub(super) fn index_array(&mut self, index: hir::ExprId) -> Option<(ValueId, TypeData)> {
+        let at = self.range(index);
+        match self.expr(index) {
+            Val::Arr { v, ty } if ty.dtype == DType::Bool || kind(ty.dtype) == Kind::Int => Some((v, ty)),
+            Val::Arr { ty, .. } => {
+                self.err(&at, format!("an array index is an array of integers or Bools, not of {}", ty.dtype.name()));
+                None
+            }
+            Val::Err => None,
+            _ => {
+                self.err(&at, "an index is an integer or an array of them");
+                None
+            }
+        }
     }
 
     /// `element` of the array `arr` that the base of `s` has been lowered

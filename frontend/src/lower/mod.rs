@@ -43,6 +43,7 @@ pub(crate) mod arrays;
 mod calls;
 mod elementwise;
 pub(crate) mod expr;
+mod gather;
 mod linalg;
 mod maybe_none;
 mod nanreduce;
@@ -946,8 +947,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (at, value_range) = (self.range(target), self.range(value_at));
         match &hir.exprs[target] {
             hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
-            hir::Expr::Subscript { .. } => {
-                if self.is_view_expr(target) {
+            &hir::Expr::Subscript { base, index } => {
+                if self.is_array_index(index) {
+                    self.assign_through_array_index(base, index, v, at);
+                } else if self.is_view_expr(target) {
                     self.assign_to_view(target, v);
                 } else if let Some((arr, idx)) = self.element(target, true) {
                     self.store(&arr, &idx, v, at);
@@ -963,6 +966,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&at, format!("cannot assign to {}", hir.construct_name(target)));
             }
         }
+    }
+
+    /// `a[idx] = v`, `a[mask] = v`: the array, then the index, then the
+    /// elements written (`v` was lowered before the target, as CPython
+    /// evaluates it).
+    fn assign_through_array_index(&mut self, base: hir::ExprId, index: hir::ExprId, v: Val, at: TextRange) {
+        let base_at = self.range(base);
+        let arr = match self.expr(base) {
+            Val::Arr { v, ty } => (v, ty),
+            Val::Err => return,
+            _ => {
+                self.err(&base_at, "only an array is indexed by an array");
+                return;
+            }
+        };
+        if !arr.1.is_output && self.is_param_array(base) {
+            let msg = self.read_only_message(base);
+            self.err(&base_at, msg);
+            return;
+        }
+        let Some(idx) = self.index_array(index) else { return };
+        self.scatter(&arr, &idx, v, at);
     }
 
     /// `a, b = b, a`, `x, y = 1, 2`, `a[i], a[j] = a[j], a[i]`,
@@ -1241,6 +1266,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.at(&at);
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
+            }
+            &hir::Expr::Subscript { index, .. } if self.is_array_index(index) => {
+                self.err(
+                    &at,
+                    "an augmented assignment through an array index is not supported: write `a[idx] = a[idx] + v`",
+                );
+                self.expr(value);
             }
             hir::Expr::Subscript { .. } if self.is_view_expr(target) => self.view_in_place(&update),
             hir::Expr::Subscript { .. } => {

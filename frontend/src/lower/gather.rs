@@ -1,0 +1,355 @@
+//! Indexing with arrays, NumPy's advanced indexing by one index: an
+//! integer array `idx` (`a[idx]`, a gather) or a Bool array `mask`
+//! (`a[mask]`, the elements where it is true), read into a new C-order
+//! array, and the assignments `a[idx] = v` and `a[mask] = v`.
+//!
+//! - `a[idx]`: the result has `idx`'s shape followed by `a`'s axes after
+//!   the first; element `p` of `idx`, wrapped when negative, picks row
+//!   `idx[p]` of `a`. An index outside the first axis panics with the
+//!   bounds message of `a[i]`.
+//! - `a[mask]`: `mask`'s shape must be the first `mask.ndim` extents of
+//!   `a` (NumPy's IndexError otherwise); the result is one axis of as
+//!   many elements as `mask` has true ones, in C order, followed by `a`'s
+//!   remaining axes.
+//! - `a[idx] = v` writes the rows in the order of `idx` (a repeated index
+//!   keeps the last value written, as NumPy's does in practice);
+//!   `a[mask] = v` writes where `mask` is true, in C order. `v` is a
+//!   number, or an array broadcast to the shape `a[idx]` or `a[mask]`
+//!   would have, its axes aligned on the right (NumPy's broadcasting of an
+//!   assigned value); a value array that does not broadcast panics with
+//!   NumPy's ValueError. A value array is copied before any element is
+//!   written, so `a[idx] = a[::-1]` reads the old `a`, as NumPy does.
+//!
+//! Not here: several array indices (`a[i_arr, j_arr]`), an array index
+//! mixed with integers or slices (`a[idx, 0]`, `a[:, idx]`), lists as
+//! indices, and an augmented assignment through an array index.
+
+use super::*;
+
+/// The extents `v` is broadcast over, and where each of its own axes
+/// takes its index from: `None` for a number.
+struct Broadcast {
+    value: (ValueId, TypeData),
+    /// One per axis of `value`: 1 when the axis moves with the target's,
+    /// 0 when its extent is 1 and stays at index 0.
+    steps: Vec<ValueId>,
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// `a[idx]` of the integer array `idx`, or of the Bool array `idx` as
+    /// a mask.
+    pub(super) fn gather(&mut self, a: &(ValueId, TypeData), idx: &(ValueId, TypeData), at: TextRange) -> Val {
+        let (Some(nd), Some(ind)) = (a.1.ndim(), idx.1.ndim()) else {
+            return self.err(&at, "the number of axes of this array is not known");
+        };
+        if nd == 0 {
+            return self.err(&at, "an array of no axes is not indexed by an array");
+        }
+        let d = a.1.dtype;
+        if idx.1.dtype == DType::Bool {
+            return self.masked(a, idx, nd, ind, at);
+        }
+        self.at(&at);
+        let a_dims = self.dims_of(a.0, &a.1);
+        let i_dims = self.dims_of(idx.0, &idx.1);
+        let out_dims: Vec<ValueId> = i_dims.iter().chain(&a_dims[1..]).copied().collect();
+        let extents: Vec<(ValueId, bool)> = out_dims.iter().map(|&x| (x, true)).collect();
+        let out = self.new_empty_array(d, &extents, &at);
+        let open = self.loops_open(&out_dims, &at);
+        let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let row = self.row_index(idx, &pos[..ind], a_dims[0], at);
+        let src: Vec<ValueId> = std::iter::once(row).chain(pos[ind..].iter().copied()).collect();
+        let n = self.fresh("el");
+        let x = self.b.index_load(TypeId::scalar(d), a.0, &src, &n);
+        self.b.index_store(out.0, &pos, x);
+        self.loops_close(open, &at);
+        Val::Arr { v: out.0, ty: out.1 }
+    }
+
+    /// `a[mask]`: the elements (rows) of `a` where `mask` is true.
+    fn masked(&mut self, a: &(ValueId, TypeData), mask: &(ValueId, TypeData), nd: usize, md: usize, at: TextRange) -> Val {
+        if md > nd {
+            return self.err(
+                &at,
+                format!("IndexError: too many indices for array: array is {nd}-dimensional, but {md} were indexed"),
+            );
+        }
+        self.at(&at);
+        let a_dims = self.dims_of(a.0, &a.1);
+        let m_dims = self.mask_dims(a_dims.as_slice(), mask, at);
+        let count = self.mask_count(mask, &m_dims, at);
+        let out_dims: Vec<ValueId> = std::iter::once(count).chain(a_dims[md..].iter().copied()).collect();
+        let extents: Vec<(ValueId, bool)> = out_dims.iter().map(|&x| (x, true)).collect();
+        let out = self.new_empty_array(a.1.dtype, &extents, &at);
+        let zero = self.zero(DType::Int64);
+        let nm = self.fresh("taken");
+        let taken = self.b.let_(TypeId::INT64, zero, &nm);
+        self.for_each_true(mask, &m_dims, at, |s, pos| {
+            let rest_dims = &a_dims[md..];
+            let open = s.loops_open(rest_dims, &at);
+            let rest: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+            let src: Vec<ValueId> = pos.iter().chain(&rest).copied().collect();
+            let dst: Vec<ValueId> = std::iter::once(taken).chain(rest.iter().copied()).collect();
+            let n = s.fresh("el");
+            let x = s.b.index_load(TypeId::scalar(a.1.dtype), a.0, &src, &n);
+            s.b.index_store(out.0, &dst, x);
+            s.loops_close(open, &at);
+            let next = s.plus_one(taken);
+            s.b.set(taken, next);
+        });
+        Val::Arr { v: out.0, ty: out.1 }
+    }
+
+    /// `a[idx] = v` of the integer or Bool array `idx`.
+    pub(super) fn scatter(&mut self, a: &(ValueId, TypeData), idx: &(ValueId, TypeData), v: Val, at: TextRange) {
+        let (Some(nd), Some(ind)) = (a.1.ndim(), idx.1.ndim()) else {
+            self.err(&at, "the number of axes of this array is not known");
+            return;
+        };
+        if nd == 0 {
+            self.err(&at, "an array of no axes is not indexed by an array");
+            return;
+        }
+        let mask = idx.1.dtype == DType::Bool;
+        if mask && ind > nd {
+            self.err(
+                &at,
+                format!("IndexError: too many indices for array: array is {nd}-dimensional, but {ind} were indexed"),
+            );
+            return;
+        }
+        self.at(&at);
+        let a_dims = self.dims_of(a.0, &a.1);
+        // The shape `a[idx]` has, which a value array is broadcast to (a
+        // mask's count only then: a number needs none).
+        let value_array = matches!(v, Val::Arr { .. });
+        let (target, m_dims): (Vec<ValueId>, Vec<ValueId>) = if mask {
+            let m_dims = self.mask_dims(&a_dims, idx, at);
+            let count = if value_array { self.mask_count(idx, &m_dims, at) } else { self.zero(DType::Int64) };
+            (std::iter::once(count).chain(a_dims[ind..].iter().copied()).collect(), m_dims)
+        } else {
+            let i_dims = self.dims_of(idx.0, &idx.1);
+            (i_dims.iter().chain(&a_dims[1..]).copied().collect(), Vec::new())
+        };
+        // A mask over every axis takes NumPy's own path: a value of one
+        // axis at most, of one element or one per true element.
+        let whole_mask = mask && ind == nd;
+        let Some(value) = self.assigned_value(v, &target, a.1.dtype, whole_mask, at) else { return };
+        if mask {
+            let zero = self.zero(DType::Int64);
+            let nm = self.fresh("taken");
+            let taken = self.b.let_(TypeId::INT64, zero, &nm);
+            self.for_each_true(idx, &m_dims, at, |s, pos| {
+                let rest_dims = &a_dims[ind..];
+                let open = s.loops_open(rest_dims, &at);
+                let rest: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+                let dst: Vec<ValueId> = pos.iter().chain(&rest).copied().collect();
+                let at_value: Vec<ValueId> = std::iter::once(taken).chain(rest.iter().copied()).collect();
+                if let Some(x) = s.value_element(&value, &at_value, a.1.dtype, at) {
+                    s.b.index_store(a.0, &dst, x);
+                }
+                s.loops_close(open, &at);
+                let next = s.plus_one(taken);
+                s.b.set(taken, next);
+            });
+        } else {
+            let open = self.loops_open(&target, &at);
+            let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+            let row = self.row_index(idx, &pos[..ind], a_dims[0], at);
+            let dst: Vec<ValueId> = std::iter::once(row).chain(pos[ind..].iter().copied()).collect();
+            if let Some(x) = self.value_element(&value, &pos, a.1.dtype, at) {
+                self.b.index_store(a.0, &dst, x);
+            }
+            self.loops_close(open, &at);
+        }
+    }
+
+    /// Element `pos` of the integer array `idx`, as an Int64 row of an
+    /// axis of `n`, wrapped when negative and checked.
+    fn row_index(&mut self, idx: &(ValueId, TypeData), pos: &[ValueId], n: ValueId, at: TextRange) -> ValueId {
+        let nm = self.fresh("i");
+        let i = self.b.index_load(TypeId::scalar(idx.1.dtype), idx.0, pos, &nm);
+        let i = if idx.1.dtype == DType::Int64 {
+            i
+        } else {
+            let nm = self.fresh("i");
+            self.b.cast(TypeId::INT64, i, &nm)
+        };
+        let (i, ok) = self.wrapped_index(i, n, &at);
+        let msg = "index out of bounds: index {} is out of range for axis 0 with size {}";
+        self.panic_unless_with(ok, msg, &[i, n], &at);
+        i
+    }
+
+    /// The extents of `mask`, each checked to be the extent of `a` on the
+    /// same axis (NumPy's IndexError).
+    fn mask_dims(&mut self, a_dims: &[ValueId], mask: &(ValueId, TypeData), at: TextRange) -> Vec<ValueId> {
+        let m_dims = self.dims_of(mask.0, &mask.1);
+        for (k, (&m, &n)) in m_dims.iter().zip(a_dims).enumerate() {
+            let same = self.result(Opcode::Eq, DType::Bool, m, n);
+            let msg = format!(
+                "IndexError: boolean index did not match indexed array along axis {k}; size of axis is {{}} but \
+                 size of corresponding boolean axis is {{}}"
+            );
+            self.panic_unless_with(same, &msg, &[n, m], &at);
+        }
+        m_dims
+    }
+
+    /// How many elements of `mask` are true.
+    fn mask_count(&mut self, mask: &(ValueId, TypeData), m_dims: &[ValueId], at: TextRange) -> ValueId {
+        let zero = self.zero(DType::Int64);
+        let nm = self.fresh("count");
+        let count = self.b.let_(TypeId::INT64, zero, &nm);
+        let open = self.loops_open(m_dims, &at);
+        let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let nm = self.fresh("m");
+        let m = self.b.index_load(TypeId::BOOL, mask.0, &pos, &nm);
+        let nm = self.fresh("m");
+        let m = self.b.cast(TypeId::INT64, m, &nm);
+        let more = self.result(Opcode::Add, DType::Int64, count, m);
+        self.b.set(count, more);
+        self.loops_close(open, &at);
+        let nm = self.fresh("count");
+        self.b.let_(TypeId::INT64, count, &nm)
+    }
+
+    /// Runs `body` with the position of each true element of `mask`, in C
+    /// order.
+    fn for_each_true(
+        &mut self,
+        mask: &(ValueId, TypeData),
+        m_dims: &[ValueId],
+        at: TextRange,
+        body: impl FnOnce(&mut Self, &[ValueId]),
+    ) {
+        let open = self.loops_open(m_dims, &at);
+        let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let nm = self.fresh("m");
+        let m = self.b.index_load(TypeId::BOOL, mask.0, &pos, &nm);
+        let then = self.block("mask.true");
+        let join = self.block("mask.next");
+        self.b.condbr(m, then, join, None);
+        self.enter(then);
+        body(self, &pos);
+        self.br(join);
+        self.enter(join);
+        self.loops_close(open, &at);
+    }
+
+    /// The value of `a[...] = v` for a target of extents `target` and
+    /// dtype `d`: a number converted once, or an array checked to
+    /// broadcast to `target` and copied unless it is fresh (it may be a
+    /// view of the array written).
+    fn assigned_value(
+        &mut self,
+        v: Val,
+        target: &[ValueId],
+        d: DType,
+        whole_mask: bool,
+        at: TextRange,
+    ) -> Option<Result<ValueId, Broadcast>> {
+        match v {
+            Val::Arr { v, ty } => {
+                let Some(vd) = ty.ndim() else {
+                    self.err(&at, "the number of axes of this array is not known");
+                    return None;
+                };
+                if ty.dtype.is_text() != d.is_text()
+                    || (d.is_text() && ty.dtype != d)
+                    || (ty.dtype.is_complex() && !d.is_complex())
+                {
+                    self.err(&at, format!("cannot store {} in an array of {}", ty.dtype.name(), d.name()));
+                    return None;
+                }
+                if whole_mask && vd > 1 {
+                    let msg = format!(
+                        "TypeError: NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, \
+                         input has {vd} dimensions"
+                    );
+                    self.err(&at, msg);
+                    return None;
+                }
+                if vd > target.len() {
+                    let msg = format!(
+                        "ValueError: shape mismatch: value array of {vd} axes could not be broadcast to indexing \
+                         result of {} axes",
+                        target.len()
+                    );
+                    self.err(&at, msg);
+                    return None;
+                }
+                let value = self.copy_of(v, &ty, &at);
+                let v_dims = self.dims_of(value.0, &value.1);
+                let one = self.int_const(1, &at);
+                let mut steps = Vec::new();
+                let mut ok: Option<ValueId> = None;
+                for (k, &x) in v_dims.iter().enumerate() {
+                    let t = target[target.len() - vd + k];
+                    let same = self.result(Opcode::Eq, DType::Bool, x, t);
+                    let is_one = self.result(Opcode::Eq, DType::Bool, x, one);
+                    let fits = self.result(Opcode::Or, DType::Bool, same, is_one);
+                    ok = Some(match ok {
+                        None => fits,
+                        Some(o) => self.result(Opcode::And, DType::Bool, o, fits),
+                    });
+                    let moves = self.result(Opcode::Ne, DType::Bool, x, one);
+                    let nm = self.fresh("step");
+                    steps.push(self.b.cast(TypeId::INT64, moves, &nm));
+                }
+                if let (Some(ok), true) = (ok, whole_mask) {
+                    let msg = "ValueError: NumPy boolean array indexing assignment cannot assign {} input values to \
+                               the {} output values where the mask is true";
+                    self.panic_unless_with(ok, msg, &[v_dims[0], target[0]], &at);
+                } else if let Some(ok) = ok {
+                    let msg = format!(
+                        "ValueError: shape mismatch: value array of shape {} could not be broadcast to indexing \
+                         result of shape {}",
+                        elementwise::shape_pattern(vd),
+                        elementwise::shape_pattern(target.len())
+                    );
+                    let args: Vec<ValueId> = v_dims.iter().chain(target).copied().collect();
+                    self.panic_unless_with(ok, &msg, &args, &at);
+                }
+                Some(Err(Broadcast { value, steps }))
+            }
+            other => {
+                // As `store` converts an element.
+                match other.scalar() {
+                    Some(s)
+                        if s.dtype.is_text() != d.is_text()
+                            || (d.is_text() && s.dtype != d)
+                            || (s.dtype.is_complex() && !d.is_complex()) =>
+                    {
+                        self.err(&at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
+                        return None;
+                    }
+                    Some(_) => {}
+                    None => {
+                        if !matches!(other, Val::Err) {
+                            self.err(&at, "only a number or an array can be assigned here");
+                        }
+                        return None;
+                    }
+                }
+                self.materialize(&other, d, &at).map(Ok)
+            }
+        }
+    }
+
+    /// The element of an assigned value at the target position `pos`,
+    /// converted to `d`.
+    fn value_element(&mut self, value: &Result<ValueId, Broadcast>, pos: &[ValueId], d: DType, at: TextRange) -> Option<ValueId> {
+        match value {
+            Ok(x) => Some(*x),
+            Err(Broadcast { value, steps }) => {
+                let skip = pos.len() - steps.len();
+                let idx: Vec<ValueId> = (steps.iter().enumerate())
+                    .map(|(k, &step)| self.result(Opcode::Mul, DType::Int64, pos[skip + k], step))
+                    .collect();
+                let x = self.load(value, &idx, at);
+                self.materialize(&x, d, &at)
+            }
+        }
+    }
+}
