@@ -149,6 +149,59 @@ EXPECTED = {
     "librosa_kernels.__shear_dense": refused(
         "keyword-only parameters are not supported",
         "keyword-only parameters"),
+    # pvlib-python (BSD-3-Clause)
+    "pvlib_kernels.julian_day_dt": PASS,
+    "pvlib_kernels.sum_mult_cos_add_mult": PASS,
+    "pvlib_kernels.heliocentric_latitude": refused(
+        "is a global NumPy array: compiled code reads no arrays from Python's globals",
+        "a module-level NumPy array (a coefficient table)"),
+    "pvlib_kernels.longitude_obliquity_nutation": refused(
+        "is a global NumPy array: compiled code reads no arrays from Python's globals",
+        "a module-level NumPy array (a coefficient table)"),
+    "pvlib_kernels.mean_ecliptic_obliquity": PASS,
+    "pvlib_kernels.geocentric_sun_right_ascension": refused(
+        "`numpy.radians` is a CPython function",
+        "`np.radians`"),
+    "pvlib_kernels.atmospheric_refraction_correction": refused(
+        "`numpy.radians` is a CPython function",
+        "`np.radians`"),
+    "pvlib_kernels.topocentric_astronomers_azimuth": refused(
+        "`numpy.radians` is a CPython function",
+        "`np.radians`"),
+    "pvlib_kernels.equation_of_time": refused(
+        "`numpy.radians` is a CPython function",
+        "`np.radians`"),
+    "pvlib_kernels.solar_position_loop": refused(
+        "is a global NumPy array: compiled code reads no arrays from Python's globals",
+        "a module-level NumPy array (a coefficient table)"),
+    # pyts (BSD-3-Clause)
+    "pyts_kernels._paa": PASS,
+    "pyts_kernels._gasf": refused(
+        "`numpy.outer` is a CPython function",
+        "`np.outer`"),
+    "pyts_kernels._markov_transition_matrix": PASS,
+    "pyts_kernels._markov_transition_field": PASS,
+    "pyts_kernels._aggregated_markov_transition_field": PASS,
+    "pyts_kernels._uniform_bins": refused(
+        "`numpy.linspace` is a CPython function",
+        "`np.linspace`"),
+    "pyts_kernels._digitize_2d": PASS,
+    "pyts_kernels._accumulated_cost_matrix_region": PASS,
+    "pyts_kernels._accumulated_cost_matrix_no_region": PASS,
+    "pyts_kernels._lower_bound_yi_x_y": refused(
+        "an index is an integer",
+        "indexing with a boolean mask"),
+    "pyts_kernels._warping_envelope_2d": PASS,
+    "pyts_kernels.apply_one_kernel_one_sample": refused(
+        "`x_pad` is a view of an input array and cannot be written",
+        "a local bound to a new array or to an array parameter"),
+    "pyts_kernels.apply_all_kernels": refused(
+        "`x_pad` is a view of an input array and cannot be written",
+        "a local bound to a new array or to an array parameter"),
+    # resampy (ISC)
+    "resampy_kernels._resample_loop": refused(
+        "is assigned before the loop and assigned in the `prange` loop",
+        "locals assigned in a `prange` loop"),
 }
 
 _MODULES = {}

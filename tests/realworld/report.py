@@ -23,6 +23,9 @@ PROJECTS = {
     "tslearn_kernels": "tslearn-team/tslearn (BSD-2)",
     "aeon_kernels": "aeon-toolkit/aeon (BSD-3)",
     "librosa_kernels": "librosa/librosa (ISC)",
+    "pvlib_kernels": "pvlib/pvlib-python (BSD-3)",
+    "pyts_kernels": "johannfaouzi/pyts (BSD-3)",
+    "resampy_kernels": "bmcfee/resampy (ISC)",
 }
 
 
