@@ -2747,7 +2747,10 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
     }
     let arity = if matches!(op, NpOp::Float2(_)) { 2 } else { 1 };
     if args.len() != arity
-        || !matches!(op, NpOp::Float1(_) | NpOp::Float2(_) | NpOp::Round(_) | NpOp::Abs | NpOp::Negative | NpOp::Square)
+        || !matches!(
+            op,
+            NpOp::Float1(_) | NpOp::Float2(_) | NpOp::Angle { .. } | NpOp::Round(_) | NpOp::Abs | NpOp::Negative | NpOp::Square
+        )
     {
         return None;
     }
@@ -2771,6 +2774,11 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
     let converted = |d: DType| args.iter().all(|a| a.converts_to(d));
     let num = |d: DType, nonneg: bool| Some(Ty::Num { s: Scalar::strong(d), nonneg });
     match op {
+        NpOp::Angle { .. } => {
+            let rd = if k == Kind::Float { d } else { float_for(d) };
+            let cd = if rd == DType::Float16 { DType::Float32 } else { rd };
+            converted(cd).then_some(Ty::Num { s: Scalar::strong(rd), nonneg: false })
+        }
         NpOp::Float1(sym) | NpOp::Float2(sym) => {
             let rd = if k == Kind::Float { d } else { float_for(d) };
             if (sym == "fmod" && k != Kind::Float) || !converted(rd) {

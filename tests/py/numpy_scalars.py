@@ -376,3 +376,24 @@ def rounded_bool(b: Bool) -> Float16:
 def bo_fold(d: Float64) -> Float64:
     """librosa's fold of a frequency ratio into an octave."""
     return d * (2.0 ** -np.round(np.log2(d)))
+
+
+def angles(x: Float64, n: Int32) -> Float64:
+    """np.radians, np.deg2rad, np.degrees, np.rad2deg: a product with
+    NumPy's constant; an integer in Float64."""
+    return np.radians(x) + 1000.0 * np.deg2rad(n) + np.degrees(x) * 1e-3 + np.rad2deg(Float64(n))
+
+
+def angles_f32(x: Float32) -> Float32:
+    """In Float32, with NumPy's Float32 constant."""
+    return np.radians(x) + np.degrees(x)
+
+
+def angles_f16(x: Float16, b: Bool) -> Float16:
+    """Float16 computes in Float32 and rounds; a Bool is Float16."""
+    return np.deg2rad(x) + np.rad2deg(b)
+
+
+def angles_of_array(a: Float32[:]) -> Float32[:]:
+    """Of an array, elementwise, in the array's dtype."""
+    return np.degrees(np.radians(a))

@@ -2861,6 +2861,12 @@ def _numpy_scalars():
     cases += [C(f"rounded_ints_{n}_{b}", "rounded_ints", np.int32(n), b) for n in (0, 7, -3) for b in (True, False)]
     cases += [C(f"rounded_bool_{b}", "rounded_bool", b) for b in (True, False)]
     cases += [C(f"bo_fold_{i}", "bo_fold", x) for i, x in enumerate((3.0, 1.5, 0.75, 10.0, 1.0 / 3.0))]
+    cases += [C(f"angles_{i}", "angles", x, np.int32(n))
+              for i, (x, n) in enumerate(((0.0, 0), (180.0, -90), (-1e300, 7), (float("nan"), 1), (33.3, 360)))]
+    cases += [C(f"angles_f32_{i}", "angles_f32", f32v(x)) for i, x in enumerate((1.0, -45.5, 1e30, 1e-40))]
+    cases += [C(f"angles_f16_{i}_{b}", "angles_f16", np.float16(x), b)
+              for i, x in enumerate((1.0, 90.0, 65504.0)) for b in (True, False)]
+    cases += [C("angles_of_array", "angles_of_array", np.arange(-720.0, 721.0, 15.0, dtype=np.float32)[::-3])]
     return cases
 
 
@@ -3231,6 +3237,7 @@ NUMPY_UFUNCS = {
     "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "rint", "fabs", "arctan2",
     "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "round", "around", "abs", "absolute", "negative", "square", "sign",
     "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "power",
+    "radians", "deg2rad", "degrees", "rad2deg",
     # Elementwise selections over arrays.
     "where", "clip",
 }

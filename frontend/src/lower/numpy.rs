@@ -26,6 +26,9 @@ pub(crate) enum NpOp {
     Round(&'static str),
     /// `round`, `around`: halves to even, with optional decimals.
     Around,
+    /// `deg2rad`/`radians` (true) and `rad2deg`/`degrees` (false): a
+    /// product with NumPy's constant in the float dtype.
+    Angle { to_radians: bool },
     Abs,
     Negative,
     Square,
@@ -70,6 +73,8 @@ pub(crate) fn numpy_func(name: &str) -> Option<NpOp> {
         "ceil" => NpOp::Round("ceil"),
         "trunc" => NpOp::Round("trunc"),
         "round" | "around" => NpOp::Around,
+        "deg2rad" | "radians" => NpOp::Angle { to_radians: true },
+        "rad2deg" | "degrees" => NpOp::Angle { to_radians: false },
         "abs" | "absolute" => NpOp::Abs,
         "negative" => NpOp::Negative,
         "square" => NpOp::Square,
@@ -302,6 +307,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.intrinsic(sym, &xs, rd, c.at)
             }
             NpOp::Around => unreachable!("lowered by numpy_round"),
+            NpOp::Angle { to_radians } => {
+                // NumPy's `x * (pi / 180)` in double or in float (its half
+                // loop computes in float and rounds).
+                let rd = float_of(d);
+                let cd = if rd == DType::Float16 { DType::Float32 } else { rd };
+                let Some(xs) = self.operands(&vals, cd, c.at) else { return Val::Err };
+                let factor = match (cd, to_radians) {
+                    (DType::Float64, true) => std::f64::consts::PI / 180.0,
+                    (DType::Float64, false) => 180.0 / std::f64::consts::PI,
+                    (_, true) => f64::from(std::f32::consts::PI / 180.0f32),
+                    (_, false) => f64::from(180.0f32 / std::f32::consts::PI),
+                };
+                let factor = Val::Lit { lit: Lit::Float(factor), s: Scalar::strong(cd) };
+                let factor = self.materialize(&factor, cd, &c.at).expect("a float converts");
+                let v = self.result(Opcode::Mul, cd, xs[0], factor);
+                let v = if cd == rd {
+                    v
+                } else {
+                    let n = self.fresh("half");
+                    self.b.cast(TypeId::scalar(rd), v, &n)
+                };
+                Val::Num { v, s: Scalar::strong(rd), nonneg: false }
+            }
             NpOp::Round(sym) => {
                 let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
                 if k != Kind::Float {
