@@ -2137,6 +2137,34 @@ impl Solver<'_> {
             NpFn::Searchsorted => return self.searchsorted(args, &self.keywords_of(keywords, &["v", "side"])?),
             NpFn::Norm => return self.norm(args, &self.keywords_of(keywords, &["ord"])?),
             NpFn::ArrayOf => return self.array_of(args, &self.keywords_of(keywords, &["dtype"])?),
+            // As the lowering's `linspace_call`: the float dtype of the
+            // bounds and a Python float.
+            NpFn::Linspace => {
+                let kws = self.keywords_of(keywords, &["start", "stop", "num", "endpoint"])?;
+                let bounds: Vec<ExprId> = args.iter().take(2).copied().chain(
+                    ["start", "stop"].iter().filter_map(|n| kws.get(n).copied()),
+                ).collect();
+                let [start, stop] = bounds[..] else { return None };
+                let mut common = Scalar::weak(DType::Float64);
+                for e in [start, stop] {
+                    let s = self.ty(e)?.scalar()?;
+                    if kind(s.dtype) > Kind::Float {
+                        return None;
+                    }
+                    common = promote(common, s)?;
+                }
+                let d = if common.weak || kind(common.dtype) != Kind::Float { DType::Float64 } else { common.dtype };
+                return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)));
+            }
+            NpFn::Outer => {
+                let ([a, b], []) = (args, keywords) else { return None };
+                let (Ty::Arr(a), Ty::Arr(b)) = (self.ty(*a)?, self.ty(*b)?) else { return None };
+                if a.ndim() != Some(1) || b.ndim() != Some(1) || a.dtype.is_text() || b.dtype.is_text() {
+                    return None;
+                }
+                let d = promote(Scalar::strong(a.dtype), Scalar::strong(b.dtype))?.dtype;
+                return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None, None]), Layout::COrder)));
+            }
             // `kind=` picks no other order (the lowering checks its value).
             NpFn::ArgSort => {
                 self.keywords_of(keywords, &["kind"])?;

@@ -123,6 +123,31 @@ def argsort_extremes(a: UInt64[:]) -> Int64:
     return 1000 * order[0] + order[len(order) - 1]
 
 
+def spaced(start: Float64, stop: Float64, n: Int64) -> Float64[:]:
+    """np.linspace with the endpoint: the last element is `stop`."""
+    return np.linspace(start, stop, n)
+
+
+def spaced_open(start: Int64, stop: Float64, n: Int64) -> Float64[:]:
+    """np.linspace without the endpoint, by keyword."""
+    return np.linspace(start, stop, num=n, endpoint=False)
+
+
+def spaced_f32(start: Float32, stop: Float32) -> Float32[:]:
+    """Two Float32 bounds: Float32, 50 elements."""
+    return np.linspace(start, stop)
+
+
+def outer_product(a: Float64[:], b: Int32[:]) -> Float64[:, :]:
+    """np.outer: every a[i] * b[j]."""
+    return np.outer(a, b)
+
+
+def outer_bool(a: Bool[:], b: Bool[:]) -> Bool[:, :]:
+    """Of Bools, their `and`."""
+    return np.outer(a, b)
+
+
 def search_left(a: Float64[:], v: Float64) -> Int64:
     """np.searchsorted(a, v): before equal elements."""
     return np.searchsorted(a, v)

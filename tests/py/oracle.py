@@ -465,6 +465,7 @@ def panic_message(exc, instr):
                      str(exc))
         or re.fullmatch(r"NumPy boolean array indexing assignment cannot assign \d+ input values to the \d+ output "
                         r"values where the mask is true", str(exc))
+        or re.fullmatch(r"Number of samples, -\d+, must be non-negative\.", str(exc))
     ):
         return "ValueError: " + str(exc)
     if isinstance(exc, ValueError) and str(exc) in ("range() arg 3 must not be zero", "negative shift count"):
@@ -2212,6 +2213,18 @@ def _array_functions():
         C("argsort_method", "argsort_method", ints(np.int32, -3, 3, 50)),
         C("argsorted_bool", "argsorted_bool", every_other(arr([True, False, True, False, False], np.bool_))),
         C("argsort_extremes", "argsort_extremes", arr([2**64 - 1, 0, 2**63, 5, 2**63 - 1], np.uint64)),
+        C("spaced", "spaced", -1.5, 2.25, 7),
+        C("spaced_one", "spaced", 3.0, 9.0, 1),
+        C("spaced_none", "spaced", 3.0, 9.0, 0),
+        C("spaced_flat", "spaced", 1e-320, 1e-320, 4),
+        C("spaced_tiny_step", "spaced", 0.0, 1e-320, 5),
+        C("spaced_negative", "spaced", 0.0, 1.0, -2),
+        C("spaced_open", "spaced_open", 2, 7.5, 4),
+        C("spaced_open_one", "spaced_open", 2, 7.5, 1),
+        C("spaced_f32", "spaced_f32", np.float32(0.1), np.float32(-3.7)),
+        C("outer_product", "outer_product", f64(4), reversed_view(ints(np.int32, -5, 5, 3))),
+        C("outer_product_empty", "outer_product", f64(0), ints(np.int32, -5, 5, 3)),
+        C("outer_bool", "outer_bool", arr([True, False, True], np.bool_), every_other(arr([True, True, False], np.bool_))),
         C("search_left", "search_left", sorted_grid, 1.5),
         C("search_left_low", "search_left", sorted_grid, -7.0),
         C("search_left_nan", "search_left", sorted_grid, nan),
@@ -3256,7 +3269,8 @@ NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", 
 # NumPy's array functions with keywords of their own: sorting and searching,
 # the NaN-ignoring reductions, the norms, arrays made from lists.
 NUMPY_ARRAY_FUNCS = {
-    "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
+    "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "outer": set(),
+    "linspace": {"start", "stop", "num", "endpoint"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
     "nanvar": {"ddof"}, "nanstd": {"ddof"},
 }

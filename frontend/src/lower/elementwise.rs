@@ -198,7 +198,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 if let Some((f, _)) = self.np_function_target(*func) {
                     use npfuncs::NpFn;
-                    return matches!(f, NpFn::Sort | NpFn::ArgSort | NpFn::ArgSortMethod | NpFn::ArrayOf);
+                    return matches!(
+                        f,
+                        NpFn::Sort | NpFn::ArgSort | NpFn::ArgSortMethod | NpFn::ArrayOf | NpFn::Linspace | NpFn::Outer
+                    );
                 }
                 matches!(self.target_of(*func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
             }

@@ -44,6 +44,7 @@ mod calls;
 mod elementwise;
 pub(crate) mod expr;
 mod gather;
+mod grids;
 mod linalg;
 mod maybe_none;
 mod nanreduce;

@@ -34,6 +34,10 @@ pub(crate) enum NpFn {
     Nan(NanRed),
     /// `np.array([...])`.
     ArrayOf,
+    /// `np.linspace(start, stop, num)`.
+    Linspace,
+    /// `np.outer(a, b)`.
+    Outer,
 }
 
 /// A NaN-ignoring reduction of a whole array.
@@ -57,6 +61,8 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "argsort" => NpFn::ArgSort,
         "searchsorted" => NpFn::Searchsorted,
         "array" => NpFn::ArrayOf,
+        "linspace" => NpFn::Linspace,
+        "outer" => NpFn::Outer,
         "nansum" => NpFn::Nan(NanRed::Sum),
         "nanprod" => NpFn::Nan(NanRed::Prod),
         "nanmin" => NpFn::Nan(NanRed::Min),
@@ -79,6 +85,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::SortInPlace => "`.sort()`",
             NpFn::ArgSort => "`np.argsort`",
             NpFn::ArgSortMethod => "`.argsort()`",
+            NpFn::Linspace => "`np.linspace`",
+            NpFn::Outer => "`np.outer`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::ArrayOf => "`np.array`",
@@ -150,7 +158,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
             return self.err(&k.range, "`**` arguments are not supported");
         }
-        let creates = matches!(f, NpFn::Sort | NpFn::SortInPlace | NpFn::ArgSort | NpFn::ArgSortMethod | NpFn::ArrayOf);
+        let creates = matches!(
+            f,
+            NpFn::Sort
+                | NpFn::SortInPlace
+                | NpFn::ArgSort
+                | NpFn::ArgSortMethod
+                | NpFn::ArrayOf
+                | NpFn::Linspace
+                | NpFn::Outer
+        );
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -162,6 +179,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Norm => self.norm_call(shown, c),
             NpFn::Nan(r) => self.nan_reduction_call(r, shown, c),
             NpFn::ArrayOf => self.array_of_call(shown, c),
+            NpFn::Linspace => self.linspace_call(shown, c),
+            NpFn::Outer => self.outer_call(shown, c),
         }
     }
 

@@ -1,0 +1,171 @@
+//! Arrays laid out from their arguments: `np.linspace(start, stop, num,
+//! endpoint=)` and `np.outer(a, b)`.
+//!
+//! `np.linspace` computes each element as NumPy 2 does, in the float
+//! dtype NumPy's `result_type(start, stop, float(num))` gives (Float64 for
+//! Python numbers and integers, Float32 for two Float32 scalars): with
+//! `div` the number of steps (`num - 1`, or `num` without the endpoint)
+//! and `step = (stop - start) / div`, element `i` is `i * step + start`,
+//! or `i / div * (stop - start) + start` when the step is zero, or
+//! `i * (stop - start) + start` when there are no steps; the last element
+//! is `stop` itself when the endpoint is included. `num` is a number of
+//! elements (50 when it is not given; a negative one panics with NumPy's
+//! ValueError); `endpoint` a constant. Not here: `dtype=`, `retstep=`,
+//! `axis=`, array bounds and complex numbers.
+//!
+//! `np.outer(a, b)` of two 1-D arrays is the 2-D array of every product
+//! `a[i] * b[j]`, each computed as NumPy's `multiply` of the two elements
+//! (their promoted dtype; Bool's product is its `and`). Not here: arrays
+//! of other ranks (NumPy flattens them), scalars and `out=`.
+
+use super::*;
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// `np.linspace(start, stop, num=50, endpoint=True)`.
+    pub(super) fn linspace_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        let Some(kws) = self.keywords_of(c, &["start", "stop", "num", "endpoint"], shown) else { return Val::Err };
+        let args = c.args;
+        if args.len() > 4 {
+            return self.err(&c.at, format!("{shown} takes a start, a stop, a number and an endpoint here"));
+        }
+        let mut given: [Option<hir::ExprId>; 4] = [None; 4];
+        for (k, &a) in args.iter().enumerate() {
+            given[k] = Some(a);
+        }
+        for &(name, e) in &kws {
+            let k = ["start", "stop", "num", "endpoint"].iter().position(|n| *n == name).expect("a known keyword");
+            if given[k].is_some() {
+                return self.err(&self.range(e), format!("`{name}` is given twice"));
+            }
+            given[k] = Some(e);
+        }
+        let [Some(start_e), Some(stop_e), num_e, endpoint_e] = given else {
+            return self.err(&c.at, format!("{shown} takes a start and a stop"));
+        };
+        let endpoint = match endpoint_e.map(|e| (e, &self.hir.exprs[e])) {
+            None => true,
+            Some((_, hir::Expr::Literal(Lit::Bool(b)))) => *b,
+            Some((e, _)) => return self.err(&self.range(e), "the endpoint is the constant `True` or `False` here"),
+        };
+        let mut bounds = Vec::new();
+        let mut common = Scalar::weak(DType::Float64);
+        for e in [start_e, stop_e] {
+            let v = self.expr(e);
+            let at = self.range(e);
+            let Some(s) = v.scalar() else {
+                return if matches!(v, Val::Err) { Val::Err } else { self.err(&at, format!("{shown} takes numbers here")) };
+            };
+            if kind(s.dtype) > Kind::Float {
+                return self.err(&at, format!("{shown} takes real numbers here, not {}", s.dtype.name()));
+            }
+            common = match promote(common, s) {
+                Some(p) => p,
+                None => return self.err(&at, format!("{shown} of {}", s.dtype.name())),
+            };
+            bounds.push((v, at));
+        }
+        // `float(num)` is a Python float: Float64 unless a strong Float32
+        // or Float16 is there.
+        let d = if common.weak || kind(common.dtype) != Kind::Float { DType::Float64 } else { common.dtype };
+        let [(start, start_at), (stop, stop_at)] = [bounds[0].clone(), bounds[1].clone()];
+        let (Some(start), Some(stop)) = (self.materialize(&start, d, &start_at), self.materialize(&stop, d, &stop_at))
+        else {
+            return Val::Err;
+        };
+        let num = match num_e {
+            None => self.int_const(50, &c.at),
+            Some(e) => {
+                let v = self.expr(e);
+                let at = self.range(e);
+                match v.scalar() {
+                    Some(s) if kind(s.dtype) <= Kind::Int => match self.materialize(&v, DType::Int64, &at) {
+                        Some(n) => n,
+                        None => return Val::Err,
+                    },
+                    _ if matches!(v, Val::Err) => return Val::Err,
+                    _ => return self.err(&at, format!("the number of samples of {shown} is an integer")),
+                }
+            }
+        };
+        self.at(&c.at);
+        let zero = self.zero(DType::Int64);
+        let nonneg = self.result(Opcode::Ge, DType::Bool, num, zero);
+        self.panic_unless_with(nonneg, "ValueError: Number of samples, {}, must be non-negative.", &[num], &c.at);
+        let one = self.int_const(1, &c.at);
+        let div = if endpoint { self.result(Opcode::Sub, DType::Int64, num, one) } else { num };
+        let ty = TypeId::scalar(d);
+        let nm = self.fresh("div");
+        let div_f = self.b.cast(ty, div, &nm);
+        let delta = self.result(Opcode::Sub, d, stop, start);
+        let step = self.result(Opcode::Div, d, delta, div_f);
+        let zero_f = self.zero(d);
+        let zero_step = self.result(Opcode::Eq, DType::Bool, step, zero_f);
+        let steps = self.result(Opcode::Gt, DType::Bool, div, zero);
+        let last = self.result(Opcode::Sub, DType::Int64, num, one);
+        let (out, out_ty) = self.new_empty_array(d, &[(num, true)], &c.at);
+        let open = self.loops_open(&[num], &c.at);
+        let i = open[0].i;
+        let nm = self.fresh("i");
+        let i_f = self.b.cast(ty, i, &nm);
+        let by_step = self.result(Opcode::Mul, d, i_f, step);
+        let fraction = self.result(Opcode::Div, d, i_f, div_f);
+        let by_fraction = self.result(Opcode::Mul, d, fraction, delta);
+        let nm = self.fresh("y");
+        let stepped = self.b.select(ty, zero_step, by_fraction, by_step, &nm);
+        let no_steps = self.result(Opcode::Mul, d, i_f, delta);
+        let nm = self.fresh("y");
+        let y = self.b.select(ty, steps, stepped, no_steps, &nm);
+        let y = self.result(Opcode::Add, d, y, start);
+        let y = if endpoint {
+            // `y[-1] = stop` when there are two elements or more.
+            let is_last = self.result(Opcode::Eq, DType::Bool, i, last);
+            let two = self.result(Opcode::Gt, DType::Bool, num, one);
+            let at_end = self.result(Opcode::And, DType::Bool, is_last, two);
+            let nm = self.fresh("y");
+            self.b.select(ty, at_end, stop, y, &nm)
+        } else {
+            y
+        };
+        self.b.index_store(out, &[i], y);
+        self.loops_close(open, &c.at);
+        Val::Arr { v: out, ty: out_ty }
+    }
+
+    /// `np.outer(a, b)` of two 1-D arrays.
+    pub(super) fn outer_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        if self.keywords_of(c, &[], shown).is_none() {
+            return Val::Err;
+        }
+        let &[a_e, b_e] = c.args else {
+            return self.err(&c.at, format!("{shown} takes two arrays here, not {} arguments", c.args.len()));
+        };
+        let mut arrays = Vec::new();
+        for e in [a_e, b_e] {
+            let Some((v, ty)) = self.numeric_array_arg(e, shown, true) else { return Val::Err };
+            if ty.ndim() != Some(1) {
+                return self.err(&self.range(e), format!("{shown} takes arrays of one axis here"));
+            }
+            arrays.push((v, ty));
+        }
+        let (a, b) = (&arrays[0], &arrays[1]);
+        let Some(p) = promote(Scalar::strong(a.1.dtype), Scalar::strong(b.1.dtype)) else {
+            return self.err(&c.at, format!("{shown} of {} and {}", a.1.dtype.name(), b.1.dtype.name()));
+        };
+        let d = p.dtype;
+        self.at(&c.at);
+        let n = self.fresh("dim");
+        let rows = self.b.dim(a.0, 0, &n);
+        let n = self.fresh("dim");
+        let cols = self.b.dim(b.0, 0, &n);
+        let (out, out_ty) = self.new_empty_array(d, &[(rows, true), (cols, true)], &c.at);
+        let open = self.loops_open(&[rows, cols], &c.at);
+        let (i, j) = (open[0].i, open[1].i);
+        let x = self.load(a, &[i], c.at);
+        let y = self.load(b, &[j], c.at);
+        let product = self.binop(ast::Operator::Mult, x, y, c.at);
+        let Some(v) = self.materialize(&product, d, &c.at) else { return Val::Err };
+        self.b.index_store(out, &[i, j], v);
+        self.loops_close(open, &c.at);
+        Val::Arr { v: out, ty: out_ty }
+    }
+}
