@@ -157,32 +157,20 @@ EXPECTED = {
         "is a global NumPy array: compiled code reads no arrays from Python's globals",
         "a module-level NumPy array (a coefficient table)"),
     "pvlib_kernels.mean_ecliptic_obliquity": PASS,
-    "pvlib_kernels.geocentric_sun_right_ascension": refused(
-        "`numpy.radians` is a CPython function",
-        "`np.radians`"),
-    "pvlib_kernels.atmospheric_refraction_correction": refused(
-        "`numpy.radians` is a CPython function",
-        "`np.radians`"),
-    "pvlib_kernels.topocentric_astronomers_azimuth": refused(
-        "`numpy.radians` is a CPython function",
-        "`np.radians`"),
-    "pvlib_kernels.equation_of_time": refused(
-        "`numpy.radians` is a CPython function",
-        "`np.radians`"),
+    "pvlib_kernels.geocentric_sun_right_ascension": PASS,
+    "pvlib_kernels.atmospheric_refraction_correction": PASS,
+    "pvlib_kernels.topocentric_astronomers_azimuth": PASS,
+    "pvlib_kernels.equation_of_time": PASS,
     "pvlib_kernels.solar_position_loop": refused(
         "is a global NumPy array: compiled code reads no arrays from Python's globals",
         "a module-level NumPy array (a coefficient table)"),
     # pyts (BSD-3-Clause)
     "pyts_kernels._paa": PASS,
-    "pyts_kernels._gasf": refused(
-        "`numpy.outer` is a CPython function",
-        "`np.outer`"),
+    "pyts_kernels._gasf": PASS,
     "pyts_kernels._markov_transition_matrix": PASS,
     "pyts_kernels._markov_transition_field": PASS,
     "pyts_kernels._aggregated_markov_transition_field": PASS,
-    "pyts_kernels._uniform_bins": refused(
-        "`numpy.linspace` is a CPython function",
-        "`np.linspace`"),
+    "pyts_kernels._uniform_bins": PASS,
     "pyts_kernels._digitize_2d": PASS,
     "pyts_kernels._accumulated_cost_matrix_region": PASS,
     "pyts_kernels._accumulated_cost_matrix_no_region": PASS,
