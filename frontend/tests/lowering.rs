@@ -249,7 +249,7 @@ fn real_world_kernels_lower_with_the_typecheck_types() {
         .filter(|p| p.extension().is_some_and(|e| e == "py") && p.file_stem().is_some_and(|s| s != "report"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 9, "{files:?}");
+    assert!(files.len() >= 12, "the corpus's files are missing: {files:?}");
     for f in files {
         let lowered = std::panic::catch_unwind(|| postc_frontend::lower_files(&[f.clone()], Vec::new()).is_ok());
         assert!(lowered.is_ok(), "{} panics in the frontend", f.display());
