@@ -42,6 +42,33 @@ entry:
 }
 ";
 
+/// An optimised x86-64 build starts each function with a body, the cold
+/// ones aside, on a 64-byte line (docs/performance.md, "Where the last few
+/// per cent went"); an unoptimised one keeps LLVM's alignment.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn optimised_functions_start_on_a_cache_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "prog.pir", PROG);
+    for (opt, aligned) in [("-O2", true), ("-O3", true), ("-O0", false)] {
+        let ll = dir.path().join(format!("prog{opt}.ll"));
+        run_ok(driver().args(["compile", opt, "--emit", "llvm-ir"]).arg(&src).arg("-o").arg(&ll));
+        let text = std::fs::read_to_string(&ll).unwrap();
+        let defines: Vec<&str> = text.lines().filter(|l| l.starts_with("define ")).collect();
+        for name in ["@twice(", "@main("] {
+            let line = defines.iter().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{opt}: no {name}\n{text}"));
+            assert_eq!(line.contains(" align 64 "), aligned, "{opt}: {line}");
+        }
+        for line in &defines {
+            if line.contains(" align 64 ") {
+                let attrs = line.split('#').nth(1).and_then(|a| a.split_whitespace().next()).unwrap_or("");
+                let group = text.lines().find(|l| l.starts_with(&format!("attributes #{attrs} "))).unwrap_or("");
+                assert!(!group.contains(" cold"), "{opt}: a cold function aligned: {line}\n{group}");
+            }
+        }
+    }
+}
+
 #[test]
 fn emit_kinds_produce_what_they_say() {
     let dir = tempfile::tempdir().unwrap();
