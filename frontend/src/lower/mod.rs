@@ -780,6 +780,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     &at,
                     format!("`{name}` is a module-level array, which GPU code cannot make: pass it in as a parameter"),
                 );
+                self.refused_bindings.insert(name.to_owned());
                 continue;
             }
             let vals: Vec<(Val, TextRange)> =

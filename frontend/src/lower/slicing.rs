@@ -740,7 +740,7 @@ impl FnLower<'_, '_> {
 
     /// Whether `e` is a module-level array, a view of one, or a local
     /// bound to such a view.
-    fn reads_constant(&self, e: hir::ExprId) -> bool {
+    pub(super) fn reads_constant(&self, e: hir::ExprId) -> bool {
         match &self.hir.exprs[e] {
             hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => true,
             hir::Expr::Name(n) => self.constant_views.contains(self.name_text(n)),
