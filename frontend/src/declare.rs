@@ -524,7 +524,10 @@ impl Declarer<'_> {
         if let Expr::Call(c) = value {
             if self.is_np_array(d, &c.func) {
                 if let Some(ann) = ann {
-                    self.err(ann, format!("module-level array `{name}` takes no annotation: give its dtype as `dtype=`"));
+                    self.err(
+                        ann,
+                        format!("module-level array `{name}` takes no annotation: give its dtype as `dtype=`"),
+                    );
                     return;
                 }
                 if let Some(a) = self.const_array(d, c) {

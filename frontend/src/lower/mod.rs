@@ -440,10 +440,8 @@ pub(crate) fn lower_function(
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
         .map(|(n, _)| n.clone())
         .collect();
-    let constants: HashSet<String> = (hir.locals.values())
-        .filter(|l| l.kind == LocalKind::Constant)
-        .map(|l| l.name.to_string())
-        .collect();
+    let constants: HashSet<String> =
+        (hir.locals.values()).filter(|l| l.kind == LocalKind::Constant).map(|l| l.name.to_string()).collect();
     input_arrays.extend(constants.iter().cloned());
     let constant_views = slicing::input_views(&hir, &constants);
     let input_views = slicing::input_views(&hir, &input_arrays);

@@ -242,7 +242,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether `e` is `np.linalg` (or `linalg` imported from NumPy).
     fn is_numpy_linalg(&self, e: hir::ExprId) -> bool {
         match &self.hir.exprs[e] {
-            &hir::Expr::Attribute { base, ref attr } => &**attr == "linalg" && self.boundary_module(base) == Some("numpy"),
+            &hir::Expr::Attribute { base, ref attr } => {
+                &**attr == "linalg" && self.boundary_module(base) == Some("numpy")
+            }
             hir::Expr::Name(_) => self.boundary_module(e) == Some("numpy.linalg"),
             _ => false,
         }
