@@ -56,11 +56,28 @@ pub(crate) enum Global {
     Alias(String),
     /// A function whose declaration has errors (already reported).
     Broken,
+    /// A module-level array, `TABLE = np.array([...])`: a read-only
+    /// constant that each function reading it makes at its entry.
+    ConstArray(std::sync::Arc<ConstArray>),
     /// `thread_idx`, `block_idx`, `block_dim`, `grid_dim`: a kernel's launch
     /// coordinates, read as `thread_idx.x`.
     GpuRegister(postc_ir::builtins::GpuReg),
     /// `shared`, `sync_threads`, `atomic_add`: what cooperating kernels use.
     GpuBuiltin(GpuBuiltin),
+}
+
+/// A module-level array's value, frozen: `np.array` of a (nested) list
+/// of constants, as `np.array` inside a function reads one
+/// (`lower::npfuncs::nested_shape`, `array_of_dtype`).
+#[derive(Debug)]
+pub(crate) struct ConstArray {
+    pub dtype: DType,
+    /// One extent per level of the list.
+    pub shape: Vec<usize>,
+    /// The numbers in C order, as folded, each with where it is written.
+    pub elements: Vec<(Lit, Scalar, ruff_text_size::TextRange)>,
+    /// The `np.array(...)` call.
+    pub at: ruff_text_size::TextRange,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -504,6 +521,21 @@ impl Declarer<'_> {
                 return;
             }
         }
+        if let Expr::Call(c) = value {
+            if self.is_np_array(d, &c.func) {
+                if let Some(ann) = ann {
+                    self.err(
+                        ann,
+                        format!("module-level array `{name}` takes no annotation: give its dtype as `dtype=`"),
+                    );
+                    return;
+                }
+                if let Some(a) = self.const_array(d, c) {
+                    d.globals.insert(name, Global::ConstArray(std::sync::Arc::new(a)));
+                }
+                return;
+            }
+        }
         let Some((lit, mut scalar)) = self.const_value(d, value) else { return };
         if let Some(ann) = ann {
             let Some(t) = self.scalar_annotation(d, ann) else { return };
@@ -524,6 +556,164 @@ impl Declarer<'_> {
         d.module.decl_locs.constants.insert(name.clone(), self.src.loc(self.file, target));
         d.module.constants.insert(name.clone(), Constant { ty: TypeId::scalar(scalar.dtype), value: value_c });
         d.globals.insert(name, Global::Const { lit, scalar });
+    }
+
+    /// Whether `f` is NumPy's `array` (`np.array`, or `array` imported
+    /// from NumPy).
+    fn is_np_array(&self, d: &Declared, f: &Expr) -> bool {
+        match f {
+            Expr::Attribute(a) => {
+                a.attr.id.as_str() == "array"
+                    && matches!(&*a.value, Expr::Name(m)
+                        if matches!(d.globals.get(m.id.as_str()), Some(Global::BoundaryModule(m)) if m == "numpy"))
+            }
+            Expr::Name(n) => matches!(d.globals.get(n.id.as_str()),
+                Some(Global::Boundary { module, name }) if module == "numpy" && name == "array"),
+            _ => false,
+        }
+    }
+
+    /// `np.array(list[, dtype])` at module level: a nested list of
+    /// constants (literals and earlier module constants), its dtype and
+    /// conversions those of `np.array` in a function.
+    fn const_array(&mut self, d: &Declared, c: &ast::ExprCall) -> Option<ConstArray> {
+        use crate::lower::npfuncs::{array_element_via, array_of_dtype, nested_shape};
+        let shown = "`np.array`";
+        let args = &c.arguments.args;
+        let mut dtype_expr = None;
+        for k in c.arguments.keywords.iter() {
+            match k.arg.as_ref().map(|a| a.id.as_str()) {
+                Some("dtype") if dtype_expr.is_none() => dtype_expr = Some(&k.value),
+                Some("dtype") => {
+                    self.err(k, "`dtype=` is given twice");
+                    return None;
+                }
+                Some(other) => {
+                    self.err(k, format!("{shown} takes no keyword `{other}=` at module level"));
+                    return None;
+                }
+                None => {
+                    self.err(k, "`**` arguments are not supported");
+                    return None;
+                }
+            }
+        }
+        if let Some(s) = args.iter().find(|a| matches!(a, Expr::Starred(_))) {
+            self.err(s, "`*` arguments are not supported");
+            return None;
+        }
+        if args.is_empty() || args.len() > 2 {
+            self.err(c, format!("{shown} takes a list of numbers (and a dtype) here"));
+            return None;
+        }
+        if let Some(p) = args.get(1) {
+            if dtype_expr.is_some() {
+                self.err(p, "the dtype is given twice");
+                return None;
+            }
+            dtype_expr = Some(p);
+        }
+        let given = match dtype_expr {
+            Some(e) => Some(self.module_dtype(d, e)?),
+            None => None,
+        };
+        fn elements(e: &Expr) -> Option<Vec<&Expr>> {
+            match e {
+                Expr::List(l) => Some(l.elts.iter().collect()),
+                Expr::Tuple(t) => Some(t.elts.iter().collect()),
+                _ => None,
+            }
+        }
+        let (shape, leaves) = match nested_shape(&args[0], &elements) {
+            Ok(found) => found,
+            Err((at, why)) => {
+                self.err(at, why.message(shown));
+                return None;
+            }
+        };
+        let mut folded = Vec::with_capacity(leaves.len());
+        let mut ok = true;
+        for e in leaves {
+            match self.const_value(d, e) {
+                Some((_, s)) if s.dtype.is_text() => {
+                    self.err(e, format!("{shown} takes numbers here, not {}", s.dtype.name()));
+                    ok = false;
+                }
+                Some((lit, s)) => folded.push((lit, s, e.range())),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let Some(dtype) = array_of_dtype(given, folded.iter().map(|(_, s, _)| *s)) else {
+            self.err(c, format!("the numbers of this {shown} have no common dtype"));
+            return None;
+        };
+        for (lit, s, at) in &folded {
+            let Some(via) = array_element_via(*s, matches!(lit, Lit::Float(_)), dtype) else {
+                self.err(at, format!("a complex number cannot be stored in an array of {}", dtype.name()));
+                return None;
+            };
+            if lit.convert(via).is_none() {
+                let msg = match lit {
+                    Lit::Int(i) => format!("{i} is out of range for {}", via.name()),
+                    _ => format!("this constant cannot be converted to {}", via.name()),
+                };
+                self.err(at, msg);
+                return None;
+            }
+        }
+        Some(ConstArray { dtype, shape, elements: folded, at: c.range() })
+    }
+
+    /// The dtype argument of a module-level `np.array`: a NumPy dtype
+    /// (`np.float64`, `"int32"`), a postyp type or `float`, `int`, `bool`.
+    fn module_dtype(&mut self, d: &Declared, e: &Expr) -> Option<DType> {
+        use crate::lower::arrays::{numpy_dtype, removed_numpy_dtype};
+        let numpy_name = |n: &str| match d.globals.get(n) {
+            Some(Global::BoundaryModule(m)) => m == "numpy",
+            _ => false,
+        };
+        let found = match e {
+            Expr::StringLiteral(s) => numpy_dtype(s.value.to_str()),
+            Expr::Attribute(a) => match &*a.value {
+                Expr::Name(m) if numpy_name(m.id.as_str()) => {
+                    let attr = a.attr.id.as_str();
+                    if let Some(instead) = removed_numpy_dtype(attr) {
+                        self.err(e, format!("AttributeError: `np.{attr}` was removed in the NumPy 2.0 release. Use `{instead}` instead."));
+                        return None;
+                    }
+                    numpy_dtype(attr)
+                }
+                Expr::Name(m) if matches!(d.globals.get(m.id.as_str()), Some(Global::Namespace(Namespace::Postyp))) => {
+                    DType::from_name(a.attr.id.as_str())
+                }
+                _ => None,
+            },
+            Expr::Name(n) => match d.globals.get(n.id.as_str()) {
+                Some(Global::Type(t)) => Some(*t),
+                Some(Global::Boundary { module, name }) if module == "numpy" => numpy_dtype(name),
+                None => python_scalar(n.id.as_str()),
+                _ => None,
+            },
+            _ => None,
+        };
+        match found {
+            Some(t) if t.is_text() => {
+                self.err(e, "arrays of Str or Bytes cannot be created in compiled code");
+                None
+            }
+            Some(t) => Some(t),
+            None => {
+                let shown = crate::syntax::dotted(e).unwrap_or_else(|| construct_name(e).to_owned());
+                self.err(
+                    e,
+                    format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`"),
+                );
+                None
+            }
+        }
     }
 
     /// Folds a constant expression of literals and earlier constants.

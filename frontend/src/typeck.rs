@@ -89,7 +89,7 @@ use crate::lower::arrays::{
     array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
 };
 use crate::lower::expr::array_fits;
-use crate::lower::npfuncs::{numpy_function, NanRed, NpFn};
+use crate::lower::npfuncs::{array_element_via, array_of_dtype, nested_shape, numpy_function, NanRed, NpFn};
 use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
@@ -1225,6 +1225,10 @@ impl Solver<'_> {
                     })
                 }
                 LocalKind::Poisoned => None,
+                LocalKind::Constant => match self.env.globals.get(&*self.body.locals[*id].name)? {
+                    Global::ConstArray(a) => Some(Ty::Arr(crate::lower::const_array_type(a))),
+                    _ => None,
+                },
                 LocalKind::Assigned => {
                     let st = &self.states[*id];
                     if !st.open {
@@ -2320,60 +2324,29 @@ impl Solver<'_> {
             (Some(&e), None) | (None, Some(&e)) => Some(self.dtype_arg(e)?),
             (None, None) => None,
         };
-        let (mut shape, mut leaves) = (Vec::new(), Vec::new());
-        self.nested_elements(args[0], 0, &mut shape, &mut leaves)?;
+        let elements = |x: ExprId| match &self.body.exprs[x] {
+            Expr::List(es) | Expr::Tuple(es) => Some(es.to_vec()),
+            _ => None,
+        };
+        let (shape, leaves) = nested_shape(args[0], &elements).ok()?;
         let mut numbers = Vec::with_capacity(leaves.len());
-        let mut common: Option<DType> = None;
         for e in leaves {
             let t = self.ty(e)?;
             let s = t.scalar()?;
             if s.dtype.is_text() {
                 return None;
             }
-            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
-            common = Some(match common {
-                None => d,
-                Some(p) => promote_strong(p, d)?,
-            });
             numbers.push(t);
         }
-        let d = dtype.or(common).unwrap_or(DType::Float64);
+        let d = array_of_dtype(dtype, numbers.iter().filter_map(Ty::scalar))?;
         for t in &numbers {
-            let s = t.scalar()?;
-            if s.dtype.is_complex() && !d.is_complex() {
-                return None;
-            }
-            // A float constant is truncated to an integer dtype in the IR.
-            let truncated =
-                matches!(t, Ty::Lit { lit: Lit::Float(_), .. }) && matches!(kind(d), Kind::Int | Kind::Bool);
-            if !(if truncated { t.converts_to(DType::Float64) } else { t.converts_to(d) }) {
+            let float_literal = matches!(t, Ty::Lit { lit: Lit::Float(_), .. });
+            let via = array_element_via(t.scalar()?, float_literal, d)?;
+            if !t.converts_to(via) {
                 return None;
             }
         }
         Some(Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; shape.len()]), Layout::COrder)))
-    }
-
-    /// The numbers of a nested list, in C order, and its extents, as the
-    /// lowering's `nested_elements` collects them; `None` for a ragged
-    /// list or one that is not a list.
-    fn nested_elements(&self, e: ExprId, depth: usize, shape: &mut Vec<usize>, leaves: &mut Vec<ExprId>) -> Option<()> {
-        let elts: &[ExprId] = match &self.body.exprs[e] {
-            Expr::List(es) | Expr::Tuple(es) => es,
-            _ if depth == 0 || depth < shape.len() => return None,
-            _ => {
-                leaves.push(e);
-                return Some(());
-            }
-        };
-        if depth == shape.len() {
-            if !leaves.is_empty() {
-                return None;
-            }
-            shape.push(elts.len());
-        } else if shape[depth] != elts.len() {
-            return None;
-        }
-        elts.iter().try_for_each(|x| self.nested_elements(*x, depth + 1, shape, leaves))
     }
 
     /// `np.sum(a)`, `a.max()`, ... of a whole array, as the lowering's

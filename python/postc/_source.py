@@ -5,7 +5,7 @@ A script, a notebook cell or a module of a larger program holds much that
 is not POST Python (NumPy at top level, a `main()` that prints, classes).
 `@jit` compiles a function as Numba does: the function, every function it
 calls (found through its globals, transitively), and the values of the
-globals it reads, frozen at compile time. For each file involved this
+globals it reads (numbers, NumPy arrays), frozen at compile time. For each file involved this
 module writes a *cut*: the file's text with every line that does not
 belong to a selected function blanked, so that line numbers — and so
 diagnostics and panic locations — are the file's own; and one first line
@@ -266,6 +266,48 @@ def _constant(value):
             return f"complex({_float_text(value.real)}, {_float_text(value.imag)})", t
         return _float_text(float(value)), t
     return None
+
+
+# The most elements a global array compiled as a constant may have.
+_MAX_ARRAY_ELEMENTS = 1_000_000
+
+_ARRAY_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                 "float16", "float32", "float64"}
+
+
+def _array_refusal(value):
+    """Why compiled code cannot hold the global array `value` as a
+    constant (None: it can)."""
+    if value.dtype.name not in _ARRAY_DTYPES:
+        return (f"of dtype {value.dtype}: compiled code freezes global arrays of booleans, integers and "
+                "floats only")
+    if value.ndim == 0:
+        return "with no axes (0-d): compiled code freezes global arrays of one axis or more"
+    if value.size > _MAX_ARRAY_ELEMENTS:
+        return (f"of {value.size} elements: compiled code freezes global arrays of at most "
+                f"{_MAX_ARRAY_ELEMENTS} elements")
+    if value.size == 0 and value.ndim > 1:
+        return "with no elements and several axes: compiled code cannot freeze it"
+    return None
+
+
+def _array_text(value):
+    """The nested list of `value`'s elements in C order, each written so
+    that it reads back exactly (`repr` of a float, NaN and infinities as
+    `_float_text` spells them)."""
+    if value.dtype.kind == "b":
+        one = repr
+    elif value.dtype.kind in "iu":
+        one = lambda x: repr(int(x))  # noqa: E731
+    else:
+        one = lambda x: _float_text(float(x))  # noqa: E731
+
+    def nested(x):
+        if isinstance(x, list):
+            return "[" + ", ".join(nested(e) for e in x) + "]"
+        return one(x)
+
+    return nested(np.ascontiguousarray(value).tolist())
 
 
 class _Cut:
@@ -548,8 +590,15 @@ def _bind(cut, name, value, chains, at, lines, work):
             cut.bind(name, f"{name}: _postc_{annotation} = {text}", at)
         return
     if isinstance(value, np.ndarray):
-        raise fail(f"`{name}` is a global NumPy array: compiled code reads no arrays from Python's globals; "
-                   "pass it as an argument")
+        # Frozen as Numba freezes a global array: the values it holds now,
+        # a read-only constant of the compiled code (`np.array([...])` at
+        # module level, built at each call's entry).
+        why = _array_refusal(value)
+        if why is not None:
+            raise fail(f"`{name}` is a global NumPy array {why}; pass it as an argument")
+        cut.bind("_postc_np", "import numpy as _postc_np", at)
+        cut.bind(name, f"{name} = _postc_np.array({_array_text(value)}, dtype={value.dtype.name!r})", at)
+        return
     raise fail(f"`{name}` is a {type(value).__name__} of Python's globals: compiled code can read modules, "
                "POST functions, types and numbers from there, nothing else")
 

@@ -177,6 +177,7 @@ def test_globals_are_frozen_at_compile_time_and_checked():
 
         K = 3.0
         TABLE = np.ones(3)
+        NAMES = np.array(["a", "b"], dtype=object)
 
         @postc.jit
         def scale(x: Float64) -> Float64:
@@ -184,16 +185,24 @@ def test_globals_are_frozen_at_compile_time_and_checked():
 
         @postc.jit
         def lookup(x: Float64) -> Float64:
-            return TABLE[0] * x
+            return TABLE[0] * x + NAMES.shape[0]
+
+        @postc.jit
+        def table(x: Float64) -> Float64:
+            return TABLE[2] * x
     ''')
     cell = define_cell(4, text, ns)
     assert ns["scale"](2.0) == 6.0
     ns["K"] = 10.0  # as in Numba: the compiled function keeps the value it saw
     assert ns["scale"](2.0) == 6.0
+    # A global array is frozen as well: its values when compiled.
+    assert ns["table"](2.0) == 2.0
+    ns["TABLE"][2] = 5.0
+    assert ns["table"](2.0) == 2.0
     with pytest.raises(postc.CompileError) as e:
         ns["lookup"](1.0)
-    assert "`TABLE` is a global NumPy array" in str(e.value)
-    assert f"{cell}:14:12" in str(e.value)
+    assert "`NAMES` is a global NumPy array of dtype object" in str(e.value)
+    assert f"{cell}:15:27" in str(e.value)
 
 
 OPTIONS = textwrap.dedent('''\

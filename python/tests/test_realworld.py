@@ -150,20 +150,14 @@ EXPECTED = {
     # pvlib-python (BSD-3-Clause)
     "pvlib_kernels.julian_day_dt": PASS,
     "pvlib_kernels.sum_mult_cos_add_mult": PASS,
-    "pvlib_kernels.heliocentric_latitude": refused(
-        "is a global NumPy array: compiled code reads no arrays from Python's globals",
-        "a module-level NumPy array (a coefficient table)"),
-    "pvlib_kernels.longitude_obliquity_nutation": refused(
-        "is a global NumPy array: compiled code reads no arrays from Python's globals",
-        "a module-level NumPy array (a coefficient table)"),
+    "pvlib_kernels.heliocentric_latitude": PASS,
+    "pvlib_kernels.longitude_obliquity_nutation": PASS,
     "pvlib_kernels.mean_ecliptic_obliquity": PASS,
     "pvlib_kernels.geocentric_sun_right_ascension": PASS,
     "pvlib_kernels.atmospheric_refraction_correction": PASS,
     "pvlib_kernels.topocentric_astronomers_azimuth": PASS,
     "pvlib_kernels.equation_of_time": PASS,
-    "pvlib_kernels.solar_position_loop": refused(
-        "is a global NumPy array: compiled code reads no arrays from Python's globals",
-        "a module-level NumPy array (a coefficient table)"),
+    "pvlib_kernels.solar_position_loop": PASS,
     # pyts (BSD-3-Clause)
     "pyts_kernels._paa": PASS,
     "pyts_kernels._gasf": PASS,

@@ -788,6 +788,37 @@ def _matmul():
     ]
 
 
+@program("global_arrays")
+def _global_arrays():
+    f32 = np.float32
+    return [
+        C("periodic_0", "periodic", 0.0, tol="ulps=16"),
+        C("periodic_025", "periodic", 0.25, tol="ulps=16"),
+        C("periodic_loop_0", "periodic_loop", 0.0, tol="ulps=16"),
+        C("periodic_loop_m1", "periodic_loop", -1.0, tol="ulps=16"),
+        C("amplitude_total", "amplitude_total"),
+        C("row_of_1", "row_of", 1, zeros(3, np.float64)),
+        C("row_of_last", "row_of", -1, zeros(3, np.float64)),
+        C("scaled_phases", "scaled_phases", zeros(5, np.float64)),
+        C("prime_sum", "prime_sum"),
+        C("nth_prime_3", "nth_prime", 3),
+        C("nth_prime_m2", "nth_prime", -2),
+        C("nth_prime_out", "nth_prime", 7),
+        C("cube_total", "cube_total"),
+        C("cube_plane_2", "cube_plane", 2),
+        C("weighted", "weighted", arr([1.0, 2.0, 4.0, 8.0], f32)),
+        C("weighted_strided", "weighted", every_other(arr([1.0, 0.0, -2.0, 0.0, 0.5, 0.0, 3.0, 0.0], f32))),
+        C("mask_count", "mask_count"),
+        C("byte_total", "byte_total"),
+        C("truncated_0", "truncated", 0),
+        C("truncated_1", "truncated", 1),
+        C("edge_0", "edge", 0),
+        C("edge_2", "edge", 2),
+        C("edge_3", "edge", 3),
+        C("twice_first", "twice_first", 0.5),
+    ]
+
+
 @program("collatz")
 def _collatz():
     cases = [C(f"steps_{n}", "steps", n) for n in (1, 2, 27, 97, 837799)]
@@ -3386,6 +3417,10 @@ class Lint:
                     F.add("function alias" if v.id in funcs else "alias of an imported function")
                 elif isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant)):
                     F.add("module constant")
+                elif (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "array"
+                      and isinstance(v.func.value, ast.Name) and v.func.value.id == "np"
+                      and v.args and isinstance(v.args[0], (ast.List, ast.Tuple))):
+                    F.add("module-level array")
                 else:
                     self.err(path, node, "module-level assignment of a non-constant")
             elif isinstance(node, ast.AnnAssign):
@@ -3980,7 +4015,7 @@ class Lint:
 REQUIRED = [
     "module docstring", "function docstring", "from postyp import", "from postc import",
     "from postc.math import", "import postc.math", "postc.math.NAME()", "import numpy as np",
-    "annotated module constant", "module constant", "__all__", "function alias",
+    "annotated module constant", "module constant", "module-level array", "__all__", "function alias",
     "alias of an imported function", "import of another POST module",
     "import of a POST function under another name", "annotated local", "augmented assignment",
     "indexed store", "augmented indexed store", "multi-index a[i, j]", "if", "elif", "else", "while",

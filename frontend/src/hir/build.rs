@@ -39,18 +39,34 @@ pub(crate) struct BodyBuilder<'g> {
     scope: HashMap<String, LocalId>,
     /// Whether the module level binds a name.
     is_global: &'g dyn Fn(&str) -> bool,
+    /// Whether a module-level name is an array constant: read in the
+    /// body, it is a [`LocalKind::Constant`] local.
+    is_array: &'g dyn Fn(&str) -> bool,
 }
 
 impl<'g> BodyBuilder<'g> {
     /// The body of `def`, whose parameters are `params` (those whose
     /// annotations have errors are also in `poisoned`).
+    #[cfg(test)]
     pub fn build<'p>(
         def: &ast::StmtFunctionDef,
         params: impl IntoIterator<Item = &'p str>,
         poisoned: &[String],
         is_global: &'g dyn Fn(&str) -> bool,
     ) -> Body {
-        let mut b = BodyBuilder { body: Body::default(), scope: HashMap::new(), is_global };
+        Self::build_with_arrays(def, params, poisoned, is_global, &|_| false)
+    }
+
+    /// As [`BodyBuilder::build`], where `is_array` tells the module-level
+    /// arrays among the globals.
+    pub fn build_with_arrays<'p>(
+        def: &ast::StmtFunctionDef,
+        params: impl IntoIterator<Item = &'p str>,
+        poisoned: &[String],
+        is_global: &'g dyn Fn(&str) -> bool,
+        is_array: &'g dyn Fn(&str) -> bool,
+    ) -> Body {
+        let mut b = BodyBuilder { body: Body::default(), scope: HashMap::new(), is_global, is_array };
         for p in params {
             b.declare(p, LocalKind::Param);
         }
@@ -82,9 +98,10 @@ impl<'g> BodyBuilder<'g> {
         id
     }
 
-    fn resolve(&self, name: &str) -> Name {
+    fn resolve(&mut self, name: &str) -> Name {
         match self.scope.get(name) {
             Some(&id) => Name::Local(id),
+            None if (self.is_array)(name) => Name::Local(self.declare(name, LocalKind::Constant)),
             None if (self.is_global)(name) => Name::Global(name.into()),
             None => Name::Free(name.into()),
         }

@@ -72,6 +72,10 @@ pub(crate) enum LocalKind {
     /// Bound by an assignment, a `for` target, or a refused construct
     /// that binds (`with ... as`, `except ... as`, a `match` pattern).
     Assigned,
+    /// A module-level array (`TABLE = np.array([...])`) the body reads:
+    /// an array made at the function's entry, read-only, as an input
+    /// array parameter is.
+    Constant,
 }
 
 /// What a name in the body refers to.

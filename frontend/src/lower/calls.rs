@@ -996,6 +996,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.err(&at, format!("argument {nth} of `{name}` is {ty}, expected {p}"));
                         return None;
                     }
+                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.reads_constant(a)) {
+                        self.err(
+                            &at,
+                            format!(
+                                "argument {nth} of `{name}` is written by it, but this array is a module-level \
+                                 array, a read-only constant of compiled code (pass a `.copy()`)"
+                            ),
+                        );
+                        return None;
+                    }
                     if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
                         self.err(
                             &at,

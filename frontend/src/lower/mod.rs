@@ -333,6 +333,8 @@ pub(crate) struct FnLower<'a, 'c> {
     has_array_below: la_arena::ArenaMap<hir::ExprId, bool>,
     /// Locals bound to views of input arrays (see `slicing::input_views`).
     input_views: HashSet<String>,
+    /// Those of them bound to views of module-level arrays.
+    constant_views: HashSet<String>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
     /// arguments may name.
     dtype_locals: HashMap<String, DType>,
@@ -364,7 +366,8 @@ pub(crate) fn lower_function(
     // The locals are the body's, as its HIR resolved them.
     let is_global = |name: &str| cx.globals.contains_key(name);
     let params = decl.params.iter().map(|(name, _)| name.as_str());
-    let hir = hir::BodyBuilder::build(def, params, &decl.poisoned, &is_global);
+    let is_array = |name: &str| matches!(cx.globals.get(name), Some(Global::ConstArray(_)));
+    let hir = hir::BodyBuilder::build_with_arrays(def, params, &decl.poisoned, &is_global, &is_array);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
     for local in hir.locals.values() {
         let info = match local.kind {
@@ -391,6 +394,21 @@ pub(crate) fn lower_function(
                 rebound: false,
                 maybe_none: false,
             },
+            // A module-level array: read-only, as an input array is.
+            LocalKind::Constant => {
+                let Some(Global::ConstArray(a)) = cx.globals.get(&*local.name) else {
+                    unreachable!("a module-level array")
+                };
+                LocalInfo {
+                    ty: Some(LocalTy::Array(const_array_type(a))),
+                    fixed: true,
+                    nonneg: false,
+                    param: true,
+                    poisoned: false,
+                    rebound: false,
+                    maybe_none: false,
+                }
+            }
             LocalKind::Assigned => LocalInfo {
                 ty: None,
                 fixed: false,
@@ -418,10 +436,14 @@ pub(crate) fn lower_function(
             }
         }
     }
-    let input_arrays: HashSet<String> = (decl.params.iter())
+    let mut input_arrays: HashSet<String> = (decl.params.iter())
         .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
         .map(|(n, _)| n.clone())
         .collect();
+    let constants: HashSet<String> =
+        (hir.locals.values()).filter(|l| l.kind == LocalKind::Constant).map(|l| l.name.to_string()).collect();
+    input_arrays.extend(constants.iter().cloned());
+    let constant_views = slicing::input_views(&hir, &constants);
     let input_views = slicing::input_views(&hir, &input_arrays);
     // An array parameter assigned in the body lives in a `let` from the
     // start (`declare_rebound_arrays`), as a rebound array local does.
@@ -473,6 +495,7 @@ pub(crate) fn lower_function(
     }
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.input_views = input_views;
+    fl.constant_views = constant_views;
     fl.body(def);
     // With other diagnostics, a binding the types do not hold is their
     // echo; without them, it is reported rather than compiled wrong.
@@ -488,6 +511,12 @@ pub(crate) fn lower_function(
     } else {
         Err(fl.diags)
     }
+}
+
+/// The type of a module-level array: C order, of its dtype, its extents
+/// left unknown as those of `np.array` in a function are.
+pub(crate) fn const_array_type(a: &crate::declare::ConstArray) -> TypeData {
+    TypeData::array(a.dtype, postc_ir::Shape::dims(&vec![None; a.shape.len()]), postc_ir::Layout::COrder)
 }
 
 /// The element locals of the tuple local `name` (see
@@ -556,6 +585,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             fusing: false,
             has_array_below: la_arena::ArenaMap::default(),
             input_views: HashSet::new(),
+            constant_views: HashSet::new(),
             dtype_locals: HashMap::new(),
             inferred_tuple: None,
             present: HashSet::new(),
@@ -688,6 +718,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         self.declare_presence_flags();
         self.declare_rebound_arrays();
+        self.make_constant_arrays();
         let hir = self.hir;
         let stmts: &[hir::StmtId] = &hir.top;
         let skip_doc = matches!(stmts.first().map(|&s| &hir.stmts[s]),
@@ -728,6 +759,45 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             self.open = false;
         }
+    }
+
+    /// Makes each module-level array the body reads (see
+    /// [`LocalKind::Constant`]), once, at the function's entry: a new
+    /// C-order array holding its numbers.
+    fn make_constant_arrays(&mut self) {
+        let hir = self.hir;
+        let mut names: Vec<&str> =
+            hir.locals.values().filter(|l| l.kind == LocalKind::Constant).map(|l| &*l.name).collect();
+        names.sort_unstable();
+        for name in names {
+            let Some(Global::ConstArray(a)) = self.cx.globals.get(name) else { continue };
+            let a = a.clone();
+            if self.decl.attrs.is_device() {
+                let at = self.constant_use(name);
+                self.err(
+                    &at,
+                    format!("`{name}` is a module-level array, which GPU code cannot make: pass it in as a parameter"),
+                );
+                self.refused_bindings.insert(name.to_owned());
+                continue;
+            }
+            let vals: Vec<(Val, TextRange)> =
+                a.elements.iter().map(|(lit, s, at)| (Val::Lit { lit: lit.clone(), s: *s }, *at)).collect();
+            self.at(&a.at);
+            if let Some((v, _)) = self.array_of_elements(a.dtype, &a.shape, vals, &a.at) {
+                self.slots.insert(name.to_owned(), v);
+            }
+        }
+    }
+
+    /// Where the body first reads the module-level array `name`.
+    fn constant_use(&self, name: &str) -> TextRange {
+        let hir = self.hir;
+        (hir.exprs.iter())
+            .filter(|(_, e)| matches!(e, hir::Expr::Name(n) if self.name_text(n) == name))
+            .map(|(id, _)| hir.expr_ranges[id])
+            .min_by_key(|r| r.start())
+            .unwrap_or_default()
     }
 
     pub(super) fn zero(&mut self, d: DType) -> ValueId {

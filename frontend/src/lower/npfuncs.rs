@@ -76,6 +76,105 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
     })
 }
 
+/// Why a nested list is not the initialiser of an array (see
+/// [`nested_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Nesting {
+    /// The outermost value is not a list or tuple.
+    NotList,
+    /// A number where a list of this many elements was.
+    NumberWhereList(usize),
+    /// A list where a number was.
+    ListWhereNumber,
+    /// A list of `n` elements where the first list of its level had `first`.
+    Ragged { n: usize, first: usize },
+}
+
+impl Nesting {
+    /// The message, `shown` naming the call (`` `np.array` ``).
+    pub(crate) fn message(self, shown: &str) -> String {
+        match self {
+            Nesting::NotList => format!("{shown} takes a list of numbers here (`np.array([1.0, x])`)"),
+            Nesting::NumberWhereList(n) => format!("{shown} of a ragged list: a number where a list of {n} was"),
+            Nesting::ListWhereNumber => format!("{shown} of a ragged list: a list where a number was"),
+            Nesting::Ragged { n, first } => {
+                let s = if n == 1 { "" } else { "s" };
+                format!("{shown} of a ragged list: {n} element{s} here, {first} in the first list of this level")
+            }
+        }
+    }
+}
+
+/// The extents of the nested list `root` (one per level) and its numbers
+/// in C order, as `np.array` reads a list: `elements` gives the elements
+/// of a list or tuple (`None` for anything else). A ragged list, or one
+/// whose outermost value is no list, is refused with the value where it
+/// shows. The one rule of the lowering, the typecheck and the module
+/// level's arrays.
+pub(crate) fn nested_shape<T: Copy>(
+    root: T,
+    elements: &dyn Fn(T) -> Option<Vec<T>>,
+) -> Result<(Vec<usize>, Vec<T>), (T, Nesting)> {
+    fn walk<T: Copy>(
+        e: T,
+        depth: usize,
+        elements: &dyn Fn(T) -> Option<Vec<T>>,
+        shape: &mut Vec<usize>,
+        leaves: &mut Vec<T>,
+    ) -> Result<(), (T, Nesting)> {
+        let Some(elts) = elements(e) else {
+            if depth == 0 {
+                return Err((e, Nesting::NotList));
+            }
+            if depth < shape.len() {
+                return Err((e, Nesting::NumberWhereList(shape[depth])));
+            }
+            leaves.push(e);
+            return Ok(());
+        };
+        if depth == shape.len() {
+            if !leaves.is_empty() {
+                return Err((e, Nesting::ListWhereNumber));
+            }
+            shape.push(elts.len());
+        } else if shape[depth] != elts.len() {
+            return Err((e, Nesting::Ragged { n: elts.len(), first: shape[depth] }));
+        }
+        elts.into_iter().try_for_each(|x| crate::syntax::deep(|| walk(x, depth + 1, elements, shape, leaves)))
+    }
+    let (mut shape, mut leaves) = (Vec::new(), Vec::new());
+    walk(root, 0, elements, &mut shape, &mut leaves)?;
+    Ok((shape, leaves))
+}
+
+/// The dtype of `np.array(list[, dtype])`: the one given, else NumPy's
+/// promotion of the numbers' dtypes (a Python number, weak, counting as
+/// its kind's default dtype, as NumPy's array coercion counts it),
+/// Float64 for none. `None` when the numbers do not promote.
+pub(crate) fn array_of_dtype(given: Option<DType>, numbers: impl IntoIterator<Item = Scalar>) -> Option<DType> {
+    let mut common: Option<DType> = None;
+    for s in numbers {
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        common = Some(match common {
+            None => d,
+            Some(p) => promote_strong(p, d)?,
+        });
+    }
+    Some(given.or(common).unwrap_or(DType::Float64))
+}
+
+/// How a number of dtype `s` (a float literal when `float_literal`) is
+/// stored in an array of `d` made by `np.array`: converted to the dtype
+/// returned (`d`, or Float64 for a float literal stored in an integer or
+/// Bool array, which NumPy truncates: cast in the IR), or refused (a
+/// complex number in an array of reals).
+pub(crate) fn array_element_via(s: Scalar, float_literal: bool, d: DType) -> Option<DType> {
+    if s.dtype.is_complex() && !d.is_complex() {
+        return None;
+    }
+    Some(if float_literal && matches!(kind(d), Kind::Int | Kind::Bool) { DType::Float64 } else { d })
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// What `f` names among this module's functions, and its name as
     /// NumPy spells it (shown in messages).
@@ -143,7 +242,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether `e` is `np.linalg` (or `linalg` imported from NumPy).
     fn is_numpy_linalg(&self, e: hir::ExprId) -> bool {
         match &self.hir.exprs[e] {
-            &hir::Expr::Attribute { base, ref attr } => &**attr == "linalg" && self.boundary_module(base) == Some("numpy"),
+            &hir::Expr::Attribute { base, ref attr } => {
+                &**attr == "linalg" && self.boundary_module(base) == Some("numpy")
+            }
             hir::Expr::Name(_) => self.boundary_module(e) == Some("numpy.linalg"),
             _ => false,
         }
@@ -257,36 +358,43 @@ impl<'a, 'c> FnLower<'a, 'c> {
             },
             None => None,
         };
-        let mut shape = Vec::new();
-        let mut leaves = Vec::new();
-        if !self.nested_elements(args[0], 0, &mut shape, &mut leaves, shown) {
-            return Val::Err;
-        }
+        let Some((shape, leaves)) = self.nested_elements(args[0], shown) else { return Val::Err };
         let mut vals = Vec::with_capacity(leaves.len());
-        let mut common: Option<DType> = None;
         for e in leaves {
             let v = self.expr(e);
             let e = self.range(e);
-            let s = match &v {
+            match &v {
                 Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
                 Val::Arr { .. } => return self.err(&e, format!("{shown} takes a list of numbers here, not of arrays")),
                 Val::Tuple(_) => return self.err(&e, format!("{shown} takes a list of numbers here, not of tuples")),
                 Val::Void => return self.err(&e, "this call returns nothing"),
-                Val::Num { s, .. } | Val::Lit { s, .. } => *s,
-            };
-            if s.dtype.is_text() {
-                return self.err(&e, format!("{shown} takes numbers here, not {}", s.dtype.name()));
+                Val::Num { s, .. } | Val::Lit { s, .. } if s.dtype.is_text() => {
+                    let d = s.dtype;
+                    return self.err(&e, format!("{shown} takes numbers here, not {}", d.name()));
+                }
+                Val::Num { .. } | Val::Lit { .. } => {}
             }
-            // NumPy's array coercion gives a Python number its default dtype.
-            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
-            common = Some(match common {
-                None => d,
-                Some(p) => promote_strong(p, d).expect("numbers promote"),
-            });
             vals.push((v, e));
         }
-        let d = dtype.or(common).unwrap_or(DType::Float64);
+        let scalars = vals.iter().filter_map(|(v, _)| v.scalar());
+        let d = array_of_dtype(dtype, scalars).expect("numbers promote");
         self.at(&c.at);
+        match self.array_of_elements(d, &shape, vals, &c.at) {
+            Some((arr, ty)) => Val::Arr { v: arr, ty },
+            None => Val::Err,
+        }
+    }
+
+    /// A new C-order array of `d` and extents `shape` holding `vals` (in
+    /// C order), each converted as `np.array` converts (see
+    /// [`array_element_via`]); `None` when one does not convert (reported).
+    pub(super) fn array_of_elements(
+        &mut self,
+        d: DType,
+        shape: &[usize],
+        vals: Vec<(Val, TextRange)>,
+        at: &TextRange,
+    ) -> Option<(ValueId, TypeData)> {
         let dims: Vec<(ValueId, bool)> = shape
             .iter()
             .map(|&n| {
@@ -294,25 +402,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (self.b.int(TypeId::INT64, n as i128, &nm), true)
             })
             .collect();
-        let (arr, ty) = self.new_empty_array(d, &dims, c);
+        let (arr, ty) = self.new_empty_array(d, &dims, at);
         for (flat, (v, e)) in vals.into_iter().enumerate() {
-            if v.scalar().is_some_and(|s| s.dtype.is_complex()) && !d.is_complex() {
-                return self.err(&e, format!("a complex number cannot be stored in an array of {}", d.name()));
-            }
-            let x = match (&v, kind(d)) {
+            let Some(s) = v.scalar() else { return None };
+            let float_literal = matches!(v, Val::Lit { lit: Lit::Float(_), .. });
+            let Some(via) = array_element_via(s, float_literal, d) else {
+                self.err(&e, format!("a complex number cannot be stored in an array of {}", d.name()));
+                return None;
+            };
+            let x = if via != d {
                 // NumPy converts a float to an integer dtype by truncation,
                 // which a constant's conversion refuses: cast it in the IR.
-                (Val::Lit { lit: Lit::Float(_), .. }, Kind::Int | Kind::Bool) => {
-                    let Some(f) = self.materialize(&v, DType::Float64, &e) else { return Val::Err };
-                    let nm = self.fresh("el");
-                    self.b.cast(TypeId::scalar(d), f, &nm)
-                }
-                _ => match self.materialize(&v, d, &e) {
-                    Some(x) => x,
-                    None => return Val::Err,
-                },
+                let f = self.materialize(&v, via, &e)?;
+                let nm = self.fresh("el");
+                self.b.cast(TypeId::scalar(d), f, &nm)
+            } else {
+                self.materialize(&v, d, &e)?
             };
-            self.at(&c.at);
+            self.at(at);
             let mut rest = flat;
             let mut idx = vec![0; shape.len()];
             for k in (0..shape.len()).rev() {
@@ -328,54 +435,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 .collect();
             self.b.index_store(arr, &idx, x);
         }
-        Val::Arr { v: arr, ty }
+        Some((arr, ty))
     }
 
-    /// Collects the scalars of a nested list of `depth` levels already
-    /// seen into `leaves` in C order, and its extents into `shape`;
-    /// `false` when it is ragged or holds a list where a scalar was
-    /// (reported).
-    fn nested_elements(
-        &mut self,
-        e: hir::ExprId,
-        depth: usize,
-        shape: &mut Vec<usize>,
-        leaves: &mut Vec<hir::ExprId>,
-        shown: &str,
-    ) -> bool {
+    /// The extents and numbers of the nested list `e` (see
+    /// [`nested_shape`]); `None` when it is ragged or no list (reported).
+    fn nested_elements(&mut self, e: hir::ExprId, shown: &str) -> Option<(Vec<usize>, Vec<hir::ExprId>)> {
         let hir = self.hir;
-        let at = self.range(e);
-        let elts: &[hir::ExprId] = match &hir.exprs[e] {
-            hir::Expr::List(elts) | hir::Expr::Tuple(elts) => elts,
-            _ if depth == 0 => {
-                self.expr(e);
-                self.err(&at, format!("{shown} takes a list of numbers here (`np.array([1.0, x])`)"));
-                return false;
-            }
-            _ => {
-                if depth < shape.len() {
-                    self.err(&at, format!("{shown} of a ragged list: a number where a list of {} was", shape[depth]));
-                    return false;
-                }
-                leaves.push(e);
-                return true;
-            }
+        let elements = |x: hir::ExprId| match &hir.exprs[x] {
+            hir::Expr::List(elts) | hir::Expr::Tuple(elts) => Some(elts.to_vec()),
+            _ => None,
         };
-        if depth == shape.len() {
-            if !leaves.is_empty() {
-                self.err(&at, format!("{shown} of a ragged list: a list where a number was"));
-                return false;
+        match nested_shape(e, &elements) {
+            Ok(found) => Some(found),
+            Err((at, why)) => {
+                if why == Nesting::NotList {
+                    self.expr(at);
+                }
+                self.err(&self.range(at), why.message(shown));
+                None
             }
-            shape.push(elts.len());
-        } else if shape[depth] != elts.len() {
-            let n = elts.len();
-            let (s, first) = (if n == 1 { "" } else { "s" }, shape[depth]);
-            self.err(
-                &at,
-                format!("{shown} of a ragged list: {n} element{s} here, {first} in the first list of this level"),
-            );
-            return false;
         }
-        elts.iter().all(|&x| self.nested_elements(x, depth + 1, shape, leaves, shown))
     }
 }

@@ -720,12 +720,31 @@ impl FnLower<'_, '_> {
     /// Why a write to `e`, which `reads_input_memory`, is refused.
     pub(super) fn read_only_message(&self, e: hir::ExprId) -> String {
         let fix = "cannot be written: mark the parameter `Out[...]`";
+        let constant = "cannot be written: a module-level array is a read-only constant of compiled code (copy it \
+                        with `.copy()` to write)";
         match &self.hir.exprs[e] {
+            hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => {
+                format!("`{}` is a module-level array and {constant}", self.hir.locals[*id].name)
+            }
+            hir::Expr::Name(n) if self.constant_views.contains(self.name_text(n)) => {
+                format!("`{}` is a view of a module-level array and {constant}", self.name_text(n))
+            }
+            _ if self.reads_constant(e) => format!("this is a view of a module-level array and {constant}"),
             hir::Expr::Name(n) if self.locals.get(self.name_text(n)).is_some_and(|l| l.param) => {
                 format!("`{}` is an input array and {fix}", self.name_text(n))
             }
             hir::Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", self.name_text(n)),
             _ => format!("this is a view of an input array and {fix}"),
+        }
+    }
+
+    /// Whether `e` is a module-level array, a view of one, or a local
+    /// bound to such a view.
+    pub(super) fn reads_constant(&self, e: hir::ExprId) -> bool {
+        match &self.hir.exprs[e] {
+            hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => true,
+            hir::Expr::Name(n) => self.constant_views.contains(self.name_text(n)),
+            _ => view_bases(self.hir, e).into_iter().any(|b| self.reads_constant(b)),
         }
     }
 
