@@ -3212,6 +3212,8 @@ def _prange():
         C("fsum", "fsum", ramp),
         C("fsum_strided", "fsum", every_other(ramp)),
         C("fsum_empty", "fsum", zeros(0, np.float64)),
+        C("halves", "halves", ramp, zeros(1000, np.float64)),
+        C("halves_empty", "halves", zeros(0, np.float64), zeros(0, np.float64)),
         C("diff", "diff", arr(list(range(300)), np.int64)),
         C("product_0", "product", 0),
         C("product_301", "product", 301),

@@ -158,3 +158,14 @@ def fails_at(n: Int64, bad: Int64) -> Int64:
     for i in prange(n):
         s += 1000 // (i - bad)
     return s
+
+
+def halves(a: Float64[:], out: Out[Float64[:]]) -> None:
+    """Names assigned before the loop and first thing in every iteration,
+    read nowhere else (resampy's `time_register`): each iteration's own."""
+    t = 0.0
+    k = 0
+    for i in prange(len(a)):
+        t = a[i] * 0.5
+        k = Int64(t)
+        out[i] = t + k

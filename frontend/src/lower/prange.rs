@@ -7,8 +7,9 @@
 //!   `s -= e`, `s *= e`, `s = min(s, e)` or `s = max(s, e)` (one operator
 //!   for all of them), and the body reads it nowhere else; or
 //! - private to an iteration: it is assigned before it is read on every
-//!   path through the iteration, and neither assigned before the loop nor
-//!   read after it (a parameter counts as assigned before).
+//!   path through the iteration, not read after the loop, and not
+//!   assigned before it unless nothing outside the loop reads it (a
+//!   parameter counts as assigned before and read).
 //!
 //! Anything else is a located error. This is a syntactic check on the
 //! Python source; whether a reduction's type allows its operator is
@@ -357,8 +358,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     continue;
                 }
             }
+            // A name assigned before the loop is still private when
+            // nothing outside the loop reads it: the value before the loop
+            // is never seen, whatever each iteration leaves (as Numba
+            // privatizes it). A read before the loop may run after it, in
+            // an enclosing loop.
             let param = self.locals.get(n).is_some_and(|l| l.param);
-            let before = param || uses.iter().any(|(u, p, w)| u == n && *w && *p < start);
+            let read_outside = uses.iter().any(|(u, p, w)| u == n && !w && (*p < start || *p >= end));
+            let before = param || (read_outside && uses.iter().any(|(u, p, w)| u == n && *w && *p < start));
             let after = uses.iter().any(|(u, p, w)| u == n && !w && *p >= end);
             if before || after {
                 let why = if before { "is assigned before the loop" } else { "is read after the loop" };
