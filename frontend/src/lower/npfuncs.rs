@@ -404,7 +404,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             .collect();
         let (arr, ty) = self.new_empty_array(d, &dims, at);
         for (flat, (v, e)) in vals.into_iter().enumerate() {
-            let Some(s) = v.scalar() else { return None };
+            let s = v.scalar()?;
             let float_literal = matches!(v, Val::Lit { lit: Lit::Float(_), .. });
             let Some(via) = array_element_via(s, float_literal, d) else {
                 self.err(&e, format!("a complex number cannot be stored in an array of {}", d.name()));
