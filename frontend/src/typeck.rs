@@ -2145,9 +2145,12 @@ impl Solver<'_> {
             // bounds and a Python float.
             NpFn::Linspace => {
                 let kws = self.keywords_of(keywords, &["start", "stop", "num", "endpoint"])?;
-                let bounds: Vec<ExprId> = args.iter().take(2).copied().chain(
-                    ["start", "stop"].iter().filter_map(|n| kws.get(n).copied()),
-                ).collect();
+                let bounds: Vec<ExprId> = args
+                    .iter()
+                    .take(2)
+                    .copied()
+                    .chain(["start", "stop"].iter().filter_map(|n| kws.get(n).copied()))
+                    .collect();
                 let [start, stop] = bounds[..] else { return None };
                 let mut common = Scalar::weak(DType::Float64);
                 for e in [start, stop] {
@@ -2750,7 +2753,13 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
     if args.len() != arity
         || !matches!(
             op,
-            NpOp::Float1(_) | NpOp::Float2(_) | NpOp::Angle { .. } | NpOp::Round(_) | NpOp::Abs | NpOp::Negative | NpOp::Square
+            NpOp::Float1(_)
+                | NpOp::Float2(_)
+                | NpOp::Angle { .. }
+                | NpOp::Round(_)
+                | NpOp::Abs
+                | NpOp::Negative
+                | NpOp::Square
         )
     {
         return None;

@@ -67,7 +67,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `a[mask]`: the elements (rows) of `a` where `mask` is true.
-    fn masked(&mut self, a: &(ValueId, TypeData), mask: &(ValueId, TypeData), nd: usize, md: usize, at: TextRange) -> Val {
+    fn masked(
+        &mut self,
+        a: &(ValueId, TypeData),
+        mask: &(ValueId, TypeData),
+        nd: usize,
+        md: usize,
+        at: TextRange,
+    ) -> Val {
         if md > nd {
             return self.err(
                 &at,
@@ -81,21 +88,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let out_dims: Vec<ValueId> = std::iter::once(count).chain(a_dims[md..].iter().copied()).collect();
         let extents: Vec<(ValueId, bool)> = out_dims.iter().map(|&x| (x, true)).collect();
         let out = self.new_empty_array(a.1.dtype, &extents, &at);
-        let zero = self.zero(DType::Int64);
-        let nm = self.fresh("taken");
-        let taken = self.b.let_(TypeId::INT64, zero, &nm);
-        self.for_each_true(mask, &m_dims, at, |s, pos| {
-            let rest_dims = &a_dims[md..];
-            let open = s.loops_open(rest_dims, &at);
-            let rest: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-            let src: Vec<ValueId> = pos.iter().chain(&rest).copied().collect();
-            let dst: Vec<ValueId> = std::iter::once(taken).chain(rest.iter().copied()).collect();
+        self.for_each_selected(mask, &m_dims, &a_dims[md..], at, |s, src, dst| {
             let n = s.fresh("el");
-            let x = s.b.index_load(TypeId::scalar(a.1.dtype), a.0, &src, &n);
-            s.b.index_store(out.0, &dst, x);
-            s.loops_close(open, &at);
-            let next = s.plus_one(taken);
-            s.b.set(taken, next);
+            let x = s.b.index_load(TypeId::scalar(a.1.dtype), a.0, src, &n);
+            s.b.index_store(out.0, dst, x);
         });
         Val::Arr { v: out.0, ty: out.1 }
     }
@@ -136,21 +132,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let whole_mask = mask && ind == nd;
         let Some(value) = self.assigned_value(v, &target, a.1.dtype, whole_mask, at) else { return };
         if mask {
-            let zero = self.zero(DType::Int64);
-            let nm = self.fresh("taken");
-            let taken = self.b.let_(TypeId::INT64, zero, &nm);
-            self.for_each_true(idx, &m_dims, at, |s, pos| {
-                let rest_dims = &a_dims[ind..];
-                let open = s.loops_open(rest_dims, &at);
-                let rest: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-                let dst: Vec<ValueId> = pos.iter().chain(&rest).copied().collect();
-                let at_value: Vec<ValueId> = std::iter::once(taken).chain(rest.iter().copied()).collect();
-                if let Some(x) = s.value_element(&value, &at_value, a.1.dtype, at) {
-                    s.b.index_store(a.0, &dst, x);
+            self.for_each_selected(idx, &m_dims, &a_dims[ind..], at, |s, dst, at_value| {
+                if let Some(x) = s.value_element(&value, at_value, a.1.dtype, at) {
+                    s.b.index_store(a.0, dst, x);
                 }
-                s.loops_close(open, &at);
-                let next = s.plus_one(taken);
-                s.b.set(taken, next);
             });
         } else {
             let open = self.loops_open(&target, &at);
@@ -214,15 +199,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.let_(TypeId::INT64, count, &nm)
     }
 
-    /// Runs `body` with the position of each true element of `mask`, in C
-    /// order.
-    fn for_each_true(
+    /// Runs `body` for each element of `a[mask]` in C order: a true
+    /// element of `mask` (of extents `m_dims`) followed by each position
+    /// along `a`'s remaining axes (`rest_dims`), with its index in `a` and
+    /// its index in `a[mask]` (the count of true elements before it, then
+    /// the same remaining indices).
+    fn for_each_selected(
         &mut self,
         mask: &(ValueId, TypeData),
         m_dims: &[ValueId],
+        rest_dims: &[ValueId],
         at: TextRange,
-        body: impl FnOnce(&mut Self, &[ValueId]),
+        body: impl FnOnce(&mut Self, &[ValueId], &[ValueId]),
     ) {
+        let zero = self.zero(DType::Int64);
+        let nm = self.fresh("taken");
+        let taken = self.b.let_(TypeId::INT64, zero, &nm);
         let open = self.loops_open(m_dims, &at);
         let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
         let nm = self.fresh("m");
@@ -231,7 +223,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let join = self.block("mask.next");
         self.b.condbr(m, then, join, None);
         self.enter(then);
-        body(self, &pos);
+        let rest_open = self.loops_open(rest_dims, &at);
+        let rest: Vec<ValueId> = rest_open.iter().map(|l| l.i).collect();
+        let in_a: Vec<ValueId> = pos.iter().chain(&rest).copied().collect();
+        let selected: Vec<ValueId> = std::iter::once(taken).chain(rest.iter().copied()).collect();
+        body(self, &in_a, &selected);
+        self.loops_close(rest_open, &at);
+        let next = self.plus_one(taken);
+        self.b.set(taken, next);
         self.br(join);
         self.enter(join);
         self.loops_close(open, &at);
@@ -339,7 +338,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The element of an assigned value at the target position `pos`,
     /// converted to `d`.
-    fn value_element(&mut self, value: &Result<ValueId, Broadcast>, pos: &[ValueId], d: DType, at: TextRange) -> Option<ValueId> {
+    fn value_element(
+        &mut self,
+        value: &Result<ValueId, Broadcast>,
+        pos: &[ValueId],
+        d: DType,
+        at: TextRange,
+    ) -> Option<ValueId> {
         match value {
             Ok(x) => Some(*x),
             Err(Broadcast { value, steps }) => {

@@ -53,7 +53,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let v = self.expr(e);
             let at = self.range(e);
             let Some(s) = v.scalar() else {
-                return if matches!(v, Val::Err) { Val::Err } else { self.err(&at, format!("{shown} takes numbers here")) };
+                return if matches!(v, Val::Err) {
+                    Val::Err
+                } else {
+                    self.err(&at, format!("{shown} takes numbers here"))
+                };
             };
             if kind(s.dtype) > Kind::Float {
                 return self.err(&at, format!("{shown} takes real numbers here, not {}", s.dtype.name()));

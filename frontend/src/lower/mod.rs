@@ -126,6 +126,22 @@ struct LocalInfo {
     maybe_none: bool,
 }
 
+impl LocalInfo {
+    /// A value the function is given, of type `ty`: a parameter, or a
+    /// module-level array, read-only as an input array is.
+    fn input(ty: LocalTy) -> Self {
+        LocalInfo {
+            ty: Some(ty),
+            fixed: true,
+            nonneg: false,
+            param: true,
+            poisoned: false,
+            rebound: false,
+            maybe_none: false,
+        }
+    }
+}
+
 /// A lowered expression.
 #[derive(Clone, Debug)]
 enum Val {
@@ -375,15 +391,7 @@ pub(crate) fn lower_function(
                 let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
                 let td = types.get(*t).clone();
                 let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
-                LocalInfo {
-                    ty: Some(ty),
-                    fixed: true,
-                    nonneg: false,
-                    param: true,
-                    poisoned: false,
-                    rebound: false,
-                    maybe_none: false,
-                }
+                LocalInfo::input(ty)
             }
             LocalKind::Poisoned => LocalInfo {
                 ty: None,
@@ -399,15 +407,7 @@ pub(crate) fn lower_function(
                 let Some(Global::ConstArray(a)) = cx.globals.get(&*local.name) else {
                     unreachable!("a module-level array")
                 };
-                LocalInfo {
-                    ty: Some(LocalTy::Array(const_array_type(a))),
-                    fixed: true,
-                    nonneg: false,
-                    param: true,
-                    poisoned: false,
-                    rebound: false,
-                    maybe_none: false,
-                }
+                LocalInfo::input(LocalTy::Array(const_array_type(a)))
             }
             LocalKind::Assigned => LocalInfo {
                 ty: None,

@@ -28,7 +28,9 @@ pub(crate) enum NpOp {
     Around,
     /// `deg2rad`/`radians` (true) and `rad2deg`/`degrees` (false): a
     /// product with NumPy's constant in the float dtype.
-    Angle { to_radians: bool },
+    Angle {
+        to_radians: bool,
+    },
     Abs,
     Negative,
     Square,

@@ -91,7 +91,9 @@ impl<'b> Names<'b> {
                 self.stmts(orelse);
             }
             &hir::Stmt::Return(value) => value.into_iter().for_each(|v| self.expr(v, false)),
-            &hir::Stmt::Assert { test, msg } => [Some(test), msg].into_iter().flatten().for_each(|e| self.expr(e, false)),
+            &hir::Stmt::Assert { test, msg } => {
+                [Some(test), msg].into_iter().flatten().for_each(|e| self.expr(e, false))
+            }
             &hir::Stmt::Raise { exc, cause } => [exc, cause].into_iter().flatten().for_each(|e| self.expr(e, false)),
             hir::Stmt::Refused { exprs, blocks, .. } => {
                 exprs.iter().for_each(|&e| self.expr(e, false));
@@ -185,9 +187,7 @@ fn reads(body: &hir::Body, e: ExprId, out: &mut Vec<(String, TextRange)>) {
 fn target(body: &hir::Body, e: ExprId, assigned: &mut Vec<String>, read: &mut Vec<(String, TextRange)>) {
     match &body.exprs[e] {
         hir::Expr::Name(n) => assigned.push(body.name_text(n).to_owned()),
-        hir::Expr::Tuple(parts) | hir::Expr::List(parts) => {
-            parts.iter().for_each(|&p| target(body, p, assigned, read))
-        }
+        hir::Expr::Tuple(parts) | hir::Expr::List(parts) => parts.iter().for_each(|&p| target(body, p, assigned, read)),
         _ => {
             let mut names = Names::new(body);
             names.expr(e, true);

@@ -121,18 +121,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if self.keywords_of(c, &[], shown).is_none() {
             return Val::Err;
         }
-        let args = c.args;
-        let target = match (f, &self.hir.exprs[c.func]) {
-            (NpFn::SortInPlace, &hir::Expr::Attribute { base, .. }) if args.is_empty() => base,
-            (NpFn::SortInPlace, _) => return self.err(&c.at, format!("{shown} takes no arguments here")),
-            (_, _) if args.len() == 1 => args[0],
-            _ => return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len())),
-        };
-        let Some((v, ty)) = self.numeric_array_arg(target, shown, false) else { return Val::Err };
+        let Some((target, v, ty)) = self.sorted_array(f == NpFn::SortInPlace, shown, c) else { return Val::Err };
         let target_at = self.range(target);
-        if ty.ndim() != Some(1) {
-            return self.err(&target_at, format!("{shown} takes an array of one axis here"));
-        }
         if f == NpFn::SortInPlace && !ty.is_output && self.reads_input_memory(target) {
             let msg = self.read_only_message(target);
             return self.err(&target_at, msg);
@@ -158,7 +148,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for &(_, e) in &kws {
             match &self.hir.exprs[e] {
                 hir::Expr::None => {}
-                hir::Expr::Literal(Lit::Str(k)) if ["quicksort", "mergesort", "heapsort", "stable"].contains(&&**k) => {}
+                hir::Expr::Literal(Lit::Str(k)) if ["quicksort", "mergesort", "heapsort", "stable"].contains(&&**k) => {
+                }
                 _ => {
                     let msg = format!(
                         "the `kind` of {shown} is `'quicksort'`, `'mergesort'`, `'heapsort'` or `'stable'` (each \
@@ -168,20 +159,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
         }
-        let args = c.args;
-        let target = match (f, &self.hir.exprs[c.func]) {
-            (NpFn::ArgSortMethod, &hir::Expr::Attribute { base, .. }) if args.is_empty() => base,
-            (NpFn::ArgSortMethod, _) => return self.err(&c.at, format!("{shown} takes no arguments here")),
-            (_, _) if args.len() == 1 => args[0],
-            _ => return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len())),
-        };
-        let Some((v, ty)) = self.numeric_array_arg(target, shown, false) else { return Val::Err };
-        if ty.ndim() != Some(1) {
-            return self.err(&self.range(target), format!("{shown} takes an array of one axis here"));
-        }
+        let method = f == NpFn::ArgSortMethod;
+        let Some((_, v, ty)) = self.sorted_array(method, shown, c) else { return Val::Err };
         self.at(&c.at);
         let (indices, ty) = self.argsorted(v, ty.dtype, c);
         Val::Arr { v: indices, ty }
+    }
+
+    /// The 1-D array of numbers a sort or argsort of `c` takes: the
+    /// receiver of a `method` (`a.sort()`, which takes no arguments), else
+    /// the one argument; its expression and its lowered value. `None`
+    /// after an error, reported.
+    fn sorted_array(&mut self, method: bool, shown: &str, c: &CallExpr) -> Option<(hir::ExprId, ValueId, TypeData)> {
+        let args = c.args;
+        let target = match &self.hir.exprs[c.func] {
+            &hir::Expr::Attribute { base, .. } if method && args.is_empty() => base,
+            _ if method => {
+                self.err(&c.at, format!("{shown} takes no arguments here"));
+                return None;
+            }
+            _ if args.len() == 1 => args[0],
+            _ => {
+                self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len()));
+                return None;
+            }
+        };
+        let (v, ty) = self.numeric_array_arg(target, shown, false)?;
+        if ty.ndim() != Some(1) {
+            self.err(&self.range(target), format!("{shown} takes an array of one axis here"));
+            return None;
+        }
+        Some((target, v, ty))
     }
 
     /// A new compact 1-D array of `src`'s elements (of `d`) in NumPy's
