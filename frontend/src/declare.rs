@@ -153,6 +153,10 @@ pub(crate) struct FuncDecl {
     /// No return annotation: a `return a, b` gives the function its tuple
     /// result (see `lower::Lower::return_tuple`).
     pub ret_unannotated: bool,
+    /// Its result may share memory with an array argument (`return a[1:]`):
+    /// a caller treats what it returns as a view of the arrays it passes
+    /// (see `lower::read_only`).
+    pub returns_view: bool,
 }
 
 impl FuncDecl {
@@ -1195,6 +1199,7 @@ impl Declarer<'_> {
                 poisoned,
                 ret_poisoned,
                 ret_unannotated: f.returns.is_none(),
+                returns_view: false,
             });
         }
         let doc = match f.body.first() {
@@ -1223,6 +1228,7 @@ impl Declarer<'_> {
             poisoned,
             ret_poisoned,
             ret_unannotated: f.returns.is_none(),
+            returns_view: false,
         };
         // The declaration the loader and other modules see: the signature
         // with an empty body.

@@ -289,6 +289,7 @@ impl SourceFrontend for PyFrontend {
                 break;
             }
         }
+        lower::read_only::mark_returned_views(&base, &mut funcs, stmts, &module.types);
         let cx = ModuleCx { funcs: &funcs, ..base };
         let mut bodies = Vec::new();
         let mut math_imports = std::collections::BTreeSet::new();

@@ -1606,6 +1606,7 @@ impl Solver<'_> {
                 "len" => len(&tys()?),
                 "round" => match &tys()?[..] {
                     [v] => round(v),
+                    [v, _] => round_digits(v),
                     _ => None,
                 },
                 "abs" => abs(&tys()?),
@@ -2956,6 +2957,21 @@ fn round(v: &Ty) -> Option<Ty> {
         Kind::Float => {
             v.converts_to(DType::Float64).then_some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: false })
         }
+        _ => None,
+    }
+}
+
+/// `round(x, n)`, as the lowering's: a Python float of a Python float,
+/// the int of a Python int or bool, and of a NumPy number its own dtype
+/// (NumPy's `round`; of a NumPy Bool, CPython's TypeError).
+fn round_digits(v: &Ty) -> Option<Ty> {
+    let s = v.scalar()?;
+    let nonneg = v.nonneg();
+    match kind(s.dtype) {
+        Kind::Int if !s.weak => Some(Ty::Num { s, nonneg }),
+        Kind::Float if !s.weak => Some(Ty::Num { s, nonneg: false }),
+        Kind::Bool | Kind::Int if s.weak => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg }),
+        Kind::Float if s.weak => Some(Ty::Num { s: Scalar::weak(DType::Float64), nonneg: false }),
         _ => None,
     }
 }

@@ -1,4 +1,4 @@
-# error: line 8: np.float_ is gone in NumPy 2; line 9: a local bound to two dtypes; line 14: argmax with a tuple of axes; line 15: two of three axes at once; line 16: keepdims not a constant; line 17: a parameter rebound to another type; line 18: an input written through a slice; line 23: an F-order parameter rebound to a C-order array
+# error: line 8: np.float_ is gone in NumPy 2; line 9: a local bound to two dtypes; line 14: argmax with a tuple of axes; line 15: two of three axes at once; line 16: keepdims not a constant; line 17: a parameter rebound to another type (line 18 writes that new array: accepted); line 23: an F-order parameter rebound to a C-order array
 import numpy as np
 from postyp import Bool, Float64, Int64
 

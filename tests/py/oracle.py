@@ -1516,11 +1516,63 @@ def _slicing():
         C("tails_first_one_column", "tails_first", f64(2, 1)),
         C("scratch_halves", "scratch_halves", 9),
         C("scratch_halves_empty", "scratch_halves", 0),
+        C("tuple_into_rows", "tuple_into_rows", 3, 2),
+        C("tuple_into_rows_empty", "tuple_into_rows", 0, 2),
+        C("tuple_into_rows_mismatch", "tuple_into_rows", 2, 3),
+        C("tuple_into_rows_broadcast_none", "tuple_into_rows", 2, 0),
+        C("tuple_into_ints", "tuple_into_ints", zeros(4, np.int32)),
     ]
     for k, (lo, hi, st) in enumerate([(0, 10, 1), (-3, 10, 1), (9, -11, -1), (1, 9, 3), (8, 1, -3),
                                       (-1, -10, -4), (-100, 100, 7), (100, -100, -7), (2, 2, -1)]):
         cases.append(C(f"slice_weighted_{k}", "slice_weighted", ramp, lo, hi, st))
         cases.append(C(f"slice_weighted_strided_{k}", "slice_weighted", every_other(ramp), lo, hi, st))
+    return cases
+
+
+@program("array_bindings")
+def _array_bindings():
+    xs = arr([1.5, -2.0, 3.25, 4.0, -0.5], np.float64)
+    return [
+        C("padded", "padded_sum", xs, 2),
+        C("unpadded", "padded_sum", xs, 0),
+        C("unpadded_strided", "padded_sum", every_other(xs), 0),
+        C("padded_empty", "padded_sum", zeros(0, np.float64), 1),
+        C("copied_then_written", "copied_then_written", xs),
+        C("copied_then_written_reversed", "copied_then_written", reversed_view(xs)),
+        C("swapped", "swapped", xs, 1),
+        C("swapped_out_of_bounds", "swapped", xs, 5),
+        C("written_result", "written_result", xs),
+        C("written_view_of_new", "written_view_of_new", xs),
+        C("last_binding_wins", "last_binding_wins", xs, 3),
+        C("last_binding_wins_never", "last_binding_wins", xs, 0),
+    ]
+
+
+@program("round_digits")
+def _round_digits():
+    rng = np.random.default_rng(12)
+    # Doubles of every scale, values a decimal half away from a double,
+    # and the edges of the exact range.
+    wide = rng.standard_normal(400) * 10.0 ** rng.integers(-30, 30, 400)
+    halves = np.array([(k + 0.5) / 10.0 ** d for d in (0, 1, 2, 3, 7, 15) for k in range(-40, 40, 3)])
+    edges = np.array([2.675, 0.285, 1.005, 0.125, 0.375, -0.5, 0.5, 1.5, 2.5, -2.5, 0.0, -0.0, 5e-324, -5e-324,
+                      2.0 ** 52, 2.0 ** 52 + 0.5, 2.0 ** 53, 2.0 ** 53 + 2, -(2.0 ** 53), 4503599627370497.5,
+                      9007199254740991.0, 1e16, 1e22, 5e21, 1.5e22, 2.5e22, -1.5e22, 1e300, 1.7976931348623157e308,
+                      -1.7976931348623157e308, np.inf, -np.inf, np.nan, 1e-300, 123456.789, 15.0, 25.0, 35.0, 45.0],
+                     np.float64)
+    xs = np.concatenate([wide, halves, edges])
+    scaled = np.concatenate([edges / 10.0 ** d for d in (2, 7, 15, 16, 17, 22)] +
+                            [edges * 10.0 ** d for d in (1, 5, 22)])
+    cases = []
+    for f in ['round_m22', 'round_m5', 'round_m1', 'round_0', 'round_1', 'round_2', 'round_3', 'round_7', 'round_15', 'round_16', 'round_17', 'round_22']:
+        cases.append(C(f, f, xs))
+        cases.append(C(f + "_scaled", f, scaled))
+    cases += [
+        C("numpy_scalars", "numpy_scalars", arr([2.675, 0.285, -1.005, 1e300], np.float64),
+          arr([0.25, -0.35, 2.5, 1e30], np.float32)),
+        C("of_ints", "of_ints", 12345, 3),
+        C("of_ints_negative", "of_ints", -7, 1),
+    ]
     return cases
 
 

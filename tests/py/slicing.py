@@ -263,3 +263,25 @@ def scratch_halves(n: Int64) -> Float64:
     for i in range(n):
         t[i] = i * 0.5
     return dot(t[: n // 2], t[n // 2 :])
+
+
+def scaled_and_count(x: Float64) -> tuple[Float64, Int64]:
+    return x * 2.0, Int64(3)
+
+
+def tuple_into_rows(n: Int64, k: Int64) -> Float64[:, :]:
+    """A tuple of numbers assigned to a slice is the 1-D array NumPy makes
+    of it: stored element by element, broadcast, or a shape mismatch."""
+    out = np.zeros((n, 4))
+    for i in range(n):
+        out[i, 1:3] = scaled_and_count(i * 1.5)
+        out[i, 3:] = (7,)
+    out[:, 0:k] = (-1.0, 0.5)
+    return out
+
+
+def tuple_into_ints(a: Out[Int32[:]]) -> Int64:
+    """Floats of a tuple stored into Int32 are truncated, as NumPy's
+    assignment casts."""
+    a[0:3] = (1.9, -2.7, 3)
+    return Int64(a[0]) + Int64(a[1]) + Int64(a[2])

@@ -796,18 +796,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `round(x)`: CPython's Python int, the nearest to `x` with halves
     /// rounded to even (`round(2.5)` is 2), of a Python or NumPy float,
     /// int or a Python bool; a float's NaN, infinities and values beyond
-    /// Int64 panic as `int(x)` does. `round(x, n)` (a float of `n`
-    /// decimal digits, correctly rounded in decimal by CPython) is not
-    /// compiled.
+    /// Int64 panic as `int(x)` does. `round(x, n)`: see
+    /// [`FnLower::round_digits`].
     fn round(&mut self, c: &CallExpr) -> Val {
         let args = c.args;
+        if args.len() == 2 {
+            return self.round_digits(c);
+        }
         let &[arg] = args else {
             for &a in args {
                 self.expr(a);
-            }
-            if args.len() == 2 {
-                return self
-                    .err(&c.at, "`round(x, ndigits)` is not supported in compiled code: only `round(x)`, an int");
             }
             return self.err(&c.at, "`round` takes a number");
         };
@@ -846,6 +844,59 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
             }
             _ => self.err(arg, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
+        }
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// `round(x, n)`, `n` an integer constant, as CPython's `__round__` of
+    /// `x`'s type gives it: of a Python float, the float of `n` decimal
+    /// places nearest to `x` (`pymath.rs`); of a Python int or bool, the
+    /// int itself for `n >= 0`; of a NumPy number, NumPy's `round` (its
+    /// scalar `__round__`: the same dtype, scaled, `rint`, scaled back).
+    fn round_digits(&mut self, c: &CallExpr) -> Val {
+        let (arg, digits) = (c.args[0], c.args[1]);
+        let v = self.expr(arg);
+        let at = self.range(arg);
+        let n = match self.expr(digits) {
+            Val::Lit { lit: Lit::Int(k), .. } => k,
+            Val::Err => return Val::Err,
+            _ => {
+                let msg = "the `ndigits` of `round(x, ndigits)` are an integer constant in compiled code";
+                return self.err(&self.range(digits), msg);
+            }
+        };
+        let Some(s) = v.scalar() else {
+            return if matches!(v, Val::Err) { Val::Err } else { self.err(&at, "`round` takes a number") };
+        };
+        if !s.weak {
+            return match kind(s.dtype) {
+                Kind::Bool => self.err(&at, "`round` of a NumPy Bool: CPython raises TypeError"),
+                Kind::Int | Kind::Float => self.numpy_round_value(v, &at, n, "round", c),
+                _ => self.err(&at, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
+            };
+        }
+        match kind(s.dtype) {
+            Kind::Bool | Kind::Int if n >= 0 => {
+                let Some(x) = self.materialize(&v, DType::Int64, &at) else { return Val::Err };
+                Val::Num { v: x, s: Scalar::weak(DType::Int64), nonneg: v.nonneg() }
+            }
+            Kind::Bool | Kind::Int => self
+                .err(&self.range(digits), "`round` of an int to negative `ndigits` is not supported in compiled code"),
+            Kind::Float if n.unsigned_abs() <= pymath::ROUND_DIGITS_MAX as u128 => {
+                let Some(x) = self.materialize(&v, DType::Float64, &at) else { return Val::Err };
+                self.at(&c.at);
+                let r = self.python_round_digits(x, n as i32);
+                Val::Num { v: r, s: Scalar::weak(DType::Float64), nonneg: false }
+            }
+            Kind::Float => self.err(
+                &self.range(digits),
+                format!(
+                    "`round(x, ndigits)` of a float takes `ndigits` from -{0} to {0} in compiled code",
+                    pymath::ROUND_DIGITS_MAX
+                ),
+            ),
+            _ => self.err(&at, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
         }
     }
 }

@@ -53,6 +53,7 @@ pub(crate) mod numpy;
 pub(crate) mod pairwise;
 mod prange;
 pub(crate) mod pymath;
+pub(crate) mod read_only;
 mod slicing;
 mod sorting;
 pub(crate) mod tuples;
@@ -347,10 +348,11 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Whether each operator seen has an array below it (see
     /// `elementwise.rs`), remembered so that a long chain is walked once.
     has_array_below: la_arena::ArenaMap<hir::ExprId, bool>,
-    /// Locals bound to views of input arrays (see `slicing::input_views`).
-    input_views: HashSet<String>,
-    /// Those of them bound to views of module-level arrays.
-    constant_views: HashSet<String>,
+    /// The reads of names that may see the memory of an input array or of
+    /// a module-level array (see `read_only.rs`).
+    input_views: la_arena::ArenaMap<hir::ExprId, ()>,
+    /// Those of them that may see a module-level array's.
+    constant_views: la_arena::ArenaMap<hir::ExprId, ()>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
     /// arguments may name.
     dtype_locals: HashMap<String, DType>,
@@ -380,10 +382,7 @@ pub(crate) fn lower_function(
     def: &ast::StmtFunctionDef,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
     // The locals are the body's, as its HIR resolved them.
-    let is_global = |name: &str| cx.globals.contains_key(name);
-    let params = decl.params.iter().map(|(name, _)| name.as_str());
-    let is_array = |name: &str| matches!(cx.globals.get(name), Some(Global::ConstArray(_)));
-    let hir = hir::BodyBuilder::build_with_arrays(def, params, &decl.poisoned, &is_global, &is_array);
+    let hir = body_hir(cx, decl, def);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
     for local in hir.locals.values() {
         let info = match local.kind {
@@ -443,8 +442,12 @@ pub(crate) fn lower_function(
     let constants: HashSet<String> =
         (hir.locals.values()).filter(|l| l.kind == LocalKind::Constant).map(|l| l.name.to_string()).collect();
     input_arrays.extend(constants.iter().cloned());
-    let constant_views = slicing::input_views(&hir, &constants);
-    let input_views = slicing::input_views(&hir, &input_arrays);
+    let returns_view = |n: &hir::Name| match n {
+        hir::Name::Global(g) => read_only::callee_returns_view(cx, cx.funcs, g),
+        _ => false,
+    };
+    let constant_views = read_only::shared_memory(&hir, &constants, &returns_view).reads;
+    let input_views = read_only::shared_memory(&hir, &input_arrays, &returns_view).reads;
     // An array parameter assigned in the body lives in a `let` from the
     // start (`declare_rebound_arrays`), as a rebound array local does.
     // A name in a tuple target (`x, y = y, x`) is assigned too.
@@ -515,6 +518,14 @@ pub(crate) fn lower_function(
 
 /// The type of a module-level array: C order, of its dtype, its extents
 /// left unknown as those of `np.array` in a function are.
+/// The HIR of the body of `def`, declared as `decl`.
+fn body_hir(cx: &ModuleCx<'_>, decl: &FuncDecl, def: &ast::StmtFunctionDef) -> hir::Body {
+    let is_global = |name: &str| cx.globals.contains_key(name);
+    let params = decl.params.iter().map(|(name, _)| name.as_str());
+    let is_array = |name: &str| matches!(cx.globals.get(name), Some(Global::ConstArray(_)));
+    hir::BodyBuilder::build_with_arrays(def, params, &decl.poisoned, &is_global, &is_array)
+}
+
 pub(crate) fn const_array_type(a: &crate::declare::ConstArray) -> TypeData {
     TypeData::array(a.dtype, postc_ir::Shape::dims(&vec![None; a.shape.len()]), postc_ir::Layout::COrder)
 }
@@ -584,8 +595,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             element_of: HashMap::new(),
             fusing: false,
             has_array_below: la_arena::ArenaMap::default(),
-            input_views: HashSet::new(),
-            constant_views: HashSet::new(),
+            input_views: la_arena::ArenaMap::default(),
+            constant_views: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
             inferred_tuple: None,
             present: HashSet::new(),

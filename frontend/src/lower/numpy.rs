@@ -452,7 +452,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let decimals = match args.get(1) {
             None => 0,
             Some(&d) => match self.expr(d) {
-                Val::Lit { lit: Lit::Int(k), .. } if k.unsigned_abs() < 400 => k as i32,
+                Val::Lit { lit: Lit::Int(k), .. } => k,
                 Val::Err => return Val::Err,
                 _ => {
                     let msg = format!("the decimals of `{shown}` are an integer constant in compiled code");
@@ -460,6 +460,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             },
         };
+        self.numpy_round_value(v, &at, decimals, shown, c)
+    }
+
+    /// NumPy's `round` of the number `v` (written at `at`) to `decimals`
+    /// places, the call `c` named `shown`.
+    pub(super) fn numpy_round_value(
+        &mut self,
+        v: Val,
+        at: &TextRange,
+        decimals: i128,
+        shown: &str,
+        c: &CallExpr,
+    ) -> Val {
+        let at = *at;
+        if decimals.unsigned_abs() >= 400 {
+            let msg = format!("the decimals of `{shown}` are beyond the range of a float's exponent");
+            let d = c.args.get(1).map_or(c.at, |&d| self.range(d));
+            return self.err(&d, msg);
+        }
+        let decimals = decimals as i32;
         let s = match &v {
             Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
             Val::Num { s, .. } | Val::Lit { s, .. } if !s.dtype.is_text() => *s,
@@ -480,7 +500,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Kind::Int => {
                 let msg = format!("`{shown}` of an integer to negative decimals is not supported in compiled code");
-                return self.err(&self.range(args[1]), msg);
+                return self.err(&self.range(c.args[1]), msg);
             }
             Kind::Bool => DType::Float16,
             Kind::Float => d,

@@ -328,3 +328,141 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 }
+
+/// The largest `|ndigits|` of `round(x, ndigits)` compiled: 10 to its
+/// power is a double exactly.
+pub(crate) const ROUND_DIGITS_MAX: i32 = 22;
+
+impl FnLower<'_, '_> {
+    /// `round(x, n)` of a Python float `x` and a constant `n` (|n| ≤
+    /// [`ROUND_DIGITS_MAX`]): CPython's result, the double nearest to the
+    /// decimal of `n` places nearest to `x` (halves to even, decided on
+    /// `x`'s exact value, so `round(2.675, 2)` is 2.67: 2.675 is below
+    /// the half).
+    ///
+    /// With `P = 10^|n|` exact, the scaled value `v = x·P` (or `x/P` for
+    /// `n < 0`) is a double `p` and its exact error, found without a fused
+    /// multiply-add by Dekker's product: `x·P - p` for `n ≥ 0`, the exact
+    /// remainder `x - p·P` (whose sign is that of `v - p`) for `n < 0`.
+    /// The integer `R` nearest to `v` is then `rint(p)`, except where `p`
+    /// is a half (the error decides the side, or its absence the even
+    /// one) or, from 2^52 up, an integer that the error moves by exactly
+    /// a half. The result is `R/P` (or `R·P`), one correctly rounded
+    /// operation, as CPython's conversion of the decimal back is. From
+    /// `|v|` > 2^53 on the decimal keeps 16 significant digits or more
+    /// and converts back to `x` itself, which is the result (NaN and the
+    /// infinities too).
+    pub(super) fn python_round_digits(&mut self, x: ValueId, n: i32) -> ValueId {
+        use Opcode::*;
+        let f = DType::Float64;
+        let scale = 10f64.powi(n.abs());
+        let big = self.float_const(9007199254740992.0); // 2^53
+        let half = self.float_const(0.5);
+        let one = self.float_const(1.0);
+        let zero = self.float_const(0.0);
+        let scale_c = self.float_const(scale);
+        // `p` and what decides the side of `v` around it: `err`, whose
+        // sign is that of `v - p`, and `err_half`, what `err` is where
+        // `v - p` is exactly a half.
+        let (p, err, err_half) = if n >= 0 {
+            let p = self.result(Mul, f, x, scale_c);
+            let e = self.two_product_error(x, scale, p);
+            (p, e, half)
+        } else {
+            let q = self.result(Div, f, x, scale_c);
+            let qp = self.result(Mul, f, q, scale_c);
+            let lo = self.two_product_error(q, scale, qp);
+            let hi_diff = self.result(Sub, f, x, qp);
+            let rem = self.result(Sub, f, hi_diff, lo);
+            (q, rem, self.float_const(scale / 2.0))
+        };
+        let r = self.call_math("rint", &[p]);
+        let h = self.result(Sub, f, p, r);
+        let err_pos = self.result(Gt, DType::Bool, err, zero);
+        let err_neg = self.result(Lt, DType::Bool, err, zero);
+        // `p` is a half above `r` (which is even): beyond it if `err > 0`.
+        let r_up = self.result(Add, f, r, one);
+        let r_down = self.result(Sub, f, r, one);
+        let h_up = self.result(Eq, DType::Bool, h, half);
+        let neg_half = self.float_const(-0.5);
+        let h_down = self.result(Eq, DType::Bool, h, neg_half);
+        // `p` is an integer (2^52 up) that `err` moves by exactly a half:
+        // to the even of the two.
+        let r_half = self.result(Mul, f, r, half);
+        let r_half_floor = self.call_math("floor", &[r_half]);
+        let odd = self.result(Ne, DType::Bool, r_half, r_half_floor);
+        let err_neg_half = self.unary_float(Neg, err_half);
+        let tie_up = self.result(Eq, DType::Bool, err, err_half);
+        let tie_down = self.result(Eq, DType::Bool, err, err_neg_half);
+        let odd_up = self.result(And, DType::Bool, odd, tie_up);
+        let odd_down = self.result(And, DType::Bool, odd, tie_down);
+        let up = {
+            let a = self.result(And, DType::Bool, h_up, err_pos);
+            self.result(Or, DType::Bool, a, odd_up)
+        };
+        let down = {
+            let a = self.result(And, DType::Bool, h_down, err_neg);
+            self.result(Or, DType::Bool, a, odd_down)
+        };
+        let rounded = self.select_float(down, r_down, r);
+        let rounded = self.select_float(up, r_up, rounded);
+        let back = self.result(if n >= 0 { Div } else { Mul }, f, rounded, scale_c);
+        // `x` itself unless `|p| < 2^53`, or `p = ±2^53` and `v` is not
+        // beyond it (NaN compares false: `x`).
+        let mag = self.unary_float(Abs, p);
+        let below = self.result(Lt, DType::Bool, mag, big);
+        let at_big = self.result(Eq, DType::Bool, mag, big);
+        let p_pos = self.result(Gt, DType::Bool, p, zero);
+        let beyond_pos = self.result(And, DType::Bool, p_pos, err_pos);
+        let p_neg = self.result(Lt, DType::Bool, p, zero);
+        let beyond_neg = self.result(And, DType::Bool, p_neg, err_neg);
+        let beyond = self.result(Or, DType::Bool, beyond_pos, beyond_neg);
+        let not_beyond = self.negate(beyond);
+        let at_not_beyond = self.result(And, DType::Bool, at_big, not_beyond);
+        let computed = self.result(Or, DType::Bool, below, at_not_beyond);
+        self.select_float(computed, back, x)
+    }
+
+    /// The exact error `a·b - ab` of the double product `ab` of `a` and the
+    /// constant `b`, by Dekker's splitting (no fused multiply-add needed;
+    /// exact while nothing overflows or underflows, which the callers'
+    /// results do not depend on).
+    fn two_product_error(&mut self, a: ValueId, b: f64, ab: ValueId) -> ValueId {
+        use Opcode::*;
+        let f = DType::Float64;
+        // Veltkamp's split of `b`, here, and of `a`, in the code.
+        let split = 134217729.0; // 2^27 + 1
+        let cb = split * b;
+        let (b_hi, b_lo) = (cb - (cb - b), b - (cb - (cb - b)));
+        let k = self.float_const(split);
+        let ca = self.result(Mul, f, k, a);
+        let ca_a = self.result(Sub, f, ca, a);
+        let a_hi = self.result(Sub, f, ca, ca_a);
+        let a_lo = self.result(Sub, f, a, a_hi);
+        let (bh, bl) = (self.float_const(b_hi), self.float_const(b_lo));
+        let hh = self.result(Mul, f, a_hi, bh);
+        let t = self.result(Sub, f, hh, ab);
+        let hl = self.result(Mul, f, a_hi, bl);
+        let t = self.result(Add, f, t, hl);
+        let lh = self.result(Mul, f, a_lo, bh);
+        let t = self.result(Add, f, t, lh);
+        let ll = self.result(Mul, f, a_lo, bl);
+        self.result(Add, f, t, ll)
+    }
+
+    fn call_math(&mut self, sym: &str, xs: &[ValueId]) -> ValueId {
+        self.math_imports.insert(sym.to_owned());
+        let n = self.fresh(sym);
+        self.b.call(&format!("math.{sym}"), xs, Some(TypeId::scalar(DType::Float64)), &n)
+    }
+
+    fn select_float(&mut self, c: ValueId, t: ValueId, e: ValueId) -> ValueId {
+        let n = self.fresh("sel");
+        self.b.select(TypeId::scalar(DType::Float64), c, t, e, &n)
+    }
+
+    fn unary_float(&mut self, op: Opcode, x: ValueId) -> ValueId {
+        let n = self.fresh("un");
+        self.b.unary(op, TypeId::scalar(DType::Float64), x, &n)
+    }
+}

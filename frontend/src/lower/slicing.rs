@@ -3,7 +3,7 @@
 //! (`a[i]` of a 2-D array, `a[:, j]`, `a[lo:hi:st]`), and `a.T` /
 //! `a.transpose()` / `np.transpose(a)`. A view shares its base's memory;
 //! a view of an input array is read-only, as the input is (see
-//! `input_views`).
+//! `read_only.rs`).
 //!
 //! Assigning to a view (`a[:, j] = 0.0`, `a[1:] = a[:-1]`) stores a
 //! number in every element, or copies an array broadcast to its shape.
@@ -450,8 +450,22 @@ impl FnLower<'_, '_> {
                 self.err(&target, "cannot store text in an array of numbers");
             }
             v if v.scalar().is_some() => self.fill(&dst, v, &target),
+            // `a[i, 0:2] = f(x)` of a tuple of numbers: the 1-D array
+            // NumPy makes of it, broadcast as any array is.
+            Val::Tuple(elts) if !elts.is_empty() && elts.iter().all(|e| e.scalar().is_some()) => {
+                let scalars = elts.iter().filter_map(Val::scalar);
+                let Some(d) = npfuncs::array_of_dtype(None, scalars) else {
+                    self.err(&target, "the numbers of this tuple have no common dtype");
+                    return;
+                };
+                let n = elts.len();
+                let vals = elts.into_iter().map(|e| (e, target)).collect();
+                if let Some(src) = self.array_of_elements(d, &[n], vals, &target) {
+                    self.copy_broadcast(&dst, src, target);
+                }
+            }
             _ => {
-                self.err(&target, "only a number or an array can be assigned to a slice");
+                self.err(&target, "only a number, an array or a tuple of numbers can be assigned to a slice");
             }
         }
     }
@@ -726,7 +740,7 @@ impl FnLower<'_, '_> {
             hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => {
                 format!("`{}` is a module-level array and {constant}", self.hir.locals[*id].name)
             }
-            hir::Expr::Name(n) if self.constant_views.contains(self.name_text(n)) => {
+            hir::Expr::Name(n) if self.constant_views.contains_idx(e) => {
                 format!("`{}` is a view of a module-level array and {constant}", self.name_text(n))
             }
             _ if self.reads_constant(e) => format!("this is a view of a module-level array and {constant}"),
@@ -743,7 +757,7 @@ impl FnLower<'_, '_> {
     pub(super) fn reads_constant(&self, e: hir::ExprId) -> bool {
         match &self.hir.exprs[e] {
             hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => true,
-            hir::Expr::Name(n) => self.constant_views.contains(self.name_text(n)),
+            hir::Expr::Name(_) => self.constant_views.contains_idx(e),
             _ => view_bases(self.hir, e).into_iter().any(|b| self.reads_constant(b)),
         }
     }
@@ -774,11 +788,7 @@ impl FnLower<'_, '_> {
     /// to such a view.
     pub(super) fn reads_input_memory(&self, e: hir::ExprId) -> bool {
         match &self.hir.exprs[e] {
-            hir::Expr::Name(n) => match self.locals.get(self.name_text(n)) {
-                Some(l) if l.param => true,
-                Some(_) => self.input_views.contains(self.name_text(n)),
-                None => false,
-            },
+            hir::Expr::Name(_) => self.input_views.contains_idx(e),
             _ => view_bases(self.hir, e).into_iter().any(|b| self.reads_input_memory(b)),
         }
     }
@@ -814,64 +824,5 @@ fn literal_int(hir: &hir::Body, e: hir::ExprId) -> Option<i128> {
         hir::Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => literal_int(hir, operand).map(|i| -i),
         hir::Expr::Literal(Lit::Int(i)) => Some(i),
         _ => None,
-    }
-}
-
-/// The locals of `hir` that some assignment or `for` binds to an input
-/// array parameter (`params`) or a view of one, directly or through
-/// another such local: writes through them are refused, as writes to the
-/// input are.
-pub(super) fn input_views(hir: &hir::Body, params: &HashSet<String>) -> HashSet<String> {
-    /// The arrays whose memory `e` may share: a name, a view of one, the
-    /// values of a tuple, or (in `for` loops) the arrays that `enumerate`
-    /// or `zip` walks.
-    fn roots(hir: &hir::Body, e: hir::ExprId) -> Vec<&str> {
-        match &hir.exprs[e] {
-            hir::Expr::Name(n) => vec![hir.name_text(n)],
-            // `r, s = a[0], a[1]`: every target, conservatively.
-            hir::Expr::Tuple(elts) => elts.iter().flat_map(|&x| roots(hir, x)).collect(),
-            hir::Expr::Call { func, args, .. }
-                if matches!(&hir.exprs[*func],
-                    hir::Expr::Name(n) if matches!(hir.name_text(n), "enumerate" | "zip")) =>
-            {
-                args.iter().flat_map(|&x| roots(hir, x)).collect()
-            }
-            _ => view_bases(hir, e).into_iter().flat_map(|x| roots(hir, x)).collect(),
-        }
-    }
-    // Every binding with a value, nested blocks included (the statements
-    // of the arena are those of every block).
-    let mut pairs: Vec<(hir::ExprId, hir::ExprId)> = Vec::new();
-    for stmt in hir.stmts.values() {
-        match stmt {
-            hir::Stmt::Assign { targets, value } => pairs.extend(targets.iter().map(|&t| (t, *value))),
-            &hir::Stmt::AnnAssign { target, value: Some(value), .. } => pairs.push((target, value)),
-            &hir::Stmt::For { target, iter, .. } => pairs.push((target, iter)),
-            _ => {}
-        }
-    }
-    let mut found: HashSet<String> = HashSet::new();
-    // Until nothing changes: a view of a view of an input is one too.
-    loop {
-        let before = found.len();
-        for (target, value) in &pairs {
-            // A binding of an input or of a local already found: a view, a
-            // row of a loop, or an alias. (A number bound this way is
-            // found too, harmlessly: a number is never indexed.)
-            if roots(hir, *value).iter().any(|r| params.contains(*r) || found.contains(*r)) {
-                let names = match &hir.exprs[*target] {
-                    hir::Expr::Tuple(elts) => elts,
-                    _ => std::slice::from_ref(target),
-                };
-                for &n in names {
-                    if let hir::Expr::Name(n) = &hir.exprs[n] {
-                        found.insert(hir.name_text(n).to_string());
-                    }
-                }
-            }
-        }
-        if found.len() == before {
-            return found;
-        }
     }
 }
