@@ -239,7 +239,7 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
     }
     for f in &exports.functions {
         let first_default = f.params.len().saturating_sub(f.defaults.len());
-        let params: Vec<String> = f
+        let mut params: Vec<String> = f
             .params
             .iter()
             .enumerate()
@@ -258,6 +258,9 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 }
             })
             .collect();
+        if f.keyword_only > 0 {
+            params.insert(f.params.len() - f.keyword_only, "*".to_owned());
+        }
         fn stub_type(r: &Ret) -> String {
             match r {
                 Ret::Void => "None".to_owned(),

@@ -153,6 +153,8 @@ pub(crate) struct FuncDecl {
     /// No return annotation: a `return a, b` gives the function its tuple
     /// result (see `lower::Lower::return_tuple`).
     pub ret_unannotated: bool,
+    /// How many of the last parameters are keyword-only (after `*`).
+    pub keyword_only: usize,
     /// Its result may share memory with an array argument (`return a[1:]`):
     /// a caller treats what it returns as a view of the arrays it passes
     /// (see `lower::read_only`).
@@ -975,10 +977,25 @@ impl Declarer<'_> {
             poisoned.push(v.name.id.to_string());
             ok = false;
         }
+        // Defaults are those of the last parameters: a keyword-only one
+        // without a default after one with a default is not held.
+        let positional_default = p.args.iter().any(|a| a.default.is_some());
+        let mut defaulted = positional_default;
         for k in &p.kwonlyargs {
-            self.err(&k.parameter, "keyword-only parameters are not supported");
-            poisoned.push(k.parameter.name.id.to_string());
-            ok = false;
+            if k.default.is_some() {
+                defaulted = true;
+            } else if defaulted {
+                let name = &k.parameter.name.id;
+                self.err(
+                    &k.parameter,
+                    format!(
+                        "keyword-only parameter `{name}` has no default after parameters with defaults: not \
+                         supported (give it a default, or move it before them)"
+                    ),
+                );
+                poisoned.push(name.to_string());
+                ok = false;
+            }
         }
         if let Some(last) = p.posonlyargs.last() {
             self.err(&last.parameter, "positional-only parameters (`/`) are not supported");
@@ -987,7 +1004,7 @@ impl Declarer<'_> {
         let mut params = Vec::new();
         let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
-        for pw in p.posonlyargs.iter().chain(&p.args) {
+        for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
             match &pw.parameter.annotation {
                 None => {
@@ -1030,6 +1047,9 @@ impl Declarer<'_> {
                 },
             }
         }
+        // The keyword-only parameters declared (last among `params`).
+        let keyword_only =
+            params.iter().filter(|(n, _)| p.kwonlyargs.iter().any(|k| k.parameter.name.id.as_str() == n)).count();
         let mut ret_poisoned = false;
         let mut ret_maybe_none = false;
         let ret = match &f.returns {
@@ -1166,7 +1186,13 @@ impl Declarer<'_> {
         }
         let mut core_dims = Vec::new();
         let mut ufunc_sig = None;
-        if let Some((sig, at)) = ufunc {
+        if let (Some(_), Some(k)) = (&ufunc, p.kwonlyargs.first()) {
+            self.err(
+                &k.parameter,
+                "a ufunc's parameters are its operands, given by position: keyword-only ones are not supported",
+            );
+            ok = false;
+        } else if let Some((sig, at)) = ufunc {
             match self.ufunc_signature(&name, sig.as_deref(), &params, ret.as_ref(), at) {
                 Some((s, dims)) => {
                     // The core sizes are not Python names; one that a
@@ -1199,6 +1225,7 @@ impl Declarer<'_> {
                 poisoned,
                 ret_poisoned,
                 ret_unannotated: f.returns.is_none(),
+                keyword_only,
                 returns_view: false,
             });
         }
@@ -1228,6 +1255,7 @@ impl Declarer<'_> {
             poisoned,
             ret_poisoned,
             ret_unannotated: f.returns.is_none(),
+            keyword_only,
             returns_view: false,
         };
         // The declaration the loader and other modules see: the signature

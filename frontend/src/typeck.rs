@@ -2621,6 +2621,7 @@ impl Solver<'_> {
                     param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
                     maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
+                    keyword_only: d.keyword_only,
                     ret: d.ret.map(ty),
                     ret_maybe_none: d.ret_maybe_none,
                 })
@@ -2651,7 +2652,8 @@ impl Solver<'_> {
     fn post_call(&self, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
         let callee = self.callee(name)?;
         let count = callee.params.len();
-        if args.len() > count || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+        let by_position = count.checked_sub(callee.keyword_only)?;
+        if args.len() > by_position || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
         let mut given: Vec<Option<ExprId>> = (0..count).map(|i| args.get(i).copied()).collect();

@@ -53,6 +53,9 @@ impl FunctionBuilder {
     pub fn set_defaults(&mut self, defaults: Vec<Option<crate::body::ConstValue>>) {
         self.func.defaults = defaults;
     }
+    pub fn set_keyword_only(&mut self, keyword_only: usize) {
+        self.func.keyword_only = keyword_only;
+    }
     pub fn set_maybe_none(&mut self, maybe_none: crate::MaybeNone) {
         self.func.maybe_none = maybe_none;
     }

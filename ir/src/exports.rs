@@ -76,6 +76,9 @@ pub struct FuncSpec {
     /// CPython holds them ([`crate::Function::defaults`]); `None` is
     /// Python's `None`.
     pub defaults: Vec<Option<ConstValue>>,
+    /// How many of the last parameters are keyword-only
+    /// ([`crate::Function::keyword_only`]).
+    pub keyword_only: usize,
     pub ret: Ret,
     pub doc: Option<String>,
     /// `kernel` functions take a launch configuration first.
@@ -188,6 +191,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         name: name.to_owned(),
         params,
         defaults: f.defaults.clone(),
+        keyword_only: f.keyword_only,
         ret,
         doc: f.doc.clone(),
         kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
@@ -202,6 +206,11 @@ const LAYOUTS: [&str; 3] = ["C-contiguous", "Fortran-contiguous", "strided"];
 /// never negative, and still decode (without defaults), so an extension
 /// module made earlier keeps importing.
 const WITH_DEFAULTS: i64 = -2;
+
+/// The first field since functions also carry how many of their
+/// parameters are keyword-only (after their defaults); bytes that start
+/// with [`WITH_DEFAULTS`] still decode, with none.
+const WITH_KEYWORD_ONLY: i64 = -3;
 
 /// Writes the little-endian, length-prefixed fields of [`Exports::encode`].
 #[derive(Default)]
@@ -387,7 +396,7 @@ impl Exports {
     /// The exports as bytes that [`Exports::decode`] reads back.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
-        w.int(WITH_DEFAULTS);
+        w.int(WITH_KEYWORD_ONLY);
         w.int(self.functions.len() as i64);
         for f in &self.functions {
             w.text(&f.name);
@@ -416,6 +425,7 @@ impl Exports {
             for v in &f.defaults {
                 w.value(v.as_ref());
             }
+            w.int(f.keyword_only as i64);
         }
         w.int(self.ufuncs.len() as i64);
         for u in &self.ufuncs {
@@ -437,7 +447,8 @@ impl Exports {
     pub fn decode(bytes: &[u8]) -> Option<Exports> {
         let mut r = Reader(bytes);
         let mut out = Exports::default();
-        let with_defaults = bytes.starts_with(&WITH_DEFAULTS.to_le_bytes());
+        let with_keyword_only = bytes.starts_with(&WITH_KEYWORD_ONLY.to_le_bytes());
+        let with_defaults = with_keyword_only || bytes.starts_with(&WITH_DEFAULTS.to_le_bytes());
         if with_defaults {
             r.int()?;
         }
@@ -462,10 +473,11 @@ impl Exports {
             } else {
                 Vec::new()
             };
-            if defaults.len() > params.len() {
+            let keyword_only = if with_keyword_only { r.count()? } else { 0 };
+            if defaults.len() > params.len() || keyword_only > params.len() {
                 return None;
             }
-            out.functions.push(FuncSpec { name, params, defaults, ret, doc, kernel });
+            out.functions.push(FuncSpec { name, params, defaults, keyword_only, ret, doc, kernel });
         }
         for _ in 0..r.count()? {
             let name = r.text()?;
@@ -526,6 +538,7 @@ mod tests {
                     Some(ConstValue::Str("é".into())),
                     Some(ConstValue::Bytes(vec![0, 255])),
                 ],
+                keyword_only: 3,
                 ret: Ret::Array(ArraySpec { layout: "strided", fixed_strides: None, ..array }),
                 doc: Some("two\nlines".into()),
                 kernel: false,
@@ -557,6 +570,7 @@ mod tests {
                 name: "pair".into(),
                 params: Vec::new(),
                 defaults: Vec::new(),
+                keyword_only: 0,
                 ret: Ret::Tuple(vec![Ret::Scalar(DType::Float64), Ret::Array(array)]),
                 doc: None,
                 kernel: false,
@@ -577,6 +591,7 @@ mod tests {
                     Param { name: "n".into(), ty: ParamType::MaybeNone(DType::Int64) },
                 ],
                 defaults: vec![None, Some(ConstValue::Int(3))],
+                keyword_only: 1,
                 ret: Ret::MaybeNone(DType::Int32),
                 doc: None,
                 kernel: false,
@@ -610,12 +625,53 @@ mod tests {
     }
 
     #[test]
+    fn exports_written_before_keyword_only_parameters_still_decode() {
+        // `h(x: Int64 = 2)`, as modules made before keyword-only
+        // parameters were carried hold it: no parameter is keyword-only.
+        let mut w = Writer::default();
+        w.int(WITH_DEFAULTS);
+        w.int(1);
+        w.text("h");
+        w.int(1);
+        w.text("x");
+        w.int(0);
+        w.dtype(DType::Int64);
+        w.int(0);
+        w.optional_text(None);
+        w.int(0);
+        w.int(1);
+        w.value(Some(&ConstValue::Int(2)));
+        w.int(0);
+        let back = Exports::decode(&w.0).expect("decodes");
+        let h = &back.functions[0];
+        assert_eq!((h.name.as_str(), h.defaults.len(), h.keyword_only), ("h", 1, 0));
+    }
+
+    #[test]
+    fn more_keyword_only_parameters_than_parameters_are_refused() {
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "f".into(),
+                params: vec![Param { name: "a".into(), ty: ParamType::Scalar(DType::Int8) }],
+                defaults: vec![],
+                keyword_only: 2,
+                ret: Ret::Void,
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: vec![],
+        };
+        assert!(Exports::decode(&exports.encode()).is_none());
+    }
+
+    #[test]
     fn more_defaults_than_parameters_are_refused() {
         let exports = Exports {
             functions: vec![FuncSpec {
                 name: "f".into(),
                 params: vec![],
                 defaults: vec![Some(ConstValue::Int(1))],
+                keyword_only: 0,
                 ret: Ret::Void,
                 doc: None,
                 kernel: false,

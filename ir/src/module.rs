@@ -136,6 +136,10 @@ pub struct Function {
     /// them filled in by the frontend; they are kept here for Python
     /// callers.
     pub defaults: Vec<Option<ConstValue>>,
+    /// How many of the last Python parameters are keyword-only (after a
+    /// `*` in the signature): Python callers name them; calls inside the
+    /// program are bound by the frontend, as defaults are filled in.
+    pub keyword_only: usize,
     /// Which parameters and whether the result are Python's `T | None`.
     pub maybe_none: MaybeNone,
     pub body: Body,
@@ -152,6 +156,7 @@ impl Function {
             ufunc_sig: None,
             doc: None,
             defaults: Vec::new(),
+            keyword_only: 0,
             maybe_none: MaybeNone::default(),
             body: Body::new(),
             loc: None,

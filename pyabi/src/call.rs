@@ -295,11 +295,12 @@ impl Function {
         library: String,
         module: Option<String>,
     ) -> PyResult<Bound<'py, Function>> {
-        if spec.defaults.len() > spec.params.len() {
+        if spec.defaults.len() > spec.params.len() || spec.keyword_only > spec.params.len() {
             return Err(PyValueError::new_err(format!(
-                "{}: {} defaults for {} parameters",
+                "{}: {} defaults and {} keyword-only parameters for {} parameters",
                 spec.name,
                 spec.defaults.len(),
+                spec.keyword_only,
                 spec.params.len()
             )));
         }
@@ -335,14 +336,36 @@ impl Function {
     ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
         let n = self.spec.params.len();
         let first_default = n - self.defaults.len();
-        if positional.len() > n {
-            let takes = if first_default == n { n.to_string() } else { format!("from {first_default} to {n}") };
+        // Those after a `*` are given by keyword only.
+        let by_position = n - self.spec.keyword_only;
+        if positional.len() > by_position {
+            let least = first_default.min(by_position);
+            let takes =
+                if least == by_position { by_position.to_string() } else { format!("from {least} to {by_position}") };
+            let plural = |k: usize| if k == 1 { "" } else { "s" };
             let given = positional.len();
+            // CPython counts the keyword-only arguments given too.
+            let keyword_only_given = keywords.map_or(0, |(names, _)| {
+                (names.iter())
+                    .filter(|k| {
+                        let key: Option<String> = k.extract().ok();
+                        key.is_some_and(|key| self.spec.params[by_position..].iter().any(|p| p.name == key))
+                    })
+                    .count()
+            });
+            let given = if keyword_only_given == 0 {
+                format!("{given} {}", if given == 1 { "was" } else { "were" })
+            } else {
+                format!(
+                    "{given} positional argument{} (and {keyword_only_given} keyword-only argument{}) were",
+                    plural(given),
+                    plural(keyword_only_given)
+                )
+            };
             return Err(PyTypeError::new_err(format!(
-                "{} takes {takes} positional argument{} but {given} {} given",
+                "{} takes {takes} positional argument{} but {given} given",
                 self.what(),
-                if n == 1 && first_default == n { "" } else { "s" },
-                if given == 1 { "was" } else { "were" },
+                if least == by_position { plural(by_position) } else { "s" },
             )));
         }
         let mut bound: SmallVec<[*mut ffi::PyObject; INLINE]> = SmallVec::from_slice(positional);
@@ -370,20 +393,22 @@ impl Function {
                 *b = default.as_ptr();
             }
         }
-        let missing: Vec<String> = bound
-            .iter()
-            .zip(&self.spec.params)
-            .filter(|(b, _)| b.is_null())
-            .map(|(_, p)| format!("'{}'", p.name))
-            .collect();
-        if !missing.is_empty() {
-            return Err(PyTypeError::new_err(format!(
-                "{} missing {} required positional argument{}: {}",
-                self.what(),
-                missing.len(),
-                if missing.len() == 1 { "" } else { "s" },
-                postc_ir::diag::english_list(&missing)
-            )));
+        // CPython names the positional ones missing first, then the
+        // keyword-only ones.
+        for (range, what) in [(0..by_position, "positional"), (by_position..n, "keyword-only")] {
+            let missing: Vec<String> = (range.clone())
+                .filter(|&i| bound[i].is_null())
+                .map(|i| format!("'{}'", self.spec.params[i].name))
+                .collect();
+            if !missing.is_empty() {
+                return Err(PyTypeError::new_err(format!(
+                    "{} missing {} required {what} argument{}: {}",
+                    self.what(),
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    postc_ir::diag::english_list(&missing)
+                )));
+            }
         }
         Ok(bound)
     }
@@ -402,7 +427,11 @@ impl Function {
         positional: &[*mut ffi::PyObject],
         keywords: Option<(&Bound<'py, PyTuple>, &[*mut ffi::PyObject])>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if keywords.is_none() && positional.len() == self.spec.params.len() && self.plan.registers {
+        if keywords.is_none()
+            && positional.len() == self.spec.params.len()
+            && self.spec.keyword_only == 0
+            && self.plan.registers
+        {
             let fast = if self.plan.maybe_none {
                 self.call_fast(py, &self.c_arguments(positional))
             } else {
@@ -1073,13 +1102,18 @@ impl Function {
         &self.spec.name
     }
 
-    /// The parameters as `inspect` reads a builtin's: every one positional
-    /// or by keyword, a default as its `repr`.
+    /// The parameters as `inspect` reads a builtin's: each positional or
+    /// by keyword, those after a `*` by keyword only, a default as its
+    /// `repr`.
     #[getter]
     fn __text_signature__(&self, py: Python<'_>) -> PyResult<String> {
         let first_default = self.spec.params.len() - self.defaults.len();
-        let mut params = Vec::with_capacity(self.spec.params.len());
+        let by_position = self.spec.params.len() - self.spec.keyword_only;
+        let mut params = Vec::with_capacity(self.spec.params.len() + 1);
         for (i, p) in self.spec.params.iter().enumerate() {
+            if i == by_position {
+                params.push("*".to_owned());
+            }
             params.push(match i.checked_sub(first_default) {
                 Some(d) => format!("{}={}", p.name, self.defaults[d].bind(py).repr()?),
                 None => p.name.clone(),
@@ -1095,15 +1129,18 @@ impl Function {
     fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let inspect = py.import("inspect")?;
         let parameter = inspect.getattr("Parameter")?;
-        let kind = parameter.getattr("POSITIONAL_OR_KEYWORD")?;
+        let either = parameter.getattr("POSITIONAL_OR_KEYWORD")?;
+        let keyword = parameter.getattr("KEYWORD_ONLY")?;
         let first_default = self.spec.params.len() - self.defaults.len();
+        let by_position = self.spec.params.len() - self.spec.keyword_only;
         let mut params = Vec::with_capacity(self.spec.params.len());
         for (i, p) in self.spec.params.iter().enumerate() {
             let kwargs = PyDict::new(py);
             if let Some(d) = i.checked_sub(first_default) {
                 kwargs.set_item("default", &self.defaults[d])?;
             }
-            params.push(parameter.call((p.name.as_str(), &kind), Some(&kwargs))?);
+            let kind = if i < by_position { &either } else { &keyword };
+            params.push(parameter.call((p.name.as_str(), kind), Some(&kwargs))?);
         }
         inspect.getattr("Signature")?.call1((params,))
     }

@@ -54,6 +54,22 @@ def pair(a: Int64, b: Int64) -> Int64:
 
 def one(a: Int64) -> Int64:
     return a
+
+
+def shear(x: Float64[:], *, factor: Int64 = 1, axis: Int64 = -1) -> Float64:
+    return x.sum() * factor + axis
+
+
+def named(a: Int64, b: Int64 = 2, *, c: Int64 = 3, d: Int64 = 4) -> Int64:
+    return a + 10 * b + 100 * c + 1000 * d
+
+
+def needs(a: Int64, *, c: Int64, d: Int64 = 4) -> Int64:
+    return a + 100 * c + 1000 * d
+
+
+def only(*, k: Int64) -> Int64:
+    return k
 '''
 
 X = np.arange(5.0)
@@ -96,6 +112,30 @@ CASES = [
     ("pair", (1,), {}),
     ("one", (1, 2), {}),
     ("one", (), {}),
+    # Keyword-only parameters (after `*`).
+    ("shear", (X,), {}),
+    ("shear", (X,), {"factor": 3}),
+    ("shear", (), {"axis": 0, "x": X, "factor": -2}),
+    ("named", (1,), {"c": 3}),
+    ("named", (1, 5), {"d": 0, "c": 3}),
+    ("named", (), {"c": 3, "a": 7}),
+    ("only", (), {"k": 5}),
+    ("shear", (X, 2), {}),
+    ("shear", (X, 2, 3), {"axis": 1}),
+    ("named", (1, 2, 3), {}),
+    ("named", (1, 2, 3), {"c": 1, "d": 2}),
+    ("named", (1,), {}),
+    ("named", (), {}),
+    ("named", (1,), {"e": 1, "c": 2}),
+    ("needs", (1,), {"c": 2}),
+    ("needs", (), {"d": 1, "c": 2, "a": 3}),
+    ("needs", (1,), {}),
+    ("needs", (), {}),
+    ("needs", (1, 2), {}),
+    ("needs", (1, 2), {"c": 5}),
+    ("only", (), {}),
+    ("only", (1,), {}),
+    ("only", (1,), {"k": 2}),
 ]
 
 

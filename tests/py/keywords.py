@@ -1,6 +1,6 @@
 """Keyword arguments and default parameter values in calls between POST functions."""
 from postyp import Bool, Complex128, Float32, Float64, Int32, Int64, Out
-from kwlib.blend import lerp, ramp as quantize
+from kwlib.blend import lerp, ramp as quantize, shift
 
 LIMIT = 10
 
@@ -95,3 +95,14 @@ def fill_calls(out: Out[Float64[:]]) -> None:
 def blend(a: Float64, b: Float64) -> Float64:
     """Imported functions: a default, a keyword, and keywords through an alias."""
     return lerp(a, b) + lerp(a, b, t=0.25) + quantize(a, hi=b, steps=8) + quantize(lo=0.0, x=b)
+
+
+def smooth(x: Float64, *, weight: Float64, bias: Float64 = 0.0) -> Float64:
+    """Keyword-only parameters: `weight` required, `bias` defaulted."""
+    return weight * x + bias
+
+
+def keyword_only_calls(x: Float64) -> Float64:
+    """Keyword-only parameters named in any order, defaults filled in, here
+    and in another module."""
+    return smooth(x, weight=2.0) + smooth(x, bias=-1.0, weight=0.5) + shift(x) + shift(x, times=3, by=-0.25)

@@ -2088,6 +2088,8 @@ def _keywords():
         C("fill_calls_strided", "fill_calls", every_other(zeros(4, np.float64))),
         C("blend", "blend", -0.5, 0.75),
         C("blend_wide", "blend", 2.0, -3.0),
+        C("keyword_only_calls", "keyword_only_calls", 1.5),
+        C("keyword_only_calls_negative", "keyword_only_calls", -4.0),
     ]
     return cases
 
@@ -3557,15 +3559,17 @@ class Lint:
             else:
                 self.err(path, d, "unknown decorator")
         a = fn.args
-        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-            self.err(path, fn, "only plain positional parameters")
-        for d in a.defaults:
+        if a.vararg or a.kwarg or a.posonlyargs:
+            self.err(path, fn, "only positional or keyword-only parameters")
+        if a.kwonlyargs:
+            F.add("keyword-only parameter")
+        for d in a.defaults + [d for d in a.kw_defaults if d is not None]:
             F.add("default parameter value")
             if isinstance(d, ast.Constant) and d.value is None:
                 F.add("default None")
             elif not self.constant_value(d):
                 self.err(path, d, "a default is a number, a negative number or a module constant")
-        for p in a.args:
+        for p in a.args + a.kwonlyargs:
             if p.annotation is None:
                 self.err(path, p, f"parameter {p.arg} has no annotation")
             else:

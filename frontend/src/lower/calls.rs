@@ -115,6 +115,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
                     maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
+                    keyword_only: d.keyword_only,
                     ret: d.ret.map(|t| self.types.get(t).clone()),
                     ret_maybe_none: d.ret_maybe_none,
                 }))
@@ -977,10 +978,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (args, keywords) = (c.args, c.keywords);
         let name = &callee.name;
         let count = callee.params.len();
-        if args.len() > count {
-            let s = if count == 1 { "" } else { "s" };
+        let by_position = count - callee.keyword_only;
+        if args.len() > by_position {
+            let s = if by_position == 1 { "" } else { "s" };
             let were = if args.len() == 1 { "was" } else { "were" };
-            self.err(&c.at, format!("`{name}` takes {count} argument{s}, but {} {were} given", args.len()));
+            let what = if callee.keyword_only > 0 { " positional" } else { "" };
+            self.err(&c.at, format!("`{name}` takes {by_position}{what} argument{s}, but {} {were} given", args.len()));
             return None;
         }
         let mut given: Vec<Option<usize>> = (0..count).map(|i| (i < args.len()).then_some(i)).collect();
@@ -1000,21 +1003,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
             given[i] = Some(w);
         }
         let first_default = count - callee.defaults.len();
-        let missing: Vec<String> = (0..first_default)
-            .filter(|i| given[*i].is_none())
-            .map(|i| format!("'{}'", callee.param_names[i]))
-            .collect();
-        if !missing.is_empty() {
-            let s = if missing.len() == 1 { "" } else { "s" };
-            self.err(
-                &c.at,
-                format!(
-                    "{name}() missing {} required positional argument{s}: {}",
-                    missing.len(),
-                    postc_ir::diag::english_list(&missing)
-                ),
-            );
-            return None;
+        // CPython names the positional ones missing first, then the
+        // keyword-only ones.
+        for (range, what) in [(0..by_position, "positional"), (by_position..count, "keyword-only")] {
+            let missing: Vec<String> = (range.start..range.end.min(first_default))
+                .filter(|i| given[*i].is_none())
+                .map(|i| format!("'{}'", callee.param_names[i]))
+                .collect();
+            if !missing.is_empty() {
+                let s = if missing.len() == 1 { "" } else { "s" };
+                self.err(
+                    &c.at,
+                    format!(
+                        "{name}() missing {} required {what} argument{s}: {}",
+                        missing.len(),
+                        postc_ir::diag::english_list(&missing)
+                    ),
+                );
+                return None;
+            }
         }
         let defaults = (0..first_default).map(|_| None).chain(callee.defaults.iter().map(Some));
         let bound = given.into_iter().zip(defaults).map(|(given, default)| match (given, default) {
@@ -1127,5 +1134,15 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         Some(t) if ret_maybe_none => Some(t.elements[1].clone()),
         t => t,
     };
-    Some(Callee { name: local.to_owned(), params, param_names, maybe_none, defaults, ret, ret_maybe_none })
+    let keyword_only = f.keyword_only;
+    Some(Callee {
+        name: local.to_owned(),
+        params,
+        param_names,
+        maybe_none,
+        defaults,
+        keyword_only,
+        ret,
+        ret_maybe_none,
+    })
 }

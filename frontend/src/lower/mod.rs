@@ -75,6 +75,8 @@ pub(crate) struct Callee {
     /// The default values of the last `defaults.len()` parameters; `None`
     /// is a default of `None`.
     pub defaults: Vec<Option<(Lit, Scalar)>>,
+    /// How many of the last parameters are keyword-only.
+    pub keyword_only: usize,
     /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeData>,
     pub ret_maybe_none: bool,
@@ -696,6 +698,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
         self.b.set_defaults(decl.defaults.iter().map(|d| d.as_ref().map(|(lit, _)| python_value(lit))).collect());
+        self.b.set_keyword_only(decl.keyword_only);
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
         let may_prange = self

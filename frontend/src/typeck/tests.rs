@@ -1070,6 +1070,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             params,
             param_names,
             defaults: Vec::new(),
+            keyword_only: 0,
             ret: Some(ret),
             ret_maybe_none: false,
         })

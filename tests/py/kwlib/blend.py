@@ -20,3 +20,8 @@ def ramp(x: Float64, lo: Float64 = -1.0, hi: Float64 = 1.0, steps: Int64 = STEPS
     if k == steps:
         k = steps - 1
     return lo + k * width
+
+
+def shift(x: Float64, *, by: Float64 = 1.0, times: Int64 = 1) -> Float64:
+    """x moved `times` steps of `by`; both named at the call."""
+    return x + by * times
