@@ -2173,6 +2173,21 @@ impl Solver<'_> {
                 let d = promote(Scalar::strong(a.dtype), Scalar::strong(b.dtype))?.dtype;
                 return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None, None]), Layout::COrder)));
             }
+            // As the lowering's `roll_call`: a new C-order array of the
+            // array's dtype and number of axes.
+            NpFn::Roll => {
+                let kws = self.keywords_of(keywords, &["shift", "axis"])?;
+                let array = *args.first()?;
+                if args.len() + kws.len() < 2 || self.env.decl.attrs.is_device() {
+                    return None;
+                }
+                let Ty::Arr(ty) = self.ty(array)? else { return None };
+                let nd = ty.ndim()?;
+                if ty.dtype.is_text() {
+                    return None;
+                }
+                return Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; nd]), Layout::COrder)));
+            }
             // `kind=` picks no other order (the lowering checks its value).
             NpFn::ArgSort => {
                 self.keywords_of(keywords, &["kind"])?;

@@ -370,3 +370,30 @@ def norm_complex_inf(x: Complex128[:]) -> Float64:
 def norm_complex_zero(x: Complex128[:]) -> Float64:
     """np.linalg.norm(x, 0) of complex numbers: those with a part not zero."""
     return np.linalg.norm(x, 0)
+
+
+def rolled(a: Int64[:], shift: Int64) -> Int64[:]:
+    """np.roll of a 1-D array: element i moves to i + shift, around."""
+    return np.roll(a, shift)
+
+
+def rolled_flat(a: Float64[:, :], shift: Int64) -> Float64[:, :]:
+    """Without an axis, the array is rolled in C order as if flat."""
+    return np.roll(a, shift)
+
+
+def rolled_rows(a: Int32[:, :], shift: Int64) -> Int32[:, :]:
+    """axis=0 moves whole rows; axis=-1 each row's elements."""
+    return np.roll(a, shift, axis=0) * 100 + np.roll(a, shift=-shift, axis=-1)
+
+
+def rolled_columns_of(a: Float64[:, :]) -> Float64[:, :]:
+    """librosa's shear: column i rolled by i, written into a new array."""
+    out = np.empty_like(a)
+    for i in range(a.shape[1]):
+        out[:, i] = np.roll(a[:, i], i)
+    return out
+
+
+def rolled_bools(a: Bool[:], shift: Int64) -> Bool[:]:
+    return np.roll(a, shift)

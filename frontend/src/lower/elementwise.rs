@@ -200,7 +200,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     use npfuncs::NpFn;
                     return matches!(
                         f,
-                        NpFn::Sort | NpFn::ArgSort | NpFn::ArgSortMethod | NpFn::ArrayOf | NpFn::Linspace | NpFn::Outer
+                        NpFn::Sort
+                            | NpFn::ArgSort
+                            | NpFn::ArgSortMethod
+                            | NpFn::ArrayOf
+                            | NpFn::Linspace
+                            | NpFn::Outer
+                            | NpFn::Roll
                     );
                 }
                 matches!(self.target_of(*func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)

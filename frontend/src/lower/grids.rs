@@ -1,5 +1,5 @@
 //! Arrays laid out from their arguments: `np.linspace(start, stop, num,
-//! endpoint=)` and `np.outer(a, b)`.
+//! endpoint=)`, `np.outer(a, b)` and `np.roll(a, shift, axis=)`.
 //!
 //! `np.linspace` computes each element as NumPy 2 does, in the float
 //! dtype NumPy's `result_type(start, stop, float(num))` gives (Float64 for
@@ -17,6 +17,13 @@
 //! `a[i] * b[j]`, each computed as NumPy's `multiply` of the two elements
 //! (their promoted dtype; Bool's product is its `and`). Not here: arrays
 //! of other ranks (NumPy flattens them), scalars and `out=`.
+//!
+//! `np.roll(a, shift)` is a new C-order array of `a`'s shape and dtype
+//! whose element at (C-order) position `i` is `a`'s at `i - shift`,
+//! counted around the whole array; with `axis=k` (a constant, negative
+//! from the last) each lane along axis `k` is rolled so. `shift` is any
+//! integer, taken modulo the length as NumPy takes it (an empty array or
+//! axis gives an empty copy). Not here: tuples of shifts and axes.
 
 use super::*;
 
@@ -169,6 +176,117 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let product = self.binop(ast::Operator::Mult, x, y, c.at);
         let Some(v) = self.materialize(&product, d, &c.at) else { return Val::Err };
         self.b.index_store(out, &[i, j], v);
+        self.loops_close(open, &c.at);
+        Val::Arr { v: out, ty: out_ty }
+    }
+
+    /// `np.roll(a, shift, axis=None)`.
+    pub(super) fn roll_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        let Some(kws) = self.keywords_of(c, &["shift", "axis"], shown) else { return Val::Err };
+        let mut given: [Option<hir::ExprId>; 3] = [None; 3];
+        if c.args.len() > 3 {
+            return self.err(&c.at, format!("{shown} takes an array, a shift and an axis"));
+        }
+        for (k, &a) in c.args.iter().enumerate() {
+            given[k] = Some(a);
+        }
+        for &(name, e) in &kws {
+            let k = if name == "shift" { 1 } else { 2 };
+            if given[k].is_some() {
+                return self.err(&self.range(e), format!("`{name}` is given twice"));
+            }
+            given[k] = Some(e);
+        }
+        let [Some(array_e), Some(shift_e), axis_e] = given else {
+            return self.err(&c.at, format!("{shown} takes an array and a shift"));
+        };
+        let Some((a, ty)) = self.numeric_array_arg(array_e, shown, true) else { return Val::Err };
+        let nd = ty.ndim().expect("a known number of axes");
+        let axis = match axis_e {
+            None => None,
+            Some(e) => match (&self.hir.exprs[e], self.expr(e)) {
+                (hir::Expr::None, _) => None,
+                (_, Val::Lit { lit: Lit::Int(k), .. }) if (-(nd as i128)..nd as i128).contains(&k) => {
+                    Some(k.rem_euclid(nd as i128) as usize)
+                }
+                (_, Val::Err) => return Val::Err,
+                (_, Val::Lit { lit: Lit::Int(k), .. }) => {
+                    let msg = format!("AxisError: axis {k} is out of bounds for array of dimension {nd}");
+                    return self.err(&self.range(e), msg);
+                }
+                _ => return self.err(&self.range(e), format!("the axis of {shown} is an integer constant here")),
+            },
+        };
+        let shift_v = self.expr(shift_e);
+        let shift_at = self.range(shift_e);
+        match shift_v.scalar() {
+            Some(s) if matches!(kind(s.dtype), Kind::Bool | Kind::Int) => {}
+            None if matches!(shift_v, Val::Err) => return Val::Err,
+            _ => return self.err(&shift_at, format!("the shift of {shown} is an integer here")),
+        }
+        let Some(shift) = self.materialize(&shift_v, DType::Int64, &shift_at) else { return Val::Err };
+        self.at(&c.at);
+        let dims = self.dims_of(a, &ty);
+        let (out, out_ty) = self.new_empty_array(ty.dtype, &dims.iter().map(|&d| (d, true)).collect::<Vec<_>>(), &c.at);
+        // The length rolled around: the axis', or every element's.
+        let length = match axis {
+            Some(k) => dims[k],
+            None => {
+                let mut n = self.int_const(1, &c.at);
+                for &d in &dims {
+                    n = self.result(Opcode::Mul, DType::Int64, n, d);
+                }
+                n
+            }
+        };
+        // `shift mod length` in [0, length), as NumPy takes it (an empty
+        // array has no element to move).
+        let zero = self.int_const(0, &c.at);
+        let one = self.int_const(1, &c.at);
+        let empty = self.result(Opcode::Eq, DType::Bool, length, zero);
+        let divisor = self.select_int(empty, one, length);
+        let by = self.result(Opcode::Mod, DType::Int64, shift, divisor);
+        let open = self.loops_open(&dims, &c.at);
+        let at_out: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        // The position, along the axis or in the whole array, that the
+        // element comes from.
+        let position = match axis {
+            Some(k) => at_out[k],
+            None => {
+                let mut flat = zero;
+                for (&i, &d) in at_out.iter().zip(&dims) {
+                    let scaled = self.result(Opcode::Mul, DType::Int64, flat, d);
+                    flat = self.result(Opcode::Add, DType::Int64, scaled, i);
+                }
+                flat
+            }
+        };
+        let back = self.result(Opcode::Sub, DType::Int64, position, by);
+        let wrapped = self.result(Opcode::Add, DType::Int64, back, length);
+        let before = self.result(Opcode::Lt, DType::Bool, back, zero);
+        let from = self.select_int(before, wrapped, back);
+        let at_in: Vec<ValueId> = match axis {
+            Some(k) => {
+                let mut idx = at_out.clone();
+                idx[k] = from;
+                idx
+            }
+            None => {
+                // The C-order position back to one index per axis.
+                let mut idx = vec![zero; nd];
+                let mut rest = from;
+                for k in (0..nd).rev() {
+                    idx[k] = if k == 0 { rest } else { self.result(Opcode::Mod, DType::Int64, rest, dims[k]) };
+                    if k > 0 {
+                        rest = self.result(Opcode::FDiv, DType::Int64, rest, dims[k]);
+                    }
+                }
+                idx
+            }
+        };
+        let x = self.load(&(a, ty.clone()), &at_in, c.at);
+        let Some(v) = self.materialize(&x, ty.dtype, &c.at) else { return Val::Err };
+        self.b.index_store(out, &at_out, v);
         self.loops_close(open, &c.at);
         Val::Arr { v: out, ty: out_ty }
     }

@@ -38,6 +38,8 @@ pub(crate) enum NpFn {
     Linspace,
     /// `np.outer(a, b)`.
     Outer,
+    /// `np.roll(a, shift, axis=None)`.
+    Roll,
 }
 
 /// A NaN-ignoring reduction of a whole array.
@@ -63,6 +65,7 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "array" => NpFn::ArrayOf,
         "linspace" => NpFn::Linspace,
         "outer" => NpFn::Outer,
+        "roll" => NpFn::Roll,
         "nansum" => NpFn::Nan(NanRed::Sum),
         "nanprod" => NpFn::Nan(NanRed::Prod),
         "nanmin" => NpFn::Nan(NanRed::Min),
@@ -186,6 +189,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::ArgSortMethod => "`.argsort()`",
             NpFn::Linspace => "`np.linspace`",
             NpFn::Outer => "`np.outer`",
+            NpFn::Roll => "`np.roll`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::ArrayOf => "`np.array`",
@@ -268,6 +272,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::ArrayOf
                 | NpFn::Linspace
                 | NpFn::Outer
+                | NpFn::Roll
         );
         if creates && self.decl.attrs.is_device() {
             return self
@@ -282,6 +287,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::ArrayOf => self.array_of_call(shown, c),
             NpFn::Linspace => self.linspace_call(shown, c),
             NpFn::Outer => self.outer_call(shown, c),
+            NpFn::Roll => self.roll_call(shown, c),
         }
     }
 

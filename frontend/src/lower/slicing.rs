@@ -720,7 +720,7 @@ impl FnLower<'_, '_> {
         (start, len, step)
     }
 
-    fn select_int(&mut self, c: ValueId, t: ValueId, f: ValueId) -> ValueId {
+    pub(super) fn select_int(&mut self, c: ValueId, t: ValueId, f: ValueId) -> ValueId {
         let n = self.fresh("sel");
         self.b.select(TypeId::INT64, c, t, f, &n)
     }
