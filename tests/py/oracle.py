@@ -2589,6 +2589,11 @@ def _bools():
         C("both_positive_first", "both_positive", 0, 2),
         C("select_mask", "select_mask", arr([True, False, False, True], np.bool_), f64(4), f64(4), zeros(4, np.float64)),
     ]
+    cases += [
+        C("unread_count", "unread_count", arr([True, False, True], np.bool_), 3),
+        C("unread_count_strided", "unread_count", every_other(arr([True, False, True, True], np.bool_)), 2),
+        C("unread_count_beyond", "unread_count", arr([True, False], np.bool_), 3),
+    ]
     return cases
 
 

@@ -357,7 +357,8 @@ impl<'t, 'p> FnC<'t, 'p> {
             .tags
             .ids()
             .filter_map(|v| match body.inst(v) {
-                InstData::Load { array, .. } | InstData::Store { array, .. } => Some(array),
+                InstData::Load { array, .. } if self.used.contains(&v.as_u32()) => Some(array),
+                InstData::Store { array, .. } => Some(array),
                 _ => None,
             })
             .collect();
@@ -1244,9 +1245,11 @@ impl<'t, 'p> FnC<'t, 'p> {
 
 /// The values a translation must compute: those that what has an effect
 /// or may trap whatever its types (the opcode table's columns: a store, a
-/// call, a jump, a return, an allocation, a load) reads, directly or
-/// through others, in the reachable blocks; a `let` local is computed when
-/// read, and then so are its assignments.
+/// call, a jump, a return, an allocation) reads, directly or through
+/// others, in the reachable blocks; a `let` local is computed when read,
+/// and then so are its assignments. A load is the exception: the checks
+/// before it are their own instructions, and one whose element nothing
+/// reads is not written (`load_at`), so neither is its offset.
 fn live_values(f: &Function) -> BTreeSet<u32> {
     let body = &f.body;
     let mut reach = vec![false; body.tags.len()];
@@ -1259,6 +1262,7 @@ fn live_values(f: &Function) -> BTreeSet<u32> {
                 InstData::Set { target, .. } | InstData::SetField { aggregate: target, .. } => {
                     assigns.entry(target).or_default().push(v)
                 }
+                InstData::Load { .. } => {}
                 _ if body.tags[v].has_side_effects() || body.tags[v].trap() == Trap::Always => roots.push(v),
                 _ => {}
             }
