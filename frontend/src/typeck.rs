@@ -1073,7 +1073,7 @@ impl Solver<'_> {
                 }
                 if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) {
                     let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
-                    if let Some(t) = self.elementwise(&[*lhs, *rhs], &[l.clone(), r.clone()], element) {
+                    if let Some(t) = self.elementwise(&[l.clone(), r.clone()], element) {
                         return t;
                     }
                 }
@@ -1086,9 +1086,7 @@ impl Solver<'_> {
             Expr::UnaryOp { op, operand } => {
                 let v = self.ty(*operand)?;
                 if *op != ast::UnaryOp::Not {
-                    if let Some(t) =
-                        self.elementwise(&[*operand], std::slice::from_ref(&v), |e| unary(*op, e[0].clone()))
-                    {
+                    if let Some(t) = self.elementwise(std::slice::from_ref(&v), |e| unary(*op, e[0].clone())) {
                         return t;
                     }
                 }
@@ -1285,7 +1283,7 @@ impl Solver<'_> {
                 let ordered = !matches!(op, C::Is | C::IsNot | C::In | C::NotIn);
                 (ordered && self.comparable(*op, &e[0], &e[1])).then(|| bool_result(false))
             };
-            if let Some(t) = self.elementwise(operands, &tys, element) {
+            if let Some(t) = self.elementwise(&tys, element) {
                 return t;
             }
         }
@@ -1588,11 +1586,44 @@ impl Solver<'_> {
         if self.names_postc_empty(func) {
             return self.postc_empty(args);
         }
+        // `np.where(c, a, b)` and `np.clip(a, lo, hi)`, as the lowering's
+        // `element_select` (of arrays, a node of a whole-array expression).
+        if let Some(name @ ("where" | "clip")) = self.numpy_attr(func) {
+            let [_, _, _] = args else { return None };
+            let tys = tys()?;
+            let element = |e: &[Ty]| {
+                let mut common = match name {
+                    "where" => promote(e[1].scalar()?, e[2].scalar()?)?,
+                    _ => {
+                        let mut p: Option<Scalar> = None;
+                        for t in e {
+                            let s = t.scalar().filter(|s| kind(s.dtype) <= Kind::Float)?;
+                            p = Some(match p {
+                                None => s,
+                                Some(p) => promote(p, s)?,
+                            });
+                        }
+                        p?
+                    }
+                };
+                if common.dtype.is_text() {
+                    return None;
+                }
+                if common.weak {
+                    common = Scalar::strong(default_of(kind(common.dtype)));
+                }
+                Some(Ty::Num { s: Scalar::strong(common.dtype), nonneg: false })
+            };
+            return match self.elementwise(&tys, element) {
+                Some(t) => t,
+                None => element(&tys),
+            };
+        }
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
                 Library::Numpy(op) => {
                     let tys = tys()?;
-                    match self.elementwise(args, &tys, |e| numpy_ufunc(op, e)) {
+                    match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
                         Some(t) => t,
                         None => numpy_ufunc(op, &tys),
                     }
@@ -1800,13 +1831,11 @@ impl Solver<'_> {
                     Global::BoundaryModule(m) if m == "numpy" => array_func(attr).map(|f| (f, None)),
                     _ => None,
                 },
-                // A method of an array (a namespace's attribute is not one).
-                Expr::Name(Name::Local(_))
-                | Expr::Subscript { .. }
-                | Expr::Call { .. }
-                | Expr::BinOp { .. }
-                | Expr::UnaryOp { .. } => array_method(attr).map(|f| (f, Some(*base))),
-                _ => None,
+                // A method of what a local or an expression holds (a
+                // module's or a namespace's attribute is not one), as the
+                // lowering's `array_target` takes it.
+                Expr::Name(Name::Free(_)) => None,
+                _ => array_method(attr).map(|f| (f, Some(*base))),
             },
             _ => None,
         }
@@ -2376,9 +2405,6 @@ impl Solver<'_> {
     fn reduction(&self, r: Red, array: ExprId) -> Option<Ty> {
         // A sum of a whole-array expression adds its elements up without
         // making the array (`fused_sum`), and gives the same dtype.
-        if !self.is_array_operand(array) {
-            return None;
-        }
         let Ty::Arr(ty) = self.ty(array)? else { return None };
         let d = ty.dtype;
         let ordered = matches!(r, Red::Min | Red::Max | Red::ArgMin | Red::ArgMax);
@@ -2390,29 +2416,21 @@ impl Solver<'_> {
     }
 
     /// A node of a whole-array expression (an arithmetic operator, a
-    /// comparison, a NumPy ufunc) with an array among its `operands`, as
+    /// comparison, a NumPy ufunc) with an array among its operands' types `tys`, as
     /// the lowering's `elementwise` fuses it: a fresh C-order array of the
     /// operands' broadcast rank, of the dtype the scalar rule (`element`)
     /// gives each array operand's element (a strong NumPy scalar) and the
     /// scalar operands. `None` when no operand is an array (the scalar
     /// rules apply); `Some(None)` when the node is not typed here.
-    fn elementwise(
-        &self,
-        operands: &[ExprId],
-        tys: &[Ty],
-        element: impl FnOnce(&[Ty]) -> Option<Ty>,
-    ) -> Option<Option<Ty>> {
+    fn elementwise(&self, tys: &[Ty], element: impl FnOnce(&[Ty]) -> Option<Ty>) -> Option<Option<Ty>> {
         if !tys.iter().any(|t| matches!(t, Ty::Arr(_))) {
             return None;
         }
-        if self.env.decl.attrs.is_device() {
-            return Some(None);
-        }
         let mut rank = 0;
         let mut elements = Vec::with_capacity(tys.len());
-        for (&e, t) in operands.iter().zip(tys) {
+        for t in tys {
             match t {
-                Ty::Arr(a) if self.is_array_operand(e) && !a.dtype.is_text() => {
+                Ty::Arr(a) if !a.dtype.is_text() => {
                     let Some(n) = a.ndim() else { return Some(None) };
                     rank = rank.max(n);
                     elements.push(Ty::Num { s: Scalar::strong(a.dtype), nonneg: false });
@@ -2424,42 +2442,6 @@ impl Solver<'_> {
         let Some(s) = element(&elements).and_then(|t| t.scalar()) else { return Some(None) };
         let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
         Some((!d.is_text()).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&vec![None; rank]), Layout::COrder))))
-    }
-
-    /// Whether the lowering sees `e` as an array before lowering it (its
-    /// `is_array_leaf`, or a node of a whole-array expression): an array
-    /// local or a view of one, a call creating an array or of a function
-    /// returning one, an operator or ufunc.
-    fn is_array_operand(&self, e: ExprId) -> bool {
-        match &self.body.exprs[e] {
-            Expr::BinOp { op, .. } => *op != ast::Operator::MatMult,
-            Expr::UnaryOp { op, .. } => *op != ast::UnaryOp::Not,
-            // `a is None` tests the array, not its elements.
-            Expr::Compare { ops, .. } => matches!(ops[..], [op] if !matches!(op, ast::CmpOp::Is | ast::CmpOp::IsNot)),
-            Expr::Call { func, keywords, .. } => {
-                let ufunc =
-                    keywords.is_empty() && matches!(self.scalar_library_function(*func), Some(Library::Numpy(_)));
-                let function = match &self.body.exprs[*func] {
-                    Expr::Name(Name::Global(n)) => {
-                        self.callee(n).is_some_and(|c| c.ret.as_ref().is_some_and(|r| r.is_array))
-                    }
-                    _ => false,
-                };
-                ufunc || function || self.array_function(*func).is_some()
-            }
-            _ => self.is_view_of_local(e),
-        }
-    }
-
-    /// An array local, or a view of one written with basic indexing or
-    /// `.T` (the lowering's `view_rank`).
-    fn is_view_of_local(&self, e: ExprId) -> bool {
-        match &self.body.exprs[e] {
-            Expr::Name(Name::Local(_)) => true,
-            Expr::Attribute { base, attr } => &**attr == "T" && self.is_view_of_local(*base),
-            Expr::Subscript { base, .. } => self.is_view_of_local(*base),
-            _ => false,
-        }
     }
 
     /// The name of the NumPy attribute `e` is (`np.int_`, or `intp`
@@ -2767,19 +2749,7 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
     if op == NpOp::Around {
         return numpy_round(args);
     }
-    let arity = if matches!(op, NpOp::Float2(_)) { 2 } else { 1 };
-    if args.len() != arity
-        || !matches!(
-            op,
-            NpOp::Float1(_)
-                | NpOp::Float2(_)
-                | NpOp::Angle { .. }
-                | NpOp::Round(_)
-                | NpOp::Abs
-                | NpOp::Negative
-                | NpOp::Square
-        )
-    {
+    if args.len() != op.arity() {
         return None;
     }
     let mut common: Option<Scalar> = None;
@@ -2827,7 +2797,21 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
             converted(DType::Int8).then_some(Ty::Num { s: Scalar::strong(DType::Int8), nonneg: true })
         }
         NpOp::Square => num(d, k != Kind::Complex),
-        _ => None,
+        NpOp::Sign if k == Kind::Bool => None,
+        NpOp::Sign => num(d, false),
+        // Integers are never NaN or infinite: a constant.
+        NpOp::IsNan | NpOp::IsInf | NpOp::IsFinite if k != Kind::Float => {
+            Some(Ty::Lit { lit: Lit::Bool(op == NpOp::IsFinite), s: Scalar::strong(DType::Bool) })
+        }
+        NpOp::IsNan | NpOp::IsInf | NpOp::IsFinite => num(DType::Bool, true),
+        NpOp::Minimum | NpOp::Fmin => num(d, args.iter().all(Ty::nonneg)),
+        NpOp::Maximum | NpOp::Fmax => num(d, args.iter().any(Ty::nonneg)),
+        // NumPy raises Bool to a power as Int8.
+        NpOp::Power if k == Kind::Bool => {
+            converted(DType::Int8).then_some(Ty::Num { s: Scalar::strong(DType::Int8), nonneg: false })
+        }
+        NpOp::Power => num(d, false),
+        NpOp::Around => None,
     }
 }
 

@@ -397,3 +397,10 @@ def rolled_columns_of(a: Float64[:, :]) -> Float64[:, :]:
 
 def rolled_bools(a: Bool[:], shift: Int64) -> Bool[:]:
     return np.roll(a, shift)
+
+
+def scaled_pair(p: Float64, nu: Float64) -> Float64[:]:
+    """Arithmetic on np.array([...]) bound to a local (typed as the array
+    expression it is)."""
+    x = np.array([p, nu]) * 2.0 + np.array([nu, p])
+    return x

@@ -2326,6 +2326,7 @@ def _array_functions():
         C("rolled_rows_empty_axis", "rolled_rows", np.zeros((2, 0), np.int32), 1),
         C("rolled_columns_of", "rolled_columns_of", f64(4, 6)),
         C("rolled_bools", "rolled_bools", arr([True, False, False, True, False], np.bool_), 2),
+        C("scaled_pair", "scaled_pair", 2.0, 0.5),
         C("search_left", "search_left", sorted_grid, 1.5),
         C("search_left_low", "search_left", sorted_grid, -7.0),
         C("search_left_nan", "search_left", sorted_grid, nan),

@@ -25,14 +25,11 @@
 //! (4,) `), extents formatted at run time through `postc.panic`'s
 //! arguments.
 //!
-//! Whether a tree holds an array is decided before it is lowered, from
-//! what the leaves are: an array local, a view of one written with basic
-//! indexing or `.T` (`t[i:i + m]`, `a[i]` of a 2-D `a`, `a[:, 0]`,
-//! `a.T`), a call that creates an array, a call of a function that
-//! returns one ([`FnLower::is_array_leaf`]). A view is read in place,
-//! through its strides: no copy. An array that comes from another
-//! expression (a subscript of a call, say) is not seen, and the scalar
-//! rules refuse it with a located error.
+//! Whether a tree holds an array is the typecheck's answer, read before
+//! the tree is lowered ([`FnLower::is_array_expr`]): its type is an array
+//! when one of its leaves is (an array local, a view, a call that creates
+//! an array or of a function that returns one, a product, ...). A view is
+//! read in place, through its strides: no copy.
 //!
 //! In place, `a op= value` and `a[view index] op= value` write the
 //! target's elements. An array leaf that may share memory with the
@@ -93,7 +90,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => None,
             };
         }
-        if self.node_operands(e).is_none() || !self.has_array(e) {
+        if self.node_operands(e).is_none() || !self.is_array_expr(e) {
             return None;
         }
         if self.decl.attrs.is_device() {
@@ -166,53 +163,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// Whether a tree node has an array among its leaves, as far as the
-    /// types known before lowering tell: an array local, a call that
-    /// creates an array or a function that returns one.
-    fn has_array(&mut self, e: hir::ExprId) -> bool {
-        if let Some(&known) = self.has_array_below.get(e) {
-            return known;
-        }
-        let found = deep(|| match self.node_operands(e) {
-            Some(ops) => ops.into_iter().any(|o| self.has_array(o)),
-            None => self.is_array_leaf(e),
-        });
-        self.has_array_below.insert(e, found);
-        found
-    }
-
-    fn is_array_leaf(&self, e: hir::ExprId) -> bool {
-        match &self.hir.exprs[e] {
-            hir::Expr::Name(n) => {
-                matches!(self.locals.get(self.name_text(n)), Some(LocalInfo { ty: Some(LocalTy::Array(_)), .. }))
-            }
-            hir::Expr::Subscript { .. } | hir::Expr::Attribute { .. } => self.view_rank(e).is_some_and(|r| r > 0),
-            hir::Expr::BinOp { op: ast::Operator::MatMult, lhs, rhs } => self.product_is_array(*lhs, *rhs),
-            hir::Expr::Call { func, .. } => {
-                let c = self.call_of(e);
-                if let Some(&[a, b]) = self.dot_operands(&c).as_deref() {
-                    return self.product_is_array(a, b);
-                }
-                if let Some((f, _, recv)) = self.array_target(*func) {
-                    return !matches!(f, arrays::ArrFn::Reduce(_)) || self.reduces_to_array(&c, recv);
-                }
-                if let Some((f, _)) = self.np_function_target(*func) {
-                    use npfuncs::NpFn;
-                    return matches!(
-                        f,
-                        NpFn::Sort
-                            | NpFn::ArgSort
-                            | NpFn::ArgSortMethod
-                            | NpFn::ArrayOf
-                            | NpFn::Linspace
-                            | NpFn::Outer
-                            | NpFn::Roll
-                    );
-                }
-                matches!(self.target_of(*func), Some(Target::Func(Callee { ret: Some(r), .. })) if r.is_array)
-            }
-            _ => false,
-        }
+    /// Whether `e` is an array, as the typecheck types it: a tree node
+    /// with an array among its operands, an array local, a view, a call
+    /// that makes an array or of a function that returns one, a product.
+    /// (An expression it leaves untyped, an error of its own, is not.)
+    pub(super) fn is_array_expr(&self, e: hir::ExprId) -> bool {
+        matches!(self.expr_types.get(e), Some(typeck::Ty::Arr(_)))
     }
 
     /// Whether the index of a subscript is one array (`a[idx]`,
@@ -223,16 +179,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.hir.exprs[index],
             hir::Expr::Tuple(_) | hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis
         );
-        single && self.holds_array(index)
-    }
-
-    /// Whether `e` is an array leaf or a tree node with one below it
-    /// ([`Self::has_array`] without its memo, for the few indices asked).
-    fn holds_array(&self, e: hir::ExprId) -> bool {
-        deep(|| match self.node_operands(e) {
-            Some(ops) => ops.iter().any(|&o| self.holds_array(o)),
-            None => self.is_array_leaf(e),
-        })
+        single && self.is_array_expr(index)
     }
 
     /// The number of axes of `e` when it is an array local or a view of
@@ -522,7 +469,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// the array (a sliding window `np.sum(t[i:i + m] * t[i:i + m])`
     /// allocates nothing per step). `None` when `e` is not such a tree.
     pub(super) fn fused_sum(&mut self, e: hir::ExprId) -> Option<Val> {
-        if self.fusing || self.decl.attrs.is_device() || self.node_operands(e).is_none() || !self.has_array(e) {
+        if self.fusing || self.decl.attrs.is_device() || self.node_operands(e).is_none() || !self.is_array_expr(e) {
             return None;
         }
         Some(self.fuse(e, None, true))
@@ -599,7 +546,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Evaluates the leaves of the tree `e` in source order into `out`.
     fn eval_leaves(&mut self, e: hir::ExprId, out: &mut Vec<(hir::ExprId, Val)>, failed: &mut bool) {
-        let node = self.node_operands(e).filter(|_| self.has_array(e));
+        let node = self.node_operands(e).filter(|_| self.is_array_expr(e));
         match node {
             Some(ops) => {
                 for o in ops {
@@ -629,7 +576,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// broadcast together (NumPy's rules: axes aligned on the right, equal
     /// extents or 1).
     fn broadcast_node(&mut self, e: hir::ExprId, leaves: &[(hir::ExprId, Val)]) -> Option<Extents> {
-        let node = self.node_operands(e).filter(|_| self.has_array(e));
+        let node = self.node_operands(e).filter(|_| self.is_array_expr(e));
         let Some(ops) = node else {
             let (_, v) = leaves.iter().find(|(leaf, _)| *leaf == e)?;
             return Some(match v.clone() {

@@ -76,19 +76,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// Whether a product of `a` and `b` is an array, as far as the types
-    /// of the locals tell before lowering: when either has two axes.
-    pub(super) fn product_is_array(&self, a: hir::ExprId, b: hir::ExprId) -> bool {
-        let two_axes = |e: hir::ExprId| match &self.hir.exprs[e] {
-            hir::Expr::Name(n) => matches!(
-                self.locals.get(self.name_text(n)),
-                Some(LocalInfo { ty: Some(LocalTy::Array(t)), .. }) if t.ndim() == Some(2)
-            ),
-            _ => false,
-        };
-        two_axes(a) || two_axes(b)
-    }
-
     /// `np.dot(a, b)` or `a.dot(b)`, its operands from [`Self::dot_operands`].
     pub(super) fn dot_call(&mut self, operands: &[hir::ExprId], c: &CallExpr) -> Val {
         if let Some(k) = c.keywords.first() {

@@ -347,9 +347,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// stands for (see `elementwise.rs`).
     element_of: HashMap<hir::ExprId, Val>,
     fusing: bool,
-    /// Whether each operator seen has an array below it (see
-    /// `elementwise.rs`), remembered so that a long chain is walked once.
-    has_array_below: la_arena::ArenaMap<hir::ExprId, bool>,
+    /// The typecheck's type of each expression it types: whether an
+    /// operand is an array, and so a whole-array expression, is read here.
+    expr_types: la_arena::ArenaMap<hir::ExprId, typeck::Ty>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
     input_views: la_arena::ArenaMap<hir::ExprId, ()>,
@@ -480,7 +480,7 @@ pub(crate) fn lower_function(
     // reported as not inferred (`FnLower::untyped`).
     let imported = |local: &str| calls::imported_callee(cx, local);
     let env =
-        typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported, expr_types: false };
+        typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported, expr_types: true };
     let solved = typeck::local_types(&hir, &env);
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
@@ -499,6 +499,7 @@ pub(crate) fn lower_function(
         insert_tuple_elements(&mut locals, name, elems);
     }
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
+    fl.expr_types = solved.exprs;
     fl.input_views = input_views;
     fl.constant_views = constant_views;
     fl.body(def);
@@ -596,7 +597,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             calls: Vec::new(),
             element_of: HashMap::new(),
             fusing: false,
-            has_array_below: la_arena::ArenaMap::default(),
+            expr_types: la_arena::ArenaMap::default(),
             input_views: la_arena::ArenaMap::default(),
             constant_views: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),

@@ -48,7 +48,7 @@ pub(crate) enum NpOp {
 }
 
 impl NpOp {
-    fn arity(self) -> usize {
+    pub(crate) fn arity(self) -> usize {
         match self {
             NpOp::Float2(_) | NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax | NpOp::Power => 2,
             _ => 1,

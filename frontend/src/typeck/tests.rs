@@ -182,7 +182,7 @@ fn only_what_depends_on_typed_values_is_typed() {
         "{HEADER}import numpy as np
 
 def f(x: Float64[:], n: Int64) -> Float64:
-    a = np.where(x > 0.0, x, 1.0).sum()
+    a = np.polyval(x, 2.0)
     b = a + 1.0
     c = sqrt(Float64(n)) + abs(-3) + min(n, len(x))
     for y in np.sort(x):
@@ -191,8 +191,9 @@ def f(x: Float64[:], n: Int64) -> Float64:
     return b
 "
     );
-    // `a` is of a NumPy call not typed here and `b` reads it: both are left
-    // untyped, as is the name a loop over a sorted copy binds.
+    // `a` is of a NumPy function compiled code does not have and `b` reads
+    // it: both are left untyped, as is the name a loop over a sorted copy
+    // binds.
     assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
 }
 
@@ -551,6 +552,45 @@ fn loops_over_arrays_bind_elements_rows_and_indices() {
             "u: Float64",
             "w: Int32",
             "c: Float64[:]",
+            "p: Float64",
+        ]
+    );
+}
+
+#[test]
+fn any_array_operand_makes_a_whole_array_expression() {
+    let src = format!(
+        "{NUMPY}from postyp import Float32
+
+def f(x: Float64[:], y: Int32[:], m: Float64[:, :], t: Float64) -> Float64:
+    a = np.array([t, 2.0 * t]) * 2.0 + np.array([t, t])
+    b = np.roll(y, 1) * 100
+    c = m @ x - x
+    d = np.where(x > t, x, -1.0)
+    e = np.clip(y, 0, 5)
+    g = np.minimum(x, y) + np.maximum(y, 0)
+    h = (x == t).sum()
+    k = np.isnan(t)
+    n = np.power(y, 2)
+    p = np.where(t > 0.0, t, 1)
+    return t
+"
+    );
+    // Whatever makes the array (a call of `np.array`, `np.roll`, a
+    // product), the node is whole-array; `np.where` and `np.clip` too;
+    // NumPy's scalar functions of numbers give NumPy scalars.
+    assert_eq!(
+        solved(&src),
+        [
+            "a: Float64[:]",
+            "b: Int32[:]",
+            "c: Float64[:]",
+            "d: Float64[:]",
+            "e: Int32[:]",
+            "g: Float64[:]",
+            "h: Int64",
+            "k: Bool+",
+            "n: Int32[:]",
             "p: Float64",
         ]
     );
