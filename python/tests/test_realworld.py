@@ -170,6 +170,28 @@ EXPECTED = {
     "pyts_kernels.apply_all_kernels": PASS,
     # resampy (ISC)
     "resampy_kernels._resample_loop": PASS,
+    # hapsira (MIT)
+    "hapsira_kernels.hyp2f1b": PASS,
+    "hapsira_kernels.stumpff_c2": PASS,
+    "hapsira_kernels.stumpff_c3": PASS,
+    "hapsira_kernels.norm": PASS,
+    "hapsira_kernels.nu_to_E": PASS,
+    "hapsira_kernels.nu_to_F": PASS,
+    "hapsira_kernels.E_to_nu": PASS,
+    "hapsira_kernels.F_to_nu": PASS,
+    "hapsira_kernels.M_to_D": PASS,
+    "hapsira_kernels.E_to_M": PASS,
+    "hapsira_kernels.F_to_M": PASS,
+    "hapsira_kernels.fp_angle": PASS,
+    "hapsira_kernels._kepler_equation": PASS,
+    "hapsira_kernels._kepler_equation_prime": PASS,
+    "hapsira_kernels.eccentricity_vector": PASS,
+    "hapsira_kernels.rv_pqw": refused("internal error: the type of `pqw` was not inferred", "arithmetic on an np.array([...]) call assigned to a local (internal error)"),
+    "hapsira_kernels.coe2mee": PASS,
+    "hapsira_kernels.rv2coe": refused("`cross` is a _ArrayFunctionDispatcher of Python's globals", "np.cross"),
+    "hapsira_kernels.mee2coe": PASS,
+    "hapsira_kernels.danby_coe": PASS,
+    "hapsira_kernels.markley_coe": PASS,
 }
 
 _MODULES = {}

@@ -26,6 +26,7 @@ PROJECTS = {
     "pvlib_kernels": "pvlib/pvlib-python (BSD-3)",
     "pyts_kernels": "johannfaouzi/pyts (BSD-3)",
     "resampy_kernels": "bmcfee/resampy (ISC)",
+    "hapsira_kernels": "pleiszenburg/hapsira (MIT)",
 }
 
 
