@@ -192,6 +192,18 @@ EXPECTED = {
     "hapsira_kernels.mee2coe": PASS,
     "hapsira_kernels.danby_coe": PASS,
     "hapsira_kernels.markley_coe": PASS,
+    # numbagg (BSD-3-Clause)
+    "numbagg_kernels.move_mean": PASS,
+    "numbagg_kernels.move_sum": PASS,
+    "numbagg_kernels.move_std": PASS,
+    "numbagg_kernels.move_exp_nancount": PASS,
+    "numbagg_kernels.move_exp_nanmean": PASS,
+    "numbagg_kernels.allnan": PASS,
+    "numbagg_kernels.nancount": PASS,
+    "numbagg_kernels.nanmean": PASS,
+    "numbagg_kernels.nanvar": PASS,
+    "numbagg_kernels.group_nanmean": refused("unknown dtype `labels.dtype`", "dtype=a.dtype"),
+    "numbagg_kernels.group_nansum": refused("a `for` loop runs over `range(...)`, a 1-D array", "np.ndindex"),
 }
 
 _MODULES = {}

@@ -27,6 +27,7 @@ PROJECTS = {
     "pyts_kernels": "johannfaouzi/pyts (BSD-3)",
     "resampy_kernels": "bmcfee/resampy (ISC)",
     "hapsira_kernels": "pleiszenburg/hapsira (MIT)",
+    "numbagg_kernels": "numbagg/numbagg (BSD-3)",
 }
 
 
