@@ -204,6 +204,14 @@ EXPECTED = {
     "numbagg_kernels.nanvar": PASS,
     "numbagg_kernels.group_nanmean": refused("unknown dtype `labels.dtype`", "dtype=a.dtype"),
     "numbagg_kernels.group_nansum": refused("a `for` loop runs over `range(...)`, a 1-D array", "np.ndindex"),
+    # pandas (BSD-3-Clause)
+    "pandas_kernels.is_monotonic_increasing": PASS,
+    "pandas_kernels.add_mean": PASS,
+    "pandas_kernels.remove_mean": PASS,
+    "pandas_kernels.sliding_mean": refused("unknown type `np.dtype`", "a dtype parameter"),
+    "pandas_kernels.add_var": PASS,
+    "pandas_kernels.remove_var": PASS,
+    "pandas_kernels.sliding_var": PASS,
 }
 
 _MODULES = {}

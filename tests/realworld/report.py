@@ -28,6 +28,7 @@ PROJECTS = {
     "resampy_kernels": "bmcfee/resampy (ISC)",
     "hapsira_kernels": "pleiszenburg/hapsira (MIT)",
     "numbagg_kernels": "numbagg/numbagg (BSD-3)",
+    "pandas_kernels": "pandas-dev/pandas (BSD-3)",
 }
 
 
