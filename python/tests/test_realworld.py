@@ -212,6 +212,11 @@ EXPECTED = {
     "pandas_kernels.add_var": PASS,
     "pandas_kernels.remove_var": PASS,
     "pandas_kernels.sliding_var": PASS,
+    # trackpy (BSD-3-Clause)
+    "trackpy_kernels._numba_subnet_norecur": refused("`and` takes Bool operands, not Int64", "`and` on an integer"),
+    "trackpy_kernels._numba_refine_2D": PASS,
+    "trackpy_kernels._numba_refine_2D_c": PASS,
+    "trackpy_kernels._numba_refine_2D_c_a": PASS,
 }
 
 _MODULES = {}

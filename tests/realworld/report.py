@@ -29,6 +29,7 @@ PROJECTS = {
     "hapsira_kernels": "pleiszenburg/hapsira (MIT)",
     "numbagg_kernels": "numbagg/numbagg (BSD-3)",
     "pandas_kernels": "pandas-dev/pandas (BSD-3)",
+    "trackpy_kernels": "soft-matter/trackpy (BSD-3)",
 }
 
 
