@@ -26,6 +26,10 @@ PROJECTS = {
     "pvlib_kernels": "pvlib/pvlib-python (BSD-3)",
     "pyts_kernels": "johannfaouzi/pyts (BSD-3)",
     "resampy_kernels": "bmcfee/resampy (ISC)",
+    "hapsira_kernels": "pleiszenburg/hapsira (MIT)",
+    "numbagg_kernels": "numbagg/numbagg (BSD-3)",
+    "pandas_kernels": "pandas-dev/pandas (BSD-3)",
+    "trackpy_kernels": "soft-matter/trackpy (BSD-3)",
 }
 
 
