@@ -82,3 +82,13 @@ def unread_count(mask: Bool[:], n: Int64) -> Int64:
     for k in range(n):
         count += Int64(mask[k])
     return n
+
+
+def flagged(flag: Int64, x: Float64) -> Int64:
+    """In a condition, `and`/`or` read their operands' truth: an integer
+    flag as CPython reads it (trackpy's `if flag and cands[j] >= 0`)."""
+    if flag and x >= 0:
+        return 1
+    while flag or x > 10.0:
+        return 2
+    return 3 if (flag and x) else 4

@@ -2594,6 +2594,13 @@ def _bools():
         C("unread_count", "unread_count", arr([True, False, True], np.bool_), 3),
         C("unread_count_strided", "unread_count", every_other(arr([True, False, True, True], np.bool_)), 2),
         C("unread_count_beyond", "unread_count", arr([True, False], np.bool_), 3),
+        C("flagged_0", "flagged", 1, 2.0),
+        C("flagged_1", "flagged", 0, 2.0),
+        C("flagged_2", "flagged", 1, -1.0),
+        C("flagged_3", "flagged", 0, 11.0),
+        C("flagged_4", "flagged", 0, -3.0),
+        C("flagged_5", "flagged", 2, 0.0),
+        C("flagged_6", "flagged", -1, float("nan")),
     ]
     return cases
 

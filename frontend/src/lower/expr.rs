@@ -431,10 +431,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Joins branches that each assign a hidden local, read at `join`.
-    /// `condition`: only its truth is read, and every operand may be
-    /// `None` (`None and y` is falsy as `False and y` is). Elsewhere only
-    /// an operand of `or` before the last may be: it is taken only when
-    /// true, so the result is never that `None`.
+    /// `condition`: only its truth is read, so every operand is taken by
+    /// its truth (`if flag and x > 0` of an Int64 `flag`, as CPython reads
+    /// it) and may be `None` (`None and y` is falsy as `False and y` is).
+    /// Elsewhere the value is the result, so operands are Bools, and only
+    /// an operand of `or` before the last may be `None`: it is taken only
+    /// when true, so the result is never that `None`.
     pub(super) fn bool_op(&mut self, e: hir::ExprId, condition: bool) -> Val {
         let hir::Expr::BoolOp { op, values } = &self.hir.exprs[e] else { unreachable!("`and` or `or`") };
         let is_and = matches!(op, ast::BoolOp::And);
@@ -447,8 +449,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 this.expr(values[k])
             }
         };
+        let as_bool = |this: &mut Self, v: Val, at: TextRange| match condition {
+            true => this.truth(v, at),
+            false => this.bool_operand(v, at, word),
+        };
         let first = operand(self, 0);
-        let Some(x) = self.bool_operand(first, self.range(values[0]), word) else { return Val::Err };
+        let Some(x) = as_bool(self, first, self.range(values[0])) else { return Val::Err };
         self.at(&self.range(e));
         let rn = self.fresh(word);
         let res = self.b.let_(TypeId::BOOL, x, &rn);
@@ -468,7 +474,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             self.enter(next);
             let v = operand(self, k + 1);
-            let Some(y) = self.bool_operand(v, self.range(value), word) else {
+            let Some(y) = as_bool(self, v, self.range(value)) else {
                 self.present = known_before;
                 self.br(join);
                 self.enter(join);
