@@ -186,7 +186,7 @@ EXPECTED = {
     "hapsira_kernels._kepler_equation": PASS,
     "hapsira_kernels._kepler_equation_prime": PASS,
     "hapsira_kernels.eccentricity_vector": PASS,
-    "hapsira_kernels.rv_pqw": refused("internal error: the type of `pqw` was not inferred", "arithmetic on an np.array([...]) call assigned to a local (internal error)"),
+    "hapsira_kernels.rv_pqw": PASS,
     "hapsira_kernels.coe2mee": PASS,
     "hapsira_kernels.rv2coe": refused("`cross` is a _ArrayFunctionDispatcher of Python's globals", "np.cross"),
     "hapsira_kernels.mee2coe": PASS,
@@ -213,7 +213,7 @@ EXPECTED = {
     "pandas_kernels.remove_var": PASS,
     "pandas_kernels.sliding_var": PASS,
     # trackpy (BSD-3-Clause)
-    "trackpy_kernels._numba_subnet_norecur": refused("`and` takes Bool operands, not Int64", "`and` on an integer"),
+    "trackpy_kernels._numba_subnet_norecur": PASS,
     "trackpy_kernels._numba_refine_2D": PASS,
     "trackpy_kernels._numba_refine_2D_c": PASS,
     "trackpy_kernels._numba_refine_2D_c_a": PASS,

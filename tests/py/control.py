@@ -119,3 +119,13 @@ def digits(n: Int64) -> Int64:
         n //= 10
         d += 1
     return d
+
+
+def first_root_above(n: Int64) -> Int64:
+    """`while 1:` never ends but by `return`: the function cannot fall off
+    its end (trackpy's subnet linker loops so)."""
+    k = 0
+    while 1:
+        k += 1
+        if k * k > n:
+            return k

@@ -2629,6 +2629,7 @@ def _control():
     cases += [C(f"sign_float_{x}", "sign_float", x) for x in (2.5, -0.1, 0.0, math.nan)]
     cases += [C(f"loop_var_after_{n}", "loop_var_after", n) for n in (0, 3, 100)]
     cases += [C(f"digits_{n}", "digits", n) for n in (0, 9, 10, 123456789)]
+    cases += [C(f"first_root_above_{n}", "first_root_above", n) for n in (-5, 0, 50, 10**12)]
     return cases
 
 

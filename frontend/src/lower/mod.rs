@@ -1461,7 +1461,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let head = self.block("while");
         let body = self.block("do");
         let exit = self.block("endwhile");
-        let forever = matches!(self.hir.exprs[test], hir::Expr::Literal(Lit::Bool(true)));
+        // `while True`, `while 1`: a constant that is true.
+        let forever = match self.hir.exprs[test] {
+            hir::Expr::Literal(Lit::Bool(b)) => b,
+            hir::Expr::Literal(Lit::Int(i)) => i != 0,
+            hir::Expr::Literal(Lit::Float(f)) => f != 0.0,
+            _ => false,
+        };
         let done = if orelse.is_empty() || forever { exit } else { self.block("whileelse") };
         for name in self.unnarrowed_in(body_stmts) {
             self.present.remove(&name);
