@@ -2538,6 +2538,14 @@ impl Solver<'_> {
                 _ => return None,
             },
             Expr::Name(Name::Free(n)) => python_scalar(n)?,
+            // `a.dtype` of an array local or parameter.
+            Expr::Attribute { base, attr } if &**attr == "dtype" => match &self.body.exprs[*base] {
+                Expr::Name(Name::Local(_)) => match self.ty(*base)? {
+                    Ty::Arr(t) => t.dtype,
+                    _ => return None,
+                },
+                _ => return None,
+            },
             Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
                 Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
                     Global::Namespace(Namespace::Postyp) => DType::from_name(attr)?,

@@ -404,3 +404,12 @@ def scaled_pair(p: Float64, nu: Float64) -> Float64[:]:
     expression it is)."""
     x = np.array([p, nu]) * 2.0 + np.array([nu, p])
     return x
+
+
+def label_counts(labels: Int32[:], n: Int64) -> Int32[:]:
+    """`dtype=a.dtype`: a new array of another array's dtype (numbagg's
+    grouped kernels count so)."""
+    c = np.zeros(n, dtype=labels.dtype)
+    for i in range(len(labels)):
+        c[labels[i]] += 1
+    return c + np.ones(n, labels.dtype)

@@ -2327,6 +2327,8 @@ def _array_functions():
         C("rolled_columns_of", "rolled_columns_of", f64(4, 6)),
         C("rolled_bools", "rolled_bools", arr([True, False, False, True, False], np.bool_), 2),
         C("scaled_pair", "scaled_pair", 2.0, 0.5),
+        C("label_counts", "label_counts", arr([0, 2, 2, 1, 2], np.int32), 4),
+        C("label_counts_beyond", "label_counts", arr([0, 5], np.int32), 3),
         C("search_left", "search_left", sorted_grid, 1.5),
         C("search_left_low", "search_left", sorted_grid, -7.0),
         C("search_left_nan", "search_left", sorted_grid, nan),
@@ -3862,8 +3864,10 @@ class Lint:
             self.features.add("dtype local")
         elif isinstance(e, ast.Constant) and e.value in NUMPY_DTYPES:
             self.features.add("dtype string")
+        elif isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.attr == "dtype":
+            self.features.add("dtype of an array")
         else:
-            self.err(path, e, "a dtype= other than np.NAME, a postyp dtype or a Python type")
+            self.err(path, e, "a dtype= other than np.NAME, a postyp dtype, a Python type or an array's dtype")
 
     def shape_arg(self, path, e):
         if isinstance(e, (ast.Tuple, ast.List)):

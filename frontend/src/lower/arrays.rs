@@ -567,6 +567,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => {
                 self.dtype_locals.get(self.name_text(n)).copied()
             }
+            // `a.dtype` of an array local or parameter.
+            hir::Expr::Attribute { base, attr }
+                if &**attr == "dtype" && matches!(hir.exprs[*base], hir::Expr::Name(hir::Name::Local(_))) =>
+            {
+                match self.expr_types.get(*base) {
+                    Some(typeck::Ty::Arr(t)) => Some(t.dtype),
+                    _ => None,
+                }
+            }
             _ => match self.numpy_attr(e) {
                 Some(name) if self.removed_dtype_reported(&name, e) => return None,
                 Some(name) => numpy_dtype(&name),
