@@ -2202,6 +2202,31 @@ impl Solver<'_> {
                 let d = promote(Scalar::strong(a.dtype), Scalar::strong(b.dtype))?.dtype;
                 return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None, None]), Layout::COrder)));
             }
+            // As the lowering's `cross_call`: a new 1-D array of the
+            // vectors' promoted dtype (a list as `np.array` makes it).
+            NpFn::Cross => {
+                let ([a, b], []) = (args, keywords) else { return None };
+                let mut dtypes = Vec::new();
+                for &e in [a, b].iter() {
+                    let d = match &self.body.exprs[*e] {
+                        Expr::List(elts) | Expr::Tuple(elts) => {
+                            let scalars: Vec<Scalar> =
+                                elts.iter().map(|&x| self.ty(x)?.scalar()).collect::<Option<_>>()?;
+                            array_of_dtype(None, scalars)?
+                        }
+                        _ => match self.ty(*e)? {
+                            Ty::Arr(t) if t.ndim() == Some(1) => t.dtype,
+                            _ => return None,
+                        },
+                    };
+                    if d == DType::Bool || d.is_text() {
+                        return None;
+                    }
+                    dtypes.push(d);
+                }
+                let d = crate::pytypes::promote_strong(dtypes[0], dtypes[1])?;
+                return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)));
+            }
             // As the lowering's `roll_call`: a new C-order array of the
             // array's dtype and number of axes.
             NpFn::Roll => {

@@ -413,3 +413,16 @@ def label_counts(labels: Int32[:], n: Int64) -> Int32[:]:
     for i in range(len(labels)):
         c[labels[i]] += 1
     return c + np.ones(n, labels.dtype)
+
+
+def crossed(r: Float64[:], v: Float64[:]) -> Float64[:]:
+    """np.cross of 3-vectors, one a list (hapsira's rv2coe: `h = cross(r,
+    v)`, `n = cross([0, 0, 1], h)`)."""
+    h = np.cross(r, v)
+    n = np.cross([0, 0, 1], h)
+    return n + np.cross(h, n) * 2.0
+
+
+def crossed_ints(a: Int32[:], b: Int64[:]) -> Int64[:]:
+    """Of integers, in their promoted dtype."""
+    return np.cross(a, b)

@@ -485,6 +485,7 @@ def panic_message(exc, instr):
         or re.fullmatch(r"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                         r"\(n\?,k\),\(k,m\?\)->\(n\?,m\?\) \(size \d+ is different from \d+\)", str(exc))
         or re.fullmatch(r"non-broadcastable output operand with shape \([\d,]*\) doesn't match the broadcast shape \([\d,]*\)", str(exc))
+        or str(exc) == "incompatible dimensions for cross product\n(dimension must be 2 or 3)"
     ):
         # NumPy's errors, which compiled code raises as the same ValueError.
         return "ValueError: " + str(exc)
@@ -2329,6 +2330,10 @@ def _array_functions():
         C("scaled_pair", "scaled_pair", 2.0, 0.5),
         C("label_counts", "label_counts", arr([0, 2, 2, 1, 2], np.int32), 4),
         C("label_counts_beyond", "label_counts", arr([0, 5], np.int32), 3),
+        C("crossed", "crossed", arr([1.5, -2.0, 0.25], np.float64), arr([0.5, 3.0, -1.0], np.float64)),
+        C("crossed_strided", "crossed", every_other(f64(6)), reversed_view(f64(3))),
+        C("crossed_four", "crossed", f64(4), f64(3)),
+        C("crossed_ints", "crossed_ints", arr([1, 2, 3], np.int32), arr([-4, 5, 6], np.int64)),
         C("search_left", "search_left", sorted_grid, 1.5),
         C("search_left_low", "search_left", sorted_grid, -7.0),
         C("search_left_nan", "search_left", sorted_grid, nan),
@@ -3388,7 +3393,7 @@ NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", 
 # NumPy's array functions with keywords of their own: sorting and searching,
 # the NaN-ignoring reductions, the norms, arrays made from lists.
 NUMPY_ARRAY_FUNCS = {
-    "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "outer": set(), "roll": {"shift", "axis"},
+    "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "outer": set(), "roll": {"shift", "axis"}, "cross": set(),
     "linspace": {"start", "stop", "num", "endpoint"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
     "nanvar": {"ddof"}, "nanstd": {"ddof"},
@@ -3839,6 +3844,10 @@ class Lint:
         for a in e.args:
             if f.attr == "array" and on_np:
                 self.nested_list(path, a)
+            elif f.attr == "cross" and on_np and isinstance(a, (ast.List, ast.Tuple)):
+                F.add("list of numbers in np.cross()")
+                for x in a.elts:
+                    self.expr(path, x)
             else:
                 self.expr(path, a)
         return True

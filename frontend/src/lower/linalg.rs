@@ -23,6 +23,14 @@
 //! (dim 1) != 4 (dim 0)`, `@`'s gufunc message. Not here: scalar operands
 //! (`np.dot(2.0, a)` is `2.0 * a`), arrays of three axes or more (NumPy
 //! stacks them differently for `dot` and `@`), `out=`, `@=`, and text.
+//!
+//! `np.cross(a, b)` of two 1-D vectors of three elements is the new 1-D
+//! array `[a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0]` in their promoted
+//! dtype (a list of numbers is the array `np.array` makes of it, as NumPy
+//! converts it); other lengths panic: NumPy's ValueError for lengths
+//! other than 2 and 3, and a message of its own for 2 (NumPy's deprecated
+//! scalar result is not compiled). Not here: Bool vectors (NumPy refuses
+//! their subtraction), stacks of vectors, `axis=`.
 
 use super::*;
 use crate::pytypes::promote_strong;
@@ -256,5 +264,92 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let name = self.fresh("el");
         self.b.cast(TypeId::scalar(to), x, &name)
+    }
+
+    /// `np.cross(a, b)` of two 3-vectors.
+    pub(super) fn cross_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        if self.keywords_of(c, &[], shown).is_none() {
+            return Val::Err;
+        }
+        let &[a_e, b_e] = c.args else {
+            return self.err(&c.at, format!("{shown} takes two vectors here, not {} arguments", c.args.len()));
+        };
+        let mut vectors = Vec::new();
+        for e in [a_e, b_e] {
+            let Some((v, ty)) = self.vector_operand(e, shown) else { return Val::Err };
+            if ty.ndim() != Some(1) {
+                return self.err(&self.range(e), format!("{shown} takes vectors of one axis here"));
+            }
+            if ty.dtype == DType::Bool {
+                return self.err(&self.range(e), format!("{shown} of Bool vectors: NumPy refuses their subtraction"));
+            }
+            vectors.push((v, ty));
+        }
+        let (a, b) = (vectors[0].clone(), vectors[1].clone());
+        let Some(d) = promote_strong(a.1.dtype, b.1.dtype) else {
+            return self.err(&c.at, format!("{shown} of {} and {}", a.1.dtype.name(), b.1.dtype.name()));
+        };
+        self.at(&c.at);
+        let three = self.int_const(3, &c.at);
+        let two = self.int_const(2, &c.at);
+        for (v, _) in [&a, &b] {
+            let n = self.fresh("dim");
+            let len = self.b.dim(*v, 0, &n);
+            let is_three = self.result(Opcode::Eq, DType::Bool, len, three);
+            let is_two = self.result(Opcode::Eq, DType::Bool, len, two);
+            let either = self.result(Opcode::Or, DType::Bool, is_three, is_two);
+            self.panic_unless(
+                either,
+                "ValueError: incompatible dimensions for cross product\n(dimension must be 2 or 3)",
+                &c.at,
+            );
+            self.panic_unless(
+                is_three,
+                "ValueError: np.cross of 2-element vectors is not supported in compiled code (NumPy's result is \
+                 deprecated): give 3-element vectors",
+                &c.at,
+            );
+        }
+        let mut xs = Vec::new();
+        for (v, ty) in [&a, &b] {
+            let mut parts = Vec::new();
+            for k in 0..3 {
+                let i = self.int_const(k, &c.at);
+                let x = self.load(&(*v, ty.clone()), &[i], c.at);
+                let Some(x) = self.materialize(&x, d, &c.at) else { return Val::Err };
+                parts.push(Val::Num { v: x, s: Scalar::strong(d), nonneg: false });
+            }
+            xs.push(parts);
+        }
+        let dims = [(three, true)];
+        let (out, out_ty) = self.new_empty_array(d, &dims, &c.at);
+        for (k, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+            let l = self.binop(ast::Operator::Mult, xs[0][i].clone(), xs[1][j].clone(), c.at);
+            let r = self.binop(ast::Operator::Mult, xs[0][j].clone(), xs[1][i].clone(), c.at);
+            let diff = self.binop(ast::Operator::Sub, l, r, c.at);
+            let Some(v) = self.materialize(&diff, d, &c.at) else { return Val::Err };
+            let at = self.int_const(k as i64, &c.at);
+            self.b.index_store(out, &[at], v);
+        }
+        Val::Arr { v: out, ty: out_ty }
+    }
+
+    /// An operand of `np.cross`: an array of numbers, or a list or tuple
+    /// of numbers, the 1-D array `np.array` makes of it.
+    fn vector_operand(&mut self, e: hir::ExprId, shown: &str) -> Option<(ValueId, TypeData)> {
+        let (hir::Expr::List(elts) | hir::Expr::Tuple(elts)) = &self.hir.exprs[e] else {
+            return self.numeric_array_arg(e, shown, true);
+        };
+        let vals: Vec<(Val, TextRange)> = elts.iter().map(|&x| (self.expr(x), self.range(x))).collect();
+        if vals.iter().any(|(v, _)| matches!(v, Val::Err)) {
+            return None;
+        }
+        let scalars: Option<Vec<Scalar>> = vals.iter().map(|(v, _)| v.scalar()).collect();
+        let Some(d) = scalars.and_then(|s| npfuncs::array_of_dtype(None, s)) else {
+            self.err(&self.range(e), format!("{shown} takes a list of numbers here"));
+            return None;
+        };
+        let n = vals.len();
+        self.array_of_elements(d, &[n], vals, &self.range(e))
     }
 }

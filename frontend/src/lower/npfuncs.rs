@@ -40,6 +40,8 @@ pub(crate) enum NpFn {
     Outer,
     /// `np.roll(a, shift, axis=None)`.
     Roll,
+    /// `np.cross(a, b)` of 3-vectors.
+    Cross,
 }
 
 /// A NaN-ignoring reduction of a whole array.
@@ -66,6 +68,7 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "linspace" => NpFn::Linspace,
         "outer" => NpFn::Outer,
         "roll" => NpFn::Roll,
+        "cross" => NpFn::Cross,
         "nansum" => NpFn::Nan(NanRed::Sum),
         "nanprod" => NpFn::Nan(NanRed::Prod),
         "nanmin" => NpFn::Nan(NanRed::Min),
@@ -190,6 +193,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Linspace => "`np.linspace`",
             NpFn::Outer => "`np.outer`",
             NpFn::Roll => "`np.roll`",
+            NpFn::Cross => "`np.cross`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::ArrayOf => "`np.array`",
@@ -273,6 +277,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::Linspace
                 | NpFn::Outer
                 | NpFn::Roll
+                | NpFn::Cross
         );
         if creates && self.decl.attrs.is_device() {
             return self
@@ -288,6 +293,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Linspace => self.linspace_call(shown, c),
             NpFn::Outer => self.outer_call(shown, c),
             NpFn::Roll => self.roll_call(shown, c),
+            NpFn::Cross => self.cross_call(shown, c),
         }
     }
 
