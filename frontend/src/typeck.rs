@@ -402,6 +402,10 @@ enum Bound {
     ArrayStep(ExprId),
     /// `for i, x in enumerate(a)`: the index.
     StepIndex(ExprId),
+    /// `for idx in np.ndindex(shape)`: the tuple of indices (the call).
+    IndexTuple(ExprId),
+    /// `for i, j in np.ndindex(shape)`: one of `count` indices.
+    IndexPart { iter: ExprId, count: usize },
 }
 
 struct Binding {
@@ -664,6 +668,14 @@ impl Solver<'_> {
                     match self.local_of(*target) {
                         _ if *is_async => {}
                         Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
+                        Some(id) if self.is_ndindex_call(*iter) => self.bind(id, Bound::IndexTuple(*iter)),
+                        None if self.is_ndindex_call(*iter) => {
+                            let ids = self.unpacked_names(*target).unwrap_or_default();
+                            let count = ids.len();
+                            for id in ids {
+                                self.bind(id, Bound::IndexPart { iter: *iter, count });
+                            }
+                        }
                         Some(id) if self.may_iterate(*iter) => self.bind(id, Bound::EveryElement(*iter)),
                         None if self.may_iterate(*iter) => {
                             let ids = self.unpacked_names(*target).unwrap_or_default();
@@ -839,7 +851,9 @@ impl Solver<'_> {
                 | Bound::EveryElement(v)
                 | Bound::EveryElementPart { iter: v, .. }
                 | Bound::ArrayStep(v)
-                | Bound::StepIndex(v) => (v, None),
+                | Bound::StepIndex(v)
+                | Bound::IndexTuple(v)
+                | Bound::IndexPart { iter: v, .. } => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
             };
             for id in self.locals_read(value).into_iter().chain(updated) {
@@ -1007,6 +1021,37 @@ impl Solver<'_> {
             // Typed when every array it runs over is.
             Bound::StepIndex(_) => Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }),
             Bound::EveryElement(_) | Bound::EveryElementPart { .. } => None,
+            Bound::IndexTuple(call) => Some(Ty::Tuple(vec![index_counter(); self.ndindex_rank(call)?])),
+            Bound::IndexPart { iter, count, .. } => (self.ndindex_rank(iter)? == count).then(index_counter),
+        }
+    }
+
+    /// `np.ndindex(shape)`, `np.ndindex(n, m)` (as the lowering's
+    /// `for_over_ndindex` takes it).
+    fn is_ndindex_call(&self, e: ExprId) -> bool {
+        let Expr::Call { func, keywords, .. } = &self.body.exprs[e] else { return false };
+        keywords.is_empty() && self.numpy_attr(*func) == Some("ndindex")
+    }
+
+    /// How many indices each step of `np.ndindex(...)` gives: the
+    /// elements of a tuple of integers, or the integers given.
+    fn ndindex_rank(&self, call: ExprId) -> Option<usize> {
+        let Expr::Call { args, .. } = &self.body.exprs[call] else { return None };
+        let int = |t: &Ty| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int || s.dtype == DType::Bool);
+        match &args[..] {
+            [one] => match self.ty(*one)? {
+                Ty::Tuple(elems) if elems.iter().all(int) => Some(elems.len()),
+                t if int(&t) => Some(1),
+                _ => None,
+            },
+            many => {
+                for a in many {
+                    if !int(&self.ty(*a)?) {
+                        return None;
+                    }
+                }
+                Some(many.len())
+            }
         }
     }
 
@@ -1453,6 +1498,13 @@ impl Solver<'_> {
             Expr::Tuple(es) => es,
             _ => std::slice::from_ref(&index),
         };
+        // `a[idx]` of a tuple of one integer per axis (a tuple local,
+        // `np.ndindex`'s step): an element, as the lowering's `element_of`.
+        if let (Expr::Name(_), Some(Ty::Tuple(elems))) = (&self.body.exprs[index], self.ty(index)) {
+            let ints = elems.iter().all(|t| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int));
+            return (ints && Some(elems.len()) == ty.ndim())
+                .then(|| Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false });
+        }
         // `a[idx]`, `a[mask]`: one array index, as the lowering's `gather`.
         if let [e] = entries {
             if let Some(Ty::Arr(it)) = self.ty(*e) {
@@ -3008,6 +3060,11 @@ fn round_digits(v: &Ty) -> Option<Ty> {
         Kind::Float if s.weak => Some(Ty::Num { s: Scalar::weak(DType::Float64), nonneg: false }),
         _ => None,
     }
+}
+
+/// An index `np.ndindex` gives: a Python int, never negative.
+fn index_counter() -> Ty {
+    Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true }
 }
 
 fn unary(op: ast::UnaryOp, v: Ty) -> Option<Ty> {

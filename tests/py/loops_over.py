@@ -1,6 +1,7 @@
 """`for` over arrays, `enumerate` and `zip`, and `for ... else` /
 `while ... else`: the else clause runs when the loop ends without
 `break`."""
+import numpy as np
 from postyp import Bool, Float64, Int32, Int64, Out
 
 
@@ -116,3 +117,38 @@ def signs(x: Float64, n: Int64) -> Float64:
                 return power * sign + s
             s = s * 2.0 + sign
     return s
+
+
+def group_sum(values: Float64[:], labels: Int64[:], out: Out[Float64[:]]) -> Int64:
+    """np.ndindex over a 1-D shape: a tuple of one index (numbagg's
+    grouped kernels); a label beyond `out` panics as NumPy raises."""
+    out[:] = 0
+    skipped = 0
+    for indices in np.ndindex(values.shape):
+        label = labels[indices]
+        if label < 0:
+            skipped += 1
+            continue
+        out[label] += values[indices]
+    return skipped
+
+
+def grid_walk(a: Float64[:, :], stop_row: Int64) -> Float64:
+    """Indices unpacked into names, C order; a tuple index; `break`
+    leaves the whole walk."""
+    s = 0.0
+    for i, j in np.ndindex(a.shape):
+        s += a[i, j] * (i + 1) - j
+    for idx in np.ndindex(a.shape[0], 2):
+        if idx[0] == stop_row:
+            break
+        s = s * 0.5 + a[idx]
+    return s
+
+
+def count_cells(n: Int64, m: Int64) -> Int64:
+    """np.ndindex of integers; an empty or negative extent."""
+    c = 0
+    for i, j in np.ndindex(n, m):
+        c += 10 * i + j
+    return c

@@ -1071,6 +1071,19 @@ def _loops_over():
     v = arr([3, -1, 4, 1], np.int32)
     cases += [C(f"stepped_{a}_{k}", "stepped", w, v, a, k) for a, k in ((0, 1), (2, 3), (5, -1), (-4, -2), (0, 0))]
     cases += [C(f"signs_{i}", "signs", x, n) for i, (x, n) in enumerate(((3.5, 5), (-4.5, 6), (0.0, 3), (2.5, 0), (-1.5, 8)))]
+    cases += [
+        C("group_sum", "group_sum", arr([1.5, 2.0, -1.0, 4.0, 0.5], np.float64), arr([0, 2, -1, 2, 1], np.int64),
+          zeros(3, np.float64)),
+        C("group_sum_strided", "group_sum", every_other(f64(6)), arr([1, 1, 0], np.int64), zeros(2, np.float64)),
+        C("group_sum_beyond", "group_sum", arr([1.0, 2.0], np.float64), arr([0, 3], np.int64), zeros(2, np.float64)),
+        C("group_sum_empty", "group_sum", zeros(0, np.float64), zeros(0, np.int64), zeros(2, np.float64)),
+        C("grid_walk", "grid_walk", f64(3, 4), 2),
+        C("grid_walk_all", "grid_walk", transposed(f64(2, 3)), 9),
+        C("grid_walk_empty", "grid_walk", np.zeros((0, 3)), 1),
+        C("count_cells", "count_cells", 3, 4),
+        C("count_cells_empty", "count_cells", 3, 0),
+        C("count_cells_negative", "count_cells", -1, 4),
+    ]
     return cases
 
 
@@ -3722,6 +3735,12 @@ class Lint:
             elif (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip")
                     and it.args and not it.keywords and names(s.target)):
                 F.add(f"for over {it.func.id}()")
+                for x in it.args:
+                    self.expr(path, x)
+            elif (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "ndindex"
+                    and isinstance(it.func.value, ast.Name) and it.func.value.id == "np" and it.args
+                    and not it.keywords and names(s.target)):
+                F.add("for over np.ndindex()")
                 for x in it.args:
                     self.expr(path, x)
             elif not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)

@@ -1028,7 +1028,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some(idx) = self.index_array(index) else { return Val::Err };
                 return self.gather(&(*v, ty.clone()), &idx, self.range(s));
             }
-            if slicing::makes_view(hir, index, ty.ndim()) {
+            if slicing::makes_view(hir, index, ty.ndim()) && !self.is_index_tuple(index) {
                 return self.view_subscript(*v, ty, s);
             }
         }
@@ -1062,6 +1062,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// Whether `index` is a name holding a tuple (of one integer per
+    /// axis: `a[idx]` of `for idx in np.ndindex(a.shape)`), as the
+    /// typecheck types it.
+    pub(super) fn is_index_tuple(&self, index: hir::ExprId) -> bool {
+        matches!(self.hir.exprs[index], hir::Expr::Name(_))
+            && matches!(self.expr_types.get(index), Some(typeck::Ty::Tuple(_)))
+    }
+
     /// `element` of the array `arr` that the base of `s` has been lowered
     /// to.
     fn element_of(&mut self, arr: Val, s: hir::ExprId, store: bool) -> Option<((ValueId, TypeData), Vec<ValueId>)> {
@@ -1092,9 +1100,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return None;
         }
         let index_exprs = slicing::written_entries(hir, index);
+        // A tuple local gives one value per axis; each written entry one.
+        let entries: Vec<(Option<hir::ExprId>, TextRange, Option<Val>)> = if self.is_index_tuple(index) {
+            let at = self.range(index);
+            match self.expr(index) {
+                Val::Tuple(elts) => elts.into_iter().map(|v| (None, at, Some(v))).collect(),
+                _ => return None,
+            }
+        } else {
+            index_exprs.iter().map(|&e| (Some(e), self.range(e), None)).collect()
+        };
         if let Some(nd) = ty.ndim() {
-            if index_exprs.len() != nd {
-                let n = index_exprs.len();
+            if entries.len() != nd {
+                let n = entries.len();
                 self.err(
                     &self.range(index),
                     format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }),
@@ -1103,14 +1121,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let mut idx = Vec::new();
-        for (axis, &ie) in index_exprs.iter().enumerate() {
-            let at = self.range(ie);
-            if let hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis = hir.exprs[ie] {
-                self.err(&at, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
-                self.check_refused_parts(ie);
-                return None;
-            }
-            let v = self.expr(ie);
+        for (axis, (entry, at, given)) in entries.into_iter().enumerate() {
+            let v = match (entry, given) {
+                (Some(ie), _) => {
+                    if let hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis = hir.exprs[ie] {
+                        self.err(&at, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
+                        self.check_refused_parts(ie);
+                        return None;
+                    }
+                    self.expr(ie)
+                }
+                (None, given) => given.expect("a value of the tuple"),
+            };
             match v.scalar() {
                 Some(sc) if kind(sc.dtype) == Kind::Int => {}
                 Some(sc) => {

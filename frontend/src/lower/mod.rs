@@ -48,6 +48,7 @@ mod grids;
 mod linalg;
 mod maybe_none;
 mod nanreduce;
+mod ndindex;
 pub(crate) mod npfuncs;
 pub(crate) mod numpy;
 pub(crate) mod pairwise;
@@ -1529,6 +1530,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.for_over_tuple(&l)
         } else if self.iterates_arrays(l.iter) {
             self.for_over_arrays(&l)
+        } else if self.iterates_ndindex(l.iter) {
+            self.for_over_ndindex(&l)
         } else if matches!(hir.exprs[l.iter], hir::Expr::List(_)) || self.is_tuple_expr(l.iter) {
             self.for_over_tuple(&l)
         } else {
