@@ -580,6 +580,13 @@ def _bind(cut, name, value, chains, at, lines, work):
     if isinstance(value, np.ufunc):
         cut.bind(name, f"from numpy import {value.__name__} as {name}", at)
         return
+    # Another function of NumPy's namespace (`from numpy import cross`):
+    # the compiler knows it, or refuses it with a located error.
+    if callable(value) and str(getattr(value, "__module__", "")).startswith("numpy"):
+        k = _identity_in(np, value)
+        if k is not None:
+            cut.bind(name, f"from numpy import {k} as {name}", at)
+            return
     const = _constant(value)
     if const is not None:
         text, annotation = const

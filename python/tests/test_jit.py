@@ -205,6 +205,30 @@ def test_globals_are_frozen_at_compile_time_and_checked():
     assert f"{cell}:15:27" in str(e.value)
 
 
+def test_functions_imported_from_numpy_compile():
+    ns = {}
+    text = textwrap.dedent('''\
+        import postc
+        from numpy import cross, interp, roll, sqrt
+        from postyp import Float64
+
+        @postc.jit
+        def turned(r: Float64[:], v: Float64[:]) -> Float64[:]:
+            return roll(cross(r, v), 1) * sqrt(2.0)
+
+        @postc.jit
+        def unknown(x: Float64[:]) -> Float64:
+            return interp(0.5, x, x)
+    ''')
+    cell = define_cell(6, text, ns)
+    r, v = np.array([1.0, 2.0, 3.0]), np.array([-1.0, 0.5, 2.0])
+    assert np.array_equal(ns["turned"](r, v), np.roll(np.cross(r, v), 1) * np.sqrt(2.0))
+    # One the compiler does not have is its located error, not the cut's.
+    with pytest.raises(postc.CompileError) as e:
+        ns["unknown"](r)
+    assert "`numpy.interp` is a CPython function" in str(e.value) and f"{cell}:11:12" in str(e.value)
+
+
 OPTIONS = textwrap.dedent('''\
     import postc
     from postyp import Float64, Int64
