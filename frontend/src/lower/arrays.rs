@@ -279,8 +279,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(&self.range(s), "`*` arguments are not supported");
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
-        let creates =
-            !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.reduces_to_array(c, recv));
+        let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.is_array_expr(c.id));
         if creates && self.decl.attrs.is_device() {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
@@ -1471,27 +1470,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.loops_close(lanes, c);
         Val::Arr { v: out.0, ty: out.1 }
     }
-}
-
-/// Whether the call of a reduction or `cumsum` gives an array: it keeps
-/// the reduced axes (`keepdims=True`), or names fewer axes (a second
-/// positional argument, `axis=` other than `None`) than its array has,
-/// `rank` when known (with it unknown, a single axis is taken to leave
-/// some).
-pub(super) fn along_axis(hir: &hir::Body, c: &CallExpr, method: bool, rank: Option<usize>) -> bool {
-    let keyword = |name: &str| c.keywords.iter().find(|k| k.name.as_deref() == Some(name));
-    if keyword("keepdims").is_some_and(|k| matches!(hir.exprs[k.value], hir::Expr::Literal(Lit::Bool(true)))) {
-        return true;
-    }
-    let positional = c.args.get(if method { 0 } else { 1 }).copied();
-    let Some(axis) = positional.or(keyword("axis").map(|k| k.value)).filter(|&e| !is_none(hir, e)) else {
-        return false;
-    };
-    let named = match &hir.exprs[axis] {
-        hir::Expr::Tuple(elts) => elts.len(),
-        _ => 1,
-    };
-    rank.is_none_or(|r| named < r)
 }
 
 fn is_none(hir: &hir::Body, e: hir::ExprId) -> bool {

@@ -182,56 +182,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         single && self.is_array_expr(index)
     }
 
-    /// The number of axes of `e` when it is an array local or a view of
-    /// one written with basic indexing or `.T` (`a[i]` of a 2-D `a`,
-    /// `a[:, j]`, `a.T[1:]`), as far as the types known before lowering
-    /// tell; `None` for anything else.
-    pub(super) fn view_rank(&self, e: hir::ExprId) -> Option<usize> {
-        let hir = self.hir;
-        match &hir.exprs[e] {
-            hir::Expr::Name(n) => match self.locals.get(self.name_text(n)).and_then(|l| l.ty.as_ref()) {
-                Some(LocalTy::Array(t)) => t.ndim(),
-                _ => None,
-            },
-            hir::Expr::Attribute { base, attr } if &**attr == "T" => self.view_rank(*base),
-            &hir::Expr::Subscript { base, index } => {
-                let nd = self.view_rank(base)?;
-                if self.is_array_index(index) {
-                    // A gather: the index's axes and the base's after the
-                    // first; a mask's elements on one axis.
-                    let local = match &hir.exprs[index] {
-                        hir::Expr::Name(n) => match self.locals.get(self.name_text(n)).and_then(|l| l.ty.as_ref()) {
-                            Some(LocalTy::Array(t)) => Some((t.dtype, t.ndim()?)),
-                            _ => None,
-                        },
-                        _ => None,
-                    };
-                    return Some(match local {
-                        Some((DType::Bool, m)) => 1 + nd.saturating_sub(m),
-                        Some((_, k)) => k + nd.saturating_sub(1),
-                        None => 1,
-                    });
-                }
-                let entries = slicing::written_entries(hir, index);
-                let added = entries.iter().filter(|&&x| matches!(hir.exprs[x], hir::Expr::None)).count();
-                let dropped = (entries.iter())
-                    .filter(|&&x| {
-                        !matches!(hir.exprs[x], hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis)
-                    })
-                    .count();
-                (dropped <= nd).then(|| nd - dropped + added)
-            }
-            _ => None,
-        }
-    }
-
-    /// Whether the call `c` of a reduction (of the array `recv` for a
-    /// method) gives an array: see `arrays::along_axis`.
-    pub(super) fn reduces_to_array(&self, c: &CallExpr, recv: Option<hir::ExprId>) -> bool {
-        let arr = recv.or(c.args.first().copied());
-        arrays::along_axis(self.hir, c, recv.is_some(), arr.and_then(|a| self.view_rank(a)))
-    }
-
     /// Whether the array leaf `leaf` of `target op= ...` may share memory
     /// with the target at other elements than the one being written, so
     /// that it must be read from a copy for NumPy's result (NumPy copies

@@ -272,6 +272,8 @@ struct Loop {
 /// keywords.
 #[derive(Clone, Copy)]
 pub(super) struct CallExpr<'h> {
+    /// The call itself.
+    id: hir::ExprId,
     at: TextRange,
     func: hir::ExprId,
     args: &'h [hir::ExprId],
@@ -638,7 +640,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The call `e`.
     pub(super) fn call_of(&self, e: hir::ExprId) -> CallExpr<'a> {
         let hir::Expr::Call { func, args, keywords } = &self.hir.exprs[e] else { unreachable!("a call") };
-        CallExpr { at: self.range(e), func: *func, args, keywords }
+        CallExpr { id: e, at: self.range(e), func: *func, args, keywords }
     }
 
     fn at(&mut self, node: &impl Ranged) {
