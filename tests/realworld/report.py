@@ -30,6 +30,10 @@ PROJECTS = {
     "numbagg_kernels": "numbagg/numbagg (BSD-3)",
     "pandas_kernels": "pandas-dev/pandas (BSD-3)",
     "trackpy_kernels": "soft-matter/trackpy (BSD-3)",
+    "numba_stats_kernels": "HDembinski/numba-stats (MIT)",
+    "sgkit_kernels": "sgkit-dev/sgkit (Apache-2.0)",
+    "cooltools_kernels": "open2c/cooltools (MIT)",
+    "scanpy_kernels": "scverse/scanpy (BSD-3)",
 }
 
 
