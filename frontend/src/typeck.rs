@@ -1671,6 +1671,15 @@ impl Solver<'_> {
                 None => element(&tys),
             };
         }
+        // `np.float64(x)`: the dtype's cast, as the lowering's
+        // `numpy_scalar_type`.
+        if let Some(name) = self.numpy_attr(func) {
+            if numpy_func(name).is_none() {
+                if let Some(d) = numpy_dtype(name) {
+                    return cast(d, false, &tys()?);
+                }
+            }
+        }
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
                 Library::Numpy(op) => {

@@ -397,3 +397,13 @@ def angles_f16(x: Float16, b: Bool) -> Float16:
 def angles_of_array(a: Float32[:]) -> Float32[:]:
     """Of an array, elementwise, in the array's dtype."""
     return np.degrees(np.radians(a))
+
+
+def scalar_types(n: Int64, x: Float64) -> Float64:
+    """NumPy's scalar types called on numbers: np.float64(0) is a strong
+    Float64 zero, np.int32(n) an Int32, np.float32(1.5) a Float32 (NEP 50
+    then promotes them as NumPy does)."""
+    s = np.float64(0)
+    t = np.int32(n) + np.float32(1.5)
+    u = np.float32(x) * 3
+    return s + t + u + np.int8(-3) + np.bool_(n)

@@ -3015,6 +3015,8 @@ def _numpy_scalars():
     cases += [C(f"angles_f16_{i}_{b}", "angles_f16", np.float16(x), b)
               for i, x in enumerate((1.0, 90.0, 65504.0)) for b in (True, False)]
     cases += [C("angles_of_array", "angles_of_array", np.arange(-720.0, 721.0, 15.0, dtype=np.float32)[::-3])]
+    cases += [C(f"scalar_types_{k}", "scalar_types", n, x)
+              for k, (n, x) in enumerate([(3, 0.1), (0, -2.5), (-7, 1e30)])]
     return cases
 
 
@@ -4082,6 +4084,9 @@ class Lint:
                     F.add("np.NAME() on scalars")
                 elif isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in MATH_MODULE_FUNCS:
                     F.add("math.NAME()")
+                elif isinstance(f.value, ast.Name) and f.value.id == "np" and (
+                        f.attr in NUMPY_DTYPES or f.attr == "bool_") and len(e.args) == 1:
+                    F.add("np.DTYPE(x), a NumPy scalar type's cast")
                 else:
                     self.err(path, e, "call of an attribute")
             else:

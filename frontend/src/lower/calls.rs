@@ -53,6 +53,14 @@ pub(super) enum Target {
     Boundary(String),
 }
 
+/// `np.float64(x)`, `np.int32(x)`, ...: a NumPy scalar type called on a
+/// number is the dtype's cast (a literal out of its range is an error,
+/// as NumPy raises OverflowError).
+pub(crate) fn numpy_scalar_type(module: &str, name: &str) -> Option<Target> {
+    let dtype = (module == "numpy").then(|| arrays::numpy_dtype(name)).flatten()?;
+    Some(Target::Cast { dtype, weak: false })
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn target_of(&self, f: hir::ExprId) -> Option<Target> {
         match &self.hir.exprs[f] {
@@ -92,7 +100,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             }
                             Some(Global::BoundaryModule(m)) => match numpy_func(attr) {
                                 Some(op) if m == "numpy" => Some(Target::Numpy(op, attr.to_owned())),
-                                _ => Some(Target::Boundary(format!("{m}.{attr}"))),
+                                _ => {
+                                    Some(numpy_scalar_type(m, attr).unwrap_or(Target::Boundary(format!("{m}.{attr}"))))
+                                }
                             },
                             _ => None,
                         },
@@ -150,7 +160,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(op) if module == "numpy" => Some(Target::Numpy(op, name.clone())),
                 _ => match math_func(name) {
                     Some(f) if module == "math" => Some(Target::Math(f, name.clone())),
-                    _ => Some(Target::Boundary(format!("{module}.{name}"))),
+                    _ => Some(numpy_scalar_type(module, name).unwrap_or(Target::Boundary(format!("{module}.{name}")))),
                 },
             },
             _ => None,
