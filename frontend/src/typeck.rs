@@ -2935,11 +2935,16 @@ fn numpy_round(args: &[Ty]) -> Option<Ty> {
 /// `ceil` and `trunc`, a Python bool of the tests.
 fn python_math(f: MathFn, args: &[Ty]) -> Option<Ty> {
     let arity = match f {
-        MathFn::Float2(..) | MathFn::IsClose => 2,
+        MathFn::Float2(..) | MathFn::IsClose | MathFn::Gcd => 2,
         _ => 1,
     };
     if args.len() != arity {
         return None;
+    }
+    // `gcd` of integers (the lowering's `gcd_call`): a Python int.
+    if f == MathFn::Gcd {
+        let int = |a: &Ty| a.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int || (s.weak && s.dtype == DType::Bool));
+        return args.iter().all(int).then_some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: true });
     }
     // `floor`, `ceil` and `trunc` of a Python int or bool are its value;
     // `trunc` of a NumPy scalar other than Float64 is refused.
@@ -2963,6 +2968,7 @@ fn python_math(f: MathFn, args: &[Ty]) -> Option<Ty> {
         MathFn::IsClose | MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite => {
             Ty::Num { s: Scalar::weak(DType::Bool), nonneg: true }
         }
+        MathFn::Gcd => return None,
     })
 }
 

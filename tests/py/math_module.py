@@ -219,3 +219,9 @@ def close(x: Float64, y: Float64) -> Bool:
 def close_mixed(x: Float32, n: Int64) -> Bool:
     """math.isclose of a Float32 and an int, each taken as a Python float."""
     return math.isclose(x, n)
+
+
+def common_divisor(a: Int64, b: Int32) -> Int64:
+    """math.gcd of integers, NumPy's and Python's: a Python int of the
+    magnitudes (sgkit's binomial coefficients divide by it)."""
+    return math.gcd(a, b) * 1000 + math.gcd(int(a), 12) + math.gcd(0, 0)

@@ -2254,7 +2254,7 @@ MATH_MODULE_FLOAT1 = [
 ]
 MATH_MODULE_FUNCS = set(MATH_MODULE_FLOAT1) | {
     "atan2", "hypot", "copysign", "fmod", "pow", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
-    "isclose",
+    "isclose", "gcd",
 }
 MATH_MODULE_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 MATH_MODULE_EXACT = ("sqrt", "fabs", "copysign", "fmod", "floor", "ceil", "trunc")
@@ -2514,6 +2514,8 @@ def _math_module():
                    (inf, inf), (inf, -inf), (inf, 1e308), (-1e308, -inf), (nan, nan), (nan, 1.0), (-2.0, -2.000000001))
     cases += [C(f"close_{x}_{y}", "close", x, y) for x, y in close_pairs]
     cases += [C("close_mixed", "close_mixed", f32v(3.0), 3), C("close_mixed_no", "close_mixed", f32v(3.1), 3)]
+    cases += [C(f"common_divisor_{k}", "common_divisor", a, np.int32(b))
+              for k, (a, b) in enumerate([(12, 18), (-12, 18), (0, 0), (7, -21), (-2**63, 6), (2**63 - 1, 2**31 - 1)])]
     return cases
 
 

@@ -52,6 +52,8 @@ pub(crate) enum MathFn {
     IsNan,
     IsInf,
     IsFinite,
+    /// `gcd(a, b)` of integers: a Python int.
+    Gcd,
 }
 
 /// The function `math.NAME`, if compiled code has it.
@@ -97,6 +99,7 @@ pub(crate) fn math_func(name: &str) -> Option<MathFn> {
         "isinf" => IsInf,
         "isfinite" => IsFinite,
         "isclose" => IsClose,
+        "gcd" => Gcd,
         _ => return None,
     })
 }
@@ -112,7 +115,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `math.NAME(args)`.
     pub(super) fn math_call(&mut self, f: MathFn, name: &str, c: &CallExpr) -> Val {
         let args = c.args;
-        let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose) { 2 } else { 1 };
+        let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose | MathFn::Gcd) { 2 } else { 1 };
         let mut vals = Vec::new();
         for &a in args {
             vals.push((self.expr(a), self.range(a)));
@@ -132,6 +135,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     format!("`math.trunc` of {d}: CPython raises TypeError ({d} has no `__trunc__`); pass `float(x)`"),
                 );
             }
+        }
+        if f == MathFn::Gcd {
+            return self.gcd_call(&vals, c.at);
         }
         // `floor`, `ceil` and `trunc` of a Python int or bool are its
         // value (their `__floor__`); NumPy's integers have none, so CPython
@@ -187,6 +193,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.is_finite(xs[0]);
                 Val::Num { v, s: Scalar::weak(DType::Bool), nonneg: true }
             }
+            MathFn::Gcd => unreachable!("lowered by gcd_call"),
         }
     }
 
@@ -326,6 +333,80 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Errors::Never => {}
         }
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// `math.gcd(a, b)` of integers (Python's or NumPy's, whose
+    /// `__index__` CPython takes): the greatest common divisor of their
+    /// magnitudes, a Python int (`gcd(0, 0)` is 0). Euclid's algorithm in
+    /// UInt64, which holds `|-2**63|`; a result of 2**63 (only of -2**63
+    /// and 0 or itself) is beyond Int64 and panics as such an int does.
+    fn gcd_call(&mut self, vals: &[(Val, TextRange)], at: TextRange) -> Val {
+        let mut magnitudes = Vec::new();
+        for (v, a) in vals {
+            match v.scalar() {
+                Some(s) if kind(s.dtype) == Kind::Int || (s.weak && s.dtype == DType::Bool) => {}
+                Some(s) => {
+                    let msg = format!("`math.gcd` takes integers: CPython raises TypeError for {}", s.dtype.name());
+                    return self.err(a, msg);
+                }
+                None => {
+                    return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`math.gcd` takes integers") };
+                }
+            }
+            if v.scalar().is_some_and(|s| s.dtype == DType::UInt64) {
+                let Some(x) = self.materialize(v, DType::UInt64, a) else { return Val::Err };
+                magnitudes.push(x);
+                continue;
+            }
+            let Some(x) = self.materialize(v, DType::Int64, a) else { return Val::Err };
+            self.at(&at);
+            // |x| = -(x + 1) + 1 for a negative x, so that -2**63 is not
+            // negated in Int64.
+            let zero = self.zero(DType::Int64);
+            let minus_one = self.int_const(-1, &at);
+            let neg = self.result(Opcode::Lt, DType::Bool, x, zero);
+            let below = self.result(Opcode::Sub, DType::Int64, minus_one, x);
+            let base = self.select_int(neg, below, x);
+            let n = self.fresh("mag");
+            let base = self.b.cast(TypeId::scalar(DType::UInt64), base, &n);
+            let n = self.fresh("one");
+            let one = self.b.int(TypeId::scalar(DType::UInt64), 1, &n);
+            let n = self.fresh("zero");
+            let nought = self.b.int(TypeId::scalar(DType::UInt64), 0, &n);
+            let n = self.fresh("sel");
+            let extra = self.b.select(TypeId::scalar(DType::UInt64), neg, one, nought, &n);
+            magnitudes.push(self.result(Opcode::Add, DType::UInt64, base, extra));
+        }
+        let u = TypeId::scalar(DType::UInt64);
+        let n = self.fresh("gcd.a");
+        let a = self.b.let_(u, magnitudes[0], &n);
+        let n = self.fresh("gcd.b");
+        let b = self.b.let_(u, magnitudes[1], &n);
+        let head = self.block("gcd");
+        let step = self.block("gcd.step");
+        let done = self.block("gcd.end");
+        self.br(head);
+        self.enter(head);
+        let n = self.fresh("zero");
+        let nought = self.b.int(u, 0, &n);
+        let more = self.result(Opcode::Ne, DType::Bool, b, nought);
+        self.b.condbr(more, step, done, None);
+        self.open = false;
+        self.enter(step);
+        let r = self.result(Opcode::Rem, DType::UInt64, a, b);
+        self.b.set(a, b);
+        self.b.set(b, r);
+        self.br(head);
+        self.enter(done);
+        let n = self.fresh("limit");
+        let limit = self.b.int(u, i64::MAX as i128, &n);
+        let fits = self.result(Opcode::Le, DType::Bool, a, limit);
+        self.panic_unless(fits, BEYOND_INT64, &at);
+        let n = self.fresh("gcd");
+        let g = self.b.cast(TypeId::INT64, a, &n);
+        Val::Num { v: g, s: Scalar::weak(DType::Int64), nonneg: true }
     }
 }
 
