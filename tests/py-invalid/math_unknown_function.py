@@ -1,7 +1,7 @@
-# error: line 7: math.gcd is not compiled
+# error: line 7: math.lcm is not compiled
 import math
 from postyp import Int64
 
 
 def common(a: Int64, b: Int64) -> Int64:
-    return math.gcd(a, b)
+    return math.lcm(a, b)
