@@ -843,6 +843,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         open
     }
 
+    /// The index, one per axis of `extents`, of the C-order position
+    /// `flat` (the last axis fastest): its digits in the extents' bases.
+    /// Every extent but the first must be non-zero where this runs.
+    pub(super) fn c_order_digits(&mut self, flat: ValueId, extents: &[ValueId]) -> Vec<ValueId> {
+        let mut digits = vec![flat; extents.len()];
+        let mut rest = flat;
+        for axis in (1..extents.len()).rev() {
+            digits[axis] = self.result(Opcode::Mod, DType::Int64, rest, extents[axis]);
+            rest = self.result(Opcode::FDiv, DType::Int64, rest, extents[axis]);
+        }
+        if let Some(first) = digits.first_mut() {
+            *first = rest;
+        }
+        digits
+    }
+
     pub(super) fn loops_close(&mut self, open: Vec<Counted>, at: &impl Ranged) {
         for l in open.into_iter().rev() {
             self.at(at);

@@ -271,18 +271,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 idx[k] = from;
                 idx
             }
-            None => {
-                // The C-order position back to one index per axis.
-                let mut idx = vec![zero; nd];
-                let mut rest = from;
-                for k in (0..nd).rev() {
-                    idx[k] = if k == 0 { rest } else { self.result(Opcode::Mod, DType::Int64, rest, dims[k]) };
-                    if k > 0 {
-                        rest = self.result(Opcode::FDiv, DType::Int64, rest, dims[k]);
-                    }
-                }
-                idx
-            }
+            // The C-order position back to one index per axis.
+            None => self.c_order_digits(from, &dims),
         };
         let x = self.load(&(a, ty.clone()), &at_in, c.at);
         let Some(v) = self.materialize(&x, ty.dtype, &c.at) else { return Val::Err };

@@ -79,16 +79,7 @@ impl FnLower<'_, '_> {
         self.enter(body);
         // The counter's C-order digits, the last axis fastest.
         self.at(&iter_at);
-        let mut indices = vec![zero; extents.len()];
-        let mut rest = k;
-        for axis in (0..extents.len()).rev() {
-            if axis == 0 {
-                indices[0] = rest;
-            } else {
-                indices[axis] = self.result(Opcode::Mod, DType::Int64, rest, extents[axis]);
-                rest = self.result(Opcode::FDiv, DType::Int64, rest, extents[axis]);
-            }
-        }
+        let indices = self.c_order_digits(k, &extents);
         let counter = |v: ValueId| Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: true };
         self.at(&self.range(f.target));
         match names {

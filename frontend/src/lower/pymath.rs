@@ -457,7 +457,7 @@ impl FnLower<'_, '_> {
             let rem = self.result(Sub, f, hi_diff, lo);
             (q, rem, self.float_const(scale / 2.0))
         };
-        let r = self.call_math("rint", &[p]);
+        let r = self.math_intrinsic("rint", &[p]);
         let h = self.result(Sub, f, p, r);
         let err_pos = self.result(Gt, DType::Bool, err, zero);
         let err_neg = self.result(Lt, DType::Bool, err, zero);
@@ -470,7 +470,7 @@ impl FnLower<'_, '_> {
         // `p` is an integer (2^52 up) that `err` moves by exactly a half:
         // to the even of the two.
         let r_half = self.result(Mul, f, r, half);
-        let r_half_floor = self.call_math("floor", &[r_half]);
+        let r_half_floor = self.math_intrinsic("floor", &[r_half]);
         let odd = self.result(Ne, DType::Bool, r_half, r_half_floor);
         let err_neg_half = self.unary_float(Neg, err_half);
         let tie_up = self.result(Eq, DType::Bool, err, err_half);
@@ -529,12 +529,6 @@ impl FnLower<'_, '_> {
         let t = self.result(Add, f, t, lh);
         let ll = self.result(Mul, f, a_lo, bl);
         self.result(Add, f, t, ll)
-    }
-
-    fn call_math(&mut self, sym: &str, xs: &[ValueId]) -> ValueId {
-        self.math_imports.insert(sym.to_owned());
-        let n = self.fresh(sym);
-        self.b.call(&format!("math.{sym}"), xs, Some(TypeId::scalar(DType::Float64)), &n)
     }
 
     fn select_float(&mut self, c: ValueId, t: ValueId, e: ValueId) -> ValueId {
