@@ -622,6 +622,14 @@ impl Solver<'_> {
                         self.unpacking(*target, *value);
                         continue;
                     }
+                    if let ([t], Some(d)) =
+                        (&targets[..], parameter_type(self.body, self.env.decl, self.env.types, *value))
+                    {
+                        if let Some(id) = self.local_of(*t) {
+                            self.bind_dtype(id, d);
+                            continue;
+                        }
+                    }
                     if let ([t], Some(name)) = (&targets[..], self.numpy_attr(*value)) {
                         if let Some(id) = self.local_of(*t) {
                             match (removed_numpy_dtype(name), numpy_dtype(name)) {
@@ -1680,6 +1688,10 @@ impl Solver<'_> {
                 }
             }
         }
+        // `type(z)(1)`: the cast to a scalar parameter's dtype.
+        if let Some(d) = parameter_type(self.body, self.env.decl, self.env.types, func) {
+            return cast(d, false, &tys()?);
+        }
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
                 Library::Numpy(op) => {
@@ -1727,7 +1739,8 @@ impl Solver<'_> {
                 Global::GpuBuiltin(g) => self.gpu_call(*g, args),
                 _ => None,
             },
-            Name::Local(_) => None,
+            // `T(0.5)` of `T = type(z)`: the dtype's cast.
+            Name::Local(_) => cast(self.dtype_local(func)?, false, &tys()?),
         }
     }
 
@@ -2330,6 +2343,10 @@ impl Solver<'_> {
             NpFn::Sort => {
                 (ty.ndim() == Some(1)).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)))
             }
+            NpFn::Var | NpFn::Std => match d {
+                DType::Float16 | DType::Float32 | DType::Float64 => num(d, false),
+                _ => num(DType::Float64, false),
+            },
             NpFn::Nan(r) => match r {
                 NanRed::Sum | NanRed::Prod if d == DType::Float16 => num(d, false),
                 NanRed::Sum | NanRed::Prod => num(sum_dtypes(d).1, false),
@@ -2601,6 +2618,15 @@ impl Solver<'_> {
         (!extents.is_empty()).then_some(extents.len())
     }
 
+    /// The dtype of a local bound to one by an earlier statement (where
+    /// the lowering has seen it).
+    fn dtype_local(&self, e: ExprId) -> Option<DType> {
+        let Expr::Name(Name::Local(id)) = self.body.exprs[e] else { return None };
+        let st = &self.states[id];
+        let (d, at) = st.dtype.filter(|_| st.open && st.bindings == 0)?;
+        (at < self.reading_at.get()).then_some(d)
+    }
+
     /// A dtype argument, as the lowering's `dtype_arg` reads it (not a
     /// local bound to a dtype).
     fn dtype_arg(&self, e: ExprId) -> Option<DType> {
@@ -2612,13 +2638,7 @@ impl Solver<'_> {
         }
         let d = match &self.body.exprs[e] {
             Expr::Literal(Lit::Str(s)) => numpy_dtype(s)?,
-            // A local bound to a dtype by an earlier statement (where the
-            // lowering has seen it).
-            Expr::Name(Name::Local(id)) => {
-                let st = &self.states[*id];
-                let (d, at) = st.dtype.filter(|_| st.open && st.bindings == 0)?;
-                (at < self.reading_at.get()).then_some(d)?
-            }
+            Expr::Name(Name::Local(_)) => self.dtype_local(e)?,
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
                 Global::Type(t) => *t,
                 _ => return None,
@@ -3202,6 +3222,25 @@ fn intrinsic(args: &[Ty]) -> Option<Ty> {
 
 /// A cast to `dtype` (`Float32(x)`; `float(x)`, `int(x)` and
 /// `complex(re, im)` give weak values), as the lowering's `cast_call`.
+/// `type(x)` of a scalar parameter `x`: the NumPy scalar type of its
+/// dtype, as Numba types a scalar argument (`type(z)` of a `float64`
+/// argument is `np.float64`), which a call casts to (`T = type(z)`,
+/// `T(0.5)`) and a `dtype=` names. Only of a parameter: its dtype is its
+/// annotation's, known before any type is solved, so a local bound to it
+/// names one dtype. `None` when `e` is not such a call.
+pub(crate) fn parameter_type(body: &Body, decl: &FuncDecl, types: &TypeTable, e: ExprId) -> Option<DType> {
+    let Expr::Call { func, args, keywords } = &body.exprs[e] else { return None };
+    let (Expr::Name(Name::Free(f)), [x], []) = (&body.exprs[*func], &args[..], &keywords[..]) else { return None };
+    let Expr::Name(Name::Local(id)) = body.exprs[*x] else { return None };
+    let local = &body.locals[id];
+    if &**f != "type" || local.kind != LocalKind::Param {
+        return None;
+    }
+    let at = decl.params.iter().position(|(n, _)| **n == *local.name)?;
+    let td = types.get(decl.params[at].1);
+    (!td.is_array && !decl.maybe_none[at] && !td.dtype.is_text()).then_some(td.dtype)
+}
+
 fn cast(dtype: DType, weak: bool, args: &[Ty]) -> Option<Ty> {
     let result = Scalar { dtype, weak };
     if dtype == DType::Complex128 && weak && args.len() == 2 {

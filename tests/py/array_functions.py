@@ -303,6 +303,26 @@ def nanstd_f64(a: Float64[:]) -> Float64:
     return np.nanstd(a)
 
 
+def var_f64(a: Float64[:, :]) -> Float64:
+    """np.var of every element: a NaN makes it NaN."""
+    return np.var(a)
+
+
+def var_ddof(a: Float64[:], k: Int64) -> Float64:
+    """np.var with ddof=k: no degree of freedom left divides by zero."""
+    return np.var(a, ddof=k)
+
+
+def std_f32(a: Float32[:]) -> Float32:
+    """np.std of Float32 is a Float32."""
+    return np.std(a)
+
+
+def var_i64(a: Int64[:], k: Float64) -> Float64:
+    """np.var of integers is a Float64; ddof may be a float."""
+    return np.var(a, ddof=k) + np.std(a)
+
+
 def rolling_nanvar(a: Float64[:], w: Int64) -> Float64[:]:
     """np.nanvar of every window of `w` elements: of slices."""
     out = np.empty(len(a) - w + 1, dtype=np.float64)

@@ -407,3 +407,14 @@ def scalar_types(n: Int64, x: Float64) -> Float64:
     t = np.int32(n) + np.float32(1.5)
     u = np.float32(x) * 3
     return s + t + u + np.int8(-3) + np.bool_(n)
+
+
+def parameter_types(z: Float32, k: Int16) -> Float32:
+    """`type(z)` of a scalar parameter is its NumPy scalar type (Numba's
+    too): called, it casts to the parameter's dtype, as numba-stats writes
+    `T = type(z)`, `T(0.5)`, and a `dtype=` may name it."""
+    T = type(z)
+    c = -T(0.5) * (z * z + T(np.log(2 * np.pi)))
+    a = np.zeros(3, dtype=T)
+    a[1] = c
+    return a.sum() + type(k)(7) // type(k)(2) + T(k)

@@ -2434,6 +2434,17 @@ def _array_functions():
         C("nanvar_ddof_more", "nanvar_ddof", arr([1.0, nan, 2.0], np.float64), 5),
         C("nanstd_f64", "nanstd_f64", arr([2.0, 4.0, nan, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], np.float64)),
         C("nanstd_f64_reversed", "nanstd_f64", reversed_view(arr([1.0, nan, 2.0, 4.5], np.float64))),
+        C("var_f64", "var_f64", mat),
+        C("var_f64_transposed", "var_f64", transposed(arr([[1.0, 2.5], [-4.0, 8.0], [0.5, 0.25]], np.float64))),
+        C("var_f64_nan", "var_f64", arr([[1.0, nan], [2.0, 3.0]], np.float64)),
+        C("var_f64_empty", "var_f64", np.zeros((2, 0), np.float64)),
+        C("var_ddof", "var_ddof", arr([1.0, 2.0, 4.5, 0.5], np.float64), 1),
+        C("var_ddof_equal", "var_ddof", arr([2.0, 2.0], np.float64), 2),
+        C("var_ddof_negative", "var_ddof", arr([1.0, 2.0], np.float64), -1),
+        C("std_f32", "std_f32", arr([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0], np.float32)),
+        C("std_f32_reversed", "std_f32", reversed_view(arr([1.5, -0.25, 3.0], np.float32))),
+        C("var_i64", "var_i64", arr([1, 2, 4, -9, 7], np.int64), 0.5),
+        C("var_i64_strided", "var_i64", every_other(arr([10, 20, 40, -90, 70], np.int64)), 0.0),
         C("rolling_nanvar", "rolling_nanvar", arr([1.0, 2.0, nan, 4.0, 0.5, 0.5, nan, nan, 8.0], np.float64), 3),
         C("rolling_nanvar_strided", "rolling_nanvar", every_other(arr([1.0, 2.0, nan, 4.0, 0.5], np.float64)), 2),
         C("made_floats", "made_floats", -0.5),
@@ -3019,6 +3030,8 @@ def _numpy_scalars():
     cases += [C("angles_of_array", "angles_of_array", np.arange(-720.0, 721.0, 15.0, dtype=np.float32)[::-3])]
     cases += [C(f"scalar_types_{k}", "scalar_types", n, x)
               for k, (n, x) in enumerate([(3, 0.1), (0, -2.5), (-7, 1e30)])]
+    cases += [C(f"parameter_types_{k}", "parameter_types", np.float32(z), np.int16(n))
+              for k, (z, n) in enumerate([(0.5, 3), (-2.25, -32768), (1e19, 7), (float("nan"), 0)])]
     return cases
 
 
@@ -3413,7 +3426,7 @@ NUMPY_ARRAY_FUNCS = {
     "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "outer": set(), "roll": {"shift", "axis"}, "cross": set(),
     "linspace": {"start", "stop", "num", "endpoint"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
-    "nanvar": {"ddof"}, "nanstd": {"ddof"},
+    "nanvar": {"ddof"}, "nanstd": {"ddof"}, "var": {"ddof"}, "std": {"ddof"},
 }
 ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
 # The reductions and running sums that take an axis (`axis=k`, or the
@@ -3684,6 +3697,11 @@ class Lint:
                 F.add("local bound to a dtype")
                 self.dtype_locals.add(t.id)
                 return
+            if isinstance(t, ast.Name) and self.parameter_type(v):
+                # `T = type(z)` of a scalar parameter: a local naming its dtype.
+                F.add("local bound to type(parameter)")
+                self.dtype_locals.add(t.id)
+                return
             self.expr(path, s.value)
         elif isinstance(s, ast.AnnAssign):
             if not isinstance(s.target, ast.Name) or s.value is None:
@@ -3884,6 +3902,13 @@ class Lint:
         else:
             self.expr(path, e)
 
+    def parameter_type(self, e):
+        """`type(p)` of a scalar parameter `p`."""
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "type"
+                and len(e.args) == 1 and not e.keywords and isinstance(e.args[0], ast.Name)):
+            return False
+        return any(a.arg == e.args[0].id for a in self.fn.args.args + self.fn.args.kwonlyargs)
+
     def dtype_arg(self, path, e):
         if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_DTYPES:
             self.features.add("dtype np.NAME")
@@ -4064,11 +4089,15 @@ class Lint:
             for k in e.keywords:
                 F.add("keyword argument")
                 self.expr(path, k.value)
-            if isinstance(f, ast.Name):
+            if self.parameter_type(f):
+                F.add("cast by calling type(parameter)")
+            elif isinstance(f, ast.Name):
                 if f.id == self.fn.name:
                     F.add("recursion")
                 if f.id in BUILTINS:
                     F.add(f"built-in {f.id}()")
+                elif f.id in self.dtype_locals:
+                    F.add("cast by calling a dtype local")
                 elif f.id in DTYPE_NAMES:
                     F.add("cast by calling a dtype")
                     F.add(f"cast to {f.id}")

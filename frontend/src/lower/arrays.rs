@@ -632,8 +632,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         true
     }
 
-    /// `name = np.int_`: a local bound to a NumPy dtype, which a `dtype=`
-    /// later names. It is fixed when the function is compiled, so every
+    /// `name = np.int_` or `T = type(x)` of a scalar parameter: a local
+    /// bound to a NumPy dtype, which a `dtype=` later names and a call
+    /// casts to. It is fixed when the function is compiled, so every
     /// binding of the local must give the same dtype. `false` when
     /// `value` is not a NumPy dtype (the assignment is lowered as any
     /// other).
@@ -643,11 +644,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if !self.locals.get(local).is_some_and(|l| !l.param && l.ty.is_none()) {
             return false;
         }
-        let Some(name) = self.numpy_attr(value) else { return false };
-        if self.removed_dtype_reported(&name, value) {
-            return true;
-        }
-        let Some(d) = numpy_dtype(&name) else { return false };
+        let d = match crate::typeck::parameter_type(self.hir, self.decl, self.types, value) {
+            Some(d) => d,
+            None => {
+                let Some(name) = self.numpy_attr(value) else { return false };
+                if self.removed_dtype_reported(&name, value) {
+                    return true;
+                }
+                let Some(d) = numpy_dtype(&name) else { return false };
+                d
+            }
+        };
         match self.dtype_locals.insert(local.to_owned(), d) {
             Some(before) if before != d => {
                 self.err(

@@ -67,7 +67,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Name(n) => {
                 let name = self.name_text(n);
                 if self.locals.contains_key(name) {
-                    return None;
+                    // `T(0.5)` of `T = type(z)`: the dtype's cast.
+                    return self.dtype_locals.get(name).map(|&dtype| Target::Cast { dtype, weak: false });
                 }
                 match self.cx.globals.get(name) {
                     Some(g) => self.global_target(name, g),
@@ -110,6 +111,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     },
                 }
             }
+            // `type(z)(1)`: the cast to a scalar parameter's dtype.
+            hir::Expr::Call { .. } => crate::typeck::parameter_type(self.hir, self.decl, self.types, f)
+                .map(|dtype| Target::Cast { dtype, weak: false }),
             _ => None,
         }
     }
@@ -250,10 +254,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => hir.construct_name(c.func).to_owned(),
             });
             if let hir::Expr::Name(n) = func {
-                if self.locals.contains_key(self.name_text(n)) {
+                let name = self.name_text(n);
+                if self.locals.contains_key(name)
+                    && !self.slots.contains_key(name)
+                    && self.refused_bindings.contains(name)
+                {
+                    // Its binding was refused, and reported.
+                    return Val::Err;
+                }
+                if self.locals.contains_key(name) {
                     return self.err(&func_at, format!("`{shown}` is a variable, not a function"));
                 }
                 if self.cx.globals.get(self.name_text(n)).is_none() {
+                    if shown == "type" {
+                        return self.err(
+                            &func_at,
+                            "`type(x)` is compiled only of a scalar parameter, and only called to cast (`T = type(x)`, `T(0.5)`)",
+                        );
+                    }
                     return self.err(&func_at, format!("undefined function `{shown}`"));
                 }
             }

@@ -1,8 +1,11 @@
 //! Reductions of a whole array that skip its NaNs (`np.nansum`,
 //! `np.nanprod`, `np.nanmin`, `np.nanmax`, `np.nanargmin`,
 //! `np.nanargmax`, `np.nanmean`, `np.nanvar`, `np.nanstd`, `ddof=` for
-//! the last two) and the vector and Frobenius norms of `np.linalg.norm`,
-//! with NumPy's result dtypes and its answers at the edges:
+//! the last two), the variance and standard deviation of every element
+//! (`np.var`, `np.std`, `ddof=`: as `nanvar` and `nanstd`, a NaN counted
+//! and so propagated), and the vector and Frobenius norms of
+//! `np.linalg.norm`, with NumPy's result dtypes and its answers at the
+//! edges:
 //!
 //! - an integer or Bool array has no NaN, and reduces as the plain
 //!   reduction does (`np.nanmin` of integers is `np.min`);
@@ -62,8 +65,10 @@ impl NanRed {
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
-    /// `np.nanXXX(a)`, with `ddof=` for `nanvar` and `nanstd`.
-    pub(super) fn nan_reduction_call(&mut self, r: NanRed, shown: &str, c: &CallExpr) -> Val {
+    /// `np.nanXXX(a)`, with `ddof=` for `nanvar` and `nanstd`; with
+    /// `skip_nan` false, `np.var(a)` and `np.std(a)` (`r` is `Var` or
+    /// `Std`), whose NaNs are numbers like any other.
+    pub(super) fn nan_reduction_call(&mut self, r: NanRed, shown: &str, c: &CallExpr, skip_nan: bool) -> Val {
         let known: &[&str] = if matches!(r, NanRed::Var | NanRed::Std) { &["ddof"] } else { &[] };
         let Some(kws) = self.keywords_of(c, known, shown) else { return Val::Err };
         let args = c.args;
@@ -127,7 +132,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let nm = self.fresh("seen");
         let seen = self.b.let_(acc_t, z, &nm);
         let op = if r == NanRed::Prod { Opcode::Mul } else { Opcode::Add };
-        self.each_number(arr, d, acc_d, &dims, c, |s, x| {
+        self.each_number(arr, d, acc_d, &dims, skip_nan, c, |s, x| {
             let total = s.result(op, acc_d, acc, x);
             s.b.set(acc, total);
             let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
@@ -153,7 +158,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 } else {
                     let nm = self.fresh("ssd");
                     let ssd = self.b.let_(acc_t, z, &nm);
-                    self.each_number(arr, d, acc_d, &dims, c, |s, x| {
+                    self.each_number(arr, d, acc_d, &dims, skip_nan, c, |s, x| {
                         let dev = s.result(Opcode::Sub, acc_d, x, mean);
                         let sq = s.result(Opcode::Mul, acc_d, dev, dev);
                         let total = s.result(Opcode::Add, acc_d, ssd, sq);
@@ -168,14 +173,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         }
                         None => seen,
                     };
-                    // NumPy's NaN when no degree of freedom is left.
-                    let var = self.result(Opcode::Div, acc_d, ssd, dof);
                     let zero = self.zero(acc_d);
                     let free = self.result(Opcode::Gt, DType::Bool, dof, zero);
-                    let nan = Val::Lit { lit: Lit::Float(f64::NAN), s: Scalar::weak(DType::Float64) };
-                    let nan = self.materialize(&nan, acc_d, c).expect("NaN is a float");
-                    let nm = self.fresh("var");
-                    let var = self.b.select(acc_t, free, var, nan, &nm);
+                    let var = if skip_nan {
+                        // `nanvar`'s NaN when no degree of freedom is left.
+                        let var = self.result(Opcode::Div, acc_d, ssd, dof);
+                        let nan = Val::Lit { lit: Lit::Float(f64::NAN), s: Scalar::weak(DType::Float64) };
+                        let nan = self.materialize(&nan, acc_d, c).expect("NaN is a float");
+                        let nm = self.fresh("var");
+                        self.b.select(acc_t, free, var, nan, &nm)
+                    } else {
+                        // `var` divides by the degrees of freedom left, at
+                        // least 0: infinity, or NaN when the squares sum to 0.
+                        let nm = self.fresh("dof");
+                        let dof = self.b.select(acc_t, free, dof, zero, &nm);
+                        self.result(Opcode::Div, acc_d, ssd, dof)
+                    };
                     if r == NanRed::Std {
                         match self.intrinsic("sqrt", &[var], acc_d, c.at) {
                             Val::Num { v, .. } => v,
@@ -197,13 +210,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Runs `body` on every element of `arr` (of `d`, extents `dims`) in
-    /// C order that is not NaN, converted to `to`.
+    /// C order, converted to `to`: with `skip_nan`, on those that are not
+    /// NaN.
+    #[allow(clippy::too_many_arguments)]
     fn each_number(
         &mut self,
         arr: ValueId,
         d: DType,
         to: DType,
         dims: &[ValueId],
+        skip_nan: bool,
         at: &CallExpr,
         body: impl FnOnce(&mut Self, ValueId),
     ) {
@@ -217,7 +233,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let nm = self.fresh("x");
             self.b.cast(TypeId::scalar(to), x, &nm)
         };
-        if kind(d) == Kind::Float {
+        if skip_nan && kind(d) == Kind::Float {
             let number = self.result(Opcode::Eq, DType::Bool, x, x);
             let yes = self.block("number");
             let skip = self.block("nan");

@@ -32,6 +32,10 @@ pub(crate) enum NpFn {
     Searchsorted,
     Norm,
     Nan(NanRed),
+    /// `np.var(a)`: the variance of every element, NaN included.
+    Var,
+    /// `np.std(a)`.
+    Std,
     /// `np.array([...])`.
     ArrayOf,
     /// `np.linspace(start, stop, num)`.
@@ -69,6 +73,8 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "outer" => NpFn::Outer,
         "roll" => NpFn::Roll,
         "cross" => NpFn::Cross,
+        "var" => NpFn::Var,
+        "std" => NpFn::Std,
         "nansum" => NpFn::Nan(NanRed::Sum),
         "nanprod" => NpFn::Nan(NanRed::Prod),
         "nanmin" => NpFn::Nan(NanRed::Min),
@@ -197,6 +203,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::ArrayOf => "`np.array`",
+            NpFn::Var => "`np.var`",
+            NpFn::Std => "`np.std`",
             NpFn::Nan(r) => match r {
                 NanRed::Sum => "`np.nansum`",
                 NanRed::Prod => "`np.nanprod`",
@@ -288,7 +296,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::ArgSort | NpFn::ArgSortMethod => self.argsort_call(f, shown, c),
             NpFn::Searchsorted => self.searchsorted_call(shown, c),
             NpFn::Norm => self.norm_call(shown, c),
-            NpFn::Nan(r) => self.nan_reduction_call(r, shown, c),
+            NpFn::Nan(r) => self.nan_reduction_call(r, shown, c, true),
+            NpFn::Var => self.nan_reduction_call(NanRed::Var, shown, c, false),
+            NpFn::Std => self.nan_reduction_call(NanRed::Std, shown, c, false),
             NpFn::ArrayOf => self.array_of_call(shown, c),
             NpFn::Linspace => self.linspace_call(shown, c),
             NpFn::Outer => self.outer_call(shown, c),
