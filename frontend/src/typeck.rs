@@ -184,6 +184,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             arr: None,
             repeated: false,
             dtype: None,
+            range: None,
             nonneg: true,
             annotation: None,
             open,
@@ -367,6 +368,9 @@ struct State {
     /// A local bound to a NumPy dtype: the dtype, and the statement of
     /// its first binding.
     dtype: Option<(DType, usize)>,
+    /// A local bound to a range (see [`range_value`]): the value, which
+    /// a `for` loop over the local runs over.
+    range: Option<ExprId>,
     nonneg: bool,
     annotation: Option<DType>,
     /// Still typeable here: no binding of it is one this module does not
@@ -622,6 +626,17 @@ impl Solver<'_> {
                         self.unpacking(*target, *value);
                         continue;
                     }
+                    if let ([t], Some(_)) = (&targets[..], range_value(self.body, *value)) {
+                        if let Some(id) = self.local_of(*t) {
+                            let st = &mut self.states[id];
+                            match st.range {
+                                None => st.range = Some(*value),
+                                // Bound twice: the lowering refuses it.
+                                Some(_) => st.open = false,
+                            }
+                            continue;
+                        }
+                    }
                     if let ([t], Some(d)) =
                         (&targets[..], parameter_type(self.body, self.env.decl, self.env.types, *value))
                     {
@@ -676,6 +691,10 @@ impl Solver<'_> {
                     match self.local_of(*target) {
                         _ if *is_async => {}
                         Some(id) if self.is_range_call(*iter) => self.bind(id, Bound::RangeCounter(*iter)),
+                        Some(id) if self.held_range(*iter).is_some() => {
+                            let range = self.held_range(*iter).expect("a range local");
+                            self.bind(id, Bound::RangeCounter(range));
+                        }
                         Some(id) if self.is_ndindex_call(*iter) => self.bind(id, Bound::IndexTuple(*iter)),
                         None if self.is_ndindex_call(*iter) => {
                             let ids = self.unpacked_names(*target).unwrap_or_default();
@@ -823,6 +842,13 @@ impl Solver<'_> {
         let step = |a: &ExprId| if self.is_range_call(*a) { Bound::RangeCounter(*a) } else { Bound::ArrayStep(*a) };
         let bounds = index.into_iter().chain(args.iter().map(step));
         names.iter().zip(bounds).map(|(n, b)| Some((self.local_of(*n)?, b))).collect()
+    }
+
+    /// The range value a local `e` holds (`for i in order` of `order =
+    /// range(n)`).
+    fn held_range(&self, e: ExprId) -> Option<ExprId> {
+        let Expr::Name(Name::Local(id)) = self.body.exprs[e] else { return None };
+        self.states[id].range
     }
 
     /// `range(...)` with the builtin `range`, or `prange(...)` (whose
@@ -2815,6 +2841,11 @@ impl Solver<'_> {
     /// The counter of `for x in range(...)`: a Python int, non-negative
     /// when the range says so.
     fn range_counter(&self, call: ExprId) -> Option<Ty> {
+        // Of a range held in a local: either arm's counter.
+        if let Expr::If { body, orelse, .. } = self.body.exprs[call] {
+            let (a, b) = (self.range_counter(body)?, self.range_counter(orelse)?);
+            return Some(Ty::Num { s: Scalar::weak(DType::Int64), nonneg: a.nonneg() && b.nonneg() });
+        }
         let Expr::Call { args, .. } = &self.body.exprs[call] else { return None };
         if args.is_empty() || args.len() > 3 {
             return None;
@@ -3222,6 +3253,24 @@ fn intrinsic(args: &[Ty]) -> Option<Ty> {
 
 /// A cast to `dtype` (`Float32(x)`; `float(x)`, `int(x)` and
 /// `complex(re, im)` give weak values), as the lowering's `cast_call`.
+/// `range(...)` of the builtin `range`, or `range(...) if c else
+/// range(...)`: a value a local may hold, for a `for` loop over the local
+/// to run over (`order = range(n) if up else range(n - 1, -1, -1)`, then
+/// `for i in order`). Its `range` calls, or `None`.
+pub(crate) fn range_value(body: &Body, e: ExprId) -> Option<smallvec::SmallVec<[ExprId; 2]>> {
+    let is_range = |e: ExprId| match &body.exprs[e] {
+        Expr::Call { func, keywords, .. } => {
+            keywords.is_empty() && matches!(&body.exprs[*func], Expr::Name(Name::Free(f)) if &**f == "range")
+        }
+        _ => false,
+    };
+    match body.exprs[e] {
+        Expr::If { body: a, orelse: b, .. } if is_range(a) && is_range(b) => Some(smallvec::smallvec![a, b]),
+        _ if is_range(e) => Some(smallvec::smallvec![e]),
+        _ => None,
+    }
+}
+
 /// `type(x)` of a scalar parameter `x`: the NumPy scalar type of its
 /// dtype, as Numba types a scalar argument (`type(z)` of a `float64`
 /// argument is `np.float64`), which a call casts to (`T = type(z)`,

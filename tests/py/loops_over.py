@@ -1,6 +1,6 @@
 """`for` over arrays, `enumerate` and `zip`, and `for ... else` /
 `while ... else`: the else clause runs when the loop ends without
-`break`."""
+`break`; `for` over a range held in a local."""
 import numpy as np
 from postyp import Bool, Float64, Int32, Int64, Out
 
@@ -152,3 +152,26 @@ def count_cells(n: Int64, m: Int64) -> Int64:
     for i, j in np.ndindex(n, m):
         c += 10 * i + j
     return c
+
+
+def walk(a: Float64[:], direction: Int64) -> Float64:
+    """scanpy's order of a walk: a range held in a local, picked by a
+    conditional, then run over."""
+    n = len(a)
+    order = range(n) if direction == 1 else range(n - 1, -1, -1)
+    acc = 0.0
+    for i in order:
+        acc = acc * 0.5 + a[i]
+    return acc
+
+
+def held_steps(n: Int64, k: Int64) -> Int64:
+    """A range local whose step is a parameter: zero panics where the
+    range is made, as CPython's ValueError."""
+    r = range(0, n, k)
+    t = 0
+    if n < 0:
+        return -1
+    for i in r:
+        t += i
+    return t

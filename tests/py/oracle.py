@@ -1051,6 +1051,13 @@ def _private_names():
 @program("loops_over")
 def _loops_over():
     cases = [
+        C("walk_forward", "walk", arr([1.5, -2.25, 4.0, 8.0], np.float64), 1),
+        C("walk_backward", "walk", arr([1.5, -2.25, 4.0, 8.0], np.float64), -1),
+        C("walk_empty", "walk", zeros(0, np.float64), 0),
+        C("walk_strided", "walk", every_other(arr([1.0, 2.0, 4.0, 8.0, 16.0], np.float64)), 0),
+        C("held_steps_up", "held_steps", 10, 3),
+        C("held_steps_down", "held_steps", -10, -3),
+        C("held_steps_zero", "held_steps", 5, 0),
         C("total", "total", arr([1.5, -2.25, 4.0], np.float64)),
         C("total_empty", "total", zeros(0, np.float64)),
         C("total_strided", "total", every_other(arr([1.0, 2.0, 4.0, 8.0, 16.0], np.float64))),
@@ -3033,6 +3040,22 @@ def _numpy_scalars():
     cases += [C(f"parameter_types_{k}", "parameter_types", np.float32(z), np.int16(n))
               for k, (z, n) in enumerate([(0.5, 3), (-2.25, -32768), (1e19, 7), (float("nan"), 0)])]
     return cases
+
+
+@program("parameter_versions")
+def _parameter_versions():
+    return [
+        C("log_bins", "log_bins", 1, 1000, 1.5, 7),
+        C("log_bins_fine", "log_bins", 3, 77, 1.01, -2),
+        C("column_totals", "column_totals", f64(3, 4)),
+        C("column_totals_fortran", "column_totals", fortran(f64(2, 5))),
+        C("widened", "widened", arr([7, -3, 2147483647], np.int32)),
+        C("widened_strided", "widened", every_other(arr([1, 2, 3, 4, 5], np.int32))),
+        C("halved", "halved", f32v(1.25), 3),
+        C("halved_none", "halved", f32v(-0.1), 0),
+        C("reads_before", "reads_before", arr([1.5, 2.0, -3.0], np.float64)),
+        C("reads_before_reversed", "reads_before", reversed_view(arr([1.5, 2.0, -3.0, 4.0], np.float64))),
+    ]
 
 
 @program("unpacking")

@@ -42,6 +42,11 @@ pub(crate) struct BodyBuilder<'g> {
     /// Whether a module-level name is an array constant: read in the
     /// body, it is a [`LocalKind::Constant`] local.
     is_array: &'g dyn Fn(&str) -> bool,
+    /// The parameters a top-level assignment makes a new local of (see
+    /// [`BodyBuilder::top_level`]).
+    rebindable: HashSet<String>,
+    /// How many versions each of them has had.
+    versions: HashMap<String, u32>,
 }
 
 impl<'g> BodyBuilder<'g> {
@@ -54,19 +59,30 @@ impl<'g> BodyBuilder<'g> {
         poisoned: &[String],
         is_global: &'g dyn Fn(&str) -> bool,
     ) -> Body {
-        Self::build_with_arrays(def, params, poisoned, is_global, &|_| false)
+        let params: Vec<&str> = params.into_iter().collect();
+        Self::build_with_arrays(def, params.iter().copied(), poisoned, is_global, &|_| false, &params)
     }
 
     /// As [`BodyBuilder::build`], where `is_array` tells the module-level
-    /// arrays among the globals.
+    /// arrays among the globals, and `rebindable` the parameters a
+    /// top-level assignment gives a new local.
     pub fn build_with_arrays<'p>(
         def: &ast::StmtFunctionDef,
         params: impl IntoIterator<Item = &'p str>,
         poisoned: &[String],
         is_global: &'g dyn Fn(&str) -> bool,
         is_array: &'g dyn Fn(&str) -> bool,
+        rebindable: &[&str],
     ) -> Body {
-        let mut b = BodyBuilder { body: Body::default(), scope: HashMap::new(), is_global, is_array };
+        let rebindable = rebindable.iter().map(|p| p.to_string()).collect();
+        let mut b = BodyBuilder {
+            body: Body::default(),
+            scope: HashMap::new(),
+            is_global,
+            is_array,
+            rebindable,
+            versions: HashMap::new(),
+        };
         for p in params {
             b.declare(p, LocalKind::Param);
         }
@@ -83,9 +99,37 @@ impl<'g> BodyBuilder<'g> {
         for name in local_names(&def.body) {
             b.declare(&name, LocalKind::Assigned);
         }
-        let top = b.block(&def.body);
+        let top = def.body.iter().map(|s| b.top_level(s)).collect();
         b.body.top = top;
         b.body
+    }
+
+    /// A statement of the function's top level. `p = value` of a
+    /// parameter `p` there binds a new local, a version of `p` named
+    /// `p$1` (`p$2` for the next; `$` is in no Python name), which every
+    /// later use of `p` names, as Numba gives each such binding a variable
+    /// of its own: `n = np.log(n)` of an integer `n` makes a float,
+    /// `v = v.sum(axis=0)` of a 2-D `v` a 1-D array, `a = a.astype(...)`
+    /// an array of another dtype, and the parameter stays what the caller
+    /// passed. Only at the top level: no later statement can still see
+    /// the parameter there (a binding inside a loop or a branch is not
+    /// one every path takes), and the value is read before the new local
+    /// is bound.
+    fn top_level(&mut self, s: &ast::Stmt) -> StmtId {
+        let ast::Stmt::Assign(a) = s else { return self.stmt(s) };
+        let [ast::Expr::Name(n)] = &a.targets[..] else { return self.stmt(s) };
+        let name = n.id.as_str();
+        if !self.rebindable.contains(name) {
+            return self.stmt(s);
+        }
+        let value = self.expr(&a.value);
+        let k = self.versions.entry(name.to_owned()).or_insert(0);
+        *k += 1;
+        let version = format!("{name}${k}");
+        let id = self.body.locals.alloc(Local { name: version.into(), kind: LocalKind::Assigned });
+        self.scope.insert(name.to_owned(), id);
+        let targets = Box::new([self.expr(&a.targets[0])]);
+        self.alloc_stmt(Stmt::Assign { targets, value }, s)
     }
 
     /// The local named `name`, made with `kind` if it is new.

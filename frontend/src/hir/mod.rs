@@ -13,7 +13,10 @@
 //! - keeps the constructs POST Python refuses as nodes ([`Expr::Refused`],
 //!   [`Stmt::Refused`]) that carry their children, so that what they hold
 //!   is still there to check;
-//! - flattens an `if`/`elif`/`else` chain into one node with its arms.
+//! - flattens an `if`/`elif`/`else` chain into one node with its arms;
+//! - gives a parameter assigned at the top level (`p = value`) a new
+//!   local from that statement on, `p$1` (see `BodyBuilder::top_level`),
+//!   so that it may take another type, as in Numba.
 //!
 //! What it does not do: it reports nothing and decides no types: a
 //! refused construct, an undefined name, a too-large literal are recorded

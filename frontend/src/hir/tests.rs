@@ -90,6 +90,32 @@ fn a_name_bound_anywhere_is_local_everywhere() {
 }
 
 #[test]
+fn a_parameter_bound_at_the_top_level_gets_a_new_local_from_there() {
+    // `n` of the value and before it is the parameter; after, `n$1`, then
+    // `n$2`. The binding in the loop is the version it follows; `a`,
+    // bound only in a branch, keeps one local.
+    let src = "\
+def f(n, a):
+    m = n
+    n = n * 2.5
+    for i in range(3):
+        n = n + m
+    n = n + 1
+    if m:
+        a = 0
+    return n + a
+";
+    let body = body_of(src, &[]);
+    let local = |name: &str| body.local(name).unwrap_or_else(|| panic!("a local {name}"));
+    let (p, v1, v2) = (local("n"), local("n$1"), local("n$2"));
+    assert_eq!(body.locals[v1].kind, LocalKind::Assigned);
+    let reads: Vec<Name> = names(src, &body).into_iter().filter(|(t, _)| *t == "n").map(|(_, n)| n).collect();
+    let want = [p, p, v1, v1, v1, v1, v2, v2].map(Name::Local);
+    assert_eq!(reads, want);
+    assert!(body.local("a$1").is_none());
+}
+
+#[test]
 fn nested_functions_and_poisoned_parameters_are_quiet_locals() {
     let src = "def f(a, b):\n    def g():\n        pass\n    return g() + a + b\n";
     let parsed = parse(src);

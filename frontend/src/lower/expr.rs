@@ -111,6 +111,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if info.poisoned {
             return Val::Err;
         }
+        if self.range_locals.contains_key(name) {
+            return self.err(
+                &n,
+                format!(
+                    "`{name}` holds a `range`, which compiled code only runs a `for` loop over (`for i in {name}`)"
+                ),
+            );
+        }
         let Some(ty) = info.ty.clone() else {
             // With errors reported, an untyped local is their echo (as it
             // is of a binding the types did not hold).

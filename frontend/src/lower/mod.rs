@@ -54,6 +54,7 @@ pub(crate) mod numpy;
 pub(crate) mod pairwise;
 mod prange;
 pub(crate) mod pymath;
+mod range_local;
 pub(crate) mod read_only;
 mod slicing;
 mod sorting;
@@ -361,6 +362,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
     /// arguments may name.
     dtype_locals: HashMap<String, DType>,
+    /// Locals holding a `range`, by the variables of its bounds (see
+    /// `range_local.rs`).
+    range_locals: HashMap<String, RangeBounds>,
     /// The tuple result an unannotated function's first `return a, b`
     /// gave it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
@@ -529,7 +533,34 @@ fn body_hir(cx: &ModuleCx<'_>, decl: &FuncDecl, def: &ast::StmtFunctionDef) -> h
     let is_global = |name: &str| cx.globals.contains_key(name);
     let params = decl.params.iter().map(|(name, _)| name.as_str());
     let is_array = |name: &str| matches!(cx.globals.get(name), Some(Global::ConstArray(_)));
-    hir::BodyBuilder::build_with_arrays(def, params, &decl.poisoned, &is_global, &is_array)
+    // A parameter that may be `None` keeps one local: its rebinding
+    // (`x = 0.0 if x is None else x`) narrows it.
+    let rebindable: Vec<&str> = (decl.params.iter().zip(&decl.maybe_none))
+        .filter(|((name, _), maybe_none)| !**maybe_none && !decl.poisoned.contains(name))
+        .map(|((name, _), _)| name.as_str())
+        .collect();
+    hir::BodyBuilder::build_with_arrays(def, params, &decl.poisoned, &is_global, &is_array, &rebindable)
+}
+
+/// `msg` with the version of each parameter it names shown as the
+/// parameter's name (`n$1` as `n`, see `hir`): `$` is in no Python name,
+/// so a `$` followed by digits is a version's.
+fn unversioned(msg: String) -> String {
+    if !msg.contains('$') {
+        return msg;
+    }
+    let mut out = String::with_capacity(msg.len());
+    let mut chars = msg.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub(crate) fn const_array_type(a: &crate::declare::ConstArray) -> TypeData {
@@ -604,6 +635,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             input_views: la_arena::ArenaMap::default(),
             constant_views: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
+            range_locals: HashMap::new(),
             inferred_tuple: None,
             present: HashSet::new(),
             flags: HashMap::new(),
@@ -615,6 +647,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     // ---- diagnostics, names, locations ---------------------------------
 
     fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) -> Val {
+        let msg = unversioned(msg.into());
         self.diags.push(self.cx.src.error(at, msg));
         Val::Err
     }
@@ -1015,7 +1048,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if let [t] = targets {
-            if self.bind_dtype(*t, value) {
+            if self.bind_dtype(*t, value) || self.bind_range(*t, value) {
                 return;
             }
         }
@@ -1569,6 +1602,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let var = self.name_text(var);
         let iter_at = self.range(f.iter);
+        if let Some(bounds) = self.held_range(f.iter) {
+            return self.count_over_range(f, var, iter_at, bounds, false, Vec::new());
+        }
         let hir::Expr::Call { func, args, keywords } = &hir.exprs[f.iter] else {
             self.err(
                 &iter_at,
@@ -1602,11 +1638,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             Vec::new()
         };
-        let Some(RangeBounds { start: s0, stop: s1, step: s2, step_const, nonneg: var_nonneg }) =
-            self.range_bounds(iter_at, args, keywords)
-        else {
+        let Some(bounds) = self.range_bounds(iter_at, args, keywords) else {
             return false;
         };
+        self.count_over_range(f, var, iter_at, bounds, parallel, reductions)
+    }
+
+    /// The loop `f` counting `var` over `bounds` (of the range at
+    /// `iter_at`), in parallel or not.
+    fn count_over_range(
+        &mut self,
+        f: &ForLoop,
+        var: &str,
+        iter_at: TextRange,
+        bounds: RangeBounds,
+        parallel: bool,
+        reductions: Vec<(String, char)>,
+    ) -> bool {
+        let RangeBounds { start: s0, stop: s1, step: s2, step_const, nonneg: var_nonneg } = bounds;
         let range_val_ty = Scalar::weak(DType::Int64);
         self.at(&iter_at);
         let kname = self.fresh(&format!("{var}.next"));

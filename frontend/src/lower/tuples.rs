@@ -38,7 +38,9 @@ pub(super) fn element_local(name: &str, i: usize) -> String {
 /// the subscript that reads it (`t[0]`).
 pub(super) fn shown_local(name: &str) -> String {
     let mut parts = name.split('.');
-    let mut shown = parts.next().unwrap_or_default().to_owned();
+    // A version of a parameter (`n$1`, see `hir`) is shown as its name.
+    let first = parts.next().unwrap_or_default();
+    let mut shown = first.split('$').next().unwrap_or_default().to_owned();
     for i in parts {
         shown.push('[');
         shown.push_str(i);

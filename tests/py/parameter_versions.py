@@ -1,0 +1,52 @@
+"""A parameter assigned at the function's top level is a new variable
+from there on, of the type of its value, as in CPython and Numba: an
+integer parameter may become a float, a 2-D array a 1-D one, an Int32
+array an Int64 copy, a read-only input a new array that may be written.
+The caller's argument is untouched. Bound inside a loop or a branch, the
+parameter keeps its type (a later binding joins it)."""
+import numpy as np
+from postyp import Float32, Float64, Int32, Int64
+
+
+def log_bins(lo: Int64, hi: Int64, ratio: Float64, n: Int64) -> Int64:
+    """cooltools' `_logbins_numba`: an integer parameter rebound to a
+    float, then to an integer again."""
+    n = np.log(hi / lo) / np.log(ratio)
+    n = int(np.ceil(n))
+    return n * 2
+
+
+def column_totals(v: Float64[:, :]) -> Float64:
+    """sgkit: a 2-D parameter rebound to the 1-D sums of its columns,
+    then to a scaled copy; the argument keeps its values."""
+    v = v.sum(axis=0)
+    v = v * 2.0
+    v[0] = -1.0
+    return v[0] + v[-1]
+
+
+def widened(indptr: Int32[:]) -> Int64:
+    """scanpy: an Int32 array parameter rebound to its Int64 copy, which
+    holds values the Int32 cannot."""
+    indptr = indptr.astype(np.int64)
+    indptr[0] = 4294967296
+    return indptr[0] + indptr[-1]
+
+
+def halved(x: Float32, k: Int64) -> Float64:
+    """A Float32 parameter rebound to a Float64 sum, and a branch that
+    binds it again (joined into the new variable's type)."""
+    x = x + np.float64(0.5)
+    if k > 0:
+        x = x / 2
+    for _ in range(k):
+        x = x - 1.0
+    return x
+
+
+def reads_before(a: Float64[:]) -> Float64:
+    """The value of the binding reads the parameter; reads after it see
+    the new variable."""
+    b = a[0]
+    a = a[1:] * 10.0
+    return b + a.sum()
