@@ -1597,7 +1597,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn for_over_range(&mut self, f: &ForLoop) -> bool {
         let hir = self.hir;
         let hir::Expr::Name(var) = &hir.exprs[f.target] else {
-            self.err(&self.range(f.target), "a `for` loop over a `range` binds one variable");
+            let over_range = self.held_range(f.iter).is_some()
+                || matches!(&hir.exprs[f.iter], hir::Expr::Call { func, .. }
+                    if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Range | Builtin::Prange))));
+            if over_range {
+                self.err(&self.range(f.target), "a `for` loop over a `range` binds one variable");
+            } else {
+                self.err(
+                    &self.range(f.iter),
+                    "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
+                );
+            }
             return false;
         };
         let var = self.name_text(var);
