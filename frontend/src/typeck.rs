@@ -157,6 +157,9 @@ pub(crate) struct LocalTypes {
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which have no
     /// type: the lowering reads them where a `dtype=` names them.
     pub dtypes: ArenaMap<LocalId, DType>,
+    /// The list locals (see [`list_locals`]), typed in `arrays` when an
+    /// element gives them a type.
+    pub lists: Vec<LocalId>,
     /// The type of every expression of the body the solver types, the
     /// locals' types above final (see the module's header for what it
     /// leaves out).
@@ -185,6 +188,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
             repeated: false,
             dtype: None,
             range: None,
+            list: list_locals(body).contains(&id).then_some(None),
             nonneg: true,
             annotation: None,
             open,
@@ -214,7 +218,8 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     for id in &untyped {
         cx.states[*id].open = false;
     }
-    let mut out = LocalTypes::default();
+    let lists = cx.states.iter().filter(|(_, st)| st.list.is_some()).map(|(id, _)| id).collect();
+    let mut out = LocalTypes { lists, ..LocalTypes::default() };
     for (id, st) in cx.states.iter() {
         if let (true, 0, Some((d, _))) = (st.open, st.bindings, st.dtype) {
             out.dtypes.insert(id, d);
@@ -371,6 +376,10 @@ struct State {
     /// A local bound to a range (see [`range_value`]): the value, which
     /// a `for` loop over the local runs over.
     range: Option<ExprId>,
+    /// A local bound to a list display (see [`list_locals`]): its
+    /// elements' type so far, the join of the display's and of every
+    /// value appended.
+    list: Option<Option<Scalar>>,
     nonneg: bool,
     annotation: Option<DType>,
     /// Still typeable here: no binding of it is one this module does not
@@ -391,6 +400,10 @@ enum Bound {
     Update(ast::Operator, ExprId),
     /// `for x in range(...)`: the call.
     RangeCounter(ExprId),
+    /// `xs = [a, b, ...]` of a list local: the display.
+    ListDisplay(ExprId),
+    /// `xs.append(v)` of a list local: the value.
+    ListAppend(ExprId),
     /// `n, m = a.shape`: one extent of the array `a` of `axes` axes.
     Extent { array: ExprId, axes: usize },
     /// `x, y = t`: element `index` of `count` of a tuple, or of a 1-D
@@ -571,7 +584,7 @@ impl Solver<'_> {
     fn rebound(&self, id: LocalId) -> bool {
         let mut binds = self.bindings.iter().filter(|b| b.local == id && !matches!(b.bound, Bound::Update(..)));
         let (count, nested) = binds.by_ref().fold((0, false), |(n, nested), b| (n + 1, nested || b.nested));
-        count > 1 || nested || self.states[id].repeated
+        count > 1 || nested || self.states[id].repeated || self.states[id].list.is_some()
     }
 
     // ---- bindings ---------------------------------------------------------
@@ -579,7 +592,7 @@ impl Solver<'_> {
     fn bind(&mut self, local: LocalId, bound: Bound) {
         let st = &mut self.states[local];
         st.bindings += 1;
-        if !matches!(bound, Bound::Update(..)) && st.first_at.is_none() {
+        if !matches!(bound, Bound::Update(..) | Bound::ListAppend(_)) && st.first_at.is_none() {
             st.first_at = Some(self.at);
         }
         self.bindings.push(Binding { local, bound, at: self.at, nested: self.nested });
@@ -625,6 +638,12 @@ impl Solver<'_> {
                     if let (true, [target]) = (unpacks, &targets[..]) {
                         self.unpacking(*target, *value);
                         continue;
+                    }
+                    if let ([t], Expr::List(_)) = (&targets[..], &self.body.exprs[*value]) {
+                        if let Some(id) = self.local_of(*t).filter(|id| self.states[*id].list.is_some()) {
+                            self.bind(id, Bound::ListDisplay(*value));
+                            continue;
+                        }
                     }
                     if let ([t], Some(_)) = (&targets[..], range_value(self.body, *value)) {
                         if let Some(id) = self.local_of(*t) {
@@ -730,8 +749,14 @@ impl Solver<'_> {
                     let blocks: Vec<&[StmtId]> = blocks.iter().map(|b| &**b).collect();
                     push_blocks(&mut pending, &blocks);
                 }
-                Stmt::Expr(_)
-                | Stmt::Break
+                Stmt::Expr(e) => {
+                    if let Some((id, v)) = list_append(self.body, *e) {
+                        if self.states[id].list.is_some() {
+                            self.bind(id, Bound::ListAppend(v));
+                        }
+                    }
+                }
+                Stmt::Break
                 | Stmt::Continue
                 | Stmt::Pass
                 | Stmt::Return(_)
@@ -887,7 +912,9 @@ impl Solver<'_> {
                 | Bound::ArrayStep(v)
                 | Bound::StepIndex(v)
                 | Bound::IndexTuple(v)
-                | Bound::IndexPart { iter: v, .. } => (v, None),
+                | Bound::IndexPart { iter: v, .. }
+                | Bound::ListDisplay(v)
+                | Bound::ListAppend(v) => (v, None),
                 Bound::Update(_, v) => (v, Some(b.local)),
             };
             for id in self.locals_read(value).into_iter().chain(updated) {
@@ -944,6 +971,19 @@ impl Solver<'_> {
     /// reporting it: the local keeps the type its other bindings give.
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
+        if let Some(elem) = st.list {
+            // An element of a list: joined as `np.array` joins numbers
+            // (a Python int as Int64, a Python float as Float64).
+            let Some(s) = ty.scalar().filter(|s| !s.dtype.is_text()) else { return false };
+            let Some(d) = array_of_dtype(None, elem.into_iter().chain([s])) else { return false };
+            let joined = Some(Scalar::strong(d));
+            if joined == elem {
+                return false;
+            }
+            st.list = Some(joined);
+            st.arr = Some(TypeData::array(d, Shape::dims(&[None]), Layout::COrder));
+            return true;
+        }
         if let Ty::Arr(ty) = ty {
             // As the lowering: the first array bound fixes the type, every
             // other must be the same.
@@ -996,6 +1036,11 @@ impl Solver<'_> {
     /// tuple gives it each element's).
     fn binding_types(&self, bound: Bound, local: LocalId) -> Option<Vec<Ty>> {
         match bound {
+            Bound::ListDisplay(v) => {
+                let Expr::List(elts) = &self.body.exprs[v] else { return None };
+                elts.iter().map(|e| self.ty(*e)).collect()
+            }
+            Bound::ListAppend(v) => Some(vec![self.ty(v)?]),
             // `x = None` of a local that may be `None` (the lowering's
             // `assign_maybe_none`): its flag, not its type.
             Bound::Value(v) if matches!(self.body.exprs[v], Expr::None) => Some(Vec::new()),
@@ -1027,6 +1072,8 @@ impl Solver<'_> {
     fn binding_type(&self, bound: Bound, local: LocalId) -> Option<Ty> {
         match bound {
             Bound::Value(v) => self.ty(v),
+            // Typed element by element, by `binding_types`.
+            Bound::ListDisplay(_) | Bound::ListAppend(_) => None,
             Bound::Update(op, v) => {
                 let st = &self.states[local];
                 if let Some(arr) = &st.arr {
@@ -2501,6 +2548,14 @@ impl Solver<'_> {
             (Some(&e), None) | (None, Some(&e)) => Some(self.dtype_arg(e)?),
             (None, None) => None,
         };
+        // Of a list local: its copy.
+        if let Expr::Name(Name::Local(id)) = &self.body.exprs[args[0]] {
+            if self.states[*id].list.is_some() {
+                let Ty::Arr(t) = self.ty(args[0])? else { return None };
+                let d = dtype.unwrap_or(t.dtype);
+                return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)));
+            }
+        }
         let elements = |x: ExprId| match &self.body.exprs[x] {
             Expr::List(es) | Expr::Tuple(es) => Some(es.to_vec()),
             _ => None,
@@ -3253,6 +3308,58 @@ fn intrinsic(args: &[Ty]) -> Option<Ty> {
 
 /// A cast to `dtype` (`Float32(x)`; `float(x)`, `int(x)` and
 /// `complex(re, im)` give weak values), as the lowering's `cast_call`.
+/// The locals bound to a list display (`xs = [x0]`, `ys = []`): lists of
+/// numbers that grow by `append`, as Numba's reflected lists of numbers.
+/// A local is one when every binding of it is a display (nothing else
+/// may be bound to it); it is then read only by index, `len`, a `for`
+/// loop and `np.array` (`lower/lists.rs` reports the rest).
+pub(crate) fn list_locals(body: &Body) -> Vec<LocalId> {
+    // Whether each local bound so far was bound to displays only.
+    let mut displays: ArenaMap<LocalId, bool> = ArenaMap::default();
+    let mut bound = |target: ExprId, display: bool| {
+        let mut names = vec![target];
+        while let Some(t) = names.pop() {
+            match &body.exprs[t] {
+                Expr::Name(Name::Local(id)) => {
+                    let only = displays.get(*id).copied().unwrap_or(true);
+                    displays.insert(*id, only && display);
+                }
+                Expr::Tuple(es) | Expr::List(es) => names.extend(es.iter().copied()),
+                Expr::Starred(e) => names.push(*e),
+                _ => {}
+            }
+        }
+    };
+    let mut pending: Vec<StmtId> = body.top.to_vec();
+    while let Some(s) = pending.pop() {
+        let stmt = &body.stmts[s];
+        match stmt {
+            Stmt::Assign { targets, value } => {
+                let display = matches!(body.exprs[*value], Expr::List(_)) && targets.len() == 1;
+                for t in targets.iter() {
+                    let named = matches!(body.exprs[*t], Expr::Name(_));
+                    bound(*t, display && named);
+                }
+            }
+            Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+                bound(*target, false)
+            }
+            _ => {}
+        }
+        pending.extend(parts_of(stmt).1.into_iter().flatten().copied());
+    }
+    let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
+    displays.iter().filter(|(id, list)| **list && assigned(*id)).map(|(id, _)| id).collect()
+}
+
+/// `xs.append(v)` of a local `xs` with one argument: the local and `v`.
+pub(crate) fn list_append(body: &Body, e: ExprId) -> Option<(LocalId, ExprId)> {
+    let Expr::Call { func, args, keywords } = &body.exprs[e] else { return None };
+    let Expr::Attribute { base, attr } = &body.exprs[*func] else { return None };
+    let (Expr::Name(Name::Local(id)), [v], []) = (&body.exprs[*base], &args[..], &keywords[..]) else { return None };
+    (&**attr == "append").then_some((*id, *v))
+}
+
 /// `range(...)` of the builtin `range`, or `range(...) if c else
 /// range(...)`: a value a local may hold, for a `for` loop over the local
 /// to run over (`order = range(n) if up else range(n - 1, -1, -1)`, then

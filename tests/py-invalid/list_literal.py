@@ -1,6 +1,5 @@
-# error: line 5: unsupported construct: list literal
+# error: line 5: a list literal as a value (not a list local's display)
 from postyp import Bool, Float64, Int64, Out
 
 def weights_sum() -> Float64:
-    w = [0.25, 0.5, 0.25]
-    return w[0] + w[1] + w[2]
+    return [0.25, 0.5, 0.25][0]

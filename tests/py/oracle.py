@@ -423,7 +423,7 @@ def panic_message(exc, instr):
         # lowers to the same instruction).
         name = type(exc).__name__
         return f"{name}: {exc.args[0]}" if exc.args else name
-    if isinstance(exc, IndexError) and str(exc) == "tuple index out of range":
+    if isinstance(exc, IndexError) and str(exc) in ("tuple index out of range", "list index out of range"):
         return "IndexError: " + str(exc)
     if isinstance(exc, IndexError) and str(exc).startswith("boolean index did not match indexed array"):
         return "IndexError: " + str(exc)
@@ -3042,6 +3042,26 @@ def _numpy_scalars():
     return cases
 
 
+@program("lists")
+def _lists():
+    return [
+        C("log_thin", "log_thin", np.geomspace(1.0, 1000.0, 50), 0.1),
+        C("log_thin_one", "log_thin", arr([5.0], np.float64), 0.1),
+        C("log_thin_dense", "log_thin", every_other(np.geomspace(1.0, 10.0, 40)), 0.01),
+        C("evens_9", "evens", 9),
+        C("evens_1", "evens", 1),
+        C("evens_40", "evens", 40),
+        C("mixed_7", "mixed", 7),
+        C("mixed_0", "mixed", 0),
+        C("rebuilt", "rebuilt", arr([1.5, -2.0, 3.25, 0.5], np.float32), 2),
+        C("rebuilt_none", "rebuilt", arr([-1.0], np.float32), 0),
+        C("past_end_last", "past_end", 3, -1),
+        C("past_end_in", "past_end", 30, 31),
+        C("past_end_out", "past_end", 30, 32),
+        C("past_end_negative", "past_end", 0, -3),
+    ]
+
+
 @program("parameter_versions")
 def _parameter_versions():
     return [
@@ -3447,7 +3467,7 @@ NUMPY_REDUCE = {"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", 
 # the NaN-ignoring reductions, the norms, arrays made from lists.
 NUMPY_ARRAY_FUNCS = {
     "sort": set(), "argsort": {"kind"}, "searchsorted": {"side"}, "outer": set(), "roll": {"shift", "axis"}, "cross": set(),
-    "linspace": {"start", "stop", "num", "endpoint"}, "array": {"dtype"}, "nansum": set(), "nanprod": set(),
+    "linspace": {"start", "stop", "num", "endpoint"}, "array": {"dtype"}, "asarray": set(), "nansum": set(), "nanprod": set(),
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
     "nanvar": {"ddof"}, "nanstd": {"ddof"}, "var": {"ddof"}, "std": {"ddof"},
 }
@@ -3720,6 +3740,12 @@ class Lint:
                 F.add("local bound to a dtype")
                 self.dtype_locals.add(t.id)
                 return
+            if isinstance(t, ast.Name) and isinstance(v, ast.List):
+                # `xs = [x0]`: a list of numbers that grows by `append`.
+                F.add("list local")
+                for e in v.elts:
+                    self.expr(path, e)
+                return
             if isinstance(t, ast.Name) and self.parameter_type(v):
                 # `T = type(z)` of a scalar parameter: a local naming its dtype.
                 F.add("local bound to type(parameter)")
@@ -3838,6 +3864,12 @@ class Lint:
         elif isinstance(s, ast.Expr):
             if not isinstance(s.value, ast.Call):
                 self.err(path, s, "expression statement that is not a call")
+            f = s.value.func
+            if isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name) \
+                    and len(s.value.args) == 1:
+                F.add("list append")
+                self.expr(path, s.value.args[0])
+                return
             F.add("call as a statement")
             self.expr(path, s.value)
         else:

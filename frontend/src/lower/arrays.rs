@@ -236,6 +236,45 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// A new C-order array of dtype `d` holding the elements of `sv` (of
+    /// type `st`), converted as `astype` converts.
+    pub(super) fn copy_to_new(&mut self, sv: ValueId, st: &TypeData, d: DType, c: &CallExpr) -> Val {
+        let Some(nd) = st.ndim() else { return self.err(c, "the number of axes of this array is not known") };
+        self.at(c);
+        let dims: Vec<(ValueId, bool)> = (0..nd)
+            .map(|k| {
+                let n = self.fresh("dim");
+                (self.b.dim(sv, k as u32, &n), true)
+            })
+            .collect();
+        let arr = self.new_array(d, &dims, c);
+        let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
+        if !self.copy_elements(sv, st, arr.0, d, &ids, c) {
+            return Val::Err;
+        }
+        Val::Arr { v: arr.0, ty: arr.1 }
+    }
+
+    /// Stores every element of `sv` (of type `st`, extents `dims`) into
+    /// `to` (of dtype `d`) at the same index; whether it could.
+    fn copy_elements(
+        &mut self,
+        sv: ValueId,
+        st: &TypeData,
+        to: ValueId,
+        d: DType,
+        dims: &[ValueId],
+        c: &CallExpr,
+    ) -> bool {
+        let open = self.loops_open(dims, c);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let x = self.load(&(sv, st.clone()), &idx, c.range());
+        let Some(x) = self.materialize(&x, d, c) else { return false };
+        self.b.index_store(to, &idx, x);
+        self.loops_close(open, c);
+        true
+    }
+
     /// What `f` names among NumPy's array functions (`np.zeros`, `zeros`
     /// imported from NumPy) or array methods (`a.sum`), if anything.
     pub(super) fn array_target(&self, f: hir::ExprId) -> Option<(ArrFn, String, Option<hir::ExprId>)> {
@@ -468,12 +507,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     // which for every value in range is the IR's `cast`.
                     ArrFn::Copy | ArrFn::Astype => {
                         let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
-                        let open = self.loops_open(&ids, c);
-                        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-                        let x = self.load(&(sv, st.clone()), &idx, c.range());
-                        let Some(x) = self.materialize(&x, d, c) else { return Val::Err };
-                        self.b.index_store(arr.0, &idx, x);
-                        self.loops_close(open, c);
+                        if !self.copy_elements(sv, &st, arr.0, d, &ids, c) {
+                            return Val::Err;
+                        }
                     }
                     _ => {}
                 }

@@ -212,6 +212,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn call_inner(&mut self, c: &CallExpr) -> Val {
+        if let Some(v) = self.list_method(c) {
+            return v;
+        }
         let hir = self.hir;
         let func = &hir.exprs[c.func];
         if let hir::Expr::Name(n) = func {

@@ -1174,6 +1174,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let n = self.fresh("idx");
             idx.push(self.b.select(TypeId::INT64, neg, wrapped, x, &n));
         }
+        if let (hir::Expr::Name(n), [i]) = (&hir.exprs[base], &idx[..]) {
+            if self.lists.contains_key(self.name_text(n)) {
+                // A list's own IndexError, as CPython raises it.
+                let at = self.range(s);
+                self.at(&at);
+                let nm = self.fresh("len");
+                let len = self.b.dim(av, 0, &nm);
+                let z = self.zero(DType::Int64);
+                let ge = self.result(Opcode::Ge, DType::Bool, *i, z);
+                let lt = self.result(Opcode::Lt, DType::Bool, *i, len);
+                let ok = self.result(Opcode::And, DType::Bool, ge, lt);
+                self.panic_unless(ok, "IndexError: list index out of range", &at);
+            }
+        }
         Some(((av, ty), idx))
     }
 

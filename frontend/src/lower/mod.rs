@@ -46,6 +46,7 @@ pub(crate) mod expr;
 mod gather;
 mod grids;
 mod linalg;
+mod lists;
 mod maybe_none;
 mod nanreduce;
 mod ndindex;
@@ -365,6 +366,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Locals holding a `range`, by the variables of its bounds (see
     /// `range_local.rs`).
     range_locals: HashMap<String, RangeBounds>,
+    /// The list locals, by the `let` of each one's buffer (declared on
+    /// entry, see `lists.rs`; `None` for a list with no element type).
+    lists: HashMap<String, Option<ValueId>>,
     /// The tuple result an unannotated function's first `return a, b`
     /// gave it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
@@ -507,6 +511,7 @@ pub(crate) fn lower_function(
     }
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.expr_types = solved.exprs;
+    fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.input_views = input_views;
     fl.constant_views = constant_views;
     fl.body(def);
@@ -636,6 +641,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             constant_views: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
             range_locals: HashMap::new(),
+            lists: HashMap::new(),
             inferred_tuple: None,
             present: HashSet::new(),
             flags: HashMap::new(),
@@ -769,12 +775,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         self.declare_presence_flags();
         self.declare_rebound_arrays();
+        self.declare_list_buffers();
         self.make_constant_arrays();
         let hir = self.hir;
         let stmts: &[hir::StmtId] = &hir.top;
         let skip_doc = matches!(stmts.first().map(|&s| &hir.stmts[s]),
             Some(hir::Stmt::Expr(e)) if matches!(hir.exprs[*e], hir::Expr::Literal(Lit::Str(_))));
         self.stmts(&stmts[skip_doc as usize..]);
+        self.check_list_reads();
         if self.open && !self.diags.is_empty() {
             // Errors above may have cut control flow short.
             self.b.unreachable();
@@ -1048,7 +1056,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if let [t] = targets {
-            if self.bind_dtype(*t, value) || self.bind_range(*t, value) {
+            if self.bind_dtype(*t, value) || self.bind_range(*t, value) || self.bind_list(*t, value) {
                 return;
             }
         }

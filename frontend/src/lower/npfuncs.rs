@@ -68,7 +68,7 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "sort" => NpFn::Sort,
         "argsort" => NpFn::ArgSort,
         "searchsorted" => NpFn::Searchsorted,
-        "array" => NpFn::ArrayOf,
+        "array" | "asarray" => NpFn::ArrayOf,
         "linspace" => NpFn::Linspace,
         "outer" => NpFn::Outer,
         "roll" => NpFn::Roll,
@@ -380,6 +380,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
             },
             None => None,
         };
+        // Of a list local (see `lists.rs`): its copy.
+        if let hir::Expr::Name(n) = &self.hir.exprs[args[0]] {
+            if self.lists.contains_key(self.name_text(n)) {
+                return match self.expr(args[0]) {
+                    Val::Arr { v, ty } => {
+                        let d = dtype.unwrap_or(ty.dtype);
+                        self.copy_to_new(v, &ty, d, c)
+                    }
+                    _ => Val::Err,
+                };
+            }
+        }
         let Some((shape, leaves)) = self.nested_elements(args[0], shown) else { return Val::Err };
         let mut vals = Vec::with_capacity(leaves.len());
         for e in leaves {

@@ -1,0 +1,242 @@
+//! Lists of numbers that grow by `append`, as Numba's reflected lists of
+//! numbers are written: `xs = [xs0]` (or `ys = []`), `xs.append(x)` in a
+//! loop, `xs[-1]`, `len(xs)`, `for x in xs`, and `np.array(xs)` at the
+//! end.
+//!
+//! What it does: a list local (`typeck::list_locals`: every binding of it
+//! a display) is a 1-D array local, the view of its first `len` elements
+//! of a buffer in the call's arena, whose element dtype the typecheck
+//! joined from every element and appended value as `np.array` joins
+//! numbers (a Python int as Int64, a Python float as Float64). `append`
+//! stores into the buffer, first moving it into one twice as large (at
+//! least 4) when it is full, and rebinds the local to the longer view, so
+//! indexing (negative indices, bounds checks), `len` and `for` are the
+//! array's. `np.array(xs)` copies it.
+//!
+//! What it does not: a list does not grow inside a `prange` loop that
+//! runs in parallel; a list is not a value — read otherwise than by
+//! index, `len`, a `for` loop, `np.array`/`np.asarray` or `.append`
+//! (bound to another name, passed to a function, returned), it is a
+//! compile error, as are its other methods; since its elements share one
+//! dtype, `xs[i]` of `[1]` appended `2.5` reads Float64 `1.0` where
+//! CPython's list holds the int `1` (equal values). A list that is never
+//! given an element has no element type: a compile error.
+
+use super::*;
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// Declares in the entry block the buffer of every list local, an
+    /// empty array of its dtype until the list is bound.
+    pub(super) fn declare_list_buffers(&mut self) {
+        let mut names: Vec<(String, TypeData)> = (self.lists.keys())
+            .filter_map(|n| match &self.locals.get(n)?.ty {
+                Some(LocalTy::Array(t)) => Some((n.clone(), t.clone())),
+                _ => None,
+            })
+            .collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (n, ty) in names {
+            let tid = self.types.intern(ty);
+            let zero = self.zero(DType::Int64);
+            let nm = self.fresh("unbound");
+            let init = self.b.alloc(tid, &[zero], &nm);
+            let nm = self.fresh(&format!("{n}.buffer"));
+            let buf = self.b.let_(tid, init, &nm);
+            self.lists.insert(n, Some(buf));
+        }
+    }
+
+    /// `xs = [a, b, ...]` of a list local: whether `target` is one (and
+    /// the display bound, or reported).
+    pub(super) fn bind_list(&mut self, target: hir::ExprId, value: hir::ExprId) -> bool {
+        let hir = self.hir;
+        let (hir::Expr::Name(n), hir::Expr::List(elts)) = (&hir.exprs[target], &hir.exprs[value]) else {
+            return false;
+        };
+        let name = self.name_text(n).to_owned();
+        let Some(&buffer) = self.lists.get(&name) else { return false };
+        let at = self.range(value);
+        let (Some(buf), Some(LocalTy::Array(ty))) = (buffer, self.locals[&name].ty.clone()) else {
+            // Checked for the errors of its own all the same.
+            for &e in elts.iter() {
+                self.expr(e);
+            }
+            // With elements or appends, what made them untyped is their
+            // own error (reported where they are lowered).
+            let local = match n {
+                hir::Name::Local(id) => Some(*id),
+                _ => None,
+            };
+            let appended =
+                (hir.exprs.iter()).any(|(e, _)| typeck::list_append(hir, e).is_some_and(|(id, _)| Some(id) == local));
+            if elts.is_empty() && !appended {
+                self.err(
+                    &self.range(target),
+                    format!(
+                        "the list `{name}` is never given a number, so the type of its elements is unknown: \
+                         start it with one (`{name} = [x]`) or append one"
+                    ),
+                );
+            }
+            return true;
+        };
+        let d = ty.dtype;
+        let mut vals = Vec::with_capacity(elts.len());
+        for &e in elts.iter() {
+            let v = self.expr(e);
+            let e_at = self.range(e);
+            if v.scalar().is_none() {
+                if !matches!(v, Val::Err) {
+                    self.err(&e_at, "a list holds numbers here");
+                }
+                return true;
+            }
+            let Some(x) = self.materialize(&v, d, &e_at) else { return true };
+            vals.push(x);
+        }
+        self.at(&at);
+        let nm = self.fresh("len");
+        let len = self.b.int(TypeId::INT64, vals.len() as i128, &nm);
+        let (arr, _) = self.new_array(d, &[(len, true)], &at);
+        for (i, x) in vals.into_iter().enumerate() {
+            let nm = self.fresh("i");
+            let i = self.b.int(TypeId::INT64, i as i128, &nm);
+            self.b.index_store(arr, &[i], x);
+        }
+        self.b.set(buf, arr);
+        self.assign_local(&name, Val::Arr { v: arr, ty }, self.range(target), at);
+        true
+    }
+
+    /// `xs.append(v)` of a list local `xs`, if `c` is one.
+    pub(super) fn list_method(&mut self, c: &CallExpr) -> Option<Val> {
+        let hir = self.hir;
+        let &hir::Expr::Attribute { base, ref attr } = &hir.exprs[c.func] else { return None };
+        let hir::Expr::Name(n) = &hir.exprs[base] else { return None };
+        let name = self.name_text(n).to_owned();
+        let buffer = *self.lists.get(&name)?;
+        if &**attr != "append" {
+            return Some(self.err(
+                &hir.attr_ranges[c.func],
+                format!("`{name}.{attr}` is not compiled: a list grows by `append` and is read by index"),
+            ));
+        }
+        let ([arg], []) = (c.args, c.keywords) else {
+            return Some(self.err(c, "`append` takes one value"));
+        };
+        if self.parallel_depth > 0 {
+            // Iterations would move and write the one buffer at once.
+            return Some(
+                self.err(c, format!("the list `{name}` cannot grow in a `prange` loop that runs in parallel")),
+            );
+        }
+        let v = self.expr(*arg);
+        let (Some(buf), Some(LocalTy::Array(ty))) = (buffer, self.locals[&name].ty.clone()) else {
+            return Some(Val::Err);
+        };
+        let arg_at = self.range(*arg);
+        if v.scalar().is_none() {
+            if !matches!(v, Val::Err) {
+                self.err(&arg_at, "a list holds numbers here");
+            }
+            return Some(Val::Err);
+        }
+        let d = ty.dtype;
+        let Some(x) = self.materialize(&v, d, &arg_at) else { return Some(Val::Err) };
+        let list = self.slots[&name];
+        self.at(c);
+        let nm = self.fresh("len");
+        let len = self.b.dim(list, 0, &nm);
+        let nm = self.fresh("cap");
+        let cap = self.b.dim(buf, 0, &nm);
+        let full = self.result(Opcode::Ge, DType::Bool, len, cap);
+        let (grow, store) = (self.block("list.grow"), self.block("list.store"));
+        self.b.condbr(full, grow, store, None);
+        self.enter(grow);
+        // Twice the length, at least 4.
+        let twice = self.result(Opcode::Add, DType::Int64, len, len);
+        let four = self.int_const(4, c);
+        let small = self.result(Opcode::Lt, DType::Bool, twice, four);
+        let nm = self.fresh("newcap");
+        let newcap = self.b.select(TypeId::INT64, small, four, twice, &nm);
+        let (larger, _) = self.new_array(d, &[(newcap, true)], c);
+        let open = self.loops_open(&[len], c);
+        let idx: Vec<ValueId> = open.iter().map(|l| l.i).collect();
+        let nm = self.fresh("el");
+        let el = self.b.index_load(TypeId::scalar(d), buf, &idx, &nm);
+        self.b.index_store(larger, &idx, el);
+        self.loops_close(open, c);
+        self.b.set(buf, larger);
+        self.br(store);
+        self.enter(store);
+        self.b.index_store(buf, &[len], x);
+        let one = self.int_const(1, c);
+        let longer = self.result(Opcode::Add, DType::Int64, len, one);
+        let zero = self.int_const(0, c);
+        let itemsize = self.int_const(i64::from(d.size_bytes()), c);
+        let view = self.make_view(buf, &ty, zero, &[longer], &[itemsize], c);
+        let Val::Arr { v: view, .. } = view else { return Some(Val::Err) };
+        self.b.set(list, view);
+        Some(Val::Void)
+    }
+
+    /// Reports every read of a list local that is not by index, `len`, a
+    /// `for` loop, `np.array`/`np.asarray` or a method call.
+    pub(super) fn check_list_reads(&mut self) {
+        let hir = self.hir;
+        if self.lists.is_empty() {
+            return;
+        }
+        let mut allowed: HashSet<hir::ExprId> = HashSet::new();
+        for (_, e) in hir.exprs.iter() {
+            match e {
+                hir::Expr::Subscript { base, .. } => {
+                    allowed.insert(*base);
+                }
+                hir::Expr::Attribute { base, .. } => {
+                    allowed.insert(*base);
+                }
+                hir::Expr::Call { func, args, .. } if !args.is_empty() => {
+                    let reads = matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Free(f)) if &**f == "len")
+                        || matches!(self.numpy_attr(*func).as_deref(), Some("array" | "asarray"));
+                    if reads {
+                        allowed.insert(args[0]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (_, s) in hir.stmts.iter() {
+            match s {
+                hir::Stmt::For { iter, .. } => {
+                    allowed.insert(*iter);
+                }
+                hir::Stmt::Assign { targets, .. } => allowed.extend(targets.iter().copied()),
+                _ => {}
+            }
+        }
+        let mut misread: Vec<(TextRange, String)> = Vec::new();
+        for (id, e) in hir.exprs.iter() {
+            let hir::Expr::Name(n @ hir::Name::Local(_)) = e else { continue };
+            let name = self.name_text(n);
+            if self.lists.contains_key(name) && !allowed.contains(&id) {
+                misread.push((self.range(id), name.to_owned()));
+            }
+        }
+        // Among the body's other diagnostics in source order, as if
+        // reported where the read is lowered.
+        let line_col = |d: &Diagnostic| d.pos.as_ref().map(|p| (p.line, p.col));
+        for (at, name) in misread {
+            let d = self.cx.src.error(
+                &at,
+                format!(
+                    "the list `{name}` is read here as a value: compiled code reads a list by index, `len`, \
+                     a `for` loop or `np.array({name})`"
+                ),
+            );
+            let here = line_col(&d);
+            let i = self.diags.iter().position(|e| line_col(e) > here).unwrap_or(self.diags.len());
+            self.diags.insert(i, d);
+        }
+    }
+}
