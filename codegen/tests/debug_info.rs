@@ -175,7 +175,10 @@ fn check(rel: &Path, program: &Program, level: OptLevel, dump_tool: &Path, dir: 
             for v in f.body.tags.ids() {
                 let named = match f.body.inst(v) {
                     InstData::Param { .. } => f.body.name(v),
-                    InstData::Let { .. } => f.body.name(v).filter(|n| !n.contains('.')),
+                    // A version of a parameter (`x$1`) is named as it.
+                    InstData::Let { .. } => {
+                        f.body.name(v).filter(|n| !n.contains('.')).map(|n| n.split('$').next().unwrap_or(n))
+                    }
                     _ => None,
                 };
                 if let Some(n) = named {

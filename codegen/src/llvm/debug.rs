@@ -444,7 +444,9 @@ impl<'c> DebugInfo<'c> {
         block: inkwell::basic_block::BasicBlock<'c>,
     ) {
         let name = match (f.body.name(v), arg) {
-            (Some(n), _) if !n.is_empty() => n.to_owned(),
+            // A later version of a parameter (`x$1`, bound at the top level
+            // of a Python function) is the debugger's `x`.
+            (Some(n), _) if !n.is_empty() => n.split('$').next().unwrap_or(n).to_owned(),
             (_, Some(k)) => format!("arg{k}"),
             _ => return,
         };
