@@ -2389,6 +2389,34 @@ impl Solver<'_> {
                 }
                 return Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; nd]), Layout::COrder)));
             }
+            // As the lowering's `sequences.rs`: new 1-D arrays.
+            NpFn::Concatenate => {
+                self.keywords_of(keywords, &["axis"])?;
+                let [parts] = args else { return None };
+                let (Expr::Tuple(es) | Expr::List(es)) = &self.body.exprs[*parts] else { return None };
+                let mut d: Option<DType> = None;
+                for e in es.iter() {
+                    let Ty::Arr(t) = self.ty(*e)? else { return None };
+                    if t.ndim() != Some(1) || t.dtype.is_text() {
+                        return None;
+                    }
+                    d = Some(match d {
+                        None => t.dtype,
+                        Some(p) => crate::pytypes::promote_strong(p, t.dtype)?,
+                    });
+                }
+                return Some(Ty::Arr(TypeData::array(d?, Shape::dims(&[None]), Layout::COrder)));
+            }
+            NpFn::Diff | NpFn::Unique | NpFn::FlatNonzero => {
+                let array = *args.first()?;
+                let Ty::Arr(t) = self.ty(array)? else { return None };
+                let one_axis = t.ndim() == Some(1) || (f == NpFn::FlatNonzero && t.ndim().is_some());
+                if !one_axis || t.dtype.is_text() || (f != NpFn::Diff && t.dtype.is_complex()) {
+                    return None;
+                }
+                let d = if f == NpFn::FlatNonzero { DType::Int64 } else { t.dtype };
+                return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)));
+            }
             // `kind=` picks no other order (the lowering checks its value).
             NpFn::ArgSort => {
                 self.keywords_of(keywords, &["kind"])?;

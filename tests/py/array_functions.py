@@ -446,3 +446,42 @@ def crossed(r: Float64[:], v: Float64[:]) -> Float64[:]:
 def crossed_ints(a: Int32[:], b: Int64[:]) -> Int64[:]:
     """Of integers, in their promoted dtype."""
     return np.cross(a, b)
+
+
+def joined(a: Float64[:], b: Int32[:]) -> Float64[:]:
+    """np.concatenate of a Float64 and an Int32 array, and of a made
+    array: Float64, their lengths' sum."""
+    return np.concatenate((np.array([0.5]), a, b))
+
+
+def differences(a: Int64[:]) -> Int64[:]:
+    """np.diff: a[i + 1] - a[i], one fewer element (none for fewer than
+    two)."""
+    return np.diff(a)
+
+
+def changes(a: Bool[:]) -> Bool[:]:
+    """np.diff of Bools is `!=` of neighbours."""
+    return np.diff(a)
+
+
+def nonzero_at(a: Float64[:, :]) -> Int64[:]:
+    """np.flatnonzero: C-order flat indices of the elements not zero."""
+    return np.flatnonzero(a)
+
+
+def distinct(a: Float64[:]) -> Float64[:]:
+    """np.unique: sorted distinct values, every NaN one value, last."""
+    return np.unique(a)
+
+
+def tie_correction(rankvals: Float64[:]) -> Float64:
+    """scanpy's tie correction of sorted ranks: the lengths of runs of
+    equal values from np.flatnonzero of a concatenation, np.diff of them."""
+    arr = np.sort(rankvals)
+    idx = np.flatnonzero(np.concatenate((np.array([True]), arr[1:] != arr[:-1], np.array([True]))))
+    cnt = np.diff(idx).astype(np.float64)
+    size = np.float64(arr.size)
+    if size < 2:
+        return 1.0
+    return 1.0 - (cnt**3 - cnt).sum() / (size**3 - size)

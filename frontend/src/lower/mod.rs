@@ -57,6 +57,7 @@ mod prange;
 pub(crate) mod pymath;
 mod range_local;
 pub(crate) mod read_only;
+mod sequences;
 mod slicing;
 mod sorting;
 pub(crate) mod tuples;

@@ -46,6 +46,14 @@ pub(crate) enum NpFn {
     Roll,
     /// `np.cross(a, b)` of 3-vectors.
     Cross,
+    /// `np.concatenate((a, b, ...))` of 1-D arrays.
+    Concatenate,
+    /// `np.diff(a)` of a 1-D array.
+    Diff,
+    /// `np.flatnonzero(a)`.
+    FlatNonzero,
+    /// `np.unique(a)` of a 1-D array.
+    Unique,
 }
 
 /// A NaN-ignoring reduction of a whole array.
@@ -73,6 +81,10 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "outer" => NpFn::Outer,
         "roll" => NpFn::Roll,
         "cross" => NpFn::Cross,
+        "concatenate" => NpFn::Concatenate,
+        "diff" => NpFn::Diff,
+        "flatnonzero" => NpFn::FlatNonzero,
+        "unique" => NpFn::Unique,
         "var" => NpFn::Var,
         "std" => NpFn::Std,
         "nansum" => NpFn::Nan(NanRed::Sum),
@@ -200,6 +212,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Outer => "`np.outer`",
             NpFn::Roll => "`np.roll`",
             NpFn::Cross => "`np.cross`",
+            NpFn::Concatenate => "`np.concatenate`",
+            NpFn::Diff => "`np.diff`",
+            NpFn::FlatNonzero => "`np.flatnonzero`",
+            NpFn::Unique => "`np.unique`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::ArrayOf => "`np.array`",
@@ -286,6 +302,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::Outer
                 | NpFn::Roll
                 | NpFn::Cross
+                | NpFn::Concatenate
+                | NpFn::Diff
+                | NpFn::FlatNonzero
+                | NpFn::Unique
         );
         if creates && self.decl.attrs.is_device() {
             return self
@@ -304,6 +324,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Outer => self.outer_call(shown, c),
             NpFn::Roll => self.roll_call(shown, c),
             NpFn::Cross => self.cross_call(shown, c),
+            NpFn::Concatenate => self.concatenate_call(shown, c),
+            NpFn::Diff => self.diff_call(shown, c),
+            NpFn::FlatNonzero => self.flatnonzero_call(shown, c),
+            NpFn::Unique => self.unique_call(shown, c),
         }
     }
 

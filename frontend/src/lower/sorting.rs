@@ -194,7 +194,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A new compact 1-D array of `src`'s elements (of `d`) in NumPy's
     /// order, by a bottom-up merge sort.
-    fn sorted_copy(&mut self, src: ValueId, d: DType, at: &CallExpr) -> (ValueId, TypeData) {
+    pub(super) fn sorted_copy(&mut self, src: ValueId, d: DType, at: &CallExpr) -> (ValueId, TypeData) {
         let el = TypeId::scalar(d);
         let nm = self.fresh("len");
         let n = self.b.dim(src, 0, &nm);
