@@ -1267,6 +1267,12 @@ impl Solver<'_> {
                         self.numpy_array_call(NpFn::ArgSort, std::slice::from_ref(base), keywords)
                     }
                     (NpFn::ArgSortMethod, _) => None,
+                    (NpFn::VarMethod | NpFn::StdMethod, Expr::Attribute { base, .. }) if args.is_empty() => {
+                        let plain =
+                            if self.numpy_array_function(*func)? == NpFn::VarMethod { NpFn::Var } else { NpFn::Std };
+                        self.numpy_array_call(plain, std::slice::from_ref(base), keywords)
+                    }
+                    (NpFn::VarMethod | NpFn::StdMethod, _) => None,
                     (f, _) => self.numpy_array_call(f, args, keywords),
                 }
             }
@@ -2291,6 +2297,11 @@ impl Solver<'_> {
                 };
                 return array.then_some(NpFn::ArgSortMethod);
             }
+            // `a.var()`, `a.std()` of any array expression.
+            Expr::Attribute { base, attr } if matches!(&**attr, "var" | "std") => {
+                let array = matches!(self.ty(*base), Some(Ty::Arr(_)));
+                return array.then_some(if &**attr == "var" { NpFn::VarMethod } else { NpFn::StdMethod });
+            }
             _ => return None,
         };
         numpy_function(name)
@@ -2430,7 +2441,10 @@ impl Solver<'_> {
             }
             _ => {}
         }
-        let ([array], []) = (args, keywords) else { return None };
+        // `ddof=` of the variances (the lowering checks its value).
+        let ddof = matches!(f, NpFn::Var | NpFn::Std | NpFn::Nan(NanRed::Var | NanRed::Std));
+        self.keywords_of(keywords, if ddof { &["ddof"] } else { &[] })?;
+        let [array] = args else { return None };
         if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
             return None;
         }
@@ -2444,7 +2458,7 @@ impl Solver<'_> {
             NpFn::Sort => {
                 (ty.ndim() == Some(1)).then(|| Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)))
             }
-            NpFn::Var | NpFn::Std => match d {
+            NpFn::Var | NpFn::Std | NpFn::VarMethod | NpFn::StdMethod => match d {
                 DType::Float16 | DType::Float32 | DType::Float64 => num(d, false),
                 _ => num(DType::Float64, false),
             },

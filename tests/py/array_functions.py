@@ -318,6 +318,16 @@ def std_f32(a: Float32[:]) -> Float32:
     return np.std(a)
 
 
+def spreads(a: Float64[:], k: Int64) -> Float64:
+    """The methods `.var()`, `.std()` (of a slice too) and the functions
+    with `ddof=`, each bound to a local."""
+    s = np.var(a, ddof=k)
+    t = np.nanstd(a, ddof=1)
+    u = a.std()
+    w = a[1:].var(ddof=1)
+    return s + t + u + w
+
+
 def var_i64(a: Int64[:], k: Float64) -> Float64:
     """np.var of integers is a Float64; ddof may be a float."""
     return np.var(a, ddof=k) + np.std(a)

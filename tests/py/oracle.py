@@ -2465,6 +2465,8 @@ def _array_functions():
         C("var_ddof_negative", "var_ddof", arr([1.0, 2.0], np.float64), -1),
         C("std_f32", "std_f32", arr([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0], np.float32)),
         C("std_f32_reversed", "std_f32", reversed_view(arr([1.5, -0.25, 3.0], np.float32))),
+        C("spreads", "spreads", arr([1.5, -2.0, 4.0, 0.25, 3.0], np.float64), 2),
+        C("spreads_reversed", "spreads", reversed_view(arr([1.5, -2.0, 4.0, 0.25], np.float64)), 0),
         C("var_i64", "var_i64", arr([1, 2, 4, -9, 7], np.int64), 0.5),
         C("var_i64_strided", "var_i64", every_other(arr([10, 20, 40, -90, 70], np.int64)), 0.0),
         C("rolling_nanvar", "rolling_nanvar", arr([1.0, 2.0, nan, 4.0, 0.5, 0.5, nan, nan, 8.0], np.float64), 3),
@@ -3487,7 +3489,7 @@ NUMPY_ARRAY_FUNCS = {
     "nanvar": {"ddof"}, "nanstd": {"ddof"}, "var": {"ddof"}, "std": {"ddof"},
     "concatenate": {"axis"}, "diff": {"n"}, "flatnonzero": set(), "unique": set(),
 }
-ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel"}
+ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel", "var", "std"}
 # The reductions and running sums that take an axis (`axis=k`, or the
 # argument after the array).
 NUMPY_AXIS = NUMPY_REDUCE | {"cumsum"}
@@ -4118,6 +4120,14 @@ class Lint:
                 self.shape_arg(path, e.args[1])
                 return
             method = not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np")
+            if isinstance(f, ast.Attribute) and method and f.attr in ("var", "std") and not e.args \
+                    and all(k.arg == "ddof" for k in e.keywords):
+                # `a.var()`, `a[1:].std(ddof=1)`.
+                F.add(f"method .{f.attr}()")
+                self.expr(path, f.value)
+                for k in e.keywords:
+                    self.expr(path, k.value)
+                return
             if isinstance(f, ast.Attribute) and f.attr == "dot" and len(e.args) == 2 - method and not e.keywords:
                 # `np.dot(a, b)`, `a.dot(b)`.
                 F.add("method .dot()" if method else "np.dot()")

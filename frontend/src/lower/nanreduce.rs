@@ -71,11 +71,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn nan_reduction_call(&mut self, r: NanRed, shown: &str, c: &CallExpr, skip_nan: bool) -> Val {
         let known: &[&str] = if matches!(r, NanRed::Var | NanRed::Std) { &["ddof"] } else { &[] };
         let Some(kws) = self.keywords_of(c, known, shown) else { return Val::Err };
-        let args = c.args;
-        if args.len() != 1 {
-            return self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len()));
-        }
-        let Some((arr, ty)) = self.numeric_array_arg(args[0], shown, false) else { return Val::Err };
+        // `a.var()`: the receiver is the array.
+        let receiver = match &self.hir.exprs[c.func] {
+            &hir::Expr::Attribute { base, .. } if !skip_nan && self.boundary_module(base) != Some("numpy") => {
+                Some(base)
+            }
+            _ => None,
+        };
+        let array = match (receiver, c.args) {
+            (Some(base), []) => base,
+            (None, &[a]) => a,
+            (_, args) => {
+                let what = if receiver.is_some() { "no arguments but `ddof=`" } else { "one array" };
+                return self.err(&c.at, format!("{shown} takes {what} here, not {} arguments", args.len()));
+            }
+        };
+        let Some((arr, ty)) = self.numeric_array_arg(array, shown, false) else { return Val::Err };
         let d = ty.dtype;
         let ddof = match kws.first() {
             Some(&(_, e)) => {

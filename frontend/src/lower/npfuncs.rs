@@ -36,6 +36,10 @@ pub(crate) enum NpFn {
     Var,
     /// `np.std(a)`.
     Std,
+    /// `a.var()`, `a.std()` of an array expression: as `np.var(a)`,
+    /// `np.std(a)`.
+    VarMethod,
+    StdMethod,
     /// `np.array([...])`.
     ArrayOf,
     /// `np.linspace(start, stop, num)`.
@@ -221,6 +225,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::ArrayOf => "`np.array`",
             NpFn::Var => "`np.var`",
             NpFn::Std => "`np.std`",
+            NpFn::VarMethod => "`.var()`",
+            NpFn::StdMethod => "`.std()`",
             NpFn::Nan(r) => match r {
                 NanRed::Sum => "`np.nansum`",
                 NanRed::Prod => "`np.nanprod`",
@@ -247,6 +253,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     numpy_function(attr)
                 } else if attr == "norm" && self.is_numpy_linalg(base) {
                     Some(NpFn::Norm)
+                } else if (attr == "var" || attr == "std") && self.is_array_expr(base) {
+                    Some(if attr == "var" { NpFn::VarMethod } else { NpFn::StdMethod })
                 } else if attr == "sort" || attr == "argsort" {
                     // The method of an array local or of a view (`m[i].sort()`).
                     let method = if attr == "sort" { NpFn::SortInPlace } else { NpFn::ArgSortMethod };
@@ -317,8 +325,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Searchsorted => self.searchsorted_call(shown, c),
             NpFn::Norm => self.norm_call(shown, c),
             NpFn::Nan(r) => self.nan_reduction_call(r, shown, c, true),
-            NpFn::Var => self.nan_reduction_call(NanRed::Var, shown, c, false),
-            NpFn::Std => self.nan_reduction_call(NanRed::Std, shown, c, false),
+            NpFn::Var | NpFn::VarMethod => self.nan_reduction_call(NanRed::Var, shown, c, false),
+            NpFn::Std | NpFn::StdMethod => self.nan_reduction_call(NanRed::Std, shown, c, false),
             NpFn::ArrayOf => self.array_of_call(shown, c),
             NpFn::Linspace => self.linspace_call(shown, c),
             NpFn::Outer => self.outer_call(shown, c),
