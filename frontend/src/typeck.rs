@@ -1232,7 +1232,7 @@ impl Solver<'_> {
                 Some(bool_result(false))
             }
             Expr::If { test, body, orelse } => {
-                if !self.ty(*test)?.is_condition() {
+                if !self.is_condition(*test) {
                     return None;
                 }
                 // As the lowering's `ternary_maybe_none`: an arm that is
@@ -1439,13 +1439,34 @@ impl Solver<'_> {
             }
         }
         for (op, pair) in ops.iter().zip(tys.windows(2)) {
-            if matches!(op, C::Is | C::IsNot | C::In | C::NotIn) || !self.comparable(*op, &pair[0], &pair[1]) {
+            let tuple = matches!(pair[0], Ty::Tuple(_)) || matches!(pair[1], Ty::Tuple(_));
+            let typed = match op {
+                C::Is | C::IsNot | C::In | C::NotIn => false,
+                // A link of a chain of tuple comparisons.
+                C::Eq | C::NotEq if tuple => self.equality_typed(&pair[0], &pair[1]),
+                _ if tuple => self.ordering_typed(*op, &pair[0], &pair[1]),
+                _ => self.comparable(*op, &pair[0], &pair[1]),
+            };
+            if !typed {
                 return None;
             }
         }
         // Comparing Python scalars gives a Python bool.
         let weak = ops.len() == 1 && tys.iter().all(|t| t.scalar().is_some_and(|s| s.weak));
         Some(bool_result(weak))
+    }
+
+    /// Whether `e` is typed as a condition (where only its truth is read,
+    /// `and`, `or` and `not` read their operands' truth, as the lowering's
+    /// `condition_value`).
+    fn is_condition(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::BoolOp { values, .. } => {
+                values.iter().all(|v| matches!(self.body.exprs[*v], Expr::None) || self.is_condition(*v))
+            }
+            Expr::UnaryOp { op: ast::UnaryOp::Not, operand } => self.is_condition(*operand),
+            _ => self.ty(e).is_some_and(|t| t.is_condition()),
+        }
     }
 
     /// Whether `l op r` of two scalars is a comparison the lowering's
@@ -1771,6 +1792,12 @@ impl Solver<'_> {
         if let Some(d) = parameter_type(self.body, self.env.decl, self.env.types, func) {
             return cast(d, false, &tys()?);
         }
+        // `postc.math.sqrt(x)`, as the lowering's `target_of`.
+        if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
+            if self.names_postc_math(*base) && postc_ir::interp::is_known_intrinsic(attr) {
+                return intrinsic(&tys()?);
+            }
+        }
         if let Some(f) = self.scalar_library_function(func) {
             return match f {
                 Library::Numpy(op) => {
@@ -1811,7 +1838,7 @@ impl Solver<'_> {
                 },
                 n => cast(python_scalar(n)?, true, &tys()?),
             },
-            Name::Global(n) => match self.env.globals.get(&**n)? {
+            Name::Global(n) => match self.env.globals.get(&*self.unaliased(n)?)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
                 Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) => self.post_call(n, args, &[]),
@@ -1820,6 +1847,37 @@ impl Solver<'_> {
             },
             // `T(0.5)` of `T = type(z)`: the dtype's cast.
             Name::Local(_) => cast(self.dtype_local(func)?, false, &tys()?),
+        }
+    }
+
+    /// What the global `name` names at the end of its chain of aliases
+    /// (`gammaln = lgamma`): itself when it is no alias; `None` when the
+    /// chain comes back to a name seen.
+    fn unaliased<'n>(&'n self, name: &'n str) -> Option<&'n str> {
+        let mut seen = std::collections::HashSet::from([name]);
+        let mut at = name;
+        while let Some(Global::Alias(next)) = self.env.globals.get(at) {
+            if !seen.insert(next) {
+                return None;
+            }
+            at = next;
+        }
+        Some(at)
+    }
+
+    /// Whether `e` is `postc.math` (imported as a module, or the attribute
+    /// of `postc`).
+    fn names_postc_math(&self, e: ExprId) -> bool {
+        let ns = |e: ExprId| match &self.body.exprs[e] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                Some(Global::Namespace(ns)) => Some(*ns),
+                _ => None,
+            },
+            _ => None,
+        };
+        match &self.body.exprs[e] {
+            Expr::Attribute { base, attr } if &**attr == "math" => ns(*base) == Some(Namespace::Postc),
+            _ => ns(e) == Some(Namespace::PostcMath),
         }
     }
 
@@ -2913,9 +2971,9 @@ impl Solver<'_> {
             }
             let a = self.ty(e)?;
             let fits = match &a {
-                Ty::Arr(ty) if !callee.maybe_none[i] => {
-                    p.is_array && array_fits(ty, p) && (ty.is_output || !p.is_output)
-                }
+                // An array the callee writes (`Out`) may be any the caller
+                // can write: whether it is one is the lowering's check.
+                Ty::Arr(ty) if !callee.maybe_none[i] => p.is_array && array_fits(ty, p),
                 Ty::Arr(_) | Ty::Tuple(_) => false,
                 _ if p.is_array => false,
                 _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
@@ -3348,8 +3406,6 @@ fn intrinsic(args: &[Ty]) -> Option<Ty> {
     args.iter().all(|a| a.converts_to(d)).then_some(Ty::Num { s: Scalar::strong(d), nonneg: false })
 }
 
-/// A cast to `dtype` (`Float32(x)`; `float(x)`, `int(x)` and
-/// `complex(re, im)` give weak values), as the lowering's `cast_call`.
 /// The locals bound to a list display (`xs = [x0]`, `ys = []`): lists of
 /// numbers that grow by `append`, as Numba's reflected lists of numbers.
 /// A local is one when every binding of it is a display (nothing else
@@ -3439,6 +3495,8 @@ pub(crate) fn parameter_type(body: &Body, decl: &FuncDecl, types: &TypeTable, e:
     (!td.is_array && !decl.maybe_none[at] && !td.dtype.is_text()).then_some(td.dtype)
 }
 
+/// A cast to `dtype` (`Float32(x)`; `float(x)`, `int(x)` and
+/// `complex(re, im)` give weak values), as the lowering's `cast_call`.
 fn cast(dtype: DType, weak: bool, args: &[Ty]) -> Option<Ty> {
     let result = Scalar { dtype, weak };
     if dtype == DType::Complex128 && weak && args.len() == 2 {

@@ -3059,6 +3059,16 @@ def _numpy_scalars():
     return cases
 
 
+@program("bound_values")
+def _bound_values():
+    return [
+        # lgamma and sqrt of libm: within a few ulps on every backend.
+        C("bound", "bound", 1.5, 4, 1, tol="ulps=4"),
+        C("bound_zero", "bound", 0.0, 0, 0, tol="ulps=4"),
+        C("bound_negative", "bound", -2.25, 7, 3, tol="ulps=4"),
+    ]
+
+
 @program("lists")
 def _lists():
     return [
