@@ -1838,7 +1838,7 @@ impl Solver<'_> {
                 },
                 n => cast(python_scalar(n)?, true, &tys()?),
             },
-            Name::Global(n) => match self.env.globals.get(&*self.unaliased(n)?)? {
+            Name::Global(n) => match self.env.globals.get(self.unaliased(n)?)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
                 Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) => self.post_call(n, args, &[]),
