@@ -1574,7 +1574,10 @@ def _round_digits():
     rng = np.random.default_rng(12)
     # Doubles of every scale, values a decimal half away from a double,
     # and the edges of the exact range.
-    wide = rng.standard_normal(400) * 10.0 ** rng.integers(-30, 30, 400)
+    # Powers of ten by CPython's own pow: NumPy's vectorized power gives
+    # other last bits on other CPUs, and the inputs must be the same
+    # everywhere.
+    wide = rng.standard_normal(400) * np.array([10.0 ** int(k) for k in rng.integers(-30, 30, 400)])
     halves = np.array([(k + 0.5) / 10.0 ** d for d in (0, 1, 2, 3, 7, 15) for k in range(-40, 40, 3)])
     edges = np.array([2.675, 0.285, 1.005, 0.125, 0.375, -0.5, 0.5, 1.5, 2.5, -2.5, 0.0, -0.0, 5e-324, -5e-324,
                       2.0 ** 52, 2.0 ** 52 + 0.5, 2.0 ** 53, 2.0 ** 53 + 2, -(2.0 ** 53), 4503599627370497.5,
@@ -4322,6 +4325,44 @@ def all_program_modules():
     return mods
 
 
+def within_tolerance(committed, fresh):
+    """Whether the committed expected text and the one CPython gives now
+    differ only in results of cases with a tolerance (`tol ulps=N`: NumPy's
+    float functions give other last bits on other CPUs, and the compiled
+    code is checked within N ulps anyway), each by at most N ulps of the
+    result's float dtype."""
+    old_cases, new_cases = committed.split("\n\n"), fresh.split("\n\n")
+    if len(old_cases) != len(new_cases):
+        return False
+    for old, new in zip(old_cases, new_cases):
+        if old == new:
+            continue
+        tol = re.search(r"^tol ulps=(\d+)$", new, re.M)
+        old_lines, new_lines = old.split("\n"), new.split("\n")
+        if tol is None or len(old_lines) != len(new_lines):
+            return False
+        ulps = int(tol.group(1))
+        for a, b in zip(old_lines, new_lines):
+            if a == b:
+                continue
+            if not (a.startswith(("ret ", "out ")) and b.startswith(("ret ", "out "))):
+                return False
+            bits = {"Float16": 10, "Float32": 23, "Complex64": 23}.get(a.split()[1], 52)
+            ta, tb = a.split(), b.split()
+            if len(ta) != len(tb):
+                return False
+            for x, y in zip(ta, tb):
+                if x == y:
+                    continue
+                try:
+                    fx, fy = float.fromhex(x), float.fromhex(y)
+                except ValueError:
+                    return False
+                if abs(fx - fy) > ulps * 2.0 ** -bits * max(abs(fx), abs(fy)):
+                    return False
+    return True
+
+
 def main():
     check = "--check" in sys.argv[1:]
     stale, errors = [], []
@@ -4339,7 +4380,7 @@ def main():
         if check:
             try:
                 with open(path, encoding="utf-8") as f:
-                    if f.read() != text:
+                    if not within_tolerance(f.read(), text):
                         stale.append(modname)
             except FileNotFoundError:
                 stale.append(modname)
