@@ -160,6 +160,11 @@ pub(crate) struct LocalTypes {
     /// The list locals (see [`list_locals`]), typed in `arrays` when an
     /// element gives them a type.
     pub lists: Vec<LocalId>,
+    /// The scalar parameters a binding in a branch or a loop widens
+    /// (`n = np.log(n)` of an Int64 `n` under an `if`): their type, the
+    /// join of the annotation's and the values', as Numba unifies them;
+    /// the argument is converted on entry.
+    pub widened: ArenaMap<LocalId, Scalar>,
     /// The type of every expression of the body the solver types, the
     /// locals' types above final (see the module's header for what it
     /// leaves out).
@@ -179,17 +184,21 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reading_at: std::cell::Cell::new(0),
         known: std::cell::RefCell::default(),
     };
+    let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
-        let open = local.kind == LocalKind::Assigned;
+        // A scalar parameter starts as its annotation's type; what the
+        // body binds to it joins in (see `widened`).
+        let param = (local.kind == LocalKind::Param).then(|| scalar_parameter(env, &local.name)).flatten();
+        let open = local.kind == LocalKind::Assigned || param.is_some();
         let st = State {
-            ty: None,
+            ty: param,
             elems: None,
             arr: None,
             repeated: false,
             dtype: None,
             range: None,
-            list: list_locals(body).contains(&id).then_some(None),
-            nonneg: true,
+            list: lists.contains(&id).then_some(None),
+            nonneg: param.is_none(),
             annotation: None,
             open,
             bindings: 0,
@@ -221,6 +230,15 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     let lists = cx.states.iter().filter(|(_, st)| st.list.is_some()).map(|(id, _)| id).collect();
     let mut out = LocalTypes { lists, ..LocalTypes::default() };
     for (id, st) in cx.states.iter() {
+        if body.locals[id].kind == LocalKind::Param {
+            let declared = scalar_parameter(env, &body.locals[id].name);
+            if let (Some(t), Some(d), true) = (st.ty, declared, st.open) {
+                if t != d {
+                    out.widened.insert(id, t);
+                }
+            }
+            continue;
+        }
         if let (true, 0, Some((d, _))) = (st.open, st.bindings, st.dtype) {
             out.dtypes.insert(id, d);
             continue;
@@ -1340,6 +1358,10 @@ impl Solver<'_> {
     fn name(&self, name: &Name) -> Option<Ty> {
         match name {
             Name::Local(id) => match self.body.locals[*id].kind {
+                LocalKind::Param if self.states[*id].open => {
+                    let st = &self.states[*id];
+                    Some(Ty::Num { s: st.ty?, nonneg: false })
+                }
                 LocalKind::Param => {
                     let decl = self.env.decl;
                     let at = decl.params.iter().position(|(n, _)| **n == *self.body.locals[*id].name)?;
@@ -3456,6 +3478,16 @@ pub(crate) fn list_append(body: &Body, e: ExprId) -> Option<(LocalId, ExprId)> {
     let Expr::Attribute { base, attr } = &body.exprs[*func] else { return None };
     let (Expr::Name(Name::Local(id)), [v], []) = (&body.exprs[*base], &args[..], &keywords[..]) else { return None };
     (&**attr == "append").then_some((*id, *v))
+}
+
+/// The type of the scalar parameter `name` that is not `None` (its
+/// annotation's, strong), or `None` for an array, a string or one that
+/// may be `None`.
+fn scalar_parameter(env: &TypeEnv, name: &str) -> Option<Scalar> {
+    let decl = env.decl;
+    let at = decl.params.iter().position(|(n, _)| n == name)?;
+    let td = env.types.get(decl.params[at].1);
+    (!td.is_array && !td.dtype.is_text() && !decl.maybe_none[at]).then(|| Scalar::strong(td.dtype))
 }
 
 /// `range(...)` of the builtin `range`, or `range(...) if c else

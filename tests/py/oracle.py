@@ -3105,6 +3105,12 @@ def _parameter_versions():
         C("halved_none", "halved", f32v(-0.1), 0),
         C("reads_before", "reads_before", arr([1.5, 2.0, -3.0], np.float64)),
         C("reads_before_reversed", "reads_before", reversed_view(arr([1.5, 2.0, -3.0, 4.0], np.float64))),
+        C("log_bins_branch_ratio", "log_bins_branch", 1, 1000, 1.5, 0),
+        C("log_bins_branch_both", "log_bins_branch", 1, 1000, 1.5, 4),
+        C("log_bins_branch_n", "log_bins_branch", 1, 1000, 0.0, 9),
+        C("log_bins_branch_none", "log_bins_branch", 1, 1000, 0.0, 0),
+        C("halvings", "halvings", -7, 3),
+        C("halvings_once", "halvings", 2147483647, 1),
     ]
 
 

@@ -3,7 +3,9 @@ from there on, of the type of its value, as in CPython and Numba: an
 integer parameter may become a float, a 2-D array a 1-D one, an Int32
 array an Int64 copy, a read-only input a new array that may be written.
 The caller's argument is untouched. Bound inside a loop or a branch, the
-parameter keeps its type (a later binding joins it)."""
+parameter is one variable whose type joins the annotation's and the
+values' (an Int64 bound a float in a branch is a Float64 throughout, the
+argument converted on entry), as Numba unifies them."""
 import numpy as np
 from postyp import Float32, Float64, Int32, Int64
 
@@ -50,3 +52,22 @@ def reads_before(a: Float64[:]) -> Float64:
     b = a[0]
     a = a[1:] * 10.0
     return b + a.sum()
+
+
+def log_bins_branch(lo: Int64, hi: Int64, ratio: Float64, n: Int64) -> Int64:
+    """cooltools' `_logbins_numba`: `n` is given, or computed (a float)
+    from the ratio in a branch; `int(n)` after either."""
+    if ratio != 0:
+        if n != 0:
+            return -1
+        n = np.log(hi / lo) / np.log(ratio)
+    elif n == 0:
+        return -2
+    return int(n) * 3
+
+
+def halvings(n: Int32, k: Int64) -> Float64:
+    """An Int32 parameter halved in a loop: a Float64 variable."""
+    for _ in range(k):
+        n = n / 2
+    return n

@@ -370,6 +370,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The list locals, by the `let` of each one's buffer (declared on
     /// entry, see `lists.rs`; `None` for a list with no element type).
     lists: HashMap<String, Option<ValueId>>,
+    /// The scalar parameters a binding widens, with their wider dtype: a
+    /// variable of it, the argument converted on entry.
+    widened_params: Vec<(String, DType)>,
     /// The tuple result an unannotated function's first `return a, b`
     /// gave it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
@@ -500,6 +503,17 @@ pub(crate) fn lower_function(
         info.nonneg = t.nonneg;
         info.fixed = t.annotated;
     }
+    // A scalar parameter widened by a binding in a branch or a loop
+    // (see `typeck::LocalTypes::widened`): a variable of the wider type.
+    let mut widened = Vec::new();
+    for (id, s) in solved.widened.iter() {
+        let name = &*hir.locals[id].name;
+        let info = locals.get_mut(name).expect("every local of the HIR");
+        info.ty = Some(LocalTy::Scalar(*s));
+        info.fixed = false;
+        info.nonneg = false;
+        widened.push((name.to_owned(), s.dtype));
+    }
     for (id, a) in solved.arrays.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
         info.ty = Some(LocalTy::Array(a.ty.clone()));
@@ -512,6 +526,7 @@ pub(crate) fn lower_function(
     }
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.expr_types = solved.exprs;
+    fl.widened_params = widened;
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.input_views = input_views;
     fl.constant_views = constant_views;
@@ -643,6 +658,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             dtype_locals: HashMap::new(),
             range_locals: HashMap::new(),
             lists: HashMap::new(),
+            widened_params: Vec::new(),
             inferred_tuple: None,
             present: HashSet::new(),
             flags: HashMap::new(),
@@ -735,6 +751,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for c in &decl.core_dims {
             self.b.core_param(c, TypeId::INT64);
         }
+        let widened = std::mem::take(&mut self.widened_params);
         let ret = decl.ir_ret(self.types);
         self.b.set_return(ret);
         self.b.set_maybe_none(decl.ir_maybe_none());
@@ -756,6 +773,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let entry = self.b.create_block("entry");
         self.enter(entry);
         self.at(&def.name);
+        // Named as a version of the parameter (`n$0`): shown as `n`.
+        for (name, d) in widened {
+            let arg = self.slots[&name];
+            let nm = self.fresh(&format!("{name}.wide"));
+            let wide = self.b.cast(TypeId::scalar(d), arg, &nm);
+            let v = self.b.let_(TypeId::scalar(d), wide, &format!("{name}$0"));
+            self.slots.insert(name, v);
+        }
         // Scalar locals live in `let`s declared up front, so that every
         // use is dominated whatever path assigns them.
         let mut names: Vec<(String, Scalar)> = self
