@@ -1,7 +1,7 @@
 """Kernels of MNE-Python (https://github.com/mne-tools/mne-python), BSD-3-Clause
 licence, Copyright 2011-2025 MNE-Python authors (the files: Copyright the
 MNE-Python contributors)."""
-from typing import Optional
+import typing
 
 import numpy as np
 
@@ -131,7 +131,7 @@ def _one_rot_to_quat(rot: Float64[:], *, tol: Float64 = 1e-3) -> Float64[:]:
 #   function `_fit_matched_points`; licence BSD-3-Clause; Copyright 2011-2025 MNE-Python authors (Copyright the MNE-Python contributors)
 #   changed: type annotations added; the decorator @jit() (mne._numba.jit: numba.jit(nopython=True, nogil=True, fastmath=True, cache=True)) removed (a tuple result: unannotated)
 #   original signature: def _fit_matched_points(p, x, weights=None, scale=False):
-def _fit_matched_points(p: Float64[:, :], x: Float64[:, :], weights: Optional[Float64[:]] = None, scale: Bool = False):
+def _fit_matched_points(p: Float64[:, :], x: Float64[:, :], weights: typing.Optional[Float64[:]] = None, scale: Bool = False):
     """Fit matched points using an analytical formula."""
     # Follow notation of P.J. Besl and N.D. McKay, A Method for
     # Registration of 3-D Shapes, IEEE Trans. Patt. Anal. Machine Intell., 14,
