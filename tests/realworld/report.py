@@ -34,6 +34,10 @@ PROJECTS = {
     "sgkit_kernels": "sgkit-dev/sgkit (Apache-2.0)",
     "cooltools_kernels": "open2c/cooltools (MIT)",
     "scanpy_kernels": "scverse/scanpy (BSD-3)",
+    "datashader_kernels": "holoviz/datashader (BSD-3)",
+    "mne_kernels": "mne-tools/mne-python (BSD-3)",
+    "sktime_kernels": "sktime/sktime (BSD-3)",
+    "arviz_kernels": "arviz-devs/arviz (Apache-2.0)",
 }
 
 
