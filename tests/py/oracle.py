@@ -3414,6 +3414,8 @@ def _prange():
         C("fsum_empty", "fsum", zeros(0, np.float64)),
         C("halves", "halves", ramp, zeros(1000, np.float64)),
         C("halves_empty", "halves", zeros(0, np.float64), zeros(0, np.float64)),
+        C("two_passes", "two_passes", ramp, zeros(1000, np.float64)),
+        C("two_passes_strided", "two_passes", every_other(ramp), zeros(500, np.float64)),
         C("diff", "diff", arr(list(range(300)), np.int64)),
         C("product_0", "product", 0),
         C("product_301", "product", 301),

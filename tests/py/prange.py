@@ -169,3 +169,12 @@ def halves(a: Float64[:], out: Out[Float64[:]]) -> None:
         t = a[i] * 0.5
         k = Int64(t)
         out[i] = t + k
+
+
+def two_passes(a: Float64[:], out: Out[Float64[:]]) -> None:
+    """Two `prange` loops over the same name, one after the other: the
+    second binds `i` before its body reads it."""
+    for i in prange(len(a)):
+        out[i] = a[i] * 2.0
+    for i in prange(len(a)):
+        out[i] += 1.0

@@ -381,7 +381,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             private.insert(n.clone());
         }
-        if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end) {
+        // A read after the loop sees its last value, unless it is in the
+        // body of a later `for` loop over the same name, which binds it
+        // before its body runs (`for i in prange(n)` twice).
+        let rebound: Vec<(TextSize, TextSize)> = (hir.stmts.iter())
+            .filter_map(|(id, st)| match st {
+                hir::Stmt::For { target, body, .. } if hir.stmt_ranges[id].start() >= end => {
+                    let named = matches!(&hir.exprs[*target], hir::Expr::Name(n) if self.name_text(n) == var);
+                    // Its `else` clause runs, after no iteration, without it.
+                    let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
+                    let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
+                    named.then_some((first, last))
+                }
+                _ => None,
+            })
+            .collect();
+        let sees_last = |p: TextSize| !rebound.iter().any(|&(a, b)| p >= a && p < b);
+        if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end && sees_last(*p)) {
             errors.push((self.range(f.target), format!("the `prange` loop variable `{var}` is read after the loop")));
         }
         let mut bad = Vec::new();
