@@ -27,6 +27,7 @@ import linecache
 import os
 import sys
 import types
+import typing
 
 import numpy as np
 
@@ -579,6 +580,11 @@ def _bind(cut, name, value, chains, at, lines, work):
             return
     if isinstance(value, np.ufunc):
         cut.bind(name, f"from numpy import {value.__name__} as {name}", at)
+        return
+    # `Optional` and `Union` of annotations (`from typing import Optional`).
+    k = _identity_in(typing, value) if getattr(value, "__module__", None) == "typing" else None
+    if k is not None:
+        cut.bind(name, f"from typing import {k} as {name}", at)
         return
     # Another function of NumPy's namespace (`from numpy import cross`):
     # the compiler knows it, or refuses it with a located error.

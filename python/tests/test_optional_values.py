@@ -185,3 +185,24 @@ def test_jit_functions_take_and_return_none(tmp_path):
     assert m.halved(8, None) == 4
     assert m.halved(9, by=3) is None
     assert m.halved(12, by=3) == 4
+
+
+def test_jit_functions_annotated_with_typing_optional(tmp_path):
+    # `Optional` imported from `typing` (MNE's style) is bound as an
+    # annotation, as `typing.Optional` is.
+    path = tmp_path / "optional_import.py"
+    path.write_text(
+        "from typing import Optional\n"
+        "import postc\n"
+        "from postyp import Float64\n\n\n"
+        "@postc.jit\n"
+        "def shifted(x: Float64, by: Optional[Float64] = None) -> Float64:\n"
+        "    if by is None:\n"
+        "        return x\n"
+        "    return x + by\n"
+    )
+    spec = importlib.util.spec_from_file_location("optional_import", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    assert m.shifted(1.5) == 1.5
+    assert m.shifted(1.5, 2.0) == 3.5

@@ -3110,6 +3110,7 @@ def _parameter_versions():
         C("log_bins_branch_n", "log_bins_branch", 1, 1000, 0.0, 9),
         C("log_bins_branch_none", "log_bins_branch", 1, 1000, 0.0, 0),
         C("halvings", "halvings", -7, 3),
+        C("unpacked", "unpacked", arr([1.5, -2.0, 4.0], np.float64), 4),
         C("halvings_once", "halvings", 2147483647, 1),
     ]
 
@@ -3415,6 +3416,8 @@ def _prange():
         C("halves", "halves", ramp, zeros(1000, np.float64)),
         C("halves_empty", "halves", zeros(0, np.float64), zeros(0, np.float64)),
         C("two_passes", "two_passes", ramp, zeros(1000, np.float64)),
+        C("interior", "interior", np.arange(20.0).reshape(5, 4) * 0.75 - 3.0, np.zeros((5, 4))),
+        C("interior_fortran", "interior", fortran(np.arange(18.0).reshape(3, 6) ** 1.5), np.zeros((3, 6))),
         C("two_passes_strided", "two_passes", every_other(ramp), zeros(500, np.float64)),
         C("diff", "diff", arr(list(range(300)), np.int64)),
         C("product_0", "product", 0),

@@ -71,3 +71,11 @@ def halvings(n: Int32, k: Int64) -> Float64:
     for _ in range(k):
         n = n / 2
     return n
+
+
+def unpacked(dist: Float64[:], k: Int64) -> Float64:
+    """MNE's `_nearest_tri_edge`: an array parameter rebound to a scalar by
+    an unpacking at the top level."""
+    ii = k % len(dist)
+    p, dist = ii * 2, dist[ii] * 10.0
+    return p + dist

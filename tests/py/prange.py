@@ -178,3 +178,17 @@ def two_passes(a: Float64[:], out: Out[Float64[:]]) -> None:
         out[i] = a[i] * 2.0
     for i in prange(len(a)):
         out[i] += 1.0
+
+
+def interior(coord: Float64[:, :], out: Out[Float64[:, :]]) -> None:
+    """datashader's `infer_interval_breaks_2d`: `j` counts a loop before
+    the `prange` loop, an inner loop inside it and a loop after it; each
+    binds it before reading it, so it is private to each iteration."""
+    m, n = coord.shape
+    for j in range(n):
+        out[0, j] = coord[0, j]
+    for i in prange(1, m):
+        for j in range(1, n):
+            out[i, j] = 0.25 * (coord[i - 1, j - 1] + coord[i - 1, j] + coord[i, j - 1] + coord[i, j])
+    for j in prange(n):
+        out[0, j] += 1.0

@@ -105,7 +105,7 @@ impl<'g> BodyBuilder<'g> {
     }
 
     /// A statement of the function's top level. `p = value` of a
-    /// parameter `p` there binds a new local, a version of `p` named
+    /// parameter `p` there (or `p, q = value`, unpacking) binds a new local, a version of `p` named
     /// `p$1` (`p$2` for the next; `$` is in no Python name), which every
     /// later use of `p` names, as Numba gives each such binding a variable
     /// of its own: `n = np.log(n)` of an integer `n` makes a float,
@@ -117,18 +117,31 @@ impl<'g> BodyBuilder<'g> {
     /// is bound.
     fn top_level(&mut self, s: &ast::Stmt) -> StmtId {
         let ast::Stmt::Assign(a) = s else { return self.stmt(s) };
-        let [ast::Expr::Name(n)] = &a.targets[..] else { return self.stmt(s) };
-        let name = n.id.as_str();
-        if !self.rebindable.contains(name) {
+        // `p = value`, or `p, q = value` unpacking into names.
+        let [target] = &a.targets[..] else { return self.stmt(s) };
+        let mut names = Vec::new();
+        let mut pending = vec![target];
+        while let Some(t) = pending.pop() {
+            match t {
+                ast::Expr::Name(n) => names.push(n.id.as_str()),
+                ast::Expr::Tuple(t) => pending.extend(t.elts.iter()),
+                ast::Expr::List(l) => pending.extend(l.elts.iter()),
+                _ => return self.stmt(s),
+            }
+        }
+        let rebound: Vec<&str> = names.into_iter().filter(|n| self.rebindable.contains(*n)).collect();
+        if rebound.is_empty() {
             return self.stmt(s);
         }
         let value = self.expr(&a.value);
-        let k = self.versions.entry(name.to_owned()).or_insert(0);
-        *k += 1;
-        let version = format!("{name}${k}");
-        let id = self.body.locals.alloc(Local { name: version.into(), kind: LocalKind::Assigned });
-        self.scope.insert(name.to_owned(), id);
-        let targets = Box::new([self.expr(&a.targets[0])]);
+        for name in rebound {
+            let k = self.versions.entry(name.to_owned()).or_insert(0);
+            *k += 1;
+            let version = format!("{name}${k}");
+            let id = self.body.locals.alloc(Local { name: version.into(), kind: LocalKind::Assigned });
+            self.scope.insert(name.to_owned(), id);
+        }
+        let targets = Box::new([self.expr(target)]);
         self.alloc_stmt(Stmt::Assign { targets, value }, s)
     }
 

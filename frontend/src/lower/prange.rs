@@ -364,9 +364,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // privatizes it). A read before the loop may run after it, in
             // an enclosing loop.
             let param = self.locals.get(n).is_some_and(|l| l.param);
-            let read_outside = uses.iter().any(|(u, p, w)| u == n && !w && (*p < start || *p >= end));
+            // A read in the body of another loop over the name (one that
+            // does not hold this loop) sees that loop's binding: the
+            // counter of `for j in range(n)` before and after, with `j`
+            // an inner loop's counter here.
+            let rebinding: Vec<(TextSize, TextSize)> = (hir.stmts.iter())
+                .filter_map(|(id, st)| match st {
+                    hir::Stmt::For { target, body, .. } => {
+                        let named =
+                            matches!(&hir.exprs[*target], hir::Expr::Name(t) if self.name_text(t) == n.as_str());
+                        let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
+                        let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
+                        let holds_this = hir.stmt_ranges[id].start() <= start && end <= hir.stmt_ranges[id].end();
+                        (named && !holds_this).then_some((first, last))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let rebound_there = |p: TextSize| rebinding.iter().any(|&(a, b)| p >= a && p < b);
+            let read_outside =
+                uses.iter().any(|(u, p, w)| u == n && !w && (*p < start || *p >= end) && !rebound_there(*p));
             let before = param || (read_outside && uses.iter().any(|(u, p, w)| u == n && *w && *p < start));
-            let after = uses.iter().any(|(u, p, w)| u == n && !w && *p >= end);
+            let after = uses.iter().any(|(u, p, w)| u == n && !w && *p >= end && !rebound_there(*p));
             if before || after {
                 let why = if before { "is assigned before the loop" } else { "is read after the loop" };
                 errors.push((
