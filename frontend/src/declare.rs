@@ -724,11 +724,28 @@ impl Declarer<'_> {
 
     /// Folds a constant expression of literals and earlier constants.
     fn const_value(&mut self, d: &Declared, e: &Expr) -> Option<(Lit, Scalar)> {
+        // NumPy's and `math`'s float constants are Python floats.
+        let library = |module: &str, name: &str| {
+            let x = match module {
+                "numpy" => crate::lower::numpy::numpy_constant(name)?,
+                "math" => MATH_CONSTANTS.iter().find(|(c, _)| *c == name)?.1,
+                _ => return None,
+            };
+            Some((Lit::Float(x), Scalar::weak(DType::Float64)))
+        };
         let r = crate::syntax::fold_const(
             e,
-            &|n| match d.globals.get(n) {
-                Some(Global::Const { lit, scalar }) => Some((lit.clone(), *scalar)),
-                _ => None,
+            &|n| match n.split_once('.') {
+                Some((m, attr)) => match d.globals.get(m)? {
+                    Global::BoundaryModule(m) => library(m, attr),
+                    Global::Namespace(Namespace::Math | Namespace::PostcMath) => library("math", attr),
+                    _ => None,
+                },
+                None => match d.globals.get(n)? {
+                    Global::Const { lit, scalar } => Some((lit.clone(), *scalar)),
+                    Global::Boundary { module, name } => library(module, name),
+                    _ => None,
+                },
             },
             &|n| match d.globals.get(n) {
                 Some(Global::Type(t)) => Some(*t),

@@ -326,8 +326,8 @@ type FoldResult = Result<(Lit, Scalar), (TextRange, String)>;
 
 /// Folds a module constant's value: literals, earlier constants, unary
 /// `-`/`+`/`not`, arithmetic, and calls of a dtype (`Float32(0.5)`, a
-/// strong constant). `constant` looks up earlier constants, `dtype` type
-/// names.
+/// strong constant). `constant` looks up earlier constants and the
+/// constants of libraries by dotted name (`np.pi`), `dtype` type names.
 pub(crate) fn fold_const(
     e: &Expr,
     constant: &dyn Fn(&str) -> Option<(Lit, Scalar)>,
@@ -358,6 +358,12 @@ fn fold_const_inner(
     match e {
         Expr::Name(n) => constant(n.id.as_str())
             .ok_or_else(|| (n.range, format!("`{}` is not a function, import or constant defined above", n.id))),
+        // A library's constant (`np.pi`, `math.inf`), looked up by its
+        // dotted name.
+        Expr::Attribute(_) => match dotted(e).and_then(|d| constant(&d)) {
+            Some(v) => Ok(v),
+            None => not_const(e),
+        },
         Expr::UnaryOp(u) => {
             let (l, s) = fold_const(&u.operand, constant, dtype)?;
             let r = match (u.op, &l) {

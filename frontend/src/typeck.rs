@@ -1761,7 +1761,7 @@ impl Solver<'_> {
         // As the lowering's `target_of`, which takes any `.conjugate` for
         // the method of numbers first.
         if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
-            if &**attr == "conjugate" {
+            if matches!(&**attr, "conjugate" | "conj") {
                 return if args.is_empty() { conjugate(self.ty(*base)?) } else { None };
             }
         }

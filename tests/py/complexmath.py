@@ -84,3 +84,8 @@ def rotate(z: Complex64, quarter_turns: Int64) -> Complex64:
 def widen(z: Complex64) -> Complex128:
     """Complex64 -> Complex128 (exact)."""
     return Complex128(z)
+
+
+def conj_product(z: Complex128, w: Complex64) -> Complex128:
+    """`.conj()`, NumPy's and Numba's spelling of `.conjugate()`."""
+    return z.conj() * w + w.conj()

@@ -1,4 +1,7 @@
 """Keyword arguments and default parameter values in calls between POST functions."""
+import math
+
+import numpy as np
 from postyp import Bool, Complex128, Float32, Float64, Int32, Int64, Out
 from kwlib.blend import lerp, ramp as quantize, shift
 
@@ -106,3 +109,17 @@ def keyword_only_calls(x: Float64) -> Float64:
     """Keyword-only parameters named in any order, defaults filled in, here
     and in another module."""
     return smooth(x, weight=2.0) + smooth(x, bias=-1.0, weight=0.5) + shift(x) + shift(x, times=3, by=-0.25)
+
+
+HALF_TURN = np.pi / 2 + math.tau
+
+
+def angle(x: Float64, p_i: Float64 = np.pi, turn: Float64 = math.tau - HALF_TURN) -> Float64:
+    """Defaults and a module constant of NumPy's and `math`'s constants
+    (ArviZ's `_angle(samples, low, high, p_i=np.pi)`)."""
+    return x * p_i + turn
+
+
+def angles(x: Float64) -> Float64:
+    """`angle` with its defaults, and one given."""
+    return angle(x) + angle(x, 1.0)

@@ -1213,6 +1213,7 @@ def _complexmath():
     c64 = lambda re, im: complex(f32v(re), f32v(im))  # noqa: E731
     return [
         C("cmul", "cmul", 1.5 + 2j, 0.25 - 4j),
+        C("conj_product", "conj_product", 1.5 + 2j, c64(0.25, -4.0)),
         C("cmul_i_i", "cmul", 1j, 1j),
         C("cmul_inf", "cmul", complex(math.inf, 0.0), 1 + 1j),
         C("cmul64", "cmul64", c64(1.5, 2.0), c64(0.25, -4.0)),
@@ -2092,7 +2093,7 @@ def _kwlib_blend():
 
 @program("keywords")
 def _keywords():
-    cases = []
+    cases = [C("angles", "angles", -1.25), C("angles_0", "angles", 0.0)]
     for x in (0.0, 1.5, -2.25):
         cases += [
             C(f"poly_{x}", "poly", x, 1.0, -2.0, 3),
@@ -3625,6 +3626,8 @@ class Lint:
                     F.add("function alias" if v.id in funcs else "alias of an imported function")
                 elif isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant)):
                     F.add("module constant")
+                elif isinstance(v, ast.BinOp) and self.constant_value(v):
+                    F.add("module constant of arithmetic")
                 elif (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "array"
                       and isinstance(v.func.value, ast.Name) and v.func.value.id == "np"
                       and v.args and isinstance(v.args[0], (ast.List, ast.Tuple))):
@@ -3691,11 +3694,17 @@ class Lint:
         self.err(path, node, f"{what}: bad annotation")
 
     def constant_value(self, e):
-        """A literal number or bool, a negated one, or a module constant's name."""
+        """A literal number or bool, a negated one, a module constant's name,
+        a constant of NumPy or `math` (`np.pi`), or arithmetic of them."""
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
             e = e.operand
         if isinstance(e, ast.Name):
             return True
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id in ("np", "math"):
+            self.features.add("library constant in a constant")
+            return e.attr in NUMPY_CONSTANTS or e.attr in ("pi", "e", "tau", "inf", "nan")
+        if isinstance(e, ast.BinOp) and type(e.op) in BINOPS:
+            return self.constant_value(e.left) and self.constant_value(e.right)
         return isinstance(e, ast.Constant) and isinstance(e.value, (bool, int, float, complex))
 
     def function(self, path, fn, funcs):
@@ -4211,7 +4220,7 @@ class Lint:
                 elif f.id not in self.funcs and f.id not in self.imported:
                     self.err(path, e, f"call of unknown {f.id}")
             elif isinstance(f, ast.Attribute):
-                if f.attr == "conjugate":
+                if f.attr in ("conjugate", "conj"):
                     F.add(".conjugate()")
                     self.expr(path, f.value)
                 elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) and f.value.value.id == "postc" and f.value.attr == "math":

@@ -79,7 +79,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             &hir::Expr::Attribute { base, ref attr } => {
                 let attr = &**attr;
-                if attr == "conjugate" {
+                if attr == "conjugate" || attr == "conj" {
                     return Some(Target::Conjugate(base));
                 }
                 match self.namespace_of(base) {
