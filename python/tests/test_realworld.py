@@ -318,9 +318,9 @@ EXPECTED = {
     "sktime_kernels.z_normalise_series_2d": refused("`stats.std` is a CPython function", "a function of the project called through a module alias (`stats.std(X)`, `import sktime.utils.numba.stats as stats`)"),
     # ArviZ (Apache-2.0)
     "arviz_kernels.stats_variance_1d": PASS,
-    "arviz_kernels._angle": refused("an attribute is not a constant", "a NumPy constant as a default value (`p_i=np.pi`)"),
+    "arviz_kernels._angle": PASS,
     "arviz_kernels.histogram": refused("unknown type `tuple`", "a tuple parameter (`x_offset=(0, 0)`, `range_hist=(low, high)`)"),
-    "arviz_kernels._cov_1d": refused("`x.conj` cannot be called from compiled code", "`x.conj()`"),
+    "arviz_kernels._cov_1d": refused("`conjugate` is a method of numbers", "`x.conj()` of an array"),
 }
 
 _MODULES = {}
