@@ -1770,6 +1770,15 @@ impl Solver<'_> {
         }
         // `np.where(c, a, b)` and `np.clip(a, lo, hi)`, as the lowering's
         // `element_select` (of arrays, a node of a whole-array expression).
+        // `np.where(a)` of one 1-D argument: a tuple of its nonzero indices.
+        if let (Some("where"), [a]) = (self.numpy_attr(func), args) {
+            return match self.ty(*a)? {
+                Ty::Arr(t) if t.ndim() == Some(1) && !t.dtype.is_text() && !t.dtype.is_complex() => {
+                    Some(Ty::Tuple(vec![Ty::Arr(TypeData::array(DType::Int64, Shape::dims(&[None]), Layout::COrder))]))
+                }
+                _ => None,
+            };
+        }
         if let Some(name @ ("where" | "clip")) = self.numpy_attr(func) {
             let [_, _, _] = args else { return None };
             let tys = tys()?;

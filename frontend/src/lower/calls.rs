@@ -215,6 +215,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(v) = self.list_method(c) {
             return v;
         }
+        if let Some(v) = self.where_indices(c) {
+            return v;
+        }
         let hir = self.hir;
         let func = &hir.exprs[c.func];
         if let hir::Expr::Name(n) = func {

@@ -11,6 +11,9 @@
 //!   `a[i + 1] != a[i]`, as NumPy's `diff` of Bools is `not_equal`;
 //! - `np.flatnonzero(a)` of any rank: the Int64 C-order flat indices of
 //!   the elements that are not zero (not `False`);
+//! - `np.where(a)` of one 1-D argument: the tuple of one array, the
+//!   Int64 indices of its elements that are not zero, as
+//!   `np.flatnonzero(a)` (`np.where(y == k)[0]`);
 //! - `np.unique(a)` of a 1-D `a`: its sorted distinct values (the sort
 //!   of `np.sort`, NaN last, every NaN one value as NumPy 2's
 //!   `equal_nan=True` gives).
@@ -184,6 +187,32 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let (out, out_ty) = walks.pop().expect("the second walk's array");
         Val::Arr { v: out, ty: out_ty }
+    }
+
+    /// `np.where(a)` of one argument, if `c` is one: the indices of the
+    /// 1-D `a`'s elements that are not zero, in a tuple of one.
+    pub(super) fn where_indices(&mut self, c: &CallExpr) -> Option<Val> {
+        if c.args.len() != 1 || !c.keywords.is_empty() {
+            return None;
+        }
+        let names_where = match &self.hir.exprs[c.func] {
+            hir::Expr::Attribute { base, attr } => &**attr == "where" && self.boundary_module(*base) == Some("numpy"),
+            hir::Expr::Name(_) => {
+                matches!(self.global_of(c.func), Some(Global::Boundary { module, name }) if module == "numpy" && name == "where")
+            }
+            _ => false,
+        };
+        if !names_where {
+            return None;
+        }
+        if !matches!(self.expr_types.get(c.args[0]), Some(typeck::Ty::Arr(t)) if t.ndim() == Some(1)) {
+            self.expr(c.args[0]);
+            return Some(self.err(c, "`np.where` of one argument takes a 1-D array here (`np.where(a == k)[0]`)"));
+        }
+        Some(match self.flatnonzero_call("`np.where`", c) {
+            Val::Err => Val::Err,
+            indices => Val::Tuple(vec![indices]),
+        })
     }
 
     /// `np.unique(a)` of a 1-D array.
