@@ -255,3 +255,32 @@ fn real_world_kernels_lower_with_the_typecheck_types() {
         assert!(lowered.is_ok(), "{} panics in the frontend", f.display());
     }
 }
+
+/// Every value of every program bound to a new local before it is used
+/// (`tests/bind_probe.py`) still lowers, or fails only as the program
+/// does not: no binding is left untyped by the typecheck ("the type of
+/// `x` was not inferred"), which reads the same expressions the lowering
+/// compiles as operands.
+#[test]
+fn values_bound_to_locals_are_typed() {
+    let root = repo_root();
+    let probe = std::env::temp_dir().join(format!("postc-bind-probe-{}", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(root.join("tests/bind_probe.py"))
+        .arg(&probe)
+        .status()
+        .expect("python3 runs the probe");
+    assert!(status.success());
+    let mut failures = Vec::new();
+    for f in programs() {
+        let name = f.file_name().unwrap();
+        if let Err((sources, diags)) = postc_frontend::lower_files(&[probe.join(name)], Vec::new()) {
+            let text = sources.render(&diags, false);
+            if text.contains("internal error") {
+                failures.push(text);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&probe);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
