@@ -211,6 +211,11 @@ pub(crate) const MATH_CONSTANTS: [(&str, f64); 5] = [
     ("nan", f64::NAN),
 ];
 
+/// The value of `math`'s float constant `name`.
+pub(crate) fn math_constant(name: &str) -> Option<f64> {
+    MATH_CONSTANTS.iter().find(|(c, _)| *c == name).map(|(_, x)| *x)
+}
+
 /// Python's own scalar types, usable as annotations and casts.
 pub(crate) fn python_scalar(name: &str) -> Option<DType> {
     Some(match name {
@@ -728,7 +733,7 @@ impl Declarer<'_> {
         let library = |module: &str, name: &str| {
             let x = match module {
                 "numpy" => crate::lower::numpy::numpy_constant(name)?,
-                "math" => MATH_CONSTANTS.iter().find(|(c, _)| *c == name)?.1,
+                "math" => math_constant(name)?,
                 _ => return None,
             };
             Some((Lit::Float(x), Scalar::weak(DType::Float64)))

@@ -83,7 +83,7 @@
 //! that they do not hold (a local left untyped, a value wider than its
 //! local's type) it reports rather than compiles.
 
-use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
+use crate::declare::{math_constant, python_scalar, FuncDecl, Global, GpuBuiltin, Namespace};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
 use crate::lower::arrays::{
     array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
@@ -562,10 +562,6 @@ fn array_step(ty: &TypeData) -> Option<Ty> {
 
 fn python_float(x: f64) -> Ty {
     Ty::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) }
-}
-
-fn math_constant(name: &str) -> Option<f64> {
-    MATH_CONSTANTS.iter().find(|(c, _)| *c == name).map(|(_, x)| *x)
 }
 
 /// An array's extent: a Python int, never negative.
@@ -2952,17 +2948,7 @@ impl Solver<'_> {
             Global::PostImport { local } => (self.env.imported)(local),
             // `g = f` at the module's top level: what the chain of
             // aliases ends at (none when it comes back to a name seen).
-            Global::Alias(_) => {
-                let mut seen = std::collections::HashSet::from([name]);
-                let mut at = name;
-                while let Some(Global::Alias(next)) = self.env.globals.get(at) {
-                    if !seen.insert(next) {
-                        return None;
-                    }
-                    at = next;
-                }
-                self.callee(at)
-            }
+            Global::Alias(_) => self.callee(self.unaliased(name)?),
             _ => None,
         }
     }

@@ -239,16 +239,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// A new C-order array of dtype `d` holding the elements of `sv` (of
     /// type `st`), converted as `astype` converts.
     pub(super) fn copy_to_new(&mut self, sv: ValueId, st: &TypeData, d: DType, c: &CallExpr) -> Val {
-        let Some(nd) = st.ndim() else { return self.err(c, "the number of axes of this array is not known") };
+        if st.ndim().is_none() {
+            return self.err(c, "the number of axes of this array is not known");
+        }
         self.at(c);
-        let dims: Vec<(ValueId, bool)> = (0..nd)
-            .map(|k| {
-                let n = self.fresh("dim");
-                (self.b.dim(sv, k as u32, &n), true)
-            })
-            .collect();
+        let ids = self.dims_of(sv, st);
+        let dims: Vec<(ValueId, bool)> = ids.iter().map(|&n| (n, true)).collect();
         let arr = self.new_array(d, &dims, c);
-        let ids: Vec<ValueId> = dims.iter().map(|d| d.0).collect();
         if !self.copy_elements(sv, st, arr.0, d, &ids, c) {
             return Val::Err;
         }

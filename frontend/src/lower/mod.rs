@@ -236,6 +236,7 @@ struct ForLoop<'h> {
 
 /// The bounds of a `range(...)`, as Int64 values (see
 /// `FnLower::range_bounds`).
+#[derive(Clone, Copy)]
 struct RangeBounds {
     start: ValueId,
     stop: ValueId,

@@ -333,6 +333,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let uses = &self.name_uses;
+        // The bodies of the other `for` loops over a name (not one that
+        // holds this loop): a read there sees that loop's binding of it,
+        // made before its body runs (its `else` clause, which runs after
+        // no iteration too, is not in the body).
+        let other_loops: Vec<(&str, TextSize, TextSize)> = (hir.stmts.iter())
+            .filter_map(|(id, st)| match st {
+                hir::Stmt::For { target, body, .. } => {
+                    let hir::Expr::Name(t) = &hir.exprs[*target] else { return None };
+                    let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
+                    let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
+                    let holds_this = hir.stmt_ranges[id].start() <= start && end <= hir.stmt_ranges[id].end();
+                    (!holds_this).then_some((self.name_text(t), first, last))
+                }
+                _ => None,
+            })
+            .collect();
+        let rebound_by_loop =
+            |name: &str, p: TextSize| other_loops.iter().any(|&(n, a, b)| n == name && p >= a && p < b);
         let body_start = f.body.first().map_or(end, |&s| hir.stmt_ranges[s].start());
         let in_body = |p: TextSize| p >= body_start && p < end;
         let mut reductions: Vec<(String, char)> = Vec::new();
@@ -362,26 +380,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // nothing outside the loop reads it: the value before the loop
             // is never seen, whatever each iteration leaves (as Numba
             // privatizes it). A read before the loop may run after it, in
-            // an enclosing loop.
+            // an enclosing loop; one in another loop over the name does not
+            // see it (`j` counting loops before, inside and after).
             let param = self.locals.get(n).is_some_and(|l| l.param);
-            // A read in the body of another loop over the name (one that
-            // does not hold this loop) sees that loop's binding: the
-            // counter of `for j in range(n)` before and after, with `j`
-            // an inner loop's counter here.
-            let rebinding: Vec<(TextSize, TextSize)> = (hir.stmts.iter())
-                .filter_map(|(id, st)| match st {
-                    hir::Stmt::For { target, body, .. } => {
-                        let named =
-                            matches!(&hir.exprs[*target], hir::Expr::Name(t) if self.name_text(t) == n.as_str());
-                        let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
-                        let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
-                        let holds_this = hir.stmt_ranges[id].start() <= start && end <= hir.stmt_ranges[id].end();
-                        (named && !holds_this).then_some((first, last))
-                    }
-                    _ => None,
-                })
-                .collect();
-            let rebound_there = |p: TextSize| rebinding.iter().any(|&(a, b)| p >= a && p < b);
+            let rebound_there = |p: TextSize| rebound_by_loop(n, p);
             let read_outside =
                 uses.iter().any(|(u, p, w)| u == n && !w && (*p < start || *p >= end) && !rebound_there(*p));
             let before = param || (read_outside && uses.iter().any(|(u, p, w)| u == n && *w && *p < start));
@@ -403,20 +405,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // A read after the loop sees its last value, unless it is in the
         // body of a later `for` loop over the same name, which binds it
         // before its body runs (`for i in prange(n)` twice).
-        let rebound: Vec<(TextSize, TextSize)> = (hir.stmts.iter())
-            .filter_map(|(id, st)| match st {
-                hir::Stmt::For { target, body, .. } if hir.stmt_ranges[id].start() >= end => {
-                    let named = matches!(&hir.exprs[*target], hir::Expr::Name(n) if self.name_text(n) == var);
-                    // Its `else` clause runs, after no iteration, without it.
-                    let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
-                    let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
-                    named.then_some((first, last))
-                }
-                _ => None,
-            })
-            .collect();
-        let sees_last = |p: TextSize| !rebound.iter().any(|&(a, b)| p >= a && p < b);
-        if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end && sees_last(*p)) {
+        if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end && !rebound_by_loop(var, *p)) {
             errors.push((self.range(f.target), format!("the `prange` loop variable `{var}` is read after the loop")));
         }
         let mut bad = Vec::new();

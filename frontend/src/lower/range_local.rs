@@ -85,7 +85,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The bounds of the range the local `iter` holds, if it holds one.
     pub(super) fn held_range(&self, iter: hir::ExprId) -> Option<RangeBounds> {
         let hir::Expr::Name(n) = &self.hir.exprs[iter] else { return None };
-        let r = self.range_locals.get(self.name_text(n))?;
-        Some(RangeBounds { start: r.start, stop: r.stop, step: r.step, step_const: r.step_const, nonneg: r.nonneg })
+        self.range_locals.get(self.name_text(n)).copied()
     }
 }

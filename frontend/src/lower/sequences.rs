@@ -195,14 +195,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if c.args.len() != 1 || !c.keywords.is_empty() {
             return None;
         }
-        let names_where = match &self.hir.exprs[c.func] {
-            hir::Expr::Attribute { base, attr } => &**attr == "where" && self.boundary_module(*base) == Some("numpy"),
-            hir::Expr::Name(_) => {
-                matches!(self.global_of(c.func), Some(Global::Boundary { module, name }) if module == "numpy" && name == "where")
-            }
-            _ => false,
-        };
-        if !names_where {
+        if self.numpy_attr(c.func).as_deref() != Some("where") {
             return None;
         }
         if !matches!(self.expr_types.get(c.args[0]), Some(typeck::Ty::Arr(t)) if t.ndim() == Some(1)) {
