@@ -261,6 +261,9 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
         if f.keyword_only > 0 {
             params.insert(f.params.len() - f.keyword_only, "*".to_owned());
         }
+        if f.positional_only > 0 {
+            params.insert(f.positional_only, "/".to_owned());
+        }
         fn stub_type(r: &Ret) -> String {
             match r {
                 Ret::Void => "None".to_owned(),

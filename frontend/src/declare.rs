@@ -155,6 +155,8 @@ pub(crate) struct FuncDecl {
     pub ret_unannotated: bool,
     /// How many of the last parameters are keyword-only (after `*`).
     pub keyword_only: usize,
+    /// How many of the first parameters are positional-only (before `/`).
+    pub positional_only: usize,
     /// Its result may share memory with an array argument (`return a[1:]`):
     /// a caller treats what it returns as a view of the arrays it passes
     /// (see `lower::read_only`).
@@ -1019,10 +1021,6 @@ impl Declarer<'_> {
                 ok = false;
             }
         }
-        if let Some(last) = p.posonlyargs.last() {
-            self.err(&last.parameter, "positional-only parameters (`/`) are not supported");
-            ok = false;
-        }
         let mut params = Vec::new();
         let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
@@ -1072,6 +1070,8 @@ impl Declarer<'_> {
         // The keyword-only parameters declared (last among `params`).
         let keyword_only =
             params.iter().filter(|(n, _)| p.kwonlyargs.iter().any(|k| k.parameter.name.id.as_str() == n)).count();
+        let positional_only =
+            params.iter().filter(|(n, _)| p.posonlyargs.iter().any(|k| k.parameter.name.id.as_str() == n)).count();
         let mut ret_poisoned = false;
         let mut ret_maybe_none = false;
         let ret = match &f.returns {
@@ -1248,6 +1248,7 @@ impl Declarer<'_> {
                 ret_poisoned,
                 ret_unannotated: f.returns.is_none(),
                 keyword_only,
+                positional_only,
                 returns_view: false,
             });
         }
@@ -1278,6 +1279,7 @@ impl Declarer<'_> {
             ret_poisoned,
             ret_unannotated: f.returns.is_none(),
             keyword_only,
+            positional_only,
             returns_view: false,
         };
         // The declaration the loader and other modules see: the signature

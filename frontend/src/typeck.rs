@@ -89,7 +89,9 @@ use crate::lower::arrays::{
     array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
 };
 use crate::lower::expr::array_fits;
-use crate::lower::npfuncs::{array_element_via, array_of_dtype, nested_shape, numpy_function, NanRed, NpFn};
+use crate::lower::npfuncs::{
+    array_element_via, array_of_dtype, linalg_function, nested_shape, numpy_function, NanRed, NpFn,
+};
 use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
@@ -1211,6 +1213,9 @@ impl Solver<'_> {
                 if *op == ast::Operator::MatMult {
                     return self.product(&l, &r);
                 }
+                if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) {
+                    return tuple_arith(*op, l, r);
+                }
                 if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) {
                     let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
                     if let Some(t) = self.elementwise(&[l.clone(), r.clone()], element) {
@@ -1598,22 +1603,24 @@ impl Solver<'_> {
     /// `a.shape[k]`, one extent.
     fn element(&self, base: ExprId, index: ExprId) -> Option<Ty> {
         if let Expr::Attribute { base: array, attr } = &self.body.exprs[base] {
-            if &**attr != "shape" {
-                return None;
-            }
-            let Ty::Arr(ty) = self.ty(*array)? else { return None };
-            // A literal axis, as written (not a constant's name).
-            let k = match &self.body.exprs[index] {
-                Expr::Literal(Lit::Int(k)) => *k,
-                Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => match &self.body.exprs[*operand] {
-                    Expr::Literal(Lit::Int(k)) => -*k,
+            // `a.T[i, j]` and other attributes are arrays, below.
+            if &**attr == "shape" {
+                let Ty::Arr(ty) = self.ty(*array)? else { return None };
+                // A literal axis, as written (not a constant's name).
+                let k = match &self.body.exprs[index] {
+                    Expr::Literal(Lit::Int(k)) => *k,
+                    Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => match &self.body.exprs[*operand] {
+                        Expr::Literal(Lit::Int(k)) => -*k,
+                        _ => return None,
+                    },
+                    // `a.shape[:-1]`: a slice of the tuple of extents.
+                    Expr::Slice { .. } => return self.tuple_element(vec![extent(); ty.ndim()?], index),
                     _ => return None,
-                },
-                _ => return None,
-            };
-            let axes = ty.ndim()? as i128;
-            let axis = if k < 0 { k + axes } else { k };
-            return (0..axes).contains(&axis).then(extent);
+                };
+                let axes = ty.ndim()? as i128;
+                let axis = if k < 0 { k + axes } else { k };
+                return (0..axes).contains(&axis).then(extent);
+            }
         }
         let ty = match self.ty(base)? {
             Ty::Arr(ty) => ty,
@@ -1758,7 +1765,14 @@ impl Solver<'_> {
         // the method of numbers first.
         if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
             if matches!(&**attr, "conjugate" | "conj") {
-                return if args.is_empty() { conjugate(self.ty(*base)?) } else { None };
+                return match self.ty(*base)? {
+                    // The method of a real array returns the array itself.
+                    Ty::Arr(t) if args.is_empty() => {
+                        (!t.dtype.is_complex() && !t.dtype.is_text()).then_some(Ty::Arr(t))
+                    }
+                    v if args.is_empty() => conjugate(v),
+                    _ => None,
+                };
             }
         }
         if self.names_postc_empty(func) {
@@ -2366,13 +2380,11 @@ impl Solver<'_> {
         let name: &str = match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
                 Global::Boundary { module, name } if module == "numpy" => name,
-                Global::Boundary { module, name } if module == "numpy.linalg" && name == "norm" => {
-                    return Some(NpFn::Norm)
-                }
+                Global::Boundary { module, name } if module == "numpy.linalg" => return linalg_function(name),
                 _ => return None,
             },
             Expr::Attribute { base, attr } if self.names_module(*base, "numpy") => attr,
-            Expr::Attribute { base, attr } if &**attr == "norm" && linalg(*base) => return Some(NpFn::Norm),
+            Expr::Attribute { base, attr } if linalg(*base) => return linalg_function(attr),
             // A method of an array local or of a view, as the lowering finds it.
             Expr::Attribute { base, attr } if &**attr == "argsort" => {
                 let array = match &self.body.exprs[*base] {
@@ -2413,6 +2425,14 @@ impl Solver<'_> {
         match f {
             NpFn::Searchsorted => return self.searchsorted(args, &self.keywords_of(keywords, &["v", "side"])?),
             NpFn::Norm => return self.norm(args, &self.keywords_of(keywords, &["ord"])?),
+            // As the lowering's `det_call`: a NumPy scalar of the float
+            // dtype LAPACK factors in.
+            NpFn::Det => {
+                let ([a], []) = (args, keywords) else { return None };
+                let Ty::Arr(t) = self.ty(*a)? else { return None };
+                let d = crate::lower::linalg::det_dtype(t.dtype)?;
+                return (t.ndim()? == 2).then_some(Ty::Num { s: Scalar::strong(d), nonneg: false });
+            }
             NpFn::ArrayOf => return self.array_of(args, &self.keywords_of(keywords, &["dtype"])?),
             // As the lowering's `linspace_call`: the float dtype of the
             // bounds and a Python float.
@@ -2512,6 +2532,24 @@ impl Solver<'_> {
                 }
                 let d = if f == NpFn::FlatNonzero { DType::Int64 } else { t.dtype };
                 return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder)));
+            }
+            // As the lowering's `partition_call`: a sorted copy, `kth` an
+            // integer or a 1-D array of them.
+            NpFn::Partition => {
+                let ([array, kth], []) = (args, keywords) else { return None };
+                let int = |t: &Ty| match t {
+                    Ty::Arr(k) => k.ndim() == Some(1) && kind(k.dtype) == Kind::Int,
+                    t => t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int),
+                };
+                if !int(&self.ty(*kth)?) || self.env.decl.attrs.is_device() {
+                    return None;
+                }
+                return match self.ty(*array)? {
+                    Ty::Arr(ty) if ty.ndim() == Some(1) && !ty.dtype.is_text() && !ty.dtype.is_complex() => {
+                        Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&[None]), Layout::COrder)))
+                    }
+                    _ => None,
+                };
             }
             // `kind=` picks no other order (the lowering checks its value).
             NpFn::ArgSort => {
@@ -2817,9 +2855,15 @@ impl Solver<'_> {
             },
             _ => std::slice::from_ref(&e),
         };
+        let int = |t: &Ty| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int) && t.converts_to(DType::Int64);
+        // A tuple computed (`a.shape[:-1] + (3, 3)`): its elements.
+        if let [x] = extents {
+            if let Ty::Tuple(elems) = self.ty(*x)? {
+                return (!elems.is_empty() && elems.iter().all(int)).then_some(elems.len());
+            }
+        }
         for x in extents {
-            let t = self.ty(*x)?;
-            if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
+            if !int(&self.ty(*x)?) {
                 return None;
             }
         }
@@ -2941,6 +2985,7 @@ impl Solver<'_> {
                     maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
                     keyword_only: d.keyword_only,
+                    positional_only: d.positional_only,
                     ret: d.ret.map(ty),
                     ret_maybe_none: d.ret_maybe_none,
                 })
@@ -2969,7 +3014,7 @@ impl Solver<'_> {
         for k in keywords {
             let name = k.name.as_deref()?;
             let i = callee.param_names.iter().position(|n| n == name)?;
-            if given[i].replace(k.value).is_some() {
+            if i < callee.positional_only || given[i].replace(k.value).is_some() {
                 return None;
             }
         }
@@ -3260,6 +3305,24 @@ fn conjugate(v: Ty) -> Option<Ty> {
     match s.dtype.complex_part() {
         Some(_) => v.converts_to(s.dtype).then_some(Ty::Num { s, nonneg: false }),
         None => (kind(s.dtype) <= Kind::Float).then_some(v),
+    }
+}
+
+/// `t + u` joining two tuples and `t * k` (or `k * t`) repeating one a
+/// literal number of times, as the lowering's `tuple_arith`.
+fn tuple_arith(op: ast::Operator, l: Ty, r: Ty) -> Option<Ty> {
+    match (op, l, r) {
+        (ast::Operator::Add, Ty::Tuple(mut l), Ty::Tuple(r)) => {
+            l.extend(r);
+            Some(Ty::Tuple(l))
+        }
+        (ast::Operator::Mult, Ty::Tuple(t), Ty::Lit { lit: Lit::Int(k), .. })
+        | (ast::Operator::Mult, Ty::Lit { lit: Lit::Int(k), .. }, Ty::Tuple(t)) => {
+            let times = usize::try_from(k.clamp(0, crate::lower::tuples::TUPLE_REPEAT_MAX as i128)).ok()?;
+            (t.len() * times <= crate::lower::tuples::TUPLE_REPEAT_MAX)
+                .then(|| Ty::Tuple((0..times).flat_map(|_| t.iter().cloned()).collect()))
+        }
+        _ => None,
     }
 }
 

@@ -56,6 +56,9 @@ impl FunctionBuilder {
     pub fn set_keyword_only(&mut self, keyword_only: usize) {
         self.func.keyword_only = keyword_only;
     }
+    pub fn set_positional_only(&mut self, positional_only: usize) {
+        self.func.positional_only = positional_only;
+    }
     pub fn set_maybe_none(&mut self, maybe_none: crate::MaybeNone) {
         self.func.maybe_none = maybe_none;
     }

@@ -79,6 +79,9 @@ pub struct FuncSpec {
     /// How many of the last parameters are keyword-only
     /// ([`crate::Function::keyword_only`]).
     pub keyword_only: usize,
+    /// How many of the first parameters are positional-only
+    /// ([`crate::Function::positional_only`]).
+    pub positional_only: usize,
     pub ret: Ret,
     pub doc: Option<String>,
     /// `kernel` functions take a launch configuration first.
@@ -192,6 +195,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         params,
         defaults: f.defaults.clone(),
         keyword_only: f.keyword_only,
+        positional_only: f.positional_only,
         ret,
         doc: f.doc.clone(),
         kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
@@ -211,6 +215,11 @@ const WITH_DEFAULTS: i64 = -2;
 /// parameters are keyword-only (after their defaults); bytes that start
 /// with [`WITH_DEFAULTS`] still decode, with none.
 const WITH_KEYWORD_ONLY: i64 = -3;
+
+/// The first field since functions also carry how many of their
+/// parameters are positional-only (after the keyword-only count); bytes
+/// that start with an earlier marker still decode, with none.
+const WITH_POSITIONAL_ONLY: i64 = -4;
 
 /// Writes the little-endian, length-prefixed fields of [`Exports::encode`].
 #[derive(Default)]
@@ -396,7 +405,7 @@ impl Exports {
     /// The exports as bytes that [`Exports::decode`] reads back.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
-        w.int(WITH_KEYWORD_ONLY);
+        w.int(WITH_POSITIONAL_ONLY);
         w.int(self.functions.len() as i64);
         for f in &self.functions {
             w.text(&f.name);
@@ -426,6 +435,7 @@ impl Exports {
                 w.value(v.as_ref());
             }
             w.int(f.keyword_only as i64);
+            w.int(f.positional_only as i64);
         }
         w.int(self.ufuncs.len() as i64);
         for u in &self.ufuncs {
@@ -447,7 +457,8 @@ impl Exports {
     pub fn decode(bytes: &[u8]) -> Option<Exports> {
         let mut r = Reader(bytes);
         let mut out = Exports::default();
-        let with_keyword_only = bytes.starts_with(&WITH_KEYWORD_ONLY.to_le_bytes());
+        let with_positional_only = bytes.starts_with(&WITH_POSITIONAL_ONLY.to_le_bytes());
+        let with_keyword_only = with_positional_only || bytes.starts_with(&WITH_KEYWORD_ONLY.to_le_bytes());
         let with_defaults = with_keyword_only || bytes.starts_with(&WITH_DEFAULTS.to_le_bytes());
         if with_defaults {
             r.int()?;
@@ -474,10 +485,11 @@ impl Exports {
                 Vec::new()
             };
             let keyword_only = if with_keyword_only { r.count()? } else { 0 };
-            if defaults.len() > params.len() || keyword_only > params.len() {
+            let positional_only = if with_positional_only { r.count()? } else { 0 };
+            if defaults.len() > params.len() || keyword_only + positional_only > params.len() {
                 return None;
             }
-            out.functions.push(FuncSpec { name, params, defaults, keyword_only, ret, doc, kernel });
+            out.functions.push(FuncSpec { name, params, defaults, keyword_only, positional_only, ret, doc, kernel });
         }
         for _ in 0..r.count()? {
             let name = r.text()?;
@@ -539,6 +551,7 @@ mod tests {
                     Some(ConstValue::Bytes(vec![0, 255])),
                 ],
                 keyword_only: 3,
+                positional_only: 2,
                 ret: Ret::Array(ArraySpec { layout: "strided", fixed_strides: None, ..array }),
                 doc: Some("two\nlines".into()),
                 kernel: false,
@@ -571,6 +584,7 @@ mod tests {
                 params: Vec::new(),
                 defaults: Vec::new(),
                 keyword_only: 0,
+                positional_only: 0,
                 ret: Ret::Tuple(vec![Ret::Scalar(DType::Float64), Ret::Array(array)]),
                 doc: None,
                 kernel: false,
@@ -592,6 +606,7 @@ mod tests {
                 ],
                 defaults: vec![None, Some(ConstValue::Int(3))],
                 keyword_only: 1,
+                positional_only: 0,
                 ret: Ret::MaybeNone(DType::Int32),
                 doc: None,
                 kernel: false,
@@ -648,6 +663,31 @@ mod tests {
     }
 
     #[test]
+    fn exports_written_before_positional_only_parameters_still_decode() {
+        // `h(x: Int64 = 2, *, y: Int64)` as modules made before
+        // positional-only parameters were carried hold it.
+        let mut w = Writer::default();
+        w.int(WITH_KEYWORD_ONLY);
+        w.int(1);
+        w.text("h");
+        w.int(2);
+        for name in ["x", "y"] {
+            w.text(name);
+            w.int(0);
+            w.dtype(DType::Int64);
+        }
+        w.int(0);
+        w.optional_text(None);
+        w.int(0);
+        w.int(0);
+        w.int(1);
+        w.int(0);
+        let back = Exports::decode(&w.0).expect("decodes");
+        let h = &back.functions[0];
+        assert_eq!((h.params.len(), h.keyword_only, h.positional_only), (2, 1, 0));
+    }
+
+    #[test]
     fn more_keyword_only_parameters_than_parameters_are_refused() {
         let exports = Exports {
             functions: vec![FuncSpec {
@@ -655,6 +695,7 @@ mod tests {
                 params: vec![Param { name: "a".into(), ty: ParamType::Scalar(DType::Int8) }],
                 defaults: vec![],
                 keyword_only: 2,
+                positional_only: 0,
                 ret: Ret::Void,
                 doc: None,
                 kernel: false,
@@ -672,6 +713,7 @@ mod tests {
                 params: vec![],
                 defaults: vec![Some(ConstValue::Int(1))],
                 keyword_only: 0,
+                positional_only: 0,
                 ret: Ret::Void,
                 doc: None,
                 kernel: false,

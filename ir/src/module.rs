@@ -140,6 +140,9 @@ pub struct Function {
     /// `*` in the signature): Python callers name them; calls inside the
     /// program are bound by the frontend, as defaults are filled in.
     pub keyword_only: usize,
+    /// How many of the first Python parameters are positional-only
+    /// (before a `/` in the signature): Python callers cannot name them.
+    pub positional_only: usize,
     /// Which parameters and whether the result are Python's `T | None`.
     pub maybe_none: MaybeNone,
     pub body: Body,
@@ -157,6 +160,7 @@ impl Function {
             doc: None,
             defaults: Vec::new(),
             keyword_only: 0,
+            positional_only: 0,
             maybe_none: MaybeNone::default(),
             body: Body::new(),
             loc: None,

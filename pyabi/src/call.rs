@@ -295,12 +295,13 @@ impl Function {
         library: String,
         module: Option<String>,
     ) -> PyResult<Bound<'py, Function>> {
-        if spec.defaults.len() > spec.params.len() || spec.keyword_only > spec.params.len() {
+        if spec.defaults.len() > spec.params.len() || spec.keyword_only + spec.positional_only > spec.params.len() {
             return Err(PyValueError::new_err(format!(
-                "{}: {} defaults and {} keyword-only parameters for {} parameters",
+                "{}: {} defaults, {} keyword-only and {} positional-only parameters for {} parameters",
                 spec.name,
                 spec.defaults.len(),
                 spec.keyword_only,
+                spec.positional_only,
                 spec.params.len()
             )));
         }
@@ -338,6 +339,41 @@ impl Function {
         let first_default = n - self.defaults.len();
         // Those after a `*` are given by keyword only.
         let by_position = n - self.spec.keyword_only;
+        // As CPython binds: the positional arguments that fit, then the
+        // keywords (their errors first), then the count of positional ones.
+        let mut bound: SmallVec<[*mut ffi::PyObject; INLINE]> =
+            SmallVec::from_slice(&positional[..positional.len().min(by_position)]);
+        bound.resize(n, std::ptr::null_mut());
+        if let Some((names, values)) = keywords {
+            // Those before a `/` are given by position only.
+            let positional_only = &self.spec.params[..self.spec.positional_only];
+            for (k, v) in names.iter().zip(values) {
+                let key: String = k.extract()?;
+                let found = self.spec.params.iter().position(|p| p.name == key);
+                let Some(i) = found.filter(|&i| i >= self.spec.positional_only) else {
+                    let named: Vec<String> = (names.iter())
+                        .filter_map(|k| k.extract::<String>().ok())
+                        .filter(|key| positional_only.iter().any(|p| &p.name == key))
+                        .collect();
+                    return Err(PyTypeError::new_err(if named.is_empty() {
+                        format!("{} got an unexpected keyword argument '{key}'", self.what())
+                    } else {
+                        format!(
+                            "{} got some positional-only arguments passed as keyword arguments: '{}'",
+                            self.what(),
+                            named.join(", ")
+                        )
+                    }));
+                };
+                if !bound[i].is_null() {
+                    return Err(PyTypeError::new_err(format!(
+                        "{} got multiple values for argument '{key}'",
+                        self.what()
+                    )));
+                }
+                bound[i] = *v;
+            }
+        }
         if positional.len() > by_position {
             let least = first_default.min(by_position);
             let takes =
@@ -367,26 +403,6 @@ impl Function {
                 self.what(),
                 if least == by_position { plural(by_position) } else { "s" },
             )));
-        }
-        let mut bound: SmallVec<[*mut ffi::PyObject; INLINE]> = SmallVec::from_slice(positional);
-        bound.resize(n, std::ptr::null_mut());
-        if let Some((names, values)) = keywords {
-            for (k, v) in names.iter().zip(values) {
-                let key: String = k.extract()?;
-                let Some(i) = self.spec.params.iter().position(|p| p.name == key) else {
-                    return Err(PyTypeError::new_err(format!(
-                        "{} got an unexpected keyword argument '{key}'",
-                        self.what()
-                    )));
-                };
-                if !bound[i].is_null() {
-                    return Err(PyTypeError::new_err(format!(
-                        "{} got multiple values for argument '{key}'",
-                        self.what()
-                    )));
-                }
-                bound[i] = *v;
-            }
         }
         for (b, default) in bound[first_default..].iter_mut().zip(&self.defaults) {
             if b.is_null() {
@@ -1102,15 +1118,18 @@ impl Function {
         &self.spec.name
     }
 
-    /// The parameters as `inspect` reads a builtin's: each positional or
-    /// by keyword, those after a `*` by keyword only, a default as its
-    /// `repr`.
+    /// The parameters as `inspect` reads a builtin's: those before a `/`
+    /// by position only, each other positional or by keyword, those after
+    /// a `*` by keyword only, a default as its `repr`.
     #[getter]
     fn __text_signature__(&self, py: Python<'_>) -> PyResult<String> {
         let first_default = self.spec.params.len() - self.defaults.len();
         let by_position = self.spec.params.len() - self.spec.keyword_only;
         let mut params = Vec::with_capacity(self.spec.params.len() + 1);
         for (i, p) in self.spec.params.iter().enumerate() {
+            if i > 0 && i == self.spec.positional_only {
+                params.push("/".to_owned());
+            }
             if i == by_position {
                 params.push("*".to_owned());
             }
@@ -1118,6 +1137,9 @@ impl Function {
                 Some(d) => format!("{}={}", p.name, self.defaults[d].bind(py).repr()?),
                 None => p.name.clone(),
             });
+        }
+        if self.spec.positional_only > 0 && self.spec.positional_only == self.spec.params.len() {
+            params.push("/".to_owned());
         }
         Ok(format!("({})", params.join(", ")))
     }
@@ -1131,6 +1153,7 @@ impl Function {
         let parameter = inspect.getattr("Parameter")?;
         let either = parameter.getattr("POSITIONAL_OR_KEYWORD")?;
         let keyword = parameter.getattr("KEYWORD_ONLY")?;
+        let positional = parameter.getattr("POSITIONAL_ONLY")?;
         let first_default = self.spec.params.len() - self.defaults.len();
         let by_position = self.spec.params.len() - self.spec.keyword_only;
         let mut params = Vec::with_capacity(self.spec.params.len());
@@ -1139,7 +1162,13 @@ impl Function {
             if let Some(d) = i.checked_sub(first_default) {
                 kwargs.set_item("default", &self.defaults[d])?;
             }
-            let kind = if i < by_position { &either } else { &keyword };
+            let kind = if i < self.spec.positional_only {
+                &positional
+            } else if i < by_position {
+                &either
+            } else {
+                &keyword
+            };
             params.push(parameter.call((p.name.as_str(), kind), Some(&kwargs))?);
         }
         inspect.getattr("Signature")?.call1((params,))

@@ -16,6 +16,9 @@ use pyo3::exceptions::{
     PyRuntimeError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::{ffi, PyErr, Python};
+
+// `numpy.linalg.LinAlgError`, which `np.linalg` functions raise.
+pyo3::import_exception!(numpy.linalg, LinAlgError);
 use std::ffi::{c_char, c_int, c_void};
 
 type PanicHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
@@ -226,6 +229,7 @@ fn raised(what: &str) -> Option<PyErr> {
         "AssertionError" => PyAssertionError::new_err(rest),
         "FloatingPointError" => PyFloatingPointError::new_err(rest),
         "IndexError" => PyIndexError::new_err(rest),
+        "LinAlgError" => LinAlgError::new_err(rest),
         "NotImplementedError" => PyNotImplementedError::new_err(rest),
         "OverflowError" => PyOverflowError::new_err(rest),
         "RuntimeError" => PyRuntimeError::new_err(rest),

@@ -3,7 +3,7 @@ call that leaves a defaulted parameter out passes its default, and a call
 that binds wrongly raises CPython's TypeError text. The oracle is CPython
 running the same source uncompiled (with the `postyp` stand-ins): every
 call must give its value or its exception's type and text, and
-`inspect.signature` must show the same parameters and defaults."""
+`inspect.signature` must show the same parameters, kinds and defaults."""
 import importlib.util
 import inspect
 
@@ -70,6 +70,18 @@ def needs(a: Int64, *, c: Int64, d: Int64 = 4) -> Int64:
 
 def only(*, k: Int64) -> Int64:
     return k
+
+
+def head(a: Int64, b: Int64 = 2, /, c: Int64 = 3) -> Int64:
+    return a + 10 * b + 100 * c
+
+
+def ordered(a: Int64, b: Int64, /) -> Int64:
+    return a - b
+
+
+def every_kind(a: Int64, /, b: Int64, *, c: Int64 = 3) -> Int64:
+    return a + 10 * b + 100 * c
 '''
 
 X = np.arange(5.0)
@@ -136,6 +148,25 @@ CASES = [
     ("only", (), {}),
     ("only", (1,), {}),
     ("only", (1,), {"k": 2}),
+    # Positional-only parameters (before `/`).
+    ("head", (1,), {}),
+    ("head", (1, 5), {}),
+    ("head", (1, 5, 7), {}),
+    ("head", (1,), {"c": 4}),
+    ("ordered", (4, 1), {}),
+    ("every_kind", (1, 2), {}),
+    ("every_kind", (1,), {"b": 2, "c": 0}),
+    ("head", (), {"a": 1}),
+    ("head", (1,), {"b": 2}),
+    ("head", (1,), {"b": 2, "z": 0}),
+    ("head", (1,), {"z": 0, "b": 2}),
+    ("head", (1, 2, 3, 4), {"b": 2}),
+    ("head", (1, 2, 3, 4), {}),
+    ("ordered", (), {"a": 1, "b": 2}),
+    ("ordered", (1,), {}),
+    ("every_kind", (), {"b": 2}),
+    ("every_kind", (1, 2, 3), {}),
+    ("every_kind", (1, 2), {"b": 3}),
 ]
 
 

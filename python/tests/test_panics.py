@@ -45,6 +45,12 @@ def test_raise_of_a_builtin_exception(kernels):
     assert kernels.only_two(2) == 2
 
 
+def test_linalg_error_is_numpys(kernels):
+    with pytest.raises(np.linalg.LinAlgError, match=r"^Last 2 dimensions of the array must be square" + at(187, 12)):
+        kernels.determinant(np.ones((2, 3)))
+    assert kernels.determinant(np.array([[4.0, 3.0], [6.0, 3.0]])) == pytest.approx(-6.0)
+
+
 def test_overflow_at_o0(kernels, kernels_o0):
     with pytest.raises(OverflowError, match=r"^integer overflow" + at(113, 12)):
         kernels_o0.square(2**32)

@@ -505,3 +505,27 @@ def labelled(y: Int64[:], k: Int64) -> Int64:
     for i in idx:
         t += i * 10
     return t + len(idx)
+
+
+def top_sum(a: Float64[:], k: Int64) -> Float64:
+    """scanpy's `-(np.partition(-a, k))[:k]`: the `k` largest, summed
+    from the largest; `kth` out of bounds raises NumPy's ValueError."""
+    top = -(np.partition(-a, k))[:k]
+    s = 0.0
+    for x in top:
+        s = s * 0.5 + x
+    return s
+
+
+def partitioned_at(a: Int32[:], ks: Int64[:]) -> Int64:
+    """`np.partition(a, ks)` with an array of `kth`: the elements at each
+    `kth` are the sorted ones, the others on their sides."""
+    p = np.partition(a, ks)
+    t = 0
+    for i in range(len(ks)):
+        k = ks[i]
+        t = t * 100 + p[k]
+        for j in range(len(p)):
+            if (j < k and p[j] > p[k]) or (j > k and p[j] < p[k]):
+                t = -1
+    return t

@@ -132,3 +132,10 @@ def astype_is_copy(a: Float64[:]) -> Float64:
     for i in range(len(c)):
         c[i] = -1.0
     return b.sum() - c.sum()
+
+
+def conjugated(a: Int32[:, :]) -> Int64:
+    """conj() and conjugate() of a real array: its values, in a new array."""
+    b = a.conj()
+    b[0, 0] = -100
+    return b.sum() * 1000 + a[0, 0] * 10 + a.conjugate().T[0, 1]

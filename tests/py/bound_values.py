@@ -32,4 +32,5 @@ def bound(x: Float64, k: Int64, flag: Int64) -> Float64:
     ordered = (0, x) <= (0, r) < (1,)
     a = np.array([x, r, g])
     spread = np.nanstd(a, ddof=1)
-    return r + g + set_count + pick + ordered + spread
+    corner = a.reshape((1, 3)).T[2, 0]
+    return r + g + set_count + pick + ordered + spread + corner

@@ -123,3 +123,13 @@ def angle(x: Float64, p_i: Float64 = np.pi, turn: Float64 = math.tau - HALF_TURN
 def angles(x: Float64) -> Float64:
     """`angle` with its defaults, and one given."""
     return angle(x) + angle(x, 1.0)
+
+
+def stretched(x: Float64, k: Int64 = 2, /, offset: Float64 = 0.5) -> Float64:
+    """Positional-only parameters (before `/`), one with a default."""
+    return x * k + offset
+
+
+def positional_only_calls(x: Float64) -> Float64:
+    """`stretched` by position, with its default, and `offset` by keyword."""
+    return stretched(x) + stretched(x, 3) + 10.0 * stretched(x, 3, offset=-1.0) + 100.0 * stretched(x, offset=2.0)

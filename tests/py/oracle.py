@@ -489,6 +489,10 @@ def panic_message(exc, instr):
     ):
         # NumPy's errors, which compiled code raises as the same ValueError.
         return "ValueError: " + str(exc)
+    if isinstance(exc, ValueError) and re.fullmatch(r"kth\(=-?\d+\) out of bounds \(\d+\)", str(exc)):
+        return "ValueError: " + str(exc)
+    if type(exc).__name__ == "LinAlgError" and str(exc) == "Last 2 dimensions of the array must be square":
+        return "LinAlgError: " + str(exc)
     raise OracleError(f"unexpected exception {type(exc).__name__}: {exc}")
 
 
@@ -1663,6 +1667,32 @@ def _array_methods():
         C("to_bool_strided", "to_bool", every_other(arr([0.0, 1.0, 2.0, 0.0, -0.0, 5.0], np.float64))),
         C("wrapped_total", "wrapped_total", arr([255, 256, -1, -256, 300, 32767, -32768], np.int16)),
         C("astype_is_copy", "astype_is_copy", f64(5)),
+        C("conjugated", "conjugated", arr([[1, 2, 3], [4, 5, 6]], np.int32)),
+        C("conjugated_transposed", "conjugated", transposed(arr([[1, -2], [3, 4], [-5, 6]], np.int32))),
+    ]
+
+
+@program("determinants")
+def _determinants():
+    rot = np.array([[0.36, 0.48, -0.8], [-0.8, 0.6, 0.0], [0.48, 0.64, 0.6]])
+    return [
+        C("det_2", "det", arr([[4.0, 3.0], [6.0, 3.0]], np.float64), tol="ulps=4"),
+        C("det_3", "det", arr([[2.0, -1.0, 0.5], [1.5, 3.0, -2.0], [0.25, 4.0, 1.0]], np.float64), tol="ulps=8"),
+        C("det_pivoting", "det", arr([[0.0, 2.0, 1.0], [3.0, 0.0, -1.0], [1.0, 1.0, 0.0]], np.float64), tol="ulps=8"),
+        C("det_negative", "det", arr([[0.0, 1.0], [1.0, 0.0]], np.float64), tol="ulps=2"),
+        C("det_singular", "det", arr([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], np.float64)),
+        C("det_zero_column", "det", arr([[0.0, 1.0], [0.0, 5.0]], np.float64)),
+        C("det_empty", "det", np.zeros((0, 0))),
+        C("det_one", "det", arr([[-2.5]], np.float64), tol="ulps=2"),
+        C("det_transposed", "det", transposed(arr([[1.0, 2.0, 0.0], [0.5, -1.0, 3.0], [2.0, 0.0, 1.0]], np.float64)), tol="ulps=8"),
+        C("det_strided", "det", every_other(arr([[1.0, 2.0], [3.0, 4.5]], np.float64)), tol="ulps=4"),
+        C("det_nan", "det", arr([[1.0, math.nan], [2.0, 3.0]], np.float64)),
+        C("det_not_square", "det", np.ones((2, 3))),
+        C("det_of_ints", "det_of_ints", arr([[3, 1, 4], [1, 5, 9], [2, 6, 5]], np.int64), tol="ulps=16"),
+        C("det_single", "det_single", arr([[1.5, 2.0], [-3.0, 0.25]], np.float32), tol="ulps=4"),
+        C("det_of_bools", "det_of_bools", arr([[True, False], [True, True]], np.bool_)),
+        C("is_rotation", "is_rotation", rot.ravel(), 1e-3),
+        C("is_rotation_scaled", "is_rotation", 1.1 * rot.ravel(), 1e-3),
     ]
 
 
@@ -2115,6 +2145,8 @@ def _keywords():
         C("blend_wide", "blend", 2.0, -3.0),
         C("keyword_only_calls", "keyword_only_calls", 1.5),
         C("keyword_only_calls_negative", "keyword_only_calls", -4.0),
+        C("positional_only_calls", "positional_only_calls", 1.25),
+        C("positional_only_direct", "stretched", -2.0, 5, 0.125),
     ]
     return cases
 
@@ -2488,6 +2520,15 @@ def _array_functions():
         C("made_bools_nan", "made_bools", nan),
         C("made_then_sorted", "made_then_sorted", 5.0, -1.5),
         C("made_then_sorted_nan", "made_then_sorted", nan, 2.0),
+        C("top_sum", "top_sum", arr([0.5, 7.25, -3.0, 9.5, 2.0, 7.25, 1.0], np.float64), 3),
+        C("top_sum_all", "top_sum", arr([0.5, 7.25, -3.0], np.float64), 2),
+        C("top_sum_nan", "top_sum", arr([0.5, nan, -3.0, 4.0], np.float64), 2),
+        C("top_sum_empty", "top_sum", zeros(0, np.float64), 4),
+        C("top_sum_kth_too_large", "top_sum", arr([0.5, 7.25, -3.0], np.float64), 3),
+        C("top_sum_kth_negative", "top_sum", arr([0.5, 7.25, -3.0], np.float64), -1),
+        C("partitioned_at", "partitioned_at", arr([9, -2, 41, 7, 7, 0, 13, -5], np.int32), arr([1, 4, 6], np.int64)),
+        C("partitioned_at_negative", "partitioned_at", arr([9, -2, 41, 7], np.int32), arr([-1, 0], np.int64)),
+        C("partitioned_at_out_of_bounds", "partitioned_at", arr([9, -2, 41, 7], np.int32), arr([1, -5], np.int64)),
     ]
 
 
@@ -3224,6 +3265,9 @@ def _tuple_values():
         C("tuple_min_max", "tuple_min_max", 1, 2, 0.25),
         C("tuple_min_max_tie", "tuple_min_max", 2, 2, 0.5),
         C("tuple_min_max_first_wins", "tuple_min_max", 3, -1, 2.0),
+        C("joined_shape", "joined_shape", arr([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.5]]], np.float64)),
+        C("joined_shape_empty", "joined_shape", np.zeros((0, 2, 4))),
+        C("shape_of_vector", "shape_of_vector", arr([0.5, -1.0, 2.0, 3.0], np.float64)),
     ]
 
 
@@ -3515,7 +3559,7 @@ NUMPY_ARRAY_FUNCS = {
     "linspace": {"start", "stop", "num", "endpoint"}, "array": {"dtype"}, "asarray": set(), "nansum": set(), "nanprod": set(),
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
     "nanvar": {"ddof"}, "nanstd": {"ddof"}, "var": {"ddof"}, "std": {"ddof"},
-    "concatenate": {"axis"}, "diff": {"n"}, "flatnonzero": set(), "unique": set(),
+    "concatenate": {"axis"}, "diff": {"n"}, "flatnonzero": set(), "unique": set(), "partition": set(),
 }
 ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel", "var", "std"}
 # The reductions and running sums that take an axis (`axis=k`, or the
@@ -3723,8 +3767,10 @@ class Lint:
             else:
                 self.err(path, d, "unknown decorator")
         a = fn.args
-        if a.vararg or a.kwarg or a.posonlyargs:
-            self.err(path, fn, "only positional or keyword-only parameters")
+        if a.vararg or a.kwarg:
+            self.err(path, fn, "only positional or keyword parameters")
+        if a.posonlyargs:
+            F.add("positional-only parameters")
         if a.kwonlyargs:
             F.add("keyword-only parameter")
         for d in a.defaults + [d for d in a.kw_defaults if d is not None]:
@@ -3975,6 +4021,8 @@ class Lint:
             name, keywords = f"np.{f.attr}()", NUMPY_ARRAY_FUNCS[f.attr]
         elif on_linalg and f.attr == "norm":
             name, keywords = "np.linalg.norm()", {"ord"}
+        elif on_linalg and f.attr == "det":
+            name, keywords = "np.linalg.det()", set()
         elif f.attr == "sort" and not on_np and not e.args and not e.keywords:
             name, keywords = "method .sort()", set()
             self.expr(path, f.value)
@@ -4240,7 +4288,14 @@ class Lint:
             else:
                 self.err(path, e, "call of an expression")
             for a in e.args:
-                self.expr(path, a)
+                if isinstance(f, ast.Name) and f.id in ("min", "max", "sum") and isinstance(a, ast.List) \
+                        and len(e.args) == 1:
+                    # `max([a, b])`: a list display only iterated.
+                    F.add(f"list display as the argument of {f.id}()")
+                    for x in a.elts:
+                        self.expr(path, x)
+                else:
+                    self.expr(path, a)
         elif isinstance(e, ast.Constant):
             v = e.value
             if isinstance(v, bool):
@@ -4275,9 +4330,15 @@ class Lint:
                 self.err(path, e, f"attribute .{e.attr}")
         elif isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
-                F.add(".shape[k]")
+                if isinstance(e.slice, ast.Slice):
+                    F.add(".shape[lo:hi], a slice of the extents")
+                    for part in (e.slice.lower, e.slice.upper, e.slice.step):
+                        if part is not None:
+                            self.expr(path, part)
+                else:
+                    F.add(".shape[k]")
+                    self.expr(path, e.slice)
                 self.expr(path, e.value.value)
-                self.expr(path, e.slice)
             else:
                 self.expr(path, e.value)
                 self.index(path, e)
@@ -4316,6 +4377,7 @@ REQUIRED = [
     "default parameter value", "keyword argument",
     "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
     "operator @", "np.dot()", "method .dot()",
+    ".shape[lo:hi], a slice of the extents", "list display as the argument of max()", "positional-only parameters",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -4,6 +4,7 @@ index into a tuple of one dtype, which CPython checks), `len`, `min`,
 `max`, `sum`, `==` and `!=`, `in`, unpacking of tuples and of 1-D arrays
 (whose length is checked as CPython checks it), conditional expressions
 choosing a tuple, tuples of arrays, and `for` loops over tuples."""
+import numpy as np
 from postyp import Bool, Float64, Int32, Int64, Out
 
 
@@ -241,3 +242,23 @@ def tuple_min_max(a: Int64, b: Int64, x: Float64) -> Float64:
     pairs = ((a, b), (b, a), (a, b))
     most = max(pairs)
     return 1000.0 * least[0] + least[1] + 10.0 * most[0] + most[1]
+
+
+def joined_shape(a: Float64[:, :, :]) -> Float64:
+    """`a.shape[:-1] + (3, 3)`: a slice of a shape joined to a tuple, as
+    an array's shape; `max` of a list display; a tuple repeated."""
+    r = np.zeros(a.shape[:-1] + (3, 3))
+    twice = (1, 2) * 2
+    r[..., 0, 0] = a[..., 0]
+    r[..., 2, 1] = a[..., -1] * 2.0
+    head = a.shape[1:] + twice + 2 * (5,)
+    return r.sum() + 1000.0 * r.ndim + max([head[0], head[-1], len(head)]) * 0.5 + sum([r.shape[0], 1])
+
+
+def shape_of_vector(q: Float64[:]) -> Float64:
+    """Of a 1-D array, `q.shape[:-1]` is `()`: the result is 3x3."""
+    r = np.empty(q.shape[:-1] + (3, 3))
+    r[...] = 0.0
+    r[..., 1, 2] = q[..., 0] + q[..., 2]
+    r[..., 1, 2] *= 2.0
+    return r[1, 2] * 10.0 + r.shape[0] + min([q[0], q[1]])

@@ -305,7 +305,18 @@ impl<'g> BodyBuilder<'g> {
             E::If(i) => Expr::If { test: self.expr(&i.test), body: self.expr(&i.body), orelse: self.expr(&i.orelse) },
             E::Call(c) => {
                 let func = self.expr(&c.func);
-                let args = self.exprs(&c.arguments.args);
+                let args = match (&self.body.exprs[func], &*c.arguments.args, &*c.arguments.keywords) {
+                    // `max([a, b])`: the list display is only iterated, so
+                    // it is the tuple `(a, b)`.
+                    (Expr::Name(Name::Free(f)), [ast::Expr::List(l)], [])
+                        if matches!(&**f, "min" | "max" | "sum")
+                            && !l.elts.iter().any(|e| matches!(e, ast::Expr::Starred(_))) =>
+                    {
+                        let elements = self.exprs(&l.elts);
+                        Box::new([self.alloc_expr(Expr::Tuple(elements), &c.arguments.args[0])])
+                    }
+                    _ => self.exprs(&c.arguments.args),
+                };
                 let keywords = (c.arguments.keywords.iter())
                     .map(|k| Keyword {
                         name: k.arg.as_ref().map(|n| n.id.as_str().into()),

@@ -14,6 +14,8 @@
 //!   [`Stmt::Refused`]) that carry their children, so that what they hold
 //!   is still there to check;
 //! - flattens an `if`/`elif`/`else` chain into one node with its arms;
+//! - reads a list display that `min`, `max` or `sum` only iterates
+//!   (`max([a, b])`) as the tuple display it equals there;
 //! - gives a parameter assigned at the top level (`p = value`) a new
 //!   local from that statement on, `p$1` (see `BodyBuilder::top_level`),
 //!   so that it may take another type, as in Numba.

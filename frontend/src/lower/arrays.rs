@@ -735,9 +735,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         .collect(),
                 );
             }
-            _ => std::slice::from_ref(&e),
+            _ => &[],
         };
-        if elts.is_empty() {
+        let values: Vec<(Val, TextRange)> = match elts {
+            [] if !matches!(hir.exprs[e], hir::Expr::Tuple(_) | hir::Expr::List(_)) => match self.expr(e) {
+                // A tuple computed (`a.shape[:-1] + (3, 3)`): its elements.
+                Val::Tuple(vals) => vals.into_iter().map(|v| (v, self.range(e))).collect(),
+                v => vec![(v, self.range(e))],
+            },
+            _ => elts.iter().map(|&x| (self.expr(x), self.range(x))).collect(),
+        };
+        if values.is_empty() {
             self.err(
                 &self.range(e),
                 format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"),
@@ -746,12 +754,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let mut out = Vec::new();
         let mut bad = false;
-        for &x in elts {
-            let v = self.expr(x);
+        for (v, at) in values {
             match v.scalar() {
                 Some(s) if kind(s.dtype) == Kind::Int => {
                     let nonneg = v.nonneg();
-                    match self.materialize(&v, DType::Int64, &self.range(x)) {
+                    match self.materialize(&v, DType::Int64, &at) {
                         Some(id) => out.push((id, nonneg)),
                         None => bad = true,
                     }
@@ -764,7 +771,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             None => "not a number".to_owned(),
                         };
                         self.err(
-                            &self.range(x),
+                            &at,
                             format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}"),
                         );
                     }

@@ -130,6 +130,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
                     keyword_only: d.keyword_only,
+                    positional_only: d.positional_only,
                     ret: d.ret.map(|t| self.types.get(t).clone()),
                     ret_maybe_none: d.ret_maybe_none,
                 }))
@@ -362,6 +363,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Conjugate(base) => {
                 if !args.is_empty() {
                     return self.err(&c.at, "`conjugate` takes no arguments");
+                }
+                if let Some(typeck::Ty::Arr(t)) = self.expr_types.get(base) {
+                    // NumPy's method returns a real array itself (its
+                    // values are their own conjugates), not a copy.
+                    if t.dtype.is_complex() {
+                        return self.err(
+                            &self.range(base),
+                            "`conjugate` of a complex array is not compiled: conjugate its elements in a loop",
+                        );
+                    }
+                    return self.expr(base);
                 }
                 let v = self.expr(base);
                 let Some(s) = v.scalar() else {
@@ -1030,6 +1042,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&k.range, format!("{name}() got an unexpected keyword argument '{key}'"));
                 return None;
             };
+            if i < callee.positional_only {
+                self.err(
+                    &k.range,
+                    format!("{name}() got some positional-only arguments passed as keyword arguments: '{key}'"),
+                );
+                return None;
+            }
             if given[i].is_some() {
                 self.err(&k.range, format!("{name}() got multiple values for argument '{key}'"));
                 return None;
@@ -1176,6 +1195,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         maybe_none,
         defaults,
         keyword_only,
+        positional_only: f.positional_only,
         ret,
         ret_maybe_none,
     })

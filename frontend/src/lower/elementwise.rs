@@ -126,16 +126,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `a[view index] op= value` (`a[1:] += 1`, `a[:, j] *= 2.0`): the
-    /// in-place operator on the view, which writes `a`.
+    /// in-place operator on the view, which writes `a`; of one element
+    /// when `...` stands for no axis.
     pub(super) fn view_in_place(&mut self, a: &InPlace) {
-        let hir::Expr::Subscript { index, .. } = self.hir.exprs[a.target] else { unreachable!("a subscript") };
         let Some((av, ty)) = self.sliced_array(a.target) else { return };
-        match self.view_subscript(av, &ty, a.target) {
-            target @ Val::Arr { .. } => self.elementwise_in_place(a, target),
-            Val::Err => {}
-            _ => {
-                self.err(&self.range(index), "an element is updated with one integer per axis, without `...`");
+        match self.view_or_element(av, &ty, a.target) {
+            slicing::Viewed::View(target @ Val::Arr { .. }) => self.elementwise_in_place(a, target),
+            // `r[..., 0] += x` of a 1-D `r`: the one element.
+            slicing::Viewed::Element(idx) => {
+                let arr = (av, ty);
+                let at = self.range(a.target);
+                let cur = self.load(&arr, &idx, at);
+                let rhs = self.expr(a.value);
+                self.at(&a.at);
+                let r = self.binop(a.op, cur, rhs, a.at);
+                self.store(&arr, &idx, r, at);
             }
+            slicing::Viewed::View(_) => {}
         }
     }
 

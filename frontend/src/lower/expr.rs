@@ -306,7 +306,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return self.err(&at, "arithmetic on whole arrays is not supported: loop over the elements");
             }
             if matches!(l, Val::Tuple(_)) || matches!(r, Val::Tuple(_)) {
-                return self.err(&at, "arithmetic on tuples (`+` joining them, `*` repeating them) is not supported");
+                return self.tuple_arith(op, l, r, at);
             }
             return self.err(&at, "this operand has no value");
         };
@@ -1015,6 +1015,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     _ => None,
                 };
                 let Some(k) = axis else {
+                    if let hir::Expr::Slice { .. } = hir.exprs[index] {
+                        // `a.shape[:-1]`: a slice of the tuple of extents.
+                        return match self.shape_tuple(v, &ty, &self.range(base)) {
+                            Val::Tuple(extents) => self.tuple_subscript(extents, s),
+                            other => other,
+                        };
+                    }
                     return self.err(&self.range(index), "`shape` takes a constant axis such as `a.shape[0]`");
                 };
                 let nd = ty.ndim().unwrap_or(usize::MAX) as i128;

@@ -31,6 +31,19 @@
 //! other than 2 and 3, and a message of its own for 2 (NumPy's deprecated
 //! scalar result is not compiled). Not here: Bool vectors (NumPy refuses
 //! their subtraction), stacks of vectors, `axis=`.
+//!
+//! `np.linalg.det(a)` of a square 2-D array is computed as NumPy computes
+//! it: an LU factorization with partial pivoting (LAPACK's `getrf`, of
+//! the transpose NumPy hands it, the largest magnitude in the column the
+//! pivot, the first of equal ones), then `sign * exp(sum(log|u_ii|))` of
+//! the factors' diagonal, the sign flipped for every row exchange and
+//! negative diagonal element; a zero pivot gives `0.0`. The factors live
+//! in a temporary copy (Float64 for Bool and integers, Float32 kept, as
+//! NumPy converts). The elimination runs row by row, where LAPACK's
+//! blocked kernels order the same sums otherwise, so a result can differ
+//! from NumPy's in the last bits. A non-square array panics with NumPy's
+//! `LinAlgError: Last 2 dimensions of the array must be square`. Not
+//! here: Float16 (NumPy refuses it), complex arrays, stacks of matrices.
 
 use super::*;
 use crate::pytypes::promote_strong;
@@ -54,7 +67,161 @@ impl Product {
     }
 }
 
+/// The float dtype NumPy's `linalg` factors an array of `d` in: Float32
+/// stays, every other real dtype (Bool, the integers, Float64) is
+/// Float64; none for Float16, complex and text, which are not compiled.
+pub(crate) fn det_dtype(d: DType) -> Option<DType> {
+    match d {
+        DType::Float32 => Some(DType::Float32),
+        DType::Float16 => None,
+        d if d.is_complex() || d.is_text() => None,
+        _ => Some(DType::Float64),
+    }
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
+    /// `np.linalg.det(a)` (see the module's header).
+    pub(super) fn det_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        if self.keywords_of(c, &[], shown).is_none() {
+            return Val::Err;
+        }
+        let &[arg] = c.args else { return self.err(c, format!("{shown} takes one array")) };
+        let Some((a, ty)) = self.numeric_array_arg(arg, shown, false) else { return Val::Err };
+        if ty.ndim() != Some(2) {
+            return self.err(
+                &self.range(arg),
+                format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"),
+            );
+        }
+        let Some(d) = det_dtype(ty.dtype) else {
+            return self
+                .err(&self.range(arg), format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()));
+        };
+        self.at(c);
+        let nm = self.fresh("rows");
+        let n = self.b.dim(a, 0, &nm);
+        let nm = self.fresh("cols");
+        let cols = self.b.dim(a, 1, &nm);
+        let square = self.result(Opcode::Eq, DType::Bool, n, cols);
+        self.panic_unless(square, "LinAlgError: Last 2 dimensions of the array must be square", c);
+        // The factors, of the transpose (`lu[i, j] = a[j, i]`), as NumPy
+        // lays the matrix out for LAPACK.
+        let (lu, _) = self.new_empty_array(d, &[(n, true), (n, true)], c);
+        let open = self.loops_open(&[n, n], c);
+        let (i, j) = (open[0].i, open[1].i);
+        let x = self.load(&(a, ty.clone()), &[j, i], c.range());
+        let Some(x) = self.materialize(&x, d, c) else { return Val::Err };
+        self.b.index_store(lu, &[i, j], x);
+        self.loops_close(open, c);
+
+        let el = TypeId::scalar(d);
+        let zero = self.zero(d);
+        let nm = self.fresh("one");
+        let one64 = self.b.const_(TypeId::scalar(DType::Float64), Literal::Float(1f64.to_bits()), &nm);
+        let nm = self.fresh("one");
+        let one = if d == DType::Float64 { one64 } else { self.b.cast(el, one64, &nm) };
+        let one_int = self.int_const(1, c);
+        let no = self.zero(DType::Bool);
+        let nm = self.fresh("negative");
+        let negative = self.b.let_(TypeId::BOOL, no, &nm);
+        let nm = self.fresh("singular");
+        let singular = self.b.let_(TypeId::BOOL, no, &nm);
+        let load = |this: &mut Self, i: ValueId, j: ValueId| {
+            let nm = this.fresh("lu");
+            this.b.index_load(el, lu, &[i, j], &nm)
+        };
+        let abs = |this: &mut Self, x: ValueId| {
+            let nm = this.fresh("abs");
+            this.b.unary(Opcode::Abs, el, x, &nm)
+        };
+
+        let column = self.loops_open(&[n], c);
+        let k = column[0].i;
+        let after = self.result(Opcode::Add, DType::Int64, k, one_int);
+        let below = self.result(Opcode::Sub, DType::Int64, n, after);
+        // The pivot: the first of the largest magnitudes at or below `k`.
+        let x = load(self, k, k);
+        let first = abs(self, x);
+        let nm = self.fresh("best");
+        let best = self.b.let_(el, first, &nm);
+        let nm = self.fresh("pivot.row");
+        let pivot_row = self.b.let_(TypeId::INT64, k, &nm);
+        let open = self.loops_open(&[below], c);
+        let r = self.result(Opcode::Add, DType::Int64, after, open[0].i);
+        let x = load(self, r, k);
+        let v = abs(self, x);
+        let larger = self.result(Opcode::Gt, DType::Bool, v, best);
+        let nm = self.fresh("best");
+        let b = self.b.select(el, larger, v, best, &nm);
+        self.b.set(best, b);
+        let p = self.select_int(larger, r, pivot_row);
+        self.b.set(pivot_row, p);
+        self.loops_close(open, c);
+        // Rows `k` and the pivot's exchanged (nothing moves when they are one).
+        let open = self.loops_open(&[n], c);
+        let j = open[0].i;
+        let x = load(self, k, j);
+        let y = load(self, pivot_row, j);
+        self.b.index_store(lu, &[k, j], y);
+        self.b.index_store(lu, &[pivot_row, j], x);
+        self.loops_close(open, c);
+        let exchanged = self.result(Opcode::Ne, DType::Bool, pivot_row, k);
+        let flipped = self.result(Opcode::Ne, DType::Bool, negative, exchanged);
+        self.b.set(negative, flipped);
+        // The multipliers, by the pivot's reciprocal as LAPACK scales
+        // them, and the rows below updated.
+        let pivot = load(self, k, k);
+        let vanishes = self.result(Opcode::Eq, DType::Bool, pivot, zero);
+        let s = self.result(Opcode::Or, DType::Bool, singular, vanishes);
+        self.b.set(singular, s);
+        let inverse = self.result(Opcode::Div, d, one, pivot);
+        let nm = self.fresh("scale");
+        let scale = self.b.select(el, vanishes, zero, inverse, &nm);
+        let open = self.loops_open(&[below, below], c);
+        let r = self.result(Opcode::Add, DType::Int64, after, open[0].i);
+        let col = self.result(Opcode::Add, DType::Int64, after, open[1].i);
+        let x = load(self, r, k);
+        let factor = self.result(Opcode::Mul, d, x, scale);
+        let u = load(self, k, col);
+        let lower = load(self, r, col);
+        let product = self.result(Opcode::Mul, d, factor, u);
+        let updated = self.result(Opcode::Sub, d, lower, product);
+        self.b.index_store(lu, &[r, col], updated);
+        self.loops_close(open, c);
+        // The multiplier stored where LAPACK keeps it, after the rows used
+        // it (they read `lu[r, k]` as it was).
+        let open = self.loops_open(&[below], c);
+        let r = self.result(Opcode::Add, DType::Int64, after, open[0].i);
+        let x = load(self, r, k);
+        let factor = self.result(Opcode::Mul, d, x, scale);
+        self.b.index_store(lu, &[r, k], factor);
+        self.loops_close(open, c);
+        self.loops_close(column, c);
+
+        // `sign * exp(sum(log|u_ii|))`.
+        let nm = self.fresh("logdet");
+        let logdet = self.b.let_(el, zero, &nm);
+        let open = self.loops_open(&[n], c);
+        let i = open[0].i;
+        let u = load(self, i, i);
+        let below_zero = self.result(Opcode::Lt, DType::Bool, u, zero);
+        let flipped = self.result(Opcode::Ne, DType::Bool, negative, below_zero);
+        self.b.set(negative, flipped);
+        let magnitude = abs(self, u);
+        let Val::Num { v: log, .. } = self.intrinsic("log", &[magnitude], d, c.range()) else { return Val::Err };
+        let sum = self.result(Opcode::Add, d, logdet, log);
+        self.b.set(logdet, sum);
+        self.loops_close(open, c);
+        let Val::Num { v: e, .. } = self.intrinsic("exp", &[logdet], d, c.range()) else { return Val::Err };
+        let nm = self.fresh("minus");
+        let minus = self.b.unary(Opcode::Neg, el, e, &nm);
+        let nm = self.fresh("det");
+        let signed = self.b.select(el, negative, minus, e, &nm);
+        let nm = self.fresh("det");
+        let det = self.b.select(el, singular, zero, signed, &nm);
+        Val::Num { v: det, s: Scalar::strong(d), nonneg: false }
+    }
+
     /// The operands of `c` when it calls `np.dot(a, b)` (also `dot`
     /// imported from NumPy) or `a.dot(b)` on an array local; a call of
     /// another arity still names them, to be refused by [`Self::dot_call`].

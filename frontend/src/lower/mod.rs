@@ -45,7 +45,7 @@ mod elementwise;
 pub(crate) mod expr;
 mod gather;
 mod grids;
-mod linalg;
+pub(crate) mod linalg;
 mod lists;
 mod maybe_none;
 mod nanreduce;
@@ -81,6 +81,8 @@ pub(crate) struct Callee {
     pub defaults: Vec<Option<(Lit, Scalar)>>,
     /// How many of the last parameters are keyword-only.
     pub keyword_only: usize,
+    /// How many of the first parameters are positional-only.
+    pub positional_only: usize,
     /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeData>,
     pub ret_maybe_none: bool,
@@ -761,6 +763,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_doc(decl.doc.clone());
         self.b.set_defaults(decl.defaults.iter().map(|d| d.as_ref().map(|(lit, _)| python_value(lit))).collect());
         self.b.set_keyword_only(decl.keyword_only);
+        self.b.set_positional_only(decl.positional_only);
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
         let may_prange = self

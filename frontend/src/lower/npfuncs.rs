@@ -2,7 +2,8 @@
 //! reductions (those are `arrays.rs`): which call names one, and
 //! `np.array([...])` of scalars. The others are lowered where their kind
 //! lives: sorting and searching in `sorting.rs`, the NaN-ignoring
-//! reductions and `np.linalg.norm` in `nanreduce.rs`. Each is named as
+//! reductions and `np.linalg.norm` in `nanreduce.rs`, `np.linalg.det` in
+//! `linalg.rs`. Each is named as
 //! NumPy spells it (`np.sort`, `np.linalg.norm`), imported from NumPy
 //! (`from numpy import nanmean`, `from numpy.linalg import norm`) or, for
 //! `a.sort()`, as the method of an array local.
@@ -27,10 +28,14 @@ pub(crate) enum NpFn {
     SortInPlace,
     /// `np.argsort(a)`: the indices that sort a 1-D array.
     ArgSort,
+    /// `np.partition(a, kth)` of a 1-D array.
+    Partition,
     /// `a.argsort()`.
     ArgSortMethod,
     Searchsorted,
     Norm,
+    /// `np.linalg.det(a)`: the determinant of a square 2-D array.
+    Det,
     Nan(NanRed),
     /// `np.var(a)`: the variance of every element, NaN included.
     Var,
@@ -79,6 +84,7 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
     Some(match name {
         "sort" => NpFn::Sort,
         "argsort" => NpFn::ArgSort,
+        "partition" => NpFn::Partition,
         "searchsorted" => NpFn::Searchsorted,
         "array" | "asarray" => NpFn::ArrayOf,
         "linspace" => NpFn::Linspace,
@@ -102,6 +108,15 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "nanstd" => NpFn::Nan(NanRed::Std),
         _ => return None,
     })
+}
+
+/// The function `name` of `numpy.linalg`, if compiled code has it.
+pub(crate) fn linalg_function(name: &str) -> Option<NpFn> {
+    match name {
+        "norm" => Some(NpFn::Norm),
+        "det" => Some(NpFn::Det),
+        _ => None,
+    }
 }
 
 /// Why a nested list is not the initialiser of an array (see
@@ -211,6 +226,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Sort => "`np.sort`",
             NpFn::SortInPlace => "`.sort()`",
             NpFn::ArgSort => "`np.argsort`",
+            NpFn::Partition => "`np.partition`",
             NpFn::ArgSortMethod => "`.argsort()`",
             NpFn::Linspace => "`np.linspace`",
             NpFn::Outer => "`np.outer`",
@@ -222,6 +238,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Unique => "`np.unique`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
+            NpFn::Det => "`np.linalg.det`",
             NpFn::ArrayOf => "`np.array`",
             NpFn::Var => "`np.var`",
             NpFn::Std => "`np.std`",
@@ -242,17 +259,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let found = match &self.hir.exprs[f] {
             hir::Expr::Name(_) => match self.global_of(f) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => numpy_function(name),
-                Some(Global::Boundary { module, name }) if module == "numpy.linalg" && name == "norm" => {
-                    Some(NpFn::Norm)
-                }
+                Some(Global::Boundary { module, name }) if module == "numpy.linalg" => linalg_function(name),
                 _ => None,
             },
             &hir::Expr::Attribute { base, ref attr } => {
                 let attr = &**attr;
                 if self.boundary_module(base) == Some("numpy") {
                     numpy_function(attr)
-                } else if attr == "norm" && self.is_numpy_linalg(base) {
-                    Some(NpFn::Norm)
+                } else if self.is_numpy_linalg(base) {
+                    linalg_function(attr)
                 } else if (attr == "var" || attr == "std") && self.is_array_expr(base) {
                     Some(if attr == "var" { NpFn::VarMethod } else { NpFn::StdMethod })
                 } else if attr == "sort" || attr == "argsort" {
@@ -305,6 +320,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::SortInPlace
                 | NpFn::ArgSort
                 | NpFn::ArgSortMethod
+                | NpFn::Partition
                 | NpFn::ArrayOf
                 | NpFn::Linspace
                 | NpFn::Outer
@@ -314,6 +330,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::Diff
                 | NpFn::FlatNonzero
                 | NpFn::Unique
+                | NpFn::Det
         );
         if creates && self.decl.attrs.is_device() {
             return self
@@ -322,8 +339,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match f {
             NpFn::Sort | NpFn::SortInPlace => self.sort_call(f, shown, c),
             NpFn::ArgSort | NpFn::ArgSortMethod => self.argsort_call(f, shown, c),
+            NpFn::Partition => self.partition_call(shown, c),
             NpFn::Searchsorted => self.searchsorted_call(shown, c),
             NpFn::Norm => self.norm_call(shown, c),
+            NpFn::Det => self.det_call(shown, c),
             NpFn::Nan(r) => self.nan_reduction_call(r, shown, c, true),
             NpFn::Var | NpFn::VarMethod => self.nan_reduction_call(NanRed::Var, shown, c, false),
             NpFn::Std | NpFn::StdMethod => self.nan_reduction_call(NanRed::Std, shown, c, false),

@@ -65,28 +65,44 @@ pub(super) fn makes_view(hir: &hir::Body, index: hir::ExprId, ndim: Option<usize
     special || ndim.is_some_and(|n| entries.len() < n)
 }
 
+/// A subscript that [`makes_view`] holds for: a view, or (every entry an
+/// integer once `...` is expanded) one element.
+pub(super) enum Viewed {
+    View(Val),
+    Element(Vec<ValueId>),
+}
+
 impl FnLower<'_, '_> {
     /// `a[e_0, ..., e_m]` (the subscript `s`) of the array `(av, ty)` where
     /// `makes_view` holds: a view, or the element itself when every entry
     /// after expanding `...` is an integer.
     pub(super) fn view_subscript(&mut self, av: ValueId, ty: &TypeData, s: hir::ExprId) -> Val {
+        match self.view_or_element(av, ty, s) {
+            Viewed::Element(idx) => self.load(&(av, ty.clone()), &idx, self.range(s)),
+            Viewed::View(v) => v,
+        }
+    }
+
+    /// What [`FnLower::view_subscript`] reads: the view, or the indices of
+    /// the element (checked) when every entry is an integer.
+    pub(super) fn view_or_element(&mut self, av: ValueId, ty: &TypeData, s: hir::ExprId) -> Viewed {
         let hir = self.hir;
         let hir::Expr::Subscript { base, index } = hir.exprs[s] else { unreachable!("a subscript") };
         let Some(nd) = ty.ndim() else {
-            return self.err(&self.range(base), "the number of axes of this array is not known");
+            return Viewed::View(self.err(&self.range(base), "the number of axes of this array is not known"));
         };
         let written = written_entries(hir, index);
         let ellipses = written.iter().filter(|&&e| matches!(hir.exprs[e], hir::Expr::Ellipsis)).count();
         if ellipses > 1 {
-            return self.err(&self.range(index), "an index can only have a single ellipsis (`...`)");
+            return Viewed::View(self.err(&self.range(index), "an index can only have a single ellipsis (`...`)"));
         }
         let axes_named =
             written.iter().filter(|&&e| !matches!(hir.exprs[e], hir::Expr::None | hir::Expr::Ellipsis)).count();
         if axes_named > nd {
-            return self.err(
+            return Viewed::View(self.err(
                 &self.range(index),
                 format!("too many indices for array: array is {nd}-dimensional, but {axes_named} were indexed"),
-            );
+            ));
         }
         let mut entries: Vec<Entry> = Vec::new();
         let mut failed = false;
@@ -107,7 +123,7 @@ impl FnLower<'_, '_> {
             }
         }
         if failed {
-            return Val::Err;
+            return Viewed::View(Val::Err);
         }
         if ellipses == 0 {
             entries.extend((0..nd - axes_named).map(|_| Entry::Slice(SliceParts::default())));
@@ -149,9 +165,9 @@ impl FnLower<'_, '_> {
             }
         }
         if every_int {
-            return self.load(&(av, ty.clone()), &idx, at);
+            return Viewed::Element(idx);
         }
-        self.make_view(av, ty, offset, &extents, &strides, &at)
+        Viewed::View(self.make_view(av, ty, offset, &extents, &strides, &at))
     }
 
     /// Step `k` of `for x in a`: the element `a[k]` of a 1-D array, the
@@ -425,24 +441,24 @@ impl FnLower<'_, '_> {
     /// view; an array is broadcast to the view's shape (NumPy's rules: the
     /// trailing axes line up, an extent 1 repeats) and copied through a
     /// temporary, so that overlapping operands (`a[1:] = a[:-1]`) give
-    /// NumPy's result, which copies them too.
+    /// NumPy's result, which copies them too. An index of integers and
+    /// `...` standing for no axis (`r[..., 0, 0]` of a 2-D `r`) stores the
+    /// one element.
     pub(super) fn assign_to_view(&mut self, s: hir::ExprId, v: Val) {
-        let hir::Expr::Subscript { base, index } = self.hir.exprs[s] else { unreachable!("a subscript") };
+        let hir::Expr::Subscript { base, .. } = self.hir.exprs[s] else { unreachable!("a subscript") };
         let Some((av, ty)) = self.sliced_array(s) else { return };
         if !ty.is_output && self.reads_input_memory(base) {
             let msg = self.read_only_message(base);
             self.err(&self.range(base), msg);
             return;
         }
-        let dst = match self.view_subscript(av, &ty, s) {
-            Val::Arr { v, ty } => (v, ty),
-            Val::Err => return,
-            _ => {
-                self.err(&self.range(index), "an element is assigned with one integer per axis, without `...`");
-                return;
-            }
-        };
         let target = self.range(s);
+        let dst = match self.view_or_element(av, &ty, s) {
+            Viewed::View(Val::Arr { v, ty }) => (v, ty),
+            // `r[..., 0, 0] = x` of a 2-D `r`: `...` stands for no axis.
+            Viewed::Element(idx) => return self.store(&(av, ty), &idx, v, target),
+            Viewed::View(_) => return,
+        };
         match v {
             Val::Arr { v, ty } => self.copy_broadcast(&dst, (v, ty), target),
             Val::Err => {}

@@ -21,6 +21,14 @@
 //! same IR. Not here: arrays of two axes or more, `axis=`, `order=`,
 //! complex numbers and text.
 //!
+//! `np.partition(a, kth)` of a 1-D `a` is its sorted copy: every element
+//! at a `kth` index is the one a sort puts there, those before it no
+//! larger and those after no smaller, which is all NumPy promises (its
+//! introselect leaves the others in an order of its own). `kth` is an
+//! integer or a 1-D array of them, each checked as NumPy checks it
+//! (`ValueError: kth(=5) out of bounds (3)`, a negative one counted from
+//! the end; none for an empty `a`).
+//!
 //! `searchsorted` is a binary search on `a`, assumed sorted as NumPy
 //! assumes it, in the dtype NumPy compares in (the promotion of `a`'s and
 //! `v`'s, a Python number weak); `v` is a scalar (the result an Int64) or
@@ -139,6 +147,62 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.index_store(v, &[open[0].i], x);
         self.loops_close(open, c);
         Val::Void
+    }
+
+    /// `np.partition(a, kth)`.
+    pub(super) fn partition_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        if self.keywords_of(c, &[], shown).is_none() {
+            return Val::Err;
+        }
+        let &[array, kth_e] = c.args else {
+            return self.err(&c.at, format!("{shown} takes an array and `kth` here"));
+        };
+        let Some((v, ty)) = self.numeric_array_arg(array, shown, false) else { return Val::Err };
+        if ty.ndim() != Some(1) {
+            return self.err(&self.range(array), format!("{shown} takes an array of one axis here"));
+        }
+        let kth_at = self.range(kth_e);
+        let kth = self.expr(kth_e);
+        self.at(&c.at);
+        let nm = self.fresh("len");
+        let n = self.b.dim(v, 0, &nm);
+        match kth {
+            Val::Arr { v: ks, ty: kty } if kty.ndim() == Some(1) && kind(kty.dtype) == Kind::Int => {
+                let nm = self.fresh("count");
+                let count = self.b.dim(ks, 0, &nm);
+                let open = self.loops_open(&[count], c);
+                let nm = self.fresh("kth");
+                let k = self.b.index_load(TypeId::scalar(kty.dtype), ks, &[open[0].i], &nm);
+                let nm = self.fresh("kth");
+                let k = if kty.dtype == DType::Int64 { k } else { self.b.cast(TypeId::INT64, k, &nm) };
+                self.kth_in_bounds(k, n, &c.at);
+                self.loops_close(open, c);
+            }
+            Val::Err => return Val::Err,
+            k if k.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int) => {
+                let Some(k) = self.materialize(&k, DType::Int64, &kth_at) else { return Val::Err };
+                self.kth_in_bounds(k, n, &c.at);
+            }
+            _ => return self.err(&kth_at, format!("the `kth` of {shown} is an integer or a 1-D array of them")),
+        }
+        self.at(&c.at);
+        let (sorted, sorted_ty) = self.sorted_copy(v, ty.dtype, c);
+        Val::Arr { v: sorted, ty: sorted_ty }
+    }
+
+    /// Panics with NumPy's ValueError unless `k` (counted from the end
+    /// when negative) indexes an array of `n` elements, or `n` is 0.
+    fn kth_in_bounds(&mut self, k: ValueId, n: ValueId, at: &TextRange) {
+        let zero = self.int_const(0, at);
+        let negative = self.result(Opcode::Lt, DType::Bool, k, zero);
+        let from_end = self.result(Opcode::Add, DType::Int64, k, n);
+        let k = self.select_int(negative, from_end, k);
+        let at_least = self.result(Opcode::Ge, DType::Bool, k, zero);
+        let below = self.result(Opcode::Lt, DType::Bool, k, n);
+        let inside = self.result(Opcode::And, DType::Bool, at_least, below);
+        let empty = self.result(Opcode::Eq, DType::Bool, n, zero);
+        let ok = self.result(Opcode::Or, DType::Bool, inside, empty);
+        self.panic_unless_with(ok, "ValueError: kth(={}) out of bounds ({})", &[k, n], at);
     }
 
     /// `np.argsort(a, kind=...)` or `a.argsort(kind=...)`: every `kind`

@@ -6,6 +6,7 @@
 //! typed, declared and assigned as any other local: a tuple bound again
 //! keeps its length, and its elements' types join as scalars' do. Tuples
 //! come from displays (`(x, y)`), `a.shape` and `divmod(a, b)`, and are
+//! joined by `t + u` and repeated by `t * k` (a literal `k`), and
 //! read by `t[k]` (a constant index, negative from the end, whatever the
 //! elements' types; any other integer index when the elements share one
 //! dtype, checked against the length at run time as CPython does), `len`,
@@ -26,6 +27,10 @@
 //! same float object equal to itself).
 
 use super::*;
+
+/// The longest tuple `t * k` makes: a tuple is as many values in the IR,
+/// and a repetition larger than this is a mistake, not a shape.
+pub(crate) const TUPLE_REPEAT_MAX: usize = 1 << 12;
 
 /// The local holding element `i` of the tuple local `name`: a name no
 /// Python identifier can take. This is the one place that lays a tuple
@@ -171,6 +176,31 @@ impl<'a, 'c> FnLower<'a, 'c> {
             extents.push(Val::Num { v: d, s: Scalar::weak(DType::Int64), nonneg: true });
         }
         Val::Tuple(extents)
+    }
+
+    /// `t + u`, a tuple of the elements of both, and `t * k` or `k * t`
+    /// of a literal `k`, the elements `k` times over (none for `k <= 0`),
+    /// as CPython's; other arithmetic on a tuple is refused.
+    pub(super) fn tuple_arith(&mut self, op: ast::Operator, l: Val, r: Val, at: TextRange) -> Val {
+        match (op, l, r) {
+            (ast::Operator::Add, Val::Tuple(mut l), Val::Tuple(r)) => {
+                l.extend(r);
+                Val::Tuple(l)
+            }
+            (ast::Operator::Mult, Val::Tuple(t), Val::Lit { lit: Lit::Int(k), .. })
+            | (ast::Operator::Mult, Val::Lit { lit: Lit::Int(k), .. }, Val::Tuple(t)) => {
+                let times = k.clamp(0, TUPLE_REPEAT_MAX as i128) as usize;
+                if t.len() * times > TUPLE_REPEAT_MAX {
+                    return self.err(&at, format!("a tuple repeated to more than {TUPLE_REPEAT_MAX} elements"));
+                }
+                Val::Tuple((0..times).flat_map(|_| t.iter().cloned()).collect())
+            }
+            (ast::Operator::Add, Val::Tuple(_), _) | (ast::Operator::Add, _, Val::Tuple(_)) => {
+                self.err(&at, "`+` joins a tuple only to another tuple")
+            }
+            (ast::Operator::Mult, ..) => self.err(&at, "`*` repeats a tuple a literal number of times (`t * 2`)"),
+            _ => self.err(&at, "arithmetic on tuples is `+` joining them or `*` repeating one"),
+        }
     }
 
     /// Reads the tuple local `name` of `len` elements.

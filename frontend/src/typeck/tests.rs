@@ -861,11 +861,20 @@ def f(n: Int64, b: Bool) -> Float64:
     return 0.0
 ";
     // A literal length is a static extent; `finfo`'s values are NumPy
-    // scalars, its counts Python ints; `round` of a NumPy Bool and the
-    // `conjugate` of an array are refused.
+    // scalars, its counts Python ints; `round` of a NumPy Bool is
+    // refused; the `conjugate` of a real array is the array itself.
     assert_eq!(
         solved(src),
-        ["a: Float64[:]", "s: Int16[3]", "c: Float64[:]", "lo: ~Int64", "bits: ~Int64+", "eps: Float32", "m: ~Int64+",]
+        [
+            "a: Float64[:]",
+            "s: Int16[3]",
+            "c: Float64[:]",
+            "lo: ~Int64",
+            "bits: ~Int64+",
+            "eps: Float32",
+            "m: ~Int64+",
+            "g: Bool[:]"
+        ]
     );
 }
 
@@ -1111,6 +1120,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             param_names,
             defaults: Vec::new(),
             keyword_only: 0,
+            positional_only: 0,
             ret: Some(ret),
             ret_maybe_none: false,
         })
