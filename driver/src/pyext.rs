@@ -248,6 +248,11 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                     ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
                     ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
                     ParamType::MaybeNone(d) => format!("{}: {} | None", p.name, scalar_param(*d)),
+                    ParamType::Tuple(elements) => format!(
+                        "{}: tuple[{}]",
+                        p.name,
+                        elements.iter().map(|d| scalar_param(*d)).collect::<Vec<_>>().join(", ")
+                    ),
                 };
                 match i.checked_sub(first_default) {
                     Some(d) => match &f.defaults[d] {

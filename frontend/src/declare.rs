@@ -130,8 +130,13 @@ pub(crate) struct FuncDecl {
     /// Index of the `def` among the module's statements.
     pub stmt: usize,
     /// The Python parameters; one that may be `None` has the type of its
-    /// value (and is two parameters in the IR, see [`FuncDecl::maybe_none`]).
+    /// value (and is two parameters in the IR, see [`FuncDecl::maybe_none`]);
+    /// a tuple of numbers has its tuple type (and is one parameter per
+    /// element in the IR, see [`FuncDecl::tuple_lens`]).
     pub params: Vec<(String, TypeId)>,
+    /// How many elements each parameter that is a tuple has; 0 for the
+    /// others.
+    pub tuple_lens: Vec<usize>,
     /// Whether each parameter is `T | None` (`Optional[T]`): in the IR a
     /// Bool flag that says whether a value is given, then the value.
     pub maybe_none: Vec<bool>,
@@ -168,13 +173,51 @@ impl FuncDecl {
     pub fn ir_maybe_none(&self) -> postc_ir::MaybeNone {
         let mut params = Vec::new();
         let mut at = 0;
-        for &m in &self.maybe_none {
+        for (&m, &len) in self.maybe_none.iter().zip(&self.tuple_lens) {
             if m {
                 params.push(at);
             }
-            at += 1 + usize::from(m);
+            at += len.max(1) + usize::from(m);
         }
         postc_ir::MaybeNone { params, result: self.ret_maybe_none }
+    }
+
+    /// The parameters in the IR, in order: a presence flag before the
+    /// value of one that may be `None`, each element of a tuple (named as
+    /// the element of a tuple local is) in place of the tuple.
+    pub fn ir_params(&self, types: &postc_ir::TypeTable) -> Vec<(String, TypeId)> {
+        let mut out = Vec::with_capacity(self.params.len());
+        for (((name, t), &m), &len) in self.params.iter().zip(&self.maybe_none).zip(&self.tuple_lens) {
+            if m {
+                out.push((presence_name(name), TypeId::BOOL));
+            }
+            if len > 0 {
+                let elements = &types.get(*t).elements;
+                out.extend(
+                    (elements.iter().enumerate())
+                        .map(|(i, e)| (crate::lower::tuples::element_local(name, i), TypeId::scalar(e.dtype))),
+                );
+            } else {
+                out.push((name.clone(), *t));
+            }
+        }
+        out
+    }
+
+    /// The parameters that are tuples, as the IR records them: the
+    /// position of each one's first element among the IR parameters, and
+    /// its length.
+    pub fn ir_tuple_params(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for (&m, &len) in self.maybe_none.iter().zip(&self.tuple_lens) {
+            at += usize::from(m);
+            if len > 0 {
+                out.push((at, len));
+            }
+            at += len.max(1);
+        }
+        out
     }
 
     /// The IR's result type: `(Bool, T)` for a result that may be `None`.
@@ -815,6 +858,14 @@ impl Declarer<'_> {
             Expr::NoneLiteral(_) => Some(Annot::None),
             _ if maybe_none_inner(e).is_some() => {
                 let inner = maybe_none_inner(e).expect("an optional type");
+                if tuple_annotation(inner).is_some() {
+                    self.err(
+                        e,
+                        "a tuple that may be `None` is not supported: only a scalar (Bool, an integer or a float) may \
+                         be `None`",
+                    );
+                    return None;
+                }
                 match self.annotation(d, inner)? {
                     Annot::Type(t) if !t.is_array && matches!(kind(t.dtype), Kind::Bool | Kind::Int | Kind::Float) => {
                         Some(Annot::MaybeNone(t))
@@ -881,6 +932,43 @@ impl Declarer<'_> {
 
     /// A tuple result annotation, `tuple[Float64, Int64[:]]` (or
     /// `Tuple[...]`): one scalar or array type per element.
+    /// The type of the parameter `name` annotated `tuple[T0, T1, ...]`
+    /// (`a`): each element a Bool, an integer or a float, no default.
+    fn tuple_parameter(
+        &mut self,
+        d: &Declared,
+        name: &str,
+        a: &Expr,
+        pw: &ast::ParameterWithDefault,
+    ) -> Option<TypeData> {
+        let elements = tuple_annotation(a)?;
+        let mut types = Vec::with_capacity(elements.len());
+        for el in elements {
+            match self.annotation(d, el)? {
+                Annot::Type(t) if !t.is_array && matches!(kind(t.dtype), Kind::Bool | Kind::Int | Kind::Float) => {
+                    types.push(t)
+                }
+                _ => {
+                    self.err(
+                        el,
+                        "an element of a tuple parameter is a number type (Bool, an integer or a float): tuples of \
+                         arrays, text or tuples are not supported",
+                    );
+                    return None;
+                }
+            }
+        }
+        if types.is_empty() {
+            self.err(a, "a tuple parameter has at least one element");
+            return None;
+        }
+        if let Some(v) = &pw.default {
+            self.err(&**v, format!("tuple parameter `{name}` takes no default value in compiled code"));
+            return None;
+        }
+        Some(TypeData::tuple(types))
+    }
+
     fn tuple_result(&mut self, d: &Declared, e: &Expr) -> Option<TypeData> {
         let elements = tuple_annotation(e)?;
         let mut types = Vec::with_capacity(elements.len());
@@ -1024,9 +1112,22 @@ impl Declarer<'_> {
         let mut params = Vec::new();
         let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
+        let mut tuple_lens = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
             match &pw.parameter.annotation {
+                // `x_offset: tuple[Int64, Int64]`: a tuple of numbers.
+                Some(a) if tuple_annotation(a).is_some() => match self.tuple_parameter(d, &pname, a, pw) {
+                    Some(t) => {
+                        tuple_lens.push(t.elements.len());
+                        params.push((pname, t));
+                        maybe_none.push(false);
+                    }
+                    None => {
+                        poisoned.push(pname);
+                        ok = false;
+                    }
+                },
                 None => {
                     self.err(&pw.parameter, format!("parameter `{pname}` needs a type annotation"));
                     poisoned.push(pname);
@@ -1042,6 +1143,7 @@ impl Declarer<'_> {
                         }
                         params.push((pname, t));
                         maybe_none.push(false);
+                        tuple_lens.push(0);
                     }
                     Some(Annot::MaybeNone(t)) => {
                         match &pw.default {
@@ -1054,6 +1156,7 @@ impl Declarer<'_> {
                         }
                         params.push((pname, t));
                         maybe_none.push(true);
+                        tuple_lens.push(0);
                     }
                     Some(Annot::None) => {
                         self.err(&**a, format!("parameter `{pname}` cannot be `None`"));
@@ -1204,6 +1307,13 @@ impl Declarer<'_> {
                 ));
                 ok = false;
                 ufunc = None;
+            } else if tuple_lens.iter().any(|&n| n > 0) {
+                self.diags.push(self.src.error(
+                    at,
+                    format!("ufunc `{name}` has a tuple operand: a ufunc's operands are numbers or arrays"),
+                ));
+                ok = false;
+                ufunc = None;
             }
         }
         let mut core_dims = Vec::new();
@@ -1237,6 +1347,7 @@ impl Declarer<'_> {
                 stmt,
                 params,
                 maybe_none,
+                tuple_lens,
                 defaults,
                 core_dims: Vec::new(),
                 ret,
@@ -1268,6 +1379,7 @@ impl Declarer<'_> {
             stmt,
             params,
             maybe_none,
+            tuple_lens,
             defaults,
             core_dims,
             ret,
@@ -1285,17 +1397,15 @@ impl Declarer<'_> {
         // The declaration the loader and other modules see: the signature
         // with an empty body.
         let mut b = FunctionBuilder::new(&decl.name);
-        for ((pn, t), m) in decl.params.iter().zip(&decl.maybe_none) {
-            if *m {
-                b.param(&presence_name(pn), TypeId::BOOL);
-            }
-            b.param(pn, *t);
+        for (pn, t) in decl.ir_params(&m.types) {
+            b.param(&pn, t);
         }
         for c in &decl.core_dims {
             b.core_param(c, TypeId::INT64);
         }
         b.set_return(decl.ir_ret(&mut m.types));
         b.set_maybe_none(decl.ir_maybe_none());
+        b.set_tuple_params(decl.ir_tuple_params());
         b.set_attrs(decl.attrs);
         b.set_ufunc_sig(decl.ufunc_sig.clone());
         b.set_doc(decl.doc.clone());

@@ -1371,7 +1371,10 @@ impl Solver<'_> {
                     // refuses the read): of its value's type.
                     let t = &decl.params[at].1;
                     let td = self.env.types.get(*t);
-                    Some(if td.is_array {
+                    let number = |t: &TypeData| Ty::Num { s: Scalar::strong(t.dtype), nonneg: false };
+                    Some(if td.is_tuple() {
+                        Ty::Tuple(td.elements.iter().map(number).collect())
+                    } else if td.is_array {
                         Ty::Arr(td.clone())
                     } else {
                         Ty::Num { s: Scalar::strong(td.dtype), nonneg: false }
@@ -1637,6 +1640,32 @@ impl Solver<'_> {
             let ints = elems.iter().all(|t| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int));
             return (ints && Some(elems.len()) == ty.ndim())
                 .then(|| Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false });
+        }
+        // `a[i, idx]`, `a[mask, j]`: one array entry and integers, one entry
+        // per axis, as the lowering's `mixed_view` then `gather`.
+        if entries.len() > 1 && Some(entries.len()) == ty.ndim() {
+            let tys: Vec<Option<Ty>> = entries.iter().map(|e| self.ty(*e)).collect();
+            let arrays: Vec<&TypeData> = tys
+                .iter()
+                .filter_map(|t| match t {
+                    Some(Ty::Arr(t)) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            if let [it] = arrays[..] {
+                let ints = tys.iter().all(|t| match t {
+                    Some(Ty::Arr(_)) => true,
+                    Some(t) => t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int),
+                    None => false,
+                });
+                let rank = match it.dtype {
+                    DType::Bool if it.ndim() == Some(1) => 1,
+                    d if kind(d) == Kind::Int => it.ndim()?,
+                    _ => return None,
+                };
+                return ints
+                    .then(|| Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
+            }
         }
         // `a[idx]`, `a[mask]`: one array index, as the lowering's `gather`.
         if let [e] = entries {
@@ -3036,7 +3065,16 @@ impl Solver<'_> {
                 // An array the callee writes (`Out`) may be any the caller
                 // can write: whether it is one is the lowering's check.
                 Ty::Arr(ty) if !callee.maybe_none[i] => p.is_array && array_fits(ty, p),
+                // A tuple of numbers, each widening to its element.
+                Ty::Tuple(elems) if p.is_tuple() => {
+                    elems.len() == p.elements.len()
+                        && elems
+                            .iter()
+                            .zip(&p.elements)
+                            .all(|(a, e)| a.scalar().is_some_and(|s| widens_to(s, e.dtype)) && a.converts_to(e.dtype))
+                }
                 Ty::Arr(_) | Ty::Tuple(_) => false,
+                _ if p.is_tuple() => false,
                 _ if p.is_array => false,
                 _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
             };
@@ -3545,7 +3583,7 @@ fn scalar_parameter(env: &TypeEnv, name: &str) -> Option<Scalar> {
     let decl = env.decl;
     let at = decl.params.iter().position(|(n, _)| n == name)?;
     let td = env.types.get(decl.params[at].1);
-    (!td.is_array && !td.dtype.is_text() && !decl.maybe_none[at]).then(|| Scalar::strong(td.dtype))
+    (!td.is_array && !td.is_tuple() && !td.dtype.is_text() && !decl.maybe_none[at]).then(|| Scalar::strong(td.dtype))
 }
 
 /// `range(...)` of the builtin `range`, or `range(...) if c else
@@ -3582,7 +3620,7 @@ pub(crate) fn parameter_type(body: &Body, decl: &FuncDecl, types: &TypeTable, e:
     }
     let at = decl.params.iter().position(|(n, _)| **n == *local.name)?;
     let td = types.get(decl.params[at].1);
-    (!td.is_array && !decl.maybe_none[at] && !td.dtype.is_text()).then_some(td.dtype)
+    (!td.is_array && !td.is_tuple() && !decl.maybe_none[at] && !td.dtype.is_text()).then_some(td.dtype)
 }
 
 /// A cast to `dtype` (`Float32(x)`; `float(x)`, `int(x)` and

@@ -59,6 +59,9 @@ impl FunctionBuilder {
     pub fn set_positional_only(&mut self, positional_only: usize) {
         self.func.positional_only = positional_only;
     }
+    pub fn set_tuple_params(&mut self, tuple_params: Vec<(usize, usize)>) {
+        self.func.tuple_params = tuple_params;
+    }
     pub fn set_maybe_none(&mut self, maybe_none: crate::MaybeNone) {
         self.func.maybe_none = maybe_none;
     }

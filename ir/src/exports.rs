@@ -31,6 +31,9 @@ pub enum ParamType {
     /// A scalar or `None` (`T | None`): two C arguments, a `bool` that
     /// says whether the value is given, then the value (zero for `None`).
     MaybeNone(DType),
+    /// A tuple of numbers (Bool, integers, floats): its elements, one C
+    /// argument each, in order.
+    Tuple(Vec<DType>),
 }
 
 #[derive(Clone, Debug)]
@@ -172,6 +175,15 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
             |p| f.body.ty(p).map(|t| m.types.get(t).clone()).unwrap_or_else(|| TypeData::scalar(DType::Int64));
         // A parameter that may be `None` is its flag and its value, and
         // Python names it by its value.
+        if let Some(&(_, len)) = f.tuple_params.iter().find(|(first, len)| *first == k && k + len <= ir_params.len()) {
+            let elements = ir_params[k..k + len].iter().map(|&p| type_of(p).dtype).collect();
+            // The elements are named `name.0`, `name.1`, ...
+            let name = f.body.name(ir_params[k]).unwrap_or("_");
+            let name = name.rsplit_once('.').map_or(name, |(n, _)| n);
+            params.push(Param { name: name.to_owned(), ty: ParamType::Tuple(elements) });
+            k += len;
+            continue;
+        }
         let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
         let p = ir_params[k + usize::from(flag)];
         let t = type_of(p);
@@ -425,6 +437,13 @@ impl Exports {
                         w.int(2);
                         w.dtype(*d);
                     }
+                    ParamType::Tuple(elements) => {
+                        w.int(3);
+                        w.int(elements.len() as i64);
+                        for d in elements {
+                            w.dtype(*d);
+                        }
+                    }
                 }
             }
             w.ret(&f.ret);
@@ -472,6 +491,7 @@ impl Exports {
                     0 => ParamType::Scalar(r.dtype()?),
                     1 => ParamType::Array(r.array()?),
                     2 => ParamType::MaybeNone(r.dtype()?),
+                    3 => ParamType::Tuple((0..r.count()?).map(|_| r.dtype()).collect::<Option<_>>()?),
                     _ => return None,
                 };
                 params.push(Param { name, ty });
@@ -564,6 +584,27 @@ mod tests {
                 signature: Some("(n)->()".into()),
                 doc: None,
             }],
+        };
+        assert_round_trips(&exports);
+    }
+
+    #[test]
+    fn tuple_parameters_round_trip() {
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "offset".into(),
+                params: vec![
+                    Param { name: "x".into(), ty: ParamType::Scalar(DType::Float64) },
+                    Param { name: "by".into(), ty: ParamType::Tuple(vec![DType::Int64, DType::Float32, DType::Bool]) },
+                ],
+                defaults: Vec::new(),
+                keyword_only: 0,
+                positional_only: 0,
+                ret: Ret::Scalar(DType::Float64),
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: Vec::new(),
         };
         assert_round_trips(&exports);
     }

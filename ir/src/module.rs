@@ -145,6 +145,10 @@ pub struct Function {
     pub positional_only: usize,
     /// Which parameters and whether the result are Python's `T | None`.
     pub maybe_none: MaybeNone,
+    /// The Python parameters that are tuples of numbers: the position,
+    /// among the IR parameters, of each one's first element, and how many
+    /// elements it has; they are consecutive parameters.
+    pub tuple_params: Vec<(usize, usize)>,
     pub body: Body,
     /// Where the function was declared, for diagnostics.
     pub loc: Option<SrcLoc>,
@@ -162,6 +166,7 @@ impl Function {
             keyword_only: 0,
             positional_only: 0,
             maybe_none: MaybeNone::default(),
+            tuple_params: Vec::new(),
             body: Body::new(),
             loc: None,
         }

@@ -77,6 +77,8 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
             ParamType::Array(_) => args.push(Type::pointer()),
             // The flag, then the value.
             ParamType::MaybeNone(d) => args.extend([scalar_type(DType::Bool), scalar_type(*d)]),
+            // Each element, in order.
+            ParamType::Tuple(elements) => args.extend(elements.iter().map(|d| scalar_type(*d))),
         }
     }
     let result = match &spec.ret {
@@ -175,8 +177,12 @@ pub struct Plan {
     params: Vec<(Convert, Place)>,
     /// The Python parameter of each C argument.
     param_of: Vec<usize>,
-    /// Some parameter may be `None` (its argument is passed twice).
-    maybe_none: bool,
+    /// Which element of its tuple argument each C argument is, if any.
+    element_of: Vec<Option<usize>>,
+    /// The C arguments are not the Python ones: some parameter may be
+    /// `None` (its argument is passed twice) or is a tuple (its elements
+    /// are passed).
+    regroups: bool,
     result: Result_,
     /// The general register of a complex result's pointer.
     complex_out: Option<usize>,
@@ -192,6 +198,8 @@ impl Plan {
         let (mut ints, mut floats) = (0usize, 0usize);
         let mut params = Vec::with_capacity(spec.params.len());
         let mut param_of = Vec::with_capacity(spec.params.len());
+        let mut element_of = Vec::with_capacity(spec.params.len());
+        let mut tuples = false;
         for (k, p) in spec.params.iter().enumerate() {
             let mut int = |n: usize| {
                 let at = ints;
@@ -208,9 +216,26 @@ impl Plan {
                 };
                 params.push((Convert::OrNone(*d), value));
                 param_of.extend([k, k]);
+                element_of.extend([None, None]);
+                continue;
+            }
+            if let ParamType::Tuple(elements) = &p.ty {
+                tuples = true;
+                for (j, d) in elements.iter().enumerate() {
+                    let entry = if d.is_float() {
+                        floats += 1;
+                        (Convert::Float(*d), Place::Float(floats - 1))
+                    } else {
+                        (Convert::Int(*d), Place::Int(int(1)))
+                    };
+                    params.push(entry);
+                    param_of.push(k);
+                    element_of.push(Some(j));
+                }
                 continue;
             }
             param_of.push(k);
+            element_of.push(None);
             let entry = match &p.ty {
                 ParamType::Scalar(d) if d.is_complex() => (Convert::Complex(*d), Place::Int(int(1))),
                 ParamType::Scalar(d) if d.is_text() => (Convert::Text(*d), Place::Pair(int(2))),
@@ -220,11 +245,11 @@ impl Plan {
                 }
                 ParamType::Scalar(d) => (Convert::Int(*d), Place::Int(int(1))),
                 ParamType::Array(a) => (Convert::Array(a.clone()), Place::Int(int(1))),
-                ParamType::MaybeNone(_) => unreachable!("handled above"),
+                ParamType::MaybeNone(_) | ParamType::Tuple(_) => unreachable!("handled above"),
             };
             params.push(entry);
         }
-        let maybe_none = param_of.len() != spec.params.len();
+        let regroups = tuples || param_of.len() != spec.params.len();
         let mut complex_out = None;
         let mut tuple_out = Vec::new();
         let (result, returns) = match &spec.ret {
@@ -250,7 +275,7 @@ impl Plan {
             Ret::Scalar(d) => (Result_::Scalar(ScalarMaker::new(py, *d)?), Returns::Int),
         };
         let registers = ints <= INT_REGISTERS && floats <= FLOAT_REGISTERS;
-        Ok(Plan { params, param_of, maybe_none, result, complex_out, tuple_out, returns, registers })
+        Ok(Plan { params, param_of, element_of, regroups, result, complex_out, tuple_out, returns, registers })
     }
 }
 
@@ -430,9 +455,49 @@ impl Function {
     }
 
     /// The C arguments of the Python ones: the argument of a parameter
-    /// that may be `None` is passed twice, for its flag and its value.
-    fn c_arguments(&self, args: &[*mut ffi::PyObject]) -> SmallVec<[*mut ffi::PyObject; INLINE]> {
-        self.plan.param_of.iter().map(|&k| args[k]).collect()
+    /// that may be `None` is passed twice, for its flag and its value; a
+    /// tuple's elements are passed, each borrowed from the tuple (which the
+    /// caller holds), after checking that it is a tuple of their number.
+    fn c_arguments(
+        &self,
+        py: Python<'_>,
+        args: &[*mut ffi::PyObject],
+    ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
+        let mut out = SmallVec::with_capacity(self.plan.param_of.len());
+        for (&k, &element) in self.plan.param_of.iter().zip(&self.plan.element_of) {
+            let Some(j) = element else {
+                out.push(args[k]);
+                continue;
+            };
+            // SAFETY: the caller holds every argument for the call.
+            let arg = unsafe { Borrowed::from_ptr(py, args[k]) };
+            let p = &self.spec.params[k];
+            let ParamType::Tuple(elements) = &p.ty else { unreachable!("an element of a tuple parameter") };
+            let tuple = match arg.cast::<PyTuple>() {
+                Ok(t) if t.len() == elements.len() => t,
+                _ => {
+                    let given = match arg.cast::<PyTuple>() {
+                        Ok(t) => format!("a tuple of {}", t.len()),
+                        Err(_) => arg.get_type().name()?.to_string(),
+                    };
+                    return Err(PyTypeError::new_err(format!(
+                        "{}: parameter `{}` takes a tuple of {} numbers, not {given}",
+                        self.what(),
+                        p.name,
+                        elements.len()
+                    )));
+                }
+            };
+            // SAFETY: `j` is below the tuple's length; the item is borrowed
+            // from the tuple, which outlives the call (`PyTuple_GetItem`:
+            // the limited API has no `PyTuple_GET_ITEM`).
+            let item = unsafe { ffi::PyTuple_GetItem(tuple.as_ptr(), j as ffi::Py_ssize_t) };
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            out.push(item);
+        }
+        Ok(out)
     }
 
     /// A call: binds, checks and converts the arguments, calls with the GIL
@@ -448,8 +513,8 @@ impl Function {
             && self.spec.keyword_only == 0
             && self.plan.registers
         {
-            let fast = if self.plan.maybe_none {
-                self.call_fast(py, &self.c_arguments(positional))
+            let fast = if self.plan.regroups {
+                self.call_fast(py, &self.c_arguments(py, positional)?)
             } else {
                 self.call_fast(py, positional)
             };
@@ -458,8 +523,8 @@ impl Function {
             }
         }
         let mut args = self.bind(positional, keywords)?;
-        if self.plan.maybe_none {
-            args = self.c_arguments(&args);
+        if self.plan.regroups {
+            args = self.c_arguments(py, &args)?;
         }
         // Once bound, keywords and defaults are positional arguments like
         // any others.
@@ -1197,6 +1262,9 @@ impl Function {
                     ParamType::Scalar(d) => d.name().to_owned(),
                     ParamType::Array(a) => a.text.clone(),
                     ParamType::MaybeNone(d) => format!("{} | None", d.name()),
+                    ParamType::Tuple(elements) => {
+                        format!("tuple[{}]", elements.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "))
+                    }
                 };
                 (p.name.clone(), t)
             })

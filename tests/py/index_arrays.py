@@ -76,3 +76,22 @@ def reverse_through_indices(a: Out[Int64[:]]) -> None:
 def masked_total(a: Float64[:], lo: Float64) -> Float64:
     """np.sum(a[a >= lo])."""
     return np.sum(a[a >= lo])
+
+
+def category_means(x: Float64[:, :], cats: Int64[:], k: Int64) -> Float64[:, :]:
+    """scanpy's regressor: `x.T[ix, mask]` gathers a row of the transpose
+    where the mask holds, `r[mask, ix] = v` writes a column there."""
+    r = np.zeros(x.shape)
+    mask = cats == k
+    for ix in range(x.shape[1]):
+        r[mask, ix] = x.T[ix, mask].mean()
+    return r
+
+
+def picked(a: Int32[:, :, :], rows: Int64[:], i: Int64, j: Int64) -> Int64:
+    """`a[i, rows, j]` of integers around an index array: `a[i, :, j][rows]`;
+    then written back, doubled, through the same index."""
+    got = a[i, rows, j]
+    b = a.copy()
+    b[i, rows, j] = got * 2
+    return got.sum() * 1000 + b.sum()

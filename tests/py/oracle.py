@@ -1672,6 +1672,16 @@ def _array_methods():
     ]
 
 
+@program("tuple_params")
+def _tuple_params():
+    a = arr([0.5, 1.5, -2.0, 4.0, 8.25], np.float64)
+    return [
+        C("calls", "calls", a, 1, 4, 0.25),
+        C("calls_empty_window", "calls", a, 3, 3, -1.5),
+        C("calls_out_of_bounds", "calls", a, 2, 6, 1.0),
+    ]
+
+
 @program("determinants")
 def _determinants():
     rot = np.array([[0.36, 0.48, -0.8], [-0.8, 0.6, 0.0], [0.48, 0.64, 0.6]])
@@ -2775,6 +2785,13 @@ def _index_arrays():
         C("reverse_through_indices_strided", "reverse_through_indices", every_other(arr([1, 2, 3, 4], i64))),
         C("masked_total", "masked_total", f64(12), 0.5),
         C("masked_total_empty", "masked_total", f64(3), 100.0),
+        C("category_means", "category_means", arr([[1.0, 2.0, 3.0], [4.0, 5.5, 6.0], [7.0, 8.0, 9.5], [0.5, 1.5, 2.5]], np.float64),
+          arr([0, 1, 0, 1], np.int64), 1, tol="ulps=2"),
+        C("category_means_none", "category_means", arr([[1.0, 2.0], [3.0, 4.0]], np.float64), arr([0, 0], np.int64), 1),
+        C("category_means_mismatch", "category_means", arr([[1.0, 2.0], [3.0, 4.0]], np.float64), arr([1, 1, 1], np.int64), 1),
+        C("picked", "picked", arr(list(range(24)), np.int32).reshape(2, 3, 4), arr([2, -3, 1], np.int64), 1, -1),
+        C("picked_out_of_bounds", "picked", arr(list(range(24)), np.int32).reshape(2, 3, 4), arr([0], np.int64), 2, 0),
+        C("picked_row_out_of_bounds", "picked", arr(list(range(24)), np.int32).reshape(2, 3, 4), arr([3], np.int64), 0, 0),
     ]
 
 
@@ -3715,6 +3732,13 @@ class Lint:
                 for it in items:
                     self.annotation(path, it, what)
                 return
+            if node.value.id in ("tuple", "Tuple") and what.startswith("parameter"):
+                F.add("tuple parameter")
+                items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                for it in items:
+                    if not (isinstance(it, ast.Name) and it.id in DTYPE_NAMES):
+                        self.err(path, it, f"{what}: an element of a tuple parameter is a number dtype")
+                return
             self.annotation(path, node.value, what)
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             F.add(f"{len(items)}-D array")
@@ -4378,6 +4402,7 @@ REQUIRED = [
     "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
     "operator @", "np.dot()", "method .dot()",
     ".shape[lo:hi], a slice of the extents", "list display as the argument of max()", "positional-only parameters",
+    "tuple parameter",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -992,6 +992,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 continue;
             }
+            if p.is_tuple() {
+                match self.tuple_argument(callee, i, p, v, at) {
+                    Some(xs) => ids.extend(xs),
+                    None => bad = true,
+                }
+                continue;
+            }
             match self.post_argument(callee, i, p, v, given, at) {
                 Some(x) => ids.push(x),
                 None => bad = true,
@@ -1086,6 +1093,39 @@ impl<'a, 'c> FnLower<'a, 'c> {
         bound.collect()
     }
 
+    /// Argument `i` of a POST call to the tuple parameter `p`: a tuple of
+    /// as many numbers, each converted to its element; `None` after
+    /// reporting why it does not fit.
+    fn tuple_argument(
+        &mut self,
+        callee: &Callee,
+        i: usize,
+        p: &TypeData,
+        v: Val,
+        at: TextRange,
+    ) -> Option<Vec<ValueId>> {
+        let (nth, name, n) = (i + 1, &callee.name, p.elements.len());
+        let elts = match v {
+            Val::Tuple(elts) if elts.len() == n => elts,
+            Val::Tuple(elts) => {
+                let k = elts.len();
+                self.err(&at, format!("argument {nth} of `{name}` is a tuple of {k}, expected a tuple of {n} numbers"));
+                return None;
+            }
+            Val::Err => return None,
+            other => {
+                let what = tuples::describe(&other);
+                self.err(&at, format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers"));
+                return None;
+            }
+        };
+        let mut ids = Vec::with_capacity(n);
+        for (e, t) in elts.into_iter().zip(&p.elements) {
+            ids.push(self.post_argument(callee, i, &TypeData::scalar(t.dtype), e, None, at)?);
+        }
+        Some(ids)
+    }
+
     /// Argument `i` of a POST call converted to its parameter `p`, or
     /// `None` after reporting why it does not fit. `given` is the
     /// argument's expression, absent for a default.
@@ -1172,6 +1212,17 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
     let (mut params, mut param_names, mut maybe_none) = (Vec::new(), Vec::new(), Vec::new());
     let mut k = 0;
     while k < ir_params.len() {
+        // A tuple: its elements, named `p.0`, `p.1`, ...
+        if let Some(&(_, len)) = f.tuple_params.iter().find(|(first, len)| *first == k && k + len <= ir_params.len()) {
+            let elements =
+                ir_params[k..k + len].iter().map(|&p| m.types.get(f.body.ty(p).expect("typed param")).clone());
+            params.push(TypeData::tuple(elements.collect()));
+            let name = f.body.name_or_empty(ir_params[k]);
+            param_names.push(name.rsplit_once('.').map_or(name, |(n, _)| n).to_owned());
+            maybe_none.push(false);
+            k += len;
+            continue;
+        }
         let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
         let p = ir_params[k + usize::from(flag)];
         params.push(m.types.get(f.body.ty(p).expect("typed param")).clone());

@@ -1039,9 +1039,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.tuple_subscript(elts, s);
         }
         if let Val::Arr { v, ty } = &base {
+            if let Some(p) = self.mixed_array_index(index, ty.ndim()) {
+                let Some((view, idx)) = self.mixed_view(&(*v, ty.clone()), index, p, self.range(s)) else {
+                    return Val::Err;
+                };
+                return self.gather(&view, &idx, p, self.range(s));
+            }
             if self.is_array_index(index) {
                 let Some(idx) = self.index_array(index) else { return Val::Err };
-                return self.gather(&(*v, ty.clone()), &idx, self.range(s));
+                return self.gather(&(*v, ty.clone()), &idx, 0, self.range(s));
             }
             if slicing::makes_view(hir, index, ty.ndim()) && !self.is_index_tuple(index) {
                 return self.view_subscript(*v, ty, s);

@@ -20,9 +20,14 @@
 //!   NumPy's ValueError. A value array is copied before any element is
 //!   written, so `a[idx] = a[::-1]` reads the old `a`, as NumPy does.
 //!
+//! - `a[i, idx]`, `a[mask, j]`: one array entry and an integer for every
+//!   other axis (each wrapped and checked as `a[i]` is) index the 1-D view
+//!   of `a` along the array's axis, as NumPy's result is: `a[i][idx]`,
+//!   `a[:, j][mask]`; assignments likewise.
+//!
 //! Not here: several array indices (`a[i_arr, j_arr]`), an array index
-//! mixed with integers or slices (`a[idx, 0]`, `a[:, idx]`), lists as
-//! indices, and an augmented assignment through an array index.
+//! mixed with slices (`a[:, idx]`), lists as indices, and an augmented
+//! assignment through an array index.
 
 use super::*;
 
@@ -36,9 +41,70 @@ struct Broadcast {
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
+    /// The place of the one array among the entries of `index` when every
+    /// other entry is an integer and there is one entry per axis of an
+    /// array of `nd` axes (`a[i, idx]`, `a[mask, j]`), as the typecheck
+    /// typed them.
+    pub(super) fn mixed_array_index(&self, index: hir::ExprId, nd: Option<usize>) -> Option<usize> {
+        let hir::Expr::Tuple(entries) = &self.hir.exprs[index] else { return None };
+        if Some(entries.len()) != nd {
+            return None;
+        }
+        let mut array_at = None;
+        for (k, &e) in entries.iter().enumerate() {
+            match self.expr_types.get(e)? {
+                typeck::Ty::Arr(t) if kind(t.dtype) == Kind::Int || t.dtype == DType::Bool && t.ndim() == Some(1) => {
+                    if array_at.replace(k).is_some() {
+                        return None;
+                    }
+                }
+                t if t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int) => {}
+                _ => return None,
+            }
+        }
+        array_at
+    }
+
+    /// Of `a[i, idx]` (the entries of `index`, the array at `p`): the 1-D
+    /// view of `a` along axis `p` where the other axes take the integers,
+    /// and the array index, lowered left to right.
+    pub(super) fn mixed_view(
+        &mut self,
+        a: &(ValueId, TypeData),
+        index: hir::ExprId,
+        p: usize,
+        at: TextRange,
+    ) -> Option<((ValueId, TypeData), (ValueId, TypeData))> {
+        let hir::Expr::Tuple(entries) = &self.hir.exprs[index] else { unreachable!("a tuple index") };
+        let mut idx = None;
+        let mut offset = self.int_const(0, &at);
+        for (axis, &e) in entries.iter().enumerate() {
+            if axis == p {
+                idx = Some(self.index_array(e)?);
+                continue;
+            }
+            let i = self.int_operand(e, "an index")?;
+            let i = self.checked_index(a.0, axis as u32, i, at);
+            let stride = self.named_axis_value(a.0, axis as u32, true, &at);
+            let step = self.result(Opcode::Mul, DType::Int64, i, stride);
+            offset = self.result(Opcode::Add, DType::Int64, offset, step);
+        }
+        let extent = self.named_axis_value(a.0, p as u32, false, &at);
+        let stride = self.named_axis_value(a.0, p as u32, true, &at);
+        let Val::Arr { v, ty } = self.make_view(a.0, &a.1, offset, &[extent], &[stride], &at) else { return None };
+        Some(((v, ty), idx?))
+    }
+
     /// `a[idx]` of the integer array `idx`, or of the Bool array `idx` as
-    /// a mask.
-    pub(super) fn gather(&mut self, a: &(ValueId, TypeData), idx: &(ValueId, TypeData), at: TextRange) -> Val {
+    /// a mask; `idx`'s first axis indexes axis `first_axis` of the array
+    /// the program indexes (of which `a` may be a view), as messages say.
+    pub(super) fn gather(
+        &mut self,
+        a: &(ValueId, TypeData),
+        idx: &(ValueId, TypeData),
+        first_axis: usize,
+        at: TextRange,
+    ) -> Val {
         let (Some(nd), Some(ind)) = (a.1.ndim(), idx.1.ndim()) else {
             return self.err(&at, "the number of axes of this array is not known");
         };
@@ -47,7 +113,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let d = a.1.dtype;
         if idx.1.dtype == DType::Bool {
-            return self.masked(a, idx, nd, ind, at);
+            return self.masked(a, idx, (nd, ind), first_axis, at);
         }
         self.at(&at);
         let a_dims = self.dims_of(a.0, &a.1);
@@ -57,7 +123,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let out = self.new_empty_array(d, &extents, &at);
         let open = self.loops_open(&out_dims, &at);
         let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-        let row = self.row_index(idx, &pos[..ind], a_dims[0], at);
+        let row = self.row_index(idx, &pos[..ind], a_dims[0], first_axis, at);
         let src: Vec<ValueId> = std::iter::once(row).chain(pos[ind..].iter().copied()).collect();
         let n = self.fresh("el");
         let x = self.b.index_load(TypeId::scalar(d), a.0, &src, &n);
@@ -71,8 +137,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         &mut self,
         a: &(ValueId, TypeData),
         mask: &(ValueId, TypeData),
-        nd: usize,
-        md: usize,
+        (nd, md): (usize, usize),
+        first_axis: usize,
         at: TextRange,
     ) -> Val {
         if md > nd {
@@ -83,7 +149,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         self.at(&at);
         let a_dims = self.dims_of(a.0, &a.1);
-        let m_dims = self.mask_dims(a_dims.as_slice(), mask, at);
+        let m_dims = self.mask_dims(a_dims.as_slice(), mask, first_axis, at);
         let count = self.mask_count(mask, &m_dims, at);
         let out_dims: Vec<ValueId> = std::iter::once(count).chain(a_dims[md..].iter().copied()).collect();
         let extents: Vec<(ValueId, bool)> = out_dims.iter().map(|&x| (x, true)).collect();
@@ -97,7 +163,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// `a[idx] = v` of the integer or Bool array `idx`.
-    pub(super) fn scatter(&mut self, a: &(ValueId, TypeData), idx: &(ValueId, TypeData), v: Val, at: TextRange) {
+    pub(super) fn scatter(
+        &mut self,
+        a: &(ValueId, TypeData),
+        idx: &(ValueId, TypeData),
+        v: Val,
+        first_axis: usize,
+        at: TextRange,
+    ) {
         let (Some(nd), Some(ind)) = (a.1.ndim(), idx.1.ndim()) else {
             self.err(&at, "the number of axes of this array is not known");
             return;
@@ -120,7 +193,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // mask's count only then: a number needs none).
         let value_array = matches!(v, Val::Arr { .. });
         let (target, m_dims): (Vec<ValueId>, Vec<ValueId>) = if mask {
-            let m_dims = self.mask_dims(&a_dims, idx, at);
+            let m_dims = self.mask_dims(&a_dims, idx, first_axis, at);
             let count = if value_array { self.mask_count(idx, &m_dims, at) } else { self.zero(DType::Int64) };
             (std::iter::once(count).chain(a_dims[ind..].iter().copied()).collect(), m_dims)
         } else {
@@ -140,7 +213,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             let open = self.loops_open(&target, &at);
             let pos: Vec<ValueId> = open.iter().map(|l| l.i).collect();
-            let row = self.row_index(idx, &pos[..ind], a_dims[0], at);
+            let row = self.row_index(idx, &pos[..ind], a_dims[0], first_axis, at);
             let dst: Vec<ValueId> = std::iter::once(row).chain(pos[ind..].iter().copied()).collect();
             if let Some(x) = self.value_element(&value, &pos, a.1.dtype, at) {
                 self.b.index_store(a.0, &dst, x);
@@ -151,7 +224,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Element `pos` of the integer array `idx`, as an Int64 row of an
     /// axis of `n`, wrapped when negative and checked.
-    fn row_index(&mut self, idx: &(ValueId, TypeData), pos: &[ValueId], n: ValueId, at: TextRange) -> ValueId {
+    fn row_index(
+        &mut self,
+        idx: &(ValueId, TypeData),
+        pos: &[ValueId],
+        n: ValueId,
+        first_axis: usize,
+        at: TextRange,
+    ) -> ValueId {
         let nm = self.fresh("i");
         let i = self.b.index_load(TypeId::scalar(idx.1.dtype), idx.0, pos, &nm);
         let i = if idx.1.dtype == DType::Int64 {
@@ -161,20 +241,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.b.cast(TypeId::INT64, i, &nm)
         };
         let (i, ok) = self.wrapped_index(i, n, &at);
-        let msg = "index out of bounds: index {} is out of range for axis 0 with size {}";
-        self.panic_unless_with(ok, msg, &[i, n], &at);
+        let msg = format!("index out of bounds: index {{}} is out of range for axis {first_axis} with size {{}}");
+        self.panic_unless_with(ok, &msg, &[i, n], &at);
         i
     }
 
     /// The extents of `mask`, each checked to be the extent of `a` on the
     /// same axis (NumPy's IndexError).
-    fn mask_dims(&mut self, a_dims: &[ValueId], mask: &(ValueId, TypeData), at: TextRange) -> Vec<ValueId> {
+    fn mask_dims(
+        &mut self,
+        a_dims: &[ValueId],
+        mask: &(ValueId, TypeData),
+        first_axis: usize,
+        at: TextRange,
+    ) -> Vec<ValueId> {
         let m_dims = self.dims_of(mask.0, &mask.1);
         for (k, (&m, &n)) in m_dims.iter().zip(a_dims).enumerate() {
             let same = self.result(Opcode::Eq, DType::Bool, m, n);
+            let axis = first_axis + k;
             let msg = format!(
-                "IndexError: boolean index did not match indexed array along axis {k}; size of axis is {{}} but \
-                 size of corresponding boolean axis is {{}}"
+                "IndexError: boolean index did not match indexed array along axis {axis}; size of axis is {{}} \
+                 but size of corresponding boolean axis is {{}}"
             );
             self.panic_unless_with(same, &msg, &[n, m], &at);
         }

@@ -409,7 +409,19 @@ pub(crate) fn lower_function(
             LocalKind::Param => {
                 let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
                 let td = types.get(*t).clone();
-                let ty = if td.is_array { LocalTy::Array(td) } else { LocalTy::Scalar(Scalar::strong(td.dtype)) };
+                let ty = if td.is_tuple() {
+                    // A tuple of numbers: a tuple local whose elements
+                    // are parameters of their own.
+                    for (i, e) in td.elements.iter().enumerate() {
+                        let element = LocalInfo::input(LocalTy::Scalar(Scalar::strong(e.dtype)));
+                        locals.insert(tuples::element_local(&local.name, i), element);
+                    }
+                    LocalTy::Tuple(td.elements.len())
+                } else if td.is_array {
+                    LocalTy::Array(td)
+                } else {
+                    LocalTy::Scalar(Scalar::strong(td.dtype))
+                };
                 LocalInfo::input(ty)
             }
             LocalKind::Poisoned => LocalInfo {
@@ -743,10 +755,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn body(&mut self, def: &ast::StmtFunctionDef) {
         let decl = self.decl;
-        for ((name, t), maybe_none) in decl.params.iter().zip(&decl.maybe_none) {
+        for (((name, t), maybe_none), &len) in decl.params.iter().zip(&decl.maybe_none).zip(&decl.tuple_lens) {
             if *maybe_none {
                 let flag = self.b.param(&crate::declare::presence_name(name), TypeId::BOOL);
                 self.flags.insert(name.clone(), flag);
+            }
+            if len > 0 {
+                // Each element of a tuple is a parameter (`decl.ir_params`).
+                let elements = self.types.get(*t).elements.clone();
+                for (i, e) in elements.iter().enumerate() {
+                    let element = tuples::element_local(name, i);
+                    let v = self.b.param(&element, TypeId::scalar(e.dtype));
+                    self.slots.insert(element, v);
+                }
+                continue;
             }
             let v = self.b.param(name, *t);
             self.slots.insert(name.clone(), v);
@@ -758,6 +780,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let ret = decl.ir_ret(self.types);
         self.b.set_return(ret);
         self.b.set_maybe_none(decl.ir_maybe_none());
+        self.b.set_tuple_params(decl.ir_tuple_params());
         self.b.set_attrs(decl.attrs);
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
@@ -1108,7 +1131,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &hir.exprs[target] {
             hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
             &hir::Expr::Subscript { base, index } => {
-                if self.is_array_index(index) {
+                let nd = match self.expr_types.get(base) {
+                    Some(typeck::Ty::Arr(t)) => t.ndim(),
+                    _ => None,
+                };
+                if let Some(p) = self.mixed_array_index(index, nd) {
+                    self.assign_through_mixed_index(base, index, p, v, at);
+                } else if self.is_array_index(index) {
                     self.assign_through_array_index(base, index, v, at);
                 } else if self.is_view_expr(target) {
                     self.assign_to_view(target, v);
@@ -1147,7 +1176,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         let Some(idx) = self.index_array(index) else { return };
-        self.scatter(&arr, &idx, v, at);
+        self.scatter(&arr, &idx, v, 0, at);
+    }
+
+    /// `a[i, idx] = v`, `a[mask, j] = v`: through the 1-D view the other
+    /// entries pick (see `gather.rs`).
+    fn assign_through_mixed_index(&mut self, base: hir::ExprId, index: hir::ExprId, p: usize, v: Val, at: TextRange) {
+        let base_at = self.range(base);
+        let arr = match self.expr(base) {
+            Val::Arr { v, ty } => (v, ty),
+            _ => return,
+        };
+        if !arr.1.is_output && self.reads_input_memory(base) {
+            let msg = self.read_only_message(base);
+            self.err(&base_at, msg);
+            return;
+        }
+        let Some((view, idx)) = self.mixed_view(&arr, index, p, at) else { return };
+        self.scatter(&view, &idx, v, p, at);
     }
 
     /// `a, b = b, a`, `x, y = 1, 2`, `a[i], a[j] = a[j], a[i]`,

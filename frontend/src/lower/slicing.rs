@@ -591,7 +591,7 @@ impl FnLower<'_, '_> {
     }
 
     /// The extent (or, with `stride`, the byte stride) of `av` along `axis`.
-    fn named_axis_value(&mut self, av: ValueId, axis: u32, stride: bool, at: &impl Ranged) -> ValueId {
+    pub(super) fn named_axis_value(&mut self, av: ValueId, axis: u32, stride: bool, at: &impl Ranged) -> ValueId {
         self.at(at);
         if stride {
             let n = self.fresh("stride");
@@ -619,7 +619,7 @@ impl FnLower<'_, '_> {
     /// An integer index `i` of `av` along `axis`, wrapped when negative and
     /// checked against the extent with `index.load`'s message (NumPy's
     /// IndexError), located at the subscript `at`.
-    fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, at: TextRange) -> ValueId {
+    pub(super) fn checked_index(&mut self, av: ValueId, axis: u32, i: ValueId, at: TextRange) -> ValueId {
         let at = &at;
         let n = self.named_axis_value(av, axis, false, at);
         let (i, ok) = self.wrapped_index(i, n, at);
@@ -653,7 +653,7 @@ impl FnLower<'_, '_> {
     }
 
     /// An integer operand (an index, a slice bound or step) as Int64.
-    fn int_operand(&mut self, id: hir::ExprId, what: &str) -> Option<ValueId> {
+    pub(super) fn int_operand(&mut self, id: hir::ExprId, what: &str) -> Option<ValueId> {
         let v = self.expr(id);
         let e = &self.range(id);
         match v.scalar() {

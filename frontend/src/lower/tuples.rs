@@ -35,7 +35,7 @@ pub(crate) const TUPLE_REPEAT_MAX: usize = 1 << 12;
 /// The local holding element `i` of the tuple local `name`: a name no
 /// Python identifier can take. This is the one place that lays a tuple
 /// local out.
-pub(super) fn element_local(name: &str, i: usize) -> String {
+pub(crate) fn element_local(name: &str, i: usize) -> String {
     format!("{name}.{i}")
 }
 
@@ -66,7 +66,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// What a value is, in a diagnostic.
-fn describe(v: &Val) -> &'static str {
+pub(super) fn describe(v: &Val) -> &'static str {
     match v {
         Val::Num { s, .. } | Val::Lit { s, .. } => s.dtype.name(),
         Val::Arr { .. } => "an array",
