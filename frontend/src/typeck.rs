@@ -2142,13 +2142,19 @@ impl Solver<'_> {
             return None;
         }
         let mut dtype_kw = None;
+        let names = crate::lower::arrays::creation_names(f);
+        let mut named: Vec<Option<ExprId>> = vec![None; names.len()];
         for k in keywords {
+            let position = names.iter().position(|n| Some(*n) == k.name.as_deref());
             match k.name.as_deref() {
                 Some("dtype") => dtype_kw = Some(k.value),
+                Some(_) if position.is_some_and(|p| p >= args.len()) => named[position?] = Some(k.value),
                 _ => return None,
             }
         }
-        let args: Vec<ExprId> = recv.into_iter().chain(args.iter().copied()).collect();
+        let given = args.len();
+        let args: Vec<ExprId> =
+            (recv.into_iter().chain(args.iter().copied())).chain(named.iter().skip(given).map_while(|n| *n)).collect();
         if f == ArrFn::Arange {
             let dtype = match dtype_kw {
                 Some(e) => Some(self.dtype_arg(e)?),

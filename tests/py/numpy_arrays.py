@@ -217,3 +217,13 @@ def half_mean(n: Int64) -> Float16:
 
 def size_ndim(a: Float64[:, :]) -> Int64:
     return a.size * 10 + a.ndim + len(a) * 100
+
+
+def by_keyword(n: Int64, v: Float32) -> Float64:
+    """`shape=` and `fill_value=` by keyword, as cooltools writes
+    `np.empty(shape=(0, 0), dtype=np.bool_)`."""
+    none = np.empty(shape=(0, 0), dtype=np.bool_)
+    z = np.zeros(shape=(n, 2))
+    f = np.full(shape=n, fill_value=v)
+    g = np.full(n, fill_value=2, dtype=np.float32)
+    return none.size + z.sum() + f.sum() + g.sum() + np.ones(shape=3, dtype=np.int8).sum()

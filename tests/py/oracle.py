@@ -1825,6 +1825,9 @@ def _numpy_arrays():
         C("sum_complex", "sum_complex", arr([1 + 2j, -0.5 + 0.25j, 3 - 1j], np.complex128)),
         C("half_mean", "half_mean", 10),
         C("size_ndim", "size_ndim", f64(3, 5)),
+        C("by_keyword", "by_keyword", 3, f32v(0.25)),
+        C("by_keyword_empty", "by_keyword", 0, f32v(1.5)),
+        C("by_keyword_negative", "by_keyword", -1, f32v(1.5)),
     ]
 
 
@@ -4167,12 +4170,19 @@ class Lint:
                 return
             np_array = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"
                         and f.attr in NUMPY_CREATE | NUMPY_REDUCE)
-            if np_array and f.attr in NUMPY_CREATE and all(k.arg == "dtype" for k in e.keywords):
+            named = {"empty": ["shape"], "zeros": ["shape"], "ones": ["shape"], "full": ["shape", "fill_value"]}.get(getattr(f, "attr", None), [])
+            if np_array and f.attr in NUMPY_CREATE and all(k.arg == "dtype" or k.arg in named[len(e.args):] for k in e.keywords):
                 F.add(f"np.{f.attr}()")
-                if e.keywords:
+                if any(k.arg == "dtype" for k in e.keywords):
                     F.add("dtype= keyword")
                 for k in e.keywords:
-                    self.dtype_arg(path, k.value)
+                    if k.arg == "dtype":
+                        self.dtype_arg(path, k.value)
+                    elif k.arg == "shape":
+                        F.add("shape= keyword")
+                        self.shape_arg(path, k.value)
+                    else:
+                        self.expr(path, k.value)
                 if f.attr in ("empty", "zeros", "ones", "full") and e.args:
                     self.shape_arg(path, e.args[0])
                     rest = e.args[1:]
@@ -4402,7 +4412,7 @@ REQUIRED = [
     "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
     "operator @", "np.dot()", "method .dot()",
     ".shape[lo:hi], a slice of the extents", "list display as the argument of max()", "positional-only parameters",
-    "tuple parameter",
+    "tuple parameter", "shape= keyword",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

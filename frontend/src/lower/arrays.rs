@@ -68,6 +68,16 @@ pub(crate) enum Red {
     All,
 }
 
+/// The names of the leading parameters of the creation function `f`,
+/// which a call may give by keyword (`np.empty(shape=(0, 0))`).
+pub(crate) fn creation_names(f: ArrFn) -> &'static [&'static str] {
+    match f {
+        ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones => &["shape"],
+        ArrFn::Full => &["shape", "fill_value"],
+        _ => &[],
+    }
+}
+
 /// The NumPy function `name` over arrays, if compiled code has it.
 pub(crate) fn array_func(name: &str) -> Option<ArrFn> {
     Some(match name {
@@ -330,10 +340,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
             );
         let mut dtype_kw: Option<hir::ExprId> = None;
         let mut axis_kw: Option<hir::ExprId> = None;
+        let mut named: Vec<Option<hir::ExprId>> = vec![None; creation_names(f).len()];
         let mut keepdims = false;
         for k in c.keywords {
+            let position = creation_names(f).iter().position(|n| Some(*n) == k.name.as_deref());
             match k.name.as_deref() {
                 Some("dtype") if takes_dtype => dtype_kw = Some(k.value),
+                // `np.empty(shape=(0, 0))`, `np.full(n, fill_value=x)`: the
+                // leading arguments by name.
+                Some(_) if position.is_some_and(|p| p >= c.args.len()) => {
+                    named[position.expect("a named argument")] = Some(k.value)
+                }
                 Some("axis") if takes_axis => axis_kw = Some(k.value),
                 Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match hir.exprs[k.value] {
                     hir::Expr::Literal(Lit::Bool(b)) => keepdims = b,
@@ -350,6 +367,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             args.push(r);
         }
         args.extend(c.args.iter().copied());
+        args.extend(named.iter().skip(c.args.len()).map_while(|n| *n));
         // (required positional, optional positional dtype)
         let (need, dtype_pos) = match f {
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => {
