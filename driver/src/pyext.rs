@@ -255,6 +255,8 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                     ),
                 };
                 match i.checked_sub(first_default) {
+                    // An array default: an array the module makes.
+                    Some(d) if f.array_defaults.iter().any(|(at, _)| *at == d) => format!("{declared} = ..."),
                     Some(d) => match &f.defaults[d] {
                         Some(v) => format!("{declared} = {}", python_literal(v)),
                         None => format!("{declared} = None"),

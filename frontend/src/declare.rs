@@ -8,8 +8,8 @@ use crate::source::SourceFile;
 use crate::syntax::{construct_name, Lit};
 use postc_ir::module::DeclLocs;
 use postc_ir::{
-    Constant, DType, Diagnostic, FileId, FuncAttrs, FunctionBuilder, ImportedName, Layout, Module, Shape, TypeData,
-    TypeId, UFuncSignature,
+    ArrayDefault, Constant, DType, Diagnostic, FileId, FuncAttrs, FunctionBuilder, ImportedName, Layout, Module, Shape,
+    TypeData, TypeId, UFuncSignature,
 };
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
@@ -143,6 +143,9 @@ pub(crate) struct FuncDecl {
     /// The default values of the last `defaults.len()` parameters, as
     /// CPython keeps them; `None` is a default of `None`.
     pub defaults: Vec<Option<(Lit, Scalar)>>,
+    /// The defaults of array parameters, by their place in `defaults`
+    /// (whose entry there is `None`).
+    pub array_defaults: Vec<(usize, postc_ir::ArrayDefault)>,
     pub core_dims: Vec<String>,
     /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeId>,
@@ -838,6 +841,92 @@ impl Declarer<'_> {
         Some((lit, scalar))
     }
 
+    /// The default of the array parameter `name` of type `t`: NumPy's
+    /// `np.empty`, `np.zeros`, `np.ones` or `np.full` of a constant shape
+    /// (an integer or a tuple of them) and the parameter's dtype
+    /// (`np.empty(shape=(0), dtype=np.bool_)`), as CPython makes it once;
+    /// `np.empty`'s elements are zeros.
+    fn array_default(&mut self, d: &Declared, name: &str, t: &TypeData, value: &Expr) -> Option<ArrayDefault> {
+        let refuse = |this: &mut Self| {
+            this.err(
+                value,
+                format!(
+                    "the default of array parameter `{name}` is `np.empty`, `np.zeros`, `np.ones` or `np.full` of a \
+                     constant shape and its dtype here"
+                ),
+            );
+            None
+        };
+        if t.is_output {
+            self.err(value, format!("output parameter `{name}` takes no default: it is written"));
+            return None;
+        }
+        let Expr::Call(c) = value else { return refuse(self) };
+        let f = match &*c.func {
+            Expr::Attribute(a)
+                if matches!(&*a.value, Expr::Name(m)
+                if matches!(d.globals.get(m.id.as_str()), Some(Global::BoundaryModule(m)) if m == "numpy")) =>
+            {
+                a.attr.id.as_str()
+            }
+            Expr::Name(n) => match d.globals.get(n.id.as_str()) {
+                Some(Global::Boundary { module, name }) if module == "numpy" => name.as_str(),
+                _ => return refuse(self),
+            },
+            _ => return refuse(self),
+        };
+        let names: &[&str] = match f {
+            "empty" | "zeros" | "ones" => &["shape", "dtype"],
+            "full" => &["shape", "fill_value", "dtype"],
+            _ => return refuse(self),
+        };
+        // NumPy's parameters, by position then by keyword.
+        let mut given: Vec<Option<&Expr>> = vec![None; names.len()];
+        for (slot, a) in given.iter_mut().zip(c.arguments.args.iter()) {
+            *slot = Some(a);
+        }
+        if c.arguments.args.len() > names.len() {
+            return refuse(self);
+        }
+        for k in c.arguments.keywords.iter() {
+            let at = k.arg.as_ref().and_then(|a| names.iter().position(|n| *n == a.id.as_str()));
+            match at {
+                Some(i) if given[i].is_none() => given[i] = Some(&k.value),
+                _ => return refuse(self),
+            }
+        }
+        let shape_e = given[0]?;
+        let extent = |e: &Expr| match crate::syntax::literal(e) {
+            Some(Ok(Lit::Int(n))) => u64::try_from(n).ok(),
+            _ => None,
+        };
+        let shape: Option<Vec<u64>> = match shape_e {
+            Expr::Tuple(t) => t.elts.iter().map(extent).collect(),
+            e => extent(e).map(|n| vec![n]),
+        };
+        let Some(shape) = shape else { return refuse(self) };
+        let dtype = match given[names.len() - 1] {
+            Some(e) => self.module_dtype(d, e)?,
+            None if f == "full" => return refuse(self),
+            None => DType::Float64,
+        };
+        if dtype != t.dtype || Some(shape.len()) != t.ndim() {
+            self.err(value, format!("the default of `{name}` does not fit its annotation {t}"));
+            return None;
+        }
+        let fill = match f {
+            "ones" => Lit::Int(1),
+            "full" => self.const_value(d, given[1]?)?.0,
+            _ => Lit::Int(0),
+        };
+        if fill.convert(dtype).is_none() {
+            self.err(value, format!("the fill value of `{name}`'s default does not fit {}", dtype.name()));
+            return None;
+        }
+        // As CPython holds it; NumPy converts it when it makes the array.
+        Some(ArrayDefault { dtype, shape, fill: crate::lower::python_value(&fill) })
+    }
+
     fn scalar_annotation(&mut self, d: &Declared, ann: &Expr) -> Option<DType> {
         match self.annotation(d, ann)? {
             Annot::Type(t) if !t.is_array => Some(t.dtype),
@@ -1112,6 +1201,7 @@ impl Declarer<'_> {
         let mut params = Vec::new();
         let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
+        let mut array_defaults = Vec::new();
         let mut tuple_lens = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
@@ -1134,6 +1224,19 @@ impl Declarer<'_> {
                     ok = false;
                 }
                 Some(a) => match self.annotation(d, a) {
+                    Some(Annot::Type(t)) if t.is_array && pw.default.is_some() => {
+                        let value = pw.default.as_deref().expect("a default");
+                        match self.array_default(d, &pname, &t, value) {
+                            Some(v) => {
+                                array_defaults.push((defaults.len(), v));
+                                defaults.push(None);
+                            }
+                            None => ok = false,
+                        }
+                        params.push((pname, t));
+                        maybe_none.push(false);
+                        tuple_lens.push(0);
+                    }
                     Some(Annot::Type(t)) => {
                         if let Some(value) = &pw.default {
                             match self.default_value(d, &pname, &t, value) {
@@ -1349,6 +1452,7 @@ impl Declarer<'_> {
                 maybe_none,
                 tuple_lens,
                 defaults,
+                array_defaults,
                 core_dims: Vec::new(),
                 ret,
                 ret_maybe_none,
@@ -1381,6 +1485,7 @@ impl Declarer<'_> {
             maybe_none,
             tuple_lens,
             defaults,
+            array_defaults,
             core_dims,
             ret,
             ret_maybe_none,
@@ -1406,6 +1511,7 @@ impl Declarer<'_> {
         b.set_return(decl.ir_ret(&mut m.types));
         b.set_maybe_none(decl.ir_maybe_none());
         b.set_tuple_params(decl.ir_tuple_params());
+        b.set_array_defaults(decl.array_defaults.clone());
         b.set_attrs(decl.attrs);
         b.set_ufunc_sig(decl.ufunc_sig.clone());
         b.set_doc(decl.doc.clone());

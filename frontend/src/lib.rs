@@ -263,6 +263,7 @@ impl SourceFrontend for PyFrontend {
             post_imports: &module.post_imports,
             intrinsics: &module.intrinsic_imports,
             imported_defaults: &self.defaults,
+            may_prange: lower::module_may_prange(&unit.globals),
         };
         // A round lowers the functions whose result is still unknown; a
         // result found lets the next round lower their callers. A result

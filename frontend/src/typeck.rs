@@ -3019,6 +3019,7 @@ impl Solver<'_> {
                     param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
                     maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
+                    array_defaults: d.array_defaults.clone(),
                     keyword_only: d.keyword_only,
                     positional_only: d.positional_only,
                     ret: d.ret.map(ty),

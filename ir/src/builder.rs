@@ -53,6 +53,9 @@ impl FunctionBuilder {
     pub fn set_defaults(&mut self, defaults: Vec<Option<crate::body::ConstValue>>) {
         self.func.defaults = defaults;
     }
+    pub fn set_array_defaults(&mut self, array_defaults: Vec<(usize, crate::ArrayDefault)>) {
+        self.func.array_defaults = array_defaults;
+    }
     pub fn set_keyword_only(&mut self, keyword_only: usize) {
         self.func.keyword_only = keyword_only;
     }

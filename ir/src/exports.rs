@@ -79,6 +79,9 @@ pub struct FuncSpec {
     /// CPython holds them ([`crate::Function::defaults`]); `None` is
     /// Python's `None`.
     pub defaults: Vec<Option<ConstValue>>,
+    /// The array defaults, by their place in `defaults`
+    /// ([`crate::Function::array_defaults`]).
+    pub array_defaults: Vec<(usize, crate::ArrayDefault)>,
     /// How many of the last parameters are keyword-only
     /// ([`crate::Function::keyword_only`]).
     pub keyword_only: usize,
@@ -206,6 +209,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         name: name.to_owned(),
         params,
         defaults: f.defaults.clone(),
+        array_defaults: f.array_defaults.clone(),
         keyword_only: f.keyword_only,
         positional_only: f.positional_only,
         ret,
@@ -232,6 +236,10 @@ const WITH_KEYWORD_ONLY: i64 = -3;
 /// parameters are positional-only (after the keyword-only count); bytes
 /// that start with an earlier marker still decode, with none.
 const WITH_POSITIONAL_ONLY: i64 = -4;
+
+/// The first field since functions also carry the defaults of array
+/// parameters (after the positional-only count).
+const WITH_ARRAY_DEFAULTS: i64 = -5;
 
 /// Writes the little-endian, length-prefixed fields of [`Exports::encode`].
 #[derive(Default)]
@@ -417,7 +425,7 @@ impl Exports {
     /// The exports as bytes that [`Exports::decode`] reads back.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
-        w.int(WITH_POSITIONAL_ONLY);
+        w.int(WITH_ARRAY_DEFAULTS);
         w.int(self.functions.len() as i64);
         for f in &self.functions {
             w.text(&f.name);
@@ -455,6 +463,16 @@ impl Exports {
             }
             w.int(f.keyword_only as i64);
             w.int(f.positional_only as i64);
+            w.int(f.array_defaults.len() as i64);
+            for (at, a) in &f.array_defaults {
+                w.int(*at as i64);
+                w.dtype(a.dtype);
+                w.int(a.shape.len() as i64);
+                for &n in &a.shape {
+                    w.int(n as i64);
+                }
+                w.value(Some(&a.fill));
+            }
         }
         w.int(self.ufuncs.len() as i64);
         for u in &self.ufuncs {
@@ -476,7 +494,8 @@ impl Exports {
     pub fn decode(bytes: &[u8]) -> Option<Exports> {
         let mut r = Reader(bytes);
         let mut out = Exports::default();
-        let with_positional_only = bytes.starts_with(&WITH_POSITIONAL_ONLY.to_le_bytes());
+        let with_array_defaults = bytes.starts_with(&WITH_ARRAY_DEFAULTS.to_le_bytes());
+        let with_positional_only = with_array_defaults || bytes.starts_with(&WITH_POSITIONAL_ONLY.to_le_bytes());
         let with_keyword_only = with_positional_only || bytes.starts_with(&WITH_KEYWORD_ONLY.to_le_bytes());
         let with_defaults = with_keyword_only || bytes.starts_with(&WITH_DEFAULTS.to_le_bytes());
         if with_defaults {
@@ -506,10 +525,33 @@ impl Exports {
             };
             let keyword_only = if with_keyword_only { r.count()? } else { 0 };
             let positional_only = if with_positional_only { r.count()? } else { 0 };
+            let mut array_defaults = Vec::new();
+            if with_array_defaults {
+                for _ in 0..r.count()? {
+                    let at = r.count()?;
+                    let dtype = r.dtype()?;
+                    let shape = (0..r.count()?).map(|_| r.count().map(|n| n as u64)).collect::<Option<_>>()?;
+                    let fill = r.value()??;
+                    if at >= defaults.len() {
+                        return None;
+                    }
+                    array_defaults.push((at, crate::ArrayDefault { dtype, shape, fill }));
+                }
+            }
             if defaults.len() > params.len() || keyword_only + positional_only > params.len() {
                 return None;
             }
-            out.functions.push(FuncSpec { name, params, defaults, keyword_only, positional_only, ret, doc, kernel });
+            out.functions.push(FuncSpec {
+                name,
+                params,
+                defaults,
+                array_defaults,
+                keyword_only,
+                positional_only,
+                ret,
+                doc,
+                kernel,
+            });
         }
         for _ in 0..r.count()? {
             let name = r.text()?;
@@ -570,6 +612,7 @@ mod tests {
                     Some(ConstValue::Str("é".into())),
                     Some(ConstValue::Bytes(vec![0, 255])),
                 ],
+                array_defaults: Vec::new(),
                 keyword_only: 3,
                 positional_only: 2,
                 ret: Ret::Array(ArraySpec { layout: "strided", fixed_strides: None, ..array }),
@@ -589,6 +632,42 @@ mod tests {
     }
 
     #[test]
+    fn array_defaults_round_trip() {
+        let array = ArraySpec {
+            dtype: DType::Bool,
+            dims: vec![None],
+            fixed_strides: None,
+            layout: "strided",
+            output: false,
+            text: "Bool[]Shape[?]".into(),
+        };
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "masked".into(),
+                params: vec![
+                    Param { name: "x".into(), ty: ParamType::Scalar(DType::Float64) },
+                    Param { name: "mask".into(), ty: ParamType::Array(array) },
+                    Param { name: "k".into(), ty: ParamType::Scalar(DType::Int64) },
+                ],
+                defaults: vec![None, Some(ConstValue::Int(2))],
+                array_defaults: vec![(
+                    0,
+                    crate::ArrayDefault { dtype: DType::Bool, shape: vec![0, 3], fill: ConstValue::Bool(false) },
+                )],
+                keyword_only: 0,
+                positional_only: 0,
+                ret: Ret::Scalar(DType::Float64),
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: Vec::new(),
+        };
+        assert_round_trips(&exports);
+        let back = Exports::decode(&exports.encode()).expect("decodes");
+        assert_eq!(back.functions[0].array_defaults, exports.functions[0].array_defaults);
+    }
+
+    #[test]
     fn tuple_parameters_round_trip() {
         let exports = Exports {
             functions: vec![FuncSpec {
@@ -598,6 +677,7 @@ mod tests {
                     Param { name: "by".into(), ty: ParamType::Tuple(vec![DType::Int64, DType::Float32, DType::Bool]) },
                 ],
                 defaults: Vec::new(),
+                array_defaults: Vec::new(),
                 keyword_only: 0,
                 positional_only: 0,
                 ret: Ret::Scalar(DType::Float64),
@@ -624,6 +704,7 @@ mod tests {
                 name: "pair".into(),
                 params: Vec::new(),
                 defaults: Vec::new(),
+                array_defaults: Vec::new(),
                 keyword_only: 0,
                 positional_only: 0,
                 ret: Ret::Tuple(vec![Ret::Scalar(DType::Float64), Ret::Array(array)]),
@@ -646,6 +727,7 @@ mod tests {
                     Param { name: "n".into(), ty: ParamType::MaybeNone(DType::Int64) },
                 ],
                 defaults: vec![None, Some(ConstValue::Int(3))],
+                array_defaults: Vec::new(),
                 keyword_only: 1,
                 positional_only: 0,
                 ret: Ret::MaybeNone(DType::Int32),
@@ -735,6 +817,7 @@ mod tests {
                 name: "f".into(),
                 params: vec![Param { name: "a".into(), ty: ParamType::Scalar(DType::Int8) }],
                 defaults: vec![],
+                array_defaults: Vec::new(),
                 keyword_only: 2,
                 positional_only: 0,
                 ret: Ret::Void,
@@ -753,6 +836,7 @@ mod tests {
                 name: "f".into(),
                 params: vec![],
                 defaults: vec![Some(ConstValue::Int(1))],
+                array_defaults: Vec::new(),
                 keyword_only: 0,
                 positional_only: 0,
                 ret: Ret::Void,

@@ -32,7 +32,9 @@ pub use diag::{Diagnostic, Pos, SourceMap};
 pub use dtype::{DType, DTypeKind};
 pub use entity::{EntityId, IndexVec};
 pub use loc::{FileId, FileTable, Loc, SrcLoc};
-pub use module::{Constant, FuncAttrs, FuncId, Function, ImportedName, MaybeNone, Module, ModuleId, Program};
+pub use module::{
+    ArrayDefault, Constant, FuncAttrs, FuncId, Function, ImportedName, MaybeNone, Module, ModuleId, Program,
+};
 pub use opcode::{BinOp, Format, Item, Opcode, PayloadLayout, Slot, Trap, UnaryOp, ValueSlots};
 pub use types::{Layout, Shape, TypeData, TypeId, TypeTable};
 pub use ufunc::UFuncSignature;

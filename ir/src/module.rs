@@ -136,6 +136,10 @@ pub struct Function {
     /// them filled in by the frontend; they are kept here for Python
     /// callers.
     pub defaults: Vec<Option<ConstValue>>,
+    /// The defaults of array parameters, by their place in `defaults`
+    /// (whose entry there is `None`): each a new array made when a
+    /// Python caller leaves the parameter out.
+    pub array_defaults: Vec<(usize, ArrayDefault)>,
     /// How many of the last Python parameters are keyword-only (after a
     /// `*` in the signature): Python callers name them; calls inside the
     /// program are bound by the frontend, as defaults are filled in.
@@ -154,6 +158,16 @@ pub struct Function {
     pub loc: Option<SrcLoc>,
 }
 
+/// The default value of an array parameter (`mask: Bool[:] =
+/// np.empty(shape=(0,), dtype=np.bool_)`): an array of `dtype` and
+/// `shape` whose every element is `fill`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ArrayDefault {
+    pub dtype: crate::DType,
+    pub shape: Vec<u64>,
+    pub fill: ConstValue,
+}
+
 impl Function {
     pub fn new(name: impl Into<String>) -> Function {
         Function {
@@ -163,6 +177,7 @@ impl Function {
             ufunc_sig: None,
             doc: None,
             defaults: Vec::new(),
+            array_defaults: Vec::new(),
             keyword_only: 0,
             positional_only: 0,
             maybe_none: MaybeNone::default(),

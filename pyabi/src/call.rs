@@ -332,12 +332,27 @@ impl Function {
         }
         let plan = Plan::new(py, &spec)?;
         let cif = (!plan.registers).then(|| call_interface(&spec));
-        let defaults = (spec.defaults.iter())
+        let mut defaults = (spec.defaults.iter())
             .map(|v| match v {
                 Some(v) => python_value(py, v),
                 None => Ok(py.None()),
             })
             .collect::<PyResult<Vec<_>>>()?;
+        // An array default is one array, made here as CPython makes a
+        // default once, read-only: every call that leaves the parameter
+        // out passes it.
+        for (at, a) in &spec.array_defaults {
+            let Some(slot) = defaults.get_mut(*at) else {
+                return Err(PyValueError::new_err(format!("{}: an array default past the defaults", spec.name)));
+            };
+            let numpy = py.import("numpy")?;
+            let shape = pyo3::types::PyTuple::new(py, a.shape.iter().copied())?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("dtype", crate::dlpack::numpy_name(a.dtype))?;
+            let array = numpy.getattr("full")?.call((shape, python_value(py, &a.fill)?), Some(&kwargs))?;
+            array.call_method1("setflags", (false,))?;
+            *slot = array.unbind();
+        }
         let f = Bound::new(
             py,
             Function { vectorcall: function_vectorcall, spec, plan, defaults, code, cif, runtime, library, module },

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 SOURCE = '''\
+import numpy as np
 from postyp import Bool, Complex128, Float32, Float64, Int8, Int64
 
 
@@ -82,6 +83,18 @@ def ordered(a: Int64, b: Int64, /) -> Int64:
 
 def every_kind(a: Int64, /, b: Int64, *, c: Int64 = 3) -> Int64:
     return a + 10 * b + 100 * c
+
+
+def masked_total(x: Float64[:], mask: Bool[:] = np.empty(shape=(0), dtype=np.bool_), scale: Float64 = 1.0) -> Float64:
+    s = 0.0
+    for i in range(len(x)):
+        if mask.size == 0 or mask[i]:
+            s += x[i]
+    return s * scale
+
+
+def weighted(x: Float64[:], w: Float32[:, :] = np.full((1, 3), 2.5, dtype=np.float32)) -> Float64:
+    return (x * w).sum()
 '''
 
 X = np.arange(5.0)
@@ -217,3 +230,21 @@ def test_signatures_show_the_defaults(modules, name):
     assert getattr(compiled, name).__text_signature__ == str(expected)
     # The default is the object CPython holds: the int 2 for a Float64.
     assert type(inspect.signature(compiled.total).parameters["scale"].default) is int
+
+
+def test_array_defaults_are_made_once_and_read_only(modules):
+    """An array default is NumPy's array of the default's shape, dtype and
+    fill, made once (as CPython evaluates a default once), read-only; a
+    call that leaves the parameter out passes it."""
+    compiled, uncompiled = modules
+    x = np.array([1.0, 2.5, -4.0])
+    m = np.array([True, False, True])
+    for args, kwargs in [((x,), {}), ((x, m), {}), ((x,), {"scale": 2.0}), ((x,), {"mask": m, "scale": -1.0})]:
+        assert compiled.masked_total(*args, **kwargs) == uncompiled.masked_total(*args, **kwargs)
+    assert compiled.weighted(x) == pytest.approx(uncompiled.weighted(x))
+    mask = inspect.signature(compiled.masked_total).parameters["mask"].default
+    assert isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (0,)
+    assert not mask.flags.writeable
+    w = inspect.signature(compiled.weighted).parameters["w"].default
+    assert w.dtype == np.float32 and w.shape == (1, 3) and (w == np.float32(2.5)).all()
+    assert inspect.signature(compiled.weighted).parameters["w"].default is w

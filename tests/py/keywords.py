@@ -133,3 +133,23 @@ def stretched(x: Float64, k: Int64 = 2, /, offset: Float64 = 0.5) -> Float64:
 def positional_only_calls(x: Float64) -> Float64:
     """`stretched` by position, with its default, and `offset` by keyword."""
     return stretched(x) + stretched(x, 3) + 10.0 * stretched(x, 3, offset=-1.0) + 100.0 * stretched(x, offset=2.0)
+
+
+def masked_total(x: Float64[:], mask: Bool[:] = np.empty(shape=(0), dtype=np.bool_), scale: Float64 = 1.0) -> Float64:
+    """An array default (cooltools' empty mask), made where a call leaves
+    the parameter out."""
+    s = 0.0
+    for i in range(len(x)):
+        if mask.size == 0 or mask[i]:
+            s += x[i]
+    return s * scale
+
+
+def weighted(x: Float64[:], w: Float64[:] = np.full(3, 2, dtype=np.float64)) -> Float64:
+    """A filled array default."""
+    return (x * w).sum()
+
+
+def array_default_calls(x: Float64[:], m: Bool[:]) -> Float64:
+    """The array defaults left out and given."""
+    return masked_total(x) + masked_total(x, m, scale=2.0) + 10.0 * weighted(x[:3]) + 100.0 * weighted(x[:3], x[:3])

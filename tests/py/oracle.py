@@ -2160,6 +2160,9 @@ def _keywords():
         C("keyword_only_calls_negative", "keyword_only_calls", -4.0),
         C("positional_only_calls", "positional_only_calls", 1.25),
         C("positional_only_direct", "stretched", -2.0, 5, 0.125),
+        C("array_default_calls", "array_default_calls", arr([1.0, 2.5, -4.0, 8.0], np.float64),
+          arr([True, False, True, True], np.bool_)),
+        C("array_default_calls_short", "array_default_calls", arr([1.0, 2.5], np.float64), arr([True, False], np.bool_)),
     ]
     return cases
 
@@ -3804,6 +3807,9 @@ class Lint:
             F.add("default parameter value")
             if isinstance(d, ast.Constant) and d.value is None:
                 F.add("default None")
+            elif (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and isinstance(d.func.value, ast.Name)
+                  and d.func.value.id == "np" and d.func.attr in ("empty", "zeros", "ones", "full")):
+                F.add("array default")
             elif not self.constant_value(d):
                 self.err(path, d, "a default is a number, a negative number or a module constant")
         for p in a.args + a.kwonlyargs:
@@ -4412,7 +4418,7 @@ REQUIRED = [
     "method .reshape()", "np.reshape()", "method .flatten()", "method .astype()",
     "operator @", "np.dot()", "method .dot()",
     ".shape[lo:hi], a slice of the extents", "list display as the argument of max()", "positional-only parameters",
-    "tuple parameter", "shape= keyword",
+    "tuple parameter", "shape= keyword", "array default",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -129,6 +129,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
                     maybe_none: d.maybe_none.clone(),
                     defaults: d.defaults.clone(),
+                    array_defaults: d.array_defaults.clone(),
                     keyword_only: d.keyword_only,
                     positional_only: d.positional_only,
                     ret: d.ret.map(|t| self.types.get(t).clone()),
@@ -956,6 +957,8 @@ enum Bound {
     Default(Lit, Scalar),
     /// A default of `None`.
     DefaultNone,
+    /// The default of an array parameter: a new array made at the call.
+    DefaultArray(postc_ir::ArrayDefault),
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
@@ -983,6 +986,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Bound::Given(w) => (values[w].take().unwrap_or(Val::Err), Some(written[w]), self.range(written[w])),
                 Bound::Default(lit, s) => (Val::Lit { lit, s }, None, c.at),
                 Bound::DefaultNone => (Val::None, None, c.at),
+                Bound::DefaultArray(array) => (self.default_array(&array, c.at), None, c.at),
             };
             if callee.maybe_none.get(i).copied().unwrap_or(false) {
                 let what = format!("argument {} of `{}`", i + 1, callee.name);
@@ -1083,14 +1087,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return None;
             }
         }
-        let defaults = (0..first_default).map(|_| None).chain(callee.defaults.iter().map(Some));
+        let defaults = (0..first_default).map(|_| None).chain(callee.defaults.iter().enumerate().map(Some));
         let bound = given.into_iter().zip(defaults).map(|(given, default)| match (given, default) {
             (Some(w), _) => Some(Bound::Given(w)),
-            (None, Some(Some((lit, s)))) => Some(Bound::Default(lit.clone(), *s)),
-            (None, Some(None)) => Some(Bound::DefaultNone),
+            (None, Some((_, Some((lit, s))))) => Some(Bound::Default(lit.clone(), *s)),
+            (None, Some((at, None))) => Some(match callee.array_defaults.iter().find(|(a, _)| *a == at) {
+                Some((_, array)) => Bound::DefaultArray(array.clone()),
+                None => Bound::DefaultNone,
+            }),
             (None, None) => None,
         });
         bound.collect()
+    }
+
+    /// A new array of an array parameter's default, for a call that
+    /// leaves the parameter out: its shape, every element its fill value.
+    fn default_array(&mut self, array: &postc_ir::ArrayDefault, at: TextRange) -> Val {
+        self.at(&at);
+        let dims: Vec<(ValueId, bool)> = array.shape.iter().map(|&n| (self.int_const(n as i64, &at), true)).collect();
+        let arr = self.new_array(array.dtype, &dims, &at);
+        let fill = match &array.fill {
+            postc_ir::ConstValue::Bool(b) => Some(Lit::Bool(*b)),
+            postc_ir::ConstValue::Int(0) => None,
+            postc_ir::ConstValue::Int(i) => Some(Lit::Int(*i)),
+            postc_ir::ConstValue::Float(bits) => Some(Lit::Float(f64::from_bits(*bits))),
+            _ => None,
+        };
+        if let Some(lit) = fill {
+            let s = Scalar::weak(crate::pytypes::default_of(kind(array.dtype)));
+            self.fill(&arr, Val::Lit { lit, s }, &at);
+        }
+        Val::Arr { v: arr.0, ty: arr.1 }
     }
 
     /// Argument `i` of a POST call to the tuple parameter `p`: a tuple of
@@ -1245,6 +1272,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         param_names,
         maybe_none,
         defaults,
+        array_defaults: f.array_defaults.clone(),
         keyword_only,
         positional_only: f.positional_only,
         ret,

@@ -79,6 +79,8 @@ pub(crate) struct Callee {
     /// The default values of the last `defaults.len()` parameters; `None`
     /// is a default of `None`.
     pub defaults: Vec<Option<(Lit, Scalar)>>,
+    /// The defaults of array parameters, by their place in `defaults`.
+    pub array_defaults: Vec<(usize, postc_ir::ArrayDefault)>,
     /// How many of the last parameters are keyword-only.
     pub keyword_only: usize,
     /// How many of the first parameters are positional-only.
@@ -103,6 +105,18 @@ pub(crate) struct ModuleCx<'a> {
     /// The parameters' default values of the program's POST Python
     /// modules, for calls of imported functions.
     pub imported_defaults: &'a DefaultsByModule,
+    /// Whether the module can name `prange` (see [`module_may_prange`]).
+    pub may_prange: bool,
+}
+
+/// Whether a module whose globals are `globals` can name `prange` (as
+/// `prange`, `postc.prange` or an attribute of an imported module): only
+/// its bodies need the uses of names a `prange` check reads. Decided once
+/// per module, not once per body.
+pub(crate) fn module_may_prange(globals: &HashMap<String, Global>) -> bool {
+    globals
+        .values()
+        .any(|g| matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_)))
 }
 
 /// Module name → function name → the function's default values.
@@ -785,16 +799,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
         self.b.set_defaults(decl.defaults.iter().map(|d| d.as_ref().map(|(lit, _)| python_value(lit))).collect());
+        self.b.set_array_defaults(decl.array_defaults.clone());
         self.b.set_keyword_only(decl.keyword_only);
         self.b.set_positional_only(decl.positional_only);
         self.b.set_func_loc(Some(self.cx.src.loc(self.cx.file, &def.name)));
         // Only a module that can name `prange` needs them.
-        let may_prange = self
-            .cx
-            .globals
-            .values()
-            .any(|g| matches!(g, Global::Prange | Global::Namespace(Namespace::Postc) | Global::BoundaryModule(_)));
-        if may_prange {
+        if self.cx.may_prange {
             self.name_uses = prange::name_uses(self.hir);
         }
         let entry = self.b.create_block("entry");
@@ -2552,7 +2562,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 /// A default value as CPython holds it, for Python callers of an exported
 /// function: the literal's own value, not converted to the parameter's
 /// dtype (`c: Float64 = 3` is the int 3, as `inspect.signature` shows).
-fn python_value(lit: &Lit) -> postc_ir::ConstValue {
+pub(crate) fn python_value(lit: &Lit) -> postc_ir::ConstValue {
     use postc_ir::ConstValue as V;
     match lit {
         Lit::Bool(b) => V::Bool(*b),

@@ -1119,6 +1119,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             params,
             param_names,
             defaults: Vec::new(),
+            array_defaults: Vec::new(),
             keyword_only: 0,
             positional_only: 0,
             ret: Some(ret),
