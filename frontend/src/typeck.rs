@@ -3041,29 +3041,17 @@ impl Solver<'_> {
     /// type when it may be `None`.
     fn post_call(&self, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
         let callee = self.callee(name)?;
-        let count = callee.params.len();
-        let by_position = count.checked_sub(callee.keyword_only)?;
-        if args.len() > by_position || args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+        if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
-        let mut given: Vec<Option<ExprId>> = (0..count).map(|i| args.get(i).copied()).collect();
-        for k in keywords {
-            let name = k.name.as_deref()?;
-            let i = callee.param_names.iter().position(|n| n == name)?;
-            if i < callee.positional_only || given[i].replace(k.value).is_some() {
-                return None;
-            }
-        }
-        // The parameters left out take their defaults, which fit them.
-        let first_default = count.checked_sub(callee.defaults.len())?;
+        // Bound as the lowering binds them (`lower::bind`); the
+        // parameters left out take their defaults, which fit them.
+        let names: Vec<Option<&str>> = keywords.iter().map(|k| k.name.as_deref()).collect();
+        let written: Vec<ExprId> = args.iter().copied().chain(keywords.iter().map(|k| k.value)).collect();
+        let given = crate::lower::bind(&callee, args.len(), &names).ok()?;
         for (i, g) in given.iter().enumerate() {
             let p = &callee.params[i];
-            let Some(e) = *g else {
-                if i < first_default {
-                    return None;
-                }
-                continue;
-            };
+            let Some(e) = g.map(|w| written[w]) else { continue };
             if callee.maybe_none[i] && matches!(self.body.exprs[e], Expr::None) {
                 continue;
             }

@@ -1032,61 +1032,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Each parameter's argument, or `None` after reporting, in CPython's
     /// words, an argument too many, unknown, given twice or missing.
     fn bind_arguments(&mut self, callee: &Callee, c: &CallExpr) -> Option<Vec<Bound>> {
-        let (args, keywords) = (c.args, c.keywords);
-        let name = &callee.name;
-        let count = callee.params.len();
-        let by_position = count - callee.keyword_only;
-        if args.len() > by_position {
-            let s = if by_position == 1 { "" } else { "s" };
-            let were = if args.len() == 1 { "was" } else { "were" };
-            let what = if callee.keyword_only > 0 { " positional" } else { "" };
-            self.err(&c.at, format!("`{name}` takes {by_position}{what} argument{s}, but {} {were} given", args.len()));
-            return None;
-        }
-        let mut given: Vec<Option<usize>> = (0..count).map(|i| (i < args.len()).then_some(i)).collect();
-        for (w, k) in (args.len()..).zip(keywords.iter()) {
-            let Some(key) = k.name.as_deref() else {
-                self.err(&k.range, "`**` arguments are not supported");
-                return None;
-            };
-            let Some(i) = callee.param_names.iter().position(|p| p == key) else {
-                self.err(&k.range, format!("{name}() got an unexpected keyword argument '{key}'"));
-                return None;
-            };
-            if i < callee.positional_only {
-                self.err(
-                    &k.range,
-                    format!("{name}() got some positional-only arguments passed as keyword arguments: '{key}'"),
-                );
+        let names: Vec<Option<&str>> = c.keywords.iter().map(|k| k.name.as_deref()).collect();
+        let given = match bind(callee, c.args.len(), &names) {
+            Ok(given) => given,
+            Err(e) => {
+                let at = match e.keyword() {
+                    Some(k) => c.keywords[k].range,
+                    None => c.at,
+                };
+                self.err(&at, e.message(callee));
                 return None;
             }
-            if given[i].is_some() {
-                self.err(&k.range, format!("{name}() got multiple values for argument '{key}'"));
-                return None;
-            }
-            given[i] = Some(w);
-        }
-        let first_default = count - callee.defaults.len();
-        // CPython names the positional ones missing first, then the
-        // keyword-only ones.
-        for (range, what) in [(0..by_position, "positional"), (by_position..count, "keyword-only")] {
-            let missing: Vec<String> = (range.start..range.end.min(first_default))
-                .filter(|i| given[*i].is_none())
-                .map(|i| format!("'{}'", callee.param_names[i]))
-                .collect();
-            if !missing.is_empty() {
-                let s = if missing.len() == 1 { "" } else { "s" };
-                self.err(
-                    &c.at,
-                    format!(
-                        "{name}() missing {} required {what} argument{s}: {}",
-                        missing.len(),
-                        postc_ir::diag::english_list(&missing)
-                    ),
-                );
-                return None;
-            }
-        }
+        };
+        let first_default = callee.params.len() - callee.defaults.len();
         let defaults = (0..first_default).map(|_| None).chain(callee.defaults.iter().enumerate().map(Some));
         let bound = given.into_iter().zip(defaults).map(|(given, default)| match (given, default) {
             (Some(w), _) => Some(Bound::Given(w)),
@@ -1278,4 +1236,111 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         ret,
         ret_maybe_none,
     })
+}
+
+/// Why the arguments of a call do not bind to a POST function's
+/// parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum BindError {
+    /// More positional arguments than the parameters before a `*`.
+    TooMany {
+        given: usize,
+    },
+    /// A `**` argument (the keyword at this index).
+    Unpacked(usize),
+    Unexpected(usize, String),
+    PositionalOnly(usize, String),
+    Twice(usize, String),
+    /// Parameters without a default left out: the positional ones first,
+    /// as CPython names them, else the keyword-only ones.
+    Missing {
+        keyword_only: bool,
+        names: Vec<String>,
+    },
+}
+
+impl BindError {
+    /// The keyword argument the error is at, if one is.
+    pub(crate) fn keyword(&self) -> Option<usize> {
+        match self {
+            BindError::Unpacked(k)
+            | BindError::Unexpected(k, _)
+            | BindError::PositionalOnly(k, _)
+            | BindError::Twice(k, _) => Some(*k),
+            BindError::TooMany { .. } | BindError::Missing { .. } => None,
+        }
+    }
+
+    /// The message, in CPython's words where CPython has them.
+    pub(crate) fn message(&self, callee: &Callee) -> String {
+        let name = &callee.name;
+        match self {
+            BindError::TooMany { given } => {
+                let by_position = callee.params.len() - callee.keyword_only;
+                let s = if by_position == 1 { "" } else { "s" };
+                let were = if *given == 1 { "was" } else { "were" };
+                let what = if callee.keyword_only > 0 { " positional" } else { "" };
+                format!("`{name}` takes {by_position}{what} argument{s}, but {given} {were} given")
+            }
+            BindError::Unpacked(_) => "`**` arguments are not supported".to_owned(),
+            BindError::Unexpected(_, key) => format!("{name}() got an unexpected keyword argument '{key}'"),
+            BindError::PositionalOnly(_, key) => {
+                format!("{name}() got some positional-only arguments passed as keyword arguments: '{key}'")
+            }
+            BindError::Twice(_, key) => format!("{name}() got multiple values for argument '{key}'"),
+            BindError::Missing { keyword_only, names } => {
+                let what = if *keyword_only { "keyword-only" } else { "positional" };
+                let s = if names.len() == 1 { "" } else { "s" };
+                let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+                format!(
+                    "{name}() missing {} required {what} argument{s}: {}",
+                    names.len(),
+                    postc_ir::diag::english_list(&quoted)
+                )
+            }
+        }
+    }
+}
+
+/// The arguments of a call of `callee` with `positional` positional
+/// arguments and keywords named `keywords` (`None` for `**`) bound to its
+/// parameters as CPython binds them: for each parameter, the index of its
+/// argument among the positional ones then the keywords' values, or `None`
+/// for one left out that has a default. The typecheck and the lowering
+/// both bind through it.
+pub(crate) fn bind(
+    callee: &Callee,
+    positional: usize,
+    keywords: &[Option<&str>],
+) -> Result<Vec<Option<usize>>, BindError> {
+    let count = callee.params.len();
+    let by_position = count.saturating_sub(callee.keyword_only);
+    if positional > by_position {
+        return Err(BindError::TooMany { given: positional });
+    }
+    let mut given: Vec<Option<usize>> = (0..count).map(|i| (i < positional).then_some(i)).collect();
+    for (k, key) in keywords.iter().enumerate() {
+        let Some(key) = key else { return Err(BindError::Unpacked(k)) };
+        let Some(i) = callee.param_names.iter().position(|p| p == key) else {
+            return Err(BindError::Unexpected(k, key.to_string()));
+        };
+        if i < callee.positional_only {
+            return Err(BindError::PositionalOnly(k, key.to_string()));
+        }
+        if given[i].is_some() {
+            return Err(BindError::Twice(k, key.to_string()));
+        }
+        given[i] = Some(positional + k);
+    }
+    let first_default = count.saturating_sub(callee.defaults.len());
+    for (range, keyword_only) in [(0..by_position, false), (by_position..count, true)] {
+        let names: Vec<String> = (range.start..range.end.min(first_default))
+            .filter(|i| given[*i].is_none())
+            .map(|i| callee.param_names[i].clone())
+            .collect();
+        if !names.is_empty() {
+            return Err(BindError::Missing { keyword_only, names });
+        }
+    }
+    Ok(given)
 }

@@ -41,6 +41,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(crate) mod arrays;
 mod calls;
+pub(crate) use calls::bind;
 mod elementwise;
 pub(crate) mod expr;
 mod gather;
