@@ -16,11 +16,13 @@
 //! `>`, `>=`: lexicographic, as CPython orders tuples), slices with
 //! constant bounds (`t[1:]`, `t[::-1]`: a tuple of the elements picked),
 //! conditional expressions choosing between tuples of scalars, and `for`
-//! loops over a tuple, unrolled. The typecheck (`crate::typeck`) types
-//! tuples of scalars by the same rules.
+//! loops over a tuple, unrolled. A parameter that is a tuple of numbers
+//! is a tuple local whose elements are the IR's parameters (named by
+//! [`element_local`]; `FuncDecl::ir_params`). The typecheck
+//! (`crate::typeck`) types tuples of scalars by the same rules.
 //!
-//! What it does not: tuples as parameters of functions (results are
-//! `mod.rs`'s), slices with bounds known only at run time (the length of
+//! What it does not: tuple results (`mod.rs`'s), tuples of arrays or of
+//! tuples as parameters, slices with bounds known only at run time (the length of
 //! the result would be), tuples of tuples or of arrays in conditional
 //! expressions, and CPython's identity shortcut in comparisons (a NaN
 //! element is never equal to itself here, where CPython finds the very
