@@ -193,13 +193,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Panics with NumPy's ValueError unless `k` (counted from the end
     /// when negative) indexes an array of `n` elements, or `n` is 0.
     fn kth_in_bounds(&mut self, k: ValueId, n: ValueId, at: &TextRange) {
+        let (k, inside) = self.wrapped_index(k, n, at);
         let zero = self.int_const(0, at);
-        let negative = self.result(Opcode::Lt, DType::Bool, k, zero);
-        let from_end = self.result(Opcode::Add, DType::Int64, k, n);
-        let k = self.select_int(negative, from_end, k);
-        let at_least = self.result(Opcode::Ge, DType::Bool, k, zero);
-        let below = self.result(Opcode::Lt, DType::Bool, k, n);
-        let inside = self.result(Opcode::And, DType::Bool, at_least, below);
         let empty = self.result(Opcode::Eq, DType::Bool, n, zero);
         let ok = self.result(Opcode::Or, DType::Bool, inside, empty);
         self.panic_unless_with(ok, "ValueError: kth(={}) out of bounds ({})", &[k, n], at);
