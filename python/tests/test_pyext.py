@@ -140,7 +140,14 @@ def test_defaults_bind_as_in_the_uncompiled_module(numpy_venv, extensions):
     shown = 0
     for f in (n for n in stub.body if isinstance(n, ast.FunctionDef) and n.name not in THREAD_FUNCTIONS):
         defaults = [eval(compile(ast.Expression(d), "keywords.pyi", "eval")) for d in f.args.defaults]
-        assert tuple(defaults) == (getattr(keywords, f.name).__defaults__ or ()), f.name
+        actual = getattr(keywords, f.name).__defaults__ or ()
+        assert len(defaults) == len(actual), f.name
+        for shown_default, default in zip(defaults, actual):
+            # An array default is an array the module makes: `...` in the stub.
+            if isinstance(default, np.ndarray):
+                assert shown_default is Ellipsis, f.name
+            else:
+                assert shown_default == default, f.name
         shown += len(defaults)
     assert shown >= 9
 
