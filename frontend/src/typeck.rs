@@ -1793,7 +1793,7 @@ impl Solver<'_> {
         // As the lowering's `target_of`, which takes any `.conjugate` for
         // the method of numbers first.
         if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
-            if matches!(&**attr, "conjugate" | "conj") {
+            if matches!(&**attr, "conjugate" | "conj") && !self.names_module(*base, "numpy") {
                 return match self.ty(*base)? {
                     // The method of a real array returns the array itself.
                     Ty::Arr(t) if args.is_empty() => {
@@ -3161,7 +3161,7 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
     let s = common?;
     let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
     let k = kind(d);
-    if k == Kind::Complex && !matches!(op, NpOp::Abs | NpOp::Negative | NpOp::Square) {
+    if k == Kind::Complex && !op.takes_complex() {
         return None;
     }
     let converted = |d: DType| args.iter().all(|a| a.converts_to(d));
@@ -3186,6 +3186,10 @@ fn numpy_ufunc(op: NpOp, args: &[Ty]) -> Option<Ty> {
             let rd = d.complex_part().unwrap_or(d);
             num(rd, kind(rd) == Kind::Float)
         }
+        NpOp::Conj if k == Kind::Bool => {
+            converted(DType::Int8).then_some(Ty::Num { s: Scalar::strong(DType::Int8), nonneg: true })
+        }
+        NpOp::Conj => num(d, k != Kind::Complex && args[0].nonneg()),
         NpOp::Negative if k == Kind::Bool => None,
         NpOp::Negative => num(d, false),
         NpOp::Square if k == Kind::Bool => {

@@ -4,7 +4,7 @@ a C-contiguous array, a copy of any other, as NumPy makes), `a.flatten()`
 converted), over C-order, Fortran-order, transposed, strided and empty
 inputs."""
 import numpy as np
-from postyp import Bool, Float32, Float64, Int16, Int32, Int64
+from postyp import Bool, Complex128, Float32, Float64, Int16, Int32, Int64
 
 
 def reshaped(a: Int64[:], m: Int64, n: Int64) -> Int64[:, :]:
@@ -139,3 +139,13 @@ def conjugated(a: Int32[:, :]) -> Int64:
     b = a.conj()
     b[0, 0] = -100
     return b.sum() * 1000 + a[0, 0] * 10 + a.conjugate().T[0, 1]
+
+
+def conjugates(z: Complex128[:], x: Float32[:], b: Bool) -> Complex128:
+    """np.conj and np.conjugate: of a complex array a new array of the
+    conjugates (the argument is not written), of a real one its values, of
+    a Bool an Int8, of Python numbers NumPy scalars."""
+    w = np.conj(z)
+    w[0] = 0j
+    y = np.conjugate(x)
+    return w.sum() + 10.0 * z[0] + y.sum() + np.conj(b) + np.conj(1 + 2j) + np.conj(3)

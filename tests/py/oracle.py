@@ -1669,6 +1669,8 @@ def _array_methods():
         C("astype_is_copy", "astype_is_copy", f64(5)),
         C("conjugated", "conjugated", arr([[1, 2, 3], [4, 5, 6]], np.int32)),
         C("conjugated_transposed", "conjugated", transposed(arr([[1, -2], [3, 4], [-5, 6]], np.int32))),
+        C("conjugates", "conjugates", arr([1 + 2j, -3.5 - 0.5j, 0j], np.complex128), arr([0.5, -2.0], np.float32), True),
+        C("conjugates_reversed", "conjugates", reversed_view(arr([2j, 1 - 1j], np.complex128)), arr([], np.float32), False),
     ]
 
 
@@ -3559,7 +3561,7 @@ NUMPY_UFUNCS = {
     "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "rint", "fabs", "arctan2",
     "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "round", "around", "abs", "absolute", "negative", "square", "sign",
     "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "power",
-    "radians", "deg2rad", "degrees", "rad2deg",
+    "radians", "deg2rad", "degrees", "rad2deg", "conj", "conjugate",
     # Elementwise selections over arrays.
     "where", "clip",
 }

@@ -79,7 +79,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             &hir::Expr::Attribute { base, ref attr } => {
                 let attr = &**attr;
-                if attr == "conjugate" || attr == "conj" {
+                // The method; `np.conj(x)` is NumPy's ufunc.
+                if (attr == "conjugate" || attr == "conj") && self.boundary_module(base) != Some("numpy") {
                     return Some(Target::Conjugate(base));
                 }
                 match self.namespace_of(base) {
@@ -371,7 +372,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     if t.dtype.is_complex() {
                         return self.err(
                             &self.range(base),
-                            "`conjugate` of a complex array is not compiled: conjugate its elements in a loop",
+                            "`.conjugate()` of a complex array is not compiled: write `np.conj(a)`",
                         );
                     }
                     return self.expr(base);
@@ -384,26 +385,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         self.err(&self.range(base), "`conjugate` is a method of numbers")
                     };
                 };
-                let Some(part) = s.dtype.complex_part() else {
+                if s.dtype.complex_part().is_none() {
                     if kind(s.dtype) <= Kind::Float {
                         return v;
                     }
                     return self.err(&self.range(base), format!("{} has no `conjugate`", s.dtype.name()));
-                };
+                }
                 let Some(x) = self.materialize(&v, s.dtype, &self.range(base)) else { return Val::Err };
                 self.at(&c.at);
-                let ty = TypeId::scalar(s.dtype);
-                let pty = TypeId::scalar(part);
-                let n = self.fresh("conj");
-                let t = self.b.let_(ty, x, &n);
-                let n = self.fresh("im");
-                let im = self.b.getfield(pty, x, Field::Imag, &n);
-                let n = self.fresh("neg");
-                let nim = self.b.unary(Opcode::Neg, pty, im, &n);
-                self.b.setfield(t, Field::Imag, nim);
-                let n = self.fresh("conj");
-                let out = self.b.let_(ty, t, &n);
-                Val::Num { v: out, s, nonneg: false }
+                Val::Num { v: self.complex_conjugate(x, s.dtype), s, nonneg: false }
             }
             Target::Intrinsic(symbol) => {
                 let local = self.intrinsic_local(&symbol, c.func);
@@ -1056,6 +1046,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (None, None) => None,
         });
         bound.collect()
+    }
+
+    /// The conjugate of the complex `x` of `d`: its imaginary part negated.
+    pub(super) fn complex_conjugate(&mut self, x: ValueId, d: DType) -> ValueId {
+        let part = d.complex_part().expect("a complex dtype");
+        let ty = TypeId::scalar(d);
+        let pty = TypeId::scalar(part);
+        let n = self.fresh("conj");
+        let t = self.b.let_(ty, x, &n);
+        let n = self.fresh("im");
+        let im = self.b.getfield(pty, x, Field::Imag, &n);
+        let n = self.fresh("neg");
+        let nim = self.b.unary(Opcode::Neg, pty, im, &n);
+        self.b.setfield(t, Field::Imag, nim);
+        let n = self.fresh("conj");
+        self.b.let_(ty, t, &n)
     }
 
     /// A new array of an array parameter's default, for a call that

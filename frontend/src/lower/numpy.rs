@@ -35,6 +35,9 @@ pub(crate) enum NpOp {
     Negative,
     Square,
     Sign,
+    /// `conj`, `conjugate`: a complex number's conjugate; a real number
+    /// itself (Bool as Int8: NumPy has no Bool loop).
+    Conj,
     IsNan,
     IsInf,
     IsFinite,
@@ -48,6 +51,11 @@ pub(crate) enum NpOp {
 }
 
 impl NpOp {
+    /// Whether NumPy's ufunc has complex loops compiled code has.
+    pub(crate) fn takes_complex(self) -> bool {
+        matches!(self, NpOp::Abs | NpOp::Negative | NpOp::Square | NpOp::Conj)
+    }
+
     pub(crate) fn arity(self) -> usize {
         match self {
             NpOp::Float2(_) | NpOp::Minimum | NpOp::Maximum | NpOp::Fmin | NpOp::Fmax | NpOp::Power => 2,
@@ -79,6 +87,7 @@ pub(crate) fn numpy_func(name: &str) -> Option<NpOp> {
         "rad2deg" | "degrees" => NpOp::Angle { to_radians: false },
         "abs" | "absolute" => NpOp::Abs,
         "negative" => NpOp::Negative,
+        "conj" | "conjugate" => NpOp::Conj,
         "square" => NpOp::Square,
         "sign" => NpOp::Sign,
         "isnan" => NpOp::IsNan,
@@ -290,7 +299,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let s = common.expect("one argument or more");
         let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
         let k = kind(d);
-        let complex_ok = matches!(op, NpOp::Abs | NpOp::Negative | NpOp::Square);
+        let complex_ok = op.takes_complex();
         if k == Kind::Complex && !complex_ok {
             return self.err(&c.at, format!("`{shown}` of {} is not supported in compiled code", d.name()));
         }
@@ -351,6 +360,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             NpOp::Negative | NpOp::Sign if k == Kind::Bool => {
                 self.err(&c.at, format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
+            }
+            NpOp::Conj => {
+                let d = if k == Kind::Bool { DType::Int8 } else { d };
+                let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
+                let v = if k == Kind::Complex { self.complex_conjugate(xs[0], d) } else { xs[0] };
+                Val::Num { v, s: Scalar::strong(d), nonneg: k != Kind::Complex && vals[0].0.nonneg() }
             }
             NpOp::Negative => {
                 let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };
