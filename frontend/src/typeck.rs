@@ -1795,10 +1795,13 @@ impl Solver<'_> {
         if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
             if matches!(&**attr, "conjugate" | "conj") && !self.names_module(*base, "numpy") {
                 return match self.ty(*base)? {
-                    // The method of a real array returns the array itself.
-                    Ty::Arr(t) if args.is_empty() => {
-                        (!t.dtype.is_complex() && !t.dtype.is_text()).then_some(Ty::Arr(t))
+                    // The method of a real array returns the array itself;
+                    // of a complex array, a new array of the conjugates.
+                    Ty::Arr(t) if args.is_empty() && t.dtype.is_complex() => {
+                        let axes = t.ndim()?;
+                        Some(Ty::Arr(TypeData::array(t.dtype, Shape::dims(&vec![None; axes]), Layout::COrder)))
                     }
+                    Ty::Arr(t) if args.is_empty() => (!t.dtype.is_text()).then_some(Ty::Arr(t)),
                     v if args.is_empty() => conjugate(v),
                     _ => None,
                 };

@@ -144,8 +144,11 @@ def conjugated(a: Int32[:, :]) -> Int64:
 def conjugates(z: Complex128[:], x: Float32[:], b: Bool) -> Complex128:
     """np.conj and np.conjugate: of a complex array a new array of the
     conjugates (the argument is not written), of a real one its values, of
-    a Bool an Int8, of Python numbers NumPy scalars."""
+    a Bool an Int8, of Python numbers NumPy scalars; the methods of a
+    complex array, new arrays too."""
     w = np.conj(z)
     w[0] = 0j
     y = np.conjugate(x)
-    return w.sum() + 10.0 * z[0] + y.sum() + np.conj(b) + np.conj(1 + 2j) + np.conj(3)
+    m = z.conj()
+    m[-1] = 5j
+    return w.sum() + 10.0 * z[0] + y.sum() + np.conj(b) + np.conj(1 + 2j) + np.conj(3) + 100.0 * (m + z.conjugate()).sum()

@@ -366,16 +366,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if !args.is_empty() {
                     return self.err(&c.at, "`conjugate` takes no arguments");
                 }
-                if let Some(typeck::Ty::Arr(t)) = self.expr_types.get(base) {
-                    // NumPy's method returns a real array itself (its
-                    // values are their own conjugates), not a copy.
-                    if t.dtype.is_complex() {
-                        return self.err(
-                            &self.range(base),
-                            "`.conjugate()` of a complex array is not compiled: write `np.conj(a)`",
-                        );
+                // NumPy's method returns a real array itself (its values are
+                // their own conjugates), not a copy; of a complex array the
+                // call is a node of a whole-array expression, lowered here
+                // element by element.
+                if let (Some(typeck::Ty::Arr(t)), false) = (self.expr_types.get(base), self.fusing) {
+                    if !t.dtype.is_complex() {
+                        return self.expr(base);
                     }
-                    return self.expr(base);
                 }
                 let v = self.expr(base);
                 let Some(s) = v.scalar() else {

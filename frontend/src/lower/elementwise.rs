@@ -163,6 +163,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if args.iter().any(|&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
                     return None;
                 }
+                // `z.conj()` of a complex array: the conjugates, as
+                // `np.conj(z)` (of a real array the method is the array).
+                if let (hir::Expr::Attribute { base, attr }, []) = (&hir.exprs[*func], &args[..]) {
+                    let complex = |t: &typeck::Ty| matches!(t, typeck::Ty::Arr(t) if t.dtype.is_complex());
+                    if matches!(&**attr, "conj" | "conjugate") && self.expr_types.get(*base).is_some_and(complex) {
+                        return Some([*base].into_iter().collect());
+                    }
+                }
                 let known = matches!(self.target_of(*func), Some(Target::Numpy(..))) || self.select_of(*func).is_some();
                 known.then(|| args.iter().copied().collect())
             }
