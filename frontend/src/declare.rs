@@ -132,11 +132,8 @@ pub(crate) struct FuncDecl {
     /// The Python parameters; one that may be `None` has the type of its
     /// value (and is two parameters in the IR, see [`FuncDecl::maybe_none`]);
     /// a tuple of numbers has its tuple type (and is one parameter per
-    /// element in the IR, see [`FuncDecl::tuple_lens`]).
+    /// element in the IR, see [`FuncDecl::declare_ir_params`]).
     pub params: Vec<(String, TypeId)>,
-    /// How many elements each parameter that is a tuple has; 0 for the
-    /// others.
-    pub tuple_lens: Vec<usize>,
     /// Whether each parameter is `T | None` (`Optional[T]`): in the IR a
     /// Bool flag that says whether a value is given, then the value.
     pub maybe_none: Vec<bool>,
@@ -171,55 +168,50 @@ pub(crate) struct FuncDecl {
     pub returns_view: bool,
 }
 
+/// A parameter of a function in the IR (see
+/// [`FuncDecl::declare_ir_params`]).
+pub(crate) struct IrParam {
+    /// The index of the Python parameter it stands for.
+    pub of: usize,
+    /// It is the presence flag of a parameter that may be `None`.
+    pub flag: bool,
+    /// Its name in the IR: the parameter's, its flag's or its element's.
+    pub name: String,
+    pub value: postc_ir::ValueId,
+}
+
 impl FuncDecl {
-    /// How the IR sees the parameters and the result that may be `None`.
-    pub fn ir_maybe_none(&self) -> postc_ir::MaybeNone {
-        let mut params = Vec::new();
-        let mut at = 0;
-        for (&m, &len) in self.maybe_none.iter().zip(&self.tuple_lens) {
-            if m {
-                params.push(at);
-            }
-            at += len.max(1) + usize::from(m);
-        }
-        postc_ir::MaybeNone { params, result: self.ret_maybe_none }
-    }
-
-    /// The parameters in the IR, in order: a presence flag before the
-    /// value of one that may be `None`, each element of a tuple (named as
-    /// the element of a tuple local is) in place of the tuple.
-    pub fn ir_params(&self, types: &postc_ir::TypeTable) -> Vec<(String, TypeId)> {
+    /// Declares the parameters in the IR on `b`, in order: a presence flag
+    /// before the value of one that may be `None`, each element of a tuple
+    /// (named as the element of a tuple local is) in place of the tuple;
+    /// and records on `b` which are flags and which tuples, and whether the
+    /// result may be `None`. Each IR parameter with the Python parameter it
+    /// stands for (its index) and whether it is a presence flag.
+    pub fn declare_ir_params(&self, b: &mut FunctionBuilder, types: &postc_ir::TypeTable) -> Vec<IrParam> {
         let mut out = Vec::with_capacity(self.params.len());
-        for (((name, t), &m), &len) in self.params.iter().zip(&self.maybe_none).zip(&self.tuple_lens) {
-            if m {
-                out.push((presence_name(name), TypeId::BOOL));
+        let (mut flags, mut tuples) = (Vec::new(), Vec::new());
+        for (of, ((name, t), &maybe_none)) in self.params.iter().zip(&self.maybe_none).enumerate() {
+            let declare = |out: &mut Vec<IrParam>, b: &mut FunctionBuilder, name: String, flag: bool, ty| {
+                let value = b.param(&name, ty);
+                out.push(IrParam { of, flag, name, value });
+            };
+            if maybe_none {
+                flags.push(out.len());
+                declare(&mut out, b, presence_name(name), true, TypeId::BOOL);
             }
-            if len > 0 {
-                let elements = &types.get(*t).elements;
-                out.extend(
-                    (elements.iter().enumerate())
-                        .map(|(i, e)| (crate::lower::tuples::element_local(name, i), TypeId::scalar(e.dtype))),
-                );
+            let td = types.get(*t);
+            if td.is_tuple() {
+                tuples.push((out.len(), td.elements.len()));
+                for (i, e) in td.elements.iter().enumerate() {
+                    let element = crate::lower::tuples::element_local(name, i);
+                    declare(&mut out, b, element, false, TypeId::scalar(e.dtype));
+                }
             } else {
-                out.push((name.clone(), *t));
+                declare(&mut out, b, name.clone(), false, *t);
             }
         }
-        out
-    }
-
-    /// The parameters that are tuples, as the IR records them: the
-    /// position of each one's first element among the IR parameters, and
-    /// its length.
-    pub fn ir_tuple_params(&self) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        let mut at = 0;
-        for (&m, &len) in self.maybe_none.iter().zip(&self.tuple_lens) {
-            at += usize::from(m);
-            if len > 0 {
-                out.push((at, len));
-            }
-            at += len.max(1);
-        }
+        b.set_maybe_none(postc_ir::MaybeNone { params: flags, result: self.ret_maybe_none });
+        b.set_tuple_params(tuples);
         out
     }
 
@@ -1019,8 +1011,6 @@ impl Declarer<'_> {
         }
     }
 
-    /// A tuple result annotation, `tuple[Float64, Int64[:]]` (or
-    /// `Tuple[...]`): one scalar or array type per element.
     /// The type of the parameter `name` annotated `tuple[T0, T1, ...]`
     /// (`a`): each element a Bool, an integer or a float, no default.
     fn tuple_parameter(
@@ -1058,6 +1048,8 @@ impl Declarer<'_> {
         Some(TypeData::tuple(types))
     }
 
+    /// A tuple result annotation, `tuple[Float64, Int64[:]]` (or
+    /// `Tuple[...]`): one scalar or array type per element.
     fn tuple_result(&mut self, d: &Declared, e: &Expr) -> Option<TypeData> {
         let elements = tuple_annotation(e)?;
         let mut types = Vec::with_capacity(elements.len());
@@ -1202,14 +1194,12 @@ impl Declarer<'_> {
         let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
         let mut array_defaults = Vec::new();
-        let mut tuple_lens = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
             match &pw.parameter.annotation {
                 // `x_offset: tuple[Int64, Int64]`: a tuple of numbers.
                 Some(a) if tuple_annotation(a).is_some() => match self.tuple_parameter(d, &pname, a, pw) {
                     Some(t) => {
-                        tuple_lens.push(t.elements.len());
                         params.push((pname, t));
                         maybe_none.push(false);
                     }
@@ -1235,7 +1225,6 @@ impl Declarer<'_> {
                         }
                         params.push((pname, t));
                         maybe_none.push(false);
-                        tuple_lens.push(0);
                     }
                     Some(Annot::Type(t)) => {
                         if let Some(value) = &pw.default {
@@ -1246,7 +1235,6 @@ impl Declarer<'_> {
                         }
                         params.push((pname, t));
                         maybe_none.push(false);
-                        tuple_lens.push(0);
                     }
                     Some(Annot::MaybeNone(t)) => {
                         match &pw.default {
@@ -1259,7 +1247,6 @@ impl Declarer<'_> {
                         }
                         params.push((pname, t));
                         maybe_none.push(true);
-                        tuple_lens.push(0);
                     }
                     Some(Annot::None) => {
                         self.err(&**a, format!("parameter `{pname}` cannot be `None`"));
@@ -1410,7 +1397,7 @@ impl Declarer<'_> {
                 ));
                 ok = false;
                 ufunc = None;
-            } else if tuple_lens.iter().any(|&n| n > 0) {
+            } else if params.iter().any(|(_, t)| t.is_tuple()) {
                 self.diags.push(self.src.error(
                     at,
                     format!("ufunc `{name}` has a tuple operand: a ufunc's operands are numbers or arrays"),
@@ -1450,7 +1437,6 @@ impl Declarer<'_> {
                 stmt,
                 params,
                 maybe_none,
-                tuple_lens,
                 defaults,
                 array_defaults,
                 core_dims: Vec::new(),
@@ -1483,7 +1469,6 @@ impl Declarer<'_> {
             stmt,
             params,
             maybe_none,
-            tuple_lens,
             defaults,
             array_defaults,
             core_dims,
@@ -1502,15 +1487,11 @@ impl Declarer<'_> {
         // The declaration the loader and other modules see: the signature
         // with an empty body.
         let mut b = FunctionBuilder::new(&decl.name);
-        for (pn, t) in decl.ir_params(&m.types) {
-            b.param(&pn, t);
-        }
+        decl.declare_ir_params(&mut b, &m.types);
         for c in &decl.core_dims {
             b.core_param(c, TypeId::INT64);
         }
         b.set_return(decl.ir_ret(&mut m.types));
-        b.set_maybe_none(decl.ir_maybe_none());
-        b.set_tuple_params(decl.ir_tuple_params());
         b.set_array_defaults(decl.array_defaults.clone());
         b.set_attrs(decl.attrs);
         b.set_ufunc_sig(decl.ufunc_sig.clone());

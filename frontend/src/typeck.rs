@@ -3059,22 +3059,18 @@ impl Solver<'_> {
                 continue;
             }
             let a = self.ty(e)?;
+            let widens = |a: &Ty, d: DType| a.scalar().is_some_and(|s| widens_to(s, d)) && a.converts_to(d);
             let fits = match &a {
                 // An array the callee writes (`Out`) may be any the caller
                 // can write: whether it is one is the lowering's check.
                 Ty::Arr(ty) if !callee.maybe_none[i] => p.is_array && array_fits(ty, p),
                 // A tuple of numbers, each widening to its element.
                 Ty::Tuple(elems) if p.is_tuple() => {
-                    elems.len() == p.elements.len()
-                        && elems
-                            .iter()
-                            .zip(&p.elements)
-                            .all(|(a, e)| a.scalar().is_some_and(|s| widens_to(s, e.dtype)) && a.converts_to(e.dtype))
+                    elems.len() == p.elements.len() && elems.iter().zip(&p.elements).all(|(a, e)| widens(a, e.dtype))
                 }
                 Ty::Arr(_) | Ty::Tuple(_) => false,
-                _ if p.is_tuple() => false,
-                _ if p.is_array => false,
-                _ => widens_to(a.scalar()?, p.dtype) && a.converts_to(p.dtype),
+                _ if p.is_tuple() || p.is_array => false,
+                _ => widens(&a, p.dtype),
             };
             if !fits {
                 return None;
@@ -3358,9 +3354,8 @@ fn tuple_arith(op: ast::Operator, l: Ty, r: Ty) -> Option<Ty> {
         }
         (ast::Operator::Mult, Ty::Tuple(t), Ty::Lit { lit: Lit::Int(k), .. })
         | (ast::Operator::Mult, Ty::Lit { lit: Lit::Int(k), .. }, Ty::Tuple(t)) => {
-            let times = usize::try_from(k.clamp(0, crate::lower::tuples::TUPLE_REPEAT_MAX as i128)).ok()?;
-            (t.len() * times <= crate::lower::tuples::TUPLE_REPEAT_MAX)
-                .then(|| Ty::Tuple((0..times).flat_map(|_| t.iter().cloned()).collect()))
+            let times = crate::lower::tuples::repeat_times(k, t.len())?;
+            Some(Ty::Tuple((0..times).flat_map(|_| t.iter().cloned()).collect()))
         }
         _ => None,
     }

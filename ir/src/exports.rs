@@ -178,7 +178,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
             |p| f.body.ty(p).map(|t| m.types.get(t).clone()).unwrap_or_else(|| TypeData::scalar(DType::Int64));
         // A parameter that may be `None` is its flag and its value, and
         // Python names it by its value.
-        if let Some(&(_, len)) = f.tuple_params.iter().find(|(first, len)| *first == k && k + len <= ir_params.len()) {
+        if let Some(len) = f.tuple_param_at(k, ir_params.len()) {
             let elements = ir_params[k..k + len].iter().map(|&p| type_of(p).dtype).collect();
             // The elements are named `name.0`, `name.1`, ...
             let name = f.body.name(ir_params[k]).unwrap_or("_");

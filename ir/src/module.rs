@@ -186,6 +186,12 @@ impl Function {
             loc: None,
         }
     }
+    /// The length of the tuple parameter whose first element is IR
+    /// parameter `k` of `count`, if one is.
+    pub fn tuple_param_at(&self, k: usize, count: usize) -> Option<usize> {
+        self.tuple_params.iter().find(|&&(first, len)| first == k && k + len <= count).map(|&(_, len)| len)
+    }
+
     pub fn is_ufunc(&self) -> bool {
         self.ufunc_sig.is_some()
     }

@@ -1202,7 +1202,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
     let mut k = 0;
     while k < ir_params.len() {
         // A tuple: its elements, named `p.0`, `p.1`, ...
-        if let Some(&(_, len)) = f.tuple_params.iter().find(|(first, len)| *first == k && k + len <= ir_params.len()) {
+        if let Some(len) = f.tuple_param_at(k, ir_params.len()) {
             let elements =
                 ir_params[k..k + len].iter().map(|&p| m.types.get(f.body.ty(p).expect("typed param")).clone());
             params.push(TypeData::tuple(elements.collect()));

@@ -133,17 +133,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match self.view_or_element(av, &ty, a.target) {
             slicing::Viewed::View(target @ Val::Arr { .. }) => self.elementwise_in_place(a, target),
             // `r[..., 0] += x` of a 1-D `r`: the one element.
-            slicing::Viewed::Element(idx) => {
-                let arr = (av, ty);
-                let at = self.range(a.target);
-                let cur = self.load(&arr, &idx, at);
-                let rhs = self.expr(a.value);
-                self.at(&a.at);
-                let r = self.binop(a.op, cur, rhs, a.at);
-                self.store(&arr, &idx, r, at);
-            }
+            slicing::Viewed::Element(idx) => self.update_element(&(av, ty), &idx, a),
             slicing::Viewed::View(_) => {}
         }
+    }
+
+    /// `a[i, j] op= value` of the element `idx` of `arr`: read, the
+    /// operator, written back.
+    pub(super) fn update_element(&mut self, arr: &(ValueId, TypeData), idx: &[ValueId], a: &InPlace) {
+        let at = self.range(a.target);
+        let cur = self.load(arr, idx, at);
+        let rhs = self.expr(a.value);
+        self.at(&a.at);
+        let r = self.binop(a.op, cur, rhs, a.at);
+        self.store(arr, idx, r, at);
     }
 
     /// The operands of `e` when it is a tree node: an arithmetic or

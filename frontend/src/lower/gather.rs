@@ -232,18 +232,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         first_axis: usize,
         at: TextRange,
     ) -> ValueId {
-        let nm = self.fresh("i");
-        let i = self.b.index_load(TypeId::scalar(idx.1.dtype), idx.0, pos, &nm);
-        let i = if idx.1.dtype == DType::Int64 {
-            i
-        } else {
-            let nm = self.fresh("i");
-            self.b.cast(TypeId::INT64, i, &nm)
-        };
+        let i = self.int64_element(idx, pos);
         let (i, ok) = self.wrapped_index(i, n, &at);
         let msg = format!("index out of bounds: index {{}} is out of range for axis {first_axis} with size {{}}");
         self.panic_unless_with(ok, &msg, &[i, n], &at);
         i
+    }
+
+    /// Element `pos` of the integer array `idx`, as Int64.
+    pub(super) fn int64_element(&mut self, idx: &(ValueId, TypeData), pos: &[ValueId]) -> ValueId {
+        let nm = self.fresh("i");
+        let i = self.b.index_load(TypeId::scalar(idx.1.dtype), idx.0, pos, &nm);
+        if idx.1.dtype == DType::Int64 {
+            return i;
+        }
+        let nm = self.fresh("i");
+        self.b.cast(TypeId::INT64, i, &nm)
     }
 
     /// The extents of `mask`, each checked to be the extent of `a` on the

@@ -770,23 +770,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn body(&mut self, def: &ast::StmtFunctionDef) {
         let decl = self.decl;
-        for (((name, t), maybe_none), &len) in decl.params.iter().zip(&decl.maybe_none).zip(&decl.tuple_lens) {
-            if *maybe_none {
-                let flag = self.b.param(&crate::declare::presence_name(name), TypeId::BOOL);
-                self.flags.insert(name.clone(), flag);
+        for p in decl.declare_ir_params(&mut self.b, self.types) {
+            if p.flag {
+                self.flags.insert(decl.params[p.of].0.clone(), p.value);
+            } else {
+                // A scalar or array parameter, or an element of a tuple.
+                self.slots.insert(p.name, p.value);
             }
-            if len > 0 {
-                // Each element of a tuple is a parameter (`decl.ir_params`).
-                let elements = self.types.get(*t).elements.clone();
-                for (i, e) in elements.iter().enumerate() {
-                    let element = tuples::element_local(name, i);
-                    let v = self.b.param(&element, TypeId::scalar(e.dtype));
-                    self.slots.insert(element, v);
-                }
-                continue;
-            }
-            let v = self.b.param(name, *t);
-            self.slots.insert(name.clone(), v);
         }
         for c in &decl.core_dims {
             self.b.core_param(c, TypeId::INT64);
@@ -794,8 +784,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let widened = std::mem::take(&mut self.widened_params);
         let ret = decl.ir_ret(self.types);
         self.b.set_return(ret);
-        self.b.set_maybe_none(decl.ir_maybe_none());
-        self.b.set_tuple_params(decl.ir_tuple_params());
         self.b.set_attrs(decl.attrs);
         self.b.set_ufunc_sig(decl.ufunc_sig.clone());
         self.b.set_doc(decl.doc.clone());
@@ -1494,11 +1482,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Subscript { .. } if self.is_view_expr(target) => self.view_in_place(&update),
             hir::Expr::Subscript { .. } => {
                 let Some((arr, idx)) = self.element(target, true) else { return };
-                let cur = self.load(&arr, &idx, self.range(target));
-                let rhs = self.expr(value);
-                self.at(&at);
-                let r = self.binop(op, cur, rhs, at);
-                self.store(&arr, &idx, r, self.range(target));
+                self.update_element(&arr, &idx, &update);
             }
             _ => {
                 self.err(&self.range(target), format!("cannot assign to {}", hir.construct_name(target)));

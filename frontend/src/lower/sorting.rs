@@ -171,10 +171,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let nm = self.fresh("count");
                 let count = self.b.dim(ks, 0, &nm);
                 let open = self.loops_open(&[count], c);
-                let nm = self.fresh("kth");
-                let k = self.b.index_load(TypeId::scalar(kty.dtype), ks, &[open[0].i], &nm);
-                let nm = self.fresh("kth");
-                let k = if kty.dtype == DType::Int64 { k } else { self.b.cast(TypeId::INT64, k, &nm) };
+                let k = self.int64_element(&(ks, kty), &[open[0].i]);
                 self.kth_in_bounds(k, n, &c.at);
                 self.loops_close(open, c);
             }

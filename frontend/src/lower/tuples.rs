@@ -18,7 +18,7 @@
 //! conditional expressions choosing between tuples of scalars, and `for`
 //! loops over a tuple, unrolled. A parameter that is a tuple of numbers
 //! is a tuple local whose elements are the IR's parameters (named by
-//! [`element_local`]; `FuncDecl::ir_params`). The typecheck
+//! [`element_local`]; `FuncDecl::declare_ir_params`). The typecheck
 //! (`crate::typeck`) types tuples of scalars by the same rules.
 //!
 //! What it does not: tuple results (`mod.rs`'s), tuples of arrays or of
@@ -33,6 +33,13 @@ use super::*;
 /// The longest tuple `t * k` makes: a tuple is as many values in the IR,
 /// and a repetition larger than this is a mistake, not a shape.
 pub(crate) const TUPLE_REPEAT_MAX: usize = 1 << 12;
+
+/// How many times `t * k` repeats a tuple of `len` elements (none for
+/// `k <= 0`, as CPython's); `None` past [`TUPLE_REPEAT_MAX`] elements.
+pub(crate) fn repeat_times(k: i128, len: usize) -> Option<usize> {
+    let times = k.clamp(0, TUPLE_REPEAT_MAX as i128) as usize;
+    (len * times <= TUPLE_REPEAT_MAX).then_some(times)
+}
 
 /// The local holding element `i` of the tuple local `name`: a name no
 /// Python identifier can take. This is the one place that lays a tuple
@@ -191,10 +198,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (ast::Operator::Mult, Val::Tuple(t), Val::Lit { lit: Lit::Int(k), .. })
             | (ast::Operator::Mult, Val::Lit { lit: Lit::Int(k), .. }, Val::Tuple(t)) => {
-                let times = k.clamp(0, TUPLE_REPEAT_MAX as i128) as usize;
-                if t.len() * times > TUPLE_REPEAT_MAX {
+                let Some(times) = repeat_times(k, t.len()) else {
                     return self.err(&at, format!("a tuple repeated to more than {TUPLE_REPEAT_MAX} elements"));
-                }
+                };
                 Val::Tuple((0..times).flat_map(|_| t.iter().cloned()).collect())
             }
             (ast::Operator::Add, Val::Tuple(_), _) | (ast::Operator::Add, _, Val::Tuple(_)) => {
