@@ -41,6 +41,10 @@ pub(crate) enum Global {
     },
     /// A CPython module itself (`import numpy as np`).
     BoundaryModule(String),
+    /// A POST module imported whole (`import stats` or `import a.stats as
+    /// st`), by its full name: what its functions are called through
+    /// (`st.std(x)`, each such use declared as the name `st.std`).
+    PostModule(String),
     /// `postc`, `postc.math`, `math` or `postyp` bound as a module.
     Namespace(Namespace),
     Type(DType),
@@ -276,9 +280,16 @@ pub(crate) struct Declarer<'a> {
     /// Whether a dotted module name is a POST module (a file the loader
     /// will find), as opposed to a CPython module.
     pub is_post_module: &'a dyn Fn(&str) -> bool,
+    /// The POST modules imported whole: (the dotted name their functions
+    /// are read through, the module's name).
+    whole_modules: Vec<(String, String)>,
 }
 
-impl Declarer<'_> {
+impl<'a> Declarer<'a> {
+    pub fn new(src: &'a SourceFile, file: FileId, is_post_module: &'a dyn Fn(&str) -> bool) -> Self {
+        Declarer { src, file, diags: Vec::new(), is_post_module, whole_modules: Vec::new() }
+    }
+
     fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) {
         self.diags.push(self.src.error(at, msg));
     }
@@ -362,6 +373,8 @@ impl Declarer<'_> {
             }
         }
 
+        self.module_members(&mut d, stmts);
+
         // Aliases resolve once every function is declared.
         let aliases: Vec<(String, String)> = d
             .globals
@@ -413,6 +426,38 @@ impl Declarer<'_> {
         d
     }
 
+    /// `st.f` in a function, where `st` is a POST module imported whole:
+    /// a module-level name `st.f`, as `from m import f as st.f` would
+    /// declare it (a name no Python binding can take), which the body's
+    /// names resolve to. Of this module itself (`import me as st`), the
+    /// name is what `f` is here; a name the module does not have is left
+    /// undeclared, for the body's check to report where it is read.
+    fn module_members(&mut self, d: &mut Declared, stmts: &[Stmt]) {
+        if self.whole_modules.is_empty() {
+            return;
+        }
+        for (dotted, attr_at) in module_member_reads(stmts, &self.whole_modules) {
+            if d.globals.contains_key(&dotted) {
+                continue;
+            }
+            let (prefix, member) = dotted.rsplit_once('.').expect("a dotted read");
+            let Some((_, m)) = self.whole_modules.iter().find(|(p, _)| p == prefix) else { continue };
+            if *m == d.module.name {
+                if let Some(g) = d.globals.get(member).cloned() {
+                    d.globals.insert(dotted, g);
+                }
+                continue;
+            }
+            d.module.add_post_import(ImportedName {
+                local_name: dotted.clone(),
+                module_name: m.clone(),
+                source_name: member.to_owned(),
+            });
+            d.module.decl_locs.imports.insert(dotted.clone(), self.src.loc(self.file, &attr_at));
+            d.globals.insert(dotted.clone(), Global::PostImport { local: dotted });
+        }
+    }
+
     fn bind(&mut self, d: &mut Declared, local: &str, g: Global, at: &impl Ranged) {
         d.module.decl_locs.imports.insert(local.to_owned(), self.src.loc(self.file, at));
         d.globals.insert(local.to_owned(), g);
@@ -428,8 +473,18 @@ impl Declarer<'_> {
                 ("postc", Some(b)) => self.bind(d, b, Global::Namespace(Namespace::Postc), alias),
                 ("postyp", b) => self.bind(d, b.unwrap_or("postyp"), Global::Namespace(Namespace::Postyp), alias),
                 ("math", b) => self.bind(d, b.unwrap_or("math"), Global::Namespace(Namespace::Math), alias),
-                (m, _) if (self.is_post_module)(m) => {
-                    self.err(alias, format!("`import {m}`: import the functions you call with `from {m} import NAME`"))
+                (m, b) if (self.is_post_module)(m) => {
+                    // Python binds the first segment of `import a.b` and the
+                    // alias of `import a.b as s`; its functions are then
+                    // read as `a.b.f` or `s.f`.
+                    let local = b.unwrap_or_else(|| m.split('.').next().unwrap_or(m));
+                    if m != d.module.name {
+                        d.module.dependencies.insert(m.to_owned());
+                        let at = self.src.loc(self.file, &alias.name);
+                        d.module.decl_locs.dependencies.entry(m.to_owned()).or_insert(at);
+                    }
+                    self.bind(d, local, Global::PostModule(m.to_owned()), alias);
+                    self.whole_modules.push((b.unwrap_or(m).to_owned(), m.to_owned()));
                 }
                 (m, b) => {
                     let local = b.unwrap_or_else(|| m.split('.').next().unwrap_or(m));
@@ -1695,4 +1750,42 @@ pub(crate) fn unknown_type(name: &str) -> String {
         }
         _ => format!("unknown type `{name}`"),
     }
+}
+
+/// Each `p.f` the functions of a module read, where `p` is the dotted
+/// name of one of `modules` (`(p, module)`), with where `f` is written;
+/// the first read of each, in source order.
+fn module_member_reads(stmts: &[Stmt], modules: &[(String, String)]) -> Vec<(String, ruff_text_size::TextRange)> {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Reads<'m> {
+        modules: &'m [(String, String)],
+        found: Vec<(String, ruff_text_size::TextRange)>,
+    }
+    impl<'a> Visitor<'a> for Reads<'_> {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            crate::syntax::deep(|| walk_stmt(self, s));
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Attribute(a) = e {
+                if let Some(base) = crate::syntax::dotted(&a.value) {
+                    if self.modules.iter().any(|(p, _)| *p == base) {
+                        self.found.push((format!("{base}.{}", a.attr.id), a.attr.range));
+                        return;
+                    }
+                }
+            }
+            crate::syntax::deep(|| walk_expr(self, e));
+        }
+    }
+    let mut reads = Reads { modules, found: Vec::new() };
+    for s in stmts {
+        if let Stmt::FunctionDef(f) = s {
+            for s in &f.body {
+                reads.visit_stmt(s);
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    reads.found.retain(|(n, _)| seen.insert(n.clone()));
+    reads.found
 }

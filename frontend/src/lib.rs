@@ -212,7 +212,7 @@ impl SourceFrontend for PyFrontend {
         let is_post = |m: &str| self.is_post_module(&importer, m);
         let mut file_table = postc_ir::FileTable::default();
         let file = file_table.intern(path);
-        let mut d = Declarer { src: &src, file, diags: Vec::new(), is_post_module: &is_post };
+        let mut d = Declarer::new(&src, file, &is_post);
         let stmts: &[Stmt] = parsed.body();
         let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
         let mut declared_errors = d.diags;

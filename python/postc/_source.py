@@ -529,6 +529,15 @@ def _bind(cut, name, value, chains, at, lines, work):
     fail = lambda why: SourceError(_located(cut.path, at.lineno, at.col_offset, why, lines))  # noqa: E731
     if isinstance(value, types.ModuleType):
         mod = value.__name__
+        project = _project_module(cut, name, value, chains, fail)
+        if project is not None:
+            # A module of the program (`import pkg.stats as stats`,
+            # `stats.std(x)`): its functions compile with this one, and
+            # the name imports the cut that holds them.
+            dep, functions = project
+            cut.bind(name, f"import {dep} as {name}" if dep != name else f"import {dep}", at)
+            work.extend(functions)
+            return
         if mod == "math":
             # Python's own math: compiled with CPython's results (Python
             # floats and ints, CPython's domain and range errors).
@@ -614,6 +623,39 @@ def _bind(cut, name, value, chains, at, lines, work):
         return
     raise fail(f"`{name}` is a {type(value).__name__} of Python's globals: compiled code can read modules, "
                "POST functions, types and numbers from there, nothing else")
+
+
+# The modules whose functions compiled code calls as its own intrinsics
+# (or refuses): never compiled from their source.
+_LIBRARIES = {"numpy", "math", "cmath", "postc", "postyp", "numba", "scipy", "builtins"}
+
+
+def _project_module(cut, name, module, chains, fail):
+    """When the functions a body reads through module `name` (`name.f`)
+    are Python functions of the program rather than a library's, the
+    module the cut imports for them (the cut of the file that holds them)
+    and the functions; None otherwise."""
+    if module.__name__.split(".")[0] in _LIBRARIES:
+        return None
+    members = sorted({c.split(".")[0] for c in chains})
+    for c in sorted(chains):
+        parts = c.split(".")
+        inner = getattr(module, parts[0], None)
+        if len(parts) == 2 and isinstance(inner, types.ModuleType) and unwrap(getattr(inner, parts[1], None)):
+            raise fail(f"`{name}.{c}` is a function of the module `{inner.__name__}` of the program: compiled code "
+                       f"calls it through an import of that module (`import {inner.__name__} as {parts[0]}`, then "
+                       f"`{parts[0]}.{parts[1]}(...)`)")
+    functions = [unwrap(getattr(module, m, None)) for m in members]
+    if not functions or any(f is None for f in functions):
+        return None
+    files = {f.__code__.co_filename for f in functions}
+    if len(files) > 1:
+        raise fail(f"the functions compiled code calls through `{name}` are defined in different files "
+                   f"({', '.join(sorted(os.path.basename(p) for p in files))}): import each by name")
+    for m, f in zip(members, functions):
+        if f.__name__ != m:
+            raise fail(f"`{name}.{m}` names the function `{f.__name__}`: call it by its own name in compiled code")
+    return module_name(files.pop()), functions
 
 
 def load_functions(unit):

@@ -648,3 +648,84 @@ def test_keywords_and_defaults_in_compiled_calls(tmp_path):
     compiled, cpython = compiled.splitlines(), cpython.splitlines()
     assert compiled == cpython
     assert cpython[2] == "7.0"
+
+
+MODULE_STATS = textwrap.dedent('''\
+    """Statistics the kernels below call through the module."""
+    import numpy as np
+    import postc
+    from postyp import Float64
+
+
+    @postc.jit
+    def mean(x: Float64[:]) -> Float64:
+        return x.sum() / x.shape[0]
+
+
+    @postc.jit
+    def std(x: Float64[:]) -> Float64:
+        m = mean(x)
+        return np.sqrt(((x - m) ** 2).sum() / x.shape[0])
+''')
+
+MODULE_KERNELS = textwrap.dedent('''\
+    """A kernel calling a module of its project through an alias, as
+    `import pkg.utils.stats as stats` then `stats.std(x)` does."""
+    import numpy as np
+    import postc
+    import modpkg.stats as stats
+    from modpkg import stats as st
+    from postyp import Float64
+
+
+    @postc.jit
+    def z_normalise(X: Float64[:]) -> Float64[:]:
+        s = stats.std(X)
+        if s > 0:
+            return (X - st.mean(X)) / s
+        return X - stats.mean(X)
+
+
+    @postc.jit
+    def shadowed(stats: Float64[:]) -> Float64:
+        return stats.sum()
+''')
+
+
+def test_functions_of_a_module_called_through_its_name(tmp_path, monkeypatch):
+    """`import pkg.mod as m` (or `from pkg import mod as m`) then
+    `m.f(x)`: the module's functions compile with the caller, as Numba
+    compiles the jitted functions of a module a kernel reads; a parameter
+    of the module's name is the parameter. `pkg.mod.f(x)` after `import
+    pkg.mod` is a located error that says to import the module."""
+    pkg = tmp_path / "modpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "stats.py").write_text(MODULE_STATS)
+    (pkg / "kernels.py").write_text(MODULE_KERNELS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import modpkg.kernels as k
+
+    x = np.array([1.0, 2.0, 4.0, 8.0])
+    want = (x - x.mean()) / x.std()
+    np.testing.assert_allclose(k.z_normalise(x), want, rtol=1e-15)
+    np.testing.assert_array_equal(k.z_normalise(np.full(3, 2.0)), np.zeros(3))
+    assert k.shadowed(x) == 15.0
+    pir = k.z_normalise.inspect("pir")
+    assert "import post stats: std as stats.std" in pir and "call stats.std(" in pir
+
+    (pkg / "dotted.py").write_text(textwrap.dedent('''\
+        import postc
+        import modpkg.stats
+        from postyp import Float64
+
+
+        @postc.jit
+        def centred(X: Float64[:]) -> Float64[:]:
+            return X - modpkg.stats.mean(X)
+    '''))
+    import modpkg.dotted as d
+
+    with pytest.raises(postc.CompileError, match=r"(?s)`modpkg.stats.mean` is a function of the module "
+                       r"`modpkg.stats`.*`import modpkg.stats as stats`.*dotted.py:8:16"):
+        d.centred(x)

@@ -3530,6 +3530,23 @@ def _prange():
     ]
 
 
+@program("module_imports")
+def _module_imports():
+    p = arr([1.0, 2.0, 3.0], np.float64)
+    q = arr([-2.0, 0.5, 4.0], np.float64)
+    return [
+        C("dot_twice", "dot_twice", p, q),
+        C("dot_twice_random", "dot_twice", f64(3), f64(3)),
+        C("norm_of_cross", "norm_of_cross", p, q),
+        C("norm_of_cross_parallel", "norm_of_cross", p, arr([2.0, 4.0, 6.0], np.float64)),
+        C("blended", "blended", 0.3, 2.0, 4),
+        C("blended_clamped", "blended", -5.0, 1.0, 8),
+        C("scaled", "scaled", 1.5),
+        C("scaled_twice", "scaled_twice", -0.25),
+        C("shadowed", "shadowed", 2.5, 3),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Published reference values that the cases above must reproduce.
 
@@ -3636,6 +3653,7 @@ class Lint:
                   and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)}
         self.imported = set()
         self.modules = set()
+        self.post_modules = {}  # dotted name read -> POST module imported whole
         for node in body:
             if isinstance(node, ast.Import):
                 for a in node.names:
@@ -3648,6 +3666,11 @@ class Lint:
                     elif a.name == "math" and a.asname is None:
                         F.add("import math")
                         self.modules.add("math")
+                    elif os.path.exists(module_path(a.name)):
+                        F.add("import of a whole POST module")
+                        if a.asname:
+                            F.add("import of a whole POST module under another name")
+                        self.post_modules[a.asname or a.name] = a.name
                     else:
                         self.err(path, node, f"import {a.name}")
             elif isinstance(node, ast.ImportFrom):
@@ -4094,6 +4117,18 @@ class Lint:
         else:
             self.expr(path, e)
 
+    def module_member(self, e):
+        """Whether `e` is `m.f` of a POST module `m` imported whole."""
+        if not isinstance(e, ast.Attribute):
+            return False
+        parts, v = [], e.value
+        while isinstance(v, ast.Attribute):
+            parts.append(v.attr)
+            v = v.value
+        if not isinstance(v, ast.Name):
+            return False
+        return ".".join([v.id] + parts[::-1]) in self.post_modules
+
     def parameter_type(self, e):
         """`type(p)` of a scalar parameter `p`."""
         if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "type"
@@ -4288,7 +4323,8 @@ class Lint:
                 F.add(f"method .{f.attr}()")
                 self.expr(path, f.value)
                 return
-            post_call = isinstance(f, ast.Name) and (f.id in self.funcs or f.id in self.imported)
+            post_call = isinstance(f, ast.Name) and (f.id in self.funcs or f.id in self.imported) \
+                or self.module_member(f)
             if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
                 self.err(path, e, "starred arguments")
             elif e.keywords and not post_call:
@@ -4312,6 +4348,8 @@ class Lint:
                     F.add("empty()")
                 elif f.id not in self.funcs and f.id not in self.imported:
                     self.err(path, e, f"call of unknown {f.id}")
+            elif self.module_member(f):
+                F.add("call through a whole POST module")
             elif isinstance(f, ast.Attribute):
                 if f.attr in ("conjugate", "conj"):
                     F.add(".conjugate()")
@@ -4355,7 +4393,9 @@ class Lint:
             for x in e.elts:
                 self.expr(path, x)
         elif isinstance(e, ast.Attribute):
-            if isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_CONSTANTS:
+            if self.module_member(e):
+                F.add("constant through a whole POST module")
+            elif isinstance(e.value, ast.Name) and e.value.id == "np" and e.attr in NUMPY_CONSTANTS:
                 F.add("np constant")
             elif isinstance(e.value, ast.Name) and e.value.id == "math" and e.attr in MATH_MODULE_CONSTANTS:
                 F.add("math constant")
@@ -4421,6 +4461,8 @@ REQUIRED = [
     "operator @", "np.dot()", "method .dot()",
     ".shape[lo:hi], a slice of the extents", "list display as the argument of max()", "positional-only parameters",
     "tuple parameter", "shape= keyword", "array default",
+    "import of a whole POST module", "import of a whole POST module under another name",
+    "call through a whole POST module", "constant through a whole POST module",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -155,6 +155,21 @@ impl<'g> BodyBuilder<'g> {
         id
     }
 
+    /// `st.f` (or `a.b.f`), where `st` is not a local and the module
+    /// level declares the dotted name: a function of a POST module
+    /// imported whole (see `Declarer::module_members`).
+    fn module_member(&self, e: &ast::Expr) -> Option<String> {
+        let mut root = e;
+        while let ast::Expr::Attribute(a) = root {
+            root = &a.value;
+        }
+        let ast::Expr::Name(n) = root else { return None };
+        if self.scope.contains_key(n.id.as_str()) || !(self.is_global)(n.id.as_str()) {
+            return None;
+        }
+        crate::syntax::dotted(e).filter(|d| (self.is_global)(d))
+    }
+
     fn resolve(&mut self, name: &str) -> Name {
         match self.scope.get(name) {
             Some(&id) => Name::Local(id),
@@ -327,6 +342,9 @@ impl<'g> BodyBuilder<'g> {
                 Expr::Call { func, args, keywords }
             }
             E::Attribute(a) => {
+                if let Some(member) = self.module_member(e) {
+                    return self.alloc_expr(Expr::Name(Name::Global(member.into())), e);
+                }
                 let hir = Expr::Attribute { base: self.expr(&a.value), attr: a.attr.id.as_str().into() };
                 let id = self.alloc_expr(hir, e);
                 self.body.attr_ranges.insert(id, a.attr.range);

@@ -214,6 +214,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
+    /// Whether `func` is `m.sub.f` of a CPython module `m` other than
+    /// NumPy (`import scipy` then `scipy.stats.mean(x)`): a function, not
+    /// the method of an array that `.mean` would otherwise be read as.
+    fn module_method_of(&self, func: hir::ExprId) -> bool {
+        let hir::Expr::Attribute { base, .. } = self.hir.exprs[func] else { return false };
+        let hir::Expr::Attribute { .. } = self.hir.exprs[base] else { return false };
+        let mut root = base;
+        while let hir::Expr::Attribute { base, .. } = self.hir.exprs[root] {
+            root = base;
+        }
+        matches!(self.global_of(root), Some(Global::BoundaryModule(m)) if m != "numpy")
+    }
+
     fn call_inner(&mut self, c: &CallExpr) -> Val {
         if let Some(v) = self.list_method(c) {
             return v;
@@ -247,10 +260,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some((f, shown)) = self.np_function_target(c.func) {
             return self.np_function_call(f, shown, c);
         }
+        let func_at = self.range(c.func);
+        // `scipy.stats.mean(x)` is no array's method.
+        if self.module_method_of(c.func) {
+            for &a in c.args {
+                self.expr(a);
+            }
+            let shown = hir.dotted(c.func).unwrap_or_default();
+            return self
+                .err(&func_at, format!("`{shown}` is a CPython function and cannot be called from compiled code"));
+        }
         if let Some((f, what, recv)) = self.array_target(c.func) {
             return self.array_call(f, &what, recv, c);
         }
-        let func_at = self.range(c.func);
         let Some(target) = self.target_of(c.func) else {
             // The arguments may hold errors of their own.
             for &a in c.args {
@@ -291,6 +313,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 if self.namespace_of(base) == Some(Namespace::Math) {
                     return self.err(&attr_at, format!("`math.{attr}` is not supported in compiled code"));
+                }
+                if let Some(m) = self.post_module_of(base) {
+                    return self.err(&attr_at, format!("module `{m}` has no function `{attr}`"));
                 }
                 // `np.zeros(...)` without `import numpy as np`: the name is
                 // what is missing, as CPython's NameError says.

@@ -164,6 +164,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"),
                 )
             }
+            Some(Global::PostModule(m)) => {
+                let m = m.clone();
+                self.err(&n, format!("`{name}` is the module `{m}`, not a value: call its functions (`{name}.f(...)`)"))
+            }
             Some(_) => self.err(&n, format!("`{name}` is not a value")),
             None => self.err(&n, format!("undefined name `{name}`")),
         }
@@ -895,6 +899,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Lit { lit: Lit::Float(x), s: Scalar::weak(DType::Float64) };
             }
         }
+        if let Some(m) = self.post_module_of(base) {
+            return self.err(&attr_at, format!("module `{m}` has no `{attr}`"));
+        }
         let v = self.expr(base);
         match (&v, attr) {
             (Val::Err, _) => Val::Err,
@@ -974,6 +981,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => of_name(e),
         }
+    }
+
+    /// The POST module imported whole that `e` names: `st` of `import m
+    /// as st`, `a.b` of `import a.b`.
+    pub(super) fn post_module_of(&self, e: hir::ExprId) -> Option<&'c str> {
+        let mut root = e;
+        while let hir::Expr::Attribute { base, .. } = self.hir.exprs[root] {
+            root = base;
+        }
+        let Some(Global::PostModule(m)) = self.global_of(root) else { return None };
+        let text = self.hir.dotted(e)?;
+        let aliased = root == e && !m.starts_with(&format!("{text}."));
+        (text == *m || aliased).then_some(m.as_str())
     }
 
     /// What the module-level name `e` is bound to, when `e` is a name no

@@ -33,7 +33,7 @@ fn typechecked<R>(
     let file = SourceFile::new("t.py", src);
     let mut files = postc_ir::FileTable::default();
     let is_post_module = |m: &str| m == "other";
-    let mut d = Declarer { src: &file, file: files.intern("t.py"), diags: Vec::new(), is_post_module: &is_post_module };
+    let mut d = Declarer::new(&file, files.intern("t.py"), &is_post_module);
     let Declared { module, globals, funcs, .. } = d.declare("t", tree.body());
     assert!(d.diags.is_empty(), "{:?}", d.diags);
     let decl = funcs.iter().find(|f| f.name == "f").expect("a function `f`");
