@@ -20,6 +20,9 @@ use std::collections::HashMap;
 pub(crate) enum Global {
     /// A function of this module, by its index among the declarations.
     Func(usize),
+    /// A generic function of this module (parameters left unannotated),
+    /// by its index among the module's generic functions.
+    Generic(usize),
     /// A module constant; `dtype` is its annotation (or the literal's
     /// default) and `strong` whether it was made by calling a dtype.
     Const {
@@ -170,6 +173,28 @@ pub(crate) struct FuncDecl {
     /// a caller treats what it returns as a view of the arrays it passes
     /// (see `lower::read_only`).
     pub returns_view: bool,
+    /// Of a generic function (see `generics`), which parameters have no
+    /// annotation (their types here are placeholders); empty otherwise.
+    pub unannotated: Vec<bool>,
+    /// Of an instance of a generic function, which parameters are Python
+    /// numbers (weak scalars); empty otherwise.
+    pub weak_params: Vec<bool>,
+    /// Of an instance, whether its result is a Python number.
+    pub ret_weak: bool,
+}
+
+impl FuncDecl {
+    /// Whether it is an instance of a generic function (which has a
+    /// parameter at least, and says of each whether it is weak).
+    pub fn is_instance(&self) -> bool {
+        !self.weak_params.is_empty()
+    }
+
+    /// The scalar type of parameter `i` whose type is `td` (a number): a
+    /// Python number's weak type for an instance's, else `td`'s dtype.
+    pub fn param_scalar(&self, i: usize, td: &TypeData) -> Scalar {
+        Scalar { dtype: td.dtype, weak: self.weak_params.get(i).copied().unwrap_or(false) }
+    }
 }
 
 /// A parameter of a function in the IR (see
@@ -244,6 +269,8 @@ pub(crate) struct Declared {
     /// Functions whose signatures have errors; their bodies are still
     /// checked, for the diagnostics.
     pub broken: Vec<FuncDecl>,
+    /// The generic functions (see `generics`).
+    pub generics: Vec<FuncDecl>,
 }
 
 /// The libm-compatible functions of `postc.math`, and its constants.
@@ -302,7 +329,8 @@ impl<'a> Declarer<'a> {
             module: Some(postc_ir::SrcLoc { file, line: 1, col: 1, implicit: false }),
             ..Default::default()
         };
-        let mut d = Declared { module, globals: HashMap::new(), funcs: Vec::new(), broken: Vec::new() };
+        let mut d =
+            Declared { module, globals: HashMap::new(), funcs: Vec::new(), broken: Vec::new(), generics: Vec::new() };
         let mut all: Option<Vec<(String, ruff_text_size::TextRange)>> = None;
         let mut defined_at: HashMap<String, ruff_text_size::TextRange> = HashMap::new();
 
@@ -324,6 +352,10 @@ impl<'a> Declarer<'a> {
                     }
                     defined_at.insert(fname.clone(), f.name.range);
                     match self.function(&mut d, f, i) {
+                        Ok(decl) if !decl.unannotated.is_empty() => {
+                            d.globals.insert(fname, Global::Generic(d.generics.len()));
+                            d.generics.push(decl);
+                        }
                         Ok(decl) => {
                             d.globals.insert(fname, Global::Func(d.funcs.len()));
                             d.funcs.push(decl);
@@ -1249,6 +1281,7 @@ impl<'a> Declarer<'a> {
         let mut maybe_none = Vec::new();
         let mut defaults = Vec::new();
         let mut array_defaults = Vec::new();
+        let mut unannotated_at = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
             match &pw.parameter.annotation {
@@ -1263,10 +1296,21 @@ impl<'a> Declarer<'a> {
                         ok = false;
                     }
                 },
+                // No annotation: a parameter of a generic function (see
+                // `generics`), typed by each call; a placeholder type here.
                 None => {
-                    self.err(&pw.parameter, format!("parameter `{pname}` needs a type annotation"));
-                    poisoned.push(pname);
-                    ok = false;
+                    if let Some(value) = &pw.default {
+                        match &**value {
+                            Expr::NoneLiteral(_) => defaults.push(None),
+                            v => match self.const_value(d, v) {
+                                Some(c) => defaults.push(Some(c)),
+                                None => ok = false,
+                            },
+                        }
+                    }
+                    unannotated_at.push((params.len(), &pw.parameter));
+                    params.push((pname, TypeData::scalar(DType::Int64)));
+                    maybe_none.push(false);
                 }
                 Some(a) => match self.annotation(d, a) {
                     Some(Annot::Type(t)) if t.is_array && pw.default.is_some() => {
@@ -1461,6 +1505,23 @@ impl<'a> Declarer<'a> {
                 ufunc = None;
             }
         }
+        // Only a function compiled code calls may leave parameters
+        // unannotated: a ufunc's operands and a device function's
+        // parameters are its signature.
+        if !unannotated_at.is_empty() && (ufunc.is_some() || attrs.is_device()) {
+            for (_, p) in &unannotated_at {
+                self.err(*p, format!("parameter `{}` needs a type annotation", p.name.id));
+                poisoned.push(p.name.id.to_string());
+            }
+            ok = false;
+        }
+        let mut unannotated = vec![false; params.len()];
+        for (i, _) in &unannotated_at {
+            unannotated[*i] = true;
+        }
+        if unannotated_at.is_empty() {
+            unannotated.clear();
+        }
         let mut core_dims = Vec::new();
         let mut ufunc_sig = None;
         if let (Some(_), Some(k)) = (&ufunc, p.kwonlyargs.first()) {
@@ -1506,6 +1567,9 @@ impl<'a> Declarer<'a> {
                 keyword_only,
                 positional_only,
                 returns_view: false,
+                unannotated: Vec::new(),
+                weak_params: Vec::new(),
+                ret_weak: false,
             });
         }
         let doc = match f.body.first() {
@@ -1538,7 +1602,14 @@ impl<'a> Declarer<'a> {
             keyword_only,
             positional_only,
             returns_view: false,
+            unannotated,
+            weak_params: Vec::new(),
+            ret_weak: false,
         };
+        // A generic function is declared by its instances.
+        if !decl.unannotated.is_empty() {
+            return Ok(decl);
+        }
         // The declaration the loader and other modules see: the signature
         // with an empty body.
         let mut b = FunctionBuilder::new(&decl.name);

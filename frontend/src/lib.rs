@@ -9,6 +9,7 @@
 //! `.pir` modules import each other freely.
 
 mod declare;
+mod generics;
 mod hir;
 mod lower;
 mod pytypes;
@@ -112,6 +113,7 @@ struct Unit {
     globals: HashMap<String, Global>,
     funcs: Vec<declare::FuncDecl>,
     broken: Vec<declare::FuncDecl>,
+    generics: Vec<declare::FuncDecl>,
     /// Errors of the module level, reported with those of the bodies so
     /// that a file's errors come all at once.
     declared_errors: Vec<Diagnostic>,
@@ -214,12 +216,12 @@ impl SourceFrontend for PyFrontend {
         let file = file_table.intern(path);
         let mut d = Declarer::new(&src, file, &is_post);
         let stmts: &[Stmt] = parsed.body();
-        let Declared { module, globals, funcs, broken } = d.declare(&name, stmts);
+        let Declared { module, globals, funcs, broken, generics } = d.declare(&name, stmts);
         let mut declared_errors = d.diags;
         declared_errors.truncate(postc_ir::diag::MAX_ERRORS);
         let with_defaults = funcs.iter().filter(|f| !f.defaults.is_empty());
         self.defaults.insert(name.clone(), with_defaults.map(|f| (f.name.clone(), f.defaults.clone())).collect());
-        self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, declared_errors });
+        self.units.insert(name, Unit { src, file, parsed, globals, funcs, broken, generics, declared_errors });
         Ok(module)
     }
 
@@ -238,20 +240,13 @@ impl SourceFrontend for PyFrontend {
         let stmts: &[Stmt] = unit.parsed.body();
         // The module's calls see the declarations with every tuple result
         // that is found by lowering its function first; each function is
-        // still lowered against its own declaration.
-        // Only a function the module names (a call, an alias) may be called.
+        // still lowered against its own declaration (`own`: the module's,
+        // then the instances of its generic functions).
+        let mut own = unit.funcs.clone();
         let mut funcs = unit.funcs.clone();
-        let named = names_read(stmts);
-        let unannotated: Vec<usize> = (0..funcs.len())
-            .filter(|&i| {
-                let d = &unit.funcs[i];
-                d.ret.is_none()
-                    && d.ret_unannotated
-                    && !d.ret_poisoned
-                    && named.contains(d.name.as_str())
-                    && returns_a_value(&stmts[d.stmt])
-            })
-            .collect();
+        let decls = std::mem::take(&mut unit.generics);
+        let returns_value = decls.iter().map(|d| returns_a_value(&stmts[d.stmt])).collect();
+        let generics = generics::Generics { decls, returns_value, ..Default::default() };
         // What lowering a body of this module sees, but the functions'
         // declarations, which the rounds below complete.
         let base = ModuleCx {
@@ -264,37 +259,104 @@ impl SourceFrontend for PyFrontend {
             intrinsics: &module.intrinsic_imports,
             imported_defaults: &self.defaults,
             may_prange: lower::module_may_prange(&unit.globals),
+            generics: &generics,
         };
-        // A round lowers the functions whose result is still unknown; a
-        // result found lets the next round lower their callers. A result
-        // that needs itself (recursion, directly or through others) is
-        // never found, and the calls that need it stay errors.
         loop {
-            let mut found = false;
-            for &i in &unannotated {
-                if funcs[i].ret.is_some() {
-                    continue;
+            let unannotated: Vec<usize> = (0..own.len())
+                .filter(|&i| {
+                    let d = &own[i];
+                    d.ret.is_none() && d.ret_unannotated && !d.ret_poisoned && returns_a_value(&stmts[d.stmt])
+                })
+                .collect();
+            // A round lowers the functions whose result is still unknown; a
+            // result found lets the next round lower their callers. A result
+            // that needs itself (recursion, directly or through others) is
+            // never found, and the calls that need it stay errors.
+            loop {
+                let mut found = false;
+                for &i in &unannotated {
+                    if funcs[i].ret.is_some() {
+                        continue;
+                    }
+                    let Stmt::FunctionDef(def) = &stmts[own[i].stmt] else { continue };
+                    let cx = ModuleCx { funcs: &funcs, ..base };
+                    let ret = match lower::lower_function(&cx, &mut module.types, &own[i], def) {
+                        Ok((f, _)) => f.ret,
+                        Err(_) => None,
+                    };
+                    // A result that is not a tuple is what the `return`s
+                    // give (a Python number staying one for the module's
+                    // callers); the function is then lowered as if
+                    // annotated so.
+                    let (ret, weak) = match ret {
+                        None => match lower::inferred_result(&cx, &mut module.types, &own[i], def) {
+                            Some((t, weak)) => (Some(t), weak),
+                            None => (None, false),
+                        },
+                        ret => (ret, false),
+                    };
+                    if ret.is_some() {
+                        funcs[i].ret = ret;
+                        funcs[i].ret_weak = weak;
+                        if funcs[i].ret.is_some_and(|t| !module.types.get(t).is_tuple()) {
+                            own[i].ret = ret;
+                            own[i].ret_weak = weak;
+                        }
+                        found = true;
+                    }
                 }
-                let Stmt::FunctionDef(def) = &stmts[unit.funcs[i].stmt] else { continue };
-                let cx = ModuleCx { funcs: &funcs, ..base };
-                let ret = match lower::lower_function(&cx, &mut module.types, &unit.funcs[i], def) {
-                    Ok((f, _)) => f.ret,
-                    Err(_) => None,
-                };
-                if ret.is_some() {
-                    funcs[i].ret = ret;
-                    found = true;
+                if !found {
+                    break;
                 }
             }
-            if !found {
+            if generics.decls.is_empty() {
                 break;
             }
+            // Every body lowered once more tells which instances of the
+            // generic functions its calls name (see `generics`); those made
+            // now may name others, and have results to find.
+            let cx = ModuleCx { funcs: &funcs, ..base };
+            for decl in &own {
+                if let Stmt::FunctionDef(def) = &stmts[decl.stmt] {
+                    let _ = lower::lower_function(&cx, &mut module.types, decl, def);
+                }
+            }
+            let requests = generics.instances.borrow_mut().take_requests();
+            if requests.is_empty() {
+                break;
+            }
+            for (g, sig) in requests {
+                let k = generics.instances.borrow().count(g) + 1;
+                let decl = generics::instance_decl(&generics.decls[g], k, &sig, &mut module.types);
+                generics.instances.borrow_mut().made(g, sig, own.len());
+                funcs.push(decl.clone());
+                own.push(decl);
+            }
+        }
+        // A generic function no call names is given no types: its
+        // parameters need annotations; its body is checked with them
+        // unknown, as a function's whose signature has errors.
+        let mut uncalled = Vec::new();
+        for (g, generic) in generics.decls.iter().enumerate() {
+            if generics.instances.borrow().is_called(g) {
+                continue;
+            }
+            let Stmt::FunctionDef(def) = &stmts[generic.stmt] else { continue };
+            let params =
+                def.parameters.posonlyargs.iter().chain(&def.parameters.args).chain(&def.parameters.kwonlyargs);
+            let mut broken = generic.clone();
+            for (p, _) in params.zip(&generic.unannotated).filter(|(_, u)| **u) {
+                let name = p.parameter.name.id.as_str();
+                diags.push(unit.src.error(&p.parameter, format!("parameter `{name}` needs a type annotation")));
+                broken.poisoned.push(name.to_owned());
+            }
+            uncalled.push(broken);
         }
         lower::read_only::mark_returned_views(&base, &mut funcs, stmts, &module.types);
         let cx = ModuleCx { funcs: &funcs, ..base };
         let mut bodies = Vec::new();
         let mut math_imports = std::collections::BTreeSet::new();
-        for decl in &unit.funcs {
+        for decl in &own {
             if diags.len() >= postc_ir::diag::MAX_ERRORS {
                 break;
             }
@@ -308,7 +370,7 @@ impl SourceFrontend for PyFrontend {
             }
         }
         // The bodies of functions with bad signatures, for their errors.
-        for decl in &unit.broken {
+        for decl in unit.broken.iter().chain(&uncalled) {
             let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
             if let Err(d) = lower::lower_function(&cx, &mut module.types, decl, def) {
                 diags.extend(d);
@@ -318,9 +380,24 @@ impl SourceFrontend for PyFrontend {
         for sym in math_imports {
             module.intrinsic_imports.entry(format!("math.{sym}")).or_insert(sym);
         }
+        // An error in a generic function's body is its instances'.
+        let mut seen = HashSet::new();
+        diags.retain(|d| seen.insert(d.to_string()));
         if diags.is_empty() {
-            for (slot, f) in module.functions.iter_mut().zip(bodies) {
+            let declared = module.functions.len();
+            let mut bodies = bodies.into_iter();
+            for (slot, f) in module.functions.iter_mut().zip(bodies.by_ref().take(declared)) {
                 *slot = f;
+            }
+            // The instances, private to the module: with them, the
+            // functions it exports are named.
+            let mut instances = bodies.peekable();
+            if instances.peek().is_some() && module.export_all.is_none() {
+                let names = unit.funcs.iter().map(|f| f.name.clone()).chain(module.function_aliases.keys().cloned());
+                module.export_all = Some(names.collect());
+            }
+            for f in instances {
+                module.add_function(f);
             }
             intrinsic_alias_wrappers(&mut module);
             lower::pairwise::add_helpers(&mut module);
@@ -333,29 +410,6 @@ impl SourceFrontend for PyFrontend {
             Err(diags)
         }
     }
-}
-
-/// Every name the statements read, anywhere in them (function bodies,
-/// module-level aliases).
-fn names_read(stmts: &[Stmt]) -> HashSet<&str> {
-    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
-    struct Names<'a>(HashSet<&'a str>);
-    impl<'a> Visitor<'a> for Names<'a> {
-        fn visit_stmt(&mut self, s: &'a Stmt) {
-            syntax::deep(|| walk_stmt(self, s));
-        }
-        fn visit_expr(&mut self, e: &'a ruff_python_ast::Expr) {
-            if let ruff_python_ast::Expr::Name(n) = e {
-                self.0.insert(n.id.as_str());
-            }
-            syntax::deep(|| walk_expr(self, e));
-        }
-    }
-    let mut names = Names(HashSet::new());
-    for s in stmts {
-        names.visit_stmt(s);
-    }
-    names.0
 }
 
 /// Whether a function definition has a `return` with a value (outside

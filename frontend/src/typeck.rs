@@ -102,7 +102,7 @@ use crate::pytypes::{
 use crate::syntax::{deep, Lit};
 use la_arena::ArenaMap;
 use postc_ir::builtins::{Axis, GpuReg};
-use postc_ir::{DType, FuncAttrs, Layout, Shape, TypeData, TypeId, TypeTable};
+use postc_ir::{DType, FuncAttrs, Layout, Shape, TypeData, TypeTable};
 use ruff_python_ast as ast;
 use std::collections::HashMap;
 
@@ -110,6 +110,8 @@ use std::collections::HashMap;
 pub(crate) struct TypeEnv<'a> {
     pub globals: &'a HashMap<String, Global>,
     pub funcs: &'a [FuncDecl],
+    /// The module's generic functions and the instances made so far.
+    pub generics: &'a crate::generics::Generics,
     pub types: &'a TypeTable,
     pub decl: &'a FuncDecl,
     /// The function a name imported from another POST module names.
@@ -261,30 +263,6 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         out.exprs = cx.sweep();
     }
     out
-}
-
-/// The expressions `e` holds, pushed onto `out`.
-fn push_children(body: &Body, e: ExprId, out: &mut Vec<ExprId>) {
-    match &body.exprs[e] {
-        Expr::BinOp { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
-        Expr::UnaryOp { operand, .. } | Expr::Starred(operand) | Expr::Attribute { base: operand, .. } => {
-            out.push(*operand)
-        }
-        Expr::If { test, body, orelse } => out.extend([*test, *body, *orelse]),
-        Expr::Subscript { base, index } => out.extend([*base, *index]),
-        Expr::Slice { lower, upper, step } => out.extend([*lower, *upper, *step].into_iter().flatten()),
-        Expr::Call { func, args, keywords } => {
-            out.push(*func);
-            out.extend(args.iter().copied());
-            out.extend(keywords.iter().map(|k| k.value));
-        }
-        Expr::BoolOp { values: es, .. }
-        | Expr::Compare { operands: es, .. }
-        | Expr::Tuple(es)
-        | Expr::List(es)
-        | Expr::Refused { parts: es, .. } => out.extend(es.iter().copied()),
-        Expr::Name(_) | Expr::Literal(_) | Expr::IntTooLarge | Expr::None | Expr::Ellipsis => {}
-    }
 }
 
 /// The expressions a statement holds itself (not those of its blocks), in
@@ -845,6 +823,11 @@ impl Solver<'_> {
             Expr::Tuple(_) | Expr::List(_) | Expr::Name(Name::Local(_)) => true,
             Expr::Attribute { attr, .. } => matches!(&**attr, "shape" | "T"),
             Expr::Subscript { base, .. } => matches!(self.body.exprs[*base], Expr::Name(Name::Local(_))),
+            // An array a method, a NumPy function or an operator makes
+            // (`for v in a.ravel()`, `np.sort(a)`, `a * 2`); `np.ndindex`
+            // is bound above, the builtins (`enumerate`, `zip`) below.
+            Expr::Call { func, .. } => matches!(self.body.exprs[*func], Expr::Attribute { .. }),
+            Expr::BinOp { .. } | Expr::UnaryOp { .. } => true,
             _ => false,
         }
     }
@@ -975,7 +958,7 @@ impl Solver<'_> {
             if let Expr::Name(Name::Local(id)) = self.body.exprs[e] {
                 out.push(id);
             }
-            push_children(self.body, e, &mut pending);
+            self.body.push_children(e, &mut pending);
         }
         out
     }
@@ -1190,7 +1173,7 @@ impl Solver<'_> {
                     continue;
                 }
                 exprs.push((e, true));
-                push_children(body, e, &mut children);
+                body.push_children(e, &mut children);
                 exprs.extend(children.drain(..).rev().map(|c| (c, false)));
             }
             for b in blocks.iter().rev() {
@@ -1377,7 +1360,7 @@ impl Solver<'_> {
                     } else if td.is_array {
                         Ty::Arr(td.clone())
                     } else {
-                        Ty::Num { s: Scalar::strong(td.dtype), nonneg: false }
+                        Ty::Num { s: decl.param_scalar(at, td), nonneg: false }
                     })
                 }
                 LocalKind::Poisoned => None,
@@ -1914,7 +1897,9 @@ impl Solver<'_> {
             Name::Global(n) => match self.env.globals.get(self.unaliased(n)?)? {
                 Global::Type(t) => cast(*t, false, &tys()?),
                 Global::Intrinsic { .. } => intrinsic(&tys()?),
-                Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) => self.post_call(n, args, &[]),
+                Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) | Global::Generic(_) => {
+                    self.post_call(n, args, &[])
+                }
                 Global::GpuBuiltin(g) => self.gpu_call(*g, args),
                 _ => None,
             },
@@ -3013,22 +2998,7 @@ impl Solver<'_> {
     /// `global_target` finds it).
     fn callee(&self, name: &str) -> Option<Callee> {
         match self.env.globals.get(name)? {
-            Global::Func(i) => {
-                let d = &self.env.funcs[*i];
-                let ty = |t: TypeId| self.env.types.get(t).clone();
-                Some(Callee {
-                    name: d.name.clone(),
-                    params: d.params.iter().map(|(_, t)| ty(*t)).collect(),
-                    param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
-                    maybe_none: d.maybe_none.clone(),
-                    defaults: d.defaults.clone(),
-                    array_defaults: d.array_defaults.clone(),
-                    keyword_only: d.keyword_only,
-                    positional_only: d.positional_only,
-                    ret: d.ret.map(ty),
-                    ret_maybe_none: d.ret_maybe_none,
-                })
-            }
+            Global::Func(i) => Some(Callee::of_decl(&self.env.funcs[*i], self.env.types)),
             Global::PostImport { local } => (self.env.imported)(local),
             // `g = f` at the module's top level: what the chain of
             // aliases ends at (none when it comes back to a name seen).
@@ -3037,13 +3007,29 @@ impl Solver<'_> {
         }
     }
 
+    /// The instance of the generic function `g` that a call names, once
+    /// it is made (see `generics`).
+    fn instance(&self, g: usize, args: &[ExprId], keywords: &[Keyword]) -> Option<Callee> {
+        let generic = &self.env.generics.decls[g];
+        let names: Vec<Option<&str>> = keywords.iter().map(|k| k.name.as_deref()).collect();
+        let written: Vec<ExprId> = args.iter().copied().chain(keywords.iter().map(|k| k.value)).collect();
+        let given = crate::lower::bind(&Callee::of_decl(generic, self.env.types), args.len(), &names).ok()?;
+        let tys: Vec<Option<Option<Ty>>> = given.iter().map(|b| b.map(|w| self.ty(written[w]))).collect();
+        let sig = crate::generics::instance_params(generic, &tys, &[], self.env.types).ok()?;
+        let i = self.env.generics.instances.borrow().find(g, &sig, false)?;
+        Some(Callee::of_decl(&self.env.funcs[i], self.env.types))
+    }
+
     /// A call of a POST function (the global `name`), as the lowering's
     /// `post_call` binds and converts its arguments (by position, then by
     /// keyword, then the defaults; a parameter that may be `None` takes
     /// `None` or a number that widens to it): its result, of its value's
     /// type when it may be `None`.
     fn post_call(&self, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
-        let callee = self.callee(name)?;
+        let callee = match self.env.globals.get(self.unaliased(name)?)? {
+            Global::Generic(g) => self.instance(*g, args, keywords)?,
+            _ => self.callee(name)?,
+        };
         if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
@@ -3078,7 +3064,7 @@ impl Solver<'_> {
         }
         let value = |t: &TypeData| match t.is_array {
             true => Ty::Arr(t.clone()),
-            false => Ty::Num { s: Scalar::strong(t.dtype), nonneg: false },
+            false => Ty::Num { s: Scalar { dtype: t.dtype, weak: callee.ret_weak }, nonneg: false },
         };
         let ret = callee.ret.as_ref()?;
         Some(match ret.is_tuple() {
@@ -3580,7 +3566,7 @@ fn scalar_parameter(env: &TypeEnv, name: &str) -> Option<Scalar> {
     let decl = env.decl;
     let at = decl.params.iter().position(|(n, _)| n == name)?;
     let td = env.types.get(decl.params[at].1);
-    (!td.is_array && !td.is_tuple() && !td.dtype.is_text() && !decl.maybe_none[at]).then(|| Scalar::strong(td.dtype))
+    (!td.is_array && !td.is_tuple() && !td.dtype.is_text() && !decl.maybe_none[at]).then(|| decl.param_scalar(at, td))
 }
 
 /// `range(...)` of the builtin `range`, or `range(...) if c else

@@ -20,6 +20,7 @@ pure-Python functions.
 
 import copyreg
 import functools
+import inspect
 import os
 import pickle
 import re
@@ -273,14 +274,24 @@ class _Jit(_native.Dispatcher if _native is not None else object):
         with self._lock:
             if self._compiled is None:
                 unit = self._cut()
-                module = _build_unit(unit, self._options, self.__qualname__)
-                self._compiled = getattr(module, unit.entry)
+                if unit.generic:
+                    self._compiled = _Specializations(self, unit)
+                else:
+                    module = _build_unit(unit, self._options, self.__qualname__)
+                    self._compiled = getattr(module, unit.entry)
             return self._compiled
 
     def inspect(self, what="asm"):
         """The code this function compiles to: `"pir"` (the IR after the
-        level's passes), `"llvm-ir"` or `"asm"`."""
+        level's passes), `"llvm-ir"` or `"asm"`; of a function with
+        parameters left unannotated, the code of its latest call's
+        argument types."""
         unit = self._cut()
+        if unit.generic:
+            compiled = self._compiled
+            if compiled is None or compiled.latest is None:
+                raise ValueError(f"`{self.__name__}` is compiled for the argument types of each call: call it first")
+            unit = compiled.latest
         return _native.listing(unit.root, what, **_native_options(self._options, unit))
 
     def __reduce__(self):
@@ -290,6 +301,71 @@ class _Jit(_native.Dispatcher if _native is not None else object):
     def __repr__(self):
         state = "compiled" if self._compiled is not None else "not compiled yet"
         return f"<postc.jit {self.__name__} ({state})>"
+
+
+class _Specializations:
+    """The compiled code of a `@jit` function whose parameters are not all
+    annotated, as Numba compiles one per argument types: each call's
+    arguments give the annotations of those parameters (`_annotation`),
+    and each distinct list of them is compiled once, from the cut with
+    its `def` line annotated so (`_source.specialize`)."""
+
+    def __init__(self, jit, unit):
+        self._jit = jit
+        self._unit = unit
+        py = jit.py_func if jit.py_func is not None else _source.load_functions(unit)
+        self._signature = inspect.signature(py)
+        self._compiled = {}
+        self._lock = threading.Lock()
+        self.latest = None
+
+    def __call__(self, *args, **kwargs):
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        key = tuple(_annotation(self._jit.__name__, name, bound.arguments[name]) for name in self._unit.generic)
+        f = self._compiled.get(key)
+        if f is None:
+            with self._lock:
+                f = self._compiled.get(key)
+                if f is None:
+                    unit = _source.specialize(self._unit, dict(zip(self._unit.generic, key)))
+                    module = _build_unit(unit, self._jit._options, self._jit.__qualname__)
+                    f = self._compiled[key] = getattr(module, unit.entry)
+                    self.latest = unit
+        return f(*args, **kwargs)
+
+
+def _annotation(fn, name, value):
+    """The annotation (over `_postc_postyp`) a value passed for the
+    unannotated parameter `name` gives it: a Python number its NumPy
+    type (`int` Int64, `float` Float64, as Numba types them), a NumPy
+    number its dtype, an array its dtype, axes and layout (`Out[...]`
+    when writable: the function may write it), a tuple of numbers a tuple
+    of them."""
+    P = "_postc_postyp."
+    if isinstance(value, np.generic):
+        d = _source._NUMPY_SCALARS.get(type(value))
+        if d is not None:
+            return P + d
+    for t, d in ((bool, "Bool"), (int, "Int64"), (float, "Float64"), (complex, "Complex128")):
+        if isinstance(value, t):
+            return P + d
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        d = _source._NUMPY_SCALARS.get(value.dtype.type)
+        if d is not None:
+            axes = [":"] * value.ndim
+            if value.flags.c_contiguous:
+                axes[-1] = "::1"
+            elif value.flags.f_contiguous:
+                axes[0] = "::1"
+            text = f"{P}{d}[{', '.join(axes)}]"
+            return f"{P}Out[{text}]" if value.flags.writeable else text
+    if isinstance(value, tuple) and value and all(isinstance(v, (int, float, np.integer, np.floating)) and
+                                                  not isinstance(v, (bool, np.bool_)) for v in value):
+        return f"tuple[{', '.join(_annotation(fn, name, v) for v in value)}]"
+    raise TypeError(f"{fn}() cannot be compiled for {type(value).__name__} argument {name!r}: a parameter without "
+                    "annotation takes a number, a NumPy array of numbers or a tuple of numbers; annotate it for "
+                    "anything else")
 
 
 def _jit_from_unit(unit, options, name, qualname, doc):

@@ -45,20 +45,25 @@ class SourceError(Exception):
 class Unit:
     """What one `@jit` function compiles: `files` maps each path to its
     cut (the entry's file first), `entry` is the function's name in the
-    module of `root`."""
+    module of `root`; `generic` names the entry's parameters that have no
+    annotation (compiled per the types of each call's arguments, see
+    `specialize`)."""
 
-    def __init__(self, root, entry, files):
+    def __init__(self, root, entry, files, generic=()):
         self.root = root
         self.entry = entry
         self.files = files
+        self.generic = tuple(generic)
 
     def __getstate__(self):
-        return {"root": self.root, "entry": self.entry, "files": list(self.files.items())}
+        return {"root": self.root, "entry": self.entry, "files": list(self.files.items()),
+                "generic": list(self.generic)}
 
     def __setstate__(self, state):
         self.root = state["root"]
         self.entry = state["entry"]
         self.files = dict(state["files"])
+        self.generic = tuple(state.get("generic", ()))
 
 
 def module_name(path):
@@ -401,6 +406,7 @@ def collect(fn, variant=None, ufunc=_NOT_A_UFUNC):
     done = {}  # code object -> (path, name)
     declared = None  # (path, line) of a `@_postc_ufunc` line collect wrote
     work = [root]
+    generic = []
     while work:
         f = work.pop()
         code = f.__code__
@@ -438,6 +444,12 @@ def collect(fn, variant=None, ufunc=_NOT_A_UFUNC):
             return getattr(builtins, name, None)
 
         dedent = node.col_offset if nested else 0
+        if f is root and variant is None:
+            args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            generic = [a.arg for a in args if a.annotation is None]
+            if generic:
+                # What `specialize` annotates them with.
+                cut.header["_postc_postyp"] = "import postyp as _postc_postyp"
         if f is root and variant is not None:
             kept = []
             declared = _cut_variant(cut, node, variant, dedent)
@@ -464,7 +476,50 @@ def collect(fn, variant=None, ufunc=_NOT_A_UFUNC):
                                        "`def` for postc's `@ufunc` (another function's code is there)",
                                        cuts[path].lines))
     files = {p: cuts[p].text() for p in order}
-    return Unit(order[0], done[root.__code__][1], files)
+    return Unit(order[0], done[root.__code__][1], files, generic)
+
+
+def specialize(unit, annotations):
+    """The unit of a generic entry (`unit.generic`) compiled for one list
+    of argument types: its `def` line written again with `annotations`
+    (parameter name -> annotation text over `_postc_postyp`) for the
+    parameters that have none; the lines keep their numbers."""
+    text = unit.files[unit.root]
+    lines = text.splitlines(keepends=True)
+    node = next((n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == unit.entry), None)
+    if node is None:
+        raise SourceError(f"error: cannot find the definition of `{unit.entry}` in its cut\n")
+    segment = lambda e: " ".join(ast.get_source_segment(text, e).split())  # noqa: E731
+    a = node.args
+    params = []
+    positional = a.posonlyargs + a.args
+    defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    for i, (p, d) in enumerate(zip(positional, defaults)):
+        params.append(_parameter_text(p, d, annotations, segment))
+        if a.posonlyargs and i == len(a.posonlyargs) - 1:
+            params.append("/")
+    if a.kwonlyargs:
+        params.append("*")
+        params += [_parameter_text(p, d, annotations, segment) for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+    ret = f" -> {segment(node.returns)}" if node.returns is not None else ""
+    header = f"def {node.name}({', '.join(params)}){ret}:"
+    body_line = node.body[0].lineno
+    if body_line == node.lineno:  # `def f(a, b): return a + b`
+        rest = lines[body_line - 1].encode()[node.body[0].col_offset:].decode()
+        lines[node.lineno - 1] = header + " " + rest.rstrip("\n") + "\n"
+    else:
+        lines[node.lineno - 1] = header + "\n"
+        for n in range(node.lineno, body_line - 1):
+            lines[n] = "\n"
+    files = dict(unit.files)
+    files[unit.root] = "".join(lines)
+    return Unit(unit.root, unit.entry, files)
+
+
+def _parameter_text(p, default, annotations, segment):
+    annotation = annotations.get(p.arg) if p.annotation is None else segment(p.annotation)
+    text = p.arg if annotation is None else f"{p.arg}: {annotation}"
+    return text if default is None else f"{text} = {segment(default)}"
 
 
 def _declare_ufunc(cut, node, kept, signature):

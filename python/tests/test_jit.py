@@ -729,3 +729,82 @@ def test_functions_of_a_module_called_through_its_name(tmp_path, monkeypatch):
     with pytest.raises(postc.CompileError, match=r"(?s)`modpkg.stats.mean` is a function of the module "
                        r"`modpkg.stats`.*`import modpkg.stats as stats`.*dotted.py:8:16"):
         d.centred(x)
+
+
+UNANNOTATED = textwrap.dedent('''\
+    """Numba code as written: no annotations at all."""
+    import numpy as np
+    import postc
+
+
+    def shift_and_insert(target, value, index):
+        n = len(target)
+        for i in range(n - 1, index, -1):
+            target[i] = target[i - 1]
+        target[index] = value
+        return index + 1
+
+
+    @postc.jit
+    def insert(target, value, index):
+        return shift_and_insert(target, value, index)
+
+
+    @postc.jit
+    def scale(x, k=2):
+        return x * k
+
+
+    @postc.jit
+    def total(a, start=0.0):
+        s = start
+        for v in a.ravel():
+            s += v
+        return s
+
+
+    @postc.jit
+    def cells(shape):
+        n = 1
+        for s in shape:
+            n *= s
+        return n
+''')
+
+
+def test_jit_of_unannotated_parameters_compiles_per_argument_types(tmp_path, monkeypatch):
+    """A `@jit` function with no annotations is compiled for the types of
+    each call's arguments, once per distinct list (arrays by dtype, axes,
+    layout and writability), and its helpers per the types they are
+    called with; results agree with the same functions under CPython."""
+    (tmp_path / "unannotated.py").write_text(UNANNOTATED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import unannotated as m
+
+    plain = {name: getattr(m, name).py_func for name in ("insert", "scale", "total", "cells")}
+    for make in (lambda: np.arange(6.0), lambda: np.arange(6), lambda: np.arange(6, dtype=np.int32)):
+        a, b = make(), make()
+        assert m.insert(a, 9, 2) == plain["insert"](b, 9, 2) == 3
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    x = np.linspace(0.0, 1.0, 5, dtype=np.float32)
+    for args, kwargs in [((x,), {}), ((x, 0.5), {}), ((3.0,), {}), ((np.int16(3),), {"k": 4}), ((2,), {})]:
+        # A Python number argument is typed as Numba types it (`int` as
+        # Int64), so only the values are CPython's here.
+        np.testing.assert_array_equal(m.scale(*args, **kwargs), plain["scale"](*args, **kwargs))
+    grid = np.arange(12.0).reshape(3, 4)
+    for a in (grid, grid.T, grid[:, ::2], np.asfortranarray(grid)):
+        assert m.total(a) == plain["total"](a)
+    read_only = np.arange(4.0)
+    read_only.setflags(write=False)
+    assert m.total(read_only, 1.5) == 7.5
+    assert m.cells((3, 4, 5)) == 60
+    assert "insert" in m.insert.inspect("pir")
+    with pytest.raises(TypeError, match=r"scale\(\) cannot be compiled for NoneType argument 'x'.*annotate it"):
+        m.scale(None)
+    with pytest.raises(TypeError, match="missing a required argument"):
+        m.scale()
+    again = pickle.loads(pickle.dumps(m.scale))
+    np.testing.assert_array_equal(again(x, 3), plain["scale"](x, 3))
+    with pytest.raises(ValueError, match="call it first"):
+        postc.jit(plain["cells"]).inspect("pir")

@@ -175,3 +175,14 @@ def held_steps(n: Int64, k: Int64) -> Int64:
     for i in r:
         t += i
     return t
+
+
+def over_made_arrays(a: Float64[:, :]) -> Float64:
+    """Loops over arrays a call or an operator makes: the flat elements
+    of a 2-D array in C order, then twice its first row."""
+    acc = 0.0
+    for v in a.ravel():
+        acc = acc * 0.5 + v
+    for v in a[0] * 2.0:
+        acc += v
+    return acc

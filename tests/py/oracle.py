@@ -1095,6 +1095,8 @@ def _loops_over():
         C("count_cells_empty", "count_cells", 3, 0),
         C("count_cells_negative", "count_cells", -1, 4),
     ]
+    cases += [C("over_made_arrays", "over_made_arrays", f64(3, 4)),
+              C("over_made_arrays_transposed", "over_made_arrays", f64(4, 3).T)]
     return cases
 
 
@@ -3547,6 +3549,27 @@ def _module_imports():
     ]
 
 
+@program("generic_helpers")
+def _generic_helpers():
+    return [
+        C("max_n_both", "max_n_both", arr([1.0, 4.0, 9.0, 16.0], np.float64), arr([2, 3, 5, 7], np.int64),
+          arr([5.0, 0.5, 20.0, 3.0], np.float64), arr([4, 1, 8, 6], np.int64)),
+        C("max_n_both_random", "max_n_both", np.sort(f64(6)), arr([-3, 0, 2, 9, 11, 40], np.int64), f64(5),
+          arr([10, -7, 3, 50], np.int64)),
+        C("sums", "sums", np.float32(1.25), np.int32(7), 2.5),
+        C("sums_negative", "sums", np.float32(-3.1), np.int32(-40), -0.1),
+        C("add_float32_int", "add_float32_int", np.float32(0.1)),
+        C("scaled_sum", "scaled_sum", arr([0.1, 0.2, 0.3], np.float32), arr([1, 2, 3, 4], np.int64)),
+        C("scaled_sum_random", "scaled_sum", f64(50).astype(np.float32), arr(list(range(-20, 21)), np.int64)),
+        C("clamped", "clamped", arr([-2.0, -0.5, 0.25, 1.5, 3.0], np.float64), zeros(5, np.float64)),
+        C("spread", "spread", arr([3.0, -1.5, 8.25], np.float64), arr([4, 9, -2, 7], np.int64)),
+        C("spread_random", "spread", f64(20), arr([5, 5, 5], np.int64)),
+        C("count_cells", "count_cells", zeros((3, 4), np.float64)),
+        C("count_cells_empty", "count_cells", zeros((0, 4), np.float64)),
+        C("total_of_input", "total_of_input", f64(10)),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Published reference values that the cases above must reproduce.
 
@@ -3839,7 +3862,9 @@ class Lint:
                 self.err(path, d, "a default is a number, a negative number or a module constant")
         for p in a.args + a.kwonlyargs:
             if p.annotation is None:
-                self.err(path, p, f"parameter {p.arg} has no annotation")
+                # A helper's parameter, typed by each call (compiled once
+                # per list of argument types).
+                F.add("parameter without annotation")
             else:
                 self.annotation(path, p.annotation, f"parameter {p.arg}")
         if fn.returns is not None:
@@ -3972,6 +3997,10 @@ class Lint:
                 F.add("for over np.ndindex()")
                 for x in it.args:
                     self.expr(path, x)
+            elif isinstance(s.target, ast.Name) and (isinstance(it, ast.BinOp) or (
+                    isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "ravel")):
+                F.add("for over an array a call or an operator makes")
+                self.expr(path, it)
             elif not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
                     and it.func.id in ("range", "prange") and 1 <= len(it.args) <= 3 and not it.keywords):
                 self.err(path, s, "for over something other than range(), an array, enumerate() or zip()")
@@ -4463,6 +4492,7 @@ REQUIRED = [
     "tuple parameter", "shape= keyword", "array default",
     "import of a whole POST module", "import of a whole POST module under another name",
     "call through a whole POST module", "constant through a whole POST module",
+    "parameter without annotation", "for over an array a call or an operator makes",
 ] + [f"dtype {d}" for d in sorted(DTYPE_NAMES)] + [f"annotation {t}" for t in sorted(PY_TYPES)] + [
     f"cast to {d}" for d in ("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                              "UInt64", "Float16", "Float32", "Float64", "Complex64", "Complex128")

@@ -71,9 +71,10 @@ def nansum_in_place(ret: Out[Float64[:, :]], other: Float64[:, :]) -> None:
 
 # shift_and_insert: holoviz/datashader, datashader/utils.py @ b7ac59c5ad20412edbf9b12ee9dc6ff62d563f01
 #   function `shift_and_insert`; licence BSD-3-Clause; Copyright (c) 2015, Continuum Analytics, Inc. and contributors
-#   changed: type annotations added; the decorator @ngjit (numba.jit(nopython=True, nogil=True)) removed
+#   changed: the decorator @ngjit (numba.jit(nopython=True, nogil=True)) removed (no annotations: a helper
+#   compiled per argument types, called on Float64 and Int64 pixels)
 #   original signature: def shift_and_insert(target, value, index):
-def shift_and_insert(target: Out[Float64[:]], value: Float64, index: Int64) -> Int64:
+def shift_and_insert(target, value, index):
     """Insert a value into a 1D array at a particular index, but before doing
     that shift the previous values along one to make room. For use in
     ``FloatingNReduction`` classes such as ``max_n`` and ``first_n`` which

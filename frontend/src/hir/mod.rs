@@ -159,6 +159,30 @@ pub(crate) enum Expr {
 }
 
 impl Body {
+    /// The expressions `e` holds, pushed onto `out`.
+    pub fn push_children(&self, e: ExprId, out: &mut Vec<ExprId>) {
+        match &self.exprs[e] {
+            Expr::BinOp { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+            Expr::UnaryOp { operand, .. } | Expr::Starred(operand) | Expr::Attribute { base: operand, .. } => {
+                out.push(*operand)
+            }
+            Expr::If { test, body, orelse } => out.extend([*test, *body, *orelse]),
+            Expr::Subscript { base, index } => out.extend([*base, *index]),
+            Expr::Slice { lower, upper, step } => out.extend([*lower, *upper, *step].into_iter().flatten()),
+            Expr::Call { func, args, keywords } => {
+                out.push(*func);
+                out.extend(args.iter().copied());
+                out.extend(keywords.iter().map(|k| k.value));
+            }
+            Expr::BoolOp { values: es, .. }
+            | Expr::Compare { operands: es, .. }
+            | Expr::Tuple(es)
+            | Expr::List(es)
+            | Expr::Refused { parts: es, .. } => out.extend(es.iter().copied()),
+            Expr::Name(_) | Expr::Literal(_) | Expr::IntTooLarge | Expr::None | Expr::Ellipsis => {}
+        }
+    }
+
     /// What a diagnostic calls the expression `e`, as
     /// [`crate::syntax::construct_name`] calls its syntax.
     pub fn construct_name(&self, e: ExprId) -> &'static str {

@@ -38,6 +38,8 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
 pub(super) enum Target {
     Gpu(GpuBuiltin),
     Func(Callee),
+    /// A generic function of the module, by its index (see `generics`).
+    Generic(usize),
     Intrinsic(String),
     Cast {
         dtype: DType,
@@ -121,22 +123,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub(super) fn global_target(&self, name: &str, g: &Global) -> Option<Target> {
         match g {
-            Global::Func(i) => {
-                let d = &self.cx.funcs[*i];
-                // The types live in this module's table.
-                Some(Target::Func(Callee {
-                    name: d.name.clone(),
-                    params: d.params.iter().map(|(_, t)| self.types.get(*t).clone()).collect(),
-                    param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
-                    maybe_none: d.maybe_none.clone(),
-                    defaults: d.defaults.clone(),
-                    array_defaults: d.array_defaults.clone(),
-                    keyword_only: d.keyword_only,
-                    positional_only: d.positional_only,
-                    ret: d.ret.map(|t| self.types.get(t).clone()),
-                    ret_maybe_none: d.ret_maybe_none,
-                }))
-            }
+            // The types live in this module's table.
+            Global::Func(i) => Some(Target::Func(Callee::of_decl(&self.cx.funcs[*i], self.types))),
+            Global::Generic(g) => Some(Target::Generic(*g)),
             Global::Intrinsic { local } => {
                 Some(Target::Intrinsic(self.cx.intrinsics.get(local).cloned().unwrap_or_else(|| local.clone())))
             }
@@ -332,7 +321,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self.err(&func_at, format!("`{shown}` cannot be called from compiled code"));
         };
-        if let (Some(k), false) = (c.keywords.first(), matches!(target, Target::Func(_))) {
+        if let (Some(k), false) = (c.keywords.first(), matches!(target, Target::Func(_) | Target::Generic(_))) {
             return self
                 .err(&k.range, "keyword arguments are not supported in compiled code: pass arguments by position");
         }
@@ -462,6 +451,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v, s: Scalar::strong(d), nonneg: false }
             }
             Target::Func(callee) => self.post_call(&callee, c),
+            Target::Generic(g) => match self.instance_of(g, c) {
+                Some(callee) => self.post_call(&callee, c),
+                None => Val::Err,
+            },
         }
     }
 
@@ -1038,8 +1031,101 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Some(t) if callee.ret_maybe_none => self.call_maybe_none(v, t),
             Some(t) if t.is_tuple() => self.call_tuple_elements(v, t),
             Some(t) if t.is_array => Val::Arr { v, ty: t.clone() },
-            Some(t) => Val::Num { v, s: Scalar::strong(t.dtype), nonneg: false },
+            Some(t) => Val::Num { v, s: Scalar { dtype: t.dtype, weak: callee.ret_weak }, nonneg: false },
         }
+    }
+
+    /// The instance of the generic function `g` that the call `c` names
+    /// (see `generics`): its callee once an earlier round made it; else
+    /// `None`, after asking for it, which lowers the call to nothing until
+    /// the next round (or after reporting why the arguments name none; the
+    /// arguments not lowered are checked by [`FnLower::call`]).
+    fn instance_of(&mut self, g: usize, c: &CallExpr) -> Option<Callee> {
+        self.cx.generics.instances.borrow_mut().called(g);
+        let generic = &self.cx.generics.decls[g];
+        let bound = self.bind_arguments(&Callee::of_decl(generic, self.types), c)?;
+        let written: Vec<hir::ExprId> = c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
+        let given: Vec<Option<Option<typeck::Ty>>> = (bound.iter())
+            .map(|b| match b {
+                Bound::Given(w) => Some(self.expr_types.get(written[*w]).cloned()),
+                _ => None,
+            })
+            .collect();
+        // An array the caller may write is a writable parameter.
+        let writable: Vec<bool> = (bound.iter())
+            .map(|b| match b {
+                Bound::Given(w) => !self.is_param_array(written[*w]) && !self.reads_constant(written[*w]),
+                _ => false,
+            })
+            .collect();
+        let shown = &generic.name;
+        let argument_at = |i: usize| match bound[i] {
+            Bound::Given(w) => self.range(written[w]),
+            _ => c.at,
+        };
+        let sig = match crate::generics::instance_params(generic, &given, &writable, self.types) {
+            Ok(sig) => sig,
+            Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
+                let (nth, at, p) = (i + 1, argument_at(i), &generic.params[i].0);
+                let arg = match bound[i] {
+                    Bound::Given(w) => Some(written[w]),
+                    _ => None,
+                };
+                let what = match arg.map(|a| &self.hir.exprs[a]) {
+                    None => format!("the default of `{p}` of `{shown}` is `None`"),
+                    Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
+                    Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
+                    Some(_) if given[i].as_ref().is_some_and(|t| t.is_some()) => {
+                        format!("argument {nth} of `{shown}` is a tuple holding an array")
+                    }
+                    // A value the typecheck could not type has an error
+                    // of its own, reported where the lowering meets it.
+                    Some(_) => {
+                        let (a, before) = (arg.expect("an argument"), self.diags.len());
+                        self.expr(a);
+                        if self.diags.len() == before {
+                            self.err(&at, format!("the type of argument {nth} of `{shown}` is not known here"));
+                        }
+                        return None;
+                    }
+                };
+                self.err(
+                    &at,
+                    format!(
+                        "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of \
+                         numbers; annotate it for anything else"
+                    ),
+                );
+                // The argument is what is reported, not again as a value.
+                if let (Some(a), Some(marks)) = (arg, self.calls.last_mut()) {
+                    marks.mark(a);
+                }
+                return None;
+            }
+        };
+        let instances = &self.cx.generics.instances;
+        let found = instances.borrow().find(g, &sig, true);
+        if let Some(i) = found {
+            let callee = Callee::of_decl(&self.cx.funcs[i], self.types);
+            // An instance whose `return`s are not typed has errors of its
+            // own, reported in its body: the call is quiet.
+            if callee.ret.is_none() && self.cx.generics.returns_value[g] {
+                return None;
+            }
+            return Some(callee);
+        }
+        if instances.borrow().count(g) >= crate::generics::MAX_INSTANCES {
+            let n = crate::generics::MAX_INSTANCES;
+            self.err(
+                &c.at,
+                format!(
+                    "`{shown}` is compiled for more than {n} lists of argument types here: annotate its parameters"
+                ),
+            );
+            return None;
+        }
+        instances.borrow_mut().request(g, sig);
+        None
     }
 
     /// Each parameter's argument, or `None` after reporting, in CPython's
@@ -1264,6 +1350,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         positional_only: f.positional_only,
         ret,
         ret_maybe_none,
+        ret_weak: false,
     })
 }
 

@@ -121,8 +121,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let Some(ty) = info.ty.clone() else {
             // With errors reported, an untyped local is their echo (as it
-            // is of a binding the types did not hold).
-            if !self.diags.is_empty() || !self.untyped.is_empty() {
+            // is of a binding the types did not hold), as it is of a
+            // parameter whose annotation was refused.
+            if !self.diags.is_empty() || !self.untyped.is_empty() || !self.decl.poisoned.is_empty() {
                 return Val::Err;
             }
             return self.err(&n, format!("`{}` is used before it is assigned", tuples::shown_local(name)));

@@ -89,6 +89,30 @@ pub(crate) struct Callee {
     /// The result's type; for a result that may be `None`, its value's.
     pub ret: Option<TypeData>,
     pub ret_maybe_none: bool,
+    /// The result is a Python number (an instance's whose `return`s all
+    /// give one, see `generics`).
+    pub ret_weak: bool,
+}
+
+impl Callee {
+    /// The callee a declaration of this module is, its types read in
+    /// `types`.
+    pub(crate) fn of_decl(d: &FuncDecl, types: &TypeTable) -> Callee {
+        let ty = |t: TypeId| types.get(t).clone();
+        Callee {
+            name: d.name.clone(),
+            params: d.params.iter().map(|(_, t)| ty(*t)).collect(),
+            param_names: d.params.iter().map(|(n, _)| n.clone()).collect(),
+            maybe_none: d.maybe_none.clone(),
+            defaults: d.defaults.clone(),
+            array_defaults: d.array_defaults.clone(),
+            keyword_only: d.keyword_only,
+            positional_only: d.positional_only,
+            ret: d.ret.map(ty),
+            ret_maybe_none: d.ret_maybe_none,
+            ret_weak: d.ret_weak,
+        }
+    }
 }
 
 /// What a body is lowered against.
@@ -108,6 +132,8 @@ pub(crate) struct ModuleCx<'a> {
     pub imported_defaults: &'a DefaultsByModule,
     /// Whether the module can name `prange` (see [`module_may_prange`]).
     pub may_prange: bool,
+    /// The module's generic functions and their instances.
+    pub generics: &'a crate::generics::Generics,
 }
 
 /// Whether a module whose globals are `globals` can name `prange` (as
@@ -422,8 +448,8 @@ pub(crate) fn lower_function(
     for local in hir.locals.values() {
         let info = match local.kind {
             LocalKind::Param => {
-                let (_, t) = decl.params.iter().find(|(n, _)| **n == *local.name).expect("a declared parameter");
-                let td = types.get(*t).clone();
+                let at = decl.params.iter().position(|(n, _)| **n == *local.name).expect("a declared parameter");
+                let td = types.get(decl.params[at].1).clone();
                 let ty = if td.is_tuple() {
                     // A tuple of numbers: a tuple local whose elements
                     // are parameters of their own.
@@ -435,7 +461,7 @@ pub(crate) fn lower_function(
                 } else if td.is_array {
                     LocalTy::Array(td)
                 } else {
-                    LocalTy::Scalar(Scalar::strong(td.dtype))
+                    LocalTy::Scalar(decl.param_scalar(at, &td))
                 };
                 LocalInfo::input(ty)
             }
@@ -524,8 +550,15 @@ pub(crate) fn lower_function(
     // the lowering refuses (it reports them), or its bindings are
     // reported as not inferred (`FnLower::untyped`).
     let imported = |local: &str| calls::imported_callee(cx, local);
-    let env =
-        typeck::TypeEnv { globals: cx.globals, funcs: cx.funcs, types, decl, imported: &imported, expr_types: true };
+    let env = typeck::TypeEnv {
+        globals: cx.globals,
+        funcs: cx.funcs,
+        generics: cx.generics,
+        types,
+        decl,
+        imported: &imported,
+        expr_types: true,
+    };
     let solved = typeck::local_types(&hir, &env);
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
@@ -575,6 +608,89 @@ pub(crate) fn lower_function(
     } else {
         Err(fl.diags)
     }
+}
+
+/// The result type of a function whose result has no annotation, as an
+/// instance of a generic function gets one (see `generics`): what its
+/// `return`s give, joined as a local assigned each would be (numbers to
+/// their common dtype, a Python number to its default; arrays of one dtype
+/// and number of axes). `None` when a `return` gives `None`, a tuple
+/// (inferred by `return_tuple`, as of any function) or a value whose type
+/// is not known yet. With it, whether it is a Python number (every
+/// `return` gives one).
+pub(crate) fn inferred_result(
+    cx: &ModuleCx<'_>,
+    types: &mut TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+) -> Option<(TypeId, bool)> {
+    let hir = body_hir(cx, decl, def);
+    let imported = |local: &str| calls::imported_callee(cx, local);
+    let env = typeck::TypeEnv {
+        globals: cx.globals,
+        funcs: cx.funcs,
+        generics: cx.generics,
+        types,
+        decl,
+        imported: &imported,
+        expr_types: true,
+    };
+    let solved = typeck::local_types(&hir, &env);
+    let (mut scalar, mut array): (Option<Scalar>, Option<TypeData>) = (None, None);
+    // A `return` that calls the function itself is typed by the others
+    // (`return n * fact(n - 1)` by `return 1`), as Numba types recursion.
+    let generic = decl.name.split('$').next().unwrap_or(&decl.name);
+    let mut recursive = false;
+    for stmt in hir.stmts.values() {
+        let hir::Stmt::Return(Some(v)) = stmt else { continue };
+        let Some(ty) = solved.exprs.get(*v) else {
+            if calls_global(&hir, *v, generic) {
+                recursive = true;
+                continue;
+            }
+            return None;
+        };
+        match ty {
+            typeck::Ty::Num { s, .. } | typeck::Ty::Lit { s, .. } if array.is_none() => {
+                scalar = Some(match scalar {
+                    Some(prev) => crate::pytypes::join(prev, *s)?,
+                    None => *s,
+                });
+            }
+            typeck::Ty::Arr(t) if scalar.is_none() => match &array {
+                Some(prev) if prev.dtype != t.dtype || prev.ndim() != t.ndim() => return None,
+                Some(_) => {}
+                None => array = Some(TypeData { is_output: false, ..t.clone() }),
+            },
+            _ => return None,
+        }
+    }
+    let weak = scalar.is_some_and(|s| s.weak) && !recursive;
+    let result = match (scalar, array) {
+        (Some(s), None) if !s.dtype.is_text() => {
+            TypeData::scalar(if s.weak { crate::pytypes::default_of(crate::pytypes::kind(s.dtype)) } else { s.dtype })
+        }
+        // As `-> T[:, ...]` declares it.
+        (None, Some(t)) => {
+            TypeData::array(t.dtype, postc_ir::Shape::dims(&vec![None; t.ndim()?]), postc_ir::Layout::COrder)
+        }
+        _ => return None,
+    };
+    Some((types.intern(result), weak))
+}
+
+/// Whether `e` calls the module-level function `name` somewhere in it.
+fn calls_global(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
+    let mut pending = vec![e];
+    while let Some(e) = pending.pop() {
+        if let hir::Expr::Call { func, .. } = &hir.exprs[e] {
+            if matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Global(g)) if &**g == name) {
+                return true;
+            }
+        }
+        hir.push_children(e, &mut pending);
+    }
+    false
 }
 
 /// The type of a module-level array: C order, of its dtype, its extents
@@ -1927,14 +2043,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn iterates_arrays(&self, iter: hir::ExprId) -> bool {
         let hir = self.hir;
         match &hir.exprs[iter] {
-            hir::Expr::Call { func, .. } => match &hir.exprs[*func] {
-                hir::Expr::Name(hir::Name::Free(n)) => matches!(&**n, "enumerate" | "zip"),
-                _ => false,
-            },
+            hir::Expr::Call { func, .. }
+                if matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Free(n))
+                if matches!(&**n, "enumerate" | "zip")) =>
+            {
+                true
+            }
             hir::Expr::Name(n) => {
                 matches!(self.locals.get(self.name_text(n)).and_then(|l| l.ty.clone()), Some(LocalTy::Array(_)))
             }
             hir::Expr::Attribute { .. } | hir::Expr::Subscript { .. } => self.is_view_expr(iter),
+            // An array a call or an operator makes (`for v in a.ravel()`).
+            hir::Expr::Call { .. } | hir::Expr::BinOp { .. } | hir::Expr::UnaryOp { .. } => {
+                matches!(self.expr_types.get(iter), Some(typeck::Ty::Arr(t)) if t.ndim().is_some_and(|n| n >= 1))
+            }
             _ => false,
         }
     }
@@ -1947,8 +2069,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn for_over_arrays(&mut self, f: &ForLoop) -> bool {
         let hir = self.hir;
         let iter_at = self.range(f.iter);
+        let enumerate_or_zip = |func: &hir::ExprId| matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Free(n)) if matches!(&**n, "enumerate" | "zip"));
         let (counted, sources): (bool, Vec<hir::ExprId>) = match &hir.exprs[f.iter] {
-            hir::Expr::Call { func, args, keywords } => {
+            hir::Expr::Call { func, args, keywords } if enumerate_or_zip(func) => {
                 if let Some(k) = keywords.first() {
                     self.err(&k.range, "keyword arguments are not supported here");
                     return false;
@@ -2186,10 +2309,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.return_tuple(at, v, elements);
                     return;
                 } else if !matches!(val, Val::Void | Val::Err) {
-                    self.err(
-                        &self.range(v),
-                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name),
-                    );
+                    // Without an annotation, the `return`s gave no one
+                    // type (the result's is inferred when they do).
+                    let msg = if self.decl.ret_unannotated {
+                        format!(
+                            "the `return`s of `{}` give no one type (a number, an array or a tuple; or `None` \
+                             and a value): annotate its result (`-> T | None` for a number that may be `None`)",
+                            self.decl.name
+                        )
+                    } else {
+                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name)
+                    };
+                    self.err(&self.range(v), msg);
                 }
                 self.b.ret(None);
             }

@@ -73,7 +73,8 @@ pub(super) fn callee_returns_view(cx: &ModuleCx<'_>, funcs: &[FuncDecl], name: &
     for _ in 0..8 {
         match cx.globals.get(name) {
             Some(Global::Func(i)) => return funcs.get(*i).is_some_and(|f| f.returns_view),
-            Some(Global::PostImport { .. }) => return true,
+            // Whichever instance the call names: assumed.
+            Some(Global::PostImport { .. } | Global::Generic(_)) => return true,
             Some(Global::Alias(target)) => name = target,
             _ => return false,
         }

@@ -749,7 +749,13 @@ impl FnLower<'_, '_> {
 
     /// Why a write to `e`, which `reads_input_memory`, is refused.
     pub(super) fn read_only_message(&self, e: hir::ExprId) -> String {
-        let fix = "cannot be written: mark the parameter `Out[...]`";
+        // An instance of a generic function is given its caller's input
+        // array: the caller's parameter is what to mark.
+        let fix = if !self.decl.is_instance() {
+            "cannot be written: mark the parameter `Out[...]`"
+        } else {
+            "cannot be written: a caller passes its input array here (mark that parameter `Out[...]`)"
+        };
         let constant = "cannot be written: a module-level array is a read-only constant of compiled code (copy it \
                         with `.copy()` to write)";
         match &self.hir.exprs[e] {

@@ -40,7 +40,16 @@ fn typechecked<R>(
     let AstStmt::FunctionDef(def) = &tree.body()[decl.stmt] else { panic!("a def") };
     let is_global = |n: &str| globals.contains_key(n);
     let body = BodyBuilder::build(def, decl.params.iter().map(|(n, _)| n.as_str()), &decl.poisoned, &is_global);
-    let env = TypeEnv { globals: &globals, funcs: &funcs, types: &module.types, decl, imported, expr_types: true };
+    let generics = crate::generics::Generics::default();
+    let env = TypeEnv {
+        globals: &globals,
+        funcs: &funcs,
+        generics: &generics,
+        types: &module.types,
+        decl,
+        imported,
+        expr_types: true,
+    };
     then(&body, local_types(&body, &env))
 }
 
@@ -192,9 +201,9 @@ def f(x: Float64[:], n: Int64) -> Float64:
 "
     );
     // `a` is of a NumPy function compiled code does not have and `b` reads
-    // it: both are left untyped, as is the name a loop over a sorted copy
-    // binds.
-    assert_eq!(solved(&src), ["c: Float64", "d: Int64"]);
+    // it: both are left untyped; the name a loop over a sorted copy binds
+    // is its element.
+    assert_eq!(solved(&src), ["c: Float64", "y: Float64", "d: Int64"]);
 }
 
 #[test]
@@ -1124,6 +1133,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             positional_only: 0,
             ret: Some(ret),
             ret_maybe_none: false,
+            ret_weak: false,
         })
     };
     // An alias calls what it names; an imported function's signature is
