@@ -419,13 +419,17 @@ impl<'a> Declarer<'a> {
         let mut aliases = aliases;
         aliases.sort();
         for (alias, target) in aliases {
-            let ok = match d.globals.get(&target) {
-                Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => true,
-                _ => false,
-            };
+            let ok = matches!(
+                d.globals.get(&target),
+                Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_))
+            );
             let at = d.module.decl_locs.aliases.get(&alias).copied();
             if ok {
                 d.module.function_aliases.insert(alias, target);
+            } else if matches!(d.globals.get(&target), Some(Global::Generic(_))) {
+                // Another name for a generic function, which calls in the
+                // module follow; the IR has no function of that name.
+                d.module.decl_locs.aliases.remove(&alias);
             } else if let Some(l) = at {
                 self.diags.push(Diagnostic::error(
                     format!(
@@ -448,7 +452,15 @@ impl<'a> Declarer<'a> {
                     d.globals.get(n),
                     Some(Global::Func(_) | Global::Alias(_) | Global::Intrinsic { .. } | Global::PostImport { .. })
                 );
-                if !known {
+                if matches!(d.globals.get(n), Some(Global::Generic(_))) {
+                    self.err(
+                        r,
+                        format!(
+                            "`__all__` names `{n}`, whose parameters are not all annotated: what the module exports \
+                             is annotated (compiled code of the module calls `{n}` with its arguments' types)"
+                        ),
+                    );
+                } else if !known {
                     self.err(r, format!("`__all__` names `{n}`, which is not a function of this module"));
                 }
                 d.module.decl_locs.exports.push(self.src.loc(self.file, r));
@@ -648,7 +660,9 @@ impl<'a> Declarer<'a> {
                 // As in Python, the alias takes the function the name holds
                 // now: `g = f; h = g; g = h` leaves both naming `f`.
                 Some(Global::Alias(t)) => Some(t.clone()),
-                Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. }) => Some(source.to_owned()),
+                Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Generic(_)) => {
+                    Some(source.to_owned())
+                }
                 _ => None,
             };
             if let Some(to) = to {

@@ -125,3 +125,29 @@ def total(a):
 def total_of_input(a: Float64[:]) -> Float64:
     """`total` of the caller's input array."""
     return total(a)
+
+
+def scaled_by(a, *, k=2):
+    """A keyword-only parameter without annotation, and its default."""
+    return a * k
+
+
+times = scaled_by
+
+
+def keyword_only(x: Float64, n: Int64) -> Float64:
+    """The helper through another name, by keyword, and with its default."""
+    return times(x, k=3) + scaled_by(x) + Float64(scaled_by(n, k=n))
+
+
+def fact(n):
+    """Recursion: the result is what the `return` that does not recurse
+    gives."""
+    if n <= 1:
+        return 1
+    return n * fact(n - 1)
+
+
+def factorials(n: Int64, m: Int32) -> Int64:
+    """The recursive helper of an Int64 and of an Int32."""
+    return fact(n) + Int64(fact(m))

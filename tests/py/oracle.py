@@ -3567,6 +3567,9 @@ def _generic_helpers():
         C("count_cells", "count_cells", zeros((3, 4), np.float64)),
         C("count_cells_empty", "count_cells", zeros((0, 4), np.float64)),
         C("total_of_input", "total_of_input", f64(10)),
+        C("keyword_only", "keyword_only", 1.25, 7),
+        C("factorials", "factorials", 10, np.int32(5)),
+        C("factorials_small", "factorials", 0, np.int32(1)),
     ]
 
 
