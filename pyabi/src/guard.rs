@@ -19,6 +19,9 @@ use pyo3::{ffi, PyErr, Python};
 
 // `numpy.linalg.LinAlgError`, which `np.linalg` functions raise.
 pyo3::import_exception!(numpy.linalg, LinAlgError);
+// `numpy.exceptions.AxisError` (a ValueError and an IndexError), which a
+// reduction along an axis the array does not have raises.
+pyo3::import_exception!(numpy.exceptions, AxisError);
 use std::ffi::{c_char, c_int, c_void};
 
 type PanicHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
@@ -227,6 +230,7 @@ fn raised(what: &str) -> Option<PyErr> {
     Some(match name {
         "ArithmeticError" => PyArithmeticError::new_err(rest),
         "AssertionError" => PyAssertionError::new_err(rest),
+        "AxisError" => AxisError::new_err(rest),
         "FloatingPointError" => PyFloatingPointError::new_err(rest),
         "IndexError" => PyIndexError::new_err(rest),
         "LinAlgError" => LinAlgError::new_err(rest),

@@ -1,4 +1,4 @@
-# error: line 7: axis 2 is out of bounds for a 2-D array; line 8: -3 too; line 9: the axis is not a constant; line 10: an axis named twice in a tuple; line 11: the axis given twice; line 12: cumsum's axis out of bounds of a 1-D array
+# error: line 9: the axis is not a constant; line 10: an axis named twice in a tuple; line 11: the axis given twice (an axis out of bounds, lines 7, 8 and 12, raises NumPy's AxisError when the call runs)
 import numpy as np
 from postyp import Float64, Int64
 

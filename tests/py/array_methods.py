@@ -152,3 +152,25 @@ def conjugates(z: Complex128[:], x: Float32[:], b: Bool) -> Complex128:
     m = z.conj()
     m[-1] = 5j
     return w.sum() + 10.0 * z[0] + y.sum() + np.conj(b) + np.conj(1 + 2j) + np.conj(3) + 100.0 * (m + z.conjugate()).sum()
+
+
+def row_hubs(m: Float32[:, :], nohubs: Bool) -> Float64:
+    """Datashader's `_cooling` reads `ai.sum(axis=1)` of a 1-D row in a
+    branch its callers never take: NumPy's AxisError when it is taken, as
+    in CPython, not a compile error; the sum along the row's own axis
+    otherwise."""
+    s = 0.0
+    for i in range(m.shape[0]):
+        ai = m[i]
+        d = Float64(ai.sum(axis=0))
+        if nohubs:
+            d = d / float(ai.sum(axis=1) + 1)
+        s += d
+    return s
+
+
+def running_from_end(v: Int64[:], wrong: Bool) -> Int64:
+    """`np.cumsum` along an axis a 1-D array does not have, when asked."""
+    if wrong:
+        return np.cumsum(v, axis=-2)[0]
+    return np.cumsum(v, axis=-1)[len(v) - 1]

@@ -566,7 +566,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some(nd) = ty.ndim() else {
                     return self.err(&self.range(args[0]), "the number of axes of this array is not known");
                 };
-                let Some(axes) = self.axes_of(axis.as_deref(), nd, self.range(axis_expr.unwrap_or(args[0]))) else {
+                let axis_at = self.range(axis_expr.unwrap_or(args[0]));
+                let Some(axes) = self.axes_of(axis.as_deref(), nd, axis_at, c.at) else {
                     return Val::Err;
                 };
                 let ArrFn::Reduce(r) = f else {
@@ -1085,11 +1086,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The axes `ks` of an array of `nd` axes (negative counts from the
     /// end), checked as NumPy checks them, or every axis for none given
-    /// (`None`); `None` when one is out of range or named twice (reported
-    /// at `at`).
-    fn axes_of(&mut self, ks: Option<&[i64]>, nd: usize, at: TextRange) -> Option<Option<Vec<usize>>> {
+    /// (`None`); `None` when one of several is out of range or one is
+    /// named twice (reported at `at`; an AxisError raised when the call
+    /// at `call` runs is located there).
+    fn axes_of(&mut self, ks: Option<&[i64]>, nd: usize, at: TextRange, call: TextRange) -> Option<Option<Vec<usize>>> {
         let Some(ks) = ks else { return Some(None) };
         let n = nd as i64;
+        // One axis out of range raises NumPy's AxisError when the call
+        // runs, as in CPython and Numba: a branch the arguments never take
+        // may hold it (`if nohubs: ai.sum(axis=1)` of a 1-D row). The call
+        // is typed as the reduction along the last axis, which it never
+        // gets to.
+        if let ([k], true) = (ks, nd > 0) {
+            if *k < -n || *k >= n {
+                let never = self.bool_const(false, &call);
+                let msg = format!("AxisError: axis {k} is out of bounds for array of dimension {nd}");
+                self.panic_unless(never, &msg, &call);
+                return Some(Some(vec![nd - 1]));
+            }
+        }
         let mut axes = Vec::new();
         for &k in ks {
             if k < -n || k >= n {
