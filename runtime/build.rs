@@ -1,8 +1,16 @@
 //! Compiles the runtime's C sources once, with full optimisation whatever
 //! the profile, into `libpostc_runtime.a` in `OUT_DIR`.
 
-const SOURCES: &[&str] =
-    &["src/arena.c", "src/gpu_emulation.c", "src/libc.c", "src/panic.c", "src/parallel.c", "src/str.c", "src/stride.c"];
+const SOURCES: &[&str] = &[
+    "src/arena.c",
+    "src/gpu_emulation.c",
+    "src/libc.c",
+    "src/panic.c",
+    "src/parallel.c",
+    "src/print.c",
+    "src/str.c",
+    "src/stride.c",
+];
 
 fn main() {
     println!("cargo:rerun-if-changed=src");

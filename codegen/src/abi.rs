@@ -165,6 +165,28 @@ pub const STRIDE: &str = "postc_rt_stride";
 /// `{ptr, i64} @postc_rt_str_concat({ptr, i64}, {ptr, i64})`: a `malloc`ed,
 /// NUL-terminated concatenation (never freed).
 pub const STR_CONCAT: &str = "postc_rt_str_concat";
+/// What `postc.print` becomes in every native backend: one call of the
+/// entry of each argument's dtype ([`print_entry`]), which appends its
+/// text to the thread's line, then `void @postc_rt_print_end()`, which
+/// writes the line at once. (The wasm backend imports the same names from
+/// its loader.)
+pub const PRINT_END: &str = "postc_rt_print_end";
+
+/// The runtime's print entry for an argument of dtype `d` (one that
+/// `postc.print` takes): `(ptr, i64)` for a Str, `i32` (0 or 1) for a
+/// Bool, `i64` for Int64 and UInt64, `double` and `float`.
+pub fn print_entry(d: postc_ir::DType) -> &'static str {
+    use postc_ir::DType;
+    match d {
+        DType::Str => "postc_rt_print_str",
+        DType::Bool => "postc_rt_print_bool",
+        DType::UInt64 => "postc_rt_print_uint",
+        DType::Float64 => "postc_rt_print_f64",
+        DType::Float32 => "postc_rt_print_f32",
+        _ => "postc_rt_print_int",
+    }
+}
+
 /// `ptr @postc_rt_libm_symbol(ptr name)`: the math library's function
 /// `name`, past the program's exports of that name.
 pub const LIBM_SYMBOL: &str = "postc_rt_libm_symbol";
@@ -178,9 +200,10 @@ pub const DEPTH: &str = "postc_rt_depth";
 pub const DEPTH_ADDR: &str = "postc_rt_depth_addr";
 /// The runtime's entry points that every shared library exports (the
 /// others are hidden in it).
-pub const EXPORTED: [&str; 7] = [
+pub const EXPORTED: [&str; 8] = [
     PANIC,
     "postc_rt_set_panic_handler",
+    "postc_rt_set_print_handler",
     ARENA_MARK,
     ARENA_RELEASE,
     "postc_rt_set_num_threads",

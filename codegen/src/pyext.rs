@@ -28,12 +28,13 @@ pub struct ModuleGlue<'a> {
 }
 
 /// The runtime entry points the table passes, in the table's order.
-const RUNTIME_ENTRY_POINTS: [&str; 5] = [
+const RUNTIME_ENTRY_POINTS: [&str; 6] = [
     "postc_rt_set_panic_handler",
     "postc_rt_arena_mark",
     "postc_rt_arena_release",
     "postc_rt_set_num_threads",
     "postc_rt_get_num_threads",
+    "postc_rt_set_print_handler",
 ];
 
 /// The symbol CPython looks for in the extension of module `name`.
@@ -88,7 +89,7 @@ pub fn glue_ir(m: &ModuleGlue<'_>) -> String {
     ir.push_str(&format!("@postc_pyext_code = private constant [{} x ptr] [{}]\n", code.len(), code.join(", ")));
     let runtime: Vec<String> = RUNTIME_ENTRY_POINTS.iter().map(|s| format!("ptr @{s}")).collect();
     ir.push_str(&format!(
-        "@postc_pyext_table = private constant {{ ptr, ptr, ptr, i64, ptr, i64, ptr, ptr, ptr, ptr, ptr }} \
+        "@postc_pyext_table = private constant {{ ptr, ptr, ptr, i64, ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr }} \
          {{ ptr @postc_pyext_name, {doc}, ptr @postc_pyext_exports, i64 {}, ptr @postc_pyext_code, i64 {}, {} }}\n",
         m.exports.len(),
         code.len(),

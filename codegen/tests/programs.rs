@@ -17,7 +17,7 @@ use postc_ir::{DType, Module, ModuleId, Program};
 use postc_testkit::cases::{parse_expected, Arg, ArrayArg, Case, Ret};
 use postc_testkit::compare::compare_list;
 use postc_testkit::corpus::{load, program_files, repo_root, stem};
-use postc_testkit::run::{check_return, run_case};
+use postc_testkit::run::{check_return, check_stdout, run_case};
 use std::ffi::c_void;
 use std::fmt::Write as _;
 use std::os::unix::process::ExitStatusExt;
@@ -540,11 +540,28 @@ unsafe fn read_result(slot: &[u64], d: DType, is_array: bool) -> Result<Value, S
     })
 }
 
+/// The runtime's print handler of these tests: each line appended to the
+/// `Mutex<Vec<u8>>` at `data` (lines may come from several threads).
+unsafe extern "C" fn collect_printed(text: *const u8, len: usize, data: *mut std::ffi::c_void) {
+    let out = unsafe { &*(data as *const std::sync::Mutex<Vec<u8>>) };
+    out.lock().unwrap().extend_from_slice(unsafe { std::slice::from_raw_parts(text, len) });
+}
+
+type SetPrintHandler =
+    unsafe extern "C" fn(Option<unsafe extern "C" fn(*const u8, usize, *mut std::ffi::c_void)>, *mut std::ffi::c_void);
+
 fn check_case(lib: &libloading::Library, m: &Module, case: &Case) -> Result<(), String> {
     let mut f = frame(case);
-    let got = unsafe { call_case(lib, m, case, &mut f)? };
+    let printed = std::sync::Mutex::new(Vec::new());
+    let set: libloading::Symbol<SetPrintHandler> =
+        unsafe { lib.get(b"postc_rt_set_print_handler") }.map_err(|e| e.to_string())?;
+    unsafe { set(Some(collect_printed), &printed as *const _ as *mut std::ffi::c_void) };
+    let got = unsafe { call_case(lib, m, case, &mut f) };
+    unsafe { set(None, std::ptr::null_mut()) };
+    let got = got?;
     let tol = case.tol;
     check_return(case.ret.as_ref().unwrap(), got.as_ref(), tol)?;
+    check_stdout(&case.stdout, &String::from_utf8_lossy(&printed.into_inner().unwrap()))?;
     for (idx, want) in &case.outs {
         let (bi, a) = f.arrays[*idx].as_ref().unwrap();
         let vals = unsafe {

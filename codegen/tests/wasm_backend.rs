@@ -208,6 +208,12 @@ fn buf_lists(s: &str) -> Vec<Vec<String>> {
 
 fn check(c: &Case, line: &str) -> Result<(), String> {
     let want = c.ret.as_ref().unwrap();
+    if !matches!(want, Ret::Panic { .. }) {
+        let hex = field(line, "printed").and_then(json_string).ok_or("no `printed` field")?;
+        let bytes: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        postc_testkit::run::check_stdout(&c.stdout, &String::from_utf8_lossy(&bytes))?;
+    }
     if let Some(p) = field(line, "panic") {
         let got = json_string(p).unwrap();
         return match want {

@@ -578,7 +578,10 @@ pub(crate) fn run(
         }
     }
     let mut interp = Interpreter::new(&program, options);
-    match interp.call(mid, entry, &values) {
+    let result = interp.call(mid, entry, &values);
+    // What the function printed comes before its result (or its panic).
+    let _ = std::io::stdout().lock().write_all(interp.take_output().as_bytes());
+    match result {
         Ok(Some(v)) => {
             println!("{v}");
             ExitCode::SUCCESS

@@ -102,7 +102,8 @@ fn emit_kinds_produce_what_they_say() {
             "postc_rt_panic",
             "postc_rt_parallel_ufunc_loop",
             "postc_rt_set_num_threads",
-            "postc_rt_set_panic_handler"
+            "postc_rt_set_panic_handler",
+            "postc_rt_set_print_handler"
         ]
     );
 }

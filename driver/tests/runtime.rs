@@ -130,6 +130,7 @@ fn objects_link_with_the_written_runtime_and_panics_reach_the_handler() {
         "postc_rt_parallel_ufunc_loop".into(),
         "postc_rt_set_num_threads".into(),
         "postc_rt_set_panic_handler".into(),
+        "postc_rt_set_print_handler".into(),
     ];
     want_exports.sort();
     for level in ["-O0", "-O2"] {

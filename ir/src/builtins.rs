@@ -14,10 +14,22 @@ pub const PREFIX: &str = "postc.";
 /// argument in decimal, located at the call, and aborts.
 pub const PANIC: &str = "postc.panic";
 
+/// The print built-in: `call postc.print(%x...)`. It writes the text of
+/// its arguments, in order and with nothing between them, as one write to
+/// the program's standard output (to the runtime's print handler where one
+/// is set, as the Python package sets one to `sys.stdout`): a Str as its
+/// bytes, a Bool as `True` or `False`, an Int64 or UInt64 in decimal, a
+/// Float64 as Python's `repr` of a float and a Float32 as NumPy prints a
+/// `float32` (see [`float_text`]). Python's `print` becomes one call, its
+/// separators and line end Str arguments; one call is one write, so lines
+/// printed by several threads do not interleave.
+pub const PRINT: &str = "postc.print";
+
 /// A built-in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Builtin {
     Panic,
+    Print,
     /// `postc.ovf.<op>(a, b: T) -> Bool`: whether `a op b` overflows the
     /// integer dtype `T` (for `pow`, `b` is the exponent, non-negative).
     Overflows(OvfOp),
@@ -285,6 +297,7 @@ impl Builtin {
     pub fn from_name(name: &str) -> Option<Builtin> {
         match name {
             PANIC => return Some(Builtin::Panic),
+            PRINT => return Some(Builtin::Print),
             SHARED => return Some(Builtin::Shared),
             SYNC_THREADS => return Some(Builtin::SyncThreads),
             ATOMIC_ADD => return Some(Builtin::AtomicAdd),
@@ -308,6 +321,7 @@ impl Builtin {
     pub fn name(self) -> String {
         match self {
             Builtin::Panic => PANIC.into(),
+            Builtin::Print => PRINT.into(),
             Builtin::Overflows(op) => op.name().into(),
             Builtin::Gpu(reg, axis) => gpu_builtin_name(reg, axis),
             Builtin::Shared => SHARED.into(),
@@ -421,6 +435,17 @@ impl Builtin {
                 }
                 Ok(())
             }
+            Builtin::Print => {
+                if let Some(a) = args.iter().find(|a| !printable(**a)) {
+                    return Err(format!(
+                        "`{PRINT}` prints Str, Bool, Int64, UInt64, Float64 and Float32 values, not {a}"
+                    ));
+                }
+                if ret.is_some() {
+                    return Err(format!("`{PRINT}` returns nothing"));
+                }
+                Ok(())
+            }
             Builtin::Overflows(op) => {
                 if args.len() != op.arity() {
                     return Err(format!("`{}` takes {} arguments", op.name(), op.arity()));
@@ -492,6 +517,53 @@ impl Builtin {
     }
 }
 
+/// Whether `postc.print` takes a value of dtype `d`.
+pub fn printable(d: DType) -> bool {
+    matches!(d, DType::Str | DType::Bool | DType::Int64 | DType::UInt64 | DType::Float64 | DType::Float32)
+}
+
+/// The text `postc.print` writes for a float: for a Float64 (`single`
+/// false) Python's `repr`, for a Float32 NumPy's `str` of a `float32`.
+/// Both take the fewest significant digits that read back as the same
+/// value of the dtype. The number is written positionally (with `.0` when
+/// it is whole) when those digits' decimal exponent is from -4 to 15
+/// (Float64, as Python decides) or when `1e-4 <= |x| < 1e6` (Float32, as
+/// NumPy decides, on the value itself), and zero always so; otherwise in
+/// scientific notation, the exponent signed and of two digits at least
+/// (`1e-05`, `1.5e+16`).
+/// Every backend's runtime writes the same text.
+pub fn float_text(x: f64, single: bool) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf" } else { "inf" }.into();
+    }
+    // Rust's `{:e}` is the shortest text that reads back as the same value.
+    let sci = if single { format!("{:e}", x as f32) } else { format!("{x:e}") };
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` writes an exponent");
+    let exp: i32 = exp.parse().expect("`{:e}` writes a decimal exponent");
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let positional = if single { (1e-4..1e6).contains(&x.abs()) } else { (-4..16).contains(&exp) };
+    if x == 0.0 || positional {
+        let point = exp + 1;
+        let text = if point <= 0 {
+            format!("0.{}{digits}", "0".repeat((-point) as usize))
+        } else if point as usize >= digits.len() {
+            format!("{digits}{}.0", "0".repeat(point as usize - digits.len()))
+        } else {
+            format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+        };
+        return format!("{sign}{text}");
+    }
+    let exp_sign = if exp < 0 { '-' } else { '+' };
+    format!("{sign}{mantissa}e{exp_sign}{:02}", exp.unsigned_abs())
+}
+
 /// Renders a panic message: each `{}` takes the next argument.
 pub fn render_panic(msg: &str, args: &[i128]) -> String {
     let mut out = String::with_capacity(msg.len() + 8);
@@ -556,6 +628,46 @@ pub fn overflows(op: OvfOp, dtype: DType, a: i128, b: i128) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floats_print_as_python_and_numpy_write_them() {
+        let f64s = [
+            (0.1, "0.1"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (123456789.0, "123456789.0"),
+            (1e-5, "1e-05"),
+            (1e-4, "0.0001"),
+            (1.5e-5, "1.5e-05"),
+            (-0.0, "-0.0"),
+            (0.0, "0.0"),
+            (-2.5, "-2.5"),
+            (1e300, "1e+300"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "nan"),
+        ];
+        for (x, want) in f64s {
+            assert_eq!(float_text(x, false), want, "{x:e}");
+        }
+        let f32s = [
+            (0.1, "0.1"),
+            (123456789.0, "1.2345679e+08"),
+            (999999.0, "999999.0"),
+            (1e6, "1e+06"),
+            (1234567.0, "1.234567e+06"),
+            (1e-4, "1e-04"),
+            (0.00011, "0.00011"),
+            (3.0, "3.0"),
+            (-0.0, "-0.0"),
+            (3e38, "3e+38"),
+        ];
+        for (x, want) in f32s {
+            assert_eq!(float_text(x as f32 as f64, true), want, "{x:e}");
+        }
+    }
 
     #[test]
     fn names_and_checks() {

@@ -953,13 +953,19 @@ fn without_gil<T>(f: impl FnOnce() -> T) -> T {
             unsafe { ffi::PyEval_RestoreThread(self.0) };
         }
     }
+    // SAFETY (both): the GIL is held when `f` returns, as it is on entry.
     if !other_python_threads() {
-        return f();
+        let r = f();
+        crate::printing::flush(unsafe { Python::assume_attached() });
+        return r;
     }
     // SAFETY: the GIL is held (a `Function` is only called from Python);
     // nothing in `f` touches Python.
-    let _restore = Restore(unsafe { ffi::PyEval_SaveThread() });
-    f()
+    let restore = Restore(unsafe { ffi::PyEval_SaveThread() });
+    let r = f();
+    drop(restore);
+    crate::printing::flush(unsafe { Python::assume_attached() });
+    r
 }
 
 /// Makes CPython call `obj`'s class through vectorcall, the function being

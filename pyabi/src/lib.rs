@@ -4,7 +4,8 @@
 //! time (which link this crate's static library): the checks and
 //! conversions of arguments against a function's signature and their
 //! messages ([`call`], [`scalars`], [`dlpack`], [`aligned`]), the guarded
-//! call and the exception a panic becomes ([`guard`]), NumPy ufuncs over
+//! call and the exception a panic becomes ([`guard`]), `print` through
+//! `sys.stdout` ([`printing`]), NumPy ufuncs over
 //! `NAME_loop` ([`ufunc`]), and the module an extension's `PyInit_NAME`
 //! returns ([`pyext`]). The signatures are `postc_ir::exports`'.
 
@@ -12,6 +13,7 @@ pub mod aligned;
 pub mod call;
 pub mod dlpack;
 pub mod guard;
+pub mod printing;
 pub mod pyext;
 pub mod scalars;
 pub mod ufunc;

@@ -48,6 +48,8 @@ pub struct ModuleTable {
     /// loops of the runtime linked into the extension.
     pub set_num_threads: usize,
     pub get_num_threads: usize,
+    /// `postc_rt_set_print_handler`: where `print` in compiled code writes.
+    pub set_print_handler: usize,
 }
 
 /// Builds the module `table` describes; a new reference, or NULL with a
@@ -90,6 +92,7 @@ unsafe fn module<'py>(py: Python<'py>, t: &ModuleTable) -> PyResult<Bound<'py, P
         .filter(|e| e.functions.len() + e.ufuncs.len() == code.len())
         .ok_or_else(|| PyImportError::new_err(format!("extension module {name}: its table of exports is damaged")))?;
     let runtime = Runtime::from_addresses(t.set_panic_handler, Some(t.arena_mark), Some(t.arena_release));
+    crate::printing::install(t.set_print_handler);
     let library = library_path(t).unwrap_or_else(|| name.clone());
     // CPython takes a module as an extension's only with a definition; this
     // one lives as long as the process, as the module does.

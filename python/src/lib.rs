@@ -167,6 +167,10 @@ fn compile<'py>(
     let lib = open(&built.library).map_err(PyOSError::new_err)?;
     let runtime = runtime_of(lib);
     register_threads(lib);
+    if let Ok(address) = symbol(lib, "postc_rt_set_print_handler") {
+        // SAFETY: the runtime's entry point, in a library never unloaded.
+        unsafe { postc_pyabi::printing::install(address) };
+    }
     let library = built.library.display().to_string();
     let out = PyList::empty(py);
     for spec in built.exports.functions {

@@ -4,9 +4,9 @@
  * postc builds; objects made with `--emit obj` need it at link time
  * (`postc-driver runtime --out-dir DIR` writes it and this header).
  *
- * Seven entry points are exported from every postc shared library: the
- * panic handler, the per-thread arena, the thread count and the parallel
- * ufunc loop. Everything else below is what
+ * Eight entry points are exported from every postc shared library: the
+ * panic and print handlers, the per-thread arena, the thread count and the
+ * parallel ufunc loop. Everything else below is what
  * compiled code calls; it is hidden inside a shared library.
  */
 #ifndef POSTC_RUNTIME_H
@@ -39,6 +39,15 @@ typedef void (*postc_panic_handler)(const char *msg, size_t len, void *data);
 
 /* Sets the calling thread's handler; NULL restores writing and aborting. */
 void postc_rt_set_panic_handler(postc_panic_handler handler, void *data);
+
+/* Called with each line `print` writes in compiled code (`len` bytes, the
+ * line end included), on the thread that printed it; it may be called by
+ * several threads at once. */
+typedef void (*postc_print_handler)(const char *text, size_t len, void *data);
+
+/* Sets the process's print handler; NULL restores writing to standard
+ * output. */
+void postc_rt_set_print_handler(postc_print_handler handler, void *data);
 
 /* The top of the calling thread's arena, and the release of every block
  * allocated after a mark. */
@@ -111,6 +120,18 @@ int64_t postc_rt_stride(const void *tensor, int64_t axis, int64_t elsize);
 
 /* A new NUL-terminated concatenation, never freed. */
 postc_rt_str postc_rt_str_concat(postc_rt_str a, postc_rt_str b);
+
+/* `print`: each argument's text appended to the thread's line (a Bool as
+ * True or False, integers in decimal, a double as Python's repr, a float
+ * as NumPy's str of a float32), then the line written at once to the
+ * print handler, else to standard output. */
+void postc_rt_print_str(const char *ptr, int64_t len);
+void postc_rt_print_bool(int32_t x);
+void postc_rt_print_int(int64_t x);
+void postc_rt_print_uint(uint64_t x);
+void postc_rt_print_f64(double x);
+void postc_rt_print_f32(float x);
+void postc_rt_print_end(void);
 
 /* The thread's depth of nested calls of POST functions. */
 #ifdef __cplusplus

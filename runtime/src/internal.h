@@ -41,8 +41,13 @@ void *postc_rt_libc_calloc(size_t n, size_t size);
 void postc_rt_libc_free(void *p);
 void postc_rt_libc_memcpy(void *dst, const void *src, size_t n);
 int postc_rt_libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
-/* Writes all of `buf` to standard error (what can be written). */
+/* Writes all of `buf` to standard error, or to file descriptor `fd` (what
+ * can be written). */
 void postc_rt_libc_write_stderr(const char *buf, size_t len);
+void postc_rt_libc_write_fd(int fd, const char *buf, size_t len);
+/* The C library's strtod and strtof of a whole string. */
+double postc_rt_libc_strtod(const char *s);
+float postc_rt_libc_strtof(const char *s);
 _Noreturn void postc_rt_libc_abort(void);
 
 /* pthreads and the rest of the C library that the thread pool uses

@@ -28,12 +28,13 @@ pub const HEADER: &str = include_str!("../include/postc_runtime.h");
 /// with any C11 compiler beside `--emit c` output, they stand in for the
 /// prebuilt library (the build script's flags are what the library is
 /// built with; none is needed for a correct build).
-pub const SOURCES: [(&str, &str); 8] = [
+pub const SOURCES: [(&str, &str); 9] = [
     ("arena.c", include_str!("arena.c")),
     ("gpu_emulation.c", include_str!("gpu_emulation.c")),
     ("libc.c", include_str!("libc.c")),
     ("panic.c", include_str!("panic.c")),
     ("parallel.c", include_str!("parallel.c")),
+    ("print.c", include_str!("print.c")),
     ("str.c", include_str!("str.c")),
     ("stride.c", include_str!("stride.c")),
     ("internal.h", include_str!("internal.h")),
@@ -59,9 +60,10 @@ pub fn write_to(dir: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The exported entry points: visible in every postc shared library.
-pub const EXPORTED: [&str; 7] = [
+pub const EXPORTED: [&str; 8] = [
     "postc_rt_panic",
     "postc_rt_set_panic_handler",
+    "postc_rt_set_print_handler",
     "postc_rt_arena_mark",
     "postc_rt_arena_release",
     "postc_rt_set_num_threads",

@@ -73,10 +73,10 @@ int postc_rt_libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
   return RT_LIBC("vsnprintf", int, (char *, size_t, const char *, va_list))(buf, size, fmt, ap);
 }
 
-void postc_rt_libc_write_stderr(const char *buf, size_t len) {
+void postc_rt_libc_write_fd(int fd, const char *buf, size_t len) {
   ssize_t (*wr)(int, const void *, size_t) = RT_LIBC("write", ssize_t, (int, const void *, size_t));
   while (len > 0) {
-    ssize_t n = wr(2, buf, len);
+    ssize_t n = wr(fd, buf, len);
     if (n <= 0) {
       return;
     }
@@ -84,6 +84,12 @@ void postc_rt_libc_write_stderr(const char *buf, size_t len) {
     len -= (size_t)n;
   }
 }
+
+void postc_rt_libc_write_stderr(const char *buf, size_t len) { postc_rt_libc_write_fd(2, buf, len); }
+
+double postc_rt_libc_strtod(const char *s) { return RT_LIBC("strtod", double, (const char *, char **))(s, 0); }
+
+float postc_rt_libc_strtof(const char *s) { return RT_LIBC("strtof", float, (const char *, char **))(s, 0); }
 
 _Noreturn void postc_rt_libc_abort(void) {
   RT_LIBC("abort", void, (void))();

@@ -67,6 +67,9 @@ pub struct Case {
     pub outs: Vec<(usize, Vec<Value>)>,
     /// Argument index → expected whole buffer in memory order.
     pub bufs: Vec<(usize, Vec<Value>)>,
+    /// What the call prints (`print` in compiled code): the `stdout` line,
+    /// empty without one. A panicking case's output is not checked.
+    pub stdout: String,
 }
 
 /// Splits a line at whitespace, keeping `"..."` and `b"..."` (with `\"`
@@ -287,6 +290,7 @@ pub fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
                 ret: None,
                 outs: Vec::new(),
                 bufs: Vec::new(),
+                stdout: String::new(),
             });
             continue;
         }
@@ -378,6 +382,13 @@ pub fn parse_expected(text: &str) -> Result<Vec<Case>, String> {
                 }
                 let loc = parse_loc(rest.get(2).ok_or_else(|| err("panic without a location".into()))?).map_err(err)?;
                 case.ret = Some(Ret::Panic { message, loc });
+            }
+            "stdout" => {
+                let text = one("stdout")?;
+                let body =
+                    text.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(|| err("bad text".into()))?;
+                case.stdout =
+                    String::from_utf8(unescape(body, false).map_err(err)?).map_err(|_| err("bad text".into()))?;
             }
             "out" | "buf" => {
                 let idx: usize = one(kw)?.parse().map_err(|_| err("bad argument index".into()))?;

@@ -44,6 +44,14 @@ pub fn check_return(want: &Ret, got: Option<&Value>, tol: Tol) -> Result<(), Str
     Ok(())
 }
 
+/// Checks what a case printed against its `stdout` line.
+pub fn check_stdout(want: &str, got: &str) -> Result<(), String> {
+    if want != got {
+        return Err(format!("printed {got:?}, expected {want:?}"));
+    }
+    Ok(())
+}
+
 /// Runs one case in the interpreter (`checked`: overflow checks, the -O0
 /// semantics) on the first module of `program`; `Err` says how the result
 /// differs from the expected one.
@@ -76,6 +84,7 @@ pub fn run_case(program: &Program, case: &Case, checked: bool) -> Result<(), Str
         (_, Err(t)) => return Err(format!("trapped `{t}` ({:?})", t.kind)),
         (want, Ok(got)) => check_return(want, got.as_ref(), tol)?,
     }
+    check_stdout(&case.stdout, &interp.take_output())?;
     for (idx, want) in &case.outs {
         let a = arrays[*idx].as_ref().unwrap();
         compare_list(&format!("argument {idx}"), &a.to_values(), want, tol)?;

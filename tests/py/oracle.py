@@ -25,8 +25,10 @@ with garbage (a read before a write would show).
 
 import ast
 import builtins
+import contextlib
 import dis
 import importlib
+import io
 import math
 import os
 import re
@@ -423,6 +425,10 @@ def panic_message(exc, instr):
         # lowers to the same instruction).
         name = type(exc).__name__
         return f"{name}: {exc.args[0]}" if exc.args else name
+    # NumPy's AxisError is an IndexError (and a ValueError) too.
+    if type(exc).__name__ == "AxisError" and re.fullmatch(r"axis -?\d+ is out of bounds for array of dimension \d+",
+                                                           str(exc)):
+        return "AxisError: " + str(exc)
     if isinstance(exc, IndexError) and str(exc) in ("tuple index out of range", "list index out of range"):
         return "IndexError: " + str(exc)
     if isinstance(exc, IndexError) and str(exc).startswith("boolean index did not match indexed array"):
@@ -536,8 +542,10 @@ def run_case(case, mod, over="ignore", garbage=False):
         raise OracleError(f"{case.name}: {mod.__name__} has no function {case.func}")
     kind, py, arg_lines, passed, outputs, rd = prepare(case, fn)
     postc._EMPTY_FILL = _Garbage() if garbage else None
+    printed = io.StringIO()
     try:
-        with np.errstate(divide="raise", over=over, invalid="ignore", under="ignore"):
+        with np.errstate(divide="raise", over=over, invalid="ignore", under="ignore"), \
+                contextlib.redirect_stdout(printed):
             ret = fn(*passed)
         result = ("ok", ret)
     except OracleError:
@@ -594,6 +602,8 @@ def run_case(case, mod, over="ignore", garbage=False):
         lines.append(f"out {i} : {logical_values(dt, view)}".rstrip())
         if view.size != root.size:
             lines.append(("buf %d : " % i + " ".join(fmt_scalar(dt, v) for v in memory_values(root))).rstrip())
+    if printed.getvalue():
+        lines.append(f"stdout {fmt_str(printed.getvalue())}")
     return lines
 
 
@@ -1607,6 +1617,29 @@ def _round_digits():
     return cases
 
 
+@program("printing")
+def _printing():
+    specials64 = arr([0.0, -0.0, np.inf, -np.inf, np.nan, 1e16, 9999999999999998.0, 1e-4, 9.99e-5, 5e-324,
+                      1.7976931348623157e308, 0.1, 1 / 3, 123456789.0, 1e22, 2.5e-8], np.float64)
+    specials32 = arr([0.0, -0.0, np.inf, -np.inf, np.nan, 1e6, 999999.0, 1e-4, 1.01e-4, 1e-45,
+                      3.4028235e38, 0.1, 1 / 3, 123456789.0, 16777216.0, 2.5e-8], np.float32)
+    return [
+        C("progress", "progress", 100, 1e-6),
+        C("progress_stopped", "progress", 3, 1e-6),
+        C("numbers", "numbers", np.int32(-7), np.uint64(2**64 - 1), np.uint8(200), np.int8(-128),
+          np.float64(0.1), np.float32(0.1), np.bool_(True)),
+        C("numbers_large", "numbers", np.int32(2**31 - 1), np.uint64(0), np.uint8(0), np.int8(127),
+          np.float64(-1234.5678e10), np.float32(3.0e-5), np.bool_(False)),
+        C("separated", "separated", 4),
+        C("separated_none", "separated", 0),
+        C("verbose_only_quiet", "verbose_only", f64(5), False),
+        C("verbose_only", "verbose_only", f64(5), True),
+        C("special_floats", "special_floats", specials64, specials32),
+        C("then_panics", "then_panics", 5),
+        C("then_panics_not", "then_panics", 1),
+    ]
+
+
 @program("array_methods")
 def _array_methods():
     ramp = arr(list(range(1, 13)), np.int64)
@@ -1673,6 +1706,11 @@ def _array_methods():
         C("conjugated_transposed", "conjugated", transposed(arr([[1, -2], [3, 4], [-5, 6]], np.int32))),
         C("conjugates", "conjugates", arr([1 + 2j, -3.5 - 0.5j, 0j], np.complex128), arr([0.5, -2.0], np.float32), True),
         C("conjugates_reversed", "conjugates", reversed_view(arr([2j, 1 - 1j], np.complex128)), arr([], np.float32), False),
+        C("row_hubs", "row_hubs", f64(3, 4).astype(np.float32), False),
+        C("row_hubs_taken", "row_hubs", f64(3, 4).astype(np.float32), True),
+        C("row_hubs_empty", "row_hubs", zeros((0, 4), np.float32), True),
+        C("running_from_end", "running_from_end", arr([3, -1, 4, 1, 5], np.int64), False),
+        C("running_from_end_wrong", "running_from_end", arr([3, -1, 4, 1, 5], np.int64), True),
     ]
 
 
@@ -3596,7 +3634,8 @@ REFERENCES = {
 DECORATORS = {"ufunc", "gpu", "kernel", "cold", "noinline"}
 DTYPE_NAMES = {d.name for d in postyp.ALL}
 PY_TYPES = {"int", "float", "complex", "bool", "str", "bytes"}
-BUILTINS = {"len", "abs", "min", "max", "sum", "divmod", "round", "range", "prange", "int", "float", "complex", "bool"}
+BUILTINS = {"len", "abs", "min", "max", "sum", "divmod", "round", "range", "prange", "int", "float", "complex", "bool",
+            "print"}
 ATTRS = {"shape", "ndim", "size", "real", "imag", "conjugate", "T"}
 # NumPy's ufuncs compiled code calls on scalars, and its float constants.
 NUMPY_UFUNCS = {
@@ -4359,7 +4398,7 @@ class Lint:
                 or self.module_member(f)
             if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
                 self.err(path, e, "starred arguments")
-            elif e.keywords and not post_call:
+            elif e.keywords and not post_call and not (isinstance(f, ast.Name) and f.id == "print"):
                 self.err(path, e, "keyword arguments to what is not a POST function")
             for k in e.keywords:
                 F.add("keyword argument")

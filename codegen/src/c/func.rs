@@ -1002,6 +1002,34 @@ impl<'t, 'p> FnC<'t, 'p> {
                 Ok(())
             }
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::Print) => {
+                // The runtime's entry of each argument's dtype, then the
+                // one that writes the line.
+                let mut text = String::new();
+                for &a in &args {
+                    let d = self.dt(a);
+                    let entry = crate::abi::print_entry(d);
+                    let x = self.name(a);
+                    let (params, call) = match d {
+                        DType::Str => ("const char *ptr, int64_t len", format!("{entry}({x}.ptr, {x}.len);")),
+                        DType::Bool => ("int32_t x", format!("{entry}((int32_t){x});")),
+                        _ => ("", format!("{entry}({x});")),
+                    };
+                    let params = if params.is_empty() { format!("{} x", cty(d)) } else { params.to_owned() };
+                    self.t.helper(h::Helper {
+                        name: entry.to_owned(),
+                        text: format!("void {entry}({params});\n"),
+                        libm: &[],
+                    });
+                    text.push_str(&call);
+                    text.push(' ');
+                }
+                let end = crate::abi::PRINT_END;
+                self.t.helper(h::Helper { name: end.to_owned(), text: format!("void {end}(void);\n"), libm: &[] });
+                let _ = write!(text, "{end}();");
+                self.stmt(Some(v), text);
+                Ok(())
+            }
             // The runtime's thread-local count (`postc_runtime.h`).
             Target::Builtin(Builtin::Depth) => {
                 self.def(v, "postc_rt_depth");

@@ -1150,6 +1150,30 @@ impl<'t, 'p> FnQ<'t, 'p> {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
             Target::Builtin(Builtin::Overflows(op)) => self.err(Some(v), crate::backend::written_out(op.name())),
             Target::Builtin(Builtin::ParallelFor) => self.parallel_for(v, &args),
+            Target::Builtin(Builtin::Print) => {
+                // The runtime's entry of each argument's dtype, then the
+                // one that writes the line; a Str is its two words.
+                for &a in &args {
+                    let d = self.dt(a);
+                    let entry = crate::abi::print_entry(d);
+                    let x = self.val(a);
+                    let call = match d {
+                        DType::Str => {
+                            let ptr = self.def('l', format!("loadl {x}"));
+                            let at = self.def('l', format!("add {x}, 8"));
+                            let len = self.def('l', format!("loadl {at}"));
+                            format!("call ${entry}(l {ptr}, l {len})")
+                        }
+                        DType::Bool => format!("call ${entry}(w {x})"),
+                        DType::Float64 => format!("call ${entry}(d {x})"),
+                        DType::Float32 => format!("call ${entry}(s {x})"),
+                        _ => format!("call ${entry}(l {x})"),
+                    };
+                    self.line(call);
+                }
+                self.line(format!("call ${}()", crate::abi::PRINT_END));
+                Ok(())
+            }
             Target::Builtin(Builtin::Depth) => {
                 let at = self.depth_addr();
                 self.line(format!("{n} =l loadl {at}"));

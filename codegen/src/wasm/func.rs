@@ -1420,6 +1420,26 @@ impl<'t, 'p> FnW<'t, 'p> {
         match target {
             Target::Builtin(Builtin::Panic) => self.panic_call(v, &args),
             Target::Builtin(Builtin::Overflows(op)) => self.err(Some(v), crate::backend::written_out(op.name())),
+            // The loader's entry of each argument's dtype (a Str is its
+            // address and length), then the one that writes the line.
+            Target::Builtin(Builtin::Print) => {
+                for &a in &args {
+                    let d = self.dt(a);
+                    let params = match d {
+                        DType::Str => vec![ValType::I32; 2],
+                        DType::Bool => vec![ValType::I32],
+                        DType::Float64 => vec![ValType::F64],
+                        DType::Float32 => vec![ValType::F32],
+                        _ => vec![ValType::I64],
+                    };
+                    let f = self.t.import(crate::abi::print_entry(d), &params, &[]);
+                    self.get(a);
+                    self.push(I::Call(f));
+                }
+                let end = self.t.import(crate::abi::PRINT_END, &[], &[]);
+                self.push(I::Call(end));
+                Ok(())
+            }
             // The count is the mutable global `postc_depth`, an i32.
             Target::Builtin(Builtin::Depth) => {
                 self.extend([I::GlobalGet(super::DEPTH), I::I64ExtendI32S]);

@@ -12,7 +12,8 @@
 // which `Math` lacks, from the small implementations below), and
 // `postc_panic(fmt, fmtLen, args, nargs)`, which formats the panic's printf
 // format with its arguments (see `panicText`) and throws a `PostcPanic`
-// whose message is the text (`panic: ... at file:line:col`). Arrays are copied into the module's
+// whose message is the text (`panic: ... at file:line:col`), and the
+// `postc_rt_print_*` functions of `print` (see `floatText`). Arrays are copied into the module's
 // arena as DLTensors before a call and back after it; the arena is reset
 // after every call, whether it returns or throws.
 
@@ -399,12 +400,81 @@ function panicText(memory, fmt, fmtLen, args, nargs) {
   });
 }
 
+/**
+ * The text `print` writes for a float, as the native runtimes write it:
+ * Python's repr of a float (`single` false) or NumPy's str of a float32 —
+ * the fewest digits that read back as the same value, positional when the
+ * decimal exponent is from -4 to 15 (a double) or when 1e-4 <= |x| < 1e6
+ * (a float32), else scientific with an exponent of two digits at least.
+ */
+export function floatText(x, single) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x < 0 ? "-inf" : "inf";
+  let sci = x.toExponential();
+  if (single) {
+    for (let p = 0; p < 9; p++) {
+      sci = x.toExponential(p);
+      if (Math.fround(Number(sci)) === x) break;
+    }
+  }
+  const [mantissa, e] = sci.split("e");
+  const exp = Number(e);
+  const negative = mantissa.startsWith("-") || Object.is(x, -0);
+  const digits = mantissa.replace("-", "").replace(".", "").replace(/(?<=.)0+$/, "");
+  const sign = negative ? "-" : "";
+  const magnitude = Math.abs(x);
+  const positional = single ? magnitude >= 1e-4 && magnitude < 1e6 : exp >= -4 && exp < 16;
+  if (x === 0) return `${sign}0.0`;
+  if (positional) {
+    const point = exp + 1;
+    if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+    if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}.0`;
+    return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+  }
+  const head = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${sign}${head}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+}
+
+// Writes a printed line: to standard output under Node, else to the console.
+function defaultWrite(text) {
+  if (globalThis.process?.stdout?.write) globalThis.process.stdout.write(text);
+  else console.log(text.endsWith("\n") ? text.slice(0, -1) : text);
+}
+
 export async function instantiate(source, imports = {}) {
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
   let memory = null;
+  // `print`: each argument's text appended to the line, which
+  // `postc_rt_print_end` writes at once (to `imports.postc_write(text)`
+  // when given).
+  let line = "";
+  const write = imports.postc_write ?? defaultWrite;
   const env = {
     postc_panic(fmt, fmtLen, args, nargs) {
       throw new PostcPanic(panicText(memory, fmt, fmtLen, args, nargs));
+    },
+    postc_rt_print_str(at, len) {
+      line += utf8.decode(new Uint8Array(memory.buffer, at, len));
+    },
+    postc_rt_print_bool(x) {
+      line += x ? "True" : "False";
+    },
+    postc_rt_print_int(x) {
+      line += BigInt.asIntN(64, x).toString();
+    },
+    postc_rt_print_uint(x) {
+      line += BigInt.asUintN(64, x).toString();
+    },
+    postc_rt_print_f64(x) {
+      line += floatText(x, false);
+    },
+    postc_rt_print_f32(x) {
+      line += floatText(x, true);
+    },
+    postc_rt_print_end() {
+      const text = line;
+      line = "";
+      write(text);
     },
   };
   for (const imp of WebAssembly.Module.imports(module)) {

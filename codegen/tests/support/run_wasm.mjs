@@ -5,12 +5,15 @@
 // "shape=D0,D1" then its values), {"panic": message} or {"error": text}.
 // Floats travel as the hex of their bits (Float16 as a Float64's), a
 // complex as its two parts' joined by a comma, integers as decimal
-// strings, Str and Bytes as the hex of their bytes.
+// strings, Str and Bytes as the hex of their bytes. Every line also holds
+// "printed": the hex of the UTF-8 text the case printed.
 import { readFileSync } from "node:fs";
 import { instantiate, PostcPanic, f16Bits, f16Value } from "../../src/wasm/postc.mjs";
 
 const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const m = await instantiate(readFileSync(job.module));
+// What the module prints (`print`), per case.
+let printed = "";
+const m = await instantiate(readFileSync(job.module), { postc_write: (text) => { printed += text; } });
 const TYPED = {
   Bool: Uint8Array, Int8: Int8Array, Int16: Int16Array, Int32: Int32Array, Int64: BigInt64Array,
   UInt8: Uint8Array, UInt16: Uint16Array, UInt32: Uint32Array, UInt64: BigUint64Array,
@@ -68,6 +71,7 @@ for (const c of job.cases) {
     return { data, shape: a.shape, strides: a.strides, offset: a.offset };
   });
   let line;
+  printed = "";
   try {
     if (c.ufunc && m.signature(c.func).ufunc.nin < args.length) {
       // Outputs given: written in place.
@@ -95,5 +99,6 @@ for (const c of job.cases) {
   } catch (e) {
     line = e instanceof PostcPanic ? { panic: e.message } : { error: String(e) };
   }
+  line.printed = toHex(utf8encode.encode(printed));
   console.log(JSON.stringify(line));
 }

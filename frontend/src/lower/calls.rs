@@ -321,6 +321,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self.err(&func_at, format!("`{shown}` cannot be called from compiled code"));
         };
+        if let Target::Builtin(Builtin::Print) = target {
+            return self.print_call(c);
+        }
         if let (Some(k), false) = (c.keywords.first(), matches!(target, Target::Func(_) | Target::Generic(_))) {
             return self
                 .err(&k.range, "keyword arguments are not supported in compiled code: pass arguments by position");
@@ -339,7 +342,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Builtin(Builtin::Prange) => {
                 self.err(&c.at, "`prange` is only used as the iterable of a `for` loop")
             }
-            Target::Builtin(Builtin::Print) => self.err(&c.at, "`print` is not supported in compiled code"),
             Target::Builtin(b) => self.call_builtin(b, c),
             Target::Gpu(g) => self.gpu_builtin(g, c),
             Target::Cast { dtype, weak } => self.cast_call(dtype, weak, c),

@@ -148,6 +148,8 @@ pub struct Interpreter<'p> {
     /// The running block's shared arrays, by the `postc.gpu.shared` call
     /// that made each.
     shared: Vec<(ValueId, Array)>,
+    /// What `postc.print` has written, kept for [`Interpreter::output`].
+    output: String,
 }
 
 fn type_of<'p>(m: &'p Module, f: &Function, v: ValueId) -> Option<&'p TypeData> {
@@ -215,7 +217,16 @@ fn int_of(v: &Value, what: &str) -> R<i128> {
 
 impl<'p> Interpreter<'p> {
     pub fn new(program: &'p Program, options: InterpOptions) -> Self {
-        Interpreter { program, options, fuel_left: None, steps: 0, coords: None, shared: Vec::new(), depth: 0 }
+        Interpreter {
+            program,
+            options,
+            fuel_left: None,
+            steps: 0,
+            coords: None,
+            shared: Vec::new(),
+            depth: 0,
+            output: String::new(),
+        }
     }
 
     fn module(&self, mid: ModuleId) -> R<&'p Module> {
@@ -322,6 +333,12 @@ impl<'p> Interpreter<'p> {
         }
     }
 
+    /// The text `postc.print` has written so far, in every call; taken
+    /// out (the interpreter keeps no copy).
+    pub fn take_output(&mut self) -> String {
+        std::mem::take(&mut self.output)
+    }
+
     /// Calls `func` of `module` (a function, or an alias of one) with
     /// `args`, one per parameter and then one per core-dimension parameter.
     /// Arrays are shared: writes to output arrays are visible to the caller.
@@ -331,7 +348,9 @@ impl<'p> Interpreter<'p> {
         match self.resolve(module, func).map_err(|f| to_trap(f, None))? {
             Callee::Func(mid, fid) => self.exec(mid, fid, args.to_vec()),
             Callee::Intrinsic(sym) => intrinsics::call(sym, args, None).map(Some).map_err(|f| to_trap(f, None)),
-            Callee::Builtin(b) => builtin(b, args, self.coords, &mut self.depth).map_err(|f| to_trap(f, None)),
+            Callee::Builtin(b) => {
+                builtin(b, args, self.coords, &mut self.depth, &mut self.output).map_err(|f| to_trap(f, None))
+            }
         }
     }
 
@@ -678,7 +697,7 @@ impl<'p> Interpreter<'p> {
                         }
                         old
                     }
-                    Callee::Builtin(b) => match builtin(b, &vals, self.coords, &mut self.depth)? {
+                    Callee::Builtin(b) => match builtin(b, &vals, self.coords, &mut self.depth, &mut self.output)? {
                         Some(r) if rty.is_some() => r,
                         _ => {
                             fr.pc += 1;
@@ -837,8 +856,28 @@ impl<'p> Interpreter<'p> {
 
 /// Runs a `postc.` built-in: `postc.panic` traps with its rendered
 /// message; `postc.ovf.<op>` says whether the operation overflows.
-fn builtin(b: Builtin, args: &[Value], coords: Option<builtins::ThreadCoords>, depth: &mut i64) -> R<Option<Value>> {
+fn builtin(
+    b: Builtin,
+    args: &[Value],
+    coords: Option<builtins::ThreadCoords>,
+    depth: &mut i64,
+    output: &mut String,
+) -> R<Option<Value>> {
     match b {
+        Builtin::Print => {
+            for a in args {
+                match a {
+                    Value::Str(s) => output.push_str(s),
+                    Value::Bool(x) => output.push_str(if *x { "True" } else { "False" }),
+                    Value::Int(crate::DType::Int64 | crate::DType::UInt64, x) => output.push_str(&x.to_string()),
+                    Value::Float(d @ (crate::DType::Float64 | crate::DType::Float32), x) => {
+                        output.push_str(&builtins::float_text(*x, *d == crate::DType::Float32))
+                    }
+                    v => return unsupported(format!("`{}` of a {} value", builtins::PRINT, v.dtype())),
+                }
+            }
+            Ok(None)
+        }
         Builtin::Depth => Ok(Some(Value::Int(crate::DType::Int64, *depth as i128))),
         Builtin::SetDepth => match args {
             [Value::Int(_, d)] => {

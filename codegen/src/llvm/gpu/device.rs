@@ -473,6 +473,10 @@ fn prune<'c>(
                         let name = callee.get_name().to_bytes();
                         if name == crate::abi::PANIC.as_bytes() {
                             panics.push((f, i));
+                        } else if name.starts_with(b"postc_rt_print_") {
+                            return Err(err(format!(
+                                "gpu function {what}: calls `print`, which is not supported on the GPU"
+                            )));
                         } else if arch == Arch::Nvptx && (name == b"dprintf" || name == b"write") {
                             printed.push((f, i, if name == b"write" { Print::Write } else { Print::Dprintf }));
                         } else if DROPPED_CALLS.contains(&name) {

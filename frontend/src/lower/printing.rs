@@ -1,0 +1,129 @@
+//! `print(...)`: one call of the IR's `postc.print`, which writes the text
+//! of its arguments as one write to standard output (through the `postc`
+//! package, to `sys.stdout`).
+//!
+//! The arguments become what CPython writes for them: `sep` (a space by
+//! default) between them and `end` (a newline) after them, as Str
+//! constants; `None` as the text `None`; a Bool, an integer and a float as
+//! the IR's print writes them (`True`, decimal, Python's `repr` of a float
+//! or NumPy's `str` of a `float32`). Integers narrower than 64 bits are
+//! widened first, so the runtimes know two integer dtypes only.
+//!
+//! Refused with a located error, as nothing in compiled code can write them
+//! as CPython does: arrays, tuples, complex numbers, `float16`, bytes, a
+//! value that may be `None`, `sep`/`end` that are not string literals (or
+//! `None`), `file=`, and `print` in GPU code. `flush=` is accepted and has
+//! no effect: each call is written at once.
+
+use postc_ir::{DType, FuncAttrs, Literal, TypeId, ValueId};
+
+use super::{CallExpr, FnLower, Val};
+use crate::hir;
+use crate::syntax::Lit;
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    pub(super) fn print_call(&mut self, c: &CallExpr) -> Val {
+        let hir = self.hir;
+        if self.decl.attrs.contains(FuncAttrs::GPU) || self.decl.attrs.contains(FuncAttrs::KERNEL) {
+            return self.err(&c.at, "`print` is not supported in GPU code");
+        }
+        if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
+            return self.err(&self.range(s), "`*` arguments are not supported");
+        }
+        let mut sep = " ".to_owned();
+        let mut end = "\n".to_owned();
+        for k in c.keywords {
+            match k.name.as_deref() {
+                Some(name @ ("sep" | "end")) => {
+                    let text = match &hir.exprs[k.value] {
+                        hir::Expr::Literal(Lit::Str(s)) => s.clone(),
+                        hir::Expr::None if name == "sep" => " ".into(),
+                        hir::Expr::None => "\n".into(),
+                        _ => {
+                            self.err(&self.range(k.value), format!("`{name}` of `print` must be a string literal"));
+                            continue;
+                        }
+                    };
+                    *(if name == "sep" { &mut sep } else { &mut end }) = text;
+                }
+                Some("flush") => {
+                    self.expr(k.value);
+                }
+                Some("file") => {
+                    self.err(
+                        &k.range,
+                        "`print(file=...)` is not supported in compiled code: it prints to standard output",
+                    );
+                }
+                _ => {
+                    self.err(&k.range, "`print` takes the keyword arguments `sep`, `end` and `flush`");
+                }
+            }
+        }
+        let mut parts: Vec<ValueId> = Vec::with_capacity(2 * c.args.len() + 1);
+        let mut failed = false;
+        for (i, &a) in c.args.iter().enumerate() {
+            if i > 0 && !sep.is_empty() {
+                parts.push(self.text(&sep));
+            }
+            match self.printed(a) {
+                Some(v) => parts.push(v),
+                None => failed = true,
+            }
+        }
+        if !end.is_empty() {
+            parts.push(self.text(&end));
+        }
+        if failed {
+            return Val::Err;
+        }
+        self.at(&c.at);
+        self.b.call(postc_ir::builtins::PRINT, &parts, None, "");
+        Val::Void
+    }
+
+    /// A Str constant.
+    fn text(&mut self, s: &str) -> ValueId {
+        let n = self.fresh("text");
+        self.b.const_(TypeId::STR, Literal::Str(s), &n)
+    }
+
+    /// The value `postc.print` writes for the argument `e`, or `None` (an
+    /// error reported) when compiled code cannot write it as CPython does.
+    fn printed(&mut self, e: hir::ExprId) -> Option<ValueId> {
+        let at = self.range(e);
+        if let hir::Expr::None = self.hir.exprs[e] {
+            return Some(self.text("None"));
+        }
+        let v = self.expr(e);
+        let refuse = |this: &mut Self, what: &str, hint: &str| {
+            this.err(&at, format!("`print` of {what} is not supported in compiled code{hint}"));
+            None
+        };
+        let s = match &v {
+            Val::Err => return None,
+            Val::None => return Some(self.text("None")),
+            Val::Lit { lit: Lit::Str(s), .. } => {
+                let s = s.to_string();
+                return Some(self.text(&s));
+            }
+            Val::Arr { .. } => return refuse(self, "an array", ": print its elements"),
+            Val::Tuple(_) => return refuse(self, "a tuple", ": print its elements"),
+            Val::Maybe { .. } => return refuse(self, "a value that may be `None`", ": test it with `is None` first"),
+            Val::Void => {
+                self.err(&at, "this call returns nothing");
+                return None;
+            }
+            Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+        };
+        let d = s.dtype;
+        let to = match d {
+            DType::Str | DType::Bool | DType::Int64 | DType::UInt64 | DType::Float64 | DType::Float32 => d,
+            d if d.is_int() => DType::Int64,
+            DType::Float16 => return refuse(self, "a float16", ""),
+            d if d.is_complex() => return refuse(self, "a complex number", ""),
+            d => return refuse(self, &format!("a {} value", d.name()), ""),
+        };
+        self.materialize(&v, to, &at)
+    }
+}

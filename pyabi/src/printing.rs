@@ -1,0 +1,81 @@
+//! `print` in compiled code, as Python code sees it: each line goes to
+//! `sys.stdout` (so that a notebook, a redirection or pytest's capture
+//! sees it, as with Numba), not to file descriptor 1.
+//!
+//! The handler [`install`] gives a library's runtime writes a line at once
+//! when its thread holds the GIL. Any other thread (a `prange` worker, a
+//! call that released the GIL, a NumPy ufunc loop) cannot wait for the
+//! GIL, whose holder may be waiting for it: its lines are kept, in order,
+//! and written by [`flush`] when a compiled call returns, or by the next
+//! line printed on a thread that holds the GIL.
+
+use pyo3::{ffi, Python};
+use std::ffi::{c_char, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+type PrintHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
+
+/// Lines printed on threads without the GIL, not yet written.
+static PENDING: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+/// Whether [`PENDING`] may hold something: a call's return reads only this.
+static ANY_PENDING: AtomicBool = AtomicBool::new(false);
+
+/// Gives the library whose `postc_rt_set_print_handler` is at `address`
+/// the package's print handler.
+///
+/// # Safety
+/// `address` must be a runtime's `postc_rt_set_print_handler`, in a
+/// library that is never unloaded.
+pub unsafe fn install(address: usize) {
+    let set: unsafe extern "C" fn(Option<PrintHandler>, *mut c_void) = unsafe { std::mem::transmute(address) };
+    unsafe { set(Some(print_line), std::ptr::null_mut()) };
+}
+
+unsafe extern "C" fn print_line(text: *const c_char, len: usize, _: *mut c_void) {
+    // SAFETY: the runtime passes `len` readable bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) };
+    // SAFETY: asks only whether this thread holds the GIL.
+    if unsafe { ffi::PyGILState_Check() } == 1 {
+        // SAFETY: the GIL is held.
+        let py = unsafe { Python::assume_attached() };
+        flush(py);
+        write(py, bytes);
+    } else {
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(bytes);
+        ANY_PENDING.store(true, Ordering::Release);
+    }
+}
+
+/// Writes the lines kept from threads without the GIL.
+pub fn flush(py: Python<'_>) {
+    if !ANY_PENDING.swap(false, Ordering::Acquire) {
+        return;
+    }
+    let text = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|e| e.into_inner()));
+    if !text.is_empty() {
+        write(py, &text);
+    }
+}
+
+/// `sys.stdout.write(text)`; an error writing (a closed stream) is
+/// reported as unraisable, as CPython reports one in a destructor, since
+/// the compiled code that printed cannot take an exception.
+fn write(py: Python<'_>, bytes: &[u8]) {
+    use pyo3::types::PyAnyMethods;
+    // A pending exception (a ufunc's panic being raised) is kept aside.
+    let pending = pyo3::PyErr::take(py);
+    let text = String::from_utf8_lossy(bytes);
+    let written = py.import("sys").and_then(|sys| sys.getattr("stdout")).and_then(|out| {
+        if out.is_none() {
+            return Ok(());
+        }
+        out.call_method1("write", (text.as_ref(),)).map(|_| ())
+    });
+    if let Err(e) = written {
+        e.write_unraisable(py, None);
+    }
+    if let Some(e) = pending {
+        e.restore(py);
+    }
+}
