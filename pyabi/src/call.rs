@@ -955,7 +955,7 @@ fn without_gil<T>(f: impl FnOnce() -> T) -> T {
     }
     // SAFETY (both): the GIL is held when `f` returns, as it is on entry.
     if !other_python_threads() {
-        let r = f();
+        let r = crate::printing::holding_gil(f);
         crate::printing::flush(unsafe { Python::assume_attached() });
         return r;
     }

@@ -3,13 +3,15 @@
 //! sees it, as with Numba), not to file descriptor 1.
 //!
 //! The handler [`install`] gives a library's runtime writes a line at once
-//! when its thread holds the GIL. Any other thread (a `prange` worker, a
-//! call that released the GIL, a NumPy ufunc loop) cannot wait for the
-//! GIL, whose holder may be waiting for it: its lines are kept, in order,
-//! and written by [`flush`] when a compiled call returns, or by the next
-//! line printed on a thread that holds the GIL.
+//! on a thread running a compiled call with the GIL held ([`holding_gil`]).
+//! Any other thread (a `prange` worker, a call that released the GIL, a
+//! NumPy ufunc loop) cannot wait for the GIL, whose holder may be waiting
+//! for it: its lines are kept, in order, and written by [`flush`] when a
+//! compiled call returns, or by the next line printed on a thread that
+//! holds the GIL.
 
-use pyo3::{ffi, Python};
+use pyo3::Python;
+use std::cell::Cell;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -20,6 +22,24 @@ type PrintHandler = unsafe extern "C" fn(*const c_char, usize, *mut c_void);
 static PENDING: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 /// Whether [`PENDING`] may hold something: a call's return reads only this.
 static ANY_PENDING: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// Whether this thread runs a compiled call with the GIL held.
+    static HOLDS_GIL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs the compiled call `f` on a thread that holds the GIL (and keeps
+/// it), so that what it prints on this thread is written at once.
+pub fn holding_gil<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            HOLDS_GIL.with(|h| h.set(self.0));
+        }
+    }
+    let _reset = Reset(HOLDS_GIL.with(|h| h.replace(true)));
+    f()
+}
 
 /// Gives the library whose `postc_rt_set_print_handler` is at `address`
 /// the package's print handler.
@@ -35,9 +55,8 @@ pub unsafe fn install(address: usize) {
 unsafe extern "C" fn print_line(text: *const c_char, len: usize, _: *mut c_void) {
     // SAFETY: the runtime passes `len` readable bytes.
     let bytes = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) };
-    // SAFETY: asks only whether this thread holds the GIL.
-    if unsafe { ffi::PyGILState_Check() } == 1 {
-        // SAFETY: the GIL is held.
+    if HOLDS_GIL.with(Cell::get) {
+        // SAFETY: the GIL is held (see `holding_gil`).
         let py = unsafe { Python::assume_attached() };
         flush(py);
         write(py, bytes);
