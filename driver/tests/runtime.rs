@@ -149,7 +149,9 @@ fn objects_link_with_the_written_runtime_and_panics_reach_the_handler() {
             let mut want = want_exports.clone();
             if so == &by_hand {
                 want.retain(|s| {
-                    !s.ends_with("_num_threads") && !s.ends_with("_parallel_ufunc_loop") && !s.ends_with("_print_handler")
+                    !s.ends_with("_num_threads")
+                        && !s.ends_with("_parallel_ufunc_loop")
+                        && !s.ends_with("_print_handler")
                 });
             }
             assert_eq!(exported_runtime_symbols(so), want, "{}", so.display());

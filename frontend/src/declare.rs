@@ -181,6 +181,10 @@ pub(crate) struct FuncDecl {
     pub weak_params: Vec<bool>,
     /// Of an instance, whether its result is a Python number.
     pub ret_weak: bool,
+    /// The tuples inside a tuple result found by lowering (`return a, (b,
+    /// c)`): each one's first element among the flat elements of the IR
+    /// result and how many it has (see `postc_ir::Function::result_groups`).
+    pub result_groups: Vec<(usize, usize)>,
 }
 
 impl FuncDecl {
@@ -1584,6 +1588,7 @@ impl<'a> Declarer<'a> {
                 unannotated: Vec::new(),
                 weak_params: Vec::new(),
                 ret_weak: false,
+                result_groups: Vec::new(),
             });
         }
         let doc = match f.body.first() {
@@ -1619,6 +1624,7 @@ impl<'a> Declarer<'a> {
             unannotated,
             weak_params: Vec::new(),
             ret_weak: false,
+            result_groups: Vec::new(),
         };
         // A generic function is declared by its instances.
         if !decl.unannotated.is_empty() {

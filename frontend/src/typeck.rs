@@ -3074,7 +3074,11 @@ impl Solver<'_> {
         };
         let ret = callee.ret.as_ref()?;
         Some(match ret.is_tuple() {
-            true => Ty::Tuple(ret.elements.iter().map(value).collect()),
+            true => Ty::Tuple(crate::lower::regroup(
+                ret.elements.iter().map(value).collect(),
+                &callee.result_groups,
+                Ty::Tuple,
+            )),
             false => value(ret),
         })
     }

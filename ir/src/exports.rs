@@ -48,8 +48,9 @@ pub enum Ret {
     Void,
     Scalar(DType),
     Array(ArraySpec),
-    /// A tuple of scalars and arrays (never `Void` or another tuple), each
-    /// written through one trailing out-pointer (docs/abi.md §2).
+    /// A tuple of scalars, arrays and tuples of scalars and arrays (never
+    /// `Void`), each scalar and array written through one trailing
+    /// out-pointer, an inner tuple's in order (docs/abi.md §2).
     Tuple(Vec<Ret>),
     /// A scalar or `None` (`T | None`): in C the tuple `(Bool, T)`, two
     /// trailing out-pointers, the `bool` saying whether there is a value.
@@ -57,6 +58,24 @@ pub enum Ret {
 }
 
 impl Ret {
+    /// The scalars and arrays of a tuple result, flat, as the C ABI writes
+    /// them, and the inner tuples among them (each one's first position
+    /// and length, as [`crate::Function::result_groups`] gives them).
+    pub fn flat_tuple(elements: &[Ret]) -> (Vec<&Ret>, Vec<(usize, usize)>) {
+        let mut flat = Vec::with_capacity(elements.len());
+        let mut groups = Vec::new();
+        for e in elements {
+            match e {
+                Ret::Tuple(inner) => {
+                    groups.push((flat.len(), inner.len()));
+                    flat.extend(inner.iter());
+                }
+                e => flat.push(e),
+            }
+        }
+        (flat, groups)
+    }
+
     fn of(t: &TypeData) -> Ret {
         if t.is_tuple() {
             Ret::Tuple(t.elements.iter().map(Ret::of).collect())
@@ -203,7 +222,10 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
     let ret = match f.ret.map(|t| m.types.get(t)) {
         None => Ret::Void,
         Some(t) if f.maybe_none.result && t.elements.len() == 2 => Ret::MaybeNone(t.elements[1].dtype),
-        Some(t) => Ret::of(t),
+        Some(t) => match Ret::of(t) {
+            Ret::Tuple(flat) if !f.result_groups.is_empty() => Ret::Tuple(grouped(flat, &f.result_groups)),
+            r => r,
+        },
     };
     out.functions.push(FuncSpec {
         name: name.to_owned(),
@@ -216,6 +238,29 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         doc: f.doc.clone(),
         kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
     });
+}
+
+/// The elements `flat` of a tuple result with each of `groups` (first
+/// position, length; in order, not overlapping) made one inner tuple.
+fn grouped(flat: Vec<Ret>, groups: &[(usize, usize)]) -> Vec<Ret> {
+    let mut out = Vec::with_capacity(flat.len());
+    let mut rest = flat.into_iter().enumerate().peekable();
+    while let Some((k, e)) = rest.next() {
+        match groups.iter().find(|&&(first, len)| first == k && len > 0) {
+            Some(&(_, len)) => {
+                let mut inner = vec![e];
+                while inner.len() < len {
+                    match rest.next() {
+                        Some((_, x)) => inner.push(x),
+                        None => break,
+                    }
+                }
+                out.push(Ret::Tuple(inner));
+            }
+            None => out.push(e),
+        }
+    }
+    out
 }
 
 /// Layouts by their spelling (the `&'static str` of [`ArraySpec::layout`]).
@@ -390,21 +435,22 @@ impl Reader<'_> {
     fn dtype(&mut self) -> Option<DType> {
         DType::from_name(&self.text()?)
     }
-    /// What [`Writer::ret`] wrote; a tuple only where `tuple_allowed`
-    /// (a function's result, not a tuple's element).
-    fn ret(&mut self, tuple_allowed: bool) -> Option<Ret> {
+    /// What [`Writer::ret`] wrote at `depth`: 0 a function's result, 1 an
+    /// element of its tuple (which may be a tuple), 2 an element of a
+    /// tuple inside it (a scalar or an array).
+    fn ret(&mut self, depth: u8) -> Option<Ret> {
         Some(match self.int()? {
-            0 if tuple_allowed => Ret::Void,
+            0 if depth == 0 => Ret::Void,
             1 => Ret::Scalar(self.dtype()?),
             2 => Ret::Array(self.array()?),
-            3 if tuple_allowed => {
-                let elements = (0..self.count()?).map(|_| self.ret(false)).collect::<Option<Vec<_>>>()?;
+            3 if depth < 2 => {
+                let elements = (0..self.count()?).map(|_| self.ret(depth + 1)).collect::<Option<Vec<_>>>()?;
                 if elements.is_empty() {
                     return None;
                 }
                 Ret::Tuple(elements)
             }
-            4 if tuple_allowed => Ret::MaybeNone(self.dtype()?),
+            4 if depth == 0 => Ret::MaybeNone(self.dtype()?),
             _ => return None,
         })
     }
@@ -515,7 +561,7 @@ impl Exports {
                 };
                 params.push(Param { name, ty });
             }
-            let ret = r.ret(true)?;
+            let ret = r.ret(0)?;
             let doc = r.optional_text()?;
             let kernel = r.flag()?;
             let defaults = if with_defaults {
@@ -687,6 +733,33 @@ mod tests {
             ufuncs: Vec::new(),
         };
         assert_round_trips(&exports);
+    }
+
+    #[test]
+    fn tuples_inside_tuple_results_round_trip_and_flatten() {
+        let inner = Ret::Tuple(vec![Ret::Scalar(DType::Bool), Ret::Scalar(DType::Int64)]);
+        let ret = Ret::Tuple(vec![Ret::Scalar(DType::Float64), inner, Ret::Scalar(DType::Int32)]);
+        let exports = Exports {
+            functions: vec![FuncSpec {
+                name: "nested".into(),
+                params: Vec::new(),
+                defaults: Vec::new(),
+                array_defaults: Vec::new(),
+                keyword_only: 0,
+                positional_only: 0,
+                ret: ret.clone(),
+                doc: None,
+                kernel: false,
+            }],
+            ufuncs: Vec::new(),
+        };
+        assert_round_trips(&exports);
+        let Ret::Tuple(elements) = &ret else { unreachable!() };
+        let (flat, groups) = Ret::flat_tuple(elements);
+        assert_eq!(flat.len(), 4);
+        assert_eq!(groups, [(1, 2)]);
+        let flat: Vec<Ret> = flat.into_iter().cloned().collect();
+        assert_eq!(format!("{:?}", grouped(flat, &groups)), format!("{elements:?}"));
     }
 
     #[test]

@@ -153,6 +153,11 @@ pub struct Function {
     /// among the IR parameters, of each one's first element, and how many
     /// elements it has; they are consecutive parameters.
     pub tuple_params: Vec<(usize, usize)>,
+    /// The elements of a tuple result that Python callers receive as a
+    /// tuple inside it (`return a, b, (ok, n)`): the position of each
+    /// group's first element among the result's elements and how many it
+    /// has. The IR result, and the C ABI, hold the elements flat.
+    pub result_groups: Vec<(usize, usize)>,
     pub body: Body,
     /// Where the function was declared, for diagnostics.
     pub loc: Option<SrcLoc>,
@@ -182,6 +187,7 @@ impl Function {
             positional_only: 0,
             maybe_none: MaybeNone::default(),
             tuple_params: Vec::new(),
+            result_groups: Vec::new(),
             body: Body::new(),
             loc: None,
         }

@@ -90,8 +90,9 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
             Type::void()
         }
         Ret::Tuple(elements) => {
-            // Each element is written through one more pointer.
-            args.extend(elements.iter().map(|_| Type::pointer()));
+            // Each element (of an inner tuple too) is written through one
+            // more pointer.
+            args.extend(Ret::flat_tuple(elements).0.iter().map(|_| Type::pointer()));
             Type::void()
         }
         Ret::Scalar(d) if d.is_complex() => {
@@ -162,9 +163,10 @@ impl Result_ {
             Ret::Scalar(d) if d.is_complex() => Result_::Complex(ScalarMaker::new(py, *d)?),
             Ret::Scalar(d) if d.is_text() => Result_::Text(*d),
             Ret::Scalar(d) => Result_::Scalar(ScalarMaker::new(py, *d)?),
-            Ret::Tuple(elements) => {
-                Result_::Tuple(elements.iter().map(|e| Result_::of(py, e)).collect::<PyResult<_>>()?)
-            }
+            // The elements as the call writes them, inner tuples' flat.
+            Ret::Tuple(elements) => Result_::Tuple(
+                Ret::flat_tuple(elements).0.into_iter().map(|e| Result_::of(py, e)).collect::<PyResult<_>>()?,
+            ),
             Ret::MaybeNone(d) => Result_::MaybeNone(Box::new(Result_::Scalar(ScalarMaker::new(py, *d)?))),
         })
     }
@@ -188,6 +190,9 @@ pub struct Plan {
     complex_out: Option<usize>,
     /// The general registers of a tuple result's pointers, one per element.
     tuple_out: Vec<usize>,
+    /// The tuples inside a tuple result: each one's first element among
+    /// the flat elements and how many it has.
+    result_groups: Vec<(usize, usize)>,
     returns: Returns,
     /// Whether the arguments fit in registers (else libffi).
     registers: bool,
@@ -252,11 +257,14 @@ impl Plan {
         let regroups = tuples || param_of.len() != spec.params.len();
         let mut complex_out = None;
         let mut tuple_out = Vec::new();
+        let mut result_groups = Vec::new();
         let (result, returns) = match &spec.ret {
             Ret::Void => (Result_::Void, Returns::Int),
             Ret::Tuple(elements) => {
-                tuple_out = (ints..ints + elements.len()).collect();
-                ints += elements.len();
+                let (flat, groups) = Ret::flat_tuple(elements);
+                result_groups = groups;
+                tuple_out = (ints..ints + flat.len()).collect();
+                ints += flat.len();
                 (Result_::of(py, &spec.ret)?, Returns::Int)
             }
             Ret::MaybeNone(_) => {
@@ -275,7 +283,18 @@ impl Plan {
             Ret::Scalar(d) => (Result_::Scalar(ScalarMaker::new(py, *d)?), Returns::Int),
         };
         let registers = ints <= INT_REGISTERS && floats <= FLOAT_REGISTERS;
-        Ok(Plan { params, param_of, element_of, regroups, result, complex_out, tuple_out, returns, registers })
+        Ok(Plan {
+            params,
+            param_of,
+            element_of,
+            regroups,
+            result,
+            complex_out,
+            tuple_out,
+            result_groups,
+            returns,
+            registers,
+        })
     }
 }
 
@@ -675,7 +694,8 @@ impl Function {
             .collect();
         if let Result_::Tuple(elements) = &self.plan.result {
             // SAFETY: the call wrote each element (docs/abi.md §2).
-            return unsafe { tuple_result(py, elements, &tuple_values, &passed) };
+            let flat = unsafe { tuple_result(py, elements, &tuple_values, &passed) }?;
+            return regrouped(py, flat, &self.plan.result_groups);
         }
         if let Result_::MaybeNone(value) = &self.plan.result {
             // The flag is a C `bool`: its low byte.
@@ -846,6 +866,31 @@ unsafe fn tuple_result<'py>(
                     }
                 }
                 return Err(e);
+            }
+        }
+    }
+    Ok(PyTuple::new(py, out)?.into_any())
+}
+
+/// The tuple result `flat` with each of `groups` (first element, length)
+/// made a tuple inside it, as the function's `return` wrote it.
+fn regrouped<'py>(py: Python<'py>, flat: Bound<'py, PyAny>, groups: &[(usize, usize)]) -> PyResult<Bound<'py, PyAny>> {
+    if groups.is_empty() {
+        return Ok(flat);
+    }
+    let flat = flat.cast_into::<PyTuple>()?;
+    let mut out = Vec::with_capacity(flat.len());
+    let mut k = 0;
+    while k < flat.len() {
+        match groups.iter().find(|&&(first, _)| first == k) {
+            Some(&(_, len)) => {
+                let inner = (k..k + len).map(|i| flat.get_item(i)).collect::<PyResult<Vec<_>>>()?;
+                out.push(PyTuple::new(py, inner)?.into_any());
+                k += len;
+            }
+            None => {
+                out.push(flat.get_item(k)?);
+                k += 1;
             }
         }
     }

@@ -46,6 +46,20 @@ def passthrough(a: Float64[:], z: Complex128):
     return z * 2, a, a[1:]
 
 
+def report(a: Float64[:], tol: Float64):
+    out = a.copy()
+    converged = False
+    steps = 0
+    for k in range(10):
+        steps = k + 1
+        out = out / 2.0
+        if out.max() < tol:
+            converged = True
+            break
+    status = (converged, steps)
+    return out, status, out.sum()
+
+
 def use(a: Float64[:]) -> Float64:
     b, k = scaled(a, 2.0)
     c, m = scaled(a, -3.0)
@@ -69,7 +83,9 @@ def modules(tmp_path_factory):
 def assert_same(got, want):
     assert type(got) is tuple and len(got) == len(want)
     for g, w in zip(got, want):
-        if isinstance(w, np.ndarray):
+        if isinstance(w, tuple):
+            assert_same(g, w)
+        elif isinstance(w, np.ndarray):
             assert isinstance(g, np.ndarray) and g.dtype == w.dtype
             np.testing.assert_array_equal(g, w)
         else:
@@ -85,6 +101,8 @@ def assert_same(got, want):
     ("halves", (np.arange(5.0),)),
     ("same_twice", (3,)),
     ("passthrough", (np.array([1.0, 2.0, 3.0]), 1 - 2j)),
+    ("report", (np.array([4.0, 1.0]), 0.1)),
+    ("report", (np.array([4e9, 1.0]), 1e-9)),
 ])
 def test_results_are_python_tuples_as_cpython_gives(modules, name, args):
     compiled, uncompiled = modules
@@ -129,6 +147,8 @@ def test_returned_arguments_are_the_arguments(modules):
 def test_signatures_and_reprs_name_the_tuple(modules):
     compiled, _ = modules
     assert repr(compiled.scaled).endswith("-> (Float64[]Shape[?], Float64)>")
+    # A tuple inside the result, as the `return` writes it.
+    assert repr(compiled.report).endswith("-> (Float64[]Shape[?], (Bool, Int64), Float64)>")
 
 
 def test_many_calls_do_not_leak(modules):

@@ -978,6 +978,8 @@ def _tuple_returns():
         C("spread_one", "spread", arr([4.0], np.float64)),
         C("spread_empty", "spread", zeros(0, np.float64)),
         C("normalized_peak", "normalized_peak", arr([2.0, 6.0, 4.0, 3.0], np.float64)),
+        C("corrected_summary", "corrected_summary", arr([2.0, 6.0, 4.0, 3.0], np.float64), 0.01),
+        C("corrected_summary_unconverged", "corrected_summary", arr([1e9, -3.0], np.float64)[::-1], 1e-9),
         C("normalized_peak_reversed", "normalized_peak", arr([1.0, 9.0, 5.0, 3.0, 0.5], np.float64)[::-1]),
     ]
     return cases

@@ -104,3 +104,28 @@ def normalized_peak(a: Float64[:]) -> Float64:
     scaled, at = normalized(a)
     t = normalized(a)
     return scaled[len(a) - 1] + 10.0 * at + 100.0 * t[0][0]
+
+
+def corrected(a: Float64[:], tol: Float64):
+    """A tuple inside the tuple result, as cooltools' iterative correction
+    reports `(converged, iterations)` beside its arrays."""
+    out = a.copy()
+    converged = False
+    steps = 0
+    for k in range(20):
+        steps = k + 1
+        out = out / 2.0
+        if out.max() < tol:
+            converged = True
+            break
+    report = (converged, steps)
+    return out, out.sum(), report
+
+
+def corrected_summary(a: Float64[:], tol: Float64) -> Float64:
+    """Reads the inner tuple of `corrected` by indexing and by unpacking."""
+    out, total, report = corrected(a, tol)
+    r = corrected(a, tol)
+    ok, steps = r[2]
+    flag = 1000.0 if report[0] else 0.0
+    return flag + 10.0 * steps + total + r[0][0] + (5.0 if ok else 0.0)

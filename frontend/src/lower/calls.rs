@@ -1031,7 +1031,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &callee.ret {
             None => Val::Void,
             Some(t) if callee.ret_maybe_none => self.call_maybe_none(v, t),
-            Some(t) if t.is_tuple() => self.call_tuple_elements(v, t),
+            Some(t) if t.is_tuple() => self.call_tuple_elements(v, t, &callee.result_groups),
             Some(t) if t.is_array => Val::Arr { v, ty: t.clone() },
             Some(t) => Val::Num { v, s: Scalar { dtype: t.dtype, weak: callee.ret_weak }, nonneg: false },
         }
@@ -1353,6 +1353,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         ret,
         ret_maybe_none,
         ret_weak: false,
+        result_groups: f.result_groups.clone(),
     })
 }
 

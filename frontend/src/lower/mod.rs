@@ -93,6 +93,29 @@ pub(crate) struct Callee {
     /// The result is a Python number (an instance's whose `return`s all
     /// give one, see `generics`).
     pub ret_weak: bool,
+    /// The tuples inside a tuple result (see `FuncDecl::result_groups`).
+    pub result_groups: Vec<(usize, usize)>,
+}
+
+/// `flat`, the elements of a tuple result as the IR holds them, with each
+/// of `groups` (first element, length) made one inner tuple by `tuple`.
+pub(crate) fn regroup<T>(flat: Vec<T>, groups: &[(usize, usize)], tuple: impl Fn(Vec<T>) -> T) -> Vec<T> {
+    if groups.is_empty() {
+        return flat;
+    }
+    let mut out = Vec::with_capacity(flat.len());
+    let mut rest = flat.into_iter().enumerate();
+    while let Some((k, e)) = rest.next() {
+        match groups.iter().find(|&&(first, _)| first == k) {
+            Some(&(_, len)) => {
+                let mut inner = vec![e];
+                inner.extend(rest.by_ref().take(len.saturating_sub(1)).map(|(_, x)| x));
+                out.push(tuple(inner));
+            }
+            None => out.push(e),
+        }
+    }
+    out
 }
 
 impl Callee {
@@ -112,6 +135,7 @@ impl Callee {
             ret: d.ret.map(ty),
             ret_maybe_none: d.ret_maybe_none,
             ret_weak: d.ret_weak,
+            result_groups: d.result_groups.clone(),
         }
     }
 }
@@ -421,6 +445,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The tuple result an unannotated function's first `return a, b`
     /// gave it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
+    /// The tuples inside that result (see `FuncDecl::result_groups`).
+    inferred_groups: Vec<(usize, usize)>,
     /// The locals that may be `None` known to hold a number here (see
     /// `maybe_none.rs`).
     present: HashSet<String>,
@@ -604,6 +630,7 @@ pub(crate) fn lower_function(
         let mut f = fl.b.finish();
         if fl.inferred_tuple.is_some() {
             f.ret = fl.inferred_tuple;
+            f.result_groups = std::mem::take(&mut fl.inferred_groups);
         }
         Ok((f, fl.math_imports))
     } else {
@@ -807,6 +834,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             lists: HashMap::new(),
             widened_params: Vec::new(),
             inferred_tuple: None,
+            inferred_groups: Vec::new(),
             present: HashSet::new(),
             flags: HashMap::new(),
             accept_none: false,
@@ -2392,7 +2420,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The elements of a call's tuple result, one `extract` each: from
     /// here on a tuple value like any other.
-    fn call_tuple_elements(&mut self, v: ValueId, ty: &TypeData) -> Val {
+    fn call_tuple_elements(&mut self, v: ValueId, ty: &TypeData, groups: &[(usize, usize)]) -> Val {
         let mut out = Vec::with_capacity(ty.elements.len());
         for (k, e) in ty.elements.iter().enumerate() {
             let n = self.fresh("element");
@@ -2404,7 +2432,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v: x, s: Scalar::strong(e.dtype), nonneg: false }
             });
         }
-        Val::Tuple(out)
+        Val::Tuple(regroup(out, groups, Val::Tuple))
     }
 
     /// `return` of the tuple `elements` that `v` gave (a display, a tuple
@@ -2429,6 +2457,51 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// must give the same.
     fn return_tuple_values(&mut self, r: TextRange, at: TextRange, vals: Vec<(Val, TextRange)>) {
         let name = self.decl.name.clone();
+        // A tuple inside the result (`return a, (ok, n)`) is its elements
+        // in the IR's flat result, and a group Python callers get back.
+        let mut groups = Vec::new();
+        let mut flat = Vec::with_capacity(vals.len());
+        for (val, e) in vals {
+            match val {
+                Val::Tuple(inner) if !inner.is_empty() && !inner.iter().any(|x| matches!(x, Val::Tuple(_))) => {
+                    groups.push((flat.len(), inner.len()));
+                    flat.extend(inner.into_iter().map(|x| (x, e)));
+                }
+                Val::Tuple(_) => {
+                    self.err(
+                        &e,
+                        "a result may hold tuples of scalars and arrays, not an empty tuple or a tuple of tuples",
+                    );
+                    self.b.unreachable();
+                    return;
+                }
+                val => flat.push((val, e)),
+            }
+        }
+        let vals = flat;
+        let inferred = self.decl.ret.is_none() && self.decl.ret_unannotated;
+        if !groups.is_empty() && !inferred {
+            self.err(
+                &at,
+                format!(
+                    "a tuple inside the result of function `{name}` needs the result unannotated: its type is what \
+                     the `return`s give"
+                ),
+            );
+            self.b.unreachable();
+            return;
+        }
+        if inferred && self.inferred_tuple.is_some() && groups != self.inferred_groups {
+            self.err(
+                &at,
+                format!(
+                    "the tuples inside this result are not where the first `return` of function `{name}` has \
+                     them: every `return` gives the same types"
+                ),
+            );
+            self.b.unreachable();
+            return;
+        }
         let declared = self.decl.ret.map(|id| self.types.get(id).clone());
         let expected = match &declared {
             Some(d) if d.is_tuple() => Some(d.elements.clone()),
@@ -2503,6 +2576,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let tuple_ty = self.types.intern(TypeData::tuple(elements));
         if declared.is_none() {
             self.inferred_tuple = Some(tuple_ty);
+            self.inferred_groups = groups;
         }
         self.at(&r);
         let n = self.fresh("result");

@@ -1135,6 +1135,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             ret: Some(ret),
             ret_maybe_none: false,
             ret_weak: false,
+            result_groups: Vec::new(),
         })
     };
     // An alias calls what it names; an imported function's signature is
