@@ -203,6 +203,9 @@ typedef struct postc_py_ufunc_data {
  * exception is pending. Both take the GIL. */
 void postc_py_ufunc_raise(const char *msg, size_t len);
 int postc_py_error_pending(void);
+/* src/printing.rs: writes what the loop printed, taking the GIL when
+ * something was. */
+void postc_py_flush_printed(void);
 
 static _Thread_local int ufunc_panicked;
 
@@ -230,6 +233,9 @@ void postc_py_ufunc_loop(char **args, const intptr_t *dimensions, const intptr_t
   if (guarded(l->rt, run_ufunc_loop, &a)) {
     feclearexcept(FE_ALL_EXCEPT);
     ufunc_panicked = 1;
+    postc_py_flush_printed();
     postc_py_ufunc_raise(message, message_len);
+    return;
   }
+  postc_py_flush_printed();
 }

@@ -10,7 +10,7 @@
 //! compiled call returns, or by the next line printed on a thread that
 //! holds the GIL.
 
-use pyo3::Python;
+use pyo3::{ffi, Python};
 use std::cell::Cell;
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,6 +75,22 @@ pub fn flush(py: Python<'_>) {
     if !text.is_empty() {
         write(py, &text);
     }
+}
+
+/// Called by `postc_py_ufunc_loop` (guard.c) when a ufunc's loop ends, on
+/// the thread NumPy runs it on, with or without the GIL: writes the lines
+/// it printed, taking the GIL only when there are some.
+#[no_mangle]
+pub extern "C" fn postc_py_flush_printed() {
+    if !ANY_PENDING.load(Ordering::Acquire) {
+        return;
+    }
+    // SAFETY: raw `PyGILState_Ensure`, as `postc_py_ufunc_raise` takes
+    // it: NumPy may have released the GIL with `PyEval_SaveThread`.
+    let state = unsafe { ffi::PyGILState_Ensure() };
+    // SAFETY: the GIL is held from `PyGILState_Ensure` to the release.
+    flush(unsafe { Python::assume_attached() });
+    unsafe { ffi::PyGILState_Release(state) };
 }
 
 /// `sys.stdout.write(text)`; an error writing (a closed stream) is

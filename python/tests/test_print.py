@@ -12,7 +12,7 @@ import postc
 
 SOURCE = '''\
 from postyp import Bool, Float32, Float64, Int64
-from postc import prange
+from postc import prange, ufunc
 
 
 def report(n: Int64, x: Float64, y: Float32, flag: Bool) -> Int64:
@@ -33,6 +33,12 @@ def parallel(n: Int64) -> Int64:
 def then_fails(a: Float64[:], i: Int64) -> Float64:
     print("reading", i)
     return a[i]
+
+
+@ufunc
+def noisy(x: Float64) -> Float64:
+    print("element", x)
+    return 2.0 * x
 '''
 
 
@@ -48,7 +54,8 @@ def test_lines_are_what_cpython_prints(tmp_path, capsys):
     path.write_text(SOURCE)
     m = postc.compile(str(path))
     scope = {}
-    exec(compile(SOURCE.replace("from postc import prange", "prange = range"), str(path), "exec"), scope)
+    exec(compile(SOURCE.replace("from postc import prange, ufunc", "prange = range\nufunc = lambda f: f"), str(path),
+                 "exec"), scope)
     args = (4, 0.1, np.float32(0.1), np.bool_(True))
     assert m.report(*args) == 4
     got = capsys.readouterr().out
@@ -106,3 +113,11 @@ def test_lines_before_a_panic_are_written(tmp_path, capsys):
     else:
         raise AssertionError("no IndexError")
     assert capsys.readouterr().out == "reading 5\n"
+
+
+def test_a_ufuncs_lines_are_written_when_its_loop_ends(tmp_path, capsys):
+    path = tmp_path / "printing_kernels.py"
+    path.write_text(SOURCE)
+    m = postc.compile(str(path))
+    np.testing.assert_array_equal(m.noisy(np.array([1.0, 2.5, -0.0])), [2.0, 5.0, -0.0])
+    assert capsys.readouterr().out == "element 1.0\nelement 2.5\nelement -0.0\n"
