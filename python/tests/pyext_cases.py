@@ -12,7 +12,9 @@ transcript the package prints (test_pyext.py compares them). In `pyext`
 mode the script also pickles every export (it must come back as the same
 object) and calls functions and ufuncs in a spawned process pool; it exits
 with status 1 if a result there differs from the one in this process."""
+import contextlib
 import inspect
+import io
 import multiprocessing
 import pathlib
 import pickle
@@ -137,10 +139,15 @@ def show(v):
 
 
 def outcome(f, args, kwargs=None):
+    """The call's result or exception, then what it printed (`print` in
+    compiled code writes to `sys.stdout`)."""
+    printed = io.StringIO()
     try:
-        return show(f(*args, **(kwargs or {})))
+        with contextlib.redirect_stdout(printed):
+            shown = show(f(*args, **(kwargs or {})))
     except Exception as e:  # the exception's type and message are the result
-        return f"raises {type(e).__name__}: {e}"
+        shown = f"raises {type(e).__name__}: {e}"
+    return shown + (f" printed {printed.getvalue()!r}" if printed.getvalue() else "")
 
 
 def probes(f, args):
