@@ -1637,6 +1637,9 @@ def _printing():
         C("verbose_only_quiet", "verbose_only", f64(5), False),
         C("verbose_only", "verbose_only", f64(5), True),
         C("special_floats", "special_floats", specials64, specials32),
+        C("optional_neither", "optional", None, None),
+        C("optional_x", "optional", 2.5, None),
+        C("optional_both", "optional", -0.0, 7),
         C("then_panics", "then_panics", 5),
         C("then_panics_not", "then_panics", 1),
     ]

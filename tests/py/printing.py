@@ -58,3 +58,11 @@ def then_panics(k: Int64) -> Int64:
     print("before", k)
     a = [1, 2, 3]
     return a[k]
+
+
+def optional(x: Float64 | None = None, k: Int64 | None = None) -> Int64:
+    """Values that may be `None`, as CPython writes each way."""
+    print("x is", x, "and k is", k)
+    if k is None:
+        return 0
+    return k

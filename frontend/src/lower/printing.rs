@@ -7,19 +7,36 @@
 //! constants; `None` as the text `None`; a Bool, an integer and a float as
 //! the IR's print writes them (`True`, decimal, Python's `repr` of a float
 //! or NumPy's `str` of a `float32`). Integers narrower than 64 bits are
-//! widened first, so the runtimes know two integer dtypes only.
+//! widened first, so the runtimes know two integer dtypes only. A value
+//! that may be `None` (`x: Float64 | None`) branches on whether it is: each
+//! way is one whole call, `None` written as text on one, the value on the
+//! other (at most [`MAYBE_NONE_ARGUMENTS`] such arguments in one `print`).
 //!
 //! Refused with a located error, as nothing in compiled code can write them
-//! as CPython does: arrays, tuples, complex numbers, `float16`, bytes, a
-//! value that may be `None`, `sep`/`end` that are not string literals (or
-//! `None`), `file=`, and `print` in GPU code. `flush=` is accepted and has
-//! no effect: each call is written at once.
+//! as CPython does: arrays, tuples, complex numbers, `float16`, bytes,
+//! `sep`/`end` that are not string literals (or `None`), `file=`, and
+//! `print` in GPU code. `flush=` is accepted and has no effect: each call
+//! is written at once.
 
 use postc_ir::{DType, FuncAttrs, Literal, TypeId, ValueId};
+use ruff_text_size::TextRange;
 
 use super::{CallExpr, FnLower, Val};
 use crate::hir;
 use crate::syntax::Lit;
+
+/// The most arguments that may be `None` in one `print`: each doubles the
+/// calls it becomes.
+const MAYBE_NONE_ARGUMENTS: usize = 4;
+
+/// One argument of `postc.print` as lowered.
+#[derive(Clone, Copy)]
+enum Printed {
+    /// The value written.
+    Value(ValueId),
+    /// A value that may be `None`: whether it is given (Bool), and it.
+    MaybeNone { present: ValueId, value: ValueId },
+}
 
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn print_call(&mut self, c: &CallExpr) -> Val {
@@ -60,11 +77,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
         }
-        let mut parts: Vec<ValueId> = Vec::with_capacity(2 * c.args.len() + 1);
+        let mut parts: Vec<Printed> = Vec::with_capacity(2 * c.args.len() + 1);
         let mut failed = false;
         for (i, &a) in c.args.iter().enumerate() {
             if i > 0 && !sep.is_empty() {
-                parts.push(self.text(&sep));
+                parts.push(Printed::Value(self.text(&sep)));
             }
             match self.printed(a) {
                 Some(v) => parts.push(v),
@@ -72,14 +89,51 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         if !end.is_empty() {
-            parts.push(self.text(&end));
+            parts.push(Printed::Value(self.text(&end)));
         }
         if failed {
             return Val::Err;
         }
+        if parts.iter().filter(|p| matches!(p, Printed::MaybeNone { .. })).count() > MAYBE_NONE_ARGUMENTS {
+            return self.err(
+                &c.at,
+                format!(
+                    "`print` of more than {MAYBE_NONE_ARGUMENTS} values that may be `None` at once is not supported"
+                ),
+            );
+        }
         self.at(&c.at);
-        self.b.call(postc_ir::builtins::PRINT, &parts, None, "");
+        self.print_parts(&mut parts);
         Val::Void
+    }
+
+    /// One `postc.print` of `parts`, or, where one may be `None`, a branch
+    /// on it with one call each way.
+    fn print_parts(&mut self, parts: &mut [Printed]) {
+        let Some(i) = parts.iter().position(|p| matches!(p, Printed::MaybeNone { .. })) else {
+            let values: Vec<ValueId> = parts
+                .iter()
+                .map(|p| match p {
+                    Printed::Value(v) => *v,
+                    Printed::MaybeNone { .. } => unreachable!("branched on above"),
+                })
+                .collect();
+            self.b.call(postc_ir::builtins::PRINT, &values, None, "");
+            return;
+        };
+        let Printed::MaybeNone { present, value } = parts[i] else { unreachable!("found above") };
+        let (given, none, join) = (self.block("print_given"), self.block("print_none"), self.block("printed"));
+        self.b.condbr(present, given, none, None);
+        self.enter(given);
+        parts[i] = Printed::Value(value);
+        self.print_parts(parts);
+        self.br(join);
+        self.enter(none);
+        parts[i] = Printed::Value(self.text("None"));
+        self.print_parts(parts);
+        self.br(join);
+        self.enter(join);
+        parts[i] = Printed::MaybeNone { present, value };
     }
 
     /// A Str constant.
@@ -90,12 +144,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// The value `postc.print` writes for the argument `e`, or `None` (an
     /// error reported) when compiled code cannot write it as CPython does.
-    fn printed(&mut self, e: hir::ExprId) -> Option<ValueId> {
+    fn printed(&mut self, e: hir::ExprId) -> Option<Printed> {
         let at = self.range(e);
         if let hir::Expr::None = self.hir.exprs[e] {
-            return Some(self.text("None"));
+            return Some(Printed::Value(self.text("None")));
         }
-        let v = self.expr(e);
+        match self.expr_maybe_none(e) {
+            Val::Maybe { present, value } => {
+                let value = self.printed_value(*value, at)?;
+                Some(Printed::MaybeNone { present, value })
+            }
+            v => self.printed_value(v, at).map(Printed::Value),
+        }
+    }
+
+    /// The value `postc.print` writes for `v`, the value of the argument at
+    /// `at`; `None` (an error reported) as for [`FnLower::printed`].
+    fn printed_value(&mut self, v: Val, at: TextRange) -> Option<ValueId> {
         let refuse = |this: &mut Self, what: &str, hint: &str| {
             this.err(&at, format!("`print` of {what} is not supported in compiled code{hint}"));
             None
@@ -109,7 +174,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Val::Arr { .. } => return refuse(self, "an array", ": print its elements"),
             Val::Tuple(_) => return refuse(self, "a tuple", ": print its elements"),
-            Val::Maybe { .. } => return refuse(self, "a value that may be `None`", ": test it with `is None` first"),
+            Val::Maybe { .. } => return refuse(self, "a value that may be `None` inside one", ""),
             Val::Void => {
                 self.err(&at, "this call returns nothing");
                 return None;
