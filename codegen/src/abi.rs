@@ -171,19 +171,28 @@ pub const STR_CONCAT: &str = "postc_rt_str_concat";
 /// writes the line at once. (The wasm backend imports the same names from
 /// its loader.)
 pub const PRINT_END: &str = "postc_rt_print_end";
+/// `void @postc_rt_print_str(ptr, i64)`: a Str's bytes.
+pub const PRINT_STR: &str = "postc_rt_print_str";
+/// `void @postc_rt_print_bool(i32)`: 0 or 1.
+pub const PRINT_BOOL: &str = "postc_rt_print_bool";
+/// `void @postc_rt_print_int(i64)` and `void @postc_rt_print_uint(i64)`.
+pub const PRINT_INT: &str = "postc_rt_print_int";
+pub const PRINT_UINT: &str = "postc_rt_print_uint";
+/// `void @postc_rt_print_f64(double)` and `void @postc_rt_print_f32(float)`.
+pub const PRINT_F64: &str = "postc_rt_print_f64";
+pub const PRINT_F32: &str = "postc_rt_print_f32";
 
 /// The runtime's print entry for an argument of dtype `d` (one that
-/// `postc.print` takes): `(ptr, i64)` for a Str, `i32` (0 or 1) for a
-/// Bool, `i64` for Int64 and UInt64, `double` and `float`.
+/// `postc.print` takes).
 pub fn print_entry(d: postc_ir::DType) -> &'static str {
     use postc_ir::DType;
     match d {
-        DType::Str => "postc_rt_print_str",
-        DType::Bool => "postc_rt_print_bool",
-        DType::UInt64 => "postc_rt_print_uint",
-        DType::Float64 => "postc_rt_print_f64",
-        DType::Float32 => "postc_rt_print_f32",
-        _ => "postc_rt_print_int",
+        DType::Str => PRINT_STR,
+        DType::Bool => PRINT_BOOL,
+        DType::UInt64 => PRINT_UINT,
+        DType::Float64 => PRINT_F64,
+        DType::Float32 => PRINT_F32,
+        _ => PRINT_INT,
     }
 }
 

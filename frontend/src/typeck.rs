@@ -3074,11 +3074,9 @@ impl Solver<'_> {
         };
         let ret = callee.ret.as_ref()?;
         Some(match ret.is_tuple() {
-            true => Ty::Tuple(crate::lower::regroup(
-                ret.elements.iter().map(value).collect(),
-                &callee.result_groups,
-                Ty::Tuple,
-            )),
+            true => {
+                Ty::Tuple(postc_ir::regroup(ret.elements.iter().map(value).collect(), &callee.result_groups, Ty::Tuple))
+            }
             false => value(ret),
         })
     }

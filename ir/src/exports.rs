@@ -223,7 +223,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         None => Ret::Void,
         Some(t) if f.maybe_none.result && t.elements.len() == 2 => Ret::MaybeNone(t.elements[1].dtype),
         Some(t) => match Ret::of(t) {
-            Ret::Tuple(flat) if !f.result_groups.is_empty() => Ret::Tuple(grouped(flat, &f.result_groups)),
+            Ret::Tuple(flat) => Ret::Tuple(crate::regroup(flat, &f.result_groups, Ret::Tuple)),
             r => r,
         },
     };
@@ -238,29 +238,6 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         doc: f.doc.clone(),
         kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
     });
-}
-
-/// The elements `flat` of a tuple result with each of `groups` (first
-/// position, length; in order, not overlapping) made one inner tuple.
-fn grouped(flat: Vec<Ret>, groups: &[(usize, usize)]) -> Vec<Ret> {
-    let mut out = Vec::with_capacity(flat.len());
-    let mut rest = flat.into_iter().enumerate().peekable();
-    while let Some((k, e)) = rest.next() {
-        match groups.iter().find(|&&(first, len)| first == k && len > 0) {
-            Some(&(_, len)) => {
-                let mut inner = vec![e];
-                while inner.len() < len {
-                    match rest.next() {
-                        Some((_, x)) => inner.push(x),
-                        None => break,
-                    }
-                }
-                out.push(Ret::Tuple(inner));
-            }
-            None => out.push(e),
-        }
-    }
-    out
 }
 
 /// Layouts by their spelling (the `&'static str` of [`ArraySpec::layout`]).
@@ -759,7 +736,7 @@ mod tests {
         assert_eq!(flat.len(), 4);
         assert_eq!(groups, [(1, 2)]);
         let flat: Vec<Ret> = flat.into_iter().cloned().collect();
-        assert_eq!(format!("{:?}", grouped(flat, &groups)), format!("{elements:?}"));
+        assert_eq!(format!("{:?}", crate::regroup(flat, &groups, Ret::Tuple)), format!("{elements:?}"));
     }
 
     #[test]

@@ -163,6 +163,29 @@ pub struct Function {
     pub loc: Option<SrcLoc>,
 }
 
+/// `flat`, the elements of a tuple result as the IR holds them, with each
+/// of `groups` (first element, length; in order, not overlapping, as
+/// [`Function::result_groups`]) made one inner tuple by `tuple`: what a
+/// Python caller, or a POST one, gets back.
+pub fn regroup<T>(flat: Vec<T>, groups: &[(usize, usize)], mut tuple: impl FnMut(Vec<T>) -> T) -> Vec<T> {
+    if groups.is_empty() {
+        return flat;
+    }
+    let mut out = Vec::with_capacity(flat.len());
+    let mut rest = flat.into_iter().enumerate();
+    while let Some((k, e)) = rest.next() {
+        match groups.iter().find(|&&(first, _)| first == k) {
+            Some(&(_, len)) => {
+                let mut inner = vec![e];
+                inner.extend(rest.by_ref().take(len.saturating_sub(1)).map(|(_, x)| x));
+                out.push(tuple(inner));
+            }
+            None => out.push(e),
+        }
+    }
+    out
+}
+
 /// The default value of an array parameter (`mask: Bool[:] =
 /// np.empty(shape=(0,), dtype=np.bool_)`): an array of `dtype` and
 /// `shape` whose every element is `fill`.

@@ -694,8 +694,7 @@ impl Function {
             .collect();
         if let Result_::Tuple(elements) = &self.plan.result {
             // SAFETY: the call wrote each element (docs/abi.md §2).
-            let flat = unsafe { tuple_result(py, elements, &tuple_values, &passed) }?;
-            return regrouped(py, flat, &self.plan.result_groups);
+            return unsafe { tuple_result(py, elements, &self.plan.result_groups, &tuple_values, &passed) };
         }
         if let Result_::MaybeNone(value) = &self.plan.result {
             // The flag is a C `bool`: its low byte.
@@ -843,14 +842,16 @@ impl Function {
 }
 
 /// The Python tuple of a tuple result, each element read from where the
-/// call wrote it. An element that fails to convert deletes the arrays
-/// after it, which no Python object owns yet.
+/// call wrote it, with each of `groups` a tuple inside it. An element that
+/// fails to convert deletes the arrays after it, which no Python object
+/// owns yet.
 ///
 /// # Safety
 /// `values` must hold what the call wrote through each element's pointer.
 unsafe fn tuple_result<'py>(
     py: Python<'py>,
     elements: &[Result_],
+    groups: &[(usize, usize)],
     values: &[Slot],
     arrays: &[PassedArray],
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -869,30 +870,16 @@ unsafe fn tuple_result<'py>(
             }
         }
     }
-    Ok(PyTuple::new(py, out)?.into_any())
-}
-
-/// The tuple result `flat` with each of `groups` (first element, length)
-/// made a tuple inside it, as the function's `return` wrote it.
-fn regrouped<'py>(py: Python<'py>, flat: Bound<'py, PyAny>, groups: &[(usize, usize)]) -> PyResult<Bound<'py, PyAny>> {
-    if groups.is_empty() {
-        return Ok(flat);
-    }
-    let flat = flat.cast_into::<PyTuple>()?;
-    let mut out = Vec::with_capacity(flat.len());
-    let mut k = 0;
-    while k < flat.len() {
-        match groups.iter().find(|&&(first, _)| first == k) {
-            Some(&(_, len)) => {
-                let inner = (k..k + len).map(|i| flat.get_item(i)).collect::<PyResult<Vec<_>>>()?;
-                out.push(PyTuple::new(py, inner)?.into_any());
-                k += len;
-            }
-            None => {
-                out.push(flat.get_item(k)?);
-                k += 1;
-            }
+    let mut failed = None;
+    let out = postc_ir::regroup(out, groups, |inner| match PyTuple::new(py, inner) {
+        Ok(t) => t.into_any(),
+        Err(e) => {
+            failed.get_or_insert(e);
+            py.None().into_bound(py)
         }
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
     Ok(PyTuple::new(py, out)?.into_any())
 }

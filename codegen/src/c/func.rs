@@ -1011,11 +1011,12 @@ impl<'t, 'p> FnC<'t, 'p> {
                     let entry = crate::abi::print_entry(d);
                     let x = self.name(a);
                     let (params, call) = match d {
-                        DType::Str => ("const char *ptr, int64_t len", format!("{entry}({x}.ptr, {x}.len);")),
-                        DType::Bool => ("int32_t x", format!("{entry}((int32_t){x});")),
-                        _ => ("", format!("{entry}({x});")),
+                        DType::Str => {
+                            ("const char *ptr, int64_t len".to_owned(), format!("{entry}({x}.ptr, {x}.len);"))
+                        }
+                        DType::Bool => ("int32_t x".to_owned(), format!("{entry}((int32_t){x});")),
+                        _ => (format!("{} x", cty(d)), format!("{entry}({x});")),
                     };
-                    let params = if params.is_empty() { format!("{} x", cty(d)) } else { params.to_owned() };
                     self.t.helper(h::Helper {
                         name: entry.to_owned(),
                         text: format!("void {entry}({params});\n"),

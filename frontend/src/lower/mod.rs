@@ -97,27 +97,6 @@ pub(crate) struct Callee {
     pub result_groups: Vec<(usize, usize)>,
 }
 
-/// `flat`, the elements of a tuple result as the IR holds them, with each
-/// of `groups` (first element, length) made one inner tuple by `tuple`.
-pub(crate) fn regroup<T>(flat: Vec<T>, groups: &[(usize, usize)], tuple: impl Fn(Vec<T>) -> T) -> Vec<T> {
-    if groups.is_empty() {
-        return flat;
-    }
-    let mut out = Vec::with_capacity(flat.len());
-    let mut rest = flat.into_iter().enumerate();
-    while let Some((k, e)) = rest.next() {
-        match groups.iter().find(|&&(first, _)| first == k) {
-            Some(&(_, len)) => {
-                let mut inner = vec![e];
-                inner.extend(rest.by_ref().take(len.saturating_sub(1)).map(|(_, x)| x));
-                out.push(tuple(inner));
-            }
-            None => out.push(e),
-        }
-    }
-    out
-}
-
 impl Callee {
     /// The callee a declaration of this module is, its types read in
     /// `types`.
@@ -2432,7 +2411,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Num { v: x, s: Scalar::strong(e.dtype), nonneg: false }
             });
         }
-        Val::Tuple(regroup(out, groups, Val::Tuple))
+        Val::Tuple(postc_ir::regroup(out, groups, Val::Tuple))
     }
 
     /// `return` of the tuple `elements` that `v` gave (a display, a tuple

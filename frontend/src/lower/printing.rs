@@ -183,7 +183,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let d = s.dtype;
         let to = match d {
-            DType::Str | DType::Bool | DType::Int64 | DType::UInt64 | DType::Float64 | DType::Float32 => d,
+            d if postc_ir::builtins::printable(d) => d,
             d if d.is_int() => DType::Int64,
             DType::Float16 => return refuse(self, "a float16", ""),
             d if d.is_complex() => return refuse(self, "a complex number", ""),

@@ -336,6 +336,12 @@ impl<'c, 'm> Unit<'c, 'm> {
             runtime::ARENA_EXPORT_TUPLE => void.fn_type(&[ptr, i64, ptr], false),
             runtime::VIEW => t.ptr.fn_type(&[ptr, i64, i64, ptr, ptr, i64], false),
             runtime::STRIDE => t.i64.fn_type(&[ptr, i64, i64], false),
+            runtime::PRINT_STR => void.fn_type(&[ptr, i64], false),
+            runtime::PRINT_BOOL => void.fn_type(&[t.i32.into()], false),
+            runtime::PRINT_INT | runtime::PRINT_UINT => void.fn_type(&[i64], false),
+            runtime::PRINT_F64 => void.fn_type(&[t.f64.into()], false),
+            runtime::PRINT_F32 => void.fn_type(&[t.f32.into()], false),
+            runtime::PRINT_END => void.fn_type(&[], false),
             _ => t.text.fn_type(&[text, text], false),
         };
         let f = self.declare(name, ty, &["nounwind"]);

@@ -1455,32 +1455,24 @@ impl<'a, 'c, 'm, 'p> FnEmit<'a, 'c, 'm, 'p> {
     /// `postc.print(...)`: the runtime's entry of each argument's dtype,
     /// then the one that writes the line.
     fn print_call(&mut self, args: &[ValueId]) -> R<()> {
-        let t = &self.u.t;
-        let (void, ptr, i32, i64) = (t.cx.void_type(), t.ptr, t.cx.i32_type(), t.i64);
         for &a in args {
             let d = self.dt(a);
             let x = self.val(a)?;
-            let (params, vals): (Vec<BasicMetadataTypeEnum>, Vec<BasicValueEnum>) = match d {
+            let vals: Vec<BasicMetadataValueEnum> = match d {
                 DType::Str => {
                     let s = x.into_struct_value();
                     let p = self.b.build_extract_value(s, 0, "text")?;
                     let n = self.b.build_extract_value(s, 1, "len")?;
-                    (vec![ptr.into(), i64.into()], vec![p, n])
+                    vec![p.into(), n.into()]
                 }
                 DType::Bool => {
-                    let w = self.b.build_int_z_extend_or_bit_cast(x.into_int_value(), i32, "truth")?;
-                    (vec![i32.into()], vec![w.into()])
+                    vec![self.b.build_int_z_extend(x.into_int_value(), self.u.t.i32, "truth")?.into()]
                 }
-                _ => (vec![x.get_type().into()], vec![x]),
+                _ => vec![x.into()],
             };
-            let f = self.u.declare(crate::abi::print_entry(d), void.fn_type(&params, false), &["nounwind"]);
-            f.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
-            let vals: Vec<BasicMetadataValueEnum> = vals.into_iter().map(Into::into).collect();
-            self.b.build_call(f, &vals, "")?;
+            self.b.build_call(self.u.runtime(crate::abi::print_entry(d)), &vals, "")?;
         }
-        let end = self.u.declare(crate::abi::PRINT_END, void.fn_type(&[], false), &["nounwind"]);
-        end.as_global_value().set_visibility(inkwell::GlobalVisibility::Hidden);
-        self.b.build_call(end, &[], "")?;
+        self.b.build_call(self.u.runtime(runtime::PRINT_END), &[], "")?;
         Ok(())
     }
 
