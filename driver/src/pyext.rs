@@ -153,6 +153,19 @@ fn numpy_type(d: DType) -> String {
     }
 }
 
+/// A parameter's type in a stub: `float`, `npt.NDArray[np.float64]`,
+/// `tuple[float, int]`, any of them `| None`.
+fn param_stub_type(ty: &ParamType) -> String {
+    match ty {
+        ParamType::Scalar(d) => scalar_param(*d).to_string(),
+        ParamType::Array(a) => format!("npt.NDArray[{}]", numpy_type(a.dtype)),
+        ParamType::MaybeNone(inner) => format!("{} | None", param_stub_type(inner)),
+        ParamType::Tuple(elements) => {
+            format!("tuple[{}]", elements.iter().map(|d| scalar_param(*d)).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
 /// What a scalar parameter accepts (the checks of `postc_pyabi::call`).
 fn scalar_param(d: DType) -> String {
     match d {
@@ -244,16 +257,7 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let declared = match &p.ty {
-                    ParamType::Scalar(d) => format!("{}: {}", p.name, scalar_param(*d)),
-                    ParamType::Array(a) => format!("{}: npt.NDArray[{}]", p.name, numpy_type(a.dtype)),
-                    ParamType::MaybeNone(d) => format!("{}: {} | None", p.name, scalar_param(*d)),
-                    ParamType::Tuple(elements) => format!(
-                        "{}: tuple[{}]",
-                        p.name,
-                        elements.iter().map(|d| scalar_param(*d)).collect::<Vec<_>>().join(", ")
-                    ),
-                };
+                let declared = format!("{}: {}", p.name, param_stub_type(&p.ty));
                 match i.checked_sub(first_default) {
                     // An array default: an array the module makes.
                     Some(d) if f.array_defaults.iter().any(|(at, _)| *at == d) => format!("{declared} = ..."),
@@ -280,6 +284,7 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                     format!("tuple[{}]", elements.iter().map(stub_type).collect::<Vec<_>>().join(", "))
                 }
                 Ret::MaybeNone(d) => format!("{} | None", numpy_type(*d)),
+                Ret::Optional(value) => format!("{} | None", stub_type(value)),
             }
         }
         let ret = stub_type(&f.ret);

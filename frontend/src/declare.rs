@@ -185,6 +185,9 @@ pub(crate) struct FuncDecl {
     /// c)`): each one's first element among the flat elements of the IR
     /// result and how many it has (see `postc_ir::Function::result_groups`).
     pub result_groups: Vec<(usize, usize)>,
+    /// The flags of a tuple result's elements that may be `None`, found by
+    /// lowering (see `postc_ir::MaybeNone::result_elements`).
+    pub result_optional: Vec<usize>,
 }
 
 impl FuncDecl {
@@ -243,7 +246,7 @@ impl FuncDecl {
                 declare(&mut out, b, name.clone(), false, *t);
             }
         }
-        b.set_maybe_none(postc_ir::MaybeNone { params: flags, result: self.ret_maybe_none });
+        b.set_maybe_none(postc_ir::MaybeNone { params: flags, result: self.ret_maybe_none, ..Default::default() });
         b.set_tuple_params(tuples);
         out
     }
@@ -1044,26 +1047,31 @@ impl<'a> Declarer<'a> {
             Expr::NoneLiteral(_) => Some(Annot::None),
             _ if maybe_none_inner(e).is_some() => {
                 let inner = maybe_none_inner(e).expect("an optional type");
-                if tuple_annotation(inner).is_some() {
-                    self.err(
-                        e,
-                        "a tuple that may be `None` is not supported: only a scalar (Bool, an integer or a float) may \
-                         be `None`",
-                    );
-                    return None;
+                if let Some(elements) = tuple_annotation(inner) {
+                    return self.number_tuple(d, inner, elements).map(Annot::MaybeNone);
                 }
                 match self.annotation(d, inner)? {
                     Annot::Type(t) if !t.is_array && matches!(kind(t.dtype), Kind::Bool | Kind::Int | Kind::Float) => {
                         Some(Annot::MaybeNone(t))
                     }
-                    Annot::Type(t) if t.is_array => {
+                    Annot::Type(t) if t.is_array && t.is_output => {
                         self.err(
                             e,
-                            "an array that may be `None` is not supported: only a scalar (Bool, an integer or a \
-                             float) may be `None`; pass an array (an empty one for none)",
+                            "an output array (`Out[...]`) cannot be `None`: compiled code writes it, so pass one",
                         );
                         None
                     }
+                    Annot::Type(t)
+                        if t.is_array && matches!(&t.shape, Shape::Dims(ds) if ds.iter().any(Option::is_some)) =>
+                    {
+                        self.err(
+                            e,
+                            "an array that may be `None` has extents known only when called (`Float64[:]`, not \
+                             `Float64[3]`)",
+                        );
+                        None
+                    }
+                    Annot::Type(t) if t.is_array => Some(Annot::MaybeNone(t)),
                     Annot::Type(t) => {
                         self.err(
                             e,
@@ -1125,7 +1133,17 @@ impl<'a> Declarer<'a> {
         a: &Expr,
         pw: &ast::ParameterWithDefault,
     ) -> Option<TypeData> {
-        let elements = tuple_annotation(a)?;
+        let t = self.number_tuple(d, a, tuple_annotation(a)?)?;
+        if let Some(v) = &pw.default {
+            self.err(&**v, format!("tuple parameter `{name}` takes no default value in compiled code"));
+            return None;
+        }
+        Some(t)
+    }
+
+    /// The tuple type `a` annotates, its `elements` each a number type
+    /// (Bool, an integer or a float), at least one.
+    fn number_tuple(&mut self, d: &Declared, a: &Expr, elements: Vec<&Expr>) -> Option<TypeData> {
         let mut types = Vec::with_capacity(elements.len());
         for el in elements {
             match self.annotation(d, el)? {
@@ -1144,10 +1162,6 @@ impl<'a> Declarer<'a> {
         }
         if types.is_empty() {
             self.err(a, "a tuple parameter has at least one element");
-            return None;
-        }
-        if let Some(v) = &pw.default {
-            self.err(&**v, format!("tuple parameter `{name}` takes no default value in compiled code"));
             return None;
         }
         Some(TypeData::tuple(types))
@@ -1356,6 +1370,17 @@ impl<'a> Declarer<'a> {
                     Some(Annot::MaybeNone(t)) => {
                         match &pw.default {
                             Some(value) if matches!(**value, Expr::NoneLiteral(_)) => defaults.push(None),
+                            // An array or a tuple that may be `None` has
+                            // `None` for its default, as in Numba's
+                            // signatures of such parameters.
+                            Some(value) if t.is_array || t.is_tuple() => {
+                                let what = if t.is_array { "an array" } else { "a tuple" };
+                                self.err(
+                                    &**value,
+                                    format!("parameter `{pname}` is {what} that may be `None`: its default is `None`"),
+                                );
+                                ok = false;
+                            }
                             Some(value) => match self.default_value(d, &pname, &t, value) {
                                 Some(v) => defaults.push(Some(v)),
                                 None => ok = false,
@@ -1396,6 +1421,19 @@ impl<'a> Declarer<'a> {
             },
             Some(r) => match self.annotation(d, r) {
                 Some(Annot::None) => None,
+                Some(Annot::MaybeNone(t)) if t.is_array || t.is_tuple() => {
+                    let what = if t.is_array { "an array" } else { "a tuple" };
+                    self.err(
+                        &**r,
+                        format!(
+                            "a result that may be `None` is a number (Bool, an integer or a float), not {what} \
+                             (an element of a tuple result left unannotated may be `None`: `return None, counts`)"
+                        ),
+                    );
+                    ok = false;
+                    ret_poisoned = true;
+                    None
+                }
                 Some(Annot::MaybeNone(t)) => {
                     ret_maybe_none = true;
                     Some(t)
@@ -1589,6 +1627,7 @@ impl<'a> Declarer<'a> {
                 weak_params: Vec::new(),
                 ret_weak: false,
                 result_groups: Vec::new(),
+                result_optional: Vec::new(),
             });
         }
         let doc = match f.body.first() {
@@ -1625,6 +1664,7 @@ impl<'a> Declarer<'a> {
             weak_params: Vec::new(),
             ret_weak: false,
             result_groups: Vec::new(),
+            result_optional: Vec::new(),
         };
         // A generic function is declared by its instances.
         if !decl.unannotated.is_empty() {
@@ -1806,7 +1846,8 @@ pub(crate) enum Annot {
     None,
     Type(TypeData),
     /// `T | None` (`Optional[T]`) of a scalar `T` that is Bool, an integer
-    /// or a float.
+    /// or a float, of an array with extents known when called, or of a
+    /// tuple of such scalars (a parameter's only).
     MaybeNone(TypeData),
 }
 

@@ -280,9 +280,9 @@ impl SourceFrontend for PyFrontend {
                     }
                     let Stmt::FunctionDef(def) = &stmts[own[i].stmt] else { continue };
                     let cx = ModuleCx { funcs: &funcs, ..base };
-                    let (ret, groups) = match lower::lower_function(&cx, &mut module.types, &own[i], def) {
-                        Ok((f, _)) => (f.ret, f.result_groups),
-                        Err(_) => (None, Vec::new()),
+                    let (ret, groups, optional) = match lower::lower_function(&cx, &mut module.types, &own[i], def) {
+                        Ok((f, _)) => (f.ret, f.result_groups, f.maybe_none.result_elements),
+                        Err(_) => (None, Vec::new(), Vec::new()),
                     };
                     // A result that is not a tuple is what the `return`s
                     // give (a Python number staying one for the module's
@@ -299,6 +299,7 @@ impl SourceFrontend for PyFrontend {
                         funcs[i].ret = ret;
                         funcs[i].ret_weak = weak;
                         funcs[i].result_groups = groups;
+                        funcs[i].result_optional = optional;
                         if funcs[i].ret.is_some_and(|t| !module.types.get(t).is_tuple()) {
                             own[i].ret = ret;
                             own[i].ret_weak = weak;

@@ -3055,12 +3055,12 @@ impl Solver<'_> {
             let fits = match &a {
                 // An array the callee writes (`Out`) may be any the caller
                 // can write: whether it is one is the lowering's check.
-                Ty::Arr(ty) if !callee.maybe_none[i] => p.is_array && array_fits(ty, p),
+                Ty::Arr(ty) => p.is_array && array_fits(ty, p),
                 // A tuple of numbers, each widening to its element.
                 Ty::Tuple(elems) if p.is_tuple() => {
                     elems.len() == p.elements.len() && elems.iter().zip(&p.elements).all(|(a, e)| widens(a, e.dtype))
                 }
-                Ty::Arr(_) | Ty::Tuple(_) => false,
+                Ty::Tuple(_) => false,
                 _ if p.is_tuple() || p.is_array => false,
                 _ => widens(&a, p.dtype),
             };

@@ -28,9 +28,11 @@ pub struct ArraySpec {
 pub enum ParamType {
     Scalar(DType),
     Array(ArraySpec),
-    /// A scalar or `None` (`T | None`): two C arguments, a `bool` that
-    /// says whether the value is given, then the value (zero for `None`).
-    MaybeNone(DType),
+    /// A value or `None` (`T | None`): a `bool` C argument that says
+    /// whether the value is given, then the value's own arguments (a
+    /// scalar, zero for `None`; an array with runtime extents, an empty
+    /// one of its rank for `None`; a tuple of numbers, zeros for `None`).
+    MaybeNone(Box<ParamType>),
     /// A tuple of numbers (Bool, integers, floats): its elements, one C
     /// argument each, in order.
     Tuple(Vec<DType>),
@@ -55,6 +57,11 @@ pub enum Ret {
     /// A scalar or `None` (`T | None`): in C the tuple `(Bool, T)`, two
     /// trailing out-pointers, the `bool` saying whether there is a value.
     MaybeNone(DType),
+    /// An element of a tuple result (a scalar or an array) that may be
+    /// `None`: two of the tuple's out-pointers, a `bool` that says whether
+    /// there is a value, then the value (an empty array for `None`, which
+    /// the caller frees as any array result).
+    Optional(Box<Ret>),
 }
 
 impl Ret {
@@ -74,6 +81,15 @@ impl Ret {
             }
         }
         (flat, groups)
+    }
+
+    /// How many out-pointers the C ABI writes an element of a tuple result
+    /// through: two for one that may be `None` (its flag and its value).
+    pub fn slots(&self) -> usize {
+        match self {
+            Ret::Optional(_) => 2,
+            _ => 1,
+        }
     }
 
     fn of(t: &TypeData) -> Ret {
@@ -197,32 +213,42 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
             |p| f.body.ty(p).map(|t| m.types.get(t).clone()).unwrap_or_else(|| TypeData::scalar(DType::Int64));
         // A parameter that may be `None` is its flag and its value, and
         // Python names it by its value.
-        if let Some(len) = f.tuple_param_at(k, ir_params.len()) {
-            let elements = ir_params[k..k + len].iter().map(|&p| type_of(p).dtype).collect();
-            // The elements are named `name.0`, `name.1`, ...
-            let name = f.body.name(ir_params[k]).unwrap_or("_");
-            let name = name.rsplit_once('.').map_or(name, |(n, _)| n);
-            params.push(Param { name: name.to_owned(), ty: ParamType::Tuple(elements) });
-            k += len;
-            continue;
-        }
         let flag = f.maybe_none.params.contains(&k) && k + 1 < ir_params.len();
-        let p = ir_params[k + usize::from(flag)];
-        let t = type_of(p);
-        let ty = if flag {
-            ParamType::MaybeNone(t.dtype)
-        } else if t.is_array {
-            ParamType::Array(array_spec(&t))
+        let at = k + usize::from(flag);
+        let (name, ty, len) = if let Some(len) = f.tuple_param_at(at, ir_params.len()) {
+            let elements = ir_params[at..at + len].iter().map(|&p| type_of(p).dtype).collect();
+            // The elements are named `name.0`, `name.1`, ...
+            let name = f.body.name(ir_params[at]).unwrap_or("_");
+            (name.rsplit_once('.').map_or(name, |(n, _)| n), ParamType::Tuple(elements), len)
         } else {
-            ParamType::Scalar(t.dtype)
+            let p = ir_params[at];
+            let t = type_of(p);
+            let ty = if t.is_array { ParamType::Array(array_spec(&t)) } else { ParamType::Scalar(t.dtype) };
+            (f.body.name(p).unwrap_or("_"), ty, 1)
         };
-        params.push(Param { name: f.body.name(p).unwrap_or("_").to_owned(), ty });
-        k += 1 + usize::from(flag);
+        let ty = if flag { ParamType::MaybeNone(Box::new(ty)) } else { ty };
+        params.push(Param { name: name.to_owned(), ty });
+        k = at + len;
     }
     let ret = match f.ret.map(|t| m.types.get(t)) {
         None => Ret::Void,
         Some(t) if f.maybe_none.result && t.elements.len() == 2 => Ret::MaybeNone(t.elements[1].dtype),
         Some(t) => match Ret::of(t) {
+            Ret::Tuple(flat) if !f.maybe_none.result_elements.is_empty() => {
+                // Each flag and the value after it: one element.
+                let mut elements = Vec::with_capacity(flat.len());
+                let mut rest = flat.into_iter().enumerate();
+                while let Some((k, e)) = rest.next() {
+                    match f.maybe_none.result_elements.contains(&k) {
+                        true => match rest.next() {
+                            Some((_, value)) => elements.push(Ret::Optional(Box::new(value))),
+                            None => elements.push(e),
+                        },
+                        false => elements.push(e),
+                    }
+                }
+                Ret::Tuple(elements)
+            }
             Ret::Tuple(flat) => Ret::Tuple(crate::regroup(flat, &f.result_groups, Ret::Tuple)),
             r => r,
         },
@@ -322,6 +348,39 @@ impl Writer {
             }
         }
     }
+    /// A parameter's type: 0 a scalar, 1 an array, 3 a tuple (its count,
+    /// then each element's dtype); a value that may be `None` is 2 and a
+    /// dtype for a scalar (as bytes written before arrays and tuples could
+    /// be `None` have it), else 4 and its value's type.
+    fn param_type(&mut self, ty: &ParamType) {
+        match ty {
+            ParamType::Scalar(d) => {
+                self.int(0);
+                self.dtype(*d);
+            }
+            ParamType::Array(a) => {
+                self.int(1);
+                self.array(a);
+            }
+            ParamType::Tuple(elements) => {
+                self.int(3);
+                self.int(elements.len() as i64);
+                for d in elements {
+                    self.dtype(*d);
+                }
+            }
+            ParamType::MaybeNone(inner) => match &**inner {
+                ParamType::Scalar(d) => {
+                    self.int(2);
+                    self.dtype(*d);
+                }
+                inner => {
+                    self.int(4);
+                    self.param_type(inner);
+                }
+            },
+        }
+    }
     /// A result: 0 void, 1 a scalar, 2 an array, 3 a tuple (its count,
     /// then each element).
     fn ret(&mut self, r: &Ret) {
@@ -345,6 +404,10 @@ impl Writer {
             Ret::MaybeNone(d) => {
                 self.int(4);
                 self.dtype(*d);
+            }
+            Ret::Optional(value) => {
+                self.int(5);
+                self.ret(value);
             }
         }
     }
@@ -428,6 +491,26 @@ impl Reader<'_> {
                 Ret::Tuple(elements)
             }
             4 if depth == 0 => Ret::MaybeNone(self.dtype()?),
+            // An element of the function's tuple, a scalar or an array.
+            5 if depth == 1 => match self.ret(2)? {
+                value @ (Ret::Scalar(_) | Ret::Array(_)) => Ret::Optional(Box::new(value)),
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+    /// What [`Writer::param_type`] wrote; a value that may be `None` only
+    /// where `optional` (not inside another).
+    fn param_type(&mut self, optional: bool) -> Option<ParamType> {
+        Some(match self.int()? {
+            0 => ParamType::Scalar(self.dtype()?),
+            1 => ParamType::Array(self.array()?),
+            2 if optional => ParamType::MaybeNone(Box::new(ParamType::Scalar(self.dtype()?))),
+            3 => ParamType::Tuple((0..self.count()?).map(|_| self.dtype()).collect::<Option<_>>()?),
+            4 if optional => match self.param_type(false)? {
+                inner @ (ParamType::Array(_) | ParamType::Tuple(_)) => ParamType::MaybeNone(Box::new(inner)),
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -464,17 +547,17 @@ impl Exports {
                         w.int(1);
                         w.array(a);
                     }
-                    ParamType::MaybeNone(d) => {
-                        w.int(2);
-                        w.dtype(*d);
-                    }
-                    ParamType::Tuple(elements) => {
-                        w.int(3);
-                        w.int(elements.len() as i64);
-                        for d in elements {
+                    ParamType::MaybeNone(inner) => match &**inner {
+                        ParamType::Scalar(d) => {
+                            w.int(2);
                             w.dtype(*d);
                         }
-                    }
+                        inner => {
+                            w.int(4);
+                            w.param_type(inner);
+                        }
+                    },
+                    ty => w.param_type(ty),
                 }
             }
             w.ret(&f.ret);
@@ -529,13 +612,7 @@ impl Exports {
             let mut params = Vec::new();
             for _ in 0..r.count()? {
                 let name = r.text()?;
-                let ty = match r.int()? {
-                    0 => ParamType::Scalar(r.dtype()?),
-                    1 => ParamType::Array(r.array()?),
-                    2 => ParamType::MaybeNone(r.dtype()?),
-                    3 => ParamType::Tuple((0..r.count()?).map(|_| r.dtype()).collect::<Option<_>>()?),
-                    _ => return None,
-                };
+                let ty = r.param_type(true)?;
                 params.push(Param { name, ty });
             }
             let ret = r.ret(0)?;
@@ -757,7 +834,12 @@ mod tests {
                 array_defaults: Vec::new(),
                 keyword_only: 0,
                 positional_only: 0,
-                ret: Ret::Tuple(vec![Ret::Scalar(DType::Float64), Ret::Array(array)]),
+                ret: Ret::Tuple(vec![
+                    Ret::Scalar(DType::Float64),
+                    Ret::Optional(Box::new(Ret::Array(array.clone()))),
+                    Ret::Array(array),
+                    Ret::Optional(Box::new(Ret::Scalar(DType::Int8))),
+                ]),
                 doc: None,
                 kernel: false,
             }],
@@ -773,10 +855,25 @@ mod tests {
                 name: "bin_of".into(),
                 params: vec![
                     Param { name: "x".into(), ty: ParamType::Scalar(DType::Float64) },
-                    Param { name: "tol".into(), ty: ParamType::MaybeNone(DType::Float32) },
-                    Param { name: "n".into(), ty: ParamType::MaybeNone(DType::Int64) },
+                    Param { name: "tol".into(), ty: ParamType::MaybeNone(Box::new(ParamType::Scalar(DType::Float32))) },
+                    Param { name: "n".into(), ty: ParamType::MaybeNone(Box::new(ParamType::Scalar(DType::Int64))) },
+                    Param {
+                        name: "weights".into(),
+                        ty: ParamType::MaybeNone(Box::new(ParamType::Array(ArraySpec {
+                            dtype: DType::Float32,
+                            dims: vec![None, None],
+                            fixed_strides: None,
+                            layout: "strided",
+                            output: false,
+                            text: "Float32[]Shape[?, ?]".into(),
+                        }))),
+                    },
+                    Param {
+                        name: "range".into(),
+                        ty: ParamType::MaybeNone(Box::new(ParamType::Tuple(vec![DType::Float64, DType::Int8]))),
+                    },
                 ],
-                defaults: vec![None, Some(ConstValue::Int(3))],
+                defaults: vec![None, Some(ConstValue::Int(3)), None, None],
                 array_defaults: Vec::new(),
                 keyword_only: 1,
                 positional_only: 0,

@@ -261,6 +261,11 @@ pub struct MaybeNone {
     pub params: Vec<usize>,
     /// The result is `(Bool, T)` standing for `T | None`.
     pub result: bool,
+    /// The elements of a tuple result that may be `None` (`return None,
+    /// counts` beside `return unique, counts`): the position, among the
+    /// result's flat elements, of each one's presence flag, which its value
+    /// follows (a scalar, or an array: an empty one for `None`).
+    pub result_elements: Vec<usize>,
 }
 
 /// An imported name: `local_name` bound to `source_name` of `module_name`.

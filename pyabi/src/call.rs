@@ -68,6 +68,30 @@ fn scalar_type(d: DType) -> Type {
     }
 }
 
+/// A parameter's type as the IR writes it (`T | None` for one that may be
+/// `None`).
+fn ir_type_text(ty: &ParamType) -> String {
+    match ty {
+        ParamType::Scalar(d) => d.name().to_owned(),
+        ParamType::Array(a) => a.text.clone(),
+        ParamType::MaybeNone(inner) => format!("{} | None", ir_type_text(inner)),
+        ParamType::Tuple(elements) => {
+            format!("tuple[{}]", elements.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// The C arguments of a value of type `ty`: a scalar's, an array's
+/// `DLTensor *`, each element of a tuple in order.
+fn value_types(args: &mut Vec<Type>, ty: &ParamType) {
+    match ty {
+        ParamType::Scalar(d) => args.push(scalar_type(*d)),
+        ParamType::Array(_) => args.push(Type::pointer()),
+        ParamType::Tuple(elements) => args.extend(elements.iter().map(|d| scalar_type(*d))),
+        ParamType::MaybeNone(_) => unreachable!("a value that may be None inside another"),
+    }
+}
+
 /// The call interface of a function's C signature.
 fn call_interface(spec: &FuncSpec) -> CallInterface {
     let mut args: Vec<Type> = Vec::with_capacity(spec.params.len());
@@ -75,14 +99,18 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
         match &p.ty {
             ParamType::Scalar(d) => args.push(scalar_type(*d)),
             ParamType::Array(_) => args.push(Type::pointer()),
-            // The flag, then the value.
-            ParamType::MaybeNone(d) => args.extend([scalar_type(DType::Bool), scalar_type(*d)]),
-            // Each element, in order.
-            ParamType::Tuple(elements) => args.extend(elements.iter().map(|d| scalar_type(*d))),
+            // The flag, then the value's.
+            ParamType::MaybeNone(inner) => {
+                args.push(scalar_type(DType::Bool));
+                value_types(&mut args, inner);
+            }
+            ty => value_types(&mut args, ty),
         }
     }
     let result = match &spec.ret {
-        Ret::Void => Type::void(),
+        // (`Optional` is an element of a tuple only: `Plan::new` refuses
+        // it as a whole result first.)
+        Ret::Void | Ret::Optional(_) => Type::void(),
         Ret::Array(_) => Type::pointer(),
         Ret::MaybeNone(_) => {
             // The flag and the value are written through two more pointers.
@@ -91,8 +119,9 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
         }
         Ret::Tuple(elements) => {
             // Each element (of an inner tuple too) is written through one
-            // more pointer.
-            args.extend(Ret::flat_tuple(elements).0.iter().map(|_| Type::pointer()));
+            // more pointer, one that may be `None` through two.
+            let slots: usize = Ret::flat_tuple(elements).0.iter().map(|e| e.slots()).sum();
+            args.extend((0..slots).map(|_| Type::pointer()));
             Type::void()
         }
         Ret::Scalar(d) if d.is_complex() => {
@@ -118,11 +147,14 @@ enum Convert {
     Text(DType),
     /// An array: a `DLTensor *`.
     Array(ArraySpec),
-    /// Whether the argument of a parameter that may be `None` is a number:
+    /// Whether the argument of a parameter that may be `None` is given:
     /// the Bool before its value.
     Given,
-    /// The value of a parameter that may be `None` (Bool, an integer or a
-    /// float dtype, in the register of that class): zero for `None`.
+    /// The value of a scalar parameter that may be `None` (Bool, an
+    /// integer or a float dtype, in the register of that class), or an
+    /// element of a tuple that may be: zero for `None`. (An array that may
+    /// be `None` is an [`Convert::Array`], given an empty array for
+    /// `None`: [`Function::c_arguments`].)
     OrNone(DType),
 }
 
@@ -151,6 +183,8 @@ enum Result_ {
     /// A scalar or `None`: a flag and a value, each written through its own
     /// pointer.
     MaybeNone(Box<Result_>),
+    /// In a tuple, the flag of the element after it, which may be `None`.
+    Given,
 }
 
 impl Result_ {
@@ -163,11 +197,22 @@ impl Result_ {
             Ret::Scalar(d) if d.is_complex() => Result_::Complex(ScalarMaker::new(py, *d)?),
             Ret::Scalar(d) if d.is_text() => Result_::Text(*d),
             Ret::Scalar(d) => Result_::Scalar(ScalarMaker::new(py, *d)?),
-            // The elements as the call writes them, inner tuples' flat.
-            Ret::Tuple(elements) => Result_::Tuple(
-                Ret::flat_tuple(elements).0.into_iter().map(|e| Result_::of(py, e)).collect::<PyResult<_>>()?,
-            ),
+            // The elements as the call writes them, inner tuples' flat, an
+            // element that may be `None` its flag and its value.
+            Ret::Tuple(elements) => {
+                let mut flat = Vec::with_capacity(elements.len());
+                for e in Ret::flat_tuple(elements).0 {
+                    if let Ret::Optional(value) = e {
+                        flat.push(Result_::Given);
+                        flat.push(Result_::of(py, value)?);
+                    } else {
+                        flat.push(Result_::of(py, e)?);
+                    }
+                }
+                Result_::Tuple(flat)
+            }
             Ret::MaybeNone(d) => Result_::MaybeNone(Box::new(Result_::Scalar(ScalarMaker::new(py, *d)?))),
+            Ret::Optional(value) => Result_::of(py, value)?,
         })
     }
 }
@@ -211,8 +256,38 @@ impl Plan {
                 ints += n;
                 at
             };
-            if let ParamType::MaybeNone(d) = &p.ty {
-                params.push((Convert::Given, Place::Int(int(1))));
+            let (ty, optional) = match &p.ty {
+                ParamType::MaybeNone(inner) => {
+                    params.push((Convert::Given, Place::Int(int(1))));
+                    param_of.push(k);
+                    element_of.push(None);
+                    (&**inner, true)
+                }
+                ty => (ty, false),
+            };
+            if let ParamType::Tuple(elements) = ty {
+                tuples = true;
+                for (j, d) in elements.iter().enumerate() {
+                    let convert = if optional {
+                        Convert::OrNone(*d)
+                    } else if d.is_float() {
+                        Convert::Float(*d)
+                    } else {
+                        Convert::Int(*d)
+                    };
+                    let place = if d.is_float() {
+                        floats += 1;
+                        Place::Float(floats - 1)
+                    } else {
+                        Place::Int(int(1))
+                    };
+                    params.push((convert, place));
+                    param_of.push(k);
+                    element_of.push(Some(j));
+                }
+                continue;
+            }
+            if let (ParamType::Scalar(d), true) = (ty, optional) {
                 let value = if d.is_float() {
                     floats += 1;
                     Place::Float(floats - 1)
@@ -220,28 +295,13 @@ impl Plan {
                     Place::Int(int(1))
                 };
                 params.push((Convert::OrNone(*d), value));
-                param_of.extend([k, k]);
-                element_of.extend([None, None]);
-                continue;
-            }
-            if let ParamType::Tuple(elements) = &p.ty {
-                tuples = true;
-                for (j, d) in elements.iter().enumerate() {
-                    let entry = if d.is_float() {
-                        floats += 1;
-                        (Convert::Float(*d), Place::Float(floats - 1))
-                    } else {
-                        (Convert::Int(*d), Place::Int(int(1)))
-                    };
-                    params.push(entry);
-                    param_of.push(k);
-                    element_of.push(Some(j));
-                }
+                param_of.push(k);
+                element_of.push(None);
                 continue;
             }
             param_of.push(k);
             element_of.push(None);
-            let entry = match &p.ty {
+            let entry = match ty {
                 ParamType::Scalar(d) if d.is_complex() => (Convert::Complex(*d), Place::Int(int(1))),
                 ParamType::Scalar(d) if d.is_text() => (Convert::Text(*d), Place::Pair(int(2))),
                 ParamType::Scalar(d) if d.is_float() => {
@@ -260,11 +320,18 @@ impl Plan {
         let mut result_groups = Vec::new();
         let (result, returns) = match &spec.ret {
             Ret::Void => (Result_::Void, Returns::Int),
+            Ret::Optional(_) => {
+                return Err(PyValueError::new_err(format!(
+                    "{}: a result that may be None is an element of a tuple result",
+                    spec.name
+                )))
+            }
             Ret::Tuple(elements) => {
                 let (flat, groups) = Ret::flat_tuple(elements);
                 result_groups = groups;
-                tuple_out = (ints..ints + flat.len()).collect();
-                ints += flat.len();
+                let slots: usize = flat.iter().map(|e| e.slots()).sum();
+                tuple_out = (ints..ints + slots).collect();
+                ints += slots;
                 (Result_::of(py, &spec.ret)?, Returns::Int)
             }
             Ret::MaybeNone(_) => {
@@ -310,6 +377,10 @@ pub struct Function {
     /// The Python objects of `spec.defaults`, made once: a call that
     /// leaves a parameter out passes its default as if it were given.
     defaults: Vec<Py<PyAny>>,
+    /// For each array parameter that may be `None`, by its place among the
+    /// parameters: the empty array of its dtype and rank, read-only, that
+    /// compiled code gets beside a false flag when the argument is `None`.
+    absent: Vec<Option<Py<PyAny>>>,
     pub code: usize,
     /// The libffi interface, for a signature that does not fit in registers.
     cif: Option<CallInterface>,
@@ -372,9 +443,37 @@ impl Function {
             array.call_method1("setflags", (false,))?;
             *slot = array.unbind();
         }
+        let absent = (spec.params.iter())
+            .map(|p| match &p.ty {
+                ParamType::MaybeNone(inner) => match &**inner {
+                    ParamType::Array(a) => {
+                        let numpy = py.import("numpy")?;
+                        let shape = pyo3::types::PyTuple::new(py, a.dims.iter().map(|_| 0u64))?;
+                        let kwargs = PyDict::new(py);
+                        kwargs.set_item("dtype", crate::dlpack::numpy_name(a.dtype))?;
+                        let array = numpy.getattr("empty")?.call((shape,), Some(&kwargs))?;
+                        array.call_method1("setflags", (false,))?;
+                        Ok(Some(array.unbind()))
+                    }
+                    _ => Ok(None),
+                },
+                _ => Ok(None),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         let f = Bound::new(
             py,
-            Function { vectorcall: function_vectorcall, spec, plan, defaults, code, cif, runtime, library, module },
+            Function {
+                vectorcall: function_vectorcall,
+                spec,
+                plan,
+                defaults,
+                absent,
+                code,
+                cif,
+                runtime,
+                library,
+                module,
+            },
         )?;
         // SAFETY: every `Function` holds `function_vectorcall` there.
         unsafe { enable_vectorcall(&f, &f.get().vectorcall) }?;
@@ -498,15 +597,33 @@ impl Function {
         args: &[*mut ffi::PyObject],
     ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
         let mut out = SmallVec::with_capacity(self.plan.param_of.len());
-        for (&k, &element) in self.plan.param_of.iter().zip(&self.plan.element_of) {
-            let Some(j) = element else {
-                out.push(args[k]);
-                continue;
-            };
+        for ((&k, &element), (convert, _)) in
+            self.plan.param_of.iter().zip(&self.plan.element_of).zip(&self.plan.params)
+        {
             // SAFETY: the caller holds every argument for the call.
             let arg = unsafe { Borrowed::from_ptr(py, args[k]) };
+            let Some(j) = element else {
+                // `None` for an array: the empty array beside a false flag.
+                match (&self.absent[k], convert) {
+                    (Some(empty), Convert::Array(_)) if arg.is_none() => out.push(empty.as_ptr()),
+                    _ => out.push(args[k]),
+                }
+                continue;
+            };
             let p = &self.spec.params[k];
-            let ParamType::Tuple(elements) = &p.ty else { unreachable!("an element of a tuple parameter") };
+            let (elements, optional) = match &p.ty {
+                ParamType::Tuple(elements) => (elements, false),
+                ParamType::MaybeNone(inner) => match &**inner {
+                    ParamType::Tuple(elements) => (elements, true),
+                    _ => unreachable!("an element of a tuple parameter"),
+                },
+                _ => unreachable!("an element of a tuple parameter"),
+            };
+            if optional && arg.is_none() {
+                // Each element `None`: zero (`Convert::OrNone`).
+                out.push(args[k]);
+                continue;
+            }
             let tuple = match arg.cast::<PyTuple>() {
                 Ok(t) if t.len() == elements.len() => t,
                 _ => {
@@ -515,9 +632,10 @@ impl Function {
                         Err(_) => arg.get_type().name()?.to_string(),
                     };
                     return Err(PyTypeError::new_err(format!(
-                        "{}: parameter `{}` takes a tuple of {} numbers, not {given}",
+                        "{}: parameter `{}` takes {}a tuple of {} numbers, not {given}",
                         self.what(),
                         p.name,
+                        if optional { "None or " } else { "" },
                         elements.len()
                     )));
                 }
@@ -528,6 +646,15 @@ impl Function {
             let item = unsafe { ffi::PyTuple_GetItem(tuple.as_ptr(), j as ffi::Py_ssize_t) };
             if item.is_null() {
                 return Err(PyErr::fetch(py));
+            }
+            // An element is a number, not `None` (which `Convert::OrNone`
+            // would take as zero).
+            if optional && item == unsafe { ffi::Py_None() } {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: parameter `{}`: element {j} of the tuple is None, not a number",
+                    self.what(),
+                    p.name
+                )));
             }
             out.push(item);
         }
@@ -856,8 +983,18 @@ unsafe fn tuple_result<'py>(
     arrays: &[PassedArray],
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut out = Vec::with_capacity(elements.len());
+    // Whether the element after a flag is `None`.
+    let mut absent = false;
     for (k, (element, value)) in elements.iter().zip(values).enumerate() {
+        if let Result_::Given = element {
+            // A C `bool`: its low byte.
+            absent = value.0[0] & 0xff == 0;
+            continue;
+        }
         match python_result(py, element, value.0, value, arrays) {
+            // The empty array beside a false flag is made and dropped, as
+            // the caller owns it.
+            Ok(_) if std::mem::take(&mut absent) => out.push(py.None().into_bound(py)),
             Ok(x) => out.push(x),
             Err(e) => {
                 for (later, v) in elements[k + 1..].iter().zip(&values[k + 1..]) {
@@ -922,7 +1059,7 @@ unsafe fn python_result<'py>(
         // Not reached: a call with a tuple result (or one that may be
         // `None`) converts it with `tuple_result`, which reads the
         // elements' memory.
-        Result_::Tuple(_) | Result_::MaybeNone(_) => {
+        Result_::Tuple(_) | Result_::MaybeNone(_) | Result_::Given => {
             Err(PyTypeError::new_err("internal error: a tuple result read as a single value"))
         }
     }
@@ -1307,21 +1444,7 @@ impl Function {
     /// The parameters as (name, type) pairs, types as the IR writes them.
     #[getter]
     fn parameters(&self) -> Vec<(String, String)> {
-        self.spec
-            .params
-            .iter()
-            .map(|p| {
-                let t = match &p.ty {
-                    ParamType::Scalar(d) => d.name().to_owned(),
-                    ParamType::Array(a) => a.text.clone(),
-                    ParamType::MaybeNone(d) => format!("{} | None", d.name()),
-                    ParamType::Tuple(elements) => {
-                        format!("tuple[{}]", elements.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "))
-                    }
-                };
-                (p.name.clone(), t)
-            })
-            .collect()
+        self.spec.params.iter().map(|p| (p.name.clone(), ir_type_text(&p.ty))).collect()
     }
 
     /// The shared library the function lives in.
@@ -1345,6 +1468,7 @@ impl Function {
                 Ret::Array(a) => a.text.clone(),
                 Ret::Tuple(elements) => format!("({})", elements.iter().map(shown).collect::<Vec<_>>().join(", ")),
                 Ret::MaybeNone(d) => format!("{} | None", d.name()),
+                Ret::Optional(value) => format!("{} | None", shown(value)),
             }
         }
         let ret = shown(&self.spec.ret);

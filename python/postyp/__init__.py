@@ -57,6 +57,13 @@ class ArrayType:
     def __hash__(self):
         return hash((self.dtype.name, self.dims, self.layout))
 
+    # `Float64[:] | None`, as `Optional[Float64[:]]` spells it.
+    def __or__(self, other):
+        return typing.Optional[self] if other is None else NotImplemented
+
+    def __ror__(self, other):
+        return typing.Optional[self] if other is None else NotImplemented
+
 
 class OutType:
     """`Out[T]`: an output array parameter."""

@@ -112,18 +112,30 @@ def cases(expected):
 
 def python_args(f, args):
     """The Python arguments of a case's arguments, which are the IR's: a
-    parameter that may be `None` is two there, its flag and its value."""
+    tuple parameter is its elements there, and a parameter that may be
+    `None` its flag, then its value."""
     params = getattr(f, "parameters", None)
     if params is None:
         return args
     out, k = [], 0
+
+    def value(t):
+        nonlocal k
+        if t.startswith("tuple["):
+            n = t.count(",") + 1
+            k += n
+            return tuple(args[k - n:k])
+        k += 1
+        return args[k - 1]
+
     for _, t in params:
         if t.endswith(" | None"):
-            out.append(args[k + 1] if args[k] else None)
-            k += 2
-        else:
-            out.append(args[k])
+            given = args[k]
             k += 1
+            v = value(t[: -len(" | None")])
+            out.append(v if given else None)
+        else:
+            out.append(value(t))
     return out
 
 

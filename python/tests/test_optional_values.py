@@ -17,6 +17,7 @@ import pytest
 SOURCE = '''\
 from typing import Optional
 
+import numpy as np
 from postyp import Bool, Float32, Float64, Int64
 
 
@@ -70,6 +71,63 @@ def truthy(flag: Bool | None = None, n: Int64 | None = None) -> Int64:
     if flag or n == None:
         return 1
     return 2 if not n else 3
+
+
+def mean_of(x: Float64[:], weights: Float64[:] | None = None) -> Float64:
+    if weights is None:
+        return x.sum() / x.size
+    return (x * weights).sum() / weights.sum()
+
+
+def rows_of(a: Int64[:, :], mask: Optional[Bool[:, :]]) -> Int64:
+    if mask is None:
+        return a.sum()
+    return (a * mask).sum()
+
+
+def unique_counts(x: Float64[:]):
+    if x.shape[0] > 0:
+        s = np.sort(x)
+        unique = np.zeros(s.shape[0])
+        counts = np.zeros(s.shape[0], dtype=np.int64)
+        unique[0] = s[0]
+        counts[0] = 1
+        k = 0
+        for v in s[1:]:
+            if v != unique[k]:
+                k += 1
+                unique[k] = v
+                counts[k] = 1
+            else:
+                counts[k] += 1
+        return unique[: k + 1], counts[: k + 1]
+    return None, np.zeros(0, dtype=np.int64)
+
+
+def first_and_last(x: Int64[:]):
+    if x.size == 0:
+        return None, -1, None
+    first = -1
+    last = -1
+    for i in range(x.size):
+        if x[i] < 0:
+            if first < 0:
+                first = i
+            last = i
+    if first < 0:
+        return None, x.size, None
+    return first, x.size, last
+
+
+def count_between(x: Int64[:], bounds: tuple[Int64, Int64] | None = None) -> Int64:
+    if bounds is None:
+        return len(x)
+    lo, hi = bounds
+    n = 0
+    for v in x:
+        if lo <= v < hi:
+            n += 1
+    return n
 '''
 
 
@@ -87,6 +145,9 @@ def modules(tmp_path_factory):
 
 
 A = np.array([2.5, -1.0, 7.25, 0.0])
+W = np.array([1.0, 0.5, 2.0, 4.0])
+M = np.arange(12).reshape(3, 4)
+I = np.array([3, 0, 1, 4, 2, 2, 7])
 
 CALLS = [
     ("scale", (3.0,), {}),
@@ -121,6 +182,18 @@ CALLS = [
     ("truthy", (True, 4), {}),
     ("truthy", (None, 0), {}),
     ("truthy", (False,), {"n": 5}),
+    ("mean_of", (A,), {}),
+    ("mean_of", (A, None), {}),
+    ("mean_of", (A,), {"weights": W}),
+    ("mean_of", (A, W[::-1]), {}),
+    ("mean_of", (A[:2], W[1:5:2]), {}),
+    ("rows_of", (M, None), {}),
+    ("rows_of", (M, M > 2), {}),
+    ("rows_of", (M.T, (M > 2).T), {}),
+    ("count_between", (I,), {}),
+    ("count_between", (I, None), {}),
+    ("count_between", (I, (1, 4)), {}),
+    ("count_between", (I,), {"bounds": (np.int32(0), 2)}),
 ]
 
 
@@ -135,6 +208,33 @@ def test_calls_give_what_cpython_gives(modules, name, args, kwargs):
         # A number is a NumPy scalar of the result's dtype, as any scalar
         # result is.
         assert isinstance(got, np.generic) and got == want, (got, want)
+
+
+@pytest.mark.parametrize("x", [np.array([3.0, 1.0, 3.0, 2.0, 1.0, 3.0]), np.array([5.5]), np.zeros(0), np.arange(6.0)[::-2]])
+def test_tuple_results_with_elements_that_may_be_none(modules, x):
+    compiled, uncompiled = modules
+    got, want = compiled.unique_counts(x), uncompiled.unique_counts(x)
+    assert type(got) is tuple and len(got) == 2
+    if want[0] is None:
+        assert got[0] is None
+    else:
+        assert got[0].dtype == np.float64 and np.array_equal(got[0], want[0])
+    assert got[1].dtype == np.int64 and np.array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("x", [[], [1, 2], [3, -1, 4, -5, 0], [-7]])
+def test_numbers_that_may_be_none_in_a_tuple_result(modules, x):
+    compiled, uncompiled = modules
+    a = np.array(x, dtype=np.int64)
+    got, want = compiled.first_and_last(a), uncompiled.first_and_last(a)
+    assert got == want
+    assert [type(g) for g in got] == [type(None) if w is None else np.int64 for w in want]
+
+
+def test_elements_that_may_be_none_show_in_the_signature(modules):
+    compiled, _ = modules
+    assert repr(compiled.unique_counts).endswith("-> (Float64[]Shape[?] | None, Int64[]Shape[?])>")
+    assert repr(compiled.first_and_last).endswith("-> (Int64 | None, Int64, Int64 | None)>")
 
 
 def test_results_that_may_be_none_have_their_dtype(modules):
@@ -154,13 +254,29 @@ def test_a_parameter_that_may_be_none_refuses_other_objects(modules):
         compiled.clip(1, 2**70)
 
 
+def test_arrays_and_tuples_that_may_be_none_refuse_other_objects(modules):
+    compiled, _ = modules
+    with pytest.raises(TypeError, match=r"mean_of\(\): parameter `weights`"):
+        compiled.mean_of(A, "heavy")
+    with pytest.raises(TypeError, match=r"mean_of\(\): parameter `weights`"):
+        compiled.mean_of(A, W.astype(np.int32))
+    with pytest.raises(TypeError, match=r"parameter `bounds` takes None or a tuple of 2 numbers, not a tuple of 1"):
+        compiled.count_between(I, (1,))
+    with pytest.raises(TypeError, match=r"parameter `bounds`: element 1 of the tuple is None"):
+        compiled.count_between(I, (1, None))
+    # The empty array passed for `None` is the package's, never written.
+    assert compiled.mean_of(A) == compiled.mean_of(A, None)
+
+
 def test_signatures_show_none(modules):
     compiled, uncompiled = modules
-    for name in ("scale", "clip", "first_or", "weight"):
+    for name in ("scale", "clip", "first_or", "weight", "mean_of", "count_between"):
         got = [(p.name, p.default) for p in inspect.signature(getattr(compiled, name)).parameters.values()]
         want = [(p.name, p.default) for p in inspect.signature(getattr(uncompiled, name)).parameters.values()]
         assert got == want, name
     assert dict(compiled.scale.parameters) == {"x": "Float64", "tol": "Float64 | None"}
+    assert dict(compiled.count_between.parameters)["bounds"] == "tuple[Int64, Int64] | None"
+    assert dict(compiled.mean_of.parameters)["weights"].endswith(" | None")
     assert repr(compiled.find).endswith("-> Int64 | None>")
 
 

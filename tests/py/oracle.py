@@ -33,6 +33,7 @@ import math
 import os
 import re
 import sys
+import types
 import typing
 import zlib
 
@@ -224,7 +225,8 @@ def tuple_elements(annotation):
 def maybe_none_inner(annotation):
     """The `T` of `T | None` (`Optional[T]`), else None."""
     args = getattr(annotation, "__args__", None)
-    if getattr(annotation, "__origin__", None) is typing.Union and len(args) == 2 and type(None) in args:
+    union = getattr(annotation, "__origin__", None) is typing.Union or isinstance(annotation, types.UnionType)
+    if union and len(args) == 2 and type(None) in args:
         return args[0] if args[1] is type(None) else args[1]
     return None
 
@@ -313,6 +315,42 @@ def prepare(case, fn):
     for i, (p, t, v) in enumerate(zip(names, types, case.args)):
         what = f"{case.name}: argument {i} ({p})"
         inner = maybe_none_inner(t)
+        if inner is not None and isinstance(inner, ArrayType):
+            # An array that may be None: its flag, then the array (an
+            # empty one of its dtype and rank for None, as callers pass).
+            if v is None:
+                lines += ["arg Bool false", "arg " + fmt_array(np.empty((0,) * inner.ndim, inner.dtype.np))]
+                passed.append(None)
+                continue
+            check_array(v, inner, what)
+            root, view = copy_view(v)
+            lines += ["arg Bool true", "arg " + fmt_array(v)]
+            passed.append(view)
+            continue
+        if inner is not None and tuple_elements(inner):
+            # A tuple that may be None: its flag, then each element (zeros
+            # for None).
+            ds = [dtype_of(e) for e in tuple_elements(inner)]
+            if v is None:
+                lines.append("arg Bool false")
+                lines += [f"arg {d.name} {fmt_scalar(d.name, {'b': False, 'f': 0.0}.get(d.kind, 0))}" for d in ds]
+                passed.append(None)
+                continue
+            if not isinstance(v, tuple) or len(v) != len(ds):
+                raise OracleError(f"{what}: expected a tuple of {len(ds)}")
+            svs = tuple(scalar_arg(d, x, what) for d, x in zip(ds, v))
+            lines.append("arg Bool true")
+            lines += [f"arg {d.name} {fmt_scalar(d.name, x)}" for d, x in zip(ds, svs)]
+            passed.append(svs)
+            continue
+        if tuple_elements(t):
+            ds = [dtype_of(e) for e in tuple_elements(t)]
+            if not isinstance(v, tuple) or len(v) != len(ds):
+                raise OracleError(f"{what}: expected a tuple of {len(ds)}")
+            svs = tuple(scalar_arg(d, x, what) for d, x in zip(ds, v))
+            lines += [f"arg {d.name} {fmt_scalar(d.name, x)}" for d, x in zip(ds, svs)]
+            passed.append(svs)
+            continue
         if inner is not None:
             d = dtype_of(inner)
             sv = None if v is None else scalar_arg(d, v, what)
@@ -843,6 +881,37 @@ def _collatz():
     cases += [C(f"peak_u32_{n}", "peak_u32", n) for n in (1, 7, 27, 703)]
     cases += [C(f"countdown_sum_{n}", "countdown_sum", n) for n in (0, 1, 100)]
     return cases
+
+
+@program("optional_arrays")
+def _optional_arrays():
+    f64, f32, i64 = np.float64, np.float32, np.int64
+    x = arr([2.0, -1.5, 4.25, 0.5, 3.0], f64)
+    w = arr([1.0, 2.0, 0.5, 0.25, 4.0], f64)
+    pts = arr([[0.5, 1.0, -2.0], [3.0, -1.0, 0.25], [1.5, 2.0, 2.0], [-0.5, 0.0, 1.0]], f64)
+    a = arr([[1.5, -2.0, 0.25], [4.0, 0.5, -1.0]], f32)
+    ints = arr([0, 3, 5, 2, 7, 4, 4, -1, 2], i64)
+    return [
+        C("weighted_mean_none", "weighted_mean", x, None),
+        C("weighted_mean_given", "weighted_mean", x, w),
+        C("weighted_mean_reversed", "weighted_mean", x, reversed_view(w)),
+        C("centroid_none", "centroid", pts, None),
+        C("centroid_weighted", "centroid", pts, arr([1.0, 3.0, 0.5, 2.0], f64)),
+        C("centroid_transposed", "centroid", transposed(arr([[0.5, 3.0, 1.5, -0.5], [1.0, -1.0, 2.0, 0.0], [-2.0, 0.25, 2.0, 1.0]], f64)), every_other(arr([1.0, 9.0, 3.0, 9.0, 0.5, 9.0, 2.0], f64))),
+        C("masked_total_none", "masked_total", a, None),
+        C("masked_total_mask", "masked_total", a, arr([[1.0, 0.0, 2.0], [0.5, 1.0, 0.0]], f32)),
+        C("masked_total_empty_mask", "masked_total", a, np.zeros((0, 3), f32)),
+        C("masked_total_fortran", "masked_total", fortran(a), fortran(arr([[1.0, 0.0, 2.0], [0.5, 1.0, 0.0]], f32))),
+        C("count_in_none", "count_in", ints, None),
+        C("count_in_bounds", "count_in", ints, (2, 5)),
+        C("count_in_empty_range", "count_in", ints, (5, 2)),
+        C("span_none", "span", None),
+        C("span_given", "span", (-1.5, 2.25)),
+        C("passed_on_none", "passed_on", x, None),
+        C("passed_on_given", "passed_on", x, w),
+        C("both_ways", "both_ways", x),
+        C("in_range", "in_range", ints),
+    ]
 
 
 @program("optional_values")

@@ -975,6 +975,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// defaults), evaluated left to right as written, each converted to its
     /// parameter's type.
     fn post_call(&mut self, callee: &Callee, c: &CallExpr) -> Val {
+        if !callee.result_optional.is_empty() {
+            // A tuple value holds no element that may be `None`.
+            return self.err(
+                &c.at,
+                format!(
+                    "`{}` returns a tuple with an element that may be `None`, which compiled callers do not take: \
+                     call it from Python, or return an empty array (or a number) for none",
+                    callee.name
+                ),
+            );
+        }
         let Some(bound) = self.bind_arguments(callee, c) else { return Val::Err };
         let written: Vec<hir::ExprId> = c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
         // The arguments of parameters that may be `None` may be `None`.
@@ -996,6 +1007,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Bound::DefaultNone => (Val::None, None, c.at),
                 Bound::DefaultArray(array) => (self.default_array(&array, c.at), None, c.at),
             };
+            if callee.maybe_none.get(i).copied().unwrap_or(false) && (p.is_array || p.is_tuple()) {
+                match self.optional_argument(callee, i, p, v, given, at) {
+                    Some(xs) => ids.extend(xs),
+                    None => bad = true,
+                }
+                continue;
+            }
             if callee.maybe_none.get(i).copied().unwrap_or(false) {
                 let what = format!("argument {} of `{}`", i + 1, callee.name);
                 match self.flag_and_value(v, p.dtype, &at, &what) {
@@ -1177,7 +1195,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A new array of an array parameter's default, for a call that
     /// leaves the parameter out: its shape, every element its fill value.
-    fn default_array(&mut self, array: &postc_ir::ArrayDefault, at: TextRange) -> Val {
+    pub(super) fn default_array(&mut self, array: &postc_ir::ArrayDefault, at: TextRange) -> Val {
         self.at(&at);
         let dims: Vec<(ValueId, bool)> = array.shape.iter().map(|&n| (self.int_const(n as i64, &at), true)).collect();
         let arr = self.new_array(array.dtype, &dims, &at);
@@ -1193,6 +1211,55 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.fill(&arr, Val::Lit { lit, s }, &at);
         }
         Val::Arr { v: arr.0, ty: arr.1 }
+    }
+
+    /// Argument `i` of a POST call to `p`, an array or tuple parameter that
+    /// may be `None`: its flag, then its value's IR arguments, an empty
+    /// array of its dtype and rank or zeros for `None` (what a Python
+    /// caller's `None` passes too). `None` after reporting why it does not
+    /// fit.
+    fn optional_argument(
+        &mut self,
+        callee: &Callee,
+        i: usize,
+        p: &TypeData,
+        v: Val,
+        given: Option<hir::ExprId>,
+        at: TextRange,
+    ) -> Option<Vec<ValueId>> {
+        let (present, value) = match v {
+            Val::Maybe { present, value } => (present, *value),
+            Val::Err => return None,
+            Val::None => {
+                let n = self.fresh("given");
+                let absent = self.b.const_(TypeId::BOOL, Literal::Bool(false), &n);
+                let mut ids = vec![absent];
+                if p.is_array {
+                    let rank = p.shape.ndim().unwrap_or(1);
+                    let empty = postc_ir::ArrayDefault {
+                        dtype: p.dtype,
+                        shape: vec![0; rank],
+                        fill: postc_ir::ConstValue::Int(0),
+                    };
+                    let arr = self.default_array(&empty, at);
+                    ids.push(self.post_argument(callee, i, p, arr, None, at)?);
+                } else {
+                    ids.extend(p.elements.iter().map(|e| self.zero(e.dtype)));
+                }
+                return Some(ids);
+            }
+            value => {
+                let n = self.fresh("given");
+                (self.b.const_(TypeId::BOOL, Literal::Bool(true), &n), value)
+            }
+        };
+        let mut ids = vec![present];
+        if p.is_array {
+            ids.push(self.post_argument(callee, i, p, value, given, at)?);
+        } else {
+            ids.extend(self.tuple_argument(callee, i, p, value, at)?);
+        }
+        Some(ids)
     }
 
     /// Argument `i` of a POST call to the tuple parameter `p`: a tuple of
@@ -1354,6 +1421,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         ret_maybe_none,
         ret_weak: false,
         result_groups: f.result_groups.clone(),
+        result_optional: f.maybe_none.result_elements.clone(),
     })
 }
 

@@ -243,14 +243,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn none_where_number_needed(&mut self, e: hir::ExprId, v: &Val) -> Val {
         let at = self.range(e);
         match (&self.hir.exprs[e], v) {
-            (hir::Expr::Name(n), _) => self.err(
-                &at,
-                format!(
-                    "`{0}` may be `None` here: test `{0} is not None` first (or give it a number when `{0} is None`) \
-                     before using it as a number",
-                    self.name_text(n)
-                ),
-            ),
+            (hir::Expr::Name(n), _) => {
+                let name = self.name_text(n);
+                let a = match self.locals.get(name).and_then(|l| l.ty.as_ref()) {
+                    Some(LocalTy::Array(_)) => "an array",
+                    Some(LocalTy::Tuple(_)) => "a tuple",
+                    _ => "a number",
+                };
+                self.err(
+                    &at,
+                    format!(
+                        "`{name}` may be `None` here: test `{name} is not None` first (or give it {a} when `{name} is \
+                         None`) before using it as {a}"
+                    ),
+                )
+            }
             (_, Val::None) => self.err(
                 &at,
                 "`None` is not a number: it can be assigned, returned, passed to a parameter that may be `None` \
@@ -588,6 +595,114 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The flag and the value of a value that may be `None`, `v`, for a
     /// parameter or result of type `d`: `None` is no value and a zero.
     /// `what` names the destination in errors.
+    /// The elements of this (unannotated) function's tuple result that a
+    /// `return` of a tuple display gives as `None` (sktime's `return None,
+    /// np.zeros(0)` beside `return unique, counts`), by place, each with
+    /// the type the other `return`s give it there: an array (C order, its
+    /// extents unknown) or a number (a Python number's default dtype).
+    /// An element no other `return` types is left out, and its `None` is
+    /// the error it always was.
+    pub(super) fn optional_result_elements(&self) -> HashMap<usize, TypeData> {
+        let hir = self.hir;
+        let displays: Vec<&[hir::ExprId]> = (hir.stmts.values())
+            .filter_map(|s| match s {
+                hir::Stmt::Return(Some(v)) => match &hir.exprs[*v] {
+                    hir::Expr::Tuple(elements) => Some(&elements[..]),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let mut out = HashMap::new();
+        for d in &displays {
+            for (k, &e) in d.iter().enumerate() {
+                if !matches!(hir.exprs[e], hir::Expr::None) || out.contains_key(&k) {
+                    continue;
+                }
+                let typed =
+                    displays.iter().filter_map(|other| other.get(k)).find_map(|&x| match self.expr_types.get(x)? {
+                        typeck::Ty::Arr(t) => Some(TypeData::array(
+                            t.dtype,
+                            postc_ir::Shape::dims(&vec![None; t.ndim()?]),
+                            postc_ir::Layout::COrder,
+                        )),
+                        typeck::Ty::Num { s, .. } | typeck::Ty::Lit { s, .. } if !s.dtype.is_text() => {
+                            Some(TypeData::scalar(if s.weak { default_of(kind(s.dtype)) } else { s.dtype }))
+                        }
+                        _ => None,
+                    });
+                if let Some(t) = typed {
+                    out.insert(k, t);
+                }
+            }
+        }
+        out
+    }
+
+    /// The elements of a returned tuple display when some may be `None`
+    /// ([`FnLower::optional_result_elements`]): each of those its presence
+    /// flag (a Bool) and its value (an empty array or zero for `None`),
+    /// the others as a display's; their flags' places recorded for the
+    /// result. `None` after reporting an error.
+    pub(super) fn optional_tuple_display(&mut self, elements: &[hir::ExprId]) -> Option<Vec<Val>> {
+        let mut out = Vec::with_capacity(elements.len() + self.optional_results.len());
+        let mut flags = Vec::new();
+        let mut failed = false;
+        for (k, &e) in elements.iter().enumerate() {
+            let at = self.range(e);
+            let Some(t) = self.optional_results.get(&k).cloned() else {
+                let v = self.expr(e);
+                if matches!(v, Val::Tuple(_)) {
+                    self.err(
+                        &at,
+                        "a tuple inside a result whose other elements may be `None` is not supported: return its \
+                         elements one by one",
+                    );
+                    failed = true;
+                }
+                failed |= matches!(v, Val::Err);
+                out.push(self.snapshot(v, &at));
+                continue;
+            };
+            self.at(&at);
+            let flag = |this: &mut Self, given: bool| {
+                let n = this.fresh("given");
+                this.b.const_(TypeId::BOOL, Literal::Bool(given), &n)
+            };
+            let (present, value) = match self.expr_maybe_none(e) {
+                Val::None => {
+                    let absent = flag(self, false);
+                    let value = if t.is_array {
+                        let rank = t.shape.ndim().unwrap_or(1);
+                        let empty = postc_ir::ArrayDefault {
+                            dtype: t.dtype,
+                            shape: vec![0; rank],
+                            fill: postc_ir::ConstValue::Int(0),
+                        };
+                        self.default_array(&empty, at)
+                    } else {
+                        Val::Num { v: self.zero(t.dtype), s: Scalar::strong(t.dtype), nonneg: true }
+                    };
+                    (absent, value)
+                }
+                Val::Maybe { present, value } => (present, *value),
+                Val::Err => {
+                    failed = true;
+                    continue;
+                }
+                v => (flag(self, true), v),
+            };
+            flags.push(out.len());
+            out.push(Val::Num { v: present, s: Scalar::strong(DType::Bool), nonneg: true });
+            out.push(self.snapshot(value, &at));
+        }
+        if failed {
+            return None;
+        }
+        self.inferred_optional = flags;
+        Some(out)
+    }
+
     pub(super) fn flag_and_value(&mut self, v: Val, d: DType, at: &impl Ranged, what: &str) -> Option<[ValueId; 2]> {
         let (present, value) = match v {
             Val::None => {

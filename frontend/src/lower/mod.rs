@@ -95,6 +95,8 @@ pub(crate) struct Callee {
     pub ret_weak: bool,
     /// The tuples inside a tuple result (see `FuncDecl::result_groups`).
     pub result_groups: Vec<(usize, usize)>,
+    /// The flags of a tuple result's elements that may be `None`.
+    pub result_optional: Vec<usize>,
 }
 
 impl Callee {
@@ -115,6 +117,7 @@ impl Callee {
             ret_maybe_none: d.ret_maybe_none,
             ret_weak: d.ret_weak,
             result_groups: d.result_groups.clone(),
+            result_optional: d.result_optional.clone(),
         }
     }
 }
@@ -426,6 +429,12 @@ pub(crate) struct FnLower<'a, 'c> {
     inferred_tuple: Option<TypeId>,
     /// The tuples inside that result (see `FuncDecl::result_groups`).
     inferred_groups: Vec<(usize, usize)>,
+    /// The elements of an unannotated function's tuple result that some
+    /// `return` gives as `None`, by place, with the type the others give
+    /// them (see [`FnLower::optional_result_elements`]).
+    optional_results: HashMap<usize, TypeData>,
+    /// The flags of those elements in the IR's flat result.
+    inferred_optional: Vec<usize>,
     /// The locals that may be `None` known to hold a number here (see
     /// `maybe_none.rs`).
     present: HashSet<String>,
@@ -610,6 +619,7 @@ pub(crate) fn lower_function(
         if fl.inferred_tuple.is_some() {
             f.ret = fl.inferred_tuple;
             f.result_groups = std::mem::take(&mut fl.inferred_groups);
+            f.maybe_none.result_elements = std::mem::take(&mut fl.inferred_optional);
         }
         Ok((f, fl.math_imports))
     } else {
@@ -814,6 +824,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             widened_params: Vec::new(),
             inferred_tuple: None,
             inferred_groups: Vec::new(),
+            optional_results: HashMap::new(),
+            inferred_optional: Vec::new(),
             present: HashSet::new(),
             flags: HashMap::new(),
             accept_none: false,
@@ -955,6 +967,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.make_constant_arrays();
         let hir = self.hir;
         let stmts: &[hir::StmtId] = &hir.top;
+        if decl.ret.is_none() && decl.ret_unannotated {
+            self.optional_results = self.optional_result_elements();
+        }
         let skip_doc = matches!(stmts.first().map(|&s| &hir.stmts[s]),
             Some(hir::Stmt::Expr(e)) if matches!(hir.exprs[*e], hir::Expr::Literal(Lit::Str(_))));
         self.stmts(&stmts[skip_doc as usize..]);
@@ -2276,6 +2291,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.return_maybe_none(at, value);
             return;
         }
+        if let Some(v) = value.filter(|_| !self.optional_results.is_empty() && self.decl.ret.is_none()) {
+            if let hir::Expr::Tuple(elements) = &hir.exprs[v] {
+                match self.optional_tuple_display(elements) {
+                    Some(elements) => self.return_tuple(at, v, elements),
+                    None => {
+                        self.b.unreachable();
+                        self.open = false;
+                    }
+                }
+                return;
+            }
+        }
         if self.inferred_tuple.is_some() && self.decl.ret.is_none() {
             let lowered = value.map(|v| (self.expr(v), v));
             match lowered {
@@ -2294,8 +2321,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if self.decl.ret_poisoned {
+            // Checked for its own errors; `None` may be what the refused
+            // annotation meant.
             if let Some(v) = value {
-                self.expr(v);
+                self.expr_maybe_none(v);
             }
             self.b.unreachable();
             self.open = false;
