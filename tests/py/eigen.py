@@ -81,6 +81,13 @@ def decomposes(a: Float64[:, :], tol: Float64) -> Bool:
     return err <= tol
 
 
+def decomposition(a: Float64[:, :]) -> tuple[Float64[:], Float64[:, :]]:
+    """The tuple itself returned: only for matrices whose eigenvectors'
+    signs NumPy and the compiled code agree on (a diagonal one's are
+    columns of the identity)."""
+    return np.linalg.eigh(a)
+
+
 def largest(a: Float64[:, :]) -> Float64:
     """The largest eigenvalue, the tuple subscripted where it is made."""
     return np.linalg.eigh(a)[0][-1]

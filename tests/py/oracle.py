@@ -1832,6 +1832,8 @@ def _eigen():
         C("decomposes_transposed", "decomposes", transposed(skew), 1e-14),
         C("decomposes_empty", "decomposes", np.zeros((0, 0)), 1e-14),
         C("decomposes_identity", "decomposes", np.eye(5), 0.0),
+        C("decomposition_diagonal", "decomposition", diag),
+        C("decomposition_diagonal_transposed", "decomposition", transposed(diag)),
         C("largest_three", "largest", three, tol="rel=1e-13"),
         C("largest_empty", "largest", np.zeros((0, 0))),
         C("smallest_vector_four", "smallest_vector", four, tol="rel=1e-13"),

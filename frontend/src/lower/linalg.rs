@@ -44,6 +44,35 @@
 //! from NumPy's in the last bits. A non-square array panics with NumPy's
 //! `LinAlgError: Last 2 dimensions of the array must be square`. Not
 //! here: Float16 (NumPy refuses it), complex arrays, stacks of matrices.
+//!
+//! `np.linalg.eigh(a)` of a square 2-D array is the tuple `(w, v)`: the
+//! eigenvalues ascending, a new 1-D array, and the eigenvectors as the
+//! columns of a new C-order 2-D array (`v[:, k]` of `w[k]`);
+//! `np.linalg.eigvalsh(a)` is `w` alone. As LAPACK, they read one
+//! triangle only, the lower one unless `UPLO='U'` (a string constant, by
+//! keyword or position; NumPy's ValueError for another one is a compile
+//! error), into a symmetric working copy in the float dtype `det` uses.
+//! The method is not LAPACK's (a reduction to tridiagonal form) but
+//! cyclic Jacobi rotations, robust and simple: sweeps over the pairs
+//! `p < q` in row order, each element below the diagonal dropped when it
+//! is at most the unit roundoff times the geometric mean of its two
+//! diagonal magnitudes (a change no larger than rounding makes), else
+//! zeroed by Rutishauser's rotation, applied to both sides of the copy
+//! and to the product of the rotations, until a sweep rotates nothing.
+//! Every eigenvalue is then accurate to rounding of the matrix's norm, as
+//! LAPACK's is, but the two agree only to that, not bit for bit. The
+//! eigenvalues are sorted by rank (a stable order, NaN last), so equal
+//! ones keep the order the rotations left them in, and their vectors are
+//! some orthonormal basis of their space, as LAPACK's are. An
+//! eigenvector's sign is arbitrary in LAPACK too; here its first
+//! component of the largest magnitude is positive. A NaN in the triangle
+//! read makes every result NaN (no sweep then converges: the loop stops
+//! after [`JACOBI_SWEEPS`]). A non-square array panics as `det`'s does.
+//! Each sweep costs some `6 n**3` multiplications, meant for the small
+//! matrices kernels build (MNE's 4x4 of Horn's quaternion fit). Not
+//! here: Float16, complex (Hermitian) arrays, stacks of matrices, and
+//! the attributes `.eigenvalues` and `.eigenvectors` of NumPy's result
+//! (unpack or index the tuple).
 
 use super::*;
 use crate::pytypes::promote_strong;
