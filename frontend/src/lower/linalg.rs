@@ -66,8 +66,10 @@
 //! some orthonormal basis of their space, as LAPACK's are. An
 //! eigenvector's sign is arbitrary in LAPACK too; here its first
 //! component of the largest magnitude is positive. A NaN in the triangle
-//! read makes every result NaN (no sweep then converges: the loop stops
-//! after [`JACOBI_SWEEPS`]). A non-square array panics as `det`'s does.
+//! read makes the eigenvalues NaN, and the vectors of two rows or more
+//! (no sweep then converges: the loop stops after [`JACOBI_SWEEPS`]); so
+//! do elements so large that their differences overflow, where LAPACK
+//! scales the matrix first. A non-square array panics as `det`'s does.
 //! Each sweep costs some `6 n**3` multiplications, meant for the small
 //! matrices kernels build (MNE's 4x4 of Horn's quaternion fit). Not
 //! here: Float16, complex (Hermitian) arrays, stacks of matrices, and
