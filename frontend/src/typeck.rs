@@ -2462,6 +2462,26 @@ impl Solver<'_> {
                 let d = crate::lower::linalg::det_dtype(t.dtype)?;
                 return (t.ndim()? == 2).then_some(Ty::Num { s: Scalar::strong(d), nonneg: false });
             }
+            // As the lowering's `eigh_call`: new C-order arrays of that
+            // dtype, the eigenvalues and (`eigh`) the eigenvectors.
+            NpFn::Eigh | NpFn::EigvalsH => {
+                let kws = self.keywords_of(keywords, &["UPLO"])?;
+                let ([a] | [a, _]) = args else { return None };
+                if args.len() + kws.len() > 2 {
+                    return None;
+                }
+                let Ty::Arr(t) = self.ty(*a)? else { return None };
+                let d = crate::lower::linalg::det_dtype(t.dtype)?;
+                if t.ndim()? != 2 {
+                    return None;
+                }
+                let values = Ty::Arr(TypeData::array(d, Shape::dims(&[None]), Layout::COrder));
+                if f == NpFn::EigvalsH {
+                    return Some(values);
+                }
+                let vectors = Ty::Arr(TypeData::array(d, Shape::dims(&[None, None]), Layout::COrder));
+                return Some(Ty::Tuple(vec![values, vectors]));
+            }
             NpFn::ArrayOf => return self.array_of(args, &self.keywords_of(keywords, &["dtype"])?),
             // As the lowering's `linspace_call`: the float dtype of the
             // bounds and a Python float.

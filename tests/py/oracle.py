@@ -1822,6 +1822,100 @@ def _determinants():
     ]
 
 
+@program("eigen")
+def _eigen():
+    def symmetric(n):
+        """A random symmetric Float64 matrix (three decimals)."""
+        a = f64(n, n)
+        return np.tril(a) + np.tril(a, -1).T
+
+    def rot_of(q):
+        """The rotation of the unit quaternion `q` (scalar part first)."""
+        q0, q1, q2, q3 = q
+        return np.array([
+            [q0 * q0 + q1 * q1 - q2 * q2 - q3 * q3, 2 * (q1 * q2 - q0 * q3), 2 * (q1 * q3 + q0 * q2)],
+            [2 * (q1 * q2 + q0 * q3), q0 * q0 + q2 * q2 - q1 * q1 - q3 * q3, 2 * (q2 * q3 - q0 * q1)],
+            [2 * (q1 * q3 - q0 * q2), 2 * (q2 * q3 + q0 * q1), q0 * q0 + q3 * q3 - q1 * q1 - q2 * q2],
+        ])
+
+    diag = arr([[3.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 2.0]], np.float64)
+    two = arr([[4.0, 1.5], [1.5, -2.0]], np.float64)
+    three = symmetric(3)
+    four = symmetric(4)
+    # Shifted away from 0: an eigenvalue is accurate to rounding of the
+    # matrix's norm, not of its own magnitude, as LAPACK's is.
+    eight = symmetric(8) + 30.0 * np.eye(8)
+    repeated = arr([[2.0, 1.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 2.0]], np.float64)
+    # Only the lower triangle is read: the upper one holds other numbers
+    # and a NaN; and the other way round for UPLO='U'.
+    lower_only = three.copy()
+    lower_only[0, 1], lower_only[0, 2], lower_only[1, 2] = 99.0, math.nan, -7.0
+    upper_only = three.copy()
+    upper_only[1, 0], upper_only[2, 0], upper_only[2, 1] = 99.0, math.nan, -7.0
+    # A non-symmetric matrix read through views: its lower triangle.
+    skew = f64(4, 4)
+    singular = np.outer([1.0, -2.0, 0.5, 3.0], [1.0, -2.0, 0.5, 3.0])
+    single = symmetric(3).astype(np.float32)
+    int_sym = ints(np.int64, -9, 9, 4, 4)
+    int_sym = np.tril(int_sym) + np.tril(int_sym, -1).T
+    # Horn's fit: points, and the same points rotated and moved.
+    q = np.array([0.9, 0.2, -0.3, 0.25])
+    q /= np.linalg.norm(q)
+    points = f64(6, 3)
+    moved = points @ rot_of(q).T + np.array([0.5, -1.25, 2.0]) + 1e-3 * f64(6, 3, scale=1.0)
+    return [
+        C("values_diagonal", "eigenvalues", diag),
+        C("values_two", "eigenvalues", two, tol="rel=1e-14"),
+        C("values_three", "eigenvalues", three, tol="rel=1e-13"),
+        C("values_four", "eigenvalues", four, tol="rel=1e-13"),
+        C("values_eight", "eigenvalues", eight, tol="rel=1e-12"),
+        C("values_repeated", "eigenvalues", repeated, tol="rel=1e-14"),
+        C("values_lower_only", "eigenvalues", lower_only, tol="rel=1e-13"),
+        C("values_one", "eigenvalues", arr([[-2.5]], np.float64)),
+        C("values_empty", "eigenvalues", np.zeros((0, 0))),
+        C("values_transposed", "eigenvalues", transposed(skew), tol="rel=1e-13"),
+        C("values_strided", "eigenvalues", every_other(skew), tol="rel=1e-13"),
+        C("values_reversed", "eigenvalues", reversed_view(skew), tol="rel=1e-13"),
+        C("values_nan", "eigenvalues", arr([[1.0, 0.0], [math.nan, 2.0]], np.float64)),
+        C("values_not_square", "eigenvalues", np.ones((2, 3))),
+        C("only_values_four", "eigenvalues_only", four, tol="rel=1e-13"),
+        C("only_values_empty", "eigenvalues_only", np.zeros((0, 0))),
+        C("only_values_not_square", "eigenvalues_only", np.ones((3, 2))),
+        C("upper_values", "eigenvalues_upper", upper_only, tol="rel=1e-13"),
+        C("vectors_diagonal", "vectors", diag),
+        C("vectors_two", "vectors", two, tol="rel=1e-14"),
+        C("vectors_three", "vectors", three, tol="rel=1e-13"),
+        C("vectors_four", "vectors", four, tol="rel=1e-13"),
+        C("vectors_eight", "vectors", eight, tol="rel=1e-12"),
+        C("vectors_lower_only", "vectors", lower_only, tol="rel=1e-13"),
+        C("vectors_one", "vectors", arr([[-2.5]], np.float64)),
+        C("vectors_empty", "vectors", np.zeros((0, 0))),
+        C("vectors_transposed", "vectors", transposed(skew), tol="rel=1e-13"),
+        C("vectors_strided", "vectors", every_other(skew), tol="rel=1e-13"),
+        C("vectors_upper", "vectors_upper", upper_only, tol="rel=1e-13"),
+        C("decomposes_four", "decomposes", four, 1e-14),
+        C("decomposes_eight", "decomposes", eight, 1e-14),
+        C("decomposes_repeated", "decomposes", repeated, 1e-14),
+        C("decomposes_singular", "decomposes", singular, 1e-14),
+        C("decomposes_lower_only", "decomposes", lower_only, 1e-14),
+        C("decomposes_transposed", "decomposes", transposed(skew), 1e-14),
+        C("decomposes_empty", "decomposes", np.zeros((0, 0)), 1e-14),
+        C("decomposes_identity", "decomposes", np.eye(5), 0.0),
+        C("decomposition_diagonal", "decomposition", diag),
+        C("decomposition_diagonal_transposed", "decomposition", transposed(diag)),
+        C("largest_three", "largest", three, tol="rel=1e-13"),
+        C("largest_empty", "largest", np.zeros((0, 0))),
+        C("smallest_vector_four", "smallest_vector", four, tol="rel=1e-13"),
+        C("values_single", "eigenvalues_single", single, tol="rel=1e-5"),
+        C("values_single_not_square", "eigenvalues_single", np.ones((1, 2), np.float32)),
+        C("vectors_single", "vectors_single", single, tol="rel=1e-6"),
+        C("values_of_ints", "eigenvalues_of_ints", int_sym, tol="rel=1e-13"),
+        C("vectors_of_ints", "vectors_of_ints", int_sym, tol="rel=1e-13"),
+        C("values_of_bools", "eigenvalues_of_bools", arr([[True, True], [True, False]], np.bool_), tol="rel=1e-15"),
+        C("fit_matched_points", "fit_matched_points", points, moved, tol="rel=1e-10"),
+    ]
+
+
 @program("dot_matmul")
 def _dot_matmul():
     def exact(*shape):
@@ -4226,6 +4320,8 @@ class Lint:
             name, keywords = "np.linalg.norm()", {"ord"}
         elif on_linalg and f.attr == "det":
             name, keywords = "np.linalg.det()", set()
+        elif on_linalg and f.attr in ("eigh", "eigvalsh"):
+            name, keywords = f"np.linalg.{f.attr}()", {"UPLO"}
         elif f.attr == "sort" and not on_np and not e.args and not e.keywords:
             name, keywords = "method .sort()", set()
             self.expr(path, f.value)

@@ -44,6 +44,37 @@
 //! from NumPy's in the last bits. A non-square array panics with NumPy's
 //! `LinAlgError: Last 2 dimensions of the array must be square`. Not
 //! here: Float16 (NumPy refuses it), complex arrays, stacks of matrices.
+//!
+//! `np.linalg.eigh(a)` of a square 2-D array is the tuple `(w, v)`: the
+//! eigenvalues ascending, a new 1-D array, and the eigenvectors as the
+//! columns of a new C-order 2-D array (`v[:, k]` of `w[k]`);
+//! `np.linalg.eigvalsh(a)` is `w` alone. As LAPACK, they read one
+//! triangle only, the lower one unless `UPLO='U'` (a string constant, by
+//! keyword or position; NumPy's ValueError for another one is a compile
+//! error), into a symmetric working copy in the float dtype `det` uses.
+//! The method is not LAPACK's (a reduction to tridiagonal form) but
+//! cyclic Jacobi rotations, robust and simple: sweeps over the pairs
+//! `p < q` in row order, each element below the diagonal dropped when it
+//! is at most the unit roundoff times the geometric mean of its two
+//! diagonal magnitudes (a change no larger than rounding makes), else
+//! zeroed by Rutishauser's rotation, applied to both sides of the copy
+//! and to the product of the rotations, until a sweep rotates nothing.
+//! Every eigenvalue is then accurate to rounding of the matrix's norm, as
+//! LAPACK's is, but the two agree only to that, not bit for bit. The
+//! eigenvalues are sorted by rank (a stable order, NaN last), so equal
+//! ones keep the order the rotations left them in, and their vectors are
+//! some orthonormal basis of their space, as LAPACK's are. An
+//! eigenvector's sign is arbitrary in LAPACK too; here its first
+//! component of the largest magnitude is positive. A NaN in the triangle
+//! read makes the eigenvalues NaN, and the vectors of two rows or more
+//! (no sweep then converges: the loop stops after [`JACOBI_SWEEPS`]); so
+//! do elements so large that their differences overflow, where LAPACK
+//! scales the matrix first. A non-square array panics as `det`'s does.
+//! Each sweep costs some `6 n**3` multiplications, meant for the small
+//! matrices kernels build (MNE's 4x4 of Horn's quaternion fit). Not
+//! here: Float16, complex (Hermitian) arrays, stacks of matrices, and
+//! the attributes `.eigenvalues` and `.eigenvectors` of NumPy's result
+//! (unpack or index the tuple).
 
 use super::*;
 use crate::pytypes::promote_strong;
@@ -78,6 +109,12 @@ pub(crate) fn det_dtype(d: DType) -> Option<DType> {
         _ => Some(DType::Float64),
     }
 }
+
+/// The most sweeps of `np.linalg.eigh`'s Jacobi method: finite matrices
+/// converge in far fewer (the off-diagonal part shrinks quadratically
+/// once it is small, some ten sweeps for matrices of hundreds of rows);
+/// the bound ends the loop for a NaN, which never converges.
+const JACOBI_SWEEPS: i64 = 64;
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.linalg.det(a)` (see the module's header).
@@ -220,6 +257,278 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let nm = self.fresh("det");
         let det = self.b.select(el, singular, zero, signed, &nm);
         Val::Num { v: det, s: Scalar::strong(d), nonneg: false }
+    }
+
+    /// `np.linalg.eigh(a)` (the eigenvalues and eigenvectors, a tuple) or,
+    /// when `vectors` is false, `np.linalg.eigvalsh(a)` (the eigenvalues
+    /// alone); see the module's header.
+    pub(super) fn eigh_call(&mut self, shown: &str, c: &CallExpr, vectors: bool) -> Val {
+        let Some(kws) = self.keywords_of(c, &["UPLO"], shown) else { return Val::Err };
+        let (arg, uplo) = match (c.args, kws.first()) {
+            (&[a], None) => (a, None),
+            (&[a, u], None) | (&[a], Some(&(_, u))) => (a, Some(u)),
+            (&[_, u], Some(_)) => return self.err(&self.range(u), "`UPLO` is given twice"),
+            _ => return self.err(c, format!("{shown} takes one array (and `UPLO=`)")),
+        };
+        // NumPy reads `UPLO.upper()`; anything but 'L' and 'U' is its
+        // ValueError, known here before the call runs.
+        let hir = self.hir;
+        let upper = match uplo.map(|e| (e, &hir.exprs[e])) {
+            None => false,
+            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s.eq_ignore_ascii_case("L") => false,
+            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s.eq_ignore_ascii_case("U") => true,
+            Some((e, hir::Expr::Literal(Lit::Str(_)))) => {
+                return self.err(&self.range(e), "ValueError: UPLO argument must be 'L' or 'U'")
+            }
+            Some((e, _)) => {
+                return self.err(&self.range(e), format!("{shown} takes `UPLO` as a constant here, 'L' or 'U'"))
+            }
+        };
+        let Some((a, ty)) = self.numeric_array_arg(arg, shown, false) else { return Val::Err };
+        if ty.ndim() != Some(2) {
+            return self.err(
+                &self.range(arg),
+                format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"),
+            );
+        }
+        let Some(d) = det_dtype(ty.dtype) else {
+            return self
+                .err(&self.range(arg), format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()));
+        };
+        self.at(c);
+        let nm = self.fresh("rows");
+        let n = self.b.dim(a, 0, &nm);
+        let nm = self.fresh("cols");
+        let cols = self.b.dim(a, 1, &nm);
+        let square = self.result(Opcode::Eq, DType::Bool, n, cols);
+        self.panic_unless(square, "LinAlgError: Last 2 dimensions of the array must be square", c);
+        let el = TypeId::scalar(d);
+        let float = |this: &mut Self, x: f64| {
+            let nm = this.fresh("float");
+            let x64 = this.b.const_(TypeId::scalar(DType::Float64), Literal::Float(x.to_bits()), &nm);
+            if d == DType::Float64 {
+                return x64;
+            }
+            let nm = this.fresh("float");
+            this.b.cast(el, x64, &nm)
+        };
+        let zero = self.zero(d);
+        let one = float(self, 1.0);
+
+        // The working matrix, symmetric: every element read from the
+        // triangle `UPLO` names (`m[i, j] = a[max(i, j), min(i, j)]` for
+        // 'L'), so the other is never read, as LAPACK never reads it.
+        let (m, _) = self.new_empty_array(d, &[(n, true), (n, true)], c);
+        let open = self.loops_open(&[n, n], c);
+        let (i, j) = (open[0].i, open[1].i);
+        let below = self.result(Opcode::Ge, DType::Bool, i, j);
+        let (hi, lo) = (self.select_int(below, i, j), self.select_int(below, j, i));
+        let at = if upper { [lo, hi] } else { [hi, lo] };
+        let x = self.load(&(a, ty.clone()), &at, c.range());
+        let Some(x) = self.materialize(&x, d, c) else { return Val::Err };
+        self.b.index_store(m, &[i, j], x);
+        self.loops_close(open, c);
+        // The rotations' product, from the identity.
+        let rotations = vectors.then(|| self.new_array(d, &[(n, true), (n, true)], c).0);
+        if let Some(v) = rotations {
+            let open = self.loops_open(&[n], c);
+            let i = open[0].i;
+            self.b.index_store(v, &[i, i], one);
+            self.loops_close(open, c);
+        }
+
+        let load = |this: &mut Self, arr: ValueId, i: ValueId, j: ValueId| {
+            let nm = this.fresh("el");
+            this.b.index_load(el, arr, &[i, j], &nm)
+        };
+        let abs = |this: &mut Self, x: ValueId| {
+            let nm = this.fresh("abs");
+            this.b.unary(Opcode::Abs, el, x, &nm)
+        };
+        let sqrt = |this: &mut Self, x: ValueId| match this.intrinsic("sqrt", &[x], d, c.range()) {
+            Val::Num { v, .. } => v,
+            _ => unreachable!("an intrinsic call is a number"),
+        };
+        let hypot = |this: &mut Self, x: ValueId, y: ValueId| match this.intrinsic("hypot", &[x, y], d, c.range()) {
+            Val::Num { v, .. } => v,
+            _ => unreachable!("an intrinsic call is a number"),
+        };
+        // Columns `p` and `q` of `arr` (rows when `rows`) turned by the
+        // rotation `(c, s)`: `x, y = c x - s y, s x + c y`.
+        let turn = |this: &mut Self, arr: ValueId, (p, q): (ValueId, ValueId), (cos, sin): (ValueId, ValueId), rows| {
+            let open = this.loops_open(&[n], c);
+            let r = open[0].i;
+            let (xp, xq) = if rows { ([p, r], [q, r]) } else { ([r, p], [r, q]) };
+            let x = load(this, arr, xp[0], xp[1]);
+            let y = load(this, arr, xq[0], xq[1]);
+            let cx = this.result(Opcode::Mul, d, cos, x);
+            let sy = this.result(Opcode::Mul, d, sin, y);
+            let new_x = this.result(Opcode::Sub, d, cx, sy);
+            let sx = this.result(Opcode::Mul, d, sin, x);
+            let cy = this.result(Opcode::Mul, d, cos, y);
+            let new_y = this.result(Opcode::Add, d, sx, cy);
+            this.b.index_store(arr, &xp, new_x);
+            this.b.index_store(arr, &xq, new_y);
+            this.loops_close(open, c);
+        };
+
+        // Cyclic Jacobi: sweeps over the pairs `p < q` in row order, each
+        // element below the diagonal either negligible (set to zero) or
+        // zeroed by a rotation, until a sweep rotates nothing.
+        let unit = if d == DType::Float32 { f64::from(f32::EPSILON) / 2.0 } else { f64::EPSILON / 2.0 };
+        let unit = float(self, unit);
+        let no = self.zero(DType::Bool);
+        let nm = self.fresh("converged");
+        let converged = self.b.let_(TypeId::BOOL, no, &nm);
+        let sweeps = self.int_const(JACOBI_SWEEPS, c);
+        let one_int = self.int_const(1, c);
+        let sweep = self.loops_open(&[sweeps], c);
+        let (work, idle) = (self.block("jacobi.sweep"), self.block("jacobi.idle"));
+        self.b.condbr(converged, idle, work, None);
+        self.enter(work);
+        let nm = self.fresh("rotated");
+        let rotated = self.b.let_(TypeId::BOOL, no, &nm);
+        let rows = self.loops_open(&[n], c);
+        let p = rows[0].i;
+        let after = self.result(Opcode::Add, DType::Int64, p, one_int);
+        let rest = self.result(Opcode::Sub, DType::Int64, n, after);
+        let pairs = self.loops_open(&[rest], c);
+        let q = self.result(Opcode::Add, DType::Int64, after, pairs[0].i);
+        let apq = load(self, m, q, p);
+        let app = load(self, m, p, p);
+        let aqq = load(self, m, q, q);
+        // Negligible: at most the unit roundoff times the geometric mean
+        // of the two diagonal magnitudes (a perturbation of that size moves
+        // no eigenvalue by more than rounding does). Each root on its own,
+        // so the bound's product cannot overflow. NaN is never negligible.
+        let (mp, mq) = (abs(self, app), abs(self, aqq));
+        let (rp, rq) = (sqrt(self, mp), sqrt(self, mq));
+        let mean = self.result(Opcode::Mul, d, rp, rq);
+        let bound = self.result(Opcode::Mul, d, unit, mean);
+        let size = abs(self, apq);
+        let negligible = self.result(Opcode::Le, DType::Bool, size, bound);
+        let (drop, rotate, next) = (self.block("jacobi.drop"), self.block("jacobi.rotate"), self.block("jacobi.next"));
+        self.b.condbr(negligible, drop, rotate, None);
+        self.enter(drop);
+        self.b.index_store(m, &[p, q], zero);
+        self.b.index_store(m, &[q, p], zero);
+        self.br(next);
+        self.enter(rotate);
+        let nm = self.fresh("yes");
+        let yes = self.b.const_(TypeId::BOOL, Literal::Bool(true), &nm);
+        self.b.set(rotated, yes);
+        // The smaller rotation that zeroes `m[q, p]` (Rutishauser's):
+        // `theta = (aqq - app) / (2 apq)`, `t = sign(theta) / (|theta| +
+        // hypot(theta, 1))`, `c = 1 / hypot(t, 1)`, `s = t c`.
+        let gap = self.result(Opcode::Sub, d, aqq, app);
+        let twice = self.result(Opcode::Add, d, apq, apq);
+        let theta = self.result(Opcode::Div, d, gap, twice);
+        let size_theta = abs(self, theta);
+        let h = hypot(self, theta, one);
+        let denominator = self.result(Opcode::Add, d, size_theta, h);
+        let t_pos = self.result(Opcode::Div, d, one, denominator);
+        let nm = self.fresh("neg");
+        let t_neg = self.b.unary(Opcode::Neg, el, t_pos, &nm);
+        let negative = self.result(Opcode::Lt, DType::Bool, theta, zero);
+        let nm = self.fresh("tan");
+        let t = self.b.select(el, negative, t_neg, t_pos, &nm);
+        let ht = hypot(self, t, one);
+        let cos = self.result(Opcode::Div, d, one, ht);
+        let sin = self.result(Opcode::Mul, d, t, cos);
+        turn(self, m, (p, q), (cos, sin), false);
+        turn(self, m, (p, q), (cos, sin), true);
+        // The pair's own elements as the rotation makes them exactly: the
+        // diagonal by `t`, which rounds less than the products above.
+        let shift = self.result(Opcode::Mul, d, t, apq);
+        let new_p = self.result(Opcode::Sub, d, app, shift);
+        let new_q = self.result(Opcode::Add, d, aqq, shift);
+        self.b.index_store(m, &[p, p], new_p);
+        self.b.index_store(m, &[q, q], new_q);
+        self.b.index_store(m, &[p, q], zero);
+        self.b.index_store(m, &[q, p], zero);
+        if let Some(v) = rotations {
+            turn(self, v, (p, q), (cos, sin), false);
+        }
+        self.br(next);
+        self.enter(next);
+        self.loops_close(pairs, c);
+        self.loops_close(rows, c);
+        let nm = self.fresh("not");
+        let still = self.b.unary(Opcode::Not, TypeId::BOOL, rotated, &nm);
+        self.b.set(converged, still);
+        self.br(idle);
+        self.enter(idle);
+        self.loops_close(sweep, c);
+
+        // The eigenvalues sorted ascending, stably (NaN last): each goes to
+        // its rank, the count of those before it in that order; its vector
+        // to the same column, its largest component made positive.
+        let (w, w_ty) = self.new_empty_array(d, &[(n, true)], c);
+        let out = vectors.then(|| self.new_empty_array(d, &[(n, true), (n, true)], c));
+        let each = self.loops_open(&[n], c);
+        let k = each[0].i;
+        let x = load(self, m, k, k);
+        let x_nan = self.result(Opcode::Ne, DType::Bool, x, x);
+        let zero_int = self.int_const(0, c);
+        let nm = self.fresh("rank");
+        let rank = self.b.let_(TypeId::INT64, zero_int, &nm);
+        let others = self.loops_open(&[n], c);
+        let j = others[0].i;
+        let y = load(self, m, j, j);
+        let y_nan = self.result(Opcode::Ne, DType::Bool, y, y);
+        let less = self.result(Opcode::Lt, DType::Bool, y, x);
+        let nm = self.fresh("not");
+        let y_number = self.b.unary(Opcode::Not, TypeId::BOOL, y_nan, &nm);
+        let number_first = self.result(Opcode::And, DType::Bool, x_nan, y_number);
+        let equal = self.result(Opcode::Eq, DType::Bool, y, x);
+        let both_nan = self.result(Opcode::And, DType::Bool, x_nan, y_nan);
+        let tie = self.result(Opcode::Or, DType::Bool, equal, both_nan);
+        let earlier = self.result(Opcode::Lt, DType::Bool, j, k);
+        let tie_before = self.result(Opcode::And, DType::Bool, tie, earlier);
+        let ordered = self.result(Opcode::Or, DType::Bool, less, number_first);
+        let before = self.result(Opcode::Or, DType::Bool, ordered, tie_before);
+        let count = self.select_int(before, one_int, zero_int);
+        let more = self.result(Opcode::Add, DType::Int64, rank, count);
+        self.b.set(rank, more);
+        self.loops_close(others, c);
+        self.b.index_store(w, &[rank], x);
+        if let (Some(v), Some((out, _))) = (rotations, &out) {
+            let out = *out;
+            // The first component of the largest magnitude decides the sign.
+            let minus_one = float(self, -1.0);
+            let nm = self.fresh("largest");
+            let largest = self.b.let_(el, minus_one, &nm);
+            let nm = self.fresh("pick");
+            let pick = self.b.let_(el, zero, &nm);
+            let open = self.loops_open(&[n], c);
+            let r = open[0].i;
+            let y = load(self, v, r, k);
+            let size = abs(self, y);
+            let larger = self.result(Opcode::Gt, DType::Bool, size, largest);
+            let nm = self.fresh("largest");
+            let l = self.b.select(el, larger, size, largest, &nm);
+            self.b.set(largest, l);
+            let nm = self.fresh("pick");
+            let chosen = self.b.select(el, larger, y, pick, &nm);
+            self.b.set(pick, chosen);
+            self.loops_close(open, c);
+            let flip = self.result(Opcode::Lt, DType::Bool, pick, zero);
+            let open = self.loops_open(&[n], c);
+            let r = open[0].i;
+            let y = load(self, v, r, k);
+            let nm = self.fresh("neg");
+            let minus = self.b.unary(Opcode::Neg, el, y, &nm);
+            let nm = self.fresh("component");
+            let signed = self.b.select(el, flip, minus, y, &nm);
+            self.b.index_store(out, &[r, rank], signed);
+            self.loops_close(open, c);
+        }
+        self.loops_close(each, c);
+        let values = Val::Arr { v: w, ty: w_ty };
+        match out {
+            Some((v, ty)) => Val::Tuple(vec![values, Val::Arr { v, ty }]),
+            None => values,
+        }
     }
 
     /// The operands of `c` when it calls `np.dot(a, b)` (also `dot`

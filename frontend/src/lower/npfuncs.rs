@@ -2,8 +2,8 @@
 //! reductions (those are `arrays.rs`): which call names one, and
 //! `np.array([...])` of scalars. The others are lowered where their kind
 //! lives: sorting and searching in `sorting.rs`, the NaN-ignoring
-//! reductions and `np.linalg.norm` in `nanreduce.rs`, `np.linalg.det` in
-//! `linalg.rs`. Each is named as
+//! reductions and `np.linalg.norm` in `nanreduce.rs`, `np.linalg.det`,
+//! `np.linalg.eigh` and `np.linalg.eigvalsh` in `linalg.rs`. Each is named as
 //! NumPy spells it (`np.sort`, `np.linalg.norm`), imported from NumPy
 //! (`from numpy import nanmean`, `from numpy.linalg import norm`) or, for
 //! `a.sort()`, as the method of an array local.
@@ -36,6 +36,11 @@ pub(crate) enum NpFn {
     Norm,
     /// `np.linalg.det(a)`: the determinant of a square 2-D array.
     Det,
+    /// `np.linalg.eigh(a)`: the eigenvalues and eigenvectors of a
+    /// symmetric 2-D array, a tuple.
+    Eigh,
+    /// `np.linalg.eigvalsh(a)`: its eigenvalues alone.
+    EigvalsH,
     Nan(NanRed),
     /// `np.var(a)`: the variance of every element, NaN included.
     Var,
@@ -115,6 +120,8 @@ pub(crate) fn linalg_function(name: &str) -> Option<NpFn> {
     match name {
         "norm" => Some(NpFn::Norm),
         "det" => Some(NpFn::Det),
+        "eigh" => Some(NpFn::Eigh),
+        "eigvalsh" => Some(NpFn::EigvalsH),
         _ => None,
     }
 }
@@ -239,6 +246,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::Det => "`np.linalg.det`",
+            NpFn::Eigh => "`np.linalg.eigh`",
+            NpFn::EigvalsH => "`np.linalg.eigvalsh`",
             NpFn::ArrayOf => "`np.array`",
             NpFn::Var => "`np.var`",
             NpFn::Std => "`np.std`",
@@ -331,6 +340,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::FlatNonzero
                 | NpFn::Unique
                 | NpFn::Det
+                | NpFn::Eigh
+                | NpFn::EigvalsH
         );
         if creates && self.decl.attrs.is_device() {
             return self
@@ -343,6 +354,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Searchsorted => self.searchsorted_call(shown, c),
             NpFn::Norm => self.norm_call(shown, c),
             NpFn::Det => self.det_call(shown, c),
+            NpFn::Eigh => self.eigh_call(shown, c, true),
+            NpFn::EigvalsH => self.eigh_call(shown, c, false),
             NpFn::Nan(r) => self.nan_reduction_call(r, shown, c, true),
             NpFn::Var | NpFn::VarMethod => self.nan_reduction_call(NanRed::Var, shown, c, false),
             NpFn::Std | NpFn::StdMethod => self.nan_reduction_call(NanRed::Std, shown, c, false),
