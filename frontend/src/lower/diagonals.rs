@@ -88,8 +88,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let Some((a, ty)) = self.numeric_array_arg(array_e, shown, true) else { return Val::Err };
         if ty.ndim() != Some(2) {
-            return self
-                .err(&self.range(array_e), format!("{shown} of a 2-D array here (NumPy's of more axes is an array)"));
+            return self.err(
+                &self.range(array_e),
+                format!("{shown} takes a 2-D array here (of more axes, NumPy's result is an array)"),
+            );
         }
         let offset = match given[1] {
             Some(e) => match self.integer_arg(e, &format!("the offset of {shown}")) {
