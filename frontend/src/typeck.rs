@@ -1275,6 +1275,12 @@ impl Solver<'_> {
                         self.numpy_array_call(plain, std::slice::from_ref(base), keywords)
                     }
                     (NpFn::VarMethod | NpFn::StdMethod, _) => None,
+                    // `a.trace(offset)`: `np.trace(a, offset)`.
+                    (NpFn::TraceMethod, Expr::Attribute { base, .. }) => {
+                        let all: Vec<ExprId> = std::iter::once(*base).chain(args.iter().copied()).collect();
+                        self.numpy_array_call(NpFn::Trace, &all, keywords)
+                    }
+                    (NpFn::TraceMethod, _) => None,
                     (f, _) => self.numpy_array_call(f, args, keywords),
                 }
             }
@@ -2423,6 +2429,10 @@ impl Solver<'_> {
                 };
                 return array.then_some(NpFn::ArgSortMethod);
             }
+            // `a.trace()` of any array expression.
+            Expr::Attribute { base, attr } if &**attr == "trace" => {
+                return matches!(self.ty(*base), Some(Ty::Arr(_))).then_some(NpFn::TraceMethod);
+            }
             // `a.var()`, `a.std()` of any array expression.
             Expr::Attribute { base, attr } if matches!(&**attr, "var" | "std") => {
                 let array = matches!(self.ty(*base), Some(Ty::Arr(_)));
@@ -2599,6 +2609,64 @@ impl Solver<'_> {
                     }
                     _ => None,
                 };
+            }
+            // As the lowering's `diagonals.rs`: `np.sum`'s dtype of the
+            // diagonal; a new C-order 2-D array.
+            NpFn::Trace => {
+                let kws = self.keywords_of(keywords, &["a", "offset"])?;
+                let array = args.first().or(kws.get("a"))?;
+                let Ty::Arr(t) = self.ty(*array)? else { return None };
+                if t.ndim() != Some(2) || t.dtype.is_text() {
+                    return None;
+                }
+                let d = sum_dtypes(t.dtype).1;
+                return Some(Ty::Num { s: Scalar::strong(d), nonneg: false });
+            }
+            NpFn::Eye | NpFn::Identity => {
+                let names: &[&str] = if f == NpFn::Eye { &["N", "M", "k", "dtype"] } else { &["n", "dtype"] };
+                let kws = self.keywords_of(keywords, names)?;
+                let at = names.len() - 1;
+                let d = match (args.get(at), kws.get("dtype")) {
+                    (Some(_), Some(_)) => return None,
+                    (Some(&e), None) | (None, Some(&e)) => self.dtype_arg(e)?,
+                    (None, None) => DType::Float64,
+                };
+                if self.env.decl.attrs.is_device() {
+                    return None;
+                }
+                return Some(Ty::Arr(TypeData::array(d, Shape::dims(&[None, None]), Layout::COrder)));
+            }
+            // As the lowering's `histograms.rs`: the Int64 counts and the
+            // edges (the array of edges given, or new ones).
+            NpFn::Histogram => {
+                let names = ["a", "bins", "range", "density", "weights"];
+                let kws = self.keywords_of(keywords, &names)?;
+                let arg = |k: usize| args.get(k).or(kws.get(names[k])).copied();
+                let Ty::Arr(t) = self.ty(arg(0)?)? else { return None };
+                if !crate::lower::histograms::histogram_data(t.dtype) || t.ndim().is_none() {
+                    return None;
+                }
+                let edges = match arg(1).map(|e| self.ty(e)) {
+                    Some(None) => return None,
+                    Some(Some(Ty::Arr(b))) => {
+                        let real = matches!(kind(b.dtype), Kind::Int | Kind::Float);
+                        (b.ndim() == Some(1) && real).then_some(b)?
+                    }
+                    _ => {
+                        let range = match arg(2) {
+                            None => None,
+                            Some(e) if matches!(self.body.exprs[e], Expr::None) => None,
+                            Some(e) => match self.ty(e)? {
+                                Ty::Tuple(ts) if ts.len() == 2 => Some((ts[0].scalar()?, ts[1].scalar()?)),
+                                _ => return None,
+                            },
+                        };
+                        let d = crate::lower::histograms::uniform_edges_dtype(t.dtype, range, false)?;
+                        TypeData::array(d, Shape::dims(&[None]), Layout::COrder)
+                    }
+                };
+                let hist = TypeData::array(DType::Int64, Shape::dims(&[None]), Layout::COrder);
+                return Some(Ty::Tuple(vec![Ty::Arr(hist), Ty::Arr(edges)]));
             }
             // `kind=` picks no other order (the lowering checks its value).
             NpFn::ArgSort => {

@@ -533,6 +533,16 @@ def panic_message(exc, instr):
     ):
         # NumPy's errors, which compiled code raises as the same ValueError.
         return "ValueError: " + str(exc)
+    if isinstance(exc, ValueError) and (
+        str(exc) in ("`bins` must be positive, when an integer", "max must be larger than min in range parameter.",
+                     "`bins` must increase monotonically, when an array")
+        or re.fullmatch(r"(supplied|autodetected) range of \[-?(\d+(\.\d+)?|nan|inf), -?(\d+(\.\d+)?|nan|inf)\] "
+                        r"is not finite", str(exc))
+        or re.fullmatch(r"Too many bins for data range\. Cannot create \d+ finite-sized bins\.", str(exc))
+    ):
+        # np.histogram's errors; the edges compiled code writes as NumPy
+        # does (integers, integral floats, nan and infinities).
+        return "ValueError: " + str(exc)
     if isinstance(exc, ValueError) and re.fullmatch(r"kth\(=-?\d+\) out of bounds \(\d+\)", str(exc)):
         return "ValueError: " + str(exc)
     if type(exc).__name__ == "LinAlgError" and str(exc) == "Last 2 dimensions of the array must be square":
@@ -1711,6 +1721,94 @@ def _printing():
         C("optional_both", "optional", -0.0, 7),
         C("then_panics", "then_panics", 5),
         C("then_panics_not", "then_panics", 1),
+    ]
+
+
+@program("histograms")
+def _histograms():
+    nan = np.nan
+    inf = np.inf
+    on_edges = arr([-1.0, -0.5, 0.0, 0.5, 1.0, 1.0, -1.5, 2.0, 0.25, -0.999], np.float64)
+    data = f64(60)
+    return [
+        C("trace_square", "trace_f64", f64(3, 3)),
+        C("trace_wide", "trace_f64", f64(2, 4)),
+        C("trace_tall", "trace_f64", f64(4, 2)),
+        C("trace_long", "trace_f64", f64(20, 20)),
+        C("trace_transposed", "trace_f64", transposed(f64(3, 4))),
+        C("trace_strided", "trace_f64", every_other(f64(3, 3))),
+        C("trace_empty", "trace_f64", np.zeros((0, 3), np.float64)),
+        C("trace_i8", "trace_i8", arr([[127, 1, 3], [5, 127, -2], [0, 0, 100]], np.int8)),
+        C("trace_bools", "trace_bools", arr([[True, False], [True, True], [False, False]], np.bool_)),
+        C("trace_above", "trace_offset", f64(3, 4), 1),
+        C("trace_below_two", "trace_offset", f64(4, 3), -2),
+        C("trace_past_columns", "trace_offset", f64(3, 4), 4),
+        C("trace_past_rows", "trace_offset", f64(3, 4), -3),
+        C("trace_below", "trace_below", ints(np.int32, -100, 100, 3, 3)),
+        C("trace_method", "trace_method", f32(4, 3)),
+        C("trace_method_fortran", "trace_method", fortran(f32(3, 3))),
+        C("eye_square", "eye_square", 3),
+        C("eye_none", "eye_square", 0),
+        C("eye_negative", "eye_square", -1),
+        C("eye_wide", "eye_wide", 2, 4, 1),
+        C("eye_tall_below", "eye_wide", 4, 2, -1),
+        C("eye_past_columns", "eye_wide", 3, 3, 3),
+        C("eye_past_rows", "eye_wide", 3, 3, -7),
+        C("eye_int", "eye_int", 3, -1),
+        C("eye_bools", "eye_bools", 3),
+        C("identity_u8", "identity_u8", 3),
+        C("eye_trace", "eye_trace", 3, 5, 2),
+        C("hist_auto", "hist_auto", data, 10),
+        C("hist_auto_one_bin", "hist_auto", data, 1),
+        C("hist_auto_edges", "hist_auto", arr([0.0, 1.0, 1.0, 0.5, 0.25, 0.75, 0.2], np.float64), 4),
+        C("hist_auto_thirds", "hist_auto", arr([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7], np.float64), 3),
+        C("hist_auto_same", "hist_auto", arr([2.0, 2.0, 2.0], np.float64), 3),
+        C("hist_auto_empty", "hist_auto", zeros(0, np.float64), 4),
+        C("hist_auto_strided", "hist_auto", every_other(f64(9)), 5),
+        C("hist_auto_nan", "hist_auto", arr([1.0, nan, 2.0], np.float64), 3),
+        C("hist_auto_inf", "hist_auto", arr([1.0, inf, 2.0], np.float64), 3),
+        C("hist_auto_minus_inf", "hist_auto", arr([-inf, 2.0], np.float64), 3),
+        C("hist_auto_zero_bins", "hist_auto", data, 0),
+        C("hist_default", "hist_default", f64(25)),
+        C("hist_range", "hist_range", on_edges),
+        C("hist_range_random", "hist_range", f64(40, scale=1.5)),
+        C("hist_range_args", "hist_range_args", on_edges, -0.5, 0.5, 2),
+        C("hist_range_args_same", "hist_range_args", on_edges, 1.0, 1.0, 4),
+        C("hist_range_args_reversed", "hist_range_args", on_edges, 2.0, 1.0, 4),
+        C("hist_range_args_nan", "hist_range_args", on_edges, nan, 1.0, 4),
+        C("hist_range_args_tiny", "hist_range_args", on_edges, 0.0, 5e-324, 3),
+        C("hist_int_range", "hist_int_range", ints(np.int32, -3, 12, 40)),
+        C("hist_ints", "hist_ints", ints(np.int64, -50, 50, 30)),
+        C("hist_ints_same", "hist_ints", arr([7, 7, 7], np.int64)),
+        C("hist_ints_empty", "hist_ints", zeros(0, np.int64)),
+        C("hist_f32", "hist_f32", f32(40)),
+        C("hist_f32_same", "hist_f32", arr([1.5, 1.5], np.float32)),
+        C("hist_f32_empty", "hist_f32", zeros(0, np.float32)),
+        C("hist_f32_range", "hist_f32_range", arr([0.1, 0.3, 0.5, 0.7, 0.05, 0.71, 0.2999, 0.3001], np.float32)),
+        C("hist_matrix", "hist_matrix", f64(4, 5)),
+        C("hist_matrix_transposed", "hist_matrix", transposed(f64(3, 4))),
+        C("hist_edges", "hist_edges", arr([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 3.5, -1.0, nan, 2.5, 1.0], np.float64),
+          arr([0.0, 1.0, 1.0, 2.0, 3.0], np.float64)),
+        C("hist_edges_random", "hist_edges", data, arr([-10.0, -2.5, 0.0, 0.125, 7.0], np.float64)),
+        C("hist_edges_strided", "hist_edges", data, every_other(arr([-5.0, 0.0, 5.0], np.float64))),
+        C("hist_edges_decreasing", "hist_edges", data, arr([0.0, 2.0, 1.0], np.float64)),
+        C("hist_edges_none", "hist_edges", data, zeros(0, np.float64)),
+        C("hist_edges_one", "hist_edges", data, arr([1.0], np.float64)),
+        C("hist_int_edges", "hist_int_edges", arr([0.0, 1.5, 2.0, 4.0, 3.9, -0.1], np.float64), arr([0, 2, 4], np.int64)),
+        C("hist_edges_matrix", "hist_edges_matrix", ints(np.int32, 0, 5, 3, 4), arr([0.0, 1.5, 3.0, 5.0], np.float64)),
+        C("hist_positive_bins", "hist_positive_bins", data, 3),
+        C("hist_zero_bins", "hist_positive_bins", data, 0),
+        C("hist_negative_bins", "hist_positive_bins", data, -2),
+        C("hist_finite", "hist_finite", data, 5.0),
+        C("hist_finite_inf", "hist_finite", data, inf),
+        C("hist_finite_nan", "hist_finite", data, nan),
+        C("hist_float_edges", "hist_float_edges", data, -1.0, 3.0),
+        C("hist_float_edges_inf", "hist_float_edges", data, 0.0, inf),
+        C("hist_float_edges_minus_inf", "hist_float_edges", data, -inf, 2.0),
+        C("hist_float_edges_minus_zero", "hist_float_edges", data, -0.0, nan),
+        C("arviz_histogram", "arviz_histogram", f64(100), np.linspace(-10.0, 10.0, 11)),
+        C("arviz_histogram_outside", "arviz_histogram", arr([-3.0, 0.5, 1.0, 2.0, 9.0], np.float64),
+          arr([0.0, 0.5, 1.5, 2.0], np.float64)),
     ]
 
 
@@ -3835,8 +3933,10 @@ NUMPY_ARRAY_FUNCS = {
     "nanmin": set(), "nanmax": set(), "nanargmin": set(), "nanargmax": set(), "nanmean": set(),
     "nanvar": {"ddof"}, "nanstd": {"ddof"}, "var": {"ddof"}, "std": {"ddof"},
     "concatenate": {"axis"}, "diff": {"n"}, "flatnonzero": set(), "unique": set(), "partition": set(),
+    "trace": {"offset"}, "eye": {"M", "k", "dtype"}, "identity": {"dtype"},
+    "histogram": {"bins", "range", "density", "weights"},
 }
-ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel", "var", "std"}
+ARRAY_METHODS = NUMPY_REDUCE | {"copy", "transpose", "ravel", "var", "std", "trace"}
 # The reductions and running sums that take an axis (`axis=k`, or the
 # argument after the array).
 NUMPY_AXIS = NUMPY_REDUCE | {"cumsum"}

@@ -1169,7 +1169,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// A reduction of every element of `arr` in C order to a scalar or,
     /// with `axis`, of each lane along that axis to an array of the other
     /// axes (C order).
-    fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &CallExpr) -> Val {
+    pub(super) fn reduce(&mut self, r: Red, arr: ValueId, ty: &TypeData, axis: Option<usize>, c: &CallExpr) -> Val {
         let d = ty.dtype;
         // The accumulator's dtype and the result's.
         let (acc_d, res_d) = match r {

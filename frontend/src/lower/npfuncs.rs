@@ -3,7 +3,9 @@
 //! `np.array([...])` of scalars. The others are lowered where their kind
 //! lives: sorting and searching in `sorting.rs`, the NaN-ignoring
 //! reductions and `np.linalg.norm` in `nanreduce.rs`, `np.linalg.det`,
-//! `np.linalg.eigh` and `np.linalg.eigvalsh` in `linalg.rs`. Each is named as
+//! `np.linalg.eigh` and `np.linalg.eigvalsh` in `linalg.rs`, `np.trace`
+//! and `np.eye` in `diagonals.rs`, `np.histogram` in `histograms.rs`. Each
+//! is named as
 //! NumPy spells it (`np.sort`, `np.linalg.norm`), imported from NumPy
 //! (`from numpy import nanmean`, `from numpy.linalg import norm`) or, for
 //! `a.sort()`, as the method of an array local.
@@ -68,6 +70,16 @@ pub(crate) enum NpFn {
     FlatNonzero,
     /// `np.unique(a)` of a 1-D array.
     Unique,
+    /// `np.trace(a, offset=0)` of a 2-D array.
+    Trace,
+    /// `a.trace(offset=0)`.
+    TraceMethod,
+    /// `np.eye(N, M=None, k=0, dtype=float)`.
+    Eye,
+    /// `np.identity(n, dtype=float)`.
+    Identity,
+    /// `np.histogram(a, bins=10, range=None)`.
+    Histogram,
 }
 
 /// A NaN-ignoring reduction of a whole array.
@@ -100,6 +112,10 @@ pub(crate) fn numpy_function(name: &str) -> Option<NpFn> {
         "diff" => NpFn::Diff,
         "flatnonzero" => NpFn::FlatNonzero,
         "unique" => NpFn::Unique,
+        "trace" => NpFn::Trace,
+        "eye" => NpFn::Eye,
+        "identity" => NpFn::Identity,
+        "histogram" => NpFn::Histogram,
         "var" => NpFn::Var,
         "std" => NpFn::Std,
         "nansum" => NpFn::Nan(NanRed::Sum),
@@ -243,6 +259,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Diff => "`np.diff`",
             NpFn::FlatNonzero => "`np.flatnonzero`",
             NpFn::Unique => "`np.unique`",
+            NpFn::Trace => "`np.trace`",
+            NpFn::TraceMethod => "`.trace()`",
+            NpFn::Eye => "`np.eye`",
+            NpFn::Identity => "`np.identity`",
+            NpFn::Histogram => "`np.histogram`",
             NpFn::Searchsorted => "`np.searchsorted`",
             NpFn::Norm => "`np.linalg.norm`",
             NpFn::Det => "`np.linalg.det`",
@@ -279,6 +300,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     linalg_function(attr)
                 } else if (attr == "var" || attr == "std") && self.is_array_expr(base) {
                     Some(if attr == "var" { NpFn::VarMethod } else { NpFn::StdMethod })
+                } else if attr == "trace" && self.is_array_expr(base) {
+                    Some(NpFn::TraceMethod)
                 } else if attr == "sort" || attr == "argsort" {
                     // The method of an array local or of a view (`m[i].sort()`).
                     let method = if attr == "sort" { NpFn::SortInPlace } else { NpFn::ArgSortMethod };
@@ -339,6 +362,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 | NpFn::Diff
                 | NpFn::FlatNonzero
                 | NpFn::Unique
+                | NpFn::Eye
+                | NpFn::Identity
+                | NpFn::Histogram
                 | NpFn::Det
                 | NpFn::Eigh
                 | NpFn::EigvalsH
@@ -368,6 +394,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             NpFn::Diff => self.diff_call(shown, c),
             NpFn::FlatNonzero => self.flatnonzero_call(shown, c),
             NpFn::Unique => self.unique_call(shown, c),
+            NpFn::Trace | NpFn::TraceMethod => self.trace_call(f, shown, c),
+            NpFn::Eye | NpFn::Identity => self.eye_call(f, shown, c),
+            NpFn::Histogram => self.histogram_call(shown, c),
         }
     }
 

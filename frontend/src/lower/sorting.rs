@@ -505,7 +505,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The index at which `x` (of `d`) would go into the sorted `a` (of
     /// `a_d`, `n` elements): before the first element not before it
     /// (`left`) or after the last one not after it (`right`).
-    fn search(&mut self, a: ValueId, a_d: DType, n: ValueId, x: ValueId, d: DType, right: bool) -> ValueId {
+    pub(super) fn search(&mut self, a: ValueId, a_d: DType, n: ValueId, x: ValueId, d: DType, right: bool) -> ValueId {
         let zero = self.zero(DType::Int64);
         let lo = self.counter(zero, "lo");
         let hi = self.counter(n, "hi");
