@@ -2,8 +2,8 @@
 integers widening, views), np.eye and np.identity (shapes, diagonals,
 dtypes), np.histogram of equal bins (a range given or found, widened,
 empty data, Float32, integers, 2-D) and of edges given (duplicates, NaN,
-the last bin closed), NumPy's ValueErrors, and ArviZ's density of a
-histogram."""
+the last bin closed), NumPy's ValueErrors, a range that may be None
+when called, and ArviZ's density of a histogram."""
 import numpy as np
 from postyp import Bool, Float32, Float64, Int8, Int32, Int64, UInt8
 
@@ -153,3 +153,20 @@ def arviz_histogram(data: Float64[:], bins: Float64[:]) -> tuple[Int64[:], Float
     hist, bin_edges = np.histogram(data, bins=bins, range=None)
     hist_dens = hist / (hist.sum() * np.diff(bin_edges))
     return hist, hist_dens, bin_edges
+
+
+def hist_maybe_range(a: Float64[:], bins: Int64, rng: tuple[Float64, Float64] | None = None) -> tuple[Int64[:], Float64[:]]:
+    """Equal bins over a range that may be None: the data's own when it is."""
+    return np.histogram(a, bins=bins, range=rng)
+
+
+def arviz_histogram_range(data: Float64[:], bins: Float64[:], range_hist: tuple[Float64, Float64] | None = None) -> tuple[Int64, Float64, Int64]:
+    """ArviZ's histogram as written: its range handed on (edges given: unread)."""
+    hist, bin_edges = np.histogram(data, bins=bins, range=range_hist)
+    hist_dens = hist / (hist.sum() * np.diff(bin_edges))
+    return hist.sum(), hist_dens.sum(), bin_edges.size
+
+
+def count_maybe_range(a: Int32[:], rng: tuple[Int64, Int64] | None) -> Int64:
+    """Integer data over an integer range that may be None."""
+    return np.histogram(a, 4, rng)[0].sum()

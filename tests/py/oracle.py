@@ -1809,6 +1809,16 @@ def _histograms():
         C("arviz_histogram", "arviz_histogram", f64(100), np.linspace(-10.0, 10.0, 11)),
         C("arviz_histogram_outside", "arviz_histogram", arr([-3.0, 0.5, 1.0, 2.0, 9.0], np.float64),
           arr([0.0, 0.5, 1.5, 2.0], np.float64)),
+        C("hist_maybe_range_none", "hist_maybe_range", data, 7, None),
+        C("hist_maybe_range_given", "hist_maybe_range", data, 7, (-1.0, 2.5)),
+        C("hist_maybe_range_empty_none", "hist_maybe_range", zeros(0, np.float64), 3, None),
+        C("hist_maybe_range_flat", "hist_maybe_range", arr([2.0, 2.0, 2.0], np.float64), 4, None),
+        C("hist_maybe_range_nan", "hist_maybe_range", arr([1.0, nan], np.float64), 4, None),
+        C("hist_maybe_range_reversed", "hist_maybe_range", data, 4, (3.0, 1.0)),
+        C("arviz_histogram_range_none", "arviz_histogram_range", f64(50), np.linspace(-5.0, 5.0, 6), None),
+        C("arviz_histogram_range_given", "arviz_histogram_range", f64(50), np.linspace(-5.0, 5.0, 6), (0.0, 1.0)),
+        C("count_maybe_range_none", "count_maybe_range", arr([3, -7, 12, 0, 5], np.int32), None),
+        C("count_maybe_range_given", "count_maybe_range", arr([3, -7, 12, 0, 5], np.int32), (0, 6)),
     ]
 
 
