@@ -160,6 +160,7 @@ fn param_stub_type(ty: &ParamType) -> String {
         ParamType::Scalar(d) => scalar_param(*d).to_string(),
         ParamType::Array(a) => format!("npt.NDArray[{}]", numpy_type(a.dtype)),
         ParamType::MaybeNone(inner) => format!("{} | None", param_stub_type(inner)),
+        ParamType::DType(d) => format!("type[{0}] | np.dtype[{0}]", numpy_type(*d)),
         ParamType::Tuple(elements) => {
             format!("tuple[{}]", elements.iter().map(|d| scalar_param(*d)).collect::<Vec<_>>().join(", "))
         }

@@ -188,6 +188,10 @@ pub(crate) struct FuncDecl {
     /// The flags of a tuple result's elements that may be `None`, found by
     /// lowering (see `postc_ir::MaybeNone::result_elements`).
     pub result_optional: Vec<usize>,
+    /// The parameters that are dtypes fixed when the function compiles
+    /// (`dtype: type[Float64]`): not among `params` (they have no IR
+    /// parameter); the body reads each name as that dtype.
+    pub dtype_params: Vec<postc_ir::DTypeParam>,
 }
 
 impl FuncDecl {
@@ -248,6 +252,7 @@ impl FuncDecl {
         }
         b.set_maybe_none(postc_ir::MaybeNone { params: flags, result: self.ret_maybe_none, ..Default::default() });
         b.set_tuple_params(tuples);
+        b.set_dtype_params(self.dtype_params.clone());
         out
     }
 
@@ -1167,6 +1172,31 @@ impl<'a> Declarer<'a> {
         Some(TypeData::tuple(types))
     }
 
+    /// The dtype of a dtype parameter's annotation, `type[Float64]` (any
+    /// dtype but text): `None` for any other annotation.
+    fn dtype_parameter(&self, d: &Declared, a: &Expr) -> Option<DType> {
+        let Expr::Subscript(s) = a else { return None };
+        if !matches!(&*s.value, Expr::Name(n) if n.id.as_str() == "type") {
+            return None;
+        }
+        match self.type_name(d, &s.slice)? {
+            TypeName::DType(t) if !t.is_text() => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether `a` names NumPy's `dtype` class (`np.dtype`, or `dtype`
+    /// imported from NumPy).
+    fn is_numpy_dtype_class(&self, d: &Declared, a: &Expr) -> bool {
+        match a {
+            Expr::Attribute(at) if at.attr.id.as_str() == "dtype" => matches!(&*at.value,
+                Expr::Name(n) if matches!(d.globals.get(n.id.as_str()), Some(Global::BoundaryModule(m)) if m == "numpy")),
+            Expr::Name(n) => matches!(d.globals.get(n.id.as_str()),
+                Some(Global::Boundary { module, name }) if module == "numpy" && name == "dtype"),
+            _ => false,
+        }
+    }
+
     /// A tuple result annotation, `tuple[Float64, Int64[:]]` (or
     /// `Tuple[...]`): one scalar or array type per element.
     fn tuple_result(&mut self, d: &Declared, e: &Expr) -> Option<TypeData> {
@@ -1314,9 +1344,41 @@ impl<'a> Declarer<'a> {
         let mut defaults = Vec::new();
         let mut array_defaults = Vec::new();
         let mut unannotated_at = Vec::new();
+        let mut dtype_params = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
             match &pw.parameter.annotation {
+                // `dtype: type[Float64]`: a dtype fixed when compiled.
+                Some(a) if self.dtype_parameter(d, a).is_some() => {
+                    let dtype = self.dtype_parameter(d, a).expect("a dtype parameter");
+                    let keyword_only = p.kwonlyargs.iter().any(|k| k.parameter.name.id == pname);
+                    let positional_only = p.posonlyargs.iter().any(|k| k.parameter.name.id == pname);
+                    if let Some(v) = &pw.default {
+                        self.err(&**v, format!("dtype parameter `{pname}` takes no default value in compiled code"));
+                        ok = false;
+                    } else if keyword_only || positional_only {
+                        let which = if keyword_only { "keyword-only" } else { "positional-only" };
+                        self.err(&**a, format!("dtype parameter `{pname}` cannot be {which} in compiled code"));
+                        ok = false;
+                    } else {
+                        let at = params.len() + dtype_params.len();
+                        dtype_params.push(postc_ir::DTypeParam { at, name: pname, dtype });
+                    }
+                }
+                // `np.dtype`: a dtype given when called, which compiled code
+                // fixes.
+                Some(a) if self.is_numpy_dtype_class(d, a) => {
+                    self.err(
+                        &**a,
+                        format!(
+                            "parameter `{pname}` is a dtype, which compiled code fixes when it compiles: `@jit` \
+                             compiles the function once for each dtype it is given; to compile it for one, \
+                             annotate `{pname}: type[Float64]`"
+                        ),
+                    );
+                    poisoned.push(pname);
+                    ok = false;
+                }
                 // `x_offset: tuple[Int64, Int64]`: a tuple of numbers.
                 Some(a) if tuple_annotation(a).is_some() => match self.tuple_parameter(d, &pname, a, pw) {
                     Some(t) => {
@@ -1628,6 +1690,7 @@ impl<'a> Declarer<'a> {
                 ret_weak: false,
                 result_groups: Vec::new(),
                 result_optional: Vec::new(),
+                dtype_params: dtype_params.clone(),
             });
         }
         let doc = match f.body.first() {
@@ -1665,6 +1728,7 @@ impl<'a> Declarer<'a> {
             ret_weak: false,
             result_groups: Vec::new(),
             result_optional: Vec::new(),
+            dtype_params,
         };
         // A generic function is declared by its instances.
         if !decl.unannotated.is_empty() {

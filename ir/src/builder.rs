@@ -62,6 +62,9 @@ impl FunctionBuilder {
     pub fn set_positional_only(&mut self, positional_only: usize) {
         self.func.positional_only = positional_only;
     }
+    pub fn set_dtype_params(&mut self, dtype_params: Vec<crate::DTypeParam>) {
+        self.func.dtype_params = dtype_params;
+    }
     pub fn set_tuple_params(&mut self, tuple_params: Vec<(usize, usize)>) {
         self.func.tuple_params = tuple_params;
     }

@@ -36,6 +36,10 @@ pub enum ParamType {
     /// A tuple of numbers (Bool, integers, floats): its elements, one C
     /// argument each, in order.
     Tuple(Vec<DType>),
+    /// A dtype fixed when the function compiled (`dtype: type[Float64]`,
+    /// see [`crate::Function::dtype_params`]): no C argument; a Python
+    /// caller passes that dtype.
+    DType(DType),
 }
 
 #[derive(Clone, Debug)]
@@ -230,6 +234,11 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         params.push(Param { name: name.to_owned(), ty });
         k = at + len;
     }
+    // The dtypes among them, by their places (ascending).
+    for d in &f.dtype_params {
+        let at = d.at.min(params.len());
+        params.insert(at, Param { name: d.name.clone(), ty: ParamType::DType(d.dtype) });
+    }
     let ret = match f.ret.map(|t| m.types.get(t)) {
         None => Ret::Void,
         Some(t) if f.maybe_none.result && t.elements.len() == 2 => Ret::MaybeNone(t.elements[1].dtype),
@@ -349,7 +358,7 @@ impl Writer {
         }
     }
     /// A parameter's type: 0 a scalar, 1 an array, 3 a tuple (its count,
-    /// then each element's dtype); a value that may be `None` is 2 and a
+    /// then each element's dtype), 5 a dtype fixed when compiled; a value that may be `None` is 2 and a
     /// dtype for a scalar (as bytes written before arrays and tuples could
     /// be `None` have it), else 4 and its value's type.
     fn param_type(&mut self, ty: &ParamType) {
@@ -368,6 +377,10 @@ impl Writer {
                 for d in elements {
                     self.dtype(*d);
                 }
+            }
+            ParamType::DType(d) => {
+                self.int(5);
+                self.dtype(*d);
             }
             ParamType::MaybeNone(inner) => match &**inner {
                 ParamType::Scalar(d) => {
@@ -507,6 +520,7 @@ impl Reader<'_> {
             1 => ParamType::Array(self.array()?),
             2 if optional => ParamType::MaybeNone(Box::new(ParamType::Scalar(self.dtype()?))),
             3 => ParamType::Tuple((0..self.count()?).map(|_| self.dtype()).collect::<Option<_>>()?),
+            5 if optional => ParamType::DType(self.dtype()?),
             4 if optional => match self.param_type(false)? {
                 inner @ (ParamType::Array(_) | ParamType::Tuple(_)) => ParamType::MaybeNone(Box::new(inner)),
                 _ => return None,
@@ -872,6 +886,7 @@ mod tests {
                         name: "range".into(),
                         ty: ParamType::MaybeNone(Box::new(ParamType::Tuple(vec![DType::Float64, DType::Int8]))),
                     },
+                    Param { name: "result_dtype".into(), ty: ParamType::DType(DType::UInt16) },
                 ],
                 defaults: vec![None, Some(ConstValue::Int(3)), None, None],
                 array_defaults: Vec::new(),

@@ -33,7 +33,8 @@ pub use dtype::{DType, DTypeKind};
 pub use entity::{EntityId, IndexVec};
 pub use loc::{FileId, FileTable, Loc, SrcLoc};
 pub use module::{
-    regroup, ArrayDefault, Constant, FuncAttrs, FuncId, Function, ImportedName, MaybeNone, Module, ModuleId, Program,
+    regroup, ArrayDefault, Constant, DTypeParam, FuncAttrs, FuncId, Function, ImportedName, MaybeNone, Module,
+    ModuleId, Program,
 };
 pub use opcode::{BinOp, Format, Item, Opcode, PayloadLayout, Slot, Trap, UnaryOp, ValueSlots};
 pub use types::{Layout, Shape, TypeData, TypeId, TypeTable};

@@ -149,6 +149,10 @@ pub struct Function {
     pub positional_only: usize,
     /// Which parameters and whether the result are Python's `T | None`.
     pub maybe_none: MaybeNone,
+    /// The Python parameters that are dtypes (`dtype: type[Float64]`),
+    /// fixed when the function compiles: they have no IR parameter, and a
+    /// Python caller passes that dtype (its NumPy type or `np.dtype`).
+    pub dtype_params: Vec<DTypeParam>,
     /// The Python parameters that are tuples of numbers: the position,
     /// among the IR parameters, of each one's first element, and how many
     /// elements it has; they are consecutive parameters.
@@ -207,6 +211,7 @@ impl Function {
             defaults: Vec::new(),
             array_defaults: Vec::new(),
             keyword_only: 0,
+            dtype_params: Vec::new(),
             positional_only: 0,
             maybe_none: MaybeNone::default(),
             tuple_params: Vec::new(),
@@ -266,6 +271,16 @@ pub struct MaybeNone {
     /// result's flat elements, of each one's presence flag, which its value
     /// follows (a scalar, or an array: an empty one for `None`).
     pub result_elements: Vec<usize>,
+}
+
+/// A parameter of a function's Python signature that is a dtype fixed
+/// when the function compiles (see [`Function::dtype_params`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DTypeParam {
+    /// Its place among the Python parameters.
+    pub at: usize,
+    pub name: String,
+    pub dtype: crate::DType,
 }
 
 /// An imported name: `local_name` bound to `source_name` of `module_name`.

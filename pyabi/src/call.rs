@@ -75,6 +75,7 @@ fn ir_type_text(ty: &ParamType) -> String {
         ParamType::Scalar(d) => d.name().to_owned(),
         ParamType::Array(a) => a.text.clone(),
         ParamType::MaybeNone(inner) => format!("{} | None", ir_type_text(inner)),
+        ParamType::DType(d) => format!("type[{}]", d.name()),
         ParamType::Tuple(elements) => {
             format!("tuple[{}]", elements.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "))
         }
@@ -88,6 +89,8 @@ fn value_types(args: &mut Vec<Type>, ty: &ParamType) {
         ParamType::Scalar(d) => args.push(scalar_type(*d)),
         ParamType::Array(_) => args.push(Type::pointer()),
         ParamType::Tuple(elements) => args.extend(elements.iter().map(|d| scalar_type(*d))),
+        // Fixed when compiled: nothing passed.
+        ParamType::DType(_) => {}
         ParamType::MaybeNone(_) => unreachable!("a value that may be None inside another"),
     }
 }
@@ -249,7 +252,9 @@ impl Plan {
         let mut params = Vec::with_capacity(spec.params.len());
         let mut param_of = Vec::with_capacity(spec.params.len());
         let mut element_of = Vec::with_capacity(spec.params.len());
-        let mut tuples = false;
+        // Whether the C arguments are other than one per Python argument
+        // in order, beyond a parameter that may be `None` passed twice.
+        let mut regrouped = false;
         for (k, p) in spec.params.iter().enumerate() {
             let mut int = |n: usize| {
                 let at = ints;
@@ -257,6 +262,11 @@ impl Plan {
                 at
             };
             let (ty, optional) = match &p.ty {
+                // No C argument: `Function::c_arguments` checks it.
+                ParamType::DType(_) => {
+                    regrouped = true;
+                    continue;
+                }
                 ParamType::MaybeNone(inner) => {
                     params.push((Convert::Given, Place::Int(int(1))));
                     param_of.push(k);
@@ -266,7 +276,7 @@ impl Plan {
                 ty => (ty, false),
             };
             if let ParamType::Tuple(elements) = ty {
-                tuples = true;
+                regrouped = true;
                 for (j, d) in elements.iter().enumerate() {
                     let convert = if optional {
                         Convert::OrNone(*d)
@@ -310,11 +320,11 @@ impl Plan {
                 }
                 ParamType::Scalar(d) => (Convert::Int(*d), Place::Int(int(1))),
                 ParamType::Array(a) => (Convert::Array(a.clone()), Place::Int(int(1))),
-                ParamType::MaybeNone(_) | ParamType::Tuple(_) => unreachable!("handled above"),
+                ParamType::MaybeNone(_) | ParamType::Tuple(_) | ParamType::DType(_) => unreachable!("handled above"),
             };
             params.push(entry);
         }
-        let regroups = tuples || param_of.len() != spec.params.len();
+        let regroups = regrouped || param_of.len() != spec.params.len();
         let mut complex_out = None;
         let mut tuple_out = Vec::new();
         let mut result_groups = Vec::new();
@@ -381,6 +391,9 @@ pub struct Function {
     /// parameters: the empty array of its dtype and rank, read-only, that
     /// compiled code gets beside a false flag when the argument is `None`.
     absent: Vec<Option<Py<PyAny>>>,
+    /// For each dtype parameter, by its place among the parameters: the
+    /// `np.dtype` its argument must be.
+    dtypes: Vec<Option<Py<PyAny>>>,
     pub code: usize,
     /// The libffi interface, for a signature that does not fit in registers.
     cif: Option<CallInterface>,
@@ -460,6 +473,15 @@ impl Function {
                 _ => Ok(None),
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let dtypes = (spec.params.iter())
+            .map(|p| match &p.ty {
+                ParamType::DType(d) => {
+                    let dtype = py.import("numpy")?.getattr("dtype")?.call1((crate::dlpack::numpy_name(*d),))?;
+                    Ok(Some(dtype.unbind()))
+                }
+                _ => Ok(None),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         let f = Bound::new(
             py,
             Function {
@@ -468,6 +490,7 @@ impl Function {
                 plan,
                 defaults,
                 absent,
+                dtypes,
                 code,
                 cif,
                 runtime,
@@ -596,6 +619,27 @@ impl Function {
         py: Python<'_>,
         args: &[*mut ffi::PyObject],
     ) -> PyResult<SmallVec<[*mut ffi::PyObject; INLINE]>> {
+        // A dtype parameter's argument is its dtype (a NumPy type, an
+        // `np.dtype`, or anything `np.dtype` reads as it), and passes
+        // nothing.
+        for (k, want) in self.dtypes.iter().enumerate() {
+            let Some(want) = want else { continue };
+            // SAFETY: the caller holds every argument for the call.
+            let arg = unsafe { Borrowed::from_ptr(py, args[k]) };
+            let same = match py.import("numpy")?.getattr("dtype")?.call1((&*arg,)) {
+                Ok(given) => given.eq(want.bind(py))?,
+                Err(_) => false,
+            };
+            if !same {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: parameter `{}` is the dtype {} it was compiled for, not {}",
+                    self.what(),
+                    self.spec.params[k].name,
+                    want.bind(py).str()?,
+                    arg.repr()?
+                )));
+            }
+        }
         let mut out = SmallVec::with_capacity(self.plan.param_of.len());
         for ((&k, &element), (convert, _)) in
             self.plan.param_of.iter().zip(&self.plan.element_of).zip(&self.plan.params)

@@ -341,8 +341,19 @@ def _annotation(fn, name, value):
     type (`int` Int64, `float` Float64, as Numba types them), a NumPy
     number its dtype, an array its dtype, axes and layout (`Out[...]`
     when writable: the function may write it), a tuple of numbers a tuple
-    of them."""
+    of them, a dtype itself (`np.dtype(np.float64)`, `np.float64`) the
+    dtype fixed (`type[Float64]`)."""
     P = "_postc_postyp."
+    # A dtype (`np.dtype(np.float64)`, `np.float64`, `float`): the
+    # parameter is that dtype, fixed when compiled (`type[Float64]`).
+    if isinstance(value, np.dtype) or (isinstance(value, type) and (issubclass(value, np.generic) or
+                                                                    value in (bool, int, float, complex))):
+        try:
+            d = _source._NUMPY_SCALARS.get(np.dtype(value).type)
+        except TypeError:
+            d = None
+        if d is not None:
+            return f"type[{P}{d}]"
     if isinstance(value, np.generic):
         d = _source._NUMPY_SCALARS.get(type(value))
         if d is not None:
@@ -364,8 +375,8 @@ def _annotation(fn, name, value):
                                                   not isinstance(v, (bool, np.bool_)) for v in value):
         return f"tuple[{', '.join(_annotation(fn, name, v) for v in value)}]"
     raise TypeError(f"{fn}() cannot be compiled for {type(value).__name__} argument {name!r}: a parameter without "
-                    "annotation takes a number, a NumPy array of numbers or a tuple of numbers; annotate it for "
-                    "anything else")
+                    "annotation takes a number, a NumPy array of numbers, a tuple of numbers or a dtype; annotate it "
+                    "for anything else")
 
 
 def _jit_from_unit(unit, options, name, qualname, doc):

@@ -446,7 +446,9 @@ def collect(fn, variant=None, ufunc=_NOT_A_UFUNC):
         dedent = node.col_offset if nested else 0
         if f is root and variant is None:
             args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
-            generic = [a.arg for a in args if a.annotation is None]
+            # Unannotated, or a dtype given when called (`np.dtype`, as
+            # pandas annotates one): compiled for each call's.
+            generic = [a.arg for a in args if a.annotation is None or _names_numpy_dtype(a.annotation, scope)]
             if generic:
                 # What `specialize` annotates them with.
                 cut.header["_postc_postyp"] = "import postyp as _postc_postyp"
@@ -483,7 +485,8 @@ def specialize(unit, annotations):
     """The unit of a generic entry (`unit.generic`) compiled for one list
     of argument types: its `def` line written again with `annotations`
     (parameter name -> annotation text over `_postc_postyp`) for the
-    parameters that have none; the lines keep their numbers."""
+    parameters that have none or are dtypes given when called
+    (`np.dtype`); the lines keep their numbers."""
     text = unit.files[unit.root]
     lines = text.splitlines(keepends=True)
     node = next((n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == unit.entry), None)
@@ -516,8 +519,20 @@ def specialize(unit, annotations):
     return Unit(unit.root, unit.entry, files)
 
 
+def _names_numpy_dtype(annotation, scope):
+    """Whether an annotation is NumPy's `dtype` class (`np.dtype`, or
+    `dtype` imported from NumPy)."""
+    if isinstance(annotation, ast.Attribute) and isinstance(annotation.value, ast.Name):
+        module = scope(annotation.value.id)
+        return getattr(module, "__name__", None) == "numpy" and annotation.attr == "dtype"
+    if isinstance(annotation, ast.Name):
+        import numpy
+        return scope(annotation.id) is numpy.dtype
+    return False
+
+
 def _parameter_text(p, default, annotations, segment):
-    annotation = annotations.get(p.arg) if p.annotation is None else segment(p.annotation)
+    annotation = annotations[p.arg] if p.arg in annotations else segment(p.annotation) if p.annotation else None
     text = p.arg if annotation is None else f"{p.arg}: {annotation}"
     return text if default is None else f"{text} = {segment(default)}"
 

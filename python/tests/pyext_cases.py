@@ -121,6 +121,9 @@ def python_args(f, args):
 
     def value(t):
         nonlocal k
+        if t.startswith("type["):
+            # A dtype fixed when compiled: no IR argument.
+            return np.dtype(t[len("type["):-1].lower())
         if t.startswith("tuple["):
             n = t.count(",") + 1
             k += n

@@ -314,6 +314,14 @@ def prepare(case, fn):
     lines, passed, outputs = [], [], []
     for i, (p, t, v) in enumerate(zip(names, types, case.args)):
         what = f"{case.name}: argument {i} ({p})"
+        if getattr(t, "__origin__", None) is type:
+            # A dtype fixed when compiled (`type[Float32]`): CPython gets
+            # it, the IR has no argument for it.
+            d = t.__args__[0]
+            if np.dtype(v) != np.dtype(d.np):
+                raise OracleError(f"{what}: {v!r} is not the dtype {d.name}")
+            passed.append(v)
+            continue
         inner = maybe_none_inner(t)
         if inner is not None and isinstance(inner, ArrayType):
             # An array that may be None: its flag, then the array (an
@@ -891,6 +899,20 @@ def _collatz():
     cases += [C(f"peak_u32_{n}", "peak_u32", n) for n in (1, 7, 27, 703)]
     cases += [C(f"countdown_sum_{n}", "countdown_sum", n) for n in (0, 1, 100)]
     return cases
+
+
+@program("dtype_params")
+def _dtype_params():
+    f64 = np.float64
+    return [
+        C("filled", "filled", 5, np.float32, 0.5),
+        C("filled_dtype_object", "filled", 3, np.dtype("float32"), -1.25),
+        C("filled_empty", "filled", 0, np.float32, 2.0),
+        C("total_as", "total_as", arr([1.0, 2.0, -4.0, 7.0], f64), np.int32),
+        C("total_as_strided", "total_as", every_other(arr([1.0, 9.0, 2.0, 9.0, 3.0], f64)), np.int32),
+        C("mask_of", "mask_of", arr([[0.5, 2.0, -1.0], [3.0, 0.0, 1.0]], f64), np.uint8, 1.0),
+        C("mask_of_transposed", "mask_of", transposed(arr([[0.5, 2.0, -1.0], [3.0, 0.0, 1.0]], f64)), np.uint8, 0.5),
+    ]
 
 
 @program("optional_arrays")
@@ -4185,6 +4207,12 @@ class Lint:
                 # A helper's parameter, typed by each call (compiled once
                 # per list of argument types).
                 F.add("parameter without annotation")
+            elif (isinstance(p.annotation, ast.Subscript) and isinstance(p.annotation.value, ast.Name)
+                  and p.annotation.value.id == "type" and isinstance(p.annotation.slice, ast.Name)
+                  and p.annotation.slice.id in DTYPE_NAMES):
+                # A dtype fixed when compiled: read as a dtype local is.
+                F.add("dtype parameter")
+                self.dtype_locals.add(p.arg)
             else:
                 self.annotation(path, p.annotation, f"parameter {p.arg}")
         if fn.returns is not None:

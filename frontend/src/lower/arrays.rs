@@ -642,6 +642,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None
             }
             Some(d) => Some(d),
+            // A parameter whose annotation was refused (`dt: np.dtype`
+            // outside `@jit`) has its error already.
+            None if matches!(&hir.exprs[e], hir::Expr::Name(n)
+                if self.decl.poisoned.iter().any(|p| p == self.name_text(n))) =>
+            {
+                None
+            }
             None => {
                 let shown = match &hir.exprs[e] {
                     hir::Expr::Literal(Lit::Str(s)) => format!("\"{s}\""),

@@ -975,6 +975,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// defaults), evaluated left to right as written, each converted to its
     /// parameter's type.
     fn post_call(&mut self, callee: &Callee, c: &CallExpr) -> Val {
+        if let Some(name) = callee.dtype_params.first() {
+            return self.err(
+                &c.at,
+                format!(
+                    "`{}` has a dtype parameter (`{name}`), which compiled callers do not pass: call it from \
+                     Python, or give it a parameter that is not a dtype",
+                    callee.name
+                ),
+            );
+        }
         if !callee.result_optional.is_empty() {
             // A tuple value holds no element that may be `None`.
             return self.err(
@@ -1422,6 +1432,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         ret_weak: false,
         result_groups: f.result_groups.clone(),
         result_optional: f.maybe_none.result_elements.clone(),
+        dtype_params: f.dtype_params.iter().map(|p| p.name.clone()).collect(),
     })
 }
 

@@ -99,6 +99,8 @@ pub(crate) struct Callee {
     pub result_groups: Vec<(usize, usize)>,
     /// The flags of a tuple result's elements that may be `None`.
     pub result_optional: Vec<usize>,
+    /// The names of its dtype parameters (`dtype: type[Float64]`).
+    pub dtype_params: Vec<String>,
 }
 
 impl Callee {
@@ -120,6 +122,7 @@ impl Callee {
             ret_weak: d.ret_weak,
             result_groups: d.result_groups.clone(),
             result_optional: d.result_optional.clone(),
+            dtype_params: d.dtype_params.iter().map(|p| p.name.clone()).collect(),
         }
     }
 }
@@ -459,6 +462,15 @@ pub(crate) fn lower_function(
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
+    let (extended, with_dtypes);
+    let cx = match dtype_globals(cx, decl) {
+        None => cx,
+        Some(globals) => {
+            extended = globals;
+            with_dtypes = ModuleCx { globals: &extended, ..*cx };
+            &with_dtypes
+        }
+    };
     // The locals are the body's, as its HIR resolved them.
     let hir = body_hir(cx, decl, def);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
@@ -643,6 +655,15 @@ pub(crate) fn inferred_result(
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
 ) -> Option<(TypeId, bool)> {
+    let (extended, with_dtypes);
+    let cx = match dtype_globals(cx, decl) {
+        None => cx,
+        Some(globals) => {
+            extended = globals;
+            with_dtypes = ModuleCx { globals: &extended, ..*cx };
+            &with_dtypes
+        }
+    };
     let hir = body_hir(cx, decl, def);
     let imported = |local: &str| calls::imported_callee(cx, local);
     let env = typeck::TypeEnv {
@@ -696,6 +717,21 @@ pub(crate) fn inferred_result(
         _ => return None,
     };
     Some((types.intern(result), weak))
+}
+
+/// The module's names with each dtype parameter of `decl` (`dtype:
+/// type[Float64]`) naming its dtype, as a module-level `DT = Float64`
+/// does: `np.empty(n, dtype=dtype)` and `dtype(x)` read it so. `None`
+/// for a function without one.
+fn dtype_globals(cx: &ModuleCx<'_>, decl: &FuncDecl) -> Option<HashMap<String, Global>> {
+    if decl.dtype_params.is_empty() {
+        return None;
+    }
+    let mut globals = cx.globals.clone();
+    for d in &decl.dtype_params {
+        globals.insert(d.name.clone(), Global::Type(d.dtype));
+    }
+    Some(globals)
 }
 
 /// Whether `e` calls the module-level function `name` somewhere in it.

@@ -1137,6 +1137,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             ret_weak: false,
             result_groups: Vec::new(),
             result_optional: Vec::new(),
+            dtype_params: Vec::new(),
         })
     };
     // An alias calls what it names; an imported function's signature is
