@@ -188,6 +188,9 @@ pub(crate) struct FuncDecl {
     /// The flags of a tuple result's elements that may be `None`, found by
     /// lowering (see `postc_ir::MaybeNone::result_elements`).
     pub result_optional: Vec<usize>,
+    /// The elements of the result that are lists of numbers, found by
+    /// lowering (see `postc_ir::Function::list_results`).
+    pub result_lists: Vec<usize>,
 }
 
 impl FuncDecl {
@@ -1628,6 +1631,7 @@ impl<'a> Declarer<'a> {
                 ret_weak: false,
                 result_groups: Vec::new(),
                 result_optional: Vec::new(),
+            result_lists: Vec::new(),
             });
         }
         let doc = match f.body.first() {
@@ -1665,6 +1669,7 @@ impl<'a> Declarer<'a> {
             ret_weak: false,
             result_groups: Vec::new(),
             result_optional: Vec::new(),
+            result_lists: Vec::new(),
         };
         // A generic function is declared by its instances.
         if !decl.unannotated.is_empty() {
