@@ -286,6 +286,11 @@ pub(crate) fn stub(exports: &Exports, module_doc: Option<&str>) -> String {
                 }
                 Ret::MaybeNone(d) => format!("{} | None", numpy_type(*d)),
                 Ret::Optional(value) => format!("{} | None", stub_type(value)),
+                // A list holds Python numbers, as CPython's does.
+                Ret::List(d) if d.is_int() => "list[int]".to_owned(),
+                Ret::List(d) if d.is_float() => "list[float]".to_owned(),
+                Ret::List(d) if d.is_complex() => "list[complex]".to_owned(),
+                Ret::List(_) => "list[bool]".to_owned(),
             }
         }
         let ret = stub_type(&f.ret);
@@ -328,6 +333,22 @@ mod tests {
         let want = "def pick(n: int | np.integer, tol: float | np.integer | np.floating | None = None, \
                     k: int | np.integer | None = 3) -> np.int64 | None:\n";
         assert!(stub.contains(want), "{stub}");
+    }
+
+    #[test]
+    fn stubs_spell_a_list_result_as_a_list_of_python_numbers() {
+        let src = "import numpy as np\nfrom postyp import Float64, Int64\n\n\
+                   def sliding_mean(values: Float64[:], n: Int64):\n    \
+                   output = np.empty(n, dtype=np.float64)\n    \
+                   na_pos = [0 for i in range(0)]\n    \
+                   return output, na_pos\n\n\
+                   def halves(a: Float64[:]):\n    \
+                   hs = [x / 2 for x in a]\n    \
+                   return hs\n";
+        let program = postc_frontend::lower_source("t.py", src).expect("lowers");
+        let stub = stub(&exports::exports(&program), None);
+        assert!(stub.contains(") -> tuple[npt.NDArray[np.float64], list[int]]:\n"), "{stub}");
+        assert!(stub.contains(") -> list[float]:\n"), "{stub}");
     }
 
     #[test]

@@ -192,6 +192,9 @@ pub(crate) struct FuncDecl {
     /// (`dtype: type[Float64]`): not among `params` (they have no IR
     /// parameter); the body reads each name as that dtype.
     pub dtype_params: Vec<postc_ir::DTypeParam>,
+    /// The elements of the result that are lists of numbers, found by
+    /// lowering (see `postc_ir::Function::list_results`).
+    pub result_lists: Vec<usize>,
 }
 
 impl FuncDecl {
@@ -1691,6 +1694,7 @@ impl<'a> Declarer<'a> {
                 result_groups: Vec::new(),
                 result_optional: Vec::new(),
                 dtype_params: dtype_params.clone(),
+                result_lists: Vec::new(),
             });
         }
         let doc = match f.body.first() {
@@ -1729,6 +1733,7 @@ impl<'a> Declarer<'a> {
             result_groups: Vec::new(),
             result_optional: Vec::new(),
             dtype_params,
+            result_lists: Vec::new(),
         };
         // A generic function is declared by its instances.
         if !decl.unannotated.is_empty() {

@@ -280,17 +280,23 @@ impl SourceFrontend for PyFrontend {
                     }
                     let Stmt::FunctionDef(def) = &stmts[own[i].stmt] else { continue };
                     let cx = ModuleCx { funcs: &funcs, ..base };
-                    let (ret, groups, optional) = match lower::lower_function(&cx, &mut module.types, &own[i], def) {
-                        Ok((f, _)) => (f.ret, f.result_groups, f.maybe_none.result_elements),
-                        Err(_) => (None, Vec::new(), Vec::new()),
-                    };
+                    let (ret, groups, optional, mut lists) =
+                        match lower::lower_function(&cx, &mut module.types, &own[i], def) {
+                            Ok((f, _)) => (f.ret, f.result_groups, f.maybe_none.result_elements, f.list_results),
+                            Err(_) => (None, Vec::new(), Vec::new(), Vec::new()),
+                        };
                     // A result that is not a tuple is what the `return`s
                     // give (a Python number staying one for the module's
                     // callers); the function is then lowered as if
                     // annotated so.
                     let (ret, weak) = match ret {
                         None => match lower::inferred_result(&cx, &mut module.types, &own[i], def) {
-                            Some((t, weak)) => (Some(t), weak),
+                            Some((t, weak, list)) => {
+                                if list {
+                                    lists = vec![0];
+                                }
+                                (Some(t), weak)
+                            }
                             None => (None, false),
                         },
                         ret => (ret, false),
@@ -300,9 +306,11 @@ impl SourceFrontend for PyFrontend {
                         funcs[i].ret_weak = weak;
                         funcs[i].result_groups = groups;
                         funcs[i].result_optional = optional;
+                        funcs[i].result_lists = lists.clone();
                         if funcs[i].ret.is_some_and(|t| !module.types.get(t).is_tuple()) {
                             own[i].ret = ret;
                             own[i].ret_weak = weak;
+                            own[i].result_lists = lists;
                         }
                         found = true;
                     }

@@ -66,6 +66,12 @@ pub enum Ret {
     /// there is a value, then the value (an empty array for `None`, which
     /// the caller frees as any array result).
     Optional(Box<Ret>),
+    /// A list of numbers of this dtype (POST Python's `return xs` of a
+    /// list local, [`crate::Function::list_results`]): in C a new 1-D
+    /// array, as [`Ret::Array`] is returned; Python callers receive a
+    /// `list` of Python numbers (`int` for an integer dtype, `float`,
+    /// `bool`, `complex`), as CPython's list holds them.
+    List(DType),
 }
 
 impl Ret {
@@ -242,7 +248,7 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
     let ret = match f.ret.map(|t| m.types.get(t)) {
         None => Ret::Void,
         Some(t) if f.maybe_none.result && t.elements.len() == 2 => Ret::MaybeNone(t.elements[1].dtype),
-        Some(t) => match Ret::of(t) {
+        Some(t) => match listed(Ret::of(t), &f.list_results) {
             Ret::Tuple(flat) if !f.maybe_none.result_elements.is_empty() => {
                 // Each flag and the value after it: one element.
                 let mut elements = Vec::with_capacity(flat.len());
@@ -273,6 +279,23 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         doc: f.doc.clone(),
         kernel: f.attrs.contains(crate::FuncAttrs::KERNEL),
     });
+}
+
+/// `ret` (a function's result, of the IR's type) with the elements at
+/// `lists` (positions among the IR result's, see
+/// [`crate::Function::list_results`]) made [`Ret::List`]s.
+fn listed(ret: Ret, lists: &[usize]) -> Ret {
+    let list = |r: Ret| match r {
+        Ret::Array(a) if a.dims.len() == 1 => Ret::List(a.dtype),
+        r => r,
+    };
+    match ret {
+        Ret::Tuple(flat) => Ret::Tuple(
+            flat.into_iter().enumerate().map(|(k, e)| if lists.contains(&k) { list(e) } else { e }).collect(),
+        ),
+        r if lists == [0] => list(r),
+        r => r,
+    }
 }
 
 /// Layouts by their spelling (the `&'static str` of [`ArraySpec::layout`]).
@@ -395,7 +418,9 @@ impl Writer {
         }
     }
     /// A result: 0 void, 1 a scalar, 2 an array, 3 a tuple (its count,
-    /// then each element).
+    /// then each element), 4 a scalar that may be `None` (its dtype), 5 an
+    /// element of a tuple that may be `None` (its value's), 6 a list (its
+    /// elements' dtype; bytes written before lists never hold it).
     fn ret(&mut self, r: &Ret) {
         match r {
             Ret::Void => self.int(0),
@@ -421,6 +446,10 @@ impl Writer {
             Ret::Optional(value) => {
                 self.int(5);
                 self.ret(value);
+            }
+            Ret::List(d) => {
+                self.int(6);
+                self.dtype(*d);
             }
         }
     }
@@ -508,6 +537,11 @@ impl Reader<'_> {
             5 if depth == 1 => match self.ret(2)? {
                 value @ (Ret::Scalar(_) | Ret::Array(_)) => Ret::Optional(Box::new(value)),
                 _ => return None,
+            },
+            // A list of numbers (never text), the result or an element.
+            6 => match self.dtype()? {
+                d if d.is_text() => return None,
+                d => Ret::List(d),
             },
             _ => return None,
         })
@@ -860,6 +894,55 @@ mod tests {
             ufuncs: Vec::new(),
         };
         assert_round_trips(&exports);
+    }
+
+    #[test]
+    fn list_results_round_trip() {
+        let array = ArraySpec {
+            dtype: DType::Float64,
+            dims: vec![None],
+            fixed_strides: None,
+            layout: "C-contiguous",
+            output: false,
+            text: "Float64[]Shape[?]".into(),
+        };
+        let function = |name: &str, ret: Ret| FuncSpec {
+            name: name.into(),
+            params: Vec::new(),
+            defaults: Vec::new(),
+            array_defaults: Vec::new(),
+            keyword_only: 0,
+            positional_only: 0,
+            ret,
+            doc: None,
+            kernel: false,
+        };
+        let exports = Exports {
+            functions: vec![
+                function("positions", Ret::List(DType::Int64)),
+                function(
+                    "sliding_mean",
+                    Ret::Tuple(vec![
+                        Ret::Array(array.clone()),
+                        Ret::List(DType::Int64),
+                        Ret::Tuple(vec![Ret::List(DType::Bool), Ret::Scalar(DType::Int8)]),
+                    ]),
+                ),
+            ],
+            ufuncs: Vec::new(),
+        };
+        assert_round_trips(&exports);
+        // A list of strings is no result a function gives.
+        let mut w = Writer::default();
+        w.int(6);
+        w.dtype(DType::Str);
+        assert!(Reader(&w.0).ret(0).is_none());
+        // The IR's 1-D array results at the positions listed become lists.
+        let of = |ret: Ret, lists: &[usize]| format!("{:?}", listed(ret, lists));
+        assert_eq!(of(Ret::Array(array.clone()), &[0]), format!("{:?}", Ret::List(DType::Float64)));
+        assert_eq!(of(Ret::Array(array.clone()), &[]), format!("{:?}", Ret::Array(array.clone())));
+        let pair = Ret::Tuple(vec![Ret::Array(array.clone()), Ret::Array(array.clone())]);
+        assert_eq!(of(pair, &[1]), format!("{:?}", Ret::Tuple(vec![Ret::Array(array), Ret::List(DType::Float64)])));
     }
 
     #[test]

@@ -162,6 +162,12 @@ pub struct Function {
     /// group's first element among the result's elements and how many it
     /// has. The IR result, and the C ABI, hold the elements flat.
     pub result_groups: Vec<(usize, usize)>,
+    /// The elements of the result that Python callers receive as a
+    /// `list` of Python numbers (POST Python's `return xs` of a list of
+    /// numbers): their positions among the IR result's elements (a tuple
+    /// result's, flat, flags included), `[0]` for a result that is not a
+    /// tuple. Each is a new 1-D array in the IR and the C ABI.
+    pub list_results: Vec<usize>,
     pub body: Body,
     /// Where the function was declared, for diagnostics.
     pub loc: Option<SrcLoc>,
@@ -216,6 +222,7 @@ impl Function {
             maybe_none: MaybeNone::default(),
             tuple_params: Vec::new(),
             result_groups: Vec::new(),
+            list_results: Vec::new(),
             body: Body::new(),
             loc: None,
         }

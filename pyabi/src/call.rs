@@ -114,7 +114,7 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
         // (`Optional` is an element of a tuple only: `Plan::new` refuses
         // it as a whole result first.)
         Ret::Void | Ret::Optional(_) => Type::void(),
-        Ret::Array(_) => Type::pointer(),
+        Ret::Array(_) | Ret::List(_) => Type::pointer(),
         Ret::MaybeNone(_) => {
             // The flag and the value are written through two more pointers.
             args.extend([Type::pointer(), Type::pointer()]);
@@ -180,6 +180,8 @@ enum Result_ {
     Complex(ScalarMaker),
     Text(DType),
     Array(DType),
+    /// A list of numbers: the 1-D array returned, made a Python `list`.
+    List(DType),
     /// A tuple, each element (any of the above but `Void`) written through
     /// its own pointer: a Python tuple.
     Tuple(Vec<Result_>),
@@ -197,6 +199,7 @@ impl Result_ {
         Ok(match ret {
             Ret::Void => Result_::Void,
             Ret::Array(a) => Result_::Array(a.dtype),
+            Ret::List(d) => Result_::List(*d),
             Ret::Scalar(d) if d.is_complex() => Result_::Complex(ScalarMaker::new(py, *d)?),
             Ret::Scalar(d) if d.is_text() => Result_::Text(*d),
             Ret::Scalar(d) => Result_::Scalar(ScalarMaker::new(py, *d)?),
@@ -350,6 +353,7 @@ impl Plan {
                 (Result_::of(py, &spec.ret)?, Returns::Int)
             }
             Ret::Array(a) => (Result_::Array(a.dtype), Returns::Int),
+            Ret::List(d) => (Result_::List(*d), Returns::Int),
             Ret::Scalar(d) if d.is_complex() => {
                 complex_out = Some(ints);
                 ints += 1;
@@ -1043,7 +1047,7 @@ unsafe fn tuple_result<'py>(
             Err(e) => {
                 for (later, v) in elements[k + 1..].iter().zip(&values[k + 1..]) {
                     let managed = v.0[0] as *mut DLManagedTensor;
-                    if let (Result_::Array(_), Some(del)) = (later, (*managed).deleter) {
+                    if let (Result_::Array(_) | Result_::List(_), Some(del)) = (later, (*managed).deleter) {
                         del(managed);
                     }
                 }
@@ -1099,6 +1103,13 @@ unsafe fn python_result<'py>(
             // by the caller (docs/abi.md §3); the arguments' tensors
             // are alive.
             unsafe { returned_array(py, managed, *d, arrays) }
+        }
+        Result_::List(d) => {
+            let managed = bits[0] as *mut DLManagedTensor;
+            // SAFETY: as for an array; the array is a new one (a copy of
+            // the list's elements), dropped once its list is made.
+            let array = unsafe { returned_array(py, managed, *d, arrays) }?;
+            array.call_method0("tolist")
         }
         // Not reached: a call with a tuple result (or one that may be
         // `None`) converts it with `tuple_result`, which reads the
@@ -1513,6 +1524,7 @@ impl Function {
                 Ret::Tuple(elements) => format!("({})", elements.iter().map(shown).collect::<Vec<_>>().join(", ")),
                 Ret::MaybeNone(d) => format!("{} | None", d.name()),
                 Ret::Optional(value) => format!("{} | None", shown(value)),
+                Ret::List(d) => format!("list[{}]", d.name()),
             }
         }
         let ret = shown(&self.spec.ret);

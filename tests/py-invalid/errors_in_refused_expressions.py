@@ -1,4 +1,4 @@
-# error: the parts of refused expressions are checked, in source order (lines 7 to 11): undefined names and a type error inside them; a lambda's body and a comprehension's parts are not, and `:=` binds rather than uses its name
+# error: the parts of refused expressions are checked, in source order (lines 7 to 11): undefined names and a type error inside them; a lambda's body is not, and `:=` binds rather than uses its name; a list comprehension assigned to a name compiles, its undefined name reported (line 13)
 from postyp import Float64, Int32, Int64
 
 

@@ -64,3 +64,53 @@ def past_end(n: Int64, i: Int64) -> Int64:
     for k in range(n):
         xs.append(k)
     return xs[i]
+
+
+def squares(n: Int64) -> Int64[:]:
+    """A list comprehension over `range(n)`: a list local like a display
+    grown by `append`; `i` is the comprehension's own."""
+    i = -1
+    sq = [i * i for i in range(n)]
+    sq.append(len(sq))
+    return np.array(sq) + i
+
+
+def stepped(start: Int64, stop: Int64, step: Int64) -> Float64:
+    """Every form of `range`, a condition, a float element; read by
+    index, `len` and a `for` loop."""
+    a = [0.5 * k for k in range(stop)]
+    b = [k for k in range(start, stop)]
+    c = [k - 1 for k in range(start, stop, step) if k % 3 != 0]
+    total = 0.0
+    for x in c:
+        total += x
+    if len(a) > 0:
+        total += a[-1]
+    if len(b) > 1:
+        total += b[1] * 100
+    return total + len(c) * 1000
+
+
+def positives(a: Float64[:]) -> Float64[:]:
+    """A comprehension over a 1-D array with a condition, empty when no
+    element passes, then grown by `append`."""
+    kept = [2.0 * x for x in a if x > 0]
+    kept.append(-1.0)
+    return np.array(kept)
+
+
+def none_kept(n: Int64) -> Int64:
+    """`[0 for i in range(0)]`: empty, its elements typed Int64 by the
+    element expression all the same (pandas' `na_pos`)."""
+    na_pos = [0 for i in range(0)]
+    more = [n for j in range(n) if j > n]
+    return len(na_pos) + len(more) * 10
+
+
+def counts(values: Float64[:], limits: Int64[:]) -> Int64[:]:
+    """A comprehension whose element reads the array and a comprehension
+    over a list local; the name of the list may be the element's."""
+    below = [limits[i] * 2 for i in range(len(limits)) if values[i] < 1.0]
+    twice = [v + 1 for v in below]
+    ones = [ones for ones in twice]
+    return np.asarray(ones)

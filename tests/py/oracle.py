@@ -3497,6 +3497,17 @@ def _lists():
         C("past_end_in", "past_end", 30, 31),
         C("past_end_out", "past_end", 30, 32),
         C("past_end_negative", "past_end", 0, -3),
+        C("squares_5", "squares", 5),
+        C("squares_0", "squares", 0),
+        C("stepped", "stepped", 2, 11, 2),
+        C("stepped_down", "stepped", 10, -4, -3),
+        C("stepped_empty", "stepped", 5, 0, 1),
+        C("positives", "positives", arr([1.5, -2.0, 0.0, 3.25, 7.0], np.float64)),
+        C("positives_none", "positives", arr([-1.0, -0.5], np.float64)),
+        C("positives_reversed", "positives", reversed_view(arr([1.5, -2.0, 4.0], np.float64))),
+        C("none_kept", "none_kept", 4),
+        C("counts", "counts", arr([0.5, 2.0, 0.25, 0.75], np.float64), arr([3, 4, 5, 6], np.int64)),
+        C("counts_one", "counts", arr([2.0, 0.0], np.float64), arr([9, -4], np.int64)),
     ]
 
 
@@ -4275,6 +4286,16 @@ class Lint:
                 # `xs = [x0]`: a list of numbers that grows by `append`.
                 F.add("list local")
                 for e in v.elts:
+                    self.expr(path, e)
+                return
+            if isinstance(t, ast.Name) and isinstance(v, ast.ListComp):
+                # `xs = [f(x) for x in a if c]`: a list local built by one
+                # `for` (and `if`s), the comprehension's names its own.
+                if len(v.generators) != 1 or v.generators[0].is_async:
+                    self.err(path, v, "list comprehension with more than one for")
+                g = v.generators[0]
+                F.add("list comprehension")
+                for e in [g.iter, *g.ifs, v.elt]:
                     self.expr(path, e)
                 return
             if isinstance(t, ast.Name) and self.parameter_type(v):

@@ -47,6 +47,9 @@ pub(crate) struct BodyBuilder<'g> {
     rebindable: HashSet<String>,
     /// How many versions each of them has had.
     versions: HashMap<String, u32>,
+    /// How many list comprehensions have been read (see
+    /// [`BodyBuilder::comprehension`]).
+    comprehensions: u32,
 }
 
 impl<'g> BodyBuilder<'g> {
@@ -82,6 +85,7 @@ impl<'g> BodyBuilder<'g> {
             is_array,
             rebindable,
             versions: HashMap::new(),
+            comprehensions: 0,
         };
         for p in params {
             b.declare(p, LocalKind::Param);
@@ -99,8 +103,14 @@ impl<'g> BodyBuilder<'g> {
         for name in local_names(&def.body) {
             b.declare(&name, LocalKind::Assigned);
         }
-        let top = def.body.iter().map(|s| b.top_level(s)).collect();
-        b.body.top = top;
+        let mut top = Vec::with_capacity(def.body.len());
+        for s in &def.body {
+            match b.comprehension(s) {
+                Some(stmts) => top.extend(stmts),
+                None => top.push(b.top_level(s)),
+            }
+        }
+        b.body.top = top.into();
         b.body
     }
 
@@ -145,6 +155,85 @@ impl<'g> BodyBuilder<'g> {
         self.alloc_stmt(Stmt::Assign { targets, value }, s)
     }
 
+    /// `xs = [elt for x in iter if cond]` (one `for`, any number of
+    /// `if`s) assigned to a name: the statements it equals,
+    ///
+    /// ```python
+    /// xs = []
+    /// for x in iter:
+    ///     if cond:
+    ///         xs.append(elt)
+    /// ```
+    ///
+    /// a list local as `lower/lists.rs` compiles it, each statement and
+    /// expression located at the part of the comprehension it comes from.
+    /// The comprehension's names (`x`) are locals of its own, as in
+    /// CPython 3 (named `x$0k`, the `k`th comprehension's: `$` is in no
+    /// Python name, and a parameter's versions have no leading zero);
+    /// `iter` is read outside them. The list is bound before `iter` and
+    /// `elt` are read rather than after: a comprehension that reads the
+    /// name it is assigned to is refused (the assignment of a refused
+    /// expression). `None` for every other statement (a comprehension of
+    /// another form, or elsewhere, stays a refused expression).
+    fn comprehension(&mut self, s: &ast::Stmt) -> Option<Vec<StmtId>> {
+        let ast::Stmt::Assign(a) = s else { return None };
+        let ([ast::Expr::Name(list)], ast::Expr::ListComp(c)) = (&a.targets[..], &*a.value) else { return None };
+        let [g] = &c.generators[..] else { return None };
+        if g.is_async {
+            return None;
+        }
+        let list_name = list.id.as_str();
+        let mut bound = Vec::new();
+        comprehension_names(&g.target, &mut bound);
+        let reads_list = |e: &ast::Expr, inside: bool| {
+            names_read(e).into_iter().any(|n| n == list_name && !(inside && bound.contains(&n)))
+        };
+        if reads_list(&g.iter, false) || g.ifs.iter().chain([&*c.elt]).any(|e| reads_list(e, true)) {
+            let targets = Box::new([self.expr(&a.targets[0])]);
+            let construct = "a list comprehension that reads the name it is assigned to";
+            let value = self.alloc_expr(Expr::Refused { construct, parts: Box::new([]) }, &a.value);
+            return Some(vec![self.alloc_stmt(Stmt::Assign { targets, value }, s)]);
+        }
+        let Name::Local(list_id) = self.resolve(list_name) else { return None };
+        let list_at = list.range;
+        let target = self.alloc_expr(Expr::Name(Name::Local(list_id)), &a.targets[0]);
+        let empty = self.alloc_expr(Expr::List(Box::new([])), &a.value);
+        let init = self.alloc_stmt(Stmt::Assign { targets: Box::new([target]), value: empty }, s);
+        // Read where the comprehension starts, outside its names.
+        let iter = self.expr(&g.iter);
+        self.comprehensions += 1;
+        let k = self.comprehensions;
+        let mut shadowed = Vec::with_capacity(bound.len());
+        for n in &bound {
+            let id = self.body.locals.alloc(Local { name: format!("{n}$0{k}").into(), kind: LocalKind::Assigned });
+            shadowed.push((n.clone(), self.scope.insert(n.clone(), id)));
+        }
+        let for_target = self.expr(&g.target);
+        let tests: Vec<ExprId> = g.ifs.iter().map(|e| self.expr(e)).collect();
+        let elt = self.expr(&c.elt);
+        for (n, before) in shadowed.into_iter().rev() {
+            match before {
+                Some(id) => self.scope.insert(n, id),
+                None => self.scope.remove(&n),
+            };
+        }
+        let elt_at = c.elt.range();
+        let base = self.alloc_expr_at(Expr::Name(Name::Local(list_id)), list_at);
+        let append = self.alloc_expr_at(Expr::Attribute { base, attr: "append".into() }, elt_at);
+        self.body.attr_ranges.insert(append, elt_at);
+        let call =
+            self.alloc_expr_at(Expr::Call { func: append, args: Box::new([elt]), keywords: Box::new([]) }, elt_at);
+        let mut inner = self.alloc_stmt_at(Stmt::Expr(call), elt_at);
+        for (&test, e) in tests.iter().zip(&g.ifs).rev() {
+            let arms = Box::new([IfArm { test: Some(test), body: Box::new([inner]) }]);
+            inner = self.alloc_stmt_at(Stmt::If { arms }, e.range());
+        }
+        let looped =
+            Stmt::For { is_async: false, target: for_target, iter, body: Box::new([inner]), orelse: Box::new([]) };
+        let looped = self.alloc_stmt_at(looped, c.range);
+        Some(vec![init, looped])
+    }
+
     /// The local named `name`, made with `kind` if it is new.
     fn declare(&mut self, name: &str, kind: LocalKind) -> LocalId {
         if let Some(&id) = self.scope.get(name) {
@@ -186,13 +275,32 @@ impl<'g> BodyBuilder<'g> {
     }
 
     fn alloc_stmt(&mut self, s: Stmt, syntax: &ast::Stmt) -> StmtId {
+        self.alloc_stmt_at(s, syntax.range())
+    }
+
+    /// An expression or statement a construct stands for (see
+    /// [`BodyBuilder::comprehension`]), located at `at`.
+    fn alloc_expr_at(&mut self, e: Expr, at: ruff_text_size::TextRange) -> ExprId {
+        let id = self.body.exprs.alloc(e);
+        self.body.expr_ranges.insert(id, at);
+        id
+    }
+
+    fn alloc_stmt_at(&mut self, s: Stmt, at: ruff_text_size::TextRange) -> StmtId {
         let id = self.body.stmts.alloc(s);
-        self.body.stmt_ranges.insert(id, syntax.range());
+        self.body.stmt_ranges.insert(id, at);
         id
     }
 
     fn block(&mut self, stmts: &[ast::Stmt]) -> Box<[StmtId]> {
-        stmts.iter().map(|s| self.stmt(s)).collect()
+        let mut out = Vec::with_capacity(stmts.len());
+        for s in stmts {
+            match self.comprehension(s) {
+                Some(stmts) => out.extend(stmts),
+                None => out.push(self.stmt(s)),
+            }
+        }
+        out.into()
     }
 
     fn exprs(&mut self, es: &[ast::Expr]) -> Box<[ExprId]> {
@@ -361,11 +469,46 @@ impl<'g> BodyBuilder<'g> {
             E::Starred(s) => Expr::Starred(self.expr(&s.value)),
             other => {
                 let parts = refused_parts(other).into_iter().map(|p| self.expr(p)).collect();
-                Expr::Refused { construct: construct_name(other), parts }
+                // A list comprehension of another form than
+                // `BodyBuilder::comprehension` compiles, or elsewhere.
+                let construct = match other {
+                    E::ListComp(c) if c.generators.len() > 1 => "a list comprehension with more than one `for`",
+                    E::ListComp(c) if c.generators.iter().any(|g| g.is_async) => "an asynchronous comprehension",
+                    other => construct_name(other),
+                };
+                Expr::Refused { construct, parts }
             }
         };
         self.alloc_expr(hir, e)
     }
+}
+
+/// The names a comprehension's `for` target binds (`x`, `i, x`).
+fn comprehension_names(target: &ast::Expr, out: &mut Vec<String>) {
+    match target {
+        ast::Expr::Name(n) => out.push(n.id.to_string()),
+        ast::Expr::Tuple(t) => t.elts.iter().for_each(|e| comprehension_names(e, out)),
+        ast::Expr::List(l) => l.elts.iter().for_each(|e| comprehension_names(e, out)),
+        ast::Expr::Starred(s) => comprehension_names(&s.value, out),
+        _ => {}
+    }
+}
+
+/// Every name `e` reads, nested scopes' included.
+fn names_read(e: &ast::Expr) -> Vec<String> {
+    use ruff_python_ast::visitor::{walk_expr, Visitor};
+    struct Names(Vec<String>);
+    impl<'e> Visitor<'e> for Names {
+        fn visit_expr(&mut self, e: &'e ast::Expr) {
+            if let ast::Expr::Name(n) = e {
+                self.0.push(n.id.to_string());
+            }
+            deep(|| walk_expr(self, e));
+        }
+    }
+    let mut names = Names(Vec::new());
+    names.visit_expr(e);
+    names.0
 }
 
 /// The children of a refused expression that are checked on their own: a

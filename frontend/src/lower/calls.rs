@@ -996,6 +996,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 ),
             );
         }
+        if !callee.result_lists.is_empty() {
+            // A list is a local's, never a value a call gives.
+            return self.err(
+                &c.at,
+                format!(
+                    "`{}` returns a list, which compiled callers do not take yet: call it from Python, or return \
+                     `np.array(xs)` for an array",
+                    callee.name
+                ),
+            );
+        }
         let Some(bound) = self.bind_arguments(callee, c) else { return Val::Err };
         let written: Vec<hir::ExprId> = c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
         // The arguments of parameters that may be `None` may be `None`.
@@ -1433,6 +1444,7 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         result_groups: f.result_groups.clone(),
         result_optional: f.maybe_none.result_elements.clone(),
         dtype_params: f.dtype_params.iter().map(|p| p.name.clone()).collect(),
+        result_lists: f.list_results.clone(),
     })
 }
 

@@ -63,6 +63,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Tuple(elements) => self.tuple_display(elements),
             // An error where a number is needed (`expr_inner`).
             hir::Expr::None => Val::None,
+            // One assigned to a name is a list local (see `hir`'s
+            // `BodyBuilder::comprehension`).
+            hir::Expr::Refused { construct: "a list comprehension", .. } => self.err(
+                &at,
+                "a list comprehension is compiled only as the whole value assigned to a name \
+                 (`xs = [f(x) for x in a if x > 0]`), not inside another expression",
+            ),
             _ => {
                 self.err(&at, format!("{} is not supported in POST Python", hir.construct_name(e)));
                 self.check_refused_parts(e)

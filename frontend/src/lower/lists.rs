@@ -11,13 +11,26 @@
 //! stores into the buffer, first moving it into one twice as large (at
 //! least 4) when it is full, and rebinds the local to the longer view, so
 //! indexing (negative indices, bounds checks), `len` and `for` are the
-//! array's. `np.array(xs)` copies it.
+//! array's. `np.array(xs)` copies it. A list comprehension assigned to a
+//! name (`xs = [f(x) for x in a if c]`) is such a local: the HIR builds
+//! it as `xs = []` and a `for` loop that appends (`hir`'s
+//! `BodyBuilder::comprehension`, its names its own), so its dtype is the
+//! element's even when the loop never runs. `return xs`, and `xs` as an
+//! element of a returned tuple display, return a new array of its
+//! elements (`copy_of`), recorded in the IR function's `list_results` so
+//! that Python callers get a `list` (`postc_ir::exports::Ret::List`); a
+//! result that is a list has no annotation (`lib.rs` and
+//! `inferred_result` find it, `return_tuple_values` for an element).
 //!
 //! What it does not: a list does not grow inside a `prange` loop that
 //! runs in parallel; a list is not a value — read otherwise than by
-//! index, `len`, a `for` loop, `np.array`/`np.asarray` or `.append`
-//! (bound to another name, passed to a function, returned), it is a
-//! compile error, as are its other methods; since its elements share one
+//! index, `len`, a `for` loop, `np.array`/`np.asarray`, `.append` or a
+//! `return` (bound to another name, passed to a function), it is a
+//! compile error, as are its other methods; a POST caller of a function
+//! that returns a list is refused (`post_call`), as is a list returned
+//! under an annotated result or inside a tuple inside the result; a
+//! comprehension elsewhere than assigned to a name, or with two `for`s,
+//! stays a refused expression; since its elements share one
 //! dtype, `xs[i]` of `[1]` appended `2.5` reads Float64 `1.0` where
 //! CPython's list holds the int `1` (equal values). A list that is never
 //! given an element has no element type: a compile error.
@@ -131,9 +144,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             );
         }
         let v = self.expr(*arg);
-        let (Some(buf), Some(LocalTy::Array(ty))) = (buffer, self.locals[&name].ty.clone()) else {
-            return Some(Val::Err);
-        };
         let arg_at = self.range(*arg);
         if v.scalar().is_none() {
             if !matches!(v, Val::Err) {
@@ -141,6 +151,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return Some(Val::Err);
         }
+        let (Some(buf), Some(LocalTy::Array(ty))) = (buffer, self.locals[&name].ty.clone()) else {
+            return Some(Val::Err);
+        };
         let d = ty.dtype;
         let Some(x) = self.materialize(&v, d, &arg_at) else { return Some(Val::Err) };
         let list = self.slots[&name];
@@ -180,8 +193,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Some(Val::Void)
     }
 
+    /// Whether `e` names a list local.
+    pub(super) fn is_list_name(&self, e: hir::ExprId) -> bool {
+        matches!(&self.hir.exprs[e], hir::Expr::Name(n) if self.lists.contains_key(self.name_text(n)))
+    }
+
     /// Reports every read of a list local that is not by index, `len`, a
-    /// `for` loop, `np.array`/`np.asarray` or a method call.
+    /// `for` loop, `np.array`/`np.asarray`, a method call or a `return`
+    /// (of it, or of a tuple display holding it).
     pub(super) fn check_list_reads(&mut self) {
         let hir = self.hir;
         if self.lists.is_empty() {
@@ -212,6 +231,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     allowed.insert(*iter);
                 }
                 hir::Stmt::Assign { targets, .. } => allowed.extend(targets.iter().copied()),
+                hir::Stmt::Return(Some(v)) => {
+                    allowed.insert(*v);
+                    if let hir::Expr::Tuple(elements) = &hir.exprs[*v] {
+                        allowed.extend(elements.iter().copied());
+                    }
+                }
                 _ => {}
             }
         }
@@ -231,7 +256,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 &at,
                 format!(
                     "the list `{name}` is read here as a value: compiled code reads a list by index, `len`, \
-                     a `for` loop or `np.array({name})`"
+                     a `for` loop or `np.array({name})`, and returns it (alone or in a tuple)"
                 ),
             );
             let here = line_col(&d);

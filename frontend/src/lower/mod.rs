@@ -101,6 +101,9 @@ pub(crate) struct Callee {
     pub result_optional: Vec<usize>,
     /// The names of its dtype parameters (`dtype: type[Float64]`).
     pub dtype_params: Vec<String>,
+    /// The elements of the result that are lists (see
+    /// `postc_ir::Function::list_results`).
+    pub result_lists: Vec<usize>,
 }
 
 impl Callee {
@@ -123,6 +126,7 @@ impl Callee {
             result_groups: d.result_groups.clone(),
             result_optional: d.result_optional.clone(),
             dtype_params: d.dtype_params.iter().map(|p| p.name.clone()).collect(),
+            result_lists: d.result_lists.clone(),
         }
     }
 }
@@ -440,6 +444,9 @@ pub(crate) struct FnLower<'a, 'c> {
     optional_results: HashMap<usize, TypeData>,
     /// The flags of those elements in the IR's flat result.
     inferred_optional: Vec<usize>,
+    /// The elements of that result that are lists (see `lists.rs`), by
+    /// place in the IR's flat result.
+    inferred_lists: Vec<usize>,
     /// The locals that may be `None` known to hold a number here (see
     /// `maybe_none.rs`).
     present: HashSet<String>,
@@ -634,6 +641,9 @@ pub(crate) fn lower_function(
             f.ret = fl.inferred_tuple;
             f.result_groups = std::mem::take(&mut fl.inferred_groups);
             f.maybe_none.result_elements = std::mem::take(&mut fl.inferred_optional);
+            f.list_results = std::mem::take(&mut fl.inferred_lists);
+        } else if decl.ret.is_some_and(|t| !fl.types.get(t).is_tuple()) {
+            f.list_results = decl.result_lists.clone();
         }
         Ok((f, fl.math_imports))
     } else {
@@ -648,13 +658,14 @@ pub(crate) fn lower_function(
 /// and number of axes). `None` when a `return` gives `None`, a tuple
 /// (inferred by `return_tuple`, as of any function) or a value whose type
 /// is not known yet. With it, whether it is a Python number (every
-/// `return` gives one).
+/// `return` gives one), and whether it is a list (every `return` gives a
+/// list local, see `lists.rs`: a 1-D array in the IR).
 pub(crate) fn inferred_result(
     cx: &ModuleCx<'_>,
     types: &mut TypeTable,
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
-) -> Option<(TypeId, bool)> {
+) -> Option<(TypeId, bool, bool)> {
     let (extended, with_dtypes);
     let cx = match dtype_globals(cx, decl) {
         None => cx,
@@ -681,8 +692,13 @@ pub(crate) fn inferred_result(
     // (`return n * fact(n - 1)` by `return 1`), as Numba types recursion.
     let generic = decl.name.split('$').next().unwrap_or(&decl.name);
     let mut recursive = false;
+    let (mut lists, mut values) = (0, 0);
     for stmt in hir.stmts.values() {
         let hir::Stmt::Return(Some(v)) = stmt else { continue };
+        match hir.exprs[*v] {
+            hir::Expr::Name(hir::Name::Local(id)) if solved.lists.contains(&id) => lists += 1,
+            _ => values += 1,
+        }
         let Some(ty) = solved.exprs.get(*v) else {
             if calls_global(&hir, *v, generic) {
                 recursive = true;
@@ -705,6 +721,10 @@ pub(crate) fn inferred_result(
             _ => return None,
         }
     }
+    // A list and an array are not one type.
+    if lists > 0 && values > 0 {
+        return None;
+    }
     let weak = scalar.is_some_and(|s| s.weak) && !recursive;
     let result = match (scalar, array) {
         (Some(s), None) if !s.dtype.is_text() => {
@@ -716,7 +736,7 @@ pub(crate) fn inferred_result(
         }
         _ => return None,
     };
-    Some((types.intern(result), weak))
+    Some((types.intern(result), weak, lists > 0))
 }
 
 /// The module's names with each dtype parameter of `decl` (`dtype:
@@ -864,6 +884,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             inferred_groups: Vec::new(),
             optional_results: HashMap::new(),
             inferred_optional: Vec::new(),
+            inferred_lists: Vec::new(),
             present: HashSet::new(),
             flags: HashMap::new(),
             accept_none: false,
@@ -2416,14 +2437,36 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
+                let list = self.is_list_name(v);
                 let val = self.expr(v);
                 if let Val::Tuple(elements) = val {
                     self.return_tuple(at, v, elements);
                     return;
                 }
                 let td = self.types.get(t).clone();
+                let listed = self.decl.result_lists == [0];
+                if list != listed && !matches!(val, Val::Err) {
+                    let msg = if list {
+                        format!(
+                            "this returns a list, but function `{}` returns {td}: return `np.array(...)` of it, or \
+                             leave the result unannotated",
+                            self.decl.name
+                        )
+                    } else {
+                        format!("function `{}` returns a list: every `return` gives one", self.decl.name)
+                    };
+                    self.err(&self.range(v), msg);
+                    self.b.unreachable();
+                    self.open = false;
+                    return;
+                }
                 let x = if td.is_array {
                     match val {
+                        // A list comes back as a new array of its elements
+                        // (`lists.rs`), which the caller owns.
+                        Val::Arr { v: av, ty } if list && ty.dtype == td.dtype && ty.ndim() == Some(1) => {
+                            Some(self.copy_of(av, &ty, &self.range(v)).0)
+                        }
                         Val::Arr { v: av, ty } if ty.dtype == td.dtype && ty.ndim() == td.ndim() => Some(av),
                         Val::Err => None,
                         _ => {
@@ -2485,13 +2528,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// local or a call): each element located at its own expression in a
     /// display, at `v` otherwise. Ends the block.
     fn return_tuple(&mut self, at: TextRange, v: hir::ExprId, elements: Vec<Val>) {
+        let mut lists = vec![false; elements.len()];
         let vals = match &self.hir.exprs[v] {
             hir::Expr::Tuple(elts) if elts.len() == elements.len() => {
+                for (l, &e) in lists.iter_mut().zip(elts.iter()) {
+                    *l = self.is_list_name(e);
+                }
                 elements.into_iter().zip(elts.iter().map(|&e| self.range(e))).collect()
+            }
+            hir::Expr::Tuple(elts) if elts.iter().any(|&e| self.is_list_name(e)) => {
+                // Its elements' flags are in the flat result (`maybe_none.rs`).
+                self.err(
+                    &self.range(v),
+                    "a list in a tuple result whose other elements may be `None` is not supported: return \
+                     `np.array(...)` of it",
+                );
+                self.b.unreachable();
+                self.open = false;
+                return;
             }
             _ => elements.into_iter().map(|e| (e, self.range(v))).collect(),
         };
-        self.return_tuple_values(at, self.range(v), vals);
+        self.return_tuple_values(at, self.range(v), vals, &lists);
         self.open = false;
     }
 
@@ -2501,13 +2559,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// is; without a return annotation the first tuple `return` decides it
     /// (each scalar its own dtype, each array `T[:, ...]`) and every other
     /// must give the same.
-    fn return_tuple_values(&mut self, r: TextRange, at: TextRange, vals: Vec<(Val, TextRange)>) {
+    fn return_tuple_values(&mut self, r: TextRange, at: TextRange, vals: Vec<(Val, TextRange)>, lists: &[bool]) {
         let name = self.decl.name.clone();
         // A tuple inside the result (`return a, (ok, n)`) is its elements
         // in the IR's flat result, and a group Python callers get back.
         let mut groups = Vec::new();
         let mut flat = Vec::with_capacity(vals.len());
-        for (val, e) in vals {
+        // The places of the lists (`lists.rs`) in the flat result.
+        let mut listed = Vec::new();
+        for (k, (val, e)) in vals.into_iter().enumerate() {
+            if lists.get(k) == Some(&true) {
+                listed.push(flat.len());
+            }
             match val {
                 Val::Tuple(inner) if !inner.is_empty() && !inner.iter().any(|x| matches!(x, Val::Tuple(_))) => {
                     groups.push((flat.len(), inner.len()));
@@ -2548,6 +2611,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.b.unreachable();
             return;
         }
+        if !listed.is_empty() && !inferred {
+            self.err(
+                &at,
+                format!(
+                    "a list in the result of function `{name}` needs the result unannotated: its type is what the \
+                     `return`s give"
+                ),
+            );
+            self.b.unreachable();
+            return;
+        }
+        if inferred && self.inferred_tuple.is_some() && listed != self.inferred_lists {
+            self.err(
+                &at,
+                format!(
+                    "the lists in this result are not where the first `return` of function `{name}` has them: \
+                     every `return` gives the same types"
+                ),
+            );
+            self.b.unreachable();
+            return;
+        }
         let declared = self.decl.ret.map(|id| self.types.get(id).clone());
         let expected = match &declared {
             Some(d) if d.is_tuple() => Some(d.elements.clone()),
@@ -2577,6 +2662,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut elements = Vec::with_capacity(vals.len());
         for (k, (val, e)) in vals.into_iter().enumerate() {
             let want = expected.as_ref().map(|w| w[k].clone());
+            // A list comes back as a new array of its elements, which the
+            // caller owns.
+            let val = match val {
+                Val::Arr { v, ty } if listed.contains(&k) => {
+                    let (v, ty) = self.copy_of(v, &ty, &e);
+                    Val::Arr { v, ty }
+                }
+                val => val,
+            };
             let got = match (&val, want) {
                 (Val::Err, _) => None,
                 (Val::Arr { v, ty }, Some(w)) if w.is_array && ty.dtype == w.dtype && ty.ndim() == w.ndim() => {
@@ -2623,6 +2717,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if declared.is_none() {
             self.inferred_tuple = Some(tuple_ty);
             self.inferred_groups = groups;
+            self.inferred_lists = listed;
         }
         self.at(&r);
         let n = self.fresh("result");

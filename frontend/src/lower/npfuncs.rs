@@ -485,6 +485,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
             }
         }
+        // A refused expression (a list comprehension) has its own error.
+        if let hir::Expr::Refused { .. } = &self.hir.exprs[args[0]] {
+            return self.expr(args[0]);
+        }
         let Some((shape, leaves)) = self.nested_elements(args[0], shown) else { return Val::Err };
         let mut vals = Vec::with_capacity(leaves.len());
         for e in leaves {

@@ -1136,6 +1136,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             ret_maybe_none: false,
             ret_weak: false,
             result_groups: Vec::new(),
+            result_lists: Vec::new(),
             result_optional: Vec::new(),
             dtype_params: Vec::new(),
         })
