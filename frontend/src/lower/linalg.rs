@@ -117,22 +117,25 @@ pub(crate) fn det_dtype(d: DType) -> Option<DType> {
 const JACOBI_SWEEPS: i64 = 64;
 
 impl<'a, 'c> FnLower<'a, 'c> {
-    /// `np.linalg.det(a)` (see the module's header).
-    pub(super) fn det_call(&mut self, shown: &str, c: &CallExpr) -> Val {
-        if self.keywords_of(c, &[], shown).is_none() {
-            return Val::Err;
-        }
-        let &[arg] = c.args else { return self.err(c, format!("{shown} takes one array")) };
-        let Some((a, ty)) = self.numeric_array_arg(arg, shown, false) else { return Val::Err };
+    /// The square matrix `arg` of one of `np.linalg`'s functions: the
+    /// array, its type, the dtype the function computes in (Float64 for
+    /// Bool and integers, Float32 kept) and its extent, checked square
+    /// when it runs (NumPy's LinAlgError); `None` after reporting a
+    /// refusal (not a 2-D array of a dtype `linalg` takes).
+    fn square_matrix(
+        &mut self,
+        arg: hir::ExprId,
+        shown: &str,
+        c: &CallExpr,
+    ) -> Option<(ValueId, TypeData, DType, ValueId)> {
+        let (a, ty) = self.numeric_array_arg(arg, shown, false)?;
         if ty.ndim() != Some(2) {
-            return self.err(
-                &self.range(arg),
-                format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"),
-            );
+            self.err(&self.range(arg), format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"));
+            return None;
         }
         let Some(d) = det_dtype(ty.dtype) else {
-            return self
-                .err(&self.range(arg), format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()));
+            self.err(&self.range(arg), format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()));
+            return None;
         };
         self.at(c);
         let nm = self.fresh("rows");
@@ -141,6 +144,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let cols = self.b.dim(a, 1, &nm);
         let square = self.result(Opcode::Eq, DType::Bool, n, cols);
         self.panic_unless(square, "LinAlgError: Last 2 dimensions of the array must be square", c);
+        Some((a, ty, d, n))
+    }
+
+    /// `np.linalg.det(a)` (see the module's header).
+    pub(super) fn det_call(&mut self, shown: &str, c: &CallExpr) -> Val {
+        if self.keywords_of(c, &[], shown).is_none() {
+            return Val::Err;
+        }
+        let &[arg] = c.args else { return self.err(c, format!("{shown} takes one array")) };
+        let Some((a, ty, d, n)) = self.square_matrix(arg, shown, c) else { return Val::Err };
         // The factors, of the transpose (`lu[i, j] = a[j, i]`), as NumPy
         // lays the matrix out for LAPACK.
         let (lu, _) = self.new_empty_array(d, &[(n, true), (n, true)], c);
@@ -284,24 +297,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return self.err(&self.range(e), format!("{shown} takes `UPLO` as a constant here, 'L' or 'U'"))
             }
         };
-        let Some((a, ty)) = self.numeric_array_arg(arg, shown, false) else { return Val::Err };
-        if ty.ndim() != Some(2) {
-            return self.err(
-                &self.range(arg),
-                format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"),
-            );
-        }
-        let Some(d) = det_dtype(ty.dtype) else {
-            return self
-                .err(&self.range(arg), format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()));
-        };
-        self.at(c);
-        let nm = self.fresh("rows");
-        let n = self.b.dim(a, 0, &nm);
-        let nm = self.fresh("cols");
-        let cols = self.b.dim(a, 1, &nm);
-        let square = self.result(Opcode::Eq, DType::Bool, n, cols);
-        self.panic_unless(square, "LinAlgError: Last 2 dimensions of the array must be square", c);
+        let Some((a, ty, d, n)) = self.square_matrix(arg, shown, c) else { return Val::Err };
         let el = TypeId::scalar(d);
         let float = |this: &mut Self, x: f64| {
             let nm = this.fresh("float");

@@ -469,15 +469,17 @@ pub(crate) fn lower_function(
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
-    let (extended, with_dtypes);
-    let cx = match dtype_globals(cx, decl) {
-        None => cx,
-        Some(globals) => {
-            extended = globals;
-            with_dtypes = ModuleCx { globals: &extended, ..*cx };
-            &with_dtypes
-        }
-    };
+    with_dtype_params(cx, decl, |cx| lower_body(cx, types, decl, def))
+}
+
+/// [`lower_function`] in `cx`, which holds the function's dtype
+/// parameters.
+fn lower_body(
+    cx: &ModuleCx<'_>,
+    types: &mut TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
     // The locals are the body's, as its HIR resolved them.
     let hir = body_hir(cx, decl, def);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
@@ -666,15 +668,17 @@ pub(crate) fn inferred_result(
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
 ) -> Option<(TypeId, bool, bool)> {
-    let (extended, with_dtypes);
-    let cx = match dtype_globals(cx, decl) {
-        None => cx,
-        Some(globals) => {
-            extended = globals;
-            with_dtypes = ModuleCx { globals: &extended, ..*cx };
-            &with_dtypes
-        }
-    };
+    with_dtype_params(cx, decl, |cx| inferred_result_in(cx, types, decl, def))
+}
+
+/// [`inferred_result`] in `cx`, which holds the function's dtype
+/// parameters.
+fn inferred_result_in(
+    cx: &ModuleCx<'_>,
+    types: &mut TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+) -> Option<(TypeId, bool, bool)> {
     let hir = body_hir(cx, decl, def);
     let imported = |local: &str| calls::imported_callee(cx, local);
     let env = typeck::TypeEnv {
@@ -739,19 +743,18 @@ pub(crate) fn inferred_result(
     Some((types.intern(result), weak, lists > 0))
 }
 
-/// The module's names with each dtype parameter of `decl` (`dtype:
-/// type[Float64]`) naming its dtype, as a module-level `DT = Float64`
-/// does: `np.empty(n, dtype=dtype)` and `dtype(x)` read it so. `None`
-/// for a function without one.
-fn dtype_globals(cx: &ModuleCx<'_>, decl: &FuncDecl) -> Option<HashMap<String, Global>> {
+/// `body` run in `cx` with each dtype parameter of `decl` (`dtype:
+/// type[Float64]`) a module-level name of its dtype, as `DT = Float64`
+/// is: `np.empty(n, dtype=dtype)` and `dtype(x)` read it so.
+fn with_dtype_params<R>(cx: &ModuleCx<'_>, decl: &FuncDecl, body: impl FnOnce(&ModuleCx<'_>) -> R) -> R {
     if decl.dtype_params.is_empty() {
-        return None;
+        return body(cx);
     }
     let mut globals = cx.globals.clone();
     for d in &decl.dtype_params {
         globals.insert(d.name.clone(), Global::Type(d.dtype));
     }
-    Some(globals)
+    body(&ModuleCx { globals: &globals, ..*cx })
 }
 
 /// Whether `e` calls the module-level function `name` somewhere in it.
