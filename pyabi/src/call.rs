@@ -630,19 +630,17 @@ impl Function {
             let Some(want) = want else { continue };
             // SAFETY: the caller holds every argument for the call.
             let arg = unsafe { Borrowed::from_ptr(py, args[k]) };
-            let same = match py.import("numpy")?.getattr("dtype")?.call1((&*arg,)) {
-                Ok(given) => given.eq(want.bind(py))?,
-                Err(_) => false,
+            let given = match py.import("numpy")?.getattr("dtype")?.call1((&*arg,)) {
+                Ok(given) if given.eq(want.bind(py))? => continue,
+                Ok(given) => format!("the dtype {}", given.str()?),
+                Err(_) => format!("{} (not a dtype)", type_name(&arg)),
             };
-            if !same {
-                return Err(PyTypeError::new_err(format!(
-                    "{}: parameter `{}` is the dtype {} it was compiled for, not {}",
-                    self.what(),
-                    self.spec.params[k].name,
-                    want.bind(py).str()?,
-                    arg.repr()?
-                )));
-            }
+            return Err(PyTypeError::new_err(format!(
+                "{}: parameter `{}` is the dtype {} it was compiled for, not {given}",
+                self.what(),
+                self.spec.params[k].name,
+                want.bind(py).str()?,
+            )));
         }
         let mut out = SmallVec::with_capacity(self.plan.param_of.len());
         for ((&k, &element), (convert, _)) in
