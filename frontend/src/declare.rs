@@ -1350,10 +1350,10 @@ impl<'a> Declarer<'a> {
         let mut dtype_params = Vec::new();
         for pw in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
             let pname = pw.parameter.name.id.to_string();
+            let dtype_param = pw.parameter.annotation.as_deref().and_then(|a| self.dtype_parameter(d, a));
             match &pw.parameter.annotation {
                 // `dtype: type[Float64]`: a dtype fixed when compiled.
-                Some(a) if self.dtype_parameter(d, a).is_some() => {
-                    let dtype = self.dtype_parameter(d, a).expect("a dtype parameter");
+                Some(a) if let Some(dtype) = dtype_param => {
                     let keyword_only = p.kwonlyargs.iter().any(|k| k.parameter.name.id == pname);
                     let positional_only = p.posonlyargs.iter().any(|k| k.parameter.name.id == pname);
                     if let Some(v) = &pw.default {

@@ -251,18 +251,11 @@ fn add(m: &Module, f: &crate::Function, name: &str, out: &mut Exports) {
         Some(t) => match listed(Ret::of(t), &f.list_results) {
             Ret::Tuple(flat) if !f.maybe_none.result_elements.is_empty() => {
                 // Each flag and the value after it: one element.
-                let mut elements = Vec::with_capacity(flat.len());
-                let mut rest = flat.into_iter().enumerate();
-                while let Some((k, e)) = rest.next() {
-                    match f.maybe_none.result_elements.contains(&k) {
-                        true => match rest.next() {
-                            Some((_, value)) => elements.push(Ret::Optional(Box::new(value))),
-                            None => elements.push(e),
-                        },
-                        false => elements.push(e),
-                    }
-                }
-                Ret::Tuple(elements)
+                let pairs: Vec<(usize, usize)> = f.maybe_none.result_elements.iter().map(|&k| (k, 2)).collect();
+                Ret::Tuple(crate::regroup(flat, &pairs, |mut pair| match pair.pop() {
+                    Some(value) => Ret::Optional(Box::new(value)),
+                    None => Ret::Void,
+                }))
             }
             Ret::Tuple(flat) => Ret::Tuple(crate::regroup(flat, &f.result_groups, Ret::Tuple)),
             r => r,
@@ -381,9 +374,10 @@ impl Writer {
         }
     }
     /// A parameter's type: 0 a scalar, 1 an array, 3 a tuple (its count,
-    /// then each element's dtype), 5 a dtype fixed when compiled; a value that may be `None` is 2 and a
-    /// dtype for a scalar (as bytes written before arrays and tuples could
-    /// be `None` have it), else 4 and its value's type.
+    /// then each element's dtype), 5 a dtype fixed when compiled; a value
+    /// that may be `None` is 2 and a dtype for a scalar (as bytes written
+    /// before arrays and tuples could be `None` have it), else 4 and its
+    /// value's type.
     fn param_type(&mut self, ty: &ParamType) {
         match ty {
             ParamType::Scalar(d) => {

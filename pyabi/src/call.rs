@@ -82,6 +82,23 @@ fn ir_type_text(ty: &ParamType) -> String {
     }
 }
 
+/// A new read-only NumPy array of `dtype` and `shape`, every element
+/// `fill` (an array default, or the empty array a `None` stands for).
+fn read_only_array<'py>(
+    numpy: &Bound<'py, PyModule>,
+    dtype: DType,
+    shape: impl ExactSizeIterator<Item = u64>,
+    fill: &Bound<'py, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let py = numpy.py();
+    let shape = PyTuple::new(py, shape)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", crate::dlpack::numpy_name(dtype))?;
+    let array = numpy.getattr("full")?.call((shape, fill), Some(&kwargs))?;
+    array.call_method1("setflags", (false,))?;
+    Ok(array.unbind())
+}
+
 /// The C arguments of a value of type `ty`: a scalar's, an array's
 /// `DLTensor *`, each element of a tuple in order.
 fn value_types(args: &mut Vec<Type>, ty: &ParamType) {
@@ -100,8 +117,6 @@ fn call_interface(spec: &FuncSpec) -> CallInterface {
     let mut args: Vec<Type> = Vec::with_capacity(spec.params.len());
     for p in &spec.params {
         match &p.ty {
-            ParamType::Scalar(d) => args.push(scalar_type(*d)),
-            ParamType::Array(_) => args.push(Type::pointer()),
             // The flag, then the value's.
             ParamType::MaybeNone(inner) => {
                 args.push(scalar_type(DType::Bool));
@@ -278,6 +293,15 @@ impl Plan {
                 }
                 ty => (ty, false),
             };
+            // A number's register: the next of its class.
+            let mut place = |d: DType| {
+                if d.is_float() {
+                    floats += 1;
+                    Place::Float(floats - 1)
+                } else {
+                    Place::Int(int(1))
+                }
+            };
             if let ParamType::Tuple(elements) = ty {
                 regrouped = true;
                 for (j, d) in elements.iter().enumerate() {
@@ -288,26 +312,14 @@ impl Plan {
                     } else {
                         Convert::Int(*d)
                     };
-                    let place = if d.is_float() {
-                        floats += 1;
-                        Place::Float(floats - 1)
-                    } else {
-                        Place::Int(int(1))
-                    };
-                    params.push((convert, place));
+                    params.push((convert, place(*d)));
                     param_of.push(k);
                     element_of.push(Some(j));
                 }
                 continue;
             }
             if let (ParamType::Scalar(d), true) = (ty, optional) {
-                let value = if d.is_float() {
-                    floats += 1;
-                    Place::Float(floats - 1)
-                } else {
-                    Place::Int(int(1))
-                };
-                params.push((Convert::OrNone(*d), value));
+                params.push((Convert::OrNone(*d), place(*d)));
                 param_of.push(k);
                 element_of.push(None);
                 continue;
@@ -398,6 +410,9 @@ pub struct Function {
     /// For each dtype parameter, by its place among the parameters: the
     /// `np.dtype` its argument must be.
     dtypes: Vec<Option<Py<PyAny>>>,
+    /// `np.dtype` itself, which reads a dtype argument (for a function
+    /// with a dtype parameter).
+    numpy_dtype: Option<Py<PyAny>>,
     pub code: usize,
     /// The libffi interface, for a signature that does not fit in registers.
     cif: Option<CallInterface>,
@@ -448,44 +463,34 @@ impl Function {
         // An array default is one array, made here as CPython makes a
         // default once, read-only: every call that leaves the parameter
         // out passes it.
+        let numpy = py.import("numpy")?;
         for (at, a) in &spec.array_defaults {
             let Some(slot) = defaults.get_mut(*at) else {
                 return Err(PyValueError::new_err(format!("{}: an array default past the defaults", spec.name)));
             };
-            let numpy = py.import("numpy")?;
-            let shape = pyo3::types::PyTuple::new(py, a.shape.iter().copied())?;
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("dtype", crate::dlpack::numpy_name(a.dtype))?;
-            let array = numpy.getattr("full")?.call((shape, python_value(py, &a.fill)?), Some(&kwargs))?;
-            array.call_method1("setflags", (false,))?;
-            *slot = array.unbind();
+            let fill = python_value(py, &a.fill)?.into_bound(py);
+            *slot = read_only_array(&numpy, a.dtype, a.shape.iter().copied(), &fill)?;
         }
         let absent = (spec.params.iter())
             .map(|p| match &p.ty {
                 ParamType::MaybeNone(inner) => match &**inner {
                     ParamType::Array(a) => {
-                        let numpy = py.import("numpy")?;
-                        let shape = pyo3::types::PyTuple::new(py, a.dims.iter().map(|_| 0u64))?;
-                        let kwargs = PyDict::new(py);
-                        kwargs.set_item("dtype", crate::dlpack::numpy_name(a.dtype))?;
-                        let array = numpy.getattr("empty")?.call((shape,), Some(&kwargs))?;
-                        array.call_method1("setflags", (false,))?;
-                        Ok(Some(array.unbind()))
+                        let zero = 0i64.into_pyobject(py)?.into_any();
+                        read_only_array(&numpy, a.dtype, a.dims.iter().map(|_| 0u64), &zero).map(Some)
                     }
                     _ => Ok(None),
                 },
                 _ => Ok(None),
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let numpy_dtype = numpy.getattr("dtype")?;
         let dtypes = (spec.params.iter())
             .map(|p| match &p.ty {
-                ParamType::DType(d) => {
-                    let dtype = py.import("numpy")?.getattr("dtype")?.call1((crate::dlpack::numpy_name(*d),))?;
-                    Ok(Some(dtype.unbind()))
-                }
+                ParamType::DType(d) => Ok(Some(numpy_dtype.call1((crate::dlpack::numpy_name(*d),))?.unbind())),
                 _ => Ok(None),
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let numpy_dtype = dtypes.iter().any(Option::is_some).then(|| numpy_dtype.unbind());
         let f = Bound::new(
             py,
             Function {
@@ -495,6 +500,7 @@ impl Function {
                 defaults,
                 absent,
                 dtypes,
+                numpy_dtype,
                 code,
                 cif,
                 runtime,
@@ -627,10 +633,10 @@ impl Function {
         // `np.dtype`, or anything `np.dtype` reads as it), and passes
         // nothing.
         for (k, want) in self.dtypes.iter().enumerate() {
-            let Some(want) = want else { continue };
+            let (Some(want), Some(numpy_dtype)) = (want, &self.numpy_dtype) else { continue };
             // SAFETY: the caller holds every argument for the call.
             let arg = unsafe { Borrowed::from_ptr(py, args[k]) };
-            let given = match py.import("numpy")?.getattr("dtype")?.call1((&*arg,)) {
+            let given = match numpy_dtype.bind(py).call1((&*arg,)) {
                 Ok(given) if given.eq(want.bind(py))? => continue,
                 Ok(given) => format!("the dtype {}", given.str()?),
                 Err(_) => format!("{} (not a dtype)", type_name(&arg)),

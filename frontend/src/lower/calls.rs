@@ -1216,6 +1216,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// A new array of an array parameter's default, for a call that
     /// leaves the parameter out: its shape, every element its fill value.
+    /// A new empty array of `t`'s dtype and rank (every extent 0): what
+    /// stands for an array that is `None` beside a false presence flag.
+    pub(super) fn empty_array_of(&mut self, t: &TypeData, at: TextRange) -> Val {
+        let rank = t.shape.ndim().unwrap_or(1);
+        let empty = postc_ir::ArrayDefault { dtype: t.dtype, shape: vec![0; rank], fill: postc_ir::ConstValue::Int(0) };
+        self.default_array(&empty, at)
+    }
+
     pub(super) fn default_array(&mut self, array: &postc_ir::ArrayDefault, at: TextRange) -> Val {
         self.at(&at);
         let dims: Vec<(ValueId, bool)> = array.shape.iter().map(|&n| (self.int_const(n as i64, &at), true)).collect();
@@ -1252,27 +1260,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Maybe { present, value } => (present, *value),
             Val::Err => return None,
             Val::None => {
-                let n = self.fresh("given");
-                let absent = self.b.const_(TypeId::BOOL, Literal::Bool(false), &n);
-                let mut ids = vec![absent];
+                let mut ids = vec![self.bool_const(false, &at)];
                 if p.is_array {
-                    let rank = p.shape.ndim().unwrap_or(1);
-                    let empty = postc_ir::ArrayDefault {
-                        dtype: p.dtype,
-                        shape: vec![0; rank],
-                        fill: postc_ir::ConstValue::Int(0),
-                    };
-                    let arr = self.default_array(&empty, at);
+                    let arr = self.empty_array_of(p, at);
                     ids.push(self.post_argument(callee, i, p, arr, None, at)?);
                 } else {
                     ids.extend(p.elements.iter().map(|e| self.zero(e.dtype)));
                 }
                 return Some(ids);
             }
-            value => {
-                let n = self.fresh("given");
-                (self.b.const_(TypeId::BOOL, Literal::Bool(true), &n), value)
-            }
+            value => (self.bool_const(true, &at), value),
         };
         let mut ids = vec![present];
         if p.is_array {

@@ -573,23 +573,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.index_store(edges, &[i], y);
         self.loops_close(open, c);
         // NumPy refuses edges that do not increase.
-        let t = self.bool_const(true, c);
-        let nm = self.fresh("increasing");
-        let increasing = self.b.let_(TypeId::BOOL, t, &nm);
-        let open = self.loops_open(&[n], c);
-        let i = open[0].i;
-        let next = self.result(Opcode::Add, DType::Int64, i, one);
+        let increasing = self.no_edge_then(edges, u.bins, n, Opcode::Ge, c);
         let el = TypeId::scalar(u.bins);
-        let nm = self.fresh("edge");
-        let e0 = self.b.index_load(el, edges, &[i], &nm);
-        let nm = self.fresh("edge");
-        let e1 = self.b.index_load(el, edges, &[next], &nm);
-        let not_less = self.result(Opcode::Ge, DType::Bool, e0, e1);
-        let nm = self.fresh("not");
-        let less = self.b.unary(Opcode::Not, TypeId::BOOL, not_less, &nm);
-        let still = self.result(Opcode::And, DType::Bool, increasing, less);
-        self.b.set(increasing, still);
-        self.loops_close(open, c);
         let msg = "ValueError: Too many bins for data range. Cannot create {} finite-sized bins.";
         self.panic_unless_with(increasing, msg, &[n], c);
         // `last - first`: NumPy's unsigned subtraction of integer edges
@@ -684,6 +669,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// overflowing Int64: `2 * (last >> 1 - first >> 1)` (not negative,
     /// as `>> 1` keeps the order) plus the low bits' difference (the sum
     /// not negative either).
+    /// Whether no edge among the first `count + 1` of the 1-D `edges` (of
+    /// dtype `d`) is `bad` (`Ge`, `Gt`) the next one, as a Bool local.
+    fn no_edge_then(&mut self, edges: ValueId, d: DType, count: ValueId, bad: Opcode, c: &CallExpr) -> ValueId {
+        let t = self.bool_const(true, c);
+        let nm = self.fresh("ordered");
+        let ordered = self.b.let_(TypeId::BOOL, t, &nm);
+        let one = self.int_const(1, c);
+        let open = self.loops_open(&[count], c);
+        let i = open[0].i;
+        let next = self.result(Opcode::Add, DType::Int64, i, one);
+        let el = TypeId::scalar(d);
+        let nm = self.fresh("edge");
+        let e0 = self.b.index_load(el, edges, &[i], &nm);
+        let nm = self.fresh("edge");
+        let e1 = self.b.index_load(el, edges, &[next], &nm);
+        let wrong = self.result(bad, DType::Bool, e0, e1);
+        let nm = self.fresh("not");
+        let fine = self.b.unary(Opcode::Not, TypeId::BOOL, wrong, &nm);
+        let still = self.result(Opcode::And, DType::Bool, ordered, fine);
+        self.b.set(ordered, still);
+        self.loops_close(open, c);
+        ordered
+    }
+
     fn unsigned_difference(&mut self, first: Edge, last: Edge, c: &CallExpr) -> ValueId {
         let lo = self.converted(first.v, first.s.dtype, DType::Int64);
         let hi = self.converted(last.v, last.s.dtype, DType::Int64);
@@ -735,23 +744,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let none = self.result(Opcode::Lt, DType::Bool, less, zero);
         let count = self.select_int(none, zero, less);
         // No edge above the next one (NaN compares as NumPy's `>` does).
-        let t = self.bool_const(true, c);
-        let nm = self.fresh("monotonic");
-        let monotonic = self.b.let_(TypeId::BOOL, t, &nm);
-        let open = self.loops_open(&[count], c);
-        let i = open[0].i;
-        let next = self.result(Opcode::Add, DType::Int64, i, one);
+        let monotonic = self.no_edge_then(b, bd, count, Opcode::Gt, c);
         let el = TypeId::scalar(bd);
-        let nm = self.fresh("edge");
-        let e0 = self.b.index_load(el, b, &[i], &nm);
-        let nm = self.fresh("edge");
-        let e1 = self.b.index_load(el, b, &[next], &nm);
-        let above = self.result(Opcode::Gt, DType::Bool, e0, e1);
-        let nm = self.fresh("not");
-        let fine = self.b.unary(Opcode::Not, TypeId::BOOL, above, &nm);
-        let still = self.result(Opcode::And, DType::Bool, monotonic, fine);
-        self.b.set(monotonic, still);
-        self.loops_close(open, c);
         self.panic_unless(monotonic, "ValueError: `bins` must increase monotonically, when an array", c);
         let flat = if a_ty.ndim() == Some(1) {
             a

@@ -410,8 +410,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.index_store(m, &[q, p], zero);
         self.br(next);
         self.enter(rotate);
-        let nm = self.fresh("yes");
-        let yes = self.b.const_(TypeId::BOOL, Literal::Bool(true), &nm);
+        let yes = self.bool_const(true, c);
         self.b.set(rotated, yes);
         // The smaller rotation that zeroes `m[q, p]` (Rutishauser's):
         // `theta = (aqq - app) / (2 apq)`, `t = sign(theta) / (|theta| +

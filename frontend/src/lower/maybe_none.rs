@@ -664,22 +664,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 out.push(self.snapshot(v, &at));
                 continue;
             };
-            self.at(&at);
-            let flag = |this: &mut Self, given: bool| {
-                let n = this.fresh("given");
-                this.b.const_(TypeId::BOOL, Literal::Bool(given), &n)
-            };
             let (present, value) = match self.expr_maybe_none(e) {
                 Val::None => {
-                    let absent = flag(self, false);
+                    let absent = self.bool_const(false, &at);
                     let value = if t.is_array {
-                        let rank = t.shape.ndim().unwrap_or(1);
-                        let empty = postc_ir::ArrayDefault {
-                            dtype: t.dtype,
-                            shape: vec![0; rank],
-                            fill: postc_ir::ConstValue::Int(0),
-                        };
-                        self.default_array(&empty, at)
+                        self.empty_array_of(&t, at)
                     } else {
                         Val::Num { v: self.zero(t.dtype), s: Scalar::strong(t.dtype), nonneg: true }
                     };
@@ -690,7 +679,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     failed = true;
                     continue;
                 }
-                v => (flag(self, true), v),
+                v => (self.bool_const(true, &at), v),
             };
             flags.push(out.len());
             out.push(Val::Num { v: present, s: Scalar::strong(DType::Bool), nonneg: true });
