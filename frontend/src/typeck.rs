@@ -70,7 +70,7 @@
 //! holding an array) has no type at or before its first binding, the
 //! target of that binding included.
 //!
-//! It reports nothing: a binding
+//! Solving reports nothing: a binding
 //! whose value is not typed here (another NumPy call, a construct the
 //! lowering refuses) or that the lowering refuses (a value that does not
 //! join the local's others, a narrowing, a target it does not store
@@ -78,10 +78,23 @@
 //! and the local is typed by its other bindings; a local no binding
 //! types gets no type.
 //!
-//! The lowering reads the locals' types (not yet the expressions') and
-//! nothing else: a binding it lowers
-//! that they do not hold (a local left untyped, a value wider than its
-//! local's type) it reports rather than compiles.
+//! The sweep reports ([`LocalTypes::errors`]), every one it finds, each
+//! expression refused once ([`LocalTypes::refused`]) and nothing for
+//! what only reads a refused or untyped value: the statements refused
+//! whatever their types (`with`, `try`, `global`, an import, a nested
+//! function, an expression standing alone that is not a call), their
+//! blocks still swept; and the type errors of integer literals beyond
+//! 64 bits, unary operators, the arithmetic operators on numbers
+//! (`pytypes::arith`'s rules), comparisons (`is`, `in` and `== None`
+//! where refused, numbers of no common dtype, complex numbers ordered)
+//! and conditional expressions (arms of no common type). The other
+//! errors are still the lowering's to report.
+//!
+//! The lowering reads the locals' types, some expressions' types and
+//! the refused expressions: it does not lower a refused expression, only
+//! what it holds that has a type (for the errors only it finds yet); a
+//! binding it lowers that the types do not hold (a local left untyped, a
+//! value wider than its local's type) it reports rather than compiles.
 
 use crate::declare::{math_constant, python_scalar, FuncDecl, Global, GpuBuiltin, Namespace};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
@@ -104,6 +117,7 @@ use la_arena::ArenaMap;
 use postc_ir::builtins::{Axis, GpuReg};
 use postc_ir::{DType, FuncAttrs, Layout, Shape, TypeData, TypeTable};
 use ruff_python_ast as ast;
+use ruff_text_size::TextRange;
 use std::collections::HashMap;
 
 /// What a function body is typed against.
@@ -173,6 +187,18 @@ pub(crate) struct LocalTypes {
     /// locals' types above final (see the module's header for what it
     /// leaves out).
     pub exprs: ArenaMap<ExprId, Ty>,
+    /// The type errors found while typing the expressions (see the
+    /// module's header), in the order the sweep finds them.
+    pub errors: Vec<TypeError>,
+    /// The expressions those errors refuse: the lowering lowers what
+    /// they hold (for its own errors) and not them.
+    pub refused: ArenaMap<ExprId, ()>,
+}
+
+/// A type error: where, and what.
+pub(crate) struct TypeError {
+    pub at: TextRange,
+    pub message: String,
 }
 
 /// The types of the locals of `body`, each the join of its bindings that
@@ -187,6 +213,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         nested: false,
         reading_at: std::cell::Cell::new(0),
         known: std::cell::RefCell::default(),
+        reports: std::cell::RefCell::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -260,7 +287,10 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         }
     }
     if env.expr_types {
+        *cx.reports.borrow_mut() = Some(Reports::default());
         out.exprs = cx.sweep();
+        let reports = cx.reports.take().unwrap_or_default();
+        (out.errors, out.refused) = (reports.errors, reports.refused);
     }
     out
 }
@@ -569,6 +599,16 @@ struct Solver<'a> {
     /// gave each expression already swept, typed or not. Empty while
     /// solving, when a type may still change.
     known: std::cell::RefCell<ArenaMap<ExprId, Option<Ty>>>,
+    /// While sweeping: the errors found, each expression refused once.
+    /// `None` while solving, when a type may still change and an
+    /// expression is typed many times.
+    reports: std::cell::RefCell<Option<Reports>>,
+}
+
+#[derive(Default)]
+struct Reports {
+    errors: Vec<TypeError>,
+    refused: ArenaMap<ExprId, ()>,
 }
 
 impl Solver<'_> {
@@ -1137,6 +1177,60 @@ impl Solver<'_> {
 
     // ---- expressions --------------------------------------------------------
 
+    /// Refuses `e` with `message`, located at `at` (the expression's
+    /// own range or a part of it, such as an attribute's name): it has
+    /// no type. Reported while sweeping, once per expression.
+    fn refuse(&self, e: ExprId, at: TextRange, message: impl Into<String>) -> Option<Ty> {
+        let first = self.reports.borrow_mut().as_mut().is_some_and(|r| r.refused.insert(e, ()).is_none());
+        if first {
+            self.report(at, message);
+        }
+        None
+    }
+
+    /// Reports `message` at `at`, while sweeping.
+    fn report(&self, at: TextRange, message: impl Into<String>) {
+        if let Some(reports) = self.reports.borrow_mut().as_mut() {
+            reports.errors.push(TypeError { at, message: message.into() });
+        }
+    }
+
+    /// Reports the statement `s` if POST Python refuses it whatever its
+    /// types (the lowering lowers none of these): a refused statement
+    /// (`with`, `try`, ...; its blocks are still swept), a nested
+    /// function, `global`, an import, and an expression standing alone
+    /// that is not a call or a string (its parts are still typed).
+    fn check_statement(&self, s: StmtId) {
+        let body = self.body;
+        let at = body.stmt_ranges[s];
+        match &body.stmts[s] {
+            Stmt::Expr(e) => {
+                let message = match &body.exprs[*e] {
+                    Expr::Call { .. } | Expr::Literal(Lit::Str(_)) => return,
+                    Expr::Refused { construct: what @ ("`yield`" | "`yield from`" | "`await`"), .. } => {
+                        format!("{what} is not supported: POST functions are not generators or coroutines")
+                    }
+                    _ => format!("{} has no effect as a statement; only calls stand alone", body.construct_name(*e)),
+                };
+                self.refuse_here(*e, message);
+            }
+            Stmt::NestedFunction { name_range } => {
+                self.report(*name_range, "nested functions are not supported: define the function at module level")
+            }
+            Stmt::Global => {
+                self.report(at, "`global` is not supported: module constants are read-only in compiled code")
+            }
+            Stmt::Import => self.report(at, "imports inside a function are not supported: import at module level"),
+            Stmt::Refused { construct, .. } => self.report(at, format!("{construct} is not supported in POST Python")),
+            _ => {}
+        }
+    }
+
+    /// [`Solver::refuse`] at the expression's own range.
+    fn refuse_here(&self, e: ExprId, message: impl Into<String>) -> Option<Ty> {
+        self.refuse(e, self.body.expr_ranges[e], message)
+    }
+
     fn ty(&self, e: ExprId) -> Option<Ty> {
         if let Some(known) = self.known.borrow().get(e) {
             return known.clone();
@@ -1163,6 +1257,7 @@ impl Solver<'_> {
         while let Some(s) = pending.pop() {
             at += 1;
             self.reading_at.set(at);
+            self.check_statement(s);
             let (roots, blocks) = parts_of(&body.stmts[s]);
             exprs.extend(roots.iter().rev().map(|e| (*e, false)));
             while let Some((e, held_typed)) = exprs.pop() {
@@ -1191,6 +1286,7 @@ impl Solver<'_> {
                 Some(Ty::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak: !d.is_text() } })
             }
             Expr::Name(name) => self.name(name),
+            Expr::IntTooLarge => self.refuse_here(e, "integer literal is too large for 64 bits"),
             Expr::BinOp { op, lhs, rhs } => {
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
                 if *op == ast::Operator::MatMult {
@@ -1203,6 +1299,12 @@ impl Solver<'_> {
                     let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
                     if let Some(t) = self.elementwise(&[l.clone(), r.clone()], element) {
                         return t;
+                    }
+                }
+                // CPython's and NumPy's operator rules (NEP 50).
+                if let (Some(lo), Some(ro)) = (l.operand(), r.operand()) {
+                    if let Err(message) = arith(*op, &lo, &ro) {
+                        return self.refuse_here(e, message);
                     }
                 }
                 self.arith_type(*op, &l, &r)
@@ -1218,9 +1320,12 @@ impl Solver<'_> {
                         return t;
                     }
                 }
+                if let Some(message) = unary_error(*op, &v) {
+                    return self.refuse_here(e, message);
+                }
                 unary(*op, v)
             }
-            Expr::Compare { ops, operands } => self.compare(ops, operands),
+            Expr::Compare { ops, operands } => self.compare(e, ops, operands),
             Expr::BoolOp { values, .. } => {
                 // A `None` operand is false where the lowering takes one (a
                 // condition, an `or` operand before the last) and refused
@@ -1248,6 +1353,13 @@ impl Solver<'_> {
                     (false, false) => {}
                 }
                 let (t, f) = (self.ty(*body)?, self.ty(*orelse)?);
+                let pure = crate::lower::expr::is_pure(self.body, *body)
+                    && crate::lower::expr::is_pure(self.body, *orelse)
+                    && !matches!(t, Ty::Tuple(_))
+                    && !matches!(f, Ty::Tuple(_));
+                if let Some(message) = arms_error(Some(&t), Some(&f), pure) {
+                    return self.refuse_here(e, message);
+                }
                 if let (Ty::Tuple(ts), Ty::Tuple(fs)) = (&t, &f) {
                     return arms_of_tuples(ts, fs);
                 }
@@ -1415,8 +1527,11 @@ impl Solver<'_> {
 
     /// `a < b`, `a < b <= c`: as the lowering's `compare_pair` accepts
     /// each pair.
-    fn compare(&self, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
+    fn compare(&self, e: ExprId, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<Ty> {
         use ast::CmpOp as C;
+        if let Some(message) = refused_comparison(self.body, ops, operands) {
+            return self.refuse_here(e, message);
+        }
         // `x is None`, `x == None` (the lowering's `is_none_test`): a
         // Python bool.
         if let ([C::Is | C::IsNot | C::Eq | C::NotEq], [l, r]) = (ops, operands) {
@@ -1460,7 +1575,12 @@ impl Solver<'_> {
                 // A link of a chain of tuple comparisons.
                 C::Eq | C::NotEq if tuple => self.equality_typed(&pair[0], &pair[1]),
                 _ if tuple => self.ordering_typed(*op, &pair[0], &pair[1]),
-                _ => self.comparable(*op, &pair[0], &pair[1]),
+                _ => {
+                    if let Some(message) = scalar_comparison_error(*op, &pair[0], &pair[1]) {
+                        return self.refuse_here(e, message);
+                    }
+                    self.comparable(*op, &pair[0], &pair[1])
+                }
             };
             if !typed {
                 return None;
@@ -3381,6 +3501,106 @@ fn arms_of_tuples(ts: &[Ty], fs: &[Ty]) -> Option<Ty> {
         elems.push(Ty::Num { s: p, nonneg: t.nonneg() && f.nonneg() });
     }
     Some(Ty::Tuple(elems))
+}
+
+/// Why CPython's `op` of `v` is a type error (the lowering's `unary`
+/// refuses it): `+` of a Bool or a string, `-` of one, `~` of a float.
+/// An array or a tuple operand is the lowering's to refuse.
+pub(crate) fn unary_error(op: ast::UnaryOp, v: &Ty) -> Option<String> {
+    use ast::UnaryOp as U;
+    if let Ty::Lit { lit, .. } = v {
+        let folds = matches!(
+            (op, lit),
+            (U::USub | U::UAdd, Lit::Int(_) | Lit::Float(_) | Lit::Complex(..)) | (U::Not, Lit::Bool(_))
+        );
+        if folds {
+            return None;
+        }
+    }
+    let mut s = v.scalar()?;
+    // `-` and `~` of a Python bool are of the Python int it is.
+    if s.dtype == DType::Bool && s.weak && matches!(op, U::USub | U::Invert) {
+        s = Scalar::weak(DType::Int64);
+    }
+    let name = s.dtype.name();
+    match op {
+        U::UAdd if kind(s.dtype) > Kind::Complex || s.dtype == DType::Bool => {
+            Some(format!("unary `+` is not defined on {name}"))
+        }
+        U::USub if !matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) => {
+            Some(format!("unary `-` is not defined on {name}"))
+        }
+        U::Invert if !matches!(kind(s.dtype), Kind::Bool | Kind::Int) => {
+            Some(format!("`~` is defined on integers, not {name}"))
+        }
+        _ => None,
+    }
+}
+
+/// The comparisons refused whatever their operands (the lowering's
+/// `compare` makes none of them): `is` but for a lone `x is None`, `in`
+/// in a chain or of a call's result, `== None` in a chain.
+fn refused_comparison(body: &Body, ops: &[ast::CmpOp], operands: &[ExprId]) -> Option<&'static str> {
+    use ast::CmpOp as C;
+    let is_none = |e: ExprId| matches!(body.exprs[e], Expr::None);
+    let alone = ops.len() == 1;
+    for (i, op) in ops.iter().enumerate() {
+        let tests_none = is_none(operands[i]) || is_none(operands[i + 1]);
+        match op {
+            C::Is | C::IsNot if tests_none && alone => return None,
+            C::Is | C::IsNot if tests_none => return Some("`is None` is tested alone, not in a chain of comparisons"),
+            C::Is | C::IsNot => return Some("`is` is not supported: compare values with `==`"),
+            C::In | C::NotIn if !alone || matches!(body.exprs[operands[i + 1]], Expr::Call { .. }) => {
+                return Some("`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
+            }
+            C::Eq | C::NotEq if tests_none && alone => return None,
+            C::Eq | C::NotEq if tests_none => return Some("`== None` is tested alone, not in a chain of comparisons"),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Why `l op r` of two scalars is a type error (as the lowering's
+/// `compare_pair` finds it): no common dtype, or an ordering of complex
+/// numbers.
+pub(crate) fn scalar_comparison_error(op: ast::CmpOp, l: &Ty, r: &Ty) -> Option<String> {
+    let (ls, rs) = (l.scalar()?, r.scalar()?);
+    let Some(p) = promote(ls, rs) else {
+        return Some(format!("cannot compare {} with {}", ls.dtype.name(), rs.dtype.name()));
+    };
+    let ordering = !matches!(op, ast::CmpOp::Eq | ast::CmpOp::NotEq);
+    (p.dtype.is_complex() && ordering)
+        .then(|| format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()))
+}
+
+/// Why the arms of a conditional expression have no common type (as the
+/// lowering's `ternary_arms` finds it): scalars or tuples of scalars of
+/// no common dtype, tuples of two lengths, a tuple and a scalar, or an
+/// array or a tuple holding one, or an arm with no type (`None`) (`pure`:
+/// the arms are names and constants, selected between rather than
+/// branched to).
+pub(crate) fn arms_error(t: Option<&Ty>, f: Option<&Ty>, pure: bool) -> Option<String> {
+    let elements = |v: Option<&Ty>| -> Option<Vec<Scalar>> {
+        match v? {
+            Ty::Tuple(es) => es.iter().map(Ty::scalar).collect(),
+            v => Some(vec![v.scalar()?]),
+        }
+    };
+    let incompatible = |ts: &[Scalar], fs: &[Scalar]| {
+        let (a, b) = ts.iter().zip(fs).find(|(a, b)| promote(**a, **b).is_none())?;
+        Some(format!("the arms have incompatible types {} and {}", a.dtype.name(), b.dtype.name()))
+    };
+    let tuples = (matches!(t, Some(Ty::Tuple(_))), matches!(f, Some(Ty::Tuple(_))));
+    match (elements(t), elements(f)) {
+        (Some(ts), Some(fs)) if ts.len() == fs.len() && tuples.0 == tuples.1 => incompatible(&ts, &fs),
+        (Some(ts), Some(fs)) if tuples.0 && tuples.1 => {
+            Some(format!("the arms are tuples of {} and of {} elements", ts.len(), fs.len()))
+        }
+        (Some(_), Some(_)) => Some("one arm is a tuple and the other a scalar: both arms must be of one kind".into()),
+        _ if pure => Some("both arms of a conditional expression must be scalars".into()),
+        _ => Some("both arms of a conditional expression must be scalars, or tuples of scalars".into()),
+    }
 }
 
 /// A unary operator, as the lowering's `unary` applies it.

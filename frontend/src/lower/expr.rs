@@ -31,6 +31,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn expr_value(&mut self, e: hir::ExprId) -> Val {
         let hir = self.hir;
+        if self.refused.get(e).is_some() {
+            // Reported by the typecheck. What it holds that has a type,
+            // or was refused itself, is lowered for the errors only the
+            // lowering finds yet; a module or function named is not.
+            let mut parts = Vec::new();
+            hir.push_children(e, &mut parts);
+            for part in parts {
+                if self.expr_types.get(part).is_some() || self.refused.get(part).is_some() {
+                    // A part that may be `None` is not used as a number.
+                    self.accept_none = true;
+                    self.expr(part);
+                }
+            }
+            return Val::Err;
+        }
         if let Some(v) = self.element_of.get(&e) {
             return v.clone();
         }
@@ -44,7 +59,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let weak = !d.is_text();
                 Val::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak } }
             }
-            hir::Expr::IntTooLarge => self.err(&at, "integer literal is too large for 64 bits"),
+            hir::Expr::IntTooLarge => self.unrefused(&at),
             hir::Expr::Name(n) => self.name(self.name_text(n), at),
             hir::Expr::BinOp { op: ast::Operator::MatMult, .. } => self.matmul(e),
             &hir::Expr::BinOp { op, lhs, rhs } => {
@@ -403,6 +418,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return self.err(&at, "this operand has no scalar value");
         };
+        // Refused by the typecheck where it types the operand.
+        if let Some(message) = v.ty().and_then(|t| typeck::unary_error(op, &t)) {
+            return self.err(&at, message);
+        }
         self.at(&at);
         // `-` and `~` of a Python bool are Python ints.
         let mut v = v;
@@ -412,16 +431,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             v = Val::Num { v: x, s, nonneg: true };
         }
         match op {
-            ast::UnaryOp::UAdd => {
-                if kind(s.dtype) > Kind::Complex || s.dtype == DType::Bool {
-                    return self.err(&at, format!("unary `+` is not defined on {}", s.dtype.name()));
-                }
-                v
-            }
+            ast::UnaryOp::UAdd => v,
             ast::UnaryOp::USub => {
-                if !matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) {
-                    return self.err(&at, format!("unary `-` is not defined on {}", s.dtype.name()));
-                }
                 let Some(x) = self.materialize(&v, s.dtype, &at) else { return Val::Err };
                 let n = self.fresh("neg");
                 let ty = TypeId::scalar(s.dtype);
@@ -437,7 +448,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         let ty = TypeId::scalar(s.dtype);
                         Val::Num { v: self.b.unary(Opcode::Inv, ty, x, &n), s, nonneg: false }
                     }
-                    _ => self.err(&at, format!("`~` is defined on integers, not {}", s.dtype.name())),
+                    // Refused above.
+                    _ => Val::Err,
                 }
             }
         }
@@ -561,10 +573,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return None;
         };
-        let Some(mut p) = promote(ls, rs) else {
-            self.err(&at, format!("cannot compare {} with {}", ls.dtype.name(), rs.dtype.name()));
+        let scalar = |s: Scalar| typeck::Ty::Num { s, nonneg: false };
+        if let Some(message) = typeck::scalar_comparison_error(op, &scalar(ls), &scalar(rs)) {
+            // Refused by the typecheck where it types both operands, and
+            // here for the elements of tuples.
+            self.err(&at, message);
             return None;
-        };
+        }
+        let mut p = promote(ls, rs)?;
         // A Python integer outside the other operand's integer dtype is
         // compared by value, as NumPy does (arithmetic would refuse it).
         let out_of_range = |v: &Val| match v {
@@ -591,13 +607,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             } else {
                 return self.compare_with_unsigned_64(opcode, l, r, at);
             }
-        }
-        if p.dtype.is_complex() && !matches!(opcode, Opcode::Eq | Opcode::Ne) {
-            self.err(
-                &at,
-                format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()),
-            );
-            return None;
         }
         let a = self.materialize(l, p.dtype, &at)?;
         let b = self.materialize(r, p.dtype, &at)?;
@@ -637,29 +646,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (i, op) in ops.iter().enumerate() {
             let tests_none = is_none(operands[i]) || is_none(operands[i + 1]);
             match op {
-                ast::CmpOp::Is | ast::CmpOp::IsNot => {
-                    return if tests_none && ops.len() == 1 {
-                        self.is_none_test(c)
-                    } else if tests_none {
-                        self.err(&c.at, "`is None` is tested alone, not in a chain of comparisons")
-                    } else {
-                        self.err(&c.at, "`is` is not supported: compare values with `==`")
-                    };
+                // `x == None`: the same test as `x is None`, CPython's
+                // numbers never being equal to `None`. The typecheck
+                // refuses `is` and `== None` in a chain, and `in` there.
+                ast::CmpOp::Is | ast::CmpOp::IsNot | ast::CmpOp::Eq | ast::CmpOp::NotEq
+                    if tests_none && ops.len() == 1 =>
+                {
+                    return self.is_none_test(c)
                 }
+                ast::CmpOp::Is | ast::CmpOp::IsNot => return self.unrefused(&c.at),
                 ast::CmpOp::In | ast::CmpOp::NotIn
                     if ops.len() > 1 || matches!(hir.exprs[operands[i + 1]], hir::Expr::Call { .. }) =>
                 {
-                    return self.err(&c.at, "`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
+                    return self.unrefused(&c.at)
                 }
-                // `x == None`: the same test as `x is None`, CPython's
-                // numbers never being equal to `None`.
-                ast::CmpOp::Eq | ast::CmpOp::NotEq if tests_none => {
-                    return if ops.len() == 1 {
-                        self.is_none_test(c)
-                    } else {
-                        self.err(&c.at, "`== None` is tested alone, not in a chain of comparisons")
-                    };
-                }
+                ast::CmpOp::Eq | ast::CmpOp::NotEq if tests_none => return self.unrefused(&c.at),
                 _ => {}
             }
         }
@@ -750,6 +751,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Some(Arms { pre, then_b, else_b, join, t, then_end, f, else_end })
     }
 
+    /// Why the arms `t` and `f` of a conditional expression have no
+    /// common type (`typeck::arms_error`); an arm with no type (an error,
+    /// `None`) has its own error or none.
+    fn arms_error(&self, t: &Val, f: &Val, pure: bool) -> Option<String> {
+        if matches!(t, Val::Err) || matches!(f, Val::Err) {
+            return None;
+        }
+        typeck::arms_error(t.ty().as_ref(), f.ty().as_ref(), pure)
+    }
+
     /// The arms of `i`, whose condition is `c`, each knowing what `facts`
     /// tells of values that may be `None` where it runs.
     fn ternary_arms(&mut self, i: &IfExpr, c: ValueId, facts: maybe_none::Facts) -> Val {
@@ -762,18 +773,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let t = self.expr(i.body);
             self.present = known_false;
             let f = self.expr(i.orelse);
-            let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else {
-                if !matches!(t, Val::Err) && !matches!(f, Val::Err) {
-                    self.err(&i.at, "both arms of a conditional expression must be scalars");
-                }
-                return Val::Err;
-            };
-            let Some(p) = promote(ts, fs) else {
-                return self.err(
-                    &i.at,
-                    format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
-                );
-            };
+            // Refused by the typecheck where it types both arms.
+            if let Some(message) = self.arms_error(&t, &f, true) {
+                return self.err(&i.at, message);
+            }
+            let (Some(ts), Some(fs)) = (t.scalar(), f.scalar()) else { return Val::Err };
+            let Some(p) = promote(ts, fs) else { return Val::Err };
             let (Some(a), Some(b)) = (
                 self.materialize(&t, p.dtype, &self.range(i.body)),
                 self.materialize(&f, p.dtype, &self.range(i.orelse)),
@@ -795,39 +800,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         else {
             return Val::Err;
         };
-        // The arms' common type, element by element when they are tuples.
+        // The arms' common type, element by element when they are tuples
+        // (refused by the typecheck where it types both arms).
         let common: Option<Vec<Scalar>> = match (Self::arm_elements(&t), Self::arm_elements(&f)) {
             _ if matches!(t, Val::Err) || matches!(f, Val::Err) => None,
-            (Some(ts), Some(fs))
-                if ts.len() == fs.len() && matches!(t, Val::Tuple(_)) == matches!(f, Val::Tuple(_)) =>
-            {
-                let mut joined = Vec::with_capacity(ts.len());
-                for (&(_, ts), &(_, fs)) in ts.iter().zip(&fs) {
-                    match promote(ts, fs) {
-                        Some(p) => joined.push(p),
-                        None => {
-                            self.err(
-                                &i.at,
-                                format!("the arms have incompatible types {} and {}", ts.dtype.name(), fs.dtype.name()),
-                            );
-                            break;
-                        }
-                    }
-                }
-                (joined.len() == ts.len()).then_some(joined)
-            }
-            (Some(ts), Some(fs)) if matches!(t, Val::Tuple(_)) && matches!(f, Val::Tuple(_)) => {
-                self.err(&i.at, format!("the arms are tuples of {} and of {} elements", ts.len(), fs.len()));
+            _ if self.arms_error(&t, &f, false).is_some() => {
+                let message = self.arms_error(&t, &f, false).unwrap_or_default();
+                self.err(&i.at, message);
                 None
             }
-            (Some(_), Some(_)) => {
-                self.err(&i.at, "one arm is a tuple and the other a scalar: both arms must be of one kind");
-                None
-            }
-            _ => {
-                self.err(&i.at, "both arms of a conditional expression must be scalars, or tuples of scalars");
-                None
-            }
+            (Some(ts), Some(fs)) => ts.iter().zip(&fs).map(|(&(_, ts), &(_, fs))| promote(ts, fs)).collect(),
+            _ => None,
         };
         self.b.switch_to(pre);
         self.at(&i.at);
@@ -1305,7 +1288,7 @@ pub(crate) fn array_fits(arg: &TypeData, param: &TypeData) -> bool {
 
 /// Whether evaluating an expression can have no effect and cannot panic,
 /// so that a conditional expression may evaluate both arms.
-pub(super) fn is_pure(body: &hir::Body, e: hir::ExprId) -> bool {
+pub(crate) fn is_pure(body: &hir::Body, e: hir::ExprId) -> bool {
     deep(|| match &body.exprs[e] {
         hir::Expr::Name(_) | hir::Expr::Literal(_) | hir::Expr::IntTooLarge => true,
         &hir::Expr::Attribute { base, ref attr } => matches!(&**attr, "real" | "imag" | "ndim") && is_pure(body, base),

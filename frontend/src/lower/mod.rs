@@ -244,6 +244,18 @@ enum Val {
 }
 
 impl Val {
+    /// Its type as the typecheck writes types; `None` for what has none
+    /// there (`None`, a number that may be `None`, no value, an error).
+    fn ty(&self) -> Option<typeck::Ty> {
+        Some(match self {
+            Val::Num { s, nonneg, .. } => typeck::Ty::Num { s: *s, nonneg: *nonneg },
+            Val::Lit { lit, s } => typeck::Ty::Lit { lit: lit.clone(), s: *s },
+            Val::Arr { ty, .. } => typeck::Ty::Arr(ty.clone()),
+            Val::Tuple(elems) => typeck::Ty::Tuple(elems.iter().map(Val::ty).collect::<Option<_>>()?),
+            Val::None | Val::Maybe { .. } | Val::Void | Val::Err => return None,
+        })
+    }
+
     fn scalar(&self) -> Option<Scalar> {
         match self {
             Val::Num { s, .. } | Val::Lit { s, .. } => Some(*s),
@@ -416,6 +428,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The typecheck's type of each expression it types: whether an
     /// operand is an array, and so a whole-array expression, is read here.
     expr_types: la_arena::ArenaMap<hir::ExprId, typeck::Ty>,
+    /// The expressions the typecheck refused (it reported why): the
+    /// lowering lowers what they hold, for its own errors, and not them.
+    refused: la_arena::ArenaMap<hir::ExprId, ()>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
     input_views: la_arena::ArenaMap<hir::ExprId, ()>,
@@ -627,6 +642,10 @@ fn lower_body(
     }
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.expr_types = solved.exprs;
+    fl.refused = solved.refused;
+    // The typecheck's errors are the function's first; the lowering's
+    // join them, and all are reported in source order.
+    fl.diags = solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
     fl.widened_params = widened;
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.input_views = input_views;
@@ -649,7 +668,9 @@ fn lower_body(
         }
         Ok((f, fl.math_imports))
     } else {
-        Err(fl.diags)
+        let mut diags = fl.diags;
+        diags.sort_by_key(|d| d.pos.as_ref().map(|p| (p.line, p.col)));
+        Err(diags)
     }
 }
 
@@ -877,6 +898,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             element_of: HashMap::new(),
             fusing: false,
             expr_types: la_arena::ArenaMap::default(),
+            refused: la_arena::ArenaMap::default(),
             input_views: la_arena::ArenaMap::default(),
             constant_views: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
@@ -899,6 +921,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) -> Val {
         let msg = unversioned(msg.into());
+        self.diags.push(self.cx.src.error(at, msg));
+        Val::Err
+    }
+
+    /// An expression the typecheck refuses, found here: the typecheck
+    /// let it through, a bug of ours (see `typeck`).
+    fn unrefused(&mut self, at: &impl Ranged) -> Val {
+        let msg = "internal error: this expression is refused by the typecheck, which let it through";
         self.diags.push(self.cx.src.error(at, msg));
         Val::Err
     }
@@ -1148,20 +1178,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let at = hir.stmt_ranges[id];
         self.at(&at);
         match &hir.stmts[id] {
-            hir::Stmt::Expr(e) => match &hir.exprs[*e] {
-                hir::Expr::Call { .. } => {
+            // A call stands alone; a string is a comment; anything else
+            // is refused by the typecheck.
+            hir::Stmt::Expr(e) => {
+                if let hir::Expr::Call { .. } = &hir.exprs[*e] {
                     self.call(&self.call_of(*e));
                 }
-                hir::Expr::Literal(Lit::Str(_)) => {}
-                hir::Expr::Refused { construct: what @ ("`yield`" | "`yield from`" | "`await`"), .. } => {
-                    let msg = format!("{what} is not supported: POST functions are not generators or coroutines");
-                    self.err(&self.range(*e), msg);
-                }
-                _ => {
-                    let what = hir.construct_name(*e);
-                    self.err(&self.range(*e), format!("{what} has no effect as a statement; only calls stand alone"));
-                }
-            },
+            }
             hir::Stmt::Assign { targets, value } => self.assign_stmt(at, targets, *value),
             hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),
@@ -1194,18 +1217,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Stmt::Return(value) => self.return_(at, *value),
             hir::Stmt::Assert { test, msg } => self.assert_(at, *test, *msg),
             hir::Stmt::Raise { exc, cause } => self.raise_(at, *exc, *cause),
-            hir::Stmt::NestedFunction { name_range } => {
-                self.err(name_range, "nested functions are not supported: define the function at module level");
-            }
-            hir::Stmt::Global => {
-                self.err(&at, "`global` is not supported: module constants are read-only in compiled code");
-            }
-            hir::Stmt::Import => {
-                self.err(&at, "imports inside a function are not supported: import at module level");
-            }
-            // Refused statements whose bodies are still checked.
-            hir::Stmt::Refused { construct, blocks, .. } => {
-                self.err(&at, format!("{construct} is not supported in POST Python"));
+            // Refused by the typecheck; the blocks of a refused statement
+            // are still lowered, for the errors only the lowering finds.
+            hir::Stmt::NestedFunction { .. } | hir::Stmt::Global | hir::Stmt::Import => {}
+            hir::Stmt::Refused { blocks, .. } => {
                 for block in blocks.iter() {
                     self.rejected_block(block);
                 }
