@@ -87,8 +87,11 @@
 //! 64 bits, unary operators, the arithmetic operators on numbers
 //! (`pytypes::arith`'s rules), comparisons (`is`, `in` and `== None`
 //! where refused, numbers of no common dtype, complex numbers ordered)
-//! and conditional expressions (arms of no common type). The other
-//! errors are still the lowering's to report.
+//! and conditional expressions (arms of no common type), conditions
+//! (a string, an array or a tuple whose truth is read: see
+//! [`conditions`]) and the operands of an `and` or `or` whose value is
+//! used (not Bools). The other errors are still the lowering's to
+//! report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
@@ -214,6 +217,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reading_at: std::cell::Cell::new(0),
         known: std::cell::RefCell::default(),
         reports: std::cell::RefCell::default(),
+        conditions: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -288,6 +292,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     if env.expr_types {
         *cx.reports.borrow_mut() = Some(Reports::default());
+        cx.conditions = conditions(body);
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused) = (reports.errors, reports.refused);
@@ -603,6 +608,9 @@ struct Solver<'a> {
     /// `None` while solving, when a type may still change and an
     /// expression is typed many times.
     reports: std::cell::RefCell<Option<Reports>>,
+    /// While sweeping: the expressions whose truth only is read (see
+    /// [`conditions`]).
+    conditions: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1264,6 +1272,11 @@ impl Solver<'_> {
                 if held_typed {
                     // What it holds is known: typing it does not recurse.
                     let ty = self.ty_inner(e);
+                    if let (Some(t), Some(())) = (&ty, self.conditions.get(e)) {
+                        if let Some(message) = not_a_condition(Some(t)) {
+                            self.refuse_here(e, message);
+                        }
+                    }
                     self.known.borrow_mut().insert(e, ty);
                     continue;
                 }
@@ -1326,17 +1339,25 @@ impl Solver<'_> {
                 unary(*op, v)
             }
             Expr::Compare { ops, operands } => self.compare(e, ops, operands),
-            Expr::BoolOp { values, .. } => {
+            Expr::BoolOp { op, values } => {
                 // A `None` operand is false where the lowering takes one (a
                 // condition, an `or` operand before the last) and refused
-                // elsewhere.
+                // elsewhere. Where the value is used, not only its truth,
+                // each operand is a Bool.
+                let word = if *op == ast::BoolOp::And { "and" } else { "or" };
+                let value = self.conditions.get(e).is_none();
+                let mut typed = true;
                 for v in values.iter().filter(|v| !matches!(self.body.exprs[**v], Expr::None)) {
-                    let t = self.ty(*v)?;
-                    if t.scalar()?.dtype != DType::Bool || !t.converts_to(DType::Bool) {
-                        return None;
+                    let Some(t) = self.ty(*v) else {
+                        typed = false;
+                        continue;
+                    };
+                    typed &= t.scalar().is_some_and(|s| s.dtype == DType::Bool) && t.converts_to(DType::Bool);
+                    if let Some(message) = bool_operand_error(word, t.scalar()).filter(|_| value) {
+                        self.refuse_here(*v, message);
                     }
                 }
-                Some(bool_result(false))
+                typed.then(|| bool_result(false))
             }
             Expr::If { test, body, orelse } => {
                 if !self.is_condition(*test) {
@@ -3600,6 +3621,61 @@ pub(crate) fn arms_error(t: Option<&Ty>, f: Option<&Ty>, pure: bool) -> Option<S
         (Some(_), Some(_)) => Some("one arm is a tuple and the other a scalar: both arms must be of one kind".into()),
         _ if pure => Some("both arms of a conditional expression must be scalars".into()),
         _ => Some("both arms of a conditional expression must be scalars, or tuples of scalars".into()),
+    }
+}
+
+/// The expressions of `body` whose truth only is read (the lowering's
+/// `cond` and `condition_value`): the tests of `if`, `while`, `assert` and
+/// of conditional expressions, the operand of `not`, and the operands of
+/// an `and` or `or` that is one of them.
+fn conditions(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut pending: Vec<ExprId> = Vec::new();
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::If { arms } => pending.extend(arms.iter().filter_map(|a| a.test)),
+            Stmt::While { test, .. } | Stmt::Assert { test, .. } => pending.push(*test),
+            _ => {}
+        }
+    }
+    for (_, e) in body.exprs.iter() {
+        match e {
+            Expr::If { test, .. } => pending.push(*test),
+            Expr::UnaryOp { op: ast::UnaryOp::Not, operand } => pending.push(*operand),
+            _ => {}
+        }
+    }
+    let mut out = ArenaMap::default();
+    while let Some(e) = pending.pop() {
+        if out.insert(e, ()).is_none() {
+            if let Expr::BoolOp { values, .. } = &body.exprs[e] {
+                pending.extend(values.iter().copied());
+            }
+        }
+    }
+    out
+}
+
+/// Why a value of type `t` is not a condition (the lowering's `truth`): a
+/// string, an array, a tuple, or a value with no type (no value at all).
+pub(crate) fn not_a_condition(t: Option<&Ty>) -> Option<String> {
+    match t {
+        Some(Ty::Arr(_)) => Some("an array is not a condition".into()),
+        Some(Ty::Tuple(_)) | None => Some("this is not a condition".into()),
+        Some(t) => {
+            let s = t.scalar()?;
+            (kind(s.dtype) > Kind::Complex)
+                .then(|| format!("{} is not a condition: compare it explicitly", s.dtype.name()))
+        }
+    }
+}
+
+/// Why a value (a number of type `scalar`, or not a number) is not an
+/// operand of `word` (`and`, `or`) whose value is used: it is not a Bool.
+pub(crate) fn bool_operand_error(word: &str, scalar: Option<Scalar>) -> Option<String> {
+    match scalar {
+        Some(s) if s.dtype == DType::Bool => None,
+        Some(s) => Some(format!("`{word}` takes Bool operands, not {}: compare explicitly (`x != 0`)", s.dtype.name())),
+        None => Some(format!("`{word}` takes Bool operands")),
     }
 }
 

@@ -1,4 +1,4 @@
-# error: the type errors of operators, comparisons and conditional expressions are the typecheck's: all reported, inside refused statements too, with no echo of the values they refuse
+# error: the type errors of operators, comparisons, conditions and conditional expressions are the typecheck's: all reported, inside refused statements too, with no echo of the values they refuse
 from postyp import Bool, Complex128, Float64, Int64
 
 
@@ -17,3 +17,14 @@ def operators(x: Float64, n: Int64, z: Complex128, flag: Bool) -> Float64:
     with open("f") as f:
         r = ~z
     return x
+
+
+def conditions(a: Float64[:], n: Int64, flag: Bool) -> Int64:
+    if "s":
+        n += 1
+    while a:
+        n += 1
+    assert (n, n), "a tuple"
+    v = flag and n or a
+    w = not a
+    return n if a else 0

@@ -531,19 +531,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Maybe { value, .. } => return self.bool_operand(*value, e, word),
             _ => {}
         }
-        match v.scalar() {
-            Some(s) if s.dtype == DType::Bool => self.materialize(&v, DType::Bool, &e),
-            Some(s) => {
-                self.err(
-                    &e,
-                    format!("`{word}` takes Bool operands, not {}: compare explicitly (`x != 0`)", s.dtype.name()),
-                );
-                None
-            }
-            None => {
-                if !matches!(v, Val::Err) {
-                    self.err(&e, format!("`{word}` takes Bool operands"));
-                }
+        // Refused by the typecheck where it types the operand.
+        if matches!(v, Val::Err) {
+            return None;
+        }
+        match typeck::bool_operand_error(word, v.scalar()) {
+            None => self.materialize(&v, DType::Bool, &e),
+            Some(message) => {
+                self.err(&e, message);
                 None
             }
         }

@@ -2887,19 +2887,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.at(&e);
                 Some(self.b.binary(Opcode::Ne, TypeId::BOOL, x, z, &n))
             }
-            Some(s) => {
-                self.err(&e, format!("{} is not a condition: compare it explicitly", s.dtype.name()));
-                None
-            }
-            None => {
-                match v {
-                    Val::Err => {}
-                    Val::Arr { .. } => {
-                        self.err(&e, "an array is not a condition");
-                    }
-                    _ => {
-                        self.err(&e, "this is not a condition");
-                    }
+            // Refused by the typecheck where it types the condition.
+            _ => {
+                if let Some(message) = typeck::not_a_condition(v.ty().as_ref()).filter(|_| !matches!(v, Val::Err)) {
+                    self.err(&e, message);
                 }
                 None
             }
