@@ -90,7 +90,10 @@
 //! and conditional expressions (arms of no common type), conditions
 //! (a string, an array or a tuple whose truth is read: see
 //! [`conditions`]) and the operands of an `and` or `or` whose value is
-//! used (not Bools). The other errors are still the lowering's to
+//! used (not Bools), names read as values that have none (undefined, a
+//! function, a POST module: not where a callee, an argument, a dtype or
+//! a module's member is read, see [`not_read_as_values`]) and attributes
+//! a value does not have. The other errors are still the lowering's to
 //! report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
@@ -218,6 +221,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         known: std::cell::RefCell::default(),
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
+        not_values: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -293,6 +297,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     if env.expr_types {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
+        cx.not_values = not_read_as_values(body);
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused) = (reports.errors, reports.refused);
@@ -611,6 +616,9 @@ struct Solver<'a> {
     /// While sweeping: the expressions whose truth only is read (see
     /// [`conditions`]).
     conditions: ArenaMap<ExprId, ()>,
+    /// While sweeping: the expressions not read as values (see
+    /// [`not_read_as_values`]).
+    not_values: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1239,6 +1247,24 @@ impl Solver<'_> {
         self.refuse(e, self.body.expr_ranges[e], message)
     }
 
+    /// Why the name `name`, read as a value, has none: an undefined name,
+    /// a function, a POST module. Other names without a type (a dtype, a
+    /// CPython module's) are the lowering's to refuse.
+    fn name_read_error(&self, name: &Name) -> Option<String> {
+        match name {
+            Name::Free(n) if python_scalar(n).is_none() => name_error(n, None),
+            Name::Global(n) => match self.env.globals.get(&**n)? {
+                g @ (Global::Func(_)
+                | Global::Intrinsic { .. }
+                | Global::PostImport { .. }
+                | Global::Alias(_)
+                | Global::PostModule(_)) => name_error(n, Some(g)),
+                _ => None,
+            },
+            Name::Free(_) | Name::Local(_) => None,
+        }
+    }
+
     fn ty(&self, e: ExprId) -> Option<Ty> {
         if let Some(known) = self.known.borrow().get(e) {
             return known.clone();
@@ -1298,7 +1324,15 @@ impl Solver<'_> {
                 let d = lit.default_dtype();
                 Some(Ty::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak: !d.is_text() } })
             }
-            Expr::Name(name) => self.name(name),
+            Expr::Name(name) => {
+                let t = self.name(name);
+                if t.is_none() && self.not_values.get(e).is_none() {
+                    if let Some(message) = self.name_read_error(name) {
+                        return self.refuse_here(e, message);
+                    }
+                }
+                t
+            }
             Expr::IntTooLarge => self.refuse_here(e, "integer literal is too large for 64 bits"),
             Expr::BinOp { op, lhs, rhs } => {
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
@@ -1453,7 +1487,14 @@ impl Solver<'_> {
             }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
-                let ty = match self.ty(*base)? {
+                let base_ty = self.ty(*base)?;
+                // `a.dtype` is read where a dtype is (`dtype=a.dtype`).
+                let read = self.not_values.get(e).is_none() && &**attr != "dtype";
+                if let (Some((whole, message)), true) = (attribute_error(Some(&base_ty), attr), read) {
+                    let at = if whole { self.body.expr_ranges[e] } else { self.body.attr_ranges[e] };
+                    return self.refuse(e, at, message);
+                }
+                let ty = match base_ty {
                     Ty::Arr(ty) => ty,
                     Ty::Tuple(_) => return None,
                     number => return part_of(number, attr),
@@ -3676,6 +3717,101 @@ pub(crate) fn bool_operand_error(word: &str, scalar: Option<Scalar>) -> Option<S
         Some(s) if s.dtype == DType::Bool => None,
         Some(s) => Some(format!("`{word}` takes Bool operands, not {}: compare explicitly (`x != 0`)", s.dtype.name())),
         None => Some(format!("`{word}` takes Bool operands")),
+    }
+}
+
+/// The expressions of `body` that are not read as values, where a name
+/// or an attribute is not refused as one: callees and what they hold,
+/// the arguments and keyword values of calls themselves (a dtype, a type,
+/// a function passed), the bases of subscripts (`Float32[16, 16]`) and
+/// module-level names whose attribute is read (`m.RATE`), the
+/// targets of assignments and `for`, annotations, and what `raise`, an
+/// `assert`'s message and a refused statement hold (the lowering refuses
+/// them with messages of its own).
+fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut out = ArenaMap::default();
+    let mut whole: Vec<ExprId> = Vec::new();
+    for (_, e) in body.exprs.iter() {
+        match e {
+            Expr::Call { func, args, keywords } => {
+                whole.push(*func);
+                for a in args.iter().copied().chain(keywords.iter().map(|k| k.value)) {
+                    out.insert(a, ());
+                }
+            }
+            Expr::Subscript { base, .. } => {
+                out.insert(*base, ());
+            }
+            // `m.f` of a module, `np.pi`: the lowering reads the module's
+            // member.
+            Expr::Attribute { base, .. } if matches!(body.exprs[*base], Expr::Name(Name::Global(_))) => {
+                out.insert(*base, ());
+            }
+            _ => {}
+        }
+    }
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::Assign { targets, .. } => targets.iter().for_each(|t| {
+                out.insert(*t, ());
+            }),
+            Stmt::AnnAssign { target, annotation, .. } => {
+                out.insert(*target, ());
+                whole.push(*annotation);
+            }
+            Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+                out.insert(*target, ());
+            }
+            Stmt::Assert { msg, .. } => whole.extend(*msg),
+            Stmt::Raise { exc, cause } => whole.extend(exc.iter().chain(cause)),
+            Stmt::Refused { exprs, .. } => whole.extend(exprs.iter()),
+            _ => {}
+        }
+    }
+    let mut children = Vec::new();
+    while let Some(e) = whole.pop() {
+        out.insert(e, ());
+        body.push_children(e, &mut children);
+        whole.append(&mut children);
+    }
+    out
+}
+
+/// Why the name `name` read as a value (the lowering's `global_value`) is
+/// an error, `global` what the module binds to it (`None`: nothing, an
+/// undefined name or a builtin).
+pub(crate) fn name_error(name: &str, global: Option<&Global>) -> Option<String> {
+    Some(match global {
+        None => format!("undefined name `{name}`"),
+        Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => {
+            format!("function `{name}` is not a value: call it")
+        }
+        Some(Global::Boundary { module, .. } | Global::BoundaryModule(module)) => {
+            format!("`{name}` comes from the CPython module `{module}` and cannot be used in compiled code")
+        }
+        Some(Global::PostModule(m)) => {
+            format!("`{name}` is the module `{m}`, not a value: call its functions (`{name}.f(...)`)")
+        }
+        Some(Global::Const { .. }) => return None,
+        Some(_) => format!("`{name}` is not a value"),
+    })
+}
+
+/// Why the attribute `attr` of a value of type `base` (`None`: a value
+/// with no type, such as `None`) is an error (the lowering's
+/// `attribute`), and whether it is located at the whole expression (else
+/// at the attribute's name): an array has `T`, `ndim`, `size` and
+/// `shape`, a number `real` and `imag`, nothing else here.
+pub(crate) fn attribute_error(base: Option<&Ty>, attr: &str) -> Option<(bool, String)> {
+    let number = base.and_then(Ty::scalar);
+    match (base, attr) {
+        (Some(Ty::Arr(_)), "T" | "ndim" | "size" | "shape") => None,
+        (Some(Ty::Arr(_)), _) => Some((false, format!("arrays have no attribute `{attr}` in compiled code"))),
+        (_, "real" | "imag") => match number {
+            None => Some((true, "`real` and `imag` are read from numbers".into())),
+            Some(s) => s.dtype.is_text().then(|| (false, format!("{} has no attribute `{attr}`", s.dtype.name()))),
+        },
+        _ => Some((false, format!("no attribute `{attr}` on this value in compiled code"))),
     }
 }
 

@@ -165,9 +165,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn global_value(&mut self, name: &str, n: TextRange) -> Val {
         match self.cx.globals.get(name) {
             Some(Global::Const { lit, scalar }) => Val::Lit { lit: lit.clone(), s: *scalar },
-            Some(Global::Func(_) | Global::Intrinsic { .. } | Global::PostImport { .. } | Global::Alias(_)) => {
-                self.err(&n, format!("function `{name}` is not a value: call it"))
-            }
             Some(Global::Boundary { module, name: source })
                 if module == "numpy" && numpy_constant(source).is_some() =>
             {
@@ -180,19 +177,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (_, x) = MATH_CONSTANTS.iter().find(|(c, _)| c == source).expect("a constant");
                 Val::Lit { lit: Lit::Float(*x), s: Scalar::weak(DType::Float64) }
             }
-            Some(Global::Boundary { module, .. } | Global::BoundaryModule(module)) => {
-                let m = module.clone();
-                self.err(
-                    &n,
-                    format!("`{name}` comes from the CPython module `{m}` and cannot be used in compiled code"),
-                )
+            // Refused by the typecheck where the name is read as a value.
+            global => {
+                let message = typeck::name_error(name, global).unwrap_or_default();
+                self.err(&n, message)
             }
-            Some(Global::PostModule(m)) => {
-                let m = m.clone();
-                self.err(&n, format!("`{name}` is the module `{m}`, not a value: call its functions (`{name}.f(...)`)"))
-            }
-            Some(_) => self.err(&n, format!("`{name}` is not a value")),
-            None => self.err(&n, format!("undefined name `{name}`")),
         }
     }
 
@@ -914,14 +903,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Val::Arr { v: av, ty }, "T") => self.transposed(*av, &ty.clone(), &at),
             (Val::Arr { v: av, ty }, "shape") => self.shape_tuple(*av, &ty.clone(), &at),
-            (Val::Arr { .. }, other) => {
-                self.err(&attr_at, format!("arrays have no attribute `{other}` in compiled code"))
+            // Refused by the typecheck where it types the base.
+            _ if typeck::attribute_error(v.ty().as_ref(), attr).is_some() => {
+                let (whole, message) = typeck::attribute_error(v.ty().as_ref(), attr).unwrap_or_default();
+                self.err(if whole { &at } else { &attr_at }, message)
             }
             (_, "real" | "imag") => {
-                let Some(s) = v.scalar() else { return self.err(&at, "`real` and `imag` are read from numbers") };
-                if s.dtype.is_text() {
-                    return self.err(&attr_at, format!("{} has no attribute `{attr}`", s.dtype.name()));
-                }
+                let Some(s) = v.scalar() else { return Val::Err };
                 match s.dtype.complex_part() {
                     Some(part) => {
                         let Some(x) = self.materialize(&v, s.dtype, &at) else { return Val::Err };
@@ -939,7 +927,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     None => Val::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } },
                 }
             }
-            (_, other) => self.err(&attr_at, format!("no attribute `{other}` on this value in compiled code")),
+            _ => Val::Err,
         }
     }
 
