@@ -92,9 +92,10 @@
 //! [`conditions`]) and the operands of an `and` or `or` whose value is
 //! used (not Bools), names read as values that have none (undefined, a
 //! function, a POST module: not where a callee, an argument, a dtype or
-//! a module's member is read, see [`not_read_as_values`]) and attributes
-//! a value does not have. The other errors are still the lowering's to
-//! report.
+//! a module's member is read, see [`not_read_as_values`]), attributes a
+//! value does not have, and `a.shape[k]` of what is not an array or of
+//! an axis that is not a literal or that the array does not have. The
+//! other errors are still the lowering's to report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
@@ -1265,6 +1266,10 @@ impl Solver<'_> {
         }
     }
 
+    fn is_int_literal(&self, e: ExprId) -> bool {
+        matches!(self.body.exprs[e], Expr::Literal(Lit::Int(_)))
+    }
+
     fn ty(&self, e: ExprId) -> Option<Ty> {
         if let Some(known) = self.known.borrow().get(e) {
             return known.clone();
@@ -1460,7 +1465,7 @@ impl Solver<'_> {
                     _ => None,
                 },
             },
-            Expr::Subscript { base, index } => self.element(*base, *index),
+            Expr::Subscript { base, index } => self.element(e, *base, *index),
             Expr::Tuple(es) => {
                 let elems = es.iter().map(|e| match self.body.exprs[*e] {
                     Expr::Starred(_) => None,
@@ -1775,24 +1780,35 @@ impl Solver<'_> {
 
     /// `a[i, j]`: one element of an array, every index an integer; or
     /// `a.shape[k]`, one extent.
-    fn element(&self, base: ExprId, index: ExprId) -> Option<Ty> {
+    fn element(&self, s: ExprId, base: ExprId, index: ExprId) -> Option<Ty> {
         if let Expr::Attribute { base: array, attr } = &self.body.exprs[base] {
             // `a.T[i, j]` and other attributes are arrays, below.
             if &**attr == "shape" {
-                let Ty::Arr(ty) = self.ty(*array)? else { return None };
+                // Where a value is read (not a target).
+                let read = self.not_values.get(s).is_none();
+                let index_at = self.body.expr_ranges[index];
+                let ty = match self.ty(*array)? {
+                    Ty::Arr(ty) => ty,
+                    _ if read => return self.refuse(s, self.body.expr_ranges[*array], SHAPE_OF_NOT_AN_ARRAY),
+                    _ => return None,
+                };
                 // A literal axis, as written (not a constant's name).
                 let k = match &self.body.exprs[index] {
                     Expr::Literal(Lit::Int(k)) => *k,
-                    Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => match &self.body.exprs[*operand] {
-                        Expr::Literal(Lit::Int(k)) => -*k,
-                        _ => return None,
-                    },
+                    Expr::UnaryOp { op: ast::UnaryOp::USub, operand } if self.is_int_literal(*operand) => {
+                        let Expr::Literal(Lit::Int(k)) = &self.body.exprs[*operand] else { return None };
+                        -*k
+                    }
                     // `a.shape[:-1]`: a slice of the tuple of extents.
                     Expr::Slice { .. } => return self.tuple_element(vec![extent(); ty.ndim()?], index),
+                    _ if read => return self.refuse(s, index_at, SHAPE_AXIS_NOT_CONSTANT),
                     _ => return None,
                 };
                 let axes = ty.ndim()? as i128;
                 let axis = if k < 0 { k + axes } else { k };
+                if !(0..axes).contains(&axis) && read {
+                    return self.refuse(s, index_at, axis_out_of_range(k, axes));
+                }
                 return (0..axes).contains(&axis).then(extent);
             }
         }
@@ -3813,6 +3829,15 @@ pub(crate) fn attribute_error(base: Option<&Ty>, attr: &str) -> Option<(bool, St
         },
         _ => Some((false, format!("no attribute `{attr}` on this value in compiled code"))),
     }
+}
+
+/// The errors of `a.shape[k]` (the lowering's `subscript`): `shape` of
+/// what is not an array, an axis that is not a literal, an axis the
+/// array does not have.
+pub(crate) const SHAPE_OF_NOT_AN_ARRAY: &str = "`shape` is an attribute of arrays";
+pub(crate) const SHAPE_AXIS_NOT_CONSTANT: &str = "`shape` takes a constant axis such as `a.shape[0]`";
+pub(crate) fn axis_out_of_range(k: i128, axes: i128) -> String {
+    format!("axis {k} is out of range for a {axes}-D array")
 }
 
 /// A unary operator, as the lowering's `unary` applies it.

@@ -743,7 +743,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return None,
                     _ => {
-                        self.err(&self.range(base), "`shape` is an attribute of arrays");
+                        self.err(&self.range(base), typeck::SHAPE_OF_NOT_AN_ARRAY);
                         return None;
                     }
                 };

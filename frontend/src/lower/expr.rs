@@ -998,7 +998,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     if matches!(arr, Val::Err) {
                         return Val::Err;
                     }
-                    return self.err(&self.range(*of), "`shape` is an attribute of arrays");
+                    return self.err(&self.range(*of), typeck::SHAPE_OF_NOT_AN_ARRAY);
                 };
                 let axis = match hir.exprs[index] {
                     hir::Expr::Literal(Lit::Int(k)) => Some(k),
@@ -1016,12 +1016,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             other => other,
                         };
                     }
-                    return self.err(&self.range(index), "`shape` takes a constant axis such as `a.shape[0]`");
+                    return self.err(&self.range(index), typeck::SHAPE_AXIS_NOT_CONSTANT);
                 };
                 let nd = ty.ndim().unwrap_or(usize::MAX) as i128;
                 let axis = if k < 0 { k + nd } else { k };
                 if axis < 0 || axis >= nd {
-                    return self.err(&self.range(index), format!("axis {k} is out of range for a {nd}-D array"));
+                    return self.err(&self.range(index), typeck::axis_out_of_range(k, nd));
                 }
                 self.at(&self.range(s));
                 let n = self.fresh("dim");
