@@ -82,8 +82,10 @@
 //! expression refused once ([`LocalTypes::refused`]) and nothing for
 //! what only reads a refused or untyped value: the statements refused
 //! whatever their types (`with`, `try`, `global`, an import, a nested
-//! function, an expression standing alone that is not a call), their
-//! blocks still swept; and the type errors of integer literals beyond
+//! function, an expression standing alone that is not a call, `async
+//! for`, a `raise` of what compiled code cannot raise, an `assert` whose
+//! message is not a string: [`LocalTypes::refused_stmts`]), their blocks
+//! still swept; and the type errors of integer literals beyond
 //! 64 bits, unary operators, the arithmetic operators on numbers
 //! (`pytypes::arith`'s rules), comparisons (`is`, `in` and `== None`
 //! where refused, numbers of no common dtype, complex numbers ordered)
@@ -200,6 +202,10 @@ pub(crate) struct LocalTypes {
     /// The expressions those errors refuse: the lowering lowers what
     /// they hold (for its own errors) and not them.
     pub refused: ArenaMap<ExprId, ()>,
+    /// The statements they refuse (a `raise` of what cannot be raised, an
+    /// `assert` whose message is not a string, `async for`): the lowering
+    /// does not lower them, only what they hold that it checks.
+    pub refused_stmts: ArenaMap<StmtId, ()>,
 }
 
 /// A type error: where, and what.
@@ -301,7 +307,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.not_values = not_read_as_values(body);
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
-        (out.errors, out.refused) = (reports.errors, reports.refused);
+        (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
     }
     out
 }
@@ -626,6 +632,7 @@ struct Solver<'a> {
 struct Reports {
     errors: Vec<TypeError>,
     refused: ArenaMap<ExprId, ()>,
+    refused_stmts: ArenaMap<StmtId, ()>,
 }
 
 impl Solver<'_> {
@@ -1205,6 +1212,14 @@ impl Solver<'_> {
         None
     }
 
+    /// Refuses the statement `s` with `message`, located at `at`.
+    fn refuse_statement(&self, s: StmtId, at: TextRange, message: impl Into<String>) {
+        if let Some(reports) = self.reports.borrow_mut().as_mut() {
+            reports.refused_stmts.insert(s, ());
+        }
+        self.report(at, message);
+    }
+
     /// Reports `message` at `at`, while sweeping.
     fn report(&self, at: TextRange, message: impl Into<String>) {
         if let Some(reports) = self.reports.borrow_mut().as_mut() {
@@ -1239,6 +1254,15 @@ impl Solver<'_> {
             }
             Stmt::Import => self.report(at, "imports inside a function are not supported: import at module level"),
             Stmt::Refused { construct, .. } => self.report(at, format!("{construct} is not supported in POST Python")),
+            Stmt::For { is_async: true, .. } => self.refuse_statement(s, at, "`async for` is not supported"),
+            Stmt::Assert { msg: Some(m), .. } if !matches!(body.exprs[*m], Expr::Literal(Lit::Str(_))) => {
+                self.refuse_statement(s, body.expr_ranges[*m], "an assert message must be a string literal")
+            }
+            Stmt::Raise { exc, cause } => {
+                if let Some((at, message)) = raise_error(body, at, *exc, *cause) {
+                    self.refuse_statement(s, at, message);
+                }
+            }
             _ => {}
         }
     }
@@ -3838,6 +3862,40 @@ pub(crate) const SHAPE_OF_NOT_AN_ARRAY: &str = "`shape` is an attribute of array
 pub(crate) const SHAPE_AXIS_NOT_CONSTANT: &str = "`shape` takes a constant axis such as `a.shape[0]`";
 pub(crate) fn axis_out_of_range(k: i128, axes: i128) -> String {
     format!("axis {k} is out of range for a {axes}-D array")
+}
+
+/// Why `raise exc from cause` (at `at`) is refused, and where: compiled
+/// code raises one of CPython's built-in exceptions ([`crate::lower::RAISABLE`])
+/// with no message or one string literal, without `from` and not bare.
+fn raise_error(body: &Body, at: TextRange, exc: Option<ExprId>, cause: Option<ExprId>) -> Option<(TextRange, String)> {
+    if let Some(cause) = cause {
+        let message = "`raise ... from ...` is not supported: raise the exception alone";
+        return Some((body.expr_ranges[cause], message.into()));
+    }
+    let Some(exc) = exc else {
+        let message = "a bare `raise` is not supported: there is no exception to re-raise in compiled code";
+        return Some((at, message.into()));
+    };
+    let (callee, args, keywords): (ExprId, &[ExprId], &[Keyword]) = match &body.exprs[exc] {
+        Expr::Call { func, args, keywords } => (*func, args, keywords),
+        _ => (exc, &[], &[]),
+    };
+    if !matches!(&body.exprs[callee], Expr::Name(Name::Free(n)) if crate::lower::RAISABLE.contains(&&**n)) {
+        let known = crate::lower::RAISABLE.join(", ");
+        let message =
+            format!("compiled code raises CPython's built-in exceptions only ({known}), such as `ValueError(\"...\")`");
+        return Some((body.expr_ranges[callee], message));
+    }
+    if let Some(k) = keywords.first() {
+        return Some((k.range, "keyword arguments are not supported in compiled code".into()));
+    }
+    match args {
+        [] => None,
+        [m] if matches!(body.exprs[*m], Expr::Literal(Lit::Str(_))) => None,
+        [other, ..] => {
+            Some((body.expr_ranges[*other], "the message of a raised exception is one string literal".into()))
+        }
+    }
 }
 
 /// A unary operator, as the lowering's `unary` applies it.

@@ -431,6 +431,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The expressions the typecheck refused (it reported why): the
     /// lowering lowers what they hold, for its own errors, and not them.
     refused: la_arena::ArenaMap<hir::ExprId, ()>,
+    /// The statements the typecheck refused.
+    refused_stmts: la_arena::ArenaMap<hir::StmtId, ()>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
     input_views: la_arena::ArenaMap<hir::ExprId, ()>,
@@ -643,6 +645,7 @@ fn lower_body(
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.expr_types = solved.exprs;
     fl.refused = solved.refused;
+    fl.refused_stmts = solved.refused_stmts;
     // The typecheck's errors are the function's first; the lowering's
     // join them, and all are reported in source order.
     fl.diags = solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
@@ -899,6 +902,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             fusing: false,
             expr_types: la_arena::ArenaMap::default(),
             refused: la_arena::ArenaMap::default(),
+            refused_stmts: la_arena::ArenaMap::default(),
             input_views: la_arena::ArenaMap::default(),
             constant_views: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
@@ -931,6 +935,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let msg = "internal error: this expression is refused by the typecheck, which let it through";
         self.diags.push(self.cx.src.error(at, msg));
         Val::Err
+    }
+
+    /// A statement the lowering does not lower, which the typecheck
+    /// refuses (it reported why); one it let through is a bug of ours.
+    fn refused_statement(&mut self, id: hir::StmtId, at: &impl Ranged) {
+        if self.refused_stmts.get(id).is_none() {
+            let msg = "internal error: this statement is refused by the typecheck, which let it through";
+            self.diags.push(self.cx.src.error(at, msg));
+        }
     }
 
     /// A binding of `name` the typecheck's types do not hold (see
@@ -1215,8 +1228,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             },
             hir::Stmt::Pass => {}
             hir::Stmt::Return(value) => self.return_(at, *value),
-            hir::Stmt::Assert { test, msg } => self.assert_(at, *test, *msg),
-            hir::Stmt::Raise { exc, cause } => self.raise_(at, *exc, *cause),
+            // What the typecheck refuses is not lowered (but what it
+            // holds that the lowering checks).
+            hir::Stmt::Assert { test, msg } => self.assert_(id, at, *test, *msg),
+            hir::Stmt::Raise { exc, cause } => self.raise_(id, at, *exc, *cause),
             // Refused by the typecheck; the blocks of a refused statement
             // are still lowered, for the errors only the lowering finds.
             hir::Stmt::NestedFunction { .. } | hir::Stmt::Global | hir::Stmt::Import => {}
@@ -1853,7 +1868,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let l = ForLoop { at: hir.stmt_ranges[id], target: *target, iter: *iter, body, orelse };
         let lowered = if *is_async {
-            self.err(&l.at, "`async for` is not supported");
+            self.refused_statement(id, &l.at);
             false
         } else if matches!(hir.exprs[l.iter], hir::Expr::Subscript { .. }) && self.is_tuple_expr(l.iter) {
             // `for x in t[1:]`: a slice of a tuple, not of an array.
@@ -2743,15 +2758,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.ret(Some(x));
     }
 
-    fn assert_(&mut self, at: TextRange, test: hir::ExprId, msg: Option<hir::ExprId>) {
+    fn assert_(&mut self, id: hir::StmtId, at: TextRange, test: hir::ExprId, msg: Option<hir::ExprId>) {
         let hir = self.hir;
         let msg = match msg {
             None => "assertion failed".to_owned(),
             Some(m) => match &hir.exprs[m] {
                 hir::Expr::Literal(Lit::Str(s)) => format!("assertion failed: {s}"),
                 _ => {
-                    self.err(&self.range(m), "an assert message must be a string literal");
-                    self.expr(m);
+                    self.refused_statement(id, &at);
+                    // What the message holds is checked, not the message
+                    // again (an f-string is refused once, as a message).
+                    match &hir.exprs[m] {
+                        hir::Expr::Refused { .. } => self.check_refused_parts(m),
+                        _ => self.expr(m),
+                    };
                     self.cond(test);
                     return;
                 }
@@ -2768,14 +2788,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// exception's name (`ValueError: message`), which the `postc` package
     /// raises as that exception. Only CPython's built-in exceptions, with
     /// no message or a string literal, can be raised.
-    fn raise_(&mut self, at: TextRange, exc: Option<hir::ExprId>, cause: Option<hir::ExprId>) {
+    /// What the typecheck refuses (`typeck::raise_error`) is not lowered.
+    fn raise_(&mut self, id: hir::StmtId, at: TextRange, exc: Option<hir::ExprId>, cause: Option<hir::ExprId>) {
         let hir = self.hir;
-        if let Some(cause) = cause {
-            self.err(&self.range(cause), "`raise ... from ...` is not supported: raise the exception alone");
-            return;
-        }
-        let Some(exc) = exc else {
-            self.err(&at, "a bare `raise` is not supported: there is no exception to re-raise in compiled code");
+        let Some(exc) = exc.filter(|_| cause.is_none()) else {
+            self.refused_statement(id, &at);
             return;
         };
         let (callee, call) = match &hir.exprs[exc] {
@@ -2785,13 +2802,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let name = match &hir.exprs[callee] {
             hir::Expr::Name(hir::Name::Free(n)) if RAISABLE.contains(&&**n) => &**n,
             _ => {
-                self.err(
-                    &self.range(callee),
-                    format!(
-                        "compiled code raises CPython's built-in exceptions only ({}), such as `ValueError(\"...\")`",
-                        RAISABLE.join(", ")
-                    ),
-                );
+                self.refused_statement(id, &at);
                 let arguments =
                     call.into_iter().flat_map(|(args, kws)| args.iter().copied().chain(kws.iter().map(|k| k.value)));
                 for a in arguments {
@@ -2803,14 +2814,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let msg = match call {
             None => name.to_owned(),
             Some((_, keywords)) if !keywords.is_empty() => {
-                self.err(&keywords[0].range, "keyword arguments are not supported in compiled code");
+                self.refused_statement(id, &at);
                 return;
             }
             Some((args, _)) => match args.first().map(|&a| (a, &hir.exprs[a])) {
                 None => name.to_owned(),
                 Some((_, hir::Expr::Literal(Lit::Str(s)))) if args.len() == 1 => format!("{name}: {s}"),
-                Some((other, _)) => {
-                    self.err(&self.range(other), "the message of a raised exception is one string literal");
+                Some((_, _)) => {
+                    self.refused_statement(id, &at);
                     return;
                 }
             },

@@ -1,0 +1,15 @@
+# error: what compiled code cannot raise or loop over is refused before the lowering, every statement reported once, and what the refused statements hold still checked
+from postyp import Float64, Int64
+
+
+async def loops(a: Float64[:], n: Int64) -> Int64:
+    async for x in a:
+        n += undefined_in_loop
+    if n > 0:
+        raise ValueError("too big") from None
+    if n > 1:
+        raise ValueError(message=n)
+    if n > 2:
+        raise ValueError(n, "two")
+    assert n < 3, f"n is {n}"
+    return n
