@@ -84,8 +84,9 @@
 //! whatever their types (`with`, `try`, `global`, an import, a nested
 //! function, an expression standing alone that is not a call, `async
 //! for`, a `raise` of what compiled code cannot raise, an `assert` whose
-//! message is not a string: [`LocalTypes::refused_stmts`]), their blocks
-//! still swept; and the type errors of integer literals beyond
+//! message is not a string, an unpacking compiled code does not make
+//! (chained, nested, starred, counts that differ):
+//! [`LocalTypes::refused_stmts`]), their blocks still swept; and the type errors of integer literals beyond
 //! 64 bits, unary operators, the arithmetic operators on numbers
 //! (`pytypes::arith`'s rules), comparisons (`is`, `in` and `== None`
 //! where refused, numbers of no common dtype, complex numbers ordered)
@@ -1255,6 +1256,11 @@ impl Solver<'_> {
             Stmt::Import => self.report(at, "imports inside a function are not supported: import at module level"),
             Stmt::Refused { construct, .. } => self.report(at, format!("{construct} is not supported in POST Python")),
             Stmt::For { is_async: true, .. } => self.refuse_statement(s, at, "`async for` is not supported"),
+            Stmt::Assign { targets, value } => {
+                if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
+                    self.refuse_statement(s, at, message);
+                }
+            }
             Stmt::Assert { msg: Some(m), .. } if !matches!(body.exprs[*m], Expr::Literal(Lit::Str(_))) => {
                 self.refuse_statement(s, body.expr_ranges[*m], "an assert message must be a string literal")
             }
@@ -3862,6 +3868,40 @@ pub(crate) const SHAPE_OF_NOT_AN_ARRAY: &str = "`shape` is an attribute of array
 pub(crate) const SHAPE_AXIS_NOT_CONSTANT: &str = "`shape` takes a constant axis such as `a.shape[0]`";
 pub(crate) fn axis_out_of_range(k: i128, axes: i128) -> String {
     format!("axis {k} is out of range for a {axes}-D array")
+}
+
+/// Why the assignment (at `at`) of `value` to `targets` is an unpacking
+/// compiled code does not make, and where: a chained assignment with a
+/// tuple target, a target nested in the tuple or starred, a starred value,
+/// or as many values as targets not written. `None` for an assignment
+/// that unpacks nothing.
+fn unpacking_error(body: &Body, at: TextRange, targets: &[ExprId], value: ExprId) -> Option<(TextRange, String)> {
+    let tuple = |e: ExprId| match &body.exprs[e] {
+        Expr::Tuple(es) | Expr::List(es) => Some(es),
+        _ => None,
+    };
+    if !targets.iter().any(|t| tuple(*t).is_some()) {
+        return None;
+    }
+    let [target] = targets else {
+        let message = "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line";
+        return Some((at, message.into()));
+    };
+    let names = tuple(*target)?;
+    for t in names.iter() {
+        let message = match body.exprs[*t] {
+            Expr::Tuple(_) | Expr::List(_) => "nested tuple unpacking is not supported: unpack one level at a time",
+            Expr::Starred(_) => "starred assignment is not supported",
+            _ => continue,
+        };
+        return Some((body.expr_ranges[*t], message.into()));
+    }
+    let values = tuple(value)?;
+    if let Some(s) = values.iter().find(|e| matches!(body.exprs[**e], Expr::Starred(_))) {
+        return Some((body.expr_ranges[*s], "`*` in a tuple is not supported".into()));
+    }
+    (values.len() != names.len())
+        .then(|| (at, format!("{} targets but {} values: the counts must match", names.len(), values.len())))
 }
 
 /// Why `raise exc from cause` (at `at`) is refused, and where: compiled

@@ -1,4 +1,4 @@
-# error: what compiled code cannot raise or loop over is refused before the lowering, every statement reported once, and what the refused statements hold still checked
+# error: what compiled code cannot raise, loop over or unpack is refused before the lowering, every statement reported once, and what the refused statements hold still checked
 from postyp import Float64, Int64
 
 
@@ -12,4 +12,13 @@ async def loops(a: Float64[:], n: Int64) -> Int64:
     if n > 2:
         raise ValueError(n, "two")
     assert n < 3, f"n is {n}"
+    return n
+
+
+def unpackings(n: Int64) -> Int64:
+    a, b = c = n, n
+    d, (e, f) = n, (n, n)
+    g, *h = n, n, n
+    i, j = n, *(n, n)
+    k, m = n, n, undefined_in_values
     return n

@@ -1198,7 +1198,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.call(&self.call_of(*e));
                 }
             }
-            hir::Stmt::Assign { targets, value } => self.assign_stmt(at, targets, *value),
+            hir::Stmt::Assign { targets, value } => self.assign_stmt(id, at, targets, *value),
             hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),
             hir::Stmt::If { arms } => self.if_(arms),
@@ -1332,9 +1332,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `a = b = value`: a tuple target unpacks the value; a name bound to
     /// a NumPy dtype is remembered, not lowered.
-    fn assign_stmt(&mut self, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
+    fn assign_stmt(&mut self, id: hir::StmtId, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
         let hir = self.hir;
         if targets.iter().any(|&t| matches!(hir.exprs[t], hir::Expr::Tuple(_) | hir::Expr::List(_))) {
+            // An unpacking the typecheck refuses: the values are checked.
+            if self.refused_stmts.get(id).is_some() {
+                self.check_unpacked_values(value);
+                return;
+            }
             self.unpack(at, targets, value);
             return;
         }
@@ -1433,39 +1438,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
     fn unpack(&mut self, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
         let hir = self.hir;
         let [target] = targets else {
-            self.err(&at, "a chained assignment (`a = b = ...`) cannot unpack a tuple: assign each on its own line");
-            self.check_unpacked_values(value);
+            self.unrefused(&at);
             return;
         };
         let targets: &[hir::ExprId] = match &hir.exprs[*target] {
             hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
             _ => unreachable!("a tuple target"),
         };
-        for &t in targets {
-            let refusal = match hir.exprs[t] {
-                hir::Expr::Tuple(_) | hir::Expr::List(_) => {
-                    "nested tuple unpacking is not supported: unpack one level at a time"
-                }
-                hir::Expr::Starred(_) => "starred assignment is not supported",
-                _ => continue,
-            };
-            self.err(&self.range(t), refusal);
-            self.check_unpacked_values(value);
+        if targets
+            .iter()
+            .any(|&t| matches!(hir.exprs[t], hir::Expr::Tuple(_) | hir::Expr::List(_) | hir::Expr::Starred(_)))
+        {
+            self.unrefused(&at);
             return;
         }
         let value_range = self.range(value);
         let mut vals: Vec<(Val, hir::ExprId)> = Vec::new();
         match &hir.exprs[value] {
             hir::Expr::Tuple(elts) | hir::Expr::List(elts) => {
-                if let Some(&s) = elts.iter().find(|&&e| matches!(hir.exprs[e], hir::Expr::Starred(_))) {
-                    self.err(&self.range(s), "`*` in a tuple is not supported");
-                    self.check_unpacked_values(value);
-                    return;
-                }
-                if elts.len() != targets.len() {
-                    let msg = format!("{} targets but {} values: the counts must match", targets.len(), elts.len());
-                    self.err(&at, msg);
-                    self.check_unpacked_values(value);
+                if elts.len() != targets.len() || elts.iter().any(|&e| matches!(hir.exprs[e], hir::Expr::Starred(_))) {
+                    self.unrefused(&at);
                     return;
                 }
                 for &e in elts.iter() {
