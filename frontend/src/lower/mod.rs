@@ -29,7 +29,7 @@ use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MAT
 use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{deep, Lit, LitCast};
+use crate::syntax::{deep, Lit};
 use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
@@ -610,6 +610,7 @@ fn lower_body(
         types,
         decl,
         imported: &imported,
+        intrinsics: cx.intrinsics,
         expr_types: true,
     };
     let solved = typeck::local_types(&hir, &env);
@@ -709,6 +710,7 @@ fn inferred_result_in(
         types,
         decl,
         imported: &imported,
+        intrinsics: cx.intrinsics,
         expr_types: true,
     };
     let solved = typeck::local_types(&hir, &env);
