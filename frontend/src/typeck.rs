@@ -98,10 +98,15 @@
 //! [`min_max_error`], [`round_error`], [`round_digits_error`]), casts
 //! ([`cast_error`]: the count of arguments, constants the dtype does not
 //! hold, text, complex numbers to Python numbers, arrays),
-//! `x.conjugate()` of what is not a number ([`conjugate_error`]) and the
+//! `x.conjugate()` of what is not a number ([`conjugate_error`]), the
 //! `postc.math` functions of what is not a real number
-//! ([`intrinsic_error`]). The other errors are still the lowering's to
-//! report.
+//! ([`intrinsic_error`]), Python's `math` functions ([`math_error`]: the
+//! count of arguments, what is not a real number, `trunc` of a NumPy
+//! scalar, `gcd` of what is not an integer) and NumPy's ufuncs of
+//! scalars ([`numpy_error`]: the count of arguments, strings, tuples,
+//! complex numbers where the ufunc takes none, `fmod` of integers,
+//! `negative` and `sign` of Bools). The other errors are still the
+//! lowering's to report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
@@ -2024,15 +2029,22 @@ impl Solver<'_> {
             }
         }
         if let Some(f) = self.scalar_library_function(func) {
+            let tys = tys()?;
+            let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
             return match f {
-                Library::Numpy(op) => {
-                    let tys = tys()?;
-                    match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
-                        Some(t) => t,
+                Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
+                    Some(t) => t,
+                    // Of scalars, as the lowering's `numpy_call` (`round`
+                    // is its `numpy_round`).
+                    None => match numpy_error(op, name, args.len(), &refs).filter(|_| op != NpOp::Around) {
+                        Some((site, message)) => self.refuse_call(e, args, site, message),
                         None => numpy_ufunc(op, &tys),
-                    }
-                }
-                Library::Math(f) => python_math(f, &tys()?),
+                    },
+                },
+                Library::Math(f, name) => match math_error(f, name, args.len(), &refs) {
+                    Some((site, message)) => self.refuse_call(e, args, site, message),
+                    None => python_math(f, &tys),
+                },
             };
         }
         let Expr::Name(name) = &self.body.exprs[func] else { return None };
@@ -3283,22 +3295,26 @@ impl Solver<'_> {
     /// What `func` names among NumPy's ufuncs on scalars (`np.exp`, `exp`
     /// imported from NumPy) and Python's `math` functions, as the
     /// lowering's `target_of` finds them.
-    fn scalar_library_function(&self, func: ExprId) -> Option<Library> {
+    fn scalar_library_function(&self, func: ExprId) -> Option<Library<'_>> {
         let (module, name): (&Global, &str) = match &self.body.exprs[func] {
             Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
                 Expr::Name(Name::Global(m)) => (self.env.globals.get(&**m)?, attr),
                 _ => return None,
             },
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
-                Global::Boundary { module, name } if module == "numpy" => return numpy_func(name).map(Library::Numpy),
-                Global::Boundary { module, name } if module == "math" => return math_func(name).map(Library::Math),
+                Global::Boundary { module, name } if module == "numpy" => {
+                    return numpy_func(name).map(|op| Library::Numpy(op, name))
+                }
+                Global::Boundary { module, name } if module == "math" => {
+                    return math_func(name).map(|f| Library::Math(f, name))
+                }
                 _ => return None,
             },
             _ => return None,
         };
         match module {
-            Global::BoundaryModule(m) if m == "numpy" => numpy_func(name).map(Library::Numpy),
-            Global::Namespace(Namespace::Math) => math_func(name).map(Library::Math),
+            Global::BoundaryModule(m) if m == "numpy" => numpy_func(name).map(|op| Library::Numpy(op, name)),
+            Global::Namespace(Namespace::Math) => math_func(name).map(|f| Library::Math(f, name)),
             _ => None,
         }
     }
@@ -3446,10 +3462,10 @@ impl Solver<'_> {
     }
 }
 
-/// A function of a library on scalars.
-enum Library {
-    Numpy(NpOp),
-    Math(MathFn),
+/// A function of a library on scalars, and the name it has there.
+enum Library<'a> {
+    Numpy(NpOp, &'a str),
+    Math(MathFn, &'a str),
 }
 
 /// A NumPy ufunc on scalars, as the lowering's `numpy_call` types it: a
@@ -4316,6 +4332,104 @@ pub(crate) fn intrinsic_error(symbol: &str, n: usize, args: &[Option<&Ty>]) -> O
         None => Some((CallSite::Arg(i), format!("`{symbol}` takes real numbers"))),
     });
     refused.or_else(|| (n == 0).then(|| (CallSite::Call, format!("`{symbol}` takes arguments"))))
+}
+
+/// Why the function `math.name` (`f`) of `n` arguments is a type error,
+/// and where (the lowering's `math_call`): a count other than its own,
+/// `trunc` of a NumPy scalar other than Float64 (CPython's TypeError),
+/// `gcd` of what is not an integer, the others of what is not a real
+/// number (`None`: a value of no type; `args` are those before the first
+/// the lowering refuses itself).
+pub(crate) fn math_error(f: MathFn, name: &str, n: usize, args: &[Option<&Ty>]) -> Option<(CallSite, String)> {
+    let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose | MathFn::Gcd) { 2 } else { 1 };
+    if n != arity {
+        let s = if arity == 1 { "" } else { "s" };
+        return Some((CallSite::Call, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {n}")));
+    }
+    let scalar = |a: &Option<&Ty>| a.and_then(Ty::scalar);
+    // CPython's `trunc` calls `__trunc__`, which Python numbers and
+    // Float64 (a `float`) have and NumPy's other scalars lack.
+    if let (MathFn::ToInt("trunc"), [a]) = (f, args) {
+        if let Some(s) = scalar(a).filter(|s| !s.weak && s.dtype != DType::Float64) {
+            let d = s.dtype.name();
+            let message =
+                format!("`math.trunc` of {d}: CPython raises TypeError ({d} has no `__trunc__`); pass `float(x)`");
+            return Some((CallSite::Arg(0), message));
+        }
+    }
+    if f == MathFn::Gcd {
+        return args.iter().enumerate().find_map(|(i, a)| match scalar(a) {
+            Some(s) if kind(s.dtype) == Kind::Int || (s.weak && s.dtype == DType::Bool) => None,
+            Some(s) => Some((
+                CallSite::Arg(i),
+                format!("`math.gcd` takes integers: CPython raises TypeError for {}", s.dtype.name()),
+            )),
+            None => Some((CallSite::Arg(i), "`math.gcd` takes integers".into())),
+        });
+    }
+    args.iter().enumerate().find_map(|(i, a)| match scalar(a) {
+        Some(s) if kind(s.dtype) <= Kind::Float => None,
+        Some(s) => Some((CallSite::Arg(i), format!("`math.{name}` takes real numbers, not {}", s.dtype.name()))),
+        None => Some((CallSite::Arg(i), format!("`math.{name}` takes a number"))),
+    })
+}
+
+/// Why the NumPy ufunc `numpy.name` (`op`, not `round`) of `n` scalars is
+/// a type error, and where (the lowering's `numpy_call`): a count other
+/// than its own; an argument that is a string or a tuple, or an array
+/// (`None`: a value the lowering refuses itself, where the arguments
+/// stop); numbers of no common dtype; complex numbers where the ufunc
+/// takes none; `fmod` of integers; `negative` and `sign` of Bools.
+pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) -> Option<(CallSite, String)> {
+    let shown = format!("numpy.{name}");
+    let arity = op.arity();
+    if n != arity {
+        let s = if arity == 1 { "" } else { "s" };
+        return Some((CallSite::Call, format!("`{shown}` takes {arity} argument{s}, not {n}")));
+    }
+    let mut common: Option<Scalar> = None;
+    for (i, a) in args.iter().enumerate() {
+        let s = match a {
+            None => return None,
+            Some(Ty::Arr(_)) => {
+                let message = format!(
+                    "`{shown}` of an array is not supported in compiled code: NumPy functions take scalars here \
+                     (loop over the elements)"
+                );
+                return Some((CallSite::Arg(i), message));
+            }
+            Some(Ty::Tuple(_)) => return Some((CallSite::Arg(i), format!("`{shown}` takes numbers, not a tuple"))),
+            Some(t) => t.scalar()?,
+        };
+        if s.dtype.is_text() {
+            return Some((CallSite::Arg(i), format!("`{shown}` takes numbers, not {}", s.dtype.name())));
+        }
+        common = match common {
+            None => Some(s),
+            Some(p) => match promote(p, s) {
+                Some(q) => Some(q),
+                None => {
+                    return Some((CallSite::Call, format!("`{shown}` of {} and {}", p.dtype.name(), s.dtype.name())))
+                }
+            },
+        };
+    }
+    let s = common.filter(|_| args.len() == n)?;
+    let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+    let k = kind(d);
+    let at_call = |m: String| Some((CallSite::Call, m));
+    match op {
+        _ if k == Kind::Complex && !op.takes_complex() => {
+            at_call(format!("`{shown}` of {} is not supported in compiled code", d.name()))
+        }
+        NpOp::Float1("fmod") | NpOp::Float2("fmod") if k != Kind::Float => {
+            at_call(format!("`{shown}` of {} is not supported in compiled code: pass floats", d.name()))
+        }
+        NpOp::Negative | NpOp::Sign if k == Kind::Bool => {
+            at_call(format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

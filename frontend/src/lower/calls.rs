@@ -1525,16 +1525,3 @@ pub(crate) fn bind(
     }
     Ok(given)
 }
-
-/// The typecheck's types of `vals` (`Val::ty`) before the first that is
-/// an error, for its checks of a call's arguments, and whether none is.
-fn types_before_error<'v>(vals: impl Iterator<Item = &'v Val>) -> (Vec<Option<typeck::Ty>>, bool) {
-    let mut tys = Vec::new();
-    for v in vals {
-        if matches!(v, Val::Err) {
-            return (tys, false);
-        }
-        tys.push(v.ty());
-    }
-    (tys, true)
-}

@@ -243,6 +243,19 @@ enum Val {
     Err,
 }
 
+/// The typecheck's types of `vals` (`Val::ty`) before the first that is
+/// an error, for its checks of a call's arguments, and whether none is.
+fn types_before_error<'v>(vals: impl Iterator<Item = &'v Val>) -> (Vec<Option<typeck::Ty>>, bool) {
+    let mut tys = Vec::new();
+    for v in vals {
+        if matches!(v, Val::Err) {
+            return (tys, false);
+        }
+        tys.push(v.ty());
+    }
+    (tys, true)
+}
+
 impl Val {
     /// Its type as the typecheck writes types; `None` for what has none
     /// there (`None`, a number that may be `None`, no value, an error).
