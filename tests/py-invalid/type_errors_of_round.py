@@ -14,3 +14,9 @@ def rounding(x: Float64, n: Int64, flag: Bool, z: Complex128, a: Float64[:]) -> 
     y = round()
     k = round(x, 1, 2)
     return x + round(x, 2)
+
+
+def standing(x: Float64, z: Complex128) -> Float64:
+    round(z)
+    np.exp("s")
+    return x

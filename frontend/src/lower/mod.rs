@@ -1194,12 +1194,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(&at);
         match &hir.stmts[id] {
             // A call stands alone; a string is a comment; anything else
-            // is refused by the typecheck.
-            hir::Stmt::Expr(e) => {
-                if let hir::Expr::Call { .. } = &hir.exprs[*e] {
+            // is refused by the typecheck. A call it refuses is lowered
+            // as an expression is (what it holds that has a type).
+            hir::Stmt::Expr(e) => match &hir.exprs[*e] {
+                hir::Expr::Call { .. } if self.refused.get(*e).is_some() => {
+                    self.expr(*e);
+                }
+                hir::Expr::Call { .. } => {
                     self.call(&self.call_of(*e));
                 }
-            }
+                _ => {}
+            },
             hir::Stmt::Assign { targets, value } => self.assign_stmt(at, targets, *value),
             hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),
