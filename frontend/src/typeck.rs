@@ -96,9 +96,25 @@
 //! used (not Bools), names read as values that have none (undefined, a
 //! function, a POST module: not where a callee, an argument, a dtype or
 //! a module's member is read, see [`not_read_as_values`]), attributes a
-//! value does not have, and `a.shape[k]` of what is not an array or of
-//! an axis that is not a literal or that the array does not have. The
-//! other errors are still the lowering's to report.
+//! value does not have, `a.shape[k]` of what is not an array or of an
+//! axis that is not a literal or that the array does not have, and the
+//! calls of builtins whose arguments it types
+//! (an argument it does not type may hold an error only the lowering
+//! finds, so such a call is left to it): `len`, `abs`, `min`, `max` and
+//! `round` of the wrong number of arguments or of values they do not
+//! take ([`builtin_arity_error`], [`len_error`], [`abs_error`],
+//! [`min_max_error`], [`round_error`], [`round_digits_error`]), casts
+//! ([`cast_error`]: the count of arguments, constants the dtype does not
+//! hold, text, complex numbers to Python numbers, arrays),
+//! `x.conjugate()` of what is not a number ([`conjugate_error`]), the
+//! `postc.math` functions of what is not a real number
+//! ([`intrinsic_error`]), Python's `math` functions ([`math_error`]: the
+//! count of arguments, what is not a real number, `trunc` of a NumPy
+//! scalar, `gcd` of what is not an integer) and NumPy's ufuncs of
+//! scalars ([`numpy_error`]: the count of arguments, strings, tuples,
+//! complex numbers where the ufunc takes none, `fmod` of integers,
+//! `negative` and `sign` of Bools). The other errors are still the
+//! lowering's to report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
@@ -122,7 +138,7 @@ use crate::lower::Callee;
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
 };
-use crate::syntax::{deep, Lit};
+use crate::syntax::{deep, Lit, LitCast};
 use la_arena::ArenaMap;
 use postc_ir::builtins::{Axis, GpuReg};
 use postc_ir::{DType, FuncAttrs, Layout, Shape, TypeData, TypeTable};
@@ -140,6 +156,8 @@ pub(crate) struct TypeEnv<'a> {
     pub decl: &'a FuncDecl,
     /// The function a name imported from another POST module names.
     pub imported: &'a dyn Fn(&str) -> Option<Callee>,
+    /// The `postc.math` function each local name of an import names.
+    pub intrinsics: &'a indexmap::IndexMap<String, String>,
     /// Whether to record every expression's type ([`LocalTypes::exprs`]),
     /// a sweep of the whole body: about a tenth of the frontend's time on
     /// a large module, which the lowering, not reading them yet, does not
@@ -1488,7 +1506,7 @@ impl Solver<'_> {
             }
             Expr::Call { func, args, keywords } => match self.array_function(*func) {
                 Some((f, recv)) => self.array_call(f, recv, args, keywords),
-                None if keywords.is_empty() => self.call(*func, args),
+                None if keywords.is_empty() => self.call(e, *func, args),
                 // Keywords name the parameters of the module's functions.
                 None => match &self.body.exprs[*func] {
                     Expr::Name(Name::Global(n)) => self.post_call(n, args, keywords),
@@ -2002,7 +2020,7 @@ impl Solver<'_> {
         Some(Ty::Num { s: Scalar { dtype: common, weak }, nonneg })
     }
 
-    fn call(&self, func: ExprId, args: &[ExprId]) -> Option<Ty> {
+    fn call(&self, e: ExprId, func: ExprId, args: &[ExprId]) -> Option<Ty> {
         if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
@@ -2011,7 +2029,17 @@ impl Solver<'_> {
         // the method of numbers first.
         if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
             if matches!(&**attr, "conjugate" | "conj") && !self.names_module(*base, "numpy") {
-                return match self.ty(*base)? {
+                let v = self.ty(*base)?;
+                if !args.is_empty() {
+                    tys()?;
+                    return self.refuse_here(e, "`conjugate` takes no arguments");
+                }
+                if !matches!(v, Ty::Arr(_)) {
+                    if let Some(message) = conjugate_error(Some(&v)) {
+                        return self.refuse(e, self.body.expr_ranges[*base], message);
+                    }
+                }
+                return match v {
                     // The method of a real array returns the array itself;
                     // of a complex array, a new array of the conjugates.
                     Ty::Arr(t) if args.is_empty() && t.dtype.is_complex() => {
@@ -2074,50 +2102,43 @@ impl Solver<'_> {
         if let Some(name) = self.numpy_attr(func) {
             if numpy_func(name).is_none() {
                 if let Some(d) = numpy_dtype(name) {
-                    return cast(d, false, &tys()?);
+                    return self.cast_call(e, func, args, d, false);
                 }
             }
         }
         // `type(z)(1)`: the cast to a scalar parameter's dtype.
         if let Some(d) = parameter_type(self.body, self.env.decl, self.env.types, func) {
-            return cast(d, false, &tys()?);
+            return self.cast_call(e, func, args, d, false);
         }
         // `postc.math.sqrt(x)`, as the lowering's `target_of`.
         if let Expr::Attribute { base, attr } = &self.body.exprs[func] {
             if self.names_postc_math(*base) && postc_ir::interp::is_known_intrinsic(attr) {
-                return intrinsic(&tys()?);
+                return self.intrinsic_call(e, args, attr);
             }
         }
         if let Some(f) = self.scalar_library_function(func) {
+            let tys = tys()?;
+            let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
             return match f {
-                Library::Numpy(op) => {
-                    let tys = tys()?;
-                    match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
-                        Some(t) => t,
+                Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
+                    Some(t) => t,
+                    // Of scalars, as the lowering's `numpy_call` (`round`
+                    // is its `numpy_round`).
+                    None => match numpy_error(op, name, args.len(), &refs).filter(|_| op != NpOp::Around) {
+                        Some((site, message)) => self.refuse_call(e, args, site, message),
                         None => numpy_ufunc(op, &tys),
-                    }
-                }
-                Library::Math(f) => python_math(f, &tys()?),
+                    },
+                },
+                Library::Math(f, name) => match math_error(f, name, args.len(), &refs) {
+                    Some((site, message)) => self.refuse_call(e, args, site, message),
+                    None => python_math(f, &tys),
+                },
             };
         }
         let Expr::Name(name) = &self.body.exprs[func] else { return None };
         match name {
             Name::Free(n) => match &**n {
-                "len" => len(&tys()?),
-                "round" => match &tys()?[..] {
-                    [v] => round(v),
-                    [v, _] => round_digits(v),
-                    _ => None,
-                },
-                "abs" => abs(&tys()?),
-                "min" | "max" => {
-                    let values = spread_one_tuple(tys()?);
-                    if values.iter().any(|v| matches!(v, Ty::Tuple(_))) {
-                        self.min_max_of_tuples(&values, &**n == "min")
-                    } else {
-                        min_max(&values, &**n == "min")
-                    }
-                }
+                "len" | "round" | "abs" | "min" | "max" => self.builtin_call(e, n, args),
                 "sum" => self.sum(tys()?),
                 "divmod" => match &tys()?[..] {
                     [a, b] => Some(Ty::Tuple(vec![
@@ -2126,11 +2147,14 @@ impl Solver<'_> {
                     ])),
                     _ => None,
                 },
-                n => cast(python_scalar(n)?, true, &tys()?),
+                n => self.cast_call(e, func, args, python_scalar(n)?, true),
             },
             Name::Global(n) => match self.env.globals.get(self.unaliased(n)?)? {
-                Global::Type(t) => cast(*t, false, &tys()?),
-                Global::Intrinsic { .. } => intrinsic(&tys()?),
+                Global::Type(t) => self.cast_call(e, func, args, *t, false),
+                Global::Intrinsic { local } => {
+                    let symbol = self.env.intrinsics.get(local).unwrap_or(local);
+                    self.intrinsic_call(e, args, symbol)
+                }
                 Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) | Global::Generic(_) => {
                     self.post_call(n, args, &[])
                 }
@@ -2138,8 +2162,92 @@ impl Solver<'_> {
                 _ => None,
             },
             // `T(0.5)` of `T = type(z)`: the dtype's cast.
-            Name::Local(_) => cast(self.dtype_local(func)?, false, &tys()?),
+            Name::Local(_) => self.cast_call(e, func, args, self.dtype_local(func)?, false),
         }
+    }
+
+    /// Refuses the call `e` of `args` with `message`, located at `site`.
+    fn refuse_call(&self, e: ExprId, args: &[ExprId], site: CallSite, message: String) -> Option<Ty> {
+        let at = match site {
+            CallSite::Call => self.body.expr_ranges[e],
+            CallSite::Arg(i) => self.body.expr_ranges[args[i]],
+        };
+        self.refuse(e, at, message)
+    }
+
+    /// `len`, `round`, `abs`, `min` or `max` (`name`) of `args`, as the
+    /// lowering's `call_builtin`; the call refused where the lowering
+    /// refuses it (its arguments typed: one it does not type may hold
+    /// an error only the lowering finds).
+    fn builtin_call(&self, e: ExprId, name: &str, args: &[ExprId]) -> Option<Ty> {
+        let tys = args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>()?;
+        if let Some(message) = builtin_arity_error(name, tys.len()) {
+            return self.refuse_here(e, message);
+        }
+        let arg = |i: usize| self.body.expr_ranges[args[i]];
+        match name {
+            "len" => match len_error(tys.first()) {
+                Some(message) => self.refuse(e, arg(0), message),
+                None => len(&tys),
+            },
+            "abs" => match abs_error(tys.first()) {
+                Some(message) => self.refuse(e, arg(0), message),
+                None => abs(&tys),
+            },
+            "round" => match &tys[..] {
+                [v] => match round_error(Some(v)) {
+                    Some(message) => self.refuse(e, arg(0), message),
+                    None => round(v),
+                },
+                [v, digits] => match round_digits_error(Some(v), Some(digits)) {
+                    Some((i, message)) => self.refuse(e, arg(i), message),
+                    None => round_digits(v),
+                },
+                _ => None,
+            },
+            _ => {
+                if let [one] = &tys[..] {
+                    if let Some((site, message)) = min_max_of_one_error(name, Some(one)) {
+                        return self.refuse_call(e, args, site, message);
+                    }
+                }
+                let values = spread_one_tuple(tys);
+                if values.iter().any(|v| matches!(v, Ty::Tuple(_))) {
+                    return self.min_max_of_tuples(&values, name == "min");
+                }
+                let refs: Vec<Option<&Ty>> = values.iter().map(Some).collect();
+                if let Some((i, message)) = min_max_error(name, &refs) {
+                    // The elements of one tuple are refused at the tuple.
+                    return self.refuse(e, arg(if args.len() == 1 { 0 } else { i }), message);
+                }
+                min_max(&values, name == "min")
+            }
+        }
+    }
+
+    /// A cast of `args` to `dtype` (`weak`: `int(x)`, `float(x)`, ...),
+    /// as the lowering's `cast_call`, refused where it refuses it (its
+    /// arguments typed).
+    fn cast_call(&self, e: ExprId, func: ExprId, args: &[ExprId], dtype: DType, weak: bool) -> Option<Ty> {
+        let tys = args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>()?;
+        let name = self.body.dotted(func).unwrap_or_default();
+        let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
+        if let Some((site, message)) = cast_error(&name, dtype, weak, args.len(), &refs) {
+            return self.refuse_call(e, args, site, message);
+        }
+        cast(dtype, weak, &tys)
+    }
+
+    /// A `postc.math` function `symbol` of `args`, as the lowering's
+    /// `Target::Intrinsic`, refused where it refuses it (its arguments
+    /// typed).
+    fn intrinsic_call(&self, e: ExprId, args: &[ExprId], symbol: &str) -> Option<Ty> {
+        let tys = args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>()?;
+        let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
+        if let Some((site, message)) = intrinsic_error(symbol, args.len(), &refs) {
+            return self.refuse_call(e, args, site, message);
+        }
+        intrinsic(&tys)
     }
 
     /// What the global `name` names at the end of its chain of aliases
@@ -3275,22 +3383,26 @@ impl Solver<'_> {
     /// What `func` names among NumPy's ufuncs on scalars (`np.exp`, `exp`
     /// imported from NumPy) and Python's `math` functions, as the
     /// lowering's `target_of` finds them.
-    fn scalar_library_function(&self, func: ExprId) -> Option<Library> {
+    fn scalar_library_function(&self, func: ExprId) -> Option<Library<'_>> {
         let (module, name): (&Global, &str) = match &self.body.exprs[func] {
             Expr::Attribute { base, attr } => match &self.body.exprs[*base] {
                 Expr::Name(Name::Global(m)) => (self.env.globals.get(&**m)?, attr),
                 _ => return None,
             },
             Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
-                Global::Boundary { module, name } if module == "numpy" => return numpy_func(name).map(Library::Numpy),
-                Global::Boundary { module, name } if module == "math" => return math_func(name).map(Library::Math),
+                Global::Boundary { module, name } if module == "numpy" => {
+                    return numpy_func(name).map(|op| Library::Numpy(op, name))
+                }
+                Global::Boundary { module, name } if module == "math" => {
+                    return math_func(name).map(|f| Library::Math(f, name))
+                }
                 _ => return None,
             },
             _ => return None,
         };
         match module {
-            Global::BoundaryModule(m) if m == "numpy" => numpy_func(name).map(Library::Numpy),
-            Global::Namespace(Namespace::Math) => math_func(name).map(Library::Math),
+            Global::BoundaryModule(m) if m == "numpy" => numpy_func(name).map(|op| Library::Numpy(op, name)),
+            Global::Namespace(Namespace::Math) => math_func(name).map(|f| Library::Math(f, name)),
             _ => None,
         }
     }
@@ -3438,10 +3550,10 @@ impl Solver<'_> {
     }
 }
 
-/// A function of a library on scalars.
-enum Library {
-    Numpy(NpOp),
-    Math(MathFn),
+/// A function of a library on scalars, and the name it has there.
+enum Library<'a> {
+    Numpy(NpOp, &'a str),
+    Math(MathFn, &'a str),
 }
 
 /// A NumPy ufunc on scalars, as the lowering's `numpy_call` types it: a
@@ -4282,6 +4394,301 @@ fn cast(dtype: DType, weak: bool, args: &[Ty]) -> Option<Ty> {
             Some(Ty::Num { s: result, nonneg: v.nonneg() && nonneg })
         }
         Ty::Arr(_) | Ty::Tuple(_) => None,
+    }
+}
+
+/// Where the type error of a builtin's call is: at the call, or at one
+/// of its arguments (by index).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum CallSite {
+    Call,
+    Arg(usize),
+}
+
+/// Why calling the builtin `name` with `n` arguments is refused (the
+/// lowering's `call_builtin` and `round`): `len` and `abs` take one,
+/// `min` and `max` one or more, `round` one or two.
+pub(crate) fn builtin_arity_error(name: &str, n: usize) -> Option<String> {
+    match name {
+        "len" | "abs" if n != 1 => Some(format!("`{name}` takes one argument")),
+        "min" | "max" if n == 0 => Some(format!("`{name}` takes two or more numbers, or a tuple of them")),
+        "round" if n == 0 || n > 2 => Some("`round` takes a number".into()),
+        _ => None,
+    }
+}
+
+/// Why `len(v)` is a type error (the lowering's `call_builtin`): `v` is a
+/// 0-D array, or not an array, a tuple or a string (`None`: a value of
+/// no type, such as `None`).
+pub(crate) fn len_error(v: Option<&Ty>) -> Option<String> {
+    let what = match v {
+        Some(Ty::Arr(t)) if t.ndim() == Some(0) => return Some("`len` of a 0-D array".into()),
+        Some(Ty::Arr(_) | Ty::Tuple(_)) => return None,
+        Some(t) => {
+            let s = t.scalar()?;
+            if s.dtype.is_text() {
+                return None;
+            }
+            s.dtype.name()
+        }
+        None => "this value",
+    };
+    Some(format!("`len` takes an array or a tuple, not {what}"))
+}
+
+/// Why `abs(v)` is a type error: `v` is not a number, or a string
+/// (`None`: a value of no type).
+pub(crate) fn abs_error(v: Option<&Ty>) -> Option<String> {
+    match v.and_then(Ty::scalar) {
+        Some(s) if s.dtype == DType::Bool || matches!(kind(s.dtype), Kind::Int | Kind::Float | Kind::Complex) => None,
+        Some(s) => Some(format!("`abs` is not defined on {}", s.dtype.name())),
+        None => Some("`abs` takes a number".into()),
+    }
+}
+
+/// Why `min(t)` or `max(t)` (`word`) of one argument `t` is a type error:
+/// `t` is an empty tuple (at the argument) or not a tuple (at the call).
+pub(crate) fn min_max_of_one_error(word: &str, t: Option<&Ty>) -> Option<(CallSite, String)> {
+    match t {
+        Some(Ty::Tuple(es)) if es.is_empty() => Some((CallSite::Arg(0), format!("`{word}` of an empty tuple"))),
+        Some(Ty::Tuple(_)) => None,
+        _ => Some((
+            CallSite::Call,
+            format!("`{word}` takes two or more numbers, or a tuple of them (other iterables are not supported)"),
+        )),
+    }
+}
+
+/// Why `min` or `max` (`word`) of the scalars `values` is a type error,
+/// and which value is refused: one is not a number, is complex, or has no
+/// common dtype with those before it (`None`: a value of no type).
+pub(crate) fn min_max_error(word: &str, values: &[Option<&Ty>]) -> Option<(usize, String)> {
+    let mut p: Option<Scalar> = None;
+    for (i, v) in values.iter().enumerate() {
+        match v.and_then(Ty::scalar) {
+            Some(s) if kind(s.dtype) <= Kind::Float || s.dtype.is_text() => match p {
+                None => p = Some(s),
+                Some(q) => match promote(q, s) {
+                    Some(r) => p = Some(r),
+                    None => return Some((i, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))),
+                },
+            },
+            Some(s) => return Some((i, format!("`{word}` is not defined on {}", s.dtype.name()))),
+            None => return Some((i, format!("`{word}` takes numbers"))),
+        }
+    }
+    None
+}
+
+/// Why `round(v)` is a type error: `v` is not a number, is a NumPy Bool
+/// (CPython's TypeError), complex or a string (`None`: a value of no
+/// type).
+pub(crate) fn round_error(v: Option<&Ty>) -> Option<String> {
+    let Some(s) = v.and_then(Ty::scalar) else { return Some("`round` takes a number".into()) };
+    match kind(s.dtype) {
+        Kind::Bool if !s.weak => Some("`round` of a NumPy Bool: CPython raises TypeError".into()),
+        Kind::Bool | Kind::Int | Kind::Float => None,
+        _ => Some(format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
+    }
+}
+
+/// Why `round(v, ndigits)` is a type error, and at which argument:
+/// `ndigits` is not an integer constant; `v` is not a number, is a NumPy
+/// Bool, complex or a string; an int rounded to negative `ndigits`, or a
+/// Python float to `ndigits` beyond what the lowering computes (`None`: a
+/// value of no type).
+pub(crate) fn round_digits_error(v: Option<&Ty>, ndigits: Option<&Ty>) -> Option<(usize, String)> {
+    let Some(Ty::Lit { lit: Lit::Int(n), .. }) = ndigits else {
+        return Some((1, "the `ndigits` of `round(x, ndigits)` are an integer constant in compiled code".into()));
+    };
+    let Some(s) = v.and_then(Ty::scalar) else { return Some((0, "`round` takes a number".into())) };
+    let max = crate::lower::pymath::ROUND_DIGITS_MAX;
+    match kind(s.dtype) {
+        Kind::Bool if !s.weak => Some((0, "`round` of a NumPy Bool: CPython raises TypeError".into())),
+        Kind::Int | Kind::Float if !s.weak => None,
+        Kind::Bool | Kind::Int if *n >= 0 => None,
+        Kind::Bool | Kind::Int => {
+            Some((1, "`round` of an int to negative `ndigits` is not supported in compiled code".into()))
+        }
+        Kind::Float if n.unsigned_abs() <= max as u128 => None,
+        Kind::Float => {
+            Some((1, format!("`round(x, ndigits)` of a float takes `ndigits` from -{max} to {max} in compiled code")))
+        }
+        _ => Some((0, format!("`round` of {}: CPython raises TypeError", s.dtype.name()))),
+    }
+}
+
+/// Why the cast `name(args)` to `dtype` (`weak`: `int`, `float`,
+/// `bool`, `complex`) is a type error, and where (the lowering's
+/// `cast_call`): a count of arguments other than one (two for
+/// `complex(re, im)`); a constant the dtype does not hold; text from or
+/// to a number; a complex number to a Python int or float; an array or a
+/// value that is not a number (`None`: a value of no type). The
+/// arguments are those before the first the lowering refuses itself.
+pub(crate) fn cast_error(
+    name: &str,
+    dtype: DType,
+    weak: bool,
+    n: usize,
+    args: &[Option<&Ty>],
+) -> Option<(CallSite, String)> {
+    if dtype == DType::Complex128 && weak && n == 2 {
+        for (i, a) in args.iter().enumerate() {
+            match a.and_then(Ty::scalar) {
+                Some(s) if kind(s.dtype) <= Kind::Float => {}
+                Some(s) => {
+                    return Some((CallSite::Arg(i), format!("`complex` takes real parts, not {}", s.dtype.name())))
+                }
+                None => return Some((CallSite::Arg(i), "`complex` takes numbers".into())),
+            }
+        }
+        return None;
+    }
+    if n != 1 {
+        return Some((CallSite::Call, format!("`{name}` takes one argument")));
+    }
+    let &[v] = args else { return None };
+    let d = dtype.name();
+    let at_arg = |m: String| Some((CallSite::Arg(0), m));
+    match v {
+        Some(Ty::Lit { lit, .. }) => match lit.cast(dtype) {
+            Ok(_) => None,
+            Err(LitCast::NotFinite(x)) => at_arg(format!("{x} cannot be converted to {d}")),
+            Err(LitCast::ComplexToReal) => at_arg(format!("a complex number cannot be converted to {d}")),
+            Err(LitCast::Text) => {
+                Some((CallSite::Call, format!("`{name}` of {} is not supported", lit.default_dtype().name())))
+            }
+            Err(LitCast::OutOfRange) => at_arg(format!("the value is out of range for {d}")),
+        },
+        Some(Ty::Num { s, .. }) if s.dtype.is_text() || dtype.is_text() => {
+            (s.dtype != dtype).then(|| (CallSite::Call, format!("`{name}` of {} is not supported", s.dtype.name())))
+        }
+        Some(Ty::Num { s, .. }) => (s.dtype.is_complex() && !dtype.is_complex() && dtype != DType::Bool && weak)
+            .then(|| (CallSite::Call, format!("`{name}` of a complex number: take `.real` first"))),
+        Some(Ty::Arr(_)) => at_arg(format!("`{name}` converts scalars, not arrays")),
+        Some(Ty::Tuple(_)) | None => at_arg(format!("`{name}` takes a number")),
+    }
+}
+
+/// Why `x.conjugate()` of a value `x` that is not an array is a type
+/// error (at `x`): it is not a number, or a string (`None`: a value of
+/// no type).
+pub(crate) fn conjugate_error(v: Option<&Ty>) -> Option<String> {
+    match v.and_then(Ty::scalar) {
+        Some(s) if s.dtype.complex_part().is_some() || kind(s.dtype) <= Kind::Float => None,
+        Some(s) => Some(format!("{} has no `conjugate`", s.dtype.name())),
+        None => Some("`conjugate` is a method of numbers".into()),
+    }
+}
+
+/// Why the `postc.math` function `symbol` of `n` arguments is a type
+/// error, and where: an argument that is not a real number (`None`: a
+/// value of no type; `args` are those before the first the lowering
+/// refuses itself), or no argument at all.
+pub(crate) fn intrinsic_error(symbol: &str, n: usize, args: &[Option<&Ty>]) -> Option<(CallSite, String)> {
+    let refused = args.iter().enumerate().find_map(|(i, a)| match a.and_then(Ty::scalar) {
+        Some(s) if kind(s.dtype) <= Kind::Float => None,
+        Some(s) => Some((CallSite::Arg(i), format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))),
+        None => Some((CallSite::Arg(i), format!("`{symbol}` takes real numbers"))),
+    });
+    refused.or_else(|| (n == 0).then(|| (CallSite::Call, format!("`{symbol}` takes arguments"))))
+}
+
+/// Why the function `math.name` (`f`) of `n` arguments is a type error,
+/// and where (the lowering's `math_call`): a count other than its own,
+/// `trunc` of a NumPy scalar other than Float64 (CPython's TypeError),
+/// `gcd` of what is not an integer, the others of what is not a real
+/// number (`None`: a value of no type; `args` are those before the first
+/// the lowering refuses itself).
+pub(crate) fn math_error(f: MathFn, name: &str, n: usize, args: &[Option<&Ty>]) -> Option<(CallSite, String)> {
+    let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose | MathFn::Gcd) { 2 } else { 1 };
+    if n != arity {
+        let s = if arity == 1 { "" } else { "s" };
+        return Some((CallSite::Call, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {n}")));
+    }
+    let scalar = |a: &Option<&Ty>| a.and_then(Ty::scalar);
+    // CPython's `trunc` calls `__trunc__`, which Python numbers and
+    // Float64 (a `float`) have and NumPy's other scalars lack.
+    if let (MathFn::ToInt("trunc"), [a]) = (f, args) {
+        if let Some(s) = scalar(a).filter(|s| !s.weak && s.dtype != DType::Float64) {
+            let d = s.dtype.name();
+            let message =
+                format!("`math.trunc` of {d}: CPython raises TypeError ({d} has no `__trunc__`); pass `float(x)`");
+            return Some((CallSite::Arg(0), message));
+        }
+    }
+    if f == MathFn::Gcd {
+        return args.iter().enumerate().find_map(|(i, a)| match scalar(a) {
+            Some(s) if kind(s.dtype) == Kind::Int || (s.weak && s.dtype == DType::Bool) => None,
+            Some(s) => Some((
+                CallSite::Arg(i),
+                format!("`math.gcd` takes integers: CPython raises TypeError for {}", s.dtype.name()),
+            )),
+            None => Some((CallSite::Arg(i), "`math.gcd` takes integers".into())),
+        });
+    }
+    args.iter().enumerate().find_map(|(i, a)| match scalar(a) {
+        Some(s) if kind(s.dtype) <= Kind::Float => None,
+        Some(s) => Some((CallSite::Arg(i), format!("`math.{name}` takes real numbers, not {}", s.dtype.name()))),
+        None => Some((CallSite::Arg(i), format!("`math.{name}` takes a number"))),
+    })
+}
+
+/// Why the NumPy ufunc `numpy.name` (`op`, not `round`) of `n` scalars is
+/// a type error, and where (the lowering's `numpy_call`): a count other
+/// than its own; an argument that is a string or a tuple, or an array
+/// (`None`: a value the lowering refuses itself, where the arguments
+/// stop); numbers of no common dtype; complex numbers where the ufunc
+/// takes none; `fmod` of integers; `negative` and `sign` of Bools.
+pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) -> Option<(CallSite, String)> {
+    let shown = format!("numpy.{name}");
+    let arity = op.arity();
+    if n != arity {
+        let s = if arity == 1 { "" } else { "s" };
+        return Some((CallSite::Call, format!("`{shown}` takes {arity} argument{s}, not {n}")));
+    }
+    let mut common: Option<Scalar> = None;
+    for (i, a) in args.iter().enumerate() {
+        let s = match a {
+            None => return None,
+            Some(Ty::Arr(_)) => {
+                let message = format!(
+                    "`{shown}` of an array is not supported in compiled code: NumPy functions take scalars here \
+                     (loop over the elements)"
+                );
+                return Some((CallSite::Arg(i), message));
+            }
+            Some(Ty::Tuple(_)) => return Some((CallSite::Arg(i), format!("`{shown}` takes numbers, not a tuple"))),
+            Some(t) => t.scalar()?,
+        };
+        if s.dtype.is_text() {
+            return Some((CallSite::Arg(i), format!("`{shown}` takes numbers, not {}", s.dtype.name())));
+        }
+        common = match common {
+            None => Some(s),
+            Some(p) => match promote(p, s) {
+                Some(q) => Some(q),
+                None => {
+                    return Some((CallSite::Call, format!("`{shown}` of {} and {}", p.dtype.name(), s.dtype.name())))
+                }
+            },
+        };
+    }
+    let s = common.filter(|_| args.len() == n)?;
+    let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+    let k = kind(d);
+    let at_call = |m: String| Some((CallSite::Call, m));
+    match op {
+        _ if k == Kind::Complex && !op.takes_complex() => {
+            at_call(format!("`{shown}` of {} is not supported in compiled code", d.name()))
+        }
+        NpOp::Float1("fmod") | NpOp::Float2("fmod") if k != Kind::Float => {
+            at_call(format!("`{shown}` of {} is not supported in compiled code: pass floats", d.name()))
+        }
+        NpOp::Negative | NpOp::Sign if k == Kind::Bool => {
+            at_call(format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
+        }
+        _ => None,
     }
 }
 

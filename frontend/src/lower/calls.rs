@@ -379,6 +379,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v: self.b.alloc(tid, &[len], &nm), ty }
             }
             Target::Conjugate(base) => {
+                // Refused by the typecheck where it types the receiver and
+                // the arguments (and the receiver's errors below).
                 if !args.is_empty() {
                     return self.err(&c.at, "`conjugate` takes no arguments");
                 }
@@ -392,18 +394,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
                 let v = self.expr(base);
-                let Some(s) = v.scalar() else {
-                    return if matches!(v, Val::Err) {
-                        Val::Err
-                    } else {
-                        self.err(&self.range(base), "`conjugate` is a method of numbers")
-                    };
-                };
+                if matches!(v, Val::Err) {
+                    return Val::Err;
+                }
+                if let Some(message) = typeck::conjugate_error(v.ty().as_ref()) {
+                    return self.err(&self.range(base), message);
+                }
+                let Some(s) = v.scalar() else { return Val::Err };
                 if s.dtype.complex_part().is_none() {
-                    if kind(s.dtype) <= Kind::Float {
-                        return v;
-                    }
-                    return self.err(&self.range(base), format!("{} has no `conjugate`", s.dtype.name()));
+                    return v;
                 }
                 let Some(x) = self.materialize(&v, s.dtype, &self.range(base)) else { return Val::Err };
                 self.at(&c.at);
@@ -415,28 +414,27 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 for &a in args {
                     vals.push((self.expr(a), self.range(a)));
                 }
-                let mut common: Option<Scalar> = None;
-                for (v, a) in &vals {
-                    match v.scalar() {
-                        Some(s) if kind(s.dtype) <= Kind::Float => {
-                            common = Some(match common {
-                                None => s,
-                                Some(c) => promote(c, s).unwrap_or(s),
-                            })
-                        }
-                        Some(s) => {
-                            return self.err(a, format!("`{symbol}` takes real numbers, not {}", s.dtype.name()))
-                        }
-                        None => {
-                            return if matches!(v, Val::Err) {
-                                Val::Err
-                            } else {
-                                self.err(a, format!("`{symbol}` takes real numbers"))
-                            }
-                        }
-                    }
+                // Refused by the typecheck where it types the arguments.
+                let (tys, reached) = types_before_error(vals.iter().map(|(v, _)| v));
+                let tys: Vec<_> = tys.iter().map(Option::as_ref).collect();
+                if let Some((site, message)) = typeck::intrinsic_error(&symbol, args.len(), &tys) {
+                    let at = match site {
+                        typeck::CallSite::Call => c.at,
+                        typeck::CallSite::Arg(i) => vals[i].1,
+                    };
+                    return self.err(&at, message);
                 }
-                let Some(common) = common else { return self.err(&c.at, format!("`{symbol}` takes arguments")) };
+                if !reached {
+                    return Val::Err;
+                }
+                let mut common: Option<Scalar> = None;
+                for s in vals.iter().filter_map(|(v, _)| v.scalar()) {
+                    common = Some(match common {
+                        None => s,
+                        Some(c) => promote(c, s).unwrap_or(s),
+                    })
+                }
+                let Some(common) = common else { return Val::Err };
                 let d = if kind(common.dtype) == Kind::Float { common.dtype } else { DType::Float64 };
                 let mut ids = Vec::new();
                 for (v, a) in &vals {
@@ -474,15 +472,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let args = c.args;
         match b {
             Builtin::Len => {
-                if args.len() != 1 {
-                    return self.err(&c.at, "`len` takes one argument");
+                // Refused by the typecheck where it types the arguments.
+                if let Some(message) = typeck::builtin_arity_error("len", args.len()) {
+                    return self.err(&c.at, message);
                 }
                 let v = self.expr(args[0]);
+                if !matches!(v, Val::Err | Val::Tuple(_)) {
+                    if let Some(message) = typeck::len_error(v.ty().as_ref()) {
+                        return self.err(&self.range(args[0]), message);
+                    }
+                }
                 match v {
-                    Val::Arr { v: av, ty } => {
-                        if ty.ndim() == Some(0) {
-                            return self.err(&self.range(args[0]), "`len` of a 0-D array");
-                        }
+                    Val::Arr { v: av, .. } => {
                         self.at(&c.at);
                         let n = self.fresh("len");
                         Val::Num { v: self.b.dim(av, 0, &n), s: Scalar::weak(DType::Int64), nonneg: true }
@@ -503,18 +504,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             nonneg: true,
                         }
                     }
-                    Val::Err => Val::Err,
-                    other => {
-                        let what = other.scalar().map_or("this value", |s| s.dtype.name());
-                        self.err(&self.range(args[0]), format!("`len` takes an array or a tuple, not {what}"))
-                    }
+                    // Refused above.
+                    _ => Val::Err,
                 }
             }
             Builtin::Abs => {
-                if args.len() != 1 {
-                    return self.err(&c.at, "`abs` takes one argument");
+                // Refused by the typecheck where it types the arguments.
+                if let Some(message) = typeck::builtin_arity_error("abs", args.len()) {
+                    return self.err(&c.at, message);
                 }
                 let v = self.expr(args[0]);
+                if matches!(v, Val::Err) {
+                    return Val::Err;
+                }
+                if let Some(message) = typeck::abs_error(v.ty().as_ref()) {
+                    return self.err(&self.range(args[0]), message);
+                }
                 match (&v, v.scalar()) {
                     (Val::Lit { lit: Lit::Int(i), s }, _) => Val::Lit { lit: Lit::Int(i.abs()), s: *s },
                     // NumPy's absolute value of a Bool is itself.
@@ -532,65 +537,46 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             nonneg: kind(rd) == Kind::Float,
                         }
                     }
-                    (_, Some(s)) => {
-                        self.err(&self.range(args[0]), format!("`abs` is not defined on {}", s.dtype.name()))
-                    }
-                    _ => {
-                        if matches!(v, Val::Err) {
-                            Val::Err
-                        } else {
-                            self.err(&self.range(args[0]), "`abs` takes a number")
-                        }
-                    }
+                    // Refused above.
+                    _ => Val::Err,
                 }
             }
             Builtin::Min | Builtin::Max => {
                 let word = if b == Builtin::Min { "min" } else { "max" };
+                // Refused by the typecheck where it types the arguments.
+                if let Some(message) = typeck::builtin_arity_error(word, args.len()) {
+                    return self.err(&c.at, message);
+                }
                 let vals: Vec<(Val, TextRange)> = match args {
                     // `min(t)`: the least of a tuple's elements.
                     &[one] => match self.expr(one) {
-                        Val::Tuple(elts) if !elts.is_empty() => elts.into_iter().map(|v| (v, self.range(one))).collect(),
-                        Val::Tuple(_) => return self.err(&self.range(one), format!("`{word}` of an empty tuple")),
                         Val::Err => return Val::Err,
-                        _ => {
-                            return self.err(
-                                &c.at,
-                                format!("`{word}` takes two or more numbers, or a tuple of them (other iterables are not supported)"),
-                            )
+                        Val::Tuple(elts) if !elts.is_empty() => {
+                            elts.into_iter().map(|v| (v, self.range(one))).collect()
+                        }
+                        v => {
+                            let Some((site, message)) = typeck::min_max_of_one_error(word, v.ty().as_ref()) else {
+                                return Val::Err;
+                            };
+                            let at = if site == typeck::CallSite::Call { c.at } else { self.range(one) };
+                            return self.err(&at, message);
                         }
                     },
-                    [] => return self.err(&c.at, format!("`{word}` takes two or more numbers, or a tuple of them")),
                     _ => args.iter().map(|&a| (self.expr(a), self.range(a))).collect(),
                 };
                 if vals.iter().any(|(v, _)| matches!(v, Val::Tuple(_))) {
                     return self.min_max_of_tuples(b == Builtin::Min, vals, c);
                 }
-                let mut p: Option<Scalar> = None;
-                for (v, a) in &vals {
-                    match v.scalar() {
-                        Some(s) if kind(s.dtype) <= Kind::Float || s.dtype.is_text() => {
-                            p = match p {
-                                None => Some(s),
-                                Some(q) => match promote(q, s) {
-                                    Some(r) => Some(r),
-                                    None => {
-                                        return self
-                                            .err(a, format!("`{word}` of {} and {}", q.dtype.name(), s.dtype.name()))
-                                    }
-                                },
-                            }
-                        }
-                        Some(s) => return self.err(a, format!("`{word}` is not defined on {}", s.dtype.name())),
-                        None => {
-                            return if matches!(v, Val::Err) {
-                                Val::Err
-                            } else {
-                                self.err(a, format!("`{word}` takes numbers"))
-                            };
-                        }
-                    }
+                let (tys, reached) = types_before_error(vals.iter().map(|(v, _)| v));
+                let tys: Vec<_> = tys.iter().map(Option::as_ref).collect();
+                if let Some((i, message)) = typeck::min_max_error(word, &tys) {
+                    return self.err(&vals[i].1, message);
                 }
-                let Some(p) = p else { return Val::Err };
+                let p = vals.iter().filter_map(|(v, _)| v.scalar()).try_fold(None, |p: Option<Scalar>, s| match p {
+                    None => Some(Some(s)),
+                    Some(q) => promote(q, s).map(Some),
+                });
+                let (true, Some(Some(p))) = (reached, p) else { return Val::Err };
                 // Python keeps the first of equal values: `b < a` replaces.
                 let mut acc = match self.materialize(&vals[0].0, p.dtype, &vals[0].1) {
                     Some(x) => x,
@@ -758,19 +744,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn cast_call(&mut self, dtype: DType, weak: bool, c: &CallExpr) -> Val {
         let args = c.args;
         let name = self.hir.dotted(c.func).unwrap_or_default();
+        // Refused by the typecheck where it types the arguments.
+        let refused = |vals: &[&Val]| {
+            let (tys, reached) = types_before_error(vals.iter().copied());
+            let tys: Vec<_> = tys.iter().map(Option::as_ref).collect();
+            let site = typeck::cast_error(&name, dtype, weak, args.len(), &tys);
+            (site, reached)
+        };
         if dtype == DType::Complex128 && weak && args.len() == 2 {
             // complex(re, im)
             let re = self.expr(args[0]);
             let im = self.expr(args[1]);
             let (re_at, im_at) = (self.range(args[0]), self.range(args[1]));
-            for (v, a) in [(&re, &re_at), (&im, &im_at)] {
-                match v.scalar() {
-                    Some(s) if kind(s.dtype) <= Kind::Float => {}
-                    Some(s) => return self.err(a, format!("`complex` takes real parts, not {}", s.dtype.name())),
-                    None => {
-                        return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`complex` takes numbers") }
-                    }
-                }
+            match refused(&[&re, &im]) {
+                (Some((typeck::CallSite::Arg(i), message)), _) => return self.err(&self.range(args[i]), message),
+                (Some((typeck::CallSite::Call, message)), _) => return self.err(&c.at, message),
+                (None, false) => return Val::Err,
+                (None, true) => {}
             }
             let (Some(r), Some(i)) =
                 (self.materialize(&re, DType::Float64, &re_at), self.materialize(&im, DType::Float64, &im_at))
@@ -788,41 +778,29 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Num { v: out, s: Scalar::weak(DType::Complex128), nonneg: false };
         }
         if args.len() != 1 {
-            return self.err(&c.at, format!("`{name}` takes one argument"));
+            let (Some((_, message)), _) = refused(&[]) else { return Val::Err };
+            return self.err(&c.at, message);
         }
         let v = self.expr(args[0]);
         let arg_at = self.range(args[0]);
         let result = Scalar { dtype, weak };
+        match refused(&[&v]) {
+            (Some((typeck::CallSite::Arg(_), message)), _) => return self.err(&arg_at, message),
+            (Some((typeck::CallSite::Call, message)), _) => return self.err(&c.at, message),
+            (None, false) => return Val::Err,
+            (None, true) => {}
+        }
         match (&v, v.scalar()) {
-            (Val::Err, _) => Val::Err,
             // A literal converts at compile time; CPython would raise for a
-            // value out of range.
+            // value out of range (refused above).
             (Val::Lit { lit, .. }, _) => match lit.cast(dtype) {
                 Ok(lit) => Val::Lit { lit, s: result },
-                Err(LitCast::NotFinite(x)) => self.err(&arg_at, format!("{x} cannot be converted to {}", dtype.name())),
-                Err(LitCast::ComplexToReal) => {
-                    self.err(&arg_at, format!("a complex number cannot be converted to {}", dtype.name()))
-                }
-                Err(LitCast::Text) => {
-                    self.err(&c.at, format!("`{name}` of {} is not supported", lit.default_dtype().name()))
-                }
-                Err(LitCast::OutOfRange) => {
-                    self.err(&arg_at, format!("the value is out of range for {}", dtype.name()))
-                }
+                Err(_) => Val::Err,
             },
-            (_, Some(s)) if s.dtype.is_text() || dtype.is_text() => {
-                if s.dtype == dtype {
-                    return v;
-                }
-                self.err(&c.at, format!("`{name}` of {} is not supported", s.dtype.name()))
-            }
+            (_, Some(s)) if s.dtype.is_text() || dtype.is_text() => v,
             (_, Some(s)) => {
-                if s.dtype.is_complex() && !dtype.is_complex() && dtype != DType::Bool {
-                    // NumPy drops the imaginary part; Python's int()/float() refuse.
-                    if weak {
-                        return self.err(&c.at, format!("`{name}` of a complex number: take `.real` first"));
-                    }
-                }
+                // NumPy drops the imaginary part of a complex number;
+                // Python's int()/float() refuse it (above).
                 if weak && dtype == DType::Int64 && kind(s.dtype) == Kind::Float {
                     // `int(x)` of a float is CPython's Python int: NaN, the
                     // infinities and values beyond Int64 raise, where a
@@ -844,8 +822,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     && kind(s.dtype) == Kind::Int;
                 Val::Num { v: self.b.cast(ty, x, &n), s: result, nonneg }
             }
-            (Val::Arr { .. }, _) => self.err(&arg_at, format!("`{name}` converts scalars, not arrays")),
-            _ => self.err(&arg_at, format!("`{name}` takes a number")),
+            // Refused above.
+            _ => Val::Err,
         }
     }
 
@@ -859,21 +837,26 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if args.len() == 2 {
             return self.round_digits(c);
         }
+        // Refused by the typecheck where it types the arguments.
         let &[arg] = args else {
             for &a in args {
                 self.expr(a);
             }
-            return self.err(&c.at, "`round` takes a number");
+            let message = typeck::builtin_arity_error("round", args.len()).unwrap_or_default();
+            return self.err(&c.at, message);
         };
         let v = self.expr(arg);
         let arg = &self.range(arg);
-        let Some(s) = v.scalar() else {
-            return if matches!(v, Val::Err) { Val::Err } else { self.err(arg, "`round` takes a number") };
-        };
+        if matches!(v, Val::Err) {
+            return Val::Err;
+        }
+        // A NumPy bool has no `__round__` (CPython's TypeError); a Python
+        // bool is an int.
+        if let Some(message) = typeck::round_error(v.ty().as_ref()) {
+            return self.err(arg, message);
+        }
+        let Some(s) = v.scalar() else { return Val::Err };
         match kind(s.dtype) {
-            // A NumPy bool has no `__round__` (CPython's TypeError); a
-            // Python bool is an int.
-            Kind::Bool if !s.weak => self.err(arg, "`round` of a NumPy Bool: CPython raises TypeError"),
             Kind::Bool | Kind::Int if s.dtype != DType::UInt64 => {
                 let Some(x) = self.materialize(&v, DType::Int64, arg) else { return Val::Err };
                 Val::Num { v: x, s: Scalar::weak(DType::Int64), nonneg: v.nonneg() }
@@ -899,7 +882,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.python_int_of_float(r, &c.at);
                 Val::Num { v, s: Scalar::weak(DType::Int64), nonneg: false }
             }
-            _ => self.err(arg, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
+            // Refused above.
+            _ => Val::Err,
         }
     }
 }
@@ -914,22 +898,20 @@ impl FnLower<'_, '_> {
         let (arg, digits) = (c.args[0], c.args[1]);
         let v = self.expr(arg);
         let at = self.range(arg);
-        let n = match self.expr(digits) {
-            Val::Lit { lit: Lit::Int(k), .. } => k,
-            Val::Err => return Val::Err,
-            _ => {
-                let msg = "the `ndigits` of `round(x, ndigits)` are an integer constant in compiled code";
-                return self.err(&self.range(digits), msg);
-            }
-        };
-        let Some(s) = v.scalar() else {
-            return if matches!(v, Val::Err) { Val::Err } else { self.err(&at, "`round` takes a number") };
-        };
+        let nd = self.expr(digits);
+        // Refused by the typecheck where it types both arguments.
+        if matches!(nd, Val::Err) || matches!((&v, &nd), (Val::Err, Val::Lit { lit: Lit::Int(_), .. })) {
+            return Val::Err;
+        }
+        if let Some((i, message)) = typeck::round_digits_error(v.ty().as_ref(), nd.ty().as_ref()) {
+            return self.err(&self.range(c.args[i]), message);
+        }
+        let (Some(s), Val::Lit { lit: Lit::Int(n), .. }) = (v.scalar(), nd) else { return Val::Err };
         if !s.weak {
             return match kind(s.dtype) {
-                Kind::Bool => self.err(&at, "`round` of a NumPy Bool: CPython raises TypeError"),
                 Kind::Int | Kind::Float => self.numpy_round_value(v, &at, n, "round", c),
-                _ => self.err(&at, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
+                // Refused above.
+                _ => Val::Err,
             };
         }
         match kind(s.dtype) {
@@ -937,22 +919,14 @@ impl FnLower<'_, '_> {
                 let Some(x) = self.materialize(&v, DType::Int64, &at) else { return Val::Err };
                 Val::Num { v: x, s: Scalar::weak(DType::Int64), nonneg: v.nonneg() }
             }
-            Kind::Bool | Kind::Int => self
-                .err(&self.range(digits), "`round` of an int to negative `ndigits` is not supported in compiled code"),
             Kind::Float if n.unsigned_abs() <= pymath::ROUND_DIGITS_MAX as u128 => {
                 let Some(x) = self.materialize(&v, DType::Float64, &at) else { return Val::Err };
                 self.at(&c.at);
                 let r = self.python_round_digits(x, n as i32);
                 Val::Num { v: r, s: Scalar::weak(DType::Float64), nonneg: false }
             }
-            Kind::Float => self.err(
-                &self.range(digits),
-                format!(
-                    "`round(x, ndigits)` of a float takes `ndigits` from -{0} to {0} in compiled code",
-                    pymath::ROUND_DIGITS_MAX
-                ),
-            ),
-            _ => self.err(&at, format!("`round` of {}: CPython raises TypeError", s.dtype.name())),
+            // Refused above.
+            _ => Val::Err,
         }
     }
 }

@@ -29,7 +29,7 @@ use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MAT
 use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
-use crate::syntax::{deep, Lit, LitCast};
+use crate::syntax::{deep, Lit};
 use crate::typeck;
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
@@ -241,6 +241,19 @@ enum Val {
     Void,
     /// An error was reported (or the value is an echo of one).
     Err,
+}
+
+/// The typecheck's types of `vals` (`Val::ty`) before the first that is
+/// an error, for its checks of a call's arguments, and whether none is.
+fn types_before_error<'v>(vals: impl Iterator<Item = &'v Val>) -> (Vec<Option<typeck::Ty>>, bool) {
+    let mut tys = Vec::new();
+    for v in vals {
+        if matches!(v, Val::Err) {
+            return (tys, false);
+        }
+        tys.push(v.ty());
+    }
+    (tys, true)
 }
 
 impl Val {
@@ -612,6 +625,7 @@ fn lower_body(
         types,
         decl,
         imported: &imported,
+        intrinsics: cx.intrinsics,
         expr_types: true,
     };
     let solved = typeck::local_types(&hir, &env);
@@ -712,6 +726,7 @@ fn inferred_result_in(
         types,
         decl,
         imported: &imported,
+        intrinsics: cx.intrinsics,
         expr_types: true,
     };
     let solved = typeck::local_types(&hir, &env);
@@ -1192,12 +1207,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(&at);
         match &hir.stmts[id] {
             // A call stands alone; a string is a comment; anything else
-            // is refused by the typecheck.
-            hir::Stmt::Expr(e) => {
-                if let hir::Expr::Call { .. } = &hir.exprs[*e] {
+            // is refused by the typecheck. A call it refuses is lowered
+            // as an expression is (what it holds that has a type).
+            hir::Stmt::Expr(e) => match &hir.exprs[*e] {
+                hir::Expr::Call { .. } if self.refused.get(*e).is_some() => {
+                    self.expr(*e);
+                }
+                hir::Expr::Call { .. } => {
                     self.call(&self.call_of(*e));
                 }
-            }
+                _ => {}
+            },
             hir::Stmt::Assign { targets, value } => self.assign_stmt(id, at, targets, *value),
             hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),

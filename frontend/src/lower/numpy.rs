@@ -250,69 +250,52 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if op == NpOp::Around {
             return self.numpy_round(&shown, c);
         }
-        let n = op.arity();
-        if args.len() != n {
+        // Refused by the typecheck where it types the arguments.
+        if let Some((_, message)) = typeck::numpy_error(op, name, args.len(), &[]) {
             for &a in args {
                 self.expr(a);
             }
-            return self.err(
-                &c.at,
-                format!("`{shown}` takes {n} argument{}, not {}", if n == 1 { "" } else { "s" }, args.len()),
-            );
+            return self.err(&c.at, message);
         }
         let mut vals = Vec::new();
         for &a in args {
             vals.push((self.expr(a), self.range(a)));
         }
-        let mut common: Option<Scalar> = None;
-        for (v, a) in &vals {
-            let s = match v {
-                Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
-                Val::Arr { .. } => {
-                    return self.err(
-                        a,
-                        format!(
-                            "`{shown}` of an array is not supported in compiled code: NumPy functions take scalars \
-                             here (loop over the elements)"
-                        ),
-                    )
-                }
-                Val::Void => return self.err(a, "this call returns nothing"),
-                Val::Tuple(_) => return self.err(a, format!("`{shown}` takes numbers, not a tuple")),
-                Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+        // The arguments up to the first that is no value (refused by
+        // the lowering itself: `None`, a call that returns nothing).
+        let stop = vals.iter().position(|(v, _)| matches!(v, Val::Err | Val::None | Val::Maybe { .. } | Val::Void));
+        let ty = |v: &Val| match v {
+            Val::Tuple(_) => Some(v.ty().unwrap_or(typeck::Ty::Tuple(Vec::new()))),
+            v => v.ty(),
+        };
+        let tys: Vec<_> = vals[..stop.unwrap_or(vals.len())].iter().map(|(v, _)| ty(v)).collect();
+        let refs: Vec<_> = tys.iter().map(Option::as_ref).collect();
+        if let Some((site, message)) = typeck::numpy_error(op, name, args.len(), &refs) {
+            let at = match site {
+                typeck::CallSite::Call => c.at,
+                typeck::CallSite::Arg(i) => vals[i].1,
             };
-            if s.dtype.is_text() {
-                return self.err(a, format!("`{shown}` takes numbers, not {}", s.dtype.name()));
-            }
-            common = match common {
-                None => Some(s),
-                Some(p) => match promote(p, s) {
-                    Some(q) => Some(q),
-                    None => {
-                        return self.err(&c.at, format!("`{shown}` of {} and {}", p.dtype.name(), s.dtype.name()));
-                    }
-                },
-            };
+            return self.err(&at, message);
+        }
+        match stop {
+            Some(i) if matches!(vals[i].0, Val::Void) => return self.err(&vals[i].1, "this call returns nothing"),
+            Some(_) => return Val::Err,
+            None => {}
         }
         // A ufunc gives a NumPy scalar: Python numbers (weak) become the
         // dtype NumPy gives them, the rest meet by NEP 50 first.
-        let s = common.expect("one argument or more");
+        let common = vals.iter().map(|(v, _)| v.scalar()).try_fold(None, |p: Option<Scalar>, s| match (p, s?) {
+            (None, s) => Some(Some(s)),
+            (Some(p), s) => promote(p, s).map(Some),
+        });
+        let Some(Some(s)) = common else { return Val::Err };
         let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
         let k = kind(d);
-        let complex_ok = op.takes_complex();
-        if k == Kind::Complex && !complex_ok {
-            return self.err(&c.at, format!("`{shown}` of {} is not supported in compiled code", d.name()));
-        }
         let float_of = |d: DType| if kind(d) == Kind::Float { d } else { float_for(d) };
         self.at(&c.at);
         match op {
+            // `fmod` of integers is refused above.
             NpOp::Float1(sym) | NpOp::Float2(sym) => {
-                if sym == "fmod" && k != Kind::Float {
-                    return self.err(
-                        &c.at,
-                        format!("`{shown}` of {} is not supported in compiled code: pass floats", d.name()),
-                    );
-                }
                 let rd = float_of(d);
                 let Some(xs) = self.operands(&vals, rd, c.at) else { return Val::Err };
                 self.intrinsic(sym, &xs, rd, c.at)
@@ -358,9 +341,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.b.unary(Opcode::Abs, TypeId::scalar(rd), xs[0], &n);
                 Val::Num { v, s: Scalar::strong(rd), nonneg: kind(rd) == Kind::Float }
             }
-            NpOp::Negative | NpOp::Sign if k == Kind::Bool => {
-                self.err(&c.at, format!("`{shown}` of Bool is not supported (NumPy has no such loop either)"))
-            }
+            // Refused above.
+            NpOp::Negative | NpOp::Sign if k == Kind::Bool => Val::Err,
             NpOp::Conj => {
                 let d = if k == Kind::Bool { DType::Int8 } else { d };
                 let Some(xs) = self.operands(&vals, d, c.at) else { return Val::Err };

@@ -115,26 +115,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `math.NAME(args)`.
     pub(super) fn math_call(&mut self, f: MathFn, name: &str, c: &CallExpr) -> Val {
         let args = c.args;
-        let arity = if matches!(f, MathFn::Float2(..) | MathFn::IsClose | MathFn::Gcd) { 2 } else { 1 };
         let mut vals = Vec::new();
         for &a in args {
             vals.push((self.expr(a), self.range(a)));
         }
-        if args.len() != arity {
-            let s = if arity == 1 { "" } else { "s" };
-            return self
-                .err(&c.at, format!("`math.{name}` takes {arity} argument{s} in compiled code, not {}", args.len()));
+        // Refused by the typecheck where it types the arguments.
+        let (tys, reached) = types_before_error(vals.iter().map(|(v, _)| v));
+        let tys: Vec<_> = tys.iter().map(Option::as_ref).collect();
+        if let Some((site, message)) = typeck::math_error(f, name, args.len(), &tys) {
+            let at = match site {
+                typeck::CallSite::Call => c.at,
+                typeck::CallSite::Arg(i) => vals[i].1,
+            };
+            return self.err(&at, message);
         }
-        // CPython's `trunc` calls `__trunc__`, which Python numbers and
-        // Float64 (a `float`) have and NumPy's other scalars lack.
-        if let (MathFn::ToInt("trunc"), [(v, a)]) = (f, &vals[..]) {
-            if let Some(s) = v.scalar().filter(|s| !s.weak && s.dtype != DType::Float64) {
-                let d = s.dtype.name();
-                return self.err(
-                    a,
-                    format!("`math.trunc` of {d}: CPython raises TypeError ({d} has no `__trunc__`); pass `float(x)`"),
-                );
-            }
+        if !reached {
+            return Val::Err;
         }
         if f == MathFn::Gcd {
             return self.gcd_call(&vals, c.at);
@@ -152,14 +148,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // exactly where it fits, else rounded once).
         let mut xs = Vec::new();
         for (v, a) in &vals {
-            match v {
-                Val::Err => return Val::Err,
-                Val::Num { s, .. } | Val::Lit { s, .. } if kind(s.dtype) <= Kind::Float => {}
-                Val::Num { s, .. } | Val::Lit { s, .. } => {
-                    return self.err(a, format!("`math.{name}` takes real numbers, not {}", s.dtype.name()))
-                }
-                _ => return self.err(a, format!("`math.{name}` takes a number")),
-            }
             let Some(x) = self.materialize(v, DType::Float64, a) else { return Val::Err };
             xs.push(x);
         }
@@ -344,17 +332,8 @@ impl FnLower<'_, '_> {
     /// and 0 or itself) is beyond Int64 and panics as such an int does.
     fn gcd_call(&mut self, vals: &[(Val, TextRange)], at: TextRange) -> Val {
         let mut magnitudes = Vec::new();
+        // Integers (Python's or NumPy's), refused otherwise above.
         for (v, a) in vals {
-            match v.scalar() {
-                Some(s) if kind(s.dtype) == Kind::Int || (s.weak && s.dtype == DType::Bool) => {}
-                Some(s) => {
-                    let msg = format!("`math.gcd` takes integers: CPython raises TypeError for {}", s.dtype.name());
-                    return self.err(a, msg);
-                }
-                None => {
-                    return if matches!(v, Val::Err) { Val::Err } else { self.err(a, "`math.gcd` takes integers") };
-                }
-            }
             if v.scalar().is_some_and(|s| s.dtype == DType::UInt64) {
                 let Some(x) = self.materialize(v, DType::UInt64, a) else { return Val::Err };
                 magnitudes.push(x);

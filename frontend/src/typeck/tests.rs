@@ -48,6 +48,7 @@ fn typechecked<R>(
         types: &module.types,
         decl,
         imported,
+        intrinsics: &module.intrinsic_imports,
         expr_types: true,
     };
     then(&body, local_types(&body, &env))
