@@ -85,7 +85,9 @@
 //! function, an expression standing alone that is not a call, `async
 //! for`, a `raise` of what compiled code cannot raise, an `assert` whose
 //! message is not a string, an unpacking compiled code does not make
-//! (chained, nested, starred, counts that differ):
+//! (chained, nested, starred, counts that differ), an annotated
+//! assignment to what is not a local, of what is not a scalar type, of a
+//! parameter or of a local annotated before with another type:
 //! [`LocalTypes::refused_stmts`]), their blocks still swept; and the type errors of integer literals beyond
 //! 64 bits, unary operators, the arithmetic operators on numbers
 //! (`pytypes::arith`'s rules), comparisons (`is`, `in` and `== None`
@@ -1231,6 +1233,40 @@ impl Solver<'_> {
         None
     }
 
+    /// Why `target: annotation = ...` is refused, and where: a target that
+    /// is not a name, an annotation that is not a scalar type, a
+    /// parameter annotated again, a local annotated before with another
+    /// type (its first annotation is its type).
+    fn annotated_assignment_error(&self, target: ExprId, annotation: ExprId) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let Expr::Name(name) = &body.exprs[target] else {
+            return Some((body.expr_ranges[target], "only a local variable can be annotated".into()));
+        };
+        let inner = body.maybe_none_inner(annotation).unwrap_or(annotation);
+        let inner_at = body.expr_ranges[inner];
+        let Some(d) = self.annotation(annotation) else {
+            let globals = self.env.globals;
+            let message = match body.dotted(inner) {
+                Some(n) if globals.get(&n).is_none() && DType::from_name(&n).is_some() => {
+                    crate::declare::unknown_type(&n)
+                }
+                Some(n) => format!("a local is annotated with a scalar type such as `Float64`, not `{n}`"),
+                None => "a local is annotated with a scalar type such as `Float64`; an array or a tuple local is \
+                         not annotated"
+                    .into(),
+            };
+            return Some((inner_at, message));
+        };
+        let Name::Local(id) = name else { return None };
+        let shown = &body.locals[*id].name;
+        if body.locals[*id].kind == LocalKind::Param {
+            return Some((body.expr_ranges[target], format!("`{shown}` is a parameter; its type is its annotation")));
+        }
+        let first = self.states.get(*id).and_then(|st| st.annotation);
+        (first.is_some_and(|first| first != d))
+            .then(|| (body.expr_ranges[annotation], format!("`{shown}` is annotated twice with different types")))
+    }
+
     /// Refuses the statement `s` with `message`, located at `at`.
     fn refuse_statement(&self, s: StmtId, at: TextRange, message: impl Into<String>) {
         if let Some(reports) = self.reports.borrow_mut().as_mut() {
@@ -1276,6 +1312,11 @@ impl Solver<'_> {
             Stmt::For { is_async: true, .. } => self.refuse_statement(s, at, "`async for` is not supported"),
             Stmt::Assign { targets, value } => {
                 if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
+                    self.refuse_statement(s, at, message);
+                }
+            }
+            Stmt::AnnAssign { target, annotation, .. } => {
+                if let Some((at, message)) = self.annotated_assignment_error(*target, *annotation) {
                     self.refuse_statement(s, at, message);
                 }
             }

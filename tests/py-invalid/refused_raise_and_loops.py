@@ -1,4 +1,4 @@
-# error: what compiled code cannot raise, loop over or unpack is refused before the lowering, every statement reported once, and what the refused statements hold still checked
+# error: what compiled code cannot raise, loop over, unpack or annotate is refused before the lowering, every statement reported once, and what the refused statements hold still checked
 from postyp import Float64, Int64
 
 
@@ -22,3 +22,13 @@ def unpackings(n: Int64) -> Int64:
     i, j = n, *(n, n)
     k, m = n, n, undefined_in_values
     return n
+
+
+def annotations(a: Float64[:], n: Int64) -> Int64:
+    a[0]: Float64 = 1.0
+    x: Float64[:] = a
+    n: Int64 = 2
+    m: Int64 = 1
+    m: Float64 = 2.0
+    k: Int32 = 3
+    return m + n

@@ -1219,7 +1219,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 _ => {}
             },
             hir::Stmt::Assign { targets, value } => self.assign_stmt(id, at, targets, *value),
-            hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
+            hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(id, *target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),
             hir::Stmt::If { arms } => self.if_(arms),
             hir::Stmt::While { test, body, orelse } => self.while_(*test, body, orelse),
@@ -1277,35 +1277,40 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     // ---- assignment ---------------------------------------------------------
 
-    fn ann_assign(&mut self, target: hir::ExprId, annotation: hir::ExprId, value: Option<hir::ExprId>) {
+    /// `x: T = value`: what the typecheck refuses (see its
+    /// `annotated_assignment_error`) has its value checked only.
+    fn ann_assign(
+        &mut self,
+        id: hir::StmtId,
+        target: hir::ExprId,
+        annotation: hir::ExprId,
+        value: Option<hir::ExprId>,
+    ) {
         let hir = self.hir;
         let at = self.range(target);
-        let hir::Expr::Name(n) = &hir.exprs[target] else {
-            self.err(&at, "only a local variable can be annotated");
-            return;
-        };
-        let name = self.name_text(n).to_owned();
-        // A refused annotation still has its value checked.
         let check_value = |fl: &mut Self| {
             if let Some(v) = value {
                 fl.expr(v);
             }
         };
+        let hir::Expr::Name(n) = &hir.exprs[target] else {
+            return self.refused_statement(id, &at);
+        };
+        if self.refused_stmts.get(id).is_some() {
+            return check_value(self);
+        }
+        let name = self.name_text(n).to_owned();
         // `x: T | None = ...`: a local that may be `None` (it is one when
         // some binding gives it `None`, see `maybe_none.rs`).
         let inner = self.hir.maybe_none_inner(annotation);
-        let ty = match self.local_annotation(inner.unwrap_or(annotation)) {
-            Some(t) => t,
-            None => return check_value(self),
+        let Some(ty) = self.local_annotation(inner.unwrap_or(annotation)) else {
+            self.refused_statement(id, &at);
+            return check_value(self);
         };
         if let Some(info) = self.locals.get_mut(&name) {
-            if info.param {
-                self.err(&at, format!("`{name}` is a parameter; its type is its annotation"));
-                return check_value(self);
-            }
             let want = LocalTy::Scalar(Scalar::strong(ty));
-            if info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
-                self.err(&self.range(annotation), format!("`{name}` is annotated twice with different types"));
+            if info.param || info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
+                self.refused_statement(id, &at);
                 return check_value(self);
             }
             if !info.fixed || info.ty.is_none() {
@@ -1330,24 +1335,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    fn local_annotation(&mut self, e: hir::ExprId) -> Option<DType> {
+    /// The scalar type an annotation names (the typecheck refuses any
+    /// other).
+    fn local_annotation(&self, e: hir::ExprId) -> Option<DType> {
         let name = self.hir.dotted(e)?;
         let last = name.rsplit('.').next().unwrap_or(&name);
-        let t = match self.cx.globals.get(&name) {
+        match self.cx.globals.get(&name) {
             Some(Global::Type(t)) => Some(*t),
             Some(_) => None,
             None if name.starts_with("postyp.") => DType::from_name(last),
             None => python_scalar(&name),
-        };
-        if t.is_none() && self.cx.globals.get(&name).is_none() && DType::from_name(&name).is_some() {
-            self.err(&self.range(e), crate::declare::unknown_type(&name));
-        } else if t.is_none() {
-            self.err(
-                &self.range(e),
-                format!("a local is annotated with a scalar type such as `Float64`, not `{name}`"),
-            );
         }
-        t
     }
 
     /// `a = b = value`: a tuple target unpacks the value; a name bound to
