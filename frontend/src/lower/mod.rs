@@ -41,7 +41,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(crate) mod arrays;
 mod calls;
-pub(crate) use calls::bind;
+pub(crate) use calls::{
+    argument_error, bind, callee_error, is_builtin, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+};
 mod diagonals;
 mod elementwise;
 pub(crate) mod expr;
