@@ -100,9 +100,10 @@
 //! cannot call ([`callee_error`]), arguments that do not bind ([`bind`]:
 //! too many, an unknown keyword, one given twice, a positional-only
 //! parameter by keyword, one missing), and every argument whose type
-//! does not fit its parameter ([`argument_error`]; not of the instances
-//! of generic functions). The other errors are still the lowering's to
-//! report.
+//! does not fit its parameter ([`argument_error`], and
+//! [`optional_number_error`] of a number for one that may be `None`; not
+//! of the instances of generic functions). The other errors are still the
+//! lowering's to report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
@@ -123,7 +124,8 @@ use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, Fl
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
 use crate::lower::{
-    argument_error, bind, callee_error, is_builtin, Callee, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+    argument_error, bind, callee_error, is_builtin, nth_argument, optional_number_error, Callee, TargetError,
+    KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
@@ -3459,13 +3461,16 @@ impl Solver<'_> {
                 typed = false;
                 continue;
             };
-            if let Some(message) = argument_error(&callee.name, i, p, Some(&t)) {
-                // A number for a parameter that may be `None` is the
-                // lowering's to check (`flag_and_value`), and so are an
-                // array expression's layout and static extents (a local's
-                // are read from here).
+            // A number for a parameter that may be `None`: `None`, or a
+            // number that widens to it.
+            let error = match callee.maybe_none[i] && !p.is_array && !p.is_tuple() {
+                true => optional_number_error(&nth_argument(&callee.name, i), p.dtype, t.scalar()),
+                false => argument_error(&callee.name, i, p, Some(&t)),
+            };
+            if let Some(message) = error {
+                // An array expression's layout and static extents are the
+                // lowering's to check (a local's are read from here).
                 certain &= match &t {
-                    _ if callee.maybe_none[i] && !p.is_array && !p.is_tuple() => false,
                     Ty::Arr(ty) if p.is_array => {
                         let ranks = ty.ndim().zip(p.ndim()).is_some_and(|(a, b)| a != b);
                         ty.dtype != p.dtype || ranks || matches!(self.body.exprs[a], Expr::Name(_))

@@ -1,4 +1,4 @@
-# error: the errors of calls are the typecheck's: what a call names (undefined, a variable, no such function of `postc.math`, `math` or a CPython module) and calls of POST functions (arguments that do not bind, `*` and `**` arguments, keywords where none are taken, a callee compiled code cannot call, argument types that do not fit), each reported, standing alone and in refused statements too, with no echo of the calls they refuse
+# error: the errors of calls are the typecheck's: what a call names (undefined, a variable, no such function of `postc.math`, `math` or a CPython module) and calls of POST functions (arguments that do not bind, `*` and `**` arguments, keywords where none are taken, a callee compiled code cannot call, argument types that do not fit, numbers that do not widen to a parameter that may be `None`), each reported, standing alone and in refused statements too, with no echo of the calls they refuse
 import math
 
 import numpy as np
@@ -19,23 +19,24 @@ def shift(x: Float64, by: tuple[Int64, Int64]) -> Float64:
     return x + by[0]
 
 
-def only(x: Float64, /, y: Float64, *, z: Float64) -> Float64:
-    return x + y + z
-
-
 def filled(n: Int64, dtype: type[Float32]) -> Float64:
     return 1.0 * n
+
+
+def opt(x: Float64, n: Int64 | None = None) -> Float64:
+    if n is None:
+        return x
+    return x * n
 
 
 def binding(x: Float64, xs: tuple[Float64, Float64]) -> Float64:
     scale(x, 1.0, 2.0)
     c = scale(x, q=1.0)
     d = scale(x, x=1.0)
-    e = only(x=1.0, y=2.0, z=3.0)
     h = scale(*xs)
     k = scale(x, **xs)
     m = filled(3, np.float32)
-    return c + d + e + h + k + m
+    return c + d + h + k + m + opt(x, None) + opt(x, 3) + opt(x)
 
 
 def types(x: Float64, n: Int64, a: Float64[:], b: Int32[:]) -> Float64:
@@ -44,7 +45,8 @@ def types(x: Float64, n: Int64, a: Float64[:], b: Int32[:]) -> Float64:
     y = shift(x, (1, 2, 3))
     l = shift(x, (1, 2.5))
     j = scale(a, k=(1.0, 2.0))
-    return r + s + y + l + j + total(a, n)
+    o = opt(x, x)
+    return r + s + y + l + j + o + total(a, n)
 
 
 def targets(x: Float64) -> Float64:

@@ -1009,7 +1009,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 continue;
             }
             if callee.maybe_none.get(i).copied().unwrap_or(false) {
-                let what = format!("argument {} of `{}`", i + 1, callee.name);
+                let what = nth_argument(&callee.name, i);
                 match self.flag_and_value(v, p.dtype, &at, &what) {
                     Some(pair) => ids.extend(pair),
                     None => bad = true,
@@ -1618,4 +1618,9 @@ impl TargetError<'_> {
 /// lowering calls (`len`, `range`, `print`, ...).
 pub(crate) fn is_builtin(name: &str) -> bool {
     builtin(name).is_some()
+}
+
+/// Argument `i` of the function `name`, in a diagnostic.
+pub(crate) fn nth_argument(name: &str, i: usize) -> String {
+    format!("argument {} of `{name}`", i + 1)
 }

@@ -42,7 +42,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub(crate) mod arrays;
 mod calls;
 pub(crate) use calls::{
-    argument_error, bind, callee_error, is_builtin, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+    argument_error, bind, callee_error, is_builtin, nth_argument, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
 mod diagonals;
 mod elementwise;
@@ -53,6 +53,7 @@ pub(crate) mod histograms;
 pub(crate) mod linalg;
 mod lists;
 mod maybe_none;
+pub(crate) use maybe_none::optional_number_error;
 mod nanreduce;
 mod ndindex;
 pub(crate) mod npfuncs;
